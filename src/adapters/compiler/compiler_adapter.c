@@ -1,0 +1,142 @@
+/* compiler_adapter.c: the -finstrument-functions hooks. A function address maps to a region
+ * through a lock-free open-addressing table; names, file:line and the filter decision are
+ * worked out once per function, under a lock, on its first call. */
+#include "adapters/compiler/symbols.h"
+#include "core/events.h"
+#include "core/runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define FN_FILTERED (UINT32_MAX - 1)
+#define FN_MISS UINT32_MAX
+
+typedef struct {
+    uintptr_t addr; /* written last, with release order: readers see complete entries */
+    uint32_t region;
+} fn_entry;
+
+typedef struct {
+    fn_entry *e;
+    uint32_t mask, used;
+} fn_table;
+
+enum { INITIAL_SLOTS = 1 << 14 };
+static fn_entry initial_slots[INITIAL_SLOTS];
+static fn_table initial_table = {initial_slots, INITIAL_SLOTS - 1, 0};
+static fn_table *table = &initial_table;
+static pthread_mutex_t define_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline uint32_t fn_hash(uintptr_t a)
+{
+    return (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 40);
+}
+
+static inline uint32_t fn_lookup(const fn_table *t, uintptr_t a)
+{
+    for (uint32_t i = fn_hash(a) & t->mask;; i = (i + 1) & t->mask) {
+        uintptr_t k = __atomic_load_n(&t->e[i].addr, __ATOMIC_ACQUIRE);
+        if (k == a)
+            return t->e[i].region;
+        if (k == 0)
+            return FN_MISS;
+    }
+}
+
+static void fn_insert(fn_table *t, uintptr_t a, uint32_t region)
+{
+    uint32_t i = fn_hash(a) & t->mask;
+    while (t->e[i].addr)
+        i = (i + 1) & t->mask;
+    t->e[i].region = region;
+    __atomic_store_n(&t->e[i].addr, a, __ATOMIC_RELEASE);
+    t->used++;
+}
+
+/* Readers may still use the old table; it is never freed (a few KiB per doubling). */
+static void fn_grow(void)
+{
+    fn_table *old = table, *t = malloc(sizeof *t);
+    uint32_t cap = (old->mask + 1) * 2;
+    if (!t || !(t->e = calloc(cap, sizeof *t->e))) {
+        free(t);
+        return;
+    }
+    t->mask = cap - 1;
+    t->used = 0;
+    for (uint32_t i = 0; i <= old->mask; i++)
+        if (old->e[i].addr)
+            fn_insert(t, old->e[i].addr, old->e[i].region);
+    __atomic_store_n(&table, t, __ATOMIC_RELEASE);
+}
+
+static uint32_t define_region(uintptr_t a)
+{
+    scorep_symbol sym = {0};
+    uint32_t region = FN_FILTERED;
+    if (scorep_symbols_in_runtime(a))
+        return FN_FILTERED; /* never measure the measurement */
+    if (scorep_symbols_resolve(a, &sym) == 0 || sym.name) {
+        bool excluded = scorep_active_filter &&
+                        scorep_filter_excluded(scorep_active_filter, sym.file, sym.name,
+                                               sym.mangled);
+        if (!excluded) {
+            uint32_t r = scorep_defs_region(sym.name, sym.mangled, sym.file, sym.line, sym.line,
+                                            SCOREP_PARADIGM_COMPILER, SCOREP_ROLE_FUNCTION);
+            if (r != SCOREP_INVALID_ID)
+                region = r;
+        }
+    }
+    scorep_symbol_clear(&sym);
+    return region;
+}
+
+static uint32_t fn_define(uintptr_t a)
+{
+    pthread_mutex_lock(&define_lock);
+    uint32_t r = fn_lookup(table, a);
+    if (r == FN_MISS) {
+        r = define_region(a);
+        if ((table->used + 1) * 2 > table->mask + 1)
+            fn_grow();
+        if (table->used + 2 < table->mask) /* keep one empty slot: lookups must end */
+            fn_insert(table, a, r);
+    }
+    pthread_mutex_unlock(&define_lock);
+    return r;
+}
+
+static inline uint32_t fn_region(void *fn)
+{
+    uintptr_t a = (uintptr_t)fn;
+    uint32_t r = fn_lookup(__atomic_load_n(&table, __ATOMIC_ACQUIRE), a);
+    if (__builtin_expect(r == FN_MISS, 0))
+        r = fn_define(a);
+    return r;
+}
+
+__attribute__((no_instrument_function, visibility("default"))) void
+__cyg_profile_func_enter(void *fn, void *site)
+{
+    (void)site;
+    scorep_location *l = scorep_tls_location;
+    if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
+        return;
+    uint32_t r = fn_region(fn);
+    if (__builtin_expect(r >= FN_FILTERED, 0))
+        return;
+    scorep_event_enter(l, r);
+}
+
+__attribute__((no_instrument_function, visibility("default"))) void
+__cyg_profile_func_exit(void *fn, void *site)
+{
+    (void)site;
+    scorep_location *l = scorep_tls_location;
+    if (__builtin_expect(!l, 0))
+        return;
+    uint32_t r = fn_region(fn);
+    if (__builtin_expect(r >= FN_FILTERED, 0))
+        return;
+    scorep_event_leave(l, r);
+}

@@ -1,0 +1,29 @@
+/* symbols.h: resolves code addresses of the running process (executable and shared
+ * libraries, PIE or not) to function name, source file and line, through libdw. */
+#ifndef SCOREP_SYMBOLS_H
+#define SCOREP_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    char *name;    /* demangled when the symbol is a C++ name; malloc'ed */
+    char *mangled; /* symbol as in the ELF table; malloc'ed */
+    char *file;    /* source file (absolute when DWARF tells), or NULL */
+    int line;      /* first line of the function, 0 if unknown */
+    char *module;  /* path of the ELF object that holds the address (as the dynamic linker
+                      names it; the executable's real path); malloc'ed */
+} scorep_symbol;
+
+/* Fills sym for addr. Returns 0, or -1 if the address is in no known module / symbol
+ * (then sym->name is a "0x..." string and still must be freed; module is NULL when no
+ * module holds addr). Not thread-safe: callers serialise (region creation is rare and
+ * holds a lock). Re-reads the dynamic linker's list of loaded objects when objects were
+ * dlopen'ed or dlclose'd since the last call. */
+int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym);
+void scorep_symbol_clear(scorep_symbol *sym);
+/* true if addr lies in the object that contains the measurement runtime itself. */
+bool scorep_symbols_in_runtime(uintptr_t addr);
+void scorep_symbols_finalize(void);
+
+#endif

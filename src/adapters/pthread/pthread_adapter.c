@@ -1,0 +1,118 @@
+/* pthread_adapter.c: records thread creation, begin, end and join by interposing
+ * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time and under LD_PRELOAD). */
+#include "core/events.h"
+#include "core/runtime.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*join_fn)(pthread_t, void **);
+
+typedef struct {
+    void *(*start)(void *);
+    void *arg;
+    uint32_t seq, parent;
+} thread_start;
+
+/* pthread_t -> sequence number, for ThreadWait at join (join is rare: a lock is fine) */
+typedef struct seq_entry {
+    struct seq_entry *next;
+    pthread_t thread;
+    uint32_t seq;
+} seq_entry;
+
+static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
+static seq_entry *seq_list;
+static uint32_t next_seq = 1;
+
+static void remember(pthread_t t, uint32_t seq)
+{
+    seq_entry *e = malloc(sizeof *e);
+    if (!e)
+        return;
+    e->thread = t;
+    e->seq = seq;
+    pthread_mutex_lock(&seq_lock);
+    e->next = seq_list;
+    seq_list = e;
+    pthread_mutex_unlock(&seq_lock);
+}
+
+static uint32_t forget(pthread_t t)
+{
+    uint32_t seq = 0;
+    pthread_mutex_lock(&seq_lock);
+    for (seq_entry **p = &seq_list; *p; p = &(*p)->next) {
+        if (pthread_equal((*p)->thread, t)) {
+            seq_entry *e = *p;
+            seq = e->seq;
+            *p = e->next;
+            free(e);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&seq_lock);
+    return seq;
+}
+
+static void thread_finished(void *arg)
+{
+    scorep_location *l = arg;
+    if (!l || l->finished)
+        return;
+    if (scorep_measurement_active) {
+        l->end_ts = scorep_event_time(l);
+        if (l->profiling)
+            scorep_profile_close_all(&l->profile, l->end_ts);
+    }
+    l->finished = true;
+}
+
+static void *trampoline(void *p)
+{
+    thread_start s = *(thread_start *)p;
+    free(p);
+    scorep_location *l = scorep_runtime_init() ? scorep_location_create(s.seq, s.parent) : NULL;
+    if (l)
+        scorep_event_thread(l, BUF_EV_THREAD_BEGIN, s.seq);
+    void *r;
+    pthread_cleanup_push(thread_finished, l);
+    r = s.start(s.arg);
+    pthread_cleanup_pop(1);
+    return r;
+}
+
+__attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pthread_attr_t *a,
+                                                          void *(*start)(void *), void *arg)
+{
+    static create_fn real;
+    if (!real)
+        real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    scorep_location *l = scorep_location_get();
+    thread_start *s = l ? malloc(sizeof *s) : NULL;
+    if (!s)
+        return real(t, a, start, arg);
+    *s = (thread_start){start, arg, __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED), l->id};
+    scorep_event_thread(l, BUF_EV_THREAD_CREATE, s->seq);
+    uint32_t seq = s->seq;
+    int rc = real(t, a, trampoline, s);
+    if (rc != 0)
+        free(s);
+    else
+        remember(*t, seq);
+    return rc;
+}
+
+__attribute__((visibility("default"))) int pthread_join(pthread_t t, void **ret)
+{
+    static join_fn real;
+    if (!real)
+        real = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+    int rc = real(t, ret);
+    uint32_t seq = rc == 0 ? forget(t) : 0;
+    if (seq)
+        scorep_event_thread(scorep_tls_location, BUF_EV_THREAD_WAIT, seq);
+    return rc;
+}

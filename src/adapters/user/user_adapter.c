@@ -1,0 +1,232 @@
+/* user_adapter.c: the functions behind the SCOREP_USER_* macros. Handles are created once
+ * (under a lock) and then used without one. */
+#include "scorep/SCOREP_User_Functions.h"
+#include "core/events.h"
+#include "core/runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define API __attribute__((visibility("default")))
+
+struct SCOREP_User_Region {
+    uint32_t region;
+    bool filtered;
+};
+
+static pthread_mutex_t user_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static scorep_role role_of(SCOREP_User_RegionType t)
+{
+    if (t & SCOREP_USER_REGION_TYPE_PHASE)
+        return SCOREP_ROLE_PHASE;
+    if (t & SCOREP_USER_REGION_TYPE_DYNAMIC)
+        return SCOREP_ROLE_DYNAMIC;
+    if (t & SCOREP_USER_REGION_TYPE_LOOP)
+        return SCOREP_ROLE_LOOP;
+    if (t & SCOREP_USER_REGION_TYPE_FUNCTION)
+        return SCOREP_ROLE_FUNCTION;
+    return SCOREP_ROLE_CODE;
+}
+
+static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_RegionType type,
+                                             const char *file, int line)
+{
+    struct SCOREP_User_Region *r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    r->region = scorep_defs_region(name ? name : "<unnamed>", NULL, file, line, line,
+                                   SCOREP_PARADIGM_USER, role_of(type));
+    r->filtered = r->region == SCOREP_INVALID_ID ||
+                  (scorep_active_filter &&
+                   scorep_filter_excluded(scorep_active_filter, file, name, name));
+    return r;
+}
+
+API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **last_file_name,
+                                void *last_file, const char *name, SCOREP_User_RegionType type,
+                                const char *file, int line)
+{
+    (void)last_file_name;
+    (void)last_file;
+    if (!scorep_runtime_init() || __atomic_load_n(handle, __ATOMIC_ACQUIRE))
+        return;
+    pthread_mutex_lock(&user_lock);
+    if (!*handle)
+        __atomic_store_n(handle, new_region(name, type, file, line), __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&user_lock);
+}
+
+API void SCOREP_User_RegionEnter(SCOREP_User_RegionHandle h)
+{
+    scorep_location *l;
+    if (h && !h->filtered && (l = scorep_location_get()))
+        scorep_event_enter(l, h->region);
+}
+
+API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **last_file_name,
+                                 void *last_file, const char *name, SCOREP_User_RegionType type,
+                                 const char *file, int line)
+{
+    if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
+        SCOREP_User_RegionInit(handle, last_file_name, last_file, name, type, file, line);
+    SCOREP_User_RegionEnter(*handle);
+}
+
+API void SCOREP_User_RegionEnd(SCOREP_User_RegionHandle h)
+{
+    scorep_location *l = scorep_tls_location;
+    if (h && !h->filtered && l)
+        scorep_event_leave(l, h->region);
+}
+
+/* ------------------------------------------------------------ regions by name */
+typedef struct by_name {
+    struct by_name *next;
+    struct SCOREP_User_Region *region;
+    char name[];
+} by_name;
+
+enum { BY_NAME_BUCKETS = 1024 };
+static by_name *by_name_table[BY_NAME_BUCKETS];
+
+static unsigned name_bucket(const char *s)
+{
+    unsigned h = 5381;
+    while (*s)
+        h = h * 33 + (unsigned char)*s++;
+    return h % BY_NAME_BUCKETS;
+}
+
+static struct SCOREP_User_Region *find_by_name(const char *name, SCOREP_User_RegionType type,
+                                               const char *file, int line, bool create)
+{
+    unsigned b = name_bucket(name);
+    struct SCOREP_User_Region *r = NULL;
+    pthread_mutex_lock(&user_lock);
+    for (by_name *e = by_name_table[b]; e && !r; e = e->next)
+        if (strcmp(e->name, name) == 0)
+            r = e->region;
+    if (!r && create) {
+        by_name *e = malloc(sizeof *e + strlen(name) + 1);
+        if (e && (e->region = new_region(name, type, file, line))) {
+            strcpy(e->name, name);
+            e->next = by_name_table[b];
+            by_name_table[b] = e;
+            r = e->region;
+        } else {
+            free(e);
+        }
+    }
+    pthread_mutex_unlock(&user_lock);
+    return r;
+}
+
+API void SCOREP_User_RegionByNameBegin(const char *name, SCOREP_User_RegionType type,
+                                       const char *file, int line)
+{
+    if (name && scorep_runtime_init())
+        SCOREP_User_RegionEnter(find_by_name(name, type, file, line, true));
+}
+
+API void SCOREP_User_RegionByNameEnd(const char *name)
+{
+    if (name && scorep_tls_location)
+        SCOREP_User_RegionEnd(find_by_name(name, 0, NULL, 0, false));
+}
+
+/* --------------------------------------------------------------- parameters */
+static uint32_t param_id(SCOREP_User_ParameterHandle *h, const char *name, scorep_param_type t)
+{
+    SCOREP_User_ParameterHandle v = __atomic_load_n(h, __ATOMIC_ACQUIRE);
+    if (v)
+        return (uint32_t)(v - 1);
+    uint32_t id = scorep_defs_parameter(name ? name : "<unnamed>", t);
+    if (id != SCOREP_INVALID_ID)
+        __atomic_store_n(h, (SCOREP_User_ParameterHandle)id + 1, __ATOMIC_RELEASE);
+    return id;
+}
+
+API void SCOREP_User_ParameterInt64(SCOREP_User_ParameterHandle *h, const char *name, int64_t v)
+{
+    scorep_location *l = scorep_location_get();
+    uint32_t id;
+    if (l && (id = param_id(h, name, SCOREP_PARAM_INT64)) != SCOREP_INVALID_ID)
+        scorep_event_parameter_int(l, id, v);
+}
+
+API void SCOREP_User_ParameterUint64(SCOREP_User_ParameterHandle *h, const char *name,
+                                     uint64_t v)
+{
+    scorep_location *l = scorep_location_get();
+    uint32_t id;
+    if (l && (id = param_id(h, name, SCOREP_PARAM_UINT64)) != SCOREP_INVALID_ID)
+        scorep_event_parameter_uint(l, id, v);
+}
+
+API void SCOREP_User_ParameterString(SCOREP_User_ParameterHandle *h, const char *name,
+                                     const char *v)
+{
+    scorep_location *l = scorep_location_get();
+    uint32_t id, s;
+    if (l && (id = param_id(h, name, SCOREP_PARAM_STRING)) != SCOREP_INVALID_ID &&
+        (s = scorep_defs_string(v ? v : "")) != SCOREP_INVALID_ID)
+        scorep_event_parameter_string(l, id, s);
+}
+
+/* ------------------------------------------------------------------ metrics */
+API void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *h, const char *name, const char *unit,
+                                SCOREP_User_MetricType type, int context)
+{
+    if (!scorep_runtime_init() || *h != SCOREP_INVALID_SAMPLING_SET)
+        return;
+    scorep_metric_type t = type == SCOREP_USER_METRIC_TYPE_INT64    ? SCOREP_METRIC_INT64
+                           : type == SCOREP_USER_METRIC_TYPE_UINT64 ? SCOREP_METRIC_UINT64
+                                                                    : SCOREP_METRIC_DOUBLE;
+    uint32_t id = scorep_defs_metric(name ? name : "<unnamed>", unit, t,
+                                     context == (int)SCOREP_USER_METRIC_CONTEXT_CALLPATH);
+    if (id != SCOREP_INVALID_ID)
+        *h = id + 1;
+}
+
+static void trigger(SCOREP_SamplingSetHandle h, uint64_t bits, double d)
+{
+    scorep_location *l;
+    if (h != SCOREP_INVALID_SAMPLING_SET && (l = scorep_location_get()))
+        scorep_event_metric(l, h - 1, bits, d);
+}
+
+API void SCOREP_User_TriggerMetricInt64(SCOREP_SamplingSetHandle h, int64_t v)
+{
+    trigger(h, (uint64_t)v, (double)v);
+}
+
+API void SCOREP_User_TriggerMetricUint64(SCOREP_SamplingSetHandle h, uint64_t v)
+{
+    trigger(h, v, (double)v);
+}
+
+API void SCOREP_User_TriggerMetricDouble(SCOREP_SamplingSetHandle h, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    trigger(h, bits, v);
+}
+
+/* ---------------------------------------------------------------- recording */
+API void SCOREP_User_EnableRecording(void)
+{
+    scorep_event_recording(scorep_location_get(), true);
+}
+
+API void SCOREP_User_DisableRecording(void)
+{
+    scorep_event_recording(scorep_location_get(), false);
+}
+
+API int SCOREP_User_RecordingEnabled(void)
+{
+    scorep_location *l = scorep_location_get();
+    return l && l->recording;
+}

@@ -1,0 +1,78 @@
+/* events.c: the less frequent core events (parameters, metrics, threads, recording). */
+#include "core/events.h"
+#include "core/runtime.h"
+
+static int usable(scorep_location *l)
+{
+    return l && scorep_measurement_active && l->recording;
+}
+
+static void record(scorep_location *l, buf_class c, uint32_t type, uint32_t a, uint64_t v,
+                   uint64_t t)
+{
+    if (l->tracing)
+        scorep_buffer_event(&l->buffer, c, t, type, a, v);
+}
+
+void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
+{
+    if (!usable(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    if (l->profiling)
+        scorep_profile_parameter(&l->profile, PNODE_PARAM_INT, param, v, t);
+    record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_INT, param, (uint64_t)v, t);
+}
+
+void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
+{
+    if (!usable(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    if (l->profiling)
+        scorep_profile_parameter(&l->profile, PNODE_PARAM_UINT, param, (int64_t)v, t);
+    record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_UINT, param, v, t);
+}
+
+void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t string_id)
+{
+    if (!usable(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    if (l->profiling)
+        scorep_profile_parameter(&l->profile, PNODE_PARAM_STRING, param, string_id, t);
+    record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_STRING, param, string_id, t);
+}
+
+void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double)
+{
+    if (!usable(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    if (l->profiling)
+        scorep_profile_metric(&l->profile, metric, as_double);
+    record(l, BUF_CLASS_PARAM, BUF_EV_METRIC, metric, bits, t);
+}
+
+void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
+{
+    if (!l || !scorep_measurement_active)
+        return;
+    record(l, BUF_CLASS_THREAD, type, 0, seq, scorep_event_time(l));
+}
+
+void scorep_event_recording(scorep_location *l, bool on)
+{
+    if (!l || !scorep_measurement_active || l->recording == on)
+        return;
+    /* As in Score-P, recording may only be switched on again at the call level where it
+     * was switched off; otherwise enters and leaves would no longer pair. */
+    if (on && l->off_depth) {
+        scorep_warn_once("SCOREP_RECORDING_ON at a different call level than the matching "
+                         "RECORDING_OFF is ignored; switch on and off at the same level");
+        return;
+    }
+    record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0,
+           scorep_event_time(l));
+    l->recording = on;
+}

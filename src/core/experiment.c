@@ -1,0 +1,146 @@
+/* experiment.c: creates the experiment directory and its descriptive files. */
+#include "core/experiment.h"
+#include "core/runtime.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void stamp(char *buf, size_t len, const char *fmt)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(buf, len, fmt, &tm);
+}
+
+static int absolute(const char *path, char *out, size_t len)
+{
+    if (path[0] == '/')
+        return snprintf(out, len, "%s", path) < (int)len ? 0 : -1;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return -1;
+    return snprintf(out, len, "%s/%s", cwd, path) < (int)len ? 0 : -1;
+}
+
+static void default_name(char *buf, size_t len)
+{
+    char t[32];
+    struct timespec ts;
+    stamp(t, sizeof t, "%Y%m%d_%H%M");
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* unique part: microseconds within the minute plus the pid, so two jobs started in the
+     * same minute in one directory do not collide */
+    snprintf(buf, len, "scorep-%s_%lu%06ld_%d", t, (unsigned long)(ts.tv_sec % 60),
+             ts.tv_nsec / 1000, (int)getpid());
+}
+
+static int move_aside(const char *dir, char *err, size_t errlen)
+{
+    char old[PATH_MAX + 64], t[32];
+    stamp(t, sizeof t, "%Y%m%d_%H%M%S");
+    for (int i = 0; i < 1000; i++) {
+        snprintf(old, sizeof old, i ? "%s-old-%s-%d" : "%s-old-%s", dir, t, i);
+        if (access(old, F_OK) != 0)
+            break;
+    }
+    if (rename(dir, old) != 0) {
+        snprintf(err, errlen, "cannot rename the existing experiment directory '%s' aside: %s",
+                 dir, strerror(errno));
+        return -1;
+    }
+    scorep_verbose("existing experiment directory renamed to '%s'", old);
+    return 0;
+}
+
+int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen)
+{
+    char name[PATH_MAX];
+    const char *want = scorep_cfg.experiment_directory;
+    if (want && *want)
+        snprintf(name, sizeof name, "%s", want);
+    else
+        default_name(name, sizeof name);
+    if (absolute(name, dir, len) != 0) {
+        snprintf(err, errlen, "experiment directory name '%s' is too long", name);
+        return -1;
+    }
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!scorep_cfg.overwrite_experiment_directory) {
+            snprintf(err, errlen,
+                     "experiment directory '%s' exists and SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY"
+                     " is false; remove it, choose another SCOREP_EXPERIMENT_DIRECTORY, or set "
+                     "SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true",
+                     dir);
+            return -2;
+        }
+        if (move_aside(dir, err, errlen) != 0)
+            return -1;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        snprintf(err, errlen,
+                 "cannot create the experiment directory '%s': %s; set "
+                 "SCOREP_EXPERIMENT_DIRECTORY to a writable place",
+                 dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int scorep_experiment_write_cfg(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/scorep.cfg", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int rc = scorep_cfg_write(scorep_cfg_vars, scorep_cfg_n_vars, f);
+    return fclose(f) != 0 ? -1 : rc;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+    char buf[8192];
+    size_t n;
+    int rc = in && out ? 0 : -1;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        rc = fwrite(buf, 1, n, out) == n ? 0 : -1;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
+{
+    char path[PATH_MAX + 32];
+    int filter = scorep_active_filter && scorep_cfg.filtering_file && *scorep_cfg.filtering_file;
+    if (filter) {
+        snprintf(path, sizeof path, "%s/scorep.filter", dir);
+        if (copy_file(scorep_cfg.filtering_file, path) != 0)
+            scorep_warn("could not copy the filter file into '%s'", dir);
+    }
+    snprintf(path, sizeof path, "%s/MANIFEST.md", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# Experiment of %s, measured by scorep-rt\n\n", scorep_program_name());
+    fprintf(f, "- `scorep.cfg`: effective values of all SCOREP_* variables\n");
+    if (profile)
+        fprintf(f, "- `%s.cubex`: call-path profile (Cube4; open with Cube or scorep-score)\n",
+                scorep_cfg.profiling_base_name);
+    if (trace)
+        fprintf(f, "- `traces.otf2`, `traces.def`, `traces/`: event trace (OTF2; open with "
+                   "Vampir or otf2-print)\n");
+    if (filter)
+        fprintf(f, "- `scorep.filter`: the filter file that was applied\n");
+    return fclose(f) != 0 ? -1 : 0;
+}

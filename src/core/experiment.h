@@ -1,0 +1,15 @@
+/* experiment.h: the experiment directory: naming, overwrite rules, scorep.cfg, MANIFEST. */
+#ifndef SCOREP_EXPERIMENT_H
+#define SCOREP_EXPERIMENT_H
+
+#include <stddef.h>
+
+/* Chooses and creates the directory (absolute path into dir). Returns 0; -1 with a
+ * message in err when it cannot be created; -2 when it exists and overwriting is off. */
+int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen);
+/* Writes scorep.cfg (effective values of all variables). */
+int scorep_experiment_write_cfg(const char *dir);
+/* Writes MANIFEST.md describing the files written, and copies the filter file in. */
+int scorep_experiment_write_manifest(const char *dir, int profile, int trace);
+
+#endif

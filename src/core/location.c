@@ -1,0 +1,64 @@
+/* location.c: creation and registry of locations (one per thread). */
+#include "core/location.h"
+#include "core/runtime.h"
+#include "core/timer.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+__thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
+volatile int scorep_measurement_active;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static scorep_location *first, **tail = &first;
+static uint32_t n_locations;
+
+scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
+{
+    scorep_location *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->profiling = scorep_cfg.enable_profiling;
+    l->tracing = scorep_cfg.enable_tracing;
+    l->recording = true;
+    l->create_seq = create_seq;
+    l->parent_id = parent_id;
+    if (scorep_profile_init(&l->profile, (uint32_t)scorep_cfg.max_callpath_depth) != 0 ||
+        (l->tracing && scorep_buffer_init(&l->buffer) != 0)) {
+        free(l);
+        return NULL;
+    }
+    pthread_mutex_lock(&registry_lock);
+    l->id = n_locations++;
+    *tail = l;
+    tail = &l->next;
+    pthread_mutex_unlock(&registry_lock);
+    if (l->id == 0)
+        snprintf(l->name, sizeof l->name, "Master thread");
+    else
+        snprintf(l->name, sizeof l->name, "Pthread thread %u", l->id);
+    l->first_ts = l->last_ts = scorep_timer_ticks();
+    scorep_tls_location = l;
+    return l;
+}
+
+scorep_location *scorep_location_slow(void)
+{
+    if (!scorep_runtime_init())
+        return NULL;
+    if (scorep_tls_location)
+        return scorep_tls_location;
+    /* A thread not started through our pthread_create wrapper (e.g. a runtime's worker). */
+    return scorep_location_create(0, 0);
+}
+
+scorep_location *scorep_location_first(void)
+{
+    return first;
+}
+
+uint32_t scorep_location_count(void)
+{
+    return n_locations;
+}

@@ -1,0 +1,58 @@
+/* location.h: one location per thread (later: per GPU stream), found through one
+ * initial-exec TLS pointer; holds the thread's profile and trace buffer. */
+#ifndef SCOREP_LOCATION_H
+#define SCOREP_LOCATION_H
+
+#include "buffer/buffer.h"
+#include "profile/profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct scorep_location {
+    uint32_t id;            /* process-local, 0 = the thread that started the measurement */
+    uint32_t depth;         /* current region call depth (trace) */
+    uint32_t off_depth;     /* calls entered while recording was off, still open */
+    uint64_t last_ts;       /* timestamps are made strictly increasing per location */
+    bool profiling, tracing;
+    bool recording;         /* SCOREP_USER_RECORDING_ON/OFF */
+    bool finished;          /* thread ended; no more events */
+    uint32_t create_seq;    /* pthread sequence number of this thread (0 = main) */
+    uint32_t parent_id;     /* location that created this thread */
+    char name[32];
+    scorep_profile profile;
+    scorep_buffer buffer;
+    uint64_t first_ts, end_ts;
+    struct scorep_location *next;
+} scorep_location;
+
+extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
+/* 0 before init and after finalize began; events are dropped then. */
+extern volatile int scorep_measurement_active;
+
+/* Returns this thread's location, creating it (and initialising the measurement) on first
+ * use. NULL when the measurement is off or the thread cannot get a location. */
+scorep_location *scorep_location_slow(void);
+
+static inline scorep_location *scorep_location_get(void)
+{
+    scorep_location *l = scorep_tls_location;
+    if (__builtin_expect(l != NULL, 1))
+        return l;
+    return scorep_location_slow();
+}
+
+/* Strictly increasing timestamp for this location. */
+static inline uint64_t scorep_location_now(scorep_location *l, uint64_t raw)
+{
+    uint64_t t = raw > l->last_ts ? raw : l->last_ts + 1;
+    l->last_ts = t;
+    return t;
+}
+
+scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id);
+scorep_location *scorep_location_first(void);
+uint32_t scorep_location_count(void);
+
+#endif

@@ -1,0 +1,251 @@
+/* runtime.c: measurement life cycle: init (library constructor or first event), finalize
+ * (exit from any thread, return from main, SIGINT/SIGTERM) and the runtime's messages. */
+#include "core/runtime.h"
+#include "core/events.h"
+#include "core/experiment.h"
+#include "core/memory.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+scorep_filter *scorep_active_filter;
+
+enum { INIT_NONE, INIT_RUNNING, INIT_DONE, INIT_FINALIZED };
+static int init_state;
+static pthread_t init_thread;
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static char experiment_dir[PATH_MAX];
+static char program_name[PATH_MAX];
+static uint64_t program_begin_ts;
+
+/* ------------------------------------------------------------------ messages */
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(stderr, "[scorep-rt] %s%s\n", kind, buf);
+}
+
+void scorep_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void scorep_warn_once(const char *msg)
+{
+    static int said;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        scorep_warn("%s", msg);
+}
+
+void scorep_verbose(const char *fmt, ...)
+{
+    if (!scorep_cfg.verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("", fmt, ap);
+    va_end(ap);
+}
+
+void scorep_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage("error: ", fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    _exit(1);
+}
+
+const char *scorep_experiment_dir(void)
+{
+    return experiment_dir;
+}
+
+const char *scorep_program_name(void)
+{
+    return program_name;
+}
+
+uint64_t scorep_program_begin_ts(void)
+{
+    return program_begin_ts;
+}
+
+/* ------------------------------------------------------------------- init */
+static const char *env_lookup(const char *name)
+{
+    return getenv(name);
+}
+
+static void find_program_name(void)
+{
+    ssize_t n = readlink("/proc/self/exe", program_name, sizeof program_name - 1);
+    if (n > 0) {
+        program_name[n] = 0;
+        return;
+    }
+    snprintf(program_name, sizeof program_name, "%s",
+             scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
+}
+
+/* SCOREP_FILTERING_FILE, else the file embedded by scorep-cc --filter. */
+static void load_filter(void)
+{
+    const char *path = scorep_cfg.filtering_file;
+    if (!path || !*path) {
+        const char *embedded = dlsym(RTLD_DEFAULT, "scorep_cc_filter_file");
+        if (!embedded || !*embedded)
+            return;
+        free(scorep_cfg.filtering_file);
+        scorep_cfg.filtering_file = strdup(embedded);
+        path = scorep_cfg.filtering_file;
+    }
+    char err[1024];
+    scorep_filter *f = scorep_filter_new();
+    if (!f)
+        scorep_fatal("out of memory while reading the filter file '%s'", path);
+    if (scorep_filter_parse_file(f, path, err, sizeof err) != 0)
+        scorep_fatal("invalid filter file (SCOREP_FILTERING_FILE): %s", err);
+    scorep_active_filter = f;
+    scorep_verbose("filter file '%s' applied", path);
+}
+
+static void on_signal(int sig)
+{
+    scorep_runtime_finalize(128 + sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* leave the application's own handlers alone */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            signal(sigs[i], on_signal);
+    }
+}
+
+static void on_exit_handler(int status, void *arg)
+{
+    (void)arg;
+    scorep_runtime_finalize(status);
+}
+
+static void do_init(void)
+{
+    char err[2048];
+    if (scorep_cfg_apply(scorep_cfg_vars, scorep_cfg_n_vars, env_lookup, err, sizeof err) != 0)
+        scorep_fatal("%s", err);
+    find_program_name();
+    load_filter();
+    scorep_timer_kind tk = scorep_timer_init((scorep_timer_kind)scorep_cfg.timer);
+    if (tk != (scorep_timer_kind)scorep_cfg.timer)
+        scorep_verbose("the TSC is not invariant here; using clock_gettime");
+    if (scorep_cfg.enable_tracing &&
+        scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
+        scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
+                     "SCOREP_PAGE_SIZE); choose a smaller value",
+                     (unsigned long long)scorep_cfg.total_memory);
+    int rc = scorep_experiment_create(experiment_dir, sizeof experiment_dir, err, sizeof err);
+    if (rc == -2)
+        scorep_fatal("%s", err);
+    if (rc != 0) {
+        scorep_warn("%s; the program runs without measurement", err);
+        experiment_dir[0] = 0;
+        return;
+    }
+    if (scorep_experiment_write_cfg(experiment_dir) != 0)
+        scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
+    on_exit(on_exit_handler, NULL);
+    install_signal_handlers();
+    scorep_location *l = scorep_location_create(0, 0);
+    if (!l) {
+        scorep_warn("out of memory at start; the program runs without measurement");
+        return;
+    }
+    program_begin_ts = scorep_event_time(l);
+    scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
+    __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
+}
+
+int scorep_runtime_init(void)
+{
+    int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
+    if (s == INIT_DONE)
+        return scorep_measurement_active;
+    if (s == INIT_FINALIZED)
+        return 0;
+    if (s == INIT_RUNNING && pthread_equal(init_thread, pthread_self()))
+        return 0; /* an event from inside init itself */
+    pthread_mutex_lock(&init_lock);
+    if (init_state == INIT_NONE) {
+        init_thread = pthread_self();
+        __atomic_store_n(&init_state, INIT_RUNNING, __ATOMIC_RELEASE);
+        do_init();
+        __atomic_store_n(&init_state, INIT_DONE, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&init_lock);
+    return scorep_measurement_active;
+}
+
+__attribute__((constructor)) static void scorep_runtime_constructor(void)
+{
+    scorep_runtime_init();
+}
+
+/* --------------------------------------------------------------- finalize */
+static void close_locations(void)
+{
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        uint64_t t = scorep_location_now(l, scorep_timer_ticks());
+        if (!l->finished)
+            l->end_ts = t;
+        if (l->profiling)
+            scorep_profile_close_all(&l->profile, l->end_ts);
+        if (l->buffer.full)
+            scorep_warn("location %u: SCOREP_TOTAL_MEMORY was used up; its trace stops early "
+                        "(%llu events lost). Increase SCOREP_TOTAL_MEMORY or filter "
+                        "frequent regions",
+                        l->id, (unsigned long long)l->buffer.lost);
+    }
+}
+
+void scorep_runtime_finalize(int status)
+{
+    pthread_mutex_lock(&init_lock);
+    int was = init_state;
+    init_state = INIT_FINALIZED;
+    pthread_mutex_unlock(&init_lock);
+    if (was != INIT_DONE || !scorep_measurement_active)
+        return;
+    __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    close_locations();
+    scorep_timer_finish();
+    int profile = scorep_cfg.enable_profiling &&
+                  scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
+    if (profile) {
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir,
+                 scorep_cfg.profiling_base_name);
+        if (scorep_profile_write_cube(path) != 0)
+            profile = 0;
+    }
+    int trace = scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status) == 0;
+    scorep_experiment_write_manifest(experiment_dir, profile, trace);
+    scorep_verbose("measurement written to '%s'", experiment_dir);
+}

@@ -1,0 +1,54 @@
+/* runtime.h: measurement life cycle (init at load or first event, finalize at exit or on
+ * SIGINT/SIGTERM), the effective configuration, and the runtime's messages. */
+#ifndef SCOREP_RUNTIME_H
+#define SCOREP_RUNTIME_H
+
+#include "config/config.h"
+#include "filter/filter.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    bool enable_profiling, enable_tracing, verbose;
+    uint64_t total_memory, page_size;
+    char *experiment_directory;
+    bool overwrite_experiment_directory;
+    char *machine_name, *node_name, *executable;
+    bool system_tree_sequence;
+    uint64_t timer;
+    uint64_t max_callpath_depth;
+    char *profiling_base_name;
+    uint64_t profiling_format;
+    char *filtering_file;
+} scorep_runtime_config;
+
+enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
+
+extern scorep_runtime_config scorep_cfg;
+extern const scorep_cfg_var scorep_cfg_vars[];
+extern const size_t scorep_cfg_n_vars;
+
+/* The filter in effect (NULL when none). Read-only after init. */
+extern scorep_filter *scorep_active_filter;
+
+/* Initialises the measurement once (thread-safe). Returns 1 when active. */
+int scorep_runtime_init(void);
+/* Writes all results; status is the program's exit status. Runs once. */
+void scorep_runtime_finalize(int status);
+/* The experiment directory (absolute path) once init has chosen it. */
+const char *scorep_experiment_dir(void);
+const char *scorep_program_name(void);
+uint64_t scorep_program_begin_ts(void);
+
+void scorep_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void scorep_warn_once(const char *msg);
+void scorep_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the message and exits with status 1 (bad configuration at start-up). */
+void scorep_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Writers, called by finalize (profile_cube.c, trace_otf2.c). 0 or -1 (message printed). */
+int scorep_profile_write_cube(const char *path);
+int scorep_trace_write_otf2(const char *dir, int exit_status);
+
+#endif

@@ -1,0 +1,53 @@
+/* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
+#include "core/runtime.h"
+
+scorep_runtime_config scorep_cfg;
+
+static const scorep_cfg_choice timers[] = {{"tsc", 0}, {"clock_gettime", 1}, {"gettimeofday", 2},
+                                           {NULL, 0}};
+static const scorep_cfg_choice formats[] = {{"none", SCOREP_PROFILING_FORMAT_NONE},
+                                            {"cube4", SCOREP_PROFILING_FORMAT_CUBE4},
+                                            {"default", SCOREP_PROFILING_FORMAT_CUBE4},
+                                            {NULL, 0}};
+
+#define V(n, t, tgt, def, ch, brief, help) {"SCOREP_" n, SCOREP_CFG_##t, tgt, def, ch, brief, help}
+const scorep_cfg_var scorep_cfg_vars[] = {
+    V("ENABLE_PROFILING", BOOL, &scorep_cfg.enable_profiling, "true", NULL,
+      "Write a call-path profile (profile.cubex)", "Records visits and time per call path."),
+    V("ENABLE_TRACING", BOOL, &scorep_cfg.enable_tracing, "false", NULL,
+      "Write an event trace (traces.otf2)", "Records every event into the in-memory buffer."),
+    V("VERBOSE", BOOL, &scorep_cfg.verbose, "false", NULL, "Print progress messages", ""),
+    V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL,
+      "Trace memory per process",
+      "When it is used up, tracing stops for the thread that needed more (the trace gets a "
+      "marker, the profile keeps counting)."),
+    V("PAGE_SIZE", SIZE, &scorep_cfg.page_size, "8k", NULL,
+      "Allocation granule inside SCOREP_TOTAL_MEMORY", ""),
+    V("EXPERIMENT_DIRECTORY", PATH, &scorep_cfg.experiment_directory, "", NULL,
+      "Name of the experiment directory",
+      "Empty: scorep-YYYYMMDD_HHMM_<unique> in the working directory."),
+    V("OVERWRITE_EXPERIMENT_DIRECTORY", BOOL, &scorep_cfg.overwrite_experiment_directory, "true",
+      NULL, "Rename an existing experiment directory aside",
+      "false: an existing directory of the same name is a fatal error."),
+    V("MACHINE_NAME", STRING, &scorep_cfg.machine_name, "Linux", NULL,
+      "Name of the root of the system tree", ""),
+    V("NODE_NAME", STRING, &scorep_cfg.node_name, "", NULL,
+      "Name of this node in the system tree (default: the host name)",
+      "A scorep-rt extension, used by tests to place processes on different nodes."),
+    V("EXECUTABLE", PATH, &scorep_cfg.executable, "", NULL,
+      "Executable, when /proc/self/exe is unusable", ""),
+    V("ENABLE_SYSTEM_TREE_SEQUENCE_DEFINITIONS", BOOL, &scorep_cfg.system_tree_sequence, "false",
+      NULL, "Compressed system tree definitions", "Used by multi-process runs."),
+    V("TIMER", OPTION, &scorep_cfg.timer, "tsc", timers, "Timer used for timestamps",
+      "tsc falls back to clock_gettime when the TSC is not invariant."),
+    V("PROFILING_MAX_CALLPATH_DEPTH", NUMBER, &scorep_cfg.max_callpath_depth, "100", NULL,
+      "Deepest call path kept in the profile",
+      "Deeper calls are folded into the node at the maximum depth."),
+    V("PROFILING_BASE_NAME", STRING, &scorep_cfg.profiling_base_name, "profile", NULL,
+      "Profile file name without extension", ""),
+    V("PROFILING_FORMAT", OPTION, &scorep_cfg.profiling_format, "default", formats,
+      "Profile output format", "none writes no profile; default is cube4."),
+    V("FILTERING_FILE", PATH, &scorep_cfg.filtering_file, "", NULL, "Run-time filter file",
+      "Score-P filter file syntax; a syntax error stops the program at start."),
+};
+const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

@@ -1,0 +1,136 @@
+/* cube.h: a small library that writes and reads Cube4 profiles (.cubex tar archives).
+ * Plain library: no global state, every object owned by the caller who created it. */
+#ifndef SCOREP_CUBE_H
+#define SCOREP_CUBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { CUBE_EXCLUSIVE, CUBE_INCLUSIVE } cube_metric_kind;
+typedef enum {
+    CUBE_DTYPE_UINT64,
+    CUBE_DTYPE_INT64,
+    CUBE_DTYPE_DOUBLE,
+    CUBE_DTYPE_MINDOUBLE,
+    CUBE_DTYPE_MAXDOUBLE
+} cube_dtype;
+
+/* ---------------------------------------------------------------- writer */
+typedef struct cube_writer cube_writer;
+
+cube_writer *cube_writer_new(void);
+void cube_writer_free(cube_writer *w);
+
+/* Adds a global <attr key value>. Strings are copied. */
+int cube_writer_attr(cube_writer *w, const char *key, const char *value);
+
+/* All add functions copy their strings and return the new id (0, 1, 2, ...) or -1 on error.
+ * parent = -1 for a root. */
+int cube_writer_metric(cube_writer *w, int parent, const char *uniq_name, const char *disp_name,
+                       cube_dtype dtype, const char *uom, const char *descr, cube_metric_kind kind);
+int cube_writer_region(cube_writer *w, const char *name, const char *mangled_name,
+                       const char *paradigm, const char *role, const char *file, int begin_line,
+                       int end_line, const char *descr);
+int cube_writer_cnode(cube_writer *w, int parent, int region);
+/* A cnode that stands for a parameter value under its parent (parameter call paths). */
+int cube_writer_cnode_param_int(cube_writer *w, int parent, int region, const char *param,
+                                int64_t value);
+int cube_writer_cnode_param_string(cube_writer *w, int parent, int region, const char *param,
+                                   const char *value);
+int cube_writer_stnode(cube_writer *w, int parent, const char *name, const char *klass);
+/* type: "process" or "accelerator" */
+int cube_writer_locgroup(cube_writer *w, int stnode, const char *name, int rank, const char *type);
+/* type: "thread", "accelerator" or "metric" */
+int cube_writer_location(cube_writer *w, int locgroup, const char *name, int rank,
+                         const char *type);
+
+/* Values are given in the metric's own semantics: exclusive value of the node for an
+ * EXCLUSIVE metric, subtree total for an INCLUSIVE one, node's own min/max for MIN/MAXDOUBLE.
+ * Unset values are 0. Call after all cnodes and locations are defined. */
+int cube_writer_set_u64(cube_writer *w, int metric, int cnode, int location, uint64_t v);
+int cube_writer_set_double(cube_writer *w, int metric, int cnode, int location, double v);
+
+/* File ids follow document order (metrics and cnodes depth-first; locations grouped by
+ * system-tree node and location group, as CubeLib numbers them): define children after
+ * their parents, depth-first, and the ids read back equal the ids given here.
+ * Writes the .cubex file (tar with anchor.xml, <id>.index, <id>.data). compress = zlib rows.
+ * Returns 0 or -1 with errno-style message in err. */
+int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- reader */
+typedef struct {
+    char *uniq_name, *disp_name, *uom, *descr;
+    cube_dtype dtype;
+    cube_metric_kind kind;
+    int parent;
+} cube_metric;
+
+typedef struct {
+    char *name, *mangled_name, *paradigm, *role, *file, *descr;
+    int begin_line, end_line;
+} cube_region;
+
+typedef struct {
+    int parent; /* -1 for roots */
+    int region;
+    char *param_name;   /* NULL unless a parameter cnode */
+    char *param_string; /* string parameter value, or NULL */
+    int64_t param_int;  /* integer parameter value */
+} cube_cnode;
+
+typedef struct {
+    int parent;
+    char *name, *klass;
+} cube_stnode;
+
+typedef struct {
+    int stnode;
+    char *name, *type;
+    int rank;
+} cube_locgroup;
+
+typedef struct {
+    int locgroup;
+    char *name, *type;
+    int rank;
+} cube_location;
+
+typedef struct cube_reader {
+    int n_metrics, n_regions, n_cnodes, n_stnodes, n_locgroups, n_locations;
+    cube_metric *metrics;
+    cube_region *regions;
+    cube_cnode *cnodes;
+    cube_stnode *stnodes;
+    cube_locgroup *locgroups;
+    cube_location *locations;
+    int n_attrs;
+    char **attr_keys, **attr_values;
+    void *priv; /* values and index data, private */
+} cube_reader;
+
+/* Reads a whole .cubex file. Returns NULL with a message in err on failure. */
+cube_reader *cube_reader_open(const char *path, char *err, size_t errlen);
+void cube_reader_free(cube_reader *r);
+int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name); /* -1 if absent */
+/* Value as stored for (metric, cnode, location), converted to double (0 if absent). */
+double cube_reader_stored(const cube_reader *r, int metric, int cnode, int location);
+/* Exclusive and inclusive views (for MIN/MAXDOUBLE: node value and subtree min/max). */
+double cube_reader_exclusive(const cube_reader *r, int metric, int cnode, int location);
+double cube_reader_inclusive(const cube_reader *r, int metric, int cnode, int location);
+
+/* ------------------------------------------------- exact access (additions to the API) */
+/* The reader is read-only after cube_reader_open: all views are computed there, so the
+ * functions below may be called from several threads at once. */
+typedef enum { CUBE_VIEW_STORED, CUBE_VIEW_EXCLUSIVE, CUBE_VIEW_INCLUSIVE } cube_view;
+/* Exact value in the metric's own dtype: the uint64_t value, the int64_t bit pattern or the
+ * bits of the double (0 if absent or out of range). Avoids rounding integers past 2^53. */
+uint64_t cube_reader_value_bits(const cube_reader *r, int metric, int cnode, int location,
+                                cube_view view);
+/* False when every location of (metric, cnode) is 0 in that view: lets tools skip rows. */
+bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view view);
+double cube_value_to_double(cube_dtype dtype, uint64_t bits);
+/* Integers exactly, doubles with %.9g; returns what snprintf returns. */
+int cube_format_value(char *buf, size_t len, cube_dtype dtype, uint64_t bits);
+
+#endif

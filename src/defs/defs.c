@@ -1,0 +1,184 @@
+/* defs.c: the kinds of process-local definitions and their dedup keys. */
+#include "defs/defs.h"
+#include "defs/defs_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static defs_table regions = DEFS_TABLE_INIT(scorep_region_def);
+static defs_table strings = DEFS_TABLE_INIT(const char *);
+static defs_table parameters = DEFS_TABLE_INIT(scorep_parameter_def);
+static defs_table metrics = DEFS_TABLE_INIT(scorep_metric_def);
+
+static int streq(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+static char *dup_or_null(const char *s, int *fail)
+{
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        *fail = 1;
+    return d;
+}
+
+/* ------------------------------------------------------------------ regions */
+static int region_equal(const void *e, const void *k)
+{
+    const scorep_region_def *a = e, *b = k;
+    return a->paradigm == b->paradigm && a->role == b->role && a->begin_line == b->begin_line &&
+           streq(a->name, b->name) && streq(a->file, b->file) && streq(a->mangled, b->mangled);
+}
+
+static int region_init(void *e, const void *k)
+{
+    scorep_region_def *d = e;
+    const scorep_region_def *s = k;
+    int fail = 0;
+    *d = *s;
+    d->name = dup_or_null(s->name, &fail);
+    d->mangled = s->mangled && strcmp(s->mangled, s->name) != 0 ? dup_or_null(s->mangled, &fail)
+                                                                : d->name;
+    d->file = dup_or_null(s->file, &fail);
+    return fail ? -1 : 0;
+}
+
+uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file,
+                            int begin_line, int end_line, scorep_paradigm paradigm,
+                            scorep_role role)
+{
+    scorep_region_def key = {name, mangled ? mangled : name, file, begin_line, end_line,
+                             paradigm, role, false};
+    uint64_t h = defs_hash_str(defs_hash_str(14695981039346656037ull, name), file);
+    h = h * 31 + (uint64_t)begin_line * 7 + paradigm;
+    return defs_table_intern(&regions, h, &key, region_equal, region_init);
+}
+
+const scorep_region_def *scorep_defs_region_get(uint32_t id)
+{
+    return defs_table_get(&regions, id);
+}
+
+void scorep_defs_region_set_filtered(uint32_t id, bool filtered)
+{
+    ((scorep_region_def *)defs_table_get(&regions, id))->filtered = filtered;
+}
+
+uint32_t scorep_defs_region_count(void)
+{
+    return defs_table_count(&regions);
+}
+
+/* ------------------------------------------------------------------ strings */
+static int string_equal(const void *e, const void *k)
+{
+    return strcmp(*(const char *const *)e, (const char *)k) == 0;
+}
+
+static int string_init(void *e, const void *k)
+{
+    return (*(char **)e = strdup(k)) ? 0 : -1;
+}
+
+uint32_t scorep_defs_string(const char *s)
+{
+    return defs_table_intern(&strings, defs_hash_str(14695981039346656037ull, s), s, string_equal,
+                             string_init);
+}
+
+const char *scorep_defs_string_get(uint32_t id)
+{
+    return *(const char **)defs_table_get(&strings, id);
+}
+
+uint32_t scorep_defs_string_count(void)
+{
+    return defs_table_count(&strings);
+}
+
+/* --------------------------------------------------------------- parameters */
+static int param_equal(const void *e, const void *k)
+{
+    const scorep_parameter_def *a = e, *b = k;
+    return a->type == b->type && strcmp(a->name, b->name) == 0;
+}
+
+static int param_init(void *e, const void *k)
+{
+    scorep_parameter_def *d = e;
+    *d = *(const scorep_parameter_def *)k;
+    return (d->name = strdup(d->name)) ? 0 : -1;
+}
+
+uint32_t scorep_defs_parameter(const char *name, scorep_param_type type)
+{
+    scorep_parameter_def key = {name, type};
+    return defs_table_intern(&parameters, defs_hash_str(type + 1, name), &key, param_equal,
+                             param_init);
+}
+
+const scorep_parameter_def *scorep_defs_parameter_get(uint32_t id)
+{
+    return defs_table_get(&parameters, id);
+}
+
+uint32_t scorep_defs_parameter_count(void)
+{
+    return defs_table_count(&parameters);
+}
+
+/* ------------------------------------------------------------------ metrics */
+static int metric_equal(const void *e, const void *k)
+{
+    const scorep_metric_def *a = e, *b = k;
+    return a->type == b->type && a->per_callpath == b->per_callpath &&
+           strcmp(a->name, b->name) == 0 && streq(a->unit, b->unit);
+}
+
+static int metric_init(void *e, const void *k)
+{
+    scorep_metric_def *d = e;
+    int fail = 0;
+    *d = *(const scorep_metric_def *)k;
+    d->name = dup_or_null(d->name, &fail);
+    d->unit = dup_or_null(d->unit ? d->unit : "#", &fail);
+    return fail ? -1 : 0;
+}
+
+uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,
+                            bool per_callpath)
+{
+    scorep_metric_def key = {name, unit, type, per_callpath};
+    return defs_table_intern(&metrics, defs_hash_str(type + 17, name), &key, metric_equal,
+                             metric_init);
+}
+
+const scorep_metric_def *scorep_defs_metric_get(uint32_t id)
+{
+    return defs_table_get(&metrics, id);
+}
+
+uint32_t scorep_defs_metric_count(void)
+{
+    return defs_table_count(&metrics);
+}
+
+/* -------------------------------------------------------------------- names */
+const char *scorep_paradigm_name(scorep_paradigm p)
+{
+    static const char *const names[] = {"measurement", "user", "compiler", "pthread",
+                                        "mpi",         "openmp", "shmem",  "cuda"};
+    return names[p];
+}
+
+const char *scorep_role_name(scorep_role r)
+{
+    static const char *const names[] = {"function", "code", "loop", "phase",
+                                        "dynamic", "artificial", "wrapper"};
+    return names[r];
+}

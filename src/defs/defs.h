@@ -1,0 +1,79 @@
+/* defs.h: process-local definitions (regions, strings, parameters, user metrics).
+ * Created rarely under a lock and deduplicated by key; read lock-free by handle. */
+#ifndef SCOREP_DEFS_H
+#define SCOREP_DEFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SCOREP_INVALID_ID UINT32_MAX
+
+typedef enum {
+    SCOREP_PARADIGM_MEASUREMENT,
+    SCOREP_PARADIGM_USER,
+    SCOREP_PARADIGM_COMPILER,
+    SCOREP_PARADIGM_PTHREAD,
+    SCOREP_PARADIGM_MPI,
+    SCOREP_PARADIGM_OPENMP,
+    SCOREP_PARADIGM_SHMEM,
+    SCOREP_PARADIGM_CUDA
+} scorep_paradigm;
+
+typedef enum {
+    SCOREP_ROLE_FUNCTION,
+    SCOREP_ROLE_CODE, /* user region of type COMMON */
+    SCOREP_ROLE_LOOP,
+    SCOREP_ROLE_PHASE,
+    SCOREP_ROLE_DYNAMIC,
+    SCOREP_ROLE_ARTIFICIAL,
+    SCOREP_ROLE_WRAPPER
+} scorep_role;
+
+typedef struct {
+    const char *name;
+    const char *mangled; /* == name when there is no separate mangled name */
+    const char *file;    /* may be NULL */
+    int begin_line, end_line;
+    scorep_paradigm paradigm;
+    scorep_role role;
+    bool filtered; /* excluded by the filter: never recorded */
+} scorep_region_def;
+
+typedef enum { SCOREP_PARAM_INT64, SCOREP_PARAM_UINT64, SCOREP_PARAM_STRING } scorep_param_type;
+typedef struct {
+    const char *name;
+    scorep_param_type type;
+} scorep_parameter_def;
+
+typedef enum { SCOREP_METRIC_INT64, SCOREP_METRIC_UINT64, SCOREP_METRIC_DOUBLE } scorep_metric_type;
+typedef struct {
+    const char *name, *unit;
+    scorep_metric_type type;
+    bool per_callpath; /* SCOREP_USER_METRIC_CONTEXT_CALLPATH */
+} scorep_metric_def;
+
+/* Each returns the existing id for an equal key, or a new one. SCOREP_INVALID_ID when
+ * memory is exhausted. Strings are copied. */
+uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file,
+                            int begin_line, int end_line, scorep_paradigm paradigm,
+                            scorep_role role);
+uint32_t scorep_defs_string(const char *s);
+uint32_t scorep_defs_parameter(const char *name, scorep_param_type type);
+uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,
+                            bool per_callpath);
+
+const scorep_region_def *scorep_defs_region_get(uint32_t id);
+const char *scorep_defs_string_get(uint32_t id);
+const scorep_parameter_def *scorep_defs_parameter_get(uint32_t id);
+const scorep_metric_def *scorep_defs_metric_get(uint32_t id);
+void scorep_defs_region_set_filtered(uint32_t id, bool filtered);
+
+uint32_t scorep_defs_region_count(void);
+uint32_t scorep_defs_string_count(void);
+uint32_t scorep_defs_parameter_count(void);
+uint32_t scorep_defs_metric_count(void);
+
+const char *scorep_paradigm_name(scorep_paradigm p); /* Cube spelling: compiler, user, ... */
+const char *scorep_role_name(scorep_role r);         /* Cube spelling: function, loop, ... */
+
+#endif

@@ -1,0 +1,31 @@
+/* filter.h: Score-P filter files (file and region rules, last match wins).
+ * Plain library: no global state; a filter is owned by whoever created it. */
+#ifndef SCOREP_FILTER_H
+#define SCOREP_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct scorep_filter scorep_filter;
+
+scorep_filter *scorep_filter_new(void);
+void scorep_filter_free(scorep_filter *f);
+
+/* Adds the rules of a file / a text. On a syntax error returns -1 and writes
+ * "<origin>:<line>: <reason>" into err; the filter is left unchanged. */
+int scorep_filter_parse_file(scorep_filter *f, const char *path, char *err, size_t errlen);
+int scorep_filter_parse_text(scorep_filter *f, const char *text, const char *origin, char *err,
+                             size_t errlen);
+
+/* true when no rule at all was added */
+bool scorep_filter_is_empty(const scorep_filter *f);
+
+/* true if the source file is excluded by the file rules (NULL file = not excluded) */
+bool scorep_filter_file_excluded(const scorep_filter *f, const char *file);
+/* true if the region is excluded by the region rules; mangled may be NULL (= name) */
+bool scorep_filter_region_excluded(const scorep_filter *f, const char *name, const char *mangled);
+/* file excluded OR region excluded */
+bool scorep_filter_excluded(const scorep_filter *f, const char *file, const char *name,
+                            const char *mangled);
+
+#endif

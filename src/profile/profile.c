@@ -1,0 +1,168 @@
+/* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
+ * and repairing the stack when leaves were lost. */
+#include "profile/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { BLOCK_SIZE = 64 * 1024 };
+
+int scorep_profile_init(scorep_profile *p, uint32_t max_depth)
+{
+    memset(p, 0, sizeof *p);
+    p->root.kind = PNODE_ROOT;
+    p->root.min = UINT64_MAX;
+    p->cur = &p->root;
+    p->max_depth = max_depth ? max_depth : 1;
+    return 0;
+}
+
+static void *node_alloc(scorep_profile *p, size_t size)
+{
+    if (p->block + size > p->block_end) {
+        char *b = malloc(BLOCK_SIZE);
+        if (!b) {
+            p->out_of_memory = true;
+            return NULL;
+        }
+        p->block = b;
+        p->block_end = b + BLOCK_SIZE;
+    }
+    void *r = p->block;
+    p->block += (size + 15) & ~(size_t)15;
+    return r;
+}
+
+static uint32_t slot_of(const pnode *parent, uint64_t key, uint32_t cap)
+{
+    uint64_t h = ((uintptr_t)parent >> 4) * 0x9e3779b97f4a7c15ull ^ key * 0xc2b2ae3d27d4eb4full;
+    return (uint32_t)(h >> 32) & (cap - 1);
+}
+
+static int grow_index(scorep_profile *p)
+{
+    uint32_t cap = p->cap ? p->cap * 2 : 256;
+    pnode **s = calloc(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (uint32_t i = 0; i < p->cap; i++) {
+        pnode *n = p->slots[i];
+        if (!n)
+            continue;
+        uint32_t j = slot_of(n->parent, n->key, cap);
+        while (s[j])
+            j = (j + 1) & (cap - 1);
+        s[j] = n;
+    }
+    free(p->slots);
+    p->slots = s;
+    p->cap = cap;
+    return 0;
+}
+
+pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key, uint8_t kind,
+                                 uint32_t id, int64_t value)
+{
+    if ((p->used + 1) * 2 > p->cap && grow_index(p) != 0)
+        return NULL;
+    uint32_t j = slot_of(parent, key, p->cap);
+    for (; p->slots[j]; j = (j + 1) & (p->cap - 1)) {
+        pnode *n = p->slots[j];
+        if (n->parent == parent && n->key == key && n->kind == kind && n->id == id &&
+            n->value == value)
+            return n;
+    }
+    pnode *n = node_alloc(p, sizeof *n);
+    if (!n)
+        return NULL;
+    memset(n, 0, sizeof *n);
+    n->parent = parent;
+    n->key = key;
+    n->kind = kind;
+    n->id = id;
+    n->value = value;
+    n->min = UINT64_MAX;
+    n->next_sibling = parent->first_child;
+    parent->first_child = n;
+    p->slots[j] = n;
+    p->used++;
+    return n;
+}
+
+/* Parameter nodes sit on top of the region that set them; they end with it. */
+static void pop_parameters(scorep_profile *p, uint64_t ts)
+{
+    while (p->cur->kind >= PNODE_PARAM_INT) {
+        scorep_profile_close_node(p->cur, ts);
+        p->cur = p->cur->parent;
+    }
+}
+
+void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t ts)
+{
+    pop_parameters(p, ts);
+    pnode *n = p->cur;
+    while (n->kind != PNODE_ROOT && !(n->kind == PNODE_REGION && n->id == region))
+        n = n->parent;
+    if (n->kind == PNODE_ROOT)
+        return; /* a leave without enter: ignore it */
+    while (p->cur != n) {
+        scorep_profile_close_node(p->cur, ts);
+        if (p->cur->kind == PNODE_REGION)
+            p->depth--;
+        p->cur = p->cur->parent;
+    }
+    scorep_profile_close_node(n, ts);
+    p->cur = n->parent;
+    p->depth--;
+}
+
+void scorep_profile_close_all(scorep_profile *p, uint64_t ts)
+{
+    while (p->cur->kind != PNODE_ROOT) {
+        scorep_profile_close_node(p->cur, ts);
+        if (p->cur->kind == PNODE_REGION)
+            p->depth--;
+        p->cur = p->cur->parent;
+    }
+    p->overflow = 0;
+}
+
+static uint64_t param_key(uint8_t kind, uint32_t param, int64_t value)
+{
+    uint64_t h = ((uint64_t)kind << 56) ^ ((uint64_t)param << 32) ^ 0x8000000000000000ull;
+    return h ^ ((uint64_t)value * 0x9e3779b97f4a7c15ull);
+}
+
+void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
+                              uint64_t ts)
+{
+    if (p->overflow)
+        return;
+    pnode *n = scorep_profile_child_slow(p, p->cur, param_key(kind, param, value), kind, param,
+                                         value);
+    if (!n)
+        return;
+    n->enter_ts = ts;
+    p->cur = n;
+}
+
+void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
+{
+    pnode *n = p->cur;
+    pmetric *m = n->metrics;
+    while (m && m->metric != metric)
+        m = m->next;
+    if (!m) {
+        m = node_alloc(p, sizeof *m);
+        if (!m)
+            return;
+        m->metric = metric;
+        m->count = 0;
+        m->sum = 0;
+        m->next = n->metrics;
+        n->metrics = m;
+    }
+    m->count++;
+    m->sum += v;
+}

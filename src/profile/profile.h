@@ -1,0 +1,98 @@
+/* profile.h: the call-path profile of one location (visits, time sum/min/max, user
+ * metrics per call path). Enter/leave are inline: a last-hit child cache, then a hash. */
+#ifndef SCOREP_PROFILE_H
+#define SCOREP_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum { PNODE_ROOT, PNODE_REGION, PNODE_PARAM_INT, PNODE_PARAM_UINT, PNODE_PARAM_STRING } pnode_kind;
+
+typedef struct pmetric {
+    struct pmetric *next;
+    uint32_t metric;
+    uint64_t count;
+    double sum;
+} pmetric;
+
+typedef struct pnode {
+    struct pnode *parent, *first_child, *next_sibling, *last_hit;
+    uint64_t key; /* region id, or parameter (id, value) hashed with kind */
+    uint32_t id;  /* region id or parameter id */
+    uint8_t kind;
+    int64_t value; /* parameter value (string id for strings) */
+    uint64_t visits, sum, min, max, enter_ts;
+    pmetric *metrics;
+} pnode;
+
+typedef struct {
+    pnode root;
+    pnode *cur;
+    uint32_t depth, max_depth, overflow; /* calls deeper than max_depth are folded */
+    /* children index: (parent, key) -> child, open addressing */
+    pnode **slots;
+    uint32_t cap, used;
+    /* node memory: bump allocation from malloc'ed blocks (slow path only) */
+    char *block, *block_end;
+    bool out_of_memory;
+} scorep_profile;
+
+int scorep_profile_init(scorep_profile *p, uint32_t max_depth);
+pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key, uint8_t kind,
+                                 uint32_t id, int64_t value);
+/* Closes frames whose leave was lost (exceptions, longjmp, exit in a deep call). */
+void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t ts);
+void scorep_profile_close_all(scorep_profile *p, uint64_t ts);
+void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
+                              uint64_t ts);
+void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
+
+static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
+{
+    uint64_t d = ts - n->enter_ts;
+    n->visits++;
+    n->sum += d;
+    if (d < n->min)
+        n->min = d;
+    if (d > n->max)
+        n->max = d;
+}
+
+static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint64_t ts)
+{
+    if (__builtin_expect(p->depth >= p->max_depth, 0)) {
+        p->overflow++;
+        return;
+    }
+    pnode *cur = p->cur;
+    pnode *c = cur->last_hit;
+    if (__builtin_expect(!c || c->key != region, 0)) {
+        c = scorep_profile_child_slow(p, cur, region, PNODE_REGION, region, 0);
+        if (!c) { /* out of memory: the time stays with the parent */
+            p->overflow++;
+            return;
+        }
+        cur->last_hit = c;
+    }
+    c->enter_ts = ts;
+    p->cur = c;
+    p->depth++;
+}
+
+static inline void scorep_profile_leave(scorep_profile *p, uint32_t region, uint64_t ts)
+{
+    if (__builtin_expect(p->overflow > 0, 0)) {
+        p->overflow--;
+        return;
+    }
+    pnode *c = p->cur;
+    if (__builtin_expect(c->kind != PNODE_REGION || c->id != region, 0)) {
+        scorep_profile_leave_mismatch(p, region, ts);
+        return;
+    }
+    scorep_profile_close_node(c, ts);
+    p->cur = c->parent;
+    p->depth--;
+}
+
+#endif

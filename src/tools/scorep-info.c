@@ -1,0 +1,74 @@
+/* scorep-info.c: tells users what this installation offers: every configuration variable
+ * (config-vars [--full]) and how it was built (build). */
+#include "config.h"
+#include "core/runtime.h"
+
+#include <otf2/OTF2_GeneralDefinitions.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+static int usage(FILE *out, int rc)
+{
+    fprintf(out, "Usage: scorep-info <command> [options]\n"
+                 "Commands:\n"
+                 "  config-vars [--full]  list the SCOREP_* variables (name, type, default, "
+                 "meaning)\n"
+                 "  build                 configure options, adapters and library versions\n"
+                 "  --help                this text\n"
+                 "  --version             the version\n");
+    return rc;
+}
+
+static int build_info(void)
+{
+    printf("scorep-rt %s\n", PACKAGE_VERSION);
+    printf("configure arguments: %s\n", SCOREP_CONFIGURE_ARGS);
+    printf("installation: bin=%s lib=%s include=%s\n", SCOREP_BINDIR, SCOREP_LIBDIR,
+           SCOREP_INCLUDEDIR);
+    printf("adapters:\n");
+    printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
+    printf("  user        yes (SCOREP_User.h; rewind not yet available)\n");
+    printf("  pthread     yes (create/join recorded)\n");
+    printf("  mpi         no (not built yet)\n");
+    printf("  openmp      no (not built yet)\n");
+    printf("  shmem       no (not built yet)\n");
+    printf("  cuda        no (not built yet)\n");
+    printf("output:\n");
+    printf("  profile     Cube4 (.cubex), own writer\n");
+    printf("  trace       OTF2 %d.%d.%d\n", OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR,
+           OTF2_VERSION_BUGFIX);
+    printf("libraries:\n");
+    printf("  zlib        %s\n", zlibVersion());
+    printf("differences from Score-P:\n");
+    printf("  - unrecognised words in boolean variables are an error, not false\n");
+    printf("  - SCOREP_NODE_NAME names this process's node in the system tree\n");
+    printf("  - when SCOREP_TOTAL_MEMORY is used up, tracing stops for that thread (no "
+           "flush); the profile keeps counting\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr, 1);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return usage(stdout, 0);
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("scorep-info (scorep-rt) %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "config-vars") == 0) {
+        int full = argc > 2 && strcmp(argv[2], "--full") == 0;
+        if (argc > 2 && !full) {
+            fprintf(stderr, "scorep-info: unknown option '%s' for config-vars\n", argv[2]);
+            return 1;
+        }
+        scorep_cfg_print_help(scorep_cfg_vars, scorep_cfg_n_vars, full, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "build") == 0)
+        return build_info();
+    fprintf(stderr, "scorep-info: unknown command '%s'; see scorep-info --help\n", argv[1]);
+    return 1;
+}

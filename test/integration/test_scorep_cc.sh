@@ -1,0 +1,205 @@
+#!/bin/sh
+# test_scorep_cc.sh: checks the exact commands scorep-cc builds (--dry-run), its errors, and real
+# compiles and links against a stand-in libscorep-rt.so built here.
+set -u
+: "${top_builddir:?run through make check}" "${top_srcdir:?run through make check}"
+
+wrap="$top_builddir/scorep-cc"
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_scorep_cc.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+work=$(cd "$work" && pwd -P)
+export TMPDIR="$work/tmp"
+mkdir "$TMPDIR"
+failures=0
+
+fail() {
+    printf 'FAIL: %s\n' "$*" >&2
+    failures=$((failures + 1))
+}
+
+# check NAME WANT_OUTPUT WANT_STATUS COMMAND...: stdout and stderr together must equal WANT.
+check() {
+    name=$1 want=$2 want_rc=$3
+    shift 3
+    got=$("$@" 2>&1)
+    rc=$?
+    [ "$got" = "$want" ] || fail "$name: got
+$got
+want
+$want"
+    [ "$rc" = "$want_rc" ] || fail "$name: exit status $rc, want $want_rc"
+}
+
+# --- exact commands, with fixed include and library directories ---
+export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
+link='-L/lib -Wl,-rpath,/lib -lscorep-rt'
+stub="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
+export_filter='-Wl,--export-dynamic-symbol=scorep_cc_filter_file'
+
+check "compile only" "gcc -finstrument-functions -I/inc -g1 -c foo.c -o foo.o" 0 \
+    "$wrap" --dry-run gcc -c foo.c -o foo.o
+check "link" "gcc -finstrument-functions -I/inc -g1 foo.o bar.o -o app $link" 0 \
+    "$wrap" --dry-run gcc foo.o bar.o -o app
+check "sources" "gcc -finstrument-functions -I/inc -g1 -O2 a.c b.c -o app -lm $link" 0 \
+    "$wrap" --dry-run gcc -O2 a.c b.c -o app -lm
+check "shared" "gcc -finstrument-functions -I/inc -g1 -shared -fPIC -o libx.so x.c $link" 0 \
+    "$wrap" --dry-run gcc -shared -fPIC -o libx.so x.c
+for stop in -S -E -M -MM; do
+    check "stop $stop" "gcc -finstrument-functions -I/inc -g1 $stop foo.c" 0 \
+        "$wrap" --dry-run gcc $stop foo.c
+done
+check "g++" "g++ -finstrument-functions -I/inc -g1 -std=c++17 -c x.cc" 0 \
+    "$wrap" --dry-run g++ -std=c++17 -c x.cc
+check "clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+    "$wrap" --dry-run clang -c x.c
+check "clang++ versioned" \
+    "/usr/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling x.cc -o x $link" 0 \
+    "$wrap" --dry-run /usr/bin/clang++-14 x.cc -o x
+check "gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+    "$wrap" --dry-run gfortran -c x.f90
+check "default source" "gcc -finstrument-functions -I/inc -g1 foo.c -o app $link" 0 \
+    "$wrap" --dry-run foo.c -o app
+check "default option" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+    "$wrap" --dry-run -c foo.c
+check "user" "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -c foo.c" 0 \
+    "$wrap" --dry-run --user gcc -c foo.c
+check "nocompiler" "gcc -I/inc -c foo.c" 0 "$wrap" --nocompiler --dry-run gcc -c foo.c
+check "nocompiler user link" "gcc -I/inc -DSCOREP_USER_ENABLE foo.o -o app $link" 0 \
+    "$wrap" --nocompiler --user --dry-run gcc foo.o -o app
+check "user -g" "gcc -finstrument-functions -I/inc -g -O2 -c foo.c" 0 \
+    "$wrap" --dry-run gcc -g -O2 -c foo.c
+check "user -ggdb3" "gcc -finstrument-functions -I/inc -c -ggdb3 foo.c" 0 \
+    "$wrap" --dry-run gcc -c -ggdb3 foo.c
+check "user -g0" "gcc -finstrument-functions -I/inc -g0 -c foo.c" 0 \
+    "$wrap" --dry-run gcc -g0 -c foo.c
+check "-gsplit-dwarf sets no level" \
+    "gcc -finstrument-functions -I/inc -g1 -gsplit-dwarf -c foo.c" 0 \
+    "$wrap" --dry-run gcc -gsplit-dwarf -c foo.c
+check "quoting" "gcc -finstrument-functions -I/inc -g1 '-DMSG=\"a b\"' foo.c -o 'my app' $link" 0 \
+    "$wrap" --dry-run gcc '-DMSG="a b"' foo.c -o 'my app'
+check "query" "gcc --version" 0 "$wrap" --dry-run gcc --version
+
+# --filter: nothing at compile time; at link time a stub object defines the file's path.
+filter="$work/my filter.flt"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE twice\nSCOREP_REGION_NAMES_END\n' >"$filter"
+check "filter compile" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+    "$wrap" --dry-run --filter="$filter" gcc -c foo.c
+check "filter link" "gcc -c -fPIC -o $stub.o $stub.c
+gcc -finstrument-functions -I/inc -g1 foo.o -o app $stub.o $export_filter $link" 0 \
+    "$wrap" --dry-run --filter "$filter" gcc foo.o -o app
+check "filter g++" "gcc-12 -c -fPIC -m32 -o $stub.o $stub.c
+g++-12 -finstrument-functions -I/inc -g1 -m32 -x c++ a.cc -o app -x none $stub.o $export_filter $link" \
+    0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
+check "filter clang++" "/opt/bin/clang-14 -c -fPIC -o $stub.o $stub.c
+/opt/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -shared -o libx.so x.o $stub.o $export_filter $link" \
+    0 "$wrap" --dry-run --filter="$filter" /opt/bin/clang++-14 -shared -o libx.so x.o
+
+# --- errors ---
+check "unknown option" "scorep-cc: unknown option '--x'; see scorep-cc --help" 1 \
+    "$wrap" --x gcc -c foo.c
+check "missing filter" \
+    "scorep-cc: cannot read filter file '$work/none.flt': No such file or directory" 1 \
+    "$wrap" --filter="$work/none.flt" gcc -c foo.c
+check "filter without file" "scorep-cc: --filter needs a file name; see scorep-cc --help" 1 \
+    "$wrap" --filter
+check "filter is a directory" "scorep-cc: cannot read filter file '$work': not a regular file" 1 \
+    "$wrap" --filter="$work" gcc -c foo.c
+check "static" "scorep-cc: static executables (-static) are not supported: the measurement runtime libscorep-rt is a shared library" \
+    1 "$wrap" --dry-run gcc -static foo.c -o app
+check "static compile" "gcc -finstrument-functions -I/inc -g1 -static -c foo.c" 0 \
+    "$wrap" --dry-run gcc -static -c foo.c
+check "unsupported compiler" \
+    "scorep-cc: unsupported compiler 'icc' (supported: gcc, cc, g++, c++, clang, clang++, gfortran); see scorep-cc --help" \
+    1 "$wrap" --dry-run icc -c foo.c
+check "no compiler" "scorep-cc: no compiler command given; see scorep-cc --help" 1 "$wrap" --user
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+check "version" "scorep-cc (scorep-rt) $version" 0 "$wrap" --version
+"$wrap" --help | grep -q '^Usage: scorep-cc \[options\] <compiler>' || fail "help"
+
+# --- real compiles and links against a stand-in runtime ---
+export SCOREP_CC_INCLUDEDIR="$top_srcdir/include" SCOREP_CC_LIBDIR="$work/rt"
+mkdir "$work/rt" "$work/b"
+cd "$work/b" || exit 99
+cat >fake_rt.c <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+static int enters, exits;
+void __cyg_profile_func_enter(void *fn, void *site) { (void)fn; (void)site; enters++; }
+void __cyg_profile_func_exit(void *fn, void *site) { (void)fn; (void)site; exits++; }
+__attribute__((destructor)) static void report(void)
+{
+    const char *filter = dlsym(RTLD_DEFAULT, "scorep_cc_filter_file");
+    printf("fake-rt: enters=%d exits=%d filter=%s\n", enters, exits, filter ? filter : "(none)");
+}
+EOF
+gcc -shared -fPIC -o "$work/rt/libscorep-rt.so" fake_rt.c -ldl || exit 99
+cat >twice.c <<'EOF'
+int twice(int x) { return 2 * x; }
+EOF
+cat >main.c <<'EOF'
+#include <stdio.h>
+int twice(int x);
+int main(void) { printf("result=%d\n", twice(twice(3))); return 0; }
+EOF
+
+has_hook() { nm "$1" | grep -q ' U __cyg_profile_func_enter$'; }
+"$wrap" gcc -c twice.c -o twice.o || fail "gcc -c"
+has_hook twice.o || fail "gcc object lacks __cyg_profile_func_enter"
+"$wrap" --nocompiler gcc -c twice.c -o plain.o || fail "gcc --nocompiler -c"
+has_hook plain.o && fail "--nocompiler object references __cyg_profile_func_enter"
+if command -v clang >/dev/null; then
+    "$wrap" clang -c twice.c -o twice_clang.o || fail "clang -c"
+    has_hook twice_clang.o || fail "clang object lacks __cyg_profile_func_enter"
+    "$wrap" --nocompiler clang -c twice.c -o plain_clang.o || fail "clang --nocompiler -c"
+    has_hook plain_clang.o && fail "clang --nocompiler object references __cyg_profile_func_enter"
+fi
+ar rcs libtwice.a twice.o || fail "ar"
+"$wrap" gcc -c main.c || fail "gcc -c main.c"
+"$wrap" gcc main.o -L. -ltwice -o app || fail "link with a static library"
+check "run" "result=12
+fake-rt: enters=3 exits=3 filter=(none)" 0 ./app
+readelf -d app | grep -q 'NEEDED.*\[libscorep-rt\.so\]' || fail "app does not need libscorep-rt.so"
+nm -D app | grep -q ' scorep_cc_filter_file$' && fail "filter symbol without --filter"
+
+# The wrapped compiler's status is scorep-cc's, with and without a filter stub.
+gcc -c missing.c 2>/dev/null
+want_rc=$?
+"$wrap" gcc -c missing.c 2>/dev/null
+[ $? = "$want_rc" ] || fail "exit status of a failing compile"
+"$wrap" --filter="$filter" gcc missing.c -o x 2>/dev/null
+[ $? = "$want_rc" ] || fail "exit status of a failing link with --filter"
+
+"$wrap" --verbose --filter="$filter" gcc main.o -L. -ltwice -o app_f 2>verbose.txt ||
+    fail "link with --filter"
+[ "$(wc -l <verbose.txt)" = 2 ] && grep -q "^gcc -c -fPIC -o $TMPDIR/scorep-cc\.[^/]*/scorep_cc_filter\.o " verbose.txt &&
+    tail -n 1 verbose.txt | grep -q "^gcc .* -Wl,-rpath,$work/rt -lscorep-rt$" ||
+    fail "--verbose output: $(cat verbose.txt)"
+check "run with filter" "result=12
+fake-rt: enters=3 exits=3 filter=$filter" 0 ./app_f
+nm -D app_f | grep -q ' scorep_cc_filter_file$' || fail "app_f lacks the dynamic filter symbol"
+[ -z "$(ls "$TMPDIR")" ] || fail "temporary files left: $(ls "$TMPDIR")"
+
+"$wrap" --filter="$filter" gcc -shared -fPIC -o libtwice.so twice.c || fail "shared library"
+nm -D libtwice.so | grep -q ' scorep_cc_filter_file$' || fail "libtwice.so lacks the filter symbol"
+readelf -d libtwice.so | grep -q 'NEEDED.*\[libscorep-rt\.so\]' ||
+    fail "libtwice.so does not need libscorep-rt.so"
+
+cat >main.cc <<'EOF'
+#include <cstdio>
+static int square(int x) { return x * x; }
+int main() { std::printf("result=%d\n", square(5)); return 0; }
+EOF
+"$wrap" g++ main.cc -o app_cxx || fail "g++ link"
+check "run g++" "result=25
+fake-rt: enters=2 exits=2 filter=(none)" 0 ./app_cxx
+if command -v clang >/dev/null; then
+    "$wrap" --filter="$filter" clang main.c twice.c -o app_clang || fail "clang link"
+    check "run clang" "result=12
+fake-rt: enters=3 exits=3 filter=$filter" 0 ./app_clang
+fi
+
+[ "$failures" = 0 ] || {
+    echo "test_scorep_cc: $failures failure(s)" >&2
+    exit 1
+}
+exit 0
