@@ -11,6 +11,7 @@ typedef enum {
     BUF_CLASS_THREAD, /* thread create/begin/wait/end */
     BUF_CLASS_PARAM,  /* parameters and user metrics */
     BUF_CLASS_OTHER,  /* program begin/end, measurement on/off */
+    BUF_CLASS_MPI,    /* messages, requests, collectives, one-sided (buf_mpi_rec) */
     BUF_CLASS_COUNT
 } buf_class;
 
@@ -28,7 +29,37 @@ typedef enum {
     BUF_EV_MEASUREMENT_ON,
     BUF_EV_MEASUREMENT_OFF,
     BUF_EV_PROGRAM_BEGIN,
-    BUF_EV_PROGRAM_END
+    BUF_EV_PROGRAM_END,
+    /* class MPI */
+    BUF_MPI_SEND = 64,
+    BUF_MPI_RECV,
+    BUF_MPI_ISEND,
+    BUF_MPI_ISEND_COMPLETE,
+    BUF_MPI_IRECV_REQUEST,
+    BUF_MPI_IRECV,
+    BUF_MPI_REQUEST_TEST,
+    BUF_MPI_REQUEST_CANCELLED,
+    BUF_MPI_PROBE, /* attributes of the next Leave */
+    BUF_MPI_COLL_BEGIN,
+    BUF_MPI_COLL_END,
+    BUF_MPI_NBC_REQUEST,
+    BUF_MPI_NBC_COMPLETE,
+    BUF_MPI_COMM_CREATE,
+    BUF_MPI_COMM_DESTROY,
+    BUF_RMA_WIN_CREATE,
+    BUF_RMA_WIN_DESTROY,
+    BUF_RMA_PUT,
+    BUF_RMA_GET,
+    BUF_RMA_ATOMIC,
+    BUF_RMA_OP_COMPLETE_BLOCKING,
+    BUF_RMA_OP_COMPLETE_NON_BLOCKING,
+    BUF_RMA_COLL_BEGIN,
+    BUF_RMA_COLL_END,
+    BUF_RMA_GROUP_SYNC,
+    BUF_RMA_REQUEST_LOCK,
+    BUF_RMA_ACQUIRE_LOCK,
+    BUF_RMA_RELEASE_LOCK,
+    BUF_RMA_SYNC
 } buf_event_type;
 
 typedef struct {
@@ -43,6 +74,19 @@ typedef struct {
     uint32_t a;    /* contingent / parameter / metric id */
     uint64_t b;    /* sequence number / value bits */
 } buf_event_rec;
+
+/* 64 bytes; which field means what depends on the type (see events_mpi.c) */
+typedef struct {
+    uint64_t ts;
+    uint32_t type;
+    uint32_t comm; /* communicator or window (defs id) */
+    uint32_t peer; /* rank in the communicator: receiver, sender, root, remote */
+    uint32_t tag;  /* tag, collective op, lock/atomic/sync type */
+    uint64_t bytes, bytes2; /* length / sent, received / sync level, group */
+    uint64_t request;       /* request id, matching id, lock id */
+    uint64_t msg_id;
+    uint64_t handle; /* Mprobe message handle */
+} buf_mpi_rec;
 
 typedef struct buf_page {
     struct buf_page *next;
@@ -104,12 +148,24 @@ static inline void scorep_buffer_event(scorep_buffer *b, buf_class c, uint64_t t
     }
 }
 
+static inline buf_mpi_rec *scorep_buffer_mpi(scorep_buffer *b, uint64_t ts, uint32_t type)
+{
+    buf_mpi_rec *r = scorep_buffer_alloc(b, &b->cls[BUF_CLASS_MPI], ts, sizeof *r);
+    if (r) {
+        *r = (buf_mpi_rec){0};
+        r->ts = ts;
+        r->type = type;
+    }
+    return r;
+}
+
 /* ------------------------------------------------------ merged reading (buffer_merge.c) */
 typedef struct {
     uint64_t ts;
     uint32_t type; /* BUF_ENTER, BUF_LEAVE or a buf_event_type */
     uint32_t a;    /* region for enter/leave */
     uint64_t b;
+    const buf_mpi_rec *mpi; /* the whole record for class MPI */
 } buf_item;
 
 typedef struct buf_merge buf_merge;

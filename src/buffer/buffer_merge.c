@@ -81,7 +81,7 @@ buf_merge *buf_merge_new(const scorep_buffer *b)
     for (uint32_t d = 0; d < b->depth_cap; d++)
         add_stream(m, &b->depth[d], sizeof(buf_region_rec));
     for (int k = 0; k < BUF_CLASS_COUNT; k++)
-        add_stream(m, &b->cls[k], sizeof(buf_event_rec));
+        add_stream(m, &b->cls[k], k == BUF_CLASS_MPI ? sizeof(buf_mpi_rec) : sizeof(buf_event_rec));
     for (uint32_t i = m->n; i-- > 0;)
         sift_down(m, i);
     return m;
@@ -94,10 +94,13 @@ int buf_merge_next(buf_merge *m, buf_item *it)
     cursor *c = &m->c[0];
     if (c->rec_size == sizeof(buf_region_rec)) {
         const buf_region_rec *r = (const void *)c->pos;
-        *it = (buf_item){r->ts, r->type, r->region, 0};
+        *it = (buf_item){r->ts, r->type, r->region, 0, NULL};
+    } else if (c->rec_size == sizeof(buf_mpi_rec)) {
+        const buf_mpi_rec *r = (const void *)c->pos;
+        *it = (buf_item){r->ts, r->type, r->comm, 0, r};
     } else {
         const buf_event_rec *r = (const void *)c->pos;
-        *it = (buf_item){r->ts, r->type, r->a, r->b};
+        *it = (buf_item){r->ts, r->type, r->a, r->b, NULL};
     }
     c->pos += c->rec_size;
     if (!cursor_load(c))

@@ -4,6 +4,8 @@
 #include "core/events.h"
 #include "core/experiment.h"
 #include "core/memory.h"
+#include "defs/unify.h"
+#include "ipc/ipc.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -24,6 +26,8 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static char experiment_dir[PATH_MAX];
 static char program_name[PATH_MAX];
 static uint64_t program_begin_ts;
+static int mpi_mode;
+static int in_mpi_finalize;
 
 /* ------------------------------------------------------------------ messages */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
@@ -122,6 +126,59 @@ static void load_filter(void)
     scorep_verbose("filter file '%s' applied", path);
 }
 
+/* 0, or -1 when the program runs without measurement (message printed) */
+static int create_experiment_dir(void)
+{
+    char err[2048];
+    int rc = scorep_experiment_create(experiment_dir, sizeof experiment_dir, err, sizeof err);
+    if (rc == -2)
+        scorep_fatal("%s", err);
+    if (rc != 0) {
+        scorep_warn("%s; the program runs without measurement", err);
+        experiment_dir[0] = 0;
+        return -1;
+    }
+    if (scorep_experiment_write_cfg(experiment_dir) != 0)
+        scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
+    return 0;
+}
+
+int scorep_runtime_mpi_mode(void)
+{
+    return mpi_mode;
+}
+
+void scorep_runtime_mpi_ready(void)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    /* status: 0 ok, 1 no measurement, 2 fatal (directory exists, overwriting is off) */
+    struct {
+        int32_t status;
+        char dir[PATH_MAX];
+    } msg = {0, ""};
+    if (ipc->rank() == 0) {
+        char err[2048];
+        int rc = scorep_experiment_create(msg.dir, sizeof msg.dir, err, sizeof err);
+        msg.status = rc == 0 ? 0 : rc == -2 ? 2 : 1;
+        if (rc != 0)
+            scorep_warn("%s", err);
+        else if (scorep_experiment_write_cfg(msg.dir) != 0)
+            scorep_warn("cannot write %s/scorep.cfg", msg.dir);
+    }
+    ipc->bcast(&msg, sizeof msg, 0);
+    if (msg.status == 2) {
+        fflush(stderr);
+        _exit(1);
+    }
+    if (msg.status == 1) {
+        __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+        if (ipc->rank() == 0)
+            scorep_warn("the program runs without measurement");
+        return;
+    }
+    snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
+}
+
 static void on_signal(int sig)
 {
     scorep_runtime_finalize(128 + sig);
@@ -161,16 +218,10 @@ static void do_init(void)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
                      "SCOREP_PAGE_SIZE); choose a smaller value",
                      (unsigned long long)scorep_cfg.total_memory);
-    int rc = scorep_experiment_create(experiment_dir, sizeof experiment_dir, err, sizeof err);
-    if (rc == -2)
-        scorep_fatal("%s", err);
-    if (rc != 0) {
-        scorep_warn("%s; the program runs without measurement", err);
-        experiment_dir[0] = 0;
+    /* MPI runs: rank 0 creates the directory once MPI is up (scorep_runtime_mpi_ready) */
+    mpi_mode = dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL;
+    if (!mpi_mode && create_experiment_dir() != 0)
         return;
-    }
-    if (scorep_experiment_write_cfg(experiment_dir) != 0)
-        scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
     on_exit(on_exit_handler, NULL);
     install_signal_handlers();
     scorep_location *l = scorep_location_create(0, 0);
@@ -225,6 +276,34 @@ static void close_locations(void)
     }
 }
 
+static void write_results(int status)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    scorep_unified u;
+    if (scorep_unify(&u) != 0) {
+        if (ipc->rank() == 0)
+            scorep_warn("unifying the definitions failed; nothing is written");
+        scorep_unified_free(&u);
+        return;
+    }
+    int profile = scorep_cfg.enable_profiling &&
+                  scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
+    if (profile) {
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir,
+                 scorep_cfg.profiling_base_name);
+        if (scorep_profile_write_cube(path, &u) != 0)
+            profile = 0;
+    }
+    int trace =
+        scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
+    scorep_unified_free(&u);
+    if (ipc->rank() == 0) {
+        scorep_experiment_write_manifest(experiment_dir, profile, trace);
+        scorep_verbose("measurement written to '%s'", experiment_dir);
+    }
+}
+
 void scorep_runtime_finalize(int status)
 {
     pthread_mutex_lock(&init_lock);
@@ -234,18 +313,23 @@ void scorep_runtime_finalize(int status)
     if (was != INIT_DONE || !scorep_measurement_active)
         return;
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {
+        /* collective writing would hang: the other ranks are not here */
+        scorep_warn("rank %d ends without MPI_Finalize (exit, abort or signal); it writes no "
+                    "results",
+                    scorep_ipc_get()->rank());
+        return;
+    }
+    if (!experiment_dir[0] && create_experiment_dir() != 0)
+        return; /* an MPI program that never initialised MPI */
     close_locations();
     scorep_timer_finish();
-    int profile = scorep_cfg.enable_profiling &&
-                  scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
-    if (profile) {
-        char path[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir,
-                 scorep_cfg.profiling_base_name);
-        if (scorep_profile_write_cube(path) != 0)
-            profile = 0;
-    }
-    int trace = scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status) == 0;
-    scorep_experiment_write_manifest(experiment_dir, profile, trace);
-    scorep_verbose("measurement written to '%s'", experiment_dir);
+    scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
+    write_results(status);
+}
+
+void scorep_runtime_finalize_mpi(void)
+{
+    in_mpi_finalize = 1;
+    scorep_runtime_finalize(0);
 }

@@ -47,8 +47,18 @@ void scorep_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and exits with status 1 (bad configuration at start-up). */
 void scorep_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/* Writers, called by finalize (profile_cube.c, trace_otf2.c). 0 or -1 (message printed). */
-int scorep_profile_write_cube(const char *path);
-int scorep_trace_write_otf2(const char *dir, int exit_status);
+/* MPI runs: called by scorep_mpi_after_init once the ipc backend is MPI: rank 0 creates
+ * the experiment directory and tells the others. */
+void scorep_runtime_mpi_ready(void);
+/* The collective finalize of an MPI run (from MPI_Finalize). */
+void scorep_runtime_finalize_mpi(void);
+/* true when the MPI adapter library is part of the program */
+int scorep_runtime_mpi_mode(void);
+
+/* Writers, called by finalize (profile_cube.c, trace_otf2.c), collective over the ipc
+ * backend. 0 or -1 (message printed). */
+struct scorep_unified_s;
+int scorep_profile_write_cube(const char *path, const struct scorep_unified_s *u);
+int scorep_trace_write_otf2(const char *dir, int exit_status, const struct scorep_unified_s *u);
 
 #endif

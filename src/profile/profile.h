@@ -22,6 +22,7 @@ typedef struct pnode {
     uint8_t kind;
     int64_t value; /* parameter value (string id for strings) */
     uint64_t visits, sum, min, max, enter_ts;
+    uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
 } pnode;
 

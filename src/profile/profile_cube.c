@@ -1,12 +1,16 @@
-/* profile_cube.c: merges the call trees of all locations into one tree (equal call paths
- * become one cnode) and writes it with the values of every location as profile.cubex. */
+/* profile_cube.c: writes profile.cubex for the whole job. Each process merges the call trees
+ * of its locations (equal call paths become one node, ids mapped to the unified global
+ * definitions) and sends tree and values to rank 0, which merges all processes and writes
+ * one Cube4 file with one location per thread of every rank. */
 #include "config.h"
 #include "core/location.h"
 #include "core/runtime.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
-#include "defs/defs.h"
+#include "defs/ser.h"
+#include "defs/unify.h"
+#include "ipc/ipc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +23,25 @@ typedef struct {
     int cube_id;
 } gnode;
 
+/* the values of one call path on one location */
 typedef struct {
     int gnode;
     uint32_t location;
-    const pnode *node;
-} binding;
+    uint64_t visits;
+    double sum, min, max;
+    uint64_t bytes[4]; /* sent, received, put, get */
+    uint32_t n_metrics;
+    uint32_t *metric_ids;
+    double *metric_sums;
+} pvalue;
 
 typedef struct {
     gnode *g;
     int n, cap;
-    int *slots; /* hash (parent, kind, id, value) -> gnode */
+    int *slots;
     int nslots;
-    binding *b;
-    size_t nb, capb;
+    pvalue *v;
+    size_t nv, capv;
 } merged;
 
 static uint64_t gkey(int parent, uint8_t kind, uint32_t id, int64_t value)
@@ -61,14 +71,14 @@ static int rehash(merged *m)
     return 0;
 }
 
-static int gnode_get(merged *m, int parent, const pnode *p)
+static int gnode_get(merged *m, int parent, uint8_t kind, uint32_t id, int64_t value)
 {
     if ((m->n + 1) * 2 > m->nslots && rehash(m) != 0)
         return -1;
-    int j = (int)(gkey(parent, p->kind, p->id, p->value) & (uint64_t)(m->nslots - 1));
+    int j = (int)(gkey(parent, kind, id, value) & (uint64_t)(m->nslots - 1));
     for (; m->slots[j] >= 0; j = (j + 1) & (m->nslots - 1)) {
         gnode *x = &m->g[m->slots[j]];
-        if (x->parent == parent && x->kind == p->kind && x->id == p->id && x->value == p->value)
+        if (x->parent == parent && x->kind == kind && x->id == id && x->value == value)
             return m->slots[j];
     }
     if (m->n == m->cap) {
@@ -79,37 +89,92 @@ static int gnode_get(merged *m, int parent, const pnode *p)
         m->g = g;
         m->cap = c;
     }
-    int id = m->n++;
-    m->g[id] = (gnode){parent, -1, -1, -1, p->kind, p->id, p->value, -1};
+    int n = m->n++;
+    m->g[n] = (gnode){parent, -1, -1, -1, kind, id, value, -1};
     if (parent >= 0) {
         gnode *par = &m->g[parent];
         if (par->last_child >= 0)
-            m->g[par->last_child].next_sibling = id;
+            m->g[par->last_child].next_sibling = n;
         else
-            par->first_child = id;
-        par->last_child = id;
+            par->first_child = n;
+        par->last_child = n;
     }
-    m->slots[j] = id;
-    return id;
+    m->slots[j] = n;
+    return n;
 }
 
-static int bind(merged *m, int g, uint32_t loc, const pnode *p)
+static pvalue *value_new(merged *m)
 {
-    if (m->nb == m->capb) {
-        size_t c = m->capb ? m->capb * 2 : 4096;
-        binding *b = realloc(m->b, c * sizeof *b);
-        if (!b)
-            return -1;
-        m->b = b;
-        m->capb = c;
+    if (m->nv == m->capv) {
+        size_t c = m->capv ? m->capv * 2 : 4096;
+        pvalue *v = realloc(m->v, c * sizeof *v);
+        if (!v)
+            return NULL;
+        m->v = v;
+        m->capv = c;
     }
-    m->b[m->nb++] = (binding){g, loc, p};
+    pvalue *v = &m->v[m->nv++];
+    memset(v, 0, sizeof *v);
+    return v;
+}
+
+static void merged_free(merged *m)
+{
+    for (size_t i = 0; i < m->nv; i++) {
+        free(m->v[i].metric_ids);
+        free(m->v[i].metric_sums);
+    }
+    free(m->g);
+    free(m->slots);
+    free(m->v);
+}
+
+/* ------------------------------------------------ this process's locations */
+static int64_t global_value(const scorep_unified *u, const pnode *p)
+{
+    return p->kind == PNODE_PARAM_STRING ? (int64_t)u->map[U_STRING][p->value] : p->value;
+}
+
+static uint32_t global_id(const scorep_unified *u, const pnode *p)
+{
+    return p->kind == PNODE_REGION ? u->map[U_REGION][p->id] : u->map[U_PARAM][p->id];
+}
+
+static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scorep_unified *u,
+                      double res)
+{
+    pvalue *v = value_new(m);
+    if (!v)
+        return -1;
+    v->gnode = g;
+    v->location = loc;
+    v->visits = p->visits;
+    v->sum = (double)p->sum / res;
+    v->min = p->visits ? (double)p->min / res : 0;
+    v->max = p->visits ? (double)p->max / res : 0;
+    v->bytes[0] = p->bytes_sent;
+    v->bytes[1] = p->bytes_received;
+    v->bytes[2] = p->bytes_put;
+    v->bytes[3] = p->bytes_get;
+    for (const pmetric *x = p->metrics; x; x = x->next)
+        v->n_metrics++;
+    if (v->n_metrics) {
+        v->metric_ids = malloc(v->n_metrics * sizeof *v->metric_ids);
+        v->metric_sums = malloc(v->n_metrics * sizeof *v->metric_sums);
+        if (!v->metric_ids || !v->metric_sums)
+            return -1;
+        uint32_t i = 0;
+        for (const pmetric *x = p->metrics; x; x = x->next, i++) {
+            v->metric_ids[i] = u->map[U_METRIC][x->metric];
+            v->metric_sums[i] = x->sum;
+        }
+    }
     return 0;
 }
 
-/* Depth-first over one location's tree; children were prepended, so walk them reversed
- * to keep first-call order. */
-static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc)
+/* Depth-first; children were prepended, so walk them reversed to keep first-call order. */
+static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
+                         const scorep_unified *u, double res)
 {
     int n = 0;
     for (const pnode *c = p->first_child; c; c = c->next_sibling)
@@ -122,13 +187,157 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc)
         kids[--i] = c;
     int rc = 0;
     for (i = 0; i < n && rc == 0; i++) {
-        int g = gnode_get(m, gparent, kids[i]);
-        rc = g < 0 || bind(m, g, loc, kids[i]) != 0 ? -1 : merge_subtree(m, g, kids[i], loc);
+        const pnode *c = kids[i];
+        int g = gnode_get(m, gparent, c->kind, global_id(u, c), global_value(u, c));
+        rc = g < 0 || add_values(m, g, loc, c, u, res) != 0 ? -1
+                                                            : merge_subtree(m, g, c, loc, u, res);
     }
     free(kids);
     return rc;
 }
 
+/* ---------------------------------------------------------- serialization */
+static void pack_process(const merged *m, ser_buf *b)
+{
+    ser_str(b, scorep_node_name());
+    ser_u32(b, scorep_location_count());
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        ser_str(b, l->name);
+    ser_u32(b, (uint32_t)m->n);
+    for (int i = 0; i < m->n; i++) {
+        ser_u32(b, (uint32_t)m->g[i].parent);
+        ser_u32(b, m->g[i].kind);
+        ser_u32(b, m->g[i].id);
+        ser_u64(b, (uint64_t)m->g[i].value);
+    }
+    ser_u64(b, m->nv);
+    for (size_t i = 0; i < m->nv; i++) {
+        const pvalue *v = &m->v[i];
+        ser_u32(b, (uint32_t)v->gnode);
+        ser_u32(b, v->location);
+        ser_u64(b, v->visits);
+        ser_f64(b, v->sum);
+        ser_f64(b, v->min);
+        ser_f64(b, v->max);
+        ser_put(b, v->bytes, sizeof v->bytes);
+        ser_u32(b, v->n_metrics);
+        for (uint32_t k = 0; k < v->n_metrics; k++) {
+            ser_u32(b, v->metric_ids[k]);
+            ser_f64(b, v->metric_sums[k]);
+        }
+    }
+}
+
+/* the job-wide view at rank 0 */
+typedef struct {
+    merged m;
+    char **node_names; /* per rank */
+    uint32_t *first_location, *n_locations; /* per rank: cube location range */
+    char **location_names;
+    uint32_t n_cube_locations;
+} job;
+
+static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t loc0)
+{
+    uint64_t nv = ser_get_u64(r);
+    for (uint64_t i = 0; i < nv && !r->failed; i++) {
+        pvalue *v = value_new(&j->m);
+        if (!v)
+            return -1;
+        v->gnode = gmap[ser_get_u32(r)];
+        v->location = loc0 + ser_get_u32(r);
+        v->visits = ser_get_u64(r);
+        v->sum = ser_get_f64(r);
+        v->min = ser_get_f64(r);
+        v->max = ser_get_f64(r);
+        const void *bytes = ser_get(r, sizeof v->bytes);
+        if (bytes)
+            memcpy(v->bytes, bytes, sizeof v->bytes);
+        v->n_metrics = ser_get_u32(r);
+        if (v->n_metrics) {
+            v->metric_ids = malloc(v->n_metrics * sizeof *v->metric_ids);
+            v->metric_sums = malloc(v->n_metrics * sizeof *v->metric_sums);
+            if (!v->metric_ids || !v->metric_sums)
+                return -1;
+            for (uint32_t k = 0; k < v->n_metrics; k++) {
+                v->metric_ids[k] = ser_get_u32(r);
+                v->metric_sums[k] = ser_get_f64(r);
+            }
+        }
+    }
+    return r->failed ? -1 : 0;
+}
+
+static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
+{
+    ser_reader r = {p, p + len, 0};
+    j->node_names[rank] = ser_get_str(&r);
+    uint32_t nl = ser_get_u32(&r);
+    j->first_location[rank] = j->n_cube_locations;
+    j->n_locations[rank] = nl;
+    char **names = realloc(j->location_names, (j->n_cube_locations + nl + 1) * sizeof *names);
+    if (!names)
+        return -1;
+    j->location_names = names;
+    for (uint32_t i = 0; i < nl; i++)
+        names[j->n_cube_locations + i] = ser_get_str(&r);
+    uint32_t loc0 = j->n_cube_locations;
+    j->n_cube_locations += nl;
+    uint32_t ng = ser_get_u32(&r);
+    int *gmap = malloc((ng ? ng : 1) * sizeof *gmap);
+    if (!gmap)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < ng && rc == 0 && !r.failed; i++) {
+        uint32_t parent = ser_get_u32(&r);
+        uint8_t kind = (uint8_t)ser_get_u32(&r);
+        uint32_t id = ser_get_u32(&r);
+        int64_t value = (int64_t)ser_get_u64(&r);
+        /* parents precede children in a process's node order */
+        int gp = parent == UINT32_MAX ? -1 : gmap[parent];
+        gmap[i] = gnode_get(&j->m, gp, kind, id, value);
+        rc = gmap[i] < 0 ? -1 : 0;
+    }
+    if (rc == 0)
+        rc = unpack_values(j, &r, gmap, loc0);
+    free(gmap);
+    return rc || r.failed ? -1 : 0;
+}
+
+/* Every process sends its packed profile to rank 0. */
+static int gather_job(job *j, const ser_buf *mine)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int size = ipc->size(), rank = ipc->rank();
+    uint64_t len = mine->failed ? 0 : mine->len;
+    uint64_t *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
+    size_t *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
+    size_t *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    if (ipc->gather(&len, sizeof len, lens, 0) != 0)
+        return -1;
+    unsigned char *all = NULL;
+    size_t total = 0;
+    if (rank == 0) {
+        for (int r = 0; r < size; r++) {
+            counts[r] = lens[r];
+            displs[r] = total;
+            total += lens[r];
+        }
+        all = malloc(total ? total : 1);
+    }
+    int rc = ipc->gatherv(mine->data, len, all, counts, displs, 0);
+    if (rank == 0 && rc == 0) {
+        for (int r = 0; r < size && rc == 0; r++)
+            rc = lens[r] == 0 ? -1 : unpack_process(j, r, all + displs[r], counts[r]);
+    }
+    free(all);
+    free(lens);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- writing */
 static uint32_t region_of(const merged *m, int g)
 {
     while (g >= 0 && m->g[g].kind != PNODE_REGION)
@@ -136,21 +345,22 @@ static uint32_t region_of(const merged *m, int g)
     return g >= 0 ? m->g[g].id : 0;
 }
 
-static int define_cnode(cube_writer *w, const merged *m, int g, int parent_cube)
+static int define_cnode(cube_writer *w, const merged *m, int g, int parent_cube,
+                        const scorep_unified *u)
 {
     const gnode *x = &m->g[g];
     int region = (int)region_of(m, g);
     if (x->kind == PNODE_REGION)
         return cube_writer_cnode(w, parent_cube, region);
-    const char *pname = scorep_defs_parameter_get(x->id)->name;
+    const char *pname = u->params[x->id].name;
     if (x->kind == PNODE_PARAM_STRING)
         return cube_writer_cnode_param_string(w, parent_cube, region, pname,
-                                              scorep_defs_string_get((uint32_t)x->value));
+                                              u->strings[x->value]);
     return cube_writer_cnode_param_int(w, parent_cube, region, pname, x->value);
 }
 
 /* Pre-order ids, as Score-P numbers its cnodes. Iterative: call paths may be deep. */
-static int define_cnodes(cube_writer *w, merged *m)
+static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
 {
     int *stack = malloc((m->n + 1) * sizeof *stack), top = 0;
     if (!stack)
@@ -158,11 +368,10 @@ static int define_cnodes(cube_writer *w, merged *m)
     for (int r = m->n - 1; r >= 0; r--)
         if (m->g[r].parent < 0)
             stack[top++] = r;
-    /* roots were pushed last-first so that the first root is defined first */
     while (top > 0) {
         int g = stack[--top];
         int pc = m->g[g].parent >= 0 ? m->g[m->g[g].parent].cube_id : -1;
-        if ((m->g[g].cube_id = define_cnode(w, m, g, pc)) < 0) {
+        if ((m->g[g].cube_id = define_cnode(w, m, g, pc, u)) < 0) {
             free(stack);
             return -1;
         }
@@ -179,97 +388,163 @@ static int define_cnodes(cube_writer *w, merged *m)
     return 0;
 }
 
-static const char *region_file(const scorep_region_def *r)
-{
-    return r->file ? r->file : "";
-}
+enum { M_VISITS, M_TIME, M_MIN, M_MAX, M_SENT, M_RECEIVED, M_PUT, M_GET, M_FIXED };
 
-static int define_static(cube_writer *w, int *metric_ids, uint32_t n_loc)
+static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, int mpi)
 {
-    cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
-    cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
-    metric_ids[0] = cube_writer_metric(w, -1, "visits", "Visits", CUBE_DTYPE_UINT64, "occ",
+    mid[M_VISITS] = cube_writer_metric(w, -1, "visits", "Visits", CUBE_DTYPE_UINT64, "occ",
                                        "Number of visits", CUBE_EXCLUSIVE);
-    metric_ids[1] = cube_writer_metric(w, -1, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
-                                       "Total CPU allocation time", CUBE_INCLUSIVE);
-    metric_ids[2] = cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time",
-                                       CUBE_DTYPE_MINDOUBLE, "sec",
-                                       "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    metric_ids[3] = cube_writer_metric(w, -1, "max_time", "Maximum Inclusive Time",
-                                       CUBE_DTYPE_MAXDOUBLE, "sec",
-                                       "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    for (uint32_t i = 0; i < scorep_defs_metric_count(); i++) {
-        const scorep_metric_def *d = scorep_defs_metric_get(i);
+    mid[M_TIME] = cube_writer_metric(w, -1, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
+                                     "Total CPU allocation time", CUBE_INCLUSIVE);
+    mid[M_MIN] = cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time",
+                                    CUBE_DTYPE_MINDOUBLE, "sec",
+                                    "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    mid[M_MAX] = cube_writer_metric(w, -1, "max_time", "Maximum Inclusive Time",
+                                    CUBE_DTYPE_MAXDOUBLE, "sec",
+                                    "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put",
+                                         "bytes_get"};
+    static const char *const descr[4] = {"Number of bytes sent", "Number of bytes received",
+                                         "Number of bytes sent in one-sided operations",
+                                         "Number of bytes received in one-sided operations"};
+    for (int k = 0; k < 4; k++)
+        mid[M_SENT + k] = (k < 2 ? mpi : u->n[U_WIN] > 0)
+                              ? cube_writer_metric(w, -1, bytes[k], bytes[k], CUBE_DTYPE_UINT64,
+                                                   "bytes", descr[k], CUBE_EXCLUSIVE)
+                              : -1;
+    for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
+        const scorep_metric_def *d = &u->metrics[i];
         cube_dtype t = d->type == SCOREP_METRIC_INT64    ? CUBE_DTYPE_INT64
                        : d->type == SCOREP_METRIC_UINT64 ? CUBE_DTYPE_UINT64
                                                          : CUBE_DTYPE_DOUBLE;
-        metric_ids[4 + i] =
+        mid[M_FIXED + i] =
             cube_writer_metric(w, -1, d->name, d->name, t, d->unit, "user metric", CUBE_EXCLUSIVE);
     }
-    for (uint32_t i = 0; i < scorep_defs_region_count(); i++) {
-        const scorep_region_def *r = scorep_defs_region_get(i);
-        if (cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
-                               scorep_role_name(r->role), region_file(r), r->begin_line,
-                               r->end_line, "") < 0)
-            return -1;
-    }
+}
+
+static int define_system(cube_writer *w, const job *j, int size)
+{
     int machine = cube_writer_stnode(w, -1, scorep_machine_name(), "machine");
-    int node = cube_writer_stnode(w, machine, scorep_node_name(), "node");
-    int lg = cube_writer_locgroup(w, node, scorep_process_name(), 0, "process");
-    uint32_t i = 0;
-    for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-        if (cube_writer_location(w, lg, l->name, (int)l->id, "thread") < 0)
-            return -1;
-    return 0;
+    int *node_of = malloc(size * sizeof *node_of);
+    if (!node_of)
+        return -1;
+    for (int r = 0; r < size; r++) { /* one node per distinct name, in rank order */
+        node_of[r] = -1;
+        for (int q = 0; q < r && node_of[r] < 0; q++)
+            if (strcmp(j->node_names[q], j->node_names[r]) == 0)
+                node_of[r] = node_of[q];
+        if (node_of[r] < 0)
+            node_of[r] = cube_writer_stnode(w, machine, j->node_names[r], "node");
+    }
+    int rc = 0;
+    for (int r = 0; r < size && rc == 0; r++) {
+        char name[64];
+        if (size > 1 || scorep_ipc_get() != &scorep_ipc_single)
+            snprintf(name, sizeof name, "MPI Rank %d", r);
+        else
+            snprintf(name, sizeof name, "%s", scorep_process_name());
+        int lg = cube_writer_locgroup(w, node_of[r], name, r, "process");
+        for (uint32_t i = 0; i < j->n_locations[r] && rc == 0; i++)
+            rc = cube_writer_location(w, lg, j->location_names[j->first_location[r] + i],
+                                      (int)i, "thread") < 0;
+    }
+    free(node_of);
+    return rc ? -1 : 0;
 }
 
-static void set_values(cube_writer *w, const merged *m, const int *mid)
+static void set_values(cube_writer *w, const merged *m, const int *mid, const scorep_unified *u)
 {
-    double res = (double)scorep_timer_resolution();
-    for (size_t i = 0; i < m->nb; i++) {
-        const binding *b = &m->b[i];
-        const pnode *p = b->node;
-        int c = m->g[b->gnode].cube_id, l = (int)b->location;
-        cube_writer_set_u64(w, mid[0], c, l, p->visits);
-        cube_writer_set_double(w, mid[1], c, l, (double)p->sum / res);
-        if (p->visits) {
-            cube_writer_set_double(w, mid[2], c, l, (double)p->min / res);
-            cube_writer_set_double(w, mid[3], c, l, (double)p->max / res);
+    for (size_t i = 0; i < m->nv; i++) {
+        const pvalue *v = &m->v[i];
+        int c = m->g[v->gnode].cube_id, l = (int)v->location;
+        cube_writer_set_u64(w, mid[M_VISITS], c, l, v->visits);
+        cube_writer_set_double(w, mid[M_TIME], c, l, v->sum);
+        if (v->visits) {
+            cube_writer_set_double(w, mid[M_MIN], c, l, v->min);
+            cube_writer_set_double(w, mid[M_MAX], c, l, v->max);
         }
-        for (const pmetric *x = p->metrics; x; x = x->next) {
-            scorep_metric_type t = scorep_defs_metric_get(x->metric)->type;
+        for (int k = 0; k < 4; k++)
+            if (mid[M_SENT + k] >= 0 && v->bytes[k])
+                cube_writer_set_u64(w, mid[M_SENT + k], c, l, v->bytes[k]);
+        for (uint32_t k = 0; k < v->n_metrics; k++) {
+            uint32_t id = v->metric_ids[k];
+            scorep_metric_type t = u->metrics[id].type;
+            double s = v->metric_sums[k];
             if (t == SCOREP_METRIC_DOUBLE)
-                cube_writer_set_double(w, mid[4 + x->metric], c, l, x->sum);
+                cube_writer_set_double(w, mid[M_FIXED + id], c, l, s);
             else
-                cube_writer_set_u64(w, mid[4 + x->metric], c, l,
-                                    t == SCOREP_METRIC_INT64 ? (uint64_t)(int64_t)x->sum
-                                                             : (uint64_t)x->sum);
+                cube_writer_set_u64(w, mid[M_FIXED + id], c, l,
+                                    t == SCOREP_METRIC_INT64 ? (uint64_t)(int64_t)s : (uint64_t)s);
         }
     }
 }
 
-int scorep_profile_write_cube(const char *path)
+static int write_job(job *j, const scorep_unified *u, const char *path, int size)
 {
-    merged m = {0};
-    uint32_t n_loc = scorep_location_count(), i = 0;
-    int rc = 0;
-    for (scorep_location *l = scorep_location_first(); l && rc == 0 && i < n_loc; l = l->next)
-        rc = merge_subtree(&m, -1, &l->profile.root, i++);
-    cube_writer *w = rc == 0 ? cube_writer_new() : NULL;
-    int *mid = malloc((4 + scorep_defs_metric_count()) * sizeof *mid);
+    cube_writer *w = cube_writer_new();
+    int *mid = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *mid);
     char err[512] = "out of memory";
-    if (!w || !mid || define_static(w, mid, n_loc) != 0 || define_cnodes(w, &m) != 0)
-        rc = -1;
+    int rc = w && mid ? 0 : -1;
     if (rc == 0) {
-        set_values(w, &m, mid);
+        cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
+        cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+        define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single);
+        for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
+            const scorep_region_def *r = &u->regions[i];
+            rc = cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
+                                    scorep_role_name(r->role), r->file ? r->file : "",
+                                    r->begin_line, r->end_line, "") < 0;
+        }
+    }
+    if (rc == 0 && define_system(w, j, size) == 0 && define_cnodes(w, &j->m, u) == 0) {
+        set_values(w, &j->m, mid, u);
         rc = cube_writer_write(w, path, true, err, sizeof err);
+    } else {
+        rc = -1;
     }
     if (rc != 0)
         scorep_warn("cannot write the profile '%s': %s", path, err);
     cube_writer_free(w);
     free(mid);
-    free(m.g);
-    free(m.slots);
-    free(m.b);
     return rc;
+}
+
+int scorep_profile_write_cube(const char *path, const scorep_unified *u)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int size = ipc->size(), rank = ipc->rank();
+    double res = (double)scorep_timer_resolution();
+    merged local = {0};
+    uint32_t i = 0;
+    int rc = 0;
+    for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next)
+        rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res);
+    ser_buf mine = {0};
+    if (rc == 0)
+        pack_process(&local, &mine);
+    merged_free(&local);
+    job j = {0};
+    if (rank == 0) {
+        j.node_names = calloc(size, sizeof *j.node_names);
+        j.first_location = calloc(size, sizeof *j.first_location);
+        j.n_locations = calloc(size, sizeof *j.n_locations);
+    }
+    rc = gather_job(&j, &mine);
+    ser_free(&mine);
+    if (rank == 0)
+        rc = rc == 0 ? write_job(&j, u, path, size) : (scorep_warn("cannot collect the profile"), -1);
+    if (rank == 0) {
+        for (int r = 0; r < size; r++)
+            free(j.node_names[r]);
+        for (uint32_t k = 0; k < j.n_cube_locations; k++)
+            free(j.location_names[k]);
+        free(j.node_names);
+        free(j.first_location);
+        free(j.n_locations);
+        free(j.location_names);
+        merged_free(&j.m);
+    }
+    uint64_t failed = rc != 0;
+    ipc->bcast(&failed, sizeof failed, 0);
+    return failed ? -1 : 0;
 }

@@ -239,13 +239,46 @@ static uint64_t cnode_visits(const score *s, int c, int l)
     return cube_reader_value_bits(s->r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
 }
 
-/* True if c has an ancestor of the same region: its inclusive time is already counted. */
-static bool nested_in_same_region(const cube_reader *r, int c)
+/* outer[c]: no ancestor of c calls the same region, so c's inclusive time is not already
+ * part of an enclosing call of that region (recursion). One depth-first walk with a count
+ * of open calls per region keeps this linear even for very deep call paths. */
+static int mark_outer_calls(const cube_reader *r, bool *outer)
 {
-    for (int p = r->cnodes[c].parent; p >= 0; p = r->cnodes[p].parent)
-        if (r->cnodes[p].region == r->cnodes[c].region)
-            return true;
-    return false;
+    int n = r->n_cnodes;
+    int *off = calloc((size_t)n + 2, sizeof(int)), *kids = malloc(((size_t)n + 1) * sizeof(int));
+    int *open = calloc((size_t)r->n_regions + 1, sizeof(int));
+    int *stack = malloc(((size_t)n + 1) * sizeof(int)); /* entries: ~c = leave c, c = enter c */
+    int rc = (off && kids && open && stack) ? 0 : -1;
+    for (int c = 0; rc == 0 && c < n; c++)
+        if (r->cnodes[c].parent >= 0)
+            off[r->cnodes[c].parent + 2]++;
+    for (int c = 0; rc == 0 && c < n; c++)
+        off[c + 2] += off[c + 1];
+    for (int c = 0; rc == 0 && c < n; c++)
+        if (r->cnodes[c].parent >= 0)
+            kids[off[r->cnodes[c].parent + 1]++] = c;
+    for (int root = 0; rc == 0 && root < n; root++) {
+        if (r->cnodes[root].parent >= 0)
+            continue;
+        int top = 0;
+        stack[top++] = root;
+        while (top > 0) {
+            int e = stack[--top];
+            if (e < 0) {
+                open[r->cnodes[~e].region]--;
+                continue;
+            }
+            outer[e] = open[r->cnodes[e].region]++ == 0;
+            stack[top++] = ~e; /* each cnode holds at most one slot: enter, then leave */
+            for (int i = off[e]; i < off[e + 1]; i++)
+                stack[top++] = kids[i];
+        }
+    }
+    free(off);
+    free(kids);
+    free(open);
+    free(stack);
+    return rc;
 }
 
 /* Groups cnodes by region (counting sort) so each region's cnodes are visited together. */
@@ -278,7 +311,7 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 /* Fills one region row; proc_bytes/loc_excl are zeroed scratch arrays it leaves zeroed. */
 static void aggregate_region(score *s, int g, const int *cn, int n, uint64_t visit_bytes,
                              uint64_t param_bytes, uint64_t *proc_bytes, double *loc_excl,
-                             uint64_t *group_proc)
+                             uint64_t *group_proc, const bool *outer)
 {
     const cube_reader *r = s->r;
     row *w = &s->regions[g];
@@ -287,7 +320,7 @@ static void aggregate_region(score *s, int g, const int *cn, int n, uint64_t vis
     for (int i = 0; i < n; i++) {
         int c = cn[i];
         bool param = r->cnodes[c].param_name != NULL;
-        bool top = !nested_in_same_region(r, c);
+        bool top = outer[c];
         for (int l = 0; l < r->n_locations; l++) {
             uint64_t v = cnode_visits(s, c, l);
             double t = cube_reader_exclusive(r, s->time, c, l);
@@ -357,7 +390,10 @@ static int compute(score *s)
     uint64_t *proc_bytes = calloc((size_t)r->n_locgroups + 1, sizeof(uint64_t));
     uint64_t *group_proc = calloc((size_t)N_GROUPS * r->n_locgroups + 1, sizeof(uint64_t));
     double *loc_excl = calloc((size_t)r->n_locations + 1, sizeof(double));
-    int rc = (s->regions && proc_bytes && group_proc && loc_excl) ? 0 : -1;
+    bool *outer = calloc((size_t)r->n_cnodes + 1, sizeof(bool));
+    int rc = (s->regions && proc_bytes && group_proc && loc_excl && outer) ? 0 : -1;
+    if (rc == 0)
+        rc = mark_outer_calls(r, outer);
     if (rc == 0)
         rc = classify_regions(s);
     if (rc == 0)
@@ -366,7 +402,7 @@ static int compute(score *s)
         visit_sizes(r, &visit_bytes, &param_bytes);
         for (int g = 0; g < r->n_regions; g++)
             aggregate_region(s, g, items + off[g], off[g + 1] - off[g], visit_bytes, param_bytes,
-                             proc_bytes, loc_excl, group_proc);
+                             proc_bytes, loc_excl, group_proc, outer);
         finish_groups(s, group_proc);
     }
     free(off);
@@ -374,6 +410,7 @@ static int compute(score *s)
     free(proc_bytes);
     free(group_proc);
     free(loc_excl);
+    free(outer);
     return rc;
 }
 

@@ -4,14 +4,18 @@
 #include "core/location.h"
 #include "core/runtime.h"
 #include "core/system_tree.h"
+#include "core/clock_sync.h"
 #include "core/timer.h"
 #include "defs/defs.h"
+#include "defs/ser.h"
+#include "defs/unify.h"
+#include "ipc/ipc.h"
+#include "trace/trace_otf2.h"
 
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { PTHREAD_COMM = 0, GROUP_LOCATIONS = 0, GROUP_COMM = 1 };
 
 /* ------------------------------------------------------------ string table */
 /* Ids 0..S-1 are the definition layer's strings (parameter values refer to them); names
@@ -73,11 +77,24 @@ static uint32_t strtab_add(strtab *t, const char *s, int dedup)
 }
 
 /* ------------------------------------------------------------------ events */
+/* Attributes every trace defines (fixed global ids; documented in docs/mpi-attributes.md) */
+enum {
+    ATTR_MESSAGE_ID,
+    ATTR_PROBE_SOURCE,
+    ATTR_PROBE_TAG,
+    ATTR_PROBE_COMM,
+    ATTR_PROBE_BYTES,
+    ATTR_MESSAGE_HANDLE,
+    ATTR_COUNT
+};
+
 typedef struct {
     OTF2_EvtWriter *w;
+    OTF2_AttributeList *attrs;
     uint32_t *stack;
     uint32_t depth, cap;
     uint64_t last;
+    uint32_t thread_comm; /* local id of this process's pthread contingent */
 } evt_state;
 
 static int push(evt_state *s, uint32_t region)
@@ -101,10 +118,158 @@ static OTF2_Type metric_otf2_type(scorep_metric_type t)
                                        : OTF2_TYPE_DOUBLE;
 }
 
+static uint32_t root_or_undefined(uint32_t root)
+{
+    return root == UINT32_MAX ? OTF2_UNDEFINED_UINT32 : root;
+}
+
+static OTF2_AttributeList *message_attrs(evt_state *s, const buf_mpi_rec *r)
+{
+    OTF2_AttributeList_AddUint64(s->attrs, ATTR_MESSAGE_ID, r->msg_id);
+    if (r->handle)
+        OTF2_AttributeList_AddUint64(s->attrs, ATTR_MESSAGE_HANDLE, r->handle);
+    return s->attrs;
+}
+
+static void probe_attrs(evt_state *s, const buf_mpi_rec *r)
+{
+    OTF2_AttributeList_AddUint32(s->attrs, ATTR_PROBE_SOURCE, r->peer);
+    OTF2_AttributeList_AddUint32(s->attrs, ATTR_PROBE_TAG, r->tag);
+    OTF2_AttributeList_AddCommRef(s->attrs, ATTR_PROBE_COMM, r->comm);
+    OTF2_AttributeList_AddUint64(s->attrs, ATTR_PROBE_BYTES, r->bytes);
+    OTF2_AttributeList_AddUint64(s->attrs, ATTR_MESSAGE_HANDLE, r->handle);
+    OTF2_AttributeList_AddUint64(s->attrs, ATTR_MESSAGE_ID, r->msg_id);
+}
+
+static void write_mpi_p2p(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+{
+    OTF2_EvtWriter *w = s->w;
+    switch (r->type) {
+    case BUF_MPI_SEND:
+        OTF2_EvtWriter_MpiSend(w, message_attrs(s, r), t, r->peer, r->comm, r->tag, r->bytes);
+        break;
+    case BUF_MPI_RECV:
+        OTF2_EvtWriter_MpiRecv(w, message_attrs(s, r), t, r->peer, r->comm, r->tag, r->bytes);
+        break;
+    case BUF_MPI_ISEND:
+        OTF2_EvtWriter_MpiIsend(w, message_attrs(s, r), t, r->peer, r->comm, r->tag, r->bytes,
+                                r->request);
+        break;
+    case BUF_MPI_IRECV:
+        OTF2_EvtWriter_MpiIrecv(w, message_attrs(s, r), t, r->peer, r->comm, r->tag, r->bytes,
+                                r->request);
+        break;
+    case BUF_MPI_ISEND_COMPLETE:
+        OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, r->request);
+        break;
+    case BUF_MPI_IRECV_REQUEST:
+        OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, r->request);
+        break;
+    case BUF_MPI_REQUEST_TEST:
+        OTF2_EvtWriter_MpiRequestTest(w, NULL, t, r->request);
+        break;
+    case BUF_MPI_REQUEST_CANCELLED:
+        OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, r->request);
+        break;
+    case BUF_MPI_PROBE: /* travels as attributes of the probe's Leave */
+        probe_attrs(s, r);
+        break;
+    }
+}
+
+static void write_mpi_coll(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+{
+    OTF2_EvtWriter *w = s->w;
+    switch (r->type) {
+    case BUF_MPI_COLL_BEGIN:
+        OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        break;
+    case BUF_MPI_COLL_END:
+        OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, r->tag, r->comm, root_or_undefined(r->peer),
+                                        r->bytes, r->bytes2);
+        break;
+    case BUF_MPI_NBC_REQUEST:
+        OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, r->request);
+        break;
+    case BUF_MPI_NBC_COMPLETE:
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t, r->tag, r->comm,
+                                                     root_or_undefined(r->peer), r->bytes,
+                                                     r->bytes2, r->request);
+        break;
+    case BUF_MPI_COMM_CREATE:
+        OTF2_EvtWriter_CommCreate(w, NULL, t, r->comm);
+        break;
+    case BUF_MPI_COMM_DESTROY:
+        OTF2_EvtWriter_CommDestroy(w, NULL, t, r->comm);
+        break;
+    }
+}
+
+static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+{
+    OTF2_EvtWriter *w = s->w;
+    switch (r->type) {
+    case BUF_RMA_WIN_CREATE:
+        OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->comm);
+        break;
+    case BUF_RMA_WIN_DESTROY:
+        OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, r->comm);
+        break;
+    case BUF_RMA_PUT:
+        OTF2_EvtWriter_RmaPut(w, NULL, t, r->comm, r->peer, r->bytes, r->request);
+        break;
+    case BUF_RMA_GET:
+        OTF2_EvtWriter_RmaGet(w, NULL, t, r->comm, r->peer, r->bytes, r->request);
+        break;
+    case BUF_RMA_ATOMIC:
+        OTF2_EvtWriter_RmaAtomic(w, NULL, t, r->comm, r->peer, r->tag, r->bytes, r->bytes2,
+                                 r->request);
+        break;
+    case BUF_RMA_OP_COMPLETE_BLOCKING:
+        OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, t, r->comm, r->request);
+        break;
+    case BUF_RMA_OP_COMPLETE_NON_BLOCKING:
+        OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, t, r->comm, r->request);
+        break;
+    case BUF_RMA_COLL_BEGIN:
+        OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t);
+        break;
+    case BUF_RMA_COLL_END:
+        OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t, r->tag, (OTF2_RmaSyncLevel)r->handle, r->comm,
+                                        root_or_undefined(r->peer), r->bytes, r->bytes2);
+        break;
+    case BUF_RMA_GROUP_SYNC:
+        OTF2_EvtWriter_RmaGroupSync(w, NULL, t, r->tag, r->comm, (OTF2_GroupRef)r->bytes);
+        break;
+    case BUF_RMA_REQUEST_LOCK:
+        OTF2_EvtWriter_RmaRequestLock(w, NULL, t, r->comm, r->peer, r->request, r->tag);
+        break;
+    case BUF_RMA_ACQUIRE_LOCK:
+        OTF2_EvtWriter_RmaAcquireLock(w, NULL, t, r->comm, r->peer, r->request, r->tag);
+        break;
+    case BUF_RMA_RELEASE_LOCK:
+        OTF2_EvtWriter_RmaReleaseLock(w, NULL, t, r->comm, r->peer, r->request);
+        break;
+    case BUF_RMA_SYNC:
+        OTF2_EvtWriter_RmaSync(w, NULL, t, r->comm, r->peer, r->tag);
+        break;
+    }
+}
+
 static void write_item(evt_state *s, const buf_item *it)
 {
     OTF2_EvtWriter *w = s->w;
     uint64_t t = it->ts;
+    if (it->mpi) {
+        if (it->type < BUF_MPI_COLL_BEGIN)
+            write_mpi_p2p(s, t, it->mpi);
+        else if (it->type < BUF_RMA_WIN_CREATE)
+            write_mpi_coll(s, t, it->mpi);
+        else
+            write_rma(s, t, it->mpi);
+        s->last = t;
+        return;
+    }
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
@@ -113,16 +278,17 @@ static void write_item(evt_state *s, const buf_item *it)
     case BUF_LEAVE:
         if (s->depth)
             s->depth--;
-        OTF2_EvtWriter_Leave(w, NULL, t, it->a);
+        /* pending probe attributes belong to this Leave */
+        OTF2_EvtWriter_Leave(w, s->attrs, t, it->a);
         break;
     case BUF_EV_THREAD_CREATE:
-        OTF2_EvtWriter_ThreadCreate(w, NULL, t, PTHREAD_COMM, it->b);
+        OTF2_EvtWriter_ThreadCreate(w, NULL, t, s->thread_comm, it->b);
         break;
     case BUF_EV_THREAD_BEGIN:
-        OTF2_EvtWriter_ThreadBegin(w, NULL, t, PTHREAD_COMM, it->b);
+        OTF2_EvtWriter_ThreadBegin(w, NULL, t, s->thread_comm, it->b);
         break;
     case BUF_EV_THREAD_WAIT:
-        OTF2_EvtWriter_ThreadWait(w, NULL, t, PTHREAD_COMM, it->b);
+        OTF2_EvtWriter_ThreadWait(w, NULL, t, s->thread_comm, it->b);
         break;
     case BUF_EV_PARAM_INT:
         OTF2_EvtWriter_ParameterInt(w, NULL, t, it->a, (int64_t)it->b);
@@ -142,8 +308,9 @@ static void write_item(evt_state *s, const buf_item *it)
     }
     case BUF_EV_MEASUREMENT_ON:
     case BUF_EV_MEASUREMENT_OFF:
-        OTF2_EvtWriter_MeasurementOnOff(
-            w, NULL, t, it->type == BUF_EV_MEASUREMENT_ON ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+        OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
+                                        it->type == BUF_EV_MEASUREMENT_ON ? OTF2_MEASUREMENT_ON
+                                                                          : OTF2_MEASUREMENT_OFF);
         break;
     default:
         break;
@@ -170,18 +337,26 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
     else if (l->create_seq)
-        OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), PTHREAD_COMM, l->create_seq);
+        OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm,
+                                 l->create_seq);
 }
 
-static int write_location(OTF2_Archive *a, const scorep_location *l, uint32_t program_name,
-                          int exit_status, uint64_t *n_events)
+static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
-    evt_state s = {OTF2_Archive_GetEvtWriter(a, l->id), NULL, 0, 0, 0};
-    if (!s.w)
+    return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
+}
+
+static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_status,
+                          uint64_t *n_events)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    evt_state s = {OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
+                   OTF2_AttributeList_New(), NULL, 0, 0, 0, scorep_defs_comm_count()};
+    if (!s.w || !s.attrs)
         return -1;
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
-                                    program_name, 0, NULL);
+                                    scorep_defs_string(scorep_program_name()), 0, NULL);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
@@ -189,13 +364,29 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, uint32_t pr
     buf_merge_free(m);
     write_epilogue(&s, l, exit_status);
     free(s.stack);
+    OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
     return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- definitions */
-/* Definitions are produced twice: a first pass with g == NULL only collects the strings,
- * which OTF2 wants defined before the records that refer to them. */
+/* Global definitions are written by rank 0 from the unified tables. They are produced
+ * twice: a first pass with g == NULL only collects the strings, which OTF2 wants defined
+ * before the records that refer to them.
+ * Group ids: [0, G) unified groups (RMA group syncs), then the MPI location group, one
+ * group per communicator, the pthread location group, one pthread group per rank.
+ * Comm ids: [0, C) unified communicators, then one pthread contingent per rank. */
+typedef struct {
+    const scorep_unified *u;
+    int size;
+    /* per rank, gathered from all processes */
+    char **node_names;
+    uint32_t *n_locations;
+    char ***location_names;
+    uint64_t **n_events;
+    uint64_t first_ts, last_ts;
+} trace_job;
+
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
 {
     static const OTF2_Paradigm map[] = {OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_PARADIGM_USER,
@@ -207,25 +398,31 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
 
 static OTF2_RegionRole otf2_role(scorep_role r)
 {
-    static const OTF2_RegionRole map[] = {OTF2_REGION_ROLE_FUNCTION, OTF2_REGION_ROLE_CODE,
-                                          OTF2_REGION_ROLE_LOOP, OTF2_REGION_ROLE_CODE,
-                                          OTF2_REGION_ROLE_CODE, OTF2_REGION_ROLE_ARTIFICIAL,
-                                          OTF2_REGION_ROLE_WRAPPER};
+    static const OTF2_RegionRole map[] = {
+        OTF2_REGION_ROLE_FUNCTION,     OTF2_REGION_ROLE_CODE,         OTF2_REGION_ROLE_LOOP,
+        OTF2_REGION_ROLE_CODE,         OTF2_REGION_ROLE_CODE,         OTF2_REGION_ROLE_ARTIFICIAL,
+        OTF2_REGION_ROLE_WRAPPER,      OTF2_REGION_ROLE_POINT2POINT,  OTF2_REGION_ROLE_COLL_ONE2ALL,
+        OTF2_REGION_ROLE_COLL_ALL2ONE, OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_REGION_ROLE_COLL_OTHER,
+        OTF2_REGION_ROLE_BARRIER,      OTF2_REGION_ROLE_FILE_IO,      OTF2_REGION_ROLE_RMA};
     return map[r];
 }
 
-static void write_regions(OTF2_GlobalDefWriter *g, strtab *st)
+static int is_mpi_job(void)
 {
-    uint32_t n = scorep_defs_region_count();
-    for (uint32_t i = 0; i < n; i++) {
-        const scorep_region_def *r = scorep_defs_region_get(i);
+    return scorep_ipc_get() != &scorep_ipc_single;
+}
+
+static void write_regions(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
+{
+    uint32_t empty = strtab_add(st, "", 1);
+    for (uint32_t i = 0; i < u->n[U_REGION]; i++) {
+        const scorep_region_def *r = &u->regions[i];
         OTF2_RegionFlag flags = r->role == SCOREP_ROLE_PHASE     ? OTF2_REGION_FLAG_PHASE
                                 : r->role == SCOREP_ROLE_DYNAMIC ? OTF2_REGION_FLAG_DYNAMIC
                                                                  : OTF2_REGION_FLAG_NONE;
         uint32_t name = strtab_add(st, r->name, 1);
-        uint32_t canon = strtab_add(st, r->mangled, 1);
+        uint32_t canon = strtab_add(st, r->mangled ? r->mangled : r->name, 1);
         uint32_t file = strtab_add(st, r->file ? r->file : "", 1);
-        uint32_t empty = strtab_add(st, "", 1);
         if (g)
             OTF2_GlobalDefWriter_WriteRegion(g, i, name, canon, empty, otf2_role(r->role),
                                              otf2_paradigm(r->paradigm), flags, file,
@@ -233,10 +430,10 @@ static void write_regions(OTF2_GlobalDefWriter *g, strtab *st)
     }
 }
 
-static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st)
+static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
 {
-    for (uint32_t i = 0; i < scorep_defs_parameter_count(); i++) {
-        const scorep_parameter_def *p = scorep_defs_parameter_get(i);
+    for (uint32_t i = 0; i < u->n[U_PARAM]; i++) {
+        const scorep_parameter_def *p = &u->params[i];
         OTF2_ParameterType t = p->type == SCOREP_PARAM_INT64    ? OTF2_PARAMETER_TYPE_INT64
                                : p->type == SCOREP_PARAM_UINT64 ? OTF2_PARAMETER_TYPE_UINT64
                                                                 : OTF2_PARAMETER_TYPE_STRING;
@@ -244,8 +441,8 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st)
         if (g)
             OTF2_GlobalDefWriter_WriteParameter(g, i, name, t);
     }
-    for (uint32_t i = 0; i < scorep_defs_metric_count(); i++) {
-        const scorep_metric_def *m = scorep_defs_metric_get(i);
+    for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
+        const scorep_metric_def *m = &u->metrics[i];
         OTF2_MetricMemberRef member = i;
         uint32_t name = strtab_add(st, m->name, 1), descr = strtab_add(st, "user metric", 1);
         uint32_t unit = strtab_add(st, m->unit, 1);
@@ -260,88 +457,323 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st)
     }
 }
 
-static void write_threads(OTF2_GlobalDefWriter *g, strtab *st, uint32_t n_loc)
+static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
 {
+    static const struct {
+        const char *name, *descr;
+        OTF2_Type type;
+    } a[ATTR_COUNT] = {
+        {"mpi_message_id", "n-th message on (communicator, sender, receiver, tag)",
+         OTF2_TYPE_UINT64},
+        {"mpi_probe_source", "rank of the probed message's sender in the communicator",
+         OTF2_TYPE_UINT32},
+        {"mpi_probe_tag", "tag of the probed message", OTF2_TYPE_UINT32},
+        {"mpi_probe_comm", "communicator of the probed message", OTF2_TYPE_COMM},
+        {"mpi_probe_bytes", "size of the probed message in bytes", OTF2_TYPE_UINT64},
+        {"mpi_message_handle", "0: plain probe; n: the n-th matched probe (Mprobe/Improbe)",
+         OTF2_TYPE_UINT64}};
+    for (uint32_t i = 0; i < ATTR_COUNT; i++) {
+        uint32_t name = strtab_add(st, a[i].name, 1), descr = strtab_add(st, a[i].descr, 1);
+        if (g)
+            OTF2_GlobalDefWriter_WriteAttribute(g, i, name, descr, a[i].type);
+    }
+}
+
+static uint64_t *range(uint32_t n)
+{
+    uint64_t *m = malloc((n ? n : 1) * sizeof *m);
+    for (uint32_t i = 0; m && i < n; i++)
+        m[i] = i;
+    return m;
+}
+
+static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    const scorep_unified *u = j->u;
+    uint32_t empty = strtab_add(st, "", 1);
+    for (uint32_t c = 0; c < u->n[U_COMM]; c++)
+        strtab_add(st, u->comms[c].name, 1);
+    if (!g || !is_mpi_job())
+        return;
+    uint32_t n_groups = u->n[U_GROUP], mpi_locations = n_groups;
+    for (uint32_t i = 0; i < n_groups; i++) {
+        const scorep_group_def *gr = &u->groups[i];
+        uint64_t *m = malloc((gr->size ? gr->size : 1) * sizeof *m);
+        for (uint32_t k = 0; m && k < gr->size; k++)
+            m[k] = gr->members[k];
+        if (m)
+            OTF2_GlobalDefWriter_WriteGroup(g, i, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, gr->size, m);
+        free(m);
+    }
+    /* MPI ranks are the master locations, whose global ids equal the rank */
+    uint64_t *ranks = range((uint32_t)j->size);
+    if (ranks)
+        OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)j->size, ranks);
+    free(ranks);
+    for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
+        const scorep_comm_def *cd = &u->comms[c];
+        uint64_t *m = malloc((cd->size ? cd->size : 1) * sizeof *m);
+        for (uint32_t k = 0; m && k < cd->size; k++)
+            m[k] = cd->members[k];
+        if (m)
+            OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations + 1 + c, empty,
+                                            OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                            OTF2_GROUP_FLAG_NONE, cd->size, m);
+        free(m);
+    }
+    for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
+        const scorep_comm_def *cd = &u->comms[c];
+        OTF2_GlobalDefWriter_WriteComm(g, c, strtab_add(st, cd->name, 1), mpi_locations + 1 + c,
+                                       cd->parent == SCOREP_INVALID_ID ? OTF2_UNDEFINED_COMM
+                                                                       : cd->parent,
+                                       OTF2_COMM_FLAG_NONE);
+    }
+    for (uint32_t w = 0; w < u->n[U_WIN]; w++)
+        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1),
+                                         u->wins[w].comm, OTF2_RMA_WIN_FLAG_NONE);
+}
+
+static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    const scorep_unified *u = j->u;
     uint32_t empty = strtab_add(st, "", 1);
     uint32_t name = strtab_add(st, "Pthread thread contingent", 1);
-    uint64_t *members = malloc((n_loc ? n_loc : 1) * sizeof *members);
-    if (!g || !members) {
-        free(members);
+    if (!g)
         return;
+    uint32_t base = u->n[U_GROUP] + (is_mpi_job() ? 1 + u->n[U_COMM] : 0);
+    uint32_t total = 0;
+    for (int r = 0; r < j->size; r++)
+        total += j->n_locations[r];
+    uint64_t *members = malloc((total ? total : 1) * sizeof *members), k = 0;
+    if (!members)
+        return;
+    for (int r = 0; r < j->size; r++)
+        for (uint32_t i = 0; i < j->n_locations[r]; i++)
+            members[k++] = (uint64_t)i * (uint64_t)j->size + (uint64_t)r;
+    OTF2_GlobalDefWriter_WriteGroup(g, base, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE, total, members);
+    for (int r = 0, first = 0; r < j->size; first += (int)j->n_locations[r], r++) {
+        for (uint32_t i = 0; i < j->n_locations[r]; i++)
+            members[i] = (uint64_t)first + i; /* indices into the location group */
+        OTF2_GlobalDefWriter_WriteGroup(g, base + 1 + r, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE,
+                                        j->n_locations[r], members);
+        OTF2_GlobalDefWriter_WriteComm(g, u->n[U_COMM] + r, name, base + 1 + r,
+                                       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     }
-    for (uint32_t i = 0; i < n_loc; i++)
-        members[i] = i;
-    OTF2_GlobalDefWriter_WriteGroup(g, GROUP_LOCATIONS, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                    OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE, n_loc, members);
-    OTF2_GlobalDefWriter_WriteGroup(g, GROUP_COMM, empty, OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE, n_loc, members);
-    OTF2_GlobalDefWriter_WriteComm(g, PTHREAD_COMM, name, GROUP_COMM, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
     free(members);
 }
 
-static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const uint64_t *n_events)
+static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     uint32_t machine = strtab_add(st, scorep_machine_name(), 1);
     uint32_t machine_class = strtab_add(st, "machine", 1);
-    uint32_t node = strtab_add(st, scorep_node_name(), 1);
     uint32_t node_class = strtab_add(st, "node", 1);
-    uint32_t process = strtab_add(st, scorep_process_name(), 1);
-    if (g) {
+    if (g)
         OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine_class,
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1, node, node_class, 0);
-        OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, process, OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                1, OTF2_UNDEFINED_LOCATION_GROUP);
-    }
-    uint32_t i = 0;
-    for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
-        uint32_t name = strtab_add(st, l->name, 1);
+    uint32_t n_nodes = 0;
+    for (int r = 0; r < j->size; r++) {
+        int node = -1; /* one node per distinct name, numbered in rank order */
+        for (int q = 0, k = 0; q < r && node < 0; q++) {
+            int first_of_name = 1;
+            for (int p = 0; p < q && first_of_name; p++)
+                first_of_name = strcmp(j->node_names[p], j->node_names[q]) != 0;
+            if (strcmp(j->node_names[q], j->node_names[r]) == 0)
+                node = k;
+            k += first_of_name;
+        }
+        if (node < 0) {
+            node = (int)n_nodes++;
+            uint32_t nn = strtab_add(st, j->node_names[r], 1);
+            if (g)
+                OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + node, nn, node_class, 0);
+        }
+        char pname[64];
+        if (is_mpi_job())
+            snprintf(pname, sizeof pname, "MPI Rank %d", r);
+        else
+            snprintf(pname, sizeof pname, "%s", scorep_process_name());
+        uint32_t lgname = strtab_add(st, pname, 1);
         if (g)
-            OTF2_GlobalDefWriter_WriteLocation(g, l->id, name, OTF2_LOCATION_TYPE_CPU_THREAD,
-                                               n_events[i], 0);
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, (uint32_t)r, lgname,
+                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                    1 + (uint32_t)node,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+        for (uint32_t i = 0; i < j->n_locations[r]; i++) {
+            uint32_t name = strtab_add(st, j->location_names[r][i], 1);
+            if (g)
+                OTF2_GlobalDefWriter_WriteLocation(
+                    g, (uint64_t)i * (uint64_t)j->size + (uint64_t)r, name,
+                    OTF2_LOCATION_TYPE_CPU_THREAD, j->n_events[r][i], (uint32_t)r);
+        }
     }
 }
 
-static void write_clock(OTF2_GlobalDefWriter *g)
+static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    uint64_t lo = scorep_program_begin_ts(), hi = 0;
-    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        if (l->first_ts < lo)
-            lo = l->first_ts;
-        if (l->last_ts + 8 > hi)
-            hi = l->last_ts + 8; /* room for the epilogue's records */
-    }
-    OTF2_GlobalDefWriter_WriteClockProperties(g, scorep_timer_resolution(), lo, hi - lo,
-                                              scorep_timer_realtime_ns(lo));
+    write_system_tree(g, st, j);
+    write_regions(g, st, j->u);
+    write_attributes(g, st);
+    write_mpi_comms(g, st, j);
+    write_thread_comms(g, st, j);
+    write_params_metrics(g, st, j->u);
 }
 
-static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const uint64_t *n_events,
-                           uint32_t n_loc)
-{
-    write_system_tree(g, st, n_events);
-    write_regions(g, st);
-    write_threads(g, st, n_loc);
-    write_params_metrics(g, st);
-}
-
-static int write_global_defs(OTF2_Archive *a, const uint64_t *n_events, uint32_t n_loc)
+static int write_global_defs(OTF2_Archive *a, const trace_job *j)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
     if (!g)
         return -1;
     strtab st = {0};
-    for (uint32_t i = 0; i < scorep_defs_string_count(); i++)
-        strtab_add(&st, scorep_defs_string_get(i), 0);
-    strtab_add(&st, scorep_program_name(), 0); /* id == string count: see ProgramBegin */
-    write_all_defs(NULL, &st, n_events, n_loc);
-    write_clock(g);
+    for (uint32_t i = 0; i < j->u->n[U_STRING]; i++) /* unified strings keep their ids */
+        strtab_add(&st, j->u->strings[i], 0);
+    write_all_defs(NULL, &st, j);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, scorep_timer_resolution(), j->first_ts,
+                                              j->last_ts - j->first_ts,
+                                              scorep_timer_realtime_ns(j->first_ts));
     for (uint32_t i = 0; i < st.n; i++)
         OTF2_GlobalDefWriter_WriteString(g, i, st.s[i]);
-    write_all_defs(g, &st, n_events, n_loc);
+    write_all_defs(g, &st, j);
     free(st.s);
     free(st.slots);
     return OTF2_Archive_CloseGlobalDefWriter(a, g) == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* ------------------------------------------------------- local definitions */
+/* Events carry this process's ids; per location, mapping tables translate them. */
+static void write_map(OTF2_DefWriter *d, OTF2_MappingType type, const uint32_t *map, uint32_t n,
+                      uint64_t extra)
+{
+    uint64_t *m = malloc((n + 1) * sizeof *m);
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        m[i] = map[i];
+    uint32_t total = n;
+    if (extra != UINT64_MAX)
+        m[total++] = extra;
+    OTF2_IdMap *idmap = OTF2_IdMap_CreateFromUint64Array(total, m, true);
+    if (idmap) {
+        OTF2_DefWriter_WriteMappingTable(d, type, idmap);
+        OTF2_IdMap_Free(idmap);
+    }
+    free(m);
+}
+
+static void write_local_defs(OTF2_Archive *a, const scorep_unified *u)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    const scorep_clock_point *cp;
+    int n_cp = scorep_clock_points(&cp);
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, location_gid(l, ipc->rank(), ipc->size()));
+        if (!d)
+            continue;
+        write_map(d, OTF2_MAPPING_STRING, u->map[U_STRING], u->n_local[U_STRING], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_REGION, u->map[U_REGION], u->n_local[U_REGION], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_PARAMETER, u->map[U_PARAM], u->n_local[U_PARAM], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_METRIC, u->map[U_METRIC], u->n_local[U_METRIC], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_COMM, u->map[U_COMM], u->n_local[U_COMM],
+                  u->n[U_COMM] + (uint64_t)ipc->rank());
+        write_map(d, OTF2_MAPPING_GROUP, u->map[U_GROUP], u->n_local[U_GROUP], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
+        for (int i = 0; i < n_cp; i++)
+            OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
+        OTF2_Archive_CloseDefWriter(a, d);
+    }
+}
+
+/* -------------------------------------------- gathering the locations' facts */
+static void pack_locations(ser_buf *b, const uint64_t *n_events)
+{
+    uint64_t lo = scorep_program_begin_ts(), hi = 0;
+    uint32_t i = 0;
+    ser_str(b, scorep_node_name());
+    ser_u32(b, scorep_location_count());
+    for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
+        ser_str(b, l->name);
+        ser_u64(b, n_events[i]);
+        if (l->first_ts < lo)
+            lo = l->first_ts;
+        if (l->last_ts + 8 > hi)
+            hi = l->last_ts + 8; /* room for the epilogue's records */
+    }
+    ser_u64(b, lo);
+    ser_u64(b, hi);
+}
+
+static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t len)
+{
+    ser_reader rd = {p, p + len, 0};
+    j->node_names[r] = ser_get_str(&rd);
+    uint32_t n = ser_get_u32(&rd);
+    j->n_locations[r] = n;
+    j->location_names[r] = calloc(n ? n : 1, sizeof(char *));
+    j->n_events[r] = calloc(n ? n : 1, sizeof(uint64_t));
+    if (!j->location_names[r] || !j->n_events[r])
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        j->location_names[r][i] = ser_get_str(&rd);
+        j->n_events[r][i] = ser_get_u64(&rd);
+    }
+    uint64_t lo = ser_get_u64(&rd), hi = ser_get_u64(&rd);
+    if (r == 0 || lo < j->first_ts)
+        j->first_ts = lo;
+    if (r == 0 || hi > j->last_ts)
+        j->last_ts = hi;
+    return rd.failed || !j->node_names[r] ? -1 : 0;
+}
+
+static int gather_locations(trace_job *j, const uint64_t *n_events)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int size = ipc->size(), rank = ipc->rank(), rc = 0;
+    ser_buf b = {0};
+    pack_locations(&b, n_events);
+    uint64_t len = b.failed ? 0 : b.len;
+    uint64_t *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
+    size_t *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
+    size_t *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
+    unsigned char *all = NULL;
+    rc = ipc->gather(&len, sizeof len, lens, 0);
+    if (rank == 0 && rc == 0) {
+        size_t total = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = lens[r];
+            displs[r] = total;
+            total += lens[r];
+        }
+        all = malloc(total ? total : 1);
+    }
+    if (rc == 0)
+        rc = ipc->gatherv(b.data, len, all, counts, displs, 0);
+    for (int r = 0; rank == 0 && rc == 0 && r < size; r++)
+        rc = lens[r] ? unpack_locations(j, r, all + displs[r], counts[r]) : -1;
+    ser_free(&b);
+    free(all);
+    free(lens);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+static void trace_job_free(trace_job *j)
+{
+    for (int r = 0; j->node_names && r < j->size; r++) {
+        free(j->node_names[r]);
+        for (uint32_t i = 0; j->location_names[r] && i < j->n_locations[r]; i++)
+            free(j->location_names[r][i]);
+        free(j->location_names[r]);
+        free(j->n_events[r]);
+    }
+    free(j->node_names);
+    free(j->n_locations);
+    free(j->location_names);
+    free(j->n_events);
 }
 
 /* ----------------------------------------------------------------- archive */
@@ -366,44 +798,68 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType ft, OTF2_LocationRef 
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-int scorep_trace_write_otf2(const char *dir, int exit_status)
+static OTF2_Archive *open_archive(const char *dir)
 {
+    OTF2_Archive *a =
+        OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!a)
+        return NULL;
+    OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
+    if (scorep_trace_set_collectives(a) != 0) {
+        OTF2_Archive_Close(a);
+        return NULL;
+    }
+    OTF2_Archive_SetCreator(a, "scorep-rt " PACKAGE_VERSION);
+    OTF2_Archive_SetMachineName(a, scorep_machine_name());
+    return a;
+}
+
+int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unified *u)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank(), size = ipc->size();
     uint32_t n_loc = scorep_location_count();
     uint64_t *n_events = calloc(n_loc ? n_loc : 1, sizeof *n_events);
-    OTF2_Archive *a = n_events ? OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
-                                                   1024 * 1024, 4 * 1024 * 1024,
-                                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE)
-                               : NULL;
-    if (!a) {
+    uint64_t failed = n_events == NULL;
+    ipc->allreduce_max_u64(&failed); /* the archive is collective: all or nobody */
+    OTF2_Archive *a = failed ? NULL : open_archive(dir);
+    failed = a == NULL;
+    ipc->allreduce_max_u64(&failed);
+    if (failed) {
+        if (a)
+            OTF2_Archive_Close(a);
         free(n_events);
         scorep_warn("cannot create the OTF2 archive in '%s'", dir);
         return -1;
     }
-    OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
-    OTF2_Archive_SetSerialCollectiveCallbacks(a);
-    OTF2_Archive_SetCreator(a, "scorep-rt " PACKAGE_VERSION);
-    OTF2_Archive_SetMachineName(a, scorep_machine_name());
-    OTF2_Archive_OpenEvtFiles(a);
     int rc = 0;
-    uint32_t program = scorep_defs_string_count(); /* see write_global_defs */
+    OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
     for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-        if (write_location(a, l, program, exit_status, &n_events[i]) != 0)
+        if (write_location(a, l, exit_status, &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
     OTF2_Archive_OpenDefFiles(a);
-    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, l->id);
-        if (d)
-            OTF2_Archive_CloseDefWriter(a, d);
-    }
+    write_local_defs(a, u);
     OTF2_Archive_CloseDefFiles(a);
-    if (write_global_defs(a, n_events, n_loc) != 0)
+    trace_job j = {u, size, NULL, NULL, NULL, NULL, 0, 0};
+    if (rank == 0) {
+        j.node_names = calloc(size, sizeof *j.node_names);
+        j.n_locations = calloc(size, sizeof *j.n_locations);
+        j.location_names = calloc(size, sizeof *j.location_names);
+        j.n_events = calloc(size, sizeof *j.n_events);
+    }
+    if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;
+    if (rank == 0)
+        trace_job_free(&j);
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS)
         rc = -1;
     free(n_events);
-    if (rc != 0)
+    failed = rc != 0;
+    ipc->allreduce_max_u64(&failed);
+    if (failed && rank == 0)
         scorep_warn("writing the trace in '%s' failed", dir);
-    return rc;
+    return failed ? -1 : 0;
 }

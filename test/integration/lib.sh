@@ -1,16 +1,27 @@
 # lib.sh: shared helpers of the integration tests: build with the build tree's scorep-cc,
 # run under measurement, and read results back (scorep-cube-dump, otf2-print).
+# Source it from a test script run through `make check`; it changes into a fresh temporary
+# directory that is removed at exit. Every expect_* helper counts one check and stops the
+# test with "FAIL: ..." on the first mismatch.
 set -eu
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
 SCOREP_CC="$top_builddir/scorep-cc"
 CUBE_DUMP="$top_builddir/scorep-cube-dump"
 SCOREP_SCORE="$top_builddir/scorep-score"
+SCOREP_INFO="$top_builddir/scorep-info"
 PROGRAMS="$top_srcdir/test/programs"
+export LC_ALL=C
+# Measurement settings of the calling environment must not leak into the tests.
+for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$_v"
+done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work=$(cd "$work" && pwd -P)
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
+mkdir "$work/.cache"
 checks=0
 
 fail()
@@ -27,32 +38,182 @@ expect_eq()
     echo "ok: $3 = $2"
 }
 
+# expect_ge A B WHAT: A >= B as numbers (decimal or floating point)
+expect_ge()
+{
+    checks=$((checks + 1))
+    awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }' || fail "$3: expected $1 >= $2"
+    echo "ok: $3 ($1 >= $2)"
+}
+
+# expect_file PATH WHAT / expect_no_file PATH WHAT: PATH exists (as anything) or does not
+expect_file()
+{
+    checks=$((checks + 1))
+    [ -e "$1" ] || fail "$2: $1 does not exist"
+    echo "ok: $2"
+}
+expect_no_file()
+{
+    checks=$((checks + 1))
+    [ ! -e "$1" ] && [ ! -L "$1" ] || fail "$2: $1 exists"
+    echo "ok: $2"
+}
+
+# expect_grep ERE FILE WHAT / expect_no_grep ERE FILE WHAT: a line of FILE matches (or none)
+expect_grep()
+{
+    checks=$((checks + 1))
+    grep -E -q -e "$1" "$2" || fail "$3: no line of $(basename "$2") matches /$1/; it holds:
+$(head -c 2000 "$2")"
+    echo "ok: $3"
+}
+expect_no_grep()
+{
+    checks=$((checks + 1))
+    ! grep -E -q -e "$1" "$2" || fail "$3: $(basename "$2") has a line matching /$1/: $(grep -E -e "$1" "$2" | head -n 3)"
+    echo "ok: $3"
+}
+
+# count_lines ERE FILE: number of lines of FILE matching ERE
+count_lines()
+{
+    grep -E -c -e "$1" "$2" || true
+}
+
+# scorep_cc ARGS...: build with the build tree's scorep-cc; a failed build fails the test
+scorep_cc()
+{
+    "$SCOREP_CC" "$@" || fail "build: scorep-cc $*"
+}
+
+# run_app NAME COMMAND...: run COMMAND with stdout in NAME.out and stderr in NAME.err; the
+# exit status is left in $status (a signal death reads 128 + signal number, as in the shell).
+run_app()
+{
+    _name=$1
+    shift
+    status=0
+    "$@" >"$_name.out" 2>"$_name.err" || status=$?
+}
+
+# profile_dump EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile
+profile_dump()
+{
+    _dir=$1
+    shift
+    _key=$(printf '%s\n' "$_dir" "$*" "$(stat -c '%i %s %y' "$_dir/profile.cubex" 2>/dev/null)" |
+        md5sum | cut -d' ' -f1)
+    if [ ! -f "$work/.cache/$_key.profile" ]; then
+        "$CUBE_DUMP" "$@" "$_dir/profile.cubex" >"$work/.cache/$_key.tmp" ||
+            fail "scorep-cube-dump $* $_dir/profile.cubex failed"
+        mv "$work/.cache/$_key.tmp" "$work/.cache/$_key.profile"
+    fi
+    cat "$work/.cache/$_key.profile"
+}
+
 # profile_sum EXPDIR CALLPATH METRIC [LOCATION]: metric summed over locations (exclusive)
 profile_sum()
 {
-    "$CUBE_DUMP" -m "$3" "$1/profile.cubex" | awk -F'\t' -v p="$2" -v loc="${4:-}" '
+    profile_dump "$1" -m "$3" | awk -F'\t' -v p="$2" -v loc="${4:-}" '
         $2 == p && (loc == "" || $3 == loc) { split($4, kv, "="); s += kv[2] }
         END { printf "%.17g\n", s + 0 }'
+}
+
+# profile_isum EXPDIR CALLPATH METRIC [LOCATION]: the same with inclusive values
+profile_isum()
+{
+    profile_dump "$1" -i -m "$3" | awk -F'\t' -v p="$2" -v loc="${4:-}" '
+        $2 == p && (loc == "" || $3 == loc) { split($4, kv, "="); s += kv[2] }
+        END { printf "%.17g\n", s + 0 }'
+}
+
+# profile_values EXPDIR CALLPATH METRIC: "location value" per location holding CALLPATH
+profile_values()
+{
+    profile_dump "$1" -m "$3" | awk -F'\t' -v p="$2" '
+        $2 == p { split($4, kv, "="); print $3, kv[2] }'
 }
 
 # profile_paths EXPDIR: the distinct call paths of the profile
 profile_paths()
 {
-    "$CUBE_DUMP" -m visits "$1/profile.cubex" | awk -F'\t' 'NR > 0 { print $2 }' | sort -u
+    profile_dump "$1" -m visits | awk -F'\t' '{ print $2 }' | sort -u
 }
 
-# trace_events EXPDIR: otf2-print's event lines as "TYPE LOCATION rest"
+# profile_locations EXPDIR: number of locations in the system tree
+profile_locations()
+{
+    profile_dump "$1" --system | wc -l | tr -d ' '
+}
+
+# trace_file EXPDIR: path of a file with otf2-print's output (cached); fails if otf2-print does.
+# Next to it, .events holds only the event lines and .summary the event counts.
+trace_file()
+{
+    _key=$(printf '%s\n' "$1" "$(stat -c '%i %s %y' "$1/traces.otf2" "$1/traces.def" 2>/dev/null)" |
+        md5sum | cut -d' ' -f1)
+    _c="$work/.cache/$_key"
+    if [ ! -f "$_c.trace" ]; then
+        otf2-print "$1/traces.otf2" >"$_c.tmp" 2>"$_c.err" ||
+            fail "otf2-print $1/traces.otf2 failed: $(head -c 1000 "$_c.err")"
+        awk '/^[A-Z_]+ +[0-9]+ +[0-9]+ / { print }' "$_c.tmp" >"$_c.events"
+        awk '{ r = "-" }
+             /Region: "/ { r = $0; sub(/.*Region: "/, "", r); sub(/" <[0-9]+>.*/, "", r) }
+             { n[$1 "\t" $2 "\t" r]++ }
+             END { for (k in n) print k "\t" n[k] }' "$_c.events" | sort >"$_c.summary"
+        mv "$_c.tmp" "$_c.trace"
+    fi
+    echo "$_c.trace"
+}
+
+# trace_defs EXPDIR: otf2-print -G (global definitions); fails if otf2-print does
+trace_defs()
+{
+    otf2-print -G "$1/traces.otf2" || fail "otf2-print -G $1/traces.otf2 failed"
+}
+
+# trace_events EXPDIR: otf2-print's event lines as "TYPE LOCATION TIMESTAMP rest"
 trace_events()
 {
-    otf2-print "$1/traces.otf2" | awk '/^[A-Z_]+ +[0-9]+ +[0-9]+ / { print }'
+    _f=$(trace_file "$1")
+    cat "${_f%.trace}.events"
 }
 
 # trace_count EXPDIR TYPE [LOCATION] [REGION]: number of events of TYPE
 trace_count()
 {
-    trace_events "$1" | awk -v t="$2" -v loc="${3:-}" -v r="${4:-}" '
-        $1 == t && (loc == "" || $2 == loc) && (r == "" || index($0, "Region: \"" r "\"") > 0) { n++ }
-        END { print n + 0 }'
+    _f=$(trace_file "$1")
+    awk -F'\t' -v t="$2" -v loc="${3:-}" -v r="${4:-}" '
+        $1 == t && (loc == "" || $2 == loc) && (r == "" || $3 == r) { n += $4 }
+        END { print n + 0 }' "${_f%.trace}.summary"
+}
+
+# trace_summary EXPDIR: "TYPE LOCATION COUNT" for every event type and location, sorted
+trace_summary()
+{
+    _f=$(trace_file "$1")
+    awk -F'\t' '{ n[$1 " " $2] += $4 } END { for (k in n) print k, n[k] }' \
+        "${_f%.trace}.summary" | sort
+}
+
+# trace_check_order EXPDIR: number of events whose timestamp is not greater than the
+# previous one of the same location (0 for a well-ordered trace)
+trace_check_order()
+{
+    trace_events "$1" | awk '($2 in last) && $3 + 0 <= last[$2] + 0 { bad++ } { last[$2] = $3 }
+        END { print bad + 0 }'
+}
+
+# trace_check_nesting EXPDIR: number of LEAVE events that do not match the innermost open
+# ENTER of their location plus the ENTERs left open at the end (0 for a well-nested trace)
+trace_check_nesting()
+{
+    trace_events "$1" | awk '
+        $1 == "ENTER" { r = $0; sub(/.*Region: /, "", r); st[$2, ++d[$2]] = r }
+        $1 == "LEAVE" { r = $0; sub(/.*Region: /, "", r)
+                        if (d[$2] < 1 || st[$2, d[$2]] != r) bad++; else d[$2]-- }
+        END { for (l in d) bad += d[l]; print bad + 0 }'
 }
 
 done_ok()

@@ -1,0 +1,219 @@
+#!/bin/sh
+# shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
+# run_bench.sh: the overhead benchmarks of `make bench`. Prints one table; asserts nothing
+# about timings (never part of `make check`).
+#
+# Environment: abs_top_builddir (build tree with scorep-cc and .libs/libscorep-rt.so),
+# abs_top_srcdir (source tree), CC (compiler, default gcc), BENCH_RUNS (runs per variant,
+# default 5), BENCH_CALLS (calls per run, default 10000000), BENCH_KEEP=1 keeps the
+# temporary directory.
+set -eu
+
+srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${abs_top_builddir:-$(pwd)}
+cc=${CC:-gcc}
+runs=${BENCH_RUNS:-5}
+calls=${BENCH_CALLS:-10000000}
+bench=$srcdir/bench
+
+die() {
+    echo "run_bench.sh: $*" >&2
+    exit 1
+}
+
+[ -x "$builddir/scorep-cc" ] || die "no $builddir/scorep-cc: build first (make all)"
+[ -e "$builddir/.libs/libscorep-rt.so" ] || die "no $builddir/.libs/libscorep-rt.so: build first"
+have_otf2_print=no
+command -v otf2-print >/dev/null 2>&1 && have_otf2_print=yes
+
+# Settings from the caller's environment must not change what is measured.
+for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    case $v in SCOREP_CC_*) ;; *) unset "$v" ;; esac
+done
+SCOREP_CC_LIBDIR=$builddir/.libs
+SCOREP_CC_INCLUDEDIR=$srcdir/include
+export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-bench.XXXXXX") || die "cannot create a temporary directory"
+cleanup() {
+    if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step() { # step DESCRIPTION COMMAND...: runs COMMAND, output in $tmp/step.log
+    what=$1
+    shift
+    if ! "$@" >"$tmp/step.log" 2>&1; then
+        echo "run_bench.sh: FAILED: $what" >&2
+        echo "  command: $*" >&2
+        sed 's/^/  | /' "$tmp/step.log" >&2
+        exit 1
+    fi
+}
+
+# ------------------------------------------------------------------ build the programs
+echo "building the benchmark programs in $tmp ..." >&2
+step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
+step "build rdtsc_cost" $cc -O2 -o "$tmp/rdtsc_cost" "$bench/rdtsc_cost.c"
+step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
+step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
+step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
+    "$tmp/floor_hooks.o"
+step "build tiny (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/tiny_scorep" "$bench/tiny.c"
+step "build threads (uninstrumented)" $cc -O2 -pthread -o "$tmp/threads_plain" "$bench/threads.c"
+step "build threads (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -pthread -o "$tmp/threads_scorep" \
+    "$bench/threads.c"
+cat >"$tmp/exclude_tiny.filter" <<'EOF'
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE tiny
+SCOREP_REGION_NAMES_END
+EOF
+
+# ------------------------------------------------------------------ helpers
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+minimum() { sort -g | head -n 1; }
+
+# trace_bytes_per_event EXPDIR: (size of traces/ + traces.def) / events of all locations
+trace_bytes_per_event() {
+    [ $have_otf2_print = yes ] || { echo "n/a(no otf2-print)"; return; }
+    [ -f "$1/traces.otf2" ] || { echo "NO TRACE"; return; }
+    bytes=$(find "$1/traces" "$1/traces.def" -type f -exec wc -c {} + |
+        awk '$2 != "total" { s += $1 } END { print s + 0 }')
+    events=$(otf2-print -G "$1/traces.otf2" |
+        sed -n 's/^LOCATION .*# Events: \([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+    echo "$bytes $events" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "0 events" }'
+    echo "$events" >"$tmp/events"
+}
+
+# run_once NAME EXE ARGS...: one run under rusage_run with the current SCOREP_* settings.
+# Sets: out (program output), rss_kib, wall_s
+run_once() {
+    name=$1
+    shift
+    if ! "$tmp/rusage_run" "$tmp/ru" "$@" >"$tmp/out" 2>"$tmp/err"; then
+        echo "run_bench.sh: FAILED: variant '$name' ($*)" >&2
+        sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
+        exit 1
+    fi
+    if [ -s "$tmp/err" ]; then
+        echo "run_bench.sh: variant '$name' wrote to stderr:" >&2
+        sed 's/^/  | /' "$tmp/err" >&2
+    fi
+    rss_kib=$(awk '{ print $2 }' "$tmp/ru")
+    wall_s=$(awk '{ print $4 }' "$tmp/ru")
+}
+
+# variant LABEL KIND EXE: KIND is plain, profile, trace or both (which files must appear)
+results=$tmp/results
+: >"$results"
+variant() {
+    label=$1 kind=$2 exe=$3
+    echo "running $label ($runs x $calls calls) ..." >&2
+    : >"$tmp/ns" && : >"$tmp/wall" && : >"$tmp/rss"
+    bpe=-
+    i=0
+    while [ $i -lt "$runs" ]; do
+        i=$((i + 1))
+        exp=$tmp/exp
+        rm -rf "$exp"
+        SCOREP_EXPERIMENT_DIRECTORY=$exp
+        export SCOREP_EXPERIMENT_DIRECTORY
+        run_once "$label" "$exe" "$calls"
+        sed -n 's/^ns_per_call //p' "$tmp/out" >>"$tmp/ns"
+        echo "$wall_s" >>"$tmp/wall"
+        echo "$rss_kib" >>"$tmp/rss"
+        case $kind in
+        profile | both) [ -f "$exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex" ;;
+        esac
+        case $kind in
+        trace | both)
+            [ -f "$exp/traces.otf2" ] || die "variant '$label' wrote no traces.otf2"
+            [ $i -eq "$runs" ] && bpe=$(trace_bytes_per_event "$exp")
+            ;;
+        esac
+        rm -rf "$exp"
+    done
+    [ -s "$tmp/ns" ] || die "variant '$label' printed no ns_per_call"
+    printf '%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$tmp/ns")" "$(minimum <"$tmp/ns")" \
+        "$(median <"$tmp/wall")" "$(median <"$tmp/rss" | awk '{ printf "%.1f", $1 / 1024 }')" \
+        "$bpe" >>"$results"
+}
+
+# ------------------------------------------------------------------ the variants
+variant "(a) uninstrumented" plain "$tmp/tiny_plain"
+variant "(b) floor (rdtsc+16B store)" plain "$tmp/tiny_floor"
+
+SCOREP_FILTERING_FILE=$tmp/exclude_tiny.filter
+export SCOREP_FILTERING_FILE
+variant "(c) scorep, tiny filtered" profile "$tmp/tiny_scorep"
+unset SCOREP_FILTERING_FILE
+
+SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
+export SCOREP_ENABLE_PROFILING SCOREP_ENABLE_TRACING
+variant "(d) scorep, profiling" profile "$tmp/tiny_scorep"
+
+SCOREP_TOTAL_MEMORY=400M
+export SCOREP_TOTAL_MEMORY
+SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true
+variant "(e) scorep, tracing" trace "$tmp/tiny_scorep"
+SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true
+variant "(f) scorep, profiling+tracing" both "$tmp/tiny_scorep"
+
+# rdtsc cost
+: >"$tmp/rd"
+i=0
+while [ $i -lt "$runs" ]; do
+    i=$((i + 1))
+    run_once rdtsc "$tmp/rdtsc_cost" "$calls"
+    sed -n 's/^ns_per_rdtsc \([^ ]*\).*/\1/p' "$tmp/out" >>"$tmp/rd"
+done
+rdtsc_ns=$(median <"$tmp/rd")
+
+# finalize: 8 threads x 10^5 calls; wall(instrumented) - wall(uninstrumented), 3 runs each
+fin_runs=3
+finalize() { # finalize LABEL EXE: median wall and median in-program thread time
+    : >"$tmp/fw" && : >"$tmp/ft"
+    i=0
+    while [ $i -lt $fin_runs ]; do
+        i=$((i + 1))
+        rm -rf "$tmp/exp"
+        run_once "$1" "$2" 8 100000
+        echo "$wall_s" >>"$tmp/fw"
+        sed -n 's/^threads_s //p' "$tmp/out" >>"$tmp/ft"
+    done
+    rm -rf "$tmp/exp"
+    echo "$(median <"$tmp/fw") $(median <"$tmp/ft")"
+}
+echo "running finalize (8 threads x 10^5 calls) ..." >&2
+unset SCOREP_ENABLE_PROFILING SCOREP_ENABLE_TRACING
+fin_plain=$(finalize "finalize, uninstrumented" "$tmp/threads_plain")
+SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true
+export SCOREP_ENABLE_PROFILING SCOREP_ENABLE_TRACING
+fin_trace=$(finalize "finalize, tracing" "$tmp/threads_scorep")
+SCOREP_ENABLE_PROFILING=true
+fin_both=$(finalize "finalize, profiling+tracing" "$tmp/threads_scorep")
+
+# ------------------------------------------------------------------ the table
+echo
+echo "scorep-rt overhead: tiny(x) = x+1 called $calls times from main; $runs runs per variant"
+echo "($(uname -m), $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(nproc 2>/dev/null || echo '?') CPUs)"
+awk -F'|' '
+BEGIN { fmt = "%-32s %11s %11s %8s %10s %9s\n"
+        printf fmt, "variant", "ns/call med", "ns/call min", "wall s", "peak RSS", "trace"
+        printf fmt, "", "", "", "(median)", "MiB", "B/event"
+        printf fmt, "--------------------------------", "-----------", "-----------", "--------", "----------", "---------" }
+{ printf "%-32s %11.2f %11.2f %8.3f %10s %9s\n", $1, $2, $3, $4, $5, $6 }' "$results"
+[ -f "$tmp/events" ] && echo "(trace B/event = (traces/ + traces.def bytes) / $(cat "$tmp/events") events of the last run)"
+printf 'rdtsc instruction alone: %.2f ns (median of %s loops of %s reads)\n' "$rdtsc_ns" "$runs" "$calls"
+echo "$fin_plain $fin_trace $fin_both" | awk '{
+    printf "finalize, 8 threads x 10^5 calls (median of 3 runs; wall = whole process):\n"
+    printf "  uninstrumented            wall %.3f s (threads %.3f s)\n", $1, $2
+    printf "  tracing                   wall %.3f s (threads %.3f s)  wall - uninstrumented = %.3f s, minus thread time = %.3f s\n", $3, $4, $3 - $1, ($3 - $4) - ($1 - $2)
+    printf "  profiling+tracing         wall %.3f s (threads %.3f s)  wall - uninstrumented = %.3f s, minus thread time = %.3f s\n", $5, $6, $5 - $1, ($5 - $6) - ($1 - $2) }'
+cat <<'EOF'
+
+targets (issue), ns per call:   profiling <= 85, tracing <= 80, both <= 100, filtered <= 15
+Score-P 4.0 reference:          profiling 127-145, tracing 145-216, both 190-250 ns; ~11.5 B/event
+                                uninstrumented ~3-5 ns, floor ~70 ns
+EOF

@@ -1,0 +1,65 @@
+/* clock_sync.c: ping-pong clock synchronisation with rank 0 (see clock_sync.h). Rank 0
+ * exchanges a few round trips with every other rank in turn and keeps the one with the
+ * shortest round trip; the offset assumes symmetric latency. */
+#include "core/clock_sync.h"
+#include "core/timer.h"
+#include "ipc/ipc.h"
+
+enum { MAX_POINTS = 2, ROUNDS = 10, TAG_PING = 7201, TAG_PONG = 7202, TAG_RESULT = 7203 };
+
+static scorep_clock_point points[MAX_POINTS];
+static int n_points;
+
+/* rank 0 side: best offset of `peer` relative to rank 0 */
+static int64_t measure_peer(const scorep_ipc *ipc, int peer, uint64_t *peer_time)
+{
+    uint64_t best_rtt = UINT64_MAX;
+    int64_t best = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        uint64_t t0 = scorep_timer_ticks(), remote = 0;
+        ipc->send(&t0, sizeof t0, peer, TAG_PING);
+        ipc->recv(&remote, sizeof remote, peer, TAG_PONG);
+        uint64_t t1 = scorep_timer_ticks();
+        if (t1 - t0 < best_rtt) {
+            best_rtt = t1 - t0;
+            best = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)remote;
+            *peer_time = remote;
+        }
+    }
+    return best;
+}
+
+void scorep_clock_sync(void)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank(), size = ipc->size();
+    if (size < 2 || n_points >= MAX_POINTS)
+        return;
+    scorep_clock_point p = {scorep_timer_ticks(), 0, 0};
+    if (rank == 0) {
+        for (int r = 1; r < size; r++) {
+            uint64_t when = 0;
+            int64_t off = measure_peer(ipc, r, &when);
+            uint64_t msg[2] = {when, (uint64_t)off};
+            ipc->send(msg, sizeof msg, r, TAG_RESULT);
+        }
+    } else {
+        for (int i = 0; i < ROUNDS; i++) {
+            uint64_t ping, now;
+            ipc->recv(&ping, sizeof ping, 0, TAG_PING);
+            now = scorep_timer_ticks();
+            ipc->send(&now, sizeof now, 0, TAG_PONG);
+        }
+        uint64_t msg[2];
+        ipc->recv(msg, sizeof msg, 0, TAG_RESULT);
+        p.time = msg[0];
+        p.offset = (int64_t)msg[1];
+    }
+    points[n_points++] = p;
+}
+
+int scorep_clock_points(const scorep_clock_point **out)
+{
+    *out = points;
+    return n_points;
+}

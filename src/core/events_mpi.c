@@ -1,0 +1,277 @@
+/* events_mpi.c: records message-passing events into the trace buffer (class MPI) and
+ * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get). */
+#include "core/events_mpi.h"
+#include "core/events.h"
+
+static buf_mpi_rec *rec(scorep_location *l, uint32_t type)
+{
+    if (!l || !scorep_measurement_active || !l->recording || !l->tracing)
+        return NULL;
+    return scorep_buffer_mpi(&l->buffer, scorep_event_time(l), type);
+}
+
+static pnode *profile_node(scorep_location *l)
+{
+    if (!l || !scorep_measurement_active || !l->recording || !l->profiling)
+        return NULL;
+    return l->profile.cur;
+}
+
+static void count_bytes(scorep_location *l, uint64_t sent, uint64_t received)
+{
+    pnode *n = profile_node(l);
+    if (n) {
+        n->bytes_sent += sent;
+        n->bytes_received += received;
+    }
+}
+
+static void message(scorep_location *l, uint32_t type, uint32_t comm, uint32_t peer,
+                    uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                    uint64_t handle)
+{
+    buf_mpi_rec *r = rec(l, type);
+    if (r) {
+        r->comm = comm;
+        r->peer = peer;
+        r->tag = tag;
+        r->bytes = bytes;
+        r->request = request;
+        r->msg_id = msg_id;
+        r->handle = handle;
+    }
+}
+
+static void request_only(scorep_location *l, uint32_t type, uint64_t request)
+{
+    buf_mpi_rec *r = rec(l, type);
+    if (r)
+        r->request = request;
+}
+
+void scorep_event_mpi_send(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
+                           uint64_t bytes, uint64_t msg_id)
+{
+    message(l, BUF_MPI_SEND, comm, dest, tag, bytes, 0, msg_id, 0);
+    count_bytes(l, bytes, 0);
+}
+
+void scorep_event_mpi_recv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                           uint64_t bytes, uint64_t msg_id, uint64_t handle)
+{
+    message(l, BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id, handle);
+    count_bytes(l, 0, bytes);
+}
+
+void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
+                            uint64_t bytes, uint64_t request, uint64_t msg_id)
+{
+    message(l, BUF_MPI_ISEND, comm, dest, tag, bytes, request, msg_id, 0);
+    count_bytes(l, bytes, 0);
+}
+
+void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t request)
+{
+    request_only(l, BUF_MPI_ISEND_COMPLETE, request);
+}
+
+void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t request)
+{
+    request_only(l, BUF_MPI_IRECV_REQUEST, request);
+}
+
+void scorep_event_mpi_irecv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                            uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle)
+{
+    message(l, BUF_MPI_IRECV, comm, source, tag, bytes, request, msg_id, handle);
+    count_bytes(l, 0, bytes);
+}
+
+void scorep_event_mpi_request_test(scorep_location *l, uint64_t request)
+{
+    request_only(l, BUF_MPI_REQUEST_TEST, request);
+}
+
+void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t request)
+{
+    request_only(l, BUF_MPI_REQUEST_CANCELLED, request);
+}
+
+void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                            uint64_t bytes, uint64_t handle, uint64_t msg_id)
+{
+    message(l, BUF_MPI_PROBE, comm, source, tag, bytes, 0, msg_id, handle);
+}
+
+void scorep_event_mpi_collective_begin(scorep_location *l)
+{
+    rec(l, BUF_MPI_COLL_BEGIN);
+}
+
+static void collective(scorep_location *l, uint32_t type, uint32_t op, uint32_t comm,
+                       uint32_t root, uint64_t sent, uint64_t received, uint64_t request)
+{
+    buf_mpi_rec *r = rec(l, type);
+    if (r) {
+        r->tag = op;
+        r->comm = comm;
+        r->peer = root;
+        r->bytes = sent;
+        r->bytes2 = received;
+        r->request = request;
+    }
+    count_bytes(l, sent, received);
+}
+
+void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op, uint32_t comm,
+                                     uint32_t root, uint64_t sent, uint64_t received)
+{
+    collective(l, BUF_MPI_COLL_END, op, comm, root, sent, received, 0);
+}
+
+void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request)
+{
+    request_only(l, BUF_MPI_NBC_REQUEST, request);
+}
+
+void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, uint32_t comm,
+                                   uint32_t root, uint64_t sent, uint64_t received,
+                                   uint64_t request)
+{
+    collective(l, BUF_MPI_NBC_COMPLETE, op, comm, root, sent, received, request);
+}
+
+static void comm_only(scorep_location *l, uint32_t type, uint32_t comm)
+{
+    buf_mpi_rec *r = rec(l, type);
+    if (r)
+        r->comm = comm;
+}
+
+void scorep_event_mpi_comm_create(scorep_location *l, uint32_t comm)
+{
+    comm_only(l, BUF_MPI_COMM_CREATE, comm);
+}
+
+void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm)
+{
+    comm_only(l, BUF_MPI_COMM_DESTROY, comm);
+}
+
+/* ----------------------------------------------------------------- one-sided */
+void scorep_event_rma_win_create(scorep_location *l, uint32_t win)
+{
+    comm_only(l, BUF_RMA_WIN_CREATE, win);
+}
+
+void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win)
+{
+    comm_only(l, BUF_RMA_WIN_DESTROY, win);
+}
+
+static void rma(scorep_location *l, uint32_t type, uint32_t win, uint32_t remote, uint32_t kind,
+                uint64_t bytes, uint64_t bytes2, uint64_t id)
+{
+    buf_mpi_rec *r = rec(l, type);
+    if (r) {
+        r->comm = win;
+        r->peer = remote;
+        r->tag = kind;
+        r->bytes = bytes;
+        r->bytes2 = bytes2;
+        r->request = id;
+    }
+}
+
+static void count_rma(scorep_location *l, uint64_t put, uint64_t get)
+{
+    pnode *n = profile_node(l);
+    if (n) {
+        n->bytes_put += put;
+        n->bytes_get += get;
+    }
+}
+
+void scorep_event_rma_put(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
+                          uint64_t matching_id)
+{
+    rma(l, BUF_RMA_PUT, win, remote, 0, bytes, 0, matching_id);
+    count_rma(l, bytes, 0);
+}
+
+void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
+                          uint64_t matching_id)
+{
+    rma(l, BUF_RMA_GET, win, remote, 0, bytes, 0, matching_id);
+    count_rma(l, 0, bytes);
+}
+
+void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
+                             scorep_rma_atomic_type type, uint64_t sent, uint64_t received,
+                             uint64_t matching_id)
+{
+    rma(l, BUF_RMA_ATOMIC, win, remote, type, sent, received, matching_id);
+    count_rma(l, sent, received);
+}
+
+void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win,
+                                           uint64_t matching_id)
+{
+    rma(l, BUF_RMA_OP_COMPLETE_BLOCKING, win, 0, 0, 0, 0, matching_id);
+}
+
+void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
+                                               uint64_t matching_id)
+{
+    rma(l, BUF_RMA_OP_COMPLETE_NON_BLOCKING, win, 0, 0, 0, 0, matching_id);
+}
+
+void scorep_event_rma_collective_begin(scorep_location *l)
+{
+    rec(l, BUF_RMA_COLL_BEGIN);
+}
+
+void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op,
+                                     scorep_rma_sync_level level, uint32_t win, uint32_t root,
+                                     uint64_t sent, uint64_t received)
+{
+    buf_mpi_rec *r = rec(l, BUF_RMA_COLL_END);
+    if (r) {
+        r->tag = op;
+        r->handle = level;
+        r->comm = win;
+        r->peer = root;
+        r->bytes = sent;
+        r->bytes2 = received;
+    }
+}
+
+void scorep_event_rma_group_sync(scorep_location *l, scorep_rma_sync_level level, uint32_t win,
+                                 uint32_t group)
+{
+    rma(l, BUF_RMA_GROUP_SYNC, win, 0, level, group, 0, 0);
+}
+
+void scorep_event_rma_request_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id, scorep_lock_type type)
+{
+    rma(l, BUF_RMA_REQUEST_LOCK, win, remote, type, 0, 0, lock_id);
+}
+
+void scorep_event_rma_acquire_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id, scorep_lock_type type)
+{
+    rma(l, BUF_RMA_ACQUIRE_LOCK, win, remote, type, 0, 0, lock_id);
+}
+
+void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id)
+{
+    rma(l, BUF_RMA_RELEASE_LOCK, win, remote, 0, 0, 0, lock_id);
+}
+
+void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
+                           scorep_rma_sync_type type)
+{
+    rma(l, BUF_RMA_SYNC, win, remote, type, 0, 0, 0);
+}

@@ -1,0 +1,108 @@
+/* events_mpi.h: core events of message passing (point-to-point, requests, probes,
+ * collectives, one-sided, communicator life cycle). Called by the MPI adapter with
+ * process-local definition ids (see defs/defs_mpi.h) and ranks within the communicator. */
+#ifndef SCOREP_EVENTS_MPI_H
+#define SCOREP_EVENTS_MPI_H
+
+#include "core/location.h"
+
+#include <stdint.h>
+
+/* Collective operation kinds: the values of OTF2_CollectiveOp. */
+typedef enum {
+    SCOREP_COLL_BARRIER = 0,
+    SCOREP_COLL_BCAST = 1,
+    SCOREP_COLL_GATHER = 2,
+    SCOREP_COLL_GATHERV = 3,
+    SCOREP_COLL_SCATTER = 4,
+    SCOREP_COLL_SCATTERV = 5,
+    SCOREP_COLL_ALLGATHER = 6,
+    SCOREP_COLL_ALLGATHERV = 7,
+    SCOREP_COLL_ALLTOALL = 8,
+    SCOREP_COLL_ALLTOALLV = 9,
+    SCOREP_COLL_ALLTOALLW = 10,
+    SCOREP_COLL_ALLREDUCE = 11,
+    SCOREP_COLL_REDUCE = 12,
+    SCOREP_COLL_REDUCE_SCATTER = 13,
+    SCOREP_COLL_SCAN = 14,
+    SCOREP_COLL_EXSCAN = 15,
+    SCOREP_COLL_REDUCE_SCATTER_BLOCK = 16,
+    SCOREP_COLL_CREATE_HANDLE = 17,
+    SCOREP_COLL_DESTROY_HANDLE = 18,
+    SCOREP_COLL_ALLOCATE = 19,
+    SCOREP_COLL_DEALLOCATE = 20,
+    SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE = 21,
+    SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE = 22
+} scorep_collective_op;
+
+#define SCOREP_NO_ROOT UINT32_MAX
+
+/* blocking point-to-point; msg_id: the n-th message on (comm, sender, receiver, tag) */
+void scorep_event_mpi_send(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
+                           uint64_t bytes, uint64_t msg_id);
+/* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
+void scorep_event_mpi_recv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                           uint64_t bytes, uint64_t msg_id, uint64_t handle);
+/* non-blocking point-to-point; request: a per-process request id (never 0) */
+void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
+                            uint64_t bytes, uint64_t request, uint64_t msg_id);
+void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t request);
+void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t request);
+void scorep_event_mpi_irecv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                            uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle);
+void scorep_event_mpi_request_test(scorep_location *l, uint64_t request);
+void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t request);
+/* A successful probe: written as attributes of the Leave of the probing call.
+ * handle: 0 for Probe/Iprobe, 1, 2, ... per process for Mprobe/Improbe. */
+void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
+                            uint64_t bytes, uint64_t handle, uint64_t msg_id);
+
+/* collectives; root is the rank in comm, or SCOREP_NO_ROOT */
+void scorep_event_mpi_collective_begin(scorep_location *l);
+void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op, uint32_t comm,
+                                     uint32_t root, uint64_t sent, uint64_t received);
+void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request);
+void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, uint32_t comm,
+                                   uint32_t root, uint64_t sent, uint64_t received,
+                                   uint64_t request);
+
+/* communicator life cycle (comm: defs id) */
+void scorep_event_mpi_comm_create(scorep_location *l, uint32_t comm);
+void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm);
+
+/* one-sided; win: defs id; remote: rank in the window's communicator */
+typedef enum { SCOREP_RMA_SYNC_NONE = 0, SCOREP_RMA_SYNC_PROCESS = 1, SCOREP_RMA_SYNC_MEMORY = 2 } scorep_rma_sync_level; /* OTF2_RmaSyncLevel bits */
+typedef enum { SCOREP_LOCK_EXCLUSIVE = 0, SCOREP_LOCK_SHARED = 1 } scorep_lock_type;
+typedef enum { SCOREP_RMA_SYNC_TYPE_MEMORY = 0, SCOREP_RMA_SYNC_TYPE_NOTIFY_IN = 1, SCOREP_RMA_SYNC_TYPE_NOTIFY_OUT = 2 } scorep_rma_sync_type;
+typedef enum { SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, SCOREP_RMA_ATOMIC_TEST_AND_SET = 2, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3, SCOREP_RMA_ATOMIC_SWAP = 4, SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5, SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6, SCOREP_RMA_ATOMIC_ADD = 7, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 8 } scorep_rma_atomic_type; /* OTF2_RmaAtomicType */
+
+void scorep_event_rma_win_create(scorep_location *l, uint32_t win);
+void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win);
+void scorep_event_rma_put(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
+                          uint64_t matching_id);
+void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
+                          uint64_t matching_id);
+void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
+                             scorep_rma_atomic_type type, uint64_t sent, uint64_t received,
+                             uint64_t matching_id);
+void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win,
+                                           uint64_t matching_id);
+void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
+                                               uint64_t matching_id);
+void scorep_event_rma_collective_begin(scorep_location *l);
+void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op,
+                                     scorep_rma_sync_level level, uint32_t win, uint32_t root,
+                                     uint64_t sent, uint64_t received);
+/* group: defs group id (scorep_defs_group) */
+void scorep_event_rma_group_sync(scorep_location *l, scorep_rma_sync_level level, uint32_t win,
+                                 uint32_t group);
+void scorep_event_rma_request_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id, scorep_lock_type type);
+void scorep_event_rma_acquire_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id, scorep_lock_type type);
+void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                                   uint64_t lock_id);
+void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
+                           scorep_rma_sync_type type);
+
+#endif

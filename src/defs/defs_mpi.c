@@ -1,0 +1,113 @@
+/* defs_mpi.c: communicator, group and window definitions (deduplicated by key or by
+ * member list). */
+#include "defs/defs_mpi.h"
+#include "defs/defs.h"
+#include "defs/defs_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static defs_table comms = DEFS_TABLE_INIT(scorep_comm_def);
+static defs_table groups = DEFS_TABLE_INIT(scorep_group_def);
+static defs_table wins = DEFS_TABLE_INIT(scorep_win_def);
+
+static uint32_t *copy_members(uint32_t size, const uint32_t *members)
+{
+    uint32_t *m = malloc((size ? size : 1) * sizeof *m);
+    if (m && size)
+        memcpy(m, members, size * sizeof *m);
+    return m;
+}
+
+static int comm_equal(const void *e, const void *k)
+{
+    return ((const scorep_comm_def *)e)->key == ((const scorep_comm_def *)k)->key;
+}
+
+static int comm_init(void *e, const void *k)
+{
+    scorep_comm_def *d = e;
+    *d = *(const scorep_comm_def *)k;
+    d->name = strdup(d->name ? d->name : "");
+    d->members = copy_members(d->size, d->members);
+    return d->name && d->members ? 0 : -1;
+}
+
+uint32_t scorep_defs_comm(uint64_t key, const char *name, uint32_t size, const uint32_t *members,
+                          uint32_t parent, int is_inter)
+{
+    scorep_comm_def k = {key, name, size, members, parent, is_inter};
+    return defs_table_intern(&comms, key * 0x9e3779b97f4a7c15ull, &k, comm_equal, comm_init);
+}
+
+static int group_equal(const void *e, const void *k)
+{
+    const scorep_group_def *a = e, *b = k;
+    return a->size == b->size && memcmp(a->members, b->members, a->size * sizeof *a->members) == 0;
+}
+
+static int group_init(void *e, const void *k)
+{
+    scorep_group_def *d = e;
+    *d = *(const scorep_group_def *)k;
+    d->members = copy_members(d->size, d->members);
+    return d->members ? 0 : -1;
+}
+
+uint32_t scorep_defs_group(uint32_t size, const uint32_t *members)
+{
+    scorep_group_def k = {size, members};
+    uint64_t h = 1469598103934665603ull ^ size;
+    for (uint32_t i = 0; i < size; i++)
+        h = (h ^ members[i]) * 1099511628211ull;
+    return defs_table_intern(&groups, h, &k, group_equal, group_init);
+}
+
+static int win_equal(const void *e, const void *k)
+{
+    return ((const scorep_win_def *)e)->key == ((const scorep_win_def *)k)->key;
+}
+
+static int win_init(void *e, const void *k)
+{
+    scorep_win_def *d = e;
+    *d = *(const scorep_win_def *)k;
+    d->name = strdup(d->name ? d->name : "");
+    return d->name ? 0 : -1;
+}
+
+uint32_t scorep_defs_win(uint64_t key, const char *name, uint32_t comm)
+{
+    scorep_win_def k = {key, name, comm};
+    return defs_table_intern(&wins, key * 0xc2b2ae3d27d4eb4full, &k, win_equal, win_init);
+}
+
+const scorep_comm_def *scorep_defs_comm_get(uint32_t id)
+{
+    return defs_table_get(&comms, id);
+}
+
+const scorep_group_def *scorep_defs_group_get(uint32_t id)
+{
+    return defs_table_get(&groups, id);
+}
+
+const scorep_win_def *scorep_defs_win_get(uint32_t id)
+{
+    return defs_table_get(&wins, id);
+}
+
+uint32_t scorep_defs_comm_count(void)
+{
+    return defs_table_count(&comms);
+}
+
+uint32_t scorep_defs_group_count(void)
+{
+    return defs_table_count(&groups);
+}
+
+uint32_t scorep_defs_win_count(void)
+{
+    return defs_table_count(&wins);
+}

@@ -1,0 +1,48 @@
+/* defs_mpi.h: definitions of communicators, process groups and RMA windows. Each carries a
+ * globally unique key that every member process computes identically, so that unification
+ * can merge the per-process definitions without further communication. */
+#ifndef SCOREP_DEFS_MPI_H
+#define SCOREP_DEFS_MPI_H
+
+#include <stdint.h>
+
+/* Keys: MPI_COMM_WORLD is SCOREP_COMM_KEY_WORLD; MPI_COMM_SELF of world rank r is
+ * SCOREP_COMM_KEY_SELF(r); any other communicator: (world rank of its rank 0) << 32 | a
+ * counter of communicators created by that process (the creator broadcasts it). */
+#define SCOREP_COMM_KEY_WORLD 0ull
+#define SCOREP_COMM_KEY_SELF(r) (((uint64_t)(r) << 32) | 0xffffffffull)
+
+typedef struct {
+    uint64_t key;
+    const char *name;
+    uint32_t size;           /* number of processes (local group for intercommunicators) */
+    const uint32_t *members; /* world ranks, in communicator rank order; copied */
+    uint32_t parent;         /* defs id of the communicator it was derived from, or invalid */
+    int is_inter;
+} scorep_comm_def;
+
+typedef struct {
+    uint32_t size;
+    const uint32_t *members; /* world ranks */
+} scorep_group_def;
+
+typedef struct {
+    uint64_t key; /* like a communicator key */
+    const char *name;
+    uint32_t comm; /* defs id of the window's communicator */
+} scorep_win_def;
+
+/* Return the defs id (existing one for an equal key / member list), or SCOREP_INVALID_ID. */
+uint32_t scorep_defs_comm(uint64_t key, const char *name, uint32_t size, const uint32_t *members,
+                          uint32_t parent, int is_inter);
+uint32_t scorep_defs_group(uint32_t size, const uint32_t *members);
+uint32_t scorep_defs_win(uint64_t key, const char *name, uint32_t comm);
+
+const scorep_comm_def *scorep_defs_comm_get(uint32_t id);
+const scorep_group_def *scorep_defs_group_get(uint32_t id);
+const scorep_win_def *scorep_defs_win_get(uint32_t id);
+uint32_t scorep_defs_comm_count(void);
+uint32_t scorep_defs_group_count(void);
+uint32_t scorep_defs_win_count(void);
+
+#endif

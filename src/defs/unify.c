@@ -1,0 +1,468 @@
+/* unify.c: merges all processes' definitions (see unify.h). Definitions travel as blobs;
+ * equal blobs are the same definition, except communicators and windows, whose identity is
+ * their key (the first 8 bytes of the blob). References between definitions (a
+ * communicator's parent, a window's communicator) travel as keys, not ids. */
+#include "defs/unify.h"
+#include "defs/ser.h"
+#include "ipc/ipc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    ser_buf data;
+    size_t *off;
+    uint32_t *len;
+    uint32_t n, cap;
+    uint32_t *slots;
+    uint32_t nslots;
+} blob_table;
+
+enum { TAG_SIZE = 7101, TAG_DATA = 7102 };
+
+static size_t identity_len(int kind, uint32_t len)
+{
+    return (kind == U_COMM || kind == U_WIN) && len >= 8 ? 8 : len;
+}
+
+static uint64_t blob_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static int table_grow(blob_table *t)
+{
+    uint32_t ns = t->nslots ? t->nslots * 2 : 256;
+    uint32_t *s = malloc(ns * sizeof *s);
+    if (!s)
+        return -1;
+    memset(s, 0xff, ns * sizeof *s);
+    free(t->slots);
+    t->slots = s;
+    t->nslots = ns;
+    return 0;
+}
+
+/* Finds or appends a blob; returns its index or UINT32_MAX. */
+static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, uint32_t len)
+{
+    if ((t->n + 1) * 2 > t->nslots) {
+        if (table_grow(t) != 0)
+            return UINT32_MAX;
+        for (uint32_t i = 0; i < t->n; i++) { /* re-index */
+            size_t il = identity_len(kind, t->len[i]);
+            uint32_t j = (uint32_t)blob_hash(t->data.data + t->off[i], il) & (t->nslots - 1);
+            while (t->slots[j] != UINT32_MAX)
+                j = (j + 1) & (t->nslots - 1);
+            t->slots[j] = i;
+        }
+    }
+    size_t il = identity_len(kind, len);
+    uint32_t j = (uint32_t)blob_hash(p, il) & (t->nslots - 1);
+    for (; t->slots[j] != UINT32_MAX; j = (j + 1) & (t->nslots - 1)) {
+        uint32_t i = t->slots[j];
+        if (identity_len(kind, t->len[i]) == il && memcmp(t->data.data + t->off[i], p, il) == 0)
+            return i;
+    }
+    if (t->n == t->cap) {
+        uint32_t c = t->cap ? t->cap * 2 : 256;
+        size_t *o = realloc(t->off, c * sizeof *o);
+        uint32_t *l = o ? realloc(t->len, c * sizeof *l) : NULL;
+        if (o)
+            t->off = o;
+        if (!l)
+            return UINT32_MAX;
+        t->len = l;
+        t->cap = c;
+    }
+    t->off[t->n] = t->data.len;
+    t->len[t->n] = len;
+    ser_put(&t->data, p, len);
+    if (t->data.failed)
+        return UINT32_MAX;
+    t->slots[j] = t->n;
+    return t->n++;
+}
+
+static void table_free(blob_table *t)
+{
+    ser_free(&t->data);
+    free(t->off);
+    free(t->len);
+    free(t->slots);
+}
+
+/* ------------------------------------------------------- local definitions */
+static void blob_region(ser_buf *b, uint32_t i)
+{
+    const scorep_region_def *r = scorep_defs_region_get(i);
+    ser_str(b, r->name);
+    ser_str(b, r->mangled);
+    ser_str(b, r->file);
+    ser_u32(b, (uint32_t)r->begin_line);
+    ser_u32(b, (uint32_t)r->end_line);
+    ser_u32(b, r->paradigm);
+    ser_u32(b, r->role);
+}
+
+static void blob_comm(ser_buf *b, uint32_t i)
+{
+    const scorep_comm_def *c = scorep_defs_comm_get(i);
+    ser_u64(b, c->key);
+    ser_str(b, c->name);
+    ser_u32(b, c->size);
+    ser_put(b, c->members, c->size * sizeof *c->members);
+    ser_u64(b, c->parent == SCOREP_INVALID_ID ? UINT64_MAX : scorep_defs_comm_get(c->parent)->key);
+    ser_u32(b, (uint32_t)c->is_inter);
+}
+
+static void blob_local(ser_buf *b, int kind, uint32_t i)
+{
+    switch (kind) {
+    case U_STRING:
+        ser_str(b, scorep_defs_string_get(i));
+        break;
+    case U_REGION:
+        blob_region(b, i);
+        break;
+    case U_PARAM:
+        ser_str(b, scorep_defs_parameter_get(i)->name);
+        ser_u32(b, scorep_defs_parameter_get(i)->type);
+        break;
+    case U_METRIC: {
+        const scorep_metric_def *m = scorep_defs_metric_get(i);
+        ser_str(b, m->name);
+        ser_str(b, m->unit);
+        ser_u32(b, m->type);
+        ser_u32(b, m->per_callpath);
+        break;
+    }
+    case U_COMM:
+        blob_comm(b, i);
+        break;
+    case U_GROUP:
+        ser_u32(b, scorep_defs_group_get(i)->size);
+        ser_put(b, scorep_defs_group_get(i)->members,
+                scorep_defs_group_get(i)->size * sizeof(uint32_t));
+        break;
+    case U_WIN: {
+        const scorep_win_def *w = scorep_defs_win_get(i);
+        ser_u64(b, w->key);
+        ser_str(b, w->name);
+        ser_u64(b, scorep_defs_comm_get(w->comm)->key);
+        break;
+    }
+    }
+}
+
+static uint32_t local_count(int kind)
+{
+    switch (kind) {
+    case U_STRING:
+        return scorep_defs_string_count();
+    case U_REGION:
+        return scorep_defs_region_count();
+    case U_PARAM:
+        return scorep_defs_parameter_count();
+    case U_METRIC:
+        return scorep_defs_metric_count();
+    case U_COMM:
+        return scorep_defs_comm_count();
+    case U_GROUP:
+        return scorep_defs_group_count();
+    default:
+        return scorep_defs_win_count();
+    }
+}
+
+/* Builds this process's tables; map[k][i] = index of local def i in table k. */
+static int build_local(blob_table *t, scorep_unified *u)
+{
+    ser_buf tmp = {0};
+    for (int k = 0; k < U_KINDS; k++) {
+        uint32_t n = local_count(k);
+        u->n_local[k] = n;
+        u->map[k] = malloc((n ? n : 1) * sizeof(uint32_t));
+        if (!u->map[k])
+            return -1;
+        for (uint32_t i = 0; i < n; i++) {
+            tmp.len = 0;
+            blob_local(&tmp, k, i);
+            if (tmp.failed)
+                return -1;
+            u->map[k][i] = table_intern(&t[k], k, tmp.data, (uint32_t)tmp.len);
+            if (u->map[k][i] == UINT32_MAX)
+                return -1;
+        }
+    }
+    ser_free(&tmp);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- exchange */
+static void pack(const blob_table *t, ser_buf *out)
+{
+    for (int k = 0; k < U_KINDS; k++) {
+        ser_u32(out, t[k].n);
+        for (uint32_t i = 0; i < t[k].n; i++) {
+            ser_u32(out, t[k].len[i]);
+            ser_put(out, t[k].data.data + t[k].off[i], t[k].len[i]);
+        }
+    }
+}
+
+static int merge_packed(blob_table *t, const unsigned char *p, size_t len)
+{
+    ser_reader r = {p, p + len, 0};
+    for (int k = 0; k < U_KINDS; k++) {
+        uint32_t n = ser_get_u32(&r);
+        for (uint32_t i = 0; i < n && !r.failed; i++) {
+            uint32_t l = ser_get_u32(&r);
+            const unsigned char *b = ser_get(&r, l);
+            if (!b || table_intern(&t[k], k, b, l) == UINT32_MAX)
+                return -1;
+        }
+    }
+    return r.failed ? -1 : 0;
+}
+
+static int send_blob(const scorep_ipc *ipc, const ser_buf *b, int dest)
+{
+    uint64_t n = b->len;
+    if (ipc->send(&n, sizeof n, dest, TAG_SIZE) != 0)
+        return -1;
+    return ipc->send(b->data, b->len, dest, TAG_DATA);
+}
+
+static int recv_and_merge(const scorep_ipc *ipc, blob_table *t, int source)
+{
+    uint64_t n = 0;
+    if (ipc->recv(&n, sizeof n, source, TAG_SIZE) != 0)
+        return -1;
+    unsigned char *d = malloc(n ? n : 1);
+    int rc = d && ipc->recv(d, n, source, TAG_DATA) == 0 ? merge_packed(t, d, n) : -1;
+    free(d);
+    return rc;
+}
+
+/* Binomial tree: in round k, ranks with bit k set hand their tables to rank - 2^k. */
+static int tree_reduce(const scorep_ipc *ipc, blob_table *t)
+{
+    int rank = ipc->rank(), size = ipc->size(), rc = 0;
+    for (int step = 1; step < size; step <<= 1) {
+        if (rank & step) {
+            ser_buf b = {0};
+            pack(t, &b);
+            rc = b.failed ? -1 : send_blob(ipc, &b, rank - step);
+            ser_free(&b);
+            break;
+        }
+        if (rank + step < size && recv_and_merge(ipc, t, rank + step) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+static int broadcast_global(const scorep_ipc *ipc, blob_table *t, blob_table *global)
+{
+    ser_buf b = {0};
+    uint64_t n = 0;
+    if (ipc->rank() == 0) {
+        pack(t, &b);
+        n = b.failed ? UINT64_MAX : b.len;
+    }
+    if (ipc->bcast(&n, sizeof n, 0) != 0 || n == UINT64_MAX)
+        return -1;
+    if (ipc->rank() != 0) {
+        b.data = malloc(n ? n : 1);
+        b.len = b.cap = n;
+        if (!b.data)
+            return -1; /* other ranks would hang in bcast; memory for this is tiny */
+    }
+    int rc = ipc->bcast(b.data, n, 0) == 0 ? merge_packed(global, b.data, n) : -1;
+    ser_free(&b);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ decode */
+static uint32_t comm_by_key(const scorep_unified *u, uint64_t key)
+{
+    for (uint32_t i = 0; i < u->n[U_COMM]; i++)
+        if (u->comms[i].key == key)
+            return i;
+    return SCOREP_INVALID_ID;
+}
+
+static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint64_t *ref)
+{
+    switch (k) {
+    case U_STRING:
+        u->strings[i] = ser_get_str(r);
+        break;
+    case U_REGION: {
+        scorep_region_def *d = &u->regions[i];
+        d->name = ser_get_str(r);
+        d->mangled = ser_get_str(r);
+        d->file = ser_get_str(r);
+        d->begin_line = (int)ser_get_u32(r);
+        d->end_line = (int)ser_get_u32(r);
+        d->paradigm = ser_get_u32(r);
+        d->role = ser_get_u32(r);
+        break;
+    }
+    case U_PARAM:
+        u->params[i].name = ser_get_str(r);
+        u->params[i].type = ser_get_u32(r);
+        break;
+    case U_METRIC:
+        u->metrics[i].name = ser_get_str(r);
+        u->metrics[i].unit = ser_get_str(r);
+        u->metrics[i].type = ser_get_u32(r);
+        u->metrics[i].per_callpath = ser_get_u32(r);
+        break;
+    case U_COMM: {
+        scorep_comm_def *c = &u->comms[i];
+        c->key = ser_get_u64(r);
+        c->name = ser_get_str(r);
+        c->size = ser_get_u32(r);
+        uint32_t *m = malloc((c->size ? c->size : 1) * sizeof *m);
+        const void *p = ser_get(r, c->size * sizeof *m);
+        if (m && p)
+            memcpy(m, p, c->size * sizeof *m);
+        c->members = m;
+        *ref = ser_get_u64(r);
+        c->is_inter = (int)ser_get_u32(r);
+        break;
+    }
+    case U_GROUP: {
+        scorep_group_def *g = &u->groups[i];
+        g->size = ser_get_u32(r);
+        uint32_t *m = malloc((g->size ? g->size : 1) * sizeof *m);
+        const void *p = ser_get(r, g->size * sizeof *m);
+        if (m && p)
+            memcpy(m, p, g->size * sizeof *m);
+        g->members = m;
+        break;
+    }
+    case U_WIN:
+        u->wins[i].key = ser_get_u64(r);
+        u->wins[i].name = ser_get_str(r);
+        *ref = ser_get_u64(r);
+        break;
+    }
+    return r->failed ? -1 : 0;
+}
+
+static int decode(scorep_unified *u, const blob_table *g)
+{
+    const size_t sizes[U_KINDS] = {sizeof(char *),
+                                   sizeof(scorep_region_def),
+                                   sizeof(scorep_parameter_def),
+                                   sizeof(scorep_metric_def),
+                                   sizeof(scorep_comm_def),
+                                   sizeof(scorep_group_def),
+                                   sizeof(scorep_win_def)};
+    void **arrays[U_KINDS] = {(void **)&u->strings, (void **)&u->regions, (void **)&u->params,
+                              (void **)&u->metrics, (void **)&u->comms,   (void **)&u->groups,
+                              (void **)&u->wins};
+    uint64_t *refs[U_KINDS] = {0};
+    int rc = 0;
+    for (int k = 0; k < U_KINDS && rc == 0; k++) {
+        u->n[k] = g[k].n;
+        *arrays[k] = calloc(g[k].n ? g[k].n : 1, sizes[k]);
+        refs[k] = calloc(g[k].n ? g[k].n : 1, sizeof(uint64_t));
+        if (!*arrays[k] || !refs[k])
+            rc = -1;
+        for (uint32_t i = 0; i < g[k].n && rc == 0; i++) {
+            ser_reader r = {g[k].data.data + g[k].off[i], g[k].data.data + g[k].off[i] + g[k].len[i], 0};
+            rc = decode_one(u, k, i, &r, &refs[k][i]);
+        }
+    }
+    for (uint32_t i = 0; rc == 0 && i < u->n[U_COMM]; i++)
+        u->comms[i].parent = refs[U_COMM][i] == UINT64_MAX ? SCOREP_INVALID_ID
+                                                           : comm_by_key(u, refs[U_COMM][i]);
+    for (uint32_t i = 0; rc == 0 && i < u->n[U_WIN]; i++)
+        u->wins[i].comm = comm_by_key(u, refs[U_WIN][i]);
+    for (int k = 0; k < U_KINDS; k++)
+        free(refs[k]);
+    return rc;
+}
+
+/* local index in this process's table -> global id, by looking the blob up globally */
+static int derive_maps(scorep_unified *u, blob_table *local, blob_table *global)
+{
+    for (int k = 0; k < U_KINDS; k++) {
+        for (uint32_t i = 0; i < u->n_local[k]; i++) {
+            uint32_t li = u->map[k][i];
+            uint32_t gi = table_intern(&global[k], k, local[k].data.data + local[k].off[li],
+                                       local[k].len[li]);
+            if (gi == UINT32_MAX || gi >= u->n[k])
+                return -1; /* every local definition must be in the global table */
+            u->map[k][i] = gi;
+        }
+    }
+    return 0;
+}
+
+int scorep_unify(scorep_unified *u)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    blob_table local[U_KINDS] = {0}, merged[U_KINDS] = {0}, global[U_KINDS] = {0};
+    memset(u, 0, sizeof *u);
+    int rc = build_local(local, u);
+    for (int k = 0; rc == 0 && k < U_KINDS; k++) /* the tree merges into a copy */
+        for (uint32_t i = 0; i < local[k].n && rc == 0; i++)
+            rc = table_intern(&merged[k], k, local[k].data.data + local[k].off[i],
+                              local[k].len[i]) == UINT32_MAX;
+    uint64_t failed = rc != 0;
+    if (tree_reduce(ipc, merged) != 0)
+        failed = 1;
+    if (broadcast_global(ipc, merged, global) != 0 || decode(u, global) != 0 ||
+        derive_maps(u, local, global) != 0)
+        failed = 1;
+    ipc->allreduce_max_u64(&failed);
+    for (int k = 0; k < U_KINDS; k++) {
+        table_free(&local[k]);
+        table_free(&merged[k]);
+        table_free(&global[k]);
+    }
+    return failed ? -1 : 0;
+}
+
+void scorep_unified_free(scorep_unified *u)
+{
+    for (uint32_t i = 0; u->strings && i < u->n[U_STRING]; i++)
+        free(u->strings[i]);
+    for (uint32_t i = 0; u->regions && i < u->n[U_REGION]; i++) {
+        free((char *)u->regions[i].name);
+        free((char *)u->regions[i].mangled);
+        free((char *)u->regions[i].file);
+    }
+    for (uint32_t i = 0; u->params && i < u->n[U_PARAM]; i++)
+        free((char *)u->params[i].name);
+    for (uint32_t i = 0; u->metrics && i < u->n[U_METRIC]; i++) {
+        free((char *)u->metrics[i].name);
+        free((char *)u->metrics[i].unit);
+    }
+    for (uint32_t i = 0; u->comms && i < u->n[U_COMM]; i++) {
+        free((char *)u->comms[i].name);
+        free((uint32_t *)u->comms[i].members);
+    }
+    for (uint32_t i = 0; u->groups && i < u->n[U_GROUP]; i++)
+        free((uint32_t *)u->groups[i].members);
+    for (uint32_t i = 0; u->wins && i < u->n[U_WIN]; i++)
+        free((char *)u->wins[i].name);
+    free(u->strings);
+    free(u->regions);
+    free(u->params);
+    free(u->metrics);
+    free(u->comms);
+    free(u->groups);
+    free(u->wins);
+    for (int k = 0; k < U_KINDS; k++)
+        free(u->map[k]);
+    memset(u, 0, sizeof *u);
+}

@@ -1,0 +1,29 @@
+/* unify.h: unification of the per-process definitions into global ones: a binomial-tree
+ * merge over the ranks (O(log P) rounds), then a broadcast of the global tables from which
+ * every rank derives its local -> global id maps. With one process it is the identity. */
+#ifndef SCOREP_UNIFY_H
+#define SCOREP_UNIFY_H
+
+#include "defs/defs.h"
+#include "defs/defs_mpi.h"
+
+enum { U_STRING, U_REGION, U_PARAM, U_METRIC, U_COMM, U_GROUP, U_WIN, U_KINDS };
+
+typedef struct scorep_unified_s {
+    uint32_t n[U_KINDS]; /* number of global definitions of each kind */
+    char **strings;
+    scorep_region_def *regions;
+    scorep_parameter_def *params;
+    scorep_metric_def *metrics;
+    scorep_comm_def *comms; /* parent: global id or SCOREP_INVALID_ID */
+    scorep_group_def *groups;
+    scorep_win_def *wins; /* comm: global id */
+    uint32_t *map[U_KINDS]; /* local id -> global id, for this process */
+    uint32_t n_local[U_KINDS];
+} scorep_unified;
+
+/* Collective over the current ipc backend. Returns 0, or -1 on failure (all ranks agree). */
+int scorep_unify(scorep_unified *u);
+void scorep_unified_free(scorep_unified *u);
+
+#endif

@@ -1,0 +1,34 @@
+/* ipc.h: the measurement's own inter-process communication (finalize, unification, clock
+ * synchronisation). Backends: single process (default), MPI (PMPI on a private duplicate of
+ * MPI_COMM_WORLD), and the simulated backend of scorep-systree-sim (later). */
+#ifndef SCOREP_IPC_H
+#define SCOREP_IPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct scorep_ipc {
+    const char *name;
+    int (*rank)(void);
+    int (*size)(void);
+    int (*barrier)(void);
+    int (*bcast)(void *buf, size_t bytes, int root);
+    /* every rank sends `bytes`; root receives size() * bytes into recv */
+    int (*gather)(const void *send, size_t bytes, void *recv, int root);
+    /* variable sizes: counts/displs in bytes, used at root only */
+    int (*gatherv)(const void *send, size_t bytes, void *recv, const size_t *counts,
+                   const size_t *displs, int root);
+    int (*scatterv)(const void *send, const size_t *counts, const size_t *displs, void *recv,
+                    size_t bytes, int root);
+    int (*send)(const void *buf, size_t bytes, int dest, int tag);
+    int (*recv)(void *buf, size_t bytes, int source, int tag);
+    int (*allreduce_max_u64)(uint64_t *value);
+} scorep_ipc;
+
+/* The backend in use (never NULL). */
+const scorep_ipc *scorep_ipc_get(void);
+/* Installed by the MPI adapter after MPI_Init. */
+void scorep_ipc_set(const scorep_ipc *backend);
+extern const scorep_ipc scorep_ipc_single;
+
+#endif
