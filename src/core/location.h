@@ -15,6 +15,8 @@ typedef struct scorep_location {
     uint32_t depth;         /* current region call depth (trace) */
     uint32_t off_depth;     /* calls entered while recording was off, still open */
     uint64_t last_ts;       /* timestamps are made strictly increasing per location */
+    uintptr_t fn_addr;      /* compiler adapter: last function seen by this thread ... */
+    uint32_t fn_region;     /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
     bool recording;         /* SCOREP_USER_RECORDING_ON/OFF */
     bool finished;          /* thread ended; no more events */

@@ -9,7 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { K_OTHER, K_CUBE, K_METRIC, K_REGION, K_CNODE, K_STNODE, K_LOCGROUP, K_LOCATION } kind;
+typedef enum {
+    K_OTHER,
+    K_CUBE,
+    K_METRIC,
+    K_REGION,
+    K_CNODE,
+    K_STNODE,
+    K_LOCGROUP,
+    K_LOCATION
+} kind;
 
 typedef struct {
     kind k;
@@ -259,8 +268,7 @@ static int start_parameter(parse_ctx *c, const char **attrs)
             n->param_int = (int64_t)strtod(val, NULL);
         if (n->param_name == NULL || (strcmp(type, "string") == 0 && n->param_string == NULL))
             return fail(c, "out of memory");
-        if (strcmp(type, "string") != 0 && strchr(val, '.') == NULL &&
-            strpbrk(val, "eE") == NULL)
+        if (strcmp(type, "string") != 0 && strchr(val, '.') == NULL && strpbrk(val, "eE") == NULL)
             n->param_int = strtoll(val, NULL, 10); /* exact beyond 2^53 */
     }
     return push_frame(c, K_OTHER, -1);
@@ -383,12 +391,12 @@ static const struct {
     int size;
     bool is_signed;
 } dtypes[] = {
-    {"UINT64", CUBE_DTYPE_UINT64, 8, false}, {"INT64", CUBE_DTYPE_INT64, 8, true},
-    {"DOUBLE", CUBE_DTYPE_DOUBLE, 8, false}, {"MINDOUBLE", CUBE_DTYPE_MINDOUBLE, 8, false},
+    {"UINT64", CUBE_DTYPE_UINT64, 8, false},       {"INT64", CUBE_DTYPE_INT64, 8, true},
+    {"DOUBLE", CUBE_DTYPE_DOUBLE, 8, false},       {"MINDOUBLE", CUBE_DTYPE_MINDOUBLE, 8, false},
     {"MAXDOUBLE", CUBE_DTYPE_MAXDOUBLE, 8, false}, {"INTEGER", CUBE_DTYPE_INT64, 8, true},
-    {"FLOAT", CUBE_DTYPE_DOUBLE, 8, false}, {"UINT32", CUBE_DTYPE_UINT64, 4, false},
-    {"INT32", CUBE_DTYPE_INT64, 4, true}, {"UINT16", CUBE_DTYPE_UINT64, 2, false},
-    {"INT16", CUBE_DTYPE_INT64, 2, true}, {"UINT8", CUBE_DTYPE_UINT64, 1, false},
+    {"FLOAT", CUBE_DTYPE_DOUBLE, 8, false},        {"UINT32", CUBE_DTYPE_UINT64, 4, false},
+    {"INT32", CUBE_DTYPE_INT64, 4, true},          {"UINT16", CUBE_DTYPE_UINT64, 2, false},
+    {"INT16", CUBE_DTYPE_INT64, 2, true},          {"UINT8", CUBE_DTYPE_UINT64, 1, false},
     {"INT8", CUBE_DTYPE_INT64, 1, true},
 };
 
@@ -510,7 +518,8 @@ static int fill_defaults(parse_ctx *c)
             m->uniq_name = strdup(m->disp_name);
         char **f[] = {&m->uniq_name, &m->disp_name, &m->uom, &m->descr};
         for (size_t k = 0; k < 4; k++)
-            if (*f[k] == NULL && (*f[k] = strdup(k < 2 && m->uniq_name ? m->uniq_name : "")) == NULL)
+            if (*f[k] == NULL &&
+                (*f[k] = strdup(k < 2 && m->uniq_name ? m->uniq_name : "")) == NULL)
                 return fail(c, "out of memory");
     }
     for (int i = 0; i < r->n_regions; i++) {
@@ -546,8 +555,8 @@ static int fill_defaults(parse_ctx *c)
 static int validate(parse_ctx *c)
 {
     cube_reader *r = c->r;
-    if (table_check_dense(c, &c->metrics, "metric") || table_check_dense(c, &c->regions, "region") ||
-        table_check_dense(c, &c->cnodes, "cnode") ||
+    if (table_check_dense(c, &c->metrics, "metric") ||
+        table_check_dense(c, &c->regions, "region") || table_check_dense(c, &c->cnodes, "cnode") ||
         table_check_dense(c, &c->locations, "location"))
         return 1;
     for (int i = 0; i < r->n_cnodes; i++)
@@ -559,8 +568,8 @@ static int validate(parse_ctx *c)
     return 0;
 }
 
-int cube_anchor_parse(cube_reader *r, cube_anchor_extra *extra, char *xml, size_t len,
-                      char *err, size_t errlen)
+int cube_anchor_parse(cube_reader *r, cube_anchor_extra *extra, char *xml, size_t len, char *err,
+                      size_t errlen)
 {
     parse_ctx c = {.r = r, .x = extra, .err = err, .errlen = errlen};
     c.metrics.elem = sizeof(cube_metric);

@@ -18,8 +18,8 @@ typedef struct {
 
 /* Fills r's definition arrays from anchor.xml held in xml[0..len) (modified in place).
  * Returns 0, or -1 with a message in err; on failure the caller frees r and extra. */
-int cube_anchor_parse(cube_reader *r, cube_anchor_extra *extra, char *xml, size_t len,
-                      char *err, size_t errlen);
+int cube_anchor_parse(cube_reader *r, cube_anchor_extra *extra, char *xml, size_t len, char *err,
+                      size_t errlen);
 void cube_anchor_extra_free(cube_anchor_extra *extra);
 
 #endif

@@ -266,8 +266,7 @@ static int parse_index(const cube_tar_member *f, int n_cnodes, bool *swap, uint3
 
 /* Checks a compressed member's row table read with `word`-byte integers (CubeLib writes
  * 8; the format notes in the reference describe 4, so both are accepted). */
-static bool ztable_ok(const cube_tar_member *f, int word, bool swap, uint64_t rows,
-                      uint64_t total)
+static bool ztable_ok(const cube_tar_member *f, int word, bool swap, uint64_t rows, uint64_t total)
 {
     uint64_t hdr = 11 + (uint64_t)word;
     if (f->size < hdr)
@@ -670,8 +669,7 @@ int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name)
 
 static bool in_range(const cube_reader *r, int metric, int cnode)
 {
-    return r != NULL && metric >= 0 && metric < r->n_metrics && cnode >= 0 &&
-           cnode < r->n_cnodes;
+    return r != NULL && metric >= 0 && metric < r->n_metrics && cnode >= 0 && cnode < r->n_cnodes;
 }
 
 bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view view)

@@ -129,7 +129,8 @@ int cube_tar_end_member(cube_tar_writer *tw)
     off_t after = end + (off_t)pad;
     unsigned char h[TAR_BLOCK];
     fill_header(h, tw->name, size);
-    if (fseeko(tw->fp, tw->header_at, SEEK_SET) != 0 || fwrite(h, 1, TAR_BLOCK, tw->fp) != TAR_BLOCK)
+    if (fseeko(tw->fp, tw->header_at, SEEK_SET) != 0 ||
+        fwrite(h, 1, TAR_BLOCK, tw->fp) != TAR_BLOCK)
         return -1;
     if (fseeko(tw->fp, after, SEEK_SET) != 0)
         return -1;

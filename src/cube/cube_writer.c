@@ -74,10 +74,10 @@ typedef struct {
     int *metric_seq;  /* metrics in document order */
     int *metric_file; /* metric id -> file id */
     cube_tree ctree;
-    int *cnode_deep;  /* deep position -> cnode */
-    int *cnode_wide;  /* wide position -> cnode */
-    int *cnode_file;  /* cnode id -> file id (= deep position) */
-    int *loc_seq;     /* file column -> location id */
+    int *cnode_deep; /* deep position -> cnode */
+    int *cnode_wide; /* wide position -> cnode */
+    int *cnode_file; /* cnode id -> file id (= deep position) */
+    int *loc_seq;    /* file column -> location id */
     int *stnode_file, *locgroup_file;
     int *stnode_seq; /* stnodes in document (pre-)order */
     int *lg_off, *lg_items, *loc_off, *loc_items;
@@ -331,8 +331,7 @@ int cube_writer_locgroup(cube_writer *w, int stnode, const char *name, int rank,
                       type ? type : "process");
 }
 
-int cube_writer_location(cube_writer *w, int locgroup, const char *name, int rank,
-                         const char *type)
+int cube_writer_location(cube_writer *w, int locgroup, const char *name, int rank, const char *type)
 {
     /* rows are sized by the number of locations, so it is fixed once values exist */
     if (w == NULL || name == NULL || locgroup < 0 || locgroup >= w->n_locgroups || w->row_len)
@@ -344,8 +343,8 @@ int cube_writer_location(cube_writer *w, int locgroup, const char *name, int ran
 /* Returns the row of (metric, cnode), allocating a zeroed one on first use. */
 static uint64_t *row_for(cube_writer *w, int metric, int cnode, int location)
 {
-    if (metric < 0 || metric >= w->n_metrics || cnode < 0 || cnode >= w->n_cnodes ||
-        location < 0 || location >= w->n_locations)
+    if (metric < 0 || metric >= w->n_metrics || cnode < 0 || cnode >= w->n_cnodes || location < 0 ||
+        location >= w->n_locations)
         return NULL;
     w_metric *m = &w->metrics[metric];
     if (cnode >= m->rows_cap) {
@@ -736,8 +735,7 @@ static int write_anchor(FILE *fp, cube_tar_writer *tw, const cube_writer *w, con
     if (cube_tar_begin_member(tw, "anchor.xml") != 0)
         return -1;
     write_header(fp, w);
-    if (write_metrics(fp, w, l) != 0 || write_program(fp, w, l) != 0 ||
-        write_system(fp, w, l) != 0)
+    if (write_metrics(fp, w, l) != 0 || write_program(fp, w, l) != 0 || write_system(fp, w, l) != 0)
         return -1;
     fputs("</cube>\n", fp);
     if (ferror(fp))
@@ -782,8 +780,7 @@ static int collect_rows(const cube_writer *w, const w_layout *l, int metric, uin
     return 0;
 }
 
-static int write_index(FILE *fp, cube_tar_writer *tw, int file_id, const uint32_t *pos,
-                       uint32_t n)
+static int write_index(FILE *fp, cube_tar_writer *tw, int file_id, const uint32_t *pos, uint32_t n)
 {
     char name[32];
     const uint32_t endian_probe = 1;
@@ -812,9 +809,8 @@ static const uint64_t *file_row(const cube_writer *w, const w_layout *l, const w
     return scratch;
 }
 
-static int write_data_plain(FILE *fp, const cube_writer *w, const w_layout *l,
-                            const w_metric *m, const uint32_t *pos, uint32_t n,
-                            uint64_t *scratch)
+static int write_data_plain(FILE *fp, const cube_writer *w, const w_layout *l, const w_metric *m,
+                            const uint32_t *pos, uint32_t n, uint64_t *scratch)
 {
     fwrite("CUBEX.DATA", 1, 10, fp);
     for (uint32_t i = 0; i < n && !ferror(fp); i++)
@@ -825,9 +821,8 @@ static int write_data_plain(FILE *fp, const cube_writer *w, const w_layout *l,
 /* CubeLib's compressed layout: marker, uint64 row count, per row three uint64 (offset in
  * the uncompressed data, offset among the compressed streams, compressed size), then one
  * zlib stream per row. The table is patched in once the sizes are known. */
-static int write_data_zlib(FILE *fp, const cube_writer *w, const w_layout *l,
-                           const w_metric *m, const uint32_t *pos, uint32_t n,
-                           uint64_t *scratch)
+static int write_data_zlib(FILE *fp, const cube_writer *w, const w_layout *l, const w_metric *m,
+                           const uint32_t *pos, uint32_t n, uint64_t *scratch)
 {
     uint64_t count = n, row_bytes = (uint64_t)w->n_locations * sizeof(uint64_t);
     uLong bound = compressBound((uLong)row_bytes);
@@ -863,8 +858,8 @@ static int write_data_zlib(FILE *fp, const cube_writer *w, const w_layout *l,
     return (rc == 0 && !ferror(fp)) ? 0 : -1;
 }
 
-static int write_metric_data(FILE *fp, cube_tar_writer *tw, const cube_writer *w,
-                             const w_layout *l, int file_id, bool compress, uint64_t *scratch)
+static int write_metric_data(FILE *fp, cube_tar_writer *tw, const cube_writer *w, const w_layout *l,
+                             int file_id, bool compress, uint64_t *scratch)
 {
     int metric = l->metric_seq[file_id];
     const w_metric *m = &w->metrics[metric];

@@ -40,8 +40,8 @@ static bool is_space(char c)
 
 static bool is_name_char(char c)
 {
-    return c != '\0' && !is_space(c) && c != '>' && c != '/' && c != '=' && c != '<' &&
-           c != '"' && c != '\'';
+    return c != '\0' && !is_space(c) && c != '>' && c != '/' && c != '=' && c != '<' && c != '"' &&
+           c != '\'';
 }
 
 /* Appends code point cp as UTF-8 at out; returns the number of bytes written or 0. */
@@ -301,7 +301,12 @@ static int parse_markup(xml_parser *x)
 int cube_xml_parse(char *buf, size_t len, const cube_xml_handler *h, void *ctx, char *err,
                    size_t errlen)
 {
-    xml_parser x = {.p = buf, .end = buf + len, .h = h, .ctx = ctx, .err = err, .errlen = errlen,
+    xml_parser x = {.p = buf,
+                    .end = buf + len,
+                    .h = h,
+                    .ctx = ctx,
+                    .err = err,
+                    .errlen = errlen,
                     .buf_start = buf};
     int rc = 0;
     bool seen_root = false;

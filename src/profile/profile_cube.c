@@ -481,6 +481,10 @@ static void set_values(cube_writer *w, const merged *m, const int *mid, const sc
 
 static int write_job(job *j, const scorep_unified *u, const char *path, int size)
 {
+    if (j->m.n == 0) { /* e.g. an uninstrumented program under scorep-run */
+        scorep_verbose("no region was entered: no profile written");
+        return -1;
+    }
     cube_writer *w = cube_writer_new();
     int *mid = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *mid);
     char err[512] = "out of memory";

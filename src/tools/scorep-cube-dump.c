@@ -43,10 +43,10 @@ static void usage(FILE *fp)
 static int parse_options(int argc, char **argv, options *o)
 {
     static const struct option longs[] = {{"system", no_argument, NULL, 'S'},
-                                           {"inclusive", no_argument, NULL, 'i'},
-                                           {"metrics", required_argument, NULL, 'm'},
-                                           {"help", no_argument, NULL, 'h'},
-                                           {NULL, 0, NULL, 0}};
+                                          {"inclusive", no_argument, NULL, 'i'},
+                                          {"metrics", required_argument, NULL, 'm'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
         switch (c) {

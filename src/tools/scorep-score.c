@@ -28,7 +28,7 @@
 #include <strings.h>
 
 enum { G_ALL, G_USR, G_COM, G_MPI, G_OMP, G_SHMEM, G_CUDA, G_SCOREP, N_GROUPS };
-static const char *const group_names[N_GROUPS] = {"ALL", "USR",  "COM",  "MPI",
+static const char *const group_names[N_GROUPS] = {"ALL", "USR",   "COM",  "MPI",
                                                   "OMP", "SHMEM", "CUDA", "SCOREP"};
 
 typedef enum { S_MAXBUF, S_VISITS, S_EXCL, S_INCL, S_NAME, S_TIME_PER_VISIT } sort_key;
@@ -87,9 +87,9 @@ static int parse_sort(const char *s, sort_key *k)
     static const struct {
         const char *name;
         sort_key key;
-    } keys[] = {{"visits", S_VISITS},   {"time", S_EXCL},          {"excl", S_EXCL},
-                {"incl", S_INCL},       {"name", S_NAME},          {"max_buf", S_MAXBUF},
-                {"maxbuffer", S_MAXBUF}, {"totaltime", S_EXCL},    {"timepervisit", S_TIME_PER_VISIT}};
+    } keys[] = {{"visits", S_VISITS},    {"time", S_EXCL},      {"excl", S_EXCL},
+                {"incl", S_INCL},        {"name", S_NAME},      {"max_buf", S_MAXBUF},
+                {"maxbuffer", S_MAXBUF}, {"totaltime", S_EXCL}, {"timepervisit", S_TIME_PER_VISIT}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if (strcasecmp(s, keys[i].name) == 0) {
             *k = keys[i].key;
@@ -102,8 +102,8 @@ static int parse_sort(const char *s, sort_key *k)
 static int parse_options(int argc, char **argv, options *o)
 {
     static const struct option longs[] = {{"top", required_argument, NULL, 'T'},
-                                           {"help", no_argument, NULL, 'h'},
-                                           {NULL, 0, NULL, 0}};
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "rt:s:h", longs, NULL)) != -1) {
         if (c == 'r') {
@@ -492,8 +492,8 @@ static void print_summary(const score *s, const options *o)
     const row *all = &s->groups[G_ALL];
     char b[64], hint[64];
     const uint64_t page = 2 * 1024 * 1024;
-    uint64_t mem = (all->max_buf > page ? all->max_buf : page) +
-                   page * (uint64_t)s->max_locs_per_process;
+    uint64_t mem =
+        (all->max_buf > page ? all->max_buf : page) + page * (uint64_t)s->max_locs_per_process;
     human_bytes(s->total_buf, b, sizeof b);
     printf("\nEstimated aggregate size of event trace:                   %s\n", b);
     human_bytes(all->max_buf, b, sizeof b);

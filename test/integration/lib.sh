@@ -148,7 +148,12 @@ profile_locations()
 }
 
 # trace_file EXPDIR: path of a file with otf2-print's output (cached); fails if otf2-print does.
-# Next to it, .events holds only the event lines and .summary the event counts.
+# One pass over it leaves next to it (same name, other suffix):
+#   .summary  "TYPE<TAB>LOCATION<TAB>REGION<TAB>COUNT" ("-" for events without a region)
+#   .other    the event lines other than ENTER and LEAVE
+#   .checks   "order N" (events not later than their location's previous one), "nesting N"
+#             (LEAVEs not matching the innermost open ENTER, plus ENTERs never left),
+#             "first LOC TYPE" and "last LOC TYPE" per location
 trace_file()
 {
     _key=$(printf '%s\n' "$1" "$(stat -c '%i %s %y' "$1/traces.otf2" "$1/traces.def" 2>/dev/null)" |
@@ -157,11 +162,29 @@ trace_file()
     if [ ! -f "$_c.trace" ]; then
         otf2-print "$1/traces.otf2" >"$_c.tmp" 2>"$_c.err" ||
             fail "otf2-print $1/traces.otf2 failed: $(head -c 1000 "$_c.err")"
-        awk '/^[A-Z_]+ +[0-9]+ +[0-9]+ / { print }' "$_c.tmp" >"$_c.events"
-        awk '{ r = "-" }
-             /Region: "/ { r = $0; sub(/.*Region: "/, "", r); sub(/" <[0-9]+>.*/, "", r) }
-             { n[$1 "\t" $2 "\t" r]++ }
-             END { for (k in n) print k "\t" n[k] }' "$_c.events" | sort >"$_c.summary"
+        awk -v other="$_c.other" -v checks="$_c.checks" '
+            $3 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $1 !~ /^[A-Z_]+$/ { next }
+            {
+                l = $2
+                i = index($0, "Region: \"")
+                if (i) { r = substr($0, i + 9); r = substr(r, 1, index(r, "\" <") - 1) } else r = "-"
+                n[$1 "\t" l "\t" r]++
+                if ((l in last) && $3 + 0 <= last[l] + 0) order++
+                last[l] = $3
+                if (!(l in first)) first[l] = $1
+                lasttype[l] = $1
+                if ($1 == "ENTER") st[l, ++d[l]] = r
+                else if ($1 == "LEAVE") { if (d[l] < 1 || st[l, d[l]] != r) nest++; else d[l]-- }
+                else print > other
+            }
+            END {
+                for (k in n) print k "\t" n[k]
+                for (l in d) nest += d[l]
+                printf "order %d\nnesting %d\n", order, nest > checks
+                for (l in first) print "first", l, first[l] > checks
+                for (l in lasttype) print "last", l, lasttype[l] > checks
+            }' "$_c.tmp" | sort >"$_c.summary"
+        touch "$_c.other"
         mv "$_c.tmp" "$_c.trace"
     fi
     echo "$_c.trace"
@@ -177,7 +200,14 @@ trace_defs()
 trace_events()
 {
     _f=$(trace_file "$1")
-    cat "${_f%.trace}.events"
+    awk '$3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z_]+$/' "$_f"
+}
+
+# trace_other EXPDIR: the event lines other than ENTER and LEAVE (quicker than trace_events)
+trace_other()
+{
+    _f=$(trace_file "$1")
+    cat "${_f%.trace}.other"
 }
 
 # trace_count EXPDIR TYPE [LOCATION] [REGION]: number of events of TYPE
@@ -201,19 +231,24 @@ trace_summary()
 # previous one of the same location (0 for a well-ordered trace)
 trace_check_order()
 {
-    trace_events "$1" | awk '($2 in last) && $3 + 0 <= last[$2] + 0 { bad++ } { last[$2] = $3 }
-        END { print bad + 0 }'
+    _f=$(trace_file "$1")
+    awk '$1 == "order" { print $2 }' "${_f%.trace}.checks"
 }
 
 # trace_check_nesting EXPDIR: number of LEAVE events that do not match the innermost open
 # ENTER of their location plus the ENTERs left open at the end (0 for a well-nested trace)
 trace_check_nesting()
 {
-    trace_events "$1" | awk '
-        $1 == "ENTER" { r = $0; sub(/.*Region: /, "", r); st[$2, ++d[$2]] = r }
-        $1 == "LEAVE" { r = $0; sub(/.*Region: /, "", r)
-                        if (d[$2] < 1 || st[$2, d[$2]] != r) bad++; else d[$2]-- }
-        END { for (l in d) bad += d[l]; print bad + 0 }'
+    _f=$(trace_file "$1")
+    awk '$1 == "nesting" { print $2 }' "${_f%.trace}.checks"
+}
+
+# trace_first_last EXPDIR: "LOCATION FIRST_TYPE LAST_TYPE" per location, sorted by location
+trace_first_last()
+{
+    _f=$(trace_file "$1")
+    awk '$1 == "first" { f[$2] = $3 } $1 == "last" { l[$2] = $3 }
+        END { for (k in f) print k, f[k], l[k] }' "${_f%.trace}.checks" | sort -n
 }
 
 done_ok()

@@ -82,16 +82,16 @@ check_trace()
     expect_eq "$(trace_summary $t | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
         "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END THREAD_BEGIN THREAD_CREATE THREAD_END THREAD_WAIT " \
         "$2: no other event types"
-    expect_eq "$(trace_events $t | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 3 \
+    expect_eq "$(trace_other $t | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 3 \
         "$2: PROGRAM_END exit status"
-    expect_eq "$(trace_events $t | awk 'NR == 1 { print $1, $2 }')" "PROGRAM_BEGIN 0" \
-        "$2: PROGRAM_BEGIN first"
+    expect_eq "$(trace_first_last $t | head -n 1)" "0 PROGRAM_BEGIN PROGRAM_END" \
+        "$2: location 0 begins with PROGRAM_BEGIN and ends with PROGRAM_END"
     expect_eq "$(trace_check_order $t)" 0 "$2: timestamps strictly increasing per location"
     expect_eq "$(trace_check_nesting $t)" 0 "$2: ENTER/LEAVE properly nested"
     # Each thread's trace: THREAD_BEGIN, thread_main, thread_work, leaf..., THREAD_END.
-    expect_eq "$(trace_events $t | awk '$2 != 0 { if (!($2 in first)) first[$2] = $1; last[$2] = $1 }
-        END { for (l in first) if (first[l] != "THREAD_BEGIN" || last[l] != "THREAD_END") bad++; print bad + 0 }')" \
-        0 "$2: thread locations begin with THREAD_BEGIN and end with THREAD_END"
+    expect_eq "$(trace_first_last $t | sed 1d | tr '\n' ',')" \
+        "1 THREAD_BEGIN THREAD_END,2 THREAD_BEGIN THREAD_END,3 THREAD_BEGIN THREAD_END,4 THREAD_BEGIN THREAD_END,5 THREAD_BEGIN THREAD_END,6 THREAD_BEGIN THREAD_END,7 THREAD_BEGIN THREAD_END,8 THREAD_BEGIN THREAD_END," \
+        "$2: thread locations begin with THREAD_BEGIN and end with THREAD_END"
     expect_eq "$(trace_defs $t | grep -c '^LOCATION ')" 9 "$2: 9 locations defined"
 }
 check_trace exp_gcc gcc

@@ -14,14 +14,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                        \
-    do {                                                                                        \
-        if (!(cond)) {                                                                          \
-            failures++;                                                                         \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                \
-            fprintf(stderr, __VA_ARGS__);                                                       \
-            fputc('\n', stderr);                                                                \
-        }                                                                                       \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
     } while (0)
 
 enum { N_CNODES = 8, N_LOCS = 3, N_METRICS = 7 };
@@ -36,11 +36,15 @@ static const int region_of[N_CNODES] = {0, 1, 2, 3, 4, 4, 4, 5};
 static const int wide_pos[N_CNODES] = {0, 1, 4, 5, 2, 6, 7, 3};
 
 static const char *const region_names[] = {
-    "main", "std::vector<int, std::allocator<int> >::push_back(int const&)", "a1",
-    "a2",   "b<'q'> \"quoted\"",                                            "c"};
+    "main",
+    "std::vector<int, std::allocator<int> >::push_back(int const&)",
+    "a1",
+    "a2",
+    "b<'q'> \"quoted\"",
+    "c"};
 static const char *const mangled_names[] = {
     "main", "_ZNSt6vectorIiSaIiEE9push_backERKi", "a1", "a2", "b", "c"};
-static const char *const metric_names[N_METRICS] = {"visits",   "time",  "mpi_time", "min_time",
+static const char *const metric_names[N_METRICS] = {"visits",   "time",  "mpi_time",  "min_time",
                                                     "max_time", "delta", "bytes_sent"};
 
 /* Values as set; 0 = never set. */
@@ -85,8 +89,8 @@ static void define_metrics(cube_writer *w)
     CHECK(cube_writer_metric(w, -1, "time", "Time", CUBE_DTYPE_DOUBLE, "sec", "Total time",
                              CUBE_INCLUSIVE) == M_TIME,
           "metric time");
-    CHECK(cube_writer_metric(w, M_TIME, "mpi_time", "MPI <time> & more", CUBE_DTYPE_DOUBLE,
-                             "sec", "Time in \"MPI\"", CUBE_INCLUSIVE) == M_MPI,
+    CHECK(cube_writer_metric(w, M_TIME, "mpi_time", "MPI <time> & more", CUBE_DTYPE_DOUBLE, "sec",
+                             "Time in \"MPI\"", CUBE_INCLUSIVE) == M_MPI,
           "metric mpi");
     CHECK(cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE,
                              "sec", "min", CUBE_EXCLUSIVE) == M_MIN,
@@ -100,8 +104,7 @@ static void define_metrics(cube_writer *w)
     CHECK(cube_writer_metric(w, -1, "bytes_sent", "bytes_sent", CUBE_DTYPE_UINT64, "bytes",
                              "never set", CUBE_EXCLUSIVE) == M_EMPTY,
           "metric empty");
-    CHECK(cube_writer_metric(w, 99, "bad", "bad", CUBE_DTYPE_UINT64, "", "", CUBE_EXCLUSIVE) ==
-              -1,
+    CHECK(cube_writer_metric(w, 99, "bad", "bad", CUBE_DTYPE_UINT64, "", "", CUBE_EXCLUSIVE) == -1,
           "metric with an undefined parent must be refused");
 }
 
@@ -224,10 +227,9 @@ static void check_definitions(const cube_reader *r, const char *what)
           r->n_stnodes, r->n_locgroups, r->n_locations);
     if (r->n_metrics != N_METRICS || r->n_cnodes != N_CNODES || r->n_locations != N_LOCS)
         return;
-    static const cube_dtype dt[N_METRICS] = {CUBE_DTYPE_UINT64,     CUBE_DTYPE_DOUBLE,
-                                             CUBE_DTYPE_DOUBLE,     CUBE_DTYPE_MINDOUBLE,
-                                             CUBE_DTYPE_MAXDOUBLE,  CUBE_DTYPE_INT64,
-                                             CUBE_DTYPE_UINT64};
+    static const cube_dtype dt[N_METRICS] = {
+        CUBE_DTYPE_UINT64,    CUBE_DTYPE_DOUBLE, CUBE_DTYPE_DOUBLE, CUBE_DTYPE_MINDOUBLE,
+        CUBE_DTYPE_MAXDOUBLE, CUBE_DTYPE_INT64,  CUBE_DTYPE_UINT64};
     for (int m = 0; m < N_METRICS; m++) {
         CHECK(strcmp(r->metrics[m].uniq_name, metric_names[m]) == 0 && r->metrics[m].dtype == dt[m],
               "%s: metric %d is %s", what, m, r->metrics[m].uniq_name);
@@ -241,7 +243,8 @@ static void check_definitions(const cube_reader *r, const char *what)
           "%s: metric texts", what);
     for (int i = 0; i < 6; i++) {
         const cube_region *g = &r->regions[i];
-        CHECK(strcmp(g->name, region_names[i]) == 0 && strcmp(g->mangled_name, mangled_names[i]) == 0,
+        CHECK(strcmp(g->name, region_names[i]) == 0 &&
+                  strcmp(g->mangled_name, mangled_names[i]) == 0,
               "%s: region %d name '%s'", what, i, g->name);
         CHECK(strcmp(g->paradigm, i == 4 ? "user" : "compiler") == 0 &&
                   strcmp(g->role, "function") == 0 && g->begin_line == 10 * i + 1 &&
@@ -254,7 +257,8 @@ static void check_definitions(const cube_reader *r, const char *what)
         const cube_cnode *n = &r->cnodes[c];
         CHECK(n->parent == parent_of[c] && n->region == region_of[c], "%s: cnode %d", what, c);
         const char *pn = c == 5 ? "iterations" : c == 6 ? "mode" : NULL;
-        CHECK((pn == NULL && n->param_name == NULL) || (pn && n->param_name && !strcmp(pn, n->param_name)),
+        CHECK((pn == NULL && n->param_name == NULL) ||
+                  (pn && n->param_name && !strcmp(pn, n->param_name)),
               "%s: cnode %d parameter name", what, c);
     }
     CHECK(r->cnodes[5].param_int == 42 && r->cnodes[5].param_string == NULL, "%s: int param", what);
@@ -295,7 +299,8 @@ static void check_views(const cube_reader *r, const char *what, int c, int l)
     CHECK(fabs(cube_reader_exclusive(r, M_TIME, c, l) - excl_time[c][l]) < 1e-12,
           "%s: exclusive time of %d/%d: %.17g vs %.17g", what, c, l,
           cube_reader_exclusive(r, M_TIME, c, l), excl_time[c][l]);
-    CHECK(cube_reader_inclusive(r, M_MIN, c, l) == mn && cube_reader_inclusive(r, M_MAX, c, l) == mx,
+    CHECK(cube_reader_inclusive(r, M_MIN, c, l) == mn &&
+              cube_reader_inclusive(r, M_MAX, c, l) == mx,
           "%s: subtree min/max of %d/%d", what, c, l);
     CHECK(cube_reader_exclusive(r, M_MIN, c, l) == minv[c][l], "%s: own min of %d/%d", what, c, l);
     CHECK(cube_reader_exclusive(r, M_DELTA, c, l) == (double)delta[c][l], "%s: delta", what);
@@ -352,8 +357,8 @@ static const cube_tar_member *member(const cube_tar_member *m, size_t n, const c
 }
 
 /* The index lists exactly the non-zero rows, in the metric's enumeration order. */
-static void check_index(const cube_tar_member *m, size_t n, const char *name,
-                        const uint32_t *want, uint32_t n_want)
+static void check_index(const cube_tar_member *m, size_t n, const char *name, const uint32_t *want,
+                        uint32_t n_want)
 {
     const cube_tar_member *f = member(m, n, name);
     CHECK(f != NULL && f->size == 22 + 4 * (uint64_t)n_want, "%s missing or wrong size", name);
@@ -361,8 +366,8 @@ static void check_index(const cube_tar_member *m, size_t n, const char *name,
         return;
     uint32_t cnt;
     memcpy(&cnt, f->data + 18, 4);
-    CHECK(memcmp(f->data, "CUBEX.INDEX", 11) == 0 && f->data[17] == 1 && cnt == n_want,
-          "%s header", name);
+    CHECK(memcmp(f->data, "CUBEX.INDEX", 11) == 0 && f->data[17] == 1 && cnt == n_want, "%s header",
+          name);
     for (uint32_t i = 0; i < n_want; i++) {
         uint32_t p;
         memcpy(&p, f->data + 22 + 4 * i, 4);

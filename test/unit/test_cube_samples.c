@@ -13,16 +13,16 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                        \
-    do {                                                                                        \
-        if (!(cond)) {                                                                          \
-            failures++;                                                                         \
-            if (failures <= 30) {                                                               \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                            \
-                fprintf(stderr, __VA_ARGS__);                                                   \
-                fputc('\n', stderr);                                                            \
-            }                                                                                   \
-        }                                                                                       \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            if (failures <= 30) {                                                                  \
+                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
+                fprintf(stderr, __VA_ARGS__);                                                      \
+                fputc('\n', stderr);                                                               \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
 static int is_dir(const char *p)
@@ -150,8 +150,8 @@ static csv_stats check_csv(const cube_reader *r, const char *path, cube_view vie
         }
         st.lines++;
     }
-    CHECK((size_t)st.lines == pairs, "%s: %ld lines for %zu cnode/location pairs", path,
-          st.lines, pairs);
+    CHECK((size_t)st.lines == pairs, "%s: %ld lines for %zu cnode/location pairs", path, st.lines,
+          pairs);
     free(seen);
     fclose(fp);
     return st;
@@ -218,8 +218,8 @@ static void check_structure(const char *dir, const char *name, int metrics, int 
     for (int c = 0; c < r->n_cnodes; c++) {
         CHECK(r->cnodes[c].region >= 0 && r->cnodes[c].region < r->n_regions,
               "%s: cnode %d region %d", name, c, r->cnodes[c].region);
-        CHECK(r->cnodes[c].parent >= -1 && r->cnodes[c].parent < r->n_cnodes,
-              "%s: cnode %d parent", name, c);
+        CHECK(r->cnodes[c].parent >= -1 && r->cnodes[c].parent < r->n_cnodes, "%s: cnode %d parent",
+              name, c);
         roots += r->cnodes[c].parent < 0;
     }
     CHECK(roots >= 1, "%s: no root cnode", name);

@@ -106,12 +106,16 @@ static uint32_t fn_define(uintptr_t a)
     return r;
 }
 
-static inline uint32_t fn_region(void *fn)
+static inline uint32_t fn_region(scorep_location *l, void *fn)
 {
     uintptr_t a = (uintptr_t)fn;
+    if (l->fn_addr == a)
+        return l->fn_region;
     uint32_t r = fn_lookup(__atomic_load_n(&table, __ATOMIC_ACQUIRE), a);
     if (__builtin_expect(r == FN_MISS, 0))
         r = fn_define(a);
+    l->fn_addr = a;
+    l->fn_region = r;
     return r;
 }
 
@@ -122,7 +126,7 @@ __cyg_profile_func_enter(void *fn, void *site)
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
         return;
-    uint32_t r = fn_region(fn);
+    uint32_t r = fn_region(l, fn);
     if (__builtin_expect(r >= FN_FILTERED, 0))
         return;
     scorep_event_enter(l, r);
@@ -135,7 +139,7 @@ __cyg_profile_func_exit(void *fn, void *site)
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(!l, 0))
         return;
-    uint32_t r = fn_region(fn);
+    uint32_t r = fn_region(l, fn);
     if (__builtin_expect(r >= FN_FILTERED, 0))
         return;
     scorep_event_leave(l, r);

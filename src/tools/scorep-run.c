@@ -1,0 +1,114 @@
+/* scorep-run.c: measures an unmodified, dynamically linked program by preloading the
+ * runtime (and the MPI adapter when the program uses MPI). Works under mpirun:
+ *     mpirun -np 4 scorep-run ./app args */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int usage(FILE *out, int rc)
+{
+    fprintf(out,
+            "Usage: scorep-run [options] [--] program [args...]\n"
+            "Runs program with the scorep-rt measurement preloaded (LD_PRELOAD).\n"
+            "Options:\n"
+            "  --mpi         preload the MPI adapter (default: when the program links libmpi)\n"
+            "  --no-mpi      do not preload the MPI adapter\n"
+            "  --verbose     print what is preloaded\n"
+            "  --version     print the version\n"
+            "  --help        this text\n"
+            "Measurement settings come from the SCOREP_* environment variables\n"
+            "(scorep-info config-vars). Statically linked programs cannot be measured this way:\n"
+            "rebuild them with scorep-cc.\n");
+    return rc;
+}
+
+/* Does the program load libmpi? Ask the dynamic loader, as ldd does. */
+static int uses_mpi(const char *prog)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
+    if (strchr(prog, '\''))
+        return 0;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    char line[4096];
+    int mpi = 0;
+    while (fgets(line, sizeof line, p))
+        if (strstr(line, "libmpi.so") || strstr(line, "libmpi_mpifh.so") ||
+            strstr(line, "libmpi_usempi"))
+            mpi = 1;
+    pclose(p);
+    return mpi;
+}
+
+static const char *find_program(const char *name, char *buf, size_t len)
+{
+    if (strchr(name, '/'))
+        return name;
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        size_t n = end ? (size_t)(end - path) : strlen(path);
+        snprintf(buf, len, "%.*s/%s", (int)n, path, name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+        path = end ? end + 1 : NULL;
+    }
+    return name;
+}
+
+int main(int argc, char **argv)
+{
+    int mpi = -1, verbose = 0, i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (strcmp(argv[i], "--mpi") == 0) {
+            mpi = 1;
+        } else if (strcmp(argv[i], "--no-mpi") == 0) {
+            mpi = 0;
+        } else if (strcmp(argv[i], "--verbose") == 0) {
+            verbose = 1;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return usage(stdout, 0);
+        } else if (strcmp(argv[i], "--version") == 0) {
+            printf("scorep-run (scorep-rt) %s\n", PACKAGE_VERSION);
+            return 0;
+        } else {
+            fprintf(stderr, "scorep-run: unknown option '%s'; see scorep-run --help\n", argv[i]);
+            return 1;
+        }
+    }
+    if (i >= argc) {
+        fprintf(stderr, "scorep-run: no program given; see scorep-run --help\n");
+        return 1;
+    }
+    const char *libdir = getenv("SCOREP_RUN_LIBDIR") ? getenv("SCOREP_RUN_LIBDIR") : SCOREP_LIBDIR;
+    char found[4096];
+    const char *prog = find_program(argv[i], found, sizeof found);
+    if (mpi < 0)
+        mpi = uses_mpi(prog);
+    char preload[8192], rt[4096];
+    snprintf(rt, sizeof rt, "%s/libscorep-rt.so", libdir);
+    if (access(rt, R_OK) != 0) {
+        fprintf(stderr, "scorep-run: the runtime '%s' is missing; check the installation\n", rt);
+        return 1;
+    }
+    const char *old = getenv("LD_PRELOAD");
+    /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */
+    snprintf(preload, sizeof preload, "%s%s%s%s%s", mpi ? libdir : "",
+             mpi ? "/libscorep-rt-mpi.so:" : "", rt, old && *old ? ":" : "", old ? old : "");
+    setenv("LD_PRELOAD", preload, 1);
+    if (verbose)
+        fprintf(stderr, "scorep-run: LD_PRELOAD=%s %s\n", preload, prog);
+    execvp(argv[i], argv + i);
+    fprintf(stderr, "scorep-run: cannot run '%s': ", argv[i]);
+    perror(NULL);
+    return 127;
+}
