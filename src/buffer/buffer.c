@@ -36,11 +36,17 @@ int scorep_buffer_init(scorep_buffer *b)
     return 0;
 }
 
+/* From the first lost event on, nothing more is recorded in any stream: otherwise leaves
+ * could land in streams that still have room while their enters were lost. */
 static void mark_full(scorep_buffer *b, uint64_t ts)
 {
     if (!b->full) {
         b->full = true;
         b->full_ts = ts;
+        for (uint32_t d = 0; d < b->depth_cap; d++)
+            b->depth[d].end = b->depth[d].cur;
+        for (int k = 0; k < BUF_CLASS_COUNT; k++)
+            b->cls[k].end = b->cls[k].cur;
     }
     b->lost++;
 }

@@ -2,6 +2,43 @@
 #include "core/events.h"
 #include "core/runtime.h"
 
+#include <stdlib.h>
+
+int scorep_event_grow_stack(scorep_location *l)
+{
+    uint32_t cap = l->stack_cap * 2;
+    uint32_t *r = realloc(l->stack_region, cap * sizeof *r);
+    if (r)
+        l->stack_region = r;
+    uintptr_t *s = r ? realloc(l->stack_sp, cap * sizeof *s) : NULL;
+    if (!s)
+        return -1; /* the call is not recorded; its leave will not match and is ignored */
+    l->stack_sp = s;
+    l->stack_cap = cap;
+    return 0;
+}
+
+/* A leave that is not for the innermost call: leave the calls above it first (their exits
+ * were lost); a leave of a call that is not open at all is ignored. */
+void scorep_event_leave_mismatch(scorep_location *l, uint32_t region)
+{
+    uint32_t d = l->depth;
+    while (d > 0 && l->stack_region[d - 1] != region)
+        d--;
+    if (d == 0)
+        return;
+    while (l->depth > d)
+        scorep_event_leave(l, l->stack_region[l->depth - 1]);
+    scorep_event_leave(l, region);
+}
+
+void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
+{
+    while (l && l->depth > 0 && !l->off_depth && l->stack_sp[l->depth - 1] != 0 &&
+           l->stack_sp[l->depth - 1] < sp)
+        scorep_event_leave(l, l->stack_region[l->depth - 1]);
+}
+
 static int usable(scorep_location *l)
 {
     return l && scorep_measurement_active && l->recording;

@@ -12,12 +12,22 @@ static inline uint64_t scorep_event_time(scorep_location *l)
     return scorep_location_now(l, scorep_timer_ticks());
 }
 
-static inline void scorep_event_enter(scorep_location *l, uint32_t region)
+/* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
+int scorep_event_grow_stack(scorep_location *l);
+void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
+
+/* sp: the stack pointer of the instrumented function (compiler adapter), else 0. It tells
+ * which calls an exception unwound when the compiler does not report their exits. */
+static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, uintptr_t sp)
 {
     if (__builtin_expect(!scorep_measurement_active || !l->recording, 0)) {
         l->off_depth += scorep_measurement_active;
         return;
     }
+    if (__builtin_expect(l->depth >= l->stack_cap, 0) && scorep_event_grow_stack(l) != 0)
+        return;
+    l->stack_region[l->depth] = region;
+    l->stack_sp[l->depth] = sp;
     uint64_t t = scorep_event_time(l);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
@@ -26,10 +36,19 @@ static inline void scorep_event_enter(scorep_location *l, uint32_t region)
     l->depth++;
 }
 
+static inline void scorep_event_enter(scorep_location *l, uint32_t region)
+{
+    scorep_event_enter_sp(l, region, 0);
+}
+
 static inline void scorep_event_leave(scorep_location *l, uint32_t region)
 {
     if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
         l->off_depth -= l->off_depth > 0 && scorep_measurement_active;
+        return;
+    }
+    if (__builtin_expect(l->stack_region[l->depth - 1] != region, 0)) {
+        scorep_event_leave_mismatch(l, region);
         return;
     }
     uint64_t t = scorep_event_time(l);
@@ -47,5 +66,7 @@ void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t 
 void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double);
 void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq);
 void scorep_event_recording(scorep_location *l, bool on);
+/* Leaves every call whose frame lies below sp (deeper in the stack): they were unwound. */
+void scorep_event_unwind_to(scorep_location *l, uintptr_t sp);
 
 #endif

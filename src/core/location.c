@@ -24,8 +24,14 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     l->recording = true;
     l->create_seq = create_seq;
     l->parent_id = parent_id;
-    if (scorep_profile_init(&l->profile, (uint32_t)scorep_cfg.max_callpath_depth) != 0 ||
+    l->stack_cap = 256;
+    l->stack_region = malloc(l->stack_cap * sizeof *l->stack_region);
+    l->stack_sp = malloc(l->stack_cap * sizeof *l->stack_sp);
+    if (!l->stack_region || !l->stack_sp ||
+        scorep_profile_init(&l->profile, (uint32_t)scorep_cfg.max_callpath_depth) != 0 ||
         (l->tracing && scorep_buffer_init(&l->buffer) != 0)) {
+        free(l->stack_region);
+        free(l->stack_sp);
         free(l);
         return NULL;
     }

@@ -14,6 +14,9 @@ typedef struct scorep_location {
     uint32_t id;            /* process-local, 0 = the thread that started the measurement */
     uint32_t depth;         /* current region call depth (trace) */
     uint32_t off_depth;     /* calls entered while recording was off, still open */
+    uint32_t stack_cap;     /* open calls: region and stack pointer per depth */
+    uint32_t *stack_region;
+    uintptr_t *stack_sp;
     uint64_t last_ts;       /* timestamps are made strictly increasing per location */
     uintptr_t fn_addr;      /* compiler adapter: last function seen by this thread ... */
     uint32_t fn_region;     /* ... and its region (saves the table probe in loops and exits) */

@@ -95,6 +95,7 @@ typedef struct {
     uint32_t depth, cap;
     uint64_t last;
     uint32_t thread_comm; /* local id of this process's pthread contingent */
+    bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
 } evt_state;
 
 static int push(evt_state *s, uint32_t region)
@@ -285,6 +286,7 @@ static void write_item(evt_state *s, const buf_item *it)
         OTF2_EvtWriter_ThreadCreate(w, NULL, t, s->thread_comm, it->b);
         break;
     case BUF_EV_THREAD_BEGIN:
+        s->thread_begun = true;
         OTF2_EvtWriter_ThreadBegin(w, NULL, t, s->thread_comm, it->b);
         break;
     case BUF_EV_THREAD_WAIT:
@@ -327,16 +329,17 @@ static uint64_t next_ts(evt_state *s, uint64_t want)
 /* After the buffer: the marker of a full buffer, leaves of calls still open, thread end. */
 static void write_epilogue(evt_state *s, const scorep_location *l, int exit_status)
 {
+    /* a full buffer: the calls still open end where recording ended */
+    uint64_t close_ts = l->buffer.full ? l->buffer.full_ts : l->end_ts;
     if (l->buffer.full)
-        OTF2_EvtWriter_MeasurementOnOff(s->w, NULL, next_ts(s, l->buffer.full_ts),
-                                        OTF2_MEASUREMENT_OFF);
+        OTF2_EvtWriter_MeasurementOnOff(s->w, NULL, next_ts(s, close_ts), OTF2_MEASUREMENT_OFF);
     while (s->depth > 0) {
         s->depth--;
-        OTF2_EvtWriter_Leave(s->w, NULL, next_ts(s, l->end_ts), s->stack[s->depth]);
+        OTF2_EvtWriter_Leave(s->w, NULL, next_ts(s, close_ts), s->stack[s->depth]);
     }
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
-    else if (l->create_seq)
+    else if (l->create_seq && s->thread_begun)
         OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm,
                                  l->create_seq);
 }
@@ -351,7 +354,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     evt_state s = {OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                   OTF2_AttributeList_New(), NULL, 0, 0, 0, scorep_defs_comm_count()};
+                   OTF2_AttributeList_New(), NULL, 0, 0, 0, scorep_defs_comm_count(), false};
     if (!s.w || !s.attrs)
         return -1;
     if (l->id == 0)

@@ -10,7 +10,7 @@ SCOREP_CC="$top_builddir/scorep-cc"
 CUBE_DUMP="$top_builddir/scorep-cube-dump"
 SCOREP_SCORE="$top_builddir/scorep-score"
 SCOREP_INFO="$top_builddir/scorep-info"
-PROGRAMS="$top_srcdir/test/programs"
+PROGRAMS=$(cd "$top_srcdir/test/programs" && pwd -P)
 export LC_ALL=C
 # Measurement settings of the calling environment must not leak into the tests.
 for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
@@ -19,7 +19,9 @@ done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
 work=$(cd "$work" && pwd -P)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# A failure inside a command substitution only ends that subshell: fail() also leaves the
+# marker .failed, which every later check and the exit of the test look at.
+trap '_rc=$?; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
 cd "$work"
 mkdir "$work/.cache"
 checks=0
@@ -27,13 +29,21 @@ checks=0
 fail()
 {
     echo "FAIL: $*" >&2
+    echo "$*" >>"$work/.failed"
     exit 1
+}
+
+# _check: count one check; stop if an earlier failure happened in a subshell
+_check()
+{
+    [ ! -e "$work/.failed" ] || exit 1
+    checks=$((checks + 1))
 }
 
 # expect_eq ACTUAL EXPECTED WHAT
 expect_eq()
 {
-    checks=$((checks + 1))
+    _check
     [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"
     echo "ok: $3 = $2"
 }
@@ -41,7 +51,7 @@ expect_eq()
 # expect_ge A B WHAT: A >= B as numbers (decimal or floating point)
 expect_ge()
 {
-    checks=$((checks + 1))
+    _check
     awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }' || fail "$3: expected $1 >= $2"
     echo "ok: $3 ($1 >= $2)"
 }
@@ -49,13 +59,13 @@ expect_ge()
 # expect_file PATH WHAT / expect_no_file PATH WHAT: PATH exists (as anything) or does not
 expect_file()
 {
-    checks=$((checks + 1))
+    _check
     [ -e "$1" ] || fail "$2: $1 does not exist"
     echo "ok: $2"
 }
 expect_no_file()
 {
-    checks=$((checks + 1))
+    _check
     [ ! -e "$1" ] && [ ! -L "$1" ] || fail "$2: $1 exists"
     echo "ok: $2"
 }
@@ -63,14 +73,14 @@ expect_no_file()
 # expect_grep ERE FILE WHAT / expect_no_grep ERE FILE WHAT: a line of FILE matches (or none)
 expect_grep()
 {
-    checks=$((checks + 1))
+    _check
     grep -E -q -e "$1" "$2" || fail "$3: no line of $(basename "$2") matches /$1/; it holds:
 $(head -c 2000 "$2")"
     echo "ok: $3"
 }
 expect_no_grep()
 {
-    checks=$((checks + 1))
+    _check
     ! grep -E -q -e "$1" "$2" || fail "$3: $(basename "$2") has a line matching /$1/: $(grep -E -e "$1" "$2" | head -n 3)"
     echo "ok: $3"
 }
@@ -95,6 +105,39 @@ run_app()
     shift
     status=0
     "$@" >"$_name.out" 2>"$_name.err" || status=$?
+}
+
+# start_app NAME COMMAND...: run COMMAND in the background like run_app, with SIGINT and
+# SIGTERM at their default handling (a non-interactive shell ignores SIGINT in background
+# jobs); its process id is left in $app_pid. Finish with wait_app.
+start_app()
+{
+    _name=$1
+    shift
+    env --default-signal=INT,TERM "$@" >"$_name.out" 2>"$_name.err" &
+    app_pid=$!
+}
+
+# wait_output NAME ERE [SECONDS]: wait (default 10 s) until NAME.out has a line matching ERE;
+# on timeout kill the background program and fail
+wait_output()
+{
+    _n=$(( ${3:-10} * 20 ))
+    while ! grep -E -q -e "$2" "$1.out" 2>/dev/null; do
+        _n=$((_n - 1))
+        if [ "$_n" -le 0 ] || ! kill -0 "$app_pid" 2>/dev/null; then
+            kill -KILL "$app_pid" 2>/dev/null || true
+            fail "$1: no output line matching /$2/ (output: $(head -c 500 "$1.out"))"
+        fi
+        sleep 0.05
+    done
+}
+
+# wait_app: wait for the program of start_app; its exit status is left in $status
+wait_app()
+{
+    status=0
+    wait "$app_pid" || status=$?
 }
 
 # profile_dump EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile
@@ -160,10 +203,9 @@ trace_file()
         md5sum | cut -d' ' -f1)
     _c="$work/.cache/$_key"
     if [ ! -f "$_c.trace" ]; then
-        otf2-print "$1/traces.otf2" >"$_c.tmp" 2>"$_c.err" ||
-            fail "otf2-print $1/traces.otf2 failed: $(head -c 1000 "$_c.err")"
+        { otf2-print "$1/traces.otf2" 2>"$_c.err"; echo $? >"$_c.rc"; } | tee "$_c.tmp" |
         awk -v other="$_c.other" -v checks="$_c.checks" '
-            $3 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $1 !~ /^[A-Z_]+$/ { next }
+            $3 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $1 !~ /^[A-Z][A-Z0-9_]*$/ { next }
             {
                 l = $2
                 i = index($0, "Region: \"")
@@ -183,7 +225,9 @@ trace_file()
                 printf "order %d\nnesting %d\n", order, nest > checks
                 for (l in first) print "first", l, first[l] > checks
                 for (l in lasttype) print "last", l, lasttype[l] > checks
-            }' "$_c.tmp" | sort >"$_c.summary"
+            }' | sort >"$_c.summary"
+        [ "$(cat "$_c.rc")" = 0 ] ||
+            fail "otf2-print $1/traces.otf2 failed: $(head -c 1000 "$_c.err")"
         touch "$_c.other"
         mv "$_c.tmp" "$_c.trace"
     fi
@@ -200,7 +244,7 @@ trace_defs()
 trace_events()
 {
     _f=$(trace_file "$1")
-    awk '$3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z_]+$/' "$_f"
+    awk '$3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/' "$_f"
 }
 
 # trace_other EXPDIR: the event lines other than ENTER and LEAVE (quicker than trace_events)
@@ -253,5 +297,6 @@ trace_first_last()
 
 done_ok()
 {
+    _check
     echo "PASS: $checks checks"
 }

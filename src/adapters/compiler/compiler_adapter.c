@@ -5,6 +5,7 @@
 #include "core/events.h"
 #include "core/runtime.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -129,7 +130,8 @@ __cyg_profile_func_enter(void *fn, void *site)
     uint32_t r = fn_region(l, fn);
     if (__builtin_expect(r >= FN_FILTERED, 0))
         return;
-    scorep_event_enter(l, r);
+    /* the instrumented function's stack pointer: above our frame and return address */
+    scorep_event_enter_sp(l, r, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
 }
 
 __attribute__((no_instrument_function, visibility("default"))) void
@@ -143,4 +145,23 @@ __cyg_profile_func_exit(void *fn, void *site)
     if (__builtin_expect(r >= FN_FILTERED, 0))
         return;
     scorep_event_leave(l, r);
+}
+
+/* clang's -finstrument-functions reports no exits for frames an exception unwinds (gcc
+ * does). When a handler starts, every call deeper than the handler's frame is gone. */
+typedef void *(*begin_catch_fn)(void *);
+
+__attribute__((no_instrument_function, visibility("default"))) void *
+__cxa_begin_catch(void *exception)
+{
+    static begin_catch_fn real;
+    begin_catch_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = (begin_catch_fn)dlsym(RTLD_NEXT, "__cxa_begin_catch");
+        __atomic_store_n(&real, f, __ATOMIC_RELEASE);
+    }
+    scorep_location *l = scorep_tls_location;
+    if (l && scorep_measurement_active)
+        scorep_event_unwind_to(l, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
+    return f ? f(exception) : exception;
 }

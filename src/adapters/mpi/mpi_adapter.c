@@ -1,0 +1,150 @@
+/* mpi_adapter.c: life cycle of the MPI adapter (the generated MPI_Init, MPI_Init_thread and
+ * MPI_Finalize call in here), SCOREP_MPI_ENABLE_GROUPS, the lazily defined regions (one per
+ * MPI function, named like it, paradigm MPI), and small helpers shared by the hooks. */
+#include "adapters/mpi/mpi_adapter.h"
+#include "adapters/mpi/mpi_comm.h"
+#include "adapters/mpi/mpi_request.h"
+#include "config/config.h"
+#include "core/runtime.h"
+#include "ipc/ipc_mpi.h"
+
+#include <stdlib.h>
+
+uint64_t scorep_mpi_enabled;
+int scorep_mpi_thread_level = MPI_THREAD_SINGLE;
+__thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
+
+static uint64_t configured; /* groups from SCOREP_MPI_ENABLE_GROUPS, derived ones added */
+static uint64_t request_counter, message_counter;
+
+static const scorep_cfg_choice group_choices[] = {
+    {"all", SCOREP_MPI_GROUPS_ALL},   {"cg", SCOREP_MPI_G_CG},
+    {"coll", SCOREP_MPI_G_COLL},      {"default", SCOREP_MPI_GROUPS_DEFAULT},
+    {"env", SCOREP_MPI_G_ENV},        {"err", SCOREP_MPI_G_ERR},
+    {"ext", SCOREP_MPI_G_EXT},        {"io", SCOREP_MPI_G_IO},
+    {"p2p", SCOREP_MPI_G_P2P},        {"misc", SCOREP_MPI_G_MISC},
+    {"perf", SCOREP_MPI_G_PERF},      {"rma", SCOREP_MPI_G_RMA},
+    {"spawn", SCOREP_MPI_G_SPAWN},    {"topo", SCOREP_MPI_G_TOPO},
+    {"type", SCOREP_MPI_G_TYPE},      {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
+    {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
+
+static uint64_t add_derived(uint64_t g)
+{
+    static const struct {
+        uint64_t a, b, derived;
+    } pairs[] = {{SCOREP_MPI_G_CG, SCOREP_MPI_G_ERR, SCOREP_MPI_G_CG_ERR},
+                 {SCOREP_MPI_G_CG, SCOREP_MPI_G_EXT, SCOREP_MPI_G_CG_EXT},
+                 {SCOREP_MPI_G_CG, SCOREP_MPI_G_MISC, SCOREP_MPI_G_CG_MISC},
+                 {SCOREP_MPI_G_IO, SCOREP_MPI_G_ERR, SCOREP_MPI_G_IO_ERR},
+                 {SCOREP_MPI_G_IO, SCOREP_MPI_G_MISC, SCOREP_MPI_G_IO_MISC},
+                 {SCOREP_MPI_G_RMA, SCOREP_MPI_G_ERR, SCOREP_MPI_G_RMA_ERR},
+                 {SCOREP_MPI_G_RMA, SCOREP_MPI_G_EXT, SCOREP_MPI_G_RMA_EXT},
+                 {SCOREP_MPI_G_RMA, SCOREP_MPI_G_MISC, SCOREP_MPI_G_RMA_MISC},
+                 {SCOREP_MPI_G_TYPE, SCOREP_MPI_G_EXT, SCOREP_MPI_G_TYPE_EXT},
+                 {SCOREP_MPI_G_TYPE, SCOREP_MPI_G_MISC, SCOREP_MPI_G_TYPE_MISC}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if ((g & pairs[i].a) && (g & pairs[i].b))
+            g |= pairs[i].derived;
+    if (g & (SCOREP_MPI_G_CG | SCOREP_MPI_G_COLL | SCOREP_MPI_G_EXT | SCOREP_MPI_G_IO |
+             SCOREP_MPI_G_P2P | SCOREP_MPI_G_RMA))
+        g |= SCOREP_MPI_G_REQUEST;
+    return g;
+}
+
+int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t errlen)
+{
+    uint64_t g = 0;
+    if (scorep_cfg_parse_set(value, group_choices, &g, err, errlen) != 0)
+        return -1;
+    *bits = add_derived(g);
+    return 0;
+}
+
+static void read_groups(void)
+{
+    const char *v = getenv("SCOREP_MPI_ENABLE_GROUPS");
+    char err[512];
+    if (!v)
+        v = "default";
+    if (scorep_mpi_parse_groups(v, &configured, err, sizeof err) != 0)
+        scorep_fatal("SCOREP_MPI_ENABLE_GROUPS='%s' is invalid: %s", v, err);
+}
+
+uint32_t scorep_mpi_region_define(uint32_t fn)
+{
+    const scorep_mpi_fn_info *i = &scorep_mpi_fn_table[fn];
+    uint32_t id = scorep_defs_region(i->name, NULL, NULL, 0, 0, SCOREP_PARADIGM_MPI, i->role);
+    if (id != SCOREP_INVALID_ID)
+        __atomic_store_n(&scorep_mpi_region_ids[fn], id + 1, __ATOMIC_RELAXED);
+    return id;
+}
+
+int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn)
+{
+    read_groups();
+    f->record = 0;
+    if (scorep_mpi_nesting)
+        return 0;
+    scorep_location *l = scorep_location_get(); /* starts the measurement if needed */
+    if (!l || !scorep_measurement_active)
+        return 0;
+    scorep_mpi_nesting = 1;
+    f->l = l;
+    if (configured & SCOREP_MPI_G_ENV) {
+        f->region = scorep_mpi_region(fn);
+        f->record = f->region != SCOREP_INVALID_ID;
+        if (f->record)
+            scorep_event_enter(l, f->region);
+    }
+    return 1;
+}
+
+void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
+{
+    if (ret == MPI_SUCCESS) {
+        scorep_mpi_thread_level = provided;
+        scorep_mpi_after_init();
+        scorep_mpi_request_init();
+        scorep_mpi_comm_init();
+        if (scorep_measurement_active)
+            __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE,
+                             __ATOMIC_SEQ_CST);
+    }
+    if (active)
+        scorep_mpi_end(f);
+}
+
+void scorep_mpi_finalize_begin(void)
+{
+    /* MPI_Finalize itself is not recorded: the results are written inside it */
+    __atomic_store_n(&scorep_mpi_enabled, 0, __ATOMIC_SEQ_CST);
+    scorep_mpi_before_finalize();
+    scorep_mpi_comm_finalize();
+}
+
+uint64_t scorep_mpi_next_request_id(void)
+{
+    return __atomic_add_fetch(&request_counter, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t scorep_mpi_next_message_handle(void)
+{
+    return __atomic_add_fetch(&message_counter, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t scorep_mpi_status_bytes(const MPI_Status *st)
+{
+    int n = 0;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (uint64_t)n;
+}
+
+uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+        size < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}

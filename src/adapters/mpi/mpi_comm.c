@@ -1,0 +1,319 @@
+/* mpi_comm.c: communicator and group handles -> definitions, communicator keys, and the
+ * hooks of the functions that create or free communicators and groups (see mpi_comm.h). */
+#include "adapters/mpi/mpi_comm.h"
+#include "adapters/mpi/mpi_hooks.h"
+#include "adapters/mpi/mpi_map.h"
+#include "core/events_mpi.h"
+#include "defs/defs_mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static scorep_mpi_rmap comms = SCOREP_MPI_RMAP_INIT;
+static pthread_mutex_t define_lock = PTHREAD_MUTEX_INITIALIZER;
+static MPI_Group world_group = MPI_GROUP_NULL;
+static int world_rank;
+static uint32_t key_counter, local_counter;
+
+/* MPI_Comm_idup requests freed before completion: their keys, until the communicator is met */
+typedef struct orphan {
+    struct orphan *next;
+    MPI_Comm comm;
+    uint64_t key;
+    uint32_t parent;
+} orphan;
+static orphan *orphans;
+
+uint64_t scorep_mpi_new_key(void)
+{
+    uint32_t c;
+    do /* never 0 (world rank 0's 0 is MPI_COMM_WORLD) nor 0xffffffff (MPI_COMM_SELF) */
+        c = __atomic_add_fetch(&key_counter, 1, __ATOMIC_RELAXED);
+    while (c == 0 || c == UINT32_MAX);
+    return (uint64_t)(uint32_t)world_rank << 32 | c;
+}
+
+static uint64_t local_key(void)
+{
+    uint32_t c = __atomic_add_fetch(&local_counter, 1, __ATOMIC_RELAXED);
+    return 1ull << 63 | (uint64_t)(uint32_t)world_rank << 32 | c;
+}
+
+uint32_t *scorep_mpi_group_members(MPI_Group group, int *size)
+{
+    int n = 0;
+    *size = 0;
+    if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &n) != MPI_SUCCESS || n < 0)
+        return NULL;
+    int *ranks = malloc(((size_t)n + 1) * sizeof *ranks);
+    int *world = malloc(((size_t)n + 1) * sizeof *world);
+    uint32_t *members = malloc(((size_t)n + 1) * sizeof *members);
+    if (!ranks || !world || !members) {
+        free(ranks);
+        free(world);
+        free(members);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        ranks[i] = i;
+    if (n > 0 && (world_group == MPI_GROUP_NULL ||
+                  PMPI_Group_translate_ranks(group, n, ranks, world_group, world) != MPI_SUCCESS))
+        for (int i = 0; i < n; i++)
+            world[i] = MPI_UNDEFINED;
+    for (int i = 0; i < n; i++)
+        members[i] = world[i] == MPI_UNDEFINED || world[i] < 0 ? UINT32_MAX : (uint32_t)world[i];
+    free(ranks);
+    free(world);
+    *size = n;
+    return members;
+}
+
+uint32_t scorep_mpi_group_id(MPI_Group group)
+{
+    int n;
+    uint32_t *members = scorep_mpi_group_members(group, &n);
+    if (!members)
+        return SCOREP_INVALID_ID;
+    uint32_t id = scorep_defs_group((uint32_t)n, members);
+    free(members);
+    return id;
+}
+
+void scorep_mpi_comm_ref(scorep_mpi_comm *c)
+{
+    if (c)
+        __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+}
+
+void scorep_mpi_comm_unref(scorep_mpi_comm *c)
+{
+    if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    scorep_mpi_counters_free(&c->send);
+    scorep_mpi_counters_free(&c->recv);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+static scorep_mpi_comm *define_named(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
+                                     uint32_t parent, const char *name)
+{
+    scorep_mpi_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->handle = comm;
+    PMPI_Comm_rank(comm, &c->rank);
+    PMPI_Comm_size(comm, &c->size);
+    PMPI_Comm_test_inter(comm, &c->is_inter);
+    c->remote_size = c->size;
+    if (c->is_inter)
+        PMPI_Comm_remote_size(comm, &c->remote_size);
+    MPI_Group g = MPI_GROUP_NULL;
+    int n = 0;
+    uint32_t *members = NULL;
+    if (PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
+        members = scorep_mpi_group_members(g, &n);
+        PMPI_Group_free(&g);
+    }
+    c->id = members ? scorep_defs_comm(key, name, (uint32_t)n, members, parent, c->is_inter)
+                    : SCOREP_INVALID_ID;
+    free(members);
+    pthread_mutex_init(&c->lock, NULL);
+    c->refs = 1;
+    scorep_mpi_comm *old = scorep_mpi_rmap_put(&comms, (uintptr_t)comm, c);
+    if (old == c) { /* no memory for the map */
+        pthread_mutex_destroy(&c->lock);
+        free(c);
+        return NULL;
+    }
+    scorep_mpi_comm_unref(old); /* a stale record of a freed handle */
+    if (f && f->record && c->id != SCOREP_INVALID_ID)
+        scorep_event_mpi_comm_create(f->l, c->id);
+    return c;
+}
+
+scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
+                                        uint32_t parent)
+{
+    return define_named(f, comm, key, parent, "");
+}
+
+scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL)
+        return NULL;
+    scorep_mpi_comm *c = scorep_mpi_rmap_get(&comms, (uintptr_t)comm);
+    if (__builtin_expect(c != NULL, 1))
+        return c;
+    /* not seen before: an orphaned MPI_Comm_idup, or a process-local definition */
+    pthread_mutex_lock(&define_lock);
+    c = scorep_mpi_rmap_get(&comms, (uintptr_t)comm);
+    if (!c) {
+        uint64_t key = local_key();
+        uint32_t parent = SCOREP_INVALID_ID;
+        for (orphan **p = &orphans; *p; p = &(*p)->next) {
+            if ((*p)->comm == comm) {
+                orphan *o = *p;
+                key = o->key;
+                parent = o->parent;
+                *p = o->next;
+                free(o);
+                break;
+            }
+        }
+        c = define_named(NULL, comm, key, parent, "");
+    }
+    pthread_mutex_unlock(&define_lock);
+    return c;
+}
+
+void scorep_mpi_comm_init(void)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    if (world_group == MPI_GROUP_NULL)
+        PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_INVALID_ID,
+                 "MPI_COMM_WORLD");
+    define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
+                 SCOREP_INVALID_ID, "MPI_COMM_SELF");
+}
+
+void scorep_mpi_comm_finalize(void)
+{
+    if (world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&world_group);
+    world_group = MPI_GROUP_NULL;
+}
+
+/* ---- hooks --------------------------------------------------------------------------- */
+
+void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI_Comm *newcomm)
+{
+    if (ret != MPI_SUCCESS || !newcomm || *newcomm == MPI_COMM_NULL)
+        return;
+    MPI_Comm c = *newcomm;
+    int inter = 0, rank = 0;
+    PMPI_Comm_test_inter(c, &inter);
+    PMPI_Comm_rank(c, &rank);
+    uint64_t key = rank == 0 ? scorep_mpi_new_key() : 0;
+    if (!inter) {
+        PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, c);
+    } else {
+        /* an intercommunicator's collectives deliver the other group's values: the first
+         * gives each side the remote key, the second hands it back */
+        uint64_t mine = key, remote = 0;
+        PMPI_Allreduce(&mine, &remote, 1, MPI_UINT64_T, MPI_MAX, c);
+        PMPI_Allreduce(&remote, &key, 1, MPI_UINT64_T, MPI_MAX, c);
+    }
+    scorep_mpi_comm_define(f, c, key, scorep_mpi_comm_id(parent));
+}
+
+void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm)
+{
+    if (ret != MPI_SUCCESS || !newcomm || via == MPI_COMM_NULL)
+        return;
+    int rank = 0;
+    PMPI_Comm_rank(via, &rank);
+    uint64_t key = rank == 0 ? scorep_mpi_new_key() : 0;
+    PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, via);
+    if (*newcomm != MPI_COMM_NULL)
+        scorep_mpi_comm_define(f, *newcomm, key, scorep_mpi_comm_id(via));
+}
+
+void scorep_mpi_post_comm_new_local(scorep_mpi_frame *f, int ret, MPI_Comm *newcomm)
+{
+    if (ret == MPI_SUCCESS && newcomm && *newcomm != MPI_COMM_NULL)
+        scorep_mpi_comm_define(f, *newcomm, local_key(), SCOREP_INVALID_ID);
+}
+
+void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent)
+{
+    if (ret != MPI_SUCCESS || !parent || *parent == MPI_COMM_NULL)
+        return;
+    pthread_mutex_lock(&define_lock);
+    if (!scorep_mpi_rmap_get(&comms, (uintptr_t)*parent))
+        scorep_mpi_comm_define(f, *parent, local_key(), SCOREP_INVALID_ID);
+    pthread_mutex_unlock(&define_lock);
+}
+
+void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Comm *newcomm,
+                               MPI_Request *request)
+{
+    if (ret != MPI_SUCCESS || !newcomm || *newcomm == MPI_COMM_NULL)
+        return;
+    scorep_mpi_comm *p = scorep_mpi_comm_get(comm);
+    uint64_t *key = malloc(sizeof *key);
+    scorep_mpi_req *r = key ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IDUP,
+                                                   f->record ? SCOREP_MPI_REQ_EVENTS : 0)
+                            : NULL;
+    if (!r) {
+        free(key);
+        return;
+    }
+    r->newcomm = *newcomm;
+    r->key = key;
+    r->key_request = MPI_REQUEST_NULL;
+    r->comm = p;
+    scorep_mpi_comm_ref(p);
+    if (p && !p->is_inter) {
+        /* the new communicator may not be used before the request completes: broadcast the
+         * key over the parent without blocking, define the communicator at completion */
+        *key = p->rank == 0 ? scorep_mpi_new_key() : 0;
+        if (PMPI_Ibcast(key, 1, MPI_UINT64_T, 0, comm, &r->key_request) != MPI_SUCCESS) {
+            r->key_request = MPI_REQUEST_NULL;
+            *key = local_key();
+        }
+    } else {
+        *key = local_key();
+    }
+}
+
+static uint64_t idup_key(scorep_mpi_req *r)
+{
+    if (r->key_request != MPI_REQUEST_NULL)
+        PMPI_Wait(&r->key_request, MPI_STATUS_IGNORE);
+    return *r->key;
+}
+
+void scorep_mpi_comm_idup_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
+{
+    uint64_t key = idup_key(r);
+    scorep_mpi_frame g = *f;
+    g.record = f->record && (r->flags & SCOREP_MPI_REQ_EVENTS);
+    if (r->newcomm != MPI_COMM_NULL)
+        scorep_mpi_comm_define(&g, r->newcomm, key, r->comm ? r->comm->id : SCOREP_INVALID_ID);
+}
+
+void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r)
+{
+    orphan *o = malloc(sizeof *o);
+    uint64_t key = idup_key(r);
+    if (!o)
+        return;
+    o->comm = r->newcomm;
+    o->key = key;
+    o->parent = r->comm ? r->comm->id : SCOREP_INVALID_ID;
+    pthread_mutex_lock(&define_lock);
+    o->next = orphans;
+    orphans = o;
+    pthread_mutex_unlock(&define_lock);
+}
+
+void scorep_mpi_pre_comm_free(scorep_mpi_frame *f, MPI_Comm *comm)
+{
+    if (!comm || *comm == MPI_COMM_NULL || *comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return;
+    scorep_mpi_comm *c = scorep_mpi_rmap_remove(&comms, (uintptr_t)*comm);
+    if (!c)
+        return;
+    if (f->record && c->id != SCOREP_INVALID_ID)
+        scorep_event_mpi_comm_destroy(f->l, c->id);
+    scorep_mpi_comm_unref(c);
+}
+
+void scorep_mpi_post_group_new(scorep_mpi_frame *f, int ret, MPI_Group *group)
+{
+    (void)f;
+    if (ret == MPI_SUCCESS && group && *group != MPI_GROUP_NULL)
+        scorep_mpi_group_id(*group);
+}

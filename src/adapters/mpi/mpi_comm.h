@@ -1,0 +1,60 @@
+/* mpi_comm.h: communicators of the program -> definitions, and the keys that make a
+ * definition globally unique. MPI_COMM_WORLD and MPI_COMM_SELF have fixed keys; any other
+ * communicator gets (world rank of its rank 0) << 32 | (a counter of that process), chosen
+ * by its rank 0 and broadcast with PMPI inside the creating wrapper (over the new
+ * communicator, or over the intracommunicator that created an intercommunicator; for an
+ * intercommunicator created from another intercommunicator, two PMPI_Allreduce over it).
+ * MPI_Comm_idup broadcasts with PMPI_Ibcast over the parent and defines the communicator when
+ * its request completes. Communicators of MPI_Comm_join and MPI_Comm_get_parent, and ones
+ * the adapter meets without having seen their creation, get keys with the top bit set that
+ * are unique to this process only. */
+#ifndef SCOREP_MPI_COMM_H
+#define SCOREP_MPI_COMM_H
+
+#include "adapters/mpi/mpi_adapter.h"
+#include "adapters/mpi/mpi_msgid.h"
+
+#include <pthread.h>
+
+typedef struct scorep_mpi_comm {
+    MPI_Comm handle;
+    uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
+    int rank, size, remote_size, is_inter;
+    uint32_t refs; /* the map's reference + one per request that points here; atomic */
+    pthread_mutex_t lock; /* message counters and the deferred receives */
+    scorep_mpi_counters send, recv;
+    struct scorep_mpi_req *pend_head, *pend_tail; /* deferred receives, posting order */
+} scorep_mpi_comm;
+
+/* Called once PMPI_Init* succeeded: world group, MPI_COMM_WORLD, MPI_COMM_SELF. */
+void scorep_mpi_comm_init(void);
+void scorep_mpi_comm_finalize(void);
+
+/* The record of a communicator (created with a process-local key when unknown); NULL for
+ * MPI_COMM_NULL or when memory is exhausted. No reference is taken: valid while the
+ * program may use the communicator. */
+scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm);
+void scorep_mpi_comm_ref(scorep_mpi_comm *c);
+void scorep_mpi_comm_unref(scorep_mpi_comm *c);
+
+/* The defs id of a communicator (SCOREP_INVALID_ID for MPI_COMM_NULL). */
+static inline uint32_t scorep_mpi_comm_id(MPI_Comm comm)
+{
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    return c ? c->id : SCOREP_INVALID_ID;
+}
+
+/* A fresh key for a communicator or window whose rank 0 is this process. */
+uint64_t scorep_mpi_new_key(void);
+/* Defines comm (a new communicator) with this key; parent: defs id or SCOREP_INVALID_ID.
+ * Records CommCreate when f->record. */
+scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
+                                        uint32_t parent);
+
+/* World ranks of a group's members (UINT32_MAX for processes outside MPI_COMM_WORLD);
+ * malloc'ed, NULL on failure. */
+uint32_t *scorep_mpi_group_members(MPI_Group group, int *size);
+/* defs id of a group (SCOREP_INVALID_ID for MPI_GROUP_NULL or on failure) */
+uint32_t scorep_mpi_group_id(MPI_Group group);
+
+#endif

@@ -1,0 +1,224 @@
+/* mpi_hooks.h: the functions the generated wrappers call around the PMPI call (named in the
+ * events column of mpi_functions.spec). pre hooks: (frame[, ctx], args); post hooks: (frame,
+ * return value[, ctx], args). Post hooks do nothing (or only close what the pre hook opened)
+ * when the call failed. */
+#ifndef SCOREP_MPI_HOOKS_H
+#define SCOREP_MPI_HOOKS_H
+
+#include "adapters/mpi/mpi_adapter.h"
+#include "adapters/mpi/mpi_request.h"
+#include "adapters/mpi/mpi_rma.h"
+
+/* ---- contexts shared by a pre and a post hook ---------------------------------------- */
+
+#define SCOREP_MPI_CTX_STACK 16
+/* Wait/Test families: the records of the requests as they were before the call (the call
+ * may release them and set the handles to MPI_REQUEST_NULL), and the statuses the adapter
+ * passes when the program gave MPI_STATUSES_IGNORE. */
+typedef struct {
+    int count, tracked;
+    scorep_mpi_req **recs;
+    MPI_Status *statuses; /* substituted statuses, or NULL */
+    scorep_mpi_req *recs_stack[SCOREP_MPI_CTX_STACK];
+    MPI_Status statuses_stack[SCOREP_MPI_CTX_STACK];
+} scorep_mpi_ctx_reqs;
+
+struct scorep_mpi_msg;
+typedef struct {
+    struct scorep_mpi_msg *msg; /* the Mprobe'd message being received */
+} scorep_mpi_ctx_msg;
+
+typedef struct {
+    scorep_mpi_win *win;
+} scorep_mpi_ctx_win;
+
+/* ---- point-to-point (mpi_p2p.c) ------------------------------------------------------ */
+void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag,
+                         MPI_Comm comm);
+void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                          MPI_Status *status);
+void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
+                           int tag, MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                           MPI_Request *request);
+void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                               int dest, int tag, MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag,
+                               MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request);
+void scorep_mpi_post_startall(scorep_mpi_frame *f, int ret, int count, MPI_Request requests[]);
+void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request);
+void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request);
+void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Request request,
+                                        int *flag, MPI_Status *status);
+
+/* ---- completion (mpi_request.c) ------------------------------------------------------ */
+void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request);
+void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                          MPI_Request *request, MPI_Status *status);
+void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request);
+void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                          MPI_Request *request, int *flag, MPI_Status *status);
+void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests[], MPI_Status **statuses);
+void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], MPI_Status statuses[]);
+void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests[], MPI_Status **statuses);
+void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], int *flag, MPI_Status statuses[]);
+void scorep_mpi_pre_waitany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests[]);
+void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], int *index, MPI_Status *status);
+void scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests[]);
+void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+void scorep_mpi_pre_waitsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], MPI_Status **statuses);
+void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                              MPI_Request requests[], int *outcount, int indices[],
+                              MPI_Status statuses[]);
+void scorep_mpi_pre_testsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests[], MPI_Status **statuses);
+void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                              MPI_Request requests[], int *outcount, int indices[],
+                              MPI_Status statuses[]);
+
+/* ---- probes and matched receives (mpi_probe.c) --------------------------------------- */
+void scorep_mpi_post_probe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                           MPI_Status *status);
+void scorep_mpi_post_iprobe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                            int *flag, MPI_Status *status);
+void scorep_mpi_post_mprobe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                            MPI_Message *message, MPI_Status *status);
+void scorep_mpi_post_improbe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                             int *flag, MPI_Message *message, MPI_Status *status);
+void scorep_mpi_pre_mrecv(scorep_mpi_frame *f, scorep_mpi_ctx_msg *ctx, MPI_Message *message);
+void scorep_mpi_post_mrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ctx,
+                           MPI_Status *status);
+void scorep_mpi_pre_imrecv(scorep_mpi_frame *f, scorep_mpi_ctx_msg *ctx, MPI_Message *message);
+void scorep_mpi_post_imrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ctx,
+                            MPI_Request *request);
+
+/* ---- collectives (mpi_coll.c) -------------------------------------------------------- */
+void scorep_mpi_pre_coll_begin(scorep_mpi_frame *f);
+void scorep_mpi_post_coll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm);
+void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm,
+                                   MPI_Request *request);
+void scorep_mpi_post_coll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                int root, MPI_Comm comm);
+void scorep_mpi_post_icoll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                 int root, MPI_Comm comm, MPI_Request *request);
+#define SCOREP_MPI_COLL_HOOKS(name, ...)                                                      \
+    void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__);              \
+    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__,              \
+                                      MPI_Request *request);
+SCOREP_MPI_COLL_HOOKS(gather, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(gatherv, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(scatter, const void *recvbuf, int sendcount, MPI_Datatype sendtype,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(scatterv, const void *recvbuf, const int sendcounts[],
+                      MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(allgather, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(allgatherv, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(alltoall, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(alltoallv, const void *sendbuf, const int sendcounts[],
+                      MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype,
+                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(alltoallw, const void *sendbuf, const int sendcounts[],
+                      const MPI_Datatype sendtypes[], const int recvcounts[],
+                      const MPI_Datatype recvtypes[], MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(allreduce, const void *sendbuf, int count, MPI_Datatype type,
+                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(reduce, const void *sendbuf, int count, MPI_Datatype type, int root,
+                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(reduce_scatter, const void *sendbuf, const int recvcounts[],
+                      MPI_Datatype type, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(reduce_scatter_block, const void *sendbuf, int recvcount,
+                      MPI_Datatype type, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(scan, const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(exscan, const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_allgather, int sendcount, MPI_Datatype sendtype, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_allgatherv, int sendcount, MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_alltoall, int sendcount, MPI_Datatype sendtype, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_alltoallv, const int sendcounts[], MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[],
+                      const MPI_Datatype sendtypes[], const int recvcounts[],
+                      const MPI_Datatype recvtypes[], MPI_Comm comm)
+#undef SCOREP_MPI_COLL_HOOKS
+
+/* ---- communicators and groups (mpi_comm.c) ------------------------------------------- */
+void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent,
+                              MPI_Comm *newcomm);
+void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via,
+                                  MPI_Comm *newcomm);
+void scorep_mpi_post_comm_new_local(scorep_mpi_frame *f, int ret, MPI_Comm *newcomm);
+void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent);
+void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Comm *newcomm,
+                               MPI_Request *request);
+void scorep_mpi_pre_comm_free(scorep_mpi_frame *f, MPI_Comm *comm);
+void scorep_mpi_post_group_new(scorep_mpi_frame *f, int ret, MPI_Group *group);
+/* completion of an MPI_Comm_idup request; MPI_Request_free on a pending one (the
+ * communicator is defined when the adapter meets it) */
+void scorep_mpi_comm_idup_completed(scorep_mpi_frame *f, scorep_mpi_req *r);
+void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r);
+
+/* ---- one-sided (mpi_rma.c) ----------------------------------------------------------- */
+void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f);
+void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
+                             int allocated);
+void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win);
+void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *ctx);
+void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                             int target, MPI_Win win);
+void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                             int target, MPI_Win win);
+void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                    int target, MPI_Win win);
+void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
+                                        MPI_Datatype type, int result_count,
+                                        MPI_Datatype result_type, int target, MPI_Win win);
+void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type,
+                                      int target, MPI_Win win);
+void scorep_mpi_post_rma_compare_and_swap(scorep_mpi_frame *f, int ret, MPI_Datatype type,
+                                          int target, MPI_Win win);
+void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                              int target, MPI_Win win, MPI_Request *request);
+void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                              int target, MPI_Win win, MPI_Request *request);
+void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                     int target, MPI_Win win, MPI_Request *request);
+void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count,
+                                         MPI_Datatype type, int result_count,
+                                         MPI_Datatype result_type, int target, MPI_Win win,
+                                         MPI_Request *request);
+void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank,
+                              MPI_Win win);
+void scorep_mpi_post_win_unlock(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
+void scorep_mpi_post_win_lock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
+void scorep_mpi_post_win_flush_all(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_post(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
+void scorep_mpi_post_win_start(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
+void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_wait(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_test(scorep_mpi_frame *f, int ret, MPI_Win win, int *flag);
+void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win);
+/* completion of a request-based RMA operation */
+void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r);
+
+#endif

@@ -1,0 +1,57 @@
+/* mpi_msgid.h: message ids. The n-th message from rank s to rank d on communicator c with
+ * tag t has id n (1, 2, ...) on both sides, computed without extra communication: the sender
+ * counts its sends per (c, d, t), the receiver its receives per (c, s, t); MPI's
+ * non-overtaking rule makes both sequences agree.
+ *
+ * Receive side: a receive with a fully specified source and tag takes its id when it is
+ * posted (matching order is posting order). A wildcard receive (MPI_ANY_SOURCE or
+ * MPI_ANY_TAG) learns its envelope only from the status at completion; it is queued on its
+ * communicator in posting order ("deferred"), and every receive posted on that communicator
+ * while the queue is not empty is deferred too. Before an id is taken from a counter the
+ * queue is resolved in posting order: entries whose request is already complete
+ * (PMPI_Request_get_status) take their ids first. Under MPI_THREAD_MULTIPLE the queue is not
+ * resolved that way (another thread may free the request), so there the ids of wildcard
+ * receives follow completion order. Probes read the next id without taking it; Mprobe and
+ * Improbe take it (the message is matched) and the Mrecv/Imrecv reports that id.
+ * Ids of cancelled operations are given back and reused by the next operation on the same
+ * (c, peer, t). */
+#ifndef SCOREP_MPI_MSGID_H
+#define SCOREP_MPI_MSGID_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scorep_mpi_comm;
+struct scorep_mpi_req;
+
+/* (peer, tag) -> next id; open addressing, grows without limit. */
+typedef struct {
+    uint64_t *keys;
+    uint64_t *next;
+    size_t cap, used;
+    /* ids given back by cancelled operations: key, id */
+    uint64_t *returned;
+    size_t nreturned, capreturned;
+} scorep_mpi_counters;
+
+void scorep_mpi_counters_free(scorep_mpi_counters *c);
+
+/* All take the communicator's lock. */
+uint64_t scorep_mpi_msgid_send(struct scorep_mpi_comm *c, int dest, int tag);
+void scorep_mpi_msgid_send_cancelled(struct scorep_mpi_comm *c, int dest, int tag, uint64_t id);
+
+/* A receive request was posted (Irecv, Start of a persistent receive). */
+void scorep_mpi_msgid_recv_posted(struct scorep_mpi_comm *c, struct scorep_mpi_req *r);
+/* A receive request completed with this status: its id. */
+uint64_t scorep_mpi_msgid_recv_completed(struct scorep_mpi_comm *c, struct scorep_mpi_req *r,
+                                         const MPI_Status *st);
+/* A receive request was cancelled or freed: gives its id back / leaves the queue. */
+void scorep_mpi_msgid_recv_cancelled(struct scorep_mpi_comm *c, struct scorep_mpi_req *r);
+void scorep_mpi_msgid_recv_forget(struct scorep_mpi_comm *c, struct scorep_mpi_req *r);
+/* A blocking receive got a message from source with tag. */
+uint64_t scorep_mpi_msgid_recv(struct scorep_mpi_comm *c, int source, int tag);
+/* A probe found a message: the id its receive will get (not taken). */
+uint64_t scorep_mpi_msgid_peek(struct scorep_mpi_comm *c, int source, int tag);
+
+#endif

@@ -1,0 +1,427 @@
+/* mpi_request.c: the request table, completion of requests and the hooks of the Wait/Test
+ * families (MPI_STATUS(ES)_IGNORE included), MPI_Start(all), MPI_Cancel, MPI_Request_free,
+ * MPI_Request_get_status. */
+#include "adapters/mpi/mpi_request.h"
+#include "adapters/mpi/mpi_hooks.h"
+#include "core/events_mpi.h"
+
+#include <stdlib.h>
+
+static scorep_mpi_smap requests;
+
+void scorep_mpi_request_init(void)
+{
+    scorep_mpi_smap_init(&requests, sizeof(scorep_mpi_req));
+}
+
+scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
+                                      uint32_t flags)
+{
+    if (handle == MPI_REQUEST_NULL)
+        return NULL;
+    scorep_mpi_req *r = scorep_mpi_smap_insert(&requests, (uintptr_t)handle);
+    if (!r)
+        return NULL;
+    r->handle = handle;
+    r->id = scorep_mpi_next_request_id();
+    r->kind = kind;
+    r->flags = flags;
+    if (!(flags & SCOREP_MPI_REQ_PERSISTENT))
+        r->flags |= SCOREP_MPI_REQ_ACTIVE;
+    r->root = SCOREP_NO_ROOT;
+    r->newcomm = MPI_COMM_NULL;
+    r->key_request = MPI_REQUEST_NULL;
+    return r;
+}
+
+scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle)
+{
+    if (handle == MPI_REQUEST_NULL)
+        return NULL;
+    return scorep_mpi_smap_find(&requests, (uintptr_t)handle);
+}
+
+void scorep_mpi_req_destroy(scorep_mpi_req *r)
+{
+    if (r->comm) {
+        if (r->kind == SCOREP_MPI_REQ_RECV)
+            scorep_mpi_msgid_recv_forget(r->comm, r);
+        scorep_mpi_comm_unref(r->comm);
+    }
+    free(r->key);
+    scorep_mpi_smap_release(&requests, r);
+}
+
+static int cancelled(scorep_mpi_req *r, MPI_Status *st)
+{
+    int c = 0;
+    if ((r->flags & SCOREP_MPI_REQ_CANCEL) && st)
+        PMPI_Test_cancelled(st, &c);
+    return c;
+}
+
+void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
+{
+    if (!r || !(r->flags & SCOREP_MPI_REQ_ACTIVE))
+        return;
+    scorep_location *l = (r->flags & SCOREP_MPI_REQ_EVENTS) ? f->l : NULL;
+    int was_cancelled = cancelled(r, st);
+    switch (r->kind) {
+    case SCOREP_MPI_REQ_SEND:
+        if (was_cancelled) {
+            scorep_mpi_msgid_send_cancelled(r->comm, r->peer, r->tag, r->msg_id);
+            if (l)
+                scorep_event_mpi_request_cancelled(l, r->id);
+        } else if (l) {
+            scorep_event_mpi_isend_complete(l, r->id);
+        }
+        break;
+    case SCOREP_MPI_REQ_RECV:
+        if (was_cancelled) {
+            scorep_mpi_msgid_recv_cancelled(r->comm, r);
+            if (l)
+                scorep_event_mpi_request_cancelled(l, r->id);
+        } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
+            uint64_t id = scorep_mpi_msgid_recv_completed(r->comm, r, st);
+            if (l)
+                scorep_event_mpi_irecv(l, r->comm->id, (uint32_t)st->MPI_SOURCE,
+                                       (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id,
+                                       id, r->msg_handle);
+        } else {
+            scorep_mpi_msgid_recv_forget(r->comm, r);
+        }
+        break;
+    case SCOREP_MPI_REQ_COLL:
+        if (was_cancelled) {
+            if (l)
+                scorep_event_mpi_request_cancelled(l, r->id);
+        } else if (l) {
+            scorep_event_mpi_nbc_complete(l, (scorep_collective_op)r->coll_op,
+                                          r->comm ? r->comm->id : SCOREP_INVALID_ID, r->root,
+                                          r->sent, r->received, r->id);
+        }
+        break;
+    case SCOREP_MPI_REQ_RMA:
+        if (l)
+            scorep_mpi_rma_request_completed(f, r);
+        break;
+    case SCOREP_MPI_REQ_IDUP:
+        scorep_mpi_comm_idup_completed(f, r);
+        break;
+    }
+    if (r->flags & SCOREP_MPI_REQ_PERSISTENT)
+        r->flags &= ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);
+    else
+        scorep_mpi_req_destroy(r);
+}
+
+void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r)
+{
+    if (r && (r->flags & SCOREP_MPI_REQ_ACTIVE) && f->record &&
+        scorep_mpi_group_on(SCOREP_MPI_G_XREQTEST))
+        scorep_event_mpi_request_test(f->l, r->id);
+}
+
+void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r)
+{
+    if (!r || !(r->flags & SCOREP_MPI_REQ_PERSISTENT) || (r->flags & SCOREP_MPI_REQ_ACTIVE))
+        return;
+    r->flags |= SCOREP_MPI_REQ_ACTIVE;
+    r->flags &= ~(SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID | SCOREP_MPI_REQ_EVENTS);
+    if (f->record)
+        r->flags |= SCOREP_MPI_REQ_EVENTS;
+    if (r->kind == SCOREP_MPI_REQ_SEND) {
+        r->msg_id = scorep_mpi_msgid_send(r->comm, r->peer, r->tag);
+        if (f->record)
+            scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)r->peer, (uint32_t)r->tag,
+                                   r->bytes, r->id, r->msg_id);
+    } else if (r->kind == SCOREP_MPI_REQ_RECV) {
+        if (f->record)
+            scorep_event_mpi_irecv_request(f->l, r->id);
+        scorep_mpi_msgid_recv_posted(r->comm, r);
+    }
+}
+
+/* ---- MPI_Start, MPI_Startall, MPI_Cancel, MPI_Request_free, MPI_Request_get_status ---- */
+
+void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request)
+{
+    if (ret == MPI_SUCCESS && request)
+        scorep_mpi_req_started(f, scorep_mpi_req_find(*request));
+}
+
+void scorep_mpi_post_startall(scorep_mpi_frame *f, int ret, int count, MPI_Request requests_[])
+{
+    if (ret != MPI_SUCCESS)
+        return;
+    for (int i = 0; i < count; i++)
+        scorep_mpi_req_started(f, scorep_mpi_req_find(requests_[i]));
+}
+
+void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request)
+{
+    (void)f;
+    scorep_mpi_req *r = request ? scorep_mpi_req_find(*request) : NULL;
+    if (r)
+        r->flags |= SCOREP_MPI_REQ_CANCEL;
+}
+
+void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request)
+{
+    (void)f;
+    scorep_mpi_req *r = request ? scorep_mpi_req_find(*request) : NULL;
+    if (!r)
+        return;
+    /* an active request completes unobserved; its receive id is lost to the queue */
+    if (r->kind == SCOREP_MPI_REQ_IDUP && (r->flags & SCOREP_MPI_REQ_ACTIVE))
+        scorep_mpi_comm_idup_orphaned(r);
+    scorep_mpi_req_destroy(r);
+}
+
+void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Request request,
+                                        int *flag, MPI_Status *status)
+{
+    (void)status;
+    if (ret == MPI_SUCCESS && flag && !*flag)
+        scorep_mpi_req_tested(f, scorep_mpi_req_find(request));
+}
+
+/* ---- Wait/Test families ---------------------------------------------------------------- */
+
+/* Looks up the records of all requests before the call. */
+static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
+{
+    ctx->count = count > 0 ? count : 0;
+    ctx->tracked = 0;
+    ctx->statuses = NULL;
+    ctx->recs = ctx->count <= SCOREP_MPI_CTX_STACK
+                    ? ctx->recs_stack
+                    : malloc((size_t)ctx->count * sizeof *ctx->recs);
+    if (!ctx->recs) {
+        ctx->count = 0;
+        return;
+    }
+    for (int i = 0; i < ctx->count; i++) {
+        ctx->recs[i] = scorep_mpi_req_find(requests_[i]);
+        ctx->tracked += ctx->recs[i] != NULL;
+    }
+}
+
+/* Substitutes statuses for MPI_STATUSES_IGNORE when there is something to follow. */
+static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
+{
+    if (!ctx->tracked || *statuses != MPI_STATUSES_IGNORE)
+        return;
+    ctx->statuses = ctx->count <= SCOREP_MPI_CTX_STACK
+                        ? ctx->statuses_stack
+                        : malloc((size_t)ctx->count * sizeof *ctx->statuses);
+    if (ctx->statuses)
+        *statuses = ctx->statuses;
+}
+
+static void ctx_close(scorep_mpi_ctx_reqs *ctx)
+{
+    if (ctx->recs && ctx->recs != ctx->recs_stack)
+        free(ctx->recs);
+    if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
+        free(ctx->statuses);
+    ctx->recs = NULL;
+    ctx->statuses = NULL;
+}
+
+static MPI_Status *status_at(MPI_Status statuses[], int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
+}
+
+static void all_tested(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx)
+{
+    for (int i = 0; i < ctx->count; i++)
+        scorep_mpi_req_tested(f, ctx->recs[i]);
+}
+
+void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request)
+{
+    (void)f;
+    ctx_open(ctx, 1, request);
+}
+
+void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                          MPI_Request *request, MPI_Status *status)
+{
+    (void)request;
+    if (ret == MPI_SUCCESS && ctx->tracked)
+        scorep_mpi_req_completed(f, ctx->recs[0], status);
+    ctx_close(ctx);
+}
+
+void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request)
+{
+    (void)f;
+    ctx_open(ctx, 1, request);
+}
+
+void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                          MPI_Request *request, int *flag, MPI_Status *status)
+{
+    (void)request;
+    if (ret == MPI_SUCCESS && ctx->tracked) {
+        if (*flag)
+            scorep_mpi_req_completed(f, ctx->recs[0], status);
+        else
+            scorep_mpi_req_tested(f, ctx->recs[0]);
+    }
+    ctx_close(ctx);
+}
+
+/* completion of every tracked request of an 'all' call; with MPI_ERR_IN_STATUS only of
+ * those whose status says success */
+static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                         MPI_Status statuses[])
+{
+    for (int i = 0; i < ctx->count; i++) {
+        if (!ctx->recs[i])
+            continue;
+        MPI_Status *st = status_at(statuses, i);
+        if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
+            continue;
+        scorep_mpi_req_completed(f, ctx->recs[i], st);
+    }
+}
+
+void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests_[], MPI_Status **statuses)
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+    ctx_statuses(ctx, statuses);
+}
+
+void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], MPI_Status statuses[])
+{
+    (void)count;
+    (void)requests_;
+    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
+        complete_all(f, ret, ctx, statuses);
+    ctx_close(ctx);
+}
+
+void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests_[], MPI_Status **statuses)
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+    ctx_statuses(ctx, statuses);
+}
+
+void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], int *flag, MPI_Status statuses[])
+{
+    (void)count;
+    (void)requests_;
+    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
+        if (*flag)
+            complete_all(f, ret, ctx, statuses);
+        else
+            all_tested(f, ctx);
+    }
+    ctx_close(ctx);
+}
+
+void scorep_mpi_pre_waitany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests_[])
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+}
+
+void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], int *index, MPI_Status *status)
+{
+    (void)count;
+    (void)requests_;
+    if (ret == MPI_SUCCESS && ctx->tracked && *index != MPI_UNDEFINED && *index >= 0 &&
+        *index < ctx->count)
+        scorep_mpi_req_completed(f, ctx->recs[*index], status);
+    ctx_close(ctx);
+}
+
+void scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                            MPI_Request requests_[])
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+}
+
+void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], int *index, int *flag, MPI_Status *status)
+{
+    (void)count;
+    (void)requests_;
+    if (ret == MPI_SUCCESS && ctx->tracked) {
+        if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < ctx->count)
+            scorep_mpi_req_completed(f, ctx->recs[*index], status);
+        else if (!*flag)
+            all_tested(f, ctx);
+    }
+    ctx_close(ctx);
+}
+
+static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int outcount,
+                          const int indices[], MPI_Status statuses[])
+{
+    if (outcount == MPI_UNDEFINED)
+        return;
+    for (int i = 0; i < outcount; i++) {
+        int k = indices[i];
+        if (k < 0 || k >= ctx->count || !ctx->recs[k])
+            continue;
+        MPI_Status *st = status_at(statuses, i);
+        if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
+            continue;
+        scorep_mpi_req_completed(f, ctx->recs[k], st);
+        ctx->recs[k] = NULL;
+    }
+}
+
+void scorep_mpi_pre_waitsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], MPI_Status **statuses)
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+    ctx_statuses(ctx, statuses);
+}
+
+void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                              MPI_Request requests_[], int *outcount, int indices[],
+                              MPI_Status statuses[])
+{
+    (void)count;
+    (void)requests_;
+    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
+        complete_some(f, ret, ctx, *outcount, indices, statuses);
+    ctx_close(ctx);
+}
+
+void scorep_mpi_pre_testsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                             MPI_Request requests_[], MPI_Status **statuses)
+{
+    (void)f;
+    ctx_open(ctx, count, requests_);
+    ctx_statuses(ctx, statuses);
+}
+
+void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
+                              MPI_Request requests_[], int *outcount, int indices[],
+                              MPI_Status statuses[])
+{
+    (void)count;
+    (void)requests_;
+    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
+        complete_some(f, ret, ctx, *outcount, indices, statuses);
+        if (*outcount != MPI_UNDEFINED)
+            all_tested(f, ctx); /* the ones still set did not complete */
+    }
+    ctx_close(ctx);
+}

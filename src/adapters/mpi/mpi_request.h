@@ -1,0 +1,66 @@
+/* mpi_request.h: the requests the adapter follows from their creation (non-blocking
+ * point-to-point, persistent requests, Imrecv, non-blocking collectives, request-based RMA,
+ * MPI_Comm_idup) to their completion in any Wait/Test variant, MPI_Request_free or
+ * MPI_Cancel. No fixed limit; safe under MPI_THREAD_MULTIPLE (see mpi_map.h). */
+#ifndef SCOREP_MPI_REQUEST_H
+#define SCOREP_MPI_REQUEST_H
+
+#include "adapters/mpi/mpi_comm.h"
+#include "adapters/mpi/mpi_map.h"
+
+typedef enum {
+    SCOREP_MPI_REQ_SEND = 1,
+    SCOREP_MPI_REQ_RECV,
+    SCOREP_MPI_REQ_COLL, /* non-blocking collective */
+    SCOREP_MPI_REQ_RMA,  /* MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate */
+    SCOREP_MPI_REQ_IDUP  /* MPI_Comm_idup: defines the new communicator at completion */
+} scorep_mpi_req_kind;
+
+enum {
+    SCOREP_MPI_REQ_PERSISTENT = 1 << 0,
+    SCOREP_MPI_REQ_ACTIVE = 1 << 1, /* started (always set for non-persistent requests) */
+    SCOREP_MPI_REQ_CANCEL = 1 << 2, /* MPI_Cancel was called */
+    SCOREP_MPI_REQ_DEFERRED = 1 << 3, /* receive queued on its communicator (mpi_msgid.h) */
+    SCOREP_MPI_REQ_HAS_ID = 1 << 4, /* msg_id is known */
+    SCOREP_MPI_REQ_EVENTS = 1 << 5  /* its creation was recorded: record its completion */
+};
+
+typedef struct scorep_mpi_req {
+    scorep_mpi_snode node; /* key: the MPI_Request */
+    MPI_Request handle;
+    uint64_t id; /* request id of the events, never 0 */
+    uint32_t kind, flags;
+    scorep_mpi_comm *comm; /* referenced (point-to-point, collectives, idup parent) */
+    int peer, tag;         /* send: dest and tag; receive: source and tag as posted */
+    uint64_t bytes;        /* send: bytes of one message */
+    uint64_t msg_id, msg_handle;
+    struct scorep_mpi_req *pprev, *pnext; /* deferred receives of comm */
+    /* collectives */
+    uint32_t coll_op, root;
+    uint64_t sent, received;
+    /* request-based RMA */
+    uint32_t win;
+    uint64_t matching_id;
+    /* MPI_Comm_idup */
+    MPI_Comm newcomm;
+    MPI_Request key_request;
+    uint64_t *key;
+} scorep_mpi_req;
+
+void scorep_mpi_request_init(void);
+/* A new record for a request the program just got; id assigned, ACTIVE set unless
+ * persistent. NULL when memory is exhausted. */
+scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
+                                      uint32_t flags);
+scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle);
+/* Drops the record (and its references). */
+void scorep_mpi_req_destroy(scorep_mpi_req *r);
+/* The request completed with this status (for persistent ones: became inactive): records
+ * the completion events on f's location. */
+void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st);
+/* The request was tested and is not complete (xreqtest). */
+void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r);
+/* MPI_Start on a persistent request. */
+void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r);
+
+#endif

@@ -1,0 +1,423 @@
+/* mpi_rma.c: one-sided communication. Window creation and MPI_Win_free are RMA
+ * collectives (RmaCollectiveBegin/End with CREATE_HANDLE[_AND_ALLOCATE] or
+ * DESTROY_HANDLE[_AND_DEALLOCATE]) around RmaWinCreate/RmaWinDestroy; MPI_Win_fence is one
+ * with BARRIER. Put/Get/Accumulate-type operations record RmaPut, RmaGet or RmaAtomic with a
+ * per-process matching id; their completion (RmaOpCompleteBlocking) is recorded at the
+ * synchronisation that completes them (fence, unlock, unlock_all, flush*, complete), that of
+ * the request-based ones (RmaOpCompleteNonBlocking) when their request completes. Locks
+ * record RmaRequestLock / RmaReleaseLock (lock_all: remote = all ranks, UINT32_MAX),
+ * post/start/complete/wait/test RmaGroupSync with the group's definition, MPI_Win_sync
+ * RmaSync. Sync levels: post MEMORY, start PROCESS, complete/wait/test/fence
+ * PROCESS|MEMORY, create/free PROCESS. */
+#include "adapters/mpi/mpi_hooks.h"
+#include "adapters/mpi/mpi_map.h"
+#include "core/events_mpi.h"
+#include "defs/defs_mpi.h"
+
+#include <stdlib.h>
+
+static scorep_mpi_rmap wins = SCOREP_MPI_RMAP_INIT;
+static uint64_t rma_counter, lock_counter;
+
+#define ALL_RANKS UINT32_MAX
+#define SYNC_FULL ((scorep_rma_sync_level)(SCOREP_RMA_SYNC_PROCESS | SCOREP_RMA_SYNC_MEMORY))
+
+uint64_t scorep_mpi_next_rma_id(void)
+{
+    return __atomic_add_fetch(&rma_counter, 1, __ATOMIC_RELAXED);
+}
+
+scorep_mpi_win *scorep_mpi_win_get(MPI_Win win)
+{
+    return win == MPI_WIN_NULL ? NULL : scorep_mpi_rmap_get(&wins, (uintptr_t)win);
+}
+
+static int push(scorep_mpi_rma_pending **a, size_t *n, size_t *cap, int target, uint64_t id)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        scorep_mpi_rma_pending *p = realloc(*a, c * sizeof *p);
+        if (!p)
+            return -1;
+        *a = p;
+        *cap = c;
+    }
+    (*a)[(*n)++] = (scorep_mpi_rma_pending){target, id};
+    return 0;
+}
+
+/* Records the blocking completion of the pending operations to target (all: -1). */
+static void complete_ops(scorep_mpi_frame *f, scorep_mpi_win *w, int target)
+{
+    pthread_mutex_lock(&w->lock);
+    size_t keep = 0;
+    for (size_t i = 0; i < w->nops; i++) {
+        if (target < 0 || w->ops[i].target == target)
+            scorep_event_rma_op_complete_blocking(f->l, w->id, w->ops[i].id);
+        else
+            w->ops[keep++] = w->ops[i];
+    }
+    w->nops = keep;
+    pthread_mutex_unlock(&w->lock);
+}
+
+void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f)
+{
+    scorep_event_rma_collective_begin(f->l);
+}
+
+void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
+                             int allocated)
+{
+    scorep_collective_op op = allocated ? SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE
+                                        : SCOREP_COLL_CREATE_HANDLE;
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    scorep_mpi_win *w = ret == MPI_SUCCESS && *win != MPI_WIN_NULL && c
+                            ? calloc(1, sizeof *w)
+                            : NULL;
+    uint32_t id = SCOREP_INVALID_ID;
+    if (ret == MPI_SUCCESS && c) {
+        /* every member of comm takes part, even if a calloc failed */
+        uint64_t key = c->rank == 0 ? scorep_mpi_new_key() : 0;
+        PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, comm);
+        if (w) {
+            w->handle = *win;
+            w->comm_id = c->id;
+            w->rank = c->rank;
+            w->allocated = allocated;
+            w->post_group = w->start_group = SCOREP_INVALID_ID;
+            pthread_mutex_init(&w->lock, NULL);
+            w->id = id = scorep_defs_win(key, "", c->id);
+            scorep_mpi_win *old = scorep_mpi_rmap_put(&wins, (uintptr_t)*win, w);
+            if (old == w) {
+                pthread_mutex_destroy(&w->lock);
+                free(w);
+            } else if (old) {
+                free(old->ops);
+                free(old->locks);
+                free(old);
+            }
+        }
+    }
+    if (id != SCOREP_INVALID_ID)
+        scorep_event_rma_win_create(f->l, id);
+    scorep_event_rma_collective_end(f->l, op, SCOREP_RMA_SYNC_PROCESS, id, SCOREP_NO_ROOT, 0, 0);
+}
+
+void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win)
+{
+    ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win)
+                                           : NULL;
+    scorep_event_rma_collective_begin(f->l);
+}
+
+void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *ctx)
+{
+    (void)ret;
+    scorep_mpi_win *w = ctx->win;
+    if (!w) {
+        scorep_event_rma_collective_end(f->l, SCOREP_COLL_DESTROY_HANDLE,
+                                        SCOREP_RMA_SYNC_PROCESS, SCOREP_INVALID_ID,
+                                        SCOREP_NO_ROOT, 0, 0);
+        return;
+    }
+    complete_ops(f, w, -1);
+    scorep_event_rma_collective_end(f->l,
+                                    w->allocated ? SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE
+                                                 : SCOREP_COLL_DESTROY_HANDLE,
+                                    SCOREP_RMA_SYNC_PROCESS, w->id, SCOREP_NO_ROOT, 0, 0);
+    scorep_event_rma_win_destroy(f->l, w->id);
+    /* freed: a reader can no longer hold it (the program has stopped using the window) */
+    pthread_mutex_destroy(&w->lock);
+    free(w->ops);
+    free(w->locks);
+    free(w);
+}
+
+/* ---- operations ---------------------------------------------------------------------- */
+
+/* The window of an operation on a real target, or NULL. */
+static scorep_mpi_win *target_win(int ret, int target, MPI_Win win)
+{
+    if (ret != MPI_SUCCESS || target == MPI_PROC_NULL)
+        return NULL;
+    return scorep_mpi_win_get(win);
+}
+
+static void pending(scorep_mpi_win *w, int target, uint64_t id)
+{
+    pthread_mutex_lock(&w->lock);
+    push(&w->ops, &w->nops, &w->capops, target, id);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* request-based operations complete with their request */
+static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id,
+                        MPI_Request *request)
+{
+    scorep_mpi_req *r = scorep_mpi_req_create(*request, SCOREP_MPI_REQ_RMA,
+                                              f->record ? SCOREP_MPI_REQ_EVENTS : 0);
+    if (!r)
+        return;
+    r->win = w->id;
+    r->matching_id = id;
+}
+
+void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
+{
+    scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
+}
+
+static uint64_t put(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,
+                    int target)
+{
+    uint64_t id = scorep_mpi_next_rma_id();
+    scorep_event_rma_put(f->l, w->id, (uint32_t)target, scorep_mpi_type_bytes(count, type), id);
+    return id;
+}
+
+static uint64_t get(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,
+                    int target)
+{
+    uint64_t id = scorep_mpi_next_rma_id();
+    scorep_event_rma_get(f->l, w->id, (uint32_t)target, scorep_mpi_type_bytes(count, type), id);
+    return id;
+}
+
+static uint64_t atomic_op(scorep_mpi_frame *f, scorep_mpi_win *w, int target,
+                          scorep_rma_atomic_type type, uint64_t sent, uint64_t received)
+{
+    uint64_t id = scorep_mpi_next_rma_id();
+    scorep_event_rma_atomic(f->l, w->id, (uint32_t)target, type, sent, received, id);
+    return id;
+}
+
+void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                             int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        pending(w, target, put(f, w, count, type, target));
+}
+
+void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                             int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        pending(w, target, get(f, w, count, type, target));
+}
+
+void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                    int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        pending(w, target,
+                atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE,
+                          scorep_mpi_type_bytes(count, type), 0));
+}
+
+void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
+                                        MPI_Datatype type, int result_count,
+                                        MPI_Datatype result_type, int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        pending(w, target,
+                atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
+                          scorep_mpi_type_bytes(count, type),
+                          scorep_mpi_type_bytes(result_count, result_type)));
+}
+
+void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type,
+                                      int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    uint64_t b = scorep_mpi_type_bytes(1, type);
+    if (w)
+        pending(w, target, atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, b, b));
+}
+
+void scorep_mpi_post_rma_compare_and_swap(scorep_mpi_frame *f, int ret, MPI_Datatype type,
+                                          int target, MPI_Win win)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    uint64_t b = scorep_mpi_type_bytes(1, type);
+    if (w) /* sends the new value and the compare value, receives the old value */
+        pending(w, target, atomic_op(f, w, target, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, 2 * b, b));
+}
+
+void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                              int target, MPI_Win win, MPI_Request *request)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        rma_request(f, w, put(f, w, count, type, target), request);
+}
+
+void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                              int target, MPI_Win win, MPI_Request *request)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        rma_request(f, w, get(f, w, count, type, target), request);
+}
+
+void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                     int target, MPI_Win win, MPI_Request *request)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        rma_request(f, w,
+                    atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE,
+                              scorep_mpi_type_bytes(count, type), 0),
+                    request);
+}
+
+void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count,
+                                         MPI_Datatype type, int result_count,
+                                         MPI_Datatype result_type, int target, MPI_Win win,
+                                         MPI_Request *request)
+{
+    scorep_mpi_win *w = target_win(ret, target, win);
+    if (w)
+        rma_request(f, w,
+                    atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
+                              scorep_mpi_type_bytes(count, type),
+                              scorep_mpi_type_bytes(result_count, result_type)),
+                    request);
+}
+
+/* ---- synchronisation ----------------------------------------------------------------- */
+
+void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = scorep_mpi_win_get(win);
+    if (w && ret == MPI_SUCCESS)
+        complete_ops(f, w, -1);
+    scorep_event_rma_collective_end(f->l, SCOREP_COLL_BARRIER, SYNC_FULL,
+                                    w ? w->id : SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
+}
+
+void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank,
+                              MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w || rank == MPI_PROC_NULL)
+        return;
+    uint64_t id = __atomic_add_fetch(&lock_counter, 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&w->lock);
+    push(&w->locks, &w->nlocks, &w->caplocks, rank, id);
+    pthread_mutex_unlock(&w->lock);
+    scorep_event_rma_request_lock(f->l, w->id, (uint32_t)rank, id,
+                                  lock_type == MPI_LOCK_EXCLUSIVE ? SCOREP_LOCK_EXCLUSIVE
+                                                                  : SCOREP_LOCK_SHARED);
+}
+
+/* the lock id of target (-1: lock_all), removed; 0 if unknown */
+static uint64_t unlock_id(scorep_mpi_win *w, int target)
+{
+    uint64_t id = 0;
+    pthread_mutex_lock(&w->lock);
+    for (size_t i = w->nlocks; i-- > 0;) {
+        if (w->locks[i].target == target) {
+            id = w->locks[i].id;
+            w->locks[i] = w->locks[--w->nlocks];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+    return id;
+}
+
+void scorep_mpi_post_win_unlock(scorep_mpi_frame *f, int ret, int rank, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w || rank == MPI_PROC_NULL)
+        return;
+    complete_ops(f, w, rank);
+    scorep_event_rma_release_lock(f->l, w->id, (uint32_t)rank, unlock_id(w, rank));
+}
+
+void scorep_mpi_post_win_lock_all(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w)
+        return;
+    uint64_t id = __atomic_add_fetch(&lock_counter, 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&w->lock);
+    push(&w->locks, &w->nlocks, &w->caplocks, -1, id);
+    pthread_mutex_unlock(&w->lock);
+    scorep_event_rma_request_lock(f->l, w->id, ALL_RANKS, id, SCOREP_LOCK_SHARED);
+}
+
+void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w)
+        return;
+    complete_ops(f, w, -1);
+    scorep_event_rma_release_lock(f->l, w->id, ALL_RANKS, unlock_id(w, -1));
+}
+
+void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (w && rank != MPI_PROC_NULL)
+        complete_ops(f, w, rank);
+}
+
+void scorep_mpi_post_win_flush_all(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (w)
+        complete_ops(f, w, -1);
+}
+
+void scorep_mpi_post_win_post(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w)
+        return;
+    w->post_group = scorep_mpi_group_id(group);
+    scorep_event_rma_group_sync(f->l, SCOREP_RMA_SYNC_MEMORY, w->id, w->post_group);
+}
+
+void scorep_mpi_post_win_start(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w)
+        return;
+    w->start_group = scorep_mpi_group_id(group);
+    scorep_event_rma_group_sync(f->l, SCOREP_RMA_SYNC_PROCESS, w->id, w->start_group);
+}
+
+void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (!w)
+        return;
+    complete_ops(f, w, -1);
+    scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->start_group);
+}
+
+void scorep_mpi_post_win_wait(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (w)
+        scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->post_group);
+}
+
+void scorep_mpi_post_win_test(scorep_mpi_frame *f, int ret, MPI_Win win, int *flag)
+{
+    if (flag && *flag)
+        scorep_mpi_post_win_wait(f, ret, win);
+}
+
+void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (w)
+        scorep_event_rma_sync(f->l, w->id, (uint32_t)w->rank, SCOREP_RMA_SYNC_TYPE_MEMORY);
+}

@@ -1,0 +1,33 @@
+/* mpi_rma.h: RMA windows of the program -> definitions (key as for communicators, broadcast
+ * over the window's communicator), and the operations still waiting for their completion
+ * event at the next synchronisation. */
+#ifndef SCOREP_MPI_RMA_H
+#define SCOREP_MPI_RMA_H
+
+#include "adapters/mpi/mpi_adapter.h"
+
+#include <pthread.h>
+
+typedef struct {
+    int target;
+    uint64_t id;
+} scorep_mpi_rma_pending;
+
+typedef struct scorep_mpi_win {
+    MPI_Win handle;
+    uint32_t id;      /* defs id */
+    uint32_t comm_id; /* defs id of its communicator */
+    int rank;         /* this process in it */
+    int allocated;    /* created with MPI_Win_allocate*: memory freed with it */
+    pthread_mutex_t lock;
+    scorep_mpi_rma_pending *ops; /* blocking-completion operations since the last sync */
+    size_t nops, capops;
+    scorep_mpi_rma_pending *locks; /* target (-1: lock_all) -> lock id */
+    size_t nlocks, caplocks;
+    uint32_t post_group, start_group; /* defs group ids of the open PSCW epochs */
+} scorep_mpi_win;
+
+scorep_mpi_win *scorep_mpi_win_get(MPI_Win win);
+uint64_t scorep_mpi_next_rma_id(void);
+
+#endif

@@ -1,0 +1,64 @@
+#!/bin/sh
+# test_signals.sh: programs that end by SIGTERM or SIGINT, or by exit() from a thread that
+# is not the main one (test/programs/sleeper.c): the exit status is the program's, and the
+# profile and trace are written with the calls made so far.
+. "$top_srcdir/test/integration/lib.sh"
+
+scorep_cc gcc -O2 -o sleeper "$PROGRAMS/sleeper.c" -lpthread
+
+# --- SIGTERM and SIGINT while main waits in wait_loop and a thread in idle_thread ---
+for sig in TERM:15 INT:2; do
+    want=$((128 + ${sig#*:})) sig=${sig%:*}
+    e=exp_$sig
+    start_app "$sig" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=$e ./sleeper
+    wait_output "$sig" '^ready$'
+    kill -s $sig "$app_pid"
+    wait_app
+    expect_eq "$status" "$want" "SIG$sig: the program died by the signal"
+    expect_eq "$(cat $sig.out)" ready "SIG$sig: program output"
+    expect_eq "$(cat $sig.err)" "" "SIG$sig: nothing on stderr"
+    expect_file $e/profile.cubex "SIG$sig: profile written"
+    expect_file $e/traces.otf2 "SIG$sig: trace written"
+    expect_file $e/MANIFEST.md "SIG$sig: MANIFEST.md written"
+    expect_eq "$(profile_sum $e main visits)" 1 "SIG$sig: main visits"
+    expect_eq "$(profile_sum $e main/run visits)" 1 "SIG$sig: main/run visits"
+    expect_eq "$(profile_sum $e main/run/step visits)" 5 "SIG$sig: main/run/step visits"
+    expect_eq "$(profile_sum $e main/wait_loop visits)" 1 "SIG$sig: main/wait_loop visits"
+    expect_eq "$(profile_values $e idle_thread visits)" "1 1" "SIG$sig: idle_thread on location 1"
+    expect_eq "$(profile_paths $e | tr '\n' ' ')" "idle_thread main main/run main/run/step main/wait_loop " \
+        "SIG$sig: call paths"
+    expect_ge "$(profile_isum $e main time)" "$(profile_isum $e main/wait_loop time)" \
+        "SIG$sig: inclusive time of main >= that of wait_loop"
+    # trace (otf2-print must succeed): calls so far, the open ones closed, nothing unbalanced
+    for r in "main 1" "run 1" "step 5" "wait_loop 1"; do
+        expect_eq "$(trace_count $e ENTER 0 "${r% *}")" "${r#* }" "SIG$sig: trace ENTER ${r% *}"
+        expect_eq "$(trace_count $e LEAVE 0 "${r% *}")" "${r#* }" "SIG$sig: trace LEAVE ${r% *}"
+    done
+    expect_eq "$(trace_count $e ENTER 1 idle_thread):$(trace_count $e LEAVE 1 idle_thread)" 1:1 \
+        "SIG$sig: idle_thread entered and closed on location 1"
+    expect_eq "$(trace_check_nesting $e)" 0 "SIG$sig: properly nested"
+    expect_eq "$(trace_check_order $e)" 0 "SIG$sig: timestamps increasing"
+    expect_eq "$(trace_summary $e | awk '$1 ~ /^(PROGRAM|THREAD)_/' | tr '\n' ',')" \
+        "PROGRAM_BEGIN 0 1,PROGRAM_END 0 1,THREAD_BEGIN 1 1,THREAD_CREATE 0 1,THREAD_END 1 1," \
+        "SIG$sig: program and thread events"
+    expect_eq "$(trace_other $e | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" "$want" \
+        "SIG$sig: PROGRAM_END records 128 + signal number"
+done
+
+# --- exit(7) from a thread while main waits in pthread_join ---
+run_app ex env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_exit ./sleeper exit
+e=exp_exit
+expect_eq "$status" 7 "exit from a thread: exit status kept"
+expect_eq "$(cat ex.out)" "exiting from a thread" "exit from a thread: output"
+expect_eq "$(cat ex.err)" "" "exit from a thread: nothing on stderr"
+expect_eq "$(profile_paths $e | tr '\n' ' ')" "exit_thread exit_thread/worker main main/run main/run/step " \
+    "exit from a thread: call paths"
+expect_eq "$(profile_sum $e main/run/step visits)" 5 "exit from a thread: main/run/step visits"
+expect_eq "$(profile_values $e exit_thread/worker visits)" "1 3" "exit from a thread: worker visits on location 1"
+expect_eq "$(profile_locations $e)" 2 "exit from a thread: 2 locations"
+expect_eq "$(trace_count $e ENTER)" 11 "exit from a thread: ENTER events"
+expect_eq "$(trace_count $e LEAVE)" 11 "exit from a thread: LEAVE events"
+expect_eq "$(trace_check_nesting $e)" 0 "exit from a thread: properly nested"
+expect_eq "$(trace_other $e | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 7 \
+    "exit from a thread: PROGRAM_END exit status"
+done_ok
