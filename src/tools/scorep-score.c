@@ -308,7 +308,9 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
 }
 
-/* Fills one region row; proc_bytes/loc_excl are zeroed scratch arrays it leaves zeroed. */
+/* Fills one region row; proc_bytes/loc_excl are zeroed scratch arrays it leaves zeroed.
+ * loc_excl has 2 * n_locations entries: the second half marks locations that visited the
+ * region, so min/max are taken over those only. */
 static void aggregate_region(score *s, int g, const int *cn, int n, uint64_t visit_bytes,
                              uint64_t param_bytes, uint64_t *proc_bytes, double *loc_excl,
                              uint64_t *group_proc, const bool *outer)
@@ -329,17 +331,24 @@ static void aggregate_region(score *s, int g, const int *cn, int n, uint64_t vis
             w->visits = sat_add(w->visits, param ? 0 : v);
             w->excl += t;
             loc_excl[l] += t;
+            if (v)
+                loc_excl[r->n_locations + l] = 1.0;
             if (top)
                 w->incl += cube_reader_inclusive(r, s->time, c, l);
         }
     }
-    w->min_excl = r->n_locations ? INFINITY : 0.0;
-    w->max_excl = r->n_locations ? -INFINITY : 0.0;
+    w->min_excl = INFINITY;
+    w->max_excl = -INFINITY;
     for (int l = 0; l < r->n_locations; l++) {
-        w->min_excl = fmin(w->min_excl, loc_excl[l]);
-        w->max_excl = fmax(w->max_excl, loc_excl[l]);
+        if (loc_excl[r->n_locations + l] != 0.0) {
+            w->min_excl = fmin(w->min_excl, loc_excl[l]);
+            w->max_excl = fmax(w->max_excl, loc_excl[l]);
+        }
         loc_excl[l] = 0.0;
+        loc_excl[r->n_locations + l] = 0.0;
     }
+    if (w->min_excl > w->max_excl) /* visited nowhere */
+        w->min_excl = w->max_excl = 0.0;
     for (int p = 0; p < r->n_locgroups; p++) {
         if (proc_bytes[p] > w->max_buf)
             w->max_buf = proc_bytes[p];
@@ -389,7 +398,7 @@ static int compute(score *s)
     s->regions = calloc((size_t)r->n_regions + 1, sizeof(row));
     uint64_t *proc_bytes = calloc((size_t)r->n_locgroups + 1, sizeof(uint64_t));
     uint64_t *group_proc = calloc((size_t)N_GROUPS * r->n_locgroups + 1, sizeof(uint64_t));
-    double *loc_excl = calloc((size_t)r->n_locations + 1, sizeof(double));
+    double *loc_excl = calloc(2 * (size_t)r->n_locations + 1, sizeof(double));
     bool *outer = calloc((size_t)r->n_cnodes + 1, sizeof(bool));
     int rc = (s->regions && proc_bytes && group_proc && loc_excl && outer) ? 0 : -1;
     if (rc == 0)

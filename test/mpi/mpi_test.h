@@ -1,0 +1,32 @@
+/* mpi_test.h: checks for the MPI test programs. They run uninstrumented and through the
+ * MPI adapter; any failed check aborts the whole job with a message. */
+#ifndef MPI_TEST_H
+#define MPI_TEST_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(cond)                                                                           \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);         \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                     \
+        }                                                                                     \
+    } while (0)
+
+#define CHECK_MPI(call) CHECK((call) == MPI_SUCCESS)
+
+/* rank and size of MPI_COMM_WORLD; aborts unless size is at least min */
+static inline void world(int *rank, int *size, int min)
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (*size < min) {
+        if (*rank == 0)
+            fprintf(stderr, "needs at least %d processes\n", min);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+#endif
