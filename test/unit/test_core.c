@@ -1,0 +1,157 @@
+/* test_core.c: unit tests of the core's building blocks: timer monotonicity, definition
+ * deduplication, and the trace buffer's merge order across call depths and classes. */
+#include "buffer/buffer.h"
+#include "core/memory.h"
+#include "core/timer.h"
+#include "defs/defs.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        checks++;                                                                              \
+        if (!(cond)) {                                                                         \
+            failures++;                                                                        \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
+            printf(__VA_ARGS__);                                                               \
+            printf("\n");                                                                      \
+        }                                                                                      \
+    } while (0)
+
+static void test_timer(scorep_timer_kind kind)
+{
+    scorep_timer_kind got = scorep_timer_init(kind);
+    CHECK(got == kind || (kind == SCOREP_TIMER_TSC && got == SCOREP_TIMER_CLOCK_GETTIME),
+          "timer kind %d -> %d", kind, got);
+    uint64_t prev = scorep_timer_ticks(), back = 0;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t t = scorep_timer_ticks();
+        back += t < prev;
+        prev = t;
+    }
+    CHECK(back == 0, "timer %d went back %llu times", kind, (unsigned long long)back);
+    struct timespec d = {0, 30000000};
+    uint64_t a = scorep_timer_ticks();
+    nanosleep(&d, NULL);
+    uint64_t b = scorep_timer_ticks();
+    scorep_timer_finish();
+    double secs = (double)(b - a) / (double)scorep_timer_resolution();
+    CHECK(secs > 0.029 && secs < 0.5, "30 ms sleep measured as %f s (timer %d)", secs, kind);
+}
+
+static void test_defs(void)
+{
+    uint32_t a = scorep_defs_region("foo", NULL, "a.c", 3, 3, SCOREP_PARADIGM_COMPILER,
+                                    SCOREP_ROLE_FUNCTION);
+    uint32_t b = scorep_defs_region("foo", NULL, "a.c", 3, 3, SCOREP_PARADIGM_COMPILER,
+                                    SCOREP_ROLE_FUNCTION);
+    uint32_t c = scorep_defs_region("foo", NULL, "b.c", 3, 3, SCOREP_PARADIGM_COMPILER,
+                                    SCOREP_ROLE_FUNCTION);
+    uint32_t d = scorep_defs_region("foo", NULL, "a.c", 3, 3, SCOREP_PARADIGM_USER,
+                                    SCOREP_ROLE_FUNCTION);
+    CHECK(a == b, "equal regions deduplicated (%u %u)", a, b);
+    CHECK(a != c && a != d && c != d, "different file/paradigm give new regions");
+    CHECK(scorep_defs_region_count() == 3, "3 regions, got %u", scorep_defs_region_count());
+    CHECK(strcmp(scorep_defs_region_get(c)->file, "b.c") == 0, "region file kept");
+    char name[32];
+    for (int i = 0; i < 5000; i++) { /* crosses chunk and hash growth */
+        snprintf(name, sizeof name, "s%d", i % 2500);
+        uint32_t id = scorep_defs_string(name);
+        CHECK(id == (uint32_t)(i % 2500), "string %s has id %u", name, id);
+    }
+    CHECK(scorep_defs_string_count() == 2500, "2500 strings, got %u", scorep_defs_string_count());
+    uint32_t p1 = scorep_defs_parameter("n", SCOREP_PARAM_INT64);
+    uint32_t p2 = scorep_defs_parameter("n", SCOREP_PARAM_STRING);
+    CHECK(p1 != p2 && scorep_defs_parameter("n", SCOREP_PARAM_INT64) == p1,
+          "parameters keyed by name and type");
+}
+
+static void *define_many(void *arg)
+{
+    (void)arg;
+    char name[32];
+    for (int i = 0; i < 2000; i++) {
+        snprintf(name, sizeof name, "thr%d", i);
+        scorep_defs_region(name, NULL, NULL, 0, 0, SCOREP_PARADIGM_USER, SCOREP_ROLE_CODE);
+    }
+    return NULL;
+}
+
+static void test_defs_threads(void)
+{
+    uint32_t before = scorep_defs_region_count();
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, define_many, NULL);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    CHECK(scorep_defs_region_count() - before == 2000, "4 threads x 2000 equal names -> 2000 "
+                                                       "regions, got %u",
+          scorep_defs_region_count() - before);
+}
+
+/* A call tree recorded into the depth arrays plus class events comes back in time order. */
+static void test_buffer_merge(void)
+{
+    CHECK(scorep_memory_init(1 << 20, 512) == 0, "memory pool");
+    scorep_buffer b;
+    CHECK(scorep_buffer_init(&b) == 0, "buffer init");
+    uint64_t t = 100;
+    /* main { a { b x300 } param c } : many records, small pages -> several pages per array */
+    scorep_buffer_region(&b, 0, t++, 1, BUF_ENTER);
+    scorep_buffer_region(&b, 1, t++, 2, BUF_ENTER);
+    for (int i = 0; i < 300; i++) {
+        scorep_buffer_region(&b, 2, t++, 3, BUF_ENTER);
+        scorep_buffer_region(&b, 2, t++, 3, BUF_LEAVE);
+    }
+    scorep_buffer_region(&b, 1, t++, 2, BUF_LEAVE);
+    scorep_buffer_event(&b, BUF_CLASS_PARAM, t++, BUF_EV_PARAM_INT, 7, 42);
+    scorep_buffer_region(&b, 1, t++, 4, BUF_ENTER);
+    scorep_buffer_region(&b, 1, t++, 4, BUF_LEAVE);
+    scorep_buffer_region(&b, 0, t++, 1, BUF_LEAVE);
+    uint64_t n = 0, last = 0, order_errors = 0;
+    int depth = 0, max_depth = 0, nest_errors = 0;
+    buf_merge *m = buf_merge_new(&b);
+    buf_item it;
+    while (m && buf_merge_next(m, &it)) {
+        order_errors += it.ts != 100 + n;
+        last = it.ts;
+        n++;
+        if (it.type == BUF_ENTER && ++depth > max_depth)
+            max_depth = depth;
+        if (it.type == BUF_LEAVE && --depth < 0)
+            nest_errors++;
+        if (it.type == BUF_EV_PARAM_INT)
+            CHECK(it.a == 7 && it.b == 42 && depth == 1, "parameter record intact");
+    }
+    buf_merge_free(m);
+    CHECK(n == t - 100, "all %llu records merged, got %llu", (unsigned long long)(t - 100),
+          (unsigned long long)n);
+    CHECK(order_errors == 0 && last == t - 1, "records in time order (%llu errors)",
+          (unsigned long long)order_errors);
+    CHECK(nest_errors == 0 && depth == 0 && max_depth == 3, "proper nesting, depth 3");
+    CHECK(scorep_buffer_count(&b) == n, "buffer count");
+    /* exhaust the pool: the buffer becomes full and stops everywhere */
+    while (!b.full)
+        scorep_buffer_region(&b, 5, t++, 9, BUF_ENTER);
+    uint64_t before = scorep_buffer_count(&b);
+    scorep_buffer_region(&b, 0, t++, 1, BUF_LEAVE); /* a stream that still had room */
+    CHECK(scorep_buffer_count(&b) == before, "nothing recorded after the buffer is full");
+    CHECK(b.lost >= 2, "lost events counted (%llu)", (unsigned long long)b.lost);
+}
+
+int main(void)
+{
+    test_timer(SCOREP_TIMER_CLOCK_GETTIME);
+    test_timer(SCOREP_TIMER_GETTIMEOFDAY);
+    test_timer(SCOREP_TIMER_TSC);
+    test_defs();
+    test_defs_threads();
+    test_buffer_merge();
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
