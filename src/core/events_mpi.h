@@ -74,7 +74,7 @@ void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm);
 typedef enum { SCOREP_RMA_SYNC_NONE = 0, SCOREP_RMA_SYNC_PROCESS = 1, SCOREP_RMA_SYNC_MEMORY = 2 } scorep_rma_sync_level; /* OTF2_RmaSyncLevel bits */
 typedef enum { SCOREP_LOCK_EXCLUSIVE = 0, SCOREP_LOCK_SHARED = 1 } scorep_lock_type;
 typedef enum { SCOREP_RMA_SYNC_TYPE_MEMORY = 0, SCOREP_RMA_SYNC_TYPE_NOTIFY_IN = 1, SCOREP_RMA_SYNC_TYPE_NOTIFY_OUT = 2 } scorep_rma_sync_type;
-typedef enum { SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, SCOREP_RMA_ATOMIC_TEST_AND_SET = 2, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3, SCOREP_RMA_ATOMIC_SWAP = 4, SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5, SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6, SCOREP_RMA_ATOMIC_ADD = 7, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 8 } scorep_rma_atomic_type; /* OTF2_RmaAtomicType */
+typedef enum { SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, SCOREP_RMA_ATOMIC_TEST_AND_SET = 2, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3, SCOREP_RMA_ATOMIC_SWAP = 4, SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5, SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 7 } scorep_rma_atomic_type; /* OTF2_RmaAtomicType */
 
 void scorep_event_rma_win_create(scorep_location *l, uint32_t win);
 void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win);

@@ -21,6 +21,9 @@ typedef struct {
     char *profiling_base_name;
     uint64_t profiling_format;
     char *filtering_file;
+    uint64_t mpi_groups;      /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
+    uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
+    bool mpi_memory_recording;
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };

@@ -1,4 +1,5 @@
 /* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
+#include "core/mpi_groups.h"
 #include "core/runtime.h"
 
 scorep_runtime_config scorep_cfg;
@@ -9,6 +10,17 @@ static const scorep_cfg_choice formats[] = {{"none", SCOREP_PROFILING_FORMAT_NON
                                             {"cube4", SCOREP_PROFILING_FORMAT_CUBE4},
                                             {"default", SCOREP_PROFILING_FORMAT_CUBE4},
                                             {NULL, 0}};
+
+const scorep_cfg_choice scorep_mpi_group_choices[] = {
+    {"all", SCOREP_MPI_GROUPS_ALL},      {"cg", SCOREP_MPI_G_CG},
+    {"coll", SCOREP_MPI_G_COLL},         {"default", SCOREP_MPI_GROUPS_DEFAULT},
+    {"env", SCOREP_MPI_G_ENV},           {"err", SCOREP_MPI_G_ERR},
+    {"ext", SCOREP_MPI_G_EXT},           {"io", SCOREP_MPI_G_IO},
+    {"p2p", SCOREP_MPI_G_P2P},           {"misc", SCOREP_MPI_G_MISC},
+    {"perf", SCOREP_MPI_G_PERF},         {"rma", SCOREP_MPI_G_RMA},
+    {"spawn", SCOREP_MPI_G_SPAWN},       {"topo", SCOREP_MPI_G_TOPO},
+    {"type", SCOREP_MPI_G_TYPE},         {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
+    {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
 
 #define V(n, t, tgt, def, ch, brief, help) {"SCOREP_" n, SCOREP_CFG_##t, tgt, def, ch, brief, help}
 const scorep_cfg_var scorep_cfg_vars[] = {
@@ -49,5 +61,17 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Profile output format", "none writes no profile; default is cube4."),
     V("FILTERING_FILE", PATH, &scorep_cfg.filtering_file, "", NULL, "Run-time filter file",
       "Score-P filter file syntax; a syntax error stops the program at start."),
+    V("MPI_ENABLE_GROUPS", SET, &scorep_cfg.mpi_groups, "default", scorep_mpi_group_choices,
+      "MPI function groups to record",
+      "default = cg,coll,env,io,p2p,rma,topo; all = every group but xnonblock. A disabled "
+      "group costs one branch per call."),
+    V("MPI_MAX_COMMUNICATORS", NUMBER, &scorep_cfg.mpi_max_comms, "50", NULL,
+      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+    V("MPI_MAX_WINDOWS", NUMBER, &scorep_cfg.mpi_max_windows, "50", NULL,
+      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+    V("MPI_MAX_GROUPS", NUMBER, &scorep_cfg.mpi_max_groups, "50", NULL,
+      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+    V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
+      "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

@@ -34,7 +34,7 @@ typedef struct systree_msg {
 
 typedef struct systree_comm_ops {
     size_t (*nlocal)(const systree_comm *c);
-    size_t (*ngroups)(const systree_comm *c);  /* local groups */
+    size_t (*ngroups)(const systree_comm *c); /* local groups */
     size_t (*group)(const systree_comm *c, size_t member);
     int (*rank)(const systree_comm *c, size_t member);
     int (*size)(const systree_comm *c, size_t member);
@@ -46,10 +46,12 @@ typedef struct systree_comm_ops {
     int (*exchange)(systree_comm *c, const systree_msg *send, size_t nsend, systree_msg *recv,
                     size_t nrecv);
     /* From rank 0 of each group: in[g] read where this process runs rank 0 of local group g;
-     * out[g] set for every local group (malloc'ed, the caller frees). */
-    int (*bcast)(systree_comm *c, const systree_blob *in, systree_blob *out);
+     * out[g] set for every local group (malloc'ed, the caller frees). active: NULL, or per
+     * local group whether it takes part (the same on all its members); others get nothing. */
+    int (*bcast)(systree_comm *c, const char *active, const systree_blob *in, systree_blob *out);
     /* Maximum over each group: in[m * count + j] per member, out[g * count + j] per group. */
-    int (*allreduce_max)(systree_comm *c, const uint64_t *in, size_t count, uint64_t *out);
+    int (*allreduce_max)(systree_comm *c, const char *active, const uint64_t *in, size_t count,
+                         uint64_t *out);
     void (*free)(systree_comm *c);
 } systree_comm_ops;
 
@@ -95,14 +97,15 @@ static inline int systree_comm_exchange(systree_comm *c, const systree_msg *send
 {
     return c->ops->exchange(c, send, nsend, recv, nrecv);
 }
-static inline int systree_comm_bcast(systree_comm *c, const systree_blob *in, systree_blob *out)
+static inline int systree_comm_bcast(systree_comm *c, const char *active, const systree_blob *in,
+                                     systree_blob *out)
 {
-    return c->ops->bcast(c, in, out);
+    return c->ops->bcast(c, active, in, out);
 }
-static inline int systree_comm_allreduce_max(systree_comm *c, const uint64_t *in, size_t count,
-                                             uint64_t *out)
+static inline int systree_comm_allreduce_max(systree_comm *c, const char *active,
+                                             const uint64_t *in, size_t count, uint64_t *out)
 {
-    return c->ops->allreduce_max(c, in, count, out);
+    return c->ops->allreduce_max(c, active, in, count, out);
 }
 static inline void systree_comm_free(systree_comm *c)
 {
@@ -117,13 +120,13 @@ static inline void systree_comm_free(systree_comm *c)
  * L = ceil(log2 size), 16 bytes each way per round. */
 typedef struct systree_sim_stats {
     uint64_t ranks;
-    uint64_t max_bytes;      /* most bytes one rank sent plus received */
-    uint64_t max_bytes_rank; /* which rank */
+    uint64_t max_bytes;       /* most bytes one rank sent plus received */
+    uint64_t max_bytes_rank;  /* which rank */
     uint64_t max_split_bytes; /* the part of max_bytes spent in splits */
-    uint64_t rounds;         /* communication steps on the critical path */
-    uint64_t messages;       /* point-to-point messages */
-    uint64_t total_bytes;    /* all bytes sent */
-    uint64_t splits;         /* split calls */
+    uint64_t rounds;          /* communication steps on the critical path */
+    uint64_t messages;        /* point-to-point messages */
+    uint64_t total_bytes;     /* all bytes sent */
+    uint64_t splits;          /* split calls */
 } systree_sim_stats;
 
 /* A family of one group of nranks simulated ranks (the world). NULL when out of memory. */

@@ -76,6 +76,7 @@ int systree_run_parse(systree_run *r, const char *name)
         start--;
     memset(r, 0, sizeof *r);
     r->count = 1;
+    r->reps = 1;
     r->suffix = systree_intern("");
     if (end == start || end - start > 18) { /* no number (or too long for one): a literal */
         r->prefix = systree_intern(name);
@@ -101,9 +102,15 @@ static unsigned digits(uint64_t v)
     return d;
 }
 
+uint64_t systree_run_len(const systree_run *r)
+{
+    return r->count * r->reps;
+}
+
 static __int128 run_at(const systree_run *r, uint64_t j)
 {
-    return (__int128)r->base + (__int128)r->stride * (__int128)j;
+    return (__int128)r->base + (__int128)r->stride * (__int128)(j % r->count) +
+           (__int128)r->outer * (__int128)(j / r->count);
 }
 
 /* Whether every number of r prints the same with zero-padding to w digits. */
@@ -111,9 +118,12 @@ static bool width_ok(const systree_run *r, unsigned w)
 {
     if (r->width)
         return r->width == w;
-    __int128 last = run_at(r, r->count - 1);
-    uint64_t min = r->stride >= 0 ? r->base : (uint64_t)last;
-    return w <= 1 || digits(min) >= w;
+    __int128 min = r->base; /* the smallest number is at a corner */
+    __int128 corner[3] = {run_at(r, r->count - 1), run_at(r, (r->reps - 1) * r->count),
+                          run_at(r, r->reps * r->count - 1)};
+    for (int i = 0; i < 3; i++)
+        min = corner[i] < min ? corner[i] : min;
+    return w <= 1 || digits((uint64_t)min) >= w;
 }
 
 /* The stride with which b continues a, or false. */
@@ -133,7 +143,29 @@ static bool continues(const systree_run *a, const systree_run *b, int64_t *strid
     *stride = a->stride;
     if (b->count > 1 && b->stride != a->stride)
         return false;
-    return (__int128)b->base == run_at(a, a->count);
+    return (__int128)b->base == (__int128)a->base + (__int128)a->stride * (__int128)a->count;
+}
+
+/* The outer stride with which b's blocks continue a's (blocks of the same numbers). */
+static bool continues_blocks(const systree_run *a, const systree_run *b, int64_t *outer)
+{
+    if (a->count != b->count || a->count < 2 || a->stride != b->stride)
+        return false;
+    __int128 d = (__int128)b->base - (__int128)a->base;
+    if (a->reps == 1 && b->reps == 1) {
+        if (d < INT64_MIN || d > INT64_MAX)
+            return false;
+        *outer = (int64_t)d;
+        return true;
+    }
+    if (a->reps == 1) {
+        *outer = b->outer;
+        return d == b->outer;
+    }
+    *outer = a->outer;
+    if (b->reps > 1 && b->outer != a->outer)
+        return false;
+    return d == (__int128)a->outer * (__int128)a->reps;
 }
 
 bool systree_run_join(systree_run *a, const systree_run *b)
@@ -145,12 +177,19 @@ bool systree_run_join(systree_run *a, const systree_run *b)
         return true;
     }
     unsigned w = a->width ? a->width : b->width;
-    int64_t stride;
-    if (!width_ok(a, w) || !width_ok(b, w) || !continues(a, b, &stride))
+    int64_t step;
+    if (!width_ok(a, w) || !width_ok(b, w))
         return false;
+    if (a->reps == 1 && b->reps == 1 && continues(a, b, &step)) {
+        a->stride = step;
+        a->count += b->count;
+    } else if (continues_blocks(a, b, &step)) {
+        a->outer = step;
+        a->reps += b->reps;
+    } else {
+        return false;
+    }
     a->width = (uint8_t)w;
-    a->stride = stride;
-    a->count += b->count;
     return true;
 }
 
@@ -190,9 +229,9 @@ int systree_names_copy(systree_names *dst, const systree_names *src)
 static bool run_equal(const systree_run *a, const systree_run *b)
 {
     return a->prefix == b->prefix && a->suffix == b->suffix && a->count == b->count &&
-           a->numbered == b->numbered &&
-           (!a->numbered ||
-            (a->base == b->base && a->stride == b->stride && a->width == b->width));
+           a->numbered == b->numbered && a->reps == b->reps &&
+           (!a->numbered || (a->base == b->base && a->stride == b->stride && a->outer == b->outer &&
+                             a->width == b->width));
 }
 
 bool systree_names_equal(const systree_names *a, const systree_names *b)
@@ -243,7 +282,8 @@ static int push(runvec *v, const systree_run *r)
 static int unroll(runvec *v, const systree_names *s, uint64_t ninst)
 {
     uint64_t reps = ninst / s->period;
-    if (s->nruns == 1 && (!s->runs[0].numbered || s->runs[0].stride == 0)) {
+    const systree_run *r0 = &s->runs[0];
+    if (s->nruns == 1 && (!r0->numbered || (r0->stride == 0 && r0->reps == 1))) {
         systree_run r = s->runs[0]; /* the same name over and over: one run */
         r.count *= reps;
         return push(v, &r);
@@ -293,8 +333,8 @@ size_t systree_names_render(const systree_names *n, uint64_t k, const char *klas
         return (size_t)snprintf(buf, size, "%s %llu", klass, (unsigned long long)class_ordinal);
     uint64_t j = k % n->period;
     const systree_run *r = n->runs;
-    for (uint32_t i = 0; i + 1 < n->nruns && j >= r->count; i++, r++)
-        j -= r->count;
+    for (uint32_t i = 0; i + 1 < n->nruns && j >= systree_run_len(r); i++, r++)
+        j -= systree_run_len(r);
     if (!r->numbered)
         return (size_t)snprintf(buf, size, "%s", r->prefix);
     return (size_t)snprintf(buf, size, "%s%0*llu%s", r->prefix, (int)r->width,

@@ -12,16 +12,23 @@
 const char *systree_intern(const char *s);
 const char *systree_intern_n(const char *s, size_t len);
 
-/* `count` names: prefix + number + suffix, the numbers base, base + stride, ...; or, when not
- * numbered, `count` times the literal prefix. */
+/* count * reps names: prefix + number + suffix, where name j has the number
+ * base + stride * (j % count) + outer * (j / count): `reps` blocks of `count` numbers, e.g.
+ * the ranks of one node type (0..63, 128..191, ...) or ranks placed round-robin (0, 1024, ...,
+ * then 1, 1025, ...). Not numbered: `count` times the literal prefix (reps is 1). */
 typedef struct systree_run {
     const char *prefix, *suffix; /* interned; suffix is "" when there is none */
     uint64_t base;
     int64_t stride;
     uint64_t count;
+    uint64_t reps;
+    int64_t outer;
     uint8_t width; /* numbers zero-padded to this many digits; 0: as printed by %llu */
     bool numbered;
 } systree_run;
+
+/* Names in a run: count * reps. */
+uint64_t systree_run_len(const systree_run *r);
 
 /* The names of all instances of one sequence record, in depth-first order: instance k is
  * named by the runs at position k mod period. No runs: the fallback, class + number. */
@@ -37,7 +44,7 @@ extern uint32_t systree_names_max_runs;
 /* One name: the last run of at most 18 digits is the number, what comes before and after it
  * prefix and suffix; "007" keeps width 3; a name without digits is a literal. */
 int systree_run_parse(systree_run *r, const char *name);
-/* Appends b to a when the names continue a's pattern. */
+/* Appends b to a when the names continue a's pattern (as one block, or as further blocks). */
 bool systree_run_join(systree_run *a, const systree_run *b);
 
 int systree_names_single(systree_names *n, const char *name);

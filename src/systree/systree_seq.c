@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-systree_rec *systree_rec_new(systree_kind kind, uint8_t type, const char *klass,
-                             const char *name)
+systree_rec *systree_rec_new(systree_kind kind, uint8_t type, const char *klass, const char *name)
 {
     systree_rec *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -56,8 +55,8 @@ void systree_rec_seal(systree_rec *r)
 
 bool systree_same_shape(const systree_rec *a, const systree_rec *b)
 {
-    if (a->shape != b->shape || a->kind != b->kind || a->type != b->type ||
-        a->klass != b->klass || a->children.n != b->children.n)
+    if (a->shape != b->shape || a->kind != b->kind || a->type != b->type || a->klass != b->klass ||
+        a->children.n != b->children.n)
         return false;
     for (uint32_t i = 0; i < a->children.n; i++) {
         const systree_rec *x = a->children.v[i], *y = b->children.v[i];
@@ -135,9 +134,8 @@ static int64_t find_shape(const systree_list *l, const systree_rec *r)
 static int map_init(systree_map *m, uint32_t n)
 {
     m->n = n;
-    m->target = malloc((n ? n : 1) * sizeof *m->target);
-    m->offset = malloc((n ? n : 1) * sizeof *m->offset);
-    return m->target && m->offset ? 0 : -1;
+    m->e = malloc((n ? n : 1) * sizeof *m->e);
+    return m->e ? 0 : -1;
 }
 
 /* Moves or merges from->v[i] into `into`; returns the target, -1 on error. */
@@ -172,8 +170,7 @@ int systree_list_merge(systree_list *into, systree_list *from, systree_map *map)
         }
         from->v[i] = NULL;
         if (map) {
-            map->target[i] = (uint32_t)t;
-            map->offset[i] = offset;
+            map->e[i] = (systree_where){(uint32_t)t, offset};
         }
     }
     for (; i < from->n; i++)
@@ -185,8 +182,7 @@ int systree_list_merge(systree_list *into, systree_list *from, systree_map *map)
 
 void systree_map_free(systree_map *m)
 {
-    free(m->target);
-    free(m->offset);
+    free(m->e);
     memset(m, 0, sizeof *m);
 }
 

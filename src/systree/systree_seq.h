@@ -46,8 +46,7 @@ typedef struct systree_count {
     uint64_t k[SYSTREE_NKINDS];
 } systree_count;
 
-systree_rec *systree_rec_new(systree_kind kind, uint8_t type, const char *klass,
-                             const char *name);
+systree_rec *systree_rec_new(systree_kind kind, uint8_t type, const char *klass, const char *name);
 void systree_rec_free(systree_rec *r);
 /* Computes the shape hash; the children must be complete. Call before merging r. */
 void systree_rec_seal(systree_rec *r);
@@ -59,12 +58,17 @@ int systree_list_push(systree_list *l, systree_rec *r);
 void systree_list_free(systree_list *l);
 uint64_t systree_list_nodes(const systree_list *l); /* expanded nodes */
 
-/* Where the records of a merged list went: record i of `from` became copies
- * offset[i] .. offset[i] + copies - 1 of record target[i] of `into`. */
+/* Where a merged record went: it became copies offset .. offset + copies - 1 of record
+ * `target` of the list it was merged into. */
+typedef struct systree_where {
+    uint32_t target;
+    uint64_t offset;
+} systree_where;
+
+/* Where each record of a merged list went. */
 typedef struct systree_map {
     uint32_t n;
-    uint32_t *target;
-    uint64_t *offset;
+    systree_where *e;
 } systree_map;
 
 /* Merges `from` into `into` (both lists of sealed records, `from` in order after `into`): a
@@ -82,14 +86,16 @@ int systree_list_unpack(systree_reader *r, systree_list *out);
 
 /* One expanded node. */
 typedef struct systree_node {
-    uint64_t index;        /* depth-first index in the whole tree */
-    uint64_t ordinal;      /* index among the nodes of its kind */
-    uint64_t parent;       /* depth-first index of the parent, UINT64_MAX at the top */
+    uint64_t index;          /* depth-first index in the whole tree */
+    uint64_t ordinal;        /* index among the nodes of its kind */
+    uint64_t parent;         /* depth-first index of the parent, UINT64_MAX at the top */
     uint64_t parent_ordinal; /* ordinal of the parent in its kind, UINT64_MAX at the top */
     uint32_t depth;
     uint8_t kind, type;
     const char *klass;
     const char *name; /* valid until the callback returns / the next call */
+    uint64_t origin;  /* plain trees: world rank of a location group, index of a location in
+                       * its process; UINT64_MAX in sequence trees (use the places there) */
 } systree_node;
 
 /* Visits every node in depth-first pre-order without storing them: memory by depth only.

@@ -60,6 +60,7 @@ static int visit_copy(walker *w, const systree_rec *r, uint64_t k, const systree
         .type = r->type,
         .klass = r->klass,
         .name = w->name,
+        .origin = UINT64_MAX,
     };
     w->pos.k[r->kind]++;
     (*cn)++;
@@ -125,7 +126,7 @@ int systree_node_at(const systree_list *top, uint64_t index, systree_node *out, 
 {
     const systree_list *l = top;
     systree_count pos = {{0}};
-    systree_node node = {.parent = UINT64_MAX, .parent_ordinal = UINT64_MAX};
+    systree_node node = {.parent = UINT64_MAX, .parent_ordinal = UINT64_MAX, .origin = UINT64_MAX};
     uint64_t k = 0, left = index;
     for (uint32_t i = 0; i < l->n; i++) {
         const systree_rec *r = l->v[i];

@@ -33,6 +33,7 @@ struct compiler_kind {
     const char *c_driver;          /* C driver of the same family: compiles the filter stub */
     const char *const *instrument; /* flags that make the compiler call the runtime's hooks */
     const char *const *debug;      /* line information for file:line, added without -g */
+    bool mpi;                      /* an MPI wrapper: also link the MPI adapter */
 };
 
 static const char *const cyg_hooks[] = {"-finstrument-functions", NULL};
@@ -42,10 +43,21 @@ static const char *const gnu_debug[] = {"-g1", NULL};
 static const char *const clang_debug[] = {"-g1", "-fdebug-info-for-profiling", NULL};
 
 static const struct compiler_kind kinds[] = {
-    {"gcc", "gcc", cyg_hooks, gnu_debug},         {"cc", "cc", cyg_hooks, gnu_debug},
-    {"g++", "gcc", cyg_hooks, gnu_debug},         {"c++", "cc", cyg_hooks, gnu_debug},
-    {"gfortran", "gcc", cyg_hooks, gnu_debug},    {"clang", "clang", cyg_hooks, clang_debug},
-    {"clang++", "clang", cyg_hooks, clang_debug},
+    {"gcc", "gcc", cyg_hooks, gnu_debug, false},
+    {"cc", "cc", cyg_hooks, gnu_debug, false},
+    {"g++", "gcc", cyg_hooks, gnu_debug, false},
+    {"c++", "cc", cyg_hooks, gnu_debug, false},
+    {"gfortran", "gcc", cyg_hooks, gnu_debug, false},
+    {"clang", "clang", cyg_hooks, clang_debug, false},
+    {"clang++", "clang", cyg_hooks, clang_debug, false},
+    /* MPI compiler wrappers (Open MPI's default to the GNU compilers) */
+    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -104,7 +116,9 @@ static void usage(FILE *out)
             "Runs the compiler with instrumentation flags and, when it links a program or a\n"
             "shared library, links the Score-P-compatible runtime libscorep-rt.\n"
             "Compilers: gcc, cc, g++, c++, clang, clang++, gfortran, also with a version\n"
-            "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path.\n"
+            "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path;\n"
+            "the MPI wrappers mpicc, mpicxx, mpic++, mpiCC, mpif90, mpifort, mpif77 (these\n"
+            "also link the MPI adapter libscorep-rt-mpi).\n"
             "\n"
             "Options (before the compiler):\n"
             "  --user          enable the user API macros (-DSCOREP_USER_ENABLE)\n"
@@ -122,7 +136,8 @@ static void usage(FILE *out)
             "Added flags: -finstrument-functions, -I<includedir>, and when no -g option sets\n"
             "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
             "files and lines (the generated code does not change); when linking:\n"
-            "-L<libdir> -Wl,-rpath,<libdir> -lscorep-rt after all arguments.\n"
+            "-L<libdir> -Wl,-rpath,<libdir> [-lscorep-rt-mpi] -lscorep-rt after all\n"
+            "arguments.\n"
             "Static executables (-static) cannot be built: the runtime is a shared library.\n"
             "\n"
             "Environment: SCOREP_CC_INCLUDEDIR and SCOREP_CC_LIBDIR replace the installed\n"
@@ -509,6 +524,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     const char *libdir = env_or("SCOREP_CC_LIBDIR", SCOREP_LIBDIR);
     push_joined(cmd, "-L", libdir);
     push_joined(cmd, "-Wl,-rpath,", libdir);
+    if (job->kind->mpi)
+        push(cmd, "-lscorep-rt-mpi");
     push(cmd, "-lscorep-rt");
 }
 

@@ -499,6 +499,14 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
     if (!g || !is_mpi_job())
         return;
     uint32_t n_groups = u->n[U_GROUP], mpi_locations = n_groups;
+    /* MPI ranks are the master locations, whose global ids equal the rank. Written first:
+     * the groups below refer to it. */
+    uint64_t *ranks = range((uint32_t)j->size);
+    if (ranks)
+        OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)j->size, ranks);
+    free(ranks);
     for (uint32_t i = 0; i < n_groups; i++) {
         const scorep_group_def *gr = &u->groups[i];
         uint64_t *m = malloc((gr->size ? gr->size : 1) * sizeof *m);
@@ -509,13 +517,6 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, gr->size, m);
         free(m);
     }
-    /* MPI ranks are the master locations, whose global ids equal the rank */
-    uint64_t *ranks = range((uint32_t)j->size);
-    if (ranks)
-        OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                        (uint32_t)j->size, ranks);
-    free(ranks);
     for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
         const scorep_comm_def *cd = &u->comms[c];
         uint64_t *m = malloc((cd->size ? cd->size : 1) * sizeof *m);

@@ -23,14 +23,14 @@ int main(int argc, char **argv)
     for (int nb = 0; nb < 2; nb++) {
         MPI_Request r = MPI_REQUEST_NULL;
 /* name: the blocking function without MPI_, iname: its non-blocking twin */
-#define RUN(name, iname, ...)                                                                 \
-    do {                                                                                      \
-        if (nb)                                                                               \
-            CHECK_MPI(MPI_##iname(__VA_ARGS__, &r));                                          \
-        else                                                                                  \
-            CHECK_MPI(MPI_##name(__VA_ARGS__));                                               \
-        if (nb)                                                                               \
-            CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));                                       \
+#define RUN(name, iname, ...)                                                                      \
+    do {                                                                                           \
+        if (nb)                                                                                    \
+            CHECK_MPI(MPI_##iname(__VA_ARGS__, &r));                                               \
+        else                                                                                       \
+            CHECK_MPI(MPI_##name(__VA_ARGS__));                                                    \
+        if (nb)                                                                                    \
+            CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));                                            \
     } while (0)
         if (nb) {
             CHECK_MPI(MPI_Ibarrier(c, &r));
@@ -65,8 +65,7 @@ int main(int argc, char **argv)
         RUN(Alltoall, Ialltoall, buf, 1, MPI_INT, all, 1, MPI_INT, c);
         for (int i = 0; i < n; i++)
             CHECK(all[i] == i * 100 + rank);
-        RUN(Alltoallv, Ialltoallv, buf, counts, displs, MPI_INT, all, counts, displs, MPI_INT,
-            c);
+        RUN(Alltoallv, Ialltoallv, buf, counts, displs, MPI_INT, all, counts, displs, MPI_INT, c);
         CHECK(all[0] == rank);
         {
             int *bd = malloc(sizeof(int) * (size_t)n);

@@ -21,9 +21,9 @@ int main(int argc, char **argv)
     int rank, size, x;
     MPI_Init(&argc, &argv);
     world(&rank, &size, 2);
-    MPI_Comm half, dup, dupi, created, cgroup, idup, shared, inter, interdup, merged, cart,
-        graph, dist;
-    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
+    MPI_Comm half, dup, dupi, created, cgroup, idup, shared, inter, interdup, merged, cart, graph,
+        dist;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
     ring(half);
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     ring(dup);
@@ -57,8 +57,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &idup, &r));
     CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
     ring(idup);
-    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
-                                  &shared));
+    CHECK_MPI(
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
     ring(shared);
     /* intercommunicator between the even and the odd half; leaders are world ranks 0, 1 */
     CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 33, &inter));
@@ -104,8 +104,8 @@ int main(int argc, char **argv)
     CHECK(nn == 2);
     /* weights given: GCC 12 warns about Open MPI's MPI_UNWEIGHTED (a zero-length array) */
     int out[1] = {(rank + 1) % size}, in[1] = {(rank + size - 1) % size}, w[1] = {1};
-    CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, in, w, 1, out, w, MPI_INFO_NULL,
-                                             0, &dist));
+    CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, in, w, 1, out, w, MPI_INFO_NULL, 0,
+                                             &dist));
     int got = -1;
     CHECK_MPI(MPI_Neighbor_allgather(&rank, 1, MPI_INT, &got, 1, MPI_INT, dist));
     CHECK(got == in[0]);
@@ -116,8 +116,8 @@ int main(int argc, char **argv)
     MPI_Comm selfdup;
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &selfdup));
     CHECK_MPI(MPI_Barrier(selfdup));
-    MPI_Comm comms[] = {half, dup, dupi, idup, shared, inter, interdup, merged, cart, row,
-                        graph, dist, selfdup};
+    MPI_Comm comms[] = {half,   dup,  dupi, idup,  shared, inter,  interdup,
+                        merged, cart, row,  graph, dist,   selfdup};
     for (size_t i = 0; i < sizeof comms / sizeof comms[0]; i++)
         CHECK_MPI(MPI_Comm_free(&comms[i]));
     if (created != MPI_COMM_NULL)

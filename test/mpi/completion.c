@@ -1,7 +1,9 @@
 /* completion.c (2 processes or more; ranks 0 and 1 talk): every Wait/Test variant with and
  * without MPI_STATUS(ES)_IGNORE, persistent requests (Start, Startall, Request_free),
  * MPI_Cancel of a receive that is never matched, MPI_Request_get_status. Rank 0 sends, rank
- * 1 receives, always tag 7 on MPI_COMM_WORLD unless noted. */
+ * 1 receives, always tag 7 on MPI_COMM_WORLD unless noted. The cancelled receive (tag 99)
+ * gives its message id back: the one message rank 0 sends with tag 99 afterwards has id 1
+ * on both sides. */
 #include "mpi_test.h"
 
 enum { K = 6 };
@@ -60,6 +62,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Request_free(&p[1]));
         CHECK(p[0] == MPI_REQUEST_NULL);
         MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_Send(&pv[0], 1, MPI_INT, 1, 99, MPI_COMM_WORLD));
     } else if (rank == 1) {
         /* Wait */
         post(K, v, r);
@@ -161,6 +164,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Test_cancelled(&st, &flag));
         CHECK(flag);
         MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_Recv(&cv, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, &st));
+        CHECK(cv == 2000);
     } else {
         for (int i = 0; i < 9; i++)
             MPI_Barrier(MPI_COMM_WORLD);

@@ -78,15 +78,14 @@ int main(int argc, char **argv)
     int peer = rank == 0 ? 1 : rank == 1 ? 0 : MPI_PROC_NULL;
     int out[N], in[N];
     fill(out, 20 + rank);
-    CHECK_MPI(MPI_Sendrecv(out, N, MPI_INT, peer, 2, in, N, MPI_INT, peer, 2, MPI_COMM_WORLD,
-                           &st));
+    CHECK_MPI(MPI_Sendrecv(out, N, MPI_INT, peer, 2, in, N, MPI_INT, peer, 2, MPI_COMM_WORLD, &st));
     if (peer != MPI_PROC_NULL)
         CHECK(same(in, 20 + peer));
     else
         CHECK(st.MPI_SOURCE == MPI_PROC_NULL);
     fill(buf, 30 + rank);
-    CHECK_MPI(MPI_Sendrecv_replace(buf, N, MPI_INT, peer, 2, peer, 2, MPI_COMM_WORLD,
-                                   MPI_STATUS_IGNORE));
+    CHECK_MPI(
+        MPI_Sendrecv_replace(buf, N, MPI_INT, peer, 2, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     if (peer != MPI_PROC_NULL)
         CHECK(same(buf, 30 + peer));
     /* MPI_PROC_NULL: no message */

@@ -3,7 +3,9 @@
  * MPI_COMM_WORLD with tags 10, 10, 11, 12, 13, 10; rank 1 takes them with:
  * Probe(0,10) twice + Recv (message id 1 of tag 10), Iprobe(ANY,ANY) + Recv(ANY,ANY) (id 2
  * of tag 10), Mprobe(0,11) + Mrecv (handle 1), Improbe(ANY,12) + Imrecv (handle 2),
- * Irecv(ANY,ANY) (tag 13), Recv(0,10) (id 3 of tag 10). */
+ * Irecv(ANY,ANY) (tag 13), Recv(0,10) (id 3 of tag 10). Then rank 0 sends 7 and 8 with tag
+ * 20; rank 1 has posted Irecv(ANY_SOURCE, 20) and then Irecv(0, 20) and waits for the
+ * second first: MPI gives 7 (id 1) to the wildcard receive and 8 (id 2) to the other. */
 #include "mpi_test.h"
 
 int main(int argc, char **argv)
@@ -18,6 +20,9 @@ int main(int argc, char **argv)
             v = i + 1;
             CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 1, tags[i], MPI_COMM_WORLD));
         }
+        MPI_Barrier(MPI_COMM_WORLD); /* both tag-20 receives are posted */
+        for (v = 7; v <= 8; v++)
+            CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 1, 20, MPI_COMM_WORLD));
     } else if (rank == 1) {
         CHECK_MPI(MPI_Probe(0, 10, MPI_COMM_WORLD, &st));
         CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == 10);
@@ -56,6 +61,17 @@ int main(int argc, char **argv)
         CHECK(m == MPI_MESSAGE_NO_PROC);
         CHECK_MPI(MPI_Mrecv(&v, 0, MPI_INT, &m, &st));
         CHECK(st.MPI_SOURCE == MPI_PROC_NULL);
+        /* wildcard receive posted before a specific one, completed after it */
+        int w = 0, s = 0;
+        MPI_Request rw, rs;
+        CHECK_MPI(MPI_Irecv(&w, 1, MPI_INT, MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &rw));
+        CHECK_MPI(MPI_Irecv(&s, 1, MPI_INT, 0, 20, MPI_COMM_WORLD, &rs));
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK_MPI(MPI_Wait(&rs, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Wait(&rw, MPI_STATUS_IGNORE));
+        CHECK(w == 7 && s == 8);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

@@ -17,17 +17,6 @@ __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
 static uint64_t configured; /* groups from SCOREP_MPI_ENABLE_GROUPS, derived ones added */
 static uint64_t request_counter, message_counter;
 
-static const scorep_cfg_choice group_choices[] = {
-    {"all", SCOREP_MPI_GROUPS_ALL},   {"cg", SCOREP_MPI_G_CG},
-    {"coll", SCOREP_MPI_G_COLL},      {"default", SCOREP_MPI_GROUPS_DEFAULT},
-    {"env", SCOREP_MPI_G_ENV},        {"err", SCOREP_MPI_G_ERR},
-    {"ext", SCOREP_MPI_G_EXT},        {"io", SCOREP_MPI_G_IO},
-    {"p2p", SCOREP_MPI_G_P2P},        {"misc", SCOREP_MPI_G_MISC},
-    {"perf", SCOREP_MPI_G_PERF},      {"rma", SCOREP_MPI_G_RMA},
-    {"spawn", SCOREP_MPI_G_SPAWN},    {"topo", SCOREP_MPI_G_TOPO},
-    {"type", SCOREP_MPI_G_TYPE},      {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
-    {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
-
 static uint64_t add_derived(uint64_t g)
 {
     static const struct {
@@ -54,20 +43,16 @@ static uint64_t add_derived(uint64_t g)
 int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t errlen)
 {
     uint64_t g = 0;
-    if (scorep_cfg_parse_set(value, group_choices, &g, err, errlen) != 0)
+    if (scorep_cfg_parse_set(value, scorep_mpi_group_choices, &g, err, errlen) != 0)
         return -1;
     *bits = add_derived(g);
     return 0;
 }
 
+/* The core has parsed and checked SCOREP_MPI_ENABLE_GROUPS at start-up. */
 static void read_groups(void)
 {
-    const char *v = getenv("SCOREP_MPI_ENABLE_GROUPS");
-    char err[512];
-    if (!v)
-        v = "default";
-    if (scorep_mpi_parse_groups(v, &configured, err, sizeof err) != 0)
-        scorep_fatal("SCOREP_MPI_ENABLE_GROUPS='%s' is invalid: %s", v, err);
+    configured = add_derived(scorep_cfg.mpi_groups);
 }
 
 uint32_t scorep_mpi_region_define(uint32_t fn)
@@ -107,8 +92,7 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
         scorep_mpi_request_init();
         scorep_mpi_comm_init();
         if (scorep_measurement_active)
-            __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE,
-                             __ATOMIC_SEQ_CST);
+            __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE, __ATOMIC_SEQ_CST);
     }
     if (active)
         scorep_mpi_end(f);

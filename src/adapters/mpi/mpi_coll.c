@@ -122,8 +122,8 @@ static coll bytes_gather(const void *sendbuf, int sendcount, MPI_Datatype sendty
 {
     comm_info c = info(comm);
     coll r = {SCOREP_COLL_GATHER, root_of(root), 0, 0};
-    all_to_one(&c, sendcount, sendtype, recvcount, recvtype, root, sendbuf == MPI_IN_PLACE,
-               &r.sent, &r.received);
+    all_to_one(&c, sendcount, sendtype, recvcount, recvtype, root, sendbuf == MPI_IN_PLACE, &r.sent,
+               &r.received);
     return r;
 }
 
@@ -137,8 +137,8 @@ static coll bytes_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
     return r;
 }
 
-static coll bytes_scatter(const void *recvbuf, int sendcount, MPI_Datatype sendtype,
-                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static coll bytes_scatter(const void *recvbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     comm_info c = info(comm);
     coll r = {SCOREP_COLL_SCATTER, root_of(root), 0, 0};
@@ -157,8 +157,8 @@ static coll bytes_scatterv(const void *recvbuf, const int sendcounts[], MPI_Data
     return r;
 }
 
-static coll bytes_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+static coll bytes_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
 {
     comm_info c = info(comm);
     coll r = {SCOREP_COLL_ALLTOALL, SCOREP_NO_ROOT, 0, 0};
@@ -243,13 +243,11 @@ static coll bytes_allreduce(const void *sendbuf, int count, MPI_Datatype type, M
     return r;
 }
 
-static coll bytes_reduce(const void *sendbuf, int count, MPI_Datatype type, int root,
-                         MPI_Comm comm)
+static coll bytes_reduce(const void *sendbuf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     comm_info c = info(comm);
     coll r = {SCOREP_COLL_REDUCE, root_of(root), 0, 0};
-    all_to_one(&c, count, type, count, type, root, sendbuf == MPI_IN_PLACE, &r.sent,
-               &r.received);
+    all_to_one(&c, count, type, count, type, root, sendbuf == MPI_IN_PLACE, &r.sent, &r.received);
     return r;
 }
 
@@ -335,9 +333,8 @@ static coll bytes_neighbor_allgather(int sendcount, MPI_Datatype sendtype, int r
     return r;
 }
 
-static coll bytes_neighbor_allgatherv(int sendcount, MPI_Datatype sendtype,
-                                      const int recvcounts[], MPI_Datatype recvtype,
-                                      MPI_Comm comm)
+static coll bytes_neighbor_allgatherv(int sendcount, MPI_Datatype sendtype, const int recvcounts[],
+                                      MPI_Datatype recvtype, MPI_Comm comm)
 {
     int in, out;
     degrees(comm, &in, &out);
@@ -356,8 +353,7 @@ static coll bytes_neighbor_alltoall(int sendcount, MPI_Datatype sendtype, int re
 }
 
 static coll bytes_neighbor_alltoallv(const int sendcounts[], MPI_Datatype sendtype,
-                                     const int recvcounts[], MPI_Datatype recvtype,
-                                     MPI_Comm comm)
+                                     const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     int in, out;
     degrees(comm, &in, &out);
@@ -399,8 +395,8 @@ static void coll_end(scorep_mpi_frame *f, int ret, MPI_Comm comm, coll c)
 static void coll_start(scorep_mpi_frame *f, MPI_Comm comm, MPI_Request *request, coll c)
 {
     scorep_mpi_comm *cm = scorep_mpi_comm_get(comm);
-    scorep_mpi_req *r = scorep_mpi_req_create(*request, SCOREP_MPI_REQ_COLL,
-                                              f->record ? SCOREP_MPI_REQ_EVENTS : 0);
+    scorep_mpi_req *r =
+        scorep_mpi_req_create(*request, SCOREP_MPI_REQ_COLL, f->record ? SCOREP_MPI_REQ_EVENTS : 0);
     if (!r)
         return;
     scorep_mpi_comm_ref(cm);
@@ -413,16 +409,15 @@ static void coll_start(scorep_mpi_frame *f, MPI_Comm comm, MPI_Request *request,
 }
 
 /* the blocking collective (failure: an end without bytes) and its non-blocking twin */
-#define HOOKS(name, params, args)                                                              \
-    void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, params)                     \
-    {                                                                                          \
-        coll_end(f, ret, comm, bytes_##name args);                                             \
-    }                                                                                          \
-    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, params,                    \
-                                      MPI_Request *request)                                    \
-    {                                                                                          \
-        if (ret == MPI_SUCCESS)                                                                \
-            coll_start(f, comm, request, bytes_##name args);                                   \
+#define HOOKS(name, params, args)                                                                  \
+    void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, params)                         \
+    {                                                                                              \
+        coll_end(f, ret, comm, bytes_##name args);                                                 \
+    }                                                                                              \
+    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, params, MPI_Request *request)  \
+    {                                                                                              \
+        if (ret == MPI_SUCCESS)                                                                    \
+            coll_start(f, comm, request, bytes_##name args);                                       \
     }
 #define P(...) __VA_ARGS__
 
@@ -438,8 +433,7 @@ void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm,
         coll_start(f, comm, request, bytes_barrier(comm));
 }
 
-HOOKS(bcast, P(int count, MPI_Datatype type, int root, MPI_Comm comm),
-      (count, type, root, comm))
+HOOKS(bcast, P(int count, MPI_Datatype type, int root, MPI_Comm comm), (count, type, root, comm))
 HOOKS(gather,
       P(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
         MPI_Datatype recvtype, int root, MPI_Comm comm),
@@ -469,8 +463,8 @@ HOOKS(alltoall,
         MPI_Datatype recvtype, MPI_Comm comm),
       (sendbuf, sendcount, sendtype, recvcount, recvtype, comm))
 HOOKS(alltoallv,
-      P(const void *sendbuf, const int sendcounts[], MPI_Datatype sendtype,
-        const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm),
+      P(const void *sendbuf, const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],
+        MPI_Datatype recvtype, MPI_Comm comm),
       (sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm))
 HOOKS(alltoallw,
       P(const void *sendbuf, const int sendcounts[], const MPI_Datatype sendtypes[],
@@ -483,24 +477,21 @@ HOOKS(reduce, P(const void *sendbuf, int count, MPI_Datatype type, int root, MPI
 HOOKS(reduce_scatter,
       P(const void *sendbuf, const int recvcounts[], MPI_Datatype type, MPI_Comm comm),
       (sendbuf, recvcounts, type, comm))
-HOOKS(reduce_scatter_block, P(const void *sendbuf, int recvcount, MPI_Datatype type,
-                              MPI_Comm comm),
+HOOKS(reduce_scatter_block, P(const void *sendbuf, int recvcount, MPI_Datatype type, MPI_Comm comm),
       (sendbuf, recvcount, type, comm))
 HOOKS(scan, P(const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm),
       (sendbuf, count, type, comm))
 HOOKS(exscan, P(const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm),
       (sendbuf, count, type, comm))
 HOOKS(neighbor_allgather,
-      P(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-        MPI_Comm comm),
+      P(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
       (sendcount, sendtype, recvcount, recvtype, comm))
 HOOKS(neighbor_allgatherv,
       P(int sendcount, MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype,
         MPI_Comm comm),
       (sendcount, sendtype, recvcounts, recvtype, comm))
 HOOKS(neighbor_alltoall,
-      P(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
-        MPI_Comm comm),
+      P(int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, MPI_Comm comm),
       (sendcount, sendtype, recvcount, recvtype, comm))
 HOOKS(neighbor_alltoallv,
       P(const int sendcounts[], MPI_Datatype sendtype, const int recvcounts[],

@@ -172,10 +172,9 @@ void scorep_mpi_comm_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     if (world_group == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_INVALID_ID,
-                 "MPI_COMM_WORLD");
-    define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
-                 SCOREP_INVALID_ID, "MPI_COMM_SELF");
+    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_INVALID_ID, "MPI_COMM_WORLD");
+    define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank), SCOREP_INVALID_ID,
+                 "MPI_COMM_SELF");
 }
 
 void scorep_mpi_comm_finalize(void)
@@ -244,7 +243,7 @@ void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_
     scorep_mpi_comm *p = scorep_mpi_comm_get(comm);
     uint64_t *key = malloc(sizeof *key);
     scorep_mpi_req *r = key ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IDUP,
-                                                   f->record ? SCOREP_MPI_REQ_EVENTS : 0)
+                                                    f->record ? SCOREP_MPI_REQ_EVENTS : 0)
                             : NULL;
     if (!r) {
         free(key);

@@ -20,7 +20,7 @@ typedef struct scorep_mpi_comm {
     MPI_Comm handle;
     uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
     int rank, size, remote_size, is_inter;
-    uint32_t refs; /* the map's reference + one per request that points here; atomic */
+    uint32_t refs;        /* the map's reference + one per request that points here; atomic */
     pthread_mutex_t lock; /* message counters and the deferred receives */
     scorep_mpi_counters send, recv;
     struct scorep_mpi_req *pend_head, *pend_tail; /* deferred receives, posting order */

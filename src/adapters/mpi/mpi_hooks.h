@@ -41,10 +41,10 @@ void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype
                            int tag, MPI_Comm comm, MPI_Request *request);
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                            MPI_Request *request);
-void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                               int dest, int tag, MPI_Comm comm, MPI_Request *request);
-void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag,
-                               MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                               MPI_Request *request);
 void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request);
 void scorep_mpi_post_startall(scorep_mpi_frame *f, int ret, int count, MPI_Request requests[]);
 void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request);
@@ -111,9 +111,9 @@ void scorep_mpi_post_coll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Dat
                                 int root, MPI_Comm comm);
 void scorep_mpi_post_icoll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
                                  int root, MPI_Comm comm, MPI_Request *request);
-#define SCOREP_MPI_COLL_HOOKS(name, ...)                                                      \
-    void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__);              \
-    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__,              \
+#define SCOREP_MPI_COLL_HOOKS(name, ...)                                                           \
+    void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__);                   \
+    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__,                   \
                                       MPI_Request *request);
 SCOREP_MPI_COLL_HOOKS(gather, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -121,29 +121,26 @@ SCOREP_MPI_COLL_HOOKS(gatherv, const void *sendbuf, int sendcount, MPI_Datatype 
                       const int recvcounts[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(scatter, const void *recvbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-SCOREP_MPI_COLL_HOOKS(scatterv, const void *recvbuf, const int sendcounts[],
-                      MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype, int root,
-                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(scatterv, const void *recvbuf, const int sendcounts[], MPI_Datatype sendtype,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(allgather, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(allgatherv, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(alltoall, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-SCOREP_MPI_COLL_HOOKS(alltoallv, const void *sendbuf, const int sendcounts[],
-                      MPI_Datatype sendtype, const int recvcounts[], MPI_Datatype recvtype,
-                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(alltoallv, const void *sendbuf, const int sendcounts[], MPI_Datatype sendtype,
+                      const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(alltoallw, const void *sendbuf, const int sendcounts[],
                       const MPI_Datatype sendtypes[], const int recvcounts[],
                       const MPI_Datatype recvtypes[], MPI_Comm comm)
-SCOREP_MPI_COLL_HOOKS(allreduce, const void *sendbuf, int count, MPI_Datatype type,
-                      MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(allreduce, const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(reduce, const void *sendbuf, int count, MPI_Datatype type, int root,
                       MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(reduce_scatter, const void *sendbuf, const int recvcounts[],
                       MPI_Datatype type, MPI_Comm comm)
-SCOREP_MPI_COLL_HOOKS(reduce_scatter_block, const void *sendbuf, int recvcount,
-                      MPI_Datatype type, MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(reduce_scatter_block, const void *sendbuf, int recvcount, MPI_Datatype type,
+                      MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(scan, const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(exscan, const void *sendbuf, int count, MPI_Datatype type, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(neighbor_allgather, int sendcount, MPI_Datatype sendtype, int recvcount,
@@ -154,16 +151,13 @@ SCOREP_MPI_COLL_HOOKS(neighbor_alltoall, int sendcount, MPI_Datatype sendtype, i
                       MPI_Datatype recvtype, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(neighbor_alltoallv, const int sendcounts[], MPI_Datatype sendtype,
                       const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm)
-SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[],
-                      const MPI_Datatype sendtypes[], const int recvcounts[],
-                      const MPI_Datatype recvtypes[], MPI_Comm comm)
+SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[], const MPI_Datatype sendtypes[],
+                      const int recvcounts[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 #undef SCOREP_MPI_COLL_HOOKS
 
 /* ---- communicators and groups (mpi_comm.c) ------------------------------------------- */
-void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent,
-                              MPI_Comm *newcomm);
-void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via,
-                                  MPI_Comm *newcomm);
+void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI_Comm *newcomm);
+void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_new_local(scorep_mpi_frame *f, int ret, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent);
 void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Comm *newcomm,
@@ -181,17 +175,17 @@ void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Wi
                              int allocated);
 void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win);
 void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *ctx);
-void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                             int target, MPI_Win win);
-void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                             int target, MPI_Win win);
+void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,
+                             MPI_Win win);
+void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,
+                             MPI_Win win);
 void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
                                     int target, MPI_Win win);
-void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
-                                        MPI_Datatype type, int result_count,
-                                        MPI_Datatype result_type, int target, MPI_Win win);
-void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type,
-                                      int target, MPI_Win win);
+void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                        int result_count, MPI_Datatype result_type, int target,
+                                        MPI_Win win);
+void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type, int target,
+                                      MPI_Win win);
 void scorep_mpi_post_rma_compare_and_swap(scorep_mpi_frame *f, int ret, MPI_Datatype type,
                                           int target, MPI_Win win);
 void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -200,13 +194,11 @@ void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datat
                               int target, MPI_Win win, MPI_Request *request);
 void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
                                      int target, MPI_Win win, MPI_Request *request);
-void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count,
-                                         MPI_Datatype type, int result_count,
-                                         MPI_Datatype result_type, int target, MPI_Win win,
-                                         MPI_Request *request);
+void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                         int result_count, MPI_Datatype result_type, int target,
+                                         MPI_Win win, MPI_Request *request);
 void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win);
-void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank,
-                              MPI_Win win);
+void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank, MPI_Win win);
 void scorep_mpi_post_win_unlock(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
 void scorep_mpi_post_win_lock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win);

@@ -164,101 +164,163 @@ static size_t bucket_of(const scorep_mpi_shard *s, uintptr_t key)
 static void grow(scorep_mpi_shard *s)
 {
     size_t n = s->nbuckets ? s->nbuckets * 2 : 16;
-    scorep_mpi_snode **b = calloc(n, sizeof *b);
+    scorep_mpi_skey **b = calloc(n, sizeof *b);
     if (!b)
         return;
-    scorep_mpi_snode **old = s->buckets;
+    scorep_mpi_skey **old = s->buckets;
     size_t oldn = s->nbuckets;
     s->buckets = b;
     s->nbuckets = n;
-    /* keep the newest-first order of equal keys: move chains back to front */
     for (size_t i = 0; i < oldn; i++) {
-        scorep_mpi_snode *rev = NULL;
-        for (scorep_mpi_snode *e = old[i], *next; e; e = next) {
-            next = e->next;
-            e->next = rev;
-            rev = e;
-        }
-        for (scorep_mpi_snode *e = rev, *next; e; e = next) {
-            next = e->next;
-            size_t j = bucket_of(s, e->key);
-            e->next = b[j];
-            b[j] = e;
+        for (scorep_mpi_skey *k = old[i], *next; k; k = next) {
+            next = k->next;
+            size_t j = bucket_of(s, k->key);
+            k->next = b[j];
+            b[j] = k;
         }
     }
     free(old);
+}
+
+/* The key's FIFO head; created when create is set (NULL without memory). */
+static scorep_mpi_skey *key_of(scorep_mpi_shard *s, uintptr_t key, int create)
+{
+    if (!s->buckets) {
+        if (!create)
+            return NULL;
+        grow(s);
+        if (!s->buckets)
+            return NULL;
+    }
+    scorep_mpi_skey *k = s->buckets[bucket_of(s, key)];
+    while (k && k->key != key)
+        k = k->next;
+    if (k || !create)
+        return k;
+    if (s->count >= s->nbuckets * 2)
+        grow(s);
+    if ((k = s->free_keys) != NULL)
+        s->free_keys = k->next;
+    else if (!(k = malloc(sizeof *k)))
+        return NULL;
+    k->key = key;
+    k->first = k->last = NULL;
+    size_t j = bucket_of(s, key);
+    k->next = s->buckets[j];
+    s->buckets[j] = k;
+    s->count++;
+    return k;
+}
+
+/* Removes an empty FIFO head from its bucket. */
+static void drop_key(scorep_mpi_shard *s, scorep_mpi_skey *k)
+{
+    for (scorep_mpi_skey **p = &s->buckets[bucket_of(s, k->key)]; *p; p = &(*p)->next) {
+        if (*p == k) {
+            *p = k->next;
+            s->count--;
+            k->next = s->free_keys;
+            s->free_keys = k;
+            return;
+        }
+    }
+}
+
+/* Unlinks n from its FIFO; drops the FIFO head when it becomes empty. */
+static void unlink_node(scorep_mpi_shard *s, scorep_mpi_snode *n)
+{
+    scorep_mpi_skey *k = n->head;
+    if (!k)
+        return;
+    if (n->qprev)
+        n->qprev->qnext = n->qnext;
+    else
+        k->first = n->qnext;
+    if (n->qnext)
+        n->qnext->qprev = n->qprev;
+    else
+        k->last = n->qprev;
+    n->qprev = n->qnext = NULL;
+    n->head = NULL;
+    if (!k->first)
+        drop_key(s, k);
 }
 
 void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
     pthread_mutex_lock(&s->lock);
-    if (s->count >= s->nbuckets * 2)
-        grow(s);
-    if (!s->buckets) {
+    scorep_mpi_skey *k = key_of(s, key, 1);
+    scorep_mpi_snode *n = NULL;
+    if (k) {
+        if ((n = s->free_nodes) != NULL)
+            s->free_nodes = n->qnext;
+        else
+            n = malloc(m->node_size);
+    }
+    if (!n) {
+        if (k && !k->first) /* the empty FIFO just created */
+            drop_key(s, k);
         pthread_mutex_unlock(&s->lock);
         return NULL;
     }
-    scorep_mpi_snode *e = s->free_list;
-    if (e)
-        s->free_list = e->next;
-    else if (!(e = malloc(m->node_size))) {
-        pthread_mutex_unlock(&s->lock);
-        return NULL;
-    }
-    memset(e, 0, m->node_size);
-    e->key = key;
-    size_t j = bucket_of(s, key);
-    e->next = s->buckets[j];
-    s->buckets[j] = e;
-    s->count++;
+    memset(n, 0, m->node_size);
+    n->key = key;
+    n->head = k;
+    n->qprev = k->last;
+    if (k->last)
+        k->last->qnext = n;
+    else
+        k->first = n;
+    k->last = n;
     pthread_mutex_unlock(&s->lock);
-    return e;
+    return n;
 }
 
 void *scorep_mpi_smap_find(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
-    scorep_mpi_snode *e = NULL;
     pthread_mutex_lock(&s->lock);
-    if (s->buckets)
-        for (e = s->buckets[bucket_of(s, key)]; e && e->key != key; e = e->next)
-            ;
+    scorep_mpi_skey *k = key_of(s, key, 0);
+    scorep_mpi_snode *n = k ? k->first : NULL;
     pthread_mutex_unlock(&s->lock);
-    return e;
-}
-
-static int unlink_node(scorep_mpi_shard *s, scorep_mpi_snode *n)
-{
-    if (!s->buckets)
-        return 0;
-    for (scorep_mpi_snode **p = &s->buckets[bucket_of(s, n->key)]; *p; p = &(*p)->next) {
-        if (*p == n) {
-            *p = n->next;
-            s->count--;
-            return 1;
-        }
-    }
-    return 0;
+    return n;
 }
 
 void *scorep_mpi_smap_take(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
-    scorep_mpi_snode *e = NULL;
     pthread_mutex_lock(&s->lock);
-    if (s->buckets) {
-        for (scorep_mpi_snode **p = &s->buckets[bucket_of(s, key)]; *p; p = &(*p)->next) {
-            if ((*p)->key == key) {
-                e = *p;
-                *p = e->next;
-                s->count--;
-                break;
-            }
-        }
+    scorep_mpi_skey *k = key_of(s, key, 0);
+    scorep_mpi_snode *n = k ? k->first : NULL;
+    if (n)
+        unlink_node(s, n);
+    pthread_mutex_unlock(&s->lock);
+    return n;
+}
+
+void scorep_mpi_smap_put_back(scorep_mpi_smap *m, void *node)
+{
+    scorep_mpi_snode *n = node;
+    if (n->head)
+        return;
+    scorep_mpi_shard *s = shard_of(m, n->key);
+    pthread_mutex_lock(&s->lock);
+    scorep_mpi_skey *k = key_of(s, n->key, 1);
+    if (k) {
+        n->head = k;
+        n->qprev = NULL;
+        n->qnext = k->first;
+        if (k->first)
+            k->first->qprev = n;
+        else
+            k->last = n;
+        k->first = n;
+    } else { /* no memory for the key: the entry is lost */
+        n->qnext = s->free_nodes;
+        s->free_nodes = n;
     }
     pthread_mutex_unlock(&s->lock);
-    return e;
 }
 
 void scorep_mpi_smap_release(scorep_mpi_smap *m, void *node)
@@ -266,19 +328,8 @@ void scorep_mpi_smap_release(scorep_mpi_smap *m, void *node)
     scorep_mpi_snode *n = node;
     scorep_mpi_shard *s = shard_of(m, n->key);
     pthread_mutex_lock(&s->lock);
-    if (unlink_node(s, n)) {
-        n->next = s->free_list;
-        s->free_list = n;
-    }
-    pthread_mutex_unlock(&s->lock);
-}
-
-void scorep_mpi_smap_free(scorep_mpi_smap *m, void *node)
-{
-    scorep_mpi_snode *n = node;
-    scorep_mpi_shard *s = shard_of(m, n->key);
-    pthread_mutex_lock(&s->lock);
-    n->next = s->free_list;
-    s->free_list = n;
+    unlink_node(s, n);
+    n->qnext = s->free_nodes;
+    s->free_nodes = n;
     pthread_mutex_unlock(&s->lock);
 }

@@ -7,9 +7,10 @@
  *   stays valid). Writers serialise on a mutex. A handle is looked up only while the program
  *   may use it, so its slot is stable during the lookup.
  * smap: many short-lived entries (requests, matched messages): 64 shards, each a chained
- *   hash table under its own mutex, with a free list so that steady state does not allocate.
- *   A key may be present more than once (a handle value reused by another thread before the
- *   first entry was released): find returns the newest, release unlinks the given entry. */
+ *   hash table under its own mutex, with free lists so that steady state does not allocate.
+ *   The Wait/Test wrappers take the entries of their requests out before the PMPI call and
+ *   put back those that did not complete, so a handle value that MPI recycles while the old
+ *   entry is being completed (MPI_THREAD_MULTIPLE) never meets that entry. */
 #ifndef SCOREP_MPI_MAP_H
 #define SCOREP_MPI_MAP_H
 
@@ -23,7 +24,10 @@ typedef struct {
     pthread_mutex_t lock;
     size_t used, tombs;
 } scorep_mpi_rmap;
-#define SCOREP_MPI_RMAP_INIT {NULL, PTHREAD_MUTEX_INITIALIZER, 0, 0}
+#define SCOREP_MPI_RMAP_INIT                                                                       \
+    {                                                                                              \
+        NULL, PTHREAD_MUTEX_INITIALIZER, 0, 0                                                      \
+    }
 
 void *scorep_mpi_rmap_get(scorep_mpi_rmap *m, uintptr_t key);
 /* Inserts or replaces; returns the previous value (NULL if none), or value itself when
@@ -32,18 +36,29 @@ void *scorep_mpi_rmap_put(scorep_mpi_rmap *m, uintptr_t key, void *value);
 /* Removes the key; returns its value or NULL. */
 void *scorep_mpi_rmap_remove(scorep_mpi_rmap *m, uintptr_t key);
 
-/* Entries of an smap start with this node. */
+/* Entries of an smap start with this node. Entries with equal keys are kept in a FIFO
+ * (oldest first): Open MPI hands out one shared, already completed request object
+ * (ompi_request_empty) for every send that completed when it started, so one handle value
+ * may stand for many outstanding requests. */
 typedef struct scorep_mpi_snode {
-    struct scorep_mpi_snode *next;
+    struct scorep_mpi_snode *qprev, *qnext;
+    struct scorep_mpi_skey *head; /* NULL while the entry is taken out */
     uintptr_t key;
 } scorep_mpi_snode;
+
+typedef struct scorep_mpi_skey {
+    struct scorep_mpi_skey *next; /* bucket chain */
+    uintptr_t key;
+    scorep_mpi_snode *first, *last;
+} scorep_mpi_skey;
 
 #define SCOREP_MPI_SHARDS 64
 typedef struct {
     pthread_mutex_t lock;
-    scorep_mpi_snode **buckets;
-    size_t nbuckets, count;
-    scorep_mpi_snode *free_list;
+    scorep_mpi_skey **buckets;
+    size_t nbuckets, count; /* count: distinct keys */
+    scorep_mpi_snode *free_nodes;
+    scorep_mpi_skey *free_keys;
 } scorep_mpi_shard;
 
 typedef struct {
@@ -53,15 +68,15 @@ typedef struct {
 } scorep_mpi_smap;
 
 void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size);
-/* A zeroed entry with this key, inserted; NULL when memory is exhausted. */
+/* A zeroed entry with this key, appended to the key's FIFO; NULL when memory is exhausted. */
 void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key);
-/* The newest entry with this key, or NULL. */
+/* The oldest entry with this key, or NULL. */
 void *scorep_mpi_smap_find(scorep_mpi_smap *m, uintptr_t key);
-/* Finds and unlinks the newest entry with this key (give it back with smap_free). */
+/* Takes the oldest entry with this key out of the map (NULL if none). It goes back with
+ * smap_put_back (in front of the other entries of its key) or smap_release. */
 void *scorep_mpi_smap_take(scorep_mpi_smap *m, uintptr_t key);
-/* Unlinks the entry (found earlier) and puts it on the free list. */
+void scorep_mpi_smap_put_back(scorep_mpi_smap *m, void *node);
+/* Unlinks the entry if it is in the map and puts it on the free list. */
 void scorep_mpi_smap_release(scorep_mpi_smap *m, void *node);
-/* Puts an entry that take() unlinked on the free list. */
-void scorep_mpi_smap_free(scorep_mpi_smap *m, void *node);
 
 #endif

@@ -36,14 +36,13 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
 
 /* A record for a new send request (non-blocking or persistent). */
 static scorep_mpi_req *send_request(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest,
-                                    int tag, MPI_Comm comm, MPI_Request request,
-                                    uint32_t flags)
+                                    int tag, MPI_Comm comm, MPI_Request request, uint32_t flags)
 {
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
         return NULL;
-    scorep_mpi_req *r = scorep_mpi_req_create(
-        request, SCOREP_MPI_REQ_SEND, flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
+    scorep_mpi_req *r = scorep_mpi_req_create(request, SCOREP_MPI_REQ_SEND,
+                                              flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
     if (!r)
         return NULL;
     scorep_mpi_comm_ref(c);
@@ -60,8 +59,8 @@ static scorep_mpi_req *recv_request(scorep_mpi_frame *f, int source, int tag, MP
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
         return NULL;
-    scorep_mpi_req *r = scorep_mpi_req_create(
-        request, SCOREP_MPI_REQ_RECV, flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
+    scorep_mpi_req *r = scorep_mpi_req_create(request, SCOREP_MPI_REQ_RECV,
+                                              flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
     if (!r)
         return NULL;
     scorep_mpi_comm_ref(c);
@@ -96,15 +95,15 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
     scorep_mpi_msgid_recv_posted(r->comm, r);
 }
 
-void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                               int dest, int tag, MPI_Comm comm, MPI_Request *request)
+void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
+                               int tag, MPI_Comm comm, MPI_Request *request)
 {
     if (ret == MPI_SUCCESS && dest != MPI_PROC_NULL)
         send_request(f, count, type, dest, tag, comm, *request, SCOREP_MPI_REQ_PERSISTENT);
 }
 
-void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag,
-                               MPI_Comm comm, MPI_Request *request)
+void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
+                               MPI_Request *request)
 {
     if (ret == MPI_SUCCESS && source != MPI_PROC_NULL)
         recv_request(f, source, tag, comm, *request, SCOREP_MPI_REQ_PERSISTENT);

@@ -72,8 +72,8 @@ static void matched(scorep_mpi_frame *f, MPI_Comm comm, MPI_Message message, MPI
     m->bytes = scorep_mpi_status_bytes(st);
     m->msg_id = scorep_mpi_msgid_recv(c, m->source, m->tag);
     m->handle = scorep_mpi_next_message_handle();
-    scorep_event_mpi_probe(f->l, c->id, (uint32_t)m->source, (uint32_t)m->tag, m->bytes,
-                           m->handle, m->msg_id);
+    scorep_event_mpi_probe(f->l, c->id, (uint32_t)m->source, (uint32_t)m->tag, m->bytes, m->handle,
+                           m->msg_id);
 }
 
 void scorep_mpi_post_mprobe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
@@ -106,7 +106,7 @@ static scorep_mpi_msg *take(MPI_Message *message)
 static void drop(scorep_mpi_msg *m)
 {
     scorep_mpi_comm_unref(m->comm);
-    scorep_mpi_smap_free(&messages, m);
+    scorep_mpi_smap_release(&messages, m);
 }
 
 void scorep_mpi_pre_mrecv(scorep_mpi_frame *f, scorep_mpi_ctx_msg *ctx, MPI_Message *message)
@@ -142,8 +142,7 @@ void scorep_mpi_post_imrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ct
     scorep_mpi_req *r =
         ret == MPI_SUCCESS
             ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_RECV,
-                                    SCOREP_MPI_REQ_HAS_ID |
-                                        (f->record ? SCOREP_MPI_REQ_EVENTS : 0))
+                                    SCOREP_MPI_REQ_HAS_ID | (f->record ? SCOREP_MPI_REQ_EVENTS : 0))
             : NULL;
     if (r) {
         scorep_mpi_comm_ref(m->comm);

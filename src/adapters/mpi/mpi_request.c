@@ -14,8 +14,7 @@ void scorep_mpi_request_init(void)
     scorep_mpi_smap_init(&requests, sizeof(scorep_mpi_req));
 }
 
-scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
-                                      uint32_t flags)
+scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags)
 {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
@@ -39,6 +38,13 @@ scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle)
     if (handle == MPI_REQUEST_NULL)
         return NULL;
     return scorep_mpi_smap_find(&requests, (uintptr_t)handle);
+}
+
+static scorep_mpi_req *take(MPI_Request handle)
+{
+    if (handle == MPI_REQUEST_NULL)
+        return NULL;
+    return scorep_mpi_smap_take(&requests, (uintptr_t)handle);
 }
 
 void scorep_mpi_req_destroy(scorep_mpi_req *r)
@@ -133,8 +139,8 @@ void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r)
     if (r->kind == SCOREP_MPI_REQ_SEND) {
         r->msg_id = scorep_mpi_msgid_send(r->comm, r->peer, r->tag);
         if (f->record)
-            scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)r->peer, (uint32_t)r->tag,
-                                   r->bytes, r->id, r->msg_id);
+            scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)r->peer, (uint32_t)r->tag, r->bytes,
+                                   r->id, r->msg_id);
     } else if (r->kind == SCOREP_MPI_REQ_RECV) {
         if (f->record)
             scorep_event_mpi_irecv_request(f->l, r->id);
@@ -169,7 +175,7 @@ void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request)
 void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request)
 {
     (void)f;
-    scorep_mpi_req *r = request ? scorep_mpi_req_find(*request) : NULL;
+    scorep_mpi_req *r = request ? take(*request) : NULL;
     if (!r)
         return;
     /* an active request completes unobserved; its receive id is lost to the queue */
@@ -188,21 +194,21 @@ void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Reques
 
 /* ---- Wait/Test families ---------------------------------------------------------------- */
 
-/* Looks up the records of all requests before the call. */
+/* Takes the records of all requests out of the table before the call (a handle value may
+ * appear more than once: each occurrence gets its own record). */
 static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
 {
     ctx->count = count > 0 ? count : 0;
     ctx->tracked = 0;
     ctx->statuses = NULL;
-    ctx->recs = ctx->count <= SCOREP_MPI_CTX_STACK
-                    ? ctx->recs_stack
-                    : malloc((size_t)ctx->count * sizeof *ctx->recs);
+    ctx->recs = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->recs_stack
+                                                   : malloc((size_t)ctx->count * sizeof *ctx->recs);
     if (!ctx->recs) {
         ctx->count = 0;
         return;
     }
     for (int i = 0; i < ctx->count; i++) {
-        ctx->recs[i] = scorep_mpi_req_find(requests_[i]);
+        ctx->recs[i] = take(requests_[i]);
         ctx->tracked += ctx->recs[i] != NULL;
     }
 }
@@ -219,14 +225,30 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
         *statuses = ctx->statuses;
 }
 
+/* Puts back the records that are still alive (not completed, or persistent), keeping the
+ * order of records with equal handles. */
 static void ctx_close(scorep_mpi_ctx_reqs *ctx)
 {
+    for (int i = ctx->count; i-- > 0;)
+        if (ctx->recs[i])
+            scorep_mpi_smap_put_back(&requests, ctx->recs[i]);
     if (ctx->recs && ctx->recs != ctx->recs_stack)
         free(ctx->recs);
     if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
         free(ctx->statuses);
     ctx->recs = NULL;
     ctx->statuses = NULL;
+}
+
+/* Completion of the request at index i; a released record leaves the context. */
+static void complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
+{
+    scorep_mpi_req *r = ctx->recs[i];
+    if (!r)
+        return;
+    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT))
+        ctx->recs[i] = NULL;
+    scorep_mpi_req_completed(f, r, st);
 }
 
 static MPI_Status *status_at(MPI_Status statuses[], int i)
@@ -251,7 +273,7 @@ void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
 {
     (void)request;
     if (ret == MPI_SUCCESS && ctx->tracked)
-        scorep_mpi_req_completed(f, ctx->recs[0], status);
+        complete_at(f, ctx, 0, status);
     ctx_close(ctx);
 }
 
@@ -267,7 +289,7 @@ void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
     (void)request;
     if (ret == MPI_SUCCESS && ctx->tracked) {
         if (*flag)
-            scorep_mpi_req_completed(f, ctx->recs[0], status);
+            complete_at(f, ctx, 0, status);
         else
             scorep_mpi_req_tested(f, ctx->recs[0]);
     }
@@ -285,7 +307,7 @@ static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
         MPI_Status *st = status_at(statuses, i);
         if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
             continue;
-        scorep_mpi_req_completed(f, ctx->recs[i], st);
+        complete_at(f, ctx, i, st);
     }
 }
 
@@ -343,7 +365,7 @@ void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
     (void)requests_;
     if (ret == MPI_SUCCESS && ctx->tracked && *index != MPI_UNDEFINED && *index >= 0 &&
         *index < ctx->count)
-        scorep_mpi_req_completed(f, ctx->recs[*index], status);
+        complete_at(f, ctx, *index, status);
     ctx_close(ctx);
 }
 
@@ -361,7 +383,7 @@ void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
     (void)requests_;
     if (ret == MPI_SUCCESS && ctx->tracked) {
         if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < ctx->count)
-            scorep_mpi_req_completed(f, ctx->recs[*index], status);
+            complete_at(f, ctx, *index, status);
         else if (!*flag)
             all_tested(f, ctx);
     }
@@ -380,8 +402,11 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
         MPI_Status *st = status_at(statuses, i);
         if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
             continue;
-        scorep_mpi_req_completed(f, ctx->recs[k], st);
-        ctx->recs[k] = NULL;
+        complete_at(f, ctx, k, st);
+        if (ctx->recs[k]) { /* persistent: not 'still pending' for xreqtest */
+            scorep_mpi_smap_put_back(&requests, ctx->recs[k]);
+            ctx->recs[k] = NULL;
+        }
     }
 }
 

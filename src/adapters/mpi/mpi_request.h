@@ -18,11 +18,11 @@ typedef enum {
 
 enum {
     SCOREP_MPI_REQ_PERSISTENT = 1 << 0,
-    SCOREP_MPI_REQ_ACTIVE = 1 << 1, /* started (always set for non-persistent requests) */
-    SCOREP_MPI_REQ_CANCEL = 1 << 2, /* MPI_Cancel was called */
+    SCOREP_MPI_REQ_ACTIVE = 1 << 1,   /* started (always set for non-persistent requests) */
+    SCOREP_MPI_REQ_CANCEL = 1 << 2,   /* MPI_Cancel was called */
     SCOREP_MPI_REQ_DEFERRED = 1 << 3, /* receive queued on its communicator (mpi_msgid.h) */
-    SCOREP_MPI_REQ_HAS_ID = 1 << 4, /* msg_id is known */
-    SCOREP_MPI_REQ_EVENTS = 1 << 5  /* its creation was recorded: record its completion */
+    SCOREP_MPI_REQ_HAS_ID = 1 << 4,   /* msg_id is known */
+    SCOREP_MPI_REQ_EVENTS = 1 << 5    /* its creation was recorded: record its completion */
 };
 
 typedef struct scorep_mpi_req {
@@ -50,8 +50,7 @@ typedef struct scorep_mpi_req {
 void scorep_mpi_request_init(void);
 /* A new record for a request the program just got; id assigned, ACTIVE set unless
  * persistent. NULL when memory is exhausted. */
-scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
-                                      uint32_t flags);
+scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags);
 scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle);
 /* Drops the record (and its references). */
 void scorep_mpi_req_destroy(scorep_mpi_req *r);

@@ -69,12 +69,11 @@ void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f)
 void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
                              int allocated)
 {
-    scorep_collective_op op = allocated ? SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE
-                                        : SCOREP_COLL_CREATE_HANDLE;
+    scorep_collective_op op =
+        allocated ? SCOREP_COLL_CREATE_HANDLE_AND_ALLOCATE : SCOREP_COLL_CREATE_HANDLE;
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
-    scorep_mpi_win *w = ret == MPI_SUCCESS && *win != MPI_WIN_NULL && c
-                            ? calloc(1, sizeof *w)
-                            : NULL;
+    scorep_mpi_win *w =
+        ret == MPI_SUCCESS && *win != MPI_WIN_NULL && c ? calloc(1, sizeof *w) : NULL;
     uint32_t id = SCOREP_INVALID_ID;
     if (ret == MPI_SUCCESS && c) {
         /* every member of comm takes part, even if a calloc failed */
@@ -106,8 +105,7 @@ void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Wi
 
 void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win)
 {
-    ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win)
-                                           : NULL;
+    ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win) : NULL;
     scorep_event_rma_collective_begin(f->l);
 }
 
@@ -116,16 +114,14 @@ void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *
     (void)ret;
     scorep_mpi_win *w = ctx->win;
     if (!w) {
-        scorep_event_rma_collective_end(f->l, SCOREP_COLL_DESTROY_HANDLE,
-                                        SCOREP_RMA_SYNC_PROCESS, SCOREP_INVALID_ID,
-                                        SCOREP_NO_ROOT, 0, 0);
+        scorep_event_rma_collective_end(f->l, SCOREP_COLL_DESTROY_HANDLE, SCOREP_RMA_SYNC_PROCESS,
+                                        SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
         return;
     }
     complete_ops(f, w, -1);
-    scorep_event_rma_collective_end(f->l,
-                                    w->allocated ? SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE
-                                                 : SCOREP_COLL_DESTROY_HANDLE,
-                                    SCOREP_RMA_SYNC_PROCESS, w->id, SCOREP_NO_ROOT, 0, 0);
+    scorep_event_rma_collective_end(
+        f->l, w->allocated ? SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE : SCOREP_COLL_DESTROY_HANDLE,
+        SCOREP_RMA_SYNC_PROCESS, w->id, SCOREP_NO_ROOT, 0, 0);
     scorep_event_rma_win_destroy(f->l, w->id);
     /* freed: a reader can no longer hold it (the program has stopped using the window) */
     pthread_mutex_destroy(&w->lock);
@@ -152,11 +148,10 @@ static void pending(scorep_mpi_win *w, int target, uint64_t id)
 }
 
 /* request-based operations complete with their request */
-static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id,
-                        MPI_Request *request)
+static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id, MPI_Request *request)
 {
-    scorep_mpi_req *r = scorep_mpi_req_create(*request, SCOREP_MPI_REQ_RMA,
-                                              f->record ? SCOREP_MPI_REQ_EVENTS : 0);
+    scorep_mpi_req *r =
+        scorep_mpi_req_create(*request, SCOREP_MPI_REQ_RMA, f->record ? SCOREP_MPI_REQ_EVENTS : 0);
     if (!r)
         return;
     r->win = w->id;
@@ -192,16 +187,16 @@ static uint64_t atomic_op(scorep_mpi_frame *f, scorep_mpi_win *w, int target,
     return id;
 }
 
-void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                             int target, MPI_Win win)
+void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,
+                             MPI_Win win)
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
         pending(w, target, put(f, w, count, type, target));
 }
 
-void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                             int target, MPI_Win win)
+void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,
+                             MPI_Win win)
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
@@ -218,9 +213,9 @@ void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI
                           scorep_mpi_type_bytes(count, type), 0));
 }
 
-void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
-                                        MPI_Datatype type, int result_count,
-                                        MPI_Datatype result_type, int target, MPI_Win win)
+void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                        int result_count, MPI_Datatype result_type, int target,
+                                        MPI_Win win)
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
@@ -230,8 +225,8 @@ void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
                           scorep_mpi_type_bytes(result_count, result_type)));
 }
 
-void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type,
-                                      int target, MPI_Win win)
+void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type, int target,
+                                      MPI_Win win)
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     uint64_t b = scorep_mpi_type_bytes(1, type);
@@ -275,10 +270,9 @@ void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MP
                     request);
 }
 
-void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count,
-                                         MPI_Datatype type, int result_count,
-                                         MPI_Datatype result_type, int target, MPI_Win win,
-                                         MPI_Request *request)
+void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
+                                         int result_count, MPI_Datatype result_type, int target,
+                                         MPI_Win win, MPI_Request *request)
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
@@ -300,8 +294,7 @@ void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win)
                                     w ? w->id : SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
 }
 
-void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank,
-                              MPI_Win win)
+void scorep_mpi_post_win_lock(scorep_mpi_frame *f, int ret, int lock_type, int rank, MPI_Win win)
 {
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
     if (!w || rank == MPI_PROC_NULL)

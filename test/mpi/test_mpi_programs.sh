@@ -1,0 +1,160 @@
+#!/bin/sh
+# test_mpi_programs.sh: runs the MPI test programs of test/mpi under mpirun, first plain
+# (they must pass uninstrumented), then linked with the MPI adapter with tracing on, and
+# checks their traces: every message matched by (communicator, sender, receiver, tag,
+# message id) and size (test/tools/trace_messages --match), and the events each program's
+# known communication must give. Skipped (77) when the MPI adapter was not built.
+. "$top_srcdir/test/integration/lib.sh"
+
+T="$top_builddir/test/mpi"
+MESSAGES="$top_builddir/test/tools/trace_messages"
+if [ ! -x "$T/p2p_modes" ] || [ ! -x "$T/p2p_modes_scorep" ]; then
+    echo "SKIP: the MPI adapter and its test programs were not built"
+    exit 77
+fi
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+
+# mpirun_np N COMMAND...: the exit status is left in $status
+mpirun_np()
+{
+    _np=$1
+    shift
+    status=0
+    timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" "$@" || status=$?
+}
+
+# measure NAME NP [VAR=VALUE...]: runs NAME_scorep with tracing into experiment NAME
+measure()
+{
+    _prog=$1
+    _np=$2
+    shift 2
+    rm -rf "$work/$_prog"
+    status=0
+    env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/$_prog" "$@" \
+        timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" \
+        "$T/${_prog}_scorep" >"$_prog.out" 2>"$_prog.err" || status=$?
+}
+
+# events EXP TYPE: number of events of this type in the trace
+events()
+{
+    count_lines "^$2 " "$(trace_file "$1")"
+}
+
+# messages EXP: the message events (trace_messages) without times, in a file
+messages()
+{
+    "$MESSAGES" "$1/traces.otf2" 2>/dev/null | sed 's/ time=[0-9]*//' >"$1.msgs" ||
+        fail "trace_messages $1 failed"
+    echo "$1.msgs"
+}
+
+# match EXP: trace_messages --match; prints its counts without 'late' (receives that end
+# before their send by the synchronised clocks)
+match()
+{
+    _m=$("$MESSAGES" --match "$1/traces.otf2" 2>&1) || fail "messages of $1 do not match: $_m"
+    echo "$_m" | sed 's/ late=[0-9]*//'
+}
+
+threads_skipped=0
+for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2; do
+    name=${spec%:*}
+    np=${spec#*:}
+    mpirun_np "$np" "$T/$name" >"$name.plain.out" 2>&1
+    if [ "$name" = threads ] && [ "$status" = 77 ]; then
+        threads_skipped=1
+        echo "threads: MPI_THREAD_MULTIPLE not provided, skipped"
+        continue
+    fi
+    expect_eq "$status" 0 "$name runs uninstrumented with $np processes"
+    measure "$name" "$np"
+    expect_eq "$status" 0 "$name runs measured"
+    expect_file "$work/$name/traces.otf2" "$name wrote a trace"
+    expect_file "$work/$name/profile.cubex" "$name wrote a profile"
+done
+
+# p2p_modes: 8 messages 0 -> 1 (tag 1, ids 1..8), then 2 each way with tag 2
+x=$work/p2p_modes
+expect_eq "$(match "$x")" "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0" \
+    "p2p_modes: all messages matched"
+m=$(messages "$x")
+expect_eq "$(grep -c '^SEND rank=0 .*tag=1 bytes=16' "$m")" 4 "p2p_modes: blocking sends"
+expect_eq "$(grep -c '^ISEND rank=0 .*tag=1 bytes=16' "$m")" 4 "p2p_modes: non-blocking sends"
+expect_grep '^ISEND rank=0 comm=0 from=0 to=1 tag=1 bytes=16 id=8 ' "$m" "p2p_modes: eighth message id"
+expect_eq "$(grep -c 'tag=3' "$m")" 0 "p2p_modes: MPI_PROC_NULL gives no message"
+expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 4 "p2p_modes: Isend completions"
+
+# completion: 54 messages; the cancelled receive returns its id
+x=$work/completion
+match "$x" >/dev/null
+expect_eq "$(events "$x" MPI_REQUEST_CANCELLED)" 1 "completion: one cancelled request"
+expect_eq "$(events "$x" MPI_IRECV_REQUEST)" 54 "completion: receive requests (incl. cancelled)"
+expect_eq "$(events "$x" MPI_IRECV)" 53 "completion: completed receives"
+expect_eq "$(events "$x" MPI_ISEND)" 53 "completion: sends started (persistent ones each time)"
+expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 53 "completion: send completions"
+expect_grep '^RECV rank=1 comm=0 from=0 to=1 tag=99 bytes=4 id=1 ' "$(messages "$x")" \
+    "completion: id of the cancelled receive reused"
+
+# probes
+x=$work/probes
+match "$x" >/dev/null
+m=$(messages "$x")
+expect_eq "$(grep -c '^PROBE rank=1 region=MPI_Probe comm=0 from=0 to=1 tag=10 bytes=4 id=1 handle=0' "$m")" 2 \
+    "probes: a repeated probe names the same message"
+expect_grep '^PROBE rank=1 region=MPI_Iprobe comm=0 from=0 to=1 tag=10 bytes=4 id=2 handle=0' "$m" \
+    "probes: wildcard Iprobe"
+expect_grep '^PROBE rank=1 region=MPI_Mprobe .* tag=11 bytes=4 id=1 handle=1' "$m" "probes: Mprobe"
+expect_grep '^RECV rank=1 .* tag=11 bytes=4 id=1 handle=1' "$m" "probes: Mrecv of handle 1"
+expect_grep '^PROBE rank=1 region=MPI_Improbe .* tag=12 bytes=4 id=1 handle=2' "$m" "probes: Improbe"
+expect_grep '^IRECV rank=1 .* tag=12 bytes=4 id=1 handle=2' "$m" "probes: Imrecv of handle 2"
+expect_grep '^IRECV rank=1 .* tag=20 bytes=4 id=2 ' "$m" "probes: specific receive completed first"
+expect_grep '^IRECV rank=1 .* tag=20 bytes=4 id=1 ' "$m" "probes: earlier wildcard receive"
+
+# collectives: 26 blocking and 26 non-blocking ones per process
+x=$work/collectives
+expect_eq "$(events "$x" MPI_COLLECTIVE_END)" 104 "collectives: blocking collectives"
+expect_eq "$(events "$x" NON_BLOCKING_COLLECTIVE_REQUEST)" 104 "collectives: non-blocking started"
+expect_eq "$(events "$x" NON_BLOCKING_COLLECTIVE_COMPLETE)" 104 "collectives: non-blocking completed"
+expect_grep 'MPI_COLLECTIVE_END +0 .*Operation: BCAST, Communicator: "MPI_COMM_WORLD" <0>, Root: 0 [^,]*, Sent: 16, Received: 4' \
+    "$(trace_file "$x")" "collectives: bytes of MPI_Bcast at the root"
+
+# comms: messages on every kind of communicator match across processes
+x=$work/comms
+match "$x" >/dev/null
+expect_eq "$(events "$x" COMM_CREATE)" "$(events "$x" COMM_DESTROY)" "comms: created = freed"
+expect_ge "$(events "$x" COMM_CREATE)" 1256 "comms: communicator creations"
+
+# rma (3 processes)
+x=$work/rma
+expect_eq "$(events "$x" RMA_WIN_CREATE)" 6 "rma: windows"
+expect_eq "$(events "$x" RMA_WIN_DESTROY)" 6 "rma: windows freed"
+expect_eq "$(events "$x" RMA_PUT)" 12 "rma: puts"
+expect_eq "$(events "$x" RMA_GET)" 9 "rma: gets"
+expect_eq "$(events "$x" RMA_ATOMIC)" 18 "rma: atomics"
+expect_eq "$(( $(events "$x" RMA_OP_COMPLETE_BLOCKING) + $(events "$x" RMA_OP_COMPLETE_NON_BLOCKING) ))" 39 \
+    "rma: every operation completed"
+expect_eq "$(events "$x" RMA_REQUEST_LOCK)" "$(events "$x" RMA_RELEASE_LOCK)" "rma: locks released"
+expect_eq "$(events "$x" RMA_GROUP_SYNC)" 12 "rma: post/start/complete/wait"
+
+if [ "$threads_skipped" = 0 ]; then
+    x=$work/threads
+    expect_eq "$(match "$x")" "sends=800 receives=800 matched=800 unmatched=0 mismatched_size=0" \
+        "threads: messages of concurrent threads matched"
+fi
+
+# SCOREP_MPI_ENABLE_GROUPS
+measure completion 2 SCOREP_MPI_ENABLE_GROUPS=p2p
+expect_eq "$status" 0 "groups=p2p runs"
+expect_no_grep 'Region: "MPI_Barrier"' "$(trace_file "$work/completion")" "groups=p2p: no collectives"
+expect_grep 'Region: "MPI_Waitall"' "$(trace_file "$work/completion")" "groups=p2p: requests"
+measure completion 2 SCOREP_MPI_ENABLE_GROUPS='all,~coll'
+expect_grep 'Region: "MPI_Comm_rank"' "$(trace_file "$work/completion")" "groups=all: cg"
+expect_no_grep 'Region: "MPI_Barrier"' "$(trace_file "$work/completion")" "groups=~coll"
+expect_ge "$(events "$work/completion" MPI_REQUEST_TEST)" 1 "groups=all: xreqtest"
+measure completion 2 SCOREP_MPI_ENABLE_GROUPS=bogus
+[ "$status" != 0 ] || fail "an invalid SCOREP_MPI_ENABLE_GROUPS must stop the program"
+expect_grep "SCOREP_MPI_ENABLE_GROUPS='bogus' is invalid" completion.err "groups: invalid value reported"
+
+echo "$checks checks passed"
