@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 typedef int (*join_fn)(pthread_t, void **);
@@ -84,12 +85,32 @@ static void *trampoline(void *p)
     return r;
 }
 
+/* Threads that runtime libraries start for themselves (MPI progress threads, PMIx, ...)
+ * are not the program's: they get no location unless they record events. */
+static int created_by_runtime_library(const void *caller)
+{
+    static const char *const libs[] = {"/libmpi",  "/libopen-", "/libpmix", "/libevent",
+                                       "/libucx",  "/libucs",   "/libucp",  "/libuct",
+                                       "/libfabric", "/libhwloc", "/libomp", "/libgomp",
+                                       "/libcuda", "/libcupti", "/libpsm",  "/libibverbs",
+                                       "/libscorep-rt"};
+    Dl_info info;
+    if (!dladdr(caller, &info) || !info.dli_fname)
+        return 0;
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (strstr(info.dli_fname, libs[i]))
+            return 1;
+    return 0;
+}
+
 __attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pthread_attr_t *a,
                                                           void *(*start)(void *), void *arg)
 {
     static create_fn real;
     if (!real)
         real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    if (created_by_runtime_library(__builtin_return_address(0)))
+        return real(t, a, start, arg);
     scorep_location *l = scorep_location_get();
     thread_start *s = l ? malloc(sizeof *s) : NULL;
     if (!s)
