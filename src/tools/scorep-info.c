@@ -30,7 +30,12 @@ static int build_info(void)
     printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
     printf("  user        yes (SCOREP_User.h; rewind not yet available)\n");
     printf("  pthread     yes (create/join recorded)\n");
-    printf("  mpi         no (not built yet)\n");
+#ifdef HAVE_MPI
+    printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "
+           "scorep-run)\n");
+#else
+    printf("  mpi         no (configure found no mpicc)\n");
+#endif
     printf("  openmp      no (not built yet)\n");
     printf("  shmem       no (not built yet)\n");
     printf("  cuda        no (not built yet)\n");
@@ -43,6 +48,9 @@ static int build_info(void)
     printf("differences from Score-P:\n");
     printf("  - unrecognised words in boolean variables are an error, not false\n");
     printf("  - SCOREP_NODE_NAME names this process's node in the system tree\n");
+    printf("  - no limits on MPI communicators, groups, windows (SCOREP_MPI_MAX_* ignored)\n");
+    printf("  - OTF2 attributes mpi_message_id, mpi_probe_*, mpi_message_handle "
+           "(docs/mpi.md)\n");
     printf("  - when SCOREP_TOTAL_MEMORY is used up, tracing stops for that thread (no "
            "flush); the profile keeps counting\n");
     return 0;
