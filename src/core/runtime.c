@@ -4,6 +4,7 @@
 #include "core/events.h"
 #include "core/experiment.h"
 #include "core/memory.h"
+#include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 
@@ -286,6 +287,10 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
+    if (scorep_systree_prepare() != 0) {
+        scorep_unified_free(&u);
+        return;
+    }
     int profile = scorep_cfg.enable_profiling &&
                   scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
     if (profile) {
@@ -297,6 +302,7 @@ static void write_results(int status)
     }
     int trace =
         scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
+    scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {
         scorep_experiment_write_manifest(experiment_dir, profile, trace);

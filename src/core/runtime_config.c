@@ -48,8 +48,10 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "A scorep-rt extension, used by tests to place processes on different nodes."),
     V("EXECUTABLE", PATH, &scorep_cfg.executable, "", NULL,
       "Executable, when /proc/self/exe is unusable", ""),
-    V("ENABLE_SYSTEM_TREE_SEQUENCE_DEFINITIONS", BOOL, &scorep_cfg.system_tree_sequence, "false",
-      NULL, "Compressed system tree definitions", "Used by multi-process runs."),
+    V("ENABLE_SYSTEM_TREE_SEQUENCE_DEFINITIONS", BOOL, &scorep_cfg.system_tree_sequence, "true",
+      NULL, "Build the system tree as sequence definitions",
+      "Subtrees of equal shape are stored once with a copy count (constant size on regular "
+      "machines); false uses the plain method. Both give the same tree in the output."),
     V("TIMER", OPTION, &scorep_cfg.timer, "tsc", timers, "Timer used for timestamps",
       "tsc falls back to clock_gettime when the TSC is not invariant."),
     V("PROFILING_MAX_CALLPATH_DEPTH", NUMBER, &scorep_cfg.max_callpath_depth, "100", NULL,

@@ -5,6 +5,8 @@
 #include "core/runtime.h"
 #include "ipc/ipc.h"
 #include "ipc/ipc_mpi.h"
+#include "defs/systree_job.h"
+#include "systree/systree_comm_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -128,6 +130,11 @@ static int m_max_u64(uint64_t *v)
     return ok(PMPI_Allreduce(&in, v, 1, MPI_UINT64_T, MPI_MAX, comm));
 }
 
+static systree_comm *systree_world(void)
+{
+    return systree_comm_mpi_create(comm);
+}
+
 static const scorep_ipc ipc_mpi = {"mpi",     m_rank,     m_size, m_barrier, m_bcast, m_gather,
                                    m_gatherv, m_scatterv, m_send, m_recv,    m_max_u64};
 
@@ -152,6 +159,7 @@ void scorep_mpi_after_init(void)
         return;
     }
     scorep_ipc_set(&ipc_mpi);
+    scorep_systree_set_world(systree_world);
     scorep_runtime_mpi_ready();
     scorep_clock_sync();
 }
@@ -165,4 +173,5 @@ void scorep_mpi_before_finalize(void)
     PMPI_Comm_free(&comm);
     comm = MPI_COMM_NULL;
     scorep_ipc_set(NULL);
+    scorep_systree_set_world(NULL);
 }

@@ -9,6 +9,7 @@
 #include "core/timer.h"
 #include "cube/cube.h"
 #include "defs/ser.h"
+#include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 
@@ -199,10 +200,6 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
 /* ---------------------------------------------------------- serialization */
 static void pack_process(const merged *m, ser_buf *b)
 {
-    ser_str(b, scorep_node_name());
-    ser_u32(b, scorep_location_count());
-    for (scorep_location *l = scorep_location_first(); l; l = l->next)
-        ser_str(b, l->name);
     ser_u32(b, (uint32_t)m->n);
     for (int i = 0; i < m->n; i++) {
         ser_u32(b, (uint32_t)m->g[i].parent);
@@ -228,16 +225,12 @@ static void pack_process(const merged *m, ser_buf *b)
     }
 }
 
-/* the job-wide view at rank 0 */
+/* the job-wide view at rank 0: one call tree, values under Cube location ids */
 typedef struct {
     merged m;
-    char **node_names; /* per rank */
-    uint32_t *first_location, *n_locations; /* per rank: cube location range */
-    char **location_names;
-    uint32_t n_cube_locations;
 } job;
 
-static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t loc0)
+static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t rank)
 {
     uint64_t nv = ser_get_u64(r);
     for (uint64_t i = 0; i < nv && !r->failed; i++) {
@@ -245,7 +238,10 @@ static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t loc0)
         if (!v)
             return -1;
         v->gnode = gmap[ser_get_u32(r)];
-        v->location = loc0 + ser_get_u32(r);
+        uint64_t ordinal = scorep_systree_location_ordinal(rank, ser_get_u32(r));
+        if (ordinal == UINT64_MAX)
+            return -1;
+        v->location = (uint32_t)ordinal;
         v->visits = ser_get_u64(r);
         v->sum = ser_get_f64(r);
         v->min = ser_get_f64(r);
@@ -271,18 +267,6 @@ static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t loc0)
 static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
 {
     ser_reader r = {p, p + len, 0};
-    j->node_names[rank] = ser_get_str(&r);
-    uint32_t nl = ser_get_u32(&r);
-    j->first_location[rank] = j->n_cube_locations;
-    j->n_locations[rank] = nl;
-    char **names = realloc(j->location_names, (j->n_cube_locations + nl + 1) * sizeof *names);
-    if (!names)
-        return -1;
-    j->location_names = names;
-    for (uint32_t i = 0; i < nl; i++)
-        names[j->n_cube_locations + i] = ser_get_str(&r);
-    uint32_t loc0 = j->n_cube_locations;
-    j->n_cube_locations += nl;
     uint32_t ng = ser_get_u32(&r);
     int *gmap = malloc((ng ? ng : 1) * sizeof *gmap);
     if (!gmap)
@@ -299,7 +283,7 @@ static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
         rc = gmap[i] < 0 ? -1 : 0;
     }
     if (rc == 0)
-        rc = unpack_values(j, &r, gmap, loc0);
+        rc = unpack_values(j, &r, gmap, (uint32_t)rank);
     free(gmap);
     return rc || r.failed ? -1 : 0;
 }
@@ -422,34 +406,30 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
     }
 }
 
-static int define_system(cube_writer *w, const job *j, int size)
+/* Cube ids follow definition order, which is the ordinal order of the expanded system
+ * tree (defs/systree_job.c); values are stored under location ordinals accordingly. */
+static int define_st_node(void *arg, const scorep_st_node *n)
 {
-    int machine = cube_writer_stnode(w, -1, scorep_machine_name(), "machine");
-    int *node_of = malloc(size * sizeof *node_of);
-    if (!node_of)
-        return -1;
-    for (int r = 0; r < size; r++) { /* one node per distinct name, in rank order */
-        node_of[r] = -1;
-        for (int q = 0; q < r && node_of[r] < 0; q++)
-            if (strcmp(j->node_names[q], j->node_names[r]) == 0)
-                node_of[r] = node_of[q];
-        if (node_of[r] < 0)
-            node_of[r] = cube_writer_stnode(w, machine, j->node_names[r], "node");
+    cube_writer *w = arg;
+    int parent = n->parent_ordinal == UINT64_MAX ? -1 : (int)n->parent_ordinal;
+    int id = -1;
+    switch (n->kind) {
+    case SCOREP_ST_NODE:
+        id = cube_writer_stnode(w, parent, n->name, n->klass);
+        break;
+    case SCOREP_ST_PROCESS:
+        id = cube_writer_locgroup(w, parent, n->name, (int)n->rank, "process");
+        break;
+    case SCOREP_ST_LOCATION:
+        id = cube_writer_location(w, parent, n->name, (int)n->local, "thread");
+        break;
     }
-    int rc = 0;
-    for (int r = 0; r < size && rc == 0; r++) {
-        char name[64];
-        if (size > 1 || scorep_ipc_get() != &scorep_ipc_single)
-            snprintf(name, sizeof name, "MPI Rank %d", r);
-        else
-            snprintf(name, sizeof name, "%s", scorep_process_name());
-        int lg = cube_writer_locgroup(w, node_of[r], name, r, "process");
-        for (uint32_t i = 0; i < j->n_locations[r] && rc == 0; i++)
-            rc = cube_writer_location(w, lg, j->location_names[j->first_location[r] + i],
-                                      (int)i, "thread") < 0;
-    }
-    free(node_of);
-    return rc ? -1 : 0;
+    return id == (int)n->ordinal ? 0 : -1;
+}
+
+static int define_system(cube_writer *w)
+{
+    return scorep_systree_walk(define_st_node, w);
 }
 
 static void set_values(cube_writer *w, const merged *m, const int *mid, const scorep_unified *u)
@@ -479,7 +459,7 @@ static void set_values(cube_writer *w, const merged *m, const int *mid, const sc
     }
 }
 
-static int write_job(job *j, const scorep_unified *u, const char *path, int size)
+static int write_job(job *j, const scorep_unified *u, const char *path)
 {
     if (j->m.n == 0) { /* e.g. an uninstrumented program under scorep-run */
         scorep_verbose("no region was entered: no profile written");
@@ -500,7 +480,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path, int size
                                     r->begin_line, r->end_line, "") < 0;
         }
     }
-    if (rc == 0 && define_system(w, j, size) == 0 && define_cnodes(w, &j->m, u) == 0) {
+    if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0) {
         set_values(w, &j->m, mid, u);
         rc = cube_writer_write(w, path, true, err, sizeof err);
     } else {
@@ -516,7 +496,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path, int size
 int scorep_profile_write_cube(const char *path, const scorep_unified *u)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    int size = ipc->size(), rank = ipc->rank();
+    int rank = ipc->rank();
     double res = (double)scorep_timer_resolution();
     merged local = {0};
     uint32_t i = 0;
@@ -528,26 +508,12 @@ int scorep_profile_write_cube(const char *path, const scorep_unified *u)
         pack_process(&local, &mine);
     merged_free(&local);
     job j = {0};
-    if (rank == 0) {
-        j.node_names = calloc(size, sizeof *j.node_names);
-        j.first_location = calloc(size, sizeof *j.first_location);
-        j.n_locations = calloc(size, sizeof *j.n_locations);
-    }
     rc = gather_job(&j, &mine);
     ser_free(&mine);
     if (rank == 0)
-        rc = rc == 0 ? write_job(&j, u, path, size) : (scorep_warn("cannot collect the profile"), -1);
-    if (rank == 0) {
-        for (int r = 0; r < size; r++)
-            free(j.node_names[r]);
-        for (uint32_t k = 0; k < j.n_cube_locations; k++)
-            free(j.location_names[k]);
-        free(j.node_names);
-        free(j.first_location);
-        free(j.n_locations);
-        free(j.location_names);
+        rc = rc == 0 ? write_job(&j, u, path) : (scorep_warn("cannot collect the profile"), -1);
+    if (rank == 0)
         merged_free(&j.m);
-    }
     uint64_t failed = rc != 0;
     ipc->bcast(&failed, sizeof failed, 0);
     return failed ? -1 : 0;

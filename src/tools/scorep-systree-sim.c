@@ -168,28 +168,23 @@ static void default_classes(opts *o)
     }
 }
 
-static int parse_opt(opts *o, int argc, char **argv, int *i, uint64_t *single)
+/* Options without a value; 1 when a was one. */
+static int parse_flag(opts *o, const char *a)
 {
-    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    uint64_t x;
-    int flag = 1;
-    if (!strcmp(a, "--plain"))
-        o->plain = 1;
-    else if (!strcmp(a, "--check"))
-        o->check = 1;
-    else if (!strcmp(a, "--dump"))
-        o->dump = 1;
-    else if (!strcmp(a, "--print"))
-        o->print = 1;
-    else if (!strcmp(a, "--local-names"))
-        o->local_names = 1;
-    else
-        flag = 0;
-    if (flag)
-        return 0;
-    if (v == NULL)
-        return -1;
-    (*i)++;
+    int *f = !strcmp(a, "--plain")         ? &o->plain
+             : !strcmp(a, "--check")       ? &o->check
+             : !strcmp(a, "--dump")        ? &o->dump
+             : !strcmp(a, "--print")       ? &o->print
+             : !strcmp(a, "--local-names") ? &o->local_names
+                                           : NULL;
+    if (f)
+        *f = 1;
+    return f != NULL;
+}
+
+/* Options with a word; 1 when a was none of them. */
+static int parse_word(opts *o, const char *a, const char *v)
+{
     if (!strcmp(a, "--shape"))
         return parse_shape(o, v);
     if (!strcmp(a, "--hetero"))
@@ -208,6 +203,13 @@ static int parse_opt(opts *o, int argc, char **argv, int *i, uint64_t *single)
         o->cyclic = !strcmp(v, "cyclic");
         return o->cyclic || !strcmp(v, "block") ? 0 : -1;
     }
+    return 1;
+}
+
+/* Options with a number (single: ranks per node, threads, GPUs of the one node type). */
+static int parse_number(opts *o, const char *a, const char *v, uint64_t *single)
+{
+    uint64_t x;
     if (parse_u64(v, &x) != 0)
         return -1;
     if (!strcmp(a, "--ranks-per-node"))
@@ -227,6 +229,18 @@ static int parse_opt(opts *o, int argc, char **argv, int *i, uint64_t *single)
     else
         return -1;
     return 0;
+}
+
+static int parse_opt(opts *o, int argc, char **argv, int *i, uint64_t *single)
+{
+    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (parse_flag(o, a))
+        return 0;
+    if (v == NULL)
+        return -1;
+    (*i)++;
+    int rc = parse_word(o, a, v);
+    return rc == 1 ? parse_number(o, a, v, single) : rc;
 }
 
 static int parse_args(opts *o, int argc, char **argv)
@@ -523,6 +537,36 @@ static uint32_t few_bits_hash(const char *path, size_t len, uint32_t seed)
 
 /* ---- the two methods ---- */
 
+static void print_sequence(const sim *s, const systree_list *global, const systree_build_info *info,
+                           systree_comm *world, double seconds)
+{
+    systree_buf b = {0};
+    systree_list_pack(global, &b);
+    uint64_t walked = 0;
+    double t0 = now();
+    systree_walk(global, count_node, &walked);
+    double walk = now() - t0;
+    systree_sim_stats st;
+    systree_comm_sim_stats(world, &st);
+    printf("{\"ranks\":%llu,\"nodes\":%llu,\"locations\":%llu,\"levels\":%u,"
+           "\"sequence_bytes\":%zu,\"sequence_records\":%llu,\"tree_nodes\":%llu,"
+           "\"max_bytes_per_rank\":%llu,\"max_bytes_rank\":%llu,\"max_split_bytes_per_rank\":%llu,"
+           "\"rounds\":%llu,\"messages\":%llu,\"splits\":%llu,\"resplits\":%llu,"
+           "\"seconds\":%.3f,\"walk_seconds\":%.3f,\"peak_rss_bytes\":%llu",
+           (unsigned long long)s->nranks, (unsigned long long)s->nnodes,
+           (unsigned long long)s->nlocations, info->levels, b.len,
+           (unsigned long long)count_recs(global), (unsigned long long)walked,
+           (unsigned long long)st.max_bytes, (unsigned long long)st.max_bytes_rank,
+           (unsigned long long)st.max_split_bytes, (unsigned long long)st.rounds,
+           (unsigned long long)st.messages, (unsigned long long)st.splits,
+           (unsigned long long)info->resplits, seconds, walk, (unsigned long long)peak_rss());
+    if (s->o->check)
+        printf(",\"checked_ranks\":%llu,\"check_failures\":%llu", (unsigned long long)s->places,
+               (unsigned long long)s->bad);
+    systree_buf_free(&b);
+}
+
+/* Runs the algorithm, prints its numbers; *digest: of its expansion, for --plain. */
 static int run_sequence(sim *s, systree_comm *world, uint64_t *digest)
 {
     systree_list global = {0};
@@ -534,39 +578,15 @@ static int run_sequence(sim *s, systree_comm *world, uint64_t *digest)
         printf("{\"error\":\"the sequence algorithm failed (out of memory?)\"}\n");
         return -1;
     }
-    double t1 = now();
-    systree_buf b = {0};
-    systree_list_pack(&global, &b);
-    uint64_t walked = 0;
-    double t2 = now();
-    systree_walk(&global, count_node, &walked);
-    double t3 = now();
+    double seconds = now() - t0;
     *digest = 1469598103934665603ull;
     if (s->o->plain)
         systree_walk(&global, digest_node, digest);
-    if (s->o->dump)
-        for (uint32_t i = 0; i < global.n; i++)
-            dump_rec(global.v[i], 0);
+    for (uint32_t i = 0; s->o->dump && i < global.n; i++)
+        dump_rec(global.v[i], 0);
     if (s->o->print)
         systree_walk(&global, print_node, NULL);
-    systree_sim_stats st;
-    systree_comm_sim_stats(world, &st);
-    printf("{\"ranks\":%llu,\"nodes\":%llu,\"locations\":%llu,\"levels\":%u,"
-           "\"sequence_bytes\":%zu,\"sequence_records\":%llu,\"tree_nodes\":%llu,"
-           "\"max_bytes_per_rank\":%llu,\"max_bytes_rank\":%llu,\"max_split_bytes_per_rank\":%llu,"
-           "\"rounds\":%llu,\"messages\":%llu,\"splits\":%llu,\"resplits\":%llu,"
-           "\"seconds\":%.3f,\"walk_seconds\":%.3f,\"peak_rss_bytes\":%llu",
-           (unsigned long long)s->nranks, (unsigned long long)s->nnodes,
-           (unsigned long long)s->nlocations, info.levels, b.len,
-           (unsigned long long)count_recs(&global), (unsigned long long)walked,
-           (unsigned long long)st.max_bytes, (unsigned long long)st.max_bytes_rank,
-           (unsigned long long)st.max_split_bytes, (unsigned long long)st.rounds,
-           (unsigned long long)st.messages, (unsigned long long)st.splits,
-           (unsigned long long)info.resplits, t1 - t0, t3 - t2, (unsigned long long)peak_rss());
-    if (s->o->check)
-        printf(",\"checked_ranks\":%llu,\"check_failures\":%llu", (unsigned long long)s->places,
-               (unsigned long long)s->bad);
-    systree_buf_free(&b);
+    print_sequence(s, &global, &info, world, seconds);
     systree_list_free(&global);
     return s->bad ? 1 : 0;
 }

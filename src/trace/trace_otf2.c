@@ -8,6 +8,7 @@
 #include "core/timer.h"
 #include "defs/defs.h"
 #include "defs/ser.h"
+#include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "trace/trace_otf2.h"
@@ -571,50 +572,50 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
     free(members);
 }
 
+/* The system tree comes from the sequence definitions (defs/systree_job.c), expanded node
+ * by node; OTF2 ids: system-tree nodes and locations groups by their ordinal (a location
+ * group's ordinal is the rank's), locations by (local index * size + rank). */
+typedef struct {
+    OTF2_GlobalDefWriter *g;
+    strtab *st;
+    const trace_job *j;
+} st_writer;
+
+static int write_st_node(void *arg, const scorep_st_node *n)
+{
+    st_writer *w = arg;
+    uint32_t name = strtab_add(w->st, n->name, 1), klass = strtab_add(w->st, n->klass, 1);
+    if (!w->g)
+        return 0;
+    switch (n->kind) {
+    case SCOREP_ST_NODE:
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(
+            w->g, (uint32_t)n->ordinal, name, klass,
+            n->parent_ordinal == UINT64_MAX ? OTF2_UNDEFINED_SYSTEM_TREE_NODE
+                                            : (uint32_t)n->parent_ordinal);
+        break;
+    case SCOREP_ST_PROCESS:
+        OTF2_GlobalDefWriter_WriteLocationGroup(w->g, n->rank, name,
+                                                OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                (uint32_t)n->parent_ordinal,
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        break;
+    case SCOREP_ST_LOCATION: {
+        uint64_t events = n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local]
+                                                                : 0;
+        OTF2_GlobalDefWriter_WriteLocation(
+            w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
+            OTF2_LOCATION_TYPE_CPU_THREAD, events, n->rank);
+        break;
+    }
+    }
+    return 0;
+}
+
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    uint32_t machine = strtab_add(st, scorep_machine_name(), 1);
-    uint32_t machine_class = strtab_add(st, "machine", 1);
-    uint32_t node_class = strtab_add(st, "node", 1);
-    if (g)
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine_class,
-                                                 OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    uint32_t n_nodes = 0;
-    for (int r = 0; r < j->size; r++) {
-        int node = -1; /* one node per distinct name, numbered in rank order */
-        for (int q = 0, k = 0; q < r && node < 0; q++) {
-            int first_of_name = 1;
-            for (int p = 0; p < q && first_of_name; p++)
-                first_of_name = strcmp(j->node_names[p], j->node_names[q]) != 0;
-            if (strcmp(j->node_names[q], j->node_names[r]) == 0)
-                node = k;
-            k += first_of_name;
-        }
-        if (node < 0) {
-            node = (int)n_nodes++;
-            uint32_t nn = strtab_add(st, j->node_names[r], 1);
-            if (g)
-                OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + node, nn, node_class, 0);
-        }
-        char pname[64];
-        if (is_mpi_job())
-            snprintf(pname, sizeof pname, "MPI Rank %d", r);
-        else
-            snprintf(pname, sizeof pname, "%s", scorep_process_name());
-        uint32_t lgname = strtab_add(st, pname, 1);
-        if (g)
-            OTF2_GlobalDefWriter_WriteLocationGroup(g, (uint32_t)r, lgname,
-                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                    1 + (uint32_t)node,
-                                                    OTF2_UNDEFINED_LOCATION_GROUP);
-        for (uint32_t i = 0; i < j->n_locations[r]; i++) {
-            uint32_t name = strtab_add(st, j->location_names[r][i], 1);
-            if (g)
-                OTF2_GlobalDefWriter_WriteLocation(
-                    g, (uint64_t)i * (uint64_t)j->size + (uint64_t)r, name,
-                    OTF2_LOCATION_TYPE_CPU_THREAD, j->n_events[r][i], (uint32_t)r);
-        }
-    }
+    st_writer w = {g, st, j};
+    scorep_systree_walk(write_st_node, &w);
 }
 
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
