@@ -72,7 +72,8 @@ static uint32_t strtab_add(strtab *t, const char *s, int dedup)
         t->s = ns;
         t->cap = c;
     }
-    t->s[t->n] = (char *)s;
+    if (!(t->s[t->n] = strdup(s))) /* callers' strings may be transient */
+        return 0;
     t->slots[j] = t->n;
     return t->n++;
 }
@@ -573,8 +574,8 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
 }
 
 /* The system tree comes from the sequence definitions (defs/systree_job.c), expanded node
- * by node; OTF2 ids: system-tree nodes and locations groups by their ordinal (a location
- * group's ordinal is the rank's), locations by (local index * size + rank). */
+ * by node; OTF2 ids: system-tree nodes and location groups by their ordinal (readers want
+ * them in increasing order), locations by (local index * size + rank). */
 typedef struct {
     OTF2_GlobalDefWriter *g;
     strtab *st;
@@ -595,7 +596,7 @@ static int write_st_node(void *arg, const scorep_st_node *n)
                                             : (uint32_t)n->parent_ordinal);
         break;
     case SCOREP_ST_PROCESS:
-        OTF2_GlobalDefWriter_WriteLocationGroup(w->g, n->rank, name,
+        OTF2_GlobalDefWriter_WriteLocationGroup(w->g, (uint32_t)n->ordinal, name,
                                                 OTF2_LOCATION_GROUP_TYPE_PROCESS,
                                                 (uint32_t)n->parent_ordinal,
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
@@ -605,7 +606,7 @@ static int write_st_node(void *arg, const scorep_st_node *n)
                                                                 : 0;
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
-            OTF2_LOCATION_TYPE_CPU_THREAD, events, n->rank);
+            OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
         break;
     }
     }
@@ -643,6 +644,8 @@ static int write_global_defs(OTF2_Archive *a, const trace_job *j)
     for (uint32_t i = 0; i < st.n; i++)
         OTF2_GlobalDefWriter_WriteString(g, i, st.s[i]);
     write_all_defs(g, &st, j);
+    for (uint32_t i = 0; i < st.n; i++)
+        free(st.s[i]);
     free(st.s);
     free(st.slots);
     return OTF2_Archive_CloseGlobalDefWriter(a, g) == OTF2_SUCCESS ? 0 : -1;
