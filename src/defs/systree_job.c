@@ -93,42 +93,24 @@ static int record_place(uint32_t r, uint64_t group, uint32_t n, const uint64_t *
 
 static int gather_places(void)
 {
-    const scorep_ipc *ipc = scorep_ipc_get();
-    int size = ipc->size(), rank = ipc->rank(), rc = 0;
-    uint64_t mine_len = 2 + st.my_n, *lens = NULL, *all = NULL;
-    uint64_t *mine = malloc(mine_len * sizeof *mine);
-    size_t *counts = NULL, *displs = NULL;
+    uint64_t *mine = malloc((2 + st.my_n) * sizeof *mine);
     if (!mine)
-        return -1;
+        return -1; /* allocation of a few words: other ranks cannot be kept from waiting */
     mine[0] = st.my_group;
     mine[1] = st.my_n;
     memcpy(mine + 2, st.my_locs, st.my_n * sizeof *mine);
-    if (rank == 0) {
-        lens = calloc(size, sizeof *lens);
-        counts = calloc(size, sizeof *counts);
-        displs = calloc(size, sizeof *displs);
-    }
-    rc = ipc->gather(&mine_len, sizeof mine_len, lens, 0);
-    if (rc == 0 && rank == 0) {
-        size_t total = 0;
-        for (int r = 0; r < size; r++) {
-            counts[r] = lens[r] * sizeof(uint64_t);
-            displs[r] = total;
-            total += counts[r];
-        }
-        all = malloc(total ? total : 1);
-    }
-    if (rc == 0)
-        rc = ipc->gatherv(mine, mine_len * sizeof *mine, all, counts, displs, 0);
-    for (int r = 0; rank == 0 && rc == 0 && r < size; r++) {
-        const uint64_t *p = (const uint64_t *)((const char *)all + displs[r]);
-        rc = record_place((uint32_t)r, p[0], (uint32_t)p[1], p + 2);
+    unsigned char *all;
+    size_t *offsets, *lengths;
+    int rc = scorep_ipc_gather_blobs(mine, (2 + st.my_n) * sizeof *mine, &all, &offsets, &lengths);
+    int size = scorep_ipc_get()->size();
+    for (int r = 0; all && rc == 0 && r < size; r++) {
+        const uint64_t *p = (const uint64_t *)(all + offsets[r]);
+        rc = lengths[r] < 2 * sizeof *p ? -1 : record_place((uint32_t)r, p[0], (uint32_t)p[1], p + 2);
     }
     free(mine);
-    free(lens);
-    free(counts);
-    free(displs);
     free(all);
+    free(offsets);
+    free(lengths);
     return rc;
 }
 

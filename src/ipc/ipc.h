@@ -25,6 +25,12 @@ typedef struct scorep_ipc {
     int (*allreduce_max_u64)(uint64_t *value);
 } scorep_ipc;
 
+/* Gathers every rank's byte blob at rank 0 (collective). At rank 0, *all holds the blobs
+ * back to back and (*offsets)[r], (*lengths)[r] locate rank r's; the caller frees all three.
+ * Other ranks get NULLs. 0, or -1 (then nothing is allocated). */
+int scorep_ipc_gather_blobs(const void *data, size_t len, unsigned char **all, size_t **offsets,
+                            size_t **lengths);
+
 /* The backend in use (never NULL). */
 const scorep_ipc *scorep_ipc_get(void);
 /* Installed by the MPI adapter after MPI_Init. */

@@ -1,6 +1,7 @@
 /* ipc_single.c: the single-process backend: rank 0 of 1, collectives are copies. */
 #include "ipc/ipc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int one_rank(void)
@@ -84,4 +85,42 @@ const scorep_ipc *scorep_ipc_get(void)
 void scorep_ipc_set(const scorep_ipc *backend)
 {
     current = backend ? backend : &scorep_ipc_single;
+}
+
+int scorep_ipc_gather_blobs(const void *data, size_t len, unsigned char **all, size_t **offsets,
+                            size_t **lengths)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int size = ipc->size(), root = ipc->rank() == 0;
+    uint64_t mine = len, *lens = root ? calloc(size, sizeof *lens) : NULL;
+    size_t *counts = root ? calloc(size, sizeof *counts) : NULL;
+    size_t *displs = root ? calloc(size, sizeof *displs) : NULL;
+    unsigned char *buf = NULL;
+    int rc = root && (!lens || !counts || !displs) ? -1 : 0;
+    if (ipc->gather(&mine, sizeof mine, lens, 0) != 0)
+        rc = -1;
+    size_t total = 0;
+    for (int r = 0; root && rc == 0 && r < size; r++) {
+        counts[r] = lens[r];
+        displs[r] = total;
+        total += lens[r];
+    }
+    if (root && rc == 0 && !(buf = malloc(total ? total : 1)))
+        rc = -1;
+    /* ranks take part whatever happened at the root (small blobs are sent eagerly); a root
+     * without memory for the blobs cannot receive them */
+    if ((!root || rc == 0) && ipc->gatherv(data, len, buf, counts, displs, 0) != 0)
+        rc = -1;
+    free(lens);
+    if (rc != 0 || !root) {
+        free(buf);
+        free(counts);
+        free(displs);
+        buf = NULL;
+        counts = displs = NULL;
+    }
+    *all = buf;
+    *offsets = displs;
+    *lengths = counts;
+    return rc;
 }

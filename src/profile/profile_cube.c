@@ -291,33 +291,16 @@ static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
 /* Every process sends its packed profile to rank 0. */
 static int gather_job(job *j, const ser_buf *mine)
 {
-    const scorep_ipc *ipc = scorep_ipc_get();
-    int size = ipc->size(), rank = ipc->rank();
-    uint64_t len = mine->failed ? 0 : mine->len;
-    uint64_t *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
-    size_t *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
-    size_t *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    if (ipc->gather(&len, sizeof len, lens, 0) != 0)
-        return -1;
-    unsigned char *all = NULL;
-    size_t total = 0;
-    if (rank == 0) {
-        for (int r = 0; r < size; r++) {
-            counts[r] = lens[r];
-            displs[r] = total;
-            total += lens[r];
-        }
-        all = malloc(total ? total : 1);
-    }
-    int rc = ipc->gatherv(mine->data, len, all, counts, displs, 0);
-    if (rank == 0 && rc == 0) {
-        for (int r = 0; r < size && rc == 0; r++)
-            rc = lens[r] == 0 ? -1 : unpack_process(j, r, all + displs[r], counts[r]);
-    }
+    unsigned char *all;
+    size_t *offsets, *lengths;
+    int rc = scorep_ipc_gather_blobs(mine->data, mine->failed ? 0 : mine->len, &all, &offsets,
+                                     &lengths);
+    int size = scorep_ipc_get()->size();
+    for (int r = 0; all && rc == 0 && r < size; r++)
+        rc = lengths[r] == 0 ? -1 : unpack_process(j, r, all + offsets[r], lengths[r]);
     free(all);
-    free(lens);
-    free(counts);
-    free(displs);
+    free(offsets);
+    free(lengths);
     return rc;
 }
 

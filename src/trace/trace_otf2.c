@@ -738,34 +738,17 @@ static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t 
 
 static int gather_locations(trace_job *j, const uint64_t *n_events)
 {
-    const scorep_ipc *ipc = scorep_ipc_get();
-    int size = ipc->size(), rank = ipc->rank(), rc = 0;
     ser_buf b = {0};
     pack_locations(&b, n_events);
-    uint64_t len = b.failed ? 0 : b.len;
-    uint64_t *lens = rank == 0 ? calloc(size, sizeof *lens) : NULL;
-    size_t *counts = rank == 0 ? calloc(size, sizeof *counts) : NULL;
-    size_t *displs = rank == 0 ? calloc(size, sizeof *displs) : NULL;
-    unsigned char *all = NULL;
-    rc = ipc->gather(&len, sizeof len, lens, 0);
-    if (rank == 0 && rc == 0) {
-        size_t total = 0;
-        for (int r = 0; r < size; r++) {
-            counts[r] = lens[r];
-            displs[r] = total;
-            total += lens[r];
-        }
-        all = malloc(total ? total : 1);
-    }
-    if (rc == 0)
-        rc = ipc->gatherv(b.data, len, all, counts, displs, 0);
-    for (int r = 0; rank == 0 && rc == 0 && r < size; r++)
-        rc = lens[r] ? unpack_locations(j, r, all + displs[r], counts[r]) : -1;
+    unsigned char *all;
+    size_t *offsets, *lengths;
+    int rc = scorep_ipc_gather_blobs(b.data, b.failed ? 0 : b.len, &all, &offsets, &lengths);
+    for (int r = 0; all && rc == 0 && r < j->size; r++)
+        rc = lengths[r] ? unpack_locations(j, r, all + offsets[r], lengths[r]) : -1;
     ser_free(&b);
     free(all);
-    free(lens);
-    free(counts);
-    free(displs);
+    free(offsets);
+    free(lengths);
     return rc;
 }
 
