@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h" /* SCOREP_LIBOMP_DIR */
+
 #ifndef SCOREP_LIBDIR
 #error "SCOREP_LIBDIR must be defined by the build"
 #endif
@@ -499,6 +501,27 @@ static void build_stub_command(const struct job *job, struct argv_buf *cmd)
     push(cmd, job->stub_src);
 }
 
+/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
+ * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
+ * searching that directory first makes the compiler's own -lgomp link libomp. */
+static void link_libomp(const struct job *job, struct argv_buf *cmd)
+{
+#ifdef SCOREP_LIBOMP_DIR
+    if (strcmp(job->kind->c_driver, "clang") == 0) /* clang -fopenmp links libomp itself */
+        return;
+    for (int i = 0; i < job->nargs; i++) {
+        if (strcmp(job->args[i], "-fopenmp") == 0) {
+            push(cmd, "-L" SCOREP_LIBOMP_DIR);
+            push(cmd, "-Wl,-rpath," SCOREP_LIBOMP_DIR);
+            return;
+        }
+    }
+#else
+    (void)job;
+    (void)cmd;
+#endif
+}
+
 static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
 {
     push(cmd, job->compiler);
@@ -527,6 +550,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     if (job->kind->mpi)
         push(cmd, "-lscorep-rt-mpi");
     push(cmd, "-lscorep-rt");
+    link_libomp(job, cmd);
 }
 
 /* Prints (dry run, verbose) and runs the stub compile, if any, then the compiler command. */

@@ -46,6 +46,22 @@ static int uses_mpi(const char *prog)
     return mpi;
 }
 
+/* Does the program load GNU libgomp, which has no OMPT interface? LLVM's libomp, preloaded
+ * ahead of it, provides libgomp's entry points and OMPT. */
+static int uses_libgomp(const char *prog)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
+    FILE *p = strchr(prog, '\'') ? NULL : popen(cmd, "r");
+    char line[4096];
+    int gomp = 0;
+    while (p && fgets(line, sizeof line, p))
+        gomp |= strstr(line, "libgomp.so") != NULL;
+    if (p)
+        pclose(p);
+    return gomp;
+}
+
 static const char *find_program(const char *name, char *buf, size_t len)
 {
     if (strchr(name, '/'))
@@ -104,6 +120,14 @@ int main(int argc, char **argv)
     /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */
     snprintf(preload, sizeof preload, "%s%s%s%s%s", mpi ? libdir : "",
              mpi ? "/libscorep-rt-mpi.so:" : "", rt, old && *old ? ":" : "", old ? old : "");
+#ifdef SCOREP_LIBOMP_SO
+    if (uses_libgomp(prog)) { /* first: its GOMP_* entry points must win over libgomp's */
+        char omp[sizeof preload + sizeof SCOREP_LIBOMP_SO];
+        int n = snprintf(omp, sizeof omp, "%s:%s", SCOREP_LIBOMP_SO, preload);
+        if (n > 0 && (size_t)n < sizeof preload)
+            memcpy(preload, omp, (size_t)n + 1);
+    }
+#endif
     setenv("LD_PRELOAD", preload, 1);
     if (verbose)
         fprintf(stderr, "scorep-run: LD_PRELOAD=%s %s\n", preload, prog);

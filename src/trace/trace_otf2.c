@@ -12,6 +12,7 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "trace/trace_otf2.h"
+#include "trace/trace_threads.h"
 
 #include <otf2/otf2.h>
 #include <stdlib.h>
@@ -310,6 +311,9 @@ static void write_item(evt_state *s, const buf_item *it)
         OTF2_EvtWriter_Metric(w, NULL, t, it->a, 1, &type, &v);
         break;
     }
+    case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
+        scorep_trace_threads_event(w, it);
+        break;
     case BUF_EV_MEASUREMENT_ON:
     case BUF_EV_MEASUREMENT_OFF:
         OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
@@ -626,6 +630,8 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
     write_thread_comms(g, st, j);
+    scorep_trace_threads_defs(g, j->u, j->size, strtab_add(st, "OpenMP thread team", 1),
+                              strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
 }
 
@@ -825,6 +831,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         return -1;
     }
     int rc = 0;
+    scorep_trace_threads_prepare(u);
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
     for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,4 +460,71 @@ void scorep_symbols_finalize(void)
     if (session != NULL)
         dwfl_end(session);
     session = NULL;
+}
+
+/* ------------------------------------------------ line of a code address (other adapters) */
+/* A second libdwfl session behind its own lock: line lookups of other adapters (OMPT region
+ * names) may run while a caller of scorep_symbols_resolve, serialised by its own lock, uses
+ * the first session. */
+static pthread_mutex_t line_lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *line_session;
+static unsigned long long line_adds, line_subs;
+
+/* dl_iterate_phdr callback as report_callback; objects named by relative paths are skipped. */
+static int line_report_callback(struct dl_phdr_info *info, size_t size, void *data)
+{
+    bool *is_first = data;
+    char path[PATH_MAX];
+    GElf_Addr low, high;
+    (void)size;
+    line_adds = info->dlpi_adds;
+    line_subs = info->dlpi_subs;
+    if (*is_first) {
+        *is_first = false;
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+        if (n <= 0)
+            return 0;
+        path[n] = '\0';
+    } else if (info->dlpi_name == NULL || info->dlpi_name[0] != '/') {
+        return 0;
+    } else {
+        snprintf(path, sizeof path, "%s", info->dlpi_name);
+    }
+    if (object_range(info, &low, &high))
+        dwfl_report_module(line_session, path, low, high);
+    return 0;
+}
+
+static Dwfl_Module *line_module(uintptr_t addr)
+{
+    unsigned long long counters[2] = {line_adds, line_subs};
+    if (line_session == NULL && (line_session = dwfl_begin(&callbacks)) == NULL)
+        return NULL;
+    dl_iterate_phdr(read_counters, counters);
+    if (counters[0] != line_adds || counters[1] != line_subs || line_adds == 0) {
+        bool is_first = true;
+        dwfl_report_begin(line_session);
+        dl_iterate_phdr(line_report_callback, &is_first);
+        if (dwfl_report_end(line_session, NULL, NULL) != 0)
+            return NULL;
+    }
+    return dwfl_addrmodule(line_session, addr);
+}
+
+int scorep_symbols_resolve_line(uintptr_t addr, char **file, int *line)
+{
+    *file = NULL;
+    *line = 0;
+    pthread_mutex_lock(&line_lock);
+    Dwfl_Module *mod = line_module(addr);
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = mod != NULL ? find_unit(mod, addr, &bias) : NULL;
+    Dwarf_Line *entry = cu != NULL ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+    const char *src = entry != NULL ? dwarf_linesrc(entry, NULL, NULL) : NULL;
+    if (src != NULL && dwarf_lineno(entry, line) == 0)
+        *file = source_path(cu, src);
+    pthread_mutex_unlock(&line_lock);
+    if (*file == NULL)
+        *line = 0;
+    return *file != NULL ? 0 : -1;
 }

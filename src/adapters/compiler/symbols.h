@@ -25,5 +25,9 @@ void scorep_symbol_clear(scorep_symbol *sym);
 /* true if addr lies in the object that contains the measurement runtime itself. */
 bool scorep_symbols_in_runtime(uintptr_t addr);
 void scorep_symbols_finalize(void);
+/* Source file (absolute, malloc'ed) and line of the code at addr itself rather than of its
+ * function (for a return address, pass the address minus one). 0, or -1 with *file NULL
+ * when there is no line information. Thread-safe: its own libdwfl session and lock. */
+int scorep_symbols_resolve_line(uintptr_t addr, char **file, int *line);
 
 #endif

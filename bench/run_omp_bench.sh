@@ -1,0 +1,66 @@
+#!/bin/sh
+# run_omp_bench.sh: OpenMP part of `make bench`: the cost of an empty parallel region and of
+# an explicit task, uninstrumented and with the runtime's OMPT tool (preloaded: profile, and
+# profile + trace). Prints one table; asserts nothing (never part of `make check`).
+#
+# With 1 thread every callback runs on the measured thread and nothing waits for the OS
+# scheduler: that row is the adapter's cost per team member; with 4 threads on fewer cores
+# the numbers mostly show thread scheduling. The minimum of the runs is shown (the machine
+# may be shared). Environment: abs_top_builddir, abs_top_srcdir (as run_bench.sh),
+# BENCH_RUNS (runs per variant, default 5), BENCH_REGIONS (default 100000), BENCH_TASKS
+# (default 200000).
+set -eu
+
+srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${abs_top_builddir:-$(pwd)}
+runs=${BENCH_RUNS:-5}
+regions=${BENCH_REGIONS:-100000}
+ntasks=${BENCH_TASKS:-200000}
+rt=$builddir/.libs/libscorep-rt.so
+
+if ! command -v clang >/dev/null 2>&1 || ! nm -D "$rt" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+    echo "run_omp_bench.sh: skipped (needs clang and a runtime built with its OMPT tool)" >&2
+    exit 0
+fi
+for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-omp-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+clang -O2 -fopenmp -o "$tmp/omp_bench" "$srcdir/bench/omp_bench.c"
+
+# best KIND THREADS VARIANT N: the least ns per operation of $runs runs
+best()
+{
+    for _r in $(seq "$runs"); do
+        case $3 in
+        plain) "$tmp/omp_bench" "$1" "$2" "$4" ;;
+        profile) env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" \
+            SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true LD_PRELOAD="$rt" \
+            "$tmp/omp_bench" "$1" "$2" "$4" ;;
+        trace) env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" \
+            SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true SCOREP_ENABLE_TRACING=true \
+            SCOREP_TOTAL_MEMORY=2G LD_PRELOAD="$rt" "$tmp/omp_bench" "$1" "$2" "$4" ;;
+        esac
+    done | sort -n | head -n 1
+}
+
+printf '\nOpenMP through OMPT (clang, libomp; %s CPUs; ns per operation, best of %s runs)\n' \
+    "$(nproc)" "$runs"
+printf '%-30s %14s %10s %14s %16s\n' operation uninstrumented profile profile+trace \
+    "added (trace)"
+for row in "parallel 1" "parallel 4" "tasks 2" "tasks 4"; do
+    set -- $row
+    n=$regions
+    label="empty parallel region, $2 thr"
+    if [ "$1" = tasks ]; then
+        n=$ntasks
+        label="explicit task, $2 thr"
+    fi
+    p=$(best "$1" "$2" plain $n)
+    a=$(best "$1" "$2" profile $n)
+    b=$(best "$1" "$2" trace $n)
+    printf '%-30s %14s %10s %14s %16s\n' "$label" "$p" "$a" "$b" \
+        "$(awk -v p="$p" -v b="$b" 'BEGIN { printf "%.1f (%.2fx)", b - p, b / p }')"
+done

@@ -1,0 +1,233 @@
+/* omp_constructs.c: OMPT callbacks of worksharing, masked and mutual exclusion: regions for
+ * loops, sections, single, workshare, masked, critical, ordered and the lock API, and
+ * ThreadAcquireLock/ThreadReleaseLock with per-lock acquisition order. End callbacks leave
+ * the innermost region the begin entered: their code pointers differ from the begin's. */
+#include "adapters/omp/omp_adapter.h"
+
+/* ----------------------------------------------------------------- worksharing */
+static int work_kind(ompt_work_t type, omp_region_kind *kind)
+{
+    switch ((int)type) {
+    case ompt_work_loop:
+    case 10: /* OpenMP 5.2: loop_static, loop_dynamic, loop_guided, loop_other */
+    case 11:
+    case 12:
+    case 13:
+        *kind = OMP_R_FOR;
+        return 1;
+    case ompt_work_sections:
+        *kind = OMP_R_SECTIONS;
+        return 1;
+    case ompt_work_single_executor:
+    case ompt_work_single_other:
+        *kind = OMP_R_SINGLE;
+        return 1;
+    case ompt_work_workshare:
+        *kind = OMP_R_WORKSHARE;
+        return 1;
+    case ompt_work_distribute:
+        *kind = OMP_R_DISTRIBUTE;
+        return 1;
+    case ompt_work_taskloop:
+        *kind = OMP_R_TASKLOOP;
+        return 1;
+    case ompt_work_scope:
+        *kind = OMP_R_SCOPE;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void omp_cb_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                 ompt_data_t *task_data, uint64_t count, const void *codeptr)
+{
+    (void)parallel_data;
+    (void)task_data;
+    (void)count;
+    omp_region_kind kind;
+    omp_thread *t = omp_thread_get();
+    if (!t || !work_kind(type, &kind))
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    if (endpoint == ompt_scope_begin) {
+        omp_end_open_single(t, raw);
+        omp_enter(t, omp_region(kind, codeptr), TAG_NONE, raw);
+        if (type == ompt_work_single_executor) /* the executing thread runs the block */
+            omp_enter(t, omp_region(OMP_R_SINGLE_SBLOCK, codeptr), TAG_SINGLE_EXECUTOR, raw);
+        return;
+    }
+    if (type == ompt_work_sections && omp_top_tag(t) == TAG_SECTION)
+        omp_leave(t, raw); /* the last section */
+    if (type == ompt_work_single_executor)
+        omp_end_open_single(t, raw);
+    else
+        omp_leave(t, raw);
+}
+
+/* Runtimes that report dispatches (not LLVM 14) start each section with one; the previous
+ * section ends there. */
+void omp_cb_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data, ompt_dispatch_t kind,
+                     ompt_data_t instance)
+{
+    (void)parallel_data;
+    (void)task_data;
+    omp_thread *t = kind == ompt_dispatch_section ? omp_thread_get() : NULL;
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    if (omp_top_tag(t) == TAG_SECTION)
+        omp_leave(t, raw);
+    omp_enter(t, omp_region(OMP_R_SECTION, instance.ptr), TAG_SECTION, raw);
+}
+
+void omp_cb_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                   ompt_data_t *task_data, const void *codeptr)
+{
+    (void)parallel_data;
+    (void)task_data;
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    if (endpoint == ompt_scope_begin) {
+        omp_end_open_single(t, raw);
+        omp_enter(t, omp_region(OMP_R_MASKED, codeptr), TAG_NONE, raw);
+    } else {
+        omp_leave(t, raw);
+    }
+}
+
+/* -------------------------------------------------------------------- mutexes */
+/* The code pointer of a critical or ordered construct; when the runtime passes none usable,
+ * the one last seen with the same mutex. */
+static const void *mutex_codeptr(ompt_wait_id_t wait_id, const void *codeptr)
+{
+    omp_lock *lk = omp_lock_of(wait_id);
+    codeptr = omp_user_codeptr(codeptr);
+    if (lk && codeptr)
+        __atomic_store_n(&lk->codeptr, codeptr, __ATOMIC_RELAXED);
+    else if (lk)
+        codeptr = __atomic_load_n(&lk->codeptr, __ATOMIC_RELAXED);
+    return codeptr;
+}
+
+/* Critical and ordered: the construct region spans waiting and body, the sblock region the
+ * body. Locks: omp_set_lock spans the wait; omp_unset_lock marks the release. Test locks
+ * get no region (a failed test has no end callback); atomics are not recorded. */
+void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                          ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)hint;
+    (void)impl;
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    switch ((int)kind) {
+    case ompt_mutex_critical:
+        omp_enter(t, omp_region(OMP_R_CRITICAL, mutex_codeptr(wait_id, codeptr)), TAG_NONE, raw);
+        break;
+    case ompt_mutex_ordered:
+        omp_enter(t, omp_region(OMP_R_ORDERED, mutex_codeptr(wait_id, codeptr)), TAG_NONE, raw);
+        break;
+    case ompt_mutex_lock:
+        omp_enter(t, omp_region(OMP_R_SET_LOCK, NULL), TAG_NONE, raw);
+        break;
+    case ompt_mutex_nest_lock:
+        omp_enter(t, omp_region(OMP_R_SET_NEST_LOCK, NULL), TAG_SET_NEST_LOCK, raw);
+        break;
+    default:
+        break;
+    }
+}
+
+static void acquired(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
+{
+    omp_lock *lk = omp_lock_of(wait_id);
+    if (!lk)
+        return;
+    uint32_t order = __atomic_fetch_add(&lk->acquired, 1, __ATOMIC_RELAXED);
+    omp_held_push(t, lk, order);
+    scorep_event_thread_lock(t->loc, BUF_EV_THREAD_ACQUIRE_LOCK, lk->id, order, raw);
+}
+
+static void released(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
+{
+    omp_lock *lk = omp_lock_of(wait_id);
+    uint32_t order = lk ? omp_held_pop(t, lk) : UINT32_MAX;
+    if (order != UINT32_MAX)
+        scorep_event_thread_lock(t->loc, BUF_EV_THREAD_RELEASE_LOCK, lk->id, order, raw);
+}
+
+void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    omp_thread *t = kind == ompt_mutex_atomic ? NULL : omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    acquired(t, wait_id, raw);
+    switch ((int)kind) {
+    case ompt_mutex_critical:
+        omp_enter(t, omp_region(OMP_R_CRITICAL_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,
+                  raw);
+        break;
+    case ompt_mutex_ordered:
+        omp_enter(t, omp_region(OMP_R_ORDERED_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,
+                  raw);
+        break;
+    case ompt_mutex_lock:
+    case ompt_mutex_nest_lock:
+        omp_leave(t, raw); /* omp_set_lock / omp_set_nest_lock */
+        break;
+    default:
+        break;
+    }
+}
+
+void omp_cb_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)codeptr;
+    omp_thread *t = kind == ompt_mutex_atomic ? NULL : omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    switch ((int)kind) {
+    case ompt_mutex_critical:
+    case ompt_mutex_ordered:
+        omp_leave(t, raw); /* sblock */
+        released(t, wait_id, raw);
+        omp_leave(t, raw);
+        break;
+    case ompt_mutex_lock:
+    case ompt_mutex_test_lock:
+        omp_enter(t, omp_region(OMP_R_UNSET_LOCK, NULL), TAG_NONE, raw);
+        released(t, wait_id, raw);
+        omp_leave(t, raw);
+        break;
+    default: /* nest locks */
+        omp_enter(t, omp_region(OMP_R_UNSET_NEST_LOCK, NULL), TAG_NONE, raw);
+        released(t, wait_id, raw);
+        omp_leave(t, raw);
+        break;
+    }
+}
+
+/* A nest lock its owner already holds: taken again (begin) or released but still held
+ * (end); no acquisition or release of the lock itself. */
+void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)wait_id;
+    (void)codeptr;
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    if (endpoint == ompt_scope_begin) {
+        if (omp_top_tag(t) == TAG_SET_NEST_LOCK)
+            omp_leave(t, raw);
+        return;
+    }
+    omp_enter(t, omp_region(OMP_R_UNSET_NEST_LOCK, NULL), TAG_NONE, raw);
+    omp_leave(t, raw);
+}

@@ -1,0 +1,115 @@
+/* omp_tasks.c: OMPT callbacks of explicit tasks: ThreadTaskCreate inside "!$omp create task"
+ * on the creating thread; ThreadTaskSwitch, the task region and ThreadTaskComplete where the
+ * task runs, with the thread's call path suspended meanwhile (profile_threads.h). Undeferred
+ * tasks and tasks outside parallel regions run in place and are not recorded (as Score-P). */
+#include "adapters/omp/omp_adapter.h"
+
+void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *frame,
+                        ompt_data_t *new_task, int flags, int has_dependences, const void *codeptr)
+{
+    (void)encountering_task;
+    (void)frame;
+    (void)has_dependences;
+    new_task->ptr = NULL;
+    if (!(flags & ompt_task_explicit) || (flags & ompt_task_undeferred))
+        return;
+    omp_thread *t = omp_thread_get();
+    omp_frame *f = t ? omp_frame_implicit(t) : NULL;
+    omp_task *task = f ? omp_pool_get(t) : NULL;
+    if (!task)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    *task =
+        (omp_task){OMP_TASK_MAGIC,
+                   omp_region(flags & ompt_task_untied ? OMP_R_TASK_UNTIED : OMP_R_TASK, codeptr),
+                   f->team->instance,
+                   f->index,
+                   ++t->generation,
+                   false};
+    new_task->ptr = task;
+    omp_enter(t, omp_region(OMP_R_CREATE_TASK, codeptr), TAG_NONE, raw);
+    scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_CREATE, task->team, task->creator,
+                             task->generation, raw);
+    omp_leave(t, raw);
+}
+
+static omp_task *ours(ompt_data_t *d)
+{
+    omp_task *task = d ? d->ptr : NULL;
+    return task && task->magic == OMP_TASK_MAGIC ? task : NULL;
+}
+
+static void task_event(omp_thread *t, buf_event_type type, const omp_task *task, uint64_t raw)
+{
+    scorep_event_thread_task(t->loc, type, task->team, task->creator, task->generation, raw);
+}
+
+/* The thread's call path is put aside; the task's tree grows under the parallel region. */
+static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
+{
+    omp_frame *imp = omp_frame_implicit(t);
+    omp_frame *f = omp_frame_push(t, FRAME_TASK);
+    if (!f)
+        return;
+    f->task = task;
+    task->started = true;
+    scorep_location *l = t->loc;
+    if (l->profiling && imp && imp->par_node) {
+        scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
+                               scorep_location_now(l, raw), &f->saved);
+        f->attached = true;
+        f->at = imp->par_node;
+    }
+    task_event(t, BUF_EV_THREAD_TASK_SWITCH, task, raw);
+    omp_enter(t, task->region, TAG_NONE, raw);
+}
+
+static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t raw)
+{
+    omp_frame *f = omp_frame_top(t);
+    if (!f || f->kind != FRAME_TASK || f->task != task)
+        return; /* began on another thread (untied) or before the measurement */
+    omp_leave_to(t, f->n_regions, raw);
+    task_event(t, BUF_EV_THREAD_TASK_COMPLETE, task, raw);
+    scorep_location *l = t->loc;
+    if (f->attached)
+        scorep_profile_resume(&l->profile, &f->saved, f->at, scorep_location_now(l, raw));
+    omp_frame_pop(t);
+    task->magic = 0;
+    data->ptr = NULL;
+    omp_pool_put(t, task);
+}
+
+/* After a task: back in the implicit task of the innermost team, unless another explicit
+ * task (suspended, below on this thread) resumes. */
+static void switch_back(omp_thread *t, uint64_t raw)
+{
+    omp_frame *f = omp_frame_top(t);
+    if (f && f->kind == FRAME_TASK) {
+        task_event(t, BUF_EV_THREAD_TASK_SWITCH, f->task, raw);
+        return;
+    }
+    f = omp_frame_implicit(t);
+    if (f)
+        scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, f->index, 0,
+                                 raw);
+}
+
+void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
+{
+    omp_task *from = ours(prior), *to = ours(next);
+    if (!from && !to)
+        return;
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    bool finished =
+        status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
+    if (from && from->started && finished)
+        task_end(t, prior, from, raw);
+    if (to && !to->started)
+        task_start(t, to, raw);
+    else if (to || finished)
+        switch_back(t, raw);
+}

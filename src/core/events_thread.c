@@ -1,0 +1,45 @@
+/* events_thread.c: trace records of fork-join threading (events_thread.h). The profile
+ * needs none of them: team structure reaches it through the call tree (profile_threads.c). */
+#include "core/events_thread.h"
+
+static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, uint64_t b,
+                          uint64_t raw)
+{
+    if (!l || !scorep_measurement_active || !l->tracing)
+        return;
+    uint64_t t = scorep_location_now(l, raw);
+    scorep_buffer_event(&l->buffer, BUF_CLASS_THREAD, t, type, a, b);
+}
+
+void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t raw)
+{
+    thread_record(l, BUF_EV_THREAD_FORK, requested, 0, raw);
+}
+
+void scorep_event_thread_join(scorep_location *l, uint64_t raw)
+{
+    thread_record(l, BUF_EV_THREAD_JOIN, 0, 0, raw);
+}
+
+void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
+                                    uint32_t size, uint64_t raw)
+{
+    thread_record(l, BUF_EV_THREAD_TEAM_BEGIN, team, (uint64_t)size << 32 | index, raw);
+}
+
+void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw)
+{
+    thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
+}
+
+void scorep_event_thread_lock(scorep_location *l, buf_event_type type, uint32_t lock,
+                              uint32_t order, uint64_t raw)
+{
+    thread_record(l, type, lock, order, raw);
+}
+
+void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,
+                              uint32_t creator, uint32_t generation, uint64_t raw)
+{
+    thread_record(l, type, team, (uint64_t)creator << 32 | generation, raw);
+}

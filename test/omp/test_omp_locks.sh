@@ -1,0 +1,44 @@
+#!/bin/sh
+# test_omp_locks.sh: test/omp/locks.c (4 threads x 25 rounds of an unnamed and a named
+# critical, an omp lock and a nest lock taken twice) in the three builds: regions and lock
+# events per thread, and the acquisition order of every lock following the time order.
+. "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/omp/lib_omp.sh"
+
+omp_build locks
+at() { echo "@locks.c:$(line locks "$1")"; }
+for v in $VARIANTS; do
+    omp_run $v locks
+    expect_eq "$(cat locks_$v.out)" "100 100 100 100" "$v: program output"
+    x=$exp
+    omp_consistent $x "$v"
+    p="$root!\$omp parallel $(at PAR)"
+    for c in CRITICAL NAMED; do
+        expect_eq "$(per_loc $x "$p/!\$omp critical $(at $c)")" "25 25 25 25" "$v: $c per thread"
+        expect_eq "$(per_loc $x "$p/!\$omp critical $(at $c)/!\$omp critical sblock $(at $c)")" \
+            "25 25 25 25" "$v: $c sblock per thread"
+    done
+    expect_eq "$(per_loc $x "$p/omp_set_lock")" "25 25 25 25" "$v: omp_set_lock per thread"
+    expect_eq "$(per_loc $x "$p/omp_unset_lock")" "25 25 25 25" "$v: omp_unset_lock per thread"
+    expect_eq "$(per_loc $x "$p/omp_set_nest_lock")" "50 50 50 50" "$v: omp_set_nest_lock"
+    expect_eq "$(per_loc $x "$p/omp_unset_nest_lock")" "50 50 50 50" "$v: omp_unset_nest_lock"
+    # 4 locks x 100 acquisitions (the nest lock's inner acquisitions take nothing)
+    expect_eq "$(trace_summary $x | awk '$1 == "THREAD_ACQUIRE_LOCK" { print $3 }' | tr '\n' ' ')" \
+        "100 100 100 100 " "$v: THREAD_ACQUIRE_LOCK per thread"
+    expect_eq "$(trace_summary $x | awk '$1 == "THREAD_RELEASE_LOCK" { print $3 }' | tr '\n' ' ')" \
+        "100 100 100 100 " "$v: THREAD_RELEASE_LOCK per thread"
+    # per lock: acquisitions numbered 0..99 in time order (a release is reported after the
+    # lock is free, so the next acquisition may carry an earlier timestamp than it)
+    trace_other $x | awk '$1 ~ /^THREAD_(ACQUIRE|RELEASE)_LOCK$/ {
+            l = $0; sub(/.*Lock: /, "", l); sub(/,.*/, "", l)
+            o = $0; sub(/.*Acquisition Order: /, "", o); print $1, $3, l, o + 0 }' |
+        sort -k2,2n >$x.locks
+    expect_eq "$(awk '{ print $3 }' $x.locks | sort -u | wc -l | tr -d ' ')" 4 "$v: 4 lock ids"
+    expect_eq "$(awk '$1 == "THREAD_ACQUIRE_LOCK" { if ($4 != next_o[$3] + 0) bad++
+            next_o[$3] = $4 + 1 } END { for (l in next_o) if (next_o[l] != 100) bad++
+            print bad + 0 }' $x.locks)" 0 "$v: acquisition order = time order, 100 per lock"
+    expect_eq "$(awk '$1 == "THREAD_RELEASE_LOCK" { n[$3 " " $4]++ }
+        END { for (k in n) if (n[k] != 1) bad++; print bad + 0, length(n) }' $x.locks)" "0 400" \
+        "$v: one release per acquisition"
+done
+done_ok
