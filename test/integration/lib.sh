@@ -104,7 +104,8 @@ run_app()
     _name=$1
     shift
     status=0
-    "$@" >"$_name.out" 2>"$_name.err" || status=$?
+    # a hang must fail the test, never stall the suite (status 124 then)
+    timeout --kill-after=10 "${TEST_TIMEOUT:-300}" "$@" >"$_name.out" 2>"$_name.err" || status=$?
 }
 
 # start_app NAME COMMAND...: run COMMAND in the background like run_app, with SIGINT and
