@@ -17,11 +17,12 @@ int scorep_memory_init(uint64_t total, uint64_t psize)
     if (n_pages == 0)
         return -1;
     void *p = mmap(NULL, n_pages * psize, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED)
         return -1;
-    /* Fewer page faults while tracing: the buffer is written sequentially anyway.
-     * Advice only; failure changes nothing. */
+    /* No page faults on the hot path: the pool is populated at start (the budget is the
+     * user's choice, and Score-P reserves it up front as well); huge pages where the
+     * kernel has them. The advice is only advice; failure changes nothing. */
     madvise(p, n_pages * psize, MADV_HUGEPAGE);
     base = p;
     return 0;

@@ -36,7 +36,11 @@ static int build_info(void)
 #else
     printf("  mpi         no (configure found no mpicc)\n");
 #endif
-    printf("  openmp      no (not built yet)\n");
+#ifdef HAVE_OMPT
+    printf("  openmp      yes (OMPT tool; gcc programs run on LLVM libomp)\n");
+#else
+    printf("  openmp      no (omp-tools.h not found)\n");
+#endif
     printf("  shmem       no (not built yet)\n");
     printf("  cuda        no (not built yet)\n");
     printf("output:\n");
