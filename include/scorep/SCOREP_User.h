@@ -10,52 +10,52 @@
 
 #include "scorep/SCOREP_User_Functions.h"
 
-#define SCOREP_USER_REGION_DEFINE(handle)                                                      \
+#define SCOREP_USER_REGION_DEFINE(handle)                                                          \
     static SCOREP_User_RegionHandle handle = SCOREP_USER_INVALID_REGION;
-#define SCOREP_USER_REGION_INIT(handle, name, type)                                            \
+#define SCOREP_USER_REGION_INIT(handle, name, type)                                                \
     SCOREP_User_RegionInit(&(handle), NULL, NULL, name, type, __FILE__, __LINE__);
 #define SCOREP_USER_REGION_ENTER(handle) SCOREP_User_RegionEnter(handle);
-#define SCOREP_USER_REGION_BEGIN(handle, name, type)                                           \
+#define SCOREP_USER_REGION_BEGIN(handle, name, type)                                               \
     SCOREP_User_RegionBegin(&(handle), NULL, NULL, name, type, __FILE__, __LINE__);
 #define SCOREP_USER_REGION_END(handle) SCOREP_User_RegionEnd(handle);
-#define SCOREP_USER_REGION_BY_NAME_BEGIN(name, type)                                           \
+#define SCOREP_USER_REGION_BY_NAME_BEGIN(name, type)                                               \
     SCOREP_User_RegionByNameBegin(name, type, __FILE__, __LINE__);
 #define SCOREP_USER_REGION_BY_NAME_END(name) SCOREP_User_RegionByNameEnd(name);
 
-#define SCOREP_USER_FUNC_BEGIN()                                                               \
-    static SCOREP_User_RegionHandle scorep_user_func_handle = SCOREP_USER_INVALID_REGION;      \
-    SCOREP_User_RegionBegin(&scorep_user_func_handle, NULL, NULL, __func__,                    \
+#define SCOREP_USER_FUNC_BEGIN()                                                                   \
+    static SCOREP_User_RegionHandle scorep_user_func_handle = SCOREP_USER_INVALID_REGION;          \
+    SCOREP_User_RegionBegin(&scorep_user_func_handle, NULL, NULL, __func__,                        \
                             SCOREP_USER_REGION_TYPE_FUNCTION, __FILE__, __LINE__);
 #define SCOREP_USER_FUNC_END() SCOREP_User_RegionEnd(scorep_user_func_handle);
 
-#define SCOREP_USER_PARAMETER_INT64(name, value)                                               \
-    {                                                                                          \
-        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;       \
-        SCOREP_User_ParameterInt64(&scorep_param, name, (int64_t)(value));                     \
+#define SCOREP_USER_PARAMETER_INT64(name, value)                                                   \
+    {                                                                                              \
+        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;           \
+        SCOREP_User_ParameterInt64(&scorep_param, name, (int64_t)(value));                         \
     }
-#define SCOREP_USER_PARAMETER_UINT64(name, value)                                              \
-    {                                                                                          \
-        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;       \
-        SCOREP_User_ParameterUint64(&scorep_param, name, (uint64_t)(value));                   \
+#define SCOREP_USER_PARAMETER_UINT64(name, value)                                                  \
+    {                                                                                              \
+        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;           \
+        SCOREP_User_ParameterUint64(&scorep_param, name, (uint64_t)(value));                       \
     }
-#define SCOREP_USER_PARAMETER_STRING(name, value)                                              \
-    {                                                                                          \
-        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;       \
-        SCOREP_User_ParameterString(&scorep_param, name, value);                               \
+#define SCOREP_USER_PARAMETER_STRING(name, value)                                                  \
+    {                                                                                              \
+        static SCOREP_User_ParameterHandle scorep_param = SCOREP_USER_INVALID_PARAMETER;           \
+        SCOREP_User_ParameterString(&scorep_param, name, value);                                   \
     }
 
-#define SCOREP_USER_METRIC_LOCAL(handle)                                                       \
+#define SCOREP_USER_METRIC_LOCAL(handle)                                                           \
     static SCOREP_SamplingSetHandle handle = SCOREP_INVALID_SAMPLING_SET;
-#define SCOREP_USER_METRIC_GLOBAL(handle)                                                      \
+#define SCOREP_USER_METRIC_GLOBAL(handle)                                                          \
     SCOREP_SamplingSetHandle handle = SCOREP_INVALID_SAMPLING_SET;
 #define SCOREP_USER_METRIC_EXTERNAL(handle) extern SCOREP_SamplingSetHandle handle;
-#define SCOREP_USER_METRIC_INIT(handle, name, unit, type, context)                             \
+#define SCOREP_USER_METRIC_INIT(handle, name, unit, type, context)                                 \
     SCOREP_User_InitMetric(&(handle), name, unit, type, context);
-#define SCOREP_USER_METRIC_INT64(handle, value)                                                \
+#define SCOREP_USER_METRIC_INT64(handle, value)                                                    \
     SCOREP_User_TriggerMetricInt64(handle, (int64_t)(value));
-#define SCOREP_USER_METRIC_UINT64(handle, value)                                               \
+#define SCOREP_USER_METRIC_UINT64(handle, value)                                                   \
     SCOREP_User_TriggerMetricUint64(handle, (uint64_t)(value));
-#define SCOREP_USER_METRIC_DOUBLE(handle, value)                                               \
+#define SCOREP_USER_METRIC_DOUBLE(handle, value)                                                   \
     SCOREP_User_TriggerMetricDouble(handle, (double)(value));
 
 #define SCOREP_USER_RECORDING_ON() SCOREP_User_EnableRecording();
@@ -66,7 +66,7 @@
 /* C++: a region that ends with the enclosing scope. */
 class SCOREP_User_RegionClass
 {
-public:
+  public:
     SCOREP_User_RegionClass(SCOREP_User_RegionHandle *h, const char *name,
                             SCOREP_User_RegionType type, const char *file, int line)
     {
@@ -78,12 +78,12 @@ public:
         SCOREP_User_RegionEnd(handle);
     }
 
-private:
+  private:
     SCOREP_User_RegionHandle handle;
 };
-#define SCOREP_USER_REGION(name, type)                                                         \
-    static SCOREP_User_RegionHandle scorep_user_region_handle = SCOREP_USER_INVALID_REGION;    \
-    SCOREP_User_RegionClass scorep_user_region_inst(&scorep_user_region_handle, name, type,    \
+#define SCOREP_USER_REGION(name, type)                                                             \
+    static SCOREP_User_RegionHandle scorep_user_region_handle = SCOREP_USER_INVALID_REGION;        \
+    SCOREP_User_RegionClass scorep_user_region_inst(&scorep_user_region_handle, name, type,        \
                                                     __FILE__, __LINE__);
 #endif
 

@@ -17,8 +17,8 @@ void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **last
                              void *last_file, const char *name, SCOREP_User_RegionType type,
                              const char *file, int line);
 void SCOREP_User_RegionEnd(SCOREP_User_RegionHandle handle);
-void SCOREP_User_RegionByNameBegin(const char *name, SCOREP_User_RegionType type,
-                                   const char *file, int line);
+void SCOREP_User_RegionByNameBegin(const char *name, SCOREP_User_RegionType type, const char *file,
+                                   int line);
 void SCOREP_User_RegionByNameEnd(const char *name);
 
 void SCOREP_User_ParameterInt64(SCOREP_User_ParameterHandle *handle, const char *name,
@@ -28,8 +28,8 @@ void SCOREP_User_ParameterUint64(SCOREP_User_ParameterHandle *handle, const char
 void SCOREP_User_ParameterString(SCOREP_User_ParameterHandle *handle, const char *name,
                                  const char *value);
 
-void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *handle, const char *name,
-                            const char *unit, SCOREP_User_MetricType type, int context);
+void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *handle, const char *name, const char *unit,
+                            SCOREP_User_MetricType type, int context);
 void SCOREP_User_TriggerMetricInt64(SCOREP_SamplingSetHandle handle, int64_t value);
 void SCOREP_User_TriggerMetricUint64(SCOREP_SamplingSetHandle handle, uint64_t value);
 void SCOREP_User_TriggerMetricDouble(SCOREP_SamplingSetHandle handle, double value);

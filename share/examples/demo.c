@@ -19,8 +19,8 @@ static pthread_barrier_t step_done;
 static void relax_row(const double *cur, double *next, int i)
 {
     for (int j = 1; j < N - 1; j++)
-        next[i * N + j] = 0.25 * (cur[(i - 1) * N + j] + cur[(i + 1) * N + j] +
-                                  cur[i * N + j - 1] + cur[i * N + j + 1]);
+        next[i * N + j] = 0.25 * (cur[(i - 1) * N + j] + cur[(i + 1) * N + j] + cur[i * N + j - 1] +
+                                  cur[i * N + j + 1]);
 }
 
 static void relax_slice(const slice *s, int it)

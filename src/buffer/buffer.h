@@ -89,9 +89,9 @@ typedef struct {
 typedef struct {
     uint64_t ts;
     uint32_t type;
-    uint32_t comm; /* communicator or window (defs id) */
-    uint32_t peer; /* rank in the communicator: receiver, sender, root, remote */
-    uint32_t tag;  /* tag, collective op, lock/atomic/sync type */
+    uint32_t comm;          /* communicator or window (defs id) */
+    uint32_t peer;          /* rank in the communicator: receiver, sender, root, remote */
+    uint32_t tag;           /* tag, collective op, lock/atomic/sync type */
     uint64_t bytes, bytes2; /* length / sent, received / sync level, group */
     uint64_t request;       /* request id, matching id, lock id */
     uint64_t msg_id;
@@ -122,8 +122,7 @@ int scorep_buffer_init(scorep_buffer *b);
 char *scorep_buffer_grow(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t rec_size);
 buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts);
 
-static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_t ts,
-                                        uint32_t size)
+static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t size)
 {
     char *p = s->cur;
     if (__builtin_expect(p + size > s->end, 0))
@@ -135,7 +134,8 @@ static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_
 static inline void scorep_buffer_region(scorep_buffer *b, uint32_t depth, uint64_t ts,
                                         uint32_t region, uint32_t type)
 {
-    buf_stream *s = depth < b->depth_cap ? &b->depth[depth] : scorep_buffer_depth_slow(b, depth, ts);
+    buf_stream *s =
+        depth < b->depth_cap ? &b->depth[depth] : scorep_buffer_depth_slow(b, depth, ts);
     if (!s)
         return;
     buf_region_rec *r = scorep_buffer_alloc(b, s, ts, sizeof *r);

@@ -26,9 +26,8 @@ static void count_bytes(scorep_location *l, uint64_t sent, uint64_t received)
     }
 }
 
-static void message(scorep_location *l, uint32_t type, uint32_t comm, uint32_t peer,
-                    uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
-                    uint64_t handle)
+static void message(scorep_location *l, uint32_t type, uint32_t comm, uint32_t peer, uint32_t tag,
+                    uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle)
 {
     buf_mpi_rec *r = rec(l, type);
     if (r) {
@@ -108,8 +107,8 @@ void scorep_event_mpi_collective_begin(scorep_location *l)
     rec(l, BUF_MPI_COLL_BEGIN);
 }
 
-static void collective(scorep_location *l, uint32_t type, uint32_t op, uint32_t comm,
-                       uint32_t root, uint64_t sent, uint64_t received, uint64_t request)
+static void collective(scorep_location *l, uint32_t type, uint32_t op, uint32_t comm, uint32_t root,
+                       uint64_t sent, uint64_t received, uint64_t request)
 {
     buf_mpi_rec *r = rec(l, type);
     if (r) {
@@ -214,8 +213,7 @@ void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
     count_rma(l, sent, received);
 }
 
-void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win,
-                                           uint64_t matching_id)
+void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win, uint64_t matching_id)
 {
     rma(l, BUF_RMA_OP_COMPLETE_BLOCKING, win, 0, 0, 0, 0, matching_id);
 }

@@ -71,10 +71,27 @@ void scorep_event_mpi_comm_create(scorep_location *l, uint32_t comm);
 void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm);
 
 /* one-sided; win: defs id; remote: rank in the window's communicator */
-typedef enum { SCOREP_RMA_SYNC_NONE = 0, SCOREP_RMA_SYNC_PROCESS = 1, SCOREP_RMA_SYNC_MEMORY = 2 } scorep_rma_sync_level; /* OTF2_RmaSyncLevel bits */
+typedef enum {
+    SCOREP_RMA_SYNC_NONE = 0,
+    SCOREP_RMA_SYNC_PROCESS = 1,
+    SCOREP_RMA_SYNC_MEMORY = 2
+} scorep_rma_sync_level; /* OTF2_RmaSyncLevel bits */
 typedef enum { SCOREP_LOCK_EXCLUSIVE = 0, SCOREP_LOCK_SHARED = 1 } scorep_lock_type;
-typedef enum { SCOREP_RMA_SYNC_TYPE_MEMORY = 0, SCOREP_RMA_SYNC_TYPE_NOTIFY_IN = 1, SCOREP_RMA_SYNC_TYPE_NOTIFY_OUT = 2 } scorep_rma_sync_type;
-typedef enum { SCOREP_RMA_ATOMIC_ACCUMULATE = 0, SCOREP_RMA_ATOMIC_INCREMENT = 1, SCOREP_RMA_ATOMIC_TEST_AND_SET = 2, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3, SCOREP_RMA_ATOMIC_SWAP = 4, SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5, SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 7 } scorep_rma_atomic_type; /* OTF2_RmaAtomicType */
+typedef enum {
+    SCOREP_RMA_SYNC_TYPE_MEMORY = 0,
+    SCOREP_RMA_SYNC_TYPE_NOTIFY_IN = 1,
+    SCOREP_RMA_SYNC_TYPE_NOTIFY_OUT = 2
+} scorep_rma_sync_type;
+typedef enum {
+    SCOREP_RMA_ATOMIC_ACCUMULATE = 0,
+    SCOREP_RMA_ATOMIC_INCREMENT = 1,
+    SCOREP_RMA_ATOMIC_TEST_AND_SET = 2,
+    SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP = 3,
+    SCOREP_RMA_ATOMIC_SWAP = 4,
+    SCOREP_RMA_ATOMIC_FETCH_AND_ADD = 5,
+    SCOREP_RMA_ATOMIC_FETCH_AND_INCREMENT = 6,
+    SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 7
+} scorep_rma_atomic_type; /* OTF2_RmaAtomicType */
 
 void scorep_event_rma_win_create(scorep_location *l, uint32_t win);
 void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win);
@@ -85,8 +102,7 @@ void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uin
 void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
                              scorep_rma_atomic_type type, uint64_t sent, uint64_t received,
                              uint64_t matching_id);
-void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win,
-                                           uint64_t matching_id);
+void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win, uint64_t matching_id);
 void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
                                                uint64_t matching_id);
 void scorep_event_rma_collective_begin(scorep_location *l);

@@ -50,8 +50,8 @@ static int move_aside(const char *dir, char *err, size_t errlen)
             break;
     }
     if (rename(dir, old) != 0) {
-        snprintf(err, errlen, "cannot rename the existing experiment directory '%s' aside: %s",
-                 dir, strerror(errno));
+        snprintf(err, errlen, "cannot rename the existing experiment directory '%s' aside: %s", dir,
+                 strerror(errno));
         return -1;
     }
     scorep_verbose("existing experiment directory renamed to '%s'", old);

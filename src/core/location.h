@@ -11,20 +11,20 @@
 #include <stdint.h>
 
 typedef struct scorep_location {
-    uint32_t id;            /* process-local, 0 = the thread that started the measurement */
-    uint32_t depth;         /* current region call depth (trace) */
-    uint32_t off_depth;     /* calls entered while recording was off, still open */
-    uint32_t stack_cap;     /* open calls: region and stack pointer per depth */
+    uint32_t id;        /* process-local, 0 = the thread that started the measurement */
+    uint32_t depth;     /* current region call depth (trace) */
+    uint32_t off_depth; /* calls entered while recording was off, still open */
+    uint32_t stack_cap; /* open calls: region and stack pointer per depth */
     uint32_t *stack_region;
     uintptr_t *stack_sp;
-    uint64_t last_ts;       /* timestamps are made strictly increasing per location */
-    uintptr_t fn_addr;      /* compiler adapter: last function seen by this thread ... */
-    uint32_t fn_region;     /* ... and its region (saves the table probe in loops and exits) */
+    uint64_t last_ts;   /* timestamps are made strictly increasing per location */
+    uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
+    uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
-    bool recording;         /* SCOREP_USER_RECORDING_ON/OFF */
-    bool finished;          /* thread ended; no more events */
-    uint32_t create_seq;    /* pthread sequence number of this thread (0 = main) */
-    uint32_t parent_id;     /* location that created this thread */
+    bool recording;      /* SCOREP_USER_RECORDING_ON/OFF */
+    bool finished;       /* thread ended; no more events */
+    uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
+    uint32_t parent_id;  /* location that created this thread */
     char name[32];
     scorep_profile profile;
     scorep_buffer buffer;

@@ -291,12 +291,11 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
-    int profile = scorep_cfg.enable_profiling &&
-                  scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
+    int profile =
+        scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
     if (profile) {
         char path[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir,
-                 scorep_cfg.profiling_base_name);
+        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
         if (scorep_profile_write_cube(path, &u) != 0)
             profile = 0;
     }

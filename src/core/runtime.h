@@ -21,7 +21,7 @@ typedef struct {
     char *profiling_base_name;
     uint64_t profiling_format;
     char *filtering_file;
-    uint64_t mpi_groups;      /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
+    uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
 } scorep_runtime_config;

@@ -4,8 +4,8 @@
 
 scorep_runtime_config scorep_cfg;
 
-static const scorep_cfg_choice timers[] = {{"tsc", 0}, {"clock_gettime", 1}, {"gettimeofday", 2},
-                                           {NULL, 0}};
+static const scorep_cfg_choice timers[] = {
+    {"tsc", 0}, {"clock_gettime", 1}, {"gettimeofday", 2}, {NULL, 0}};
 static const scorep_cfg_choice formats[] = {{"none", SCOREP_PROFILING_FORMAT_NONE},
                                             {"cube4", SCOREP_PROFILING_FORMAT_CUBE4},
                                             {"default", SCOREP_PROFILING_FORMAT_CUBE4},
@@ -22,15 +22,17 @@ const scorep_cfg_choice scorep_mpi_group_choices[] = {
     {"type", SCOREP_MPI_G_TYPE},         {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
     {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
 
-#define V(n, t, tgt, def, ch, brief, help) {"SCOREP_" n, SCOREP_CFG_##t, tgt, def, ch, brief, help}
+#define V(n, t, tgt, def, ch, brief, help)                                                         \
+    {                                                                                              \
+        "SCOREP_" n, SCOREP_CFG_##t, tgt, def, ch, brief, help                                     \
+    }
 const scorep_cfg_var scorep_cfg_vars[] = {
     V("ENABLE_PROFILING", BOOL, &scorep_cfg.enable_profiling, "true", NULL,
       "Write a call-path profile (profile.cubex)", "Records visits and time per call path."),
     V("ENABLE_TRACING", BOOL, &scorep_cfg.enable_tracing, "false", NULL,
       "Write an event trace (traces.otf2)", "Records every event into the in-memory buffer."),
     V("VERBOSE", BOOL, &scorep_cfg.verbose, "false", NULL, "Print progress messages", ""),
-    V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL,
-      "Trace memory per process",
+    V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL, "Trace memory per process",
       "When it is used up, tracing stops for the thread that needed more (the trace gets a "
       "marker, the profile keeps counting)."),
     V("PAGE_SIZE", SIZE, &scorep_cfg.page_size, "8k", NULL,

@@ -6,8 +6,7 @@
 
 const char *scorep_machine_name(void)
 {
-    return scorep_cfg.machine_name && *scorep_cfg.machine_name ? scorep_cfg.machine_name
-                                                               : "Linux";
+    return scorep_cfg.machine_name && *scorep_cfg.machine_name ? scorep_cfg.machine_name : "Linux";
 }
 
 const char *scorep_node_name(void)

@@ -100,7 +100,8 @@ void scorep_timer_finish(void)
         nanosleep(&d, NULL);
     }
     sample(&cal.tick1, &cal.ns1);
-    long double rate = (long double)(cal.tick1 - cal.tick0) * 1e9L / (long double)(cal.ns1 - cal.ns0);
+    long double rate =
+        (long double)(cal.tick1 - cal.tick0) * 1e9L / (long double)(cal.ns1 - cal.ns0);
     cal.resolution = (uint64_t)(rate + 0.5L);
 }
 

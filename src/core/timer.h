@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include <time.h>
 
-typedef enum { SCOREP_TIMER_TSC, SCOREP_TIMER_CLOCK_GETTIME, SCOREP_TIMER_GETTIMEOFDAY } scorep_timer_kind;
+typedef enum {
+    SCOREP_TIMER_TSC,
+    SCOREP_TIMER_CLOCK_GETTIME,
+    SCOREP_TIMER_GETTIMEOFDAY
+} scorep_timer_kind;
 
 extern scorep_timer_kind scorep_timer_active;
 

@@ -42,18 +42,17 @@ static int region_init(void *e, const void *k)
     int fail = 0;
     *d = *s;
     d->name = dup_or_null(s->name, &fail);
-    d->mangled = s->mangled && strcmp(s->mangled, s->name) != 0 ? dup_or_null(s->mangled, &fail)
-                                                                : d->name;
+    d->mangled =
+        s->mangled && strcmp(s->mangled, s->name) != 0 ? dup_or_null(s->mangled, &fail) : d->name;
     d->file = dup_or_null(s->file, &fail);
     return fail ? -1 : 0;
 }
 
-uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file,
-                            int begin_line, int end_line, scorep_paradigm paradigm,
-                            scorep_role role)
+uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
+                            int end_line, scorep_paradigm paradigm, scorep_role role)
 {
-    scorep_region_def key = {name, mangled ? mangled : name, file, begin_line, end_line,
-                             paradigm, role, false};
+    scorep_region_def key = {
+        name, mangled ? mangled : name, file, begin_line, end_line, paradigm, role, false};
     uint64_t h = defs_hash_str(defs_hash_str(14695981039346656037ull, name), file);
     h = h * 31 + (uint64_t)begin_line * 7 + paradigm;
     return defs_table_intern(&regions, h, &key, region_equal, region_init);
@@ -171,16 +170,16 @@ uint32_t scorep_defs_metric_count(void)
 /* -------------------------------------------------------------------- names */
 const char *scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char *const names[] = {"measurement", "user", "compiler", "pthread",
-                                        "mpi",         "openmp", "shmem",  "cuda"};
+    static const char *const names[] = {"measurement", "user",   "compiler", "pthread",
+                                        "mpi",         "openmp", "shmem",    "cuda"};
     return names[p];
 }
 
 const char *scorep_role_name(scorep_role r)
 {
-    static const char *const names[] = {"function",  "code",     "loop",        "phase",
-                                        "dynamic",   "artificial", "wrapper",   "point2point",
-                                        "one2all",   "all2one",  "all2all",     "other collective",
-                                        "barrier",   "file_io",  "rma"};
+    static const char *const names[] = {"function", "code",       "loop",    "phase",
+                                        "dynamic",  "artificial", "wrapper", "point2point",
+                                        "one2all",  "all2one",    "all2all", "other collective",
+                                        "barrier",  "file_io",    "rma"};
     return names[r];
 }

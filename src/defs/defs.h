@@ -62,9 +62,8 @@ typedef struct {
 
 /* Each returns the existing id for an equal key, or a new one. SCOREP_INVALID_ID when
  * memory is exhausted. Strings are copied. */
-uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file,
-                            int begin_line, int end_line, scorep_paradigm paradigm,
-                            scorep_role role);
+uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
+                            int end_line, scorep_paradigm paradigm, scorep_role role);
 uint32_t scorep_defs_string(const char *s);
 uint32_t scorep_defs_parameter(const char *name, scorep_param_type type);
 uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,

@@ -22,7 +22,10 @@ typedef struct {
     uint32_t hash_cap;
 } defs_table;
 
-#define DEFS_TABLE_INIT(type) {PTHREAD_MUTEX_INITIALIZER, sizeof(type), 0, {0}, NULL, NULL, 0}
+#define DEFS_TABLE_INIT(type)                                                                      \
+    {                                                                                              \
+        PTHREAD_MUTEX_INITIALIZER, sizeof(type), 0, {0}, NULL, NULL, 0                             \
+    }
 
 /* Looks up the key (hash + equality callback); creates via init() when absent.
  * Returns the id or UINT32_MAX when out of memory. */

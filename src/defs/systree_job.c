@@ -20,7 +20,7 @@ static struct {
     systree_list global;
     systree_pnode *plain_root;
     /* rank 0: ordinal -> (rank, local) and back */
-    uint32_t *group_rank;       /* per location-group ordinal */
+    uint32_t *group_rank;           /* per location-group ordinal */
     uint32_t *loc_rank, *loc_local; /* per location ordinal */
     uint64_t n_groups, n_locs;
     uint64_t **ordinal_of; /* [rank][local] */
@@ -54,8 +54,8 @@ static int describe(void *arg, uint64_t world, systree_local *out)
         snprintf(d->process, sizeof d->process, "%s", scorep_process_name());
     for (scorep_location *l = scorep_location_first(); l && i < n; l = l->next, i++)
         d->locs[i] = (systree_loc_desc){"thread", l->name, SYSTREE_LOCATION_CPU_THREAD};
-    *out = (systree_local){2, d->levels, "process", d->process, SYSTREE_LOCGROUP_PROCESS, i,
-                           d->locs};
+    *out =
+        (systree_local){2, d->levels, "process", d->process, SYSTREE_LOCGROUP_PROCESS, i, d->locs};
     return 0;
 }
 
@@ -105,7 +105,8 @@ static int gather_places(void)
     int size = scorep_ipc_get()->size();
     for (int r = 0; all && rc == 0 && r < size; r++) {
         const uint64_t *p = (const uint64_t *)(all + offsets[r]);
-        rc = lengths[r] < 2 * sizeof *p ? -1 : record_place((uint32_t)r, p[0], (uint32_t)p[1], p + 2);
+        rc = lengths[r] < 2 * sizeof *p ? -1
+                                        : record_place((uint32_t)r, p[0], (uint32_t)p[1], p + 2);
     }
     free(mine);
     free(all);

@@ -377,13 +377,14 @@ static int decode(scorep_unified *u, const blob_table *g)
         if (!*arrays[k] || !refs[k])
             rc = -1;
         for (uint32_t i = 0; i < g[k].n && rc == 0; i++) {
-            ser_reader r = {g[k].data.data + g[k].off[i], g[k].data.data + g[k].off[i] + g[k].len[i], 0};
+            ser_reader r = {g[k].data.data + g[k].off[i],
+                            g[k].data.data + g[k].off[i] + g[k].len[i], 0};
             rc = decode_one(u, k, i, &r, &refs[k][i]);
         }
     }
     for (uint32_t i = 0; rc == 0 && i < u->n[U_COMM]; i++)
-        u->comms[i].parent = refs[U_COMM][i] == UINT64_MAX ? SCOREP_INVALID_ID
-                                                           : comm_by_key(u, refs[U_COMM][i]);
+        u->comms[i].parent =
+            refs[U_COMM][i] == UINT64_MAX ? SCOREP_INVALID_ID : comm_by_key(u, refs[U_COMM][i]);
     for (uint32_t i = 0; rc == 0 && i < u->n[U_WIN]; i++)
         u->wins[i].comm = comm_by_key(u, refs[U_WIN][i]);
     for (int k = 0; k < U_KINDS; k++)

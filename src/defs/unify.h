@@ -17,7 +17,7 @@ typedef struct scorep_unified_s {
     scorep_metric_def *metrics;
     scorep_comm_def *comms; /* parent: global id or SCOREP_INVALID_ID */
     scorep_group_def *groups;
-    scorep_win_def *wins; /* comm: global id */
+    scorep_win_def *wins;   /* comm: global id */
     uint32_t *map[U_KINDS]; /* local id -> global id, for this process */
     uint32_t n_local[U_KINDS];
 } scorep_unified;

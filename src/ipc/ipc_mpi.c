@@ -135,7 +135,7 @@ static systree_comm *systree_world(void)
     return systree_comm_mpi_create(comm);
 }
 
-static const scorep_ipc ipc_mpi = {"mpi",     m_rank,     m_size, m_barrier, m_bcast, m_gather,
+static const scorep_ipc ipc_mpi = {"mpi",     m_rank,     m_size, m_barrier, m_bcast,  m_gather,
                                    m_gatherv, m_scatterv, m_send, m_recv,    m_max_u64};
 
 int scorep_mpi_world_rank(void)

@@ -72,8 +72,8 @@ static int max_u64(uint64_t *v)
     return 0;
 }
 
-const scorep_ipc scorep_ipc_single = {"single",   one_rank, one_size, nothing, bcast,  gather,
-                                      gatherv,    scatterv, no_p2p,   no_recv, max_u64};
+const scorep_ipc scorep_ipc_single = {"single", one_rank, one_size, nothing, bcast,  gather,
+                                      gatherv,  scatterv, no_p2p,   no_recv, max_u64};
 
 static const scorep_ipc *current = &scorep_ipc_single;
 

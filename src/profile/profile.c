@@ -139,8 +139,8 @@ void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, i
 {
     if (p->overflow)
         return;
-    pnode *n = scorep_profile_child_slow(p, p->cur, param_key(kind, param, value), kind, param,
-                                         value);
+    pnode *n =
+        scorep_profile_child_slow(p, p->cur, param_key(kind, param, value), kind, param, value);
     if (!n)
         return;
     n->enter_ts = ts;

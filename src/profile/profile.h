@@ -6,7 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { PNODE_ROOT, PNODE_REGION, PNODE_PARAM_INT, PNODE_PARAM_UINT, PNODE_PARAM_STRING } pnode_kind;
+typedef enum {
+    PNODE_ROOT,
+    PNODE_REGION,
+    PNODE_PARAM_INT,
+    PNODE_PARAM_UINT,
+    PNODE_PARAM_STRING
+} pnode_kind;
 
 typedef struct pmetric {
     struct pmetric *next;

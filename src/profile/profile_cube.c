@@ -293,8 +293,8 @@ static int gather_job(job *j, const ser_buf *mine)
 {
     unsigned char *all;
     size_t *offsets, *lengths;
-    int rc = scorep_ipc_gather_blobs(mine->data, mine->failed ? 0 : mine->len, &all, &offsets,
-                                     &lengths);
+    int rc =
+        scorep_ipc_gather_blobs(mine->data, mine->failed ? 0 : mine->len, &all, &offsets, &lengths);
     int size = scorep_ipc_get()->size();
     for (int r = 0; all && rc == 0 && r < size; r++)
         rc = lengths[r] == 0 ? -1 : unpack_process(j, r, all + offsets[r], lengths[r]);
@@ -321,8 +321,7 @@ static int define_cnode(cube_writer *w, const merged *m, int g, int parent_cube,
         return cube_writer_cnode(w, parent_cube, region);
     const char *pname = u->params[x->id].name;
     if (x->kind == PNODE_PARAM_STRING)
-        return cube_writer_cnode_param_string(w, parent_cube, region, pname,
-                                              u->strings[x->value]);
+        return cube_writer_cnode_param_string(w, parent_cube, region, pname, u->strings[x->value]);
     return cube_writer_cnode_param_int(w, parent_cube, region, pname, x->value);
 }
 
@@ -363,14 +362,13 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                                        "Number of visits", CUBE_EXCLUSIVE);
     mid[M_TIME] = cube_writer_metric(w, -1, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
                                      "Total CPU allocation time", CUBE_INCLUSIVE);
-    mid[M_MIN] = cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time",
-                                    CUBE_DTYPE_MINDOUBLE, "sec",
-                                    "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    mid[M_MAX] = cube_writer_metric(w, -1, "max_time", "Maximum Inclusive Time",
-                                    CUBE_DTYPE_MAXDOUBLE, "sec",
-                                    "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put",
-                                         "bytes_get"};
+    mid[M_MIN] =
+        cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE, "sec",
+                           "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    mid[M_MAX] =
+        cube_writer_metric(w, -1, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE, "sec",
+                           "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put", "bytes_get"};
     static const char *const descr[4] = {"Number of bytes sent", "Number of bytes received",
                                          "Number of bytes sent in one-sided operations",
                                          "Number of bytes received in one-sided operations"};

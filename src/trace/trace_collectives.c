@@ -84,9 +84,8 @@ static int byte_layout(const uint32_t *elements, OTF2_Type t, size_t **counts, s
     return 0;
 }
 
-static OTF2_CallbackCode gatherv(void *u, OTF2_CollectiveContext *c, const void *in,
-                                 uint32_t in_n, void *out, const uint32_t *out_n, OTF2_Type t,
-                                 uint32_t root)
+static OTF2_CallbackCode gatherv(void *u, OTF2_CollectiveContext *c, const void *in, uint32_t in_n,
+                                 void *out, const uint32_t *out_n, OTF2_Type t, uint32_t root)
 {
     (void)u;
     (void)c;
@@ -143,9 +142,8 @@ static void release(void *u, OTF2_CollectiveContext *g, OTF2_CollectiveContext *
     (void)l;
 }
 
-static const OTF2_CollectiveCallbacks callbacks = {release, get_size, get_rank, NULL,    NULL,
-                                                   barrier, bcast,    gather,   gatherv, scatter,
-                                                   scatterv};
+static const OTF2_CollectiveCallbacks callbacks = {
+    release, get_size, get_rank, NULL, NULL, barrier, bcast, gather, gatherv, scatter, scatterv};
 
 int scorep_trace_set_collectives(OTF2_Archive *a)
 {
@@ -153,9 +151,8 @@ int scorep_trace_set_collectives(OTF2_Archive *a)
         return OTF2_Archive_SetSerialCollectiveCallbacks(a) == OTF2_SUCCESS ? 0 : -1;
     /* OTF2 only passes the context through; any non-NULL value marks "the global comm" */
     static int context;
-    return OTF2_Archive_SetCollectiveCallbacks(a, &callbacks, NULL,
-                                               (OTF2_CollectiveContext *)&context, NULL) ==
-                   OTF2_SUCCESS
+    return OTF2_Archive_SetCollectiveCallbacks(
+               a, &callbacks, NULL, (OTF2_CollectiveContext *)&context, NULL) == OTF2_SUCCESS
                ? 0
                : -1;
 }

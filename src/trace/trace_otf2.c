@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ------------------------------------------------------------ string table */
 /* Ids 0..S-1 are the definition layer's strings (parameter values refer to them); names
  * the writer needs get ids after those. */
@@ -117,7 +116,7 @@ static int push(evt_state *s, uint32_t region)
 
 static OTF2_Type metric_otf2_type(scorep_metric_type t)
 {
-    return t == SCOREP_METRIC_INT64 ? OTF2_TYPE_INT64
+    return t == SCOREP_METRIC_INT64    ? OTF2_TYPE_INT64
            : t == SCOREP_METRIC_UINT64 ? OTF2_TYPE_UINT64
                                        : OTF2_TYPE_DOUBLE;
 }
@@ -346,8 +345,7 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
     else if (l->create_seq && s->thread_begun)
-        OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm,
-                                 l->create_seq);
+        OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm, l->create_seq);
 }
 
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
@@ -360,7 +358,13 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     evt_state s = {OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                   OTF2_AttributeList_New(), NULL, 0, 0, 0, scorep_defs_comm_count(), false};
+                   OTF2_AttributeList_New(),
+                   NULL,
+                   0,
+                   0,
+                   0,
+                   scorep_defs_comm_count(),
+                   false};
     if (!s.w || !s.attrs)
         return -1;
     if (l->id == 0)
@@ -398,10 +402,14 @@ typedef struct {
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
 {
-    static const OTF2_Paradigm map[] = {OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_PARADIGM_USER,
-                                        OTF2_PARADIGM_COMPILER, OTF2_PARADIGM_PTHREAD,
-                                        OTF2_PARADIGM_MPI, OTF2_PARADIGM_OPENMP,
-                                        OTF2_PARADIGM_SHMEM, OTF2_PARADIGM_CUDA};
+    static const OTF2_Paradigm map[] = {OTF2_PARADIGM_MEASUREMENT_SYSTEM,
+                                        OTF2_PARADIGM_USER,
+                                        OTF2_PARADIGM_COMPILER,
+                                        OTF2_PARADIGM_PTHREAD,
+                                        OTF2_PARADIGM_MPI,
+                                        OTF2_PARADIGM_OPENMP,
+                                        OTF2_PARADIGM_SHMEM,
+                                        OTF2_PARADIGM_CUDA};
     return map[p];
 }
 
@@ -457,10 +465,9 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
         uint32_t unit = strtab_add(st, m->unit, 1);
         if (!g)
             continue;
-        OTF2_GlobalDefWriter_WriteMetricMember(g, i, name, descr, OTF2_METRIC_TYPE_USER,
-                                               OTF2_METRIC_ABSOLUTE_POINT,
-                                               metric_otf2_type(m->type), OTF2_BASE_DECIMAL, 0,
-                                               unit);
+        OTF2_GlobalDefWriter_WriteMetricMember(
+            g, i, name, descr, OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
+            metric_otf2_type(m->type), OTF2_BASE_DECIMAL, 0, unit);
         OTF2_GlobalDefWriter_WriteMetricClass(g, i, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                               OTF2_RECORDER_KIND_ABSTRACT);
     }
@@ -510,8 +517,8 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
     uint64_t *ranks = range((uint32_t)j->size);
     if (ranks)
         OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                        (uint32_t)j->size, ranks);
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)j->size,
+                                        ranks);
     free(ranks);
     for (uint32_t i = 0; i < n_groups; i++) {
         const scorep_group_def *gr = &u->groups[i];
@@ -542,8 +549,8 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                        OTF2_COMM_FLAG_NONE);
     }
     for (uint32_t w = 0; w < u->n[U_WIN]; w++)
-        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1),
-                                         u->wins[w].comm, OTF2_RMA_WIN_FLAG_NONE);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1), u->wins[w].comm,
+                                         OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -571,8 +578,8 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
         OTF2_GlobalDefWriter_WriteGroup(g, base + 1 + r, empty, OTF2_GROUP_TYPE_COMM_GROUP,
                                         OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE,
                                         j->n_locations[r], members);
-        OTF2_GlobalDefWriter_WriteComm(g, u->n[U_COMM] + r, name, base + 1 + r,
-                                       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        OTF2_GlobalDefWriter_WriteComm(g, u->n[U_COMM] + r, name, base + 1 + r, OTF2_UNDEFINED_COMM,
+                                       OTF2_COMM_FLAG_NONE);
     }
     free(members);
 }
@@ -594,20 +601,19 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         return 0;
     switch (n->kind) {
     case SCOREP_ST_NODE:
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(
-            w->g, (uint32_t)n->ordinal, name, klass,
-            n->parent_ordinal == UINT64_MAX ? OTF2_UNDEFINED_SYSTEM_TREE_NODE
-                                            : (uint32_t)n->parent_ordinal);
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(w->g, (uint32_t)n->ordinal, name, klass,
+                                                 n->parent_ordinal == UINT64_MAX
+                                                     ? OTF2_UNDEFINED_SYSTEM_TREE_NODE
+                                                     : (uint32_t)n->parent_ordinal);
         break;
     case SCOREP_ST_PROCESS:
-        OTF2_GlobalDefWriter_WriteLocationGroup(w->g, (uint32_t)n->ordinal, name,
-                                                OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                (uint32_t)n->parent_ordinal,
-                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        OTF2_GlobalDefWriter_WriteLocationGroup(
+            w->g, (uint32_t)n->ordinal, name, OTF2_LOCATION_GROUP_TYPE_PROCESS,
+            (uint32_t)n->parent_ordinal, OTF2_UNDEFINED_LOCATION_GROUP);
         break;
     case SCOREP_ST_LOCATION: {
-        uint64_t events = n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local]
-                                                                : 0;
+        uint64_t events =
+            n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
@@ -781,7 +787,7 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType ft, OTF2_LocationRef l
     (void)ft;
     (void)loc;
     (void)cb;
-    (void)final;
+    (void) final;
     return OTF2_FLUSH;
 }
 

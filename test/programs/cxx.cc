@@ -2,7 +2,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace demo {
+namespace demo
+{
 template <typename T> __attribute__((noinline)) T twice(T v)
 {
     return v + v;

@@ -34,7 +34,7 @@ typedef struct {
         uint32_t comm, from, to, tag;
         uint64_t bytes, id, time;
         int used;
-    } *msgs;
+    } * msgs;
     size_t n, cap;
 } state;
 
@@ -114,11 +114,10 @@ static OTF2_CallbackCode def_attribute(void *u, OTF2_AttributeRef self, OTF2_Str
     (void)u;
     (void)d;
     (void)t;
-    static const char *const names[6] = {"mpi_message_id", "mpi_message_handle",
-                                         "mpi_probe_source", "mpi_probe_tag",
-                                         "mpi_probe_comm", "mpi_probe_bytes"};
-    uint32_t *ids[6] = {&S.attr_id, &S.attr_handle, &S.attr_src,
-                        &S.attr_tag, &S.attr_comm,  &S.attr_bytes};
+    static const char *const names[6] = {"mpi_message_id", "mpi_message_handle", "mpi_probe_source",
+                                         "mpi_probe_tag",  "mpi_probe_comm",     "mpi_probe_bytes"};
+    uint32_t *ids[6] = {&S.attr_id,  &S.attr_handle, &S.attr_src,
+                        &S.attr_tag, &S.attr_comm,   &S.attr_bytes};
     for (int i = 0; i < 6; i++)
         if (name < MAX && S.strings[name] && strcmp(S.strings[name], names[i]) == 0) {
             *ids[i] = self;
@@ -182,8 +181,8 @@ static void message(const char *kind, int recv, OTF2_LocationRef loc, uint64_t t
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c,
-                                 uint32_t tag, uint64_t len)
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len)
 {
     (void)u;
     message("SEND", 0, l, t, a, peer, c, tag, len);
@@ -201,8 +200,8 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c,
-                                 uint32_t tag, uint64_t len)
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len)
 {
     (void)u;
     message("RECV", 1, l, t, a, peer, c, tag, len);
@@ -252,8 +251,8 @@ static int check_matching(void)
         size_t found = 0;
         for (size_t j = 0; j < S.n; j++) {
             struct msg *r = &S.msgs[j];
-            if (r->recv && !r->used && r->comm == s->comm && r->from == s->from &&
-                r->to == s->to && r->tag == s->tag && r->id == s->id) {
+            if (r->recv && !r->used && r->comm == s->comm && r->from == s->from && r->to == s->to &&
+                r->tag == s->tag && r->id == s->id) {
                 found++;
                 r->used = 1;
                 size += r->bytes != s->bytes;
@@ -266,8 +265,8 @@ static int check_matching(void)
     }
     for (size_t j = 0; j < S.n; j++)
         unmatched += S.msgs[j].recv && !S.msgs[j].used;
-    printf("sends=%zu receives=%zu matched=%zu unmatched=%zu mismatched_size=%zu late=%zu\n",
-           sends, recvs, matched, unmatched, size, late);
+    printf("sends=%zu receives=%zu matched=%zu unmatched=%zu mismatched_size=%zu late=%zu\n", sends,
+           recvs, matched, unmatched, size, late);
     return unmatched == 0 && size == 0 && sends == recvs && matched == sends ? 0 : 1;
 }
 

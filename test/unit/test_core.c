@@ -11,15 +11,15 @@
 
 static int checks, failures;
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        checks++;                                                                              \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-            printf(__VA_ARGS__);                                                               \
-            printf("\n");                                                                      \
-        }                                                                                      \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
     } while (0)
 
 static void test_timer(scorep_timer_kind kind)
@@ -51,8 +51,8 @@ static void test_defs(void)
                                     SCOREP_ROLE_FUNCTION);
     uint32_t c = scorep_defs_region("foo", NULL, "b.c", 3, 3, SCOREP_PARADIGM_COMPILER,
                                     SCOREP_ROLE_FUNCTION);
-    uint32_t d = scorep_defs_region("foo", NULL, "a.c", 3, 3, SCOREP_PARADIGM_USER,
-                                    SCOREP_ROLE_FUNCTION);
+    uint32_t d =
+        scorep_defs_region("foo", NULL, "a.c", 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
     CHECK(a == b, "equal regions deduplicated (%u %u)", a, b);
     CHECK(a != c && a != d && c != d, "different file/paradigm give new regions");
     CHECK(scorep_defs_region_count() == 3, "3 regions, got %u", scorep_defs_region_count());
@@ -89,8 +89,9 @@ static void test_defs_threads(void)
         pthread_create(&t[i], NULL, define_many, NULL);
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
-    CHECK(scorep_defs_region_count() - before == 2000, "4 threads x 2000 equal names -> 2000 "
-                                                       "regions, got %u",
+    CHECK(scorep_defs_region_count() - before == 2000,
+          "4 threads x 2000 equal names -> 2000 "
+          "regions, got %u",
           scorep_defs_region_count() - before);
 }
 

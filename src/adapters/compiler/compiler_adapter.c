@@ -78,9 +78,9 @@ static uint32_t define_region(uintptr_t a)
     if (scorep_symbols_in_runtime(a))
         return FN_FILTERED; /* never measure the measurement */
     if (scorep_symbols_resolve(a, &sym) == 0 || sym.name) {
-        bool excluded = scorep_active_filter &&
-                        scorep_filter_excluded(scorep_active_filter, sym.file, sym.name,
-                                               sym.mangled);
+        bool excluded =
+            scorep_active_filter &&
+            scorep_filter_excluded(scorep_active_filter, sym.file, sym.name, sym.mangled);
         if (!excluded) {
             uint32_t r = scorep_defs_region(sym.name, sym.mangled, sym.file, sym.line, sym.line,
                                             SCOREP_PARADIGM_COMPILER, SCOREP_ROLE_FUNCTION);

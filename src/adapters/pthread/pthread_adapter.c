@@ -1,5 +1,6 @@
 /* pthread_adapter.c: records thread creation, begin, end and join by interposing
- * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time and under LD_PRELOAD). */
+ * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time
+ * and under LD_PRELOAD). */
 #include "core/events.h"
 #include "core/runtime.h"
 
@@ -89,11 +90,10 @@ static void *trampoline(void *p)
  * are not the program's: they get no location unless they record events. */
 static int created_by_runtime_library(const void *caller)
 {
-    static const char *const libs[] = {"/libmpi",  "/libopen-", "/libpmix", "/libevent",
-                                       "/libucx",  "/libucs",   "/libucp",  "/libuct",
-                                       "/libfabric", "/libhwloc", "/libomp", "/libgomp",
-                                       "/libcuda", "/libcupti", "/libpsm",  "/libibverbs",
-                                       "/libscorep-rt"};
+    static const char *const libs[] = {
+        "/libmpi",  "/libopen-", "/libpmix",   "/libevent",   "/libucx",      "/libucs",
+        "/libucp",  "/libuct",   "/libfabric", "/libhwloc",   "/libomp",      "/libgomp",
+        "/libcuda", "/libcupti", "/libpsm",    "/libibverbs", "/libscorep-rt"};
     Dl_info info;
     if (!dladdr(caller, &info) || !info.dli_fname)
         return 0;

@@ -38,9 +38,9 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
         return NULL;
     r->region = scorep_defs_region(name ? name : "<unnamed>", NULL, file, line, line,
                                    SCOREP_PARADIGM_USER, role_of(type));
-    r->filtered = r->region == SCOREP_INVALID_ID ||
-                  (scorep_active_filter &&
-                   scorep_filter_excluded(scorep_active_filter, file, name, name));
+    r->filtered =
+        r->region == SCOREP_INVALID_ID ||
+        (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
     return r;
 }
 
@@ -156,8 +156,7 @@ API void SCOREP_User_ParameterInt64(SCOREP_User_ParameterHandle *h, const char *
         scorep_event_parameter_int(l, id, v);
 }
 
-API void SCOREP_User_ParameterUint64(SCOREP_User_ParameterHandle *h, const char *name,
-                                     uint64_t v)
+API void SCOREP_User_ParameterUint64(SCOREP_User_ParameterHandle *h, const char *name, uint64_t v)
 {
     scorep_location *l = scorep_location_get();
     uint32_t id;
