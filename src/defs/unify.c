@@ -3,6 +3,7 @@
  * their key (the first 8 bytes of the blob). References between definitions (a
  * communicator's parent, a window's communicator) travel as keys, not ids. */
 #include "defs/unify.h"
+#include "defs/hash_index.h"
 #include "defs/ser.h"
 #include "ipc/ipc.h"
 
@@ -14,8 +15,8 @@ typedef struct {
     size_t *off;
     uint32_t *len;
     uint32_t n, cap;
-    uint32_t *slots;
-    uint32_t nslots;
+    int kind;
+    hash_index index;
 } blob_table;
 
 enum { TAG_SIZE = 7101, TAG_DATA = 7102 };
@@ -33,40 +34,35 @@ static uint64_t blob_hash(const unsigned char *p, size_t n)
     return h;
 }
 
-static int table_grow(blob_table *t)
+static uint64_t entry_hash(void *ctx, uint32_t id)
 {
-    uint32_t ns = t->nslots ? t->nslots * 2 : 256;
-    uint32_t *s = malloc(ns * sizeof *s);
-    if (!s)
-        return -1;
-    memset(s, 0xff, ns * sizeof *s);
-    free(t->slots);
-    t->slots = s;
-    t->nslots = ns;
-    return 0;
+    blob_table *t = ctx;
+    return blob_hash(t->data.data + t->off[id], identity_len(t->kind, t->len[id]));
+}
+
+typedef struct {
+    blob_table *t;
+    const unsigned char *p;
+    size_t il;
+} blob_key;
+
+static int entry_equal(void *ctx, uint32_t id)
+{
+    blob_key *k = ctx;
+    return identity_len(k->t->kind, k->t->len[id]) == k->il &&
+           memcmp(k->t->data.data + k->t->off[id], k->p, k->il) == 0;
 }
 
 /* Finds or appends a blob; returns its index or UINT32_MAX. */
 static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, uint32_t len)
 {
-    if ((t->n + 1) * 2 > t->nslots) {
-        if (table_grow(t) != 0)
-            return UINT32_MAX;
-        for (uint32_t i = 0; i < t->n; i++) { /* re-index */
-            size_t il = identity_len(kind, t->len[i]);
-            uint32_t j = (uint32_t)blob_hash(t->data.data + t->off[i], il) & (t->nslots - 1);
-            while (t->slots[j] != UINT32_MAX)
-                j = (j + 1) & (t->nslots - 1);
-            t->slots[j] = i;
-        }
-    }
-    size_t il = identity_len(kind, len);
-    uint32_t j = (uint32_t)blob_hash(p, il) & (t->nslots - 1);
-    for (; t->slots[j] != UINT32_MAX; j = (j + 1) & (t->nslots - 1)) {
-        uint32_t i = t->slots[j];
-        if (identity_len(kind, t->len[i]) == il && memcmp(t->data.data + t->off[i], p, il) == 0)
-            return i;
-    }
+    t->kind = kind;
+    if (hash_index_reserve(&t->index, t->n, entry_hash, t) != 0)
+        return UINT32_MAX;
+    blob_key key = {t, p, identity_len(kind, len)};
+    uint32_t j, found = hash_index_find(&t->index, blob_hash(p, key.il), entry_equal, &key, &j);
+    if (found != UINT32_MAX)
+        return found;
     if (t->n == t->cap) {
         uint32_t c = t->cap ? t->cap * 2 : 256;
         size_t *o = realloc(t->off, c * sizeof *o);
@@ -83,7 +79,7 @@ static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, ui
     ser_put(&t->data, p, len);
     if (t->data.failed)
         return UINT32_MAX;
-    t->slots[j] = t->n;
+    hash_index_set(&t->index, j, t->n);
     return t->n++;
 }
 
@@ -92,7 +88,7 @@ static void table_free(blob_table *t)
     ser_free(&t->data);
     free(t->off);
     free(t->len);
-    free(t->slots);
+    hash_index_free(&t->index);
 }
 
 /* ------------------------------------------------------- local definitions */

@@ -8,6 +8,7 @@
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
+#include "defs/hash_index.h"
 #include "defs/ser.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
@@ -39,8 +40,7 @@ typedef struct {
 typedef struct {
     gnode *g;
     int n, cap;
-    int *slots;
-    int nslots;
+    hash_index index; /* (parent, kind, id, value) -> node */
     pvalue *v;
     size_t nv, capv;
 } merged;
@@ -52,36 +52,34 @@ static uint64_t gkey(int parent, uint8_t kind, uint32_t id, int64_t value)
     return h ^ (uint64_t)value * 0x165667b19e3779f9ull;
 }
 
-static int rehash(merged *m)
+static uint64_t gnode_hash(void *ctx, uint32_t id)
 {
-    int ns = m->nslots ? m->nslots * 2 : 1024;
-    int *s = malloc(ns * sizeof *s);
-    if (!s)
-        return -1;
-    memset(s, 0xff, ns * sizeof *s);
-    for (int i = 0; i < m->n; i++) {
-        gnode *x = &m->g[i];
-        int j = (int)(gkey(x->parent, x->kind, x->id, x->value) & (uint64_t)(ns - 1));
-        while (s[j] >= 0)
-            j = (j + 1) & (ns - 1);
-        s[j] = i;
-    }
-    free(m->slots);
-    m->slots = s;
-    m->nslots = ns;
-    return 0;
+    const gnode *x = &((merged *)ctx)->g[id];
+    return gkey(x->parent, x->kind, x->id, x->value);
+}
+
+typedef struct {
+    const merged *m;
+    gnode key;
+} gnode_key;
+
+static int gnode_key_equal(void *ctx, uint32_t id)
+{
+    const gnode_key *k = ctx;
+    const gnode *x = &k->m->g[id];
+    return x->parent == k->key.parent && x->kind == k->key.kind && x->id == k->key.id &&
+           x->value == k->key.value;
 }
 
 static int gnode_get(merged *m, int parent, uint8_t kind, uint32_t id, int64_t value)
 {
-    if ((m->n + 1) * 2 > m->nslots && rehash(m) != 0)
+    if (hash_index_reserve(&m->index, (uint32_t)m->n, gnode_hash, m) != 0)
         return -1;
-    int j = (int)(gkey(parent, kind, id, value) & (uint64_t)(m->nslots - 1));
-    for (; m->slots[j] >= 0; j = (j + 1) & (m->nslots - 1)) {
-        gnode *x = &m->g[m->slots[j]];
-        if (x->parent == parent && x->kind == kind && x->id == id && x->value == value)
-            return m->slots[j];
-    }
+    gnode_key key = {m, {parent, -1, -1, -1, kind, id, value, -1}};
+    uint32_t j, found = hash_index_find(&m->index, gkey(parent, kind, id, value), gnode_key_equal,
+                                        &key, &j);
+    if (found != UINT32_MAX)
+        return (int)found;
     if (m->n == m->cap) {
         int c = m->cap ? m->cap * 2 : 1024;
         gnode *g = realloc(m->g, c * sizeof *g);
@@ -100,7 +98,7 @@ static int gnode_get(merged *m, int parent, uint8_t kind, uint32_t id, int64_t v
             par->first_child = n;
         par->last_child = n;
     }
-    m->slots[j] = n;
+    hash_index_set(&m->index, j, (uint32_t)n);
     return n;
 }
 
@@ -126,7 +124,7 @@ static void merged_free(merged *m)
         free(m->v[i].metric_sums);
     }
     free(m->g);
-    free(m->slots);
+    hash_index_free(&m->index);
     free(m->v);
 }
 

@@ -7,6 +7,7 @@
 #include "core/clock_sync.h"
 #include "core/timer.h"
 #include "defs/defs.h"
+#include "defs/hash_index.h"
 #include "defs/ser.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
@@ -24,46 +25,44 @@
 typedef struct {
     char **s;
     uint32_t n, cap;
-    uint32_t *slots, nslots;
+    hash_index index;
 } strtab;
 
-static uint32_t str_hash(const char *s)
+static uint64_t str_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
+    uint64_t h = 14695981039346656037ull;
     for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 
-static int strtab_grow(strtab *t)
+static uint64_t strtab_hash(void *ctx, uint32_t id)
 {
-    uint32_t ns = t->nslots ? t->nslots * 2 : 1024;
-    uint32_t *sl = malloc(ns * sizeof *sl);
-    if (!sl)
-        return -1;
-    memset(sl, 0xff, ns * sizeof *sl);
-    for (uint32_t i = 0; i < t->n; i++) {
-        uint32_t j = str_hash(t->s[i]) & (ns - 1);
-        while (sl[j] != UINT32_MAX)
-            j = (j + 1) & (ns - 1);
-        sl[j] = i;
-    }
-    free(t->slots);
-    t->slots = sl;
-    t->nslots = ns;
-    return 0;
+    return str_hash(((strtab *)ctx)->s[id]);
+}
+
+typedef struct {
+    strtab *t;
+    const char *s;
+    int dedup;
+} strtab_key;
+
+static int strtab_equal(void *ctx, uint32_t id)
+{
+    strtab_key *k = ctx;
+    return k->dedup && strcmp(k->t->s[id], k->s) == 0;
 }
 
 static uint32_t strtab_add(strtab *t, const char *s, int dedup)
 {
     if (!s)
         s = "";
-    if ((t->n + 1) * 2 > t->nslots && strtab_grow(t) != 0)
+    if (hash_index_reserve(&t->index, t->n, strtab_hash, t) != 0)
         return 0;
-    uint32_t j = str_hash(s) & (t->nslots - 1);
-    for (; t->slots[j] != UINT32_MAX; j = (j + 1) & (t->nslots - 1))
-        if (dedup && strcmp(t->s[t->slots[j]], s) == 0)
-            return t->slots[j];
+    strtab_key key = {t, s, dedup};
+    uint32_t j, found = hash_index_find(&t->index, str_hash(s), strtab_equal, &key, &j);
+    if (found != UINT32_MAX)
+        return found;
     if (t->n == t->cap) {
         uint32_t c = t->cap ? t->cap * 2 : 256;
         char **ns = realloc(t->s, c * sizeof *ns);
@@ -74,7 +73,7 @@ static uint32_t strtab_add(strtab *t, const char *s, int dedup)
     }
     if (!(t->s[t->n] = strdup(s))) /* callers' strings may be transient */
         return 0;
-    t->slots[j] = t->n;
+    hash_index_set(&t->index, j, t->n);
     return t->n++;
 }
 
@@ -659,7 +658,7 @@ static int write_global_defs(OTF2_Archive *a, const trace_job *j)
     for (uint32_t i = 0; i < st.n; i++)
         free(st.s[i]);
     free(st.s);
-    free(st.slots);
+    hash_index_free(&st.index);
     return OTF2_Archive_CloseGlobalDefWriter(a, g) == OTF2_SUCCESS ? 0 : -1;
 }
 

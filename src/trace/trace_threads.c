@@ -2,6 +2,7 @@
  * locations, and the OTF2 records of fork-join threading (trace_threads.h). */
 #include "trace/trace_threads.h"
 #include "core/location.h"
+#include "defs/hash_index.h"
 #include "defs/ser.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
@@ -15,8 +16,7 @@ typedef struct {
     uint32_t *off;
     uint32_t *members; /* local location ids, by thread number */
     uint32_t n_members, cap_members;
-    uint32_t *slots; /* dedup index over team ids */
-    uint32_t nslots;
+    hash_index index; /* dedup index over team ids */
 } team_table;
 
 static struct {
@@ -85,23 +85,24 @@ static uint32_t members_hash(const uint32_t *m, uint32_t n)
     return h;
 }
 
-static int grow_slots(team_table *t)
+static uint64_t team_hash(void *ctx, uint32_t k)
 {
-    uint32_t ns = t->nslots ? t->nslots * 2 : 64;
-    uint32_t *s = malloc(ns * sizeof *s);
-    if (!s)
-        return -1;
-    memset(s, 0xff, ns * sizeof *s);
-    for (uint32_t k = 0; k < t->n; k++) {
-        uint32_t j = members_hash(t->members + t->off[k], t->off[k + 1] - t->off[k]) & (ns - 1);
-        while (s[j] != UINT32_MAX)
-            j = (j + 1) & (ns - 1);
-        s[j] = k;
-    }
-    free(t->slots);
-    t->slots = s;
-    t->nslots = ns;
-    return 0;
+    const team_table *t = ctx;
+    return members_hash(t->members + t->off[k], t->off[k + 1] - t->off[k]);
+}
+
+typedef struct {
+    const team_table *t;
+    const uint32_t *m;
+    uint32_t n;
+} team_key;
+
+static int team_equal(void *ctx, uint32_t k)
+{
+    const team_key *x = ctx;
+    const team_table *t = x->t;
+    return t->off[k + 1] - t->off[k] == x->n &&
+           memcmp(t->members + t->off[k], x->m, x->n * sizeof *x->m) == 0;
 }
 
 static int append_team(team_table *t, const uint32_t *m, uint32_t n)
@@ -133,17 +134,15 @@ static int append_team(team_table *t, const uint32_t *m, uint32_t n)
 /* The team with exactly these members, added when new; UINT32_MAX when out of memory. */
 static uint32_t team_of(team_table *t, const uint32_t *m, uint32_t n)
 {
-    if ((t->n + 1) * 2 > t->nslots && grow_slots(t) != 0)
+    if (hash_index_reserve(&t->index, t->n, team_hash, t) != 0)
         return UINT32_MAX;
-    uint32_t j = members_hash(m, n) & (t->nslots - 1);
-    for (; t->slots[j] != UINT32_MAX; j = (j + 1) & (t->nslots - 1)) {
-        uint32_t k = t->slots[j];
-        if (t->off[k + 1] - t->off[k] == n && memcmp(t->members + t->off[k], m, n * 4) == 0)
-            return k;
-    }
+    team_key key = {t, m, n};
+    uint32_t j, k = hash_index_find(&t->index, members_hash(m, n), team_equal, &key, &j);
+    if (k != UINT32_MAX)
+        return k;
     if (append_team(t, m, n) != 0)
         return UINT32_MAX;
-    t->slots[j] = t->n - 1;
+    hash_index_set(&t->index, j, t->n - 1);
     return t->n - 1;
 }
 
@@ -247,7 +246,7 @@ int scorep_trace_threads_prepare(const struct scorep_unified_s *u)
     ser_free(&b);
     free(t.off);
     free(t.members);
-    free(t.slots);
+    hash_index_free(&t.index);
     if (rc != 0)
         st.n_inst = 0; /* events then name no team */
     return rc;
