@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define FN_FILTERED (UINT32_MAX - 1)
 #define FN_MISS UINT32_MAX
@@ -71,6 +72,14 @@ static void fn_grow(void)
     __atomic_store_n(&table, t, __ATOMIC_RELEASE);
 }
 
+/* Functions the compiler outlined for OpenMP constructs: the OMPT adapter shows the
+ * constructs themselves, so these would only add a level of noise to every call path. */
+static bool outlined_by_openmp(const char *name)
+{
+    return name && (strncmp(name, ".omp_outlined.", 14) == 0 || strstr(name, "._omp_fn.") ||
+                    strncmp(name, "__omp_offloading_", 17) == 0);
+}
+
 static uint32_t define_region(uintptr_t a)
 {
     scorep_symbol sym = {0};
@@ -79,8 +88,9 @@ static uint32_t define_region(uintptr_t a)
         return FN_FILTERED; /* never measure the measurement */
     if (scorep_symbols_resolve(a, &sym) == 0 || sym.name) {
         bool excluded =
-            scorep_active_filter &&
-            scorep_filter_excluded(scorep_active_filter, sym.file, sym.name, sym.mangled);
+            outlined_by_openmp(sym.mangled) ||
+            (scorep_active_filter &&
+             scorep_filter_excluded(scorep_active_filter, sym.file, sym.name, sym.mangled));
         if (!excluded) {
             uint32_t r = scorep_defs_region(sym.name, sym.mangled, sym.file, sym.line, sym.line,
                                             SCOREP_PARADIGM_COMPILER, SCOREP_ROLE_FUNCTION);
