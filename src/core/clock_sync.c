@@ -5,6 +5,10 @@
 #include "core/timer.h"
 #include "ipc/ipc.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 enum { MAX_POINTS = 2, ROUNDS = 10, TAG_PING = 7201, TAG_PONG = 7202, TAG_RESULT = 7203 };
 
 static scorep_clock_point points[MAX_POINTS];
@@ -29,6 +33,34 @@ static int64_t measure_peer(const scorep_ipc *ipc, int peer, uint64_t *peer_time
     return best;
 }
 
+/* 1 when this process reads the same clock as rank 0: the same host and the (invariant)
+ * TSC. Then its offset is 0 by construction; a ping-pong on a loaded host would only add
+ * an error of up to half a descheduled round trip. */
+static int same_clock_as_root(const scorep_ipc *ipc)
+{
+    char mine[256] = "", root[256] = "";
+    gethostname(mine, sizeof mine - 1);
+    memcpy(root, mine, sizeof root);
+    if (ipc->bcast(root, sizeof root, 0) != 0)
+        return 0;
+    return scorep_timer_active == SCOREP_TIMER_TSC && strcmp(mine, root) == 0;
+}
+
+/* the other side of measure_peer: answer the pings, then learn the offset */
+static void answer_root(const scorep_ipc *ipc, scorep_clock_point *p)
+{
+    for (int i = 0; i < ROUNDS; i++) {
+        uint64_t ping, now;
+        ipc->recv(&ping, sizeof ping, 0, TAG_PING);
+        now = scorep_timer_ticks();
+        ipc->send(&now, sizeof now, 0, TAG_PONG);
+    }
+    uint64_t msg[2];
+    ipc->recv(msg, sizeof msg, 0, TAG_RESULT);
+    p->time = msg[0];
+    p->offset = (int64_t)msg[1];
+}
+
 void scorep_clock_sync(void)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
@@ -36,25 +68,24 @@ void scorep_clock_sync(void)
     if (size < 2 || n_points >= MAX_POINTS)
         return;
     scorep_clock_point p = {scorep_timer_ticks(), 0, 0};
+    int32_t same = same_clock_as_root(ipc), *all = rank == 0 ? malloc(size * sizeof *all) : NULL;
+    if (ipc->gather(&same, sizeof same, all, 0) != 0 || (rank == 0 && !all)) {
+        free(all);
+        return; /* only with a broken backend; then no offsets are written */
+    }
     if (rank == 0) {
         for (int r = 1; r < size; r++) {
+            if (all[r])
+                continue;
             uint64_t when = 0;
             int64_t off = measure_peer(ipc, r, &when);
             uint64_t msg[2] = {when, (uint64_t)off};
             ipc->send(msg, sizeof msg, r, TAG_RESULT);
         }
-    } else {
-        for (int i = 0; i < ROUNDS; i++) {
-            uint64_t ping, now;
-            ipc->recv(&ping, sizeof ping, 0, TAG_PING);
-            now = scorep_timer_ticks();
-            ipc->send(&now, sizeof now, 0, TAG_PONG);
-        }
-        uint64_t msg[2];
-        ipc->recv(msg, sizeof msg, 0, TAG_RESULT);
-        p.time = msg[0];
-        p.offset = (int64_t)msg[1];
+    } else if (!same) {
+        answer_root(ipc, &p);
     }
+    free(all);
     points[n_points++] = p;
 }
 

@@ -5,6 +5,8 @@
  * Output lines (one per event, fields separated by one blank):
  *   SEND|ISEND|RECV|IRECV rank=R time=T comm=C from=S to=D tag=G bytes=B id=I handle=H
  *   PROBE rank=R time=T region=NAME comm=C from=S to=R tag=G bytes=B id=I handle=H
+ * Options: --match, --tolerance TICKS (with --match: a receive at most TICKS before its
+ * send is not late).
  * --match prints: "sends=N receives=M matched=K unmatched=U mismatched_size=Z late=L" and
  * exits 1 unless U == Z == 0 and N == M == K. (late: receive earlier than its send, on
  * timestamps corrected by the locations' clock offsets as OTF2 readers apply them) */
@@ -26,6 +28,7 @@ typedef struct {
     uint32_t attr_id, attr_handle, attr_src, attr_tag, attr_comm, attr_bytes;
     int have_attr[6];
     int match;
+    uint64_t tolerance; /* --tolerance TICKS: skew between CPUs' clocks accepted as on time */
     uint64_t locs[MAX];
     size_t nlocs;
     int mpi_locations; /* the MPI COMM_LOCATIONS group, -1 if none */
@@ -286,7 +289,7 @@ static int check_matching(void)
                 found++;
                 r->used = 1;
                 size += r->bytes != s->bytes;
-                late += r->time < s->time;
+                late += r->time + S.tolerance < s->time;
                 break;
             }
         }
@@ -306,7 +309,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: trace_messages [--match] traces.otf2\n");
         return 2;
     }
-    S.match = argc > 2 && strcmp(argv[1], "--match") == 0;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--match") == 0)
+            S.match = 1;
+        else if (strcmp(argv[i], "--tolerance") == 0 && i + 2 < argc)
+            S.tolerance = strtoull(argv[++i], NULL, 10);
+    }
     OTF2_Reader *r = OTF2_Reader_Open(argv[argc - 1]);
     if (!r)
         return 2;
