@@ -75,13 +75,12 @@ void scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int c
                             MPI_Request requests[]);
 void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
                              MPI_Request requests[], int *index, int *flag, MPI_Status *status);
-void scorep_mpi_pre_waitsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], MPI_Status **statuses);
+/* Waitsome and Testsome: the requests and (replaced if ignored) statuses of the call */
+void scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                         MPI_Request requests[], MPI_Status **statuses);
 void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
                               MPI_Request requests[], int *outcount, int indices[],
                               MPI_Status statuses[]);
-void scorep_mpi_pre_testsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], MPI_Status **statuses);
 void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
                               MPI_Request requests[], int *outcount, int indices[],
                               MPI_Status statuses[]);

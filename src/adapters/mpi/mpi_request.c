@@ -410,8 +410,8 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
     }
 }
 
-void scorep_mpi_pre_waitsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], MPI_Status **statuses)
+void scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
+                         MPI_Request requests_[], MPI_Status **statuses)
 {
     (void)f;
     ctx_open(ctx, count, requests_);
@@ -427,14 +427,6 @@ void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs 
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
         complete_some(f, ret, ctx, *outcount, indices, statuses);
     ctx_close(ctx);
-}
-
-void scorep_mpi_pre_testsome(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], MPI_Status **statuses)
-{
-    (void)f;
-    ctx_open(ctx, count, requests_);
-    ctx_statuses(ctx, statuses);
 }
 
 void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
