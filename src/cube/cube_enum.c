@@ -81,22 +81,30 @@ int cube_tree_deep(const cube_tree *t, int *seq)
 int cube_tree_wide(const cube_tree *t, int *seq)
 {
     int *stack = malloc(((size_t)t->n + 1) * sizeof(int));
-    int top = 0, emitted = 0, rc = 0;
+    int emitted = 0, rc = 0;
     if (stack == NULL)
         return -1;
-    for (int i = 0; i < t->n_roots; i++)
-        seq[emitted++] = t->roots[i];
-    rc = push_reversed(t, -1, stack, &top);
-    while (rc == 0 && top > 0) {
-        int v = stack[--top];
-        int count = t->child_off[v + 1] - t->child_off[v];
-        if (emitted + count > t->n) {
+    /* One root at a time (CubeLib's order): the root, then its subtree with every node's
+     * children listed before any of them is descended into; only then the next root. */
+    for (int r = 0; rc == 0 && r < t->n_roots; r++) {
+        int top = 0;
+        if (emitted == t->n) {
             rc = -1;
             break;
         }
-        for (int i = 0; i < count; i++)
-            seq[emitted++] = t->children[t->child_off[v] + i];
-        rc = push_reversed(t, v, stack, &top);
+        seq[emitted++] = t->roots[r];
+        stack[top++] = t->roots[r];
+        while (rc == 0 && top > 0) {
+            int v = stack[--top];
+            int count = t->child_off[v + 1] - t->child_off[v];
+            if (emitted + count > t->n) {
+                rc = -1;
+                break;
+            }
+            for (int i = 0; i < count; i++)
+                seq[emitted++] = t->children[t->child_off[v] + i];
+            rc = push_reversed(t, v, stack, &top);
+        }
     }
     free(stack);
     return (rc == 0 && emitted == t->n) ? 0 : -1;

@@ -242,6 +242,9 @@ int main(void)
     check_sample_with_csv(dir, "call_tree_test", "call_tree_test.cubex");
     check_sample_with_csv(dir, "time.p4.n2000.x1.r0", "profile.cubex");
     check_sample_with_csv(dir, "blast.p64.r1", "profile.cubex");
+    /* several roots: inclusive rows are enumerated one root at a time */
+    check_sample_with_csv(dir, "pthread_roots", "profile.cubex");
+    check_sample_with_csv(dir, "user_api", "profile.cubex");
     /* counts as listed in their anchor.xml */
     check_structure(dir, "kripke.p8.d2.g32.r1", 15, 14, 8);
     check_structure(dir, "fastest.p16.size131072.r1", 12, 584, 16);
