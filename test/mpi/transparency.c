@@ -59,6 +59,9 @@ static void error_paths(int peer)
     show_rc("sendrecv to rank 7",
             MPI_Sendrecv(&v, 1, MPI_INT, 7, 1, &v, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &st));
     show_status("sendrecv to rank 7 status", &st);
+    show_rc("bcast from rank 7", MPI_Bcast(&v, 1, MPI_INT, 7, MPI_COMM_WORLD));
+    show_rc("allreduce of MPI_DATATYPE_NULL",
+            MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD));
     /* truncation: the message is received (and recorded), the call fails */
     int two[2] = {rank + 10, rank + 20};
     sentinel(&st);
