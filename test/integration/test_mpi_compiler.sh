@@ -35,7 +35,7 @@ expect_eq "$(profile_sum exp main/MPI_Barrier visits)" 4 "barrier"
 # trace: every message matched, per-rank counts
 # --tolerance: the TSCs of this VM's virtual CPUs differ by ~100 ticks; 2600 ticks = 1 us
 expect_eq "$("$MESSAGES" --match --tolerance 2600 exp/traces.otf2)" \
-    "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0 late=0" \
+    "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0 probes=0 late=0" \
     "messages matched, none received before it was sent"
 "$MESSAGES" exp/traces.otf2 | sed 's/ time=[0-9]*//' | sort >link.msgs
 expect_eq "$(grep -c '^SEND rank=2 comm=0 from=2 to=3 tag=[012] bytes=1000 id=1 ' link.msgs)" 3 \

@@ -28,7 +28,7 @@ for mode in linked scorep_run; do
     expect_eq "$status" 0 "$mode: bigmsg runs (it checks the data it receives)"
     _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$mode: messages do not match: $_m"
     expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
-        "sends=2 receives=2 matched=2 unmatched=0 mismatched_size=0" "$mode: both messages matched"
+        "sends=2 receives=2 matched=2 unmatched=0 mismatched_size=0 probes=1" "$mode: both messages matched"
     "$MESSAGES" "$x/traces.otf2" >"$mode.msgs" 2>&1 || fail "$mode: trace_messages failed: $(cat "$mode.msgs")"
     expect_grep "^SEND rank=0 .* tag=1 bytes=$B id=1 " "$mode.msgs" "$mode: MPI_Send bytes"
     expect_grep "^RECV rank=1 .* tag=1 bytes=$B id=1 " "$mode.msgs" "$mode: MPI_Recv bytes"

@@ -71,7 +71,7 @@ for mode in linked scorep_run; do
     expect_file "$x/traces.otf2" "$mode: trace written"
     _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$mode: messages do not match: $_m"
     expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
-        "sends=13 receives=13 matched=13 unmatched=0 mismatched_size=0" "$mode: messages matched"
+        "sends=13 receives=13 matched=13 unmatched=0 mismatched_size=0 probes=2" "$mode: messages matched"
     "$MESSAGES" "$x/traces.otf2" >"$mode.msgs" 2>&1 || fail "$mode: trace_messages failed: $(cat "$mode.msgs")"
     expect_eq "$(grep -c 'to=4294967295' "$mode.msgs")" 0 "$mode: no message to an invalid rank"
     expect_eq "$(grep -c 'tag=4294967291' "$mode.msgs")" 0 "$mode: no message with an invalid tag"

@@ -81,8 +81,9 @@ static void error_in_status(int peer)
     for (int i = 0; i < 3; i++)
         sentinel(&st[i]);
     if (rank == 0) {
-        CHECK_MPI(MPI_Send(two, 2, MPI_INT, peer, 3, MPI_COMM_WORLD));
+        /* the good message first: MPI may return from the failed Waitall before it arrived */
         CHECK_MPI(MPI_Send(&v, 1, MPI_INT, peer, 4, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Send(two, 2, MPI_INT, peer, 3, MPI_COMM_WORLD));
         return;
     }
     CHECK_MPI(MPI_Irecv(one, 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &r[0]));

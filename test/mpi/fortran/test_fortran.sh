@@ -61,8 +61,8 @@ regions()
 # messages EXP: the message events of trace_messages without times, sorted, in a file
 messages()
 {
-    "$MESSAGES" "$1/traces.otf2" 2>/dev/null | sed 's/ time=[0-9]*//' | sort >"$1.msgs" ||
-        fail "trace_messages $1 failed"
+    "$MESSAGES" "$1/traces.otf2" >"$1.raw" 2>"$1.err" || fail "trace_messages $1 failed: $(cat "$1.err")"
+    sed 's/ time=[0-9]*//' "$1.raw" | sort >"$1.msgs"
     echo "$1.msgs"
 }
 
@@ -132,7 +132,7 @@ measure ring_run 3 "$top_builddir/scorep-run" ./ring
 expect_eq "$(grep -c '^ring ok rank' ring_run.out)" 3 "ring under scorep-run: every rank ok"
 for x in ring_linked ring_run; do
     e=$work/$x
-    expect_eq "$(match "$e")" "sends=21 receives=21 matched=21 unmatched=0 mismatched_size=0" \
+    expect_eq "$(match "$e")" "sends=21 receives=21 matched=21 unmatched=0 mismatched_size=0 probes=0" \
         "$x: all messages matched"
     expect_eq "$(per_rank "$e" MPI_SEND 3)" "5 5 5" "$x: MPI_SEND per rank"
     expect_eq "$(per_rank "$e" MPI_RECV 3)" "5 5 5" "$x: MPI_RECV per rank"
@@ -165,7 +165,7 @@ measure calls_run 2 "$top_builddir/scorep-run" ./calls
 unset SCOREP_MPI_ENABLE_GROUPS
 for x in calls_linked calls_run; do
     e=$work/$x
-    expect_eq "$(match "$e")" "sends=16 receives=16 matched=16 unmatched=0 mismatched_size=0" \
+    expect_eq "$(match "$e")" "sends=16 receives=16 matched=16 unmatched=0 mismatched_size=0 probes=4" \
         "$x: all messages matched"
     expect_eq "$(per_rank "$e" MPI_SEND 2)" "4 6" "$x: MPI_SEND per rank"
     expect_eq "$(per_rank "$e" MPI_RECV 2)" "3 5" "$x: MPI_RECV per rank"
