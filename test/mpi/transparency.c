@@ -361,6 +361,28 @@ static void handles(void)
             g == MPI_GROUP_NULL ? "NULL" : "other");
 }
 
+/* 40 messages of derived types created and freed in turn (handle values get reused with
+ * other sizes): the sender's byte count must follow the type, not a cached old size */
+static void derived_types(int peer)
+{
+    int buf[40] = {0}, sum = 0;
+    for (int k = 1; k <= 40; k++) {
+        MPI_Datatype t;
+        CHECK_MPI(MPI_Type_contiguous(k, MPI_INT, &t));
+        CHECK_MPI(MPI_Type_commit(&t));
+        for (int i = 0; i < k; i++)
+            buf[i] = rank == 0 ? k + i : 0;
+        if (rank == 0)
+            CHECK_MPI(MPI_Send(buf, 1, t, peer, 20, MPI_COMM_WORLD));
+        else
+            CHECK_MPI(MPI_Recv(buf, k, MPI_INT, peer, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int i = 0; i < k; i++)
+            sum += buf[i];
+        CHECK_MPI(MPI_Type_free(&t));
+    }
+    fprintf(out, "derived types: sum=%d\n", sum);
+}
+
 int main(int argc, char **argv)
 {
     int size;
@@ -385,6 +407,7 @@ int main(int argc, char **argv)
     completed(peer);
     proc_null();
     cancelled(peer);
+    derived_types(peer);
     CHECK(fclose(out) == 0);
     MPI_Finalize();
     return 0;
