@@ -35,7 +35,7 @@ expect_no_file "$work/plain.exp" "the plain run wrote no experiment"
 
 # what MPI itself does (so the comparison below compares something; error codes are Open
 # MPI 4.1's: 6 MPI_ERR_RANK, 8 MPI_ERR_ROOT, 15 MPI_ERR_TRUNCATE, 18 MPI_ERR_IN_STATUS)
-expect_eq "$(wc -l <plain.0 | tr -d ' ') $(wc -l <plain.1 | tr -d ' ')" "71 123" "lines observed"
+expect_eq "$(wc -l <plain.0 | tr -d ' ') $(wc -l <plain.1 | tr -d ' ')" "71 128" "lines observed"
 expect_grep '^send to rank 7: rc=6 class=6$' plain.0 "invalid rank returns MPI_ERR_RANK"
 expect_grep '^bcast from rank 7: rc=8 class=8$' plain.0 "invalid root returns MPI_ERR_ROOT"
 expect_grep '^recv from rank 7 status: source=-77 tag=-88 error=-99 ' plain.1 \
@@ -53,6 +53,8 @@ expect_grep '^test pending status: source=-77 tag=-88 error=-99 ' plain.1 \
     "Test of a pending receive leaves the status alone"
 expect_grep '^test inactive flag=1 request=unchanged$' plain.1 "Test of an inactive request"
 expect_grep '^wait persistent request=unchanged data=81$' plain.1 "persistent request kept"
+expect_grep '^wait persistent truncated request=NULL data=60$' plain.1 \
+    "Open MPI releases a persistent request that failed"
 expect_grep '^waitsome completed 1 1 1 requests=NULL NULL NULL data=90 91 92$' plain.1 \
     "Waitsome completes each request once"
 expect_grep '^wait cancelled request=NULL cancelled=1$' plain.1 "cancelled receive"
@@ -64,7 +66,7 @@ for mode in linked scorep_run; do
     done
 done
 
-# the traces: the 53 messages that travelled (none for the calls MPI rejected, the two
+# the traces: the 54 messages that travelled (none for the calls MPI rejected, the three
 # truncated receives included; 40 of derived types whose handles MPI reuses), all matched
 # with the same size on both sides
 for mode in linked scorep_run; do
@@ -72,12 +74,14 @@ for mode in linked scorep_run; do
     expect_file "$x/traces.otf2" "$mode: trace written"
     _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$mode: messages do not match: $_m"
     expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
-        "sends=53 receives=53 matched=53 unmatched=0 mismatched_size=0 probes=2" "$mode: messages matched"
+        "sends=54 receives=54 matched=54 unmatched=0 mismatched_size=0 probes=2" "$mode: messages matched"
     "$MESSAGES" "$x/traces.otf2" >"$mode.msgs" 2>&1 || fail "$mode: trace_messages failed: $(cat "$mode.msgs")"
     expect_eq "$(grep -c 'to=4294967295' "$mode.msgs")" 0 "$mode: no message to an invalid rank"
     expect_eq "$(grep -c 'tag=4294967291' "$mode.msgs")" 0 "$mode: no message with an invalid tag"
     expect_grep '^RECV rank=1 .* tag=2 bytes=8 id=1 ' "$mode.msgs" "$mode: truncated MPI_Recv recorded"
     expect_grep '^IRECV rank=1 .* tag=3 bytes=8 id=1 ' "$mode.msgs" "$mode: truncated Irecv recorded"
+    expect_grep '^IRECV rank=1 .* tag=14 bytes=8 id=1 ' "$mode.msgs" \
+        "$mode: truncated persistent receive recorded"
     expect_grep '^IRECV rank=1 .* tag=5 bytes=4 id=1 ' "$mode.msgs" \
         "$mode: the request reusing a failed request's handle is its own"
     expect_eq "$(grep -c '^IRECV rank=1 .* tag=8 ' "$mode.msgs")" 2 "$mode: persistent receives"

@@ -203,6 +203,28 @@ static void pending(int peer)
     show_status("wait pending status", &st);
 }
 
+/* a persistent receive that fails with MPI_ERR_TRUNCATE took its message (tag 14). (Open
+ * MPI 4.1 refuses to start such a request again: MPI_Start fails.) */
+static void persistent_truncated(int peer)
+{
+    int v[2] = {rank + 60, rank + 61}, got = 0;
+    MPI_Request r, was;
+    MPI_Status st;
+    if (rank == 0) {
+        CHECK_MPI(MPI_Send(v, 2, MPI_INT, peer, 14, MPI_COMM_WORLD));
+        return;
+    }
+    CHECK_MPI(MPI_Recv_init(&got, 1, MPI_INT, peer, 14, MPI_COMM_WORLD, &r));
+    was = r;
+    CHECK_MPI(MPI_Start(&r));
+    sentinel(&st);
+    show_rc("wait persistent truncated", MPI_Wait(&r, &st));
+    fprintf(out, "wait persistent truncated request=%s data=%d\n", req_name(r, was), got);
+    show_status("wait persistent truncated status", &st);
+    show_rc("request_free persistent truncated", MPI_Request_free(&r));
+    fprintf(out, "request_free persistent truncated request=%s\n", req_name(r, was));
+}
+
 /* persistent requests: inactive ones complete at once with an empty status; completion
  * leaves the handle; MPI_Request_free sets it to MPI_REQUEST_NULL */
 static void persistent(int peer)
@@ -237,6 +259,7 @@ static void persistent(int peer)
     }
     show_rc("request_free persistent", MPI_Request_free(&r));
     fprintf(out, "request_free persistent request=%s\n", req_name(r, was));
+    persistent_truncated(peer);
 }
 
 /* completed requests: statuses and handles of Wait*, Test*, probes and matched receives */

@@ -226,21 +226,26 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
         *statuses = ctx->statuses;
 }
 
+/* Puts a record of the context back into the table, unless MPI set the handle to
+ * MPI_REQUEST_NULL: then the request is gone even when the call did not report it complete
+ * (it ended with an error; Open MPI also releases a persistent request that failed), and its
+ * record goes too, before a new request can reuse the handle value. */
+static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
+{
+    if (ctx->handles[i] == MPI_REQUEST_NULL)
+        scorep_mpi_req_destroy(ctx->recs[i]);
+    else
+        scorep_mpi_smap_put_back(&requests, ctx->recs[i]);
+    ctx->recs[i] = NULL;
+}
+
 /* Puts back the records that are still alive (not completed, or persistent), keeping the
- * order of records with equal handles. A non-persistent request whose handle MPI set to
- * MPI_REQUEST_NULL is gone even when the call did not report it complete (it ended with an
- * error): its record goes too, before a new request can reuse the handle value. */
+ * order of records with equal handles. */
 static void ctx_close(scorep_mpi_ctx_reqs *ctx)
 {
-    for (int i = ctx->count; i-- > 0;) {
-        scorep_mpi_req *r = ctx->recs[i];
-        if (!r)
-            continue;
-        if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT) && ctx->handles[i] == MPI_REQUEST_NULL)
-            scorep_mpi_req_destroy(r);
-        else
-            scorep_mpi_smap_put_back(&requests, r);
-    }
+    for (int i = ctx->count; i-- > 0;)
+        if (ctx->recs[i])
+            put_back(ctx, i);
     if (ctx->recs && ctx->recs != ctx->recs_stack)
         free(ctx->recs);
     if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
@@ -412,10 +417,8 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
         if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
             continue;
         complete_at(f, ctx, k, st);
-        if (ctx->recs[k]) { /* persistent: not 'still pending' for xreqtest */
-            scorep_mpi_smap_put_back(&requests, ctx->recs[k]);
-            ctx->recs[k] = NULL;
-        }
+        if (ctx->recs[k]) /* persistent: not 'still pending' for xreqtest */
+            put_back(ctx, k);
     }
 }
 
