@@ -110,8 +110,7 @@ static inline int scorep_mpi_received(int ret)
 /* Byte count of a status (PMPI_Get_elements_x with MPI_BYTE: exact beyond 2 GiB; 0 when
  * undefined). Reads only what MPI set: call it for statuses of completed receives/probes. */
 uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
-/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x; sizes of predefined
- * datatypes cached without locks, mpi_types.c) */
+/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x) */
 uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type);
 
 #endif
