@@ -301,3 +301,14 @@ done_ok()
     _check
     echo "PASS: $checks checks"
 }
+
+# expect_defs_clean EXPDIR WHAT: otf2-print -G reads the global definitions without a
+# warning (it warns on stderr about definitions out of id order or unknown references)
+expect_defs_clean()
+{
+    _check
+    otf2-print -G "$1/traces.otf2" >"$work/.defs.out" 2>"$work/.defs.err" ||
+        fail "$2: otf2-print -G $1/traces.otf2 failed"
+    [ ! -s "$work/.defs.err" ] || fail "$2: otf2-print -G warns: $(head -c 600 "$work/.defs.err")"
+    echo "ok: $2: definitions without warnings"
+}

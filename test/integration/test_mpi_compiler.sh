@@ -48,6 +48,8 @@ rc=0
 SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=pre SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
     timeout 120 mpirun -np 4 "$top_builddir/scorep-run" ./late_plain >out2 2>err2 || rc=$?
 expect_eq "$rc" 0 "scorep-run under mpirun"
+expect_defs_clean exp "link time"
+expect_defs_clean pre "scorep-run"
 "$MESSAGES" pre/traces.otf2 | sed 's/ time=[0-9]*//' | sort >pre.msgs
 expect_eq "$(cmp -s link.msgs pre.msgs && echo same)" same "link-time and preload messages equal"
 expect_eq "$(profile_sum pre MPI_Sendrecv visits)" 12 "preload: Sendrecv at the root"

@@ -20,6 +20,7 @@ for np in 1 2; do
         "$T/mpi_smoke_scorep" >"smoke$np.out" 2>"smoke$np.err" || status=$?
     expect_eq "$status" 0 "mpi_smoke runs measured with $np processes"
     expect_file "$x/traces.otf2" "mpi_smoke ($np processes) wrote a trace"
+    expect_defs_clean "$x" "mpi_smoke ($np processes)"
     sed -n 's/^CALLED //p' "smoke$np.out" | sort -u >"called$np"
     n=$(wc -l <"called$np" | tr -d ' ')
     echo "mpi_smoke ($np processes) called $n distinct MPI functions"

@@ -25,6 +25,7 @@ if [ "$status" != 0 ] && grep -q 'symbol lookup error' probe.err; then
 fi
 x=exp_probe
 expect_eq "$status" 0 "exit status"
+expect_defs_clean "$x" "hybrid"
 mode=$(awk '{ print $3; exit }' probe.out)
 expect_eq "$(sort probe.out | sed 's/ sum .*//')" "rank 0 $mode
 rank 1 $mode" "program output"
