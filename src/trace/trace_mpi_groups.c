@@ -1,5 +1,5 @@
-/* trace_mpi_groups.c: MPI group definitions unified by their member lists (see
- * trace_mpi_groups.h). */
+/* trace_mpi_groups.c: MPI group definitions unified by their member lists, communicators
+ * numbered parents first (see trace_mpi_groups.h). */
 #include "trace/trace_mpi_groups.h"
 
 #include <stdlib.h>
@@ -69,13 +69,43 @@ static uint32_t *ids(uint32_t n)
     return malloc((n ? n : 1) * sizeof(uint32_t));
 }
 
+/* Numbers the communicators in unified order, except that a communicator's not yet
+ * numbered ancestors take the numbers before it (a cycle, which keys cannot form, would
+ * only be cut). */
+static int order_comms(scorep_mpi_groups *m, const scorep_unified *u)
+{
+    uint32_t n = u->n[U_COMM], next = 0, *chain = ids(n);
+    m->comm_id = ids(n);
+    m->comm_at = ids(n);
+    if (!chain || !m->comm_id || !m->comm_at) {
+        free(chain);
+        return -1;
+    }
+    for (uint32_t c = 0; c < n; c++)
+        m->comm_id[c] = UINT32_MAX;
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t len = 0;
+        for (uint32_t p = c; p < n && m->comm_id[p] == UINT32_MAX; p = u->comms[p].parent) {
+            m->comm_id[p] = UINT32_MAX - 1; /* on this chain */
+            chain[len++] = p;
+        }
+        while (len > 0) {
+            uint32_t p = chain[--len];
+            m->comm_id[p] = next;
+            m->comm_at[next++] = p;
+        }
+    }
+    free(chain);
+    return 0;
+}
+
 int scorep_mpi_groups_build(scorep_mpi_groups *m, const scorep_unified *u)
 {
     memset(m, 0, sizeof *m);
     m->of_group = ids(u->n[U_GROUP]);
     m->a = ids(u->n[U_COMM]);
     m->b = ids(u->n[U_COMM]);
-    if (!m->of_group || !m->a || !m->b)
+    if (!m->of_group || !m->a || !m->b || order_comms(m, u) != 0)
         return -1;
     for (uint32_t i = 0; i < u->n[U_GROUP]; i++)
         if ((m->of_group[i] = intern(m, u->groups[i].size, u->groups[i].members)) == UINT32_MAX)
@@ -97,6 +127,8 @@ void scorep_mpi_groups_free(scorep_mpi_groups *m)
     free(m->of_group);
     free(m->a);
     free(m->b);
+    free(m->comm_id);
+    free(m->comm_at);
     hash_index_free(&m->index);
     memset(m, 0, sizeof *m);
 }

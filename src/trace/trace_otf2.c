@@ -533,6 +533,12 @@ static void write_mpi_groups(OTF2_GlobalDefWriter *g, uint32_t empty, const trac
     }
 }
 
+/* the OTF2 id of a unified communicator (SCOREP_INVALID_ID: none) */
+static OTF2_CommRef otf2_comm(const scorep_mpi_groups *m, const scorep_unified *u, uint32_t c)
+{
+    return c < u->n[U_COMM] ? m->comm_id[c] : OTF2_UNDEFINED_COMM;
+}
+
 /* Communicators (intercommunicators as InterComm: sender and receiver ranks of their
  * messages are ranks in the other group), then RMA windows. */
 static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -546,20 +552,21 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
     if (!g || !is_mpi_job())
         return;
     write_mpi_groups(g, empty, j);
-    for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
+    const scorep_mpi_groups *m = j->groups;
+    for (uint32_t id = 0; id < u->n[U_COMM]; id++) {
+        uint32_t c = m->comm_at[id];
         const scorep_comm_def *cd = &u->comms[c];
         uint32_t name = strtab_add(st, cd->name, 1);
-        OTF2_CommRef parent = cd->parent == SCOREP_INVALID_ID ? OTF2_UNDEFINED_COMM : cd->parent;
+        OTF2_CommRef parent = otf2_comm(m, u, cd->parent);
         if (cd->is_inter)
-            OTF2_GlobalDefWriter_WriteInterComm(g, c, name, j->groups->a[c], j->groups->b[c],
-                                                parent, OTF2_COMM_FLAG_NONE);
+            OTF2_GlobalDefWriter_WriteInterComm(g, id, name, m->a[c], m->b[c], parent,
+                                                OTF2_COMM_FLAG_NONE);
         else
-            OTF2_GlobalDefWriter_WriteComm(g, c, name, j->groups->a[c], parent,
-                                           OTF2_COMM_FLAG_NONE);
+            OTF2_GlobalDefWriter_WriteComm(g, id, name, m->a[c], parent, OTF2_COMM_FLAG_NONE);
     }
     for (uint32_t w = 0; w < u->n[U_WIN]; w++)
-        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1), u->wins[w].comm,
-                                         OTF2_RMA_WIN_FLAG_NONE);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1),
+                                         otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -693,17 +700,23 @@ static void write_map(OTF2_DefWriter *d, OTF2_MappingType type, const uint32_t *
     free(m);
 }
 
-static void write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scorep_mpi_groups *mg)
+static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scorep_mpi_groups *mg)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     const scorep_clock_point *cp;
     int n_cp = scorep_clock_points(&cp);
-    /* local group -> unified group -> its OTF2 group */
+    /* local id -> unified id -> OTF2 id */
     uint32_t *groups = malloc((u->n_local[U_GROUP] + 1) * sizeof *groups);
-    if (!groups)
-        return;
-    for (uint32_t i = 0; i < u->n_local[U_GROUP]; i++)
+    uint32_t *comms = malloc((u->n_local[U_COMM] + 1) * sizeof *comms);
+    for (uint32_t i = 0; groups && i < u->n_local[U_GROUP]; i++)
         groups[i] = mg->of_group[u->map[U_GROUP][i]];
+    for (uint32_t i = 0; comms && i < u->n_local[U_COMM]; i++)
+        comms[i] = mg->comm_id[u->map[U_COMM][i]];
+    if (!groups || !comms) {
+        free(groups);
+        free(comms);
+        return -1;
+    }
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, location_gid(l, ipc->rank(), ipc->size()));
         if (!d)
@@ -712,7 +725,7 @@ static void write_local_defs(OTF2_Archive *a, const scorep_unified *u, const sco
         write_map(d, OTF2_MAPPING_REGION, u->map[U_REGION], u->n_local[U_REGION], UINT64_MAX);
         write_map(d, OTF2_MAPPING_PARAMETER, u->map[U_PARAM], u->n_local[U_PARAM], UINT64_MAX);
         write_map(d, OTF2_MAPPING_METRIC, u->map[U_METRIC], u->n_local[U_METRIC], UINT64_MAX);
-        write_map(d, OTF2_MAPPING_COMM, u->map[U_COMM], u->n_local[U_COMM],
+        write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
         write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
@@ -721,6 +734,8 @@ static void write_local_defs(OTF2_Archive *a, const scorep_unified *u, const sco
         OTF2_Archive_CloseDefWriter(a, d);
     }
     free(groups);
+    free(comms);
+    return 0;
 }
 
 /* -------------------------------------------- gathering the locations' facts */
@@ -863,7 +878,8 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
     OTF2_Archive_OpenDefFiles(a);
-    write_local_defs(a, u, &groups);
+    if (write_local_defs(a, u, &groups) != 0)
+        rc = -1;
     OTF2_Archive_CloseDefFiles(a);
     trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0};
     if (rank == 0) {

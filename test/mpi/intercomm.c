@@ -2,9 +2,11 @@
  * Even and odd world ranks form two halves joined by MPI_Intercomm_create; every process
  * sends one message to each process of the other group and receives one from each, on the
  * intercommunicator and on its MPI_Comm_dup, MPI_Comm_idup, MPI_Comm_split (two one-to-one
- * intercommunicators) and MPI_Comm_create (world ranks 0 and 1 only), tags 11..15: 30
- * messages; then rings (tag 5) on MPI_Intercomm_merge and the two named dups below: 12
- * messages, 42 in all. Names: the intercommunicator "halves" (both
+ * intercommunicators) and MPI_Comm_create (world ranks 0 and 1 only), tags 11..15, and on a
+ * second intercommunicator of the halves whose leaders, world ranks 2 and 1, meet over a
+ * bridge communicator of their own (so world rank 0 defines it without knowing the bridge),
+ * tag 16: 38 messages; then rings (tag 5) on MPI_Intercomm_merge and the two named dups
+ * below: 12 messages, 50 in all. Names: the intercommunicator "halves" (both
  * sides), a dup of MPI_COMM_WORLD "partly named" by world ranks 1 and 3 only, one "beta"
  * on rank 0 and "alpha" elsewhere, and an RMA window "window of halves". */
 #include "mpi_test.h"
@@ -96,6 +98,14 @@ int main(int argc, char **argv)
         exchange(created, 15);
         CHECK_MPI(MPI_Comm_free(&created));
     }
+    /* bridge: {1, 2} (world rank 1 is its rank 0) and {0, 3}; leaders 2 (local rank 1 of the
+     * evens) and 1 (local rank 0 of the odds) */
+    MPI_Comm bridge, inter2;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank == 1 || rank == 2, rank == 1 ? 0 : 1, &bridge));
+    CHECK_MPI(MPI_Intercomm_create(half, rank % 2 ? 0 : 1, bridge, rank % 2 ? 1 : 0, 34, &inter2));
+    exchange(inter2, 16);
+    CHECK_MPI(MPI_Comm_free(&inter2));
+    CHECK_MPI(MPI_Comm_free(&bridge));
     CHECK_MPI(MPI_Intercomm_merge(inter, rank % 2, &merged));
     ring(merged);
     names(rank);

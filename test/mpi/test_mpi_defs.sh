@@ -41,34 +41,39 @@ check_intercomm()
     expect_defs_clean "$x" "$1"
     m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$1: messages do not pair: $m"
     expect_eq "$(echo "$m" | sed 's/ late=[0-9]*//')" \
-        "sends=42 receives=42 matched=42 unmatched=0 mismatched_size=0" "$1: every message paired"
+        "sends=50 receives=50 matched=50 unmatched=0 mismatched_size=0" "$1: every message paired"
     "$MESSAGES" "$x/traces.otf2" | sed 's/ time=[0-9]*//' | sort >"$1.msgs"
-    # tags 11..15 are on intercommunicators: always between an even and an odd world rank
-    expect_eq "$(grep -c ' tag=1[1-5] ' "$1.msgs")" 60 "$1: events on intercommunicators"
-    expect_eq "$(awk '/ tag=1[1-5] / { split($4, f, "="); split($5, t, "=");
+    # tags 11..16 are on intercommunicators: always between an even and an odd world rank
+    expect_eq "$(grep -c ' tag=1[1-6] ' "$1.msgs")" 76 "$1: events on intercommunicators"
+    expect_eq "$(awk '/ tag=1[1-6] / { split($4, f, "="); split($5, t, "=");
         if (f[2] % 2 == t[2] % 2) n++ } END { print n + 0 }' "$1.msgs")" 0 \
         "$1: peers resolved in the remote group"
     expect_eq "$(grep -c '^ISEND rank=0 comm=[0-9]* from=0 to=1 tag=11 ' "$1.msgs")" 1 \
         "$1: world rank 0 sends to remote rank 0 (world rank 1)"
     expect_eq "$(grep -c '^RECV rank=3 comm=[0-9]* from=2 to=3 tag=11 ' "$1.msgs")" 1 \
         "$1: world rank 3 receives from remote rank 1 (world rank 2)"
-    expect_eq "$(defs "$1" INTER_COMM | wc -l)" 6 \
-        "$1: intercommunicator, dup, idup, 2 x split, create: one InterComm each"
-    expect_eq "$(defs "$1" COMM | wc -l)" 14 \
-        "$1: WORLD, 4 x SELF, 2 halves, merge, 2 named dups, 4 pthread contingents"
+    expect_eq "$(defs "$1" INTER_COMM | wc -l)" 7 \
+        "$1: 2 intercommunicators, dup, idup, 2 x split, create: one InterComm each"
+    expect_eq "$(defs "$1" COMM | wc -l)" 16 \
+        "$1: WORLD, 4 x SELF, 2 halves, 2 bridges, merge, 2 named dups, 4 pthread contingents"
+    # a communicator comes after the one it derives from (the bridge known to 2 ranks only)
+    expect_eq "$(otf2-print -G "$x/traces.otf2" 2>/dev/null | awk '
+        /^(COMM|INTER_COMM) / && match($0, /(Parent|Common Communicator): "[^"]*" <[0-9]+>/) {
+            r = substr($0, RSTART, RLENGTH); sub(/.*</, "", r); sub(/>/, "", r)
+            if (r + 0 >= $2 + 0) n++ } END { print n + 0 }')" 0 "$1: parents defined first"
     expect_eq "$(defs "$1" INTER_COMM | grep -c 'name: "halves" <[0-9]*>, Group A: "" <[0-9]*>, Group B: "" <[0-9]*>, Common Communicator: "MPI_COMM_WORLD"')" 1 \
         "$1: MPI_Comm_set_name on the intercommunicator"
     expect_eq "$(defs "$1" COMM | grep -c 'Name: "partly named"')" 1 "$1: name set by some members"
     expect_eq "$(defs "$1" COMM | grep -c 'Name: "alpha"')" 1 "$1: differing names: first in byte order"
     expect_eq "$(defs "$1" COMM | grep -c 'Name: "beta"')" 0 "$1: the other name is not kept"
     expect_eq "$(defs "$1" RMA_WIN | grep -c 'Name: "window of halves"')" 1 "$1: MPI_Win_set_name"
-    expect_eq "$(defs "$1" GROUP | grep -c 'Paradigm: MPI')" 9 \
-        "$1: MPI groups: ranks, 2 halves, 4 single ranks, world, merged order"
+    expect_eq "$(defs "$1" GROUP | grep -c 'Paradigm: MPI')" 11 \
+        "$1: MPI groups: ranks, 2 halves, 4 single ranks, world, merged order, 2 bridges"
     expect_eq "$(otf2-print "$x/traces.otf2" 2>&1 | grep -E '^MPI_I?(SEND|RECV) ' |
         grep -c 'INVALID')" 0 "$1: otf2-print resolves every sender and receiver"
     expect_eq "$("$python3" "$top_srcdir/test/mpi/read_defs.py" "$x/traces.otf2" 2>&1 |
         sed 's/^reader_fix=[01] //')" \
-        "inter_comms=6 inter_sends=30 inter_receives=30 paired=30 invalid_peers=0" \
+        "inter_comms=7 inter_sends=38 inter_receives=38 paired=38 invalid_peers=0" \
         "$1: python3-otf2 pairs the intercommunicator messages"
 }
 
