@@ -335,12 +335,17 @@ static int broadcast_global(const scorep_ipc *ipc, blob_table *t, blob_table *gl
 }
 
 /* ------------------------------------------------------------------ decode */
-static uint32_t comm_by_key(const scorep_unified *u, uint64_t key)
+/* The global id of a communicator key, by the global table's index (its identity is the
+ * key's 8 bytes): references resolve in constant time however many communicators. */
+static uint32_t comm_by_key(const blob_table *comms, uint64_t key)
 {
-    for (uint32_t i = 0; i < u->n[U_COMM]; i++)
-        if (u->comms[i].key == key)
-            return i;
-    return SCOREP_INVALID_ID;
+    unsigned char k[sizeof key];
+    memcpy(k, &key, sizeof key);
+    blob_key bk = {(blob_table *)comms, k, sizeof key};
+    uint32_t slot, id = comms->n ? hash_index_find(&comms->index, blob_hash(k, sizeof key),
+                                                   entry_equal, &bk, &slot)
+                                 : UINT32_MAX;
+    return id == UINT32_MAX ? SCOREP_INVALID_ID : id;
 }
 
 /* n world ranks from the reader, malloc'ed; NULL on failure */
@@ -432,10 +437,11 @@ static int decode(scorep_unified *u, const blob_table *g)
         }
     }
     for (uint32_t i = 0; rc == 0 && i < u->n[U_COMM]; i++)
-        u->comms[i].parent =
-            refs[U_COMM][i] == UINT64_MAX ? SCOREP_INVALID_ID : comm_by_key(u, refs[U_COMM][i]);
+        u->comms[i].parent = refs[U_COMM][i] == UINT64_MAX
+                                 ? SCOREP_INVALID_ID
+                                 : comm_by_key(&g[U_COMM], refs[U_COMM][i]);
     for (uint32_t i = 0; rc == 0 && i < u->n[U_WIN]; i++)
-        u->wins[i].comm = comm_by_key(u, refs[U_WIN][i]);
+        u->wins[i].comm = comm_by_key(&g[U_COMM], refs[U_WIN][i]);
     for (int k = 0; k < U_KINDS; k++)
         free(refs[k]);
     return rc;
