@@ -1,9 +1,12 @@
 /* test_core.c: unit tests of the core's building blocks: timer monotonicity, definition
- * deduplication, and the trace buffer's merge order across call depths and classes. */
+ * deduplication, the trace buffer's merge order across call depths and classes, and the
+ * MPI definitions' names and trace ids (groups by content, communicators parents first). */
 #include "buffer/buffer.h"
 #include "core/memory.h"
 #include "core/timer.h"
 #include "defs/defs.h"
+#include "defs/defs_mpi.h"
+#include "trace/trace_mpi_groups.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -145,6 +148,60 @@ static void test_buffer_merge(void)
     CHECK(b.lost >= 2, "lost events counted (%llu)", (unsigned long long)b.lost);
 }
 
+static void test_mpi_defs(void)
+{
+    const uint32_t a[] = {0, 2}, b[] = {1, 3};
+    scorep_comm_def d = {.key = 7,
+                         .name = "",
+                         .size = 2,
+                         .members = a,
+                         .size_b = 2,
+                         .members_b = b,
+                         .parent_key = SCOREP_COMM_KEY_NONE,
+                         .is_inter = 1};
+    uint32_t id = scorep_defs_comm(&d);
+    d.name = "other";
+    CHECK(scorep_defs_comm(&d) == id, "a communicator is its key");
+    const scorep_comm_def *got = scorep_defs_comm_get(id);
+    CHECK(got->size_b == 2 && got->members_b[1] == 3 && got->members_b != b, "group B copied");
+    CHECK(scorep_defs_comm_set_name(id, "halves") == 0 && strcmp(got->name, "halves") == 0,
+          "MPI_Comm_set_name renames");
+    CHECK(scorep_defs_comm_set_name(id + 1, "x") == -1, "unknown id refused");
+    uint32_t w = scorep_defs_win(9, "", id);
+    CHECK(scorep_defs_win_set_name(w, "win") == 0 &&
+              strcmp(scorep_defs_win_get(w)->name, "win") == 0,
+          "MPI_Win_set_name renames");
+}
+
+/* comms: 0 derives from 2 (defined later), 1 an intercommunicator {0} x {1}, 2 the world */
+static void test_mpi_trace_ids(void)
+{
+    uint32_t pair[] = {0, 1}, r0[] = {0}, r1[] = {1};
+    scorep_group_def groups[] = {{2, pair}, {1, r1}};
+    scorep_comm_def comms[] = {{.key = 5, .size = 2, .members = pair, .parent = 2},
+                               {.key = 6,
+                                .size = 1,
+                                .members = r0,
+                                .size_b = 1,
+                                .members_b = r1,
+                                .parent = 2,
+                                .is_inter = 1},
+                               {.key = 0, .size = 2, .members = pair, .parent = SCOREP_INVALID_ID}};
+    scorep_unified u = {.comms = comms, .groups = groups};
+    u.n[U_COMM] = 3;
+    u.n[U_GROUP] = 2;
+    scorep_mpi_groups m;
+    CHECK(scorep_mpi_groups_build(&m, &u) == 0, "groups built");
+    CHECK(m.n == 3, "3 distinct member lists, got %u", m.n);
+    CHECK(m.of_group[0] == 1 && m.of_group[1] == 2, "MPI_Group ids %u %u", m.of_group[0],
+          m.of_group[1]);
+    CHECK(m.a[0] == 1 && m.a[2] == 1 && m.a[1] == 3 && m.b[1] == 2, "communicator groups shared");
+    CHECK(m.comm_id[2] == 0 && m.comm_id[0] == 1 && m.comm_id[1] == 2, "parents first: %u %u %u",
+          m.comm_id[0], m.comm_id[1], m.comm_id[2]);
+    CHECK(m.comm_at[0] == 2 && m.comm_at[1] == 0 && m.comm_at[2] == 1, "inverse order");
+    scorep_mpi_groups_free(&m);
+}
+
 int main(void)
 {
     test_timer(SCOREP_TIMER_CLOCK_GETTIME);
@@ -153,6 +210,8 @@ int main(void)
     test_defs();
     test_defs_threads();
     test_buffer_merge();
+    test_mpi_defs();
+    test_mpi_trace_ids();
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
