@@ -113,16 +113,32 @@ static uint32_t *comm_members(MPI_Comm comm, int remote, int *n)
     return members;
 }
 
+static int outside_world(const uint32_t *members, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (members[i] == UINT32_MAX)
+            return 1;
+    return 0;
+}
+
 /* The definition of comm: an intercommunicator's groups in the order every member
- * computes alike (the group with the lower first world rank is A; they are disjoint). */
+ * computes alike (the group with the lower first world rank is A; they are disjoint). One
+ * to processes outside MPI_COMM_WORLD (MPI_Comm_spawn, connect, join) has no ranks in the
+ * trace for them: it is defined by its local group only, as an ordinary communicator. */
 static uint32_t define_def(scorep_mpi_comm *c, uint64_t key, uint64_t parent, const char *name)
 {
-    int n = 0, nb = 0;
+    int n = 0, nb = 0, inter = c->is_inter;
     uint32_t *a = comm_members(c->handle, 0, &n), *b = NULL, id = SCOREP_INVALID_ID;
-    if (a && c->is_inter)
+    if (a && inter)
         b = comm_members(c->handle, 1, &nb);
-    if (a && (!c->is_inter || b)) {
-        int swap = c->is_inter && n > 0 && nb > 0 && b[0] < a[0];
+    if (b && outside_world(b, nb)) {
+        free(b);
+        b = NULL;
+        nb = 0;
+        inter = 0;
+    }
+    if (a && (!inter || b)) {
+        int swap = inter && n > 0 && nb > 0 && b[0] < a[0];
         scorep_comm_def d = {.key = key,
                              .name = name,
                              .size = (uint32_t)(swap ? nb : n),
@@ -131,7 +147,7 @@ static uint32_t define_def(scorep_mpi_comm *c, uint64_t key, uint64_t parent, co
                              .members_b = swap ? a : b,
                              .parent_key = parent,
                              .parent = SCOREP_INVALID_ID,
-                             .is_inter = c->is_inter};
+                             .is_inter = inter};
         id = scorep_defs_comm(&d);
     }
     free(a);
