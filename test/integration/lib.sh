@@ -134,10 +134,17 @@ wait_output()
     done
 }
 
-# wait_app: wait for the program of start_app; its exit status is left in $status
+# wait_app [SECONDS]: wait (default 60 s) for the program of start_app; its exit status is
+# left in $status. A program still running then is killed and the test fails: a hang must
+# never stall the suite.
 wait_app()
 {
     status=0
+    if ! timeout "${1:-60}" tail --pid="$app_pid" -s 0.1 -f /dev/null; then
+        kill -KILL "$app_pid" 2>/dev/null || true
+        wait "$app_pid" 2>/dev/null || true
+        fail "the program started by start_app did not end within ${1:-60} s"
+    fi
     wait "$app_pid" || status=$?
 }
 
