@@ -127,11 +127,12 @@ start_app()
     app_pid=$!
 }
 
-# wait_output NAME ERE [SECONDS]: wait (default 10 s) until NAME.out has a line matching ERE;
-# on timeout kill the background program and fail
+# wait_output NAME ERE [SECONDS]: wait (default 60 s: a hang detector, generous for a loaded
+# machine) until NAME.out has a line matching ERE; on timeout kill the background program
+# and fail
 wait_output()
 {
-    _n=$(( ${3:-10} * 20 ))
+    _n=$(( ${3:-60} * 20 ))
     while ! grep -E -q -e "$2" "$1.out" 2>/dev/null; do
         _n=$((_n - 1))
         if [ "$_n" -le 0 ] || ! kill -0 "$app_pid" 2>/dev/null; then
