@@ -753,8 +753,9 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
         if (l->last_ts + 8 > hi)
             hi = l->last_ts + 8; /* room for the epilogue's records */
     }
-    ser_u64(b, lo);
-    ser_u64(b, hi);
+    /* the global range is compared with events that readers have put on rank 0's clock */
+    ser_u64(b, scorep_clock_to_root(lo));
+    ser_u64(b, scorep_clock_to_root(hi));
 }
 
 static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t len)
