@@ -91,6 +91,14 @@ count_lines()
     grep -E -c -e "$1" "$2" || true
 }
 
+# skip_part TOOL: a part of the test left out because TOOL is not installed; with CI=true
+# (the quickstart has installed every tool) that fails the test instead
+skip_part()
+{
+    [ "${CI:-}" != true ] || fail "$1 is not installed (with CI=true every part must run)"
+    echo "skip: $1 not installed"
+}
+
 # scorep_cc ARGS...: build with the build tree's scorep-cc; a failed build fails the test
 scorep_cc()
 {
@@ -119,11 +127,12 @@ start_app()
     app_pid=$!
 }
 
-# wait_output NAME ERE [SECONDS]: wait (default 10 s) until NAME.out has a line matching ERE;
-# on timeout kill the background program and fail
+# wait_output NAME ERE [SECONDS]: wait (default 60 s: a hang detector, generous for a loaded
+# machine) until NAME.out has a line matching ERE; on timeout kill the background program
+# and fail
 wait_output()
 {
-    _n=$(( ${3:-10} * 20 ))
+    _n=$(( ${3:-60} * 20 ))
     while ! grep -E -q -e "$2" "$1.out" 2>/dev/null; do
         _n=$((_n - 1))
         if [ "$_n" -le 0 ] || ! kill -0 "$app_pid" 2>/dev/null; then
@@ -134,10 +143,17 @@ wait_output()
     done
 }
 
-# wait_app: wait for the program of start_app; its exit status is left in $status
+# wait_app [SECONDS]: wait (default 60 s) for the program of start_app; its exit status is
+# left in $status. A program still running then is killed and the test fails: a hang must
+# never stall the suite.
 wait_app()
 {
     status=0
+    if ! timeout "${1:-60}" tail --pid="$app_pid" -s 0.1 -f /dev/null; then
+        kill -KILL "$app_pid" 2>/dev/null || true
+        wait "$app_pid" 2>/dev/null || true
+        fail "the program started by start_app did not end within ${1:-60} s"
+    fi
     wait "$app_pid" || status=$?
 }
 
@@ -300,4 +316,15 @@ done_ok()
 {
     _check
     echo "PASS: $checks checks"
+}
+
+# expect_defs_clean EXPDIR WHAT: otf2-print -G reads the global definitions without a
+# warning (it warns on stderr about definitions out of id order or unknown references)
+expect_defs_clean()
+{
+    _check
+    otf2-print -G "$1/traces.otf2" >"$work/.defs.out" 2>"$work/.defs.err" ||
+        fail "$2: otf2-print -G $1/traces.otf2 failed"
+    [ ! -s "$work/.defs.err" ] || fail "$2: otf2-print -G warns: $(head -c 600 "$work/.defs.err")"
+    echo "ok: $2: definitions without warnings"
 }

@@ -110,7 +110,7 @@ if command -v clang >/dev/null 2>&1; then
         "clang: deepest call path"
     check_trace exp_clang clang
 else
-    echo "skip: clang not installed"
+    skip_part clang
 fi
 
 # --- non-PIE ---

@@ -73,6 +73,7 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
     measure "$name" "$np"
     expect_eq "$status" 0 "$name runs measured"
     expect_file "$work/$name/traces.otf2" "$name wrote a trace"
+    expect_defs_clean "$work/$name" "$name"
     expect_file "$work/$name/profile.cubex" "$name wrote a profile"
 done
 

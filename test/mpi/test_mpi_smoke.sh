@@ -27,6 +27,7 @@ for run in 1 2 2run; do
         "$@" >"smoke$run.out" 2>"smoke$run.err" || status=$?
     expect_eq "$status" 0 "mpi_smoke ($run) runs measured"
     expect_file "$x/traces.otf2" "mpi_smoke ($run) wrote a trace"
+    expect_defs_clean "$x" "mpi_smoke ($run)"
     sed -n 's/^CALLED //p' "smoke$run.out" | sort -u >"called$run"
     n=$(wc -l <"called$run" | tr -d ' ')
     echo "mpi_smoke ($run) called $n distinct MPI functions"

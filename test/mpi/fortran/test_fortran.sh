@@ -36,6 +36,7 @@ measure()
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" mpirun_np "$_np" "$_name" "$@"
     expect_eq "$status" 0 "$_name runs"
     expect_file "$work/$_name/traces.otf2" "$_name wrote a trace"
+    expect_defs_clean "$work/$_name" "$_name"
 }
 
 # per_rank EXP TYPE NP: the number of TYPE events of ranks 0..NP-1, separated by blanks
