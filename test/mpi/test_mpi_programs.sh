@@ -34,6 +34,7 @@ measure()
     env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/$_prog" "$@" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" \
         "$T/${_prog}_scorep" >"$_prog.out" 2>"$_prog.err" || status=$?
+    check_profiles
 }
 
 # events EXP TYPE: number of events of this type in the trace
