@@ -1,6 +1,7 @@
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"
+#include "defs/defs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +166,16 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
     }
     m->count++;
     m->sum += v;
+}
+
+uint32_t scorep_profile_threads_region(void)
+{
+    return scorep_defs_region("THREADS", "THREADS", "THREADS", 0, 0, SCOREP_PARADIGM_MEASUREMENT,
+                              SCOREP_ROLE_ARTIFICIAL);
+}
+
+uint32_t scorep_profile_off_region(void)
+{
+    return scorep_defs_region("MEASUREMENT OFF", "MEASUREMENT OFF", NULL, 0, 0,
+                              SCOREP_PARADIGM_USER, SCOREP_ROLE_ARTIFICIAL);
 }
