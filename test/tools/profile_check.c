@@ -156,12 +156,16 @@ static void check_thread_root(checker *k, int c, int l, double visits, double su
 }
 
 /* Score-P counts every setting of a parameter as a visit of its node; per parameter name,
- * the settings below one node are at most that node's visits. */
+ * the settings below one node are at most that node's visits. A thread that continues the
+ * call path of an OpenMP fork has that path without visits, parameter nodes included. */
 static void check_param(checker *k, int c, int l, double visits, double subtree_visits)
 {
-    if (k->r->cnodes[c].parent < 0)
+    int parent = k->r->cnodes[c].parent;
+    if (parent < 0) {
         violation(k, c, l, "visits", "parameter node %g is a root%.0s", c, 0);
-    if (subtree_visits > 0 && visits < 1)
+        return;
+    }
+    if (subtree_visits > 0 && visits < 1 && excl(k, k->visits, parent, l) > 0)
         violation(k, c, l, "visits", "parameter node with %g visits, its subtree %g", visits,
                   subtree_visits);
 }
