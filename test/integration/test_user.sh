@@ -12,7 +12,7 @@ expect_eq "$(cat user.err)" "" "nothing on stderr"
 
 # --- profile ---
 expect_eq "$(profile_paths exp | tr '\n' ',')" \
-    "by_name,init_region,main_loop,main_loop/phase_work,main_loop/phase_work/n=0,main_loop/phase_work/n=0/kind=even,main_loop/phase_work/n=1,main_loop/phase_work/n=1/kind=odd,main_loop/phase_work/n=2,main_loop/phase_work/n=2/kind=even," \
+    "MEASUREMENT OFF,by_name,init_region,main_loop,main_loop/phase_work,main_loop/phase_work/n=0,main_loop/phase_work/n=0/kind=even,main_loop/phase_work/n=1,main_loop/phase_work/n=1/kind=odd,main_loop/phase_work/n=2,main_loop/phase_work/n=2/kind=even," \
     "call paths (no hidden, no compiler regions)"
 expect_eq "$(profile_sum exp init_region visits)" 1 "init_region visits"
 expect_eq "$(profile_sum exp main_loop visits)" 1 "main_loop visits"
@@ -25,6 +25,12 @@ for n in 0 1 2; do
 done
 expect_eq "$(profile_sum exp by_name visits)" 4 "by_name visits"
 expect_eq "$(profile_paths exp | grep -c hidden)" 0 "hidden (recording off) absent"
+# The time with recording off is a call of Score-P's artificial region "MEASUREMENT OFF"
+# where it was switched off: here outside every region, so a fourth root (as in the
+# reference sample user_api).
+expect_eq "$(profile_values exp "MEASUREMENT OFF" visits)" "0 1" "MEASUREMENT OFF: 1 visit"
+expect_eq "$(profile_dump exp -m visits | awk -F'\t' '$2 !~ /\// { n++ } END { print n }')" 4 \
+    "four roots: init_region, main_loop, by_name, MEASUREMENT OFF"
 expect_eq "$(profile_sum exp main_loop items)" 60 "user metric items on main_loop"
 expect_eq "$(profile_dump exp -m items | awk -F'\t' '{ split($4, kv, "="); s += kv[2] } END { print s }')" \
     60 "user metric items summed over all call paths"
@@ -60,7 +66,8 @@ expect_eq "$(trace_events exp | awk '
     END { print bad + 0 }')" 0 "trace: parameters inside phase_work, metrics inside main_loop"
 trace_defs exp >defs.txt
 expect_eq "$(grep '^REGION ' defs.txt | sed 's/.*Name: "\([^"]*\)".*Paradigm: \([A-Z_]*\).*/\1:\2/' | grep -v hidden | sort | tr '\n' ' ')" \
-    "by_name:USER init_region:USER main_loop:USER phase_work:USER " "trace: user regions, paradigm USER"
+    "MEASUREMENT OFF:USER by_name:USER init_region:USER main_loop:USER phase_work:USER " \
+    "trace: user regions, paradigm USER"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"main_loop"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" LOOP \
     "trace: main_loop has role LOOP"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"phase_work"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" \
@@ -95,4 +102,6 @@ expect_eq "$(profile_sum exp_both main/main_loop/phase_work/phase_work/n=1/kind=
     "compiler + user: parameter nodes below the user region"
 expect_eq "$(profile_sum exp_both main/main_loop items)" 60 "compiler + user: items on main_loop"
 expect_eq "$(profile_sum exp_both main/by_name visits)" 4 "compiler + user: by_name below main"
+expect_eq "$(profile_sum exp_both "main/MEASUREMENT OFF" visits)" 1 \
+    "compiler + user: MEASUREMENT OFF below main"
 done_ok

@@ -18,6 +18,7 @@ for np in 1 2; do
     env SCOREP_ENABLE_TRACING=true SCOREP_MPI_ENABLE_GROUPS=all SCOREP_EXPERIMENT_DIRECTORY="$x" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
         "$T/mpi_smoke_scorep" >"smoke$np.out" 2>"smoke$np.err" || status=$?
+    check_profiles
     expect_eq "$status" 0 "mpi_smoke runs measured with $np processes"
     expect_file "$x/traces.otf2" "mpi_smoke ($np processes) wrote a trace"
     expect_defs_clean "$x" "mpi_smoke ($np processes)"
