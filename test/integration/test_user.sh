@@ -1,8 +1,12 @@
 #!/bin/sh
-# test_user.sh: the user API (test/programs/user.c): user regions of every kind, parameters,
-# a user metric and recording control, in the profile and the trace; without --user the
-# macros vanish; with compiler instrumentation and --user both kinds of regions appear.
+# test_user.sh: the C and C++ user API. test/programs/user.c: user regions of every kind,
+# parameters, a user metric and recording control, in the profile and the trace; without
+# --user the macros vanish; with compiler instrumentation and --user both kinds of regions
+# appear. user_all.c + user_all_lib.c: every macro of SCOREP_User.h with exact counts (global
+# region and metric shared between the files), built with -Wall -Wextra -Werror with and
+# without --user. user_cxx.cc: SCOREP_USER_REGION scopes with g++ and clang++.
 . "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/integration/user_expect.sh"
 
 scorep_cc --user --nocompiler gcc -O2 -o user "$PROGRAMS/user.c"
 run_app user env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./user
@@ -104,4 +108,56 @@ expect_eq "$(profile_sum exp_both main/main_loop items)" 60 "compiler + user: it
 expect_eq "$(profile_sum exp_both main/by_name visits)" 4 "compiler + user: by_name below main"
 expect_eq "$(profile_sum exp_both "main/MEASUREMENT OFF" visits)" 1 \
     "compiler + user: MEASUREMENT OFF below main"
+
+# --- every C macro (user_expect.sh has the expected counts) ---
+strict="-Wall -Wextra -Werror -O2"
+scorep_cc --user --nocompiler gcc $strict -o user_all "$PROGRAMS/user_all.c" "$PROGRAMS/user_all_lib.c"
+run_app all env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_all ./user_all
+expect_eq "$status" 0 "all macros: exit status"
+expect_eq "$(cat all.out)" "recording on: 1, while off: 0, sink 26" "all macros: program output"
+expect_eq "$(cat all.err)" "" "all macros: nothing on stderr"
+check_user_all exp_all c shared shared_metric
+expect_eq "$(grep -c '"not_this_name"' defs_c.txt)" 0 \
+    "all macros: the first BEGIN of a global region names it"
+
+# without --user: compiles cleanly, IS_ON() is 0, only compiler regions (same program)
+scorep_cc gcc $strict -o user_all_plain "$PROGRAMS/user_all.c" "$PROGRAMS/user_all_lib.c"
+run_app all_plain env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_all_plain \
+    ./user_all_plain
+expect_eq "$status" 0 "all macros without --user: exit status"
+expect_eq "$(cat all_plain.out)" "recording on: 0, while off: 0, sink 26" \
+    "all macros without --user: program output"
+expect_eq "$(profile_sum exp_all_plain main/seven visits)" 18 \
+    "all macros without --user: seven (compiler region) called 18 times, none hidden"
+expect_eq "$(trace_defs exp_all_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
+    "all macros without --user: no user region defined"
+expect_eq "$(trace_summary exp_all_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
+    "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "all macros without --user: only enters and leaves"
+expect_eq "$(nm user_all_plain | grep -c 'SCOREP_User')" 0 \
+    "all macros without --user: no user API symbol used"
+
+# --- C++: SCOREP_USER_REGION ends with its scope (early return, exception) ---
+for cxx in g++ clang++; do
+    scorep_cc --user --nocompiler "$cxx" $strict -o "user_cxx_$cxx" "$PROGRAMS/user_cxx.cc"
+    e="exp_cxx_$cxx"
+    run_app "cxx_$cxx" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$e" \
+        "./user_cxx_$cxx"
+    expect_eq "$status" 0 "$cxx: exit status"
+    expect_eq "$(cat "cxx_$cxx.out")" "caught 1 off 1 sink 21" "$cxx: program output"
+    expect_eq "$(profile_paths "$e" | tr '\n' ' ')" \
+        "MEASUREMENT OFF cxx_phase cxx_rewind outer outer/scoped outer/thrower twice twice/bytes=4 twice/bytes=8 " \
+        "$cxx: call paths"
+    for pv in outer:1 outer/scoped:5 outer/thrower:3 twice:2 twice/bytes=4:1 twice/bytes=8:1 \
+        cxx_phase:1 cxx_rewind:1 "MEASUREMENT OFF:1"; do
+        expect_eq "$(profile_sum "$e" "${pv%:*}" visits)" "${pv##*:}" "$cxx: ${pv%:*} visits"
+    done
+    expect_eq "$(profile_sum "$e" cxx_phase cxx_metric)" 2.5 "$cxx: DOUBLE metric in the phase"
+    expect_eq "$(trace_count "$e" ENTER 0 scoped)" 5 "$cxx: trace: ENTER scoped"
+    expect_eq "$(trace_count "$e" LEAVE 0 thrower)" 3 "$cxx: trace: LEAVE thrower (one by throw)"
+    expect_eq "$(trace_check_nesting "$e")" 0 "$cxx: trace: properly nested"
+done
+scorep_cc g++ $strict -o user_cxx_plain "$PROGRAMS/user_cxx.cc"
+run_app cxx_plain ./user_cxx_plain
+expect_eq "$(cat cxx_plain.out)" "caught 1 off 1 sink 21" "C++ without --user: program output"
+expect_eq "$(nm user_cxx_plain | grep -c 'SCOREP_User')" 0 "C++ without --user: no user API symbol"
 done_ok
