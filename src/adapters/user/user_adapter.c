@@ -142,9 +142,11 @@ static unsigned name_bucket(const char *s)
     return h % BY_NAME_BUCKETS;
 }
 
-static struct SCOREP_User_Region *lookup_locked(const char *name, unsigned b)
+/* Entries are only ever prepended (release store under the lock) and never removed, so
+ * lookups walk the chains without the lock: a region begun by name again costs no lock. */
+static struct SCOREP_User_Region *lookup(const char *name, unsigned b)
 {
-    for (by_name *e = by_name_table[b]; e; e = e->next)
+    for (by_name *e = __atomic_load_n(&by_name_table[b], __ATOMIC_ACQUIRE); e; e = e->next)
         if (strcmp(e->name, name) == 0)
             return e->region;
     return NULL;
@@ -162,7 +164,7 @@ static struct SCOREP_User_Region *insert_locked(const char *name, unsigned b,
     }
     memcpy(e->name, name, len + 1);
     e->next = by_name_table[b];
-    by_name_table[b] = e;
+    __atomic_store_n(&by_name_table[b], e, __ATOMIC_RELEASE);
     return e->region;
 }
 
@@ -172,8 +174,11 @@ struct SCOREP_User_Region *scorep_user_region_by_name(const char *name, SCOREP_U
     if (!name || !scorep_runtime_init())
         return NULL;
     unsigned b = name_bucket(name);
+    struct SCOREP_User_Region *r = lookup(name, b);
+    if (r)
+        return r;
     pthread_mutex_lock(&user_lock);
-    struct SCOREP_User_Region *r = lookup_locked(name, b);
+    r = lookup(name, b); /* another thread may have defined it meanwhile */
     if (!r)
         r = insert_locked(name, b, type, file, line);
     pthread_mutex_unlock(&user_lock);
@@ -182,13 +187,7 @@ struct SCOREP_User_Region *scorep_user_region_by_name(const char *name, SCOREP_U
 
 struct SCOREP_User_Region *scorep_user_region_find(const char *name)
 {
-    if (!name)
-        return NULL;
-    unsigned b = name_bucket(name);
-    pthread_mutex_lock(&user_lock);
-    struct SCOREP_User_Region *r = lookup_locked(name, b);
-    pthread_mutex_unlock(&user_lock);
-    return r;
+    return name ? lookup(name, name_bucket(name)) : NULL;
 }
 
 API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
