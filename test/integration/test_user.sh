@@ -5,6 +5,7 @@
 # appear. user_all.c + user_all_lib.c: every macro of SCOREP_User.h with exact counts (global
 # region and metric shared between the files), built with -Wall -Wextra -Werror with and
 # without --user. user_cxx.cc: SCOREP_USER_REGION scopes with g++ and clang++.
+# user_uninit.c: ENTER on a handle never initialised gets one message.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/user_expect.sh"
 
@@ -160,4 +161,14 @@ scorep_cc g++ $strict -o user_cxx_plain "$PROGRAMS/user_cxx.cc"
 run_app cxx_plain ./user_cxx_plain
 expect_eq "$(cat cxx_plain.out)" "caught 1 off 1 sink 21" "C++ without --user: program output"
 expect_eq "$(nm user_cxx_plain | grep -c 'SCOREP_User')" 0 "C++ without --user: no user API symbol"
+
+# --- bad input: ENTER on a handle never initialised: one message, not recorded ---
+scorep_cc --user --nocompiler gcc $strict -o user_uninit "$PROGRAMS/user_uninit.c"
+run_app uninit env SCOREP_EXPERIMENT_DIRECTORY=exp_uninit ./user_uninit
+expect_eq "$status" 0 "uninitialised handle: exit status"
+expect_eq "$(cat uninit.out)" "done" "uninitialised handle: program output"
+expect_eq "$(cat uninit.err)" "[scorep-rt] warning: SCOREP_USER_REGION_ENTER on a region handle that was never initialised: use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region is not recorded" \
+    "uninitialised handle: one message"
+expect_eq "$(profile_paths exp_uninit | tr '\n' ' ')" "fine " "uninitialised handle: call paths"
+expect_eq "$(profile_sum exp_uninit fine visits)" 3 "uninitialised handle: fine visits"
 done_ok

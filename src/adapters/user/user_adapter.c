@@ -61,11 +61,23 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
     pthread_mutex_unlock(&user_lock);
 }
 
-API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
     if (h && !h->filtered && (l = scorep_location_get()))
         scorep_event_enter(l, h->region);
+}
+
+/* A handle that is still invalid while the measurement runs was never initialised: Score-P's
+ * Fortran adapter aborts the program then; this runtime says so once and records nothing for it. */
+API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+{
+    static int said;
+    if (!h && scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        scorep_warn("SCOREP_USER_REGION_ENTER on a region handle that was never initialised: "
+                    "use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region "
+                    "is not recorded");
+    scorep_user_region_enter(h);
 }
 
 API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
@@ -75,7 +87,7 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 {
     if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
         SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
-    SCOREP_User_RegionEnter(*handle);
+    scorep_user_region_enter(*handle);
 }
 
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
@@ -193,7 +205,7 @@ struct SCOREP_User_Region *scorep_user_region_find(const char *name)
 API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
                                        const char *fileName, const uint32_t lineNo)
 {
-    SCOREP_User_RegionEnter(scorep_user_region_by_name(name, regionType, fileName, lineNo));
+    scorep_user_region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo));
 }
 
 API void SCOREP_User_RegionByNameEnd(const char *name)

@@ -14,6 +14,10 @@ struct SCOREP_User_Region {
     bool filtered;
 };
 
+/* Enters the region of h, if any: SCOREP_User_RegionEnter without its message about an
+ * invalid handle (for callers whose handle is invalid only because the measurement is off). */
+void scorep_user_region_enter(const SCOREP_User_RegionHandle h);
+
 /* The region registered under name (created on first use with type, file and line): regions
  * by name and all Fortran regions, which Score-P also identifies by name. NULL when the
  * measurement is off or memory is exhausted. */

@@ -81,23 +81,15 @@ API void scorep_f_begin_(fhandle *handle, const char *name, const int32_t *type,
 {
     if (!region_of(handle))
         scorep_f_init_(handle, name, type, file, line, name_len, file_len);
-    SCOREP_User_RegionEnter(region_of(handle));
+    scorep_user_region_enter(region_of(handle));
 }
 F_ALIASES(scorep_f_begin, SCOREP_F_BEGIN,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))
 
-/* ENTER needs a handle that INIT or BEGIN initialised; Score-P aborts the program otherwise,
- * this runtime says so once and records nothing for it. */
+/* An uninitialised handle gets SCOREP_User_RegionEnter's message. */
 API void scorep_f_regionenter_(const fhandle *handle)
 {
-    SCOREP_User_RegionHandle r = region_of(handle);
-    if (!r) {
-        scorep_warn_once("SCOREP_USER_REGION_ENTER on a Fortran region handle that was never "
-                         "initialised: use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN "
-                         "first; the region is not recorded");
-        return;
-    }
-    SCOREP_User_RegionEnter(r);
+    SCOREP_User_RegionEnter(region_of(handle));
 }
 F_ALIASES(scorep_f_regionenter, SCOREP_F_REGIONENTER, (const fhandle *))
 
