@@ -5,7 +5,8 @@
 # appear. user_all.c + user_all_lib.c: every macro of SCOREP_User.h with exact counts (global
 # region and metric shared between the files), built with -Wall -Wextra -Werror with and
 # without --user. user_cxx.cc: SCOREP_USER_REGION scopes with g++ and clang++.
-# user_uninit.c: ENTER on a handle never initialised gets one message.
+# user_threads.c: threads racing to define a handle. user_uninit.c: ENTER on a handle never
+# initialised gets one message.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/user_expect.sh"
 
@@ -161,6 +162,24 @@ scorep_cc g++ $strict -o user_cxx_plain "$PROGRAMS/user_cxx.cc"
 run_app cxx_plain ./user_cxx_plain
 expect_eq "$(cat cxx_plain.out)" "caught 1 off 1 sink 21" "C++ without --user: program output"
 expect_eq "$(nm user_cxx_plain | grep -c 'SCOREP_User')" 0 "C++ without --user: no user API symbol"
+
+# --- threads racing to define one handle: one region, 7 visits on each of 4 threads ---
+scorep_cc --user --nocompiler gcc $strict -o user_threads "$PROGRAMS/user_threads.c" -lpthread
+run_app threads env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_threads \
+    ./user_threads
+expect_eq "$status" 0 "threads: exit status"
+expect_eq "$(cat threads.out)" "threads 4 sum 6" "threads: program output"
+# (a thread's tree hangs below Score-P's artificial THREADS root)
+expect_eq "$(profile_values exp_threads THREADS/threaded visits | tr '\n' ' ')" \
+    "1 7 2 7 3 7 4 7 " "threads: threaded visits per thread location"
+expect_eq "$(profile_sum exp_threads THREADS/threaded/odd=0/threaded_by_name visits)" 16 \
+    "threads: by-name region below odd=0 (4 x 4)"
+expect_eq "$(profile_sum exp_threads THREADS/threaded/odd=1/threaded_by_name visits)" 12 \
+    "threads: by-name region below odd=1 (4 x 3)"
+expect_eq "$(trace_defs exp_threads | grep -c '^REGION .*Name: "threaded')" 2 \
+    "threads: one definition each for threaded and threaded_by_name"
+expect_eq "$(trace_count exp_threads ENTER "" threaded)" 28 "threads: trace: ENTER threaded"
+expect_eq "$(trace_check_nesting exp_threads)" 0 "threads: trace: properly nested"
 
 # --- bad input: ENTER on a handle never initialised: one message, not recorded ---
 scorep_cc --user --nocompiler gcc $strict -o user_uninit "$PROGRAMS/user_uninit.c"

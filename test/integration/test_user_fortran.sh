@@ -2,8 +2,8 @@
 # test_user_fortran.sh: the Fortran user API (scorep/SCOREP_User.inc): user_f.F90 uses every
 # Fortran macro with the counts of user_all.c; user_f_lib.f90 (lower-case suffix: scorep-cc
 # --user adds -cpp) begins region shared_f with its own handle. Without --user the macros
-# vanish. user_f_uninit.F90: ENTER on a handle never initialised gets one message. Skipped
-# (77) without gfortran.
+# vanish. user_f_fixed.F: fixed-form source. user_f_uninit.F90: ENTER on a handle never
+# initialised gets one message. Skipped (77) without gfortran.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/user_expect.sh"
 command -v gfortran >/dev/null 2>&1 || { echo "SKIP: no gfortran"; exit 77; }
@@ -38,6 +38,17 @@ expect_eq "$(profile_sum exp_f_plain main/MAIN__/seven_ visits)" 18 \
 expect_eq "$(trace_defs exp_f_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
     "Fortran without --user: no user region defined"
 expect_eq "$(nm user_f_plain | grep -c -i 'scorep_f_')" 0 "Fortran without --user: no entry point used"
+
+# fixed-form source (.F): the macros expand within its columns
+scorep_cc --user --nocompiler gfortran -Wall -O2 -o user_f_fixed "$PROGRAMS/user_f_fixed.F"
+run_app fixed env SCOREP_EXPERIMENT_DIRECTORY=exp_fixed ./user_f_fixed
+expect_eq "$status" 0 "fixed form: exit status"
+expect_eq "$(cat fixed.out)" "fixed done" "fixed form: program output"
+expect_eq "$(profile_paths exp_fixed | tr '\n' ' ')" "byname fixed fixed/odd=0 fixed/odd=1 " \
+    "fixed form: call paths"
+for pv in fixed:4 fixed/odd=0:2 fixed/odd=1:2 byname:2; do
+    expect_eq "$(profile_sum exp_fixed "${pv%:*}" visits)" "${pv##*:}" "fixed form: ${pv%:*} visits"
+done
 
 # bad input: ENTER on a handle never initialised: one message (Score-P aborts), not recorded
 scorep_cc --user --nocompiler gfortran -O2 -o user_f_uninit "$PROGRAMS/user_f_uninit.F90"
