@@ -53,6 +53,12 @@ void scorep_profile_close_all(scorep_profile *p, uint64_t ts);
 void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
                               uint64_t ts);
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
+/* Score-P's artificial regions of the profile (defined on first use; SCOREP_INVALID_ID when
+ * out of memory): "THREADS", the root above the call tree of every thread started by
+ * pthread_create, visited once per thread (pthread_roots sample); "MEASUREMENT OFF", the
+ * call path of the time with recording switched off (user_api sample). */
+uint32_t scorep_profile_threads_region(void);
+uint32_t scorep_profile_off_region(void);
 
 static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
 {

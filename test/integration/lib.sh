@@ -1,5 +1,7 @@
 # lib.sh: shared helpers of the integration tests: build with the build tree's scorep-cc,
-# run under measurement, and read results back (scorep-cube-dump, otf2-print).
+# run under measurement, and read results back (scorep-cube-dump, otf2-print). Every
+# profile a test writes under its directory is checked by test/tools/profile_check
+# (check_profiles) after each run_app and wait_app and at the end of the test.
 # Source it from a test script run through `make check`; it changes into a fresh temporary
 # directory that is removed at exit. Every expect_* helper counts one check and stops the
 # test with "FAIL: ..." on the first mismatch.
@@ -10,6 +12,7 @@ SCOREP_CC="$top_builddir/scorep-cc"
 CUBE_DUMP="$top_builddir/scorep-cube-dump"
 SCOREP_SCORE="$top_builddir/scorep-score"
 SCOREP_INFO="$top_builddir/scorep-info"
+PROFILE_CHECK="$top_builddir/test/tools/profile_check"
 PROGRAMS=$(cd "$top_srcdir/test/programs" && pwd -P)
 export LC_ALL=C
 # Measurement settings of the calling environment must not leak into the tests.
@@ -21,7 +24,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
 work=$(cd "$work" && pwd -P)
 # A failure inside a command substitution only ends that subshell: fail() also leaves the
 # marker .failed, which every later check and the exit of the test look at.
-trap '_rc=$?; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
+trap '_rc=$?; [ "$_rc" = 77 ] || (check_profiles) || true; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
 cd "$work"
 mkdir "$work/.cache"
 checks=0
@@ -105,6 +108,28 @@ scorep_cc()
     "$SCOREP_CC" "$@" || fail "build: scorep-cc $*"
 }
 
+# check_profiles: runs profile_check on every profile (*.cubex) under $work that it has not
+# checked before in this state (path, inode, size, time); a violation fails the test. Skipped
+# while a program of start_app runs: its profile may be half written.
+check_profiles()
+{
+    if [ -n "${app_pid:-}" ] && kill -0 "$app_pid" 2>/dev/null; then
+        return 0
+    fi
+    [ -x "$PROFILE_CHECK" ] || fail "profile checker $PROFILE_CHECK not built"
+    find "$work" -name '*.cubex' -type f >"$work/.cubex.list" 2>/dev/null || true
+    while read -r _f; do
+        _s="$_f $(stat -c '%i %s %Y' "$_f")"
+        ! grep -qxF "$_s" "$work/.cubex.checked" 2>/dev/null || continue
+        _out=$("$PROFILE_CHECK" -q "$_f" 2>&1) ||
+            fail "profile_check: inconsistent profile ${_f#"$work"/}:
+$_out"
+        echo "$_s" >>"$work/.cubex.checked"
+        _check
+        echo "ok: profile_check ${_f#"$work"/}"
+    done <"$work/.cubex.list"
+}
+
 # run_app NAME COMMAND...: run COMMAND with stdout in NAME.out and stderr in NAME.err; the
 # exit status is left in $status (a signal death reads 128 + signal number, as in the shell).
 run_app()
@@ -114,6 +139,7 @@ run_app()
     status=0
     # a hang must fail the test, never stall the suite (status 124 then)
     timeout --kill-after=10 "${TEST_TIMEOUT:-300}" "$@" >"$_name.out" 2>"$_name.err" || status=$?
+    check_profiles
 }
 
 # start_app NAME COMMAND...: run COMMAND in the background like run_app, with SIGINT and
@@ -155,6 +181,7 @@ wait_app()
         fail "the program started by start_app did not end within ${1:-60} s"
     fi
     wait "$app_pid" || status=$?
+    check_profiles
 }
 
 # profile_dump EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile

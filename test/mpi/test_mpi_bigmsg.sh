@@ -25,6 +25,7 @@ for mode in linked scorep_run; do
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
         timeout 600 mpirun --oversubscribe --allow-run-as-root -np 2 "$@" >"$mode.out" 2>"$mode.err" ||
         status=$?
+    check_profiles
     expect_eq "$status" 0 "$mode: bigmsg runs (it checks the data it receives)"
     _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$mode: messages do not match: $_m"
     expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \

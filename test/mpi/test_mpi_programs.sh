@@ -35,6 +35,7 @@ measure()
     env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/$_prog" "$@" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" \
         "$T/${_prog}_scorep" >"$_prog.out" 2>"$_prog.err" || status=$?
+    check_profiles
 }
 
 # events EXP TYPE: number of events of this type in the trace
@@ -148,6 +149,16 @@ if [ "$threads_skipped" = 0 ]; then
     x=$work/threads
     expect_eq "$(match "$x")" "sends=800 receives=800 matched=800 unmatched=0 mismatched_size=0 probes=40" \
         "threads: messages of concurrent threads matched"
+    # The profile of MPI with threads has several roots per process: the MPI calls of the
+    # master (no compiler instrumentation) and THREADS, once per thread (check_profiles
+    # checks its consistency).
+    expect_eq "$(profile_values "$x" THREADS visits | awk '{ print $2 }' | tr '\n' ' ')" \
+        "1 1 1 1 " "threads: THREADS visited once on each of the 4 thread locations"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Send visits)" 400 "threads: THREADS/MPI_Send visits"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Recv visits)" 400 "threads: THREADS/MPI_Recv visits"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Probe visits)" 40 "threads: THREADS/MPI_Probe visits"
+    expect_eq "$(profile_values "$x" MPI_Init_thread visits | tr '\n' ' ')" "0 1 3 1 " \
+        "threads: MPI_Init_thread is a root on both master threads"
 fi
 
 # the plain programs under scorep-run (LD_PRELOAD): the same messages and the same events as
@@ -166,6 +177,7 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" timeout 300 mpirun --oversubscribe \
         --allow-run-as-root -np "${spec#*:}" "$top_builddir/scorep-run" "$T/$name" \
         >"${name}_run.out" 2>"${name}_run.err" || status=$?
+    check_profiles
     expect_eq "$status" 0 "$name runs under scorep-run"
     linked=$(messages "$work/$name")
     run=$(messages "$x")

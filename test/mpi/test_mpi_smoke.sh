@@ -25,6 +25,7 @@ for run in 1 2 2run; do
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
         "$@" >"smoke$run.out" 2>"smoke$run.err" || status=$?
+    check_profiles
     expect_eq "$status" 0 "mpi_smoke ($run) runs measured"
     expect_file "$x/traces.otf2" "mpi_smoke ($run) wrote a trace"
     expect_defs_clean "$x" "mpi_smoke ($run)"

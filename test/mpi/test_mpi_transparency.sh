@@ -25,6 +25,7 @@ run()
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$@" "$work/$_name" \
         >"$_name.out" 2>"$_name.err" || status=$?
+    check_profiles
     expect_eq "$status" 0 "$_name: runs"
 }
 

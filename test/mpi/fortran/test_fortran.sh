@@ -24,6 +24,7 @@ mpirun_np()
     status=0
     timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" "$@" \
         >"$_name.out" 2>"$_name.err" || status=$?
+    check_profiles
 }
 
 # measure NAME NP COMMAND...: runs COMMAND traced into experiment $work/NAME
