@@ -77,6 +77,12 @@ expect_eq "$(offsets same | tr '\n' ',')" "0 0,0 0,1 -$SKEW,1 -$SKEW," \
 # without the offsets rank 1's sends would lie 1 s after their receives on rank 0
 expect_eq "$(messages same 0)" "matched=6 unmatched=0 late=0" \
     "same node: 6 messages, each received after it was sent (no tolerance)"
+# the same through the OTF2 reader API, which applies the offsets once
+"$top_builddir/test/tools/trace_messages" --match same/traces.otf2 >same.match ||
+    fail "trace_messages --match same: $(cat same.match)"
+expect_eq "$(cat same.match)" \
+    "sends=6 receives=6 matched=6 unmatched=0 mismatched_size=0 probes=0 late=0" \
+    "same node: trace_messages pairs the 6 messages, none received before its send"
 expect_eq "$(trace_check_order same)" 0 "same node: timestamps increase per location"
 expect_eq "$(time_range same 0)" ok "same node: the global time range is on rank 0's clock"
 

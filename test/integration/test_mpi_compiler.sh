@@ -38,7 +38,8 @@ expect_eq "$(profile_sum exp main/MPI_Barrier visits)" 4 "barrier"
 expect_eq "$("$MESSAGES" --match exp/traces.otf2)" \
     "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0 probes=0 late=0" \
     "messages matched, none received before it was sent"
-"$MESSAGES" exp/traces.otf2 | sed 's/ time=[0-9]*//' | sort >link.msgs
+"$MESSAGES" exp/traces.otf2 >link.raw || fail "trace_messages exp: $(head -c 500 link.raw)"
+sed 's/ time=[0-9]*//' link.raw | sort >link.msgs
 expect_eq "$(grep -c '^SEND rank=2 comm=0 from=2 to=3 tag=[012] bytes=1000 id=1 ' link.msgs)" 3 \
     "rank 2 sends 3 x 1000 bytes to rank 3, each the first of its tag"
 expect_eq "$(grep -c '^RECV rank=0 comm=0 from=3 to=0 ' link.msgs)" 3 "rank 0 receives from 3"
@@ -51,7 +52,8 @@ SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=pre SCOREP_RUN_LIBDIR="$t
 expect_eq "$rc" 0 "scorep-run under mpirun"
 expect_defs_clean exp "link time"
 expect_defs_clean pre "scorep-run"
-"$MESSAGES" pre/traces.otf2 | sed 's/ time=[0-9]*//' | sort >pre.msgs
+"$MESSAGES" pre/traces.otf2 >pre.raw || fail "trace_messages pre: $(head -c 500 pre.raw)"
+sed 's/ time=[0-9]*//' pre.raw | sort >pre.msgs
 expect_eq "$(cmp -s link.msgs pre.msgs && echo same)" same "link-time and preload messages equal"
 expect_eq "$(profile_sum pre MPI_Sendrecv visits)" 12 "preload: Sendrecv at the root"
 

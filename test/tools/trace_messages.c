@@ -37,10 +37,6 @@ typedef struct {
     uint64_t locs[MAX];
     size_t nlocs;
     int mpi_locations; /* the MPI COMM_LOCATIONS group, -1 if none */
-    /* clock offsets per location (OTF2 ClockOffset, at most 2 points: linear) */
-    uint64_t off_time[MAX][2];
-    int64_t off_value[MAX][2];
-    int n_off[MAX];
     /* message list for --match */
     struct msg {
         int recv;
@@ -156,31 +152,6 @@ static OTF2_CallbackCode def_attribute(void *u, OTF2_AttributeRef self, OTF2_Str
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_clock_offset(void *u, OTF2_TimeStamp time, int64_t offset, double sd)
-{
-    (void)sd;
-    uint64_t loc = *(uint64_t *)u % MAX;
-    if (S.n_off[loc] < 2) {
-        S.off_time[loc][S.n_off[loc]] = time;
-        S.off_value[loc][S.n_off[loc]++] = offset;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* A location's time on rank 0's clock: the offsets interpolated linearly, as readers do. */
-static uint64_t synchronized(OTF2_LocationRef loc, uint64_t t)
-{
-    int n = S.n_off[loc % MAX];
-    const uint64_t *tt = S.off_time[loc % MAX];
-    const int64_t *o = S.off_value[loc % MAX];
-    if (n == 0)
-        return t;
-    if (n == 1 || tt[1] == tt[0])
-        return t + (uint64_t)o[0];
-    double f = ((double)t - (double)tt[0]) / ((double)tt[1] - (double)tt[0]);
-    return t + (uint64_t)(int64_t)((double)o[0] + f * (double)(o[1] - o[0]));
-}
-
 /* member i of group g -> world rank (UINT32_MAX if there is none) */
 static uint32_t world_member(uint32_t g, uint32_t i)
 {
@@ -248,7 +219,7 @@ static void message(const char *kind, int recv, OTF2_LocationRef loc, uint64_t t
         S.cap = S.cap ? 2 * S.cap : 1024;
         S.msgs = realloc(S.msgs, S.cap * sizeof *S.msgs);
     }
-    S.msgs[S.n++] = (struct msg){recv, comm, from, to, tag, bytes, id, synchronized(loc, t), 0};
+    S.msgs[S.n++] = (struct msg){recv, comm, from, to, tag, bytes, id, t, 0};
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
@@ -385,8 +356,8 @@ int main(int argc, char **argv)
     OTF2_Reader_OpenDefFiles(r);
     OTF2_Reader_OpenEvtFiles(r);
     OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
-    OTF2_DefReaderCallbacks_SetClockOffsetCallback(lc, def_clock_offset);
     for (size_t i = 0; i < S.nlocs; i++) { /* local definitions: mapping tables, offsets */
+        /* the event reader applies the clock offsets it reads here to every timestamp */
         OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, S.locs[i]);
         if (d) {
             OTF2_Reader_RegisterDefCallbacks(r, d, lc, &S.locs[i]);
