@@ -355,3 +355,19 @@ expect_defs_clean()
     [ ! -s "$work/.defs.err" ] || fail "$2: otf2-print -G warns: $(head -c 600 "$work/.defs.err")"
     echo "ok: $2: definitions without warnings"
 }
+
+# require_mpi_programs PROG...: skips the test (77) unless every PROG of test/mpi was built
+# (they are built only with the MPI adapter) and mpirun is found; sets T (the directory of
+# the MPI test programs) and MESSAGES (test/tools/trace_messages).
+require_mpi_programs()
+{
+    T="$top_builddir/test/mpi"
+    MESSAGES="$top_builddir/test/tools/trace_messages"
+    for _p in "$@"; do
+        if [ ! -x "$T/$_p" ]; then
+            echo "SKIP: the MPI adapter and its test programs were not built ($_p)"
+            exit 77
+        fi
+    done
+    command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+}

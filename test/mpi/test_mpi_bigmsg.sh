@@ -6,13 +6,7 @@
 # without the MPI adapter, mpirun, or 6 GB of available memory (2 processes x 2.2 GB).
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/bigmsg" ] || [ ! -x "$T/bigmsg_scorep" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs bigmsg bigmsg_scorep
 avail=$(awk '/^MemAvailable:/ { print int($2 / 1024 / 1024) }' /proc/meminfo)
 [ "${avail:-0}" -ge 6 ] || {
     echo "SKIP: ${avail:-?} GB of memory available, 6 needed"

@@ -7,13 +7,7 @@
 # Skipped (77) when the MPI adapter was not built.
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/intercomm_scorep" ] || [ ! -x "$T/comm_churn_scorep" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs intercomm_scorep comm_churn_scorep
 
 # run EXP NP PROGRAM [ARG]: PROGRAM under mpirun with tracing into EXP; status in $status
 run()

@@ -7,13 +7,7 @@
 # give the same messages and events. Skipped (77) when the MPI adapter was not built.
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/p2p_modes" ] || [ ! -x "$T/p2p_modes_scorep" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs p2p_modes p2p_modes_scorep
 
 # mpirun_np N COMMAND...: the exit status is left in $status
 mpirun_np()

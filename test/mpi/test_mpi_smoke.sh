@@ -6,13 +6,7 @@
 # process) must all be there and match. Needs mpirun.
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/mpi_smoke_scorep" ] || [ ! -x "$T/mpi_smoke" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs mpi_smoke_scorep mpi_smoke
 
 # runs: 1 and 2 (linked, that many processes), 2run (2 processes under scorep-run)
 for run in 1 2 2run; do

@@ -7,13 +7,7 @@
 # the MPI adapter or mpirun.
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/transparency" ] || [ ! -x "$T/transparency_scorep" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs transparency transparency_scorep
 
 # run NAME [ENV...] -- COMMAND...: 2 processes, observations in NAME.0 and NAME.1
 run()
