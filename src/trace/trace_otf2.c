@@ -208,9 +208,19 @@ static void write_mpi_coll(evt_state *s, uint64_t t, const buf_mpi_rec *r)
     }
 }
 
-static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+/* local id of this process's CUDA window: one past its MPI windows (scorep_trace_write_otf2) */
+static uint32_t cuda_win_local;
+
+static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
 {
     OTF2_EvtWriter *w = s->w;
+    buf_mpi_rec cuda;
+    const buf_mpi_rec *r = in;
+    if (in->comm == SCOREP_CUDA_WINDOW) {
+        cuda = *in;
+        cuda.comm = cuda_win_local;
+        r = &cuda;
+    }
     switch (r->type) {
     case BUF_RMA_WIN_CREATE:
         OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->comm);
@@ -400,6 +410,7 @@ typedef struct {
     char ***location_names;
     uint64_t **n_events;
     uint64_t first_ts, last_ts;
+    int cuda; /* some process has GPU locations: every rank gets a CUDA window */
 } trace_job;
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
@@ -569,6 +580,15 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                          otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
+/* One CUDA window per rank, after the MPI windows; no communicator stands behind it. */
+static void write_cuda_wins(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    uint32_t name = strtab_add(st, "CUDA window", 1);
+    for (int r = 0; g && j->cuda && r < j->size; r++)
+        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, name, OTF2_UNDEFINED_COMM,
+                                         OTF2_RMA_WIN_FLAG_NONE);
+}
+
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     const scorep_unified *u = j->u;
@@ -631,7 +651,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
             n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
-            OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
+            n->gpu ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM : OTF2_LOCATION_TYPE_CPU_THREAD, events,
+            (uint32_t)n->parent_ordinal);
         break;
     }
     }
@@ -650,6 +671,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_regions(g, st, j->u);
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
+    write_cuda_wins(g, st, j);
     write_thread_comms(g, st, j);
     /* after the pthread location group and its per-rank groups */
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
@@ -728,7 +750,8 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
-        write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN],
+                  u->n[U_WIN] + (uint64_t)ipc->rank()); /* the CUDA window */
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
         OTF2_Archive_CloseDefWriter(a, d);
@@ -871,6 +894,11 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         return -1;
     }
     int rc = 0;
+    uint64_t cuda = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        cuda |= l->gpu;
+    ipc->allreduce_max_u64(&cuda);
+    cuda_win_local = u->n_local[U_WIN];
     scorep_trace_threads_prepare(u);
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
@@ -882,7 +910,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0};
+    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, (int)cuda};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);

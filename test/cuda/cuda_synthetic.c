@@ -1,0 +1,118 @@
+/* cuda_synthetic.c: feeds CUPTI activity records of CUPTI's own struct types through the
+ * adapter's buffer processing (the buffer-completed callback's path) and checks the clock
+ * conversion; test_cuda_activity.sh reads the resulting trace and profile back. */
+#include "adapters/cuda/cuda_adapter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static void expect_u64(const char *what, uint64_t got, uint64_t want)
+{
+    if (got != want) {
+        printf("FAIL %s: %llu, expected %llu\n", what, (unsigned long long)got,
+               (unsigned long long)want);
+        failures++;
+    }
+}
+
+static void check_clock(void)
+{
+    scorep_cuda_clock c = {0};
+    expect_u64("no sync point: unchanged", scorep_cuda_clock_to_host(&c, 77, 0), 77);
+    scorep_cuda_clock_start(&c, 5000, 1000);
+    /* one point: the host timer's nominal rate (here 2 GHz, 2 ticks per ns) */
+    expect_u64("one point", scorep_cuda_clock_to_host(&c, 1500, 2000000000u), 6000);
+    expect_u64("one point, before it", scorep_cuda_clock_to_host(&c, 900, 2000000000u), 4800);
+    scorep_cuda_clock_sync(&c, 8000, 2000); /* slope 3 */
+    expect_u64("interpolated", scorep_cuda_clock_to_host(&c, 1500, 0), 6500);
+    expect_u64("extrapolated", scorep_cuda_clock_to_host(&c, 2100, 0), 8300);
+    scorep_cuda_clock_sync(&c, 9000, 1000); /* no later GPU time: ignored */
+    expect_u64("sync without progress kept the slope", scorep_cuda_clock_to_host(&c, 2000, 0),
+               8000);
+}
+
+static size_t put(uint8_t *buf, size_t at, const void *rec, size_t size)
+{
+    memcpy(buf + at, rec, size);
+    return at + size;
+}
+
+static size_t kernel(uint8_t *buf, size_t at, const char *name, uint32_t stream, uint64_t s,
+                     uint64_t e, uint32_t corr)
+{
+    CUpti_ActivityKernel10 k;
+    memset(&k, 0, sizeof k);
+    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.start = s;
+    k.end = e;
+    k.deviceId = 0;
+    k.contextId = 1;
+    k.streamId = stream;
+    k.correlationId = corr;
+    k.name = name;
+    return put(buf, at, &k, sizeof k);
+}
+
+static size_t copy(uint8_t *buf, size_t at, uint8_t kind, uint64_t bytes, uint32_t stream,
+                   uint64_t s, uint64_t e, uint32_t corr)
+{
+    CUpti_ActivityMemcpy6 m;
+    memset(&m, 0, sizeof m);
+    m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+    m.copyKind = kind;
+    m.bytes = bytes;
+    m.start = s;
+    m.end = e;
+    m.deviceId = 0;
+    m.contextId = 1;
+    m.streamId = stream;
+    m.correlationId = corr;
+    return put(buf, at, &m, sizeof m);
+}
+
+static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint64_t s, uint64_t e)
+{
+    CUpti_ActivityMemset4 m;
+    memset(&m, 0, sizeof m);
+    m.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+    m.bytes = bytes;
+    m.start = s;
+    m.end = e;
+    m.deviceId = 0;
+    m.contextId = 1;
+    m.streamId = stream;
+    return put(buf, at, &m, sizeof m);
+}
+
+int main(void)
+{
+    check_clock();
+    /* host = 1000000 + 2 * (gpu - 10000) */
+    scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
+    scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);
+    uint8_t *buf = aligned_alloc(8, 8192);
+    if (!buf)
+        return 1;
+    memset(buf, 0, 8192);
+    size_t n = 0;
+    const char *vec = "_Z6vecAddPKfS0_Pfi";
+    n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, 4096, 7, 100000, 105000, 11);
+    n = kernel(buf, n, vec, 7, 110000, 160000, 12);
+    n = set(buf, n, 1024, 8, 115000, 116000);
+    n = kernel(buf, n, "scale", 8, 120000, 130000, 13);
+    n = kernel(buf, n, vec, 7, 200000, 250000, 14);
+    n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 4096, 7, 300000, 310000, 15);
+    n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, 512, 8, 320000, 321000, 16);
+    int events = scorep_cuda_process_buffer(buf, n);
+    expect_u64("records turned into events", (uint64_t)events, 7);
+    expect_u64("GPU locations", scorep_cuda_stream_count(), 2);
+    expect_u64("same stream, same location",
+               scorep_cuda_stream_location(0, 1, 7, 0) == scorep_cuda_stream_location(0, 1, 7, 0),
+               1);
+    free(buf);
+    printf("%s\n", failures ? "FAILED" : "synthetic records processed");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# test_cuda_activity.sh: CUPTI activity records of CUPTI's own struct types (cuda_synthetic.c)
+# through the adapter's buffer processing: GPU locations per stream, kernel and memcpy
+# events at converted timestamps, memcpys as RMA transfers with their bytes, in the trace
+# (otf2-print) and the profile (scorep-cube-dump). Needs no GPU.
+. "$top_srcdir/test/integration/lib.sh"
+
+if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI under /usr/local/cuda)"
+    exit 77
+fi
+# clock_gettime: ticks are ns, so profile times in seconds are exact
+run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "exit status (clock conversion checks: $(cat syn.out))"
+expect_eq "$(cat syn.out)" "synthetic records processed" "program output"
+if [ ! -e /dev/nvidia0 ]; then
+    # no driver: exactly one warning, and the measurement goes on
+    expect_eq "$(wc -l <syn.err | tr -d ' ')" 1 "one line on stderr"
+    expect_grep 'CUDA: cuptiSubscribe failed \(CUPTI_ERROR_UNKNOWN, 999\)' syn.err "the warning"
+fi
+
+# --- trace: locations ---
+trace_defs exp >defs.txt
+expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
+expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 2,' defs.txt "master"
+expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12,' defs.txt "stream 7"
+expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6,' defs.txt "stream 8"
+expect_grep '^RMA_WIN .*Name: "CUDA window"' defs.txt "the CUDA window"
+
+# --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
+trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
+    >gpu.txt
+cat >want.txt <<'WANT'
+ENTER 1 1180000 Region: "memcpy HtoD" <0>
+RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 (INVALID), Bytes: 4096, Matching: 11
+RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA window" <0>, Matching: 11
+LEAVE 1 1190000 Region: "memcpy HtoD" <0>
+ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
+ENTER 2 1210000 Region: "memset" <2>
+LEAVE 2 1212000 Region: "memset" <2>
+ENTER 2 1220000 Region: "scale" <3>
+LEAVE 2 1240000 Region: "scale" <3>
+LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
+ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
+LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
+ENTER 1 1580000 Region: "memcpy DtoH" <4>
+RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 (INVALID), Bytes: 4096, Matching: 15
+RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA window" <0>, Matching: 15
+LEAVE 1 1600000 Region: "memcpy DtoH" <4>
+ENTER 2 1620000 Region: "memcpy DtoD" <5>
+LEAVE 2 1622000 Region: "memcpy DtoD" <5>
+WANT
+expect_eq "$(diff want.txt gpu.txt && echo same)" same "GPU events, converted timestamps, RMA bytes"
+expect_eq "$(trace_check_order exp)" 0 "timestamps increase per location"
+expect_eq "$(trace_check_nesting exp)" 0 "regions nest"
+
+# --- profile: GPU locations in the system tree, kernel visits and times ---
+expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
+    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:8] 0;" "system tree"
+tar -xOf exp/profile.cubex anchor.xml >anchor.xml || fail "no anchor.xml in profile.cubex"
+expect_eq "$(grep -c '<type>accelerator</type>' anchor.xml)" 2 "Cube location type accelerator"
+expect_eq "$(grep -c '<type>thread</type>' anchor.xml)" 1 "Cube location type thread"
+K="vecAdd(float const*, float const*, float*, int)"
+expect_eq "$(profile_values exp "$K" visits)" "1 2" "kernel visits"
+expect_eq "$(profile_values exp "$K" time)" "1 0.0002" "kernel time (2 x 50 us on the GPU clock, 2 ticks per ns)"
+expect_eq "$(profile_values exp scale visits)" "2 1" "scale visits"
+expect_eq "$(profile_values exp scale time)" "2 2e-05" "scale time"
+expect_eq "$(profile_values exp "memcpy HtoD" time)" "1 1e-05" "HtoD time"
+expect_eq "$(profile_values exp "memcpy DtoH" visits)" "1 1" "DtoH visits"
+expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
+done_ok
