@@ -580,13 +580,15 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                          otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
-/* One CUDA window per rank, after the MPI windows; no communicator stands behind it. */
+/* One CUDA window per rank, after the MPI windows. Its communicator is the rank's pthread
+ * contingent (all locations of the process, the master thread first, so remote rank 0 is
+ * the host), written before it. */
 static void write_cuda_wins(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     uint32_t name = strtab_add(st, "CUDA window", 1);
     for (int r = 0; g && j->cuda && r < j->size; r++)
-        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, name, OTF2_UNDEFINED_COMM,
-                                         OTF2_RMA_WIN_FLAG_NONE);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, name,
+                                         j->u->n[U_COMM] + (uint32_t)r, OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -671,8 +673,8 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_regions(g, st, j->u);
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
-    write_cuda_wins(g, st, j);
     write_thread_comms(g, st, j);
+    write_cuda_wins(g, st, j);
     /* after the pthread location group and its per-rank groups */
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));

@@ -26,14 +26,16 @@ expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
 expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 2,' defs.txt "master"
 expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12,' defs.txt "stream 7"
 expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6,' defs.txt "stream 8"
-expect_grep '^RMA_WIN .*Name: "CUDA window"' defs.txt "the CUDA window"
+expect_grep '^RMA_WIN .*Name: "CUDA window" <[0-9]*>, Communicator: "Pthread thread contingent"' \
+    defs.txt "the CUDA window, over the process's locations"
+expect_defs_clean exp "GPU locations and the CUDA window"
 
 # --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
 trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
     >gpu.txt
 cat >want.txt <<'WANT'
 ENTER 1 1180000 Region: "memcpy HtoD" <0>
-RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 (INVALID), Bytes: 4096, Matching: 11
+RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
 RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA window" <0>, Matching: 11
 LEAVE 1 1190000 Region: "memcpy HtoD" <0>
 ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
@@ -45,7 +47,7 @@ LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
 ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
 LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
 ENTER 1 1580000 Region: "memcpy DtoH" <4>
-RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 (INVALID), Bytes: 4096, Matching: 15
+RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
 RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA window" <0>, Matching: 15
 LEAVE 1 1600000 Region: "memcpy DtoH" <4>
 ENTER 2 1620000 Region: "memcpy DtoD" <5>
