@@ -1,8 +1,12 @@
 /* cuda_synthetic.c: feeds CUPTI activity records of CUPTI's own struct types through the
  * adapter's buffer processing (the buffer-completed callback's path) and checks the clock
- * conversion; test_cuda_activity.sh reads the resulting trace and profile back. */
+ * conversion; test_cuda_activity.sh reads the resulting trace and profile back, and
+ * test_cuda_mpi.sh the same per rank of an MPI run (built with -DWITH_MPI). */
 #include "adapters/cuda/cuda_adapter.h"
 
+#ifdef WITH_MPI
+#include <mpi.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +91,14 @@ static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint
     return put(buf, at, &m, sizeof m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+#ifdef WITH_MPI
+    MPI_Init(&argc, &argv);
+#else
+    (void)argc;
+    (void)argv;
+#endif
     check_clock();
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
@@ -113,6 +123,9 @@ int main(void)
                scorep_cuda_stream_location(0, 1, 7, 0) == scorep_cuda_stream_location(0, 1, 7, 0),
                1);
     free(buf);
+#ifdef WITH_MPI
+    MPI_Finalize();
+#endif
     printf("%s\n", failures ? "FAILED" : "synthetic records processed");
     return failures ? 1 : 0;
 }
