@@ -24,8 +24,12 @@ fi
 trace_defs exp >defs.txt
 expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
 expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 2,' defs.txt "master"
-expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12,' defs.txt "stream 7"
-expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6,' defs.txt "stream 8"
+expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
+    defs.txt "stream 7"
+expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
+    defs.txt "stream 8"
+expect_grep '^LOCATION_GROUP +1  Name: "CUDA\[0:1\]" <[0-9]*>, Type: ACCELERATOR, .*Creator: "Process" <0>' \
+    defs.txt "the accelerator location group of device 0, context 1, created by the process"
 expect_grep '^RMA_WIN .*Name: "CUDA window" <[0-9]*>, Communicator: "Pthread thread contingent"' \
     defs.txt "the CUDA window, over the process's locations"
 expect_defs_clean exp "GPU locations and the CUDA window"

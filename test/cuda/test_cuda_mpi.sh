@@ -35,8 +35,16 @@ trace_defs exp >defs.txt
 expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
     g = $0; sub(/.*Group: "/, "", g); sub(/".*/, "", g); print $2, n, g }' defs.txt | sort -n |
     tr '\n' ';')" \
-    "0 Master thread MPI Rank 0;1 Master thread MPI Rank 1;2 CUDA[0:1:7] MPI Rank 0;3 CUDA[0:1:7] MPI Rank 1;4 CUDA[0:1:8] MPI Rank 0;5 CUDA[0:1:8] MPI Rank 1;" \
-    "locations and their processes"
+    "0 Master thread MPI Rank 0;1 Master thread MPI Rank 1;2 CUDA[0:1:7] CUDA[0:1];3 CUDA[0:1:7] CUDA[0:1];4 CUDA[0:1:8] CUDA[0:1];5 CUDA[0:1:8] CUDA[0:1];" \
+    "locations and their location groups"
+# accelerator groups (one per device and context of each rank) after the processes,
+# created by their process; each holds its rank's two streams
+expect_eq "$(awk '$1 == "LOCATION_GROUP" { sub(/^LOCATION_GROUP +/, ""); gsub(/ <[0-9]+>/, ""); print }' \
+    defs.txt | tr '\n' ';')" \
+    "0  Name: \"MPI Rank 0\", Type: PROCESS, Parent: \"node::$(hostname)\", Creator: UNDEFINED;1  Name: \"MPI Rank 1\", Type: PROCESS, Parent: \"node::$(hostname)\", Creator: UNDEFINED;2  Name: \"CUDA[0:1]\", Type: ACCELERATOR, Parent: \"node::$(hostname)\", Creator: \"MPI Rank 0\";3  Name: \"CUDA[0:1]\", Type: ACCELERATOR, Parent: \"node::$(hostname)\", Creator: \"MPI Rank 1\";" \
+    "location groups"
+expect_eq "$(grep -c 'Group: "CUDA\[0:1\]" <2>' defs.txt) $(grep -c 'Group: "CUDA\[0:1\]" <3>' defs.txt)" \
+    "2 2" "two streams in each accelerator group"
 expect_eq "$(grep -c '^RMA_WIN .*Name: "CUDA window"' defs.txt)" 2 "one CUDA window per rank"
 expect_defs_clean exp "two ranks with GPU locations"
 for loc in 2 3; do
