@@ -91,6 +91,23 @@ static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint
     return put(buf, at, &m, sizeof m);
 }
 
+/* The bounded pool (run with SCOREP_CUDA_BUFFER=64k, SCOREP_CUDA_BUFFER_CHUNK=8k): eight
+ * chunks, a ninth request gets none, a completed chunk can be had again. */
+static void check_pool(void)
+{
+    uint8_t *got[9];
+    size_t size[9], max;
+    expect_u64("pool init", (uint64_t)scorep_cuda_pool_init(), 0);
+    for (int i = 0; i < 9; i++)
+        scorep_cuda_buffer_requested(&got[i], &size[i], &max);
+    for (int i = 0; i < 8; i++)
+        expect_u64("chunk size", got[i] ? size[i] : 0, 8192);
+    expect_u64("ninth request refused", got[8] == NULL && size[8] == 0, 1);
+    scorep_cuda_buffer_completed(NULL, 0, got[3], 8192, 0);
+    scorep_cuda_buffer_requested(&got[8], &size[8], &max);
+    expect_u64("completed chunk reused", got[8] == got[3] && size[8] == 8192, 1);
+}
+
 int main(int argc, char **argv)
 {
 #ifdef WITH_MPI
@@ -123,6 +140,7 @@ int main(int argc, char **argv)
                scorep_cuda_stream_location(0, 1, 7, 0) == scorep_cuda_stream_location(0, 1, 7, 0),
                1);
     free(buf);
+    check_pool(); /* last: a completed buffer takes a new clock synchronisation point */
 #ifdef WITH_MPI
     MPI_Finalize();
 #endif

@@ -6,13 +6,15 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
-    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI under /usr/local/cuda)"
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
     exit 77
 fi
 # clock_gettime: ticks are ns, so profile times in seconds are exact
+# a pool of 8 chunks (cuda_synthetic.c checks it)
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
     SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/test/cuda/cuda_synthetic"
-expect_eq "$status" 0 "exit status (clock conversion checks: $(cat syn.out))"
+expect_eq "$status" 0 "exit status (clock conversion and buffer pool checks: $(cat syn.out))"
 expect_eq "$(cat syn.out)" "synthetic records processed" "program output"
 if [ ! -e /dev/nvidia0 ]; then
     # no driver: exactly one warning, and the measurement goes on

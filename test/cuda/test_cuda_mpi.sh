@@ -6,7 +6,7 @@
 
 cuda_lib="$top_builddir/.libs/libscorep-rt-cuda.so"
 if [ ! -e "$cuda_lib" ]; then
-    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI under /usr/local/cuda)"
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
     exit 77
 fi
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
@@ -22,7 +22,8 @@ scorep_cc --nocompiler mpicc -O2 -DWITH_MPI -I"$top_srcdir/src" -I"$top_builddir
     -I"$cuda_dir/include" -o syn "$top_srcdir/test/cuda/cuda_synthetic.c" \
     -Wl,--no-as-needed -lscorep-rt-cuda -L"$cuda_libdir" -Wl,-rpath,"$cuda_libdir" -lcupti
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
-    SCOREP_EXPERIMENT_DIRECTORY=exp mpirun -np 2 ./syn
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp \
+    mpirun -np 2 ./syn
 expect_eq "$status" 0 "exit status"
 expect_eq "$(cat syn.out)" "synthetic records processed
 synthetic records processed" "program output"

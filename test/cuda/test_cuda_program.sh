@@ -5,7 +5,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 if [ ! -e "$top_builddir/.libs/libscorep-rt-cuda.so" ]; then
-    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI under /usr/local/cuda)"
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
     exit 77
 fi
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -44,5 +44,13 @@ uint32_t scorep_cuda_stream_count(void);
 /* The CUPTI callback of the runtime and driver API domains (exported for the bench). */
 void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain domain,
                                        CUpti_CallbackId cbid, const void *data);
+/* The activity buffer pool: SCOREP_CUDA_BUFFER / SCOREP_CUDA_BUFFER_CHUNK chunks (at least
+ * 2), allocated once (again: no-op). 0 or -1. The two functions CUPTI calls: a request that
+ * finds no free chunk gets none (CUPTI drops records then); a completed buffer is
+ * processed (after a new clock synchronisation point) and its chunk returned. */
+int scorep_cuda_pool_init(void);
+void CUPTIAPI scorep_cuda_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records);
+void CUPTIAPI scorep_cuda_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                           size_t size, size_t valid);
 
 #endif

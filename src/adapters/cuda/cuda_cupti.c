@@ -83,8 +83,10 @@ static uint8_t **free_chunks;
 static size_t chunk_size, n_free, n_chunks;
 static uint64_t dropped;
 
-static int pool_init(void)
+int scorep_cuda_pool_init(void)
 {
+    if (pool)
+        return 0;
     chunk_size = scorep_cfg.cuda_buffer_chunk < 1024 ? 1024 : scorep_cfg.cuda_buffer_chunk;
     chunk_size = (chunk_size + 7) & ~(size_t)7; /* CUPTI wants 8-byte aligned buffers */
     n_chunks = scorep_cfg.cuda_buffer / chunk_size;
@@ -99,7 +101,7 @@ static int pool_init(void)
     return 0;
 }
 
-static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+void CUPTIAPI scorep_cuda_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
 {
     pthread_mutex_lock(&pool_lock);
     *buffer = n_free ? free_chunks[--n_free] : NULL;
@@ -108,8 +110,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
     *max_records = 0;
 }
 
-static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
-                                      size_t valid)
+void CUPTIAPI scorep_cuda_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                           size_t size, size_t valid)
 {
     (void)size;
     uint64_t gpu;
@@ -144,7 +146,8 @@ static void cupti_warning(const char *what, CUptiResult rc)
 
 static CUptiResult enable_activities(void)
 {
-    CUptiResult rc = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    CUptiResult rc =
+        cuptiActivityRegisterCallbacks(scorep_cuda_buffer_requested, scorep_cuda_buffer_completed);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL))
         rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_MEMCPY))
@@ -197,7 +200,7 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
     if (!(features & (SCOREP_CUDA_FEATURE_KERNEL | SCOREP_CUDA_FEATURE_MEMCPY)))
         return;
     CUptiResult rc = cuptiGetTimestamp(&gpu);
-    if (rc != CUPTI_SUCCESS || pool_init() != 0) {
+    if (rc != CUPTI_SUCCESS || scorep_cuda_pool_init() != 0) {
         cupti_warning("the CUPTI activity API (timestamp or buffer pool)", rc);
         return;
     }
