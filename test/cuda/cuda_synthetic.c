@@ -91,6 +91,31 @@ static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint
     return put(buf, at, &m, sizeof m);
 }
 
+/* The callback API's path: what CUPTI passes for runtime and driver API calls. */
+static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name)
+{
+    CUpti_CallbackData cb;
+    memset(&cb, 0, sizeof cb);
+    cb.functionName = name;
+    cb.callbackSite = CUPTI_API_ENTER;
+    scorep_cuda_api_callback(NULL, domain, id, &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    scorep_cuda_api_callback(NULL, domain, id, &cb);
+}
+
+static void api_calls(void)
+{
+    for (int i = 0; i < 2; i++)
+        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+                 "cudaMalloc");
+    for (int i = 0; i < 3; i++)
+        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                 "cudaLaunchKernel");
+    /* a synchronisation: flushes only when the activity API is on (not without a GPU) */
+    api_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+             "cuCtxSynchronize");
+}
+
 /* The bounded pool (run with SCOREP_CUDA_BUFFER=64k, SCOREP_CUDA_BUFFER_CHUNK=8k): eight
  * chunks, a ninth request gets none, a completed chunk can be had again. */
 static void check_pool(void)
@@ -117,6 +142,7 @@ int main(int argc, char **argv)
     (void)argv;
 #endif
     check_clock();
+    api_calls();
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
     scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);

@@ -25,7 +25,8 @@ fi
 # --- trace: locations ---
 trace_defs exp >defs.txt
 expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
-expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 2,' defs.txt "master"
+expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 14,' defs.txt \
+    "master: program begin/end and 6 API calls"
 expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
     defs.txt "stream 7"
 expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
@@ -40,28 +41,36 @@ expect_defs_clean exp "GPU locations and the CUDA window"
 trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
     >gpu.txt
 cat >want.txt <<'WANT'
-ENTER 1 1180000 Region: "memcpy HtoD" <0>
+ENTER 1 1180000 Region: "memcpy HtoD" <3>
 RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
 RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA window" <0>, Matching: 11
-LEAVE 1 1190000 Region: "memcpy HtoD" <0>
-ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
-ENTER 2 1210000 Region: "memset" <2>
-LEAVE 2 1212000 Region: "memset" <2>
-ENTER 2 1220000 Region: "scale" <3>
-LEAVE 2 1240000 Region: "scale" <3>
-LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
-ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
-LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <1>
-ENTER 1 1580000 Region: "memcpy DtoH" <4>
+LEAVE 1 1190000 Region: "memcpy HtoD" <3>
+ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 2 1210000 Region: "memset" <5>
+LEAVE 2 1212000 Region: "memset" <5>
+ENTER 2 1220000 Region: "scale" <6>
+LEAVE 2 1240000 Region: "scale" <6>
+LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 1 1580000 Region: "memcpy DtoH" <7>
 RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
 RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA window" <0>, Matching: 15
-LEAVE 1 1600000 Region: "memcpy DtoH" <4>
-ENTER 2 1620000 Region: "memcpy DtoD" <5>
-LEAVE 2 1622000 Region: "memcpy DtoD" <5>
+LEAVE 1 1600000 Region: "memcpy DtoH" <7>
+ENTER 2 1620000 Region: "memcpy DtoD" <8>
+LEAVE 2 1622000 Region: "memcpy DtoD" <8>
 WANT
 expect_eq "$(diff want.txt gpu.txt && echo same)" same "GPU events, converted timestamps, RMA bytes"
 expect_eq "$(trace_check_order exp)" 0 "timestamps increase per location"
 expect_eq "$(trace_check_nesting exp)" 0 "regions nest"
+
+# --- trace and profile: API calls through the callback path as CUDA regions ---
+for r in "cudaMalloc 2" "cudaLaunchKernel 3" "cuCtxSynchronize 1"; do
+    expect_eq "$(trace_count exp ENTER 0 "${r% *}")" "${r#* }" "trace: ENTER ${r% *} on the master thread"
+    expect_eq "$(profile_values exp "${r% *}" visits)" "0 ${r#* }" "profile: ${r% *} visits"
+    expect_grep "^REGION .*Name: \"${r% *}\" .*Role: WRAPPER, Paradigm: CUDA," defs.txt \
+        "${r% *}: role wrapper, paradigm CUDA"
+done
 
 # --- profile: GPU locations in the system tree, kernel visits and times ---
 expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
