@@ -24,6 +24,7 @@ typedef struct {
 } gpu_stream;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int stopped;
 static gpu_stream *streams;
 static uint32_t n_streams, cap_streams;
 
@@ -213,10 +214,17 @@ static int process_record(const CUpti_Activity *r)
     }
 }
 
+void scorep_cuda_activity_stop(void)
+{
+    pthread_mutex_lock(&lock);
+    stopped = 1;
+    pthread_mutex_unlock(&lock);
+}
+
 int scorep_cuda_process_record(const CUpti_Activity *record)
 {
     pthread_mutex_lock(&lock);
-    int rc = process_record(record);
+    int rc = stopped ? 0 : process_record(record);
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -226,7 +234,8 @@ int scorep_cuda_process_buffer(uint8_t *buffer, size_t valid_size)
     CUpti_Activity *r = NULL;
     int n = 0, failed = 0;
     pthread_mutex_lock(&lock);
-    while (valid_size > 0 && cuptiActivityGetNextRecord(buffer, valid_size, &r) == CUPTI_SUCCESS) {
+    while (!stopped && valid_size > 0 &&
+           cuptiActivityGetNextRecord(buffer, valid_size, &r) == CUPTI_SUCCESS) {
         int rc = process_record(r);
         if (rc < 0)
             failed = 1;

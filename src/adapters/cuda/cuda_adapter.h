@@ -39,6 +39,9 @@ int scorep_cuda_process_record(const CUpti_Activity *record);
 scorep_location *scorep_cuda_stream_location(uint32_t device, uint32_t context, uint32_t stream,
                                              uint64_t first_ts);
 uint32_t scorep_cuda_stream_count(void);
+/* At finalize, after the last flush: waits for a buffer being processed, then ignores all
+ * later ones (CUPTI's threads would otherwise add events while the writers read them). */
+void scorep_cuda_activity_stop(void);
 
 /* ----------------------------------------------------------- cuda_cupti.c */
 /* The CUPTI callback of the runtime and driver API domains (exported for the bench). */

@@ -47,7 +47,7 @@ static int is_sync(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
            cbid == CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize;
 }
 
-static void flush_activities(void);
+static void flush_activities(uint32_t flags);
 
 void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain domain,
                                        CUpti_CallbackId cbid, const void *data)
@@ -71,7 +71,7 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
     }
     scorep_event_leave(l, region);
     if ((features & SCOREP_CUDA_FEATURE_SYNC) && activity_on && is_sync(domain, cbid))
-        flush_activities();
+        flush_activities(0);
 }
 
 /* ------------------------------------------------------- activity buffers */
@@ -128,9 +128,9 @@ void CUPTIAPI scorep_cuda_buffer_completed(CUcontext ctx, uint32_t stream, uint8
     pthread_mutex_unlock(&pool_lock);
 }
 
-static void flush_activities(void)
+static void flush_activities(uint32_t flags)
 {
-    cuptiActivityFlushAll(0);
+    cuptiActivityFlushAll(flags);
 }
 
 /* ------------------------------------------------------------- life cycle */
@@ -177,7 +177,8 @@ static CUptiResult subscribe(void)
 static void cuda_finalize(void)
 {
     if (activity_on && (features & SCOREP_CUDA_FEATURE_FLUSHATEXIT))
-        flush_activities();
+        flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); /* incomplete records too */
+    scorep_cuda_activity_stop();
     if (subscribed)
         cuptiUnsubscribe(subscriber);
     if (dropped)
