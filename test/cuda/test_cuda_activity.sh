@@ -86,4 +86,14 @@ expect_eq "$(profile_values exp scale time)" "2 2e-05" "scale time"
 expect_eq "$(profile_values exp "memcpy HtoD" time)" "1 1e-05" "HtoD time"
 expect_eq "$(profile_values exp "memcpy DtoH" visits)" "1 1" "DtoH visits"
 expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
+# --- configuration: a bad feature name stops the program with the accepted names; no
+# (adapter off) subscribes to nothing and so prints no warning ---
+run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
+expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, default, yes, 1" \
+    bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
+run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
+expect_eq "$(cat off.err)" "" "SCOREP_CUDA_ENABLE=no: no warning"
 done_ok
