@@ -96,4 +96,13 @@ run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
 expect_eq "$(cat off.err)" "" "SCOREP_CUDA_ENABLE=no: no warning"
+# entries accepted but not recorded yet are named once; without memcpy only the 3 kernel
+# records become events
+run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
+    "$top_builddir/test/cuda/cuda_synthetic" 3
+expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
+expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
+expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle gpumemusage$' todo.err)" \
+    1 "unsupported entries: one warning naming them"
 done_ok

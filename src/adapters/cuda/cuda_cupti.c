@@ -187,12 +187,34 @@ static void cuda_finalize(void)
                     (unsigned long long)dropped, (unsigned long long)scorep_cfg.cuda_buffer);
 }
 
+/* Entries that Score-P has and scorep-rt accepts without recording anything yet: said once,
+ * so that nobody looks for idle time or counters that are not there. */
+static void warn_unsupported(void)
+{
+    static const struct {
+        uint64_t bit;
+        const char *name;
+    } todo[] = {{SCOREP_CUDA_FEATURE_KERNEL_COUNTER, " kernel_counter"},
+                {SCOREP_CUDA_FEATURE_IDLE, " idle"},
+                {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"},
+                {SCOREP_CUDA_FEATURE_GPUMEMUSAGE, " gpumemusage"},
+                {SCOREP_CUDA_FEATURE_REFERENCES, " references"}};
+    char list[128] = "";
+    for (size_t i = 0; i < sizeof todo / sizeof todo[0]; i++)
+        if (features & todo[i].bit)
+            strncat(list, todo[i].name, sizeof list - strlen(list) - 1);
+    if (list[0])
+        scorep_warn("CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored):%s",
+                    list);
+}
+
 __attribute__((constructor)) static void scorep_cuda_init(void)
 {
     if (!scorep_runtime_init() || !(features = scorep_cfg.cuda_enable))
         return;
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
+    warn_unsupported();
     if (scorep_runtime_at_finalize(cuda_finalize) != 0)
         scorep_warn("CUDA: too many finalize hooks; activity records are not flushed at exit");
     if (subscribe() != CUPTI_SUCCESS)
