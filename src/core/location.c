@@ -14,7 +14,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location *first, **tail = &first;
 static uint32_t n_locations;
 
-scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
+static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
 {
     scorep_location *l = calloc(1, sizeof *l);
     if (!l)
@@ -40,12 +40,31 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     *tail = l;
     tail = &l->next;
     pthread_mutex_unlock(&registry_lock);
+    return l;
+}
+
+scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
+{
+    scorep_location *l = location_new(create_seq, parent_id);
+    if (!l)
+        return NULL;
     if (l->id == 0)
         snprintf(l->name, sizeof l->name, "Master thread");
     else
         snprintf(l->name, sizeof l->name, "Pthread thread %u", l->id);
     l->first_ts = l->last_ts = scorep_timer_ticks();
     scorep_tls_location = l;
+    return l;
+}
+
+scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts)
+{
+    scorep_location *l = location_new(0, 0);
+    if (!l)
+        return NULL;
+    l->gpu = true;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->first_ts = l->last_ts = first_ts;
     return l;
 }
 

@@ -23,6 +23,7 @@ typedef struct scorep_location {
     bool profiling, tracing;
     bool recording;      /* SCOREP_RECORDING_ON/OFF */
     bool finished;       /* thread ended; no more events */
+    bool gpu;            /* a GPU stream (CUDA adapter): events come with converted times */
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
     char name[32];
@@ -57,6 +58,9 @@ static inline uint64_t scorep_location_now(scorep_location *l, uint64_t raw)
 }
 
 scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id);
+/* A location for a GPU stream (CUDA adapter): registered like a thread's, but not bound to
+ * the calling thread; its events are written by whoever processes the activity records. */
+scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts);
 scorep_location *scorep_location_first(void);
 uint32_t scorep_location_count(void);
 

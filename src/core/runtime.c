@@ -280,6 +280,19 @@ __attribute__((constructor)) static void scorep_runtime_constructor(void)
 }
 
 /* --------------------------------------------------------------- finalize */
+static void (*finalize_hooks[4])(void);
+static int n_finalize_hooks;
+
+int scorep_runtime_at_finalize(void (*fn)(void))
+{
+    pthread_mutex_lock(&init_lock);
+    int rc = n_finalize_hooks < 4 ? 0 : -1;
+    if (rc == 0)
+        finalize_hooks[n_finalize_hooks++] = fn;
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
 static void close_locations(void)
 {
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
@@ -346,6 +359,8 @@ void scorep_runtime_finalize(int status)
     }
     if (!experiment_dir[0] && create_experiment_dir() != 0)
         return; /* an MPI program that never initialised MPI */
+    for (int i = 0; i < n_finalize_hooks; i++)
+        finalize_hooks[i]();
     close_locations();
     scorep_timer_finish();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */

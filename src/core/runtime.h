@@ -24,6 +24,7 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
+    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk; /* CUDA adapter (cuda_features.h) */
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
@@ -37,6 +38,9 @@ extern scorep_filter *scorep_active_filter;
 
 /* Initialises the measurement once (thread-safe). Returns 1 when active. */
 int scorep_runtime_init(void);
+/* Adapters with their own buffers (CUDA activity records) register a function that
+ * finalize calls first, while the locations can still take events. 0 or -1 (table full). */
+int scorep_runtime_at_finalize(void (*fn)(void));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* The experiment directory (absolute path) once init has chosen it. */

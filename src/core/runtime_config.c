@@ -1,6 +1,7 @@
 /* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
 #include "core/mpi_groups.h"
 #include "core/runtime.h"
+#include "adapters/cuda/cuda_features.h"
 
 scorep_runtime_config scorep_cfg;
 
@@ -21,6 +22,23 @@ const scorep_cfg_choice scorep_mpi_group_choices[] = {
     {"spawn", SCOREP_MPI_G_SPAWN},       {"topo", SCOREP_MPI_G_TOPO},
     {"type", SCOREP_MPI_G_TYPE},         {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
     {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
+
+const scorep_cfg_choice scorep_cuda_feature_choices[] = {
+    {"runtime", SCOREP_CUDA_FEATURE_RUNTIME_API},
+    {"driver", SCOREP_CUDA_FEATURE_DRIVER_API},
+    {"kernel", SCOREP_CUDA_FEATURE_KERNEL},
+    {"kernel_counter", SCOREP_CUDA_FEATURE_KERNEL_COUNTER},
+    {"memcpy", SCOREP_CUDA_FEATURE_MEMCPY},
+    {"sync", SCOREP_CUDA_FEATURE_SYNC},
+    {"idle", SCOREP_CUDA_FEATURE_IDLE},
+    {"pure_idle", SCOREP_CUDA_FEATURE_PURE_IDLE},
+    {"gpumemusage", SCOREP_CUDA_FEATURE_GPUMEMUSAGE},
+    {"references", SCOREP_CUDA_FEATURE_REFERENCES},
+    {"flushatexit", SCOREP_CUDA_FEATURE_FLUSHATEXIT},
+    {"default", SCOREP_CUDA_FEATURES_DEFAULT},
+    {"yes", SCOREP_CUDA_FEATURES_DEFAULT},
+    {"1", SCOREP_CUDA_FEATURES_DEFAULT},
+    {NULL, 0}};
 
 #define V(n, t, tgt, def, ch, brief, help)                                                         \
     {                                                                                              \
@@ -77,5 +95,18 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
       "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
+    /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */
+    V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
+      "CUDA measurement features",
+      "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
+      "sync: synchronisation calls flush the activity buffers; flushatexit; default/yes = "
+      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter, idle, pure_idle, "
+      "gpumemusage and references are accepted and not recorded yet. Used only when the "
+      "program runs with the CUDA adapter (scorep-cc nvcc, scorep-run)."),
+    V("CUDA_BUFFER", SIZE, &scorep_cfg.cuda_buffer, "1M", NULL,
+      "Total memory for CUPTI activity records",
+      "Allocated once at start; records that find no free chunk are dropped and counted."),
+    V("CUDA_BUFFER_CHUNK", SIZE, &scorep_cfg.cuda_buffer_chunk, "8k", NULL,
+      "Size of one CUPTI activity buffer (chunk of SCOREP_CUDA_BUFFER)", ""),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

@@ -400,7 +400,8 @@ static int define_st_node(void *arg, const scorep_st_node *n)
         id = cube_writer_locgroup(w, parent, n->name, (int)n->rank, "process");
         break;
     case SCOREP_ST_LOCATION:
-        id = cube_writer_location(w, parent, n->name, (int)n->local, "thread");
+        id = cube_writer_location(w, parent, n->name, (int)n->local,
+                                  n->gpu ? "accelerator" : "thread");
         break;
     }
     return id == (int)n->ordinal ? 0 : -1;

@@ -37,6 +37,7 @@ struct compiler_kind {
     const char *const *debug;      /* line information for file:line, added without -g */
     bool mpi;                      /* an MPI wrapper: also link the MPI adapter */
     bool fortran;                  /* a Fortran driver: --user may need -cpp */
+    bool cuda; /* nvcc: host flags through -Xcompiler/-Xlinker; links the CUDA adapter */
 };
 
 static const char *const cyg_hooks[] = {"-finstrument-functions", NULL};
@@ -44,23 +45,29 @@ static const char *const gnu_debug[] = {"-g1", NULL};
 /* clang's -g1 is -gline-tables-only, which omits the declaration lines of functions;
  * -fdebug-info-for-profiling adds them back. Neither changes the generated code. */
 static const char *const clang_debug[] = {"-g1", "-fdebug-info-for-profiling", NULL};
+/* nvcc compiles device code itself and hands host code to gcc: only the host code is
+ * instrumented, as Score-P does */
+static const char *const nvcc_hooks[] = {"-Xcompiler", "-finstrument-functions", NULL};
+static const char *const nvcc_debug[] = {"-Xcompiler", "-g1", NULL};
 
 static const struct compiler_kind kinds[] = {
-    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false},
-    {"cc", "cc", cyg_hooks, gnu_debug, false, false},
-    {"g++", "gcc", cyg_hooks, gnu_debug, false, false},
-    {"c++", "cc", cyg_hooks, gnu_debug, false, false},
-    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, true},
-    {"clang", "clang", cyg_hooks, clang_debug, false, false},
-    {"clang++", "clang", cyg_hooks, clang_debug, false, false},
+    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false, false},
+    {"cc", "cc", cyg_hooks, gnu_debug, false, false, false},
+    {"g++", "gcc", cyg_hooks, gnu_debug, false, false, false},
+    {"c++", "cc", cyg_hooks, gnu_debug, false, false, false},
+    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, true, false},
+    {"clang", "clang", cyg_hooks, clang_debug, false, false, false},
+    {"clang++", "clang", cyg_hooks, clang_debug, false, false, false},
     /* MPI compiler wrappers (Open MPI's default to the GNU compilers) */
-    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false},
-    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false},
-    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false},
-    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false},
-    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, true},
-    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, true},
-    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, true},
+    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    /* CUDA (issue #11): also links the CUDA adapter libscorep-rt-cuda */
+    {"nvcc", "gcc", nvcc_hooks, nvcc_debug, false, false, true},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -121,7 +128,8 @@ static void usage(FILE *out)
             "Compilers: gcc, cc, g++, c++, clang, clang++, gfortran, also with a version\n"
             "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path;\n"
             "the MPI wrappers mpicc, mpicxx, mpic++, mpiCC, mpif90, mpifort, mpif77 (these\n"
-            "also link the MPI adapter libscorep-rt-mpi).\n"
+            "also link the MPI adapter libscorep-rt-mpi), and nvcc (host code instrumented\n"
+            "through -Xcompiler; links the CUDA adapter libscorep-rt-cuda).\n"
             "\n"
             "Options (before the compiler):\n"
             "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
@@ -456,7 +464,7 @@ static void choose_compiler(struct job *job, int argc, char **argv, int first)
     } else {
         fprintf(stderr,
                 PROG ": unsupported compiler '%s' (supported: gcc, cc, g++, c++, clang, clang++,"
-                     " gfortran); see " PROG " --help\n",
+                     " gfortran, nvcc); see " PROG " --help\n",
                 argv[first]);
         exit(1);
     }
@@ -552,19 +560,35 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push(cmd, job->args[i]);
     if (!job->link)
         return;
+    bool nvcc = job->kind->cuda;
     if (with_stub) {
-        if (any_arg(job->nargs, job->args, is_language_option)) {
+        if (!nvcc && any_arg(job->nargs, job->args, is_language_option)) {
             push(cmd, "-x");
             push(cmd, "none");
         }
         push(cmd, job->stub_obj);
-        push(cmd, "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
+        if (nvcc)
+            push(cmd, "-Xlinker");
+        push(cmd, nvcc ? "--export-dynamic-symbol=" FILTER_SYMBOL
+                       : "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
     }
     const char *libdir = env_or("SCOREP_CC_LIBDIR", SCOREP_LIBDIR);
     push_joined(cmd, "-L", libdir);
-    push_joined(cmd, "-Wl,-rpath,", libdir);
+    if (nvcc) {
+        push(cmd, "-Xlinker");
+        push_joined(cmd, "-rpath,", libdir);
+    } else {
+        push_joined(cmd, "-Wl,-rpath,", libdir);
+    }
     if (job->kind->mpi)
         push(cmd, "-lscorep-rt-mpi");
+    if (nvcc) {
+        /* the program references no adapter function: a linker that drops unneeded
+         * libraries would drop it (nvcc moves linker options before all libraries) */
+        push(cmd, "-Xlinker");
+        push(cmd, "--no-as-needed");
+        push(cmd, "-lscorep-rt-cuda");
+    }
     push(cmd, "-lscorep-rt");
     link_libomp(job, cmd);
 }
