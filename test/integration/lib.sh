@@ -22,6 +22,10 @@ done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
 work=$(cd "$work" && pwd -P)
+# Open MPI's session directory per test: with one shared /tmp/ompi.HOST.UID, an mpirun that
+# ends and cleans up can pull the directory from under one that is starting ("File exists").
+mkdir "$work/.ompi"
+export OMPI_MCA_orte_tmpdir_base="$work/.ompi"
 # A failure inside a command substitution only ends that subshell: fail() also leaves the
 # marker .failed, which every later check and the exit of the test look at.
 trap '_rc=$?; [ "$_rc" = 77 ] || (check_profiles) || true; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
