@@ -32,7 +32,7 @@ static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, ui
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
-        scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_ENTER);
+        scorep_buffer_enter(&l->buffer, l->depth, t, region);
     l->depth++;
 }
 
@@ -56,7 +56,7 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
-        scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_LEAVE);
+        scorep_buffer_leave(&l->buffer, l->depth, t, region);
 }
 
 /* Slower events (events.c). */

@@ -35,6 +35,8 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
         free(l);
         return NULL;
     }
+    if (l->tracing)
+        scorep_runtime_setup_buffer(&l->buffer);
     pthread_mutex_lock(&registry_lock);
     l->id = n_locations++;
     *tail = l;

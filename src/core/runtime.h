@@ -4,6 +4,7 @@
 #define SCOREP_RUNTIME_H
 
 #include "config/config.h"
+#include "buffer/buffer.h"
 #include "filter/filter.h"
 
 #include <stdbool.h>
@@ -24,6 +25,8 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
+    char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
+    char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
@@ -34,6 +37,11 @@ extern const size_t scorep_cfg_n_vars;
 
 /* The filter in effect (NULL when none). Read-only after init. */
 extern scorep_filter *scorep_active_filter;
+
+/* Gives a new location's trace buffer the configured reduction steps and thresholds. */
+void scorep_runtime_setup_buffer(scorep_buffer *b);
+/* Parses a duration ("0", "10us", "2.5ms", "1s", "500ns"; no unit: ns) into ns. 0 or -1. */
+int scorep_parse_duration(const char *s, double *ns);
 
 /* Initialises the measurement once (thread-safe). Returns 1 when active. */
 int scorep_runtime_init(void);

@@ -77,5 +77,20 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
       "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
+    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction, "min_duration,depth,noncomm",
+      NULL, "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",
+      "A scorep-rt extension. Comma-separated steps, each at most once, tried in this order "
+      "until a page is free: min_duration (raise the minimum duration from 1us by doubling "
+      "up to 1s and remove the shorter calls), depth (drop the deepest call level, one at a "
+      "time, down to depth 1), noncomm (drop compiler and user calls that enclose no "
+      "communication). MPI, OpenMP and thread events and their calls are never dropped. "
+      "When no step frees a page the trace of that thread stops. none: stop at once. Each "
+      "step is recorded as an OTF2 marker and listed in MANIFEST.md. The profile is never "
+      "reduced."),
+    V("TRACING_MIN_DURATION", STRING, &scorep_cfg.tracing_min_duration, "0", NULL,
+      "Shortest compiler/user call kept in the trace (e.g. 10us)",
+      "A scorep-rt extension. A call shorter than this that encloses no communication is "
+      "removed from the trace at its leave; the profile still counts it. Units ns, us, ms, "
+      "s (no unit: ns); 0 keeps every call."),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

@@ -5,7 +5,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O2 -o calls "$PROGRAMS/calls.c" -lpthread
-run_app full env SCOREP_TOTAL_MEMORY=64k SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./calls
+run_app full env SCOREP_TRACING_REDUCTION=none SCOREP_TOTAL_MEMORY=64k SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./calls
 expect_eq "$status" 3 "exit status of the program"
 expect_eq "$(cat full.out)" "recursion 150
 done 1" "program output"
