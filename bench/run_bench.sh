@@ -160,6 +160,18 @@ variant "(e) scorep, tracing" trace "$tmp/tiny_scorep"
 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true
 variant "(f) scorep, profiling+tracing" both "$tmp/tiny_scorep"
 
+# issue #9: a traced call that the minimum-duration filter pops at its leave (every tiny
+# call is far shorter than 10 us), and the default SCOREP_TOTAL_MEMORY, where the trace
+# is reduced once it is full (the reduction's cost spread over all calls)
+SCOREP_ENABLE_PROFILING=false SCOREP_TRACING_MIN_DURATION=10us
+export SCOREP_TRACING_MIN_DURATION
+variant "(g) tracing, min duration 10us" trace "$tmp/tiny_scorep"
+unset SCOREP_TRACING_MIN_DURATION
+SCOREP_TOTAL_MEMORY=16000k
+variant "(h) tracing, reduced (16000k)" trace "$tmp/tiny_scorep"
+SCOREP_TOTAL_MEMORY=400M
+SCOREP_ENABLE_PROFILING=true
+
 # rdtsc cost
 : >"$tmp/rd"
 i=0

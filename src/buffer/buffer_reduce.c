@@ -172,48 +172,133 @@ static bool drop_noncomm(const scorep_buffer *b, const buf_region_rec *e, const 
 }
 
 /* ------------------------------------------------------------ the steps */
-/* Each step returns true when it freed at least goal pages; false moves on to the next. */
-static bool step_min_duration(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
+/* Each step plans with one counting pass which threshold or depth frees the goal (in
+ * records), and applies that one (one marker, not one per trial). Returns 1 when the goal
+ * in pages is met, 0 when it removed something but too little (the step is tried again),
+ * -1 when it has nothing left to remove (the next step follows). */
+enum { MAX_BUCKETS = 48 };
+
+typedef void (*pair_fn)(void *ctx, const buf_region_rec *e, const buf_region_rec *l,
+                        uint32_t depth);
+
+/* Calls fn for every closed call of every depth stream. */
+static void for_each_pair(const scorep_buffer *b, pair_fn fn, void *ctx)
 {
-    while (b->min_dur < b->min_dur_cap) {
-        uint64_t t = b->min_dur ? 2 * b->min_dur : (b->min_dur_first ? b->min_dur_first : 1);
-        b->min_dur = t < b->min_dur_cap ? t : b->min_dur_cap;
-        uint64_t removed = compact_depths(b, 0, drop_short);
-        scorep_buffer_log(b, BUF_STEP_MIN_DURATION, b->min_dur, ts, removed);
-        if (start - b->n_pages >= goal)
-            return true;
+    for (uint32_t d = 0; d < b->depth_cap; d++) {
+        const buf_stream *s = &b->depth[d];
+        const buf_region_rec *pend = NULL;
+        for (buf_page *p = s->first; p; p = p->next) {
+            const char *end = p == s->last ? s->cur : p->used_end;
+            for (const char *r = page_data(p); r + sizeof *pend <= end; r += sizeof *pend) {
+                const buf_region_rec *rec = (const buf_region_rec *)r;
+                if (rec->type == BUF_ENTER) {
+                    pend = rec;
+                    continue;
+                }
+                if (pend && pend->region == rec->region)
+                    fn(ctx, pend, rec, d);
+                pend = NULL;
+            }
+        }
     }
-    return false;
 }
 
-static uint32_t deepest_used(const scorep_buffer *b)
+typedef struct {
+    uint64_t first;
+    uint32_t n;
+    uint64_t count[MAX_BUCKETS]; /* records removable at threshold first << k, not below */
+} dur_hist;
+
+static void count_duration(void *ctx, const buf_region_rec *e, const buf_region_rec *l,
+                           uint32_t depth)
 {
-    uint32_t d = b->depth_cap;
-    while (d > 0 && !b->depth[d - 1].first)
-        d--;
-    return d; /* one past the deepest level holding records */
+    (void)depth;
+    dur_hist *h = ctx;
+    if (!reducible(e, l))
+        return;
+    uint64_t dur = l->ts - e->ts;
+    uint32_t k = 0;
+    while (k < h->n && dur >= h->first << k)
+        k++;
+    if (k < h->n)
+        h->count[k] += 2;
 }
 
-static bool step_depth(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
+static uint64_t goal_records(uint32_t goal_pages)
 {
-    uint32_t used = deepest_used(b);
+    return (uint64_t)goal_pages * (scorep_memory_page_size() / sizeof(buf_region_rec));
+}
+
+static int met(const scorep_buffer *b, uint32_t goal, uint32_t start)
+{
+    return start - b->n_pages >= goal ? 1 : 0;
+}
+
+static int step_min_duration(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
+{
+    /* candidates: the current threshold doubled (or the first one), doubling up to the cap */
+    dur_hist h = {b->min_dur ? 2 * b->min_dur : (b->min_dur_first ? b->min_dur_first : 1), 0, {0}};
+    while (h.n < MAX_BUCKETS && (h.first << h.n) <= b->min_dur_cap)
+        h.n++;
+    for_each_pair(b, count_duration, &h);
+    uint64_t want = goal_records(goal), cum = 0, best = 0;
+    uint32_t pick = UINT32_MAX;
+    for (uint32_t k = 0; k < h.n; k++) {
+        cum += h.count[k];
+        if (h.count[k])
+            best = k; /* the smallest threshold that removes all that can be removed */
+        if (cum >= want && pick == UINT32_MAX)
+            pick = k;
+    }
+    if (cum == 0)
+        return -1; /* no threshold up to the cap removes anything */
+    b->min_dur = h.first << (pick != UINT32_MAX ? pick : best);
+    uint64_t removed = compact_depths(b, 0, drop_short);
+    scorep_buffer_log(b, BUF_STEP_MIN_DURATION, b->min_dur, ts, removed);
+    return met(b, goal, start);
+}
+
+static void count_depth(void *ctx, const buf_region_rec *e, const buf_region_rec *l, uint32_t depth)
+{
+    (void)l;
+    uint64_t *count = ctx;
+    if (depth < MAX_BUCKETS && !scorep_buffer_is_comm_region(e->region))
+        count[depth] += 2;
+}
+
+static int step_depth(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
+{
+    uint64_t count[MAX_BUCKETS] = {0};
+    for_each_pair(b, count_depth, count);
+    uint32_t used = b->depth_cap;
+    while (used > 0 && !b->depth[used - 1].first)
+        used--;
     uint32_t limit = b->depth_limit < used ? b->depth_limit : used;
-    while (limit > 1) { /* depth 0 (the program's outermost calls) always stays */
-        b->depth_limit = --limit;
-        b->rec_depth = b->depth_cap < limit ? b->depth_cap : limit;
-        uint64_t removed = compact_depths(b, limit, drop_deep);
-        scorep_buffer_log(b, BUF_STEP_DEPTH, limit, ts, removed);
-        if (start - b->n_pages >= goal)
-            return true;
+    if (limit <= 1)
+        return -1; /* depth 0 (the program's outermost calls) always stays */
+    /* the shallowest cut that frees the goal; levels beyond MAX_BUCKETS count as freeing */
+    uint64_t want = goal_records(goal), cum = limit > MAX_BUCKETS ? want : 0;
+    uint32_t cut = limit - 1;
+    for (; cut > 1; cut--) {
+        if (cut < MAX_BUCKETS)
+            cum += count[cut];
+        if (cum >= want)
+            break;
     }
-    return false;
+    b->depth_limit = cut;
+    b->rec_depth = b->depth_cap < cut ? b->depth_cap : cut;
+    uint64_t removed = compact_depths(b, cut, drop_deep);
+    scorep_buffer_log(b, BUF_STEP_DEPTH, cut, ts, removed);
+    return met(b, goal, start);
 }
 
-static bool step_noncomm(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
+/* Stays the current step while it frees the goal: new calls keep being recorded and are
+ * removed again at the next pressure when they enclosed no communication. */
+static int step_noncomm(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t start)
 {
     uint64_t removed = compact_depths(b, 0, drop_noncomm);
     scorep_buffer_log(b, BUF_STEP_NONCOMM, 0, ts, removed);
-    return start - b->n_pages >= goal;
+    return met(b, goal, start) ? 1 : -1;
 }
 
 int scorep_buffer_reduce(scorep_buffer *b, uint64_t ts)
@@ -221,14 +306,17 @@ int scorep_buffer_reduce(scorep_buffer *b, uint64_t ts)
     /* Freeing an eighth of the buffer per reduction bounds the rescanning: the buffer
      * is scanned again only after that much new data. */
     uint32_t start = b->n_pages, goal = b->n_pages / 8 + 1;
+    if (start == 0)
+        return -1; /* the pool ran dry before this location got a page: nothing to reduce */
     while (b->step < b->n_steps) {
         buf_step st = b->steps[b->step];
-        bool done = st == BUF_STEP_MIN_DURATION ? step_min_duration(b, ts, goal, start)
-                    : st == BUF_STEP_DEPTH      ? step_depth(b, ts, goal, start)
-                                                : step_noncomm(b, ts, goal, start);
-        if (done)
+        int rc = st == BUF_STEP_MIN_DURATION ? step_min_duration(b, ts, goal, start)
+                 : st == BUF_STEP_DEPTH      ? step_depth(b, ts, goal, start)
+                                             : step_noncomm(b, ts, goal, start);
+        if (rc > 0)
             return 0;
-        b->step++; /* exhausted: the next pressure goes on with the next step */
+        if (rc < 0)
+            b->step++; /* exhausted: the next step follows, now and at later pressures */
     }
     return b->spare ? 0 : -1;
 }

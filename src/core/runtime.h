@@ -71,5 +71,8 @@ int scorep_runtime_mpi_mode(void);
 struct scorep_unified_s;
 int scorep_profile_write_cube(const char *path, const struct scorep_unified_s *u);
 int scorep_trace_write_otf2(const char *dir, int exit_status, const struct scorep_unified_s *u);
+/* Rank 0 after the trace is written: a Markdown section on what the trace lacks
+ * (reductions, stops, rewinds), or NULL when it is complete. */
+const char *scorep_trace_notes(void);
 
 #endif

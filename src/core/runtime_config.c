@@ -33,8 +33,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Write an event trace (traces.otf2)", "Records every event into the in-memory buffer."),
     V("VERBOSE", BOOL, &scorep_cfg.verbose, "false", NULL, "Print progress messages", ""),
     V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL, "Trace memory per process",
-      "When it is used up, tracing stops for the thread that needed more (the trace gets a "
-      "marker, the profile keeps counting)."),
+      "When it is used up, the trace of the thread that needed more is reduced in the order "
+      "of SCOREP_TRACING_REDUCTION, and stops only when nothing is left to reduce (the trace "
+      "gets markers, the profile keeps counting)."),
     V("PAGE_SIZE", SIZE, &scorep_cfg.page_size, "8k", NULL,
       "Allocation granule inside SCOREP_TOTAL_MEMORY", ""),
     V("EXPERIMENT_DIRECTORY", PATH, &scorep_cfg.experiment_directory, "", NULL,

@@ -55,8 +55,9 @@ static int build_info(void)
     printf("  - no limits on MPI communicators, groups, windows (SCOREP_MPI_MAX_* ignored)\n");
     printf("  - OTF2 attributes mpi_message_id, mpi_probe_*, mpi_message_handle "
            "(docs/mpi.md)\n");
-    printf("  - when SCOREP_TOTAL_MEMORY is used up, tracing stops for that thread (no "
-           "flush); the profile keeps counting\n");
+    printf("  - when SCOREP_TOTAL_MEMORY is used up, the thread's trace is reduced in the order "
+           "of SCOREP_TRACING_REDUCTION (no flush), and stops only when nothing is left to "
+           "reduce; the profile is never reduced\n");
     return 0;
 }
 

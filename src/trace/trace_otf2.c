@@ -13,6 +13,7 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "trace/trace_otf2.h"
+#include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
 #include <otf2/otf2.h>
@@ -397,6 +398,8 @@ typedef struct {
     char ***location_names;
     uint64_t **n_events;
     uint64_t first_ts, last_ts;
+    trace_red_list reductions; /* what the locations' traces lack */
+    uint64_t total_locations;
 } trace_job;
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
@@ -716,6 +719,7 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
     for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
         ser_str(b, l->name);
         ser_u64(b, n_events[i]);
+        scorep_trace_red_pack(b, l);
         if (l->first_ts < lo)
             lo = l->first_ts;
         if (l->last_ts + 8 > hi)
@@ -735,9 +739,12 @@ static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t 
     j->n_events[r] = calloc(n ? n : 1, sizeof(uint64_t));
     if (!j->location_names[r] || !j->n_events[r])
         return -1;
+    j->total_locations += n;
     for (uint32_t i = 0; i < n; i++) {
         j->location_names[r][i] = ser_get_str(&rd);
         j->n_events[r][i] = ser_get_u64(&rd);
+        if (scorep_trace_red_unpack(&j->reductions, &rd, (uint32_t)r, i) != 0)
+            return -1;
     }
     uint64_t lo = ser_get_u64(&rd), hi = ser_get_u64(&rd);
     if (r == 0 || lo < j->first_ts)
@@ -776,6 +783,7 @@ static void trace_job_free(trace_job *j)
     free(j->n_locations);
     free(j->location_names);
     free(j->n_events);
+    scorep_trace_red_free(&j->reductions);
 }
 
 /* ----------------------------------------------------------------- archive */
@@ -846,7 +854,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     OTF2_Archive_OpenDefFiles(a);
     write_local_defs(a, u);
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, size, NULL, NULL, NULL, NULL, 0, 0};
+    trace_job j = {u, size, NULL, NULL, NULL, NULL, 0, 0, {0}, 0};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);
@@ -855,6 +863,11 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     }
     if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;
+    if (rank == 0 && rc == 0) {
+        if (scorep_trace_red_write_markers(a, &j.reductions, size) != 0)
+            rc = -1;
+        scorep_trace_red_summarise(&j.reductions, j.location_names, j.total_locations);
+    }
     if (rank == 0)
         trace_job_free(&j);
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS)
