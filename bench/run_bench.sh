@@ -33,6 +33,9 @@ done
 SCOREP_CC_LIBDIR=$builddir/.libs
 SCOREP_CC_INCLUDEDIR=$srcdir/include
 export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
+# (c)-(h) measure every call; throttling (on by default) has its own variants (i), (j)
+SCOREP_THROTTLING=false
+export SCOREP_THROTTLING
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-bench.XXXXXX") || die "cannot create a temporary directory"
 cleanup() {
@@ -170,6 +173,14 @@ unset SCOREP_TRACING_MIN_DURATION
 SCOREP_TOTAL_MEMORY=16000k
 variant "(h) tracing, reduced (16000k)" trace "$tmp/tiny_scorep"
 SCOREP_TOTAL_MEMORY=400M
+
+# throttling at its defaults (after 100000 calls with a mean below 10 us): the cost of a
+# throttled call (the first 10^5 calls are measured fully; their share is included)
+SCOREP_THROTTLING=true SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
+variant "(i) profiling, throttled (default)" profile "$tmp/tiny_scorep"
+SCOREP_ENABLE_TRACING=true
+variant "(j) prof+trace, throttled (default)" both "$tmp/tiny_scorep"
+SCOREP_THROTTLING=false
 SCOREP_ENABLE_PROFILING=true
 
 # rdtsc cost

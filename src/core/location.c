@@ -37,6 +37,7 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     }
     if (l->tracing)
         scorep_runtime_setup_buffer(&l->buffer);
+    scorep_runtime_setup_profile(&l->profile);
     pthread_mutex_lock(&registry_lock);
     l->id = n_locations++;
     *tail = l;

@@ -206,7 +206,7 @@ static void on_exit_handler(int status, void *arg)
 
 /* ------------------------------------------------------ trace reduction */
 static uint8_t reduction_steps[BUF_MAX_STEPS], reduction_n;
-static uint64_t min_duration_ticks, tick_per_us;
+static uint64_t min_duration_ticks, tick_per_us, throttle_mean_ticks;
 
 int scorep_parse_duration(const char *s, double *ns)
 {
@@ -240,6 +240,19 @@ static void parse_reduction(void)
     double per_ns = (double)scorep_timer_resolution() / 1e9;
     min_duration_ticks = (uint64_t)(ns * per_ns + 0.5);
     tick_per_us = (uint64_t)(1e3 * per_ns + 0.5);
+    if (scorep_parse_duration(scorep_cfg.throttling_mean, &ns) != 0)
+        scorep_fatal("SCOREP_THROTTLING_MEAN='%s': expected a duration such as 500ns, 10us, "
+                     "2ms or 1s",
+                     scorep_cfg.throttling_mean);
+    throttle_mean_ticks = (uint64_t)(ns * per_ns + 0.5);
+}
+
+void scorep_runtime_setup_profile(scorep_profile *p)
+{
+    if (!scorep_cfg.throttling || scorep_cfg.throttling_calls == 0)
+        return;
+    p->throttle_calls = scorep_cfg.throttling_calls;
+    p->throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
 }
 
 void scorep_runtime_setup_buffer(scorep_buffer *b)

@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "buffer/buffer.h"
 #include "filter/filter.h"
+#include "profile/profile.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +28,9 @@ typedef struct {
     bool mpi_memory_recording;
     char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
     char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
+    bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */
+    uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
+    char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
@@ -40,6 +44,8 @@ extern scorep_filter *scorep_active_filter;
 
 /* Gives a new location's trace buffer the configured reduction steps and thresholds. */
 void scorep_runtime_setup_buffer(scorep_buffer *b);
+/* Gives a new location's profile the throttling thresholds. */
+void scorep_runtime_setup_profile(scorep_profile *p);
 /* Parses a duration ("0", "10us", "2.5ms", "1s", "500ns"; no unit: ns) into ns. 0 or -1. */
 int scorep_parse_duration(const char *s, double *ns);
 

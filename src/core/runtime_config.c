@@ -93,5 +93,18 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "A scorep-rt extension. A call shorter than this that encloses no communication is "
       "removed from the trace at its leave; the profile still counts it. Units ns, us, ms, "
       "s (no unit: ns); 0 keeps every call."),
+    V("THROTTLING", BOOL, &scorep_cfg.throttling, "true", NULL,
+      "Throttle tiny compiler-instrumented functions",
+      "A scorep-rt extension (after TAU). A compiler-instrumented function whose call path "
+      "reaches SCOREP_THROTTLING_CALLS visits with a mean time below SCOREP_THROTTLING_MEAN "
+      "is no longer timed or traced; its further calls are only counted, in the profile "
+      "node scorep_throttled_from_visit=N below it (N: the first visit not measured), and "
+      "their time counts as the caller's. User and library (MPI, OpenMP) regions are never "
+      "throttled. Needs profiling (the decision uses the profile's statistics)."),
+    V("THROTTLING_CALLS", NUMBER, &scorep_cfg.throttling_calls, "100000", NULL,
+      "Visits of a call path before throttling is decided", ""),
+    V("THROTTLING_MEAN", STRING, &scorep_cfg.throttling_mean, "10us", NULL,
+      "Mean time per call below which a function is throttled",
+      "Units ns, us, ms, s (no unit: ns)."),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

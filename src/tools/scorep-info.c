@@ -58,6 +58,10 @@ static int build_info(void)
     printf("  - when SCOREP_TOTAL_MEMORY is used up, the thread's trace is reduced in the order "
            "of SCOREP_TRACING_REDUCTION (no flush), and stops only when nothing is left to "
            "reduce; the profile is never reduced\n");
+    printf("  - throttling (SCOREP_THROTTLING, on by default for compiler-instrumented "
+           "functions, off for user and library regions): after SCOREP_THROTTLING_CALLS visits "
+           "of a call path with a mean below SCOREP_THROTTLING_MEAN the function is only "
+           "counted (profile node scorep_throttled_from_visit=N), not timed or traced\n");
     return 0;
 }
 
