@@ -177,9 +177,9 @@ SCOREP_TOTAL_MEMORY=400M
 # throttling at its defaults (after 100000 calls with a mean below 10 us): the cost of a
 # throttled call (the first 10^5 calls are measured fully; their share is included)
 SCOREP_THROTTLING=true SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
-variant "(i) profiling, throttled (default)" profile "$tmp/tiny_scorep"
+variant "(i) profiling, throttled" profile "$tmp/tiny_scorep"
 SCOREP_ENABLE_TRACING=true
-variant "(j) prof+trace, throttled (default)" both "$tmp/tiny_scorep"
+variant "(j) prof+trace, throttled" both "$tmp/tiny_scorep"
 SCOREP_THROTTLING=false
 SCOREP_ENABLE_PROFILING=true
 

@@ -52,6 +52,7 @@ int scorep_buffer_init(scorep_buffer *b)
     b->depth_cap = b->rec_depth = INITIAL_DEPTHS;
     b->depth_limit = UINT32_MAX;
     b->step = BUF_STEP_STOP; /* no reduction until the runtime configures the steps */
+    b->spill_fd = -1;
     return 0;
 }
 
@@ -125,7 +126,7 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
 bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region)
 {
     buf_region_rec *e = (buf_region_rec *)s->cur - 1;
-    if (b->last_comm_ts > e->ts || scorep_buffer_is_comm_region(region))
+    if ((e->type & BUF_FLUSHED) || b->last_comm_ts > e->ts || scorep_buffer_is_comm_region(region))
         return false;
     s->cur = (char *)e;
     return true;

@@ -19,6 +19,9 @@ enum { BUF_ENTER = 1, BUF_LEAVE = 2 };
 /* Or'ed into a leave record's type: communication was recorded during the call, so no
  * reduction step removes it. buf_merge_next reports the plain BUF_LEAVE. */
 enum { BUF_ENCLOSES_COMM = 0x100 };
+/* Or'ed into an enter record's type: the enter of a call still open at a flush, already
+ * written to the spill file; kept so that the call's leave is recorded. Never merged. */
+enum { BUF_FLUSHED = 0x200, BUF_TYPE_MASK = 0xff };
 
 typedef enum {
     BUF_EV_THREAD_CREATE = 16,
@@ -43,6 +46,7 @@ typedef enum {
     BUF_EV_THREAD_TASK_CREATE,
     BUF_EV_THREAD_TASK_SWITCH,
     BUF_EV_THREAD_TASK_COMPLETE,
+    BUF_EV_BUFFER_FLUSH, /* spill file only: a = 0, b = the flush's end time */
     /* class MPI */
     BUF_MPI_SEND = 64,
     BUF_MPI_RECV,
@@ -117,11 +121,12 @@ typedef enum {
     BUF_STEP_MIN_DURATION, /* raise the minimum duration, remove shorter calls */
     BUF_STEP_DEPTH,        /* drop the deepest call level */
     BUF_STEP_NONCOMM,      /* drop compiler/user calls that enclose no communication */
+    BUF_STEP_FLUSH,        /* write everything to the spill file (scorep_buffer_flush_hook) */
     BUF_STEP_STOP,         /* nothing left to reduce: the trace stops (not a list entry) */
     BUF_STEP_REWIND        /* log entry only: a user rewind discarded events */
 } buf_step;
 
-enum { BUF_MAX_STEPS = 3, BUF_MAX_LOG = 64 };
+enum { BUF_MAX_STEPS = 4, BUF_MAX_LOG = 64 };
 
 /* One applied reduction: what (rule), how far (threshold in ticks or depth), when, and
  * how many records it removed. */
@@ -149,7 +154,14 @@ typedef struct {
     uint64_t last_comm_ts;  /* time of the latest communication record (MPI, threads) */
     buf_reduction *log;     /* BUF_MAX_LOG entries; n_log may count further ones */
     uint32_t n_log;
+    /* flush mode (core/flush.c): records written so far, in merged order */
+    int spill_fd; /* -1 until the first flush */
+    uint32_t n_flushes;
+    uint64_t last_flush_ts; /* end of the latest flush: no rewind reaches behind it */
 } scorep_buffer;
+
+/* Set by the runtime: writes all of b's records to its spill file and empties b. 0 or -1. */
+extern int (*scorep_buffer_flush_hook)(scorep_buffer *b, uint64_t ts);
 
 int scorep_buffer_init(scorep_buffer *b);
 /* Slow paths: next page for a stream / room for a deeper call level. NULL when full. */
@@ -212,7 +224,7 @@ static inline void scorep_buffer_leave(scorep_buffer *b, uint32_t depth, uint64_
         return;
     buf_stream *s = &b->depth[depth];
     const buf_region_rec *e = (const buf_region_rec *)s->cur - 1;
-    if (s->cur <= s->start || e->type != BUF_ENTER)
+    if (s->cur <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER)
         return;
     if (__builtin_expect(ts - e->ts < b->min_dur, 0) && scorep_buffer_pop_short(b, s, region))
         return;

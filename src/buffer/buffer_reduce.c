@@ -20,7 +20,10 @@ void scorep_buffer_log(scorep_buffer *b, buf_step rule, uint64_t param, uint64_t
     b->n_log++;
 }
 
-static const char *const step_names[] = {"min_duration", "depth", "noncomm", "stop", "rewind"};
+static const char *const step_names[] = {"min_duration", "depth", "noncomm",
+                                         "flush",        "stop",  "rewind"};
+
+int (*scorep_buffer_flush_hook)(scorep_buffer *b, uint64_t ts);
 
 const char *scorep_buffer_step_name(buf_step s)
 {
@@ -112,14 +115,15 @@ static uint64_t compact_depth(scorep_buffer *b, uint32_t depth, drop_fn drop)
         for (char *r = page_data(p); r + sizeof pend <= end; r += sizeof pend) {
             buf_region_rec rec;
             memcpy(&rec, r, sizeof rec);
-            if (rec.type == BUF_ENTER) {
+            if ((rec.type & BUF_TYPE_MASK) == BUF_ENTER) {
                 if (have_pend)
                     put(&w, &pend, sizeof pend), any = true;
                 pend = rec;
                 have_pend = true;
                 continue;
             }
-            if (have_pend && pend.region == rec.region && drop(b, &pend, &rec, depth)) {
+            if (have_pend && !(pend.type & BUF_FLUSHED) && pend.region == rec.region &&
+                drop(b, &pend, &rec, depth)) {
                 removed += 2;
             } else {
                 if (have_pend)
@@ -191,11 +195,11 @@ static void for_each_pair(const scorep_buffer *b, pair_fn fn, void *ctx)
             const char *end = p == s->last ? s->cur : p->used_end;
             for (const char *r = page_data(p); r + sizeof *pend <= end; r += sizeof *pend) {
                 const buf_region_rec *rec = (const buf_region_rec *)r;
-                if (rec->type == BUF_ENTER) {
+                if ((rec->type & BUF_TYPE_MASK) == BUF_ENTER) {
                     pend = rec;
                     continue;
                 }
-                if (pend && pend->region == rec->region)
+                if (pend && !(pend->type & BUF_FLUSHED) && pend->region == rec->region)
                     fn(ctx, pend, rec, d);
                 pend = NULL;
             }
@@ -312,7 +316,9 @@ int scorep_buffer_reduce(scorep_buffer *b, uint64_t ts)
         buf_step st = b->steps[b->step];
         int rc = st == BUF_STEP_MIN_DURATION ? step_min_duration(b, ts, goal, start)
                  : st == BUF_STEP_DEPTH      ? step_depth(b, ts, goal, start)
-                                             : step_noncomm(b, ts, goal, start);
+                 : st == BUF_STEP_NONCOMM    ? step_noncomm(b, ts, goal, start)
+                 : scorep_buffer_flush_hook && scorep_buffer_flush_hook(b, ts) == 0 ? 1
+                                                                                    : -1;
         if (rc > 0)
             return 0;
         if (rc < 0)

@@ -92,5 +92,10 @@ void scorep_rewind_check(scorep_location *l, uint32_t region, bool discard)
                          "SCOREP_USER_REWIND_POINT: nothing is discarded");
         return;
     }
+    if (l->buffer.last_flush_ts >= pt.ts) {
+        scorep_warn_once("the trace buffer was flushed since the SCOREP_USER_REWIND_POINT: "
+                         "nothing is discarded");
+        return;
+    }
     discard_since(l, &pt, l->last_ts);
 }

@@ -3,6 +3,7 @@
 #include "core/runtime.h"
 #include "core/events.h"
 #include "core/experiment.h"
+#include "core/flush.h"
 #include "core/memory.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
@@ -230,7 +231,7 @@ static void parse_reduction(void)
 {
     if (scorep_buffer_parse_steps(scorep_cfg.tracing_reduction, reduction_steps, &reduction_n) != 0)
         scorep_fatal("SCOREP_TRACING_REDUCTION='%s': expected a comma-separated list of "
-                     "min_duration, depth, noncomm (each at most once), or none",
+                     "min_duration, depth, noncomm, flush (each at most once), or none",
                      scorep_cfg.tracing_reduction);
     double ns;
     if (scorep_parse_duration(scorep_cfg.tracing_min_duration, &ns) != 0)
@@ -276,6 +277,7 @@ static void do_init(void)
     if (tk != (scorep_timer_kind)scorep_cfg.timer)
         scorep_verbose("the TSC is not invariant here; using clock_gettime");
     parse_reduction();
+    scorep_flush_install();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
@@ -326,7 +328,7 @@ __attribute__((constructor)) static void scorep_runtime_constructor(void)
 /* One line per process: how many of its locations had their traces reduced, and how far. */
 static void note_reductions(void)
 {
-    uint32_t n = 0, total = 0;
+    uint32_t n = 0, total = 0, flushed = 0, n_flushes = 0;
     uint64_t min_dur = 0;
     uint32_t depth = UINT32_MAX;
     bool noncomm = false;
@@ -343,7 +345,14 @@ static void note_reductions(void)
             noncomm |= r->rule == BUF_STEP_NONCOMM;
         }
         n += used > 0;
+        flushed += b->n_flushes > 0;
+        n_flushes += b->n_flushes;
     }
+    if (flushed)
+        scorep_warn("SCOREP_TOTAL_MEMORY ran short: the trace buffers of %u of %u locations were "
+                    "flushed to disk %u times (each marked by a BufferFlush event; the "
+                    "timings around them are disturbed)",
+                    flushed, total, n_flushes);
     if (n == 0)
         return;
     char what[160] = "";

@@ -84,7 +84,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "until a page is free: min_duration (raise the minimum duration from 1us by doubling "
       "up to 1s and remove the shorter calls), depth (drop the deepest call level, one at a "
       "time, down to depth 1), noncomm (drop compiler and user calls that enclose no "
-      "communication). MPI, OpenMP and thread events and their calls are never dropped. "
+      "communication), flush (write the buffer to disk, as Score-P does, and go on; complete "
+      "trace, BufferFlush events, disturbed timings; steps after it are never reached). MPI, "
+      "OpenMP and thread events and their calls are never dropped. "
       "When no step frees a page the trace of that thread stops. none: stop at once. Each "
       "step is recorded as an OTF2 marker and listed in MANIFEST.md. The profile is never "
       "reduced."),

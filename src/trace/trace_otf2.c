@@ -5,6 +5,7 @@
 #include "core/runtime.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
+#include "core/flush.h"
 #include "core/timer.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
@@ -313,6 +314,9 @@ static void write_item(evt_state *s, const buf_item *it)
     case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
         scorep_trace_threads_event(w, it);
         break;
+    case BUF_EV_BUFFER_FLUSH:
+        OTF2_EvtWriter_BufferFlush(w, NULL, t, it->b);
+        break;
     case BUF_EV_MEASUREMENT_ON:
     case BUF_EV_MEASUREMENT_OFF:
         OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
@@ -348,6 +352,12 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm, l->create_seq);
 }
 
+/* Records a flush wrote out come first (flush.c). */
+static void replay_item(void *ctx, const buf_item *it)
+{
+    write_item(ctx, it);
+}
+
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
@@ -370,6 +380,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
+    int spilled = scorep_flush_replay(&l->buffer, replay_item, &s);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
@@ -379,7 +390,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
-    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m ? 0 : -1;
+    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m && spilled == 0 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- definitions */

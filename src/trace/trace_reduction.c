@@ -91,7 +91,8 @@ int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, 
         return -1;
     int rc = 0;
     for (uint32_t k = 0; k <= BUF_STEP_REWIND; k++)
-        if (OTF2_MarkerWriter_WriteDefMarker(
+        if (k != BUF_STEP_FLUSH && /* a flush loses nothing: the BufferFlush event shows it */
+            OTF2_MarkerWriter_WriteDefMarker(
                 w, k, "scorep-rt trace reduction", scorep_buffer_step_name((buf_step)k),
                 k == BUF_STEP_STOP ? OTF2_SEVERITY_HIGH : OTF2_SEVERITY_MEDIUM) != OTF2_SUCCESS)
             rc = -1;

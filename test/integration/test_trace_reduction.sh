@@ -2,7 +2,8 @@
 # test_trace_reduction.sh: a compiler-instrumented 2-rank ping-pong (50,000 round trips, 10
 # tiny calls per round) outgrows the default SCOREP_TOTAL_MEMORY: the trace is reduced
 # instead of stopped, stays valid with every message matched, says what it lacks (markers,
-# MANIFEST.md, one line per process), and the profile stays exact.
+# MANIFEST.md, one line per process), and the profile stays exact. The flush mode gives the
+# complete trace with a BufferFlush event per flush.
 . "$top_srcdir/test/integration/lib.sh"
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
@@ -62,6 +63,29 @@ SCOREP_TRACING_REDUCTION=none SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIREC
 expect_eq "$rc" 0 "the same run without reduction"
 expect_eq "$(grep -c 'its trace stops early' err2)" 2 "without reduction both traces stop early"
 expect_grep '\| stop \|' stop/MANIFEST.md "MANIFEST.md lists the stop"
+
+# --- SCOREP_TRACING_REDUCTION=flush: a complete trace, the flush marked by BufferFlush ---
+rc=0
+SCOREP_TRACING_REDUCTION=flush SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=flush \
+    timeout 300 mpirun --bind-to core:overload-allowed -np 2 ./pingpong 50000 10 >out4 2>err4 || rc=$?
+expect_eq "$rc" 0 "flush mode: 2 ranks"
+flushed='^\[scorep-rt\] warning: SCOREP_TOTAL_MEMORY ran short: the trace buffers of 1 of 1 locations were flushed to disk 1 times \(each marked by a BufferFlush event; the timings around them are disturbed\)$'
+expect_eq "$(grep -c -E "$flushed" err4)" 2 "flush mode: one line per process, one flush each"
+expect_eq "$(grep -c -v -E "$flushed" err4)" 0 "flush mode: nothing else on stderr"
+expect_eq "$("$MESSAGES" --match --tolerance 2600 flush/traces.otf2)" \
+    "sends=100000 receives=100000 matched=100000 unmatched=0 mismatched_size=0 late=0" \
+    "flush mode: all 100,000 messages matched"
+expect_eq "$(trace_count flush ENTER "" tiny)" 1000000 "flush mode: every tiny call traced"
+expect_eq "$(trace_count flush LEAVE "" tiny)" 1000000 "... and left"
+expect_eq "$(trace_count flush ENTER "" round_trip)" 100000 "flush mode: every round trip"
+expect_eq "$(trace_other flush | awk '$1 == "BUFFER_FLUSH" { print $2 }' | sort | tr '\n' ' ')" "0 1 " \
+    "flush mode: one BufferFlush event per location"
+expect_eq "$(trace_other flush | awk '$1 == "BUFFER_FLUSH" && $NF + 0 <= $3 + 0' | wc -l | tr -d ' ')" 0 \
+    "flush mode: each BufferFlush ends after it starts"
+expect_eq "$(trace_check_nesting flush)" 0 "flush mode: nesting valid across the flush"
+expect_eq "$(trace_check_order flush)" 0 "flush mode: timestamps increasing across the flush"
+expect_no_grep 'What the trace lacks' flush/MANIFEST.md "flush mode: nothing lacking in MANIFEST.md"
+expect_eq "$(profile_sum flush main/round_trip/tiny visits)" 1000000 "flush mode: profile exact"
 
 # --- bad input gets a clear message ---
 rc=0
