@@ -183,7 +183,7 @@ uint64_t scorep_buffer_truncate(scorep_buffer *b, uint64_t t0);
 void scorep_buffer_log(scorep_buffer *b, buf_step rule, uint64_t param, uint64_t ts,
                        uint64_t removed);
 const char *scorep_buffer_step_name(buf_step s);
-/* Parses "min_duration,depth,noncomm" (any order, each at most once) or "none". */
+/* Parses "min_duration,depth,noncomm,flush" (any order, each at most once) or "none". */
 int scorep_buffer_parse_steps(const char *spec, uint8_t *steps, uint8_t *n);
 
 static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t size)
