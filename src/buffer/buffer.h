@@ -220,12 +220,12 @@ static inline void scorep_buffer_enter(scorep_buffer *b, uint32_t depth, uint64_
 static inline void scorep_buffer_leave(scorep_buffer *b, uint32_t depth, uint64_t ts,
                                        uint32_t region)
 {
-    if (depth >= b->depth_cap)
-        return;
     buf_stream *s = &b->depth[depth];
     const buf_region_rec *e = (const buf_region_rec *)s->cur - 1;
-    if (s->cur <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER)
+    if (depth >= b->depth_cap || s->cur <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER) {
+        b->lost += b->full; /* after a stop every leave counts as lost, as its enter did */
         return;
+    }
     if (__builtin_expect(ts - e->ts < b->min_dur, 0) && scorep_buffer_pop_short(b, s, region))
         return;
     scorep_buffer_put_region(b, s, ts, region,

@@ -21,7 +21,7 @@ typedef struct scorep_location {
     uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
-    bool recording;      /* SCOREP_USER_RECORDING_ON/OFF */
+    bool recording;      /* SCOREP_RECORDING_ON/OFF */
     bool finished;       /* thread ended; no more events */
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */

@@ -10,6 +10,7 @@
 #include "ipc/ipc.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -266,6 +267,23 @@ void scorep_runtime_setup_buffer(scorep_buffer *b)
     b->min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
 }
 
+/* SCOREP_TEST_CLOCK_SKEW=NS: test only (test/integration/test_clock_offsets.sh), not in the
+ * configuration table: shifts this process's clock so that clock synchronisation has a
+ * known offset to find. */
+static void apply_test_clock_skew(void)
+{
+    const char *v = getenv("SCOREP_TEST_CLOCK_SKEW");
+    if (!v || !*v)
+        return;
+    char *end;
+    errno = 0;
+    long long ns = strtoll(v, &end, 10);
+    if (errno || *end)
+        scorep_fatal("SCOREP_TEST_CLOCK_SKEW='%s': expected an integer number of nanoseconds", v);
+    if (scorep_timer_set_test_skew(ns) != 0)
+        scorep_fatal("SCOREP_TEST_CLOCK_SKEW needs SCOREP_TIMER=clock_gettime");
+}
+
 static void do_init(void)
 {
     char err[2048];
@@ -278,6 +296,7 @@ static void do_init(void)
         scorep_verbose("the TSC is not invariant here; using clock_gettime");
     parse_reduction();
     scorep_flush_install();
+    apply_test_clock_skew();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "

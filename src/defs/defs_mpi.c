@@ -4,6 +4,7 @@
 #include "defs/defs.h"
 #include "defs/defs_table.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,14 +31,47 @@ static int comm_init(void *e, const void *k)
     *d = *(const scorep_comm_def *)k;
     d->name = strdup(d->name ? d->name : "");
     d->members = copy_members(d->size, d->members);
-    return d->name && d->members ? 0 : -1;
+    d->members_b = copy_members(d->size_b, d->members_b);
+    d->parent = SCOREP_INVALID_ID;
+    return d->name && d->members && d->members_b ? 0 : -1;
 }
 
-uint32_t scorep_defs_comm(uint64_t key, const char *name, uint32_t size, const uint32_t *members,
-                          uint32_t parent, int is_inter)
+uint32_t scorep_defs_comm(const scorep_comm_def *d)
 {
-    scorep_comm_def k = {key, name, size, members, parent, is_inter};
-    return defs_table_intern(&comms, key * 0x9e3779b97f4a7c15ull, &k, comm_equal, comm_init);
+    return defs_table_intern(&comms, d->key * 0x9e3779b97f4a7c15ull, d, comm_equal, comm_init);
+}
+
+/* Names change while other threads may read definitions (only unification reads names, at
+ * finalize); the swap itself is serialised. */
+static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int set_name_slot(const char **slot, const char *name)
+{
+    char *copy = strdup(name ? name : "");
+    if (!copy)
+        return -1;
+    pthread_mutex_lock(&name_lock);
+    char *old = (char *)*slot;
+    *slot = copy;
+    pthread_mutex_unlock(&name_lock);
+    free(old);
+    return 0;
+}
+
+int scorep_defs_comm_set_name(uint32_t id, const char *name)
+{
+    if (id >= defs_table_count(&comms))
+        return -1;
+    scorep_comm_def *d = defs_table_get(&comms, id);
+    return set_name_slot(&d->name, name);
+}
+
+int scorep_defs_win_set_name(uint32_t id, const char *name)
+{
+    if (id >= defs_table_count(&wins))
+        return -1;
+    scorep_win_def *d = defs_table_get(&wins, id);
+    return set_name_slot(&d->name, name);
 }
 
 static int group_equal(const void *e, const void *k)

@@ -1,7 +1,10 @@
 /* unify.c: merges all processes' definitions (see unify.h). Definitions travel as blobs;
  * equal blobs are the same definition, except communicators and windows, whose identity is
  * their key (the first 8 bytes of the blob). References between definitions (a
- * communicator's parent, a window's communicator) travel as keys, not ids. */
+ * communicator's parent, a window's communicator) travel as keys, not ids. Their name
+ * follows the key; members that disagree on it (MPI_Comm_set_name called by some only, or
+ * with different names) resolve alike on every merge order: a non-empty name beats the
+ * empty one, and of two non-empty names the one first in byte order wins. */
 #include "defs/unify.h"
 #include "defs/hash_index.h"
 #include "defs/ser.h"
@@ -53,16 +56,57 @@ static int entry_equal(void *ctx, uint32_t id)
            memcmp(k->t->data.data + k->t->off[id], k->p, k->il) == 0;
 }
 
-/* Finds or appends a blob; returns its index or UINT32_MAX. */
-static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, uint32_t len)
+/* The name of a communicator or window blob (after its key); NULL for a malformed one. */
+static const unsigned char *blob_name(const unsigned char *p, uint32_t len, uint32_t *n)
+{
+    if (len < 12)
+        return NULL;
+    memcpy(n, p + 8, sizeof *n);
+    return *n == UINT32_MAX ? (*n = 0, p + 12) : *n <= len - 12 ? p + 12 : NULL;
+}
+
+/* Does blob p name the definition better than the one stored as id? (see the top) */
+static int better_name(const blob_table *t, uint32_t id, const unsigned char *p, uint32_t len)
+{
+    uint32_t na = 0, nb = 0;
+    const unsigned char *a = blob_name(p, len, &na);
+    const unsigned char *b = blob_name(t->data.data + t->off[id], t->len[id], &nb);
+    if (!a || !b || na == 0)
+        return 0;
+    if (nb == 0)
+        return 1;
+    int c = memcmp(a, b, na < nb ? na : nb);
+    return c < 0 || (c == 0 && na < nb);
+}
+
+/* Stores blob p as entry id instead of the old one (whose bytes stay unused). */
+static int table_replace(blob_table *t, uint32_t id, const unsigned char *p, uint32_t len)
+{
+    size_t off = t->data.len;
+    ser_put(&t->data, p, len);
+    if (t->data.failed)
+        return -1;
+    t->off[id] = off;
+    t->len[id] = len;
+    return 0;
+}
+
+/* Finds or appends a blob; returns its index or UINT32_MAX. With reconcile, a found
+ * communicator or window takes the better of the two names. */
+static uint32_t table_intern_r(blob_table *t, int kind, const unsigned char *p, uint32_t len,
+                               int reconcile)
 {
     t->kind = kind;
     if (hash_index_reserve(&t->index, t->n, entry_hash, t) != 0)
         return UINT32_MAX;
     blob_key key = {t, p, identity_len(kind, len)};
     uint32_t j, found = hash_index_find(&t->index, blob_hash(p, key.il), entry_equal, &key, &j);
-    if (found != UINT32_MAX)
+    if (found != UINT32_MAX) {
+        if (reconcile && (kind == U_COMM || kind == U_WIN) && better_name(t, found, p, len) &&
+            table_replace(t, found, p, len) != 0)
+            return UINT32_MAX;
         return found;
+    }
     if (t->n == t->cap) {
         uint32_t c = t->cap ? t->cap * 2 : 256;
         size_t *o = realloc(t->off, c * sizeof *o);
@@ -81,6 +125,11 @@ static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, ui
         return UINT32_MAX;
     hash_index_set(&t->index, j, t->n);
     return t->n++;
+}
+
+static uint32_t table_intern(blob_table *t, int kind, const unsigned char *p, uint32_t len)
+{
+    return table_intern_r(t, kind, p, len, 1);
 }
 
 static void table_free(blob_table *t)
@@ -111,7 +160,9 @@ static void blob_comm(ser_buf *b, uint32_t i)
     ser_str(b, c->name);
     ser_u32(b, c->size);
     ser_put(b, c->members, c->size * sizeof *c->members);
-    ser_u64(b, c->parent == SCOREP_INVALID_ID ? UINT64_MAX : scorep_defs_comm_get(c->parent)->key);
+    ser_u32(b, c->size_b);
+    ser_put(b, c->members_b, c->size_b * sizeof *c->members_b);
+    ser_u64(b, c->parent_key);
     ser_u32(b, (uint32_t)c->is_inter);
 }
 
@@ -284,12 +335,27 @@ static int broadcast_global(const scorep_ipc *ipc, blob_table *t, blob_table *gl
 }
 
 /* ------------------------------------------------------------------ decode */
-static uint32_t comm_by_key(const scorep_unified *u, uint64_t key)
+/* The global id of a communicator key, by the global table's index (its identity is the
+ * key's 8 bytes): references resolve in constant time however many communicators. */
+static uint32_t comm_by_key(const blob_table *comms, uint64_t key)
 {
-    for (uint32_t i = 0; i < u->n[U_COMM]; i++)
-        if (u->comms[i].key == key)
-            return i;
-    return SCOREP_INVALID_ID;
+    unsigned char k[sizeof key];
+    memcpy(k, &key, sizeof key);
+    blob_key bk = {(blob_table *)comms, k, sizeof key};
+    uint32_t slot, id = comms->n ? hash_index_find(&comms->index, blob_hash(k, sizeof key),
+                                                   entry_equal, &bk, &slot)
+                                 : UINT32_MAX;
+    return id == UINT32_MAX ? SCOREP_INVALID_ID : id;
+}
+
+/* n world ranks from the reader, malloc'ed; NULL on failure */
+static uint32_t *get_members(ser_reader *r, uint32_t n)
+{
+    const void *p = ser_get(r, (size_t)n * sizeof(uint32_t));
+    uint32_t *m = p ? malloc((n ? n : 1) * sizeof *m) : NULL;
+    if (m)
+        memcpy(m, p, (size_t)n * sizeof *m);
+    return m;
 }
 
 static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint64_t *ref)
@@ -324,25 +390,17 @@ static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint6
         c->key = ser_get_u64(r);
         c->name = ser_get_str(r);
         c->size = ser_get_u32(r);
-        uint32_t *m = malloc((c->size ? c->size : 1) * sizeof *m);
-        const void *p = ser_get(r, c->size * sizeof *m);
-        if (m && p)
-            memcpy(m, p, c->size * sizeof *m);
-        c->members = m;
-        *ref = ser_get_u64(r);
+        c->members = get_members(r, c->size);
+        c->size_b = ser_get_u32(r);
+        c->members_b = get_members(r, c->size_b);
+        c->parent_key = *ref = ser_get_u64(r);
         c->is_inter = (int)ser_get_u32(r);
-        break;
+        return r->failed || !c->members || !c->members_b ? -1 : 0;
     }
-    case U_GROUP: {
-        scorep_group_def *g = &u->groups[i];
-        g->size = ser_get_u32(r);
-        uint32_t *m = malloc((g->size ? g->size : 1) * sizeof *m);
-        const void *p = ser_get(r, g->size * sizeof *m);
-        if (m && p)
-            memcpy(m, p, g->size * sizeof *m);
-        g->members = m;
-        break;
-    }
+    case U_GROUP:
+        u->groups[i].size = ser_get_u32(r);
+        u->groups[i].members = get_members(r, u->groups[i].size);
+        return r->failed || !u->groups[i].members ? -1 : 0;
     case U_WIN:
         u->wins[i].key = ser_get_u64(r);
         u->wins[i].name = ser_get_str(r);
@@ -379,10 +437,11 @@ static int decode(scorep_unified *u, const blob_table *g)
         }
     }
     for (uint32_t i = 0; rc == 0 && i < u->n[U_COMM]; i++)
-        u->comms[i].parent =
-            refs[U_COMM][i] == UINT64_MAX ? SCOREP_INVALID_ID : comm_by_key(u, refs[U_COMM][i]);
+        u->comms[i].parent = refs[U_COMM][i] == UINT64_MAX
+                                 ? SCOREP_INVALID_ID
+                                 : comm_by_key(&g[U_COMM], refs[U_COMM][i]);
     for (uint32_t i = 0; rc == 0 && i < u->n[U_WIN]; i++)
-        u->wins[i].comm = comm_by_key(u, refs[U_WIN][i]);
+        u->wins[i].comm = comm_by_key(&g[U_COMM], refs[U_WIN][i]);
     for (int k = 0; k < U_KINDS; k++)
         free(refs[k]);
     return rc;
@@ -394,8 +453,8 @@ static int derive_maps(scorep_unified *u, blob_table *local, blob_table *global)
     for (int k = 0; k < U_KINDS; k++) {
         for (uint32_t i = 0; i < u->n_local[k]; i++) {
             uint32_t li = u->map[k][i];
-            uint32_t gi = table_intern(&global[k], k, local[k].data.data + local[k].off[li],
-                                       local[k].len[li]);
+            uint32_t gi = table_intern_r(&global[k], k, local[k].data.data + local[k].off[li],
+                                         local[k].len[li], 0);
             if (gi == UINT32_MAX || gi >= u->n[k])
                 return -1; /* every local definition must be in the global table */
             u->map[k][i] = gi;
@@ -447,6 +506,7 @@ void scorep_unified_free(scorep_unified *u)
     for (uint32_t i = 0; u->comms && i < u->n[U_COMM]; i++) {
         free((char *)u->comms[i].name);
         free((uint32_t *)u->comms[i].members);
+        free((uint32_t *)u->comms[i].members_b);
     }
     for (uint32_t i = 0; u->groups && i < u->n[U_GROUP]; i++)
         free((uint32_t *)u->groups[i].members);

@@ -1,6 +1,7 @@
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"
+#include "defs/defs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +181,9 @@ void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region)
             return;
         t->min = t->max = 0; /* never timed */
         c->throttled = t;
+        c->min = 0; /* unmeasured visits count with no time (it is the caller's) */
     }
+    c->visits++;
     c->throttled->visits++;
 }
 
@@ -202,4 +205,29 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
     }
     m->count++;
     m->sum += v;
+}
+
+/* The id is cached: defining takes the definition table's lock, and a thread start or a
+ * RECORDING_OFF/ON pair should not. Two threads may both define it first: same id. */
+static uint32_t cached_region(uint32_t *cache, const char *name, const char *file,
+                              scorep_paradigm paradigm)
+{
+    uint32_t id = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (id != SCOREP_INVALID_ID)
+        return id;
+    id = scorep_defs_region(name, name, file, 0, 0, paradigm, SCOREP_ROLE_ARTIFICIAL);
+    __atomic_store_n(cache, id, __ATOMIC_RELEASE);
+    return id;
+}
+
+uint32_t scorep_profile_threads_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return cached_region(&id, "THREADS", "THREADS", SCOREP_PARADIGM_MEASUREMENT);
+}
+
+uint32_t scorep_profile_off_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return cached_region(&id, "MEASUREMENT OFF", NULL, SCOREP_PARADIGM_USER);
 }

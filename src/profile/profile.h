@@ -31,7 +31,7 @@ typedef struct pnode {
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
     /* a throttled region's node: the parameter child "scorep_throttled_from_visit=N" that
-     * counts the visits made without time measurement */
+     * counts the visits made without time measurement (they are in visits as well) */
     struct pnode *throttled;
 } pnode;
 
@@ -68,15 +68,24 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
 void scorep_profile_throttle_check(scorep_profile *p, pnode *n);
 void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region);
 
-/* A call of a throttled region: one more visit under the current call path, no time. */
+/* A call of a throttled region: one more visit of its node under the current call path
+ * (no time), also counted in the node's throttled-visits child. */
 static inline void scorep_profile_throttled_visit(scorep_profile *p, uint32_t region)
 {
     pnode *c = p->cur->last_hit;
-    if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION && c->throttled, 1))
+    if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION && c->throttled, 1)) {
+        c->visits++;
         c->throttled->visits++;
-    else
+    } else {
         scorep_profile_throttled_slow(p, region);
+    }
 }
+/* Score-P's artificial regions of the profile (defined on first use; SCOREP_INVALID_ID when
+ * out of memory): "THREADS", the root above the call tree of every thread started by
+ * pthread_create, visited once per thread (pthread_roots sample); "MEASUREMENT OFF", the
+ * call path of the time with recording switched off (user_api sample). */
+uint32_t scorep_profile_threads_region(void);
+uint32_t scorep_profile_off_region(void);
 
 static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
 {

@@ -36,6 +36,7 @@ struct compiler_kind {
     const char *const *instrument; /* flags that make the compiler call the runtime's hooks */
     const char *const *debug;      /* line information for file:line, added without -g */
     bool mpi;                      /* an MPI wrapper: also link the MPI adapter */
+    bool fortran;                  /* a Fortran driver: --user may need -cpp */
 };
 
 static const char *const cyg_hooks[] = {"-finstrument-functions", NULL};
@@ -45,21 +46,21 @@ static const char *const gnu_debug[] = {"-g1", NULL};
 static const char *const clang_debug[] = {"-g1", "-fdebug-info-for-profiling", NULL};
 
 static const struct compiler_kind kinds[] = {
-    {"gcc", "gcc", cyg_hooks, gnu_debug, false},
-    {"cc", "cc", cyg_hooks, gnu_debug, false},
-    {"g++", "gcc", cyg_hooks, gnu_debug, false},
-    {"c++", "cc", cyg_hooks, gnu_debug, false},
-    {"gfortran", "gcc", cyg_hooks, gnu_debug, false},
-    {"clang", "clang", cyg_hooks, clang_debug, false},
-    {"clang++", "clang", cyg_hooks, clang_debug, false},
+    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false},
+    {"cc", "cc", cyg_hooks, gnu_debug, false, false},
+    {"g++", "gcc", cyg_hooks, gnu_debug, false, false},
+    {"c++", "cc", cyg_hooks, gnu_debug, false, false},
+    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, true},
+    {"clang", "clang", cyg_hooks, clang_debug, false, false},
+    {"clang++", "clang", cyg_hooks, clang_debug, false, false},
     /* MPI compiler wrappers (Open MPI's default to the GNU compilers) */
-    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false},
+    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false},
+    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false},
+    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false},
+    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, true},
+    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, true},
+    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, true},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -123,7 +124,8 @@ static void usage(FILE *out)
             "also link the MPI adapter libscorep-rt-mpi).\n"
             "\n"
             "Options (before the compiler):\n"
-            "  --user          enable the user API macros (-DSCOREP_USER_ENABLE)\n"
+            "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
+            "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
             "  --nocompiler    no compiler instrumentation (-finstrument-functions)\n"
             "  --filter=FILE   filter file the program uses when SCOREP_FILTERING_FILE is\n"
             "                  unset; its absolute path is embedded at link time. Compile\n"
@@ -522,6 +524,15 @@ static void link_libomp(const struct job *job, struct argv_buf *cmd)
 #endif
 }
 
+/* Fortran sources that gfortran compiles without the C preprocessor (the upper-case
+ * suffixes .F, .F90, ... are preprocessed anyway). */
+static bool is_unpreprocessed_fortran(const char *arg)
+{
+    static const char *const extensions[] = {"f", "for", "ftn", "f90", "f95", "f03", "f08", NULL};
+    const char *dot = strrchr(arg, '.');
+    return arg[0] != '-' && dot != NULL && strchr(dot, '/') == NULL && in_list(dot + 1, extensions);
+}
+
 static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
 {
     push(cmd, job->compiler);
@@ -530,6 +541,11 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     push_joined(cmd, "-I", env_or("SCOREP_CC_INCLUDEDIR", SCOREP_INCLUDEDIR));
     if (job->opt.user)
         push(cmd, "-DSCOREP_USER_ENABLE");
+    /* #include "scorep/SCOREP_User.inc" and its macros need the preprocessor; Score-P's
+     * wrapper also preprocesses every Fortran file with --user. */
+    if (job->opt.user && job->kind->fortran &&
+        any_arg(job->nargs, job->args, is_unpreprocessed_fortran))
+        push(cmd, "-cpp");
     if (!job->opt.nocompiler && !any_arg(job->nargs, job->args, sets_debug_level))
         push_list(cmd, job->kind->debug);
     for (int i = 0; i < job->nargs; i++)

@@ -28,7 +28,8 @@ static int build_info(void)
            SCOREP_INCLUDEDIR);
     printf("adapters:\n");
     printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
-    printf("  user        yes (SCOREP_User.h; rewind not yet available)\n");
+    printf("  user        yes (SCOREP_User.h, Fortran SCOREP_User.inc; rewind discards the "
+           "thread's trace events since the point; no user topologies)\n");
     printf("  pthread     yes (create/join recorded)\n");
 #ifdef HAVE_MPI
     printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "

@@ -13,6 +13,7 @@
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
 #include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
@@ -397,11 +398,13 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
 /* Global definitions are written by rank 0 from the unified tables. They are produced
  * twice: a first pass with g == NULL only collects the strings, which OTF2 wants defined
  * before the records that refer to them.
- * Group ids: [0, G) unified groups (RMA group syncs), then the MPI location group, one
- * group per communicator, the pthread location group, one pthread group per rank.
+ * Group ids, every kind in increasing order as readers want them: the MPI location group
+ * and the distinct MPI groups (mpi_group_count), the pthread location group, one pthread
+ * group per rank, then the OpenMP ones (trace_threads.c).
  * Comm ids: [0, C) unified communicators, then one pthread contingent per rank. */
 typedef struct {
     const scorep_unified *u;
+    const scorep_mpi_groups *groups;
     int size;
     /* per rank, gathered from all processes */
     char **node_names;
@@ -516,54 +519,68 @@ static uint64_t *range(uint32_t n)
     return m;
 }
 
+/* Group ids of MPI: 0 the ranks, 1..n the distinct groups (trace_mpi_groups.h); then the
+ * groups of threads. */
+static uint32_t mpi_group_count(const trace_job *j)
+{
+    return is_mpi_job() ? 1 + j->groups->n : 0;
+}
+
+static void write_mpi_groups(OTF2_GlobalDefWriter *g, uint32_t empty, const trace_job *j)
+{
+    /* MPI ranks are the master locations, whose global ids equal the rank */
+    uint64_t *m = range((uint32_t)j->size);
+    if (m)
+        OTF2_GlobalDefWriter_WriteGroup(g, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)j->size,
+                                        m);
+    free(m);
+    for (uint32_t i = 0; i < j->groups->n; i++) {
+        uint32_t n = j->groups->size[i];
+        m = malloc((n ? n : 1) * sizeof *m);
+        for (uint32_t k = 0; m && k < n; k++)
+            m[k] = j->groups->members[i][k];
+        if (m)
+            OTF2_GlobalDefWriter_WriteGroup(g, i + 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, m);
+        free(m);
+    }
+}
+
+/* the OTF2 id of a unified communicator (SCOREP_INVALID_ID: none) */
+static OTF2_CommRef otf2_comm(const scorep_mpi_groups *m, const scorep_unified *u, uint32_t c)
+{
+    return c < u->n[U_COMM] ? m->comm_id[c] : OTF2_UNDEFINED_COMM;
+}
+
+/* Communicators (intercommunicators as InterComm: sender and receiver ranks of their
+ * messages are ranks in the other group), then RMA windows. */
 static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     const scorep_unified *u = j->u;
     uint32_t empty = strtab_add(st, "", 1);
     for (uint32_t c = 0; c < u->n[U_COMM]; c++)
         strtab_add(st, u->comms[c].name, 1);
+    for (uint32_t w = 0; w < u->n[U_WIN]; w++)
+        strtab_add(st, u->wins[w].name, 1);
     if (!g || !is_mpi_job())
         return;
-    uint32_t n_groups = u->n[U_GROUP], mpi_locations = n_groups;
-    /* MPI ranks are the master locations, whose global ids equal the rank. Written first:
-     * the groups below refer to it. */
-    uint64_t *ranks = range((uint32_t)j->size);
-    if (ranks)
-        OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)j->size,
-                                        ranks);
-    free(ranks);
-    for (uint32_t i = 0; i < n_groups; i++) {
-        const scorep_group_def *gr = &u->groups[i];
-        uint64_t *m = malloc((gr->size ? gr->size : 1) * sizeof *m);
-        for (uint32_t k = 0; m && k < gr->size; k++)
-            m[k] = gr->members[k];
-        if (m)
-            OTF2_GlobalDefWriter_WriteGroup(g, i, empty, OTF2_GROUP_TYPE_COMM_GROUP,
-                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, gr->size, m);
-        free(m);
-    }
-    for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
+    write_mpi_groups(g, empty, j);
+    const scorep_mpi_groups *m = j->groups;
+    for (uint32_t id = 0; id < u->n[U_COMM]; id++) {
+        uint32_t c = m->comm_at[id];
         const scorep_comm_def *cd = &u->comms[c];
-        uint64_t *m = malloc((cd->size ? cd->size : 1) * sizeof *m);
-        for (uint32_t k = 0; m && k < cd->size; k++)
-            m[k] = cd->members[k];
-        if (m)
-            OTF2_GlobalDefWriter_WriteGroup(g, mpi_locations + 1 + c, empty,
-                                            OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                            OTF2_GROUP_FLAG_NONE, cd->size, m);
-        free(m);
-    }
-    for (uint32_t c = 0; c < u->n[U_COMM]; c++) {
-        const scorep_comm_def *cd = &u->comms[c];
-        OTF2_GlobalDefWriter_WriteComm(g, c, strtab_add(st, cd->name, 1), mpi_locations + 1 + c,
-                                       cd->parent == SCOREP_INVALID_ID ? OTF2_UNDEFINED_COMM
-                                                                       : cd->parent,
-                                       OTF2_COMM_FLAG_NONE);
+        uint32_t name = strtab_add(st, cd->name, 1);
+        OTF2_CommRef parent = otf2_comm(m, u, cd->parent);
+        if (cd->is_inter)
+            OTF2_GlobalDefWriter_WriteInterComm(g, id, name, m->a[c], m->b[c], parent,
+                                                OTF2_COMM_FLAG_NONE);
+        else
+            OTF2_GlobalDefWriter_WriteComm(g, id, name, m->a[c], parent, OTF2_COMM_FLAG_NONE);
     }
     for (uint32_t w = 0; w < u->n[U_WIN]; w++)
-        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1), u->wins[w].comm,
-                                         OTF2_RMA_WIN_FLAG_NONE);
+        OTF2_GlobalDefWriter_WriteRmaWin(g, w, strtab_add(st, u->wins[w].name, 1),
+                                         otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -573,8 +590,7 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
     uint32_t name = strtab_add(st, "Pthread thread contingent", 1);
     if (!g)
         return;
-    uint32_t base = u->n[U_GROUP] + (is_mpi_job() ? 1 + u->n[U_COMM] : 0);
-    uint32_t total = 0;
+    uint32_t base = mpi_group_count(j), total = 0;
     for (int r = 0; r < j->size; r++)
         total += j->n_locations[r];
     uint64_t *members = malloc((total ? total : 1) * sizeof *members), k = 0;
@@ -649,8 +665,9 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
     write_thread_comms(g, st, j);
-    scorep_trace_threads_defs(g, j->u, j->size, strtab_add(st, "OpenMP thread team", 1),
-                              strtab_add(st, "", 1));
+    /* after the pthread location group and its per-rank groups */
+    scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
+                              strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
 }
 
@@ -697,11 +714,23 @@ static void write_map(OTF2_DefWriter *d, OTF2_MappingType type, const uint32_t *
     free(m);
 }
 
-static void write_local_defs(OTF2_Archive *a, const scorep_unified *u)
+static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scorep_mpi_groups *mg)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     const scorep_clock_point *cp;
     int n_cp = scorep_clock_points(&cp);
+    /* local id -> unified id -> OTF2 id */
+    uint32_t *groups = malloc((u->n_local[U_GROUP] + 1) * sizeof *groups);
+    uint32_t *comms = malloc((u->n_local[U_COMM] + 1) * sizeof *comms);
+    for (uint32_t i = 0; groups && i < u->n_local[U_GROUP]; i++)
+        groups[i] = mg->of_group[u->map[U_GROUP][i]];
+    for (uint32_t i = 0; comms && i < u->n_local[U_COMM]; i++)
+        comms[i] = mg->comm_id[u->map[U_COMM][i]];
+    if (!groups || !comms) {
+        free(groups);
+        free(comms);
+        return -1;
+    }
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, location_gid(l, ipc->rank(), ipc->size()));
         if (!d)
@@ -710,14 +739,17 @@ static void write_local_defs(OTF2_Archive *a, const scorep_unified *u)
         write_map(d, OTF2_MAPPING_REGION, u->map[U_REGION], u->n_local[U_REGION], UINT64_MAX);
         write_map(d, OTF2_MAPPING_PARAMETER, u->map[U_PARAM], u->n_local[U_PARAM], UINT64_MAX);
         write_map(d, OTF2_MAPPING_METRIC, u->map[U_METRIC], u->n_local[U_METRIC], UINT64_MAX);
-        write_map(d, OTF2_MAPPING_COMM, u->map[U_COMM], u->n_local[U_COMM],
+        write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
-        write_map(d, OTF2_MAPPING_GROUP, u->map[U_GROUP], u->n_local[U_GROUP], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
         write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
         OTF2_Archive_CloseDefWriter(a, d);
     }
+    free(groups);
+    free(comms);
+    return 0;
 }
 
 /* -------------------------------------------- gathering the locations' facts */
@@ -736,8 +768,9 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
         if (l->last_ts + 8 > hi)
             hi = l->last_ts + 8; /* room for the epilogue's records */
     }
-    ser_u64(b, lo);
-    ser_u64(b, hi);
+    /* the global range is compared with events that readers have put on rank 0's clock */
+    ser_u64(b, scorep_clock_to_root(lo));
+    ser_u64(b, scorep_clock_to_root(hi));
 }
 
 static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t len)
@@ -842,7 +875,8 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     int rank = ipc->rank(), size = ipc->size();
     uint32_t n_loc = scorep_location_count();
     uint64_t *n_events = calloc(n_loc ? n_loc : 1, sizeof *n_events);
-    uint64_t failed = n_events == NULL;
+    scorep_mpi_groups groups;
+    uint64_t failed = n_events == NULL || scorep_mpi_groups_build(&groups, u) != 0;
     ipc->allreduce_max_u64(&failed); /* the archive is collective: all or nobody */
     OTF2_Archive *a = failed ? NULL : open_archive(dir);
     failed = a == NULL;
@@ -851,6 +885,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         if (a)
             OTF2_Archive_Close(a);
         free(n_events);
+        scorep_mpi_groups_free(&groups);
         scorep_warn("cannot create the OTF2 archive in '%s'", dir);
         return -1;
     }
@@ -863,9 +898,10 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
     OTF2_Archive_OpenDefFiles(a);
-    write_local_defs(a, u);
+    if (write_local_defs(a, u, &groups) != 0)
+        rc = -1;
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, size, NULL, NULL, NULL, NULL, 0, 0, {0}, 0};
+    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, {0}, 0};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);
@@ -884,6 +920,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS)
         rc = -1;
     free(n_events);
+    scorep_mpi_groups_free(&groups);
     failed = rc != 0;
     ipc->allreduce_max_u64(&failed);
     if (failed && rank == 0)

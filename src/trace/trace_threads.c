@@ -342,7 +342,7 @@ static void write_location_group(OTF2_GlobalDefWriter *g, uint32_t id, uint32_t 
 }
 
 void scorep_trace_threads_defs(OTF2_GlobalDefWriter *g, const struct scorep_unified_s *u, int size,
-                               uint32_t name, uint32_t empty)
+                               uint32_t base, uint32_t name, uint32_t empty)
 {
     uint32_t *n_loc = g && st.all ? calloc(size, sizeof *n_loc) : NULL;
     if (!n_loc)
@@ -351,9 +351,6 @@ void scorep_trace_threads_defs(OTF2_GlobalDefWriter *g, const struct scorep_unif
         ser_reader rd = {st.all + st.displs[r], st.all + st.displs[r] + st.counts[r], 0};
         n_loc[r] = ser_get_u32(&rd);
     }
-    int mpi = scorep_ipc_get() != &scorep_ipc_single;
-    /* after the pthread location group and its per-rank groups (trace_otf2.c) */
-    uint32_t base = u->n[U_GROUP] + (mpi ? 1 + u->n[U_COMM] : 0) + 1 + (uint32_t)size;
     write_location_group(g, base, empty, size, n_loc);
     uint32_t group = base + 1, comm = u->n[U_COMM] + (uint32_t)size, first = 0;
     for (int r = 0; r < size; first += n_loc[r], r++) {

@@ -22,8 +22,9 @@ void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it);
 
 /* Rank 0, from the global definitions pass (twice: g == NULL first, while strings are
  * collected): the OpenMP location group after the pthread groups, then one group and one
- * communicator per team of every rank. name, empty: string ids of the teams' name and "". */
+ * communicator per team of every rank. base: the OpenMP location group's id (the groups
+ * before it are trace_otf2.c's); name, empty: string ids of the teams' name and "". */
 void scorep_trace_threads_defs(OTF2_GlobalDefWriter *g, const struct scorep_unified_s *u, int size,
-                               uint32_t name, uint32_t empty);
+                               uint32_t base, uint32_t name, uint32_t empty);
 
 #endif

@@ -13,13 +13,13 @@ expect_eq "$(cat th.out)" "done 12497545" "program output"
 expect_eq "$(cat th.err)" "" "no warning"
 
 # profile: timed visits up to the threshold, then counted without time
-expect_eq "$(profile_sum exp main/tiny visits)" 1000 "profile: tiny timed for its first 1000 visits"
+expect_eq "$(profile_sum exp main/tiny visits)" 5000 "profile: every call of tiny from main"
 expect_eq "$(profile_sum exp main/tiny/scorep_throttled_from_visit=1001 visits)" 4000 \
-    "profile: the other 4000 counted from visit 1001 on"
-expect_eq "$(profile_sum exp main/tiny/scorep_throttled_from_visit=1001 time)" 0 "... without time"
-expect_eq "$(profile_isum exp main/tiny visits)" 5000 "profile: every call of tiny from main"
+    "profile: 4000 of them not measured, from visit 1001 on"
+expect_eq "$(profile_sum exp main/tiny/scorep_throttled_from_visit=1001 time)" 0 "... no time"
+expect_eq "$(profile_sum exp main/caller/tiny visits)" 10 "profile: every call from caller"
 expect_eq "$(profile_sum exp main/caller/tiny/scorep_throttled_from_visit=1 visits)" 10 \
-    "profile: a new call path of a throttled function is counted from its first visit"
+    "profile: a new call path of a throttled function is unmeasured from its first visit"
 expect_eq "$(profile_sum exp main/caller visits)" 1 "profile: caller"
 expect_eq "$(profile_sum exp main/slowish visits)" 1100 "profile: slowish (50 us) timed"
 expect_eq "$(profile_paths exp | grep -c 'slowish/scorep_throttled')" 0 "slowish not throttled"

@@ -24,7 +24,7 @@ expect_eq "$(grep -c -v -E "$note" err)" 0 "nothing else on stderr (no stop)"
 
 # --- the trace stays valid: every message matched one to one, nesting, order ---
 expect_eq "$("$MESSAGES" --match --tolerance 2600 exp/traces.otf2)" \
-    "sends=100000 receives=100000 matched=100000 unmatched=0 mismatched_size=0 late=0" \
+    "sends=100000 receives=100000 matched=100000 unmatched=0 mismatched_size=0 probes=0 late=0" \
     "all 100,000 messages matched by id with equal size"
 expect_eq "$(trace_check_nesting exp)" 0 "ENTER/LEAVE properly nested per location"
 expect_eq "$(trace_check_order exp)" 0 "timestamps increasing per location"
@@ -73,7 +73,7 @@ flushed='^\[scorep-rt\] warning: SCOREP_TOTAL_MEMORY ran short: the trace buffer
 expect_eq "$(grep -c -E "$flushed" err4)" 2 "flush mode: one line per process, one flush each"
 expect_eq "$(grep -c -v -E "$flushed" err4)" 0 "flush mode: nothing else on stderr"
 expect_eq "$("$MESSAGES" --match --tolerance 2600 flush/traces.otf2)" \
-    "sends=100000 receives=100000 matched=100000 unmatched=0 mismatched_size=0 late=0" \
+    "sends=100000 receives=100000 matched=100000 unmatched=0 mismatched_size=0 probes=0 late=0" \
     "flush mode: all 100,000 messages matched"
 expect_eq "$(trace_count flush ENTER "" tiny)" 1000000 "flush mode: every tiny call traced"
 expect_eq "$(trace_count flush LEAVE "" tiny)" 1000000 "... and left"

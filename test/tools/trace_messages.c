@@ -1,15 +1,18 @@
 /* trace_messages.c: test tool that reads a trace with the OTF2 reader API (mapping tables
  * applied) and prints every point-to-point message event and probe in world ranks, or
  * checks (--match) that every send has exactly one receive with the same
- * (communicator, sender, receiver, tag, mpi_message_id) and size.
+ * (communicator, sender, receiver, tag, mpi_message_id) and size. On an InterComm the peer
+ * rank of an event is a rank in the group the process is not in (as OTF2 specifies).
  * Output lines (one per event, fields separated by one blank):
  *   SEND|ISEND|RECV|IRECV rank=R time=T comm=C from=S to=D tag=G bytes=B id=I handle=H
  *   PROBE rank=R time=T region=NAME comm=C from=S to=R tag=G bytes=B id=I handle=H
  * Options: --match, --tolerance TICKS (with --match: a receive at most TICKS before its
  * send is not late).
- * --match prints: "sends=N receives=M matched=K unmatched=U mismatched_size=Z late=L" and
- * exits 1 unless U == Z == 0 and N == M == K. (late: receive earlier than its send, on
- * timestamps corrected by the locations' clock offsets as OTF2 readers apply them) */
+ * --match prints: "sends=N receives=M matched=K unmatched=U mismatched_size=Z probes=P late=L"
+ * and exits 1 unless U == Z == 0, N == M == K and N > 0: a trace without any message
+ * matches nothing, so callers assert the exact counts (P: successful probes, not matched).
+ * (late: receive earlier than its send, on timestamps corrected by the locations' clock
+ * offsets as OTF2 readers apply them) */
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,8 @@ typedef struct {
     uint32_t group_size[MAX];
     int group_type[MAX];
     uint32_t comm_group[MAX];
+    uint32_t comm_group_b[MAX]; /* InterComm: group B (comm_group is group A) */
+    int comm_inter[MAX];
     char *strings[MAX];
     uint32_t region_name[MAX];
     uint32_t attr_id, attr_handle, attr_src, attr_tag, attr_comm, attr_bytes;
@@ -44,6 +49,7 @@ typedef struct {
         int used;
     } * msgs;
     size_t n, cap;
+    size_t probes; /* --match: Leave events with a probe's attributes */
 } state;
 
 static state S;
@@ -94,6 +100,22 @@ static OTF2_CallbackCode def_comm(void *u, OTF2_CommRef self, OTF2_StringRef nam
     (void)f;
     if (self < MAX)
         S.comm_group[self] = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_inter_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                        OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
+                                        OTF2_CommFlag f)
+{
+    (void)u;
+    (void)name;
+    (void)common;
+    (void)f;
+    if (self < MAX) {
+        S.comm_group[self] = a;
+        S.comm_group_b[self] = b;
+        S.comm_inter[self] = 1;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -159,17 +181,33 @@ static uint64_t synchronized(OTF2_LocationRef loc, uint64_t t)
     return t + (uint64_t)(int64_t)((double)o[0] + f * (double)(o[1] - o[0]));
 }
 
-/* rank in communicator -> world rank */
-static uint32_t world_of(uint32_t comm, uint32_t rank)
+/* member i of group g -> world rank (UINT32_MAX if there is none) */
+static uint32_t world_member(uint32_t g, uint32_t i)
 {
-    uint32_t g = S.comm_group[comm % MAX];
-    if (!S.group_members[g] || rank >= S.group_size[g])
+    if (g >= MAX || !S.group_members[g] || i >= S.group_size[g])
         return UINT32_MAX;
-    uint64_t idx = S.group_members[g][rank];
+    uint64_t idx = S.group_members[g][i];
     int k = S.mpi_locations; /* the MPI location group: index -> location -> its rank */
     if (k < 0 || idx >= S.group_size[k])
         return UINT32_MAX;
     return (uint32_t)S.loc_group[S.group_members[k][idx] % MAX];
+}
+
+static int in_group(uint32_t g, uint32_t world)
+{
+    for (uint32_t i = 0; g < MAX && S.group_members[g] && i < S.group_size[g]; i++)
+        if (world_member(g, i) == world)
+            return 1;
+    return 0;
+}
+
+/* peer rank of an event of world rank me on comm -> world rank */
+static uint32_t world_of(uint32_t comm, uint32_t rank, uint32_t me)
+{
+    uint32_t g = S.comm_group[comm % MAX];
+    if (S.comm_inter[comm % MAX] && in_group(g, me))
+        g = S.comm_group_b[comm % MAX];
+    return world_member(g, rank);
 }
 
 /* Looks an attribute up by walking the list: OTF2's getters complain about absent ids. */
@@ -196,7 +234,7 @@ static void message(const char *kind, int recv, OTF2_LocationRef loc, uint64_t t
                     OTF2_AttributeList *a, uint32_t peer, uint32_t comm, uint32_t tag,
                     uint64_t bytes)
 {
-    uint32_t me = (uint32_t)S.loc_group[loc % MAX], other = world_of(comm, peer);
+    uint32_t me = (uint32_t)S.loc_group[loc % MAX], other = world_of(comm, peer, me);
     uint32_t from = recv ? other : me, to = recv ? me : other;
     uint64_t id = attr_u64(a, 0, S.attr_id), handle = attr_u64(a, 1, S.attr_handle);
     if (!S.match) {
@@ -256,15 +294,19 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
 {
     (void)u;
     OTF2_AttributeValue v;
-    if (S.match || !attr_find(a, 2, S.attr_src, &v))
+    if (!attr_find(a, 2, S.attr_src, &v))
         return OTF2_CALLBACK_SUCCESS;
+    if (S.match) {
+        S.probes++;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     uint32_t src = v.uint32, tag = attr_find(a, 3, S.attr_tag, &v) ? v.uint32 : 0;
     OTF2_CommRef comm = attr_find(a, 4, S.attr_comm, &v) ? v.commRef : 0;
     uint32_t me = (uint32_t)S.loc_group[l % MAX];
     const char *name = region < MAX ? S.strings[S.region_name[region]] : "?";
     printf("PROBE rank=%u time=%llu region=%s comm=%u from=%u to=%u tag=%u bytes=%llu id=%llu "
            "handle=%llu\n",
-           me, (unsigned long long)t, name, comm, world_of(comm, src), me, tag,
+           me, (unsigned long long)t, name, comm, world_of(comm, src, me), me, tag,
            (unsigned long long)attr_u64(a, 5, S.attr_bytes),
            (unsigned long long)attr_u64(a, 0, S.attr_id),
            (unsigned long long)attr_u64(a, 1, S.attr_handle));
@@ -298,9 +340,12 @@ static int check_matching(void)
     }
     for (size_t j = 0; j < S.n; j++)
         unmatched += S.msgs[j].recv && !S.msgs[j].used;
-    printf("sends=%zu receives=%zu matched=%zu unmatched=%zu mismatched_size=%zu late=%zu\n", sends,
-           recvs, matched, unmatched, size, late);
-    return unmatched == 0 && size == 0 && sends == recvs && matched == sends ? 0 : 1;
+    printf("sends=%zu receives=%zu matched=%zu unmatched=%zu mismatched_size=%zu probes=%zu "
+           "late=%zu\n",
+           sends, recvs, matched, unmatched, size, S.probes, late);
+    if (sends == 0)
+        fprintf(stderr, "trace_messages: the trace holds no message\n");
+    return sends > 0 && unmatched == 0 && size == 0 && sends == recvs && matched == sends ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -325,6 +370,7 @@ int main(int argc, char **argv)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, def_location);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, def_inter_comm);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, def_region);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, def_attribute);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, r);

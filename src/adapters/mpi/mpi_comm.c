@@ -19,8 +19,7 @@ static uint32_t key_counter, local_counter;
 typedef struct orphan {
     struct orphan *next;
     MPI_Comm comm;
-    uint64_t key;
-    uint32_t parent;
+    uint64_t key, parent;
 } orphan;
 static orphan *orphans;
 
@@ -95,8 +94,69 @@ void scorep_mpi_comm_unref(scorep_mpi_comm *c)
     free(c);
 }
 
+uint64_t scorep_mpi_comm_key(const scorep_mpi_comm *c)
+{
+    return c && c->id != SCOREP_INVALID_ID ? scorep_defs_comm_get(c->id)->key
+                                           : SCOREP_COMM_KEY_NONE;
+}
+
+/* World ranks of a communicator's local (remote: its remote) group; NULL on failure. */
+static uint32_t *comm_members(MPI_Comm comm, int remote, int *n)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    uint32_t *members = NULL;
+    *n = 0;
+    if ((remote ? PMPI_Comm_remote_group(comm, &g) : PMPI_Comm_group(comm, &g)) == MPI_SUCCESS) {
+        members = scorep_mpi_group_members(g, n);
+        PMPI_Group_free(&g);
+    }
+    return members;
+}
+
+static int outside_world(const uint32_t *members, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (members[i] == UINT32_MAX)
+            return 1;
+    return 0;
+}
+
+/* The definition of comm: an intercommunicator's groups in the order every member
+ * computes alike (the group with the lower first world rank is A; they are disjoint). One
+ * to processes outside MPI_COMM_WORLD (MPI_Comm_spawn, connect, join) has no ranks in the
+ * trace for them: it is defined by its local group only, as an ordinary communicator. */
+static uint32_t define_def(scorep_mpi_comm *c, uint64_t key, uint64_t parent, const char *name)
+{
+    int n = 0, nb = 0, inter = c->is_inter;
+    uint32_t *a = comm_members(c->handle, 0, &n), *b = NULL, id = SCOREP_INVALID_ID;
+    if (a && inter)
+        b = comm_members(c->handle, 1, &nb);
+    if (b && outside_world(b, nb)) {
+        free(b);
+        b = NULL;
+        nb = 0;
+        inter = 0;
+    }
+    if (a && (!inter || b)) {
+        int swap = inter && n > 0 && nb > 0 && b[0] < a[0];
+        scorep_comm_def d = {.key = key,
+                             .name = name,
+                             .size = (uint32_t)(swap ? nb : n),
+                             .members = swap ? b : a,
+                             .size_b = (uint32_t)(swap ? n : nb),
+                             .members_b = swap ? a : b,
+                             .parent_key = parent,
+                             .parent = SCOREP_INVALID_ID,
+                             .is_inter = inter};
+        id = scorep_defs_comm(&d);
+    }
+    free(a);
+    free(b);
+    return id;
+}
+
 static scorep_mpi_comm *define_named(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
-                                     uint32_t parent, const char *name)
+                                     uint64_t parent, const char *name)
 {
     scorep_mpi_comm *c = calloc(1, sizeof *c);
     if (!c)
@@ -108,16 +168,7 @@ static scorep_mpi_comm *define_named(scorep_mpi_frame *f, MPI_Comm comm, uint64_
     c->remote_size = c->size;
     if (c->is_inter)
         PMPI_Comm_remote_size(comm, &c->remote_size);
-    MPI_Group g = MPI_GROUP_NULL;
-    int n = 0;
-    uint32_t *members = NULL;
-    if (PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
-        members = scorep_mpi_group_members(g, &n);
-        PMPI_Group_free(&g);
-    }
-    c->id = members ? scorep_defs_comm(key, name, (uint32_t)n, members, parent, c->is_inter)
-                    : SCOREP_INVALID_ID;
-    free(members);
+    c->id = define_def(c, key, parent, name);
     pthread_mutex_init(&c->lock, NULL);
     c->refs = 1;
     scorep_mpi_comm *old = scorep_mpi_rmap_put(&comms, (uintptr_t)comm, c);
@@ -133,7 +184,7 @@ static scorep_mpi_comm *define_named(scorep_mpi_frame *f, MPI_Comm comm, uint64_
 }
 
 scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
-                                        uint32_t parent)
+                                        uint64_t parent)
 {
     return define_named(f, comm, key, parent, "");
 }
@@ -149,8 +200,7 @@ scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
     pthread_mutex_lock(&define_lock);
     c = scorep_mpi_rmap_get(&comms, (uintptr_t)comm);
     if (!c) {
-        uint64_t key = local_key();
-        uint32_t parent = SCOREP_INVALID_ID;
+        uint64_t key = local_key(), parent = SCOREP_COMM_KEY_NONE;
         for (orphan **p = &orphans; *p; p = &(*p)->next) {
             if ((*p)->comm == comm) {
                 orphan *o = *p;
@@ -172,9 +222,10 @@ void scorep_mpi_comm_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     if (world_group == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_INVALID_ID, "MPI_COMM_WORLD");
-    define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank), SCOREP_INVALID_ID,
-                 "MPI_COMM_SELF");
+    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_COMM_KEY_NONE,
+                 "MPI_COMM_WORLD");
+    define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
+                 SCOREP_COMM_KEY_NONE, "MPI_COMM_SELF");
 }
 
 void scorep_mpi_comm_finalize(void)
@@ -199,12 +250,32 @@ void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI
         PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, c);
     } else {
         /* an intercommunicator's collectives deliver the other group's values: the first
-         * gives each side the remote key, the second hands it back */
+         * gives each group the other's key, the second hands each its own back */
         uint64_t mine = key, remote = 0;
         PMPI_Allreduce(&mine, &remote, 1, MPI_UINT64_T, MPI_MAX, c);
         PMPI_Allreduce(&remote, &key, 1, MPI_UINT64_T, MPI_MAX, c);
+        key = key < remote ? key : remote;
     }
-    scorep_mpi_comm_define(f, c, key, scorep_mpi_comm_id(parent));
+    scorep_mpi_comm_define(f, c, key, scorep_mpi_comm_key(scorep_mpi_comm_get(parent)));
+}
+
+void scorep_mpi_post_intercomm_new(scorep_mpi_frame *f, int ret, MPI_Comm local_comm, int leader,
+                                   MPI_Comm bridge, MPI_Comm *newcomm)
+{
+    if (ret != MPI_SUCCESS || !newcomm || *newcomm == MPI_COMM_NULL)
+        return;
+    /* {key, bridge's key}: only the leader may name the bridge communicator */
+    uint64_t mine[2] = {0, 0}, remote[2] = {0, 0};
+    int rank = 0;
+    PMPI_Comm_rank(local_comm, &rank);
+    if (rank == leader) {
+        mine[0] = scorep_mpi_new_key();
+        mine[1] = scorep_mpi_comm_key(scorep_mpi_comm_get(bridge));
+    }
+    PMPI_Bcast(mine, 2, MPI_UINT64_T, leader, local_comm);
+    PMPI_Allreduce(mine, remote, 2, MPI_UINT64_T, MPI_MAX, *newcomm);
+    const uint64_t *k = mine[0] < remote[0] ? mine : remote;
+    scorep_mpi_comm_define(f, *newcomm, k[0], k[1]);
 }
 
 void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm)
@@ -216,13 +287,13 @@ void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MP
     uint64_t key = rank == 0 ? scorep_mpi_new_key() : 0;
     PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, via);
     if (*newcomm != MPI_COMM_NULL)
-        scorep_mpi_comm_define(f, *newcomm, key, scorep_mpi_comm_id(via));
+        scorep_mpi_comm_define(f, *newcomm, key, scorep_mpi_comm_key(scorep_mpi_comm_get(via)));
 }
 
 void scorep_mpi_post_comm_new_local(scorep_mpi_frame *f, int ret, MPI_Comm *newcomm)
 {
     if (ret == MPI_SUCCESS && newcomm && *newcomm != MPI_COMM_NULL)
-        scorep_mpi_comm_define(f, *newcomm, local_key(), SCOREP_INVALID_ID);
+        scorep_mpi_comm_define(f, *newcomm, local_key(), SCOREP_COMM_KEY_NONE);
 }
 
 void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent)
@@ -231,8 +302,19 @@ void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent)
         return;
     pthread_mutex_lock(&define_lock);
     if (!scorep_mpi_rmap_get(&comms, (uintptr_t)*parent))
-        scorep_mpi_comm_define(f, *parent, local_key(), SCOREP_INVALID_ID);
+        scorep_mpi_comm_define(f, *parent, local_key(), SCOREP_COMM_KEY_NONE);
     pthread_mutex_unlock(&define_lock);
+}
+
+/* The key of the n-th idup of an intercommunicator (see mpi_comm.h): splitmix64 of the
+ * parent's key and n, in the namespace of bit 62. */
+static uint64_t derived_key(uint64_t parent, uint32_t n)
+{
+    uint64_t z = parent ^ ((uint64_t)n * 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return 1ull << 62 | (z & ((1ull << 62) - 1));
 }
 
 void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Comm *newcomm,
@@ -262,6 +344,9 @@ void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_
             r->key_request = MPI_REQUEST_NULL;
             *key = local_key();
         }
+    } else if (p) {
+        uint32_t n = __atomic_add_fetch(&p->idups, 1, __ATOMIC_RELAXED);
+        *key = derived_key(scorep_mpi_comm_key(p), n);
     } else {
         *key = local_key();
     }
@@ -280,7 +365,7 @@ void scorep_mpi_comm_idup_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
     scorep_mpi_frame g = *f;
     g.record = f->record && (r->flags & SCOREP_MPI_REQ_EVENTS);
     if (r->newcomm != MPI_COMM_NULL)
-        scorep_mpi_comm_define(&g, r->newcomm, key, r->comm ? r->comm->id : SCOREP_INVALID_ID);
+        scorep_mpi_comm_define(&g, r->newcomm, key, scorep_mpi_comm_key(r->comm));
 }
 
 void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r)
@@ -291,7 +376,7 @@ void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r)
         return;
     o->comm = r->newcomm;
     o->key = key;
-    o->parent = r->comm ? r->comm->id : SCOREP_INVALID_ID;
+    o->parent = scorep_mpi_comm_key(r->comm);
     pthread_mutex_lock(&define_lock);
     o->next = orphans;
     orphans = o;
@@ -315,4 +400,16 @@ void scorep_mpi_post_group_new(scorep_mpi_frame *f, int ret, MPI_Group *group)
     (void)f;
     if (ret == MPI_SUCCESS && group && *group != MPI_GROUP_NULL)
         scorep_mpi_group_id(*group);
+}
+
+/* Names as MPI keeps them (truncated to MPI_MAX_OBJECT_NAME - 1 characters) */
+void scorep_mpi_post_comm_set_name(scorep_mpi_frame *f, int ret, MPI_Comm comm, const char *name)
+{
+    (void)f;
+    (void)name;
+    scorep_mpi_comm *c = ret == MPI_SUCCESS ? scorep_mpi_comm_get(comm) : NULL;
+    char kept[MPI_MAX_OBJECT_NAME + 1] = "";
+    int len = 0;
+    if (c && c->id != SCOREP_INVALID_ID && PMPI_Comm_get_name(comm, kept, &len) == MPI_SUCCESS)
+        scorep_defs_comm_set_name(c->id, kept);
 }

@@ -2,12 +2,20 @@
  * definition globally unique. MPI_COMM_WORLD and MPI_COMM_SELF have fixed keys; any other
  * communicator gets (world rank of its rank 0) << 32 | (a counter of that process), chosen
  * by its rank 0 and broadcast with PMPI inside the creating wrapper (over the new
- * communicator, or over the intracommunicator that created an intercommunicator; for an
- * intercommunicator created from another intercommunicator, two PMPI_Allreduce over it).
- * MPI_Comm_idup broadcasts with PMPI_Ibcast over the parent and defines the communicator when
- * its request completes. Communicators of MPI_Comm_join and MPI_Comm_get_parent, and ones
- * the adapter meets without having seen their creation, get keys with the top bit set that
- * are unique to this process only. */
+ * communicator, or over the intracommunicator that created an intercommunicator).
+ * An intercommunicator takes the smaller of its two groups' keys: MPI_Intercomm_create
+ * broadcasts its leader's key over the local communicator, then one PMPI_Allreduce over the
+ * new intercommunicator hands each group the other's; one created from an intercommunicator
+ * (dup, split, create) needs two PMPI_Allreduce over it. MPI_Comm_idup broadcasts with
+ * PMPI_Ibcast over an intracommunicator parent and defines the communicator when its request
+ * completes; the idup of an intercommunicator cannot agree on a fresh key without a second
+ * round of communication, so its key is derived from the parent's key and the number of
+ * idups of that parent before it (the same on every member, as MPI orders the collectives
+ * on a communicator): bit 62 set, the rest a 62-bit hash of the two. Communicators of
+ * MPI_Comm_accept/connect/spawn get the key of the local side only (the other side may not
+ * be measured, so no exchange over them), those of MPI_Comm_join and MPI_Comm_get_parent,
+ * and ones the adapter meets without having seen their creation, get keys with the top bit
+ * set that are unique to this process only. */
 #ifndef SCOREP_MPI_COMM_H
 #define SCOREP_MPI_COMM_H
 
@@ -21,6 +29,7 @@ typedef struct scorep_mpi_comm {
     uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
     int rank, size, remote_size, is_inter;
     uint32_t refs;        /* the map's reference + one per request that points here; atomic */
+    uint32_t idups;       /* MPI_Comm_idup calls on this intercommunicator so far; atomic */
     pthread_mutex_t lock; /* message counters and the deferred receives */
     scorep_mpi_counters send, recv;
     struct scorep_mpi_req *pend_head, *pend_tail; /* deferred receives, posting order */
@@ -46,10 +55,12 @@ static inline uint32_t scorep_mpi_comm_id(MPI_Comm comm)
 
 /* A fresh key for a communicator or window whose rank 0 is this process. */
 uint64_t scorep_mpi_new_key(void);
-/* Defines comm (a new communicator) with this key; parent: defs id or SCOREP_INVALID_ID.
- * Records CommCreate when f->record. */
+/* The key of a communicator's definition, SCOREP_COMM_KEY_NONE for NULL or none. */
+uint64_t scorep_mpi_comm_key(const scorep_mpi_comm *c);
+/* Defines comm (a new communicator) with this key; parent: the key of the communicator it
+ * derives from, or SCOREP_COMM_KEY_NONE. Records CommCreate when f->record. */
 scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint64_t key,
-                                        uint32_t parent);
+                                        uint64_t parent);
 
 /* World ranks of a group's members (UINT32_MAX for processes outside MPI_COMM_WORLD);
  * malloc'ed, NULL on failure. */

@@ -14,9 +14,11 @@
 #define SCOREP_MPI_CTX_STACK 16
 /* Wait/Test families: the records of the requests as they were before the call (the call
  * may release them and set the handles to MPI_REQUEST_NULL), and the statuses the adapter
- * passes when the program gave MPI_STATUSES_IGNORE. */
+ * passes when the program gave MPI_STATUSES_IGNORE. A request that completes with
+ * MPI_ERR_TRUNCATE took its message and is recorded like a success. */
 typedef struct {
     int count, tracked;
+    MPI_Request *handles; /* the program's array (read after the call) */
     scorep_mpi_req **recs;
     MPI_Status *statuses; /* substituted statuses, or NULL */
     scorep_mpi_req *recs_stack[SCOREP_MPI_CTX_STACK];
@@ -157,6 +159,10 @@ SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[], const MPI_Data
 /* ---- communicators and groups (mpi_comm.c) ------------------------------------------- */
 void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm);
+/* MPI_Intercomm_create: one definition for both groups (mpi_comm.h) */
+void scorep_mpi_post_intercomm_new(scorep_mpi_frame *f, int ret, MPI_Comm local_comm, int leader,
+                                   MPI_Comm bridge, MPI_Comm *newcomm);
+void scorep_mpi_post_comm_set_name(scorep_mpi_frame *f, int ret, MPI_Comm comm, const char *name);
 void scorep_mpi_post_comm_new_local(scorep_mpi_frame *f, int ret, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_parent(scorep_mpi_frame *f, int ret, MPI_Comm *parent);
 void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Comm *newcomm,
@@ -172,6 +178,7 @@ void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r);
 void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f);
 void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
                              int allocated);
+void scorep_mpi_post_win_set_name(scorep_mpi_frame *f, int ret, MPI_Win win, const char *name);
 void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win);
 void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *ctx);
 void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,

@@ -103,6 +103,18 @@ void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Wi
     scorep_event_rma_collective_end(f->l, op, SCOREP_RMA_SYNC_PROCESS, id, SCOREP_NO_ROOT, 0, 0);
 }
 
+/* The name as MPI keeps it (truncated to MPI_MAX_OBJECT_NAME - 1 characters) */
+void scorep_mpi_post_win_set_name(scorep_mpi_frame *f, int ret, MPI_Win win, const char *name)
+{
+    (void)f;
+    (void)name;
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    char kept[MPI_MAX_OBJECT_NAME + 1] = "";
+    int len = 0;
+    if (w && w->id != SCOREP_INVALID_ID && PMPI_Win_get_name(win, kept, &len) == MPI_SUCCESS)
+        scorep_defs_win_set_name(w->id, kept);
+}
+
 void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win)
 {
     ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win) : NULL;
