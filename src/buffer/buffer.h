@@ -5,6 +5,7 @@
 #define SCOREP_BUFFER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -220,9 +221,9 @@ static inline void scorep_buffer_enter(scorep_buffer *b, uint32_t depth, uint64_
 static inline void scorep_buffer_leave(scorep_buffer *b, uint32_t depth, uint64_t ts,
                                        uint32_t region)
 {
-    buf_stream *s = &b->depth[depth];
-    const buf_region_rec *e = (const buf_region_rec *)s->cur - 1;
-    if (depth >= b->depth_cap || s->cur <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER) {
+    buf_stream *s = depth < b->depth_cap ? &b->depth[depth] : NULL;
+    const buf_region_rec *e = s && s->cur > s->start ? (const buf_region_rec *)s->cur - 1 : NULL;
+    if (!e || (e->type & BUF_TYPE_MASK) != BUF_ENTER) {
         b->lost += b->full; /* after a stop every leave counts as lost, as its enter did */
         return;
     }

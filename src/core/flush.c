@@ -100,8 +100,10 @@ static buf_region_rec *open_enters(const scorep_buffer *b)
     buf_region_rec *open = calloc(b->depth_cap, sizeof *open);
     for (uint32_t d = 0; open && d < b->depth_cap; d++) {
         const buf_stream *s = &b->depth[d];
+        if (s->cur <= s->start)
+            continue;
         const buf_region_rec *e = (const buf_region_rec *)(const void *)s->cur - 1;
-        if (s->cur > s->start && (e->type & BUF_TYPE_MASK) == BUF_ENTER)
+        if ((e->type & BUF_TYPE_MASK) == BUF_ENTER)
             open[d] = *e;
     }
     return open;
