@@ -35,6 +35,9 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
         free(l);
         return NULL;
     }
+    if (l->tracing)
+        scorep_runtime_setup_buffer(&l->buffer);
+    scorep_runtime_setup_profile(&l->profile);
     pthread_mutex_lock(&registry_lock);
     l->id = n_locations++;
     *tail = l;

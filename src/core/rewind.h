@@ -1,5 +1,5 @@
-/* rewind.h: the measurement core's side of Score-P's rewind regions (SCOREP_USER_REWIND_*):
- * a point that remembers where a location's trace stood, and a check that may discard it. */
+/* rewind.h: Score-P's rewind regions (SCOREP_USER_REWIND_POINT / _CHECK) in the core: a
+ * discarding check removes the location's trace events since the point. */
 #ifndef SCOREP_REWIND_H
 #define SCOREP_REWIND_H
 

@@ -5,6 +5,7 @@
 #include "core/runtime.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
+#include "core/flush.h"
 #include "core/timer.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
@@ -14,6 +15,7 @@
 #include "ipc/ipc.h"
 #include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
+#include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
 #include <otf2/otf2.h>
@@ -323,6 +325,9 @@ static void write_item(evt_state *s, const buf_item *it)
     case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
         scorep_trace_threads_event(w, it);
         break;
+    case BUF_EV_BUFFER_FLUSH:
+        OTF2_EvtWriter_BufferFlush(w, NULL, t, it->b);
+        break;
     case BUF_EV_MEASUREMENT_ON:
     case BUF_EV_MEASUREMENT_OFF:
         OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
@@ -358,6 +363,12 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm, l->create_seq);
 }
 
+/* Records a flush wrote out come first (flush.c). */
+static void replay_item(void *ctx, const buf_item *it)
+{
+    write_item(ctx, it);
+}
+
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
@@ -380,6 +391,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
+    int spilled = scorep_flush_replay(&l->buffer, replay_item, &s);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
@@ -389,7 +401,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
-    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m ? 0 : -1;
+    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m && spilled == 0 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- definitions */
@@ -411,6 +423,8 @@ typedef struct {
     uint64_t **n_events;
     uint64_t first_ts, last_ts;
     int cuda; /* some process has GPU locations: every rank gets a CUDA window */
+    trace_red_list reductions; /* what the locations' traces lack */
+    uint64_t total_locations;
 } trace_job;
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
@@ -855,6 +869,7 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
     for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
         ser_str(b, l->name);
         ser_u64(b, n_events[i]);
+        scorep_trace_red_pack(b, l);
         if (l->first_ts < lo)
             lo = l->first_ts;
         if (l->last_ts + 8 > hi)
@@ -875,9 +890,12 @@ static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t 
     j->n_events[r] = calloc(n ? n : 1, sizeof(uint64_t));
     if (!j->location_names[r] || !j->n_events[r])
         return -1;
+    j->total_locations += n;
     for (uint32_t i = 0; i < n; i++) {
         j->location_names[r][i] = ser_get_str(&rd);
         j->n_events[r][i] = ser_get_u64(&rd);
+        if (scorep_trace_red_unpack(&j->reductions, &rd, (uint32_t)r, i) != 0)
+            return -1;
     }
     uint64_t lo = ser_get_u64(&rd), hi = ser_get_u64(&rd);
     if (r == 0 || lo < j->first_ts)
@@ -916,6 +934,7 @@ static void trace_job_free(trace_job *j)
     free(j->n_locations);
     free(j->location_names);
     free(j->n_events);
+    scorep_trace_red_free(&j->reductions);
 }
 
 /* ----------------------------------------------------------------- archive */
@@ -994,7 +1013,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, (int)cuda};
+    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, (int)cuda, {0}, 0};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);
@@ -1003,6 +1022,11 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     }
     if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;
+    if (rank == 0 && rc == 0) {
+        if (scorep_trace_red_write_markers(a, &j.reductions, size) != 0)
+            rc = -1;
+        scorep_trace_red_summarise(&j.reductions, j.location_names, j.total_locations);
+    }
     if (rank == 0)
         trace_job_free(&j);
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS)

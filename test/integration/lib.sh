@@ -20,6 +20,10 @@ for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$_v"
 done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
+# The test programs call tiny functions up to millions of times and assert exact timed and
+# traced counts of them; throttling (on by default) is tested by test_throttling.sh, which
+# switches it on again.
+export SCOREP_THROTTLING=false
 work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
 work=$(cd "$work" && pwd -P)
 # Open MPI's session directory per test: with one shared /tmp/ompi.HOST.UID, an mpirun that

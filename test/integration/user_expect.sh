@@ -24,12 +24,13 @@ check_user_all()
     expect_eq "$(profile_sum "$_e" "$_s" "$_m")" 15 "$_l: metric 1..5 in $_s"
 
     # 3 + 4 seven calls before and after the 4 hidden ones, 3 in phases, 4 at rewind points
-    expect_eq "$(trace_count "$_e" ENTER 0 seven)" 14 "$_l: trace: ENTER seven"
-    expect_eq "$(trace_count "$_e" LEAVE 0 seven)" 14 "$_l: trace: LEAVE seven"
+    # of which the checks with true (i = 0, 2) discard 2 (core/rewind.c, Score-P's semantics)
+    expect_eq "$(trace_count "$_e" ENTER 0 seven)" 12 "$_l: trace: ENTER seven"
+    expect_eq "$(trace_count "$_e" LEAVE 0 seven)" 12 "$_l: trace: LEAVE seven"
     expect_eq "$(trace_count "$_e" ENTER 0 while_off)" 0 "$_l: trace: nothing while off"
-    # Rewind discards nothing yet (core/rewind.c): the two checks with true keep their events.
-    expect_eq "$(trace_count "$_e" ENTER 0 rewind_region)" 4 "$_l: trace: ENTER rewind_region"
-    expect_eq "$(trace_count "$_e" ENTER)" 37 "$_l: trace: ENTER events"
+    # the two rewind regions whose check was true are gone with their events
+    expect_eq "$(trace_count "$_e" ENTER 0 rewind_region)" 2 "$_l: trace: ENTER rewind_region"
+    expect_eq "$(trace_count "$_e" ENTER)" 33 "$_l: trace: ENTER events"
     expect_eq "$(trace_check_nesting "$_e")" 0 "$_l: trace: properly nested"
     expect_eq "$(trace_count "$_e" PARAMETER_INT64)" 6 "$_l: trace: PARAMETER_INT64 events"
     expect_eq "$(trace_count "$_e" PARAMETER_UINT64)" 6 \
@@ -37,7 +38,8 @@ check_user_all()
     expect_eq "$(trace_count "$_e" PARAMETER_STRING)" 6 "$_l: trace: PARAMETER_STRING events"
     expect_eq "$(trace_count "$_e" METRIC)" 14 "$_l: trace: METRIC events (2 + 3 + 4 + 5)"
     expect_eq "$(trace_other "$_e" | awk '$1 == "MEASUREMENT_ON_OFF"' | sed 's/.*Mode: //' |
-        tr '\n' ' ')" "OFF ON " "$_l: trace: MEASUREMENT_ON_OFF OFF then ON"
+        tr '\n' ' ')" "OFF ON OFF ON OFF ON " \
+        "$_l: trace: MEASUREMENT_ON_OFF OFF then ON for recording off, then for each discard"
     trace_defs "$_e" >"defs_$_l.txt"
     expect_eq "$(sed -n 's/^REGION .*Name: "\([^"]*\)".*Role: \([A-Z_]*\), Paradigm: \([A-Z]*\), Flags: \([^,]*\),.*/\1:\2:\3:\4/p' \
         "defs_$_l.txt" | sort | tr '\n' ' ')" \
