@@ -109,14 +109,15 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Allocated once at start; records that find no free chunk are dropped and counted."),
     V("CUDA_BUFFER_CHUNK", SIZE, &scorep_cfg.cuda_buffer_chunk, "8k", NULL,
       "Size of one CUPTI activity buffer (chunk of SCOREP_CUDA_BUFFER)", ""),
-    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction, "min_duration,depth,noncomm",
+    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction, "min_duration,depth,noncomm,flush",
       NULL, "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",
       "A scorep-rt extension. Comma-separated steps, each at most once, tried in this order "
       "until a page is free: min_duration (raise the minimum duration from 1us by doubling "
       "up to 1s and remove the shorter calls), depth (drop the deepest call level, one at a "
       "time, down to depth 1), noncomm (drop compiler and user calls that enclose no "
       "communication), flush (write the buffer to disk, as Score-P does, and go on; complete "
-      "trace, BufferFlush events, disturbed timings; steps after it are never reached). MPI, "
+      "trace, BufferFlush events, disturbed timings; steps after it are never reached; the "
+      "default ends with it, so communication is never lost). MPI, "
       "OpenMP and thread events and their calls are never dropped. "
       "When no step frees a page the trace of that thread stops. none: stop at once. Each "
       "step is recorded as an OTF2 marker and listed in MANIFEST.md. The profile is never "

@@ -3,7 +3,8 @@
 # tiny calls per round) outgrows the default SCOREP_TOTAL_MEMORY: the trace is reduced
 # instead of stopped, stays valid with every message matched, says what it lacks (markers,
 # MANIFEST.md, one line per process), and the profile stays exact. The flush mode gives the
-# complete trace with a BufferFlush event per flush.
+# complete trace with a BufferFlush event per flush; with 200,000 round trips in 1 MB the
+# default's last step, flush, keeps every message.
 . "$top_srcdir/test/integration/lib.sh"
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
@@ -86,6 +87,27 @@ expect_eq "$(trace_check_nesting flush)" 0 "flush mode: nesting valid across the
 expect_eq "$(trace_check_order flush)" 0 "flush mode: timestamps increasing across the flush"
 expect_no_grep 'What the trace lacks' flush/MANIFEST.md "flush mode: nothing lacking in MANIFEST.md"
 expect_eq "$(profile_sum flush main/round_trip/tiny visits)" 1000000 "flush mode: profile exact"
+
+# --- issue #9's acceptance: 200,000 round trips in 1 MB at the defaults. Reduction alone
+# cannot hold 1.2 million MPI records per rank, so the default's last step, flush, keeps
+# every message; the short calls were reduced first ---
+rc=0
+SCOREP_TOTAL_MEMORY=1M SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=small \
+    timeout 300 mpirun --bind-to core:overload-allowed -np 2 ./pingpong 200000 1 >out5 2>err5 || rc=$?
+expect_eq "$rc" 0 "1 MB at the defaults: 2 ranks"
+expect_eq "$("$MESSAGES" --match --tolerance 2600 small/traces.otf2)" \
+    "sends=400000 receives=400000 matched=400000 unmatched=0 mismatched_size=0 probes=0 late=0" \
+    "1 MB at the defaults: all 400,000 messages matched by id with equal size"
+expect_eq "$(trace_check_nesting small)" 0 "1 MB at the defaults: nesting valid"
+expect_eq "$(trace_check_order small)" 0 "1 MB at the defaults: timestamps increasing"
+otf2-marker small/traces.otf2 >small.markers || fail "otf2-marker small failed"
+expect_ge "$(grep -c '^MARKER .*rule=min_duration' small.markers)" 2 \
+    "1 MB at the defaults: reduction records (a min_duration marker per rank at least)"
+expect_ge "$(trace_other small | grep -c '^BUFFER_FLUSH')" 2 \
+    "1 MB at the defaults: the trace flushed (BufferFlush events) instead of losing messages"
+expect_no_grep 'its trace stops early' err5 "1 MB at the defaults: no trace stops"
+expect_eq "$(profile_sum small main/round_trip/tiny visits)" 400000 \
+    "1 MB at the defaults: the profile counts every tiny call (200,000 per rank)"
 
 # --- bad input gets a clear message ---
 rc=0
