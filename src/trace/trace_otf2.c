@@ -12,6 +12,7 @@
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "sampling/sampling.h"
 #include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
 #include "trace/trace_threads.h"
@@ -98,7 +99,20 @@ typedef struct {
     uint64_t last;
     uint32_t thread_comm; /* local id of this process's pthread contingent */
     bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
+    /* sampling: calling-context events instead of Enter/Leave */
+    scorep_sampling_cursor *smp;
 } evt_state;
+
+static void region_event(evt_state *s, OTF2_AttributeList *attrs, uint64_t t, uint32_t region,
+                         bool enter)
+{
+    if (s->smp)
+        scorep_sampling_cursor_region(s->smp, attrs, t, region, enter);
+    else if (enter)
+        OTF2_EvtWriter_Enter(s->w, attrs, t, region);
+    else
+        OTF2_EvtWriter_Leave(s->w, attrs, t, region);
+}
 
 static int push(evt_state *s, uint32_t region)
 {
@@ -276,13 +290,13 @@ static void write_item(evt_state *s, const buf_item *it)
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
-        OTF2_EvtWriter_Enter(w, NULL, t, it->a);
+        region_event(s, NULL, t, it->a, true);
         break;
     case BUF_LEAVE:
         if (s->depth)
             s->depth--;
         /* pending probe attributes belong to this Leave */
-        OTF2_EvtWriter_Leave(w, s->attrs, t, it->a);
+        region_event(s, s->attrs, t, it->a, false);
         break;
     case BUF_EV_THREAD_CREATE:
         OTF2_EvtWriter_ThreadCreate(w, NULL, t, s->thread_comm, it->b);
@@ -340,7 +354,7 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         OTF2_EvtWriter_MeasurementOnOff(s->w, NULL, next_ts(s, close_ts), OTF2_MEASUREMENT_OFF);
     while (s->depth > 0) {
         s->depth--;
-        OTF2_EvtWriter_Leave(s->w, NULL, next_ts(s, close_ts), s->stack[s->depth]);
+        region_event(s, NULL, next_ts(s, close_ts), s->stack[s->depth], false);
     }
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
@@ -364,18 +378,26 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
                    0,
                    0,
                    scorep_defs_comm_count(),
-                   false};
+                   false,
+                   NULL};
     if (!s.w || !s.attrs)
         return -1;
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
+    s.smp = scorep_sampling_cursor_new(l, s.w); /* NULL unless sampling */
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
-    while (m && buf_merge_next(m, &it))
+    while (m && buf_merge_next(m, &it)) {
+        if (s.smp)
+            scorep_sampling_cursor_until(s.smp, it.ts, &s.last);
         write_item(&s, &it);
+    }
     buf_merge_free(m);
+    if (s.smp)
+        scorep_sampling_cursor_until(s.smp, UINT64_MAX, &s.last);
     write_epilogue(&s, l, exit_status);
+    scorep_sampling_cursor_free(s.smp);
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
@@ -411,7 +433,8 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
                                         OTF2_PARADIGM_MPI,
                                         OTF2_PARADIGM_OPENMP,
                                         OTF2_PARADIGM_SHMEM,
-                                        OTF2_PARADIGM_CUDA};
+                                        OTF2_PARADIGM_CUDA,
+                                        OTF2_PARADIGM_SAMPLING};
     return map[p];
 }
 
@@ -644,6 +667,18 @@ static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_j
     scorep_systree_walk(write_st_node, &w);
 }
 
+/* Interrupt generators and calling contexts (src/sampling), single-process traces only. */
+static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
+{
+    if (!scorep_sampling_trace_used())
+        return;
+    uint32_t names[SMP_MAX_SOURCES];
+    for (int i = 0; i < scorep_sampling_generator_count(); i++)
+        names[i] = strtab_add(st, scorep_sampling_generator_name(i), 1);
+    if (g)
+        scorep_sampling_write_defs(g, names, u->map[U_REGION]);
+}
+
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     write_system_tree(g, st, j);
@@ -655,6 +690,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
+    write_sampling_defs(g, st, j->u);
 }
 
 static int write_global_defs(OTF2_Archive *a, const trace_job *j)

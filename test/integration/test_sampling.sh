@@ -1,0 +1,100 @@
+#!/bin/sh
+# test_sampling.sh: call-stack sampling with libunwind (SCOREP_ENABLE_UNWINDING,
+# SCOREP_SAMPLING_EVENTS=timer@1000) on test/programs/sampling_hot.c, instrumented and
+# unmodified under scorep-run: the share of samples under hot, sample counts bounded by the
+# CPU time, the profile's consistency, and the calling-context tree of the OTF2 trace.
+. "$top_srcdir/test/integration/lib.sh"
+
+SMP="SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000"
+
+# samples_total EXPDIR: samples over all call paths
+samples_total()
+{
+    profile_dump "$1" -m samples | awk -F'\t' '{ split($4, kv, "="); s += kv[2] } END { print s + 0 }'
+}
+
+# check_share EXPDIR WHAT: >= 80 % of the samples lie under main/hot; their number lies
+# between CPU time / 10 ms (kernels with HZ=100 deliver CPU-clock timers once per tick, with
+# the missed expirations as overruns) and CPU time / 1 ms + 2
+check_share()
+{
+    cpu=$(awk '/^cpu_ms/ { print $2 }' "$2.out")
+    total=$(samples_total "$1")
+    hot=$(profile_isum "$1" main/hot samples)
+    expect_ge "$((hot * 100))" "$((total * 80))" "$2: samples under main/hot ($hot of $total)"
+    expect_ge "$total" "$((cpu / 10))" "$2: samples >= CPU time / 10 ms ($cpu ms)"
+    expect_ge "$((cpu + 2))" "$total" "$2: samples <= CPU time / 1 ms + 2"
+    # no call path has negative exclusive time (sampled time fits into the measured time)
+    expect_eq "$(profile_dump "$1" -m time | awk -F'\t' '{ split($4, kv, "="); if (kv[2] < 0) n++ }
+        END { print n + 0 }')" 0 "$2: no negative exclusive time"
+}
+
+# check_trace EXPDIR WHAT: calling-context definitions form a tree (parents defined first,
+# every referenced context defined), one CALLING_CONTEXT_SAMPLE per sample of the profile,
+# no Enter/Leave records mixed with calling-context events
+check_trace()
+{
+    trace_defs "$1" >"$2.defs"
+    expect_eq "$(awk '$1 == "CALLING_CONTEXT" {
+            id = $2; defined[id] = 1
+            if (match($0, /Parent: "[^"]*" <[0-9]+>/)) {
+                p = substr($0, RSTART, RLENGTH); sub(/.*</, "", p); sub(/>/, "", p)
+                if (!(p in defined) || p + 0 >= id + 0) bad++
+            } else if ($0 !~ /Parent: UNDEFINED/) bad++
+        } END { print bad + 0 }' "$2.defs")" 0 "$2: calling contexts defined parents first"
+    expect_grep '^INTERRUPT_GENERATOR +0 +Name: "timer@1000" <[0-9]+>, Mode: TIME, Base: DECIMAL, Exponent: -6, Period: 1000$' \
+        "$2.defs" "$2: interrupt generator timer@1000"
+    trace_events "$1" >"$2.events"
+    expect_eq "$(count_lines '^CALLING_CONTEXT_SAMPLE ' "$2.events")" "$(samples_total "$1")" \
+        "$2: one trace sample per profile sample"
+    expect_eq "$(count_lines '^(ENTER|LEAVE) ' "$2.events")" 0 "$2: no Enter/Leave records"
+    expect_eq "$(grep '^CALLING_CONTEXT_SAMPLE ' "$2.events" |
+        grep -c -v 'Unwind Distance: [1-9][0-9]*, Interrupt Generator: "timer@1000" <0>$')" 0 \
+        "$2: samples name the generator and an unwind distance >= 1"
+}
+
+# --- instrumented: samples below the instrumented regions -------------------------------
+scorep_cc gcc -O2 -g -o hot_inst "$PROGRAMS/sampling_hot.c"
+run_app inst env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=inst ./hot_inst
+expect_eq "$status" 0 "instrumented: exit status"
+expect_eq "$(cat inst.err)" "" "instrumented: nothing on stderr"
+expect_eq "$(profile_sum inst main/hot visits)" 1 "instrumented: main/hot visits"
+expect_eq "$(profile_sum inst main/cold visits)" 2 "instrumented: main/cold visits"
+check_share inst inst
+check_trace inst inst
+expect_eq "$(count_lines '^CALLING_CONTEXT_ENTER .*Calling Context: "hot"' inst.events)" 1 \
+    "instrumented: one CallingContextEnter of hot"
+expect_eq "$(count_lines '^CALLING_CONTEXT_LEAVE .*Calling Context: "cold"' inst.events)" 2 \
+    "instrumented: two CallingContextLeave of cold"
+
+# --- unmodified binary under scorep-run: zero recompilation -----------------------------
+gcc -O2 -g -o hot_plain "$PROGRAMS/sampling_hot.c" || fail "gcc failed"
+run_app plain env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=plain \
+    "$top_builddir/scorep-run" ./hot_plain
+expect_eq "$status" 0 "scorep-run: exit status"
+expect_eq "$(cat plain.err)" "" "scorep-run: nothing on stderr"
+check_share plain plain
+check_trace plain plain
+expect_eq "$(profile_dump plain -m visits | awk -F'\t' '{ split($4, kv, "="); s += kv[2] }
+    END { print s + 0 }')" 0 "scorep-run: no visits (nothing is instrumented)"
+# every sample carries the CPU time it stands for (1 ms per expiration): the sampled time
+# of main agrees with the CPU time within 20 %
+cpu=$(awk '/^cpu_ms/ { print $2 }' plain.out)
+ms=$(profile_isum plain main time | awk '{ printf "%d\n", $1 * 1000 }')
+expect_ge "$ms" "$((cpu * 8 / 10))" "scorep-run: sampled time of main >= 80 % of CPU time"
+expect_ge "$((cpu * 12 / 10))" "$ms" "scorep-run: sampled time of main <= 120 % of CPU time"
+
+# --- off by default; bad input gets one message and the program runs on ------------------
+run_app off env SCOREP_SAMPLING_EVENTS=timer@1000 SCOREP_EXPERIMENT_DIRECTORY=off ./hot_inst
+expect_eq "$("$CUBE_DUMP" off/profile.cubex | grep -c 'samples=')" 0 "without unwinding: no samples"
+run_app bad env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000,bogus@5 \
+    SCOREP_EXPERIMENT_DIRECTORY=bad ./hot_inst
+expect_eq "$status" 0 "bad event: exit status"
+expect_eq "$(wc -l <bad.err)" 1 "bad event: one message"
+expect_grep "SCOREP_SAMPLING_EVENTS='timer@1000,bogus@5': 'bogus' is not a sampling event \(accepted: timer@" \
+    bad.err "bad event: the message names the entry and the accepted forms"
+run_app period env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@x \
+    SCOREP_EXPERIMENT_DIRECTORY=period ./hot_inst
+expect_grep "'timer@x': the period after '@' must be a positive integer" period.err \
+    "bad period: message"
+done_ok
