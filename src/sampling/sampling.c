@@ -206,14 +206,16 @@ static void account(struct scorep_sampling_thread *t, uint32_t node, uint32_t ge
     const smp_source *src = &scorep_smp_sources[gen];
     smp_node *n = &t->nodes[node];
     n->count++;
-    if (src->time_based) {
+    if (gen != 0) {
+        /* time comes from the first source only: two sources would count it twice */
+    } else if (src->time_based) {
         uint64_t expirations =
             1 + (si->si_code == SI_TIMER && si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0);
         n->time_ns += expirations * src->period * (src->kind == SMP_SRC_TIMER ? 1000 : 1);
     } else {
         n->ticks += ts - t->last_ts;
+        t->last_ts = ts;
     }
-    t->last_ts = ts;
     if (!t->samples)
         return;
     if (t->n_samples == t->cap_samples) {

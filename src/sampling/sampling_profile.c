@@ -26,7 +26,8 @@ static uint32_t cache_mask;
 static bool is_skipped(uintptr_t addr, const char *name)
 {
     static const char *const outer[] = {
-        "_start", "__libc_start_main", "__libc_start_call_main", "start_thread", "clone", "clone3"};
+        "_start",  "__libc_start_main", "__libc_start_call_main", "start_thread", "clone", "clone3",
+        "__clone", "__clone3"};
     for (size_t i = 0; i < sizeof outer / sizeof outer[0]; i++)
         if (strcmp(name, outer[i]) == 0)
             return true;

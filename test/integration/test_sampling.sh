@@ -84,6 +84,40 @@ ms=$(profile_isum plain main time | awk '{ printf "%d\n", $1 * 1000 }')
 expect_ge "$ms" "$((cpu * 8 / 10))" "scorep-run: sampled time of main >= 80 % of CPU time"
 expect_ge "$((cpu * 12 / 10))" "$ms" "scorep-run: sampled time of main <= 120 % of CPU time"
 
+# --- threads under scorep-run: every thread has its own timer --------------------------
+gcc -O2 -g -pthread -o threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
+run_app threads env $SMP SCOREP_EXPERIMENT_DIRECTORY=threads "$top_builddir/scorep-run" ./threads
+expect_eq "$status" 0 "threads: exit status"
+expect_eq "$(profile_locations threads)" 3 "threads: three locations"
+for loc in 0 1 2; do
+    path=$([ $loc = 0 ] && echo main/hot || echo worker/hot)
+    all=$(profile_dump threads -m samples | awk -F'\t' -v l=$loc '$3 == l { split($4, kv, "=");
+        s += kv[2] } END { print s + 0 }')
+    hot=$(profile_isum threads $path samples $loc)
+    expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
+    # each thread spends >= 300 ms of its own CPU time in hot()
+    ms=$(profile_isum threads $path time $loc | awk '{ printf "%d\n", $1 * 1000 }')
+    expect_ge "$ms" 240 "threads: location $loc: sampled time of $path >= 80 % of 300 ms"
+    expect_ge 450 "$ms" "threads: location $loc: sampled time of $path <= 150 % of 300 ms"
+done
+
+# --- a perf_event software clock as the source -------------------------------------------
+run_app perf env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000 \
+    SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=perf ./hot_inst
+expect_eq "$status" 0 "perf_task_clock: exit status"
+if grep -q "cannot be opened here" perf.err; then
+    echo "perf_event_open is not allowed here: perf_task_clock not checked further"
+else
+    expect_eq "$(cat perf.err)" "" "perf_task_clock: nothing on stderr"
+    total=$(samples_total perf)
+    expect_ge "$total" 1 "perf_task_clock: samples"
+    expect_ge "$(($(profile_isum perf main/hot samples) * 100))" "$((total * 80))" \
+        "perf_task_clock: samples under main/hot"
+    trace_defs perf >perf.defs
+    expect_grep '^INTERRUPT_GENERATOR +0 +Name: "perf_task_clock@1000000" <[0-9]+>, Mode: TIME, Base: DECIMAL, Exponent: -9, Period: 1000000$' \
+        perf.defs "perf_task_clock: interrupt generator"
+fi
+
 # --- off by default; bad input gets one message and the program runs on ------------------
 run_app off env SCOREP_SAMPLING_EVENTS=timer@1000 SCOREP_EXPERIMENT_DIRECTORY=off ./hot_inst
 expect_eq "$("$CUBE_DUMP" off/profile.cubex | grep -c 'samples=')" 0 "without unwinding: no samples"
