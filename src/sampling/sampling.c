@@ -151,43 +151,42 @@ static uint32_t child(struct scorep_sampling_thread *t, uint32_t parent, uint64_
     return id;
 }
 
-static int unwind(struct scorep_sampling_thread *t, void *uc)
+/* The slow path, when the fast one did not get through the signal frame: DWARF unwinding
+ * step by step from the signal's context. */
+static int unwind_stepwise(struct scorep_sampling_thread *t, void *uc)
 {
     unw_cursor_t c;
     if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0)
         return -1;
     int n = 0;
     do {
-        unw_word_t ip = 0, sp = 0;
-        unw_proc_info_t pi;
+        unw_word_t ip = 0;
         unw_get_reg(&c, UNW_REG_IP, &ip);
-        unw_get_reg(&c, UNW_REG_SP, &sp);
         if (ip == 0)
             break;
-        /* a caller's ip is a return address: the call itself lies one byte before */
-        uint64_t key = unw_get_proc_info(&c, &pi) == 0 && pi.start_ip ? pi.start_ip : ip - (n > 0);
-        t->keys[n] = key & ~SMP_REGION_KEY;
-        t->sps[n] = sp;
-        n++;
+        t->ips[n++] = (void *)ip;
     } while (n < SMP_MAX_FRAMES && unw_step(&c) > 0);
     return n;
 }
 
-/* Frames deeper than the innermost call the compiler adapter reported (its stack pointer),
- * i.e. the part of the stack that instrumentation does not see. */
-static int deep_frames(const struct scorep_sampling_thread *t, int n, const scorep_location *l,
-                       uint32_t depth)
+/* Fills t->ips innermost first, t->ips[0] being the interrupted instruction. libunwind's
+ * unw_backtrace caches each frame's unwind rule per thread (tens of ns per frame), whereas
+ * unw_step takes signal masks per frame (microseconds). It starts in this handler; the
+ * frames up to the signal frame are dropped by finding the interrupted address. */
+static int unwind(struct scorep_sampling_thread *t, void *uc)
 {
-    uint32_t k = depth;
-    while (k > 0 && l->stack_sp[k - 1] == 0)
-        k--;
-    if (k == 0)
-        return n; /* no frame known: the whole stack lies below the user regions */
-    uintptr_t cut = l->stack_sp[k - 1];
-    int deep = 0;
-    while (deep < n && t->sps[deep] < cut)
-        deep++;
-    return deep;
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    int n = unw_backtrace(t->ips, SMP_MAX_FRAMES);
+    int k = 0;
+    while (k < n && (uintptr_t)t->ips[k] != pc)
+        k++;
+    if (k == n) {
+        t->slow_unwinds++;
+        return unwind_stepwise(t, uc);
+    }
+    for (int i = k; i < n; i++)
+        t->ips[i - k] = t->ips[i];
+    return n - k;
 }
 
 static uint32_t source_of(const struct scorep_sampling_thread *t, const siginfo_t *si)
@@ -240,8 +239,9 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
         return;
     }
     t->taken++;
+    /* the instrumented regions, then the whole unwound stack from the outermost frame;
+     * finalize (sampling_profile.c) drops the frames the regions already stand for */
     uint32_t depth = l->depth < l->stack_cap ? l->depth : l->stack_cap;
-    int deep = deep_frames(t, n, l, depth);
     uint32_t node = SMP_NONE;
     for (uint32_t i = 0; i < depth; i++) {
         uint32_t c = child(t, node, SMP_REGION_KEY | l->stack_region[i]);
@@ -249,8 +249,9 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
             break;
         node = c;
     }
-    for (int i = deep; i-- > 0;) {
-        uint32_t c = child(t, node, t->keys[i]);
+    for (int i = n; i-- > 0;) {
+        uint64_t key = (uint64_t)(uintptr_t)t->ips[i] & ~(SMP_REGION_KEY | SMP_LEAF_KEY);
+        uint32_t c = child(t, node, i == 0 ? key | SMP_LEAF_KEY : key);
         if (c == SMP_NONE)
             break;
         node = c;
@@ -271,8 +272,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     if (t && !t->stopped && scorep_measurement_active) {
         t->busy = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        uint64_t begin = scorep_timer_ticks();
         if (!t->stopped)
             take_sample(t, l, si, uc);
+        t->handler_ticks += scorep_timer_ticks() - begin;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
     }
@@ -336,18 +339,11 @@ static int start_timer(struct scorep_sampling_thread *t, int i)
     return 0;
 }
 
-/* libunwind finds unwind tables and fills its caches on first use; doing that here, outside
- * signal context, keeps the handler from taking that path for the common frames. */
-static void warm_unwinder(void)
+/* libunwind creates its per-thread frame cache (mmap) and finds unwind tables on first
+ * use; doing that here, outside signal context, keeps the handler off that path. */
+static void warm_unwinder(struct scorep_sampling_thread *t)
 {
-    unw_context_t ctx;
-    unw_cursor_t c;
-    if (unw_getcontext(&ctx) != 0 || unw_init_local(&c, &ctx) != 0)
-        return;
-    for (int i = 0; i < SMP_MAX_FRAMES && unw_step(&c) > 0; i++) {
-        unw_proc_info_t pi;
-        unw_get_proc_info(&c, &pi);
-    }
+    unw_backtrace(t->ips, SMP_MAX_FRAMES); /* also creates the thread's trace cache */
 }
 
 void scorep_sampling_thread_start(scorep_location *l)
@@ -369,7 +365,7 @@ void scorep_sampling_thread_start(scorep_location *l)
     t->cap_samples = t->samples ? SMP_SAMPLE_CAP : 0;
     t->n_src = scorep_smp_n_sources;
     t->last_ts = scorep_timer_ticks();
-    warm_unwinder();
+    warm_unwinder(t);
     l->sampling = t;
     for (int i = 0; i < t->n_src; i++) {
         t->fds[i] = -1;

@@ -11,14 +11,16 @@
 #include <time.h>
 
 #define SMP_NONE UINT32_MAX
-/* Node keys: an instrumented region on the thread's region stack, or the start address of
- * an unwound function (user-space addresses never have bit 63 set). */
+/* Node keys: an instrumented region on the thread's region stack, or the code address of an
+ * unwound frame: a return address, or the interrupted instruction itself (SMP_LEAF_KEY).
+ * User-space addresses never have bits 62 and 63 set. */
 #define SMP_REGION_KEY (1ull << 63)
+#define SMP_LEAF_KEY (1ull << 62)
 /* node_region value of a frame that is shown as part of its caller (libc start-up, the
  * runtime's own frames, a frame of the instrumented function itself) */
 #define SMP_SKIP (UINT32_MAX - 1)
 
-enum { SMP_MAX_FRAMES = 256, SMP_NODE_CAP = 16384, SMP_SAMPLE_CAP = 65536 };
+enum { SMP_MAX_FRAMES = 256, SMP_NODE_CAP = 32768, SMP_SAMPLE_CAP = 65536 };
 
 typedef struct {
     uint64_t key;
@@ -47,11 +49,11 @@ struct scorep_sampling_thread {
     smp_sample *samples; /* only when tracing */
     uint32_t n_samples, cap_samples;
     uint64_t last_ts;
-    uint64_t taken, lost_nodes, lost_samples, failed_unwinds;
-    uint32_t *node_region; /* at finish: region of each node, or SMP_SKIP */
+    uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds;
+    uint64_t handler_ticks; /* time spent in the handler (make bench reports it per sample) */
+    uint32_t *node_region;  /* at finish: region of each node, or SMP_SKIP */
     /* handler scratch: one unwind */
-    uint64_t keys[SMP_MAX_FRAMES];
-    uintptr_t sps[SMP_MAX_FRAMES];
+    void *ips[SMP_MAX_FRAMES];
 };
 
 extern smp_source scorep_smp_sources[SMP_MAX_SOURCES];

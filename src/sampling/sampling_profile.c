@@ -8,17 +8,24 @@
 #include "core/timer.h"
 #include "defs/defs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 /* ------------------------------------------------------------- regions */
+/* One resolved code address: its function's name, and the region made from it on demand
+ * (frames that instrumented regions already show need no region of their own). */
 typedef struct {
     uint64_t addr;
-    uint32_t region;
-} addr_region;
+    char *name, *mangled, *file;
+    int line;
+    bool skip;
+    uint32_t region; /* SCOREP_INVALID_ID until defined */
+} addr_info;
 
-static addr_region *cache;
-static uint32_t cache_mask;
+static addr_info *cache;
+static uint32_t cache_mask, cache_used;
 
 /* libc's and the thread library's start-up frames above main and a thread's start routine,
  * and frames of the runtime itself (its thread wrapper, an interrupted hook): shown as part
@@ -34,26 +41,44 @@ static bool is_skipped(uintptr_t addr, const char *name)
     return scorep_symbols_in_runtime(addr);
 }
 
-static uint32_t define_region(uint64_t addr)
+/* A name for code without a symbol: its object, so that one region collects it. */
+static void name_unknown(uint64_t addr, scorep_symbol *sym)
+{
+    uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
+    const char *mod = sym->module ? strrchr(sym->module, '/') : NULL;
+    char buf[300];
+    if (vdso && addr >= vdso && addr - vdso < 65536) /* the vDSO is a few pages */
+        snprintf(buf, sizeof buf, "[vdso]");
+    else
+        snprintf(buf, sizeof buf, "[%s]", mod ? mod + 1 : sym->module ? sym->module : "unknown");
+    free(sym->name);
+    free(sym->mangled);
+    sym->name = strdup(buf);
+    sym->mangled = NULL;
+}
+
+static void resolve_addr(addr_info *a)
 {
     scorep_symbol sym;
     memset(&sym, 0, sizeof sym);
-    scorep_symbols_resolve((uintptr_t)addr, &sym);
-    uint32_t r = SMP_SKIP;
+    if (scorep_symbols_resolve((uintptr_t)a->addr, &sym) != 0)
+        name_unknown(a->addr, &sym);
     char *at = sym.name ? strchr(sym.name, '@') : NULL;
     if (at)
         *at = 0; /* the ELF symbol version (memcpy@@GLIBC_2.14) is not part of the name */
-    if (sym.name && !is_skipped((uintptr_t)addr, sym.name))
-        r = scorep_defs_region(sym.name, sym.mangled ? sym.mangled : sym.name, sym.file, sym.line,
-                               sym.line, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION);
-    scorep_symbol_clear(&sym);
-    return r == SCOREP_INVALID_ID ? SMP_SKIP : r;
+    a->name = sym.name ? sym.name : strdup("unknown");
+    a->mangled = sym.mangled;
+    a->file = sym.file;
+    a->line = sym.line;
+    a->skip = !a->name || is_skipped((uintptr_t)a->addr, a->name);
+    a->region = SCOREP_INVALID_ID;
+    free(sym.module);
 }
 
 static int cache_grow(void)
 {
     uint32_t cap = cache ? (cache_mask + 1) * 2 : 1024;
-    addr_region *c = calloc(cap, sizeof *c);
+    addr_info *c = calloc(cap, sizeof *c);
     if (!c)
         return -1;
     for (uint32_t i = 0; cache && i <= cache_mask; i++) {
@@ -70,47 +95,95 @@ static int cache_grow(void)
     return 0;
 }
 
-static uint32_t region_of_addr(uint64_t addr)
+/* The resolved address (a return address is resolved one byte earlier: the call). */
+static addr_info *info_of(uint64_t key)
 {
-    static uint32_t used;
-    if ((!cache || (used + 1) * 2 > cache_mask) && cache_grow() != 0)
-        return define_region(addr);
+    uint64_t addr = key & SMP_LEAF_KEY ? key & ~SMP_LEAF_KEY : key - 1;
+    if ((!cache || (cache_used + 1) * 2 > cache_mask) && cache_grow() != 0)
+        return NULL;
     uint32_t j = (uint32_t)(addr * 0x9e3779b97f4a7c15ull >> 40) & cache_mask;
     for (; cache[j].addr; j = (j + 1) & cache_mask)
         if (cache[j].addr == addr)
-            return cache[j].region;
+            return &cache[j];
     cache[j].addr = addr;
-    cache[j].region = define_region(addr);
-    used++;
-    return cache[j].region;
+    resolve_addr(&cache[j]);
+    cache_used++;
+    return &cache[j];
 }
 
-static const char *region_name(uint32_t r)
+static uint32_t region_of(addr_info *a)
 {
-    const scorep_region_def *d = r < SMP_SKIP ? scorep_defs_region_get(r) : NULL;
-    return d ? d->name : NULL;
+    if (!a || a->skip)
+        return SMP_SKIP;
+    if (a->region == SCOREP_INVALID_ID)
+        a->region = scorep_defs_region(a->name, a->mangled ? a->mangled : a->name, a->file, a->line,
+                                       a->line, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION);
+    return a->region == SCOREP_INVALID_ID ? SMP_SKIP : a->region;
 }
 
-/* The region each node stands for. A frame of the function an instrumented region already
- * shows (its prologue, or the stack pointer moved while it called) is that region. */
+/* Where a node stands in its path: the instrumented function that the unwound frames must
+ * pass (fn, its need-th occurrence, as often as it is on the region stack) before they show
+ * what instrumentation does not see. */
+typedef struct {
+    const char *fn;
+    uint32_t need, seen;
+    bool shown;
+} path_state;
+
+static const char *compiler_fn(uint32_t region)
+{
+    const scorep_region_def *d = scorep_defs_region_get(region);
+    return d && d->paradigm == SCOREP_PARADIGM_COMPILER ? d->name : NULL;
+}
+
+static path_state region_state(const struct scorep_sampling_thread *t, uint32_t i,
+                               const path_state *parent)
+{
+    uint32_t r = (uint32_t)(t->nodes[i].key & 0xffffffffu);
+    const char *fn = compiler_fn(r);
+    path_state s = {parent->fn, parent->need, 0, false};
+    if (fn) {
+        s.fn = fn;
+        s.need = 1;
+        for (uint32_t p = t->nodes[i].parent; p != SMP_NONE; p = t->nodes[p].parent) {
+            const char *other = compiler_fn((uint32_t)(t->nodes[p].key & 0xffffffffu));
+            s.need += other && strcmp(other, fn) == 0;
+        }
+    }
+    s.shown = s.fn == NULL; /* only user regions: the whole stack lies below them */
+    return s;
+}
+
+/* The region each node stands for, or SMP_SKIP when its frame is shown by an instrumented
+ * region or folded into its caller. */
 static int resolve_nodes(struct scorep_sampling_thread *t)
 {
+    path_state *st = malloc((t->n_nodes + 1) * sizeof *st);
     t->node_region = malloc((t->n_nodes + 1) * sizeof *t->node_region);
-    if (!t->node_region)
+    if (!st || !t->node_region) {
+        free(st);
         return -1;
+    }
+    const path_state top = {NULL, 0, 0, true};
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         const smp_node *n = &t->nodes[i];
-        uint32_t r =
-            n->key & SMP_REGION_KEY ? (uint32_t)(n->key & 0xffffffffu) : region_of_addr(n->key);
-        uint32_t p = n->parent;
-        while (p != SMP_NONE && t->node_region[p] == SMP_SKIP)
-            p = t->nodes[p].parent;
-        const char *mine = region_name(r),
-                   *parents = p != SMP_NONE ? region_name(t->node_region[p]) : NULL;
-        if (!(n->key & SMP_REGION_KEY) && mine && parents && strcmp(mine, parents) == 0)
-            r = SMP_SKIP;
-        t->node_region[i] = r;
+        const path_state *parent = n->parent == SMP_NONE ? &top : &st[n->parent];
+        if (n->key & SMP_REGION_KEY) {
+            st[i] = region_state(t, i, parent);
+            t->node_region[i] = (uint32_t)(n->key & 0xffffffffu);
+            continue;
+        }
+        st[i] = *parent;
+        addr_info *a = info_of(n->key);
+        if (st[i].shown) {
+            t->node_region[i] = region_of(a);
+            continue;
+        }
+        t->node_region[i] = SMP_SKIP;
+        if (a && strcmp(a->name, st[i].fn) == 0 && ++st[i].seen == st[i].need)
+            st[i].shown = true;
     }
+    free(st);
     return 0;
 }
 
@@ -193,8 +266,13 @@ static void report(const scorep_location *l, const struct scorep_sampling_thread
         scorep_warn("location %u: the trace holds the first %u samples only (%llu more are in the "
                     "profile)",
                     l->id, t->cap_samples, (unsigned long long)t->lost_samples);
-    scorep_verbose("location %u: %llu samples, %u calling contexts, %llu failed unwinds", l->id,
-                   (unsigned long long)t->taken, t->n_nodes, (unsigned long long)t->failed_unwinds);
+    double ns = t->taken ? (double)t->handler_ticks * 1e9 / (double)scorep_timer_resolution() /
+                               (double)t->taken
+                         : 0;
+    scorep_verbose("location %u: %llu samples, %u calling contexts, %llu failed and %llu slow "
+                   "unwinds, %.0f ns in the handler per sample",
+                   l->id, (unsigned long long)t->taken, t->n_nodes,
+                   (unsigned long long)t->failed_unwinds, (unsigned long long)t->slow_unwinds, ns);
 }
 
 void scorep_sampling_finish(void)
