@@ -58,12 +58,16 @@ void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64
 void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint64_t t,
                                    uint32_t region, bool enter);
 void scorep_sampling_cursor_free(scorep_sampling_cursor *c);
-/* Global definitions (rank 0, single-process traces): the interrupt generators (names are
- * string ids from name_id) and every calling context; region_map: local -> global region. */
+/* Collective, after every location's events are written: the job's calling contexts at
+ * rank 0 and each process's map to them. region_map: local -> global region. 0 or -1. */
+int scorep_sampling_trace_unify(const uint32_t *region_map);
+/* Per location's local definitions: the mapping table of calling contexts. */
+void scorep_sampling_write_mapping(void *def_writer);
+/* Global definitions (rank 0): the interrupt generators (names are string ids from
+ * name_ids) and the job's calling contexts. */
 const char *scorep_sampling_generator_name(int i);
 int scorep_sampling_generator_count(void);
-void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids,
-                                const uint32_t *region_map);
+void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids);
 /* true when a trace needs calling-context definitions (some cursor made a context). */
 bool scorep_sampling_trace_used(void);
 

@@ -130,10 +130,14 @@ typedef struct {
     bool shown;
 } path_state;
 
+/* Regions that have a frame of the same name on the stack: compiler-instrumented functions
+ * and the MPI adapter's wrappers (MPI_Send is a function of libscorep-rt-mpi). */
 static const char *compiler_fn(uint32_t region)
 {
     const scorep_region_def *d = scorep_defs_region_get(region);
-    return d && d->paradigm == SCOREP_PARADIGM_COMPILER ? d->name : NULL;
+    return d && (d->paradigm == SCOREP_PARADIGM_COMPILER || d->paradigm == SCOREP_PARADIGM_MPI)
+               ? d->name
+               : NULL;
 }
 
 static path_state region_state(const struct scorep_sampling_thread *t, uint32_t i,

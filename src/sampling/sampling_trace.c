@@ -14,70 +14,82 @@ typedef struct {
     uint32_t parent, region, depth;
 } cctx;
 
-static cctx *ccs;
-static uint32_t n_ccs, cap_ccs;
-static uint32_t *cc_slots, cc_mask; /* (parent, region) -> id + 1 */
-static bool cc_failed;
+/* A table of contexts, deduplicated by (parent, region): this process's (events refer to
+ * it; regions are local ids) and, at rank 0, the job's (regions are global ids). */
+typedef struct {
+    cctx *v;
+    uint32_t n, cap;
+    uint32_t *slots, mask; /* (parent, region) -> id + 1 */
+    bool failed;
+} cc_table;
 
-static uint32_t cc_slot(uint32_t parent, uint32_t region)
+static cc_table local, global;
+static uint32_t *to_global; /* this process's id -> the job's (MPI runs) */
+
+static uint32_t cc_slot(const cc_table *t, uint32_t parent, uint32_t region)
 {
     uint64_t h = ((uint64_t)parent << 32 | region) * 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(h >> 32) & cc_mask;
+    return (uint32_t)(h >> 32) & t->mask;
 }
 
-static int cc_grow(void)
+static int cc_grow(cc_table *t)
 {
-    uint32_t cap = cap_ccs ? cap_ccs * 2 : 1024;
-    cctx *n = realloc(ccs, cap * sizeof *n);
+    uint32_t cap = t->cap ? t->cap * 2 : 1024;
+    cctx *n = realloc(t->v, cap * sizeof *n);
     uint32_t *s = calloc(2 * (size_t)cap, sizeof *s);
     if (!n || !s) {
         if (n)
-            ccs = n;
+            t->v = n;
         free(s);
         return -1;
     }
-    ccs = n;
-    cap_ccs = cap;
-    free(cc_slots);
-    cc_slots = s;
-    cc_mask = 2 * cap - 1;
-    for (uint32_t i = 0; i < n_ccs; i++) {
-        uint32_t j = cc_slot(ccs[i].parent, ccs[i].region);
-        while (cc_slots[j])
-            j = (j + 1) & cc_mask;
-        cc_slots[j] = i + 1;
+    t->v = n;
+    t->cap = cap;
+    free(t->slots);
+    t->slots = s;
+    t->mask = 2 * cap - 1;
+    for (uint32_t i = 0; i < t->n; i++) {
+        uint32_t j = cc_slot(t, t->v[i].parent, t->v[i].region);
+        while (t->slots[j])
+            j = (j + 1) & t->mask;
+        t->slots[j] = i + 1;
     }
     return 0;
 }
 
 /* The context of region called from parent; OTF2_UNDEFINED_CALLING_CONTEXT when out of
  * memory (the event is then left out). */
-static uint32_t cc_child(uint32_t parent, uint32_t region)
+static uint32_t cc_child_in(cc_table *t, uint32_t parent, uint32_t region)
 {
-    if (n_ccs == cap_ccs && cc_grow() != 0) {
-        cc_failed = true;
+    if (t->n == t->cap && cc_grow(t) != 0) {
+        t->failed = true;
         return OTF2_UNDEFINED_CALLING_CONTEXT;
     }
-    uint32_t j = cc_slot(parent, region);
-    for (; cc_slots[j]; j = (j + 1) & cc_mask) {
-        const cctx *c = &ccs[cc_slots[j] - 1];
+    uint32_t j = cc_slot(t, parent, region);
+    for (; t->slots[j]; j = (j + 1) & t->mask) {
+        const cctx *c = &t->v[t->slots[j] - 1];
         if (c->parent == parent && c->region == region)
-            return cc_slots[j] - 1;
+            return t->slots[j] - 1;
     }
-    uint32_t depth = parent == OTF2_UNDEFINED_CALLING_CONTEXT ? 1 : ccs[parent].depth + 1;
-    ccs[n_ccs] = (cctx){parent, region, depth};
-    cc_slots[j] = n_ccs + 1;
-    return n_ccs++;
+    uint32_t depth = parent == OTF2_UNDEFINED_CALLING_CONTEXT ? 1 : t->v[parent].depth + 1;
+    t->v[t->n] = (cctx){parent, region, depth};
+    t->slots[j] = t->n + 1;
+    return t->n++;
+}
+
+static uint32_t cc_child(uint32_t parent, uint32_t region)
+{
+    return cc_child_in(&local, parent, region);
 }
 
 static uint32_t cc_depth(uint32_t c)
 {
-    return c == OTF2_UNDEFINED_CALLING_CONTEXT ? 0 : ccs[c].depth;
+    return c == OTF2_UNDEFINED_CALLING_CONTEXT ? 0 : local.v[c].depth;
 }
 
 static uint32_t cc_parent(uint32_t c)
 {
-    return c == OTF2_UNDEFINED_CALLING_CONTEXT ? c : ccs[c].parent;
+    return c == OTF2_UNDEFINED_CALLING_CONTEXT ? c : local.v[c].parent;
 }
 
 /* OTF2's unwindDistance: 1 + the number of contexts newly entered since the previous
@@ -125,12 +137,6 @@ scorep_sampling_cursor *scorep_sampling_cursor_new(const scorep_location *l, voi
 {
     if (!scorep_cfg.enable_unwinding)
         return NULL;
-    if (scorep_ipc_get() != &scorep_ipc_single) {
-        if (scorep_ipc_get()->rank() == 0 && l->id == 0)
-            scorep_warn("calling contexts and samples are not written to the traces of MPI runs "
-                        "yet (the profile has them); the trace keeps Enter/Leave events");
-        return NULL;
-    }
     scorep_sampling_cursor *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -222,8 +228,7 @@ const char *scorep_sampling_generator_name(int i)
     return scorep_smp_sources[i].spec;
 }
 
-void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids,
-                                const uint32_t *region_map)
+void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids)
 {
     OTF2_GlobalDefWriter *g = global_def_writer;
     for (int i = 0; i < scorep_sampling_generator_count(); i++) {
@@ -236,10 +241,103 @@ void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_id
                                                          : OTF2_INTERRUPT_GENERATOR_MODE_COUNT,
                                                      OTF2_BASE_DECIMAL, exponent, s->period);
     }
-    for (uint32_t i = 0; i < n_ccs; i++)
+    for (uint32_t i = 0; i < global.n; i++)
         OTF2_GlobalDefWriter_WriteCallingContext(
-            g, i, region_map[ccs[i].region], OTF2_UNDEFINED_SOURCE_CODE_LOCATION, ccs[i].parent);
-    if (cc_failed)
+            g, i, global.v[i].region, OTF2_UNDEFINED_SOURCE_CODE_LOCATION, global.v[i].parent);
+    if (global.failed)
         scorep_warn("out of memory for calling contexts: some calling-context events are missing "
                     "from the trace");
+}
+
+void scorep_sampling_write_mapping(void *def_writer)
+{
+    if (!to_global || local.n == 0)
+        return;
+    uint64_t *m = malloc(local.n * sizeof *m);
+    if (!m)
+        return;
+    for (uint32_t i = 0; i < local.n; i++)
+        m[i] = to_global[i];
+    OTF2_IdMap *idmap = OTF2_IdMap_CreateFromUint64Array(local.n, m, true);
+    if (idmap) {
+        OTF2_DefWriter_WriteMappingTable(def_writer, OTF2_MAPPING_CALLING_CONTEXT, idmap);
+        OTF2_IdMap_Free(idmap);
+    }
+    free(m);
+}
+
+/* ------------------------------------------------------------- unification */
+/* Rank 0: adds rank r's contexts (pairs of local parent and global region, parents first)
+ * to the job's table; map receives their global ids. */
+static void merge_rank(const uint32_t *pairs, uint32_t n, uint32_t *map)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t p = pairs[2 * i];
+        uint32_t gp =
+            p == OTF2_UNDEFINED_CALLING_CONTEXT || p >= i ? OTF2_UNDEFINED_CALLING_CONTEXT : map[p];
+        map[i] = cc_child_in(&global, gp, pairs[2 * i + 1]);
+    }
+}
+
+/* Rank 0: the job's table from every rank's blob; maps (rank by rank, back to back) and
+ * their byte counts and displacements for the scatter. */
+static int merge_all(const unsigned char *all, const size_t *offs, const size_t *lens, int size,
+                     uint32_t **maps, size_t *counts, size_t *displs)
+{
+    size_t total = 0;
+    for (int r = 0; r < size; r++)
+        total += lens[r] / (2 * sizeof(uint32_t));
+    *maps = malloc((total + 1) * sizeof **maps);
+    if (!*maps)
+        return -1;
+    size_t at = 0;
+    for (int r = 0; r < size; r++) {
+        uint32_t n = (uint32_t)(lens[r] / (2 * sizeof(uint32_t)));
+        merge_rank((const uint32_t *)(all + offs[r]), n, *maps + at);
+        counts[r] = n * sizeof(uint32_t);
+        displs[r] = at * sizeof(uint32_t);
+        at += n;
+    }
+    return 0;
+}
+
+int scorep_sampling_trace_unify(const uint32_t *region_map)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    uint64_t used = trace_used;
+    ipc->allreduce_max_u64(&used);
+    if (!used)
+        return 0;
+    uint32_t *pairs = malloc((2 * (size_t)local.n + 1) * sizeof *pairs);
+    to_global = malloc((local.n + 1) * sizeof *to_global);
+    uint64_t failed = !pairs || !to_global;
+    for (uint32_t i = 0; !failed && i < local.n; i++) {
+        pairs[2 * i] = local.v[i].parent;
+        pairs[2 * i + 1] = region_map[local.v[i].region];
+    }
+    ipc->allreduce_max_u64(&failed);
+    unsigned char *all = NULL;
+    size_t *offs = NULL, *lens = NULL;
+    if (!failed && scorep_ipc_gather_blobs(pairs, 2 * (size_t)local.n * sizeof *pairs, &all, &offs,
+                                           &lens) != 0)
+        failed = 1;
+    int size = ipc->size();
+    size_t *counts = calloc((size_t)size, sizeof *counts),
+           *displs = calloc((size_t)size, sizeof *displs);
+    uint32_t *maps = NULL;
+    if (ipc->rank() == 0 && !failed &&
+        (!counts || !displs || merge_all(all, offs, lens, size, &maps, counts, displs) != 0))
+        failed = 1;
+    ipc->allreduce_max_u64(&failed);
+    if (!failed &&
+        ipc->scatterv(maps, counts, displs, to_global, local.n * sizeof *to_global, 0) != 0)
+        failed = 1;
+    free(pairs);
+    free(all);
+    free(offs);
+    free(lens);
+    free(counts);
+    free(displs);
+    free(maps);
+    return failed ? -1 : 0;
 }

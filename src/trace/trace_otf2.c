@@ -667,8 +667,8 @@ static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_j
     scorep_systree_walk(write_st_node, &w);
 }
 
-/* Interrupt generators and calling contexts (src/sampling), single-process traces only. */
-static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
+/* Interrupt generators and calling contexts (src/sampling). */
+static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
 {
     if (!scorep_sampling_trace_used())
         return;
@@ -676,7 +676,7 @@ static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st, const score
     for (int i = 0; i < scorep_sampling_generator_count(); i++)
         names[i] = strtab_add(st, scorep_sampling_generator_name(i), 1);
     if (g)
-        scorep_sampling_write_defs(g, names, u->map[U_REGION]);
+        scorep_sampling_write_defs(g, names);
 }
 
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -690,7 +690,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
-    write_sampling_defs(g, st, j->u);
+    write_sampling_defs(g, st);
 }
 
 static int write_global_defs(OTF2_Archive *a, const trace_job *j)
@@ -765,6 +765,7 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
         write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
+        scorep_sampling_write_mapping(d);
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
         OTF2_Archive_CloseDefWriter(a, d);
@@ -913,6 +914,8 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         if (write_location(a, l, exit_status, &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
+    if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */
+        rc = -1;
     OTF2_Archive_OpenDefFiles(a);
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;

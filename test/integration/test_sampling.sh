@@ -118,6 +118,36 @@ else
         perf.defs "perf_task_clock: interrupt generator"
 fi
 
+# --- an unmodified MPI program, 3 ranks under mpirun + scorep-run -------------------------
+if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    mpicc -O2 -g -o mpi_hot "$PROGRAMS/sampling_mpi.c" || fail "mpicc failed"
+    rc=0
+    env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=mpi \
+        timeout 120 mpirun -np 3 "$top_builddir/scorep-run" ./mpi_hot >mpi.out 2>mpi.err || rc=$?
+    expect_eq "$rc" 0 "MPI: 3 ranks under scorep-run"
+    for r in 0 1 2; do
+        all=$(profile_dump mpi -m samples | awk -F'\t' -v l=$r '$3 == l && $2 !~ /^MPI_Init/ {
+            split($4, kv, "="); s += kv[2] } END { print s + 0 }')
+        hot=$(profile_isum mpi main/hot samples $r)
+        expect_ge "$((hot * 100))" "$((all * 80))" \
+            "MPI: rank $r: samples under main/hot (of those outside MPI_Init)"
+        ms=$(profile_isum mpi main/hot time $r | awk '{ printf "%d\n", $1 * 1000 }')
+        expect_ge "$ms" 160 "MPI: rank $r: sampled time of main/hot >= 80 % of 200 ms"
+    done
+    # the wrapper region MPI_Init shows the library below it, not main's frames again
+    # (some of its samples fall into the measurement's own setup inside the wrapper)
+    expect_ge "$(($(profile_isum mpi MPI_Init/PMPI_Init samples) * 100))" \
+        "$(($(profile_isum mpi MPI_Init samples) * 80))" \
+        "MPI: >= 80 % of MPI_Init's samples lie in PMPI_Init below the wrapper region"
+    expect_eq "$(profile_paths mpi | grep -c '^MPI_Init/main')" 0 "MPI: no main below MPI_Init"
+    check_trace mpi mpi
+    expect_eq "$(awk '$1 == "CALLING_CONTEXT_SAMPLE" { print $2 }' mpi.events | sort -u | tr '\n' ' ')" \
+        "0 1 2 " "MPI: every rank has samples in the trace"
+else
+    echo "no MPI adapter or mpirun: MPI sampling not checked"
+fi
+
 # --- off by default; bad input gets one message and the program runs on ------------------
 run_app off env SCOREP_SAMPLING_EVENTS=timer@1000 SCOREP_EXPERIMENT_DIRECTORY=off ./hot_inst
 expect_eq "$("$CUBE_DUMP" off/profile.cubex | grep -c 'samples=')" 0 "without unwinding: no samples"
