@@ -396,6 +396,10 @@ void scorep_sampling_stop_all(void)
 {
     if (!sampling_on)
         return;
+    struct sigaction cur;
+    if (sigaction(SIGPROF, NULL, &cur) == 0 && cur.sa_sigaction != on_signal)
+        scorep_warn("the program replaced the SIGPROF handler of sampling; samples stopped "
+                    "when it did");
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         if (l->sampling)
             stop_thread(l->sampling);
@@ -445,6 +449,14 @@ int scorep_sampling_init(void)
     if (scorep_smp_n_sources == 0)
         return 0;
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    struct sigaction old;
+    if (sigaction(SIGPROF, NULL, &old) == 0 &&
+        ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
+                                     : old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
+        scorep_warn("the program handles SIGPROF itself (profiling timer); the program runs "
+                    "without sampling");
+        return -1;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;
