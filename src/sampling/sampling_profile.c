@@ -21,7 +21,8 @@ typedef struct {
     char *name, *mangled, *file;
     int line;
     bool skip;
-    uint32_t region; /* SCOREP_INVALID_ID until defined */
+    bool omp_runtime; /* code of the OpenMP runtime (libomp, libgomp) */
+    uint32_t region;  /* SCOREP_INVALID_ID until defined */
 } addr_info;
 
 static addr_info *cache;
@@ -70,7 +71,12 @@ static void resolve_addr(addr_info *a)
     a->mangled = sym.mangled;
     a->file = sym.file;
     a->line = sym.line;
-    a->skip = !a->name || is_skipped((uintptr_t)a->addr, a->name);
+    const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
+    mod = mod ? mod + 1 : sym.module ? sym.module : "";
+    a->omp_runtime = strncmp(mod, "libomp", 6) == 0 || strncmp(mod, "libgomp", 7) == 0 ||
+                     strncmp(mod, "libiomp", 7) == 0;
+    /* the OpenMP runtime's frames between a parallel region and its outlined body */
+    a->skip = !a->name || a->omp_runtime || is_skipped((uintptr_t)a->addr, a->name);
     a->region = SCOREP_INVALID_ID;
     free(sym.module);
 }
@@ -127,6 +133,7 @@ static uint32_t region_of(addr_info *a)
 typedef struct {
     const char *fn;
     uint32_t need, seen;
+    bool omp; /* below an OpenMP region: frames show after the OpenMP runtime's */
     bool shown;
 } path_state;
 
@@ -145,7 +152,14 @@ static path_state region_state(const struct scorep_sampling_thread *t, uint32_t 
 {
     uint32_t r = (uint32_t)(t->nodes[i].key & 0xffffffffu);
     const char *fn = compiler_fn(r);
-    path_state s = {parent->fn, parent->need, 0, false};
+    const scorep_region_def *d = scorep_defs_region_get(r);
+    path_state s = {parent->fn, parent->need, 0, parent->omp, false};
+    if (d && d->paradigm == SCOREP_PARADIGM_OPENMP) {
+        /* the stack above the OpenMP runtime (main and the fork call, or a worker's start)
+         * is not part of the construct; its outlined body below the runtime is */
+        s.fn = NULL;
+        s.omp = true;
+    }
     if (fn) {
         s.fn = fn;
         s.need = 1;
@@ -154,7 +168,10 @@ static path_state region_state(const struct scorep_sampling_thread *t, uint32_t 
             s.need += other && strcmp(other, fn) == 0;
         }
     }
-    s.shown = s.fn == NULL; /* only user regions: the whole stack lies below them */
+    if (fn)
+        s.omp = false;
+    /* only user regions: the whole stack lies below them */
+    s.shown = s.fn == NULL && !s.omp;
     return s;
 }
 
@@ -168,7 +185,7 @@ static int resolve_nodes(struct scorep_sampling_thread *t)
         free(st);
         return -1;
     }
-    const path_state top = {NULL, 0, 0, true};
+    const path_state top = {NULL, 0, 0, false, true};
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         const smp_node *n = &t->nodes[i];
         const path_state *parent = n->parent == SMP_NONE ? &top : &st[n->parent];
@@ -184,7 +201,8 @@ static int resolve_nodes(struct scorep_sampling_thread *t)
             continue;
         }
         t->node_region[i] = SMP_SKIP;
-        if (a && strcmp(a->name, st[i].fn) == 0 && ++st[i].seen == st[i].need)
+        if (st[i].fn ? a && strcmp(a->name, st[i].fn) == 0 && ++st[i].seen == st[i].need
+                     : a && a->omp_runtime)
             st[i].shown = true;
     }
     free(st);
