@@ -19,6 +19,7 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-smp-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 $cc -O2 -o "$tmp/work" "$srcdir/bench/sampling_bench.c"
+$cc -O2 -o "$tmp/floor" "$srcdir/bench/signal_floor.c"
 run="$builddir/scorep-run"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -35,6 +36,8 @@ measure() {
         rm -rf "$tmp/exp"
         if [ $# -eq 0 ]; then
             "$tmp/work" "$reps" >"$tmp/out" 2>"$tmp/err"
+        elif [ "$1" = floor ]; then
+            "$tmp/floor" "$reps" "$2" >"$tmp/out" 2>"$tmp/err"
         else
             env "$@" SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" \
                 "$run" "$tmp/work" "$reps" >"$tmp/out" 2>"$tmp/err"
@@ -43,6 +46,7 @@ measure() {
     done
     us=$(median <"$tmp/us")
     samples=$(sed -n 's/.*location 0: \([0-9]*\) samples.*/\1/p' "$tmp/err")
+    [ -n "$samples" ] || samples=$(awk '/^work_us/ { print $4 }' "$tmp/out")
     handler=$(sed -n 's/.* \([0-9]*\) ns in the handler per sample.*/\1/p' "$tmp/err")
     echo "$label ${us} ${samples:-0} ${handler:--}"
 }
@@ -56,6 +60,8 @@ echo "sampling: $runs runs of $reps x 100000 loop iterations, medians" >&2
         SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000
     measure perf_task_clock@100000 SCOREP_ENABLE_UNWINDING=true \
         SCOREP_SAMPLING_EVENTS=perf_task_clock@100000
+    measure floor:empty-handler@1000000 floor 1000000
+    measure floor:empty-handler@100000 floor 100000
 } >"$tmp/rows"
 awk '
     NR == 2 { base = $2 }
@@ -70,5 +76,6 @@ awk '
         }
     }' "$tmp/rows"
 echo "(cost/sample: extra loop CPU time over scorep-run without sampling, per sample; it"
-echo " includes the kernel's signal delivery. handler ns: what the runtime measures inside"
-echo " its handler, mean over the run's samples, first (cold) samples included.)"
+echo " includes the kernel's signal delivery, which the floor rows measure alone: the same"
+echo " perf_event source and an empty handler, without the runtime. handler ns: what the"
+echo " runtime measures inside its handler, mean over the run's samples, cold ones included.)"

@@ -131,7 +131,7 @@ static uint32_t slot_of(uint32_t parent, uint64_t key)
     return (uint32_t)(h >> 40) & (2 * SMP_NODE_CAP - 1);
 }
 
-/* Child of parent with key, created from the preallocated pool; SMP_NONE when it is full. */
+/* Child of parent with key, created from the preallocated pool; SMP_FULL when it is full. */
 static uint32_t child(struct scorep_sampling_thread *t, uint32_t parent, uint64_t key)
 {
     uint32_t j = slot_of(parent, key);
@@ -144,7 +144,7 @@ static uint32_t child(struct scorep_sampling_thread *t, uint32_t parent, uint64_
             return s - 1;
     }
     if (t->n_nodes == SMP_NODE_CAP)
-        return SMP_NONE;
+        return SMP_FULL;
     uint32_t id = t->n_nodes++;
     t->nodes[id] = (smp_node){key, parent, 0, 0, 0};
     t->slots[j] = id + 1;
@@ -243,20 +243,13 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
      * finalize (sampling_profile.c) drops the frames the regions already stand for */
     uint32_t depth = l->depth < l->stack_cap ? l->depth : l->stack_cap;
     uint32_t node = SMP_NONE;
-    for (uint32_t i = 0; i < depth; i++) {
-        uint32_t c = child(t, node, SMP_REGION_KEY | l->stack_region[i]);
-        if (c == SMP_NONE)
-            break;
-        node = c;
-    }
-    for (int i = n; i-- > 0;) {
+    for (uint32_t i = 0; i < depth && node != SMP_FULL; i++)
+        node = child(t, node, SMP_REGION_KEY | l->stack_region[i]);
+    for (int i = n; i-- > 0 && node != SMP_FULL;) {
         uint64_t key = (uint64_t)(uintptr_t)t->ips[i] & ~(SMP_REGION_KEY | SMP_LEAF_KEY);
-        uint32_t c = child(t, node, i == 0 ? key | SMP_LEAF_KEY : key);
-        if (c == SMP_NONE)
-            break;
-        node = c;
+        node = child(t, node, i == 0 ? key | SMP_LEAF_KEY : key);
     }
-    if (node == SMP_NONE) {
+    if (node == SMP_FULL) { /* a truncated path would misplace the sample: drop it */
         t->lost_nodes++;
         return;
     }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #define SMP_NONE UINT32_MAX
+#define SMP_FULL (UINT32_MAX - 2) /* the tree has no room for another node */
 /* Node keys: an instrumented region on the thread's region stack, or the code address of an
  * unwound frame: a return address, or the interrupted instruction itself (SMP_LEAF_KEY).
  * User-space addresses never have bits 62 and 63 set. */
