@@ -6,6 +6,14 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 SMP="SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000"
+python3=
+for _p in python3 /usr/bin/python3; do
+    if "$_p" -c 'import otf2' 2>/dev/null; then
+        python3=$_p
+        break
+    fi
+done
+[ -n "$python3" ] || echo "no python3 with the otf2 module: trace paths not compared"
 
 # samples_total EXPDIR: samples over all call paths
 samples_total()
@@ -51,6 +59,16 @@ check_trace()
     expect_eq "$(count_lines '^CALLING_CONTEXT_SAMPLE ' "$2.events")" "$(samples_total "$1")" \
         "$2: one trace sample per profile sample"
     expect_eq "$(count_lines '^(ENTER|LEAVE) ' "$2.events")" 0 "$2: no Enter/Leave records"
+    # the trace's samples per calling context (read back through OTF2's Python reader)
+    # equal the profile's samples per call path
+    if [ -n "$python3" ]; then
+        "$python3" "$top_srcdir/test/integration/sampling_paths.py" "$1/traces.otf2" \
+            >"$2.tpaths" || fail "sampling_paths.py $1 failed"
+        profile_dump "$1" -m samples | awk -F'\t' '{ split($4, kv, "="); s[$2] += kv[2] }
+            END { for (p in s) if (s[p] > 0) printf "%s\t%d\n", p, s[p] }' | sort >"$2.ppaths"
+        expect_eq "$(cmp -s "$2.tpaths" "$2.ppaths" && echo same)" same \
+            "$2: samples per calling context equal in trace and profile ($(wc -l <"$2.ppaths") contexts)"
+    fi
     expect_eq "$(grep '^CALLING_CONTEXT_SAMPLE ' "$2.events" |
         grep -c -v 'Unwind Distance: [1-9][0-9]*, Interrupt Generator: "timer@1000" <0>$')" 0 \
         "$2: samples name the generator and an unwind distance >= 1"
@@ -183,6 +201,17 @@ expect_eq "$status" 0 "bad event: exit status"
 expect_eq "$(wc -l <bad.err)" 1 "bad event: one message"
 expect_grep "SCOREP_SAMPLING_EVENTS='timer@1000,bogus@5': 'bogus' is not a sampling event \(accepted: timer@" \
     bad.err "bad event: the message names the entry and the accepted forms"
+# a hardware event: one message where there is no PMU (as on the development VM), else samples
+run_app cycles env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_cycles@1000000 \
+    SCOREP_EXPERIMENT_DIRECTORY=cycles ./hot_inst
+expect_eq "$status" 0 "perf_cycles: exit status"
+if [ -s cycles.err ]; then
+    expect_eq "$(wc -l <cycles.err)" 1 "perf_cycles without a PMU: one message"
+    expect_grep "'perf_cycles@1000000' cannot be opened here \(perf_event_open: .*\); sampling goes on without it" \
+        cycles.err "perf_cycles without a PMU: the message names the event"
+else
+    expect_ge "$(samples_total cycles)" 1 "perf_cycles: samples"
+fi
 run_app period env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@x \
     SCOREP_EXPERIMENT_DIRECTORY=period ./hot_inst
 expect_grep "'timer@x': the period after '@' must be a positive integer" period.err \
