@@ -375,14 +375,20 @@ static void stop_thread(struct scorep_sampling_thread *t)
 {
     t->stopped = 1;
     for (int i = 0; i < t->n_src; i++) {
-        if (!t->armed[i])
+        /* the thread's own end and finalize may race: only one of them closes */
+        if (!__atomic_exchange_n(&t->armed[i], false, __ATOMIC_ACQ_REL))
             continue;
         if (scorep_smp_sources[i].kind == SMP_SRC_TIMER)
             timer_delete(t->timers[i]);
         else
             close(t->fds[i]);
-        t->armed[i] = false;
     }
+}
+
+void scorep_sampling_thread_end(scorep_location *l)
+{
+    if (l->sampling)
+        stop_thread(l->sampling);
 }
 
 void scorep_sampling_stop_all(void)

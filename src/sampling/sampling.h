@@ -39,6 +39,9 @@ bool scorep_sampling_unwinding(void);
 /* In the new thread itself, after its location exists: preallocates the thread's sample
  * storage and starts its interrupt sources. No-op when sampling is off. */
 void scorep_sampling_thread_start(struct scorep_location *l);
+/* In an ending thread: stops its sources (a program that starts many threads would run out
+ * of timers and file descriptors otherwise); its samples stay for finalize. */
+void scorep_sampling_thread_end(struct scorep_location *l);
 /* At finalize, first: stops every source of every thread and waits for running handlers. */
 void scorep_sampling_stop_all(void);
 /* At finalize, after the profile's calls are closed and before unification: defines the
