@@ -6,6 +6,8 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 SMP="SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000"
+# scorep-run preloads the build tree's runtime, not an installed one
+export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
 python3=
 for _p in python3 /usr/bin/python3; do
     if "$_p" -c 'import otf2' 2>/dev/null; then
@@ -122,6 +124,18 @@ for loc in 0 1 2; do
     expect_ge 450 "$ms" "threads: location $loc: sampled time of $path <= 150 % of 300 ms"
 done
 
+# --- 300 threads one after another with 64 file descriptors: ended threads' sources are
+# released (perf_event sources hold one descriptor each)
+gcc -O2 -pthread -o churn "$PROGRAMS/sampling_churn.c" || fail "gcc failed"
+run_app churn sh -c "ulimit -n 64 && exec env SCOREP_ENABLE_UNWINDING=true \
+    SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000,timer@1000 SCOREP_EXPERIMENT_DIRECTORY=churn \
+    '$top_builddir/scorep-run' ./churn"
+expect_eq "$status" 0 "thread churn: exit status"
+expect_eq "$(cat churn.out)" done "thread churn: output"
+expect_eq "$(grep -c -v 'perf_task_clock@1000000.. cannot be opened here' churn.err)" 0 \
+    "thread churn: no message (but perf_event being unavailable)"
+expect_eq "$(profile_locations churn)" 301 "thread churn: 301 locations"
+
 # --- a perf_event software clock as the source -------------------------------------------
 run_app perf env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000 \
     SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=perf ./hot_inst
@@ -173,8 +187,7 @@ fi
 # --- an unmodified OpenMP program (gcc -fopenmp) under scorep-run: 3 threads -------------
 if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
     gcc -O2 -g -fopenmp -o omp_hot "$PROGRAMS/sampling_omp.c" || fail "gcc -fopenmp failed"
-    run_app omp env $SMP SCOREP_EXPERIMENT_DIRECTORY=omp SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
-        "$top_builddir/scorep-run" ./omp_hot
+    run_app omp env $SMP SCOREP_EXPERIMENT_DIRECTORY=omp "$top_builddir/scorep-run" ./omp_hot
     expect_eq "$status" 0 "OpenMP: exit status"
     for loc in 0 1 2; do
         # a thread that reaches the implicit barrier first waits there, polling
