@@ -346,7 +346,7 @@ void scorep_sampling_thread_start(scorep_location *l)
     struct scorep_sampling_thread *t = calloc(1, sizeof *t);
     if (!t || !(t->nodes = malloc(SMP_NODE_CAP * sizeof *t->nodes)) ||
         !(t->slots = calloc(2 * SMP_NODE_CAP, sizeof *t->slots)) ||
-        (l->tracing && !(t->samples = malloc(SMP_SAMPLE_CAP * sizeof *t->samples)))) {
+        !(t->samples = malloc(SMP_SAMPLE_CAP * sizeof *t->samples))) {
         if (t) {
             free(t->nodes);
             free(t->slots);
@@ -355,7 +355,7 @@ void scorep_sampling_thread_start(scorep_location *l)
         scorep_warn("location %u: no memory for sampling; this thread is not sampled", l->id);
         return;
     }
-    t->cap_samples = t->samples ? SMP_SAMPLE_CAP : 0;
+    t->cap_samples = SMP_SAMPLE_CAP; /* the profile's visits and the trace read them */
     t->n_src = scorep_smp_n_sources;
     t->last_ts = scorep_timer_ticks();
     warm_unwinder(t);

@@ -210,6 +210,12 @@ static int resolve_nodes(struct scorep_sampling_thread *t)
 }
 
 /* ------------------------------------------------------------- profile */
+/* A call path that only samples made: never entered through an event, so never closed. */
+static bool is_sampled(const pnode *n)
+{
+    return n->kind == PNODE_REGION && n->min == UINT64_MAX;
+}
+
 /* Sampled time below an instrumented call can exceed the call's own measured time by a
  * period or so; scale it down so that no exclusive time becomes negative. */
 static void scale_subtree(pnode *n, double f)
@@ -221,18 +227,67 @@ static void scale_subtree(pnode *n, double f)
 
 static void make_consistent(pnode *n)
 {
-    if (n->kind != PNODE_ROOT && n->visits > 0) {
+    if (n->kind != PNODE_ROOT && !is_sampled(n)) {
         uint64_t measured = 0, sampled = 0;
         for (pnode *c = n->first_child; c; c = c->next_sibling)
-            *(c->visits ? &measured : &sampled) += c->sum;
+            *(is_sampled(c) ? &sampled : &measured) += c->sum;
         uint64_t avail = n->sum > measured ? n->sum - measured : 0;
         if (sampled > avail)
             for (pnode *c = n->first_child; c; c = c->next_sibling)
-                if (!c->visits)
+                if (is_sampled(c))
                     scale_subtree(c, (double)avail / (double)sampled);
     }
     for (pnode *c = n->first_child; c; c = c->next_sibling)
         make_consistent(c);
+}
+
+static uint32_t pdepth(const pnode *n)
+{
+    uint32_t d = 0;
+    for (; n; n = n->parent)
+        d++;
+    return d;
+}
+
+/* Visits of sampled call paths: how often consecutive samples of the thread entered them
+ * (a lower bound of the calls; sampling cannot see calls between two samples). */
+static void count_visits(const struct scorep_sampling_thread *t, pnode *const *pn)
+{
+    const pnode *prev = NULL;
+    uint32_t prev_depth = 0;
+    for (uint32_t k = 0; k < t->n_samples; k++) {
+        pnode *cur = pn[t->samples[k].node];
+        if (!cur)
+            continue;
+        uint32_t d = pdepth(cur), cd = d;
+        const pnode *a = prev;
+        for (uint32_t ad = prev_depth; ad > cd; ad--)
+            a = a->parent;
+        pnode *b = cur;
+        for (; cd > prev_depth; cd--, b = b->parent)
+            b->visits += is_sampled(b);
+        while (b && a != b) {
+            b->visits += is_sampled(b);
+            b = b->parent;
+            a = a->parent;
+        }
+        prev = cur;
+        prev_depth = d;
+    }
+}
+
+/* Sampled paths: at least one visit where samples found them (the sample records may have
+ * run out), min_time 0 and max_time the inclusive time: bounds, not measurements. */
+static void finish_sampled(pnode *n)
+{
+    if (is_sampled(n)) {
+        if (n->visits == 0)
+            n->visits = 1;
+        n->min = 0;
+        n->max = n->sum;
+    }
+    for (pnode *c = n->first_child; c; c = c->next_sibling)
+        finish_sampled(c);
 }
 
 static void add_samples(scorep_profile *p, pnode *n, uint32_t metric, uint32_t count)
@@ -243,37 +298,58 @@ static void add_samples(scorep_profile *p, pnode *n, uint32_t metric, uint32_t c
     p->cur = saved;
 }
 
+/* Where a thread's call paths start: the artificial THREADS node of a thread started by
+ * pthread_create (profile.h), else the root. */
+static pnode *thread_base(scorep_profile *p)
+{
+    uint32_t threads = scorep_profile_threads_region();
+    for (pnode *c = p->root.first_child; c && threads != SCOREP_INVALID_ID; c = c->next_sibling)
+        if (c->kind == PNODE_REGION && c->id == threads)
+            return c;
+    return &p->root;
+}
+
+/* Inclusive time of each sample node, in ticks. */
+static uint64_t *inclusive_ticks(const struct scorep_sampling_thread *t, double ticks_per_ns)
+{
+    uint64_t *incl = malloc((t->n_nodes + 1) * sizeof *incl);
+    for (uint32_t i = 0; incl && i < t->n_nodes; i++)
+        incl[i] = t->nodes[i].ticks + (uint64_t)((double)t->nodes[i].time_ns * ticks_per_ns);
+    for (uint32_t i = t->n_nodes; incl && i-- > 0;) /* children come after their parents */
+        if (t->nodes[i].parent != SMP_NONE)
+            incl[t->nodes[i].parent] += incl[i];
+    return incl;
+}
+
 static int merge_into_profile(scorep_location *l, struct scorep_sampling_thread *t, uint32_t metric,
                               double ticks_per_ns)
 {
     scorep_profile *p = &l->profile;
+    pnode *base = thread_base(p);
     pnode **pn = malloc((t->n_nodes + 1) * sizeof *pn);
-    uint64_t *incl = malloc((t->n_nodes + 1) * sizeof *incl);
+    uint64_t *incl = inclusive_ticks(t, ticks_per_ns);
     if (!pn || !incl) {
         free(pn);
         free(incl);
         return -1;
     }
-    for (uint32_t i = 0; i < t->n_nodes; i++)
-        incl[i] = t->nodes[i].ticks + (uint64_t)((double)t->nodes[i].time_ns * ticks_per_ns);
-    for (uint32_t i = t->n_nodes; i-- > 0;) /* children come after their parents */
-        if (t->nodes[i].parent != SMP_NONE)
-            incl[t->nodes[i].parent] += incl[i];
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         uint32_t par = t->nodes[i].parent;
-        pnode *parent = par == SMP_NONE ? &p->root : pn[par];
+        pnode *parent = par == SMP_NONE ? base : pn[par];
         uint32_t r = t->node_region[i];
         pn[i] = parent;
         if (r != SMP_SKIP && parent)
             pn[i] = scorep_profile_child_slow(p, parent, r, PNODE_REGION, r, 0);
         if (!pn[i])
             continue;
-        if (pn[i] != parent && pn[i]->visits == 0)
+        if (pn[i] != parent && is_sampled(pn[i]))
             pn[i]->sum += incl[i];
         if (t->nodes[i].count && pn[i]->kind != PNODE_ROOT)
             add_samples(p, pn[i], metric, t->nodes[i].count);
     }
     make_consistent(&p->root);
+    count_visits(t, pn);
+    finish_sampled(&p->root);
     free(pn);
     free(incl);
     return 0;
@@ -285,9 +361,10 @@ static void report(const scorep_location *l, const struct scorep_sampling_thread
         scorep_warn("location %u: %llu samples lost: more than %d distinct calling contexts", l->id,
                     (unsigned long long)t->lost_nodes, SMP_NODE_CAP);
     if (t->lost_samples)
-        scorep_warn("location %u: the trace holds the first %u samples only (%llu more are in the "
-                    "profile)",
-                    l->id, t->cap_samples, (unsigned long long)t->lost_samples);
+        scorep_warn("location %u: only the first %u samples are kept in order (%llu more count "
+                    "in the profile's samples and time, not in its visits%s)",
+                    l->id, t->cap_samples, (unsigned long long)t->lost_samples,
+                    l->tracing ? " nor in the trace" : "");
     double ns = t->taken ? (double)t->handler_ticks * 1e9 / (double)scorep_timer_resolution() /
                                (double)t->taken
                          : 0;
