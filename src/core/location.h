@@ -29,6 +29,7 @@ typedef struct scorep_location {
     char name[32];
     scorep_profile profile;
     scorep_buffer buffer;
+    struct scorep_sampling_thread *sampling; /* src/sampling: NULL when not sampled */
     uint64_t first_ts, end_ts;
     struct scorep_rewind_stack *rewind; /* open rewind points (rewind.c), NULL until used */
     struct scorep_location *next;

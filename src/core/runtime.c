@@ -8,6 +8,7 @@
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "sampling/sampling.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -297,6 +298,7 @@ static void do_init(void)
     parse_reduction();
     scorep_flush_install();
     apply_test_clock_skew();
+    scorep_sampling_init();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
@@ -459,6 +461,7 @@ void scorep_runtime_finalize(int status)
     if (was != INIT_DONE || !scorep_measurement_active)
         return;
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    scorep_sampling_stop_all();
     if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {
         /* collective writing would hang: the other ranks are not here */
         scorep_warn("rank %d ends without MPI_Finalize (exit, abort or signal); it writes no "
@@ -472,6 +475,7 @@ void scorep_runtime_finalize(int status)
         finalize_hooks[i]();
     close_locations();
     scorep_timer_finish();
+    scorep_sampling_finish(); /* defines the sampled functions: before unification */
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
     write_results(status);
 }

@@ -32,6 +32,8 @@ typedef struct {
     bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */
     uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
     char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
+    bool enable_unwinding;                /* src/sampling */
+    char *sampling_events, *sampling_sep; /* src/sampling */
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };

@@ -140,5 +140,16 @@ const scorep_cfg_var scorep_cfg_vars[] = {
     V("THROTTLING_MEAN", STRING, &scorep_cfg.throttling_mean, "10us", NULL,
       "Mean time per call below which a function is throttled",
       "Units ns, us, ms, s (no unit: ns)."),
+    /* sampling (src/sampling) */
+    V("ENABLE_UNWINDING", BOOL, &scorep_cfg.enable_unwinding, "false", NULL,
+      "Record calling contexts: sampling with libunwind",
+      "Required for SCOREP_SAMPLING_EVENTS. The trace then has calling-context events "
+      "instead of Enter/Leave (docs/sampling.md)."),
+    V("SAMPLING_EVENTS", STRING, &scorep_cfg.sampling_events, "timer@10000", NULL,
+      "Interrupt sources of sampling: <event>[@<period>], separated by SCOREP_SAMPLING_SEP",
+      "timer@<us of thread CPU time>, perf_task_clock@<ns>, perf_cpu_clock@<ns>, "
+      "perf_page_faults@<n>, perf_cycles@<n>, perf_instructions@<n>; empty: no sampling."),
+    V("SAMPLING_SEP", STRING, &scorep_cfg.sampling_sep, ",", NULL,
+      "Separator of the entries of SCOREP_SAMPLING_EVENTS", ""),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

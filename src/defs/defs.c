@@ -170,8 +170,8 @@ uint32_t scorep_defs_metric_count(void)
 /* -------------------------------------------------------------------- names */
 const char *scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char *const names[] = {"measurement", "user",   "compiler", "pthread",
-                                        "mpi",         "openmp", "shmem",    "cuda"};
+    static const char *const names[] = {"measurement", "user",  "compiler", "pthread", "mpi",
+                                        "openmp",      "shmem", "cuda",     "sampling"};
     return names[p];
 }
 

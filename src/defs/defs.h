@@ -16,7 +16,8 @@ typedef enum {
     SCOREP_PARADIGM_MPI,
     SCOREP_PARADIGM_OPENMP,
     SCOREP_PARADIGM_SHMEM,
-    SCOREP_PARADIGM_CUDA
+    SCOREP_PARADIGM_CUDA,
+    SCOREP_PARADIGM_SAMPLING /* functions found by unwinding samples (src/sampling) */
 } scorep_paradigm;
 
 typedef enum {

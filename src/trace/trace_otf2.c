@@ -13,6 +13,7 @@
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "sampling/sampling.h"
 #include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
 #include "trace/trace_reduction.h"
@@ -100,7 +101,20 @@ typedef struct {
     uint64_t last;
     uint32_t thread_comm; /* local id of this process's pthread contingent */
     bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
+    /* sampling: calling-context events instead of Enter/Leave */
+    scorep_sampling_cursor *smp;
 } evt_state;
+
+static void region_event(evt_state *s, OTF2_AttributeList *attrs, uint64_t t, uint32_t region,
+                         bool enter)
+{
+    if (s->smp)
+        scorep_sampling_cursor_region(s->smp, attrs, t, region, enter);
+    else if (enter)
+        OTF2_EvtWriter_Enter(s->w, attrs, t, region);
+    else
+        OTF2_EvtWriter_Leave(s->w, attrs, t, region);
+}
 
 static int push(evt_state *s, uint32_t region)
 {
@@ -273,6 +287,8 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
 
 static void write_item(evt_state *s, const buf_item *it)
 {
+    if (s->smp) /* the samples taken before this event come first */
+        scorep_sampling_cursor_until(s->smp, it->ts, &s->last);
     OTF2_EvtWriter *w = s->w;
     uint64_t t = it->ts;
     if (it->mpi) {
@@ -288,13 +304,13 @@ static void write_item(evt_state *s, const buf_item *it)
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
-        OTF2_EvtWriter_Enter(w, NULL, t, it->a);
+        region_event(s, NULL, t, it->a, true);
         break;
     case BUF_LEAVE:
         if (s->depth)
             s->depth--;
         /* pending probe attributes belong to this Leave */
-        OTF2_EvtWriter_Leave(w, s->attrs, t, it->a);
+        region_event(s, s->attrs, t, it->a, false);
         break;
     case BUF_EV_THREAD_CREATE:
         OTF2_EvtWriter_ThreadCreate(w, NULL, t, s->thread_comm, it->b);
@@ -355,7 +371,7 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         OTF2_EvtWriter_MeasurementOnOff(s->w, NULL, next_ts(s, close_ts), OTF2_MEASUREMENT_OFF);
     while (s->depth > 0) {
         s->depth--;
-        OTF2_EvtWriter_Leave(s->w, NULL, next_ts(s, close_ts), s->stack[s->depth]);
+        region_event(s, NULL, next_ts(s, close_ts), s->stack[s->depth], false);
     }
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
@@ -385,19 +401,24 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
                    0,
                    0,
                    scorep_defs_comm_count(),
-                   false};
+                   false,
+                   NULL};
     if (!s.w || !s.attrs)
         return -1;
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
+    s.smp = scorep_sampling_cursor_new(l, s.w); /* NULL unless sampling */
     int spilled = scorep_flush_replay(&l->buffer, replay_item, &s);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
         write_item(&s, &it);
     buf_merge_free(m);
+    if (s.smp)
+        scorep_sampling_cursor_until(s.smp, UINT64_MAX, &s.last);
     write_epilogue(&s, l, exit_status);
+    scorep_sampling_cursor_free(s.smp);
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
@@ -422,7 +443,7 @@ typedef struct {
     char ***location_names;
     uint64_t **n_events;
     uint64_t first_ts, last_ts;
-    int cuda; /* some process has GPU locations: every rank gets a CUDA window */
+    int cuda;                  /* some process has GPU locations: every rank gets a CUDA window */
     trace_red_list reductions; /* what the locations' traces lack */
     uint64_t total_locations;
 } trace_job;
@@ -436,7 +457,8 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
                                         OTF2_PARADIGM_MPI,
                                         OTF2_PARADIGM_OPENMP,
                                         OTF2_PARADIGM_SHMEM,
-                                        OTF2_PARADIGM_CUDA};
+                                        OTF2_PARADIGM_CUDA,
+                                        OTF2_PARADIGM_SAMPLING};
     return map[p];
 }
 
@@ -763,6 +785,18 @@ static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_j
     free(w.accel);
 }
 
+/* Interrupt generators and calling contexts (src/sampling). */
+static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
+{
+    if (!scorep_sampling_trace_used())
+        return;
+    uint32_t names[SMP_MAX_SOURCES];
+    for (int i = 0; i < scorep_sampling_generator_count(); i++)
+        names[i] = strtab_add(st, scorep_sampling_generator_name(i), 1);
+    if (g)
+        scorep_sampling_write_defs(g, names);
+}
+
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     write_system_tree(g, st, j);
@@ -775,6 +809,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
+    write_sampling_defs(g, st);
 }
 
 static int write_global_defs(OTF2_Archive *a, const trace_job *j)
@@ -850,6 +885,7 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
         write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN],
                   u->n[U_WIN] + (uint64_t)ipc->rank()); /* the CUDA window */
+        scorep_sampling_write_mapping(d);
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
         OTF2_Archive_CloseDefWriter(a, d);
@@ -1009,6 +1045,8 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         if (write_location(a, l, exit_status, &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
+    if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */
+        rc = -1;
     OTF2_Archive_OpenDefFiles(a);
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;

@@ -3,6 +3,7 @@
  * and under LD_PRELOAD). */
 #include "core/events.h"
 #include "core/runtime.h"
+#include "sampling/sampling.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -69,6 +70,7 @@ static void thread_finished(void *arg)
         if (l->profiling)
             scorep_profile_close_all(&l->profile, l->end_ts);
     }
+    scorep_sampling_thread_end(l);
     l->finished = true;
 }
 

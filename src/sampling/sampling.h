@@ -1,0 +1,77 @@
+/* sampling.h: call-stack sampling with libunwind (SCOREP_ENABLE_UNWINDING,
+ * SCOREP_SAMPLING_EVENTS): per-thread interrupt sources, the async-signal-safe sample tree,
+ * and the hooks that merge samples into the profile and the trace at finalize. */
+#ifndef SCOREP_SAMPLING_H
+#define SCOREP_SAMPLING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scorep_location;
+struct scorep_sampling_thread;
+
+/* One interrupt source of SCOREP_SAMPLING_EVENTS ("timer@1000", "perf_task_clock@1000000"). */
+typedef enum { SMP_SRC_TIMER, SMP_SRC_PERF } smp_src_kind;
+typedef struct {
+    char spec[64];      /* as the user wrote it: the interrupt generator's name */
+    smp_src_kind kind;  /* timer: POSIX timer on the thread's CPU clock; perf: perf_event */
+    uint32_t perf_type; /* perf_event_attr.type/config for SMP_SRC_PERF */
+    uint64_t perf_config;
+    uint64_t period; /* timer: microseconds; perf: events (ns for the clock events) */
+    bool time_based; /* OTF2 interrupt generator mode: time or count */
+} smp_source;
+
+enum { SMP_MAX_SOURCES = 4 };
+
+/* Parses SCOREP_SAMPLING_EVENTS with separator sep. Returns the number of sources (0 for an
+ * empty string) or -1 with a message naming the bad entry and the accepted forms in err. */
+int scorep_sampling_parse(const char *events, const char *sep, smp_source *out, int max, char *err,
+                          size_t errlen);
+
+/* Called once at init after the configuration is read: parses the events, installs the
+ * signal handler. Returns 0, or -1 with the message printed (sampling stays off). */
+int scorep_sampling_init(void);
+/* true when samples are taken (SCOREP_ENABLE_UNWINDING and at least one usable event). */
+bool scorep_sampling_enabled(void);
+/* true when SCOREP_ENABLE_UNWINDING is set: the trace uses calling-context events. */
+bool scorep_sampling_unwinding(void);
+/* In the new thread itself, after its location exists: preallocates the thread's sample
+ * storage and starts its interrupt sources. No-op when sampling is off. */
+void scorep_sampling_thread_start(struct scorep_location *l);
+/* In an ending thread: stops its sources (a program that starts many threads would run out
+ * of timers and file descriptors otherwise); its samples stay for finalize. */
+void scorep_sampling_thread_end(struct scorep_location *l);
+/* At finalize, first: stops every source of every thread and waits for running handlers. */
+void scorep_sampling_stop_all(void);
+/* At finalize, after the profile's calls are closed and before unification: defines the
+ * sampled functions as regions and adds samples (count, time) to each location's profile. */
+void scorep_sampling_finish(void);
+
+/* ------------------------------------------------------------ trace hooks */
+/* Calling contexts of the trace (sampling_trace.c). A writer keeps one cursor per location. */
+typedef struct scorep_sampling_cursor scorep_sampling_cursor;
+/* NULL when the trace has no calling-context events (unwinding off, or an MPI run). */
+scorep_sampling_cursor *scorep_sampling_cursor_new(const struct scorep_location *l,
+                                                   void *evt_writer);
+/* Writes the samples taken before ts (raw ticks); *last is the writer's last timestamp, kept
+ * strictly increasing. */
+void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64_t *last);
+/* Instead of Enter/Leave: CallingContextEnter/Leave of region (local id) at time t. */
+void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint64_t t,
+                                   uint32_t region, bool enter);
+void scorep_sampling_cursor_free(scorep_sampling_cursor *c);
+/* Collective, after every location's events are written: the job's calling contexts at
+ * rank 0 and each process's map to them. region_map: local -> global region. 0 or -1. */
+int scorep_sampling_trace_unify(const uint32_t *region_map);
+/* Per location's local definitions: the mapping table of calling contexts. */
+void scorep_sampling_write_mapping(void *def_writer);
+/* Global definitions (rank 0): the interrupt generators (names are string ids from
+ * name_ids) and the job's calling contexts. */
+const char *scorep_sampling_generator_name(int i);
+int scorep_sampling_generator_count(void);
+void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids);
+/* true when a trace needs calling-context definitions (some cursor made a context). */
+bool scorep_sampling_trace_used(void);
+
+#endif

@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+# sampling_paths.py TRACE: reads an OTF2 trace with python3-otf2 (mapping tables applied by
+# OTF2's reader) and prints "path<TAB>count" per calling context of CallingContextSample
+# events, summed over locations; the path is the region names from the root, "/"-separated.
+import collections
+import sys
+
+import otf2
+
+
+def path(cc):
+    names = []
+    while cc is not None:
+        names.append(cc.region.name)
+        cc = cc.parent
+    return "/".join(reversed(names))
+
+
+def main():
+    counts = collections.Counter()
+    with otf2.reader.open(sys.argv[1]) as trace:
+        for _location, event in trace.events:
+            if isinstance(event, otf2.events.CallingContextSample):
+                counts[path(event.calling_context)] += 1
+    for p, n in sorted(counts.items()):
+        print(f"{p}\t{n}")
+
+
+main()

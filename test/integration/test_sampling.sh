@@ -1,0 +1,241 @@
+#!/bin/sh
+# test_sampling.sh: call-stack sampling with libunwind (SCOREP_ENABLE_UNWINDING,
+# SCOREP_SAMPLING_EVENTS=timer@1000) on test/programs/sampling_hot.c, instrumented and
+# unmodified under scorep-run: the share of samples under hot, sample counts bounded by the
+# CPU time, the profile's consistency, and the calling-context tree of the OTF2 trace.
+. "$top_srcdir/test/integration/lib.sh"
+
+SMP="SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000"
+# scorep-run preloads the build tree's runtime, not an installed one
+export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
+python3=
+for _p in python3 /usr/bin/python3; do
+    if "$_p" -c 'import otf2' 2>/dev/null; then
+        python3=$_p
+        break
+    fi
+done
+[ -n "$python3" ] || echo "no python3 with the otf2 module: trace paths not compared"
+
+# samples_total EXPDIR: samples over all call paths
+samples_total()
+{
+    profile_dump "$1" -m samples | awk -F'\t' '{ split($4, kv, "="); s += kv[2] } END { print s + 0 }'
+}
+
+# check_share EXPDIR WHAT: >= 80 % of the samples lie under main/hot; their number lies
+# between CPU time / 10 ms (kernels with HZ=100 deliver CPU-clock timers once per tick, with
+# the missed expirations as overruns) and CPU time / 1 ms + 2
+check_share()
+{
+    cpu=$(awk '/^cpu_ms/ { print $2 }' "$2.out")
+    total=$(samples_total "$1")
+    hot=$(profile_isum "$1" main/hot samples)
+    expect_ge "$((hot * 100))" "$((total * 80))" "$2: samples under main/hot ($hot of $total)"
+    expect_ge "$total" "$((cpu / 10))" "$2: samples >= CPU time / 10 ms ($cpu ms)"
+    expect_ge "$((cpu + 2))" "$total" "$2: samples <= CPU time / 1 ms + 2"
+    # no call path has negative exclusive time (sampled time fits into the measured time;
+    # where it was scaled to fit exactly, the reader's subtraction in seconds may leave
+    # rounding noise far below a nanosecond)
+    expect_ge "$(profile_dump "$1" -m time | awk -F'\t' '{ split($4, kv, "=");
+        if (NR == 1 || kv[2] < m) m = kv[2] } END { printf "%.17g\n", m }')" -0.000000001 \
+        "$2: smallest exclusive time >= -1 ns"
+}
+
+# check_trace EXPDIR WHAT: calling-context definitions form a tree (parents defined first,
+# every referenced context defined), one CALLING_CONTEXT_SAMPLE per sample of the profile,
+# no Enter/Leave records mixed with calling-context events
+check_trace()
+{
+    trace_defs "$1" >"$2.defs"
+    expect_eq "$(awk '$1 == "CALLING_CONTEXT" {
+            id = $2; defined[id] = 1
+            if (match($0, /Parent: "[^"]*" <[0-9]+>/)) {
+                p = substr($0, RSTART, RLENGTH); sub(/.*</, "", p); sub(/>/, "", p)
+                if (!(p in defined) || p + 0 >= id + 0) bad++
+            } else if ($0 !~ /Parent: UNDEFINED/) bad++
+        } END { print bad + 0 }' "$2.defs")" 0 "$2: calling contexts defined parents first"
+    expect_grep '^INTERRUPT_GENERATOR +0 +Name: "timer@1000" <[0-9]+>, Mode: TIME, Base: DECIMAL, Exponent: -6, Period: 1000$' \
+        "$2.defs" "$2: interrupt generator timer@1000"
+    trace_events "$1" >"$2.events"
+    expect_eq "$(count_lines '^CALLING_CONTEXT_SAMPLE ' "$2.events")" "$(samples_total "$1")" \
+        "$2: one trace sample per profile sample"
+    expect_eq "$(count_lines '^(ENTER|LEAVE) ' "$2.events")" 0 "$2: no Enter/Leave records"
+    # the trace's samples per calling context (read back through OTF2's Python reader)
+    # equal the profile's samples per call path
+    if [ -n "$python3" ]; then
+        "$python3" "$top_srcdir/test/integration/sampling_paths.py" "$1/traces.otf2" \
+            >"$2.tpaths" || fail "sampling_paths.py $1 failed"
+        profile_dump "$1" -m samples | awk -F'\t' '{ split($4, kv, "="); s[$2] += kv[2] }
+            END { for (p in s) if (s[p] > 0) printf "%s\t%d\n", p, s[p] }' | sort >"$2.ppaths"
+        expect_eq "$(cmp -s "$2.tpaths" "$2.ppaths" && echo same)" same \
+            "$2: samples per calling context equal in trace and profile ($(wc -l <"$2.ppaths") contexts)"
+    fi
+    expect_eq "$(grep '^CALLING_CONTEXT_SAMPLE ' "$2.events" |
+        grep -c -v 'Unwind Distance: [1-9][0-9]*, Interrupt Generator: "timer@1000" <0>$')" 0 \
+        "$2: samples name the generator and an unwind distance >= 1"
+}
+
+# --- instrumented: samples below the instrumented regions -------------------------------
+scorep_cc gcc -O2 -g -o hot_inst "$PROGRAMS/sampling_hot.c"
+run_app inst env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=inst ./hot_inst
+expect_eq "$status" 0 "instrumented: exit status"
+expect_eq "$(cat inst.err)" "" "instrumented: nothing on stderr"
+expect_eq "$(profile_sum inst main/hot visits)" 1 "instrumented: main/hot visits"
+expect_eq "$(profile_sum inst main/cold visits)" 2 "instrumented: main/cold visits"
+check_share inst inst
+check_trace inst inst
+expect_eq "$(count_lines '^CALLING_CONTEXT_ENTER .*Calling Context: "hot"' inst.events)" 1 \
+    "instrumented: one CallingContextEnter of hot"
+expect_eq "$(count_lines '^CALLING_CONTEXT_LEAVE .*Calling Context: "cold"' inst.events)" 2 \
+    "instrumented: two CallingContextLeave of cold"
+
+# --- unmodified binary under scorep-run: zero recompilation -----------------------------
+gcc -O2 -g -o hot_plain "$PROGRAMS/sampling_hot.c" || fail "gcc failed"
+run_app plain env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=plain \
+    "$top_builddir/scorep-run" ./hot_plain
+expect_eq "$status" 0 "scorep-run: exit status"
+expect_eq "$(cat plain.err)" "" "scorep-run: nothing on stderr"
+check_share plain plain
+check_trace plain plain
+# visits of sampled paths: entries seen by consecutive samples; main and hot once each
+expect_eq "$(profile_sum plain main visits)" 1 "scorep-run: sampled visits of main"
+expect_eq "$(profile_sum plain main/hot visits)" 1 "scorep-run: sampled visits of main/hot"
+# every sample carries the CPU time it stands for (1 ms per expiration): the sampled time
+# of main agrees with the CPU time within 20 %
+cpu=$(awk '/^cpu_ms/ { print $2 }' plain.out)
+ms=$(profile_isum plain main time | awk '{ printf "%d\n", $1 * 1000 }')
+expect_ge "$ms" "$((cpu * 8 / 10))" "scorep-run: sampled time of main >= 80 % of CPU time"
+expect_ge "$((cpu * 12 / 10))" "$ms" "scorep-run: sampled time of main <= 120 % of CPU time"
+
+# --- threads under scorep-run: every thread has its own timer --------------------------
+gcc -O2 -g -pthread -o threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
+run_app threads env $SMP SCOREP_EXPERIMENT_DIRECTORY=threads "$top_builddir/scorep-run" ./threads
+expect_eq "$status" 0 "threads: exit status"
+expect_eq "$(profile_locations threads)" 3 "threads: three locations"
+for loc in 0 1 2; do
+    # a pthread's call paths hang under Score-P's artificial root THREADS
+    path=$([ $loc = 0 ] && echo main/hot || echo THREADS/worker/hot)
+    all=$(profile_dump threads -m samples | awk -F'\t' -v l=$loc '$3 == l { split($4, kv, "=");
+        s += kv[2] } END { print s + 0 }')
+    hot=$(profile_isum threads $path samples $loc)
+    expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
+    # each thread spends >= 300 ms of its own CPU time in hot()
+    ms=$(profile_isum threads $path time $loc | awk '{ printf "%d\n", $1 * 1000 }')
+    expect_ge "$ms" 240 "threads: location $loc: sampled time of $path >= 80 % of 300 ms"
+    expect_ge 450 "$ms" "threads: location $loc: sampled time of $path <= 150 % of 300 ms"
+done
+
+# --- 300 threads one after another with 64 file descriptors: ended threads' sources are
+# released (perf_event sources hold one descriptor each)
+gcc -O2 -pthread -o churn "$PROGRAMS/sampling_churn.c" || fail "gcc failed"
+run_app churn sh -c "ulimit -n 64 && exec env SCOREP_ENABLE_UNWINDING=true \
+    SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000,timer@1000 SCOREP_EXPERIMENT_DIRECTORY=churn \
+    '$top_builddir/scorep-run' ./churn"
+expect_eq "$status" 0 "thread churn: exit status"
+expect_eq "$(cat churn.out)" done "thread churn: output"
+expect_eq "$(grep -c -v 'perf_task_clock@1000000.. cannot be opened here' churn.err)" 0 \
+    "thread churn: no message (but perf_event being unavailable)"
+expect_eq "$(profile_locations churn)" 301 "thread churn: 301 locations"
+
+# --- a perf_event software clock as the source -------------------------------------------
+run_app perf env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000 \
+    SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=perf ./hot_inst
+expect_eq "$status" 0 "perf_task_clock: exit status"
+if grep -q "cannot be opened here" perf.err; then
+    echo "perf_event_open is not allowed here: perf_task_clock not checked further"
+else
+    expect_eq "$(cat perf.err)" "" "perf_task_clock: nothing on stderr"
+    total=$(samples_total perf)
+    expect_ge "$total" 1 "perf_task_clock: samples"
+    expect_ge "$(($(profile_isum perf main/hot samples) * 100))" "$((total * 80))" \
+        "perf_task_clock: samples under main/hot"
+    trace_defs perf >perf.defs
+    expect_grep '^INTERRUPT_GENERATOR +0 +Name: "perf_task_clock@1000000" <[0-9]+>, Mode: TIME, Base: DECIMAL, Exponent: -9, Period: 1000000$' \
+        perf.defs "perf_task_clock: interrupt generator"
+fi
+
+# --- an unmodified MPI program, 3 ranks under mpirun + scorep-run -------------------------
+if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    mpicc -O2 -g -o mpi_hot "$PROGRAMS/sampling_mpi.c" || fail "mpicc failed"
+    rc=0
+    env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=mpi \
+        timeout 120 mpirun -np 3 "$top_builddir/scorep-run" ./mpi_hot >mpi.out 2>mpi.err || rc=$?
+    expect_eq "$rc" 0 "MPI: 3 ranks under scorep-run"
+    for r in 0 1 2; do
+        # outside MPI calls: a rank that waits in MPI_Barrier polls, and gets samples there
+        all=$(profile_dump mpi -m samples | awk -F'\t' -v l=$r '$3 == l && $2 !~ /^MPI_/ {
+            split($4, kv, "="); s += kv[2] } END { print s + 0 }')
+        hot=$(profile_isum mpi main/hot samples $r)
+        expect_ge "$((hot * 100))" "$((all * 80))" \
+            "MPI: rank $r: samples under main/hot (of those outside MPI calls)"
+        ms=$(profile_isum mpi main/hot time $r | awk '{ printf "%d\n", $1 * 1000 }')
+        expect_ge "$ms" 160 "MPI: rank $r: sampled time of main/hot >= 80 % of 200 ms"
+    done
+    # the wrapper region MPI_Init shows the library below it, not main's frames again
+    # (some of its samples fall into the measurement's own setup inside the wrapper)
+    expect_ge "$(($(profile_isum mpi MPI_Init/PMPI_Init samples) * 100))" \
+        "$(($(profile_isum mpi MPI_Init samples) * 80))" \
+        "MPI: >= 80 % of MPI_Init's samples lie in PMPI_Init below the wrapper region"
+    expect_eq "$(profile_paths mpi | grep -c '^MPI_Init/main')" 0 "MPI: no main below MPI_Init"
+    check_trace mpi mpi
+    expect_eq "$(awk '$1 == "CALLING_CONTEXT_SAMPLE" { print $2 }' mpi.events | sort -u | tr '\n' ' ')" \
+        "0 1 2 " "MPI: every rank has samples in the trace"
+else
+    echo "no MPI adapter or mpirun: MPI sampling not checked"
+fi
+
+# --- an unmodified OpenMP program (gcc -fopenmp) under scorep-run: 3 threads -------------
+if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+    gcc -O2 -g -fopenmp -o omp_hot "$PROGRAMS/sampling_omp.c" || fail "gcc -fopenmp failed"
+    run_app omp env $SMP SCOREP_EXPERIMENT_DIRECTORY=omp "$top_builddir/scorep-run" ./omp_hot
+    expect_eq "$status" 0 "OpenMP: exit status"
+    for loc in 0 1 2; do
+        # a thread that reaches the implicit barrier first waits there, polling
+        all=$(profile_dump omp -m samples | awk -F'\t' -v l=$loc '$3 == l && $2 !~ /barrier/ {
+            split($4, kv, "="); s += kv[2] } END { print s + 0 }')
+        hot=$(profile_dump omp -i -m samples | awk -F'\t' -v l=$loc '
+            $3 == l && $2 ~ /^!\$omp parallel @[^\/]*\/hot$/ { split($4, kv, "="); s += kv[2] }
+            END { print s + 0 }')
+        expect_ge "$((hot * 100))" "$((all * 80))" \
+            "OpenMP: thread $loc: samples under '!\$omp parallel/hot' (outside the barrier)"
+    done
+    expect_eq "$(profile_paths omp | grep -c -E '(^|/)main(/|$)|__kmp|libomp')" 0 \
+        "OpenMP: no main, no OpenMP runtime frames in the sampled paths"
+else
+    echo "no OMPT tool: OpenMP sampling not checked"
+fi
+
+# --- off by default; bad input gets one message and the program runs on ------------------
+run_app off env SCOREP_SAMPLING_EVENTS=timer@1000 SCOREP_EXPERIMENT_DIRECTORY=off ./hot_inst
+expect_eq "$("$CUBE_DUMP" off/profile.cubex | grep -c 'samples=')" 0 "without unwinding: no samples"
+run_app bad env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000,bogus@5 \
+    SCOREP_EXPERIMENT_DIRECTORY=bad ./hot_inst
+expect_eq "$status" 0 "bad event: exit status"
+expect_eq "$(wc -l <bad.err)" 1 "bad event: one message"
+expect_grep "SCOREP_SAMPLING_EVENTS='timer@1000,bogus@5': 'bogus' is not a sampling event \(accepted: timer@" \
+    bad.err "bad event: the message names the entry and the accepted forms"
+# a hardware event: one message where there is no PMU (as on the development VM), else samples
+run_app cycles env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_cycles@1000000 \
+    SCOREP_EXPERIMENT_DIRECTORY=cycles ./hot_inst
+expect_eq "$status" 0 "perf_cycles: exit status"
+if [ -s cycles.err ]; then
+    expect_eq "$(wc -l <cycles.err)" 1 "perf_cycles without a PMU: one message"
+    expect_grep "'perf_cycles@1000000' cannot be opened here \(perf_event_open: .*\); sampling goes on without it" \
+        cycles.err "perf_cycles without a PMU: the message names the event"
+else
+    expect_ge "$(samples_total cycles)" 1 "perf_cycles: samples"
+fi
+run_app period env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@x \
+    SCOREP_EXPERIMENT_DIRECTORY=period ./hot_inst
+expect_grep "'timer@x': the period after '@' must be a positive integer" period.err \
+    "bad period: message"
+# a program with its own SIGPROF handler: sampling stops, one message says so
+gcc -O2 -o sigprof "$PROGRAMS/sampling_sigprof.c" || fail "gcc failed"
+run_app sigprof env $SMP SCOREP_EXPERIMENT_DIRECTORY=sigprof "$top_builddir/scorep-run" ./sigprof
+expect_eq "$status" 0 "own SIGPROF handler: exit status"
+expect_eq "$(cat sigprof.out)" done "own SIGPROF handler: output"
+expect_eq "$(grep -c 'the program replaced the SIGPROF handler of sampling' sigprof.err)" 1 \
+    "own SIGPROF handler: one message"
+done_ok

@@ -1,0 +1,46 @@
+/* sampling_threads.c: three threads (main and two pthreads) each spend about 0.3 s of their
+ * own CPU time in hot(); prints the process CPU time in ms ("cpu_ms N"). */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+static volatile double sink;
+
+__attribute__((noinline)) static double spin(long n)
+{
+    double x = 0;
+    for (long i = 0; i < n; i++)
+        x += (double)i * 1e-9;
+    return x;
+}
+
+__attribute__((noinline)) void hot(void)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    do {
+        sink += spin(100000);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 300000000L);
+}
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    hot();
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker, NULL);
+    hot();
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    struct timespec c;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    printf("cpu_ms %ld\n", c.tv_sec * 1000L + c.tv_nsec / 1000000L);
+    return 0;
+}
