@@ -2,6 +2,7 @@
 #include "core/location.h"
 #include "core/runtime.h"
 #include "core/timer.h"
+#include "metrics/metrics.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
         snprintf(l->name, sizeof l->name, "Pthread thread %u", l->id);
     l->first_ts = l->last_ts = scorep_timer_ticks();
     scorep_tls_location = l;
+    if (scorep_metrics_attach(l) != 0)
+        scorep_warn("out of memory: location %u records no metrics", l->id);
     return l;
 }
 

@@ -28,6 +28,7 @@ typedef struct scorep_location {
     char name[32];
     scorep_profile profile;
     scorep_buffer buffer;
+    struct scorep_metric_set *metrics; /* metric sources read at enter/leave; NULL: none */
     uint64_t first_ts, end_ts;
     struct scorep_location *next;
 } scorep_location;

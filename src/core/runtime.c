@@ -7,6 +7,7 @@
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "metrics/metrics.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -225,11 +226,13 @@ static void do_init(void)
         return;
     on_exit(on_exit_handler, NULL);
     install_signal_handlers();
+    scorep_metrics_init();
     scorep_location *l = scorep_location_create(0, 0);
     if (!l) {
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
+    scorep_metrics_begin(mpi_mode);
     program_begin_ts = scorep_event_time(l);
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
@@ -327,7 +330,9 @@ void scorep_runtime_finalize(int status)
     }
     if (!experiment_dir[0] && create_experiment_dir() != 0)
         return; /* an MPI program that never initialised MPI */
+    scorep_metrics_stop();
     close_locations();
+    scorep_metrics_end();
     scorep_timer_finish();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
     write_results(status);

@@ -24,6 +24,10 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
+    /* metric sources (src/metrics) */
+    char *metric_papi, *metric_papi_per_process, *metric_papi_sep;
+    char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
+    char *metric_plugins, *metric_plugins_sep;
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };

@@ -30,6 +30,7 @@ typedef struct pnode {
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
+    uint64_t *dense; /* metric sources: n_dense values at enter, then n_dense inclusive sums */
 } pnode;
 
 typedef struct {
@@ -42,6 +43,10 @@ typedef struct {
     /* node memory: bump allocation from malloc'ed blocks (slow path only) */
     char *block, *block_end;
     bool out_of_memory;
+    /* metric sources (src/metrics): values read at the current event, set by the location */
+    uint32_t n_dense;
+    const uint64_t *dense_values;
+    const uint32_t *dense_ids; /* defs metric id of each value */
 } scorep_profile;
 
 int scorep_profile_init(scorep_profile *p, uint32_t max_depth);
@@ -65,6 +70,19 @@ static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
         n->max = d;
 }
 
+/* Metric sources: remember the values at enter, add the difference at leave. */
+static inline void scorep_profile_dense_start(const scorep_profile *p, pnode *n)
+{
+    for (uint32_t i = 0; i < p->n_dense; i++)
+        n->dense[i] = p->dense_values[i];
+}
+
+static inline void scorep_profile_dense_stop(const scorep_profile *p, pnode *n)
+{
+    for (uint32_t i = 0; i < p->n_dense; i++)
+        n->dense[p->n_dense + i] += p->dense_values[i] - n->dense[i];
+}
+
 static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint64_t ts)
 {
     if (__builtin_expect(p->depth >= p->max_depth, 0)) {
@@ -82,6 +100,8 @@ static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint
         cur->last_hit = c;
     }
     c->enter_ts = ts;
+    if (c->dense)
+        scorep_profile_dense_start(p, c);
     p->cur = c;
     p->depth++;
 }
@@ -98,6 +118,8 @@ static inline void scorep_profile_leave(scorep_profile *p, uint32_t region, uint
         return;
     }
     scorep_profile_close_node(c, ts);
+    if (c->dense)
+        scorep_profile_dense_stop(p, c);
     p->cur = c->parent;
     p->depth--;
 }
