@@ -11,8 +11,12 @@
 static inline uint64_t scorep_metrics_event(scorep_location *l, uint64_t t)
 {
     scorep_metric_set *s = l->metrics;
-    for (uint32_t i = 0; i < s->n_readers; i++)
-        s->readers[i].read(s->readers[i].state, s->readers[i].out);
+    /* Per-thread counters can only be read on their thread. Another thread writes events
+     * of l only for calls l's thread has finished waiting in (the late ends of OpenMP
+     * workers, docs/openmp.md): l's last values stand for them. */
+    if (__builtin_expect(scorep_tls_location == l, 1))
+        for (uint32_t i = 0; i < s->n_readers; i++)
+            s->readers[i].read(s->readers[i].state, s->readers[i].out);
     if (!l->tracing)
         return t;
     for (uint32_t i = 0; i < s->n; i++)

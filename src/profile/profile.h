@@ -47,6 +47,8 @@ typedef struct {
     uint32_t n_dense;
     const uint64_t *dense_values;
     const uint32_t *dense_ids; /* defs metric id of each value */
+    uint64_t *dense_stack;     /* values at each open task suspension (profile_threads.c) */
+    uint32_t dense_sp, dense_cap;
 } scorep_profile;
 
 int scorep_profile_init(scorep_profile *p, uint32_t max_depth);
