@@ -232,8 +232,8 @@ static void do_init(void)
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
-    scorep_metrics_begin(mpi_mode);
     program_begin_ts = scorep_event_time(l);
+    scorep_metrics_begin(mpi_mode); /* asynchronous values come after ProgramBegin */
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }

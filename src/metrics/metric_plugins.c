@@ -59,7 +59,10 @@ typedef struct {
     const void *base; /* load address of the library */
     bool responsible; /* this process records it (PER_HOST, ONCE) */
     uint32_t n;
-    SCOREP_Metric_Plugin_MetricProperties *props[MAX_PLUGIN_METRICS]; /* owned, free()d */
+    /* Copies of the plugin's properties. Score-P may free() what get_event_info returns,
+     * but published plugins also return string literals (a unit of "Joules"): the few
+     * bytes are left to the plugin rather than risk freeing what malloc did not give. */
+    SCOREP_Metric_Plugin_MetricProperties *props[MAX_PLUGIN_METRICS];
     uint32_t ids[MAX_PLUGIN_METRICS];
     scorep_metric_group g;
     pthread_mutex_t lock; /* async_locs: threads attach concurrently */
@@ -159,12 +162,8 @@ static int load(plugin *p, const char *name)
 
 static void free_props(plugin *p)
 {
-    for (uint32_t i = 0; i < p->n; i++) {
-        free(p->props[i]->name);
-        free(p->props[i]->description);
-        free(p->props[i]->unit);
+    for (uint32_t i = 0; i < p->n; i++)
         free(p->props[i]);
-    }
     p->n = 0;
 }
 
@@ -207,12 +206,10 @@ static void add_token(const char *tok, void *arg)
         scorep_warn("metric plugin '%s': get_event_info returned no metrics for '%s'; nothing "
                     "is recorded for it (see the plugin's README for its metric names)",
                     p->name, tok);
-        free(list);
         return;
     }
     for (SCOREP_Metric_Plugin_MetricProperties *m = list; m->name; m++)
         define_metric(p, m);
-    free(list); /* the strings now belong to p->props */
 }
 
 static int32_t add_counter(plugin *p, uint32_t i)

@@ -133,9 +133,12 @@ void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size
     if (!l->tracing || n == 0)
         return;
     qsort(v, n, sizeof *v, by_time);
+    /* the trace of a location begins with its creation, the first one's with ProgramBegin */
+    uint64_t begin =
+        l->first_ts > scorep_program_begin_ts() ? l->first_ts : scorep_program_begin_ts();
     size_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
-        if (v[i].ts < l->first_ts || v[i].ts > l->end_ts) {
+        if (v[i].ts <= begin || v[i].ts > l->end_ts) {
             dropped++;
             continue;
         }
