@@ -43,6 +43,12 @@ static int build_info(void)
 #endif
     printf("  shmem       no (not built yet)\n");
     printf("  cuda        no (not built yet)\n");
+    printf("metrics:\n");
+    printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");
+    printf("  papi        yes (SCOREP_METRIC_PAPI; events PAPI cannot count are reported and "
+           "left out)\n");
+    printf("  plugins     yes (SCOREP_METRIC_PLUGINS, Score-P plugin interface version 1; "
+           "shipped: cputime, meminfo)\n");
     printf("output:\n");
     printf("  profile     Cube4 (.cubex), own writer\n");
     printf("  trace       OTF2 %d.%d.%d\n", OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR,
@@ -57,6 +63,10 @@ static int build_info(void)
            "(docs/mpi.md)\n");
     printf("  - when SCOREP_TOTAL_MEMORY is used up, tracing stops for that thread (no "
            "flush); the profile keeps counting\n");
+    printf("  - an unknown PAPI event or rusage field, or an unusable metric plugin, is a "
+           "warning, not an abort\n");
+    printf("  - metrics: one OTF2 metric class per metric, values 1 tick before their "
+           "enter/leave; asynchronous plugins are read at the end (docs/metrics.md)\n");
     return 0;
 }
 
