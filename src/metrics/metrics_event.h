@@ -6,8 +6,9 @@
 #include "core/location.h"
 #include "metrics/metrics.h"
 
-/* Reads the location's metrics at event time t. In the trace the values get timestamp t
- * and the event itself t + 1 (timestamps are unique per location); returns the event's. */
+/* Reads the location's metrics at event time t. In the buffer the values get timestamp t
+ * and the event itself t + 1 (buffer timestamps are unique per location; the trace writer
+ * gives the values the event's timestamp again); returns the event's. */
 static inline uint64_t scorep_metrics_event(scorep_location *l, uint64_t t)
 {
     scorep_metric_set *s = l->metrics;

@@ -65,8 +65,8 @@ static int build_info(void)
            "flush); the profile keeps counting\n");
     printf("  - an unknown PAPI event or rusage field, or an unusable metric plugin, is a "
            "warning, not an abort\n");
-    printf("  - metrics: one OTF2 metric class per metric, values 1 tick before their "
-           "enter/leave; asynchronous plugins are read at the end (docs/metrics.md)\n");
+    printf("  - metrics: one OTF2 metric class per metric; asynchronous plugins are read at "
+           "the end (docs/metrics.md)\n");
     return 0;
 }
 

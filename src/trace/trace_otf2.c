@@ -304,10 +304,14 @@ static void write_item(evt_state *s, const buf_item *it)
         OTF2_EvtWriter_ParameterString(w, NULL, t, it->a, (OTF2_StringRef)it->b);
         break;
     case BUF_EV_METRIC: {
-        OTF2_Type type = metric_otf2_type(scorep_defs_metric_get(it->a)->type);
+        const scorep_metric_def *d = scorep_defs_metric_get(it->a);
+        OTF2_Type type = metric_otf2_type(d->type);
         OTF2_MetricValue v;
         v.unsigned_int = it->b;
-        OTF2_EvtWriter_Metric(w, NULL, t, it->a, 1, &type, &v);
+        /* values read at an enter/leave are buffered one tick before it (buffer timestamps
+         * are unique per location); in the trace they share its timestamp, as in Score-P */
+        bool at_event = d->recorder == SCOREP_MREC_STRICT || d->recorder == SCOREP_MREC_SYNC;
+        OTF2_EvtWriter_Metric(w, NULL, at_event ? t + 1 : t, it->a, 1, &type, &v);
         break;
     }
     case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
