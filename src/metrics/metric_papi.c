@@ -132,6 +132,17 @@ static int papi_attach(scorep_metric_group *grp, struct scorep_location *l, void
     return 0;
 }
 
+/* A thread's event set holds perf file descriptors: give them back when the thread ends. */
+static void papi_release(void *state)
+{
+    int es = (int)(intptr_t)state;
+    long long v[MAX_EVENTS];
+    PAPI_stop(es, v);
+    PAPI_cleanup_eventset(es);
+    PAPI_destroy_eventset(&es);
+    PAPI_unregister_thread();
+}
+
 void scorep_metric_papi_init(const char *names, bool per_process, const char *sep)
 {
     papi_group *g = &groups[per_process];
@@ -144,6 +155,7 @@ void scorep_metric_papi_init(const char *names, bool per_process, const char *se
     g->g.master_only = per_process;
     g->g.attach = papi_attach;
     g->g.read = papi_read;
+    g->g.release = papi_release;
     g->g.ctx = g;
     scorep_metrics_add_group(&g->g);
 }

@@ -313,6 +313,7 @@ static void init_plugin(const char *name, void *arg)
                                  .master_only = p->info.run_per != SCOREP_METRIC_PER_THREAD,
                                  .attach = plugin_attach,
                                  .read = sync_read,
+                                 .release = free, /* the sync_state of a thread */
                                  .ctx = p};
     n_plugins++;
     if (p->responsible)

@@ -87,7 +87,8 @@ int scorep_metrics_attach(scorep_location *l)
         void *state = NULL;
         if (!applies(g, l) || g->attach(g, l, &state) != 0)
             continue;
-        s->readers[s->n_readers++] = (scorep_metric_reader){g->read, state, values + s->n};
+        s->readers[s->n_readers++] =
+            (scorep_metric_reader){g->read, g->release, state, values + s->n};
         memcpy(ids + s->n, g->ids, g->n * sizeof *ids);
         s->n += g->n;
     }
@@ -105,6 +106,18 @@ int scorep_metrics_attach(scorep_location *l)
     l->profile.dense_ids = ids;
     l->metrics = s;
     return 0;
+}
+
+void scorep_metrics_thread_end(scorep_location *l)
+{
+    scorep_metric_set *s = l->metrics;
+    if (!s)
+        return;
+    uint32_t n = s->n_readers;
+    s->n_readers = 0; /* no reads from here on */
+    for (uint32_t i = 0; i < n; i++)
+        if (s->readers[i].release)
+            s->readers[i].release(s->readers[i].state);
 }
 
 void scorep_metrics_begin(bool mpi)

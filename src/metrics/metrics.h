@@ -16,6 +16,7 @@ typedef void (*scorep_metric_read_fn)(void *state, uint64_t *out);
 
 typedef struct {
     scorep_metric_read_fn read;
+    void (*release)(void *state); /* at thread end; may be NULL */
     void *state;
     uint64_t *out;
 } scorep_metric_reader;
@@ -38,6 +39,7 @@ typedef struct scorep_metric_group {
     /* Creates the per-thread state on the thread itself; 0 or -1 (then not recorded). */
     int (*attach)(struct scorep_metric_group *g, struct scorep_location *l, void **state);
     scorep_metric_read_fn read;
+    void (*release)(void *state); /* frees what attach made, on the thread; may be NULL */
     void *ctx;
 } scorep_metric_group;
 
@@ -47,6 +49,9 @@ void scorep_metrics_init(void);
 int scorep_metrics_add_group(scorep_metric_group *g);
 /* Builds l->metrics on the thread of l (location creation). 0 or -1 (out of memory). */
 int scorep_metrics_attach(struct scorep_location *l);
+/* The thread of l ends (on that thread): its sources are released; l keeps its last values
+ * for the events that others still write for it. */
+void scorep_metrics_thread_end(struct scorep_location *l);
 /* Measurement begins (after the first location exists); stops (before the locations get
  * their end time: asynchronous values all lie before it); ends (values recorded, plugins
  * finalized; before writing). */

@@ -71,6 +71,7 @@ static void thread_finished(void *arg)
             scorep_profile_close_all(&l->profile, l->end_ts);
     }
     l->finished = true;
+    scorep_metrics_thread_end(l);
 }
 
 static void *trampoline(void *p)
