@@ -284,6 +284,13 @@ static void init_plugin(const char *name, void *arg)
                     name);
         return;
     }
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (strcmp(plugins[i].name, name) == 0) {
+            scorep_warn("SCOREP_METRIC_PLUGINS: metric plugin '%s' is listed twice; it is "
+                        "loaded once",
+                        name);
+            return;
+        }
     plugin *p = &plugins[n_plugins];
     memset(p, 0, sizeof *p);
     if (load(p, name) != 0)

@@ -62,7 +62,7 @@ expect_eq "$(profile_locations a1)" 1 "async: the plugin's thread is no location
 
 # bad input: one message each, measurement goes on with the good plugin
 run_app b1 env SCOREP_EXPERIMENT_DIRECTORY=b1 \
-    SCOREP_METRIC_PLUGINS=nosuchplugin,synth_newer,synth_noinfo,synth_sync \
+    SCOREP_METRIC_PLUGINS=nosuchplugin,synth_newer,synth_noinfo,synth_sync,synth_sync \
     SCOREP_METRIC_SYNTH_NEWER=events SCOREP_METRIC_SYNTH_NOINFO=x \
     SCOREP_METRIC_SYNTH_SYNC=events,bogus ./metrics 0 0 0 0
 expect_eq "$status" 0 "bad plugins: exit status"
@@ -74,7 +74,9 @@ expect_eq "$(grep -c "metric plugin 'synth_noinfo': get_event_info returned no m
     "bad plugins: get_event_info returns NULL"
 expect_eq "$(grep -c "metric plugin 'synth_sync': get_event_info returned no metrics for 'bogus'" b1.err)" 1 \
     "bad plugins: unknown token"
-expect_eq "$(wc -l <b1.err | tr -d ' ')" 4 "bad plugins: nothing else on stderr"
+expect_eq "$(grep -c "metric plugin 'synth_sync' is listed twice" b1.err)" 1 \
+    "bad plugins: listed twice, loaded once"
+expect_eq "$(wc -l <b1.err | tr -d ' ')" 5 "bad plugins: nothing else on stderr"
 expect_eq "$(profile_isum b1 main events)" 5 "bad plugins: synth_sync still recorded"
 
 # shipped plugins: cputime (per thread, strictly synchronous) and meminfo (async, per host)
