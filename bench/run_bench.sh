@@ -33,6 +33,9 @@ done
 SCOREP_CC_LIBDIR=$builddir/.libs
 SCOREP_CC_INCLUDEDIR=$srcdir/include
 export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
+# (c)-(h) measure every call; throttling (on by default) has its own variants (i), (j)
+SCOREP_THROTTLING=false
+export SCOREP_THROTTLING
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-bench.XXXXXX") || die "cannot create a temporary directory"
 cleanup() {
@@ -159,6 +162,26 @@ SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true
 variant "(e) scorep, tracing" trace "$tmp/tiny_scorep"
 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true
 variant "(f) scorep, profiling+tracing" both "$tmp/tiny_scorep"
+
+# issue #9: a traced call that the minimum-duration filter pops at its leave (every tiny
+# call is far shorter than 10 us), and the default SCOREP_TOTAL_MEMORY, where the trace
+# is reduced once it is full (the reduction's cost spread over all calls)
+SCOREP_ENABLE_PROFILING=false SCOREP_TRACING_MIN_DURATION=10us
+export SCOREP_TRACING_MIN_DURATION
+variant "(g) tracing, min duration 10us" trace "$tmp/tiny_scorep"
+unset SCOREP_TRACING_MIN_DURATION
+SCOREP_TOTAL_MEMORY=16000k
+variant "(h) tracing, reduced (16000k)" trace "$tmp/tiny_scorep"
+SCOREP_TOTAL_MEMORY=400M
+
+# throttling at its defaults (after 100000 calls with a mean below 10 us): the cost of a
+# throttled call (the first 10^5 calls are measured fully; their share is included)
+SCOREP_THROTTLING=true SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
+variant "(i) profiling, throttled" profile "$tmp/tiny_scorep"
+SCOREP_ENABLE_TRACING=true
+variant "(j) prof+trace, throttled" both "$tmp/tiny_scorep"
+SCOREP_THROTTLING=false
+SCOREP_ENABLE_PROFILING=true
 
 # rdtsc cost
 : >"$tmp/rd"

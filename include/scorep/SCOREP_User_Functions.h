@@ -1,25 +1,51 @@
-/* SCOREP_User_Functions.h: the functions behind the SCOREP_USER_* macros (stable ABI of
- * libscorep-rt). Call them through the macros of SCOREP_User.h. */
+/* SCOREP_User_Functions.h: the functions behind the SCOREP_USER_* macros, with Score-P's names
+ * and parameter lists (stable ABI of libscorep-rt). Call them through SCOREP_User.h. */
 #ifndef SCOREP_USER_FUNCTIONS_H
 #define SCOREP_USER_FUNCTIONS_H
 
 #include "scorep/SCOREP_User_Types.h"
+#include "scorep/SCOREP_User_Variables.h"
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **last_file_name,
-                            void *last_file, const char *name, SCOREP_User_RegionType type,
-                            const char *file, int line);
-void SCOREP_User_RegionEnter(SCOREP_User_RegionHandle handle);
-void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **last_file_name,
-                             void *last_file, const char *name, SCOREP_User_RegionType type,
-                             const char *file, int line);
-void SCOREP_User_RegionEnd(SCOREP_User_RegionHandle handle);
-void SCOREP_User_RegionByNameBegin(const char *name, SCOREP_User_RegionType type, const char *file,
-                                   int line);
+/* lastFileName and lastFile: Score-P's per-file caches (SCOREP_User_Variables.h), may be NULL;
+ * this runtime ignores them. */
+void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                            SCOREP_SourceFileHandle *lastFile, const char *name,
+                            const SCOREP_User_RegionType regionType, const char *fileName,
+                            const uint32_t lineNo);
+void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle handle);
+void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                             SCOREP_SourceFileHandle *lastFile, const char *name,
+                             const SCOREP_User_RegionType regionType, const char *fileName,
+                             const uint32_t lineNo);
+void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle handle);
+void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
+                                   const char *fileName, const uint32_t lineNo);
 void SCOREP_User_RegionByNameEnd(const char *name);
+
+/* Rewind regions: the point enters the region and remembers the trace position, the check
+ * leaves it and, when value is true, drops the events recorded since (see the user guide
+ * for what this runtime implements of that today). */
+void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                                   SCOREP_SourceFileHandle *lastFile, const char *name,
+                                   const SCOREP_User_RegionType regionType, const char *fileName,
+                                   const uint32_t lineNo);
+void SCOREP_User_RewindRegionEnter(const SCOREP_User_RegionHandle handle);
+void SCOREP_User_RewindRegionEnd(const SCOREP_User_RegionHandle handle, const bool value);
+
+/* Online-access phases: Score-P's online access interface is not part of this runtime, so a
+ * phase is recorded as the user region it encloses. */
+void SCOREP_User_OaPhaseBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                              SCOREP_SourceFileHandle *lastFile, const char *name,
+                              const SCOREP_User_RegionType regionType, const char *fileName,
+                              const uint32_t lineNo);
+void SCOREP_User_OaPhaseEnd(const SCOREP_User_RegionHandle handle);
 
 void SCOREP_User_ParameterInt64(SCOREP_User_ParameterHandle *handle, const char *name,
                                 int64_t value);
@@ -28,17 +54,42 @@ void SCOREP_User_ParameterUint64(SCOREP_User_ParameterHandle *handle, const char
 void SCOREP_User_ParameterString(SCOREP_User_ParameterHandle *handle, const char *name,
                                  const char *value);
 
-void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *handle, const char *name, const char *unit,
-                            SCOREP_User_MetricType type, int context);
-void SCOREP_User_TriggerMetricInt64(SCOREP_SamplingSetHandle handle, int64_t value);
-void SCOREP_User_TriggerMetricUint64(SCOREP_SamplingSetHandle handle, uint64_t value);
-void SCOREP_User_TriggerMetricDouble(SCOREP_SamplingSetHandle handle, double value);
+void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *metricHandle, const char *name,
+                            const char *unit, const SCOREP_User_MetricType metricType,
+                            const int8_t context);
+void SCOREP_User_TriggerMetricInt64(SCOREP_SamplingSetHandle metricHandle, int64_t value);
+void SCOREP_User_TriggerMetricUint64(SCOREP_SamplingSetHandle metricHandle, uint64_t value);
+void SCOREP_User_TriggerMetricDouble(SCOREP_SamplingSetHandle metricHandle, double value);
 
 void SCOREP_User_EnableRecording(void);
 void SCOREP_User_DisableRecording(void);
-int SCOREP_User_RecordingEnabled(void);
+bool SCOREP_User_RecordingEnabled(void);
 
 #ifdef __cplusplus
 }
-#endif
+
+/* SCOREP_USER_REGION: a region that ends with the enclosing scope. Inline here (Score-P
+ * compiles it into its library) because libscorep-rt is plain C. */
+class SCOREP_User_RegionClass
+{
+  public:
+    SCOREP_User_RegionClass(SCOREP_User_RegionHandle *regionHandle, const char *regionName,
+                            const SCOREP_User_RegionType regionType, const char **lastFileName,
+                            SCOREP_SourceFileHandle *lastFileHandle, const char *fileName,
+                            const uint32_t lineNo)
+    {
+        SCOREP_User_RegionBegin(regionHandle, lastFileName, lastFileHandle, regionName, regionType,
+                                fileName, lineNo);
+        region_handle = *regionHandle;
+    }
+    ~SCOREP_User_RegionClass()
+    {
+        SCOREP_User_RegionEnd(region_handle);
+    }
+
+  private:
+    SCOREP_User_RegionHandle region_handle;
+};
+#endif /* __cplusplus */
+
 #endif

@@ -7,12 +7,24 @@
 
 enum { INITIAL_DEPTHS = 128 };
 
-static int stream_page(buf_stream *s)
+/* A page this buffer freed earlier, else one from the process's pool. */
+static buf_page *take_page(scorep_buffer *b)
 {
-    buf_page *p = scorep_memory_page();
+    buf_page *p = b->spare;
+    if (p) {
+        b->spare = p->next;
+        return p;
+    }
+    return scorep_memory_page();
+}
+
+static int stream_page(scorep_buffer *b, buf_stream *s)
+{
+    buf_page *p = take_page(b);
     if (!p)
         return -1;
     p->next = NULL;
+    p->prev = s->last;
     p->used_end = NULL;
     if (s->last) {
         s->last->used_end = s->cur;
@@ -21,8 +33,9 @@ static int stream_page(buf_stream *s)
         s->first = p;
     }
     s->last = p;
-    s->cur = (char *)(p + 1);
+    s->start = s->cur = (char *)(p + 1);
     s->end = (char *)p + scorep_memory_page_size();
+    b->n_pages++;
     return 0;
 }
 
@@ -30,9 +43,16 @@ int scorep_buffer_init(scorep_buffer *b)
 {
     memset(b, 0, sizeof *b);
     b->depth = calloc(INITIAL_DEPTHS, sizeof *b->depth);
-    if (!b->depth)
+    b->log = calloc(BUF_MAX_LOG, sizeof *b->log);
+    if (!b->depth || !b->log) {
+        free(b->depth);
+        free(b->log);
         return -1;
-    b->depth_cap = INITIAL_DEPTHS;
+    }
+    b->depth_cap = b->rec_depth = INITIAL_DEPTHS;
+    b->depth_limit = UINT32_MAX;
+    b->step = BUF_STEP_STOP; /* no reduction until the runtime configures the steps */
+    b->spill_fd = -1;
     return 0;
 }
 
@@ -47,27 +67,47 @@ static void mark_full(scorep_buffer *b, uint64_t ts)
             b->depth[d].end = b->depth[d].cur;
         for (int k = 0; k < BUF_CLASS_COUNT; k++)
             b->cls[k].end = b->cls[k].cur;
+        scorep_buffer_log(b, BUF_STEP_STOP, 0, ts, 0);
     }
     b->lost++;
 }
 
 char *scorep_buffer_grow(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t size)
 {
-    if (b->full || stream_page(s) != 0) {
+    if (b->full) {
         mark_full(b, ts);
         return NULL;
+    }
+    if (stream_page(b, s) != 0) {
+        /* Reducing may compact s itself, so it can have room again without a new page. */
+        int room = scorep_buffer_reduce(b, ts) == 0 &&
+                   ((s->cur && s->cur + size <= s->end) || stream_page(b, s) == 0);
+        if (!room) {
+            mark_full(b, ts);
+            return NULL;
+        }
     }
     char *p = s->cur;
     s->cur += size;
     return p;
 }
 
-buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts)
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+    return a < b ? a : b;
+}
+
+buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts, uint32_t region)
 {
     if (b->full) {
         mark_full(b, ts);
         return NULL;
     }
+    /* a dropped call level: only communication calls are still recorded there */
+    if (depth >= b->depth_limit && !scorep_buffer_is_comm_region(region))
+        return NULL;
+    if (depth < b->depth_cap)
+        return &b->depth[depth];
     uint32_t cap = b->depth_cap ? b->depth_cap : INITIAL_DEPTHS;
     while (cap <= depth)
         cap *= 2;
@@ -79,5 +119,15 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
     memset(d + b->depth_cap, 0, (cap - b->depth_cap) * sizeof *d);
     b->depth = d;
     b->depth_cap = cap;
+    b->rec_depth = min_u32(cap, b->depth_limit);
     return &d[depth];
+}
+
+bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region)
+{
+    buf_region_rec *e = (buf_region_rec *)s->cur - 1;
+    if ((e->type & BUF_FLUSHED) || b->last_comm_ts > e->ts || scorep_buffer_is_comm_region(region))
+        return false;
+    s->cur = (char *)e;
+    return true;
 }

@@ -5,6 +5,7 @@
 #define SCOREP_BUFFER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -17,6 +18,12 @@ typedef enum {
 } buf_class;
 
 enum { BUF_ENTER = 1, BUF_LEAVE = 2 };
+/* Or'ed into a leave record's type: communication was recorded during the call, so no
+ * reduction step removes it. buf_merge_next reports the plain BUF_LEAVE. */
+enum { BUF_ENCLOSES_COMM = 0x100 };
+/* Or'ed into an enter record's type: the enter of a call still open at a flush, already
+ * written to the spill file; kept so that the call's leave is recorded. Never merged. */
+enum { BUF_FLUSHED = 0x200, BUF_TYPE_MASK = 0xff };
 
 typedef enum {
     BUF_EV_THREAD_CREATE = 16,
@@ -41,6 +48,7 @@ typedef enum {
     BUF_EV_THREAD_TASK_CREATE,
     BUF_EV_THREAD_TASK_SWITCH,
     BUF_EV_THREAD_TASK_COMPLETE,
+    BUF_EV_BUFFER_FLUSH, /* spill file only: a = 0, b = the flush's end time */
     /* class MPI */
     BUF_MPI_SEND = 64,
     BUF_MPI_RECV,
@@ -100,28 +108,85 @@ typedef struct {
 } buf_mpi_rec;
 
 typedef struct buf_page {
-    struct buf_page *next;
-    char *used_end; /* end of the records in this page (set when the page is left) */
+    struct buf_page *next, *prev; /* prev: rewinds cut streams from their end */
+    char *used_end;               /* end of the records in this page (set when the page is left) */
 } buf_page;
 
 typedef struct {
     char *cur, *end;
+    char *start; /* first record slot of the last page (NULL while the stream is empty) */
     buf_page *first, *last;
 } buf_stream;
+
+/* Reduction steps under memory pressure (buffer_reduce.c, docs/design-reduction.md). */
+typedef enum {
+    BUF_STEP_MIN_DURATION, /* raise the minimum duration, remove shorter calls */
+    BUF_STEP_DEPTH,        /* drop the deepest call level */
+    BUF_STEP_NONCOMM,      /* drop compiler/user calls that enclose no communication */
+    BUF_STEP_FLUSH,        /* write everything to the spill file (scorep_buffer_flush_hook) */
+    BUF_STEP_STOP,         /* nothing left to reduce: the trace stops (not a list entry) */
+    BUF_STEP_REWIND        /* log entry only: a user rewind discarded events */
+} buf_step;
+
+enum { BUF_MAX_STEPS = 4, BUF_MAX_LOG = 64 };
+
+/* One applied reduction: what (rule), how far (threshold in ticks or depth), when, and
+ * how many records it removed. */
+typedef struct {
+    uint32_t rule; /* buf_step */
+    uint64_t param, ts, removed;
+} buf_reduction;
 
 typedef struct {
     buf_stream *depth; /* REGION class, one stream per call depth */
     uint32_t depth_cap;
+    uint32_t rec_depth; /* calls at depth >= rec_depth take the slow path (depth_slow) */
     buf_stream cls[BUF_CLASS_COUNT];
+    buf_page *spare;  /* pages freed by reductions and rewinds, reused before the pool */
+    uint32_t n_pages; /* pages this buffer holds (in streams) */
     bool full;        /* the memory budget ran out: nothing more is recorded */
     uint64_t full_ts; /* time of the first lost event */
     uint64_t lost;    /* events not recorded since */
+    /* reduction: the configured order, the step reached, and what is applied from now on */
+    uint8_t steps[BUF_MAX_STEPS], n_steps, step;
+    uint64_t min_dur;       /* calls shorter than this (ticks) are popped at their leave */
+    uint64_t min_dur_first; /* the minimum-duration step's first threshold (ticks) */
+    uint64_t min_dur_cap;   /* ... and the highest it raises to */
+    uint32_t depth_limit;   /* non-communication calls this deep or deeper are not recorded */
+    uint64_t last_comm_ts;  /* time of the latest communication record (MPI, threads) */
+    buf_reduction *log;     /* BUF_MAX_LOG entries; n_log may count further ones */
+    uint32_t n_log;
+    /* flush mode (core/flush.c): records written so far, in merged order */
+    int spill_fd; /* -1 until the first flush */
+    uint32_t n_flushes;
+    uint64_t last_flush_ts; /* end of the latest flush: no rewind reaches behind it */
 } scorep_buffer;
+
+/* Set by the runtime: writes all of b's records to its spill file and empties b. 0 or -1. */
+extern int (*scorep_buffer_flush_hook)(scorep_buffer *b, uint64_t ts);
 
 int scorep_buffer_init(scorep_buffer *b);
 /* Slow paths: next page for a stream / room for a deeper call level. NULL when full. */
 char *scorep_buffer_grow(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t rec_size);
-buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts);
+buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts,
+                                     uint32_t region);
+/* A leave whose call was recorded and is shorter than min_dur: removes the call when it is
+ * no communication call and enclosed no communication. true when removed. */
+bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region);
+
+/* ------------------------------------------ reduction and rewind (buffer_reduce.c) */
+/* true for regions of communication paradigms (MPI, OpenMP, SHMEM, CUDA, pthread): their
+ * calls are never removed by a reduction step. */
+bool scorep_buffer_is_comm_region(uint32_t region);
+/* Frees pages by the next reduction steps; 0 when at least one page is free. */
+int scorep_buffer_reduce(scorep_buffer *b, uint64_t ts);
+/* Removes every record with a timestamp >= t0 from every stream (a discarding rewind). */
+uint64_t scorep_buffer_truncate(scorep_buffer *b, uint64_t t0);
+void scorep_buffer_log(scorep_buffer *b, buf_step rule, uint64_t param, uint64_t ts,
+                       uint64_t removed);
+const char *scorep_buffer_step_name(buf_step s);
+/* Parses "min_duration,depth,noncomm,flush" (any order, each at most once) or "none". */
+int scorep_buffer_parse_steps(const char *spec, uint8_t *steps, uint8_t *n);
 
 static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t size)
 {
@@ -132,13 +197,9 @@ static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_
     return p;
 }
 
-static inline void scorep_buffer_region(scorep_buffer *b, uint32_t depth, uint64_t ts,
-                                        uint32_t region, uint32_t type)
+static inline void scorep_buffer_put_region(scorep_buffer *b, buf_stream *s, uint64_t ts,
+                                            uint32_t region, uint32_t type)
 {
-    buf_stream *s =
-        depth < b->depth_cap ? &b->depth[depth] : scorep_buffer_depth_slow(b, depth, ts);
-    if (!s)
-        return;
     buf_region_rec *r = scorep_buffer_alloc(b, s, ts, sizeof *r);
     if (r) {
         r->ts = ts;
@@ -147,11 +208,49 @@ static inline void scorep_buffer_region(scorep_buffer *b, uint32_t depth, uint64
     }
 }
 
+static inline void scorep_buffer_enter(scorep_buffer *b, uint32_t depth, uint64_t ts,
+                                       uint32_t region)
+{
+    buf_stream *s =
+        depth < b->rec_depth ? &b->depth[depth] : scorep_buffer_depth_slow(b, depth, ts, region);
+    if (s)
+        scorep_buffer_put_region(b, s, ts, region, BUF_ENTER);
+}
+
+/* Only one call per depth is open, so the call being left was recorded exactly when the
+ * last record of its depth's stream is an enter; reductions keep open enters last. */
+static inline void scorep_buffer_leave(scorep_buffer *b, uint32_t depth, uint64_t ts,
+                                       uint32_t region)
+{
+    buf_stream *s = depth < b->depth_cap ? &b->depth[depth] : NULL;
+    const buf_region_rec *e = s && s->cur > s->start ? (const buf_region_rec *)s->cur - 1 : NULL;
+    if (!e || (e->type & BUF_TYPE_MASK) != BUF_ENTER) {
+        b->lost += b->full; /* after a stop every leave counts as lost, as its enter did */
+        return;
+    }
+    if (__builtin_expect(ts - e->ts < b->min_dur, 0) && scorep_buffer_pop_short(b, s, region))
+        return;
+    scorep_buffer_put_region(b, s, ts, region,
+                             BUF_LEAVE | (b->last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0));
+}
+
+/* Kept for callers that record both kinds through one entry (unit tests). */
+static inline void scorep_buffer_region(scorep_buffer *b, uint32_t depth, uint64_t ts,
+                                        uint32_t region, uint32_t type)
+{
+    if (type == BUF_ENTER)
+        scorep_buffer_enter(b, depth, ts, region);
+    else
+        scorep_buffer_leave(b, depth, ts, region);
+}
+
 static inline void scorep_buffer_event(scorep_buffer *b, buf_class c, uint64_t ts, uint32_t type,
                                        uint32_t a, uint64_t v)
 {
     buf_event_rec *r = scorep_buffer_alloc(b, &b->cls[c], ts, sizeof *r);
     if (r) {
+        if (c == BUF_CLASS_THREAD)
+            b->last_comm_ts = ts;
         r->ts = ts;
         r->type = type;
         r->a = a;
@@ -163,6 +262,7 @@ static inline buf_mpi_rec *scorep_buffer_mpi(scorep_buffer *b, uint64_t ts, uint
 {
     buf_mpi_rec *r = scorep_buffer_alloc(b, &b->cls[BUF_CLASS_MPI], ts, sizeof *r);
     if (r) {
+        b->last_comm_ts = ts;
         *r = (buf_mpi_rec){0};
         r->ts = ts;
         r->type = type;

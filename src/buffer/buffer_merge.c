@@ -87,14 +87,32 @@ buf_merge *buf_merge_new(const scorep_buffer *b)
     return m;
 }
 
+static void advance(buf_merge *m)
+{
+    cursor *c = &m->c[0];
+    c->pos += c->rec_size;
+    if (!cursor_load(c))
+        m->c[0] = m->c[--m->n];
+    sift_down(m, 0);
+}
+
+/* Enters kept over a flush were written before it: they are not merged again. */
+static bool flushed_placeholder(const cursor *c)
+{
+    return c->rec_size == sizeof(buf_region_rec) &&
+           (((const buf_region_rec *)(const void *)c->pos)->type & BUF_FLUSHED);
+}
+
 int buf_merge_next(buf_merge *m, buf_item *it)
 {
+    while (m->n > 0 && flushed_placeholder(&m->c[0]))
+        advance(m);
     if (m->n == 0)
         return 0;
     cursor *c = &m->c[0];
     if (c->rec_size == sizeof(buf_region_rec)) {
         const buf_region_rec *r = (const void *)c->pos;
-        *it = (buf_item){r->ts, r->type, r->region, 0, NULL};
+        *it = (buf_item){r->ts, r->type & ~(uint32_t)BUF_ENCLOSES_COMM, r->region, 0, NULL};
     } else if (c->rec_size == sizeof(buf_mpi_rec)) {
         const buf_mpi_rec *r = (const void *)c->pos;
         *it = (buf_item){r->ts, r->type, r->comm, 0, r};
@@ -102,10 +120,7 @@ int buf_merge_next(buf_merge *m, buf_item *it)
         const buf_event_rec *r = (const void *)c->pos;
         *it = (buf_item){r->ts, r->type, r->a, r->b, NULL};
     }
-    c->pos += c->rec_size;
-    if (!cursor_load(c))
-        m->c[0] = m->c[--m->n];
-    sift_down(m, 0);
+    advance(m);
     return 1;
 }
 

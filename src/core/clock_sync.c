@@ -2,9 +2,12 @@
  * exchanges a few round trips with every other rank in turn and keeps the one with the
  * shortest round trip; the offset assumes symmetric latency. */
 #include "core/clock_sync.h"
+#include "core/runtime.h"
+#include "core/system_tree.h"
 #include "core/timer.h"
 #include "ipc/ipc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +17,8 @@ enum { MAX_POINTS = 2, ROUNDS = 10, TAG_PING = 7201, TAG_PONG = 7202, TAG_RESULT
 static scorep_clock_point points[MAX_POINTS];
 static int n_points;
 
-/* rank 0 side: best offset of `peer` relative to rank 0 */
+/* rank 0 side: best offset of `peer` relative to rank 0. Whatever the load, the peer read
+ * its clock between t0 and t1, so the offset is off by at most half the round trip kept. */
 static int64_t measure_peer(const scorep_ipc *ipc, int peer, uint64_t *peer_time)
 {
     uint64_t best_rtt = UINT64_MAX;
@@ -30,20 +34,36 @@ static int64_t measure_peer(const scorep_ipc *ipc, int peer, uint64_t *peer_time
             *peer_time = remote;
         }
     }
+    /* test_clock_offsets.sh checks the offset against this bound */
+    scorep_verbose("clock offset of rank %d: %lld ticks, round trip %llu ticks", peer,
+                   (long long)best, (unsigned long long)best_rtt);
     return best;
 }
 
-/* 1 when this process reads the same clock as rank 0: the same host and the (invariant)
- * TSC. Then its offset is 0 by construction; a ping-pong on a loaded host would only add
- * an error of up to half a descheduled round trip. */
-static int same_clock_as_root(const scorep_ipc *ipc)
+/* what a rank needs to know of rank 0's clock */
+typedef struct {
+    char node[256];
+    int64_t skew; /* SCOREP_TEST_CLOCK_SKEW, 0 outside the tests */
+    int32_t timer;
+} clock_id;
+
+/* 1 when this process reads the same clock as rank 0: the same node (the system tree's:
+ * SCOREP_NODE_NAME or the host name) and the same timer. A host's CLOCK_MONOTONIC and
+ * gettimeofday are one clock, and its invariant TSC is taken to be synchronised across CPUs.
+ * Then the offset is known exactly (0 but for a test skew, left in *offset); a ping-pong on
+ * a loaded host would only add an error of up to half a descheduled round trip. */
+static int same_clock_as_root(const scorep_ipc *ipc, int64_t *offset)
 {
-    char mine[256] = "", root[256] = "";
-    gethostname(mine, sizeof mine - 1);
-    memcpy(root, mine, sizeof root);
-    if (ipc->bcast(root, sizeof root, 0) != 0)
+    clock_id mine, root;
+    memset(&mine, 0, sizeof mine);
+    snprintf(mine.node, sizeof mine.node, "%s", scorep_node_name());
+    mine.skew = scorep_timer_test_skew();
+    mine.timer = (int32_t)scorep_timer_active;
+    root = mine;
+    if (ipc->bcast(&root, sizeof root, 0) != 0)
         return 0;
-    return scorep_timer_active == SCOREP_TIMER_TSC && strcmp(mine, root) == 0;
+    *offset = root.skew - mine.skew;
+    return root.timer == mine.timer && strcmp(mine.node, root.node) == 0;
 }
 
 /* the other side of measure_peer: answer the pings, then learn the offset */
@@ -68,7 +88,8 @@ void scorep_clock_sync(void)
     if (size < 2 || n_points >= MAX_POINTS)
         return;
     scorep_clock_point p = {scorep_timer_ticks(), 0, 0};
-    int32_t same = same_clock_as_root(ipc), *all = rank == 0 ? malloc(size * sizeof *all) : NULL;
+    int32_t same = same_clock_as_root(ipc, &p.offset),
+            *all = rank == 0 ? malloc(size * sizeof *all) : NULL;
     if (ipc->gather(&same, sizeof same, all, 0) != 0 || (rank == 0 && !all)) {
         free(all);
         return; /* only with a broken backend; then no offsets are written */
@@ -87,6 +108,19 @@ void scorep_clock_sync(void)
     }
     free(all);
     points[n_points++] = p;
+}
+
+uint64_t scorep_clock_to_root(uint64_t t)
+{
+    if (n_points == 0)
+        return t;
+    double slope = 0;
+    if (n_points > 1 && points[1].time != points[0].time)
+        slope = (double)(points[1].offset - points[0].offset) /
+                ((double)points[1].time - (double)points[0].time);
+    double dt = t >= points[0].time ? (double)(t - points[0].time) : -(double)(points[0].time - t);
+    double x = slope * dt; /* rounded to nearest like OTF2's rint, without libm */
+    return t + (uint64_t)(points[0].offset + (int64_t)(x < 0 ? x - 0.5 : x + 0.5));
 }
 
 int scorep_clock_points(const scorep_clock_point **out)

@@ -15,5 +15,8 @@ typedef struct {
 /* Measures one offset against rank 0 over the current ipc backend (collective). */
 void scorep_clock_sync(void);
 int scorep_clock_points(const scorep_clock_point **points);
+/* A local timestamp on rank 0's clock, interpolated between the points as OTF2 readers do
+ * (for the trace's global time range, which readers take as it is). */
+uint64_t scorep_clock_to_root(uint64_t t);
 
 #endif

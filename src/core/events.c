@@ -109,7 +109,16 @@ void scorep_event_recording(scorep_location *l, bool on)
                          "RECORDING_OFF is ignored; switch on and off at the same level");
         return;
     }
-    record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0,
-           scorep_event_time(l));
+    uint64_t t = scorep_event_time(l);
+    record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0, t);
     l->recording = on;
+    /* The profile shows the time off as a call of "MEASUREMENT OFF" where it was switched
+     * off, as Score-P's does; nothing else is recorded until it is switched on again. */
+    uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
+    if (off == SCOREP_INVALID_ID)
+        return;
+    if (on)
+        scorep_profile_leave(&l->profile, off, t);
+    else
+        scorep_profile_enter(&l->profile, off, t);
 }

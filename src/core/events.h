@@ -35,7 +35,7 @@ static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, ui
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
-        scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_ENTER);
+        scorep_buffer_enter(&l->buffer, l->depth, t, region);
     l->depth++;
 }
 
@@ -61,7 +61,25 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
-        scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_LEAVE);
+        scorep_buffer_leave(&l->buffer, l->depth, t, region);
+}
+
+/* A call of a throttled region (compiler adapter): one more visit in the profile; no time,
+ * no trace record, no call stack entry. */
+static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t region)
+{
+    if (__builtin_expect(scorep_measurement_active && l->recording && !l->off_depth, 1) &&
+        l->profiling)
+        scorep_profile_throttled_visit(&l->profile, region);
+}
+
+/* Its leave. Throttled calls are never on the call stack, so the region on top of it is a
+ * call entered before the region was throttled (a recursive region may end such a call
+ * early; documented). */
+static inline void scorep_event_throttled_leave(scorep_location *l, uint32_t region)
+{
+    if (l->depth && l->stack_region[l->depth - 1] == region)
+        scorep_event_leave(l, region);
 }
 
 /* Slower events (events.c). */

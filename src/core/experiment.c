@@ -142,5 +142,7 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
                    "Vampir or otf2-print)\n");
     if (filter)
         fprintf(f, "- `scorep.filter`: the filter file that was applied\n");
+    if (trace && scorep_trace_notes())
+        fputs(scorep_trace_notes(), f);
     return fclose(f) != 0 ? -1 : 0;
 }

@@ -15,7 +15,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location *first, **tail = &first;
 static uint32_t n_locations;
 
-scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
+static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
 {
     scorep_location *l = calloc(1, sizeof *l);
     if (!l)
@@ -36,11 +36,22 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
         free(l);
         return NULL;
     }
+    if (l->tracing)
+        scorep_runtime_setup_buffer(&l->buffer);
+    scorep_runtime_setup_profile(&l->profile);
     pthread_mutex_lock(&registry_lock);
     l->id = n_locations++;
     *tail = l;
     tail = &l->next;
     pthread_mutex_unlock(&registry_lock);
+    return l;
+}
+
+scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
+{
+    scorep_location *l = location_new(create_seq, parent_id);
+    if (!l)
+        return NULL;
     if (l->id == 0)
         snprintf(l->name, sizeof l->name, "Master thread");
     else
@@ -49,6 +60,17 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     scorep_tls_location = l;
     if (scorep_metrics_attach(l) != 0)
         scorep_warn("out of memory: location %u records no metrics", l->id);
+    return l;
+}
+
+scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts)
+{
+    scorep_location *l = location_new(0, 0);
+    if (!l)
+        return NULL;
+    l->gpu = true;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->first_ts = l->last_ts = first_ts;
     return l;
 }
 

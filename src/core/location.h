@@ -21,8 +21,9 @@ typedef struct scorep_location {
     uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
-    bool recording;      /* SCOREP_USER_RECORDING_ON/OFF */
+    bool recording;      /* SCOREP_RECORDING_ON/OFF */
     bool finished;       /* thread ended; no more events */
+    bool gpu;            /* a GPU stream (CUDA adapter): events come with converted times */
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
     char name[32];
@@ -30,6 +31,7 @@ typedef struct scorep_location {
     scorep_buffer buffer;
     struct scorep_metric_set *metrics; /* metric sources read at enter/leave; NULL: none */
     uint64_t first_ts, end_ts;
+    struct scorep_rewind_stack *rewind; /* open rewind points (rewind.c), NULL until used */
     struct scorep_location *next;
 } scorep_location;
 
@@ -58,6 +60,9 @@ static inline uint64_t scorep_location_now(scorep_location *l, uint64_t raw)
 }
 
 scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id);
+/* A location for a GPU stream (CUDA adapter): registered like a thread's, but not bound to
+ * the calling thread; its events are written by whoever processes the activity records. */
+scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts);
 scorep_location *scorep_location_first(void);
 uint32_t scorep_location_count(void);
 

@@ -25,6 +25,7 @@ int scorep_memory_init(uint64_t total, uint64_t psize)
      * kernel has them. The advice is only advice; failure changes nothing. */
     madvise(p, n_pages * psize, MADV_HUGEPAGE);
     base = p;
+    next_page = 0;
     return 0;
 }
 

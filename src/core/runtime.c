@@ -3,6 +3,7 @@
 #include "core/runtime.h"
 #include "core/events.h"
 #include "core/experiment.h"
+#include "core/flush.h"
 #include "core/memory.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
@@ -10,6 +11,7 @@
 #include "metrics/metrics.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -205,6 +207,84 @@ static void on_exit_handler(int status, void *arg)
     scorep_runtime_finalize(status);
 }
 
+/* ------------------------------------------------------ trace reduction */
+static uint8_t reduction_steps[BUF_MAX_STEPS], reduction_n;
+static uint64_t min_duration_ticks, tick_per_us, throttle_mean_ticks;
+
+int scorep_parse_duration(const char *s, double *ns)
+{
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            *ns = v * units[i].ns;
+            return 0;
+        }
+    return -1;
+}
+
+static void parse_reduction(void)
+{
+    if (scorep_buffer_parse_steps(scorep_cfg.tracing_reduction, reduction_steps, &reduction_n) != 0)
+        scorep_fatal("SCOREP_TRACING_REDUCTION='%s': expected a comma-separated list of "
+                     "min_duration, depth, noncomm, flush (each at most once), or none",
+                     scorep_cfg.tracing_reduction);
+    double ns;
+    if (scorep_parse_duration(scorep_cfg.tracing_min_duration, &ns) != 0)
+        scorep_fatal("SCOREP_TRACING_MIN_DURATION='%s': expected a duration such as 0, 500ns, "
+                     "10us, 2ms or 1s",
+                     scorep_cfg.tracing_min_duration);
+    double per_ns = (double)scorep_timer_resolution() / 1e9;
+    min_duration_ticks = (uint64_t)(ns * per_ns + 0.5);
+    tick_per_us = (uint64_t)(1e3 * per_ns + 0.5);
+    if (scorep_parse_duration(scorep_cfg.throttling_mean, &ns) != 0)
+        scorep_fatal("SCOREP_THROTTLING_MEAN='%s': expected a duration such as 500ns, 10us, "
+                     "2ms or 1s",
+                     scorep_cfg.throttling_mean);
+    throttle_mean_ticks = (uint64_t)(ns * per_ns + 0.5);
+}
+
+void scorep_runtime_setup_profile(scorep_profile *p)
+{
+    if (!scorep_cfg.throttling || scorep_cfg.throttling_calls == 0)
+        return;
+    p->throttle_calls = scorep_cfg.throttling_calls;
+    p->throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
+}
+
+void scorep_runtime_setup_buffer(scorep_buffer *b)
+{
+    memcpy(b->steps, reduction_steps, sizeof b->steps);
+    b->n_steps = reduction_n;
+    b->step = 0;
+    b->min_dur = min_duration_ticks;
+    b->min_dur_first = min_duration_ticks > tick_per_us ? min_duration_ticks : tick_per_us;
+    b->min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
+}
+
+/* SCOREP_TEST_CLOCK_SKEW=NS: test only (test/integration/test_clock_offsets.sh), not in the
+ * configuration table: shifts this process's clock so that clock synchronisation has a
+ * known offset to find. */
+static void apply_test_clock_skew(void)
+{
+    const char *v = getenv("SCOREP_TEST_CLOCK_SKEW");
+    if (!v || !*v)
+        return;
+    char *end;
+    errno = 0;
+    long long ns = strtoll(v, &end, 10);
+    if (errno || *end)
+        scorep_fatal("SCOREP_TEST_CLOCK_SKEW='%s': expected an integer number of nanoseconds", v);
+    if (scorep_timer_set_test_skew(ns) != 0)
+        scorep_fatal("SCOREP_TEST_CLOCK_SKEW needs SCOREP_TIMER=clock_gettime");
+}
+
 static void do_init(void)
 {
     char err[2048];
@@ -215,6 +295,9 @@ static void do_init(void)
     scorep_timer_kind tk = scorep_timer_init((scorep_timer_kind)scorep_cfg.timer);
     if (tk != (scorep_timer_kind)scorep_cfg.timer)
         scorep_verbose("the TSC is not invariant here; using clock_gettime");
+    parse_reduction();
+    scorep_flush_install();
+    apply_test_clock_skew();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
@@ -264,8 +347,66 @@ __attribute__((constructor)) static void scorep_runtime_constructor(void)
 }
 
 /* --------------------------------------------------------------- finalize */
+static void (*finalize_hooks[4])(void);
+static int n_finalize_hooks;
+
+int scorep_runtime_at_finalize(void (*fn)(void))
+{
+    pthread_mutex_lock(&init_lock);
+    int rc = n_finalize_hooks < 4 ? 0 : -1;
+    if (rc == 0)
+        finalize_hooks[n_finalize_hooks++] = fn;
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
+/* One line per process: how many of its locations had their traces reduced, and how far. */
+static void note_reductions(void)
+{
+    uint32_t n = 0, total = 0, flushed = 0, n_flushes = 0;
+    uint64_t min_dur = 0;
+    uint32_t depth = UINT32_MAX;
+    bool noncomm = false;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next, total++) {
+        const scorep_buffer *b = &l->buffer;
+        uint32_t k = b->n_log < BUF_MAX_LOG ? b->n_log : BUF_MAX_LOG, used = 0;
+        for (uint32_t i = 0; b->log && i < k; i++) {
+            const buf_reduction *r = &b->log[i];
+            used += r->rule <= BUF_STEP_NONCOMM;
+            if (r->rule == BUF_STEP_MIN_DURATION && r->param > min_dur)
+                min_dur = r->param;
+            if (r->rule == BUF_STEP_DEPTH && r->param < depth)
+                depth = (uint32_t)r->param;
+            noncomm |= r->rule == BUF_STEP_NONCOMM;
+        }
+        n += used > 0;
+        flushed += b->n_flushes > 0;
+        n_flushes += b->n_flushes;
+    }
+    if (flushed)
+        scorep_warn("SCOREP_TOTAL_MEMORY ran short: the trace buffers of %u of %u locations were "
+                    "flushed to disk %u times (each marked by a BufferFlush event; the "
+                    "timings around them are disturbed)",
+                    flushed, total, n_flushes);
+    if (n == 0)
+        return;
+    char what[160] = "";
+    size_t len = 0;
+    if (min_dur)
+        len += snprintf(what + len, sizeof what - len, ", calls shorter than %.3g us removed",
+                        tick_per_us ? (double)min_dur / (double)tick_per_us : 0.0);
+    if (depth != UINT32_MAX && len < sizeof what)
+        len += snprintf(what + len, sizeof what - len, ", call depth %u and deeper dropped", depth);
+    if (noncomm && len < sizeof what)
+        snprintf(what + len, sizeof what - len, ", calls without communication dropped");
+    scorep_warn("SCOREP_TOTAL_MEMORY ran short: the trace of %u of %u locations was reduced%s "
+                "(the profile is complete; see MANIFEST.md and the trace's markers)",
+                n, total, what);
+}
+
 static void close_locations(void)
 {
+    note_reductions();
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         uint64_t t = scorep_location_now(l, scorep_timer_ticks());
         if (!l->finished)
@@ -330,6 +471,8 @@ void scorep_runtime_finalize(int status)
     }
     if (!experiment_dir[0] && create_experiment_dir() != 0)
         return; /* an MPI program that never initialised MPI */
+    for (int i = 0; i < n_finalize_hooks; i++)
+        finalize_hooks[i]();
     scorep_metrics_stop();
     close_locations();
     scorep_metrics_end();

@@ -4,7 +4,9 @@
 #define SCOREP_RUNTIME_H
 
 #include "config/config.h"
+#include "buffer/buffer.h"
 #include "filter/filter.h"
+#include "profile/profile.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +26,12 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
+    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk; /* CUDA adapter (cuda_features.h) */
+    char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
+    char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
+    bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */
+    uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
+    char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
     /* metric sources (src/metrics) */
     char *metric_papi, *metric_papi_per_process, *metric_papi_sep;
     char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
@@ -39,8 +47,18 @@ extern const size_t scorep_cfg_n_vars;
 /* The filter in effect (NULL when none). Read-only after init. */
 extern scorep_filter *scorep_active_filter;
 
+/* Gives a new location's trace buffer the configured reduction steps and thresholds. */
+void scorep_runtime_setup_buffer(scorep_buffer *b);
+/* Gives a new location's profile the throttling thresholds. */
+void scorep_runtime_setup_profile(scorep_profile *p);
+/* Parses a duration ("0", "10us", "2.5ms", "1s", "500ns"; no unit: ns) into ns. 0 or -1. */
+int scorep_parse_duration(const char *s, double *ns);
+
 /* Initialises the measurement once (thread-safe). Returns 1 when active. */
 int scorep_runtime_init(void);
+/* Adapters with their own buffers (CUDA activity records) register a function that
+ * finalize calls first, while the locations can still take events. 0 or -1 (table full). */
+int scorep_runtime_at_finalize(void (*fn)(void));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* The experiment directory (absolute path) once init has chosen it. */
@@ -67,5 +85,8 @@ int scorep_runtime_mpi_mode(void);
 struct scorep_unified_s;
 int scorep_profile_write_cube(const char *path, const struct scorep_unified_s *u);
 int scorep_trace_write_otf2(const char *dir, int exit_status, const struct scorep_unified_s *u);
+/* Rank 0 after the trace is written: a Markdown section on what the trace lacks
+ * (reductions, stops, rewinds), or NULL when it is complete. */
+const char *scorep_trace_notes(void);
 
 #endif

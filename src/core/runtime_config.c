@@ -1,6 +1,7 @@
 /* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
 #include "core/mpi_groups.h"
 #include "core/runtime.h"
+#include "adapters/cuda/cuda_features.h"
 
 scorep_runtime_config scorep_cfg;
 
@@ -22,6 +23,23 @@ const scorep_cfg_choice scorep_mpi_group_choices[] = {
     {"type", SCOREP_MPI_G_TYPE},         {"xnonblock", SCOREP_MPI_G_XNONBLOCK},
     {"xreqtest", SCOREP_MPI_G_XREQTEST}, {NULL, 0}};
 
+const scorep_cfg_choice scorep_cuda_feature_choices[] = {
+    {"runtime", SCOREP_CUDA_FEATURE_RUNTIME_API},
+    {"driver", SCOREP_CUDA_FEATURE_DRIVER_API},
+    {"kernel", SCOREP_CUDA_FEATURE_KERNEL},
+    {"kernel_counter", SCOREP_CUDA_FEATURE_KERNEL_COUNTER},
+    {"memcpy", SCOREP_CUDA_FEATURE_MEMCPY},
+    {"sync", SCOREP_CUDA_FEATURE_SYNC},
+    {"idle", SCOREP_CUDA_FEATURE_IDLE},
+    {"pure_idle", SCOREP_CUDA_FEATURE_PURE_IDLE},
+    {"gpumemusage", SCOREP_CUDA_FEATURE_GPUMEMUSAGE},
+    {"references", SCOREP_CUDA_FEATURE_REFERENCES},
+    {"flushatexit", SCOREP_CUDA_FEATURE_FLUSHATEXIT},
+    {"default", SCOREP_CUDA_FEATURES_DEFAULT},
+    {"yes", SCOREP_CUDA_FEATURES_DEFAULT},
+    {"1", SCOREP_CUDA_FEATURES_DEFAULT},
+    {NULL, 0}};
+
 #define V(n, t, tgt, def, ch, brief, help)                                                         \
     {                                                                                              \
         "SCOREP_" n, SCOREP_CFG_##t, tgt, def, ch, brief, help                                     \
@@ -33,8 +51,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Write an event trace (traces.otf2)", "Records every event into the in-memory buffer."),
     V("VERBOSE", BOOL, &scorep_cfg.verbose, "false", NULL, "Print progress messages", ""),
     V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL, "Trace memory per process",
-      "When it is used up, tracing stops for the thread that needed more (the trace gets a "
-      "marker, the profile keeps counting)."),
+      "When it is used up, the trace of the thread that needed more is reduced in the order "
+      "of SCOREP_TRACING_REDUCTION, and stops only when nothing is left to reduce (the trace "
+      "gets markers, the profile keeps counting)."),
     V("PAGE_SIZE", SIZE, &scorep_cfg.page_size, "8k", NULL,
       "Allocation granule inside SCOREP_TOTAL_MEMORY", ""),
     V("EXPERIMENT_DIRECTORY", PATH, &scorep_cfg.experiment_directory, "", NULL,
@@ -77,6 +96,49 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
       "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
+    /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */
+    V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
+      "CUDA measurement features",
+      "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
+      "sync: synchronisation calls flush the activity buffers; flushatexit; default/yes = "
+      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter, idle, pure_idle, "
+      "gpumemusage and references are accepted and not recorded yet. Used only when the "
+      "program runs with the CUDA adapter (scorep-cc nvcc, scorep-run)."),
+    V("CUDA_BUFFER", SIZE, &scorep_cfg.cuda_buffer, "1M", NULL,
+      "Total memory for CUPTI activity records",
+      "Allocated once at start; records that find no free chunk are dropped and counted."),
+    V("CUDA_BUFFER_CHUNK", SIZE, &scorep_cfg.cuda_buffer_chunk, "8k", NULL,
+      "Size of one CUPTI activity buffer (chunk of SCOREP_CUDA_BUFFER)", ""),
+    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction, "min_duration,depth,noncomm",
+      NULL, "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",
+      "A scorep-rt extension. Comma-separated steps, each at most once, tried in this order "
+      "until a page is free: min_duration (raise the minimum duration from 1us by doubling "
+      "up to 1s and remove the shorter calls), depth (drop the deepest call level, one at a "
+      "time, down to depth 1), noncomm (drop compiler and user calls that enclose no "
+      "communication), flush (write the buffer to disk, as Score-P does, and go on; complete "
+      "trace, BufferFlush events, disturbed timings; steps after it are never reached). MPI, "
+      "OpenMP and thread events and their calls are never dropped. "
+      "When no step frees a page the trace of that thread stops. none: stop at once. Each "
+      "step is recorded as an OTF2 marker and listed in MANIFEST.md. The profile is never "
+      "reduced."),
+    V("TRACING_MIN_DURATION", STRING, &scorep_cfg.tracing_min_duration, "0", NULL,
+      "Shortest compiler/user call kept in the trace (e.g. 10us)",
+      "A scorep-rt extension. A call shorter than this that encloses no communication is "
+      "removed from the trace at its leave; the profile still counts it. Units ns, us, ms, "
+      "s (no unit: ns); 0 keeps every call."),
+    V("THROTTLING", BOOL, &scorep_cfg.throttling, "true", NULL,
+      "Throttle tiny compiler-instrumented functions",
+      "A scorep-rt extension (after TAU). A compiler-instrumented function whose call path "
+      "reaches SCOREP_THROTTLING_CALLS visits with a mean time below SCOREP_THROTTLING_MEAN "
+      "is no longer timed or traced; its further calls are only counted, in the profile "
+      "node scorep_throttled_from_visit=N below it (N: the first visit not measured), and "
+      "their time counts as the caller's. User and library (MPI, OpenMP) regions are never "
+      "throttled. Needs profiling (the decision uses the profile's statistics)."),
+    V("THROTTLING_CALLS", NUMBER, &scorep_cfg.throttling_calls, "100000", NULL,
+      "Visits of a call path before throttling is decided", ""),
+    V("THROTTLING_MEAN", STRING, &scorep_cfg.throttling_mean, "10us", NULL,
+      "Mean time per call below which a function is throttled",
+      "Units ns, us, ms, s (no unit: ns)."),
     V("METRIC_PAPI", STRING, &scorep_cfg.metric_papi, "", NULL, "PAPI events recorded per thread",
       "Preset or native names (papi_avail -a, papi_native_avail), e.g. "
       "perf::TASK-CLOCK,PAPI_TOT_INS; a leading ! records the absolute value. An event "

@@ -7,6 +7,9 @@
 #include <sys/time.h>
 
 scorep_timer_kind scorep_timer_active = SCOREP_TIMER_CLOCK_GETTIME;
+/* SCOREP_TEST_CLOCK_SKEW: lets the clock-offset test give one rank a clock that is off by a
+ * known amount; only the clock_gettime timer honours it (the TSC is read inline) */
+static int64_t test_skew;
 
 static struct {
     uint64_t tick0, ns0, tick1, ns1, real0;
@@ -27,7 +30,20 @@ uint64_t scorep_timer_slow(void)
         gettimeofday(&tv, NULL);
         return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
     }
-    return mono_ns();
+    return mono_ns() + (uint64_t)test_skew;
+}
+
+int scorep_timer_set_test_skew(int64_t ns)
+{
+    if (ns != 0 && scorep_timer_active != SCOREP_TIMER_CLOCK_GETTIME)
+        return -1;
+    test_skew = ns;
+    return 0;
+}
+
+int64_t scorep_timer_test_skew(void)
+{
+    return test_skew;
 }
 
 int scorep_timer_tsc_invariant(void)

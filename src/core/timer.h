@@ -46,6 +46,11 @@ void scorep_timer_finish(void);
 uint64_t scorep_timer_resolution(void);
 /* true if /proc/cpuinfo reports constant_tsc and nonstop_tsc */
 int scorep_timer_tsc_invariant(void);
+/* Test only (SCOREP_TEST_CLOCK_SKEW): shift this process's clock_gettime timer by ns, as
+ * if its clock were that far off rank 0's; -1 with another timer. Call after
+ * scorep_timer_init, before the first timestamp. */
+int scorep_timer_set_test_skew(int64_t ns);
+int64_t scorep_timer_test_skew(void);
 /* Wall-clock time (ns since epoch) that corresponds to tick 'ticks'. */
 uint64_t scorep_timer_realtime_ns(uint64_t ticks);
 

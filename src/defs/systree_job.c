@@ -53,7 +53,8 @@ static int describe(void *arg, uint64_t world, systree_local *out)
     else
         snprintf(d->process, sizeof d->process, "%s", scorep_process_name());
     for (scorep_location *l = scorep_location_first(); l && i < n; l = l->next, i++)
-        d->locs[i] = (systree_loc_desc){"thread", l->name, SYSTREE_LOCATION_CPU_THREAD};
+        d->locs[i] = l->gpu ? (systree_loc_desc){"accelerator", l->name, SYSTREE_LOCATION_GPU}
+                            : (systree_loc_desc){"thread", l->name, SYSTREE_LOCATION_CPU_THREAD};
     *out =
         (systree_local){2, d->levels, "process", d->process, SYSTREE_LOCGROUP_PROCESS, i, d->locs};
     return 0;
@@ -216,7 +217,8 @@ typedef struct {
 static int translate(void *arg, const systree_node *n)
 {
     walk_state *w = arg;
-    scorep_st_node out = {SCOREP_ST_NODE, n->ordinal, n->parent_ordinal, n->klass, n->name, 0, 0};
+    scorep_st_node out = {
+        SCOREP_ST_NODE, n->ordinal, n->parent_ordinal, n->klass, n->name, 0, 0, 0};
     if (n->kind == SYSTREE_LOCGROUP) {
         out.kind = SCOREP_ST_PROCESS;
         out.rank = st.group_rank[n->ordinal];
@@ -224,6 +226,7 @@ static int translate(void *arg, const systree_node *n)
         out.kind = SCOREP_ST_LOCATION;
         out.rank = st.loc_rank[n->ordinal];
         out.local = st.loc_local[n->ordinal];
+        out.gpu = n->type == SYSTREE_LOCATION_GPU;
     }
     return w->fn(w->arg, &out);
 }

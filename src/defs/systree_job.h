@@ -17,6 +17,7 @@ typedef struct {
     const char *klass, *name;
     uint32_t rank;  /* processes and locations: the world rank */
     uint32_t local; /* locations: index among its process's locations */
+    int gpu;        /* locations: a GPU stream (CUDA adapter) */
 } scorep_st_node;
 
 typedef int (*scorep_st_visit)(void *arg, const scorep_st_node *n);

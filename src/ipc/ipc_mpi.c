@@ -1,6 +1,8 @@
-/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only, on a private
- * duplicate of MPI_COMM_WORLD so the tool's messages never mix with the program's), and the
- * MPI life-cycle hooks of the core. Part of libscorep-rt-mpi. */
+/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only), and the MPI
+ * life-cycle hooks of the core. Part of libscorep-rt-mpi. Inside MPI_Init it runs on
+ * MPI_COMM_WORLD itself: the program has no communication yet that could mix with the tool's,
+ * and a communicator created there would shift the handle values (Fortran integers) of the
+ * program's own communicators. MPI_Finalize's steps run on a private duplicate. */
 #include "core/clock_sync.h"
 #include "core/runtime.h"
 #include "ipc/ipc.h"
@@ -154,10 +156,7 @@ void scorep_mpi_after_init(void)
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
-        scorep_warn("cannot duplicate MPI_COMM_WORLD; measuring this rank alone");
-        return;
-    }
+    comm = MPI_COMM_WORLD;
     scorep_ipc_set(&ipc_mpi);
     scorep_systree_set_world(systree_world);
     scorep_runtime_mpi_ready();
@@ -168,9 +167,13 @@ void scorep_mpi_before_finalize(void)
 {
     if (comm == MPI_COMM_NULL)
         return;
+    /* a program may leave messages unreceived; on a duplicate they cannot meet the tool's */
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS)
+        comm = MPI_COMM_WORLD;
     scorep_clock_sync();
     scorep_runtime_finalize_mpi();
-    PMPI_Comm_free(&comm);
+    if (comm != MPI_COMM_WORLD)
+        PMPI_Comm_free(&comm);
     comm = MPI_COMM_NULL;
     scorep_ipc_set(NULL);
     scorep_systree_set_world(NULL);

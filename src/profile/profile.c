@@ -1,6 +1,7 @@
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"
+#include "defs/defs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,45 @@ void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, i
     p->cur = n;
 }
 
+void (*scorep_profile_throttle_hook)(uint32_t region);
+uint32_t scorep_profile_throttle_param = UINT32_MAX;
+
+void scorep_profile_throttle_check(scorep_profile *p, pnode *n)
+{
+    if (p->throttle_calls && n->kind == PNODE_REGION && n->sum < p->throttle_sum &&
+        scorep_profile_throttle_hook)
+        scorep_profile_throttle_hook(n->id);
+}
+
+/* The region's node under the current call path, and its throttled-visits child, whose
+ * parameter value is the first visit made without measurement. */
+void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region)
+{
+    uint32_t param = __atomic_load_n(&scorep_profile_throttle_param, __ATOMIC_ACQUIRE);
+    if (p->overflow || p->depth >= p->max_depth || param == UINT32_MAX)
+        return; /* folded call paths count no visits, throttled or not */
+    pnode *cur = p->cur;
+    pnode *c = cur->last_hit;
+    if (!c || c->key != region || c->kind != PNODE_REGION) {
+        c = scorep_profile_child_slow(p, cur, region, PNODE_REGION, region, 0);
+        if (!c)
+            return;
+        cur->last_hit = c;
+    }
+    if (!c->throttled) {
+        int64_t from = (int64_t)c->visits + 1;
+        pnode *t = scorep_profile_child_slow(p, c, param_key(PNODE_PARAM_UINT, param, from),
+                                             PNODE_PARAM_UINT, param, from);
+        if (!t)
+            return;
+        t->min = t->max = 0; /* never timed */
+        c->throttled = t;
+        c->min = 0; /* unmeasured visits count with no time (it is the caller's) */
+    }
+    c->visits++;
+    c->throttled->visits++;
+}
+
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
 {
     pnode *n = p->cur;
@@ -176,4 +216,29 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
     }
     m->count++;
     m->sum += v;
+}
+
+/* The id is cached: defining takes the definition table's lock, and a thread start or a
+ * RECORDING_OFF/ON pair should not. Two threads may both define it first: same id. */
+static uint32_t cached_region(uint32_t *cache, const char *name, const char *file,
+                              scorep_paradigm paradigm)
+{
+    uint32_t id = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (id != SCOREP_INVALID_ID)
+        return id;
+    id = scorep_defs_region(name, name, file, 0, 0, paradigm, SCOREP_ROLE_ARTIFICIAL);
+    __atomic_store_n(cache, id, __ATOMIC_RELEASE);
+    return id;
+}
+
+uint32_t scorep_profile_threads_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return cached_region(&id, "THREADS", "THREADS", SCOREP_PARADIGM_MEASUREMENT);
+}
+
+uint32_t scorep_profile_off_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return cached_region(&id, "MEASUREMENT OFF", NULL, SCOREP_PARADIGM_USER);
 }

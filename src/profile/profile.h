@@ -31,6 +31,9 @@ typedef struct pnode {
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
     uint64_t *dense; /* metric sources: n_dense values at enter, then n_dense inclusive sums */
+    /* a throttled region's node: the parameter child "scorep_throttled_from_visit=N" that
+     * counts the visits made without time measurement (they are in visits as well) */
+    struct pnode *throttled;
 } pnode;
 
 typedef struct {
@@ -49,7 +52,16 @@ typedef struct {
     const uint32_t *dense_ids; /* defs metric id of each value */
     uint64_t *dense_stack;     /* values at each open task suspension (profile_threads.c) */
     uint32_t dense_sp, dense_cap;
+    /* throttling: a region node whose throttle_calls-th visit ends with a time sum below
+     * throttle_sum asks throttle_hook to stop measuring the region (0: off) */
+    uint64_t throttle_calls, throttle_sum;
 } scorep_profile;
+
+/* Set by the compiler adapter: stops timing and tracing region (its calls only count). */
+extern void (*scorep_profile_throttle_hook)(uint32_t region);
+/* Parameter "scorep_throttled_from_visit", defined by the hook when it first throttles
+ * (so that traces and profiles without throttling do not carry it). */
+extern uint32_t scorep_profile_throttle_param;
 
 int scorep_profile_init(scorep_profile *p, uint32_t max_depth);
 pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key, uint8_t kind,
@@ -60,6 +72,27 @@ void scorep_profile_close_all(scorep_profile *p, uint64_t ts);
 void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
                               uint64_t ts);
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
+void scorep_profile_throttle_check(scorep_profile *p, pnode *n);
+void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region);
+
+/* A call of a throttled region: one more visit of its node under the current call path
+ * (no time), also counted in the node's throttled-visits child. */
+static inline void scorep_profile_throttled_visit(scorep_profile *p, uint32_t region)
+{
+    pnode *c = p->cur->last_hit;
+    if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION && c->throttled, 1)) {
+        c->visits++;
+        c->throttled->visits++;
+    } else {
+        scorep_profile_throttled_slow(p, region);
+    }
+}
+/* Score-P's artificial regions of the profile (defined on first use; SCOREP_INVALID_ID when
+ * out of memory): "THREADS", the root above the call tree of every thread started by
+ * pthread_create, visited once per thread (pthread_roots sample); "MEASUREMENT OFF", the
+ * call path of the time with recording switched off (user_api sample). */
+uint32_t scorep_profile_threads_region(void);
+uint32_t scorep_profile_off_region(void);
 
 static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
 {
@@ -122,6 +155,8 @@ static inline void scorep_profile_leave(scorep_profile *p, uint32_t region, uint
     scorep_profile_close_node(c, ts);
     if (c->dense)
         scorep_profile_dense_stop(p, c);
+    if (__builtin_expect(c->visits == p->throttle_calls, 0))
+        scorep_profile_throttle_check(p, c);
     p->cur = c->parent;
     p->depth--;
 }

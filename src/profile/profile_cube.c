@@ -428,7 +428,8 @@ static int define_st_node(void *arg, const scorep_st_node *n)
         id = cube_writer_locgroup(w, parent, n->name, (int)n->rank, "process");
         break;
     case SCOREP_ST_LOCATION:
-        id = cube_writer_location(w, parent, n->name, (int)n->local, "thread");
+        id = cube_writer_location(w, parent, n->name, (int)n->local,
+                                  n->gpu ? "accelerator" : "thread");
         break;
     }
     return id == (int)n->ordinal ? 0 : -1;
@@ -468,9 +469,22 @@ static void set_values(cube_writer *w, const merged *m, const int *mid, const sc
     }
 }
 
+/* Whether no region was entered: the tree holds at most THREADS roots without children. */
+static bool nothing_entered(const merged *m, const scorep_unified *u)
+{
+    for (int g = 0; g < m->n; g++) {
+        const gnode *x = &m->g[g];
+        const scorep_region_def *r = x->kind == PNODE_REGION ? &u->regions[x->id] : NULL;
+        if (x->parent >= 0 || x->first_child >= 0 || !r ||
+            r->paradigm != SCOREP_PARADIGM_MEASUREMENT || strcmp(r->name, "THREADS") != 0)
+            return false;
+    }
+    return true;
+}
+
 static int write_job(job *j, const scorep_unified *u, const char *path)
 {
-    if (j->m.n == 0) { /* e.g. an uninstrumented program under scorep-run */
+    if (nothing_entered(&j->m, u)) { /* e.g. an uninstrumented program under scorep-run */
         scorep_verbose("no region was entered: no profile written");
         return -1;
     }

@@ -36,6 +36,8 @@ struct compiler_kind {
     const char *const *instrument; /* flags that make the compiler call the runtime's hooks */
     const char *const *debug;      /* line information for file:line, added without -g */
     bool mpi;                      /* an MPI wrapper: also link the MPI adapter */
+    bool fortran;                  /* a Fortran driver: --user may need -cpp */
+    bool cuda; /* nvcc: host flags through -Xcompiler/-Xlinker; links the CUDA adapter */
 };
 
 static const char *const cyg_hooks[] = {"-finstrument-functions", NULL};
@@ -43,23 +45,29 @@ static const char *const gnu_debug[] = {"-g1", NULL};
 /* clang's -g1 is -gline-tables-only, which omits the declaration lines of functions;
  * -fdebug-info-for-profiling adds them back. Neither changes the generated code. */
 static const char *const clang_debug[] = {"-g1", "-fdebug-info-for-profiling", NULL};
+/* nvcc compiles device code itself and hands host code to gcc: only the host code is
+ * instrumented, as Score-P does */
+static const char *const nvcc_hooks[] = {"-Xcompiler", "-finstrument-functions", NULL};
+static const char *const nvcc_debug[] = {"-Xcompiler", "-g1", NULL};
 
 static const struct compiler_kind kinds[] = {
-    {"gcc", "gcc", cyg_hooks, gnu_debug, false},
-    {"cc", "cc", cyg_hooks, gnu_debug, false},
-    {"g++", "gcc", cyg_hooks, gnu_debug, false},
-    {"c++", "cc", cyg_hooks, gnu_debug, false},
-    {"gfortran", "gcc", cyg_hooks, gnu_debug, false},
-    {"clang", "clang", cyg_hooks, clang_debug, false},
-    {"clang++", "clang", cyg_hooks, clang_debug, false},
+    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false, false},
+    {"cc", "cc", cyg_hooks, gnu_debug, false, false, false},
+    {"g++", "gcc", cyg_hooks, gnu_debug, false, false, false},
+    {"c++", "cc", cyg_hooks, gnu_debug, false, false, false},
+    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, true, false},
+    {"clang", "clang", cyg_hooks, clang_debug, false, false, false},
+    {"clang++", "clang", cyg_hooks, clang_debug, false, false, false},
     /* MPI compiler wrappers (Open MPI's default to the GNU compilers) */
-    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true},
-    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true},
+    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false, false},
+    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, true, false},
+    /* CUDA (issue #11): also links the CUDA adapter libscorep-rt-cuda */
+    {"nvcc", "gcc", nvcc_hooks, nvcc_debug, false, false, true},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -120,10 +128,12 @@ static void usage(FILE *out)
             "Compilers: gcc, cc, g++, c++, clang, clang++, gfortran, also with a version\n"
             "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path;\n"
             "the MPI wrappers mpicc, mpicxx, mpic++, mpiCC, mpif90, mpifort, mpif77 (these\n"
-            "also link the MPI adapter libscorep-rt-mpi).\n"
+            "also link the MPI adapter libscorep-rt-mpi), and nvcc (host code instrumented\n"
+            "through -Xcompiler; links the CUDA adapter libscorep-rt-cuda).\n"
             "\n"
             "Options (before the compiler):\n"
-            "  --user          enable the user API macros (-DSCOREP_USER_ENABLE)\n"
+            "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
+            "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
             "  --nocompiler    no compiler instrumentation (-finstrument-functions)\n"
             "  --filter=FILE   filter file the program uses when SCOREP_FILTERING_FILE is\n"
             "                  unset; its absolute path is embedded at link time. Compile\n"
@@ -454,7 +464,7 @@ static void choose_compiler(struct job *job, int argc, char **argv, int first)
     } else {
         fprintf(stderr,
                 PROG ": unsupported compiler '%s' (supported: gcc, cc, g++, c++, clang, clang++,"
-                     " gfortran); see " PROG " --help\n",
+                     " gfortran, nvcc); see " PROG " --help\n",
                 argv[first]);
         exit(1);
     }
@@ -522,6 +532,15 @@ static void link_libomp(const struct job *job, struct argv_buf *cmd)
 #endif
 }
 
+/* Fortran sources that gfortran compiles without the C preprocessor (the upper-case
+ * suffixes .F, .F90, ... are preprocessed anyway). */
+static bool is_unpreprocessed_fortran(const char *arg)
+{
+    static const char *const extensions[] = {"f", "for", "ftn", "f90", "f95", "f03", "f08", NULL};
+    const char *dot = strrchr(arg, '.');
+    return arg[0] != '-' && dot != NULL && strchr(dot, '/') == NULL && in_list(dot + 1, extensions);
+}
+
 static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
 {
     push(cmd, job->compiler);
@@ -530,25 +549,46 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     push_joined(cmd, "-I", env_or("SCOREP_CC_INCLUDEDIR", SCOREP_INCLUDEDIR));
     if (job->opt.user)
         push(cmd, "-DSCOREP_USER_ENABLE");
+    /* #include "scorep/SCOREP_User.inc" and its macros need the preprocessor; Score-P's
+     * wrapper also preprocesses every Fortran file with --user. */
+    if (job->opt.user && job->kind->fortran &&
+        any_arg(job->nargs, job->args, is_unpreprocessed_fortran))
+        push(cmd, "-cpp");
     if (!job->opt.nocompiler && !any_arg(job->nargs, job->args, sets_debug_level))
         push_list(cmd, job->kind->debug);
     for (int i = 0; i < job->nargs; i++)
         push(cmd, job->args[i]);
     if (!job->link)
         return;
+    bool nvcc = job->kind->cuda;
     if (with_stub) {
-        if (any_arg(job->nargs, job->args, is_language_option)) {
+        if (!nvcc && any_arg(job->nargs, job->args, is_language_option)) {
             push(cmd, "-x");
             push(cmd, "none");
         }
         push(cmd, job->stub_obj);
-        push(cmd, "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
+        if (nvcc)
+            push(cmd, "-Xlinker");
+        push(cmd, nvcc ? "--export-dynamic-symbol=" FILTER_SYMBOL
+                       : "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
     }
     const char *libdir = env_or("SCOREP_CC_LIBDIR", SCOREP_LIBDIR);
     push_joined(cmd, "-L", libdir);
-    push_joined(cmd, "-Wl,-rpath,", libdir);
+    if (nvcc) {
+        push(cmd, "-Xlinker");
+        push_joined(cmd, "-rpath,", libdir);
+    } else {
+        push_joined(cmd, "-Wl,-rpath,", libdir);
+    }
     if (job->kind->mpi)
         push(cmd, "-lscorep-rt-mpi");
+    if (nvcc) {
+        /* the program references no adapter function: a linker that drops unneeded
+         * libraries would drop it (nvcc moves linker options before all libraries) */
+        push(cmd, "-Xlinker");
+        push(cmd, "--no-as-needed");
+        push(cmd, "-lscorep-rt-cuda");
+    }
     push(cmd, "-lscorep-rt");
     link_libomp(job, cmd);
 }

@@ -28,7 +28,8 @@ static int build_info(void)
            SCOREP_INCLUDEDIR);
     printf("adapters:\n");
     printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
-    printf("  user        yes (SCOREP_User.h; rewind not yet available)\n");
+    printf("  user        yes (SCOREP_User.h, Fortran SCOREP_User.inc; rewind discards the "
+           "thread's trace events since the point; no user topologies)\n");
     printf("  pthread     yes (create/join recorded)\n");
 #ifdef HAVE_MPI
     printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "
@@ -61,8 +62,13 @@ static int build_info(void)
     printf("  - no limits on MPI communicators, groups, windows (SCOREP_MPI_MAX_* ignored)\n");
     printf("  - OTF2 attributes mpi_message_id, mpi_probe_*, mpi_message_handle "
            "(docs/mpi.md)\n");
-    printf("  - when SCOREP_TOTAL_MEMORY is used up, tracing stops for that thread (no "
-           "flush); the profile keeps counting\n");
+    printf("  - when SCOREP_TOTAL_MEMORY is used up, the thread's trace is reduced in the order "
+           "of SCOREP_TRACING_REDUCTION (no flush), and stops only when nothing is left to "
+           "reduce; the profile is never reduced\n");
+    printf("  - throttling (SCOREP_THROTTLING, on by default for compiler-instrumented "
+           "functions, off for user and library regions): after SCOREP_THROTTLING_CALLS visits "
+           "of a call path with a mean below SCOREP_THROTTLING_MEAN the function is only "
+           "counted (profile node scorep_throttled_from_visit=N), not timed or traced\n");
     printf("  - an unknown PAPI event or rusage field, or an unusable metric plugin, is a "
            "warning, not an abort\n");
     printf("  - metrics: one OTF2 metric class per metric; asynchronous plugins are read at "

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static int usage(FILE *out, int rc)
@@ -17,6 +20,8 @@ static int usage(FILE *out, int rc)
             "Options:\n"
             "  --mpi         preload the MPI adapter (default: when the program links libmpi)\n"
             "  --no-mpi      do not preload the MPI adapter\n"
+            "  --cuda        preload the CUDA adapter (default: when the program uses CUDA)\n"
+            "  --no-cuda     do not preload the CUDA adapter\n"
             "  --verbose     print what is preloaded\n"
             "  --version     print the version\n"
             "  --help        this text\n"
@@ -62,6 +67,29 @@ static int uses_libgomp(const char *prog)
     return gomp;
 }
 
+/* Does the program use CUDA? nvcc links the CUDA runtime statically by default, so the
+ * loader's list does not show it: look for the section of embedded GPU code (.nv_fatbin)
+ * or a dynamic CUDA runtime or driver in the file itself. */
+static int uses_cuda(const char *prog)
+{
+    int fd = open(prog, O_RDONLY);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size == 0) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    const char *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        return 0;
+    size_t n = (size_t)sb.st_size;
+    int cuda = memmem(p, n, ".nv_fatbin", 10) || memmem(p, n, "libcudart.so", 12) ||
+               memmem(p, n, "libcuda.so", 10);
+    munmap((void *)p, n);
+    return cuda;
+}
+
 static const char *find_program(const char *name, char *buf, size_t len)
 {
     if (strchr(name, '/'))
@@ -80,7 +108,7 @@ static const char *find_program(const char *name, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    int mpi = -1, verbose = 0, i = 1;
+    int mpi = -1, cuda = -1, verbose = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -89,6 +117,10 @@ int main(int argc, char **argv)
             mpi = 1;
         } else if (strcmp(argv[i], "--no-mpi") == 0) {
             mpi = 0;
+        } else if (strcmp(argv[i], "--cuda") == 0) {
+            cuda = 1;
+        } else if (strcmp(argv[i], "--no-cuda") == 0) {
+            cuda = 0;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -110,11 +142,24 @@ int main(int argc, char **argv)
     const char *prog = find_program(argv[i], found, sizeof found);
     if (mpi < 0)
         mpi = uses_mpi(prog);
+    if (cuda < 0)
+        cuda = uses_cuda(prog);
     char preload[8192], rt[4096];
     snprintf(rt, sizeof rt, "%s/libscorep-rt.so", libdir);
     if (access(rt, R_OK) != 0) {
         fprintf(stderr, "scorep-run: the runtime '%s' is missing; check the installation\n", rt);
         return 1;
+    }
+    if (cuda) { /* after the runtime, which it needs */
+        size_t len = strlen(rt);
+        snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-cuda.so", libdir);
+        if (access(rt + len + 1, R_OK) != 0) {
+            fprintf(stderr,
+                    "scorep-run: the program uses CUDA but the CUDA adapter '%s' is "
+                    "missing (scorep-rt was built without CUPTI); use --no-cuda\n",
+                    rt + len + 1);
+            return 1;
+        }
     }
     const char *old = getenv("LD_PRELOAD");
     /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */

@@ -5,6 +5,7 @@
 #include "core/runtime.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
+#include "core/flush.h"
 #include "core/timer.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
@@ -14,6 +15,7 @@
 #include "ipc/ipc.h"
 #include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
+#include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
 #include <otf2/otf2.h>
@@ -208,9 +210,19 @@ static void write_mpi_coll(evt_state *s, uint64_t t, const buf_mpi_rec *r)
     }
 }
 
-static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+/* local id of this process's CUDA window: one past its MPI windows (scorep_trace_write_otf2) */
+static uint32_t cuda_win_local;
+
+static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
 {
     OTF2_EvtWriter *w = s->w;
+    buf_mpi_rec cuda;
+    const buf_mpi_rec *r = in;
+    if (in->comm == SCOREP_CUDA_WINDOW) {
+        cuda = *in;
+        cuda.comm = cuda_win_local;
+        r = &cuda;
+    }
     switch (r->type) {
     case BUF_RMA_WIN_CREATE:
         OTF2_EvtWriter_RmaWinCreate(w, NULL, t, r->comm);
@@ -317,6 +329,9 @@ static void write_item(evt_state *s, const buf_item *it)
     case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
         scorep_trace_threads_event(w, it);
         break;
+    case BUF_EV_BUFFER_FLUSH:
+        OTF2_EvtWriter_BufferFlush(w, NULL, t, it->b);
+        break;
     case BUF_EV_MEASUREMENT_ON:
     case BUF_EV_MEASUREMENT_OFF:
         OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
@@ -352,6 +367,12 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         OTF2_EvtWriter_ThreadEnd(s->w, NULL, next_ts(s, l->end_ts), s->thread_comm, l->create_seq);
 }
 
+/* Records a flush wrote out come first (flush.c). */
+static void replay_item(void *ctx, const buf_item *it)
+{
+    write_item(ctx, it);
+}
+
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
@@ -374,6 +395,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
+    int spilled = scorep_flush_replay(&l->buffer, replay_item, &s);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
@@ -383,7 +405,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
-    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m ? 0 : -1;
+    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m && spilled == 0 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- definitions */
@@ -404,6 +426,9 @@ typedef struct {
     char ***location_names;
     uint64_t **n_events;
     uint64_t first_ts, last_ts;
+    int cuda; /* some process has GPU locations: every rank gets a CUDA window */
+    trace_red_list reductions; /* what the locations' traces lack */
+    uint64_t total_locations;
 } trace_job;
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
@@ -602,6 +627,17 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                          otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
+/* One CUDA window per rank, after the MPI windows. Its communicator is the rank's pthread
+ * contingent (all locations of the process, the master thread first, so remote rank 0 is
+ * the host), written before it. */
+static void write_cuda_wins(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    uint32_t name = strtab_add(st, "CUDA window", 1);
+    for (int r = 0; g && j->cuda && r < j->size; r++)
+        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, name,
+                                         j->u->n[U_COMM] + (uint32_t)r, OTF2_RMA_WIN_FLAG_NONE);
+}
+
 static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     const scorep_unified *u = j->u;
@@ -636,17 +672,76 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
  * by node; OTF2 ids: system-tree nodes and location groups by their ordinal (readers want
  * them in increasing order), locations by (local index * size + rank). */
 typedef struct {
+    uint32_t rank, local, name;
+    uint64_t events, group; /* group: index into st_writer.accel */
+} gpu_loc;
+
+typedef struct {
+    uint32_t rank, name; /* name: "CUDA[device:context]" */
+    uint64_t process, node;
+} accel_group;
+
+/* GPU streams (CUDA adapter) go into location groups of type ACCELERATOR, one per device
+ * and context of a process, as OTF2 3.0 wants (a process group holds no accelerator
+ * streams). Their ids follow the processes', so they are written after the walk, then
+ * their streams. Device and context come from the stream's name, CUDA[device:context:stream],
+ * which is what rank 0 gathers of every location. */
+typedef struct {
     OTF2_GlobalDefWriter *g;
     strtab *st;
     const trace_job *j;
+    uint64_t n_processes, process, process_node; /* the process being walked */
+    gpu_loc *gpu;
+    accel_group *accel;
+    uint32_t n_gpu, n_accel, cap_gpu, cap_accel;
+    int failed;
 } st_writer;
+
+static uint32_t accel_name(strtab *st, const char *stream)
+{
+    char buf[64];
+    const char *colon = strrchr(stream, ':');
+    int len = colon ? (int)(colon - stream) : (int)strlen(stream);
+    snprintf(buf, sizeof buf, "%.*s]", len, stream);
+    return strtab_add(st, colon ? buf : stream, 1);
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* Remembers a GPU stream and its accelerator group for writing after the walk. */
+static int defer_gpu(st_writer *w, const scorep_st_node *n, uint32_t name, uint64_t events)
+{
+    uint32_t gname = accel_name(w->st, n->name), k = 0;
+    while (k < w->n_accel && !(w->accel[k].rank == n->rank && w->accel[k].name == gname))
+        k++;
+    if (k == w->n_accel) {
+        if (grow((void **)&w->accel, &w->cap_accel, w->n_accel, sizeof *w->accel) != 0)
+            return -1;
+        w->accel[w->n_accel++] = (accel_group){n->rank, gname, w->process, w->process_node};
+    }
+    if (grow((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+        return -1;
+    w->gpu[w->n_gpu++] = (gpu_loc){n->rank, n->local, name, events, k};
+    return 0;
+}
 
 static int write_st_node(void *arg, const scorep_st_node *n)
 {
     st_writer *w = arg;
     uint32_t name = strtab_add(w->st, n->name, 1), klass = strtab_add(w->st, n->klass, 1);
     if (!w->g)
-        return 0;
+        return n->kind == SCOREP_ST_LOCATION && n->gpu ? (accel_name(w->st, n->name), 0) : 0;
     switch (n->kind) {
     case SCOREP_ST_NODE:
         OTF2_GlobalDefWriter_WriteSystemTreeNode(w->g, (uint32_t)n->ordinal, name, klass,
@@ -655,6 +750,9 @@ static int write_st_node(void *arg, const scorep_st_node *n)
                                                      : (uint32_t)n->parent_ordinal);
         break;
     case SCOREP_ST_PROCESS:
+        w->n_processes++;
+        w->process = n->ordinal;
+        w->process_node = n->parent_ordinal;
         OTF2_GlobalDefWriter_WriteLocationGroup(
             w->g, (uint32_t)n->ordinal, name, OTF2_LOCATION_GROUP_TYPE_PROCESS,
             (uint32_t)n->parent_ordinal, OTF2_UNDEFINED_LOCATION_GROUP);
@@ -662,6 +760,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
     case SCOREP_ST_LOCATION: {
         uint64_t events =
             n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
+        if (n->gpu)
+            return defer_gpu(w, n, name, events);
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
@@ -671,10 +771,29 @@ static int write_st_node(void *arg, const scorep_st_node *n)
     return 0;
 }
 
+static void write_accelerators(st_writer *w)
+{
+    for (uint32_t k = 0; k < w->n_accel; k++)
+        OTF2_GlobalDefWriter_WriteLocationGroup(
+            w->g, (uint32_t)(w->n_processes + k), w->accel[k].name,
+            OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, (uint32_t)w->accel[k].node,
+            (uint32_t)w->accel[k].process);
+    for (uint32_t i = 0; i < w->n_gpu; i++) {
+        const gpu_loc *l = &w->gpu[i];
+        OTF2_GlobalDefWriter_WriteLocation(w->g,
+                                           (uint64_t)l->local * (uint64_t)w->j->size + l->rank,
+                                           l->name, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
+                                           l->events, (uint32_t)(w->n_processes + l->group));
+    }
+}
+
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    st_writer w = {g, st, j};
-    scorep_systree_walk(write_st_node, &w);
+    st_writer w = {g, st, j, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0};
+    if (scorep_systree_walk(write_st_node, &w) == 0 && g)
+        write_accelerators(&w);
+    free(w.gpu);
+    free(w.accel);
 }
 
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
@@ -684,6 +803,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
     write_thread_comms(g, st, j);
+    write_cuda_wins(g, st, j);
     /* after the pthread location group and its per-rank groups */
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
@@ -761,7 +881,8 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
-        write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN],
+                  u->n[U_WIN] + (uint64_t)ipc->rank()); /* the CUDA window */
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);
         OTF2_Archive_CloseDefWriter(a, d);
@@ -781,13 +902,15 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
     for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
         ser_str(b, l->name);
         ser_u64(b, n_events[i]);
+        scorep_trace_red_pack(b, l);
         if (l->first_ts < lo)
             lo = l->first_ts;
         if (l->last_ts + 8 > hi)
             hi = l->last_ts + 8; /* room for the epilogue's records */
     }
-    ser_u64(b, lo);
-    ser_u64(b, hi);
+    /* the global range is compared with events that readers have put on rank 0's clock */
+    ser_u64(b, scorep_clock_to_root(lo));
+    ser_u64(b, scorep_clock_to_root(hi));
 }
 
 static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t len)
@@ -800,9 +923,12 @@ static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t 
     j->n_events[r] = calloc(n ? n : 1, sizeof(uint64_t));
     if (!j->location_names[r] || !j->n_events[r])
         return -1;
+    j->total_locations += n;
     for (uint32_t i = 0; i < n; i++) {
         j->location_names[r][i] = ser_get_str(&rd);
         j->n_events[r][i] = ser_get_u64(&rd);
+        if (scorep_trace_red_unpack(&j->reductions, &rd, (uint32_t)r, i) != 0)
+            return -1;
     }
     uint64_t lo = ser_get_u64(&rd), hi = ser_get_u64(&rd);
     if (r == 0 || lo < j->first_ts)
@@ -841,6 +967,7 @@ static void trace_job_free(trace_job *j)
     free(j->n_locations);
     free(j->location_names);
     free(j->n_events);
+    scorep_trace_red_free(&j->reductions);
 }
 
 /* ----------------------------------------------------------------- archive */
@@ -903,6 +1030,11 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
         return -1;
     }
     int rc = 0;
+    uint64_t cuda = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        cuda |= l->gpu;
+    ipc->allreduce_max_u64(&cuda);
+    cuda_win_local = u->n_local[U_WIN];
     scorep_trace_threads_prepare(u);
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
@@ -914,7 +1046,7 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0};
+    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, (int)cuda, {0}, 0};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);
@@ -923,6 +1055,11 @@ int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unifi
     }
     if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;
+    if (rank == 0 && rc == 0) {
+        if (scorep_trace_red_write_markers(a, &j.reductions, size) != 0)
+            rc = -1;
+        scorep_trace_red_summarise(&j.reductions, j.location_names, j.total_locations);
+    }
     if (rank == 0)
         trace_job_free(&j);
     if (OTF2_Archive_Close(a) != OTF2_SUCCESS)

@@ -8,4 +8,9 @@
  * single process). 0 or -1. */
 int scorep_trace_set_collectives(OTF2_Archive *a);
 
+/* CUDA adapter: the window of RMA records that stand for memcpys between host and device.
+ * Each process has one, "CUDA window", written after the MPI windows (global id: number of
+ * unified windows + rank). Its remote rank 0 is the process's master thread. */
+#define SCOREP_CUDA_WINDOW UINT32_C(0xFFFFFFFE)
+
 #endif

@@ -1,5 +1,7 @@
 # lib.sh: shared helpers of the integration tests: build with the build tree's scorep-cc,
-# run under measurement, and read results back (scorep-cube-dump, otf2-print).
+# run under measurement, and read results back (scorep-cube-dump, otf2-print). Every
+# profile a test writes under its directory is checked by test/tools/profile_check
+# (check_profiles) after each run_app and wait_app and at the end of the test.
 # Source it from a test script run through `make check`; it changes into a fresh temporary
 # directory that is removed at exit. Every expect_* helper counts one check and stops the
 # test with "FAIL: ..." on the first mismatch.
@@ -10,6 +12,7 @@ SCOREP_CC="$top_builddir/scorep-cc"
 CUBE_DUMP="$top_builddir/scorep-cube-dump"
 SCOREP_SCORE="$top_builddir/scorep-score"
 SCOREP_INFO="$top_builddir/scorep-info"
+PROFILE_CHECK="$top_builddir/test/tools/profile_check"
 PROGRAMS=$(cd "$top_srcdir/test/programs" && pwd -P)
 export LC_ALL=C
 # Measurement settings of the calling environment must not leak into the tests.
@@ -17,11 +20,19 @@ for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$_v"
 done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
+# The test programs call tiny functions up to millions of times and assert exact timed and
+# traced counts of them; throttling (on by default) is tested by test_throttling.sh, which
+# switches it on again.
+export SCOREP_THROTTLING=false
 work=$(mktemp -d "${TMPDIR:-/tmp}/scorep-test.XXXXXX")
 work=$(cd "$work" && pwd -P)
+# Open MPI's session directory per test: with one shared /tmp/ompi.HOST.UID, an mpirun that
+# ends and cleans up can pull the directory from under one that is starting ("File exists").
+mkdir "$work/.ompi"
+export OMPI_MCA_orte_tmpdir_base="$work/.ompi"
 # A failure inside a command substitution only ends that subshell: fail() also leaves the
 # marker .failed, which every later check and the exit of the test look at.
-trap '_rc=$?; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
+trap '_rc=$?; [ "$_rc" = 77 ] || (check_profiles) || true; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
 cd "$work"
 mkdir "$work/.cache"
 checks=0
@@ -91,10 +102,40 @@ count_lines()
     grep -E -c -e "$1" "$2" || true
 }
 
+# skip_part TOOL: a part of the test left out because TOOL is not installed; with CI=true
+# (the quickstart has installed every tool) that fails the test instead
+skip_part()
+{
+    [ "${CI:-}" != true ] || fail "$1 is not installed (with CI=true every part must run)"
+    echo "skip: $1 not installed"
+}
+
 # scorep_cc ARGS...: build with the build tree's scorep-cc; a failed build fails the test
 scorep_cc()
 {
     "$SCOREP_CC" "$@" || fail "build: scorep-cc $*"
+}
+
+# check_profiles: runs profile_check on every profile (*.cubex) under $work that it has not
+# checked before in this state (path, inode, size, time); a violation fails the test. Skipped
+# while a program of start_app runs: its profile may be half written.
+check_profiles()
+{
+    if [ -n "${app_pid:-}" ] && kill -0 "$app_pid" 2>/dev/null; then
+        return 0
+    fi
+    [ -x "$PROFILE_CHECK" ] || fail "profile checker $PROFILE_CHECK not built"
+    find "$work" -name '*.cubex' -type f >"$work/.cubex.list" 2>/dev/null || true
+    while read -r _f; do
+        _s="$_f $(stat -c '%i %s %Y' "$_f")"
+        ! grep -qxF "$_s" "$work/.cubex.checked" 2>/dev/null || continue
+        _out=$("$PROFILE_CHECK" -q "$_f" 2>&1) ||
+            fail "profile_check: inconsistent profile ${_f#"$work"/}:
+$_out"
+        echo "$_s" >>"$work/.cubex.checked"
+        _check
+        echo "ok: profile_check ${_f#"$work"/}"
+    done <"$work/.cubex.list"
 }
 
 # run_app NAME COMMAND...: run COMMAND with stdout in NAME.out and stderr in NAME.err; the
@@ -106,6 +147,7 @@ run_app()
     status=0
     # a hang must fail the test, never stall the suite (status 124 then)
     timeout --kill-after=10 "${TEST_TIMEOUT:-300}" "$@" >"$_name.out" 2>"$_name.err" || status=$?
+    check_profiles
 }
 
 # start_app NAME COMMAND...: run COMMAND in the background like run_app, with SIGINT and
@@ -119,11 +161,12 @@ start_app()
     app_pid=$!
 }
 
-# wait_output NAME ERE [SECONDS]: wait (default 10 s) until NAME.out has a line matching ERE;
-# on timeout kill the background program and fail
+# wait_output NAME ERE [SECONDS]: wait (default 60 s: a hang detector, generous for a loaded
+# machine) until NAME.out has a line matching ERE; on timeout kill the background program
+# and fail
 wait_output()
 {
-    _n=$(( ${3:-10} * 20 ))
+    _n=$(( ${3:-60} * 20 ))
     while ! grep -E -q -e "$2" "$1.out" 2>/dev/null; do
         _n=$((_n - 1))
         if [ "$_n" -le 0 ] || ! kill -0 "$app_pid" 2>/dev/null; then
@@ -134,11 +177,19 @@ wait_output()
     done
 }
 
-# wait_app: wait for the program of start_app; its exit status is left in $status
+# wait_app [SECONDS]: wait (default 60 s) for the program of start_app; its exit status is
+# left in $status. A program still running then is killed and the test fails: a hang must
+# never stall the suite.
 wait_app()
 {
     status=0
+    if ! timeout "${1:-60}" tail --pid="$app_pid" -s 0.1 -f /dev/null; then
+        kill -KILL "$app_pid" 2>/dev/null || true
+        wait "$app_pid" 2>/dev/null || true
+        fail "the program started by start_app did not end within ${1:-60} s"
+    fi
     wait "$app_pid" || status=$?
+    check_profiles
 }
 
 # profile_dump EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile
@@ -311,4 +362,20 @@ expect_defs_clean()
         fail "$2: otf2-print -G $1/traces.otf2 failed"
     [ ! -s "$work/.defs.err" ] || fail "$2: otf2-print -G warns: $(head -c 600 "$work/.defs.err")"
     echo "ok: $2: definitions without warnings"
+}
+
+# require_mpi_programs PROG...: skips the test (77) unless every PROG of test/mpi was built
+# (they are built only with the MPI adapter) and mpirun is found; sets T (the directory of
+# the MPI test programs) and MESSAGES (test/tools/trace_messages).
+require_mpi_programs()
+{
+    T="$top_builddir/test/mpi"
+    MESSAGES="$top_builddir/test/tools/trace_messages"
+    for _p in "$@"; do
+        if [ ! -x "$T/$_p" ]; then
+            echo "SKIP: the MPI adapter and its test programs were not built ($_p)"
+            exit 77
+        fi
+    done
+    command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 }

@@ -70,6 +70,6 @@ check_cxx g++ gxx
 if command -v clang++ >/dev/null 2>&1; then
     check_cxx clang++ clangxx
 else
-    echo "skip: clang++ not installed"
+    skip_part clang++
 fi
 done_ok

@@ -23,13 +23,14 @@ expect_eq "$(cat noleaf.out)" "$out_calls" "exclude leaf: output"
 expect_eq "$(cat noleaf.err)" "" "exclude leaf: nothing on stderr"
 expect_eq "$(profile_paths $e | grep -c leaf)" 0 "exclude leaf: no leaf in the profile"
 expect_eq "$(profile_paths $e | grep -v recurse/recurse | tr '\n' ' ')" \
-    "main main/recurse thread_main thread_main/thread_work " "exclude leaf: call paths"
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main main/recurse " \
+    "exclude leaf: call paths"
 expect_eq "$(profile_sum $e main visits)" 1 "exclude leaf: main visits"
 expect_eq "$(profile_paths $e | awk -F/ '$2 == "recurse" { n++; if (NF > m) m = NF } END { print n, m }')" \
     "99 100" "exclude leaf: recursion paths and depth unchanged"
-expect_eq "$(profile_values $e thread_main visits | awk '{ print $2 }' | tr '\n' ' ')" \
+expect_eq "$(profile_values $e THREADS/thread_main visits | awk '{ print $2 }' | tr '\n' ' ')" \
     "1 1 1 1 1 1 1 1 " "exclude leaf: thread_main visits"
-expect_eq "$(profile_sum $e thread_main/thread_work visits)" 8 "exclude leaf: thread_work visits"
+expect_eq "$(profile_sum $e THREADS/thread_main/thread_work visits)" 8 "exclude leaf: thread_work visits"
 expect_eq "$(trace_count $e ENTER 0 leaf)$(trace_count $e LEAVE 0 leaf)" 00 \
     "exclude leaf: no leaf in the trace"
 expect_eq "$(trace_count $e ENTER 0)" 152 "exclude leaf: ENTER on location 0 (main + 151 recurse)"
@@ -54,9 +55,10 @@ EOF2
 run_app only env SCOREP_FILTERING_FILE=only.flt SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=exp_only ./calls
 expect_eq "$status" 3 "last match wins: exit status"
-expect_eq "$(profile_paths exp_only | tr '\n' ' ')" "main thread_main thread_main/thread_work " \
+expect_eq "$(profile_paths exp_only | tr '\n' ' ')" \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main " \
     "last match wins: call paths"
-expect_eq "$(profile_sum exp_only thread_main/thread_work visits)" 8 "last match wins: thread_work visits"
+expect_eq "$(profile_sum exp_only THREADS/thread_main/thread_work visits)" 8 "last match wins: thread_work visits"
 expect_eq "$(trace_summary exp_only | awk '$1 == "ENTER" { print $2 ":" $3 }' | tr '\n' ' ')" \
     "0:1 1:2 2:2 3:2 4:2 5:2 6:2 7:2 8:2 " "last match wins: ENTER per location"
 # The order matters: INCLUDE first, EXCLUDE * last excludes everything.
@@ -139,7 +141,7 @@ EOF2
 run_app over env SCOREP_FILTERING_FILE=norecurse.flt SCOREP_EXPERIMENT_DIRECTORY=exp_over ./calls_f
 expect_eq "$status" 3 "override: exit status"
 expect_eq "$(profile_paths exp_over | tr '\n' ' ')" \
-    "main main/leaf thread_main thread_main/thread_work thread_main/thread_work/leaf " \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work THREADS/thread_main/thread_work/leaf main main/leaf " \
     "override: SCOREP_FILTERING_FILE replaces the embedded filter"
 expect_eq "$(profile_sum exp_over main/leaf visits)" 1000000 "override: main/leaf visits"
 expect_eq "$(cmp -s exp_over/scorep.filter norecurse.flt && echo same)" same \

@@ -5,7 +5,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O2 -o calls "$PROGRAMS/calls.c" -lpthread
-run_app full env SCOREP_TOTAL_MEMORY=64k SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./calls
+run_app full env SCOREP_TRACING_REDUCTION=none SCOREP_TOTAL_MEMORY=64k SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./calls
 expect_eq "$status" 3 "exit status of the program"
 expect_eq "$(cat full.out)" "recursion 150
 done 1" "program output"
@@ -20,7 +20,6 @@ warned=$(sed -n -E "s/$warn_re.*/\\1/p" full.err | sort -n)
 expect_eq "$(echo "$warned" | uniq -d | wc -l | tr -d ' ')" 0 "at most one warning per location"
 lost0=$(sed -n -E "s/$warn_re.*/\\1 \\2/p" full.err | awk '$1 == 0 { print $2 }')
 expect_ge "$lost0" 1 "location 0: events lost reported"
-expect_ge 2000322 "$lost0" "location 0: no more events lost than it had"
 
 # --- trace: readable, balanced, well nested, OFF marker ---
 expect_file exp/traces.otf2 "trace written"
@@ -43,12 +42,20 @@ expect_eq "$(trace_events exp | awk '
     END { print bad + 0 }')" 0 "no measured event after the OFF marker"
 expect_ge "$(trace_count exp ENTER 0 leaf)" 1 "location 0: the trace begins with leaf calls"
 expect_ge 1000000 "$(trace_count exp ENTER 0 leaf)" "location 0: fewer leaf calls than made"
+# every enter and leave of location 0 that reached the trace buffer (2000320) is either in
+# the trace or counted lost; the LEAVEs after the OFF marker are the writer's closing of the
+# calls still open, not recorded events (how many there are depends on whether the memory
+# ran out at an enter or a leave, i.e. on the page layout)
+closing0=$(trace_events exp | awk '$2 != 0 { next } $1 == "MEASUREMENT_ON_OFF" { off = 1; next }
+    off && $1 == "LEAVE" { n++ } END { print n + 0 }')
+expect_eq "$((lost0 + $(trace_count exp ENTER 0) + $(trace_count exp LEAVE 0) - closing0))" 2000320 \
+    "location 0: events lost + ENTER/LEAVE recorded = the 2000320 it made"
 expect_eq "$(trace_other exp | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 3 \
     "PROGRAM_END with the exit status"
 
 # --- the profile counts every call ---
 expect_eq "$(profile_sum exp main/leaf visits)" 1000000 "profile: main/leaf visits"
-expect_eq "$(profile_sum exp thread_main/thread_work/leaf visits)" 8028 "profile: thread leaf visits"
+expect_eq "$(profile_sum exp THREADS/thread_main/thread_work/leaf visits)" 8028 "profile: thread leaf visits"
 expect_eq "$(profile_paths exp | awk -F/ 'NF > m { m = NF } END { print m }')" 100 "profile: deepest call path"
 expect_eq "$(profile_locations exp)" 9 "profile: 9 locations"
 done_ok

@@ -28,7 +28,7 @@ expect_grep 'METRIC_CLASS .*SYNCHRONOUS_STRICT' defs1.txt "sync: class strictly 
 # leave worker 5: exclusive 3 - 1 = 2 on each worker location
 run_app s2 env SCOREP_EXPERIMENT_DIRECTORY=s2 SCOREP_METRIC_PLUGINS=synth_sync \
     SCOREP_METRIC_SYNTH_SYNC=events ./metrics 0 0 2 0
-expect_eq "$(profile_values s2 worker events | sort | tr '\n' ' ')" "1 2 2 2 " \
+expect_eq "$(profile_values s2 THREADS/worker events | sort | tr '\n' ' ')" "1 2 2 2 " \
     "sync per thread: exclusive 2 on each worker location"
 
 # synth_opt (SYNC): reads 1..7 deliver 10, -, 30, -, 50, -, 70: a read without a value

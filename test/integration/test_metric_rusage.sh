@@ -42,7 +42,7 @@ run_app r2 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=r2 \
 expect_eq "$status" 0 "threads: exit status"
 for loc in 1 2; do
     v=$(profile_dump r2 -i -m ru_utime,ru_stime | awk -F'\t' -v l=$loc '
-        $2 == "worker" && $3 == l { for (i = 4; i <= NF; i++) { split($i, kv, "="); s += kv[2] } }
+        $2 == "THREADS/worker" && $3 == l { for (i = 4; i <= NF; i++) { split($i, kv, "="); s += kv[2] } }
         END { print s + 0 }')
     expect_ge "$v" 47500 "threads: ru_utime + ru_stime of worker on location $loc >= 95% of 50 ms"
 done

@@ -109,7 +109,7 @@ check "static" "scorep-cc: static executables (-static) are not supported: the m
 check "static compile" "gcc -finstrument-functions -I/inc -g1 -static -c foo.c" 0 \
     "$wrap" --dry-run gcc -static -c foo.c
 check "unsupported compiler" \
-    "scorep-cc: unsupported compiler 'icc' (supported: gcc, cc, g++, c++, clang, clang++, gfortran); see scorep-cc --help" \
+    "scorep-cc: unsupported compiler 'icc' (supported: gcc, cc, g++, c++, clang, clang++, gfortran, nvcc); see scorep-cc --help" \
     1 "$wrap" --dry-run icc -c foo.c
 check "no compiler" "scorep-cc: no compiler command given; see scorep-cc --help" 1 "$wrap" --user
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")

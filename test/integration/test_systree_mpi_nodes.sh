@@ -65,7 +65,7 @@ for e in seq plain; do
     expect_grep 'LOCATION +13 +Name: "Pthread thread 1" .*Group: "MPI Rank 5"' "$e.defs" \
         "$e: rank 5's first thread has id 1*8+5"
     expect_eq "$(profile_sum "$e" main/work visits)" 8 "$e: main/work on every rank"
-    expect_eq "$(profile_sum "$e" thread_main/work visits)" 7 "$e: threads work (0+1+2+0+1+2+0+1)"
+    expect_eq "$(profile_sum "$e" THREADS/thread_main/work visits)" 7 "$e: threads work (0+1+2+0+1+2+0+1)"
 done
 expect_eq "$(cmp -s seq.cube plain.cube && echo same)" same "sequence and plain: same Cube tree"
 expect_eq "$(diff seq.defs plain.defs | grep -c 'SYSTEM_TREE_NODE\|LOCATION')" 0 \

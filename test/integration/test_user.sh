@@ -1,8 +1,14 @@
 #!/bin/sh
-# test_user.sh: the user API (test/programs/user.c): user regions of every kind, parameters,
-# a user metric and recording control, in the profile and the trace; without --user the
-# macros vanish; with compiler instrumentation and --user both kinds of regions appear.
+# test_user.sh: the C and C++ user API. test/programs/user.c: user regions of every kind,
+# parameters, a user metric and recording control, in the profile and the trace; without
+# --user the macros vanish; with compiler instrumentation and --user both kinds of regions
+# appear. user_all.c + user_all_lib.c: every macro of SCOREP_User.h with exact counts (global
+# region and metric shared between the files), built with -Wall -Wextra -Werror with and
+# without --user. user_cxx.cc: SCOREP_USER_REGION scopes with g++ and clang++.
+# user_threads.c: threads racing to define a handle. user_uninit.c: ENTER on a handle never
+# initialised gets one message.
 . "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/integration/user_expect.sh"
 
 scorep_cc --user --nocompiler gcc -O2 -o user "$PROGRAMS/user.c"
 run_app user env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./user
@@ -12,7 +18,7 @@ expect_eq "$(cat user.err)" "" "nothing on stderr"
 
 # --- profile ---
 expect_eq "$(profile_paths exp | tr '\n' ',')" \
-    "by_name,init_region,main_loop,main_loop/phase_work,main_loop/phase_work/n=0,main_loop/phase_work/n=0/kind=even,main_loop/phase_work/n=1,main_loop/phase_work/n=1/kind=odd,main_loop/phase_work/n=2,main_loop/phase_work/n=2/kind=even," \
+    "MEASUREMENT OFF,by_name,init_region,main_loop,main_loop/phase_work,main_loop/phase_work/n=0,main_loop/phase_work/n=0/kind=even,main_loop/phase_work/n=1,main_loop/phase_work/n=1/kind=odd,main_loop/phase_work/n=2,main_loop/phase_work/n=2/kind=even," \
     "call paths (no hidden, no compiler regions)"
 expect_eq "$(profile_sum exp init_region visits)" 1 "init_region visits"
 expect_eq "$(profile_sum exp main_loop visits)" 1 "main_loop visits"
@@ -25,6 +31,12 @@ for n in 0 1 2; do
 done
 expect_eq "$(profile_sum exp by_name visits)" 4 "by_name visits"
 expect_eq "$(profile_paths exp | grep -c hidden)" 0 "hidden (recording off) absent"
+# The time with recording off is a call of Score-P's artificial region "MEASUREMENT OFF"
+# where it was switched off: here outside every region, so a fourth root (as in the
+# reference sample user_api).
+expect_eq "$(profile_values exp "MEASUREMENT OFF" visits)" "0 1" "MEASUREMENT OFF: 1 visit"
+expect_eq "$(profile_dump exp -m visits | awk -F'\t' '$2 !~ /\// { n++ } END { print n }')" 4 \
+    "four roots: init_region, main_loop, by_name, MEASUREMENT OFF"
 expect_eq "$(profile_sum exp main_loop items)" 60 "user metric items on main_loop"
 expect_eq "$(profile_dump exp -m items | awk -F'\t' '{ split($4, kv, "="); s += kv[2] } END { print s }')" \
     60 "user metric items summed over all call paths"
@@ -60,7 +72,8 @@ expect_eq "$(trace_events exp | awk '
     END { print bad + 0 }')" 0 "trace: parameters inside phase_work, metrics inside main_loop"
 trace_defs exp >defs.txt
 expect_eq "$(grep '^REGION ' defs.txt | sed 's/.*Name: "\([^"]*\)".*Paradigm: \([A-Z_]*\).*/\1:\2/' | grep -v hidden | sort | tr '\n' ' ')" \
-    "by_name:USER init_region:USER main_loop:USER phase_work:USER " "trace: user regions, paradigm USER"
+    "MEASUREMENT OFF:USER by_name:USER init_region:USER main_loop:USER phase_work:USER " \
+    "trace: user regions, paradigm USER"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"main_loop"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" LOOP \
     "trace: main_loop has role LOOP"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"phase_work"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" \
@@ -95,4 +108,86 @@ expect_eq "$(profile_sum exp_both main/main_loop/phase_work/phase_work/n=1/kind=
     "compiler + user: parameter nodes below the user region"
 expect_eq "$(profile_sum exp_both main/main_loop items)" 60 "compiler + user: items on main_loop"
 expect_eq "$(profile_sum exp_both main/by_name visits)" 4 "compiler + user: by_name below main"
+expect_eq "$(profile_sum exp_both "main/MEASUREMENT OFF" visits)" 1 \
+    "compiler + user: MEASUREMENT OFF below main"
+
+# --- every C macro (user_expect.sh has the expected counts) ---
+strict="-Wall -Wextra -Werror -O2"
+scorep_cc --user --nocompiler gcc $strict -o user_all "$PROGRAMS/user_all.c" "$PROGRAMS/user_all_lib.c"
+run_app all env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_all ./user_all
+expect_eq "$status" 0 "all macros: exit status"
+expect_eq "$(cat all.out)" "recording on: 1, while off: 0, sink 26" "all macros: program output"
+expect_eq "$(cat all.err)" "" "all macros: nothing on stderr"
+check_user_all exp_all c shared shared_metric
+expect_eq "$(grep -c '"not_this_name"' defs_c.txt)" 0 \
+    "all macros: the first BEGIN of a global region names it"
+
+# without --user: compiles cleanly, IS_ON() is 0, only compiler regions (same program)
+scorep_cc gcc $strict -o user_all_plain "$PROGRAMS/user_all.c" "$PROGRAMS/user_all_lib.c"
+run_app all_plain env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_all_plain \
+    ./user_all_plain
+expect_eq "$status" 0 "all macros without --user: exit status"
+expect_eq "$(cat all_plain.out)" "recording on: 0, while off: 0, sink 26" \
+    "all macros without --user: program output"
+expect_eq "$(profile_sum exp_all_plain main/seven visits)" 18 \
+    "all macros without --user: seven (compiler region) called 18 times, none hidden"
+expect_eq "$(trace_defs exp_all_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
+    "all macros without --user: no user region defined"
+expect_eq "$(trace_summary exp_all_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
+    "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "all macros without --user: only enters and leaves"
+expect_eq "$(nm user_all_plain | grep -c 'SCOREP_User')" 0 \
+    "all macros without --user: no user API symbol used"
+
+# --- C++: SCOREP_USER_REGION ends with its scope (early return, exception) ---
+for cxx in g++ clang++; do
+    scorep_cc --user --nocompiler "$cxx" $strict -o "user_cxx_$cxx" "$PROGRAMS/user_cxx.cc"
+    e="exp_cxx_$cxx"
+    run_app "cxx_$cxx" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$e" \
+        "./user_cxx_$cxx"
+    expect_eq "$status" 0 "$cxx: exit status"
+    expect_eq "$(cat "cxx_$cxx.out")" "caught 1 off 1 sink 21" "$cxx: program output"
+    expect_eq "$(profile_paths "$e" | tr '\n' ' ')" \
+        "MEASUREMENT OFF cxx_phase cxx_rewind outer outer/scoped outer/thrower twice twice/bytes=4 twice/bytes=8 " \
+        "$cxx: call paths"
+    for pv in outer:1 outer/scoped:5 outer/thrower:3 twice:2 twice/bytes=4:1 twice/bytes=8:1 \
+        cxx_phase:1 cxx_rewind:1 "MEASUREMENT OFF:1"; do
+        expect_eq "$(profile_sum "$e" "${pv%:*}" visits)" "${pv##*:}" "$cxx: ${pv%:*} visits"
+    done
+    expect_eq "$(profile_sum "$e" cxx_phase cxx_metric)" 2.5 "$cxx: DOUBLE metric in the phase"
+    expect_eq "$(trace_count "$e" ENTER 0 scoped)" 5 "$cxx: trace: ENTER scoped"
+    expect_eq "$(trace_count "$e" LEAVE 0 thrower)" 3 "$cxx: trace: LEAVE thrower (one by throw)"
+    expect_eq "$(trace_check_nesting "$e")" 0 "$cxx: trace: properly nested"
+done
+scorep_cc g++ $strict -o user_cxx_plain "$PROGRAMS/user_cxx.cc"
+run_app cxx_plain ./user_cxx_plain
+expect_eq "$(cat cxx_plain.out)" "caught 1 off 1 sink 21" "C++ without --user: program output"
+expect_eq "$(nm user_cxx_plain | grep -c 'SCOREP_User')" 0 "C++ without --user: no user API symbol"
+
+# --- threads racing to define one handle: one region, 7 visits on each of 4 threads ---
+scorep_cc --user --nocompiler gcc $strict -o user_threads "$PROGRAMS/user_threads.c" -lpthread
+run_app threads env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_threads \
+    ./user_threads
+expect_eq "$status" 0 "threads: exit status"
+expect_eq "$(cat threads.out)" "threads 4 sum 6" "threads: program output"
+# (a thread's tree hangs below Score-P's artificial THREADS root)
+expect_eq "$(profile_values exp_threads THREADS/threaded visits | tr '\n' ' ')" \
+    "1 7 2 7 3 7 4 7 " "threads: threaded visits per thread location"
+expect_eq "$(profile_sum exp_threads THREADS/threaded/odd=0/threaded_by_name visits)" 16 \
+    "threads: by-name region below odd=0 (4 x 4)"
+expect_eq "$(profile_sum exp_threads THREADS/threaded/odd=1/threaded_by_name visits)" 12 \
+    "threads: by-name region below odd=1 (4 x 3)"
+expect_eq "$(trace_defs exp_threads | grep -c '^REGION .*Name: "threaded')" 2 \
+    "threads: one definition each for threaded and threaded_by_name"
+expect_eq "$(trace_count exp_threads ENTER "" threaded)" 28 "threads: trace: ENTER threaded"
+expect_eq "$(trace_check_nesting exp_threads)" 0 "threads: trace: properly nested"
+
+# --- bad input: ENTER on a handle never initialised: one message, not recorded ---
+scorep_cc --user --nocompiler gcc $strict -o user_uninit "$PROGRAMS/user_uninit.c"
+run_app uninit env SCOREP_EXPERIMENT_DIRECTORY=exp_uninit ./user_uninit
+expect_eq "$status" 0 "uninitialised handle: exit status"
+expect_eq "$(cat uninit.out)" "done" "uninitialised handle: program output"
+expect_eq "$(cat uninit.err)" "[scorep-rt] warning: SCOREP_USER_REGION_ENTER on a region handle that was never initialised: use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region is not recorded" \
+    "uninitialised handle: one message"
+expect_eq "$(profile_paths exp_uninit | tr '\n' ' ')" "fine " "uninitialised handle: call paths"
+expect_eq "$(profile_sum exp_uninit fine visits)" 3 "uninitialised handle: fine visits"
 done_ok

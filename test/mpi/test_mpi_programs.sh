@@ -2,17 +2,12 @@
 # test_mpi_programs.sh: runs the MPI test programs of test/mpi under mpirun, first plain
 # (they must pass uninstrumented), then linked with the MPI adapter with tracing on, and
 # checks their traces: every message matched by (communicator, sender, receiver, tag,
-# message id) and size (test/tools/trace_messages --match), and the events each program's
-# known communication must give. Skipped (77) when the MPI adapter was not built.
+# message id) and size (test/tools/trace_messages --match, exact counts), and the events each
+# program's known communication must give; then the plain programs under scorep-run must
+# give the same messages and events. Skipped (77) when the MPI adapter was not built.
 . "$top_srcdir/test/integration/lib.sh"
 
-T="$top_builddir/test/mpi"
-MESSAGES="$top_builddir/test/tools/trace_messages"
-if [ ! -x "$T/p2p_modes" ] || [ ! -x "$T/p2p_modes_scorep" ]; then
-    echo "SKIP: the MPI adapter and its test programs were not built"
-    exit 77
-fi
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi_programs p2p_modes p2p_modes_scorep
 
 # mpirun_np N COMMAND...: the exit status is left in $status
 mpirun_np()
@@ -34,6 +29,7 @@ measure()
     env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/$_prog" "$@" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" \
         "$T/${_prog}_scorep" >"$_prog.out" 2>"$_prog.err" || status=$?
+    check_profiles
 }
 
 # events EXP TYPE: number of events of this type in the trace
@@ -45,8 +41,8 @@ events()
 # messages EXP: the message events (trace_messages) without times, in a file
 messages()
 {
-    "$MESSAGES" "$1/traces.otf2" 2>/dev/null | sed 's/ time=[0-9]*//' >"$1.msgs" ||
-        fail "trace_messages $1 failed"
+    "$MESSAGES" "$1/traces.otf2" >"$1.raw" 2>"$1.err" || fail "trace_messages $1 failed: $(cat "$1.err")"
+    sed 's/ time=[0-9]*//' "$1.raw" >"$1.msgs"
     echo "$1.msgs"
 }
 
@@ -78,7 +74,7 @@ done
 
 # p2p_modes: 8 messages 0 -> 1 (tag 1, ids 1..8), then 2 each way with tag 2
 x=$work/p2p_modes
-expect_eq "$(match "$x")" "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0" \
+expect_eq "$(match "$x")" "sends=12 receives=12 matched=12 unmatched=0 mismatched_size=0 probes=0" \
     "p2p_modes: all messages matched"
 m=$(messages "$x")
 expect_eq "$(grep -c '^SEND rank=0 .*tag=1 bytes=16' "$m")" 4 "p2p_modes: blocking sends"
@@ -89,7 +85,8 @@ expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 4 "p2p_modes: Isend completions"
 
 # completion: 54 messages; the cancelled receive returns its id
 x=$work/completion
-match "$x" >/dev/null
+expect_eq "$(match "$x")" "sends=54 receives=54 matched=54 unmatched=0 mismatched_size=0 probes=0" \
+    "completion: all messages matched"
 expect_eq "$(events "$x" MPI_REQUEST_CANCELLED)" 1 "completion: one cancelled request"
 expect_eq "$(events "$x" MPI_IRECV_REQUEST)" 54 "completion: receive requests (incl. cancelled)"
 expect_eq "$(events "$x" MPI_IRECV)" 53 "completion: completed receives"
@@ -98,9 +95,10 @@ expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 53 "completion: send completions"
 expect_grep '^RECV rank=1 comm=0 from=0 to=1 tag=99 bytes=4 id=1 ' "$(messages "$x")" \
     "completion: id of the cancelled receive reused"
 
-# probes
+# probes: 8 messages; Probe twice, Iprobe, Mprobe, Improbe
 x=$work/probes
-match "$x" >/dev/null
+expect_eq "$(match "$x")" "sends=8 receives=8 matched=8 unmatched=0 mismatched_size=0 probes=5" \
+    "probes: all messages matched"
 m=$(messages "$x")
 expect_eq "$(grep -c '^PROBE rank=1 region=MPI_Probe comm=0 from=0 to=1 tag=10 bytes=4 id=1 handle=0' "$m")" 2 \
     "probes: a repeated probe names the same message"
@@ -123,7 +121,8 @@ expect_grep 'MPI_COLLECTIVE_END +0 .*Operation: BCAST, Communicator: "MPI_COMM_W
 
 # comms: messages on every kind of communicator match across processes
 x=$work/comms
-match "$x" >/dev/null
+expect_eq "$(match "$x")" "sends=62 receives=62 matched=62 unmatched=0 mismatched_size=0 probes=0" \
+    "comms: all messages matched"
 expect_eq "$(events "$x" COMM_CREATE)" "$(events "$x" COMM_DESTROY)" "comms: created = freed"
 expect_ge "$(events "$x" COMM_CREATE)" 1256 "comms: communicator creations"
 
@@ -136,14 +135,51 @@ expect_eq "$(events "$x" RMA_GET)" 9 "rma: gets"
 expect_eq "$(events "$x" RMA_ATOMIC)" 18 "rma: atomics"
 expect_eq "$(( $(events "$x" RMA_OP_COMPLETE_BLOCKING) + $(events "$x" RMA_OP_COMPLETE_NON_BLOCKING) ))" 39 \
     "rma: every operation completed"
-expect_eq "$(events "$x" RMA_REQUEST_LOCK)" "$(events "$x" RMA_RELEASE_LOCK)" "rma: locks released"
+expect_eq "$(events "$x" RMA_REQUEST_LOCK)" 12 "rma: locks requested (4 per process)"
+expect_eq "$(events "$x" RMA_RELEASE_LOCK)" 12 "rma: locks released"
 expect_eq "$(events "$x" RMA_GROUP_SYNC)" 12 "rma: post/start/complete/wait"
 
 if [ "$threads_skipped" = 0 ]; then
     x=$work/threads
-    expect_eq "$(match "$x")" "sends=800 receives=800 matched=800 unmatched=0 mismatched_size=0" \
+    expect_eq "$(match "$x")" "sends=800 receives=800 matched=800 unmatched=0 mismatched_size=0 probes=40" \
         "threads: messages of concurrent threads matched"
+    # The profile of MPI with threads has several roots per process: the MPI calls of the
+    # master (no compiler instrumentation) and THREADS, once per thread (check_profiles
+    # checks its consistency).
+    expect_eq "$(profile_values "$x" THREADS visits | awk '{ print $2 }' | tr '\n' ' ')" \
+        "1 1 1 1 " "threads: THREADS visited once on each of the 4 thread locations"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Send visits)" 400 "threads: THREADS/MPI_Send visits"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Recv visits)" 400 "threads: THREADS/MPI_Recv visits"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Probe visits)" 40 "threads: THREADS/MPI_Probe visits"
+    expect_eq "$(profile_values "$x" MPI_Init_thread visits | tr '\n' ' ')" "0 1 3 1 " \
+        "threads: MPI_Init_thread is a root on both master threads"
 fi
+
+# the plain programs under scorep-run (LD_PRELOAD): the same messages and the same events as
+# linked (ENTER/LEAVE left out: the Test loops of completion and rma spin as timing says)
+event_counts()
+{
+    trace_summary "$1" | awk '$1 != "ENTER" && $1 != "LEAVE" { n[$1] += $3 }
+        END { for (t in n) print t, n[t] }' | sort
+}
+for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2; do
+    name=${spec%:*}
+    [ "$name" != threads ] || [ "$threads_skipped" = 0 ] || continue
+    x=$work/${name}_run
+    status=0
+    env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+        SCOREP_RUN_LIBDIR="$top_builddir/.libs" timeout 300 mpirun --oversubscribe \
+        --allow-run-as-root -np "${spec#*:}" "$top_builddir/scorep-run" "$T/$name" \
+        >"${name}_run.out" 2>"${name}_run.err" || status=$?
+    check_profiles
+    expect_eq "$status" 0 "$name runs under scorep-run"
+    linked=$(messages "$work/$name")
+    run=$(messages "$x")
+    expect_eq "$(sort "$run" | md5sum)" "$(sort "$linked" | md5sum)" \
+        "$name under scorep-run: the messages ($(wc -l <"$linked" | tr -d ' ')) of the linked run"
+    expect_eq "$(event_counts "$x" | tr '\n' ' ')" "$(event_counts "$work/$name" | tr '\n' ' ')" \
+        "$name under scorep-run: the events of the linked run"
+done
 
 # SCOREP_MPI_ENABLE_GROUPS
 measure completion 2 SCOREP_MPI_ENABLE_GROUPS=p2p

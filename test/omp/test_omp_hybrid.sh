@@ -2,8 +2,9 @@
 # test_omp_hybrid.sh: test/omp/hybrid.c, MPI + OpenMP with 2 ranks x 4 threads, built with
 # plain mpicc -fopenmp and run unchanged under mpirun + scorep-run (MPI adapter, libomp and
 # the runtime preloaded): per rank its teams and team events; MPI calls made inside parallel
-# regions land on the calling thread's location. Skipped (77) without MPI or when the MPI
-# adapter cannot be preloaded.
+# regions land on the calling thread's location. The thread level is the MPI library's (an
+# unmeasured run tells it); the checks of that level are made, each level has its own.
+# Skipped (77) without MPI; an MPI adapter that cannot be preloaded fails.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 
@@ -12,23 +13,26 @@ command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpicc -g -fopenmp -o hybrid "$OMP_SRC/hybrid.c" || fail "build: mpicc -fopenmp hybrid.c"
-# mpirun_run NAME EXP: 2 ranks under scorep-run, status in $status
-mpirun_run()
-{
-    run_app "$1" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$2" \
-        timeout 300 mpirun --oversubscribe -np 2 "$SCOREP_RUN" ./hybrid
-}
-mpirun_run probe exp_probe
-if [ "$status" != 0 ] && grep -q 'symbol lookup error' probe.err; then
-    echo "SKIP: the MPI adapter cannot be preloaded: $(grep -m1 'symbol lookup error' probe.err)"
-    exit 77
-fi
+run_app plain mpirun --oversubscribe -np 2 ./hybrid
+expect_eq "$status" 0 "unmeasured run: exit status"
+mode=$(awk '{ print $3; exit }' plain.out)
+# what hybrid.c computes: with MULTIPLE each thread t of the other rank sends 10 * rank + t,
+# 3 times; with FUNNELED nothing is exchanged
+case $mode in
+multiple) sums="rank 0 multiple sum 138
+rank 1 multiple sum 18" ;;
+funneled) sums="rank 0 funneled sum 0
+rank 1 funneled sum 0" ;;
+*) fail "unmeasured run: no thread level in its output: $(head -c 300 plain.out)" ;;
+esac
+expect_eq "$(sort plain.out)" "$sums" "unmeasured run: output of thread level $mode"
+run_app probe env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_probe \
+    mpirun --oversubscribe -np 2 "$SCOREP_RUN" ./hybrid
+expect_no_grep 'symbol lookup error' probe.err "the MPI adapter can be preloaded"
 x=exp_probe
 expect_eq "$status" 0 "exit status"
 expect_defs_clean "$x" "hybrid"
-mode=$(awk '{ print $3; exit }' probe.out)
-expect_eq "$(sort probe.out | sed 's/ sum .*//')" "rank 0 $mode
-rank 1 $mode" "program output"
+expect_eq "$(sort probe.out)" "$sums" "measured run: same thread level ($mode) and sums"
 # (MPI's own helper threads are locations too)
 expect_eq "$(profile_dump $x --system | grep -c -e 'Master thread' -e 'OMP thread')" 8 \
     "8 OpenMP locations: 2 ranks x 4 threads"
@@ -45,7 +49,13 @@ omp_consistent $x hybrid
 expect_ge "$(grep -a -c '^COMM .*"OpenMP thread team"' $x.defs)" 2 "a team per rank at least"
 if [ "$mode" = multiple ]; then
     expect_eq "$(visits $x "$P/MPI_Sendrecv")" 24 "MPI_Sendrecv on every thread"
+    expect_eq "$(per_loc $x "$P/MPI_Sendrecv")" "3 3 3 3 3 3 3 3" "MPI_Sendrecv: 3 per thread"
     expect_eq "$(trace_summary $x | awk '$1 == "MPI_SEND" { n++ } END { print n + 0 }')" 8 \
         "MPI_SEND on 8 locations: each thread's own"
+    expect_eq "$(events $x MPI_SEND):$(events $x MPI_RECV)" 24:24 "24 messages sent and received"
+else
+    # FUNNELED: only the master threads call MPI, and only MPI_Barrier
+    expect_eq "$(visits $x "$P/MPI_Sendrecv")" 0 "no MPI_Sendrecv"
+    expect_eq "$(events $x MPI_SEND):$(events $x MPI_RECV)" 0:0 "no messages"
 fi
 done_ok

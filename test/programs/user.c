@@ -35,13 +35,13 @@ int main(void)
         SCOREP_USER_REGION_BY_NAME_BEGIN("by_name", SCOREP_USER_REGION_TYPE_COMMON)
         SCOREP_USER_REGION_BY_NAME_END("by_name")
     }
-    SCOREP_USER_RECORDING_OFF()
+    SCOREP_RECORDING_OFF()
     for (int i = 0; i < 5; i++) {
         SCOREP_USER_REGION_BY_NAME_BEGIN("hidden", SCOREP_USER_REGION_TYPE_COMMON)
         SCOREP_USER_REGION_BY_NAME_END("hidden")
     }
-    int off = !SCOREP_USER_RECORDING_IS_ON();
-    SCOREP_USER_RECORDING_ON()
+    int off = !SCOREP_RECORDING_IS_ON();
+    SCOREP_RECORDING_ON()
     printf("recording was off: %d\n", off);
     return 0;
 }

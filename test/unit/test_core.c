@@ -37,13 +37,22 @@ static void test_timer(scorep_timer_kind kind)
         prev = t;
     }
     CHECK(back == 0, "timer %d went back %llu times", kind, (unsigned long long)back);
-    struct timespec d = {0, 30000000};
+    /* A 30 ms sleep, read on the timer inside the same interval read on CLOCK_MONOTONIC: at
+     * least 30 ms, and no longer than CLOCK_MONOTONIC saw, however long the load made it. The
+     * 5% cover the TSC's calibration (a sample taken across a preemption), the microsecond
+     * gettimeofday's granule. */
+    struct timespec d = {0, 30000000}, m0, m1;
+    clock_gettime(CLOCK_MONOTONIC, &m0);
     uint64_t a = scorep_timer_ticks();
     nanosleep(&d, NULL);
     uint64_t b = scorep_timer_ticks();
+    clock_gettime(CLOCK_MONOTONIC, &m1);
     scorep_timer_finish();
     double secs = (double)(b - a) / (double)scorep_timer_resolution();
-    CHECK(secs > 0.029 && secs < 0.5, "30 ms sleep measured as %f s (timer %d)", secs, kind);
+    double mono = (double)(m1.tv_sec - m0.tv_sec) + (double)(m1.tv_nsec - m0.tv_nsec) * 1e-9;
+    CHECK(secs >= 0.0299 && secs <= mono * 1.05 + 2e-6,
+          "30 ms sleep measured as %f s, CLOCK_MONOTONIC around it %f s (timer %d)", secs, mono,
+          kind);
 }
 
 static void test_defs(void)
@@ -118,7 +127,7 @@ static void test_buffer_merge(void)
     scorep_buffer_region(&b, 1, t++, 4, BUF_LEAVE);
     scorep_buffer_region(&b, 0, t++, 1, BUF_LEAVE);
     uint64_t n = 0, last = 0, order_errors = 0;
-    int depth = 0, max_depth = 0, nest_errors = 0;
+    int depth = 0, max_depth = 0, nest_errors = 0, params = 0;
     buf_merge *m = buf_merge_new(&b);
     buf_item it;
     while (m && buf_merge_next(m, &it)) {
@@ -129,9 +138,12 @@ static void test_buffer_merge(void)
             max_depth = depth;
         if (it.type == BUF_LEAVE && --depth < 0)
             nest_errors++;
-        if (it.type == BUF_EV_PARAM_INT)
+        if (it.type == BUF_EV_PARAM_INT) {
+            params++;
             CHECK(it.a == 7 && it.b == 42 && depth == 1, "parameter record intact");
+        }
     }
+    CHECK(params == 1, "one parameter record merged, got %d", params);
     buf_merge_free(m);
     CHECK(n == t - 100, "all %llu records merged, got %llu", (unsigned long long)(t - 100),
           (unsigned long long)n);
@@ -139,13 +151,16 @@ static void test_buffer_merge(void)
           (unsigned long long)order_errors);
     CHECK(nest_errors == 0 && depth == 0 && max_depth == 3, "proper nesting, depth 3");
     CHECK(scorep_buffer_count(&b) == n, "buffer count");
-    /* exhaust the pool: the buffer becomes full and stops everywhere */
+    /* exhaust the pool (no reduction steps configured): the buffer becomes full and stops
+     * everywhere */
+    scorep_buffer_region(&b, 0, t++, 1, BUF_ENTER);
     while (!b.full)
         scorep_buffer_region(&b, 5, t++, 9, BUF_ENTER);
     uint64_t before = scorep_buffer_count(&b);
     scorep_buffer_region(&b, 0, t++, 1, BUF_LEAVE); /* a stream that still had room */
     CHECK(scorep_buffer_count(&b) == before, "nothing recorded after the buffer is full");
-    CHECK(b.lost >= 2, "lost events counted (%llu)", (unsigned long long)b.lost);
+    /* lost: the enter that found no room (and set full), then the leave */
+    CHECK(b.lost == 2, "2 lost events counted, got %llu", (unsigned long long)b.lost);
 }
 
 static void test_mpi_defs(void)
@@ -202,6 +217,135 @@ static void test_mpi_trace_ids(void)
     scorep_mpi_groups_free(&m);
 }
 
+/* Merges b and checks time order and nesting; counts enters of region r (or all: ~0u). */
+static uint64_t check_valid(const scorep_buffer *b, uint32_t r, const char *what)
+{
+    buf_merge *m = buf_merge_new(b);
+    buf_item it;
+    uint64_t last = 0, enters = 0, bad_order = 0;
+    uint32_t stack[64], depth = 0, bad_nest = 0;
+    while (m && buf_merge_next(m, &it)) {
+        bad_order += it.ts <= last;
+        last = it.ts;
+        if (it.type == BUF_ENTER && depth < 64) {
+            stack[depth++] = it.a;
+            enters += r == ~0u || it.a == r;
+        } else if (it.type == BUF_LEAVE) {
+            bad_nest += depth == 0 || stack[depth - 1] != it.a;
+            depth -= depth > 0;
+        }
+    }
+    buf_merge_free(m);
+    CHECK(bad_order == 0 && bad_nest == 0, "%s: %u order, %u nesting errors", what,
+          (unsigned)bad_order, bad_nest);
+    return enters;
+}
+
+/* main { comm { MPI_Send + message } (4 ticks, shorter than anything else) */
+static uint64_t record_comm(scorep_buffer *b, uint64_t t, uint32_t main_r, uint32_t comm,
+                            uint32_t send)
+{
+    scorep_buffer_enter(b, 0, t++, main_r);
+    scorep_buffer_enter(b, 1, t, comm);
+    scorep_buffer_enter(b, 2, t + 1, send);
+    CHECK(scorep_buffer_mpi(b, t + 2, BUF_MPI_SEND) != NULL, "MPI record");
+    scorep_buffer_leave(b, 2, t + 3, send);
+    scorep_buffer_leave(b, 1, t + 4, comm);
+    return t + 10;
+}
+
+/* n x ( work [50 ticks] { leaf [5 ticks] } ) inside main */
+static uint64_t fill_calls(scorep_buffer *b, uint64_t t, uint32_t work, uint32_t leaf, int n)
+{
+    for (int i = 0; i < n && !b->full; i++) {
+        scorep_buffer_enter(b, 1, t, work);
+        scorep_buffer_enter(b, 2, t + 10, leaf);
+        scorep_buffer_leave(b, 2, t + 15, leaf);
+        scorep_buffer_leave(b, 1, t + 50, work);
+        t += 60;
+    }
+    return t;
+}
+
+static void test_reduction(void)
+{
+    uint32_t main_r = scorep_defs_region("main", NULL, "r.c", 1, 1, SCOREP_PARADIGM_COMPILER,
+                                         SCOREP_ROLE_FUNCTION);
+    uint32_t work = scorep_defs_region("work", NULL, "r.c", 2, 2, SCOREP_PARADIGM_COMPILER,
+                                       SCOREP_ROLE_FUNCTION);
+    uint32_t leaf =
+        scorep_defs_region("leaf", NULL, "r.c", 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+    uint32_t comm =
+        scorep_defs_region("comm", NULL, "r.c", 4, 4, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+    uint32_t send = scorep_defs_region("MPI_Send", NULL, "", 0, 0, SCOREP_PARADIGM_MPI,
+                                       SCOREP_ROLE_POINT2POINT);
+    CHECK(scorep_memory_init(64 << 10, 512) == 0, "a fresh 64 KiB pool");
+    scorep_buffer b;
+    CHECK(scorep_buffer_init(&b) == 0, "buffer init");
+    CHECK(scorep_buffer_parse_steps("min_duration,depth,noncomm", b.steps, &b.n_steps) == 0 &&
+              b.n_steps == 3,
+          "default steps parse");
+    uint8_t st[3], n;
+    CHECK(scorep_buffer_parse_steps("depth,depth", st, &n) != 0, "a step twice is refused");
+    CHECK(scorep_buffer_parse_steps("deep", st, &n) != 0, "unknown step refused");
+    CHECK(scorep_buffer_parse_steps("none", st, &n) == 0 && n == 0, "none: no steps");
+    b.step = 0;
+    b.min_dur_first = 8;
+    b.min_dur_cap = 16; /* work (50 ticks) stays above it: the depth step must follow */
+    uint64_t t = record_comm(&b, 1000, main_r, comm, send);
+    /* far more calls than the 64 KiB pool holds: reductions, never a stop */
+    t = fill_calls(&b, t, work, leaf, 200000);
+    CHECK(!b.full, "reduced instead of stopping");
+    /* 8 removes the leaves; 16 would remove nothing (no entry); depth 2 would free too
+     * little (the leaves are gone), so the depth step cuts at 1 at once */
+    CHECK(b.n_log == 2, "2 reductions, got %u", b.n_log);
+    static const uint32_t rule[2] = {BUF_STEP_MIN_DURATION, BUF_STEP_DEPTH};
+    static const uint64_t param[2] = {8, 1};
+    for (uint32_t i = 0; i < 2 && i < b.n_log; i++)
+        CHECK(b.log[i].rule == rule[i] && b.log[i].param == param[i],
+              "reduction %u: rule %u param %llu", i, b.log[i].rule,
+              (unsigned long long)b.log[i].param);
+    CHECK(b.depth_limit == 1 && b.min_dur == 8, "limits in force: depth %u, %llu ticks",
+          b.depth_limit, (unsigned long long)b.min_dur);
+    /* leaf calls recorded after the first reduction were popped at their leave */
+    CHECK(check_valid(&b, leaf, "leaf") == 0, "every 5-tick leaf removed");
+    /* the call being entered while the depth step ran is the only one left */
+    CHECK(check_valid(&b, work, "work") == 1, "depth 1 dropped: one work call left");
+    CHECK(check_valid(&b, comm, "comm") == 0 && check_valid(&b, send, "send") == 1,
+          "depth 1 dropped the user call around MPI_Send, MPI_Send itself kept");
+    CHECK(check_valid(&b, main_r, "main") == 1, "main's open enter kept");
+
+    /* the noncomm step alone: calls without communication go, comm and MPI_Send stay */
+    CHECK(scorep_memory_init(64 << 10, 512) == 0, "a fresh 64 KiB pool");
+    scorep_buffer c;
+    CHECK(scorep_buffer_init(&c) == 0, "buffer init");
+    CHECK(scorep_buffer_parse_steps("noncomm", c.steps, &c.n_steps) == 0, "noncomm parses");
+    c.step = 0;
+    uint64_t tc = record_comm(&c, 1000, main_r, comm, send);
+    tc = fill_calls(&c, tc, work, leaf, 100000);
+    CHECK(!c.full && c.n_log >= 1 && c.log[0].rule == BUF_STEP_NONCOMM, "noncomm applied");
+    CHECK(check_valid(&c, comm, "comm") == 1 && check_valid(&c, send, "send") == 1,
+          "noncomm keeps the call around communication");
+    CHECK(check_valid(&c, work, "work") < 100000, "noncomm removed work calls");
+
+    /* rewind: cut everything from a time on */
+    uint64_t cut = t;
+    t = fill_calls(&b, t, work, leaf, 3);
+    scorep_buffer_event(&b, BUF_CLASS_PARAM, t++, BUF_EV_PARAM_INT, 1, 2);
+    uint64_t all = check_valid(&b, ~0u, "before rewind");
+    scorep_buffer_truncate(&b, cut);
+    CHECK(check_valid(&b, ~0u, "after rewind") <= all, "rewind removes records");
+    buf_merge *mm = buf_merge_new(&b);
+    buf_item it;
+    uint64_t late = 0;
+    while (mm && buf_merge_next(mm, &it))
+        late += it.ts >= cut;
+    buf_merge_free(mm);
+    CHECK(late == 0, "no record at or after the rewind point (%llu)", (unsigned long long)late);
+    scorep_buffer_leave(&b, 0, t + 1, main_r);
+    CHECK(check_valid(&b, main_r, "main closed") == 1, "main still open after the rewind");
+}
+
 int main(void)
 {
     test_timer(SCOREP_TIMER_CLOCK_GETTIME);
@@ -210,6 +354,7 @@ int main(void)
     test_defs();
     test_defs_threads();
     test_buffer_merge();
+    test_reduction();
     test_mpi_defs();
     test_mpi_trace_ids();
     printf("%d checks, %d failures\n", checks, failures);

@@ -375,6 +375,50 @@ static void check_index(const cube_tar_member *m, size_t n, const char *name, co
     }
 }
 
+/* The 7 rows of 0.data (visits, deep order without cnode 3) are the values as set. */
+static bool check_rows(const unsigned char *rows)
+{
+    static const int cnode_of_row[7] = {0, 1, 2, 4, 5, 6, 7};
+    for (int i = 0; i < 7; i++)
+        for (int l = 0; l < N_LOCS; l++) {
+            uint64_t v;
+            memcpy(&v, rows + ((size_t)i * N_LOCS + (size_t)l) * 8, 8);
+            if (v != visits[cnode_of_row[i]][l])
+                return false;
+        }
+    return true;
+}
+
+/* Compressed 0.data: marker, row count 7, a table of (uncompressed offset, compressed offset,
+ * compressed size) per row whose streams fill the member exactly and inflate to the rows. */
+static void check_zdata(const cube_tar_member *d, const char *path)
+{
+    const size_t head = 11 + 8 + 7 * 24, row_bytes = N_LOCS * 8;
+    CHECK(d && d->size > head && memcmp(d->data, "ZCUBEX.DATA", 11) == 0, "%s: zlib marker", path);
+    if (!d || d->size <= head)
+        return;
+    uint64_t rows, t[3], coff = 0;
+    memcpy(&rows, d->data + 11, 8);
+    CHECK(rows == 7, "compressed row count %" PRIu64, rows);
+    unsigned char plain[7 * N_LOCS * 8];
+    for (size_t i = 0; i < 7; i++) {
+        memcpy(t, d->data + 19 + 24 * i, sizeof t);
+        CHECK(t[0] == i * row_bytes && t[1] == coff && head + t[1] + t[2] <= d->size,
+              "%s: zlib row %zu table (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ")", path, i, t[0], t[1],
+              t[2]);
+        if (t[0] != i * row_bytes || head + t[1] + t[2] > d->size)
+            return;
+        uLongf len = (uLongf)row_bytes;
+        CHECK(uncompress(plain + t[0], &len, d->data + head + t[1], (uLong)t[2]) == Z_OK &&
+                  len == row_bytes,
+              "%s: zlib row %zu inflates to %lu bytes", path, i, (unsigned long)len);
+        coff += t[2];
+    }
+    CHECK(head + coff == d->size, "%s: zlib streams end at %zu, member size %" PRIu64, path,
+          (size_t)(head + coff), (uint64_t)d->size);
+    CHECK(check_rows(plain), "%s: zlib rows inflate to the visits as set", path);
+}
+
 static void check_archive(const char *path, bool compressed)
 {
     size_t len, n;
@@ -402,14 +446,12 @@ static void check_archive(const char *path, bool compressed)
     CHECK(member(m, n, "6.index") == NULL && member(m, n, "6.data") == NULL,
           "metric without data must have no members");
     const cube_tar_member *d = member(m, n, "0.data");
-    CHECK(d && d->size == (compressed ? d->size : 10 + 7 * N_LOCS * 8) &&
-              memcmp(d->data, compressed ? "ZCUBEX.DATA" : "CUBEX.DATA", compressed ? 11 : 10) == 0,
-          "%s: data member marker/size", path);
-    if (compressed && d) {
-        uint64_t rows;
-        memcpy(&rows, d->data + 11, 8);
-        CHECK(rows == 7, "compressed row count %" PRIu64, rows);
-    }
+    if (compressed)
+        check_zdata(d, path);
+    else
+        CHECK(d && d->size == 10 + 7 * N_LOCS * 8 && memcmp(d->data, "CUBEX.DATA", 10) == 0 &&
+                  check_rows(d->data + 10),
+              "%s: visits data: marker, size or rows", path);
     cube_tar_members_free(m, n);
     free(buf);
 }

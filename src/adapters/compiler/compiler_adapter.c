@@ -12,6 +12,8 @@
 
 #define FN_FILTERED (UINT32_MAX - 1)
 #define FN_MISS UINT32_MAX
+/* or'ed into a table entry's region: the region is throttled (its calls are only counted) */
+#define FN_THROTTLED 0x40000000u
 
 typedef struct {
     uintptr_t addr; /* written last, with release order: readers see complete entries */
@@ -130,6 +132,32 @@ static inline uint32_t fn_region(scorep_location *l, void *fn)
     return r;
 }
 
+/* The profile's throttle hook, called at the leave that makes region throttled: marks the
+ * region's table entries and this thread's cache; other threads see it at their next
+ * table lookup. Rare (once per region), so a lock and a scan are fine. */
+static void throttle_region(uint32_t region)
+{
+    pthread_mutex_lock(&define_lock);
+    if (scorep_profile_throttle_param == UINT32_MAX)
+        __atomic_store_n(&scorep_profile_throttle_param,
+                         scorep_defs_parameter("scorep_throttled_from_visit", SCOREP_PARAM_UINT64),
+                         __ATOMIC_RELEASE);
+    fn_table *t = table;
+    for (uint32_t i = 0; i <= t->mask; i++)
+        if (__atomic_load_n(&t->e[i].addr, __ATOMIC_ACQUIRE) && t->e[i].region == region)
+            __atomic_store_n(&t->e[i].region, region | FN_THROTTLED, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&define_lock);
+    scorep_location *l = scorep_tls_location;
+    if (l && l->fn_region == region)
+        l->fn_region = region | FN_THROTTLED;
+}
+
+/* Installed always; SCOREP_THROTTLING=false leaves the profiles' throttle_calls at 0. */
+__attribute__((constructor)) static void install_throttle_hook(void)
+{
+    scorep_profile_throttle_hook = throttle_region;
+}
+
 __attribute__((no_instrument_function, visibility("default"))) void
 __cyg_profile_func_enter(void *fn, void *site)
 {
@@ -138,8 +166,11 @@ __cyg_profile_func_enter(void *fn, void *site)
     if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
         return;
     uint32_t r = fn_region(l, fn);
-    if (__builtin_expect(r >= FN_FILTERED, 0))
+    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
+        if (r < FN_FILTERED)
+            scorep_event_throttled_enter(l, r & ~FN_THROTTLED);
         return;
+    }
     /* the instrumented function's stack pointer: above our frame and return address */
     scorep_event_enter_sp(l, r, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
 }
@@ -152,8 +183,11 @@ __cyg_profile_func_exit(void *fn, void *site)
     if (__builtin_expect(!l, 0))
         return;
     uint32_t r = fn_region(l, fn);
-    if (__builtin_expect(r >= FN_FILTERED, 0))
+    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
+        if (r < FN_FILTERED)
+            scorep_event_throttled_leave(l, r & ~FN_THROTTLED);
         return;
+    }
     scorep_event_leave(l, r);
 }
 

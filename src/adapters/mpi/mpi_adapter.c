@@ -115,20 +115,3 @@ uint64_t scorep_mpi_next_message_handle(void)
 {
     return __atomic_add_fetch(&message_counter, 1, __ATOMIC_RELAXED);
 }
-
-uint64_t scorep_mpi_status_bytes(const MPI_Status *st)
-{
-    int n = 0;
-    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
-        return 0;
-    return (uint64_t)n;
-}
-
-uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
-{
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
-        size < 0)
-        return 0;
-    return (uint64_t)count * (uint64_t)size;
-}

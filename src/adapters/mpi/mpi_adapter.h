@@ -98,9 +98,19 @@ int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t
 uint64_t scorep_mpi_next_request_id(void);
 uint64_t scorep_mpi_next_message_handle(void);
 
-/* Byte count of a status (PMPI_Get_count with MPI_BYTE; 0 when undefined). */
+/* A receive call took its message: it succeeded, or failed with MPI_ERR_TRUNCATE (the
+ * message is consumed and the status filled, as for a success). */
+static inline int scorep_mpi_received(int ret)
+{
+    int cls = MPI_SUCCESS;
+    return ret == MPI_SUCCESS ||
+           (PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
+}
+
+/* Byte count of a status (PMPI_Get_elements_x with MPI_BYTE: exact beyond 2 GiB; 0 when
+ * undefined). Reads only what MPI set: call it for statuses of completed receives/probes. */
 uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
-/* count elements of datatype, in bytes */
+/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x) */
 uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type);
 
 #endif

@@ -14,9 +14,11 @@
 #define SCOREP_MPI_CTX_STACK 16
 /* Wait/Test families: the records of the requests as they were before the call (the call
  * may release them and set the handles to MPI_REQUEST_NULL), and the statuses the adapter
- * passes when the program gave MPI_STATUSES_IGNORE. */
+ * passes when the program gave MPI_STATUSES_IGNORE. A request that completes with
+ * MPI_ERR_TRUNCATE took its message and is recorded like a success. */
 typedef struct {
     int count, tracked;
+    MPI_Request *handles; /* the program's array (read after the call) */
     scorep_mpi_req **recs;
     MPI_Status *statuses; /* substituted statuses, or NULL */
     scorep_mpi_req *recs_stack[SCOREP_MPI_CTX_STACK];

@@ -7,13 +7,22 @@
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_mpi.h"
 
+/* A blocking send is recorded before the call (it must precede its receive), so arguments
+ * MPI rejects (with MPI_ERRORS_RETURN the program goes on) must not record a message that
+ * never leaves, nor take a message id: the checks of MPI_Send's own argument errors. */
+static int valid_send(const scorep_mpi_comm *c, int count, int dest, int tag)
+{
+    int peers = c->is_inter ? c->remote_size : c->size;
+    return count >= 0 && tag >= 0 && dest >= 0 && dest < peers;
+}
+
 void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm)
 {
     if (dest == MPI_PROC_NULL)
         return;
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
-    if (!c)
+    if (!c || !valid_send(c, count, dest, tag))
         return;
     uint64_t id = scorep_mpi_msgid_send(c, dest, tag);
     scorep_event_mpi_send(f->l, c->id, (uint32_t)dest, (uint32_t)tag,
@@ -24,7 +33,7 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
                           MPI_Status *status)
 {
     (void)tag;
-    if (ret != MPI_SUCCESS || source == MPI_PROC_NULL || status->MPI_SOURCE == MPI_PROC_NULL)
+    if (!scorep_mpi_received(ret) || source == MPI_PROC_NULL || status->MPI_SOURCE == MPI_PROC_NULL)
         return;
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)

@@ -121,7 +121,7 @@ void scorep_mpi_post_mrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ctx
     scorep_mpi_msg *m = ctx->msg;
     if (!m)
         return;
-    if (ret == MPI_SUCCESS)
+    if (scorep_mpi_received(ret))
         scorep_event_mpi_recv(f->l, m->comm->id, (uint32_t)m->source, (uint32_t)m->tag,
                               scorep_mpi_status_bytes(status), m->msg_id, m->handle);
     drop(m);

@@ -199,6 +199,7 @@ void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Reques
 static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
 {
     ctx->count = count > 0 ? count : 0;
+    ctx->handles = requests_;
     ctx->tracked = 0;
     ctx->statuses = NULL;
     ctx->recs = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->recs_stack
@@ -225,13 +226,26 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
         *statuses = ctx->statuses;
 }
 
+/* Puts a record of the context back into the table, unless MPI set the handle to
+ * MPI_REQUEST_NULL: then the request is gone even when the call did not report it complete
+ * (it ended with an error; Open MPI also releases a persistent request that failed), and its
+ * record goes too, before a new request can reuse the handle value. */
+static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
+{
+    if (ctx->handles[i] == MPI_REQUEST_NULL)
+        scorep_mpi_req_destroy(ctx->recs[i]);
+    else
+        scorep_mpi_smap_put_back(&requests, ctx->recs[i]);
+    ctx->recs[i] = NULL;
+}
+
 /* Puts back the records that are still alive (not completed, or persistent), keeping the
  * order of records with equal handles. */
 static void ctx_close(scorep_mpi_ctx_reqs *ctx)
 {
     for (int i = ctx->count; i-- > 0;)
         if (ctx->recs[i])
-            scorep_mpi_smap_put_back(&requests, ctx->recs[i]);
+            put_back(ctx, i);
     if (ctx->recs && ctx->recs != ctx->recs_stack)
         free(ctx->recs);
     if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
@@ -272,7 +286,7 @@ void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
                           MPI_Request *request, MPI_Status *status)
 {
     (void)request;
-    if (ret == MPI_SUCCESS && ctx->tracked)
+    if (scorep_mpi_received(ret) && ctx->tracked)
         complete_at(f, ctx, 0, status);
     ctx_close(ctx);
 }
@@ -287,7 +301,7 @@ void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
                           MPI_Request *request, int *flag, MPI_Status *status)
 {
     (void)request;
-    if (ret == MPI_SUCCESS && ctx->tracked) {
+    if (scorep_mpi_received(ret) && ctx->tracked) {
         if (*flag)
             complete_at(f, ctx, 0, status);
         else
@@ -305,7 +319,7 @@ static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
         if (!ctx->recs[i])
             continue;
         MPI_Status *st = status_at(statuses, i);
-        if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
+        if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
             continue;
         complete_at(f, ctx, i, st);
     }
@@ -363,7 +377,7 @@ void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
 {
     (void)count;
     (void)requests_;
-    if (ret == MPI_SUCCESS && ctx->tracked && *index != MPI_UNDEFINED && *index >= 0 &&
+    if (scorep_mpi_received(ret) && ctx->tracked && *index != MPI_UNDEFINED && *index >= 0 &&
         *index < ctx->count)
         complete_at(f, ctx, *index, status);
     ctx_close(ctx);
@@ -381,7 +395,7 @@ void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
 {
     (void)count;
     (void)requests_;
-    if (ret == MPI_SUCCESS && ctx->tracked) {
+    if (scorep_mpi_received(ret) && ctx->tracked) {
         if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < ctx->count)
             complete_at(f, ctx, *index, status);
         else if (!*flag)
@@ -400,13 +414,11 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
         if (k < 0 || k >= ctx->count || !ctx->recs[k])
             continue;
         MPI_Status *st = status_at(statuses, i);
-        if (ret == MPI_ERR_IN_STATUS && (!st || st->MPI_ERROR != MPI_SUCCESS))
+        if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
             continue;
         complete_at(f, ctx, k, st);
-        if (ctx->recs[k]) { /* persistent: not 'still pending' for xreqtest */
-            scorep_mpi_smap_put_back(&requests, ctx->recs[k]);
-            ctx->recs[k] = NULL;
-        }
+        if (ctx->recs[k]) /* persistent: not 'still pending' for xreqtest */
+            put_back(ctx, k);
     }
 }
 

@@ -81,6 +81,11 @@ static void *trampoline(void *p)
     scorep_location *l = scorep_runtime_init() ? scorep_location_create(s.seq, s.parent) : NULL;
     if (l)
         scorep_event_thread(l, BUF_EV_THREAD_BEGIN, s.seq);
+    /* Profile only (the trace has ThreadBegin): the thread's tree hangs under THREADS, left
+     * by scorep_profile_close_all when the thread ends. */
+    uint32_t root = l && l->profiling ? scorep_profile_threads_region() : SCOREP_INVALID_ID;
+    if (root != SCOREP_INVALID_ID && scorep_measurement_active)
+        scorep_profile_enter(&l->profile, root, scorep_event_time(l));
     void *r;
     pthread_cleanup_push(thread_finished, l);
     r = s.start(s.arg);

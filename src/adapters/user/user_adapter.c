@@ -1,7 +1,8 @@
-/* user_adapter.c: the functions behind the SCOREP_USER_* macros. Handles are created once
- * (under a lock) and then used without one. */
-#include "scorep/SCOREP_User_Functions.h"
+/* user_adapter.c: the C functions behind the SCOREP_USER_* macros (Score-P's names). Handles
+ * are created once (under a lock) and then used without one. */
+#include "adapters/user/user_adapter.h"
 #include "core/events.h"
+#include "core/rewind.h"
 #include "core/runtime.h"
 
 #include <pthread.h>
@@ -9,11 +10,6 @@
 #include <string.h>
 
 #define API __attribute__((visibility("default")))
-
-struct SCOREP_User_Region {
-    uint32_t region;
-    bool filtered;
-};
 
 static pthread_mutex_t user_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -31,54 +27,113 @@ static scorep_role role_of(SCOREP_User_RegionType t)
 }
 
 static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_RegionType type,
-                                             const char *file, int line)
+                                             const char *file, uint32_t line)
 {
     struct SCOREP_User_Region *r = malloc(sizeof *r);
     if (!r)
         return NULL;
-    r->region = scorep_defs_region(name ? name : "<unnamed>", NULL, file, line, line,
-                                   SCOREP_PARADIGM_USER, role_of(type));
+    if (!name)
+        name = "<unnamed>";
+    /* regions by name and Fortran regions come with file "" : no source location */
+    if (file && !*file)
+        file = NULL;
+    r->region = scorep_defs_region(name, NULL, file, (int)line, (int)line, SCOREP_PARADIGM_USER,
+                                   role_of(type));
     r->filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
     return r;
 }
 
-API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **last_file_name,
-                                void *last_file, const char *name, SCOREP_User_RegionType type,
-                                const char *file, int line)
+API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                                SCOREP_SourceFileHandle *lastFile, const char *name,
+                                const SCOREP_User_RegionType regionType, const char *fileName,
+                                const uint32_t lineNo)
 {
-    (void)last_file_name;
-    (void)last_file;
+    (void)lastFileName;
+    (void)lastFile;
     if (!scorep_runtime_init() || __atomic_load_n(handle, __ATOMIC_ACQUIRE))
         return;
+    /* a global handle may be begun by several threads at once: one of them defines it */
     pthread_mutex_lock(&user_lock);
     if (!*handle)
-        __atomic_store_n(handle, new_region(name, type, file, line), __ATOMIC_RELEASE);
+        __atomic_store_n(handle, new_region(name, regionType, fileName, lineNo), __ATOMIC_RELEASE);
     pthread_mutex_unlock(&user_lock);
 }
 
-API void SCOREP_User_RegionEnter(SCOREP_User_RegionHandle h)
+void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
     if (h && !h->filtered && (l = scorep_location_get()))
         scorep_event_enter(l, h->region);
 }
 
-API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **last_file_name,
-                                 void *last_file, const char *name, SCOREP_User_RegionType type,
-                                 const char *file, int line)
+/* A handle that is still invalid while the measurement runs was never initialised: Score-P's
+ * Fortran adapter aborts the program then; this runtime says so once and records nothing for it. */
+API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
 {
-    if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
-        SCOREP_User_RegionInit(handle, last_file_name, last_file, name, type, file, line);
-    SCOREP_User_RegionEnter(*handle);
+    static int said;
+    if (!h && scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        scorep_warn("SCOREP_USER_REGION_ENTER on a region handle that was never initialised: "
+                    "use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region "
+                    "is not recorded");
+    scorep_user_region_enter(h);
 }
 
-API void SCOREP_User_RegionEnd(SCOREP_User_RegionHandle h)
+API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                                 SCOREP_SourceFileHandle *lastFile, const char *name,
+                                 const SCOREP_User_RegionType regionType, const char *fileName,
+                                 const uint32_t lineNo)
+{
+    if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
+        SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+    scorep_user_region_enter(*handle);
+}
+
+API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
     if (h && !h->filtered && l)
         scorep_event_leave(l, h->region);
+}
+
+/* ------------------------------------------------------------ rewind regions */
+API void SCOREP_User_RewindRegionEnter(const SCOREP_User_RegionHandle h)
+{
+    scorep_location *l;
+    if (h && !h->filtered && (l = scorep_location_get()))
+        scorep_rewind_point(l, h->region);
+}
+
+API void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                                       SCOREP_SourceFileHandle *lastFile, const char *name,
+                                       const SCOREP_User_RegionType regionType,
+                                       const char *fileName, const uint32_t lineNo)
+{
+    if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
+        SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+    SCOREP_User_RewindRegionEnter(*handle);
+}
+
+API void SCOREP_User_RewindRegionEnd(const SCOREP_User_RegionHandle h, const bool value)
+{
+    scorep_location *l = scorep_tls_location;
+    if (h && !h->filtered && l)
+        scorep_rewind_check(l, h->region, value);
+}
+
+/* ------------------------------------------------------- online-access phases */
+API void SCOREP_User_OaPhaseBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
+                                  SCOREP_SourceFileHandle *lastFile, const char *name,
+                                  const SCOREP_User_RegionType regionType, const char *fileName,
+                                  const uint32_t lineNo)
+{
+    SCOREP_User_RegionBegin(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+}
+
+API void SCOREP_User_OaPhaseEnd(const SCOREP_User_RegionHandle handle)
+{
+    SCOREP_User_RegionEnd(handle);
 }
 
 /* ------------------------------------------------------------ regions by name */
@@ -99,52 +154,76 @@ static unsigned name_bucket(const char *s)
     return h % BY_NAME_BUCKETS;
 }
 
-static struct SCOREP_User_Region *find_by_name(const char *name, SCOREP_User_RegionType type,
-                                               const char *file, int line, bool create)
+/* Entries are only ever prepended (release store under the lock) and never removed, so
+ * lookups walk the chains without the lock: a region begun by name again costs no lock. */
+static struct SCOREP_User_Region *lookup(const char *name, unsigned b)
 {
-    unsigned b = name_bucket(name);
-    struct SCOREP_User_Region *r = NULL;
-    pthread_mutex_lock(&user_lock);
-    for (by_name *e = by_name_table[b]; e && !r; e = e->next)
+    for (by_name *e = __atomic_load_n(&by_name_table[b], __ATOMIC_ACQUIRE); e; e = e->next)
         if (strcmp(e->name, name) == 0)
-            r = e->region;
-    if (!r && create) {
-        by_name *e = malloc(sizeof *e + strlen(name) + 1);
-        if (e && (e->region = new_region(name, type, file, line))) {
-            strcpy(e->name, name);
-            e->next = by_name_table[b];
-            by_name_table[b] = e;
-            r = e->region;
-        } else {
-            free(e);
-        }
+            return e->region;
+    return NULL;
+}
+
+static struct SCOREP_User_Region *insert_locked(const char *name, unsigned b,
+                                                SCOREP_User_RegionType type, const char *file,
+                                                uint32_t line)
+{
+    size_t len = strlen(name);
+    by_name *e = malloc(sizeof *e + len + 1);
+    if (!e || !(e->region = new_region(name, type, file, line))) {
+        free(e);
+        return NULL;
     }
+    memcpy(e->name, name, len + 1);
+    e->next = by_name_table[b];
+    __atomic_store_n(&by_name_table[b], e, __ATOMIC_RELEASE);
+    return e->region;
+}
+
+struct SCOREP_User_Region *scorep_user_region_by_name(const char *name, SCOREP_User_RegionType type,
+                                                      const char *file, uint32_t line)
+{
+    if (!name || !scorep_runtime_init())
+        return NULL;
+    unsigned b = name_bucket(name);
+    struct SCOREP_User_Region *r = lookup(name, b);
+    if (r)
+        return r;
+    pthread_mutex_lock(&user_lock);
+    r = lookup(name, b); /* another thread may have defined it meanwhile */
+    if (!r)
+        r = insert_locked(name, b, type, file, line);
     pthread_mutex_unlock(&user_lock);
     return r;
 }
 
-API void SCOREP_User_RegionByNameBegin(const char *name, SCOREP_User_RegionType type,
-                                       const char *file, int line)
+struct SCOREP_User_Region *scorep_user_region_find(const char *name)
 {
-    if (name && scorep_runtime_init())
-        SCOREP_User_RegionEnter(find_by_name(name, type, file, line, true));
+    return name ? lookup(name, name_bucket(name)) : NULL;
+}
+
+API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
+                                       const char *fileName, const uint32_t lineNo)
+{
+    scorep_user_region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo));
 }
 
 API void SCOREP_User_RegionByNameEnd(const char *name)
 {
-    if (name && scorep_tls_location)
-        SCOREP_User_RegionEnd(find_by_name(name, 0, NULL, 0, false));
+    if (scorep_tls_location)
+        SCOREP_User_RegionEnd(scorep_user_region_find(name));
 }
 
 /* --------------------------------------------------------------- parameters */
+/* The handle holds the parameter's definition id; (uint64_t)-1 = not yet defined. */
 static uint32_t param_id(SCOREP_User_ParameterHandle *h, const char *name, scorep_param_type t)
 {
     SCOREP_User_ParameterHandle v = __atomic_load_n(h, __ATOMIC_ACQUIRE);
-    if (v)
-        return (uint32_t)(v - 1);
+    if (v != (SCOREP_User_ParameterHandle)SCOREP_USER_INVALID_PARAMETER)
+        return (uint32_t)v;
     uint32_t id = scorep_defs_parameter(name ? name : "<unnamed>", t);
     if (id != SCOREP_INVALID_ID)
-        __atomic_store_n(h, (SCOREP_User_ParameterHandle)id + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(h, (SCOREP_User_ParameterHandle)id, __ATOMIC_RELEASE);
     return id;
 }
 
@@ -176,7 +255,7 @@ API void SCOREP_User_ParameterString(SCOREP_User_ParameterHandle *h, const char 
 
 /* ------------------------------------------------------------------ metrics */
 API void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *h, const char *name, const char *unit,
-                                SCOREP_User_MetricType type, int context)
+                                const SCOREP_User_MetricType type, const int8_t context)
 {
     if (!scorep_runtime_init() || *h != SCOREP_INVALID_SAMPLING_SET)
         return;
@@ -184,7 +263,7 @@ API void SCOREP_User_InitMetric(SCOREP_SamplingSetHandle *h, const char *name, c
                            : type == SCOREP_USER_METRIC_TYPE_UINT64 ? SCOREP_METRIC_UINT64
                                                                     : SCOREP_METRIC_DOUBLE;
     uint32_t id = scorep_defs_metric(name ? name : "<unnamed>", unit, t,
-                                     context == (int)SCOREP_USER_METRIC_CONTEXT_CALLPATH);
+                                     context == SCOREP_USER_METRIC_CONTEXT_CALLPATH);
     if (id != SCOREP_INVALID_ID)
         *h = id + 1;
 }
@@ -224,7 +303,7 @@ API void SCOREP_User_DisableRecording(void)
     scorep_event_recording(scorep_location_get(), false);
 }
 
-API int SCOREP_User_RecordingEnabled(void)
+API bool SCOREP_User_RecordingEnabled(void)
 {
     scorep_location *l = scorep_location_get();
     return l && l->recording;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_fortran.sh: the Fortran wrappers of the MPI adapter (mpi_fortran_wrappers.c): Fortran
 # programs (`use mpi`, mpif.h) built with `scorep-cc mpif90` and, built plainly, run under
-# scorep-run give the MPI events of C programs, with the same messages in both modes.
+# scorep-run give the MPI events of C programs, with the same messages in both modes, and
+# leave what the program observes unchanged (transparency.f90).
 # Skipped (77) without the MPI adapter, mpif90, mpirun or otf2-print.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -23,6 +24,7 @@ mpirun_np()
     status=0
     timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$_np" "$@" \
         >"$_name.out" 2>"$_name.err" || status=$?
+    check_profiles
 }
 
 # measure NAME NP COMMAND...: runs COMMAND traced into experiment $work/NAME
@@ -62,8 +64,8 @@ regions()
 # messages EXP: the message events of trace_messages without times, sorted, in a file
 messages()
 {
-    "$MESSAGES" "$1/traces.otf2" 2>/dev/null | sed 's/ time=[0-9]*//' | sort >"$1.msgs" ||
-        fail "trace_messages $1 failed"
+    "$MESSAGES" "$1/traces.otf2" >"$1.raw" 2>"$1.err" || fail "trace_messages $1 failed: $(cat "$1.err")"
+    sed 's/ time=[0-9]*//' "$1.raw" | sort >"$1.msgs"
     echo "$1.msgs"
 }
 
@@ -133,7 +135,7 @@ measure ring_run 3 "$top_builddir/scorep-run" ./ring
 expect_eq "$(grep -c '^ring ok rank' ring_run.out)" 3 "ring under scorep-run: every rank ok"
 for x in ring_linked ring_run; do
     e=$work/$x
-    expect_eq "$(match "$e")" "sends=21 receives=21 matched=21 unmatched=0 mismatched_size=0" \
+    expect_eq "$(match "$e")" "sends=21 receives=21 matched=21 unmatched=0 mismatched_size=0 probes=0" \
         "$x: all messages matched"
     expect_eq "$(per_rank "$e" MPI_SEND 3)" "5 5 5" "$x: MPI_SEND per rank"
     expect_eq "$(per_rank "$e" MPI_RECV 3)" "5 5 5" "$x: MPI_RECV per rank"
@@ -166,7 +168,7 @@ measure calls_run 2 "$top_builddir/scorep-run" ./calls
 unset SCOREP_MPI_ENABLE_GROUPS
 for x in calls_linked calls_run; do
     e=$work/$x
-    expect_eq "$(match "$e")" "sends=16 receives=16 matched=16 unmatched=0 mismatched_size=0" \
+    expect_eq "$(match "$e")" "sends=16 receives=16 matched=16 unmatched=0 mismatched_size=0 probes=4" \
         "$x: all messages matched"
     expect_eq "$(per_rank "$e" MPI_SEND 2)" "4 6" "$x: MPI_SEND per rank"
     expect_eq "$(per_rank "$e" MPI_RECV 2)" "3 5" "$x: MPI_RECV per rank"
@@ -214,5 +216,34 @@ for x in calls_linked calls_run; do
 done
 expect_eq "$(cmp "$work/calls_linked.msgs" "$work/calls_run.msgs" >/dev/null && echo same)" \
     same "mpifh_calls: the same messages linked and under scorep-run"
+
+# --- transparency.f90 (mpif.h), 2 processes: what the program observes (error codes,
+# statuses, indices, flags, handles) is the same uninstrumented, linked and under scorep-run
+scorep_cc "$MPIFC" -o transp_scorep "$SRC/transparency.f90"
+"$MPIFC" -o transp "$SRC/transparency.f90" >build.out 2>&1 ||
+    fail "$MPIFC transparency.f90: $(cat build.out)"
+mpirun_np 2 transp.plain ./transp
+expect_eq "$status" 0 "transparency.f90 runs uninstrumented"
+measure transp_linked 2 ./transp_scorep
+measure transp_run 2 "$top_builddir/scorep-run" ./transp
+for x in transp.plain transp_linked transp_run; do
+    sort -s -k2,2n "$x.out" >"$x.sorted" # stable: each rank's lines in their order
+done
+expect_eq "$(wc -l <transp.plain.sorted | tr -d ' ')" 41 "transparency.f90: lines observed"
+expect_grep '^rank 1 truncated recv ierr 15 status      0    30$' transp.plain.sorted \
+    "MPI_RECV writes the status of a truncated message"
+expect_grep '^rank 1 truncated wait ierr 15 status    -77   -88$' transp.plain.sorted \
+    "MPI_WAIT leaves the status alone on an error"
+expect_grep '^rank 1 waitany null index -32766 status     -1    -1$' transp.plain.sorted \
+    "MPI_WAITANY on null requests: MPI_UNDEFINED"
+expect_grep '^rank 1 waitsome index 3 status      0     5$' transp.plain.sorted \
+    "MPI_WAITSOME: 1-based indices"
+for x in transp_linked transp_run; do
+    expect_eq "$(diff transp.plain.sorted "$x.sorted" | head -n 20)" "" \
+        "$x: the program observes what it observes uninstrumented"
+    expect_eq "$(match "$work/$x")" \
+        "sends=13 receives=13 matched=13 unmatched=0 mismatched_size=0 probes=0" \
+        "$x: messages matched (the 9 truncated ones included)"
+done
 
 done_ok

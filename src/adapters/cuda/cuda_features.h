@@ -1,0 +1,29 @@
+/* cuda_features.h: the SCOREP_CUDA_ENABLE bits (Score-P's names and bit values) and their
+ * choice table, shared by the configuration table (core) and the CUDA adapter. */
+#ifndef SCOREP_CUDA_FEATURES_H
+#define SCOREP_CUDA_FEATURES_H
+
+#include "config/config.h"
+
+enum {
+    SCOREP_CUDA_FEATURE_RUNTIME_API = 1 << 0,
+    SCOREP_CUDA_FEATURE_DRIVER_API = 1 << 1,
+    SCOREP_CUDA_FEATURE_KERNEL = 1 << 2,
+    SCOREP_CUDA_FEATURE_KERNEL_COUNTER = 1 << 4,
+    SCOREP_CUDA_FEATURE_MEMCPY = 1 << 5,
+    SCOREP_CUDA_FEATURE_IDLE = 1 << 6,
+    SCOREP_CUDA_FEATURE_PURE_IDLE = 1 << 7,
+    SCOREP_CUDA_FEATURE_SYNC = 1 << 8,
+    SCOREP_CUDA_FEATURE_GPUMEMUSAGE = 1 << 9,
+    SCOREP_CUDA_FEATURE_FLUSHATEXIT = 1 << 10,
+    SCOREP_CUDA_FEATURE_REFERENCES = 1 << 11,
+    /* Score-P's older "default/yes/1": the runtime API and the GPU activities; scorep-rt
+     * adds sync and flushatexit, without which activity records could be lost at exit */
+    SCOREP_CUDA_FEATURES_DEFAULT = SCOREP_CUDA_FEATURE_RUNTIME_API | SCOREP_CUDA_FEATURE_KERNEL |
+                                   SCOREP_CUDA_FEATURE_MEMCPY | SCOREP_CUDA_FEATURE_SYNC |
+                                   SCOREP_CUDA_FEATURE_FLUSHATEXIT
+};
+
+extern const scorep_cfg_choice scorep_cuda_feature_choices[];
+
+#endif

@@ -1,0 +1,16 @@
+/* flush.h: flush mode: a location whose trace memory runs out writes its records to a
+ * spill file and goes on recording; the trace writer replays the file at the end. */
+#ifndef SCOREP_FLUSH_H
+#define SCOREP_FLUSH_H
+
+#include "buffer/buffer.h"
+
+/* Installs the buffer's flush hook (flush.c). */
+void scorep_flush_install(void);
+/* Calls fn for every record flushed from b, in time order, then returns 0 (or -1 when the
+ * spill file cannot be read back). BufferFlush marks come as BUF_EV_BUFFER_FLUSH items
+ * (ts: start, b: end of the flush). */
+int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_item *it),
+                        void *ctx);
+
+#endif

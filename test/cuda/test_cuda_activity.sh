@@ -1,0 +1,108 @@
+#!/bin/sh
+# test_cuda_activity.sh: CUPTI activity records of CUPTI's own struct types (cuda_synthetic.c)
+# through the adapter's buffer processing: GPU locations per stream, kernel and memcpy
+# events at converted timestamps, memcpys as RMA transfers with their bytes, in the trace
+# (otf2-print) and the profile (scorep-cube-dump). Needs no GPU.
+. "$top_srcdir/test/integration/lib.sh"
+
+if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
+    exit 77
+fi
+# clock_gettime: ticks are ns, so profile times in seconds are exact
+# a pool of 8 chunks (cuda_synthetic.c checks it)
+run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "exit status (clock conversion and buffer pool checks: $(cat syn.out))"
+expect_eq "$(cat syn.out)" "synthetic records processed" "program output"
+if [ ! -e /dev/nvidia0 ]; then
+    # no driver: exactly one warning, and the measurement goes on
+    expect_eq "$(wc -l <syn.err | tr -d ' ')" 1 "one line on stderr"
+    expect_grep 'CUDA: cuptiSubscribe failed \(CUPTI_ERROR_UNKNOWN, 999\)' syn.err "the warning"
+fi
+
+# --- trace: locations ---
+trace_defs exp >defs.txt
+expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
+expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 14,' defs.txt \
+    "master: program begin/end and 6 API calls"
+expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
+    defs.txt "stream 7"
+expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
+    defs.txt "stream 8"
+expect_grep '^LOCATION_GROUP +1  Name: "CUDA\[0:1\]" <[0-9]*>, Type: ACCELERATOR, .*Creator: "Process" <0>' \
+    defs.txt "the accelerator location group of device 0, context 1, created by the process"
+expect_grep '^RMA_WIN .*Name: "CUDA window" <[0-9]*>, Communicator: "Pthread thread contingent"' \
+    defs.txt "the CUDA window, over the process's locations"
+expect_defs_clean exp "GPU locations and the CUDA window"
+
+# --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
+trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
+    >gpu.txt
+cat >want.txt <<'WANT'
+ENTER 1 1180000 Region: "memcpy HtoD" <3>
+RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
+RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA window" <0>, Matching: 11
+LEAVE 1 1190000 Region: "memcpy HtoD" <3>
+ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 2 1210000 Region: "memset" <5>
+LEAVE 2 1212000 Region: "memset" <5>
+ENTER 2 1220000 Region: "scale" <6>
+LEAVE 2 1240000 Region: "scale" <6>
+LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
+ENTER 1 1580000 Region: "memcpy DtoH" <7>
+RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
+RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA window" <0>, Matching: 15
+LEAVE 1 1600000 Region: "memcpy DtoH" <7>
+ENTER 2 1620000 Region: "memcpy DtoD" <8>
+LEAVE 2 1622000 Region: "memcpy DtoD" <8>
+WANT
+expect_eq "$(diff want.txt gpu.txt && echo same)" same "GPU events, converted timestamps, RMA bytes"
+expect_eq "$(trace_check_order exp)" 0 "timestamps increase per location"
+expect_eq "$(trace_check_nesting exp)" 0 "regions nest"
+
+# --- trace and profile: API calls through the callback path as CUDA regions ---
+for r in "cudaMalloc 2" "cudaLaunchKernel 3" "cuCtxSynchronize 1"; do
+    expect_eq "$(trace_count exp ENTER 0 "${r% *}")" "${r#* }" "trace: ENTER ${r% *} on the master thread"
+    expect_eq "$(profile_values exp "${r% *}" visits)" "0 ${r#* }" "profile: ${r% *} visits"
+    expect_grep "^REGION .*Name: \"${r% *}\" .*Role: WRAPPER, Paradigm: CUDA," defs.txt \
+        "${r% *}: role wrapper, paradigm CUDA"
+done
+
+# --- profile: GPU locations in the system tree, kernel visits and times ---
+expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
+    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:8] 0;" "system tree"
+tar -xOf exp/profile.cubex anchor.xml >anchor.xml || fail "no anchor.xml in profile.cubex"
+expect_eq "$(grep -c '<type>accelerator</type>' anchor.xml)" 2 "Cube location type accelerator"
+expect_eq "$(grep -c '<type>thread</type>' anchor.xml)" 1 "Cube location type thread"
+K="vecAdd(float const*, float const*, float*, int)"
+expect_eq "$(profile_values exp "$K" visits)" "1 2" "kernel visits"
+expect_eq "$(profile_values exp "$K" time)" "1 0.0002" "kernel time (2 x 50 us on the GPU clock, 2 ticks per ns)"
+expect_eq "$(profile_values exp scale visits)" "2 1" "scale visits"
+expect_eq "$(profile_values exp scale time)" "2 2e-05" "scale time"
+expect_eq "$(profile_values exp "memcpy HtoD" time)" "1 1e-05" "HtoD time"
+expect_eq "$(profile_values exp "memcpy DtoH" visits)" "1 1" "DtoH visits"
+expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
+# --- configuration: a bad feature name stops the program with the accepted names; no
+# (adapter off) subscribes to nothing and so prints no warning ---
+run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
+expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, default, yes, 1" \
+    bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
+run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
+expect_eq "$(cat off.err)" "" "SCOREP_CUDA_ENABLE=no: no warning"
+# entries accepted but not recorded yet are named once; without memcpy only the 3 kernel
+# records become events
+run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
+    "$top_builddir/test/cuda/cuda_synthetic" 3
+expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
+expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
+expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle gpumemusage$' todo.err)" \
+    1 "unsupported entries: one warning naming them"
+done_ok

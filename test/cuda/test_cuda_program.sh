@@ -1,0 +1,59 @@
+#!/bin/sh
+# test_cuda_program.sh: a real CUDA program (saxpy.cu) built with `scorep-cc nvcc` and an
+# unmodified build run under scorep-run. Without a GPU (CI, these machines) CUPTI cannot
+# subscribe: exactly one warning, and the host side is measured completely.
+. "$top_srcdir/test/integration/lib.sh"
+
+if [ ! -e "$top_builddir/.libs/libscorep-rt-cuda.so" ]; then
+    echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
+    exit 77
+fi
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$NVCC" ]; then
+    echo "SKIP: nvcc not found (neither on PATH nor in /usr/local/cuda/bin)"
+    exit 77
+fi
+export PATH="$(dirname "$NVCC"):$PATH"
+
+# --- link time: scorep-cc nvcc (host code instrumented through -Xcompiler) ---
+scorep_cc nvcc -O2 -o saxpy "$top_srcdir/test/cuda/saxpy.cu"
+expect_eq "$(readelf -d saxpy | grep -c 'NEEDED.*libscorep-rt-cuda')" 1 "the CUDA adapter is linked"
+run_app saxpy env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./saxpy
+expect_eq "$status" 0 "exit status"
+gpu=no
+grep -q '^gpu:' saxpy.out && gpu=yes
+if [ $gpu = no ]; then
+    expect_eq "$(cat saxpy.out)" "no gpu: host side only" "program output"
+    expect_eq "$(wc -l <saxpy.err | tr -d ' ')" 1 "exactly one line on stderr"
+    expect_grep '^\[scorep-rt\] warning: CUDA: cuptiSubscribe failed \(CUPTI_ERROR_UNKNOWN, 999\)' \
+        saxpy.err "the one warning"
+fi
+expect_eq "$(profile_sum exp main visits)" 1 "main visits"
+expect_eq "$(profile_sum exp 'main/fill(float*, int, float)' visits)" 6 "fill visits"
+expect_eq "$(profile_sum exp 'main/run_on_gpu(float*, float*, int)' visits)" 1 "run_on_gpu visits"
+expect_eq "$(trace_count exp ENTER 0 'fill(float*, int, float)')" 6 "trace: ENTER fill"
+expect_eq "$(trace_count exp LEAVE 0 'fill(float*, int, float)')" 6 "trace: LEAVE fill"
+expect_eq "$(trace_check_nesting exp)" 0 "trace nests"
+if [ $gpu = no ]; then
+    # the CUDA calls failed before reaching a device: no GPU locations
+    expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"
+fi
+
+# --- preload: an unmodified nvcc build under scorep-run ---
+"$NVCC" -O2 -o saxpy_plain "$top_srcdir/test/cuda/saxpy.cu" || fail "nvcc build"
+run_app plain env SCOREP_EXPERIMENT_DIRECTORY=exp2 SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
+    "$top_builddir/scorep-run" --verbose ./saxpy_plain
+expect_eq "$status" 0 "scorep-run exit status"
+expect_grep "^scorep-run: LD_PRELOAD=.*/libscorep-rt.so:.*/libscorep-rt-cuda.so " plain.err \
+    "scorep-run preloads the CUDA adapter (the program links the CUDA runtime statically)"
+if [ $gpu = no ]; then
+    expect_eq "$(grep -c 'warning' plain.err)" 1 "exactly one warning under scorep-run"
+    expect_grep 'CUDA: cuptiSubscribe failed' plain.err "the one warning under scorep-run"
+fi
+# the unmodified program has no instrumented functions, and no GPU gives no CUDA regions
+expect_grep '^SCOREP_CUDA_ENABLE=' exp2/scorep.cfg "the experiment records the CUDA settings"
+run_app plain2 env SCOREP_EXPERIMENT_DIRECTORY=exp3 SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
+    "$top_builddir/scorep-run" --verbose --no-cuda ./saxpy_plain
+expect_eq "$(grep -c 'libscorep-rt-cuda' plain2.err)" 0 "--no-cuda preloads no CUDA adapter"
+expect_eq "$(grep -c 'warning' plain2.err)" 0 "no warning without the CUDA adapter"
+done_ok
