@@ -13,6 +13,7 @@ typedef enum {
     BUF_CLASS_PARAM,  /* parameters and user metrics */
     BUF_CLASS_OTHER,  /* program begin/end, measurement on/off */
     BUF_CLASS_MPI,    /* messages, requests, collectives, one-sided (buf_mpi_rec) */
+    BUF_CLASS_ASYNC,  /* asynchronous metric values, added at the end (src/metrics) */
     BUF_CLASS_COUNT
 } buf_class;
 

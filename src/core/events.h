@@ -6,6 +6,7 @@
 #include "core/location.h"
 #include "core/timer.h"
 #include "defs/defs.h"
+#include "metrics/metrics_event.h"
 
 static inline uint64_t scorep_event_time(scorep_location *l)
 {
@@ -29,6 +30,8 @@ static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, ui
     l->stack_region[l->depth] = region;
     l->stack_sp[l->depth] = sp;
     uint64_t t = scorep_event_time(l);
+    if (l->metrics)
+        t = scorep_metrics_event(l, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
@@ -52,6 +55,8 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
         return;
     }
     uint64_t t = scorep_event_time(l);
+    if (l->metrics)
+        t = scorep_metrics_event(l, t);
     l->depth--;
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);

@@ -3,6 +3,7 @@
 #include "core/runtime.h"
 #include "core/timer.h"
 #include "sampling/sampling.h"
+#include "metrics/metrics.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -59,6 +60,8 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     l->first_ts = l->last_ts = scorep_timer_ticks();
     scorep_tls_location = l;
     scorep_sampling_thread_start(l);
+    if (scorep_metrics_attach(l) != 0)
+        scorep_warn("out of memory: location %u records no metrics", l->id);
     return l;
 }
 

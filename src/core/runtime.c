@@ -9,6 +9,7 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "sampling/sampling.h"
+#include "metrics/metrics.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -310,12 +311,14 @@ static void do_init(void)
         return;
     on_exit(on_exit_handler, NULL);
     install_signal_handlers();
+    scorep_metrics_init();
     scorep_location *l = scorep_location_create(0, 0);
     if (!l) {
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
     program_begin_ts = scorep_event_time(l);
+    scorep_metrics_begin(mpi_mode); /* asynchronous values come after ProgramBegin */
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }
@@ -473,7 +476,9 @@ void scorep_runtime_finalize(int status)
         return; /* an MPI program that never initialised MPI */
     for (int i = 0; i < n_finalize_hooks; i++)
         finalize_hooks[i]();
+    scorep_metrics_stop();
     close_locations();
+    scorep_metrics_end();
     scorep_timer_finish();
     scorep_sampling_finish(); /* defines the sampled functions: before unification */
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */

@@ -34,6 +34,10 @@ typedef struct {
     char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
     bool enable_unwinding;                /* src/sampling */
     char *sampling_events, *sampling_sep; /* src/sampling */
+    /* metric sources (src/metrics) */
+    char *metric_papi, *metric_papi_per_process, *metric_papi_sep;
+    char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
+    char *metric_plugins, *metric_plugins_sep;
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };

@@ -151,5 +151,25 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "perf_page_faults@<n>, perf_cycles@<n>, perf_instructions@<n>; empty: no sampling."),
     V("SAMPLING_SEP", STRING, &scorep_cfg.sampling_sep, ",", NULL,
       "Separator of the entries of SCOREP_SAMPLING_EVENTS", ""),
+    V("METRIC_PAPI", STRING, &scorep_cfg.metric_papi, "", NULL, "PAPI events recorded per thread",
+      "Preset or native names (papi_avail -a, papi_native_avail), e.g. "
+      "perf::TASK-CLOCK,PAPI_TOT_INS; a leading ! records the absolute value. An event "
+      "that cannot be counted is reported and left out."),
+    V("METRIC_PAPI_PER_PROCESS", STRING, &scorep_cfg.metric_papi_per_process, "", NULL,
+      "PAPI events recorded on the first thread of each process", ""),
+    V("METRIC_PAPI_SEP", STRING, &scorep_cfg.metric_papi_sep, ",", NULL,
+      "Separator of the PAPI event lists", ""),
+    V("METRIC_RUSAGE", STRING, &scorep_cfg.metric_rusage, "", NULL,
+      "Resource usage (getrusage) fields recorded per thread",
+      "all, or names such as ru_utime, ru_stime, ru_minflt, ru_majflt, ru_nvcsw, ru_nivcsw."),
+    V("METRIC_RUSAGE_PER_PROCESS", STRING, &scorep_cfg.metric_rusage_per_process, "", NULL,
+      "Resource usage fields of the whole process, recorded on its first thread", ""),
+    V("METRIC_RUSAGE_SEP", STRING, &scorep_cfg.metric_rusage_sep, ",", NULL,
+      "Separator of the resource usage lists", ""),
+    V("METRIC_PLUGINS", STRING, &scorep_cfg.metric_plugins, "", NULL,
+      "Metric plugins to load (lib<name>.so)",
+      "Each plugin's metrics are named in SCOREP_METRIC_<NAME> (upper case)."),
+    V("METRIC_PLUGINS_SEP", STRING, &scorep_cfg.metric_plugins_sep, ",", NULL,
+      "Separator of the plugin list and of SCOREP_METRIC_<NAME>", ""),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

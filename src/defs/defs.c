@@ -136,7 +136,9 @@ static int metric_equal(const void *e, const void *k)
 {
     const scorep_metric_def *a = e, *b = k;
     return a->type == b->type && a->per_callpath == b->per_callpath &&
-           strcmp(a->name, b->name) == 0 && streq(a->unit, b->unit);
+           strcmp(a->name, b->name) == 0 && streq(a->unit, b->unit) &&
+           streq(a->description, b->description) && a->source == b->source && a->mode == b->mode &&
+           a->base == b->base && a->exponent == b->exponent && a->recorder == b->recorder;
 }
 
 static int metric_init(void *e, const void *k)
@@ -146,14 +148,26 @@ static int metric_init(void *e, const void *k)
     *d = *(const scorep_metric_def *)k;
     d->name = dup_or_null(d->name, &fail);
     d->unit = dup_or_null(d->unit ? d->unit : "#", &fail);
+    d->description = dup_or_null(d->description ? d->description : "", &fail);
     return fail ? -1 : 0;
 }
 
 uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,
                             bool per_callpath)
 {
-    scorep_metric_def key = {name, unit, type, per_callpath};
-    return defs_table_intern(&metrics, defs_hash_str(type + 17, name), &key, metric_equal,
+    scorep_metric_def key = {name,
+                             unit,
+                             type,
+                             per_callpath,
+                             .description = "user metric",
+                             .mode = 4 /* absolute point */,
+                             .base = 1};
+    return scorep_defs_metric_full(&key);
+}
+
+uint32_t scorep_defs_metric_full(const scorep_metric_def *key)
+{
+    return defs_table_intern(&metrics, defs_hash_str(key->type + 17, key->name), key, metric_equal,
                              metric_init);
 }
 

@@ -55,10 +55,32 @@ typedef struct {
 } scorep_parameter_def;
 
 typedef enum { SCOREP_METRIC_INT64, SCOREP_METRIC_UINT64, SCOREP_METRIC_DOUBLE } scorep_metric_type;
+/* How a metric was measured (values of SCOREP_MetricSourceType) and how it is recorded. */
+typedef enum {
+    SCOREP_MSRC_PAPI,
+    SCOREP_MSRC_RUSAGE,
+    SCOREP_MSRC_USER,
+    SCOREP_MSRC_OTHER,
+    SCOREP_MSRC_PLUGIN = 5,
+    SCOREP_MSRC_PERF
+} scorep_metric_source_type;
+typedef enum {
+    SCOREP_MREC_USER,   /* user metric: sparse, sum and count per call path */
+    SCOREP_MREC_STRICT, /* read at every enter/leave: inclusive delta per call path */
+    SCOREP_MREC_SYNC,   /* like STRICT, a read may repeat the last value */
+    SCOREP_MREC_ASYNC   /* own timestamps: trace only */
+} scorep_metric_recorder;
 typedef struct {
     const char *name, *unit;
     scorep_metric_type type;
     bool per_callpath; /* SCOREP_USER_METRIC_CONTEXT_CALLPATH */
+    /* metric sources (src/metrics); zero for user metrics */
+    const char *description;
+    uint32_t source;   /* scorep_metric_source_type */
+    uint32_t mode;     /* SCOREP_MetricMode (0 = accumulated start) */
+    uint32_t base;     /* SCOREP_MetricBase: 0 binary, 1 decimal */
+    int64_t exponent;  /* value = recorded * base^exponent */
+    uint32_t recorder; /* scorep_metric_recorder */
 } scorep_metric_def;
 
 /* Each returns the existing id for an equal key, or a new one. SCOREP_INVALID_ID when
@@ -69,6 +91,9 @@ uint32_t scorep_defs_string(const char *s);
 uint32_t scorep_defs_parameter(const char *name, scorep_param_type type);
 uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,
                             bool per_callpath);
+
+/* A metric of a metric source with all its properties; same rules as above. */
+uint32_t scorep_defs_metric_full(const scorep_metric_def *key);
 
 const scorep_region_def *scorep_defs_region_get(uint32_t id);
 const char *scorep_defs_string_get(uint32_t id);

@@ -185,6 +185,12 @@ static void blob_local(ser_buf *b, int kind, uint32_t i)
         ser_str(b, m->unit);
         ser_u32(b, m->type);
         ser_u32(b, m->per_callpath);
+        ser_str(b, m->description);
+        ser_u32(b, m->source);
+        ser_u32(b, m->mode);
+        ser_u32(b, m->base);
+        ser_u64(b, (uint64_t)m->exponent);
+        ser_u32(b, m->recorder);
         break;
     }
     case U_COMM:
@@ -384,6 +390,12 @@ static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint6
         u->metrics[i].unit = ser_get_str(r);
         u->metrics[i].type = ser_get_u32(r);
         u->metrics[i].per_callpath = ser_get_u32(r);
+        u->metrics[i].description = ser_get_str(r);
+        u->metrics[i].source = ser_get_u32(r);
+        u->metrics[i].mode = ser_get_u32(r);
+        u->metrics[i].base = ser_get_u32(r);
+        u->metrics[i].exponent = (int64_t)ser_get_u64(r);
+        u->metrics[i].recorder = ser_get_u32(r);
         break;
     case U_COMM: {
         scorep_comm_def *c = &u->comms[i];
@@ -502,6 +514,7 @@ void scorep_unified_free(scorep_unified *u)
     for (uint32_t i = 0; u->metrics && i < u->n[U_METRIC]; i++) {
         free((char *)u->metrics[i].name);
         free((char *)u->metrics[i].unit);
+        free((char *)u->metrics[i].description);
     }
     for (uint32_t i = 0; u->comms && i < u->n[U_COMM]; i++) {
         free((char *)u->comms[i].name);

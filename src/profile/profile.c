@@ -83,6 +83,8 @@ pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key,
     n->id = id;
     n->value = value;
     n->min = UINT64_MAX;
+    if (p->n_dense && (n->dense = node_alloc(p, 2 * p->n_dense * sizeof *n->dense)) != NULL)
+        memset(n->dense, 0, 2 * p->n_dense * sizeof *n->dense);
     n->next_sibling = parent->first_child;
     parent->first_child = n;
     p->slots[j] = n;
@@ -90,11 +92,18 @@ pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key,
     return n;
 }
 
+static void close_with_metrics(scorep_profile *p, pnode *n, uint64_t ts)
+{
+    scorep_profile_close_node(n, ts);
+    if (n->dense)
+        scorep_profile_dense_stop(p, n);
+}
+
 /* Parameter nodes sit on top of the region that set them; they end with it. */
 static void pop_parameters(scorep_profile *p, uint64_t ts)
 {
     while (p->cur->kind >= PNODE_PARAM_INT) {
-        scorep_profile_close_node(p->cur, ts);
+        close_with_metrics(p, p->cur, ts);
         p->cur = p->cur->parent;
     }
 }
@@ -108,12 +117,12 @@ void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t 
     if (n->kind == PNODE_ROOT)
         return; /* a leave without enter: ignore it */
     while (p->cur != n) {
-        scorep_profile_close_node(p->cur, ts);
+        close_with_metrics(p, p->cur, ts);
         if (p->cur->kind == PNODE_REGION)
             p->depth--;
         p->cur = p->cur->parent;
     }
-    scorep_profile_close_node(n, ts);
+    close_with_metrics(p, n, ts);
     p->cur = n->parent;
     p->depth--;
 }
@@ -121,7 +130,7 @@ void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t 
 void scorep_profile_close_all(scorep_profile *p, uint64_t ts)
 {
     while (p->cur->kind != PNODE_ROOT) {
-        scorep_profile_close_node(p->cur, ts);
+        close_with_metrics(p, p->cur, ts);
         if (p->cur->kind == PNODE_REGION)
             p->depth--;
         p->cur = p->cur->parent;
@@ -145,6 +154,8 @@ void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, i
     if (!n)
         return;
     n->enter_ts = ts;
+    if (n->dense)
+        scorep_profile_dense_start(p, n);
     p->cur = n;
 }
 

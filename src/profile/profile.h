@@ -30,6 +30,7 @@ typedef struct pnode {
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
+    uint64_t *dense; /* metric sources: n_dense values at enter, then n_dense inclusive sums */
     /* a throttled region's node: the parameter child "scorep_throttled_from_visit=N" that
      * counts the visits made without time measurement (they are in visits as well) */
     struct pnode *throttled;
@@ -45,6 +46,12 @@ typedef struct {
     /* node memory: bump allocation from malloc'ed blocks (slow path only) */
     char *block, *block_end;
     bool out_of_memory;
+    /* metric sources (src/metrics): values read at the current event, set by the location */
+    uint32_t n_dense;
+    const uint64_t *dense_values;
+    const uint32_t *dense_ids; /* defs metric id of each value */
+    uint64_t *dense_stack;     /* values at each open task suspension (profile_threads.c) */
+    uint32_t dense_sp, dense_cap;
     /* throttling: a region node whose throttle_calls-th visit ends with a time sum below
      * throttle_sum asks throttle_hook to stop measuring the region (0: off) */
     uint64_t throttle_calls, throttle_sum;
@@ -98,6 +105,19 @@ static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
         n->max = d;
 }
 
+/* Metric sources: remember the values at enter, add the difference at leave. */
+static inline void scorep_profile_dense_start(const scorep_profile *p, pnode *n)
+{
+    for (uint32_t i = 0; i < p->n_dense; i++)
+        n->dense[i] = p->dense_values[i];
+}
+
+static inline void scorep_profile_dense_stop(const scorep_profile *p, pnode *n)
+{
+    for (uint32_t i = 0; i < p->n_dense; i++)
+        n->dense[p->n_dense + i] += p->dense_values[i] - n->dense[i];
+}
+
 static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint64_t ts)
 {
     if (__builtin_expect(p->depth >= p->max_depth, 0)) {
@@ -115,6 +135,8 @@ static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint
         cur->last_hit = c;
     }
     c->enter_ts = ts;
+    if (c->dense)
+        scorep_profile_dense_start(p, c);
     p->cur = c;
     p->depth++;
 }
@@ -131,6 +153,8 @@ static inline void scorep_profile_leave(scorep_profile *p, uint32_t region, uint
         return;
     }
     scorep_profile_close_node(c, ts);
+    if (c->dense)
+        scorep_profile_dense_stop(p, c);
     if (__builtin_expect(c->visits == p->throttle_calls, 0))
         scorep_profile_throttle_check(p, c);
     p->cur = c->parent;

@@ -139,8 +139,27 @@ static uint32_t global_id(const scorep_unified *u, const pnode *p)
     return p->kind == PNODE_REGION ? u->map[U_REGION][p->id] : u->map[U_PARAM][p->id];
 }
 
+/* ----------------------------------------------- metric sources (src/metrics) */
+/* The inclusive sums of the metrics read at every enter and leave, as (metric, value)
+ * pairs after the user metrics; set_values writes them like those. */
+static void add_dense_values(pvalue *v, uint32_t i, const pnode *p, uint32_t n_dense,
+                             const uint32_t *dense_ids, const scorep_unified *u)
+{
+    for (uint32_t k = 0; p->dense && k < n_dense; k++, i++) {
+        v->metric_ids[i] = u->map[U_METRIC][dense_ids[k]];
+        v->metric_sums[i] = (double)p->dense[n_dense + k];
+    }
+}
+
+/* Only counters (accumulated integer metrics) have a meaningful sum per call path. */
+static bool profiled_dense(const scorep_metric_def *d)
+{
+    return (d->recorder == SCOREP_MREC_STRICT || d->recorder == SCOREP_MREC_SYNC) && d->mode <= 3 &&
+           d->type != SCOREP_METRIC_DOUBLE;
+}
+
 static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scorep_unified *u,
-                      double res)
+                      double res, uint32_t n_dense, const uint32_t *dense_ids)
 {
     pvalue *v = value_new(m);
     if (!v)
@@ -157,6 +176,7 @@ static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scor
     v->bytes[3] = p->bytes_get;
     for (const pmetric *x = p->metrics; x; x = x->next)
         v->n_metrics++;
+    v->n_metrics += p->dense ? n_dense : 0;
     if (v->n_metrics) {
         v->metric_ids = malloc(v->n_metrics * sizeof *v->metric_ids);
         v->metric_sums = malloc(v->n_metrics * sizeof *v->metric_sums);
@@ -167,13 +187,14 @@ static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scor
             v->metric_ids[i] = u->map[U_METRIC][x->metric];
             v->metric_sums[i] = x->sum;
         }
+        add_dense_values(v, i, p, n_dense, dense_ids, u);
     }
     return 0;
 }
 
 /* Depth-first; children were prepended, so walk them reversed to keep first-call order. */
 static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
-                         const scorep_unified *u, double res)
+                         const scorep_unified *u, double res, const scorep_profile *pr)
 {
     int n = 0;
     for (const pnode *c = p->first_child; c; c = c->next_sibling)
@@ -188,8 +209,9 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
     for (i = 0; i < n && rc == 0; i++) {
         const pnode *c = kids[i];
         int g = gnode_get(m, gparent, c->kind, global_id(u, c), global_value(u, c));
-        rc = g < 0 || add_values(m, g, loc, c, u, res) != 0 ? -1
-                                                            : merge_subtree(m, g, c, loc, u, res);
+        rc = g < 0 || add_values(m, g, loc, c, u, res, pr->n_dense, pr->dense_ids) != 0
+                 ? -1
+                 : merge_subtree(m, g, c, loc, u, res, pr);
     }
     free(kids);
     return rc;
@@ -380,8 +402,14 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
         cube_dtype t = d->type == SCOREP_METRIC_INT64    ? CUBE_DTYPE_INT64
                        : d->type == SCOREP_METRIC_UINT64 ? CUBE_DTYPE_UINT64
                                                          : CUBE_DTYPE_DOUBLE;
-        mid[M_FIXED + i] =
-            cube_writer_metric(w, -1, d->name, d->name, t, d->unit, "user metric", CUBE_EXCLUSIVE);
+        if (d->recorder == SCOREP_MREC_USER)
+            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
+                                                  "user metric", CUBE_EXCLUSIVE);
+        else /* counters read at every enter/leave: inclusive sums like time */
+            mid[M_FIXED + i] = profiled_dense(d)
+                                   ? cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
+                                                        d->description, CUBE_INCLUSIVE)
+                                   : -1;
     }
 }
 
@@ -428,6 +456,8 @@ static void set_values(cube_writer *w, const merged *m, const int *mid, const sc
                 cube_writer_set_u64(w, mid[M_SENT + k], c, l, v->bytes[k]);
         for (uint32_t k = 0; k < v->n_metrics; k++) {
             uint32_t id = v->metric_ids[k];
+            if (mid[M_FIXED + id] < 0)
+                continue;
             scorep_metric_type t = u->metrics[id].type;
             double s = v->metric_sums[k];
             if (t == SCOREP_METRIC_DOUBLE)
@@ -495,7 +525,7 @@ int scorep_profile_write_cube(const char *path, const scorep_unified *u)
     uint32_t i = 0;
     int rc = 0;
     for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next)
-        rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res);
+        rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res, &l->profile);
     ser_buf mine = {0};
     if (rc == 0)
         pack_process(&local, &mine);

@@ -3,6 +3,48 @@
 #include "profile/profile_threads.h"
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------ metric sources (src/metrics): counters follow
+ * the time. A worker's counter increase in a team goes to `at` and its ancestors like its
+ * time; the increase while a task ran is taken out of the calls it interrupted. */
+static void dense_detach(const scorep_profile *p, pnode *at)
+{
+    for (uint32_t i = 0; at->dense && i < p->n_dense; i++) {
+        uint64_t d = p->dense_values[i] - at->dense[i];
+        for (pnode *n = at; n && n->kind != PNODE_ROOT; n = n->parent)
+            if (n->dense)
+                n->dense[p->n_dense + i] += d;
+    }
+}
+
+/* Pushes the current values; a failed allocation only loses the correction. */
+static void dense_suspend(scorep_profile *p)
+{
+    if (!p->n_dense)
+        return;
+    if (p->dense_sp == p->dense_cap) {
+        uint32_t cap = p->dense_cap ? p->dense_cap * 2 : 8;
+        uint64_t *s = realloc(p->dense_stack, (size_t)cap * p->n_dense * sizeof *s);
+        if (!s)
+            return;
+        p->dense_stack = s;
+        p->dense_cap = cap;
+    }
+    memcpy(p->dense_stack + (size_t)p->dense_sp++ * p->n_dense, p->dense_values,
+           p->n_dense * sizeof *p->dense_values);
+}
+
+static void dense_resume(scorep_profile *p, pnode *from, const pnode *base)
+{
+    if (!p->n_dense || !p->dense_sp)
+        return;
+    const uint64_t *was = p->dense_stack + (size_t)--p->dense_sp * p->n_dense;
+    for (pnode *n = from; n && n != base && n->kind != PNODE_ROOT; n = n->parent)
+        for (uint32_t i = 0; n->dense && i < p->n_dense; i++)
+            n->dense[i] += p->dense_values[i] - was[i];
+}
 
 pnode *scorep_profile_map_path(scorep_profile *p, const pnode *foreign, uint32_t *depth)
 {
@@ -37,6 +79,8 @@ void scorep_profile_attach(scorep_profile *p, pnode *at, uint32_t depth,
                            scorep_profile_saved *saved)
 {
     save(p, saved, 0);
+    if (at->dense)
+        scorep_profile_dense_start(p, at);
     p->cur = at;
     p->depth = depth;
     p->overflow = 0;
@@ -47,6 +91,7 @@ void scorep_profile_detach(scorep_profile *p, const scorep_profile_saved *saved,
 {
     for (pnode *n = at; n && n->kind != PNODE_ROOT; n = n->parent)
         n->sum += duration;
+    dense_detach(p, at);
     restore(p, saved);
 }
 
@@ -54,6 +99,7 @@ void scorep_profile_suspend(scorep_profile *p, pnode *base, uint32_t base_depth,
                             scorep_profile_saved *saved)
 {
     save(p, saved, ts);
+    dense_suspend(p);
     p->cur = base;
     p->depth = base_depth;
     p->overflow = 0;
@@ -65,5 +111,6 @@ void scorep_profile_resume(scorep_profile *p, const scorep_profile_saved *saved,
     uint64_t away = ts > saved->ts ? ts - saved->ts : 0;
     for (pnode *n = saved->cur; n && n != base && n->kind != PNODE_ROOT; n = n->parent)
         n->enter_ts += away;
+    dense_resume(p, saved->cur, base);
     restore(p, saved);
 }

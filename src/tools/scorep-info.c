@@ -44,6 +44,12 @@ static int build_info(void)
 #endif
     printf("  shmem       no (not built yet)\n");
     printf("  cuda        no (not built yet)\n");
+    printf("metrics:\n");
+    printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");
+    printf("  papi        yes (SCOREP_METRIC_PAPI; events PAPI cannot count are reported and "
+           "left out)\n");
+    printf("  plugins     yes (SCOREP_METRIC_PLUGINS, Score-P plugin interface version 1; "
+           "shipped: cputime, meminfo)\n");
     printf("output:\n");
     printf("  profile     Cube4 (.cubex), own writer\n");
     printf("  trace       OTF2 %d.%d.%d\n", OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR,
@@ -63,6 +69,10 @@ static int build_info(void)
            "functions, off for user and library regions): after SCOREP_THROTTLING_CALLS visits "
            "of a call path with a mean below SCOREP_THROTTLING_MEAN the function is only "
            "counted (profile node scorep_throttled_from_visit=N), not timed or traced\n");
+    printf("  - an unknown PAPI event or rusage field, or an unusable metric plugin, is a "
+           "warning, not an abort\n");
+    printf("  - metrics: one OTF2 metric class per metric; asynchronous plugins are read at "
+           "the end (docs/metrics.md)\n");
     return 0;
 }
 

@@ -332,10 +332,14 @@ static void write_item(evt_state *s, const buf_item *it)
         OTF2_EvtWriter_ParameterString(w, NULL, t, it->a, (OTF2_StringRef)it->b);
         break;
     case BUF_EV_METRIC: {
-        OTF2_Type type = metric_otf2_type(scorep_defs_metric_get(it->a)->type);
+        const scorep_metric_def *d = scorep_defs_metric_get(it->a);
+        OTF2_Type type = metric_otf2_type(d->type);
         OTF2_MetricValue v;
         v.unsigned_int = it->b;
-        OTF2_EvtWriter_Metric(w, NULL, t, it->a, 1, &type, &v);
+        /* values read at an enter/leave are buffered one tick before it (buffer timestamps
+         * are unique per location); in the trace they share its timestamp, as in Score-P */
+        bool at_event = d->recorder == SCOREP_MREC_STRICT || d->recorder == SCOREP_MREC_SYNC;
+        OTF2_EvtWriter_Metric(w, NULL, at_event ? t + 1 : t, it->a, 1, &type, &v);
         break;
     }
     case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
@@ -496,6 +500,46 @@ static void write_regions(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unif
     }
 }
 
+/* ---------------------------------------------------------- metric definitions */
+/* Score-P's metric modes 0..9 are value kind * 4 + timing with ACCUMULATED having 4 timings
+ * (START, POINT, LAST, NEXT) and ABSOLUTE/RELATIVE 3 (POINT, LAST, NEXT). */
+static OTF2_MetricMode otf2_metric_mode(uint32_t mode)
+{
+    static const OTF2_MetricMode m[10] = {
+        OTF2_METRIC_ACCUMULATED_START, OTF2_METRIC_ACCUMULATED_POINT, OTF2_METRIC_ACCUMULATED_LAST,
+        OTF2_METRIC_ACCUMULATED_NEXT,  OTF2_METRIC_ABSOLUTE_POINT,    OTF2_METRIC_ABSOLUTE_LAST,
+        OTF2_METRIC_ABSOLUTE_NEXT,     OTF2_METRIC_RELATIVE_POINT,    OTF2_METRIC_RELATIVE_LAST,
+        OTF2_METRIC_RELATIVE_NEXT};
+    return mode < 10 ? m[mode] : OTF2_METRIC_ABSOLUTE_POINT;
+}
+
+/* One member and one class per metric: the class id is the member id, so that a Metric
+ * event names the metric it carries (user metrics, PAPI, rusage and plugins alike). */
+static void write_metric_def(OTF2_GlobalDefWriter *g, strtab *st, uint32_t i,
+                             const scorep_metric_def *m)
+{
+    OTF2_MetricMemberRef member = i;
+    uint32_t name = strtab_add(st, m->name, 1);
+    uint32_t descr = strtab_add(st, m->description ? m->description : "user metric", 1);
+    uint32_t unit = strtab_add(st, m->unit, 1);
+    if (!g)
+        return;
+    OTF2_MetricType type = m->source == SCOREP_MSRC_PAPI     ? OTF2_METRIC_TYPE_PAPI
+                           : m->source == SCOREP_MSRC_RUSAGE ? OTF2_METRIC_TYPE_RUSAGE
+                           : m->source == SCOREP_MSRC_USER || m->recorder == SCOREP_MREC_USER
+                               ? OTF2_METRIC_TYPE_USER
+                               : OTF2_METRIC_TYPE_OTHER;
+    OTF2_MetricOccurrence occ = m->recorder == SCOREP_MREC_STRICT ? OTF2_METRIC_SYNCHRONOUS_STRICT
+                                : m->recorder == SCOREP_MREC_SYNC ? OTF2_METRIC_SYNCHRONOUS
+                                                                  : OTF2_METRIC_ASYNCHRONOUS;
+    OTF2_GlobalDefWriter_WriteMetricMember(
+        g, i, name, descr, type, otf2_metric_mode(m->mode), metric_otf2_type(m->type),
+        m->base == 0 ? OTF2_BASE_BINARY : OTF2_BASE_DECIMAL, m->exponent, unit);
+    OTF2_GlobalDefWriter_WriteMetricClass(
+        g, i, 1, &member, occ,
+        m->recorder == SCOREP_MREC_USER ? OTF2_RECORDER_KIND_ABSTRACT : OTF2_RECORDER_KIND_CPU);
+}
+
 static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
 {
     for (uint32_t i = 0; i < u->n[U_PARAM]; i++) {
@@ -507,19 +551,8 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
         if (g)
             OTF2_GlobalDefWriter_WriteParameter(g, i, name, t);
     }
-    for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
-        const scorep_metric_def *m = &u->metrics[i];
-        OTF2_MetricMemberRef member = i;
-        uint32_t name = strtab_add(st, m->name, 1), descr = strtab_add(st, "user metric", 1);
-        uint32_t unit = strtab_add(st, m->unit, 1);
-        if (!g)
-            continue;
-        OTF2_GlobalDefWriter_WriteMetricMember(
-            g, i, name, descr, OTF2_METRIC_TYPE_USER, OTF2_METRIC_ABSOLUTE_POINT,
-            metric_otf2_type(m->type), OTF2_BASE_DECIMAL, 0, unit);
-        OTF2_GlobalDefWriter_WriteMetricClass(g, i, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
-                                              OTF2_RECORDER_KIND_ABSTRACT);
-    }
+    for (uint32_t i = 0; i < u->n[U_METRIC]; i++)
+        write_metric_def(g, st, i, &u->metrics[i]);
 }
 
 static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)

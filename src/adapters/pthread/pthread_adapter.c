@@ -1,6 +1,7 @@
 /* pthread_adapter.c: records thread creation, begin, end and join by interposing
  * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time
  * and under LD_PRELOAD). */
+#include "metrics/metrics.h"
 #include "core/events.h"
 #include "core/runtime.h"
 #include "sampling/sampling.h"
@@ -72,6 +73,7 @@ static void thread_finished(void *arg)
     }
     scorep_sampling_thread_end(l);
     l->finished = true;
+    scorep_metrics_thread_end(l);
 }
 
 static void *trampoline(void *p)
@@ -104,6 +106,8 @@ static int created_by_runtime_library(const void *caller)
     Dl_info info;
     if (!dladdr(caller, &info) || !info.dli_fname)
         return 0;
+    if (scorep_metric_plugin_owns(info.dli_fbase))
+        return 1; /* a metric plugin's sampling thread */
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
         if (strstr(info.dli_fname, libs[i]))
             return 1;

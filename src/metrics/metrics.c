@@ -1,0 +1,165 @@
+/* metrics.c: the registry of metric groups, the per-location value arrays, and the
+ * recording of asynchronous values into a location's trace. */
+#include "metrics/metrics.h"
+#include "core/location.h"
+#include "core/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static scorep_metric_group *groups[SCOREP_METRICS_MAX_GROUPS];
+static uint32_t n_groups;
+
+void scorep_metrics_tokens(const char *s, const char *sep, void (*fn)(const char *tok, void *arg),
+                           void *arg)
+{
+    if (!s)
+        return;
+    if (!sep || !*sep)
+        sep = ",";
+    while (*s) {
+        size_t n = strcspn(s, sep);
+        const char *b = s, *e = s + n;
+        while (b < e && (*b == ' ' || *b == '\t'))
+            b++;
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (e > b) {
+            char tok[256];
+            size_t len = (size_t)(e - b) < sizeof tok - 1 ? (size_t)(e - b) : sizeof tok - 1;
+            memcpy(tok, b, len);
+            tok[len] = 0;
+            fn(tok, arg);
+        }
+        s += n;
+        if (*s)
+            s++;
+    }
+}
+
+int scorep_metrics_add_group(scorep_metric_group *g)
+{
+    if (n_groups == SCOREP_METRICS_MAX_GROUPS) {
+        scorep_warn("more than %d metric groups; the rest is not recorded",
+                    SCOREP_METRICS_MAX_GROUPS);
+        return -1;
+    }
+    groups[n_groups++] = g;
+    return 0;
+}
+
+void scorep_metrics_init(void)
+{
+    scorep_metric_rusage_init(scorep_cfg.metric_rusage, false, scorep_cfg.metric_rusage_sep);
+    scorep_metric_rusage_init(scorep_cfg.metric_rusage_per_process, true,
+                              scorep_cfg.metric_rusage_sep);
+    scorep_metric_papi_init(scorep_cfg.metric_papi, false, scorep_cfg.metric_papi_sep);
+    scorep_metric_papi_init(scorep_cfg.metric_papi_per_process, true, scorep_cfg.metric_papi_sep);
+    scorep_metric_plugins_init(scorep_cfg.metric_plugins, scorep_cfg.metric_plugins_sep);
+}
+
+static bool applies(const scorep_metric_group *g, const scorep_location *l)
+{
+    return !g->master_only || l->id == 0;
+}
+
+int scorep_metrics_attach(scorep_location *l)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < n_groups; i++)
+        n += applies(groups[i], l) ? groups[i]->n : 0;
+    if (n_groups == 0)
+        return 0;
+    /* asynchronous plugins have groups of no values: their attach only registers l */
+    scorep_metric_set *s = calloc(1, sizeof *s);
+    uint64_t *values = calloc(n + 1, sizeof *values);
+    uint32_t *ids = calloc(n + 1, sizeof *ids);
+    if (!s || !values || !ids) {
+        free(s);
+        free(values);
+        free(ids);
+        return -1;
+    }
+    s->values = values;
+    s->ids = ids;
+    for (uint32_t i = 0; i < n_groups; i++) {
+        scorep_metric_group *g = groups[i];
+        void *state = NULL;
+        if (!applies(g, l) || g->attach(g, l, &state) != 0)
+            continue;
+        s->readers[s->n_readers++] =
+            (scorep_metric_reader){g->read, g->release, state, values + s->n};
+        memcpy(ids + s->n, g->ids, g->n * sizeof *ids);
+        s->n += g->n;
+    }
+    /* the first reads are the start values of everything that follows */
+    for (uint32_t i = 0; i < s->n_readers; i++)
+        s->readers[i].read(s->readers[i].state, s->readers[i].out);
+    if (s->n == 0) {
+        free(values);
+        free(ids);
+        free(s);
+        return 0;
+    }
+    l->profile.n_dense = s->n;
+    l->profile.dense_values = values;
+    l->profile.dense_ids = ids;
+    l->metrics = s;
+    return 0;
+}
+
+void scorep_metrics_thread_end(scorep_location *l)
+{
+    scorep_metric_set *s = l->metrics;
+    if (!s)
+        return;
+    uint32_t n = s->n_readers;
+    s->n_readers = 0; /* no reads from here on */
+    for (uint32_t i = 0; i < n; i++)
+        if (s->readers[i].release)
+            s->readers[i].release(s->readers[i].state);
+}
+
+void scorep_metrics_begin(bool mpi)
+{
+    scorep_metric_plugins_begin(mpi);
+}
+
+void scorep_metrics_stop(void)
+{
+    scorep_metric_plugins_stop();
+}
+
+void scorep_metrics_end(void)
+{
+    scorep_metric_plugins_end();
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const scorep_async_value *x = a, *y = b;
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size_t n)
+{
+    if (!l->tracing || n == 0)
+        return;
+    qsort(v, n, sizeof *v, by_time);
+    /* the trace of a location begins with its creation, the first one's with ProgramBegin */
+    uint64_t begin =
+        l->first_ts > scorep_program_begin_ts() ? l->first_ts : scorep_program_begin_ts();
+    size_t dropped = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].ts <= begin || v[i].ts > l->end_ts) {
+            dropped++;
+            continue;
+        }
+        scorep_buffer_event(&l->buffer, BUF_CLASS_ASYNC, v[i].ts, BUF_EV_METRIC, v[i].id,
+                            v[i].value);
+    }
+    if (dropped)
+        scorep_warn("location %u: %zu asynchronous metric values lie outside the measurement "
+                    "and were dropped",
+                    l->id, dropped);
+}

@@ -1,0 +1,85 @@
+/* metrics.h: metric sources (rusage, PAPI, metric plugins): set-up at start, one value array
+ * per location read at every enter and leave, asynchronous plugin values at the end. */
+#ifndef SCOREP_METRICS_H
+#define SCOREP_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scorep_location;
+
+enum { SCOREP_METRICS_MAX_GROUPS = 32 };
+
+/* One read call of a source for one location: fills out[0..n). */
+typedef void (*scorep_metric_read_fn)(void *state, uint64_t *out);
+
+typedef struct {
+    scorep_metric_read_fn read;
+    void (*release)(void *state); /* at thread end; may be NULL */
+    void *state;
+    uint64_t *out;
+} scorep_metric_reader;
+
+/* The values of one location; built (allocated) when the location is created, so that the
+ * event path only calls the readers and copies values. */
+typedef struct scorep_metric_set {
+    uint32_t n; /* values per event */
+    uint32_t n_readers;
+    uint64_t *values; /* the latest read */
+    uint32_t *ids;    /* defs metric id of each value */
+    scorep_metric_reader readers[SCOREP_METRICS_MAX_GROUPS];
+} scorep_metric_set;
+
+/* A group of values that a source reads with one call (e.g. one PAPI event set). */
+typedef struct scorep_metric_group {
+    uint32_t n;
+    uint32_t *ids;    /* defs metric ids, n of them */
+    bool master_only; /* per process: only the first location records it */
+    /* Creates the per-thread state on the thread itself; 0 or -1 (then not recorded). */
+    int (*attach)(struct scorep_metric_group *g, struct scorep_location *l, void **state);
+    scorep_metric_read_fn read;
+    void (*release)(void *state); /* frees what attach made, on the thread; may be NULL */
+    void *ctx;
+} scorep_metric_group;
+
+/* Reads SCOREP_METRIC_* and sets up the sources; bad input is reported, never fatal. */
+void scorep_metrics_init(void);
+/* Called by the sources during init. 0 or -1 (too many groups). */
+int scorep_metrics_add_group(scorep_metric_group *g);
+/* Builds l->metrics on the thread of l (location creation). 0 or -1 (out of memory). */
+int scorep_metrics_attach(struct scorep_location *l);
+/* The thread of l ends (on that thread): its sources are released; l keeps its last values
+ * for the events that others still write for it. */
+void scorep_metrics_thread_end(struct scorep_location *l);
+/* Measurement begins (after the first location exists); stops (before the locations get
+ * their end time: asynchronous values all lie before it); ends (values recorded, plugins
+ * finalized; before writing). */
+void scorep_metrics_begin(bool mpi);
+void scorep_metrics_stop(void);
+void scorep_metrics_end(void);
+
+/* An asynchronous value: timestamp in timer ticks (the plugin's clock), defs metric id. */
+typedef struct {
+    uint64_t ts, value;
+    uint32_t id;
+} scorep_async_value;
+/* Records all asynchronous values of location l into its trace (sorted here: they must
+ * merge with the other events by time); values outside l's lifetime are dropped. */
+void scorep_metrics_record_async(struct scorep_location *l, scorep_async_value *v, size_t n);
+
+/* The sources (metric_rusage.c, metric_papi.c, metric_plugins.c). */
+void scorep_metric_rusage_init(const char *names, bool per_process, const char *sep);
+void scorep_metric_papi_init(const char *names, bool per_process, const char *sep);
+void scorep_metric_plugins_init(const char *names, const char *sep);
+void scorep_metric_plugins_begin(bool mpi);
+void scorep_metric_plugins_stop(void);
+void scorep_metric_plugins_end(void);
+/* true when base is the load address of a loaded metric plugin (its threads get no location) */
+bool scorep_metric_plugin_owns(const void *base);
+
+/* Splits s at any character of sep; calls fn for each non-empty, trimmed token. */
+void scorep_metrics_tokens(const char *s, const char *sep, void (*fn)(const char *tok, void *arg),
+                           void *arg);
+
+#endif

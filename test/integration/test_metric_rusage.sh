@@ -1,0 +1,64 @@
+#!/bin/sh
+# test_metric_rusage.sh: SCOREP_METRIC_RUSAGE(_PER_PROCESS, _SEP): getrusage fields read at
+# every enter and leave, as inclusive Cube metrics and as OTF2 metric events; bad names.
+. "$top_srcdir/test/integration/lib.sh"
+
+scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
+
+# 3000 fresh pages in touch(), 200 ms of CPU in spin(), no threads
+run_app r1 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=r1 \
+    SCOREP_METRIC_RUSAGE="ru_minflt;ru_utime;ru_stime" SCOREP_METRIC_RUSAGE_SEP=";" \
+    ./metrics 3000 200 0 0
+expect_eq "$status" 0 "exit status"
+expect_eq "$(cat r1.err)" "" "nothing on stderr"
+expect_ge "$(profile_isum r1 main/touch ru_minflt)" 3000 "ru_minflt in touch >= the 3000 pages it touches"
+expect_ge "$(profile_isum r1 main ru_minflt)" "$(profile_isum r1 main/touch ru_minflt)" \
+    "ru_minflt: main inclusive >= touch"
+cpu=$(( $(profile_isum r1 main/spin ru_utime) + $(profile_isum r1 main/spin ru_stime) ))
+expect_ge "$cpu" 190000 "ru_utime + ru_stime of spin >= 95% of its 200 ms of CPU (usec)"
+tar -xOf r1/profile.cubex anchor.xml | tr -d '\n' >anchor.xml
+expect_grep '<metric id="[0-9]+" type="INCLUSIVE"><disp_name>ru_minflt</disp_name>' anchor.xml \
+    "cube: ru_minflt is an inclusive metric"
+expect_grep '<uniq_name>ru_utime</uniq_name><dtype>UINT64</dtype><uom>usec</uom>' anchor.xml \
+    "cube: ru_utime is UINT64 in usec"
+# trace: one value per metric before every enter and leave (main, spin, touch: 6 events)
+expect_eq "$(trace_count r1 METRIC)" 18 "trace: 3 metrics x 6 enter/leave = 18 METRIC events"
+expect_eq "$(trace_check_nesting r1)" 0 "trace: properly nested"
+trace_defs r1 >defs.txt
+expect_grep 'METRIC_MEMBER .*"ru_minflt".*Type: RUSAGE, Mode: ACCUMULATED_START, Value Type: UINT64' \
+    defs.txt "trace: ru_minflt member (RUSAGE, ACCUMULATED_START, UINT64)"
+expect_eq "$(grep -c 'METRIC_CLASS .*Occurrence: SYNCHRONOUS_STRICT' defs.txt)" 3 \
+    "trace: 3 strictly synchronous metric classes"
+# the values around touch: the difference of ru_minflt between its enter and leave
+expect_ge "$(trace_events r1 | awk '
+    $1 == "METRIC" && /"ru_minflt"/ { v = $NF; sub(/\)$/, "", v) }
+    $1 == "ENTER" && /"touch"/ { a = v } $1 == "LEAVE" && /"touch"/ { print v - a }')" 3000 \
+    "trace: ru_minflt grows by >= 3000 between ENTER and LEAVE of touch"
+
+# per thread and per process: 2 threads of 50 ms CPU each
+run_app r2 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=r2 \
+    SCOREP_METRIC_RUSAGE=ru_utime,ru_stime SCOREP_METRIC_RUSAGE_PER_PROCESS=ru_nvcsw \
+    ./metrics 0 0 2 0
+expect_eq "$status" 0 "threads: exit status"
+for loc in 1 2; do
+    v=$(profile_dump r2 -i -m ru_utime,ru_stime | awk -F'\t' -v l=$loc '
+        $2 == "THREADS/worker" && $3 == l { for (i = 4; i <= NF; i++) { split($i, kv, "="); s += kv[2] } }
+        END { print s + 0 }')
+    expect_ge "$v" 47500 "threads: ru_utime + ru_stime of worker on location $loc >= 95% of 50 ms"
+done
+expect_eq "$(trace_other r2 | awk '$1 == "METRIC" && /"ru_nvcsw"/ { print $2 }' | sort -u | tr '\n' ' ')" \
+    "0 " "per process: ru_nvcsw only on location 0"
+expect_eq "$(trace_count r2 METRIC 1)" 8 \
+    "threads: location 1 has 2 metrics x 4 events (enter/leave of worker and spin)"
+
+# bad input: one clear message, the rest is recorded
+run_app r3 env SCOREP_EXPERIMENT_DIRECTORY=r3 SCOREP_METRIC_RUSAGE=ru_bogus,ru_minflt \
+    ./metrics 100 0 0 0
+expect_eq "$status" 0 "unknown field: exit status"
+expect_eq "$(grep -c "unknown resource usage metric 'ru_bogus'" r3.err)" 1 "unknown field: one message naming it"
+expect_eq "$(wc -l <r3.err | tr -d ' ')" 1 "unknown field: nothing else on stderr"
+expect_ge "$(profile_isum r3 main/touch ru_minflt)" 100 "unknown field: ru_minflt still recorded"
+run_app r4 env SCOREP_EXPERIMENT_DIRECTORY=r4 SCOREP_METRIC_RUSAGE=all ./metrics 0 0 0 0
+expect_eq "$(tar -xOf r4/profile.cubex anchor.xml | tr -d '\n' | grep -o '<metric id="[0-9]*" type="INCLUSIVE"><disp_name>ru_' | wc -l | tr -d ' ')" 12 \
+    "all: 12 counters in the profile (the 4 sizes are levels: trace only)"
+done_ok
