@@ -60,6 +60,12 @@ static const struct compiler_kind kinds[] = {
     {"mpif90", "mpicc", cyg_hooks, gnu_debug, true},
     {"mpifort", "mpicc", cyg_hooks, gnu_debug, true},
     {"mpif77", "mpicc", cyg_hooks, gnu_debug, true},
+    /* OpenSHMEM compiler wrappers (#11): also link the SHMEM adapter (osh* in build_command) */
+    {"oshcc", "oshcc", cyg_hooks, gnu_debug, false},
+    {"oshcxx", "oshcc", cyg_hooks, gnu_debug, false},
+    {"oshc++", "oshcc", cyg_hooks, gnu_debug, false},
+    {"oshCC", "oshcc", cyg_hooks, gnu_debug, false},
+    {"oshfort", "oshcc", cyg_hooks, gnu_debug, false},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -120,7 +126,8 @@ static void usage(FILE *out)
             "Compilers: gcc, cc, g++, c++, clang, clang++, gfortran, also with a version\n"
             "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path;\n"
             "the MPI wrappers mpicc, mpicxx, mpic++, mpiCC, mpif90, mpifort, mpif77 (these\n"
-            "also link the MPI adapter libscorep-rt-mpi).\n"
+            "also link the MPI adapter libscorep-rt-mpi), the OpenSHMEM wrappers oshcc,\n"
+            "oshcxx, oshc++, oshCC, oshfort (these link libscorep-rt-shmem).\n"
             "\n"
             "Options (before the compiler):\n"
             "  --user          enable the user API macros (-DSCOREP_USER_ENABLE)\n"
@@ -549,6 +556,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     push_joined(cmd, "-Wl,-rpath,", libdir);
     if (job->kind->mpi)
         push(cmd, "-lscorep-rt-mpi");
+    if (strncmp(job->kind->name, "osh", 3) == 0) /* OpenSHMEM drivers (#11) */
+        push(cmd, "-lscorep-rt-shmem");
     push(cmd, "-lscorep-rt");
     link_libomp(job, cmd);
 }

@@ -1,0 +1,139 @@
+#!/bin/sh
+# test_shmem.sh: the OpenSHMEM adapter (issue #11) with real oshrun: test/shmem/shmem_rma.c
+# linked with `scorep-cc oshcc` (2 and 4 PEs) and the plain program under scorep-run (3 PEs).
+# Checks the exact RMA events, bytes, collectives, locks per PE in the OTF2 trace (read with
+# otf2-print, definitions without warnings, no message events: test/tools/trace_messages),
+# the profile's bytes_put / bytes_get per call path and PE, and that the wrapper table covers
+# every function shmem.h declares. Skipped (77) when the SHMEM adapter was not built.
+. "$top_srcdir/test/integration/lib.sh"
+
+PLAIN="$top_builddir/test/shmem/shmem_rma"
+MESSAGES="$top_builddir/test/tools/trace_messages"
+[ -x "$PLAIN" ] && [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] ||
+    { echo "SKIP: the SHMEM adapter was not built"; exit 77; }
+command -v oshrun >/dev/null 2>&1 || { echo "SKIP: no oshrun"; exit 77; }
+# oshmem segfaults in shmem_finalize without this (reference/environment.md)
+export OMPI_MCA_osc='^rdma' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# the table against the installed headers, and one exported wrapper per row
+gen="$top_srcdir/build-aux/gen-shmem-wrappers"
+spec="$top_srcdir/src/adapters/shmem/shmem_functions.spec"
+expect_eq "$(python3 "$gen" --check-header "$spec" oshcc 2>&1)" \
+    "917 declared, 916 wrapped, 1 skipped" "every function of shmem.h wrapped but shmem_broadcast"
+expect_eq "$(nm -D --defined-only "$top_builddir/.libs/libscorep-rt-shmem.so" |
+    awk '$2 == "T" && $3 !~ /^scorep_/' | wc -l)" 916 "916 wrappers exported"
+
+# oshrun_np N EXPDIR COMMAND...: a traced run; the exit status is left in $status
+oshrun_np()
+{
+    _np=$1
+    _exp=$2
+    shift 2
+    status=0
+    env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/$_exp" \
+        SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
+        timeout 300 oshrun --oversubscribe -np "$_np" "$@" >"$_exp.out" 2>"$_exp.err" ||
+        status=$?
+}
+
+events()
+{
+    count_lines "^$2 " "$(trace_file "$1")"
+}
+
+# check EXPDIR NP HOW PREFIX: the numbers shmem_rma.c gives with NP PEs; PREFIX: "main/"
+# with compiler instrumentation, "" without
+check()
+{
+    x=$work/$1
+    n=$2
+    w="$3 ($n PEs)"
+    p=$4
+    expect_eq "$status" 0 "$w: runs"
+    expect_grep "shmem_rma: $n PEs ok" "$1.out" "$w: the program's own check"
+    expect_defs_clean "$x" "$w"
+    expect_eq "$("$MESSAGES" --match "$x/traces.otf2" 2>&1)" \
+        "sends=0 receives=0 matched=0 unmatched=0 mismatched_size=0 late=0" "$w: no messages"
+    t=$(trace_file "$x")
+    # per PE: 4 puts (long_put, int_p, putmem_nbi, long_p), 3 gets, 3 atomics
+    expect_eq "$(events "$x" RMA_PUT)" $((4 * n)) "$w: puts"
+    expect_eq "$(events "$x" RMA_GET)" $((3 * n)) "$w: gets"
+    expect_eq "$(events "$x" RMA_ATOMIC)" $((3 * n)) "$w: atomics"
+    expect_eq "$(events "$x" RMA_OP_COMPLETE_BLOCKING)" $((8 * n)) "$w: blocking completions"
+    expect_eq "$(events "$x" RMA_OP_COMPLETE_NON_BLOCKING)" $((2 * n)) "$w: nbi completed at quiet"
+    expect_eq "$(events "$x" RMA_WIN_CREATE)" "$n" "$w: the heap's window per PE"
+    expect_eq "$(events "$x" RMA_WIN_DESTROY)" "$n" "$w: window destroyed at finalize"
+    expect_eq "$(events "$x" RMA_ACQUIRE_LOCK)" "$n" "$w: locks acquired"
+    expect_eq "$(events "$x" RMA_RELEASE_LOCK)" "$n" "$w: locks released"
+    for r in $(seq 0 $((n - 1))); do
+        right=$(((r + 1) % n))
+        left=$(((r + n - 1) % n))
+        for b in 64 4 100 8; do
+            tgt=$right
+            [ "$b" != 8 ] || tgt=0
+            expect_eq "$(count_lines "^RMA_PUT +$r .*Remote: $tgt .*Bytes: $b, " "$t")" 1 \
+                "$w: PE $r puts $b bytes to PE $tgt"
+        done
+        for b in 128 8 48; do
+            expect_eq "$(count_lines "^RMA_GET +$r .*Remote: $left .*Bytes: $b, " "$t")" 1 \
+                "$w: PE $r gets $b bytes from PE $left"
+        done
+        expect_eq "$(count_lines "^RMA_ATOMIC +$r .*Remote: 0 .*Type: FETCH_AND_ADD, Sent: 8, Received: 8," "$t")" 1 \
+            "$w: PE $r fetch-add on PE 0"
+        expect_eq "$(count_lines "^RMA_ATOMIC +$r .*Type: COMPARE_AND_SWAP, Sent: 16, Received: 8," "$t")" 1 \
+            "$w: PE $r compare-swap"
+    done
+    # collectives per PE: 8 barriers (7 barrier_all, sync_all), broadcast, fcollect, sum,
+    # alltoall, malloc, free; the even PEs' barrier on their active set
+    evens=$(((n + 1) / 2))
+    expect_eq "$(events "$x" RMA_COLLECTIVE_BEGIN)" $((14 * n + evens)) "$w: collectives begun"
+    expect_eq "$(events "$x" RMA_COLLECTIVE_END)" $((14 * n + evens)) "$w: collectives ended"
+    c() { count_lines "^RMA_COLLECTIVE_END .*Operation: $1, Window: \"$2\".*$3" "$t"; }
+    expect_eq "$(c BARRIER "SHMEM symmetric heap" "")" $((8 * n)) "$w: barriers of all PEs"
+    expect_eq "$(c BARRIER "SHMEM active set" "")" "$evens" "$w: barrier of the active set"
+    expect_eq "$(c BCAST "SHMEM symmetric heap" "Root: 0 .*Sent: 32, Received: 32")" "$n" \
+        "$w: broadcast"
+    expect_eq "$(c ALLGATHER "SHMEM symmetric heap" "Sent: 16, Received: $((16 * n))")" "$n" \
+        "$w: fcollect"
+    expect_eq "$(c ALLREDUCE "SHMEM symmetric heap" "Sent: 24, Received: 24")" "$n" "$w: sum"
+    expect_eq "$(c ALLTOALL "SHMEM symmetric heap" "Sent: $((8 * n)), Received: $((8 * n))")" \
+        "$n" "$w: alltoall"
+    expect_eq "$(c ALLOCATE "SHMEM symmetric heap" "")" "$n" "$w: shmem_malloc"
+    expect_eq "$(c DEALLOCATE "SHMEM symmetric heap" "")" "$n" "$w: shmem_free"
+    trace_defs "$x" >"$1.defs"
+    if [ "$evens" = 1 ]; then
+        set_members='1 Member: 0 \('
+    else
+        set_members="$evens Members: 0 \\(.*\\), 2 \\("
+    fi
+    expect_grep "^GROUP .*COMM_GROUP.* $set_members" "$1.defs" "$w: the active set {0, 2, ...}"
+    expect_grep '^RMA_WIN .*"SHMEM active set".*Communicator: "SHMEM active set"' "$1.defs" \
+        "$w: the active set's window"
+    # profile: bytes per call path and PE
+    for r in $(seq 0 $((n - 1))); do
+        expect_eq "$(profile_sum "$x" ${p}shmem_long_put bytes_put "$r")" 64 "$w: PE $r long_put"
+        expect_eq "$(profile_sum "$x" ${p}shmem_putmem_nbi bytes_put "$r")" 100 "$w: PE $r putmem_nbi"
+        expect_eq "$(profile_sum "$x" ${p}shmem_long_get bytes_get "$r")" 128 "$w: PE $r long_get"
+        expect_eq "$(profile_sum "$x" ${p}shmem_getmem_nbi bytes_get "$r")" 48 "$w: PE $r getmem_nbi"
+        expect_eq "$(profile_sum "$x" ${p}shmem_long_atomic_compare_swap bytes_put "$r")" 16 \
+            "$w: PE $r compare-swap operands"
+    done
+    expect_eq "$(profile_sum "$x" ${p}shmem_int_p bytes_put)" $((4 * n)) "$w: int_p, all PEs"
+    expect_eq "$(profile_sum "$x" ${p}shmem_long_g bytes_get)" $((8 * n)) "$w: long_g, all PEs"
+    expect_eq "$(profile_sum "$x" ${p}shmem_barrier_all visits)" $((7 * n)) "$w: barrier_all visits"
+    expect_eq "$(profile_locations "$x")" "$n" "$w: one location per PE in the system tree"
+}
+
+# link time: scorep-cc oshcc
+"$SCOREP_CC" oshcc -o rma_scorep "$top_srcdir/test/shmem/shmem_rma.c" >cc.out 2>&1 ||
+    fail "scorep-cc oshcc: $(cat cc.out)"
+for n in 2 4; do
+    oshrun_np "$n" link$n ./rma_scorep
+    check link$n "$n" "link time" main/
+done
+
+# preload: the plain program under scorep-run
+oshrun_np 3 preload "$top_builddir/scorep-run" "$PLAIN"
+check preload 3 "scorep-run" ""
+
+done_ok
