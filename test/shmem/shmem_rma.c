@@ -1,6 +1,11 @@
 /* shmem_rma.c: an OpenSHMEM test program with known communication per PE (2-4 PEs): puts,
  * gets, non-blocking puts/gets, atomics, collectives on all PEs and on an active set, a lock.
- * test_shmem.sh checks the events and bytes of its measured runs against these numbers. */
+ * test_shmem.sh checks the events and bytes of its measured runs against these numbers.
+ * Built with `scorep-cc --user` and -DMANY_REGIONS, every PE also visits 1500 user regions of
+ * its own (names longer than the SHMEM ipc's 16 KiB mailbox chunks in total). */
+#ifdef MANY_REGIONS
+#include <scorep/SCOREP_User.h>
+#endif
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +16,23 @@ static long psync[SHMEM_REDUCE_SYNC_SIZE], psync2[SHMEM_REDUCE_SYNC_SIZE];
 static long lock, counter;
 static int flag;
 static char bytes_dst[100];
+
+#ifdef MANY_REGIONS
+static void many_regions(int me)
+{
+    char name[64];
+    for (int i = 0; i < 1500; i++) {
+        snprintf(name, sizeof name, "pe%d_user_region_with_a_long_name_%04d", me, i);
+        SCOREP_USER_REGION_BY_NAME_BEGIN(name, SCOREP_USER_REGION_TYPE_COMMON)
+        SCOREP_USER_REGION_BY_NAME_END(name)
+    }
+}
+#else
+static void many_regions(int me)
+{
+    (void)me;
+}
+#endif
 
 static void reset(long *p, int n)
 {
@@ -26,6 +48,7 @@ int main(void)
         fprintf(stderr, "shmem_rma: 2-4 PEs\n");
         shmem_global_exit(2);
     }
+    many_regions(me);
     char *heap = shmem_malloc(100);
     for (int i = 0; i < 16; i++)
         src[i] = me * 100 + i;

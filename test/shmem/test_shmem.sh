@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_shmem.sh: the OpenSHMEM adapter (issue #11) with real oshrun: test/shmem/shmem_rma.c
-# linked with `scorep-cc oshcc` (2 and 4 PEs) and the plain program under scorep-run (3 PEs).
+# linked with `scorep-cc oshcc` (2 and 4 PEs) and the plain program under scorep-run (3 PEs);
+# test/shmem/shmem_mpi.c (MPI and SHMEM) at link time and under scorep-run --mpi (2 ranks).
 # Checks the exact RMA events, bytes, collectives, locks per PE in the OTF2 trace (read with
 # otf2-print, definitions without warnings, no message events: test/tools/trace_messages),
 # the profile's bytes_put / bytes_get per call path and PE, and that the wrapper table covers
@@ -124,16 +125,49 @@ check()
     expect_eq "$(profile_locations "$x")" "$n" "$w: one location per PE in the system tree"
 }
 
-# link time: scorep-cc oshcc
+# link time: scorep-cc oshcc; the 4-PE run also has 1500 user regions per PE, so that the
+# definitions sent through the SHMEM ipc backend span many 16 KiB mailbox chunks
 "$SCOREP_CC" oshcc -o rma_scorep "$top_srcdir/test/shmem/shmem_rma.c" >cc.out 2>&1 ||
     fail "scorep-cc oshcc: $(cat cc.out)"
-for n in 2 4; do
-    oshrun_np "$n" link$n ./rma_scorep
-    check link$n "$n" "link time" main/
-done
+"$SCOREP_CC" --user oshcc -DMANY_REGIONS -o rma_regions "$top_srcdir/test/shmem/shmem_rma.c" \
+    >cc.out 2>&1 || fail "scorep-cc --user oshcc: $(cat cc.out)"
+oshrun_np 2 link2 ./rma_scorep
+check link2 2 "link time" main/
+oshrun_np 4 link4 ./rma_regions
+check link4 4 "link time" main/
+expect_eq "$(profile_paths "$work/link4" | grep -c '^main/many_regions/pe[0-3]_user_region_with_a_long_name_[0-9]*$')" \
+    6000 "link time (4 PEs): 1500 user regions of each PE unified"
+expect_eq "$(profile_sum "$work/link4" main/many_regions/pe3_user_region_with_a_long_name_1499 visits 3)" 1 \
+    "link time (4 PEs): PE 3's last user region on PE 3"
 
 # preload: the plain program under scorep-run
 oshrun_np 3 preload "$top_builddir/scorep-run" "$PLAIN"
 check preload 3 "scorep-run" ""
+
+# MPI and SHMEM in one program: measured over MPI (MPI_Init installs the MPI backend),
+# written in shmem_finalize (which ends MPI in Open MPI 4.1); link time and scorep-run --mpi
+mixed()
+{
+    x=$work/$1
+    w=$2
+    expect_eq "$status" 0 "$w: runs"
+    expect_grep "shmem_mpi: 2 ranks ok" "$1.out" "$w: the program's own check"
+    expect_defs_clean "$x" "$w"
+    expect_eq "$("$MESSAGES" --match "$x/traces.otf2" 2>&1)" \
+        "sends=2 receives=2 matched=2 unmatched=0 mismatched_size=0 late=0" "$w: MPI messages"
+    expect_eq "$(events "$x" RMA_PUT)" 2 "$w: SHMEM puts"
+    expect_eq "$(count_lines '^RMA_PUT .*Window: "SHMEM symmetric heap".* Bytes: 32, ' "$(trace_file "$x")")" 2 \
+        "$w: 32 bytes each on the heap's window"
+    expect_eq "$(events "$x" RMA_COLLECTIVE_END)" 2 "$w: barrier_all"
+    expect_eq "$(profile_sum "$x" "${3}shmem_long_put" bytes_put 1)" 32 "$w: bytes_put of PE 1"
+    expect_eq "$(profile_locations "$x")" 2 "$w: two locations"
+}
+"$SCOREP_CC" oshcc -o mixed_scorep "$top_srcdir/test/shmem/shmem_mpi.c" -lscorep-rt-mpi \
+    >cc.out 2>&1 || fail "scorep-cc oshcc -lscorep-rt-mpi: $(cat cc.out)"
+oshcc -o mixed_plain "$top_srcdir/test/shmem/shmem_mpi.c" >cc.out 2>&1 || fail "oshcc: $(cat cc.out)"
+oshrun_np 2 mixed_link ./mixed_scorep
+mixed mixed_link "MPI+SHMEM, link time" main/
+oshrun_np 2 mixed_pre "$top_builddir/scorep-run" --mpi ./mixed_plain
+mixed mixed_pre "MPI+SHMEM, scorep-run --mpi" ""
 
 done_ok

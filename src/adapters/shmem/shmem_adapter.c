@@ -57,7 +57,7 @@ int scorep_shmem_init_begin(scorep_shmem_frame *f, uint32_t fn)
 }
 
 /* A program with the MPI adapter loaded measures over MPI: its MPI_Init installs the MPI
- * backend (before or after shmem_init), its MPI_Finalize writes the results. */
+ * backend, shmem_finalize (or MPI_Finalize, whichever comes first) writes the results. */
 static int mpi_adapter_loaded(void)
 {
     return dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL;
@@ -96,10 +96,14 @@ void scorep_shmem_finalize_begin(void)
         if (scorep_shmem_world_win != SCOREP_INVALID_ID)
             scorep_event_rma_win_destroy(l, scorep_shmem_world_win);
     }
-    if (!own_ipc)
+    if (!own_ipc && scorep_ipc_get() == &scorep_ipc_single)
         return;
+    /* Over MPI as well: Open MPI 4.1's shmem_finalize finalizes MPI without MPI_Finalize
+     * (a program calling both crashes), so the results are written here, while the MPI
+     * backend still works; a later MPI_Finalize finds the measurement ended. */
     scorep_clock_sync();
     scorep_runtime_finalize_mpi();
-    scorep_shmem_ipc_stop();
+    if (own_ipc)
+        scorep_shmem_ipc_stop();
     own_ipc = 0;
 }
