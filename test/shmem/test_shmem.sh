@@ -42,6 +42,18 @@ events()
     count_lines "^$2 " "$(trace_file "$1")"
 }
 
+# unpaired_ops TRACE: RMA operations (location, matching id) not issued exactly once and
+# completed exactly once on their location
+unpaired_ops()
+{
+    awk '/^RMA_(PUT|GET|ATOMIC|OP_COMPLETE_BLOCKING|OP_COMPLETE_NON_BLOCKING) / {
+            m = $0; sub(/.*Matching: /, "", m); sub(/[^0-9].*/, "", m); k = $2 ":" m
+            if ($1 ~ /^RMA_OP_COMPLETE/) done[k]++; else op[k]++
+        }
+        END { bad = 0; for (k in op) bad += op[k] != 1 || done[k] != 1
+              for (k in done) bad += !(k in op); print bad }' "$1"
+}
+
 # check EXPDIR NP HOW PREFIX: the numbers shmem_rma.c gives with NP PEs; PREFIX: "main/"
 # with compiler instrumentation, "" without
 check()
@@ -56,6 +68,9 @@ check()
     expect_eq "$("$MESSAGES" --match "$x/traces.otf2" 2>&1)" \
         "sends=0 receives=0 matched=0 unmatched=0 mismatched_size=0 late=0" "$w: no messages"
     t=$(trace_file "$x")
+    expect_eq "$(trace_check_order "$x")" 0 "$w: timestamps increase per location"
+    expect_eq "$(trace_check_nesting "$x")" 0 "$w: regions nest"
+    expect_eq "$(unpaired_ops "$t")" 0 "$w: each RMA operation completed exactly once"
     # per PE: 4 puts (long_put, int_p, putmem_nbi, long_p), 3 gets, 3 atomics
     expect_eq "$(events "$x" RMA_PUT)" $((4 * n)) "$w: puts"
     expect_eq "$(events "$x" RMA_GET)" $((3 * n)) "$w: gets"
