@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_shmem_bench.sh: OpenSHMEM part of `make bench` (issue #11): added one-way latency of an
 # 8-byte put (ping-pong of shmem_long_p and shmem_long_wait_until, 10^5 round trips, 2 PEs)
-# and added cost per shmem_putmem (10^6 puts from PE 0), linked with `scorep-cc oshcc`.
-# Prints a table; asserts nothing.
+# and added cost per shmem_putmem (10^6 puts from PE 0) and per shmem_my_pe (a wrapper with
+# Enter/Leave only; 10^6 calls), linked with `scorep-cc oshcc`; the last two in thread CPU
+# time (see bench/shmem_bench.c). Prints a table; asserts nothing.
 set -eu
 srcdir=${abs_top_srcdir:?}
 builddir=${abs_top_builddir:?}
@@ -46,6 +47,11 @@ put_plain=$(measure plain put 1000000 X=1)
 put_prof=$(measure measured put 1000000 $prof)
 # shellcheck disable=SC2086
 put_trace=$(measure measured put 1000000 $trace)
+me_plain=$(measure plain mype 1000000 X=1)
+# shellcheck disable=SC2086
+me_prof=$(measure measured mype 1000000 $prof)
+# shellcheck disable=SC2086
+me_trace=$(measure measured mype 1000000 $trace)
 
 added() { echo "$1 $2" | awk '{ printf "%.1f", $1 - $2 }'; }
 echo
@@ -57,3 +63,6 @@ printf '%-34s %12s %12s %12s\n' "  added per put + wait [ns]" "-" "$(added "$pp_
 printf '%-34s %12s %12s %12s\n' "shmem_putmem 8 B [ns/call]" "$put_plain" "$put_prof" "$put_trace"
 printf '%-34s %12s %12s %12s\n' "  added per put [ns]" "-" "$(added "$put_prof" "$put_plain")" \
     "$(added "$put_trace" "$put_plain")"
+printf '%-34s %12s %12s %12s\n' "shmem_my_pe [ns/call]" "$me_plain" "$me_prof" "$me_trace"
+printf '%-34s %12s %12s %12s\n' "  added per call [ns]" "-" "$(added "$me_prof" "$me_plain")" \
+    "$(added "$me_trace" "$me_plain")"
