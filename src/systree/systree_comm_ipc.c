@@ -250,62 +250,76 @@ static systree_msg *unpack(unsigned char *b, uint64_t len, size_t *n)
     return m;
 }
 
-/* Rank 0: gathers every member's messages, delivers to each member those addressed to it
- * (packed, rank = sender); its own delivery is returned. */
+/* Rank 0: the messages for member d from all members' (msgs[r], nmsgs[r]), packed with
+ * rank = sender; NULL without memory. */
+static void *pack_for(const ipc_comm *c, systree_msg *const *msgs, const size_t *nmsgs, int d,
+                      uint64_t *len)
+{
+    size_t n = 0;
+    for (int r = 0; r < c->size; r++)
+        for (size_t i = 0; i < nmsgs[r]; i++)
+            n += msgs[r][i].peer == d;
+    systree_msg *sel = malloc((n ? n : 1) * sizeof *sel);
+    int *src = sel ? malloc((n ? n : 1) * sizeof *src) : NULL;
+    n = 0;
+    for (int r = 0; src && r < c->size; r++)
+        for (size_t i = 0; i < nmsgs[r]; i++)
+            if (msgs[r][i].peer == d) {
+                sel[n] = msgs[r][i];
+                src[n++] = r;
+            }
+    void *out = src ? pack(sel, n, src, len) : NULL;
+    free(sel);
+    free(src);
+    return out;
+}
+
+/* Rank 0: receives every other member's packed messages into blobs[r], lens[r] (all of them,
+ * even after an error, so that no member is left waiting). */
+static int receive_all(const ipc_comm *c, unsigned char **blobs, uint64_t *lens)
+{
+    int rc = blobs && lens ? 0 : -1;
+    for (int r = 1; r < c->size; r++) {
+        void *b = NULL;
+        uint64_t l = 0;
+        if (blob_from(c, r, &b, &l, TAG_XCHG) != 0 || rc != 0) {
+            rc = -1;
+            free(b);
+        } else {
+            blobs[r] = b;
+            lens[r] = l;
+        }
+    }
+    return rc;
+}
+
+/* Rank 0: gathers every member's messages, delivers to each member those addressed to it;
+ * its own delivery is returned in *mine. */
 static int exchange_root(ipc_comm *c, unsigned char *own, uint64_t own_len, void **mine,
                          uint64_t *mine_len)
 {
-    int rc = 0;
     unsigned char **blobs = calloc((size_t)c->size, sizeof *blobs);
     uint64_t *lens = calloc((size_t)c->size, sizeof *lens);
     systree_msg **msgs = calloc((size_t)c->size, sizeof *msgs);
     size_t *nmsgs = calloc((size_t)c->size, sizeof *nmsgs);
-    if (!blobs || !lens || !msgs || !nmsgs)
-        rc = -1;
-    for (int r = 1; r < c->size; r++) {
-        void *b = NULL;
-        uint64_t l = 0;
-        if (blob_from(c, r, &b, &l, TAG_XCHG) != 0 || rc != 0)
-            rc = -1;
-        if (rc == 0) {
-            blobs[r] = b;
-            lens[r] = l;
-        } else {
-            free(b);
-        }
-    }
+    int rc = receive_all(c, blobs, lens) == 0 && msgs && nmsgs ? 0 : -1;
     for (int r = 0; rc == 0 && r < c->size; r++) {
         msgs[r] = unpack(r ? blobs[r] : own, r ? lens[r] : own_len, &nmsgs[r]);
         rc = msgs[r] ? 0 : -1;
     }
     for (int d = 0; d < c->size; d++) {
-        size_t n = 0;
-        for (int r = 0; rc == 0 && r < c->size; r++)
-            for (size_t i = 0; i < nmsgs[r]; i++)
-                n += msgs[r][i].peer == d;
-        systree_msg *sel = rc == 0 ? malloc((n ? n : 1) * sizeof *sel) : NULL;
-        int *src = sel ? malloc((n ? n : 1) * sizeof *src) : NULL;
-        n = 0;
-        for (int r = 0; src && r < c->size; r++)
-            for (size_t i = 0; i < nmsgs[r]; i++)
-                if (msgs[r][i].peer == d) {
-                    sel[n] = msgs[r][i];
-                    src[n++] = r;
-                }
         uint64_t len = 0;
-        void *out = src ? pack(sel, n, src, &len) : NULL;
+        void *out = rc == 0 ? pack_for(c, msgs, nmsgs, d, &len) : NULL;
         if (!out)
             rc = -1;
         if (d == 0) {
             *mine = out;
             *mine_len = len;
         } else {
-            if (blob_to(c, d, out, out ? len : 0, TAG_XCHG) != 0)
+            if (blob_to(c, d, out, out ? len : 0, TAG_XCHG) != 0) /* empty after an error */
                 rc = -1;
             free(out);
         }
-        free(sel);
-        free(src);
     }
     for (int r = 0; blobs && r < c->size; r++)
         free(blobs[r]);
