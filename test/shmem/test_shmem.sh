@@ -159,6 +159,26 @@ expect_eq "$(profile_sum "$work/link4" main/many_regions/pe3_user_region_with_a_
 oshrun_np 3 preload "$top_builddir/scorep-run" "$PLAIN"
 check preload 3 "scorep-run" ""
 
+# the system tree over the SHMEM ipc backend: 4 PEs on 2 "nodes" (SCOREP_NODE_NAME), with
+# sequence definitions and with the plain method (split, exchange, broadcast, maximum of
+# src/systree/systree_comm_ipc.c)
+cat >onnode <<'SH'
+#!/bin/sh
+SCOREP_NODE_NAME=$(printf 'node%04d' $((OMPI_COMM_WORLD_RANK / 2 + 1))) exec "$@"
+SH
+chmod +x onnode
+for seq in true false; do
+    oshrun_np 4 nodes_$seq env SCOREP_MACHINE_NAME=testbox \
+        SCOREP_ENABLE_SYSTEM_TREE_SEQUENCE_DEFINITIONS=$seq ./onnode ./rma_scorep
+    expect_eq "$status" 0 "2 nodes, sequence definitions $seq: runs"
+    expect_eq "$("$CUBE_DUMP" --system "$work/nodes_$seq/profile.cubex" | cut -f2- | sort | tr '\t\n' '|;')" \
+        "testbox/node0001|MPI Rank 0|Master thread|0;testbox/node0001|MPI Rank 1|Master thread|1;testbox/node0002|MPI Rank 2|Master thread|2;testbox/node0002|MPI Rank 3|Master thread|3;" \
+        "2 nodes, sequence definitions $seq: Cube system tree"
+    expect_defs_clean "$work/nodes_$seq" "2 nodes, sequence definitions $seq"
+    expect_eq "$(trace_defs "$work/nodes_$seq" | grep -c '^SYSTEM_TREE_NODE')" 3 \
+        "2 nodes, sequence definitions $seq: OTF2 machine + 2 nodes"
+done
+
 # MPI and SHMEM in one program: measured over MPI (MPI_Init installs the MPI backend),
 # written in shmem_finalize (which ends MPI in Open MPI 4.1); link time and scorep-run --mpi
 mixed()
