@@ -179,6 +179,29 @@ for seq in true false; do
         "2 nodes, sequence definitions $seq: OTF2 machine + 2 nodes"
 done
 
+# threads (SHMEM_THREAD_MULTIPLE), 2 PEs: threads 1 and 2 of each PE put 1 and 2 times
+# blocking and once non-blocking; the completions are recorded on the issuing thread (thread
+# locations are numbered in the order the threads start measuring: counts, not ids)
+"$SCOREP_CC" oshcc -o threads_scorep "$top_srcdir/test/shmem/shmem_threads.c" -lpthread \
+    >cc.out 2>&1 || fail "scorep-cc oshcc (threads): $(cat cc.out)"
+oshrun_np 2 threads ./threads_scorep
+if grep -q "not provided" threads.out; then
+    echo "skip: oshmem does not provide SHMEM_THREAD_MULTIPLE here"
+else
+    expect_eq "$status" 0 "threads: runs"
+    expect_grep "shmem_threads: 2 PEs ok" threads.out "threads: the program's own check"
+    t=$(trace_file "$work/threads")
+    per_loc() { awk -v ty="$1" '$1 == ty { n[$2]++ } END { for (l in n) print l, n[l] }' "$t" | sort -n; }
+    expect_eq "$(per_loc RMA_PUT | awk '$1 >= 2 { print $2 }' | sort -n | tr '\n' ' ')" "2 2 3 3 " \
+        "threads: puts per thread location (1 + 1 and 2 + 1 per PE)"
+    expect_eq "$(per_loc RMA_PUT | awk '$1 < 2' | wc -l)" 0 "threads: no puts on the master threads"
+    expect_eq "$(per_loc RMA_OP_COMPLETE_NON_BLOCKING | tr '\n' ' ')" "2 1 3 1 4 1 5 1 " \
+        "threads: each nbi put completed on its thread (at its quiet)"
+    expect_eq "$(unpaired_ops "$t")" 0 "threads: each RMA operation completed exactly once"
+    expect_eq "$(trace_check_nesting "$work/threads")" 0 "threads: regions nest"
+    expect_eq "$(profile_locations "$work/threads")" 6 "threads: 3 locations per PE"
+fi
+
 # MPI and SHMEM in one program: measured over MPI (MPI_Init installs the MPI backend),
 # written in shmem_finalize (which ends MPI in Open MPI 4.1); link time and scorep-run --mpi
 mixed()
