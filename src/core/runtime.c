@@ -305,8 +305,10 @@ static void do_init(void)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
                      "SCOREP_PAGE_SIZE); choose a smaller value",
                      (unsigned long long)scorep_cfg.total_memory);
-    /* MPI runs: rank 0 creates the directory once MPI is up (scorep_runtime_mpi_ready) */
-    mpi_mode = dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL;
+    /* MPI and SHMEM runs: rank 0 creates the directory once the ipc backend is up
+     * (scorep_runtime_mpi_ready) */
+    mpi_mode = dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL ||
+               dlsym(RTLD_DEFAULT, "scorep_shmem_adapter_present") != NULL; /* SHMEM: #11 */
     if (!mpi_mode && create_experiment_dir() != 0)
         return;
     on_exit(on_exit_handler, NULL);

@@ -68,6 +68,12 @@ static const struct compiler_kind kinds[] = {
     {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, true, false},
     /* CUDA (issue #11): also links the CUDA adapter libscorep-rt-cuda */
     {"nvcc", "gcc", nvcc_hooks, nvcc_debug, false, false, true},
+    /* OpenSHMEM compiler wrappers (#11): also link the SHMEM adapter (osh* in build_command) */
+    {"oshcc", "oshcc", cyg_hooks, gnu_debug, false, false, false},
+    {"oshcxx", "oshcc", cyg_hooks, gnu_debug, false, false, false},
+    {"oshc++", "oshcc", cyg_hooks, gnu_debug, false, false, false},
+    {"oshCC", "oshcc", cyg_hooks, gnu_debug, false, false, false},
+    {"oshfort", "oshcc", cyg_hooks, gnu_debug, false, true, false},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -128,8 +134,9 @@ static void usage(FILE *out)
             "Compilers: gcc, cc, g++, c++, clang, clang++, gfortran, also with a version\n"
             "suffix (gcc-12, clang-14), a target prefix (x86_64-linux-gnu-gcc) or a path;\n"
             "the MPI wrappers mpicc, mpicxx, mpic++, mpiCC, mpif90, mpifort, mpif77 (these\n"
-            "also link the MPI adapter libscorep-rt-mpi), and nvcc (host code instrumented\n"
-            "through -Xcompiler; links the CUDA adapter libscorep-rt-cuda).\n"
+            "also link the MPI adapter libscorep-rt-mpi), the OpenSHMEM wrappers oshcc,\n"
+            "oshcxx, oshc++, oshCC, oshfort (these link libscorep-rt-shmem), and nvcc (host\n"
+            "code instrumented through -Xcompiler; links the CUDA adapter libscorep-rt-cuda).\n"
             "\n"
             "Options (before the compiler):\n"
             "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
@@ -589,6 +596,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push(cmd, "--no-as-needed");
         push(cmd, "-lscorep-rt-cuda");
     }
+    if (strncmp(job->kind->name, "osh", 3) == 0) /* OpenSHMEM drivers (#11) */
+        push(cmd, "-lscorep-rt-shmem");
     push(cmd, "-lscorep-rt");
     link_libomp(job, cmd);
 }

@@ -42,7 +42,12 @@ static int build_info(void)
 #else
     printf("  openmp      no (omp-tools.h not found)\n");
 #endif
-    printf("  shmem       no (not built yet)\n");
+#ifdef HAVE_SHMEM
+    printf("  shmem       yes (libscorep-rt-shmem: pshmem wrappers of Open MPI's oshmem, link "
+           "time and scorep-run)\n");
+#else
+    printf("  shmem       no (configure found no oshcc/oshrun)\n");
+#endif
     printf("  cuda        no (not built yet)\n");
     printf("metrics:\n");
     printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");

@@ -1,5 +1,6 @@
 /* scorep-run.c: measures an unmodified, dynamically linked program by preloading the
- * runtime (and the MPI adapter when the program uses MPI). Works under mpirun:
+ * runtime (and the MPI adapter when the program uses MPI, the SHMEM adapter when it uses
+ * OpenSHMEM). Works under mpirun and oshrun:
  *     mpirun -np 4 scorep-run ./app args */
 #include "config.h"
 
@@ -22,6 +23,10 @@ static int usage(FILE *out, int rc)
             "  --no-mpi      do not preload the MPI adapter\n"
             "  --cuda        preload the CUDA adapter (default: when the program uses CUDA)\n"
             "  --no-cuda     do not preload the CUDA adapter\n"
+            "  --shmem       preload the OpenSHMEM adapter (default: when the program loads\n"
+            "                liboshmem; its libmpi then does not count: a program that calls\n"
+            "                MPI as well needs --mpi)\n"
+            "  --no-shmem    do not preload the OpenSHMEM adapter\n"
             "  --verbose     print what is preloaded\n"
             "  --version     print the version\n"
             "  --help        this text\n"
@@ -49,6 +54,21 @@ static int uses_mpi(const char *prog)
             mpi = 1;
     pclose(p);
     return mpi;
+}
+
+/* SHMEM (#11): does the program load Open MPI's liboshmem? */
+static int uses_shmem(const char *prog)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
+    FILE *p = strchr(prog, '\'') ? NULL : popen(cmd, "r");
+    char line[4096];
+    int shmem = 0;
+    while (p && fgets(line, sizeof line, p))
+        shmem |= strstr(line, "liboshmem.so") != NULL;
+    if (p)
+        pclose(p);
+    return shmem;
 }
 
 /* Does the program load GNU libgomp, which has no OMPT interface? LLVM's libomp, preloaded
@@ -108,7 +128,7 @@ static const char *find_program(const char *name, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    int mpi = -1, cuda = -1, verbose = 0, i = 1;
+    int mpi = -1, cuda = -1, shmem = -1, verbose = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -121,6 +141,10 @@ int main(int argc, char **argv)
             cuda = 1;
         } else if (strcmp(argv[i], "--no-cuda") == 0) {
             cuda = 0;
+        } else if (strcmp(argv[i], "--shmem") == 0) {
+            shmem = 1;
+        } else if (strcmp(argv[i], "--no-shmem") == 0) {
+            shmem = 0;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -140,8 +164,10 @@ int main(int argc, char **argv)
     const char *libdir = getenv("SCOREP_RUN_LIBDIR") ? getenv("SCOREP_RUN_LIBDIR") : SCOREP_LIBDIR;
     char found[4096];
     const char *prog = find_program(argv[i], found, sizeof found);
-    if (mpi < 0)
-        mpi = uses_mpi(prog);
+    if (shmem < 0)
+        shmem = uses_shmem(prog);
+    if (mpi < 0) /* liboshmem loads libmpi itself */
+        mpi = !shmem && uses_mpi(prog);
     if (cuda < 0)
         cuda = uses_cuda(prog);
     char preload[8192], rt[4096];
@@ -165,6 +191,12 @@ int main(int argc, char **argv)
     /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */
     snprintf(preload, sizeof preload, "%s%s%s%s%s", mpi ? libdir : "",
              mpi ? "/libscorep-rt-mpi.so:" : "", rt, old && *old ? ":" : "", old ? old : "");
+    if (shmem) { /* first: its shmem_* wrappers must win over liboshmem's */
+        char with[sizeof preload + 4200];
+        int n = snprintf(with, sizeof with, "%s/libscorep-rt-shmem.so:%s", libdir, preload);
+        if (n > 0 && (size_t)n < sizeof preload)
+            memcpy(preload, with, (size_t)n + 1);
+    }
 #ifdef SCOREP_LIBOMP_SO
     if (uses_libgomp(prog)) { /* first: its GOMP_* entry points must win over libgomp's */
         char omp[sizeof preload + sizeof SCOREP_LIBOMP_SO];
