@@ -42,7 +42,6 @@ typedef struct {
         int recv;
         uint32_t comm, from, to, tag;
         uint64_t bytes, id, time;
-        int used;
     } * msgs;
     size_t n, cap;
     size_t probes; /* --match: Leave events with a probe's attributes */
@@ -219,7 +218,7 @@ static void message(const char *kind, int recv, OTF2_LocationRef loc, uint64_t t
         S.cap = S.cap ? 2 * S.cap : 1024;
         S.msgs = realloc(S.msgs, S.cap * sizeof *S.msgs);
     }
-    S.msgs[S.n++] = (struct msg){recv, comm, from, to, tag, bytes, id, t, 0};
+    S.msgs[S.n++] = (struct msg){recv, comm, from, to, tag, bytes, id, t};
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
@@ -284,33 +283,47 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* Orders messages by (comm, sender, receiver, tag, id), sends before receives, then time. */
+static int msg_cmp(const void *pa, const void *pb)
+{
+    const struct msg *x = pa, *y = pb;
+#define CMP(f)                                                                                     \
+    if (x->f != y->f)                                                                              \
+        return x->f < y->f ? -1 : 1;
+    CMP(comm)
+    CMP(from) CMP(to) CMP(tag) CMP(id) CMP(recv) CMP(time)
+#undef CMP
+        return 0;
+}
+
+static int same_key(const struct msg *x, const struct msg *y)
+{
+    return x->comm == y->comm && x->from == y->from && x->to == y->to && x->tag == y->tag &&
+           x->id == y->id;
+}
+
+/* Sorted by key, each group of equal keys pairs its k-th send with its k-th receive
+ * (O(n log n): traces with millions of messages are checked in seconds). */
 static int check_matching(void)
 {
     size_t sends = 0, recvs = 0, matched = 0, unmatched = 0, size = 0, late = 0;
-    for (size_t i = 0; i < S.n; i++) {
-        struct msg *s = &S.msgs[i];
-        if (s->recv) {
-            recvs++;
-            continue;
+    qsort(S.msgs, S.n, sizeof *S.msgs, msg_cmp);
+    for (size_t g = 0; g < S.n;) {
+        size_t e = g, ns = 0;
+        while (e < S.n && same_key(&S.msgs[g], &S.msgs[e]))
+            ns += !S.msgs[e++].recv;
+        size_t nr = (e - g) - ns, pairs = ns < nr ? ns : nr;
+        for (size_t k = 0; k < pairs; k++) {
+            const struct msg *snd = &S.msgs[g + k], *rcv = &S.msgs[g + ns + k];
+            size += rcv->bytes != snd->bytes;
+            late += rcv->time + S.tolerance < snd->time;
         }
-        sends++;
-        size_t found = 0;
-        for (size_t j = 0; j < S.n; j++) {
-            struct msg *r = &S.msgs[j];
-            if (r->recv && !r->used && r->comm == s->comm && r->from == s->from && r->to == s->to &&
-                r->tag == s->tag && r->id == s->id) {
-                found++;
-                r->used = 1;
-                size += r->bytes != s->bytes;
-                late += r->time + S.tolerance < s->time;
-                break;
-            }
-        }
-        matched += found;
-        unmatched += !found;
+        sends += ns;
+        recvs += nr;
+        matched += pairs;
+        unmatched += (ns - pairs) + (nr - pairs);
+        g = e;
     }
-    for (size_t j = 0; j < S.n; j++)
-        unmatched += S.msgs[j].recv && !S.msgs[j].used;
     printf("sends=%zu receives=%zu matched=%zu unmatched=%zu mismatched_size=%zu probes=%zu "
            "late=%zu\n",
            sends, recvs, matched, unmatched, size, S.probes, late);
