@@ -36,8 +36,9 @@ static int usage(FILE *out, int rc)
     return rc;
 }
 
-/* Does the program load libmpi? Ask the dynamic loader, as ldd does. */
-static int uses_mpi(const char *prog)
+/* Does the program load a library whose name contains one of `names` (NULL-terminated)?
+ * Asks the dynamic loader, as ldd does. */
+static int loads_library(const char *prog, const char *const *names)
 {
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
@@ -47,44 +48,33 @@ static int uses_mpi(const char *prog)
     if (!p)
         return 0;
     char line[4096];
-    int mpi = 0;
+    int found = 0;
     while (fgets(line, sizeof line, p))
-        if (strstr(line, "libmpi.so") || strstr(line, "libmpi_mpifh.so") ||
-            strstr(line, "libmpi_usempi"))
-            mpi = 1;
+        for (const char *const *n = names; *n; n++)
+            found |= strstr(line, *n) != NULL;
     pclose(p);
-    return mpi;
+    return found;
 }
 
-/* SHMEM (#11): does the program load Open MPI's liboshmem? */
+static int uses_mpi(const char *prog)
+{
+    static const char *const libs[] = {"libmpi.so", "libmpi_mpifh.so", "libmpi_usempi", NULL};
+    return loads_library(prog, libs);
+}
+
+/* SHMEM (#11): Open MPI's liboshmem */
 static int uses_shmem(const char *prog)
 {
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
-    FILE *p = strchr(prog, '\'') ? NULL : popen(cmd, "r");
-    char line[4096];
-    int shmem = 0;
-    while (p && fgets(line, sizeof line, p))
-        shmem |= strstr(line, "liboshmem.so") != NULL;
-    if (p)
-        pclose(p);
-    return shmem;
+    static const char *const libs[] = {"liboshmem.so", NULL};
+    return loads_library(prog, libs);
 }
 
-/* Does the program load GNU libgomp, which has no OMPT interface? LLVM's libomp, preloaded
- * ahead of it, provides libgomp's entry points and OMPT. */
+/* GNU libgomp has no OMPT interface: LLVM's libomp, preloaded ahead of it, provides
+ * libgomp's entry points and OMPT. */
 static int uses_libgomp(const char *prog)
 {
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "LD_TRACE_LOADED_OBJECTS=1 LD_PRELOAD= '%s' 2>/dev/null", prog);
-    FILE *p = strchr(prog, '\'') ? NULL : popen(cmd, "r");
-    char line[4096];
-    int gomp = 0;
-    while (p && fgets(line, sizeof line, p))
-        gomp |= strstr(line, "libgomp.so") != NULL;
-    if (p)
-        pclose(p);
-    return gomp;
+    static const char *const libs[] = {"libgomp.so", NULL};
+    return loads_library(prog, libs);
 }
 
 /* Does the program use CUDA? nvcc links the CUDA runtime statically by default, so the

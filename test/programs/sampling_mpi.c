@@ -3,25 +3,8 @@
 #include <mpi.h>
 #include <time.h>
 
-static volatile double sink;
-
-__attribute__((noinline)) static double spin(long n)
-{
-    double x = 0;
-    for (long i = 0; i < n; i++)
-        x += (double)i * 1e-9;
-    return x;
-}
-
-__attribute__((noinline)) void hot(void)
-{
-    struct timespec a, b;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-    do {
-        sink += spin(100000);
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 200000000L);
-}
+#define HOT_MS 200
+#include "sampling_work.h"
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,26 @@
+/* sampling_work.h: the CPU-bound work of the sampling test programs. hot() spends HOT_MS
+ * milliseconds of its own thread's CPU time (define HOT_MS before including this). */
+#ifndef SAMPLING_WORK_H
+#define SAMPLING_WORK_H
+#include <time.h>
+
+static volatile double sink;
+
+__attribute__((noinline)) static double spin(long n)
+{
+    double x = 0;
+    for (long i = 0; i < n; i++)
+        x += (double)i * 1e-9;
+    return x;
+}
+
+__attribute__((noinline)) void hot(void)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    do {
+        sink += spin(100000);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < HOT_MS * 1000000L);
+}
+#endif
