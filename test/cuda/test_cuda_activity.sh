@@ -7,6 +7,7 @@
 
 if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
     echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
+    echo "SKIP-NOT-A-PACKAGE: CUDA/CUPTI is not a Debian package the quickstart installs"
     exit 77
 fi
 # clock_gettime: ticks are ns, so profile times in seconds are exact

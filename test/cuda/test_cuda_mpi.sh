@@ -7,6 +7,7 @@
 cuda_lib="$top_builddir/.libs/libscorep-rt-cuda.so"
 if [ ! -e "$cuda_lib" ]; then
     echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
+    echo "SKIP-NOT-A-PACKAGE: CUDA/CUPTI is not a Debian package the quickstart installs"
     exit 77
 fi
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }

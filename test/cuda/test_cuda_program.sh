@@ -6,11 +6,13 @@
 
 if [ ! -e "$top_builddir/.libs/libscorep-rt-cuda.so" ]; then
     echo "SKIP: the CUDA adapter is not built (configure found no CUPTI, or --with-cuda=no)"
+    echo "SKIP-NOT-A-PACKAGE: CUDA/CUPTI is not a Debian package the quickstart installs"
     exit 77
 fi
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ ! -x "$NVCC" ]; then
     echo "SKIP: nvcc not found (neither on PATH nor in /usr/local/cuda/bin)"
+    echo "SKIP-NOT-A-PACKAGE: CUDA is not a Debian package the quickstart installs"
     exit 77
 fi
 export PATH="$(dirname "$NVCC"):$PATH"
