@@ -61,6 +61,18 @@ step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
 step "build lulesh_like (uninstrumented)" $cc -O2 -o "$tmp/plain" "$bench/lulesh_like.c"
 step "build lulesh_like (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/scorep" \
     "$bench/lulesh_like.c"
+# the floor of any -finstrument-functions tool: hooks that do nothing, in another object
+# file so that they stay calls
+cat >"$tmp/empty_hooks.c" <<'EOF2'
+/* empty_hooks.c: -finstrument-functions hooks that do nothing (the instrumentation floor) */
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+void __cyg_profile_func_enter(void *fn, void *site) { (void)fn, (void)site; }
+void __cyg_profile_func_exit(void *fn, void *site) { (void)fn, (void)site; }
+EOF2
+step "build empty_hooks.o" $cc -O2 -c -o "$tmp/empty_hooks.o" "$tmp/empty_hooks.c"
+step "build lulesh_like (empty hooks)" $cc -O2 -finstrument-functions -o "$tmp/empty" \
+    "$bench/lulesh_like.c" "$tmp/empty_hooks.o"
 cat >"$tmp/exclude_kernels.filter" <<'EOF2'
 SCOREP_REGION_NAMES_BEGIN
   EXCLUDE calc_elem_*
@@ -130,6 +142,7 @@ variant() {
 
 # ------------------------------------------------------------------ the variants
 variant "uninstrumented" plain "$tmp/plain"
+variant "empty hooks (no tool, floor)" plain "$tmp/empty"
 variant "defaults (profiling, throttled)" profile "$tmp/scorep"
 SCOREP_THROTTLING=false variant "profiling, throttling off" profile "$tmp/scorep"
 SCOREP_ENABLE_TRACING=true variant "tracing (defaults)" trace "$tmp/scorep"
