@@ -106,7 +106,7 @@ static const char *filter_argument(const struct plugin_name_args *info)
 {
     for (int i = 0; i < info->argc; i++)
         if (strcmp(info->argv[i].key, "filter") == 0)
-            return info->argv[i].value;
+            return info->argv[i].value; // NULL for a bare -fplugin-arg-...-filter
     return NULL;
 }
 
