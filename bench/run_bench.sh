@@ -72,6 +72,13 @@ SCOREP_REGION_NAMES_BEGIN
   EXCLUDE tiny
 SCOREP_REGION_NAMES_END
 EOF
+# (c2): the same filter at compile time (GCC plugin of scorep-cc --filter, when built)
+SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
+export SCOREP_CC_GCC_PLUGIN
+if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
+    step "build tiny (scorep-cc --filter)" "$builddir/scorep-cc" --filter="$tmp/exclude_tiny.filter" \
+        $cc -O2 -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
+fi
 
 # ------------------------------------------------------------------ helpers
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -150,6 +157,7 @@ variant "(b) floor (rdtsc+16B store)" plain "$tmp/tiny_floor"
 SCOREP_FILTERING_FILE=$tmp/exclude_tiny.filter
 export SCOREP_FILTERING_FILE
 variant "(c) scorep, tiny filtered" profile "$tmp/tiny_scorep"
+[ ! -e "$tmp/tiny_ctfilter" ] || variant "(c2) tiny filtered, compile time" profile "$tmp/tiny_ctfilter"
 unset SCOREP_FILTERING_FILE
 
 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h" /* SCOREP_LIBOMP_DIR */
+#include "filter/filter.h"
 
 #ifndef SCOREP_LIBDIR
 #error "SCOREP_LIBDIR must be defined by the build"
@@ -25,6 +26,11 @@
 #endif
 
 #define PROG "scorep-cc"
+#ifdef SCOREP_GCC_PLUGIN
+#define GCC_PLUGIN_NAME SCOREP_GCC_PLUGIN
+#else
+#define GCC_PLUGIN_NAME "(not built here: gcc's plugin headers were missing)"
+#endif
 #define FILTER_SYMBOL "scorep_cc_filter_file"
 #define FILTER_STUB "scorep_cc_filter"
 
@@ -143,9 +149,12 @@ static void usage(FILE *out)
             "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
             "  --nocompiler    no compiler instrumentation (-finstrument-functions)\n"
             "  --filter=FILE   filter file the program uses when SCOREP_FILTERING_FILE is\n"
-            "                  unset; its absolute path is embedded at link time. Compile\n"
-            "                  steps are not changed: the compiler's exclusion options cannot\n"
-            "                  express the filter's fnmatch patterns exactly, so filtered\n"
+            "                  unset; its absolute path is embedded at link time. With gcc,\n"
+            "                  g++ and the MPI/SHMEM C and C++ wrappers (when scorep-rt was\n"
+            "                  built with gcc's plugin headers), the plugin %s\n"
+            "                  also leaves the excluded functions uninstrumented at compile\n"
+            "                  time. clang, clang++, gfortran, the Fortran wrappers and nvcc\n"
+            "                  compile every function with the hooks: their filtered\n"
             "                  functions are skipped by the runtime instead.\n"
             "  --dry-run       print the commands, one per line, and run nothing\n"
             "  --verbose       print the commands on stderr, then run them\n"
@@ -160,8 +169,9 @@ static void usage(FILE *out)
             "Static executables (-static) cannot be built: the runtime is a shared library.\n"
             "\n"
             "Environment: SCOREP_CC_INCLUDEDIR and SCOREP_CC_LIBDIR replace the installed\n"
-            "include and library directories (%s, %s).\n",
-            SCOREP_INCLUDEDIR, SCOREP_LIBDIR);
+            "include and library directories (%s, %s),\n"
+            "SCOREP_CC_GCC_PLUGIN the plugin.\n",
+            GCC_PLUGIN_NAME, SCOREP_INCLUDEDIR, SCOREP_LIBDIR);
 }
 
 /* Parses the wrapper's own options; returns the index of the first other argument. */
@@ -343,7 +353,32 @@ static char *check_filter(const char *filter)
         fprintf(stderr, PROG ": cannot resolve filter file '%s': %s\n", filter, strerror(errno));
         exit(1);
     }
+    /* the same parser as the runtime's and the plugin's: syntax errors stop every compile
+     * step, whichever compiler, with the file and line */
+    char err[512];
+    scorep_filter *f = scorep_filter_new();
+    if (f == NULL || scorep_filter_parse_file(f, filter, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": bad filter file: %s\n", f != NULL ? err : "out of memory");
+        exit(1);
+    }
+    scorep_filter_free(f);
     return path;
+}
+
+/* The GCC plugin that leaves the filter's excluded functions uninstrumented. Only drivers
+ * that run gcc's C or C++ front end load it: gfortran calls no plugin hook before it inserts
+ * the profiling calls, clang has no gcc plugins, and nvcc is left out (its host compiler
+ * need not be the gcc the plugin was built for). These filter at run time only. */
+static const char *gcc_plugin(const struct compiler_kind *kind)
+{
+#ifdef SCOREP_GCC_PLUGIN
+    if (kind->fortran || kind->cuda || strcmp(kind->c_driver, "clang") == 0)
+        return NULL;
+    return env_or("SCOREP_CC_GCC_PLUGIN", SCOREP_GCC_PLUGIN);
+#else
+    (void)kind;
+    return NULL;
+#endif
 }
 
 /* Writes the C source that defines the filter symbol, escaping the path for a C string. */
@@ -563,6 +598,11 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push(cmd, "-cpp");
     if (!job->opt.nocompiler && !any_arg(job->nargs, job->args, sets_debug_level))
         push_list(cmd, job->kind->debug);
+    const char *plugin = gcc_plugin(job->kind);
+    if (!job->opt.nocompiler && job->filter_path != NULL && plugin != NULL) {
+        push_joined(cmd, "-fplugin=", plugin);
+        push_joined(cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
+    }
     for (int i = 0; i < job->nargs; i++)
         push(cmd, job->args[i]);
     if (!job->link)

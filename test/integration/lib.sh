@@ -20,6 +20,8 @@ for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$_v"
 done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
+# the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here)
+export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
 # The test programs call tiny functions up to millions of times and assert exact timed and
 # traced counts of them; throttling (on by default) is tested by test_throttling.sh, which
 # switches it on again.

@@ -125,8 +125,10 @@ expect_eq "$(profile_paths exp_cxx | tr '\n' ',')" \
     "C++ filter: mangled and escaped patterns exclude overload(double) and Box::get"
 
 # --- scorep-cc --filter embeds the filter; SCOREP_FILTERING_FILE overrides it ---
+# (compiled without --filter: with gcc, --filter also filters at compile time, see below)
 cp noleaf.flt embedded.flt
-scorep_cc --filter=embedded.flt gcc -O2 -o calls_f "$PROGRAMS/calls.c" -lpthread
+scorep_cc gcc -O2 -c -o calls_nf.o "$PROGRAMS/calls.c"
+scorep_cc --filter=embedded.flt gcc -o calls_f calls_nf.o -lpthread
 run_app emb env SCOREP_EXPERIMENT_DIRECTORY=exp_emb ./calls_f
 expect_eq "$status" 3 "embedded filter: exit status"
 expect_eq "$(profile_paths exp_emb | grep -c leaf)" 0 "embedded filter: no leaf without SCOREP_FILTERING_FILE"
@@ -146,6 +148,19 @@ expect_eq "$(profile_paths exp_over | tr '\n' ' ')" \
 expect_eq "$(profile_sum exp_over main/leaf visits)" 1000000 "override: main/leaf visits"
 expect_eq "$(cmp -s exp_over/scorep.filter norecurse.flt && echo same)" same \
     "override: scorep.filter is the overriding file"
+# Compiled with --filter, gcc left leaf uninstrumented (GCC plugin, test_filter_compile.sh):
+# an overriding filter can exclude more at run time, never bring leaf back.
+if ! "$SCOREP_CC" --help | grep -q 'not built here'; then
+    scorep_cc --filter=embedded.flt gcc -O2 -o calls_ct "$PROGRAMS/calls.c" -lpthread
+    run_app over_ct env SCOREP_FILTERING_FILE=norecurse.flt SCOREP_EXPERIMENT_DIRECTORY=exp_over_ct \
+        ./calls_ct
+    expect_eq "$status" 3 "override of a compile-time filter: exit status"
+    expect_eq "$(profile_paths exp_over_ct | tr '\n' ' ')" \
+        "THREADS THREADS/thread_main THREADS/thread_main/thread_work main " \
+        "override of a compile-time filter: leaf stays out, recurse is filtered at run time"
+    expect_eq "$(profile_sum exp_over_ct THREADS/thread_main/thread_work visits)" 8 \
+        "override of a compile-time filter: thread_work visits"
+fi
 run_app nofilter env SCOREP_EXPERIMENT_DIRECTORY=exp_nofilter ./calls
 expect_no_file exp_nofilter/scorep.filter "no filter: no scorep.filter"
 

@@ -35,6 +35,13 @@ export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
 link='-L/lib -Wl,-rpath,/lib -lscorep-rt'
 stub="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
 export_filter='-Wl,--export-dynamic-symbol=scorep_cc_filter_file'
+# the GCC plugin of --filter (compile-time filtering), when configure found gcc's plugin headers
+export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+if "$wrap" --help | grep -q 'not built here'; then
+    plugin_args() { :; }
+else
+    plugin_args() { printf " -fplugin=%s '-fplugin-arg-scorep_filter_gcc-filter=%s'" "$SCOREP_CC_GCC_PLUGIN" "$1"; }
+fi
 
 check "compile only" "gcc -finstrument-functions -I/inc -g1 -c foo.c -o foo.o" 0 \
     "$wrap" --dry-run gcc -c foo.c -o foo.o
@@ -79,17 +86,27 @@ check "quoting" "gcc -finstrument-functions -I/inc -g1 '-DMSG=\"a b\"' foo.c -o 
     "$wrap" --dry-run gcc '-DMSG="a b"' foo.c -o 'my app'
 check "query" "gcc --version" 0 "$wrap" --dry-run gcc --version
 
-# --filter: nothing at compile time; at link time a stub object defines the file's path.
+# --filter: gcc and g++ load the plugin that leaves excluded functions uninstrumented; at link
+# time a stub object defines the file's path for the run-time filter.
 filter="$work/my filter.flt"
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE twice\nSCOREP_REGION_NAMES_END\n' >"$filter"
-check "filter compile" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+check "filter compile" "gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c foo.c" 0 \
     "$wrap" --dry-run --filter="$filter" gcc -c foo.c
 check "filter link" "gcc -c -fPIC -o $stub.o $stub.c
-gcc -finstrument-functions -I/inc -g1 foo.o -o app $stub.o $export_filter $link" 0 \
+gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") foo.o -o app $stub.o $export_filter $link" 0 \
     "$wrap" --dry-run --filter "$filter" gcc foo.o -o app
 check "filter g++" "gcc-12 -c -fPIC -m32 -o $stub.o $stub.c
-g++-12 -finstrument-functions -I/inc -g1 -m32 -x c++ a.cc -o app -x none $stub.o $export_filter $link" \
+g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.cc -o app -x none $stub.o $export_filter $link" \
     0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
+check "filter mpicxx" "mpicxx -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
+    "$wrap" --dry-run --filter="$filter" mpicxx -c a.cc
+# no plugin: clang has no gcc plugins, gfortran calls none before it adds the hooks
+check "filter clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+    "$wrap" --dry-run --filter="$filter" clang -c x.c
+check "filter gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+    "$wrap" --dry-run --filter="$filter" gfortran -c x.f90
+check "filter nocompiler" "gcc -I/inc -c foo.c" 0 \
+    "$wrap" --dry-run --nocompiler --filter="$filter" gcc -c foo.c
 check "filter clang++" "/opt/bin/clang-14 -c -fPIC -o $stub.o $stub.c
 /opt/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -shared -o libx.so x.o $stub.o $export_filter $link" \
     0 "$wrap" --dry-run --filter="$filter" /opt/bin/clang++-14 -shared -o libx.so x.o
@@ -102,6 +119,9 @@ check "missing filter" \
     "$wrap" --filter="$work/none.flt" gcc -c foo.c
 check "filter without file" "scorep-cc: --filter needs a file name; see scorep-cc --help" 1 \
     "$wrap" --filter
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\n' >"$work/open.flt"
+check "filter syntax" "scorep-cc: bad filter file: $work/open.flt:1: SCOREP_REGION_NAMES_BEGIN without SCOREP_REGION_NAMES_END before the end of the file" 1 \
+    "$wrap" --filter="$work/open.flt" clang -c foo.c
 check "filter is a directory" "scorep-cc: cannot read filter file '$work': not a regular file" 1 \
     "$wrap" --filter="$work" gcc -c foo.c
 check "static" "scorep-cc: static executables (-static) are not supported: the measurement runtime libscorep-rt is a shared library" \
@@ -181,8 +201,16 @@ nm -D app_f | grep -q ' scorep_cc_filter_file$' || fail "app_f lacks the dynamic
 
 "$wrap" --filter="$filter" gcc -shared -fPIC -o libtwice.so twice.c || fail "shared library"
 nm -D libtwice.so | grep -q ' scorep_cc_filter_file$' || fail "libtwice.so lacks the filter symbol"
-readelf -d libtwice.so | grep -q 'NEEDED.*\[libscorep-rt\.so\]' ||
-    fail "libtwice.so does not need libscorep-rt.so"
+# the filter excludes twice, its only function: with the plugin, it calls no hook, so the
+# linker (--as-needed) leaves libscorep-rt out
+if [ -n "$(plugin_args x)" ]; then
+    nm -D libtwice.so | grep -q '__cyg_profile_func_enter' && fail "filtered libtwice.so calls the hook"
+    readelf -d libtwice.so | grep -q 'NEEDED.*\[libscorep-rt\.so\]' &&
+        fail "filtered libtwice.so needs libscorep-rt.so"
+else
+    readelf -d libtwice.so | grep -q 'NEEDED.*\[libscorep-rt\.so\]' ||
+        fail "libtwice.so does not need libscorep-rt.so"
+fi
 
 cat >main.cc <<'EOF'
 #include <cstdio>

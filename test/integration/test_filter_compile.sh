@@ -1,0 +1,88 @@
+#!/bin/sh
+# test_filter_compile.sh: compile-time filtering (scorep-cc --filter with gcc/g++ loads the GCC
+# plugin scorep_filter_gcc.so): excluded functions get no profiling hooks, the kept ones do,
+# and the profile agrees with the run-time filter's; a broken filter stops the compile.
+. "$top_srcdir/test/integration/lib.sh"
+
+if "$SCOREP_CC" --help | grep -q 'not built here'; then
+    skip_part "gcc plugin headers (gcc-12-plugin-dev)"
+    done_ok
+    exit 0
+fi
+
+# The C file is compiled through a path with "." and "..": file rules see the simplified
+# absolute name, as the run-time filter does (DWARF's compilation directory + file).
+mkdir src
+cp "$PROGRAMS/ctfilter_skip.c" src/
+cat >ct.flt <<EOF2
+SCOREP_FILE_NAMES_BEGIN
+  EXCLUDE $work/src/ctfilter_skip.c
+SCOREP_FILE_NAMES_END
+SCOREP_REGION_NAMES_BEGIN
+  # wildcards on demangled C++ names, then INCLUDE after EXCLUDE (the last match wins)
+  EXCLUDE calc::* helper_*
+  INCLUDE calc::add_two(int) helper_keep*
+  EXCLUDE MANGLED _Z5twiceIiET_S0_
+SCOREP_REGION_NAMES_END
+EOF2
+
+# hooked BINARY [HOOK]: the functions (linkage names) whose code calls __cyg_profile_func_HOOK
+hooked()
+{
+    objdump -d --no-show-raw-insn "$1" | awk -v hook="${2:-enter}" '
+        /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3) }
+        $0 ~ "call.*<__cyg_profile_func_" hook "(@plt)?>" { print fn }' | sort -u | tr '\n' ' '
+}
+ours="_Z11helper_keepi _Z5twiceIdET_S0_ _Z5twiceIiET_S0_ _ZL10helper_onei _ZN4calc7add_oneEi _ZN4calc7add_twoEi main skipfile_work "
+kept="_Z11helper_keepi _Z5twiceIdET_S0_ _ZN4calc7add_twoEi main "
+only_ours() { tr ' ' '\n' | grep -E -x "$(echo $ours | tr ' ' '|')" | tr '\n' ' '; }
+
+# --- without --filter every function is instrumented ---
+scorep_cc g++ -O2 -c -o main_all.o "$PROGRAMS/ctfilter_main.cc"
+scorep_cc gcc -O2 -c -o skip_all.o ./src/../src/ctfilter_skip.c
+scorep_cc g++ -o ct_all main_all.o skip_all.o
+expect_eq "$(hooked ct_all | only_ours)" "$ours" "no filter: all 8 functions call the enter hook"
+
+# --- with --filter only the kept ones are ---
+scorep_cc --filter=ct.flt g++ -O2 -c -o main_f.o "$PROGRAMS/ctfilter_main.cc"
+scorep_cc --filter=ct.flt gcc -O2 -c -o skip_f.o ./src/../src/ctfilter_skip.c
+scorep_cc --filter=ct.flt g++ -o ct_f main_f.o skip_f.o
+expect_eq "$(hooked ct_f | only_ours)" "$kept" "compile-time filter: hooked functions"
+expect_eq "$(objdump -dr skip_f.o | grep -c __cyg_profile_func)" 0 \
+    "compile-time filter: excluded file has no hook calls at all"
+expect_eq "$(objdump -dr main_f.o | grep -c __cyg_profile_func_enter)" 4 \
+    "compile-time filter: 4 enter calls (main, add_two, twice<double>, helper_keep)"
+expect_eq "$(hooked ct_f exit | only_ours)" "$kept" "compile-time filter: functions calling the exit hook"
+
+# --- the profile: exact visits of the kept functions, none of the excluded ---
+paths="main main/calc::add_two(int) main/double twice<double>(double) main/helper_keep(int) "
+run_app ct_f env SCOREP_EXPERIMENT_DIRECTORY=exp_f ./ct_f
+expect_eq "$status" 0 "compile-time filter: exit status"
+expect_eq "$(cat ct_f.out)" "sum=405 dsum=45" "compile-time filter: output"
+expect_eq "$(profile_paths exp_f | tr '\n' ' ')" "$paths" "compile-time filter: call paths"
+expect_eq "$(profile_sum exp_f main visits)" 1 "compile-time filter: main visits"
+for fn in "calc::add_two(int)" "double twice<double>(double)" "helper_keep(int)"; do
+    expect_eq "$(profile_sum exp_f "main/$fn" visits)" 10 "compile-time filter: $fn visits"
+done
+# the run-time filter on the unfiltered build gives the same call paths and visits
+run_app ct_rt env SCOREP_FILTERING_FILE="$work/ct.flt" SCOREP_EXPERIMENT_DIRECTORY=exp_rt ./ct_all
+expect_eq "$status" 0 "run-time filter: exit status"
+expect_eq "$(profile_paths exp_rt | tr '\n' ' ')" "$paths" "run-time filter: same call paths"
+expect_eq "$(profile_sum exp_rt main/helper_keep\(int\) visits)" 10 "run-time filter: helper_keep visits"
+
+# --- a broken filter file stops the compile with its file and line ---
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\n  INCLUDE y\nSCOREP_FILE_NAMES_END\n' >bad.flt
+status=0
+"$SCOREP_CC" --filter=bad.flt g++ -c -o bad.o "$PROGRAMS/ctfilter_main.cc" 2>bad.err || status=$?
+expect_eq "$status" 1 "broken filter: scorep-cc fails"
+expect_grep '^scorep-cc: bad filter file: bad\.flt:4: SCOREP_FILE_NAMES_END does not match' bad.err "broken filter: scorep-cc names file and line"
+expect_no_file bad.o "broken filter: nothing compiled"
+# the plugin itself (used without scorep-cc) says the same
+status=0
+g++ -finstrument-functions -fplugin="$SCOREP_CC_GCC_PLUGIN" \
+    -fplugin-arg-scorep_filter_gcc-filter=bad.flt -c -o bad.o "$PROGRAMS/ctfilter_main.cc" \
+    2>plugin.err || status=$?
+expect_eq "$status" 1 "broken filter: the plugin fails the compile"
+expect_grep 'error: scorep_filter_gcc: bad filter file: bad\.flt:4: SCOREP_FILE_NAMES_END does not match' plugin.err \
+    "broken filter: the plugin names file and line"
+done_ok
