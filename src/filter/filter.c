@@ -384,3 +384,34 @@ int scorep_filter_parse_file(scorep_filter *f, const char *path, char *err, size
     free(text);
     return rc;
 }
+
+/* The file names that file rules see are made canonical the same way at compile time (GCC
+ * plugin) and at run time (DWARF comp_dir + decl file), so both filter identically. */
+void scorep_filter_simplify_path(char *path)
+{
+    bool absolute = path[0] == '/';
+    char *out = path + absolute;
+    char *keep = out; /* ".." may remove components from here on, not before */
+    bool last = false;
+    for (char *p = out; !last;) {
+        char *end = strchrnul(p, '/');
+        size_t len = (size_t)(end - p);
+        bool dotdot = len == 2 && p[0] == '.' && p[1] == '.';
+        last = *end == '\0'; /* read before the '/' written below may overwrite it */
+        if (dotdot && out > keep) {
+            out--;
+            while (out > keep && out[-1] != '/')
+                out--;
+        } else if (len > 0 && !(len == 1 && p[0] == '.') && !(dotdot && absolute)) {
+            memmove(out, p, len);
+            out += len;
+            *out++ = '/';
+            if (dotdot)
+                keep = out;
+        }
+        p = end + 1;
+    }
+    if (out > path + absolute && out[-1] == '/')
+        out--;
+    *out = '\0';
+}

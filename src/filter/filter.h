@@ -28,4 +28,8 @@ bool scorep_filter_region_excluded(const scorep_filter *f, const char *name, con
 bool scorep_filter_excluded(const scorep_filter *f, const char *file, const char *name,
                             const char *mangled);
 
+/* Removes "." and "dir/.." components and doubled slashes of a path in place: the form in
+ * which file names are matched against file rules. */
+void scorep_filter_simplify_path(char *path);
+
 #endif

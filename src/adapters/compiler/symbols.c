@@ -1,6 +1,7 @@
 /* symbols.c: maps code addresses of the own process to function name, source file and line
  * with one cached libdwfl session over the objects the dynamic linker has loaded (symbols.h). */
 #include "adapters/compiler/symbols.h"
+#include "filter/filter.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -41,37 +42,6 @@ static const Dwfl_Callbacks callbacks = {
     .find_debuginfo = find_debuginfo,
     .debuginfo_path = &debuginfo_path,
 };
-
-/* Removes "." and "dir/.." components and doubled slashes in place, so that the names of
- * files compiled from a build directory ("/b/../src/x.c") match filter patterns. */
-static void simplify_path(char *path)
-{
-    bool absolute = path[0] == '/';
-    char *out = path + absolute;
-    char *keep = out; /* ".." may remove components from here on, not before */
-    bool last = false;
-    for (char *p = out; !last;) {
-        char *end = strchrnul(p, '/');
-        size_t len = (size_t)(end - p);
-        bool dotdot = len == 2 && p[0] == '.' && p[1] == '.';
-        last = *end == '\0'; /* read before the '/' written below may overwrite it */
-        if (dotdot && out > keep) {
-            out--;
-            while (out > keep && out[-1] != '/')
-                out--;
-        } else if (len > 0 && !(len == 1 && p[0] == '.') && !(dotdot && absolute)) {
-            memmove(out, p, len);
-            out += len;
-            *out++ = '/';
-            if (dotdot)
-                keep = out;
-        }
-        p = end + 1;
-    }
-    if (out > path + absolute && out[-1] == '/')
-        out--;
-    *out = '\0';
-}
 
 /* Counters of dlopen/dlclose events that the dynamic linker reports with every object. */
 static unsigned long long seen_adds, seen_subs;
@@ -120,7 +90,7 @@ static int report_callback(struct dl_phdr_info *info, size_t size, void *data)
         return 0;
     } else {
         strcat(strcat(path, "/"), info->dlpi_name);
-        simplify_path(path);
+        scorep_filter_simplify_path(path);
     }
     GElf_Addr low, high;
     if (!object_range(info, &low, &high) || dwfl_report_module(session, path, low, high) != NULL)
@@ -313,7 +283,7 @@ static char *source_path(Dwarf_Die *cu, const char *file)
         path = strdup(file);
     }
     if (path != NULL)
-        simplify_path(path);
+        scorep_filter_simplify_path(path);
     return path;
 }
 

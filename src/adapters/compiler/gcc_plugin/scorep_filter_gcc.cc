@@ -18,38 +18,6 @@ int plugin_is_GPL_compatible;
 
 static scorep_filter *filter;
 
-// Removes "." and "dir/.." components and doubled slashes in place. A copy of simplify_path
-// in src/adapters/compiler/symbols.c: the file names compared with the file rules must be
-// the ones the run-time filter compares (DWARF's comp_dir + decl file, simplified).
-static void simplify_path(char *path)
-{
-    bool absolute = path[0] == '/';
-    char *out = path + absolute;
-    char *keep = out;
-    bool last = false;
-    for (char *p = out; !last;) {
-        char *end = strchrnul(p, '/');
-        size_t len = (size_t)(end - p);
-        bool dotdot = len == 2 && p[0] == '.' && p[1] == '.';
-        last = *end == '\0';
-        if (dotdot && out > keep) {
-            out--;
-            while (out > keep && out[-1] != '/')
-                out--;
-        } else if (len > 0 && !(len == 1 && p[0] == '.') && !(dotdot && absolute)) {
-            memmove(out, p, len);
-            out += len;
-            *out++ = '/';
-            if (dotdot)
-                keep = out;
-        }
-        p = end + 1;
-    }
-    if (out > path + absolute && out[-1] == '/')
-        out--;
-    *out = '\0';
-}
-
 // The declaration file as DWARF names it: relative names are relative to the compilation
 // directory, which gcc takes from getpwd() (the current directory).
 static char *source_path(const char *file)
@@ -66,7 +34,7 @@ static char *source_path(const char *file)
         strcat(path, "/");
         strcat(path, file);
     }
-    simplify_path(path);
+    scorep_filter_simplify_path(path);
     return path;
 }
 
