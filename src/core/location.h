@@ -30,7 +30,7 @@ typedef struct scorep_location {
     scorep_profile profile;
     scorep_buffer buffer;
     struct scorep_sampling_thread *sampling; /* src/sampling: NULL when not sampled */
-    struct scorep_metric_set *metrics; /* metric sources read at enter/leave; NULL: none */
+    struct scorep_metric_set *metrics;       /* metric sources read at enter/leave; NULL: none */
     uint64_t first_ts, end_ts;
     struct scorep_rewind_stack *rewind; /* open rewind points (rewind.c), NULL until used */
     struct scorep_location *next;

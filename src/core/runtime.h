@@ -32,7 +32,7 @@ typedef struct {
     bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */
     uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
     char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
-    bool enable_unwinding;                /* src/sampling */
+    bool enable_unwinding;      /* src/sampling */
     char *sampling_events, *sampling_sep; /* src/sampling */
     /* metric sources (src/metrics) */
     char *metric_papi, *metric_papi_per_process, *metric_papi_sep;

@@ -109,8 +109,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Allocated once at start; records that find no free chunk are dropped and counted."),
     V("CUDA_BUFFER_CHUNK", SIZE, &scorep_cfg.cuda_buffer_chunk, "8k", NULL,
       "Size of one CUPTI activity buffer (chunk of SCOREP_CUDA_BUFFER)", ""),
-    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction, "min_duration,depth,noncomm,flush",
-      NULL, "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",
+    V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction,
+      "min_duration,depth,noncomm,flush", NULL,
+      "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",
       "A scorep-rt extension. Comma-separated steps, each at most once, tried in this order "
       "until a page is free: min_duration (raise the minimum duration from 1us by doubling "
       "up to 1s and remove the shorter calls), depth (drop the deepest call level, one at a "

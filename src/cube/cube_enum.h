@@ -19,9 +19,9 @@ int cube_tree_build(cube_tree *t, const int *parent, const int *order, int n);
 void cube_tree_free(cube_tree *t);
 
 /* Fill seq[0..n) with node ids in enumeration order: deep = depth-first pre-order (what
- * EXCLUSIVE metrics use); wide = one root at a time: the root, then per visited node all its children before
- * descending (what INCLUSIVE metrics use). Return 0, or -1 if the forest has a cycle or
- * out of memory. */
+ * EXCLUSIVE metrics use); wide = one root at a time: the root, then per visited node all its
+ * children before descending (what INCLUSIVE metrics use). Return 0, or -1 if the forest has a
+ * cycle or out of memory. */
 int cube_tree_deep(const cube_tree *t, int *seq);
 int cube_tree_wide(const cube_tree *t, int *seq);
 

@@ -291,7 +291,8 @@ static int msg_cmp(const void *pa, const void *pb)
     if (x->f != y->f)                                                                              \
         return x->f < y->f ? -1 : 1;
     CMP(comm)
-    CMP(from) CMP(to) CMP(tag) CMP(id) CMP(recv) CMP(time)
+    CMP(from)
+    CMP(to) CMP(tag) CMP(id) CMP(recv) CMP(time)
 #undef CMP
         return 0;
 }
