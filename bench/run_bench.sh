@@ -9,51 +9,20 @@
 # temporary directory.
 set -eu
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 cc=${CC:-gcc}
 runs=${BENCH_RUNS:-5}
 calls=${BENCH_CALLS:-10000000}
-bench=$srcdir/bench
-
-die() {
-    echo "run_bench.sh: $*" >&2
-    exit 1
-}
 
 [ -x "$builddir/scorep-cc" ] || die "no $builddir/scorep-cc: build first (make all)"
 [ -e "$builddir/.libs/libscorep-rt.so" ] || die "no $builddir/.libs/libscorep-rt.so: build first"
 have_otf2_print=no
 command -v otf2-print >/dev/null 2>&1 && have_otf2_print=yes
 
-# Settings from the caller's environment must not change what is measured.
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    case $v in SCOREP_CC_*) ;; *) unset "$v" ;; esac
-done
-SCOREP_CC_LIBDIR=$builddir/.libs
-SCOREP_CC_INCLUDEDIR=$srcdir/include
-export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
 # (c)-(h) measure every call; throttling (on by default) has its own variants (i), (j)
 SCOREP_THROTTLING=false
 export SCOREP_THROTTLING
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-bench.XXXXXX") || die "cannot create a temporary directory"
-cleanup() {
-    if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-step() { # step DESCRIPTION COMMAND...: runs COMMAND, output in $tmp/step.log
-    what=$1
-    shift
-    if ! "$@" >"$tmp/step.log" 2>&1; then
-        echo "run_bench.sh: FAILED: $what" >&2
-        echo "  command: $*" >&2
-        sed 's/^/  | /' "$tmp/step.log" >&2
-        exit 1
-    fi
-}
 
 # ------------------------------------------------------------------ build the programs
 echo "building the benchmark programs in $tmp ..." >&2
@@ -81,8 +50,6 @@ if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
 fi
 
 # ------------------------------------------------------------------ helpers
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-minimum() { sort -g | head -n 1; }
 
 # trace_bytes_per_event EXPDIR: (size of traces/ + traces.def) / events of all locations
 trace_bytes_per_event() {

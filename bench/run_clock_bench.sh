@@ -4,15 +4,11 @@
 # about 0 with the TSC), per timer: the measured offsets and round trips of BENCH_RUNS runs
 # of 4 ranks. Prints a table; asserts nothing (make check asserts the bound, not the size).
 set -eu
-srcdir=${abs_top_srcdir:?}
-builddir=${abs_top_builddir:?}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 command -v mpicc >/dev/null 2>&1 || { echo "clock benchmark skipped: no mpicc"; exit 0; }
 [ -e "$builddir/.libs/libscorep-rt-mpi.so" ] || { echo "clock benchmark skipped: no MPI adapter"; exit 0; }
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-export SCOREP_CC_LIBDIR="$builddir/.libs" SCOREP_CC_INCLUDEDIR="$srcdir/include"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-clockbench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 "$builddir/scorep-cc" mpicc -O2 -o late "$srcdir/test/programs/mpi_late.c"
 runs=${BENCH_RUNS:-5}

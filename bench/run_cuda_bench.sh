@@ -6,21 +6,15 @@
 # callback. Asserts nothing. Environment: abs_top_builddir, abs_top_srcdir, CC,
 # CUDA_CPPFLAGS (from make), BENCH_RUNS (default 5), BENCH_CALLS (default 1000000).
 set -eu
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
 runs=${BENCH_RUNS:-5}
 calls=${BENCH_CALLS:-1000000}
 if [ ! -e "$builddir/.libs/libscorep-rt-cuda.so" ]; then
     echo "run_cuda_bench.sh: skipped (the CUDA adapter is not built)" >&2
     exit 0
 fi
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    unset "$v"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-cuda-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
 ${CC:-gcc} -O2 -I"$srcdir/include" -I"$srcdir/src" -I"$builddir" ${CUDA_CPPFLAGS:-} \
     -o "$tmp/cuda_bench" "$srcdir/bench/cuda_bench.c" -L"$builddir/.libs" \
     -Wl,-rpath,"$builddir/.libs" -Wl,--no-as-needed -lscorep-rt-cuda -lscorep-rt

@@ -9,19 +9,13 @@
 # the temporary directory.
 set -eu
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 cc=${CC:-gcc}
 runs=${LULESH_RUNS:-5}
 steps=${LULESH_STEPS:-1000}
 elems=${LULESH_ELEMS:-25000}
 calls=$((4 * steps * elems))
-bench=$srcdir/bench
-
-die() {
-    echo "run_lulesh_bench.sh: $*" >&2
-    exit 1
-}
 
 [ -x "$builddir/scorep-cc" ] || die "no $builddir/scorep-cc: build first (make all)"
 [ -e "$builddir/.libs/libscorep-rt.so" ] || die "no $builddir/.libs/libscorep-rt.so: build first"
@@ -29,32 +23,6 @@ cube_dump=$builddir/scorep-cube-dump
 [ -x "$cube_dump" ] || die "no $cube_dump: build first"
 have_otf2_print=no
 command -v otf2-print >/dev/null 2>&1 && have_otf2_print=yes
-
-# Settings from the caller's environment must not change what is measured: every variant
-# starts from the runtime's defaults.
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    case $v in SCOREP_CC_*) ;; *) unset "$v" ;; esac
-done
-SCOREP_CC_LIBDIR=$builddir/.libs
-SCOREP_CC_INCLUDEDIR=$srcdir/include
-export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-lulesh.XXXXXX") || die "cannot create a temporary directory"
-cleanup() {
-    if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-step() { # step DESCRIPTION COMMAND...: runs COMMAND, output in $tmp/step.log
-    what=$1
-    shift
-    if ! "$@" >"$tmp/step.log" 2>&1; then
-        echo "run_lulesh_bench.sh: FAILED: $what" >&2
-        sed 's/^/  | /' "$tmp/step.log" >&2
-        exit 1
-    fi
-}
 
 echo "building lulesh_like in $tmp ..." >&2
 step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
@@ -79,8 +47,6 @@ SCOREP_REGION_NAMES_BEGIN
 SCOREP_REGION_NAMES_END
 EOF2
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-minimum() { sort -g | head -n 1; }
 
 # kernel_visits EXPDIR: visits of all calc_elem_* call paths (not their throttled children)
 kernel_visits() {

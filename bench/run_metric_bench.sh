@@ -7,20 +7,13 @@
 # Environment: abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (default 5),
 # BENCH_METRIC_CALLS (calls per run, default 1000000).
 set -eu
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
 cc=${CC:-gcc}
 runs=${BENCH_RUNS:-5}
 calls=${BENCH_METRIC_CALLS:-1000000}
 
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    case $v in SCOREP_CC_*) ;; *) unset "$v" ;; esac
-done
-SCOREP_CC_LIBDIR=$builddir/.libs SCOREP_CC_INCLUDEDIR=$srcdir/include
-export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-mbench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
 echo "building the metric benchmark programs in $tmp ..." >&2
@@ -31,7 +24,6 @@ $cc -O2 -shared -fPIC -I"$srcdir/include" -DSYNTH_KIND=1 -o libsynth_sync.so \
     "$srcdir/test/plugins/synth.c" -lpthread
 export LD_LIBRARY_PATH="$tmp:$builddir/plugins/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # ns LABEL VAR=VALUE...: median ns per call of tiny under the given settings
 ns() {

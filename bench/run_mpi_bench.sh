@@ -3,22 +3,16 @@
 # 10^5 round trips, 2 ranks), cost of a wrapped trivial call, and the wall time of a short
 # 2/4/8/16-rank run with and without measurement. Prints a table; asserts nothing.
 set -eu
-srcdir=${abs_top_srcdir:?}
-builddir=${abs_top_builddir:?}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 command -v mpicc >/dev/null 2>&1 || { echo "MPI benchmarks skipped: no mpicc"; exit 0; }
 [ -e "$builddir/.libs/libscorep-rt-mpi.so" ] || { echo "MPI benchmarks skipped: no MPI adapter"; exit 0; }
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-export SCOREP_CC_LIBDIR="$builddir/.libs" SCOREP_CC_INCLUDEDIR="$srcdir/include"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-mpibench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 mpicc -O2 -o plain "$srcdir/bench/mpi_bench.c"
 "$builddir/scorep-cc" --nocompiler mpicc -O2 -o measured "$srcdir/bench/mpi_bench.c"
 runs=${BENCH_RUNS:-5}
 
-# median of the numbers on stdin
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # measure VARIANT BIN MODE N ENV...: median over $runs of the program's own number
 measure() {

@@ -10,9 +10,9 @@
 # BENCH_RUNS (runs per variant, default 5), BENCH_REGIONS (default 100000), BENCH_TASKS
 # (default 200000).
 set -eu
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
 runs=${BENCH_RUNS:-5}
 regions=${BENCH_REGIONS:-100000}
 ntasks=${BENCH_TASKS:-200000}
@@ -22,12 +22,6 @@ if ! command -v clang >/dev/null 2>&1 || ! nm -D "$rt" 2>/dev/null | grep -q ' T
     echo "run_omp_bench.sh: skipped (needs clang and a runtime built with its OMPT tool)" >&2
     exit 0
 fi
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    unset "$v"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-omp-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
 clang -O2 -fopenmp -o "$tmp/omp_bench" "$srcdir/bench/omp_bench.c"
 
 # best KIND THREADS VARIANT N: the least ns per operation of $runs runs

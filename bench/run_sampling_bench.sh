@@ -6,23 +6,17 @@
 # Environment: abs_top_builddir, abs_top_srcdir, CC (default gcc), BENCH_RUNS (default 5),
 # BENCH_REPS (loop repetitions, 100000 iterations each; default 10000, about 0.8 s).
 set -eu
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-builddir=${abs_top_builddir:-$(pwd)}
 cc=${CC:-gcc}
 runs=${BENCH_RUNS:-5}
 reps=${BENCH_REPS:-10000}
 
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    unset "$v"
-done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-smp-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 $cc -O2 -o "$tmp/work" "$srcdir/bench/sampling_bench.c"
 $cc -O2 -o "$tmp/floor" "$srcdir/bench/signal_floor.c"
 run="$builddir/scorep-run"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # measure LABEL [VAR=VALUE...]: median CPU time of the loop (us), samples and handler ns of
 # the last run; with no variables the program runs without the runtime

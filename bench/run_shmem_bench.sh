@@ -5,22 +5,17 @@
 # Enter/Leave only; 10^6 calls), linked with `scorep-cc oshcc`; the last two in thread CPU
 # time (see bench/shmem_bench.c). Prints a table; asserts nothing.
 set -eu
-srcdir=${abs_top_srcdir:?}
-builddir=${abs_top_builddir:?}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 command -v oshcc >/dev/null 2>&1 || { echo "SHMEM benchmarks skipped: no oshcc"; exit 0; }
 [ -e "$builddir/.libs/libscorep-rt-shmem.so" ] ||
     { echo "SHMEM benchmarks skipped: no SHMEM adapter"; exit 0; }
-for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-export SCOREP_CC_LIBDIR="$builddir/.libs" SCOREP_CC_INCLUDEDIR="$srcdir/include"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc='^rdma'
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-shmembench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 oshcc -O2 -o plain "$srcdir/bench/shmem_bench.c"
 "$builddir/scorep-cc" --nocompiler oshcc -O2 -o measured "$srcdir/bench/shmem_bench.c"
 runs=${BENCH_RUNS:-5}
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # measure BIN MODE N ENV...: median over $runs of the program's own number
 measure() {

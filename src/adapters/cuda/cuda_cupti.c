@@ -194,15 +194,15 @@ static void warn_unsupported(void)
     static const struct {
         uint64_t bit;
         const char *name;
-    } todo[] = {{SCOREP_CUDA_FEATURE_KERNEL_COUNTER, " kernel_counter"},
-                {SCOREP_CUDA_FEATURE_IDLE, " idle"},
-                {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"},
-                {SCOREP_CUDA_FEATURE_GPUMEMUSAGE, " gpumemusage"},
-                {SCOREP_CUDA_FEATURE_REFERENCES, " references"}};
+    } unrecorded[] = {{SCOREP_CUDA_FEATURE_KERNEL_COUNTER, " kernel_counter"},
+                      {SCOREP_CUDA_FEATURE_IDLE, " idle"},
+                      {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"},
+                      {SCOREP_CUDA_FEATURE_GPUMEMUSAGE, " gpumemusage"},
+                      {SCOREP_CUDA_FEATURE_REFERENCES, " references"}};
     char list[128] = "";
-    for (size_t i = 0; i < sizeof todo / sizeof todo[0]; i++)
-        if (features & todo[i].bit)
-            strncat(list, todo[i].name, sizeof list - strlen(list) - 1);
+    for (size_t i = 0; i < sizeof unrecorded / sizeof unrecorded[0]; i++)
+        if (features & unrecorded[i].bit)
+            strncat(list, unrecorded[i].name, sizeof list - strlen(list) - 1);
     if (list[0])
         scorep_warn("CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored):%s",
                     list);

@@ -1,0 +1,47 @@
+# bench_lib.sh: the set-up every bench/run_*.sh script shares, sourced after `set -eu`: the
+# source and build trees, a SCOREP_* environment cleared of the caller's settings, a
+# temporary directory $tmp removed at exit (BENCH_KEEP=1 keeps it), die and step.
+bench_name=$(basename "$0")
+srcdir=${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+builddir=${abs_top_builddir:-$(pwd)}
+bench=$srcdir/bench
+
+die() {
+    echo "$bench_name: $*" >&2
+    exit 1
+}
+
+# Settings from the caller's environment must not change what is measured: every variant
+# starts from the runtime's defaults; scorep-cc uses this build tree.
+for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+SCOREP_CC_LIBDIR=$builddir/.libs
+SCOREP_CC_INCLUDEDIR=$srcdir/include
+export SCOREP_CC_LIBDIR SCOREP_CC_INCLUDEDIR
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scorep-${bench_name%.sh}.XXXXXX") ||
+    die "cannot create a temporary directory in ${TMPDIR:-/tmp}"
+bench_cleanup() {
+    if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
+}
+trap bench_cleanup EXIT
+trap 'exit 130' INT TERM
+
+step() { # step DESCRIPTION COMMAND...: runs COMMAND, output in $tmp/step.log
+    what=$1
+    shift
+    if ! "$@" >"$tmp/step.log" 2>&1; then
+        echo "$bench_name: FAILED: $what" >&2
+        echo "  command: $*" >&2
+        sed 's/^/  | /' "$tmp/step.log" >&2
+        exit 1
+    fi
+}
+
+# median, minimum: of the numbers on stdin, one per line ("nan" when there are none)
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]
+        else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+minimum() { sort -g | head -n 1; }
