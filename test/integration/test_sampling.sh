@@ -137,6 +137,7 @@ expect_eq "$status" 0 "thread churn: exit status"
 expect_eq "$(cat churn.out)" done "thread churn: output"
 expect_eq "$(grep -c -v 'perf_task_clock@1000000.. cannot be opened here' churn.err)" 0 \
     "thread churn: no message (but perf_event being unavailable)"
+expect_ge "$(profile_isum churn main/hot samples)" 1 "thread churn: the main thread's 100 ms in hot were sampled"
 expect_eq "$(profile_locations churn)" 301 "thread churn: 301 locations"
 
 # --- a perf_event software clock as the source -------------------------------------------

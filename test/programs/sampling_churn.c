@@ -1,9 +1,12 @@
 /* sampling_churn.c: starts and joins 300 short threads one after another; with a sampling
- * source per thread, the sources of ended threads must be released. */
+ * source per thread, the sources of ended threads must be released. The main thread then
+ * spends 100 ms of CPU in hot(), so that samples (and with them a profile) exist however
+ * few of the short threads' samples the kernel delivers. */
 #include <pthread.h>
 #include <stdio.h>
 
-static volatile double sink;
+#define HOT_MS 100
+#include "sampling_work.h"
 
 static void *work(void *arg)
 {
@@ -22,6 +25,7 @@ int main(void)
             return 1;
         }
     }
+    hot();
     printf("done\n");
     return 0;
 }
