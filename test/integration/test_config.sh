@@ -88,7 +88,8 @@ for timer in tsc clock_gettime gettimeofday; do
     expect_eq "$(cat "t_$timer.err")" "" "SCOREP_TIMER=$timer: nothing on stderr"
     expect_grep "^SCOREP_TIMER=$timer\$" "exp_$timer/scorep.cfg" "SCOREP_TIMER=$timer: in scorep.cfg"
     trace_summary "exp_$timer" >"summary_$timer"
-    expect_eq "$(trace_count "exp_$timer" ENTER)" 168 "SCOREP_TIMER=$timer: ENTER events"
+    # 168 function calls (leaf filtered) and 8 pthread_create + 8 pthread_join
+    expect_eq "$(trace_count "exp_$timer" ENTER)" 184 "SCOREP_TIMER=$timer: ENTER events"
     expect_eq "$(trace_check_order "exp_$timer")" 0 "SCOREP_TIMER=$timer: timestamps increasing"
     expect_eq "$(trace_check_nesting "exp_$timer")" 0 "SCOREP_TIMER=$timer: properly nested"
     # All events lie within [global offset, global offset + length] of the clock properties.

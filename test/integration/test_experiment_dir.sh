@@ -49,7 +49,7 @@ expect_eq "$(echo "$old" | grep -c '^x-old-')" 1 "x second run: the old director
 expect_eq "$(diff -r x_copy "$old" >/dev/null && echo same)" same "x second run: the renamed directory is unchanged"
 expect_eq "$(ls x | tr '\n' ' ')" "MANIFEST.md profile.cubex scorep.cfg " "x second run: the new directory is complete"
 expect_eq "$(profile_sum x main/leaf visits)" 1000000 "x second run: new profile readable"
-expect_eq "$(trace_count "$old" ENTER)" 1008196 "x second run: old trace still readable"
+expect_eq "$(trace_count "$old" ENTER)" 1008212 "x second run: old trace still readable"
 # A third run in the same second still gets a distinct name.
 run_app run_x3 env SCOREP_EXPERIMENT_DIRECTORY=x ./calls
 expect_eq "$(ls -d x-old-* | wc -l | tr -d ' ')" 2 "x third run: two distinct renamed directories"
