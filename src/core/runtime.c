@@ -208,6 +208,18 @@ static void on_exit_handler(int status, void *arg)
     scorep_runtime_finalize(status);
 }
 
+/* A child made by fork() without exec has a copy of the parent's buffers and its experiment
+ * directory: writing them at its exit would overwrite or break the parent's results. It
+ * runs unmeasured and writes nothing (exec'd programs start their own measurement). The
+ * lock may have been held by another thread of the parent at fork: the child's copy is
+ * made anew. */
+static void in_forked_child(void)
+{
+    __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_init(&init_lock, NULL);
+    init_state = INIT_FINALIZED;
+}
+
 /* ------------------------------------------------------ trace reduction */
 static uint8_t reduction_steps[BUF_MAX_STEPS], reduction_n;
 static uint64_t min_duration_ticks, tick_per_us, throttle_mean_ticks;
@@ -312,6 +324,7 @@ static void do_init(void)
     if (!mpi_mode && create_experiment_dir() != 0)
         return;
     on_exit(on_exit_handler, NULL);
+    pthread_atfork(NULL, NULL, in_forked_child);
     install_signal_handlers();
     scorep_metrics_init();
     scorep_location *l = scorep_location_create(0, 0);
