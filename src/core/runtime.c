@@ -131,6 +131,16 @@ static void load_filter(void)
     scorep_verbose("filter file '%s' applied", path);
 }
 
+/* what the environment's unknown SCOREP_* variables deserve to be told (config_unknown.c);
+ * said once per run, by the process that creates the experiment directory */
+static char unknown_vars_note[2048];
+
+static void note_unknown_vars(void)
+{
+    if (unknown_vars_note[0])
+        scorep_warn("%s", unknown_vars_note);
+}
+
 /* 0, or -1 when the program runs without measurement (message printed) */
 static int create_experiment_dir(void)
 {
@@ -145,6 +155,7 @@ static int create_experiment_dir(void)
     }
     if (scorep_experiment_write_cfg(experiment_dir) != 0)
         scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
+    note_unknown_vars();
     return 0;
 }
 
@@ -169,6 +180,8 @@ void scorep_runtime_mpi_ready(void)
             scorep_warn("%s", err);
         else if (scorep_experiment_write_cfg(msg.dir) != 0)
             scorep_warn("cannot write %s/scorep.cfg", msg.dir);
+        if (rc == 0)
+            note_unknown_vars();
     }
     ipc->bcast(&msg, sizeof msg, 0);
     if (msg.status == 2) {
@@ -303,6 +316,8 @@ static void do_init(void)
     char err[2048];
     if (scorep_cfg_apply(scorep_cfg_vars, scorep_cfg_n_vars, env_lookup, err, sizeof err) != 0)
         scorep_fatal("%s", err);
+    scorep_cfg_unknown_note(scorep_cfg_vars, scorep_cfg_n_vars, environ, unknown_vars_note,
+                            sizeof unknown_vars_note);
     find_program_name();
     load_filter();
     scorep_timer_kind tk = scorep_timer_init((scorep_timer_kind)scorep_cfg.timer);
