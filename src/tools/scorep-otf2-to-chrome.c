@@ -489,7 +489,78 @@ static void write_sample(out *o, const loc_pass *lp, size_t i)
     fprintf(fp, ",\"args\":{\"loc\":%u}}", lp->li);
 }
 
-static void write_events(out *o, loc_pass *lp)
+/* ---- calling contexts (SCOREP_ENABLE_UNWINDING): the path of the current context ---- */
+
+enum { MAX_DEPTH = 1024 };
+
+typedef struct {
+    uint32_t cc[MAX_DEPTH];
+    uint64_t since[MAX_DEPTH];
+    size_t depth;
+} cc_path;
+
+static void write_frame(out *o, const loc_pass *lp, uint32_t cc, uint64_t from, uint64_t to)
+{
+    const tm_trace *t = lp->t;
+    uint32_t region = cc < t->n_calling_contexts ? t->calling_contexts[cc].region : TM_NONE;
+    uint64_t b = tm_ns(t, from);
+    FILE *fp = next(o);
+    fputs("{\"ph\":\"X\",\"cat\":\"callpath\",\"name\":", fp);
+    put_str(fp, tm_region_name(t, region));
+    fprintf(fp, ",\"pid\":%u,\"tid\":%u,\"ts\":", lp->p->pid, lp->li);
+    put_us(fp, b);
+    fputs(",\"dur\":", fp);
+    put_us(fp, tm_ns(t, to) - b);
+    fprintf(fp, ",\"args\":{\"loc\":%u}}", lp->li);
+}
+
+/* Makes the path the chain from the root down to CC (TM_NONE: empty) at TIME: frames no
+ * longer on it are written as complete events, new ones start at TIME. */
+static void move_to(out *o, const loc_pass *lp, cc_path *p, uint32_t cc, uint64_t time)
+{
+    const tm_trace *t = lp->t;
+    uint32_t chain[MAX_DEPTH];
+    size_t n = 0;
+    for (uint32_t c = cc; c < t->n_calling_contexts && n < MAX_DEPTH;
+         c = t->calling_contexts[c].parent)
+        chain[n++] = c;
+    size_t common = 0;
+    while (common < p->depth && common < n && p->cc[common] == chain[n - 1 - common])
+        common++;
+    while (p->depth > common) {
+        p->depth--;
+        write_frame(o, lp, p->cc[p->depth], p->since[p->depth], time);
+    }
+    for (; p->depth < n; p->depth++) {
+        p->cc[p->depth] = chain[n - 1 - p->depth];
+        p->since[p->depth] = time;
+    }
+}
+
+/* Calling-context enter and leave events as complete events of the calling-context tree
+ * (category "callpath"); frames still open at the end close at the last event. */
+static int write_calling_contexts(out *o, const loc_pass *lp)
+{
+    const tm_location *l = &lp->t->locations[lp->li];
+    cc_path *path = calloc(1, sizeof *path);
+    if (!path)
+        return -1;
+    for (size_t i = 0; i < l->n_events; i++) {
+        const tm_event *e = &l->events[i];
+        if (e->kind == TM_EV_CC_ENTER)
+            move_to(o, lp, path, e->ref, e->time);
+        else if (e->kind == TM_EV_CC_LEAVE)
+            move_to(o, lp, path,
+                    e->ref < lp->t->n_calling_contexts ? lp->t->calling_contexts[e->ref].parent
+                                                       : TM_NONE,
+                    e->time);
+    }
+    move_to(o, lp, path, TM_NONE, l->n_events ? l->events[l->n_events - 1].time : 0);
+    free(path);
+    return 0;
+}
+
+static int write_events(out *o, loc_pass *lp)
 {
     const tm_location *l = &lp->t->locations[lp->li];
     for (size_t i = 0; i < l->n_events; i++) {
@@ -515,6 +586,7 @@ static void write_events(out *o, loc_pass *lp)
             break;
         }
     }
+    return lp->t->events_by_kind[TM_EV_CC_ENTER] ? write_calling_contexts(o, lp) : 0;
 }
 
 typedef struct {
@@ -535,7 +607,7 @@ static int write_location(out *o, const tm_trace *t, const process *p, uint32_t 
     lp.ends = malloc(n * sizeof *lp.ends);
     int rc = !lp.ctx || !lp.ends || route(&lp) || match_regions(&lp) ? -1 : 0;
     if (!rc)
-        write_events(o, &lp);
+        rc = write_events(o, &lp);
     sum->open_at_end += lp.open_at_end;
     sum->unmatched_leaves += lp.unmatched_leaves;
     sum->skipped_values += lp.skipped_values;

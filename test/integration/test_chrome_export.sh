@@ -3,7 +3,7 @@
 # test/tools/chrome_check.py (valid JSON, per location as many region events as ENTERs and
 # LEAVEs, nesting per track, flows paired one to one, counters equal to METRIC values):
 # a 3-rank MPI ring (240 messages), OpenMP tasks (51 on task lanes), rusage metrics on 3
-# threads (28 counter values); bad input: one message, exit 1, no output file left behind.
+# threads (28 counter values), calling contexts and samples; bad input: one message, exit 1, no output file left behind.
 . "$top_srcdir/test/integration/lib.sh"
 CHROME="$top_builddir/scorep-otf2-to-chrome"
 CHECK="$top_srcdir/test/tools/chrome_check.py"
@@ -98,6 +98,20 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
 else
     skip_part "OpenMP (OMPT tool or clang)"
 fi
+
+# --- unwinding and sampling: calling-context events as "callpath" complete events (every
+# frame of sampling_hot.c is instrumented, so one per CALLING_CONTEXT_ENTER), samples as
+# instant events ---
+scorep_cc gcc -O1 -o hot "$PROGRAMS/sampling_hot.c"
+run_app hot env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=s \
+    SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000 ./hot
+expect_eq "$status" 0 "sampling: exit status"
+check hot s
+expect_eq "$(value hot callpath)" "$(trace_count s CALLING_CONTEXT_ENTER)" \
+    "sampling: one callpath event per calling-context enter"
+expect_eq "$(value hot samples)" "$(trace_count s CALLING_CONTEXT_SAMPLE)" \
+    "sampling: one instant event per sample"
+expect_ge "$(value hot samples)" 1 "sampling: samples exported"
 
 # --- bad input: one message, exit 1, nothing left behind ---
 bad()

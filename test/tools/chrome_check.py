@@ -2,7 +2,8 @@
 # chrome_check.py: checks a scorep-otf2-to-chrome JSON file against its OTF2 trace, which it
 # reads independently with otf2-print: per location as many region events as ENTERs and
 # LEAVEs, complete events nested per track, one flow start and end per message, task
-# regions on task lanes, counter values equal to the trace's METRIC values.
+# regions on task lanes, counter values equal to the trace's METRIC values. Complete events
+# of category "callpath" (calling contexts, with unwinding) are checked for nesting only.
 # usage: chrome_check.py trace.json traces.otf2
 # Prints one line "key=value ..." (the counts the tests assert) and exits 0, or prints the
 # failed checks on stderr and exits 1.
@@ -91,14 +92,15 @@ def main():
         elif e["ph"] == "M" and e["name"] == "process_name":
             names[e["pid"]] = e["args"]["name"]
 
-    xs = [e for e in events if e["ph"] == "X"]
+    allx = [e for e in events if e["ph"] == "X"]
+    xs = [e for e in allx if e["cat"] == "region"]
     per_loc = collections.Counter(e["args"]["loc"] for e in xs)
     for loc in set(index.values()) | set(per_loc):
         if not (per_loc[loc] == enters[loc] == leaves[loc]):
             error("location %s: %d region events, %d ENTER, %d LEAVE"
                   % (loc, per_loc[loc], enters[loc], leaves[loc]))
     tracks = collections.defaultdict(list)
-    for e in xs:
+    for e in allx:
         if e["dur"] < 0:
             error("negative duration: %r" % e)
         tracks[(e["pid"], e["tid"])].append(e)
@@ -141,10 +143,10 @@ def main():
             print("chrome_check: " + msg, file=sys.stderr)
         sys.exit(1)
     print("processes=%d tracks=%d regions=%d flows=%d lanes=%d task_regions_on_lanes=%d "
-          "task_regions_on_threads=%d counters=%d samples=%d"
+          "task_regions_on_threads=%d counters=%d samples=%d callpath=%d"
           % (sum(1 for k in names if not isinstance(k, tuple)), len(tracks), len(xs), len(starts),
              len(lanes), on_lanes, on_threads, len(counters),
-             sum(1 for e in events if e["ph"] == "i")))
+             sum(1 for e in events if e["ph"] == "i"), len(allx) - len(xs)))
 
 
 main()
