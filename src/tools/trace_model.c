@@ -114,7 +114,9 @@ typedef struct {
     loader *ld;
 } ctx;
 
-static char *dup_ref(tm_trace *t, OTF2_StringRef ref)
+/* The string table owns the text; definitions point into it (strings precede their users in
+ * OTF2's global definitions). */
+static char *str_ref(tm_trace *t, OTF2_StringRef ref)
 {
     return ref < t->n_strings ? t->strings[ref] : NULL;
 }
@@ -157,7 +159,7 @@ static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_St
     size_t i = t->n_groups;
     ENSURE(c->ld, t->groups, c->ld->cap_groups, i);
     ENSURE(c->ld, c->ld->lgs, c->ld->cap_lgs, i);
-    t->groups[i] = (tm_group){self, dup_ref(t, name), type == OTF2_LOCATION_GROUP_TYPE_PROCESS,
+    t->groups[i] = (tm_group){self, str_ref(t, name), type == OTF2_LOCATION_GROUP_TYPE_PROCESS,
                               self > UINT32_MAX ? TM_NONE : (uint32_t)self, NULL};
     c->ld->lgs[i] = (lgdef){parent, creator};
     t->n_groups++;
@@ -177,7 +179,7 @@ static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_Strin
                             : type == OTF2_LOCATION_TYPE_METRIC             ? TM_LOC_METRIC
                                                                             : TM_LOC_OTHER;
     /* group, rank and thread are resolved once all definitions are read */
-    t->locations[i] = (tm_location){self, dup_ref(t, name), kind, TM_NONE, TM_NONE, 0, n, NULL, 0};
+    t->locations[i] = (tm_location){self, str_ref(t, name), kind, TM_NONE, TM_NONE, 0, n, NULL, 0};
     c->ld->loc_group[i] = g;
     t->n_locations++;
     return OTF2_CALLBACK_SUCCESS;
@@ -194,7 +196,7 @@ static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef
     tm_trace *t = c->t;
     ENSURE(c->ld, t->regions, t->n_regions, self);
     t->regions[self] =
-        (tm_region){dup_ref(t, name), dup_ref(t, canonical), dup_ref(t, file), b, e, role, p};
+        (tm_region){str_ref(t, name), str_ref(t, canonical), str_ref(t, file), b, e, role, p};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -207,7 +209,7 @@ static OTF2_CallbackCode def_member(void *u, OTF2_MetricMemberRef self, OTF2_Str
     tm_trace *t = c->t;
     ENSURE(c->ld, t->metric_members, t->n_metric_members, self);
     t->metric_members[self] = (tm_metric_member){
-        dup_ref(t, name), dup_ref(t, unit), dup_ref(t, desc), type, mode, vt, base, exponent};
+        str_ref(t, name), str_ref(t, unit), str_ref(t, desc), type, mode, vt, base, exponent};
     return OTF2_CALLBACK_SUCCESS;
 }
 
