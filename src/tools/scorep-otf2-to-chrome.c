@@ -18,6 +18,7 @@
  *   s/f flow events: cat "mpi", name "message", id = the message's index; f has bp "e"
  *   C events: cat "metric", name "METRIC" or "METRIC [LOCATION NAME]" for locations other
  *        than a process's first CPU thread, args.value = the value as recorded
+ *   X events of cat "callpath" (with SCOREP_ENABLE_UNWINDING): the calling-context path
  *   i events (instant): cat "sample", calling-context samples named by their region
  *   ts/dur: microseconds with three decimals, from exact integer nanoseconds since the
  *        trace's global offset, so nesting in ticks stays nesting in the output. */
@@ -29,6 +30,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -650,7 +652,18 @@ static void usage(FILE *fp)
                 "  -o FILE  write to FILE (complete or not at all) instead of stdout\n");
 }
 
-/* Opens a temporary file next to PATH with the permissions a new file gets. */
+static const char *volatile temp_path; /* removed when a signal ends the conversion */
+
+static void remove_temp(int sig)
+{
+    if (temp_path)
+        unlink(temp_path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Opens a temporary file next to PATH with the permissions a new file gets; SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE remove it again. */
 static FILE *open_temp(const char *path, char **tmp)
 {
     size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
@@ -666,7 +679,12 @@ static FILE *open_temp(const char *path, char **tmp)
     if (!fp) {
         close(fd);
         unlink(*tmp);
+        return NULL;
     }
+    temp_path = *tmp;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], remove_temp);
     return fp;
 }
 
@@ -682,6 +700,7 @@ static int convert(const tm_trace *t, const char *source, const char *output)
     static char buf[1 << 20];
     setvbuf(fp, buf, _IOFBF, sizeof buf);
     totals sum = {0, 0, 0};
+    errno = 0;
     int failed = write_trace(fp, t, source, &sum);
     int err = errno;
     if (fflush(fp) != 0 || ferror(fp))
@@ -693,15 +712,18 @@ static int convert(const tm_trace *t, const char *source, const char *output)
                 err ? strerror(err) : "out of memory");
         if (tmp)
             unlink(tmp);
+        temp_path = NULL;
         free(tmp);
         return 1;
     }
     if (output && rename(tmp, output) != 0) {
         fprintf(stderr, PROG ": %s: %s\n", output, strerror(errno));
         unlink(tmp);
+        temp_path = NULL;
         free(tmp);
         return 1;
     }
+    temp_path = NULL; /* renamed: a late signal unlinks a name that no longer exists */
     free(tmp);
     if (sum.open_at_end || sum.unmatched_leaves)
         fprintf(stderr,

@@ -137,6 +137,13 @@ rc=0
 expect_eq "$rc" 1 "unwritable output: exit status"
 expect_grep "^scorep-otf2-to-chrome: nodir/out.json: cannot create: No such file or directory" bad.err \
     "unwritable output: the reason"
+if [ -w /dev/full ]; then
+    rc=0
+    "$CHROME" m/traces.otf2 >/dev/full 2>bad.err || rc=$?
+    expect_eq "$rc" 1 "full disk: exit status"
+    expect_eq "$(cat bad.err)" "scorep-otf2-to-chrome: stdout: No space left on device" \
+        "full disk: the reason"
+fi
 rc=0
 "$CHROME" >/dev/null 2>bad.err || rc=$?
 expect_eq "$rc" 2 "no argument: usage error"
