@@ -3,7 +3,8 @@
 # test/tools/chrome_check.py (valid JSON, per location as many region events as ENTERs and
 # LEAVEs, nesting per track, flows paired one to one, counters equal to METRIC values):
 # a 3-rank MPI ring (240 messages), OpenMP tasks (51 on task lanes), rusage metrics on 3
-# threads (28 counter values), calling contexts and samples; bad input: one message, exit 1, no output file left behind.
+# threads (28 counter values), MPI + OpenMP (24 arrows between threads), calling contexts
+# and samples; bad input: one message, exit 1, no output file left behind.
 . "$top_srcdir/test/integration/lib.sh"
 CHROME="$top_builddir/scorep-otf2-to-chrome"
 CHECK="$top_srcdir/test/tools/chrome_check.py"
@@ -77,6 +78,25 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
         "matrix 0 1 messages=80 bytes=15360|matrix 1 2 messages=80 bytes=15360|matrix 2 0 messages=80 bytes=15360|" \
         "ring3: the model's matrix: 80 messages (40 x 128 + 40 x 256 bytes) to the next rank"
     expect_eq "$(value ring regions)" "$(trace_count r ENTER)" "ring3: region events = ENTERs"
+    # MPI + OpenMP (test/omp/hybrid.c): 2 ranks x 4 threads, with MPI_THREAD_MULTIPLE every
+    # thread exchanges 3 messages with its peer thread: 24 arrows between thread tracks
+    if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+        scorep_cc mpicc -fopenmp -o hybrid "$top_srcdir/test/omp/hybrid.c"
+        run_app hybrid env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=h \
+            mpirun --bind-to core:overload-allowed -np 2 ./hybrid
+        expect_eq "$status" 0 "hybrid: exit status"
+        check hybrid h
+        expect_eq "$(value hybrid tracks)" 8 "hybrid: 8 thread tracks"
+        if grep -q 'rank 0 multiple' hybrid.out; then
+            expect_eq "$(value hybrid flows)" 24 "hybrid: 24 arrows between the threads"
+            expect_eq "$(grep '"ph":"s"' hybrid.json | sed 's/.*"pid":\([0-9]*\),"tid":\([0-9]*\).*/\1.\2/' |
+                sort -u | wc -l | tr -d ' ')" 8 "hybrid: arrows start on all 8 threads"
+        else
+            expect_eq "$(value hybrid flows)" 0 "hybrid (MPI_THREAD_FUNNELED): no messages"
+        fi
+    else
+        skip_part "OpenMP (OMPT tool)"
+    fi
 else
     skip_part "MPI (adapter or mpirun)"
 fi
