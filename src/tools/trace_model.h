@@ -49,7 +49,8 @@ typedef enum {
     TM_EV_THREAD_BEGIN,
     TM_EV_THREAD_WAIT,
     TM_EV_THREAD_END,
-    TM_EV_METRIC,   /* ref: metric class, u: index of its first value in values[] */
+    TM_EV_METRIC,   /* ref: metric class, tag: number of values, u: index of the
+                     * first in values[] */
     TM_EV_CC_ENTER, /* ref: calling context, tag: unwind distance */
     TM_EV_CC_LEAVE, /* ref: calling context */
     TM_EV_SAMPLE,   /* ref: calling context, tag: unwind distance */
