@@ -1,0 +1,443 @@
+/* score_model.c: scorep-score's rows from a Cube profile: region types, visits and times
+ * per region and group, and the trace buffer estimate from our buffer's record sizes. */
+#include "tools/score/score_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const type_names[SCORE_N_TYPES] = {"ALL", "FLT", "USR",   "SCOREP",  "COM",
+                                                      "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA"};
+
+const char *score_type_name(score_type t)
+{
+    return t < SCORE_N_TYPES ? type_names[t] : "?";
+}
+
+/* Score-P's filter state per type: which groups a filter can shrink ('*'), which never
+ * ('-'); the FLT group holds what is removed ('+'). */
+static char type_flt(score_type t)
+{
+    switch (t) {
+    case SCORE_ALL:
+    case SCORE_USR:
+    case SCORE_COM:
+    case SCORE_CUDA:
+        return SCORE_FLT_MAYBE;
+    case SCORE_FLT:
+        return SCORE_FLT_YES;
+    default:
+        return SCORE_FLT_NO;
+    }
+}
+
+/* ------------------------------------------------------------------ classification */
+
+/* Paradigm without Score-P's ":group" suffix, compared case-insensitively. */
+static bool paradigm_is(const char *paradigm, const char *want)
+{
+    size_t n = strcspn(paradigm, ":");
+    return strlen(want) == n && strncasecmp(paradigm, want, n) == 0;
+}
+
+static score_type paradigm_type(const char *paradigm)
+{
+    static const struct {
+        const char *name;
+        score_type type;
+    } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
+               {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP}};
+    for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
+        if (paradigm_is(paradigm, map[i].name))
+            return map[i].type;
+    return SCORE_USR;
+}
+
+static bool is_communication(score_type t)
+{
+    return t > SCORE_COM;
+}
+
+/* USR regions with a communication call anywhere below one of their cnodes become COM.
+ * Each communication cnode marks its ancestors, stopping at the first one already marked,
+ * so every cnode is marked at most once. */
+static int classify_regions(const cube_reader *r, score_type *type_of)
+{
+    char *comm_below = calloc((size_t)r->n_cnodes + 1, 1);
+    if (comm_below == NULL)
+        return -1;
+    for (int g = 0; g < r->n_regions; g++)
+        type_of[g] = paradigm_type(r->regions[g].paradigm);
+    for (int c = 0; c < r->n_cnodes; c++) {
+        if (!is_communication(type_of[r->cnodes[c].region]))
+            continue;
+        for (int p = r->cnodes[c].parent; p >= 0 && !comm_below[p]; p = r->cnodes[p].parent)
+            comm_below[p] = 1;
+    }
+    for (int c = 0; c < r->n_cnodes; c++)
+        if (comm_below[c] && type_of[r->cnodes[c].region] == SCORE_USR)
+            type_of[r->cnodes[c].region] = SCORE_COM;
+    free(comm_below);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ record sizes */
+
+static bool name_in(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(name, *list) == 0)
+            return true;
+    return false;
+}
+
+/* Collectives write a begin and an end record; the non-blocking ones a request record at
+ * the call and a completion record in the Wait/Test that finishes them. */
+static bool is_collective(const char *mpi)
+{
+    static const char *const colls[] = {
+        "Barrier",   "Bcast",     "Gather",     "Gatherv",        "Scatter",
+        "Scatterv",  "Allgather", "Allgatherv", "Alltoall",       "Alltoallv",
+        "Alltoallw", "Reduce",    "Allreduce",  "Reduce_scatter", "Reduce_scatter_block",
+        "Scan",      "Exscan",    NULL};
+    if (strncmp(mpi, "Neighbor_", 9) == 0 || strncmp(mpi, "Ineighbor_", 10) == 0)
+        return true;
+    return name_in(mpi, colls) || (mpi[0] == 'I' && name_in(mpi + 1, colls));
+}
+
+/* MPI records (buf_mpi_rec) one call of an MPI function writes, as src/core/events_mpi.c
+ * records them. A non-blocking call is charged its completion record too (written by the
+ * Wait/Test that completes it), so per-process totals are right while the Wait/Test rows
+ * carry none. Not modelled (0): unsuccessful tests, probes, one-sided, communicator and
+ * window creation; few records in usual programs. */
+static unsigned mpi_records(const char *name)
+{
+    static const char *const one[] = {"Send", "Bsend", "Ssend", "Rsend", "Recv", "Mrecv", NULL};
+    static const char *const two[] = {"Sendrecv", "Sendrecv_replace", "Isend",
+                                      "Ibsend",   "Issend",           "Irsend",
+                                      "Irecv",    "Imrecv",           NULL};
+    if (strncmp(name, "MPI_", 4) != 0)
+        return 0;
+    const char *f = name + 4;
+    if (name_in(f, one))
+        return 1;
+    if (name_in(f, two) || is_collective(f))
+        return 2;
+    return 0;
+}
+
+uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
+{
+    uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
+    if (t == SCORE_MPI && name)
+        b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
+    return b;
+}
+
+/* Record bytes plus the headers of the pages that hold them. */
+static uint64_t with_page_headers(uint64_t b)
+{
+    const uint64_t room = SCORE_PAGE_SIZE - SCORE_PAGE_HEADER;
+    return b + (b + room - 1) / room * SCORE_PAGE_HEADER;
+}
+
+/* ------------------------------------------------------------------ aggregation */
+
+/* outer[c]: no ancestor of c calls the same region, so c's inclusive time is not already
+ * part of an enclosing call of that region (recursion). One depth-first walk with a count
+ * of open calls per region keeps this linear even for very deep call paths. */
+static int mark_outer_calls(const cube_reader *r, bool *outer)
+{
+    int n = r->n_cnodes;
+    int *off = calloc((size_t)n + 2, sizeof(int)), *kids = malloc(((size_t)n + 1) * sizeof(int));
+    int *open = calloc((size_t)r->n_regions + 1, sizeof(int));
+    int *stack = malloc(((size_t)n + 1) * sizeof(int)); /* entries: ~c = leave c, c = enter c */
+    int rc = (off && kids && open && stack) ? 0 : -1;
+    for (int c = 0; rc == 0 && c < n; c++)
+        if (r->cnodes[c].parent >= 0)
+            off[r->cnodes[c].parent + 2]++;
+    for (int c = 0; rc == 0 && c < n; c++)
+        off[c + 2] += off[c + 1];
+    for (int c = 0; rc == 0 && c < n; c++)
+        if (r->cnodes[c].parent >= 0)
+            kids[off[r->cnodes[c].parent + 1]++] = c;
+    for (int root = 0; rc == 0 && root < n; root++) {
+        if (r->cnodes[root].parent >= 0)
+            continue;
+        int top = 0;
+        stack[top++] = root;
+        while (top > 0) {
+            int e = stack[--top];
+            if (e < 0) {
+                open[r->cnodes[~e].region]--;
+                continue;
+            }
+            outer[e] = open[r->cnodes[e].region]++ == 0;
+            stack[top++] = ~e; /* each cnode holds at most one slot: enter, then leave */
+            for (int i = off[e]; i < off[e + 1]; i++)
+                stack[top++] = kids[i];
+        }
+    }
+    free(off);
+    free(kids);
+    free(open);
+    free(stack);
+    return rc;
+}
+
+/* Groups cnodes by region (counting sort) so each region's cnodes are visited together. */
+static int cnodes_by_region(const cube_reader *r, int **off, int **items)
+{
+    *off = calloc((size_t)r->n_regions + 2, sizeof(int));
+    *items = malloc(((size_t)r->n_cnodes + 1) * sizeof(int));
+    if (*off == NULL || *items == NULL)
+        return -1;
+    for (int c = 0; c < r->n_cnodes; c++)
+        (*off)[r->cnodes[c].region + 2]++;
+    for (int g = 0; g < r->n_regions; g++)
+        (*off)[g + 2] += (*off)[g + 1];
+    for (int c = 0; c < r->n_cnodes; c++)
+        (*items)[(*off)[r->cnodes[c].region + 1]++] = c;
+    return 0;
+}
+
+/* Byte estimates saturate instead of wrapping on absurd visit counts. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
+/* Scratch arrays of one computation; every region leaves them zeroed. */
+typedef struct {
+    const cube_reader *r;
+    int visits, time;
+    const bool *outer;
+    uint64_t *proc_bytes; /* per process: this region's record bytes */
+    double *loc_excl;     /* 2 * n_locations: exclusive time, visited-mark */
+    uint64_t *group_proc; /* 2 * SCORE_N_TYPES * n_processes: groups, then kept groups */
+} scratch;
+
+/* The region's visits, times and per-process record bytes from its cnodes. */
+static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t visit_bytes)
+{
+    const cube_reader *r = s->r;
+    for (int i = 0; i < n; i++) {
+        int c = cn[i];
+        bool param = r->cnodes[c].param_name != NULL;
+        for (int l = 0; l < r->n_locations; l++) {
+            uint64_t v = cube_reader_value_bits(r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
+            double t = cube_reader_exclusive(r, s->time, c, l);
+            uint64_t *pb = &s->proc_bytes[r->locations[l].locgroup];
+            *pb = sat_add(*pb, sat_mul(v, param ? SCORE_EVENT_RECORD : visit_bytes));
+            w->visits = sat_add(w->visits, param ? 0 : v);
+            w->excl += t;
+            s->loc_excl[l] += t;
+            if (v)
+                s->loc_excl[r->n_locations + l] = 1.0;
+            if (s->outer[c])
+                w->incl += cube_reader_inclusive(r, s->time, c, l);
+        }
+    }
+}
+
+static void finish_min_max(scratch *s, score_row *w)
+{
+    int nl = s->r->n_locations;
+    w->min_excl = INFINITY;
+    w->max_excl = -INFINITY;
+    for (int l = 0; l < nl; l++) {
+        if (s->loc_excl[nl + l] != 0.0) {
+            w->min_excl = fmin(w->min_excl, s->loc_excl[l]);
+            w->max_excl = fmax(w->max_excl, s->loc_excl[l]);
+        }
+        s->loc_excl[l] = 0.0;
+        s->loc_excl[nl + l] = 0.0;
+    }
+    if (w->min_excl > w->max_excl) /* visited nowhere */
+        w->min_excl = w->max_excl = 0.0;
+}
+
+static uint64_t *group_slot(scratch *s, bool kept, score_type t, int p)
+{
+    size_t np = (size_t)s->r->n_locgroups;
+    return &s->group_proc[((kept ? SCORE_N_TYPES : 0) + (size_t)t) * np + (size_t)p];
+}
+
+/* The region's per-process bytes (with page headers) into its row and its groups. */
+static void spread_bytes(scratch *s, score_row *w, bool filtered, bool has_filter)
+{
+    for (int p = 0; p < s->r->n_locgroups; p++) {
+        uint64_t b = with_page_headers(s->proc_bytes[p]);
+        s->proc_bytes[p] = 0;
+        if (b > w->max_buf)
+            w->max_buf = b;
+        w->total_buf = sat_add(w->total_buf, b);
+        score_type into[4] = {SCORE_ALL, w->type, SCORE_FLT, SCORE_FLT};
+        for (int k = 0; k < 2; k++) {
+            uint64_t *g = group_slot(s, false, into[k], p);
+            *g = sat_add(*g, b);
+        }
+        if (!has_filter)
+            continue;
+        for (int k = filtered ? 2 : 0; k < (filtered ? 3 : 2); k++) {
+            uint64_t *g = group_slot(s, true, into[k], p);
+            *g = sat_add(*g, b);
+        }
+    }
+}
+
+/* Excluded by the filter: Score-P's rule (only types a filter can shrink, never sampled
+ * regions), and never "MEASUREMENT OFF", which the runtime does not filter either. */
+static bool region_filtered(const score_params *p, const cube_region *g, score_type t)
+{
+    if (p->filter == NULL || type_flt(t) != SCORE_FLT_MAYBE)
+        return false;
+    if (strcmp(g->name, "MEASUREMENT OFF") == 0 ||
+        (g->paradigm && paradigm_is(g->paradigm, "sampling")))
+        return false;
+    return scorep_filter_excluded(p->filter, g->file, g->name, g->mangled_name);
+}
+
+static void add_row(score_row *d, const score_row *w)
+{
+    d->visits = sat_add(d->visits, w->visits);
+    d->excl += w->excl;
+    d->incl += w->incl;
+}
+
+/* Group rows: bytes from the per-process sums, the rest from the region rows. */
+static void finish_groups(score_model *m, scratch *s)
+{
+    const cube_reader *r = m->r;
+    for (int kept = 0; kept < 2; kept++) {
+        score_row *rows = kept ? m->kept : m->groups;
+        for (int t = 0; t < SCORE_N_TYPES; t++) {
+            score_row *w = &rows[t];
+            w->name = score_type_name((score_type)t);
+            w->type = (score_type)t;
+            w->flt = !m->has_filter ? SCORE_FLT_NONE
+                     : kept         ? type_flt((score_type)t)
+                                    : SCORE_FLT_NO;
+            for (int p = 0; p < r->n_locgroups; p++) {
+                uint64_t b = *group_slot(s, kept, (score_type)t, p);
+                w->max_buf = b > w->max_buf ? b : w->max_buf;
+                w->total_buf = sat_add(w->total_buf, b);
+            }
+        }
+    }
+    for (int g = 0; g < r->n_regions; g++) {
+        const score_row *w = &m->regions[g];
+        add_row(&m->groups[SCORE_ALL], w);
+        add_row(&m->groups[w->type], w);
+        if (!m->has_filter)
+            continue;
+        bool out = w->flt == SCORE_FLT_YES;
+        add_row(&m->kept[out ? SCORE_FLT : SCORE_ALL], w);
+        if (!out)
+            add_row(&m->kept[w->type], w);
+    }
+    const score_row *all = m->has_filter ? &m->kept[SCORE_ALL] : &m->groups[SCORE_ALL];
+    m->max_buf = all->max_buf;
+    m->total_buf = all->total_buf;
+}
+
+static int max_locations_per_process(const cube_reader *r)
+{
+    int *per = calloc((size_t)r->n_locgroups + 1, sizeof(int)), best = 0;
+    if (per == NULL)
+        return -1;
+    for (int l = 0; l < r->n_locations; l++)
+        if (++per[r->locations[l].locgroup] > best)
+            best = per[r->locations[l].locgroup];
+    free(per);
+    return best;
+}
+
+static int fill_regions(score_model *m, scratch *s, const score_params *p, const score_type *types)
+{
+    const cube_reader *r = m->r;
+    int *off = NULL, *items = NULL;
+    if (cnodes_by_region(r, &off, &items) != 0) {
+        free(off);
+        free(items);
+        return -1;
+    }
+    for (int g = 0; g < r->n_regions; g++) {
+        score_row *w = &m->regions[g];
+        const cube_region *reg = &r->regions[g];
+        w->name = reg->name;
+        w->mangled = reg->mangled_name && *reg->mangled_name ? reg->mangled_name : reg->name;
+        w->file = reg->file ? reg->file : "";
+        w->type = types[g];
+        bool filtered = region_filtered(p, reg, types[g]);
+        w->flt = !m->has_filter ? SCORE_FLT_NONE : filtered ? SCORE_FLT_YES : SCORE_FLT_NO;
+        sum_cnodes(s, w, items + off[g], off[g + 1] - off[g],
+                   score_visit_bytes(reg->name, types[g], p->n_counters));
+        finish_min_max(s, w);
+        spread_bytes(s, w, filtered, m->has_filter);
+    }
+    free(off);
+    free(items);
+    return 0;
+}
+
+int score_model_compute(score_model *m, const cube_reader *r, const score_params *p, char *err,
+                        size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    m->n_rows = r->n_regions;
+    m->has_filter = p->filter != NULL;
+    scratch s = {r,
+                 cube_reader_metric_by_name(r, "visits"),
+                 cube_reader_metric_by_name(r, "time"),
+                 NULL,
+                 NULL,
+                 NULL,
+                 NULL};
+    if (s.visits < 0 || s.time < 0) {
+        snprintf(err, errlen, "the profile has no '%s' metric", s.visits < 0 ? "visits" : "time");
+        return -1;
+    }
+    bool *outer = calloc((size_t)r->n_cnodes + 1, sizeof(bool));
+    score_type *types = calloc((size_t)r->n_regions + 1, sizeof *types);
+    m->regions = calloc((size_t)r->n_regions + 1, sizeof(score_row));
+    s.outer = outer;
+    s.proc_bytes = calloc((size_t)r->n_locgroups + 1, sizeof(uint64_t));
+    s.loc_excl = calloc(2 * (size_t)r->n_locations + 1, sizeof(double));
+    s.group_proc = calloc(2 * (size_t)SCORE_N_TYPES * r->n_locgroups + 1, sizeof(uint64_t));
+    m->max_locations_per_process = max_locations_per_process(r);
+    int rc = (outer && types && m->regions && s.proc_bytes && s.loc_excl && s.group_proc &&
+              m->max_locations_per_process >= 0)
+                 ? 0
+                 : -1;
+    if (rc == 0)
+        rc = mark_outer_calls(r, outer);
+    if (rc == 0)
+        rc = classify_regions(r, types);
+    if (rc == 0)
+        rc = fill_regions(m, &s, p, types);
+    if (rc == 0)
+        finish_groups(m, &s);
+    else
+        snprintf(err, errlen, "out of memory");
+    free(outer);
+    free(types);
+    free(s.proc_bytes);
+    free(s.loc_excl);
+    free(s.group_proc);
+    return rc;
+}
+
+void score_model_free(score_model *m)
+{
+    free(m->regions);
+    m->regions = NULL;
+}
