@@ -91,7 +91,9 @@ def mpi_records(name):
 
 def visit_bytes(name, typ):
     """An enter and a leave (16 bytes each) with COUNTERS metric values (24 bytes each), and
-    the MPI records (64 bytes) of the call."""
+    the MPI records (64 bytes) of the call; THREADS: thread begin, create and wait."""
+    if name == "THREADS" and typ == "SCOREP":
+        return 3 * 24
     return 2 * (16 + COUNTERS * 24) + (mpi_records(name) * 64 if typ == "MPI" else 0)
 
 
@@ -124,8 +126,9 @@ def rows(d):
             p = parent[p]
         if outer:
             reg[region_of[c]]["incl"] += v["time"]
-    for r in reg.values():
-        r["proc"] = {p: with_pages(b) for p, b in r["proc"].items()}
+    for r in reg.values():  # record bytes in raw, with the page headers they need in proc
+        r["raw"] = r["proc"]
+        r["proc"] = {p: with_pages(b) for p, b in r["raw"].items()}
     return regions, group, procs, proc_of, reg
 
 
@@ -135,6 +138,39 @@ def row_of(typ, name, r, total):
     pct = 100.0 * r["excl"] / total if total > 0 else 0.0
     return {"type": typ, "name": name, "max_buf": max(r["proc"].values(), default=0),
             "visits": r["visits"], "time": r["excl"], "pct": pct, "tpv": tpv}
+
+
+def stream_bytes(d, procs, removed):
+    """Per process: the ALL row's bytes as the buffers hold them, one stream per location and
+    call depth for enters/leaves, one for metric values, one for MPI records, each stream
+    with the headers of its pages; regions in removed left out (a filter)."""
+    regions, parent, region_of, proc_of, excl, incl = load(d)
+    group = group_of_regions(regions, parent, region_of)
+    def threads_root(g):  # the profile's root of the threads: begin, create, wait records
+        return regions[g][0] == "THREADS" and group[g] == "SCOREP"
+
+    depth = {}
+    for c in parent:
+        k, e = 0, parent[c]
+        while e >= 0:
+            k, e = k + (not threads_root(region_of[e])), parent[e]
+        depth[c] = k
+    streams = {}
+    for (c, l), v in excl.items():
+        g, n = region_of[c], int(v["visits"])
+        if g in removed or n == 0:
+            continue
+        if threads_root(g):
+            streams[(l, "thread")] = streams.get((l, "thread"), 0) + 24 * n
+            streams[(-1 - proc_of[l], "creator")] = streams.get((-1 - proc_of[l], "creator"), 0) + 48 * n
+            continue
+        for key, b in (((l, depth[c]), 32), ((l, "metric"), COUNTERS * 48),
+                       ((l, "mpi"), 64 * mpi_records(regions[g][0]) if group[g] == "MPI" else 0)):
+            streams[key] = streams.get(key, 0) + n * b
+    out = {p: 0 for p in procs}
+    for (l, _), b in streams.items():
+        out[proc_of[l] if l >= 0 else -1 - l] += with_pages(b)
+    return out
 
 
 def filtered_regions(regions, group, patterns):
@@ -157,7 +193,7 @@ def groups(d, patterns=None):
         a = table.setdefault(k, {"visits": 0, "excl": 0.0, "proc": {p: 0 for p in procs}})
         a["visits"] += r["visits"]
         a["excl"] += r["excl"]
-        for p, b in r["proc"].items():
+        for p, b in r["raw"].items():
             a["proc"][p] += b
 
     for g, r in reg.items():
@@ -166,6 +202,11 @@ def groups(d, patterns=None):
         if patterns is not None:
             for k in ("FLT",) if g in out_set else ("ALL", group[g]):
                 add(kept, k, r)
+    for a in list(acc.values()) + list(kept.values()):  # groups page their record sums
+        a["proc"] = {p: with_pages(b) for p, b in a["proc"].items()}
+    acc["ALL"]["proc"] = stream_bytes(d, procs, set())
+    if patterns is not None:
+        kept["ALL"]["proc"] = stream_bytes(d, procs, out_set)
     total = acc["ALL"]["excl"]
     out = [row_of(k, k, a, total) for k, a in acc.items() if k == "ALL" or sum(a["proc"].values())]
     kout = [row_of(k, k if k == "FLT" else k + "-FLT", a, total) for k, a in kept.items()

@@ -128,8 +128,17 @@ static unsigned mpi_records(const char *name)
     return 0;
 }
 
+/* The profile's root above each thread's calls: no call in the buffer, but a thread
+ * begin record on the thread and a create and a wait record on the thread that started it. */
+static bool is_threads_root(const char *name, score_type t)
+{
+    return t == SCORE_SCOREP && name && strcmp(name, "THREADS") == 0;
+}
+
 uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
 {
+    if (is_threads_root(name, t))
+        return 3 * SCORE_EVENT_RECORD;
     uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
     if (t == SCORE_MPI && name)
         b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
@@ -270,15 +279,17 @@ static uint64_t *group_slot(scratch *s, bool kept, score_type t, int p)
     return &s->group_proc[((kept ? SCORE_N_TYPES : 0) + (size_t)t) * np + (size_t)p];
 }
 
-/* The region's per-process bytes (with page headers) into its row and its groups. */
+/* The region's per-process record bytes into its row (with the page headers they need)
+ * and into its groups (which add the headers when they are complete). */
 static void spread_bytes(scratch *s, score_row *w, bool filtered, bool has_filter)
 {
     for (int p = 0; p < s->r->n_locgroups; p++) {
-        uint64_t b = with_page_headers(s->proc_bytes[p]);
+        uint64_t b = s->proc_bytes[p];
         s->proc_bytes[p] = 0;
-        if (b > w->max_buf)
-            w->max_buf = b;
-        w->total_buf = sat_add(w->total_buf, b);
+        uint64_t paged = with_page_headers(b);
+        if (paged > w->max_buf)
+            w->max_buf = paged;
+        w->total_buf = sat_add(w->total_buf, paged);
         score_type into[4] = {SCORE_ALL, w->type, SCORE_FLT, SCORE_FLT};
         for (int k = 0; k < 2; k++) {
             uint64_t *g = group_slot(s, false, into[k], p);
@@ -312,6 +323,116 @@ static void add_row(score_row *d, const score_row *w)
     d->incl += w->incl;
 }
 
+/* Call depth of every cnode (a parameter cnode gets its parent's: it is no call), and
+ * the deepest one. */
+static int *cnode_depths(const cube_reader *r, int *max_depth)
+{
+    int n = r->n_cnodes, *d = malloc(((size_t)n + 1) * sizeof *d);
+    int *path = malloc(((size_t)n + 1) * sizeof *path);
+    *max_depth = 0;
+    for (int c = 0; d && path && c < n; c++)
+        d[c] = -1;
+    for (int c = 0; d && path && c < n; c++) {
+        int k = 0, e = c; /* climb to a cnode of known depth, then fill the path down */
+        while (e >= 0 && d[e] < 0) {
+            path[k++] = e;
+            e = r->cnodes[e].parent;
+        }
+        int base = e < 0 ? -1 : d[e];
+        while (k > 0) {
+            e = path[--k];
+            const cube_region *g = &r->regions[r->cnodes[e].region];
+            bool threads = r->cnodes[e].parent < 0 && strcmp(g->name, "THREADS") == 0 &&
+                           paradigm_type(g->paradigm) == SCORE_SCOREP;
+            base += (r->cnodes[e].param_name == NULL || r->cnodes[e].parent < 0) && !threads;
+            d[e] = base;
+            *max_depth = base > *max_depth ? base : *max_depth;
+        }
+    }
+    bool ok = d != NULL && path != NULL;
+    free(path);
+    if (!ok) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* The buffer of one location, stream by stream: enters and leaves go to one stream per call
+ * depth, metric values and parameters to one, MPI records to another, thread events to a
+ * third; each stream's pages have their own headers. bytes[max_depth + 1] = metric and
+ * parameter, [+ 2] = MPI, [+ 3] = thread events; *creator gets the create and wait records
+ * of the threads (written on the thread that started them, in the same process). */
+static uint64_t location_bytes(const score_model *m, const scratch *s, const score_params *p, int l,
+                               const int *depth, int max_depth, uint64_t *bytes, bool kept,
+                               uint64_t *creator)
+{
+    const cube_reader *r = m->r;
+    memset(bytes, 0, ((size_t)max_depth + 4) * sizeof *bytes);
+    for (int c = 0; c < r->n_cnodes; c++) {
+        int g = r->cnodes[c].region;
+        if (kept && m->regions[g].flt == SCORE_FLT_YES)
+            continue;
+        uint64_t v = cube_reader_value_bits(r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
+        if (v == 0)
+            continue;
+        uint64_t *pb = &bytes[max_depth + 1];
+        if (is_threads_root(m->regions[g].name, m->regions[g].type)) {
+            bytes[max_depth + 3] = sat_add(bytes[max_depth + 3], sat_mul(v, SCORE_EVENT_RECORD));
+            *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
+            continue;
+        }
+        if (r->cnodes[c].param_name != NULL) {
+            *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
+            continue;
+        }
+        uint64_t all = score_visit_bytes(m->regions[g].name, m->regions[g].type, p->n_counters);
+        uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD;
+        uint64_t mpi = all - metrics - 2 * SCORE_REGION_RECORD;
+        bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
+        *pb = sat_add(*pb, sat_mul(v, metrics));
+        bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
+    }
+    uint64_t total = 0;
+    for (int k = 0; k < max_depth + 4; k++)
+        total = sat_add(total, with_page_headers(bytes[k]));
+    return total;
+}
+
+/* max_buf and aggregate of the ALL rows (all / kept by the filter) from the streams of
+ * every location: what the run's buffers hold, headers of partly filled pages included. */
+static int stream_totals(score_model *m, const scratch *s, const score_params *p)
+{
+    const cube_reader *r = m->r;
+    int max_depth;
+    int *depth = cnode_depths(r, &max_depth);
+    uint64_t *bytes = malloc(((size_t)max_depth + 4) * sizeof *bytes);
+    uint64_t *proc = calloc(4 * (size_t)r->n_locgroups + 1, sizeof *proc);
+    int rc = depth && bytes && proc ? 0 : -1;
+    uint64_t *creators = rc == 0 ? proc + 2 * (size_t)r->n_locgroups : NULL; /* per process */
+    for (int l = 0; rc == 0 && l < r->n_locations; l++)
+        for (int kept = 0; kept < (m->has_filter ? 2 : 1); kept++) {
+            size_t i = (size_t)kept * r->n_locgroups + r->locations[l].locgroup;
+            proc[i] = sat_add(
+                proc[i], location_bytes(m, s, p, l, depth, max_depth, bytes, kept, &creators[i]));
+        }
+    for (size_t i = 0; rc == 0 && i < 2 * (size_t)r->n_locgroups; i++)
+        proc[i] = sat_add(proc[i], with_page_headers(creators[i]));
+    for (int kept = 0; rc == 0 && kept < 2; kept++) {
+        score_row *w = kept ? &m->kept[SCORE_ALL] : &m->groups[SCORE_ALL];
+        w->max_buf = w->total_buf = 0;
+        for (int q = 0; q < r->n_locgroups; q++) {
+            uint64_t b = proc[(size_t)kept * r->n_locgroups + q];
+            w->max_buf = b > w->max_buf ? b : w->max_buf;
+            w->total_buf = sat_add(w->total_buf, b);
+        }
+    }
+    free(depth);
+    free(bytes);
+    free(proc);
+    return rc;
+}
+
 /* Group rows: bytes from the per-process sums, the rest from the region rows. */
 static void finish_groups(score_model *m, scratch *s)
 {
@@ -326,7 +447,7 @@ static void finish_groups(score_model *m, scratch *s)
                      : kept         ? type_flt((score_type)t)
                                     : SCORE_FLT_NO;
             for (int p = 0; p < r->n_locgroups; p++) {
-                uint64_t b = *group_slot(s, kept, (score_type)t, p);
+                uint64_t b = with_page_headers(*group_slot(s, kept, (score_type)t, p));
                 w->max_buf = b > w->max_buf ? b : w->max_buf;
                 w->total_buf = sat_add(w->total_buf, b);
             }
@@ -343,6 +464,10 @@ static void finish_groups(score_model *m, scratch *s)
         if (!out)
             add_row(&m->kept[w->type], w);
     }
+}
+
+static void finish_totals(score_model *m)
+{
     const score_row *all = m->has_filter ? &m->kept[SCORE_ALL] : &m->groups[SCORE_ALL];
     m->max_buf = all->max_buf;
     m->total_buf = all->total_buf;
@@ -424,9 +549,12 @@ int score_model_compute(score_model *m, const cube_reader *r, const score_params
         rc = classify_regions(r, types);
     if (rc == 0)
         rc = fill_regions(m, &s, p, types);
-    if (rc == 0)
+    if (rc == 0) {
         finish_groups(m, &s);
-    else
+        rc = stream_totals(m, &s, p);
+        finish_totals(m);
+    }
+    if (rc != 0)
         snprintf(err, errlen, "out of memory");
     free(outer);
     free(types);
