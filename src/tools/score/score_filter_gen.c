@@ -113,14 +113,15 @@ bool score_gen_candidate(const score_model *m, const score_row *w, const score_g
            w->visits >= g->min_visits && mib >= g->buffer_absolute;
 }
 
-/* Longest directory prefix shared by all region files ('' when there is none). */
+/* Longest directory prefix shared by all region files that are paths ('' when there is
+ * none); artificial regions name no directory (THREADS) and are left out. */
 static size_t common_dir_prefix(const score_model *m, const char **first)
 {
     size_t n = 0;
     *first = NULL;
     for (int i = 0; i < m->n_rows; i++) {
         const char *f = m->regions[i].file;
-        if (f == NULL || *f == '\0')
+        if (f == NULL || strchr(f, '/') == NULL)
             continue;
         if (*first == NULL) {
             *first = f;
