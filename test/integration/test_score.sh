@@ -4,7 +4,7 @@
 # threads, a 2-rank MPI ping-pong with 2 metrics per event (-c 2), and a filtered run: max_buf
 # and the aggregate within 10%, the ALL row's max_buf exactly as the record sizes give it.
 # And -g's initial_scorep.filter given back through SCOREP_FILTERING_FILE removes exactly the
-# regions it lists.
+# regions it lists (calls, ping-pong); it never lists an MPI region.
 . "$top_srcdir/test/integration/lib.sh"
 
 # bytes_used ERRFILE: "rank bytes" per process, from the runtime's verbose lines
@@ -125,6 +125,20 @@ tiny $(paged $((5000 * (32 + 96)))) 10000" \
         "pingpong: max_buf"
     expect_within10 "$(est_total p1.score)" "$(awk '{ s += $2 } END { print s }' p1.used)" \
         "pingpong: aggregate"
+    # -g never lists MPI regions, even with thresholds that let every other region through
+    (mkdir gp && cd gp && "$SCOREP_SCORE" -g 'bufferpercent=0,timepervisit=1e12,type=both' ../p1 >/dev/null) ||
+        fail "scorep-score -g p1"
+    expect_eq "$(sed -n 's/^    MANGLED //p' gp/initial_scorep.filter | sort | tr '\n' ' ')" \
+        "main round_trip tiny " "-g type=both with no thresholds: every USR and COM region, no MPI one"
+    (mkdir gq && cd gq && "$SCOREP_SCORE" -g ../p1 >/dev/null) || fail "scorep-score -g p1"
+    expect_eq "$(sed -n 's/^    MANGLED //p' gq/initial_scorep.filter)" tiny "-g on the ping-pong lists exactly tiny"
+    run_app p2 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=p2 \
+        SCOREP_FILTERING_FILE=gq/initial_scorep.filter \
+        mpirun --bind-to core:overload-allowed -np 2 ./pingpong 1000 5
+    expect_eq "$status" 0 "filtered pingpong: exit status"
+    visits_by_region p1 | grep -v '^tiny ' >want.visits
+    expect_eq "$(visits_by_region p2)" "$(cat want.visits)" \
+        "filtered ping-pong: tiny absent, every other region's visits (MPI included) as before"
 else
     skip_part "mpirun or the MPI adapter"
 fi
