@@ -105,6 +105,16 @@ expect_eq "$(sed -n 's/^Estimated aggregate size of event trace: *//p' c1f.score
     "$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *//p' c1f.score)" \
     "filter estimate, one process: aggregate = max_buf"
 
+# user API: parameters (24 bytes each), recording off (a measurement-off and -on record
+# instead of the MEASUREMENT OFF call); its 6 user metric values (24 bytes each) are not in
+# the profile as events, so the estimate is short by exactly them
+scorep_cc --user --nocompiler gcc -O2 -o user "$PROGRAMS/user.c"
+run_app u1 env SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY=u1 ./user
+expect_eq "$status" 0 "user: exit status"
+"$SCOREP_SCORE" u1 >u1.score || fail "scorep-score u1"
+expect_eq "$(($(est_max u1.score) + 6 * 24))" "$(bytes_used u1.err | awk '{ print $2 }')" \
+    "user: estimate + 6 user metric values = the bytes used"
+
 # MPI: 2 ranks, 1000 round trips with 5 tiny calls each, 2 rusage metrics at every event
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

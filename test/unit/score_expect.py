@@ -94,6 +94,8 @@ def visit_bytes(name, typ):
     the MPI records (64 bytes) of the call; THREADS: thread begin, create and wait."""
     if name == "THREADS" and typ == "SCOREP":
         return 3 * 24
+    if name == "MEASUREMENT OFF":  # a measurement-off and -on record instead of the call
+        return 2 * 24
     return 2 * (16 + COUNTERS * 24) + (mpi_records(name) * 64 if typ == "MPI" else 0)
 
 
@@ -159,6 +161,9 @@ def stream_bytes(d, procs, removed):
     for (c, l), v in excl.items():
         g, n = region_of[c], int(v["visits"])
         if g in removed or n == 0:
+            continue
+        if regions[g][0] == "MEASUREMENT OFF":
+            streams[(l, "other")] = streams.get((l, "other"), 0) + 48 * n
             continue
         if threads_root(g):
             streams[(l, "thread")] = streams.get((l, "thread"), 0) + 24 * n

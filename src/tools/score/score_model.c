@@ -135,10 +135,20 @@ static bool is_threads_root(const char *name, score_type t)
     return t == SCORE_SCOREP && name && strcmp(name, "THREADS") == 0;
 }
 
+/* Recording switched off (SCOREP_RECORDING_OFF): the profile shows a call of MEASUREMENT
+ * OFF, the buffer holds a measurement-off and a measurement-on record instead (Score-P's
+ * estimate counts it the same way). */
+static bool is_measurement_off(const char *name)
+{
+    return name && strcmp(name, "MEASUREMENT OFF") == 0;
+}
+
 uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
 {
     if (is_threads_root(name, t))
         return 3 * SCORE_EVENT_RECORD;
+    if (is_measurement_off(name))
+        return 2 * SCORE_EVENT_RECORD;
     uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
     if (t == SCORE_MPI && name)
         b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
@@ -361,14 +371,15 @@ static int *cnode_depths(const cube_reader *r, int *max_depth)
 /* The buffer of one location, stream by stream: enters and leaves go to one stream per call
  * depth, metric values and parameters to one, MPI records to another, thread events to a
  * third; each stream's pages have their own headers. bytes[max_depth + 1] = metric and
- * parameter, [+ 2] = MPI, [+ 3] = thread events; *creator gets the create and wait records
+ * parameter, [+ 2] = MPI, [+ 3] = thread events, [+ 4] = measurement on/off (the stream of
+ * other events); *creator gets the create and wait records
  * of the threads (written on the thread that started them, in the same process). */
 static uint64_t location_bytes(const score_model *m, const scratch *s, const score_params *p, int l,
                                const int *depth, int max_depth, uint64_t *bytes, bool kept,
                                uint64_t *creator)
 {
     const cube_reader *r = m->r;
-    memset(bytes, 0, ((size_t)max_depth + 4) * sizeof *bytes);
+    memset(bytes, 0, ((size_t)max_depth + 5) * sizeof *bytes);
     for (int c = 0; c < r->n_cnodes; c++) {
         int g = r->cnodes[c].region;
         if (kept && m->regions[g].flt == SCORE_FLT_YES)
@@ -377,6 +388,11 @@ static uint64_t location_bytes(const score_model *m, const scratch *s, const sco
         if (v == 0)
             continue;
         uint64_t *pb = &bytes[max_depth + 1];
+        if (is_measurement_off(m->regions[g].name)) {
+            bytes[max_depth + 4] =
+                sat_add(bytes[max_depth + 4], sat_mul(v, 2 * SCORE_EVENT_RECORD));
+            continue;
+        }
         if (is_threads_root(m->regions[g].name, m->regions[g].type)) {
             bytes[max_depth + 3] = sat_add(bytes[max_depth + 3], sat_mul(v, SCORE_EVENT_RECORD));
             *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
@@ -394,7 +410,7 @@ static uint64_t location_bytes(const score_model *m, const scratch *s, const sco
         bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
     }
     uint64_t total = 0;
-    for (int k = 0; k < max_depth + 4; k++)
+    for (int k = 0; k < max_depth + 5; k++)
         total = sat_add(total, with_page_headers(bytes[k]));
     return total;
 }
@@ -406,7 +422,7 @@ static int stream_totals(score_model *m, const scratch *s, const score_params *p
     const cube_reader *r = m->r;
     int max_depth;
     int *depth = cnode_depths(r, &max_depth);
-    uint64_t *bytes = malloc(((size_t)max_depth + 4) * sizeof *bytes);
+    uint64_t *bytes = malloc(((size_t)max_depth + 5) * sizeof *bytes);
     uint64_t *proc = calloc(4 * (size_t)r->n_locgroups + 1, sizeof *proc);
     int rc = depth && bytes && proc ? 0 : -1;
     uint64_t *creators = rc == 0 ? proc + 2 * (size_t)r->n_locgroups : NULL; /* per process */
