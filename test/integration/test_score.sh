@@ -115,6 +115,21 @@ expect_eq "$status" 0 "user: exit status"
 expect_eq "$(($(est_max u1.score) + 6 * 24))" "$(bytes_used u1.err | awk '{ print $2 }')" \
     "user: estimate + 6 user metric values = the bytes used"
 
+# OpenMP (test/omp/parallel.c, 25 teams of 2 to 4 threads): team begin/end per member, fork
+# and join per team besides enter and leave
+if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&
+    command -v clang >/dev/null 2>&1; then
+    scorep_cc clang -fopenmp -o parallel "$top_srcdir/test/omp/parallel.c"
+    run_app o1 env SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY=o1 ./parallel
+    expect_eq "$status" 0 "openmp: exit status"
+    "$SCOREP_SCORE" o1 >o1.score || fail "scorep-score o1"
+    actual=$(bytes_used o1.err | awk '{ print $2 }')
+    expect_within10 "$(est_max o1.score)" "$actual" "openmp: max_buf"
+    expect_within10 "$(est_total o1.score)" "$actual" "openmp: aggregate"
+else
+    skip_part "clang or the runtime's OMPT tool"
+fi
+
 # MPI: 2 ranks, 1000 round trips with 5 tiny calls each, 2 rusage metrics at every event
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

@@ -89,6 +89,10 @@ def mpi_records(name):
     return 2 if f in two or coll else 0
 
 
+def omp_parallel(name, typ):
+    return typ == "OMP" and (name == "!$omp parallel" or name.startswith("!$omp parallel "))
+
+
 def visit_bytes(name, typ):
     """An enter and a leave (16 bytes each) with COUNTERS metric values (24 bytes each), and
     the MPI records (64 bytes) of the call; THREADS: thread begin, create and wait."""
@@ -96,6 +100,8 @@ def visit_bytes(name, typ):
         return 3 * 24
     if name == "MEASUREMENT OFF":  # a measurement-off and -on record instead of the call
         return 2 * 24
+    if omp_parallel(name, typ):  # team begin and end (fork and join: per team, in streams)
+        return 2 * (16 + COUNTERS * 24) + 2 * 24
     return 2 * (16 + COUNTERS * 24) + (mpi_records(name) * 64 if typ == "MPI" else 0)
 
 
@@ -169,6 +175,9 @@ def stream_bytes(d, procs, removed):
             streams[(l, "thread")] = streams.get((l, "thread"), 0) + 24 * n
             streams[(-1 - proc_of[l], "creator")] = streams.get((-1 - proc_of[l], "creator"), 0) + 48 * n
             continue
+        if omp_parallel(regions[g][0], group[g]):  # + fork and join on the team's opener
+            opener = parent[c] < 0 or excl.get((parent[c], l), {}).get("visits", 0) > 0
+            streams[(l, "thread")] = streams.get((l, "thread"), 0) + n * (96 if opener else 48)
         for key, b in (((l, depth[c]), 32), ((l, "metric"), COUNTERS * 48),
                        ((l, "mpi"), 64 * mpi_records(regions[g][0]) if group[g] == "MPI" else 0)):
             streams[key] = streams.get(key, 0) + n * b

@@ -143,6 +143,15 @@ static bool is_measurement_off(const char *name)
     return name && strcmp(name, "MEASUREMENT OFF") == 0;
 }
 
+/* An OpenMP parallel region (Score-P's name "!$omp parallel @file:line"): every team
+ * member writes a team begin and end record, the thread that opens the team a fork and a
+ * join record besides. */
+static bool is_omp_parallel(const char *name, score_type t)
+{
+    return t == SCORE_OMP && name && strncmp(name, "!$omp parallel", 14) == 0 &&
+           (name[14] == '\0' || name[14] == ' ');
+}
+
 uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
 {
     if (is_threads_root(name, t))
@@ -152,6 +161,8 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
     uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
     if (t == SCORE_MPI && name)
         b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
+    if (is_omp_parallel(name, t)) /* the team's; the fork and join are counted per team */
+        b += 2 * SCORE_EVENT_RECORD;
     return b;
 }
 
@@ -368,6 +379,17 @@ static int *cnode_depths(const cube_reader *r, int *max_depth)
     return d;
 }
 
+/* Thread records of one visit of an OpenMP parallel cnode on location l: team begin and
+ * end, and a fork and a join when l opened the team, which the profile shows as l having
+ * visited the cnode's parent (a worker's call path hangs below its master's). */
+static uint64_t omp_thread_records(const cube_reader *r, const scratch *s, int c, int l)
+{
+    int parent = r->cnodes[c].parent;
+    bool opener =
+        parent < 0 || cube_reader_value_bits(r, s->visits, parent, l, CUBE_VIEW_EXCLUSIVE) > 0;
+    return (opener ? 4 : 2) * SCORE_EVENT_RECORD;
+}
+
 /* The buffer of one location, stream by stream: enters and leaves go to one stream per call
  * depth, metric values and parameters to one, MPI records to another, thread events to a
  * third; each stream's pages have their own headers. bytes[max_depth + 1] = metric and
@@ -402,12 +424,15 @@ static uint64_t location_bytes(const score_model *m, const scratch *s, const sco
             *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
             continue;
         }
-        uint64_t all = score_visit_bytes(m->regions[g].name, m->regions[g].type, p->n_counters);
+        const score_row *w = &m->regions[g];
         uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD;
-        uint64_t mpi = all - metrics - 2 * SCORE_REGION_RECORD;
+        uint64_t mpi = w->type == SCORE_MPI ? mpi_records(w->name) * SCORE_MPI_RECORD : 0;
         bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
         *pb = sat_add(*pb, sat_mul(v, metrics));
         bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
+        if (is_omp_parallel(w->name, w->type))
+            bytes[max_depth + 3] =
+                sat_add(bytes[max_depth + 3], sat_mul(v, omp_thread_records(r, s, c, l)));
     }
     uint64_t total = 0;
     for (int k = 0; k < max_depth + 5; k++)
