@@ -187,7 +187,8 @@ static int load_filter(const char *path, scorep_filter **f)
 static int generate(const score_model *m, const options *o)
 {
     char moved[512], err[1024];
-    if (score_gen_write(m, &o->gen, o->filter, moved, sizeof moved, err, sizeof err) != 0) {
+    if (score_gen_write(m, &o->gen, o->filter, (int)o->sort, moved, sizeof moved, err,
+                        sizeof err) != 0) {
         fprintf(stderr, "scorep-score: %s\n", err);
         return -1;
     }

@@ -88,6 +88,21 @@ check "-g '$g' $tp (no COM region is that cheap)" gen $tp "$g" initial_scorep.fi
 "$score" -g 'timepervisit=100' "$samples/call_tree_test/call_tree_test.cubex" >out
 check "-g timepervisit=100 call_tree_test" gen call_tree_test 'timepervisit=100' initial_scorep.filter
 
+# -s name / timepervisit: region rows by name (ascending), by time per visit (ascending,
+# the cheapest first, as Score-P); -g's entries follow -s too
+"$score" -r -s name "$f" | sed -n '/^ *ALL .* ALL$/,$p' | awk 'NF == 0 { on = 1; next } on' >rows
+awk '{ $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print }' rows >names
+LC_ALL=C sort -c names 2>/dev/null && [ "$(wc -l <names)" = 31 ] &&
+    echo "ok: -s name: 31 region rows in name order" || { echo "FAIL: -s name"; cat names; failed=1; }
+"$score" -r -s timepervisit "$f" | sed -n '/^ *ALL .* ALL$/,$p' | awk 'NF == 0 { on = 1; next } on { print $6 }' >tpv
+sort -g -c tpv && [ "$(wc -l <tpv)" = 31 ] && echo "ok: -s timepervisit: ascending" ||
+    { echo "FAIL: -s timepervisit"; cat tpv; failed=1; }
+"$score" -s name -g 'bufferpercent=0,timepervisit=400,type=both' "$f" >out
+sed -n 's/^    # name=.\(.*\).$/\1/p' initial_scorep.filter >gnames
+LC_ALL=C sort -c gnames && [ "$(wc -l <gnames)" = 17 ] && echo "ok: -g -s name: entries in name order" ||
+    { echo "FAIL: -g -s name"; cat gnames; failed=1; }
+rm -f initial_scorep*.filter
+
 # -m: mangled names in the region column
 "$score" -r -m -t 1 "$f" | tail -n 1 | tr -s ' ' >out
 echo " USR 135,244,240 16,814,000 0.74 21.7 0.04 _ZN2bg6VectorIdEclEi" | diff - out >/dev/null &&

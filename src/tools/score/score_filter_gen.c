@@ -192,13 +192,13 @@ static void put_entry(FILE *f, const score_model *m, const score_row *w, const s
 }
 
 static void put_entries(FILE *f, const score_model *m, const score_gen_params *g, size_t plen,
-                        const char *filter_path)
+                        const char *filter_path, score_sort sort)
 {
     score_row *rows = malloc(((size_t)m->n_rows + 1) * sizeof *rows);
     if (rows == NULL)
         return;
     memcpy(rows, m->regions, (size_t)m->n_rows * sizeof *rows);
-    score_sort_rows(rows, (size_t)m->n_rows, SORT_MAXBUF);
+    score_sort_rows(rows, (size_t)m->n_rows, sort);
     score_widths wd = score_table_widths(m);
     for (int i = 0; i < m->n_rows; i++)
         if (score_gen_candidate(m, &rows[i], g))
@@ -244,7 +244,7 @@ static int move_aside(char *moved, size_t len, char *err, size_t errlen)
 }
 
 int score_gen_write(const score_model *m, const score_gen_params *g, const char *filter_path,
-                    char *moved, size_t movedlen, char *err, size_t errlen)
+                    int sort, char *moved, size_t movedlen, char *err, size_t errlen)
 {
     const char *tmp = SCORE_FILTER_FILE ".tmp";
     err[0] = '\0';
@@ -256,7 +256,7 @@ int score_gen_write(const score_model *m, const score_gen_params *g, const char 
     const char *first;
     size_t plen = common_dir_prefix(m, &first);
     put_header(f, g, first, plen);
-    put_entries(f, m, g, plen, filter_path);
+    put_entries(f, m, g, plen, filter_path, (score_sort)sort);
     fputs("SCOREP_REGION_NAMES_END\n", f);
     /* written completely or not at all: the temporary file replaces nothing on error */
     if (ferror(f) | (fclose(f) != 0)) {

@@ -23,8 +23,9 @@ int score_gen_parse(const char *arg, score_gen_params *g, char *err, size_t errl
 /* true when the region is a candidate under g (m->max_buf is the reference). */
 bool score_gen_candidate(const score_model *m, const score_row *w, const score_gen_params *g);
 /* Writes SCORE_FILTER_FILE in the current directory (an existing one is moved aside, its
- * new name in moved[]); filter_path: the -f file, or NULL. 0, or -1 with err set. */
+ * new name in moved[]); filter_path: the -f file, or NULL; entries in the -s order (a
+ * score_sort). 0, or -1 with err set. */
 int score_gen_write(const score_model *m, const score_gen_params *g, const char *filter_path,
-                    char *moved, size_t movedlen, char *err, size_t errlen);
+                    int sort, char *moved, size_t movedlen, char *err, size_t errlen);
 
 #endif
