@@ -254,19 +254,33 @@ typedef struct {
     uint64_t *group_proc; /* 2 * SCORE_N_TYPES * n_processes: groups, then kept groups */
 } scratch;
 
+/* A parameter call path, recorded as a parameter event rather than an enter and a leave: a
+ * cnode with Cube's <parameter> element, or one of a region "name=value" of paradigm user
+ * and role unknown, as Score-P and scorep-rt write parameters. */
+static bool is_param_cnode(const cube_reader *r, int c)
+{
+    const cube_cnode *n = &r->cnodes[c];
+    if (n->param_name != NULL)
+        return true;
+    const cube_region *g = &r->regions[n->region];
+    return g->role && strcmp(g->role, "unknown") == 0 && g->paradigm &&
+           strcmp(g->paradigm, "user") == 0 && g->name && strchr(g->name, '=') != NULL;
+}
+
 /* The region's visits, times and per-process record bytes from its cnodes. */
 static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t visit_bytes)
 {
     const cube_reader *r = s->r;
     for (int i = 0; i < n; i++) {
         int c = cn[i];
-        bool param = r->cnodes[c].param_name != NULL;
+        bool param = is_param_cnode(r, c);
+        bool own_row = r->cnodes[c].param_name == NULL; /* a region "n=5" has a row */
         for (int l = 0; l < r->n_locations; l++) {
             uint64_t v = cube_reader_value_bits(r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
             double t = cube_reader_exclusive(r, s->time, c, l);
             uint64_t *pb = &s->proc_bytes[r->locations[l].locgroup];
             *pb = sat_add(*pb, sat_mul(v, param ? SCORE_EVENT_RECORD : visit_bytes));
-            w->visits = sat_add(w->visits, param ? 0 : v);
+            w->visits = sat_add(w->visits, own_row ? v : 0);
             w->excl += t;
             s->loc_excl[l] += t;
             if (v)
@@ -365,7 +379,7 @@ static int *cnode_depths(const cube_reader *r, int *max_depth)
             const cube_region *g = &r->regions[r->cnodes[e].region];
             bool threads = r->cnodes[e].parent < 0 && strcmp(g->name, "THREADS") == 0 &&
                            paradigm_type(g->paradigm) == SCORE_SCOREP;
-            base += (r->cnodes[e].param_name == NULL || r->cnodes[e].parent < 0) && !threads;
+            base += (!is_param_cnode(r, e) || r->cnodes[e].parent < 0) && !threads;
             d[e] = base;
             *max_depth = base > *max_depth ? base : *max_depth;
         }
@@ -420,7 +434,7 @@ static uint64_t location_bytes(const score_model *m, const scratch *s, const sco
             *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
             continue;
         }
-        if (r->cnodes[c].param_name != NULL) {
+        if (is_param_cnode(r, c)) {
             *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
             continue;
         }
