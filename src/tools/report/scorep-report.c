@@ -36,7 +36,8 @@ static int write_report(const report_expdir *x, const char *path, char *err, siz
     int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (f == NULL) {
-        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        snprintf(err, errlen, "cannot write %s (temporary file %s): %s", path, tmp,
+                 strerror(errno));
         if (fd >= 0)
             close(fd);
         free(tmp);

@@ -1,0 +1,125 @@
+#!/bin/sh
+# test_report.sh: scorep-report on a known MPI program (test/programs/report_mpi.c, 3 ranks:
+# 5 x 1000 bytes 0->1, 3 x 2000 bytes 0->2, 2 x 64 bytes 1->2), with and without a trace.
+# The page is rendered in headless Chromium; the test reads the rendered DOM: no script
+# error, the region names in the flame graph and top table, the exact message matrix and
+# bytes per rank. The page and its screenshot stay in test/integration/test_report.out/.
+# Bad input: an empty directory, a truncated profile or trace: one message, exit 1, no file.
+. "$top_srcdir/test/integration/lib.sh"
+
+REPORT="$top_builddir/scorep-report"
+DOM="python3 $top_srcdir/test/integration/report_dom.py"
+keep="$top_builddir/test/integration/test_report.out"
+rm -rf "$keep"
+mkdir -p "$keep"
+[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+scorep_cc --user mpicc -O1 -o report_mpi "$PROGRAMS/report_mpi.c"
+for run in trace profile; do
+    tracing=false
+    [ "$run" = profile ] || tracing=true
+    run_app "$run" env SCOREP_ENABLE_TRACING=$tracing SCOREP_EXPERIMENT_DIRECTORY="$run" \
+        timeout 120 mpirun -np 3 ./report_mpi
+    expect_eq "$status" 0 "report_mpi ($run) runs measured on 3 ranks"
+done
+
+# render PAGE NAME: the DOM facts of PAGE rendered by Chromium in NAME.facts, a screenshot
+# in $keep/NAME.png
+render()
+{
+    _args="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
+        --disable-component-update --disable-sync --window-size=1400,2000"
+    # shellcheck disable=SC2086
+    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
+        --dump-dom "file://$1" >"$2.dom" 2>"$2.chromium.err" ||
+        fail "chromium --dump-dom $1: $(tail -n 3 "$2.chromium.err")"
+    # shellcheck disable=SC2086
+    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
+        --screenshot="$keep/$2.png" "file://$1" >/dev/null 2>>"$2.chromium.err" ||
+        fail "chromium --screenshot $1: $(tail -n 3 "$2.chromium.err")"
+    $DOM "$2.dom" >"$2.facts" || fail "report_dom.py $2.dom"
+    expect_file "$keep/$2.png" "$2: screenshot"
+    echo "screenshot: $keep/$2.png"
+}
+
+# facts NAME PREFIX: the facts of NAME starting with PREFIX, prefix removed, one a line
+facts()
+{
+    sed -n "s/^$2 //p" "$1.facts"
+}
+
+# checks of the page common to both runs
+check_page()
+{
+    _n=$1
+    expect_eq "$(facts "$_n" status)" ok "$_n: the page rendered without script errors"
+    expect_eq "$(facts "$_n" errors)" "" "$_n: no error text on the page"
+    # (frames narrower than half a pixel are left out: these are wide in every run)
+    for _r in main MPI_Init compute 'phase<1> & "all"'; do
+        expect_eq "$(facts "$_n" flame | grep -cxF "$_r")" 1 "$_n: flame graph frame '$_r'"
+    done
+    # visits summed over the 3 ranks, in the top table
+    expect_eq "$(facts "$_n" top | grep -E ' (compute|MPI_Send|MPI_Recv|MPI_Init|send_to|receive_from|phase.*)$' | sort)" \
+        'COM 3 receive_from
+COM 3 send_to
+MPI 10 MPI_Recv
+MPI 10 MPI_Send
+MPI 3 MPI_Init
+USR 12 compute
+USR 3 phase<1> & "all"' "$_n: top table rows (type, visits, region)"
+    expect_eq "$(facts "$_n" heatrows)" 3 "$_n: heat map rows (one per location)"
+    expect_eq "$(facts "$_n" bytes | tr '\n' ' ')" \
+        "0 bytes_sent 11000 0 bytes_received 0 1 bytes_sent 128 1 bytes_received 5000 2 bytes_sent 0 2 bytes_received 6128 " \
+        "$_n: bytes per rank from the profile"
+    expect_no_grep 'https?://' "$2" "$_n: the page references no network resource"
+}
+
+if ! command -v chromium >/dev/null 2>&1; then
+    skip_part chromium
+fi
+
+# --- with a trace: the default output file
+run_app report_trace "$REPORT" trace
+expect_eq "$status" 0 "scorep-report trace"
+expect_file trace/report.html "report.html written into the experiment directory"
+cp trace/report.html "$keep/report_trace.html"
+if command -v chromium >/dev/null 2>&1; then
+    render "$work/trace/report.html" report_trace
+    check_page report_trace trace/report.html
+fi
+
+# --- profile only, -o: the matrix is replaced by the bytes per rank, with a note
+run_app report_profile "$REPORT" -o "$work/profile_report.html" profile
+expect_eq "$status" 0 "scorep-report -o (profile only)"
+expect_no_file profile/report.html "-o: nothing written into the experiment directory"
+cp profile_report.html "$keep/report_profile.html"
+if command -v chromium >/dev/null 2>&1; then
+    render "$work/profile_report.html" report_profile
+    check_page report_profile profile_report.html
+    expect_eq "$(facts report_profile matrix)" "" "profile only: no per-pair matrix"
+    expect_grep 'needs a trace' report_profile.dom "profile only: the page says the matrix needs a trace"
+fi
+
+# --- bad input: one message on stderr, exit status 1, no report (nor temporary file) left
+# bad NAME DIR ERE: scorep-report DIR fails with one line matching ERE
+bad()
+{
+    # (not run_app: its profile check would fail on the truncated profile)
+    status=0
+    "$REPORT" "$2" >"bad_$1.out" 2>"bad_$1.err" || status=$?
+    expect_eq "$status" 1 "$1: exit status"
+    expect_eq "$(wc -l <"bad_$1.err" | tr -d ' ')" 1 "$1: one line of message"
+    expect_grep "^scorep-report: .*$3" "bad_$1.err" "$1: the message says what is wrong"
+    expect_eq "$(find "$2" -maxdepth 1 -name 'report.html*' 2>/dev/null | wc -l | tr -d ' ')" 0 \
+        "$1: no report.html (nor a temporary file) written"
+}
+mkdir empty
+bad empty empty "not an experiment directory"
+bad missing no_such_dir "cannot open the experiment directory"
+mkdir badprof
+head -c 3000 profile/profile.cubex >badprof/profile.cubex
+bad truncated_profile badprof "cannot read the profile"
+rm -r badprof
+done_ok
