@@ -320,11 +320,13 @@ function renderTimeline(data) {
   var nLoc = t.locations.length, iv = t.intervals, msg = t.messages;
   var nIv = iv.length / 5, nMsg = msg.length / 5, maxDepth = 0;
   for (var i = 0; i < nIv; i++) if (iv[5 * i + 2] > maxDepth) maxDepth = iv[5 * i + 2];
-  var levels = maxDepth + 1, ROW = Math.max(14, Math.min(48, levels * 6)), LABEL = 170, AXIS = 20;
+  var levels = maxDepth + 1, ROW = Math.max(24, Math.min(60, levels * 8)), LABEL = 170, AXIS = 20;
   var band = ROW / levels;
   info.setAttribute('data-locations', nLoc);
   info.setAttribute('data-intervals', nIv);
   info.setAttribute('data-messages', nMsg);
+  info.setAttribute('data-total-intervals', t.total_intervals);
+  info.setAttribute('data-total-messages', t.total_messages);
   info.appendChild(el('p', null, nLoc + ' locations, ' + fmtTime(t.duration / t.resolution) +
     '; drawn: ' + nIv + ' of ' + t.total_intervals + ' region instances, ' + nMsg + ' of ' +
     t.total_messages + ' messages.'));

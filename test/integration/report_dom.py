@@ -3,7 +3,7 @@
 prints what test_report.sh asserts on, one fact a line (attribute values unescaped):
   status S | errors TEXT | flame NAME | top TYPE VISITS REGION | heatrows N
   matrix KIND FROM TO MESSAGES BYTES (non-zero cells) | bytes RANK METRIC VALUE
-  timeline locations N intervals N messages N | reduction TEXT"""
+  timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT"""
 import sys
 from html.parser import HTMLParser
 
@@ -32,8 +32,9 @@ class Page(HTMLParser):
             self.stack.append(("bytes", a))
             self.text[id(a)] = ""
         if tag == "div" and a.get("id") == "timeline-info" and "data-locations" in a:
-            self.facts.append("timeline locations %s intervals %s messages %s" % (
-                a["data-locations"], a["data-intervals"], a["data-messages"]))
+            self.facts.append("timeline locations %s intervals %s messages %s total %s %s" % (
+                a["data-locations"], a["data-intervals"], a["data-messages"],
+                a["data-total-intervals"], a["data-total-messages"]))
         if tag == "table" and cls == "heat":
             self.in_heat = True
         if tag == "th" and cls == "loc" and self.in_heat:

@@ -88,6 +88,15 @@ cp trace/report.html "$keep/report_trace.html"
 if command -v chromium >/dev/null 2>&1; then
     render "$work/trace/report.html" report_trace
     check_page report_trace trace/report.html
+    expect_eq "$(facts report_trace matrix)" "mpi 0 1 5 5000
+mpi 0 2 3 6000
+mpi 1 2 2 128" "trace: message matrix cells (from, to, messages, bytes)"
+    # the timeline: 3 rows, all 10 messages, one region instance per ENTER of the trace
+    set -- $(facts report_trace timeline)
+    expect_eq "$2 $6 $8 $9" "3 10 $(trace_count trace ENTER) 10" \
+        "trace: timeline rows, messages drawn, region instances and messages in the trace"
+    expect_ge "$4" 3 "trace: region instances drawn after downsampling ($4 of $8)"
+    expect_grep 'Downsampled for drawing' report_trace.dom "trace: the page says how it downsamples"
 fi
 
 # --- profile only, -o: the matrix is replaced by the bytes per rank, with a note
@@ -122,4 +131,11 @@ mkdir badprof
 head -c 3000 profile/profile.cubex >badprof/profile.cubex
 bad truncated_profile badprof "cannot read the profile"
 rm -r badprof
+# a trace cut in half (its profile is fine): the whole report fails
+cp -r trace badtrace
+rm badtrace/report.html
+evt=badtrace/traces/1.evt
+head -c $(($(wc -c <"$evt") / 2)) "$evt" >"$evt.half"
+mv "$evt.half" "$evt"
+bad truncated_trace badtrace "cannot read the trace .*unreadable"
 done_ok
