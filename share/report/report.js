@@ -298,7 +298,7 @@ function renderMatrix(data) {
   if (pb && pb.metrics.length) {
     var block = el('div', { class: 'matrix-block' });
     block.appendChild(el('h3', null, 'Bytes per rank (profile)'));
-    if (!data.matrix)
+    if (!data.meta.trace)
       block.appendChild(el('p', { class: 'note' }, 'The profile counts bytes per rank only; ' +
         'the matrix of messages between pairs of ranks needs a trace (SCOREP_ENABLE_TRACING=true).'));
     block.appendChild(profileBytesTable(pb));

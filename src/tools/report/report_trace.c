@@ -313,9 +313,10 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen)
         return -1;
     }
     int rc = write_timeline(out, t);
-    if (rc == 0)
+    if (rc == 0) {
         write_matrix(out, t);
-    else
+        rc = report_write_rma(out, path, t, MATRIX_MAX, err, errlen);
+    } else
         snprintf(err, errlen, "out of memory while reading the trace %s", path);
     tm_free(t);
     return rc;
