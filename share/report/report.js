@@ -146,6 +146,20 @@ function nodeTip(n, total) {
   return lines.join('\n');
 }
 
+// The frame named by the page address's "#zoom=NAME" (first found breadth first): lets a
+// link, or a test, open the flame graph zoomed.
+function zoomTarget(root) {
+  var m = /[#&]zoom=([^&]*)/.exec(window.location.hash);
+  if (!m) return null;
+  var name = decodeURIComponent(m[1]), queue = [root];
+  while (queue.length) {
+    var n = queue.shift();
+    if (n.name === name) return n;
+    queue.push.apply(queue, n.children);
+  }
+  return null;
+}
+
 function renderFlame(data) {
   var view = document.getElementById('flame-view');
   if (!data.tree) {
@@ -188,8 +202,9 @@ function renderFlame(data) {
     view.setAttribute('data-frames', frames);
     var crumbs = document.getElementById('flame-crumbs');
     crumbs.textContent = ancestors.concat([focus]).map(function (n) { return n.name; }).join(' \u203a ');
+    crumbs.setAttribute('data-focus', focus.name);
   }
-  draw(root);
+  draw(zoomTarget(root) || root);
   view.parentNode.insertBefore(legend(['USR', 'COM', 'MPI', 'OMP', 'SHMEM', 'CUDA']), view);
 }
 
@@ -229,9 +244,41 @@ function renderHeat(data) {
 }
 
 // ------------------------------------------------------------------ communication matrices
+// Matrices of more than MATRIX_TABLE_MAX ranks are drawn on a canvas, one cell per rank pair.
+var MATRIX_TABLE_MAX = 32;
+
+function matrixCanvas(block, m) {
+  var n = m.messages.length, cell = Math.max(1, Math.min(12, Math.floor(800 / n))), max = 0;
+  m.bytes.forEach(function (row) { row.forEach(function (b) { if (b > max) max = b; }); });
+  var c = el('canvas', { width: n * cell, height: n * cell, class: 'mx-canvas' }), ctx = c.getContext('2d');
+  for (var i = 0; i < n; i++)
+    for (var j = 0; j < n; j++) {
+      if (!m.bytes[i][j] && !m.messages[i][j]) continue;
+      var f = max > 0 ? Math.sqrt(m.bytes[i][j] / max) : 1;
+      ctx.fillStyle = 'hsl(210,80%,' + (90 - 50 * f).toFixed(0) + '%)';
+      ctx.fillRect(j * cell, i * cell, cell, cell);
+    }
+  c.onmousemove = function (ev) {
+    var r = c.getBoundingClientRect(), i = Math.floor((ev.clientY - r.top) / cell),
+      j = Math.floor((ev.clientX - r.left) / cell);
+    if (i < 0 || j < 0 || i >= n || j >= n) return hideTip();
+    showTip(ev, 'rank ' + i + ' \u2192 rank ' + j + ': ' + m.messages[i][j] + ' ' + m.unit + ', ' +
+      m.bytes[i][j] + ' bytes');
+  };
+  c.onmouseleave = hideTip;
+  block.appendChild(el('p', { class: 'hint' }, n + ' ranks: rows send, columns receive; hover for the numbers.'));
+  block.appendChild(c);
+  return block;
+}
+
 function matrixTable(title, m, kind) {
   var block = el('div', { class: 'matrix-block', 'data-kind': kind });
   block.appendChild(el('h3', null, title));
+  if (!m.messages) {
+    block.appendChild(el('p', { class: 'note' }, 'Not shown: ' + m.ranks + ' ranks are too many to embed the matrix.'));
+    return block;
+  }
+  if (m.messages.length > MATRIX_TABLE_MAX) return matrixCanvas(block, m);
   var n = m.messages.length, max = 0, table = el('table', { class: 'mx' }), head = el('tr');
   m.bytes.forEach(function (row) { row.forEach(function (b) { if (b > max) max = b; }); });
   head.appendChild(el('th', null, 'from \\ to'));

@@ -3,7 +3,8 @@
 prints what test_report.sh asserts on, one fact a line (attribute values unescaped):
   status S | errors TEXT | flame NAME | top TYPE VISITS REGION | heatrows N
   matrix KIND FROM TO MESSAGES BYTES (non-zero cells) | bytes RANK METRIC VALUE
-  timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT"""
+  timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT
+  focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)"""
 import sys
 from html.parser import HTMLParser
 
@@ -44,7 +45,9 @@ class Page(HTMLParser):
             self.text[id(a)] = []
         if tag == "td" and self.stack and self.stack[-1][0] == "top":
             self.text[id(self.stack[-1][1])].append("")
-        if tag in ("div", "p", "pre") and a.get("id") in ("errors", "reduction"):
+        if tag == "div" and a.get("id") == "flame-crumbs":
+            self.facts.append("focus " + a.get("data-focus", ""))
+        if tag in ("div", "p", "pre") and a.get("id") in ("errors", "reduction", "flame-crumbs"):
             self.stack.append((a["id"], a))
             self.text[id(a)] = ""
 
@@ -65,7 +68,8 @@ class Page(HTMLParser):
         if not self.stack:
             return
         kind, a = self.stack[-1]
-        closes = {"bytes": "td", "top": "tr", "errors": "div", "reduction": None}
+        closes = {"bytes": "td", "top": "tr", "errors": "div", "reduction": None,
+                  "flame-crumbs": "div"}
         if kind == "reduction" and tag in ("p", "pre") or closes.get(kind) == tag:
             self.stack.pop()
             t = self.text.pop(id(a))

@@ -25,19 +25,20 @@ for run in trace profile; do
     expect_eq "$status" 0 "report_mpi ($run) runs measured on 3 ranks"
 done
 
-# render PAGE NAME: the DOM facts of PAGE rendered by Chromium in NAME.facts, a screenshot
-# in $keep/NAME.png
+# render PAGE NAME [#FRAGMENT]: the DOM facts of PAGE (opened with FRAGMENT) rendered by
+# Chromium in NAME.facts, a screenshot in $keep/NAME.png
 render()
 {
+    _url="file://$1${3:-}"
     _args="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
         --disable-component-update --disable-sync --window-size=1400,2000"
     # shellcheck disable=SC2086
     timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
-        --dump-dom "file://$1" >"$2.dom" 2>"$2.chromium.err" ||
+        --dump-dom "$_url" >"$2.dom" 2>"$2.chromium.err" ||
         fail "chromium --dump-dom $1: $(tail -n 3 "$2.chromium.err")"
     # shellcheck disable=SC2086
     timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
-        --screenshot="$keep/$2.png" "file://$1" >/dev/null 2>>"$2.chromium.err" ||
+        --screenshot="$keep/$2.png" "$_url" >/dev/null 2>>"$2.chromium.err" ||
         fail "chromium --screenshot $1: $(tail -n 3 "$2.chromium.err")"
     $DOM "$2.dom" >"$2.facts" || fail "report_dom.py $2.dom"
     expect_file "$keep/$2.png" "$2: screenshot"
@@ -97,6 +98,34 @@ mpi 1 2 2 128" "trace: message matrix cells (from, to, messages, bytes)"
         "trace: timeline rows, messages drawn, region instances and messages in the trace"
     expect_ge "$4" 3 "trace: region instances drawn after downsampling ($4 of $8)"
     expect_grep 'Downsampled for drawing' report_trace.dom "trace: the page says how it downsamples"
+    expect_eq "$(facts report_trace focus)" "all locations" "flame graph: not zoomed by default"
+    # zoomed into compute (as a click does): its ancestors above it, nothing else beside it
+    render "$work/trace/report.html" report_zoom '#zoom=compute'
+    expect_eq "$(facts report_zoom status)" ok "zoomed page renders without script errors"
+    expect_eq "$(facts report_zoom focus)" compute "flame graph zoomed into compute"
+    expect_eq "$(facts report_zoom flame-crumbs)" 'all locations › main › phase<1> & "all" › compute' \
+        "zoomed flame graph: the path to compute"
+    expect_eq "$(facts report_zoom flame | tr '\n' ' ')" "compute " "zoomed: compute is the only frame below its path"
+fi
+
+# --- a large trace: 3 x 100000 calls of tiny() are downsampled for the timeline
+run_app big env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=64M SCOREP_EXPERIMENT_DIRECTORY=big \
+    timeout 120 mpirun -np 3 ./report_mpi 100000
+expect_eq "$status" 0 "report_mpi 100000 runs measured"
+expect_no_grep '^## ' big/MANIFEST.md "big: the trace is complete (no reduction notes)"
+run_app report_big "$REPORT" big
+expect_eq "$status" 0 "scorep-report big"
+cp big/report.html "$keep/report_big.html"
+expect_ge "$(awk -v s="$(wc -c <big/report.html)" 'BEGIN { print (s < 2000000) }')" 1 \
+    "big: the page stays under 2 MB ($(wc -c <big/report.html) bytes)"
+if command -v chromium >/dev/null 2>&1; then
+    render "$work/big/report.html" report_big
+    expect_eq "$(facts report_big status)" ok "big: the page rendered without script errors"
+    set -- $(facts report_big timeline)
+    expect_eq "$8" "$(trace_count big ENTER)" "big: region instances counted in the trace"
+    expect_ge "$8" 300000 "big: the trace has the 300000 calls of tiny"
+    expect_ge "$(($8 / 10))" "$4" "big: at most a tenth of the region instances drawn ($4)"
+    expect_ge "$4" 3 "big: region instances drawn"
 fi
 
 # --- profile only, -o: the matrix is replaced by the bytes per rank, with a note

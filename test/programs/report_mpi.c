@@ -1,12 +1,19 @@
 /* report_mpi.c: MPI program with known communication for test_report.sh (3 ranks): rank 0
  * sends 5 messages of 1000 bytes to rank 1 and 3 of 2000 bytes to rank 2, rank 1 sends 2
  * of 64 bytes to rank 2; each rank runs compute() 4 times inside a user region whose name
- * holds HTML's special characters (the report must escape it). */
+ * holds HTML's special characters (the report must escape it). With an argument N, each
+ * rank also calls tiny() N times (a trace to downsample). */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static volatile double sink;
+
+__attribute__((noinline)) void tiny(int i)
+{
+    sink += i;
+}
 
 __attribute__((noinline)) void compute(int n)
 {
@@ -39,6 +46,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "report_mpi needs exactly 3 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    for (int i = 0, n = argc > 1 ? atoi(argv[1]) : 0; i < n; i++)
+        tiny(i);
     SCOREP_USER_REGION_DEFINE(phase)
     SCOREP_USER_REGION_BEGIN(phase, "phase<1> & \"all\"", SCOREP_USER_REGION_TYPE_COMMON)
     for (int i = 0; i < 4; i++)
