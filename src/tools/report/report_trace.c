@@ -78,8 +78,10 @@ static int add_instance(timeline *tl, const interval *iv, uint64_t origin)
     interval *b = &tl->best[iv->depth];
     uint64_t col = (iv->start - origin) / tl->column;
     if (b->used && (b->start - origin) / tl->column == col) {
-        if (iv->end - iv->start > b->end - b->start)
+        if (iv->end - iv->start > b->end - b->start) {
             *b = *iv;
+            b->used = true;
+        }
         return 0;
     }
     int rc = b->used ? push(tl, b) : 0;
