@@ -17,11 +17,12 @@ command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 scorep_cc --user mpicc -O1 -o report_mpi "$PROGRAMS/report_mpi.c"
-for run in trace profile; do
-    tracing=false
-    [ "$run" = profile ] || tracing=true
-    run_app "$run" env SCOREP_ENABLE_TRACING=$tracing SCOREP_EXPERIMENT_DIRECTORY="$run" \
-        timeout 120 mpirun -np 3 ./report_mpi
+for run in trace profile traceonly; do
+    tracing=true profiling=true
+    [ "$run" != profile ] || tracing=false
+    [ "$run" != traceonly ] || profiling=false
+    run_app "$run" env SCOREP_ENABLE_TRACING=$tracing SCOREP_ENABLE_PROFILING=$profiling \
+        SCOREP_EXPERIMENT_DIRECTORY="$run" timeout 120 mpirun -np 3 ./report_mpi
     expect_eq "$status" 0 "report_mpi ($run) runs measured on 3 ranks"
 done
 
@@ -30,8 +31,8 @@ done
 # and column of the shorter ones), counted from otf2-print's output
 downsampled()
 {
-    trace_defs "$1" | awk '/^CLOCK_PROPERTIES/ {
-            sub(/.*Global Offset: /, ""); o = $1 + 0; sub(/.*Length: /, ""); print o, $1 + 0 }' >clock.txt
+    # (kept as text: mawk prints numbers above 2^31 as %.6g)
+    trace_defs "$1" | sed -n 's/^CLOCK_PROPERTIES.*Global Offset: \([0-9]*\), Length: \([0-9]*\).*/\1 \2/p' >clock.txt
     read -r _off _len <clock.txt
     awk -v off="$_off" -v col="$(awk -v l="$_len" 'BEGIN { printf "%d", int(l / 2000) + 1 }')" '
         $1 == "ENTER" { t[$2, d[$2]++] = $3 }
@@ -121,6 +122,20 @@ mpi 1 2 2 128" "trace: message matrix cells (from, to, messages, bytes)"
     expect_eq "$(facts report_zoom flame-crumbs)" 'all locations › main › phase<1> & "all" › compute' \
         "zoomed flame graph: the path to compute"
     expect_eq "$(facts report_zoom flame | tr '\n' ' ')" "compute " "zoomed: compute is the only frame below its path"
+fi
+
+# --- a trace without a profile: matrix and timeline, a note instead of the profile's parts
+run_app report_traceonly "$REPORT" traceonly
+expect_eq "$status" 0 "scorep-report (trace only)"
+if command -v chromium >/dev/null 2>&1; then
+    render "$work/traceonly/report.html" report_traceonly
+    expect_eq "$(facts report_traceonly status)" ok "trace only: the page rendered without script errors"
+    expect_eq "$(facts report_traceonly matrix)" "$(facts report_trace matrix)" \
+        "trace only: the same message matrix"
+    expect_eq "$(facts report_traceonly timeline | cut -d' ' -f1-2,5-9)" "locations 3 messages 10 total $(trace_count traceonly ENTER) 10" \
+        "trace only: timeline rows, messages, region instances"
+    expect_eq "$(facts report_traceonly flame)" "" "trace only: no flame graph"
+    expect_grep 'No profile in this experiment' report_traceonly.dom "trace only: the page says there is no profile"
 fi
 
 # --- a large trace: 3 x 100000 calls of tiny() are downsampled for the timeline
