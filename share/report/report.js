@@ -368,6 +368,8 @@ function renderTimeline(data) {
   var nIv = iv.length / 5, nMsg = msg.length / 5, maxDepth = 0;
   for (var i = 0; i < nIv; i++) if (iv[5 * i + 2] > maxDepth) maxDepth = iv[5 * i + 2];
   var levels = maxDepth + 1, ROW = Math.max(24, Math.min(60, levels * 8)), LABEL = 170, AXIS = 20;
+  // browsers refuse canvases much taller than 16000 pixels: many locations get thin rows
+  if (nLoc * ROW > 16000) ROW = Math.max(2, Math.floor(16000 / nLoc));
   var band = ROW / levels;
   info.setAttribute('data-locations', nLoc);
   info.setAttribute('data-intervals', nIv);
@@ -391,7 +393,7 @@ function renderTimeline(data) {
     ctx.fillStyle = '#222';
     ctx.textBaseline = 'middle';
     t.locations.forEach(function (loc, l) {
-      ctx.fillText(locationLabel(loc).slice(0, 28), 4, AXIS + l * ROW + ROW / 2);
+      if (ROW >= 10) ctx.fillText(locationLabel(loc).slice(0, 28), 4, AXIS + l * ROW + ROW / 2);
       ctx.fillStyle = l % 2 ? '#fafafa' : '#f0f0f0';
       ctx.fillRect(LABEL, AXIS + l * ROW, width - LABEL, ROW);
       ctx.fillStyle = '#222';
