@@ -380,6 +380,9 @@ function renderTimeline(data) {
     '; drawn: ' + nIv + ' of ' + t.total_intervals + ' region instances, ' + nMsg + ' of ' +
     t.total_messages + ' messages.'));
   if (t.downsampled) info.appendChild(el('p', { class: 'note' }, t.method));
+  if (data.config && data.config.reduction)
+    info.appendChild(el('p', { class: 'note', id: 'timeline-reduced' }, 'This trace is incomplete: ' +
+      'events were removed when SCOREP_TOTAL_MEMORY ran short (see "Configuration and reduction").'));
   var regionGroup = t.regions.map(function (r) { return groupOfParadigm(r.paradigm); });
   var colors = t.regions.map(function (r, k) { return regionColor(r.name, regionGroup[k]); });
   var width = viewWidth('timeline-view'), height = AXIS + nLoc * ROW + 4;

@@ -158,6 +158,22 @@ if command -v chromium >/dev/null 2>&1; then
     expect_eq "$4" "$(downsampled big)" "big: region instances drawn, as the rule counts them"
 fi
 
+# --- a reduced trace (SCOREP_TOTAL_MEMORY too small): the page shows MANIFEST.md's notes
+run_app reduced env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=1M SCOREP_EXPERIMENT_DIRECTORY=reduced \
+    timeout 120 mpirun -np 3 ./report_mpi 100000
+expect_eq "$status" 0 "report_mpi 100000 runs measured with 1M of memory"
+expect_grep '^## What the trace lacks' reduced/MANIFEST.md "reduced: MANIFEST.md has reduction notes"
+run_app report_reduced "$REPORT" reduced
+expect_eq "$status" 0 "scorep-report reduced"
+if command -v chromium >/dev/null 2>&1; then
+    render "$work/reduced/report.html" report_reduced
+    expect_eq "$(facts report_reduced status)" ok "reduced: the page rendered without script errors"
+    expect_grep '^reduction ## What the trace lacks' report_reduced.facts "reduced: the notes on the page"
+    expect_eq "$(facts report_reduced reduction | grep -o '| min_duration |' | wc -l | tr -d ' ')" \
+        "$(grep -c '| min_duration |' reduced/MANIFEST.md)" "reduced: every reduction step of MANIFEST.md on the page"
+    expect_grep 'id="timeline-reduced"' report_reduced.dom "reduced: the timeline says the trace is incomplete"
+fi
+
 # --- profile only, -o: the matrix is replaced by the bytes per rank, with a note
 run_app report_profile "$REPORT" -o "$work/profile_report.html" profile
 expect_eq "$status" 0 "scorep-report -o (profile only)"
