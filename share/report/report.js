@@ -332,6 +332,10 @@ function renderMatrix(data) {
       'from the trace (number of messages, bytes); rows send, columns receive.'));
     data.matrix.unit = 'messages';
     view.appendChild(matrixTable('MPI point-to-point messages', data.matrix, 'mpi'));
+    if (data.matrix.unmatched_sends || data.matrix.unmatched_receives)
+      view.appendChild(el('p', { class: 'note', id: 'unmatched' }, data.matrix.unmatched_sends +
+        ' sends and ' + data.matrix.unmatched_receives + ' receives have no partner in the trace ' +
+        '(a reduced or cut trace) and are not in the matrix.'));
   }
   if (data.rma) {
     [['puts', 'SHMEM/RMA puts'], ['gets', 'SHMEM/RMA gets']].forEach(function (p) {
