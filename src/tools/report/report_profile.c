@@ -71,6 +71,17 @@ static double sum_locations(const profile *p, int metric, int c, bool inclusive)
     return s;
 }
 
+/* Visits of cnode c over all locations, exact (a double's 53 bits could round them). */
+static uint64_t sum_visits(const profile *p, int c)
+{
+    uint64_t s = 0;
+    bool exact = p->r->metrics[p->visits].dtype == CUBE_DTYPE_UINT64;
+    for (int l = 0; l < p->r->n_locations; l++)
+        s += exact ? cube_reader_value_bits(p->r, p->visits, c, l, CUBE_VIEW_EXCLUSIVE)
+                   : (uint64_t)llround(cube_reader_exclusive(p->r, p->visits, c, l));
+    return s;
+}
+
 /* Smallest min_time and largest max_time over the locations that visited cnode c. */
 static void min_max(const profile *p, int c, double *mn, double *mx)
 {
@@ -105,23 +116,23 @@ static void write_locations(FILE *out, const cube_reader *r)
     fputc(']', out);
 }
 
+/* A parameter cnode's label "name=value"; null for a region's cnode (the page names it). */
 static void write_cnode_label(FILE *out, const cube_cnode *n)
 {
     if (n->param_name == NULL) {
         fputs("null", out);
         return;
     }
-    char buf[64];
-    size_t len = strlen(n->param_name);
-    char *s = malloc(len + (n->param_string ? strlen(n->param_string) : sizeof buf) + 2);
+    char num[32];
+    snprintf(num, sizeof num, "%lld", (long long)n->param_int);
+    const char *value = n->param_string ? n->param_string : num;
+    size_t len = strlen(n->param_name) + strlen(value) + 2;
+    char *s = malloc(len);
     if (s == NULL) {
         json_string(out, n->param_name);
         return;
     }
-    if (n->param_string)
-        sprintf(s, "%s=%s", n->param_name, n->param_string);
-    else
-        sprintf(s, "%s=%lld", n->param_name, (long long)n->param_int);
+    snprintf(s, len, "%s=%s", n->param_name, value);
     json_string(out, s);
     free(s);
 }
@@ -149,7 +160,7 @@ static void write_tree(FILE *out, const profile *p)
         double mn, mx;
         min_max(p, c, &mn, &mx);
         fprintf(out, "%s[%d,%d,", c ? "," : "", r->cnodes[c].parent, r->cnodes[c].region);
-        json_double(out, sum_locations(p, p->visits, c, false));
+        json_u64(out, sum_visits(p, c));
         fputc(',', out);
         json_double(out, sum_locations(p, p->time, c, true));
         fputc(',', out);
@@ -171,7 +182,7 @@ static void sum_regions(profile *p)
     for (int c = 0; c < r->n_cnodes; c++) {
         int g = r->cnodes[c].region;
         p->excl[g] += sum_locations(p, p->time, c, false);
-        p->nvisit[g] += (uint64_t)llround(sum_locations(p, p->visits, c, false));
+        p->nvisit[g] += sum_visits(p, c);
     }
 }
 
