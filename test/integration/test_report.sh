@@ -102,6 +102,9 @@ run_app report_trace "$REPORT" trace
 expect_eq "$status" 0 "scorep-report trace"
 expect_file trace/report.html "report.html written into the experiment directory"
 cp trace/report.html "$keep/report_trace.html"
+# the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
+expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"
+expect_grep 'phase\\u003c1\\u003e \\u0026 \\"all\\"' trace/report.html "... as JSON escapes"
 if command -v chromium >/dev/null 2>&1; then
     render "$work/trace/report.html" report_trace
     check_page report_trace trace/report.html
