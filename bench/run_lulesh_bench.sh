@@ -25,10 +25,27 @@ have_otf2_print=no
 command -v otf2-print >/dev/null 2>&1 && have_otf2_print=yes
 
 echo "building lulesh_like in $tmp ..." >&2
+cat >"$tmp/exclude_kernels.filter" <<'EOF2'
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE calc_elem_*
+SCOREP_REGION_NAMES_END
+EOF2
 step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
 step "build lulesh_like (uninstrumented)" $cc -O2 -o "$tmp/plain" "$bench/lulesh_like.c"
-step "build lulesh_like (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/scorep" \
-    "$bench/lulesh_like.c"
+step "build lulesh_like (scorep-cc --instrument=functions)" "$builddir/scorep-cc" \
+    --instrument=functions $cc -O2 -o "$tmp/scorep" "$bench/lulesh_like.c"
+# the GCC plugin's instrumentation (the default of scorep-cc for gcc when it is installed):
+# region descriptors and the inline throttle check, no call once a kernel is throttled
+plugin=${SCOREP_CC_GCC_PLUGIN:-$builddir/.libs/scorep_filter_gcc.so}
+have_plugin=no
+if [ -f "$plugin" ] && ! "$builddir/scorep-cc" --help | grep -q 'not built here'; then
+    have_plugin=yes
+    SCOREP_CC_GCC_PLUGIN=$plugin step "build lulesh_like (scorep-cc --instrument=plugin)" \
+        "$builddir/scorep-cc" --instrument=plugin $cc -O2 -o "$tmp/plugin" "$bench/lulesh_like.c"
+    SCOREP_CC_GCC_PLUGIN=$plugin step "build lulesh_like (plugin, compile-time filter)" \
+        "$builddir/scorep-cc" --instrument=plugin --filter="$tmp/exclude_kernels.filter" $cc -O2 \
+        -o "$tmp/plugin_filtered" "$bench/lulesh_like.c"
+fi
 # the floor of any -finstrument-functions tool: hooks that do nothing, in another object
 # file so that they stay calls
 cat >"$tmp/empty_hooks.c" <<'EOF2'
@@ -41,11 +58,6 @@ EOF2
 step "build empty_hooks.o" $cc -O2 -c -o "$tmp/empty_hooks.o" "$tmp/empty_hooks.c"
 step "build lulesh_like (empty hooks)" $cc -O2 -finstrument-functions -o "$tmp/empty" \
     "$bench/lulesh_like.c" "$tmp/empty_hooks.o"
-cat >"$tmp/exclude_kernels.filter" <<'EOF2'
-SCOREP_REGION_NAMES_BEGIN
-  EXCLUDE calc_elem_*
-SCOREP_REGION_NAMES_END
-EOF2
 
 
 # kernel_visits EXPDIR: visits of all calc_elem_* call paths (not their throttled children)
@@ -122,6 +134,16 @@ SCOREP_ENABLE_TRACING=true SCOREP_THROTTLING=false SCOREP_TRACING_MIN_DURATION=1
     variant "tracing, thr. off, min 1us" trace "$tmp/scorep"
 SCOREP_FILTERING_FILE=$tmp/exclude_kernels.filter \
     variant "kernels filtered (run time)" profile "$tmp/scorep"
+if [ $have_plugin = yes ]; then
+    variant "plugin: defaults (throttled)" profile "$tmp/plugin"
+    SCOREP_THROTTLING=false variant "plugin: throttling off" profile "$tmp/plugin"
+    # throttled after 1000 calls instead of 100,000: the steady state of a throttled kernel
+    SCOREP_THROTTLING_CALLS=1000 variant "plugin: throttled at 1000 calls" profile "$tmp/plugin"
+    SCOREP_ENABLE_TRACING=true variant "plugin: tracing (defaults)" trace "$tmp/plugin"
+    SCOREP_FILTERING_FILE=$tmp/exclude_kernels.filter \
+        variant "plugin: kernels filtered (run t.)" profile "$tmp/plugin"
+    variant "plugin: kernels filtered (compile)" profile "$tmp/plugin_filtered"
+fi
 
 # ------------------------------------------------------------------ the table
 echo
@@ -148,4 +170,5 @@ cat <<'EOF2'
 slowdown = wall time of the whole process (start, measurement, writing the experiment)
 divided by the uninstrumented one (median by median, minimum by minimum); loop ns/call =
 the time-step loop's own time / kernel calls. Goal of issue #9: at most 2x with throttling.
+Rows without "plugin:" are built with -finstrument-functions (scorep-cc --instrument=functions).
 EOF2
