@@ -76,11 +76,44 @@ check_paths() # MODE
     expect_eq "$(trace_check_nesting "$e")" 0 "$m: paths: nesting valid"
 }
 
+# A linked shared library and a dlopen'ed module: names, file and line of their functions as
+# in the executable, exact visits when throttled.
+check_shlib() # MODE
+{
+    m=$1 src="$PROGRAMS/throttle_shlib.c"
+    mkdir "lib_$m"
+    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$m/libtl.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$m/mod.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -o "shlib_$m" "$src" -L"lib_$m" -ltl \
+        -Wl,-rpath,"$work/lib_$m" -ldl
+    run_app "sh_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$m.e" "./shlib_$m" \
+        "$work/lib_$m/mod.so"
+    expect_eq "$status" 0 "$m: shlib: exit status"
+    expect_eq "$(cat "sh_$m.out")" "done 6504500" "$m: shlib: program output"
+    e=shlib_$m.e
+    expect_eq "$(profile_paths "$e" | tr '\n' ' ')" "main main/lib_tiny main/lib_tiny/scorep_throttled_from_visit=1001 main/mod_tiny main/mod_tiny/scorep_throttled_from_visit=1001 " \
+        "$m: shlib: call paths"
+    expect_eq "$(profile_sum "$e" main/lib_tiny visits)" 3000 "$m: shlib: lib_tiny visits"
+    expect_eq "$(profile_sum "$e" main/mod_tiny visits)" 2000 "$m: shlib: mod_tiny visits"
+    expect_eq "$(profile_sum "$e" main/mod_tiny/scorep_throttled_from_visit=1001 visits)" 1000 \
+        "$m: shlib: mod_tiny's throttled visits"
+    trace_defs "$e" >"shlib_$m.defs"
+    for fn in lib_tiny mod_tiny; do
+        def=$(grep '^REGION ' "shlib_$m.defs" | grep -F "Name: \"$fn\"")
+        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$src" "$m: shlib: file of $fn"
+        expect_eq "$(echo "$def" | sed 's/.*Begin: \([0-9]*\).*/\1/')" \
+            "$(grep -n "int $fn(int i)$" "$src" | cut -d: -f1)" "$m: shlib: line of $fn"
+    done
+}
+
 check_throttle functions
 check_paths functions
+check_shlib functions
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_throttle plugin
     check_paths plugin
+    check_shlib plugin
     # the plugin's inline check: tiny calls no runtime function once throttled (it has one
     # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
     expect_eq "$(objdump -d throttle_plugin | awk '/<tiny>:/,/^$/' | grep -c 'call.*scorep_plugin_enter')" \

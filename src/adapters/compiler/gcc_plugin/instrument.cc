@@ -8,6 +8,8 @@
 #include <basic-block.h>
 #include <gimple.h>
 #include <gimple-iterator.h>
+#include <predict.h>
+#include <gimple-predict.h>
 #include <gimple-expr.h>
 #include <stringpool.h>
 #include <stor-layout.h>
@@ -161,6 +163,8 @@ static gimple_seq entry_code(tree descr, tree measured, location_t loc)
     add(&seq, gimple_build_cond(NE_EXPR, flags, build_zero_cst(unsigned_type_node), skip, call),
         loc);
     add(&seq, gimple_build_label(call), loc);
+    // the measured path costs tens of ns anyway: lay out the throttled one as the straight line
+    add(&seq, gimple_build_predict(PRED_COLD_LABEL, NOT_TAKEN), loc);
     add(&seq, gimple_build_assign(measured, boolean_true_node), loc);
     add(&seq, gimple_build_call(trees[T_ENTER], 1, build_fold_addr_expr(descr)), loc);
     add(&seq, gimple_build_goto(done), loc);
