@@ -88,7 +88,7 @@ results=$tmp/results
 variant() {
     label=$1 kind=$2 exe=$3
     echo "running $label ($runs x $calls kernel calls) ..." >&2
-    : >"$tmp/wall" && : >"$tmp/loop"
+    : >"$tmp/wall" && : >"$tmp/loop" && : >"$tmp/cpu"
     visits=- tinfo="- - - -"
     i=0
     while [ $i -lt "$runs" ]; do
@@ -103,6 +103,7 @@ variant() {
         [ -s "$tmp/err" ] && sed "s/^/  $label: stderr | /" "$tmp/err" >&2
         grep -qx "kernel_calls $calls" "$tmp/out" || die "variant '$label' made no $calls calls"
         awk '{ print $4 }' "$tmp/ru" >>"$tmp/wall"
+        awk '{ print $6 }' "$tmp/ru" >>"$tmp/cpu"
         sed -n 's/^loop_s //p' "$tmp/out" >>"$tmp/loop"
         if [ "$kind" != plain ]; then
             [ -f "$tmp/exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex"
@@ -114,8 +115,9 @@ variant() {
         fi
     done
     rm -rf "$tmp/exp"
-    printf '%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$tmp/wall")" "$(minimum <"$tmp/wall")" \
-        "$(median <"$tmp/loop")" "$(minimum <"$tmp/loop")" "$visits" "$tinfo" >>"$results"
+    printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$tmp/wall")" "$(minimum <"$tmp/wall")" \
+        "$(median <"$tmp/loop")" "$(minimum <"$tmp/loop")" "$visits" "$tinfo" \
+        "$(median <"$tmp/cpu")" >>"$results"
 }
 
 # ------------------------------------------------------------------ the variants
@@ -151,15 +153,15 @@ echo "scorep-rt, call-heavy (issue #9): lulesh_like, $steps steps x $elems eleme
 echo "= $calls kernel calls, compiler-instrumented (scorep-cc $cc -O2); $runs runs per variant"
 echo "($(uname -m), $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(nproc 2>/dev/null || echo '?') CPUs)"
 awk -F'|' -v calls="$calls" '
-BEGIN { fmt = "%-32s %7s %7s %7s %7s %7s %7s %11s %8s %9s\n"
-        printf fmt, "variant", "wall s", "wall s", "slow-", "slow-", "loop s", "loop", "kernel", "trace", "reduction"
-        printf fmt, "", "median", "min", "down", "down", "median", "ns/call", "visits", "B/event", "steps"
-        printf fmt, "", "", "", "median", "min", "", "median", "", "", "" }
-NR == 1 { wmed = $2; wmin = $3 }
+BEGIN { fmt = "%-34s %7s %7s %7s %7s %7s %7s %7s %11s %8s %9s\n"
+        printf fmt, "variant", "wall s", "wall s", "slow-", "slow-", "CPU", "loop s", "loop", "kernel", "trace", "reduction"
+        printf fmt, "", "median", "min", "down", "down", "slow-", "median", "ns/call", "visits", "B/event", "steps"
+        printf fmt, "", "", "", "median", "min", "down", "", "median", "", "", "" }
+NR == 1 { wmed = $2; wmin = $3; cmed = $8 }
 { split($7, t, " ")
   v = $6; if (v != "-") v = v (v == calls ? "=" : (v == 0 ? "" : "!"))
-  printf "%-32s %7.3f %7.3f %6.2fx %6.2fx %7.3f %7.2f %11s %8s %9s\n", $1, $2, $3, $2 / wmed,
-         $3 / wmin, $4, $4 * 1e9 / calls, v, t[1], t[3] }' "$results"
+  printf "%-34s %7.3f %7.3f %6.2fx %6.2fx %6.2fx %7.3f %7.2f %11s %8s %9s\n", $1, $2, $3, $2 / wmed,
+         $3 / wmin, (cmed > 0 ? $8 / cmed : 0), $4, $4 * 1e9 / calls, v, t[1], t[3] }' "$results"
 awk -F'|' -v calls="$calls" '
 $6 != "-" && $6 != calls && $6 != 0 { bad = bad "  " $1 ": " $6 " visits\n" }
 END { if (bad != "") printf "VISIT COUNT MISMATCH (expected %s, or 0 where filtered):\n%s", calls, bad
@@ -168,7 +170,8 @@ awk -F'|' '{ split($7, t, " ") } t[3] != "-" && t[3] > 0 {
     printf "  %s: %s reduction steps removed %s records; %s events left\n", $1, t[3], t[4], t[2] }' "$results"
 cat <<'EOF2'
 slowdown = wall time of the whole process (start, measurement, writing the experiment)
-divided by the uninstrumented one (median by median, minimum by minimum); loop ns/call =
+divided by the uninstrumented one (median by median, minimum by minimum); CPU slowdown =
+median user+system time over the uninstrumented one's (steadier on a shared machine); loop ns/call =
 the time-step loop's own time / kernel calls. Goal of issue #9: at most 2x with throttling.
 Rows without "plugin:" are built with -finstrument-functions (scorep-cc --instrument=functions).
 EOF2
