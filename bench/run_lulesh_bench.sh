@@ -87,40 +87,41 @@ results=$tmp/results
 : >"$results"
 variant() {
     label=$1 kind=$2 exe=$3
-    echo "running $label ($runs x $calls kernel calls) ..." >&2
-    : >"$tmp/wall" && : >"$tmp/loop" && : >"$tmp/cpu"
-    visits=- tinfo="- - - -"
-    i=0
-    while [ $i -lt "$runs" ]; do
-        i=$((i + 1))
-        rm -rf "$tmp/exp"
-        if ! SCOREP_EXPERIMENT_DIRECTORY=$tmp/exp "$tmp/rusage_run" "$tmp/ru" "$exe" \
-            "$steps" "$elems" >"$tmp/out" 2>"$tmp/err"; then
-            echo "run_lulesh_bench.sh: FAILED: variant '$label'" >&2
-            sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
-            exit 1
-        fi
-        [ -s "$tmp/err" ] && sed "s/^/  $label: stderr | /" "$tmp/err" >&2
-        grep -qx "kernel_calls $calls" "$tmp/out" || die "variant '$label' made no $calls calls"
-        awk '{ print $4 }' "$tmp/ru" >>"$tmp/wall"
-        awk '{ print $6 }' "$tmp/ru" >>"$tmp/cpu"
-        sed -n 's/^loop_s //p' "$tmp/out" >>"$tmp/loop"
-        if [ "$kind" != plain ]; then
-            [ -f "$tmp/exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex"
-            [ $i -eq "$runs" ] && visits=$(kernel_visits "$tmp/exp")
-        fi
-        if [ "$kind" = trace ]; then
-            [ -f "$tmp/exp/traces.otf2" ] || die "variant '$label' wrote no traces.otf2"
-            [ $i -eq "$runs" ] && tinfo=$(trace_info "$tmp/exp")
-        fi
-    done
+    vi=$((vi + 1))
+    v=$tmp/v$vi
+    [ "$round" -gt 1 ] || { : >"$v.wall" && : >"$v.loop" && : >"$v.cpu" && echo "- - - - -" >"$v.info"; }
     rm -rf "$tmp/exp"
-    printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$tmp/wall")" "$(minimum <"$tmp/wall")" \
-        "$(median <"$tmp/loop")" "$(minimum <"$tmp/loop")" "$visits" "$tinfo" \
-        "$(median <"$tmp/cpu")" >>"$results"
+    if ! SCOREP_EXPERIMENT_DIRECTORY=$tmp/exp "$tmp/rusage_run" "$tmp/ru" "$exe" \
+        "$steps" "$elems" >"$tmp/out" 2>"$tmp/err"; then
+        echo "run_lulesh_bench.sh: FAILED: variant '$label'" >&2
+        sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
+        exit 1
+    fi
+    [ "$round" -gt 1 ] || [ ! -s "$tmp/err" ] || sed "s/^/  $label: stderr | /" "$tmp/err" >&2
+    grep -qx "kernel_calls $calls" "$tmp/out" || die "variant '$label' made no $calls calls"
+    awk '{ print $4 }' "$tmp/ru" >>"$v.wall"
+    awk '{ print $6 }' "$tmp/ru" >>"$v.cpu"
+    sed -n 's/^loop_s //p' "$tmp/out" >>"$v.loop"
+    [ "$round" -eq "$runs" ] || return 0
+    visits=- tinfo="- - - -"
+    if [ "$kind" != plain ]; then
+        [ -f "$tmp/exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex"
+        visits=$(kernel_visits "$tmp/exp")
+    fi
+    if [ "$kind" = trace ]; then
+        [ -f "$tmp/exp/traces.otf2" ] || die "variant '$label' wrote no traces.otf2"
+        tinfo=$(trace_info "$tmp/exp")
+    fi
+    rm -rf "$tmp/exp"
+    printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$v.wall")" "$(minimum <"$v.wall")" \
+        "$(median <"$v.loop")" "$(minimum <"$v.loop")" "$visits" "$tinfo" \
+        "$(median <"$v.cpu")" >>"$results"
 }
 
 # ------------------------------------------------------------------ the variants
+# Run in rounds (each round runs every variant once), so that a change of the machine's load
+# during the benchmark affects all variants alike.
+all_variants() {
 variant "uninstrumented" plain "$tmp/plain"
 variant "empty hooks (no tool, floor)" plain "$tmp/empty"
 variant "defaults (profiling, throttled)" profile "$tmp/scorep"
@@ -146,6 +147,13 @@ if [ $have_plugin = yes ]; then
         variant "plugin: kernels filtered (run t.)" profile "$tmp/plugin"
     variant "plugin: kernels filtered (compile)" profile "$tmp/plugin_filtered"
 fi
+}
+round=0
+while [ $round -lt "$runs" ]; do
+    round=$((round + 1)) vi=0
+    echo "round $round of $runs ($calls kernel calls per variant) ..." >&2
+    all_variants
+done
 
 # ------------------------------------------------------------------ the table
 echo
