@@ -22,7 +22,7 @@
 #include "adapters/compiler/plugin_region.h"
 
 // Trees made once per compilation; a GGC root keeps the collector off them.
-enum { T_REGION_TYPE, T_FLAGS, T_HANDLE, T_ENTER, T_LEAVE, T_PENDING, T_FIELDS_END, T_COUNT };
+enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_COUNT };
 static tree trees[T_COUNT];
 static const struct ggc_root_tab roots[] = {
     {trees, T_COUNT, sizeof trees[0], &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
@@ -44,7 +44,7 @@ static void build_region_type(void)
     field(&chain, "mangled", const_ptr_type_node);
     field(&chain, "file", const_ptr_type_node);
     field(&chain, "line", unsigned_type_node);
-    trees[T_HANDLE] = field(&chain, "handle", unsigned_type_node);
+    field(&chain, "handle", unsigned_type_node); // read by the runtime only
     trees[T_FLAGS] = field(&chain, "flags", unsigned_type_node);
     field(&chain, "reserved", unsigned_type_node);
     field(&chain, "next", ptr_type_node);
@@ -211,9 +211,10 @@ static bool instrumentable(function *fun)
     // makes itself, and bodies that are only inlined (C99 inline, extern gnu_inline such as
     // glibc's atol). (The gimplifier has set DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT on every
     // function by now, so the attribute is asked.) GNU C nested functions are left out.
-    const char *name = IDENTIFIER_POINTER(DECL_NAME(fn));
+    const char *name = DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : "";
     return gimple_body(fn) != NULL && !DECL_EXTERNAL(fn) &&
            !lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fn)) &&
+           !lookup_attribute("naked", DECL_ATTRIBUTES(fn)) && // no frame for a local
            !(DECL_ARTIFICIAL(fn) && strncmp(name, "_GLOBAL__", 9) == 0) && !DECL_STATIC_CHAIN(fn);
 }
 
