@@ -3,7 +3,8 @@
 # SCOREP_THROTTLING_CALLS visits with a short mean is no longer timed or traced; its visits
 # stay exact, the rest counted under scorep_throttled_from_visit=N; slow functions and
 # SCOREP_THROTTLING=false are not affected. Run under both instrumentations of scorep-cc:
-# -finstrument-functions, and the GCC plugin's inline throttle check (no call once throttled).
+# -finstrument-functions, and the GCC plugin's inline throttle check (no call once throttled):
+# two callers, threads, shared libraries, OpenMP teams, more throttled functions than slots.
 . "$top_srcdir/test/integration/lib.sh"
 
 check_throttle() # MODE
@@ -129,10 +130,32 @@ check_many() # MODE THROTTLED
     expect_eq "$(trace_count "$e" ENTER 0 f00)" 100 "$m: many: f00 traced until throttled"
 }
 
+# OpenMP teams: the workers' throttled calls are settled at their OpenMP events (the team's
+# call path is attached and detached around each implicit task): exact visits in all.
+check_omp() # MODE
+{
+    m=$1
+    scorep_cc --instrument="$m" gcc -O2 -fopenmp -o "omp_$m" "$PROGRAMS/throttle_omp.c"
+    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 OMP_NUM_THREADS=2 \
+        SCOREP_EXPERIMENT_DIRECTORY="omp_$m.e" "./omp_$m"
+    expect_eq "$(cat "om_$m.out")" "done 8997000" "$m: omp: program output"
+    wpath=$(profile_paths "omp_$m.e" | grep '^main/!\$omp parallel @throttle_omp\.c:[0-9]*/work$')
+    expect_eq "$(echo "$wpath" | wc -l | tr -d ' ')" 1 "$m: omp: one call path of work: $wpath"
+    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits)" 6000 \
+        "$m: omp: work's visits over both threads and teams"
+    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits 0)" 3000 "$m: omp: master's share"
+}
+
 check_throttle functions
 check_paths functions
 check_shlib functions
 check_many functions 70
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
+    check_omp functions
+    [ ! -f "$SCOREP_CC_GCC_PLUGIN" ] || check_omp plugin
+else
+    skip_part "OMPT (omp-tools.h)"
+fi
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_throttle plugin
     check_paths plugin
