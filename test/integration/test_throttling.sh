@@ -79,32 +79,33 @@ check_paths() # MODE
 
 # A linked shared library and a dlopen'ed module: names, file and line of their functions as
 # in the executable, exact visits when throttled.
-check_shlib() # MODE
+check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
 {
-    m=$1 src="$PROGRAMS/throttle_shlib.c"
-    mkdir "lib_$m"
-    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$m/libtl.so" "$src"
-    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$m/mod.so" "$src"
-    scorep_cc --instrument="$m" gcc -O2 -o "shlib_$m" "$src" -L"lib_$m" -ltl \
-        -Wl,-rpath,"$work/lib_$m" -ldl
-    run_app "sh_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
-        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$m.e" "./shlib_$m" \
-        "$work/lib_$m/mod.so"
-    expect_eq "$status" 0 "$m: shlib: exit status"
-    expect_eq "$(cat "sh_$m.out")" "done 6504500" "$m: shlib: program output"
-    e=shlib_$m.e
+    m=$1 lm=${2:-$1} src="$PROGRAMS/throttle_shlib.c"
+    n=$m${2:+_lib_$2} # names of files and checks
+    mkdir "lib_$n"
+    scorep_cc --instrument="$lm" gcc -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$n/libtl.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$n/mod.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -o "shlib_$n" "$src" -L"lib_$n" -ltl \
+        -Wl,-rpath,"$work/lib_$n" -ldl
+    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$n.e" "./shlib_$n" \
+        "$work/lib_$n/mod.so"
+    expect_eq "$status" 0 "$n: shlib: exit status"
+    expect_eq "$(cat "sh_$n.out")" "done 6504500" "$n: shlib: program output"
+    e=shlib_$n.e
     expect_eq "$(profile_paths "$e" | tr '\n' ' ')" "main main/lib_tiny main/lib_tiny/scorep_throttled_from_visit=1001 main/mod_tiny main/mod_tiny/scorep_throttled_from_visit=1001 " \
-        "$m: shlib: call paths"
-    expect_eq "$(profile_sum "$e" main/lib_tiny visits)" 3000 "$m: shlib: lib_tiny visits"
-    expect_eq "$(profile_sum "$e" main/mod_tiny visits)" 2000 "$m: shlib: mod_tiny visits"
+        "$n: shlib: call paths"
+    expect_eq "$(profile_sum "$e" main/lib_tiny visits)" 3000 "$n: shlib: lib_tiny visits"
+    expect_eq "$(profile_sum "$e" main/mod_tiny visits)" 2000 "$n: shlib: mod_tiny visits"
     expect_eq "$(profile_sum "$e" main/mod_tiny/scorep_throttled_from_visit=1001 visits)" 1000 \
-        "$m: shlib: mod_tiny's throttled visits"
-    trace_defs "$e" >"shlib_$m.defs"
+        "$n: shlib: mod_tiny's throttled visits"
+    trace_defs "$e" >"shlib_$n.defs"
     for fn in lib_tiny mod_tiny; do
-        def=$(grep '^REGION ' "shlib_$m.defs" | grep -F "Name: \"$fn\"")
-        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$src" "$m: shlib: file of $fn"
+        def=$(grep '^REGION ' "shlib_$n.defs" | grep -F "Name: \"$fn\"")
+        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$src" "$n: shlib: file of $fn"
         expect_eq "$(echo "$def" | sed 's/.*Begin: \([0-9]*\).*/\1/')" \
-            "$(grep -n "int $fn(int i)$" "$src" | cut -d: -f1)" "$m: shlib: line of $fn"
+            "$(grep -n "int $fn(int i)$" "$src" | cut -d: -f1)" "$n: shlib: line of $fn"
     done
 }
 
@@ -160,6 +161,8 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_throttle plugin
     check_paths plugin
     check_shlib plugin
+    # both instrumentations in one program: the linked library through the hooks
+    check_shlib plugin functions
     check_many plugin 63
     # the plugin's inline check: tiny calls no runtime function once throttled (it has one
     # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
