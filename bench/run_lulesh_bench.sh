@@ -25,10 +25,27 @@ have_otf2_print=no
 command -v otf2-print >/dev/null 2>&1 && have_otf2_print=yes
 
 echo "building lulesh_like in $tmp ..." >&2
+cat >"$tmp/exclude_kernels.filter" <<'EOF2'
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE calc_elem_*
+SCOREP_REGION_NAMES_END
+EOF2
 step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
 step "build lulesh_like (uninstrumented)" $cc -O2 -o "$tmp/plain" "$bench/lulesh_like.c"
-step "build lulesh_like (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/scorep" \
-    "$bench/lulesh_like.c"
+step "build lulesh_like (scorep-cc --instrument=functions)" "$builddir/scorep-cc" \
+    --instrument=functions $cc -O2 -o "$tmp/scorep" "$bench/lulesh_like.c"
+# the GCC plugin's instrumentation (the default of scorep-cc for gcc when it is installed):
+# region descriptors and the inline throttle check, no call once a kernel is throttled
+plugin=${SCOREP_CC_GCC_PLUGIN:-$builddir/.libs/scorep_filter_gcc.so}
+have_plugin=no
+if [ -f "$plugin" ] && ! "$builddir/scorep-cc" --help | grep -q 'not built here'; then
+    have_plugin=yes
+    SCOREP_CC_GCC_PLUGIN=$plugin step "build lulesh_like (scorep-cc --instrument=plugin)" \
+        "$builddir/scorep-cc" --instrument=plugin $cc -O2 -o "$tmp/plugin" "$bench/lulesh_like.c"
+    SCOREP_CC_GCC_PLUGIN=$plugin step "build lulesh_like (plugin, compile-time filter)" \
+        "$builddir/scorep-cc" --instrument=plugin --filter="$tmp/exclude_kernels.filter" $cc -O2 \
+        -o "$tmp/plugin_filtered" "$bench/lulesh_like.c"
+fi
 # the floor of any -finstrument-functions tool: hooks that do nothing, in another object
 # file so that they stay calls
 cat >"$tmp/empty_hooks.c" <<'EOF2'
@@ -41,11 +58,6 @@ EOF2
 step "build empty_hooks.o" $cc -O2 -c -o "$tmp/empty_hooks.o" "$tmp/empty_hooks.c"
 step "build lulesh_like (empty hooks)" $cc -O2 -finstrument-functions -o "$tmp/empty" \
     "$bench/lulesh_like.c" "$tmp/empty_hooks.o"
-cat >"$tmp/exclude_kernels.filter" <<'EOF2'
-SCOREP_REGION_NAMES_BEGIN
-  EXCLUDE calc_elem_*
-SCOREP_REGION_NAMES_END
-EOF2
 
 
 # kernel_visits EXPDIR: visits of all calc_elem_* call paths (not their throttled children)
@@ -75,38 +87,41 @@ results=$tmp/results
 : >"$results"
 variant() {
     label=$1 kind=$2 exe=$3
-    echo "running $label ($runs x $calls kernel calls) ..." >&2
-    : >"$tmp/wall" && : >"$tmp/loop"
-    visits=- tinfo="- - - -"
-    i=0
-    while [ $i -lt "$runs" ]; do
-        i=$((i + 1))
-        rm -rf "$tmp/exp"
-        if ! SCOREP_EXPERIMENT_DIRECTORY=$tmp/exp "$tmp/rusage_run" "$tmp/ru" "$exe" \
-            "$steps" "$elems" >"$tmp/out" 2>"$tmp/err"; then
-            echo "run_lulesh_bench.sh: FAILED: variant '$label'" >&2
-            sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
-            exit 1
-        fi
-        [ -s "$tmp/err" ] && sed "s/^/  $label: stderr | /" "$tmp/err" >&2
-        grep -qx "kernel_calls $calls" "$tmp/out" || die "variant '$label' made no $calls calls"
-        awk '{ print $4 }' "$tmp/ru" >>"$tmp/wall"
-        sed -n 's/^loop_s //p' "$tmp/out" >>"$tmp/loop"
-        if [ "$kind" != plain ]; then
-            [ -f "$tmp/exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex"
-            [ $i -eq "$runs" ] && visits=$(kernel_visits "$tmp/exp")
-        fi
-        if [ "$kind" = trace ]; then
-            [ -f "$tmp/exp/traces.otf2" ] || die "variant '$label' wrote no traces.otf2"
-            [ $i -eq "$runs" ] && tinfo=$(trace_info "$tmp/exp")
-        fi
-    done
+    vi=$((vi + 1))
+    v=$tmp/v$vi
+    [ "$round" -gt 1 ] || { : >"$v.wall" && : >"$v.loop" && : >"$v.cpu" && echo "- - - - -" >"$v.info"; }
     rm -rf "$tmp/exp"
-    printf '%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$tmp/wall")" "$(minimum <"$tmp/wall")" \
-        "$(median <"$tmp/loop")" "$(minimum <"$tmp/loop")" "$visits" "$tinfo" >>"$results"
+    if ! SCOREP_EXPERIMENT_DIRECTORY=$tmp/exp "$tmp/rusage_run" "$tmp/ru" "$exe" \
+        "$steps" "$elems" >"$tmp/out" 2>"$tmp/err"; then
+        echo "run_lulesh_bench.sh: FAILED: variant '$label'" >&2
+        sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
+        exit 1
+    fi
+    [ "$round" -gt 1 ] || [ ! -s "$tmp/err" ] || sed "s/^/  $label: stderr | /" "$tmp/err" >&2
+    grep -qx "kernel_calls $calls" "$tmp/out" || die "variant '$label' made no $calls calls"
+    awk '{ print $4 }' "$tmp/ru" >>"$v.wall"
+    awk '{ print $6 }' "$tmp/ru" >>"$v.cpu"
+    sed -n 's/^loop_s //p' "$tmp/out" >>"$v.loop"
+    [ "$round" -eq "$runs" ] || return 0
+    visits=- tinfo="- - - -"
+    if [ "$kind" != plain ]; then
+        [ -f "$tmp/exp/profile.cubex" ] || die "variant '$label' wrote no profile.cubex"
+        visits=$(kernel_visits "$tmp/exp")
+    fi
+    if [ "$kind" = trace ]; then
+        [ -f "$tmp/exp/traces.otf2" ] || die "variant '$label' wrote no traces.otf2"
+        tinfo=$(trace_info "$tmp/exp")
+    fi
+    rm -rf "$tmp/exp"
+    printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$label" "$(median <"$v.wall")" "$(minimum <"$v.wall")" \
+        "$(median <"$v.loop")" "$(minimum <"$v.loop")" "$visits" "$tinfo" \
+        "$(median <"$v.cpu")" >>"$results"
 }
 
 # ------------------------------------------------------------------ the variants
+# Run in rounds (each round runs every variant once), so that a change of the machine's load
+# during the benchmark affects all variants alike.
+all_variants() {
 variant "uninstrumented" plain "$tmp/plain"
 variant "empty hooks (no tool, floor)" plain "$tmp/empty"
 variant "defaults (profiling, throttled)" profile "$tmp/scorep"
@@ -122,6 +137,23 @@ SCOREP_ENABLE_TRACING=true SCOREP_THROTTLING=false SCOREP_TRACING_MIN_DURATION=1
     variant "tracing, thr. off, min 1us" trace "$tmp/scorep"
 SCOREP_FILTERING_FILE=$tmp/exclude_kernels.filter \
     variant "kernels filtered (run time)" profile "$tmp/scorep"
+if [ $have_plugin = yes ]; then
+    variant "plugin: defaults (throttled)" profile "$tmp/plugin"
+    SCOREP_THROTTLING=false variant "plugin: throttling off" profile "$tmp/plugin"
+    # throttled after 1000 calls instead of 100,000: the steady state of a throttled kernel
+    SCOREP_THROTTLING_CALLS=1000 variant "plugin: throttled at 1000 calls" profile "$tmp/plugin"
+    SCOREP_ENABLE_TRACING=true variant "plugin: tracing (defaults)" trace "$tmp/plugin"
+    SCOREP_FILTERING_FILE=$tmp/exclude_kernels.filter \
+        variant "plugin: kernels filtered (run t.)" profile "$tmp/plugin"
+    variant "plugin: kernels filtered (compile)" profile "$tmp/plugin_filtered"
+fi
+}
+round=0
+while [ $round -lt "$runs" ]; do
+    round=$((round + 1)) vi=0
+    echo "round $round of $runs ($calls kernel calls per variant) ..." >&2
+    all_variants
+done
 
 # ------------------------------------------------------------------ the table
 echo
@@ -129,15 +161,15 @@ echo "scorep-rt, call-heavy (issue #9): lulesh_like, $steps steps x $elems eleme
 echo "= $calls kernel calls, compiler-instrumented (scorep-cc $cc -O2); $runs runs per variant"
 echo "($(uname -m), $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(nproc 2>/dev/null || echo '?') CPUs)"
 awk -F'|' -v calls="$calls" '
-BEGIN { fmt = "%-32s %7s %7s %7s %7s %7s %7s %11s %8s %9s\n"
-        printf fmt, "variant", "wall s", "wall s", "slow-", "slow-", "loop s", "loop", "kernel", "trace", "reduction"
-        printf fmt, "", "median", "min", "down", "down", "median", "ns/call", "visits", "B/event", "steps"
-        printf fmt, "", "", "", "median", "min", "", "median", "", "", "" }
-NR == 1 { wmed = $2; wmin = $3 }
+BEGIN { fmt = "%-34s %7s %7s %7s %7s %7s %7s %7s %11s %8s %9s\n"
+        printf fmt, "variant", "wall s", "wall s", "slow-", "slow-", "CPU", "loop s", "loop", "kernel", "trace", "reduction"
+        printf fmt, "", "median", "min", "down", "down", "slow-", "median", "ns/call", "visits", "B/event", "steps"
+        printf fmt, "", "", "", "median", "min", "down", "", "median", "", "", "" }
+NR == 1 { wmed = $2; wmin = $3; cmed = $8 }
 { split($7, t, " ")
   v = $6; if (v != "-") v = v (v == calls ? "=" : (v == 0 ? "" : "!"))
-  printf "%-32s %7.3f %7.3f %6.2fx %6.2fx %7.3f %7.2f %11s %8s %9s\n", $1, $2, $3, $2 / wmed,
-         $3 / wmin, $4, $4 * 1e9 / calls, v, t[1], t[3] }' "$results"
+  printf "%-34s %7.3f %7.3f %6.2fx %6.2fx %6.2fx %7.3f %7.2f %11s %8s %9s\n", $1, $2, $3, $2 / wmed,
+         $3 / wmin, (cmed > 0 ? $8 / cmed : 0), $4, $4 * 1e9 / calls, v, t[1], t[3] }' "$results"
 awk -F'|' -v calls="$calls" '
 $6 != "-" && $6 != calls && $6 != 0 { bad = bad "  " $1 ": " $6 " visits\n" }
 END { if (bad != "") printf "VISIT COUNT MISMATCH (expected %s, or 0 where filtered):\n%s", calls, bad
@@ -146,6 +178,8 @@ awk -F'|' '{ split($7, t, " ") } t[3] != "-" && t[3] > 0 {
     printf "  %s: %s reduction steps removed %s records; %s events left\n", $1, t[3], t[4], t[2] }' "$results"
 cat <<'EOF2'
 slowdown = wall time of the whole process (start, measurement, writing the experiment)
-divided by the uninstrumented one (median by median, minimum by minimum); loop ns/call =
+divided by the uninstrumented one (median by median, minimum by minimum); CPU slowdown =
+median user+system time over the uninstrumented one's (steadier on a shared machine); loop ns/call =
 the time-step loop's own time / kernel calls. Goal of issue #9: at most 2x with throttling.
+Rows without "plugin:" are built with -finstrument-functions (scorep-cc --instrument=functions).
 EOF2

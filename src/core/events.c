@@ -41,6 +41,7 @@ void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 
 static int usable(scorep_location *l)
 {
+    scorep_throttle_settle();
     return l && scorep_measurement_active && l->recording;
 }
 
@@ -100,6 +101,7 @@ void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
 
 void scorep_event_recording(scorep_location *l, bool on)
 {
+    scorep_throttle_settle();
     if (!l || !scorep_measurement_active || l->recording == on)
         return;
     /* As in Score-P, recording may only be switched on again at the call level where it

@@ -7,6 +7,7 @@
 #include "core/timer.h"
 #include "defs/defs.h"
 #include "metrics/metrics_event.h"
+#include "profile/throttle_pending.h"
 
 static inline uint64_t scorep_event_time(scorep_location *l)
 {
@@ -21,6 +22,7 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
  * which calls an exception unwound when the compiler does not report their exits. */
 static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, uintptr_t sp)
 {
+    scorep_throttle_settle();
     if (__builtin_expect(!scorep_measurement_active || !l->recording, 0)) {
         l->off_depth += scorep_measurement_active;
         return;
@@ -46,6 +48,7 @@ static inline void scorep_event_enter(scorep_location *l, uint32_t region)
 
 static inline void scorep_event_leave(scorep_location *l, uint32_t region)
 {
+    scorep_throttle_settle();
     if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
         l->off_depth -= l->off_depth > 0 && scorep_measurement_active;
         return;

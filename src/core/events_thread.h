@@ -12,6 +12,7 @@
  * timestamp used, or 0 when nothing was recorded. */
 static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region, uint64_t raw)
 {
+    scorep_throttle_settle();
     if (__builtin_expect(!scorep_measurement_active || !l->recording, 0)) {
         l->off_depth += scorep_measurement_active;
         return 0;
@@ -33,6 +34,7 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
 
 static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region, uint64_t raw)
 {
+    scorep_throttle_settle();
     if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
         l->off_depth -= l->off_depth > 0 && scorep_measurement_active;
         return 0;

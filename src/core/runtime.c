@@ -493,6 +493,7 @@ void scorep_runtime_finalize(int status)
     pthread_mutex_unlock(&init_lock);
     if (was != INIT_DONE || !scorep_measurement_active)
         return;
+    scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     scorep_sampling_stop_all();
     if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {

@@ -1,6 +1,7 @@
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"
+#include "profile/throttle_pending.h"
 #include "defs/defs.h"
 
 #include <stdlib.h>
@@ -129,6 +130,7 @@ void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t 
 
 void scorep_profile_close_all(scorep_profile *p, uint64_t ts)
 {
+    scorep_throttle_settle(); /* a thread's end or finalize */
     while (p->cur->kind != PNODE_ROOT) {
         close_with_metrics(p, p->cur, ts);
         if (p->cur->kind == PNODE_REGION)
@@ -171,7 +173,7 @@ void scorep_profile_throttle_check(scorep_profile *p, pnode *n)
 
 /* The region's node under the current call path, and its throttled-visits child, whose
  * parameter value is the first visit made without measurement. */
-void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region)
+void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region, uint64_t n)
 {
     uint32_t param = __atomic_load_n(&scorep_profile_throttle_param, __ATOMIC_ACQUIRE);
     if (p->overflow || p->depth >= p->max_depth || param == UINT32_MAX)
@@ -194,8 +196,8 @@ void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region)
         c->throttled = t;
         c->min = 0; /* unmeasured visits count with no time (it is the caller's) */
     }
-    c->visits++;
-    c->throttled->visits++;
+    c->visits += n;
+    c->throttled->visits += n;
 }
 
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)

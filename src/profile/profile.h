@@ -73,7 +73,9 @@ void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, i
                               uint64_t ts);
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
 void scorep_profile_throttle_check(scorep_profile *p, pnode *n);
-void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region);
+/* Adds n visits of throttled region under the current call path (also the n pending calls
+ * of plugin-instrumented code, throttle_pending.h). */
+void scorep_profile_throttled_slow(scorep_profile *p, uint32_t region, uint64_t n);
 
 /* A call of a throttled region: one more visit of its node under the current call path
  * (no time), also counted in the node's throttled-visits child. */
@@ -84,7 +86,7 @@ static inline void scorep_profile_throttled_visit(scorep_profile *p, uint32_t re
         c->visits++;
         c->throttled->visits++;
     } else {
-        scorep_profile_throttled_slow(p, region);
+        scorep_profile_throttled_slow(p, region, 1);
     }
 }
 /* Score-P's artificial regions of the profile (defined on first use; SCOREP_INVALID_ID when

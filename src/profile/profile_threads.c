@@ -1,6 +1,7 @@
 /* profile_threads.c: grafting worker call trees under the fork's call path and suspending
  * a thread's call path while it runs a task (profile_threads.h). */
 #include "profile/profile_threads.h"
+#include "profile/throttle_pending.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ static void restore(scorep_profile *p, const scorep_profile_saved *s)
 void scorep_profile_attach(scorep_profile *p, pnode *at, uint32_t depth,
                            scorep_profile_saved *saved)
 {
+    scorep_throttle_settle();
     save(p, saved, 0);
     if (at->dense)
         scorep_profile_dense_start(p, at);
@@ -89,6 +91,7 @@ void scorep_profile_attach(scorep_profile *p, pnode *at, uint32_t depth,
 void scorep_profile_detach(scorep_profile *p, const scorep_profile_saved *saved, pnode *at,
                            uint64_t duration)
 {
+    scorep_throttle_settle();
     for (pnode *n = at; n && n->kind != PNODE_ROOT; n = n->parent)
         n->sum += duration;
     dense_detach(p, at);
@@ -98,6 +101,7 @@ void scorep_profile_detach(scorep_profile *p, const scorep_profile_saved *saved,
 void scorep_profile_suspend(scorep_profile *p, pnode *base, uint32_t base_depth, uint64_t ts,
                             scorep_profile_saved *saved)
 {
+    scorep_throttle_settle();
     save(p, saved, ts);
     dense_suspend(p);
     p->cur = base;
@@ -108,6 +112,7 @@ void scorep_profile_suspend(scorep_profile *p, pnode *base, uint32_t base_depth,
 void scorep_profile_resume(scorep_profile *p, const scorep_profile_saved *saved, const pnode *base,
                            uint64_t ts)
 {
+    scorep_throttle_settle();
     uint64_t away = ts > saved->ts ? ts - saved->ts : 0;
     for (pnode *n = saved->cur; n && n != base && n->kind != PNODE_ROOT; n = n->parent)
         n->enter_ts += away;

@@ -85,7 +85,8 @@ static const struct compiler_kind kinds[] = {
 
 struct options {
     bool user, nocompiler, dry_run, verbose;
-    const char *filter; /* as given on the command line */
+    const char *filter;     /* as given on the command line */
+    const char *instrument; /* --instrument=plugin|functions; NULL: the default */
 };
 
 /* A growing argument vector, NULL-terminated. */
@@ -147,7 +148,14 @@ static void usage(FILE *out)
             "Options (before the compiler):\n"
             "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
             "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
-            "  --nocompiler    no compiler instrumentation (-finstrument-functions)\n"
+            "  --nocompiler    no compiler instrumentation\n"
+            "  --instrument=plugin|functions\n"
+            "                  how functions are instrumented. plugin (the default for gcc,\n"
+            "                  g++ and the MPI/SHMEM C and C++ wrappers when the plugin is\n"
+            "                  installed): the plugin inserts a region descriptor and an\n"
+            "                  inline check per function, so a throttled function costs an\n"
+            "                  inline increment and no call. functions (the only choice of\n"
+            "                  clang, gfortran and nvcc): -finstrument-functions.\n"
             "  --filter=FILE   filter file the program uses when SCOREP_FILTERING_FILE is\n"
             "                  unset; its absolute path is embedded at link time. With gcc,\n"
             "                  g++ and the MPI/SHMEM C and C++ wrappers (when scorep-rt was\n"
@@ -161,7 +169,7 @@ static void usage(FILE *out)
             "  --version       print the version\n"
             "  --help          print this help\n"
             "\n"
-            "Added flags: -finstrument-functions, -I<includedir>, and when no -g option sets\n"
+            "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
             "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
             "files and lines (the generated code does not change); when linking:\n"
             "-L<libdir> -Wl,-rpath,<libdir> [-lscorep-rt-mpi] -lscorep-rt after all\n"
@@ -170,7 +178,7 @@ static void usage(FILE *out)
             "\n"
             "Environment: SCOREP_CC_INCLUDEDIR and SCOREP_CC_LIBDIR replace the installed\n"
             "include and library directories (%s, %s),\n"
-            "SCOREP_CC_GCC_PLUGIN the plugin.\n",
+            "SCOREP_CC_GCC_PLUGIN the plugin, SCOREP_CC_INSTRUMENT the --instrument default.\n",
             GCC_PLUGIN_NAME, SCOREP_INCLUDEDIR, SCOREP_LIBDIR);
 }
 
@@ -190,6 +198,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
             opt->dry_run = true;
         } else if (strcmp(a, "--verbose") == 0) {
             opt->verbose = true;
+        } else if (strncmp(a, "--instrument=", 13) == 0) {
+            opt->instrument = a + 13;
         } else if (strncmp(a, "--filter=", 9) == 0) {
             opt->filter = a + 9;
         } else if (strcmp(a, "--filter") == 0) {
@@ -378,6 +388,15 @@ static const char *gcc_plugin(const struct compiler_kind *kind)
 #else
     (void)kind;
     return NULL;
+#endif
+}
+
+static bool gcc_plugin_built(void)
+{
+#ifdef SCOREP_GCC_PLUGIN
+    return true;
+#else
+    return false;
 #endif
 }
 
@@ -583,11 +602,57 @@ static bool is_unpreprocessed_fortran(const char *arg)
     return arg[0] != '-' && dot != NULL && strchr(dot, '/') == NULL && in_list(dot + 1, extensions);
 }
 
+/* --instrument (#9): whether the GCC plugin instruments (its region descriptors and inline
+ * throttle check) instead of -finstrument-functions. Exits on a choice the compiler lacks. */
+static bool plugin_instruments(const struct job *job)
+{
+    const char *mode =
+        job->opt.instrument ? job->opt.instrument : env_or("SCOREP_CC_INSTRUMENT", "");
+    bool can = gcc_plugin(job->kind) != NULL;
+    if (strcmp(mode, "functions") == 0)
+        return false;
+    if (strcmp(mode, "plugin") == 0 && !can) {
+        fprintf(stderr,
+                PROG ": --instrument=plugin: the GCC plugin instruments only gcc's C and C++ "
+                     "(gcc, g++, MPI/SHMEM C/C++ wrappers) and %s; use --instrument=functions\n",
+                gcc_plugin_built() ? "not this compiler" : "was not built here");
+        exit(1);
+    }
+    if (mode[0] != '\0' && strcmp(mode, "plugin") != 0) {
+        fprintf(stderr, PROG ": --instrument=%s: expected plugin or functions\n", mode);
+        exit(1);
+    }
+    /* the default: the plugin where it is installed (a build tree may not have it yet) */
+    return can && (mode[0] != '\0' || access(gcc_plugin(job->kind), R_OK) == 0);
+}
+
+static void push_instrumentation(const struct job *job, struct argv_buf *cmd)
+{
+    if (job->opt.nocompiler)
+        return;
+    if (!plugin_instruments(job)) {
+        push_list(cmd, job->kind->instrument);
+        return;
+    }
+    push_joined(cmd, "-fplugin=", gcc_plugin(job->kind));
+    push(cmd, "-fplugin-arg-scorep_filter_gcc-instrument");
+}
+
+/* --filter with gcc's C/C++: the plugin also leaves excluded functions uninstrumented. */
+static void push_plugin_filter(const struct job *job, struct argv_buf *cmd)
+{
+    const char *plugin = gcc_plugin(job->kind);
+    if (job->opt.nocompiler || job->filter_path == NULL || plugin == NULL)
+        return;
+    if (!plugin_instruments(job))
+        push_joined(cmd, "-fplugin=", plugin);
+    push_joined(cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
+}
+
 static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
 {
     push(cmd, job->compiler);
-    if (!job->opt.nocompiler)
-        push_list(cmd, job->kind->instrument);
+    push_instrumentation(job, cmd);
     push_joined(cmd, "-I", env_or("SCOREP_CC_INCLUDEDIR", SCOREP_INCLUDEDIR));
     if (job->opt.user)
         push(cmd, "-DSCOREP_USER_ENABLE");
@@ -598,11 +663,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push(cmd, "-cpp");
     if (!job->opt.nocompiler && !any_arg(job->nargs, job->args, sets_debug_level))
         push_list(cmd, job->kind->debug);
-    const char *plugin = gcc_plugin(job->kind);
-    if (!job->opt.nocompiler && job->filter_path != NULL && plugin != NULL) {
-        push_joined(cmd, "-fplugin=", plugin);
-        push_joined(cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
-    }
+    push_plugin_filter(job, cmd);
     for (int i = 0; i < job->nargs; i++)
         push(cmd, job->args[i]);
     if (!job->link)

@@ -73,7 +73,9 @@ static int build_info(void)
     printf("  - throttling (SCOREP_THROTTLING, on by default for compiler-instrumented "
            "functions, off for user and library regions): after SCOREP_THROTTLING_CALLS visits "
            "of a call path with a mean below SCOREP_THROTTLING_MEAN the function is only "
-           "counted (profile node scorep_throttled_from_visit=N), not timed or traced\n");
+           "counted (profile node scorep_throttled_from_visit=N), not timed or traced; code "
+           "instrumented by scorep-cc's GCC plugin (gcc's default) then counts it inline, "
+           "without a call (63 such functions per process)\n");
     printf("  - an unknown PAPI event or rusage field, or an unusable metric plugin, is a "
            "warning, not an abort\n");
     printf("  - metrics: one OTF2 metric class per metric; asynchronous plugins are read at "

@@ -105,6 +105,18 @@ check_trace()
 }
 check_trace exp_gcc gcc
 
+# --- gcc with -finstrument-functions (above: the GCC plugin's instrumentation where built) ---
+scorep_cc --instrument=functions gcc -O2 -o calls_fn "$PROGRAMS/calls.c" -lpthread
+run_app fn env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=100M \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_fn ./calls_fn
+expect_eq "$status" 3 "functions: exit status"
+expect_eq "$(cat fn.out)" "$(cat gcc.out)" "functions: program output"
+expect_eq "$(profile_sum exp_fn main/leaf visits)" 1000000 "functions: main/leaf visits"
+expect_eq "$(profile_sum exp_fn THREADS/thread_main/thread_work/leaf visits)" 8028 \
+    "functions: thread leaf visits"
+expect_eq "$(profile_paths exp_fn)" "$(profile_paths exp_gcc)" "functions: the same call paths"
+check_trace exp_fn functions
+
 # --- clang ---
 if command -v clang >/dev/null 2>&1; then
     scorep_cc clang -O2 -o calls_clang "$PROGRAMS/calls.c" -lpthread

@@ -13,10 +13,10 @@ get='demo::Box::get() const'
 thrower='demo::thrower(int)'
 ov_dbl_line=$(grep -n 'double overload(double x)' "$src" | cut -d: -f1)
 
-# check_cxx COMPILER LABEL
+# check_cxx COMPILER LABEL [SCOREP-CC OPTION]
 check_cxx()
 {
-    scorep_cc "$1" -O2 -o "cxx_$2" "$src"
+    scorep_cc ${3:+"$3"} "$1" -O2 -o "cxx_$2" "$src"
     e="exp_$2"
     run_app "$2" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$e" "./cxx_$2"
     expect_eq "$status" 0 "$2: exit status"
@@ -66,7 +66,8 @@ check_cxx()
     expect_eq "$(grep -c '^REGION ' "$2.defs")" 7 "$2: 7 regions defined"
 }
 
-check_cxx g++ gxx
+check_cxx g++ gxx # the GCC plugin's instrumentation, where it is built
+check_cxx g++ gxx_functions --instrument=functions
 if command -v clang++ >/dev/null 2>&1; then
     check_cxx clang++ clangxx
 else

@@ -1,8 +1,10 @@
 #!/bin/sh
 # test_filter_compile.sh: compile-time filtering (scorep-cc --filter with gcc/g++ loads the GCC
 # plugin scorep_filter_gcc.so): excluded functions get no profiling hooks, the kept ones do,
-# and the profile agrees with the run-time filter's; a broken filter stops the compile.
+# and the profile agrees with the run-time filter's; a broken filter stops the compile. First
+# with -finstrument-functions, then with the plugin's own instrumentation (--instrument=plugin).
 . "$top_srcdir/test/integration/lib.sh"
+export SCOREP_CC_INSTRUMENT=functions
 
 if "$SCOREP_CC" --help | grep -q 'not built here'; then
     skip_part "gcc plugin headers (gcc-12-plugin-dev)"
@@ -27,11 +29,13 @@ SCOREP_REGION_NAMES_END
 EOF2
 
 # hooked BINARY [HOOK]: the functions (linkage names) whose code calls __cyg_profile_func_HOOK
+# (HOOK: enter, exit, or a whole name such as scorep_plugin_enter)
 hooked()
 {
     objdump -d --no-show-raw-insn "$1" | awk -v hook="${2:-enter}" '
+        BEGIN { if (hook !~ /_/) hook = "__cyg_profile_func_" hook }
         /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3) }
-        $0 ~ "call.*<__cyg_profile_func_" hook "(@plt)?>" { print fn }' | sort -u | tr '\n' ' '
+        $0 ~ "call.*<" hook "(@plt)?>" { print fn }' | sort -u | tr '\n' ' '
 }
 ours="_Z11helper_keepi _Z5twiceIdET_S0_ _Z5twiceIiET_S0_ _ZL10helper_onei _ZN4calc7add_oneEi _ZN4calc7add_twoEi main skipfile_work "
 kept="_Z11helper_keepi _Z5twiceIdET_S0_ _ZN4calc7add_twoEi main "
@@ -69,6 +73,30 @@ run_app ct_rt env SCOREP_FILTERING_FILE="$work/ct.flt" SCOREP_EXPERIMENT_DIRECTO
 expect_eq "$status" 0 "run-time filter: exit status"
 expect_eq "$(profile_paths exp_rt | tr '\n' ' ')" "$paths" "run-time filter: same call paths"
 expect_eq "$(profile_sum exp_rt main/helper_keep\(int\) visits)" 10 "run-time filter: helper_keep visits"
+
+# --- the plugin's instrumentation: the same functions call scorep_plugin_enter/leave ---
+scorep_cc --instrument=plugin g++ -O2 -c -o main_pall.o "$PROGRAMS/ctfilter_main.cc"
+scorep_cc --instrument=plugin gcc -O2 -c -o skip_pall.o ./src/../src/ctfilter_skip.c
+scorep_cc --instrument=plugin g++ -o ct_pall main_pall.o skip_pall.o
+expect_eq "$(hooked ct_pall scorep_plugin_enter | only_ours)" "$ours" \
+    "plugin, no filter: all 8 functions call scorep_plugin_enter"
+scorep_cc --instrument=plugin --filter=ct.flt g++ -O2 -c -o main_pf.o "$PROGRAMS/ctfilter_main.cc"
+scorep_cc --instrument=plugin --filter=ct.flt gcc -O2 -c -o skip_pf.o ./src/../src/ctfilter_skip.c
+scorep_cc --instrument=plugin --filter=ct.flt g++ -o ct_pf main_pf.o skip_pf.o
+expect_eq "$(hooked ct_pf scorep_plugin_enter | only_ours)" "$kept" \
+    "plugin, compile-time filter: functions calling scorep_plugin_enter"
+expect_eq "$(hooked ct_pf scorep_plugin_leave | only_ours)" "$kept" \
+    "plugin, compile-time filter: functions calling scorep_plugin_leave"
+expect_eq "$(objdump -dr skip_pf.o | grep -c 'scorep_plugin_\|__cyg_profile_func')" 0 \
+    "plugin, compile-time filter: excluded file is not instrumented at all"
+run_app ct_pf env SCOREP_EXPERIMENT_DIRECTORY=exp_pf ./ct_pf
+expect_eq "$(cat ct_pf.out)" "sum=405 dsum=45" "plugin, compile-time filter: output"
+expect_eq "$(profile_paths exp_pf | tr '\n' ' ')" "$paths" "plugin, compile-time filter: call paths"
+for fn in "calc::add_two(int)" "double twice<double>(double)" "helper_keep(int)"; do
+    expect_eq "$(profile_sum exp_pf "main/$fn" visits)" 10 "plugin, compile-time filter: $fn visits"
+done
+run_app ct_prt env SCOREP_FILTERING_FILE="$work/ct.flt" SCOREP_EXPERIMENT_DIRECTORY=exp_prt ./ct_pall
+expect_eq "$(profile_paths exp_prt | tr '\n' ' ')" "$paths" "plugin, run-time filter: same call paths"
 
 # --- a broken filter file stops the compile with its file and line ---
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\n  INCLUDE y\nSCOREP_FILE_NAMES_END\n' >bad.flt

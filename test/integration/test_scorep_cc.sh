@@ -37,6 +37,8 @@ stub="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
 export_filter='-Wl,--export-dynamic-symbol=scorep_cc_filter_file'
 # the GCC plugin of --filter (compile-time filtering), when configure found gcc's plugin headers
 export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+# the commands below are -finstrument-functions' (--instrument=plugin is checked at the end)
+export SCOREP_CC_INSTRUMENT=functions
 if "$wrap" --help | grep -q 'not built here'; then
     plugin_args() { :; }
 else
@@ -225,6 +227,37 @@ if command -v clang >/dev/null; then
     check "run clang" "result=12
 fake-rt: enters=3 exits=3 filter=$filter" 0 ./app_clang
 fi
+
+# --- --instrument (#9): the plugin's own instrumentation instead of -finstrument-functions ---
+unset SCOREP_CC_INSTRUMENT
+export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
+if [ -n "$(plugin_args x)" ]; then
+    pl="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument"
+    check "instrument=plugin" "gcc $pl -I/inc -g1 -c foo.c" 0 \
+        "$wrap" --dry-run --instrument=plugin gcc -c foo.c
+    check "default: plugin when installed" "g++ $pl -I/inc -g1 -c x.cc" 0 \
+        "$wrap" --dry-run g++ -c x.cc
+    check "instrument=plugin, mpicc" "mpicc $pl -I/inc -g1 -c x.c" 0 \
+        "$wrap" --dry-run mpicc -c x.c
+    check "instrument=plugin with filter" \
+        "gcc $pl -I/inc -g1 '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c foo.c" 0 \
+        "$wrap" --dry-run --instrument=plugin --filter="$filter" gcc -c foo.c
+    check "default: functions without the plugin file" \
+        "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+        env SCOREP_CC_GCC_PLUGIN=/nonexistent/p.so "$wrap" --dry-run gcc -c foo.c
+fi
+check "instrument=functions" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+    "$wrap" --dry-run --instrument=functions gcc -c foo.c
+check "default clang: functions" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+    "$wrap" --dry-run clang -c x.c
+check "default gfortran: functions" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+    "$wrap" --dry-run gfortran -c x.f90
+if [ -n "$(plugin_args x)" ]; then why="not this compiler"; else why="was not built here"; fi
+check "instrument=plugin, clang" \
+    "scorep-cc: --instrument=plugin: the GCC plugin instruments only gcc's C and C++ (gcc, g++, MPI/SHMEM C/C++ wrappers) and $why; use --instrument=functions" 1 \
+    "$wrap" --dry-run --instrument=plugin clang -c x.c
+check "instrument=bad" "scorep-cc: --instrument=calls: expected plugin or functions" 1 \
+    "$wrap" --dry-run --instrument=calls gcc -c x.c
 
 [ "$failures" = 0 ] || {
     echo "test_scorep_cc: $failures failure(s)" >&2

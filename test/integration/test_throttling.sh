@@ -2,44 +2,180 @@
 # test_throttling.sh: a compiler-instrumented function whose call path reaches
 # SCOREP_THROTTLING_CALLS visits with a short mean is no longer timed or traced; its visits
 # stay exact, the rest counted under scorep_throttled_from_visit=N; slow functions and
-# SCOREP_THROTTLING=false are not affected.
+# SCOREP_THROTTLING=false are not affected. Run under both instrumentations of scorep-cc:
+# -finstrument-functions, and the GCC plugin's inline throttle check (no call once throttled):
+# two callers, threads, shared libraries, OpenMP teams, more throttled functions than slots.
 . "$top_srcdir/test/integration/lib.sh"
 
-scorep_cc gcc -O2 -o throttle "$PROGRAMS/throttle.c"
-run_app th env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_ENABLE_TRACING=true \
-    SCOREP_EXPERIMENT_DIRECTORY=exp ./throttle
-expect_eq "$status" 0 "exit status"
-expect_eq "$(cat th.out)" "done 12497545" "program output"
-expect_eq "$(cat th.err)" "" "no warning"
+check_throttle() # MODE
+{
+    m=$1
+    scorep_cc --instrument="$m" gcc -O2 -o "throttle_$m" "$PROGRAMS/throttle.c"
+    run_app "th_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="exp_$m" "./throttle_$m"
+    expect_eq "$status" 0 "$m: exit status"
+    expect_eq "$(cat "th_$m.out")" "done 12497545" "$m: program output"
+    expect_eq "$(cat "th_$m.err")" "" "$m: no warning"
 
-# profile: timed visits up to the threshold, then counted without time
-expect_eq "$(profile_sum exp main/tiny visits)" 5000 "profile: every call of tiny from main"
-expect_eq "$(profile_sum exp main/tiny/scorep_throttled_from_visit=1001 visits)" 4000 \
-    "profile: 4000 of them not measured, from visit 1001 on"
-expect_eq "$(profile_sum exp main/tiny/scorep_throttled_from_visit=1001 time)" 0 "... no time"
-expect_eq "$(profile_sum exp main/caller/tiny visits)" 10 "profile: every call from caller"
-expect_eq "$(profile_sum exp main/caller/tiny/scorep_throttled_from_visit=1 visits)" 10 \
-    "profile: a new call path of a throttled function is unmeasured from its first visit"
-expect_eq "$(profile_sum exp main/caller visits)" 1 "profile: caller"
-expect_eq "$(profile_sum exp main/slowish visits)" 1100 "profile: slowish (50 us) timed"
-expect_eq "$(profile_paths exp | grep -c 'slowish/scorep_throttled')" 0 "slowish not throttled"
+    # profile: timed visits up to the threshold, then counted without time
+    e=exp_$m
+    expect_eq "$(profile_sum "$e" main/tiny visits)" 5000 "$m: every call of tiny from main"
+    expect_eq "$(profile_sum "$e" main/tiny/scorep_throttled_from_visit=1001 visits)" 4000 \
+        "$m: 4000 of them not measured, from visit 1001 on"
+    expect_eq "$(profile_sum "$e" main/tiny/scorep_throttled_from_visit=1001 time)" 0 \
+        "$m: ... no time"
+    expect_eq "$(profile_sum "$e" main/caller/tiny visits)" 10 "$m: every call from caller"
+    expect_eq "$(profile_sum "$e" main/caller/tiny/scorep_throttled_from_visit=1 visits)" 10 \
+        "$m: a new call path of a throttled function is unmeasured from its first visit"
+    expect_eq "$(profile_sum "$e" main/caller visits)" 1 "$m: caller"
+    expect_eq "$(profile_sum "$e" main/slowish visits)" 1100 "$m: slowish (50 us) timed"
+    expect_eq "$(profile_paths "$e" | grep -c 'slowish/scorep_throttled')" 0 \
+        "$m: slowish not throttled"
 
-# trace: the throttled region is absent after the threshold
-expect_eq "$(trace_count exp ENTER 0 tiny)" 1000 "trace: tiny's first 1000 calls only"
-expect_eq "$(trace_count exp LEAVE 0 tiny)" 1000 "... with their leaves"
-expect_eq "$(trace_count exp ENTER 0 slowish)" 1100 "trace: every slowish call"
-expect_eq "$(trace_count exp ENTER 0 caller)" 1 "trace: caller"
-expect_eq "$(trace_check_nesting exp)" 0 "nesting valid"
+    # trace: the throttled region is absent after the threshold
+    expect_eq "$(trace_count "$e" ENTER 0 tiny)" 1000 "$m: trace: tiny's first 1000 calls only"
+    expect_eq "$(trace_count "$e" LEAVE 0 tiny)" 1000 "$m: ... with their leaves"
+    expect_eq "$(trace_count "$e" ENTER 0 slowish)" 1100 "$m: trace: every slowish call"
+    expect_eq "$(trace_count "$e" ENTER 0 caller)" 1 "$m: trace: caller"
+    expect_eq "$(trace_check_nesting "$e")" 0 "$m: nesting valid"
 
-# SCOREP_THROTTLING=false: everything measured
-run_app off env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 SCOREP_ENABLE_TRACING=true \
-    SCOREP_EXPERIMENT_DIRECTORY=off ./throttle
-expect_eq "$(profile_sum off main/tiny visits)" 5000 "off: all 5000 calls timed"
-expect_eq "$(profile_sum off main/caller/tiny visits)" 10 "off: all 10 calls timed"
-expect_eq "$(trace_count off ENTER 0 tiny)" 5010 "off: all 5010 calls traced"
+    # SCOREP_THROTTLING=false: everything measured
+    run_app "off_$m" env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="off_$m" "./throttle_$m"
+    expect_eq "$(profile_sum "off_$m" main/tiny visits)" 5000 "$m: off: all 5000 calls timed"
+    expect_eq "$(profile_sum "off_$m" main/caller/tiny visits)" 10 "$m: off: all 10 calls timed"
+    expect_eq "$(trace_count "off_$m" ENTER 0 tiny)" 5010 "$m: off: all 5010 calls traced"
+}
+
+# Two callers, then three threads (their start routine uninstrumented): every visit counted
+# on its own call path and location; the threads' direct calls are settled at thread end.
+check_paths() # MODE
+{
+    m=$1
+    scorep_cc --instrument="$m" gcc -O2 -pthread -o "paths_$m" "$PROGRAMS/throttle_paths.c"
+    run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="paths_$m" "./paths_$m"
+    expect_eq "$status" 0 "$m: paths: exit status"
+    expect_eq "$(cat "pa_$m.out")" "done 18003404" "$m: paths: program output"
+    e=paths_$m
+    expect_eq "$(profile_sum "$e" main/left/tiny visits)" 3000 "$m: paths: left's calls"
+    expect_eq "$(profile_sum "$e" main/left/tiny/scorep_throttled_from_visit=1001 visits)" 2000 \
+        "$m: paths: left's calls from visit 1001 on"
+    expect_eq "$(profile_sum "$e" main/right/tiny visits)" 2000 "$m: paths: right's calls"
+    expect_eq "$(profile_sum "$e" main/right/tiny/scorep_throttled_from_visit=1 visits)" 2000 \
+        "$m: paths: right's calls, all throttled"
+    for t in 1 2 3; do
+        expect_eq "$(profile_sum "$e" THREADS/left/tiny visits "$t")" 3000 \
+            "$m: paths: thread $t: left's calls"
+        expect_eq "$(profile_sum "$e" THREADS/tiny visits "$t")" 1234 \
+            "$m: paths: thread $t: calls from the uninstrumented start routine"
+        expect_eq "$(profile_sum "$e" THREADS/tiny/scorep_throttled_from_visit=1 visits "$t")" \
+            1234 "$m: paths: thread $t: ... all throttled"
+        expect_eq "$(trace_count "$e" ENTER "$t" tiny)" 0 "$m: paths: thread $t: no tiny traced"
+    done
+    expect_eq "$(trace_count "$e" ENTER 0 tiny)" 1000 "$m: paths: main: tiny traced 1000 times"
+    expect_eq "$(trace_check_nesting "$e")" 0 "$m: paths: nesting valid"
+}
+
+# A linked shared library and a dlopen'ed module: names, file and line of their functions as
+# in the executable, exact visits when throttled.
+check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
+{
+    m=$1 lm=${2:-$1} src="$PROGRAMS/throttle_shlib.c"
+    n=$m${2:+_lib_$2} # names of files and checks
+    mkdir "lib_$n"
+    scorep_cc --instrument="$lm" gcc -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$n/libtl.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$n/mod.so" "$src"
+    scorep_cc --instrument="$m" gcc -O2 -o "shlib_$n" "$src" -L"lib_$n" -ltl \
+        -Wl,-rpath,"$work/lib_$n" -ldl
+    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$n.e" "./shlib_$n" \
+        "$work/lib_$n/mod.so"
+    expect_eq "$status" 0 "$n: shlib: exit status"
+    expect_eq "$(cat "sh_$n.out")" "done 6504500" "$n: shlib: program output"
+    e=shlib_$n.e
+    expect_eq "$(profile_paths "$e" | tr '\n' ' ')" "main main/lib_tiny main/lib_tiny/scorep_throttled_from_visit=1001 main/mod_tiny main/mod_tiny/scorep_throttled_from_visit=1001 " \
+        "$n: shlib: call paths"
+    expect_eq "$(profile_sum "$e" main/lib_tiny visits)" 3000 "$n: shlib: lib_tiny visits"
+    expect_eq "$(profile_sum "$e" main/mod_tiny visits)" 2000 "$n: shlib: mod_tiny visits"
+    expect_eq "$(profile_sum "$e" main/mod_tiny/scorep_throttled_from_visit=1001 visits)" 1000 \
+        "$n: shlib: mod_tiny's throttled visits"
+    trace_defs "$e" >"shlib_$n.defs"
+    for fn in lib_tiny mod_tiny; do
+        def=$(grep '^REGION ' "shlib_$n.defs" | grep -F "Name: \"$fn\"")
+        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$src" "$n: shlib: file of $fn"
+        expect_eq "$(echo "$def" | sed 's/.*Begin: \([0-9]*\).*/\1/')" \
+            "$(grep -n "int $fn(int i)$" "$src" | cut -d: -f1)" "$n: shlib: line of $fn"
+    done
+}
+
+# 70 throttled functions: -finstrument-functions throttles all; the plugin has 63 slots, the
+# last 7 functions to qualify stay measured (a soft limit, never a wrong count). A generous
+# mean: every call path must qualify even with the first call's set-up in its time.
+check_many() # MODE THROTTLED
+{
+    m=$1
+    scorep_cc --instrument="$m" gcc -O2 -o "many_$m" "$PROGRAMS/throttle_many.c"
+    run_app "ma_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 \
+        SCOREP_THROTTLING_MEAN=1ms SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY="many_$m.e" "./many_$m"
+    expect_eq "$(cat "ma_$m.out")" "done 35000" "$m: many: program output"
+    e=many_$m.e
+    expect_eq "$(profile_dump "$e" -m visits |
+        awk -F'\t' '$2 ~ /^main\/f[0-9]+$/ && $4 == "visits=500"' | wc -l | tr -d ' ')" 70 \
+        "$m: many: every function 500 visits"
+    expect_eq "$(profile_paths "$e" | grep -c '/scorep_throttled_from_visit=101$')" "$2" \
+        "$m: many: $2 throttled from visit 101"
+    expect_eq "$(trace_count "$e" ENTER 0 f69)" \
+        "$([ "$2" = 70 ] && echo 100 || echo 500)" "$m: many: f69 traced"
+    expect_eq "$(trace_count "$e" ENTER 0 f00)" 100 "$m: many: f00 traced until throttled"
+}
+
+# OpenMP teams: the workers' throttled calls are settled at their OpenMP events (the team's
+# call path is attached and detached around each implicit task): exact visits in all.
+check_omp() # MODE
+{
+    m=$1
+    scorep_cc --instrument="$m" gcc -O2 -fopenmp -o "omp_$m" "$PROGRAMS/throttle_omp.c"
+    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 OMP_NUM_THREADS=2 \
+        SCOREP_EXPERIMENT_DIRECTORY="omp_$m.e" "./omp_$m"
+    expect_eq "$(cat "om_$m.out")" "done 8997000" "$m: omp: program output"
+    wpath=$(profile_paths "omp_$m.e" | grep '^main/!\$omp parallel @throttle_omp\.c:[0-9]*/work$')
+    expect_eq "$(echo "$wpath" | wc -l | tr -d ' ')" 1 "$m: omp: one call path of work: $wpath"
+    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits)" 6000 \
+        "$m: omp: work's visits over both threads and teams"
+    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits 0)" 3000 "$m: omp: master's share"
+}
+
+check_throttle functions
+check_paths functions
+check_shlib functions
+check_many functions 70
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
+    check_omp functions
+    [ ! -f "$SCOREP_CC_GCC_PLUGIN" ] || check_omp plugin
+else
+    skip_part "OMPT (omp-tools.h)"
+fi
+if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
+    check_throttle plugin
+    check_paths plugin
+    check_shlib plugin
+    # both instrumentations in one program: the linked library through the hooks
+    check_shlib plugin functions
+    check_many plugin 63
+    # the plugin's inline check: tiny calls no runtime function once throttled (it has one
+    # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
+    expect_eq "$(objdump -d throttle_plugin | awk '/<tiny>:/,/^$/' | grep -c 'call.*scorep_plugin_enter')" \
+        1 "plugin: tiny calls scorep_plugin_enter once (on its measured path)"
+    expect_eq "$(objdump -d throttle_plugin | grep -c 'call.*__cyg_profile_func')" 0 \
+        "plugin: no -finstrument-functions hooks"
+else
+    skip_part "the GCC plugin (gcc-12-plugin-dev)"
+fi
 
 # bad input
-run_app bad env SCOREP_THROTTLING=true SCOREP_THROTTLING_MEAN=fast ./throttle
+run_app bad env SCOREP_THROTTLING=true SCOREP_THROTTLING_MEAN=fast ./throttle_functions
 expect_eq "$status" 1 "a bad mean stops the program at start"
 expect_grep "SCOREP_THROTTLING_MEAN='fast': expected a duration" bad.err "clear message"
 done_ok

@@ -2,6 +2,7 @@
  * through a lock-free open-addressing table; names, file:line and the filter decision are
  * worked out once per function, under a lock, on its first call. */
 #include "adapters/compiler/symbols.h"
+#include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
 #include "core/runtime.h"
 
@@ -133,8 +134,8 @@ static inline uint32_t fn_region(scorep_location *l, void *fn)
 }
 
 /* The profile's throttle hook, called at the leave that makes region throttled: marks the
- * region's table entries and this thread's cache; other threads see it at their next
- * table lookup. Rare (once per region), so a lock and a scan are fine. */
+ * region's table entries, this thread's cache and the plugin's descriptors; other threads see it at
+ * their next table lookup. Rare (once per region), so a lock and a scan are fine. */
 static void throttle_region(uint32_t region)
 {
     pthread_mutex_lock(&define_lock);
@@ -150,6 +151,7 @@ static void throttle_region(uint32_t region)
     scorep_location *l = scorep_tls_location;
     if (l && l->fn_region == region)
         l->fn_region = region | FN_THROTTLED;
+    scorep_plugin_throttle(region); /* the plugin's descriptors of the same region */
 }
 
 /* Installed always; SCOREP_THROTTLING=false leaves the profiles' throttle_calls at 0. */

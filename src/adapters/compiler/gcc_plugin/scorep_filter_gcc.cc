@@ -13,6 +13,7 @@
 extern "C" {
 #include "filter/filter.h"
 }
+#include "adapters/compiler/gcc_plugin/plugin.h"
 
 int plugin_is_GPL_compatible;
 
@@ -52,6 +53,30 @@ static char *demangled(const char *mangled)
     return xstrdup(mangled);
 }
 
+bool scorep_gcc_names_of(tree fn, scorep_gcc_names *names)
+{
+    const char *mangled = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
+    if (mangled[0] == '*') // asm("name"): the '*' only says "use verbatim"
+        mangled++;
+    names->mangled = (char *)mangled;
+    names->file = source_path(DECL_SOURCE_FILE(fn));
+    names->name = demangled(mangled);
+    return names->file != NULL;
+}
+
+void scorep_gcc_names_free(scorep_gcc_names *names)
+{
+    free(names->name);
+    free(names->file);
+    names->name = names->file = NULL;
+}
+
+bool scorep_gcc_excluded(const scorep_gcc_names *names)
+{
+    return filter != NULL &&
+           scorep_filter_excluded(filter, names->file, names->name, names->mangled);
+}
+
 // Runs before gimplification, which inserts the profiling hooks unless the flag is set.
 static void exclude_filtered(void *gcc_data, void *)
 {
@@ -59,22 +84,20 @@ static void exclude_filtered(void *gcc_data, void *)
     if (fn == NULL_TREE || TREE_CODE(fn) != FUNCTION_DECL ||
         DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(fn))
         return;
-    const char *mangled = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn));
-    if (mangled[0] == '*') // asm("name"): the '*' only says "use verbatim"
-        mangled++;
-    char *file = source_path(DECL_SOURCE_FILE(fn));
-    char *name = demangled(mangled);
-    if (scorep_filter_excluded(filter, file, name, mangled))
+    scorep_gcc_names names;
+    if (scorep_gcc_names_of(fn, &names) && scorep_gcc_excluded(&names))
         DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT(fn) = 1;
-    free(name);
-    free(file);
+    scorep_gcc_names_free(&names);
 }
 
-static const char *filter_argument(const struct plugin_name_args *info)
+static const char *argument(const struct plugin_name_args *info, const char *key, bool *given)
 {
     for (int i = 0; i < info->argc; i++)
-        if (strcmp(info->argv[i].key, "filter") == 0)
-            return info->argv[i].value; // NULL for a bare -fplugin-arg-...-filter
+        if (strcmp(info->argv[i].key, key) == 0) {
+            *given = true;
+            return info->argv[i].value; // NULL for a bare -fplugin-arg-...-KEY
+        }
+    *given = false;
     return NULL;
 }
 
@@ -85,20 +108,35 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
               gcc_version.basever, version->basever);
         return 1;
     }
-    const char *path = filter_argument(info);
-    if (path == NULL) {
+    bool with_filter, instrumenting;
+    const char *path = argument(info, "filter", &with_filter);
+    argument(info, "instrument", &instrumenting);
+    if (!instrumenting && path == NULL) {
         error("%s: no filter file: use %<-fplugin-arg-%s-filter=FILE%>", info->base_name,
               info->base_name);
         return 1;
     }
-    char err[512];
-    filter = scorep_filter_new();
-    if (filter == NULL || scorep_filter_parse_file(filter, path, err, sizeof err) != 0) {
-        error("%s: bad filter file: %s", info->base_name, filter ? err : "out of memory");
+    if (with_filter && path == NULL) {
+        error("%s: %<-fplugin-arg-%s-filter%> needs a file: %<filter=FILE%>", info->base_name,
+              info->base_name);
         return 1;
     }
-    static struct plugin_info about = {"0.1", "applies a Score-P filter file at compile time"};
+    char err[512];
+    if (path != NULL) {
+        filter = scorep_filter_new();
+        if (filter == NULL || scorep_filter_parse_file(filter, path, err, sizeof err) != 0) {
+            error("%s: bad filter file: %s", info->base_name, filter ? err : "out of memory");
+            return 1;
+        }
+    }
+    static struct plugin_info about = {
+        "0.2", "applies a Score-P filter file at compile time; instrument: inserts scorep-rt's "
+               "region descriptors and the inline throttle check instead of "
+               "-finstrument-functions"};
     register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
-    register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, exclude_filtered, NULL);
+    if (instrumenting)
+        scorep_gcc_instrument_register(info->base_name);
+    else
+        register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, exclude_filtered, NULL);
     return 0;
 }

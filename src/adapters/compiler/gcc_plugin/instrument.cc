@@ -1,0 +1,260 @@
+// instrument.cc: the instrumentation of `scorep-cc --instrument=plugin`: per function a static
+// region descriptor (plugin_region.h) and an inline throttle check at entry, a leave at exit.
+#include <gcc-plugin.h>
+#include <tree.h>
+#include <tree-pass.h>
+#include <context.h>
+#include <function.h>
+#include <basic-block.h>
+#include <gimple.h>
+#include <gimple-iterator.h>
+#include <predict.h>
+#include <gimple-predict.h>
+#include <gimple-expr.h>
+#include <stringpool.h>
+#include <stor-layout.h>
+#include <varasm.h>
+#include <cgraph.h>
+#include <ggc.h>
+#include <attribs.h>
+
+#include "adapters/compiler/gcc_plugin/plugin.h"
+#include "adapters/compiler/plugin_region.h"
+
+// Trees made once per compilation; a GGC root keeps the collector off them.
+enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_COUNT };
+static tree trees[T_COUNT];
+static const struct ggc_root_tab roots[] = {
+    {trees, T_COUNT, sizeof trees[0], &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+    LAST_GGC_ROOT_TAB};
+
+static tree field(tree *chain, const char *name, tree type)
+{
+    tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL, get_identifier(name), type);
+    DECL_CHAIN(f) = *chain;
+    *chain = f;
+    return f;
+}
+
+// The C layout of scorep_plugin_region, field for field.
+static void build_region_type(void)
+{
+    tree type = make_node(RECORD_TYPE), chain = NULL_TREE;
+    field(&chain, "name", const_ptr_type_node);
+    field(&chain, "mangled", const_ptr_type_node);
+    field(&chain, "file", const_ptr_type_node);
+    field(&chain, "line", unsigned_type_node);
+    field(&chain, "handle", unsigned_type_node); // read by the runtime only
+    trees[T_FLAGS] = field(&chain, "flags", unsigned_type_node);
+    field(&chain, "reserved", unsigned_type_node);
+    field(&chain, "next", ptr_type_node);
+    finish_builtin_struct(type, "scorep_plugin_region", chain, NULL_TREE);
+    trees[T_REGION_TYPE] = type;
+}
+
+static tree runtime_function(const char *name)
+{
+    tree fn =
+        build_fn_decl(name, build_function_type_list(void_type_node, ptr_type_node, NULL_TREE));
+    TREE_NOTHROW(fn) = 1; // no EH edges at every instrumented entry
+    DECL_ATTRIBUTES(fn) = tree_cons(get_identifier("leaf"), NULL_TREE, NULL_TREE);
+    return fn;
+}
+
+// extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+static tree pending_array(void)
+{
+    tree type = build_array_type(long_long_unsigned_type_node,
+                                 build_index_type(size_int(SCOREP_PLUGIN_SLOTS)));
+    tree v =
+        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_pending"), type);
+    TREE_PUBLIC(v) = 1;
+    DECL_EXTERNAL(v) = 1;
+    DECL_ARTIFICIAL(v) = 1;
+    set_decl_tls_model(v, TLS_MODEL_INITIAL_EXEC);
+    return v;
+}
+
+static tree string_value(const char *s)
+{
+    return build_string_literal(strlen(s) + 1, s);
+}
+
+// static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL};
+static tree build_descriptor(const char *name, const char *mangled, const char *file, int line)
+{
+    tree type = trees[T_REGION_TYPE];
+    vec<constructor_elt, va_gc> *v = NULL;
+    tree f = TYPE_FIELDS(type);
+    CONSTRUCTOR_APPEND_ELT(v, f, string_value(name));
+    CONSTRUCTOR_APPEND_ELT(v, f = DECL_CHAIN(f), string_value(mangled));
+    CONSTRUCTOR_APPEND_ELT(v, f = DECL_CHAIN(f), string_value(file));
+    CONSTRUCTOR_APPEND_ELT(v, f = DECL_CHAIN(f), build_int_cst(unsigned_type_node, line));
+    static unsigned serial;
+    char id[64];
+    snprintf(id, sizeof id, "scorep_region_descr.%u", serial++);
+    tree d = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(id), type);
+    TREE_STATIC(d) = 1;
+    TREE_PUBLIC(d) = 0;
+    DECL_ARTIFICIAL(d) = 1;
+    DECL_IGNORED_P(d) = 1;
+    TREE_ADDRESSABLE(d) = 1;
+    TREE_USED(d) = 1;
+    SET_DECL_ALIGN(d, 64 * BITS_PER_UNIT); // its own cache line: written only when throttled
+    DECL_USER_ALIGN(d) = 1;
+    DECL_INITIAL(d) = build_constructor(type, v);
+    varpool_node::finalize_decl(d);
+    return d;
+}
+
+static tree pending_ref(tree index)
+{
+    tree arr = trees[T_PENDING];
+    return build4(ARRAY_REF, long_long_unsigned_type_node, arr, index, NULL_TREE, NULL_TREE);
+}
+
+static void add(gimple_seq *seq, gimple *g, location_t loc)
+{
+    gimple_set_location(g, loc);
+    gimple_seq_add_stmt(seq, g);
+}
+
+// array[index] op= value, through temporaries (GIMPLE takes one operation per statement)
+static void update_pending(gimple_seq *seq, tree index, tree_code op, tree value, location_t loc)
+{
+    tree t = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
+    add(seq, gimple_build_assign(t, pending_ref(index)), loc);
+    add(seq, gimple_build_assign(t, op, t, value), loc);
+    add(seq, gimple_build_assign(pending_ref(index), t), loc);
+}
+
+// The throttled path: pending[slot]++, pending[0] |= 1 << (slot & 63). No call.
+static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
+{
+    tree slot = create_tmp_var(unsigned_type_node, "scorep_slot");
+    add(seq,
+        gimple_build_assign(slot, BIT_AND_EXPR, flags,
+                            build_int_cst(unsigned_type_node, SCOREP_PLUGIN_SLOT_MASK)),
+        loc);
+    tree index = create_tmp_var(sizetype, "scorep_index");
+    add(seq, gimple_build_assign(index, NOP_EXPR, slot), loc);
+    update_pending(seq, index, PLUS_EXPR, build_int_cst(long_long_unsigned_type_node, 1), loc);
+    tree bit = create_tmp_var(unsigned_type_node, "scorep_bit");
+    add(seq, gimple_build_assign(bit, BIT_AND_EXPR, slot, build_int_cst(unsigned_type_node, 63)),
+        loc);
+    tree mask = create_tmp_var(long_long_unsigned_type_node, "scorep_mask");
+    add(seq,
+        gimple_build_assign(mask, LSHIFT_EXPR, build_int_cst(long_long_unsigned_type_node, 1), bit),
+        loc);
+    update_pending(seq, size_zero_node, BIT_IOR_EXPR, mask, loc);
+}
+
+// flags = descr.flags (volatile: another thread throttles the region);
+// if (flags != 0) { count; measured = 0; } else { measured = 1; scorep_plugin_enter(&descr); }
+static gimple_seq entry_code(tree descr, tree measured, location_t loc)
+{
+    gimple_seq seq = NULL;
+    tree ref = build3(COMPONENT_REF, unsigned_type_node, descr, trees[T_FLAGS], NULL_TREE);
+    TREE_THIS_VOLATILE(ref) = 1;
+    tree flags = create_tmp_var(unsigned_type_node, "scorep_flags");
+    add(&seq, gimple_build_assign(flags, ref), loc);
+    tree call = create_artificial_label(loc), skip = create_artificial_label(loc),
+         done = create_artificial_label(loc);
+    add(&seq, gimple_build_cond(NE_EXPR, flags, build_zero_cst(unsigned_type_node), skip, call),
+        loc);
+    add(&seq, gimple_build_label(call), loc);
+    // the measured path costs tens of ns anyway: lay out the throttled one as the straight line
+    add(&seq, gimple_build_predict(PRED_COLD_LABEL, NOT_TAKEN), loc);
+    add(&seq, gimple_build_assign(measured, boolean_true_node), loc);
+    add(&seq, gimple_build_call(trees[T_ENTER], 1, build_fold_addr_expr(descr)), loc);
+    add(&seq, gimple_build_goto(done), loc);
+    add(&seq, gimple_build_label(skip), loc);
+    add(&seq, gimple_build_assign(measured, boolean_false_node), loc);
+    count_throttled(&seq, flags, loc);
+    add(&seq, gimple_build_label(done), loc);
+    return seq;
+}
+
+// if (measured) scorep_plugin_leave(&descr); -- the entry's decision, not the current flags
+static gimple_seq exit_code(tree descr, tree measured, location_t loc)
+{
+    gimple_seq seq = NULL;
+    tree yes = create_artificial_label(loc), no = create_artificial_label(loc);
+    add(&seq, gimple_build_cond(NE_EXPR, measured, boolean_false_node, yes, no), loc);
+    add(&seq, gimple_build_label(yes), loc);
+    add(&seq, gimple_build_call(trees[T_LEAVE], 1, build_fold_addr_expr(descr)), loc);
+    add(&seq, gimple_build_label(no), loc);
+    return seq;
+}
+
+// As gcc's own -finstrument-functions (gimplify_function_tree): the body becomes
+// { entry; try { body } finally { exit } }, so returns and exceptions all leave.
+static void instrument(function *fun, const char *name, const char *mangled, const char *file)
+{
+    tree fn = fun->decl;
+    location_t loc = DECL_SOURCE_LOCATION(fn);
+    tree descr = build_descriptor(name, mangled, file, DECL_SOURCE_LINE(fn));
+    tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
+    gimple_seq body = gimple_body(fn);
+    gimple_seq seq = entry_code(descr, measured, loc);
+    gtry *tf = gimple_build_try(body, exit_code(descr, measured, loc), GIMPLE_TRY_FINALLY);
+    add(&seq, tf, loc);
+    gimple_seq outer = NULL;
+    gimple_seq_add_stmt(&outer, gimple_build_bind(NULL_TREE, seq, NULL_TREE));
+    gimple_set_body(fn, outer);
+}
+
+static bool instrumentable(function *fun)
+{
+    tree fn = fun->decl;
+    // gcc's hooks skip the same: no_instrument_function, the constructors of globals that gcc
+    // makes itself, and bodies that are only inlined (C99 inline, extern gnu_inline such as
+    // glibc's atol). (The gimplifier has set DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT on every
+    // function by now, so the attribute is asked.) GNU C nested functions are left out.
+    const char *name = DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : "";
+    return gimple_body(fn) != NULL && !DECL_EXTERNAL(fn) &&
+           !lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fn)) &&
+           !lookup_attribute("naked", DECL_ATTRIBUTES(fn)) && // no frame for a local
+           !(DECL_ARTIFICIAL(fn) && strncmp(name, "_GLOBAL__", 9) == 0) && !DECL_STATIC_CHAIN(fn);
+}
+
+namespace
+{
+const pass_data instrument_pass_data = {
+    GIMPLE_PASS, "scorep_instrument", OPTGROUP_NONE, TV_NONE, PROP_gimple_any, 0, 0, 0, 0};
+
+struct instrument_pass : gimple_opt_pass {
+    instrument_pass(gcc::context *ctx) : gimple_opt_pass(instrument_pass_data, ctx) {}
+    unsigned int execute(function *fun) override
+    {
+        if (!instrumentable(fun))
+            return 0;
+        scorep_gcc_names names;
+        if (scorep_gcc_names_of(fun->decl, &names) && !scorep_gcc_excluded(&names))
+            instrument(fun, names.name, names.mangled, names.file);
+        scorep_gcc_names_free(&names);
+        return 0;
+    }
+};
+} // namespace
+
+static void make_trees(void *, void *)
+{
+    build_region_type();
+    trees[T_ENTER] = runtime_function("scorep_plugin_enter");
+    trees[T_LEAVE] = runtime_function("scorep_plugin_leave");
+    trees[T_PENDING] = pending_array();
+}
+
+void scorep_gcc_instrument_register(const char *plugin_name)
+{
+    register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)roots);
+    register_callback(plugin_name, PLUGIN_START_UNIT, make_trees, NULL);
+    // before OpenMP lowering, as gcc's own hooks: outlined bodies stay inside the call
+    struct register_pass_info info;
+    info.pass = new instrument_pass(g);
+    info.reference_pass_name = "omplower";
+    info.ref_pass_instance_number = 1;
+    info.pos_op = PASS_POS_INSERT_BEFORE;
+    register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}

@@ -1,0 +1,38 @@
+/* plugin_region.h: the region descriptor that the GCC plugin (scorep-cc --instrument=plugin)
+ * emits per instrumented function, and the runtime entry points its inserted code calls. */
+#ifndef SCOREP_PLUGIN_REGION_H
+#define SCOREP_PLUGIN_REGION_H
+
+#include <stdint.h>
+
+/* The plugin builds this layout itself (gcc trees, scorep_filter_gcc.cc): change both. */
+typedef struct scorep_plugin_region {
+    const char *name;    /* demangled, as symbols.c names the same function */
+    const char *mangled; /* assembler name */
+    const char *file;    /* absolute, simplified as the filter matches it */
+    uint32_t line;
+    /* 0: not registered yet; SCOREP_PLUGIN_FILTERED; else region id + 1 */
+    uint32_t handle;
+    /* Read inline at every entry. 0: call scorep_plugin_enter. Otherwise the call only
+     * increments scorep_throttle_pending[flags & SCOREP_PLUGIN_SLOT_MASK] and sets bit
+     * (slot & 63) of scorep_throttle_pending[0]; slot SCOREP_PLUGIN_DISCARD is never read. */
+    uint32_t flags;
+    uint32_t reserved;
+    struct scorep_plugin_region *next; /* the runtime's list of registered descriptors */
+} scorep_plugin_region;
+
+#define SCOREP_PLUGIN_FILTERED UINT32_MAX
+/* Slots 1..63 count throttled regions; 64 takes the calls of filtered functions. */
+#define SCOREP_PLUGIN_SLOTS 64
+#define SCOREP_PLUGIN_DISCARD SCOREP_PLUGIN_SLOTS
+#define SCOREP_PLUGIN_SLOT_MASK 0x7fu
+#define SCOREP_PLUGIN_SKIP 0x80000000u
+
+/* Called by the inserted code (never throws, never instrumented). */
+void scorep_plugin_enter(scorep_plugin_region *region);
+void scorep_plugin_leave(scorep_plugin_region *region);
+
+/* Runtime only: region is throttled (compiler_adapter.c's throttle hook). */
+void scorep_plugin_throttle(uint32_t region);
+
+#endif
