@@ -338,7 +338,8 @@ function renderMatrix(data) {
         '(a reduced or cut trace) and are not in the matrix.'));
   }
   if (data.rma) {
-    [['puts', 'SHMEM/RMA puts'], ['gets', 'SHMEM/RMA gets']].forEach(function (p) {
+    [['puts', 'SHMEM/RMA puts'], ['gets', 'SHMEM/RMA gets'],
+     ['atomics', 'SHMEM/RMA atomics (bytes: operands sent)']].forEach(function (p) {
       var m = data.rma[p[0]];
       if (!m) return;
       m.unit = p[0];
