@@ -41,6 +41,31 @@ downsampled()
         END { for (x in k) n++; print n + 0 }' "$(trace_file "$1")"
 }
 
+# top_rows PAGE: the report's top groups and regions from the page's JSON data, one a line:
+# TYPE VISITS TIME REGION (time in seconds with 2 decimals, as scorep-score prints it), sorted
+top_rows()
+{
+    python3 -c '
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r"<script type=\"application/json\" id=\"report-data\">(.*?)</script>",
+                            page, re.S).group(1))
+for r in data["top_groups"] + data["top"]:
+    print(r["type"], r["visits"], "%.2f" % r["time"], r["region"])' "$1" | LC_ALL=C sort
+}
+
+# score_rows PROFILE: scorep-score -r's group and region rows as top_rows prints them, sorted
+score_rows()
+{
+    "$top_builddir/scorep-score" -r "$1" | python3 -c '
+import re, sys
+row = re.compile(r"^ *[-+*]? +([A-Z]+) +[0-9,]+ +([0-9,]+) +([0-9.]+) +[0-9.]+ +[0-9.]+  (.*)$")
+for line in sys.stdin:
+    m = row.match(line.rstrip("\n"))
+    if m:
+        print(m.group(1), m.group(2).replace(",", ""), m.group(3), m.group(4))' | LC_ALL=C sort
+}
+
 # render PAGE NAME [#FRAGMENT]: the DOM facts of PAGE (opened with FRAGMENT) rendered by
 # Chromium in NAME.facts, a screenshot in $keep/NAME.png
 render()
@@ -101,6 +126,11 @@ fi
 run_app report_trace "$REPORT" trace
 expect_eq "$status" 0 "scorep-report trace"
 expect_file trace/report.html "report.html written into the experiment directory"
+# the top table is scorep-score's (both from src/tools/score/score_model): the same rows,
+# types, visits and times for the groups and every region
+expect_eq "$(top_rows trace/report.html)" "$(score_rows trace/profile.cubex)" \
+    "top table rows equal scorep-score -r's (type, visits, time in s, region)"
+expect_eq "$(top_rows trace/report.html | grep -c .)" 14 "top table: 4 groups (ALL MPI USR COM) and 10 regions"
 cp trace/report.html "$keep/report_trace.html"
 # the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
 expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"
