@@ -456,33 +456,25 @@ static OTF2_CallbackCode p2p(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                 uint32_t tag, uint64_t len)
-{
-    return p2p(u, l, t, TM_EV_SEND, a, peer, cm, tag, len, 0);
-}
-
-static OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    return p2p(u, l, t, TM_EV_ISEND, a, peer, cm, tag, len, req);
-}
-
-static OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                 uint32_t tag, uint64_t len)
-{
-    return p2p(u, l, t, TM_EV_RECV, a, peer, cm, tag, len, 0);
-}
-
-static OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    return p2p(u, l, t, TM_EV_IRECV, a, peer, cm, tag, len, req);
-}
+/* The OTF2 callbacks below differ only in the kind they record: one macro per signature. */
+#define P2P_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
+                                uint32_t tag, uint64_t len)                                        \
+    {                                                                                              \
+        return p2p(u, l, t, kind, a, peer, cm, tag, len, 0);                                       \
+    }
+#define P2P_REQUEST_EVENT(fn, kind)                                                                \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
+                                uint32_t tag, uint64_t len, uint64_t req)                          \
+    {                                                                                              \
+        return p2p(u, l, t, kind, a, peer, cm, tag, len, req);                                     \
+    }
+P2P_EVENT(ev_send, TM_EV_SEND)
+P2P_EVENT(ev_recv, TM_EV_RECV)
+P2P_REQUEST_EVENT(ev_isend, TM_EV_ISEND)
+P2P_REQUEST_EVENT(ev_irecv, TM_EV_IRECV)
 
 static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
                                     uint64_t req)
@@ -492,19 +484,15 @@ static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_e
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                           OTF2_AttributeList *a, uint64_t req)
-{
-    (void)a;
-    return ev_request(l, t, u, TM_EV_ISEND_COMPLETE, req);
-}
-
-static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                          OTF2_AttributeList *a, uint64_t req)
-{
-    (void)a;
-    return ev_request(l, t, u, TM_EV_IRECV_REQUEST, req);
-}
+#define REQUEST_EVENT(fn, kind)                                                                    \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint64_t req)                               \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_request(l, t, u, kind, req);                                                     \
+    }
+REQUEST_EVENT(ev_isend_complete, TM_EV_ISEND_COMPLETE)
+REQUEST_EVENT(ev_irecv_request, TM_EV_IRECV_REQUEST)
 
 static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
                                    uint32_t ref, uint32_t peer, uint32_t tag, uint64_t u)
@@ -517,19 +505,19 @@ static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_ev
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, OTF2_RegionRef r)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_ENTER, r, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, OTF2_RegionRef r)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_LEAVE, r, TM_NONE, 0, 0);
-}
+/* Events with one reference (a region, thread team or calling context), all uint32_t. */
+#define REF_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t ref)                               \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_region(l, t, u, kind, ref, TM_NONE, 0, 0);                                       \
+    }
+REF_EVENT(ev_enter, TM_EV_ENTER)
+REF_EVENT(ev_leave, TM_EV_LEAVE)
+REF_EVENT(ev_team_begin, TM_EV_TEAM_BEGIN)
+REF_EVENT(ev_team_end, TM_EV_TEAM_END)
+REF_EVENT(ev_cc_leave, TM_EV_CC_LEAVE)
 
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                        OTF2_AttributeList *a)
@@ -569,43 +557,17 @@ static OTF2_CallbackCode ev_join(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
     return ev_region(l, t, u, TM_EV_THREAD_JOIN, TM_NONE, TM_NONE, p, 0);
 }
 
-static OTF2_CallbackCode ev_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                       OTF2_AttributeList *a, OTF2_CommRef team)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TEAM_BEGIN, team, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_CommRef team)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TEAM_END, team, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_CREATE, team, creator, gen, 0);
-}
-
-static OTF2_CallbackCode ev_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_SWITCH, team, creator, gen, 0);
-}
-
-static OTF2_CallbackCode ev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                          OTF2_AttributeList *a, OTF2_CommRef team,
-                                          uint32_t creator, uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_COMPLETE, team, creator, gen, 0);
-}
+#define TASK_EVENT(fn, kind)                                                                       \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,        \
+                                uint32_t gen)                                                      \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_region(l, t, u, kind, team, creator, gen, 0);                                    \
+    }
+TASK_EVENT(ev_task_create, TM_EV_TASK_CREATE)
+TASK_EVENT(ev_task_switch, TM_EV_TASK_SWITCH)
+TASK_EVENT(ev_task_complete, TM_EV_TASK_COMPLETE)
 
 #define THREAD_EVENT(fn, kind)                                                                     \
     static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
@@ -656,13 +618,6 @@ static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void 
     return ev_region(l, t, u, TM_EV_CC_ENTER, cc, TM_NONE, dist, 0);
 }
 
-static OTF2_CallbackCode ev_cc_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_CallingContextRef cc)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_CC_LEAVE, cc, TM_NONE, 0, 0);
-}
-
 static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                    OTF2_AttributeList *a, OTF2_CallingContextRef cc, uint32_t dist,
                                    OTF2_InterruptGeneratorRef g)
@@ -687,21 +642,16 @@ static OTF2_CallbackCode ev_rma(ctx *c, OTF2_LocationRef l, uint64_t t, tm_event
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_rma_put(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                    OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
-                                    uint64_t bytes, uint64_t matching)
-{
-    (void)a;
-    return ev_rma(u, l, t, TM_EV_RMA_PUT, win, remote, bytes, matching);
-}
-
-static OTF2_CallbackCode ev_rma_get(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                    OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
-                                    uint64_t bytes, uint64_t matching)
-{
-    (void)a;
-    return ev_rma(u, l, t, TM_EV_RMA_GET, win, remote, bytes, matching);
-}
+#define RMA_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,        \
+                                uint64_t bytes, uint64_t matching)                                 \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_rma(u, l, t, kind, win, remote, bytes, matching);                                \
+    }
+RMA_EVENT(ev_rma_put, TM_EV_RMA_PUT)
+RMA_EVENT(ev_rma_get, TM_EV_RMA_GET)
 
 static OTF2_CallbackCode ev_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                        OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,

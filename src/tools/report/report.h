@@ -42,5 +42,7 @@ void json_double(FILE *out, double v);
 void json_u64(FILE *out, uint64_t v);
 /* "key": with a leading comma unless first */
 void json_key(FILE *out, const char *key, bool first);
+/* "key":"string" (null for NULL), with a leading comma unless first */
+void json_member(FILE *out, const char *key, const char *s, bool first);
 
 #endif

@@ -64,8 +64,7 @@ static void write_locations(FILE *out, const cube_reader *r)
         const cube_location *loc = &r->locations[l];
         fprintf(out, "%s{\"name\":", l ? "," : "");
         json_string(out, loc->name);
-        fputs(",\"group\":", out);
-        json_string(out, r->locgroups[loc->locgroup].name);
+        json_member(out, "group", r->locgroups[loc->locgroup].name, false);
         fprintf(out, ",\"rank\":%d,\"type\":", r->locgroups[loc->locgroup].rank);
         json_string(out, loc->type);
         fputc('}', out);
@@ -104,12 +103,9 @@ static void write_tree(FILE *out, const profile *p)
     for (int g = 0; g < r->n_regions; g++) {
         fprintf(out, "%s{\"name\":", g ? "," : "");
         json_string(out, r->regions[g].name);
-        fputs(",\"paradigm\":", out);
-        json_string(out, r->regions[g].paradigm);
-        fputs(",\"type\":", out);
-        json_string(out, score_type_name(p->score.regions[g].type));
-        fputs(",\"file\":", out);
-        json_string(out, r->regions[g].file);
+        json_member(out, "paradigm", r->regions[g].paradigm, false);
+        json_member(out, "type", score_type_name(p->score.regions[g].type), false);
+        json_member(out, "file", r->regions[g].file, false);
         fprintf(out, ",\"line\":%d}", r->regions[g].begin_line);
     }
     fputs("],\"nodes\":[", out);
@@ -160,8 +156,7 @@ static void write_top_row(FILE *out, bool first, const char *type, const char *n
 {
     fprintf(out, "%s{\"type\":", first ? "" : ",");
     json_string(out, type);
-    fputs(",\"region\":", out);
-    json_string(out, name);
+    json_member(out, "region", name, false);
     fputs(",\"visits\":", out);
     json_u64(out, visits);
     fputs(",\"time\":", out);
@@ -319,8 +314,7 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen)
     else if (score_model_compute(&p.score, r, &none, why, sizeof why) != 0) {
         snprintf(err, errlen, "cannot read the profile %s: %s", path, why);
         score_model_free(&p.score);
-    }
-    else {
+    } else {
         rc = write_all(out, &p);
         if (rc != 0)
             snprintf(err, errlen, "out of memory while reading %s", path);

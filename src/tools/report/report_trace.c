@@ -185,8 +185,7 @@ static void write_timeline_defs(FILE *out, const tm_trace *t, const uint32_t *ro
     for (size_t g = 0; g < t->n_regions; g++) {
         fprintf(out, "%s{\"name\":", g ? "," : "");
         json_string(out, t->regions[g].name ? t->regions[g].name : "?");
-        fputs(",\"paradigm\":", out);
-        json_string(out, paradigm_name(t->regions[g].paradigm));
+        json_member(out, "paradigm", paradigm_name(t->regions[g].paradigm), false);
         fputc('}', out);
     }
     fputc(']', out);
