@@ -23,7 +23,8 @@ static void remove_pending(int sig)
 
 static void watch_signals(const char *tmp)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    /* SIGXFSZ: a write past the file size limit (ulimit -f) ends the tool there */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
     pending = tmp;
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         signal(sigs[i], remove_pending);

@@ -15,7 +15,7 @@ typedef struct {
 } atomic_file;
 
 /* Creates the temporary file with the permissions a new file gets (0666 less the umask).
- * SIGINT, SIGTERM, SIGHUP and SIGPIPE remove it until it is committed or aborted.
+ * SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGXFSZ remove it until it is committed or aborted.
  * 0, or -1 with "PATH: cannot create: REASON" in err. */
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen);
 /* Flushes and closes the temporary file and renames it to the target. On any error the

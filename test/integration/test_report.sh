@@ -280,4 +280,11 @@ evt=badtrace/traces/1.evt
 head -c $(($(wc -c <"$evt") / 2)) "$evt" >"$evt.half"
 mv "$evt.half" "$evt"
 bad truncated_trace badtrace "cannot read the trace .*unreadable"
+# a signal while writing: the file size limit (ulimit -f 4: 2 or 4 KiB) is passed by the page,
+# SIGXFSZ ends scorep-report; its temporary file is removed
+mkdir sigout
+status=0
+(ulimit -f 4 && exec "$REPORT" -o sigout/report.html trace) >sig.out 2>sig.err || status=$?
+expect_eq "$status" 153 "file size limit: ended by SIGXFSZ (128 + 25)"
+expect_eq "$(ls -A sigout | wc -l | tr -d ' ')" 0 "file size limit: no report, no temporary file"
 done_ok
