@@ -51,13 +51,14 @@ function hash(s) {
 
 // Region colours by paradigm group (as in scorep-score), varied per name within a group.
 var GROUP_HUES = { MPI: [0, 25], OMP: [95, 140], SHMEM: [170, 190], CUDA: [270, 300],
-  SCOREP: [0, 0], COM: [40, 55], USR: [200, 235] };
+  PTHREAD: [310, 330], SCOREP: [0, 0], COM: [40, 55], USR: [200, 235] };
 var GROUP_LABELS = { USR: 'user', COM: 'user, calls communication', MPI: 'MPI', OMP: 'OpenMP',
-  SHMEM: 'SHMEM', CUDA: 'CUDA', SCOREP: 'measurement' };
+  SHMEM: 'SHMEM', PTHREAD: 'POSIX threads', CUDA: 'CUDA', SCOREP: 'measurement' };
 
 function groupOfParadigm(p) {
   p = (p || '').toLowerCase().split(':')[0];
-  return { mpi: 'MPI', openmp: 'OMP', shmem: 'SHMEM', cuda: 'CUDA', measurement: 'SCOREP' }[p] || 'USR';
+  return { mpi: 'MPI', openmp: 'OMP', shmem: 'SHMEM', pthread: 'PTHREAD', cuda: 'CUDA',
+    measurement: 'SCOREP' }[p] || 'USR';
 }
 
 function regionColor(name, group) {
@@ -338,7 +339,8 @@ function renderMatrix(data) {
         '(a reduced or cut trace) and are not in the matrix.'));
   }
   if (data.rma) {
-    [['puts', 'SHMEM/RMA puts'], ['gets', 'SHMEM/RMA gets']].forEach(function (p) {
+    [['puts', 'SHMEM/RMA puts'], ['gets', 'SHMEM/RMA gets'],
+     ['atomics', 'SHMEM/RMA atomics (bytes: operands sent)']].forEach(function (p) {
       var m = data.rma[p[0]];
       if (!m) return;
       m.unit = p[0];

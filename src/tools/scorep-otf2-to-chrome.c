@@ -22,6 +22,7 @@
  *   i events (instant): cat "sample", calling-context samples named by their region
  *   ts/dur: microseconds with three decimals, from exact integer nanoseconds since the
  *        trace's global offset, so nesting in ticks stays nesting in the output. */
+#include "tools/atomic_file.h"
 #include "tools/trace_model.h"
 
 #include <otf2/otf2.h>
@@ -30,12 +31,9 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define PROG "scorep-otf2-to-chrome"
 
@@ -652,79 +650,35 @@ static void usage(FILE *fp)
                 "  -o FILE  write to FILE (complete or not at all) instead of stdout\n");
 }
 
-static const char *volatile temp_path; /* removed when a signal ends the conversion */
-
-static void remove_temp(int sig)
-{
-    if (temp_path)
-        unlink(temp_path);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Opens a temporary file next to PATH with the permissions a new file gets; SIGINT, SIGTERM,
- * SIGHUP and SIGPIPE remove it again. */
-static FILE *open_temp(const char *path, char **tmp)
-{
-    size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
-    if (!(*tmp = malloc(n)))
-        return NULL;
-    snprintf(*tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(*tmp);
-    if (fd < 0)
-        return NULL;
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *fp = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-    if (!fp) {
-        close(fd);
-        unlink(*tmp);
-        return NULL;
-    }
-    temp_path = *tmp;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        signal(sigs[i], remove_temp);
-    return fp;
-}
-
+/* Writes the trace to OUTPUT (complete or not at all, see atomic_file.h) or to stdout. */
 static int convert(const tm_trace *t, const char *source, const char *output)
 {
-    char *tmp = NULL;
-    FILE *fp = output ? open_temp(output, &tmp) : stdout;
-    if (!fp) {
-        fprintf(stderr, PROG ": %s: cannot create: %s\n", output, strerror(errno));
-        free(tmp);
+    atomic_file af = {0};
+    char why[1024];
+    if (output && atomic_file_open(&af, output, why, sizeof why)) {
+        fprintf(stderr, PROG ": %s\n", why);
         return 1;
     }
+    FILE *fp = output ? af.fp : stdout;
     static char buf[1 << 20];
     setvbuf(fp, buf, _IOFBF, sizeof buf);
     totals sum = {0, 0, 0};
     errno = 0;
     int failed = write_trace(fp, t, source, &sum);
     int err = errno;
-    if (fflush(fp) != 0 || ferror(fp))
-        failed = 1, err = errno;
-    if (output && fclose(fp) != 0 && !failed)
+    if (!output && (fflush(fp) != 0 || ferror(fp)))
         failed = 1, err = errno;
     if (failed) {
         fprintf(stderr, PROG ": %s: %s\n", output ? output : "stdout",
                 err ? strerror(err) : "out of memory");
-        if (tmp)
-            unlink(tmp);
-        temp_path = NULL;
-        free(tmp);
+        if (output)
+            atomic_file_abort(&af);
         return 1;
     }
-    if (output && rename(tmp, output) != 0) {
-        fprintf(stderr, PROG ": %s: %s\n", output, strerror(errno));
-        unlink(tmp);
-        temp_path = NULL;
-        free(tmp);
+    if (output && atomic_file_commit(&af, why, sizeof why)) {
+        fprintf(stderr, PROG ": %s\n", why);
         return 1;
     }
-    temp_path = NULL; /* renamed: a late signal unlinks a name that no longer exists */
-    free(tmp);
     if (sum.open_at_end || sum.unmatched_leaves)
         fprintf(stderr,
                 PROG ": warning: %zu regions never left (closed at their location's last event), "

@@ -14,13 +14,18 @@
 typedef struct {
     uint64_t *members;
     uint32_t n;
-    int type, mpi;
+    int type, paradigm;
 } grp;
 
 typedef struct {
     uint32_t group, group_b;
     int inter, defined;
 } comm;
+
+typedef struct {
+    uint32_t comm;
+    int defined;
+} rmawin;
 
 typedef struct {
     uint32_t name, cls, parent;
@@ -35,6 +40,8 @@ typedef struct {
     uint32_t index;
 } locidx;
 
+enum { N_PARADIGMS = 64 }; /* OTF2_Paradigm values we look up groups by (all defined ones) */
+
 /* One send or receive waiting to be matched. */
 typedef struct {
     uint32_t comm, from, to, tag, loc;
@@ -48,6 +55,8 @@ typedef struct {
     size_t n_groups;
     comm *comms;
     size_t n_comms;
+    rmawin *wins;
+    size_t n_wins;
     stnode *nodes;
     size_t n_nodes;
     lgdef *lgs; /* parallel to tm_trace.groups */
@@ -56,7 +65,7 @@ typedef struct {
     size_t cap_groups, cap_lgs, cap_locs, cap_loc_group;
     uint32_t attr_msgid;
     int have_msgid;
-    int mpi_locations; /* group of type COMM_LOCATIONS with paradigm MPI, -1 if none */
+    int locations_group[N_PARADIGMS]; /* group of type COMM_LOCATIONS per paradigm, -1: none */
     pending *msgs;
     size_t n_msgs, cap_msgs;
     size_t cap_values;
@@ -263,9 +272,9 @@ static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef n
         memcpy(g->members, members, n * sizeof *members);
     g->n = n;
     g->type = type;
-    g->mpi = p == OTF2_PARADIGM_MPI;
-    if (g->mpi && type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
-        c->ld->mpi_locations = (int)self;
+    g->paradigm = p;
+    if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && p < N_PARADIGMS)
+        c->ld->locations_group[p] = (int)self;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -290,6 +299,17 @@ static OTF2_CallbackCode def_inter(void *u, OTF2_CommRef self, OTF2_StringRef na
     ctx *c = u;
     ENSURE(c->ld, c->ld->comms, c->ld->n_comms, self);
     c->ld->comms[self] = (comm){a, b, 1, 1};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef cm,
+                                 OTF2_RmaWinFlag f)
+{
+    (void)name;
+    (void)f;
+    ctx *c = u;
+    ENSURE(c->ld, c->ld->wins, c->ld->n_wins, self);
+    c->ld->wins[self] = (rmawin){cm, 1};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -342,13 +362,24 @@ static tm_event *append(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event_kind
     if (!e)                                                                                        \
         return OTF2_CALLBACK_INTERRUPT;
 
+/* The COMM_LOCATIONS group a member of group g indexes: that of g's paradigm, else MPI's
+ * (-1: none). */
+static int locations_of(const loader *ld, const grp *g)
+{
+    int lg = g->paradigm >= 0 && g->paradigm < N_PARADIGMS ? ld->locations_group[g->paradigm] : -1;
+    return lg >= 0 ? lg : ld->locations_group[OTF2_PARADIGM_MPI];
+}
+
 /* member i of group g -> world rank, TM_NONE if there is none */
 static uint32_t world_member(const ctx *c, uint32_t g, uint32_t i)
 {
     const loader *ld = c->ld;
-    if (g >= ld->n_groups || i >= ld->groups[g].n || ld->mpi_locations < 0)
+    if (g >= ld->n_groups || i >= ld->groups[g].n)
         return TM_NONE;
-    const grp *w = &ld->groups[ld->mpi_locations];
+    int lg = locations_of(ld, &ld->groups[g]);
+    if (lg < 0 || (size_t)lg >= ld->n_groups)
+        return TM_NONE;
+    const grp *w = &ld->groups[lg];
     uint64_t idx = ld->groups[g].members[i];
     if (idx >= w->n)
         return TM_NONE;
@@ -425,33 +456,25 @@ static OTF2_CallbackCode p2p(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                 uint32_t tag, uint64_t len)
-{
-    return p2p(u, l, t, TM_EV_SEND, a, peer, cm, tag, len, 0);
-}
-
-static OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    return p2p(u, l, t, TM_EV_ISEND, a, peer, cm, tag, len, req);
-}
-
-static OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                 uint32_t tag, uint64_t len)
-{
-    return p2p(u, l, t, TM_EV_RECV, a, peer, cm, tag, len, 0);
-}
-
-static OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    return p2p(u, l, t, TM_EV_IRECV, a, peer, cm, tag, len, req);
-}
+/* The OTF2 callbacks below differ only in the kind they record: one macro per signature. */
+#define P2P_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
+                                uint32_t tag, uint64_t len)                                        \
+    {                                                                                              \
+        return p2p(u, l, t, kind, a, peer, cm, tag, len, 0);                                       \
+    }
+#define P2P_REQUEST_EVENT(fn, kind)                                                                \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
+                                uint32_t tag, uint64_t len, uint64_t req)                          \
+    {                                                                                              \
+        return p2p(u, l, t, kind, a, peer, cm, tag, len, req);                                     \
+    }
+P2P_EVENT(ev_send, TM_EV_SEND)
+P2P_EVENT(ev_recv, TM_EV_RECV)
+P2P_REQUEST_EVENT(ev_isend, TM_EV_ISEND)
+P2P_REQUEST_EVENT(ev_irecv, TM_EV_IRECV)
 
 static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
                                     uint64_t req)
@@ -461,19 +484,15 @@ static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_e
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                           OTF2_AttributeList *a, uint64_t req)
-{
-    (void)a;
-    return ev_request(l, t, u, TM_EV_ISEND_COMPLETE, req);
-}
-
-static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                          OTF2_AttributeList *a, uint64_t req)
-{
-    (void)a;
-    return ev_request(l, t, u, TM_EV_IRECV_REQUEST, req);
-}
+#define REQUEST_EVENT(fn, kind)                                                                    \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint64_t req)                               \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_request(l, t, u, kind, req);                                                     \
+    }
+REQUEST_EVENT(ev_isend_complete, TM_EV_ISEND_COMPLETE)
+REQUEST_EVENT(ev_irecv_request, TM_EV_IRECV_REQUEST)
 
 static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
                                    uint32_t ref, uint32_t peer, uint32_t tag, uint64_t u)
@@ -486,19 +505,19 @@ static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_ev
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, OTF2_RegionRef r)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_ENTER, r, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                  OTF2_AttributeList *a, OTF2_RegionRef r)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_LEAVE, r, TM_NONE, 0, 0);
-}
+/* Events with one reference (a region, thread team or calling context), all uint32_t. */
+#define REF_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, uint32_t ref)                               \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_region(l, t, u, kind, ref, TM_NONE, 0, 0);                                       \
+    }
+REF_EVENT(ev_enter, TM_EV_ENTER)
+REF_EVENT(ev_leave, TM_EV_LEAVE)
+REF_EVENT(ev_team_begin, TM_EV_TEAM_BEGIN)
+REF_EVENT(ev_team_end, TM_EV_TEAM_END)
+REF_EVENT(ev_cc_leave, TM_EV_CC_LEAVE)
 
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                        OTF2_AttributeList *a)
@@ -538,43 +557,17 @@ static OTF2_CallbackCode ev_join(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
     return ev_region(l, t, u, TM_EV_THREAD_JOIN, TM_NONE, TM_NONE, p, 0);
 }
 
-static OTF2_CallbackCode ev_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                       OTF2_AttributeList *a, OTF2_CommRef team)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TEAM_BEGIN, team, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_CommRef team)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TEAM_END, team, TM_NONE, 0, 0);
-}
-
-static OTF2_CallbackCode ev_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_CREATE, team, creator, gen, 0);
-}
-
-static OTF2_CallbackCode ev_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
-                                        uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_SWITCH, team, creator, gen, 0);
-}
-
-static OTF2_CallbackCode ev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                          OTF2_AttributeList *a, OTF2_CommRef team,
-                                          uint32_t creator, uint32_t gen)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_TASK_COMPLETE, team, creator, gen, 0);
-}
+#define TASK_EVENT(fn, kind)                                                                       \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,        \
+                                uint32_t gen)                                                      \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_region(l, t, u, kind, team, creator, gen, 0);                                    \
+    }
+TASK_EVENT(ev_task_create, TM_EV_TASK_CREATE)
+TASK_EVENT(ev_task_switch, TM_EV_TASK_SWITCH)
+TASK_EVENT(ev_task_complete, TM_EV_TASK_COMPLETE)
 
 #define THREAD_EVENT(fn, kind)                                                                     \
     static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
@@ -625,13 +618,6 @@ static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void 
     return ev_region(l, t, u, TM_EV_CC_ENTER, cc, TM_NONE, dist, 0);
 }
 
-static OTF2_CallbackCode ev_cc_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_CallingContextRef cc)
-{
-    (void)a;
-    return ev_region(l, t, u, TM_EV_CC_LEAVE, cc, TM_NONE, 0, 0);
-}
-
 static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                    OTF2_AttributeList *a, OTF2_CallingContextRef cc, uint32_t dist,
                                    OTF2_InterruptGeneratorRef g)
@@ -639,6 +625,48 @@ static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
     (void)a;
     (void)g;
     return ev_region(l, t, u, TM_EV_SAMPLE, cc, TM_NONE, dist, 0);
+}
+
+/* A one-sided operation: its target REMOTE is a rank in the window's communicator. */
+static OTF2_CallbackCode ev_rma(ctx *c, OTF2_LocationRef l, uint64_t t, tm_event_kind k,
+                                OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                                uint64_t matching)
+{
+    APPEND(e, c, l, t, k);
+    const rmawin *w = win < c->ld->n_wins && c->ld->wins[win].defined ? &c->ld->wins[win] : NULL;
+    uint32_t me = c->t->locations[tm_location_index(c->t, l)].rank;
+    e->ref = win;
+    e->peer = w ? world_of(c, w->comm, remote, me) : TM_NONE;
+    e->u = bytes;
+    e->x = matching;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+#define RMA_EVENT(fn, kind)                                                                        \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,        \
+                                uint64_t bytes, uint64_t matching)                                 \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_rma(u, l, t, kind, win, remote, bytes, matching);                                \
+    }
+RMA_EVENT(ev_rma_put, TM_EV_RMA_PUT)
+RMA_EVENT(ev_rma_get, TM_EV_RMA_GET)
+
+static OTF2_CallbackCode ev_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                       OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
+                                       OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                                       uint64_t matching)
+{
+    (void)a;
+    ctx *c = u;
+    OTF2_CallbackCode rc = ev_rma(c, l, t, TM_EV_RMA_ATOMIC, win, remote, sent, matching);
+    if (rc == OTF2_CALLBACK_SUCCESS) {
+        tm_location *loc = &c->t->locations[tm_location_index(c->t, l)];
+        loc->events[loc->n_events - 1].tag = type;
+        loc->events[loc->n_events - 1].y = received;
+    }
+    return rc;
 }
 
 /* ---- after the definitions ---- */
@@ -735,6 +763,13 @@ static int cmp_message(const void *pa, const void *pb)
     return x->send_event < y->send_event ? -1 : x->send_event > y->send_event;
 }
 
+/* A zeroed n_ranks x n_ranks matrix, NULL when memory runs out. */
+static uint64_t *rank_square(const tm_trace *t)
+{
+    size_t n = (size_t)t->n_ranks * t->n_ranks;
+    return calloc(n ? n : 1, sizeof(uint64_t));
+}
+
 /* Pairs the k-th send with the k-th receive of each key, fills messages[], the events'
  * message indices and the matrix; -1 when memory runs out. */
 static int match_messages(tm_trace *t, loader *ld)
@@ -762,10 +797,7 @@ static int match_messages(tm_trace *t, loader *ld)
         g = e;
     }
     qsort(t->messages, t->n_messages, sizeof *t->messages, cmp_message);
-    size_t n = (size_t)t->n_ranks * t->n_ranks;
-    t->matrix_messages = calloc(n ? n : 1, sizeof *t->matrix_messages);
-    t->matrix_bytes = calloc(n ? n : 1, sizeof *t->matrix_bytes);
-    if (!t->matrix_messages || !t->matrix_bytes)
+    if (!(t->matrix_messages = rank_square(t)) || !(t->matrix_bytes = rank_square(t)))
         return -1;
     for (size_t i = 0; i < t->n_messages; i++) {
         const tm_message *m = &t->messages[i];
@@ -774,6 +806,47 @@ static int match_messages(tm_trace *t, loader *ld)
         if (m->from < t->n_ranks && m->to < t->n_ranks) {
             t->matrix_messages[(size_t)m->from * t->n_ranks + m->to]++;
             t->matrix_bytes[(size_t)m->from * t->n_ranks + m->to] += m->bytes;
+        }
+    }
+    return 0;
+}
+
+static int alloc_rank_matrix(const tm_trace *t, tm_rank_matrix *m, int with_received)
+{
+    m->ops = rank_square(t);
+    m->bytes = rank_square(t);
+    m->received = with_received ? rank_square(t) : NULL;
+    return m->ops && m->bytes && (m->received || !with_received) ? 0 : -1;
+}
+
+static void free_rank_matrix(tm_rank_matrix *m)
+{
+    free(m->ops);
+    free(m->bytes);
+    free(m->received);
+}
+
+/* The RMA matrices from the RMA events of every location; -1 when memory runs out. */
+static int count_rma(tm_trace *t)
+{
+    if (alloc_rank_matrix(t, &t->rma_put, 0) || alloc_rank_matrix(t, &t->rma_get, 0) ||
+        alloc_rank_matrix(t, &t->rma_atomic, 1))
+        return -1;
+    for (size_t i = 0; i < t->n_locations; i++) {
+        const tm_location *l = &t->locations[i];
+        for (size_t k = 0; k < l->n_events; k++) {
+            const tm_event *e = &l->events[k];
+            tm_rank_matrix *m = e->kind == TM_EV_RMA_PUT      ? &t->rma_put
+                                : e->kind == TM_EV_RMA_GET    ? &t->rma_get
+                                : e->kind == TM_EV_RMA_ATOMIC ? &t->rma_atomic
+                                                              : NULL;
+            if (!m || l->rank >= t->n_ranks || e->peer >= t->n_ranks)
+                continue;
+            size_t cell = (size_t)l->rank * t->n_ranks + e->peer;
+            m->ops[cell]++;
+            m->bytes[cell] += e->u;
+            if (m->received)
+                m->received[cell] += e->y;
         }
     }
     return 0;
@@ -795,6 +868,7 @@ static void set_def_callbacks(OTF2_GlobalDefReaderCallbacks *d)
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(d, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(d, def_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(d, def_inter);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(d, def_win);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(d, def_attr);
 }
 
@@ -825,6 +899,9 @@ static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(e, ev_cc_enter);
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(e, ev_cc_leave);
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextSampleCallback(e, ev_sample);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(e, ev_rma_put);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(e, ev_rma_get);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(e, ev_rma_atomic);
 }
 
 static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)
@@ -937,6 +1014,7 @@ static void free_loader(loader *ld)
         free(ld->groups[i].members);
     free(ld->groups);
     free(ld->comms);
+    free(ld->wins);
     free(ld->nodes);
     free(ld->lgs);
     free(ld->index);
@@ -963,6 +1041,8 @@ static int load(const char *path, tm_trace *t, loader *ld, char *err, size_t len
     OTF2_Reader_Close(r);
     if (!rc && match_messages(t, ld))
         rc = fail(err, len, "out of memory matching the messages", OTF2_SUCCESS);
+    if (!rc && count_rma(t))
+        rc = fail(err, len, "out of memory counting the one-sided operations", OTF2_SUCCESS);
     return rc;
 }
 
@@ -1010,7 +1090,8 @@ int tm_load(const char *path, tm_trace **out, char *err, size_t len)
         snprintf(err, len, "out of memory");
         return -1;
     }
-    ld->mpi_locations = -1;
+    for (int p = 0; p < N_PARADIGMS; p++)
+        ld->locations_group[p] = -1;
     t->internal = ld;
     otf2_error[0] = '\0';
     OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
@@ -1046,6 +1127,9 @@ void tm_free(tm_trace *t)
     free(t->messages);
     free(t->matrix_messages);
     free(t->matrix_bytes);
+    free_rank_matrix(&t->rma_put);
+    free_rank_matrix(&t->rma_get);
+    free_rank_matrix(&t->rma_atomic);
     if (t->internal)
         free_loader(t->internal);
     free(t);

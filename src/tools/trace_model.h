@@ -1,6 +1,7 @@
 /* trace_model.h: loads an OTF2 archive (traces.otf2) into memory for the tools that look at
  * a whole trace (scorep-otf2-to-chrome, scorep-report): definitions, per-location events in
- * order, matched MPI messages and the per-rank-pair communication matrix.
+ * order, matched MPI messages, the per-rank-pair communication matrix and the per-rank-pair
+ * matrices of one-sided operations (RMA: OpenSHMEM, MPI windows).
  *
  * Ownership: tm_load() returns one tm_trace that owns every array and string reachable from
  * it; tm_free() releases all of it. Everything is read-only for callers. Pointers into the
@@ -13,9 +14,14 @@
  * What is kept (what our traces contain): Enter/Leave, MPI Send/Isend/Recv/Irecv,
  * IsendComplete/IrecvRequest, collective begin/end, thread fork/join, team begin/end,
  * task create/switch/complete, thread create/begin/wait/end, Metric, calling-context
- * enter/leave/sample. Not kept (none of our tools needs them yet): RMA/SHMEM events,
- * parameters, locks, MeasurementOnOff, I/O, and local definitions other than the clock
- * offsets (which the OTF2 reader applies itself). */
+ * enter/leave/sample, RmaPut, RmaGet, RmaAtomic. Not kept (none of our tools needs them
+ * yet): the other RMA records (window create/destroy, op complete, sync, locks), parameters,
+ * locks, MeasurementOnOff, I/O, and local definitions other than the clock offsets (which
+ * the OTF2 reader applies itself).
+ *
+ * Ranks: a peer given as a rank in a communicator (MPI events) or in a window's
+ * communicator (RMA events: RmaWin -> Comm -> Group) becomes a world rank through the
+ * COMM_LOCATIONS group of the group's paradigm (MPI's for MPI, OpenSHMEM's for SHMEM). */
 #ifndef SCOREP_TRACE_MODEL_H
 #define SCOREP_TRACE_MODEL_H
 
@@ -49,11 +55,16 @@ typedef enum {
     TM_EV_THREAD_BEGIN,
     TM_EV_THREAD_WAIT,
     TM_EV_THREAD_END,
-    TM_EV_METRIC,   /* ref: metric class, tag: number of values, u: index of the
-                     * first in values[] */
-    TM_EV_CC_ENTER, /* ref: calling context, tag: unwind distance */
-    TM_EV_CC_LEAVE, /* ref: calling context */
-    TM_EV_SAMPLE,   /* ref: calling context, tag: unwind distance */
+    TM_EV_METRIC,     /* ref: metric class, tag: number of values, u: index of the
+                       * first in values[] */
+    TM_EV_CC_ENTER,   /* ref: calling context, tag: unwind distance */
+    TM_EV_CC_LEAVE,   /* ref: calling context */
+    TM_EV_SAMPLE,     /* ref: calling context, tag: unwind distance */
+    TM_EV_RMA_PUT,    /* ref: window, peer: target (world rank, TM_NONE if unresolved),
+                       * u: bytes, x: matching id */
+    TM_EV_RMA_GET,    /* as RMA_PUT */
+    TM_EV_RMA_ATOMIC, /* as RMA_PUT, tag: OTF2_RmaAtomicType, u: bytes sent, y: bytes
+                       * received (fetched) */
     TM_EV_KINDS
 } tm_event_kind;
 
@@ -123,6 +134,15 @@ typedef struct {
     uint32_t tag, comm;
 } tm_message;
 
+/* Operations and bytes per (origin, target) world rank pair: [origin * n_ranks + target].
+ * An operation whose origin or target rank is unresolved is counted in events_by_kind only. */
+typedef struct {
+    uint64_t *ops;
+    uint64_t *bytes;    /* put: bytes written to the target, get: bytes read from it,
+                         * atomic: bytes sent to the target (operands) */
+    uint64_t *received; /* atomics only (NULL otherwise): bytes fetched from the target */
+} tm_rank_matrix;
+
 typedef struct {
     uint64_t resolution;    /* ticks per second */
     uint64_t global_offset; /* the first tick of the trace */
@@ -156,7 +176,10 @@ typedef struct tm_trace {
     uint32_t n_ranks;          /* 1 + the highest process rank */
     uint64_t *matrix_messages; /* [from * n_ranks + to]: matched messages */
     uint64_t *matrix_bytes;    /* [from * n_ranks + to]: their bytes */
-    size_t n_events;           /* in all locations */
+    /* One-sided operations by the origin (the rank that issues them; a get moves data from
+     * target to origin): RmaPut, RmaGet, RmaAtomic records. */
+    tm_rank_matrix rma_put, rma_get, rma_atomic;
+    size_t n_events; /* in all locations */
     size_t events_by_kind[TM_EV_KINDS];
     void *internal; /* the loader's look-up tables */
 } tm_trace;

@@ -165,6 +165,13 @@ if [ -w /dev/full ]; then
     expect_eq "$(cat bad.err)" "scorep-otf2-to-chrome: stdout: No space left on device" \
         "full disk: the reason"
 fi
+# a signal while writing: the file size limit (ulimit -f 4: 2 or 4 KiB) is passed at the first
+# write of the 1 MiB buffer, SIGXFSZ ends the conversion; its temporary file is removed
+mkdir sig
+rc=0
+(ulimit -f 4 && exec "$CHROME" -o sig/out.json m) 2>bad.err || rc=$?
+expect_eq "$rc" 153 "file size limit: ended by SIGXFSZ (128 + 25)"
+expect_eq "$(ls -A sig | wc -l | tr -d ' ')" 0 "file size limit: no output file, no temporary file"
 rc=0
 "$CHROME" >/dev/null 2>bad.err || rc=$?
 expect_eq "$rc" 2 "no argument: usage error"

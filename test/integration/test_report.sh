@@ -41,6 +41,31 @@ downsampled()
         END { for (x in k) n++; print n + 0 }' "$(trace_file "$1")"
 }
 
+# top_rows PAGE: the report's top groups and regions from the page's JSON data, one a line:
+# TYPE VISITS TIME REGION (time in seconds with 2 decimals, as scorep-score prints it), sorted
+top_rows()
+{
+    python3 -c '
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(re.search(r"<script type=\"application/json\" id=\"report-data\">(.*?)</script>",
+                            page, re.S).group(1))
+for r in data["top_groups"] + data["top"]:
+    print(r["type"], r["visits"], "%.2f" % r["time"], r["region"])' "$1" | LC_ALL=C sort
+}
+
+# score_rows PROFILE: scorep-score -r's group and region rows as top_rows prints them, sorted
+score_rows()
+{
+    "$top_builddir/scorep-score" -r "$1" | python3 -c '
+import re, sys
+row = re.compile(r"^ *[-+*]? +([A-Z]+) +[0-9,]+ +([0-9,]+) +([0-9.]+) +[0-9.]+ +[0-9.]+  (.*)$")
+for line in sys.stdin:
+    m = row.match(line.rstrip("\n"))
+    if m:
+        print(m.group(1), m.group(2).replace(",", ""), m.group(3), m.group(4))' | LC_ALL=C sort
+}
+
 # render PAGE NAME [#FRAGMENT]: the DOM facts of PAGE (opened with FRAGMENT) rendered by
 # Chromium in NAME.facts, a screenshot in $keep/NAME.png
 render()
@@ -101,6 +126,11 @@ fi
 run_app report_trace "$REPORT" trace
 expect_eq "$status" 0 "scorep-report trace"
 expect_file trace/report.html "report.html written into the experiment directory"
+# the top table is scorep-score's (both from src/tools/score/score_model): the same rows,
+# types, visits and times for the groups and every region
+expect_eq "$(top_rows trace/report.html)" "$(score_rows trace/profile.cubex)" \
+    "top table rows equal scorep-score -r's (type, visits, time in s, region)"
+expect_eq "$(top_rows trace/report.html | grep -c .)" 14 "top table: 4 groups (ALL MPI USR COM) and 10 regions"
 cp trace/report.html "$keep/report_trace.html"
 # the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
 expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"
@@ -190,7 +220,7 @@ if command -v chromium >/dev/null 2>&1; then
 fi
 
 # --- SHMEM (test/shmem/shmem_rma.c on 3 PEs): PE r puts 64+4+100 bytes to PE r+1 and 8 to
-# PE 0, gets 128+8+48 bytes from PE r-1; the puts and gets matrices come from the trace
+# PE 0, gets 128+8+48 bytes from PE r-1, 3 atomics on PE 0; the matrices come from the trace
 if [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] && command -v oshrun >/dev/null 2>&1; then
     scorep_cc oshcc -O1 -o shmem_rma "$top_srcdir/test/shmem/shmem_rma.c"
     # (osc ^rdma: Open MPI's rdma one-sided component crashes at exit here, see test_shmem.sh)
@@ -203,7 +233,7 @@ if [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] && command -v oshrun >/dev
     if command -v chromium >/dev/null 2>&1; then
         render "$work/shmem/report.html" report_shmem
         expect_eq "$(facts report_shmem status)" ok "shmem: the page rendered without script errors"
-        expect_eq "$(facts report_shmem matrix | sort)" "gets 0 2 3 184
+        expect_eq "$(facts report_shmem matrix | grep -E '^(puts|gets) ' | sort)" "gets 0 2 3 184
 gets 1 0 3 184
 gets 2 1 3 184
 puts 0 0 1 8
@@ -211,6 +241,10 @@ puts 0 1 3 168
 puts 1 0 1 8
 puts 1 2 3 168
 puts 2 0 4 176" "shmem: puts and gets matrix cells (origin, target, operations, bytes)"
+        # each PE: fetch-add (8 bytes sent), inc (0), compare-swap (16) on PE 0
+        expect_eq "$(facts report_shmem matrix | grep '^atomics ' | sort)" "atomics 0 0 3 24
+atomics 1 0 3 24
+atomics 2 0 3 24" "shmem: atomics matrix cells (origin, target, operations, operand bytes sent)"
         expect_eq "$(facts report_shmem bytes | grep -E 'bytes_(put|get)' | tr '\n' ' ')" \
             "0 bytes_put 200 0 bytes_get 200 1 bytes_put 200 1 bytes_get 200 2 bytes_put 200 2 bytes_get 200 " \
             "shmem: bytes put/got per PE in the profile (with the atomics' 24 bytes sent, 16 received)"
@@ -246,4 +280,11 @@ evt=badtrace/traces/1.evt
 head -c $(($(wc -c <"$evt") / 2)) "$evt" >"$evt.half"
 mv "$evt.half" "$evt"
 bad truncated_trace badtrace "cannot read the trace .*unreadable"
+# a signal while writing: the file size limit (ulimit -f 4: 2 or 4 KiB) is passed by the page,
+# SIGXFSZ ends scorep-report; its temporary file is removed
+mkdir sigout
+status=0
+(ulimit -f 4 && exec "$REPORT" -o sigout/report.html trace) >sig.out 2>sig.err || status=$?
+expect_eq "$status" 153 "file size limit: ended by SIGXFSZ (128 + 25)"
+expect_eq "$(ls -A sigout | wc -l | tr -d ' ')" 0 "file size limit: no report, no temporary file"
 done_ok

@@ -5,19 +5,36 @@
  *   count KIND=N            (one line per event kind with N > 0)
  *   messages matched=N unmatched_sends=S unmatched_recvs=R
  *   matrix FROM TO messages=N bytes=B   (one line per pair with messages)
+ *   rma put|get FROM TO ops=N bytes=B   (one line per pair with operations)
+ *   rma atomic FROM TO ops=N bytes=B received=R
  * Exit status: 0, or 1 with "trace_model_dump: PATH: REASON" when the trace does not load. */
 #include "tools/trace_model.h"
 
 #include <stdio.h>
 
 static const char *const kinds[TM_EV_KINDS] = {
-    "ENTER",         "LEAVE",         "SEND",          "ISEND",        "ISEND_COMPLETE",
-    "IRECV_REQUEST", "RECV",          "IRECV",         "COLL_BEGIN",   "COLL_END",
-    "THREAD_FORK",   "THREAD_JOIN",   "TEAM_BEGIN",    "TEAM_END",     "TASK_CREATE",
-    "TASK_SWITCH",   "TASK_COMPLETE", "THREAD_CREATE", "THREAD_BEGIN", "THREAD_WAIT",
-    "THREAD_END",    "METRIC",        "CC_ENTER",      "CC_LEAVE",     "SAMPLE"};
+    "ENTER",        "LEAVE",       "SEND",        "ISEND",       "ISEND_COMPLETE", "IRECV_REQUEST",
+    "RECV",         "IRECV",       "COLL_BEGIN",  "COLL_END",    "THREAD_FORK",    "THREAD_JOIN",
+    "TEAM_BEGIN",   "TEAM_END",    "TASK_CREATE", "TASK_SWITCH", "TASK_COMPLETE",  "THREAD_CREATE",
+    "THREAD_BEGIN", "THREAD_WAIT", "THREAD_END",  "METRIC",      "CC_ENTER",       "CC_LEAVE",
+    "SAMPLE",       "RMA_PUT",     "RMA_GET",     "RMA_ATOMIC"};
 
 static const char *const loc_kinds[] = {"cpu", "gpu", "metric", "other"};
+
+static void print_rma(const tm_trace *t, const char *what, const tm_rank_matrix *m)
+{
+    for (uint32_t f = 0; f < t->n_ranks; f++)
+        for (uint32_t to = 0; to < t->n_ranks; to++) {
+            size_t k = (size_t)f * t->n_ranks + to;
+            if (!m->ops[k])
+                continue;
+            printf("rma %s %u %u ops=%llu bytes=%llu", what, f, to, (unsigned long long)m->ops[k],
+                   (unsigned long long)m->bytes[k]);
+            if (m->received)
+                printf(" received=%llu", (unsigned long long)m->received[k]);
+            putchar('\n');
+        }
+}
 
 int main(int argc, char **argv)
 {
@@ -53,6 +70,9 @@ int main(int argc, char **argv)
                        (unsigned long long)t->matrix_messages[k],
                        (unsigned long long)t->matrix_bytes[k]);
         }
+    print_rma(t, "put", &t->rma_put);
+    print_rma(t, "get", &t->rma_get);
+    print_rma(t, "atomic", &t->rma_atomic);
     tm_free(t);
     return 0;
 }

@@ -54,3 +54,9 @@ void json_key(FILE *out, const char *key, bool first)
     json_string(out, key);
     fputc(':', out);
 }
+
+void json_member(FILE *out, const char *key, const char *s, bool first)
+{
+    json_key(out, key, first);
+    json_string(out, s);
+}

@@ -30,12 +30,6 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen);
 /* Members from the trace: "timeline", "matrix" and "rma". Returns 0, or -1 with a message. */
 int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
 
-/* Member "rma" (only when the trace has puts or gets): matrices of one-sided puts and gets
- * per (origin, target) rank, left out above max_ranks ranks. Reads the trace at path again. */
-struct tm_trace;
-int report_write_rma(FILE *out, const char *path, const struct tm_trace *t, uint32_t max_ranks,
-                     char *err, size_t errlen);
-
 /* Writes the whole page (template, styles, script, data) to out. */
 int report_write_html(FILE *out, const report_expdir *x, char *err, size_t errlen);
 
@@ -48,5 +42,7 @@ void json_double(FILE *out, double v);
 void json_u64(FILE *out, uint64_t v);
 /* "key": with a leading comma unless first */
 void json_key(FILE *out, const char *key, bool first);
+/* "key":"string" (null for NULL), with a leading comma unless first */
+void json_member(FILE *out, const char *key, const char *s, bool first);
 
 #endif

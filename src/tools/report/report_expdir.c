@@ -118,20 +118,16 @@ static const char *reduction_notes(const char *manifest)
 int report_write_expdir(FILE *out, const report_expdir *x)
 {
     json_key(out, "meta", false);
-    fputs("{\"directory\":", out);
-    json_string(out, x->dir);
-    fputs(",\"profile\":", out);
-    json_string(out, x->profile);
-    fputs(",\"trace\":", out);
-    json_string(out, x->trace);
-    fputs("}", out);
+    fputc('{', out);
+    json_member(out, "directory", x->dir, true);
+    json_member(out, "profile", x->profile, false);
+    json_member(out, "trace", x->trace, false);
+    fputc('}', out);
     json_key(out, "config", false);
-    fputs("{\"scorep_cfg\":", out);
-    json_string(out, x->config);
-    fputs(",\"manifest\":", out);
-    json_string(out, x->manifest);
-    fputs(",\"reduction\":", out);
-    json_string(out, reduction_notes(x->manifest));
+    fputc('{', out);
+    json_member(out, "scorep_cfg", x->config, true);
+    json_member(out, "manifest", x->manifest, false);
+    json_member(out, "reduction", reduction_notes(x->manifest), false);
     fputc('}', out);
     return 0;
 }

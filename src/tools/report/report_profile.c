@@ -1,66 +1,23 @@
 /* report_profile.c: the report's data from profile.cubex (read with src/cube's reader): the
- * call tree with inclusive/exclusive time, visits and min/max for the flame graph, a top-N
- * table grouped like scorep-score -r, the heat map of top regions per location, and the
- * bytes per rank (the profile has no per-peer data: the per-pair matrix needs a trace). */
+ * call tree with inclusive/exclusive time, visits and min/max for the flame graph, the top-N
+ * table (scorep-score's rows, from src/tools/score/score_model), the heat map of top regions
+ * per location, and the bytes per rank (the profile has no per-peer data: the per-pair
+ * matrix needs a trace). */
 #include "cube/cube.h"
 #include "report.h"
+#include "tools/score/score_model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 enum { HEAT_REGIONS = 16, TOP_ROWS = 40 };
-
-enum { G_USR, G_COM, G_MPI, G_OMP, G_SHMEM, G_CUDA, G_SCOREP, N_GROUPS };
-static const char *const group_names[N_GROUPS] = {"USR",   "COM",  "MPI",   "OMP",
-                                                  "SHMEM", "CUDA", "SCOREP"};
 
 typedef struct {
     const cube_reader *r;
     int visits, time, min, max;
-    int *group;       /* per region */
-    double *excl;     /* per region, summed over locations */
-    uint64_t *nvisit; /* per region */
+    score_model score; /* per region: type, visits, exclusive time summed over locations */
 } profile;
-
-static bool paradigm_is(const char *paradigm, const char *want)
-{
-    size_t n = strcspn(paradigm ? paradigm : "", ":");
-    return paradigm && strlen(want) == n && strncasecmp(paradigm, want, n) == 0;
-}
-
-static int paradigm_group(const char *p)
-{
-    static const char *const names[] = {"mpi", "openmp", "shmem", "cuda", "measurement"};
-    static const int groups[] = {G_MPI, G_OMP, G_SHMEM, G_CUDA, G_SCOREP};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (paradigm_is(p, names[i]))
-            return groups[i];
-    return G_USR;
-}
-
-static bool is_comm(int g)
-{
-    return g == G_MPI || g == G_OMP || g == G_SHMEM;
-}
-
-/* The same grouping as scorep-score: a USR region with communication below one of its
- * cnodes is COM. Walks each communication cnode's ancestors once. */
-static void classify(profile *p)
-{
-    const cube_reader *r = p->r;
-    for (int g = 0; g < r->n_regions; g++)
-        p->group[g] = paradigm_group(r->regions[g].paradigm);
-    for (int c = 0; c < r->n_cnodes; c++) {
-        if (!is_comm(p->group[r->cnodes[c].region]))
-            continue;
-        for (int a = r->cnodes[c].parent, n = 0; a >= 0 && n < r->n_cnodes;
-             a = r->cnodes[a].parent, n++)
-            if (p->group[r->cnodes[a].region] == G_USR)
-                p->group[r->cnodes[a].region] = G_COM;
-    }
-}
 
 static double sum_locations(const profile *p, int metric, int c, bool inclusive)
 {
@@ -107,8 +64,7 @@ static void write_locations(FILE *out, const cube_reader *r)
         const cube_location *loc = &r->locations[l];
         fprintf(out, "%s{\"name\":", l ? "," : "");
         json_string(out, loc->name);
-        fputs(",\"group\":", out);
-        json_string(out, r->locgroups[loc->locgroup].name);
+        json_member(out, "group", r->locgroups[loc->locgroup].name, false);
         fprintf(out, ",\"rank\":%d,\"type\":", r->locgroups[loc->locgroup].rank);
         json_string(out, loc->type);
         fputc('}', out);
@@ -147,12 +103,9 @@ static void write_tree(FILE *out, const profile *p)
     for (int g = 0; g < r->n_regions; g++) {
         fprintf(out, "%s{\"name\":", g ? "," : "");
         json_string(out, r->regions[g].name);
-        fputs(",\"paradigm\":", out);
-        json_string(out, r->regions[g].paradigm);
-        fputs(",\"type\":", out);
-        json_string(out, group_names[p->group[g]]);
-        fputs(",\"file\":", out);
-        json_string(out, r->regions[g].file);
+        json_member(out, "paradigm", r->regions[g].paradigm, false);
+        json_member(out, "type", score_type_name(p->score.regions[g].type), false);
+        json_member(out, "file", r->regions[g].file, false);
         fprintf(out, ",\"line\":%d}", r->regions[g].begin_line);
     }
     fputs("],\"nodes\":[", out);
@@ -176,22 +129,13 @@ static void write_tree(FILE *out, const profile *p)
     fputs("]}", out);
 }
 
-static void sum_regions(profile *p)
-{
-    const cube_reader *r = p->r;
-    for (int c = 0; c < r->n_cnodes; c++) {
-        int g = r->cnodes[c].region;
-        p->excl[g] += sum_locations(p, p->time, c, false);
-        p->nvisit[g] += sum_visits(p, c);
-    }
-}
-
-/* Region ids ordered by exclusive time, largest first (ties by id, for stable output). */
-static const profile *sort_profile;
+/* Region ids ordered by exclusive time, largest first (ties by id, for stable output).
+ * scorep-score sorts by max_buf by default; the report is about where the time goes. */
+static const score_row *sort_rows;
 static int by_excl(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    double ex = sort_profile->excl[x], ey = sort_profile->excl[y];
+    double ex = sort_rows[x].excl, ey = sort_rows[y].excl;
     return ex > ey ? -1 : ex < ey ? 1 : x - y;
 }
 
@@ -202,7 +146,7 @@ static int *regions_by_time(const profile *p)
         return NULL;
     for (int g = 0; g < p->r->n_regions; g++)
         ids[g] = g;
-    sort_profile = p;
+    sort_rows = p->score.regions;
     qsort(ids, (size_t)p->r->n_regions, sizeof *ids, by_excl);
     return ids;
 }
@@ -212,8 +156,7 @@ static void write_top_row(FILE *out, bool first, const char *type, const char *n
 {
     fprintf(out, "%s{\"type\":", first ? "" : ",");
     json_string(out, type);
-    fputs(",\"region\":", out);
-    json_string(out, name);
+    json_member(out, "region", name, false);
     fputs(",\"visits\":", out);
     json_u64(out, visits);
     fputs(",\"time\":", out);
@@ -225,36 +168,34 @@ static void write_top_row(FILE *out, bool first, const char *type, const char *n
     fputc('}', out);
 }
 
-/* "top": groups (ALL first, like scorep-score) and the TOP_ROWS regions with the most
- * exclusive time; "top_regions" counts all regions with visits. */
+/* "top_groups": scorep-score's group rows with visits (ALL first, then in its order);
+ * "top": the TOP_ROWS regions with the most exclusive time, as scorep-score -r's rows;
+ * "top_regions" counts all regions with visits. */
 static void write_top(FILE *out, const profile *p, const int *order)
 {
-    const cube_reader *r = p->r;
-    double gtime[N_GROUPS] = {0}, total = 0;
-    uint64_t gvisits[N_GROUPS] = {0}, visits = 0;
-    int with_visits = 0;
-    for (int g = 0; g < r->n_regions; g++) {
-        gtime[p->group[g]] += p->excl[g];
-        gvisits[p->group[g]] += p->nvisit[g];
-        total += p->excl[g];
-        visits += p->nvisit[g];
-        with_visits += p->nvisit[g] > 0;
-    }
+    const score_model *m = &p->score;
+    double total = m->groups[SCORE_ALL].excl;
     json_key(out, "top_groups", false);
     fputc('[', out);
-    write_top_row(out, true, "ALL", "ALL", visits, total, total);
-    for (int k = 0; k < N_GROUPS; k++)
-        if (gvisits[k] > 0)
-            write_top_row(out, false, group_names[k], group_names[k], gvisits[k], gtime[k], total);
+    for (int k = SCORE_ALL, first = 1; k < SCORE_N_TYPES; k++) {
+        const score_row *w = &m->groups[k];
+        if (k == SCORE_FLT || (k != SCORE_ALL && w->visits == 0))
+            continue;
+        write_top_row(out, first, w->name, w->name, w->visits, w->excl, total);
+        first = 0;
+    }
     fputc(']', out);
     json_key(out, "top", false);
     fputc('[', out);
-    for (int i = 0, n = 0; i < r->n_regions && n < TOP_ROWS; i++) {
-        int g = order[i];
-        if (p->nvisit[g] == 0)
+    int with_visits = 0;
+    for (int i = 0, n = 0; i < m->n_rows; i++) {
+        const score_row *w = &m->regions[order[i]];
+        if (w->visits == 0)
             continue;
-        write_top_row(out, n++ == 0, group_names[p->group[g]], r->regions[g].name, p->nvisit[g],
-                      p->excl[g], total);
+        with_visits++;
+        if (n < TOP_ROWS)
+            write_top_row(out, n++ == 0, score_type_name(w->type), w->name, w->visits, w->excl,
+                          total);
     }
     fprintf(out, "],\"top_regions\":%d", with_visits);
 }
@@ -264,7 +205,7 @@ static int write_heat(FILE *out, const profile *p, const int *order)
 {
     const cube_reader *r = p->r;
     int n = 0;
-    while (n < HEAT_REGIONS && n < r->n_regions && p->excl[order[n]] > 0)
+    while (n < HEAT_REGIONS && n < r->n_regions && p->score.regions[order[n]].excl > 0)
         n++;
     int *col = malloc(((size_t)r->n_regions + 1) * sizeof *col);
     double *v = calloc((size_t)r->n_locations * (size_t)n + 1, sizeof *v);
@@ -340,8 +281,6 @@ static int write_bytes(FILE *out, const cube_reader *r)
 
 static int write_all(FILE *out, profile *p)
 {
-    classify(p);
-    sum_regions(p);
     int *order = regions_by_time(p);
     if (order == NULL)
         return -1;
@@ -369,19 +308,18 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen)
                  .min = cube_reader_metric_by_name(r, "min_time"),
                  .max = cube_reader_metric_by_name(r, "max_time")};
     int rc = -1;
+    const score_params none = {0, NULL}; /* no metric counters, no filter: the rows only */
     if (p.time < 0 || p.visits < 0)
         snprintf(err, errlen, "the profile %s has no 'time' or 'visits' metric", path);
-    else {
-        p.group = calloc((size_t)r->n_regions + 1, sizeof *p.group);
-        p.excl = calloc((size_t)r->n_regions + 1, sizeof *p.excl);
-        p.nvisit = calloc((size_t)r->n_regions + 1, sizeof *p.nvisit);
-        rc = p.group && p.excl && p.nvisit ? write_all(out, &p) : -1;
+    else if (score_model_compute(&p.score, r, &none, why, sizeof why) != 0) {
+        snprintf(err, errlen, "cannot read the profile %s: %s", path, why);
+        score_model_free(&p.score);
+    } else {
+        rc = write_all(out, &p);
         if (rc != 0)
             snprintf(err, errlen, "out of memory while reading %s", path);
+        score_model_free(&p.score);
     }
-    free(p.group);
-    free(p.excl);
-    free(p.nvisit);
     cube_reader_free(r);
     return rc;
 }

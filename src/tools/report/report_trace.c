@@ -1,6 +1,6 @@
 /* report_trace.c: the report's data from traces.otf2 (read with src/tools/trace_model): the
- * timeline (region instances per location, downsampled, and messages) and the per-rank-pair
- * message matrix.
+ * timeline (region instances per location, downsampled, and messages), the per-rank-pair
+ * message matrix and the matrices of one-sided puts, gets and atomics.
  *
  * Downsampling: the trace's length is cut into TL_COLUMNS columns (about a pixel each on a
  * wide screen). A region instance at least one column long is always kept; of the shorter
@@ -185,8 +185,7 @@ static void write_timeline_defs(FILE *out, const tm_trace *t, const uint32_t *ro
     for (size_t g = 0; g < t->n_regions; g++) {
         fprintf(out, "%s{\"name\":", g ? "," : "");
         json_string(out, t->regions[g].name ? t->regions[g].name : "?");
-        fputs(",\"paradigm\":", out);
-        json_string(out, paradigm_name(t->regions[g].paradigm));
+        json_member(out, "paradigm", paradigm_name(t->regions[g].paradigm), false);
         fputc('}', out);
     }
     fputc(']', out);
@@ -289,6 +288,17 @@ static void write_square(FILE *out, const uint64_t *m, uint32_t n)
     fputc(']', out);
 }
 
+/* "messages" and "bytes" of a matrix, left out above MATRIX_MAX ranks. */
+static void write_cells(FILE *out, const uint64_t *ops, const uint64_t *bytes, uint32_t n)
+{
+    if (n > MATRIX_MAX)
+        return;
+    fputs(",\"messages\":", out);
+    write_square(out, ops, n);
+    fputs(",\"bytes\":", out);
+    write_square(out, bytes, n);
+}
+
 /* "matrix": matched point-to-point messages and their bytes per (sender, receiver) rank. */
 static void write_matrix(FILE *out, const tm_trace *t)
 {
@@ -297,11 +307,30 @@ static void write_matrix(FILE *out, const tm_trace *t)
     json_key(out, "matrix", false);
     fprintf(out, "{\"ranks\":%u,\"unmatched_sends\":%zu,\"unmatched_receives\":%zu", t->n_ranks,
             t->unmatched_sends, t->unmatched_recvs);
-    if (t->n_ranks <= MATRIX_MAX) {
-        fputs(",\"messages\":", out);
-        write_square(out, t->matrix_messages, t->n_ranks);
-        fputs(",\"bytes\":", out);
-        write_square(out, t->matrix_bytes, t->n_ranks);
+    write_cells(out, t->matrix_messages, t->matrix_bytes, t->n_ranks);
+    fputc('}', out);
+}
+
+/* "rma" (only when the trace has puts or gets): one-sided operations per (origin, target)
+ * rank from trace_model's matrices. Atomics have a matrix of their own (bytes: the operands
+ * sent), so the puts and gets matrices hold exactly the data moved by puts and gets. */
+static void write_rma(FILE *out, const tm_trace *t)
+{
+    size_t puts = t->events_by_kind[TM_EV_RMA_PUT], gets = t->events_by_kind[TM_EV_RMA_GET];
+    size_t atomics = t->events_by_kind[TM_EV_RMA_ATOMIC];
+    if (puts + gets == 0)
+        return;
+    json_key(out, "rma", false);
+    fprintf(out, "{\"ranks\":%u,\"puts_total\":%zu,\"gets_total\":%zu,\"atomics_total\":%zu",
+            t->n_ranks, puts, gets, atomics);
+    const char *keys[3] = {"puts", "gets", "atomics"};
+    const tm_rank_matrix *m[3] = {&t->rma_put, &t->rma_get, &t->rma_atomic};
+    for (int k = 0; k < 3 && t->n_ranks <= MATRIX_MAX; k++) {
+        if (k == 2 && atomics == 0)
+            break;
+        fprintf(out, ",\"%s\":{\"ranks\":%u", keys[k], t->n_ranks);
+        write_cells(out, m[k]->ops, m[k]->bytes, t->n_ranks);
+        fputc('}', out);
     }
     fputc('}', out);
 }
@@ -317,7 +346,7 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen)
     int rc = write_timeline(out, t);
     if (rc == 0) {
         write_matrix(out, t);
-        rc = report_write_rma(out, path, t, MATRIX_MAX, err, errlen);
+        write_rma(out, t);
     } else
         snprintf(err, errlen, "out of memory while reading the trace %s", path);
     tm_free(t);

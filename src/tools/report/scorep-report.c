@@ -4,16 +4,14 @@
  *   scorep-report [-o FILE] EXPDIR      (default FILE: EXPDIR/report.html)
  *
  * The page is written to a temporary file next to FILE and renamed at the end, so a failed
- * run leaves no half-written report. Exit status: 0 written, 1 bad input or write error,
- * 2 usage error. */
+ * or interrupted run leaves no half-written report (src/tools/atomic_file.h). Exit status: 0
+ * written, 1 bad input or write error, 2 usage error. */
 #include "report.h"
+#include "tools/atomic_file.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -23,43 +21,17 @@ static void usage(FILE *fp)
                 "  -o FILE  write the report to FILE (default: EXPDIR/report.html)\n");
 }
 
-/* Writes the page into a temporary file next to path and renames it to path. */
+/* Writes the page to path, complete or not at all (atomic_file.h). */
 static int write_report(const report_expdir *x, const char *path, char *err, size_t errlen)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (tmp == NULL) {
-        snprintf(err, errlen, "out of memory");
+    atomic_file af;
+    if (atomic_file_open(&af, path, err, errlen) != 0)
+        return -1;
+    if (report_write_html(af.fp, x, err, errlen) != 0) {
+        atomic_file_abort(&af);
         return -1;
     }
-    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (f == NULL) {
-        snprintf(err, errlen, "cannot write %s (temporary file %s): %s", path, tmp,
-                 strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        free(tmp);
-        return -1;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    int rc = report_write_html(f, x, err, errlen);
-    if (rc == 0 && (fchmod(fd, 0666 & ~mask) != 0 || ferror(f)))
-        rc = -1;
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc != 0 && err[0] == '\0')
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        rc = -1;
-    }
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return atomic_file_commit(&af, err, errlen);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
  * and measurement regions are never listed (they are not USR/COM), nor MEASUREMENT OFF. */
 #include "tools/score/score_filter_gen.h"
 #include "tools/score/score_print.h"
+#include "tools/atomic_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -246,29 +247,25 @@ static int move_aside(char *moved, size_t len, char *err, size_t errlen)
 int score_gen_write(const score_model *m, const score_gen_params *g, const char *filter_path,
                     int sort, char *moved, size_t movedlen, char *err, size_t errlen)
 {
-    const char *tmp = SCORE_FILTER_FILE ".tmp";
+    atomic_file af;
     err[0] = '\0';
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+    moved[0] = '\0';
+    if (atomic_file_open(&af, SCORE_FILTER_FILE, err, errlen) != 0)
         return -1;
-    }
     const char *first;
     size_t plen = common_dir_prefix(m, &first);
-    put_header(f, g, first, plen);
-    put_entries(f, m, g, plen, filter_path, (score_sort)sort);
-    fputs("SCOREP_REGION_NAMES_END\n", f);
-    /* written completely or not at all: the temporary file replaces nothing on error */
-    if (ferror(f) | (fclose(f) != 0)) {
-        snprintf(err, errlen, "cannot write %s", tmp);
-        unlink(tmp);
+    put_header(af.fp, g, first, plen);
+    put_entries(af.fp, m, g, plen, filter_path, (score_sort)sort);
+    fputs("SCOREP_REGION_NAMES_END\n", af.fp);
+    /* the existing file is moved aside only once the new one is written completely */
+    if (fflush(af.fp) != 0 || ferror(af.fp)) {
+        snprintf(err, errlen, "%s: cannot write: %s", SCORE_FILTER_FILE, strerror(errno));
+        atomic_file_abort(&af);
         return -1;
     }
-    if (move_aside(moved, movedlen, err, errlen) != 0 || rename(tmp, SCORE_FILTER_FILE) != 0) {
-        if (!*err)
-            snprintf(err, errlen, "cannot create %s: %s", SCORE_FILTER_FILE, strerror(errno));
-        unlink(tmp);
+    if (move_aside(moved, movedlen, err, errlen) != 0) {
+        atomic_file_abort(&af);
         return -1;
     }
-    return 0;
+    return atomic_file_commit(&af, err, errlen);
 }

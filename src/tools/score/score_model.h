@@ -1,6 +1,6 @@
 /* score_model.h: the numbers of scorep-score (per region and per group: visits, times,
  * estimated trace buffer bytes, filter effect) computed from a Cube profile. Used by
- * scorep-score and meant for any tool that wants the same rows (e.g. a top-N table). */
+ * scorep-score and by scorep-report's top table (src/tools/report/report_profile.c). */
 #ifndef SCOREP_SCORE_MODEL_H
 #define SCOREP_SCORE_MODEL_H
 
