@@ -1,15 +1,22 @@
 /* scorep-cc.c: the instrumenter's entry point. One program, three command lines, told apart by
  * the name it is called with: scorep-cc (its own options), scorep (Score-P's instrumenter
  * options) and the wrappers scorep-<compiler> (Score-P's scorep-wrapper: options from
- * SCOREP_WRAPPER_INSTRUMENTER_FLAGS, SCOREP_WRAPPER=off runs the plain compiler). */
+ * SCOREP_WRAPPER_INSTRUMENTER_FLAGS, SCOREP_WRAPPER=off runs the plain compiler), and
+ * scorep-wrapper --create, which adds such a wrapper. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools/instrumenter/command.h"
 #include "tools/instrumenter/options.h"
 
 #define SUPPORTED "gcc, cc, g++, c++, clang, clang++, gfortran, nvcc"
+#ifndef SCOREP_WRAPPER_INSTANCES
+#error "SCOREP_WRAPPER_INSTANCES (the installed wrappers) must be defined by the build"
+#endif
 
 static void unsupported(const char *compiler)
 {
@@ -92,6 +99,77 @@ static int main_wrapper(const char *compiler, int argc, char **argv)
     return instr_run_job(&job);
 }
 
+static void wrapper_usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: scorep-wrapper --create COMPILER [BINDIR]\n"
+            "       scorep-<compiler> [compiler arguments...]\n"
+            "\n"
+            "The wrappers scorep-<compiler> replace a compiler in a build system (CC=scorep-gcc,\n"
+            "-DCMAKE_C_COMPILER=scorep-gcc). They run\n"
+            "  scorep $SCOREP_WRAPPER_INSTRUMENTER_FLAGS <compiler> "
+            "$SCOREP_WRAPPER_COMPILER_FLAGS args...\n"
+            "and with SCOREP_WRAPPER=off (or OFF) the plain <compiler> args..., which the\n"
+            "configure step needs:\n"
+            "  SCOREP_WRAPPER=off cmake -DCMAKE_C_COMPILER=scorep-gcc "
+            "-DCMAKE_CXX_COMPILER=scorep-g++ ..\n"
+            "  SCOREP_WRAPPER=off ./configure CC=scorep-gcc CXX=scorep-g++\n"
+            "then make as usual (SCOREP_WRAPPER unset). A build system that configures itself\n"
+            "again during make runs its checks instrumented: configure again from scratch.\n"
+            "\n"
+            "Installed: %s.\n"
+            "--create COMPILER [BINDIR] adds scorep-COMPILER in BINDIR (default: the\n"
+            "directory of scorep-wrapper), a link to scorep-cc (which the wrappers are).\n",
+            SCOREP_WRAPPER_INSTANCES);
+}
+
+static void wrapper_die(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "scorep-wrapper: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "; see scorep-wrapper --help\n");
+    exit(1);
+}
+
+/* scorep-wrapper --create COMPILER [BINDIR]: a new wrapper is a link to this program. */
+static int create_wrapper(const char *compiler, const char *bindir)
+{
+    char self[PATH_MAX], c_driver[PATH_MAX], link_name[PATH_MAX];
+    if (strchr(compiler, '/') != NULL)
+        wrapper_die("the compiler name '%s' must not have path elements", compiler);
+    if (strcmp(compiler, "cc") == 0)
+        wrapper_die("scorep-%s is scorep-rt's own front end, it cannot wrap cc (use gcc)",
+                    compiler);
+    if (compiler_find(compiler, c_driver, sizeof c_driver) == NULL)
+        wrapper_die("unsupported compiler '%s' (supported: " SUPPORTED ", mpicc, ..., oshcc, ...)",
+                    compiler);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        wrapper_die("cannot find its own program: %s", strerror(errno));
+    self[n] = '\0';
+    /* by default next to the program, as Score-P's scorep-wrapper does */
+    int dir_len = bindir != NULL ? (int)strlen(bindir) : (int)(strrchr(self, '/') - self);
+    if ((size_t)snprintf(link_name, sizeof link_name, "%.*s/scorep-%s", dir_len,
+                         bindir != NULL ? bindir : self, compiler) >= sizeof link_name)
+        wrapper_die("the directory name '%s' is too long", bindir != NULL ? bindir : self);
+    if (symlink(self, link_name) != 0) {
+        fprintf(stderr, "scorep-wrapper: cannot create '%s': %s\n", link_name, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static int main_wrapper_tool(int argc, char **argv)
+{
+    if (argc == 1 || (argc == 2 && strcmp(argv[1], "--help") == 0)) {
+        wrapper_usage(argc == 1 ? stderr : stdout);
+        return argc == 1 ? 1 : 0;
+    }
+    if (strcmp(argv[1], "--create") != 0 || argc < 3 || argc > 4)
+        wrapper_die("invalid arguments%s", "");
+    return create_wrapper(argv[2], argc == 4 ? argv[3] : NULL);
+}
+
 int main(int argc, char **argv)
 {
     const char *name = strrchr(argv[0], '/');
@@ -99,6 +177,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "scorep") == 0) {
         instr_prog = "scorep";
         return main_scorep(argc, argv);
+    }
+    if (strcmp(name, "scorep-wrapper") == 0) {
+        instr_prog = name;
+        return main_wrapper_tool(argc, argv);
     }
     /* scorep-cc is the front end itself, not a wrapper of cc */
     if (strncmp(name, "scorep-", 7) == 0 && strcmp(name, "scorep-cc") != 0 && name[7] != '\0') {

@@ -12,7 +12,7 @@
 EXAMPLES="$top_srcdir/test/programs"
 # the wrappers as they are installed: links to scorep-cc, which looks at its name
 mkdir "$work/bin"
-for n in scorep scorep-gcc scorep-g++ scorep-mpicc; do
+for n in scorep scorep-wrapper scorep-gcc scorep-g++ scorep-mpicc; do
     ln -s "$top_builddir/scorep-cc" "$work/bin/$n"
 done
 ln -s "$top_builddir/scorep-config" "$work/bin/scorep-config"
@@ -116,6 +116,23 @@ expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-
     "scorep-gcc: scorep \$SCOREP_WRAPPER_INSTRUMENTER_FLAGS gcc \$SCOREP_WRAPPER_COMPILER_FLAGS args"
 expect_eq "$(SCOREP_WRAPPER=OFF SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--bogus scorep-gcc -dumpversion)" \
     "$(gcc -dumpversion)" "SCOREP_WRAPPER=OFF: the plain compiler, flags not even read"
+
+# --- scorep-wrapper --create: another wrapper, a link to the same program ---
+mkdir extra
+scorep-wrapper --create clang "$work/extra" || fail "scorep-wrapper --create clang"
+expect_eq "$(readlink extra/scorep-clang)" "$(readlink -f "$top_builddir/scorep-cc")" \
+    "scorep-wrapper --create: a link to scorep-cc"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+    extra/scorep-clang -c x.c)" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
+    "the created scorep-clang instruments with clang"
+check_error "scorep-wrapper: cannot create '$work/extra/scorep-clang': File exists" \
+    scorep-wrapper --create clang "$work/extra"
+check_error "scorep-wrapper: scorep-cc is scorep-rt's own front end, it cannot wrap cc (use gcc); see scorep-wrapper --help" \
+    scorep-wrapper --create cc "$work/extra"
+check_error "scorep-wrapper: the compiler name 'bin/gcc' must not have path elements; see scorep-wrapper --help" \
+    scorep-wrapper --create bin/gcc
+expect_grep 'scorep-gcc scorep-g\+\+ scorep-gfortran' "$(scorep-wrapper --help >help.out; echo help.out)" \
+    "scorep-wrapper --help lists the installed wrappers"
 
 # --- scorep-config: exact output, then a Makefile-free build ---
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "-finstrument-functions -I/inc" \
