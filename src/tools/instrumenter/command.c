@@ -20,8 +20,30 @@
 #error "SCOREP_INCLUDEDIR must be defined by the build"
 #endif
 
+#define SUPPORTED "gcc, cc, g++, c++, clang, clang++, gfortran, nvcc"
 #define FILTER_SYMBOL "scorep_cc_filter_file"
 #define FILTER_STUB "scorep_cc_filter"
+
+void instr_unsupported_compiler(const char *compiler)
+{
+    fprintf(stderr, "%s: unsupported compiler '%s' (supported: " SUPPORTED "); see %s --help\n",
+            instr_prog, compiler, instr_prog);
+    exit(1);
+}
+
+void instr_no_compiler(void)
+{
+    fprintf(stderr, "%s: no compiler command given; see %s --help\n", instr_prog, instr_prog);
+    exit(1);
+}
+
+void instr_set_compiler(struct job *job, const char *compiler)
+{
+    job->kind = compiler_find(compiler, job->c_driver, sizeof job->c_driver);
+    if (job->kind == NULL)
+        instr_unsupported_compiler(compiler);
+    job->compiler = compiler;
+}
 
 static const char *env_or(const char *name, const char *fallback)
 {

@@ -37,6 +37,11 @@ struct job {
     char stub_src[PATH_MAX + 32], stub_obj[PATH_MAX + 32];
 };
 
+/* Sets the compiler of a job; an unknown compiler is an error (message and exit 1). */
+void instr_set_compiler(struct job *job, const char *compiler);
+void instr_unsupported_compiler(const char *compiler) __attribute__((noreturn));
+void instr_no_compiler(void) __attribute__((noreturn));
+
 /* The installed directories, or the SCOREP_CC_* variables that replace them (tests). */
 const char *instr_includedir(void);
 const char *instr_libdir(void);
