@@ -149,6 +149,12 @@ expect_eq "$(scorep-config --mpp=mpi --libs)" "-lscorep-rt-mpi -lscorep-rt" \
 expect_eq "$(scorep-config --libs --mpp=shmem)" "-lscorep-rt-shmem -lscorep-rt" \
     "scorep-config --mpp=shmem --libs"
 
+expect_eq "$(scorep-config --cc)" "$(sed -n 's/^CC = //p' "$top_builddir/Makefile")" \
+    "scorep-config --cc: configure's CC"
+mpicc_conf=$(sed -n 's/^MPICC = //p' "$top_builddir/Makefile")
+expect_eq "$(scorep-config --cxx --mpicc)" "${mpicc_conf:-mpicc}" \
+    "scorep-config --cxx --mpicc: the last command, configure's MPICC"
+
 src="$EXAMPLES/autotools_example"
 mkdir config && cd config
 gcc $(scorep-config --cflags) -c "$src/count.c" "$src/counter.c" || fail "gcc with scorep-config --cflags"
