@@ -134,6 +134,17 @@ check_error "scorep-wrapper: the compiler name 'bin/gcc' must not have path elem
 expect_grep 'scorep-gcc scorep-g\+\+ scorep-gfortran' "$(scorep-wrapper --help >help.out; echo help.out)" \
     "scorep-wrapper --help lists the installed wrappers"
 
+# --- the install rule: every name a link to scorep-cc (into a scratch DESTDIR) ---
+mkdir -p dest/bin
+make -s -C "$top_builddir" install-exec-hook DESTDIR="$work/dest" bindir=/bin >hook.out 2>&1 ||
+    fail "make install-exec-hook: $(cat hook.out)"
+expect_eq "$(cd dest/bin && for f in *; do printf '%s>%s ' "$f" "$(readlink "$f")"; done)" \
+    "scorep>scorep-cc scorep-clang>scorep-cc scorep-clang++>scorep-cc scorep-g++>scorep-cc scorep-gcc>scorep-cc scorep-gfortran>scorep-cc scorep-mpicc>scorep-cc scorep-mpicxx>scorep-cc scorep-mpif90>scorep-cc scorep-nvcc>scorep-cc scorep-oshcc>scorep-cc scorep-wrapper>scorep-cc " \
+    "installed: scorep, scorep-wrapper and 10 wrappers, links to scorep-cc"
+make -s -C "$top_builddir" uninstall-hook DESTDIR="$work/dest" bindir=/bin >hook.out 2>&1 ||
+    fail "make uninstall-hook: $(cat hook.out)"
+expect_eq "$(ls dest/bin | wc -l | tr -d ' ')" 0 "uninstalled: no link left"
+
 # --- scorep-config: exact output, then a Makefile-free build ---
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "-finstrument-functions -I/inc" \
     "scorep-config --cflags"
