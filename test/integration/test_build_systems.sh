@@ -12,7 +12,7 @@
 EXAMPLES="$top_srcdir/test/programs"
 # the wrappers as they are installed: links to scorep-cc, which looks at its name
 mkdir "$work/bin"
-for n in scorep scorep-wrapper scorep-gcc scorep-g++ scorep-mpicc; do
+for n in scorep scorep-wrapper scorep-gcc scorep-g++ scorep-gfortran scorep-mpicc scorep-nvcc; do
     ln -s "$top_builddir/scorep-cc" "$work/bin/$n"
 done
 ln -s "$top_builddir/scorep-config" "$work/bin/scorep-config"
@@ -114,6 +114,13 @@ expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-
     SCOREP_WRAPPER_COMPILER_FLAGS='-O2 -DX=1' scorep-gcc -c x.c)" \
     "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -O2 -DX=1 -c x.c" \
     "scorep-gcc: scorep \$SCOREP_WRAPPER_INSTRUMENTER_FLAGS gcc \$SCOREP_WRAPPER_COMPILER_FLAGS args"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-run --user' \
+    scorep-gfortran -c x.f90)" "gfortran -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -cpp -g1 -c x.f90" \
+    "scorep-gfortran --user: preprocessed for SCOREP_User.inc"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+    scorep-nvcc x.o -o x)" \
+    "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -Xlinker --no-as-needed -lscorep-rt-cuda -lscorep-rt" \
+    "scorep-nvcc links the CUDA adapter"
 expect_eq "$(SCOREP_WRAPPER=OFF SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--bogus scorep-gcc -dumpversion)" \
     "$(gcc -dumpversion)" "SCOREP_WRAPPER=OFF: the plain compiler, flags not even read"
 
