@@ -133,8 +133,11 @@ static int flush_now(scorep_buffer *b, uint64_t ts)
         return -1;
     }
     /* the flush begins after the last record written and ends now; the record that needs
-     * the memory (timestamp ts) follows it */
-    spill_rec mark = {last + 1 > ts - 1 ? last + 1 : ts - 1, scorep_timer_ticks(), 0, 0, 0, 0, {0}};
+     * the memory (timestamp ts) follows it. Timestamps of a location are strictly increasing
+     * (scorep_location_now), but two records may be a single tick apart (the clock read no
+     * later than the previous one): then the marker shares the last record's timestamp. */
+    uint64_t begin = ts > last + 1 ? ts - 1 : last;
+    spill_rec mark = {begin, scorep_timer_ticks(), 0, 0, 0, 0, {0}};
     mark.type = BUF_EV_BUFFER_FLUSH;
     if (write_all(b->spill_fd, &mark, sizeof mark) != 0) {
         free(open);

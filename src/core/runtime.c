@@ -131,6 +131,16 @@ static void load_filter(void)
     scorep_verbose("filter file '%s' applied", path);
 }
 
+/* what the environment's unknown SCOREP_* variables deserve to be told (config_unknown.c);
+ * said once per run, by the process that creates the experiment directory */
+static char unknown_vars_note[2048];
+
+static void note_unknown_vars(void)
+{
+    if (unknown_vars_note[0])
+        scorep_warn("%s", unknown_vars_note);
+}
+
 /* 0, or -1 when the program runs without measurement (message printed) */
 static int create_experiment_dir(void)
 {
@@ -145,6 +155,7 @@ static int create_experiment_dir(void)
     }
     if (scorep_experiment_write_cfg(experiment_dir) != 0)
         scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
+    note_unknown_vars();
     return 0;
 }
 
@@ -169,6 +180,8 @@ void scorep_runtime_mpi_ready(void)
             scorep_warn("%s", err);
         else if (scorep_experiment_write_cfg(msg.dir) != 0)
             scorep_warn("cannot write %s/scorep.cfg", msg.dir);
+        if (rc == 0)
+            note_unknown_vars();
     }
     ipc->bcast(&msg, sizeof msg, 0);
     if (msg.status == 2) {
@@ -206,6 +219,18 @@ static void on_exit_handler(int status, void *arg)
 {
     (void)arg;
     scorep_runtime_finalize(status);
+}
+
+/* A child made by fork() without exec has a copy of the parent's buffers and its experiment
+ * directory: writing them at its exit would overwrite or break the parent's results. It
+ * runs unmeasured and writes nothing (exec'd programs start their own measurement). The
+ * lock may have been held by another thread of the parent at fork: the child's copy is
+ * made anew. */
+static void in_forked_child(void)
+{
+    __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    pthread_mutex_init(&init_lock, NULL);
+    init_state = INIT_FINALIZED;
 }
 
 /* ------------------------------------------------------ trace reduction */
@@ -291,6 +316,8 @@ static void do_init(void)
     char err[2048];
     if (scorep_cfg_apply(scorep_cfg_vars, scorep_cfg_n_vars, env_lookup, err, sizeof err) != 0)
         scorep_fatal("%s", err);
+    scorep_cfg_unknown_note(scorep_cfg_vars, scorep_cfg_n_vars, environ, unknown_vars_note,
+                            sizeof unknown_vars_note);
     find_program_name();
     load_filter();
     scorep_timer_kind tk = scorep_timer_init((scorep_timer_kind)scorep_cfg.timer);
@@ -312,6 +339,7 @@ static void do_init(void)
     if (!mpi_mode && create_experiment_dir() != 0)
         return;
     on_exit(on_exit_handler, NULL);
+    pthread_atfork(NULL, NULL, in_forked_child);
     install_signal_handlers();
     scorep_metrics_init();
     scorep_location *l = scorep_location_create(0, 0);

@@ -191,9 +191,9 @@ const char *scorep_paradigm_name(scorep_paradigm p)
 
 const char *scorep_role_name(scorep_role r)
 {
-    static const char *const names[] = {"function", "code",       "loop",    "phase",
-                                        "dynamic",  "artificial", "wrapper", "point2point",
-                                        "one2all",  "all2one",    "all2all", "other collective",
-                                        "barrier",  "file_io",    "rma"};
+    static const char *const names[] = {
+        "function", "code",        "loop",    "phase",         "dynamic",    "artificial",
+        "wrapper",  "point2point", "one2all", "all2one",       "all2all",    "other collective",
+        "barrier",  "file_io",     "rma",     "thread create", "thread wait"};
     return names[r];
 }

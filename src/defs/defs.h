@@ -35,7 +35,9 @@ typedef enum {
     SCOREP_ROLE_COLL_OTHER,
     SCOREP_ROLE_BARRIER,
     SCOREP_ROLE_FILE_IO,
-    SCOREP_ROLE_RMA
+    SCOREP_ROLE_RMA,
+    SCOREP_ROLE_THREAD_CREATE,
+    SCOREP_ROLE_THREAD_WAIT
 } scorep_role;
 
 typedef struct {

@@ -14,6 +14,8 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,30 +327,100 @@ static int gather_job(job *j, const ser_buf *mine)
 }
 
 /* ---------------------------------------------------------------- writing */
-static uint32_t region_of(const merged *m, int g)
+/* Parameter nodes are written as Score-P writes them: a cnode of a region named "name=value"
+ * (paradigm user, role unknown), one region per distinct (parameter, value). Readers that
+ * know nothing of Cube's cnode parameters (CubeLib's tools, Cube's GUI) then show the value
+ * in the call path, and call paths compare one to one with Score-P's. */
+typedef struct {
+    uint8_t kind;
+    uint32_t id;
+    int64_t value;
+    int region;
+} param_region;
+
+typedef struct {
+    param_region *e;
+    uint32_t n, cap;
+    hash_index index;
+    const param_region *key; /* the entry being looked up */
+} param_regions;
+
+static uint64_t param_key(const param_region *p)
 {
-    while (g >= 0 && m->g[g].kind != PNODE_REGION)
-        g = m->g[g].parent;
-    return g >= 0 ? m->g[g].id : 0;
+    return gkey(-1, p->kind, p->id, p->value);
+}
+
+static uint64_t param_hash(void *ctx, uint32_t id)
+{
+    return param_key(&((param_regions *)ctx)->e[id]);
+}
+
+static int param_equal(void *ctx, uint32_t id)
+{
+    const param_regions *t = ctx;
+    const param_region *a = &t->e[id], *b = t->key;
+    return a->kind == b->kind && a->id == b->id && a->value == b->value;
+}
+
+static int param_region_define(cube_writer *w, const gnode *x, const scorep_unified *u)
+{
+    const char *pname = u->params[x->id].name;
+    char num[32], *name;
+    const char *value = num;
+    if (x->kind == PNODE_PARAM_STRING)
+        value = u->strings[x->value];
+    else if (x->kind == PNODE_PARAM_UINT)
+        snprintf(num, sizeof num, "%" PRIu64, (uint64_t)x->value);
+    else
+        snprintf(num, sizeof num, "%" PRId64, x->value);
+    size_t len = strlen(pname) + 1 + strlen(value) + 1;
+    if (!(name = malloc(len)))
+        return -1;
+    snprintf(name, len, "%s=%s", pname, value);
+    int region = cube_writer_region(w, name, name, "user", "unknown", "", -1, -1, "");
+    free(name);
+    return region;
+}
+
+static int param_region_of(param_regions *t, cube_writer *w, const gnode *x,
+                           const scorep_unified *u)
+{
+    param_region key = {x->kind, x->id, x->value, -1};
+    uint32_t slot;
+    t->key = &key;
+    if (hash_index_reserve(&t->index, t->n, param_hash, t) != 0)
+        return -1;
+    uint32_t id = hash_index_find(&t->index, param_key(&key), param_equal, t, &slot);
+    if (id != UINT32_MAX)
+        return t->e[id].region;
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? 2 * t->cap : 16;
+        param_region *e = realloc(t->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        t->e = e;
+        t->cap = cap;
+    }
+    if ((key.region = param_region_define(w, x, u)) < 0)
+        return -1;
+    t->e[t->n] = key;
+    hash_index_set(&t->index, slot, t->n++);
+    return key.region;
 }
 
 static int define_cnode(cube_writer *w, const merged *m, int g, int parent_cube,
-                        const scorep_unified *u)
+                        const scorep_unified *u, param_regions *params)
 {
     const gnode *x = &m->g[g];
-    int region = (int)region_of(m, g);
-    if (x->kind == PNODE_REGION)
-        return cube_writer_cnode(w, parent_cube, region);
-    const char *pname = u->params[x->id].name;
-    if (x->kind == PNODE_PARAM_STRING)
-        return cube_writer_cnode_param_string(w, parent_cube, region, pname, u->strings[x->value]);
-    return cube_writer_cnode_param_int(w, parent_cube, region, pname, x->value);
+    int region = x->kind == PNODE_REGION ? (int)x->id : param_region_of(params, w, x, u);
+    return region < 0 ? -1 : cube_writer_cnode(w, parent_cube, region);
 }
 
 /* Pre-order ids, as Score-P numbers its cnodes. Iterative: call paths may be deep. */
 static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
 {
-    int *stack = malloc((m->n + 1) * sizeof *stack), top = 0;
+    int *stack = malloc((m->n + 1) * sizeof *stack), top = 0, rc = 0;
+    param_regions params = {0};
     if (!stack)
         return -1;
     for (int r = m->n - 1; r >= 0; r--)
@@ -357,9 +429,9 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
     while (top > 0) {
         int g = stack[--top];
         int pc = m->g[g].parent >= 0 ? m->g[m->g[g].parent].cube_id : -1;
-        if ((m->g[g].cube_id = define_cnode(w, m, g, pc, u)) < 0) {
-            free(stack);
-            return -1;
+        if ((m->g[g].cube_id = define_cnode(w, m, g, pc, u, &params)) < 0) {
+            rc = -1;
+            break;
         }
         int first = top;
         for (int c = m->g[g].first_child; c >= 0; c = m->g[c].next_sibling)
@@ -371,7 +443,9 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
         }
     }
     free(stack);
-    return 0;
+    free(params.e);
+    hash_index_free(&params.index);
+    return rc;
 }
 
 enum { M_VISITS, M_TIME, M_MIN, M_MAX, M_SENT, M_RECEIVED, M_PUT, M_GET, M_FIXED };
@@ -498,9 +572,11 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
         define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
+            /* Cube's "unknown line" is -1 (Score-P writes it so); the definitions say 0 */
             rc = cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
                                     scorep_role_name(r->role), r->file ? r->file : "",
-                                    r->begin_line, r->end_line, "") < 0;
+                                    r->begin_line > 0 ? r->begin_line : -1,
+                                    r->end_line > 0 ? r->end_line : -1, "") < 0;
         }
     }
     if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0) {

@@ -248,7 +248,8 @@ profile_locations()
 # One pass over it leaves next to it (same name, other suffix):
 #   .summary  "TYPE<TAB>LOCATION<TAB>REGION<TAB>COUNT" ("-" for events without a region)
 #   .other    the event lines other than ENTER and LEAVE
-#   .checks   "order N" (events not later than their location's previous one), "nesting N"
+#   .checks   "order N" (events not later than their location's previous one; a BUFFER_FLUSH
+#             may share its predecessor's timestamp), "nesting N"
 #             (LEAVEs not matching the innermost open ENTER, plus ENTERs never left),
 #             "first LOC TYPE" and "last LOC TYPE" per location
 trace_file()
@@ -265,7 +266,9 @@ trace_file()
                 i = index($0, "Region: \"")
                 if (i) { r = substr($0, i + 9); r = substr(r, 1, index(r, "\" <") - 1) } else r = "-"
                 n[$1 "\t" l "\t" r]++
-                if ((l in last) && $3 + 0 <= last[l] + 0) order++
+                # strictly increasing per location; a BufferFlush marker may share the
+                # timestamp of the record before it (src/core/flush.c)
+                if ((l in last) && ($3 + 0 < last[l] + 0 || ($3 + 0 == last[l] + 0 && $1 != "BUFFER_FLUSH"))) order++
                 last[l] = $3
                 if (!(l in first)) first[l] = $1
                 lasttype[l] = $1

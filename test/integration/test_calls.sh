@@ -17,7 +17,9 @@ expect_eq "$(profile_sum $p main visits)" 1 "main visits"
 expect_eq "$(profile_values $p main visits)" "0 1" "main only on location 0"
 expect_eq "$(profile_sum $p main/leaf visits)" 1000000 "main/leaf visits"
 expect_eq "$(profile_paths $p | grep -v -e '^main/recurse' -e '^THREADS' | tr '\n' ' ')" \
-    "main main/leaf " "main's call paths besides the recursion"
+    "main main/leaf main/pthread_create main/pthread_join " "main's call paths besides the recursion"
+expect_eq "$(profile_sum $p main/pthread_create visits) $(profile_sum $p main/pthread_join visits)" \
+    "8 8" "pthread_create and pthread_join are regions, as in Score-P"
 depths=$(profile_paths $p | awk -F/ '$2 == "recurse" { print NF }' | sort -n)
 expect_eq "$(echo "$depths" | wc -l | tr -d ' ')" 99 "number of main/recurse... call paths"
 expect_eq "$(echo "$depths" | tail -n 1)" 100 "depth of the deepest recurse call path"
@@ -69,10 +71,13 @@ expect_eq "$(profile_dump $p -m time | awk -F'\t' '{ split($4, a, "="); if (a[2]
 check_trace()
 {
     t=$1
-    expect_eq "$(trace_count $t ENTER)" 1008196 "$2: ENTER events"
-    expect_eq "$(trace_count $t LEAVE)" 1008196 "$2: LEAVE events"
-    expect_eq "$(trace_count $t ENTER 0)" $((1 + 1000000 + 151)) "$2: ENTER on location 0"
-    expect_eq "$(trace_count $t LEAVE 0)" $((1 + 1000000 + 151)) "$2: LEAVE on location 0"
+    # location 0: main, 10^6 leaf, 151 recurse, 8 pthread_create, 8 pthread_join
+    expect_eq "$(trace_count $t ENTER)" 1008212 "$2: ENTER events"
+    expect_eq "$(trace_count $t LEAVE)" 1008212 "$2: LEAVE events"
+    expect_eq "$(trace_count $t ENTER 0)" $((1 + 1000000 + 151 + 16)) "$2: ENTER on location 0"
+    expect_eq "$(trace_count $t LEAVE 0)" $((1 + 1000000 + 151 + 16)) "$2: LEAVE on location 0"
+    expect_eq "$(trace_count $t ENTER 0 pthread_create) $(trace_count $t ENTER 0 pthread_join)" \
+        "8 8" "$2: pthread_create and pthread_join on location 0"
     expect_eq "$(trace_count $t ENTER 0 leaf)" 1000000 "$2: ENTER leaf on location 0"
     expect_eq "$(trace_count $t ENTER 0 recurse)" 151 "$2: ENTER recurse on location 0"
     expect_eq "$(trace_summary $t | awk '$1 == "ENTER" && $2 != 0 { print $3 }' | sort -n | tr '\n' ' ')" \
@@ -124,7 +129,7 @@ run_app nopie env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=100M \
     SCOREP_EXPERIMENT_DIRECTORY=exp_nopie ./calls_nopie
 expect_eq "$status" 3 "no-pie: exit status"
 expect_eq "$(profile_paths exp_nopie | grep -v recurse/recurse | tr '\n' ' ')" \
-    "THREADS THREADS/thread_main THREADS/thread_main/thread_work THREADS/thread_main/thread_work/leaf main main/leaf main/recurse " \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work THREADS/thread_main/thread_work/leaf main main/leaf main/pthread_create main/pthread_join main/recurse " \
     "no-pie: call paths (names resolved)"
 expect_eq "$(profile_sum exp_nopie main/leaf visits)" 1000000 "no-pie: main/leaf visits"
 check_trace exp_nopie no-pie

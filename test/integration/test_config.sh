@@ -30,9 +30,17 @@ bad SCOREP_PROFILING_MAX_CALLPATH_DEPTH -1 'number|digits'
 bad SCOREP_PROFILING_FORMAT xml 'none.*cube4'
 bad SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY perhaps 'true.*false|false.*true'
 
-# Unknown SCOREP_* variables are ignored; accepted spellings of bools and sizes.
+# Unknown SCOREP_* variables are ignored (a plugin's, say) silently; a likely misspelling and
+# Score-P's variables that scorep-rt lacks get one line together; accepted spellings of bools
+# and sizes.
 run_app unknown env SCOREP_NO_SUCH_VARIABLE=1 SCOREP_EXPERIMENT_DIRECTORY=exp_unknown ./calls
 expect_eq "$status:$(cat unknown.err)" "3:" "unknown SCOREP_ variable ignored silently"
+run_app typo env SCOREP_ENABLE_PROFILNG=false SCOREP_TRACING_USE_SION=true \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_typo ./calls
+expect_eq "$status" 3 "misspelt variable: the program runs"
+expect_eq "$(cat typo.err)" "[scorep-rt] warning: SCOREP_ENABLE_PROFILNG is not a variable of scorep-rt (did you mean SCOREP_ENABLE_PROFILING?); Score-P variables that scorep-rt does not support are ignored: SCOREP_TRACING_USE_SION" \
+    "misspelt and unsupported Score-P variables: one line"
+expect_eq "$(profile_sum exp_typo main/leaf visits)" 1000000 "misspelt variable: measured with the defaults"
 for v in YES 1 On true; do
     run_app "bool_$v" env SCOREP_ENABLE_TRACING=$v SCOREP_FILTERING_FILE=noleaf.flt \
         SCOREP_EXPERIMENT_DIRECTORY="exp_bool_$v" ./calls
@@ -88,7 +96,8 @@ for timer in tsc clock_gettime gettimeofday; do
     expect_eq "$(cat "t_$timer.err")" "" "SCOREP_TIMER=$timer: nothing on stderr"
     expect_grep "^SCOREP_TIMER=$timer\$" "exp_$timer/scorep.cfg" "SCOREP_TIMER=$timer: in scorep.cfg"
     trace_summary "exp_$timer" >"summary_$timer"
-    expect_eq "$(trace_count "exp_$timer" ENTER)" 168 "SCOREP_TIMER=$timer: ENTER events"
+    # 168 function calls (leaf filtered) and 8 pthread_create + 8 pthread_join
+    expect_eq "$(trace_count "exp_$timer" ENTER)" 184 "SCOREP_TIMER=$timer: ENTER events"
     expect_eq "$(trace_check_order "exp_$timer")" 0 "SCOREP_TIMER=$timer: timestamps increasing"
     expect_eq "$(trace_check_nesting "exp_$timer")" 0 "SCOREP_TIMER=$timer: properly nested"
     # All events lie within [global offset, global offset + length] of the clock properties.

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_experiment_dir.sh: the experiment directory: default name, SCOREP_EXPERIMENT_DIRECTORY,
-# renaming an existing one aside, refusing to overwrite, an unwritable location, MANIFEST.md.
+# renaming an existing one aside, refusing to overwrite, an unwritable location, MANIFEST.md,
+# children made by fork() writing nothing into it.
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O2 -o calls "$PROGRAMS/calls.c" -lpthread
@@ -49,7 +50,7 @@ expect_eq "$(echo "$old" | grep -c '^x-old-')" 1 "x second run: the old director
 expect_eq "$(diff -r x_copy "$old" >/dev/null && echo same)" same "x second run: the renamed directory is unchanged"
 expect_eq "$(ls x | tr '\n' ' ')" "MANIFEST.md profile.cubex scorep.cfg " "x second run: the new directory is complete"
 expect_eq "$(profile_sum x main/leaf visits)" 1000000 "x second run: new profile readable"
-expect_eq "$(trace_count "$old" ENTER)" 1008196 "x second run: old trace still readable"
+expect_eq "$(trace_count "$old" ENTER)" 1008212 "x second run: old trace still readable"
 # A third run in the same second still gets a distinct name.
 run_app run_x3 env SCOREP_EXPERIMENT_DIRECTORY=x ./calls
 expect_eq "$(ls -d x-old-* | wc -l | tr -d ' ')" 2 "x third run: two distinct renamed directories"
@@ -81,4 +82,16 @@ expect_eq "$(cat proc.out)" "$out_calls" "unwritable: program output"
 expect_eq "$(wc -l <proc.err | tr -d ' ')" 1 "unwritable: one message"
 expect_grep 'warning.*/proc/nope' proc.err "unwritable: warning naming the directory"
 expect_no_file /proc/nope "unwritable: nothing created"
+# --- fork without exec: the children (exit() runs their exit handlers) write nothing; the
+# parent's results are whole ---
+scorep_cc gcc -O1 -o forks "$PROGRAMS/forks.c" -lpthread
+run_app forks env SCOREP_EXPERIMENT_DIRECTORY=exp_forks SCOREP_ENABLE_TRACING=true ./forks
+expect_eq "$status" 0 "fork: exit status"
+expect_eq "$(cat forks.out)" "parent done" "fork: output"
+expect_eq "$(cat forks.err)" "" "fork: nothing on stderr"
+expect_eq "$(profile_sum exp_forks main/work visits)" 10 "fork: the parent's 10 calls of work, none of the children's"
+expect_eq "$(trace_count exp_forks ENTER "" work)" 10 "fork: 10 work calls in the trace"
+expect_eq "$(trace_count exp_forks ENTER "" pthread_create)" 1 "fork: the thread that forked is measured"
+expect_eq "$(ls exp_forks | tr '\n' ' ')" "MANIFEST.md profile.cubex scorep.cfg traces traces.def traces.otf2 " \
+    "fork: the experiment directory holds one run's files"
 done_ok

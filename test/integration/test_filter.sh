@@ -23,7 +23,7 @@ expect_eq "$(cat noleaf.out)" "$out_calls" "exclude leaf: output"
 expect_eq "$(cat noleaf.err)" "" "exclude leaf: nothing on stderr"
 expect_eq "$(profile_paths $e | grep -c leaf)" 0 "exclude leaf: no leaf in the profile"
 expect_eq "$(profile_paths $e | grep -v recurse/recurse | tr '\n' ' ')" \
-    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main main/recurse " \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main main/pthread_create main/pthread_join main/recurse " \
     "exclude leaf: call paths"
 expect_eq "$(profile_sum $e main visits)" 1 "exclude leaf: main visits"
 expect_eq "$(profile_paths $e | awk -F/ '$2 == "recurse" { n++; if (NF > m) m = NF } END { print n, m }')" \
@@ -33,9 +33,9 @@ expect_eq "$(profile_values $e THREADS/thread_main visits | awk '{ print $2 }' |
 expect_eq "$(profile_sum $e THREADS/thread_main/thread_work visits)" 8 "exclude leaf: thread_work visits"
 expect_eq "$(trace_count $e ENTER 0 leaf)$(trace_count $e LEAVE 0 leaf)" 00 \
     "exclude leaf: no leaf in the trace"
-expect_eq "$(trace_count $e ENTER 0)" 152 "exclude leaf: ENTER on location 0 (main + 151 recurse)"
-expect_eq "$(trace_count $e ENTER)" $((152 + 8 * 2)) "exclude leaf: ENTER events"
-expect_eq "$(trace_count $e LEAVE)" $((152 + 8 * 2)) "exclude leaf: LEAVE events"
+expect_eq "$(trace_count $e ENTER 0)" 168 "exclude leaf: ENTER on location 0 (main + 151 recurse + 8 pthread_create + 8 pthread_join)"
+expect_eq "$(trace_count $e ENTER)" $((168 + 8 * 2)) "exclude leaf: ENTER events"
+expect_eq "$(trace_count $e LEAVE)" $((168 + 8 * 2)) "exclude leaf: LEAVE events"
 expect_eq "$(trace_count $e THREAD_BEGIN)" 8 "exclude leaf: thread events unchanged"
 expect_eq "$(trace_check_nesting $e)" 0 "exclude leaf: trace properly nested"
 expect_file $e/scorep.filter "exclude leaf: scorep.filter in the experiment directory"
@@ -56,11 +56,11 @@ run_app only env SCOREP_FILTERING_FILE=only.flt SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=exp_only ./calls
 expect_eq "$status" 3 "last match wins: exit status"
 expect_eq "$(profile_paths exp_only | tr '\n' ' ')" \
-    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main " \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work main main/pthread_create main/pthread_join " \
     "last match wins: call paths"
 expect_eq "$(profile_sum exp_only THREADS/thread_main/thread_work visits)" 8 "last match wins: thread_work visits"
 expect_eq "$(trace_summary exp_only | awk '$1 == "ENTER" { print $2 ":" $3 }' | tr '\n' ' ')" \
-    "0:1 1:2 2:2 3:2 4:2 5:2 6:2 7:2 8:2 " "last match wins: ENTER per location"
+    "0:17 1:2 2:2 3:2 4:2 5:2 6:2 7:2 8:2 " "last match wins: ENTER per location"
 # The order matters: INCLUDE first, EXCLUDE * last excludes everything.
 cat >none.flt <<'EOF2'
 SCOREP_REGION_NAMES_BEGIN
@@ -72,10 +72,13 @@ run_app none env SCOREP_FILTERING_FILE=none.flt SCOREP_ENABLE_TRACING=true SCORE
     SCOREP_EXPERIMENT_DIRECTORY=exp_none ./calls
 expect_eq "$status" 3 "exclude * last: exit status"
 expect_eq "$(cat none.out)" "$out_calls" "exclude * last: output"
-# No region was entered: the runtime writes no profile and says so.
-expect_no_file exp_none/profile.cubex "exclude * last: no profile (no region entered)"
-expect_grep 'no region was entered' none.err "exclude * last: verbose message about the profile"
-expect_eq "$(trace_count exp_none ENTER)" 0 "exclude * last: no ENTER in the trace"
+# Only the pthread regions remain (filters apply to compiler and user regions, as in Score-P):
+# the program's calls of pthread_create and pthread_join become roots.
+expect_eq "$(profile_paths exp_none | tr '\n' ' ')" "THREADS pthread_create pthread_join " \
+    "exclude * last: only the pthread regions in the profile"
+expect_eq "$(trace_count exp_none ENTER 0 pthread_create) $(trace_count exp_none ENTER 0 pthread_join)" \
+    "8 8" "exclude * last: pthread_create and pthread_join still traced"
+expect_eq "$(trace_count exp_none ENTER)" 16 "exclude * last: no other ENTER in the trace"
 expect_eq "$(trace_count exp_none THREAD_CREATE 0)" 8 "exclude * last: thread events still traced"
 
 # --- file-name rules (two source files) ---
@@ -143,7 +146,7 @@ EOF2
 run_app over env SCOREP_FILTERING_FILE=norecurse.flt SCOREP_EXPERIMENT_DIRECTORY=exp_over ./calls_f
 expect_eq "$status" 3 "override: exit status"
 expect_eq "$(profile_paths exp_over | tr '\n' ' ')" \
-    "THREADS THREADS/thread_main THREADS/thread_main/thread_work THREADS/thread_main/thread_work/leaf main main/leaf " \
+    "THREADS THREADS/thread_main THREADS/thread_main/thread_work THREADS/thread_main/thread_work/leaf main main/leaf main/pthread_create main/pthread_join " \
     "override: SCOREP_FILTERING_FILE replaces the embedded filter"
 expect_eq "$(profile_sum exp_over main/leaf visits)" 1000000 "override: main/leaf visits"
 expect_eq "$(cmp -s exp_over/scorep.filter norecurse.flt && echo same)" same \
@@ -156,7 +159,7 @@ if ! "$SCOREP_CC" --help | grep -q 'not built here'; then
         ./calls_ct
     expect_eq "$status" 3 "override of a compile-time filter: exit status"
     expect_eq "$(profile_paths exp_over_ct | tr '\n' ' ')" \
-        "THREADS THREADS/thread_main THREADS/thread_main/thread_work main " \
+        "THREADS THREADS/thread_main THREADS/thread_main/thread_work main main/pthread_create main/pthread_join " \
         "override of a compile-time filter: leaf stays out, recurse is filtered at run time"
     expect_eq "$(profile_sum exp_over_ct THREADS/thread_main/thread_work visits)" 8 \
         "override of a compile-time filter: thread_work visits"

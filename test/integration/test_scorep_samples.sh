@@ -12,10 +12,10 @@ fi
 
 # visits_by_path EXPDIR [METRIC]: "call path<TAB>value" for every location that has a value,
 # sorted (locations may be numbered differently). Score-P's pthread wrapper regions
-# (pthread_create, pthread_join) are left out: scorep-rt records threads as thread events.
+# (pthread_create, pthread_join) are regions of scorep-rt too.
 visits_by_path()
 {
-    profile_dump "$1" -m "${2:-visits}" | awk -F'\t' '$2 !~ /(^|\/)pthread_/ {
+    profile_dump "$1" -m "${2:-visits}" | awk -F'\t' '{
         split($4, kv, "="); print $2 "\t" kv[2] }' | sort
 }
 
@@ -25,7 +25,9 @@ run_app pthread_roots env SCOREP_EXPERIMENT_DIRECTORY=exp_pthread ./pthread_root
 expect_eq "$status" 0 "pthread_roots: exit status"
 visits_by_path "$samples/pthread_roots" >want_pthread
 visits_by_path exp_pthread >got_pthread
-expect_eq "$(wc -l <want_pthread | tr -d ' ')" 17 "pthread_roots: Score-P's (path, location) visit rows"
+expect_eq "$(wc -l <want_pthread | tr -d ' ')" 19 "pthread_roots: Score-P's (path, location) visit rows"
+expect_eq "$(grep -c -x -e 'main/pthread_create	3' -e 'main/pthread_join	3' got_pthread)" 2 \
+    "pthread_roots: main/pthread_create and main/pthread_join, 3 visits each"
 expect_eq "$(cat got_pthread)" "$(cat want_pthread)" "pthread_roots: visits per call path and location as Score-P's"
 expect_eq "$(grep -c '^THREADS	1$' got_pthread)" 3 "pthread_roots: THREADS visited once on each of 3 threads"
 

@@ -26,7 +26,7 @@ for sig in TERM:15 INT:2; do
     expect_eq "$(profile_sum $e main/wait_loop visits)" 1 "SIG$sig: main/wait_loop visits"
     expect_eq "$(profile_values $e THREADS/idle_thread visits)" "1 1" "SIG$sig: idle_thread on location 1"
     expect_eq "$(profile_values $e THREADS visits)" "1 1" "SIG$sig: THREADS closed on location 1"
-    expect_eq "$(profile_paths $e | tr '\n' ' ')" "THREADS THREADS/idle_thread main main/run main/run/step main/wait_loop " \
+    expect_eq "$(profile_paths $e | tr '\n' ' ')" "THREADS THREADS/idle_thread main main/pthread_create main/run main/run/step main/wait_loop " \
         "SIG$sig: call paths"
     expect_ge "$(profile_isum $e main time)" "$(profile_isum $e main/wait_loop time)" \
         "SIG$sig: inclusive time of main >= that of wait_loop"
@@ -52,13 +52,13 @@ e=exp_exit
 expect_eq "$status" 7 "exit from a thread: exit status kept"
 expect_eq "$(cat ex.out)" "exiting from a thread" "exit from a thread: output"
 expect_eq "$(cat ex.err)" "" "exit from a thread: nothing on stderr"
-expect_eq "$(profile_paths $e | tr '\n' ' ')" "THREADS THREADS/exit_thread THREADS/exit_thread/worker main main/run main/run/step " \
+expect_eq "$(profile_paths $e | tr '\n' ' ')" "THREADS THREADS/exit_thread THREADS/exit_thread/worker main main/pthread_create main/pthread_join main/run main/run/step " \
     "exit from a thread: call paths"
 expect_eq "$(profile_sum $e main/run/step visits)" 5 "exit from a thread: main/run/step visits"
 expect_eq "$(profile_values $e THREADS/exit_thread/worker visits)" "1 3" "exit from a thread: worker visits on location 1"
 expect_eq "$(profile_locations $e)" 2 "exit from a thread: 2 locations"
-expect_eq "$(trace_count $e ENTER)" 11 "exit from a thread: ENTER events"
-expect_eq "$(trace_count $e LEAVE)" 11 "exit from a thread: LEAVE events"
+expect_eq "$(trace_count $e ENTER)" 13 "exit from a thread: ENTER events (pthread_create and _join included)"
+expect_eq "$(trace_count $e LEAVE)" 13 "exit from a thread: LEAVE events"
 expect_eq "$(trace_check_nesting $e)" 0 "exit from a thread: properly nested"
 expect_eq "$(trace_other $e | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 7 \
     "exit from a thread: PROGRAM_END exit status"

@@ -618,6 +618,38 @@ static void test_help(tally *t)
     free(text);
 }
 
+/* the SCOREP_* variables a table does not know: misspellings and Score-P's unsupported ones */
+static void test_unknown_note(tally *t)
+{
+    static bool b;
+    static uint64_t u;
+    static const scorep_cfg_var vars[] = {
+        {"SCOREP_ENABLE_TRACING", SCOREP_CFG_BOOL, &b, "false", NULL, "", ""},
+        {"SCOREP_TOTAL_MEMORY", SCOREP_CFG_SIZE, &u, "16M", NULL, "", ""},
+    };
+    char out[512];
+    char *none[] = {"PATH=/bin", "SCOREP_ENABLE_TRACING=1", "SCOREP_METRIC_MYPLUGIN_X=3",
+                    "SCOREP_WRAPPER=off", NULL};
+    scorep_cfg_unknown_note(vars, 2, none, out, sizeof out);
+    CHECK_STR(t, out, "");
+    char *typo[] = {"SCOREP_ENABLE_TRACEING=1", "SCOREP_TOTAL_MEMRY=1G", NULL};
+    scorep_cfg_unknown_note(vars, 2, typo, out, sizeof out);
+    CHECK_STR(t, out,
+              "SCOREP_ENABLE_TRACEING is not a variable of scorep-rt (did you mean "
+              "SCOREP_ENABLE_TRACING?); SCOREP_TOTAL_MEMRY is not a variable of scorep-rt (did "
+              "you mean SCOREP_TOTAL_MEMORY?)");
+    char *foreign[] = {"SCOREP_TRACING_USE_SION=true", "SCOREP_ENABLE_TRACNG=1",
+                       "SCOREP_SELECTIVE_CONFIG_FILE=sel.cfg", NULL};
+    scorep_cfg_unknown_note(vars, 2, foreign, out, sizeof out);
+    CHECK_STR(t, out,
+              "SCOREP_ENABLE_TRACNG is not a variable of scorep-rt (did you mean "
+              "SCOREP_ENABLE_TRACING?); Score-P variables that scorep-rt does not support are "
+              "ignored: SCOREP_TRACING_USE_SION, SCOREP_SELECTIVE_CONFIG_FILE");
+    char small[24];
+    scorep_cfg_unknown_note(vars, 2, foreign, small, sizeof small);
+    CHECK(t, strlen(small) == sizeof small - 1); /* truncated, still terminated */
+}
+
 int main(void)
 {
     tally t = {0, 0};
@@ -633,6 +665,7 @@ int main(void)
     test_format(&t);
     test_write_long_string(&t);
     test_help(&t);
+    test_unknown_note(&t);
     printf("test_config: %d checks, %d failed\n", t.checks, t.failures);
     return t.failures == 0 ? 0 : 1;
 }

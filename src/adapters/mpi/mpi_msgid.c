@@ -1,5 +1,6 @@
 /* mpi_msgid.c: the per-communicator message counters and the queue of deferred receives
- * (the rules are in mpi_msgid.h). Everything runs under the communicator's lock. */
+ * (the rules are in mpi_msgid.h). Under MPI_THREAD_MULTIPLE everything runs under the
+ * communicator's lock; at lower thread levels MPI calls never overlap, so no lock is taken. */
 #include "adapters/mpi/mpi_msgid.h"
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_request.h"
@@ -7,6 +8,21 @@
 #include <stdlib.h>
 
 #define NO_KEY UINT64_MAX
+
+/* Only MPI_THREAD_MULTIPLE lets two threads be inside MPI (and so inside these counters) at
+ * once; below it the application serialises its MPI calls and with them our bookkeeping, and
+ * the message-id path stays free of locks. */
+static inline void comm_lock(scorep_mpi_comm *c)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
+        comm_lock(c);
+}
+
+static inline void comm_unlock(scorep_mpi_comm *c)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
+        comm_unlock(c);
+}
 
 static uint64_t pack(int peer, int tag)
 {
@@ -179,22 +195,22 @@ static void resolve(scorep_mpi_comm *c, scorep_mpi_req *stop)
 
 uint64_t scorep_mpi_msgid_send(scorep_mpi_comm *c, int dest, int tag)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     uint64_t id = take(&c->send, dest, tag);
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
     return id;
 }
 
 void scorep_mpi_msgid_send_cancelled(scorep_mpi_comm *c, int dest, int tag, uint64_t id)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     give_back(&c->send, dest, tag, id);
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
 }
 
 void scorep_mpi_msgid_recv_posted(scorep_mpi_comm *c, scorep_mpi_req *r)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     if (r->peer != MPI_ANY_SOURCE && r->tag != MPI_ANY_TAG && !c->pend_head) {
         r->msg_id = take(&c->recv, r->peer, r->tag);
         r->flags |= SCOREP_MPI_REQ_HAS_ID;
@@ -208,13 +224,13 @@ void scorep_mpi_msgid_recv_posted(scorep_mpi_comm *c, scorep_mpi_req *r)
             c->pend_head = r;
         c->pend_tail = r;
     }
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
 }
 
 uint64_t scorep_mpi_msgid_recv_completed(scorep_mpi_comm *c, scorep_mpi_req *r,
                                          const MPI_Status *st)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     if (!(r->flags & SCOREP_MPI_REQ_HAS_ID)) {
         resolve(c, r);
         unqueue(c, r);
@@ -222,45 +238,45 @@ uint64_t scorep_mpi_msgid_recv_completed(scorep_mpi_comm *c, scorep_mpi_req *r,
         r->flags |= SCOREP_MPI_REQ_HAS_ID;
     }
     uint64_t id = r->msg_id;
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
     return id;
 }
 
 void scorep_mpi_msgid_recv_cancelled(scorep_mpi_comm *c, scorep_mpi_req *r)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     unqueue(c, r);
     if (r->flags & SCOREP_MPI_REQ_HAS_ID)
         give_back(&c->recv, r->peer, r->tag, r->msg_id);
     r->flags &= ~SCOREP_MPI_REQ_HAS_ID;
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
 }
 
 void scorep_mpi_msgid_recv_forget(scorep_mpi_comm *c, scorep_mpi_req *r)
 {
     if (!(r->flags & SCOREP_MPI_REQ_DEFERRED))
         return;
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     unqueue(c, r);
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
 }
 
 uint64_t scorep_mpi_msgid_recv(scorep_mpi_comm *c, int source, int tag)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     if (c->pend_head)
         resolve(c, NULL);
     uint64_t id = take(&c->recv, source, tag);
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
     return id;
 }
 
 uint64_t scorep_mpi_msgid_peek(scorep_mpi_comm *c, int source, int tag)
 {
-    pthread_mutex_lock(&c->lock);
+    comm_lock(c);
     if (c->pend_head)
         resolve(c, NULL);
     uint64_t id = peek(&c->recv, source, tag);
-    pthread_mutex_unlock(&c->lock);
+    comm_unlock(c);
     return id;
 }

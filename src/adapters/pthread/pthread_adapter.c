@@ -1,6 +1,6 @@
 /* pthread_adapter.c: records thread creation, begin, end and join by interposing
  * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time
- * and under LD_PRELOAD). */
+ * and under LD_PRELOAD). The calls are regions of paradigm pthread, as in Score-P. */
 #include "metrics/metrics.h"
 #include "core/events.h"
 #include "core/runtime.h"
@@ -59,6 +59,29 @@ static uint32_t forget(pthread_t t)
     }
     pthread_mutex_unlock(&seq_lock);
     return seq;
+}
+
+/* Score-P's regions: file "PTHREAD", roles thread create / thread wait */
+static uint32_t pthread_region(uint32_t *cache, const char *name, scorep_role role)
+{
+    uint32_t id = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (id == SCOREP_INVALID_ID) {
+        id = scorep_defs_region(name, name, "PTHREAD", 0, 0, SCOREP_PARADIGM_PTHREAD, role);
+        __atomic_store_n(cache, id, __ATOMIC_RELEASE);
+    }
+    return id;
+}
+
+static uint32_t create_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return pthread_region(&id, "pthread_create", SCOREP_ROLE_THREAD_CREATE);
+}
+
+static uint32_t join_region(void)
+{
+    static uint32_t id = SCOREP_INVALID_ID;
+    return pthread_region(&id, "pthread_join", SCOREP_ROLE_THREAD_WAIT);
 }
 
 static void thread_finished(void *arg)
@@ -127,6 +150,9 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pt
     if (!s)
         return real(t, a, start, arg);
     *s = (thread_start){start, arg, __atomic_fetch_add(&next_seq, 1, __ATOMIC_RELAXED), l->id};
+    uint32_t region = create_region();
+    if (region != SCOREP_INVALID_ID)
+        scorep_event_enter(l, region);
     scorep_event_thread(l, BUF_EV_THREAD_CREATE, s->seq);
     uint32_t seq = s->seq;
     int rc = real(t, a, trampoline, s);
@@ -134,6 +160,8 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pt
         free(s);
     else
         remember(*t, seq);
+    if (region != SCOREP_INVALID_ID)
+        scorep_event_leave(l, region);
     return rc;
 }
 
@@ -142,9 +170,21 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t t, void **ret)
     static join_fn real;
     if (!real)
         real = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+    /* only threads the adapter created are the program's (see created_by_runtime_library) */
+    pthread_mutex_lock(&seq_lock);
+    int known = 0;
+    for (seq_entry *e = seq_list; e && !known; e = e->next)
+        known = pthread_equal(e->thread, t);
+    pthread_mutex_unlock(&seq_lock);
+    scorep_location *l = known ? scorep_location_get() : NULL;
+    uint32_t region = l ? join_region() : SCOREP_INVALID_ID;
+    if (region != SCOREP_INVALID_ID)
+        scorep_event_enter(l, region);
     int rc = real(t, ret);
     uint32_t seq = rc == 0 ? forget(t) : 0;
-    if (seq)
-        scorep_event_thread(scorep_tls_location, BUF_EV_THREAD_WAIT, seq);
+    if (seq && l)
+        scorep_event_thread(l, BUF_EV_THREAD_WAIT, seq);
+    if (region != SCOREP_INVALID_ID)
+        scorep_event_leave(l, region);
     return rc;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_fortran.sh: the Fortran wrappers of the MPI adapter (mpi_fortran_wrappers.c): Fortran
-# programs (`use mpi`, mpif.h) built with `scorep-cc mpif90` and, built plainly, run under
+# programs (`use mpi`, mpif.h, `use mpi_f08`) built with `scorep-cc mpif90` and, built plainly, run under
 # scorep-run give the MPI events of C programs, with the same messages in both modes, and
 # leave what the program observes unchanged (transparency.f90).
 # Skipped (77) without the MPI adapter, mpif90, mpirun or otf2-print.
@@ -82,7 +82,10 @@ MPIFH=$(ldd ./ring | awk '/libmpi_mpifh/ { print $3; exit }')
 expect_file "$MPIFH" "a plain mpif90 program loads libmpi_mpifh"
 nm -D --defined-only "$MPIFH" | awk '{ print $3 }' | sort -u >mpifh.syms
 nm -D --defined-only "$ADAPTER" | awk '{ print $3 }' |
-    grep -E '^(mpi_[a-z0-9_]*|MPI_[A-Z0-9_]*|MPI_[A-Za-z0-9_]*_f(08)?)$' | sort -u >ours.syms
+    grep -E '^(mpi_[a-z0-9_]*|MPI_[A-Z0-9_]*|MPI_[A-Za-z0-9_]*_f(08)?)$' | sort -u >all.syms
+# the mpi_f08 module's names (mpi_send_f08_) are checked against libmpi_usempif08 below
+grep -v -E '^mpi_[a-z0-9_]*_f08_$' all.syms >ours.syms
+grep -E '^mpi_[a-z0-9_]*_f08_$' all.syms >f08.syms
 nwrapped=$(grep -c '^SCOREP_F_NAMES(' "$GENERATED")
 expect_ge "$nwrapped" 300 "Fortran wrappers generated"
 expect_eq "$(grep -c -E '^mpi_[a-z0-9_]*[a-z0-9]_$' ours.syms)" "$nwrapped" "one mpi_xxx_ per wrapper"
@@ -106,6 +109,20 @@ for f in init init_thread finalize initialized finalized abort comm_rank comm_si
     grep -q -x "mpi_${f}__" ours.syms || fail "no Fortran wrapper mpi_${f}__"
 done
 expect_no_grep '^mpi_wtime' ours.syms "MPI_Wtime is not wrapped"
+# one mpi_xxx_f08_ per wrapper with an MPI_Xxx_f08 alias but the two deprecated functions
+# mpi_f08 lacks (MPI_Attr_delete, MPI_Keyval_free), each a name of the mpi_f08 module
+expect_eq "$(wc -l <f08.syms | tr -d ' ')" "$(($(grep -c -E '_f08$' ours.syms) - 2))" \
+    "one mpi_xxx_f08_ per MPI_Xxx_f08"
+"$MPIFC" -o f08c "$SRC/f08_calls.f90" >build.out 2>&1 || fail "$MPIFC f08_calls.f90: $(cat build.out)"
+USEMPIF08=$(ldd ./f08c | awk '/libmpi_usempif08/ { print $3; exit }')
+expect_file "$USEMPIF08" "a plain mpi_f08 program loads libmpi_usempif08"
+nm -D --defined-only "$USEMPIF08" | awk '{ print $3 }' | sort -u >usempif08.syms
+expect_eq "$(comm -23 f08.syms usempif08.syms | head -n 5 | tr '\n' ' ')" "" \
+    "every mpi_xxx_f08_ defined is one libmpi_usempif08 exports"
+for f in init finalize comm_rank send recv isend irecv waitall wait test iprobe allreduce \
+    bcast barrier comm_split comm_set_name comm_get_name comm_free get_count; do
+    grep -q -x "mpi_${f}_f08_" f08.syms || fail "no mpi_f08 wrapper mpi_${f}_f08_"
+done
 readelf -d "$ADAPTER" >adapter.dyn
 expect_no_grep 'NEEDED.*(libmpi_mpifh|libmpi_use|gfortran)' adapter.dyn \
     "the adapter needs no Fortran library"
@@ -245,5 +262,49 @@ for x in transp_linked transp_run; do
         "sends=13 receives=13 matched=13 unmatched=0 mismatched_size=0 probes=0" \
         "$x: messages matched (the 9 truncated ones included)"
 done
+
+# --- f08_calls.f90 (use mpi_f08), 2 processes: events and what the program observes, linked
+# and under scorep-run
+scorep_cc "$MPIFC" -o f08c_scorep "$SRC/f08_calls.f90"
+mpirun_np 2 f08c.plain ./f08c
+expect_eq "$status" 0 "f08_calls.f90 runs uninstrumented"
+export SCOREP_MPI_ENABLE_GROUPS=all
+measure f08c_linked 2 ./f08c_scorep
+measure f08c_run 2 "$top_builddir/scorep-run" ./f08c
+unset SCOREP_MPI_ENABLE_GROUPS
+for x in f08c.plain f08c_linked f08c_run; do
+    sort -s -k2,2n "$x.out" >"$x.sorted"
+done
+expect_eq "$(wc -l <f08c.plain.sorted | tr -d ' ')" 18 "f08_calls.f90: lines observed"
+expect_grep '^rank 1 recv    3   6   9  12 status   0  5 count 4$' f08c.plain.sorted \
+    "mpi_f08: data, TYPE(MPI_Status) fields and MPI_Get_count"
+expect_grep '^rank 0 comm name half of the world length 17$' f08c.plain.sorted \
+    "mpi_f08: a communicator name both ways"
+for x in f08c_linked f08c_run; do
+    e=$work/$x
+    expect_eq "$(diff f08c.plain.sorted "$x.sorted" | head -n 20)" "" \
+        "$x: the program observes what it observes uninstrumented"
+    expect_eq "$(match "$e")" "sends=7 receives=7 matched=7 unmatched=0 mismatched_size=0 probes=1" \
+        "$x: all messages matched"
+    expect_eq "$(per_rank "$e" MPI_SEND 2)" "3 1" "$x: MPI_SEND per rank"
+    expect_eq "$(per_rank "$e" MPI_RECV 2)" "1 3" "$x: MPI_RECV per rank"
+    expect_eq "$(per_rank "$e" MPI_ISEND 2)" "2 1" "$x: MPI_ISEND per rank"
+    expect_eq "$(per_rank "$e" MPI_IRECV 2)" "1 2" "$x: MPI_IRECV per rank"
+    expect_eq "$(per_rank "$e" MPI_COLLECTIVE_END 2)" "3 3" "$x: Allreduce, Bcast, Barrier"
+    r=$(regions "$e")
+    for want in "MPI_Init 2" "MPI_Send 6" "MPI_Recv 4" "MPI_Waitall 2" "MPI_Wait 1" \
+        "MPI_Allreduce 2" "MPI_Bcast 2" "MPI_Barrier 2" "MPI_Comm_split 2" \
+        "MPI_Comm_set_name 2" "MPI_Comm_get_name 2" "MPI_Comm_free 2" "MPI_Get_count 3" \
+        "MPI_Comm_set_errhandler 2"; do
+        echo "$r" | grep -q -x "$want" || fail "$x: expected region count '$want'; regions: $r"
+    done
+    m=$(messages "$e")
+    expect_eq "$(grep -c '^SEND rank=0 comm=0 from=0 to=1 tag=5 bytes=16 ' "$m")" 3 \
+        "$x: the 3 blocking sends of rank 0"
+    expect_grep '^PROBE rank=0 region=MPI_Iprobe comm=0 from=1 to=0 tag=7 bytes=4 id=1' "$m" \
+        "$x: MPI_Iprobe"
+done
+expect_eq "$(trace_count "$work/f08c_linked" ENTER "" MAIN__)" 2 \
+    "f08_calls built by scorep-cc: the Fortran main program is instrumented"
 
 done_ok

@@ -1,0 +1,1087 @@
+/* trace_model.c: the OTF2 global reader behind trace_model.h: definitions into tables by
+ * reference, events appended to their location, then messages matched and counted. */
+#include "tools/trace_model.h"
+
+#include <otf2/otf2.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct {
+    uint64_t *members;
+    uint32_t n;
+    int type, mpi;
+} grp;
+
+typedef struct {
+    uint32_t group, group_b;
+    int inter, defined;
+} comm;
+
+typedef struct {
+    uint32_t name, cls, parent;
+} stnode;
+
+typedef struct {
+    uint32_t stparent, creator;
+} lgdef;
+
+typedef struct {
+    uint64_t id;
+    uint32_t index;
+} locidx;
+
+/* One send or receive waiting to be matched. */
+typedef struct {
+    uint32_t comm, from, to, tag, loc;
+    uint64_t id, time;
+    size_t event;
+    int recv;
+} pending;
+
+typedef struct {
+    grp *groups;
+    size_t n_groups;
+    comm *comms;
+    size_t n_comms;
+    stnode *nodes;
+    size_t n_nodes;
+    lgdef *lgs; /* parallel to tm_trace.groups */
+    locidx *index;
+    uint64_t *loc_group; /* parallel to tm_trace.locations: its OTF2 location group */
+    size_t cap_groups, cap_lgs, cap_locs, cap_loc_group;
+    uint32_t attr_msgid;
+    int have_msgid;
+    int mpi_locations; /* group of type COMM_LOCATIONS with paradigm MPI, -1 if none */
+    pending *msgs;
+    size_t n_msgs, cap_msgs;
+    size_t cap_values;
+    int oom;
+} loader;
+
+static char otf2_error[256]; /* OTF2's first complaint during a tm_load() */
+
+static OTF2_ErrorCode keep_error(void *u, const char *file, uint64_t line, const char *func,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)u;
+    (void)file;
+    (void)line;
+    (void)func;
+    if (!otf2_error[0]) {
+        int n = snprintf(otf2_error, sizeof otf2_error, "%s", OTF2_Error_GetDescription(code));
+        if (fmt && *fmt && n > 0 && (size_t)n + 3 < sizeof otf2_error) {
+            strcat(otf2_error, ": ");
+            vsnprintf(otf2_error + n + 2, sizeof otf2_error - (size_t)n - 2, fmt, va);
+        }
+    }
+    return code;
+}
+
+/* Makes arr[idx] exist (new entries zeroed); returns 0, or -1 when memory runs out. */
+static int ensure(void **arr, size_t *n, size_t idx, size_t size)
+{
+    if (idx < *n)
+        return 0;
+    if (idx > (1u << 28))
+        return -1; /* no definition table of ours is that large: a corrupt reference */
+    size_t m = *n ? *n : 16;
+    while (m <= idx)
+        m *= 2;
+    void *p = realloc(*arr, m * size);
+    if (!p)
+        return -1;
+    memset((char *)p + *n * size, 0, (m - *n) * size);
+    *arr = p;
+    *n = m;
+    return 0;
+}
+
+#define ENSURE(ld, arr, n, idx)                                                                    \
+    do {                                                                                           \
+        if (ensure((void **)&(arr), &(n), (idx), sizeof *(arr))) {                                 \
+            (ld)->oom = 1;                                                                         \
+            return OTF2_CALLBACK_INTERRUPT;                                                        \
+        }                                                                                          \
+    } while (0)
+
+typedef struct {
+    tm_trace *t;
+    loader *ld;
+} ctx;
+
+/* The string table owns the text; definitions point into it (strings precede their users in
+ * OTF2's global definitions). */
+static char *str_ref(tm_trace *t, OTF2_StringRef ref)
+{
+    return ref < t->n_strings ? t->strings[ref] : NULL;
+}
+
+static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
+{
+    ctx *c = u;
+    ENSURE(c->ld, c->t->strings, c->t->n_strings, self);
+    free(c->t->strings[self]);
+    if (!(c->t->strings[self] = strdup(s))) {
+        c->ld->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_clock(void *u, uint64_t res, uint64_t offset, uint64_t length,
+                                   uint64_t realtime)
+{
+    ctx *c = u;
+    c->t->clock = (tm_clock){res, offset, length, realtime};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_stnode(void *u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                                    OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
+{
+    ctx *c = u;
+    ENSURE(c->ld, c->ld->nodes, c->ld->n_nodes, self);
+    c->ld->nodes[self] = (stnode){name, cls, parent};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                    OTF2_LocationGroupRef creator)
+{
+    ctx *c = u;
+    tm_trace *t = c->t;
+    size_t i = t->n_groups;
+    ENSURE(c->ld, t->groups, c->ld->cap_groups, i);
+    ENSURE(c->ld, c->ld->lgs, c->ld->cap_lgs, i);
+    t->groups[i] = (tm_group){self, str_ref(t, name), type == OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                              self > UINT32_MAX ? TM_NONE : (uint32_t)self, NULL};
+    c->ld->lgs[i] = (lgdef){parent, creator};
+    t->n_groups++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
+                                      OTF2_LocationType type, uint64_t n, OTF2_LocationGroupRef g)
+{
+    ctx *c = u;
+    tm_trace *t = c->t;
+    size_t i = t->n_locations;
+    ENSURE(c->ld, t->locations, c->ld->cap_locs, i);
+    ENSURE(c->ld, c->ld->loc_group, c->ld->cap_loc_group, i);
+    tm_location_kind kind = type == OTF2_LOCATION_TYPE_CPU_THREAD           ? TM_LOC_CPU
+                            : type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM ? TM_LOC_GPU
+                            : type == OTF2_LOCATION_TYPE_METRIC             ? TM_LOC_METRIC
+                                                                            : TM_LOC_OTHER;
+    /* group, rank and thread are resolved once all definitions are read */
+    t->locations[i] = (tm_location){self, str_ref(t, name), kind, TM_NONE, TM_NONE, 0, n, NULL, 0};
+    c->ld->loc_group[i] = g;
+    t->n_locations++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                    OTF2_StringRef canonical, OTF2_StringRef d,
+                                    OTF2_RegionRole role, OTF2_Paradigm p, OTF2_RegionFlag f,
+                                    OTF2_StringRef file, uint32_t b, uint32_t e)
+{
+    (void)d;
+    (void)f;
+    ctx *c = u;
+    tm_trace *t = c->t;
+    ENSURE(c->ld, t->regions, t->n_regions, self);
+    t->regions[self] =
+        (tm_region){str_ref(t, name), str_ref(t, canonical), str_ref(t, file), b, e, role, p};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_member(void *u, OTF2_MetricMemberRef self, OTF2_StringRef name,
+                                    OTF2_StringRef desc, OTF2_MetricType type, OTF2_MetricMode mode,
+                                    OTF2_Type vt, OTF2_Base base, int64_t exponent,
+                                    OTF2_StringRef unit)
+{
+    ctx *c = u;
+    tm_trace *t = c->t;
+    ENSURE(c->ld, t->metric_members, t->n_metric_members, self);
+    t->metric_members[self] = (tm_metric_member){
+        str_ref(t, name), str_ref(t, unit), str_ref(t, desc), type, mode, vt, base, exponent};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_class(void *u, OTF2_MetricRef self, uint8_t n,
+                                   const OTF2_MetricMemberRef *members, OTF2_MetricOccurrence o,
+                                   OTF2_RecorderKind k)
+{
+    (void)o;
+    (void)k;
+    ctx *c = u;
+    tm_trace *t = c->t;
+    ENSURE(c->ld, t->metric_classes, t->n_metric_classes, self);
+    uint32_t *m = malloc((n ? n : 1) * sizeof *m);
+    if (!m) {
+        c->ld->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    for (uint8_t i = 0; i < n; i++)
+        m[i] = members[i];
+    free(t->metric_classes[self].members);
+    t->metric_classes[self] = (tm_metric_class){n, m};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_cc(void *u, OTF2_CallingContextRef self, OTF2_RegionRef region,
+                                OTF2_SourceCodeLocationRef scl, OTF2_CallingContextRef parent)
+{
+    (void)scl;
+    ctx *c = u;
+    tm_trace *t = c->t;
+    ENSURE(c->ld, t->calling_contexts, t->n_calling_contexts, self);
+    t->calling_contexts[self] = (tm_calling_context){region, parent};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                   OTF2_GroupType type, OTF2_Paradigm p, OTF2_GroupFlag f,
+                                   uint32_t n, const uint64_t *members)
+{
+    (void)name;
+    (void)f;
+    ctx *c = u;
+    ENSURE(c->ld, c->ld->groups, c->ld->n_groups, self);
+    grp *g = &c->ld->groups[self];
+    free(g->members);
+    if (!(g->members = malloc((n ? n : 1) * sizeof *members))) {
+        c->ld->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (n)
+        memcpy(g->members, members, n * sizeof *members);
+    g->n = n;
+    g->type = type;
+    g->mpi = p == OTF2_PARADIGM_MPI;
+    if (g->mpi && type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
+        c->ld->mpi_locations = (int)self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag f)
+{
+    (void)name;
+    (void)parent;
+    (void)f;
+    ctx *c = u;
+    ENSURE(c->ld, c->ld->comms, c->ld->n_comms, self);
+    c->ld->comms[self] = (comm){group, TM_NONE, 0, 1};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_inter(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
+                                   OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag f)
+{
+    (void)name;
+    (void)common;
+    (void)f;
+    ctx *c = u;
+    ENSURE(c->ld, c->ld->comms, c->ld->n_comms, self);
+    c->ld->comms[self] = (comm){a, b, 1, 1};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
+                                  OTF2_StringRef d, OTF2_Type type)
+{
+    (void)d;
+    (void)type;
+    ctx *c = u;
+    const char *s = tm_string(c->t, name);
+    if (s && strcmp(s, "mpi_message_id") == 0) {
+        c->ld->attr_msgid = self;
+        c->ld->have_msgid = 1;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---- events ---- */
+
+static tm_event *append(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event_kind kind)
+{
+    uint32_t i = tm_location_index(c->t, l);
+    if (i == TM_NONE)
+        return NULL; /* an event of an undefined location: OTF2 would not deliver it */
+    tm_location *loc = &c->t->locations[i];
+    /* capacity: the next power of two from 64 on, so no separate field is needed */
+    size_t n = loc->n_events;
+    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
+        size_t cap = n == 0 ? 64 : 2 * n;
+        tm_event *p = realloc(loc->events, cap * sizeof *p);
+        if (!p) {
+            c->ld->oom = 1;
+            return NULL;
+        }
+        loc->events = p;
+    }
+    tm_event *e = &loc->events[loc->n_events++];
+    memset(e, 0, sizeof *e);
+    e->time = time;
+    e->kind = (uint8_t)kind;
+    e->message = TM_NONE;
+    e->peer = TM_NONE;
+    c->t->n_events++;
+    c->t->events_by_kind[kind]++;
+    return e;
+}
+
+#define APPEND(e, c, l, time, kind)                                                                \
+    tm_event *e = append((c), (l), (time), (kind));                                                \
+    if (!e)                                                                                        \
+        return OTF2_CALLBACK_INTERRUPT;
+
+/* member i of group g -> world rank, TM_NONE if there is none */
+static uint32_t world_member(const ctx *c, uint32_t g, uint32_t i)
+{
+    const loader *ld = c->ld;
+    if (g >= ld->n_groups || i >= ld->groups[g].n || ld->mpi_locations < 0)
+        return TM_NONE;
+    const grp *w = &ld->groups[ld->mpi_locations];
+    uint64_t idx = ld->groups[g].members[i];
+    if (idx >= w->n)
+        return TM_NONE;
+    uint32_t li = tm_location_index(c->t, w->members[idx]);
+    return li == TM_NONE ? TM_NONE : c->t->locations[li].rank;
+}
+
+static int in_group(const ctx *c, uint32_t g, uint32_t world)
+{
+    for (uint32_t i = 0; g < c->ld->n_groups && i < c->ld->groups[g].n; i++)
+        if (world_member(c, g, i) == world)
+            return 1;
+    return 0;
+}
+
+/* The peer of an event on COMM (a rank in it; on an InterComm a rank in the group the
+ * process is not in, as OTF2 specifies) as a world rank. */
+static uint32_t world_of(const ctx *c, uint32_t cm, uint32_t peer, uint32_t me)
+{
+    if (cm >= c->ld->n_comms || !c->ld->comms[cm].defined)
+        return TM_NONE;
+    const comm *k = &c->ld->comms[cm];
+    uint32_t g = k->inter && in_group(c, k->group, me) ? k->group_b : k->group;
+    return world_member(c, g, peer);
+}
+
+static uint64_t msg_id(const ctx *c, OTF2_AttributeList *a)
+{
+    uint32_t n = a && c->ld->have_msgid ? OTF2_AttributeList_GetNumberOfElements(a) : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        OTF2_AttributeRef ref;
+        OTF2_Type type;
+        OTF2_AttributeValue v;
+        if (OTF2_AttributeList_GetAttributeByIndex(a, i, &ref, &type, &v) == OTF2_SUCCESS &&
+            ref == c->ld->attr_msgid)
+            return v.uint64;
+    }
+    return 0;
+}
+
+static OTF2_CallbackCode p2p(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event_kind kind,
+                             OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm, uint32_t tag,
+                             uint64_t len, uint64_t req)
+{
+    APPEND(e, c, l, time, kind);
+    tm_location *loc = &c->t->locations[tm_location_index(c->t, l)];
+    int recv = kind == TM_EV_RECV || kind == TM_EV_IRECV;
+    e->ref = cm;
+    e->peer = world_of(c, cm, peer, loc->rank);
+    e->tag = tag;
+    e->u = len;
+    e->x = msg_id(c, a);
+    e->y = req;
+    loader *ld = c->ld;
+    if (ld->n_msgs == ld->cap_msgs) {
+        size_t cap = ld->cap_msgs ? 2 * ld->cap_msgs : 1024;
+        pending *p = realloc(ld->msgs, cap * sizeof *p);
+        if (!p) {
+            ld->oom = 1;
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        ld->msgs = p;
+        ld->cap_msgs = cap;
+    }
+    ld->msgs[ld->n_msgs++] = (pending){cm,
+                                       recv ? e->peer : loc->rank,
+                                       recv ? loc->rank : e->peer,
+                                       tag,
+                                       (uint32_t)(loc - c->t->locations),
+                                       e->x,
+                                       time,
+                                       loc->n_events - 1,
+                                       recv};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_send(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
+                                 uint32_t tag, uint64_t len)
+{
+    return p2p(u, l, t, TM_EV_SEND, a, peer, cm, tag, len, 0);
+}
+
+static OTF2_CallbackCode ev_isend(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
+                                  uint32_t tag, uint64_t len, uint64_t req)
+{
+    return p2p(u, l, t, TM_EV_ISEND, a, peer, cm, tag, len, req);
+}
+
+static OTF2_CallbackCode ev_recv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
+                                 uint32_t tag, uint64_t len)
+{
+    return p2p(u, l, t, TM_EV_RECV, a, peer, cm, tag, len, 0);
+}
+
+static OTF2_CallbackCode ev_irecv(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,
+                                  uint32_t tag, uint64_t len, uint64_t req)
+{
+    return p2p(u, l, t, TM_EV_IRECV, a, peer, cm, tag, len, req);
+}
+
+static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
+                                    uint64_t req)
+{
+    APPEND(e, c, l, t, k);
+    e->y = req;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                           OTF2_AttributeList *a, uint64_t req)
+{
+    (void)a;
+    return ev_request(l, t, u, TM_EV_ISEND_COMPLETE, req);
+}
+
+static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                          OTF2_AttributeList *a, uint64_t req)
+{
+    (void)a;
+    return ev_request(l, t, u, TM_EV_IRECV_REQUEST, req);
+}
+
+static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_event_kind k,
+                                   uint32_t ref, uint32_t peer, uint32_t tag, uint64_t u)
+{
+    APPEND(e, c, l, t, k);
+    e->ref = ref;
+    e->peer = peer;
+    e->tag = tag;
+    e->u = u;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef r)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_ENTER, r, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *a, OTF2_RegionRef r)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_LEAVE, r, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                       OTF2_AttributeList *a)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_COLL_BEGIN, TM_NONE, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                     OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef cm,
+                                     uint32_t root, uint64_t sent, uint64_t received)
+{
+    (void)a;
+    ctx *c = u;
+    APPEND(e, c, l, t, TM_EV_COLL_END);
+    e->ref = cm;
+    e->tag = op;
+    e->peer = root == OTF2_UNDEFINED_UINT32
+                  ? TM_NONE
+                  : world_of(c, cm, root, c->t->locations[tm_location_index(c->t, l)].rank);
+    e->u = sent;
+    e->x = received;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_fork(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, OTF2_Paradigm p, uint32_t n)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_THREAD_FORK, TM_NONE, n, p, 0);
+}
+
+static OTF2_CallbackCode ev_join(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *a, OTF2_Paradigm p)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_THREAD_JOIN, TM_NONE, TM_NONE, p, 0);
+}
+
+static OTF2_CallbackCode ev_team_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                       OTF2_AttributeList *a, OTF2_CommRef team)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_TEAM_BEGIN, team, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_team_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                     OTF2_AttributeList *a, OTF2_CommRef team)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_TEAM_END, team, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_task_create(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
+                                        uint32_t gen)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_TASK_CREATE, team, creator, gen, 0);
+}
+
+static OTF2_CallbackCode ev_task_switch(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                        OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,
+                                        uint32_t gen)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_TASK_SWITCH, team, creator, gen, 0);
+}
+
+static OTF2_CallbackCode ev_task_complete(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                          OTF2_AttributeList *a, OTF2_CommRef team,
+                                          uint32_t creator, uint32_t gen)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_TASK_COMPLETE, team, creator, gen, 0);
+}
+
+#define THREAD_EVENT(fn, kind)                                                                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+                                OTF2_AttributeList *a, OTF2_CommRef contingent, uint64_t seq)      \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return ev_region(l, t, u, kind, contingent, TM_NONE, 0, seq);                              \
+    }
+THREAD_EVENT(ev_thread_create, TM_EV_THREAD_CREATE)
+THREAD_EVENT(ev_thread_begin, TM_EV_THREAD_BEGIN)
+THREAD_EVENT(ev_thread_wait, TM_EV_THREAD_WAIT)
+THREAD_EVENT(ev_thread_end, TM_EV_THREAD_END)
+
+static OTF2_CallbackCode ev_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                   OTF2_AttributeList *a, OTF2_MetricRef m, uint8_t n,
+                                   const OTF2_Type *types, const OTF2_MetricValue *values)
+{
+    (void)a;
+    (void)types;
+    ctx *c = u;
+    tm_trace *tr = c->t;
+    if (tr->n_values + n > c->ld->cap_values) {
+        size_t cap = c->ld->cap_values ? 2 * c->ld->cap_values : 4096;
+        while (cap < tr->n_values + n)
+            cap *= 2;
+        tm_value *p = realloc(tr->values, cap * sizeof *p);
+        if (!p) {
+            c->ld->oom = 1;
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        tr->values = p;
+        c->ld->cap_values = cap;
+    }
+    APPEND(e, c, l, t, TM_EV_METRIC);
+    e->ref = m;
+    e->u = tr->n_values;
+    e->tag = n;
+    for (uint8_t i = 0; i < n; i++)
+        tr->values[tr->n_values++].u = values[i].unsigned_int;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                     OTF2_AttributeList *a, OTF2_CallingContextRef cc,
+                                     uint32_t dist)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_CC_ENTER, cc, TM_NONE, dist, 0);
+}
+
+static OTF2_CallbackCode ev_cc_leave(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                     OTF2_AttributeList *a, OTF2_CallingContextRef cc)
+{
+    (void)a;
+    return ev_region(l, t, u, TM_EV_CC_LEAVE, cc, TM_NONE, 0, 0);
+}
+
+static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                   OTF2_AttributeList *a, OTF2_CallingContextRef cc, uint32_t dist,
+                                   OTF2_InterruptGeneratorRef g)
+{
+    (void)a;
+    (void)g;
+    return ev_region(l, t, u, TM_EV_SAMPLE, cc, TM_NONE, dist, 0);
+}
+
+/* ---- after the definitions ---- */
+
+static int cmp_locidx(const void *a, const void *b)
+{
+    const locidx *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The name of the system tree node of class "node" at or above NODE (the host). */
+static const char *hostname(const tm_trace *t, const loader *ld, uint32_t node)
+{
+    for (int depth = 0; node < ld->n_nodes && depth < 64; depth++) {
+        const char *cls = tm_string(t, ld->nodes[node].cls);
+        if (cls && strcmp(cls, "node") == 0)
+            return tm_string(t, ld->nodes[node].name);
+        node = ld->nodes[node].parent;
+    }
+    return NULL;
+}
+
+static uint32_t group_index(const tm_trace *t, uint64_t id)
+{
+    for (size_t k = 0; k < t->n_groups; k++)
+        if (t->groups[k].id == id)
+            return (uint32_t)k;
+    return TM_NONE;
+}
+
+/* Ranks, hosts, the location index; -1 when memory runs out. */
+static int resolve_definitions(tm_trace *t, loader *ld)
+{
+    uint32_t max_rank = 0;
+    for (size_t k = 0; k < t->n_groups; k++) {
+        tm_group *g = &t->groups[k];
+        uint32_t creator = group_index(t, ld->lgs[k].creator);
+        if (!g->is_process && creator != TM_NONE)
+            g->rank = t->groups[creator].rank;
+        g->hostname = hostname(t, ld, ld->lgs[k].stparent);
+        if (g->is_process && g->rank != TM_NONE && g->rank + 1 > max_rank)
+            max_rank = g->rank + 1;
+    }
+    t->n_ranks = max_rank;
+    ld->index = malloc((t->n_locations ? t->n_locations : 1) * sizeof *ld->index);
+    if (!ld->index)
+        return -1;
+    for (size_t i = 0; i < t->n_locations; i++) {
+        tm_location *l = &t->locations[i];
+        l->group = group_index(t, ld->loc_group[i]);
+        l->rank = l->group == TM_NONE ? TM_NONE : t->groups[l->group].rank;
+        for (size_t k = 0; k < i; k++)
+            l->thread += t->locations[k].group == l->group;
+        ld->index[i] = (locidx){l->id, (uint32_t)i};
+    }
+    qsort(ld->index, t->n_locations, sizeof *ld->index, cmp_locidx);
+    return 0;
+}
+
+/* ---- message matching ---- */
+
+/* (comm, from, to, tag, id), sends before receives, then time, then location order. */
+static int cmp_pending(const void *pa, const void *pb)
+{
+    const pending *x = pa, *y = pb;
+#define CMP(f)                                                                                     \
+    if (x->f != y->f)                                                                              \
+        return x->f < y->f ? -1 : 1;
+    CMP(comm)
+    CMP(from)
+    CMP(to)
+    CMP(tag)
+    CMP(id)
+    CMP(recv)
+    CMP(time)
+    CMP(event)
+#undef CMP
+    return 0;
+}
+
+static int same_key(const pending *x, const pending *y)
+{
+    return x->comm == y->comm && x->from == y->from && x->to == y->to && x->tag == y->tag &&
+           x->id == y->id;
+}
+
+static int cmp_message(const void *pa, const void *pb)
+{
+    const tm_message *x = pa, *y = pb;
+    if (x->send_time != y->send_time)
+        return x->send_time < y->send_time ? -1 : 1;
+    if (x->send_loc != y->send_loc)
+        return x->send_loc < y->send_loc ? -1 : 1;
+    return x->send_event < y->send_event ? -1 : x->send_event > y->send_event;
+}
+
+/* Pairs the k-th send with the k-th receive of each key, fills messages[], the events'
+ * message indices and the matrix; -1 when memory runs out. */
+static int match_messages(tm_trace *t, loader *ld)
+{
+    qsort(ld->msgs, ld->n_msgs, sizeof *ld->msgs, cmp_pending);
+    t->messages = malloc((ld->n_msgs / 2 + 1) * sizeof *t->messages);
+    if (!t->messages)
+        return -1;
+    for (size_t g = 0; g < ld->n_msgs;) {
+        size_t e = g, ns = 0;
+        while (e < ld->n_msgs && same_key(&ld->msgs[g], &ld->msgs[e]))
+            ns += !ld->msgs[e++].recv;
+        size_t nr = (e - g) - ns, pairs = ns < nr ? ns : nr;
+        for (size_t k = 0; k < pairs && ld->msgs[g].from != TM_NONE && ld->msgs[g].to != TM_NONE;
+             k++) {
+            const pending *s = &ld->msgs[g + k], *r = &ld->msgs[g + ns + k];
+            uint64_t bytes = t->locations[s->loc].events[s->event].u;
+            t->messages[t->n_messages++] =
+                (tm_message){s->loc,  r->loc,  s->event, r->event, s->from, s->to,
+                             s->time, r->time, bytes,    s->tag,   s->comm};
+        }
+        size_t made = ld->msgs[g].from != TM_NONE && ld->msgs[g].to != TM_NONE ? pairs : 0;
+        t->unmatched_sends += ns - made;
+        t->unmatched_recvs += nr - made;
+        g = e;
+    }
+    qsort(t->messages, t->n_messages, sizeof *t->messages, cmp_message);
+    size_t n = (size_t)t->n_ranks * t->n_ranks;
+    t->matrix_messages = calloc(n ? n : 1, sizeof *t->matrix_messages);
+    t->matrix_bytes = calloc(n ? n : 1, sizeof *t->matrix_bytes);
+    if (!t->matrix_messages || !t->matrix_bytes)
+        return -1;
+    for (size_t i = 0; i < t->n_messages; i++) {
+        const tm_message *m = &t->messages[i];
+        t->locations[m->send_loc].events[m->send_event].message = (uint32_t)i;
+        t->locations[m->recv_loc].events[m->recv_event].message = (uint32_t)i;
+        if (m->from < t->n_ranks && m->to < t->n_ranks) {
+            t->matrix_messages[(size_t)m->from * t->n_ranks + m->to]++;
+            t->matrix_bytes[(size_t)m->from * t->n_ranks + m->to] += m->bytes;
+        }
+    }
+    return 0;
+}
+
+/* ---- reading ---- */
+
+static void set_def_callbacks(OTF2_GlobalDefReaderCallbacks *d)
+{
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(d, def_string);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(d, def_clock);
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(d, def_stnode);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(d, def_lgroup);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(d, def_location);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(d, def_region);
+    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(d, def_member);
+    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(d, def_class);
+    OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(d, def_cc);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(d, def_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(d, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(d, def_inter);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(d, def_attr);
+}
+
+static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(e, ev_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(e, ev_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(e, ev_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(e, ev_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(e, ev_isend_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(e, ev_irecv_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(e, ev_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(e, ev_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(e, ev_coll_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(e, ev_coll_end);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(e, ev_fork);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(e, ev_join);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(e, ev_team_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(e, ev_team_end);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCreateCallback(e, ev_task_create);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskSwitchCallback(e, ev_task_switch);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCompleteCallback(e, ev_task_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadCreateCallback(e, ev_thread_create);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadBeginCallback(e, ev_thread_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadWaitCallback(e, ev_thread_wait);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadEndCallback(e, ev_thread_end);
+    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(e, ev_metric);
+    OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(e, ev_cc_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(e, ev_cc_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetCallingContextSampleCallback(e, ev_sample);
+}
+
+static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)
+{
+    if (otf2_error[0])
+        snprintf(err, len, "%s: %s", what, otf2_error);
+    else if (rc != OTF2_SUCCESS)
+        snprintf(err, len, "%s: %s", what, OTF2_Error_GetDescription(rc));
+    else
+        snprintf(err, len, "%s", what);
+    return -1;
+}
+
+static int read_definitions(OTF2_Reader *r, ctx *c, char *err, size_t len)
+{
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
+    if (!gdr || !dc) {
+        OTF2_GlobalDefReaderCallbacks_Delete(dc);
+        return fail(err, len, "cannot read the global definitions", OTF2_SUCCESS);
+    }
+    set_def_callbacks(dc);
+    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, c);
+    uint64_t n;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_GlobalDefReaderCallbacks_Delete(dc);
+    OTF2_Reader_CloseGlobalDefReader(r, gdr);
+    if (c->ld->oom)
+        return fail(err, len, "out of memory reading the definitions", OTF2_SUCCESS);
+    if (rc != OTF2_SUCCESS)
+        return fail(err, len, "the global definitions are unreadable", rc);
+    if (c->t->n_locations == 0)
+        return fail(err, len, "the trace defines no location", OTF2_SUCCESS);
+    if (c->t->clock.resolution == 0)
+        return fail(err, len, "the trace has no clock properties", OTF2_SUCCESS);
+    if (resolve_definitions(c->t, c->ld))
+        return fail(err, len, "out of memory", OTF2_SUCCESS);
+    return 0;
+}
+
+/* Selects every location and reads its local definitions: the event reader applies the
+ * clock offsets found there to every timestamp. */
+static int open_locations(OTF2_Reader *r, tm_trace *t, char *err, size_t len)
+{
+    for (size_t i = 0; i < t->n_locations; i++)
+        OTF2_Reader_SelectLocation(r, t->locations[i].id);
+    OTF2_ErrorCode rc = OTF2_Reader_OpenDefFiles(r);
+    if (rc != OTF2_SUCCESS)
+        return fail(err, len, "cannot open the local definitions", rc);
+    rc = OTF2_Reader_OpenEvtFiles(r);
+    if (rc != OTF2_SUCCESS)
+        return fail(err, len, "cannot open the event files", rc);
+    OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
+    for (size_t i = 0; i < t->n_locations; i++) {
+        OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, t->locations[i].id);
+        if (d) {
+            uint64_t n;
+            OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
+            rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+            OTF2_Reader_CloseDefReader(r, d);
+            if (rc != OTF2_SUCCESS) {
+                OTF2_DefReaderCallbacks_Delete(lc);
+                return fail(err, len, "the local definitions are unreadable", rc);
+            }
+        }
+        if (!OTF2_Reader_GetEvtReader(r, t->locations[i].id)) {
+            OTF2_DefReaderCallbacks_Delete(lc);
+            return fail(err, len, "cannot read the events of a location", OTF2_SUCCESS);
+        }
+    }
+    OTF2_DefReaderCallbacks_Delete(lc);
+    OTF2_Reader_CloseDefFiles(r);
+    return 0;
+}
+
+static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
+{
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(r);
+    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
+    if (!ger || !ec) {
+        OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+        return fail(err, len, "cannot read the events", OTF2_SUCCESS);
+    }
+    set_event_callbacks(ec);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, ec, c);
+    uint64_t n;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalEvents(r, ger, &n);
+    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    OTF2_Reader_CloseGlobalEvtReader(r, ger);
+    OTF2_Reader_CloseEvtFiles(r);
+    if (c->ld->oom)
+        return fail(err, len, "out of memory reading the events", OTF2_SUCCESS);
+    if (rc != OTF2_SUCCESS || otf2_error[0])
+        return fail(err, len, "the events are unreadable (truncated trace?)", rc);
+    /* events of kinds not kept are not counted, so only more than announced is an error */
+    for (size_t i = 0; i < c->t->n_locations; i++) {
+        const tm_location *l = &c->t->locations[i];
+        if (l->n_events > l->defined_events) {
+            snprintf(err, len, "location %s (%llu) has more events than its definition announces",
+                     l->name ? l->name : "?", (unsigned long long)l->id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void free_loader(loader *ld)
+{
+    for (size_t i = 0; i < ld->n_groups; i++)
+        free(ld->groups[i].members);
+    free(ld->groups);
+    free(ld->comms);
+    free(ld->nodes);
+    free(ld->lgs);
+    free(ld->index);
+    free(ld->loc_group);
+    free(ld->msgs);
+    free(ld);
+}
+
+static int load(const char *path, tm_trace *t, loader *ld, char *err, size_t len)
+{
+    ctx c = {t, ld};
+    OTF2_Reader *r = OTF2_Reader_Open(path);
+    if (!r)
+        return fail(err, len, "not an OTF2 archive", OTF2_SUCCESS);
+    int rc = OTF2_Reader_SetSerialCollectiveCallbacks(r) != OTF2_SUCCESS
+                 ? fail(err, len, "cannot set up the OTF2 reader", OTF2_SUCCESS)
+                 : 0;
+    if (!rc)
+        rc = read_definitions(r, &c, err, len);
+    if (!rc)
+        rc = open_locations(r, t, err, len);
+    if (!rc)
+        rc = read_events(r, &c, err, len);
+    OTF2_Reader_Close(r);
+    if (!rc && match_messages(t, ld))
+        rc = fail(err, len, "out of memory matching the messages", OTF2_SUCCESS);
+    return rc;
+}
+
+/* PATH itself, or PATH/traces.otf2 when PATH is an experiment directory; NULL (with the
+ * reason in ERR) when neither is a file. The result is malloc'ed. */
+static char *anchor_file(const char *path, char *err, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, len, "%s", strerror(errno));
+        return NULL;
+    }
+    size_t n = strlen(path) + sizeof "/traces.otf2";
+    char *anchor = malloc(n);
+    if (!anchor) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        memcpy(anchor, path, strlen(path) + 1);
+        return anchor;
+    }
+    snprintf(anchor, n, "%s/traces.otf2", path);
+    if (stat(anchor, &st) == 0 && !S_ISDIR(st.st_mode))
+        return anchor;
+    free(anchor);
+    snprintf(err, len,
+             "a directory without traces.otf2 (measured without "
+             "SCOREP_ENABLE_TRACING=true?)");
+    return NULL;
+}
+
+int tm_load(const char *path, tm_trace **out, char *err, size_t len)
+{
+    *out = NULL;
+    char *anchor = anchor_file(path, err, len);
+    if (!anchor)
+        return -1;
+    tm_trace *t = calloc(1, sizeof *t);
+    loader *ld = calloc(1, sizeof *ld);
+    if (!t || !ld) {
+        free(t);
+        free(ld);
+        free(anchor);
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    ld->mpi_locations = -1;
+    t->internal = ld;
+    otf2_error[0] = '\0';
+    OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
+    int rc = load(anchor, t, ld, err, len);
+    OTF2_Error_RegisterCallback(old, NULL);
+    free(anchor);
+    if (rc) {
+        tm_free(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+void tm_free(tm_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_strings; i++)
+        free(t->strings[i]);
+    free(t->strings);
+    for (size_t i = 0; i < t->n_locations; i++)
+        free(t->locations[i].events);
+    free(t->locations);
+    free(t->groups);
+    free(t->regions);
+    free(t->metric_members);
+    for (size_t i = 0; i < t->n_metric_classes; i++)
+        free(t->metric_classes[i].members);
+    free(t->metric_classes);
+    free(t->values);
+    free(t->calling_contexts);
+    free(t->messages);
+    free(t->matrix_messages);
+    free(t->matrix_bytes);
+    if (t->internal)
+        free_loader(t->internal);
+    free(t);
+}
+
+const char *tm_string(const tm_trace *t, uint32_t ref)
+{
+    return ref < t->n_strings ? t->strings[ref] : NULL;
+}
+
+const char *tm_region_name(const tm_trace *t, uint32_t region)
+{
+    const char *s = region < t->n_regions ? t->regions[region].name : NULL;
+    return s ? s : "?";
+}
+
+uint32_t tm_location_index(const tm_trace *t, uint64_t id)
+{
+    const loader *ld = t->internal;
+    if (!ld || !ld->index)
+        return TM_NONE;
+    size_t lo = 0, hi = t->n_locations;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ld->index[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n_locations && ld->index[lo].id == id ? ld->index[lo].index : TM_NONE;
+}
+
+uint64_t tm_ns(const tm_trace *t, uint64_t time)
+{
+    if (time <= t->clock.global_offset || t->clock.resolution == 0)
+        return 0;
+    unsigned __int128 d = time - t->clock.global_offset;
+    return (uint64_t)(d * 1000000000u / t->clock.resolution);
+}
