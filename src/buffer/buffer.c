@@ -131,3 +131,25 @@ bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region)
     s->cur = (char *)e;
     return true;
 }
+
+static uint64_t stream_bytes(const buf_stream *s)
+{
+    uint64_t n = 0;
+    for (const buf_page *p = s->first; p; p = p->next) {
+        const char *begin = (const char *)(p + 1);
+        const char *end = p == s->last ? s->cur : p->used_end;
+        n += sizeof(buf_page) + (uint64_t)(end - begin);
+    }
+    return n;
+}
+
+uint64_t scorep_buffer_used_bytes(const scorep_buffer *b, uint64_t *pages)
+{
+    uint64_t n = 0;
+    for (uint32_t d = 0; d < b->depth_cap; d++)
+        n += stream_bytes(&b->depth[d]);
+    for (int k = 0; k < BUF_CLASS_COUNT; k++)
+        n += stream_bytes(&b->cls[k]);
+    *pages = b->n_pages;
+    return n;
+}

@@ -286,5 +286,8 @@ buf_merge *buf_merge_new(const scorep_buffer *b);
 int buf_merge_next(buf_merge *m, buf_item *it);
 void buf_merge_free(buf_merge *m);
 uint64_t scorep_buffer_count(const scorep_buffer *b);
+/* Bytes the buffer uses now: its records plus one page header (sizeof(buf_page)) per page
+ * held in a stream; *pages gets that page count. What scorep-score's max_buf estimates. */
+uint64_t scorep_buffer_used_bytes(const scorep_buffer *b, uint64_t *pages);
 
 #endif

@@ -19,6 +19,7 @@
 #include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
+#include <inttypes.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,6 +410,11 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
                    NULL};
     if (!s.w || !s.attrs)
         return -1;
+    /* what scorep-score's max_buf estimates; tests compare the two (test_score.sh) */
+    uint64_t pages, used = scorep_buffer_used_bytes(&l->buffer, &pages);
+    scorep_verbose("trace buffer of rank %d location %" PRIu32 ": %" PRIu64
+                   " bytes used in %" PRIu64 " pages, %" PRIu32 " flushes",
+                   ipc->rank(), l->id, used, pages, l->buffer.n_flushes);
     if (l->id == 0)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);

@@ -3,7 +3,7 @@
 # test/tools/chrome_check.py (valid JSON, per location as many region events as ENTERs and
 # LEAVEs, nesting per track, flows paired one to one, counters equal to METRIC values):
 # a 3-rank MPI ring (240 messages), OpenMP tasks (51 on task lanes), rusage metrics on 3
-# threads (28 counter values), MPI + OpenMP (24 arrows between threads), calling contexts
+# threads (44 counter values), MPI + OpenMP (24 arrows between threads), calling contexts
 # and samples; bad input: one message, exit 1, no output file left behind.
 . "$top_srcdir/test/integration/lib.sh"
 CHROME="$top_builddir/scorep-otf2-to-chrome"
@@ -28,15 +28,16 @@ value()
     tr ' ' '\n' <"$1.sum" | sed -n "s/^$2=//p"
 }
 
-# --- metrics: 2 rusage metrics before every enter and leave of main, touch, spin (main
-# thread) and worker, spin (2 threads): 2 x (6 + 4 + 4) = 28 values ---
+# --- metrics: 2 rusage metrics before every enter and leave of main, touch, spin, 2 x
+# pthread_create, 2 x pthread_join (main thread) and worker, spin (2 threads):
+# 2 x (14 + 4 + 4) = 44 values ---
 scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
 run_app m env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=m \
     SCOREP_METRIC_RUSAGE=ru_minflt,ru_utime ./metrics 100 20 2 0
 expect_eq "$status" 0 "metrics: exit status"
 check metrics m
-expect_eq "$(value metrics counters)" 28 "metrics: 28 counter events, the trace's values"
-expect_eq "$(value metrics regions)" 7 "metrics: 7 region events"
+expect_eq "$(value metrics counters)" 44 "metrics: 44 counter events, the trace's values"
+expect_eq "$(value metrics regions)" 11 "metrics: 11 region events"
 expect_eq "$(value metrics tracks)" 3 "metrics: one track per thread"
 expect_eq "$(grep -c '"ph":"C","cat":"metric","pid":0,"name":"ru_minflt \[Pthread thread 1\]"' metrics.json)" 4 \
     "metrics: a counter track per metric and thread, named after the thread"

@@ -46,11 +46,18 @@ static void *idle_thread(void *arg)
     return NULL;
 }
 
+static int joining;
+
 static void *exit_thread(void *arg)
 {
     (void)arg;
     for (int i = 0; i < 3; i++)
         worker(i);
+    /* main is (about to be) in pthread_join: give it time to get there, so that the
+     * pthread_join region is open when the program exits, also on a loaded machine */
+    while (!__atomic_load_n(&joining, __ATOMIC_ACQUIRE))
+        usleep(1000);
+    usleep(100000);
     printf("exiting from a thread\n");
     fflush(stdout);
     exit(7);
@@ -64,6 +71,7 @@ int main(int argc, char **argv)
     run();
     if (exit_mode) {
         pthread_create(&t, NULL, exit_thread, NULL);
+        __atomic_store_n(&joining, 1, __ATOMIC_RELEASE);
         pthread_join(t, NULL);
         printf("not reached\n");
         return 0;

@@ -2,14 +2,18 @@
 # score_expect.py: what scorep-score must print for a Score-P sample, computed without our Cube
 # library: regions and system tree from anchor.xml (Python's tarfile/xml), values from CubeLib's
 # excl.csv/incl.csv beside it; compares them with scorep-score's output read from stdin.
+# The byte model is our trace buffer's (docs/user-guide.md, scorep-score): 16 bytes per enter
+# or leave, 24 per metric value (-c), 64 per MPI record, a 24-byte header per 8 KiB page.
 import csv
+import fnmatch
 import gzip
 import os
 import sys
 import tarfile
 import xml.etree.ElementTree as ET
 
-COMM = ("mpi", "openmp", "shmem")
+COMM = ("mpi", "openmp", "shmem", "pthread", "cuda")
+COUNTERS = 0  # -c
 
 
 def load(d):
@@ -21,7 +25,8 @@ def load(d):
     root = ET.fromstring(raw)
     regions = {}
     for r in root.iter("region"):
-        regions[int(r.get("id"))] = (r.findtext("name"), r.findtext("paradigm").split(":")[0])
+        regions[int(r.get("id"))] = (r.findtext("name"), r.findtext("paradigm").split(":")[0],
+                                     r.findtext("mangled_name") or r.findtext("name"), r.get("mod"))
     parent, region_of = {}, {}
 
     def walk(node, par):
@@ -54,8 +59,9 @@ def read_csv(d, name):
 def group_of_regions(regions, parent, region_of):
     """Score-P's groups: MPI/OMP/SHMEM/CUDA/SCOREP by paradigm, USR else; USR regions with
     communication below one of their call paths are COM."""
-    names = {"mpi": "MPI", "openmp": "OMP", "shmem": "SHMEM", "cuda": "CUDA", "measurement": "SCOREP"}
-    group = {g: names.get(p.lower(), "USR") for g, (n, p) in regions.items()}
+    names = {"mpi": "MPI", "openmp": "OMP", "shmem": "SHMEM", "cuda": "CUDA", "measurement": "SCOREP",
+             "pthread": "PTHREAD"}
+    group = {g: names.get(r[1].lower(), "USR") for g, r in regions.items()}
     for c, g in region_of.items():
         if regions[g][1].lower() in COMM:
             p = parent[c]
@@ -66,20 +72,48 @@ def group_of_regions(regions, parent, region_of):
     return group
 
 
-def visit_bytes(n_regions):
-    """An Enter and a Leave record per visit: 9-byte timestamp, 1 type byte and the region
-    reference as OTF2's compressed integer (1 byte for 0, else 1 + significant bytes)."""
-    v, size = n_regions - 1, 1
-    while v > 0:
-        size += 1
-        v >>= 8
-    return 2 * (9 + 1 + size)
+COLLS = ("Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv Alltoall Alltoallv "
+         "Alltoallw Reduce Allreduce Reduce_scatter Reduce_scatter_block Scan Exscan").split()
+
+
+def mpi_records(name):
+    """buf_mpi_rec records of one call (src/core/events_mpi.c): one per blocking message,
+    two for Sendrecv, for a non-blocking message (request + completion) and collectives."""
+    if not name.startswith("MPI_"):
+        return 0
+    f = name[4:]
+    if f in ("Send", "Bsend", "Ssend", "Rsend", "Recv", "Mrecv"):
+        return 1
+    two = ("Sendrecv", "Sendrecv_replace", "Isend", "Ibsend", "Issend", "Irsend", "Irecv", "Imrecv")
+    coll = f in COLLS or (f[:1] == "I" and f[1:] in COLLS) or f.startswith(("Neighbor_", "Ineighbor_"))
+    return 2 if f in two or coll else 0
+
+
+def omp_parallel(name, typ):
+    return typ == "OMP" and (name == "!$omp parallel" or name.startswith("!$omp parallel "))
+
+
+def visit_bytes(name, typ):
+    """An enter and a leave (16 bytes each) with COUNTERS metric values (24 bytes each), and
+    the MPI records (64 bytes) of the call; THREADS: thread begin, create and wait."""
+    if name == "THREADS" and typ == "SCOREP":
+        return 3 * 24
+    if name == "MEASUREMENT OFF":  # a measurement-off and -on record instead of the call
+        return 2 * 24
+    if omp_parallel(name, typ):  # team begin and end (fork and join: per team, in streams)
+        return 2 * (16 + COUNTERS * 24) + 2 * 24
+    return 2 * (16 + COUNTERS * 24) + (mpi_records(name) * 64 if typ == "MPI" else 0)
+
+
+def with_pages(b):
+    """Record bytes plus a 24-byte header per 8 KiB page."""
+    room = 8192 - 24
+    return b + (b + room - 1) // room * 24
 
 
 def rows(d):
     regions, parent, region_of, proc_of, excl, incl = load(d)
     group = group_of_regions(regions, parent, region_of)
-    per_visit = visit_bytes(len(regions))
     procs = sorted(set(proc_of.values()))
     reg = {}
     for (c, l), v in excl.items():
@@ -91,7 +125,8 @@ def rows(d):
         r["loc"][l] = r["loc"].get(l, 0.0) + v["time"]
         if v["visits"] > 0:
             r["visited"].add(l)
-        r["proc"][proc_of[l]] = r["proc"].get(proc_of[l], 0) + int(v["visits"]) * per_visit
+        r["proc"][proc_of[l]] = (r["proc"].get(proc_of[l], 0)
+                                 + int(v["visits"]) * visit_bytes(regions[g][0], group[g]))
     for (c, l), v in incl.items():  # inclusive time of the outermost calls of each region
         p, outer = parent[c], True
         while p >= 0 and outer:
@@ -99,6 +134,9 @@ def rows(d):
             p = parent[p]
         if outer:
             reg[region_of[c]]["incl"] += v["time"]
+    for r in reg.values():  # record bytes in raw, with the page headers they need in proc
+        r["raw"] = r["proc"]
+        r["proc"] = {p: with_pages(b) for p, b in r["raw"].items()}
     return regions, group, procs, proc_of, reg
 
 
@@ -110,20 +148,84 @@ def row_of(typ, name, r, total):
             "visits": r["visits"], "time": r["excl"], "pct": pct, "tpv": tpv}
 
 
-def groups(d):
+def stream_bytes(d, procs, removed):
+    """Per process: the ALL row's bytes as the buffers hold them, one stream per location and
+    call depth for enters/leaves, one for metric values, one for MPI records, each stream
+    with the headers of its pages; regions in removed left out (a filter)."""
+    regions, parent, region_of, proc_of, excl, incl = load(d)
+    group = group_of_regions(regions, parent, region_of)
+    def threads_root(g):  # the profile's root of the threads: begin, create, wait records
+        return regions[g][0] == "THREADS" and group[g] == "SCOREP"
+
+    depth = {}
+    for c in parent:
+        k, e = 0, parent[c]
+        while e >= 0:
+            k, e = k + (not threads_root(region_of[e])), parent[e]
+        depth[c] = k
+    streams = {}
+    for (c, l), v in excl.items():
+        g, n = region_of[c], int(v["visits"])
+        if g in removed or n == 0:
+            continue
+        if regions[g][0] == "MEASUREMENT OFF":
+            streams[(l, "other")] = streams.get((l, "other"), 0) + 48 * n
+            continue
+        if threads_root(g):
+            streams[(l, "thread")] = streams.get((l, "thread"), 0) + 24 * n
+            streams[(-1 - proc_of[l], "creator")] = streams.get((-1 - proc_of[l], "creator"), 0) + 48 * n
+            continue
+        if omp_parallel(regions[g][0], group[g]):  # + fork and join on the team's opener
+            opener = parent[c] < 0 or excl.get((parent[c], l), {}).get("visits", 0) > 0
+            streams[(l, "thread")] = streams.get((l, "thread"), 0) + n * (96 if opener else 48)
+        for key, b in (((l, depth[c]), 32), ((l, "metric"), COUNTERS * 48),
+                       ((l, "mpi"), 64 * mpi_records(regions[g][0]) if group[g] == "MPI" else 0)):
+            streams[key] = streams.get(key, 0) + n * b
+    out = {p: 0 for p in procs}
+    for (l, _), b in streams.items():
+        out[proc_of[l] if l >= 0 else -1 - l] += with_pages(b)
+    return out
+
+
+def filtered_regions(regions, group, patterns):
+    """Regions an 'EXCLUDE pattern...' filter removes: Score-P's rule, only USR, COM and CUDA
+    regions (never MEASUREMENT OFF), matched by name with fnmatch."""
+    if patterns is None:
+        return set()
+    return {g for g, r in regions.items() if group[g] in ("USR", "COM", "CUDA")
+            and r[0] != "MEASUREMENT OFF" and any(fnmatch.fnmatchcase(r[0], p) for p in patterns)}
+
+
+def groups(d, patterns=None):
+    """Group rows; with patterns (a filter) also the rows of what the filter keeps (named
+    TYPE-FLT) and removes (FLT)."""
     regions, group, procs, proc_of, reg = rows(d)
-    acc = {}
+    out_set = filtered_regions(regions, group, patterns)
+    acc, kept = {}, {}
+
+    def add(table, k, r):
+        a = table.setdefault(k, {"visits": 0, "excl": 0.0, "proc": {p: 0 for p in procs}})
+        a["visits"] += r["visits"]
+        a["excl"] += r["excl"]
+        for p, b in r["raw"].items():
+            a["proc"][p] += b
+
     for g, r in reg.items():
         for k in ("ALL", group[g]):
-            a = acc.setdefault(k, {"visits": 0, "excl": 0.0, "proc": {p: 0 for p in procs}})
-            a["visits"] += r["visits"]
-            a["excl"] += r["excl"]
-            for p, b in r["proc"].items():
-                a["proc"][p] += b
+            add(acc, k, r)
+        if patterns is not None:
+            for k in ("FLT",) if g in out_set else ("ALL", group[g]):
+                add(kept, k, r)
+    for a in list(acc.values()) + list(kept.values()):  # groups page their record sums
+        a["proc"] = {p: with_pages(b) for p, b in a["proc"].items()}
+    acc["ALL"]["proc"] = stream_bytes(d, procs, set())
+    if patterns is not None:
+        kept["ALL"]["proc"] = stream_bytes(d, procs, out_set)
     total = acc["ALL"]["excl"]
-    out = [row_of(k, k, a, total) for k, a in acc.items()
-           if k == "ALL" or a["visits"] > 0 or a["excl"] != 0]
-    return out, acc, proc_of
+    out = [row_of(k, k, a, total) for k, a in acc.items() if k == "ALL" or sum(a["proc"].values())]
+    kout = [row_of(k, k if k == "FLT" else k + "-FLT", a, total) for k, a in kept.items()
+            if sum(a["proc"].values())]
+    return out, acc if patterns is None else kept, proc_of, kout
 
 
 def human(b):
@@ -135,8 +237,8 @@ def human(b):
     return "%d%s" % (b + 1, units[e])
 
 
-def summary(d):
-    _, acc, proc_of = groups(d)
+def summary(d, patterns=None):
+    _, acc, proc_of, _ = groups(d, patterns)
     per_proc = acc["ALL"]["proc"]
     max_buf = max(per_proc.values())
     page = 2 * 1024 * 1024
@@ -185,16 +287,19 @@ def parse_table(lines):
     out, on = [], False
     for line in lines:
         f = line.split()
-        if f[:2] == ["flt", "type"]:
+        flt = " "
+        if f[:1] and f[0] in ("+", "-", "*"):
+            flt, f = f[0], f[1:]
+        if f[:3] == ["flt", "type", "max_buf[B]"]:
             on = True
         elif on and len(f) >= 7:
-            out.append({"type": f[0], "max_buf": int(f[1].replace(",", "")),
+            out.append({"flt": flt, "type": f[0], "max_buf": int(f[1].replace(",", "")),
                         "visits": int(f[2].replace(",", "")), "time": f[3], "pct": f[4],
                         "tpv": f[5], "name": " ".join(f[6:])})
     return out
 
 
-def compare_rows(actual, want, key, what, n=None, must=()):
+def compare_rows(actual, want, key, what, n=None, must=(), fixed_first=False):
     """Every actual row equals its expected row; n rows (default: all expected ones), with
     the names in must among them; sorted by key."""
     errors = []
@@ -213,11 +318,13 @@ def compare_rows(actual, want, key, what, n=None, must=()):
         ok = (a["type"] == w["type"] and a["max_buf"] == w["max_buf"] and a["visits"] == w["visits"]
               and close(a["time"], w["time"], 2) and close(a["pct"], w["pct"], 1)
               and close(a["tpv"], w["tpv"], 2))
+        if a.get("flt", " ") == " " and fixed_first:
+            ok = False
         if not ok:
             errors.append("%s: row %s: got %s %d %d %s %s %s, want %s %d %d %.2f %.1f %.2f" % (
                 what, a["name"], a["type"], a["max_buf"], a["visits"], a["time"], a["pct"], a["tpv"],
                 w["type"], w["max_buf"], w["visits"], w["time"], w["pct"], w["tpv"]))
-    keys = [a[key] if key != "time" else float(a["time"]) for a in actual]
+    keys = [a[key] if key != "time" else float(a["time"]) for a in actual[1 if fixed_first else 0:]]
     if keys != sorted(keys, reverse=True):
         errors.append("%s: rows not sorted by %s: %s" % (what, key, keys))
     return errors
@@ -227,6 +334,78 @@ def check_summary(d, lines):
     want = summary(d)
     got = [l.split(":", 1)[1].strip() for l in lines if l.startswith("Estimated ")]
     return [] if got == want else ["summary: got %s, want %s" % (got, want)]
+
+
+FLT_MARK = {"ALL": "*", "FLT": "+", "USR": "*", "COM": "*", "CUDA": "*"}
+
+
+def check_filter(d, patterns, lines):
+    """scorep-score -f (a filter 'EXCLUDE patterns') -r: the estimate of the filtered run,
+    the group rows marked '-', the kept/removed rows and the region rows marked + / -."""
+    want = summary(d, patterns)
+    got = [l.split(":", 1)[1].strip() for l in lines if l.startswith("Estimated ")]
+    errors = [] if got == want else ["filter summary: got %s, want %s" % (got, want)]
+    table = parse_table(lines)
+    out, _, _, kout = groups(d, patterns)
+    regions, group, procs, proc_of, reg = rows(d)
+    out_set = filtered_regions(regions, group, patterns)
+    grp = [r for r in table if r["name"] == r["type"] != "FLT"]
+    kept = [r for r in table if r["name"] == "FLT" or r["name"].endswith("-FLT")]
+    regs = [r for r in table if r not in grp and r not in kept]
+    errors += compare_rows(grp, out, "max_buf", "groups")
+    # ALL-FLT comes first, the other rows sorted after it (Score-P sorts from the second)
+    errors += compare_rows(kept, kout, "max_buf", "kept groups", fixed_first=True)
+    total = sum(r["excl"] for r in reg.values())
+    want_regs = [row_of(group[g], regions[g][0], r, total) for g, r in reg.items()
+                 if sum(r["proc"].values())]
+    errors += compare_rows(regs, want_regs, "max_buf", "regions")
+    for r in grp:
+        if r["flt"] != "-":
+            errors.append("group %s marked %r, want '-'" % (r["name"], r["flt"]))
+    for r in kept:
+        if r["flt"] != FLT_MARK.get(r["type"], "-"):
+            errors.append("kept group %s marked %r" % (r["name"], r["flt"]))
+    removed = {regions[g][0] for g in out_set}
+    for r in regs:
+        if r["flt"] != ("+" if r["name"] in removed else "-"):
+            errors.append("region %s marked %r" % (r["name"], r["flt"]))
+    return errors
+
+
+def gen_params(arg):
+    p = {"bufferpercent": 1.0, "timepervisit": 1.0, "visits": 0, "bufferabsolute": 0.0, "type": "usr"}
+    for item in filter(None, arg.lower().replace(" ", "").split(",")):
+        k, v = item.split("=")
+        p[k] = v if k == "type" else float(v)
+    return p
+
+
+def check_gen(d, arg, path, lines):
+    """scorep-score -g ARG: the MANGLED entries of initial_scorep.filter, in max_buf order:
+    USR (type=usr) regions with max_buf >= bufferpercent% of the run's max_buf, time per
+    visit <= timepervisit us, >= visits visits, >= bufferabsolute MiB."""
+    p = gen_params(arg)
+    regions, group, procs, proc_of, reg = rows(d)
+    _, acc, _, _ = groups(d)
+    run_max = max(acc["ALL"]["proc"].values())
+    types = {"usr": ("USR",), "com": ("COM",), "both": ("USR", "COM")}[p["type"]]
+    want = []
+    for g, r in sorted(reg.items(), key=lambda kv: (-max(kv[1]["proc"].values(), default=0), kv[0])):
+        mb = max(r["proc"].values(), default=0)
+        if (r["visits"] and group[g] in types and regions[g][0] != "MEASUREMENT OFF"
+                and 100.0 * mb / run_max >= p["bufferpercent"]
+                and r["excl"] / r["visits"] * 1e6 <= p["timepervisit"]
+                and r["visits"] >= p["visits"] and mb / 1048576.0 >= p["bufferabsolute"]):
+            want.append(regions[g][2])
+    with open(path) as f:
+        text = f.read().splitlines()
+    got = [l.split("MANGLED ", 1)[1].replace("\\", "") for l in text if l.strip().startswith("MANGLED ")]
+    errors = [] if got == want else ["-g %s: entries %s, want %s" % (arg, got, want)]
+    if text[-1:] != ["SCOREP_REGION_NAMES_END"] or "  EXCLUDE" not in text:
+        errors.append("-g: file does not end with SCOREP_REGION_NAMES_END or lacks EXCLUDE")
+    if not any("at least %g%% of the estimated trace buffer" % p["bufferpercent"] in l for l in text):
+        errors.append("-g: header does not state bufferpercent=%g" % p["bufferpercent"])
+    return errors
 
 
 def check_top(d, n, lines):
@@ -247,8 +426,10 @@ def main(argv):
     """score_expect.py MODE DIR [ARGS] < scorep-score output; prints one line per mismatch
     and exits 1 if there is any. Modes: table (groups), regions KEY N (-r -t N -s KEY rows),
     top N (--top N)."""
+    global COUNTERS
     mode, d, lines = argv[1], argv[2], sys.stdin.read().splitlines()
     if mode == "table":
+        COUNTERS = int(argv[3]) if len(argv) > 3 else 0
         errors = check_summary(d, lines)
         errors += compare_rows([r for r in parse_table(lines) if r["name"] == r["type"]],
                                groups(d)[0], "max_buf", "groups")
@@ -257,6 +438,10 @@ def main(argv):
         want, must = regions_top(d, "excl" if key == "time" else key, n)
         errors = compare_rows([r for r in parse_table(lines) if r["name"] != r["type"]], want, key,
                               "regions", min(n, len(want)), must)
+    elif mode == "filter":
+        errors = check_filter(d, argv[3].split(","), lines)
+    elif mode == "gen":
+        errors = check_gen(d, argv[3], argv[4], lines)
     elif mode == "top":
         errors = check_top(d, int(argv[3]), lines)
     else:
