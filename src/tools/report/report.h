@@ -1,0 +1,52 @@
+/* report.h: the parts of scorep-report (HTML report of an experiment directory): each part
+ * writes its members of the report's JSON data object; report_html.c wraps them in the page. */
+#ifndef SCOREP_REPORT_H
+#define SCOREP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The files of an experiment directory that the report reads (NULL: absent). */
+typedef struct {
+    const char *dir;
+    char *profile;  /* profile.cubex, or the only *.cubex */
+    char *trace;    /* traces.otf2 */
+    char *config;   /* scorep.cfg's contents */
+    char *manifest; /* MANIFEST.md's contents */
+} report_expdir;
+
+/* Finds the files; fills err and returns -1 when dir is not an experiment directory. */
+int report_expdir_open(report_expdir *x, const char *dir, char *err, size_t errlen);
+void report_expdir_free(report_expdir *x);
+/* "meta" and "config" members: paths, scorep.cfg, MANIFEST.md and its reduction notes. */
+int report_write_expdir(FILE *out, const report_expdir *x);
+
+/* Members from the profile: "locations", "tree", "top", "heat", "profile_bytes".
+ * Returns 0, or -1 with a message in err (unreadable profile). */
+int report_write_profile(FILE *out, const char *path, char *err, size_t errlen);
+
+/* Members from the trace: "timeline", "matrix" and "rma". Returns 0, or -1 with a message. */
+int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
+
+/* Member "rma" (only when the trace has puts or gets): matrices of one-sided puts and gets
+ * per (origin, target) rank, left out above max_ranks ranks. Reads the trace at path again. */
+struct tm_trace;
+int report_write_rma(FILE *out, const char *path, const struct tm_trace *t, uint32_t max_ranks,
+                     char *err, size_t errlen);
+
+/* Writes the whole page (template, styles, script, data) to out. */
+int report_write_html(FILE *out, const report_expdir *x, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ JSON output */
+/* A JSON string that is also safe inside an HTML <script> element: <, > and & as \u00XX. */
+void json_string(FILE *out, const char *s);
+void json_string_n(FILE *out, const char *s, size_t n);
+/* A number; NaN and infinities (not JSON) become 0. */
+void json_double(FILE *out, double v);
+void json_u64(FILE *out, uint64_t v);
+/* "key": with a leading comma unless first */
+void json_key(FILE *out, const char *key, bool first);
+
+#endif

@@ -1,0 +1,137 @@
+/* report_expdir.c: what scorep-report finds in an experiment directory (profile, trace,
+ * scorep.cfg, MANIFEST.md) and the report's "meta" and "config" members. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { MAX_TEXT = 1 << 20 }; /* larger scorep.cfg/MANIFEST.md are cut: they are notes */
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A regular file's contents (at most MAX_TEXT bytes), or NULL when absent. */
+static char *read_text(const char *dir, const char *name)
+{
+    char *path = join(dir, name);
+    FILE *f = is_file(path) ? fopen(path, "r") : NULL;
+    free(path);
+    if (f == NULL)
+        return NULL;
+    char *buf = malloc(MAX_TEXT + 1);
+    size_t n = buf ? fread(buf, 1, MAX_TEXT, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* profile.cubex, else the only *.cubex (SCOREP_PROFILING_BASE_NAME may differ). */
+static char *find_profile(const char *dir)
+{
+    char *p = join(dir, "profile.cubex");
+    if (is_file(p))
+        return p;
+    free(p);
+    p = NULL;
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 6 && strcmp(e->d_name + len - 6, ".cubex") == 0 && n++ == 0)
+            p = join(dir, e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (n != 1) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+int report_expdir_open(report_expdir *x, const char *dir, char *err, size_t errlen)
+{
+    memset(x, 0, sizeof *x);
+    x->dir = dir;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, errlen, "cannot open the experiment directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a directory (give the experiment directory)", dir);
+        return -1;
+    }
+    x->profile = find_profile(dir);
+    x->trace = join(dir, "traces.otf2");
+    if (!is_file(x->trace)) {
+        free(x->trace);
+        x->trace = NULL;
+    }
+    if (x->profile == NULL && x->trace == NULL) {
+        snprintf(err, errlen,
+                 "%s is not an experiment directory: it holds neither profile.cubex nor "
+                 "traces.otf2",
+                 dir);
+        return -1;
+    }
+    x->config = read_text(dir, "scorep.cfg");
+    x->manifest = read_text(dir, "MANIFEST.md");
+    return 0;
+}
+
+void report_expdir_free(report_expdir *x)
+{
+    free(x->profile);
+    free(x->trace);
+    free(x->config);
+    free(x->manifest);
+}
+
+/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files. */
+static const char *reduction_notes(const char *manifest)
+{
+    if (manifest == NULL)
+        return NULL;
+    if (strncmp(manifest, "## ", 3) == 0)
+        return manifest;
+    const char *s = strstr(manifest, "\n## ");
+    return s ? s + 1 : NULL;
+}
+
+int report_write_expdir(FILE *out, const report_expdir *x)
+{
+    json_key(out, "meta", false);
+    fputs("{\"directory\":", out);
+    json_string(out, x->dir);
+    fputs(",\"profile\":", out);
+    json_string(out, x->profile);
+    fputs(",\"trace\":", out);
+    json_string(out, x->trace);
+    fputs("}", out);
+    json_key(out, "config", false);
+    fputs("{\"scorep_cfg\":", out);
+    json_string(out, x->config);
+    fputs(",\"manifest\":", out);
+    json_string(out, x->manifest);
+    fputs(",\"reduction\":", out);
+    json_string(out, reduction_notes(x->manifest));
+    fputc('}', out);
+    return 0;
+}

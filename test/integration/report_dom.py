@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""report_dom.py: reads the DOM of a rendered scorep-report page (chromium --dump-dom) and
+prints what test_report.sh asserts on, one fact a line (attribute values unescaped):
+  status S | errors TEXT | flame NAME | top TYPE VISITS REGION | heatrows N
+  matrix KIND FROM TO MESSAGES BYTES (non-zero cells) | bytes RANK METRIC VALUE
+  timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT
+  focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)"""
+import sys
+from html.parser import HTMLParser
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.facts = []
+        self.stack = []  # (tag, attrs) of open elements whose text is collected
+        self.text = {}
+        self.heat_rows = 0
+        self.in_heat = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class") or ""
+        if tag == "body":
+            self.facts.append("status " + a.get("data-status", ""))
+        if tag == "div" and "fg" in cls.split() and "anc" not in cls.split():
+            self.facts.append("flame " + a.get("data-name", ""))
+        if tag == "td" and cls == "mx":
+            if a["data-messages"] != "0" or a["data-bytes"] != "0":
+                self.facts.append("matrix %s %s %s %s %s" % (a["data-kind"], a["data-from"], a["data-to"],
+                                                        a["data-messages"], a["data-bytes"]))
+        if tag == "td" and "data-metric" in a:
+            self.stack.append(("bytes", a))
+            self.text[id(a)] = ""
+        if tag == "div" and a.get("id") == "timeline-info" and "data-locations" in a:
+            self.facts.append("timeline locations %s intervals %s messages %s total %s %s" % (
+                a["data-locations"], a["data-intervals"], a["data-messages"],
+                a["data-total-intervals"], a["data-total-messages"]))
+        if tag == "table" and cls == "heat":
+            self.in_heat = True
+        if tag == "th" and cls == "loc" and self.in_heat:
+            self.heat_rows += 1
+        if tag == "tr" and cls == "region":
+            self.stack.append(("top", a))
+            self.text[id(a)] = []
+        if tag == "td" and self.stack and self.stack[-1][0] == "top":
+            self.text[id(self.stack[-1][1])].append("")
+        if tag == "div" and a.get("id") == "flame-crumbs":
+            self.facts.append("focus " + a.get("data-focus", ""))
+        if tag in ("div", "p", "pre") and a.get("id") in ("errors", "reduction", "flame-crumbs"):
+            self.stack.append((a["id"], a))
+            self.text[id(a)] = ""
+
+    def handle_data(self, data):
+        if not self.stack:
+            return
+        kind, a = self.stack[-1]
+        if kind == "top":
+            cells = self.text[id(a)]
+            if cells:
+                cells[-1] += data
+        else:
+            self.text[id(a)] += data
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.in_heat = False
+        if not self.stack:
+            return
+        kind, a = self.stack[-1]
+        closes = {"bytes": "td", "top": "tr", "errors": "div", "reduction": None,
+                  "flame-crumbs": "div"}
+        if kind == "reduction" and tag in ("p", "pre") or closes.get(kind) == tag:
+            self.stack.pop()
+            t = self.text.pop(id(a))
+            if kind == "bytes":
+                self.facts.append("bytes %s %s %s" % (a["data-rank"], a["data-metric"], t))
+            elif kind == "top":
+                self.facts.append("top %s %s %s" % (t[0], t[1], t[5]))
+            else:
+                self.facts.append(kind + " " + " ".join(t.split()))
+
+
+p = Page()
+with open(sys.argv[1], encoding="utf-8") as f:
+    p.feed(f.read())
+p.facts.append("heatrows %d" % p.heat_rows)
+print("\n".join(p.facts))
