@@ -1,0 +1,399 @@
+/* command.c: turns one instrumenter invocation into compiler commands (instrumentation flags,
+ * include path, the filter's plugin and stub, the runtime's libraries) and runs them. */
+#include "tools/instrumenter/command.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h" /* SCOREP_LIBOMP_DIR */
+#include "filter/filter.h"
+
+#ifndef SCOREP_LIBDIR
+#error "SCOREP_LIBDIR must be defined by the build"
+#endif
+#ifndef SCOREP_INCLUDEDIR
+#error "SCOREP_INCLUDEDIR must be defined by the build"
+#endif
+
+#define SUPPORTED "gcc, cc, g++, c++, clang, clang++, gfortran, nvcc"
+#define FILTER_SYMBOL "scorep_cc_filter_file"
+#define FILTER_STUB "scorep_cc_filter"
+
+void instr_unsupported_compiler(const char *compiler)
+{
+    fprintf(stderr, "%s: unsupported compiler '%s' (supported: " SUPPORTED "); see %s --help\n",
+            instr_prog, compiler, instr_prog);
+    exit(1);
+}
+
+void instr_no_compiler(void)
+{
+    fprintf(stderr, "%s: no compiler command given; see %s --help\n", instr_prog, instr_prog);
+    exit(1);
+}
+
+void instr_set_compiler(struct job *job, const char *compiler)
+{
+    job->kind = compiler_find(compiler, job->c_driver, sizeof job->c_driver);
+    if (job->kind == NULL)
+        instr_unsupported_compiler(compiler);
+    job->compiler = compiler;
+}
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *value = getenv(name);
+    return value != NULL && value[0] != '\0' ? value : fallback;
+}
+
+const char *instr_includedir(void)
+{
+    return env_or("SCOREP_CC_INCLUDEDIR", SCOREP_INCLUDEDIR);
+}
+
+const char *instr_libdir(void)
+{
+    return env_or("SCOREP_CC_LIBDIR", SCOREP_LIBDIR);
+}
+
+enum instr_mpp instr_mpp_of(const struct job *job)
+{
+    if (job->opt.mpp != MPP_AUTO)
+        return job->opt.mpp;
+    return job->kind->mpi ? MPP_MPI : job->kind->shmem ? MPP_SHMEM : MPP_NONE;
+}
+
+enum instr_thread instr_thread_of(const struct job *job)
+{
+    if (job->opt.thread != THREAD_AUTO)
+        return job->opt.thread;
+    return args_any(job->nargs, job->args, arg_is_openmp) ? THREAD_OMP : THREAD_NONE;
+}
+
+/* The filter file must be readable now: a typo should fail the build, not the run. */
+static char *check_filter(const char *filter)
+{
+    struct stat st;
+    int fd = open(filter, O_RDONLY);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "%s: cannot read filter file '%s': %s\n", instr_prog, filter,
+                fd < 0 ? strerror(errno) : "not a regular file");
+        exit(1);
+    }
+    close(fd);
+    char *path = realpath(filter, NULL);
+    if (path == NULL) {
+        fprintf(stderr, "%s: cannot resolve filter file '%s': %s\n", instr_prog, filter,
+                strerror(errno));
+        exit(1);
+    }
+    /* the same parser as the runtime's and the plugin's: syntax errors stop every compile
+     * step, whichever compiler, with the file and line */
+    char err[512];
+    scorep_filter *f = scorep_filter_new();
+    if (f == NULL || scorep_filter_parse_file(f, filter, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: bad filter file: %s\n", instr_prog, f != NULL ? err : "out of memory");
+        exit(1);
+    }
+    scorep_filter_free(f);
+    return path;
+}
+
+/* The GCC plugin that leaves the filter's excluded functions uninstrumented. Only drivers
+ * that run gcc's C or C++ front end load it: gfortran calls no plugin hook before it inserts
+ * the profiling calls, clang has no gcc plugins, and nvcc is left out (its host compiler
+ * need not be the gcc the plugin was built for). These filter at run time only. */
+static const char *gcc_plugin(const struct compiler_kind *kind)
+{
+#ifdef SCOREP_GCC_PLUGIN
+    if (kind->fortran || kind->cuda || compiler_is_clang(kind))
+        return NULL;
+    return env_or("SCOREP_CC_GCC_PLUGIN", SCOREP_GCC_PLUGIN);
+#else
+    (void)kind;
+    return NULL;
+#endif
+}
+
+static bool gcc_plugin_built(void)
+{
+#ifdef SCOREP_GCC_PLUGIN
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* --instrument (#9): whether the GCC plugin instruments (its region descriptors and inline
+ * throttle check) instead of -finstrument-functions. Exits on a choice the compiler lacks. */
+static bool plugin_instruments(const struct job *job)
+{
+    const char *mode =
+        job->opt.instrument ? job->opt.instrument : env_or("SCOREP_CC_INSTRUMENT", "");
+    bool can = gcc_plugin(job->kind) != NULL;
+    if (strcmp(mode, "functions") == 0)
+        return false;
+    if (strcmp(mode, "plugin") == 0 && !can) {
+        fprintf(stderr,
+                "%s: --instrument=plugin: the GCC plugin instruments only gcc's C and C++ "
+                "(gcc, g++, MPI/SHMEM C/C++ wrappers) and %s; use --instrument=functions\n",
+                instr_prog, gcc_plugin_built() ? "not this compiler" : "was not built here");
+        exit(1);
+    }
+    if (mode[0] != '\0' && strcmp(mode, "plugin") != 0) {
+        fprintf(stderr, "%s: --instrument=%s: expected plugin or functions\n", instr_prog, mode);
+        exit(1);
+    }
+    /* the default: the plugin where it is installed (a build tree may not have it yet) */
+    return can && (mode[0] != '\0' || access(gcc_plugin(job->kind), R_OK) == 0);
+}
+
+static void push_instrumentation(const struct job *job, struct argv_buf *cmd)
+{
+    if (job->opt.nocompiler)
+        return;
+    if (!plugin_instruments(job)) {
+        argv_push_list(cmd, job->kind->instrument);
+        return;
+    }
+    argv_push_joined(cmd, "-fplugin=", gcc_plugin(job->kind));
+    argv_push(cmd, "-fplugin-arg-scorep_filter_gcc-instrument");
+}
+
+/* --filter with gcc's C/C++: the plugin also leaves excluded functions uninstrumented. */
+static void push_plugin_filter(const struct job *job, struct argv_buf *cmd)
+{
+    const char *plugin = gcc_plugin(job->kind);
+    if (job->opt.nocompiler || job->filter_path == NULL || plugin == NULL)
+        return;
+    if (!plugin_instruments(job))
+        argv_push_joined(cmd, "-fplugin=", plugin);
+    argv_push_joined(cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
+}
+
+/* Writes the C source that defines the filter symbol, escaping the path for a C string. */
+static int write_filter_source(const char *file, const char *path)
+{
+    FILE *f = fopen(file, "w");
+    if (f == NULL)
+        return -1;
+    fprintf(f,
+            "/* generated by %s: the filter file given with --filter */\n"
+            "__attribute__((used, visibility(\"default\"))) const char " FILTER_SYMBOL "[] = \"",
+            instr_prog);
+    for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7f)
+            fprintf(f, "\\%03o", *p);
+        else
+            fputc(*p, f);
+    }
+    fprintf(f, "\";\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static void remove_stub(struct job *job)
+{
+    if (job->opt.keep_files)
+        return;
+    unlink(job->stub_obj);
+    unlink(job->stub_src);
+    rmdir(job->tmpdir);
+}
+
+/* The stub's temporary directory; in a dry run only its name pattern is shown. */
+static int prepare_stub(struct job *job)
+{
+    snprintf(job->tmpdir, sizeof job->tmpdir, "%s/scorep-cc.XXXXXX", env_or("TMPDIR", "/tmp"));
+    if (!job->opt.dry_run && mkdtemp(job->tmpdir) == NULL) {
+        fprintf(stderr, "%s: cannot create a temporary directory '%s': %s\n", instr_prog,
+                job->tmpdir, strerror(errno));
+        return -1;
+    }
+    snprintf(job->stub_src, sizeof job->stub_src, "%s/" FILTER_STUB ".c", job->tmpdir);
+    snprintf(job->stub_obj, sizeof job->stub_obj, "%s/" FILTER_STUB ".o", job->tmpdir);
+    if (!job->opt.dry_run && write_filter_source(job->stub_src, job->filter_path) != 0) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", instr_prog, job->stub_src, strerror(errno));
+        remove_stub(job);
+        return -1;
+    }
+    return 0;
+}
+
+static void build_stub_command(const struct job *job, struct argv_buf *cmd)
+{
+    argv_push(cmd, job->c_driver);
+    argv_push(cmd, "-c");
+    argv_push(cmd, "-fPIC");
+    for (int i = 0; i < job->nargs; i++)
+        if (arg_is_abi(job->args[i]))
+            argv_push(cmd, job->args[i]);
+    argv_push(cmd, "-o");
+    argv_push(cmd, job->stub_obj);
+    argv_push(cmd, job->stub_src);
+}
+
+void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc)
+{
+    const char *libdir = instr_libdir();
+    argv_push_joined(cmd, "-L", libdir);
+    if (nvcc) {
+        argv_push(cmd, "-Xlinker");
+        argv_push_joined(cmd, "-rpath,", libdir);
+    } else {
+        argv_push_joined(cmd, "-Wl,-rpath,", libdir);
+    }
+}
+
+void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc)
+{
+    if (mpp == MPP_MPI)
+        argv_push(cmd, "-lscorep-rt-mpi");
+    if (cuda) {
+        /* the program references no adapter function: a linker that drops unneeded
+         * libraries would drop it (nvcc moves linker options before all libraries) */
+        argv_push(cmd, nvcc ? "-Xlinker" : "-Wl,--no-as-needed");
+        if (nvcc)
+            argv_push(cmd, "--no-as-needed");
+        argv_push(cmd, "-lscorep-rt-cuda");
+    }
+    if (mpp == MPP_SHMEM)
+        argv_push(cmd, "-lscorep-rt-shmem");
+    argv_push(cmd, "-lscorep-rt");
+}
+
+/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
+ * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
+ * searching that directory first makes the compiler's own -lgomp link libomp. clang
+ * -fopenmp links libomp itself. */
+void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang)
+{
+#ifdef SCOREP_LIBOMP_DIR
+    if (thread != THREAD_OMP || clang)
+        return;
+    argv_push(cmd, "-L" SCOREP_LIBOMP_DIR);
+    argv_push(cmd, "-Wl,-rpath," SCOREP_LIBOMP_DIR);
+#else
+    (void)cmd;
+    (void)thread;
+    (void)clang;
+#endif
+}
+
+static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
+{
+    push_instrumentation(job, cmd);
+    argv_push_joined(cmd, "-I", instr_includedir());
+    if (job->opt.user)
+        argv_push(cmd, "-DSCOREP_USER_ENABLE");
+    /* #include "scorep/SCOREP_User.inc" and its macros need the preprocessor; Score-P's
+     * wrapper also preprocesses every Fortran file with --user. */
+    if (job->opt.user && job->kind->fortran &&
+        args_any(job->nargs, job->args, arg_is_unpreprocessed_fortran))
+        argv_push(cmd, "-cpp");
+    if (!job->opt.nocompiler && !args_any(job->nargs, job->args, arg_sets_debug_level))
+        argv_push_list(cmd, job->kind->debug);
+    push_plugin_filter(job, cmd);
+}
+
+static void push_stub_object(const struct job *job, struct argv_buf *cmd)
+{
+    bool nvcc = job->kind->cuda;
+    if (!nvcc && args_any(job->nargs, job->args, arg_is_language)) {
+        argv_push(cmd, "-x");
+        argv_push(cmd, "none");
+    }
+    argv_push(cmd, job->stub_obj);
+    if (nvcc)
+        argv_push(cmd, "-Xlinker");
+    argv_push(cmd, nvcc ? "--export-dynamic-symbol=" FILTER_SYMBOL
+                        : "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
+}
+
+static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
+{
+    argv_push(cmd, job->compiler);
+    push_compile_flags(job, cmd);
+    for (int i = 0; i < job->nargs; i++)
+        argv_push(cmd, job->args[i]);
+    if (!job->link)
+        return;
+    if (with_stub)
+        push_stub_object(job, cmd);
+    bool nvcc = job->kind->cuda;
+    instr_push_runtime_ldflags(cmd, nvcc);
+    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc);
+    instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
+}
+
+static void print_selection(const struct job *job)
+{
+    static const char *const mpps[] = {"auto", "none", "mpi", "shmem"};
+    static const char *const threads[] = {"auto", "none", "pthread", "omp"};
+    fprintf(stderr, "%s: compiler %s, mpp=%s, thread=%s, compiler instrumentation %s, user %s\n",
+            instr_prog, job->compiler, mpps[instr_mpp_of(job)], threads[instr_thread_of(job)],
+            job->opt.nocompiler ? "off" : "on", job->opt.user ? "on" : "off");
+}
+
+/* Prints (dry run, verbose) and runs the stub compile, if any, then the compiler command. */
+static int execute(struct job *job, struct argv_buf *stub, struct argv_buf *cmd)
+{
+    FILE *log = job->opt.dry_run ? stdout : job->opt.verbosity > 0 ? stderr : NULL;
+    if (job->opt.verbosity > 1)
+        print_selection(job);
+    if (log != NULL && stub->n > 0)
+        argv_print(log, stub->v);
+    if (log != NULL)
+        argv_print(log, cmd->v);
+    if (job->opt.dry_run)
+        return 0;
+    if (stub->n == 0)
+        argv_exec(cmd->v);
+    int status = argv_run(stub->v);
+    if (status != 0)
+        fprintf(stderr, "%s: compiling the filter reference failed\n", instr_prog);
+    else
+        status = argv_run(cmd->v);
+    remove_stub(job);
+    return status;
+}
+
+static void pass_through(const struct job *job, struct argv_buf *cmd)
+{
+    argv_push(cmd, job->compiler);
+    for (int i = 0; i < job->nargs; i++)
+        argv_push(cmd, job->args[i]);
+}
+
+int instr_run_job(struct job *job)
+{
+    if (job->opt.filter != NULL)
+        job->filter_path = check_filter(job->opt.filter);
+    struct argv_buf stub = {0}, cmd = {0};
+    if (args_are_query(job->nargs, job->args)) {
+        pass_through(job, &cmd);
+        return execute(job, &stub, &cmd);
+    }
+    job->link = !args_stop_before_link(job->nargs, job->args);
+    if (job->link && args_any(job->nargs, job->args, arg_is_static)) {
+        fprintf(stderr,
+                "%s: static executables (-static) are not supported: the measurement "
+                "runtime libscorep-rt is a shared library\n",
+                instr_prog);
+        return 1;
+    }
+    bool with_stub = job->link && job->filter_path != NULL;
+    if (with_stub) {
+        if (prepare_stub(job) != 0)
+            return 1;
+        build_stub_command(job, &stub);
+    }
+    build_command(job, &cmd, with_stub);
+    return execute(job, &stub, &cmd);
+}

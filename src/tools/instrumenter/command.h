@@ -1,0 +1,63 @@
+/* command.h: what one instrumenter invocation does: the selections made by the options
+ * (scorep-cc's or Score-P's), and the compiler command built from them. */
+#ifndef SCOREP_INSTRUMENTER_COMMAND_H
+#define SCOREP_INSTRUMENTER_COMMAND_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "tools/instrumenter/argv.h"
+#include "tools/instrumenter/compilers.h"
+
+/* Score-P's --mpp= and --thread= paradigms; AUTO: decided by the compiler and its arguments
+ * (mpicc: mpi, oshcc: shmem, -fopenmp: omp), as Score-P's instrumenter detects them. */
+enum instr_mpp { MPP_AUTO, MPP_NONE, MPP_MPI, MPP_SHMEM };
+enum instr_thread { THREAD_AUTO, THREAD_NONE, THREAD_PTHREAD, THREAD_OMP };
+
+struct instr_options {
+    bool user, nocompiler, dry_run, keep_files;
+    int cuda;      /* --cuda 1, --nocuda -1, neither 0 (nvcc links the CUDA adapter) */
+    int verbosity; /* 0 quiet, 1 print the commands on stderr, 2 also the selections */
+    enum instr_mpp mpp;
+    enum instr_thread thread;
+    const char *filter;     /* as given on the command line */
+    const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
+};
+
+/* Everything one invocation needs. */
+struct job {
+    struct instr_options opt;
+    const struct compiler_kind *kind;
+    const char *compiler;
+    char c_driver[PATH_MAX];
+    int nargs; /* the user's compiler arguments, after any SCOREP_WRAPPER_COMPILER_FLAGS */
+    char **args;
+    bool link;
+    char *filter_path; /* absolute, when a filter is given */
+    char tmpdir[PATH_MAX];
+    char stub_src[PATH_MAX + 32], stub_obj[PATH_MAX + 32];
+};
+
+/* Sets the compiler of a job; an unknown compiler is an error (message and exit 1). */
+void instr_set_compiler(struct job *job, const char *compiler);
+void instr_unsupported_compiler(const char *compiler) __attribute__((noreturn));
+void instr_no_compiler(void) __attribute__((noreturn));
+
+/* The installed directories, or the SCOREP_CC_* variables that replace them (tests). */
+const char *instr_includedir(void);
+const char *instr_libdir(void);
+
+/* The paradigms after auto-detection. */
+enum instr_mpp instr_mpp_of(const struct job *job);
+enum instr_thread instr_thread_of(const struct job *job);
+/* What a link step adds, in this order: -L and -rpath of the runtime, its libraries (the
+ * adapters of the paradigms first), -L and -rpath of LLVM's libomp (gcc with OpenMP). */
+void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc);
+void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc);
+void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
+
+/* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
+ * exit status for main. */
+int instr_run_job(struct job *job);
+
+#endif

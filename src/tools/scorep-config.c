@@ -1,0 +1,179 @@
+/* scorep-config.c: prints the flags a Makefile needs to build an instrumented program with the
+ * plain compiler (Score-P's scorep-config: --cflags, --cppflags, --ldflags, --libs, ...). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/instrumenter/command.h"
+#include "tools/instrumenter/options.h"
+
+#ifndef SCOREP_CONFIG_CC
+#error "SCOREP_CONFIG_CC and the other compiler names must be defined by the build"
+#endif
+
+enum action { NONE, CFLAGS, CXXFLAGS, FFLAGS, CPPFLAGS, LDFLAGS, LIBS, NAME };
+
+struct config {
+    struct instr_options opt;
+    enum action action;
+    const char *name; /* for NAME: the compiler name printed */
+    bool nvcc;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "Usage: scorep-config <command> [options]\n"
+                 "\n"
+                 "Prints what a Makefile needs to build a program measured by scorep-rt with the\n"
+                 "plain compiler:\n"
+                 "  gcc $(scorep-config --cflags) -c x.c\n"
+                 "  gcc x.o $(scorep-config --ldflags) $(scorep-config --libs) -o x\n"
+                 "Commands:\n"
+                 "  --cflags, --cxxflags, --fflags\n"
+                 "              compiler flags for C, C++, Fortran: the instrumentation flag\n"
+                 "              and the --cppflags (--fflags with --user: also -cpp). No -g:\n"
+                 "              add -g or -g1 for the file and line of each function\n"
+                 "  --cppflags, --inc\n"
+                 "              the include flag (and -DSCOREP_USER_ENABLE with --user)\n"
+                 "  --ldflags   the library path and run path of the runtime (and of LLVM's\n"
+                 "              libomp with --thread=omp, for gcc -fopenmp)\n"
+                 "  --libs      the runtime libraries: the adapter of --mpp first\n"
+                 "  --cc, --cxx, --fc, --mpicc, --mpicxx, --mpifc\n"
+                 "              the compiler names scorep-rt was built with\n"
+                 "  --help      this help\n"
+                 "  --version   the version\n"
+                 "Options:\n"
+                 "  --mpp=none|mpi|shmem      the multi-process adapter (default: none)\n"
+                 "  --thread=none|pthread|omp[:ompt]\n"
+                 "                            omp: gcc's -fopenmp programs link LLVM's libomp\n"
+                 "                            (OMPT); POSIX threads are recorded in every case\n"
+                 "  --user|--nouser           the user API macros (default: off)\n"
+                 "  --compiler|--nocompiler   compiler instrumentation (default: on)\n"
+                 "  --cuda|--nocuda           the CUDA adapter (default: on with --nvcc only)\n"
+                 "  --nvcc                    flags in nvcc's spelling (-Xcompiler, -Xlinker)\n"
+                 "  --dynamic                 accepted; --static is refused (no static runtime)\n");
+}
+
+static void die(const char *what, const char *arg)
+{
+    fprintf(stderr, "scorep-config: %s '%s'; see scorep-config --help\n", what, arg);
+    exit(1);
+}
+
+static bool name_command(const char *a, struct config *c)
+{
+    static const char *const names[][2] = {
+        {"--cc", SCOREP_CONFIG_CC},         {"--cxx", SCOREP_CONFIG_CXX},
+        {"--fc", SCOREP_CONFIG_FC},         {"--mpicc", SCOREP_CONFIG_MPICC},
+        {"--mpicxx", SCOREP_CONFIG_MPICXX}, {"--mpifc", SCOREP_CONFIG_MPIFC}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(a, names[i][0]) == 0) {
+            c->action = NAME;
+            c->name = names[i][1];
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool command(const char *a, struct config *c)
+{
+    static const struct {
+        const char *name;
+        enum action action;
+    } commands[] = {{"--cflags", CFLAGS},     {"--cxxflags", CXXFLAGS}, {"--fflags", FFLAGS},
+                    {"--cppflags", CPPFLAGS}, {"--inc", CPPFLAGS},      {"--ldflags", LDFLAGS},
+                    {"--libs", LIBS}};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(a, commands[i].name) == 0) {
+            c->action = commands[i].action;
+            return true;
+        }
+    }
+    return name_command(a, c);
+}
+
+static void parse(int argc, char **argv, struct config *c)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("%s\n", SCOREP_VERSION);
+            exit(0);
+        } else if (strcmp(a, "--nvcc") == 0) {
+            c->nvcc = true;
+        } else if (strcmp(a, "--static") == 0) {
+            die("static linking is not possible, the runtime is a shared library only:", a);
+        } else if (!command(a, c) && !instr_selection_option(a, &c->opt)) {
+            die("unknown option", a);
+        }
+    }
+}
+
+static void push_cppflags(const struct config *c, struct argv_buf *out)
+{
+    argv_push_joined(out, "-I", instr_includedir());
+    if (c->opt.user)
+        argv_push(out, "-DSCOREP_USER_ENABLE"); /* nvcc takes -D itself */
+}
+
+static void push_cflags(const struct config *c, struct argv_buf *out)
+{
+    char c_driver[PATH_MAX];
+    const struct compiler_kind *kind =
+        compiler_find(c->nvcc ? "nvcc" : "gcc", c_driver, sizeof c_driver);
+    if (!c->opt.nocompiler)
+        argv_push_list(out, kind->instrument);
+    push_cppflags(c, out);
+    if (c->action == FFLAGS && c->opt.user)
+        argv_push(out, "-cpp");
+}
+
+static void build(const struct config *c, struct argv_buf *out)
+{
+    enum instr_mpp mpp = c->opt.mpp == MPP_AUTO ? MPP_NONE : c->opt.mpp;
+    switch (c->action) {
+    case CFLAGS:
+    case CXXFLAGS:
+    case FFLAGS:
+        push_cflags(c, out);
+        break;
+    case CPPFLAGS:
+        push_cppflags(c, out);
+        break;
+    case LDFLAGS:
+        instr_push_runtime_ldflags(out, c->nvcc);
+        instr_push_libomp(out, c->opt.thread, false);
+        break;
+    case LIBS:
+        instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc);
+        break;
+    default:
+        break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    instr_prog = "scorep-config";
+    struct config c = {0};
+    parse(argc, argv, &c);
+    if (c.action == NONE) {
+        fprintf(stderr, "scorep-config: no command given (--cflags, --ldflags, --libs, ...); "
+                        "see scorep-config --help\n");
+        return 1;
+    }
+    if (c.action == NAME) {
+        printf("%s\n", c.name);
+        return 0;
+    }
+    struct argv_buf out = {0};
+    build(&c, &out);
+    for (size_t i = 0; i < out.n; i++)
+        printf("%s%s", i > 0 ? " " : "", out.v[i]);
+    printf("\n");
+    return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
+}
