@@ -5,6 +5,7 @@
 #include <otf2/otf2.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1094,6 +1095,12 @@ int tm_load(const char *path, tm_trace **out, char *err, size_t len)
         ld->locations_group[p] = -1;
     t->internal = ld;
     otf2_error[0] = '\0';
+    /* OTF2 3.0 reads a truncated chunk's header from its chunk buffer past the bytes the file
+     * had: on zeroed memory it reports "no chunk header", on reused heap memory (after a
+     * program freed large blocks, glibc serves 1 MiB from the heap) it may take garbage for a
+     * header and read forever. A fixed mmap threshold keeps the chunk buffers fresh, zeroed
+     * pages from the kernel. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
     int rc = load(anchor, t, ld, err, len);
     OTF2_Error_RegisterCallback(old, NULL);
