@@ -55,6 +55,9 @@ void scorep_metrics_init(void)
                               scorep_cfg.metric_rusage_sep);
     scorep_metric_papi_init(scorep_cfg.metric_papi, false, scorep_cfg.metric_papi_sep);
     scorep_metric_papi_init(scorep_cfg.metric_papi_per_process, true, scorep_cfg.metric_papi_sep);
+    scorep_metric_papi_end();
+    scorep_metric_perf_init(scorep_cfg.metric_perf, false, scorep_cfg.metric_perf_sep);
+    scorep_metric_perf_init(scorep_cfg.metric_perf_per_process, true, scorep_cfg.metric_perf_sep);
     scorep_metric_plugins_init(scorep_cfg.metric_plugins, scorep_cfg.metric_plugins_sep);
 }
 

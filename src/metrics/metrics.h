@@ -68,9 +68,19 @@ typedef struct {
  * merge with the other events by time); values outside l's lifetime are dropped. */
 void scorep_metrics_record_async(struct scorep_location *l, scorep_async_value *v, size_t n);
 
-/* The sources (metric_rusage.c, metric_papi.c, metric_plugins.c). */
+/* The sources (metric_rusage.c, metric_papi.c, metric_perf.c, metric_plugins.c). */
 void scorep_metric_rusage_init(const char *names, bool per_process, const char *sep);
 void scorep_metric_papi_init(const char *names, bool per_process, const char *sep);
+/* After both PAPI lists: sets up the perf:: events that metric_perf.c counts for PAPI. */
+void scorep_metric_papi_end(void);
+void scorep_metric_perf_init(const char *names, bool per_process, const char *sep);
+/* PAPI's perf_event component is disabled: counts PAPI event name (perf::TASK-CLOCK and the
+ * other perf:: software events) with perf_event_open, with PAPI's name and semantics.
+ * 0 added; -1 recognised but not countable (reported); 1 not such an event. */
+int scorep_metric_perf_papi_add(const char *name, bool absolute, bool per_process);
+/* Registers what scorep_metric_perf_papi_add took and says so in one line (reason: why
+ * PAPI's component is disabled; NULL when nothing was taken). */
+void scorep_metric_perf_papi_end(const char *reason);
 void scorep_metric_plugins_init(const char *names, const char *sep);
 void scorep_metric_plugins_begin(bool mpi);
 void scorep_metric_plugins_stop(void);
