@@ -1,13 +1,19 @@
 /* metric_read_cost.c: the cost of one raw counter read without the runtime, to compare with
  * the per-event cost of the metric sources: "ns_per_read <value>".
- * usage: metric_read_cost rusage|thread_cpu|papi:EVENT N */
+ * usage: metric_read_cost rusage|thread_cpu|papi:EVENT|perf:task-clock|perfu:task-clock N
+ * (perf: one-event group read as metric_perf.c reads it, user and kernel mode where allowed;
+ * perfu: user mode only, as the PAPI fallback counts) */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
+#include <linux/perf_event.h>
 #include <papi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 volatile long long sink_out; /* keeps the reads */
 
@@ -28,11 +34,37 @@ static int papi_set(const char *event)
     return es;
 }
 
+/* A one-event group of this thread counting task-clock, read with PERF_FORMAT_GROUP. */
+static int perf_fd(int user_only)
+{
+    struct perf_event_attr a = {.size = sizeof a,
+                                .type = PERF_TYPE_SOFTWARE,
+                                .config = PERF_COUNT_SW_TASK_CLOCK,
+                                .read_format = PERF_FORMAT_GROUP,
+                                .exclude_kernel = (unsigned)user_only,
+                                .exclude_hv = 1};
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0 && !user_only)
+        return perf_fd(1);
+    return fd;
+}
+
+static long long perf_read(int fd)
+{
+    uint64_t v[2] = {0, 0};
+    if (read(fd, v, sizeof v) != (ssize_t)sizeof v)
+        return -1;
+    return (long long)v[1];
+}
+
 int main(int argc, char **argv)
 {
     const char *kind = argc > 1 ? argv[1] : "rusage";
     long n = argc > 2 ? atol(argv[2]) : 1000000L;
-    int es = strncmp(kind, "papi:", 5) == 0 ? papi_set(kind + 5) : 0;
+    int es = strncmp(kind, "papi:", 5) == 0    ? papi_set(kind + 5)
+             : strncmp(kind, "perf:", 5) == 0  ? perf_fd(0)
+             : strncmp(kind, "perfu:", 6) == 0 ? perf_fd(1)
+                                               : 0;
     if (es < 0) {
         printf("ns_per_read n/a\n");
         return 0;
@@ -48,6 +80,8 @@ int main(int argc, char **argv)
         } else if (kind[0] == 't') {
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
             sink += t.tv_nsec;
+        } else if (kind[0] == 'p' && kind[1] == 'e') {
+            sink += perf_read(es);
         } else {
             PAPI_read(es, v);
             sink += v[0];
