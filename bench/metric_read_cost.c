@@ -1,8 +1,10 @@
 /* metric_read_cost.c: the cost of one raw counter read without the runtime, to compare with
  * the per-event cost of the metric sources: "ns_per_read <value>".
- * usage: metric_read_cost rusage|thread_cpu|papi:EVENT|perf:task-clock|perfu:task-clock N
- * (perf: one-event group read as metric_perf.c reads it, user and kernel mode where allowed;
- * perfu: user mode only, as the PAPI fallback counts) */
+ * usage: metric_read_cost rusage|thread_cpu|papi:EVENT|perf:task-clock|perfu:task-clock|
+ *                         perfsys:task-clock N
+ * (perf: one-event group read with libc's read(), user and kernel mode where allowed;
+ * perfu: the same in user mode only, as the PAPI fallback counts; perfsys: read with the
+ * bare system call the runtime makes, src/metrics/metric_perf.h) */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <linux/perf_event.h>
 #include <papi.h>
@@ -15,12 +17,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "metrics/metric_perf.h"
+
 volatile long long sink_out; /* keeps the reads */
 
+/* the thread's CPU time, as bench/metric_tiny.c measures: a loaded machine's other
+ * processes holding the CPU do not count */
 static double now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -49,10 +55,11 @@ static int perf_fd(int user_only)
     return fd;
 }
 
-static long long perf_read(int fd)
+static long long perf_read(int fd, int bare)
 {
     uint64_t v[2] = {0, 0};
-    if (read(fd, v, sizeof v) != (ssize_t)sizeof v)
+    long got = bare ? scorep_perf_sys_read(fd, v, sizeof v) : (long)read(fd, v, sizeof v);
+    if (got != (long)sizeof v)
         return -1;
     return (long long)v[1];
 }
@@ -61,10 +68,11 @@ int main(int argc, char **argv)
 {
     const char *kind = argc > 1 ? argv[1] : "rusage";
     long n = argc > 2 ? atol(argv[2]) : 1000000L;
-    int es = strncmp(kind, "papi:", 5) == 0    ? papi_set(kind + 5)
-             : strncmp(kind, "perf:", 5) == 0  ? perf_fd(0)
-             : strncmp(kind, "perfu:", 6) == 0 ? perf_fd(1)
-                                               : 0;
+    int es = strncmp(kind, "papi:", 5) == 0      ? papi_set(kind + 5)
+             : strncmp(kind, "perf:", 5) == 0    ? perf_fd(0)
+             : strncmp(kind, "perfu:", 6) == 0   ? perf_fd(1)
+             : strncmp(kind, "perfsys:", 8) == 0 ? perf_fd(0)
+                                                 : 0;
     if (es < 0) {
         printf("ns_per_read n/a\n");
         return 0;
@@ -81,7 +89,7 @@ int main(int argc, char **argv)
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
             sink += t.tv_nsec;
         } else if (kind[0] == 'p' && kind[1] == 'e') {
-            sink += perf_read(es);
+            sink += perf_read(es, kind[4] == 's');
         } else {
             PAPI_read(es, v);
             sink += v[0];

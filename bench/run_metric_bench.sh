@@ -2,7 +2,8 @@
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_metric_bench.sh: part of `make bench`: the cost of metric sources per event
 # (tiny(x) called N times, profiling on, one metric read at each enter and leave) against
-# the raw read of the same counter. Prints a table; asserts nothing.
+# the raw read of the same counter, both in the thread's CPU time (bench/metric_tiny.c,
+# bench/metric_read_cost.c). Prints a table; asserts nothing.
 #
 # Environment: abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (default 5),
 # BENCH_METRIC_CALLS (calls per run, default 1000000).
@@ -21,8 +22,9 @@ SCOREP_THROTTLING=false
 export SCOREP_THROTTLING
 
 echo "building the metric benchmark programs in $tmp ..." >&2
-"$builddir/scorep-cc" $cc -O2 -o tiny "$srcdir/bench/tiny.c"
-$cc -O2 -o read_cost "$srcdir/bench/metric_read_cost.c" -lpapi
+# tiny.c with the thread's CPU time as its clock (the reads' cost is compared, not waits)
+"$builddir/scorep-cc" $cc -O2 -o tiny "$srcdir/bench/metric_tiny.c"
+$cc -O2 -I"$srcdir/src" -o read_cost "$srcdir/bench/metric_read_cost.c" -lpapi
 # a plugin that only counts its reads: the runtime's own cost of one plugin metric
 $cc -O2 -shared -fPIC -I"$srcdir/include" -DSYNTH_KIND=1 -o libsynth_sync.so \
     "$srcdir/test/plugins/synth.c" -lpthread
@@ -108,6 +110,17 @@ if [ "$(./read_cost $papi_kind 1000 | sed -n 's/^ns_per_read //p')" = n/a ]; the
 fi
 set -- $(trio $papi_kind SCOREP_METRIC_PAPI=perf::TASK-CLOCK)
 papi_b=$1 papi=$2 papi_read=$3
+# the bare system call the runtime makes, against libc's read() of the raw read column
+: >s.txt
+: >l.txt
+i=0
+while [ $i -lt "$runs" ]; do
+    i=$((i + 1))
+    ./read_cost perfsys:task-clock "$calls" | sed -n 's/^ns_per_read //p' >>s.txt
+    ./read_cost perf:task-clock "$calls" | sed -n 's/^ns_per_read //p' >>l.txt
+done
+sys_read=$(minimum <s.txt)
+libc_read=$(minimum <l.txt)
 
 echo
 echo "metric sources: tiny(x) called $calls times, $runs runs per variant (median ns per call;"
@@ -128,6 +141,7 @@ printf '%s\n' "base: profiling, no metric|$base|$base|-" \
     $4 == "-" { printf "%-30s %10.2f\n", $1, $2; next }
     { e = ($2 - $3) / 2
       printf "%-30s %10.2f %10.2f %10.2f %13.2f\n", $1, $2, e, $4, e - $4 }'
+echo "(perf read, minimum of $runs runs: bare system call $sys_read ns, libc read() $libc_read ns)"
 echo "(*: minimum of $runs runs interleaved with runs without metrics and of the raw read,"
 echo " against that base; the others: median against the base rows)"
 echo "(raw read: the same counter read in a plain loop, bench/metric_read_cost.c: for perf and"

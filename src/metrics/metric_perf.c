@@ -4,6 +4,7 @@
 #include "core/runtime.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
+#include "metrics/metric_perf.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -15,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum { MAX_EVENTS = 32 };
+enum { MAX_EVENTS = SCOREP_PERF_MAX_EVENTS };
 
 /* Software events: perf's names (Score-P's SCOREP_METRIC_PERF), libpfm4's names of the same
  * event (PAPI's perf::NAME) and libpfm4's canonical name, which PAPI gives as description. */
@@ -96,14 +97,6 @@ typedef struct {
 /* [0] SCOREP_METRIC_PERF, [1] _PER_PROCESS, [2] PAPI fallback, [3] PAPI per process */
 static perf_group groups[4];
 
-/* One thread's open group. PERF_FORMAT_GROUP: the leader's read returns nr, then the
- * values in the order the events joined the group. */
-typedef struct {
-    int fds[MAX_EVENTS];
-    uint32_t n;
-    uint64_t buf[MAX_EVENTS + 1];
-} perf_thread;
-
 static int perf_open(struct perf_event_attr *a, int group_fd)
 {
     return (int)syscall(SYS_perf_event_open, a, 0 /* this thread */, -1 /* any CPU */, group_fd,
@@ -115,17 +108,6 @@ static void close_all(int *fds, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
         if (fds[i] >= 0)
             close(fds[i]);
-}
-
-/* Reading the counters is the one system call of the metric path: read() on the leader
- * returns all of the thread's values at once. A failed read keeps the last values. */
-static void perf_read(void *state, uint64_t *out)
-{
-    perf_thread *t = state;
-    ssize_t want = (ssize_t)((t->n + 1) * sizeof(uint64_t));
-    if (read(t->fds[0], t->buf, (size_t)want) != want)
-        return;
-    memcpy(out, t->buf + 1, t->n * sizeof *out);
 }
 
 /* Opens the events of g as one group of the calling thread; 0 or an errno. */
@@ -153,7 +135,7 @@ static int perf_attach(scorep_metric_group *grp, struct scorep_location *l, void
 {
     (void)l;
     perf_group *g = grp->ctx;
-    perf_thread *t = calloc(1, sizeof *t);
+    scorep_perf_thread *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
     int err = open_group(g, t->fds);
@@ -172,7 +154,7 @@ static int perf_attach(scorep_metric_group *grp, struct scorep_location *l, void
 /* The thread ends: its descriptors are given back. */
 static void perf_release(void *state)
 {
-    perf_thread *t = state;
+    scorep_perf_thread *t = state;
     close_all(t->fds, t->n);
     free(t);
 }
@@ -360,7 +342,7 @@ static void register_group(perf_group *g, bool per_process)
     g->g.ids = g->ids;
     g->g.master_only = per_process;
     g->g.attach = perf_attach;
-    g->g.read = perf_read;
+    g->g.read = NULL; /* read inline by the event path: scorep_perf_read */
     g->g.release = perf_release;
     g->g.ctx = g;
     scorep_metrics_add_group(&g->g);

@@ -15,7 +15,7 @@ enum { SCOREP_METRICS_MAX_GROUPS = 32 };
 typedef void (*scorep_metric_read_fn)(void *state, uint64_t *out);
 
 typedef struct {
-    scorep_metric_read_fn read;
+    scorep_metric_read_fn read;   /* NULL: a perf counter group (scorep_perf_read) */
     void (*release)(void *state); /* at thread end; may be NULL */
     void *state;
     uint64_t *out;
@@ -38,7 +38,7 @@ typedef struct scorep_metric_group {
     bool master_only; /* per process: only the first location records it */
     /* Creates the per-thread state on the thread itself; 0 or -1 (then not recorded). */
     int (*attach)(struct scorep_metric_group *g, struct scorep_location *l, void **state);
-    scorep_metric_read_fn read;
+    scorep_metric_read_fn read;   /* NULL: state is a scorep_perf_thread (metric_perf.h) */
     void (*release)(void *state); /* frees what attach made, on the thread; may be NULL */
     void *ctx;
 } scorep_metric_group;
