@@ -1,10 +1,11 @@
 /* metric_read_cost.c: the cost of one raw counter read without the runtime, to compare with
  * the per-event cost of the metric sources: "ns_per_read <value>".
  * usage: metric_read_cost rusage|thread_cpu|papi:EVENT|perf:task-clock|perfu:task-clock|
- *                         perfsys:task-clock N
+ *                         perfsys:task-clock|perfdeep:task-clock N
  * (perf: one-event group read with libc's read(), user and kernel mode where allowed;
  * perfu: the same in user mode only, as the PAPI fallback counts; perfsys: read with the
- * bare system call the runtime makes, src/metrics/metric_perf.h) */
+ * bare system call the runtime makes, src/metrics/metric_perf.h; perfdeep: that call made
+ * five call frames deep, to show what the returns after a kernel entry cost) */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <linux/perf_event.h>
 #include <papi.h>
@@ -64,15 +65,33 @@ static long long perf_read(int fd, int bare)
     return (long long)v[1];
 }
 
+/* five frames between the loop and the system call, as an event path has some */
+__attribute__((noinline)) static long long deep0(int fd)
+{
+    return perf_read(fd, 1);
+}
+#define DEEP(n, m)                                                                                 \
+    __attribute__((noinline)) static long long deep##n(int fd)                                     \
+    {                                                                                              \
+        long long v = deep##m(fd);                                                                 \
+        __asm__ volatile("" ::: "memory");                                                         \
+        return v;                                                                                  \
+    }
+DEEP(1, 0)
+DEEP(2, 1)
+DEEP(3, 2)
+DEEP(4, 3)
+
 int main(int argc, char **argv)
 {
     const char *kind = argc > 1 ? argv[1] : "rusage";
     long n = argc > 2 ? atol(argv[2]) : 1000000L;
-    int es = strncmp(kind, "papi:", 5) == 0      ? papi_set(kind + 5)
-             : strncmp(kind, "perf:", 5) == 0    ? perf_fd(0)
-             : strncmp(kind, "perfu:", 6) == 0   ? perf_fd(1)
-             : strncmp(kind, "perfsys:", 8) == 0 ? perf_fd(0)
-                                                 : 0;
+    int es = strncmp(kind, "papi:", 5) == 0       ? papi_set(kind + 5)
+             : strncmp(kind, "perf:", 5) == 0     ? perf_fd(0)
+             : strncmp(kind, "perfu:", 6) == 0    ? perf_fd(1)
+             : strncmp(kind, "perfsys:", 8) == 0  ? perf_fd(0)
+             : strncmp(kind, "perfdeep:", 9) == 0 ? perf_fd(0)
+                                                  : 0;
     if (es < 0) {
         printf("ns_per_read n/a\n");
         return 0;
@@ -89,7 +108,7 @@ int main(int argc, char **argv)
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
             sink += t.tv_nsec;
         } else if (kind[0] == 'p' && kind[1] == 'e') {
-            sink += perf_read(es, kind[4] == 's');
+            sink += kind[4] == 'd' ? deep4(es) : perf_read(es, kind[4] == 's');
         } else {
             PAPI_read(es, v);
             sink += v[0];

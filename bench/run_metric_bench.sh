@@ -111,16 +111,20 @@ fi
 set -- $(trio $papi_kind SCOREP_METRIC_PAPI=perf::TASK-CLOCK)
 papi_b=$1 papi=$2 papi_read=$3
 # the bare system call the runtime makes, against libc's read() of the raw read column
+# and the bare call made five call frames deep (returns after a kernel entry mispredict)
 : >s.txt
 : >l.txt
+: >d.txt
 i=0
 while [ $i -lt "$runs" ]; do
     i=$((i + 1))
     ./read_cost perfsys:task-clock "$calls" | sed -n 's/^ns_per_read //p' >>s.txt
     ./read_cost perf:task-clock "$calls" | sed -n 's/^ns_per_read //p' >>l.txt
+    ./read_cost perfdeep:task-clock "$calls" | sed -n 's/^ns_per_read //p' >>d.txt
 done
 sys_read=$(minimum <s.txt)
 libc_read=$(minimum <l.txt)
+deep_read=$(minimum <d.txt)
 
 echo
 echo "metric sources: tiny(x) called $calls times, $runs runs per variant (median ns per call;"
@@ -141,7 +145,8 @@ printf '%s\n' "base: profiling, no metric|$base|$base|-" \
     $4 == "-" { printf "%-30s %10.2f\n", $1, $2; next }
     { e = ($2 - $3) / 2
       printf "%-30s %10.2f %10.2f %10.2f %13.2f\n", $1, $2, e, $4, e - $4 }'
-echo "(perf read, minimum of $runs runs: bare system call $sys_read ns, libc read() $libc_read ns)"
+echo "(perf read, minimum of $runs runs: bare system call $sys_read ns, libc read() $libc_read ns,"
+echo " the bare call five call frames deep $deep_read ns)"
 echo "(*: minimum of $runs runs interleaved with runs without metrics and of the raw read,"
 echo " against that base; the others: median against the base rows)"
 echo "(raw read: the same counter read in a plain loop, bench/metric_read_cost.c: for perf and"
