@@ -197,6 +197,9 @@ static void add_event(perf_group *g, const char *name, struct perf_event_attr *a
                       const scorep_metric_def *d, bool default_domain)
 {
     uint32_t i = g->g.n;
+    for (uint32_t k = 0; k < i; k++)
+        if (strcmp(g->names[k], name) == 0)
+            return; /* listed twice: one counter, one metric */
     if (i == MAX_EVENTS) {
         scorep_warn("%s: more than %d events; '%s' is not recorded", g->var, MAX_EVENTS, name);
         return;

@@ -107,7 +107,8 @@ else
 fi
 
 # --- bad input: an unknown name and hardware events, one line each; the rest goes on ----
-run_app f5 env SCOREP_EXPERIMENT_DIRECTORY=f5 SCOREP_METRIC_PERF="task-clock;no-such-event;cycles;instructions" \
+run_app f5 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=f5 \
+    SCOREP_METRIC_PERF="task-clock;no-such-event;cycles;instructions;task-clock" \
     SCOREP_METRIC_PERF_SEP=";" SCOREP_METRIC_RUSAGE=ru_minflt ./metrics 100 0 0 0
 expect_eq "$status" 0 "bad events: exit status"
 expect_eq "$(grep -c "SCOREP_METRIC_PERF: unknown perf event 'no-such-event' is not recorded; the names are perf's: task-clock" f5.err)" 1 \
@@ -122,6 +123,7 @@ fi
 n_user=$(grep -c "$user_only" f5.err || true)
 expect_eq "$(wc -l <f5.err | tr -d ' ')" $((1 + n_hw + n_user)) "bad events: one line per bad event"
 expect_ge "$(profile_isum f5 main task-clock)" 1 "bad events: task-clock still recorded"
+expect_eq "$(trace_defs f5 | grep -c 'METRIC_MEMBER .*"task-clock"')" 1 "task-clock listed twice: one metric"
 expect_ge "$(profile_isum f5 main/touch ru_minflt)" 100 "bad events: the other sources still recorded"
 
 # --- without the right to count kernel events (perf_event_paranoid >= 2, not root) -------
