@@ -96,8 +96,10 @@ cpu=$(ns SCOREP_METRIC_PLUGINS=cputime SCOREP_METRIC_CPUTIME=thread_cpu)
 ru=$(ns SCOREP_METRIC_RUSAGE=ru_minflt)
 ru_read=$(read_ns rusage)
 cpu_read=$(read_ns thread_cpu)
+# shellcheck disable=SC2046 # trio prints three numbers to split into $1 $2 $3
 set -- $(trio perf:task-clock SCOREP_METRIC_PERF=task-clock)
 perf_b=$1 perf=$2 perf_read=$3
+# shellcheck disable=SC2046
 set -- $(trio perf:task-clock SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=400M \
     SCOREP_METRIC_PERF=task-clock)
 perf_tb=$1 perf_t=$2 perf_tread=$3
@@ -108,6 +110,7 @@ if [ "$(./read_cost $papi_kind 1000 | sed -n 's/^ns_per_read //p')" = n/a ]; the
     papi_kind=perfu:task-clock
     papi_label="papi perf::TASK-CLOCK (fallback)"
 fi
+# shellcheck disable=SC2046
 set -- $(trio $papi_kind SCOREP_METRIC_PAPI=perf::TASK-CLOCK)
 papi_b=$1 papi=$2 papi_read=$3
 # the bare system call the runtime makes, against libc's read() of the raw read column

@@ -10,15 +10,26 @@ scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
 sw=task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations
 user_only="the kernel lets this process count only user-mode events"
 
-# within10 A B: 1 when A is within 10 % of B
+# within10 A B [EXTRA]: 1 when A is within 10 % of B; A may exceed that by EXTRA ns: the
+# kernel's task-clock and cpu-clock run on its local clock, so they also count the time the
+# hypervisor steals and interrupts take while the thread runs, which CLOCK_*_CPUTIME_ID
+# leaves out (rq clock_task)
 within10()
 {
-    awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; print (b > 0 && d <= 0.1 * b) }'
+    awk -v a="$1" -v b="$2" -v x="${3:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d
+        print (b > 0 && (d <= 0.1 * b || (a > b && a - b <= 0.1 * b + x))) }'
+}
+# stolen_ns: steal + irq + softirq time of all CPUs so far (/proc/stat), in ns
+stolen_ns()
+{
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + $8 + $9) * 1e9 / hz }' /proc/stat
 }
 
 # --- linked: 2000 fresh pages in touch(), 500 ms of CPU in spin(), main sleeps 20 ms ----
+s0=$(stolen_ns)
 run_app f1 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=f1 SCOREP_METRIC_PERF="$sw" \
     ./metrics 2000 500 0 20
+st=$(($(stolen_ns) - s0))
 expect_eq "$status" 0 "linked: exit status"
 # where the kernel allows only user-mode counts (not as root) there is one line saying so
 kernel=1
@@ -27,7 +38,7 @@ expect_eq "$(wc -l <f1.err | tr -d ' ')" $((1 - kernel)) "linked: no message (or
 cpu=$(sed -n 's/^cpu_ns //p' f1.out)
 for m in task-clock cpu-clock; do
     v=$(profile_isum f1 main $m)
-    expect_eq "$(within10 "$v" "$cpu")" 1 "linked: $m of main ($v ns) within 10% of the CPU time ($cpu ns)"
+    expect_eq "$(within10 "$v" "$cpu" "$st")" 1 "linked: $m of main ($v ns) within 10% of the CPU time ($cpu ns, + $st ns stolen)"
 done
 expect_ge "$(profile_isum f1 main/touch page-faults)" 2000 "linked: page-faults of touch >= its 2000 pages"
 expect_ge "$(profile_isum f1 main/touch minor-faults)" 2000 "linked: minor-faults of touch >= 2000"
@@ -64,23 +75,27 @@ expect_eq "$(grep -c 'METRIC_CLASS .*Occurrence: SYNCHRONOUS_STRICT' f1.defs)" 7
 
 # --- the same program unchanged under scorep-run (gcc -finstrument-functions only) --------
 gcc -O1 -finstrument-functions -o metrics_plain "$PROGRAMS/metrics.c" -lpthread || fail "gcc failed"
+s0=$(stolen_ns)
 run_app f2 env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_EXPERIMENT_DIRECTORY=f2 \
     SCOREP_METRIC_PERF=task-clock,page-faults "$top_builddir/scorep-run" ./metrics_plain 1000 500 0 0
+st=$(($(stolen_ns) - s0))
 expect_eq "$status" 0 "scorep-run: exit status"
 cpu=$(sed -n 's/^cpu_ns //p' f2.out)
 v=$(profile_isum f2 main task-clock)
-expect_eq "$(within10 "$v" "$cpu")" 1 "scorep-run: task-clock of main ($v ns) within 10% of the CPU time ($cpu ns)"
+expect_eq "$(within10 "$v" "$cpu" "$st")" 1 "scorep-run: task-clock of main ($v ns) within 10% of the CPU time ($cpu ns, + $st ns stolen)"
 expect_ge "$(profile_isum f2 main/touch page-faults)" 1000 "scorep-run: page-faults of touch >= 1000"
 
 # --- pthreads: 2 workers of 50 ms CPU each, running at the same time ---------------------
+s0=$(stolen_ns)
 run_app f3 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=f3 \
     SCOREP_METRIC_PERF=task-clock SCOREP_METRIC_PERF_PER_PROCESS=page-faults ./metrics 0 0 2 0
+st=$(($(stolen_ns) - s0))
 expect_eq "$status" 0 "pthreads: exit status"
 for loc in 1 2; do
     v=$(profile_isum f3 THREADS/worker/spin task-clock $loc)
     # its own 50 ms; the process's counter would hold both workers' 100 ms
     expect_ge "$v" 47500000 "pthreads: task-clock of spin on location $loc >= 95% of 50 ms"
-    expect_ge 75000000 "$v" "pthreads: task-clock of spin on location $loc <= 75 ms (its own thread)"
+    expect_ge $((75000000 + st)) "$v" "pthreads: task-clock of spin on location $loc <= 75 ms (its own thread)"
 done
 expect_eq "$(trace_other f3 | awk '$1 == "METRIC" && /"page-faults"/ { print $2 }' | sort -u | tr '\n' ' ')" \
     "0 " "per process: page-faults only on location 0"
@@ -90,8 +105,10 @@ expect_eq "$(trace_count f3 METRIC 1)" 4 "pthreads: location 1 has 1 metric x 4 
 if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&
     command -v clang >/dev/null 2>&1; then
     scorep_cc clang -fopenmp -o metric_omp "$PROGRAMS/metric_omp.c"
+    s0=$(stolen_ns)
     run_app f4 env SCOREP_EXPERIMENT_DIRECTORY=f4 SCOREP_METRIC_PERF=task-clock \
         SCOREP_METRIC_PAPI=perf::TASK-CLOCK ./metric_omp 3 100
+    st=$(($(stolen_ns) - s0))
     expect_eq "$status" 0 "OpenMP: exit status"
     expect_eq "$(cat f4.out)" "threads 3" "OpenMP: program output"
     for m in task-clock perf::TASK-CLOCK; do
@@ -99,7 +116,7 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
             v=$(profile_dump f4 -i -m $m | awk -F'\t' -v l=$loc '
                 $3 == l && $2 ~ /\/spin$/ { split($4, kv, "="); s += kv[2] } END { print s + 0 }')
             expect_ge "$v" 95000000 "OpenMP: $m of spin on location $loc >= 95% of 100 ms"
-            expect_ge 150000000 "$v" "OpenMP: $m of spin on location $loc <= 150 ms (its own thread)"
+            expect_ge $((150000000 + st)) "$v" "OpenMP: $m of spin on location $loc <= 150 ms (its own thread)"
         done
     done
 else
@@ -131,9 +148,11 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)
 if [ "$(id -u)" = 0 ] && [ "$paranoid" -ge 2 ] && command -v setpriv >/dev/null 2>&1; then
     mkdir nobody && chmod 777 nobody && chmod 711 "$work" && cp metrics nobody/
     cd nobody
+    s0=$(stolen_ns)
     run_app f6 setpriv --reuid=65534 --regid=65534 --clear-groups env \
         SCOREP_EXPERIMENT_DIRECTORY=f6 SCOREP_METRIC_PERF=task-clock,page-faults,context-switches \
         ./metrics 500 200 0 0
+    st=$(($(stolen_ns) - s0))
     if [ "$status" != 0 ] && grep -q "cannot open\|Permission denied" f6.err; then
         echo "note: the build tree cannot be read as user nobody here: the user-mode part is skipped"
     else
@@ -142,7 +161,7 @@ if [ "$(id -u)" = 0 ] && [ "$paranoid" -ge 2 ] && command -v setpriv >/dev/null 
             "user mode: one line naming the events that fell back"
         cpu=$(sed -n 's/^cpu_ns //p' f6.out)
         v=$(profile_isum f6 main task-clock)
-        expect_eq "$(within10 "$v" "$cpu")" 1 "user mode: task-clock ($v ns) still within 10% of the CPU time ($cpu ns)"
+        expect_eq "$(within10 "$v" "$cpu" "$st")" 1 "user mode: task-clock ($v ns) still within 10% of the CPU time ($cpu ns, + $st ns stolen)"
         expect_ge "$(profile_isum f6 main/touch page-faults)" 500 "user mode: page-faults of touch >= 500"
         expect_eq "$(profile_isum f6 main context-switches)" 0 "user mode: context-switches 0"
     fi
