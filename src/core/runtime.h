@@ -36,6 +36,7 @@ typedef struct {
     char *sampling_events, *sampling_sep; /* src/sampling */
     /* metric sources (src/metrics) */
     char *metric_papi, *metric_papi_per_process, *metric_papi_sep;
+    char *metric_perf, *metric_perf_per_process, *metric_perf_sep;
     char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
     char *metric_plugins, *metric_plugins_sep;
 } scorep_runtime_config;

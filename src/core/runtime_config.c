@@ -160,6 +160,15 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "PAPI events recorded on the first thread of each process", ""),
     V("METRIC_PAPI_SEP", STRING, &scorep_cfg.metric_papi_sep, ",", NULL,
       "Separator of the PAPI event lists", ""),
+    V("METRIC_PERF", STRING, &scorep_cfg.metric_perf, "", NULL,
+      "perf events recorded per thread (perf_event_open)",
+      "perf's names, e.g. task-clock,page-faults,context-switches,cycles; :u or :k for user "
+      "or kernel mode only (default both, where the kernel allows it). An event that cannot "
+      "be counted is reported and left out."),
+    V("METRIC_PERF_PER_PROCESS", STRING, &scorep_cfg.metric_perf_per_process, "", NULL,
+      "perf events recorded on the first thread of each process", ""),
+    V("METRIC_PERF_SEP", STRING, &scorep_cfg.metric_perf_sep, ",", NULL,
+      "Separator of the perf event lists", ""),
     V("METRIC_RUSAGE", STRING, &scorep_cfg.metric_rusage, "", NULL,
       "Resource usage (getrusage) fields recorded per thread",
       "all, or names such as ru_utime, ru_stime, ru_minflt, ru_majflt, ru_nvcsw, ru_nivcsw."),

@@ -1,5 +1,6 @@
 /* metric_papi.c: SCOREP_METRIC_PAPI(_PER_PROCESS): PAPI events (presets and native ones such
- * as perf::TASK-CLOCK), one PAPI event set per thread, read with PAPI_read. */
+ * as perf::TASK-CLOCK), one PAPI event set per thread, read with PAPI_read; perf:: software
+ * events go to metric_perf.c when PAPI's perf_event component is disabled. */
 #include "core/runtime.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
@@ -51,6 +52,19 @@ static void unavailable(const char *name, int rc)
                 name, PAPI_strerror(rc));
 }
 
+/* Why PAPI's perf_event component cannot count (e.g. libpfm4 knows no PMU of this CPU), or
+ * NULL when it can. */
+static const char *perf_component_disabled(void)
+{
+    int cidx = PAPI_get_component_index("perf_event");
+    if (cidx < 0)
+        return "PAPI was built without it";
+    const PAPI_component_info_t *ci = PAPI_get_component_info(cidx);
+    if (!ci || !ci->disabled)
+        return NULL;
+    return ci->disabled_reason[0] ? ci->disabled_reason : "no reason given";
+}
+
 /* An event counts when it can be added to an event set that then starts. */
 static int probe(int code)
 {
@@ -83,6 +97,10 @@ static void add_token(const char *tok, void *arg)
     if (rc == PAPI_OK)
         rc = probe(code);
     if (rc != PAPI_OK) {
+        /* 0: counted by the perf source instead; -1: refused there, already reported */
+        if (perf_component_disabled() &&
+            scorep_metric_perf_papi_add(name, absolute, g == &groups[1]) <= 0)
+            return;
         unavailable(name, rc);
         return;
     }
@@ -158,4 +176,10 @@ void scorep_metric_papi_init(const char *names, bool per_process, const char *se
     g->g.release = papi_release;
     g->g.ctx = g;
     scorep_metrics_add_group(&g->g);
+}
+
+void scorep_metric_papi_end(void)
+{
+    if (papi_ready > 0)
+        scorep_metric_perf_papi_end(perf_component_disabled());
 }

@@ -1,6 +1,7 @@
 /* metrics.c: the registry of metric groups, the per-location value arrays, and the
  * recording of asynchronous values into a location's trace. */
 #include "metrics/metrics.h"
+#include "metrics/metrics_event.h"
 #include "core/location.h"
 #include "core/runtime.h"
 
@@ -55,6 +56,9 @@ void scorep_metrics_init(void)
                               scorep_cfg.metric_rusage_sep);
     scorep_metric_papi_init(scorep_cfg.metric_papi, false, scorep_cfg.metric_papi_sep);
     scorep_metric_papi_init(scorep_cfg.metric_papi_per_process, true, scorep_cfg.metric_papi_sep);
+    scorep_metric_papi_end();
+    scorep_metric_perf_init(scorep_cfg.metric_perf, false, scorep_cfg.metric_perf_sep);
+    scorep_metric_perf_init(scorep_cfg.metric_perf_per_process, true, scorep_cfg.metric_perf_sep);
     scorep_metric_plugins_init(scorep_cfg.metric_plugins, scorep_cfg.metric_plugins_sep);
 }
 
@@ -94,7 +98,7 @@ int scorep_metrics_attach(scorep_location *l)
     }
     /* the first reads are the start values of everything that follows */
     for (uint32_t i = 0; i < s->n_readers; i++)
-        s->readers[i].read(s->readers[i].state, s->readers[i].out);
+        scorep_metric_reader_read(&s->readers[i]);
     if (s->n == 0) {
         free(values);
         free(ids);

@@ -15,7 +15,7 @@ enum { SCOREP_METRICS_MAX_GROUPS = 32 };
 typedef void (*scorep_metric_read_fn)(void *state, uint64_t *out);
 
 typedef struct {
-    scorep_metric_read_fn read;
+    scorep_metric_read_fn read;   /* NULL: a perf counter group (scorep_perf_read) */
     void (*release)(void *state); /* at thread end; may be NULL */
     void *state;
     uint64_t *out;
@@ -38,7 +38,7 @@ typedef struct scorep_metric_group {
     bool master_only; /* per process: only the first location records it */
     /* Creates the per-thread state on the thread itself; 0 or -1 (then not recorded). */
     int (*attach)(struct scorep_metric_group *g, struct scorep_location *l, void **state);
-    scorep_metric_read_fn read;
+    scorep_metric_read_fn read;   /* NULL: state is a scorep_perf_thread (metric_perf.h) */
     void (*release)(void *state); /* frees what attach made, on the thread; may be NULL */
     void *ctx;
 } scorep_metric_group;
@@ -68,9 +68,19 @@ typedef struct {
  * merge with the other events by time); values outside l's lifetime are dropped. */
 void scorep_metrics_record_async(struct scorep_location *l, scorep_async_value *v, size_t n);
 
-/* The sources (metric_rusage.c, metric_papi.c, metric_plugins.c). */
+/* The sources (metric_rusage.c, metric_papi.c, metric_perf.c, metric_plugins.c). */
 void scorep_metric_rusage_init(const char *names, bool per_process, const char *sep);
 void scorep_metric_papi_init(const char *names, bool per_process, const char *sep);
+/* After both PAPI lists: sets up the perf:: events that metric_perf.c counts for PAPI. */
+void scorep_metric_papi_end(void);
+void scorep_metric_perf_init(const char *names, bool per_process, const char *sep);
+/* PAPI's perf_event component is disabled: counts PAPI event name (perf::TASK-CLOCK and the
+ * other perf:: software events) with perf_event_open, with PAPI's name and semantics.
+ * 0 added; -1 recognised but not countable (reported); 1 not such an event. */
+int scorep_metric_perf_papi_add(const char *name, bool absolute, bool per_process);
+/* Registers what scorep_metric_perf_papi_add took and says so in one line (reason: why
+ * PAPI's component is disabled; NULL when nothing was taken). */
+void scorep_metric_perf_papi_end(const char *reason);
 void scorep_metric_plugins_init(const char *names, const char *sep);
 void scorep_metric_plugins_begin(bool mpi);
 void scorep_metric_plugins_stop(void);

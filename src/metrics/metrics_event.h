@@ -4,7 +4,17 @@
 #define SCOREP_METRICS_EVENT_H
 
 #include "core/location.h"
+#include "metrics/metric_perf.h"
 #include "metrics/metrics.h"
+
+/* One reader's values: perf groups are read here, without a call (metric_perf.h). */
+static inline void scorep_metric_reader_read(const scorep_metric_reader *r)
+{
+    if (r->read)
+        r->read(r->state, r->out);
+    else
+        scorep_perf_read(r->state, r->out);
+}
 
 /* Reads the location's metrics at event time t. In the buffer the values get timestamp t
  * and the event itself t + 1 (buffer timestamps are unique per location; the trace writer
@@ -17,7 +27,7 @@ static inline uint64_t scorep_metrics_event(scorep_location *l, uint64_t t)
      * workers, docs/openmp.md): l's last values stand for them. */
     if (__builtin_expect(scorep_tls_location == l, 1))
         for (uint32_t i = 0; i < s->n_readers; i++)
-            s->readers[i].read(s->readers[i].state, s->readers[i].out);
+            scorep_metric_reader_read(&s->readers[i]);
     if (!l->tracing)
         return t;
     for (uint32_t i = 0; i < s->n; i++)

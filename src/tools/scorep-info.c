@@ -53,6 +53,8 @@ static int build_info(void)
     printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");
     printf("  papi        yes (SCOREP_METRIC_PAPI; events PAPI cannot count are reported and "
            "left out)\n");
+    printf("  perf        yes (SCOREP_METRIC_PERF, perf_event_open; also PAPI's perf:: "
+           "software events where PAPI's perf_event component is disabled)\n");
     printf("  plugins     yes (SCOREP_METRIC_PLUGINS, Score-P plugin interface version 1; "
            "shipped: cputime, meminfo)\n");
     printf("output:\n");
