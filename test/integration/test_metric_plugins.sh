@@ -100,7 +100,9 @@ expect_eq "$status" 0 "meminfo: exit status"
 expect_eq "$(cat m1.err)" "" "meminfo: nothing on stderr"
 total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 trace_other m1 | awk '$1 == "METRIC" && /"MemTotal"/ { v = $NF; sub(/\)$/, "", v); print v }' >memtotal.txt
-expect_ge "$(wc -l <memtotal.txt)" 5 "meminfo: >= 5 samples in 200 ms at 5 ms"
+# about 40 expected; a loaded machine may starve the sampling thread, so only "it samples
+# repeatedly" is asserted
+expect_ge "$(wc -l <memtotal.txt)" 2 "meminfo: >= 2 samples in 200 ms at 5 ms"
 expect_eq "$(sort -u memtotal.txt)" "$total" "meminfo: every MemTotal sample is /proc/meminfo's ($total kB)"
 expect_eq "$(profile_locations m1)" 1 "meminfo: the sampling thread is no location"
 expect_eq "$(trace_check_order m1)" 0 "meminfo: events in time order"
