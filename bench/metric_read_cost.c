@@ -22,7 +22,7 @@
 
 volatile long long sink_out; /* keeps the reads */
 
-/* the thread's CPU time, as bench/metric_tiny.c measures: a loaded machine's other
+/* the thread's CPU time, as bench/tiny.c (TINY_CLOCK=CLOCK_THREAD_CPUTIME_ID) measures: a loaded machine's other
  * processes holding the CPU do not count */
 static double now_ns(void)
 {

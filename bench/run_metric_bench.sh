@@ -2,8 +2,9 @@
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_metric_bench.sh: part of `make bench`: the cost of metric sources per event
 # (tiny(x) called N times, profiling on, one metric read at each enter and leave) against
-# the raw read of the same counter, both in the thread's CPU time (bench/metric_tiny.c,
-# bench/metric_read_cost.c). Prints a table; asserts nothing.
+# the raw read of the same counter, both in the thread's CPU time (bench/tiny.c built with
+# TINY_CLOCK=CLOCK_THREAD_CPUTIME_ID, bench/metric_read_cost.c). Prints a table; asserts
+# nothing.
 #
 # Environment: abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (default 5),
 # BENCH_METRIC_CALLS (calls per run, default 1000000).
@@ -23,7 +24,7 @@ export SCOREP_THROTTLING
 
 echo "building the metric benchmark programs in $tmp ..." >&2
 # tiny.c with the thread's CPU time as its clock (the reads' cost is compared, not waits)
-"$builddir/scorep-cc" $cc -O2 -o tiny "$srcdir/bench/metric_tiny.c"
+"$builddir/scorep-cc" $cc -O2 -DTINY_CLOCK=CLOCK_THREAD_CPUTIME_ID -o tiny "$srcdir/bench/tiny.c"
 $cc -O2 -I"$srcdir/src" -o read_cost "$srcdir/bench/metric_read_cost.c" -lpapi
 # a plugin that only counts its reads: the runtime's own cost of one plugin metric
 $cc -O2 -shared -fPIC -I"$srcdir/include" -DSYNTH_KIND=1 -o libsynth_sync.so \
