@@ -42,7 +42,7 @@ void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 static int usable(scorep_location *l)
 {
     scorep_throttle_settle();
-    return l && scorep_measurement_active && l->recording;
+    return l && scorep_location_recording(l);
 }
 
 static void record(scorep_location *l, buf_class c, uint32_t type, uint32_t a, uint64_t v,
@@ -99,10 +99,14 @@ void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
     record(l, BUF_CLASS_THREAD, type, 0, seq, scorep_event_time(l));
 }
 
+/* Score-P's semantics: recording is switched for the whole process. The thread that
+ * switches it off shows the time off as a call of "MEASUREMENT OFF" where it switched, and
+ * its trace has the MeasurementOnOff events; the other threads record nothing meanwhile
+ * (calls they entered while it was off end unrecorded, see scorep_location_recording). */
 void scorep_event_recording(scorep_location *l, bool on)
 {
     scorep_throttle_settle();
-    if (!l || !scorep_measurement_active || l->recording == on)
+    if (!l || !scorep_measurement_active || (scorep_recording_enabled != 0) == on)
         return;
     /* As in Score-P, recording may only be switched on again at the call level where it
      * was switched off; otherwise enters and leaves would no longer pair. */
@@ -113,14 +117,17 @@ void scorep_event_recording(scorep_location *l, bool on)
     }
     uint64_t t = scorep_event_time(l);
     record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0, t);
-    l->recording = on;
-    /* The profile shows the time off as a call of "MEASUREMENT OFF" where it was switched
-     * off, as Score-P's does; nothing else is recorded until it is switched on again. */
+    __atomic_store_n(&scorep_recording_enabled, on, __ATOMIC_RELEASE);
     uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
     if (off == SCOREP_INVALID_ID)
         return;
-    if (on)
-        scorep_profile_leave(&l->profile, off, t);
-    else
+    if (!on) {
         scorep_profile_enter(&l->profile, off, t);
+        l->switched_off = true;
+    } else if (l->switched_off) {
+        /* switched on by the thread that switched off (by another one, its MEASUREMENT OFF
+         * call stays open until that thread ends: switch on and off on one thread) */
+        scorep_profile_leave(&l->profile, off, t);
+        l->switched_off = false;
+    }
 }

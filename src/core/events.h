@@ -23,7 +23,7 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
 static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, uintptr_t sp)
 {
     scorep_throttle_settle();
-    if (__builtin_expect(!scorep_measurement_active || !l->recording, 0)) {
+    if (__builtin_expect(!scorep_location_recording(l), 0)) {
         l->off_depth += scorep_measurement_active;
         return;
     }
@@ -71,8 +71,7 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
  * no trace record, no call stack entry. */
 static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t region)
 {
-    if (__builtin_expect(scorep_measurement_active && l->recording && !l->off_depth, 1) &&
-        l->profiling)
+    if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling)
         scorep_profile_throttled_visit(&l->profile, region);
 }
 

@@ -5,14 +5,14 @@
 
 static buf_mpi_rec *rec(scorep_location *l, uint32_t type)
 {
-    if (!l || !scorep_measurement_active || !l->recording || !l->tracing)
+    if (!l || !scorep_location_recording(l) || !l->tracing)
         return NULL;
     return scorep_buffer_mpi(&l->buffer, scorep_event_time(l), type);
 }
 
 static pnode *profile_node(scorep_location *l)
 {
-    if (!l || !scorep_measurement_active || !l->recording || !l->profiling)
+    if (!l || !scorep_location_recording(l) || !l->profiling)
         return NULL;
     return l->profile.cur;
 }

@@ -13,7 +13,7 @@
 static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region, uint64_t raw)
 {
     scorep_throttle_settle();
-    if (__builtin_expect(!scorep_measurement_active || !l->recording, 0)) {
+    if (__builtin_expect(!scorep_location_recording(l), 0)) {
         l->off_depth += scorep_measurement_active;
         return 0;
     }

@@ -11,6 +11,7 @@
 
 __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
 volatile int scorep_measurement_active;
+volatile int scorep_recording_enabled = 1;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location *first, **tail = &first;
@@ -23,7 +24,6 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
         return NULL;
     l->profiling = scorep_cfg.enable_profiling;
     l->tracing = scorep_cfg.enable_tracing;
-    l->recording = true;
     l->create_seq = create_seq;
     l->parent_id = parent_id;
     l->stack_cap = 256;

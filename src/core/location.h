@@ -21,7 +21,7 @@ typedef struct scorep_location {
     uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
-    bool recording;      /* SCOREP_RECORDING_ON/OFF */
+    bool switched_off;   /* this thread switched recording off: "MEASUREMENT OFF" is open */
     bool finished;       /* thread ended; no more events */
     bool gpu;            /* a GPU stream (CUDA adapter): events come with converted times */
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
@@ -39,6 +39,8 @@ typedef struct scorep_location {
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
 /* 0 before init and after finalize began; events are dropped then. */
 extern volatile int scorep_measurement_active;
+/* SCOREP_RECORDING_ON/OFF switch the whole process, as in Score-P (events.c). */
+extern volatile int scorep_recording_enabled;
 
 /* Returns this thread's location, creating it (and initialising the measurement) on first
  * use. NULL when the measurement is off or the thread cannot get a location. */
@@ -50,6 +52,13 @@ static inline scorep_location *scorep_location_get(void)
     if (__builtin_expect(l != NULL, 1))
         return l;
     return scorep_location_slow();
+}
+
+/* Whether l records now: the measurement runs, recording is on, and l is not inside a call
+ * it entered while recording was off (such calls end unrecorded before l records again). */
+static inline bool scorep_location_recording(const scorep_location *l)
+{
+    return scorep_measurement_active && scorep_recording_enabled && !l->off_depth;
 }
 
 /* Strictly increasing timestamp for this location. */

@@ -181,6 +181,28 @@ expect_eq "$(trace_defs exp_threads | grep -c '^REGION .*Name: "threaded')" 2 \
 expect_eq "$(trace_count exp_threads ENTER "" threaded)" 28 "threads: trace: ENTER threaded"
 expect_eq "$(trace_check_nesting exp_threads)" 0 "threads: trace: properly nested"
 
+# --- SCOREP_RECORDING_OFF/ON switch the whole process (Score-P's semantics), not a thread ---
+scorep_cc --user gcc -O1 -o user_recording_threads "$PROGRAMS/user_recording_threads.c" -lpthread
+run_app rthreads env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_rthreads \
+    ./user_recording_threads
+e=exp_rthreads
+expect_eq "$status" 0 "recording, threads: exit status"
+expect_eq "$(cat rthreads.out)" "off thread sees recording off
+off thread sees recording off
+main sees recording on" "recording, threads: SCOREP_RECORDING_IS_ON on every thread"
+expect_eq "$(profile_paths $e | tr '\n' ' ')" \
+    "THREADS THREADS/on_thread THREADS/on_thread/work main main/MEASUREMENT OFF main/pthread_create main/pthread_join main/work " \
+    "recording, threads: the threads started while off record no call"
+expect_eq "$(profile_sum $e main/work visits) $(profile_sum $e THREADS/on_thread/work visits)" "1 6" \
+    "recording, threads: work before the switch on main, 2 x 3 after it on the new threads"
+expect_eq "$(profile_sum $e main/pthread_create visits) $(profile_sum $e main/pthread_join visits)" \
+    "2 3" "recording, threads: the creates and joins made while on"
+expect_eq "$(profile_sum $e "main/MEASUREMENT OFF" visits)" 1 "recording, threads: one MEASUREMENT OFF"
+expect_eq "$(trace_count $e ENTER "" work)" 7 "recording, threads: trace: 7 work calls"
+expect_eq "$(trace_other $e | awk '$1 == "MEASUREMENT_ON_OFF" { print $2 }' | tr '\n' ' ')" "0 0 " \
+    "recording, threads: MeasurementOnOff on the switching thread only"
+expect_eq "$(trace_check_nesting $e)" 0 "recording, threads: trace: properly nested"
+
 # --- bad input: ENTER on a handle never initialised: one message, not recorded ---
 scorep_cc --user --nocompiler gcc $strict -o user_uninit "$PROGRAMS/user_uninit.c"
 run_app uninit env SCOREP_EXPERIMENT_DIRECTORY=exp_uninit ./user_uninit

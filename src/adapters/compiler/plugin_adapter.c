@@ -103,7 +103,7 @@ void scorep_throttle_pending_flush(void)
         return; /* kept until the thread has a location (its first measured event) */
     uint64_t mask = scorep_throttle_pending[0];
     scorep_throttle_pending[0] = 0;
-    bool count = scorep_measurement_active && l->recording && !l->off_depth && l->profiling;
+    bool count = scorep_location_recording(l) && l->profiling;
     while (mask) {
         uint32_t b = (uint32_t)__builtin_ctzll(mask);
         mask &= mask - 1;

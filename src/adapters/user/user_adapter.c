@@ -305,6 +305,5 @@ API void SCOREP_User_DisableRecording(void)
 
 API bool SCOREP_User_RecordingEnabled(void)
 {
-    scorep_location *l = scorep_location_get();
-    return l && l->recording;
+    return scorep_location_get() != NULL && scorep_recording_enabled;
 }
