@@ -3,15 +3,7 @@
 # event gets one clear message and the run goes on; perf::TASK-CLOCK of main agrees with
 # the CPU time and perf::PAGE-FAULTS with the pages, counted by PAPI where its perf_event
 # component works and through perf_event_open (metric_perf.c) where it is disabled.
-# The comparisons of task-clock with the CPU time depend on the machine's load: the
-# kernel's task-clock also runs while the hypervisor or interrupts hold a vCPU the task is
-# on, which CLOCK_PROCESS_CPUTIME_ID leaves out (on this project's VMs /proc/stat shows none
-# of it). A failed run is repeated once; a real fault fails both times.
-if [ -z "${METRIC_TEST_ATTEMPT:-}" ]; then
-    METRIC_TEST_ATTEMPT=1 "${SHELL:-/bin/sh}" "$0" "$@" && exit 0
-    echo "the first attempt failed (above); one repetition follows"
-    METRIC_TEST_ATTEMPT=2 exec "${SHELL:-/bin/sh}" "$0" "$@"
-fi
+. "$top_srcdir/test/integration/task_clock.sh"
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
@@ -25,21 +17,6 @@ expect_eq "$(grep -c "PAPI event 'NO_SUCH_EVENT' cannot be counted here.*papi_av
 n_cyc=$(grep -c "PAPI event 'PAPI_TOT_CYC' cannot be counted here" p1.err || true)
 expect_eq "$(wc -l <p1.err | tr -d ' ')" $((1 + n_cyc)) "bad events: one line per bad event"
 expect_ge "$(profile_isum p1 main/touch ru_minflt)" 100 "bad events: the measurement goes on"
-
-# within10 A B [EXTRA]: 1 when A is within 10 % of B; A may exceed that by EXTRA ns: the
-# kernel's task-clock and cpu-clock run on its local clock, so they also count the time the
-# hypervisor steals and interrupts take while the thread runs, which CLOCK_*_CPUTIME_ID
-# leaves out (rq clock_task)
-within10()
-{
-    awk -v a="$1" -v b="$2" -v x="${3:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d
-        print (b > 0 && (d <= 0.1 * b || (a > b && a - b <= 0.1 * b + x))) }'
-}
-# stolen_ns: steal + irq + softirq time of all CPUs so far (/proc/stat), in ns
-stolen_ns()
-{
-    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f\n", ($7 + $8 + $9) * 1e9 / hz }' /proc/stat
-}
 
 # Where PAPI's perf_event component is disabled (this project's VMs: libpfm4 knows no PMU
 # of their CPU) the perf:: software events are counted without PAPI, said in one line.
