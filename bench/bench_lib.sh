@@ -45,3 +45,20 @@ median() {
         else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 minimum() { sort -g | head -n 1; }
+
+# launched_median "LAUNCHER ARGS" BIN MODE N ENV...: median over $runs (BENCH_RUNS, default
+# 5) runs of the last number ./BIN MODE N prints when started by the launcher (mpirun,
+# oshrun) in $tmp with ENV; each run's experiment directory is removed
+runs=${BENCH_RUNS:-5}
+launched_median() {
+    _launch=$1 _bin=$2 _mode=$3 _n=$4
+    shift 4
+    _i=0
+    while [ $_i -lt "$runs" ]; do
+        # shellcheck disable=SC2086 # the launcher and its arguments are split on purpose
+        env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" $_launch "./$_bin" "$_mode" "$_n" \
+            2>/dev/null | awk '{ print $NF }'
+        rm -rf "$tmp"/exp*
+        _i=$((_i + 1))
+    done | median
+}

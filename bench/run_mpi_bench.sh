@@ -11,21 +11,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 cd "$tmp"
 mpicc -O2 -o plain "$srcdir/bench/mpi_bench.c"
 "$builddir/scorep-cc" --nocompiler mpicc -O2 -o measured "$srcdir/bench/mpi_bench.c"
-runs=${BENCH_RUNS:-5}
 
-
-# measure VARIANT BIN MODE N ENV...: median over $runs of the program's own number
-measure() {
-    bin=$1 mode=$2 n=$3
-    shift 3
-    i=0
-    while [ $i -lt "$runs" ]; do
-        env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$bin" "$mode" "$n" 2>/dev/null |
-            awk '{ print $NF }'
-        rm -rf "$tmp"/exp*
-        i=$((i + 1))
-    done | median
-}
+# measure BIN MODE N ENV...: median over $runs of the program's own number
+measure() { launched_median "mpirun -np 2" "$@"; }
 
 wall() { # wall NP BIN ENV...: median wall time of a short run in seconds
     np=$1 bin=$2

@@ -14,21 +14,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_osc='^
 cd "$tmp"
 oshcc -O2 -o plain "$srcdir/bench/shmem_bench.c"
 "$builddir/scorep-cc" --nocompiler oshcc -O2 -o measured "$srcdir/bench/shmem_bench.c"
-runs=${BENCH_RUNS:-5}
-
 
 # measure BIN MODE N ENV...: median over $runs of the program's own number
-measure() {
-    bin=$1 mode=$2 n=$3
-    shift 3
-    i=0
-    while [ $i -lt "$runs" ]; do
-        env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" oshrun --oversubscribe -np 2 \
-            "./$bin" "$mode" "$n" 2>/dev/null | awk '{ print $NF }'
-        rm -rf "$tmp"/exp*
-        i=$((i + 1))
-    done | median
-}
+measure() { launched_median "oshrun --oversubscribe -np 2" "$@"; }
 
 prof="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false"
 trace="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=400M"

@@ -3,7 +3,7 @@
 # event gets one clear message and the run goes on; perf::TASK-CLOCK of main agrees with
 # the CPU time and perf::PAGE-FAULTS with the pages, counted by PAPI where its perf_event
 # component works and through perf_event_open (metric_perf.c) where it is disabled.
-. "$top_srcdir/test/integration/task_clock.sh"
+. "$top_srcdir/test/integration/perf_metrics.sh"
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
@@ -49,18 +49,8 @@ expect_eq "$(within10 "$main" "$cpu" "$st")" 1 \
 expect_ge "$(profile_isum p2 main/touch perf::PAGE-FAULTS)" 2000 "perf::PAGE-FAULTS of touch >= 2000 pages"
 expect_eq "$(trace_count p2 METRIC)" 12 "perf: 2 events x 6 enter/leave"
 trace_events p2 >p2.events
-expect_eq "$(awk '$1 == "METRIC" { m = $0; sub(/.*\("/, "", m); sub(/".*/, "", m)
-    v = $NF; sub(/\)$/, "", v); if ((m in last) && v + 0 < last[m] + 0) bad++; last[m] = v }
-    END { print bad + 0 }' p2.events)" 0 "perf: every metric's values never decrease in the trace"
-for m in perf::TASK-CLOCK perf::PAGE-FAULTS; do
-    for r in spin touch; do
-        d=$(awk -v m="$m" -v r="$r" '
-            $1 == "METRIC" && index($0, "(\"" m "\"") { v = $NF; sub(/\)$/, "", v) }
-            $1 == "ENTER" && index($0, "\"" r "\"") { a = v }
-            $1 == "LEAVE" && index($0, "\"" r "\"") { print v - a }' p2.events)
-        expect_eq "$d" "$(profile_isum p2 "main/$r" $m)" "perf: $m of $r: trace difference = profile"
-    done
-done
+expect_eq "$(metric_decreases p2.events)" 0 "perf: every metric's values never decrease in the trace"
+expect_leaf_deltas p2 p2.events perf perf::TASK-CLOCK perf::PAGE-FAULTS
 trace_defs p2 >defs.txt
 expect_grep 'METRIC_MEMBER .*"perf::TASK-CLOCK".*Type: PAPI, Mode: ACCUMULATED_START, Value Type: UINT64.*Unit: "#"' \
     defs.txt "perf: member perf::TASK-CLOCK: type PAPI, unit # (as Score-P's PAPI source)"

@@ -4,7 +4,7 @@
 # counters with the pages touched, the trace with the profile; pthreads and OpenMP threads
 # count their own; bad and unsupported events get one message each; without the right to
 # count kernel events the counters fall back to user mode and say so.
-. "$top_srcdir/test/integration/task_clock.sh"
+. "$top_srcdir/test/integration/perf_metrics.sh"
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O1 -o metrics "$PROGRAMS/metrics.c" -lpthread
@@ -41,19 +41,9 @@ fi
 expect_eq "$(trace_count f1 METRIC)" 42 "linked: trace has 7 metrics x 6 events = 42 METRIC events"
 expect_eq "$(trace_check_nesting f1)" 0 "linked: trace properly nested"
 trace_events f1 >f1.events
-expect_eq "$(awk '$1 == "METRIC" { m = $0; sub(/.*\("/, "", m); sub(/".*/, "", m)
-    v = $NF; sub(/\)$/, "", v); if ((m in last) && v + 0 < last[m] + 0) bad++; last[m] = v }
-    END { print bad + 0 }' f1.events)" 0 "linked: every metric's values never decrease in the trace"
+expect_eq "$(metric_decreases f1.events)" 0 "linked: every metric's values never decrease in the trace"
 # the leaf regions ran once: LEAVE - ENTER in the trace is exactly the profile's value
-for m in task-clock page-faults; do
-    for r in spin touch; do
-        d=$(awk -v m="$m" -v r="$r" '
-            $1 == "METRIC" && index($0, "(\"" m "\"") { v = $NF; sub(/\)$/, "", v) }
-            $1 == "ENTER" && index($0, "\"" r "\"") { a = v }
-            $1 == "LEAVE" && index($0, "\"" r "\"") { print v - a }' f1.events)
-        expect_eq "$d" "$(profile_isum f1 "main/$r" $m)" "linked: $m of $r: trace difference = profile"
-    done
-done
+expect_leaf_deltas f1 f1.events linked task-clock page-faults
 trace_defs f1 >f1.defs
 expect_grep 'METRIC_MEMBER .*"task-clock".*Type: OTHER, Mode: ACCUMULATED_START, Value Type: UINT64.*Unit: "#"' \
     f1.defs "linked: member task-clock (OTHER as Score-P's PERF source, ACCUMULATED_START, #)"

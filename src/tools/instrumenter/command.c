@@ -1,5 +1,6 @@
 /* command.c: turns one instrumenter invocation into compiler commands (instrumentation flags,
- * include path, the filter's plugin and stub, the runtime's libraries) and runs them. */
+ * include path, the filter's plugin and the filter reference object (below), the runtime's
+ * libraries) and runs them. */
 #include "tools/instrumenter/command.h"
 
 #include <errno.h>
@@ -22,7 +23,7 @@
 
 #define SUPPORTED "gcc, cc, g++, c++, clang, clang++, gfortran, nvcc"
 #define FILTER_SYMBOL "scorep_cc_filter_file"
-#define FILTER_STUB "scorep_cc_filter"
+#define FILTER_REF_NAME "scorep_cc_filter"
 
 void instr_unsupported_compiler(const char *compiler)
 {
@@ -198,17 +199,19 @@ static int write_filter_source(const char *file, const char *path)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-static void remove_stub(struct job *job)
+static void remove_filter_ref(struct job *job)
 {
     if (job->opt.keep_files)
         return;
-    unlink(job->stub_obj);
-    unlink(job->stub_src);
+    unlink(job->filter_ref_obj);
+    unlink(job->filter_ref_src);
     rmdir(job->tmpdir);
 }
 
-/* The stub's temporary directory; in a dry run only its name pattern is shown. */
-static int prepare_stub(struct job *job)
+/* The filter reference: a generated C file defining scorep_cc_filter_file (the filter
+ * file's absolute path, read by the runtime when SCOREP_FILTERING_FILE is unset), compiled
+ * in a temporary directory and linked in; in a dry run only its name pattern is shown. */
+static int prepare_filter_ref(struct job *job)
 {
     snprintf(job->tmpdir, sizeof job->tmpdir, "%s/scorep-cc.XXXXXX", env_or("TMPDIR", "/tmp"));
     if (!job->opt.dry_run && mkdtemp(job->tmpdir) == NULL) {
@@ -216,17 +219,20 @@ static int prepare_stub(struct job *job)
                 job->tmpdir, strerror(errno));
         return -1;
     }
-    snprintf(job->stub_src, sizeof job->stub_src, "%s/" FILTER_STUB ".c", job->tmpdir);
-    snprintf(job->stub_obj, sizeof job->stub_obj, "%s/" FILTER_STUB ".o", job->tmpdir);
-    if (!job->opt.dry_run && write_filter_source(job->stub_src, job->filter_path) != 0) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", instr_prog, job->stub_src, strerror(errno));
-        remove_stub(job);
+    snprintf(job->filter_ref_src, sizeof job->filter_ref_src, "%s/" FILTER_REF_NAME ".c",
+             job->tmpdir);
+    snprintf(job->filter_ref_obj, sizeof job->filter_ref_obj, "%s/" FILTER_REF_NAME ".o",
+             job->tmpdir);
+    if (!job->opt.dry_run && write_filter_source(job->filter_ref_src, job->filter_path) != 0) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", instr_prog, job->filter_ref_src,
+                strerror(errno));
+        remove_filter_ref(job);
         return -1;
     }
     return 0;
 }
 
-static void build_stub_command(const struct job *job, struct argv_buf *cmd)
+static void build_filter_ref_command(const struct job *job, struct argv_buf *cmd)
 {
     argv_push(cmd, job->c_driver);
     argv_push(cmd, "-c");
@@ -235,8 +241,8 @@ static void build_stub_command(const struct job *job, struct argv_buf *cmd)
         if (arg_is_abi(job->args[i]))
             argv_push(cmd, job->args[i]);
     argv_push(cmd, "-o");
-    argv_push(cmd, job->stub_obj);
-    argv_push(cmd, job->stub_src);
+    argv_push(cmd, job->filter_ref_obj);
+    argv_push(cmd, job->filter_ref_src);
 }
 
 void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc)
@@ -302,21 +308,21 @@ static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
     push_plugin_filter(job, cmd);
 }
 
-static void push_stub_object(const struct job *job, struct argv_buf *cmd)
+static void push_filter_ref_object(const struct job *job, struct argv_buf *cmd)
 {
     bool nvcc = job->kind->cuda;
     if (!nvcc && args_any(job->nargs, job->args, arg_is_language)) {
         argv_push(cmd, "-x");
         argv_push(cmd, "none");
     }
-    argv_push(cmd, job->stub_obj);
+    argv_push(cmd, job->filter_ref_obj);
     if (nvcc)
         argv_push(cmd, "-Xlinker");
     argv_push(cmd, nvcc ? "--export-dynamic-symbol=" FILTER_SYMBOL
                         : "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
 }
 
-static void build_command(const struct job *job, struct argv_buf *cmd, bool with_stub)
+static void build_command(const struct job *job, struct argv_buf *cmd, bool with_filter_ref)
 {
     argv_push(cmd, job->compiler);
     push_compile_flags(job, cmd);
@@ -324,8 +330,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         argv_push(cmd, job->args[i]);
     if (!job->link)
         return;
-    if (with_stub)
-        push_stub_object(job, cmd);
+    if (with_filter_ref)
+        push_filter_ref_object(job, cmd);
     bool nvcc = job->kind->cuda;
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc);
@@ -341,26 +347,27 @@ static void print_selection(const struct job *job)
             job->opt.nocompiler ? "off" : "on", job->opt.user ? "on" : "off");
 }
 
-/* Prints (dry run, verbose) and runs the stub compile, if any, then the compiler command. */
-static int execute(struct job *job, struct argv_buf *stub, struct argv_buf *cmd)
+/* Prints (dry run, verbose) and runs the filter reference's compile, if any, then the compiler
+ * command. */
+static int execute(struct job *job, struct argv_buf *filter_ref, struct argv_buf *cmd)
 {
     FILE *log = job->opt.dry_run ? stdout : job->opt.verbosity > 0 ? stderr : NULL;
     if (job->opt.verbosity > 1)
         print_selection(job);
-    if (log != NULL && stub->n > 0)
-        argv_print(log, stub->v);
+    if (log != NULL && filter_ref->n > 0)
+        argv_print(log, filter_ref->v);
     if (log != NULL)
         argv_print(log, cmd->v);
     if (job->opt.dry_run)
         return 0;
-    if (stub->n == 0)
+    if (filter_ref->n == 0)
         argv_exec(cmd->v);
-    int status = argv_run(stub->v);
+    int status = argv_run(filter_ref->v);
     if (status != 0)
         fprintf(stderr, "%s: compiling the filter reference failed\n", instr_prog);
     else
         status = argv_run(cmd->v);
-    remove_stub(job);
+    remove_filter_ref(job);
     return status;
 }
 
@@ -375,10 +382,10 @@ int instr_run_job(struct job *job)
 {
     if (job->opt.filter != NULL)
         job->filter_path = check_filter(job->opt.filter);
-    struct argv_buf stub = {0}, cmd = {0};
+    struct argv_buf filter_ref = {0}, cmd = {0};
     if (args_are_query(job->nargs, job->args)) {
         pass_through(job, &cmd);
-        return execute(job, &stub, &cmd);
+        return execute(job, &filter_ref, &cmd);
     }
     job->link = !args_stop_before_link(job->nargs, job->args);
     if (job->link && args_any(job->nargs, job->args, arg_is_static)) {
@@ -388,12 +395,12 @@ int instr_run_job(struct job *job)
                 instr_prog);
         return 1;
     }
-    bool with_stub = job->link && job->filter_path != NULL;
-    if (with_stub) {
-        if (prepare_stub(job) != 0)
+    bool with_filter_ref = job->link && job->filter_path != NULL;
+    if (with_filter_ref) {
+        if (prepare_filter_ref(job) != 0)
             return 1;
-        build_stub_command(job, &stub);
+        build_filter_ref_command(job, &filter_ref);
     }
-    build_command(job, &cmd, with_stub);
-    return execute(job, &stub, &cmd);
+    build_command(job, &cmd, with_filter_ref);
+    return execute(job, &filter_ref, &cmd);
 }

@@ -35,7 +35,7 @@ struct job {
     bool link;
     char *filter_path; /* absolute, when a filter is given */
     char tmpdir[PATH_MAX];
-    char stub_src[PATH_MAX + 32], stub_obj[PATH_MAX + 32];
+    char filter_ref_src[PATH_MAX + 32], filter_ref_obj[PATH_MAX + 32];
 };
 
 /* Sets the compiler of a job; an unknown compiler is an error (message and exit 1). */

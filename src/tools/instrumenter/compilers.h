@@ -10,7 +10,7 @@
  * drivers that pass host flags differently, its own flag lists. */
 struct compiler_kind {
     const char *name;              /* driver base name without target prefix or version */
-    const char *c_driver;          /* C driver of the same family: compiles the filter stub */
+    const char *c_driver;          /* C driver of the same family: compiles the filter reference */
     const char *const *instrument; /* flags that make the compiler call the runtime's hooks */
     const char *const *debug;      /* line information for file:line, added without -g */
     bool mpi;                      /* an MPI wrapper: also link the MPI adapter */
