@@ -109,6 +109,10 @@ void instr_usage_scorep(FILE *out)
                  "  --compiler|--nocompiler\n"
                  "                  compiler instrumentation (default: on)\n"
                  "  --cuda|--nocuda link the CUDA adapter when the compiler is nvcc (default: on)\n"
+                 "  --memory|--nomemory\n"
+                 "                  link the memory adapter libscorep-rt-memory, which records\n"
+                 "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
+                 "                  (default: on; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
                  "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
                  "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
@@ -125,7 +129,7 @@ void instr_usage_scorep(FILE *out)
     fprintf(out, filter_help, GCC_PLUGIN_NAME);
     fprintf(out, "  --dynamic       accepted: the runtime is always linked dynamically\n"
                  "  --static        refused: there is no static runtime\n"
-                 "  --noopari, --nopreprocess, --nomemory, --noopencl, --noopenacc,\n"
+                 "  --noopari, --nopreprocess, --noopencl, --noopenacc,\n"
                  "  --nokokkos, --nohip, --nopdt, --nolibwrap, --noonline-access, --io=none\n"
                  "                  accepted: scorep-rt has none of these Score-P features;\n"
                  "                  enabling one of them is an error\n"
@@ -240,9 +244,9 @@ static const char *deprecated(const char *a)
  * turning them on cannot be honoured. */
 static bool absent_feature(const char *a)
 {
-    static const char *const names[] = {"opari",   "preprocess",    "memory", "opencl",
-                                        "openacc", "kokkos",        "hip",    "pdt",
-                                        "libwrap", "online-access", NULL};
+    static const char *const names[] = {"opari",  "preprocess", "opencl",        "openacc",
+                                        "kokkos", "hip",        "pdt",           "libwrap",
+                                        "online-access", NULL};
     if (strncmp(a, "--", 2) != 0)
         return false;
     if (strcmp(a, "--io=none") == 0)
@@ -283,6 +287,8 @@ static bool flag_option(const char *a, struct instr_options *opt)
         {"--nouser", offsetof(struct instr_options, user), false},
         {"--compiler", offsetof(struct instr_options, nocompiler), false},
         {"--nocompiler", offsetof(struct instr_options, nocompiler), true},
+        {"--memory", offsetof(struct instr_options, nomemory), false},
+        {"--nomemory", offsetof(struct instr_options, nomemory), true},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(a, flags[i].name) == 0) {
