@@ -10,6 +10,7 @@
 #include "ipc/ipc.h"
 #include "sampling/sampling.h"
 #include "metrics/metrics.h"
+#include "adapters/memory/memory_track.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -342,6 +343,7 @@ static void do_init(void)
     pthread_atfork(NULL, NULL, in_forked_child);
     install_signal_handlers();
     scorep_metrics_init();
+    scorep_memory_check_adapter();
     scorep_location *l = scorep_location_create(0, 0);
     if (!l) {
         scorep_warn("out of memory at start; the program runs without measurement");

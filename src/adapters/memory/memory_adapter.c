@@ -13,6 +13,8 @@
 #include <string.h>
 
 void *scorep_mem_real[MEM_N];
+/* found by the runtime (scorep_memory_check_adapter): this adapter is loaded */
+const int scorep_memory_adapter_present = 1;
 
 static const char *const symbols[MEM_N] = {
 #define X(e, name, role, sym) sym,
@@ -108,9 +110,11 @@ static int object_kind(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    static const char *const runtime[] = {"libscorep-rt", "libotf2",  "libdw.",   "libdw-",
+    /* the runtime and the libraries only it uses (libdw decompresses debug sections) */
+    static const char *const runtime[] = {"libscorep-rt", "libotf2", "libdw.",  "libdw-",
                                           "libelf",       "libunwind", "libpapi", "libpfm",
-                                          "libcupti",     NULL};
+                                          "libcupti",     "liblzma", "libzstd", "libbz2",
+                                          "libdebuginfod", NULL};
     for (const char *const *r = runtime; *r; r++)
         if (strncmp(base, *r, strlen(*r)) == 0)
             return CALLER_RUNTIME;
@@ -197,10 +201,12 @@ bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller)
     if (!scorep_mem_maybe())
         return false;
     scorep_memory_guard++;
-    scorep_location *l;
+    scorep_location *l = scorep_tls_location;
     uint32_t r;
-    if (!scorep_memory_recording(SCOREP_ALLOC_HEAP) || !(l = scorep_location_get()) ||
-        !scorep_location_recording(l) || !recorded_caller(caller) ||
+    /* the caller first: a thread's start-up allocations in libc come before the pthread
+     * adapter gave it its location, and must not create one */
+    if (!scorep_memory_recording(SCOREP_ALLOC_HEAP) || !recorded_caller(caller) ||
+        (!l && !(l = scorep_location_get())) || !scorep_location_recording(l) ||
         (r = region(f)) == SCOREP_INVALID_ID) {
         scorep_memory_guard--;
         return false;

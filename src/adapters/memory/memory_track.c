@@ -8,6 +8,8 @@
 #include "core/runtime.h"
 #include "defs/defs.h"
 
+#include <dlfcn.h>
+
 __thread int scorep_memory_guard __attribute__((tls_model("initial-exec")));
 
 typedef struct {
@@ -199,6 +201,14 @@ void scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, v
             scorep_profile_metric(&l->profile, m_alloc, (double)size);
     }
     add_in_use(l, t, p ? size : 0, r.size);
+}
+
+void scorep_memory_check_adapter(void)
+{
+    if (scorep_cfg.memory_recording && !dlsym(RTLD_DEFAULT, "scorep_memory_adapter_present"))
+        scorep_warn("SCOREP_MEMORY_RECORDING is set, but the program has no memory adapter "
+                    "(libscorep-rt-memory): nothing is recorded. Build it with scorep-cc "
+                    "without --nomemory, or run it with scorep-run");
 }
 
 /* ------------------------------------------------------------ finalize */

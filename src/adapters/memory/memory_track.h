@@ -32,6 +32,10 @@ void scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p);
 void scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, void *p,
                            uint64_t size);
 
+/* At start: SCOREP_MEMORY_RECORDING=true in a program without libscorep-rt-memory (built
+ * with --nomemory) gets a message saying so. */
+void scorep_memory_check_adapter(void);
+
 /* Process-wide numbers (tests, bench, verbose message). */
 uint64_t scorep_memory_in_use(scorep_alloc_kind k);
 

@@ -47,7 +47,8 @@ static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
     "files and lines (the generated code does not change); when linking:\n"
-    "-L<libdir> -Wl,-rpath,<libdir> [-lscorep-rt-mpi] -lscorep-rt after all\n"
+    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--no-as-needed -lscorep-rt-memory]\n"
+    "[-lscorep-rt-mpi] -lscorep-rt after all\n"
     "arguments.\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
     "\n"
@@ -72,6 +73,9 @@ void instr_usage_cc(FILE *out)
                  "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
                  "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
                  "  --nocompiler    no compiler instrumentation\n"
+                 "  --nomemory      do not link the memory adapter libscorep-rt-memory (by\n"
+                 "                  default linked: SCOREP_MEMORY_RECORDING=true then records\n"
+                 "                  malloc, free, C++ new and delete; --memory: the default)\n"
                  "  --instrument=plugin|functions\n"
                  "                  how functions are instrumented. plugin (the default for gcc,\n"
                  "                  g++ and the MPI/SHMEM C and C++ wrappers when the plugin is\n"
@@ -144,6 +148,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->user = true;
     } else if (strcmp(a, "--nocompiler") == 0) {
         opt->nocompiler = true;
+    } else if (strcmp(a, "--memory") == 0 || strcmp(a, "--nomemory") == 0) {
+        opt->nomemory = a[2] == 'n';
     } else if (strcmp(a, "--dry-run") == 0) {
         opt->dry_run = true;
     } else if (strcmp(a, "--verbose") == 0) {
