@@ -99,7 +99,7 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Their sizes per call path, leaks, and the counter 'Process memory usage (MPI)'."),
     V("MEMORY_RECORDING", BOOL, &scorep_cfg.memory_recording, "false", NULL,
       "Record malloc, free, C++ new and delete and their kin (docs/memory.md)",
-      "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc unless --nomemory,\n"
+      "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"
       "preloaded by scorep-run. Sizes per call path, leaks, and the trace counter\n"
       "'Process memory usage'."),
     /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */

@@ -150,7 +150,7 @@ static void build(const struct config *c, struct argv_buf *out)
         break;
     case LIBS:
         instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
-                        !c->nvcc && !c->opt.nomemory);
+                        !c->nvcc && c->opt.memory);
         break;
     default:
         break;

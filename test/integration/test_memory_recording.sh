@@ -17,7 +17,7 @@ cube()
         "$work/.cv" | sort
 }
 
-scorep_cc gcc -O1 -o mem "$PROGRAMS/memory_c.c" -lpthread
+scorep_cc --memory gcc -O1 -o mem "$PROGRAMS/memory_c.c" -lpthread
 gcc -O1 -o mem_plain "$PROGRAMS/memory_c.c" -lpthread || fail "plain build"
 ./mem_plain >plain.out || fail "plain run"
 
@@ -75,15 +75,25 @@ expect_eq "$(cat r.out)" "$(cat plain.out)" "scorep-run: output unchanged"
 expect_eq "$(cube r bytes_leaked | tr '\n' ';')" "$(cube c bytes_leaked | tr '\n' ';')" \
     "scorep-run: the same leaks as the linked build"
 
-# ---- --nomemory: recording asked for but the adapter is not there: one clear message
-scorep_cc --nomemory gcc -O1 -o mem_nomem "$PROGRAMS/memory_c.c" -lpthread
+# ---- without --memory (the default, as --nomemory): recording asked for but the adapter
+# is not there: one clear message, the rest is measured
+scorep_cc gcc -O1 -o mem_nomem "$PROGRAMS/memory_c.c" -lpthread
+expect_eq "$(ldd ./mem_nomem | grep -c libscorep-rt-memory)" 0 "default: the adapter is not linked"
 run_app n env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=n ./mem_nomem
-expect_eq "$status" 0 "--nomemory: exit status"
-expect_grep 'SCOREP_MEMORY_RECORDING.*libscorep-rt-memory' n.err "--nomemory: says why nothing is recorded"
-expect_eq "$(profile_dump n | awk -F'\t' '$2 ~ /\/malloc$/' | wc -l | tr -d ' ')" 0 "--nomemory: no malloc"
+expect_eq "$status" 0 "no adapter: exit status"
+expect_eq "$(cat n.out)" "$(cat plain.out)" "no adapter: output unchanged"
+expect_grep 'SCOREP_MEMORY_RECORDING.*libscorep-rt-memory.*scorep-cc --memory' n.err \
+    "no adapter: says why nothing is recorded and what to do"
+expect_eq "$(wc -l <n.err | tr -d ' ')" 1 "no adapter: one line"
+expect_eq "$(profile_dump n | awk -F'\t' '$2 ~ /\/malloc$/' | wc -l | tr -d ' ')" 0 "no adapter: no malloc"
+expect_eq "$(profile_sum n main/leak_malloc visits)" 1 "no adapter: the functions are measured"
+expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
+    "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" "scorep-config --memory --libs"
+expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "-lscorep-rt" \
+    "scorep-config --nomemory --libs"
 
 # ---- C++: new and delete in their forms, a bad_alloc through the wrapper
-scorep_cc g++ -O1 -o memxx "$PROGRAMS/memory_cxx.cc"
+scorep_cc --memory g++ -O1 -o memxx "$PROGRAMS/memory_cxx.cc"
 g++ -O1 -o memxx_plain "$PROGRAMS/memory_cxx.cc" || fail "plain C++ build"
 ./memxx_plain >xx_plain.out || fail "plain C++ run"
 run_app x env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=x ./memxx
@@ -110,7 +120,7 @@ expect_eq "$(profile_dump x | awk -F'\t' '$2 ~ /operator new.*\/malloc$/' | wc -
 # ---- MPI_Alloc_mem / MPI_Free_mem (needs the misc group, as in Score-P)
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-    "$SCOREP_CC" mpicc -O1 -o memmpi "$PROGRAMS/memory_mpi.c" || fail "scorep-cc mpicc"
+    "$SCOREP_CC" --memory mpicc -O1 -o memmpi "$PROGRAMS/memory_mpi.c" || fail "scorep-cc mpicc"
     rc=0
     SCOREP_MPI_MEMORY_RECORDING=true SCOREP_MPI_ENABLE_GROUPS=default,misc SCOREP_ENABLE_TRACING=true \
         SCOREP_EXPERIMENT_DIRECTORY=m timeout 120 mpirun -np 2 ./memmpi >m.out 2>m.err || rc=$?
@@ -142,7 +152,7 @@ fi
 
 # ---- Fortran ALLOCATE maps to malloc/free
 if command -v gfortran >/dev/null 2>&1; then
-    scorep_cc gfortran -O1 -o memf "$PROGRAMS/memory_f.f90"
+    scorep_cc --memory gfortran -O1 -o memf "$PROGRAMS/memory_f.f90"
     run_app f env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=f ./memf
     expect_eq "$status" 0 "Fortran: exit status"
     expect_eq "$(cat f.out | tr -s ' ')" " done 2000" "Fortran: output"

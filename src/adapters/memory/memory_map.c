@@ -4,6 +4,7 @@
  * which is the function being measured. */
 #include "adapters/memory/memory_map.h"
 
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -21,11 +22,18 @@ static inline uint64_t hash_addr(uintptr_t a)
     return h ^ (h >> 29);
 }
 
+/* Held for a few probes. A holder preempted on an oversubscribed machine must not make the
+ * others spin out their time slices: after a short spin they yield. */
 static inline void lock(scorep_alloc_shard *s)
 {
+    int spins = 0;
     while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
-            __builtin_ia32_pause();
+        while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED)) {
+            if (++spins < 100)
+                __builtin_ia32_pause();
+            else
+                sched_yield();
+        }
 }
 
 static inline void unlock(scorep_alloc_shard *s)

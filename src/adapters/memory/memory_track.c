@@ -123,11 +123,13 @@ static void profile_max(scorep_profile *p, uint32_t id, double v)
         scorep_profile_metric(p, id, v - now);
 }
 
+/* The counter's timestamp is the tick after the location's last event (the call's enter):
+ * no clock read, whose cost (a trapped rdtsc on some virtual machines) dominates here. */
 static void counter(scorep_location *l, tracker *t, uint64_t value)
 {
     if (l->tracing)
-        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l), BUF_EV_METRIC,
-                            t->counter, value);
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_location_now(l, l->last_ts),
+                            BUF_EV_METRIC, t->counter, value);
 }
 
 /* The totals change with every tracked block, recorded or not; the metrics only while l
@@ -208,7 +210,7 @@ void scorep_memory_check_adapter(void)
     if (scorep_cfg.memory_recording && !dlsym(RTLD_DEFAULT, "scorep_memory_adapter_present"))
         scorep_warn("SCOREP_MEMORY_RECORDING is set, but the program has no memory adapter "
                     "(libscorep-rt-memory): nothing is recorded. Build it with scorep-cc "
-                    "without --nomemory, or run it with scorep-run");
+                    "--memory, or run it with scorep-run");
 }
 
 /* ------------------------------------------------------------ finalize */

@@ -73,9 +73,9 @@ void instr_usage_cc(FILE *out)
                  "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
                  "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
                  "  --nocompiler    no compiler instrumentation\n"
-                 "  --nomemory      do not link the memory adapter libscorep-rt-memory (by\n"
-                 "                  default linked: SCOREP_MEMORY_RECORDING=true then records\n"
-                 "                  malloc, free, C++ new and delete; --memory: the default)\n"
+                 "  --memory        link the memory adapter libscorep-rt-memory:\n"
+                 "                  SCOREP_MEMORY_RECORDING=true then records malloc, free, C++\n"
+                 "                  new and delete (default: not linked, --nomemory)\n"
                  "  --instrument=plugin|functions\n"
                  "                  how functions are instrumented. plugin (the default for gcc,\n"
                  "                  g++ and the MPI/SHMEM C and C++ wrappers when the plugin is\n"
@@ -116,7 +116,7 @@ void instr_usage_scorep(FILE *out)
                  "  --memory|--nomemory\n"
                  "                  link the memory adapter libscorep-rt-memory, which records\n"
                  "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
-                 "                  (default: on; not with nvcc)\n"
+                 "                  (default: --nomemory, unlike Score-P; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
                  "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
                  "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
@@ -149,7 +149,7 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
     } else if (strcmp(a, "--nocompiler") == 0) {
         opt->nocompiler = true;
     } else if (strcmp(a, "--memory") == 0 || strcmp(a, "--nomemory") == 0) {
-        opt->nomemory = a[2] == 'n';
+        opt->memory = a[2] == 'm';
     } else if (strcmp(a, "--dry-run") == 0) {
         opt->dry_run = true;
     } else if (strcmp(a, "--verbose") == 0) {
@@ -293,8 +293,8 @@ static bool flag_option(const char *a, struct instr_options *opt)
         {"--nouser", offsetof(struct instr_options, user), false},
         {"--compiler", offsetof(struct instr_options, nocompiler), false},
         {"--nocompiler", offsetof(struct instr_options, nocompiler), true},
-        {"--memory", offsetof(struct instr_options, nomemory), false},
-        {"--nomemory", offsetof(struct instr_options, nomemory), true},
+        {"--memory", offsetof(struct instr_options, memory), true},
+        {"--nomemory", offsetof(struct instr_options, memory), false},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(a, flags[i].name) == 0) {
