@@ -117,6 +117,47 @@ expect_eq "$(profile_sum x 'main/too_big()/operator new[](size_t)' visits)" 1 \
 expect_eq "$(profile_dump x | awk -F'\t' '$2 ~ /operator new.*\/malloc$/' | wc -l | tr -d ' ')" 0 \
     "C++: libstdc++'s malloc inside operator new is not recorded twice"
 
+# ---- edge cases: free(NULL), realloc(NULL, n), realloc(p, 0), recording switched off
+# around an allocation or a free, fork and exec in a child
+scorep_cc --memory --user gcc -O1 -o edge "$PROGRAMS/memory_edge.c"
+gcc -O1 -I"$top_srcdir/include" -o edge_plain "$PROGRAMS/memory_edge.c" || fail "plain edge build"
+./edge_plain >edge_plain.out || fail "plain edge run"
+run_app e env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=e ./edge
+expect_eq "$status" 0 "edge: exit status"
+expect_eq "$(cat e.out)" "$(cat edge_plain.out)" "edge: output (the child's exec included) unchanged"
+expect_eq "$(cube e ALLOCATION_SIZE | tr '\n' ';')" \
+    "main/alloc_recorded/malloc 0 500;main/realloc_edges/realloc 0 64;" \
+    "edge: realloc(NULL, 64) allocates; nothing recorded while off; the forked child's malloc not"
+expect_eq "$(cube e DEALLOCATION_SIZE | tr '\n' ';')" "main/realloc_edges/realloc 0 64;" \
+    "edge: realloc(p, 0) releases; a block from the time recording was off is freed with no size"
+expect_eq "$($CV e/profile.cubex bytes_leaked | wc -l | tr -d ' ')" 0 \
+    "edge: a block freed while recording was off is no leak"
+expect_eq "$(profile_sum e main/free_null/free visits) $(profile_sum e main/free_unknown/free visits)" \
+    "1 1" "edge: free(NULL) and the free of an unknown block are calls"
+
+# ---- OpenMP: two threads of a parallel region, linked and under scorep-run
+if scorep_cc --memory gcc -fopenmp -O1 -o memomp "$PROGRAMS/memory_omp.c" 2>omp_cc.err; then
+    gcc -fopenmp -O1 -g -finstrument-functions -o memomp_fi "$PROGRAMS/memory_omp.c" ||
+        fail "plain OpenMP build"
+    for how in linked run; do
+        if [ $how = linked ]; then
+            run_app o_$how env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=o_$how ./memomp
+        else
+            run_app o_$how env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_MEMORY_RECORDING=true \
+                SCOREP_EXPERIMENT_DIRECTORY=o_$how "$top_builddir/scorep-run" ./memomp_fi
+        fi
+        expect_eq "$status $(cat o_$how.out)" "0 sum 6" "OpenMP $how: exit status and output"
+        for m in ALLOCATION_SIZE:1280 DEALLOCATION_SIZE:1024 bytes_leaked:256; do
+            v=${m#*:}
+            expect_eq "$(cube o_$how "${m%:*}" | grep 'omp parallel' | tr '\n' ';')" \
+                "main/!\$omp parallel @memory_omp.c:14/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) 0 $v;main/!\$omp parallel @memory_omp.c:14/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) T $v;" \
+                "OpenMP $how: ${m%:*} of the parallel region on each of the 2 threads"
+        done
+    done
+else
+    skip_part "OpenMP with scorep-cc ($(head -c 200 omp_cc.err))"
+fi
+
 # ---- MPI_Alloc_mem / MPI_Free_mem (needs the misc group, as in Score-P)
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -138,6 +179,17 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
     expect_eq "$(trace_events m | awk '$1 == "METRIC" && /"Process memory usage \(MPI\)"/ {
             v = $NF; sub(/\)$/, "", v); s[$2] = s[$2] v " " } END { for (l in s) print l ": " s[l] }' |
             sort | tr '\n' ';')" "0: 1024 0 2048 ;1: 1024 0 2048 ;" "MPI: trace counter per rank"
+    # under scorep-run, heap recording as well: MPI_Alloc_mem's leak exact among libmpi's own
+    mpicc -O1 -g -finstrument-functions -o memmpi_fi "$PROGRAMS/memory_mpi.c" || fail "mpicc"
+    rc=0
+    SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_MEMORY_RECORDING=true \
+        SCOREP_MPI_MEMORY_RECORDING=true SCOREP_MPI_ENABLE_GROUPS=default,misc \
+        SCOREP_EXPERIMENT_DIRECTORY=mr timeout 120 mpirun -np 2 "$top_builddir/scorep-run" \
+        ./memmpi_fi >mr.out 2>mr.err || rc=$?
+    expect_eq "$rc $(cat mr.out)" "0 done 2" "MPI under scorep-run: 2 ranks"
+    $CV mr/profile.cubex bytes_leaked >mr.leak || fail "cube_values mr"
+    expect_eq "$(awk -F'\t' '$1 == "main/MPI_Alloc_mem" { print $3 }' mr.leak | tr '\n' ' ')" \
+        "2048 2048 " "MPI under scorep-run: MPI_Alloc_mem's 2048 bytes leaked on each rank"
     # without the misc group nothing is recorded, as in Score-P
     rc=0
     SCOREP_MPI_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=m2 \
