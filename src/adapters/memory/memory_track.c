@@ -14,12 +14,13 @@ __thread int scorep_memory_guard __attribute__((tls_model("initial-exec")));
 
 typedef struct {
     scorep_alloc_map map;
-    uint64_t in_use;
     uint32_t counter; /* trace metric "Process memory usage[ (MPI)]" */
-} tracker;
+    /* written by every call: its own cache line, apart from what every call reads */
+    uint64_t in_use __attribute__((aligned(64)));
+} __attribute__((aligned(64))) tracker;
 
 static tracker trackers[SCOREP_ALLOC_KINDS];
-static uint64_t process_in_use, process_peak;
+static uint64_t process_peak;
 static uint32_t m_alloc, m_dealloc, m_leaked, m_max;
 static int setup_state; /* 0 not yet, 1 running, 2 done, 3 off */
 
@@ -136,8 +137,11 @@ static void counter(scorep_location *l, tracker *t, uint64_t value)
  * records. */
 static void add_in_use(scorep_location *l, tracker *t, uint64_t add, uint64_t sub)
 {
+    /* one atomic update per call: the process total is the sum of the two kinds (the other
+     * kind read as it is; MPI_Alloc_mem is rare) */
     uint64_t mine = __atomic_add_fetch(&t->in_use, add - sub, __ATOMIC_RELAXED);
-    uint64_t all = __atomic_add_fetch(&process_in_use, add - sub, __ATOMIC_RELAXED);
+    const tracker *other = &trackers[t == &trackers[0]];
+    uint64_t all = mine + __atomic_load_n(&other->in_use, __ATOMIC_RELAXED);
     if (add) {
         uint64_t peak = __atomic_load_n(&process_peak, __ATOMIC_RELAXED);
         while (all > peak && !__atomic_compare_exchange_n(&process_peak, &peak, all, true,
