@@ -56,9 +56,9 @@ expect_eq "$(trace_events c | awk '$1 == "METRIC" && $2 == 0 && /"Process memory
     "1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1300 1500 1200 1000 1256 1384 1256 1352 1552 1352 1361 " \
     "trace: bytes in use after every call of the main thread"
 "$SCOREP_SCORE" -r c/profile.cubex >score.txt || fail "scorep-score c"
-expect_eq "$(awk '$2 == "MEMORY" && $NF == "MEMORY" { print $4 }' score.txt)" 38 \
+expect_eq "$(awk '$1 == "MEMORY" && $NF == "MEMORY" { print $3 }' score.txt)" 38 \
     "scorep-score: the memory calls are their own group MEMORY (38 calls)"
-expect_eq "$(awk '$NF == "malloc" { print $2 }' score.txt)" MEMORY "scorep-score: malloc is of type MEMORY"
+expect_eq "$(awk '$NF == "malloc" { print $1 }' score.txt)" MEMORY "scorep-score: malloc is of type MEMORY"
 trace_defs c >defs.txt
 expect_grep 'METRIC_MEMBER .*"Process memory usage".*Mode: ABSOLUTE_NEXT, Value Type: UINT64.*Unit: "bytes"' \
     defs.txt "trace: the counter's definition"
