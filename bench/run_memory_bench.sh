@@ -18,7 +18,7 @@ cd "$tmp"
 echo "building the memory benchmark in $tmp ..." >&2
 $cc -O2 -o plain "$srcdir/bench/memory_bench.c" -lpthread
 $cc -O2 -o rdtsc_cost "$srcdir/bench/rdtsc_cost.c"
-"$builddir/scorep-cc" $cc -O2 -o measured "$srcdir/bench/memory_bench.c" -lpthread
+"$builddir/scorep-cc" --memory $cc -O2 -o measured "$srcdir/bench/memory_bench.c" -lpthread
 
 # ns PROGRAM THREADS VAR=VALUE...: median ns per pair
 ns() {

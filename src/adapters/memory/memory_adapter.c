@@ -177,12 +177,14 @@ static int system_caller_kind(uintptr_t caller)
     return CALLER_RUNTIME; /* only libc and the loader: their own business (thread exit) */
 }
 
-static __thread uintptr_t last_caller __attribute__((tls_model("initial-exec")));
+/* The program's last two call sites (a loop's malloc and free): one or two compares. */
+static __thread uintptr_t last_callers[2] __attribute__((tls_model("initial-exec")));
+static __thread unsigned last_slot __attribute__((tls_model("initial-exec")));
 
 static bool recorded_caller(const void *caller)
 {
     uintptr_t a = (uintptr_t)caller;
-    if (__builtin_expect(a == last_caller, 1))
+    if (__builtin_expect(a == last_callers[0] || a == last_callers[1], 1))
         return true;
     if (__builtin_expect(ranges_state != 2, 0))
         find_ranges();
@@ -190,7 +192,7 @@ static bool recorded_caller(const void *caller)
     if (k == CALLER_SYSTEM)
         return system_caller_kind(a) == CALLER_USER;
     if (k == CALLER_USER)
-        last_caller = a; /* a loop of mallocs from one place: one compare */
+        last_callers[last_slot++ & 1] = a;
     return k == CALLER_USER;
 }
 
