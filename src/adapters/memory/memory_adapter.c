@@ -206,9 +206,10 @@ bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller)
     scorep_location *l = scorep_tls_location;
     uint32_t r;
     /* the caller first: a thread's start-up allocations in libc come before the pthread
-     * adapter gave it its location, and must not create one */
+     * adapter gave it its location, and must not create one; after the thread's end
+     * (thread-local destructors) nothing is recorded on it any more */
     if (!scorep_memory_recording(SCOREP_ALLOC_HEAP) || !recorded_caller(caller) ||
-        (!l && !(l = scorep_location_get())) || !scorep_location_recording(l) ||
+        (!l && !(l = scorep_location_get())) || l->finished || !scorep_location_recording(l) ||
         (r = region(f)) == SCOREP_INVALID_ID) {
         scorep_memory_guard--;
         return false;
