@@ -27,7 +27,7 @@ run_app c env SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true SCOREP_VER
 expect_eq "$status" 0 "C: exit status"
 expect_eq "$(cat c.out)" "$(cat plain.out)" "C: output as without measurement"
 expect_eq "$(cube c ALLOCATION_SIZE | tr '\n' ';')" \
-"THREADS/worker/malloc T 9216;main/aligned/aligned_alloc 0 128;main/aligned/memalign 0 96;\
+"THREADS/worker/malloc T 9472;main/aligned/aligned_alloc 0 128;main/aligned/memalign 0 96;\
 main/aligned/posix_memalign 0 256;main/aligned/valloc 0 200;main/churn/malloc 0 1000;\
 main/dup/malloc 0 9;main/grow/calloc 0 300;main/grow/realloc 0 700;main/leak_malloc/malloc 0 1000;" \
     "C: ALLOCATION_SIZE per call path"
@@ -49,15 +49,15 @@ expect_grep '<name>malloc</name><mangled_name>malloc</mangled_name><paradigm>mem
     anchor.xml "cube: malloc is a region of paradigm memory, role allocate"
 # trace: the regions, and the counter on the main thread (its values are deterministic)
 expect_eq "$(trace_count c ENTER '' malloc) $(trace_count c ENTER '' free) $(trace_count c ENTER '' realloc)" \
-    "16 15 2" "trace: 16 malloc, 15 free, 2 realloc calls"
+    "18 15 2" "trace: 18 malloc, 15 free (none after a thread's end), 2 realloc calls"
 expect_eq "$(trace_check_nesting c)" 0 "trace: properly nested"
 expect_eq "$(trace_events c | awk '$1 == "METRIC" && $2 == 0 && /"Process memory usage"/ {
         v = $NF; sub(/\)$/, "", v); printf "%s ", v }')" \
     "1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1100 1000 1300 1500 1200 1000 1256 1384 1256 1352 1552 1352 1361 " \
     "trace: bytes in use after every call of the main thread"
 "$SCOREP_SCORE" -r c/profile.cubex >score.txt || fail "scorep-score c"
-expect_eq "$(awk '$1 == "MEMORY" && $NF == "MEMORY" { print $3 }' score.txt)" 38 \
-    "scorep-score: the memory calls are their own group MEMORY (38 calls)"
+expect_eq "$(awk '$1 == "MEMORY" && $NF == "MEMORY" { print $3 }' score.txt)" 40 \
+    "scorep-score: the memory calls are their own group MEMORY (40 calls)"
 expect_eq "$(awk '$NF == "malloc" { print $1 }' score.txt)" MEMORY "scorep-score: malloc is of type MEMORY"
 trace_defs c >defs.txt
 expect_grep 'METRIC_MEMBER .*"Process memory usage".*Mode: ABSOLUTE_NEXT, Value Type: UINT64.*Unit: "bytes"' \
