@@ -65,8 +65,8 @@ static void end_call(scorep_mem_call *c)
         BEGIN(F);                                                                                  \
         if (rec)                                                                                   \
             scorep_memory_free(c.l, SCOREP_ALLOC_HEAP, p);                                         \
-        else if (p && !scorep_memory_guard)                                                        \
-            scorep_mem_forget(p);                                                                  \
+        else                                                                                       \
+            scorep_mem_forget_unrecorded(p);                                                       \
         CALL;                                                                                      \
     }
 

@@ -83,8 +83,7 @@ void *realloc(void *old, size_t n)
         return scorep_mem_boot_alloc(n, 16); /* old is NULL: nothing real exists yet */
     scorep_mem_call c;
     if (__builtin_expect(!scorep_mem_maybe(), 1) || !scorep_mem_enter(&c, MEM_REALLOC, CALLER)) {
-        if (old && !scorep_memory_guard)
-            scorep_mem_forget(old);
+        scorep_mem_forget_unrecorded(old);
         return REAL(REALLOC, realloc_fn)(old, n);
     }
     void *p = REAL(REALLOC, realloc_fn)(old, n);
@@ -101,8 +100,7 @@ void free(void *p)
         return; /* cannot happen: nothing real was allocated before free resolved */
     scorep_mem_call c;
     if (__builtin_expect(!scorep_mem_maybe(), 1) || !scorep_mem_enter(&c, MEM_FREE, CALLER)) {
-        if (p && !scorep_memory_guard)
-            scorep_mem_forget(p);
+        scorep_mem_forget_unrecorded(p);
         REAL(FREE, free_fn)(p);
         return;
     }

@@ -96,4 +96,12 @@ static inline bool scorep_mem_maybe(void)
  * forgets the block it releases, so it is neither counted in use nor reported leaked. */
 void scorep_mem_forget(void *p);
 
+/* The same, for a release that was not recorded: only while recording is asked for and
+ * the thread is not inside a wrapper (the outer wrapper forgets its own block). */
+static inline void scorep_mem_forget_unrecorded(void *p)
+{
+    if (p && scorep_cfg.memory_recording && scorep_measurement_active && !scorep_memory_guard)
+        scorep_mem_forget(p);
+}
+
 #endif
