@@ -64,6 +64,20 @@ expect_grep 'METRIC_MEMBER .*"Process memory usage".*Mode: ABSOLUTE_NEXT, Value 
     defs.txt "trace: the counter's definition"
 expect_no_grep 'REGION .*"operator new' defs.txt "trace: no C++ regions in a C program"
 
+# ---- 4 threads, 80000 blocks, half of them freed by another thread: the profile's totals
+# equal the program's own count
+scorep_cc --memory gcc -O1 -o stress "$PROGRAMS/memory_stress.c" -lpthread
+run_app s env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=s ./stress
+expect_eq "$status" 0 "stress: exit status"
+for m in ALLOCATION_SIZE DEALLOCATION_SIZE bytes_leaked; do
+    $CV s/profile.cubex $m >s.$m || fail "cube_values s $m"
+done
+expect_eq "allocated $(awk -F'\t' '{ s += $3 } END { print s }' s.ALLOCATION_SIZE) \
+freed $(awk -F'\t' '{ s += $3 } END { print s }' s.DEALLOCATION_SIZE) \
+leaked $(awk -F'\t' '{ s += $3 } END { print s }' s.bytes_leaked)" "$(cat s.out)" \
+    "stress: bytes allocated, freed and leaked as the program counted them"
+expect_eq "$(cut -f1 s.bytes_leaked | sort -u)" "THREADS/worker/malloc" "stress: the leaks' call path"
+
 # ---- off by default: the same binary records no allocation
 run_app off env SCOREP_EXPERIMENT_DIRECTORY=off ./mem
 expect_eq "$(cat off.out)" "$(cat plain.out)" "off: output unchanged"
