@@ -75,19 +75,26 @@ static void single(void)
 
 static scorep_alloc_map shared;
 
+/* the threads' addresses interleave (thread t: granules 4i + t), so they meet on every
+ * shard and in its clusters */
+static uintptr_t thread_addr(long t, int i)
+{
+    return 0x1000000 + ((uintptr_t)i * 4 + (uintptr_t)t) * 16;
+}
+
 static void *worker(void *arg)
 {
-    uintptr_t base = (uintptr_t)arg * 0x10000000;
-    for (int round = 0; round < 20; round++) {
+    long t = (long)arg;
+    for (int round = 0; round < 40; round++) {
         for (int i = 0; i < 5000; i++) {
-            scorep_alloc_rec r = {.addr = base + (uintptr_t)i * 32, .size = (uint64_t)i + 1};
+            scorep_alloc_rec r = {.addr = thread_addr(t, i), .size = (uint64_t)i + 1};
             CHECK(scorep_alloc_map_put(&shared, &r), "thread put");
         }
         for (int i = 0; i < 5000; i++) {
             scorep_alloc_rec r;
-            CHECK(scorep_alloc_map_take(&shared, base + (uintptr_t)i * 32, &r) &&
+            CHECK(scorep_alloc_map_take(&shared, thread_addr(t, i), &r) &&
                       r.size == (uint64_t)i + 1,
-                  "thread take %d", i);
+                  "thread %ld take %d", t, i);
         }
     }
     return NULL;
@@ -97,7 +104,7 @@ static void threads(void)
 {
     pthread_t t[4];
     for (long i = 0; i < 4; i++)
-        pthread_create(&t[i], NULL, worker, (void *)(i + 1));
+        pthread_create(&t[i], NULL, worker, (void *)i);
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
     CHECK(scorep_alloc_map_count(&shared) == 0, "threads: %llu records left",
