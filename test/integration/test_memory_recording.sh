@@ -105,6 +105,13 @@ expect_grep 'SCOREP_MEMORY_RECORDING.*libscorep-rt-memory.*scorep-cc --memory' n
 expect_eq "$(wc -l <n.err | tr -d ' ')" 1 "no adapter: one line"
 expect_eq "$(profile_dump n | awk -F'\t' '$2 ~ /\/malloc$/' | wc -l | tr -d ' ')" 0 "no adapter: no malloc"
 expect_eq "$(profile_sum n main/leak_malloc visits)" 1 "no adapter: the functions are measured"
+ln -s "$SCOREP_CC" scorep
+for cmd in "$SCOREP_CC" ./scorep; do
+    expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
+        $cmd --dry-run --memory gcc x.o -o x)" \
+        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" \
+        "$(basename $cmd) --memory: the adapter before the runtime, linked even if unreferenced"
+done
 expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
     "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" "scorep-config --memory --libs"
 expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "-lscorep-rt" \
