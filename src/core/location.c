@@ -1,7 +1,7 @@
 /* location.c: creation and registry of locations (one per thread). */
 #include "core/location.h"
 #include "core/runtime.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "sampling/sampling.h"
 #include "metrics/metrics.h"
 
@@ -10,8 +10,6 @@
 #include <stdlib.h>
 
 __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
-volatile int scorep_measurement_active;
-volatile int scorep_recording_enabled = 1;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location *first, **tail = &first;

@@ -3,6 +3,7 @@
 #ifndef SCOREP_LOCATION_H
 #define SCOREP_LOCATION_H
 
+#include "base/state.h"
 #include "buffer/buffer.h"
 #include "profile/profile.h"
 
@@ -37,10 +38,7 @@ typedef struct scorep_location {
 } scorep_location;
 
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
-/* 0 before init and after finalize began; events are dropped then. */
-extern volatile int scorep_measurement_active;
-/* SCOREP_RECORDING_ON/OFF switch the whole process, as in Score-P (events.c). */
-extern volatile int scorep_recording_enabled;
+/* scorep_measurement_active, scorep_recording_enabled: base/state.h */
 
 /* Returns this thread's location, creating it (and initialising the measurement) on first
  * use. NULL when the measurement is off or the thread cannot get a location. */

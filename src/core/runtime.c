@@ -1,10 +1,12 @@
 /* runtime.c: measurement life cycle: init (library constructor or first event), finalize
- * (exit from any thread, return from main, SIGINT/SIGTERM) and the runtime's messages. */
+ * (exit from any thread, return from main, SIGINT/SIGTERM). It sets the process state
+ * (base/state.h) that the other layers read. */
 #include "core/runtime.h"
 #include "core/events.h"
 #include "core/experiment.h"
 #include "core/flush.h"
-#include "core/memory.h"
+#include "base/memory.h"
+#include "core/writer.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
@@ -22,75 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
-scorep_filter *scorep_active_filter;
-
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE, INIT_FINALIZED };
 static int init_state;
 static pthread_t init_thread;
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static char experiment_dir[PATH_MAX];
-static char program_name[PATH_MAX];
-static uint64_t program_begin_ts;
 static int mpi_mode;
 static int in_mpi_finalize;
-
-/* ------------------------------------------------------------------ messages */
-static void vmessage(const char *kind, const char *fmt, va_list ap)
-{
-    char buf[2048];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fprintf(stderr, "[scorep-rt] %s%s\n", kind, buf);
-}
-
-void scorep_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("warning: ", fmt, ap);
-    va_end(ap);
-}
-
-void scorep_warn_once(const char *msg)
-{
-    static int said;
-    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        scorep_warn("%s", msg);
-}
-
-void scorep_verbose(const char *fmt, ...)
-{
-    if (!scorep_cfg.verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("", fmt, ap);
-    va_end(ap);
-}
-
-void scorep_fatal(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("error: ", fmt, ap);
-    va_end(ap);
-    fflush(stderr);
-    _exit(1);
-}
-
-const char *scorep_experiment_dir(void)
-{
-    return experiment_dir;
-}
-
-const char *scorep_program_name(void)
-{
-    return program_name;
-}
-
-uint64_t scorep_program_begin_ts(void)
-{
-    return program_begin_ts;
-}
 
 /* ------------------------------------------------------------------- init */
 static const char *env_lookup(const char *name)
@@ -100,13 +40,15 @@ static const char *env_lookup(const char *name)
 
 static void find_program_name(void)
 {
+    char program_name[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", program_name, sizeof program_name - 1);
     if (n > 0) {
         program_name[n] = 0;
+        scorep_state_set_program_name(program_name);
         return;
     }
-    snprintf(program_name, sizeof program_name, "%s",
-             scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
+    scorep_state_set_program_name(
+        scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
 }
 
 /* SCOREP_FILTERING_FILE, else the file embedded by scorep-cc --filter. */
@@ -153,6 +95,7 @@ static int create_experiment_dir(void)
         experiment_dir[0] = 0;
         return -1;
     }
+    scorep_state_set_experiment_dir(experiment_dir);
     if (scorep_experiment_write_cfg(experiment_dir) != 0)
         scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
     note_unknown_vars();
@@ -195,6 +138,7 @@ void scorep_runtime_mpi_ready(void)
         return;
     }
     snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
+    scorep_state_set_experiment_dir(experiment_dir);
 }
 
 static void on_signal(int sig)
@@ -347,7 +291,7 @@ static void do_init(void)
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
-    program_begin_ts = scorep_event_time(l);
+    scorep_state_set_program_begin_ts(scorep_event_time(l));
     scorep_metrics_begin(mpi_mode); /* asynchronous values come after ProgramBegin */
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
@@ -467,16 +411,14 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
+    const scorep_writer_ctx w = {experiment_dir, path, &u, status};
     int profile =
         scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
-    if (profile) {
-        char path[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
-        if (scorep_profile_write_cube(path, &u) != 0)
-            profile = 0;
-    }
-    int trace =
-        scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
+    if (profile && scorep_profile_write_cube(&w) != 0)
+        profile = 0;
+    int trace = scorep_cfg.enable_tracing && scorep_trace_write_otf2(&w) == 0;
     scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {

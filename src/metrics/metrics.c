@@ -3,7 +3,9 @@
 #include "metrics/metrics.h"
 #include "metrics/metrics_event.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "base/state.h"
 
 #include <stdlib.h>
 #include <string.h>

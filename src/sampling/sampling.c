@@ -4,8 +4,9 @@
 #define UNW_LOCAL_ONLY
 #include "sampling/sampling_internal.h"
 #include "core/location.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "base/timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
