@@ -220,22 +220,32 @@ static void parse_reduction(void)
     throttle_mean_ticks = (uint64_t)(ns * per_ns + 0.5);
 }
 
-void scorep_runtime_setup_profile(scorep_profile *p)
+/* A new thread's location (location.c's hook): the subsystems prepare their part. */
+static void location_created(scorep_location *l)
 {
-    if (!scorep_cfg.throttling || scorep_cfg.throttling_calls == 0)
-        return;
-    p->throttle_calls = scorep_cfg.throttling_calls;
-    p->throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
+    scorep_sampling_thread_start(l);
+    if (scorep_metrics_attach(l) != 0)
+        scorep_warn("out of memory: location %u records no metrics", l->id);
 }
 
-void scorep_runtime_setup_buffer(scorep_buffer *b)
+/* What every location gets (after parse_reduction). */
+static void configure_locations(void)
 {
-    memcpy(b->steps, reduction_steps, sizeof b->steps);
-    b->n_steps = reduction_n;
-    b->step = 0;
-    b->min_dur = min_duration_ticks;
-    b->min_dur_first = min_duration_ticks > tick_per_us ? min_duration_ticks : tick_per_us;
-    b->min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
+    scorep_location_setup s = {0};
+    s.profiling = scorep_cfg.enable_profiling;
+    s.tracing = scorep_cfg.enable_tracing;
+    s.max_callpath_depth = (uint32_t)scorep_cfg.max_callpath_depth;
+    if (scorep_cfg.throttling && scorep_cfg.throttling_calls != 0) {
+        s.throttle_calls = scorep_cfg.throttling_calls;
+        s.throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
+    }
+    memcpy(s.steps, reduction_steps, sizeof s.steps);
+    s.n_steps = reduction_n;
+    s.min_dur = min_duration_ticks;
+    s.min_dur_first = min_duration_ticks > tick_per_us ? min_duration_ticks : tick_per_us;
+    s.min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
+    s.created = location_created;
+    scorep_location_configure(&s);
 }
 
 /* SCOREP_TEST_CLOCK_SKEW=NS: test only (test/integration/test_clock_offsets.sh), not in the
@@ -268,6 +278,7 @@ static void do_init(void)
     if (tk != (scorep_timer_kind)scorep_cfg.timer)
         scorep_verbose("the TSC is not invariant here; using clock_gettime");
     parse_reduction();
+    configure_locations();
     scorep_flush_install();
     apply_test_clock_skew();
     scorep_sampling_init();
@@ -315,6 +326,13 @@ int scorep_runtime_init(void)
     }
     pthread_mutex_unlock(&init_lock);
     return scorep_measurement_active;
+}
+
+/* Before any other constructor of the library: an event that comes first starts the
+ * measurement through location.c's first-use hook. */
+__attribute__((constructor(101))) static void scorep_runtime_register(void)
+{
+    scorep_location_on_first_use(scorep_runtime_init);
 }
 
 __attribute__((constructor)) static void scorep_runtime_constructor(void)

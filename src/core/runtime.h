@@ -15,10 +15,6 @@
 #include "base/settings.h"
 #include "base/state.h"
 
-/* Gives a new location's trace buffer the configured reduction steps and thresholds. */
-void scorep_runtime_setup_buffer(scorep_buffer *b);
-/* Gives a new location's profile the throttling thresholds. */
-void scorep_runtime_setup_profile(scorep_profile *p);
 /* Parses a duration ("0", "10us", "2.5ms", "1s", "500ns"; no unit: ns) into ns. 0 or -1. */
 int scorep_parse_duration(const char *s, double *ns);
 
