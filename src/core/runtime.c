@@ -220,12 +220,21 @@ static void parse_reduction(void)
     throttle_mean_ticks = (uint64_t)(ns * per_ns + 0.5);
 }
 
+/* ------------------------------------------------------------- subsystems */
+/* The services of this library first, in this order; adapters append themselves
+ * (scorep_runtime_register). Written under init_lock; read once init or finalize runs. */
+enum { MAX_SUBSYSTEMS = 32 };
+static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {&scorep_subsystem_sampling,
+                                                             &scorep_subsystem_metrics};
+static int n_subsystems = 2;
+/* Each phase calls them in registration order; finalize in reverse. */
+
 /* A new thread's location (location.c's hook): the subsystems prepare their part. */
 static void location_created(scorep_location *l)
 {
-    scorep_sampling_thread_start(l);
-    if (scorep_metrics_attach(l) != 0)
-        scorep_warn("out of memory: location %u records no metrics", l->id);
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->location_created)
+            subsystems[i]->location_created(l);
 }
 
 /* What every location gets (after parse_reduction). */
@@ -281,7 +290,6 @@ static void do_init(void)
     configure_locations();
     scorep_flush_install();
     apply_test_clock_skew();
-    scorep_sampling_init();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
@@ -296,14 +304,18 @@ static void do_init(void)
     on_exit(on_exit_handler, NULL);
     pthread_atfork(NULL, NULL, in_forked_child);
     install_signal_handlers();
-    scorep_metrics_init();
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->init)
+            subsystems[i]->init();
     scorep_location *l = scorep_location_create(0, 0);
     if (!l) {
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
     scorep_state_set_program_begin_ts(scorep_event_time(l));
-    scorep_metrics_begin(mpi_mode); /* asynchronous values come after ProgramBegin */
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->begin)
+            subsystems[i]->begin(mpi_mode);
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }
@@ -330,7 +342,7 @@ int scorep_runtime_init(void)
 
 /* Before any other constructor of the library: an event that comes first starts the
  * measurement through location.c's first-use hook. */
-__attribute__((constructor(101))) static void scorep_runtime_register(void)
+__attribute__((constructor(101))) static void scorep_runtime_first_use_hook(void)
 {
     scorep_location_on_first_use(scorep_runtime_init);
 }
@@ -341,17 +353,32 @@ __attribute__((constructor)) static void scorep_runtime_constructor(void)
 }
 
 /* --------------------------------------------------------------- finalize */
-static void (*finalize_hooks[4])(void);
-static int n_finalize_hooks;
+int scorep_runtime_register(const scorep_subsystem *s)
+{
+    pthread_mutex_lock(&init_lock);
+    int rc = n_subsystems < MAX_SUBSYSTEMS ? 0 : -1;
+    if (rc == 0) {
+        subsystems[n_subsystems] = s;
+        __atomic_store_n(&n_subsystems, n_subsystems + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
+/* scorep_runtime_at_finalize: one subsystem with only an end phase per function */
+static scorep_subsystem at_finalize[4];
+static int n_at_finalize;
 
 int scorep_runtime_at_finalize(void (*fn)(void))
 {
     pthread_mutex_lock(&init_lock);
-    int rc = n_finalize_hooks < 4 ? 0 : -1;
-    if (rc == 0)
-        finalize_hooks[n_finalize_hooks++] = fn;
+    int k = n_at_finalize < 4 ? n_at_finalize++ : -1;
     pthread_mutex_unlock(&init_lock);
-    return rc;
+    if (k < 0)
+        return -1;
+    at_finalize[k].name = "at_finalize";
+    at_finalize[k].end = fn;
+    return scorep_runtime_register(&at_finalize[k]);
 }
 
 /* One line per process: how many of its locations had their traces reduced, and how far. */
@@ -455,7 +482,10 @@ void scorep_runtime_finalize(int status)
         return;
     scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
-    scorep_sampling_stop_all();
+    /* the sources stop; adapters hand over what they buffer */
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->end)
+            subsystems[i]->end();
     if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {
         /* collective writing would hang: the other ranks are not here */
         scorep_warn("rank %d ends without MPI_Finalize (exit, abort or signal); it writes no "
@@ -465,13 +495,11 @@ void scorep_runtime_finalize(int status)
     }
     if (!experiment_dir[0] && create_experiment_dir() != 0)
         return; /* an MPI program that never initialised MPI */
-    for (int i = 0; i < n_finalize_hooks; i++)
-        finalize_hooks[i]();
-    scorep_metrics_stop();
     close_locations();
-    scorep_metrics_end();
     scorep_timer_finish();
-    scorep_sampling_finish(); /* defines the sampled functions: before unification */
+    for (int i = n_subsystems - 1; i >= 0; i--)
+        if (subsystems[i]->finalize)
+            subsystems[i]->finalize();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
     write_results(status);
 }

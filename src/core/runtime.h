@@ -5,6 +5,7 @@
 
 #include "buffer/buffer.h"
 #include "profile/profile.h"
+#include "core/subsystem.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,8 +21,12 @@ int scorep_parse_duration(const char *s, double *ns);
 
 /* Initialises the measurement once (thread-safe). Returns 1 when active. */
 int scorep_runtime_init(void);
-/* Adapters with their own buffers (CUDA activity records) register a function that
- * finalize calls first, while the locations can still take events. 0 or -1 (table full). */
+/* Adapters and services register into the life cycle (core/subsystem.h); s must live
+ * until the process ends. Register before the measurement begins (a library constructor)
+ * to see the init phase. 0 or -1 (table full). */
+int scorep_runtime_register(const scorep_subsystem *s);
+/* A subsystem with only an end phase: fn is called when finalize begins, while the
+ * locations can still take events (CUDA activity records). 0 or -1 (table full). */
 int scorep_runtime_at_finalize(void (*fn)(void));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);

@@ -8,10 +8,10 @@
 struct scorep_unified_s;
 
 typedef struct scorep_writer_ctx {
-    const char *experiment_dir; /* absolute path, exists */
-    const char *profile_path;   /* the Cube file to write (in experiment_dir) */
+    const char *experiment_dir;             /* absolute path, exists */
+    const char *profile_path;               /* the Cube file to write (in experiment_dir) */
     const struct scorep_unified_s *unified; /* this process's definitions, unified */
-    int exit_status;            /* the program's exit status */
+    int exit_status;                        /* the program's exit status */
 } scorep_writer_ctx;
 
 /* Collective over the ipc backend. 0 or -1 (message printed). */

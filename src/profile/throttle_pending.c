@@ -55,7 +55,6 @@ void scorep_throttle_pending_flush(void)
         uint64_t n = scorep_throttle_pending[s];
         scorep_throttle_pending[s] = 0;
         if (count && n && s != SCOREP_THROTTLE_DISCARD)
-            scorep_profile_throttled_slow(p, __atomic_load_n(&slot_region[s], __ATOMIC_ACQUIRE),
-                                          n);
+            scorep_profile_throttled_slow(p, __atomic_load_n(&slot_region[s], __ATOMIC_ACQUIRE), n);
     }
 }

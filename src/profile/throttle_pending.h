@@ -17,7 +17,8 @@
 /* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
  * measured event. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
-extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS] __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
+    __attribute__((tls_model("initial-exec")));
 
 /* Adds the pending calls to the calling thread's profile, under its current call path. */
 void scorep_throttle_pending_flush(void);
