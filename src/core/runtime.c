@@ -356,6 +356,15 @@ __attribute__((constructor)) static void scorep_runtime_constructor(void)
 int scorep_runtime_register(const scorep_subsystem *s)
 {
     pthread_mutex_lock(&init_lock);
+    int late = init_state == INIT_DONE; /* an adapter library's constructor: init has run */
+    pthread_mutex_unlock(&init_lock);
+    if (late && scorep_measurement_active) {
+        if (s->init)
+            s->init();
+        if (s->begin)
+            s->begin(mpi_mode);
+    }
+    pthread_mutex_lock(&init_lock);
     int rc = n_subsystems < MAX_SUBSYSTEMS ? 0 : -1;
     if (rc == 0) {
         subsystems[n_subsystems] = s;

@@ -22,8 +22,9 @@ int scorep_parse_duration(const char *s, double *ns);
 /* Initialises the measurement once (thread-safe). Returns 1 when active. */
 int scorep_runtime_init(void);
 /* Adapters and services register into the life cycle (core/subsystem.h); s must live
- * until the process ends. Register before the measurement begins (a library constructor)
- * to see the init phase. 0 or -1 (table full). */
+ * until the process ends. Registered after init (the constructor of an adapter library
+ * runs after libscorep-rt's), its init and begin run at once, and only the locations
+ * created after it are announced to it. 0 or -1 (table full). */
 int scorep_runtime_register(const scorep_subsystem *s);
 /* A subsystem with only an end phase: fn is called when finalize begins, while the
  * locations can still take events (CUDA activity records). 0 or -1 (table full). */
