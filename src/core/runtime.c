@@ -222,12 +222,12 @@ static void parse_reduction(void)
 
 /* ------------------------------------------------------------- subsystems */
 /* The services of this library first, in this order; adapters append themselves
- * (scorep_runtime_register). Written under init_lock; read once init or finalize runs. */
+ * (scorep_runtime_register; written under init_lock, the count published last). Each
+ * phase calls them in registration order; finalize in reverse. */
 enum { MAX_SUBSYSTEMS = 32 };
 static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {&scorep_subsystem_sampling,
                                                              &scorep_subsystem_metrics};
 static int n_subsystems = 2;
-/* Each phase calls them in registration order; finalize in reverse. */
 
 /* A new thread's location (location.c's hook): the subsystems prepare their part. */
 static void location_created(scorep_location *l)
