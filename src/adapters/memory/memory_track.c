@@ -40,8 +40,6 @@ static uint32_t metric(const char *name, const char *descr, uint32_t mode, uint3
     return scorep_defs_metric_full(&d);
 }
 
-static void report_leaks(void);
-
 /* l NULL: a release that is not recorded (memory_wrappers.h, scorep_mem_forget) */
 static inline bool recording(scorep_location *l)
 {
@@ -85,9 +83,6 @@ static bool setup(void)
                   m_leaked != SCOREP_INVALID_ID && m_max != SCOREP_INVALID_ID &&
                   trackers[0].counter != SCOREP_INVALID_ID &&
                   trackers[1].counter != SCOREP_INVALID_ID;
-        if (ok && scorep_runtime_at_finalize(report_leaks) != 0) {
-            scorep_warn("memory recording: no room for its finalize step; leaks are not reported");
-        }
         if (!ok)
             scorep_warn("memory recording: out of memory for its definitions; it is off");
         scorep_memory_guard--;
@@ -236,11 +231,13 @@ static void leaked(const scorep_alloc_rec *r, void *arg)
     p->cur = cur;
 }
 
-/* Runs first in finalize (scorep_runtime_at_finalize), before the profiles are closed: every
+/* The subsystem's end phase: first in finalize, before the profiles are closed, every
  * block still in a table is a leak of the call path that allocated it. Threads that still
  * run are not stopped: a block they free meanwhile may be counted as leaked. */
 static void report_leaks(void)
 {
+    if (__atomic_load_n(&setup_state, __ATOMIC_ACQUIRE) != 2)
+        return; /* nothing was recorded */
     scorep_memory_guard++;
     leak_sum s = {0, 0};
     uint64_t lost = 0;
@@ -256,4 +253,20 @@ static void report_leaks(void)
                    (unsigned long long)s.bytes, (unsigned long long)s.blocks,
                    (unsigned long long)process_peak);
     scorep_memory_guard--;
+}
+
+/* A service of libscorep-rt (core/subsystem.h): the adapter check at init, the leaks at
+ * end. Registered from this file's constructor, before or after the runtime's init (the
+ * runtime calls a late registration's init at once). */
+static const scorep_subsystem memory_subsystem = {
+    .name = "memory",
+    .init = scorep_memory_check_adapter,
+    .end = report_leaks,
+};
+
+__attribute__((constructor)) static void register_memory(void)
+{
+    if (scorep_runtime_register(&memory_subsystem) != 0)
+        scorep_warn("memory recording: the runtime's subsystem table is full; leaks are "
+                    "not reported");
 }
