@@ -281,13 +281,22 @@ static bool has_musttail(Function &F)
     return false;
 }
 
+// Functions clang outlined for OpenMP constructs (.omp_outlined., .omp_outlined._debug__,
+// .omp_task_entry., ...): the OMPT adapter shows the constructs themselves, and the runtime
+// drops them on the hooks' path too (compiler_adapter.c). gcc outlines after the GCC plugin.
+static bool outlined_by_openmp(StringRef name)
+{
+    return name.startswith(".omp") || name.contains(".omp_outlined") ||
+           name.startswith("__omp_offloading_");
+}
+
 // Functions clang would give the -finstrument-functions hooks, less those with no frame of
-// their own (naked), coroutines before splitting, musttail calls (no room before the return)
+// their own (naked), OpenMP's outlined bodies, coroutines before splitting, musttail calls (no room before the return)
 // and bodies only kept for inlining (available_externally: extern gnu_inline).
 static bool instrumentable(Function &F)
 {
     return !F.isDeclaration() && F.hasFnAttribute("instrument-function-entry") &&
-           !F.hasAvailableExternallyLinkage() && !F.hasFnAttribute(Attribute::Naked) &&
+           !outlined_by_openmp(F.getName()) && !F.hasAvailableExternallyLinkage() && !F.hasFnAttribute(Attribute::Naked) &&
            !F.hasFnAttribute("coroutine.presplit") && !has_musttail(F);
 }
 
