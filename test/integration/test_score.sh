@@ -105,6 +105,28 @@ expect_eq "$(sed -n 's/^Estimated aggregate size of event trace: *//p' c1f.score
     "$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *//p' c1f.score)" \
     "filter estimate, one process: aggregate = max_buf"
 
+# -g's filter given back to the compile (#20) with clang's LLVM plugin: leaf is compiled
+# without instrumentation (objdump), its visits are gone, every other region's stay
+if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    scorep_cc clang -O1 -o calls_clang "$PROGRAMS/calls.c" -lpthread
+    run_app k1 env SCOREP_EXPERIMENT_DIRECTORY=k1 ./calls_clang 50
+    (mkdir gk && cd gk && "$SCOREP_SCORE" -g ../k1 >/dev/null) || fail "scorep-score -g k1"
+    expect_eq "$(sed -n 's/^    MANGLED //p' gk/initial_scorep.filter)" leaf "clang: -g lists exactly leaf"
+    scorep_cc --filter=gk/initial_scorep.filter clang -O1 -o calls_clang_g "$PROGRAMS/calls.c" -lpthread
+    expect_eq "$(objdump -d calls_clang_g | awk '/<leaf>:/,/^$/' | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+        "clang: -g round trip: leaf calls no runtime function"
+    expect_eq "$(objdump -d calls_clang_g | awk '/<main>:/,/^$/' | grep -c 'call.*<scorep_plugin_enter')" 1 \
+        "clang: -g round trip: main stays instrumented"
+    run_app k2 env SCOREP_EXPERIMENT_DIRECTORY=k2 ./calls_clang_g 50
+    expect_eq "$status" 3 "clang: -g round trip: exit status"
+    visits_by_region k1 | grep -v '^leaf ' >want_k.visits
+    expect_eq "$(visits_by_region k2)" "$(cat want_k.visits)" \
+        "clang: -g round trip: leaf absent, every other region's visits as before"
+    expect_eq "$(visits_by_region k1 | awk '$1 == "leaf" { print $2 }')" 1008028 "clang: leaf's visits before"
+else
+    skip_part "clang with the LLVM plugin (llvm-N-dev)"
+fi
+
 # user API: parameters (24 bytes each), recording off (a measurement-off and -on record
 # instead of the MEASUREMENT OFF call); its 6 user metric values (24 bytes each) are not in
 # the profile as events, so the estimate is short by exactly them
