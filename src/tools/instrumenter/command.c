@@ -216,7 +216,7 @@ static void push_host(const struct job *job, struct argv_buf *cmd, const char *p
     argv_push_joined(cmd, prefix, value);
 }
 
-static void push_instrumentation(const struct job *job, struct argv_buf *cmd)
+void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
 {
     if (job->opt.nocompiler)
         return;
@@ -381,7 +381,7 @@ void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clan
 
 static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
 {
-    push_instrumentation(job, cmd);
+    instr_push_instrumentation(job, cmd);
     argv_push_joined(cmd, "-I", instr_includedir());
     if (job->opt.user)
         argv_push(cmd, "-DSCOREP_USER_ENABLE");
