@@ -122,6 +122,7 @@ static const char *plugin_path(enum compiler_plugin plugin)
     return NULL;
 }
 
+#ifdef SCOREP_LLVM_PLUGIN_CLANG
 /* The major version of a clang driver (clang -dumpversion); 0 if it cannot be run. */
 static int clang_major(const char *compiler)
 {
@@ -148,6 +149,7 @@ static int clang_major(const char *compiler)
     buf[n] = '\0';
     return atoi(buf);
 }
+#endif
 
 /* Why the plugin cannot instrument this compiler's code, NULL if it can. */
 static const char *plugin_unusable(const struct job *job)
