@@ -67,6 +67,21 @@ build_set clang clang "$bench/lulesh_like.c" "-O2"
 (cd "$tmp" && build_set gfortran gfortran "$bench/lulesh_like.f90" "-O2 -fno-inline") ||
     exit 1
 build_set gcc gcc "$bench/lulesh_like.c" "-O2"
+# XRay (issue #20, optional): an experiment, not a scorep-rt mode: the kernels' sleds patched
+# at start and unpatched after 100,000 entries each (throttled through XRay: the further
+# visits are lost), and the sleds never patched (the floor of an XRay build)
+if command -v clang++ >/dev/null 2>&1 &&
+    clang++ -O2 -c -o "$tmp/xray_tool.o" "$bench/xray_tool.cc" >/dev/null 2>&1 &&
+    clang++ -O2 -DXRAY_TOOL_NO_PATCH -c -o "$tmp/xray_floor.o" "$bench/xray_tool.cc" >/dev/null 2>&1; then
+    step "clang: XRay" clang -O2 -fxray-instrument -fxray-instruction-threshold=1 \
+        -o "$tmp/clang_xray" "$bench/lulesh_like.c" "$tmp/xray_tool.o" -lstdc++
+    step "clang: XRay floor" clang -O2 -fxray-instrument -fxray-instruction-threshold=1 \
+        -o "$tmp/clang_xray_floor" "$bench/lulesh_like.c" "$tmp/xray_floor.o" -lstdc++
+    add "clang: XRay, unpatched at 100000 (visits lost)" plain_x "$tmp/clang_xray"
+    add "clang: XRay sleds, never patched" plain_x "$tmp/clang_xray_floor"
+else
+    echo "$bench_name: clang's XRay runtime is missing: its rows are left out" >&2
+fi
 # the subshell's variants
 [ -s "$variants" ] || die "no compiler found"
 
@@ -109,17 +124,20 @@ echo "scorep-rt, call-heavy per compiler (issue #20): lulesh_like, $steps steps 
 echo "x 4 kernels = $calls kernel calls, runtime defaults (profiling, throttling on); $runs rounds,"
 echo "every variant once per round. $(uname -m), $(grep -m 1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'),"
 echo "$(nproc 2>/dev/null || echo '?') CPUs; load average before $load_before, after $load_after"
-fmt="%-44s %7s %7s %7s %7s %7s %11s\n"
+fmt="%-48s %7s %7s %7s %7s %7s %11s\n"
 printf "$fmt" "variant" "wall s" "wall s" "slow-" "slow-" "CPU" "kernel"
 printf "$fmt" "" "median" "min" "down" "down" "slow-" "visits"
 printf "$fmt" "" "" "" "median" "min" "down" ""
 vi=0
-base_med=1 base_min=1 base_cpu=1
+base_med=1 base_min=1 base_cpu=1 clang_med=1 clang_min=1 clang_cpu=1
 while IFS='|' read -r label kind exe; do
     vi=$((vi + 1))
     v=$tmp/v$vi
     med=$(median <"$v.wall") min=$(minimum <"$v.wall") cpu=$(median <"$v.cpu")
     if [ "$kind" = plain ]; then base_med=$med base_min=$min base_cpu=$cpu; fi
+    # the XRay rows compare with clang's uninstrumented build
+    if [ "$kind" = plain_x ]; then base_med=$clang_med base_min=$clang_min base_cpu=$clang_cpu; fi
+    if [ "$label" = "clang: uninstrumented" ]; then clang_med=$med clang_min=$min clang_cpu=$cpu; fi
     visits=$(cat "$v.visits")
     case "$visits" in
     -) ;;
@@ -129,7 +147,7 @@ while IFS='|' read -r label kind exe; do
     esac
     awk -v l="$label" -v a="$med" -v b="$min" -v c="$cpu" -v am="$base_med" -v bm="$base_min" \
         -v cm="$base_cpu" -v vis="$visits" 'BEGIN {
-        printf "%-44s %7.3f %7.3f %6.2fx %6.2fx %6.2fx %11s\n", l, a, b, a / am, b / bm,
+        printf "%-48s %7.3f %7.3f %6.2fx %6.2fx %6.2fx %11s\n", l, a, b, a / am, b / bm,
                (cm > 0 ? c / cm : 0), vis }'
 done <"$variants"
 cat <<'EOF2'
