@@ -144,6 +144,12 @@ expect_eq "$(readlink extra/scorep-clang)" "$(readlink -f "$top_builddir/scorep-
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
     extra/scorep-clang -c x.c)" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
     "the created scorep-clang instruments with clang"
+if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+        extra/scorep-clang -c x.c)" \
+        "clang -finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
+        "scorep-clang: the LLVM plugin by default"
+fi
 check_error "scorep-wrapper: cannot create '$work/extra/scorep-clang': File exists" \
     scorep-wrapper --create clang "$work/extra"
 check_error "scorep-wrapper: scorep-cc is scorep-rt's own front end, it cannot wrap cc (use gcc); see scorep-wrapper --help" \

@@ -27,9 +27,8 @@
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/ErrorHandling.h>
-#include <llvm/Support/Path.h>
-#include <llvm/Support/Process.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/EscapeEnumerator.h>
 
@@ -37,7 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "adapters/compiler/plugin_region.h"
@@ -189,10 +190,10 @@ class instrumenter
     GlobalVariable *descriptor(const names &n)
     {
         Constant *zero = ConstantInt::get(i32, 0);
-        Constant *init = ConstantStruct::get(
-            region_type, {string(n.name), string(n.mangled), string(n.file),
-                          ConstantInt::get(i32, n.line), zero, zero, zero,
-                          ConstantPointerNull::get(cast<PointerType>(i8p))});
+        Constant *init =
+            ConstantStruct::get(region_type, {string(n.name), string(n.mangled), string(n.file),
+                                              ConstantInt::get(i32, n.line), zero, zero, zero,
+                                              ConstantPointerNull::get(cast<PointerType>(i8p))});
         auto *d = new GlobalVariable(M, region_type, false, GlobalValue::InternalLinkage, init,
                                      "scorep_region_descr." + Twine(serial++));
         d->setAlignment(Align(64));
@@ -291,13 +292,15 @@ static bool outlined_by_openmp(StringRef name)
 }
 
 // Functions clang would give the -finstrument-functions hooks, less those with no frame of
-// their own (naked), OpenMP's outlined bodies, coroutines before splitting, musttail calls (no room before the return)
-// and bodies only kept for inlining (available_externally: extern gnu_inline).
+// their own (naked), OpenMP's outlined bodies, coroutines before splitting, musttail calls
+// (no room before the return) and bodies only kept for inlining (available_externally:
+// extern gnu_inline).
 static bool instrumentable(Function &F)
 {
     return !F.isDeclaration() && F.hasFnAttribute("instrument-function-entry") &&
-           !outlined_by_openmp(F.getName()) && !F.hasAvailableExternallyLinkage() && !F.hasFnAttribute(Attribute::Naked) &&
-           !F.hasFnAttribute("coroutine.presplit") && !has_musttail(F);
+           !outlined_by_openmp(F.getName()) && !F.hasAvailableExternallyLinkage() &&
+           !F.hasFnAttribute(Attribute::Naked) && !F.hasFnAttribute("coroutine.presplit") &&
+           !has_musttail(F);
 }
 
 struct instrument_pass : PassInfoMixin<instrument_pass> {
@@ -308,7 +311,7 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
         if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR())
             return PreservedAnalyses::all();
         scorep_filter *filter = loaded_filter();
-        instrumenter ins(M);
+        std::unique_ptr<instrumenter> ins; // the runtime's declarations: only where used
         bool changed = false;
         for (Function &F : M) {
             if (F.isDeclaration() || !F.hasFnAttribute("instrument-function-entry"))
@@ -317,16 +320,19 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
             names n;
             if (ok) {
                 n = names_of(F);
-                ok = filter == nullptr || !scorep_filter_excluded(filter, n.file.c_str(),
-                                                                  n.name.c_str(),
-                                                                  n.mangled.c_str());
+                ok =
+                    filter == nullptr || !scorep_filter_excluded(filter, n.file.c_str(),
+                                                                 n.name.c_str(), n.mangled.c_str());
             }
             // no __cyg_profile_func_* calls either way: filtered means uninstrumented
             F.removeFnAttr("instrument-function-entry");
             F.removeFnAttr("instrument-function-exit");
             changed = true;
-            if (ok)
-                ins.instrument(F, n);
+            if (!ok)
+                continue;
+            if (!ins)
+                ins = std::make_unique<instrumenter>(M);
+            ins->instrument(F, n);
         }
         return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
@@ -337,9 +343,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
 {
     return {LLVM_PLUGIN_API_VERSION, "scorep_llvm_plugin", LLVM_VERSION_STRING,
             [](PassBuilder &pb) {
-                pb.registerPipelineStartEPCallback(
-                    [](ModulePassManager &mpm, OptimizationLevel) {
-                        mpm.addPass(instrument_pass());
-                    });
+                pb.registerPipelineStartEPCallback([](ModulePassManager &mpm, OptimizationLevel) {
+                    mpm.addPass(instrument_pass());
+                });
             }};
 }
