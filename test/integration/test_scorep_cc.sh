@@ -102,7 +102,8 @@ g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.c
     0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
 check "filter mpicxx" "mpicxx -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
     "$wrap" --dry-run --filter="$filter" mpicxx -c a.cc
-# no plugin: clang has no gcc plugins, gfortran calls none before it adds the hooks
+# with -finstrument-functions no plugin: clang has no gcc plugins, gfortran calls none before
+# it adds the hooks (their plugin mode filters: checked at the end)
 check "filter clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
     "$wrap" --dry-run --filter="$filter" clang -c x.c
 check "filter gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \

@@ -15,6 +15,11 @@
 #else
 #define GCC_PLUGIN_NAME "(not built here: gcc's plugin headers were missing)"
 #endif
+#ifdef SCOREP_LLVM_PLUGIN
+#define LLVM_PLUGIN_NAME SCOREP_LLVM_PLUGIN
+#else
+#define LLVM_PLUGIN_NAME "(none: scorep-rt was built without the LLVM headers of clang)"
+#endif
 
 static void die(const char *fmt, const char *arg) __attribute__((noreturn));
 static void die(const char *fmt, const char *arg)
@@ -38,10 +43,11 @@ static const char filter_help[] =
     "                  unset; its absolute path is embedded at link time. The\n"
     "                  plugins (--instrument=plugin) also leave the excluded\n"
     "                  functions uninstrumented at compile time; with\n"
-    "                  --instrument=functions only gcc's C and C++ do (GCC plugin:\n"
-    "                  %s), the other compilers\n"
-    "                  compile every function with the hooks and the runtime skips\n"
-    "                  the filtered ones.\n";
+    "                  --instrument=functions only gcc's C and C++ do, through the\n"
+    "                  GCC plugin; the other compilers compile every function with\n"
+    "                  the hooks and the runtime skips the filtered ones.\n"
+    "                  GCC plugin: %s\n"
+    "                  LLVM plugin: %s\n";
 
 static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
@@ -84,7 +90,7 @@ void instr_usage_cc(FILE *out)
                  "                  functions: -finstrument-functions (clang without its plugin\n"
                  "                  falls back to it and says so).\n"
                  "  --filter=FILE   ");
-    fprintf(out, filter_help, GCC_PLUGIN_NAME);
+    fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --dry-run       print the commands, one per line, and run nothing\n"
                  "  --verbose       print the commands on stderr, then run them\n"
                  "  --version       print the version\n"
@@ -126,7 +132,7 @@ void instr_usage_scorep(FILE *out)
                  "                  --thread=none, with a warning\n"
                  "  --instrument-filter=<file>, --filter=<file>\n"
                  "                  ");
-    fprintf(out, filter_help, GCC_PLUGIN_NAME);
+    fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --dynamic       accepted: the runtime is always linked dynamically\n"
                  "  --static        refused: there is no static runtime\n"
                  "  --noopari, --nopreprocess, --nomemory, --noopencl, --noopenacc,\n"
