@@ -58,6 +58,10 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
                      bool memory);
 void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
 
+/* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default
+ * where it is installed) or -finstrument-functions; none with --nocompiler. */
+void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd);
+
 /* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
  * exit status for main. */
 int instr_run_job(struct job *job);
