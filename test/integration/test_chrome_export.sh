@@ -103,7 +103,7 @@ else
 fi
 
 # --- OpenMP tasks (test/omp/tasks.c): 51 explicit tasks, each on a task lane ---
-if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$' &&
     command -v clang >/dev/null 2>&1; then
     scorep_cc clang -fopenmp -o tasks "$top_srcdir/test/omp/tasks.c"
     run_app tasks env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=t \
@@ -132,7 +132,9 @@ expect_eq "$(value hot callpath)" "$(trace_count s CALLING_CONTEXT_ENTER)" \
     "sampling: one callpath event per calling-context enter"
 expect_eq "$(value hot samples)" "$(trace_count s CALLING_CONTEXT_SAMPLE)" \
     "sampling: one instant event per sample"
-expect_ge "$(value hot samples)" 1 "sampling: samples exported"
+# sampling_hot.c spends 500 ms of CPU time at a 1 ms period; the kernel coalesces expirations
+# into fewer signals (its tick), so not an exact count, but never fewer than 5
+expect_ge "$(value hot samples)" 5 "sampling: samples exported"
 
 # --- bad input: one message, exit 1, nothing left behind ---
 bad()
