@@ -19,7 +19,8 @@ export PATH="$(dirname "$NVCC"):$PATH"
 
 # --- link time: scorep-cc nvcc (host code instrumented through -Xcompiler) ---
 scorep_cc nvcc -O2 -o saxpy "$top_srcdir/test/cuda/saxpy.cu"
-expect_eq "$(readelf -d saxpy | grep -c 'NEEDED.*libscorep-rt-cuda')" 1 "the CUDA adapter is linked"
+run_to saxpy.dyn readelf -d saxpy
+expect_eq "$(count_lines 'NEEDED.*libscorep-rt-cuda' saxpy.dyn)" 1 "the CUDA adapter is linked"
 run_app saxpy env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./saxpy
 expect_eq "$status" 0 "exit status"
 gpu=no

@@ -98,6 +98,25 @@ expect_no_grep()
     echo "ok: $3"
 }
 
+# run_to FILE COMMAND...: COMMAND's standard output into FILE; a failure of COMMAND fails the
+# test. Counts are then taken from FILE: a count at the end of a pipe would read a failed
+# command as 0 lines (dash, the tests' shell, has no pipefail).
+run_to()
+{
+    _to=$1
+    shift
+    "$@" >"$_to" || fail "$* failed (exit status $?)"
+}
+
+# entries DIR [ERE]: the number of entries of directory DIR (hidden ones too) whose name
+# matches ERE (all without); fails the test when DIR is no directory
+entries()
+{
+    [ -d "$1" ] || fail "entries: $1 is not a directory"
+    ls -A "$1" >"$work/.entries" || fail "ls -A $1 failed"
+    grep -E -c -e "${2:-.}" "$work/.entries" || true
+}
+
 # count_lines ERE FILE: number of lines of FILE matching ERE
 count_lines()
 {

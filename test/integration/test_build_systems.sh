@@ -162,7 +162,7 @@ expect_eq "$(cd dest/bin && for f in *; do printf '%s>%s ' "$f" "$(readlink "$f"
     "installed: scorep, scorep-wrapper and 10 wrappers, links to scorep-cc"
 make -s -C "$top_builddir" uninstall-hook DESTDIR="$work/dest" bindir=/bin >hook.out 2>&1 ||
     fail "make uninstall-hook: $(cat hook.out)"
-expect_eq "$(ls dest/bin | wc -l | tr -d ' ')" 0 "uninstalled: no link left"
+expect_eq "$(entries dest/bin)" 0 "uninstalled: no link left"
 
 # --- scorep-config: exact output, then a Makefile-free build ---
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "-finstrument-functions -I/inc" \
@@ -280,9 +280,11 @@ if command -v cmake >/dev/null 2>&1; then
     expect_eq "$(profile_sum cexp main/work_step/leaf visits)" 30 "CMake: leaf visits"
     expect_eq "$(profile_sum cexp 'main/demo::scale(int)' visits)" 4 "CMake: demo::scale(int) (C++) visits"
     expect_eq "$(profile_paths cexp | wc -l | tr -d ' ')" 4 "CMake: exactly these four call paths"
-    expect_eq "$(ldd cm/libwork.so | grep -c libscorep-rt)" 1 "CMake: the library links the runtime"
+    run_to cm.ldd ldd cm/libwork.so
+    expect_eq "$(count_lines libscorep-rt cm.ldd)" 1 "CMake: the library links the runtime"
     for b in cm_plain cm_off; do
-        expect_eq "$(ldd $b/app $b/libwork.so | grep -c libscorep-rt)" 0 "$b: no runtime linked"
+        run_to $b.ldd ldd $b/app $b/libwork.so
+        expect_eq "$(count_lines libscorep-rt $b.ldd)" 0 "$b: no runtime linked"
         mkdir "$b.run"
         (cd "$b.run" && run_app app ../$b/app && expect_eq "$status $(cat app.out)" "0 sum 378" "$b: runs")
         expect_eq "$(ls "$b.run")" "$(printf 'app.err\napp.out')" "$b: no experiment directory"
@@ -321,7 +323,8 @@ if command -v autoreconf >/dev/null 2>&1; then
     expect_eq "$(profile_sum aexp main visits)" 1 "autotools: main visits"
     expect_eq "$(profile_sum aexp main/count_up visits)" 5 "autotools: count_up (static library) visits"
     expect_eq "$(profile_sum aexp main/count_up/bump visits)" 20 "autotools: bump visits"
-    expect_eq "$(ldd au_plain/counter | grep -c libscorep-rt)" 0 "autotools plain: no runtime"
+    run_to au_plain.ldd ldd au_plain/counter
+    expect_eq "$(count_lines libscorep-rt au_plain.ldd)" 0 "autotools plain: no runtime"
     expect_no_file au/ring "autotools with gcc: no MPI program"
     if [ "$have_mpi" = yes ]; then
         auto_build au_mpi scorep-mpicc

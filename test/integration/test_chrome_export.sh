@@ -144,7 +144,7 @@ bad()
     expect_eq "$rc" 1 "$3: exit status"
     expect_eq "$(wc -l <bad.err | tr -d ' ')" 1 "$3: one line on stderr"
     expect_grep "^scorep-otf2-to-chrome: .*$2" bad.err "$3: the reason"
-    expect_eq "$(ls out.json* 2>/dev/null | wc -l | tr -d ' ')" 0 "$3: no output file, no temporary"
+    expect_eq "$(entries . '^out\.json')" 0 "$3: no output file, no temporary"
     expect_eq "$(wc -c <bad.out | tr -d ' ')" 0 "$3: nothing on stdout"
 }
 bad missing/traces.otf2 "No such file or directory" "missing trace"
@@ -173,7 +173,7 @@ mkdir sig
 rc=0
 (ulimit -f 4 && exec "$CHROME" -o sig/out.json m) 2>bad.err || rc=$?
 expect_eq "$rc" 153 "file size limit: ended by SIGXFSZ (128 + 25)"
-expect_eq "$(ls -A sig | wc -l | tr -d ' ')" 0 "file size limit: no output file, no temporary file"
+expect_eq "$(entries sig)" 0 "file size limit: no output file, no temporary file"
 rc=0
 "$CHROME" >/dev/null 2>bad.err || rc=$?
 expect_eq "$rc" 2 "no argument: usage error"

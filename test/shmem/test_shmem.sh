@@ -21,8 +21,8 @@ gen="$top_srcdir/build-aux/gen-shmem-wrappers"
 spec="$top_srcdir/src/adapters/shmem/shmem_functions.spec"
 expect_eq "$(python3 "$gen" --check-header "$spec" oshcc 2>&1)" \
     "917 declared, 916 wrapped, 1 skipped" "every function of shmem.h wrapped but shmem_broadcast"
-expect_eq "$(nm -D --defined-only "$top_builddir/.libs/libscorep-rt-shmem.so" |
-    awk '$2 == "T" && $3 !~ /^scorep_/' | wc -l)" 916 "916 wrappers exported"
+run_to shmem.nm nm -D --defined-only "$top_builddir/.libs/libscorep-rt-shmem.so"
+expect_eq "$(awk '$2 == "T" && $3 !~ /^scorep_/' shmem.nm | wc -l)" 916 "916 wrappers exported"
 
 # oshrun_np N EXPDIR COMMAND...: a traced run; the exit status is left in $status
 oshrun_np()
