@@ -179,8 +179,9 @@ expect_eq "$status" 0 "scorep-report (trace only)"
 if command -v chromium >/dev/null 2>&1; then
     render "$work/traceonly/report.html" report_traceonly
     expect_eq "$(facts report_traceonly status)" ok "trace only: the page rendered without script errors"
-    expect_eq "$(facts report_traceonly matrix)" "$(facts report_trace matrix)" \
-        "trace only: the same message matrix"
+    expect_eq "$(facts report_traceonly matrix)" "mpi 0 1 5 5000
+mpi 0 2 3 6000
+mpi 1 2 2 128" "trace only: the message matrix of report_mpi.c's design"
     expect_eq "$(facts report_traceonly timeline | cut -d' ' -f1-2,5-9)" "locations 3 messages 10 total $(trace_count traceonly ENTER) 10" \
         "trace only: timeline rows, messages, region instances"
     expect_eq "$(facts report_traceonly flame)" "" "trace only: no flame graph"
@@ -218,8 +219,12 @@ if command -v chromium >/dev/null 2>&1; then
     render "$work/reduced/report.html" report_reduced
     expect_eq "$(facts report_reduced status)" ok "reduced: the page rendered without script errors"
     expect_grep '^reduction ## What the trace lacks' report_reduced.facts "reduced: the notes on the page"
+    # the steps counted in the trace's own markers (otf2-marker), not in MANIFEST.md
+    run_to reduced.markers otf2-marker reduced/traces.otf2
+    steps=$(count_lines '^MARKER .*Text: "rule=min_duration ' reduced.markers)
+    expect_ge "$steps" 3 "reduced: a min_duration step on each of the 3 ranks at least"
     expect_eq "$(facts report_reduced reduction | grep -o '| min_duration |' | wc -l | tr -d ' ')" \
-        "$(grep -c '| min_duration |' reduced/MANIFEST.md)" "reduced: every reduction step of MANIFEST.md on the page"
+        "$steps" "reduced: every reduction step of the trace's markers on the page"
     expect_grep 'id="timeline-reduced"' report_reduced.dom "reduced: the timeline says the trace is incomplete"
 fi
 
