@@ -105,10 +105,13 @@ expect_eq "$(profile_sum plain main/hot visits)" 1 "scorep-run: sampled visits o
 # every sample carries the CPU time it stands for (1 ms per expiration of the thread's
 # CPU-time timer, missed ones included), so the sampled time of hot is the 500 ms of thread
 # CPU time that sampling_hot.c spends there by design, whatever the load: at most a few
-# kernel ticks lost at the ends (85 %), never more than hot's time plus 10 ms
+# kernel ticks lost at the ends (85 %); above it only by the expirations that were pending
+# while the signal was blocked just before (the runtime's own set-up; MPI_Init's is the
+# longest): they ride on the next sample, which may fall into hot (125 %). A counter of the
+# whole process would give the threads' test three times its share.
 ms=$(profile_isum plain main/hot time | awk '{ printf "%d\n", $1 * 1000 }')
 expect_ge "$ms" 425 "scorep-run: sampled time of main/hot >= 85 % of its 500 ms of CPU time"
-expect_ge 510 "$ms" "scorep-run: sampled time of main/hot <= its 500 ms + 10 ms"
+expect_ge 625 "$ms" "scorep-run: sampled time of main/hot <= 125 % of its 500 ms"
 
 # --- threads under scorep-run: every thread has its own timer --------------------------
 gcc -O2 -g -pthread -o threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
@@ -123,10 +126,10 @@ for loc in 0 1 2; do
     hot=$(profile_isum threads $path samples $loc)
     expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
     # each thread spends 300 ms of its own CPU time in hot() (thread CPU-time timers: not
-    # the load, only kernel ticks at the ends make a difference)
+    # the load; bounds as for the plain run above)
     ms=$(profile_isum threads $path time $loc | awk '{ printf "%d\n", $1 * 1000 }')
     expect_ge "$ms" 255 "threads: location $loc: sampled time of $path >= 85 % of 300 ms"
-    expect_ge 310 "$ms" "threads: location $loc: sampled time of $path <= 300 ms + 10 ms (its own thread)"
+    expect_ge 375 "$ms" "threads: location $loc: sampled time of $path <= 125 % of 300 ms (its own thread)"
 done
 
 # --- 300 threads one after another with 64 file descriptors: ended threads' sources are
@@ -182,7 +185,7 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
             "MPI: rank $r: samples under main/hot (of those outside MPI calls)"
         ms=$(profile_isum mpi main/hot time $r | awk '{ printf "%d\n", $1 * 1000 }')
         expect_ge "$ms" 170 "MPI: rank $r: sampled time of main/hot >= 85 % of its 200 ms of CPU time"
-        expect_ge 210 "$ms" "MPI: rank $r: sampled time of main/hot <= 200 ms + 10 ms"
+        expect_ge 250 "$ms" "MPI: rank $r: sampled time of main/hot <= 125 % of its 200 ms"
     done
     # the wrapper region MPI_Init shows the library below it, not main's frames again
     # (some of its samples fall into the measurement's own setup inside the wrapper)
