@@ -38,14 +38,15 @@ typedef struct {
 /* The state of one thread: one PAPI event set per component, and where each value of the
  * group lies in their read buffers. */
 typedef struct {
+    /* what every read needs first, in one cache line */
+    bool direct; /* one set, values in group order: read into out */
+    uint32_t n;
     int n_sets;
     int sets[MAX_SETS];
     int components[MAX_SETS];
     int n_in_set[MAX_SETS];
-    long long values[MAX_SETS][2 * MAX_EVENTS];
-    uint32_t n;
-    bool direct;                       /* one set, values in group order: read into out */
     const long long *slot[2 * MAX_EVENTS]; /* value i of the group */
+    long long values[MAX_SETS][2 * MAX_EVENTS];
 } papi_thread;
 
 static papi_list lists[2];  /* [0] per thread, [1] per process */
