@@ -8,7 +8,7 @@
  * as everywhere), and the other locations a group of the per-thread list only. Score-P
  * likewise keeps one event set per component and thread and reads per-process metrics on
  * one location only. */
-#include "core/runtime.h"
+#include "base/log.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
 
