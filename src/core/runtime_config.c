@@ -89,11 +89,14 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "default = cg,coll,env,io,p2p,rma,topo; all = every group but xnonblock. A disabled "
       "group costs one branch per call."),
     V("MPI_MAX_COMMUNICATORS", NUMBER, &scorep_cfg.mpi_max_comms, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MAX_WINDOWS", NUMBER, &scorep_cfg.mpi_max_windows, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MAX_GROUPS", NUMBER, &scorep_cfg.mpi_max_groups, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
       "Record MPI_Alloc_mem and MPI_Free_mem (docs/memory.md)",
       "Their sizes per call path, leaks, and the counter 'Process memory usage (MPI)'.\n"

@@ -19,7 +19,8 @@ export PATH="$(dirname "$NVCC"):$PATH"
 
 # --- link time: scorep-cc nvcc (host code instrumented through -Xcompiler) ---
 scorep_cc nvcc -O2 -o saxpy "$top_srcdir/test/cuda/saxpy.cu"
-expect_eq "$(readelf -d saxpy | grep -c 'NEEDED.*libscorep-rt-cuda')" 1 "the CUDA adapter is linked"
+run_to saxpy.dyn readelf -d saxpy
+expect_eq "$(count_lines 'NEEDED.*libscorep-rt-cuda' saxpy.dyn)" 1 "the CUDA adapter is linked"
 run_app saxpy env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./saxpy
 expect_eq "$status" 0 "exit status"
 gpu=no
@@ -45,14 +46,14 @@ fi
 # built): region descriptors and the inline check, no -finstrument-functions hook; with
 # --filter the plugin leaves fill uninstrumented (objdump) and the profile without it.
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
-    expect_eq "$(nm saxpy | grep -c ' U scorep_plugin_enter$') $(nm saxpy | grep -c ' U __cyg_profile_func_enter$')" \
+    expect_eq "$(count_out ' U scorep_plugin_enter$' nm saxpy) $(count_out ' U __cyg_profile_func_enter$' nm saxpy)" \
         "1 0" "host code instrumented by the GCC plugin, no hook"
     printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE fill*\nSCOREP_REGION_NAMES_END\n' >fill.flt
     scorep_cc --filter=fill.flt nvcc -O2 -o saxpy_f "$top_srcdir/test/cuda/saxpy.cu"
-    expect_eq "$(objdump -d saxpy_f | awk '/<_Z4fillPfif>:/,/^$/' | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+    expect_eq "$(disasm_fn saxpy_f _Z4fillPfif | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
         "compile-time filter: fill calls no runtime function"
     # (with the CUDA headers' inline functions that -O2 inlined into it)
-    expect_ge "$(objdump -d saxpy_f | awk '/<_Z10run_on_gpuPfS_i>:/,/^$/' | grep -c 'call.*<scorep_plugin_enter')" 1 \
+    expect_ge "$(disasm_fn saxpy_f _Z10run_on_gpuPfS_i | grep -c 'call.*<scorep_plugin_enter')" 1 \
         "compile-time filter: run_on_gpu stays instrumented"
     run_app saxpy_f env SCOREP_EXPERIMENT_DIRECTORY=exp_f ./saxpy_f
     expect_eq "$status" 0 "filtered: exit status"
