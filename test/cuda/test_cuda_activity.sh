@@ -11,17 +11,21 @@ if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
     exit 77
 fi
 # clock_gettime: ticks are ns, so profile times in seconds are exact
-# a pool of 8 chunks (cuda_synthetic.c checks it)
+# a pool of 8 chunks growing to 12 (cuda_synthetic.c checks it)
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
-    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "exit status (clock conversion and buffer pool checks: $(cat syn.out))"
 expect_eq "$(cat syn.out)" "synthetic records processed" "program output"
 if [ ! -e /dev/nvidia0 ]; then
-    # no driver: exactly one warning, and the measurement goes on
-    expect_eq "$(wc -l <syn.err | tr -d ' ')" 1 "one line on stderr"
+    # no driver: the one warning, and the measurement goes on; the thirteenth buffer
+    # request of the pool check was refused: said at exit and in MANIFEST.md
+    expect_eq "$(wc -l <syn.err | tr -d ' ')" 2 "two lines on stderr"
     expect_grep 'CUDA: cuptiSubscribe failed \(CUPTI_ERROR_UNKNOWN, 999\)' syn.err "the warning"
 fi
+LOSS='CUDA: activity records lost: 0 dropped by CUPTI (1 buffer requests refused at the cap SCOREP_CUDA_BUFFER_MAX=98304 bytes; pool peak 12 chunks of 8192 bytes), 0 completed after finalize (0 buffers), 0 buffers not recorded for lack of memory; the profile and trace miss them'
+expect_eq "$(grep -cF "warning: $LOSS" syn.err)" 1 "the refused request: a warning at exit"
+expect_eq "$(grep -cxF -- "- $LOSS" exp/MANIFEST.md)" 1 "the refused request: a line in MANIFEST.md"
 
 # --- trace: locations ---
 trace_defs exp >defs.txt
@@ -94,16 +98,33 @@ expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
 expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
-expect_eq "$(cat off.err)" "" "SCOREP_CUDA_ENABLE=no: no warning"
+expect_eq "$(grep -v 'activity records lost' off.err)" "" "SCOREP_CUDA_ENABLE=no: no other warning"
 # entries accepted but not recorded yet are named once; without memcpy only the 3 kernel
 # records become events
 run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=64k \
-    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
     "$top_builddir/test/cuda/cuda_synthetic" 3
 expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
 expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
 expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle gpumemusage$' todo.err)" \
     1 "unsupported entries: one warning naming them"
+
+# --- nothing lost: 100000 kernel records through the pool and the consumer thread, filled
+# faster than processed (the pool grows; with a cap of 12 chunks it would refuse) ---
+run_app many env SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_many "$top_builddir/test/cuda/cuda_synthetic" many 100000
+expect_eq "$status" 0 "many: exit status ($(cat many.out))"
+expect_eq "$(tail -n 1 many.out)" "synthetic records processed" "many: program output"
+# 100000 records: k0 33334, k1 33333, k2 33333 visits on stream 9 (location 3)
+expect_eq "$(profile_values exp_many "k0()" visits)" "3 33334" "many: k0 visits"
+expect_eq "$(profile_values exp_many "k1(float*)" visits)" "3 33333" "many: k1 visits"
+expect_eq "$(profile_values exp_many "k2(int)" visits)" "3 33333" "many: k2 visits"
+# the two records completed after the consumer stopped: counted and reported, not recorded
+expect_grep '0 dropped by CUPTI .*, 2 completed after finalize \(1 buffers\)' exp_many/MANIFEST.md \
+    "many: late records in MANIFEST.md"
+expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*, int)" visits)" \
+    "1 2" "many: the late records are not in the profile"
 done_ok

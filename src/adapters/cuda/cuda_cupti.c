@@ -1,11 +1,13 @@
 /* cuda_cupti.c: the CUPTI side of the CUDA adapter: subscribes to the runtime and driver
- * API callbacks (calls as regions), enables the activity API with a fixed pool of record
- * buffers (SCOREP_CUDA_BUFFER in chunks of SCOREP_CUDA_BUFFER_CHUNK), flushes at
- * synchronisations and at exit, and warns once when CUPTI cannot subscribe (no driver). */
+ * API callbacks (calls as regions), enables the activity API with the growing buffer pool
+ * of cuda_pool.c and a periodic flush, flushes at synchronisations and at exit, and warns
+ * once when CUPTI cannot subscribe (no driver). */
 #include "adapters/cuda/cuda_adapter.h"
 #include "adapters/cuda/cuda_features.h"
 #include "core/events.h"
+#include "core/experiment.h"
 #include "core/runtime.h"
+#include "core/subsystem.h"
 #include "base/timer.h"
 
 #include <pthread.h>
@@ -74,60 +76,8 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
         flush_activities(0);
 }
 
-/* ------------------------------------------------------- activity buffers */
-/* The pool is allocated once; CUPTI asks for buffers on its own threads. A request that
- * finds no free chunk gets none, and CUPTI drops (and counts) the records. */
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint8_t *pool;
-static uint8_t **free_chunks;
-static size_t chunk_size, n_free, n_chunks;
-static uint64_t dropped;
-
-int scorep_cuda_pool_init(void)
-{
-    if (pool)
-        return 0;
-    chunk_size = scorep_cfg.cuda_buffer_chunk < 1024 ? 1024 : scorep_cfg.cuda_buffer_chunk;
-    chunk_size = (chunk_size + 7) & ~(size_t)7; /* CUPTI wants 8-byte aligned buffers */
-    n_chunks = scorep_cfg.cuda_buffer / chunk_size;
-    if (n_chunks < 2)
-        n_chunks = 2;
-    pool = aligned_alloc(8, n_chunks * chunk_size);
-    free_chunks = malloc(n_chunks * sizeof *free_chunks);
-    if (!pool || !free_chunks)
-        return -1;
-    for (n_free = 0; n_free < n_chunks; n_free++)
-        free_chunks[n_free] = pool + n_free * chunk_size;
-    return 0;
-}
-
-void CUPTIAPI scorep_cuda_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
-{
-    pthread_mutex_lock(&pool_lock);
-    *buffer = n_free ? free_chunks[--n_free] : NULL;
-    pthread_mutex_unlock(&pool_lock);
-    *size = *buffer ? chunk_size : 0;
-    *max_records = 0;
-}
-
-void CUPTIAPI scorep_cuda_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
-                                           size_t size, size_t valid)
-{
-    (void)size;
-    uint64_t gpu;
-    if (cuptiGetTimestamp(&gpu) == CUPTI_SUCCESS)
-        scorep_cuda_clock_sync(&scorep_cuda_activity_clock, scorep_timer_ticks(), gpu);
-    if (scorep_cuda_process_buffer(buffer, valid) < 0)
-        scorep_warn_once("CUDA: out of memory while recording GPU activities; some are lost");
-    size_t d = 0;
-    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &d) == CUPTI_SUCCESS)
-        __atomic_add_fetch(&dropped, d, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&pool_lock);
-    if (buffer && n_free < n_chunks)
-        free_chunks[n_free++] = buffer;
-    pthread_mutex_unlock(&pool_lock);
-}
-
+/* CUPTI hands the completed buffers to the pool's queue (on this thread, for a flush);
+ * the consumer thread processes them. */
 static void flush_activities(uint32_t flags)
 {
     cuptiActivityFlushAll(flags);
@@ -148,6 +98,9 @@ static CUptiResult enable_activities(void)
 {
     CUptiResult rc =
         cuptiActivityRegisterCallbacks(scorep_cuda_buffer_requested, scorep_cuda_buffer_completed);
+    /* CUPTI's own periodic flush: buffers of a quiet phase reach the consumer too */
+    if (rc == CUPTI_SUCCESS && scorep_cfg.cuda_flush_period)
+        rc = cuptiActivityFlushPeriod((uint32_t)scorep_cfg.cuda_flush_period);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL))
         rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_MEMCPY))
@@ -174,17 +127,34 @@ static CUptiResult subscribe(void)
     return rc;
 }
 
-static void cuda_finalize(void)
+/* Finalize, first phase: everything CUPTI holds is flushed (incomplete records too) and
+ * processed on this thread while the locations still take events; later buffers are only
+ * counted. */
+static void cuda_end(void)
 {
     if (activity_on && (features & SCOREP_CUDA_FEATURE_FLUSHATEXIT))
-        flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); /* incomplete records too */
-    scorep_cuda_activity_stop();
+        flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    scorep_cuda_consumer_stop();
     if (subscribed)
         cuptiUnsubscribe(subscriber);
-    if (dropped)
-        scorep_warn("CUDA: CUPTI dropped %llu activity records: SCOREP_CUDA_BUFFER (%llu bytes) "
-                    "was full; increase it",
-                    (unsigned long long)dropped, (unsigned long long)scorep_cfg.cuda_buffer);
+}
+
+/* Finalize, second phase: the pool's figures to the log and MANIFEST.md. */
+static void cuda_finalize(void)
+{
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
+    char note[1024];
+    scorep_verbose("CUDA: %llu activity buffers with %llu records processed; pool peak %llu of "
+                   "%llu chunks of %llu bytes (cap %llu)",
+                   (unsigned long long)p.buffers, (unsigned long long)p.records,
+                   (unsigned long long)p.peak_used, (unsigned long long)p.chunks,
+                   (unsigned long long)p.chunk_size, (unsigned long long)p.max_chunks);
+    scorep_cuda_pool_note(&p, note, sizeof note);
+    if (note[0]) {
+        scorep_experiment_note(note);
+        scorep_warn("%s", note);
+    }
 }
 
 /* Entries that Score-P has and scorep-rt accepts without recording anything yet: said once,
@@ -215,8 +185,10 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
     warn_unsupported();
-    if (scorep_runtime_at_finalize(cuda_finalize) != 0)
-        scorep_warn("CUDA: too many finalize hooks; activity records are not flushed at exit");
+    static const scorep_subsystem cuda = {
+        .name = "cuda", .end = cuda_end, .finalize = cuda_finalize};
+    if (scorep_runtime_register(&cuda) != 0)
+        scorep_warn("CUDA: too many subsystems; activity records are not flushed at exit");
     if (subscribe() != CUPTI_SUCCESS)
         return;
     uint64_t gpu;
@@ -231,5 +203,9 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
     rc = enable_activities();
     if (rc != CUPTI_SUCCESS)
         cupti_warning("cuptiActivityEnable", rc);
+    if (rc == CUPTI_SUCCESS && scorep_cuda_consumer_start() != 0) {
+        scorep_warn("CUDA: no consumer thread; activity buffers are processed at "
+                    "synchronisations and at exit only");
+    }
     activity_on = rc == CUPTI_SUCCESS;
 }
