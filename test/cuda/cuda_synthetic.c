@@ -57,6 +57,17 @@ static size_t kernel(uint8_t *buf, size_t at, const char *name, uint32_t stream,
     k.streamId = stream;
     k.correlationId = corr;
     k.name = name;
+    /* the launch configuration (kernel_counter): 8 blocks of 128 threads, 1536 bytes of
+     * shared memory, 32 registers */
+    k.gridX = 4;
+    k.gridY = 2;
+    k.gridZ = 1;
+    k.blockX = 64;
+    k.blockY = 2;
+    k.blockZ = 1;
+    k.staticSharedMemory = 1024;
+    k.dynamicSharedMemory = 512;
+    k.registersPerThread = 32;
     return put(buf, at, &k, sizeof k);
 }
 
@@ -92,25 +103,46 @@ static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint
 }
 
 /* The callback API's path: what CUPTI passes for runtime and driver API calls. */
-static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name)
+static void api_call_with(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name,
+                          const void *params, uint32_t correlation)
 {
     CUpti_CallbackData cb;
+    int ok = 0; /* cudaSuccess */
     memset(&cb, 0, sizeof cb);
     cb.functionName = name;
+    cb.functionParams = params;
+    cb.functionReturnValue = &ok;
+    cb.correlationId = correlation;
     cb.callbackSite = CUPTI_API_ENTER;
     scorep_cuda_api_callback(NULL, domain, id, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     scorep_cuda_api_callback(NULL, domain, id, &cb);
 }
 
-static void api_calls(void)
+static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name)
 {
-    for (int i = 0; i < 2; i++)
-        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
-                 "cudaMalloc");
+    api_call_with(domain, id, name, NULL, 0);
+}
+
+/* gpumemusage: cudaMalloc of 1000 and 3000 bytes (at device addresses 0x10000 and 0x20000),
+ * and with "features", cudaFree of the first; references: the launches have correlation ids
+ * 12, 13, 14, as the kernels of the buffer below. */
+static void api_calls(int features)
+{
+    void *ptrs[2] = {(void *)0x10000, (void *)0x20000};
+    for (int i = 0; i < 2; i++) {
+        cudaMalloc_v3020_params p = {&ptrs[i], i == 0 ? 1000 : 3000};
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+                      "cudaMalloc", &p, 0);
+    }
     for (int i = 0; i < 3; i++)
-        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-                 "cudaLaunchKernel");
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                      "cudaLaunchKernel", NULL, 12 + (uint32_t)i);
+    if (features) {
+        cudaFree_v3020_params f = {ptrs[0]};
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+                      "cudaFree", &f, 0);
+    }
     /* a synchronisation: flushes only when the activity API is on (not without a GPU) */
     api_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
              "cuCtxSynchronize");
@@ -180,7 +212,7 @@ int main(int argc, char **argv)
     (void)argv;
 #endif
     check_clock();
-    api_calls();
+    api_calls(argc > 1 && strcmp(argv[1], "features") == 0);
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
     scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);
@@ -211,7 +243,9 @@ int main(int argc, char **argv)
     scorep_cuda_pool_info p;
     scorep_cuda_pool_stats(&p);
     /* argv[1]: how many records the SCOREP_CUDA_ENABLE of the run records (all 7 by default) */
-    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 ? strtoull(argv[1], NULL, 10) : 7;
+    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 && strcmp(argv[1], "features") != 0
+                        ? strtoull(argv[1], NULL, 10)
+                        : 7;
     expect_u64("records turned into events", p.records, want);
     expect_u64("kernel names demangled", scorep_cuda_kernel_names_demangled(), want >= 3 ? 2 : 0);
     expect_u64("GPU locations", scorep_cuda_stream_count(), 2);

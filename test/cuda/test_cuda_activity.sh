@@ -109,8 +109,38 @@ run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=6
     "$top_builddir/test/cuda/cuda_synthetic" 3
 expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
 expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
-expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle gpumemusage$' todo.err)" \
+expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle$' todo.err)" \
     1 "unsupported entries: one warning naming them"
+
+# --- kernel_counter, gpumemusage, references (cuda_synthetic.c "features": every kernel 8
+# blocks of 128 threads, 1536 bytes shared memory, 32 registers; cudaMalloc 1000 and 3000
+# bytes, cudaFree of the first; launches and kernels with correlation ids 12, 13, 14) ---
+run_app feat env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_ENABLE=runtime,driver,kernel,memcpy,kernel_counter,gpumemusage,references \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_feat "$top_builddir/test/cuda/cuda_synthetic" features
+expect_eq "$status" 0 "features: exit status ($(cat feat.out))"
+expect_eq "$(grep -c 'not recorded yet' feat.err)" 0 "features: all three are recorded (no warning)"
+for m in "CUDA grid size:1 16" "CUDA block size:1 256" "CUDA shared memory:1 3072" \
+    "CUDA registers per thread:1 64"; do
+    expect_eq "$(profile_values exp_feat "$K" "${m%%:*}")" "${m#*:}" \
+        "kernel_counter: ${m%%:*} of vecAdd's two calls (sum)"
+done
+expect_eq "$(profile_values exp_feat scale "CUDA grid size")" "2 8" "kernel_counter: scale"
+expect_eq "$(profile_values exp_feat cudaMalloc "CUDA memory usage")" "0 5000" \
+    "gpumemusage: usage after each cudaMalloc (1000 + 4000)"
+expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 3000" \
+    "gpumemusage: usage after cudaFree"
+trace_events exp_feat >feat_events.txt
+expect_eq "$(awk '$1 == "METRIC" && $2 == 0' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
+    "1000 4000 3000 " "gpumemusage: the usage in the trace, in order"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); print $0 }' feat_events.txt | sort -n | tr '\n' ' ')" \
+    "12 12 13 13 14 14 " "references: each correlation id on the launch and on its kernel"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l | tr -d ' ')" 3 \
+    "references: the three launches on the host"
+expect_eq "$(awk '$1 == "METRIC" && $2 != 0' feat_events.txt | wc -l | tr -d ' ')" 12 \
+    "kernel_counter: four metrics per kernel in the trace"
+expect_eq "$(trace_check_order exp_feat)" 0 "features: timestamps increase per location"
 
 # --- nothing lost: 100000 kernel records through the pool and the consumer thread, filled
 # faster than processed (the pool grows; with a cap of 12 chunks it would refuse) ---

@@ -18,6 +18,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *st
 
 scorep_cuda_clock scorep_cuda_activity_clock;
 int scorep_cuda_record_kernels = 1, scorep_cuda_record_memcpy = 1;
+int scorep_cuda_record_kernel_counter, scorep_cuda_record_references;
 
 typedef struct {
     uint32_t device, context, stream;
@@ -143,7 +144,7 @@ static void gpu_rma(scorep_location *l, uint32_t type, uint64_t t, uint64_t byte
  * name is demangled and defined. Both tables: open addressing, at most half full. */
 typedef struct {
     const char *ptr;
-    char head[8];
+    uint64_t head; /* the name's first 8 bytes (up to its end, zero-padded) */
     uint32_t region;
 } by_ptr;
 typedef struct {
@@ -245,10 +246,22 @@ static uint32_t region_by_name(const char *mangled)
     return id;
 }
 
-static void set_head(char head[8], const char *s)
+static uint64_t head_of(const char *s)
 {
-    memset(head, 0, 8);
-    memcpy(head, s, strnlen(s, 8));
+    uint64_t h = 0;
+    memcpy(&h, s, strnlen(s, 8));
+    return h;
+}
+
+/* The first 8 bytes at s equal head: one load when the name had 8 bytes or more. */
+static inline int same_head(uint64_t head, const char *s)
+{
+    if ((head >> 56) != 0) { /* the recorded name had 8 or more bytes: so had the memory */
+        uint64_t h;
+        memcpy(&h, s, 8);
+        return h == head;
+    }
+    return head_of(s) == head;
 }
 
 static uint32_t kernel_region(const char *mangled)
@@ -264,13 +277,13 @@ static uint32_t kernel_region(const char *mangled)
         size_t j = ptr_slot(mangled, ptr_cap);
         for (; ptrs[j].ptr; j = (j + 1) & (ptr_cap - 1))
             if (ptrs[j].ptr == mangled) {
-                if (strncmp(ptrs[j].head, mangled, sizeof ptrs[j].head) == 0)
+                if (same_head(ptrs[j].head, mangled))
                     return ptrs[j].region;
                 /* the memory now holds another name: look it up again */
                 uint32_t id = region_by_name(mangled);
                 if (id != SCOREP_INVALID_ID) {
                     ptrs[j].region = id;
-                    set_head(ptrs[j].head, mangled);
+                    ptrs[j].head = head_of(mangled);
                 }
                 return id;
             }
@@ -282,7 +295,7 @@ static uint32_t kernel_region(const char *mangled)
     while (ptrs[j].ptr)
         j = (j + 1) & (ptr_cap - 1);
     ptrs[j].ptr = mangled;
-    set_head(ptrs[j].head, mangled);
+    ptrs[j].head = head_of(mangled);
     ptrs[j].region = id;
     ptr_n++;
     return id;
@@ -300,6 +313,55 @@ static uint32_t fixed_region(uint32_t *slot, const char *name, int role)
     return *slot - 1;
 }
 
+/* kernel_counter: the launch configuration as metrics of the kernel's call (Score-P's
+ * kernel_counter records it per kernel launch), written just after its Enter. */
+enum { KC_BLOCKS, KC_THREADS, KC_SHARED, KC_REGISTERS, KC_N };
+static const struct {
+    const char *name, *unit;
+} kc_defs[KC_N] = {{"CUDA grid size", "blocks"},
+                   {"CUDA block size", "threads"},
+                   {"CUDA shared memory", "bytes"},
+                   {"CUDA registers per thread", "registers"}};
+static uint32_t kc_ids[KC_N]; /* id + 1 */
+
+static void gpu_metric(scorep_location *l, int which, uint64_t v)
+{
+    if (!kc_ids[which]) {
+        uint32_t id = scorep_defs_metric(kc_defs[which].name, kc_defs[which].unit,
+                                         SCOREP_METRIC_UINT64, true);
+        if (id == SCOREP_INVALID_ID)
+            return;
+        kc_ids[which] = id + 1;
+    }
+    uint64_t t = scorep_location_now(l, 0);
+    if (l->profiling)
+        scorep_profile_metric(&l->profile, kc_ids[which] - 1, (double)v);
+    if (l->tracing)
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, t, BUF_EV_METRIC, kc_ids[which] - 1, v);
+}
+
+/* references: CUPTI's correlation id as a parameter of the kernel's call, in the trace only
+ * (a profile would split the call path per id); the launch on the host carries the same. */
+uint32_t scorep_cuda_correlation_param(void)
+{
+    static uint32_t id; /* id + 1 */
+    if (!id) {
+        uint32_t p = scorep_defs_parameter("CUDA correlation id", SCOREP_PARAM_UINT64);
+        if (p == SCOREP_INVALID_ID)
+            return p;
+        id = p + 1;
+    }
+    return id - 1;
+}
+
+static void gpu_reference(scorep_location *l, uint32_t correlation)
+{
+    uint32_t p = scorep_cuda_correlation_param();
+    if (l->tracing && p != SCOREP_INVALID_ID)
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_location_now(l, 0),
+                            BUF_EV_PARAM_UINT, p, correlation);
+}
+
 static int kernel(const CUpti_ActivityKernel10 *k)
 {
     uint64_t start = to_host(k->start), end = to_host(k->end);
@@ -308,6 +370,15 @@ static int kernel(const CUpti_ActivityKernel10 *k)
     if (!l || region == SCOREP_INVALID_ID)
         return -1;
     gpu_region(l, region, start, 1);
+    if (scorep_cuda_record_references)
+        gpu_reference(l, k->correlationId);
+    if (scorep_cuda_record_kernel_counter) {
+        gpu_metric(l, KC_BLOCKS, (uint64_t)k->gridX * (uint64_t)k->gridY * (uint64_t)k->gridZ);
+        gpu_metric(l, KC_THREADS,
+                   (uint64_t)k->blockX * (uint64_t)k->blockY * (uint64_t)k->blockZ);
+        gpu_metric(l, KC_SHARED, (uint64_t)k->staticSharedMemory + (uint64_t)k->dynamicSharedMemory);
+        gpu_metric(l, KC_REGISTERS, k->registersPerThread);
+    }
     gpu_region(l, region, end, 0);
     return 1;
 }

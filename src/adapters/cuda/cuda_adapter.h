@@ -28,6 +28,10 @@ uint64_t scorep_cuda_clock_to_host(const scorep_cuda_clock *c, uint64_t gpu,
 extern scorep_cuda_clock scorep_cuda_activity_clock;
 /* Which activity kinds are turned into events (SCOREP_CUDA_ENABLE kernel, memcpy). */
 extern int scorep_cuda_record_kernels, scorep_cuda_record_memcpy;
+/* kernel_counter: launch configuration as metrics of a kernel's call; references: CUPTI's
+ * correlation id as the trace parameter "CUDA correlation id" of a kernel and its launch. */
+extern int scorep_cuda_record_kernel_counter, scorep_cuda_record_references;
+uint32_t scorep_cuda_correlation_param(void);
 
 /* Processes every record of a completed CUPTI activity buffer. Callers serialise (the
  * pool's consumer does): no lock is taken per record. The clock conversion is computed once

@@ -24,16 +24,96 @@ static int subscribed, activity_on;
 static uint32_t runtime_regions[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 static uint32_t driver_regions[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
-static uint32_t api_region(uint32_t *slot, const char *name)
+/* Bit 31 of a slot: the call starts GPU work (a launch, copy or memset), whose correlation
+ * id the references feature records. */
+#define STARTS_GPU_WORK 0x80000000u
+
+static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != 0, 1))
-        return r - 1;
-    r = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0, 0,
-                           SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
-    if (r != SCOREP_INVALID_ID)
-        __atomic_store_n(slot, r + 1, __ATOMIC_RELEASE);
-    return r;
+    if (__builtin_expect(r == 0, 0)) {
+        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0,
+                                         0, SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
+        if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
+            return SCOREP_INVALID_ID;
+        r = id + 1;
+        if (name && (strstr(name, "Launch") || strstr(name, "Memcpy") || strstr(name, "Memset")))
+            r |= STARTS_GPU_WORK;
+        __atomic_store_n(slot, r, __ATOMIC_RELEASE);
+    }
+    *gpu_work = (r & STARTS_GPU_WORK) != 0;
+    return (r & ~STARTS_GPU_WORK) - 1;
+}
+
+/* ------------------------------------------------------------ gpumemusage */
+/* Device memory in use: cudaMalloc adds its size, cudaFree subtracts the size its pointer
+ * was allocated with; the sum is the metric "CUDA memory usage" of the calling thread,
+ * written inside the call. Allocations are cold: a mutex and a chained table. */
+typedef struct allocation {
+    struct allocation *next;
+    uintptr_t ptr;
+    uint64_t size;
+} allocation;
+#define ALLOC_BUCKETS 1024
+static allocation *allocations[ALLOC_BUCKETS];
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t mem_in_use;
+
+static uint64_t memory_changed(uintptr_t ptr, uint64_t size, int alloc)
+{
+    size_t b = (ptr >> 8) % ALLOC_BUCKETS;
+    pthread_mutex_lock(&alloc_lock);
+    if (alloc) {
+        allocation *a = malloc(sizeof *a);
+        if (a) {
+            *a = (allocation){allocations[b], ptr, size};
+            allocations[b] = a;
+            mem_in_use += size;
+        }
+    } else {
+        for (allocation **a = &allocations[b]; *a; a = &(*a)->next)
+            if ((*a)->ptr == ptr) {
+                allocation *gone = *a;
+                *a = gone->next;
+                mem_in_use -= gone->size;
+                free(gone);
+                break;
+            }
+    }
+    uint64_t now = mem_in_use;
+    pthread_mutex_unlock(&alloc_lock);
+    return now;
+}
+
+static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                         const CUpti_CallbackData *cb)
+{
+    static uint32_t metric; /* id + 1 */
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !cb->functionParams)
+        return;
+    if (cb->functionReturnValue && *(const int *)cb->functionReturnValue != 0)
+        return; /* the call failed: nothing allocated or freed */
+    uint64_t now;
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020) {
+        const cudaMalloc_v3020_params *p = cb->functionParams;
+        if (!p->devPtr || !*p->devPtr)
+            return;
+        now = memory_changed((uintptr_t)*p->devPtr, p->size, 1);
+    } else if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020) {
+        const cudaFree_v3020_params *p = cb->functionParams;
+        if (!p->devPtr)
+            return;
+        now = memory_changed((uintptr_t)p->devPtr, 0, 0);
+    } else {
+        return;
+    }
+    if (!metric) {
+        uint32_t id = scorep_defs_metric("CUDA memory usage", "bytes", SCOREP_METRIC_UINT64, true);
+        if (id == SCOREP_INVALID_ID)
+            return;
+        metric = id + 1;
+    }
+    scorep_event_metric(l, metric - 1, now, (double)now);
 }
 
 static int is_sync(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
@@ -64,13 +144,22 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
     scorep_location *l = slot ? scorep_location_get() : NULL;
     if (!l)
         return;
-    uint32_t region = api_region(slot, cb->functionName);
+    int gpu_work;
+    uint32_t region = api_region(slot, cb->functionName, &gpu_work);
     if (region == SCOREP_INVALID_ID)
         return;
     if (cb->callbackSite == CUPTI_API_ENTER) {
         scorep_event_enter(l, region);
+        /* references: the id CUPTI gives the activity records of this call */
+        uint32_t p;
+        if (gpu_work && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
+            scorep_location_recording(l) && (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
+            scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l),
+                                BUF_EV_PARAM_UINT, p, cb->correlationId);
         return;
     }
+    if (features & SCOREP_CUDA_FEATURE_GPUMEMUSAGE)
+        memory_usage(l, domain, cbid, cb);
     scorep_event_leave(l, region);
     if ((features & SCOREP_CUDA_FEATURE_SYNC) && activity_on && is_sync(domain, cbid))
         flush_activities(0);
@@ -158,17 +247,14 @@ static void cuda_finalize(void)
 }
 
 /* Entries that Score-P has and scorep-rt accepts without recording anything yet: said once,
- * so that nobody looks for idle time or counters that are not there. */
+ * so that nobody looks for idle time that is not there. */
 static void warn_unsupported(void)
 {
     static const struct {
         uint64_t bit;
         const char *name;
-    } unrecorded[] = {{SCOREP_CUDA_FEATURE_KERNEL_COUNTER, " kernel_counter"},
-                      {SCOREP_CUDA_FEATURE_IDLE, " idle"},
-                      {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"},
-                      {SCOREP_CUDA_FEATURE_GPUMEMUSAGE, " gpumemusage"},
-                      {SCOREP_CUDA_FEATURE_REFERENCES, " references"}};
+    } unrecorded[] = {{SCOREP_CUDA_FEATURE_IDLE, " idle"},
+                      {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"}};
     char list[128] = "";
     for (size_t i = 0; i < sizeof unrecorded / sizeof unrecorded[0]; i++)
         if (features & unrecorded[i].bit)
@@ -184,6 +270,8 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
         return;
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
+    scorep_cuda_record_kernel_counter = (features & SCOREP_CUDA_FEATURE_KERNEL_COUNTER) != 0;
+    scorep_cuda_record_references = (features & SCOREP_CUDA_FEATURE_REFERENCES) != 0;
     warn_unsupported();
     static const scorep_subsystem cuda = {
         .name = "cuda", .end = cuda_end, .finalize = cuda_finalize};
