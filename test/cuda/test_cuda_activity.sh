@@ -141,6 +141,16 @@ expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l |
 expect_eq "$(awk '$1 == "METRIC" && $2 != 0' feat_events.txt | wc -l | tr -d ' ')" 12 \
     "kernel_counter: four metrics per kernel in the trace"
 expect_eq "$(trace_check_order exp_feat)" 0 "features: timestamps increase per location"
+# the Chrome/Perfetto export: one flow arrow per launch, from the master thread (tid 0) to
+# the kernel's stream (stream 7: tid 1, stream 8: tid 2)
+"$top_builddir/scorep-otf2-to-chrome" -o feat.json exp_feat || fail "scorep-otf2-to-chrome"
+expect_eq "$(python3 -c '
+import json, sys
+ev = json.load(open("feat.json"))
+ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+for e in sorted((e for e in ev if e.get("cat") == "cuda"), key=lambda e: (e["id"], e["ph"] == "f")):
+    print(e["ph"], e["id"] - (1 << 40), e["tid"], e.get("bp", "-"), end=";")
+')" "s 12 0 -;f 12 1 e;s 13 0 -;f 13 2 e;s 14 0 -;f 14 1 e;" "references: flow arrows launch -> kernel in the Chrome export"
 
 # --- nothing lost: 100000 kernel records through the pool and the consumer thread, filled
 # faster than processed (the pool grows; with a cap of 12 chunks it would refuse) ---
