@@ -48,7 +48,15 @@ static int build_info(void)
 #else
     printf("  shmem       no (configure found no oshcc/oshrun)\n");
 #endif
-    printf("  cuda        no (not built yet)\n");
+#ifdef HAVE_CUDA
+    printf("  cuda        yes (libscorep-rt-cuda: CUPTI callbacks and activities, scorep-cc nvcc "
+           "and scorep-run; SCOREP_CUDA_ENABLE)\n");
+    printf("  nvtx        yes (libscorep-rt-nvtx: NVTX ranges and marks as user regions through "
+           "NVTX_INJECTION64_PATH)\n");
+#else
+    printf("  cuda        no (configure found no CUPTI; --with-cuda=DIR)\n");
+    printf("  nvtx        no (built with the CUDA adapter)\n");
+#endif
     printf("metrics:\n");
     printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");
     printf("  papi        yes (SCOREP_METRIC_PAPI; events PAPI cannot count are reported and "

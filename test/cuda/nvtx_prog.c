@@ -1,9 +1,13 @@
 /* nvtx_prog.c: NVTX annotations with known counts (test_nvtx.sh): pushed ranges nested in a
  * pushed range, started/ended ranges, marks, a wide-string range, a named domain with ASCII
  * and registered messages, and an Ex range with a wide message. NVTX is header-only
- * (nvtx3): without an injection every call is a no-op. */
+ * (nvtx3): without an injection every call is a no-op. With -DWITH_MPI the same on each
+ * rank of an MPI run (test_cuda_mpi.sh). */
 #include <nvtx3/nvToolsExt.h>
 
+#ifdef WITH_MPI
+#include <mpi.h>
+#endif
 #include <stdio.h>
 
 static void domain_ranges(void)
@@ -26,8 +30,14 @@ static void domain_ranges(void)
     nvtxDomainDestroy(d);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+#ifdef WITH_MPI
+    MPI_Init(&argc, &argv);
+#else
+    (void)argc;
+    (void)argv;
+#endif
     nvtxRangePushA("outer");
     for (int i = 0; i < 3; i++) {
         nvtxRangePushA("inner");
@@ -49,6 +59,9 @@ int main(void)
     nvtxRangePushEx(&a);
     nvtxRangePop();
     domain_ranges();
+#ifdef WITH_MPI
+    MPI_Finalize();
+#endif
     puts("nvtx done");
     return 0;
 }

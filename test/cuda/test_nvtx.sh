@@ -59,6 +59,10 @@ done
 trace_defs exp_linked_c >defs.txt
 expect_grep '^REGION .*Name: "outer" .*Role: FUNCTION, Paradigm: USER,' defs.txt \
     "NVTX regions: paradigm USER, role FUNCTION"
+# scorep-info names both libraries as built
+"$SCOREP_INFO" build >build.txt || fail "scorep-info build"
+expect_grep '^  cuda        yes ' build.txt "scorep-info: CUDA adapter built"
+expect_grep '^  nvtx        yes ' build.txt "scorep-info: NVTX adapter built"
 # without the library NVTX stays a no-op and nothing is measured
 run_app none env -u NVTX_INJECTION64_PATH ./plain_c
 expect_eq "$status $(cat none.out)" "0 nvtx done" "no injection: the program runs unchanged"
