@@ -101,8 +101,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "CUDA measurement features",
       "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
       "sync: synchronisation calls flush the activity buffers; flushatexit; default/yes = "
-      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter, idle, pure_idle, "
-      "gpumemusage and references are accepted and not recorded yet. Used only when the "
+      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter: launch "
+      "configuration as metrics; idle, pure_idle: COMPUTE IDLE / GPU IDLE regions; gpumemusage: "
+      "CUDA memory usage metric; references: correlation ids in the trace. Used only when the "
       "program runs with the CUDA adapter (scorep-cc nvcc, scorep-run)."),
     V("CUDA_BUFFER", SIZE, &scorep_cfg.cuda_buffer, "1M", NULL,
       "Memory for CUPTI activity records allocated at start",

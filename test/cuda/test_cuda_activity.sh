@@ -102,15 +102,34 @@ run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
 expect_eq "$(grep -v 'activity records lost' off.err)" "" "SCOREP_CUDA_ENABLE=no: no other warning"
-# entries accepted but not recorded yet are named once; without memcpy only the 3 kernel
-# records become events
-run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=64k \
-    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
+# without memcpy only the 3 kernel records become events
+run_app konly env SCOREP_CUDA_ENABLE=kernel SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_konly \
     "$top_builddir/test/cuda/cuda_synthetic" 3
-expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
-expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
-expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle$' todo.err)" \
-    1 "unsupported entries: one warning naming them"
+expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat konly.out))"
+expect_eq "$(profile_paths exp_konly | grep -c memcpy)" 0 "kernel only: no memcpy regions"
+expect_eq "$(grep -c 'not recorded yet' konly.err)" 0 "no entry is accepted without being recorded"
+
+# --- idle and pure_idle over the 7 records above (host ticks = ns): compute idle from the
+# end of the first kernel (1300000) to the start of the third (1380000); GPU idle (copies
+# and memsets busy too) 1190000-1200000, 1300000-1380000, 1480000-1580000, 1600000-1620000 ---
+run_app idle env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_ENABLE=kernel,memcpy,idle,pure_idle SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_idle \
+    "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "idle: exit status ($(cat idle.out))"
+expect_eq "$(profile_dump exp_idle --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
+    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:idle] 0;Process CUDA[0:1:8] 0;Process CUDA[0:1:compute idle] 0;" \
+    "idle: a location of its own for each kind (created at its first interval: GPU idle with the first kernel)"
+expect_eq "$(profile_values exp_idle "COMPUTE IDLE" visits) $(profile_values exp_idle "COMPUTE IDLE" time)" \
+    "4 1 4 8e-05" "idle: COMPUTE IDLE"
+expect_eq "$(profile_values exp_idle "GPU IDLE" visits) $(profile_values exp_idle "GPU IDLE" time)" \
+    "2 4 2 0.00021" "pure_idle: GPU IDLE"
+expect_eq "$(trace_events exp_idle | awk '$1 == "ENTER" && $2 == 2 { print $3 }' | tr '\n' ' ')" \
+    "1190000 1300000 1480000 1600000 " "pure_idle: the intervals' starts in the trace"
+expect_grep '^REGION .*Name: "COMPUTE IDLE" .*Role: ARTIFICIAL, Paradigm: CUDA,' \
+    "$(trace_defs exp_idle >idle_defs.txt && echo idle_defs.txt)" "idle: role artificial, paradigm CUDA"
+expect_eq "$(trace_check_order exp_idle) $(trace_check_nesting exp_idle)" "0 0" "idle: order and nesting"
 
 # --- kernel_counter, gpumemusage, references (cuda_synthetic.c "features": every kernel 8
 # blocks of 128 threads, 1536 bytes shared memory, 32 registers; cudaMalloc 1000 and 3000
@@ -120,7 +139,6 @@ run_app feat env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
     SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_feat "$top_builddir/test/cuda/cuda_synthetic" features
 expect_eq "$status" 0 "features: exit status ($(cat feat.out))"
-expect_eq "$(grep -c 'not recorded yet' feat.err)" 0 "features: all three are recorded (no warning)"
 for m in "CUDA grid size:1 16" "CUDA block size:1 256" "CUDA shared memory:1 3072" \
     "CUDA registers per thread:1 64"; do
     expect_eq "$(profile_values exp_feat "$K" "${m%%:*}")" "${m#*:}" \

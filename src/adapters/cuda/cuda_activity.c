@@ -19,6 +19,7 @@ extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *st
 scorep_cuda_clock scorep_cuda_activity_clock;
 int scorep_cuda_record_kernels = 1, scorep_cuda_record_memcpy = 1;
 int scorep_cuda_record_kernel_counter, scorep_cuda_record_references;
+int scorep_cuda_record_idle, scorep_cuda_record_pure_idle;
 
 typedef struct {
     uint32_t device, context, stream;
@@ -362,6 +363,60 @@ static void gpu_reference(scorep_location *l, uint32_t correlation)
                             BUF_EV_PARAM_UINT, p, correlation);
 }
 
+/* idle, pure_idle: the time a context's GPU work leaves free, as the region "COMPUTE IDLE"
+ * (no kernel runs) on the location CUDA[device:context:compute idle] and "GPU IDLE" (no
+ * kernel, copy or memset runs) on CUDA[device:context:idle]. Computed in record order:
+ * per context the latest end of its work so far; a record starting after it opens an idle
+ * interval from there to its start. Before the first record and after the last there is no
+ * idle time. Exact when records come in time order (one stream; CUPTI delivers each
+ * stream's records in order); a record that arrives after a later one of another stream
+ * cannot shorten an interval already written. */
+typedef struct {
+    uint32_t device, context;
+    uint64_t busy_until;
+    scorep_location *loc;
+} idle_track;
+static idle_track *idle_tracks[2];
+static uint32_t n_idle[2], cap_idle[2];
+
+static int busy(int pure, uint32_t device, uint32_t context, uint64_t start, uint64_t end)
+{
+    idle_track *t = NULL;
+    for (uint32_t i = 0; i < n_idle[pure]; i++)
+        if (idle_tracks[pure][i].device == device && idle_tracks[pure][i].context == context)
+            t = &idle_tracks[pure][i];
+    if (!t) {
+        if (n_idle[pure] == cap_idle[pure]) {
+            uint32_t c = cap_idle[pure] ? 2 * cap_idle[pure] : 4;
+            idle_track *n = realloc(idle_tracks[pure], c * sizeof *n);
+            if (!n)
+                return -1;
+            idle_tracks[pure] = n;
+            cap_idle[pure] = c;
+        }
+        idle_tracks[pure][n_idle[pure]++] = (idle_track){device, context, end, NULL};
+        return 0;
+    }
+    if (start > t->busy_until) {
+        static uint32_t regions[2]; /* id + 1 */
+        uint32_t r = fixed_region(&regions[pure], pure ? "GPU IDLE" : "COMPUTE IDLE",
+                                  SCOREP_ROLE_ARTIFICIAL);
+        if (!t->loc) {
+            char name[48];
+            snprintf(name, sizeof name, "CUDA[%u:%u:%s]", device, context,
+                     pure ? "idle" : "compute idle");
+            t->loc = scorep_location_create_gpu(name, t->busy_until - 1);
+        }
+        if (!t->loc || r == SCOREP_INVALID_ID)
+            return -1;
+        gpu_region(t->loc, r, t->busy_until, 1);
+        gpu_region(t->loc, r, start, 0);
+    }
+    if (end > t->busy_until)
+        t->busy_until = end;
+    return 0;
+}
+
 static int kernel(const CUpti_ActivityKernel10 *k)
 {
     uint64_t start = to_host(k->start), end = to_host(k->end);
@@ -380,6 +435,9 @@ static int kernel(const CUpti_ActivityKernel10 *k)
         gpu_metric(l, KC_REGISTERS, k->registersPerThread);
     }
     gpu_region(l, region, end, 0);
+    if ((scorep_cuda_record_idle && busy(0, k->deviceId, k->contextId, start, end) != 0) ||
+        (scorep_cuda_record_pure_idle && busy(1, k->deviceId, k->contextId, start, end) != 0))
+        return -1;
     return 1;
 }
 
@@ -434,6 +492,8 @@ static int memcpy_record(const CUpti_ActivityMemcpy6 *m)
         gpu_rma(l, BUF_RMA_OP_COMPLETE_BLOCKING, end - 1, 0, m->correlationId);
     }
     gpu_region(l, region, end, 0);
+    if (scorep_cuda_record_pure_idle && busy(1, m->deviceId, m->contextId, start, end) != 0)
+        return -1;
     return 1;
 }
 
@@ -447,6 +507,8 @@ static int memset_record(const CUpti_ActivityMemset4 *m)
         return -1;
     gpu_region(l, region, start, 1);
     gpu_region(l, region, end, 0);
+    if (scorep_cuda_record_pure_idle && busy(1, m->deviceId, m->contextId, start, end) != 0)
+        return -1;
     return 1;
 }
 

@@ -31,6 +31,9 @@ extern int scorep_cuda_record_kernels, scorep_cuda_record_memcpy;
 /* kernel_counter: launch configuration as metrics of a kernel's call; references: CUPTI's
  * correlation id as the trace parameter "CUDA correlation id" of a kernel and its launch. */
 extern int scorep_cuda_record_kernel_counter, scorep_cuda_record_references;
+/* idle: "COMPUTE IDLE" (no kernel) and pure_idle: "GPU IDLE" (no kernel, copy or memset)
+ * per device and context, each on a location of its own */
+extern int scorep_cuda_record_idle, scorep_cuda_record_pure_idle;
 uint32_t scorep_cuda_correlation_param(void);
 
 /* Processes every record of a completed CUPTI activity buffer. Callers serialise (the

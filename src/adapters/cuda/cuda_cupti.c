@@ -246,24 +246,6 @@ static void cuda_finalize(void)
     }
 }
 
-/* Entries that Score-P has and scorep-rt accepts without recording anything yet: said once,
- * so that nobody looks for idle time that is not there. */
-static void warn_unsupported(void)
-{
-    static const struct {
-        uint64_t bit;
-        const char *name;
-    } unrecorded[] = {{SCOREP_CUDA_FEATURE_IDLE, " idle"},
-                      {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"}};
-    char list[128] = "";
-    for (size_t i = 0; i < sizeof unrecorded / sizeof unrecorded[0]; i++)
-        if (features & unrecorded[i].bit)
-            strncat(list, unrecorded[i].name, sizeof list - strlen(list) - 1);
-    if (list[0])
-        scorep_warn("CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored):%s",
-                    list);
-}
-
 __attribute__((constructor)) static void scorep_cuda_init(void)
 {
     if (!scorep_runtime_init() || !(features = scorep_cfg.cuda_enable))
@@ -272,7 +254,8 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
     scorep_cuda_record_kernel_counter = (features & SCOREP_CUDA_FEATURE_KERNEL_COUNTER) != 0;
     scorep_cuda_record_references = (features & SCOREP_CUDA_FEATURE_REFERENCES) != 0;
-    warn_unsupported();
+    scorep_cuda_record_idle = (features & SCOREP_CUDA_FEATURE_IDLE) != 0;
+    scorep_cuda_record_pure_idle = (features & SCOREP_CUDA_FEATURE_PURE_IDLE) != 0;
     static const scorep_subsystem cuda = {
         .name = "cuda", .end = cuda_end, .finalize = cuda_finalize};
     if (scorep_runtime_register(&cuda) != 0)
