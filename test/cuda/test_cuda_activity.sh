@@ -26,12 +26,17 @@ fi
 LOSS='CUDA: activity records lost: 0 dropped by CUPTI (1 buffer requests refused at the cap SCOREP_CUDA_BUFFER_MAX=98304 bytes; pool peak 12 chunks of 8192 bytes), 0 completed after finalize (0 buffers), 0 buffers not recorded for lack of memory; the profile and trace miss them'
 expect_eq "$(grep -cF "warning: $LOSS" syn.err)" 1 "the refused request: a warning at exit"
 expect_eq "$(grep -cxF -- "- $LOSS" exp/MANIFEST.md)" 1 "the refused request: a line in MANIFEST.md"
+# ... and a marker in the profile and the trace: a visit of CUDA ACTIVITY RECORDS LOST with
+# the number of records CUPTI reported dropped (none here: no CUPTI delivered records)
+expect_eq "$(profile_values exp "CUDA ACTIVITY RECORDS LOST" visits)" "0 1" "loss marker in the profile"
+expect_eq "$(trace_events exp | awk '$1 == "METRIC" && $2 == 0' | sed 's/.*UINT64; //; s/)$//')" 0 \
+    "loss marker in the trace: records lost"
 
 # --- trace: locations ---
 trace_defs exp >defs.txt
 expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
-expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 14,' defs.txt \
-    "master: program begin/end and 6 API calls"
+expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 17,' defs.txt \
+    "master: program begin/end, 6 API calls and the loss marker (enter, metric, leave)"
 expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
     defs.txt "stream 7"
 expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
@@ -150,7 +155,7 @@ expect_eq "$(profile_values exp_feat cudaMalloc "CUDA memory usage")" "0 5000" \
 expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 3000" \
     "gpumemusage: usage after cudaFree"
 trace_events exp_feat >feat_events.txt
-expect_eq "$(awk '$1 == "METRIC" && $2 == 0' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
+expect_eq "$(awk '$1 == "METRIC" && $2 == 0 && /CUDA memory usage/' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
     "1000 4000 3000 " "gpumemusage: the usage in the trace, in order"
 expect_eq "$(awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); print $0 }' feat_events.txt | sort -n | tr '\n' ' ')" \
     "12 12 13 13 14 14 " "references: each correlation id on the launch and on its kernel"
@@ -185,4 +190,6 @@ expect_grep '0 dropped by CUPTI .*, 2 completed after finalize \(1 buffers\)' ex
     "many: late records in MANIFEST.md"
 expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*, int)" visits)" \
     "1 2" "many: the late records are not in the profile"
+expect_eq "$(profile_values exp_many "CUDA ACTIVITY RECORDS LOST" "CUDA records lost")" "0 2" \
+    "many: the loss marker counts the two late records"
 done_ok

@@ -512,6 +512,27 @@ static int memset_record(const CUpti_ActivityMemset4 *m)
     return 1;
 }
 
+void scorep_cuda_mark_loss(uint64_t records)
+{
+    static uint32_t region, metric; /* id + 1 */
+    scorep_location *l = scorep_location_first();
+    uint32_t r = fixed_region(&region, "CUDA ACTIVITY RECORDS LOST", SCOREP_ROLE_ARTIFICIAL);
+    if (!metric) {
+        uint32_t id = scorep_defs_metric("CUDA records lost", "records", SCOREP_METRIC_UINT64, true);
+        metric = id == SCOREP_INVALID_ID ? 0 : id + 1;
+    }
+    if (!l || r == SCOREP_INVALID_ID || !metric)
+        return;
+    uint64_t t = scorep_timer_ticks();
+    gpu_region(l, r, t, 1);
+    t = scorep_location_now(l, t);
+    if (l->profiling)
+        scorep_profile_metric(&l->profile, metric - 1, (double)records);
+    if (l->tracing)
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, t, BUF_EV_METRIC, metric - 1, records);
+    gpu_region(l, r, t + 1, 0);
+}
+
 static int process_record(const CUpti_Activity *r)
 {
     switch (r->kind) {

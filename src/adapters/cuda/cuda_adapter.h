@@ -45,6 +45,9 @@ int scorep_cuda_process_buffer(uint8_t *buffer, size_t valid_size);
 scorep_location *scorep_cuda_stream_location(uint32_t device, uint32_t context, uint32_t stream,
                                              uint64_t first_ts);
 uint32_t scorep_cuda_stream_count(void);
+/* At finalize, when activity records were lost: a visit of "CUDA ACTIVITY RECORDS LOST" on
+ * the master thread with the metric "CUDA records lost" (the marker in profile and trace). */
+void scorep_cuda_mark_loss(uint64_t records);
 /* Distinct kernel regions defined so far and how often a kernel name was demangled. */
 uint64_t scorep_cuda_kernel_names_demangled(void);
 

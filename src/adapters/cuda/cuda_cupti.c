@@ -226,6 +226,10 @@ static void cuda_end(void)
     scorep_cuda_consumer_stop();
     if (subscribed)
         cuptiUnsubscribe(subscriber);
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
+    if (p.dropped || p.late_records || p.refused || p.failed_buffers)
+        scorep_cuda_mark_loss(p.dropped + p.late_records);
 }
 
 /* Finalize, second phase: the pool's figures to the log and MANIFEST.md. */
