@@ -471,7 +471,8 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
                                         OTF2_PARADIGM_OPENMP,
                                         OTF2_PARADIGM_SHMEM,
                                         OTF2_PARADIGM_CUDA,
-                                        OTF2_PARADIGM_SAMPLING};
+                                        OTF2_PARADIGM_SAMPLING,
+                                        OTF2_PARADIGM_NONE}; /* memory: OTF2 has none */
     return map[p];
 }
 
@@ -486,7 +487,8 @@ static OTF2_RegionRole otf2_role(scorep_role r)
         OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_REGION_ROLE_COLL_OTHER,
         OTF2_REGION_ROLE_BARRIER,      OTF2_REGION_ROLE_FILE_IO,
         OTF2_REGION_ROLE_RMA,          OTF2_REGION_ROLE_THREAD_CREATE,
-        OTF2_REGION_ROLE_THREAD_WAIT};
+        OTF2_REGION_ROLE_THREAD_WAIT,  OTF2_REGION_ROLE_ALLOCATE,
+        OTF2_REGION_ROLE_DEALLOCATE,   OTF2_REGION_ROLE_REALLOCATE};
     return map[r];
 }
 
