@@ -58,11 +58,13 @@ static int build_info(void)
     printf("  shmem       no (configure found no oshcc/oshrun)\n");
 #endif
 #ifdef HAVE_CUDA
-    printf("  cuda        yes (libscorep-rt-cuda: CUPTI callbacks and activities, "
-           "scorep-cc nvcc and scorep-run; docs/cuda.md)\n");
+    printf("  cuda        yes (libscorep-rt-cuda: CUPTI callbacks and activities, scorep-cc nvcc "
+           "and scorep-run; SCOREP_CUDA_ENABLE, docs/cuda.md)\n");
+    printf("  nvtx        yes (libscorep-rt-nvtx: NVTX ranges and marks as user regions through "
+           "NVTX_INJECTION64_PATH)\n");
 #else
-    printf("  cuda        no (configure found no cupti.h and lib64/libcupti.so; "
-           "--with-cuda=DIR)\n");
+    printf("  cuda        no (configure found no cupti.h and lib64/libcupti.so; --with-cuda=DIR)\n");
+    printf("  nvtx        no (built with the CUDA adapter)\n");
 #endif
     printf("metrics:\n");
     printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");

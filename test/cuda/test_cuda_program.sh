@@ -40,6 +40,21 @@ expect_eq "$(trace_check_nesting exp)" 0 "trace nests"
 if [ $gpu = no ]; then
     # the CUDA calls failed before reaching a device: no GPU locations
     expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"
+else
+    # the GPU side (saxpy.cu's design): one saxpy kernel on one stream location, two copies
+    # host to device and one back, 3 x 256 KiB in the trace's RMA records, 4 API regions
+    K='saxpy(int, float, float const*, float*)'
+    expect_eq "$(profile_values exp "$K" visits | awk '{ print $2 }')" 1 "GPU: saxpy visits"
+    expect_eq "$(profile_values exp 'memcpy HtoD' visits | awk '{ s += $2 } END { print s }')" 2 \
+        "GPU: copies host to device"
+    expect_eq "$(profile_values exp 'memcpy DtoH' visits | awk '{ s += $2 } END { print s }')" 1 \
+        "GPU: copies device to host"
+    expect_eq "$(trace_events exp | awk '$1 == "RMA_GET" || $1 == "RMA_PUT" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s }')" \
+        786432 "GPU: bytes copied (3 x 65536 floats)"
+    expect_eq "$(profile_sum exp 'main/run_on_gpu(float*, float*, int)/cudaMalloc' visits)" 2 \
+        "GPU: cudaMalloc visits"
+    expect_eq "$(trace_check_order exp)" 0 "GPU: timestamps increase per location"
+    expect_eq "$(grep -c 'activity records lost' exp/MANIFEST.md || true)" 0 "GPU: nothing lost"
 fi
 
 # The host code went through the GCC plugin (#20, scorep-cc's default for nvcc where it is
