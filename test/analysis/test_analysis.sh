@@ -1,0 +1,124 @@
+#!/bin/sh
+# test_analysis.sh: the post-mortem wait-state analysis (scorep-analyze, docs/analysis.md) of
+# a program with prescribed wait states (waitstates.c, 4 ranks, D = 0.3 s): every pattern's
+# value on its call path and rank must be the program's design within 10% + 15 ms, read back
+# from scout.cubex with cube_values.py (Python's tarfile/xml/zlib, no code shared with the
+# writer). Also: Scalasca's metric names and tree, exact counts, and the messages for a rank
+# count that differs from the trace's and for a directory without a trace.
+. "$top_srcdir/test/integration/lib.sh"
+
+A="$top_builddir/test/analysis"
+[ -x "$A/waitstates_scorep" ] || { echo "SKIP: the MPI adapter and the analysis were not built"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
+ANALYZE="$top_builddir/scorep-analyze"
+CV="python3 $top_srcdir/test/analysis/cube_values.py"
+D=0.3
+
+x=$work/ws
+env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+    $MPIRUN -np 4 "$A/waitstates_scorep" $D >ws.out 2>&1 || fail "waitstates: $(cat ws.out)"
+expect_file "$x/traces.otf2" "waitstates wrote a trace"
+$MPIRUN -np 4 "$ANALYZE" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
+cat an.out
+expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
+expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
+expect_no_grep "OTF2\\]" an.out "no OTF2 error messages"
+
+# Scalasca's unique names, display names and parents (Scalasca 2.0 scout Patterns_gen.cpp)
+$CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py cannot read scout.cubex"
+for m in "time	Time	-" "visits	Visits	-" \
+    "mpi_latesender	Late Sender	mpi_point2point" \
+    "mpi_latesender_wo	Messages in Wrong Order	mpi_latesender" \
+    "mpi_lswo_different	Messages from different sources	mpi_latesender_wo" \
+    "mpi_lswo_same	Messages from same source	mpi_latesender_wo" \
+    "mpi_latereceiver	Late Receiver	mpi_point2point" \
+    "mpi_barrier_wait	Wait at Barrier	mpi_sync_collective" \
+    "mpi_barrier_completion	Barrier Completion	mpi_sync_collective" \
+    "mpi_wait_nxn	Wait at N x N	mpi_collective" \
+    "mpi_nxn_completion	N x N Completion	mpi_collective" \
+    "mpi_earlyreduce	Early Reduce	mpi_collective" \
+    "mpi_earlyscan	Early Scan	mpi_collective" \
+    "mpi_latebroadcast	Late Broadcast	mpi_collective" \
+    "mpi_cls_count	Late Senders	comms_recv" "mpi_clr_count	Late Receivers	comms_send"; do
+    _check
+    grep -qxF "$m" metrics.txt || fail "metric line '$m' missing in scout.cubex"
+done
+
+value() { $CV "$x/scout.cubex" value "$@"; }
+
+# near METRIC PATH RANK K: the value is K*D seconds within 10% + 15 ms
+near()
+{
+    _check
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py $*"
+    awk -v v="$v" -v k="$4" -v d="$D" 'BEGIN { e = k * d; t = 0.1 * e + 0.015;
+        exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on rank $3: expected $4 x $D s (10% + 15 ms), got $v s"
+    echo "ok: $1 at $2 rank $3 = $v (expected $4 x $D)"
+}
+
+# Late Sender at a receive and at the completion of an Irecv
+near mpi_latesender ls_recv/MPI_Recv 1 1
+near mpi_latesender ls_wait/MPI_Wait 1 1
+# the seed's test 4.2.4: the probes hold the waits (2D, 3D), the probed receives wait no more
+near mpi_latesender ls_probe_chain/MPI_Probe 1 2
+near mpi_latesender ls_probe_chain/MPI_Probe 2 3
+near mpi_latesender ls_probe_chain/MPI_Recv '*' 0
+# the seed's test 4.2.5: both probe waits are wrong order, from different sources
+near mpi_latesender ls_wrong_order/MPI_Probe 0 2
+near mpi_latesender ls_wrong_order/MPI_Mprobe 0 1
+near mpi_latesender_wo ls_wrong_order/MPI_Probe 0 2
+near mpi_latesender_wo ls_wrong_order/MPI_Mprobe 0 1
+near mpi_lswo_different ls_wrong_order/MPI_Mprobe 0 1
+near mpi_lswo_different ls_wrong_order/MPI_Probe 0 2
+near mpi_lswo_same '*' '*' 0
+# the seed's figure 3b / test 4.2.6: both synchronisation points of the probed Ssend
+near mpi_latesender ls_lr_probe/MPI_Probe 1 1
+near mpi_latereceiver ls_lr_probe/MPI_Ssend 0 2
+near mpi_latesender ls_lr_probe/MPI_Recv 1 0
+# Late Receiver at the MPI_Wait of an Issend
+near mpi_latereceiver lr_wait/MPI_Wait 0 1
+# collectives: rank r enters after r*D
+for r in 0 1 2 3; do
+    near mpi_barrier_wait barrier/MPI_Barrier $r $((3 - r))
+    near mpi_wait_nxn nxn/MPI_Allreduce $r $((3 - r))
+done
+near mpi_latebroadcast late_bcast/MPI_Bcast 0 0
+for r in 1 2 3; do
+    near mpi_latebroadcast late_bcast/MPI_Bcast $r 1
+    near mpi_earlyreduce early_reduce/MPI_Reduce $r 0
+done
+near mpi_earlyreduce early_reduce/MPI_Reduce 0 1
+# on a communicator of ranks 2 and 3 (created with MPI_Comm_split)
+near mpi_latesender ls_subcomm/MPI_Recv 3 1
+near mpi_barrier_wait ls_subcomm/MPI_Barrier 3 1
+near mpi_barrier_wait ls_subcomm/MPI_Barrier 2 0
+
+# exact counts
+expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
+expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
+expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
+expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wait)"
+expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
+expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
+expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
+
+# bad input: another process count, a directory without a trace; no report written
+rm -f "$x/scout.cubex"
+status=0
+$MPIRUN -np 2 "$ANALYZE" "$x" >np2.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze with 2 processes for a 4-rank trace fails"
+expect_grep "the trace has 4 MPI ranks but the analysis runs with 2 processes: run it as mpirun -np 4" \
+    np2.out "the rank-count message"
+expect_eq "$(grep -c 'the trace has 4 MPI ranks' np2.out)" 1 "the message is printed once"
+expect_no_file "$x/scout.cubex" "no report after the failed analysis"
+mkdir empty
+status=0
+$MPIRUN -np 1 "$ANALYZE" empty >empty.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a directory without a trace fails"
+expect_grep "has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true" empty.out \
+    "the no-trace message"
+
+done_ok

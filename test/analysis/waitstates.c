@@ -1,0 +1,232 @@
+/* waitstates.c: MPI program with prescribed wait states for the analysis tests
+ * (test_analysis.sh): before each scenario all ranks synchronise, then a rank spins for a
+ * known multiple of D seconds before it sends, receives, probes or enters a collective. Each
+ * scenario runs in its own user region, so its wait states land on their own call paths.
+ Needs 4 ranks. Times are deadlines k*D after the scenario's start, which is the exit of a
+ * barrier. Expected values (D = the argument, default 0.2 s) are in test_analysis.sh. */
+#include <mpi.h>
+#include <scorep/SCOREP_User.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static double D = 0.2, t0;
+static int rank, size;
+
+/* each scenario is a user region of its own (a static handle per function) */
+#define SCEN_BEGIN(h, name)                                                                        \
+    SCOREP_USER_REGION_DEFINE(h)                                                                   \
+    SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
+#define SCEN_END(h) SCOREP_USER_REGION_END(h)
+
+/* spins until k*D seconds after the scenario's start (absolute deadlines: a rank that was
+ * descheduled or returned late from MPI still acts at the prescribed time) */
+static void spin_to(double k)
+{
+    double end = t0 + k * D;
+    while (MPI_Wtime() < end)
+        ;
+}
+
+/* Late Sender at MPI_Recv: rank 0 sends after D, rank 1 waits D */
+static void ls_recv(void)
+{
+    SCEN_BEGIN(h, "ls_recv")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Late Sender at MPI_Wait of an Irecv: rank 1 waits D in MPI_Wait */
+static void ls_wait(void)
+{
+    SCEN_BEGIN(h, "ls_wait")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Request r;
+        MPI_Irecv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's test 4.2.4 (Late Sender in probes, a chain): rank 0 sends to 1 after 2D; rank 1
+ * probes (waits 2D), receives, spins D, sends to 2; rank 2 probes (waits 3D), receives. */
+static void ls_probe_chain(void)
+{
+    SCEN_BEGIN(h, "ls_probe_chain")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(2);
+        MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Probe(0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        spin_to(3);
+        MPI_Send(&x, 1, MPI_INT, 2, 4, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        MPI_Probe(1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's test 4.2.5 (wrong order in probes): rank r > 0 sends to 0 after r*D; rank 0
+ * probes and receives rank 2's, then rank 3's, then rank 1's message: it waits 2D at the first
+ * probe and D at the second, and both waits are wrong order (rank 1's message, sent first, was
+ * ready meanwhile). Uses MPI_Mprobe/MPI_Mrecv for rank 3's message. */
+static void ls_wrong_order(void)
+{
+    SCEN_BEGIN(h, "ls_wrong_order")
+    int x = 1;
+    if (rank > 0 && rank < 4) {
+        spin_to(rank);
+        MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Probe(2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Message m;
+        MPI_Mprobe(3, 5, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+        MPI_Probe(1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's figure 3b / test 4.2.6: a probed synchronous send with two synchronisation
+ * points. Rank 0 spins D, then MPI_Ssend to 1; rank 1 probes at once (Late Sender D at the
+ * probe), spins 2D, then receives: rank 0 waits 2D in MPI_Ssend (Late Receiver). */
+static void ls_lr_probe(void)
+{
+    SCEN_BEGIN(h, "ls_lr_probe")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        MPI_Ssend(&x, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Probe(MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        spin_to(3);
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Late Receiver at MPI_Wait of an Issend: rank 1 posts its receive after D */
+static void lr_wait(void)
+{
+    SCEN_BEGIN(h, "lr_wait")
+    int x = 1;
+    if (rank == 0) {
+        MPI_Request r;
+        MPI_Issend(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        spin_to(1);
+        MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Wait at Barrier: rank r enters after r*D (rank r waits (size-1-r)*D) */
+static void barrier(void)
+{
+    SCEN_BEGIN(h, "barrier")
+    spin_to(rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Wait at N x N: as the barrier, with MPI_Allreduce */
+static void nxn(void)
+{
+    SCEN_BEGIN(h, "nxn")
+    int x = rank, y;
+    spin_to(rank);
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Late Broadcast: the root (rank 0) enters after D; every other rank waits D */
+static void late_bcast(void)
+{
+    SCEN_BEGIN(h, "late_bcast")
+    int x = 1;
+    if (rank == 0)
+        spin_to(1);
+    MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Early Reduce: the non-roots enter after D; the root (rank 0) waits D */
+static void early_reduce(void)
+{
+    SCEN_BEGIN(h, "early_reduce")
+    int x = 1, y;
+    if (rank != 0)
+        spin_to(1);
+    MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Late Sender on a sub-communicator (ranks 2 and 3 as 0 and 1 of a split): rank 3 waits D */
+static void ls_subcomm(MPI_Comm sub)
+{
+    SCEN_BEGIN(h, "ls_subcomm")
+    int x = 1, r;
+    if (sub != MPI_COMM_NULL) {
+        MPI_Comm_rank(sub, &r);
+        if (r == 0) {
+            spin_to(1);
+            MPI_Send(&x, 1, MPI_INT, 1, 8, sub);
+        } else {
+            MPI_Recv(&x, 1, MPI_INT, 0, 8, sub, MPI_STATUS_IGNORE);
+        }
+        /* and Wait at Barrier on it: sub rank 0 enters after D */
+        if (r == 0)
+            spin_to(2);
+        MPI_Barrier(sub);
+    }
+    SCEN_END(h)
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1)
+        D = atof(argv[1]);
+    if (size != 4) {
+        if (rank == 0)
+            fprintf(stderr, "waitstates: needs 4 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank >= 2 ? 0 : MPI_UNDEFINED, rank, &sub);
+    static const struct {
+        void (*run)(void);
+    } scen[] = {{ls_recv}, {ls_wait}, {ls_probe_chain}, {ls_wrong_order}, {ls_lr_probe}, {lr_wait},
+                {barrier}, {nxn},     {late_bcast},     {early_reduce}};
+    for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        scen[i].run();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    ls_subcomm(sub);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    MPI_Finalize();
+    if (rank == 0)
+        printf("waitstates done D=%g\n", D);
+    return 0;
+}
