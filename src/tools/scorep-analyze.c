@@ -71,14 +71,17 @@ int main(int argc, char **argv)
     }
     an_trace t;
     memset(&t, 0, sizeof t);
+    double t0 = MPI_Wtime(), t1 = t0, t2 = t0;
     if (agree(rc, err, rank, size) == 0)
         rc = agree(an_load_otf2(anchor, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err), err,
                    rank, size);
     else
         rc = -1;
+    t1 = MPI_Wtime();
     if (rc == 0) {
         an_options opt = {"post-mortem", rank == 0 ? stdout : NULL, 0, 0, 0, 0};
         rc = an_analyze(&t, MPI_COMM_WORLD, cubex, &opt, err, sizeof err);
+        t2 = MPI_Wtime();
         if (rc != 0 && rank == 0)
             fprintf(stderr, "scorep-analyze: %s\n", err);
         if (rc == 0 && rank == 0) {
@@ -98,6 +101,8 @@ int main(int argc, char **argv)
             if (t.reduced)
                 printf("scorep-analyze: the trace was reduced or flushed: patterns of the "
                        "removed calls are missing\n");
+            printf("scorep-analyze: %zu events on rank 0; read %.3f s, replay and report %.3f s\n",
+                   t.n_events, t1 - t0, t2 - t1);
             printf("scorep-analyze: wrote %s\n", cubex);
         }
     }
