@@ -3,8 +3,9 @@
 # a program with prescribed wait states (waitstates.c, 4 ranks, D = 0.3 s): every pattern's
 # value on its call path and rank must be the program's design within 10% + 15 ms, read back
 # from scout.cubex with cube_values.py (Python's tarfile/xml/zlib, no code shared with the
-# writer). Also: Scalasca's metric names and tree, exact counts, and the messages for a rank
-# count that differs from the trace's and for a directory without a trace.
+# writer). Also: Scalasca's metric names and tree, exact counts, the messages for a rank
+# count that differs from the trace's and for a directory without a trace, and the one-step
+# form scorep-analyze mpirun -np N PROGRAM (linked, and plain through scorep-run).
 . "$top_srcdir/test/integration/lib.sh"
 
 A="$top_builddir/test/analysis"
@@ -12,6 +13,8 @@ A="$top_builddir/test/analysis"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
+# ranks waiting in MPI yield the processor: 4 ranks share 2 cores, the spinning ones must run
+export OMPI_MCA_mpi_yield_when_idle=1
 ANALYZE="$top_builddir/scorep-analyze"
 CV="python3 $top_srcdir/test/analysis/cube_values.py"
 D=0.3
@@ -120,5 +123,28 @@ $MPIRUN -np 1 "$ANALYZE" empty >empty.out 2>&1 || status=$?
 expect_eq "$status" 1 "scorep-analyze of a directory without a trace fails"
 expect_grep "has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true" empty.out \
     "the no-trace message"
+
+# one-step form: measure and analyse; a program linked with the runtime, and a plain one
+# (test/mpi/probes) measured through scorep-run
+status=0
+SCOREP_EXPERIMENT_DIRECTORY="$work/onestep" "$ANALYZE" mpirun --oversubscribe \
+    --allow-run-as-root -np 4 "$A/waitstates_scorep" 0.05 >onestep.out 2>&1 || status=$?
+expect_eq "$status" 0 "scorep-analyze mpirun -np 4 waitstates_scorep ($(tail -2 onestep.out))"
+expect_grep "the report is $work/onestep/scout.cubex" onestep.out "one-step: where the report is"
+expect_eq "$($CV "$work/onestep/scout.cubex" value visits ls_recv '*')" 4 \
+    "one-step: visits of ls_recv"
+if [ -x "$top_builddir/test/mpi/probes" ]; then
+    status=0
+    (cd "$work" && SCOREP_RUN_LIBDIR="$top_builddir/.libs" "$ANALYZE" mpirun --oversubscribe \
+        --allow-run-as-root -np 2 "$top_builddir/test/mpi/probes" >"$work/plain.out" 2>&1) ||
+        status=$?
+    expect_eq "$status" 0 "scorep-analyze mpirun -np 2 probes (plain, $(tail -2 plain.out))"
+    expect_grep "through scorep-run" plain.out "one-step: a plain program is run under scorep-run"
+    p=$work/scorep_probes_2_trace
+    expect_file "$p/scout.cubex" "one-step default directory scorep_probes_2_trace"
+    expect_eq "$($CV "$p/scout.cubex" value visits MPI_Probe '*')" \
+        "$(otf2-print "$p/traces.otf2" | grep -c '^ENTER .*"MPI_Probe"')" \
+        "one-step (scorep-run): MPI_Probe visits = its Enter events"
+fi
 
 done_ok

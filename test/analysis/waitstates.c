@@ -2,15 +2,25 @@
  * (test_analysis.sh): before each scenario all ranks synchronise, then a rank spins for a
  * known multiple of D seconds before it sends, receives, probes or enters a collective. Each
  * scenario runs in its own user region, so its wait states land on their own call paths.
- Needs 4 ranks. Times are deadlines k*D after the scenario's start, which is the exit of a
- * barrier. Expected values (D = the argument, default 0.2 s) are in test_analysis.sh. */
+ Needs 4 ranks. Times are deadlines k*D after the scenario's start (start()). Expected values (D =
+ the argument, default 0.2 s) are in test_analysis.sh. */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static double D = 0.2, t0;
 static int rank, size;
+
+/* the node's monotonic clock: the same on every rank of one machine (MPI_Wtime of Open MPI
+ * counts from each process's own start) */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* each scenario is a user region of its own (a static handle per function) */
 #define SCEN_BEGIN(h, name)                                                                        \
@@ -18,12 +28,18 @@ static int rank, size;
     SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
 #define SCEN_END(h) SCOREP_USER_REGION_END(h)
 
-/* spins until k*D seconds after the scenario's start (absolute deadlines: a rank that was
+/* waits until k*D seconds after the scenario's start (absolute deadlines: a rank that was
  * descheduled or returned late from MPI still acts at the prescribed time) */
 static void spin_to(double k)
 {
     double end = t0 + k * D;
-    while (MPI_Wtime() < end)
+    /* sleep until 2 ms before the deadline (the other ranks get the processors: 4 ranks may
+     * share 2 cores), then spin to it */
+    while (now() < end - 0.002) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    while (now() < end)
         ;
 }
 
@@ -197,6 +213,17 @@ static void ls_subcomm(MPI_Comm sub)
     SCEN_END(h)
 }
 
+/* a scenario starts at the same instant on every rank: rank 0 picks it 50 ms ahead and
+ * broadcasts it (now() is the node's clock; the ranks run on one machine), so that the jitter of
+ * leaving a barrier on a loaded machine does not shift one rank's deadlines against another's */
+static void start(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now() + 0.05;
+    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    spin_to(0);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -216,12 +243,10 @@ int main(int argc, char **argv)
     } scen[] = {{ls_recv}, {ls_wait}, {ls_probe_chain}, {ls_wrong_order}, {ls_lr_probe}, {lr_wait},
                 {barrier}, {nxn},     {late_bcast},     {early_reduce}};
     for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
+        start();
         scen[i].run();
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = MPI_Wtime();
+    start();
     ls_subcomm(sub);
     if (sub != MPI_COMM_NULL)
         MPI_Comm_free(&sub);
