@@ -58,7 +58,10 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
     if (rc == 0)
-        an_summary(&c, opt->summary);
+        an_summary(&c,
+                   opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                                                              : "scorep-analyze",
+                   opt->summary);
     free(c.sev);
     free(c.exit_of);
     return rc;

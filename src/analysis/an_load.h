@@ -10,4 +10,11 @@
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len);
 
+/* In situ (an_load_buffer.c): the events of location L (this process's master thread) from
+ * its trace buffer, with the unified definitions U. Returns 0, or -1 with one line in ERR. */
+struct scorep_location;
+struct scorep_unified_s;
+int an_load_buffer(const struct scorep_location *l, const struct scorep_unified_s *u, uint32_t rank,
+                   uint32_t n_procs, an_trace *t, char *err, size_t len);
+
 #endif

@@ -16,6 +16,6 @@ typedef struct {
 /* Collective: rank 0 writes PATH. */
 int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len);
 /* Collective: rank 0 prints the top wait states with their share of the time to OUT. */
-void an_summary(an_ctx *c, FILE *out);
+void an_summary(an_ctx *c, const char *prefix, FILE *out);
 
 #endif

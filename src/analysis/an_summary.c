@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-void an_summary(an_ctx *c, FILE *out)
+void an_summary(an_ctx *c, const char *prefix, FILE *out)
 {
     double mine[M_COUNT] = {0}, all[M_COUNT];
     for (int m = 0; m < M_COUNT; m++)
@@ -18,7 +18,7 @@ void an_summary(an_ctx *c, FILE *out)
         M_MPI_BARRIER_COMPLETION, M_MPI_WAIT_NXN,      M_MPI_NXN_COMPLETION, M_MPI_EARLYREDUCE,
         M_MPI_EARLYSCAN,          M_MPI_LATEBROADCAST};
     double total = all[M_TIME];
-    fprintf(out, "scorep-analyze: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", total, c->size,
+    fprintf(out, "%s: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", prefix, total, c->size,
             all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);
     int order[sizeof waits / sizeof waits[0]];
     int n = (int)(sizeof waits / sizeof waits[0]);
@@ -34,7 +34,7 @@ void an_summary(an_ctx *c, FILE *out)
         an_metric m = waits[order[i]];
         if (all[m] <= 0)
             continue;
-        fprintf(out, "scorep-analyze:   %-28s %12.6f s %6.2f%% of time\n", an_metrics[m].disp,
-                all[m], total > 0 ? 100 * all[m] / total : 0);
+        fprintf(out, "%s:   %-28s %12.6f s %6.2f%% of time\n", prefix, an_metrics[m].disp, all[m],
+                total > 0 ? 100 * all[m] / total : 0);
     }
 }

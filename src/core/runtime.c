@@ -392,6 +392,20 @@ int scorep_runtime_at_finalize(void (*fn)(void))
     return rc;
 }
 
+/* calls made after unification, before the results are written (scorep_runtime_at_write) */
+static int (*write_hooks[4])(const char *dir, const struct scorep_unified_s *u);
+static int n_write_hooks;
+
+int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u))
+{
+    pthread_mutex_lock(&init_lock);
+    int rc = n_write_hooks < 4 ? 0 : -1;
+    if (rc == 0)
+        write_hooks[n_write_hooks++] = fn;
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
 /* One line per process: how many of its locations had their traces reduced, and how far. */
 static void note_reductions(void)
 {
@@ -467,6 +481,9 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
+    int no_trace_file = 0;
+    for (int i = 0; i < n_write_hooks; i++)
+        no_trace_file |= write_hooks[i](experiment_dir, &u) == 1;
     int profile =
         scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
     if (profile) {
@@ -475,8 +492,8 @@ static void write_results(int status)
         if (scorep_profile_write_cube(path, &u) != 0)
             profile = 0;
     }
-    int trace =
-        scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
+    int trace = scorep_cfg.enable_tracing && !no_trace_file &&
+                scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
     scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {

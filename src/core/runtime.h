@@ -13,6 +13,7 @@
 
 typedef struct {
     bool enable_profiling, enable_tracing, verbose;
+    bool enable_analysis, analysis_trace_file; /* in-situ wait-state analysis (src/analysis) */
     uint64_t total_memory, page_size;
     char *experiment_directory;
     bool overwrite_experiment_directory;
@@ -62,6 +63,11 @@ int scorep_runtime_init(void);
 /* Adapters with their own buffers (CUDA activity records) register a function that
  * finalize calls first, while the locations can still take events. 0 or -1 (table full). */
 int scorep_runtime_at_finalize(void (*fn)(void));
+/* Registers a call made while the results are written, after the definitions are unified
+ * and before the profile and trace are written (the in-situ analysis, src/analysis). It
+ * returns 1 when the trace file need not be written. At most 4; 0 or -1. */
+struct scorep_unified_s;
+int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* The experiment directory (absolute path) once init has chosen it. */

@@ -3,8 +3,9 @@
  * trace has; each process reads only its rank's events, the processes replay the recorded
  * communication, and rank 0 writes EXPDIR/scout.cubex and prints a short summary.
  * One-step form (as `scalasca -analyze`): `scorep-analyze mpirun -np N ./app args` measures
- * the program with tracing (through scorep-run when it is not linked with the runtime), then
- * analyses the trace with the same launcher and N processes. */
+ * the program with tracing and the in-situ analysis (through scorep-run when it is not linked
+ * with the runtime); should that leave no report, it analyses the trace post-mortem with the
+ * same launcher and N processes. */
 #include "analysis/an_load.h"
 #include "analysis/analysis.h"
 
@@ -136,6 +137,7 @@ static int one_step(int argc, char **argv)
     }
     setenv("SCOREP_EXPERIMENT_DIRECTORY", dir, 1);
     setenv("SCOREP_ENABLE_TRACING", "true", 1);
+    setenv("SCOREP_ENABLE_ANALYSIS", "true", 1); /* in situ at MPI_Finalize */
     /* the measurement: the launcher's arguments, scorep-run where needed, the program */
     char run_path[4200];
     snprintf(run_path, sizeof run_path, "%s/scorep-run", self_dir);
@@ -160,7 +162,15 @@ static int one_step(int argc, char **argv)
         free(a);
         return 1;
     }
-    /* the analysis: the same launcher and process count */
+    /* the in-situ analysis wrote the report; if not, post-mortem with the same launcher */
+    char report[4200];
+    snprintf(report, sizeof report, "%s/scout.cubex", dir);
+    if (stat(report, &st) == 0) {
+        printf("scorep-analyze: the report is %s\n", report);
+        free(m);
+        free(a);
+        return 0;
+    }
     k = 0;
     for (int i = 1; i < app; i++)
         a[k++] = argv[i];

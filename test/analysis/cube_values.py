@@ -3,6 +3,9 @@
 xml and zlib only, following ../shared/reference/cube4-format.md) and answers queries.
 
   cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
+  cube_values.py FILE same OTHER TOLERANCE
+      every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE (counts
+      exactly); prints the differences and exits 1 if there are any
   cube_values.py FILE value METRIC PATH RANK [RANK...]
       METRIC's value inclusive in the metric tree (the metric and its sub-metrics), exclusive
       in the call tree, summed over the call paths that end with PATH (region names joined by
@@ -88,6 +91,32 @@ def load(path):
     return metrics, deep, ranks, values
 
 
+def keyed(metrics, deep, ranks, values):
+    uniq = {m[0]: m[1] for m in metrics}
+    out = {}
+    for (mid, pos, loc), v in values.items():
+        k = (uniq[mid], deep[pos][1], ranks[loc])
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+def same(metrics, deep, ranks, values, other, tol):
+    a, b = keyed(metrics, deep, ranks, values), keyed(*other)
+    ma = {m[1]: m[3] for m in metrics}
+    if sorted(ma.items()) != sorted({m[1]: m[3] for m in other[0]}.items()):
+        print("different metric trees")
+        sys.exit(1)
+    bad = 0
+    for k in sorted(set(a) | set(b)):
+        x, y = a.get(k, 0), b.get(k, 0)
+        t = 0 if ma[k[0]] != "DOUBLE" else tol
+        if abs(x - y) > t:
+            print("%s %s rank %d: %r vs %r" % (k[0], "/".join(k[1]), k[2], x, y))
+            bad += 1
+    print("%d values compared, %d differ" % (len(set(a) | set(b)), bad))
+    sys.exit(1 if bad else 0)
+
+
 def main():
     metrics, deep, ranks, values = load(sys.argv[1])
     uniq_of = {m[0]: m[1] for m in metrics}
@@ -95,6 +124,8 @@ def main():
         for mid, uniq, disp, dtype, kind, parent in metrics:
             print("%s\t%s\t%s" % (uniq, disp, uniq_of[parent] if parent is not None else "-"))
         return
+    if sys.argv[2] == "same":
+        return same(metrics, deep, ranks, values, load(sys.argv[3]), float(sys.argv[4]))
     metric, path, want = sys.argv[3], sys.argv[4], sys.argv[5:]
     own = metric.startswith("=")  # =METRIC: its own value, without its sub-metrics
     metric = metric.lstrip("=")

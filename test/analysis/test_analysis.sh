@@ -1,9 +1,10 @@
 #!/bin/sh
-# test_analysis.sh: the post-mortem wait-state analysis (scorep-analyze, docs/analysis.md) of
-# a program with prescribed wait states (waitstates.c, 4 ranks, D = 0.3 s): every pattern's
+# test_analysis.sh: the wait-state analysis (docs/analysis.md), in situ at MPI_Finalize and
+# post-mortem (scorep-analyze), of a program with prescribed wait states (waitstates.c, 4 ranks, D = 0.3 s): every pattern's
 # value on its call path and rank must be the program's design within 10% + 15 ms, read back
 # from scout.cubex with cube_values.py (Python's tarfile/xml/zlib, no code shared with the
-# writer). Also: Scalasca's metric names and tree, exact counts, the messages for a rank
+# writer). Also: in situ = post-mortem on the same trace, in situ without the trace file,
+# Scalasca's metric names and tree, exact counts, the messages for a rank
 # count that differs from the trace's and for a directory without a trace, and the one-step
 # form scorep-analyze mpirun -np N PROGRAM (linked, and plain through scorep-run).
 . "$top_srcdir/test/integration/lib.sh"
@@ -20,9 +21,15 @@ CV="python3 $top_srcdir/test/analysis/cube_values.py"
 D=0.3
 
 x=$work/ws
-env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+# measured with the in-situ analysis on: scout.cubex at MPI_Finalize, and the trace
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
     $MPIRUN -np 4 "$A/waitstates_scorep" $D >ws.out 2>&1 || fail "waitstates: $(cat ws.out)"
 expect_file "$x/traces.otf2" "waitstates wrote a trace"
+expect_file "$x/scout.cubex" "the in-situ analysis wrote scout.cubex"
+expect_grep "^\\[Score-P\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
+expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
+mv "$x/scout.cubex" "$x/scout_insitu.cubex"
+# post-mortem on the same trace
 $MPIRUN -np 4 "$ANALYZE" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
 cat an.out
 expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
@@ -50,6 +57,14 @@ for m in "time	Time	-" "visits	Visits	-" \
 done
 
 value() { $CV "$x/scout.cubex" value "$@"; }
+
+# in situ and post-mortem give the same values: counts exactly, times within 1 us (the
+# written trace's clock offsets are interpolated by OTF2's reader, the in-memory one's by
+# the runtime: they round differently, by up to about 0.1 us here)
+_check
+$CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
+    fail "in situ and post-mortem differ: $(cat same.out)"
+cat same.out
 
 # near METRIC PATH RANK K: the value is K*D seconds within 10% + 15 ms
 near()
@@ -107,6 +122,21 @@ expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wai
 expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
+
+# in situ without the trace file (SCOREP_ANALYSIS_TRACE_FILE=false)
+y=$work/nofile
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_ANALYSIS_TRACE_FILE=false \
+    SCOREP_EXPERIMENT_DIRECTORY="$y" $MPIRUN -np 4 "$A/waitstates_scorep" 0.05 >nofile.out 2>&1 ||
+    fail "waitstates (no trace file): $(cat nofile.out)"
+expect_file "$y/scout.cubex" "in situ without trace file: scout.cubex"
+expect_no_file "$y/traces.otf2" "in situ without trace file: no traces.otf2"
+expect_eq "$($CV "$y/scout.cubex" value visits ls_recv '*')" 4 "in situ: visits of ls_recv"
+# the analysis needs the trace buffers
+env SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$work/notrace" \
+    $MPIRUN -np 4 "$A/waitstates_scorep" 0.01 >notrace.out 2>&1 || fail "waitstates (no tracing)"
+expect_grep "SCOREP_ENABLE_ANALYSIS needs SCOREP_ENABLE_TRACING=true" notrace.out \
+    "analysis without tracing: a warning"
+expect_no_file "$work/notrace/scout.cubex" "analysis without tracing: no report"
 
 # bad input: another process count, a directory without a trace; no report written
 rm -f "$x/scout.cubex"
