@@ -23,6 +23,22 @@ static int agree(an_ctx *c, int rc, char *err, size_t len)
     return -1;
 }
 
+/* time without waiting per call path (for the critical-path imbalance): time minus the wait
+ * states that end at a synchronisation point */
+static void nonwait_time(an_ctx *c)
+{
+    static const an_metric waits[] = {M_MPI_LATESENDER,   M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
+                                      M_MPI_WAIT_NXN,     M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
+                                      M_MPI_LATEBROADCAST};
+    size_t n = c->n_cnodes;
+    for (size_t k = 0; k < n; k++) {
+        double v = c->sev[(size_t)M_TIME * n + k];
+        for (size_t w = 0; w < sizeof waits / sizeof waits[0]; w++)
+            v -= c->sev[(size_t)waits[w] * n + k];
+        c->sev[(size_t)M_NONWAIT_TIME * n + k] = v > 0 ? v : 0;
+    }
+}
+
 int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, char *err,
                size_t len)
 {
@@ -45,6 +61,10 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         rc = an_replay_p2p(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
         rc = an_replay_coll(&c, err, len);
+    if (rc == 0)
+        rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        nonwait_time(&c);
     uint64_t mine[5] = {c.ccv_p2p + c.ccv_coll, c.unmatched_sends, c.unmatched_recvs,
                         c.skipped_inter_colls, (uint64_t)t->reduced},
              all[5] = {0};
@@ -64,5 +84,6 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
                    opt->summary);
     free(c.sev);
     free(c.exit_of);
+    free(c.sync);
     return rc;
 }

@@ -10,6 +10,14 @@
 
 #include <mpi.h>
 
+/* A wait state of this rank as a synchronisation point for the critical path: the wait ended
+ * at WAIT_END (this rank's time) because PEER reached PEER_TIME then (the sender entered its
+ * send, the receiver posted its receive, the last rank entered the collective). */
+typedef struct {
+    uint64_t wait_end, peer_time;
+    uint32_t peer; /* world rank */
+} an_sync;
+
 typedef struct {
     an_trace *t;
     MPI_Comm comm; /* the analysis processes: rank r analyses trace rank r */
@@ -22,6 +30,10 @@ typedef struct {
     uint64_t ccv_p2p, ccv_coll; /* clock condition violations found */
     uint64_t unmatched_sends, unmatched_recvs;
     uint64_t skipped_inter_colls; /* collectives on intercommunicators: not replayed */
+    /* the wait states as synchronisation points (an_critical_path.c sorts them) */
+    an_sync *sync;
+    size_t n_sync, cap_sync;
+    int sync_oom;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -48,10 +60,14 @@ static inline double an_sec(const an_ctx *c, int64_t ticks)
     return (double)ticks * c->tick;
 }
 
+/* records a wait state of this rank that ended at WAIT_END, caused by PEER at PEER_TIME */
+void an_sync_add(an_ctx *c, uint64_t wait_end, uint32_t peer, uint64_t peer_time);
+
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */
 int an_pattern_time(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
+int an_critical_path(an_ctx *c, char *err, size_t len);
 
 #endif

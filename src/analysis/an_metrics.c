@@ -129,4 +129,14 @@ const an_metric_info an_metrics[M_COUNT] = {
                       "Number of bytes outgoing in collective operations", B, M_BYTES_COLL, 1},
     [M_BYTES_CIN] = {"bytes_cin", "Collective bytes incoming",
                      "Number of bytes incoming in collective operations", B, M_BYTES_COLL, 1},
+    /* Scalasca 2.x (scout's CriticalPath.pattern): a root metric */
+    [M_CRITICAL_PATH] = {"critical_path", "Critical path profile",
+                         "Profile of the application's critical path", S, -1, 0},
+    /* not found in the Scalasca sources we could search: named after the critical-path
+     * analysis papers (Boehme et al. 2012) and the seed 002, section 2.2.2 */
+    [M_CRITICAL_PATH_IMBALANCE] = {"critical_path_imbalance", "Critical-path imbalance",
+                                   "Time on the critical path beyond the call path's average "
+                                   "time over the processes (without waiting time)",
+                                   S, M_CRITICAL_PATH, 0},
+    [M_NONWAIT_TIME] = {"nonwait_time", "Time without waiting", "", S, -1, 0, 1},
 };

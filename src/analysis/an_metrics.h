@@ -51,13 +51,17 @@ typedef enum {
     M_BYTES_COLL,
     M_BYTES_COUT,
     M_BYTES_CIN,
+    M_CRITICAL_PATH,
+    M_CRITICAL_PATH_IMBALANCE,
+    M_NONWAIT_TIME, /* internal (not written): time minus waiting time, for the imbalance */
     M_COUNT
 } an_metric;
 
 typedef struct {
     const char *uniq, *disp, *descr, *unit;
-    int parent; /* an_metric, -1 for a root */
-    int count;  /* 1: an integer count (UINT64 in the report), 0: seconds */
+    int parent;   /* an_metric, -1 for a root */
+    int count;    /* 1: an integer count (UINT64 in the report), 0: seconds */
+    int internal; /* 1: computed for other metrics, not written */
 } an_metric_info;
 
 extern const an_metric_info an_metrics[M_COUNT];

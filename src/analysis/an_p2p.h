@@ -35,7 +35,7 @@ int an_key_cmp(const an_msg_key *a, const an_msg_key *b);
 typedef struct {
     /* wrong-order ring of the last Late Sender instances (Scalasca keeps 100) */
     struct ls_instance {
-        uint64_t send_time;
+        uint64_t send_time, send_enter, wait_end;
         uint32_t cnode, from;
         double idle;
         int counted; /* bytes != 0: counted in mpi_cls_count */

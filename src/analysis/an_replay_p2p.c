@@ -19,7 +19,8 @@ int an_key_cmp(const an_msg_key *a, const an_msg_key *b)
         return a->f < b->f ? -1 : 1;
     CMP(comm)
     CMP(from)
-    CMP(to) CMP(tag) CMP(msg_id)
+    CMP(to)
+    CMP(tag) CMP(msg_id)
 #undef CMP
         return 0;
 }

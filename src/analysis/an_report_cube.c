@@ -59,6 +59,41 @@ static const char *paradigm_name(int p)
     }
 }
 
+#define V(r, m, k) all_v[v_displ[r] + (size_t)(m) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
+
+/* critical_path_imbalance per call path: its time on the critical path beyond its average
+ * time over the ranks without waiting (max(0, path - average)), given to the ranks in
+ * proportion to their part of the path in that call path (as Scalasca distributes its
+ * critical-path imbalance costs); taken out of critical_path's own value (it is a child) */
+static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map,
+                     size_t ng, int size)
+{
+    double *path = calloc(ng + 1, sizeof *path), *avg = calloc(ng + 1, sizeof *avg);
+    if (!path || !avg) {
+        free(path);
+        free(avg);
+        return -1;
+    }
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < cn_count[r] / 2; k++) {
+            path[map[r][k]] += V(r, M_CRITICAL_PATH, k);
+            avg[map[r][k]] += V(r, M_NONWAIT_TIME, k) / size;
+        }
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < cn_count[r] / 2; k++) {
+            uint32_t g = map[r][k];
+            double mine = V(r, M_CRITICAL_PATH, k);
+            if (mine <= 0 || path[g] <= avg[g])
+                continue;
+            double imb = mine / path[g] * (path[g] - avg[g]);
+            V(r, M_CRITICAL_PATH_IMBALANCE, k) = imb;
+            V(r, M_CRITICAL_PATH, k) = mine - imb;
+        }
+    free(path);
+    free(avg);
+    return 0;
+}
+
 static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
                       const int *cn_count, const int *cn_displ, double *all_v, const int *v_displ,
                       int size, const char *path, char *err, size_t len)
@@ -103,6 +138,9 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     int mid[M_COUNT];
     for (int m = 0; rc == 0 && m < M_COUNT; m++) {
         const an_metric_info *mi = &an_metrics[m];
+        mid[m] = -1;
+        if (mi->internal)
+            continue;
         mid[m] = cube_writer_metric(w, mi->parent < 0 ? -1 : mid[mi->parent], mi->uniq, mi->disp,
                                     mi->count ? CUBE_DTYPE_UINT64 : CUBE_DTYPE_DOUBLE, mi->unit,
                                     mi->descr, CUBE_EXCLUSIVE);
@@ -119,6 +157,8 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     for (size_t k = 0; rc == 0 && k < ng; k++)
         if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
             rc = -1;
+    if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
+        rc = -1;
     int machine = rc ? -1 : cube_writer_stnode(w, -1, "machine", "machine");
     int *loc = calloc((size_t)size, sizeof *loc);
     if (machine < 0 || !loc)
@@ -135,7 +175,7 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         for (int m = 0; m < M_COUNT; m++)
             for (int k = 0; k < n; k++) {
                 double v = all_v[v_displ[r] + (size_t)m * (size_t)n + (size_t)k];
-                if (v == 0)
+                if (v == 0 || mid[m] < 0)
                     continue;
                 int cn = gt.cube_id[map[r][k]];
                 if (an_metrics[m].count)

@@ -4,8 +4,8 @@ xml and zlib only, following ../shared/reference/cube4-format.md) and answers qu
 
   cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
   cube_values.py FILE same OTHER TOLERANCE
-      every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE (counts
-      exactly); prints the differences and exits 1 if there are any
+      every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE x (1 + |value|)
+      (counts exactly); prints the differences and exits 1 if there are any
   cube_values.py FILE value METRIC PATH RANK [RANK...]
       METRIC's value inclusive in the metric tree (the metric and its sub-metrics), exclusive
       in the call tree, summed over the call paths that end with PATH (region names joined by
@@ -109,7 +109,7 @@ def same(metrics, deep, ranks, values, other, tol):
     bad = 0
     for k in sorted(set(a) | set(b)):
         x, y = a.get(k, 0), b.get(k, 0)
-        t = 0 if ma[k[0]] != "DOUBLE" else tol
+        t = 0 if ma[k[0]] != "DOUBLE" else tol * (1 + abs(x))
         if abs(x - y) > t:
             print("%s %s rank %d: %r vs %r" % (k[0], "/".join(k[1]), k[2], x, y))
             bad += 1

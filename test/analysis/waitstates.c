@@ -8,6 +8,7 @@
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double D = 0.2, t0;
@@ -22,8 +23,25 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* the actual times of the actions (seconds after the scenario's start, the node's clock, read
+ * just before the MPI call), printed at the end as "T scenario rank what seconds": the test
+ * derives the expected waiting times from them, so a rank that the scheduler let act late on
+ * a loaded machine does not fail it */
+static const char *scenario = "";
+static char marks[64][96];
+static int n_marks;
+static double now(void);
+static void M(const char *what)
+{
+    if (n_marks < 64)
+        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what,
+                 now() - t0);
+}
+
 /* each scenario is a user region of its own (a static handle per function) */
 #define SCEN_BEGIN(h, name)                                                                        \
+    scenario = name;                                                                               \
+    M("begin");                                                                                    \
     SCOREP_USER_REGION_DEFINE(h)                                                                   \
     SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
 #define SCEN_END(h) SCOREP_USER_REGION_END(h)
@@ -50,8 +68,10 @@ static void ls_recv(void)
     int x = 1;
     if (rank == 0) {
         spin_to(1);
+        M("send");
         MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
     } else if (rank == 1) {
+        M("recv");
         MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     SCEN_END(h)
@@ -64,10 +84,12 @@ static void ls_wait(void)
     int x = 1;
     if (rank == 0) {
         spin_to(1);
+        M("send");
         MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
     } else if (rank == 1) {
         MPI_Request r;
         MPI_Irecv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &r);
+        M("wait");
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     SCEN_END(h)
@@ -81,13 +103,19 @@ static void ls_probe_chain(void)
     int x = 1;
     if (rank == 0) {
         spin_to(2);
+        M("send");
         MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
     } else if (rank == 1) {
+        M("probe");
         MPI_Probe(0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("probed");
         MPI_Recv(&x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recvd");
         spin_to(3);
+        M("send");
         MPI_Send(&x, 1, MPI_INT, 2, 4, MPI_COMM_WORLD);
     } else if (rank == 2) {
+        M("probe");
         MPI_Probe(1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
@@ -104,13 +132,17 @@ static void ls_wrong_order(void)
     int x = 1;
     if (rank > 0 && rank < 4) {
         spin_to(rank);
+        M("send");
         MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
     } else if (rank == 0) {
+        M("probe2");
         MPI_Probe(2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Message m;
+        M("mprobe3");
         MPI_Mprobe(3, 5, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
         MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+        M("probe1");
         MPI_Probe(1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
@@ -126,10 +158,14 @@ static void ls_lr_probe(void)
     int x = 1;
     if (rank == 0) {
         spin_to(1);
+        M("ssend");
         MPI_Ssend(&x, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
     } else if (rank == 1) {
+        M("probe");
         MPI_Probe(MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("probed");
         spin_to(3);
+        M("recv");
         MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     SCEN_END(h)
@@ -143,9 +179,11 @@ static void lr_wait(void)
     if (rank == 0) {
         MPI_Request r;
         MPI_Issend(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &r);
+        M("wait");
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else if (rank == 1) {
         spin_to(1);
+        M("recv");
         MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     SCEN_END(h)
@@ -156,6 +194,7 @@ static void barrier(void)
 {
     SCEN_BEGIN(h, "barrier")
     spin_to(rank);
+    M("enter");
     MPI_Barrier(MPI_COMM_WORLD);
     SCEN_END(h)
 }
@@ -166,6 +205,7 @@ static void nxn(void)
     SCEN_BEGIN(h, "nxn")
     int x = rank, y;
     spin_to(rank);
+    M("enter");
     MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     SCEN_END(h)
 }
@@ -177,6 +217,7 @@ static void late_bcast(void)
     int x = 1;
     if (rank == 0)
         spin_to(1);
+    M("enter");
     MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
     SCEN_END(h)
 }
@@ -188,6 +229,7 @@ static void early_reduce(void)
     int x = 1, y;
     if (rank != 0)
         spin_to(1);
+    M("enter");
     MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     SCEN_END(h)
 }
@@ -201,13 +243,16 @@ static void ls_subcomm(MPI_Comm sub)
         MPI_Comm_rank(sub, &r);
         if (r == 0) {
             spin_to(1);
+            M("send");
             MPI_Send(&x, 1, MPI_INT, 1, 8, sub);
         } else {
+            M("recv");
             MPI_Recv(&x, 1, MPI_INT, 0, 8, sub, MPI_STATUS_IGNORE);
         }
         /* and Wait at Barrier on it: sub rank 0 enters after D */
         if (r == 0)
             spin_to(2);
+        M("bar");
         MPI_Barrier(sub);
     }
     SCEN_END(h)
@@ -222,6 +267,14 @@ static void start(void)
     t0 = now() + 0.05;
     MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     spin_to(0);
+}
+
+static void print_marks(void)
+{
+    for (int i = 0; i < n_marks; i++) {
+        printf("%s\n", marks[i]);
+        fflush(stdout);
+    }
 }
 
 int main(int argc, char **argv)
@@ -239,18 +292,43 @@ int main(int argc, char **argv)
     MPI_Comm sub;
     MPI_Comm_split(MPI_COMM_WORLD, rank >= 2 ? 0 : MPI_UNDEFINED, rank, &sub);
     static const struct {
+        const char *name;
         void (*run)(void);
-    } scen[] = {{ls_recv}, {ls_wait}, {ls_probe_chain}, {ls_wrong_order}, {ls_lr_probe}, {lr_wait},
-                {barrier}, {nxn},     {late_bcast},     {early_reduce}};
+    } scen[] = {{"ls_recv", ls_recv},
+                {"ls_wait", ls_wait},
+                {"ls_probe_chain", ls_probe_chain},
+                {"ls_wrong_order", ls_wrong_order},
+                {"ls_lr_probe", ls_lr_probe},
+                {"lr_wait", lr_wait},
+                {"barrier", barrier},
+                {"nxn", nxn},
+                {"late_bcast", late_bcast},
+                {"early_reduce", early_reduce}};
+    /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
+     * until 4D after the start), where the critical path ends (the critical-path tests) */
+    const char *only = argc > 2 ? argv[2] : NULL;
+    int last = argc > 3 ? atoi(argv[3]) : -1;
     for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
+        if (only && strcmp(only, scen[i].name) != 0)
+            continue;
         start();
         scen[i].run();
+    }
+    if (only) {
+        if (rank == last)
+            spin_to(4);
+        if (sub != MPI_COMM_NULL)
+            MPI_Comm_free(&sub);
+        MPI_Finalize();
+        print_marks();
+        return 0;
     }
     start();
     ls_subcomm(sub);
     if (sub != MPI_COMM_NULL)
         MPI_Comm_free(&sub);
     MPI_Finalize();
+    print_marks();
     if (rank == 0)
         printf("waitstates done D=%g\n", D);
     return 0;
