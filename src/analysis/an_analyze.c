@@ -65,6 +65,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
         nonwait_time(&c);
+    an_report_info info;
+    memset(&info, 0, sizeof info);
     uint64_t mine[5] = {c.ccv_p2p + c.ccv_coll, c.unmatched_sends, c.unmatched_recvs,
                         c.skipped_inter_colls, (uint64_t)t->reduced},
              all[5] = {0};
@@ -74,11 +76,13 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         opt->unmatched_sends = all[1];
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
-        an_report_info info = {opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0};
+        info =
+            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0};
+        an_pop(&c, &info);
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
     if (rc == 0)
-        an_summary(&c,
+        an_summary(&c, &info,
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
                                                               : "scorep-analyze",
                    opt->summary);

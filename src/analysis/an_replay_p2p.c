@@ -20,7 +20,8 @@ int an_key_cmp(const an_msg_key *a, const an_msg_key *b)
     CMP(comm)
     CMP(from)
     CMP(to)
-    CMP(tag) CMP(msg_id)
+    CMP(tag)
+    CMP(msg_id)
 #undef CMP
         return 0;
 }

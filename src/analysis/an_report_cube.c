@@ -191,6 +191,12 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         snprintf(buf, sizeof buf, "%llu", (unsigned long long)info->ccv);
         cube_writer_attr(w, "clock condition violations", buf);
         cube_writer_attr(w, "trace reduced", info->reduced ? "yes" : "no");
+        snprintf(buf, sizeof buf, "%.4f", info->parallel_efficiency);
+        cube_writer_attr(w, "POP parallel efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->load_balance);
+        cube_writer_attr(w, "POP load balance", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->comm_efficiency);
+        cube_writer_attr(w, "POP communication efficiency", buf);
     }
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.part", path);

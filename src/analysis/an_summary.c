@@ -4,7 +4,24 @@
 
 #include <stdlib.h>
 
-void an_summary(an_ctx *c, const char *prefix, FILE *out)
+void an_pop(an_ctx *c, an_report_info *info)
+{
+    double comp = 0, time = 0;
+    for (size_t k = 0; k < c->n_cnodes; k++) {
+        comp +=
+            c->sev[(size_t)M_EXECUTION * c->n_cnodes + k] - c->sev[(size_t)M_MPI * c->n_cnodes + k];
+        time += c->sev[(size_t)M_TIME * c->n_cnodes + k];
+    }
+    double in[3] = {comp, time, comp}, out_max[3], sum;
+    PMPI_Allreduce(in, out_max, 3, MPI_DOUBLE, MPI_MAX, c->comm);
+    PMPI_Allreduce(&comp, &sum, 1, MPI_DOUBLE, MPI_SUM, c->comm);
+    double avg = sum / c->size, max_comp = out_max[0], runtime = out_max[1];
+    info->load_balance = max_comp > 0 ? avg / max_comp : 1;
+    info->comm_efficiency = runtime > 0 ? max_comp / runtime : 1;
+    info->parallel_efficiency = info->load_balance * info->comm_efficiency;
+}
+
+void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE *out)
 {
     double mine[M_COUNT] = {0}, all[M_COUNT];
     for (int m = 0; m < M_COUNT; m++)
@@ -20,6 +37,11 @@ void an_summary(an_ctx *c, const char *prefix, FILE *out)
     double total = all[M_TIME];
     fprintf(out, "%s: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", prefix, total, c->size,
             all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);
+    fprintf(out,
+            "%s: POP efficiencies: parallel %.1f%% = load balance %.1f%% x communication "
+            "%.1f%%\n",
+            prefix, 100 * info->parallel_efficiency, 100 * info->load_balance,
+            100 * info->comm_efficiency);
     int order[sizeof waits / sizeof waits[0]];
     int n = (int)(sizeof waits / sizeof waits[0]);
     for (int i = 0; i < n; i++)

@@ -2,6 +2,9 @@
 """cube_values.py: reads a .cubex file without the project's Cube library (Python's tarfile,
 xml and zlib only, following ../shared/reference/cube4-format.md) and answers queries.
 
+  cube_values.py FILE attr KEY          a global attribute
+  cube_values.py FILE pop               POP load balance and communication efficiency computed
+                                        from the time tree ("execution" holds computation)
   cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
   cube_values.py FILE same OTHER TOLERANCE
       every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE x (1 + |value|)
@@ -88,7 +91,19 @@ def load(path):
             for loc, v in enumerate(struct.unpack(end + "%d%s" % (nloc, fmt), row)):
                 if v:
                     values[(mid, p, loc)] = v
+    load.attrs = {a.get("key"): a.get("value") for a in root.findall("attr")}
     return metrics, deep, ranks, values
+
+
+def is_time(metrics, mid):
+    """metric mid lies in the time tree"""
+    parent = {m[0]: m[5] for m in metrics}
+    uniq = {m[0]: m[1] for m in metrics}
+    while mid is not None:
+        if uniq[mid] == "time":
+            return True
+        mid = parent[mid]
+    return False
 
 
 def keyed(metrics, deep, ranks, values):
@@ -123,6 +138,22 @@ def main():
     if sys.argv[2] == "metrics":
         for mid, uniq, disp, dtype, kind, parent in metrics:
             print("%s\t%s\t%s" % (uniq, disp, uniq_of[parent] if parent is not None else "-"))
+        return
+    if sys.argv[2] == "attr":  # FILE attr KEY: a global attribute of the report
+        print(load.attrs[sys.argv[3]])
+        return
+    if sys.argv[2] == "pop":  # FILE pop: POP load balance and communication efficiency
+        comp, time = {}, {}   # from the values: time outside MPI per rank, time per rank
+        uniq = {m[0]: m[1] for m in metrics}
+        for (mid, pos, loc), v in values.items():
+            r = ranks[loc]
+            if uniq[mid] == "execution":
+                comp[r] = comp.get(r, 0) + v
+            if uniq[mid] in ("time", "execution", "overhead") or (
+                    any(m[0] == mid for m in metrics) and is_time(metrics, mid)):
+                time[r] = time.get(r, 0) + v
+        avg = sum(comp.values()) / len(ranks)
+        print("%.4f %.4f" % (avg / max(comp.values()), max(comp.values()) / max(time.values())))
         return
     if sys.argv[2] == "same":
         return same(metrics, deep, ranks, values, load(sys.argv[3]), float(sys.argv[4]))

@@ -181,6 +181,13 @@ for spec in ls_lr_probe:0 ls_probe_chain:2; do
     x=$xs
 done
 
+# POP efficiencies: the report's attributes against the values of its time tree
+pop=$($CV "$x/scout.cubex" pop)
+expect_eq "$($CV "$x/scout.cubex" attr "POP load balance") $($CV "$x/scout.cubex" attr \
+    "POP communication efficiency")" "$pop" "POP load balance and communication efficiency"
+expect_grep "POP efficiencies: parallel [0-9.]+% = load balance [0-9.]+% x communication" an.out \
+    "POP efficiencies in the summary"
+
 # exact counts
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
