@@ -64,6 +64,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     if (rc == 0)
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
+        rc = an_delay(&c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
         nonwait_time(&c);
     an_report_info info;
     memset(&info, 0, sizeof info);
@@ -89,5 +91,6 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.sev);
     free(c.exit_of);
     free(c.sync);
+    free(c.waits);
     return rc;
 }

@@ -15,8 +15,22 @@
  * send, the receiver posted its receive, the last rank entered the collective). */
 typedef struct {
     uint64_t wait_end, peer_time;
-    uint32_t peer; /* world rank */
+    uint64_t wait_begin; /* the waiting call's enter */
+    uint32_t peer;       /* world rank */
+    uint32_t cnode;      /* the waiting call */
 } an_sync;
+
+/* A point-to-point wait state of this rank for the delay analysis (an_delay.c): the message
+ * (its identity), which rank caused the wait, how long it was, and this rank's event (the
+ * receive or probe of a Late Sender; the send of a Late Receiver and the call that waited). */
+typedef struct {
+    uint64_t msg_id;
+    uint32_t comm, from, to, tag;
+    uint32_t kind; /* 0 Late Sender, 1 Late Receiver */
+    uint32_t event, completion;
+    int probed; /* Late Receiver: the receiver probed the message (the send is a sync point) */
+    double wait;
+} an_wait_rec;
 
 typedef struct {
     an_trace *t;
@@ -34,6 +48,8 @@ typedef struct {
     an_sync *sync;
     size_t n_sync, cap_sync;
     int sync_oom;
+    an_wait_rec *waits;
+    size_t n_waits, cap_waits;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -61,7 +77,10 @@ static inline double an_sec(const an_ctx *c, int64_t ticks)
 }
 
 /* records a wait state of this rank that ended at WAIT_END, caused by PEER at PEER_TIME */
-void an_sync_add(an_ctx *c, uint64_t wait_end, uint32_t peer, uint64_t peer_time);
+void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cnode, uint32_t peer,
+                 uint64_t peer_time);
+/* records a point-to-point wait state for the delay analysis */
+void an_wait_add(an_ctx *c, const an_wait_rec *w);
 
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */
@@ -69,5 +88,6 @@ int an_pattern_time(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);
+int an_delay(an_ctx *c, char *err, size_t len);
 
 #endif

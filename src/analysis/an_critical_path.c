@@ -7,17 +7,19 @@
  * rank is such a point, so a probed synchronous send keeps both of its synchronisation
  * points: the Late Receiver at the send (the path goes to the receive) and the Late Sender at
  * the probe (the path goes back to the send) (the seed's figure 17).
- * The backward walk passes a token: the rank that holds the path credits the time of its call
- * paths between the wait state's end and where the path entered it (critical_path), and sends
- * the token to the causing rank; the others wait for it. */
+ * The walk is sequential by nature (it hops from rank to rank once per wait state on it): rank 0
+ * gathers every rank's synchronisation points (24 bytes each), follows the path and sends each
+ * rank its intervals on it; each rank credits the time of its call paths in them
+ * (critical_path). (A token passed from rank to rank costs one message latency per hop: 8 s
+ * for the 200,000 messages of the benchmark, against milliseconds here.) */
 #include "analysis/an_context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-enum { TAG_TOKEN = 16016 };
-
-void an_sync_add(an_ctx *c, uint64_t wait_end, uint32_t peer, uint64_t peer_time)
+void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cnode, uint32_t peer,
+                 uint64_t peer_time)
 {
     if (peer == AN_NONE || c->sync_oom)
         return;
@@ -31,7 +33,24 @@ void an_sync_add(an_ctx *c, uint64_t wait_end, uint32_t peer, uint64_t peer_time
         c->sync = n;
         c->cap_sync = cap;
     }
-    c->sync[c->n_sync++] = (an_sync){wait_end, peer_time, peer};
+    c->sync[c->n_sync++] = (an_sync){wait_end, peer_time, wait_begin, peer, cnode};
+}
+
+void an_wait_add(an_ctx *c, const an_wait_rec *w)
+{
+    if (c->sync_oom)
+        return;
+    if (c->n_waits == c->cap_waits) {
+        size_t cap = c->cap_waits ? 2 * c->cap_waits : 256;
+        an_wait_rec *n = realloc(c->waits, cap * sizeof *n);
+        if (!n) {
+            c->sync_oom = 1;
+            return;
+        }
+        c->waits = n;
+        c->cap_waits = cap;
+    }
+    c->waits[c->n_waits++] = *w;
 }
 
 static int cmp_sync(const void *a, const void *b)
@@ -71,19 +90,65 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
     }
 }
 
-/* the latest synchronisation point that ended before T (strictly: times on a location
- * increase), or NULL */
-static const an_sync *sync_before(const an_ctx *c, uint64_t t)
+/* on rank 0: the path through all ranks' synchronisation points (SYNC: all of them,
+ * rank r's from OFF[r], N[r] of them, each rank's sorted by wait_end), from the end of rank
+ * LAST (END[r]: last event, FIRST[r]: first event); appends the intervals (from, to) of
+ * rank r to OUT[r] */
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+} ivals;
+
+static int push(ivals *o, uint64_t a, uint64_t b)
 {
-    size_t lo = 0, hi = c->n_sync;
+    if (o->n + 2 > o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 64;
+        uint64_t *n = realloc(o->v, cap * sizeof *n);
+        if (!n)
+            return -1;
+        o->v = n;
+        o->cap = cap;
+    }
+    o->v[o->n++] = a;
+    o->v[o->n++] = b;
+    return 0;
+}
+
+static const an_sync *before(const an_sync *s, size_t n, uint64_t t)
+{
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (c->sync[mid].wait_end < t)
+        if (s[mid].wait_end < t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo ? &c->sync[lo - 1] : NULL;
+    return lo ? &s[lo - 1] : NULL;
+}
+
+static int walk(const an_sync *sync, const int *off, const int *n, const uint64_t *first,
+                const uint64_t *end, int size, ivals *out)
+{
+    int owner = 0;
+    for (int r = 1; r < size; r++)
+        if (end[r] > end[owner])
+            owner = r;
+    uint64_t at = end[owner];
+    size_t total = 0;
+    for (int r = 0; r < size; r++)
+        total += (size_t)n[r];
+    for (size_t hop = 0;; hop++) {
+        const an_sync *s = hop <= total ? before(sync + off[owner], (size_t)n[owner], at) : NULL;
+        if (!s)
+            return push(&out[owner], first[owner], at);
+        if (push(&out[owner], s->wait_end, at) != 0)
+            return -1;
+        owner = (int)s->peer;
+        at = s->peer_time;
+        if (owner < 0 || owner >= size)
+            return 0;
+    }
 }
 
 int an_critical_path(an_ctx *c, char *err, size_t len)
@@ -96,48 +161,91 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         return -1;
     }
     qsort(c->sync, c->n_sync, sizeof *c->sync, cmp_sync);
-    /* the path ends where the last rank ends (Scalasca: the last rank into MPI_Finalize) */
-    struct {
-        double time;
-        int rank;
-    } mine = {t->n_events ? (double)t->events[t->n_events - 1].time : 0, c->rank}, last;
-    PMPI_Allreduce(&mine, &last, 1, MPI_DOUBLE_INT, MPI_MAXLOC, c->comm);
-    uint64_t first = t->n_events ? t->events[0].time : 0;
-    uint64_t token[2]; /* [0]: 1 = the path continues here at time [1]; 0 = done */
-    int owner = last.rank == c->rank;
-    uint64_t at = t->n_events ? t->events[t->n_events - 1].time : 0;
-    size_t hops = 0, max_hops = 0;
-    unsigned long long total_sync = c->n_sync, all_sync;
-    PMPI_Allreduce(&total_sync, &all_sync, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, c->comm);
-    max_hops = (size_t)all_sync + 1;
-    for (;;) {
-        if (!owner) {
-            PMPI_Recv(token, 2, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_TOKEN, c->comm,
-                      MPI_STATUS_IGNORE);
-            if (!token[0])
-                break;
-            at = token[1];
-            owner = 1;
-        }
-        const an_sync *s = hops++ < max_hops ? sync_before(c, at) : NULL;
-        if (!s) { /* the path begins on this rank */
-            credit(c, first, at);
-            token[0] = 0;
-            for (int r = 0; r < c->size; r++)
-                if (r != c->rank)
-                    PMPI_Send(token, 2, MPI_UINT64_T, r, TAG_TOKEN, c->comm);
-            break;
-        }
-        credit(c, s->wait_end, at);
-        token[0] = 1;
-        token[1] = s->peer_time;
-        owner = 0;
-        if (s->peer == (uint32_t)c->rank) { /* a wait caused by this rank itself */
-            at = s->peer_time;
-            owner = 1;
-            continue;
-        }
-        PMPI_Send(token, 2, MPI_UINT64_T, (int)s->peer, TAG_TOKEN, c->comm);
+    /* rank 0 collects the synchronisation points (24 bytes each) and the ranks' time ranges,
+     * follows the path and sends each rank its intervals on it */
+    int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
+    uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
+                         t->n_events ? t->events[t->n_events - 1].time : 0};
+    int *cnt = NULL, *off = NULL, *n = NULL, *icnt = NULL, *ioff = NULL;
+    uint64_t *ranges = NULL, *first = NULL, *end = NULL, *all_iv = NULL;
+    an_sync *all = NULL;
+    ivals *out = NULL;
+    int ok = 1;
+    if (c->rank == 0) {
+        cnt = calloc((size_t)size, sizeof *cnt);
+        off = calloc((size_t)size, sizeof *off);
+        n = calloc((size_t)size, sizeof *n);
+        icnt = calloc((size_t)size, sizeof *icnt);
+        ioff = calloc((size_t)size, sizeof *ioff);
+        ranges = calloc(2 * (size_t)size, sizeof *ranges);
+        first = calloc((size_t)size, sizeof *first);
+        end = calloc((size_t)size, sizeof *end);
+        out = calloc((size_t)size, sizeof *out);
+        ok = cnt && off && n && icnt && ioff && ranges && first && end && out;
     }
-    return 0;
+    PMPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, c->comm);
+    PMPI_Gather(range, 2, MPI_UINT64_T, ranges, 2, MPI_UINT64_T, 0, c->comm);
+    size_t bytes = 0;
+    if (c->rank == 0 && ok) {
+        for (int r = 0; r < size; r++) {
+            off[r] = (int)bytes;
+            bytes += (size_t)cnt[r];
+        }
+        ok = (all = malloc(bytes + 1)) != NULL;
+    }
+    PMPI_Gatherv(c->sync, mine, MPI_BYTE, all, cnt, off, MPI_BYTE, 0, c->comm);
+    if (c->rank == 0 && ok) {
+        for (int r = 0; r < size; r++) {
+            off[r] /= (int)sizeof(an_sync);
+            n[r] = cnt[r] / (int)sizeof(an_sync);
+            first[r] = ranges[2 * r];
+            end[r] = ranges[2 * r + 1];
+        }
+        ok = walk(all, off, n, first, end, size, out) == 0;
+        size_t tot = 0;
+        for (int r = 0; ok && r < size; r++) {
+            icnt[r] = (int)out[r].n;
+            ioff[r] = (int)tot;
+            tot += out[r].n;
+        }
+        if (ok && (all_iv = malloc((tot + 1) * sizeof *all_iv)))
+            for (int r = 0; r < size; r++)
+                memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
+        ok = ok && all_iv;
+    }
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, c->comm);
+    int rc = 0;
+    if (!ok) {
+        snprintf(err, len, "out of memory following the critical path");
+        rc = -1;
+    } else {
+        int my_n;
+        PMPI_Scatter(icnt, 1, MPI_INT, &my_n, 1, MPI_INT, 0, c->comm);
+        uint64_t *iv = malloc(((size_t)my_n + 1) * sizeof *iv);
+        int got = iv != NULL, all_got;
+        PMPI_Allreduce(&got, &all_got, 1, MPI_INT, MPI_MIN, c->comm);
+        if (!all_got) {
+            snprintf(err, len, "out of memory following the critical path");
+            rc = -1;
+        } else {
+            PMPI_Scatterv(all_iv, icnt, ioff, MPI_UINT64_T, iv, my_n, MPI_UINT64_T, 0, c->comm);
+            for (int i = 0; i + 1 < my_n; i += 2)
+                credit(c, iv[i], iv[i + 1]);
+        }
+        free(iv);
+    }
+    for (int r = 0; out && r < size; r++)
+        free(out[r].v);
+    free(out);
+    free(cnt);
+    free(off);
+    free(n);
+    free(icnt);
+    free(ioff);
+    free(ranges);
+    free(first);
+    free(end);
+    free(all);
+    free(all_iv);
+    return rc;
 }

@@ -138,5 +138,32 @@ const an_metric_info an_metrics[M_COUNT] = {
                                    "Time on the critical path beyond the call path's average "
                                    "time over the processes (without waiting time)",
                                    S, M_CRITICAL_PATH, 0},
+    /* delay costs (Scalasca 2.x, Delay.MPI.pattern): the short-term leaves' names are
+     * Scalasca's; the aggregate parents' display names were not in the sources we could
+     * search (their unique names are: PAT_DELAY, PAT_DELAY_MPI, ...). Long-term costs are
+     * not computed (docs/analysis.md). */
+    [M_DELAY] = {"delay", "Delay costs", "Costs of delays that cause wait states", S, -1, 0},
+    [M_DELAY_MPI] = {"delay_mpi", "MPI delay costs",
+                     "Costs of delays that cause MPI wait "
+                     "states",
+                     S, M_DELAY, 0},
+    [M_DELAY_P2P] = {"delay_p2p", "MPI point-to-point delay costs",
+                     "Costs of delays that "
+                     "cause MPI point-to-point wait states",
+                     S, M_DELAY_MPI, 0},
+    [M_DELAY_LATESENDER_AGGREGATE] = {"delay_latesender_aggregate", "MPI Late Sender delay costs",
+                                      "Costs of delays that cause MPI Late Sender wait states", S,
+                                      M_DELAY_P2P, 0},
+    [M_DELAY_LATESENDER] = {"delay_latesender", "MPI short-term Late Sender delay costs",
+                            "Delays that directly cause MPI Late Sender wait states", S,
+                            M_DELAY_LATESENDER_AGGREGATE, 0},
+    [M_DELAY_LATERECEIVER_AGGREGATE] = {"delay_latereceiver_aggregate",
+                                        "MPI Late Receiver delay costs",
+                                        "Costs of delays that cause MPI Late Receiver wait "
+                                        "states",
+                                        S, M_DELAY_P2P, 0},
+    [M_DELAY_LATERECEIVER] = {"delay_latereceiver", "MPI short-term Late Receiver delay costs",
+                              "Delays that directly cause MPI Late Receiver wait states", S,
+                              M_DELAY_LATERECEIVER_AGGREGATE, 0},
     [M_NONWAIT_TIME] = {"nonwait_time", "Time without waiting", "", S, -1, 0, 1},
 };

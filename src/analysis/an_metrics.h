@@ -53,6 +53,13 @@ typedef enum {
     M_BYTES_CIN,
     M_CRITICAL_PATH,
     M_CRITICAL_PATH_IMBALANCE,
+    M_DELAY,
+    M_DELAY_MPI,
+    M_DELAY_P2P,
+    M_DELAY_LATESENDER_AGGREGATE,
+    M_DELAY_LATESENDER,
+    M_DELAY_LATERECEIVER_AGGREGATE,
+    M_DELAY_LATERECEIVER,
     M_NONWAIT_TIME, /* internal (not written): time minus waiting time, for the imbalance */
     M_COUNT
 } an_metric;

@@ -24,9 +24,21 @@ typedef struct {
 typedef struct {
     an_msg_key key;
     uint64_t req_enter; /* enter of the call that posted the receive (MPI_Recv, MPI_Irecv) */
+    uint64_t probed;    /* 1: the receiver probed the message before (delay analysis) */
 } an_recv_rec;
 
 int an_key_cmp(const an_msg_key *a, const an_msg_key *b);
+
+/* request id -> event index (an_replay_p2p.c; requests are live between post and completion) */
+typedef struct {
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t cap;
+} an_req_map;
+int an_req_map_init(an_req_map *m, size_t n);
+void an_req_put(an_req_map *m, uint64_t req, uint32_t v);
+uint32_t an_req_get(const an_req_map *m, uint64_t req);
+void an_req_map_free(an_req_map *m);
 
 /* an_pattern_p2p.c: called in trace order for every receive and probe of this rank with the
  * matched send record (Late Sender, wrong order, counts), and for every send with the
@@ -35,8 +47,10 @@ int an_key_cmp(const an_msg_key *a, const an_msg_key *b);
 typedef struct {
     /* wrong-order ring of the last Late Sender instances (Scalasca keeps 100) */
     struct ls_instance {
-        uint64_t send_time, send_enter, wait_end;
+        uint64_t send_time, send_enter, wait_end, wait_begin;
         uint32_t cnode, from;
+        an_msg_key key;
+        uint32_t event;
         double idle;
         int counted; /* bytes != 0: counted in mpi_cls_count */
     } ring[100];
@@ -48,6 +62,7 @@ typedef struct {
 } an_p2p_state;
 
 void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send_rec *send);
+/* (the event's index is e - c->t->events) */
 void an_p2p_call_done(an_ctx *c, an_p2p_state *s, const an_event *leave);
 void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
                  const an_recv_rec *recv);

@@ -72,7 +72,7 @@ static double wait_until(an_ctx *c, const an_event *e, uint64_t until, int check
     if (until <= enter)
         return 0;
     if (peer != AN_NONE && peer != (uint32_t)c->rank)
-        an_sync_add(c, until, peer, peer_time < until ? peer_time : until);
+        an_sync_add(c, enter, until, e->cnode, peer, peer_time < until ? peer_time : until);
     return an_sec(c, (int64_t)(until - enter));
 }
 

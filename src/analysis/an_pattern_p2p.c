@@ -29,7 +29,12 @@ static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
 static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls)
 {
     an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
-    an_sync_add(c, ls->wait_end, ls->from, ls->send_enter);
+    an_sync_add(c, ls->wait_begin, ls->wait_end, ls->cnode, ls->from, ls->send_enter);
+    an_wait_rec w = {ls->key.msg_id, ls->key.comm, ls->key.from,
+                     ls->key.to,     ls->key.tag,  0,
+                     ls->event,      AN_NONE,      0,
+                     ls->idle};
+    an_wait_add(c, &w);
     if (ls->counted)
         an_add(c, M_MPI_CLS_COUNT, ls->cnode, 1);
     if (s->n_ring == (int)(sizeof s->ring / sizeof s->ring[0])) {
@@ -61,8 +66,15 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
         until = exit; /* clock condition violated: restrict to the time in the call */
     if (until <= enter)
         return;
-    struct ls_instance ls = {send->send_time, send->send_enter, until,
-                             cnode,           send->key.from,   an_sec(c, (int64_t)(until - enter)),
+    struct ls_instance ls = {send->send_time,
+                             send->send_enter,
+                             until,
+                             enter,
+                             cnode,
+                             send->key.from,
+                             send->key,
+                             (uint32_t)(e - c->t->events),
+                             an_sec(c, (int64_t)(until - enter)),
                              send->bytes != 0};
     if (flags & AN_RF_WAIT_MULTI) {
         if (s->multi_enter != e->enter || ls.idle > s->multi_idle) {
@@ -102,7 +114,18 @@ void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
     if (exit < recv->req_enter || recv->req_enter <= enter)
         return; /* no overlap, or the receive was there first */
     an_add(c, M_MPI_LATERECEIVER, completion->cnode, an_sec(c, (int64_t)(recv->req_enter - enter)));
-    an_sync_add(c, recv->req_enter, recv->key.to, recv->req_enter);
+    an_sync_add(c, enter, recv->req_enter, completion->cnode, recv->key.to, recv->req_enter);
+    an_wait_rec w = {recv->key.msg_id,
+                     recv->key.comm,
+                     recv->key.from,
+                     recv->key.to,
+                     recv->key.tag,
+                     1,
+                     (uint32_t)(send_ev - c->t->events),
+                     (uint32_t)(completion - c->t->events),
+                     recv->probed != 0,
+                     an_sec(c, (int64_t)(recv->req_enter - enter))};
+    an_wait_add(c, &w);
     if (send_ev->bytes)
         an_add(c, M_MPI_CLR_COUNT, completion->cnode, 1);
 }

@@ -23,7 +23,7 @@ int an_key_cmp(const an_msg_key *a, const an_msg_key *b)
     CMP(tag)
     CMP(msg_id)
 #undef CMP
-        return 0;
+    return 0;
 }
 
 static int cmp_send(const void *a, const void *b)
@@ -35,14 +35,10 @@ static int cmp_recv(const void *a, const void *b)
     return an_key_cmp(&((const an_recv_rec *)a)->key, &((const an_recv_rec *)b)->key);
 }
 
-/* request id -> event index (open addressing; requests are live between post and completion) */
-typedef struct {
-    uint64_t *keys;
-    uint32_t *vals;
-    size_t cap;
-} req_map;
+/* request id -> event index (open addressing) */
+typedef an_req_map req_map;
 
-static int req_map_init(req_map *m, size_t n)
+int an_req_map_init(req_map *m, size_t n)
 {
     m->cap = 64;
     while (m->cap < 2 * n + 2)
@@ -58,18 +54,18 @@ static size_t req_slot(const req_map *m, uint64_t req)
         i = (i + 1) & (m->cap - 1);
     return i;
 }
-static void req_put(req_map *m, uint64_t req, uint32_t v)
+void an_req_put(req_map *m, uint64_t req, uint32_t v)
 {
     size_t i = req_slot(m, req);
     m->keys[i] = req + 1; /* slots are not freed: at most one per event, cap >= 2n */
     m->vals[i] = v;
 }
-static uint32_t req_get(const req_map *m, uint64_t req)
+uint32_t an_req_get(const req_map *m, uint64_t req)
 {
     size_t i = req_slot(m, req);
     return m->keys[i] ? m->vals[i] : AN_NONE;
 }
-static void req_map_free(req_map *m)
+void an_req_map_free(req_map *m)
 {
     free(m->keys);
     free(m->vals);
@@ -80,6 +76,21 @@ static an_msg_key key_of(const an_ctx *c, const an_event *e, int sending)
     an_msg_key k = {e->msg_id, e->comm, sending ? (uint32_t)c->rank : e->peer,
                     sending ? e->peer : (uint32_t)c->rank, e->tag};
     return k;
+}
+
+/* was the message of receive event I probed before on this rank (a probe with its identity
+ * since the previous receive)? */
+static uint64_t probed_before(const an_ctx *c, size_t i, const an_event *r)
+{
+    for (size_t j = i; j-- > 0;) {
+        const an_event *e = &c->t->events[j];
+        if ((e->kind == AN_RECV || e->kind == AN_IRECV) && e->peer == r->peer)
+            return 0;
+        if (e->kind == AN_PROBE && e->peer == r->peer && e->comm == r->comm && e->tag == r->tag &&
+            e->msg_id == r->msg_id)
+            return 1;
+    }
+    return 0;
 }
 
 static int is_send(const an_event *e)
@@ -153,8 +164,8 @@ int an_replay_p2p(an_ctx *c, char *err, size_t len)
     uint32_t *rdest = malloc((n_recv + 1) * sizeof *rdest);
     uint32_t *completion = malloc((t->n_events + 1) * sizeof *completion);
     req_map isends = {0}, irecvs = {0};
-    int ok = srec && rrec && sdest && rdest && completion && req_map_init(&isends, n_send) == 0 &&
-             req_map_init(&irecvs, n_recv) == 0;
+    int ok = srec && rrec && sdest && rdest && completion &&
+             an_req_map_init(&isends, n_send) == 0 && an_req_map_init(&irecvs, n_recv) == 0;
     size_t ns = 0, nr = 0;
     /* the records, and which event completes each Isend */
     for (size_t i = 0; ok && i < t->n_events; i++) {
@@ -164,23 +175,23 @@ int an_replay_p2p(an_ctx *c, char *err, size_t len)
             srec[ns] = (an_send_rec){key_of(c, e, 1), e->time, an_call_enter(c, e), e->bytes};
             sdest[ns++] = e->peer;
             if (e->kind == AN_ISEND)
-                req_put(&isends, e->request, (uint32_t)i);
+                an_req_put(&isends, e->request, (uint32_t)i);
             else
                 completion[i] = (uint32_t)i;
         } else if (e->kind == AN_ISEND_COMPLETE) {
-            uint32_t s = req_get(&isends, e->request);
+            uint32_t s = an_req_get(&isends, e->request);
             if (s != AN_NONE && completion[s] == AN_NONE)
                 completion[s] = (uint32_t)i;
         } else if (e->kind == AN_IRECV_REQUEST) {
-            req_put(&irecvs, e->request, (uint32_t)i);
+            an_req_put(&irecvs, e->request, (uint32_t)i);
         } else if (is_recv(e)) {
             uint64_t req_enter = an_call_enter(c, e);
             if (e->kind == AN_IRECV) {
-                uint32_t r = req_get(&irecvs, e->request);
+                uint32_t r = an_req_get(&irecvs, e->request);
                 if (r != AN_NONE)
                     req_enter = an_call_enter(c, &t->events[r]);
             }
-            rrec[nr] = (an_recv_rec){key_of(c, e, 0), req_enter};
+            rrec[nr] = (an_recv_rec){key_of(c, e, 0), req_enter, probed_before(c, i, e)};
             rdest[nr++] = e->peer;
         }
     }
@@ -233,7 +244,7 @@ out:
     free(sdest);
     free(rdest);
     free(completion);
-    req_map_free(&isends);
-    req_map_free(&irecvs);
+    an_req_map_free(&isends);
+    an_req_map_free(&irecvs);
     return rc;
 }

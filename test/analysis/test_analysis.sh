@@ -52,7 +52,10 @@ for m in "time	Time	-" "visits	Visits	-" \
     "mpi_earlyreduce	Early Reduce	mpi_collective" \
     "mpi_earlyscan	Early Scan	mpi_collective" \
     "mpi_latebroadcast	Late Broadcast	mpi_collective" \
-    "mpi_cls_count	Late Senders	comms_recv" "mpi_clr_count	Late Receivers	comms_send"; do
+    "mpi_cls_count	Late Senders	comms_recv" "mpi_clr_count	Late Receivers	comms_send" \
+    "critical_path	Critical path profile	-" \
+    "delay_latesender	MPI short-term Late Sender delay costs	delay_latesender_aggregate" \
+    "delay_latereceiver	MPI short-term Late Receiver delay costs	delay_latereceiver_aggregate"; do
     _check
     grep -qxF "$m" metrics.txt || fail "metric line '$m' missing in scout.cubex"
 done
@@ -147,6 +150,29 @@ sc=ls_subcomm
 near mpi_latesender $sc/MPI_Recv 3 "$(calc "pos($(M $sc 2 send) - $(M $sc 3 recv))")"
 near mpi_barrier_wait $sc/MPI_Barrier 3 "$(calc "pos($(M $sc 2 bar) - $(M $sc 3 bar))")"
 near mpi_barrier_wait $sc/MPI_Barrier 2 "$(calc "pos($(M $sc 3 bar) - $(M $sc 2 bar))")"
+
+# delay costs (short-term): a wait is charged to the call paths where the causing rank did
+# more work than the waiting one since their previous synchronisation point (the scenario's
+# start), scaled to at most the wait. The seed's figure 16 case keeps both delays: rank 0's
+# work before its MPI_Ssend (the Late Sender at rank 1's probe) and rank 1's work between the
+# probe and the receive (the Late Receiver at the MPI_Ssend; the probe is the previous
+# synchronisation point).
+sc=ls_lr_probe
+b0=$(M $sc 0 begin) b1=$(M $sc 1 begin) ss=$(M $sc 0 ssend) pr=$(M $sc 1 probe)
+pd=$(M $sc 1 probed) rv=$(M $sc 1 recv)
+near delay_latesender $sc 0 "$(calc "min2(pos($ss - $pr), pos(($ss - $b0) - ($pr - $b1)))")"
+near delay_latereceiver $sc 1 "$(calc "min2(pos($rv - $ss), pos($rv - $pd))")"
+near delay_latesender $sc 1 0
+near delay_latereceiver $sc 0 0
+# the seed's test 4.2.4: rank 0's 2D (short-term, rank 1's probe); rank 1's D of work charges
+# the part of rank 2's 3D wait it causes directly (its own 2D wait there is long-term, not
+# computed)
+sc=ls_probe_chain
+s0=$(M $sc 0 send) s1=$(M $sc 1 send) p1=$(M $sc 1 probe) p2=$(M $sc 2 probe)
+r1=$(M $sc 1 recvd) b0=$(M $sc 0 begin) b1=$(M $sc 1 begin)
+near delay_latesender $sc 0 "$(calc "min2(pos($s0 - $p1), pos(($s0 - $b0) - ($p1 - $b1)))")"
+near delay_latesender $sc 1 "$(calc "($s1 - $r1) * min2(1, ($s1 - $p2) / (($s1 - $r1) + pos($s0 - $p1)))")"
+near delay_latesender $sc 2 0
 
 # the critical path (scenarios run alone; argv[3] is the rank that ends last, 4D after the
 # start). The seed's figure 3b / 17 case: the path ends on rank 0 and crosses both
