@@ -214,6 +214,28 @@ expect_eq "$($CV "$x/scout.cubex" attr "POP load balance") $($CV "$x/scout.cubex
 expect_grep "POP efficiencies: parallel [0-9.]+% = load balance [0-9.]+% x communication" an.out \
     "POP efficiencies in the summary"
 
+# scorep-report's "Wait states" section: the data block carries the patterns, the worst
+# (pattern, call path, rank) rows and the critical path, with the values the report has
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+expect_grep '<section id="waits">' report.html "scorep-report has a Wait states section"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for r in d["worst"]:
+    print("worst", r["pattern"], r["callpath"], r["rank"], "%.6f" % r["seconds"])
+for p in d["patterns"]:
+    print("pattern", p["uniq"], "%.6f" % p["seconds"])
+print("critical", len(d["critical_path"]))
+PY
+ls_row=$(awk '$1 == "worst" && $2 == "mpi_latesender" && $3 == "ls_recv/MPI_Recv" && $4 == 1 {
+    print $5 }' waits.txt)
+expect_eq "$ls_row" "$(printf '%.6f' "$(value mpi_latesender ls_recv/MPI_Recv 1)")" \
+    "report: Late Sender at ls_recv/MPI_Recv on rank 1 among the worst rows"
+expect_eq "$(awk '$1 == "pattern" && $2 == "mpi_latereceiver" { print $3 }' waits.txt)" \
+    "$(printf '%.6f' "$(value mpi_latereceiver '*' '*')")" "report: Late Receiver total"
+expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
+
 # exact counts
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
