@@ -110,7 +110,9 @@ static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
         else
             hi = mid;
     }
-    for (size_t i = lo; i < c->n_sync && c->sync[i].wait_end < b + d->longest; i++) {
+    /* a rank waits in one call at a time: its wait states do not overlap, so sorted by their
+     * end they are sorted by their begin too, and those overlapping [a, b] are consecutive */
+    for (size_t i = lo; i < c->n_sync && c->sync[i].wait_begin < b; i++) {
         const an_sync *w = &c->sync[i];
         uint64_t s = w->wait_begin > a ? w->wait_begin : a;
         uint64_t e = w->wait_end < b ? w->wait_end : b;
