@@ -228,10 +228,12 @@ for p in d["patterns"]:
     print("pattern", p["uniq"], "%.6f" % p["seconds"])
 print("critical", len(d["critical_path"]))
 PY
-ls_row=$(awk '$1 == "worst" && $2 == "mpi_latesender" && $3 == "ls_recv/MPI_Recv" && $4 == 1 {
-    print $5 }' waits.txt)
-expect_eq "$ls_row" "$(printf '%.6f' "$(value mpi_latesender ls_recv/MPI_Recv 1)")" \
-    "report: Late Sender at ls_recv/MPI_Recv on rank 1 among the worst rows"
+bw_row=$(awk '$1 == "worst" && $2 == "mpi_barrier_wait" && $3 == "barrier/MPI_Barrier" &&
+    $4 == 0 { print $5 }' waits.txt)
+expect_eq "$bw_row" "$(printf '%.6f' "$(value mpi_barrier_wait barrier/MPI_Barrier 0)")" \
+    "report: Wait at Barrier of rank 0 in the barrier scenario (3D) among the worst rows"
+expect_eq "$(awk '$1 == "worst" { print $5 }' waits.txt | sort -gr | tr '\n' ' ')" \
+    "$(awk '$1 == "worst" { print $5 }' waits.txt | tr '\n' ' ')" "report: worst rows, largest first"
 expect_eq "$(awk '$1 == "pattern" && $2 == "mpi_latereceiver" { print $3 }' waits.txt)" \
     "$(printf '%.6f' "$(value mpi_latereceiver '*' '*')")" "report: Late Receiver total"
 expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
