@@ -1,7 +1,9 @@
 #!/bin/sh
 # test_analysis_programs.sh: every MPI program of the test suite that writes a trace
 # (test/mpi: p2p_modes, completion, probes, collectives, comms, rma, threads, intercomm,
-# comm_churn; mpi_smoke, which calls most wrapped MPI functions) is analysed post-mortem by
+# comm_churn; mpi_smoke, which calls most wrapped MPI functions; and the compiler-instrumented
+# programs of test/programs that the integration tests trace: pingpong, ring3, mpi_late,
+# report_mpi) is analysed post-mortem by
 # scorep-analyze without error, and the report agrees with the trace as otf2-print shows it:
 # the visits are the master threads' Enter events, the sends counted (comms_send + syncs_send)
 # are its MpiSend and MpiIsend events.
@@ -13,9 +15,21 @@ require_mpi_programs p2p_modes_scorep completion_scorep probes_scorep collective
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
 CV="python3 $top_srcdir/test/analysis/cube_values.py"
+# prog NAME: the measured build of NAME (test/mpi's, or one built here)
+prog()
+{
+    if [ -x "$T/${1}_scorep" ]; then echo "$T/${1}_scorep"; else echo "$work/${1}_scorep"; fi
+}
+
+# the compiler-instrumented ones, built as the integration tests build them
+scorep_cc mpicc -O2 -o pingpong_scorep "$PROGRAMS/pingpong.c"
+scorep_cc mpicc -O2 -o ring3_scorep "$PROGRAMS/ring3.c"
+scorep_cc mpicc -O2 -o mpi_late_scorep "$PROGRAMS/mpi_late.c"
+scorep_cc --user mpicc -O1 -o report_mpi_scorep "$PROGRAMS/report_mpi.c"
 
 for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2 \
-    intercomm:4 comm_churn:2:10000 mpi_smoke:2; do
+    intercomm:4 comm_churn:2:10000 mpi_smoke:2 pingpong:2:300 ring3:3:40 mpi_late:3 \
+    report_mpi:3; do
     name=${spec%%:*}
     rest=${spec#*:}
     np=${rest%%:*}
@@ -25,7 +39,7 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
     status=0
     env SCOREP_ENABLE_TRACING=true SCOREP_MPI_ENABLE_GROUPS=all SCOREP_EXPERIMENT_DIRECTORY="$x" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
-        "$T/${name}_scorep" $arg >"$name.out" 2>&1 || status=$?
+        "$(prog "$name")" $arg >"$name.out" 2>&1 || status=$?
     if [ "$name" = threads ] && [ "$status" = 77 ]; then
         echo "threads: MPI_THREAD_MULTIPLE not available, skipped"
         continue
