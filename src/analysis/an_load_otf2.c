@@ -4,6 +4,7 @@
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
 #include "analysis/an_load.h"
 
+#include <malloc.h>
 #include <otf2/otf2.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -417,6 +418,24 @@ static OTF2_CallbackCode e_onoff(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
 }
 
 /* ------------------------------------------------------------------ driver */
+static char otf2_error[256]; /* OTF2's first complaint while loading: kept off stderr */
+
+static OTF2_ErrorCode keep_error(void *u, const char *file, uint64_t line, const char *func,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)u;
+    (void)file;
+    (void)line;
+    (void)func;
+    if (!otf2_error[0]) {
+        int n = snprintf(otf2_error, sizeof otf2_error, "%s", OTF2_Error_GetDescription(code));
+        if (fmt && *fmt && n > 0 && (size_t)n + 3 < sizeof otf2_error) {
+            strcat(otf2_error, ": ");
+            vsnprintf(otf2_error + n + 2, sizeof otf2_error - (size_t)n - 2, fmt, va);
+        }
+    }
+    return code;
+}
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -537,8 +556,28 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
     return 0;
 }
 
+static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                size_t len);
+
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
+{
+    otf2_error[0] = '\0';
+    /* as trace_model.c: OTF2 3.0 reads a truncated chunk's header past the file's bytes from
+     * its chunk buffer; fresh zeroed pages make that a clean "no chunk header" error */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
+    int rc = load(anchor, rank, n_procs, t, err, len);
+    OTF2_Error_RegisterCallback(old, NULL);
+    if (rc && otf2_error[0]) {
+        size_t n = strlen(err);
+        snprintf(err + n, len - n, " (OTF2: %s)", otf2_error);
+    }
+    return rc;
+}
+
+static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                size_t len)
 {
     memset(t, 0, sizeof *t);
     t->rank = rank;

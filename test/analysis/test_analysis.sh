@@ -278,6 +278,38 @@ expect_eq "$status" 1 "scorep-analyze of a directory without a trace fails"
 expect_grep "has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true" empty.out \
     "the no-trace message"
 
+# a truncated trace: one clear message (from the rank that found it), no report
+cp -r "$work/cp_ls_lr_probe" trunc
+rm -f trunc/scout.cubex
+sz=$(wc -c <trunc/traces/1.evt)
+truncate -s $((sz / 2)) trunc/traces/1.evt
+status=0
+$MPIRUN -np 4 "$ANALYZE" trunc >trunc.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a truncated trace fails"
+expect_grep "^scorep-analyze: the events of rank 1 end early: [0-9]+ of the [0-9]+ its definitions announce \\(truncated trace\\?\\)" \
+    trunc.out "the truncated-trace message"
+expect_no_grep "^\\[OTF2\\]" trunc.out "OTF2's own messages kept off the output"
+expect_no_file trunc/scout.cubex "no report for a truncated trace"
+# a trace without MPI
+cat >serial.c <<'C'
+static volatile int sink;
+__attribute__((noinline)) static void work(int i) { sink += i; }
+int main(void)
+{
+    for (int i = 0; i < 10; i++)
+        work(i);
+    return 0;
+}
+C
+scorep_cc gcc -O1 -o serial serial.c
+SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/nompi" ./serial >serial.out 2>&1 ||
+    fail "serial: $(cat serial.out)"
+status=0
+$MPIRUN -np 1 "$ANALYZE" "$work/nompi" >nompi.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a trace without MPI fails"
+expect_grep "the trace has no MPI ranks .*: the analysis needs a trace of an MPI program" \
+    nompi.out "the no-MPI message"
+
 # one-step form: measure and analyse; a program linked with the runtime, and a plain one
 # (test/mpi/probes) measured through scorep-run
 status=0
