@@ -1,24 +1,24 @@
 /* an_metrics.c: the metric table (order = document order of the report: every metric after
- * its parent, depth first). Names checked against Scalasca 2.0's scout/src/Patterns_gen.cpp;
- * the aggregate parents Scalasca marks hidden (mpi, mpi_point2point, mpi_collective,
- * mpi_sync_collective) are written too, so that the time tree adds up as in Scalasca's
- * remapped trace.cubex. */
+ * its parent, depth first). Names and tree checked against Scalasca 2.0: the patterns in
+ * scout/src/Patterns_gen.cpp, and the time tree (execution, mpi, mpi_synchronization,
+ * mpi_communication, mpi_point2point, ...) and the display names users see in Cube in its
+ * remapping specification (scalasca_patterns-2.0), whose names win where the two differ
+ * (Point-to-point; From different sources / From same source). */
 #include "analysis/an_metrics.h"
 
 #define S "sec"
 #define O "occ"
 #define B "bytes"
 const an_metric_info an_metrics[M_COUNT] = {
-    [M_TIME] = {"time", "Time", "Total CPU allocation time", S, -1, 0},
+    [M_TIME] = {"time", "Time",
+                "Total CPU allocation time (includes time allocated for idle threads)", S, -1, 0},
     [M_EXECUTION] = {"execution", "Execution",
                      "Execution time (does not include time allocated "
                      "for idle threads)",
                      S, M_TIME, 0},
     [M_MPI] = {"mpi", "MPI", "Time spent in MPI calls", S, M_EXECUTION, 0},
-    [M_MPI_INIT_EXIT] = {"mpi_init_exit", "Init/Exit",
-                         "Time spent in MPI initialization and "
-                         "finalization calls",
-                         S, M_MPI, 0},
+    [M_MPI_INIT_EXIT] = {"mpi_init_exit", "Init/Exit", "Time spent in MPI initialization calls", S,
+                         M_MPI, 0},
     [M_MPI_SYNCHRONIZATION] = {"mpi_synchronization", "Synchronization",
                                "Time spent in MPI synchronization calls", S, M_MPI, 0},
     [M_MPI_SYNC_COLLECTIVE] = {"mpi_sync_collective", "Collective", "Time spent in MPI barriers", S,
@@ -30,19 +30,19 @@ const an_metric_info an_metrics[M_COUNT] = {
                                   0},
     [M_MPI_COMMUNICATION] = {"mpi_communication", "Communication",
                              "Time spent in MPI communication calls", S, M_MPI, 0},
-    [M_MPI_POINT2POINT] = {"mpi_point2point", "Point-to-point communication",
-                           "MPI point-to-point communication", S, M_MPI_COMMUNICATION, 0},
+    [M_MPI_POINT2POINT] = {"mpi_point2point", "Point-to-point", "MPI point-to-point communication",
+                           S, M_MPI_COMMUNICATION, 0},
     [M_MPI_LATESENDER] = {"mpi_latesender", "Late Sender",
                           "Time a receiving process is waiting for a message", S, M_MPI_POINT2POINT,
                           0},
     [M_MPI_LATESENDER_WO] = {"mpi_latesender_wo", "Messages in Wrong Order",
                              "Late Sender situation due to messages received in the wrong order", S,
                              M_MPI_LATESENDER, 0},
-    [M_MPI_LSWO_DIFFERENT] = {"mpi_lswo_different", "Messages from different sources",
+    [M_MPI_LSWO_DIFFERENT] = {"mpi_lswo_different", "From different sources",
                               "Wrong order situation due to messages received from different "
                               "sources",
                               S, M_MPI_LATESENDER_WO, 0},
-    [M_MPI_LSWO_SAME] = {"mpi_lswo_same", "Messages from same source",
+    [M_MPI_LSWO_SAME] = {"mpi_lswo_same", "From same source",
                          "Wrong order situation due to messages received from the same source", S,
                          M_MPI_LATESENDER_WO, 0},
     [M_MPI_LATERECEIVER] = {"mpi_latereceiver", "Late Receiver",

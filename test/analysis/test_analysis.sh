@@ -37,13 +37,18 @@ expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
 expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
 expect_no_grep "OTF2\\]" an.out "no OTF2 error messages"
 
-# Scalasca's unique names, display names and parents (Scalasca 2.0 scout Patterns_gen.cpp)
+# Scalasca's unique names, display names and parents (Scalasca 2.0: scout's Patterns_gen.cpp
+# and the remapping specification scalasca_patterns-2.0 that gives Cube's display names)
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py cannot read scout.cubex"
 for m in "time	Time	-" "visits	Visits	-" \
     "mpi_latesender	Late Sender	mpi_point2point" \
     "mpi_latesender_wo	Messages in Wrong Order	mpi_latesender" \
-    "mpi_lswo_different	Messages from different sources	mpi_latesender_wo" \
-    "mpi_lswo_same	Messages from same source	mpi_latesender_wo" \
+    "mpi_lswo_different	From different sources	mpi_latesender_wo" \
+    "mpi_lswo_same	From same source	mpi_latesender_wo" \
+    "mpi_point2point	Point-to-point	mpi_communication" \
+    "mpi_communication	Communication	mpi" "mpi_synchronization	Synchronization	mpi" \
+    "mpi_sync_collective	Collective	mpi_synchronization" "execution	Execution	time" \
+    "mpi	MPI	execution" "mpi_collective	Collective	mpi_communication" \
     "mpi_latereceiver	Late Receiver	mpi_point2point" \
     "mpi_barrier_wait	Wait at Barrier	mpi_sync_collective" \
     "mpi_barrier_completion	Barrier Completion	mpi_sync_collective" \
