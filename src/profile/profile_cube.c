@@ -4,7 +4,8 @@
  * one Cube4 file with one location per thread of every rank. */
 #include "config.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "profile/profile_cube.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
@@ -478,7 +479,11 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
             mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
-                                                  "user metric", CUBE_EXCLUSIVE);
+                                                  d->description ? d->description : "user metric",
+                                                  CUBE_EXCLUSIVE);
+        else if (d->recorder == SCOREP_MREC_MAX) /* a maximum per call path (memory) */
+            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, CUBE_DTYPE_MAXDOUBLE,
+                                                  d->unit, d->description, CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
                                    ? cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
@@ -592,8 +597,10 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     return rc;
 }
 
-int scorep_profile_write_cube(const char *path, const scorep_unified *u)
+int scorep_profile_write_cube(const scorep_writer_ctx *w)
 {
+    const char *path = w->profile_path;
+    const scorep_unified *u = w->unified;
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank();
     double res = (double)scorep_timer_resolution();

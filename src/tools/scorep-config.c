@@ -149,7 +149,8 @@ static void build(const struct config *c, struct argv_buf *out)
         instr_push_libomp(out, c->opt.thread, false);
         break;
     case LIBS:
-        instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc);
+        instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
+                        !c->nvcc && c->opt.memory);
         break;
     default:
         break;

@@ -257,8 +257,15 @@ void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc)
     }
 }
 
-void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc)
+void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc,
+                     bool memory)
 {
+    if (memory) {
+        /* its malloc and operator new must come before libc's and libstdc++'s; linked even
+         * if the program calls neither directly (strdup, gfortran's ALLOCATE) */
+        argv_push(cmd, "-Wl,--no-as-needed");
+        argv_push(cmd, "-lscorep-rt-memory");
+    }
     if (mpp == MPP_MPI)
         argv_push(cmd, "-lscorep-rt-mpi");
     if (cuda) {
@@ -334,7 +341,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push_filter_ref_object(job, cmd);
     bool nvcc = job->kind->cuda;
     instr_push_runtime_ldflags(cmd, nvcc);
-    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc);
+    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
+                    !nvcc && job->opt.memory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }
 

@@ -47,7 +47,8 @@ static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
     "files and lines (the generated code does not change); when linking:\n"
-    "-L<libdir> -Wl,-rpath,<libdir> [-lscorep-rt-mpi] -lscorep-rt after all\n"
+    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--no-as-needed -lscorep-rt-memory]\n"
+    "[-lscorep-rt-mpi] -lscorep-rt after all\n"
     "arguments.\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
     "\n"
@@ -72,6 +73,9 @@ void instr_usage_cc(FILE *out)
                  "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
                  "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
                  "  --nocompiler    no compiler instrumentation\n"
+                 "  --memory        link the memory adapter libscorep-rt-memory:\n"
+                 "                  SCOREP_MEMORY_RECORDING=true then records malloc, free, C++\n"
+                 "                  new and delete (default: not linked, --nomemory)\n"
                  "  --instrument=plugin|functions\n"
                  "                  how functions are instrumented. plugin (the default for gcc,\n"
                  "                  g++ and the MPI/SHMEM C and C++ wrappers when the plugin is\n"
@@ -109,6 +113,10 @@ void instr_usage_scorep(FILE *out)
                  "  --compiler|--nocompiler\n"
                  "                  compiler instrumentation (default: on)\n"
                  "  --cuda|--nocuda link the CUDA adapter when the compiler is nvcc (default: on)\n"
+                 "  --memory|--nomemory\n"
+                 "                  link the memory adapter libscorep-rt-memory, which records\n"
+                 "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
+                 "                  (default: --nomemory, unlike Score-P; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
                  "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
                  "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
@@ -125,7 +133,7 @@ void instr_usage_scorep(FILE *out)
     fprintf(out, filter_help, GCC_PLUGIN_NAME);
     fprintf(out, "  --dynamic       accepted: the runtime is always linked dynamically\n"
                  "  --static        refused: there is no static runtime\n"
-                 "  --noopari, --nopreprocess, --nomemory, --noopencl, --noopenacc,\n"
+                 "  --noopari, --nopreprocess, --noopencl, --noopenacc,\n"
                  "  --nokokkos, --nohip, --nopdt, --nolibwrap, --noonline-access, --io=none\n"
                  "                  accepted: scorep-rt has none of these Score-P features;\n"
                  "                  enabling one of them is an error\n"
@@ -140,6 +148,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->user = true;
     } else if (strcmp(a, "--nocompiler") == 0) {
         opt->nocompiler = true;
+    } else if (strcmp(a, "--memory") == 0 || strcmp(a, "--nomemory") == 0) {
+        opt->memory = a[2] == 'm';
     } else if (strcmp(a, "--dry-run") == 0) {
         opt->dry_run = true;
     } else if (strcmp(a, "--verbose") == 0) {
@@ -240,9 +250,9 @@ static const char *deprecated(const char *a)
  * turning them on cannot be honoured. */
 static bool absent_feature(const char *a)
 {
-    static const char *const names[] = {"opari",   "preprocess",    "memory", "opencl",
-                                        "openacc", "kokkos",        "hip",    "pdt",
-                                        "libwrap", "online-access", NULL};
+    static const char *const names[] = {"opari",  "preprocess", "opencl",        "openacc",
+                                        "kokkos", "hip",        "pdt",           "libwrap",
+                                        "online-access", NULL};
     if (strncmp(a, "--", 2) != 0)
         return false;
     if (strcmp(a, "--io=none") == 0)
@@ -283,6 +293,8 @@ static bool flag_option(const char *a, struct instr_options *opt)
         {"--nouser", offsetof(struct instr_options, user), false},
         {"--compiler", offsetof(struct instr_options, nocompiler), false},
         {"--nocompiler", offsetof(struct instr_options, nocompiler), true},
+        {"--memory", offsetof(struct instr_options, memory), true},
+        {"--nomemory", offsetof(struct instr_options, memory), false},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(a, flags[i].name) == 0) {
