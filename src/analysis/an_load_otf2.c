@@ -501,6 +501,38 @@ static int resolve_comms(ld *l, char *err, size_t len)
     return 0;
 }
 
+static OTF2_CallbackCode count_marker(void *u, OTF2_TimeStamp t, OTF2_TimeStamp d, OTF2_MarkerRef m,
+                                      OTF2_MarkerScope scope, uint64_t ref, const char *text)
+{
+    (void)t;
+    (void)d;
+    (void)m;
+    (void)scope;
+    (void)ref;
+    (void)text;
+    ++*(uint64_t *)u;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* the runtime marks every reduction of a trace (trace_reduction.c): any marker means that
+ * events are missing somewhere */
+static uint64_t count_markers(OTF2_Reader *r)
+{
+    uint64_t n = 0, read;
+    OTF2_MarkerReader *mr = OTF2_Reader_GetMarkerReader(r);
+    OTF2_MarkerReaderCallbacks *cb = OTF2_MarkerReaderCallbacks_New();
+    if (mr && cb) {
+        OTF2_MarkerReaderCallbacks_SetMarkerCallback(cb, count_marker);
+        OTF2_Reader_RegisterMarkerCallbacks(r, mr, cb, &n);
+        OTF2_Reader_ReadAllMarkers(r, mr, &read);
+    }
+    OTF2_MarkerReaderCallbacks_Delete(cb);
+    if (mr)
+        OTF2_Reader_CloseMarkerReader(r, mr);
+    otf2_error[0] = '\0'; /* no marker file is no error */
+    return n;
+}
+
 static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
 {
     OTF2_Reader_SelectLocation(r, l->my_location);
@@ -552,7 +584,7 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
                     "the events of rank %u end early: %llu of the %llu its definitions "
                     "announce (truncated trace?)",
                     l->t->rank, (unsigned long long)n, (unsigned long long)l->my_events_announced);
-    l->t->reduced = l->flushes > 0;
+    l->t->reduced |= l->flushes > 0;
     return 0;
 }
 
@@ -604,6 +636,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     }
     if (!rc) {
         l.my_location = l.mpi_locations[rank];
+        t->reduced = count_markers(r) > 0;
         /* the location definitions were read before my_location was known: read the count
          * announced for it from a second pass over the definitions would be costly; the
          * def callback recorded it only if it came after the group, so look it up again */

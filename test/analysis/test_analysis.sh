@@ -283,6 +283,19 @@ expect_eq "$status" 1 "scorep-analyze of a directory without a trace fails"
 expect_grep "has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true" empty.out \
     "the no-trace message"
 
+# a reduced trace (SCOREP_TOTAL_MEMORY too small for pingpong's tiny calls): analysed, said
+# so, and marked in the report; a complete one is marked complete
+expect_eq "$($CV "$x/scout_insitu.cubex" attr "trace reduced")" no "complete trace: trace reduced = no"
+scorep_cc mpicc -O2 -o pingpong "$PROGRAMS/pingpong.c"
+SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=3M SCOREP_EXPERIMENT_DIRECTORY="$work/red" \
+    $MPIRUN -np 2 ./pingpong 20000 10 >red.out 2>&1 || fail "pingpong: $(cat red.out)"
+expect_grep "SCOREP_TOTAL_MEMORY ran short: the trace of 1 of 1 locations was reduced" red.out \
+    "pingpong's trace is reduced"
+$MPIRUN -np 2 "$ANALYZE" "$work/red" >red.an 2>&1 || fail "scorep-analyze (reduced): $(cat red.an)"
+expect_grep "the trace was reduced or flushed: patterns of the removed calls are missing" red.an \
+    "reduced trace: said so"
+expect_eq "$($CV "$work/red/scout.cubex" attr "trace reduced")" yes "reduced trace: marked"
+
 # a truncated trace: one clear message (from the rank that found it), no report
 cp -r "$work/cp_ls_lr_probe" trunc
 rm -f trunc/scout.cubex
