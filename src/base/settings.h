@@ -11,6 +11,7 @@
 
 typedef struct {
     bool enable_profiling, enable_tracing, verbose;
+    bool enable_analysis, analysis_trace_file; /* in-situ wait-state analysis (src/analysis) */
     uint64_t total_memory, page_size;
     char *experiment_directory;
     bool overwrite_experiment_directory;

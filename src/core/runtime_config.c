@@ -49,6 +49,13 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Write a call-path profile (profile.cubex)", "Records visits and time per call path."),
     V("ENABLE_TRACING", BOOL, &scorep_cfg.enable_tracing, "false", NULL,
       "Write an event trace (traces.otf2)", "Records every event into the in-memory buffer."),
+    V("ENABLE_ANALYSIS", BOOL, &scorep_cfg.enable_analysis, "false", NULL,
+      "Analyse the wait states at MPI_Finalize (scout.cubex)",
+      "With tracing in an MPI program: the in-memory traces are analysed over the program's "
+      "MPI before they are written (docs/analysis.md)."),
+    V("ANALYSIS_TRACE_FILE", BOOL, &scorep_cfg.analysis_trace_file, "true", NULL,
+      "Write traces.otf2 when the analysis runs in situ",
+      "false: only the analysis report (and the profile) is written, no trace file."),
     V("VERBOSE", BOOL, &scorep_cfg.verbose, "false", NULL, "Print progress messages", ""),
     V("TOTAL_MEMORY", SIZE, &scorep_cfg.total_memory, "16000k", NULL, "Trace memory per process",
       "When it is used up, the trace of the thread that needed more is reduced in the order "

@@ -153,7 +153,7 @@ expect_grep 'Default: 16000k' info.txt "config-vars shows the default of SCOREP_
 "$SCOREP_INFO" build >build.txt || fail "scorep-info build"
 expect_grep 'OTF2' build.txt "scorep-info build mentions OTF2"
 # the adapters listed as built exactly where their libraries are in the build tree
-for a in mpi shmem cuda; do
+for a in mpi shmem cuda nvtx; do
     want=no
     [ ! -e "$top_builddir/.libs/libscorep-rt-$a.so" ] || want=yes
     expect_eq "$(awk -v a="$a" '$1 == a { print $2 }' build.txt)" $want "scorep-info build: $a $want"
