@@ -1,5 +1,6 @@
 /* events_mpi.c: records message-passing events into the trace buffer (class MPI) and
- * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get). */
+ * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get).
+ * The blocking send and receive are inline in events_mpi.h. */
 #include "core/events_mpi.h"
 #include "core/events.h"
 
@@ -46,20 +47,6 @@ static void request_only(scorep_location *l, uint32_t type, uint64_t request)
     buf_mpi_rec *r = rec(l, type);
     if (r)
         r->request = request;
-}
-
-void scorep_event_mpi_send(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id)
-{
-    message(l, BUF_MPI_SEND, comm, dest, tag, bytes, 0, msg_id, 0);
-    count_bytes(l, bytes, 0);
-}
-
-void scorep_event_mpi_recv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id, uint64_t handle)
-{
-    message(l, BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id, handle);
-    count_bytes(l, 0, bytes);
 }
 
 void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,

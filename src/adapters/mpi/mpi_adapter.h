@@ -44,11 +44,13 @@ static inline uint32_t scorep_mpi_region(uint32_t fn)
 }
 
 /* The state of one wrapped call. record: Enter/Leave and events are recorded (the group is
- * enabled); otherwise only the bookkeeping of 'track' functions runs. */
+ * enabled); otherwise only the bookkeeping of 'track' functions runs. raw: the timer value
+ * a post hook read for its event (scorep_mpi_now), which the Leave reuses; 0: none. */
 typedef struct {
     scorep_location *l;
     uint32_t region;
     int record;
+    uint64_t raw;
 } scorep_mpi_frame;
 
 /* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
@@ -63,6 +65,7 @@ static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
     scorep_mpi_nesting = 1;
     f->l = l;
     f->record = record;
+    f->raw = 0;
     if (record) {
         f->region = scorep_mpi_region(fn);
         if (SCOREP_MPI_UNLIKELY(f->region == SCOREP_INVALID_ID))
@@ -73,10 +76,24 @@ static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
     return 1;
 }
 
+/* The time of an event a hook records after the PMPI call: read once per call, and the
+ * Leave of the call is stamped with it too (one tick later), so that a call with such an
+ * event reads the timer twice, as one without. */
+static inline uint64_t scorep_mpi_now(scorep_mpi_frame *f)
+{
+    if (!f->raw)
+        f->raw = scorep_timer_ticks();
+    return f->raw;
+}
+
 static inline void scorep_mpi_end(scorep_mpi_frame *f)
 {
-    if (f->record)
-        scorep_event_leave(f->l, f->region);
+    if (f->record) {
+        if (f->raw)
+            scorep_event_leave_raw(f->l, f->region, f->raw);
+        else
+            scorep_event_leave(f->l, f->region);
+    }
     scorep_mpi_nesting = 0;
 }
 
@@ -107,10 +124,14 @@ static inline int scorep_mpi_received(int ret)
            (PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
 }
 
-/* Byte count of a status (PMPI_Get_elements_x with MPI_BYTE: exact beyond 2 GiB; 0 when
- * undefined). Reads only what MPI set: call it for statuses of completed receives/probes. */
+/* Byte count of a status (what PMPI_Get_elements_x with MPI_BYTE gives: exact beyond 2 GiB;
+ * 0 when undefined). Reads only what MPI set: call it for statuses of completed
+ * receives/probes. With Open MPI a field read (checked by scorep_mpi_types_init). */
 uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
-/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x) */
+/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x; predefined types' sizes
+ * cached below MPI_THREAD_MULTIPLE) */
 uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type);
+/* After PMPI_Init*: checks where the loaded MPI library keeps a status's byte count. */
+void scorep_mpi_types_init(void);
 
 #endif

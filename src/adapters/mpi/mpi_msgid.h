@@ -14,7 +14,8 @@
  * receives follow completion order. Probes read the next id without taking it; Mprobe and
  * Improbe take it (the message is matched) and the Mrecv/Imrecv reports that id.
  * Ids of cancelled operations are given back and reused by the next operation on the same
- * (c, peer, t). */
+ * (c, peer, t). Ids are recorded in traces only: a process that does not trace counts
+ * nothing. */
 #ifndef SCOREP_MPI_MSGID_H
 #define SCOREP_MPI_MSGID_H
 
@@ -30,6 +31,7 @@ typedef struct {
     uint64_t *keys;
     uint64_t *next;
     size_t cap, used;
+    size_t last; /* the slot found last (checked against keys before use) */
     /* ids given back by cancelled operations: key, id */
     uint64_t *returned;
     size_t nreturned, capreturned;
@@ -37,7 +39,11 @@ typedef struct {
 
 void scorep_mpi_counters_free(scorep_mpi_counters *c);
 
-/* All take the communicator's lock. */
+/* Non-zero when this process traces (set at MPI_Init): otherwise no ids are kept, and the
+ * functions below do nothing and return 0. */
+extern int scorep_mpi_msgids;
+
+/* Under MPI_THREAD_MULTIPLE all take the communicator's lock. */
 uint64_t scorep_mpi_msgid_send(struct scorep_mpi_comm *c, int dest, int tag);
 void scorep_mpi_msgid_send_cancelled(struct scorep_mpi_comm *c, int dest, int tag, uint64_t id);
 

@@ -122,8 +122,9 @@ void scorep_mpi_post_mrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ctx
     if (!m)
         return;
     if (scorep_mpi_received(ret))
-        scorep_event_mpi_recv(f->l, m->comm->id, (uint32_t)m->source, (uint32_t)m->tag,
-                              scorep_mpi_status_bytes(status), m->msg_id, m->handle);
+        scorep_event_mpi_recv(f->l, scorep_mpi_now(f), m->comm->id, (uint32_t)m->source,
+                              (uint32_t)m->tag, scorep_mpi_status_bytes(status), m->msg_id,
+                              m->handle);
     drop(m);
 }
 
