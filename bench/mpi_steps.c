@@ -2,7 +2,9 @@
  * Built together with the MPI adapter's sources (so its internal functions can be called
  * one at a time) and linked against libscorep-rt; run as one process under mpirun with
  * profiling or tracing on. Each step is repeated N times in each of R rounds; the fastest
- * round is printed in ns per repetition, as "step NAME VALUE". Usage: mpi_steps [R [N]]. A self message pair (MPI_Send and
+ * round is printed in ns per repetition, as "step NAME VALUE". Usage: mpi_steps [R [N]].
+ * A non-blocking self pair (MPI_Irecv, MPI_Isend, MPI_Waitall) shows the request
+ * bookkeeping. A self message pair (MPI_Send and
  * MPI_Recv of 8 bytes to itself) through the wrappers and through PMPI gives the whole. */
 #include "adapters/mpi/mpi_adapter.h"
 #include "adapters/mpi/mpi_comm.h"
@@ -39,7 +41,7 @@ static uint32_t fn_index(const char *name)
 #define STEP(name, ...)                                                                            \
     do {                                                                                           \
         double best = 1e30;                                                                        \
-        for (long round = 0; round < rounds; round++) {                                             \
+        for (long round = 0; round < rounds; round++) {                                            \
             double t0 = now();                                                                     \
             for (long i = 0; i < n; i++) {                                                         \
                 __VA_ARGS__;                                                                       \
@@ -90,14 +92,16 @@ int main(int argc, char **argv)
     STEP("enter_leave", if (scorep_mpi_begin(&f, send_fn, 1)) scorep_mpi_end(&f));
     STEP("event_send", scorep_event_mpi_send(l, SCOREP_TS_NEXT, c->id, 0, 0, 8, 1));
     STEP("event_recv", scorep_event_mpi_recv(l, 1, c->id, 0, 0, 8, 1, 0));
-    STEP("pre_send", if (scorep_mpi_begin(&f, send_fn, 1)) {
-        scorep_mpi_pre_send(&f, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD);
-        scorep_mpi_end(&f);
-    });
-    STEP("post_recv", if (scorep_mpi_begin(&f, recv_fn, 1)) {
-        scorep_mpi_post_recv(&f, MPI_SUCCESS, rank, 0, MPI_COMM_WORLD, &st);
-        scorep_mpi_end(&f);
-    });
+    STEP(
+        "pre_send", if (scorep_mpi_begin(&f, send_fn, 1)) {
+            scorep_mpi_pre_send(&f, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD);
+            scorep_mpi_end(&f);
+        });
+    STEP(
+        "post_recv", if (scorep_mpi_begin(&f, recv_fn, 1)) {
+            scorep_mpi_post_recv(&f, MPI_SUCCESS, rank, 0, MPI_COMM_WORLD, &st);
+            scorep_mpi_end(&f);
+        });
     int r;
     STEP("commrank_plain", PMPI_Comm_rank(MPI_COMM_WORLD, &r));
     STEP("commrank_wrapped", MPI_Comm_rank(MPI_COMM_WORLD, &r));
@@ -105,6 +109,14 @@ int main(int argc, char **argv)
          PMPI_Recv(buf, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     STEP("pair_wrapped", MPI_Send(buf, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD);
          MPI_Recv(buf, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_Request rq[2];
+    char in[8];
+    STEP("nb_pair_plain", PMPI_Irecv(in, 8, MPI_BYTE, rank, 1, MPI_COMM_WORLD, &rq[0]);
+         PMPI_Isend(buf, 8, MPI_BYTE, rank, 1, MPI_COMM_WORLD, &rq[1]);
+         PMPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+    STEP("nb_pair_wrapped", MPI_Irecv(in, 8, MPI_BYTE, rank, 1, MPI_COMM_WORLD, &rq[0]);
+         MPI_Isend(buf, 8, MPI_BYTE, rank, 1, MPI_COMM_WORLD, &rq[1]);
+         MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
     MPI_Finalize();
     return 0;
 }

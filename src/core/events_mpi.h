@@ -45,9 +45,9 @@ typedef enum {
 #define SCOREP_TS_NEXT 0
 
 /* One message record in the trace; NULL when l does not trace or the buffer is full. */
-static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t raw,
-                                                    uint32_t type, uint32_t comm, uint32_t peer,
-                                                    uint32_t tag, uint64_t bytes, uint64_t msg_id)
+static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t raw, uint32_t type,
+                                                    uint32_t comm, uint32_t peer, uint32_t tag,
+                                                    uint64_t bytes, uint64_t msg_id)
 {
     buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
     if (r) {
@@ -89,15 +89,18 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
             r->handle = handle;
     }
 }
-/* non-blocking point-to-point; request: a per-process request id (never 0) */
-void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id);
-void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t request);
-void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t request);
-void scorep_event_mpi_irecv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle);
-void scorep_event_mpi_request_test(scorep_location *l, uint64_t request);
-void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t request);
+
+/* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer
+ * value the caller read after its PMPI call (see above), shared by all events of the call */
+void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id);
+void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                            uint64_t handle);
+void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request);
 /* A successful probe: written as attributes of the Leave of the probing call.
  * handle: 0 for Probe/Iprobe, 1, 2, ... per process for Mprobe/Improbe. */
 void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,

@@ -78,15 +78,25 @@ uint32_t scorep_mpi_group_id(MPI_Group group)
     return id;
 }
 
+/* References change inside MPI calls only; below MPI_THREAD_MULTIPLE those never overlap,
+ * so a plain increment does (an atomic one costs a locked instruction per request). */
 void scorep_mpi_comm_ref(scorep_mpi_comm *c)
 {
-    if (c)
+    if (!c)
+        return;
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
         __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+    else
+        c->refs++;
 }
 
 void scorep_mpi_comm_unref(scorep_mpi_comm *c)
 {
-    if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0)
+    if (!c)
+        return;
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE
+            ? __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0
+            : --c->refs != 0)
         return;
     scorep_mpi_counters_free(&c->send);
     scorep_mpi_counters_free(&c->recv);

@@ -28,7 +28,8 @@ typedef struct scorep_mpi_comm {
     MPI_Comm handle;
     uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
     int rank, size, remote_size, is_inter;
-    uint32_t refs;        /* the map's reference + one per request that points here; atomic */
+    uint32_t refs;        /* the map's reference + one per request that points here; atomic under
+                             MPI_THREAD_MULTIPLE */
     uint32_t idups;       /* MPI_Comm_idup calls on this intercommunicator so far; atomic */
     pthread_mutex_t lock; /* message counters and the deferred receives */
     scorep_mpi_counters send, recv;

@@ -41,8 +41,8 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
     if (!c)
         return;
     uint64_t id = scorep_mpi_msgid_recv(c, status->MPI_SOURCE, status->MPI_TAG);
-    scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE,
-                          (uint32_t)status->MPI_TAG, scorep_mpi_status_bytes(status), id, 0);
+    scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
+                          scorep_mpi_status_bytes(status), id, 0);
 }
 
 /* A record for a new send request (non-blocking or persistent). */
@@ -90,8 +90,8 @@ void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype
     if (!r)
         return;
     r->msg_id = scorep_mpi_msgid_send(r->comm, dest, tag);
-    scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)dest, (uint32_t)tag, r->bytes, r->id,
-                           r->msg_id);
+    scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)dest, (uint32_t)tag,
+                           r->bytes, r->id, r->msg_id);
 }
 
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
@@ -102,7 +102,7 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
     scorep_mpi_req *r = recv_request(f, source, tag, comm, *request, 0);
     if (!r)
         return;
-    scorep_event_mpi_irecv_request(f->l, r->id);
+    scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
     scorep_mpi_msgid_recv_posted(r->comm, r);
 }
 
