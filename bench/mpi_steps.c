@@ -83,8 +83,8 @@ int main(int argc, char **argv)
     STEP("timer_read", sink += scorep_timer_ticks());
     STEP("location_tls", sink += (uintptr_t)scorep_location_get());
     STEP("comm_lookup", sink += (uintptr_t)scorep_mpi_comm_get(MPI_COMM_WORLD));
-    STEP("msgid_send", sink += scorep_mpi_msgid_send(c, rank, 0));
-    STEP("msgid_recv", sink += scorep_mpi_msgid_recv(c, rank, 0));
+    STEP("msgid_send", sink += scorep_mpi_msgid_send_if(c, rank, 0));
+    STEP("msgid_recv", sink += scorep_mpi_msgid_recv_if(c, rank, 0));
     STEP("bytes_send", sink += scorep_mpi_type_bytes(8, MPI_BYTE));
     STEP("bytes_recv", sink += scorep_mpi_status_bytes(&st));
     STEP("recv_ok", sink += (uint64_t)scorep_mpi_received(MPI_SUCCESS));

@@ -128,9 +128,32 @@ static inline int scorep_mpi_received(int ret)
  * 0 when undefined). Reads only what MPI set: call it for statuses of completed
  * receives/probes. With Open MPI a field read (checked by scorep_mpi_types_init). */
 uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
-/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x; predefined types' sizes
- * cached below MPI_THREAD_MULTIPLE) */
-uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type);
+/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x). The sizes of predefined
+ * types are cached below MPI_THREAD_MULTIPLE (mpi_types.c says why that is safe). */
+enum { SCOREP_MPI_TYPE_SLOTS = 64 };
+typedef struct {
+    MPI_Datatype type;
+    int named; /* a predefined type: size is its size */
+    uint64_t size;
+} scorep_mpi_type_entry;
+extern scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
+uint64_t scorep_mpi_type_bytes_slow(int count, MPI_Datatype type);
+
+static inline size_t scorep_mpi_type_slot(MPI_Datatype type)
+{
+    uintptr_t h = (uintptr_t)type;
+    return (size_t)(h ^ h >> 6 ^ h >> 12) & (SCOREP_MPI_TYPE_SLOTS - 1);
+}
+
+static inline uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
+{
+    const scorep_mpi_type_entry *e = &scorep_mpi_type_cache[scorep_mpi_type_slot(type)];
+    if (__builtin_expect(e->type == type && e->named && count > 0 &&
+                             scorep_mpi_thread_level != MPI_THREAD_MULTIPLE,
+                         1))
+        return (uint64_t)count * e->size;
+    return scorep_mpi_type_bytes_slow(count, type);
+}
 /* After PMPI_Init*: checks where the loaded MPI library keeps a status's byte count. */
 void scorep_mpi_types_init(void);
 

@@ -43,7 +43,16 @@ void scorep_mpi_comm_finalize(void);
 /* The record of a communicator (created with a process-local key when unknown); NULL for
  * MPI_COMM_NULL or when memory is exhausted. No reference is taken: valid while the
  * program may use the communicator. */
-scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm);
+scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm);
+/* The record of MPI_COMM_WORLD (set at MPI_Init; the communicator lives until MPI_Finalize):
+ * the communicator of most messages is found without a table lookup. */
+extern scorep_mpi_comm *scorep_mpi_world;
+static inline scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD && scorep_mpi_world)
+        return scorep_mpi_world;
+    return scorep_mpi_comm_lookup(comm);
+}
 void scorep_mpi_comm_ref(scorep_mpi_comm *c);
 void scorep_mpi_comm_unref(scorep_mpi_comm *c);
 

@@ -25,7 +25,7 @@ void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int 
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c || !valid_send(c, count, dest, tag))
         return;
-    uint64_t id = scorep_mpi_msgid_send(c, dest, tag);
+    uint64_t id = scorep_mpi_msgid_send_if(c, dest, tag);
     scorep_event_mpi_send(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
                           scorep_mpi_type_bytes(count, type), id);
 }
@@ -40,7 +40,7 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
         return;
-    uint64_t id = scorep_mpi_msgid_recv(c, status->MPI_SOURCE, status->MPI_TAG);
+    uint64_t id = scorep_mpi_msgid_recv_if(c, status->MPI_SOURCE, status->MPI_TAG);
     scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
                           scorep_mpi_status_bytes(status), id, 0);
 }

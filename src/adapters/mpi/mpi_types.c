@@ -3,25 +3,14 @@
  * where that is safe (see docs/mpi.md, "Message sizes"). */
 #include "adapters/mpi/mpi_adapter.h"
 
-/* Sizes of predefined datatypes, direct-mapped by handle. Only predefined (named) types are
- * cached: their handles are never freed, so an entry never goes stale, while the handle of a
- * derived type may stand for another type after MPI_Type_free. A derived type's entry says
- * so (named = 0) and stays valid too: a handle once derived never becomes a predefined one.
- * Used below MPI_THREAD_MULTIPLE only, where the program's MPI calls (and so these entries'
- * writes) do not overlap; under MPI_THREAD_MULTIPLE every send asks MPI. */
-enum { TYPE_SLOTS = 64 };
-typedef struct {
-    MPI_Datatype type;
-    int named;
-    uint64_t size;
-} type_entry;
-static type_entry type_cache[TYPE_SLOTS];
-
-static size_t type_slot(MPI_Datatype type)
-{
-    uintptr_t h = (uintptr_t)type;
-    return (size_t)(h ^ h >> 6 ^ h >> 12) & (TYPE_SLOTS - 1);
-}
+/* Sizes of predefined datatypes, direct-mapped by handle (the lookup is inline in
+ * mpi_adapter.h). Only predefined (named) types are cached: their handles are never freed,
+ * so an entry never goes stale, while the handle of a derived type may stand for another
+ * type after MPI_Type_free. A derived type's entry says so (named = 0) and stays valid too:
+ * a handle once derived never becomes a predefined one. Used below MPI_THREAD_MULTIPLE only,
+ * where the program's MPI calls (and so these entries' writes) do not overlap; under
+ * MPI_THREAD_MULTIPLE every send asks MPI. */
+scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
 
 static uint64_t type_size(MPI_Datatype type)
 {
@@ -32,7 +21,7 @@ static uint64_t type_size(MPI_Datatype type)
 }
 
 /* The cache miss: asks MPI, and remembers the answer for a predefined type. */
-static uint64_t type_size_miss(MPI_Datatype type, type_entry *e)
+static uint64_t type_size_miss(MPI_Datatype type, scorep_mpi_type_entry *e)
 {
     uint64_t size = type_size(type);
     int ni = 0, na = 0, nd = 0, combiner = 0;
@@ -45,15 +34,15 @@ static uint64_t type_size_miss(MPI_Datatype type, type_entry *e)
     return size;
 }
 
-uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
+uint64_t scorep_mpi_type_bytes_slow(int count, MPI_Datatype type)
 {
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
         return (uint64_t)count * type_size(type);
-    type_entry *e = &type_cache[type_slot(type)];
-    if (__builtin_expect(e->type == type, 1))
-        return (uint64_t)count * (e->named ? e->size : type_size(type));
+    scorep_mpi_type_entry *e = &scorep_mpi_type_cache[scorep_mpi_type_slot(type)];
+    if (e->type == type) /* a derived type */
+        return (uint64_t)count * type_size(type);
     return (uint64_t)count * type_size_miss(type, e);
 }
 
