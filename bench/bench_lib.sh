@@ -44,7 +44,7 @@ median() {
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]
         else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-minimum() { sort -g | head -n 1; }
+minimum() { sort -g | awk 'NR == 1 { print } END { if (NR == 0) print "nan" }'; }
 
 # launched_median "LAUNCHER ARGS" BIN MODE N ENV...: median over $runs (BENCH_RUNS, default
 # 5) runs of the last number ./BIN MODE N prints when started by the launcher (mpirun,

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run_mpi_bench.sh: MPI part of `make bench`: added one-way latency (8-byte ping-pong,
-# 10^5 round trips, 2 ranks), cost of a wrapped trivial call, and the wall time of a short
-# 2/4/8/16-rank run with and without measurement. Prints a table; asserts nothing.
+# 10^5 round trips, 2 ranks; plain, profiling and tracing runs interleaved), where the time
+# of a measured message goes step by step (mpi_steps.c), cost of a wrapped trivial call, and
+# the wall time of a short 2/4/8/16-rank run with and without measurement. Prints tables
+# with the uninstrumented figure or the floor beside each; asserts nothing.
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -29,24 +31,123 @@ wall() { # wall NP BIN ENV...: median wall time of a short run in seconds
     done | median
 }
 
-pp_plain=$(measure plain pingpong 100000 X=1)
-pp_prof=$(measure measured pingpong 100000 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false)
-pp_trace=$(measure measured pingpong 100000 SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M)
+# The ping-pong protocol of issue #18: $runs rounds, each running plain, profiling and
+# tracing once (interleaved, so that a change of the machine's load hits all three alike),
+# SCOREP_TOTAL_MEMORY=1G so that no flush is timed. Each run reports its mean one-way
+# latency over 10^5 round trips and that of its fastest block of 500 round trips.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+prof_env="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false SCOREP_TOTAL_MEMORY=1G"
+trace_env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=1G"
+: >"$tmp/pp.plain"
+: >"$tmp/pp.prof"
+: >"$tmp/pp.trace"
+pingpong_run() { # pingpong_run BIN OUT ENV...: appends "mean block" of one run to OUT
+    _bin=$1 _out=$2
+    shift 2
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" pingpong 100000 \
+        >"$tmp/pp.out" 2>/dev/null || die "the ping-pong ($_bin $*) failed"
+    rm -rf "$tmp"/exp*
+    sed -n 's/^pingpong one-way ns mean \([0-9.]*\) block \([0-9.]*\)$/\1 \2/p' "$tmp/pp.out" >>"$_out"
+}
+i=0
+while [ $i -lt "$runs" ]; do
+    pingpong_run plain "$tmp/pp.plain" X=1
+    # shellcheck disable=SC2086 # the settings are split into words on purpose
+    pingpong_run measured "$tmp/pp.prof" $prof_env
+    # shellcheck disable=SC2086
+    pingpong_run measured "$tmp/pp.trace" $trace_env
+    i=$((i + 1))
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+col() { awk -v c="$2" '{ print $c }' "$1"; } # col FILE N: the N-th number of every run
+pp_plain=$(col "$tmp/pp.plain" 1 | minimum)
+pp_prof=$(col "$tmp/pp.prof" 1 | minimum)
+pp_trace=$(col "$tmp/pp.trace" 1 | minimum)
+pm_plain=$(col "$tmp/pp.plain" 1 | median)
+pm_prof=$(col "$tmp/pp.prof" 1 | median)
+pm_trace=$(col "$tmp/pp.trace" 1 | median)
+pb_plain=$(col "$tmp/pp.plain" 2 | minimum)
+pb_prof=$(col "$tmp/pp.prof" 2 | minimum)
+pb_trace=$(col "$tmp/pp.trace" 2 | minimum)
 cr_plain=$(measure plain commrank 1000000 X=1)
 cr_prof=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false)
 cr_trace=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M)
 
+added() { echo "$1 $2" | awk '{ printf "%+.1f", $1 - $2 }'; }
 echo
-echo "MPI (Open MPI, shared memory, 2 ranks on 2 cores; median of $runs runs)"
-printf '%-34s %12s %12s %12s\n' "" uninstr. profiling tracing
-printf '%-34s %12s %12s %12s\n' "one-way latency, 8 B [ns]" "$pp_plain" "$pp_prof" "$pp_trace"
-printf '%-34s %12s %12s %12s\n' "  added per message [ns]" "-" \
-    "$(echo "$pp_prof $pp_plain" | awk '{ printf "%.1f", $1 - $2 }')" \
-    "$(echo "$pp_trace $pp_plain" | awk '{ printf "%.1f", $1 - $2 }')"
-printf '%-34s %12s %12s %12s\n' "MPI_Comm_rank [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
-printf '%-34s %12s %12s %12s\n' "  added per call [ns]" "-" \
-    "$(echo "$cr_prof $cr_plain" | awk '{ printf "%.1f", $1 - $2 }')" \
-    "$(echo "$cr_trace $cr_plain" | awk '{ printf "%.1f", $1 - $2 }')"
+echo "MPI point-to-point (Open MPI, shared memory, 2 ranks on $(nproc) cores): 8-byte ping-pong,"
+echo "10^5 round trips per run, $runs interleaved rounds; load average $load_before before, $load_after after"
+printf '%-40s %12s %12s %12s\n' "" uninstr. profiling tracing
+printf '%-40s %12s %12s %12s\n' "one-way latency, min of runs [ns]" "$pp_plain" "$pp_prof" "$pp_trace"
+printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
+    "$(added "$pp_prof" "$pp_plain")" "$(added "$pp_trace" "$pp_plain")"
+printf '%-40s %12s %12s %12s\n' "  target (issue #18) [ns]" "-" "<= +50" "<= +80"
+printf '%-40s %12s %12s %12s\n' "one-way latency, median of runs [ns]" "$pm_plain" "$pm_prof" "$pm_trace"
+printf '%-40s %12s %12s %12s\n' "fastest block of 500 round trips [ns]" "$pb_plain" "$pb_prof" "$pb_trace"
+printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
+    "$(added "$pb_prof" "$pb_plain")" "$(added "$pb_trace" "$pb_plain")"
+printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
+printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \
+    "$(added "$cr_prof" "$cr_plain")" "$(added "$cr_trace" "$cr_plain")"
+
+# Where the time goes: mpi_steps.c, linked with the objects of libscorep-rt-mpi of this build
+# (so that it can call the adapter's steps one by one), one process, profiling and tracing.
+mpi_objs=$(find "$builddir/src" -path '*/.libs/*' -name 'libscorep_rt_mpi_la-*.o' ! -name '*fortran*')
+[ -n "$mpi_objs" ] || die "no objects of libscorep-rt-mpi under $builddir/src"
+# shellcheck disable=SC2086 # the object list is split into words on purpose
+step "build mpi_steps" mpicc -O2 -std=gnu11 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$srcdir/include" \
+    -I"$srcdir/src" -I"$builddir" -o steps "$srcdir/bench/mpi_steps.c" $mpi_objs \
+    -L"$builddir/.libs" -lscorep-rt -lpthread -Wl,-rpath,"$builddir/.libs"
+steps_run() { # steps_run OUT ENV...
+    _out=$1
+    shift
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 1 ./steps >"$_out" 2>"$tmp/steps.err" ||
+        die "mpi_steps failed: $(cat "$tmp/steps.err")"
+    rm -rf "$tmp"/exp*
+}
+# shellcheck disable=SC2086
+steps_run "$tmp/steps.prof" $prof_env
+# shellcheck disable=SC2086
+steps_run "$tmp/steps.trace" $trace_env
+sv() { sed -n "s/^step $2 //p" "$1"; } # sv FILE NAME: the step's ns
+srow() { # srow LABEL NAME [FLOOR]
+    printf '%-46s %10s %10s %10s\n' "$1" "$(sv "$tmp/steps.prof" "$2")" "$(sv "$tmp/steps.trace" "$2")" "${3:-}"
+}
+echo
+echo "Where the time of a measured message goes: one process, ns per step, fastest of 50 rounds"
+echo "of 5000 (bench/mpi_steps.c); in the ping-pong, the receiver's post-receive work, its Leave,"
+echo "the Enter of its send and the pre-send work lie on the path of each message"
+printf '%-46s %10s %10s %10s\n' step profiling tracing floor
+srow "timer read (rdtsc)" timer_read
+srow "location lookup (TLS)" location_tls
+srow "Enter + Leave of an MPI call (2 timer reads)" enter_leave \
+    "$(sv "$tmp/steps.prof" timer_read | awk '{ printf "%.1f", 2 * $1 }')"
+srow "communicator lookup" comm_lookup
+srow "message id, send (tracing only)" msgid_send
+srow "message id, receive (tracing only)" msgid_recv
+srow "bytes of a send (count x cached type size)" bytes_send
+srow "bytes of a receive (status)" bytes_recv
+srow "receive succeeded? (error class)" recv_ok
+srow "MpiSend event (profile bytes / trace record)" event_send
+srow "MpiRecv event" event_recv
+srow "MPI_Send wrapper work without PMPI" pre_send "$(sv "$tmp/steps.prof" enter_leave)"
+srow "MPI_Recv wrapper work without PMPI" post_recv "$(sv "$tmp/steps.prof" enter_leave)"
+srow "MPI_Comm_rank, PMPI" commrank_plain
+srow "MPI_Comm_rank, wrapped" commrank_wrapped "$(sv "$tmp/steps.prof" commrank_plain)"
+srow "MPI_Send + MPI_Recv to itself, PMPI" pair_plain
+srow "MPI_Send + MPI_Recv to itself, wrapped" pair_wrapped "$(sv "$tmp/steps.prof" pair_plain)"
+pair_added() { # pair_added PLAIN WRAPPED: the added ns, profiling and tracing
+    printf '%-46s %10s %10s\n' "  added per pair" \
+        "$(added "$(sv "$tmp/steps.prof" "$2")" "$(sv "$tmp/steps.prof" "$1")")" \
+        "$(added "$(sv "$tmp/steps.trace" "$2")" "$(sv "$tmp/steps.trace" "$1")")"
+}
+pair_added pair_plain pair_wrapped
+srow "MPI_Irecv + MPI_Isend + MPI_Waitall, PMPI" nb_pair_plain
+srow "MPI_Irecv + MPI_Isend + MPI_Waitall, wrapped" nb_pair_wrapped "$(sv "$tmp/steps.prof" nb_pair_plain)"
+pair_added nb_pair_plain nb_pair_wrapped
+echo "Not per message: OTF2 attribute lists (message ids, probes) are built when the trace is"
+echo "written; the reduction's communication mark is one store per MPI record (in the record"
+echo "rows); metrics are read at Enter/Leave only when SCOREP_METRIC_* asks for them."
 echo
 printf '%-10s %14s %14s %14s %14s\n' ranks "uninstr. [s]" "profiling [s]" "tracing [s]" "extra (tr.) [s]"
 for np in 2 4 8 16; do

@@ -46,7 +46,9 @@ static inline void scorep_event_enter(scorep_location *l, uint32_t region)
     scorep_event_enter_sp(l, region, 0);
 }
 
-static inline void scorep_event_leave(scorep_location *l, uint32_t region)
+/* raw: a timer value the caller read (scorep_timer_ticks) when have_raw, else read here. */
+static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw,
+                                           uint64_t raw)
 {
     scorep_throttle_settle();
     if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
@@ -57,7 +59,7 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
         scorep_event_leave_mismatch(l, region);
         return;
     }
-    uint64_t t = scorep_event_time(l);
+    uint64_t t = scorep_location_now(l, have_raw ? raw : scorep_timer_ticks());
     if (l->metrics)
         t = scorep_metrics_event(l, t);
     l->depth--;
@@ -65,6 +67,20 @@ static inline void scorep_event_leave(scorep_location *l, uint32_t region)
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
         scorep_buffer_leave(&l->buffer, l->depth, t, region);
+}
+
+static inline void scorep_event_leave(scorep_location *l, uint32_t region)
+{
+    scorep_event_leave_impl(l, region, false, 0);
+}
+
+/* The leave of a call whose last event was stamped with the timer value raw, read by the
+ * caller after the call's work (a message received, events_mpi.h): the leave takes the same
+ * reading (one tick later, timestamps being unique per location) instead of reading the
+ * timer again. */
+static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, uint64_t raw)
+{
+    scorep_event_leave_impl(l, region, true, raw);
 }
 
 /* A call of a throttled region (compiler adapter): one more visit in the profile; no time,

@@ -1,13 +1,24 @@
 /* events_mpi.c: records message-passing events into the trace buffer (class MPI) and
- * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get). */
+ * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get).
+ * The blocking send and receive are inline in events_mpi.h. */
 #include "core/events_mpi.h"
 #include "core/events.h"
 
+static bool tracing_now(const scorep_location *l)
+{
+    return l && scorep_location_recording(l) && l->tracing;
+}
+
+/* A record stamped now (the timer is read only when l traces). */
 static buf_mpi_rec *rec(scorep_location *l, uint32_t type)
 {
-    if (!l || !scorep_location_recording(l) || !l->tracing)
-        return NULL;
-    return scorep_buffer_mpi(&l->buffer, scorep_event_time(l), type);
+    return tracing_now(l) ? scorep_buffer_mpi(&l->buffer, scorep_event_time(l), type) : NULL;
+}
+
+/* raw: a timer value the caller read, or SCOREP_TS_NEXT */
+static buf_mpi_rec *rec_at(scorep_location *l, uint64_t raw, uint32_t type)
+{
+    return tracing_now(l) ? scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type) : NULL;
 }
 
 static pnode *profile_node(scorep_location *l)
@@ -26,10 +37,11 @@ static void count_bytes(scorep_location *l, uint64_t sent, uint64_t received)
     }
 }
 
-static void message(scorep_location *l, uint32_t type, uint32_t comm, uint32_t peer, uint32_t tag,
-                    uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle)
+static void message(scorep_location *l, uint64_t raw, uint32_t type, uint32_t comm, uint32_t peer,
+                    uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                    uint64_t handle)
 {
-    buf_mpi_rec *r = rec(l, type);
+    buf_mpi_rec *r = rec_at(l, raw, type);
     if (r) {
         r->comm = comm;
         r->peer = peer;
@@ -41,65 +53,52 @@ static void message(scorep_location *l, uint32_t type, uint32_t comm, uint32_t p
     }
 }
 
-static void request_only(scorep_location *l, uint32_t type, uint64_t request)
+static void request_only(scorep_location *l, uint64_t raw, uint32_t type, uint64_t request)
 {
-    buf_mpi_rec *r = rec(l, type);
+    buf_mpi_rec *r = rec_at(l, raw, type);
     if (r)
         r->request = request;
 }
 
-void scorep_event_mpi_send(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id)
+void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id)
 {
-    message(l, BUF_MPI_SEND, comm, dest, tag, bytes, 0, msg_id, 0);
+    message(l, raw, BUF_MPI_ISEND, comm, dest, tag, bytes, request, msg_id, 0);
     count_bytes(l, bytes, 0);
 }
 
-void scorep_event_mpi_recv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id, uint64_t handle)
+void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request)
 {
-    message(l, BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id, handle);
+    request_only(l, raw, BUF_MPI_ISEND_COMPLETE, request);
+}
+
+void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request)
+{
+    request_only(l, raw, BUF_MPI_IRECV_REQUEST, request);
+}
+
+void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                            uint64_t handle)
+{
+    message(l, raw, BUF_MPI_IRECV, comm, source, tag, bytes, request, msg_id, handle);
     count_bytes(l, 0, bytes);
 }
 
-void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id)
+void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request)
 {
-    message(l, BUF_MPI_ISEND, comm, dest, tag, bytes, request, msg_id, 0);
-    count_bytes(l, bytes, 0);
+    request_only(l, raw, BUF_MPI_REQUEST_TEST, request);
 }
 
-void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t request)
+void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request)
 {
-    request_only(l, BUF_MPI_ISEND_COMPLETE, request);
-}
-
-void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t request)
-{
-    request_only(l, BUF_MPI_IRECV_REQUEST, request);
-}
-
-void scorep_event_mpi_irecv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle)
-{
-    message(l, BUF_MPI_IRECV, comm, source, tag, bytes, request, msg_id, handle);
-    count_bytes(l, 0, bytes);
-}
-
-void scorep_event_mpi_request_test(scorep_location *l, uint64_t request)
-{
-    request_only(l, BUF_MPI_REQUEST_TEST, request);
-}
-
-void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t request)
-{
-    request_only(l, BUF_MPI_REQUEST_CANCELLED, request);
+    request_only(l, raw, BUF_MPI_REQUEST_CANCELLED, request);
 }
 
 void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
                             uint64_t bytes, uint64_t handle, uint64_t msg_id)
 {
-    message(l, BUF_MPI_PROBE, comm, source, tag, bytes, 0, msg_id, handle);
+    message(l, scorep_timer_ticks(), BUF_MPI_PROBE, comm, source, tag, bytes, 0, msg_id, handle);
 }
 
 void scorep_event_mpi_collective_begin(scorep_location *l)
@@ -130,7 +129,9 @@ void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op
 
 void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request)
 {
-    request_only(l, BUF_MPI_NBC_REQUEST, request);
+    buf_mpi_rec *r = rec(l, BUF_MPI_NBC_REQUEST);
+    if (r)
+        r->request = request;
 }
 
 void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, uint32_t comm,

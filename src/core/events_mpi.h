@@ -37,21 +37,70 @@ typedef enum {
 
 #define SCOREP_NO_ROOT UINT32_MAX
 
-/* blocking point-to-point; msg_id: the n-th message on (comm, sender, receiver, tag) */
-void scorep_event_mpi_send(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id);
+/* The blocking point-to-point events are inline: they are on the path of every message.
+ * raw: the timer value (scorep_timer_ticks) that stamps the event, read by the caller, which
+ * stamps the Leave of its call with it too (scorep_event_leave_raw); or SCOREP_TS_NEXT: one
+ * tick after the location's previous event, without reading the timer (a blocking send,
+ * recorded right after the Enter of its call). Profiling reads no time for these events. */
+#define SCOREP_TS_NEXT 0
+
+/* One message record in the trace; NULL when l does not trace or the buffer is full. */
+static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t raw, uint32_t type,
+                                                    uint32_t comm, uint32_t peer, uint32_t tag,
+                                                    uint64_t bytes, uint64_t msg_id)
+{
+    buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
+    if (r) {
+        r->comm = comm;
+        r->peer = peer;
+        r->tag = tag;
+        r->bytes = bytes;
+        r->msg_id = msg_id;
+    }
+    return r;
+}
+
+/* blocking send; msg_id: the n-th message on (comm, sender, receiver, tag) */
+static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint32_t comm,
+                                         uint32_t dest, uint32_t tag, uint64_t bytes,
+                                         uint64_t msg_id)
+{
+    if (__builtin_expect(!scorep_location_recording(l), 0))
+        return;
+    if (l->profiling && l->profile.cur)
+        l->profile.cur->bytes_sent += bytes;
+    if (l->tracing)
+        scorep_event_mpi_message(l, raw, BUF_MPI_SEND, comm, dest, tag, bytes, msg_id);
+}
+
 /* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
-void scorep_event_mpi_recv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                           uint64_t bytes, uint64_t msg_id, uint64_t handle);
-/* non-blocking point-to-point; request: a per-process request id (never 0) */
-void scorep_event_mpi_isend(scorep_location *l, uint32_t comm, uint32_t dest, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id);
-void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t request);
-void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t request);
-void scorep_event_mpi_irecv(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
-                            uint64_t bytes, uint64_t request, uint64_t msg_id, uint64_t handle);
-void scorep_event_mpi_request_test(scorep_location *l, uint64_t request);
-void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t request);
+static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint32_t comm,
+                                         uint32_t source, uint32_t tag, uint64_t bytes,
+                                         uint64_t msg_id, uint64_t handle)
+{
+    if (__builtin_expect(!scorep_location_recording(l), 0))
+        return;
+    if (l->profiling && l->profile.cur)
+        l->profile.cur->bytes_received += bytes;
+    if (l->tracing) {
+        buf_mpi_rec *r =
+            scorep_event_mpi_message(l, raw, BUF_MPI_RECV, comm, source, tag, bytes, msg_id);
+        if (r)
+            r->handle = handle;
+    }
+}
+
+/* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer
+ * value the caller read after its PMPI call (see above), shared by all events of the call */
+void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id);
+void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
+                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                            uint64_t handle);
+void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request);
+void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request);
 /* A successful probe: written as attributes of the Leave of the probing call.
  * handle: 0 for Probe/Iprobe, 1, 2, ... per process for Mprobe/Improbe. */
 void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,

@@ -82,6 +82,22 @@ expect_eq "$(grep -c '^ISEND rank=0 .*tag=1 bytes=16' "$m")" 4 "p2p_modes: non-b
 expect_grep '^ISEND rank=0 comm=0 from=0 to=1 tag=1 bytes=16 id=8 ' "$m" "p2p_modes: eighth message id"
 expect_eq "$(grep -c 'tag=3' "$m")" 0 "p2p_modes: MPI_PROC_NULL gives no message"
 expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 4 "p2p_modes: Isend completions"
+# Timestamps of blocking messages (docs/mpi.md, "Timestamps"): MpiSend one tick after the
+# Enter of its call, MpiRecv one tick before the Leave of its call (they share one timer
+# reading). p2p_modes has 8 blocking sends (MPI_Send, Bsend, Ssend, Rsend of rank 0 and a
+# Sendrecv and a Sendrecv_replace on each of ranks 0 and 1) and 7 blocking receives (3
+# MPI_Recv of rank 1 and the 4 of the Sendrecv calls).
+expect_eq "$(awk '
+    $3 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ || $1 !~ /^[A-Z][A-Z0-9_]*$/ { next }
+    {
+        l = $2
+        if ($1 == "MPI_SEND" && prev[l] == "ENTER" && $3 == pts[l] + 1) sends++
+        if ($1 == "LEAVE" && prev[l] == "MPI_RECV" && $3 == pts[l] + 1) recvs++
+        prev[l] = $1
+        pts[l] = $3
+    }
+    END { printf "sends=%d receives=%d\n", sends, recvs }' "$(trace_file "$x")")" \
+    "sends=8 receives=7" "p2p_modes: blocking messages stamped next to the Enter / Leave of their call"
 
 # completion: 54 messages; the cancelled receive returns its id
 x=$work/completion

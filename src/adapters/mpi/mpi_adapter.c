@@ -69,6 +69,7 @@ int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn)
 {
     read_groups();
     f->record = 0;
+    f->raw = 0;
     if (scorep_mpi_nesting)
         return 0;
     scorep_location *l = scorep_location_get(); /* starts the measurement if needed */
@@ -89,6 +90,8 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
 {
     if (ret == MPI_SUCCESS) {
         scorep_mpi_thread_level = provided;
+        scorep_mpi_msgids = scorep_cfg.enable_tracing;
+        scorep_mpi_types_init();
         scorep_mpi_after_init();
         scorep_mpi_request_init();
         scorep_mpi_comm_init();

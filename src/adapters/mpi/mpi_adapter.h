@@ -44,11 +44,13 @@ static inline uint32_t scorep_mpi_region(uint32_t fn)
 }
 
 /* The state of one wrapped call. record: Enter/Leave and events are recorded (the group is
- * enabled); otherwise only the bookkeeping of 'track' functions runs. */
+ * enabled); otherwise only the bookkeeping of 'track' functions runs. raw: the timer value
+ * a post hook read for its event (scorep_mpi_now), which the Leave reuses; 0: none. */
 typedef struct {
     scorep_location *l;
     uint32_t region;
     int record;
+    uint64_t raw;
 } scorep_mpi_frame;
 
 /* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
@@ -63,6 +65,7 @@ static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
     scorep_mpi_nesting = 1;
     f->l = l;
     f->record = record;
+    f->raw = 0;
     if (record) {
         f->region = scorep_mpi_region(fn);
         if (SCOREP_MPI_UNLIKELY(f->region == SCOREP_INVALID_ID))
@@ -73,10 +76,24 @@ static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
     return 1;
 }
 
+/* The time of an event a hook records after the PMPI call: read once per call, and the
+ * Leave of the call is stamped with it too (one tick later), so that a call with such an
+ * event reads the timer twice, as one without. */
+static inline uint64_t scorep_mpi_now(scorep_mpi_frame *f)
+{
+    if (!f->raw)
+        f->raw = scorep_timer_ticks();
+    return f->raw;
+}
+
 static inline void scorep_mpi_end(scorep_mpi_frame *f)
 {
-    if (f->record)
-        scorep_event_leave(f->l, f->region);
+    if (f->record) {
+        if (f->raw)
+            scorep_event_leave_raw(f->l, f->region, f->raw);
+        else
+            scorep_event_leave(f->l, f->region);
+    }
     scorep_mpi_nesting = 0;
 }
 
@@ -107,10 +124,37 @@ static inline int scorep_mpi_received(int ret)
            (PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
 }
 
-/* Byte count of a status (PMPI_Get_elements_x with MPI_BYTE: exact beyond 2 GiB; 0 when
- * undefined). Reads only what MPI set: call it for statuses of completed receives/probes. */
+/* Byte count of a status (what PMPI_Get_elements_x with MPI_BYTE gives: exact beyond 2 GiB;
+ * 0 when undefined). Reads only what MPI set: call it for statuses of completed
+ * receives/probes. With Open MPI a field read (checked by scorep_mpi_types_init). */
 uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
-/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x) */
-uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type);
+/* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x). The sizes of predefined
+ * types are cached below MPI_THREAD_MULTIPLE (mpi_types.c says why that is safe). */
+enum { SCOREP_MPI_TYPE_SLOTS = 64 };
+typedef struct {
+    MPI_Datatype type;
+    int named; /* a predefined type: size is its size */
+    uint64_t size;
+} scorep_mpi_type_entry;
+extern scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
+uint64_t scorep_mpi_type_bytes_slow(int count, MPI_Datatype type);
+
+static inline size_t scorep_mpi_type_slot(MPI_Datatype type)
+{
+    uintptr_t h = (uintptr_t)type;
+    return (size_t)(h ^ h >> 6 ^ h >> 12) & (SCOREP_MPI_TYPE_SLOTS - 1);
+}
+
+static inline uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
+{
+    const scorep_mpi_type_entry *e = &scorep_mpi_type_cache[scorep_mpi_type_slot(type)];
+    if (__builtin_expect(e->type == type && e->named && count > 0 &&
+                             scorep_mpi_thread_level != MPI_THREAD_MULTIPLE,
+                         1))
+        return (uint64_t)count * e->size;
+    return scorep_mpi_type_bytes_slow(count, type);
+}
+/* After PMPI_Init*: checks where the loaded MPI library keeps a status's byte count. */
+void scorep_mpi_types_init(void);
 
 #endif

@@ -78,15 +78,25 @@ uint32_t scorep_mpi_group_id(MPI_Group group)
     return id;
 }
 
+/* References change inside MPI calls only; below MPI_THREAD_MULTIPLE those never overlap,
+ * so a plain increment does (an atomic one costs a locked instruction per request). */
 void scorep_mpi_comm_ref(scorep_mpi_comm *c)
 {
-    if (c)
+    if (!c)
+        return;
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
         __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
+    else
+        c->refs++;
 }
 
 void scorep_mpi_comm_unref(scorep_mpi_comm *c)
 {
-    if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0)
+    if (!c)
+        return;
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE
+            ? __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0
+            : --c->refs != 0)
         return;
     scorep_mpi_counters_free(&c->send);
     scorep_mpi_counters_free(&c->recv);
@@ -189,7 +199,9 @@ scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint
     return define_named(f, comm, key, parent, "");
 }
 
-scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
+scorep_mpi_comm *scorep_mpi_world;
+
+scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL)
         return NULL;
@@ -222,14 +234,15 @@ void scorep_mpi_comm_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     if (world_group == MPI_GROUP_NULL)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD, SCOREP_COMM_KEY_NONE,
-                 "MPI_COMM_WORLD");
+    scorep_mpi_world = define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD,
+                                    SCOREP_COMM_KEY_NONE, "MPI_COMM_WORLD");
     define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
                  SCOREP_COMM_KEY_NONE, "MPI_COMM_SELF");
 }
 
 void scorep_mpi_comm_finalize(void)
 {
+    scorep_mpi_world = NULL;
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);
     world_group = MPI_GROUP_NULL;

@@ -28,7 +28,8 @@ typedef struct scorep_mpi_comm {
     MPI_Comm handle;
     uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
     int rank, size, remote_size, is_inter;
-    uint32_t refs;        /* the map's reference + one per request that points here; atomic */
+    uint32_t refs;        /* the map's reference + one per request that points here; atomic under
+                             MPI_THREAD_MULTIPLE */
     uint32_t idups;       /* MPI_Comm_idup calls on this intercommunicator so far; atomic */
     pthread_mutex_t lock; /* message counters and the deferred receives */
     scorep_mpi_counters send, recv;
@@ -42,7 +43,16 @@ void scorep_mpi_comm_finalize(void);
 /* The record of a communicator (created with a process-local key when unknown); NULL for
  * MPI_COMM_NULL or when memory is exhausted. No reference is taken: valid while the
  * program may use the communicator. */
-scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm);
+scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm);
+/* The record of MPI_COMM_WORLD (set at MPI_Init; the communicator lives until MPI_Finalize):
+ * the communicator of most messages is found without a table lookup. */
+extern scorep_mpi_comm *scorep_mpi_world;
+static inline scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD && scorep_mpi_world)
+        return scorep_mpi_world;
+    return scorep_mpi_comm_lookup(comm);
+}
 void scorep_mpi_comm_ref(scorep_mpi_comm *c);
 void scorep_mpi_comm_unref(scorep_mpi_comm *c);
 

@@ -140,11 +140,12 @@ void *scorep_mpi_rmap_remove(scorep_mpi_rmap *m, uintptr_t handle)
 
 /* ---- smap ---------------------------------------------------------------------------- */
 
-void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size)
+void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size, int shared)
 {
     if (m->initialised)
         return;
     m->node_size = node_size;
+    m->shared = shared;
     for (int i = 0; i < SCOREP_MPI_SHARDS; i++)
         pthread_mutex_init(&m->shards[i].lock, NULL);
     m->initialised = 1;
@@ -153,6 +154,19 @@ void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size)
 static scorep_mpi_shard *shard_of(scorep_mpi_smap *m, uintptr_t key)
 {
     return &m->shards[(hash_key(key) >> 20) % SCOREP_MPI_SHARDS];
+}
+
+/* The shard locks are taken only when threads may use the map at once (m->shared). */
+static void shard_lock(const scorep_mpi_smap *m, scorep_mpi_shard *s)
+{
+    if (m->shared)
+        pthread_mutex_lock(&s->lock);
+}
+
+static void shard_unlock(const scorep_mpi_smap *m, scorep_mpi_shard *s)
+{
+    if (m->shared)
+        pthread_mutex_unlock(&s->lock);
 }
 
 static size_t bucket_of(const scorep_mpi_shard *s, uintptr_t key)
@@ -249,7 +263,7 @@ static void unlink_node(scorep_mpi_shard *s, scorep_mpi_snode *n)
 void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
-    pthread_mutex_lock(&s->lock);
+    shard_lock(m, s);
     scorep_mpi_skey *k = key_of(s, key, 1);
     scorep_mpi_snode *n = NULL;
     if (k) {
@@ -261,7 +275,7 @@ void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key)
     if (!n) {
         if (k && !k->first) /* the empty FIFO just created */
             drop_key(s, k);
-        pthread_mutex_unlock(&s->lock);
+        shard_unlock(m, s);
         return NULL;
     }
     memset(n, 0, m->node_size);
@@ -273,29 +287,29 @@ void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key)
     else
         k->first = n;
     k->last = n;
-    pthread_mutex_unlock(&s->lock);
+    shard_unlock(m, s);
     return n;
 }
 
 void *scorep_mpi_smap_find(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
-    pthread_mutex_lock(&s->lock);
+    shard_lock(m, s);
     scorep_mpi_skey *k = key_of(s, key, 0);
     scorep_mpi_snode *n = k ? k->first : NULL;
-    pthread_mutex_unlock(&s->lock);
+    shard_unlock(m, s);
     return n;
 }
 
 void *scorep_mpi_smap_take(scorep_mpi_smap *m, uintptr_t key)
 {
     scorep_mpi_shard *s = shard_of(m, key);
-    pthread_mutex_lock(&s->lock);
+    shard_lock(m, s);
     scorep_mpi_skey *k = key_of(s, key, 0);
     scorep_mpi_snode *n = k ? k->first : NULL;
     if (n)
         unlink_node(s, n);
-    pthread_mutex_unlock(&s->lock);
+    shard_unlock(m, s);
     return n;
 }
 
@@ -305,7 +319,7 @@ void scorep_mpi_smap_put_back(scorep_mpi_smap *m, void *node)
     if (n->head)
         return;
     scorep_mpi_shard *s = shard_of(m, n->key);
-    pthread_mutex_lock(&s->lock);
+    shard_lock(m, s);
     scorep_mpi_skey *k = key_of(s, n->key, 1);
     if (k) {
         n->head = k;
@@ -320,16 +334,16 @@ void scorep_mpi_smap_put_back(scorep_mpi_smap *m, void *node)
         n->qnext = s->free_nodes;
         s->free_nodes = n;
     }
-    pthread_mutex_unlock(&s->lock);
+    shard_unlock(m, s);
 }
 
 void scorep_mpi_smap_release(scorep_mpi_smap *m, void *node)
 {
     scorep_mpi_snode *n = node;
     scorep_mpi_shard *s = shard_of(m, n->key);
-    pthread_mutex_lock(&s->lock);
+    shard_lock(m, s);
     unlink_node(s, n);
     n->qnext = s->free_nodes;
     s->free_nodes = n;
-    pthread_mutex_unlock(&s->lock);
+    shard_unlock(m, s);
 }

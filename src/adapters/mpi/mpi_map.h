@@ -7,7 +7,8 @@
  *   stays valid). Writers serialise on a mutex. A handle is looked up only while the program
  *   may use it, so its slot is stable during the lookup.
  * smap: many short-lived entries (requests, matched messages): 64 shards, each a chained
- *   hash table under its own mutex, with free lists so that steady state does not allocate.
+ *   hash table under its own mutex (taken only under MPI_THREAD_MULTIPLE), with free lists
+ *   so that steady state does not allocate.
  *   The Wait/Test wrappers take the entries of their requests out before the PMPI call and
  *   put back those that did not complete, so a handle value that MPI recycles while the old
  *   entry is being completed (MPI_THREAD_MULTIPLE) never meets that entry. */
@@ -64,10 +65,13 @@ typedef struct {
 typedef struct {
     size_t node_size; /* size of the entry type, node first */
     int initialised;
+    int shared; /* threads may use the map at once: the shards' mutexes are taken */
     scorep_mpi_shard shards[SCOREP_MPI_SHARDS];
 } scorep_mpi_smap;
 
-void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size);
+/* shared: several threads may use the map at the same time (MPI_THREAD_MULTIPLE); otherwise
+ * the program's MPI calls, and with them all uses of the map, are serialised: no locks. */
+void scorep_mpi_smap_init(scorep_mpi_smap *m, size_t node_size, int shared);
 /* A zeroed entry with this key, appended to the key's FIFO; NULL when memory is exhausted. */
 void *scorep_mpi_smap_insert(scorep_mpi_smap *m, uintptr_t key);
 /* The oldest entry with this key, or NULL. */

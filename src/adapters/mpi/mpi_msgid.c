@@ -15,14 +15,18 @@
 static inline void comm_lock(scorep_mpi_comm *c)
 {
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
-        comm_lock(c);
+        pthread_mutex_lock(&c->lock);
 }
 
 static inline void comm_unlock(scorep_mpi_comm *c)
 {
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
-        comm_unlock(c);
+        pthread_mutex_unlock(&c->lock);
 }
+
+/* Message ids are recorded in traces only: a process that does not trace keeps no counters
+ * (set once at MPI_Init, before any message). */
+int scorep_mpi_msgids;
 
 static uint64_t pack(int peer, int tag)
 {
@@ -71,10 +75,14 @@ static int counters_grow(scorep_mpi_counters *c)
     return 0;
 }
 
-/* The counter of (peer, tag): the next id to hand out, 1 for a new pair. NULL without memory. */
+/* The counter of (peer, tag): the next id to hand out, 1 for a new pair. NULL without memory.
+ * The slot found last is tried first (a program talks to the same peer with the same tag
+ * many times in a row); a slot index from before a growth just fails the key check. */
 static uint64_t *counter(scorep_mpi_counters *c, int peer, int tag)
 {
     uint64_t k = pack(peer, tag);
+    if (__builtin_expect(c->keys != NULL && c->keys[c->last] == k, 1))
+        return &c->next[c->last];
     if ((c->used + 1) * 2 > c->cap && counters_grow(c) != 0)
         return NULL;
     size_t i = slot_hash(k) & (c->cap - 1);
@@ -87,6 +95,7 @@ static uint64_t *counter(scorep_mpi_counters *c, int peer, int tag)
         }
         i = (i + 1) & (c->cap - 1);
     }
+    c->last = i;
     return &c->next[i];
 }
 
@@ -195,6 +204,8 @@ static void resolve(scorep_mpi_comm *c, scorep_mpi_req *stop)
 
 uint64_t scorep_mpi_msgid_send(scorep_mpi_comm *c, int dest, int tag)
 {
+    if (!scorep_mpi_msgids)
+        return 0;
     comm_lock(c);
     uint64_t id = take(&c->send, dest, tag);
     comm_unlock(c);
@@ -203,6 +214,8 @@ uint64_t scorep_mpi_msgid_send(scorep_mpi_comm *c, int dest, int tag)
 
 void scorep_mpi_msgid_send_cancelled(scorep_mpi_comm *c, int dest, int tag, uint64_t id)
 {
+    if (!scorep_mpi_msgids)
+        return;
     comm_lock(c);
     give_back(&c->send, dest, tag, id);
     comm_unlock(c);
@@ -210,6 +223,8 @@ void scorep_mpi_msgid_send_cancelled(scorep_mpi_comm *c, int dest, int tag, uint
 
 void scorep_mpi_msgid_recv_posted(scorep_mpi_comm *c, scorep_mpi_req *r)
 {
+    if (!scorep_mpi_msgids)
+        return;
     comm_lock(c);
     if (r->peer != MPI_ANY_SOURCE && r->tag != MPI_ANY_TAG && !c->pend_head) {
         r->msg_id = take(&c->recv, r->peer, r->tag);
@@ -230,6 +245,8 @@ void scorep_mpi_msgid_recv_posted(scorep_mpi_comm *c, scorep_mpi_req *r)
 uint64_t scorep_mpi_msgid_recv_completed(scorep_mpi_comm *c, scorep_mpi_req *r,
                                          const MPI_Status *st)
 {
+    if (!scorep_mpi_msgids)
+        return 0;
     comm_lock(c);
     if (!(r->flags & SCOREP_MPI_REQ_HAS_ID)) {
         resolve(c, r);
@@ -244,6 +261,8 @@ uint64_t scorep_mpi_msgid_recv_completed(scorep_mpi_comm *c, scorep_mpi_req *r,
 
 void scorep_mpi_msgid_recv_cancelled(scorep_mpi_comm *c, scorep_mpi_req *r)
 {
+    if (!scorep_mpi_msgids)
+        return;
     comm_lock(c);
     unqueue(c, r);
     if (r->flags & SCOREP_MPI_REQ_HAS_ID)
@@ -263,6 +282,8 @@ void scorep_mpi_msgid_recv_forget(scorep_mpi_comm *c, scorep_mpi_req *r)
 
 uint64_t scorep_mpi_msgid_recv(scorep_mpi_comm *c, int source, int tag)
 {
+    if (!scorep_mpi_msgids)
+        return 0;
     comm_lock(c);
     if (c->pend_head)
         resolve(c, NULL);
@@ -273,6 +294,8 @@ uint64_t scorep_mpi_msgid_recv(scorep_mpi_comm *c, int source, int tag)
 
 uint64_t scorep_mpi_msgid_peek(scorep_mpi_comm *c, int source, int tag)
 {
+    if (!scorep_mpi_msgids)
+        return 0;
     comm_lock(c);
     if (c->pend_head)
         resolve(c, NULL);

@@ -14,7 +14,8 @@
  * receives follow completion order. Probes read the next id without taking it; Mprobe and
  * Improbe take it (the message is matched) and the Mrecv/Imrecv reports that id.
  * Ids of cancelled operations are given back and reused by the next operation on the same
- * (c, peer, t). */
+ * (c, peer, t). Ids are recorded in traces only: a process that does not trace counts
+ * nothing. */
 #ifndef SCOREP_MPI_MSGID_H
 #define SCOREP_MPI_MSGID_H
 
@@ -30,6 +31,7 @@ typedef struct {
     uint64_t *keys;
     uint64_t *next;
     size_t cap, used;
+    size_t last; /* the slot found last (checked against keys before use) */
     /* ids given back by cancelled operations: key, id */
     uint64_t *returned;
     size_t nreturned, capreturned;
@@ -37,7 +39,16 @@ typedef struct {
 
 void scorep_mpi_counters_free(scorep_mpi_counters *c);
 
-/* All take the communicator's lock. */
+/* Non-zero when this process traces (set at MPI_Init): otherwise no ids are kept, and the
+ * functions below do nothing and return 0. */
+extern int scorep_mpi_msgids;
+
+/* The message id of a blocking send / receive (0 when this process does not trace: the
+ * test is inline, the wrappers of blocking calls pay no call for it). */
+static inline uint64_t scorep_mpi_msgid_send_if(struct scorep_mpi_comm *c, int dest, int tag);
+static inline uint64_t scorep_mpi_msgid_recv_if(struct scorep_mpi_comm *c, int source, int tag);
+
+/* Under MPI_THREAD_MULTIPLE all take the communicator's lock. */
 uint64_t scorep_mpi_msgid_send(struct scorep_mpi_comm *c, int dest, int tag);
 void scorep_mpi_msgid_send_cancelled(struct scorep_mpi_comm *c, int dest, int tag, uint64_t id);
 
@@ -53,5 +64,15 @@ void scorep_mpi_msgid_recv_forget(struct scorep_mpi_comm *c, struct scorep_mpi_r
 uint64_t scorep_mpi_msgid_recv(struct scorep_mpi_comm *c, int source, int tag);
 /* A probe found a message: the id its receive will get (not taken). */
 uint64_t scorep_mpi_msgid_peek(struct scorep_mpi_comm *c, int source, int tag);
+
+static inline uint64_t scorep_mpi_msgid_send_if(struct scorep_mpi_comm *c, int dest, int tag)
+{
+    return scorep_mpi_msgids ? scorep_mpi_msgid_send(c, dest, tag) : 0;
+}
+
+static inline uint64_t scorep_mpi_msgid_recv_if(struct scorep_mpi_comm *c, int source, int tag)
+{
+    return scorep_mpi_msgids ? scorep_mpi_msgid_recv(c, source, tag) : 0;
+}
 
 #endif

@@ -1,5 +1,6 @@
-/* mpi_p2p.c: point-to-point events. Blocking sends record MpiSend before the PMPI call,
- * blocking receives MpiRecv after it (envelope from the status); non-blocking and persistent
+/* mpi_p2p.c: point-to-point events. Blocking sends record MpiSend before the PMPI call (one
+ * tick after the Enter of the call, no timer read), blocking receives MpiRecv after it
+ * (envelope from the status; the Leave reuses its timer reading); non-blocking and persistent
  * operations record MpiIsend / MpiIrecvRequest when they start and MpiIsendComplete /
  * MpiIrecv / MpiRequestCancelled when a Wait or Test completes them (mpi_request.c).
  * Operations with MPI_PROC_NULL record no message event. Every message carries its id
@@ -24,8 +25,8 @@ void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int 
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c || !valid_send(c, count, dest, tag))
         return;
-    uint64_t id = scorep_mpi_msgid_send(c, dest, tag);
-    scorep_event_mpi_send(f->l, c->id, (uint32_t)dest, (uint32_t)tag,
+    uint64_t id = scorep_mpi_msgid_send_if(c, dest, tag);
+    scorep_event_mpi_send(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
                           scorep_mpi_type_bytes(count, type), id);
 }
 
@@ -35,11 +36,12 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
     (void)tag;
     if (!scorep_mpi_received(ret) || source == MPI_PROC_NULL || status->MPI_SOURCE == MPI_PROC_NULL)
         return;
+    uint64_t raw = scorep_mpi_now(f); /* the message arrived: before the bookkeeping */
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
         return;
-    uint64_t id = scorep_mpi_msgid_recv(c, status->MPI_SOURCE, status->MPI_TAG);
-    scorep_event_mpi_recv(f->l, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
+    uint64_t id = scorep_mpi_msgid_recv_if(c, status->MPI_SOURCE, status->MPI_TAG);
+    scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
                           scorep_mpi_status_bytes(status), id, 0);
 }
 
@@ -88,8 +90,8 @@ void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype
     if (!r)
         return;
     r->msg_id = scorep_mpi_msgid_send(r->comm, dest, tag);
-    scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)dest, (uint32_t)tag, r->bytes, r->id,
-                           r->msg_id);
+    scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)dest, (uint32_t)tag,
+                           r->bytes, r->id, r->msg_id);
 }
 
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
@@ -100,7 +102,7 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
     scorep_mpi_req *r = recv_request(f, source, tag, comm, *request, 0);
     if (!r)
         return;
-    scorep_event_mpi_irecv_request(f->l, r->id);
+    scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
     scorep_mpi_msgid_recv_posted(r->comm, r);
 }
 

@@ -20,7 +20,8 @@ static pthread_once_t messages_once = PTHREAD_ONCE_INIT;
 
 static void messages_init(void)
 {
-    scorep_mpi_smap_init(&messages, sizeof(scorep_mpi_msg));
+    scorep_mpi_smap_init(&messages, sizeof(scorep_mpi_msg),
+                         scorep_mpi_thread_level == MPI_THREAD_MULTIPLE);
 }
 
 static void found(scorep_mpi_frame *f, MPI_Comm comm, MPI_Status *st)
@@ -122,8 +123,9 @@ void scorep_mpi_post_mrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ctx
     if (!m)
         return;
     if (scorep_mpi_received(ret))
-        scorep_event_mpi_recv(f->l, m->comm->id, (uint32_t)m->source, (uint32_t)m->tag,
-                              scorep_mpi_status_bytes(status), m->msg_id, m->handle);
+        scorep_event_mpi_recv(f->l, scorep_mpi_now(f), m->comm->id, (uint32_t)m->source,
+                              (uint32_t)m->tag, scorep_mpi_status_bytes(status), m->msg_id,
+                              m->handle);
     drop(m);
 }
 
@@ -151,7 +153,7 @@ void scorep_mpi_post_imrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ct
         r->tag = m->tag;
         r->msg_id = m->msg_id;
         r->msg_handle = m->handle;
-        scorep_event_mpi_irecv_request(f->l, r->id);
+        scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
     }
     drop(m);
 }

@@ -11,7 +11,8 @@ static scorep_mpi_smap requests;
 
 void scorep_mpi_request_init(void)
 {
-    scorep_mpi_smap_init(&requests, sizeof(scorep_mpi_req));
+    scorep_mpi_smap_init(&requests, sizeof(scorep_mpi_req),
+                         scorep_mpi_thread_level == MPI_THREAD_MULTIPLE);
 }
 
 scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags)
@@ -77,20 +78,20 @@ void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status
         if (was_cancelled) {
             scorep_mpi_msgid_send_cancelled(r->comm, r->peer, r->tag, r->msg_id);
             if (l)
-                scorep_event_mpi_request_cancelled(l, r->id);
+                scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
         } else if (l) {
-            scorep_event_mpi_isend_complete(l, r->id);
+            scorep_event_mpi_isend_complete(l, scorep_mpi_now(f), r->id);
         }
         break;
     case SCOREP_MPI_REQ_RECV:
         if (was_cancelled) {
             scorep_mpi_msgid_recv_cancelled(r->comm, r);
             if (l)
-                scorep_event_mpi_request_cancelled(l, r->id);
+                scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
         } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
             uint64_t id = scorep_mpi_msgid_recv_completed(r->comm, r, st);
             if (l)
-                scorep_event_mpi_irecv(l, r->comm->id, (uint32_t)st->MPI_SOURCE,
+                scorep_event_mpi_irecv(l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
                                        (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id,
                                        id, r->msg_handle);
         } else {
@@ -100,7 +101,7 @@ void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status
     case SCOREP_MPI_REQ_COLL:
         if (was_cancelled) {
             if (l)
-                scorep_event_mpi_request_cancelled(l, r->id);
+                scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
         } else if (l) {
             scorep_event_mpi_nbc_complete(l, (scorep_collective_op)r->coll_op,
                                           r->comm ? r->comm->id : SCOREP_INVALID_ID, r->root,
@@ -125,7 +126,7 @@ void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r)
 {
     if (r && (r->flags & SCOREP_MPI_REQ_ACTIVE) && f->record &&
         scorep_mpi_group_on(SCOREP_MPI_G_XREQTEST))
-        scorep_event_mpi_request_test(f->l, r->id);
+        scorep_event_mpi_request_test(f->l, scorep_mpi_now(f), r->id);
 }
 
 void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r)
@@ -139,11 +140,11 @@ void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r)
     if (r->kind == SCOREP_MPI_REQ_SEND) {
         r->msg_id = scorep_mpi_msgid_send(r->comm, r->peer, r->tag);
         if (f->record)
-            scorep_event_mpi_isend(f->l, r->comm->id, (uint32_t)r->peer, (uint32_t)r->tag, r->bytes,
-                                   r->id, r->msg_id);
+            scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)r->peer,
+                                   (uint32_t)r->tag, r->bytes, r->id, r->msg_id);
     } else if (r->kind == SCOREP_MPI_REQ_RECV) {
         if (f->record)
-            scorep_event_mpi_irecv_request(f->l, r->id);
+            scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
         scorep_mpi_msgid_recv_posted(r->comm, r);
     }
 }
