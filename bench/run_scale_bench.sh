@@ -49,3 +49,75 @@ if [ "${SCALE_SYSTREE:-1}" != 0 ]; then
     sim_row "Fugaku-like 432x8x48 nodes, 64 ranks/node" "(not run)" "60 s, 24 GiB" \
         --shape 432x8x48 --ranks-per-node 64 --threads 1 --classes rack,shelf,node
 fi
+
+# ---------------------------------------------------------------- writing profiles
+synth=$builddir/scorep-cube-synth
+[ -x "$synth" ] || die "no $synth: build first"
+# synth_row N WRITER [OPTIONS]: the JSON fields of one scorep-cube-synth run
+synth_json() {
+    n=$1 writer=$2
+    shift 2
+    step "scorep-cube-synth $n locations ($writer)" "$synth" --locations "$n" --cnodes 63 \
+        --shape binary --metrics 2 --writer "$writer" -o "$tmp/synth.cubex" "$@"
+    size=$(stat -c %s "$tmp/synth.cubex")
+    rm -f "$tmp/synth.cubex"
+    echo "$(json peak_rss_bytes "$tmp/step.log") $(json seconds "$tmp/step.log") $size"
+}
+echo
+echo "## Writing a synthetic profile (63 call paths, binary tree, 2 metrics: time, visits)"
+echo "plan: the parallel writer of profile.cubex (src/cube/cube_plan.c), each simulated"
+echo "process writing its slice (1024 writers at most, so up to ~1000 locations each);"
+echo "gather: one process holds every value (the writer of one process, today's rank 0)."
+echo "Peak RSS of the whole simulator process; floor: the file's size."
+echo
+echo "| locations | plan: peak RSS | plan: s | file | gather: peak RSS | gather: s | gather+zlib: file |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for n in 1000 10000 100000 1000000; do
+    set -- $(synth_json $n plan)
+    p_rss=$1 p_s=$2 p_size=$3
+    set -- $(synth_json $n gather)
+    g_rss=$1 g_s=$2
+    set -- $(synth_json $n gather --compress)
+    printf '| %s | %.1f MiB | %s | %.1f MiB | %.1f MiB | %s | %.1f MiB |\n' $n \
+        "$(echo "$p_rss" | awk '{ print $1 / 1048576 }')" "$p_s" \
+        "$(echo "$p_size" | awk '{ print $1 / 1048576 }')" \
+        "$(echo "$g_rss" | awk '{ print $1 / 1048576 }')" "$g_s" \
+        "$(echo "$3" | awk '{ print $1 / 1048576 }')"
+done
+
+# a real MPI run: per-rank peak RSS (getrusage through /usr/bin/time) of 64 oversubscribed
+# ranks, each with SCALE_CALLPATHS parameter call paths, with either writer
+if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1; then
+    paths=${SCALE_CALLPATHS:-2000}
+    np=${SCALE_RANKS:-64}
+    step "build profile_bench (plain)" mpicc -O2 -o "$tmp/pb_plain" "$bench/profile_bench.c"
+    step "build profile_bench (scorep-cc --user)" "$builddir/scorep-cc" --user --nocompiler \
+        mpicc -O2 -o "$tmp/pb" "$bench/profile_bench.c"
+    # rss_run NAME WRITER BINARY: rank r's peak RSS in KiB in $tmp/NAME/rss.r
+    rss_run() {
+        mkdir -p "$tmp/$1"
+        step "profile_bench $np ranks ($1)" env SCOREP_PROFILING_CUBE_WRITER="$2" \
+            SCOREP_EXPERIMENT_DIRECTORY="$tmp/$1/exp" mpirun --oversubscribe --allow-run-as-root \
+            -np "$np" sh -c "exec /usr/bin/time -f %M -o $tmp/$1/rss.\$OMPI_COMM_WORLD_RANK $3 $paths"
+    }
+    stats() { # rank 0's, the median and the largest of the other ranks' RSS in MiB
+        r0=$(cat "$tmp/$1/rss.0")
+        others=$(for f in "$tmp/$1"/rss.*; do [ "$f" = "$tmp/$1/rss.0" ] || cat "$f"; done)
+        printf '%.1f | %.1f | %.1f' "$(echo "$r0" | awk '{ print $1 / 1024 }')" \
+            "$(echo "$others" | median | awk '{ print $1 / 1024 }')" \
+            "$(echo "$others" | sort -n | tail -n 1 | awk '{ print $1 / 1024 }')"
+    }
+    rss_run plain auto "$tmp/pb_plain"
+    rss_run parallel parallel "$tmp/pb"
+    rss_run gather gather "$tmp/pb"
+    echo
+    echo "## Writing profile.cubex of a real run: $np MPI ranks (oversubscribed), $paths call paths each"
+    echo "(bench/profile_bench.c; peak RSS per rank in MiB; floor: the uninstrumented program)"
+    echo
+    echo "| writer | rank 0 | median other rank | largest other rank | profile.cubex |"
+    echo "| --- | --- | --- | --- | --- |"
+    echo "| uninstrumented | $(stats plain) | - |"
+    for w in parallel gather; do
+        echo "| $w | $(stats $w) | $(stat -c %s "$tmp/$w/exp/profile.cubex" | awk '{ printf "%.1f MiB", $1 / 1048576 }') |"
+    done
+fi
