@@ -186,4 +186,14 @@ double cube_value_to_double(cube_dtype dtype, uint64_t bits);
 /* Integers exactly, doubles with %.9g; returns what snprintf returns. */
 int cube_format_value(char *buf, size_t len, cube_dtype dtype, uint64_t bits);
 
+/* ---------------------------------- reading a part (additions, for cube_engine.h) */
+/* The definitions only; no values until cube_reader_load_rows. */
+cube_reader *cube_reader_open_defs(const char *path, char *err, size_t errlen);
+/* Once, after cube_reader_open_defs: the stored rows of the metrics with metrics[m] (NULL:
+ * all) for the call paths with cnodes[c] (NULL: all); compressed rows of other call paths
+ * are not inflated, plain ones not touched. Afterwards only CUBE_VIEW_STORED holds values
+ * (and with both NULL every view, as cube_reader_open). 0, or -1 with a message in err. */
+int cube_reader_load_rows(cube_reader *r, const bool *metrics, const bool *cnodes, char *err,
+                          size_t errlen);
+
 #endif
