@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_cube_engine.sh: the distributed Cube engine (src/cube/cube_engine.c, issue #19) behind
-# `mpirun -np N scorep-cube-dump`: on every Score-P sample (whose one-process dump
+# `mpirun -np N scorep-cube-dump` and `mpirun -np N scorep-score`: on every Score-P sample (whose one-process dump
 # test_cube_samples and test_cube_tools.sh check against CubeLib's values) and on a
 # synthetic binary-tree profile written by the parallel writer, the exclusive and
 # inclusive dumps with 1 (--engine), 2 and 3 processes and each enumeration equal the
@@ -47,6 +47,23 @@ same "kripke, 3 processes, time and visits only" "$f" "-m time,visits" -- mpi -n
     -o "$work/synth.cubex" >/dev/null || fail "scorep-cube-synth"
 same "synthetic 200 x 127, 3 processes, inclusive" "$work/synth.cubex" "-i" -- mpi -np 3
 same "synthetic 200 x 127, 3 processes, shuffle" "$work/synth.cubex" "--enumeration shuffle" -- mpi -np 3
+
+# scorep-score on the engine: the same report as one process (which test_score_samples.sh
+# checks against CubeLib's values)
+SCORE="$top_builddir/scorep-score"
+for s in blast.p64.r1 kripke.p8.d2.g32.r1 pthread_roots user_api; do
+    f=$(ls "$samples/$s"/*.cubex)
+    "$SCORE" -r -c 2 "$f" >want.txt 2>&1 || fail "$s: scorep-score (reader)"
+    for run in "1 --engine" "2" "3 --enumeration shuffle"; do
+        np=${run%% *} extra=${run#"$np"}
+        status=0
+        # shellcheck disable=SC2086 # the options are split on purpose
+        mpi -np "$np" "$SCORE" -r -c 2 $extra "$f" >got.txt 2>&1 || status=$?
+        expect_eq "$status" 0 "$s: mpirun -np $np scorep-score$extra runs"
+        expect_eq "$(cmp want.txt got.txt >/dev/null 2>&1 && echo same)" same \
+            "$s: mpirun -np $np scorep-score$extra prints what one process prints"
+    done
+done
 
 # bad input: one message (from rank 0), exit 1, nobody left waiting
 bad() {
