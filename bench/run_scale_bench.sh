@@ -121,3 +121,49 @@ if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1; then
         echo "| $w | $(stats $w) | $(stat -c %s "$tmp/$w/exp/profile.cubex" | awk '{ printf "%.1f MiB", $1 / 1048576 }') |"
     done
 fi
+
+# ---------------------------------------------------------------- reading with the engine
+# scorep-score of a synthetic 20,000-location x 1,023-call-path binary-tree profile (time
+# and visits) with 1, 2 and 4 engine processes: per-process peak RSS and the time of the
+# whole run; the one-process reader beside it, the formulas' total time as the anchor
+if command -v mpirun >/dev/null 2>&1 && grep -q CUBE_ENGINE_WITH_MPI "$builddir/Makefile"; then
+    nl=${SCALE_READ_LOCATIONS:-20000}
+    nc=${SCALE_READ_CNODES:-1023}
+    step "scorep-cube-synth $nl x $nc" "$synth" --locations "$nl" --cnodes "$nc" --shape binary \
+        --metrics 2 -o "$tmp/read.cubex"
+    total=$(python3 -c "print('%.2f' % sum(((31 * c + 17 * l) % 97 + 1) / 1000.0
+        for c in range($nc) for l in range($nl)))")
+    score=$builddir/scorep-score
+    # score_run NAME LAUNCH...: wall seconds of the run, RSS per process in $tmp/NAME/rss.r
+    score_run() {
+        name=$1
+        shift
+        mkdir -p "$tmp/$name"
+        t0=$(date +%s.%N)
+        step "scorep-score ($name)" "$@"
+        t1=$(date +%s.%N)
+        echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }' >"$tmp/$name/seconds"
+        grep -E '^ +ALL ' "$tmp/step.log" | awk '{ print $4 }' >"$tmp/$name/total"
+    }
+    score_run reader sh -c "exec /usr/bin/time -f %M -o $tmp/reader/rss.0 $score $tmp/read.cubex"
+    for np in 1 2 4; do
+        score_run np$np mpirun --oversubscribe --allow-run-as-root -np $np sh -c \
+            "exec /usr/bin/time -f %M -o $tmp/np$np/rss.\$OMPI_COMM_WORLD_RANK $score --engine $tmp/read.cubex"
+    done
+    echo
+    echo "## Reading: scorep-score of a $nl-location x $nc-call-path binary profile ($(stat -c %s "$tmp/read.cubex" | awk '{ printf "%.0f MiB", $1 / 1048576 }'))"
+    echo "(peak RSS per process in MiB, the file's pages it touched included; anchor: the"
+    echo "generator's formulas give a total time of $total s)"
+    echo
+    echo "| run | rank 0 | largest other | seconds | total time printed |"
+    echo "| --- | --- | --- | --- | --- |"
+    for name in reader np1 np2 np4; do
+        r0=$(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/$name/rss.0")
+        other=$(for f in "$tmp/$name"/rss.*; do [ "$f" = "$tmp/$name/rss.0" ] || cat "$f"; done |
+            sort -n | tail -n 1 | awk '{ printf "%.1f", $1 / 1024 }')
+        label=$name
+        [ "$name" = reader ] && label="one-process reader"
+        [ "$name" != reader ] && label="engine, ${name#np} process(es)"
+        echo "| $label | $r0 | ${other:--} | $(cat "$tmp/$name/seconds") | $(cat "$tmp/$name/total") |"
+    done
+fi
