@@ -150,6 +150,7 @@ if command -v mpirun >/dev/null 2>&1 && grep -q CUBE_ENGINE_WITH_MPI "$builddir/
         score_run np$np mpirun --oversubscribe --allow-run-as-root -np $np sh -c \
             "exec /usr/bin/time -f %M -o $tmp/np$np/rss.\$OMPI_COMM_WORLD_RANK $score --engine $tmp/read.cubex"
     done
+    score_run threads sh -c "exec /usr/bin/time -f %M -o $tmp/threads/rss.0 $score --engine --threads 2 $tmp/read.cubex"
     echo
     echo "## Reading: scorep-score of a $nl-location x $nc-call-path binary profile ($(stat -c %s "$tmp/read.cubex" | awk '{ printf "%.0f MiB", $1 / 1048576 }'))"
     echo "(peak RSS per process in MiB, the file's pages it touched included; anchor: the"
@@ -157,13 +158,14 @@ if command -v mpirun >/dev/null 2>&1 && grep -q CUBE_ENGINE_WITH_MPI "$builddir/
     echo
     echo "| run | rank 0 | largest other | seconds | total time printed |"
     echo "| --- | --- | --- | --- | --- |"
-    for name in reader np1 np2 np4; do
+    for name in reader np1 threads np2 np4; do
         r0=$(awk '{ printf "%.1f", $1 / 1024 }' "$tmp/$name/rss.0")
         other=$(for f in "$tmp/$name"/rss.*; do [ "$f" = "$tmp/$name/rss.0" ] || cat "$f"; done |
             sort -n | tail -n 1 | awk '{ printf "%.1f", $1 / 1024 }')
         label=$name
         [ "$name" = reader ] && label="one-process reader"
         [ "$name" != reader ] && label="engine, ${name#np} process(es)"
+        [ "$name" = threads ] && label="engine, 1 process, 2 threads"
         echo "| $label | $r0 | ${other:--} | $(cat "$tmp/$name/seconds") | $(cat "$tmp/$name/total") |"
     done
 fi

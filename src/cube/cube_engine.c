@@ -6,6 +6,7 @@
 #include "cube/cube_enum.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct cube_engine {
     pending *wait;        /* indexed by request id */
     uint32_t n_wait, cap_wait;
     bool failed;          /* a partner was lost: every later call fails */
+    bool *local_subtree;  /* per cnode: it and all below it are owned here */
+    int threads;          /* for local subtrees (cube_engine_set_threads) */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -162,6 +165,67 @@ static void stored_row(const cube_engine *e, int metric, int cnode, uint64_t *ou
         out[l] = cube_reader_value_bits(e->r, metric, cnode, l, CUBE_VIEW_STORED);
 }
 
+/* ---- threads: the children whose subtrees are wholly local need no message */
+typedef struct {
+    cube_engine *e;
+    int metric;
+    cube_view view;
+    const int *kids;
+    int n_kids, first, step; /* this thread's children: first, first + step, ... */
+    uint64_t *rows;
+    int rc;
+} local_job;
+
+static int local_row(cube_engine *e, int metric, int cnode, cube_view view, uint64_t *out);
+
+static void *local_worker(void *arg)
+{
+    local_job *j = arg;
+    size_t L = (size_t)j->e->r->n_locations;
+    for (int i = j->first; i < j->n_kids && j->rc == 0; i += j->step)
+        if (j->e->local_subtree[j->kids[i]])
+            j->rc = local_row(j->e, j->metric, j->kids[i], j->view, j->rows + (size_t)i * L);
+    return NULL;
+}
+
+/* Rows of the local children: those with a wholly local subtree by up to e->threads
+ * threads (they touch only their own subtrees' cache entries), the others here. */
+static int local_children(cube_engine *e, int metric, const int *kids, int n_kids,
+                          cube_view view, uint64_t *rows)
+{
+    size_t L = (size_t)e->r->n_locations;
+    int n_free = 0, rc = 0;
+    for (int i = 0; i < n_kids; i++)
+        n_free += e->local_subtree[kids[i]];
+    int t = e->threads < n_free ? e->threads : n_free;
+    local_job jobs[64];
+    pthread_t tid[64];
+    int started = 0;
+    t = t > 64 ? 64 : t;
+    for (int k = 0; k < t; k++)
+        jobs[k] = (local_job){e, metric, view, kids, n_kids, k, t, rows, 0};
+    for (int k = 1; k < t; k++) /* this thread is worker 0 */
+        if (pthread_create(&tid[k], NULL, local_worker, &jobs[k]) == 0)
+            started = k;
+        else
+            break;
+    if (t > 0) {
+        if (started < t - 1) { /* fewer threads than wanted: this one takes the rest */
+            for (int k = started + 1; k < t; k++)
+                local_worker(&jobs[k]);
+        }
+        local_worker(&jobs[0]);
+    }
+    for (int k = 1; k <= started; k++)
+        pthread_join(tid[k], NULL);
+    for (int k = 0; k < t; k++)
+        rc = jobs[k].rc ? -1 : rc;
+    for (int i = 0; rc == 0 && i < n_kids; i++)
+        if (e->owner[kids[i]] == e->comm.rank && !e->local_subtree[kids[i]])
+            rc = row_of(e, metric, kids[i], view, rows + (size_t)i * L);
+    return rc;
+}
+
 /* The derived view of an own cnode: stored row combined with the children's rows (their
  * stored rows for own-minus-children, else their inclusive rows), remote ones requested
  * first, local ones computed meanwhile, all combined in document order. */
@@ -183,9 +247,8 @@ static int derive(cube_engine *e, int metric, int c, uint64_t *out)
         if (e->owner[kids[i]] != e->comm.rank)
             rc = send_request(e, e->owner[kids[i]], metric, kids[i], kid_view, true, rows + i * L);
     uint32_t last = e->n_wait;
-    for (int i = 0; rc == 0 && i < n_kids; i++)
-        if (e->owner[kids[i]] == e->comm.rank)
-            rc = row_of(e, metric, kids[i], kid_view, rows + i * L);
+    if (rc == 0)
+        rc = local_children(e, metric, kids, n_kids, kid_view, rows);
     if (last > first && await(e, first, last) != 0)
         rc = -1;
     if (rc == 0) {
@@ -217,6 +280,40 @@ static int row_of(cube_engine *e, int metric, int cnode, cube_view view, uint64_
         cache[cnode] = row;
     }
     memcpy(out, cache[cnode], L * sizeof *out);
+    return 0;
+}
+
+/* row_of for a wholly local subtree, without messages: safe in several threads at once for
+ * disjoint subtrees (each writes only its own cache entries). */
+static int local_row(cube_engine *e, int metric, int c, cube_view view, uint64_t *out)
+{
+    const cube_metric *m = &e->r->metrics[metric];
+    size_t L = (size_t)e->r->n_locations;
+    if (view_is_stored(m, view)) {
+        stored_row(e, metric, c, out);
+        return 0;
+    }
+    if (e->cache[metric][c] == NULL) {
+        const cube_tree *t = cube_reader_call_tree(e->r);
+        bool subtract = m->kind == CUBE_INCLUSIVE && !is_minmax(m->dtype);
+        cube_view kid_view = subtract ? CUBE_VIEW_STORED : CUBE_VIEW_INCLUSIVE;
+        uint64_t *row = malloc((L + 1) * sizeof *row), *kid = malloc((L + 1) * sizeof *kid);
+        int rc = row && kid ? 0 : -1;
+        if (rc == 0)
+            stored_row(e, metric, c, row);
+        for (int i = t->child_off[c]; rc == 0 && i < t->child_off[c + 1]; i++) {
+            rc = local_row(e, metric, t->children[i], kid_view, kid);
+            for (size_t l = 0; rc == 0 && l < L; l++)
+                row[l] = combine(m->dtype, row[l], kid[l], subtract);
+        }
+        free(kid);
+        if (rc != 0) {
+            free(row);
+            return -1;
+        }
+        e->cache[metric][c] = row;
+    }
+    memcpy(out, e->cache[metric][c], L * sizeof *out);
     return 0;
 }
 
@@ -419,6 +516,7 @@ static void engine_free(cube_engine *e)
         free(e->cache[m]);
     }
     free(e->cache);
+    free(e->local_subtree);
     free(e->owner);
     free(e->loaded);
     free(e->wait);
@@ -472,6 +570,20 @@ static int setup(cube_engine *e, const char *path, cube_enum_method how,
             rc = -1;
     for (int c = 0; rc == 0 && c < n; c++)
         mine[c] = e->owner[c] == e->comm.rank;
+    /* wholly local subtrees: reverse depth-first order sees the children first */
+    const cube_tree *t = cube_reader_call_tree(e->r);
+    int *deep = rc == 0 ? malloc(((size_t)n + 1) * sizeof *deep) : NULL;
+    e->local_subtree = rc == 0 ? calloc((size_t)n + 1, sizeof *e->local_subtree) : NULL;
+    if (rc == 0 && (!deep || !e->local_subtree || cube_tree_deep(t, deep) != 0))
+        rc = -1;
+    for (int k = n - 1; rc == 0 && k >= 0; k--) {
+        int c = deep[k];
+        bool all = mine[c];
+        for (int i = t->child_off[c]; all && i < t->child_off[c + 1]; i++)
+            all = e->local_subtree[t->children[i]];
+        e->local_subtree[c] = all;
+    }
+    free(deep);
     if (rc == 0)
         rc = cube_reader_load_rows(e->r, e->loaded, e->comm.size > 1 ? mine : NULL, err, errlen);
     free(mine);
@@ -488,12 +600,18 @@ cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm,
         return NULL;
     }
     e->comm = *comm;
+    e->threads = 1;
     int rc = setup(e, path, how, metrics, n_metrics, err, errlen);
     if (agree(comm, rc, err, errlen) != 0) {
         engine_free(e);
         return NULL;
     }
     return e;
+}
+
+void cube_engine_set_threads(cube_engine *e, int n)
+{
+    e->threads = n < 1 ? 1 : n > 64 ? 64 : n;
 }
 
 const cube_reader *cube_engine_defs(const cube_engine *e)

@@ -43,6 +43,11 @@ int cube_engine_owner(const cube_engine *e, int cnode);
 /* Whether metric m was loaded (asked for). */
 bool cube_engine_has_metric(const cube_engine *e, int metric);
 
+/* Threads for local work (the seed's future work): children of a call path whose whole
+ * subtree belongs to this process need no message, so up to n threads compute their rows
+ * at once. Default 1. */
+void cube_engine_set_threads(cube_engine *e, int n);
+
 /* Rank 0: the values of (metric, cnode) in a view, exact bits as cube_reader_value_bits:
  * per_location: out[0 .. n_locations) ; else out[0] = the sum over the locations (min or
  * max for MIN/MAXDOUBLE). 0, or -1 (bad arguments, a metric not loaded, a lost partner). */

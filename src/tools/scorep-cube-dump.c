@@ -37,7 +37,8 @@ typedef struct {
     bool inclusive, system, engine;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
-    int how; /* cube_enum_method */
+    int how;     /* cube_enum_method */
+    int threads; /* the engine's threads per process */
 } options;
 
 static void usage(FILE *fp)
@@ -49,7 +50,8 @@ static void usage(FILE *fp)
                 "  --system  print the system tree, one line per location\n"
                 "  --engine  compute with the distributed engine (always under mpirun)\n"
                 "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
-                "            how the engine shares the call paths among the processes\n");
+                "            how the engine shares the call paths among the processes\n"
+                "  --threads N  the engine's threads per process for local work (default 1)\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -60,6 +62,7 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"help", no_argument, NULL, 'h'},
                                           {"engine", no_argument, NULL, 'E'},
                                           {"enumeration", required_argument, NULL, 'N'},
+                                          {"threads", required_argument, NULL, 'T'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -75,6 +78,13 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'E':
             o->engine = true;
+            break;
+        case 'T':
+            o->threads = atoi(optarg);
+            if (o->threads < 1 || o->threads > 64) {
+                fprintf(stderr, "scorep-cube-dump: --threads: '%s' is not 1-64\n", optarg);
+                return -1;
+            }
             break;
         case 'N':
             if ((o->how = cube_enum_method_parse(optarg)) < 0) {
@@ -284,6 +294,7 @@ static int run_engine(const options *o, const cube_engine_comm *comm)
             fprintf(stderr, "scorep-cube-dump: %s\n", err);
         return 1;
     }
+    cube_engine_set_threads(e, o->threads);
     int rc;
     if (comm->rank != 0) {
         rc = cube_engine_serve(e) == 0 ? 0 : 1;

@@ -19,7 +19,8 @@
 
 typedef struct {
     bool regions, mangled, generate, engine;
-    int how; /* cube_enum_method of the engine */
+    int how;  /* cube_enum_method of the engine */
+    long threads; /* the engine's threads per process */
     long limit, top; /* -t N (0 = all), --top N (0 = off) */
     unsigned counters;
     score_sort sort;
@@ -54,6 +55,7 @@ static void usage(FILE *fp)
             "  --engine    use the distributed engine with one process too (always under mpirun)\n"
             "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
             "              how the engine shares the call paths among processes (docs/scale.md)\n"
+            "  --threads <num>  the engine's threads per process for local work (default 1)\n"
             "The buffer estimate counts our trace buffer's records: 16 bytes per enter or\n"
             "leave, 24 per metric value or parameter, 64 per MPI record (docs/user-guide.md).\n");
 }
@@ -102,7 +104,7 @@ static int parse_option(int argc, char **argv, int *i, options *o)
     const char *a = argv[*i], *next = *i + 1 < argc ? argv[*i + 1] : NULL;
     long n;
     bool takes = !strcmp(a, "-f") || !strcmp(a, "-c") || !strcmp(a, "-s") || !strcmp(a, "-t") ||
-                 !strcmp(a, "--top") || !strcmp(a, "--enumeration");
+                 !strcmp(a, "--top") || !strcmp(a, "--enumeration") || !strcmp(a, "--threads");
     if (takes && next == NULL)
         return bad("option %s needs an argument", a);
     if (!strcmp(a, "--engine")) {
@@ -137,6 +139,10 @@ static int parse_option(int argc, char **argv, int *i, options *o)
     else if (!strcmp(a, "-t"))
         return parse_count(next, 1, &o->limit) == 0 ? (o->regions = true, 0)
                                                     : bad("-t: '%s' is not a count >= 1", next);
+    else if (!strcmp(a, "--threads"))
+        return parse_count(next, 1, &o->threads) == 0 && o->threads <= 64
+                   ? 0
+                   : bad("--threads: '%s' is not 1-64", next);
     else if (!strcmp(a, "--enumeration"))
         return (o->how = cube_enum_method_parse(next)) >= 0
                    ? 0
@@ -265,6 +271,7 @@ static int run_engine(const options *o, const char *path, const cube_engine_comm
             fprintf(stderr, "scorep-score: %s\n", err);
         return 1;
     }
+    cube_engine_set_threads(e, (int)o->threads);
     int rc = comm->rank != 0 ? (cube_engine_serve(e) == 0 ? 0 : 1)
                              : (run(o, cube_engine_defs(e), e, flt) == 0 ? 0 : 1);
     cube_engine_close(e);

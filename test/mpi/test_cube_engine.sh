@@ -4,7 +4,7 @@
 # test_cube_samples and test_cube_tools.sh check against CubeLib's values) and on a
 # synthetic binary-tree profile written by the parallel writer, the exclusive and
 # inclusive dumps with 1 (--engine), 2 and 3 processes and each enumeration equal the
-# one-process reader's byte for byte; bad input gives one message, exit 1, no hang.
+# one-process reader's byte for byte, with threads for local work too; bad input gives one message, exit 1, no hang.
 . "$top_srcdir/test/integration/lib.sh"
 
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
@@ -41,12 +41,16 @@ for how in deepest-chain plain round-robin shuffle; do
     same "kripke, 3 processes, $how, inclusive" "$f" "-i --enumeration $how" -- mpi -np 3
 done
 same "kripke, 3 processes, time and visits only" "$f" "-m time,visits" -- mpi -np 3
+# threads for the wholly local subtrees (one process: all of them; two: most)
+same "kripke, 1 process, 4 threads, inclusive" "$f" "-i --engine --threads 4" --
+same "kripke, 2 processes, 3 threads, exclusive" "$f" "--threads 3" -- mpi -np 2
 
 # the parallel writer's synthetic profile: 200 locations x 127 binary call paths
 "$SYNTH" --locations 200 --cnodes 127 --shape binary --metrics 3 --writers 7 \
     -o "$work/synth.cubex" >/dev/null || fail "scorep-cube-synth"
 same "synthetic 200 x 127, 3 processes, inclusive" "$work/synth.cubex" "-i" -- mpi -np 3
 same "synthetic 200 x 127, 3 processes, shuffle" "$work/synth.cubex" "--enumeration shuffle" -- mpi -np 3
+same "synthetic 200 x 127, 2 processes, 4 threads" "$work/synth.cubex" "-i --threads 4" -- mpi -np 2
 
 # scorep-score on the engine: the same report as one process (which test_score_samples.sh
 # checks against CubeLib's values)
@@ -54,7 +58,7 @@ SCORE="$top_builddir/scorep-score"
 for s in blast.p64.r1 kripke.p8.d2.g32.r1 pthread_roots user_api; do
     f=$(ls "$samples/$s"/*.cubex)
     "$SCORE" -r -c 2 "$f" >want.txt 2>&1 || fail "$s: scorep-score (reader)"
-    for run in "1 --engine" "2" "3 --enumeration shuffle"; do
+    for run in "1 --engine" "2" "3 --enumeration shuffle" "2 --threads 3"; do
         np=${run%% *} extra=${run#"$np"}
         status=0
         # shellcheck disable=SC2086 # the options are split on purpose
