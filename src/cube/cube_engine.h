@@ -53,6 +53,12 @@ void cube_engine_set_threads(cube_engine *e, int n);
  * max for MIN/MAXDOUBLE). 0, or -1 (bad arguments, a metric not loaded, a lost partner). */
 int cube_engine_value(cube_engine *e, int metric, int cnode, cube_view view, bool per_location,
                       uint64_t *out);
+/* Rank 0: as cube_engine_value, for the metric together with every metric below it in the
+ * metric tree (what a collapsed metric shows, e.g. time including its MPI part): their
+ * values are added location by location. Only metrics of the same dtype as `metric` are
+ * added (MIN/MAXDOUBLE metrics add nothing); all of them must have been loaded. */
+int cube_engine_value_metric_tree(cube_engine *e, int metric, int cnode, cube_view view,
+                                  bool per_location, uint64_t *out);
 /* Ranks other than 0: answer requests until rank 0 closes. 0, or -1. */
 int cube_engine_serve(cube_engine *e);
 /* Rank 0 releases the others (they return from cube_engine_serve); all free. */

@@ -34,7 +34,7 @@
 #include <string.h>
 
 typedef struct {
-    bool inclusive, system, engine;
+    bool inclusive, system, engine, metric_tree;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
     int how;     /* cube_enum_method */
@@ -51,7 +51,9 @@ static void usage(FILE *fp)
                 "  --engine  compute with the distributed engine (always under mpirun)\n"
                 "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
                 "            how the engine shares the call paths among the processes\n"
-                "  --threads N  the engine's threads per process for local work (default 1)\n");
+                "  --threads N  the engine's threads per process for local work (default 1)\n"
+                "  --metric-inclusive  each metric with the metrics below it in the metric\n"
+                "            tree added (what a collapsed metric shows; uses the engine)\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -63,6 +65,7 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"engine", no_argument, NULL, 'E'},
                                           {"enumeration", required_argument, NULL, 'N'},
                                           {"threads", required_argument, NULL, 'T'},
+                                          {"metric-inclusive", no_argument, NULL, 'I'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -78,6 +81,9 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'E':
             o->engine = true;
+            break;
+        case 'I': /* values along the metric tree need the engine */
+            o->metric_tree = o->engine = true;
             break;
         case 'T':
             o->threads = atoi(optarg);
@@ -230,12 +236,14 @@ static int dump_system(const cube_reader *r)
 
 /* ---- the same dump from the distributed engine (rank 0 asks, one cnode at a time) */
 static int dump_engine_cnode(cube_engine *e, int c, const int *ids, int n_ids, cube_view view,
-                             uint64_t *rows, int *path)
+                             bool metric_tree, uint64_t *rows, int *path)
 {
     const cube_reader *r = cube_engine_defs(e);
     size_t L = (size_t)r->n_locations;
     for (int i = 0; i < n_ids; i++)
-        if (cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L) != 0)
+        if ((metric_tree ? cube_engine_value_metric_tree(e, ids[i], c, view, true,
+                                                         rows + (size_t)i * L)
+                         : cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L)) != 0)
             return -1;
     for (size_t l = 0; l < L; l++) {
         bool any = false;
@@ -266,7 +274,7 @@ static int dump_engine(cube_engine *e, const options *o, char *list)
     cube_view view = o->inclusive ? CUBE_VIEW_INCLUSIVE : CUBE_VIEW_EXCLUSIVE;
     int rc = n_ids < 0 || !rows ? 1 : 0;
     for (int c = 0; rc == 0 && n_ids > 0 && c < r->n_cnodes; c++)
-        if (dump_engine_cnode(e, c, ids, n_ids, view, rows, path) != 0) {
+        if (dump_engine_cnode(e, c, ids, n_ids, view, o->metric_tree, rows, path) != 0) {
             fprintf(stderr, "scorep-cube-dump: the engine lost a process\n");
             rc = 1;
         }
@@ -285,9 +293,12 @@ static int run_engine(const options *o, const cube_engine_comm *comm)
     for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n < 1024;
          t = strtok_r(NULL, ",", &save))
         names[n++] = t;
+    /* the metrics below the selected ones are needed too: every metric is loaded then
+     * (rank 0 still checks the names) */
+    bool some = copy && !o->metric_tree;
     cube_engine *e = cube_engine_open(o->path, comm, (cube_enum_method)o->how,
-                                      copy ? (const char *const *)names : NULL, n, err,
-                                      sizeof err);
+                                      some ? (const char *const *)names : NULL, some ? n : 0,
+                                      err, sizeof err);
     free(copy);
     if (e == NULL) {
         if (comm->rank == 0) /* the same message reached every process: one prints it */

@@ -28,7 +28,7 @@ typedef struct {
     uint64_t locations, threads, ranks_per_node, writers;
     int cnodes, metrics;
     const char *shape, *out;
-    int gather, compress;
+    int gather, compress, metric_tree;
 } options;
 
 static int usage(FILE *fp, int rc)
@@ -42,6 +42,7 @@ static int usage(FILE *fp, int rc)
             "                       process up to 1024, else groups of processes)\n"
             "  --writer gather      one process holds everything (today's finalize writer)\n"
             "  --compress           with --writer gather: zlib rows\n"
+            "  --metric-tree        metric_2 .. metric_M-1 below visits in the metric tree\n"
             "Prints one JSON line (sizes, seconds, peak_rss_bytes). Exit 2 on bad arguments.\n");
     return rc;
 }
@@ -59,12 +60,12 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){0, 1, 64, 0, 0, 0, NULL, NULL, 0, 0};
+    *o = (options){0, 1, 64, 0, 0, 0, NULL, NULL, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t x = 0;
-        if (!strcmp(a, "--compress")) {
-            o->compress = 1;
+        if (!strcmp(a, "--compress") || !strcmp(a, "--metric-tree")) {
+            *(a[2] == 'c' ? &o->compress : &o->metric_tree) = 1;
             continue;
         }
         if (v == NULL)
@@ -213,8 +214,8 @@ static int define(cube_writer *w, const options *o, const int *parent, int *mpar
         char name[32];
         snprintf(name, sizeof name, "metric_%d", k);
         kind[k] = k == 0 ? CUBE_INCLUSIVE : CUBE_EXCLUSIVE;
-        mparent[k] = -1;
-        rc = cube_writer_metric(w, -1, k == 0 ? "time" : k == 1 ? "visits" : name,
+        mparent[k] = o->metric_tree && k >= 2 ? 1 : -1;
+        rc = cube_writer_metric(w, mparent[k], k == 0 ? "time" : k == 1 ? "visits" : name,
                                 k == 0 ? "Time" : k == 1 ? "Visits" : name,
                                 k == 0 ? CUBE_DTYPE_DOUBLE : CUBE_DTYPE_UINT64,
                                 k == 0 ? "sec" : k == 1 ? "occ" : "#", "synthetic", kind[k]) == k

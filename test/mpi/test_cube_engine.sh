@@ -52,6 +52,25 @@ same "synthetic 200 x 127, 3 processes, inclusive" "$work/synth.cubex" "-i" -- m
 same "synthetic 200 x 127, 3 processes, shuffle" "$work/synth.cubex" "--enumeration shuffle" -- mpi -np 3
 same "synthetic 200 x 127, 2 processes, 4 threads" "$work/synth.cubex" "-i --threads 4" -- mpi -np 2
 
+# values along the metric tree: metric_2 and metric_3 below visits (scorep-cube-synth
+# --metric-tree); visits with --metric-inclusive = visits + metric_2 + metric_3 per line of
+# the plain dump (which test_cube_synth.sh checks against the formulas), the others as they are
+"$SYNTH" --locations 30 --cnodes 31 --shape binary --metrics 4 --metric-tree \
+    -o "$work/mtree.cubex" >/dev/null || fail "scorep-cube-synth --metric-tree"
+for np in 1 2; do
+    "$DUMP" -i "$work/mtree.cubex" >plain.txt || fail "scorep-cube-dump -i mtree"
+    mpi -np $np "$DUMP" -i --metric-inclusive "$work/mtree.cubex" >mi.txt ||
+        fail "mpirun -np $np scorep-cube-dump --metric-inclusive"
+    bad=$(paste plain.txt mi.txt | awk -F'\t' '{
+        for (i = 4; i <= 7; i++) { split($i, a, "="); p[a[1]] = a[2] }
+        for (i = 11; i <= 14; i++) { split($i, a, "="); m[a[1]] = a[2] }
+        if (m["visits"] != p["visits"] + p["metric_2"] + p["metric_3"] || m["time"] != p["time"] ||
+            m["metric_2"] != p["metric_2"] || m["metric_3"] != p["metric_3"] || NF != 14) bad++
+        } END { print bad + 0 }')
+    expect_eq "$bad" 0 "$np process(es): --metric-inclusive adds the metrics below visits"
+    expect_eq "$(wc -l <mi.txt | tr -d ' ')" 930 "$np process(es): 31 x 30 lines"
+done
+
 # scorep-score on the engine: the same report as one process (which test_score_samples.sh
 # checks against CubeLib's values)
 SCORE="$top_builddir/scorep-score"

@@ -42,6 +42,12 @@ for shape in binary linear flat; do
     fi
 done
 if "$synth" --locations 36 --threads 2 --ranks-per-node 5 --cnodes 31 --shape binary \
+    --metrics 4 --writers 5 --metric-tree -o "$tmp/mtree.cubex" >/dev/null; then
+    check "planned writer, metrics nested below visits" binary 31 36 4 "$tmp/mtree.cubex"
+else
+    fail "scorep-cube-synth --metric-tree"
+fi
+if "$synth" --locations 36 --threads 2 --ranks-per-node 5 --cnodes 31 --shape binary \
     --metrics 4 --writer gather --compress -o "$tmp/gather.cubex" >/dev/null; then
     check "one-process writer (zlib rows), binary tree" binary 31 36 4 "$tmp/gather.cubex"
 else
