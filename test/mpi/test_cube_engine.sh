@@ -16,12 +16,14 @@ grep -q CUBE_ENGINE_WITH_MPI "$top_builddir/Makefile" ||
     { echo "SKIP: scorep-cube-dump built without MPI"; exit 77; }
 mpi() { timeout 120 mpirun --oversubscribe --allow-run-as-root "$@"; }
 
-# same NAME FILE OPTIONS -- LAUNCH...: the engine's dump equals the reader's
+# same NAME FILE OPTIONS -- LAUNCH...: the engine's dump with OPTIONS equals the one-process
+# reader's with OPTIONS less the engine's own (--engine, --threads N, --enumeration M)
 same() {
     _name=$1 _file=$2 _opts=$3
     shift 4
+    _ref=$(echo "$_opts" | sed 's/--engine//; s/--threads [0-9]*//; s/--enumeration [a-z-]*//')
     # shellcheck disable=SC2086 # the options are split on purpose
-    "$DUMP" $_opts "$_file" >want.txt 2>&1 || fail "$_name: scorep-cube-dump $_opts (reader)"
+    "$DUMP" $_ref "$_file" >want.txt 2>&1 || fail "$_name: scorep-cube-dump $_ref (reader)"
     status=0
     # shellcheck disable=SC2086
     "$@" "$DUMP" $_opts "$_file" >got.txt 2>err.txt || status=$?
