@@ -31,14 +31,14 @@ typedef struct {
 struct cube_engine {
     cube_engine_comm comm;
     cube_reader *r;
-    int *owner;           /* per cnode */
-    bool *loaded;         /* per metric */
-    uint64_t ***cache;    /* [metric][cnode]: the derived view of an own cnode, or NULL */
-    pending *wait;        /* indexed by request id */
+    int *owner;        /* per cnode */
+    bool *loaded;      /* per metric */
+    uint64_t ***cache; /* [metric][cnode]: the derived view of an own cnode, or NULL */
+    pending *wait;     /* indexed by request id */
     uint32_t n_wait, cap_wait;
-    bool failed;          /* a partner was lost: every later call fails */
-    bool *local_subtree;  /* per cnode: it and all below it are owned here */
-    int threads;          /* for local subtrees (cube_engine_set_threads) */
+    bool failed;         /* a partner was lost: every later call fails */
+    bool *local_subtree; /* per cnode: it and all below it are owned here */
+    int threads;         /* for local subtrees (cube_engine_set_threads) */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -190,8 +190,8 @@ static void *local_worker(void *arg)
 
 /* Rows of the local children: those with a wholly local subtree by up to e->threads
  * threads (they touch only their own subtrees' cache entries), the others here. */
-static int local_children(cube_engine *e, int metric, const int *kids, int n_kids,
-                          cube_view view, uint64_t *rows)
+static int local_children(cube_engine *e, int metric, const int *kids, int n_kids, cube_view view,
+                          uint64_t *rows)
 {
     size_t L = (size_t)e->r->n_locations;
     int n_free = 0, rc = 0;
@@ -540,16 +540,16 @@ static int select_metrics(cube_engine *e, const char *const *metrics, int n_metr
     return 0;
 }
 
-static int setup(cube_engine *e, const char *path, cube_enum_method how,
-                 const char *const *metrics, int n_metrics, char *err, size_t errlen)
+static int setup(cube_engine *e, const char *path, cube_enum_method how, const char *const *metrics,
+                 int n_metrics, char *err, size_t errlen)
 {
     e->r = cube_reader_open_defs(path, err, errlen);
     if (e->r == NULL)
         return -1;
     int n = e->r->n_cnodes, nm = e->r->n_metrics;
     if (e->comm.size > n) {
-        set_err(err, errlen, "%d processes but only %d call paths: use at most %d", e->comm.size,
-                n, n);
+        set_err(err, errlen, "%d processes but only %d call paths: use at most %d", e->comm.size, n,
+                n);
         return -1;
     }
     e->owner = malloc(((size_t)n + 1) * sizeof *e->owner);
@@ -590,9 +590,8 @@ static int setup(cube_engine *e, const char *path, cube_enum_method how,
     return rc;
 }
 
-cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm,
-                              cube_enum_method how, const char *const *metrics, int n_metrics,
-                              char *err, size_t errlen)
+cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm, cube_enum_method how,
+                              const char *const *metrics, int n_metrics, char *err, size_t errlen)
 {
     cube_engine *e = comm ? calloc(1, sizeof *e) : NULL;
     if (e == NULL) {

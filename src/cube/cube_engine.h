@@ -34,9 +34,8 @@ typedef struct cube_engine cube_engine;
 
 /* Collective. metrics: unique names (NULL: all); a name not in the file, more processes
  * than call paths, or an unreadable file fail on every process with the same message. */
-cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm,
-                              cube_enum_method how, const char *const *metrics, int n_metrics,
-                              char *err, size_t errlen);
+cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm, cube_enum_method how,
+                              const char *const *metrics, int n_metrics, char *err, size_t errlen);
 /* The definitions (every process has them; values only through the engine). */
 const cube_reader *cube_engine_defs(const cube_engine *e);
 int cube_engine_owner(const cube_engine *e, int cnode);

@@ -130,7 +130,5 @@ void cube_engine_transport_init(int *argc, char ***argv, cube_engine_comm *comm)
     cube_engine_comm_single(comm);
 }
 
-void cube_engine_transport_finalize(void)
-{
-}
+void cube_engine_transport_finalize(void) {}
 #endif

@@ -363,9 +363,9 @@ static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, in
         int64_t *slot = want ? want_slots(r->metrics[m].kind == CUBE_INCLUSIVE ? p->wide : p->deep,
                                           pos, n, want, &n_slots)
                              : NULL;
-        rc = want && !slot ? -1
-                           : inflate_rows(f, d->swap, n, row_bytes, slot, n_slots, &d->owned, err,
-                                          errlen);
+        rc = want && !slot
+                 ? -1
+                 : inflate_rows(f, d->swap, n, row_bytes, slot, n_slots, &d->owned, err, errlen);
         rows = d->owned;
         if (rc == 0 && slot) { /* rows of the wanted call paths only, packed */
             if ((d->row = calloc((size_t)r->n_cnodes, sizeof *d->row)) == NULL)

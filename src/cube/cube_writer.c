@@ -738,9 +738,8 @@ int64_t cube_sink_stnode(cube_system_sink *s, int64_t parent, const char *name, 
         fputs("</systemtreenode>\n", s->fp);
         s->depth--;
     }
-    if ((parent < 0) != (s->depth == 0) || (s->depth == s->cap && grow((void **)&s->open,
-                                                                          &s->cap, s->depth,
-                                                                          sizeof *s->open))) {
+    if ((parent < 0) != (s->depth == 0) ||
+        (s->depth == s->cap && grow((void **)&s->open, &s->cap, s->depth, sizeof *s->open))) {
         s->failed = true; /* a parent that is not open: not document order */
         return -1;
     }
@@ -1018,8 +1017,8 @@ static int build_layout(const cube_writer *w, w_layout *l)
 int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err, size_t errlen)
 {
     if (w == NULL || path == NULL || w->sys_fn) {
-        set_err(err, errlen, w && w->sys_fn ? "a streamed system tree needs a cube_plan"
-                                            : "invalid arguments");
+        set_err(err, errlen,
+                w && w->sys_fn ? "a streamed system tree needs a cube_plan" : "invalid arguments");
         return -1;
     }
     if (check_complete(w, err, errlen) != 0)

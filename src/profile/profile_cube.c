@@ -502,23 +502,21 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                            metric_info *kinds)
 {
     mid[M_VISITS] = add_metric(w, kinds, "visits", "Visits", CUBE_DTYPE_UINT64, "occ",
-                                       "Number of visits", CUBE_EXCLUSIVE);
+                               "Number of visits", CUBE_EXCLUSIVE);
     mid[M_TIME] = add_metric(w, kinds, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
-                                     "Total CPU allocation time", CUBE_INCLUSIVE);
-    mid[M_MIN] =
-        add_metric(w, kinds, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE, "sec",
-                           "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    mid[M_MAX] =
-        add_metric(w, kinds, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE, "sec",
-                           "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+                             "Total CPU allocation time", CUBE_INCLUSIVE);
+    mid[M_MIN] = add_metric(w, kinds, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE,
+                            "sec", "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    mid[M_MAX] = add_metric(w, kinds, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE,
+                            "sec", "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
     static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put", "bytes_get"};
     static const char *const descr[4] = {"Number of bytes sent", "Number of bytes received",
                                          "Number of bytes sent in one-sided operations",
                                          "Number of bytes received in one-sided operations"};
     for (int k = 0; k < 4; k++)
         mid[M_SENT + k] = (k < 2 ? mpi : u->n[U_WIN] > 0)
-                              ? add_metric(w, kinds, bytes[k], bytes[k], CUBE_DTYPE_UINT64,
-                                                   "bytes", descr[k], CUBE_EXCLUSIVE)
+                              ? add_metric(w, kinds, bytes[k], bytes[k], CUBE_DTYPE_UINT64, "bytes",
+                                           descr[k], CUBE_EXCLUSIVE)
                               : -1;
     for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
         const scorep_metric_def *d = &u->metrics[i];
@@ -526,12 +524,12 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                        : d->type == SCOREP_METRIC_UINT64 ? CUBE_DTYPE_UINT64
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
-            mid[M_FIXED + i] = add_metric(w, kinds, d->name, d->name, t, d->unit,
-                                                  "user metric", CUBE_EXCLUSIVE);
+            mid[M_FIXED + i] =
+                add_metric(w, kinds, d->name, d->name, t, d->unit, "user metric", CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
                                    ? add_metric(w, kinds, d->name, d->name, t, d->unit,
-                                                        d->description, CUBE_INCLUSIVE)
+                                                d->description, CUBE_INCLUSIVE)
                                    : -1;
     }
 }
@@ -568,8 +566,8 @@ typedef void (*value_fn)(void *ctx, int metric, int cnode, int location, bool is
                          uint64_t v);
 
 /* Every value of m's call paths (Cube ids cube_id[gnode]) on its locations. */
-static void each_value(const merged *m, const int *cube_id, const int *mid,
-                       const scorep_unified *u, value_fn put, void *ctx)
+static void each_value(const merged *m, const int *cube_id, const int *mid, const scorep_unified *u,
+                       value_fn put, void *ctx)
 {
     for (size_t i = 0; i < m->nv; i++) {
         const pvalue *v = &m->v[i];
@@ -669,7 +667,6 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     free(kinds);
     return rc;
 }
-
 
 /* ------------------------------------------------ writing in parallel (docs/scale.md) */
 /* No process gathers values: the call trees (definitions, independent of the number of
@@ -794,7 +791,8 @@ static void put_in_slice(void *ctx, int metric, int cnode, int location, bool is
 {
     slice_rows *s = ctx;
     if (metric == s->metric && location >= 0 && (uint32_t)location < s->nloc)
-        s->rows[(size_t)cnode * s->nloc + (uint32_t)location] = raw_value(s->dtype, is_double, d, v);
+        s->rows[(size_t)cnode * s->nloc + (uint32_t)location] =
+            raw_value(s->dtype, is_double, d, v);
 }
 
 /* Writes this process's slices of every row; locations whose ordinals follow each other
@@ -965,7 +963,8 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
     /* this process's call paths in the merged tree: parents come first in local order */
     for (int g = 0; plan && g < local->n && rc == 0; g++) {
         const gnode *x = &local->g[g];
-        int t = gnode_get(&tree, x->parent < 0 ? -1 : local_id[x->parent], x->kind, x->id, x->value);
+        int t =
+            gnode_get(&tree, x->parent < 0 ? -1 : local_id[x->parent], x->kind, x->id, x->value);
         rc = t < 0 || t >= (int)(tree.n) ? -1 : 0;
         local_id[g] = rc == 0 ? t : -1;
     }

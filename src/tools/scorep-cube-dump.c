@@ -241,9 +241,9 @@ static int dump_engine_cnode(cube_engine *e, int c, const int *ids, int n_ids, c
     const cube_reader *r = cube_engine_defs(e);
     size_t L = (size_t)r->n_locations;
     for (int i = 0; i < n_ids; i++)
-        if ((metric_tree ? cube_engine_value_metric_tree(e, ids[i], c, view, true,
-                                                         rows + (size_t)i * L)
-                         : cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L)) != 0)
+        if ((metric_tree
+                 ? cube_engine_value_metric_tree(e, ids[i], c, view, true, rows + (size_t)i * L)
+                 : cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L)) != 0)
             return -1;
     for (size_t l = 0; l < L; l++) {
         bool any = false;
@@ -296,9 +296,9 @@ static int run_engine(const options *o, const cube_engine_comm *comm)
     /* the metrics below the selected ones are needed too: every metric is loaded then
      * (rank 0 still checks the names) */
     bool some = copy && !o->metric_tree;
-    cube_engine *e = cube_engine_open(o->path, comm, (cube_enum_method)o->how,
-                                      some ? (const char *const *)names : NULL, some ? n : 0,
-                                      err, sizeof err);
+    cube_engine *e =
+        cube_engine_open(o->path, comm, (cube_enum_method)o->how,
+                         some ? (const char *const *)names : NULL, some ? n : 0, err, sizeof err);
     free(copy);
     if (e == NULL) {
         if (comm->rank == 0) /* the same message reached every process: one prints it */

@@ -33,17 +33,18 @@ typedef struct {
 
 static int usage(FILE *fp, int rc)
 {
-    fprintf(fp,
-            "usage: scorep-cube-synth --locations N --cnodes C --shape binary|linear|flat|real-like\n"
-            "                         --metrics M -o FILE [options]\n"
-            "  --threads T          locations per process (default 1; must divide N)\n"
-            "  --ranks-per-node R   processes per system-tree node (default 64)\n"
-            "  --writers W          simulated processes writing rows (default: one per\n"
-            "                       process up to 1024, else groups of processes)\n"
-            "  --writer gather      one process holds everything (today's finalize writer)\n"
-            "  --compress           with --writer gather: zlib rows\n"
-            "  --metric-tree        metric_2 .. metric_M-1 below visits in the metric tree\n"
-            "Prints one JSON line (sizes, seconds, peak_rss_bytes). Exit 2 on bad arguments.\n");
+    fprintf(
+        fp,
+        "usage: scorep-cube-synth --locations N --cnodes C --shape binary|linear|flat|real-like\n"
+        "                         --metrics M -o FILE [options]\n"
+        "  --threads T          locations per process (default 1; must divide N)\n"
+        "  --ranks-per-node R   processes per system-tree node (default 64)\n"
+        "  --writers W          simulated processes writing rows (default: one per\n"
+        "                       process up to 1024, else groups of processes)\n"
+        "  --writer gather      one process holds everything (today's finalize writer)\n"
+        "  --compress           with --writer gather: zlib rows\n"
+        "  --metric-tree        metric_2 .. metric_M-1 below visits in the metric tree\n"
+        "Prints one JSON line (sizes, seconds, peak_rss_bytes). Exit 2 on bad arguments.\n");
     return rc;
 }
 
@@ -119,7 +120,7 @@ static int gen_parent(const char *shape, int i, uint64_t *rng)
     *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
     uint64_t r = *rng >> 33;
     if (i < 4)
-        return i == 1 ? 0 : 1; /* main -> loop -> first phase */
+        return i == 1 ? 0 : 1;   /* main -> loop -> first phase */
     int back = (int)(r % 6) + 1; /* near the last nodes: chains and small fan-outs */
     return i - back < 1 ? 1 : i - back;
 }
@@ -215,10 +216,18 @@ static int define(cube_writer *w, const options *o, const int *parent, int *mpar
         snprintf(name, sizeof name, "metric_%d", k);
         kind[k] = k == 0 ? CUBE_INCLUSIVE : CUBE_EXCLUSIVE;
         mparent[k] = o->metric_tree && k >= 2 ? 1 : -1;
-        rc = cube_writer_metric(w, mparent[k], k == 0 ? "time" : k == 1 ? "visits" : name,
-                                k == 0 ? "Time" : k == 1 ? "Visits" : name,
+        rc = cube_writer_metric(w, mparent[k],
+                                k == 0   ? "time"
+                                : k == 1 ? "visits"
+                                         : name,
+                                k == 0   ? "Time"
+                                : k == 1 ? "Visits"
+                                         : name,
                                 k == 0 ? CUBE_DTYPE_DOUBLE : CUBE_DTYPE_UINT64,
-                                k == 0 ? "sec" : k == 1 ? "occ" : "#", "synthetic", kind[k]) == k
+                                k == 0   ? "sec"
+                                : k == 1 ? "occ"
+                                         : "#",
+                                "synthetic", kind[k]) == k
                  ? 0
                  : -1;
     }
@@ -352,15 +361,15 @@ int main(int argc, char **argv)
     options o;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
         return usage(stdout, 0);
-    if (parse(argc, argv, &o) != 0 ||
-        (strcmp(o.shape, "binary") && strcmp(o.shape, "linear") && strcmp(o.shape, "flat") &&
-         strcmp(o.shape, "real-like"))) {
+    if (parse(argc, argv, &o) != 0 || (strcmp(o.shape, "binary") && strcmp(o.shape, "linear") &&
+                                       strcmp(o.shape, "flat") && strcmp(o.shape, "real-like"))) {
         fprintf(stderr, "scorep-cube-synth: bad or missing arguments\n");
         return usage(stderr, 2);
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int *parent = malloc((size_t)o.cnodes * sizeof *parent), *mparent = malloc(o.metrics * sizeof *mparent);
+    int *parent = malloc((size_t)o.cnodes * sizeof *parent),
+        *mparent = malloc(o.metrics * sizeof *mparent);
     cube_metric_kind *kind = malloc(o.metrics * sizeof *kind);
     cube_writer *w = cube_writer_new();
     char err[512] = "out of memory";
@@ -385,8 +394,7 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru);
     printf("{\"locations\":%" PRIu64 ",\"cnodes\":%d,\"metrics\":%d,\"writers\":%" PRIu64
            ",\"writer\":\"%s\",\"seconds\":%.3f,\"peak_rss_bytes\":%ld}\n",
-           o.locations, o.cnodes, o.metrics, o.gather ? 1 : o.writers,
-           o.gather ? "gather" : "plan",
+           o.locations, o.cnodes, o.metrics, o.gather ? 1 : o.writers, o.gather ? "gather" : "plan",
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
            ru.ru_maxrss * 1024L);
     return 0;

@@ -19,8 +19,8 @@
 
 typedef struct {
     bool regions, mangled, generate, engine;
-    int how;  /* cube_enum_method of the engine */
-    long threads; /* the engine's threads per process */
+    int how;         /* cube_enum_method of the engine */
+    long threads;    /* the engine's threads per process */
     long limit, top; /* -t N (0 = all), --top N (0 = off) */
     unsigned counters;
     score_sort sort;
@@ -264,8 +264,8 @@ static int run_engine(const options *o, const char *path, const cube_engine_comm
 {
     static const char *const metrics[] = {"visits", "time"};
     char err[1024] = "";
-    cube_engine *e = cube_engine_open(path, comm, (cube_enum_method)o->how, metrics, 2, err,
-                                      sizeof err);
+    cube_engine *e =
+        cube_engine_open(path, comm, (cube_enum_method)o->how, metrics, 2, err, sizeof err);
     if (e == NULL) {
         if (comm->rank == 0) /* every process got the same message: one prints it */
             fprintf(stderr, "scorep-score: %s\n", err);

@@ -27,8 +27,8 @@
 typedef struct {
     cube_engine *e;
     const cube_reader *r;
-    int metric;  /* the page's metric (default: time) */
-    char *open;  /* per cnode: expanded */
+    int metric;          /* the page's metric (default: time) */
+    char *open;          /* per cnode: expanded */
     int *kid_off, *kids; /* children of each cnode in id order; roots under n_cnodes */
     FILE *out;
     bool failed; /* the engine lost a process: the server stops */
@@ -38,11 +38,20 @@ static void html_text(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -100,8 +109,9 @@ static void tree_node(page *p, int c)
     const char *name = cnode_name(p->r, c, buf, sizeof buf);
     value_text(p, p->metric, c, CUBE_VIEW_INCLUSIVE, incl, sizeof incl);
     value_text(p, p->metric, c, CUBE_VIEW_EXCLUSIVE, excl, sizeof excl);
-    fprintf(p->out, "<li class=\"cnode\" data-cnode=\"%d\" data-open=\"%d\" data-children=\"%d\" "
-                    "data-incl=\"%s\" data-excl=\"%s\" data-name=\"",
+    fprintf(p->out,
+            "<li class=\"cnode\" data-cnode=\"%d\" data-open=\"%d\" data-children=\"%d\" "
+            "data-incl=\"%s\" data-excl=\"%s\" data-name=\"",
             c, p->open[c], nk, incl, excl);
     html_text(p->out, name);
     fputs("\">", p->out);
@@ -118,8 +128,9 @@ static void tree_node(page *p, int c)
         fprintf(p->out, "\">%s</a> ", p->open[c] ? "&#9662;" : "&#9656;");
     }
     html_text(p->out, name);
-    fprintf(p->out, " <span class=\"incl\">%s</span> <span class=\"excl\">(%s)</span> "
-                    "<a href=\"/locations?metric=%d&amp;cnode=%d\">per location</a>",
+    fprintf(p->out,
+            " <span class=\"incl\">%s</span> <span class=\"excl\">(%s)</span> "
+            "<a href=\"/locations?metric=%d&amp;cnode=%d\">per location</a>",
             incl, excl, p->metric, c);
     if (p->open[c] && nk > 0 && !p->failed) {
         fputs("<ul>", p->out);
@@ -134,10 +145,11 @@ static void page_head(page *p, const char *title)
 {
     fprintf(p->out, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>");
     html_text(p->out, title);
-    fprintf(p->out, "</title><style>body{font-family:sans-serif}ul{list-style:none}"
-                    ".incl{font-weight:bold}</style></head><body data-status=\"ok\">"
-                    "<p><a href=\"/?metric=%d\">call tree</a> | <a href=\"/top?metric=%d\">top "
-                    "regions</a> | metric: ",
+    fprintf(p->out,
+            "</title><style>body{font-family:sans-serif}ul{list-style:none}"
+            ".incl{font-weight:bold}</style></head><body data-status=\"ok\">"
+            "<p><a href=\"/?metric=%d\">call tree</a> | <a href=\"/top?metric=%d\">top "
+            "regions</a> | metric: ",
             p->metric, p->metric);
     for (int m = 0; m < p->r->n_metrics; m++)
         if (cube_engine_has_metric(p->e, m)) {
@@ -179,7 +191,8 @@ static int page_tree(page *p, const char *q)
     char open_buf[8192] = "";
     memset(p->open, 0, (size_t)p->r->n_cnodes);
     query(q, "open", open_buf, sizeof open_buf);
-    for (char *save = NULL, *t = strtok_r(open_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *t = strtok_r(open_buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
         int c = parse_int(t, 0, p->r->n_cnodes - 1, -1);
         if (c < 0)
             return -1;
@@ -223,8 +236,9 @@ static int page_locations(page *p, const char *q)
             const cube_location *loc = &p->r->locations[l];
             cube_format_value(a, sizeof a, t, incl[l]);
             cube_format_value(b, sizeof b, t, excl[l]);
-            fprintf(p->out, "<tr class=\"loc\" data-location=\"%zu\" data-incl=\"%s\" "
-                            "data-excl=\"%s\"><td>",
+            fprintf(p->out,
+                    "<tr class=\"loc\" data-location=\"%zu\" data-incl=\"%s\" "
+                    "data-excl=\"%s\"><td>",
                     l, a, b);
             html_text(p->out, loc->name);
             fputs("</td><td>", p->out);
@@ -293,7 +307,10 @@ static void respond(int fd, int status, const char *type, const char *body, size
     int n = snprintf(head, sizeof head,
                      "HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
                      "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                     status, status == 200 ? "OK" : status == 404 ? "Not Found" : "Bad Request",
+                     status,
+                     status == 200   ? "OK"
+                     : status == 404 ? "Not Found"
+                                     : "Bad Request",
                      type, len);
     if (write(fd, head, (size_t)n) == n && len)
         (void)!write(fd, body, len);

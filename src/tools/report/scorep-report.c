@@ -54,7 +54,8 @@ static int serve(const char *arg, int port, const cube_engine_comm *comm)
     struct stat st;
     snprintf(path, sizeof path, "%s%s", arg,
              stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? "/profile.cubex" : "");
-    cube_engine *e = cube_engine_open(path, comm, CUBE_ENUM_DEEPEST_CHAIN, NULL, 0, err, sizeof err);
+    cube_engine *e =
+        cube_engine_open(path, comm, CUBE_ENUM_DEEPEST_CHAIN, NULL, 0, err, sizeof err);
     if (e == NULL) {
         if (comm->rank == 0)
             fprintf(stderr, "scorep-report: %s\n", err);

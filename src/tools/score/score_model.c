@@ -484,8 +484,8 @@ static int stream_totals(score_model *m, scratch *s, const score_params *p)
                 continue;
             for (size_t l = 0; l < L; l++)
                 if (visits[l])
-                    cnode_bytes(m, p, c, (int)l, visits[l], omp && par >= 0 ? parent : NULL,
-                                depth, max_depth, bytes + ((size_t)kept * L + l) * W,
+                    cnode_bytes(m, p, c, (int)l, visits[l], omp && par >= 0 ? parent : NULL, depth,
+                                max_depth, bytes + ((size_t)kept * L + l) * W,
                                 &creator[(size_t)kept * L + l]);
         }
     }
@@ -642,8 +642,8 @@ int score_model_compute_from(score_model *m, const cube_reader *r, const score_s
     s.group_proc = calloc(2 * (size_t)SCORE_N_TYPES * r->n_locgroups + 1, sizeof(uint64_t));
     s.rows = calloc(3 * (size_t)r->n_locations + 1, sizeof(uint64_t));
     m->max_locations_per_process = max_locations_per_process(r);
-    int rc = (outer && types && m->regions && s.proc_bytes && s.loc_excl && s.group_proc && s.rows &&
-              m->max_locations_per_process >= 0)
+    int rc = (outer && types && m->regions && s.proc_bytes && s.loc_excl && s.group_proc &&
+              s.rows && m->max_locations_per_process >= 0)
                  ? 0
                  : -1;
     if (rc == 0)
