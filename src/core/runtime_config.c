@@ -1,6 +1,6 @@
 /* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
 #include "core/mpi_groups.h"
-#include "core/runtime.h"
+#include "base/settings.h"
 #include "adapters/cuda/cuda_features.h"
 
 scorep_runtime_config scorep_cfg;
@@ -105,7 +105,14 @@ const scorep_cfg_var scorep_cfg_vars[] = {
     V("MPI_MAX_GROUPS", NUMBER, &scorep_cfg.mpi_max_groups, "50", NULL,
       "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
-      "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
+      "Record MPI_Alloc_mem and MPI_Free_mem (docs/memory.md)",
+      "Their sizes per call path, leaks, and the counter 'Process memory usage (MPI)'.\n"
+      "As in Score-P, only while the misc group is recorded (SCOREP_MPI_ENABLE_GROUPS)."),
+    V("MEMORY_RECORDING", BOOL, &scorep_cfg.memory_recording, "false", NULL,
+      "Record malloc, free, C++ new and delete and their kin (docs/memory.md)",
+      "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"
+      "preloaded by scorep-run. Sizes per call path, leaks, and the trace counter\n"
+      "'Process memory usage'."),
     /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */
     V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
       "CUDA measurement features",

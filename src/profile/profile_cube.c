@@ -1,10 +1,13 @@
 /* profile_cube.c: writes profile.cubex for the whole job. Each process merges the call trees
  * of its locations (equal call paths become one node, ids mapped to the unified global
- * definitions) and sends tree and values to rank 0, which merges all processes and writes
- * one Cube4 file with one location per thread of every rank. */
+ * definitions); then either every process writes its locations' slice of every row at its
+ * offset (write_parallel, several processes: docs/scale.md) or all send tree and values to
+ * rank 0, which merges them and writes one Cube4 file with compressed rows (write_job). */
 #include "config.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "profile/profile_cube.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
@@ -525,7 +528,11 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
             mid[M_FIXED + i] =
-                add_metric(w, kinds, d->name, d->name, t, d->unit, "user metric", CUBE_EXCLUSIVE);
+                add_metric(w, kinds, d->name, d->name, t, d->unit,
+                           d->description ? d->description : "user metric", CUBE_EXCLUSIVE);
+        else if (d->recorder == SCOREP_MREC_MAX) /* a maximum per call path (memory) */
+            mid[M_FIXED + i] = add_metric(w, kinds, d->name, d->name, CUBE_DTYPE_MAXDOUBLE,
+                                          d->unit, d->description, CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
                                    ? add_metric(w, kinds, d->name, d->name, t, d->unit,
@@ -1001,8 +1008,10 @@ static bool use_parallel(void)
            scorep_ipc_get()->size() > 1;
 }
 
-int scorep_profile_write_cube(const char *path, const scorep_unified *u)
+int scorep_profile_write_cube(const scorep_writer_ctx *w)
 {
+    const char *path = w->profile_path;
+    const scorep_unified *u = w->unified;
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank();
     double res = (double)scorep_timer_resolution();

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,6 +28,9 @@ static int usage(FILE *out, int rc)
             "                liboshmem; its libmpi then does not count: a program that calls\n"
             "                MPI as well needs --mpi)\n"
             "  --no-shmem    do not preload the OpenSHMEM adapter\n"
+            "  --memory      preload the memory adapter (malloc, free, new, delete; default:\n"
+            "                when SCOREP_MEMORY_RECORDING is true)\n"
+            "  --no-memory   do not preload the memory adapter\n"
             "  --verbose     print what is preloaded\n"
             "  --version     print the version\n"
             "  --help        this text\n"
@@ -54,6 +58,14 @@ static int loads_library(const char *prog, const char *const *names)
             found |= strstr(line, *n) != NULL;
     pclose(p);
     return found;
+}
+
+/* Score-P's true values of a boolean variable */
+static int env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+                 strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0);
 }
 
 static int uses_mpi(const char *prog)
@@ -118,7 +130,7 @@ static const char *find_program(const char *name, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    int mpi = -1, cuda = -1, shmem = -1, verbose = 0, i = 1;
+    int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -135,6 +147,10 @@ int main(int argc, char **argv)
             shmem = 1;
         } else if (strcmp(argv[i], "--no-shmem") == 0) {
             shmem = 0;
+        } else if (strcmp(argv[i], "--memory") == 0) {
+            memory = 1;
+        } else if (strcmp(argv[i], "--no-memory") == 0) {
+            memory = 0;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -173,6 +189,18 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "scorep-run: the program uses CUDA but the CUDA adapter '%s' is "
                     "missing (scorep-rt was built without CUPTI); use --no-cuda\n",
+                    rt + len + 1);
+            return 1;
+        }
+    }
+    if (memory < 0)
+        memory = env_true("SCOREP_MEMORY_RECORDING");
+    if (memory) { /* after the runtime, which it needs; before libc, as every preload */
+        size_t len = strlen(rt);
+        snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-memory.so", libdir);
+        if (access(rt + len + 1, R_OK) != 0) {
+            fprintf(stderr, "scorep-run: the memory adapter '%s' is missing; check the "
+                            "installation\n",
                     rt + len + 1);
             return 1;
         }

@@ -41,6 +41,28 @@ if [ $gpu = no ]; then
     expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"
 fi
 
+# The host code went through the GCC plugin (#20, scorep-cc's default for nvcc where it is
+# built): region descriptors and the inline check, no -finstrument-functions hook; with
+# --filter the plugin leaves fill uninstrumented (objdump) and the profile without it.
+if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
+    expect_eq "$(nm saxpy | grep -c ' U scorep_plugin_enter$') $(nm saxpy | grep -c ' U __cyg_profile_func_enter$')" \
+        "1 0" "host code instrumented by the GCC plugin, no hook"
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE fill*\nSCOREP_REGION_NAMES_END\n' >fill.flt
+    scorep_cc --filter=fill.flt nvcc -O2 -o saxpy_f "$top_srcdir/test/cuda/saxpy.cu"
+    expect_eq "$(objdump -d saxpy_f | awk '/<_Z4fillPfif>:/,/^$/' | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+        "compile-time filter: fill calls no runtime function"
+    # (with the CUDA headers' inline functions that -O2 inlined into it)
+    expect_ge "$(objdump -d saxpy_f | awk '/<_Z10run_on_gpuPfS_i>:/,/^$/' | grep -c 'call.*<scorep_plugin_enter')" 1 \
+        "compile-time filter: run_on_gpu stays instrumented"
+    run_app saxpy_f env SCOREP_EXPERIMENT_DIRECTORY=exp_f ./saxpy_f
+    expect_eq "$status" 0 "filtered: exit status"
+    expect_eq "$(profile_sum exp_f 'main/fill(float*, int, float)' visits)" 0 "filtered: no fill"
+    expect_eq "$(profile_sum exp_f 'main/run_on_gpu(float*, float*, int)' visits)" 1 \
+        "filtered: run_on_gpu visits"
+else
+    skip_part "the GCC plugin (gcc-12-plugin-dev)"
+fi
+
 # --- preload: an unmodified nvcc build under scorep-run ---
 "$NVCC" -O2 -o saxpy_plain "$top_srcdir/test/cuda/saxpy.cu" || fail "nvcc build"
 run_app plain env SCOREP_EXPERIMENT_DIRECTORY=exp2 SCOREP_RUN_LIBDIR="$top_builddir/.libs" \

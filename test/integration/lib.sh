@@ -22,6 +22,8 @@ done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 # the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here)
 export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+# the LLVM pass plugin of clang/clang++ (absent: not built here; scorep-cc then falls back)
+export SCOREP_CC_LLVM_PLUGIN="$top_builddir/.libs/scorep_llvm_plugin.so"
 # The test programs call tiny functions up to millions of times and assert exact timed and
 # traced counts of them; throttling (on by default) is tested by test_throttling.sh, which
 # switches it on again.

@@ -141,9 +141,15 @@ mkdir extra
 scorep-wrapper --create clang "$work/extra" || fail "scorep-wrapper --create clang"
 expect_eq "$(readlink extra/scorep-clang)" "$(readlink -f "$top_builddir/scorep-cc")" \
     "scorep-wrapper --create: a link to scorep-cc"
-expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
     extra/scorep-clang -c x.c)" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
     "the created scorep-clang instruments with clang"
+if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+        extra/scorep-clang -c x.c)" \
+        "clang -finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
+        "scorep-clang: the LLVM plugin by default"
+fi
 check_error "scorep-wrapper: cannot create '$work/extra/scorep-clang': File exists" \
     scorep-wrapper --create clang "$work/extra"
 check_error "scorep-wrapper: scorep-cc is scorep-rt's own front end, it cannot wrap cc (use gcc); see scorep-wrapper --help" \
@@ -165,8 +171,20 @@ make -s -C "$top_builddir" uninstall-hook DESTDIR="$work/dest" bindir=/bin >hook
 expect_eq "$(ls dest/bin | wc -l | tr -d ' ')" 0 "uninstalled: no link left"
 
 # --- scorep-config: exact output, then a Makefile-free build ---
-expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "-finstrument-functions -I/inc" \
+# --cflags: the plugin of configure's CC (gcc: the GCC plugin) where it is built (#20)
+gp="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument"
+[ -f "$SCOREP_CC_GCC_PLUGIN" ] || gp=-finstrument-functions
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "$gp -I/inc" \
     "scorep-config --cflags"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --fflags)" "$gp -I/inc" \
+    "scorep-config --fflags: gfortran through the GCC plugin"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --instrument=functions --cflags)" \
+    "-finstrument-functions -I/inc" "scorep-config --instrument=functions --cflags"
+if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --clang --cxxflags)" \
+        "-finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc" \
+        "scorep-config --clang --cxxflags: the LLVM plugin"
+fi
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cppflags --user)" \
     "-I/inc -DSCOREP_USER_ENABLE" "scorep-config --cppflags --user"
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --nocompiler --cflags)" "-I/inc" \
@@ -195,6 +213,15 @@ expect_eq "$status $(cat counter.out)" "0 total 20" "scorep-config build: runs"
 expect_eq "$(profile_sum exp main visits)" 1 "scorep-config build: main visits"
 expect_eq "$(profile_sum exp main/count_up visits)" 5 "scorep-config build: count_up visits"
 expect_eq "$(profile_sum exp main/count_up/bump visits)" 20 "scorep-config build: bump visits"
+if command -v clang >/dev/null 2>&1; then
+    clang $(scorep-config --clang --cflags) -c "$src/count.c" "$src/counter.c" ||
+        fail "clang with scorep-config --clang --cflags"
+    clang count.o counter.o $(scorep-config --ldflags) $(scorep-config --libs) -o counter_clang ||
+        fail "clang with scorep-config --ldflags --libs"
+    run_app counter_clang env SCOREP_EXPERIMENT_DIRECTORY=exp_clang ./counter_clang
+    expect_eq "$(profile_sum exp_clang main/count_up/bump visits)" 20 \
+        "scorep-config --clang build: bump visits"
+fi
 if [ "$have_mpi" = yes ]; then
     mpicc $(scorep-config --mpp=mpi --cflags) -c "$src/ring.c" || fail "mpicc with scorep-config"
     mpicc ring.o $(scorep-config --mpp=mpi --ldflags) $(scorep-config --mpp=mpi --libs) -o ring ||

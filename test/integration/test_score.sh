@@ -4,7 +4,8 @@
 # threads, a 2-rank MPI ping-pong with 2 metrics per event (-c 2), and a filtered run: max_buf
 # and the aggregate within 10%, the ALL row's max_buf exactly as the record sizes give it.
 # And -g's initial_scorep.filter given back through SCOREP_FILTERING_FILE removes exactly the
-# regions it lists (calls, ping-pong); it never lists an MPI region.
+# regions it lists (calls, ping-pong); it never lists an MPI region; given to scorep-cc
+# --filter with gcc's and clang's plugins it leaves exactly those functions uninstrumented.
 . "$top_srcdir/test/integration/lib.sh"
 
 # bytes_used ERRFILE: "rank bytes" per process, from the runtime's verbose lines
@@ -104,6 +105,38 @@ expect_within10 "$(est_max c1f.score)" "$actual" "filter estimate (-f on the fir
 expect_eq "$(sed -n 's/^Estimated aggregate size of event trace: *//p' c1f.score)" \
     "$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *//p' c1f.score)" \
     "filter estimate, one process: aggregate = max_buf"
+
+# -g's filter given back to the compile (#20), with gcc's GCC plugin and clang's LLVM plugin:
+# leaf is compiled without instrumentation (objdump), its visits are gone, every other
+# region's stay (gfortran: test_fortran_plugin.sh, nvcc: its compile-time filter in
+# test_cuda_program.sh)
+roundtrip() # COMPILER PLUGIN-FILE
+{
+    k=$1
+    if ! command -v "$k" >/dev/null 2>&1 || [ ! -f "$2" ]; then
+        skip_part "$k with its plugin"
+        return 0
+    fi
+    scorep_cc "$k" -O1 -o "calls_$k" "$PROGRAMS/calls.c" -lpthread
+    run_app "${k}_1" env SCOREP_EXPERIMENT_DIRECTORY="${k}_1" "./calls_$k" 50
+    (mkdir "g_$k" && cd "g_$k" && "$SCOREP_SCORE" -g "../${k}_1" >/dev/null) ||
+        fail "scorep-score -g ${k}_1"
+    expect_eq "$(sed -n 's/^    MANGLED //p' "g_$k/initial_scorep.filter")" leaf "$k: -g lists exactly leaf"
+    scorep_cc --filter="g_$k/initial_scorep.filter" "$k" -O1 -o "calls_${k}_g" "$PROGRAMS/calls.c" -lpthread
+    expect_eq "$(objdump -d "calls_${k}_g" | awk '/<leaf>:/,/^$/' | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+        "$k: -g round trip: leaf calls no runtime function"
+    expect_eq "$(objdump -d "calls_${k}_g" | awk '/<main>:/,/^$/' | grep -c 'call.*<scorep_plugin_enter')" 1 \
+        "$k: -g round trip: main stays instrumented"
+    run_app "${k}_2" env SCOREP_EXPERIMENT_DIRECTORY="${k}_2" "./calls_${k}_g" 50
+    expect_eq "$status" 3 "$k: -g round trip: exit status"
+    visits_by_region "${k}_1" | grep -v '^leaf ' >"want_$k.visits"
+    expect_eq "$(visits_by_region "${k}_2")" "$(cat "want_$k.visits")" \
+        "$k: -g round trip: leaf absent, every other region's visits as before"
+    expect_eq "$(visits_by_region "${k}_1" | awk '$1 == "leaf" { print $2 }')" 1008028 \
+        "$k: leaf's visits before"
+}
+roundtrip gcc "$SCOREP_CC_GCC_PLUGIN"
+roundtrip clang "$SCOREP_CC_LLVM_PLUGIN"
 
 # user API: parameters (24 bytes each), recording off (a measurement-off and -on record
 # instead of the MEASUREMENT OFF call); its 6 user metric values (24 bytes each) are not in
