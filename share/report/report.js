@@ -492,6 +492,46 @@ function renderTop(data) {
   view.appendChild(table);
 }
 
+// ------------------------------------------------------------------ wait states
+function renderWaits(data) {
+  var view = document.getElementById('waits-view'), w = data.waits;
+  if (!w) {
+    view.appendChild(el('p', { class: 'note' }, 'No wait-state analysis in this experiment ' +
+      '(SCOREP_ENABLE_ANALYSIS=true, or mpirun -np N scorep-analyze on the trace).'));
+    return;
+  }
+  view.appendChild(el('p', { id: 'waits-summary' }, 'Analysis ' + (w.mode || '?') + '; ' +
+    'POP parallel efficiency ' + (100 * Number(w.pop_parallel || 0)).toFixed(1) +
+    '% = load balance ' + (100 * Number(w.pop_load_balance || 0)).toFixed(1) +
+    '% x communication ' + (100 * Number(w.pop_communication || 0)).toFixed(1) + '%; ' +
+    (w.ccv || '0') + ' clock condition violations.'));
+  function table(id, heads, rows) {
+    var t = el('table', { class: 'top', id: id }), head = el('tr');
+    heads.forEach(function (h) { head.appendChild(el('th', null, h)); });
+    t.appendChild(head);
+    rows.forEach(function (cells) {
+      var tr = el('tr');
+      cells.forEach(function (c, i) {
+        tr.appendChild(el('td', { class: typeof c === 'number' ? 'num' : 'region' },
+          typeof c === 'number' ? c.toFixed(i === 2 && heads[2] === 'time [%]' ? 1 : 6)
+            : String(c)));
+      });
+      t.appendChild(tr);
+    });
+    view.appendChild(t);
+  }
+  view.appendChild(el('h3', null, 'Patterns'));
+  table('waits-patterns', ['pattern', 'time [s]', 'time [%]'],
+    w.patterns.filter(function (p) { return p.seconds > 0; })
+      .map(function (p) { return [p.name + ' (' + p.uniq + ')', p.seconds, p.percent]; }));
+  view.appendChild(el('h3', null, 'Worst call paths and ranks'));
+  table('waits-worst', ['pattern', 'rank', 'time [s]', 'call path'],
+    w.worst.map(function (r) { return [r.pattern, String(r.rank), r.seconds, r.callpath]; }));
+  view.appendChild(el('h3', null, 'Critical path (all ranks)'));
+  table('waits-critical', ['time [s]', 'call path'],
+    w.critical_path.map(function (r) { return [r.seconds, r.callpath]; }));
+}
+
 // ------------------------------------------------------------------ configuration
 function renderConfig(data) {
   var view = document.getElementById('config-view'), c = data.config || {};
@@ -518,7 +558,8 @@ function main() {
   }
   [['meta', renderMeta], ['flame graph', renderFlame], ['heat map', renderHeat],
     ['communication matrix', renderMatrix], ['timeline', renderTimeline],
-    ['top regions', renderTop], ['configuration', renderConfig]].forEach(function (part) {
+    ['wait states', renderWaits], ['top regions', renderTop],
+    ['configuration', renderConfig]].forEach(function (part) {
     try {
       part[1](data);
     } catch (e) {

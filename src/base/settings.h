@@ -11,6 +11,7 @@
 
 typedef struct {
     bool enable_profiling, enable_tracing, verbose;
+    bool enable_analysis, analysis_trace_file; /* in-situ wait-state analysis (src/analysis) */
     uint64_t total_memory, page_size;
     char *experiment_directory;
     bool overwrite_experiment_directory;
@@ -26,7 +27,8 @@ typedef struct {
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
     bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */
-    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk; /* CUDA adapter (cuda_features.h) */
+    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk, cuda_buffer_max,
+        cuda_flush_period; /* CUDA adapter (cuda_features.h) */
     char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
     char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
     bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */

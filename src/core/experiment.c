@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -122,6 +123,17 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char notes[4096];
+
+void scorep_experiment_note(const char *line)
+{
+    pthread_mutex_lock(&notes_lock);
+    size_t n = strlen(notes);
+    snprintf(notes + n, sizeof notes - n, "- %s\n", line);
+    pthread_mutex_unlock(&notes_lock);
+}
+
 int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
 {
     char path[PATH_MAX + 32];
@@ -147,5 +159,9 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
         fprintf(f, "- `scorep.filter`: the filter file that was applied\n");
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);
+    pthread_mutex_lock(&notes_lock);
+    if (notes[0])
+        fprintf(f, "\n## Notes\n%s", notes);
+    pthread_mutex_unlock(&notes_lock);
     return fclose(f) != 0 ? -1 : 0;
 }

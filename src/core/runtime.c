@@ -390,6 +390,20 @@ int scorep_runtime_at_finalize(void (*fn)(void))
     return scorep_runtime_register(&at_finalize[k]);
 }
 
+/* calls made after unification, before the results are written (scorep_runtime_at_write) */
+static int (*write_hooks[4])(const char *dir, const struct scorep_unified_s *u);
+static int n_write_hooks;
+
+int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u))
+{
+    pthread_mutex_lock(&init_lock);
+    int rc = n_write_hooks < 4 ? 0 : -1;
+    if (rc == 0)
+        write_hooks[n_write_hooks++] = fn;
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
 /* One line per process: how many of its locations had their traces reduced, and how far. */
 static void note_reductions(void)
 {
@@ -465,6 +479,9 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
+    int no_trace_file = 0; /* the in-situ analysis ran and the trace file is not wanted */
+    for (int i = 0; i < n_write_hooks; i++)
+        no_trace_file |= write_hooks[i](experiment_dir, &u) == 1;
     char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
     const scorep_writer_ctx w = {experiment_dir, path, &u, status};
@@ -472,7 +489,7 @@ static void write_results(int status)
         scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
     if (profile && scorep_profile_write_cube(&w) != 0)
         profile = 0;
-    int trace = scorep_cfg.enable_tracing && scorep_trace_write_otf2(&w) == 0;
+    int trace = scorep_cfg.enable_tracing && !no_trace_file && scorep_trace_write_otf2(&w) == 0;
     scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {

@@ -29,6 +29,11 @@ int scorep_runtime_register(const scorep_subsystem *s);
 /* A subsystem with only an end phase: fn is called when finalize begins, while the
  * locations can still take events (CUDA activity records). 0 or -1 (table full). */
 int scorep_runtime_at_finalize(void (*fn)(void));
+/* Registers a call made while the results are written, after the definitions are unified
+ * and before the profile and trace are written (the in-situ analysis, src/analysis). It
+ * returns 1 when the trace file need not be written. At most 4; 0 or -1. */
+struct scorep_unified_s;
+int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* MPI runs: called by scorep_mpi_after_init once the ipc backend is MPI: rank 0 creates

@@ -224,6 +224,12 @@ int main(int argc, char **argv)
     }
 #endif
     setenv("LD_PRELOAD", preload, 1);
+    /* NVTX ranges (any program annotated with NVTX, with or without a GPU): NVTX loads the
+     * library named here at the program's first NVTX call; a path the user set wins */
+    char nvtx[4096];
+    snprintf(nvtx, sizeof nvtx, "%s/libscorep-rt-nvtx.so", libdir);
+    if (!getenv("NVTX_INJECTION64_PATH") && access(nvtx, R_OK) == 0)
+        setenv("NVTX_INJECTION64_PATH", nvtx, 1);
     if (verbose)
         fprintf(stderr, "scorep-run: LD_PRELOAD=%s %s\n", preload, prog);
     execvp(argv[i], argv + i);

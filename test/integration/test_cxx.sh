@@ -73,7 +73,7 @@ if command -v clang++ >/dev/null 2>&1; then
     check_cxx clang++ clangxx # the LLVM pass plugin's instrumentation, where it is built
     if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
         # exceptions through the plugin's cleanup landing pads: no hook, leaves on unwinding
-        expect_eq "$(nm cxx_clangxx | grep -c ' U scorep_plugin_enter$') $(nm cxx_clangxx | grep -c ' U __cyg_profile_func_enter$')" \
+        expect_eq "$(count_out ' U scorep_plugin_enter$' nm cxx_clangxx) $(count_out ' U __cyg_profile_func_enter$' nm cxx_clangxx)" \
             "1 0" "clang++: instrumented by the LLVM plugin, no hook"
     fi
     check_cxx clang++ clangxx_functions --instrument=functions

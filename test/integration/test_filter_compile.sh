@@ -54,9 +54,11 @@ scorep_cc --filter=ct.flt g++ -O2 -c -o main_f.o "$PROGRAMS/ctfilter_main.cc"
 scorep_cc --filter=ct.flt gcc -O2 -c -o skip_f.o ./src/../src/ctfilter_skip.c
 scorep_cc --filter=ct.flt g++ -o ct_f main_f.o skip_f.o
 expect_eq "$(hooked ct_f | only_ours)" "$kept" "compile-time filter: hooked functions"
-expect_eq "$(objdump -dr skip_f.o | grep -c __cyg_profile_func)" 0 \
+run_to skip_f.dis objdump -dr skip_f.o
+run_to main_f.dis objdump -dr main_f.o
+expect_eq "$(count_lines __cyg_profile_func skip_f.dis)" 0 \
     "compile-time filter: excluded file has no hook calls at all"
-expect_eq "$(objdump -dr main_f.o | grep -c __cyg_profile_func_enter)" 4 \
+expect_eq "$(count_lines __cyg_profile_func_enter main_f.dis)" 4 \
     "compile-time filter: 4 enter calls (main, add_two, twice<double>, helper_keep)"
 expect_eq "$(hooked ct_f exit | only_ours)" "$kept" "compile-time filter: functions calling the exit hook"
 
@@ -86,7 +88,7 @@ check_plugin()
     scorep_cc --instrument=plugin "$cxx" -o "ct_${t}all" "main_${t}all.o" "skip_${t}all.o"
     expect_eq "$(hooked "ct_${t}all" scorep_plugin_enter | only_ours)" "$ours" \
         "$t: plugin, no filter: all 8 functions call scorep_plugin_enter"
-    expect_eq "$(objdump -dr "ct_${t}all" | grep -c '__cyg_profile_func')" 0 \
+    expect_eq "$(count_out '__cyg_profile_func' objdump -dr "ct_${t}all")" 0 \
         "$t: plugin, no filter: no -finstrument-functions hook"
     scorep_cc --instrument=plugin --filter=ct.flt "$cxx" -O2 -c -o "main_${t}f.o" "$PROGRAMS/ctfilter_main.cc"
     scorep_cc --instrument=plugin --filter=ct.flt "$c" -O2 -c -o "skip_${t}f.o" ./src/../src/ctfilter_skip.c

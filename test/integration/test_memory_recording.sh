@@ -96,7 +96,7 @@ expect_eq "$(cube r bytes_leaked | tr '\n' ';')" "$(cube c bytes_leaked | tr '\n
 # ---- without --memory (the default, as --nomemory): recording asked for but the adapter
 # is not there: one clear message, the rest is measured
 scorep_cc gcc -O1 -o mem_nomem "$PROGRAMS/memory_c.c" -lpthread
-expect_eq "$(ldd ./mem_nomem | grep -c libscorep-rt-memory)" 0 "default: the adapter is not linked"
+expect_eq "$(count_out libscorep-rt-memory ldd ./mem_nomem)" 0 "default: the adapter is not linked"
 run_app n env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=n ./mem_nomem
 expect_eq "$status" 0 "no adapter: exit status"
 expect_eq "$(cat n.out)" "$(cat plain.out)" "no adapter: output unchanged"
@@ -155,7 +155,7 @@ expect_eq "$(cube e ALLOCATION_SIZE | tr '\n' ';')" \
     "edge: realloc(NULL, 64) allocates; nothing recorded while off; the forked child's malloc not"
 expect_eq "$(cube e DEALLOCATION_SIZE | tr '\n' ';')" "main/realloc_edges/realloc 0 64;" \
     "edge: realloc(p, 0) releases; a block from the time recording was off is freed with no size"
-expect_eq "$($CV e/profile.cubex bytes_leaked | wc -l | tr -d ' ')" 0 \
+expect_eq "$(count_out . $CV e/profile.cubex bytes_leaked)" 0 \
     "edge: a block freed while recording was off is no leak"
 expect_eq "$(profile_sum e main/free_null/free visits) $(profile_sum e main/free_unknown/free visits)" \
     "1 1" "edge: free(NULL) and the free of an unknown block are calls"

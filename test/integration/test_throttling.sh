@@ -11,13 +11,19 @@
 . "$top_srcdir/test/integration/lib.sh"
 tc=gcc tag= # the compiler of the checks below, and the prefix of their names
 
+# The mean below which a call path is throttled. The default 10 us is a sum of 10 ms over the
+# first 1000 calls: a loaded machine that preempts the program that long while tiny() runs
+# would keep tiny measured. 40 us keeps every such decision a property of the programs:
+# their tiny functions take nanoseconds, slowish() sleeps 50 us (never less) per call.
+MEAN=40us
+
 check_throttle() # MODE
 {
     im=$1 m=$tag$1 src=$PROGRAMS/throttle.c
     r=main # Fortran: gfortran's main calls the main program MAIN__
     [ "$tc" != gfortran ] || src=$PROGRAMS/throttle_f.f90 r=main/MAIN__
     scorep_cc --instrument="$im" "$tc" -O2 -o "throttle_$m" "$src"
-    run_app "th_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    run_app "th_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="exp_$m" "./throttle_$m"
     expect_eq "$status" 0 "$m: exit status"
     expect_eq "$(cat "th_$m.out")" "done 12497545" "$m: program output"
@@ -34,7 +40,7 @@ check_throttle() # MODE
     expect_eq "$(profile_sum "$e" "$r/caller/tiny/scorep_throttled_from_visit=1" visits)" 10 \
         "$m: a new call path of a throttled function is unmeasured from its first visit"
     expect_eq "$(profile_sum "$e" "$r/caller" visits)" 1 "$m: caller"
-    expect_eq "$(profile_sum "$e" "$r/slowish" visits)" 1100 "$m: slowish (50 us) timed"
+    expect_eq "$(profile_sum "$e" "$r/slowish" visits)" 1100 "$m: slowish (50 us, above the 40 us mean) timed"
     expect_eq "$(profile_paths "$e" | grep -c 'slowish/scorep_throttled')" 0 \
         "$m: slowish not throttled"
 
@@ -46,7 +52,7 @@ check_throttle() # MODE
     expect_eq "$(trace_check_nesting "$e")" 0 "$m: nesting valid"
 
     # SCOREP_THROTTLING=false: everything measured
-    run_app "off_$m" env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 \
+    run_app "off_$m" env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="off_$m" "./throttle_$m"
     expect_eq "$(profile_sum "off_$m" "$r/tiny" visits)" 5000 "$m: off: all 5000 calls timed"
     expect_eq "$(profile_sum "off_$m" "$r/caller/tiny" visits)" 10 "$m: off: all 10 calls timed"
@@ -59,7 +65,7 @@ check_paths() # MODE
 {
     im=$1 m=$tag$1
     scorep_cc --instrument="$im" "$tc" -O2 -pthread -o "paths_$m" "$PROGRAMS/throttle_paths.c"
-    run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="paths_$m" "./paths_$m"
     expect_eq "$status" 0 "$m: paths: exit status"
     expect_eq "$(cat "pa_$m.out")" "done 18003404" "$m: paths: program output"
@@ -96,7 +102,7 @@ check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
     scorep_cc --instrument="$m" "$tc" -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$n/mod.so" "$libsrc"
     scorep_cc --instrument="$m" "$mc" -O2 -o "shlib_$n" "$src" -L"lib_$n" -ltl \
         -Wl,-rpath,"$work/lib_$n" -ldl
-    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$n.e" "./shlib_$n" \
         "$work/lib_$n/mod.so"
     expect_eq "$status" 0 "$n: shlib: exit status"
@@ -125,7 +131,7 @@ check_many() # MODE THROTTLED
 {
     im=$1 m=$tag$1
     scorep_cc --instrument="$im" "$tc" -O2 -o "many_$m" "$PROGRAMS/throttle_many.c"
-    run_app "ma_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 \
+    run_app "ma_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_THROTTLING_MEAN=1ms SCOREP_ENABLE_TRACING=true \
         SCOREP_EXPERIMENT_DIRECTORY="many_$m.e" "./many_$m"
     expect_eq "$(cat "ma_$m.out")" "done 35000" "$m: many: program output"
@@ -149,7 +155,7 @@ check_omp() # MODE
     # return address of each GOMP_parallel call gives the construct its line)
     [ "$tc" != gfortran ] || src=throttle_omp_f.f90 r=main/MAIN__
     scorep_cc --instrument="$im" "$tc" -O2 -fopenmp -o "omp_$m" "$PROGRAMS/$src"
-    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 OMP_NUM_THREADS=2 \
+    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 SCOREP_THROTTLING_MEAN=$MEAN OMP_NUM_THREADS=2 \
         SCOREP_EXPERIMENT_DIRECTORY="omp_$m.e" "./omp_$m"
     expect_eq "$(cat "om_$m.out")" "done 8997000" "$m: omp: program output"
     # clang's worksharing loop is a construct of its own (its OMPT events name it)
@@ -186,9 +192,11 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_many plugin 63
     # the plugin's inline check: tiny calls no runtime function once throttled (it has one
     # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
-    expect_eq "$(objdump -d throttle_plugin | awk '/<tiny>:/,/^$/' | grep -c 'call.*scorep_plugin_enter')" \
+    objdump -d throttle_plugin >throttle_plugin.dis || fail "objdump -d throttle_plugin"
+    awk '/<tiny>:/,/^$/' throttle_plugin.dis >tiny.dis
+    expect_eq "$(count_lines 'call.*scorep_plugin_enter' tiny.dis)" \
         1 "plugin: tiny calls scorep_plugin_enter once (on its measured path)"
-    expect_eq "$(objdump -d throttle_plugin | grep -c 'call.*__cyg_profile_func')" 0 \
+    expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
 else
     skip_part "the GCC plugin (gcc-12-plugin-dev)"
@@ -205,9 +213,9 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
         check_omp plugin
     fi
-    expect_eq "$(objdump -d throttle_clang_plugin | awk '/<tiny>:/,/^$/' | grep -c 'call.*scorep_plugin_enter')" \
+    expect_eq "$(disasm_fn throttle_clang_plugin tiny | grep -c 'call.*scorep_plugin_enter')" \
         1 "clang plugin: tiny calls scorep_plugin_enter once (on its measured path)"
-    expect_eq "$(objdump -d throttle_clang_plugin | grep -c 'call.*__cyg_profile_func')" 0 \
+    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_clang_plugin)" 0 \
         "clang plugin: no -finstrument-functions hooks"
     # clang's -finstrument-functions with the same runtime: the hooks' path
     check_throttle functions
@@ -223,7 +231,7 @@ if command -v gfortran >/dev/null 2>&1 && [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
         check_omp plugin
     fi
-    expect_eq "$(objdump -d throttle_f_plugin | grep -c 'call.*__cyg_profile_func')" 0 \
+    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_f_plugin)" 0 \
         "gfortran plugin: no -finstrument-functions hooks"
 else
     skip_part "gfortran with the GCC plugin"

@@ -55,6 +55,10 @@ LAYERS = [
     ("core/*", "events"),
     ("metrics/*", "events"),
     ("sampling/*", "events"),
+    # the wait-state analysis (docs/analysis.md): reads the recorded data and writes a report
+    # like a writer; its in-situ part registers into the runtime like an adapter
+    ("analysis/an_insitu.*", "adapters"),
+    ("analysis/*", "writers"),
     ("adapters/*", "adapters"),
     ("ipc/*", "adapters"),
     ("tools/*", "tools"),

@@ -4,6 +4,7 @@
 #include "adapters/mpi/mpi_adapter.h"
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_request.h"
+#include "analysis/an_insitu.h"
 #include "config/config.h"
 #include "core/runtime.h"
 #include "ipc/ipc_mpi.h"
@@ -91,6 +92,7 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
         scorep_mpi_after_init();
         scorep_mpi_request_init();
         scorep_mpi_comm_init();
+        scorep_analysis_insitu_setup(); /* SCOREP_ENABLE_ANALYSIS: at MPI_Finalize */
         if (scorep_measurement_active)
             __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE, __ATOMIC_SEQ_CST);
     }

@@ -15,6 +15,7 @@ typedef struct {
     char *trace;    /* traces.otf2 */
     char *config;   /* scorep.cfg's contents */
     char *manifest; /* MANIFEST.md's contents */
+    char *scout;    /* scout.cubex: the wait-state analysis (docs/analysis.md) */
 } report_expdir;
 
 /* Finds the files; fills err and returns -1 when dir is not an experiment directory. */
@@ -29,6 +30,10 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen);
 
 /* Members from the trace: "timeline", "matrix" and "rma". Returns 0, or -1 with a message. */
 int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
+
+/* Member from the wait-state analysis (scout.cubex): "waits". Returns 0, or -1 with a
+ * message. */
+int report_write_waits(FILE *out, const char *path, char *err, size_t errlen);
 
 /* Writes the whole page (template, styles, script, data) to out. */
 int report_write_html(FILE *out, const report_expdir *x, char *err, size_t errlen);

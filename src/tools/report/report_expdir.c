@@ -41,7 +41,8 @@ static char *read_text(const char *dir, const char *name)
     return buf;
 }
 
-/* profile.cubex, else the only *.cubex (SCOREP_PROFILING_BASE_NAME may differ). */
+/* profile.cubex, else the only *.cubex but scout.cubex (SCOREP_PROFILING_BASE_NAME may
+ * differ). */
 static char *find_profile(const char *dir)
 {
     char *p = join(dir, "profile.cubex");
@@ -53,7 +54,8 @@ static char *find_profile(const char *dir)
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         size_t len = strlen(e->d_name);
-        if (len > 6 && strcmp(e->d_name + len - 6, ".cubex") == 0 && n++ == 0)
+        if (len > 6 && strcmp(e->d_name + len - 6, ".cubex") == 0 &&
+            strcmp(e->d_name, "scout.cubex") != 0 && n++ == 0)
             p = join(dir, e->d_name);
     }
     if (d)
@@ -91,6 +93,11 @@ int report_expdir_open(report_expdir *x, const char *dir, char *err, size_t errl
                  dir);
         return -1;
     }
+    x->scout = join(dir, "scout.cubex");
+    if (!is_file(x->scout)) {
+        free(x->scout);
+        x->scout = NULL;
+    }
     x->config = read_text(dir, "scorep.cfg");
     x->manifest = read_text(dir, "MANIFEST.md");
     return 0;
@@ -102,6 +109,7 @@ void report_expdir_free(report_expdir *x)
     free(x->trace);
     free(x->config);
     free(x->manifest);
+    free(x->scout);
 }
 
 /* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files. */
@@ -122,6 +130,7 @@ int report_write_expdir(FILE *out, const report_expdir *x)
     json_member(out, "directory", x->dir, true);
     json_member(out, "profile", x->profile, false);
     json_member(out, "trace", x->trace, false);
+    json_member(out, "scout", x->scout, false);
     fputc('}', out);
     json_key(out, "config", false);
     fputc('{', out);

@@ -1,0 +1,96 @@
+/* an_analyze.c: runs the analysis passes in order (time tree, point-to-point replay,
+ * collective replay), sums the diagnostics, writes the report and the summary. */
+#include "analysis/analysis.h"
+#include "analysis/an_context.h"
+#include "analysis/an_regions.h"
+#include "analysis/an_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* every rank learns whether any failed; the lowest failing rank's message wins */
+static int agree(an_ctx *c, int rc, char *err, size_t len)
+{
+    int who = rc ? c->rank : c->size, first;
+    PMPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, c->comm);
+    if (first == c->size)
+        return 0;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", rc ? err : "");
+    PMPI_Bcast(msg, sizeof msg, MPI_CHAR, first, c->comm);
+    snprintf(err, len, "%s", msg);
+    return -1;
+}
+
+/* time without waiting per call path (for the critical-path imbalance): time minus the wait
+ * states that end at a synchronisation point */
+static void nonwait_time(an_ctx *c)
+{
+    static const an_metric waits[] = {M_MPI_LATESENDER,   M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
+                                      M_MPI_WAIT_NXN,     M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
+                                      M_MPI_LATEBROADCAST};
+    size_t n = c->n_cnodes;
+    for (size_t k = 0; k < n; k++) {
+        double v = c->sev[(size_t)M_TIME * n + k];
+        for (size_t w = 0; w < sizeof waits / sizeof waits[0]; w++)
+            v -= c->sev[(size_t)waits[w] * n + k];
+        c->sev[(size_t)M_NONWAIT_TIME * n + k] = v > 0 ? v : 0;
+    }
+}
+
+int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, char *err,
+               size_t len)
+{
+    an_ctx c;
+    memset(&c, 0, sizeof c);
+    c.t = t;
+    c.comm = comm;
+    PMPI_Comm_rank(comm, &c.rank);
+    PMPI_Comm_size(comm, &c.size);
+    c.n_cnodes = t->n_cnodes;
+    c.tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
+    an_classify_regions(t);
+    int rc = (c.sev = calloc(M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) ? 0 : -1;
+    if (rc)
+        snprintf(err, len, "out of memory");
+    rc = agree(&c, rc, err, len);
+    if (rc == 0)
+        rc = agree(&c, an_pattern_time(&c, err, len), err, len);
+    if (rc == 0)
+        rc = an_replay_p2p(&c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        rc = an_replay_coll(&c, err, len);
+    if (rc == 0)
+        rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        rc = an_delay(&c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        nonwait_time(&c);
+    an_report_info info;
+    memset(&info, 0, sizeof info);
+    uint64_t mine[5] = {c.ccv_p2p + c.ccv_coll, c.unmatched_sends, c.unmatched_recvs,
+                        c.skipped_inter_colls, (uint64_t)t->reduced},
+             all[5] = {0};
+    if (rc == 0) {
+        PMPI_Allreduce(mine, all, 5, MPI_UINT64_T, MPI_SUM, comm);
+        opt->ccv = all[0];
+        opt->unmatched_sends = all[1];
+        opt->unmatched_recvs = all[2];
+        opt->skipped_inter_colls = all[3];
+        info =
+            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0};
+        an_pop(&c, &info);
+        rc = an_report_cube(&c, &info, cubex, err, len);
+    }
+    if (rc == 0)
+        an_summary(&c, &info,
+                   opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                                                              : "scorep-analyze",
+                   opt->summary);
+    free(c.sev);
+    free(c.exit_of);
+    free(c.sync);
+    free(c.waits);
+    return rc;
+}

@@ -1,0 +1,12 @@
+/* an_coll.h: the collective patterns (an_pattern_coll.c) over one replayed communicator. */
+#ifndef SCOREP_AN_COLL_H
+#define SCOREP_AN_COLL_H
+
+#include "analysis/an_context.h"
+
+/* INST: this rank's N collective-end events on the communicator MC (in order; the k-th is
+ * instance k on every member); ME: this rank's rank in MC. Collective over MC. */
+int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size_t n, char *err,
+                      size_t len);
+
+#endif

@@ -1,0 +1,93 @@
+/* an_context.h: state of one rank's analysis shared by the replay and pattern files: the
+ * trace, the analysis communicator, the severity matrix (metric x call path, values that
+ * include their sub-patterns; an_report_cube.c makes them exclusive as Scalasca's report
+ * does) and the counters of what could not be analysed. */
+#ifndef SCOREP_AN_CONTEXT_H
+#define SCOREP_AN_CONTEXT_H
+
+#include "analysis/an_metrics.h"
+#include "analysis/an_trace.h"
+
+#include <mpi.h>
+
+/* A wait state of this rank as a synchronisation point for the critical path: the wait ended
+ * at WAIT_END (this rank's time) because PEER reached PEER_TIME then (the sender entered its
+ * send, the receiver posted its receive, the last rank entered the collective). */
+typedef struct {
+    uint64_t wait_end, peer_time;
+    uint64_t wait_begin; /* the waiting call's enter */
+    uint32_t peer;       /* world rank */
+    uint32_t cnode;      /* the waiting call */
+} an_sync;
+
+/* A point-to-point wait state of this rank for the delay analysis (an_delay.c): the message
+ * (its identity), which rank caused the wait, how long it was, and this rank's event (the
+ * receive or probe of a Late Sender; the send of a Late Receiver and the call that waited). */
+typedef struct {
+    uint64_t msg_id;
+    uint32_t comm, from, to, tag;
+    uint32_t kind; /* 0 Late Sender, 1 Late Receiver */
+    uint32_t event, completion;
+    int probed; /* Late Receiver: the receiver probed the message (the send is a sync point) */
+    double wait;
+} an_wait_rec;
+
+typedef struct {
+    an_trace *t;
+    MPI_Comm comm; /* the analysis processes: rank r analyses trace rank r */
+    int rank, size;
+    double *sev;       /* [metric * n_cnodes + cnode] */
+    size_t n_cnodes;   /* columns of sev (the trace's call paths) */
+    uint64_t *exit_of; /* [event index of an ENTER] = time of its LEAVE */
+    double tick;       /* seconds per tick */
+    /* diagnostics (this rank's part; an_analyze sums them) */
+    uint64_t ccv_p2p, ccv_coll; /* clock condition violations found */
+    uint64_t unmatched_sends, unmatched_recvs;
+    uint64_t skipped_inter_colls; /* collectives on intercommunicators: not replayed */
+    /* the wait states as synchronisation points (an_critical_path.c sorts them) */
+    an_sync *sync;
+    size_t n_sync, cap_sync;
+    int sync_oom;
+    an_wait_rec *waits;
+    size_t n_waits, cap_waits;
+} an_ctx;
+
+static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
+{
+    if (cnode != AN_NONE)
+        c->sev[(size_t)m * c->n_cnodes + cnode] += v;
+}
+
+/* enter and exit time of the call that encloses event i (0 when there is none) */
+static inline uint64_t an_call_enter(const an_ctx *c, const an_event *e)
+{
+    return e->enter == AN_NONE ? e->time : c->t->events[e->enter].time;
+}
+static inline uint64_t an_call_exit(const an_ctx *c, const an_event *e)
+{
+    return e->enter == AN_NONE ? e->time : c->exit_of[e->enter];
+}
+static inline uint32_t an_call_flags(const an_ctx *c, const an_event *e)
+{
+    return e->enter == AN_NONE ? 0 : c->t->regions[c->t->events[e->enter].region].cls;
+}
+static inline double an_sec(const an_ctx *c, int64_t ticks)
+{
+    return (double)ticks * c->tick;
+}
+
+/* records a wait state of this rank that ended at WAIT_END, caused by PEER at PEER_TIME */
+void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cnode, uint32_t peer,
+                 uint64_t peer_time);
+/* records a point-to-point wait state for the delay analysis */
+void an_wait_add(an_ctx *c, const an_wait_rec *w);
+
+/* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
+ * Collective over c->comm: every rank calls every pass. */
+int an_pattern_time(an_ctx *c, char *err, size_t len);
+int an_replay_p2p(an_ctx *c, char *err, size_t len);
+int an_replay_coll(an_ctx *c, char *err, size_t len);
+int an_critical_path(an_ctx *c, char *err, size_t len);
+int an_delay(an_ctx *c, char *err, size_t len);
+
+#endif

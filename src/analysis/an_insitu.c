@@ -1,0 +1,80 @@
+/* an_insitu.c: the in-situ analysis (SCOREP_ENABLE_ANALYSIS=true with tracing): at
+ * MPI_Finalize, after the definitions are unified and before the results are written, every
+ * rank analyses its in-memory trace over the program's MPI (a duplicate of MPI_COMM_WORLD)
+ * and rank 0 writes scout.cubex into the experiment directory; with
+ * SCOREP_ANALYSIS_TRACE_FILE=false the trace file is then not written. The MPI adapter
+ * registers it (scorep_analysis_insitu_setup) when MPI is initialised. */
+#include "analysis/an_insitu.h"
+#include "analysis/an_load.h"
+#include "analysis/analysis.h"
+#include "core/location.h"
+#include "core/runtime.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static const scorep_location *master(void)
+{
+    for (const scorep_location *l = scorep_location_first(); l; l = l->next)
+        if (l->id == 0)
+            return l;
+    return NULL;
+}
+
+static int insitu(const char *dir, const struct scorep_unified_s *u)
+{
+    int rank, size;
+    MPI_Comm comm;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS)
+        return 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    double t0 = PMPI_Wtime();
+    char err[512] = "", path[4200];
+    snprintf(path, sizeof path, "%s/scout.cubex", dir);
+    an_trace t;
+    const scorep_location *l = master();
+    int rc = l ? an_load_buffer(l, u, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err) : -1;
+    if (!l) {
+        memset(&t, 0, sizeof t);
+        snprintf(err, sizeof err, "rank %d has no master-thread location", rank);
+    }
+    int bad = rc != 0, any;
+    PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+    an_options opt = {"in situ", rank == 0 ? stderr : NULL, 0, 0, 0, 0};
+    if (!any) {
+        rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
+    } else {
+        if (bad)
+            fprintf(stderr, "[Score-P] in-situ analysis: %s\n", err);
+        rc = -1;
+    }
+    if (rank == 0) {
+        if (rc == 0)
+            fprintf(stderr,
+                    "[Score-P] in-situ analysis: %llu clock condition violations; %.3f s; "
+                    "wrote %s\n",
+                    (unsigned long long)opt.ccv, PMPI_Wtime() - t0, path);
+        else if (!any)
+            fprintf(stderr, "[Score-P] in-situ analysis failed: %s (the trace is written)\n", err);
+    }
+    an_trace_free(&t);
+    PMPI_Comm_free(&comm);
+    /* the trace file is skipped only when the analysis succeeded (on every rank alike) */
+    return rc == 0 && !scorep_cfg.analysis_trace_file ? 1 : 0;
+}
+
+void scorep_analysis_insitu_setup(void)
+{
+    static int done;
+    if (done || !scorep_cfg.enable_analysis)
+        return;
+    done = 1;
+    if (!scorep_cfg.enable_tracing) {
+        scorep_warn("SCOREP_ENABLE_ANALYSIS needs SCOREP_ENABLE_TRACING=true: no analysis");
+        return;
+    }
+    if (scorep_runtime_at_write(insitu) != 0)
+        scorep_warn("the in-situ analysis could not be registered: no analysis");
+}

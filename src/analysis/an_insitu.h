@@ -1,0 +1,8 @@
+/* an_insitu.h: the in-situ analysis's registration (an_insitu.c), called by the MPI adapter
+ * once MPI is initialised. */
+#ifndef SCOREP_AN_INSITU_H
+#define SCOREP_AN_INSITU_H
+
+void scorep_analysis_insitu_setup(void);
+
+#endif

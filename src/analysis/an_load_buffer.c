@@ -1,0 +1,265 @@
+/* an_load_buffer.c: in-situ input of the analysis: this process's master-thread location
+ * straight from its in-memory trace buffer (records spilled by a flush first, then the
+ * buffer merged by time, as the trace writer reads them), with the unified definitions' ids
+ * and the clock offsets applied as OTF2's reader applies them to the written trace
+ * (scorep_clock_to_root): the post-mortem analysis of the same run sees the same events. */
+#include "analysis/an_load.h"
+#include "core/clock_sync.h"
+#include "core/flush.h"
+#include "core/location.h"
+#include "core/timer.h"
+#include "defs/unify.h"
+
+#include <otf2/OTF2_Definitions.h>
+#include <otf2/OTF2_GeneralDefinitions.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    an_trace *t;
+    const scorep_unified *u;
+    uint32_t *stack;
+    size_t depth, cap;
+    uint64_t last;            /* last raw timestamp (the writer keeps them increasing) */
+    const buf_mpi_rec *probe; /* a probe record waiting for its Leave */
+    int oom, nesting_error;
+} bl;
+
+static uint32_t map(const bl *b, int kind, uint32_t local)
+{
+    return local < b->u->n_local[kind] ? b->u->map[kind][local] : AN_NONE;
+}
+
+static uint32_t world(const bl *b, uint32_t comm, uint32_t peer)
+{
+    if (comm == AN_NONE || comm >= b->t->n_comms || peer >= b->t->comms[comm].n)
+        return AN_NONE;
+    return b->t->comms[comm].ranks[peer];
+}
+
+static an_event *push(bl *b, uint64_t ts, an_event_kind kind)
+{
+    an_event *e = an_event_append(b->t);
+    if (!e) {
+        b->oom = 1;
+        return NULL;
+    }
+    e->time = scorep_clock_to_root(ts);
+    e->kind = kind;
+    if (b->depth) {
+        e->enter = b->stack[b->depth - 1];
+        e->cnode = b->t->events[e->enter].cnode;
+    }
+    if (kind != AN_ENTER && kind != AN_LEAVE)
+        b->t->has_mpi = 1;
+    return e;
+}
+
+static void enter(bl *b, uint64_t ts, uint32_t local)
+{
+    uint32_t region = map(b, U_REGION, local);
+    uint32_t parent = b->depth ? b->t->events[b->stack[b->depth - 1]].cnode : AN_NONE;
+    an_event *e = push(b, ts, AN_ENTER);
+    if (!e)
+        return;
+    e->region = region;
+    if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE) {
+        b->oom = 1;
+        return;
+    }
+    if (b->depth == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        uint32_t *n = realloc(b->stack, cap * sizeof *n);
+        if (!n) {
+            b->oom = 1;
+            return;
+        }
+        b->stack = n;
+        b->cap = cap;
+    }
+    b->stack[b->depth++] = (uint32_t)(b->t->n_events - 1);
+}
+
+static void leave(bl *b, uint64_t ts, uint32_t region)
+{
+    if (!b->depth || b->t->events[b->stack[b->depth - 1]].region != region) {
+        b->nesting_error = 1;
+        return;
+    }
+    if (b->probe) { /* the probe's attributes belong to this Leave (trace_otf2.c) */
+        const buf_mpi_rec *r = b->probe;
+        an_event *p = push(b, ts, AN_PROBE);
+        if (!p)
+            return;
+        p->comm = map(b, U_COMM, r->comm);
+        p->peer = world(b, p->comm, r->peer);
+        p->tag = r->tag;
+        p->msg_id = r->msg_id;
+        p->request = r->handle;
+        b->probe = NULL;
+    }
+    an_event *e = push(b, ts, AN_LEAVE);
+    if (!e)
+        return;
+    e->region = region;
+    b->depth--;
+}
+
+static void mpi(bl *b, uint64_t ts, const buf_mpi_rec *r)
+{
+    static const an_event_kind kinds[] = {
+        [BUF_MPI_SEND] = AN_SEND,
+        [BUF_MPI_RECV] = AN_RECV,
+        [BUF_MPI_ISEND] = AN_ISEND,
+        [BUF_MPI_IRECV] = AN_IRECV,
+        [BUF_MPI_ISEND_COMPLETE] = AN_ISEND_COMPLETE,
+        [BUF_MPI_IRECV_REQUEST] = AN_IRECV_REQUEST,
+        [BUF_MPI_COLL_END] = AN_COLL_END,
+    };
+    switch (r->type) {
+    case BUF_MPI_PROBE:
+        b->probe = r;
+        return;
+    case BUF_MPI_SEND:
+    case BUF_MPI_RECV:
+    case BUF_MPI_ISEND:
+    case BUF_MPI_IRECV:
+    case BUF_MPI_ISEND_COMPLETE:
+    case BUF_MPI_IRECV_REQUEST:
+    case BUF_MPI_COLL_END:
+        break;
+    default:
+        return;
+    }
+    an_event *e = push(b, ts, kinds[r->type]);
+    if (!e)
+        return;
+    e->request = r->request;
+    if (r->type == BUF_MPI_ISEND_COMPLETE || r->type == BUF_MPI_IRECV_REQUEST)
+        return;
+    e->comm = map(b, U_COMM, r->comm);
+    e->bytes = r->bytes;
+    e->tag = r->tag;
+    if (r->type == BUF_MPI_COLL_END) {
+        e->peer = r->peer == UINT32_MAX ? AN_NONE : world(b, e->comm, r->peer);
+        e->bytes2 = r->bytes2;
+        return;
+    }
+    e->peer = world(b, e->comm, r->peer);
+    e->msg_id = r->msg_id;
+}
+
+static void item(void *ctx, const buf_item *it)
+{
+    bl *b = ctx;
+    if (b->oom || b->nesting_error)
+        return;
+    b->last = it->ts > b->last ? it->ts : b->last;
+    if (it->mpi) {
+        mpi(b, it->ts, it->mpi);
+        return;
+    }
+    switch (it->type) {
+    case BUF_ENTER:
+        enter(b, it->ts, it->a);
+        break;
+    case BUF_LEAVE:
+        leave(b, it->ts, map(b, U_REGION, it->a));
+        break;
+    case BUF_EV_BUFFER_FLUSH:
+    case BUF_EV_MEASUREMENT_ON:
+    case BUF_EV_MEASUREMENT_OFF:
+        b->t->reduced = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* the OTF2 role the trace writer writes for a region (trace_otf2.c), for the classification */
+static int role_of(scorep_role r)
+{
+    switch (r) {
+    case SCOREP_ROLE_POINT2POINT:
+        return OTF2_REGION_ROLE_POINT2POINT;
+    case SCOREP_ROLE_COLL_ONE2ALL:
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case SCOREP_ROLE_COLL_ALL2ONE:
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case SCOREP_ROLE_COLL_ALL2ALL:
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case SCOREP_ROLE_COLL_OTHER:
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    case SCOREP_ROLE_BARRIER:
+        return OTF2_REGION_ROLE_BARRIER;
+    default:
+        return OTF2_REGION_ROLE_FUNCTION;
+    }
+}
+
+static int defs(an_trace *t, const scorep_unified *u)
+{
+    t->n_regions = u->n[U_REGION];
+    t->n_comms = u->n[U_COMM];
+    t->regions = calloc(t->n_regions + 1, sizeof *t->regions);
+    t->comms = calloc(t->n_comms + 1, sizeof *t->comms);
+    if (!t->regions || !t->comms)
+        return -1;
+    for (size_t i = 0; i < t->n_regions; i++) {
+        const scorep_region_def *r = &u->regions[i];
+        t->regions[i].name = r->name;
+        t->regions[i].paradigm =
+            r->paradigm == SCOREP_PARADIGM_MPI ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+        t->regions[i].role = role_of(r->role);
+    }
+    for (size_t c = 0; c < t->n_comms; c++) {
+        const scorep_comm_def *d = &u->comms[c];
+        an_comm *k = &t->comms[c];
+        if (!(k->ranks = malloc((d->size ? d->size : 1) * sizeof *k->ranks)))
+            return -1;
+        memcpy(k->ranks, d->members, d->size * sizeof *k->ranks);
+        k->n = d->size;
+        k->inter = d->is_inter;
+        k->defined = 1;
+    }
+    return 0;
+}
+
+int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t rank,
+                   uint32_t n_procs, an_trace *t, char *err, size_t len)
+{
+    memset(t, 0, sizeof *t);
+    t->rank = rank;
+    t->n_ranks = n_procs;
+    t->resolution = scorep_timer_resolution();
+    if (defs(t, u) != 0) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    bl b = {.t = t, .u = u};
+    const scorep_buffer *buf = &l->buffer;
+    int rc = scorep_flush_replay(buf, item, &b);
+    buf_merge *m = buf_merge_new(buf);
+    buf_item it;
+    while (m && buf_merge_next(m, &it))
+        item(&b, &it);
+    buf_merge_free(m);
+    /* calls still open when recording ended close there, as the trace writer closes them */
+    uint64_t close_ts = buf->full ? buf->full_ts : l->end_ts;
+    while (!b.oom && !b.nesting_error && b.depth) {
+        b.last = close_ts > b.last ? close_ts : b.last + 1;
+        leave(&b, b.last, t->events[b.stack[b.depth - 1]].region);
+    }
+    free(b.stack);
+    t->reduced |= buf->full || buf->n_log > 0 || buf->n_flushes > 0;
+    if (b.oom || !m || rc != 0) {
+        snprintf(err, len, "out of memory reading the trace buffer of rank %u", rank);
+        return -1;
+    }
+    if (b.nesting_error) {
+        snprintf(err, len, "the trace buffer of rank %u is not properly nested", rank);
+        return -1;
+    }
+    return 0;
+}

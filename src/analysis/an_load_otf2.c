@@ -1,0 +1,671 @@
+/* an_load_otf2.c: post-mortem input of the analysis: reads the global definitions of an OTF2
+ * archive and the events of this rank's master-thread location only (OTF2's reader with one
+ * selected location), into the event model of an_trace.h. The location of rank r is member r
+ * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
+#include "analysis/an_load.h"
+
+#include <malloc.h>
+#include <otf2/otf2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_MSGID, A_PSRC, A_PTAG, A_PCOMM, A_HANDLE, A_N };
+static const char *const attr_names[A_N] = {"mpi_message_id", "mpi_probe_source", "mpi_probe_tag",
+                                            "mpi_probe_comm", "mpi_message_handle"};
+
+typedef struct {
+    uint64_t *members;
+    uint32_t n;
+    int type, paradigm;
+} ld_group;
+
+typedef struct {
+    an_trace *t;
+    ld_group *groups;
+    size_t n_groups;
+    uint32_t *comm_group; /* per comm: its group (AN_NONE: undefined) */
+    int *comm_inter;
+    size_t n_comm;
+    uint32_t attr[A_N]; /* attribute refs by meaning, AN_NONE if not defined */
+    uint64_t *mpi_locations;
+    uint32_t n_mpi_locations;
+    uint64_t n_locations_defined;
+    uint64_t my_location, my_events_announced;
+    uint32_t *stack; /* indices of open ENTER events */
+    size_t depth, cap_stack;
+    int oom, nesting_error, flushes;
+} ld;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    void *n = realloc(*p, c * size);
+    if (!n)
+        return -1;
+    memset((char *)n + *cap * size, 0, (c - *cap) * size);
+    *p = n;
+    *cap = c;
+    return 0;
+}
+
+#define GROW(l, arr, cnt, idx)                                                                     \
+    do {                                                                                           \
+        size_t _cap = (cnt);                                                                       \
+        if (grow((void **)&(arr), &_cap, (size_t)(idx) + 1, sizeof *(arr)) != 0) {                 \
+            (l)->oom = 1;                                                                          \
+            return OTF2_CALLBACK_INTERRUPT;                                                        \
+        }                                                                                          \
+        (cnt) = _cap;                                                                              \
+    } while (0)
+
+/* ------------------------------------------------------------------ definitions */
+static OTF2_CallbackCode d_string(void *u, OTF2_StringRef self, const char *s)
+{
+    ld *l = u;
+    GROW(l, l->t->strings, l->t->n_strings, self);
+    free(l->t->strings[self]);
+    if (!(l->t->strings[self] = strdup(s))) {
+        l->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static const char *str(const ld *l, uint32_t ref)
+{
+    return ref < l->t->n_strings && l->t->strings[ref] ? l->t->strings[ref] : "";
+}
+
+static OTF2_CallbackCode d_clock(void *u, uint64_t res, uint64_t off, uint64_t len,
+                                 uint64_t realtime)
+{
+    (void)len;
+    (void)realtime;
+    ld *l = u;
+    l->t->resolution = res;
+    l->t->global_offset = off;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                  OTF2_StringRef canon, OTF2_StringRef descr, OTF2_RegionRole role,
+                                  OTF2_Paradigm paradigm, OTF2_RegionFlag flags,
+                                  OTF2_StringRef file, uint32_t b, uint32_t e)
+{
+    (void)canon;
+    (void)descr;
+    (void)flags;
+    (void)file;
+    (void)b;
+    (void)e;
+    ld *l = u;
+    GROW(l, l->t->regions, l->t->n_regions, self);
+    l->t->regions[self] = (an_region){str(l, name), role, paradigm, 0};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                 OTF2_GroupType type, OTF2_Paradigm p, OTF2_GroupFlag f, uint32_t n,
+                                 const uint64_t *members)
+{
+    (void)name;
+    (void)f;
+    ld *l = u;
+    GROW(l, l->groups, l->n_groups, self);
+    ld_group *g = &l->groups[self];
+    free(g->members);
+    if (!(g->members = malloc((n ? n : 1) * sizeof *members))) {
+        l->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (n)
+        memcpy(g->members, members, n * sizeof *members);
+    g->n = n;
+    g->type = type;
+    g->paradigm = p;
+    if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && p == OTF2_PARADIGM_MPI) {
+        l->mpi_locations = g->members;
+        l->n_mpi_locations = n;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag f)
+{
+    (void)name;
+    (void)parent;
+    (void)f;
+    ld *l = u;
+    size_t n = l->n_comm;
+    GROW(l, l->comm_group, n, self);
+    GROW(l, l->comm_inter, l->n_comm, self);
+    for (size_t i = n; i < l->n_comm; i++)
+        l->comm_group[i] = AN_NONE;
+    l->comm_group[self] = group;
+    l->comm_inter[self] = 0;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_inter(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
+                                 OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag f)
+{
+    (void)b;
+    (void)common;
+    OTF2_CallbackCode rc = d_comm(u, self, name, a, OTF2_UNDEFINED_COMM, f);
+    if (rc == OTF2_CALLBACK_SUCCESS)
+        ((ld *)u)->comm_inter[self] = 1;
+    return rc;
+}
+
+static OTF2_CallbackCode d_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
+                                OTF2_StringRef descr, OTF2_Type type)
+{
+    (void)descr;
+    (void)type;
+    ld *l = u;
+    for (int i = 0; i < A_N; i++)
+        if (strcmp(str(l, name), attr_names[i]) == 0)
+            l->attr[i] = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
+                                    OTF2_LocationType type, uint64_t events,
+                                    OTF2_LocationGroupRef group)
+{
+    (void)name;
+    (void)type;
+    (void)group;
+    ld *l = u;
+    l->n_locations_defined++;
+    if (self == l->my_location)
+        l->my_events_announced = events;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ events */
+static uint32_t world_rank(const ld *l, uint32_t comm, uint32_t peer)
+{
+    if (comm >= l->t->n_comms || !l->t->comms[comm].defined || peer >= l->t->comms[comm].n)
+        return AN_NONE;
+    return l->t->comms[comm].ranks[peer];
+}
+
+static an_event *push(ld *l, uint64_t time, an_event_kind kind)
+{
+    an_event *e = an_event_append(l->t);
+    if (!e) {
+        l->oom = 1;
+        return NULL;
+    }
+    e->time = time;
+    e->kind = kind;
+    if (l->depth) {
+        e->enter = l->stack[l->depth - 1];
+        e->cnode = l->t->events[e->enter].cnode;
+    }
+    if (kind != AN_ENTER && kind != AN_LEAVE)
+        l->t->has_mpi = 1;
+    return e;
+}
+
+static int attr_u64(const ld *l, OTF2_AttributeList *a, int which, uint64_t *v)
+{
+    if (!a || l->attr[which] == AN_NONE || !OTF2_AttributeList_TestAttributeByID(a, l->attr[which]))
+        return 0;
+    OTF2_Type type;
+    OTF2_AttributeValue val;
+    if (OTF2_AttributeList_GetAttributeByID(a, l->attr[which], &type, &val) != OTF2_SUCCESS)
+        return 0;
+    switch (type) {
+    case OTF2_TYPE_UINT32:
+        *v = val.uint32;
+        break;
+    case OTF2_TYPE_COMM:
+        *v = val.commRef;
+        break;
+    default:
+        *v = val.uint64;
+    }
+    return 1;
+}
+
+static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    ld *l = u;
+    uint32_t parent = l->depth ? l->t->events[l->stack[l->depth - 1]].cnode : AN_NONE;
+    an_event *e = push(l, t, AN_ENTER);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->region = region;
+    e->cnode = an_cnode_get(l->t, parent, region);
+    if (e->cnode == AN_NONE) {
+        l->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    size_t cap = l->cap_stack;
+    if (grow((void **)&l->stack, &cap, l->depth + 1, sizeof *l->stack) != 0) {
+        l->oom = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    l->cap_stack = cap;
+    l->stack[l->depth++] = (uint32_t)(l->t->n_events - 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, OTF2_RegionRef region)
+{
+    (void)loc;
+    (void)pos;
+    ld *l = u;
+    if (!l->depth || l->t->events[l->stack[l->depth - 1]].region != region) {
+        l->nesting_error = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    uint64_t src, tag, comm, id = 0, handle = 0;
+    if (attr_u64(l, a, A_PSRC, &src) && attr_u64(l, a, A_PTAG, &tag) &&
+        attr_u64(l, a, A_PCOMM, &comm)) {
+        an_event *p = push(l, t, AN_PROBE);
+        if (!p)
+            return OTF2_CALLBACK_INTERRUPT;
+        attr_u64(l, a, A_MSGID, &id);
+        attr_u64(l, a, A_HANDLE, &handle);
+        p->comm = (uint32_t)comm;
+        p->peer = world_rank(l, (uint32_t)comm, (uint32_t)src);
+        p->tag = (uint32_t)tag;
+        p->msg_id = id;
+        p->request = handle;
+    }
+    an_event *e = push(l, t, AN_LEAVE);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->region = region;
+    l->depth--;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode p2p(ld *l, uint64_t t, an_event_kind kind, OTF2_AttributeList *a,
+                             uint32_t peer, uint32_t comm, uint32_t tag, uint64_t len, uint64_t req)
+{
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->comm = comm;
+    e->peer = world_rank(l, comm, peer);
+    e->tag = tag;
+    e->bytes = len;
+    e->request = req;
+    attr_u64(l, a, A_MSGID, &e->msg_id);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_send(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                uint64_t len)
+{
+    (void)loc;
+    (void)pos;
+    return p2p(u, t, AN_SEND, a, peer, c, tag, len, 0);
+}
+
+static OTF2_CallbackCode e_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                uint64_t len)
+{
+    (void)loc;
+    (void)pos;
+    return p2p(u, t, AN_RECV, a, peer, c, tag, len, 0);
+}
+
+static OTF2_CallbackCode e_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len, uint64_t req)
+{
+    (void)loc;
+    (void)pos;
+    return p2p(u, t, AN_ISEND, a, peer, c, tag, len, req);
+}
+
+static OTF2_CallbackCode e_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef c, uint32_t tag,
+                                 uint64_t len, uint64_t req)
+{
+    (void)loc;
+    (void)pos;
+    return p2p(u, t, AN_IRECV, a, peer, c, tag, len, req);
+}
+
+static OTF2_CallbackCode request_event(ld *l, uint64_t t, an_event_kind kind, uint64_t req)
+{
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->request = req;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *a, uint64_t req)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return request_event(u, t, AN_ISEND_COMPLETE, req);
+}
+
+static OTF2_CallbackCode e_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *a, uint64_t req)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return request_event(u, t, AN_IRECV_REQUEST, req);
+}
+
+static OTF2_CallbackCode e_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                    OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef c,
+                                    uint32_t root, uint64_t sent, uint64_t received)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    ld *l = u;
+    an_event *e = push(l, t, AN_COLL_END);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->comm = c;
+    e->tag = op;
+    e->peer = root == OTF2_UNDEFINED_UINT32 ? AN_NONE : world_rank(l, c, root);
+    e->bytes = sent;
+    e->bytes2 = received;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_flush(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, OTF2_TimeStamp stop)
+{
+    (void)loc;
+    (void)pos;
+    (void)t;
+    (void)a;
+    (void)stop;
+    ((ld *)u)->flushes++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_onoff(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                 OTF2_AttributeList *a, OTF2_MeasurementMode mode)
+{
+    (void)loc;
+    (void)pos;
+    (void)t;
+    (void)a;
+    (void)mode;
+    ((ld *)u)->flushes++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ driver */
+static char otf2_error[256]; /* OTF2's first complaint while loading: kept off stderr */
+
+static OTF2_ErrorCode keep_error(void *u, const char *file, uint64_t line, const char *func,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)u;
+    (void)file;
+    (void)line;
+    (void)func;
+    if (!otf2_error[0]) {
+        int n = snprintf(otf2_error, sizeof otf2_error, "%s", OTF2_Error_GetDescription(code));
+        if (fmt && *fmt && n > 0 && (size_t)n + 3 < sizeof otf2_error) {
+            strcat(otf2_error, ": ");
+            vsnprintf(otf2_error + n + 2, sizeof otf2_error - (size_t)n - 2, fmt, va);
+        }
+    }
+    return code;
+}
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
+{
+    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
+    if (!gdr || !dc) {
+        OTF2_GlobalDefReaderCallbacks_Delete(dc);
+        return fail(err, len, "cannot read the global definitions");
+    }
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, d_string);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, d_clock);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, d_inter);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attr);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
+    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
+    uint64_t n;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_GlobalDefReaderCallbacks_Delete(dc);
+    OTF2_Reader_CloseGlobalDefReader(r, gdr);
+    if (l->oom)
+        return fail(err, len, "out of memory reading the definitions");
+    if (rc != OTF2_SUCCESS)
+        return fail(err, len, "the global definitions are unreadable (%s)",
+                    OTF2_Error_GetDescription(rc));
+    if (l->t->resolution == 0)
+        return fail(err, len, "the trace has no clock properties");
+    return 0;
+}
+
+/* communicators as lists of world ranks: a COMM_GROUP's members index MPI's COMM_LOCATIONS
+ * group, whose member r is the location of rank r */
+static int resolve_comms(ld *l, char *err, size_t len)
+{
+    an_trace *t = l->t;
+    t->n_comms = l->n_comm;
+    if (!(t->comms = calloc(l->n_comm ? l->n_comm : 1, sizeof *t->comms)))
+        return fail(err, len, "out of memory");
+    for (size_t c = 0; c < l->n_comm; c++) {
+        uint32_t g = l->comm_group[c];
+        if (g == AN_NONE || g >= l->n_groups)
+            continue;
+        const ld_group *gr = &l->groups[g];
+        an_comm *k = &t->comms[c];
+        if (!(k->ranks = malloc((gr->n ? gr->n : 1) * sizeof *k->ranks)))
+            return fail(err, len, "out of memory");
+        for (uint32_t i = 0; i < gr->n; i++)
+            k->ranks[i] = gr->members[i] < t->n_ranks ? (uint32_t)gr->members[i] : AN_NONE;
+        k->n = gr->n;
+        k->inter = l->comm_inter[c];
+        k->defined = 1;
+    }
+    return 0;
+}
+
+static OTF2_CallbackCode count_marker(void *u, OTF2_TimeStamp t, OTF2_TimeStamp d, OTF2_MarkerRef m,
+                                      OTF2_MarkerScope scope, uint64_t ref, const char *text)
+{
+    (void)t;
+    (void)d;
+    (void)m;
+    (void)scope;
+    (void)ref;
+    (void)text;
+    ++*(uint64_t *)u;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* the runtime marks every reduction of a trace (trace_reduction.c): any marker means that
+ * events are missing somewhere */
+static uint64_t count_markers(OTF2_Reader *r)
+{
+    uint64_t n = 0, read;
+    OTF2_MarkerReader *mr = OTF2_Reader_GetMarkerReader(r);
+    OTF2_MarkerReaderCallbacks *cb = OTF2_MarkerReaderCallbacks_New();
+    if (mr && cb) {
+        OTF2_MarkerReaderCallbacks_SetMarkerCallback(cb, count_marker);
+        OTF2_Reader_RegisterMarkerCallbacks(r, mr, cb, &n);
+        OTF2_Reader_ReadAllMarkers(r, mr, &read);
+    }
+    OTF2_MarkerReaderCallbacks_Delete(cb);
+    if (mr)
+        OTF2_Reader_CloseMarkerReader(r, mr);
+    otf2_error[0] = '\0'; /* no marker file is no error */
+    return n;
+}
+
+static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
+{
+    OTF2_Reader_SelectLocation(r, l->my_location);
+    if (OTF2_Reader_OpenDefFiles(r) != OTF2_SUCCESS || OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS)
+        return fail(err, len, "cannot open the files of location %llu",
+                    (unsigned long long)l->my_location);
+    OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, l->my_location);
+    if (d) { /* its clock offsets: the event reader applies them */
+        OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
+        uint64_t n;
+        OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
+        OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+        OTF2_Reader_CloseDefReader(r, d);
+        OTF2_DefReaderCallbacks_Delete(lc);
+        if (rc != OTF2_SUCCESS)
+            return fail(err, len, "the local definitions of rank %u are unreadable (%s)",
+                        l->t->rank, OTF2_Error_GetDescription(rc));
+    }
+    OTF2_Reader_CloseDefFiles(r);
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, l->my_location);
+    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
+    if (!er || !ec) {
+        OTF2_EvtReaderCallbacks_Delete(ec);
+        return fail(err, len, "cannot read the events of rank %u", l->t->rank);
+    }
+    OTF2_EvtReaderCallbacks_SetEnterCallback(ec, e_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(ec, e_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, e_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, e_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, e_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(ec, e_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, e_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, e_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, e_coll_end);
+    OTF2_EvtReaderCallbacks_SetBufferFlushCallback(ec, e_flush);
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
+    OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
+    uint64_t n;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, er, &n);
+    OTF2_EvtReaderCallbacks_Delete(ec);
+    OTF2_Reader_CloseEvtReader(r, er);
+    OTF2_Reader_CloseEvtFiles(r);
+    if (l->oom)
+        return fail(err, len, "out of memory reading the events of rank %u", l->t->rank);
+    if (l->nesting_error)
+        return fail(err, len, "the events of rank %u are not properly nested", l->t->rank);
+    if (rc != OTF2_SUCCESS || n < l->my_events_announced)
+        return fail(err, len,
+                    "the events of rank %u end early: %llu of the %llu its definitions "
+                    "announce (truncated trace?)",
+                    l->t->rank, (unsigned long long)n, (unsigned long long)l->my_events_announced);
+    l->t->reduced |= l->flushes > 0;
+    return 0;
+}
+
+static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                size_t len);
+
+int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                 size_t len)
+{
+    otf2_error[0] = '\0';
+    /* as trace_model.c: OTF2 3.0 reads a truncated chunk's header past the file's bytes from
+     * its chunk buffer; fresh zeroed pages make that a clean "no chunk header" error */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
+    int rc = load(anchor, rank, n_procs, t, err, len);
+    OTF2_Error_RegisterCallback(old, NULL);
+    if (rc && otf2_error[0]) {
+        size_t n = strlen(err);
+        snprintf(err + n, len - n, " (OTF2: %s)", otf2_error);
+    }
+    return rc;
+}
+
+static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                size_t len)
+{
+    memset(t, 0, sizeof *t);
+    t->rank = rank;
+    ld l = {.t = t};
+    for (int i = 0; i < A_N; i++)
+        l.attr[i] = AN_NONE;
+    OTF2_Reader *r = OTF2_Reader_Open(anchor);
+    if (!r)
+        return fail(err, len, "%s is not an OTF2 archive", anchor);
+    int rc = OTF2_Reader_SetSerialCollectiveCallbacks(r) != OTF2_SUCCESS
+                 ? fail(err, len, "cannot set up the OTF2 reader")
+                 : read_globals(r, &l, err, len);
+    if (!rc && !l.mpi_locations)
+        rc = fail(err, len,
+                  "the trace has no MPI ranks (no MPI COMM_LOCATIONS group): "
+                  "the analysis needs a trace of an MPI program");
+    if (!rc) {
+        t->n_ranks = l.n_mpi_locations;
+        if (t->n_ranks != n_procs)
+            rc = fail(err, len,
+                      "the trace has %u MPI ranks but the analysis runs with %u processes: "
+                      "run it as mpirun -np %u scorep-analyze ...",
+                      t->n_ranks, n_procs, t->n_ranks);
+    }
+    if (!rc) {
+        l.my_location = l.mpi_locations[rank];
+        t->reduced = count_markers(r) > 0;
+        /* the location definitions were read before my_location was known: read the count
+         * announced for it from a second pass over the definitions would be costly; the
+         * def callback recorded it only if it came after the group, so look it up again */
+        rc = resolve_comms(&l, err, len);
+    }
+    OTF2_Reader_Close(r);
+    if (!rc) { /* a fresh reader for the events (OTF2 wants the selection before opening) */
+        if (!(r = OTF2_Reader_Open(anchor)))
+            return fail(err, len, "%s is not an OTF2 archive", anchor);
+        OTF2_Reader_SetSerialCollectiveCallbacks(r);
+        OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
+        OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
+        OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
+        OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, &l);
+        uint64_t n;
+        OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+        OTF2_GlobalDefReaderCallbacks_Delete(dc);
+        OTF2_Reader_CloseGlobalDefReader(r, gdr);
+        rc = read_my_events(r, &l, err, len);
+        OTF2_Reader_Close(r);
+    }
+    for (size_t i = 0; i < l.n_groups; i++)
+        free(l.groups[i].members);
+    free(l.groups);
+    free(l.comm_group);
+    free(l.comm_inter);
+    free(l.stack);
+    if (!rc && l.depth)
+        rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
+                  l.depth);
+    return rc;
+}

@@ -1,0 +1,131 @@
+/* an_pattern_p2p.c: point-to-point wait states as Scalasca defines them (scout's MPI.pattern):
+ * Late Sender (receives, completions, and blocking probes: the probe that waited holds the
+ * wait, the receive after it waits no more), Late Sender / wrong order (a later-sent message
+ * was waited for while an earlier one was ready), Late Receiver (a blocking send or the
+ * MPI_Wait of an Isend waiting for its receive to be posted), and the message counts. */
+#include "analysis/an_p2p.h"
+#include "analysis/an_regions.h"
+
+#include <string.h>
+
+static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
+{
+    int k = 0;
+    for (int i = 0; i < s->n_ring; i++) {
+        struct ls_instance *ls = &s->ring[i];
+        if (ls->send_time > send->send_time) {
+            an_add(c, M_MPI_LATESENDER_WO, ls->cnode, ls->idle);
+            an_add(c, ls->from == send->key.from ? M_MPI_LSWO_SAME : M_MPI_LSWO_DIFFERENT,
+                   ls->cnode, ls->idle);
+            if (ls->counted)
+                an_add(c, M_MPI_CLSWO_COUNT, ls->cnode, 1);
+        } else {
+            s->ring[k++] = *ls;
+        }
+    }
+    s->n_ring = k;
+}
+
+static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls)
+{
+    an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
+    an_sync_add(c, ls->wait_begin, ls->wait_end, ls->cnode, ls->from, ls->send_enter);
+    an_wait_rec w = {ls->key.msg_id, ls->key.comm, ls->key.from,
+                     ls->key.to,     ls->key.tag,  0,
+                     ls->event,      AN_NONE,      0,
+                     ls->idle};
+    an_wait_add(c, &w);
+    if (ls->counted)
+        an_add(c, M_MPI_CLS_COUNT, ls->cnode, 1);
+    if (s->n_ring == (int)(sizeof s->ring / sizeof s->ring[0])) {
+        memmove(s->ring, s->ring + 1, (size_t)(s->n_ring - 1) * sizeof s->ring[0]);
+        s->n_ring--;
+    }
+    s->ring[s->n_ring++] = *ls;
+}
+
+void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send_rec *send)
+{
+    uint32_t flags = an_call_flags(c, e);
+    uint32_t cnode = e->cnode;
+    if (send->send_time > e->time)
+        c->ccv_p2p++; /* the receive (or probe) ends before its send began */
+    if (e->kind != AN_PROBE) {
+        if (send->bytes) {
+            an_add(c, M_COMMS_RECV, cnode, 1);
+            an_add(c, M_BYTES_RCVD, cnode, (double)send->bytes);
+        } else {
+            an_add(c, M_SYNCS_RECV, cnode, 1);
+        }
+    }
+    wrong_order(c, s, send);
+    if (flags & AN_RF_TEST)
+        return; /* a test does not wait */
+    uint64_t until = send->send_enter, exit = an_call_exit(c, e), enter = an_call_enter(c, e);
+    if (until > exit)
+        until = exit; /* clock condition violated: restrict to the time in the call */
+    if (until <= enter)
+        return;
+    struct ls_instance ls = {send->send_time,
+                             send->send_enter,
+                             until,
+                             enter,
+                             cnode,
+                             send->key.from,
+                             send->key,
+                             (uint32_t)(e - c->t->events),
+                             an_sec(c, (int64_t)(until - enter)),
+                             send->bytes != 0};
+    if (flags & AN_RF_WAIT_MULTI) {
+        if (s->multi_enter != e->enter || ls.idle > s->multi_idle) {
+            s->multi_enter = e->enter;
+            s->multi_idle = ls.idle;
+            s->multi = ls;
+        }
+        return;
+    }
+    late_sender(c, s, &ls);
+}
+
+void an_p2p_call_done(an_ctx *c, an_p2p_state *s, const an_event *leave)
+{
+    if (s->multi_enter != AN_NONE && s->multi_enter == leave->enter) {
+        late_sender(c, s, &s->multi);
+        s->multi_enter = AN_NONE;
+        s->multi_idle = 0;
+    }
+}
+
+void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
+                 const an_recv_rec *recv)
+{
+    if (send_ev->bytes) {
+        an_add(c, M_COMMS_SEND, send_ev->cnode, 1);
+        an_add(c, M_BYTES_SENT, send_ev->cnode, (double)send_ev->bytes);
+    } else {
+        an_add(c, M_SYNCS_SEND, send_ev->cnode, 1);
+    }
+    if (!recv || !completion)
+        return;
+    uint32_t flags = an_call_flags(c, completion);
+    if (!(flags & (AN_RF_BLOCK_SEND | AN_RF_WAIT_SINGLE)))
+        return;
+    uint64_t enter = an_call_enter(c, completion), exit = an_call_exit(c, completion);
+    if (exit < recv->req_enter || recv->req_enter <= enter)
+        return; /* no overlap, or the receive was there first */
+    an_add(c, M_MPI_LATERECEIVER, completion->cnode, an_sec(c, (int64_t)(recv->req_enter - enter)));
+    an_sync_add(c, enter, recv->req_enter, completion->cnode, recv->key.to, recv->req_enter);
+    an_wait_rec w = {recv->key.msg_id,
+                     recv->key.comm,
+                     recv->key.from,
+                     recv->key.to,
+                     recv->key.tag,
+                     1,
+                     (uint32_t)(send_ev - c->t->events),
+                     (uint32_t)(completion - c->t->events),
+                     recv->probed != 0,
+                     an_sec(c, (int64_t)(recv->req_enter - enter))};
+    an_wait_add(c, &w);
+    if (send_ev->bytes)
+        an_add(c, M_MPI_CLR_COUNT, completion->cnode, 1);
+}

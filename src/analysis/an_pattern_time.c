@@ -1,0 +1,61 @@
+/* an_pattern_time.c: the time tree and visits: each call path's exclusive time goes to the
+ * node of the time hierarchy its region belongs to (Execution, MPI, Init/Exit,
+ * Point-to-point, Collective, barrier), with every ancestor of that node, as totals that
+ * an_report_cube.c turns into Scalasca's exclusive metric values. Also fills exit_of. */
+#include "analysis/an_context.h"
+#include "analysis/an_regions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static an_metric time_metric(uint32_t cls)
+{
+    switch (cls & AN_RC_MASK) {
+    case AN_RC_USER:
+        return M_EXECUTION;
+    case AN_RC_INIT_EXIT:
+        return M_MPI_INIT_EXIT;
+    case AN_RC_P2P:
+        return M_MPI_POINT2POINT;
+    case AN_RC_BARRIER:
+        return M_MPI_SYNC_COLLECTIVE;
+    case AN_RC_COLL:
+        return M_MPI_COLLECTIVE;
+    default:
+        return M_MPI;
+    }
+}
+
+int an_pattern_time(an_ctx *c, char *err, size_t len)
+{
+    an_trace *t = c->t;
+    double *excl = calloc(t->n_cnodes ? t->n_cnodes : 1, sizeof *excl);
+    if (!excl || !(c->exit_of = calloc(t->n_events ? t->n_events : 1, sizeof *c->exit_of))) {
+        free(excl);
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (e->kind == AN_ENTER) {
+            an_add(c, M_VISITS, e->cnode, 1);
+        } else if (e->kind == AN_LEAVE && e->enter != AN_NONE) {
+            /* a LEAVE's enter field is the call it leaves: its own ENTER */
+            const an_event *en = &t->events[e->enter];
+            c->exit_of[e->enter] = e->time;
+            double d = an_sec(c, (int64_t)(e->time - en->time));
+            excl[en->cnode] += d;
+            uint32_t parent = t->cnodes[en->cnode].parent;
+            if (parent != AN_NONE)
+                excl[parent] -= d;
+        }
+    }
+    for (size_t k = 0; k < t->n_cnodes; k++) {
+        uint32_t region = t->cnodes[k].region;
+        uint32_t cls = region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
+        for (int m = time_metric(cls); m >= 0; m = an_metrics[m].parent)
+            an_add(c, (an_metric)m, (uint32_t)k, excl[k]);
+    }
+    free(excl);
+    return 0;
+}

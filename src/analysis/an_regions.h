@@ -1,0 +1,30 @@
+/* an_regions.h: what an MPI region is to the analysis (by its name, as Score-P and Scalasca
+ * classify them): which part of the time tree its time goes to and which wait-state patterns
+ * it can show. */
+#ifndef SCOREP_AN_REGIONS_H
+#define SCOREP_AN_REGIONS_H
+
+#include "analysis/an_trace.h"
+
+typedef enum {
+    AN_RC_USER,      /* not MPI: "Execution" */
+    AN_RC_MPI,       /* MPI, none of the below (management): "MPI" */
+    AN_RC_INIT_EXIT, /* MPI_Init, MPI_Init_thread, MPI_Finalize */
+    AN_RC_P2P,       /* point-to-point, waits/tests, probes */
+    AN_RC_BARRIER,   /* MPI_Barrier */
+    AN_RC_COLL       /* other collectives */
+} an_region_class;
+
+enum {
+    AN_RF_BLOCK_SEND = 1 << 8,  /* MPI_Send, MPI_Ssend, MPI_Rsend: Late Receiver candidates */
+    AN_RF_WAIT_SINGLE = 1 << 9, /* MPI_Wait: Late Receiver for an Isend completed there */
+    AN_RF_WAIT_MULTI = 1 << 10, /* MPI_Waitall/any/some: one Late Sender per call (the max) */
+    AN_RF_TEST = 1 << 11,       /* MPI_Test*, MPI_Iprobe, MPI_Improbe: no waiting time */
+    AN_RF_PROBE = 1 << 12       /* MPI_Probe, MPI_Mprobe: Late Sender at the probe */
+};
+#define AN_RC_MASK 0xff
+
+/* sets regions[i].cls for every region */
+void an_classify_regions(an_trace *t);
+
+#endif

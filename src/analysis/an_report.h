@@ -1,0 +1,27 @@
+/* an_report.h: the outputs of the analysis: scout.cubex (an_report_cube.c) and the short
+ * text summary (an_summary.c). */
+#ifndef SCOREP_AN_REPORT_H
+#define SCOREP_AN_REPORT_H
+
+#include "analysis/an_context.h"
+
+#include <stdio.h>
+
+typedef struct {
+    const char *mode; /* "post-mortem" or "in situ" */
+    uint64_t ccv;     /* clock condition violations, all ranks */
+    int reduced;      /* some rank's trace was reduced or flushed */
+    /* POP efficiencies (an_pop): computation = time outside MPI per rank, runtime = the
+     * longest rank's time */
+    double load_balance, comm_efficiency, parallel_efficiency;
+} an_report_info;
+
+/* Collective: fills the POP efficiencies of INFO (the same on every rank). */
+void an_pop(an_ctx *c, an_report_info *info);
+
+/* Collective: rank 0 writes PATH. */
+int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len);
+/* Collective: rank 0 prints the top wait states with their share of the time to OUT. */
+void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE *out);
+
+#endif

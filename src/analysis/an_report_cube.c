@@ -1,0 +1,288 @@
+/* an_report_cube.c: collates every rank's severities on rank 0 and writes scout.cubex with
+ * the project's Cube4 writer (src/cube): Scalasca's metric tree (an_metrics.c), the union of
+ * the ranks' call paths, one location per rank. Values are made exclusive in the metric tree
+ * first (a pattern's value is its total minus its sub-patterns', as Scalasca's report has
+ * them), so that Cube's inclusive view of a pattern is its total. Counts are not: each count
+ * metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late Senders at
+ * receives and probes, comms_recv the receives), so a collapsed parent shows the sum. The file
+ * appears complete or not at all (written beside it, then renamed). */
+#include "analysis/an_report.h"
+#include "cube/cube.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void exclusify(an_ctx *c, double *own)
+{
+    size_t n = c->n_cnodes;
+    memcpy(own, c->sev, M_COUNT * n * sizeof *own);
+    for (int m = 0; m < M_COUNT; m++) {
+        int p = an_metrics[m].parent;
+        if (p < 0 || an_metrics[m].count)
+            continue; /* counts: each metric holds its own count, the parents sum them */
+        for (size_t k = 0; k < n; k++)
+            own[(size_t)p * n + k] -= c->sev[(size_t)m * n + k];
+    }
+}
+
+typedef struct {
+    an_trace g;      /* only its cnode table: the global call tree */
+    uint32_t *order; /* DFS position of each global cnode */
+    int *cube_id;    /* cube cnode id by global cnode */
+} gtree;
+
+static int add_dfs(cube_writer *w, gtree *gt, uint32_t **kids, uint32_t *nkids, uint32_t g,
+                   int parent)
+{
+    int id = cube_writer_cnode(w, parent, (int)gt->g.cnodes[g].region);
+    if (id < 0)
+        return -1;
+    gt->cube_id[g] = id;
+    for (uint32_t i = 0; i < nkids[g]; i++)
+        if (add_dfs(w, gt, kids, nkids, kids[g][i], id) != 0)
+            return -1;
+    return 0;
+}
+
+static const char *paradigm_name(int p)
+{
+    switch (p) {
+    case 5: /* OTF2_PARADIGM_MPI */
+        return "mpi";
+    case 6: /* OTF2_PARADIGM_OPENMP */
+        return "openmp";
+    case 2: /* OTF2_PARADIGM_COMPILER */
+        return "compiler";
+    default:
+        return "user";
+    }
+}
+
+#define V(r, m, k) all_v[v_displ[r] + (size_t)(m) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
+
+/* critical_path_imbalance per call path: its time on the critical path beyond its average
+ * time over the ranks without waiting (max(0, path - average)), given to the ranks in
+ * proportion to their part of the path in that call path (as Scalasca distributes its
+ * critical-path imbalance costs); taken out of critical_path's own value (it is a child) */
+static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map,
+                     size_t ng, int size)
+{
+    double *path = calloc(ng + 1, sizeof *path), *avg = calloc(ng + 1, sizeof *avg);
+    if (!path || !avg) {
+        free(path);
+        free(avg);
+        return -1;
+    }
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < cn_count[r] / 2; k++) {
+            path[map[r][k]] += V(r, M_CRITICAL_PATH, k);
+            avg[map[r][k]] += V(r, M_NONWAIT_TIME, k) / size;
+        }
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < cn_count[r] / 2; k++) {
+            uint32_t g = map[r][k];
+            double mine = V(r, M_CRITICAL_PATH, k);
+            if (mine <= 0 || path[g] <= avg[g])
+                continue;
+            double imb = mine / path[g] * (path[g] - avg[g]);
+            V(r, M_CRITICAL_PATH_IMBALANCE, k) = imb;
+            V(r, M_CRITICAL_PATH, k) = mine - imb;
+        }
+    free(path);
+    free(avg);
+    return 0;
+}
+
+static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
+                      const int *cn_count, const int *cn_displ, double *all_v, const int *v_displ,
+                      int size, const char *path, char *err, size_t len)
+{
+    gtree gt;
+    memset(&gt, 0, sizeof gt);
+    uint32_t **map = calloc((size_t)size, sizeof *map);
+    int rc = map ? 0 : -1;
+    for (int r = 0; rc == 0 && r < size; r++) {
+        int n = cn_count[r] / 2;
+        if (!(map[r] = malloc(((size_t)n + 1) * sizeof **map))) {
+            rc = -1;
+            break;
+        }
+        for (int k = 0; k < n; k++) {
+            uint32_t parent = all_cn[cn_displ[r] + 2 * k], region = all_cn[cn_displ[r] + 2 * k + 1];
+            uint32_t gp = parent == AN_NONE ? AN_NONE : map[r][parent];
+            if ((map[r][k] = an_cnode_get(&gt.g, gp, region)) == AN_NONE) {
+                rc = -1;
+                break;
+            }
+        }
+    }
+    size_t ng = gt.g.n_cnodes;
+    uint32_t **kids = calloc(ng + 1, sizeof *kids), *nkids = calloc(ng + 1, sizeof *nkids);
+    gt.cube_id = calloc(ng + 1, sizeof *gt.cube_id);
+    cube_writer *w = cube_writer_new();
+    if (rc || !kids || !nkids || !gt.cube_id || !w)
+        rc = -1;
+    for (size_t k = 0; rc == 0 && k < ng; k++) {
+        uint32_t p = gt.g.cnodes[k].parent;
+        if (p == AN_NONE)
+            continue;
+        uint32_t *n = realloc(kids[p], (nkids[p] + 1) * sizeof *n);
+        if (!n) {
+            rc = -1;
+            break;
+        }
+        kids[p] = n;
+        kids[p][nkids[p]++] = (uint32_t)k;
+    }
+    int mid[M_COUNT];
+    for (int m = 0; rc == 0 && m < M_COUNT; m++) {
+        const an_metric_info *mi = &an_metrics[m];
+        mid[m] = -1;
+        if (mi->internal)
+            continue;
+        mid[m] = cube_writer_metric(w, mi->parent < 0 ? -1 : mid[mi->parent], mi->uniq, mi->disp,
+                                    mi->count ? CUBE_DTYPE_UINT64 : CUBE_DTYPE_DOUBLE, mi->unit,
+                                    mi->descr, CUBE_EXCLUSIVE);
+        if (mid[m] < 0)
+            rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < t->n_regions; i++) {
+        const an_region *r = &t->regions[i];
+        const char *name = r->name && r->name[0] ? r->name : "?";
+        if (cube_writer_region(w, name, name, paradigm_name(r->paradigm), "function", "", -1, -1,
+                               "") < 0)
+            rc = -1;
+    }
+    for (size_t k = 0; rc == 0 && k < ng; k++)
+        if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
+            rc = -1;
+    if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
+        rc = -1;
+    int machine = rc ? -1 : cube_writer_stnode(w, -1, "machine", "machine");
+    int *loc = calloc((size_t)size, sizeof *loc);
+    if (machine < 0 || !loc)
+        rc = -1;
+    for (int r = 0; rc == 0 && r < size; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "MPI Rank %d", r);
+        int g = cube_writer_locgroup(w, machine, name, r, "process");
+        if (g < 0 || (loc[r] = cube_writer_location(w, g, "Master thread", 0, "thread")) < 0)
+            rc = -1;
+    }
+    for (int r = 0; rc == 0 && r < size; r++) {
+        int n = cn_count[r] / 2;
+        for (int m = 0; m < M_COUNT; m++)
+            for (int k = 0; k < n; k++) {
+                double v = all_v[v_displ[r] + (size_t)m * (size_t)n + (size_t)k];
+                if (v == 0 || mid[m] < 0)
+                    continue;
+                int cn = gt.cube_id[map[r][k]];
+                if (an_metrics[m].count)
+                    cube_writer_set_u64(w, mid[m], cn, loc[r], v > 0 ? (uint64_t)(v + 0.5) : 0);
+                else
+                    cube_writer_set_double(w, mid[m], cn, loc[r], v);
+            }
+    }
+    char buf[64];
+    if (rc == 0) {
+        cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+        cube_writer_attr(w, "scorep-rt analysis", info->mode);
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)info->ccv);
+        cube_writer_attr(w, "clock condition violations", buf);
+        cube_writer_attr(w, "trace reduced", info->reduced ? "yes" : "no");
+        snprintf(buf, sizeof buf, "%.4f", info->parallel_efficiency);
+        cube_writer_attr(w, "POP parallel efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->load_balance);
+        cube_writer_attr(w, "POP load balance", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->comm_efficiency);
+        cube_writer_attr(w, "POP communication efficiency", buf);
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    char werr[256] = "";
+    if (rc == 0 && cube_writer_write(w, tmp, true, werr, sizeof werr) != 0) {
+        snprintf(err, len, "cannot write %s: %s", path, werr);
+        remove(tmp);
+        rc = -2;
+    } else if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(err, len, "cannot write %s", path);
+        remove(tmp);
+        rc = -2;
+    }
+    if (rc == -1)
+        snprintf(err, len, "out of memory writing the report");
+    cube_writer_free(w);
+    for (int r = 0; map && r < size; r++)
+        free(map[r]);
+    free(map);
+    for (size_t k = 0; kids && k < ng; k++)
+        free(kids[k]);
+    free(kids);
+    free(nkids);
+    free(gt.cube_id);
+    free(loc);
+    an_trace_free(&gt.g);
+    return rc ? -1 : 0;
+}
+
+int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len)
+{
+    an_trace *t = c->t;
+    size_t n = c->n_cnodes;
+    double *own = malloc((M_COUNT * n + 1) * sizeof *own);
+    uint32_t *cn = malloc((2 * n + 1) * sizeof *cn);
+    int ok = own && cn, all_ok;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all_ok) {
+        free(own);
+        free(cn);
+        snprintf(err, len, "out of memory collating the report");
+        return -1;
+    }
+    exclusify(c, own);
+    for (size_t k = 0; k < n; k++) {
+        cn[2 * k] = t->cnodes[k].parent;
+        cn[2 * k + 1] = t->cnodes[k].region;
+    }
+    int size = c->size, mine = (int)(2 * n), vmine = (int)(M_COUNT * n);
+    int *cn_count = NULL, *cn_displ = NULL, *v_count = NULL, *v_displ = NULL;
+    uint32_t *all_cn = NULL;
+    double *all_v = NULL;
+    int rc = 0;
+    if (c->rank == 0) {
+        cn_count = calloc((size_t)size, sizeof *cn_count);
+        cn_displ = calloc((size_t)size, sizeof *cn_displ);
+        v_count = calloc((size_t)size, sizeof *v_count);
+        v_displ = calloc((size_t)size, sizeof *v_displ);
+    }
+    PMPI_Gather(&mine, 1, MPI_INT, cn_count, 1, MPI_INT, 0, c->comm);
+    PMPI_Gather(&vmine, 1, MPI_INT, v_count, 1, MPI_INT, 0, c->comm);
+    if (c->rank == 0) {
+        size_t tc = 0, tv = 0;
+        for (int r = 0; r < size; r++) {
+            cn_displ[r] = (int)tc;
+            v_displ[r] = (int)tv;
+            tc += (size_t)cn_count[r];
+            tv += (size_t)v_count[r];
+        }
+        all_cn = malloc((tc + 1) * sizeof *all_cn);
+        all_v = malloc((tv + 1) * sizeof *all_v);
+    }
+    PMPI_Gatherv(cn, mine, MPI_UINT32_T, all_cn, cn_count, cn_displ, MPI_UINT32_T, 0, c->comm);
+    PMPI_Gatherv(own, vmine, MPI_DOUBLE, all_v, v_count, v_displ, MPI_DOUBLE, 0, c->comm);
+    if (c->rank == 0)
+        rc = write_cube(t, info, all_cn, cn_count, cn_displ, all_v, v_displ, size, path, err, len);
+    PMPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
+    if (rc != 0 && c->rank != 0)
+        snprintf(err, len, "rank 0 could not write the report");
+    free(own);
+    free(cn);
+    free(cn_count);
+    free(cn_displ);
+    free(v_count);
+    free(v_displ);
+    free(all_cn);
+    free(all_v);
+    return rc;
+}

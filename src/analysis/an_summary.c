@@ -1,0 +1,62 @@
+/* an_summary.c: the short text summary at the end of an analysis: the total time, and each
+ * wait-state pattern that occurred with its share of the time (all ranks, all call paths). */
+#include "analysis/an_report.h"
+
+#include <stdlib.h>
+
+void an_pop(an_ctx *c, an_report_info *info)
+{
+    double comp = 0, time = 0;
+    for (size_t k = 0; k < c->n_cnodes; k++) {
+        comp +=
+            c->sev[(size_t)M_EXECUTION * c->n_cnodes + k] - c->sev[(size_t)M_MPI * c->n_cnodes + k];
+        time += c->sev[(size_t)M_TIME * c->n_cnodes + k];
+    }
+    double in[3] = {comp, time, comp}, out_max[3], sum;
+    PMPI_Allreduce(in, out_max, 3, MPI_DOUBLE, MPI_MAX, c->comm);
+    PMPI_Allreduce(&comp, &sum, 1, MPI_DOUBLE, MPI_SUM, c->comm);
+    double avg = sum / c->size, max_comp = out_max[0], runtime = out_max[1];
+    info->load_balance = max_comp > 0 ? avg / max_comp : 1;
+    info->comm_efficiency = runtime > 0 ? max_comp / runtime : 1;
+    info->parallel_efficiency = info->load_balance * info->comm_efficiency;
+}
+
+void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE *out)
+{
+    double mine[M_COUNT] = {0}, all[M_COUNT];
+    for (int m = 0; m < M_COUNT; m++)
+        for (size_t k = 0; k < c->n_cnodes; k++)
+            mine[m] += c->sev[(size_t)m * c->n_cnodes + k];
+    PMPI_Reduce(mine, all, M_COUNT, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    if (c->rank != 0 || !out)
+        return;
+    static const an_metric waits[] = {
+        M_MPI_LATESENDER,         M_MPI_LATESENDER_WO, M_MPI_LATERECEIVER,   M_MPI_BARRIER_WAIT,
+        M_MPI_BARRIER_COMPLETION, M_MPI_WAIT_NXN,      M_MPI_NXN_COMPLETION, M_MPI_EARLYREDUCE,
+        M_MPI_EARLYSCAN,          M_MPI_LATEBROADCAST};
+    double total = all[M_TIME];
+    fprintf(out, "%s: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", prefix, total, c->size,
+            all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);
+    fprintf(out,
+            "%s: POP efficiencies: parallel %.1f%% = load balance %.1f%% x communication "
+            "%.1f%%\n",
+            prefix, 100 * info->parallel_efficiency, 100 * info->load_balance,
+            100 * info->comm_efficiency);
+    int order[sizeof waits / sizeof waits[0]];
+    int n = (int)(sizeof waits / sizeof waits[0]);
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++) /* insertion sort by value, largest first */
+        for (int j = i; j > 0 && all[waits[order[j]]] > all[waits[order[j - 1]]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    for (int i = 0; i < n; i++) {
+        an_metric m = waits[order[i]];
+        if (all[m] <= 0)
+            continue;
+        fprintf(out, "%s:   %-28s %12.6f s %6.2f%% of time\n", prefix, an_metrics[m].disp, all[m],
+                total > 0 ? 100 * all[m] / total : 0);
+    }
+}

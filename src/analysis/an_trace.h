@@ -1,0 +1,91 @@
+/* an_trace.h: the analysis layer's event model: the global definitions it needs (regions,
+ * communicators as world-rank lists, clock) and one rank's events in order, each tagged with
+ * its call path (cnode). Filled by an_load_otf2.c (post-mortem) and read by the replay and
+ * pattern files; nothing here depends on OTF2 or MPI. */
+#ifndef SCOREP_AN_TRACE_H
+#define SCOREP_AN_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AN_NONE UINT32_MAX
+
+typedef enum {
+    AN_ENTER,
+    AN_LEAVE,
+    AN_SEND,           /* blocking send record (MpiSend) */
+    AN_ISEND,          /* MpiIsend: request in .request */
+    AN_ISEND_COMPLETE, /* MpiIsendComplete */
+    AN_RECV,           /* MpiRecv (blocking receive, MPI_Mrecv) */
+    AN_IRECV_REQUEST,  /* MpiIrecvRequest (MPI_Irecv posted) */
+    AN_IRECV,          /* MpiIrecv: completion of a nonblocking receive */
+    AN_PROBE,          /* a successful probe; recorded just before the probe's Leave */
+    AN_COLL_END        /* MpiCollectiveEnd */
+} an_event_kind;
+
+typedef struct {
+    uint64_t time;   /* ticks, clock offsets applied */
+    uint64_t bytes;  /* message bytes, collective bytes sent */
+    uint64_t bytes2; /* collective bytes received */
+    uint64_t msg_id; /* mpi_message_id attribute (0: none) */
+    uint64_t request;
+    uint32_t kind;   /* an_event_kind */
+    uint32_t region; /* ENTER/LEAVE: global region id */
+    uint32_t comm;   /* global communicator id (AN_NONE: none) */
+    uint32_t peer;   /* p2p/probe: peer as world rank; COLL_END: root as world rank or AN_NONE */
+    uint32_t tag;    /* p2p tag; COLL_END: OTF2_CollectiveOp */
+    uint32_t cnode;  /* call path of the event (for ENTER: the entered call path) */
+    uint32_t enter;  /* index of the ENTER of the call that encloses the event (AN_NONE at top) */
+} an_event;
+
+typedef struct {
+    const char *name;
+    int role, paradigm; /* OTF2_RegionRole, OTF2_Paradigm */
+    uint32_t cls;       /* an_region_class (an_regions.c) */
+} an_region;
+
+typedef struct {
+    uint32_t *ranks; /* world ranks of the members, in communicator rank order */
+    uint32_t n;
+    int inter; /* an intercommunicator: not replayed (docs/analysis.md) */
+    int defined;
+} an_comm;
+
+typedef struct {
+    uint32_t parent; /* AN_NONE for a root */
+    uint32_t region;
+} an_cnode;
+
+typedef struct {
+    /* global definitions (every rank reads them) */
+    an_region *regions;
+    size_t n_regions;
+    an_comm *comms;
+    size_t n_comms;
+    uint32_t n_ranks;    /* process location groups in the trace */
+    uint64_t resolution; /* ticks per second */
+    uint64_t global_offset;
+    char **strings;
+    size_t n_strings;
+    /* this rank's analysed location (its master thread): events in order */
+    uint32_t rank;
+    an_event *events;
+    size_t n_events, cap_events;
+    /* call paths seen on this rank */
+    an_cnode *cnodes;
+    size_t n_cnodes, cap_cnodes;
+    void *cnode_index; /* (parent, region) -> cnode (an_calltree.c) */
+    /* what the loader found that limits the analysis (docs/analysis.md, "Bad input") */
+    uint64_t other_threads_events; /* events of this rank's other locations: not analysed */
+    int reduced;                   /* the trace was reduced or flushed (buffer reduction log) */
+    int has_mpi;                   /* any MPI event on this rank */
+} an_trace;
+
+/* an_calltree.c: the cnode of REGION called from PARENT (created on first use);
+ * AN_NONE when memory runs out. */
+uint32_t an_cnode_get(an_trace *t, uint32_t parent, uint32_t region);
+/* appends an event (grows the array); NULL when memory runs out */
+an_event *an_event_append(an_trace *t);
+void an_trace_free(an_trace *t);
+
+#endif

@@ -1,0 +1,157 @@
+/* report_waits.c: the "Wait states" section of scorep-report, from scout.cubex (the wait-state
+ * analysis, docs/analysis.md): each pattern's total and share of the time, the worst
+ * (pattern, call path, rank) combinations, the critical path's call paths and the report's
+ * attributes (mode, clock condition violations, POP efficiencies). Values of a pattern include
+ * its sub-patterns (as Cube shows a collapsed metric). */
+#include "report.h"
+#include "cube/cube.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TOP_ROWS = 25 };
+
+static const char *const patterns[] = {
+    "mpi_latesender",     "mpi_latesender_wo",   "mpi_latereceiver", "mpi_barrier_wait",
+    "mpi_barrier_completion", "mpi_wait_nxn",    "mpi_nxn_completion", "mpi_earlyreduce",
+    "mpi_earlyscan",      "mpi_latebroadcast",   "delay_latesender", "delay_latereceiver"};
+enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
+
+typedef struct {
+    double v;
+    int pattern, cnode, location;
+} row;
+
+static int by_value(const void *a, const void *b)
+{
+    double x = ((const row *)a)->v, y = ((const row *)b)->v;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* the value of metric m and its descendants at (cnode, location) */
+static double metric_incl(const cube_reader *r, int m, int cnode, int loc)
+{
+    double v = cube_reader_stored(r, m, cnode, loc);
+    for (int k = 0; k < r->n_metrics; k++)
+        if (r->metrics[k].parent == m)
+            v += metric_incl(r, k, cnode, loc);
+    return v;
+}
+
+/* "a/b/c": the call path of cnode c */
+static void callpath(const cube_reader *r, int c, char *buf, size_t len)
+{
+    int chain[64], n = 0;
+    for (; c >= 0 && n < 64; c = r->cnodes[c].parent)
+        chain[n++] = c;
+    size_t at = 0;
+    buf[0] = 0;
+    while (n-- > 0 && at + 1 < len) {
+        const char *name = r->regions[r->cnodes[chain[n]].region].name;
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "/" : "", name ? name : "?");
+    }
+}
+
+static const char *attr(const cube_reader *r, const char *key)
+{
+    for (int i = 0; i < r->n_attrs; i++)
+        if (strcmp(r->attr_keys[i], key) == 0)
+            return r->attr_values[i];
+    return NULL;
+}
+
+int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
+{
+    cube_reader *r = cube_reader_open(path, err, errlen);
+    if (!r)
+        return -1;
+    int time = cube_reader_metric_by_name(r, "time");
+    double total = 0;
+    for (int c = 0; time >= 0 && c < r->n_cnodes; c++)
+        for (int l = 0; l < r->n_locations; l++)
+            total += metric_incl(r, time, c, l);
+    size_t cap = (size_t)N_PATTERNS * (size_t)r->n_cnodes * (size_t)r->n_locations + 1;
+    row *rows = malloc(cap * sizeof *rows);
+    if (!rows) {
+        cube_reader_free(r);
+        snprintf(err, errlen, "out of memory reading %s", path);
+        return -1;
+    }
+    size_t n = 0;
+    json_key(out, "waits", false);
+    fputc('{', out);
+    json_member(out, "mode", attr(r, "scorep-rt analysis"), true);
+    json_member(out, "ccv", attr(r, "clock condition violations"), false);
+    json_member(out, "pop_parallel", attr(r, "POP parallel efficiency"), false);
+    json_member(out, "pop_load_balance", attr(r, "POP load balance"), false);
+    json_member(out, "pop_communication", attr(r, "POP communication efficiency"), false);
+    json_key(out, "time", false);
+    json_double(out, total);
+    json_key(out, "patterns", false);
+    fputc('[', out);
+    int first = 1;
+    for (int p = 0; p < N_PATTERNS; p++) {
+        int m = cube_reader_metric_by_name(r, patterns[p]);
+        if (m < 0)
+            continue;
+        double sum = 0;
+        for (int c = 0; c < r->n_cnodes; c++)
+            for (int l = 0; l < r->n_locations; l++) {
+                double v = metric_incl(r, m, c, l);
+                sum += v;
+                if (v > 0)
+                    rows[n++] = (row){v, p, c, l};
+            }
+        fputs(first ? "{" : ",{", out);
+        first = 0;
+        json_member(out, "uniq", patterns[p], true);
+        json_member(out, "name", r->metrics[m].disp_name, false);
+        json_key(out, "seconds", false);
+        json_double(out, sum);
+        json_key(out, "percent", false);
+        json_double(out, total > 0 ? 100 * sum / total : 0);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    qsort(rows, n, sizeof *rows, by_value);
+    json_key(out, "worst", false);
+    fputc('[', out);
+    char buf[2048];
+    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+        fputs(i ? ",{" : "{", out);
+        json_member(out, "pattern", patterns[rows[i].pattern], true);
+        callpath(r, rows[i].cnode, buf, sizeof buf);
+        json_member(out, "callpath", buf, false);
+        json_key(out, "rank", false);
+        json_u64(out, (uint64_t)r->locgroups[r->locations[rows[i].location].locgroup].rank);
+        json_key(out, "seconds", false);
+        json_double(out, rows[i].v);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    /* the critical path: its call paths (all ranks together), longest first */
+    int cp = cube_reader_metric_by_name(r, "critical_path");
+    n = 0;
+    for (int c = 0; cp >= 0 && c < r->n_cnodes; c++) {
+        double v = 0;
+        for (int l = 0; l < r->n_locations; l++)
+            v += metric_incl(r, cp, c, l);
+        if (v > 0)
+            rows[n++] = (row){v, 0, c, 0};
+    }
+    qsort(rows, n, sizeof *rows, by_value);
+    json_key(out, "critical_path", false);
+    fputc('[', out);
+    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+        fputs(i ? ",{" : "{", out);
+        callpath(r, rows[i].cnode, buf, sizeof buf);
+        json_member(out, "callpath", buf, true);
+        json_key(out, "seconds", false);
+        json_double(out, rows[i].v);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+    free(rows);
+    cube_reader_free(r);
+    return 0;
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""cube_values.py: reads a .cubex file without the project's Cube library (Python's tarfile,
+xml and zlib only, following ../shared/reference/cube4-format.md) and answers queries.
+
+  cube_values.py FILE attr KEY          a global attribute
+  cube_values.py FILE pop               POP load balance and communication efficiency computed
+                                        from the time tree ("execution" holds computation)
+  cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
+  cube_values.py FILE same OTHER TOLERANCE
+      every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE x (1 + |value|)
+      (counts exactly); prints the differences and exits 1 if there are any
+  cube_values.py FILE value METRIC PATH RANK [RANK...]
+      METRIC's value inclusive in the metric tree (the metric and its sub-metrics), exclusive
+      in the call tree, summed over the call paths that end with PATH (region names joined by
+      '/'; '*' = every call path; PATH/** = the call paths at or below those) and over the
+      given ranks ('*' = all); =METRIC: without its sub-metrics
+"""
+import gzip
+import struct
+import sys
+import tarfile
+import xml.etree.ElementTree as ET
+import zlib
+
+
+def load(path):
+    with tarfile.open(path) as t:
+        files = {m.name: t.extractfile(m).read() for m in t.getmembers() if m.isfile()}
+    raw = files["anchor.xml"]
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    root = ET.fromstring(raw)
+    metrics = []  # (id, uniq, disp, dtype, kind, parent id)
+
+    def walk_metrics(node, parent):
+        for m in node.findall("metric"):
+            mid = int(m.get("id"))
+            metrics.append((mid, m.findtext("uniq_name"), m.findtext("disp_name"),
+                            m.findtext("dtype"), m.get("type", "EXCLUSIVE"), parent))
+            walk_metrics(m, mid)
+
+    walk_metrics(root.find("metrics"), None)
+    regions = {int(r.get("id")): r.findtext("name") for r in root.iter("region")}
+    deep = []  # cnodes in depth-first pre-order: (cnode id, path of region names)
+
+    def walk_cnodes(node, path):
+        for c in node.findall("cnode"):
+            p = path + (regions[int(c.get("calleeId"))],)
+            deep.append((int(c.get("id")), p))
+            walk_cnodes(c, p)
+
+    walk_cnodes(root.find("program"), ())
+    ranks = {}  # location id -> rank of its location group (one thread per rank here)
+    for g in root.iter("locationgroup"):
+        for loc in g.findall("location"):
+            ranks[int(loc.get("Id"))] = int(g.findtext("rank"))
+    nloc = len(ranks)
+    values = {}  # (metric id, position in deep order, location id) -> value
+    for mid, uniq, disp, dtype, kind, parent in metrics:
+        if kind != "EXCLUSIVE":
+            sys.exit("cube_values.py: only EXCLUSIVE metrics are expected in scout.cubex (%s is %s)"
+                     % (uniq, kind))
+        idx, data = files.get("%d.index" % mid), files.get("%d.data" % mid)
+        if idx is None:
+            continue
+        assert idx[:11] == b"CUBEX.INDEX"
+        end = "<" if struct.unpack("<i", idx[11:15])[0] == 1 else ">"
+        kind_byte = idx[17]
+        if kind_byte == 1:
+            n = struct.unpack(end + "I", idx[18:22])[0]
+            pos = struct.unpack(end + "%dI" % n, idx[22:22 + 4 * n])
+        else:
+            pos = list(range(len(deep)))
+        fmt = {"DOUBLE": "d", "UINT64": "Q", "INT64": "q"}[dtype]
+        rows = []
+        if data[:11] == b"ZCUBEX.DATA":
+            cnt = struct.unpack(end + "Q", data[11:19])[0]
+            hdr = 19
+            base = hdr + 24 * cnt
+            for i in range(cnt):
+                _, coff, csize = struct.unpack(end + "3Q", data[hdr + 24 * i:hdr + 24 * i + 24])
+                blob = zlib.decompress(data[base + coff:base + coff + csize]) if csize else b""
+                rows.append(blob)
+        else:
+            assert data[:10] == b"CUBEX.DATA"
+            rl = 8 * nloc
+            rows = [data[10 + i * rl:10 + (i + 1) * rl] for i in range(len(pos))]
+        for p, row in zip(pos, rows):
+            if not row:
+                continue
+            for loc, v in enumerate(struct.unpack(end + "%d%s" % (nloc, fmt), row)):
+                if v:
+                    values[(mid, p, loc)] = v
+    load.attrs = {a.get("key"): a.get("value") for a in root.findall("attr")}
+    return metrics, deep, ranks, values
+
+
+def is_time(metrics, mid):
+    """metric mid lies in the time tree"""
+    parent = {m[0]: m[5] for m in metrics}
+    uniq = {m[0]: m[1] for m in metrics}
+    while mid is not None:
+        if uniq[mid] == "time":
+            return True
+        mid = parent[mid]
+    return False
+
+
+def keyed(metrics, deep, ranks, values):
+    uniq = {m[0]: m[1] for m in metrics}
+    out = {}
+    for (mid, pos, loc), v in values.items():
+        k = (uniq[mid], deep[pos][1], ranks[loc])
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+def same(metrics, deep, ranks, values, other, tol):
+    a, b = keyed(metrics, deep, ranks, values), keyed(*other)
+    ma = {m[1]: m[3] for m in metrics}
+    if sorted(ma.items()) != sorted({m[1]: m[3] for m in other[0]}.items()):
+        print("different metric trees")
+        sys.exit(1)
+    bad = 0
+    for k in sorted(set(a) | set(b)):
+        x, y = a.get(k, 0), b.get(k, 0)
+        t = 0 if ma[k[0]] != "DOUBLE" else tol * (1 + abs(x))
+        if abs(x - y) > t:
+            print("%s %s rank %d: %r vs %r" % (k[0], "/".join(k[1]), k[2], x, y))
+            bad += 1
+    print("%d values compared, %d differ" % (len(set(a) | set(b)), bad))
+    sys.exit(1 if bad else 0)
+
+
+def main():
+    metrics, deep, ranks, values = load(sys.argv[1])
+    uniq_of = {m[0]: m[1] for m in metrics}
+    if sys.argv[2] == "metrics":
+        for mid, uniq, disp, dtype, kind, parent in metrics:
+            print("%s\t%s\t%s" % (uniq, disp, uniq_of[parent] if parent is not None else "-"))
+        return
+    if sys.argv[2] == "attr":  # FILE attr KEY: a global attribute of the report
+        print(load.attrs[sys.argv[3]])
+        return
+    if sys.argv[2] == "pop":  # FILE pop: POP load balance and communication efficiency
+        comp, time = {}, {}   # from the values: time outside MPI per rank, time per rank
+        uniq = {m[0]: m[1] for m in metrics}
+        for (mid, pos, loc), v in values.items():
+            r = ranks[loc]
+            if uniq[mid] == "execution":
+                comp[r] = comp.get(r, 0) + v
+            if uniq[mid] in ("time", "execution", "overhead") or (
+                    any(m[0] == mid for m in metrics) and is_time(metrics, mid)):
+                time[r] = time.get(r, 0) + v
+        avg = sum(comp.values()) / len(ranks)
+        print("%.4f %.4f" % (avg / max(comp.values()), max(comp.values()) / max(time.values())))
+        return
+    if sys.argv[2] == "same":
+        return same(metrics, deep, ranks, values, load(sys.argv[3]), float(sys.argv[4]))
+    metric, path, want = sys.argv[3], sys.argv[4], sys.argv[5:]
+    own = metric.startswith("=")  # =METRIC: its own value, without its sub-metrics
+    metric = metric.lstrip("=")
+    ids = [m[0] for m in metrics if m[1] == metric]
+    if not ids:
+        sys.exit("cube_values.py: no metric " + metric)
+    sub = set(ids)
+    changed = not own
+    while changed:  # the metric and its descendants
+        changed = False
+        for m in metrics:
+            if m[5] in sub and m[0] not in sub:
+                sub.add(m[0])
+                changed = True
+    if path == "*":
+        pos = list(range(len(deep)))
+    elif path.endswith("/**"):  # the call paths at or below a node whose path ends with PRE
+        pre = tuple(path[:-3].split("/"))
+        pos = [i for i, (_, p) in enumerate(deep)
+               if any(p[j:j + len(pre)] == pre for j in range(len(p) - len(pre) + 1))]
+    else:
+        suffix = tuple(path.split("/"))
+        pos = [i for i, (_, p) in enumerate(deep) if p[-len(suffix):] == suffix]
+    locs = [l for l, r in ranks.items() if "*" in want or str(r) in want]
+    total = sum(values.get((m, p, l), 0) for m in sub for p in pos for l in locs)
+    print("%.9g" % total)
+
+
+main()

@@ -1,0 +1,354 @@
+#!/bin/sh
+# test_analysis.sh: the wait-state analysis (docs/analysis.md), in situ at MPI_Finalize and
+# post-mortem (scorep-analyze), of a program with prescribed wait states (waitstates.c, 4 ranks, D = 0.2 s): every pattern's
+# value on its call path and rank must be what the program's design and its own clock
+# readings (printed by it) give, within 10% + 15 ms, read back
+# from scout.cubex with cube_values.py (Python's tarfile/xml/zlib, no code shared with the
+# writer). Also: in situ = post-mortem on the same trace, in situ without the trace file,
+# Scalasca's metric names and tree, exact counts, the messages for a rank
+# count that differs from the trace's and for a directory without a trace, and the one-step
+# form scorep-analyze mpirun -np N PROGRAM (linked, and plain through scorep-run).
+. "$top_srcdir/test/integration/lib.sh"
+
+A="$top_builddir/test/analysis"
+[ -x "$A/waitstates_scorep" ] || { echo "SKIP: the MPI adapter and the analysis were not built"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
+# ranks waiting in MPI yield the processor: 4 ranks share 2 cores, the spinning ones must run
+export OMPI_MCA_mpi_yield_when_idle=1
+ANALYZE="$top_builddir/scorep-analyze"
+CV="python3 $top_srcdir/test/analysis/cube_values.py"
+D=0.2
+
+x=$work/ws
+# measured with the in-situ analysis on: scout.cubex at MPI_Finalize, and the trace
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+    $MPIRUN -np 4 "$A/waitstates_scorep" $D >ws.out 2>&1 || fail "waitstates: $(cat ws.out)"
+expect_file "$x/traces.otf2" "waitstates wrote a trace"
+expect_file "$x/scout.cubex" "the in-situ analysis wrote scout.cubex"
+expect_grep "^\\[Score-P\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
+expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
+mv "$x/scout.cubex" "$x/scout_insitu.cubex"
+# post-mortem on the same trace
+$MPIRUN -np 4 "$ANALYZE" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
+cat an.out
+expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
+expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
+expect_no_grep "OTF2\\]" an.out "no OTF2 error messages"
+
+# Scalasca's unique names, display names and parents (Scalasca 2.0: scout's Patterns_gen.cpp
+# and the remapping specification scalasca_patterns-2.0 that gives Cube's display names)
+$CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py cannot read scout.cubex"
+for m in "time	Time	-" "visits	Visits	-" \
+    "mpi_latesender	Late Sender	mpi_point2point" \
+    "mpi_latesender_wo	Messages in Wrong Order	mpi_latesender" \
+    "mpi_lswo_different	From different sources	mpi_latesender_wo" \
+    "mpi_lswo_same	From same source	mpi_latesender_wo" \
+    "mpi_point2point	Point-to-point	mpi_communication" \
+    "mpi_communication	Communication	mpi" "mpi_synchronization	Synchronization	mpi" \
+    "mpi_sync_collective	Collective	mpi_synchronization" "execution	Execution	time" \
+    "mpi	MPI	execution" "mpi_collective	Collective	mpi_communication" \
+    "mpi_latereceiver	Late Receiver	mpi_point2point" \
+    "mpi_barrier_wait	Wait at Barrier	mpi_sync_collective" \
+    "mpi_barrier_completion	Barrier Completion	mpi_sync_collective" \
+    "mpi_wait_nxn	Wait at N x N	mpi_collective" \
+    "mpi_nxn_completion	N x N Completion	mpi_collective" \
+    "mpi_earlyreduce	Early Reduce	mpi_collective" \
+    "mpi_earlyscan	Early Scan	mpi_collective" \
+    "mpi_latebroadcast	Late Broadcast	mpi_collective" \
+    "mpi_cls_count	Late Senders	comms_recv" "mpi_clr_count	Late Receivers	comms_send" \
+    "critical_path	Critical path profile	-" \
+    "delay_latesender	MPI short-term Late Sender delay costs	delay_latesender_aggregate" \
+    "delay_latereceiver	MPI short-term Late Receiver delay costs	delay_latereceiver_aggregate"; do
+    _check
+    grep -qxF "$m" metrics.txt || fail "metric line '$m' missing in scout.cubex"
+done
+
+value() { $CV "$x/scout.cubex" value "$@"; }
+
+# in situ and post-mortem give the same values: counts exactly, times within 1 us + 1e-6 of
+# the value (the written trace's clock offsets are interpolated by OTF2's reader, the
+# in-memory one's by the runtime: they round differently; seen: up to 1.1 us in 4.85 s)
+_check
+$CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
+    fail "in situ and post-mortem differ: $(cat same.out)"
+cat same.out
+
+# The program prints when each rank actually acted ("T scenario rank what seconds", read just
+# before the MPI call): the expected waiting times follow from those, so that a rank the
+# scheduler let act late on a loaded machine changes the expectation, not the verdict.
+# mark FILE SCENARIO RANK WHAT: that time
+mark()
+{
+    awk -v s="$2" -v r="$3" -v w="$4" '$1 == "T" && $2 == s && $3 == r && $4 == w {
+        print $5; f = 1 } END { exit !f }' "$1" || fail "waitstates printed no mark $2 $3 $4"
+}
+# calc EXPR: EXPR evaluated by awk (pos(x) = max(x, 0), min2, max2)
+calc()
+{
+    awk "function pos(x) { return x > 0 ? x : 0 }
+         function min2(a, b) { return a < b ? a : b }
+         function max2(a, b) { return a > b ? a : b }
+         BEGIN { printf \"%.6f\", ($1) }"
+}
+M() { mark ws.out "$@"; }
+
+# near METRIC PATH RANK SECONDS: the value is SECONDS within 10% + 15 ms
+near()
+{
+    _check
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py $*"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on rank $3: expected $4 s (10% + 15 ms), got $v s"
+    echo "ok: $1 at $2 rank $3 = $v (expected $4)"
+}
+
+# Late Sender at a receive and at the completion of an Irecv
+near mpi_latesender ls_recv/MPI_Recv 1 "$(calc "pos($(M ls_recv 0 send) - $(M ls_recv 1 recv))")"
+near mpi_latesender ls_wait/MPI_Wait 1 "$(calc "pos($(M ls_wait 0 send) - $(M ls_wait 1 wait))")"
+# the seed's test 4.2.4: the probes hold the waits (2D, 3D), the probed receives wait no more
+sc=ls_probe_chain
+near mpi_latesender $sc/MPI_Probe 1 "$(calc "pos($(M $sc 0 send) - $(M $sc 1 probe))")"
+near mpi_latesender $sc/MPI_Probe 2 "$(calc "pos($(M $sc 1 send) - $(M $sc 2 probe))")"
+near mpi_latesender $sc/MPI_Recv '*' 0
+# the seed's test 4.2.5: rank 0 waits for rank 2's message (2D) and rank 3's (D) while
+# rank 1's, sent first, is ready: both waits are wrong order, from different sources
+sc=ls_wrong_order
+s1=$(M $sc 1 send) s2=$(M $sc 2 send) s3=$(M $sc 3 send)
+p2=$(M $sc 0 probe2) p3=$(M $sc 0 mprobe3) p1=$(M $sc 0 probe1)
+near mpi_latesender $sc/MPI_Probe 0 "$(calc "pos($s2 - $p2) + pos($s1 - $p1)")"
+near mpi_latesender $sc/MPI_Mprobe 0 "$(calc "pos($s3 - $p3)")"
+near mpi_latesender_wo $sc/MPI_Probe 0 "$(calc "$s2 > $s1 ? pos($s2 - $p2) : 0")"
+near mpi_latesender_wo $sc/MPI_Mprobe 0 "$(calc "$s3 > $s1 ? pos($s3 - $p3) : 0")"
+near mpi_lswo_different $sc/MPI_Mprobe 0 "$(calc "$s3 > $s1 ? pos($s3 - $p3) : 0")"
+near mpi_lswo_different $sc/MPI_Probe 0 "$(calc "$s2 > $s1 ? pos($s2 - $p2) : 0")"
+near mpi_lswo_same '*' '*' 0
+# the seed's figure 3b / test 4.2.6: both synchronisation points of the probed Ssend
+sc=ls_lr_probe
+near mpi_latesender $sc/MPI_Probe 1 "$(calc "pos($(M $sc 0 ssend) - $(M $sc 1 probe))")"
+near mpi_latereceiver $sc/MPI_Ssend 0 "$(calc "pos($(M $sc 1 recv) - $(M $sc 0 ssend))")"
+near mpi_latesender $sc/MPI_Recv 1 0
+# Late Receiver at the MPI_Wait of an Issend
+near mpi_latereceiver lr_wait/MPI_Wait 0 "$(calc "pos($(M lr_wait 1 recv) - $(M lr_wait 0 wait))")"
+# collectives: rank r enters after r*D
+for sc in barrier nxn; do
+    e0=$(M $sc 0 enter) e1=$(M $sc 1 enter) e2=$(M $sc 2 enter) e3=$(M $sc 3 enter)
+    last="max2(max2($e0, $e1), max2($e2, $e3))"
+    metric=mpi_barrier_wait path=barrier/MPI_Barrier
+    [ $sc = barrier ] || metric=mpi_wait_nxn path=nxn/MPI_Allreduce
+    for r in 0 1 2 3; do
+        near $metric $path $r "$(calc "$last - $(M $sc $r enter)")"
+    done
+done
+sc=late_bcast
+near mpi_latebroadcast $sc/MPI_Bcast 0 0
+for r in 1 2 3; do
+    near mpi_latebroadcast $sc/MPI_Bcast $r "$(calc "pos($(M $sc 0 enter) - $(M $sc $r enter))")"
+    near mpi_earlyreduce early_reduce/MPI_Reduce $r 0
+done
+sc=early_reduce
+near mpi_earlyreduce $sc/MPI_Reduce 0 "$(calc "pos(min2(min2($(M $sc 1 enter), \
+    $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")"
+# on a communicator of ranks 2 and 3 (created with MPI_Comm_split)
+sc=ls_subcomm
+near mpi_latesender $sc/MPI_Recv 3 "$(calc "pos($(M $sc 2 send) - $(M $sc 3 recv))")"
+near mpi_barrier_wait $sc/MPI_Barrier 3 "$(calc "pos($(M $sc 2 bar) - $(M $sc 3 bar))")"
+near mpi_barrier_wait $sc/MPI_Barrier 2 "$(calc "pos($(M $sc 3 bar) - $(M $sc 2 bar))")"
+
+# delay costs (short-term): a wait is charged to the call paths where the causing rank did
+# more work than the waiting one since their previous synchronisation point (the scenario's
+# start), scaled to at most the wait. The seed's figure 16 case keeps both delays: rank 0's
+# work before its MPI_Ssend (the Late Sender at rank 1's probe) and rank 1's work between the
+# probe and the receive (the Late Receiver at the MPI_Ssend; the probe is the previous
+# synchronisation point).
+sc=ls_lr_probe
+b0=$(M $sc 0 begin) b1=$(M $sc 1 begin) ss=$(M $sc 0 ssend) pr=$(M $sc 1 probe)
+pd=$(M $sc 1 probed) rv=$(M $sc 1 recv)
+near delay_latesender $sc 0 "$(calc "min2(pos($ss - $pr), pos(($ss - $b0) - ($pr - $b1)))")"
+near delay_latereceiver $sc 1 "$(calc "min2(pos($rv - $ss), pos($rv - $pd))")"
+near delay_latesender $sc 1 0
+near delay_latereceiver $sc 0 0
+# the seed's test 4.2.4: rank 0's 2D (short-term, rank 1's probe); rank 1's D of work charges
+# the part of rank 2's 3D wait it causes directly (its own 2D wait there is long-term, not
+# computed)
+sc=ls_probe_chain
+s0=$(M $sc 0 send) s1=$(M $sc 1 send) p1=$(M $sc 1 probe) p2=$(M $sc 2 probe)
+r1=$(M $sc 1 recvd) b0=$(M $sc 0 begin) b1=$(M $sc 1 begin)
+near delay_latesender $sc 0 "$(calc "min2(pos($s0 - $p1), pos(($s0 - $b0) - ($p1 - $b1)))")"
+near delay_latesender $sc 1 "$(calc "($s1 - $r1) * min2(1, ($s1 - $p2) / (($s1 - $r1) + pos($s0 - $p1)))")"
+near delay_latesender $sc 2 0
+
+# the critical path (scenarios run alone; argv[3] is the rank that ends last, 4D after the
+# start). The seed's figure 3b / 17 case: the path ends on rank 0 and crosses both
+# synchronisation points of the probed MPI_Ssend: the Late Receiver takes it to rank 1's
+# receive, back through rank 1's work since its probe returned, the Late Sender at the probe
+# to rank 0's work before the send. The probe chain (4.2.4): from rank 2 to rank 1's work
+# after its receive, to rank 0's work before its send. critical_path_imbalance: the
+# scenario region's path time minus its average time without waiting over the 4 ranks
+# (ranks 2 and 3 do not work there: 1/4 of the path), split as the path: 3/4 of each part.
+for spec in ls_lr_probe:0 ls_probe_chain:2; do
+    sc=${spec%:*}
+    z=$work/cp_$sc
+    env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$z" \
+        $MPIRUN -np 4 "$A/waitstates_scorep" $D $sc ${spec#*:} >"cp_$sc.out" 2>&1 ||
+        fail "waitstates $sc: $(cat "cp_$sc.out")"
+    $MPIRUN -np 4 "$ANALYZE" "$z" >"cp_$sc.an" 2>&1 || fail "scorep-analyze $sc: $(cat "cp_$sc.an")"
+    if [ $sc = ls_lr_probe ]; then
+        k0=$(calc "$(mark cp_$sc.out $sc 0 ssend) - $(mark cp_$sc.out $sc 0 begin)")
+        k1=$(calc "$(mark cp_$sc.out $sc 1 recv) - $(mark cp_$sc.out $sc 1 probed)")
+    else
+        k0=$(calc "$(mark cp_$sc.out $sc 0 send) - $(mark cp_$sc.out $sc 0 begin)")
+        k1=$(calc "$(mark cp_$sc.out $sc 1 send) - $(mark cp_$sc.out $sc 1 recvd)")
+    fi
+    xs=$x
+    x=$z
+    near critical_path $sc 0 "$k0"
+    near critical_path $sc 1 "$k1"
+    near critical_path $sc 2 0
+    near critical_path $sc 3 0
+    near critical_path_imbalance $sc 0 "$(calc "0.75 * $k0")"
+    near critical_path_imbalance $sc 1 "$(calc "0.75 * $k1")"
+    x=$xs
+done
+
+# POP efficiencies: the report's attributes against the values of its time tree
+pop=$($CV "$x/scout.cubex" pop)
+expect_eq "$($CV "$x/scout.cubex" attr "POP load balance") $($CV "$x/scout.cubex" attr \
+    "POP communication efficiency")" "$pop" "POP load balance and communication efficiency"
+expect_grep "POP efficiencies: parallel [0-9.]+% = load balance [0-9.]+% x communication" an.out \
+    "POP efficiencies in the summary"
+
+# scorep-report's "Wait states" section: the data block carries the patterns, the worst
+# (pattern, call path, rank) rows and the critical path, with the values the report has
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+expect_grep '<section id="waits">' report.html "scorep-report has a Wait states section"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for r in d["worst"]:
+    print("worst", r["pattern"], r["callpath"], r["rank"], "%.6f" % r["seconds"])
+for p in d["patterns"]:
+    print("pattern", p["uniq"], "%.6f" % p["seconds"])
+print("critical", len(d["critical_path"]))
+PY
+bw_row=$(awk '$1 == "worst" && $2 == "mpi_barrier_wait" && $3 == "barrier/MPI_Barrier" &&
+    $4 == 0 { print $5 }' waits.txt)
+expect_eq "$bw_row" "$(printf '%.6f' "$(value mpi_barrier_wait barrier/MPI_Barrier 0)")" \
+    "report: Wait at Barrier of rank 0 in the barrier scenario (3D) among the worst rows"
+expect_eq "$(awk '$1 == "worst" { print $5 }' waits.txt | sort -gr | tr '\n' ' ')" \
+    "$(awk '$1 == "worst" { print $5 }' waits.txt | tr '\n' ' ')" "report: worst rows, largest first"
+expect_eq "$(awk '$1 == "pattern" && $2 == "mpi_latereceiver" { print $3 }' waits.txt)" \
+    "$(printf '%.6f' "$(value mpi_latereceiver '*' '*')")" "report: Late Receiver total"
+expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
+
+# exact counts
+expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
+expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
+expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
+expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wait)"
+expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
+expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
+expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
+
+# in situ without the trace file (SCOREP_ANALYSIS_TRACE_FILE=false)
+y=$work/nofile
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_ANALYSIS_TRACE_FILE=false \
+    SCOREP_EXPERIMENT_DIRECTORY="$y" $MPIRUN -np 4 "$A/waitstates_scorep" 0.05 >nofile.out 2>&1 ||
+    fail "waitstates (no trace file): $(cat nofile.out)"
+expect_file "$y/scout.cubex" "in situ without trace file: scout.cubex"
+expect_no_file "$y/traces.otf2" "in situ without trace file: no traces.otf2"
+expect_eq "$($CV "$y/scout.cubex" value visits ls_recv '*')" 4 "in situ: visits of ls_recv"
+# the analysis needs the trace buffers
+env SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$work/notrace" \
+    $MPIRUN -np 4 "$A/waitstates_scorep" 0.01 >notrace.out 2>&1 || fail "waitstates (no tracing)"
+expect_grep "SCOREP_ENABLE_ANALYSIS needs SCOREP_ENABLE_TRACING=true" notrace.out \
+    "analysis without tracing: a warning"
+expect_no_file "$work/notrace/scout.cubex" "analysis without tracing: no report"
+
+# bad input: another process count, a directory without a trace; no report written
+rm -f "$x/scout.cubex"
+status=0
+$MPIRUN -np 2 "$ANALYZE" "$x" >np2.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze with 2 processes for a 4-rank trace fails"
+expect_grep "the trace has 4 MPI ranks but the analysis runs with 2 processes: run it as mpirun -np 4" \
+    np2.out "the rank-count message"
+expect_eq "$(grep -c 'the trace has 4 MPI ranks' np2.out)" 1 "the message is printed once"
+expect_no_file "$x/scout.cubex" "no report after the failed analysis"
+mkdir empty
+status=0
+$MPIRUN -np 1 "$ANALYZE" empty >empty.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a directory without a trace fails"
+expect_grep "has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true" empty.out \
+    "the no-trace message"
+
+# a reduced trace (SCOREP_TOTAL_MEMORY too small for pingpong's tiny calls): analysed, said
+# so, and marked in the report; a complete one is marked complete
+expect_eq "$($CV "$x/scout_insitu.cubex" attr "trace reduced")" no "complete trace: trace reduced = no"
+scorep_cc mpicc -O2 -o pingpong "$PROGRAMS/pingpong.c"
+SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=3M SCOREP_EXPERIMENT_DIRECTORY="$work/red" \
+    $MPIRUN -np 2 ./pingpong 20000 10 >red.out 2>&1 || fail "pingpong: $(cat red.out)"
+expect_grep "SCOREP_TOTAL_MEMORY ran short: the trace of 1 of 1 locations was reduced" red.out \
+    "pingpong's trace is reduced"
+$MPIRUN -np 2 "$ANALYZE" "$work/red" >red.an 2>&1 || fail "scorep-analyze (reduced): $(cat red.an)"
+expect_grep "the trace was reduced or flushed: patterns of the removed calls are missing" red.an \
+    "reduced trace: said so"
+expect_eq "$($CV "$work/red/scout.cubex" attr "trace reduced")" yes "reduced trace: marked"
+
+# a truncated trace: one clear message (from the rank that found it), no report
+cp -r "$work/cp_ls_lr_probe" trunc
+rm -f trunc/scout.cubex
+sz=$(wc -c <trunc/traces/1.evt)
+truncate -s $((sz / 2)) trunc/traces/1.evt
+status=0
+$MPIRUN -np 4 "$ANALYZE" trunc >trunc.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a truncated trace fails"
+expect_grep "^scorep-analyze: the events of rank 1 end early: [0-9]+ of the [0-9]+ its definitions announce \\(truncated trace\\?\\)" \
+    trunc.out "the truncated-trace message"
+expect_no_grep "^\\[OTF2\\]" trunc.out "OTF2's own messages kept off the output"
+expect_no_file trunc/scout.cubex "no report for a truncated trace"
+# a trace without MPI
+cat >serial.c <<'C'
+static volatile int sink;
+__attribute__((noinline)) static void work(int i) { sink += i; }
+int main(void)
+{
+    for (int i = 0; i < 10; i++)
+        work(i);
+    return 0;
+}
+C
+scorep_cc gcc -O1 -o serial serial.c
+SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/nompi" ./serial >serial.out 2>&1 ||
+    fail "serial: $(cat serial.out)"
+status=0
+$MPIRUN -np 1 "$ANALYZE" "$work/nompi" >nompi.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a trace without MPI fails"
+expect_grep "the trace has no MPI ranks .*: the analysis needs a trace of an MPI program" \
+    nompi.out "the no-MPI message"
+
+# one-step form: measure and analyse; a program linked with the runtime, and a plain one
+# (test/mpi/probes) measured through scorep-run
+status=0
+SCOREP_EXPERIMENT_DIRECTORY="$work/onestep" "$ANALYZE" mpirun --oversubscribe \
+    --allow-run-as-root -np 4 "$A/waitstates_scorep" 0.05 >onestep.out 2>&1 || status=$?
+expect_eq "$status" 0 "scorep-analyze mpirun -np 4 waitstates_scorep ($(tail -2 onestep.out))"
+expect_grep "the report is $work/onestep/scout.cubex" onestep.out "one-step: where the report is"
+expect_eq "$($CV "$work/onestep/scout.cubex" value visits ls_recv '*')" 4 \
+    "one-step: visits of ls_recv"
+if [ -x "$top_builddir/test/mpi/probes" ]; then
+    status=0
+    (cd "$work" && SCOREP_RUN_LIBDIR="$top_builddir/.libs" "$ANALYZE" mpirun --oversubscribe \
+        --allow-run-as-root -np 2 "$top_builddir/test/mpi/probes" >"$work/plain.out" 2>&1) ||
+        status=$?
+    expect_eq "$status" 0 "scorep-analyze mpirun -np 2 probes (plain, $(tail -2 plain.out))"
+    expect_grep "through scorep-run" plain.out "one-step: a plain program is run under scorep-run"
+    p=$work/scorep_probes_2_trace
+    expect_file "$p/scout.cubex" "one-step default directory scorep_probes_2_trace"
+    expect_eq "$($CV "$p/scout.cubex" value visits MPI_Probe '*')" \
+        "$(otf2-print "$p/traces.otf2" | grep -c '^ENTER .*"MPI_Probe"')" \
+        "one-step (scorep-run): MPI_Probe visits = its Enter events"
+fi
+
+done_ok

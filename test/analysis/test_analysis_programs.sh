@@ -1,0 +1,75 @@
+#!/bin/sh
+# test_analysis_programs.sh: every MPI program of the test suite that writes a trace
+# (test/mpi: p2p_modes, completion, probes, collectives, comms, rma, threads, intercomm,
+# comm_churn; mpi_smoke, which calls most wrapped MPI functions; and the compiler-instrumented
+# programs of test/programs that the integration tests trace: pingpong, ring3, mpi_late,
+# report_mpi) is analysed post-mortem by
+# scorep-analyze without error, and the report agrees with the trace as otf2-print shows it:
+# the visits are the master threads' Enter events, the sends counted (comms_send + syncs_send)
+# are its MpiSend and MpiIsend events.
+. "$top_srcdir/test/integration/lib.sh"
+
+require_mpi_programs p2p_modes_scorep completion_scorep probes_scorep collectives_scorep \
+    comms_scorep rma_scorep threads_scorep intercomm_scorep comm_churn_scorep mpi_smoke_scorep
+[ -x "$top_builddir/scorep-analyze" ] || { echo "SKIP: scorep-analyze was not built"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
+CV="python3 $top_srcdir/test/analysis/cube_values.py"
+# prog NAME: the measured build of NAME (test/mpi's, or one built here)
+prog()
+{
+    if [ -x "$T/${1}_scorep" ]; then echo "$T/${1}_scorep"; else echo "$work/${1}_scorep"; fi
+}
+
+# the compiler-instrumented ones, built as the integration tests build them
+scorep_cc mpicc -O2 -o pingpong_scorep "$PROGRAMS/pingpong.c"
+scorep_cc mpicc -O2 -o ring3_scorep "$PROGRAMS/ring3.c"
+scorep_cc mpicc -O2 -o mpi_late_scorep "$PROGRAMS/mpi_late.c"
+scorep_cc --user mpicc -O1 -o report_mpi_scorep "$PROGRAMS/report_mpi.c"
+
+for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2 \
+    intercomm:4 comm_churn:2:10000 mpi_smoke:2 pingpong:2:300 ring3:3:40 mpi_late:3 \
+    report_mpi:3; do
+    name=${spec%%:*}
+    rest=${spec#*:}
+    np=${rest%%:*}
+    arg=
+    [ "$rest" = "$np" ] || arg=${rest#*:}
+    x=$work/$name
+    status=0
+    env SCOREP_ENABLE_TRACING=true SCOREP_MPI_ENABLE_GROUPS=all SCOREP_EXPERIMENT_DIRECTORY="$x" \
+        timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
+        "$(prog "$name")" $arg >"$name.out" 2>&1 || status=$?
+    if [ "$name" = threads ] && [ "$status" = 77 ]; then
+        echo "threads: MPI_THREAD_MULTIPLE not available, skipped"
+        continue
+    fi
+    expect_eq "$status" 0 "$name runs measured"
+    status=0
+    timeout 300 mpirun --oversubscribe --allow-run-as-root -np "$np" \
+        "$top_builddir/scorep-analyze" "$x" >"$name.an" 2>&1 || status=$?
+    expect_eq "$status" 0 "scorep-analyze of $name ($(tail -3 "$name.an" | tr '\n' ' '))"
+    expect_file "$x/scout.cubex" "$name: scout.cubex"
+    # the master thread of rank r is member r of MPI's COMM_LOCATIONS group; otf2-print
+    # names events by location id, the master threads are the locations of thread 0
+    otf2-print "$x/traces.otf2" >"$name.txt" 2>/dev/null || fail "otf2-print $name"
+    otf2-print -G "$x/traces.otf2" 2>/dev/null |
+        awk '$1 == "GROUP" && /Type: COMM_LOCATIONS/ && /Paradigm: MPI/' >"$name.grp"
+    masters=$(sed -n 's/.*Members: \(.*\)$/\1/p' "$name.grp" | tr -d '()' |
+        sed 's/"[^"]*"//g; s/[<>,]/ /g; s/  */ /g')
+    [ -n "$masters" ] || fail "$name: no COMM_LOCATIONS group in otf2-print -G"
+    enters=0 sends=0
+    for m in $masters; do
+        enters=$((enters + $(awk -v l="$m" '$1 == "ENTER" && $2 == l' "$name.txt" | wc -l)))
+        sends=$((sends + $(awk -v l="$m" '($1 == "MPI_SEND" || $1 == "MPI_ISEND") && $2 == l' \
+            "$name.txt" | wc -l)))
+    done
+    expect_eq "$($CV "$x/scout.cubex" value visits '*' '*')" "$enters" \
+        "$name: visits = Enter events of the master threads"
+    expect_eq "$(($($CV "$x/scout.cubex" value =comms_send '*' '*') + \
+        $($CV "$x/scout.cubex" value =syncs_send '*' '*')))" "$sends" \
+        "$name: sends counted = MpiSend/MpiIsend events of the master threads"
+    echo "$name: $enters visits, $sends sends; $(grep -c . "$name.an") lines of scorep-analyze output"
+done
+
+done_ok

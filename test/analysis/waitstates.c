@@ -1,0 +1,335 @@
+/* waitstates.c: MPI program with prescribed wait states for the analysis tests
+ * (test_analysis.sh): before each scenario all ranks synchronise, then a rank spins for a
+ * known multiple of D seconds before it sends, receives, probes or enters a collective. Each
+ * scenario runs in its own user region, so its wait states land on their own call paths.
+ Needs 4 ranks. Times are deadlines k*D after the scenario's start (start()). Expected values (D =
+ the argument, default 0.2 s) are in test_analysis.sh. */
+#include <mpi.h>
+#include <scorep/SCOREP_User.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double D = 0.2, t0;
+static int rank, size;
+
+/* the node's monotonic clock: the same on every rank of one machine (MPI_Wtime of Open MPI
+ * counts from each process's own start) */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the actual times of the actions (seconds after the scenario's start, the node's clock, read
+ * just before the MPI call), printed at the end as "T scenario rank what seconds": the test
+ * derives the expected waiting times from them, so a rank that the scheduler let act late on
+ * a loaded machine does not fail it */
+static const char *scenario = "";
+static char marks[64][96];
+static int n_marks;
+static double now(void);
+static void M(const char *what)
+{
+    if (n_marks < 64)
+        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what,
+                 now() - t0);
+}
+
+/* each scenario is a user region of its own (a static handle per function) */
+#define SCEN_BEGIN(h, name)                                                                        \
+    scenario = name;                                                                               \
+    M("begin");                                                                                    \
+    SCOREP_USER_REGION_DEFINE(h)                                                                   \
+    SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
+#define SCEN_END(h) SCOREP_USER_REGION_END(h)
+
+/* waits until k*D seconds after the scenario's start (absolute deadlines: a rank that was
+ * descheduled or returned late from MPI still acts at the prescribed time) */
+static void spin_to(double k)
+{
+    double end = t0 + k * D;
+    /* sleep until 2 ms before the deadline (the other ranks get the processors: 4 ranks may
+     * share 2 cores), then spin to it */
+    while (now() < end - 0.002) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    while (now() < end)
+        ;
+}
+
+/* Late Sender at MPI_Recv: rank 0 sends after D, rank 1 waits D */
+static void ls_recv(void)
+{
+    SCEN_BEGIN(h, "ls_recv")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("recv");
+        MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Late Sender at MPI_Wait of an Irecv: rank 1 waits D in MPI_Wait */
+static void ls_wait(void)
+{
+    SCEN_BEGIN(h, "ls_wait")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Request r;
+        MPI_Irecv(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &r);
+        M("wait");
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's test 4.2.4 (Late Sender in probes, a chain): rank 0 sends to 1 after 2D; rank 1
+ * probes (waits 2D), receives, spins D, sends to 2; rank 2 probes (waits 3D), receives. */
+static void ls_probe_chain(void)
+{
+    SCEN_BEGIN(h, "ls_probe_chain")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(2);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("probe");
+        MPI_Probe(0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("probed");
+        MPI_Recv(&x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recvd");
+        spin_to(3);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 2, 4, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        M("probe");
+        MPI_Probe(1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's test 4.2.5 (wrong order in probes): rank r > 0 sends to 0 after r*D; rank 0
+ * probes and receives rank 2's, then rank 3's, then rank 1's message: it waits 2D at the first
+ * probe and D at the second, and both waits are wrong order (rank 1's message, sent first, was
+ * ready meanwhile). Uses MPI_Mprobe/MPI_Mrecv for rank 3's message. */
+static void ls_wrong_order(void)
+{
+    SCEN_BEGIN(h, "ls_wrong_order")
+    int x = 1;
+    if (rank > 0 && rank < 4) {
+        spin_to(rank);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        M("probe2");
+        MPI_Probe(2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 2, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Message m;
+        M("mprobe3");
+        MPI_Mprobe(3, 5, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv(&x, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+        M("probe1");
+        MPI_Probe(1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* The seed's figure 3b / test 4.2.6: a probed synchronous send with two synchronisation
+ * points. Rank 0 spins D, then MPI_Ssend to 1; rank 1 probes at once (Late Sender D at the
+ * probe), spins 2D, then receives: rank 0 waits 2D in MPI_Ssend (Late Receiver). */
+static void ls_lr_probe(void)
+{
+    SCEN_BEGIN(h, "ls_lr_probe")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        M("ssend");
+        MPI_Ssend(&x, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("probe");
+        MPI_Probe(MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("probed");
+        spin_to(3);
+        M("recv");
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Late Receiver at MPI_Wait of an Issend: rank 1 posts its receive after D */
+static void lr_wait(void)
+{
+    SCEN_BEGIN(h, "lr_wait")
+    int x = 1;
+    if (rank == 0) {
+        MPI_Request r;
+        MPI_Issend(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &r);
+        M("wait");
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        spin_to(1);
+        M("recv");
+        MPI_Recv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Wait at Barrier: rank r enters after r*D (rank r waits (size-1-r)*D) */
+static void barrier(void)
+{
+    SCEN_BEGIN(h, "barrier")
+    spin_to(rank);
+    M("enter");
+    MPI_Barrier(MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Wait at N x N: as the barrier, with MPI_Allreduce */
+static void nxn(void)
+{
+    SCEN_BEGIN(h, "nxn")
+    int x = rank, y;
+    spin_to(rank);
+    M("enter");
+    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Late Broadcast: the root (rank 0) enters after D; every other rank waits D */
+static void late_bcast(void)
+{
+    SCEN_BEGIN(h, "late_bcast")
+    int x = 1;
+    if (rank == 0)
+        spin_to(1);
+    M("enter");
+    MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Early Reduce: the non-roots enter after D; the root (rank 0) waits D */
+static void early_reduce(void)
+{
+    SCEN_BEGIN(h, "early_reduce")
+    int x = 1, y;
+    if (rank != 0)
+        spin_to(1);
+    M("enter");
+    MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* Late Sender on a sub-communicator (ranks 2 and 3 as 0 and 1 of a split): rank 3 waits D */
+static void ls_subcomm(MPI_Comm sub)
+{
+    SCEN_BEGIN(h, "ls_subcomm")
+    int x = 1, r;
+    if (sub != MPI_COMM_NULL) {
+        MPI_Comm_rank(sub, &r);
+        if (r == 0) {
+            spin_to(1);
+            M("send");
+            MPI_Send(&x, 1, MPI_INT, 1, 8, sub);
+        } else {
+            M("recv");
+            MPI_Recv(&x, 1, MPI_INT, 0, 8, sub, MPI_STATUS_IGNORE);
+        }
+        /* and Wait at Barrier on it: sub rank 0 enters after D */
+        if (r == 0)
+            spin_to(2);
+        M("bar");
+        MPI_Barrier(sub);
+    }
+    SCEN_END(h)
+}
+
+/* a scenario starts at the same instant on every rank: rank 0 picks it 50 ms ahead and
+ * broadcasts it (now() is the node's clock; the ranks run on one machine), so that the jitter of
+ * leaving a barrier on a loaded machine does not shift one rank's deadlines against another's */
+static void start(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now() + 0.05;
+    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    spin_to(0);
+}
+
+static void print_marks(void)
+{
+    for (int i = 0; i < n_marks; i++) {
+        printf("%s\n", marks[i]);
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1)
+        D = atof(argv[1]);
+    if (size != 4) {
+        if (rank == 0)
+            fprintf(stderr, "waitstates: needs 4 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, rank >= 2 ? 0 : MPI_UNDEFINED, rank, &sub);
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } scen[] = {{"ls_recv", ls_recv},
+                {"ls_wait", ls_wait},
+                {"ls_probe_chain", ls_probe_chain},
+                {"ls_wrong_order", ls_wrong_order},
+                {"ls_lr_probe", ls_lr_probe},
+                {"lr_wait", lr_wait},
+                {"barrier", barrier},
+                {"nxn", nxn},
+                {"late_bcast", late_bcast},
+                {"early_reduce", early_reduce}};
+    /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
+     * until 4D after the start), where the critical path ends (the critical-path tests) */
+    const char *only = argc > 2 ? argv[2] : NULL;
+    int last = argc > 3 ? atoi(argv[3]) : -1;
+    for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
+        if (only && strcmp(only, scen[i].name) != 0)
+            continue;
+        start();
+        scen[i].run();
+    }
+    if (only) {
+        if (rank == last)
+            spin_to(4);
+        if (sub != MPI_COMM_NULL)
+            MPI_Comm_free(&sub);
+        MPI_Finalize();
+        print_marks();
+        return 0;
+    }
+    start();
+    ls_subcomm(sub);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    MPI_Finalize();
+    print_marks();
+    if (rank == 0)
+        printf("waitstates done D=%g\n", D);
+    return 0;
+}
