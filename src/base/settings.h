@@ -21,6 +21,7 @@ typedef struct {
     uint64_t max_callpath_depth;
     char *profiling_base_name;
     uint64_t profiling_format;
+    uint64_t profiling_cube_writer; /* SCOREP_PROFILING_CUBE_WRITER (profile_cube.c) */
     char *filtering_file;
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
@@ -43,6 +44,7 @@ typedef struct {
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
+enum { SCOREP_CUBE_WRITER_AUTO, SCOREP_CUBE_WRITER_GATHER, SCOREP_CUBE_WRITER_PARALLEL };
 
 extern scorep_runtime_config scorep_cfg;
 extern const scorep_cfg_var scorep_cfg_vars[];

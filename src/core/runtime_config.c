@@ -11,6 +11,10 @@ static const scorep_cfg_choice formats[] = {{"none", SCOREP_PROFILING_FORMAT_NON
                                             {"cube4", SCOREP_PROFILING_FORMAT_CUBE4},
                                             {"default", SCOREP_PROFILING_FORMAT_CUBE4},
                                             {NULL, 0}};
+static const scorep_cfg_choice cube_writers[] = {{"auto", SCOREP_CUBE_WRITER_AUTO},
+                                                 {"gather", SCOREP_CUBE_WRITER_GATHER},
+                                                 {"parallel", SCOREP_CUBE_WRITER_PARALLEL},
+                                                 {NULL, 0}};
 
 const scorep_cfg_choice scorep_mpi_group_choices[] = {
     {"all", SCOREP_MPI_GROUPS_ALL},      {"cg", SCOREP_MPI_G_CG},
@@ -89,6 +93,12 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Profile file name without extension", ""),
     V("PROFILING_FORMAT", OPTION, &scorep_cfg.profiling_format, "default", formats,
       "Profile output format", "none writes no profile; default is cube4."),
+    V("PROFILING_CUBE_WRITER", OPTION, &scorep_cfg.profiling_cube_writer, "auto", cube_writers,
+      "How the processes write profile.cubex",
+      "A scorep-rt extension (docs/scale.md). parallel: every process writes its locations' "
+      "slice of every row at its offset (uncompressed; memory per process independent of the "
+      "number of processes); gather: rank 0 collects everything and writes compressed rows; "
+      "auto: gather for one process, parallel for more."),
     V("FILTERING_FILE", PATH, &scorep_cfg.filtering_file, "", NULL, "Run-time filter file",
       "Score-P filter file syntax; a syntax error stops the program at start."),
     V("MPI_ENABLE_GROUPS", SET, &scorep_cfg.mpi_groups, "default", scorep_mpi_group_choices,

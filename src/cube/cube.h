@@ -58,6 +58,59 @@ int cube_writer_set_double(cube_writer *w, int metric, int cnode, int location, 
  * Returns 0 or -1 with errno-style message in err. */
 int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err, size_t errlen);
 
+/* ------------------------------- writing by many processes at once (additions, issue #19) */
+/* A system tree too large to hold (a million locations): instead of cube_writer_stnode,
+ * _locgroup and _location, fn is called while anchor.xml is written and gives the tree in
+ * document order through the cube_sink_* functions: a system-tree node, then its location
+ * groups each followed by its locations, then its child nodes (depth-first). Nothing is
+ * kept but the open path. The sink functions return the new id (0, 1, ... per kind, as
+ * the cube_writer_* ones) or -1 when an entity comes out of order; fn returns 0 or -1.
+ * n_locations: how many locations fn gives (the row length). */
+typedef struct cube_system_sink cube_system_sink;
+typedef int (*cube_system_fn)(void *arg, cube_system_sink *sink);
+int cube_writer_system_stream(cube_writer *w, uint64_t n_locations, cube_system_fn fn, void *arg);
+int64_t cube_sink_stnode(cube_system_sink *s, int64_t parent, const char *name, const char *klass);
+int64_t cube_sink_locgroup(cube_system_sink *s, int64_t stnode, const char *name, int rank,
+                           const char *type);
+int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *name, int rank,
+                           const char *type);
+
+/* The layout of a .cubex whose rows many processes write at once, each the values of its
+ * own locations: every row uncompressed at a computed offset, every call path listed in
+ * the index (a row no process writes reads as zeros: the file has a hole there), the
+ * index and data members first and anchor.xml last. Every process builds the same plan
+ * from the same description; then, in any order and concurrently, one process writes the
+ * frame (tar headers, index files, data markers) and the anchor (cube_writer_write_anchor),
+ * and every process its slices (cube_plan_write_slice). The file must be created empty
+ * (O_TRUNC) before anyone writes. Memory: the plan is O(metrics + call paths). */
+typedef struct cube_plan cube_plan;
+typedef struct {
+    int n_metrics;
+    const int *metric_parent;            /* as given to cube_writer_metric (-1: a root) */
+    const cube_metric_kind *metric_kind; /* selects the row order (deep or wide) */
+    int n_cnodes;
+    const int *cnode_parent; /* as given to cube_writer_cnode (-1: a root) */
+    uint64_t n_locations;    /* row length; columns in location id order */
+} cube_plan_desc;
+
+cube_plan *cube_plan_new(const cube_plan_desc *d); /* NULL: bad description or no memory */
+void cube_plan_free(cube_plan *p);
+/* Bytes of the file up to anchor.xml's header (the anchor's size is known only later). */
+uint64_t cube_plan_anchor_offset(const cube_plan *p);
+/* Writes values of locations [first, first + n) of (metric, cnode) (writer ids) to the
+ * open file fd: raw 64-bit values as cube_writer_set_* store them (the uint64_t, the
+ * int64_t's bits, the double's bits). All zero: nothing written (the hole reads as 0).
+ * 0, or -1 with errno. */
+int cube_plan_write_slice(const cube_plan *p, int fd, int metric, int cnode, uint64_t first,
+                          uint64_t n, const uint64_t *raw);
+/* The tar headers, index files and data markers. 0, or -1 with errno. */
+int cube_plan_write_frame(const cube_plan *p, int fd);
+/* anchor.xml of w (its metrics and call tree as in the plan's description; the system tree
+ * defined or streamed) at the plan's anchor offset of the existing file path, then the end
+ * of the archive. 0, or -1 with a message in err. */
+int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *path, char *err,
+                             size_t errlen);
+
 /* ---------------------------------------------------------------- reader */
 typedef struct {
     char *uniq_name, *disp_name, *uom, *descr;
@@ -132,5 +185,15 @@ bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view 
 double cube_value_to_double(cube_dtype dtype, uint64_t bits);
 /* Integers exactly, doubles with %.9g; returns what snprintf returns. */
 int cube_format_value(char *buf, size_t len, cube_dtype dtype, uint64_t bits);
+
+/* ---------------------------------- reading a part (additions, for cube_engine.h) */
+/* The definitions only; no values until cube_reader_load_rows. */
+cube_reader *cube_reader_open_defs(const char *path, char *err, size_t errlen);
+/* Once, after cube_reader_open_defs: the stored rows of the metrics with metrics[m] (NULL:
+ * all) for the call paths with cnodes[c] (NULL: all); compressed rows of other call paths
+ * are not inflated, plain ones not touched. Afterwards only CUBE_VIEW_STORED holds values
+ * (and with both NULL every view, as cube_reader_open). 0, or -1 with a message in err. */
+int cube_reader_load_rows(cube_reader *r, const bool *metrics, const bool *cnodes, char *err,
+                          size_t errlen);
 
 #endif

@@ -25,4 +25,8 @@ void cube_tree_free(cube_tree *t);
 int cube_tree_deep(const cube_tree *t, int *seq);
 int cube_tree_wide(const cube_tree *t, int *seq);
 
+/* The call tree of a reader (children in document order). */
+struct cube_reader;
+const cube_tree *cube_reader_call_tree(const struct cube_reader *r);
+
 #endif

@@ -36,6 +36,10 @@ typedef struct {
     cube_tree tree;
     int *deep, *wide; /* enumeration position -> cnode */
     r_data *data;     /* per metric */
+    /* kept by cube_reader_open_defs for cube_reader_load_rows */
+    cube_tar_member *mem;
+    size_t n_mem;
+    cube_anchor_extra x;
 } r_priv;
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -287,8 +291,11 @@ static bool ztable_ok(const cube_tar_member *f, int word, bool swap, uint64_t ro
     return sum <= f->size - streams;
 }
 
+/* Inflates the rows i with slot[i] >= 0 (all when slot is NULL) into *out, row i at
+ * slot[i] * row_bytes (at its own offset when slot is NULL); n_slots rows of room. */
 static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint64_t row_bytes,
-                        unsigned char **out, char *err, size_t errlen)
+                        const int64_t *slot, uint64_t n_slots, unsigned char **out, char *err,
+                        size_t errlen)
 {
     uint64_t total = rows * row_bytes;
     int word = ztable_ok(f, 8, swap, rows, total) ? 8 : ztable_ok(f, 4, swap, rows, total) ? 4 : 0;
@@ -296,7 +303,8 @@ static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint
         set_err(err, errlen, "%s: corrupt compressed row table", f->name);
         return -1;
     }
-    *out = calloc((size_t)total + 1, 1);
+    uint64_t room = slot ? n_slots * row_bytes : total;
+    *out = calloc((size_t)room + 1, 1);
     if (*out == NULL) {
         set_err(err, errlen, "out of memory");
         return -1;
@@ -307,7 +315,11 @@ static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint
         uint64_t u = word == 8 ? rd64(e, swap) : rd32(e, swap);
         uint64_t c = word == 8 ? rd64(e + 8, swap) : rd32(e + 4, swap);
         uint64_t z = word == 8 ? rd64(e + 16, swap) : rd32(e + 8, swap);
-        uLongf got = (uLongf)(total - u);
+        if (slot && slot[i] < 0)
+            continue;
+        if (slot) /* rows stored in index order: row i's values are at i * row_bytes */
+            u = (uint64_t)slot[i] * row_bytes;
+        uLongf got = (uLongf)(room - u);
         if (uncompress(*out + u, &got, f->data + streams + c, (uLong)z) != Z_OK) {
             set_err(err, errlen, "%s: row %" PRIu64 " does not inflate", f->name, i);
             return -1;
@@ -316,8 +328,19 @@ static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint
     return 0;
 }
 
+/* Index entries whose call path is wanted get consecutive slots; the others -1. */
+static int64_t *want_slots(const int *seq, const uint32_t *pos, uint32_t n, const bool *want,
+                           uint64_t *n_slots)
+{
+    int64_t *slot = malloc(((size_t)n + 1) * sizeof *slot);
+    *n_slots = 0;
+    for (uint32_t i = 0; slot && i < n; i++)
+        slot[i] = want[seq[pos ? pos[i] : i]] ? (int64_t)(*n_slots)++ : -1;
+    return slot;
+}
+
 static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, int m,
-                       const metric_files *mf, char *err, size_t errlen)
+                       const metric_files *mf, const bool *want, char *err, size_t errlen)
 {
     r_data *d = &p->data[m];
     d->elem = x->storage[m].elem_size;
@@ -336,8 +359,28 @@ static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, in
             rc = -1;
         }
     } else if (rc == 0 && f->size >= 11 && memcmp(f->data, "ZCUBEX.DATA", 11) == 0) {
-        rc = inflate_rows(f, d->swap, n, row_bytes, &d->owned, err, errlen);
+        uint64_t n_slots = 0;
+        int64_t *slot = want ? want_slots(r->metrics[m].kind == CUBE_INCLUSIVE ? p->wide : p->deep,
+                                          pos, n, want, &n_slots)
+                             : NULL;
+        rc = want && !slot
+                 ? -1
+                 : inflate_rows(f, d->swap, n, row_bytes, slot, n_slots, &d->owned, err, errlen);
         rows = d->owned;
+        if (rc == 0 && slot) { /* rows of the wanted call paths only, packed */
+            if ((d->row = calloc((size_t)r->n_cnodes, sizeof *d->row)) == NULL)
+                rc = -1;
+            const int *seq = r->metrics[m].kind == CUBE_INCLUSIVE ? p->wide : p->deep;
+            for (uint32_t i = 0; rc == 0 && i < n; i++)
+                if (slot[i] >= 0)
+                    d->row[seq[pos ? pos[i] : i]] = rows + (size_t)slot[i] * (size_t)row_bytes;
+            free(slot);
+            free(pos);
+            if (rc != 0)
+                set_err(err, errlen, "out of memory");
+            return rc;
+        }
+        free(slot);
     } else if (rc == 0) {
         set_err(err, errlen, "%s: not a Cube data member", f->name);
         rc = -1;
@@ -349,7 +392,8 @@ static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, in
     /* index positions count in the metric's own enumeration of the call tree */
     const int *seq = r->metrics[m].kind == CUBE_INCLUSIVE ? p->wide : p->deep;
     for (uint32_t i = 0; rc == 0 && i < n; i++)
-        d->row[seq[pos ? pos[i] : i]] = rows + (size_t)i * (size_t)row_bytes;
+        if (!want || want[seq[pos ? pos[i] : i]]) /* others stay unmapped pages */
+            d->row[seq[pos ? pos[i] : i]] = rows + (size_t)i * (size_t)row_bytes;
     free(pos);
     return rc;
 }
@@ -374,7 +418,8 @@ static int member_metric(const char *name, bool *is_index)
 }
 
 static int load_all_data(cube_reader *r, r_priv *p, const cube_anchor_extra *x,
-                         const cube_tar_member *mem, size_t n_mem, char *err, size_t errlen)
+                         const cube_tar_member *mem, size_t n_mem, const bool *want_metric,
+                         const bool *want_cnode, char *err, size_t errlen)
 {
     metric_files *mf = calloc((size_t)r->n_metrics + 1, sizeof *mf);
     p->data = calloc((size_t)r->n_metrics + 1, sizeof *p->data);
@@ -393,8 +438,9 @@ static int load_all_data(cube_reader *r, r_priv *p, const cube_anchor_extra *x,
         }
     }
     for (int m = 0; rc == 0 && m < r->n_metrics; m++)
-        rc = load_metric(r, p, x, m, &mf[m], err, errlen);
-    for (int m = 0; rc == 0 && m < r->n_metrics; m++) {
+        if (!want_metric || want_metric[m])
+            rc = load_metric(r, p, x, m, &mf[m], want_cnode, err, errlen);
+    for (int m = 0; rc == 0 && !want_cnode && !want_metric && m < r->n_metrics; m++) {
         rc = derive_metric(r, p, m, scratch);
         if (rc != 0)
             set_err(err, errlen, "out of memory while computing views");
@@ -515,7 +561,7 @@ static int build_enumerations(cube_reader *r, r_priv *p, const cube_anchor_extra
     return rc;
 }
 
-static int read_archive(cube_reader *r, r_priv *p, char *err, size_t errlen)
+static int read_archive(cube_reader *r, r_priv *p, bool defs_only, char *err, size_t errlen)
 {
     cube_tar_member *mem = NULL;
     size_t n_mem = 0, xml_len = 0;
@@ -536,14 +582,20 @@ static int read_archive(cube_reader *r, r_priv *p, char *err, size_t errlen)
         set_err(err, errlen, "out of memory while indexing the call tree");
         rc = -1;
     }
+    if (rc == 0 && defs_only) { /* kept for cube_reader_load_rows */
+        p->mem = mem;
+        p->n_mem = n_mem;
+        p->x = x;
+        return 0;
+    }
     if (rc == 0)
-        rc = load_all_data(r, p, &x, mem, n_mem, err, errlen);
+        rc = load_all_data(r, p, &x, mem, n_mem, NULL, NULL, err, errlen);
     cube_anchor_extra_free(&x);
     cube_tar_members_free(mem, n_mem);
     return rc;
 }
 
-cube_reader *cube_reader_open(const char *path, char *err, size_t errlen)
+static cube_reader *open_archive(const char *path, bool defs_only, char *err, size_t errlen)
 {
     cube_reader *r = calloc(1, sizeof *r);
     r_priv *p = calloc(1, sizeof *p);
@@ -560,7 +612,7 @@ cube_reader *cube_reader_open(const char *path, char *err, size_t errlen)
         cube_reader_free(r);
         return NULL;
     }
-    if (read_archive(r, p, err, errlen) != 0) {
+    if (read_archive(r, p, defs_only, err, errlen) != 0) {
         /* prefix the path unless the message already names it */
         if (err != NULL && errlen > 0 && strstr(err, path) == NULL) {
             char *msg = strdup(err);
@@ -573,6 +625,37 @@ cube_reader *cube_reader_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     return r;
+}
+
+cube_reader *cube_reader_open(const char *path, char *err, size_t errlen)
+{
+    return open_archive(path, false, err, errlen);
+}
+
+cube_reader *cube_reader_open_defs(const char *path, char *err, size_t errlen)
+{
+    return open_archive(path, true, err, errlen);
+}
+
+int cube_reader_load_rows(cube_reader *r, const bool *metrics, const bool *cnodes, char *err,
+                          size_t errlen)
+{
+    r_priv *p = r ? r->priv : NULL;
+    if (p == NULL || p->mem == NULL || p->data != NULL) {
+        set_err(err, errlen, "cube_reader_load_rows: not a reader of cube_reader_open_defs");
+        return -1;
+    }
+    int rc = load_all_data(r, p, &p->x, p->mem, p->n_mem, metrics, cnodes, err, errlen);
+    cube_anchor_extra_free(&p->x);
+    cube_tar_members_free(p->mem, p->n_mem);
+    p->mem = NULL;
+    p->n_mem = 0;
+    return rc;
+}
+
+const cube_tree *cube_reader_call_tree(const cube_reader *r)
+{
+    return &((const r_priv *)r->priv)->tree;
 }
 
 /* ------------------------------------------------------------------ free */
@@ -636,6 +719,10 @@ void cube_reader_free(cube_reader *r)
         for (int m = 0; p->data != NULL && m < r->n_metrics; m++)
             free_data(&p->data[m], r->n_cnodes);
         free(p->data);
+        if (p->mem) {
+            cube_anchor_extra_free(&p->x);
+            cube_tar_members_free(p->mem, p->n_mem);
+        }
         cube_tree_free(&p->tree);
         free(p->deep);
         free(p->wide);
@@ -676,7 +763,10 @@ bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view 
 {
     if (!in_range(r, metric, cnode))
         return false;
-    const r_data *d = &((const r_priv *)r->priv)->data[metric];
+    const r_priv *p = r->priv;
+    if (p->data == NULL)
+        return false;
+    const r_data *d = &p->data[metric];
     if (view_is_stored(&r->metrics[metric], view))
         return d->row != NULL && d->row[cnode] != NULL;
     return d->derived != NULL && d->derived[cnode] != NULL;
@@ -685,7 +775,8 @@ bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view 
 uint64_t cube_reader_value_bits(const cube_reader *r, int metric, int cnode, int location,
                                 cube_view view)
 {
-    if (!in_range(r, metric, cnode) || location < 0 || location >= r->n_locations)
+    if (!in_range(r, metric, cnode) || location < 0 || location >= r->n_locations ||
+        ((const r_priv *)r->priv)->data == NULL)
         return 0;
     const r_data *d = &((const r_priv *)r->priv)->data[metric];
     if (view_is_stored(&r->metrics[metric], view))

@@ -84,6 +84,11 @@ static void fill_header(unsigned char *h, const char *name, uint64_t size)
     h[TAR_CHKSUM + 7] = ' ';
 }
 
+void cube_tar_header(unsigned char block[TAR_BLOCK], const char *name, uint64_t size)
+{
+    fill_header(block, name, size);
+}
+
 void cube_tar_writer_init(cube_tar_writer *tw, FILE *fp)
 {
     tw->fp = fp;

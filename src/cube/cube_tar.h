@@ -26,6 +26,9 @@ off_t cube_tar_member_start(const cube_tar_writer *tw);
 int cube_tar_end_member(cube_tar_writer *tw);
 /* Writes the two zero blocks that end an archive. */
 int cube_tar_finish(cube_tar_writer *tw);
+/* The 512-byte header of a member of known size, for writers that place members at
+ * computed offsets themselves (cube_plan.c). */
+void cube_tar_header(unsigned char block[512], const char *name, uint64_t size);
 
 /* ------------------------------------------------------------------ reader */
 typedef struct {

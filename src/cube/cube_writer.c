@@ -2,6 +2,7 @@
  * a .cubex archive (anchor.xml + <metric>.index/.data) that CubeLib-based tools can open. */
 #include "cube/cube.h"
 #include "cube/cube_enum.h"
+#include "cube/cube_plan.h"
 #include "cube/cube_tar.h"
 #include "cube/cube_xml.h"
 
@@ -66,6 +67,23 @@ struct cube_writer {
     w_sysres *locations;
     int n_locations, cap_locations;
     int row_len; /* locations per row, fixed by the first value set; 0 before */
+    /* a streamed system tree (cube_writer_system_stream) instead of the arrays above */
+    cube_system_fn sys_fn;
+    void *sys_arg;
+    uint64_t sys_locations;
+};
+
+/* The open path of a streamed system tree while anchor.xml is written. */
+struct cube_system_sink {
+    FILE *fp;
+    struct sink_open {
+        int64_t id;
+        bool had_child; /* then no more location groups for it */
+    } * open;           /* the open system-tree nodes, outermost first */
+    int depth, cap;
+    int64_t n_stnodes, n_locgroups, n_locations;
+    int64_t locgroup; /* the open location group, -1 when none */
+    bool failed;
 };
 
 /* The orders in which things appear in the file; CubeLib numbers system-tree entities by
@@ -703,8 +721,99 @@ static void write_locgroup(FILE *fp, const cube_writer *w, const w_layout *l, in
     fputs("</locationgroup>\n", fp);
 }
 
+/* ---- the streamed system tree: document order is checked, nothing is kept */
+static void sink_close_locgroup(cube_system_sink *s)
+{
+    if (s->locgroup >= 0)
+        fputs("</locationgroup>\n", s->fp);
+    s->locgroup = -1;
+}
+
+int64_t cube_sink_stnode(cube_system_sink *s, int64_t parent, const char *name, const char *klass)
+{
+    if (s->failed || name == NULL)
+        return -1;
+    while (s->depth > 0 && s->open[s->depth - 1].id != parent) {
+        sink_close_locgroup(s);
+        fputs("</systemtreenode>\n", s->fp);
+        s->depth--;
+    }
+    if ((parent < 0) != (s->depth == 0) ||
+        (s->depth == s->cap && grow((void **)&s->open, &s->cap, s->depth, sizeof *s->open))) {
+        s->failed = true; /* a parent that is not open: not document order */
+        return -1;
+    }
+    sink_close_locgroup(s);
+    fprintf(s->fp, "<systemtreenode Id=\"%" PRId64 "\">\n", s->n_stnodes);
+    put_elem(s->fp, "name", name);
+    put_elem(s->fp, "class", klass ? klass : "");
+    if (s->depth > 0)
+        s->open[s->depth - 1].had_child = true;
+    s->open[s->depth++] = (struct sink_open){s->n_stnodes, false};
+    return s->n_stnodes++;
+}
+
+int64_t cube_sink_locgroup(cube_system_sink *s, int64_t stnode, const char *name, int rank,
+                           const char *type)
+{
+    /* location groups of a node come before its child nodes */
+    if (s->failed || name == NULL || s->depth == 0 || s->open[s->depth - 1].id != stnode ||
+        s->open[s->depth - 1].had_child) {
+        s->failed = true;
+        return -1;
+    }
+    sink_close_locgroup(s);
+    fprintf(s->fp, "<locationgroup Id=\"%" PRId64 "\">\n", s->n_locgroups);
+    put_elem(s->fp, "name", name);
+    fprintf(s->fp, "<rank>%d</rank>\n", rank);
+    put_elem(s->fp, "type", type ? type : "process");
+    s->locgroup = s->n_locgroups;
+    return s->n_locgroups++;
+}
+
+int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *name, int rank,
+                           const char *type)
+{
+    if (s->failed || name == NULL || locgroup < 0 || s->locgroup != locgroup) {
+        s->failed = true;
+        return -1;
+    }
+    fprintf(s->fp, "<location Id=\"%" PRId64 "\">\n", s->n_locations);
+    put_elem(s->fp, "name", name);
+    fprintf(s->fp, "<rank>%d</rank>\n", rank);
+    put_elem(s->fp, "type", type ? type : "thread");
+    fputs("</location>\n", s->fp);
+    return s->n_locations++;
+}
+
+int cube_writer_system_stream(cube_writer *w, uint64_t n_locations, cube_system_fn fn, void *arg)
+{
+    if (w == NULL || fn == NULL || n_locations == 0 || n_locations > INT32_MAX ||
+        w->n_stnodes > 0 || w->n_locations > 0)
+        return -1;
+    w->sys_fn = fn;
+    w->sys_arg = arg;
+    w->sys_locations = n_locations;
+    return 0;
+}
+
+static int write_system_stream(FILE *fp, const cube_writer *w)
+{
+    cube_system_sink s = {.fp = fp, .locgroup = -1};
+    fputs("<system>\n", fp);
+    int rc = w->sys_fn(w->sys_arg, &s);
+    sink_close_locgroup(&s);
+    for (; s.depth > 0; s.depth--)
+        fputs("</systemtreenode>\n", fp);
+    fputs("</system>\n", fp);
+    free(s.open);
+    return rc == 0 && !s.failed && (uint64_t)s.n_locations == w->sys_locations ? 0 : -1;
+}
+
 static int write_system(FILE *fp, const cube_writer *w, const w_layout *l)
 {
+    if (w->sys_fn)
+        return write_system_stream(fp, w);
     int *open = malloc(((size_t)w->n_stnodes + 1) * sizeof(int));
     if (open == NULL)
         return -1;
@@ -907,8 +1016,9 @@ static int build_layout(const cube_writer *w, w_layout *l)
 
 int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err, size_t errlen)
 {
-    if (w == NULL || path == NULL) {
-        set_err(err, errlen, "invalid arguments");
+    if (w == NULL || path == NULL || w->sys_fn) {
+        set_err(err, errlen,
+                w && w->sys_fn ? "a streamed system tree needs a cube_plan" : "invalid arguments");
         return -1;
     }
     if (check_complete(w, err, errlen) != 0)
@@ -938,5 +1048,58 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
         set_err(err, errlen, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
         remove(path);
     }
+    return rc;
+}
+
+/* ------------------------------------------ anchor.xml of a file laid out by a cube_plan */
+static int plan_matches(const cube_writer *w, const cube_plan *p)
+{
+    uint64_t n_loc = w->sys_fn ? w->sys_locations : (uint64_t)w->n_locations;
+    if (w->n_metrics != p->n_metrics || w->n_cnodes != p->n_cnodes || n_loc != p->n_locations)
+        return -1;
+    for (int i = 0; i < w->n_metrics; i++)
+        if (w->metrics[i].kind != p->kind[i])
+            return -1;
+    return 0;
+}
+
+int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *path, char *err,
+                             size_t errlen)
+{
+    if (w == NULL || p == NULL || path == NULL || plan_matches(w, p) != 0) {
+        set_err(err, errlen, "the definitions differ from the plan's description");
+        return -1;
+    }
+    if (w->n_regions == 0 || (!w->sys_fn && check_complete(w, err, errlen) != 0)) {
+        if (w->n_regions == 0)
+            set_err(err, errlen, "cannot write a cube without any region");
+        return -1;
+    }
+    w_layout l;
+    if (build_layout(w, &l) != 0) {
+        set_err(err, errlen, "out of memory while laying out the cube");
+        layout_free(&l);
+        return -1;
+    }
+    FILE *fp = fopen(path, "r+b");
+    int rc = fp ? 0 : -1, saved = errno;
+    if (rc == 0) {
+        cube_tar_writer tw;
+        cube_tar_writer_init(&tw, fp);
+        rc = fseeko(fp, (off_t)p->anchor_at, SEEK_SET) == 0 && write_anchor(fp, &tw, w, &l) == 0 &&
+                     cube_tar_finish(&tw) == 0
+                 ? 0
+                 : -1;
+        saved = errno;
+        if (fclose(fp) != 0 && rc == 0) {
+            rc = -1;
+            saved = errno;
+        }
+    }
+    layout_free(&l);
+    if (rc != 0)
+        set_err(err, errlen, "cannot write anchor.xml into %s: %s", path,
+                w->sys_fn ? "the streamed system tree was out of order or incomplete, or "
+                          : strerror(saved ? saved : EIO));
     return rc;
 }

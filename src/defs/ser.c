@@ -4,12 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { SER_FIRST_CAPACITY = 64 };
+
 void ser_put(ser_buf *b, const void *data, size_t len)
 {
     if (b->failed)
         return;
     if (b->len + len > b->cap) {
-        size_t c = b->cap ? b->cap : 4096;
+        /* small first: the system-tree algorithm holds millions of short messages at once
+         * (scorep-systree-sim keeps every simulated rank's), and doubling is as fast later */
+        size_t c = b->cap ? b->cap : SER_FIRST_CAPACITY;
         while (c < b->len + len)
             c *= 2;
         unsigned char *d = realloc(b->data, c);

@@ -247,6 +247,16 @@ uint64_t scorep_systree_location_ordinal(uint32_t rank, uint32_t local)
     return st.ordinal_of[rank][local];
 }
 
+uint64_t scorep_systree_my_location_ordinal(uint32_t local)
+{
+    return st.sequence && st.my_locs && local < st.my_n ? st.my_locs[local] : UINT64_MAX;
+}
+
+uint64_t scorep_systree_location_total(void)
+{
+    return st.n_locs;
+}
+
 void scorep_systree_release(void)
 {
     systree_list_free(&st.global);

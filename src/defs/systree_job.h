@@ -28,6 +28,10 @@ int scorep_systree_prepare(void);
 int scorep_systree_walk(scorep_st_visit fn, void *arg);
 /* Rank 0: the location ordinal of (rank, local index), UINT64_MAX if unknown. */
 uint64_t scorep_systree_location_ordinal(uint32_t rank, uint32_t local);
+/* Every rank, after prepare with sequence definitions: the ordinal of its own local-th
+ * location (UINT64_MAX otherwise). Rank 0: the number of locations (0 otherwise). */
+uint64_t scorep_systree_my_location_ordinal(uint32_t local);
+uint64_t scorep_systree_location_total(void);
 void scorep_systree_release(void);
 
 /* MPI runs: how to make the world communicator of the construction (set by the adapter). */

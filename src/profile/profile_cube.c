@@ -1,10 +1,12 @@
 /* profile_cube.c: writes profile.cubex for the whole job. Each process merges the call trees
  * of its locations (equal call paths become one node, ids mapped to the unified global
- * definitions) and sends tree and values to rank 0, which merges all processes and writes
- * one Cube4 file with one location per thread of every rank. */
+ * definitions); then either every process writes its locations' slice of every row at its
+ * offset (write_parallel, several processes: docs/scale.md) or all send tree and values to
+ * rank 0, which merges them and writes one Cube4 file with compressed rows (write_job). */
 #include "config.h"
 #include "core/location.h"
 #include "base/log.h"
+#include "base/settings.h"
 #include "profile/profile_cube.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
@@ -15,10 +17,14 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     int parent, first_child, last_child, next_sibling;
@@ -221,7 +227,7 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
 }
 
 /* ---------------------------------------------------------- serialization */
-static void pack_process(const merged *m, ser_buf *b)
+static void pack_tree(const merged *m, ser_buf *b)
 {
     ser_u32(b, (uint32_t)m->n);
     for (int i = 0; i < m->n; i++) {
@@ -230,6 +236,11 @@ static void pack_process(const merged *m, ser_buf *b)
         ser_u32(b, m->g[i].id);
         ser_u64(b, (uint64_t)m->g[i].value);
     }
+}
+
+static void pack_process(const merged *m, ser_buf *b)
+{
+    pack_tree(m, b);
     ser_u64(b, m->nv);
     for (size_t i = 0; i < m->nv; i++) {
         const pvalue *v = &m->v[i];
@@ -287,24 +298,37 @@ static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t rank)
     return r->failed ? -1 : 0;
 }
 
-static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
+/* Reads a packed call tree (pack_tree's form) into m; gmap[i] = node of packed node i. */
+static int unpack_tree(merged *m, ser_reader *r, int **gmap_out)
 {
-    ser_reader r = {p, p + len, 0};
-    uint32_t ng = ser_get_u32(&r);
-    int *gmap = malloc((ng ? ng : 1) * sizeof *gmap);
+    uint32_t ng = ser_get_u32(r);
+    int *gmap = r->failed ? NULL : malloc((ng ? ng : 1) * sizeof *gmap);
     if (!gmap)
         return -1;
     int rc = 0;
-    for (uint32_t i = 0; i < ng && rc == 0 && !r.failed; i++) {
-        uint32_t parent = ser_get_u32(&r);
-        uint8_t kind = (uint8_t)ser_get_u32(&r);
-        uint32_t id = ser_get_u32(&r);
-        int64_t value = (int64_t)ser_get_u64(&r);
+    for (uint32_t i = 0; i < ng && rc == 0 && !r->failed; i++) {
+        uint32_t parent = ser_get_u32(r);
+        uint8_t kind = (uint8_t)ser_get_u32(r);
+        uint32_t id = ser_get_u32(r);
+        int64_t value = (int64_t)ser_get_u64(r);
         /* parents precede children in a process's node order */
-        int gp = parent == UINT32_MAX ? -1 : gmap[parent];
-        gmap[i] = gnode_get(&j->m, gp, kind, id, value);
+        int gp = parent == UINT32_MAX ? -1 : parent < i ? gmap[parent] : -2;
+        gmap[i] = gp == -2 ? -1 : gnode_get(m, gp, kind, id, value);
         rc = gmap[i] < 0 ? -1 : 0;
     }
+    if (rc != 0 || r->failed) {
+        free(gmap);
+        return -1;
+    }
+    *gmap_out = gmap;
+    return 0;
+}
+
+static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
+{
+    ser_reader r = {p, p + len, 0};
+    int *gmap = NULL;
+    int rc = unpack_tree(&j->m, &r, &gmap);
     if (rc == 0)
         rc = unpack_values(j, &r, gmap, (uint32_t)rank);
     free(gmap);
@@ -417,11 +441,11 @@ static int define_cnode(cube_writer *w, const merged *m, int g, int parent_cube,
     return region < 0 ? -1 : cube_writer_cnode(w, parent_cube, region);
 }
 
-/* Pre-order ids, as Score-P numbers its cnodes. Iterative: call paths may be deep. */
-static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
+/* seq[0 .. m->n): the nodes in pre-order, as Score-P numbers its cnodes; every process
+ * computes the same order from the same tree. Iterative: call paths may be deep. */
+static int preorder(const merged *m, int *seq)
 {
-    int *stack = malloc((m->n + 1) * sizeof *stack), top = 0, rc = 0;
-    param_regions params = {0};
+    int *stack = malloc((m->n + 1) * sizeof *stack), top = 0, k = 0;
     if (!stack)
         return -1;
     for (int r = m->n - 1; r >= 0; r--)
@@ -429,11 +453,7 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
             stack[top++] = r;
     while (top > 0) {
         int g = stack[--top];
-        int pc = m->g[g].parent >= 0 ? m->g[m->g[g].parent].cube_id : -1;
-        if ((m->g[g].cube_id = define_cnode(w, m, g, pc, u, &params)) < 0) {
-            rc = -1;
-            break;
-        }
+        seq[k++] = g;
         int first = top;
         for (int c = m->g[g].first_child; c >= 0; c = m->g[c].next_sibling)
             stack[top++] = c;
@@ -444,6 +464,20 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
         }
     }
     free(stack);
+    return k == m->n ? 0 : -1;
+}
+
+static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
+{
+    int *seq = malloc((m->n + 1) * sizeof *seq), rc = seq ? preorder(m, seq) : -1;
+    param_regions params = {0};
+    for (int k = 0; rc == 0 && k < m->n; k++) {
+        int g = seq[k];
+        int pc = m->g[g].parent >= 0 ? m->g[m->g[g].parent].cube_id : -1;
+        if ((m->g[g].cube_id = define_cnode(w, m, g, pc, u, &params)) < 0)
+            rc = -1;
+    }
+    free(seq);
     free(params.e);
     hash_index_free(&params.index);
     return rc;
@@ -451,26 +485,41 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
 
 enum { M_VISITS, M_TIME, M_MIN, M_MAX, M_SENT, M_RECEIVED, M_PUT, M_GET, M_FIXED };
 
-static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, int mpi)
+/* cube_writer_metric, remembering kind and type under the new id (the plan needs them) */
+typedef struct {
+    cube_metric_kind kind;
+    cube_dtype dtype;
+} metric_info;
+
+static int add_metric(cube_writer *w, metric_info *kinds, const char *uniq, const char *disp,
+                      cube_dtype dtype, const char *uom, const char *descr, cube_metric_kind kind)
 {
-    mid[M_VISITS] = cube_writer_metric(w, -1, "visits", "Visits", CUBE_DTYPE_UINT64, "occ",
-                                       "Number of visits", CUBE_EXCLUSIVE);
-    mid[M_TIME] = cube_writer_metric(w, -1, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
-                                     "Total CPU allocation time", CUBE_INCLUSIVE);
-    mid[M_MIN] =
-        cube_writer_metric(w, -1, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE, "sec",
-                           "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
-    mid[M_MAX] =
-        cube_writer_metric(w, -1, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE, "sec",
-                           "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    int id = cube_writer_metric(w, -1, uniq, disp, dtype, uom, descr, kind);
+    if (id >= 0)
+        kinds[id] = (metric_info){kind, dtype};
+    return id;
+}
+
+/* kinds: room for M_FIXED + u->n[U_METRIC] */
+static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, int mpi,
+                           metric_info *kinds)
+{
+    mid[M_VISITS] = add_metric(w, kinds, "visits", "Visits", CUBE_DTYPE_UINT64, "occ",
+                               "Number of visits", CUBE_EXCLUSIVE);
+    mid[M_TIME] = add_metric(w, kinds, "time", "Time", CUBE_DTYPE_DOUBLE, "sec",
+                             "Total CPU allocation time", CUBE_INCLUSIVE);
+    mid[M_MIN] = add_metric(w, kinds, "min_time", "Minimum Inclusive Time", CUBE_DTYPE_MINDOUBLE,
+                            "sec", "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    mid[M_MAX] = add_metric(w, kinds, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE,
+                            "sec", "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
     static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put", "bytes_get"};
     static const char *const descr[4] = {"Number of bytes sent", "Number of bytes received",
                                          "Number of bytes sent in one-sided operations",
                                          "Number of bytes received in one-sided operations"};
     for (int k = 0; k < 4; k++)
         mid[M_SENT + k] = (k < 2 ? mpi : u->n[U_WIN] > 0)
-                              ? cube_writer_metric(w, -1, bytes[k], bytes[k], CUBE_DTYPE_UINT64,
-                                                   "bytes", descr[k], CUBE_EXCLUSIVE)
+                              ? add_metric(w, kinds, bytes[k], bytes[k], CUBE_DTYPE_UINT64, "bytes",
+                                           descr[k], CUBE_EXCLUSIVE)
                               : -1;
     for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
         const scorep_metric_def *d = &u->metrics[i];
@@ -478,16 +527,16 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                        : d->type == SCOREP_METRIC_UINT64 ? CUBE_DTYPE_UINT64
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
-            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
-                                                  d->description ? d->description : "user metric",
-                                                  CUBE_EXCLUSIVE);
+            mid[M_FIXED + i] =
+                add_metric(w, kinds, d->name, d->name, t, d->unit,
+                           d->description ? d->description : "user metric", CUBE_EXCLUSIVE);
         else if (d->recorder == SCOREP_MREC_MAX) /* a maximum per call path (memory) */
-            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, CUBE_DTYPE_MAXDOUBLE,
-                                                  d->unit, d->description, CUBE_EXCLUSIVE);
+            mid[M_FIXED + i] = add_metric(w, kinds, d->name, d->name, CUBE_DTYPE_MAXDOUBLE,
+                                          d->unit, d->description, CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
-                                   ? cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
-                                                        d->description, CUBE_INCLUSIVE)
+                                   ? add_metric(w, kinds, d->name, d->name, t, d->unit,
+                                                d->description, CUBE_INCLUSIVE)
                                    : -1;
     }
 }
@@ -519,20 +568,26 @@ static int define_system(cube_writer *w)
     return scorep_systree_walk(define_st_node, w);
 }
 
-static void set_values(cube_writer *w, const merged *m, const int *mid, const scorep_unified *u)
+/* One value of (metric, call path, location): an integer, or a double when is_double. */
+typedef void (*value_fn)(void *ctx, int metric, int cnode, int location, bool is_double, double d,
+                         uint64_t v);
+
+/* Every value of m's call paths (Cube ids cube_id[gnode]) on its locations. */
+static void each_value(const merged *m, const int *cube_id, const int *mid, const scorep_unified *u,
+                       value_fn put, void *ctx)
 {
     for (size_t i = 0; i < m->nv; i++) {
         const pvalue *v = &m->v[i];
-        int c = m->g[v->gnode].cube_id, l = (int)v->location;
-        cube_writer_set_u64(w, mid[M_VISITS], c, l, v->visits);
-        cube_writer_set_double(w, mid[M_TIME], c, l, v->sum);
+        int c = cube_id[v->gnode], l = (int)v->location;
+        put(ctx, mid[M_VISITS], c, l, false, 0, v->visits);
+        put(ctx, mid[M_TIME], c, l, true, v->sum, 0);
         if (v->visits) {
-            cube_writer_set_double(w, mid[M_MIN], c, l, v->min);
-            cube_writer_set_double(w, mid[M_MAX], c, l, v->max);
+            put(ctx, mid[M_MIN], c, l, true, v->min, 0);
+            put(ctx, mid[M_MAX], c, l, true, v->max, 0);
         }
         for (int k = 0; k < 4; k++)
             if (mid[M_SENT + k] >= 0 && v->bytes[k])
-                cube_writer_set_u64(w, mid[M_SENT + k], c, l, v->bytes[k]);
+                put(ctx, mid[M_SENT + k], c, l, false, 0, v->bytes[k]);
         for (uint32_t k = 0; k < v->n_metrics; k++) {
             uint32_t id = v->metric_ids[k];
             if (mid[M_FIXED + id] < 0)
@@ -540,12 +595,33 @@ static void set_values(cube_writer *w, const merged *m, const int *mid, const sc
             scorep_metric_type t = u->metrics[id].type;
             double s = v->metric_sums[k];
             if (t == SCOREP_METRIC_DOUBLE)
-                cube_writer_set_double(w, mid[M_FIXED + id], c, l, s);
+                put(ctx, mid[M_FIXED + id], c, l, true, s, 0);
             else
-                cube_writer_set_u64(w, mid[M_FIXED + id], c, l,
-                                    t == SCOREP_METRIC_INT64 ? (uint64_t)(int64_t)s : (uint64_t)s);
+                put(ctx, mid[M_FIXED + id], c, l, false, 0,
+                    t == SCOREP_METRIC_INT64 ? (uint64_t)(int64_t)s : (uint64_t)s);
         }
     }
+}
+
+static void put_in_writer(void *ctx, int metric, int cnode, int location, bool is_double, double d,
+                          uint64_t v)
+{
+    if (is_double)
+        cube_writer_set_double(ctx, metric, cnode, location, d);
+    else
+        cube_writer_set_u64(ctx, metric, cnode, location, v);
+}
+
+static int set_values(cube_writer *w, const merged *m, const int *mid, const scorep_unified *u)
+{
+    int *cube_id = malloc((m->n + 1) * sizeof *cube_id);
+    if (!cube_id)
+        return -1;
+    for (int g = 0; g < m->n; g++)
+        cube_id[g] = m->g[g].cube_id;
+    each_value(m, cube_id, mid, u, put_in_writer, w);
+    free(cube_id);
+    return 0;
 }
 
 /* Whether no region was entered: the tree holds at most THREADS roots without children. */
@@ -569,12 +645,13 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     }
     cube_writer *w = cube_writer_new();
     int *mid = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *mid);
+    metric_info *kinds = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *kinds);
     char err[512] = "out of memory";
-    int rc = w && mid ? 0 : -1;
+    int rc = w && mid && kinds ? 0 : -1;
     if (rc == 0) {
         cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
-        define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single);
+        define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single, kinds);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
             /* Cube's "unknown line" is -1 (Score-P writes it so); the definitions say 0 */
@@ -584,8 +661,8 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
                                     r->end_line > 0 ? r->end_line : -1, "") < 0;
         }
     }
-    if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0) {
-        set_values(w, &j->m, mid, u);
+    if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0 &&
+        set_values(w, &j->m, mid, u) == 0) {
         rc = cube_writer_write(w, path, true, err, sizeof err);
     } else {
         rc = -1;
@@ -594,7 +671,341 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
         scorep_warn("cannot write the profile '%s': %s", path, err);
     cube_writer_free(w);
     free(mid);
+    free(kinds);
     return rc;
+}
+
+/* ------------------------------------------------ writing in parallel (docs/scale.md) */
+/* No process gathers values: the call trees (definitions, independent of the number of
+ * processes) are merged up a binomial tree and broadcast, every process numbers the
+ * merged tree the same way, and writes its locations' slice of every row at its offset in
+ * the file (src/cube's cube_plan); rank 0 writes the frame and anchor.xml, streaming the
+ * system tree. Memory per process beyond its own profile: the merged call tree and one
+ * metric's rows of its own locations. */
+enum { TAG_TREE_LEN = 1901, TAG_TREE = 1902 };
+
+static int send_blob(const scorep_ipc *ipc, const ser_buf *b, int dest)
+{
+    uint64_t len = b->failed ? UINT64_MAX : b->len;
+    if (ipc->send(&len, sizeof len, dest, TAG_TREE_LEN) != 0)
+        return -1;
+    return len == UINT64_MAX ? -1 : ipc->send(b->data, len, dest, TAG_TREE);
+}
+
+/* Merges the call tree of rank `from` into m. A sender that failed sends UINT64_MAX. */
+static int merge_from(const scorep_ipc *ipc, merged *m, int from)
+{
+    uint64_t len = 0;
+    if (ipc->recv(&len, sizeof len, from, TAG_TREE_LEN) != 0 || len == UINT64_MAX)
+        return -1;
+    unsigned char *data = malloc(len ? len : 1);
+    if (!data) /* the message must still be taken off the wire */
+        return -1;
+    int rc = ipc->recv(data, len, from, TAG_TREE);
+    ser_reader r = {data, data + len, 0};
+    int *gmap = NULL;
+    if (rc == 0)
+        rc = unpack_tree(m, &r, &gmap);
+    free(gmap);
+    free(data);
+    return rc;
+}
+
+/* The union of all processes' call trees on every process (binomial reduction to rank 0,
+ * then a broadcast): a process that fails passes the failure on instead of hanging its
+ * partners. *tree holds the nodes of the job's tree (no values). */
+static int union_tree(const merged *local, bool local_failed, merged *tree)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank(), size = ipc->size(), rc = 0;
+    ser_buf b = {0};
+    pack_tree(local, &b);
+    ser_reader r = {b.data, b.data + b.len, 0};
+    int *gmap = NULL;
+    rc = local_failed || b.failed || unpack_tree(tree, &r, &gmap) != 0 ? -1 : 0;
+    free(gmap);
+    ser_free(&b);
+    for (int d = 1; d < size; d <<= 1) {
+        if (rank & d) {
+            ser_buf out = {0};
+            if (rc == 0)
+                pack_tree(tree, &out);
+            else
+                out.failed = 1;
+            rc = send_blob(ipc, &out, rank - d) != 0 ? -1 : rc;
+            ser_free(&out);
+            break;
+        }
+        if (rank + d < size && merge_from(ipc, tree, rank + d) != 0)
+            rc = -1;
+    }
+    /* the merged tree from rank 0 to all */
+    ser_buf all = {0};
+    if (rank == 0)
+        pack_tree(tree, &all);
+    uint64_t len = rank == 0 && rc == 0 && !all.failed ? all.len : UINT64_MAX;
+    if (ipc->bcast(&len, sizeof len, 0) != 0 || len == UINT64_MAX) {
+        ser_free(&all);
+        return -1;
+    }
+    if (rank != 0) {
+        all.data = malloc(len ? len : 1); /* every rank must take part in the bcast */
+        all.len = len;
+    }
+    unsigned char dummy;
+    rc = ipc->bcast(all.data ? all.data : &dummy, all.data ? len : 0, 0) != 0 || !all.data ? -1 : 0;
+    if (rank != 0 && rc == 0) {
+        merged_free(tree);
+        memset(tree, 0, sizeof *tree);
+        ser_reader ra = {all.data, all.data + len, 0};
+        rc = unpack_tree(tree, &ra, &gmap);
+        free(gmap);
+    }
+    ser_free(&all);
+    return rc;
+}
+
+/* The raw 64-bit form cube_writer_set_u64/_double store for a metric of type t. */
+static uint64_t raw_value(cube_dtype t, bool is_double, double d, uint64_t v)
+{
+    bool integral = t == CUBE_DTYPE_UINT64 || t == CUBE_DTYPE_INT64;
+    if (!is_double) {
+        if (integral)
+            return v;
+        d = (double)v;
+    } else if (t == CUBE_DTYPE_UINT64) {
+        return d >= 0.0 && d < 18446744073709551616.0 ? (uint64_t)llround(d) : 0;
+    } else if (t == CUBE_DTYPE_INT64) {
+        return d >= -9223372036854775808.0 && d < 9223372036854775808.0
+                   ? (uint64_t)(int64_t)llround(d)
+                   : 0;
+    }
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+/* One metric's rows of this process's locations: rows[cnode * nloc + local location]. */
+typedef struct {
+    int metric;
+    cube_dtype dtype;
+    uint64_t *rows;
+    uint32_t nloc;
+} slice_rows;
+
+static void put_in_slice(void *ctx, int metric, int cnode, int location, bool is_double, double d,
+                         uint64_t v)
+{
+    slice_rows *s = ctx;
+    if (metric == s->metric && location >= 0 && (uint32_t)location < s->nloc)
+        s->rows[(size_t)cnode * s->nloc + (uint32_t)location] =
+            raw_value(s->dtype, is_double, d, v);
+}
+
+/* Writes this process's slices of every row; locations whose ordinals follow each other
+ * go in one piece. */
+static int write_slices(const cube_plan *plan, int fd, const merged *local, const int *cube_id,
+                        int n_cnodes, const int *mid, const metric_info *info, int n_metrics,
+                        const scorep_unified *u)
+{
+    uint32_t nloc = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        nloc++;
+    uint64_t *ord = malloc((nloc + 1) * sizeof *ord);
+    slice_rows s = {0, CUBE_DTYPE_UINT64, calloc((size_t)n_cnodes * nloc + 1, sizeof(uint64_t)),
+                    nloc};
+    int rc = ord && s.rows ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && i < nloc; i++)
+        rc = (ord[i] = scorep_systree_my_location_ordinal(i)) == UINT64_MAX ? -1 : 0;
+    for (int k = 0; rc == 0 && k < n_metrics; k++) {
+        s.metric = k;
+        s.dtype = info[k].dtype;
+        memset(s.rows, 0, (size_t)n_cnodes * nloc * sizeof *s.rows);
+        each_value(local, cube_id, mid, u, put_in_slice, &s);
+        for (int c = 0; rc == 0 && c < n_cnodes; c++)
+            for (uint32_t a = 0, b; rc == 0 && a < nloc; a = b) {
+                for (b = a + 1; b < nloc && ord[b] == ord[b - 1] + 1;)
+                    b++;
+                rc = cube_plan_write_slice(plan, fd, k, c, ord[a], b - a,
+                                           s.rows + (size_t)c * nloc + a);
+            }
+    }
+    free(ord);
+    free(s.rows);
+    return rc;
+}
+
+/* rank 0: the system tree straight from the sequence definitions into anchor.xml */
+static int stream_st_node(void *arg, const scorep_st_node *n)
+{
+    cube_system_sink *s = arg;
+    int64_t parent = n->parent_ordinal == UINT64_MAX ? -1 : (int64_t)n->parent_ordinal, id = -1;
+    switch (n->kind) {
+    case SCOREP_ST_NODE:
+        id = cube_sink_stnode(s, parent, n->name, n->klass);
+        break;
+    case SCOREP_ST_PROCESS:
+        id = cube_sink_locgroup(s, parent, n->name, (int)n->rank, "process");
+        break;
+    case SCOREP_ST_LOCATION:
+        id = cube_sink_location(s, parent, n->name, (int)n->local,
+                                n->gpu ? "accelerator" : "thread");
+        break;
+    }
+    return id == (int64_t)n->ordinal ? 0 : -1;
+}
+
+static int stream_system(void *arg, cube_system_sink *s)
+{
+    (void)arg;
+    return scorep_systree_walk(stream_st_node, s);
+}
+
+/* rank 0: everything but the values, with the call tree numbered as plan's */
+static int write_anchor(cube_writer *w, merged *tree, const cube_plan *plan,
+                        const scorep_unified *u, uint64_t n_locations, const char *path)
+{
+    char err[512] = "out of memory";
+    int rc = 0;
+    for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
+        const scorep_region_def *r = &u->regions[i];
+        rc = cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
+                                scorep_role_name(r->role), r->file ? r->file : "",
+                                r->begin_line > 0 ? r->begin_line : -1,
+                                r->end_line > 0 ? r->end_line : -1, "") < 0;
+    }
+    if (rc == 0 && (define_cnodes(w, tree, u) != 0 ||
+                    cube_writer_system_stream(w, n_locations, stream_system, NULL) != 0))
+        rc = -1;
+    if (rc == 0)
+        rc = cube_writer_write_anchor(w, plan, path, err, sizeof err);
+    if (rc != 0)
+        scorep_warn("cannot write the profile '%s': %s", path, err);
+    return rc;
+}
+
+/* Every process: the plan of the file from the merged tree and the metrics. */
+static cube_plan *make_plan(const merged *tree, int *cube_id, const metric_info *info,
+                            int n_metrics, uint64_t n_locations)
+{
+    int *seq = malloc((tree->n + 1) * sizeof *seq), *cparent = malloc((tree->n + 1) * sizeof(int));
+    int *mparent = malloc((n_metrics + 1) * sizeof *mparent);
+    cube_metric_kind *kind = malloc((n_metrics + 1) * sizeof *kind);
+    cube_plan *plan = NULL;
+    if (seq && cparent && mparent && kind && preorder(tree, seq) == 0) {
+        for (int k = 0; k < tree->n; k++)
+            cube_id[seq[k]] = k;
+        for (int k = 0; k < tree->n; k++) {
+            int par = tree->g[seq[k]].parent;
+            cparent[k] = par < 0 ? -1 : cube_id[par];
+        }
+        for (int k = 0; k < n_metrics; k++) {
+            mparent[k] = -1;
+            kind[k] = info[k].kind;
+        }
+        cube_plan_desc d = {n_metrics, mparent, kind, tree->n, cparent, n_locations};
+        plan = cube_plan_new(&d);
+    }
+    free(seq);
+    free(cparent);
+    free(mparent);
+    free(kind);
+    return plan;
+}
+
+/* Collective. The file is created empty by rank 0 before anyone writes into it. */
+static int open_shared(const char *path, int rank, const cube_plan *plan)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int fd = -1;
+    uint64_t ok = 1;
+    if (rank == 0) {
+        fd = plan ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+        ok = fd >= 0 && cube_plan_write_frame(plan, fd) == 0;
+        if (!ok)
+            scorep_warn("cannot write the profile '%s': %s", path, strerror(errno));
+    }
+    if (ipc->bcast(&ok, sizeof ok, 0) != 0 || !ok) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    return rank == 0 ? fd : open(path, O_WRONLY);
+}
+
+static int write_parallel(const merged *local, bool local_failed, const scorep_unified *u,
+                          const char *path)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank();
+    merged tree = {0};
+    if (union_tree(local, local_failed, &tree) != 0) {
+        if (rank == 0)
+            scorep_warn("cannot collect the profile's call tree: no profile written");
+        merged_free(&tree);
+        return -1; /* on every rank: the broadcast told them */
+    }
+    if (nothing_entered(&tree, u)) { /* the same tree everywhere: all return here */
+        if (rank == 0)
+            scorep_verbose("no region was entered: no profile written");
+        merged_free(&tree);
+        return -1;
+    }
+    uint64_t n_locations = scorep_systree_location_total();
+    ipc->bcast(&n_locations, sizeof n_locations, 0);
+    cube_writer *w = cube_writer_new();
+    int n_ids = M_FIXED + (int)u->n[U_METRIC];
+    int *mid = malloc(n_ids * sizeof *mid), *cube_id = malloc((tree.n + 1) * sizeof *cube_id);
+    int *local_id = malloc((local->n + 1) * sizeof *local_id);
+    metric_info *info = malloc(n_ids * sizeof *info);
+    int rc = w && mid && cube_id && local_id && info ? 0 : -1, n_metrics = 0;
+    if (rc == 0) {
+        cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
+        cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+        define_metrics(w, mid, u, ipc != &scorep_ipc_single, info);
+        for (int k = 0; k < n_ids; k++)
+            n_metrics = mid[k] >= n_metrics ? mid[k] + 1 : n_metrics;
+    }
+    cube_plan *plan = rc == 0 ? make_plan(&tree, cube_id, info, n_metrics, n_locations) : NULL;
+    /* this process's call paths in the merged tree: parents come first in local order */
+    for (int g = 0; plan && g < local->n && rc == 0; g++) {
+        const gnode *x = &local->g[g];
+        int t =
+            gnode_get(&tree, x->parent < 0 ? -1 : local_id[x->parent], x->kind, x->id, x->value);
+        rc = t < 0 || t >= (int)(tree.n) ? -1 : 0;
+        local_id[g] = rc == 0 ? t : -1;
+    }
+    for (int g = 0; plan && g < local->n && rc == 0; g++)
+        local_id[g] = cube_id[local_id[g]];
+    int fd = open_shared(path, rank, plan);
+    rc = fd < 0 ? -1 : rc;
+    if (rc == 0 && plan)
+        rc = write_slices(plan, fd, local, local_id, tree.n, mid, info, n_metrics, u);
+    if (fd >= 0 && close(fd) != 0)
+        rc = -1;
+    if (rank == 0 && rc == 0)
+        rc = write_anchor(w, &tree, plan, u, n_locations, path);
+    uint64_t failed = rc != 0 || !plan;
+    ipc->allreduce_max_u64(&failed);
+    if (failed && rank == 0 && fd >= 0)
+        remove(path); /* no half-written profile */
+    cube_plan_free(plan);
+    cube_writer_free(w);
+    merged_free(&tree);
+    free(mid);
+    free(cube_id);
+    free(local_id);
+    free(info);
+    return failed ? -1 : 0;
+}
+
+static bool use_parallel(void)
+{
+    if (scorep_cfg.profiling_cube_writer == SCOREP_CUBE_WRITER_GATHER ||
+        !scorep_cfg.system_tree_sequence) /* the plain system tree gives no own ordinals */
+        return false;
+    return scorep_cfg.profiling_cube_writer == SCOREP_CUBE_WRITER_PARALLEL ||
+           scorep_ipc_get()->size() > 1;
 }
 
 int scorep_profile_write_cube(const scorep_writer_ctx *w)
@@ -609,6 +1020,11 @@ int scorep_profile_write_cube(const scorep_writer_ctx *w)
     int rc = 0;
     for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next)
         rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res, &l->profile);
+    if (use_parallel()) { /* a failure here reaches the others in the reduction */
+        int prc = write_parallel(&local, rc != 0, u, path);
+        merged_free(&local);
+        return prc;
+    }
     ser_buf mine = {0};
     if (rc == 0)
         pack_process(&local, &mine);

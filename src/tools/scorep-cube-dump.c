@@ -16,8 +16,16 @@
  *       TAB location name TAB rank
  *     where rank is the rank of the location group (the MPI rank of a process).
  *
+ *   mpirun -np N scorep-cube-dump [--enumeration METHOD] ...
+ *     The same output, the values computed by the distributed Cube engine
+ *     (src/cube/cube_engine.h): each process holds the rows of its share of the call paths
+ *     (METHOD: deepest-chain (default), plain, round-robin, shuffle); rank 0 prints.
+ *     --engine uses the engine with one process too.
+ *
  * Exit status: 0 success, 1 unreadable file or unknown metric, 2 usage error. */
 #include "cube/cube.h"
+#include "cube/cube_engine.h"
+#include "cube/cube_engine_mpi.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -26,9 +34,11 @@
 #include <string.h>
 
 typedef struct {
-    bool inclusive, system;
+    bool inclusive, system, engine, metric_tree;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
+    int how;     /* cube_enum_method */
+    int threads; /* the engine's threads per process */
 } options;
 
 static void usage(FILE *fp)
@@ -37,7 +47,13 @@ static void usage(FILE *fp)
                 "       scorep-cube-dump --system file.cubex\n"
                 "  -i        inclusive instead of exclusive values\n"
                 "  -m LIST   only these metrics (unique names, comma separated)\n"
-                "  --system  print the system tree, one line per location\n");
+                "  --system  print the system tree, one line per location\n"
+                "  --engine  compute with the distributed engine (always under mpirun)\n"
+                "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
+                "            how the engine shares the call paths among the processes\n"
+                "  --threads N  the engine's threads per process for local work (default 1)\n"
+                "  --metric-inclusive  each metric with the metrics below it in the metric\n"
+                "            tree added (what a collapsed metric shows; uses the engine)\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -46,6 +62,10 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"inclusive", no_argument, NULL, 'i'},
                                           {"metrics", required_argument, NULL, 'm'},
                                           {"help", no_argument, NULL, 'h'},
+                                          {"engine", no_argument, NULL, 'E'},
+                                          {"enumeration", required_argument, NULL, 'N'},
+                                          {"threads", required_argument, NULL, 'T'},
+                                          {"metric-inclusive", no_argument, NULL, 'I'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -58,6 +78,26 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'S':
             o->system = true;
+            break;
+        case 'E':
+            o->engine = true;
+            break;
+        case 'I': /* values along the metric tree need the engine */
+            o->metric_tree = o->engine = true;
+            break;
+        case 'T':
+            o->threads = atoi(optarg);
+            if (o->threads < 1 || o->threads > 64) {
+                fprintf(stderr, "scorep-cube-dump: --threads: '%s' is not 1-64\n", optarg);
+                return -1;
+            }
+            break;
+        case 'N':
+            if ((o->how = cube_enum_method_parse(optarg)) < 0) {
+                fprintf(stderr, "scorep-cube-dump: unknown enumeration '%s'\n", optarg);
+                usage(stderr);
+                return -1;
+            }
             break;
         case 'h':
             usage(stdout);
@@ -194,11 +234,109 @@ static int dump_system(const cube_reader *r)
     return 0;
 }
 
+/* ---- the same dump from the distributed engine (rank 0 asks, one cnode at a time) */
+static int dump_engine_cnode(cube_engine *e, int c, const int *ids, int n_ids, cube_view view,
+                             bool metric_tree, uint64_t *rows, int *path)
+{
+    const cube_reader *r = cube_engine_defs(e);
+    size_t L = (size_t)r->n_locations;
+    for (int i = 0; i < n_ids; i++)
+        if ((metric_tree
+                 ? cube_engine_value_metric_tree(e, ids[i], c, view, true, rows + (size_t)i * L)
+                 : cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L)) != 0)
+            return -1;
+    for (size_t l = 0; l < L; l++) {
+        bool any = false;
+        for (int i = 0; i < n_ids && !any; i++)
+            any = value_nonzero(r->metrics[ids[i]].dtype, rows[(size_t)i * L + l]);
+        if (!any)
+            continue;
+        printf("%d\t", c);
+        print_callpath(r, c, path);
+        printf("\t%zu", l);
+        for (int i = 0; i < n_ids; i++) {
+            char buf[64];
+            cube_format_value(buf, sizeof buf, r->metrics[ids[i]].dtype, rows[(size_t)i * L + l]);
+            printf("\t%s=%s", r->metrics[ids[i]].uniq_name, buf);
+        }
+        putchar('\n');
+    }
+    return 0;
+}
+
+static int dump_engine(cube_engine *e, const options *o, char *list)
+{
+    const cube_reader *r = cube_engine_defs(e);
+    int *ids = malloc(((size_t)r->n_metrics + 1) * sizeof *ids);
+    int *path = malloc(((size_t)r->n_cnodes + 1) * sizeof *path);
+    int n_ids = (ids && path) ? select_metrics(r, list, ids) : -1;
+    uint64_t *rows = malloc(((size_t)(n_ids > 0 ? n_ids : 1) * (size_t)r->n_locations + 1) * 8);
+    cube_view view = o->inclusive ? CUBE_VIEW_INCLUSIVE : CUBE_VIEW_EXCLUSIVE;
+    int rc = n_ids < 0 || !rows ? 1 : 0;
+    for (int c = 0; rc == 0 && n_ids > 0 && c < r->n_cnodes; c++)
+        if (dump_engine_cnode(e, c, ids, n_ids, view, o->metric_tree, rows, path) != 0) {
+            fprintf(stderr, "scorep-cube-dump: the engine lost a process\n");
+            rc = 1;
+        }
+    free(ids);
+    free(path);
+    free(rows);
+    return rc;
+}
+
+/* Every process opens the engine; rank 0 dumps, the others serve it. */
+static int run_engine(const options *o, const cube_engine_comm *comm)
+{
+    char err[1024] = "", *names[1024];
+    int n = 0;
+    char *copy = o->metric_list ? strdup(o->metric_list) : NULL, *save = NULL;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && n < 1024;
+         t = strtok_r(NULL, ",", &save))
+        names[n++] = t;
+    /* the metrics below the selected ones are needed too: every metric is loaded then
+     * (rank 0 still checks the names) */
+    bool some = copy && !o->metric_tree;
+    cube_engine *e =
+        cube_engine_open(o->path, comm, (cube_enum_method)o->how,
+                         some ? (const char *const *)names : NULL, some ? n : 0, err, sizeof err);
+    free(copy);
+    if (e == NULL) {
+        if (comm->rank == 0) /* the same message reached every process: one prints it */
+            fprintf(stderr, "scorep-cube-dump: %s\n", err);
+        return 1;
+    }
+    cube_engine_set_threads(e, o->threads);
+    int rc;
+    if (comm->rank != 0) {
+        rc = cube_engine_serve(e) == 0 ? 0 : 1;
+    } else {
+        char *list = o->metric_list ? strdup(o->metric_list) : NULL;
+        rc = o->system ? dump_system(cube_engine_defs(e)) : dump_engine(e, o, list);
+        free(list);
+    }
+    cube_engine_close(e);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o = {0};
-    if (parse_options(argc, argv, &o) != 0)
+    cube_engine_comm comm;
+    cube_engine_transport_init(&argc, &argv, &comm);
+    if (parse_options(argc, argv, &o) != 0) {
+        cube_engine_transport_finalize();
         return 2;
+    }
+    if (comm.size > 1 || o.engine) {
+        int rc = run_engine(&o, &comm);
+        if (comm.rank == 0 && fflush(stdout) != 0) {
+            perror("scorep-cube-dump: writing output");
+            rc = 1;
+        }
+        cube_engine_transport_finalize();
+        return rc;
+    }
+    cube_engine_transport_finalize();
     char err[1024];
     cube_reader *r = cube_reader_open(o.path, err, sizeof err);
     if (r == NULL) {

@@ -2,7 +2,11 @@
  * time and visits per region group and region, the effect of a filter (-f) and a starting
  * filter file (-g). The numbers come from tools/score/score_model.c, the layout from
  * score_print.c, the filter file from score_filter_gen.c. Our additions: -t N (region
- * rows shown) and --top N (regions with the most exclusive time). */
+ * rows shown) and --top N (regions with the most exclusive time), and under mpirun the
+ * distributed Cube engine (src/cube/cube_engine.h) holds the values, each process a share
+ * of the call paths; rank 0 prints the same output. */
+#include "cube/cube_engine.h"
+#include "cube/cube_engine_mpi.h"
 #include "tools/score/score_filter_gen.h"
 #include "tools/score/score_model.h"
 #include "tools/score/score_print.h"
@@ -14,7 +18,9 @@
 #include <sys/stat.h>
 
 typedef struct {
-    bool regions, mangled, generate;
+    bool regions, mangled, generate, engine;
+    int how;         /* cube_enum_method of the engine */
+    long threads;    /* the engine's threads per process */
     long limit, top; /* -t N (0 = all), --top N (0 = off) */
     unsigned counters;
     score_sort sort;
@@ -46,6 +52,10 @@ static void usage(FILE *fp)
             "              visits or name\n"
             "  -t <num>    show only the first <num> region rows (implies -r)\n"
             "  --top <num> instead of the table: the <num> regions with the most exclusive time\n"
+            "  --engine    use the distributed engine with one process too (always under mpirun)\n"
+            "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
+            "              how the engine shares the call paths among processes (docs/scale.md)\n"
+            "  --threads <num>  the engine's threads per process for local work (default 1)\n"
             "The buffer estimate counts our trace buffer's records: 16 bytes per enter or\n"
             "leave, 24 per metric value or parameter, 64 per MPI record (docs/user-guide.md).\n");
 }
@@ -94,9 +104,13 @@ static int parse_option(int argc, char **argv, int *i, options *o)
     const char *a = argv[*i], *next = *i + 1 < argc ? argv[*i + 1] : NULL;
     long n;
     bool takes = !strcmp(a, "-f") || !strcmp(a, "-c") || !strcmp(a, "-s") || !strcmp(a, "-t") ||
-                 !strcmp(a, "--top");
+                 !strcmp(a, "--top") || !strcmp(a, "--enumeration") || !strcmp(a, "--threads");
     if (takes && next == NULL)
         return bad("option %s needs an argument", a);
+    if (!strcmp(a, "--engine")) {
+        o->engine = true;
+        return 0;
+    }
     if (!strcmp(a, "-r") || !strcmp(a, "-m")) {
         *(a[1] == 'r' ? &o->regions : &o->mangled) = true;
         return 0;
@@ -125,6 +139,16 @@ static int parse_option(int argc, char **argv, int *i, options *o)
     else if (!strcmp(a, "-t"))
         return parse_count(next, 1, &o->limit) == 0 ? (o->regions = true, 0)
                                                     : bad("-t: '%s' is not a count >= 1", next);
+    else if (!strcmp(a, "--threads"))
+        return parse_count(next, 1, &o->threads) == 0 && o->threads <= 64
+                   ? 0
+                   : bad("--threads: '%s' is not 1-64", next);
+    else if (!strcmp(a, "--enumeration"))
+        return (o->how = cube_enum_method_parse(next)) >= 0
+                   ? 0
+                   : bad("--enumeration: unknown method '%s' (deepest-chain, plain, "
+                         "round-robin, shuffle)",
+                         next);
     else if (!strcmp(a, "--top"))
         return parse_count(next, 1, &o->top) == 0 ? 0
                                                   : bad("--top: '%s' is not a count >= 1", next);
@@ -205,13 +229,20 @@ static int generate(const score_model *m, const options *o)
     return 0;
 }
 
-static int run(const options *o, const cube_reader *r, const scorep_filter *flt)
+static int engine_row(void *ctx, int metric, int cnode, cube_view view, uint64_t *out)
+{
+    return cube_engine_value(ctx, metric, cnode, view, true, out);
+}
+
+static int run(const options *o, const cube_reader *r, cube_engine *e, const scorep_filter *flt)
 {
     score_params p = {o->counters, flt};
     score_model m;
+    score_source src = {e, engine_row};
     char err[256];
     int rc = 0;
-    if (score_model_compute(&m, r, &p, err, sizeof err) != 0) {
+    if ((e ? score_model_compute_from(&m, r, &src, &p, err, sizeof err)
+           : score_model_compute(&m, r, &p, err, sizeof err)) != 0) {
         fprintf(stderr, "scorep-score: %s: %s\n", o->path, err);
         rc = -1;
     } else if (o->top > 0) {
@@ -227,32 +258,63 @@ static int run(const options *o, const cube_reader *r, const scorep_filter *flt)
     return rc;
 }
 
+/* Every process opens the engine (visits and time only); rank 0 scores, the others serve. */
+static int run_engine(const options *o, const char *path, const cube_engine_comm *comm,
+                      const scorep_filter *flt)
+{
+    static const char *const metrics[] = {"visits", "time"};
+    char err[1024] = "";
+    cube_engine *e =
+        cube_engine_open(path, comm, (cube_enum_method)o->how, metrics, 2, err, sizeof err);
+    if (e == NULL) {
+        if (comm->rank == 0) /* every process got the same message: one prints it */
+            fprintf(stderr, "scorep-score: %s\n", err);
+        return 1;
+    }
+    cube_engine_set_threads(e, (int)o->threads);
+    int rc = comm->rank != 0 ? (cube_engine_serve(e) == 0 ? 0 : 1)
+                             : (run(o, cube_engine_defs(e), e, flt) == 0 ? 0 : 1);
+    cube_engine_close(e);
+    return rc;
+}
+
+static int score(const options *o, const cube_engine_comm *comm)
+{
+    char path[4096], err[1024];
+    if (resolve_profile(o->path, path, sizeof path) != 0)
+        return 1;
+    scorep_filter *flt = NULL;
+    if (o->filter && load_filter(o->filter, &flt) != 0) {
+        scorep_filter_free(flt);
+        return 1;
+    }
+    int rc = 1;
+    if (comm->size > 1 || o->engine) {
+        rc = run_engine(o, path, comm, flt);
+    } else {
+        cube_reader *r = cube_reader_open(path, err, sizeof err);
+        if (r == NULL)
+            fprintf(stderr, "scorep-score: %s\n", err);
+        else
+            rc = run(o, r, NULL, flt) == 0 ? 0 : 1;
+        cube_reader_free(r);
+    }
+    scorep_filter_free(flt);
+    if (comm->rank == 0 && fflush(stdout) != 0) {
+        perror("scorep-score: writing output");
+        return 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o = {.sort = SORT_MAXBUF};
     score_gen_defaults(&o.gen);
+    cube_engine_comm comm;
+    cube_engine_transport_init(&argc, &argv, &comm);
     int prc = parse_options(argc, argv, &o);
-    if (prc != 0)
-        return prc > 0 ? 0 : 2;
-    char path[4096], err[1024];
-    if (resolve_profile(o.path, path, sizeof path) != 0)
-        return 1;
-    scorep_filter *flt = NULL;
-    if (o.filter && load_filter(o.filter, &flt) != 0) {
-        scorep_filter_free(flt);
-        return 1;
-    }
-    cube_reader *r = cube_reader_open(path, err, sizeof err);
-    int rc = 1;
-    if (r == NULL)
-        fprintf(stderr, "scorep-score: %s\n", err);
-    else
-        rc = run(&o, r, flt) == 0 ? 0 : 1;
-    cube_reader_free(r);
-    scorep_filter_free(flt);
-    if (fflush(stdout) != 0) {
-        perror("scorep-score: writing output");
-        return 1;
-    }
+    int rc = prc != 0 ? (prc > 0 ? 0 : 2) : score(&o, &comm);
+    cube_engine_transport_finalize();
     return rc;
 }

@@ -288,10 +288,11 @@ def picture(src):
 
 
 # Functions of the C and C++ libraries that the memory adapter's wrappers (libscorep-rt-memory,
-# docs/memory.md) define to interpose them: a call of malloc is a call of libc's, not of the
-# adapter.
+# docs/memory.md) and the pthread adapter define to interpose them: a call of malloc or
+# pthread_create is a call of the C library's, not of the adapter (the distributed Cube
+# engine of the tools starts threads, docs/scale.md).
 INTERPOSED = re.compile(r"^(malloc|calloc|realloc|free|memalign|posix_memalign|valloc|"
-                        r"aligned_alloc|_Zn[wa]m.*|_Zd[la]Pv.*)$")
+                        r"aligned_alloc|_Zn[wa]m.*|_Zd[la]Pv.*|pthread_create|pthread_join)$")
 
 
 def objects(src, objs):

@@ -50,4 +50,9 @@ void json_key(FILE *out, const char *key, bool first);
 /* "key":"string" (null for NULL), with a leading comma unless first */
 void json_member(FILE *out, const char *key, const char *s, bool first);
 
+/* scorep-report --serve (report_serve.c): rank 0 answers a browser on 127.0.0.1:port (0: any
+ * free port, printed) from the distributed engine until GET /quit. 0, or -1 with err. */
+struct cube_engine;
+int report_serve(struct cube_engine *e, int port, char *err, size_t errlen);
+
 #endif

@@ -5,9 +5,18 @@
  *
  * The page is written to a temporary file next to FILE and renamed at the end, so a failed
  * or interrupted run leaves no half-written report (src/tools/atomic_file.h). Exit status: 0
- * written, 1 bad input or write error, 2 usage error. */
+ * written, 1 bad input or write error, 2 usage error.
+ *
+ *   [mpirun -np N] scorep-report --serve [PORT] EXPDIR|PROFILE.cubex
+ *
+ * serves the profile to a browser on 127.0.0.1:PORT (report_serve.c) from the distributed
+ * Cube engine: under mpirun every process holds a share of the call paths. */
 #include "report.h"
+#include "cube/cube_engine.h"
+#include "cube/cube_engine_mpi.h"
 #include "tools/atomic_file.h"
+
+#include <sys/stat.h>
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -16,9 +25,13 @@
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: scorep-report [-o FILE] EXPDIR\n"
+                "       [mpirun -np N] scorep-report --serve [PORT] EXPDIR|PROFILE.cubex\n"
                 "  writes an HTML report of the experiment directory EXPDIR (its profile.cubex\n"
                 "  and, when there is one, traces.otf2); it opens without network access\n"
-                "  -o FILE  write the report to FILE (default: EXPDIR/report.html)\n");
+                "  -o FILE  write the report to FILE (default: EXPDIR/report.html)\n"
+                "  --serve [PORT]  serve the profile on http://127.0.0.1:PORT/ instead (0 or no\n"
+                "           PORT: a free port, printed); explores the call tree lazily, values\n"
+                "           from the distributed engine (under mpirun: shared by the processes)\n");
 }
 
 /* Writes the page to path, complete or not at all (atomic_file.h). */
@@ -34,8 +47,56 @@ static int write_report(const report_expdir *x, const char *path, char *err, siz
     return atomic_file_commit(&af, err, errlen);
 }
 
+/* --serve: every process opens the engine; rank 0 serves the browser, the others it. */
+static int serve(const char *arg, int port, const cube_engine_comm *comm)
+{
+    char path[4096], err[1024] = "";
+    struct stat st;
+    snprintf(path, sizeof path, "%s%s", arg,
+             stat(arg, &st) == 0 && S_ISDIR(st.st_mode) ? "/profile.cubex" : "");
+    cube_engine *e =
+        cube_engine_open(path, comm, CUBE_ENUM_DEEPEST_CHAIN, NULL, 0, err, sizeof err);
+    if (e == NULL) {
+        if (comm->rank == 0)
+            fprintf(stderr, "scorep-report: %s\n", err);
+        return 1;
+    }
+    int rc = comm->rank != 0 ? cube_engine_serve(e) : report_serve(e, port, err, sizeof err);
+    if (rc != 0 && comm->rank == 0)
+        fprintf(stderr, "scorep-report: %s\n", err);
+    cube_engine_close(e);
+    return rc == 0 ? 0 : 1;
+}
+
+static int serve_main(int argc, char **argv, const cube_engine_comm *comm)
+{
+    int i = 2, port = 0; /* argv[1] is --serve */
+    if (i < argc - 1) {
+        char *end;
+        long v = strtol(argv[i], &end, 10);
+        if (*end || v < 0 || v > 65535) {
+            fprintf(stderr, "scorep-report: --serve: '%s' is not a port (0-65535)\n", argv[i]);
+            return 2;
+        }
+        port = (int)v;
+        i++;
+    }
+    if (i != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    return serve(argv[i], port, comm);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--serve") == 0) {
+        cube_engine_comm comm;
+        cube_engine_transport_init(&argc, &argv, &comm);
+        int rc = serve_main(argc, argv, &comm);
+        cube_engine_transport_finalize();
+        return rc;
+    }
     static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};

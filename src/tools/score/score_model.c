@@ -250,6 +250,9 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 /* Scratch arrays of one computation; every region leaves them zeroed. */
 typedef struct {
     const cube_reader *r;
+    const score_source *src;
+    uint64_t *rows; /* 3 * n_locations: visits, exclusive time, inclusive time of a cnode */
+    bool failed;    /* the source could not give a row */
     int visits, time;
     const bool *outer;
     uint64_t *proc_bytes; /* per process: this region's record bytes */
@@ -270,17 +273,32 @@ static bool is_param_cnode(const cube_reader *r, int c)
            strcmp(g->paradigm, "user") == 0 && g->name && strchr(g->name, '=') != NULL;
 }
 
+/* out = the per-location row of (metric, c) in view, from the source */
+static void fetch(scratch *s, int metric, int c, cube_view view, uint64_t *out)
+{
+    if (s->src->row(s->src->ctx, metric, c, view, out) != 0) {
+        s->failed = true;
+        memset(out, 0, (size_t)s->r->n_locations * sizeof *out);
+    }
+}
+
 /* The region's visits, times and per-process record bytes from its cnodes. */
 static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t visit_bytes)
 {
     const cube_reader *r = s->r;
+    size_t L = (size_t)r->n_locations;
+    cube_dtype tt = r->metrics[s->time].dtype;
     for (int i = 0; i < n; i++) {
         int c = cn[i];
         bool param = is_param_cnode(r, c);
         bool own_row = r->cnodes[c].param_name == NULL; /* a region "n=5" has a row */
+        fetch(s, s->visits, c, CUBE_VIEW_EXCLUSIVE, s->rows);
+        fetch(s, s->time, c, CUBE_VIEW_EXCLUSIVE, s->rows + L);
+        if (s->outer[c])
+            fetch(s, s->time, c, CUBE_VIEW_INCLUSIVE, s->rows + 2 * L);
         for (int l = 0; l < r->n_locations; l++) {
-            uint64_t v = cube_reader_value_bits(r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
-            double t = cube_reader_exclusive(r, s->time, c, l);
+            uint64_t v = s->rows[l];
+            double t = cube_value_to_double(tt, s->rows[L + (size_t)l]);
             uint64_t *pb = &s->proc_bytes[r->locations[l].locgroup];
             *pb = sat_add(*pb, sat_mul(v, param ? SCORE_EVENT_RECORD : visit_bytes));
             w->visits = sat_add(w->visits, own_row ? v : 0);
@@ -289,7 +307,7 @@ static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t 
             if (v)
                 s->loc_excl[r->n_locations + l] = 1.0;
             if (s->outer[c])
-                w->incl += cube_reader_inclusive(r, s->time, c, l);
+                w->incl += cube_value_to_double(tt, s->rows[2 * L + (size_t)l]);
         }
     }
 }
@@ -399,81 +417,91 @@ static int *cnode_depths(const cube_reader *r, int *max_depth)
 /* Thread records of one visit of an OpenMP parallel cnode on location l: team begin and
  * end, and a fork and a join when l opened the team, which the profile shows as l having
  * visited the cnode's parent (a worker's call path hangs below its master's). */
-static uint64_t omp_thread_records(const cube_reader *r, const scratch *s, int c, int l)
+static uint64_t omp_thread_records(const uint64_t *parent_visits, int l)
 {
-    int parent = r->cnodes[c].parent;
-    bool opener =
-        parent < 0 || cube_reader_value_bits(r, s->visits, parent, l, CUBE_VIEW_EXCLUSIVE) > 0;
+    bool opener = parent_visits == NULL || parent_visits[l] > 0;
     return (opener ? 4 : 2) * SCORE_EVENT_RECORD;
 }
 
-/* The buffer of one location, stream by stream: enters and leaves go to one stream per call
- * depth, metric values and parameters to one, MPI records to another, thread events to a
- * third; each stream's pages have their own headers. bytes[max_depth + 1] = metric and
+/* The records one cnode c with v visits on location l adds to l's streams: enters and
+ * leaves go to one stream per call depth, metric values and parameters to one, MPI
+ * records to another, thread events to a third; bytes[max_depth + 1] = metric and
  * parameter, [+ 2] = MPI, [+ 3] = thread events, [+ 4] = measurement on/off (the stream of
- * other events); *creator gets the create and wait records
- * of the threads (written on the thread that started them, in the same process). */
-static uint64_t location_bytes(const score_model *m, const scratch *s, const score_params *p, int l,
-                               const int *depth, int max_depth, uint64_t *bytes, bool kept,
-                               uint64_t *creator)
+ * other events); *creator gets the create and wait records of the threads (written on the
+ * thread that started them, in the same process). */
+static void cnode_bytes(const score_model *m, const score_params *p, int c, int l, uint64_t v,
+                        const uint64_t *parent_visits, const int *depth, int max_depth,
+                        uint64_t *bytes, uint64_t *creator)
 {
     const cube_reader *r = m->r;
-    memset(bytes, 0, ((size_t)max_depth + 5) * sizeof *bytes);
-    for (int c = 0; c < r->n_cnodes; c++) {
-        int g = r->cnodes[c].region;
-        if (kept && m->regions[g].flt == SCORE_FLT_YES)
-            continue;
-        uint64_t v = cube_reader_value_bits(r, s->visits, c, l, CUBE_VIEW_EXCLUSIVE);
-        if (v == 0)
-            continue;
-        uint64_t *pb = &bytes[max_depth + 1];
-        if (is_measurement_off(m->regions[g].name)) {
-            bytes[max_depth + 4] =
-                sat_add(bytes[max_depth + 4], sat_mul(v, 2 * SCORE_EVENT_RECORD));
-            continue;
-        }
-        if (is_threads_root(m->regions[g].name, m->regions[g].type)) {
-            bytes[max_depth + 3] = sat_add(bytes[max_depth + 3], sat_mul(v, SCORE_EVENT_RECORD));
-            *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
-            continue;
-        }
-        if (is_param_cnode(r, c)) {
-            *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
-            continue;
-        }
-        const score_row *w = &m->regions[g];
-        uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD +
-                           (w->type == SCORE_MEMORY ? SCORE_EVENT_RECORD : 0); /* its counter */
-        uint64_t mpi = w->type == SCORE_MPI ? mpi_records(w->name) * SCORE_MPI_RECORD : 0;
-        bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
-        *pb = sat_add(*pb, sat_mul(v, metrics));
-        bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
-        if (is_omp_parallel(w->name, w->type))
-            bytes[max_depth + 3] =
-                sat_add(bytes[max_depth + 3], sat_mul(v, omp_thread_records(r, s, c, l)));
+    int g = r->cnodes[c].region;
+    uint64_t *pb = &bytes[max_depth + 1];
+    if (is_measurement_off(m->regions[g].name)) {
+        bytes[max_depth + 4] = sat_add(bytes[max_depth + 4], sat_mul(v, 2 * SCORE_EVENT_RECORD));
+        return;
     }
-    uint64_t total = 0;
-    for (int k = 0; k < max_depth + 5; k++)
-        total = sat_add(total, with_page_headers(bytes[k]));
-    return total;
+    if (is_threads_root(m->regions[g].name, m->regions[g].type)) {
+        bytes[max_depth + 3] = sat_add(bytes[max_depth + 3], sat_mul(v, SCORE_EVENT_RECORD));
+        *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
+        return;
+    }
+    if (is_param_cnode(r, c)) {
+        *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
+        return;
+    }
+    const score_row *w = &m->regions[g];
+    uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD +
+                       (w->type == SCORE_MEMORY ? SCORE_EVENT_RECORD : 0); /* its counter */
+    uint64_t mpi = w->type == SCORE_MPI ? mpi_records(w->name) * SCORE_MPI_RECORD : 0;
+    bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
+    *pb = sat_add(*pb, sat_mul(v, metrics));
+    bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
+    if (is_omp_parallel(w->name, w->type))
+        bytes[max_depth + 3] =
+            sat_add(bytes[max_depth + 3], sat_mul(v, omp_thread_records(parent_visits, l)));
 }
 
 /* max_buf and aggregate of the ALL rows (all / kept by the filter) from the streams of
- * every location: what the run's buffers hold, headers of partly filled pages included. */
-static int stream_totals(score_model *m, const scratch *s, const score_params *p)
+ * every location: what the run's buffers hold, headers of partly filled pages included.
+ * Call path by call path (one visits row at a time), every location's streams summed;
+ * then each stream gets its page headers. */
+static int stream_totals(score_model *m, scratch *s, const score_params *p)
 {
     const cube_reader *r = m->r;
-    int max_depth;
+    int max_depth, n_kept = m->has_filter ? 2 : 1;
     int *depth = cnode_depths(r, &max_depth);
-    uint64_t *bytes = malloc(((size_t)max_depth + 5) * sizeof *bytes);
+    size_t L = (size_t)r->n_locations, W = (size_t)max_depth + 5;
+    uint64_t *bytes = calloc((size_t)n_kept * L * W + 1, sizeof *bytes);
+    uint64_t *creator = calloc((size_t)n_kept * L + 1, sizeof *creator);
     uint64_t *proc = calloc(4 * (size_t)r->n_locgroups + 1, sizeof *proc);
-    int rc = depth && bytes && proc ? 0 : -1;
+    uint64_t *visits = s->rows, *parent = s->rows + L;
+    int rc = depth && bytes && creator && proc ? 0 : -1;
+    for (int c = 0; rc == 0 && c < r->n_cnodes; c++) {
+        fetch(s, s->visits, c, CUBE_VIEW_EXCLUSIVE, visits);
+        int par = r->cnodes[c].parent;
+        int g = r->cnodes[c].region;
+        bool omp = is_omp_parallel(m->regions[g].name, m->regions[g].type);
+        if (omp && par >= 0)
+            fetch(s, s->visits, par, CUBE_VIEW_EXCLUSIVE, parent);
+        for (int kept = 0; kept < n_kept; kept++) {
+            if (kept && m->regions[g].flt == SCORE_FLT_YES)
+                continue;
+            for (size_t l = 0; l < L; l++)
+                if (visits[l])
+                    cnode_bytes(m, p, c, (int)l, visits[l], omp && par >= 0 ? parent : NULL, depth,
+                                max_depth, bytes + ((size_t)kept * L + l) * W,
+                                &creator[(size_t)kept * L + l]);
+        }
+    }
     uint64_t *creators = rc == 0 ? proc + 2 * (size_t)r->n_locgroups : NULL; /* per process */
-    for (int l = 0; rc == 0 && l < r->n_locations; l++)
-        for (int kept = 0; kept < (m->has_filter ? 2 : 1); kept++) {
+    for (int kept = 0; rc == 0 && kept < n_kept; kept++)
+        for (size_t l = 0; l < L; l++) {
             size_t i = (size_t)kept * r->n_locgroups + r->locations[l].locgroup;
-            proc[i] = sat_add(
-                proc[i], location_bytes(m, s, p, l, depth, max_depth, bytes, kept, &creators[i]));
+            uint64_t total = 0;
+            for (size_t k = 0; k < W; k++)
+                total = sat_add(total, with_page_headers(bytes[((size_t)kept * L + l) * W + k]));
+            proc[i] = sat_add(proc[i], total);
+            creators[i] = sat_add(creators[i], creator[(size_t)kept * L + l]);
         }
     for (size_t i = 0; rc == 0 && i < 2 * (size_t)r->n_locgroups; i++)
         proc[i] = sat_add(proc[i], with_page_headers(creators[i]));
@@ -488,6 +516,7 @@ static int stream_totals(score_model *m, const scratch *s, const score_params *p
     }
     free(depth);
     free(bytes);
+    free(creator);
     free(proc);
     return rc;
 }
@@ -572,14 +601,32 @@ static int fill_regions(score_model *m, scratch *s, const score_params *p, const
     return 0;
 }
 
+static int reader_row(void *ctx, int metric, int cnode, cube_view view, uint64_t *out)
+{
+    const cube_reader *r = ctx;
+    for (int l = 0; l < r->n_locations; l++)
+        out[l] = cube_reader_value_bits(r, metric, cnode, l, view);
+    return 0;
+}
+
 int score_model_compute(score_model *m, const cube_reader *r, const score_params *p, char *err,
                         size_t errlen)
+{
+    score_source src = {(void *)r, reader_row};
+    return score_model_compute_from(m, r, &src, p, err, errlen);
+}
+
+int score_model_compute_from(score_model *m, const cube_reader *r, const score_source *src,
+                             const score_params *p, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     m->r = r;
     m->n_rows = r->n_regions;
     m->has_filter = p->filter != NULL;
     scratch s = {r,
+                 src,
+                 NULL,
+                 false,
                  cube_reader_metric_by_name(r, "visits"),
                  cube_reader_metric_by_name(r, "time"),
                  NULL,
@@ -597,9 +644,10 @@ int score_model_compute(score_model *m, const cube_reader *r, const score_params
     s.proc_bytes = calloc((size_t)r->n_locgroups + 1, sizeof(uint64_t));
     s.loc_excl = calloc(2 * (size_t)r->n_locations + 1, sizeof(double));
     s.group_proc = calloc(2 * (size_t)SCORE_N_TYPES * r->n_locgroups + 1, sizeof(uint64_t));
+    s.rows = calloc(3 * (size_t)r->n_locations + 1, sizeof(uint64_t));
     m->max_locations_per_process = max_locations_per_process(r);
     int rc = (outer && types && m->regions && s.proc_bytes && s.loc_excl && s.group_proc &&
-              m->max_locations_per_process >= 0)
+              s.rows && m->max_locations_per_process >= 0)
                  ? 0
                  : -1;
     if (rc == 0)
@@ -615,6 +663,11 @@ int score_model_compute(score_model *m, const cube_reader *r, const score_params
     }
     if (rc != 0)
         snprintf(err, errlen, "out of memory");
+    else if (s.failed) {
+        snprintf(err, errlen, "values could not be read (a process of the engine failed)");
+        rc = -1;
+    }
+    free(s.rows);
     free(outer);
     free(types);
     free(s.proc_bytes);

@@ -82,6 +82,15 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters);
 /* Fills m from r (which must outlive m). 0, or -1 with a message in err. */
 int score_model_compute(score_model *m, const cube_reader *r, const score_params *p, char *err,
                         size_t errlen);
+/* Where the values come from when r holds the definitions only (the distributed engine,
+ * src/cube/cube_engine.h): the per-location row of (metric, cnode) in a view, exact bits as
+ * cube_reader_value_bits gives them. 0 or -1. The numbers equal score_model_compute's. */
+typedef struct {
+    void *ctx;
+    int (*row)(void *ctx, int metric, int cnode, cube_view view, uint64_t *out);
+} score_source;
+int score_model_compute_from(score_model *m, const cube_reader *r, const score_source *src,
+                             const score_params *p, char *err, size_t errlen);
 void score_model_free(score_model *m);
 
 #endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# test_profile_parallel.sh: profile.cubex written in parallel (issue #19: every process
+# writes its locations' slice of every row, no gathering; SCOREP_PROFILING_CUBE_WRITER)
+# against the gathering writer, which the Score-P samples validate: 4 MPI ranks with 2
+# threads each, one process (parallel forced), 2 SHMEM PEs. Timings differ from run to run,
+# so the runs must agree on everything else: system tree, call paths, visits and bytes
+# (exclusive and inclusive), and a time on every (call path, location) that was visited.
+# The archive order tells which writer ran (parallel: anchor.xml last).
+. "$top_srcdir/test/integration/lib.sh"
+
+require_mpi_programs threads_scorep
+DUMP="$top_builddir/scorep-cube-dump"
+
+# run NAME WRITER LAUNCHER...: one measured run into $work/NAME; exit status $want (0)
+run() {
+    _name=$1 _writer=$2
+    shift 2
+    status=0
+    env SCOREP_PROFILING_CUBE_WRITER="$_writer" SCOREP_EXPERIMENT_DIRECTORY="$work/$_name" \
+        timeout 300 "$@" >"$_name.out" 2>"$_name.err" || status=$?
+    expect_eq "$status" "${want:-0}" "$_name: runs"
+    expect_file "$work/$_name/profile.cubex" "$_name: wrote profile.cubex"
+}
+
+# same_profiles A B WHAT: the deterministic content of two runs' profiles agrees
+same_profiles() {
+    _a=$work/$1/profile.cubex _b=$work/$2/profile.cubex
+    expect_eq "$(tar tf "$_a" | tail -n 1)" anchor.xml "$3: the parallel writer ran (anchor last)"
+    expect_eq "$(tar tf "$_b" | head -n 1)" anchor.xml "$3: the gathering writer ran (anchor first)"
+    # threads register in the order they start, which differs from run to run: values are
+    # compared per call path as the sorted list over its locations (location column left out)
+    _norm() { cut -f1,2,4- | LC_ALL=C sort; }
+    for _o in "--system" "-m visits" "-i -m visits"; do
+        # shellcheck disable=SC2086 # the options are split on purpose
+        "$DUMP" $_o "$_a" >a.txt || fail "$3: scorep-cube-dump $_o of the parallel profile"
+        # shellcheck disable=SC2086
+        "$DUMP" $_o "$_b" >b.txt || fail "$3: scorep-cube-dump $_o of the gathered profile"
+        if [ "$_o" != --system ]; then
+            _norm <a.txt >a.n && mv a.n a.txt
+            _norm <b.txt >b.n && mv b.n b.txt
+        fi
+        expect_eq "$(cmp a.txt b.txt >/dev/null && echo same)" same "$3: scorep-cube-dump $_o"
+    done
+    "$DUMP" "$_a" >all.txt || fail "$3: scorep-cube-dump of the parallel profile"
+    _m=$(head -n 1 all.txt | tr '\t' '\n' | sed -n 's/=.*//p' | grep '^bytes_' | tr '\n' ',' || true)
+    if [ -n "$_m" ]; then
+        "$DUMP" -m "${_m%,}" "$_a" >a.txt && "$DUMP" -m "${_m%,}" "$_b" >b.txt ||
+            fail "$3: scorep-cube-dump -m ${_m%,}"
+        _norm <a.txt >a.n && _norm <b.txt >b.n
+        expect_eq "$(cmp a.n b.n >/dev/null && echo same)" same "$3: ${_m%,}"
+    fi
+    # a visited (call path, location) has a positive inclusive time, an unvisited none
+    "$DUMP" -i -m visits,time "$_a" >vt.txt || fail "$3: scorep-cube-dump -i -m visits,time"
+    awk -F'\t' '{ v = $4; t = $5; sub(/.*=/, "", v); sub(/.*=/, "", t)
+        if ((v > 0) != (t > 0)) bad++ } END { print bad + 0 }' vt.txt >bad.txt
+    expect_eq "$(cat bad.txt)" 0 "$3: inclusive time exactly where there are visits"
+}
+
+# 4 ranks, threads on ranks 0 and 1: the acceptance's MPI+threads profile
+run mpi_par parallel mpirun --oversubscribe --allow-run-as-root -np 4 "$T/threads_scorep"
+run mpi_gat gather mpirun --oversubscribe --allow-run-as-root -np 4 "$T/threads_scorep"
+"$DUMP" --system "$work/mpi_par/profile.cubex" >sys.txt || fail "scorep-cube-dump --system"
+expect_eq "$(wc -l <sys.txt | tr -d ' ')" 8 \
+    "ranks 0 and 1 with 3 threads, ranks 2 and 3 with one: 8 locations"
+same_profiles mpi_par mpi_gat "MPI 4x3"
+# the default with several processes is the parallel writer
+run mpi_auto auto mpirun --oversubscribe --allow-run-as-root -np 2 "$T/threads_scorep"
+expect_eq "$(tar tf "$work/mpi_auto/profile.cubex" | tail -n 1)" anchor.xml \
+    "auto with 2 processes: the parallel writer"
+
+# one process, the parallel writer forced (auto gathers: compressed rows)
+scorep_cc gcc -O2 -o calls_gcc "$PROGRAMS/calls.c" -lpthread
+want=3 # calls.c's own exit status
+run one_par parallel ./calls_gcc
+run one_gat auto ./calls_gcc
+want=0
+same_profiles one_par one_gat "one process"
+
+# SHMEM: the ipc backend of OpenSHMEM carries the call-tree reduction
+if command -v oshrun >/dev/null 2>&1; then
+    export OMPI_MCA_osc='^rdma' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    "$SCOREP_CC" oshcc -o rma_scorep "$top_srcdir/test/shmem/shmem_rma.c" >cc.out 2>&1 ||
+        fail "build: scorep-cc oshcc shmem_rma.c"
+    run shm_par parallel oshrun --oversubscribe -np 2 ./rma_scorep
+    run shm_gat gather oshrun --oversubscribe -np 2 ./rma_scorep
+    same_profiles shm_par shm_gat "SHMEM 2 PEs"
+else
+    skip_part oshrun
+fi
+check_profiles
+echo "$checks checks passed"
