@@ -347,7 +347,7 @@ if [ -x "$top_builddir/test/mpi/probes" ]; then
     p=$work/scorep_probes_2_trace
     expect_file "$p/scout.cubex" "one-step default directory scorep_probes_2_trace"
     expect_eq "$($CV "$p/scout.cubex" value visits MPI_Probe '*')" \
-        "$(otf2-print "$p/traces.otf2" | grep -c '^ENTER .*"MPI_Probe"')" \
+        "$(count_out '^ENTER .*"MPI_Probe"' otf2-print "$p/traces.otf2")" \
         "one-step (scorep-run): MPI_Probe visits = its Enter events"
 fi
 
