@@ -478,7 +478,8 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
             mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
-                                                  "user metric", CUBE_EXCLUSIVE);
+                                                  d->description ? d->description : "user metric",
+                                                  CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
                                    ? cube_writer_metric(w, -1, d->name, d->name, t, d->unit,

@@ -22,7 +22,11 @@ struct instr_options {
     enum instr_thread thread;
     const char *filter;     /* as given on the command line */
     const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
+    unsigned io;            /* --io=...: INSTR_IO_* bits */
 };
+
+/* --io=posix,isoc,mpiio (Score-P's "posix" is POSIX and ISO C I/O) */
+enum { INSTR_IO_POSIX = 1, INSTR_IO_ISOC = 2, INSTR_IO_MPIIO = 4 };
 
 /* Everything one invocation needs. */
 struct job {
@@ -54,6 +58,8 @@ enum instr_thread instr_thread_of(const struct job *job);
  * adapters of the paradigms first), -L and -rpath of LLVM's libomp (gcc with OpenMP). */
 void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc);
 void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc);
+/* the I/O wrapper libraries of --io (before the runtime, which they need) */
+void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc);
 void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
 
 /* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
