@@ -8,7 +8,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <link.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,35 +23,71 @@ static __thread uint64_t matching_ids __attribute__((tls_model("initial-exec")))
 static uint32_t *fd_handle[SCOREP_IO_PARADIGMS];
 static int fd_cap;
 
-/* Code whose I/O is the measurement's own: the runtime and the libraries it calls while the
- * program runs (trace writing happens after the measurement stopped). */
-static const char *const own_objects[] = {"libscorep-rt", "libotf2", "libdw.", "libelf.",
-                                          "libpapi", "libpfm", "libunwind", "libz.so"};
-enum { MAX_RANGES = 64 };
-static struct {
-    uintptr_t lo, hi;
-} own_ranges[MAX_RANGES];
-static int n_own_ranges;
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+/* Code whose I/O is not the program's: the measurement's (the runtime and the libraries it
+ * calls while the program runs; trace writing happens after the measurement stopped) and
+ * that of the communication runtimes' own machinery (configuration files read in MPI_Init,
+ * progress threads, Open MPI's components). Open MPI's MPI-IO components (io, fbtl, fs,
+ * fcoll, sharedfp) are the program's file access: recorded, nested in the MPI_File call. */
+static const char *const own_objects[] = {
+    "libscorep-rt", "libotf2",   "libdw.",    "libelf.",  "libpapi",    "libpfm",
+    "libunwind",    "libz.so",   "/libmpi.",  "/libopen-", "/libpmix",  "/libevent",
+    "/libhwloc",    "/libucx",   "/libucs",   "/libucp",  "/libuct",    "/libfabric",
+    "/libpsm",      "/libibverbs", "/liboshmem", "/libcuda", "/libcupti", "/mca_",
+    "/libnuma"};
+static const char *const program_objects[] = {"/mca_io_", "/mca_fbtl_", "/mca_fs_", "/mca_fcoll_",
+                                              "/mca_sharedfp_"};
 
-static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
+static int own_object(const char *name)
 {
-    (void)size;
-    (void)arg;
-    const char *name = info->dlpi_name ? info->dlpi_name : "";
-    int own = 0;
+    for (size_t i = 0; i < sizeof program_objects / sizeof program_objects[0]; i++)
+        if (strstr(name, program_objects[i]))
+            return 0;
     for (size_t i = 0; i < sizeof own_objects / sizeof own_objects[0]; i++)
-        own |= strstr(name, own_objects[i]) != NULL;
-    for (int i = 0; own && i < info->dlpi_phnum && n_own_ranges < MAX_RANGES; i++) {
-        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-        if (p->p_type == PT_LOAD && (p->p_flags & PF_X)) {
-            own_ranges[n_own_ranges].lo = info->dlpi_addr + p->p_vaddr;
-            own_ranges[n_own_ranges].hi = info->dlpi_addr + p->p_vaddr + p->p_memsz;
-            n_own_ranges++;
-        }
-    }
+        if (strstr(name, own_objects[i]))
+            return 1;
     return 0;
 }
+
+/* The verdict per call site (return address), found once with dladdr (which locks) and kept
+ * in a lock-free table: 0 unknown, 1 the program's, 2 not. A full table costs a dladdr per
+ * call of the sites that find no slot. */
+enum { SITES = 4096, PROBES = 16 };
+static struct {
+    uintptr_t addr;
+    int verdict;
+} sites[SITES];
+
+static int own_code(const void *caller)
+{
+    uintptr_t a = (uintptr_t)caller;
+    size_t i = (size_t)((a * 0x9e3779b97f4a7c15ull) >> 52) % SITES;
+    for (int n = 0; n < PROBES; n++, i = (i + 1) % SITES) {
+        uintptr_t s = __atomic_load_n(&sites[i].addr, __ATOMIC_ACQUIRE);
+        if (s == a) {
+            int v = __atomic_load_n(&sites[i].verdict, __ATOMIC_ACQUIRE);
+            if (v)
+                return v == 2;
+            break;
+        }
+        if (s == 0)
+            break;
+    }
+    Dl_info info;
+    int own = dladdr(caller, &info) && info.dli_fname && own_object(info.dli_fname);
+    i = (size_t)((a * 0x9e3779b97f4a7c15ull) >> 52) % SITES;
+    for (int n = 0; n < PROBES; n++, i = (i + 1) % SITES) {
+        uintptr_t expected = 0;
+        if (__atomic_compare_exchange_n(&sites[i].addr, &expected, a, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE) ||
+            expected == a) {
+            __atomic_store_n(&sites[i].verdict, own ? 2 : 1, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    return own;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void init(void)
 {
@@ -69,16 +105,6 @@ static void init(void)
     else
         scorep_warn_once("I/O recording: no memory for the descriptor table; I/O calls are "
                          "recorded as regions without I/O records");
-    dl_iterate_phdr(add_object, NULL);
-}
-
-static int own_code(const void *caller)
-{
-    uintptr_t a = (uintptr_t)caller;
-    for (int i = 0; i < n_own_ranges; i++)
-        if (a >= own_ranges[i].lo && a < own_ranges[i].hi)
-            return 1;
-    return 0;
 }
 
 static uint32_t region_of(const scorep_io_fn *fn)
@@ -97,12 +123,14 @@ int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *call
 {
     if (nesting || !scorep_measurement_active || !scorep_cfg.io_posix)
         return 0;
-    pthread_once(&init_once, init);
-    if (own_code(caller))
+    /* Only threads the measurement follows: the program's (they have a location once they
+     * recorded anything or were started through pthread_create or OpenMP). */
+    scorep_location *l = scorep_tls_location;
+    if (!l)
         return 0;
-    nesting = 1;
-    scorep_location *l = scorep_location_get(); /* may start the measurement */
-    uint32_t r = l && scorep_measurement_active ? region_of(fn) : SCOREP_INVALID_ID;
+    nesting = 1; /* the slow paths below may do I/O themselves */
+    pthread_once(&init_once, init);
+    uint32_t r = !own_code(caller) && scorep_measurement_active ? region_of(fn) : SCOREP_INVALID_ID;
     if (r == SCOREP_INVALID_ID) {
         nesting = 0;
         return 0;
