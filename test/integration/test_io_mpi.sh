@@ -1,0 +1,66 @@
+#!/bin/sh
+# test_io_mpi.sh: MPI-IO and POSIX I/O on 2 ranks (test/programs/io_mpi.c: on the shared
+# m.dat two independent writes of 1024 bytes and one collective write of 2048 bytes per rank,
+# a collective read of 2048; rank<r>.dat: 100 * (r + 1) bytes), linked with
+# scorep-cc mpicc --io=posix,mpiio and unchanged under scorep-run --io=posix: exact bytes and
+# operations per rank in the profile and the trace, the collective flag, one MPI-IO handle
+# per process on MPI_COMM_WORLD, output as without measurement.
+. "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/integration/io_trace.sh"
+[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+mpicc -fno-builtin -o io_plain "$PROGRAMS/io_mpi.c" || fail "mpicc io_mpi.c"
+mkdir plain && (cd plain && timeout 120 mpirun -np 2 ../io_plain >out) || fail "the plain program"
+expect_eq "$(cat plain/out)" "ranks 2 total 4396" "plain: output"
+scorep_cc --io=posix,mpiio mpicc -fno-builtin -o io_mpi "$PROGRAMS/io_mpi.c"
+
+# check_run DIR PREFIX: the profile and trace of one measured run in DIR (exp); PREFIX: the
+# call path above the program's calls ("main/" linked, "" under scorep-run)
+check_run()
+{
+    _d=$1
+    _p=$2
+    cmp plain/out "$_d/out" || fail "$_d: output differs from the plain run"
+    cmp plain/m.dat "$_d/m.dat" || fail "$_d: m.dat differs from the plain run"
+    for _m in "MPI_File_write_at io_bytes_written 2 2048" "MPI_File_write_at_all io_bytes_written 1 2048" \
+        "MPI_File_read_at_all io_bytes_read 1 2048"; do
+        set -- $_m
+        expect_eq "$(profile_dump "$_d/exp" -m visits,$2 | awk -F'\t' -v p="$_p$1" '$2 == p { print $4, $5 }' | sort -u)" \
+            "visits=$3 $2=$4" "$_d: $1 on both ranks: $3 visits, $4 bytes"
+    done
+    expect_eq "$(profile_dump "$_d/exp" -m io_bytes_written | awk -F'\t' -v p="${_p}write" '$2 == p { print $4 }' | tr '\n' ' ')" \
+        "io_bytes_written=100 io_bytes_written=200 " "$_d: the POSIX write of 100 * (r + 1) bytes"
+    _f=$(cd "$_d" && pwd -P)
+    io_ops "$_d/exp" | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\/rank[01]\.dat$/ { sub(f "/", "", $2); print }' >"$_d.ops"
+    expect_eq "$(cat "$_d.ops")" "MPI-IO m.dat READ 0 1 2048
+MPI-IO m.dat READ 1 1 2048
+MPI-IO m.dat WRITE 0 3 4096
+MPI-IO m.dat WRITE 1 3 4096
+POSIX rank0.dat WRITE 0 1 100
+POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO and POSIX operations and bytes per rank in the trace"
+    expect_eq "$(trace_other "$_d/exp" | awk '$1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{COLLECTIVE\}/ { n[$2]++ } END { for (l in n) print l, n[l] }' | sort | tr '\n' ';')" \
+        "0 2;1 2;" "$_d: write_at_all and read_at_all are collective operations on each rank"
+    trace_defs "$_d/exp" >"$_d.defs"
+    expect_eq "$(grep -c '^IO_HANDLE .*Name: "MPI_File 1".*file://'"$_f"'/m.dat".*I/O Paradigm: "MPI I/O".*Communicator: "MPI_COMM_WORLD"' "$_d.defs")" 2 \
+        "$_d: one MPI-IO handle of m.dat on MPI_COMM_WORLD per process"
+    expect_eq "$(trace_other "$_d/exp" | awk '/Handle: "MPI_File 1"/ && ($1 == "IO_CREATE_HANDLE" || $1 == "IO_DESTROY_HANDLE") { print $1, $2 }' | sort | tr '\n' ';')" \
+        "IO_CREATE_HANDLE 0;IO_CREATE_HANDLE 1;IO_DESTROY_HANDLE 0;IO_DESTROY_HANDLE 1;" \
+        "$_d: MPI_File_open creates and MPI_File_close destroys the handle on each rank"
+    expect_eq "$(trace_check_nesting "$_d/exp")" 0 "$_d: well-nested trace"
+}
+
+mkdir linked && cd linked
+SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp timeout 120 mpirun -np 2 ../io_mpi >out 2>err ||
+    fail "linked: mpirun exit status $?"
+cd ..
+check_run linked main/
+
+mkdir run && cd run
+SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp \
+    timeout 120 mpirun -np 2 "$top_builddir/scorep-run" --io=posix,mpiio ../io_plain >out 2>err ||
+    fail "scorep-run: mpirun exit status $?"
+cd ..
+check_run run ""
+done_ok
