@@ -42,3 +42,37 @@ io_events()
 {
     trace_other "$1" | awk -v t="$2" '$1 == t { n++ } END { print n + 0 }'
 }
+
+# io_report EXPDIR NAME: scorep-report's per-file I/O rows of EXPDIR, from the page's data
+# block (NAME.html): "PARADIGM FILE READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED
+# ranks R... sizes READ_HIST / WRITE_HIST" sorted; and, when chromium is installed, the rows
+# the rendered page shows (NAME.dom.rows, the same without sizes)
+io_report()
+{
+    "$top_builddir/scorep-report" -o "$2.html" "$1" >/dev/null || fail "scorep-report $1"
+    python3 - "$2.html" <<'PYEOF' || fail "the report's data block of $1"
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', s, re.S).group(1))
+for r in sorted(d.get("io", {}).get("rows", []), key=lambda r: (r["paradigm"], r["file"])):
+    print(r["paradigm"], r["file"], r["read_bytes"], r["write_bytes"], r["read_ops"], r["write_ops"],
+          r["flushes"], r["failed"], "ranks", " ".join(map(str, r["ranks"])), "sizes",
+          ",".join(map(str, r["read_sizes"])), "/", ",".join(map(str, r["write_sizes"])))
+if "io" in d:
+    print("bins", round(sum(d["io"]["read_bins"])), round(sum(d["io"]["write_bins"])))
+PYEOF
+}
+
+# io_render NAME: the I/O rows of NAME.html as Chromium renders them (report_dom.py), sorted;
+# "" without chromium (the caller says SKIP)
+io_render()
+{
+    _args="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
+        --disable-component-update --disable-sync --window-size=1400,2000"
+    # shellcheck disable=SC2086
+    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
+        --dump-dom "file://$(pwd -P)/$1.html" >"$1.dom" 2>"$1.chromium.err" ||
+        fail "chromium --dump-dom $1.html: $(tail -n 3 "$1.chromium.err")"
+    python3 "$top_srcdir/test/integration/report_dom.py" "$1.dom" >"$1.facts" || fail "report_dom.py $1.dom"
+    grep -E '^(status|io|io-chart)( |$)' "$1.facts" | sort
+}

@@ -93,6 +93,24 @@ expect_grep 'IO_HANDLE .*Name: "stdout".*File: "file:///dev/stdout".*PRE_CREATED
     "linked: the standard output is named"
 expect_eq "$(trace_check_nesting linked/exp)" 0 "linked: well-nested trace"
 
+# scorep-report: the per-file table and the bandwidth chart's totals (outermost operations)
+z=0,0,0,0,0,0,0,0,0,0
+expect_eq "$(io_report linked/exp rep)" "ISOC /dev/stdout 0 33 0 1 0 0 ranks 0 sizes $z / 1,0,0,0,0,0,0,0,0,0
+ISOC $d/c.txt 212 222 2 4 1 0 ranks 0 sizes 1,1,0,0,0,0,0,0,0,0 / 3,1,0,0,0,0,0,0,0,0
+POSIX (no file) 0 0 0 0 0 1 ranks 0 sizes $z / $z
+POSIX $d/p.dat 3768 3722 7 10 0 0 ranks 0 sizes 2,5,0,0,0,0,0,0,0,0 / 2,8,0,0,0,0,0,0,0,0
+bins 3980 3977" "scorep-report: bytes, operations, access sizes and ranks per file"
+if command -v chromium >/dev/null 2>&1; then
+    expect_eq "$(io_render rep)" "io ISOC /dev/stdout 0 33 0 1 0 0 ranks 0
+io ISOC $d/c.txt 212 222 2 4 1 0 ranks 0
+io POSIX (no file) 0 0 0 0 0 1 ranks 0
+io POSIX $d/p.dat 3768 3722 7 10 0 0 ranks 0
+io-chart
+status ok" "scorep-report: the rendered I/O table and chart"
+else
+    skip_part chromium
+fi
+
 # the same program unchanged under scorep-run
 run_app run env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=run "$top_builddir/scorep-run" --io=posix ./mixed_plain

@@ -49,6 +49,19 @@ POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO and POSIX operations and bytes per r
         "IO_CREATE_HANDLE 0;IO_CREATE_HANDLE 1;IO_DESTROY_HANDLE 0;IO_DESTROY_HANDLE 1;" \
         "$_d: MPI_File_open creates and MPI_File_close destroys the handle on each rank"
     expect_eq "$(trace_check_nesting "$_d/exp")" 0 "$_d: well-nested trace"
+    # scorep-report: m.dat's MPI-IO row (4 writes of 1024 and 2 of 2048 bytes, 2 reads of
+    # 2048: all in the 1K-10K bucket) and each rank's own file
+    io_report "$_d/exp" "$_d.report" | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\/rank[01]\.dat$/ { sub(f "/", "", $2); print }' >"$_d.rows"
+    _z=0,0,0,0,0,0,0,0,0,0
+    expect_eq "$(cat "$_d.rows")" "MPI-IO m.dat 4096 8192 2 6 0 0 ranks 0 1 sizes 0,0,2,0,0,0,0,0,0,0 / 0,0,6,0,0,0,0,0,0,0
+POSIX rank0.dat 0 100 0 1 0 0 ranks 0 sizes $_z / 0,1,0,0,0,0,0,0,0,0
+POSIX rank1.dat 0 200 0 1 0 0 ranks 1 sizes $_z / 0,1,0,0,0,0,0,0,0,0" "$_d: scorep-report's rows of m.dat (MPI-IO) and rank<r>.dat"
+    if command -v chromium >/dev/null 2>&1; then
+        expect_eq "$(io_render "$_d.report" | grep -E '^(status|io MPI-IO)')" "io MPI-IO $_f/m.dat 4096 8192 2 6 0 0 ranks 0 1
+status ok" "$_d: the rendered report shows the MPI-IO row"
+    else
+        skip_part chromium
+    fi
 }
 
 mkdir linked && cd linked

@@ -30,6 +30,9 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen);
 /* Members from the trace: "timeline", "matrix" and "rma". Returns 0, or -1 with a message. */
 int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
 
+/* Member "io" from the trace's I/O records (report_io.c), when it has any. */
+int report_write_io(FILE *out, const char *path, char *err, size_t errlen);
+
 /* Writes the whole page (template, styles, script, data) to out. */
 int report_write_html(FILE *out, const report_expdir *x, char *err, size_t errlen);
 

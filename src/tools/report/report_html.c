@@ -24,6 +24,8 @@ static int write_data(FILE *out, const report_expdir *x, char *err, size_t errle
         return -1;
     if (x->trace && report_write_trace(out, x->trace, err, errlen) != 0)
         return -1;
+    if (x->trace && report_write_io(out, x->trace, err, errlen) != 0)
+        return -1;
     fputs("}</script>", out);
     return 0;
 }
