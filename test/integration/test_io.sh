@@ -10,6 +10,26 @@
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
 
+# the options: which wrapper libraries are linked; bad values are refused with a message
+echo 'int main(void) { return 0; }' >x.c
+expect_eq "$("$SCOREP_CC" --dry-run --io=posix gcc -o x x.c | grep -o -- '-lscorep-rt-io-[a-z]*' | tr '\n' ' ')" \
+    "-lscorep-rt-io-posix -lscorep-rt-io-isoc " "scorep-cc --io=posix links POSIX and ISO C wrappers"
+expect_eq "$("$SCOREP_CC" --dry-run --io=isoc,mpiio gcc -o x x.c | grep -o -- '-lscorep-rt-io-[a-z]*' | tr '\n' ' ')" \
+    "-lscorep-rt-io-isoc " "scorep-cc --io=isoc,mpiio links the ISO C wrappers only"
+ln -s "$SCOREP_CC" scorep # installed as a link to scorep-cc, which looks at its name
+expect_eq "$(./scorep --dry-run --io=runtime:posix gcc -o x x.c | grep -c -- '-lscorep-rt-io-posix')" 1 \
+    "scorep --io=runtime:posix (Score-P's spelling)"
+expect_eq "$("$top_builddir/scorep-config" --io=posix --libs | grep -o -- '-lscorep-rt-io-[a-z]*' | tr '\n' ' ')" \
+    "-lscorep-rt-io-posix -lscorep-rt-io-isoc " "scorep-config --io=posix --libs"
+rc=0
+"$SCOREP_CC" --io=tape gcc -o x x.c 2>err.txt || rc=$?
+expect_eq "$rc:$(cat err.txt)" "1:scorep-cc: --io: unknown I/O paradigm 'tape' (posix, isoc, mpiio or none); see scorep-cc --help" \
+    "scorep-cc --io=tape is refused"
+rc=0
+"$top_builddir/scorep-run" --io=tape true 2>err.txt || rc=$?
+expect_eq "$rc:$(cat err.txt)" "1:scorep-run: --io=tape: unknown I/O paradigm (posix, isoc, mpiio, none)" \
+    "scorep-run --io=tape is refused"
+
 # -fno-builtin: gcc would turn fputs of a constant into fwrite and printf into puts
 gcc -O1 -fno-builtin -o mixed_plain "$PROGRAMS/io_mixed.c" || fail "gcc io_mixed.c"
 mkdir plain && (cd plain && ../mixed_plain >out) || fail "the plain program"
