@@ -2,7 +2,8 @@
  * and the bytes read and written into the profile (see events_io.h).
  * Record fields: comm = handle, peer = access mode / operation mode / whence / new handle,
  * tag = creation flags / operation flags, bytes = requested bytes / seek offset,
- * bytes2 = transferred bytes / seek result, request = matching id, msg_id = status flags. */
+ * bytes2 = transferred bytes / seek result, request = matching id, msg_id = status flags /
+ * error of a failed operation. */
 #include "core/events_io.h"
 #include "core/events.h"
 
@@ -89,13 +90,15 @@ static uint32_t bytes_metric(scorep_io_op op)
 }
 
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
-                                        uint64_t transferred, uint64_t matching_id)
+                                        uint64_t transferred, uint64_t matching_id,
+                                        uint32_t error)
 {
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_COMPLETE, handle);
     if (r) {
         r->peer = op;
         r->bytes2 = transferred;
         r->request = matching_id;
+        r->msg_id = error;
     }
     if (op == SCOREP_IO_OP_FLUSH || transferred == SCOREP_IO_UNKNOWN_BYTES || !l ||
         !scorep_location_recording(l) || !l->profiling)

@@ -91,6 +91,7 @@ enum {
     ATTR_PROBE_COMM,
     ATTR_PROBE_BYTES,
     ATTR_MESSAGE_HANDLE,
+    ATTR_IO_ERROR,
     ATTR_COUNT
 };
 
@@ -308,7 +309,10 @@ static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
                                         r->request);
         break;
     case BUF_IO_OPERATION_COMPLETE:
-        OTF2_EvtWriter_IoOperationComplete(w, NULL, t, r->comm, r->bytes2, r->request);
+        if (r->msg_id)
+            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoOperationComplete(w, r->msg_id ? s->attrs : NULL, t, r->comm, r->bytes2,
+                                           r->request);
         break;
     }
 }
@@ -611,7 +615,9 @@ static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
         {"mpi_probe_comm", "communicator of the probed message", OTF2_TYPE_COMM},
         {"mpi_probe_bytes", "size of the probed message in bytes", OTF2_TYPE_UINT64},
         {"mpi_message_handle", "0: plain probe; n: the n-th matched probe (Mprobe/Improbe)",
-         OTF2_TYPE_UINT64}};
+         OTF2_TYPE_UINT64},
+        {"io_error", "errno of a failed POSIX or ISO C I/O call, MPI error code of MPI-IO",
+         OTF2_TYPE_UINT32}};
     for (uint32_t i = 0; i < ATTR_COUNT; i++) {
         uint32_t name = strtab_add(st, a[i].name, 1), descr = strtab_add(st, a[i].descr, 1);
         if (g)

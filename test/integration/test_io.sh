@@ -109,6 +109,9 @@ expect_eq "$(grep '^IO_PARADIGM' defs.txt | sed 's/.*Identification: "\([^"]*\)"
     "POSIX SERIAL ISOC SERIAL MPI-IO PARALLEL " "linked: the I/O paradigms as Score-P identifies them"
 expect_grep 'IO_HANDLE .*Name: "invalid descriptor".*I/O Paradigm: "POSIX I/O".*PRE_CREATED' defs.txt \
     "linked: the write to a descriptor that is not open is on the 'invalid descriptor' handle"
+ebadf=$(python3 -c 'import errno; print(errno.EBADF)')
+expect_eq "$(grep -A1 '^IO_OPERATION_COMPLETE .*Handle: "invalid descriptor"' "$(trace_file linked/exp)" | sed -n 's/.*ADDITIONAL ATTRIBUTES: ("io_error" <[0-9]*>; UINT32; \([0-9]*\))$/\1/p')" \
+    "$ebadf" "linked: the failed write's completion carries its errno (EBADF) as io_error"
 expect_grep 'IO_HANDLE .*Name: "stdout".*File: "file:///dev/stdout".*PRE_CREATED' defs.txt \
     "linked: the standard output is named"
 expect_eq "$(trace_check_nesting linked/exp)" 0 "linked: well-nested trace"

@@ -6,6 +6,7 @@
 #include "core/events.h"
 #include "core/runtime.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <dlfcn.h>
@@ -310,8 +311,10 @@ void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred)
 {
     if (f->handle == SCOREP_INVALID_ID)
         return;
+    /* called right after the wrapped call: errno is still its errno */
     scorep_event_io_operation_complete(f->l, f->handle, (scorep_io_op)(f->matching & 3),
-                                       transferred, f->matching);
+                                       transferred, f->matching,
+                                       transferred == SCOREP_IO_UNKNOWN_BYTES ? (uint32_t)errno : 0);
 }
 
 void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence, uint64_t result)

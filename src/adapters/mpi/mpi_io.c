@@ -142,7 +142,8 @@ void scorep_mpi_post_file_op(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *
     if (c->handle == SCOREP_INVALID_ID)
         return;
     uint64_t done = ret == MPI_SUCCESS ? scorep_mpi_status_bytes(status) : SCOREP_IO_UNKNOWN_BYTES;
-    scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op, done, c->matching);
+    scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op, done, c->matching,
+                                       ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
 }
 
 void scorep_mpi_pre_file_sync(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh)
@@ -161,7 +162,7 @@ void scorep_mpi_post_file_sync(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file
     if (c->handle != SCOREP_INVALID_ID)
         scorep_event_io_operation_complete(f->l, c->handle, SCOREP_IO_OP_FLUSH,
                                            ret == MPI_SUCCESS ? 0 : SCOREP_IO_UNKNOWN_BYTES,
-                                           c->matching);
+                                           c->matching, ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
 }
 
 /* offsets are in etype units of the view; the resulting byte offset is not asked for (one
