@@ -85,7 +85,8 @@ typedef enum {
     BUF_IO_DUPLICATE_HANDLE,
     BUF_IO_SEEK,
     BUF_IO_OPERATION_BEGIN,
-    BUF_IO_OPERATION_COMPLETE
+    BUF_IO_OPERATION_COMPLETE,
+    BUF_IO_OPERATION_ISSUED
 } buf_event_type;
 
 typedef struct {

@@ -66,6 +66,13 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
     }
 }
 
+void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id)
+{
+    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_ISSUED, handle);
+    if (r)
+        r->request = matching_id;
+}
+
 /* Score-P's metrics: exclusive, bytes, on the call path of the I/O call */
 static uint32_t bytes_metric(scorep_io_op op)
 {

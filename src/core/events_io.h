@@ -28,6 +28,8 @@ void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, u
                           uint64_t result);
 void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep_io_op op,
                                      uint32_t flags, uint64_t requested, uint64_t matching_id);
+/* a non-blocking operation was issued (its begin recorded before the call) */
+void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id);
 /* op again: the profile counts the transferred bytes of reads and writes. error: 0, or for a
  * failed call (transferred SCOREP_IO_UNKNOWN_BYTES) its errno (POSIX, ISO C) or MPI error
  * code (MPI-IO): the trace's attribute io_error */

@@ -308,6 +308,9 @@ static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
         OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes,
                                         r->request);
         break;
+    case BUF_IO_OPERATION_ISSUED:
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
+        break;
     case BUF_IO_OPERATION_COMPLETE:
         if (r->msg_id)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);

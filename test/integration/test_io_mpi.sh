@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_io_mpi.sh: MPI-IO, POSIX and ISO C I/O on 2 ranks (test/programs/io_mpi.c: on the
 # shared m.dat two independent writes of 1024 bytes (one after a seek) and one collective
-# write of 2048 bytes per rank, a collective read of 2048; rank<r>.dat: 100 * (r + 1) bytes;
+# write of 2048 bytes per rank, a collective read of 2048, a non-blocking read of 1024; rank<r>.dat: 100 * (r + 1) bytes;
 # iso<r>.txt: 50 bytes after fseek to 10 * r), linked with
 # scorep-cc mpicc --io=posix,mpiio and unchanged under scorep-run --io=posix: exact bytes and
 # operations per rank in the profile and the trace, the collective flag, one MPI-IO handle
@@ -27,7 +27,8 @@ check_run()
     cmp plain/m.dat "$_d/m.dat" || fail "$_d: m.dat differs from the plain run"
     for _m in "MPI_File_write_at io_bytes_written 1 1024" "MPI_File_write io_bytes_written 1 1024" \
         "MPI_File_write_at_all io_bytes_written 1 2048" \
-        "MPI_File_read_at_all io_bytes_read 1 2048"; do
+        "MPI_File_read_at_all io_bytes_read 1 2048" "MPI_Wait io_bytes_read 1 1024" \
+        "MPI_File_iread_at io_bytes_read 1 0"; do
         set -- $_m
         expect_eq "$(profile_dump "$_d/exp" -m visits,$2 | awk -F'\t' -v p="$_p$1" '$2 == p { print $4, $5 }' | sort -u)" \
             "visits=$3 $2=$4" "$_d: $1 on both ranks: $3 visits, $4 bytes"
@@ -38,8 +39,8 @@ check_run()
     io_ops "$_d/exp" | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\/(rank[01]\.dat|iso[01]\.txt)$/ { sub(f "/", "", $2); print }' >"$_d.ops"
     expect_eq "$(cat "$_d.ops")" "ISOC iso0.txt WRITE 0 1 50
 ISOC iso1.txt WRITE 1 1 50
-MPI-IO m.dat READ 0 1 2048
-MPI-IO m.dat READ 1 1 2048
+MPI-IO m.dat READ 0 2 3072
+MPI-IO m.dat READ 1 2 3072
 MPI-IO m.dat WRITE 0 3 4096
 MPI-IO m.dat WRITE 1 3 4096
 POSIX rank0.dat WRITE 0 1 100
@@ -57,6 +58,9 @@ POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO, POSIX and ISO C operations and byte
         "$_d: the MPI_File_seek and the fseek of each rank"
     expect_eq "$(trace_other "$_d/exp" | awk '$1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{COLLECTIVE\}/ { n[$2]++ } END { for (l in n) print l, n[l] }' | sort | tr '\n' ';')" \
         "0 2;1 2;" "$_d: write_at_all and read_at_all are collective operations on each rank"
+    expect_eq "$(trace_other "$_d/exp" | awk '($1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{NON_BLOCKING\}/) || $1 == "IO_OPERATION_ISSUED" { print $2, $1 }' | sort | tr '\n' ';')" \
+        "0 IO_OPERATION_BEGIN;0 IO_OPERATION_ISSUED;1 IO_OPERATION_BEGIN;1 IO_OPERATION_ISSUED;" \
+        "$_d: MPI_File_iread_at: a non-blocking operation begun and issued on each rank (completed in MPI_Wait)"
     expect_eq "$(grep -c '^IO_HANDLE .*Name: "MPI_File 1".*file://'"$_f"'/m.dat".*I/O Paradigm: "MPI I/O".*Communicator: "MPI_COMM_WORLD"' "$_d.defs")" 2 \
         "$_d: one MPI-IO handle of m.dat on MPI_COMM_WORLD per process"
     expect_eq "$(trace_other "$_d/exp" | awk '/Handle: "MPI_File 1"/ && ($1 == "IO_CREATE_HANDLE" || $1 == "IO_DESTROY_HANDLE") { print $1, $2 }' | sort | tr '\n' ';')" \
@@ -64,16 +68,16 @@ POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO, POSIX and ISO C operations and byte
         "$_d: MPI_File_open creates and MPI_File_close destroys the handle on each rank"
     expect_eq "$(trace_check_nesting "$_d/exp")" 0 "$_d: well-nested trace"
     # scorep-report: m.dat's MPI-IO row (4 writes of 1024 and 2 of 2048 bytes, 2 reads of
-    # 2048: all in the 1K-10K bucket) and each rank's own file
+    # 2048 and 2 of 1024: all in the 1K-10K bucket) and each rank's own files
     io_report "$_d/exp" "$_d.report" | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\/(rank[01]\.dat|iso[01]\.txt)$/ { sub(f "/", "", $2); print }' >"$_d.rows"
     _z=0,0,0,0,0,0,0,0,0,0
     expect_eq "$(cat "$_d.rows")" "ISOC iso0.txt 0 50 0 1 0 0 ranks 0 sizes $_z / 1,0,0,0,0,0,0,0,0,0
 ISOC iso1.txt 0 50 0 1 0 0 ranks 1 sizes $_z / 1,0,0,0,0,0,0,0,0,0
-MPI-IO m.dat 4096 8192 2 6 0 0 ranks 0 1 sizes 0,0,2,0,0,0,0,0,0,0 / 0,0,6,0,0,0,0,0,0,0
+MPI-IO m.dat 6144 8192 4 6 0 0 ranks 0 1 sizes 0,0,4,0,0,0,0,0,0,0 / 0,0,6,0,0,0,0,0,0,0
 POSIX rank0.dat 0 100 0 1 0 0 ranks 0 sizes $_z / 0,1,0,0,0,0,0,0,0,0
 POSIX rank1.dat 0 200 0 1 0 0 ranks 1 sizes $_z / 0,1,0,0,0,0,0,0,0,0" "$_d: scorep-report's rows of m.dat (MPI-IO) and rank<r>.dat"
     if command -v chromium >/dev/null 2>&1; then
-        expect_eq "$(io_render "$_d.report" | grep -E '^(status|io MPI-IO)')" "io MPI-IO $_f/m.dat 4096 8192 2 6 0 0 ranks 0 1
+        expect_eq "$(io_render "$_d.report" | grep -E '^(status|io MPI-IO)')" "io MPI-IO $_f/m.dat 6144 8192 4 6 0 0 ranks 0 1
 status ok" "$_d: the rendered report shows the MPI-IO row"
     else
         skip_part chromium

@@ -1,7 +1,8 @@
 /* io_mpi.c: MPI-IO, POSIX and ISO C I/O on every rank for test_io_mpi.sh: on m.dat (shared)
  * two independent writes of 1024 bytes (MPI_File_write_at; MPI_File_seek + MPI_File_write)
  * and one collective write of 2048 bytes (MPI_File_write_at_all), then a collective read of
- * the 2048 bytes back; on rank<r>.dat (own) one POSIX write of 100 * (r + 1) bytes; on
+ * the 2048 bytes back and a non-blocking read of the first 1024 (MPI_File_iread_at,
+ * MPI_Wait); on rank<r>.dat (own) one POSIX write of 100 * (r + 1) bytes; on
  * iso<r>.txt (own) fseek to 10 * r and fwrite of 50 bytes. */
 #include <fcntl.h>
 #include <mpi.h>
@@ -28,6 +29,9 @@ int main(int argc, char **argv)
     MPI_File_read_at_all(fh, base + 2048, buf, 2048, MPI_BYTE, &st);
     int got = 0;
     MPI_Get_count(&st, MPI_BYTE, &got);
+    MPI_Request req;
+    MPI_File_iread_at(fh, base, buf, 1024, MPI_BYTE, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
     char name[32];
     snprintf(name, sizeof name, "rank%d.dat", rank);

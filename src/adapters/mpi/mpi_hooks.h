@@ -238,5 +238,13 @@ void scorep_mpi_pre_file_sync(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_F
 void scorep_mpi_post_file_sync(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c);
 void scorep_mpi_post_file_seek(scorep_mpi_frame *f, int ret, MPI_File fh, MPI_Offset offset,
                                int whence);
+/* non-blocking reads and writes: IoOperationBegin (non-blocking flag) before the call,
+ * IoOperationIssued after it, IoOperationComplete when the request completes */
+void scorep_mpi_pre_file_iop(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                             MPI_Datatype type, int op, int collective);
+void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                              MPI_Request *request);
+void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st,
+                                       int cancelled);
 
 #endif

@@ -1,8 +1,9 @@
 /* mpi_io.c: MPI-IO as I/O records (paradigm MPI-IO): a handle per MPI_File_open (its file,
  * its communicator), IoCreateHandle/IoDestroyHandle, IoOperationBegin/Complete around the
  * blocking reads and writes (collective flag for _all and _ordered; bytes transferred from
- * the status), IoSeek, flushes for MPI_File_sync. Non-blocking and split-collective calls
- * are regions only (their completion is not followed yet). MPI_File -> handle: an
+ * the status), the non-blocking ones (begin and issued at the call, complete when the
+ * request completes in a Wait or Test), IoSeek, flushes for MPI_File_sync. Split-collective
+ * calls (_begin/_end) are regions only. MPI_File -> handle: an
  * open-addressing table written at open and close, read without a lock. */
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_hooks.h"
@@ -163,6 +164,51 @@ void scorep_mpi_post_file_sync(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file
         scorep_event_io_operation_complete(f->l, c->handle, SCOREP_IO_OP_FLUSH,
                                            ret == MPI_SUCCESS ? 0 : SCOREP_IO_UNKNOWN_BYTES,
                                            c->matching, ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
+}
+
+void scorep_mpi_pre_file_iop(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                             MPI_Datatype type, int op, int collective)
+{
+    c->handle = f->record ? handle_of(fh) : SCOREP_INVALID_ID;
+    if (c->handle == SCOREP_INVALID_ID)
+        return;
+    int size = 0;
+    if (count < 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0)
+        size = 0;
+    c->op = op ? SCOREP_IO_OP_WRITE : SCOREP_IO_OP_READ;
+    c->matching = next_matching();
+    scorep_event_io_operation_begin(f->l, c->handle, (scorep_io_op)c->op,
+                                    SCOREP_IO_OP_FLAG_NON_BLOCKING |
+                                        (collective ? SCOREP_IO_OP_FLAG_COLLECTIVE : 0),
+                                    (uint64_t)count * (uint64_t)size, c->matching);
+}
+
+void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                              MPI_Request *request)
+{
+    if (c->handle == SCOREP_INVALID_ID)
+        return;
+    scorep_mpi_req *r = ret == MPI_SUCCESS && request
+                            ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IO, SCOREP_MPI_REQ_EVENTS)
+                            : NULL;
+    if (!r) { /* failed (or no memory to follow it): the operation ends here */
+        scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op,
+                                           SCOREP_IO_UNKNOWN_BYTES, c->matching,
+                                           ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
+        return;
+    }
+    r->win = c->handle;
+    r->coll_op = c->op;
+    r->matching_id = c->matching;
+    scorep_event_io_operation_issued(f->l, c->handle, c->matching);
+}
+
+void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st,
+                                       int cancelled)
+{
+    uint64_t done = st && !cancelled ? scorep_mpi_status_bytes(st) : SCOREP_IO_UNKNOWN_BYTES;
+    scorep_event_io_operation_complete(f->l, r->win, (scorep_io_op)r->coll_op, done,
+                                       r->matching_id, 0);
 }
 
 /* offsets are in etype units of the view; the resulting byte offset is not asked for (one
