@@ -84,8 +84,8 @@ static uint32_t bytes_metric(scorep_io_op op)
                              "bytes",
                              SCOREP_METRIC_UINT64,
                              true,
-                             .description = op == SCOREP_IO_OP_READ ? "I/O bytes read"
-                                                                    : "I/O bytes written",
+                             .description =
+                                 op == SCOREP_IO_OP_READ ? "I/O bytes read" : "I/O bytes written",
                              .source = SCOREP_MSRC_OTHER,
                              .mode = 4 /* absolute point */,
                              .base = 1,
@@ -97,8 +97,7 @@ static uint32_t bytes_metric(scorep_io_op op)
 }
 
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
-                                        uint64_t transferred, uint64_t matching_id,
-                                        uint32_t error)
+                                        uint64_t transferred, uint64_t matching_id, uint32_t error)
 {
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_COMPLETE, handle);
     if (r) {

@@ -13,7 +13,11 @@
 /* OTF2_IoOperationMode */
 typedef enum { SCOREP_IO_OP_READ = 0, SCOREP_IO_OP_WRITE = 1, SCOREP_IO_OP_FLUSH = 2 } scorep_io_op;
 /* OTF2_IoOperationFlag */
-enum { SCOREP_IO_OP_FLAG_NONE = 0, SCOREP_IO_OP_FLAG_NON_BLOCKING = 1, SCOREP_IO_OP_FLAG_COLLECTIVE = 2 };
+enum {
+    SCOREP_IO_OP_FLAG_NONE = 0,
+    SCOREP_IO_OP_FLAG_NON_BLOCKING = 1,
+    SCOREP_IO_OP_FLAG_COLLECTIVE = 2
+};
 /* bytes transferred when the call failed or the amount is not known (OTF2's undefined) */
 #define SCOREP_IO_UNKNOWN_BYTES UINT64_MAX
 
@@ -34,7 +38,6 @@ void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint6
  * failed call (transferred SCOREP_IO_UNKNOWN_BYTES) its errno (POSIX, ISO C) or MPI error
  * code (MPI-IO): the trace's attribute io_error */
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
-                                        uint64_t transferred, uint64_t matching_id,
-                                        uint32_t error);
+                                        uint64_t transferred, uint64_t matching_id, uint32_t error);
 
 #endif

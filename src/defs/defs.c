@@ -184,7 +184,7 @@ uint32_t scorep_defs_metric_count(void)
 /* -------------------------------------------------------------------- names */
 const char *scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char *const names[] = {"measurement", "user",  "compiler", "pthread", "mpi",
+    static const char *const names[] = {"measurement", "user",  "compiler", "pthread",  "mpi",
                                         "openmp",      "shmem", "cuda",     "sampling", "io"};
     return names[p];
 }

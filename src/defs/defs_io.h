@@ -7,7 +7,12 @@
 #include <stdint.h>
 
 /* The I/O paradigms, identified as Score-P identifies them (IoParadigm "identification"). */
-typedef enum { SCOREP_IO_POSIX, SCOREP_IO_ISOC, SCOREP_IO_MPIIO, SCOREP_IO_PARADIGMS } scorep_io_paradigm;
+typedef enum {
+    SCOREP_IO_POSIX,
+    SCOREP_IO_ISOC,
+    SCOREP_IO_MPIIO,
+    SCOREP_IO_PARADIGMS
+} scorep_io_paradigm;
 
 /* handle flags: the values of OTF2_IoHandleFlag */
 enum { SCOREP_IO_HANDLE_PRE_CREATED = 1 };
@@ -17,12 +22,12 @@ typedef struct {
 } scorep_io_file_def;
 
 typedef struct {
-    const char *name;   /* the descriptor / stream, e.g. "fd 5", "STDOUT_FILENO", "stdout" */
-    uint32_t file;      /* io file id, or SCOREP_INVALID_ID (a pipe, socket: no file) */
-    uint32_t paradigm;  /* scorep_io_paradigm */
-    uint32_t flags;     /* SCOREP_IO_HANDLE_* */
-    uint32_t comm;      /* MPI-IO: the communicator of MPI_File_open (defs id), else invalid */
-    uint32_t access;    /* pre-created handles: OTF2_IoAccessMode */
+    const char *name;  /* the descriptor / stream, e.g. "fd 5", "STDOUT_FILENO", "stdout" */
+    uint32_t file;     /* io file id, or SCOREP_INVALID_ID (a pipe, socket: no file) */
+    uint32_t paradigm; /* scorep_io_paradigm */
+    uint32_t flags;    /* SCOREP_IO_HANDLE_* */
+    uint32_t comm;     /* MPI-IO: the communicator of MPI_File_open (defs id), else invalid */
+    uint32_t access;   /* pre-created handles: OTF2_IoAccessMode */
 } scorep_io_handle_def;
 
 uint32_t scorep_defs_io_file(const char *name);

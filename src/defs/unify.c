@@ -393,9 +393,10 @@ static blob_table *decode_files;
 static uint32_t file_by_name(const unsigned char *blob, uint32_t len)
 {
     blob_key bk = {decode_files, blob, len};
-    uint32_t slot, id = decode_files->n ? hash_index_find(&decode_files->index, blob_hash(blob, len),
-                                                          entry_equal, &bk, &slot)
-                                        : UINT32_MAX;
+    uint32_t slot, id = decode_files->n
+                            ? hash_index_find(&decode_files->index, blob_hash(blob, len),
+                                              entry_equal, &bk, &slot)
+                            : UINT32_MAX;
     return id == UINT32_MAX ? SCOREP_INVALID_ID : id;
 }
 
@@ -493,10 +494,9 @@ static int decode(scorep_unified *u, const blob_table *g)
                                    sizeof(scorep_win_def),
                                    sizeof(scorep_io_file_def),
                                    sizeof(scorep_io_handle_def)};
-    void **arrays[U_KINDS] = {(void **)&u->strings, (void **)&u->regions, (void **)&u->params,
-                              (void **)&u->metrics, (void **)&u->comms,   (void **)&u->groups,
-                              (void **)&u->wins,    (void **)&u->io_files,
-                              (void **)&u->io_handles};
+    void **arrays[U_KINDS] = {(void **)&u->strings, (void **)&u->regions,  (void **)&u->params,
+                              (void **)&u->metrics, (void **)&u->comms,    (void **)&u->groups,
+                              (void **)&u->wins,    (void **)&u->io_files, (void **)&u->io_handles};
     uint64_t *refs[U_KINDS] = {0};
     int rc = 0;
     decode_files = (blob_table *)&g[U_IOFILE];

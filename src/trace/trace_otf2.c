@@ -305,8 +305,7 @@ static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
         OTF2_EvtWriter_IoSeek(w, NULL, t, r->comm, (int64_t)r->bytes, r->peer, r->bytes2);
         break;
     case BUF_IO_OPERATION_BEGIN:
-        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes,
-                                        r->request);
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes, r->request);
         break;
     case BUF_IO_OPERATION_ISSUED:
         OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
@@ -496,18 +495,13 @@ typedef struct {
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
 {
-    static const OTF2_Paradigm map[] = {OTF2_PARADIGM_MEASUREMENT_SYSTEM,
-                                        OTF2_PARADIGM_USER,
-                                        OTF2_PARADIGM_COMPILER,
-                                        OTF2_PARADIGM_PTHREAD,
-                                        OTF2_PARADIGM_MPI,
-                                        OTF2_PARADIGM_OPENMP,
-                                        OTF2_PARADIGM_SHMEM,
-                                        OTF2_PARADIGM_CUDA,
-                                        OTF2_PARADIGM_SAMPLING,
-                                        /* OTF2 has no region paradigm for I/O: the I/O
-                                         * paradigm is the IoParadigm of the handles */
-                                        OTF2_PARADIGM_NONE};
+    static const OTF2_Paradigm map[] = {
+        OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_PARADIGM_USER, OTF2_PARADIGM_COMPILER,
+        OTF2_PARADIGM_PTHREAD, OTF2_PARADIGM_MPI, OTF2_PARADIGM_OPENMP, OTF2_PARADIGM_SHMEM,
+        OTF2_PARADIGM_CUDA, OTF2_PARADIGM_SAMPLING,
+        /* OTF2 has no region paradigm for I/O: the I/O
+         * paradigm is the IoParadigm of the handles */
+        OTF2_PARADIGM_NONE};
     return map[p];
 }
 

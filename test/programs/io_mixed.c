@@ -16,19 +16,19 @@ static long posix_part(void)
     for (int i = 0; i < 7; i++) /* 7 x 512 = 3584 */
         total += write(fd, buf, 512);
     lseek(fd, 1024, SEEK_SET);
-    total += write(fd, buf, 100);            /* 8 writes, 3684 bytes */
+    total += write(fd, buf, 100); /* 8 writes, 3684 bytes */
     struct iovec iov[2] = {{buf, 10}, {buf, 20}};
-    total += writev(fd, iov, 2);             /* 30 */
+    total += writev(fd, iov, 2); /* 30 */
     int fd2 = dup(fd);
-    total += write(fd2, buf, 8);             /* 9 writes, 3692 bytes; the file is 3584 long */
+    total += write(fd2, buf, 8); /* 9 writes, 3692 bytes; the file is 3584 long */
     close(fd2);
     close(fd);
     fd = open("p.dat", O_RDONLY);
     ssize_t n;
     while ((n = read(fd, buf, 1000)) > 0) /* 1000, 1000, 1000, 584, then 0: 5 reads */
         total += n;
-    total += pread(fd, buf, 100, 0);        /* 100 */
-    total += pread(fd, buf, 100, 3500);     /* 84 */
+    total += pread(fd, buf, 100, 0);    /* 100 */
+    total += pread(fd, buf, 100, 3500); /* 84 */
     close(fd);
     return total;
 }
@@ -41,14 +41,14 @@ static long isoc_part(void)
     fputs("hello\n", f);                      /* 6 */
     fprintf(f, "%05d\n", 42);                 /* 6 */
     fseek(f, 0, SEEK_SET);
-    total += (long)fwrite(buf, 1, 10, f);     /* 10: 222 written, the file is 212 long */
+    total += (long)fwrite(buf, 1, 10, f); /* 10: 222 written, the file is 212 long */
     fflush(f);
     fclose(f);
     f = fopen("c.txt", "r");
     char line[100];
-    if (fgets(line, sizeof line, f))          /* 99 (no newline in the first 99 bytes) */
+    if (fgets(line, sizeof line, f)) /* 99 (no newline in the first 99 bytes) */
         total += (long)strlen(line);
-    total += (long)fread(buf, 1, 1000, f);    /* 113 */
+    total += (long)fread(buf, 1, 1000, f); /* 113 */
     fclose(f);
     return total;
 }

@@ -30,11 +30,11 @@ static int fd_cap;
  * progress threads, Open MPI's components). Open MPI's MPI-IO components (io, fbtl, fs,
  * fcoll, sharedfp) are the program's file access: recorded, nested in the MPI_File call. */
 static const char *const own_objects[] = {
-    "libscorep-rt", "libotf2",   "libdw.",    "libelf.",  "libpapi",    "libpfm",
-    "libunwind",    "libz.so",   "/libmpi.",  "/libopen-", "/libpmix",  "/libevent",
-    "/libhwloc",    "/libucx",   "/libucs",   "/libucp",  "/libuct",    "/libfabric",
-    "/libpsm",      "/libibverbs", "/liboshmem", "/libcuda", "/libcupti", "/mca_",
-    "/libnuma"};
+    "libscorep-rt", "libotf2",   "libdw.",     "libelf.",  "libpapi",
+    "libpfm",       "libunwind", "libz.so",    "/libmpi.", "/libopen-",
+    "/libpmix",     "/libevent", "/libhwloc",  "/libucx",  "/libucs",
+    "/libucp",      "/libuct",   "/libfabric", "/libpsm",  "/libibverbs",
+    "/liboshmem",   "/libcuda",  "/libcupti",  "/mca_",    "/libnuma"};
 static const char *const program_objects[] = {"/mca_io_", "/mca_fbtl_", "/mca_fs_", "/mca_fcoll_",
                                               "/mca_sharedfp_"};
 
@@ -148,8 +148,8 @@ void scorep_io_end(scorep_io_frame *f)
 }
 
 /* ------------------------------------------------------------------ handles */
-static uint32_t define_handle(uint32_t paradigm, const char *name, const char *file,
-                              uint32_t flags, uint32_t access)
+static uint32_t define_handle(uint32_t paradigm, const char *name, const char *file, uint32_t flags,
+                              uint32_t access)
 {
     uint32_t fid = file ? scorep_defs_io_file(file) : SCOREP_INVALID_ID;
     scorep_io_handle_def key = {name, fid, paradigm, flags, SCOREP_INVALID_ID, access};
@@ -283,11 +283,12 @@ void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok)
     uint32_t prev = __atomic_load_n(&fd_handle[p][newfd], __ATOMIC_ACQUIRE);
     if (prev && newfd != oldfd) /* dup2 onto an open descriptor closed it */
         forget(f, p, newfd, prev - 1);
-    const scorep_io_handle_def *d = old != SCOREP_INVALID_ID ? scorep_defs_io_handle_get(old) : NULL;
+    const scorep_io_handle_def *d =
+        old != SCOREP_INVALID_ID ? scorep_defs_io_handle_get(old) : NULL;
     char name[32];
     snprintf(name, sizeof name, "fd %d", newfd);
-    const char *file = d && d->file != SCOREP_INVALID_ID ? scorep_defs_io_file_get(d->file)->name
-                                                         : NULL;
+    const char *file =
+        d && d->file != SCOREP_INVALID_ID ? scorep_defs_io_file_get(d->file)->name : NULL;
     uint32_t h = define_handle(p, name, file, 0, 0);
     if (h == SCOREP_INVALID_ID || old == SCOREP_INVALID_ID)
         return;
@@ -312,9 +313,9 @@ void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred)
     if (f->handle == SCOREP_INVALID_ID)
         return;
     /* called right after the wrapped call: errno is still its errno */
-    scorep_event_io_operation_complete(f->l, f->handle, (scorep_io_op)(f->matching & 3),
-                                       transferred, f->matching,
-                                       transferred == SCOREP_IO_UNKNOWN_BYTES ? (uint32_t)errno : 0);
+    scorep_event_io_operation_complete(
+        f->l, f->handle, (scorep_io_op)(f->matching & 3), transferred, f->matching,
+        transferred == SCOREP_IO_UNKNOWN_BYTES ? (uint32_t)errno : 0);
 }
 
 void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence, uint64_t result)

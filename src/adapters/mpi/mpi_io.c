@@ -87,15 +87,15 @@ void scorep_mpi_post_file_open(scorep_mpi_frame *f, int ret, MPI_Comm comm, cons
              (unsigned long long)__atomic_add_fetch(&n_opened, 1, __ATOMIC_RELAXED));
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     uint32_t access = (amode & MPI_MODE_RDONLY) ? 0 : (amode & MPI_MODE_WRONLY) ? 1 : 2;
-    scorep_io_handle_def key = {name, scorep_defs_io_file(path), SCOREP_IO_MPIIO, 0,
-                                c ? c->id : SCOREP_INVALID_ID, 0};
+    scorep_io_handle_def key = {name, scorep_defs_io_file(path),     SCOREP_IO_MPIIO,
+                                0,    c ? c->id : SCOREP_INVALID_ID, 0};
     uint32_t h = key.file == SCOREP_INVALID_ID ? SCOREP_INVALID_ID : scorep_defs_io_handle(&key);
     if (h == SCOREP_INVALID_ID)
         return;
     insert(*fh, h);
     uint32_t creation = ((amode & MPI_MODE_CREATE) ? 1u : 0) | ((amode & MPI_MODE_EXCL) ? 8u : 0);
-    uint32_t status = ((amode & MPI_MODE_APPEND) ? 2u : 0) |
-                      ((amode & MPI_MODE_DELETE_ON_CLOSE) ? 256u : 0);
+    uint32_t status =
+        ((amode & MPI_MODE_APPEND) ? 2u : 0) | ((amode & MPI_MODE_DELETE_ON_CLOSE) ? 256u : 0);
     scorep_event_io_create_handle(f->l, h, access, creation, status);
 }
 
@@ -188,9 +188,10 @@ void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file 
 {
     if (c->handle == SCOREP_INVALID_ID)
         return;
-    scorep_mpi_req *r = ret == MPI_SUCCESS && request
-                            ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IO, SCOREP_MPI_REQ_EVENTS)
-                            : NULL;
+    scorep_mpi_req *r =
+        ret == MPI_SUCCESS && request
+            ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IO, SCOREP_MPI_REQ_EVENTS)
+            : NULL;
     if (!r) { /* failed (or no memory to follow it): the operation ends here */
         scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op,
                                            SCOREP_IO_UNKNOWN_BYTES, c->matching,
@@ -207,8 +208,8 @@ void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, M
                                        int cancelled)
 {
     uint64_t done = st && !cancelled ? scorep_mpi_status_bytes(st) : SCOREP_IO_UNKNOWN_BYTES;
-    scorep_event_io_operation_complete(f->l, r->win, (scorep_io_op)r->coll_op, done,
-                                       r->matching_id, 0);
+    scorep_event_io_operation_complete(f->l, r->win, (scorep_io_op)r->coll_op, done, r->matching_id,
+                                       0);
 }
 
 /* offsets are in etype units of the view; the resulting byte offset is not asked for (one

@@ -12,7 +12,7 @@
 #include <string.h>
 
 enum { BUCKETS = 10, BINS = 100 };
-static const uint64_t bucket_top[BUCKETS - 1] = {100,      1024,      10240,     102400,   1048576,
+static const uint64_t bucket_top[BUCKETS - 1] = {100,     1024,     10240,     102400,    1048576,
                                                  4194304, 10485760, 104857600, 1073741824};
 
 typedef struct {
@@ -257,8 +257,8 @@ static void spread(io_ctx *c, int w, uint64_t b, uint64_t e, uint64_t bytes)
 }
 
 static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_IoHandleRef handle,
-                                     uint64_t bytes, uint64_t matching)
+                                     OTF2_AttributeList *a, OTF2_IoHandleRef handle, uint64_t bytes,
+                                     uint64_t matching)
 {
     (void)a;
     io_ctx *c = u;
@@ -327,7 +327,8 @@ static int read_io(OTF2_Reader *rd, io_ctx *c)
                 c->locs[i].rank = k;
         OTF2_Reader_SelectLocation(rd, c->locs[i].id);
     }
-    if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS || OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS)
+    if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS ||
+        OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS)
         return -1;
     OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
     for (uint32_t i = 0; i < c->n_locs; i++) { /* the local definitions: mappings, offsets */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const type_names[SCORE_N_TYPES] = {"ALL", "FLT", "USR",   "SCOREP",  "COM",
-                                                      "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
+static const char *const type_names[SCORE_N_TYPES] = {
+    "ALL", "FLT", "USR", "SCOREP", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
 
 const char *score_type_name(score_type t)
 {
@@ -47,8 +47,9 @@ static score_type paradigm_type(const char *paradigm)
     static const struct {
         const char *name;
         score_type type;
-    } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
-               {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP},
+    } map[] = {{"mpi", SCORE_MPI},     {"openmp", SCORE_OMP},
+               {"shmem", SCORE_SHMEM}, {"pthread", SCORE_PTHREAD},
+               {"cuda", SCORE_CUDA},   {"measurement", SCORE_SCOREP},
                {"io", SCORE_IO}};
     for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
         if (paradigm_is(paradigm, map[i].name))
