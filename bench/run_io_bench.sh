@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_io_bench.sh: part of `make bench`: the cost of I/O recording (issue #21) per wrapped
-# call: 8-byte writes to /dev/null (bench/io_bench.c) uninstrumented (the floor: the system
+# call: 8-byte writes to /dev/null (bench/io_bench.c, the thread's CPU time) uninstrumented (the floor: the system
 # call itself), linked with scorep-cc --io=posix with SCOREP_IO_POSIX=false (the wrapper's
 # pass-through), profiling, and tracing; the same for ISO C (fwrite of 8 bytes + fflush:
 # two recorded calls per iteration). Prints a table; asserts nothing.
@@ -20,46 +20,51 @@ step "plain io_bench" $cc -O2 -o plain "$srcdir/bench/io_bench.c"
 step "io_bench with --io=posix" "$builddir/scorep-cc" --nocompiler --io=posix $cc -O2 -o io \
     "$srcdir/bench/io_bench.c"
 
-# ns BIN MODE VAR=VALUE...: median ns per iteration over $runs runs
-ns() {
+# one BIN MODE VAR=VALUE...: ns per iteration of one run
+one() {
     _bin=$1 _mode=$2
     shift 2
-    : >ns.txt
-    i=0
-    while [ $i -lt "$runs" ]; do
-        i=$((i + 1))
-        rm -rf exp
-        env SCOREP_EXPERIMENT_DIRECTORY=exp SCOREP_TOTAL_MEMORY=400M "$@" "./$_bin" "$calls" \
-            "$_mode" >out 2>err || { echo "$bench_name: FAILED: $_bin $_mode $*" >&2; cat err >&2; exit 1; }
-        [ ! -s err ] || { echo "$bench_name: $_bin $* wrote to stderr:" >&2; cat err >&2; }
-        sed -n 's/^ns_per_write //p' out >>ns.txt
-    done
-    median <ns.txt
+    rm -rf exp
+    env SCOREP_EXPERIMENT_DIRECTORY=exp SCOREP_TOTAL_MEMORY=400M "$@" "./$_bin" "$calls" \
+        "$_mode" >out 2>err || { echo "$bench_name: FAILED: $_bin $_mode $*" >&2; cat err >&2; exit 1; }
+    [ ! -s err ] || { echo "$bench_name: $_bin $* wrote to stderr:" >&2; cat err >&2; }
+    sed -n 's/^ns_per_write //p' out
 }
 
-p_plain=$(ns plain posix)
-p_off=$(ns io posix SCOREP_IO_POSIX=false)
-p_prof=$(ns io posix)
-p_trace=$(ns io posix SCOREP_ENABLE_TRACING=true)
-c_plain=$(ns plain isoc)
-c_off=$(ns io isoc SCOREP_IO_POSIX=false)
-c_prof=$(ns io isoc)
-c_trace=$(ns io isoc SCOREP_ENABLE_TRACING=true)
+# The variants run interleaved, $runs rounds: on a shared machine the load drifts, and the
+# least disturbed run of each variant (the minimum) is what the table compares; the median
+# is shown beside it.
+set -- "plain posix" "io posix SCOREP_IO_POSIX=false" "io posix" "io posix SCOREP_ENABLE_TRACING=true" \
+    "plain isoc" "io isoc SCOREP_IO_POSIX=false" "io isoc" "io isoc SCOREP_ENABLE_TRACING=true"
+r=0
+while [ $r -lt "$runs" ]; do
+    r=$((r + 1))
+    k=0
+    for v in "$@"; do
+        k=$((k + 1))
+        one $v >>"v$k.txt"
+    done
+done
+for k in 1 2 3 4 5 6 7 8; do
+    eval "min$k=\$(minimum <v$k.txt)"
+    eval "med$k=\$(median <v$k.txt)"
+done
 
 echo
-echo "I/O recording: $calls iterations to /dev/null, $runs runs per variant (median ns per"
-echo "iteration; recorded cost = variant - uninstrumented, per recorded call)"
-printf '%s\n' "write(8 bytes): uninstrumented|$p_plain|$p_plain|1" \
-    "write: --io=posix, SCOREP_IO_POSIX=false|$p_off|$p_plain|1" \
-    "write: profiling|$p_prof|$p_plain|1" \
-    "write: tracing (+ profiling)|$p_trace|$p_plain|1" \
-    "fwrite(8)+fflush: uninstrumented|$c_plain|$c_plain|2" \
-    "fwrite+fflush: SCOREP_IO_POSIX=false|$c_off|$c_plain|2" \
-    "fwrite+fflush: profiling|$c_prof|$c_plain|2" \
-    "fwrite+fflush: tracing (+ profiling)|$c_trace|$c_plain|2" | awk -F'|' '
-    BEGIN { fmt = "%-42s %12s %18s\n"
-            printf fmt, "variant", "ns/iteration", "ns/recorded call"
-            printf fmt, "------------------------------------------", "------------", "------------------" }
-    { printf "%-42s %12.1f %18.1f\n", $1, $2, ($2 - $3) / $4 }'
+echo "I/O recording: $calls iterations to /dev/null, $runs interleaved runs per variant"
+echo "(ns per iteration: minimum and median of the runs; per recorded call: (minimum -"
+echo " minimum uninstrumented) / recorded calls per iteration)"
+printf '%s\n' "write(8 bytes): uninstrumented|$min1|$med1|$min1|1" \
+    "write: --io=posix, SCOREP_IO_POSIX=false|$min2|$med2|$min1|1" \
+    "write: profiling|$min3|$med3|$min1|1" \
+    "write: tracing (+ profiling)|$min4|$med4|$min1|1" \
+    "fwrite(8)+fflush: uninstrumented|$min5|$med5|$min5|2" \
+    "fwrite+fflush: SCOREP_IO_POSIX=false|$min6|$med6|$min5|2" \
+    "fwrite+fflush: profiling|$min7|$med7|$min5|2" \
+    "fwrite+fflush: tracing (+ profiling)|$min8|$med8|$min5|2" | awk -F'|' '
+    BEGIN { fmt = "%-42s %10s %10s %18s\n"
+            printf fmt, "variant", "min ns/it", "median", "ns/recorded call"
+            printf fmt, "------------------------------------------", "----------", "----------", "------------------" }
+    { printf "%-42s %10.1f %10.1f %18.1f\n", $1, $2, $3, ($2 - $4) / $5 }'
 echo "(the floor is the uninstrumented system call; per recorded call: Enter, the operation's"
 echo " begin and complete (two 64-byte trace records when tracing), Leave, io_bytes_written)"
