@@ -168,6 +168,19 @@ expect_eq "$(profile_paths off | tr '\n' ' ')" "main main/isoc_part main/posix_p
 expect_eq "$(awk '$1 == "IO" && $NF == "IO" { print $3 }' score.txt)" 38 \
     "scorep-score: type IO with the 38 visits of the I/O calls"
 
+# The runtime's own I/O is not recorded: with 1 MiB of trace memory and the flush step only,
+# calls.c's trace buffer is written to disk while the program runs (from inside its events);
+# the only I/O calls the profile has are the program's two printf.
+scorep_cc --io=posix gcc -O1 -fno-builtin -o calls_io "$PROGRAMS/calls.c" -lpthread
+run_app flush env SCOREP_TRACING_REDUCTION=flush SCOREP_TOTAL_MEMORY=1M SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=flush ./calls_io
+expect_eq "$status" 3 "flush: exit status (calls.c returns 3)"
+expect_grep 'trace buffers of [0-9]+ of [0-9]+ locations were flushed to disk [0-9]+ times' flush.err \
+    "flush: the trace was flushed to disk while the program ran"
+io_names=$(awk '!/^#/ && NF { print $1 }' "$top_srcdir/src/adapters/io/io_functions.spec" | tr '\n' '|')
+expect_eq "$(profile_dump flush -m visits | awk -F'\t' -v n="|$io_names" '{ k = $2; sub(/.*\//, "", k) } index(n, "|" k "|") { print $2, $4 }')" \
+    "main/printf visits=2" "flush: the only recorded I/O is the program's two printf (not the runtime's writes)"
+
 # OpenMP threads doing I/O: thread t writes (t + 1) x 100 bytes
 scorep_cc --io=posix gcc -fopenmp -fno-builtin -o omp "$PROGRAMS/io_omp.c"
 run_app omp env OMP_NUM_THREADS=4 SCOREP_EXPERIMENT_DIRECTORY=omp ./omp

@@ -33,6 +33,10 @@ check_run()
         expect_eq "$(profile_dump "$_d/exp" -m visits,$2 | awk -F'\t' -v p="$_p$1" '$2 == p { print $4, $5 }' | sort -u)" \
             "visits=$3 $2=$4" "$_d: $1 on both ranks: $3 visits, $4 bytes"
     done
+    # the MPI library's own I/O (configuration files in MPI_Init, progress threads) is not the
+    # program's: nothing below MPI_Init, no location besides the ranks' master threads
+    expect_eq "$(profile_paths "$_d/exp" | grep -c "^${_p}MPI_Init/" || true)" 0 "$_d: no I/O recorded inside MPI_Init"
+    expect_eq "$(profile_locations "$_d/exp")" 2 "$_d: two locations (the ranks), none for MPI's threads"
     expect_eq "$(profile_dump "$_d/exp" -m io_bytes_written | awk -F'\t' -v p="${_p}write" '$2 == p { print $4 }' | tr '\n' ' ')" \
         "io_bytes_written=100 io_bytes_written=200 " "$_d: the POSIX write of 100 * (r + 1) bytes"
     _f=$(cd "$_d" && pwd -P)
