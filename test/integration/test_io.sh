@@ -134,6 +134,19 @@ else
     skip_part chromium
 fi
 
+# built with -D_FORTIFY_SOURCE=2 -O2 the program calls __printf_chk and __fprintf_chk (and gcc
+# turns fputs of a constant into fwrite): the same regions and bytes, under the plain names
+scorep_cc --io=posix gcc -O2 -D_FORTIFY_SOURCE=2 -o mixed_fortify "$PROGRAMS/io_mixed.c"
+nm -u mixed_fortify | grep -q __printf_chk || fail "fortify: the program does not call __printf_chk"
+mkdir fortify && cd fortify
+run_app mixed env SCOREP_EXPERIMENT_DIRECTORY=exp ../mixed_fortify
+cd ..
+expect_eq "$status" 0 "fortify: exit status"
+cmp plain/out fortify/mixed.out || fail "fortify: output differs from the plain run"
+profile_io fortify/exp "" | awk '$1 ~ /\/(close|dup|lseek|open|pread|read|write|writev|f[a-z]*|printf)$/' >fortify.regions
+awk '$1 !~ /\/fputs$/ { if ($1 ~ /\/fwrite$/) { $2 = 3; $3 = 216 } print }' linked.expected >fortify.expected
+expect_eq "$(cat fortify.regions)" "$(cat fortify.expected)" "fortify: visits and bytes of every I/O region"
+
 # the same program unchanged under scorep-run
 run_app run env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=run "$top_builddir/scorep-run" --io=posix ./mixed_plain
