@@ -388,10 +388,8 @@ function ioChart(io) {
 function renderIo(data) {
   var view = document.getElementById('io-view'), io = data.io;
   if (!io) {
-    view.appendChild(el('p', { class: 'note' }, data.meta.trace
-      ? 'No I/O was recorded (scorep-cc --io=posix or scorep-run --io=posix records it).'
-      : 'The per-file summary needs a trace (SCOREP_ENABLE_TRACING=true) of a program ' +
-        'measured with --io=...; the profile has io_bytes_read and io_bytes_written per call path.'));
+    view.appendChild(el('p', { class: 'note' },
+      'No I/O was recorded (scorep-cc --io=posix or scorep-run --io=posix records it).'));
     return;
   }
   var table = el('table', { class: 'io' }), head = el('tr');
@@ -409,7 +407,7 @@ function renderIo(data) {
     tr.appendChild(el('td', null, r.paradigm));
     [r.read_bytes, r.write_bytes].forEach(function (b) { tr.appendChild(el('td', { class: 'num', title: b + ' bytes' }, fmtBytes(b))); });
     [r.read_ops, r.write_ops, r.flushes, r.failed].forEach(function (v) { tr.appendChild(el('td', { class: 'num' }, String(v))); });
-    tr.appendChild(el('td', { class: 'num' }, fmtTime(r.time)));
+    tr.appendChild(el('td', { class: 'num' }, r.time === null ? '-' : fmtTime(r.time)));
     tr.appendChild(el('td', null, r.ranks.length > 8 ? r.ranks.length + ' ranks' : r.ranks.join(', ')));
     [r.read_sizes, r.write_sizes].forEach(function (h) {
       var parts = [];
@@ -421,6 +419,12 @@ function renderIo(data) {
   var block = el('div', { class: 'scroll' });
   block.appendChild(table);
   view.appendChild(block);
+  if (io.source === 'summary') {
+    view.appendChild(el('p', { class: 'note', id: 'io-summary-note' }, 'From the runtime\'s ' +
+      'per-process summaries (io_summary.<rank>.tsv): no trace, so no time per file and no ' +
+      'bandwidth over time (SCOREP_ENABLE_TRACING=true records them).'));
+    return;
+  }
   view.appendChild(el('h3', null, 'I/O bandwidth over time'));
   view.appendChild(ioChart(io));
 }

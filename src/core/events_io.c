@@ -6,6 +6,13 @@
  * error of a failed operation. */
 #include "core/events_io.h"
 #include "core/events.h"
+#include "core/runtime.h"
+#include "defs/defs_io.h"
+#include "ipc/ipc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static buf_mpi_rec *rec(scorep_location *l, uint32_t type, uint32_t handle)
 {
@@ -17,9 +24,12 @@ static buf_mpi_rec *rec(scorep_location *l, uint32_t type, uint32_t handle)
     return r;
 }
 
+static void register_summary(void);
+
 void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t access,
                                    uint32_t creation, uint32_t status)
 {
+    register_summary();
     buf_mpi_rec *r = rec(l, BUF_IO_CREATE_HANDLE, handle);
     if (r) {
         r->peer = access;
@@ -96,6 +106,77 @@ static uint32_t bytes_metric(scorep_io_op op)
     return id;
 }
 
+/* ---------------------------------------------------------------- per-handle counts */
+enum { SIZE_BUCKETS = 10, STAT_CHUNK_BITS = 10, STAT_CHUNKS = 1 << 14 };
+typedef struct {
+    uint64_t bytes[2], ops[2], flushes, failed;
+    uint64_t sizes[2][SIZE_BUCKETS]; /* Darshan's access-size buckets */
+} io_stats;
+static io_stats *stat_chunks[STAT_CHUNKS]; /* published once, never freed */
+
+static void summary_at_finalize(void)
+{
+    scorep_io_write_summary(scorep_experiment_dir(), scorep_ipc_get()->rank());
+}
+
+/* The first handle or operation registers the summary's writing at finalize. */
+static void register_summary(void)
+{
+    static int registered;
+    if (!__atomic_load_n(&registered, __ATOMIC_RELAXED) &&
+        !__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) &&
+        scorep_runtime_at_finalize(summary_at_finalize) != 0)
+        scorep_warn_once("I/O: no room for the summary's finalize hook; no io_summary file");
+}
+
+/* The counters of a handle; a chunk of 1024 handles is allocated on its first use. NULL
+ * without memory. */
+static io_stats *stats_of(uint32_t handle)
+{
+    uint32_t c = handle >> STAT_CHUNK_BITS;
+    if (c >= STAT_CHUNKS)
+        return NULL;
+    io_stats *p = __atomic_load_n(&stat_chunks[c], __ATOMIC_ACQUIRE);
+    if (__builtin_expect(p == NULL, 0)) {
+        register_summary();
+        io_stats *n = calloc(1u << STAT_CHUNK_BITS, sizeof *n);
+        if (!n)
+            return NULL;
+        if (__atomic_compare_exchange_n(&stat_chunks[c], &p, n, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+            p = n;
+        else
+            free(n);
+    }
+    return &p[handle & ((1u << STAT_CHUNK_BITS) - 1)];
+}
+
+static int size_bucket(uint64_t b)
+{
+    static const uint64_t top[SIZE_BUCKETS - 1] = {100,      1024,     10240,     102400,    1048576,
+                                                   4194304, 10485760, 104857600, 1073741824};
+    int k = 0;
+    while (k < SIZE_BUCKETS - 1 && b >= top[k])
+        k++;
+    return k;
+}
+
+static void count(uint32_t handle, scorep_io_op op, uint64_t transferred)
+{
+    io_stats *s = stats_of(handle);
+    if (!s)
+        return;
+    if (transferred == SCOREP_IO_UNKNOWN_BYTES)
+        __atomic_fetch_add(&s->failed, 1, __ATOMIC_RELAXED);
+    else if (op == SCOREP_IO_OP_FLUSH)
+        __atomic_fetch_add(&s->flushes, 1, __ATOMIC_RELAXED);
+    else {
+        __atomic_fetch_add(&s->bytes[op], transferred, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&s->ops[op], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&s->sizes[op][size_bucket(transferred)], 1, __ATOMIC_RELAXED);
+    }
+}
+
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
                                         uint64_t transferred, uint64_t matching_id, uint32_t error)
 {
@@ -106,10 +187,96 @@ void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, sco
         r->request = matching_id;
         r->msg_id = error;
     }
+    if (l && scorep_location_recording(l))
+        count(handle, op, transferred);
     if (op == SCOREP_IO_OP_FLUSH || transferred == SCOREP_IO_UNKNOWN_BYTES || !l ||
         !scorep_location_recording(l) || !l->profiling)
         return;
     uint32_t m = bytes_metric(op);
     if (m != SCOREP_INVALID_ID)
         scorep_profile_metric(&l->profile, m, (double)transferred);
+}
+
+/* ------------------------------------------------------------------- the summary */
+static int by_paradigm_file(const void *a, const void *b)
+{
+    const scorep_io_handle_def *x = scorep_defs_io_handle_get(*(const uint32_t *)a);
+    const scorep_io_handle_def *y = scorep_defs_io_handle_get(*(const uint32_t *)b);
+    if (x->paradigm != y->paradigm)
+        return x->paradigm < y->paradigm ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+static void add_stats(io_stats *sum, const io_stats *s)
+{
+    for (int w = 0; w < 2; w++) {
+        sum->bytes[w] += s->bytes[w];
+        sum->ops[w] += s->ops[w];
+        for (int k = 0; k < SIZE_BUCKETS; k++)
+            sum->sizes[w][k] += s->sizes[w][k];
+    }
+    sum->flushes += s->flushes;
+    sum->failed += s->failed;
+}
+
+static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats *s)
+{
+    fprintf(f, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu", scorep_io_paradigm_id(paradigm),
+            (unsigned long long)s->bytes[0], (unsigned long long)s->bytes[1],
+            (unsigned long long)s->ops[0], (unsigned long long)s->ops[1],
+            (unsigned long long)s->flushes, (unsigned long long)s->failed);
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < SIZE_BUCKETS; k++)
+            fprintf(f, "%c%llu", k ? ',' : '\t', (unsigned long long)s->sizes[w][k]);
+    fputc('\t', f);
+    const char *name = file == SCOREP_INVALID_ID ? "(no file)" : scorep_defs_io_file_get(file)->name;
+    for (const char *c = name; *c; c++) /* one line per row: tabs and newlines would split it */
+        fputc(*c == '\t' || *c == '\n' || *c == '\r' ? '?' : *c, f);
+    fputc('\n', f);
+}
+
+/* Rows sorted by paradigm and file id; handles without operations count too (a file opened
+ * and closed). Written to a temporary name, then renamed: a reader never sees half a file. */
+void scorep_io_write_summary(const char *dir, int rank)
+{
+    uint32_t n = scorep_defs_io_handle_count();
+    if (!dir || !dir[0] || n == 0)
+        return;
+    uint32_t *order = malloc(n * sizeof *order);
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/io_summary.%d.tsv", dir, rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = order ? fopen(tmp, "w") : NULL;
+    if (!f) {
+        free(order);
+        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    qsort(order, n, sizeof *order, by_paradigm_file);
+    fprintf(f, "# scorep-rt I/O summary of rank %d (docs/io.md): paradigm, bytes read, bytes "
+               "written, reads, writes, flushes, failed operations, read sizes, write sizes "
+               "(operations per access-size bucket: 0-100, 100-1K, 1K-10K, 10K-100K, 100K-1M, "
+               "1M-4M, 4M-10M, 10M-100M, 100M-1G, 1G+ bytes), file\n",
+            rank);
+    io_stats sum;
+    memset(&sum, 0, sizeof sum);
+    for (uint32_t i = 0; i < n; i++) {
+        const scorep_io_handle_def *h = scorep_defs_io_handle_get(order[i]);
+        const io_stats *s = stats_of(order[i]);
+        if (s)
+            add_stats(&sum, s);
+        const scorep_io_handle_def *next =
+            i + 1 < n ? scorep_defs_io_handle_get(order[i + 1]) : NULL;
+        if (!next || next->paradigm != h->paradigm || next->file != h->file) {
+            write_row(f, h->paradigm, h->file, &sum);
+            memset(&sum, 0, sizeof sum);
+        }
+    }
+    free(order);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
+    }
 }

@@ -40,4 +40,10 @@ void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint6
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
                                         uint64_t transferred, uint64_t matching_id, uint32_t error);
 
+/* The per-file summary of this process (what scorep-report shows without a trace): bytes and
+ * operations per handle are counted at every completion, whatever is recorded otherwise; at
+ * finalize they are written, summed per (I/O paradigm, file), to
+ * <experiment directory>/io_summary.<rank>.tsv (format: docs/io.md). */
+void scorep_io_write_summary(const char *dir, int rank);
+
 #endif

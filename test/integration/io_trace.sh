@@ -58,8 +58,10 @@ for r in sorted(d.get("io", {}).get("rows", []), key=lambda r: (r["paradigm"], r
     print(r["paradigm"], r["file"], r["read_bytes"], r["write_bytes"], r["read_ops"], r["write_ops"],
           r["flushes"], r["failed"], "ranks", " ".join(map(str, r["ranks"])), "sizes",
           ",".join(map(str, r["read_sizes"])), "/", ",".join(map(str, r["write_sizes"])))
-if "io" in d:
+if "read_bins" in d.get("io", {}):
     print("bins", round(sum(d["io"]["read_bins"])), round(sum(d["io"]["write_bins"])))
+if d.get("io", {}).get("source") == "summary":
+    print("from the summaries")
 PYEOF
 }
 

@@ -147,6 +147,24 @@ profile_io fortify/exp "" | awk '$1 ~ /\/(close|dup|lseek|open|pread|read|write|
 awk '$1 !~ /\/fputs$/ { if ($1 ~ /\/fwrite$/) { $2 = 3; $3 = 216 } print }' linked.expected >fortify.expected
 expect_eq "$(cat fortify.regions)" "$(cat fortify.expected)" "fortify: visits and bytes of every I/O region"
 
+# without a trace the report's rows come from the runtime's per-process summary
+# (io_summary.0.tsv), with the same numbers
+mkdir notrace && cd notrace
+run_app mixed env SCOREP_EXPERIMENT_DIRECTORY=exp ../mixed
+cd ..
+expect_eq "$status" 0 "no trace: exit status"
+expect_eq "$(grep -v '^#' notrace/exp/io_summary.0.tsv | sort)" "$(printf '%s\t' ISOC 0 33 0 1 0 0 $z 1,0,0,0,0,0,0,0,0,0)/dev/stdout
+$(printf '%s\t' ISOC 212 222 2 4 1 0 1,1,0,0,0,0,0,0,0,0 3,1,0,0,0,0,0,0,0,0)$(pwd -P)/notrace/c.txt
+$(printf '%s\t' POSIX 0 0 0 0 0 1 $z $z)(no file)
+$(printf '%s\t' POSIX 3768 3722 7 10 0 0 2,5,0,0,0,0,0,0,0,0 2,8,0,0,0,0,0,0,0,0)$(pwd -P)/notrace/p.dat" \
+    "no trace: io_summary.0.tsv"
+expect_eq "$(io_report notrace/exp rep_notrace | sed "s|$(pwd -P)/notrace|$d|")" "$(io_report linked/exp rep_again | grep -v '^bins')
+from the summaries" "no trace: scorep-report's rows from the summary equal those from the trace"
+if command -v chromium >/dev/null 2>&1; then
+    expect_eq "$(io_render rep_notrace | grep -c '^io ')" 4 "no trace: the rendered page shows the 4 rows"
+    expect_grep 'id="io-summary-note"' rep_notrace.dom "no trace: the page says why there is no chart"
+fi
+
 # the same program unchanged under scorep-run
 run_app run env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=run "$top_builddir/scorep-run" --io=posix ./mixed_plain

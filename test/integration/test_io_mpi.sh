@@ -94,6 +94,19 @@ SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp timeout 120 mpirun -n
 cd ..
 check_run linked main/
 
+# without a trace: the report's rows from the two ranks' io_summary.<rank>.tsv
+mkdir notrace && cd notrace
+SCOREP_EXPERIMENT_DIRECTORY=exp timeout 120 mpirun -np 2 ../io_mpi >out 2>err ||
+    fail "no trace: mpirun exit status $?"
+cd ..
+expect_eq "$(cd notrace/exp && ls io_summary.*.tsv | tr '\n' ' ')" "io_summary.0.tsv io_summary.1.tsv " \
+    "no trace: one summary per rank"
+_f=$(cd notrace && pwd -P)
+io_report notrace/exp notrace.report | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\/(rank[01]\.dat|iso[01]\.txt)$/ || /^from/ { sub(f "/", "", $2); print }' >notrace.rows
+sed 's/^\(.*\)$/\1/' linked.rows >expected.rows
+echo "from the summaries" >>expected.rows
+expect_eq "$(cat notrace.rows)" "$(cat expected.rows)" "no trace: the same rows as from the linked run's trace"
+
 mkdir run && cd run
 SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp \
     timeout 120 mpirun -np 2 "$top_builddir/scorep-run" --io=posix,mpiio ../io_plain >out 2>err ||

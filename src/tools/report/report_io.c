@@ -4,9 +4,11 @@
  * Darshan's ten buckets, the time inside the operations and the ranks that touched it; and
  * the I/O bandwidth over time (bytes of the outermost operations spread evenly over their
  * duration, in 100 bins). Reads the archive itself with OTF2's reader (trace_model keeps no
- * I/O records). */
+ * I/O records). Without a trace: the same rows, without time and chart, from the
+ * per-process summaries the runtime writes (io_summary.<rank>.tsv). */
 #include "report.h"
 
+#include <dirent.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +461,172 @@ int report_write_io(FILE *out, const char *path, char *err, size_t errlen)
                  c.oom ? " (out of memory)" : "");
     else if (c.n_rows)
         write_io(out, &c);
+    int written = rc == 0 && c.n_rows > 0;
     free_ctx(&c);
+    return rc != 0 ? -1 : written;
+}
+
+/* ------------------------------------------------- from io_summary.<rank>.tsv files */
+typedef struct {
+    char *paradigm, *file;
+    uint64_t v[6]; /* read bytes, write bytes, reads, writes, flushes, failed */
+    uint64_t sizes[2][BUCKETS];
+    int *ranks; /* each rank's file has one row per (paradigm, file) */
+    size_t n_ranks;
+} sum_row;
+
+typedef struct {
+    sum_row *rows;
+    size_t n;
+} sum_table;
+
+static sum_row *sum_row_of(sum_table *t, const char *paradigm, const char *file)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->rows[i].paradigm, paradigm) == 0 && strcmp(t->rows[i].file, file) == 0)
+            return &t->rows[i];
+    sum_row *r = realloc(t->rows, (t->n + 1) * sizeof *r);
+    if (!r)
+        return NULL;
+    t->rows = r;
+    r = &t->rows[t->n];
+    memset(r, 0, sizeof *r);
+    r->paradigm = strdup(paradigm);
+    r->file = strdup(file);
+    if (!r->paradigm || !r->file) {
+        free(r->paradigm);
+        free(r->file);
+        return NULL;
+    }
+    t->n++;
+    return r;
+}
+
+/* one data line: PARADIGM, 6 numbers, 10 read sizes, 10 write sizes, FILE (tab-separated);
+ * -1 for a malformed line, -2 without memory */
+static int parse_line(sum_table *t, char *line, int rank)
+{
+    char *f[10];
+    char *p = line;
+    for (int n = 0; n < 10; n++) {
+        f[n] = p;
+        if (n == 9)
+            break;
+        char *tab = strchr(p, '\t');
+        if (!tab)
+            return -1;
+        *tab = '\0';
+        p = tab + 1;
+    }
+    f[9][strcspn(f[9], "\n")] = '\0';
+    sum_row *r = sum_row_of(t, f[0], f[9]);
+    int *ranks = r ? realloc(r->ranks, (r->n_ranks + 1) * sizeof *ranks) : NULL;
+    if (!ranks)
+        return -2;
+    r->ranks = ranks;
+    r->ranks[r->n_ranks++] = rank;
+    for (int k = 0; k < 6; k++)
+        r->v[k] += strtoull(f[1 + k], NULL, 10);
+    for (int w = 0; w < 2; w++) {
+        char *q = f[7 + w];
+        for (int k = 0; k < BUCKETS; k++) {
+            r->sizes[w][k] += strtoull(q, &q, 10);
+            if (*q == ',')
+                q++;
+        }
+    }
+    return 0;
+}
+
+static int read_summary(sum_table *t, const char *path, int rank, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s", path);
+        return -1;
+    }
+    char line[8192];
+    int rc = 0, no = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        no++;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        rc = parse_line(t, line, rank);
+        if (rc == -1)
+            snprintf(err, errlen, "%s:%d: not a line of an I/O summary", path, no);
+        else if (rc == -2)
+            snprintf(err, errlen, "out of memory reading %s", path);
+    }
+    fclose(f);
     return rc;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static void write_summary_rows(FILE *out, const sum_table *t)
+{
+    json_key(out, "io", false);
+    fputs("{\"source\":\"summary\",\"rows\":[", out);
+    for (size_t i = 0; i < t->n; i++) {
+        const sum_row *r = &t->rows[i];
+        fputs(i ? ",{" : "{", out);
+        json_member(out, "file", r->file, true);
+        json_member(out, "paradigm", r->paradigm, false);
+        const char *keys[] = {"read_bytes", "write_bytes", "read_ops", "write_ops", "flushes",
+                              "failed"};
+        for (int k = 0; k < 6; k++) {
+            json_key(out, keys[k], false);
+            json_u64(out, r->v[k]);
+        }
+        fputs(",\"time\":null", out);
+        for (int w = 0; w < 2; w++) {
+            json_key(out, w ? "write_sizes" : "read_sizes", false);
+            for (int k = 0; k < BUCKETS; k++) {
+                fputc(k ? ',' : '[', out);
+                json_u64(out, r->sizes[w][k]);
+            }
+            fputc(']', out);
+        }
+        qsort(r->ranks, r->n_ranks, sizeof *r->ranks, by_rank);
+        fputs(",\"ranks\":[", out);
+        for (size_t k = 0; k < r->n_ranks; k++)
+            fprintf(out, "%s%d", k ? "," : "", r->ranks[k]);
+        fputs("]}", out);
+    }
+    fputs("],\"size_buckets\":[\"0-100\",\"100-1K\",\"1K-10K\",\"10K-100K\",\"100K-1M\",\"1M-4M\","
+          "\"4M-10M\",\"10M-100M\",\"100M-1G\",\"1G+\"]}",
+          out);
+}
+
+int report_write_io_summary(FILE *out, const char *dir, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    sum_table t = {NULL, 0};
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        int rank, end = 0;
+        if (sscanf(e->d_name, "io_summary.%d.tsv%n", &rank, &end) != 1 || end == 0 ||
+            e->d_name[end] != '\0' || rank < 0)
+            continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        rc = read_summary(&t, path, rank, err, errlen);
+    }
+    closedir(d);
+    if (rc == 0 && t.n)
+        write_summary_rows(out, &t);
+    int written = rc == 0 && t.n > 0;
+    for (size_t i = 0; i < t.n; i++) {
+        free(t.rows[i].paradigm);
+        free(t.rows[i].file);
+        free(t.rows[i].ranks);
+    }
+    free(t.rows);
+    return rc != 0 ? -1 : written;
 }
