@@ -109,8 +109,8 @@ static uint32_t bytes_metric(scorep_io_op op)
 /* ---------------------------------------------------------------- per-handle counts */
 enum { SIZE_BUCKETS = 10, STAT_CHUNK_BITS = 10, STAT_CHUNKS = 1 << 14 };
 typedef struct {
-    uint64_t bytes[2], ops[2], flushes, failed;
-    uint64_t sizes[2][SIZE_BUCKETS]; /* Darshan's access-size buckets */
+    uint64_t bytes[2], flushes, failed;
+    uint64_t sizes[2][SIZE_BUCKETS]; /* Darshan's access-size buckets; their sum: operations */
 } io_stats;
 static io_stats *stat_chunks[STAT_CHUNKS]; /* published once, never freed */
 
@@ -172,7 +172,6 @@ static void count(uint32_t handle, scorep_io_op op, uint64_t transferred)
         __atomic_fetch_add(&s->flushes, 1, __ATOMIC_RELAXED);
     else {
         __atomic_fetch_add(&s->bytes[op], transferred, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&s->ops[op], 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&s->sizes[op][size_bucket(transferred)], 1, __ATOMIC_RELAXED);
     }
 }
@@ -211,7 +210,6 @@ static void add_stats(io_stats *sum, const io_stats *s)
 {
     for (int w = 0; w < 2; w++) {
         sum->bytes[w] += s->bytes[w];
-        sum->ops[w] += s->ops[w];
         for (int k = 0; k < SIZE_BUCKETS; k++)
             sum->sizes[w][k] += s->sizes[w][k];
     }
@@ -221,9 +219,13 @@ static void add_stats(io_stats *sum, const io_stats *s)
 
 static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats *s)
 {
+    uint64_t ops[2] = {0, 0};
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < SIZE_BUCKETS; k++)
+            ops[w] += s->sizes[w][k];
     fprintf(f, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu", scorep_io_paradigm_id(paradigm),
             (unsigned long long)s->bytes[0], (unsigned long long)s->bytes[1],
-            (unsigned long long)s->ops[0], (unsigned long long)s->ops[1],
+            (unsigned long long)ops[0], (unsigned long long)ops[1],
             (unsigned long long)s->flushes, (unsigned long long)s->failed);
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < SIZE_BUCKETS; k++)
