@@ -153,7 +153,7 @@ static io_stats *stats_of(uint32_t handle)
 
 static int size_bucket(uint64_t b)
 {
-    static const uint64_t top[SIZE_BUCKETS - 1] = {100,      1024,     10240,     102400,    1048576,
+    static const uint64_t top[SIZE_BUCKETS - 1] = {100,     1024,     10240,     102400,    1048576,
                                                    4194304, 10485760, 104857600, 1073741824};
     int k = 0;
     while (k < SIZE_BUCKETS - 1 && b >= top[k])
@@ -225,13 +225,14 @@ static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats 
             ops[w] += s->sizes[w][k];
     fprintf(f, "%s\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu", scorep_io_paradigm_id(paradigm),
             (unsigned long long)s->bytes[0], (unsigned long long)s->bytes[1],
-            (unsigned long long)ops[0], (unsigned long long)ops[1],
-            (unsigned long long)s->flushes, (unsigned long long)s->failed);
+            (unsigned long long)ops[0], (unsigned long long)ops[1], (unsigned long long)s->flushes,
+            (unsigned long long)s->failed);
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < SIZE_BUCKETS; k++)
             fprintf(f, "%c%llu", k ? ',' : '\t', (unsigned long long)s->sizes[w][k]);
     fputc('\t', f);
-    const char *name = file == SCOREP_INVALID_ID ? "(no file)" : scorep_defs_io_file_get(file)->name;
+    const char *name =
+        file == SCOREP_INVALID_ID ? "(no file)" : scorep_defs_io_file_get(file)->name;
     for (const char *c = name; *c; c++) /* one line per row: tabs and newlines would split it */
         fputc(*c == '\t' || *c == '\n' || *c == '\r' ? '?' : *c, f);
     fputc('\n', f);
@@ -257,10 +258,11 @@ void scorep_io_write_summary(const char *dir, int rank)
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     qsort(order, n, sizeof *order, by_paradigm_file);
-    fprintf(f, "# scorep-rt I/O summary of rank %d (docs/io.md): paradigm, bytes read, bytes "
-               "written, reads, writes, flushes, failed operations, read sizes, write sizes "
-               "(operations per access-size bucket: 0-100, 100-1K, 1K-10K, 10K-100K, 100K-1M, "
-               "1M-4M, 4M-10M, 10M-100M, 100M-1G, 1G+ bytes), file\n",
+    fprintf(f,
+            "# scorep-rt I/O summary of rank %d (docs/io.md): paradigm, bytes read, bytes "
+            "written, reads, writes, flushes, failed operations, read sizes, write sizes "
+            "(operations per access-size bucket: 0-100, 100-1K, 1K-10K, 10K-100K, 100K-1M, "
+            "1M-4M, 4M-10M, 10M-100M, 100M-1G, 1G+ bytes), file\n",
             rank);
     io_stats sum;
     memset(&sum, 0, sizeof sum);

@@ -158,6 +158,7 @@ $(printf '%s\t' ISOC 212 222 2 4 1 0 1,1,0,0,0,0,0,0,0,0 3,1,0,0,0,0,0,0,0,0)$(p
 $(printf '%s\t' POSIX 0 0 0 0 0 1 $z $z)(no file)
 $(printf '%s\t' POSIX 3768 3722 7 10 0 0 2,5,0,0,0,0,0,0,0,0 2,8,0,0,0,0,0,0,0,0)$(pwd -P)/notrace/p.dat" \
     "no trace: io_summary.0.tsv"
+expect_grep '^- `io_summary\.0\.tsv`: per-file I/O summary of rank 0' notrace/exp/MANIFEST.md "no trace: MANIFEST.md lists io_summary.0.tsv"
 expect_eq "$(io_report notrace/exp rep_notrace | sed "s|$(pwd -P)/notrace|$d|")" "$(io_report linked/exp rep_again | grep -v '^bins')
 from the summaries" "no trace: scorep-report's rows from the summary equal those from the trace"
 if command -v chromium >/dev/null 2>&1; then

@@ -575,8 +575,8 @@ static void write_summary_rows(FILE *out, const sum_table *t)
         fputs(i ? ",{" : "{", out);
         json_member(out, "file", r->file, true);
         json_member(out, "paradigm", r->paradigm, false);
-        const char *keys[] = {"read_bytes", "write_bytes", "read_ops", "write_ops", "flushes",
-                              "failed"};
+        const char *keys[] = {"read_bytes", "write_bytes", "read_ops",
+                              "write_ops",  "flushes",     "failed"};
         for (int k = 0; k < 6; k++) {
             json_key(out, keys[k], false);
             json_u64(out, r->v[k]);
