@@ -1,6 +1,6 @@
 /* buffer.c: page management of the hierarchical event buffer (the slow paths). */
 #include "buffer/buffer.h"
-#include "core/memory.h"
+#include "base/memory.h"
 
 #include <stdlib.h>
 #include <string.h>

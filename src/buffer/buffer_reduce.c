@@ -1,7 +1,7 @@
 /* buffer_reduce.c: frees trace memory by removing detail (minimum duration, deepest call
  * levels, calls without communication) and cuts streams back for rewinds. */
 #include "buffer/buffer.h"
-#include "core/memory.h"
+#include "base/memory.h"
 #include "defs/defs.h"
 
 #include <string.h>

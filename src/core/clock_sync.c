@@ -2,9 +2,9 @@
  * exchanges a few round trips with every other rank in turn and keeps the one with the
  * shortest round trip; the offset assumes symmetric latency. */
 #include "core/clock_sync.h"
-#include "core/runtime.h"
+#include "base/log.h"
 #include "core/system_tree.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "ipc/ipc.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* events.c: the less frequent core events (parameters, metrics, threads, recording). */
 #include "core/events.h"
-#include "core/runtime.h"
+#include "base/log.h"
 
 #include <stdlib.h>
 

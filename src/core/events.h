@@ -4,7 +4,7 @@
 #define SCOREP_EVENTS_H
 
 #include "core/location.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "defs/defs.h"
 #include "metrics/metrics_event.h"
 #include "profile/throttle_pending.h"

@@ -5,8 +5,9 @@
  * bytes2 = transferred bytes / seek result, request = matching id, msg_id = status flags /
  * error of a failed operation. */
 #include "core/events_io.h"
+#include "base/log.h"
+#include "base/state.h"
 #include "core/events.h"
-#include "core/runtime.h"
 #include "defs/defs_io.h"
 #include "ipc/ipc.h"
 
@@ -24,12 +25,9 @@ static buf_mpi_rec *rec(scorep_location *l, uint32_t type, uint32_t handle)
     return r;
 }
 
-static void register_summary(void);
-
 void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t access,
                                    uint32_t creation, uint32_t status)
 {
-    register_summary();
     buf_mpi_rec *r = rec(l, BUF_IO_CREATE_HANDLE, handle);
     if (r) {
         r->peer = access;
@@ -114,19 +112,16 @@ typedef struct {
 } io_stats;
 static io_stats *stat_chunks[STAT_CHUNKS]; /* published once, never freed */
 
-static void summary_at_finalize(void)
+void scorep_io_summary_finalize(void)
 {
     scorep_io_write_summary(scorep_experiment_dir(), scorep_ipc_get()->rank());
 }
 
-/* The first handle or operation registers the summary's writing at finalize. */
-static void register_summary(void)
+int scorep_io_summary_claim(void)
 {
-    static int registered;
-    if (!__atomic_load_n(&registered, __ATOMIC_RELAXED) &&
-        !__atomic_exchange_n(&registered, 1, __ATOMIC_ACQ_REL) &&
-        scorep_runtime_at_finalize(summary_at_finalize) != 0)
-        scorep_warn_once("I/O: no room for the summary's finalize hook; no io_summary file");
+    static int claimed;
+    return !__atomic_load_n(&claimed, __ATOMIC_RELAXED) &&
+           !__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL);
 }
 
 /* The counters of a handle; a chunk of 1024 handles is allocated on its first use. NULL
@@ -138,7 +133,6 @@ static io_stats *stats_of(uint32_t handle)
         return NULL;
     io_stats *p = __atomic_load_n(&stat_chunks[c], __ATOMIC_ACQUIRE);
     if (__builtin_expect(p == NULL, 0)) {
-        register_summary();
         io_stats *n = calloc(1u << STAT_CHUNK_BITS, sizeof *n);
         if (!n)
             return NULL;

@@ -45,5 +45,10 @@ void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, sco
  * finalize they are written, summed per (I/O paradigm, file), to
  * <experiment directory>/io_summary.<rank>.tsv (format: docs/io.md). */
 void scorep_io_write_summary(const char *dir, int rank);
+/* The same for the experiment directory and this process's rank: the finalize phase of the
+ * subsystem that an I/O adapter registers (adapters/io, adapters/mpi), once per process:
+ * scorep_io_summary_claim() is 1 for the first caller only. */
+void scorep_io_summary_finalize(void);
+int scorep_io_summary_claim(void);
 
 #endif

@@ -4,8 +4,9 @@
  * recording continues in the freed pages. The trace writer replays the file before the
  * records still in memory, with an OTF2 BufferFlush event for the time the flush took. */
 #include "core/flush.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "base/log.h"
+#include "base/state.h"
+#include "base/timer.h"
 
 #include <errno.h>
 #include <limits.h>

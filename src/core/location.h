@@ -3,6 +3,7 @@
 #ifndef SCOREP_LOCATION_H
 #define SCOREP_LOCATION_H
 
+#include "base/state.h"
 #include "buffer/buffer.h"
 #include "profile/profile.h"
 
@@ -37,13 +38,31 @@ typedef struct scorep_location {
 } scorep_location;
 
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
-/* 0 before init and after finalize began; events are dropped then. */
-extern volatile int scorep_measurement_active;
-/* SCOREP_RECORDING_ON/OFF switch the whole process, as in Score-P (events.c). */
-extern volatile int scorep_recording_enabled;
+/* scorep_measurement_active, scorep_recording_enabled: base/state.h */
 
-/* Returns this thread's location, creating it (and initialising the measurement) on first
- * use. NULL when the measurement is off or the thread cannot get a location. */
+/* What every new location gets, given once by the runtime at init before the first
+ * location is created (scorep_location_configure). */
+typedef struct {
+    bool profiling, tracing;
+    uint32_t max_callpath_depth;
+    uint64_t throttle_calls, throttle_sum; /* profile throttling thresholds; 0: off */
+    /* trace buffer: the reduction steps and the minimum-duration thresholds (ticks) */
+    uint8_t steps[BUF_MAX_STEPS], n_steps;
+    uint64_t min_dur, min_dur_first, min_dur_cap;
+    /* Hook called on a new thread's location, on that thread, after it is registered: the
+     * runtime's subsystems (metrics, sampling) prepare their per-location state. */
+    void (*created)(scorep_location *l);
+} scorep_location_setup;
+
+void scorep_location_configure(const scorep_location_setup *setup);
+
+/* Hook (registered by the runtime before any event can come): starts the measurement on
+ * the first event; returns 1 when the measurement runs. */
+void scorep_location_on_first_use(int (*start)(void));
+
+/* Returns this thread's location, creating it (and, through the first-use hook, starting
+ * the measurement) on first use. NULL when the measurement is off or the thread cannot get
+ * a location. */
 scorep_location *scorep_location_slow(void);
 
 static inline scorep_location *scorep_location_get(void)

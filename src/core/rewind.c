@@ -3,7 +3,7 @@
  * marks the gap with MeasurementOnOff OFF at the point's time and ON at the check's. */
 #include "core/rewind.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "base/log.h"
 
 #include <stdlib.h>
 

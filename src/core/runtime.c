@@ -1,10 +1,12 @@
 /* runtime.c: measurement life cycle: init (library constructor or first event), finalize
- * (exit from any thread, return from main, SIGINT/SIGTERM) and the runtime's messages. */
+ * (exit from any thread, return from main, SIGINT/SIGTERM). It sets the process state
+ * (base/state.h) that the other layers read. */
 #include "core/runtime.h"
 #include "core/events.h"
 #include "core/experiment.h"
 #include "core/flush.h"
-#include "core/memory.h"
+#include "base/memory.h"
+#include "core/writer.h"
 #include "defs/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
@@ -22,75 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
-scorep_filter *scorep_active_filter;
-
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE, INIT_FINALIZED };
 static int init_state;
 static pthread_t init_thread;
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static char experiment_dir[PATH_MAX];
-static char program_name[PATH_MAX];
-static uint64_t program_begin_ts;
 static int mpi_mode;
 static int in_mpi_finalize;
-
-/* ------------------------------------------------------------------ messages */
-static void vmessage(const char *kind, const char *fmt, va_list ap)
-{
-    char buf[2048];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fprintf(stderr, "[scorep-rt] %s%s\n", kind, buf);
-}
-
-void scorep_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("warning: ", fmt, ap);
-    va_end(ap);
-}
-
-void scorep_warn_once(const char *msg)
-{
-    static int said;
-    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-        scorep_warn("%s", msg);
-}
-
-void scorep_verbose(const char *fmt, ...)
-{
-    if (!scorep_cfg.verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("", fmt, ap);
-    va_end(ap);
-}
-
-void scorep_fatal(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmessage("error: ", fmt, ap);
-    va_end(ap);
-    fflush(stderr);
-    _exit(1);
-}
-
-const char *scorep_experiment_dir(void)
-{
-    return experiment_dir;
-}
-
-const char *scorep_program_name(void)
-{
-    return program_name;
-}
-
-uint64_t scorep_program_begin_ts(void)
-{
-    return program_begin_ts;
-}
 
 /* ------------------------------------------------------------------- init */
 static const char *env_lookup(const char *name)
@@ -100,13 +40,15 @@ static const char *env_lookup(const char *name)
 
 static void find_program_name(void)
 {
+    char program_name[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", program_name, sizeof program_name - 1);
     if (n > 0) {
         program_name[n] = 0;
+        scorep_state_set_program_name(program_name);
         return;
     }
-    snprintf(program_name, sizeof program_name, "%s",
-             scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
+    scorep_state_set_program_name(
+        scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
 }
 
 /* SCOREP_FILTERING_FILE, else the file embedded by scorep-cc --filter. */
@@ -153,6 +95,7 @@ static int create_experiment_dir(void)
         experiment_dir[0] = 0;
         return -1;
     }
+    scorep_state_set_experiment_dir(experiment_dir);
     if (scorep_experiment_write_cfg(experiment_dir) != 0)
         scorep_warn("cannot write %s/scorep.cfg", experiment_dir);
     note_unknown_vars();
@@ -195,6 +138,7 @@ void scorep_runtime_mpi_ready(void)
         return;
     }
     snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
+    scorep_state_set_experiment_dir(experiment_dir);
 }
 
 static void on_signal(int sig)
@@ -276,22 +220,41 @@ static void parse_reduction(void)
     throttle_mean_ticks = (uint64_t)(ns * per_ns + 0.5);
 }
 
-void scorep_runtime_setup_profile(scorep_profile *p)
+/* ------------------------------------------------------------- subsystems */
+/* The services of this library first, in this order; adapters append themselves
+ * (scorep_runtime_register; written under init_lock, the count published last). Each
+ * phase calls them in registration order; finalize in reverse. */
+enum { MAX_SUBSYSTEMS = 32 };
+static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {&scorep_subsystem_sampling,
+                                                             &scorep_subsystem_metrics};
+static int n_subsystems = 2;
+
+/* A new thread's location (location.c's hook): the subsystems prepare their part. */
+static void location_created(scorep_location *l)
 {
-    if (!scorep_cfg.throttling || scorep_cfg.throttling_calls == 0)
-        return;
-    p->throttle_calls = scorep_cfg.throttling_calls;
-    p->throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->location_created)
+            subsystems[i]->location_created(l);
 }
 
-void scorep_runtime_setup_buffer(scorep_buffer *b)
+/* What every location gets (after parse_reduction). */
+static void configure_locations(void)
 {
-    memcpy(b->steps, reduction_steps, sizeof b->steps);
-    b->n_steps = reduction_n;
-    b->step = 0;
-    b->min_dur = min_duration_ticks;
-    b->min_dur_first = min_duration_ticks > tick_per_us ? min_duration_ticks : tick_per_us;
-    b->min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
+    scorep_location_setup s = {0};
+    s.profiling = scorep_cfg.enable_profiling;
+    s.tracing = scorep_cfg.enable_tracing;
+    s.max_callpath_depth = (uint32_t)scorep_cfg.max_callpath_depth;
+    if (scorep_cfg.throttling && scorep_cfg.throttling_calls != 0) {
+        s.throttle_calls = scorep_cfg.throttling_calls;
+        s.throttle_sum = scorep_cfg.throttling_calls * throttle_mean_ticks;
+    }
+    memcpy(s.steps, reduction_steps, sizeof s.steps);
+    s.n_steps = reduction_n;
+    s.min_dur = min_duration_ticks;
+    s.min_dur_first = min_duration_ticks > tick_per_us ? min_duration_ticks : tick_per_us;
+    s.min_dur_cap = tick_per_us * 1000000; /* 1 s: longer calls are never "short" */
+    s.created = location_created;
+    scorep_location_configure(&s);
 }
 
 /* SCOREP_TEST_CLOCK_SKEW=NS: test only (test/integration/test_clock_offsets.sh), not in the
@@ -324,9 +287,9 @@ static void do_init(void)
     if (tk != (scorep_timer_kind)scorep_cfg.timer)
         scorep_verbose("the TSC is not invariant here; using clock_gettime");
     parse_reduction();
+    configure_locations();
     scorep_flush_install();
     apply_test_clock_skew();
-    scorep_sampling_init();
     if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
@@ -341,14 +304,18 @@ static void do_init(void)
     on_exit(on_exit_handler, NULL);
     pthread_atfork(NULL, NULL, in_forked_child);
     install_signal_handlers();
-    scorep_metrics_init();
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->init)
+            subsystems[i]->init();
     scorep_location *l = scorep_location_create(0, 0);
     if (!l) {
         scorep_warn("out of memory at start; the program runs without measurement");
         return;
     }
-    program_begin_ts = scorep_event_time(l);
-    scorep_metrics_begin(mpi_mode); /* asynchronous values come after ProgramBegin */
+    scorep_state_set_program_begin_ts(scorep_event_time(l));
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->begin)
+            subsystems[i]->begin(mpi_mode);
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }
@@ -373,23 +340,54 @@ int scorep_runtime_init(void)
     return scorep_measurement_active;
 }
 
+/* Before any other constructor of the library: an event that comes first starts the
+ * measurement through location.c's first-use hook. */
+__attribute__((constructor(101))) static void scorep_runtime_first_use_hook(void)
+{
+    scorep_location_on_first_use(scorep_runtime_init);
+}
+
 __attribute__((constructor)) static void scorep_runtime_constructor(void)
 {
     scorep_runtime_init();
 }
 
 /* --------------------------------------------------------------- finalize */
-static void (*finalize_hooks[4])(void);
-static int n_finalize_hooks;
+int scorep_runtime_register(const scorep_subsystem *s)
+{
+    pthread_mutex_lock(&init_lock);
+    int late = init_state == INIT_DONE; /* an adapter library's constructor: init has run */
+    pthread_mutex_unlock(&init_lock);
+    if (late && scorep_measurement_active) {
+        if (s->init)
+            s->init();
+        if (s->begin)
+            s->begin(mpi_mode);
+    }
+    pthread_mutex_lock(&init_lock);
+    int rc = n_subsystems < MAX_SUBSYSTEMS ? 0 : -1;
+    if (rc == 0) {
+        subsystems[n_subsystems] = s;
+        __atomic_store_n(&n_subsystems, n_subsystems + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}
+
+/* scorep_runtime_at_finalize: one subsystem with only an end phase per function */
+static scorep_subsystem at_finalize[4];
+static int n_at_finalize;
 
 int scorep_runtime_at_finalize(void (*fn)(void))
 {
     pthread_mutex_lock(&init_lock);
-    int rc = n_finalize_hooks < 4 ? 0 : -1;
-    if (rc == 0)
-        finalize_hooks[n_finalize_hooks++] = fn;
+    int k = n_at_finalize < 4 ? n_at_finalize++ : -1;
     pthread_mutex_unlock(&init_lock);
-    return rc;
+    if (k < 0)
+        return -1;
+    at_finalize[k].name = "at_finalize";
+    at_finalize[k].end = fn;
+    return scorep_runtime_register(&at_finalize[k]);
 }
 
 /* One line per process: how many of its locations had their traces reduced, and how far. */
@@ -467,16 +465,14 @@ static void write_results(int status)
         scorep_unified_free(&u);
         return;
     }
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
+    const scorep_writer_ctx w = {experiment_dir, path, &u, status};
     int profile =
         scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
-    if (profile) {
-        char path[PATH_MAX + 300];
-        snprintf(path, sizeof path, "%s/%s.cubex", experiment_dir, scorep_cfg.profiling_base_name);
-        if (scorep_profile_write_cube(path, &u) != 0)
-            profile = 0;
-    }
-    int trace =
-        scorep_cfg.enable_tracing && scorep_trace_write_otf2(experiment_dir, status, &u) == 0;
+    if (profile && scorep_profile_write_cube(&w) != 0)
+        profile = 0;
+    int trace = scorep_cfg.enable_tracing && scorep_trace_write_otf2(&w) == 0;
     scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {
@@ -495,7 +491,10 @@ void scorep_runtime_finalize(int status)
         return;
     scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
-    scorep_sampling_stop_all();
+    /* the sources stop; adapters hand over what they buffer */
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->end)
+            subsystems[i]->end();
     if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {
         /* collective writing would hang: the other ranks are not here */
         scorep_warn("rank %d ends without MPI_Finalize (exit, abort or signal); it writes no "
@@ -505,13 +504,11 @@ void scorep_runtime_finalize(int status)
     }
     if (!experiment_dir[0] && create_experiment_dir() != 0)
         return; /* an MPI program that never initialised MPI */
-    for (int i = 0; i < n_finalize_hooks; i++)
-        finalize_hooks[i]();
-    scorep_metrics_stop();
     close_locations();
-    scorep_metrics_end();
     scorep_timer_finish();
-    scorep_sampling_finish(); /* defines the sampled functions: before unification */
+    for (int i = n_subsystems - 1; i >= 0; i--)
+        if (subsystems[i]->finalize)
+            subsystems[i]->finalize();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
     write_results(status);
 }

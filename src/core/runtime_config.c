@@ -1,6 +1,6 @@
 /* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
 #include "core/mpi_groups.h"
-#include "core/runtime.h"
+#include "base/settings.h"
 #include "adapters/cuda/cuda_features.h"
 
 scorep_runtime_config scorep_cfg;

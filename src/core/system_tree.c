@@ -1,6 +1,6 @@
 /* system_tree.c: names of this process's place in the system tree. */
 #include "core/system_tree.h"
-#include "core/runtime.h"
+#include "base/settings.h"
 
 #include <unistd.h>
 

@@ -3,7 +3,8 @@
  * of all processes at rank 0 and translates the expanded nodes for the writers. */
 #include "defs/systree_job.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "base/settings.h"
 #include "core/system_tree.h"
 #include "ipc/ipc.h"
 #include "systree/systree_build.h"

@@ -5,7 +5,7 @@
  * chunk), and gather/scatter are built on them. Messages between two PEs arrive in order
  * (each carries its tag, checked on receipt). Part of libscorep-rt-shmem. */
 #include "ipc/ipc_shmem.h"
-#include "core/runtime.h"
+#include "base/log.h"
 #include "defs/systree_job.h"
 #include "ipc/ipc.h"
 #include "systree/systree_comm_ipc.h"

@@ -1,7 +1,7 @@
 /* metric_papi.c: SCOREP_METRIC_PAPI(_PER_PROCESS): PAPI events (presets and native ones such
  * as perf::TASK-CLOCK), one PAPI event set per thread, read with PAPI_read; perf:: software
  * events go to metric_perf.c when PAPI's perf_event component is disabled. */
-#include "core/runtime.h"
+#include "base/log.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
 

@@ -1,8 +1,8 @@
 /* metric_plugins.c: SCOREP_METRIC_PLUGINS: Score-P metric plugins (lib<name>.so) loaded
  * through the dynamic loader and driven through the ABI of scorep/SCOREP_MetricPlugins.h. */
 #include "core/location.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "base/log.h"
+#include "base/timer.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
 

@@ -1,6 +1,6 @@
 /* metric_rusage.c: SCOREP_METRIC_RUSAGE(_PER_PROCESS): getrusage(2) fields, per thread
  * (RUSAGE_THREAD) or for the process on its first thread (RUSAGE_SELF). */
-#include "core/runtime.h"
+#include "base/log.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
 

@@ -3,7 +3,10 @@
 #include "metrics/metrics.h"
 #include "metrics/metrics_event.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "core/subsystem.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "base/state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,3 +170,19 @@ void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size
                     "and were dropped",
                     l->id, dropped);
 }
+
+/* ------------------------------------------------ the runtime's subsystem (subsystem.h) */
+static void metrics_location_created(scorep_location *l)
+{
+    if (scorep_metrics_attach(l) != 0)
+        scorep_warn("out of memory: location %u records no metrics", l->id);
+}
+
+const scorep_subsystem scorep_subsystem_metrics = {
+    .name = "metrics",
+    .init = scorep_metrics_init,
+    .begin = scorep_metrics_begin, /* asynchronous values come after ProgramBegin */
+    .location_created = metrics_location_created,
+    .end = scorep_metrics_stop,
+    .finalize = scorep_metrics_end,
+};

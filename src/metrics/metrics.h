@@ -43,6 +43,11 @@ typedef struct scorep_metric_group {
     void *ctx;
 } scorep_metric_group;
 
+/* The runtime's handle on the metric sources (core/subsystem.h): init, begin, a new
+ * location's readers, end (stop), finalize (end). */
+struct scorep_subsystem;
+extern const struct scorep_subsystem scorep_subsystem_metrics;
+
 /* Reads SCOREP_METRIC_* and sets up the sources; bad input is reported, never fatal. */
 void scorep_metrics_init(void);
 /* Called by the sources during init. 0 or -1 (too many groups). */

@@ -4,7 +4,8 @@
  * one Cube4 file with one location per thread of every rank. */
 #include "config.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "profile/profile_cube.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
@@ -593,8 +594,10 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     return rc;
 }
 
-int scorep_profile_write_cube(const char *path, const scorep_unified *u)
+int scorep_profile_write_cube(const scorep_writer_ctx *w)
 {
+    const char *path = w->profile_path;
+    const scorep_unified *u = w->unified;
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank();
     double res = (double)scorep_timer_resolution();

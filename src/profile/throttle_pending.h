@@ -1,17 +1,37 @@
 /* throttle_pending.h: the per-thread counts of throttled calls that plugin-instrumented code
- * makes without calling the runtime, and the check that settles them at measured events. */
+ * makes without calling the runtime, their slots, and the check that settles them into the
+ * profile at measured events (throttle_pending.c; the compiler adapter fills the slots). */
 #ifndef SCOREP_THROTTLE_PENDING_H
 #define SCOREP_THROTTLE_PENDING_H
 
+#include "profile/profile.h"
+
 #include <stdint.h>
+
+/* Slots 1..SCOREP_THROTTLE_SLOTS-1 count throttled regions; slot SCOREP_THROTTLE_DISCARD
+ * takes the calls that nobody counts (the compiler adapter's plugin_region.h uses the same
+ * numbers in the code the GCC plugin inserts). */
+#define SCOREP_THROTTLE_SLOTS 64
+#define SCOREP_THROTTLE_DISCARD SCOREP_THROTTLE_SLOTS
 
 /* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
  * measured event. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
-extern __thread uint64_t scorep_throttle_pending[1 + 64] __attribute__((tls_model("initial-exec")));
+extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
+    __attribute__((tls_model("initial-exec")));
 
-/* Adds the pending calls to the calling thread's location, under its current call path. */
+/* Adds the pending calls to the calling thread's profile, under its current call path. */
 void scorep_throttle_pending_flush(void);
+
+/* The slot that counts region (1..SLOTS-1), or 0 when it has none. */
+uint32_t scorep_throttle_slot_of(uint32_t region);
+/* A new slot for region; 0 when all are taken. Callers serialise (one adapter's lock). */
+uint32_t scorep_throttle_slot_new(uint32_t region);
+
+/* Hook of the location layer: where the calling thread's pending calls go. Returns 0 when
+ * the thread has no location yet (the calls stay pending); else 1 with *p the profile that
+ * counts them, or NULL when the thread records nothing now (the calls are dropped). */
+void scorep_throttle_set_target(int (*target)(scorep_profile **p));
 
 /* Every event that changes a thread's call path or recording state calls this first: the
  * pending calls were made under the call path as it is until then. */

@@ -4,8 +4,10 @@
 #define UNW_LOCAL_ONLY
 #include "sampling/sampling_internal.h"
 #include "core/location.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "core/subsystem.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "base/timer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -479,3 +481,17 @@ bool scorep_sampling_unwinding(void)
 {
     return scorep_cfg.enable_unwinding;
 }
+
+/* ------------------------------------------------ the runtime's subsystem (subsystem.h) */
+static void sampling_subsystem_init(void)
+{
+    (void)scorep_sampling_init(); /* prints why sampling stays off */
+}
+
+const scorep_subsystem scorep_subsystem_sampling = {
+    .name = "sampling",
+    .init = sampling_subsystem_init,
+    .location_created = scorep_sampling_thread_start,
+    .end = scorep_sampling_stop_all,
+    .finalize = scorep_sampling_finish, /* defines the sampled functions: before unification */
+};

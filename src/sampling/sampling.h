@@ -29,6 +29,11 @@ enum { SMP_MAX_SOURCES = 4 };
 int scorep_sampling_parse(const char *events, const char *sep, smp_source *out, int max, char *err,
                           size_t errlen);
 
+/* The runtime's handle on sampling (core/subsystem.h): init, a new thread's sources, end
+ * (stop all), finalize (merge the samples). */
+struct scorep_subsystem;
+extern const struct scorep_subsystem scorep_subsystem_sampling;
+
 /* Called once at init after the configuration is read: parses the events, installs the
  * signal handler. Returns 0, or -1 with the message printed (sampling stays off). */
 int scorep_sampling_init(void);

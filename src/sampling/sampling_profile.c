@@ -4,8 +4,8 @@
 #include "sampling/sampling_internal.h"
 #include "adapters/compiler/symbols.h"
 #include "core/location.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "base/log.h"
+#include "base/timer.h"
 #include "defs/defs.h"
 
 #include <stdio.h>

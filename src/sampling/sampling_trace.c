@@ -3,7 +3,8 @@
  * location's events, and CallingContextEnter/Leave in place of Enter/Leave. */
 #include "sampling/sampling_internal.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "base/settings.h"
 #include "ipc/ipc.h"
 
 #include <otf2/otf2.h>

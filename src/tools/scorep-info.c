@@ -1,7 +1,7 @@
 /* scorep-info.c: tells users what this installation offers: every configuration variable
  * (config-vars [--full]) and how it was built (build). */
 #include "config.h"
-#include "core/runtime.h"
+#include "base/settings.h"
 
 #include <otf2/OTF2_GeneralDefinitions.h>
 #include <stdio.h>

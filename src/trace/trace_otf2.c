@@ -2,11 +2,13 @@
  * its OTF2 event writer, then the global definitions (system tree, regions, ...). */
 #include "config.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "base/log.h"
+#include "base/state.h"
+#include "core/writer.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
 #include "core/flush.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
 #include "defs/ser.h"
@@ -21,6 +23,7 @@
 
 #include <inttypes.h>
 #include <otf2/otf2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1131,8 +1134,11 @@ static OTF2_Archive *open_archive(const char *dir)
     return a;
 }
 
-int scorep_trace_write_otf2(const char *dir, int exit_status, const scorep_unified *u)
+int scorep_trace_write_otf2(const scorep_writer_ctx *w)
 {
+    const char *dir = w->experiment_dir;
+    int exit_status = w->exit_status;
+    const scorep_unified *u = w->unified;
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank(), size = ipc->size();
     uint32_t n_loc = scorep_location_count();

@@ -1,8 +1,8 @@
 /* trace_reduction.c: the record of what the trace lacks: every reduction step, stop and
  * discarding rewind of every location becomes an OTF2 marker and a row in MANIFEST.md. */
 #include "trace/trace_reduction.h"
-#include "core/runtime.h"
-#include "core/timer.h"
+#include "core/writer.h"
+#include "base/timer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

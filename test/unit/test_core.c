@@ -2,8 +2,8 @@
  * deduplication, the trace buffer's merge order across call depths and classes, and the
  * MPI definitions' names and trace ids (groups by content, communicators parents first). */
 #include "buffer/buffer.h"
-#include "core/memory.h"
-#include "core/timer.h"
+#include "base/memory.h"
+#include "base/timer.h"
 #include "defs/defs.h"
 #include "defs/defs_mpi.h"
 #include "trace/trace_mpi_groups.h"

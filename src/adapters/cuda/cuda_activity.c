@@ -4,7 +4,7 @@
 #include "adapters/cuda/cuda_adapter.h"
 #include "core/events.h"
 #include "core/runtime.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "trace/trace_otf2.h"
 
 #include <pthread.h>

@@ -6,7 +6,7 @@
 #include "adapters/cuda/cuda_features.h"
 #include "core/events.h"
 #include "core/runtime.h"
-#include "core/timer.h"
+#include "base/timer.h"
 
 #include <pthread.h>
 #include <stdio.h>

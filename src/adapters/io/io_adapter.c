@@ -5,6 +5,7 @@
 #include "adapters/io/io_adapter.h"
 #include "core/events.h"
 #include "core/runtime.h"
+#include "core/subsystem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,8 +91,14 @@ static int own_code(const void *caller)
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* the per-file summary is written at finalize (core/events_io.c) */
+static const scorep_subsystem io_summary = {.name = "I/O summary",
+                                            .finalize = scorep_io_summary_finalize};
+
 static void init(void)
 {
+    if (scorep_io_summary_claim() && scorep_runtime_register(&io_summary) != 0)
+        scorep_warn_once("I/O: cannot register the summary; no io_summary file is written");
     struct rlimit rl;
     rlim_t cap = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 1024;
     if (cap == RLIM_INFINITY || cap > (1u << 20))

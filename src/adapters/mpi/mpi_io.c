@@ -9,6 +9,7 @@
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_io.h"
 #include "core/runtime.h"
+#include "core/subsystem.h"
 #include "defs/defs_io.h"
 
 #include <limits.h>
@@ -71,11 +72,18 @@ static void remove_file(uintptr_t k)
     }
 }
 
+/* the per-file summary is written at finalize (core/events_io.c), also without the POSIX and
+ * ISO C wrappers */
+static const scorep_subsystem io_summary = {.name = "I/O summary (MPI-IO)",
+                                            .finalize = scorep_io_summary_finalize};
+
 void scorep_mpi_post_file_open(scorep_mpi_frame *f, int ret, MPI_Comm comm, const char *filename,
                                int amode, MPI_File *fh)
 {
     if (!f->record || ret != MPI_SUCCESS || !filename)
         return;
+    if (scorep_io_summary_claim() && scorep_runtime_register(&io_summary) != 0)
+        scorep_warn_once("MPI-IO: cannot register the summary; no io_summary file is written");
     char resolved[PATH_MAX], name[48];
     const char *path = filename;
     const char *colon = strchr(filename, ':'); /* ROMIO's "ufs:path" prefixes */

@@ -1,6 +1,6 @@
 /* timer.c: timer selection and TSC calibration against CLOCK_MONOTONIC (start and end of
  * the run, so the rate is exact over the measured interval). */
-#include "core/timer.h"
+#include "base/timer.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* memory.c: page pool over one anonymous mapping of SCOREP_TOTAL_MEMORY bytes. */
-#include "core/memory.h"
+#include "base/memory.h"
 
 #include <sys/mman.h>
 

@@ -1,0 +1,49 @@
+/* settings.h: the effective configuration (the SCOREP_* variables of the table in
+ * core/runtime_config.c). The runtime fills it at init; every layer reads it. */
+#ifndef SCOREP_BASE_SETTINGS_H
+#define SCOREP_BASE_SETTINGS_H
+
+#include "config/config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    bool enable_profiling, enable_tracing, verbose;
+    uint64_t total_memory, page_size;
+    char *experiment_directory;
+    bool overwrite_experiment_directory;
+    char *machine_name, *node_name, *executable;
+    bool system_tree_sequence;
+    uint64_t timer;
+    uint64_t max_callpath_depth;
+    char *profiling_base_name;
+    uint64_t profiling_format;
+    char *filtering_file;
+    uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
+    uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
+    bool mpi_memory_recording;
+    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk; /* CUDA adapter (cuda_features.h) */
+    char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
+    char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
+    bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */
+    uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
+    char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
+    bool enable_unwinding;      /* src/sampling */
+    char *sampling_events, *sampling_sep; /* src/sampling */
+    /* metric sources (src/metrics) */
+    char *metric_papi, *metric_papi_per_process, *metric_papi_sep;
+    char *metric_perf, *metric_perf_per_process, *metric_perf_sep;
+    char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
+    char *metric_plugins, *metric_plugins_sep;
+    bool io_posix; /* SCOREP_IO_POSIX: POSIX and ISO C I/O (src/adapters/io) */
+} scorep_runtime_config;
+
+enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };
+
+extern scorep_runtime_config scorep_cfg;
+extern const scorep_cfg_var scorep_cfg_vars[];
+extern const size_t scorep_cfg_n_vars;
+
+#endif

@@ -1,0 +1,43 @@
+/* state.c: the process's measurement state (state.h). */
+#include "base/state.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+volatile int scorep_measurement_active;
+volatile int scorep_recording_enabled = 1;
+scorep_filter *scorep_active_filter;
+
+static char experiment_dir[PATH_MAX];
+static char program_name[PATH_MAX];
+static uint64_t program_begin_ts;
+
+const char *scorep_experiment_dir(void)
+{
+    return experiment_dir;
+}
+
+const char *scorep_program_name(void)
+{
+    return program_name;
+}
+
+uint64_t scorep_program_begin_ts(void)
+{
+    return program_begin_ts;
+}
+
+void scorep_state_set_experiment_dir(const char *dir)
+{
+    snprintf(experiment_dir, sizeof experiment_dir, "%s", dir);
+}
+
+void scorep_state_set_program_name(const char *name)
+{
+    snprintf(program_name, sizeof program_name, "%s", name);
+}
+
+void scorep_state_set_program_begin_ts(uint64_t ts)
+{
+    program_begin_ts = ts;
+}

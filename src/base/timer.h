@@ -1,0 +1,57 @@
+/* timer.h: the measurement clock. Reads the TSC (or clock_gettime) inline on the hot path;
+ * the tick rate is calibrated against CLOCK_MONOTONIC over the whole run. */
+#ifndef SCOREP_BASE_TIMER_H
+#define SCOREP_BASE_TIMER_H
+
+#include <stdint.h>
+#include <time.h>
+
+typedef enum {
+    SCOREP_TIMER_TSC,
+    SCOREP_TIMER_CLOCK_GETTIME,
+    SCOREP_TIMER_GETTIMEOFDAY
+} scorep_timer_kind;
+
+extern scorep_timer_kind scorep_timer_active;
+
+static inline uint64_t scorep_timer_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+uint64_t scorep_timer_slow(void);
+
+/* Raw ticks (not yet strictly increasing; see scorep_location_now). */
+static inline uint64_t scorep_timer_ticks(void)
+{
+    if (__builtin_expect(scorep_timer_active == SCOREP_TIMER_TSC, 1))
+        return scorep_timer_tsc();
+    return scorep_timer_slow();
+}
+
+/* Chooses the timer (falls back to clock_gettime when the TSC is not invariant) and takes
+ * the first calibration point. Returns the kind actually used. */
+scorep_timer_kind scorep_timer_init(scorep_timer_kind wanted);
+/* Takes the final calibration point; afterwards scorep_timer_resolution is exact. */
+void scorep_timer_finish(void);
+/* Ticks per second. */
+uint64_t scorep_timer_resolution(void);
+/* true if /proc/cpuinfo reports constant_tsc and nonstop_tsc */
+int scorep_timer_tsc_invariant(void);
+/* Test only (SCOREP_TEST_CLOCK_SKEW): shift this process's clock_gettime timer by ns, as
+ * if its clock were that far off rank 0's; -1 with another timer. Call after
+ * scorep_timer_init, before the first timestamp. */
+int scorep_timer_set_test_skew(int64_t ns);
+int64_t scorep_timer_test_skew(void);
+/* Wall-clock time (ns since epoch) that corresponds to tick 'ticks'. */
+uint64_t scorep_timer_realtime_ns(uint64_t ticks);
+
+#endif

@@ -1,0 +1,60 @@
+/* throttle_pending.c: the per-thread counters of throttled regions' calls (slots) and their
+ * settling into the calling thread's profile (throttle_pending.h). */
+#include "profile/throttle_pending.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+__thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
+    __attribute__((tls_model("initial-exec")));
+
+/* region of each throttled slot (1..SLOTS-1); written before any descriptor names the slot */
+static uint32_t slot_region[SCOREP_THROTTLE_SLOTS];
+static uint32_t slots_used = 1; /* slot 0 is the mask word */
+static int (*target)(scorep_profile **p);
+
+void scorep_throttle_set_target(int (*fn)(scorep_profile **p))
+{
+    target = fn;
+}
+
+uint32_t scorep_throttle_slot_of(uint32_t region)
+{
+    uint32_t n = __atomic_load_n(&slots_used, __ATOMIC_ACQUIRE);
+    for (uint32_t s = 1; s < n; s++)
+        if (slot_region[s] == region)
+            return s;
+    return 0;
+}
+
+uint32_t scorep_throttle_slot_new(uint32_t region)
+{
+    if (slots_used >= SCOREP_THROTTLE_SLOTS)
+        return 0;
+    uint32_t slot = slots_used;
+    __atomic_store_n(&slot_region[slot], region, __ATOMIC_RELEASE);
+    __atomic_store_n(&slots_used, slots_used + 1, __ATOMIC_RELEASE);
+    return slot;
+}
+
+/* Mask bit b stands for slot b, bit 0 for the discard slot (slot & 63 in the inline code).
+ * Calls made while this thread records nothing are dropped, as the hooks' path drops them;
+ * the state can only have changed at an event, and every event settles first. */
+void scorep_throttle_pending_flush(void)
+{
+    scorep_profile *p = NULL;
+    if (!target || !target(&p))
+        return; /* kept until the thread has a location (its first measured event) */
+    uint64_t mask = scorep_throttle_pending[0];
+    scorep_throttle_pending[0] = 0;
+    bool count = p != NULL;
+    while (mask) {
+        uint32_t b = (uint32_t)__builtin_ctzll(mask);
+        mask &= mask - 1;
+        uint32_t s = b ? b : SCOREP_THROTTLE_DISCARD;
+        uint64_t n = scorep_throttle_pending[s];
+        scorep_throttle_pending[s] = 0;
+        if (count && n && s != SCOREP_THROTTLE_DISCARD)
+            scorep_profile_throttled_slow(p, __atomic_load_n(&slot_region[s], __ATOMIC_ACQUIRE), n);
+    }
+}

@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+# layers.py: the dependency picture of src/, derived from the #include "..." lines, and the
+# rule that it points one way (docs/design.md, "Layers"). Every file of src/ belongs to one
+# layer (LAYERS, first matching pattern wins); a file may include a header of its own layer
+# or of a lower one, never of a higher one; and no circle of includes may pass through
+# src/core/. Calls upward go through hooks registered at run time (function pointers),
+# which no #include shows.
+#
+#   layers.py check SRC_DIR            violations on stdout, status 1 when there are any
+#   layers.py picture SRC_DIR          the Markdown picture that docs/design.md embeds
+#   layers.py doc SRC_DIR DOC          status 1 when DOC's picture is not SRC_DIR's
+#   layers.py update SRC_DIR DOC       rewrites DOC's picture
+#   layers.py objects SRC_DIR OBJS...  the same rule on the symbols that the compiled objects
+#                                      define and use (nm), so that a call through a
+#                                      declaration written by hand cannot hide an arrow
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+LAYER_NAMES = ["base", "data", "events", "writers", "runtime", "adapters", "tools"]
+
+# (pattern relative to src/, layer). First match wins. Files whose directory does not say
+# their layer are named one by one, with the reason.
+LAYERS = [
+    # compatibility forwarders of files that moved to base/ (remove once no branch needs them)
+    ("core/timer.h", "base"),
+    ("core/memory.h", "base"),
+    # the settings table and its choice lists: data that the runtime fills at init
+    ("core/runtime_config.c", "base"),
+    ("core/mpi_groups.h", "base"),
+    ("adapters/cuda/cuda_features.h", "base"),
+    # a library: code address -> function name (compiler adapter, OpenMP adapter, sampling)
+    ("adapters/compiler/symbols.*", "base"),
+    ("base/*", "base"),
+    ("config/*", "base"),
+    ("filter/*", "base"),
+    ("cube/*", "base"),
+    ("systree/*", "base"),
+    # a library: serialisation buffers (definitions, system tree, writers)
+    ("defs/ser.*", "base"),
+    ("ipc/ipc.h", "base"),
+    ("ipc/ipc_single.c", "base"),
+    # writers: the profile's Cube writer, the job's system tree, the experiment directory
+    ("profile/profile_cube.*", "writers"),
+    ("defs/systree_job.*", "writers"),
+    ("core/experiment.*", "writers"),
+    ("core/writer.h", "writers"),
+    ("trace/*", "writers"),
+    ("defs/*", "data"),
+    ("buffer/*", "data"),
+    ("profile/*", "data"),
+    ("core/runtime.*", "runtime"),
+    ("core/*", "events"),
+    ("metrics/*", "events"),
+    ("sampling/*", "events"),
+    ("adapters/*", "adapters"),
+    ("ipc/*", "adapters"),
+    ("tools/*", "tools"),
+]
+
+SOURCE = re.compile(r"\.(c|h|cc|cpp|cxx|hpp)$")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    for pat, layer in LAYERS:
+        if fnmatch.fnmatchcase(rel, pat):
+            return layer
+    return None
+
+
+def module(rel):
+    return os.path.splitext(rel)[0]
+
+
+def topdir(rel):
+    parts = rel.split("/")
+    return "/".join(parts[:2]) if parts[0] == "adapters" and len(parts) > 2 else parts[0]
+
+
+def component_names(files):
+    """{file: name}: a directory's files of its main layer are "dir/"; files of other layers
+    are named one by one, "core/{runtime}"."""
+    by_dir = {}
+    for f in files:
+        by_dir.setdefault(topdir(f), {}).setdefault(layer_of(f), []).append(f)
+    names = {}
+    for d, layers in by_dir.items():
+        main = max(layers, key=lambda l: (len(layers[l]), l))
+        for layer, fs in layers.items():
+            if layer == main:
+                name = d + "/"
+            else:
+                mods = sorted({os.path.basename(module(f)) for f in fs})
+                name = "%s/{%s}" % (d, ",".join(mods))
+            for f in fs:
+                names[f] = name
+    return names
+
+
+def scan(src):
+    """{file: [included files of src/]}, unclassified files, includes that name no file."""
+    files = []
+    for root, dirs, names in os.walk(src):
+        dirs.sort()
+        for n in sorted(names):
+            if SOURCE.search(n):
+                files.append(os.path.relpath(os.path.join(root, n), src))
+    present = set(files)
+    subdirs = {f.split("/")[0] for f in files}
+    graph, unclassified, dangling = {}, [], []
+    for f in files:
+        if layer_of(f) is None:
+            unclassified.append(f)
+        with open(os.path.join(src, f), encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        deps = []
+        for inc in INCLUDE.findall(text):
+            if inc in present:
+                deps.append(inc)
+            elif os.path.normpath(os.path.join(os.path.dirname(f), inc)) in present:
+                deps.append(os.path.normpath(os.path.join(os.path.dirname(f), inc)))
+            elif inc.split("/")[0] in subdirs:
+                dangling.append("%s: includes %s, which does not exist" % (f, inc))
+        graph[f] = deps
+    return graph, unclassified, dangling
+
+
+def upward(graph):
+    out = []
+    rank = {n: i for i, n in enumerate(LAYER_NAMES)}
+    for f, deps in graph.items():
+        lf = layer_of(f)
+        for d in deps:
+            ld = layer_of(d)
+            if lf and ld and rank[ld] > rank[lf]:
+                out.append("upward: %s (%s) includes %s (%s)" % (f, lf, d, ld))
+    return out
+
+
+def sccs(nodes, edges):
+    """Tarjan's strongly connected components (iterative)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in sorted(nodes):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def module_edges(graph):
+    edges = {}
+    for f, deps in graph.items():
+        for d in deps:
+            if module(d) != module(f):
+                edges.setdefault(module(f), set()).add(module(d))
+    return edges
+
+
+def circles(graph):
+    edges = module_edges(graph)
+    nodes = {module(f) for f in graph}
+    return ["circle through core/: " + " <-> ".join(c)
+            for c in sccs(nodes, edges) if any(m.startswith("core/") for m in c)]
+
+
+def check(src):
+    graph, unclassified, dangling = scan(src)
+    problems = ["unclassified: %s (add it to LAYERS in test/tools/layers.py)" % f
+                for f in unclassified]
+    problems += dangling + upward(graph) + circles(graph)
+    for p in problems:
+        print(p)
+    print("layers: %d files, %d includes checked, %d problems"
+          % (len(graph), sum(len(d) for d in graph.values()), len(problems)))
+    return 1 if problems else 0
+
+
+BEGIN = "<!-- layers picture: generated by `test/tools/layers.py picture src`; test_layers.sh checks it -->"
+END = "<!-- end of the layers picture -->"
+
+
+def picture_text(src):
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        picture(src)
+    return buf.getvalue()
+
+
+def embedded(doc):
+    with open(doc, encoding="utf-8") as fh:
+        text = fh.read()
+    if BEGIN not in text or END not in text:
+        return text, None
+    head, rest = text.split(BEGIN, 1)
+    body, tail = rest.split(END, 1)
+    return text, (head, body.strip("\n") + "\n", tail)
+
+
+def doc_check(src, doc):
+    _, parts = embedded(doc)
+    if parts is None:
+        print("%s: no layers picture (the lines %s ... %s)" % (doc, BEGIN, END))
+        return 1
+    want = picture_text(src)
+    if parts[1] != want:
+        print("%s: the layers picture is not the tree's; regenerate it with\n"
+              "  python3 test/tools/layers.py update src docs/design.md" % doc)
+        return 1
+    return 0
+
+
+def doc_update(src, doc):
+    _, parts = embedded(doc)
+    if parts is None:
+        print("%s: no layers picture markers" % doc)
+        return 1
+    with open(doc, "w", encoding="utf-8") as fh:
+        fh.write(parts[0] + BEGIN + "\n" + picture_text(src) + END + parts[2])
+    return 0
+
+
+def picture(src):
+    graph, _, _ = scan(src)
+    rank = {n: i for i, n in enumerate(LAYER_NAMES)}
+    names = component_names(list(graph))
+    comps, arrows = {}, {}
+    for f, deps in graph.items():
+        c = names[f]
+        comps[c] = layer_of(f)
+        for d in deps:
+            if names[d] != c:
+                arrows.setdefault(c, set()).add(names[d])
+    print("```")
+    print("layer     component: the components it includes (own layer, then lower ones)")
+    for layer in reversed(LAYER_NAMES):
+        for c in sorted(x for x in comps if comps[x] == layer):
+            uses = sorted(arrows.get(c, ()), key=lambda x: (-rank[comps[x]], x))
+            line, out = "%-9s %s:" % (layer, c), []
+            for u in uses or ["-"]:
+                if len(line) + 1 + len(u) > 92:
+                    out.append(line)
+                    line = " " * 14
+                line += " " + u
+            out.append(line)
+            print("\n".join(out))
+    print("```")
+    return 0
+
+
+def objects(src, objs):
+    """Rule 1 on the symbols of compiled objects: an object of layer L must not use a symbol
+    that only an object of a higher layer defines."""
+    defined, used = {}, {}
+    for o in objs:
+        m = re.match(r"(?:.*/)?[a-z_]+_la-(.*)\.o$", o)
+        stem = m.group(1) if m else os.path.splitext(os.path.basename(o))[0]
+        d = os.path.dirname(o).replace("/.libs", "")
+        if not d.startswith("src/"):
+            continue  # objects are named relative to the build tree: src/DIR/.libs/X.o
+        rel = os.path.join(d[len("src/"):], stem + ".c")
+        if not os.path.exists(os.path.join(src, rel)):
+            continue  # an object left from a file that moved
+        out = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            sym, kind = parts[0], parts[1]
+            if kind == "U":
+                used.setdefault(rel, set()).add(sym)
+            elif kind in "TDBRVWtdbr" and kind.isupper():
+                defined.setdefault(sym, set()).add(rel)
+    rank = {n: i for i, n in enumerate(LAYER_NAMES)}
+    problems = []
+    for rel, syms in sorted(used.items()):
+        lf = layer_of(rel)
+        for s in sorted(syms):
+            owners = defined.get(s)
+            if not owners or lf is None:
+                continue
+            low = min(rank[layer_of(o)] for o in owners if layer_of(o))
+            if low > rank[lf]:
+                problems.append("upward call: %s (%s) uses %s of %s" % (
+                    rel, lf, s, ", ".join(sorted(owners))))
+    for p in problems:
+        print(p)
+    print("layers (objects): %d objects, %d problems" % (len(used), len(problems)))
+    return 1 if problems else 0
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "check":
+        return check(argv[2])
+    if len(argv) >= 3 and argv[1] == "picture":
+        return picture(argv[2])
+    if len(argv) == 4 and argv[1] == "doc":
+        return doc_check(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "update":
+        return doc_update(argv[2], argv[3])
+    if len(argv) >= 4 and argv[1] == "objects":
+        return objects(argv[2], argv[3:])
+    sys.stderr.write("usage: layers.py check|picture SRC_DIR | doc|update SRC_DIR DOC | "
+                     "objects SRC_DIR OBJS...\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
