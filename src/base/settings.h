@@ -24,7 +24,9 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
-    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk; /* CUDA adapter (cuda_features.h) */
+    bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */
+    uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk, cuda_buffer_max,
+        cuda_flush_period; /* CUDA adapter (cuda_features.h) */
     char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */
     char *tracing_min_duration; /* SCOREP_TRACING_MIN_DURATION: shortest traced call */
     bool throttling;            /* SCOREP_THROTTLING: throttle compiler regions */

@@ -70,7 +70,9 @@ int scorep_cfg_format_value(const scorep_cfg_var *var, char *buf, size_t len);
 /* A one-line note (empty when there is nothing to say) on the SCOREP_* entries of envp that
  * vars does not know: names one or two edits away from a known one ("did you mean ...?"),
  * then the Score-P variables scorep-rt ignores. Other unknown names (a metric plugin's own
- * SCOREP_METRIC_<PLUGIN>_..., wrapper variables) are not mentioned. */
+ * SCOREP_METRIC_<PLUGIN>_..., wrapper variables) are not mentioned. Call it after
+ * scorep_cfg_apply: it also names the variables of vars whose brief begins "Accepted for
+ * Score-P compatibility" (accepted, not used) when their value is not their default. */
 void scorep_cfg_unknown_note(const scorep_cfg_var *vars, size_t n, char *const *envp, char *out,
                              size_t outlen);
 

@@ -1,5 +1,6 @@
 /* config_unknown.c: the SCOREP_* variables of the environment that a table does not know:
- * Score-P's own variables that scorep-rt ignores, and likely misspellings of known ones. */
+ * Score-P's own variables that scorep-rt ignores, and likely misspellings of known ones; and
+ * the variables a table accepts without using them, when set to other than their default. */
 #include "config/config.h"
 
 #include <stdio.h>
@@ -37,7 +38,6 @@ static const char *const scorep_only[] = {"SCOREP_FORCE_CFG_FILES",
                                           "SCOREP_SHMEM_MEMORY_RECORDING",
                                           "SCOREP_OPENCL_ENABLE",
                                           "SCOREP_OPENCL_BUFFER_QUEUE",
-                                          "SCOREP_MEMORY_RECORDING",
                                           "SCOREP_TOPOLOGY_PLATFORM",
                                           "SCOREP_TOPOLOGY_PROCESS",
                                           "SCOREP_TOPOLOGY_MPI",
@@ -123,6 +123,54 @@ static int unknown_var(const scorep_cfg_var *vars, size_t n, const char *entry, 
     return strncmp(entry, "SCOREP_", 7) == 0 && !known(vars, n, entry, *len);
 }
 
+/* Variables of the table that scorep-rt accepts for Score-P's sake and does not use say so in
+ * their brief; 1 when var is one of them and holds a value other than its default. */
+static int unused_and_changed(const scorep_cfg_var *var)
+{
+    static const char mark[] = "Accepted for Score-P compatibility";
+    if (!var->brief || strncmp(var->brief, mark, sizeof mark - 1) != 0 || !var->target)
+        return 0;
+    char err[256];
+    switch (var->type) {
+    case SCOREP_CFG_BOOL: {
+        bool d;
+        return scorep_cfg_parse_bool(var->default_value, &d, err, sizeof err) == 0 &&
+               *(const bool *)var->target != d;
+    }
+    case SCOREP_CFG_NUMBER: {
+        uint64_t d;
+        return scorep_cfg_parse_number(var->default_value, &d, err, sizeof err) == 0 &&
+               *(const uint64_t *)var->target != d;
+    }
+    case SCOREP_CFG_SIZE: {
+        uint64_t d;
+        return scorep_cfg_parse_size(var->default_value, &d, err, sizeof err) == 0 &&
+               *(const uint64_t *)var->target != d;
+    }
+    default: {
+        char v[256];
+        return scorep_cfg_format_value(var, v, sizeof v) >= 0 &&
+               strcmp(v, var->default_value ? var->default_value : "") != 0;
+    }
+    }
+}
+
+/* "; SCOREP_X=V has no effect (BRIEF)" for each accepted-but-unused variable set to a value
+ * other than its default */
+static void note_unused(const scorep_cfg_var *vars, size_t n, char *out, size_t outlen)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!unused_and_changed(&vars[i]))
+            continue;
+        char v[128], line[512];
+        if (scorep_cfg_format_value(&vars[i], v, sizeof v) < 0)
+            continue;
+        int k = snprintf(line, sizeof line, "%s%s=%s has no effect (%s)", out[0] ? "; " : "",
+                         vars[i].name, v, vars[i].brief);
+        append(out, outlen, line, k > 0 ? (size_t)k : 0);
+    }
+}
+
 void scorep_cfg_unknown_note(const scorep_cfg_var *vars, size_t n, char *const *envp, char *out,
                              size_t outlen)
 {
@@ -152,4 +200,5 @@ void scorep_cfg_unknown_note(const scorep_cfg_var *vars, size_t n, char *const *
         append(out, outlen, sep, strlen(sep));
         append(out, outlen, *e, len);
     }
+    note_unused(vars, n, out, outlen);
 }

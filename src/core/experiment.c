@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -156,6 +157,15 @@ static void list_io_summaries(FILE *f, const char *dir)
     for (long i = 0; i < n; i++)
         fprintf(f, "- `io_summary.%d.tsv`: per-file I/O summary of rank %d (docs/io.md)\n",
                 ranks[i], ranks[i]);
+static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char notes[4096];
+
+void scorep_experiment_note(const char *line)
+{
+    pthread_mutex_lock(&notes_lock);
+    size_t n = strlen(notes);
+    snprintf(notes + n, sizeof notes - n, "- %s\n", line);
+    pthread_mutex_unlock(&notes_lock);
 }
 
 int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
@@ -184,5 +194,9 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
     list_io_summaries(f, dir);
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);
+    pthread_mutex_lock(&notes_lock);
+    if (notes[0])
+        fprintf(f, "\n## Notes\n%s", notes);
+    pthread_mutex_unlock(&notes_lock);
     return fclose(f) != 0 ? -1 : 0;
 }

@@ -11,5 +11,8 @@ int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen);
 int scorep_experiment_write_cfg(const char *dir);
 /* Writes MANIFEST.md describing the files written, and copies the filter file in. */
 int scorep_experiment_write_manifest(const char *dir, int profile, int trace);
+/* A line for MANIFEST.md's "Notes" (an adapter's losses, ...), before finalize writes it.
+ * Thread-safe; a note that does not fit any more is cut. */
+void scorep_experiment_note(const char *line);
 
 #endif

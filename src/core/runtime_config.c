@@ -89,26 +89,45 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "default = cg,coll,env,io,p2p,rma,topo; all = every group but xnonblock. A disabled "
       "group costs one branch per call."),
     V("MPI_MAX_COMMUNICATORS", NUMBER, &scorep_cfg.mpi_max_comms, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MAX_WINDOWS", NUMBER, &scorep_cfg.mpi_max_windows, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MAX_GROUPS", NUMBER, &scorep_cfg.mpi_max_groups, "50", NULL,
-      "Accepted for Score-P compatibility; scorep-rt has no limit", ""),
+      "Accepted for Score-P compatibility; scorep-rt has no limit",
+      "Any other value than the default is said once at start, as having no effect."),
     V("MPI_MEMORY_RECORDING", BOOL, &scorep_cfg.mpi_memory_recording, "false", NULL,
-      "Accepted for Score-P compatibility; allocation tracking is not implemented yet", ""),
+      "Record MPI_Alloc_mem and MPI_Free_mem (docs/memory.md)",
+      "Their sizes per call path, leaks, and the counter 'Process memory usage (MPI)'.\n"
+      "As in Score-P, only while the misc group is recorded (SCOREP_MPI_ENABLE_GROUPS)."),
+    V("MEMORY_RECORDING", BOOL, &scorep_cfg.memory_recording, "false", NULL,
+      "Record malloc, free, C++ new and delete and their kin (docs/memory.md)",
+      "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"
+      "preloaded by scorep-run. Sizes per call path, leaks, and the trace counter\n"
+      "'Process memory usage'."),
     /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */
     V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
       "CUDA measurement features",
       "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
       "sync: synchronisation calls flush the activity buffers; flushatexit; default/yes = "
-      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter, idle, pure_idle, "
-      "gpumemusage and references are accepted and not recorded yet. Used only when the "
+      "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter: launch "
+      "configuration as metrics; idle, pure_idle: COMPUTE IDLE / GPU IDLE regions; gpumemusage: "
+      "CUDA memory usage metric; references: correlation ids in the trace. Used only when the "
       "program runs with the CUDA adapter (scorep-cc nvcc, scorep-run)."),
     V("CUDA_BUFFER", SIZE, &scorep_cfg.cuda_buffer, "1M", NULL,
-      "Total memory for CUPTI activity records",
-      "Allocated once at start; records that find no free chunk are dropped and counted."),
+      "Memory for CUPTI activity records allocated at start",
+      "The pool grows beyond it by chunks when CUPTI asks for a buffer and none is free, up to "
+      "SCOREP_CUDA_BUFFER_MAX; its peak is reported (verbose, and MANIFEST.md when it grew)."),
     V("CUDA_BUFFER_CHUNK", SIZE, &scorep_cfg.cuda_buffer_chunk, "8k", NULL,
       "Size of one CUPTI activity buffer (chunk of SCOREP_CUDA_BUFFER)", ""),
+    V("CUDA_BUFFER_MAX", SIZE, &scorep_cfg.cuda_buffer_max, "256M", NULL,
+      "Cap of the CUPTI activity buffer pool (a scorep-rt extension)",
+      "Only past it does CUPTI drop records; then the trace gets a marker and MANIFEST.md a "
+      "line with the number dropped."),
+    V("CUDA_FLUSH_PERIOD", NUMBER, &scorep_cfg.cuda_flush_period, "100", NULL,
+      "Period in ms of CUPTI's own flushes of activity buffers (cuptiActivityFlushPeriod; "
+      "0: CUPTI's default, a scorep-rt extension)", ""),
     V("TRACING_REDUCTION", STRING, &scorep_cfg.tracing_reduction,
       "min_duration,depth,noncomm,flush", NULL,
       "Order of the trace reduction steps when SCOREP_TOTAL_MEMORY runs out",

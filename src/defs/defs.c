@@ -184,8 +184,9 @@ uint32_t scorep_defs_metric_count(void)
 /* -------------------------------------------------------------------- names */
 const char *scorep_paradigm_name(scorep_paradigm p)
 {
-    static const char *const names[] = {"measurement", "user",  "compiler", "pthread",  "mpi",
-                                        "openmp",      "shmem", "cuda",     "sampling", "io"};
+    static const char *const names[] = {"measurement", "user",  "compiler", "pthread", "mpi",
+                                        "openmp",      "shmem", "cuda",     "sampling",
+                                        "memory",      "io"};
     return names[p];
 }
 
@@ -194,6 +195,7 @@ const char *scorep_role_name(scorep_role r)
     static const char *const names[] = {
         "function", "code",        "loop",    "phase",         "dynamic",    "artificial",
         "wrapper",  "point2point", "one2all", "all2one",       "all2all",    "other collective",
-        "barrier",  "file_io",     "rma",     "thread create", "thread wait"};
+        "barrier",  "file_io",     "rma",     "thread create", "thread wait",
+        "allocate", "deallocate",  "reallocate"};
     return names[r];
 }

@@ -18,6 +18,7 @@ typedef enum {
     SCOREP_PARADIGM_SHMEM,
     SCOREP_PARADIGM_CUDA,
     SCOREP_PARADIGM_SAMPLING, /* functions found by unwinding samples (src/sampling) */
+    SCOREP_PARADIGM_MEMORY,   /* malloc, free, new, delete (src/adapters/memory) */
     SCOREP_PARADIGM_IO        /* POSIX and ISO C I/O calls (src/adapters/io) */
 } scorep_paradigm;
 
@@ -38,7 +39,10 @@ typedef enum {
     SCOREP_ROLE_FILE_IO,
     SCOREP_ROLE_RMA,
     SCOREP_ROLE_THREAD_CREATE,
-    SCOREP_ROLE_THREAD_WAIT
+    SCOREP_ROLE_THREAD_WAIT,
+    SCOREP_ROLE_ALLOCATE, /* memory adapter, as Score-P's SCOREP_REGION_ALLOCATE ... */
+    SCOREP_ROLE_DEALLOCATE,
+    SCOREP_ROLE_REALLOCATE
 } scorep_role;
 
 typedef struct {
@@ -71,7 +75,8 @@ typedef enum {
     SCOREP_MREC_USER,   /* user metric: sparse, sum and count per call path */
     SCOREP_MREC_STRICT, /* read at every enter/leave: inclusive delta per call path */
     SCOREP_MREC_SYNC,   /* like STRICT, a read may repeat the last value */
-    SCOREP_MREC_ASYNC   /* own timestamps: trace only */
+    SCOREP_MREC_ASYNC,  /* own timestamps: trace only */
+    SCOREP_MREC_MAX     /* sparse like USER, the maximum per call path (a DOUBLE metric) */
 } scorep_metric_recorder;
 typedef struct {
     const char *name, *unit;

@@ -67,7 +67,9 @@ void scorep_metrics_init(void)
 
 static bool applies(const scorep_metric_group *g, const scorep_location *l)
 {
-    return !g->master_only || l->id == 0;
+    if (g->master_only)
+        return l->id == 0;
+    return !g->others_only || l->id != 0;
 }
 
 int scorep_metrics_attach(scorep_location *l)

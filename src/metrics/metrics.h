@@ -1,5 +1,6 @@
 /* metrics.h: metric sources (rusage, PAPI, metric plugins): set-up at start, one value array
- * per location read at every enter and leave, asynchronous plugin values at the end. */
+ * per location read at every enter and leave, asynchronous plugin values at the end. The
+ * readers of a location are called in the order their groups were added. */
 #ifndef SCOREP_METRICS_H
 #define SCOREP_METRICS_H
 
@@ -36,6 +37,8 @@ typedef struct scorep_metric_group {
     uint32_t n;
     uint32_t *ids;    /* defs metric ids, n of them */
     bool master_only; /* per process: only the first location records it */
+    bool others_only; /* every location but the first (which reads these values in a
+                         group of its own, e.g. PAPI's one event set per thread) */
     /* Creates the per-thread state on the thread itself; 0 or -1 (then not recorded). */
     int (*attach)(struct scorep_metric_group *g, struct scorep_location *l, void **state);
     scorep_metric_read_fn read;   /* NULL: state is a scorep_perf_thread (metric_perf.h) */

@@ -478,9 +478,12 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                        : d->type == SCOREP_METRIC_UINT64 ? CUBE_DTYPE_UINT64
                                                          : CUBE_DTYPE_DOUBLE;
         if (d->recorder == SCOREP_MREC_USER)
-            mid[M_FIXED + i] =
-                cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
-                                   d->description ? d->description : "user metric", CUBE_EXCLUSIVE);
+            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, t, d->unit,
+                                                  d->description ? d->description : "user metric",
+                                                  CUBE_EXCLUSIVE);
+        else if (d->recorder == SCOREP_MREC_MAX) /* a maximum per call path (memory) */
+            mid[M_FIXED + i] = cube_writer_metric(w, -1, d->name, d->name, CUBE_DTYPE_MAXDOUBLE,
+                                                  d->unit, d->description, CUBE_EXCLUSIVE);
         else /* counters read at every enter/leave: inclusive sums like time */
             mid[M_FIXED + i] = profiled_dense(d)
                                    ? cube_writer_metric(w, -1, d->name, d->name, t, d->unit,

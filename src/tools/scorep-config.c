@@ -17,7 +17,7 @@ struct config {
     struct instr_options opt;
     enum action action;
     const char *name; /* for NAME: the compiler name printed */
-    bool nvcc;
+    bool nvcc, clang;
 };
 
 static void usage(FILE *out)
@@ -30,9 +30,12 @@ static void usage(FILE *out)
                  "  gcc x.o $(scorep-config --ldflags) $(scorep-config --libs) -o x\n"
                  "Commands:\n"
                  "  --cflags, --cxxflags, --fflags\n"
-                 "              compiler flags for C, C++, Fortran: the instrumentation flag\n"
-                 "              and the --cppflags (--fflags with --user: also -cpp). No -g:\n"
-                 "              add -g or -g1 for the file and line of each function\n"
+                 "              compiler flags for C, C++, Fortran: the instrumentation flags\n"
+                 "              of the compiler scorep-rt was built with (--cc, --cxx, --fc;\n"
+                 "              clang's with --clang, nvcc's with --nvcc): its plugin where\n"
+                 "              installed, else -finstrument-functions; and the --cppflags\n"
+                 "              (--fflags with --user: also -cpp). No -g: add -g or -g1 for\n"
+                 "              the file and line of each function\n"
                  "  --cppflags, --inc\n"
                  "              the include flag (and -DSCOREP_USER_ENABLE with --user)\n"
                  "  --ldflags   the library path and run path of the runtime (and of LLVM's\n"
@@ -50,6 +53,11 @@ static void usage(FILE *out)
                  "  --user|--nouser           the user API macros (default: off)\n"
                  "  --compiler|--nocompiler   compiler instrumentation (default: on)\n"
                  "  --cuda|--nocuda           the CUDA adapter (default: on with --nvcc only)\n"
+                 "  --instrument=plugin|functions\n"
+                 "                            the plugin (default where installed: the GCC\n"
+                 "                            plugin, clang's LLVM plugin) or\n"
+                 "                            -finstrument-functions, as scorep-cc\n"
+                 "  --clang                   flags for clang (C, C++: the LLVM plugin)\n"
                  "  --nvcc                    flags in nvcc's spelling (-Xcompiler, -Xlinker)\n"
                  "  --dynamic                 accepted; --static is refused (no static runtime)\n");
 }
@@ -105,6 +113,10 @@ static void parse(int argc, char **argv, struct config *c)
             exit(0);
         } else if (strcmp(a, "--nvcc") == 0) {
             c->nvcc = true;
+        } else if (strcmp(a, "--clang") == 0) {
+            c->clang = true;
+        } else if (strncmp(a, "--instrument=", 13) == 0) {
+            c->opt.instrument = a + 13;
         } else if (strcmp(a, "--static") == 0) {
             die("static linking is not possible, the runtime is a shared library only:", a);
         } else if (!command(a, c) && !instr_selection_option(a, &c->opt)) {
@@ -120,13 +132,25 @@ static void push_cppflags(const struct config *c, struct argv_buf *out)
         argv_push(out, "-DSCOREP_USER_ENABLE"); /* nvcc takes -D itself */
 }
 
+/* The compiler whose flags --cflags, --cxxflags and --fflags print. */
+static const char *flags_compiler(const struct config *c)
+{
+    if (c->nvcc)
+        return "nvcc";
+    if (c->action == FFLAGS)
+        return SCOREP_CONFIG_FC;
+    if (c->clang)
+        return c->action == CXXFLAGS ? "clang++" : "clang";
+    return c->action == CXXFLAGS ? SCOREP_CONFIG_CXX : SCOREP_CONFIG_CC;
+}
+
 static void push_cflags(const struct config *c, struct argv_buf *out)
 {
-    char c_driver[PATH_MAX];
-    const struct compiler_kind *kind =
-        compiler_find(c->nvcc ? "nvcc" : "gcc", c_driver, sizeof c_driver);
-    if (!c->opt.nocompiler)
-        argv_push_list(out, kind->instrument);
+    struct job job = {.opt = c->opt, .compiler = flags_compiler(c)};
+    job.kind = compiler_find(job.compiler, job.c_driver, sizeof job.c_driver);
+    if (job.kind == NULL) /* a compiler the instrumenter does not know: gcc's flags */
+        job.kind = compiler_find(job.compiler = "gcc", job.c_driver, sizeof job.c_driver);
+    instr_push_instrumentation(&job, out);
     push_cppflags(c, out);
     if (c->action == FFLAGS && c->opt.user)
         argv_push(out, "-cpp");
@@ -150,7 +174,8 @@ static void build(const struct config *c, struct argv_buf *out)
         break;
     case LIBS:
         instr_push_io_libs(out, c->opt.io, c->nvcc);
-        instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc);
+        instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
+                        !c->nvcc && c->opt.memory);
         break;
     default:
         break;

@@ -20,6 +20,15 @@ static int usage(FILE *out, int rc)
     return rc;
 }
 
+/* the default order of the trace reduction steps, from the configuration table */
+static const char *reduction_default(void)
+{
+    for (size_t i = 0; i < scorep_cfg_n_vars; i++)
+        if (strcmp(scorep_cfg_vars[i].name, "SCOREP_TRACING_REDUCTION") == 0)
+            return scorep_cfg_vars[i].default_value;
+    return "?";
+}
+
 static int build_info(void)
 {
     printf("scorep-rt %s\n", PACKAGE_VERSION);
@@ -48,11 +57,19 @@ static int build_info(void)
 #else
     printf("  shmem       no (configure found no oshcc/oshrun)\n");
 #endif
-    printf("  cuda        no (not built yet)\n");
+#ifdef HAVE_CUDA
+    printf("  cuda        yes (libscorep-rt-cuda: CUPTI callbacks and activities, scorep-cc nvcc "
+           "and scorep-run; SCOREP_CUDA_ENABLE, docs/cuda.md)\n");
+    printf("  nvtx        yes (libscorep-rt-nvtx: NVTX ranges and marks as user regions through "
+           "NVTX_INJECTION64_PATH)\n");
+#else
+    printf("  cuda        no (configure found no cupti.h and lib64/libcupti.so; --with-cuda=DIR)\n");
+    printf("  nvtx        no (built with the CUDA adapter)\n");
+#endif
     printf("metrics:\n");
     printf("  rusage      yes (SCOREP_METRIC_RUSAGE)\n");
-    printf("  papi        yes (SCOREP_METRIC_PAPI; events PAPI cannot count are reported and "
-           "left out)\n");
+    printf("  papi        yes (SCOREP_METRIC_PAPI, _PER_PROCESS: one event set per thread and "
+           "component; events PAPI cannot count are reported and left out)\n");
     printf("  perf        yes (SCOREP_METRIC_PERF, perf_event_open; also PAPI's perf:: "
            "software events where PAPI's perf_event component is disabled)\n");
     printf("  plugins     yes (SCOREP_METRIC_PLUGINS, Score-P plugin interface version 1; "
@@ -66,12 +83,17 @@ static int build_info(void)
     printf("differences from Score-P:\n");
     printf("  - unrecognised words in boolean variables are an error, not false\n");
     printf("  - SCOREP_NODE_NAME names this process's node in the system tree\n");
-    printf("  - no limits on MPI communicators, groups, windows (SCOREP_MPI_MAX_* ignored)\n");
+    printf("  - no limits on MPI communicators, groups, windows (SCOREP_MPI_MAX_COMMUNICATORS, "
+           "_GROUPS, _WINDOWS: a value other than the default is reported as having no "
+           "effect)\n");
     printf("  - OTF2 attributes mpi_message_id, mpi_probe_*, mpi_message_handle "
            "(docs/mpi.md)\n");
+    const char *steps = reduction_default();
     printf("  - when SCOREP_TOTAL_MEMORY is used up, the thread's trace is reduced in the order "
-           "of SCOREP_TRACING_REDUCTION (no flush), and stops only when nothing is left to "
-           "reduce; the profile is never reduced\n");
+           "of SCOREP_TRACING_REDUCTION (default %s)%s; the profile is never reduced\n",
+           steps,
+           strstr(steps, "flush") ? ", flush writing the buffer to disk as Score-P does"
+                                  : ", and recording stops when nothing is left to reduce");
     printf("  - throttling (SCOREP_THROTTLING, on by default for compiler-instrumented "
            "functions, off for user and library regions): after SCOREP_THROTTLING_CALLS visits "
            "of a call path with a mean below SCOREP_THROTTLING_MEAN the function is only "

@@ -16,6 +16,9 @@
  *   X events: cat "region", args.loc = the location index (also on task lanes), and on
  *        task lanes args.task = "CREATOR.GENERATION"
  *   s/f flow events: cat "mpi", name "message", id = the message's index; f has bp "e"
+ *   s/f flow events: cat "cuda", name "launch", id = 2^40 + CUPTI's correlation id, from the
+ *        launch on a CPU thread (s) to its kernel on a GPU stream (f, bp "e"), when the
+ *        trace has the parameter "CUDA correlation id" (SCOREP_CUDA_ENABLE references)
  *   C events: cat "metric", name "METRIC" or "METRIC [LOCATION NAME]" for locations other
  *        than a process's first CPU thread, args.value = the value as recorded
  *   X events of cat "callpath" (with SCOREP_ENABLE_UNWINDING): the calling-context path
@@ -437,6 +440,22 @@ static void write_flow(out *o, const loc_pass *lp, size_t i, int end)
             e->tag);
 }
 
+/* CUDA references: the launch (a CPU thread) starts the arrow, the kernel (a GPU stream)
+ * ends it */
+static void write_cuda_flow(out *o, const loc_pass *lp, size_t i)
+{
+    const tm_location *l = &lp->t->locations[lp->li];
+    const tm_event *e = &l->events[i];
+    int end = l->kind == TM_LOC_GPU;
+    FILE *fp = next(o);
+    fprintf(fp,
+            "{\"ph\":\"%s\",\"cat\":\"cuda\",\"name\":\"launch\",\"id\":%" PRIu64
+            ",\"pid\":%u,\"tid\":%u,\"ts\":",
+            end ? "f" : "s", ((uint64_t)1 << 40) + e->u, lp->p->pid, tid_of(lp, i));
+    put_us(fp, tm_ns(lp->t, e->time));
+    fprintf(fp, "%s,\"args\":{\"correlation\":%" PRIu64 "}}", end ? ",\"bp\":\"e\"" : "", e->u);
+}
+
 static void write_metric(out *o, loc_pass *lp, size_t i)
 {
     const tm_trace *t = lp->t;
@@ -578,6 +597,9 @@ static int write_events(out *o, loc_pass *lp)
             break;
         case TM_EV_METRIC:
             write_metric(o, lp, i);
+            break;
+        case TM_EV_CUDA_REF:
+            write_cuda_flow(o, lp, i);
             break;
         case TM_EV_SAMPLE:
             write_sample(o, lp, i);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -30,6 +31,9 @@ static int usage(FILE *out, int rc)
             "  --io=LIST     record I/O calls: posix (POSIX and ISO C I/O, as in Score-P),\n"
             "                isoc (ISO C only), mpiio (MPI-IO: always with the MPI adapter),\n"
             "                none; comma-separated (docs/io.md)\n"
+            "  --memory      preload the memory adapter (malloc, free, new, delete; default:\n"
+            "                when SCOREP_MEMORY_RECORDING is true)\n"
+            "  --no-memory   do not preload the memory adapter\n"
             "  --verbose     print what is preloaded\n"
             "  --version     print the version\n"
             "  --help        this text\n"
@@ -57,6 +61,14 @@ static int loads_library(const char *prog, const char *const *names)
             found |= strstr(line, *n) != NULL;
     pclose(p);
     return found;
+}
+
+/* Score-P's true values of a boolean variable */
+static int env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && (strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+                 strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0);
 }
 
 static int uses_mpi(const char *prog)
@@ -142,7 +154,7 @@ static int parse_io(const char *list)
 
 int main(int argc, char **argv)
 {
-    int mpi = -1, cuda = -1, shmem = -1, verbose = 0, io = 0, i = 1;
+    int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, io = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -166,6 +178,10 @@ int main(int argc, char **argv)
                         argv[i]);
                 return 1;
             }
+        } else if (strcmp(argv[i], "--memory") == 0) {
+            memory = 1;
+        } else if (strcmp(argv[i], "--no-memory") == 0) {
+            memory = 0;
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -208,6 +224,18 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (memory < 0)
+        memory = env_true("SCOREP_MEMORY_RECORDING");
+    if (memory) { /* after the runtime, which it needs; before libc, as every preload */
+        size_t len = strlen(rt);
+        snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-memory.so", libdir);
+        if (access(rt + len + 1, R_OK) != 0) {
+            fprintf(stderr, "scorep-run: the memory adapter '%s' is missing; check the "
+                            "installation\n",
+                    rt + len + 1);
+            return 1;
+        }
+    }
     for (int k = 0; k < 2; k++) { /* the I/O wrappers, after the runtime they need */
         static const char *const libs[] = {"libscorep-rt-io-posix.so", "libscorep-rt-io-isoc.so"};
         size_t len = strlen(rt);
@@ -233,6 +261,12 @@ int main(int argc, char **argv)
     }
 #endif
     setenv("LD_PRELOAD", preload, 1);
+    /* NVTX ranges (any program annotated with NVTX, with or without a GPU): NVTX loads the
+     * library named here at the program's first NVTX call; a path the user set wins */
+    char nvtx[4096];
+    snprintf(nvtx, sizeof nvtx, "%s/libscorep-rt-nvtx.so", libdir);
+    if (!getenv("NVTX_INJECTION64_PATH") && access(nvtx, R_OK) == 0)
+        setenv("NVTX_INJECTION64_PATH", nvtx, 1);
     if (verbose)
         fprintf(stderr, "scorep-run: LD_PRELOAD=%s %s\n", preload, prog);
     execvp(argv[i], argv + i);

@@ -66,6 +66,8 @@ typedef struct {
     size_t cap_groups, cap_lgs, cap_locs, cap_loc_group;
     uint32_t attr_msgid;
     int have_msgid;
+    uint32_t param_cuda_ref; /* the parameter "CUDA correlation id" */
+    int have_cuda_ref;
     int locations_group[N_PARADIGMS]; /* group of type COMM_LOCATIONS per paradigm, -1: none */
     pending *msgs;
     size_t n_msgs, cap_msgs;
@@ -324,6 +326,18 @@ static OTF2_CallbackCode def_attr(void *u, OTF2_AttributeRef self, OTF2_StringRe
     if (s && strcmp(s, "mpi_message_id") == 0) {
         c->ld->attr_msgid = self;
         c->ld->have_msgid = 1;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_param(void *u, OTF2_ParameterRef self, OTF2_StringRef name,
+                                   OTF2_ParameterType type)
+{
+    ctx *c = u;
+    const char *s = tm_string(c->t, name);
+    if (s && type == OTF2_PARAMETER_TYPE_UINT64 && strcmp(s, "CUDA correlation id") == 0) {
+        c->ld->param_cuda_ref = self;
+        c->ld->have_cuda_ref = 1;
     }
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -611,6 +625,18 @@ static OTF2_CallbackCode ev_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode ev_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+                                       OTF2_AttributeList *a, OTF2_ParameterRef p, uint64_t v)
+{
+    (void)a;
+    ctx *c = u;
+    if (!c->ld->have_cuda_ref || p != c->ld->param_cuda_ref)
+        return OTF2_CALLBACK_SUCCESS;
+    APPEND(e, c, l, t, TM_EV_CUDA_REF);
+    e->u = v;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
                                      OTF2_AttributeList *a, OTF2_CallingContextRef cc,
                                      uint32_t dist)
@@ -871,6 +897,7 @@ static void set_def_callbacks(OTF2_GlobalDefReaderCallbacks *d)
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(d, def_inter);
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(d, def_win);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(d, def_attr);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(d, def_param);
 }
 
 static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
@@ -903,6 +930,7 @@ static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
     OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(e, ev_rma_put);
     OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(e, ev_rma_get);
     OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(e, ev_rma_atomic);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(e, ev_param_uint);
 }
 
 static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)

@@ -65,6 +65,8 @@ typedef enum {
     TM_EV_RMA_GET,    /* as RMA_PUT */
     TM_EV_RMA_ATOMIC, /* as RMA_PUT, tag: OTF2_RmaAtomicType, u: bytes sent, y: bytes
                        * received (fetched) */
+    TM_EV_CUDA_REF,   /* the parameter "CUDA correlation id" (SCOREP_CUDA_ENABLE references):
+                       * u: the id; on a CPU thread the launch, on a GPU stream its kernel */
     TM_EV_KINDS
 } tm_event_kind;
 

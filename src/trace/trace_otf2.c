@@ -498,13 +498,18 @@ typedef struct {
 
 static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
 {
-    static const OTF2_Paradigm map[] = {
-        OTF2_PARADIGM_MEASUREMENT_SYSTEM, OTF2_PARADIGM_USER, OTF2_PARADIGM_COMPILER,
-        OTF2_PARADIGM_PTHREAD, OTF2_PARADIGM_MPI, OTF2_PARADIGM_OPENMP, OTF2_PARADIGM_SHMEM,
-        OTF2_PARADIGM_CUDA, OTF2_PARADIGM_SAMPLING,
-        /* OTF2 has no region paradigm for I/O: the I/O
-         * paradigm is the IoParadigm of the handles */
-        OTF2_PARADIGM_NONE};
+    static const OTF2_Paradigm map[] = {OTF2_PARADIGM_MEASUREMENT_SYSTEM,
+                                        OTF2_PARADIGM_USER,
+                                        OTF2_PARADIGM_COMPILER,
+                                        OTF2_PARADIGM_PTHREAD,
+                                        OTF2_PARADIGM_MPI,
+                                        OTF2_PARADIGM_OPENMP,
+                                        OTF2_PARADIGM_SHMEM,
+                                        OTF2_PARADIGM_CUDA,
+                                        OTF2_PARADIGM_SAMPLING,
+                                        OTF2_PARADIGM_NONE,  /* memory: OTF2 has none */
+                                        /* I/O: neither; the I/O paradigm is the handles' */
+                                        OTF2_PARADIGM_NONE};
     return map[p];
 }
 
@@ -519,7 +524,8 @@ static OTF2_RegionRole otf2_role(scorep_role r)
         OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_REGION_ROLE_COLL_OTHER,
         OTF2_REGION_ROLE_BARRIER,      OTF2_REGION_ROLE_FILE_IO,
         OTF2_REGION_ROLE_RMA,          OTF2_REGION_ROLE_THREAD_CREATE,
-        OTF2_REGION_ROLE_THREAD_WAIT};
+        OTF2_REGION_ROLE_THREAD_WAIT,  OTF2_REGION_ROLE_ALLOCATE,
+        OTF2_REGION_ROLE_DEALLOCATE,   OTF2_REGION_ROLE_REALLOCATE};
     return map[r];
 }
 

@@ -57,6 +57,17 @@ static size_t kernel(uint8_t *buf, size_t at, const char *name, uint32_t stream,
     k.streamId = stream;
     k.correlationId = corr;
     k.name = name;
+    /* the launch configuration (kernel_counter): 8 blocks of 128 threads, 1536 bytes of
+     * shared memory, 32 registers */
+    k.gridX = 4;
+    k.gridY = 2;
+    k.gridZ = 1;
+    k.blockX = 64;
+    k.blockY = 2;
+    k.blockZ = 1;
+    k.staticSharedMemory = 1024;
+    k.dynamicSharedMemory = 512;
+    k.registersPerThread = 32;
     return put(buf, at, &k, sizeof k);
 }
 
@@ -92,45 +103,104 @@ static size_t set(uint8_t *buf, size_t at, uint64_t bytes, uint32_t stream, uint
 }
 
 /* The callback API's path: what CUPTI passes for runtime and driver API calls. */
-static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name)
+static void api_call_with(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name,
+                          const void *params, uint32_t correlation)
 {
     CUpti_CallbackData cb;
+    int ok = 0; /* cudaSuccess */
     memset(&cb, 0, sizeof cb);
     cb.functionName = name;
+    cb.functionParams = params;
+    cb.functionReturnValue = &ok;
+    cb.correlationId = correlation;
     cb.callbackSite = CUPTI_API_ENTER;
     scorep_cuda_api_callback(NULL, domain, id, &cb);
     cb.callbackSite = CUPTI_API_EXIT;
     scorep_cuda_api_callback(NULL, domain, id, &cb);
 }
 
-static void api_calls(void)
+static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char *name)
 {
-    for (int i = 0; i < 2; i++)
-        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
-                 "cudaMalloc");
+    api_call_with(domain, id, name, NULL, 0);
+}
+
+/* gpumemusage: cudaMalloc of 1000 and 3000 bytes (at device addresses 0x10000 and 0x20000),
+ * and with "features", cudaFree of the first; references: the launches have correlation ids
+ * 12, 13, 14, as the kernels of the buffer below. */
+static void api_calls(int features)
+{
+    void *ptrs[2] = {(void *)0x10000, (void *)0x20000};
+    for (int i = 0; i < 2; i++) {
+        cudaMalloc_v3020_params p = {&ptrs[i], i == 0 ? 1000 : 3000};
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+                      "cudaMalloc", &p, 0);
+    }
     for (int i = 0; i < 3; i++)
-        api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-                 "cudaLaunchKernel");
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                      "cudaLaunchKernel", NULL, 12 + (uint32_t)i);
+    if (features) {
+        cudaFree_v3020_params f = {ptrs[0]};
+        api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+                      "cudaFree", &f, 0);
+    }
     /* a synchronisation: flushes only when the activity API is on (not without a GPU) */
     api_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
              "cuCtxSynchronize");
 }
 
-/* The bounded pool (run with SCOREP_CUDA_BUFFER=64k, SCOREP_CUDA_BUFFER_CHUNK=8k): eight
- * chunks, a ninth request gets none, a completed chunk can be had again. */
+/* The pool (run with SCOREP_CUDA_BUFFER=64k, SCOREP_CUDA_BUFFER_CHUNK=8k,
+ * SCOREP_CUDA_BUFFER_MAX=96k): eight chunks at start, four more grown on demand, the
+ * thirteenth request refused (the only case where CUPTI drops records); completed chunks
+ * go through the queue and come back. */
 static void check_pool(void)
 {
-    uint8_t *got[9];
-    size_t size[9], max;
+    uint8_t *got[13];
+    size_t size[13], max;
+    scorep_cuda_pool_info p;
     expect_u64("pool init", (uint64_t)scorep_cuda_pool_init(), 0);
-    for (int i = 0; i < 9; i++)
+    scorep_cuda_pool_stats(&p);
+    expect_u64("chunks at start", p.chunks, 8);
+    for (int i = 0; i < 13; i++)
         scorep_cuda_buffer_requested(&got[i], &size[i], &max);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 12; i++)
         expect_u64("chunk size", got[i] ? size[i] : 0, 8192);
-    expect_u64("ninth request refused", got[8] == NULL && size[8] == 0, 1);
-    scorep_cuda_buffer_completed(NULL, 0, got[3], 8192, 0);
-    scorep_cuda_buffer_requested(&got[8], &size[8], &max);
-    expect_u64("completed chunk reused", got[8] == got[3] && size[8] == 8192, 1);
+    expect_u64("thirteenth request refused (past the cap)", got[12] == NULL && size[12] == 0, 1);
+    scorep_cuda_pool_stats(&p);
+    expect_u64("chunks after growing", p.chunks, 12);
+    expect_u64("peak in use", p.peak_used, 12);
+    expect_u64("requests refused", p.refused, 1);
+    for (int i = 0; i < 12; i++)
+        scorep_cuda_buffer_completed(NULL, 0, got[i], 8192, 0);
+    expect_u64("queued buffers drained", scorep_cuda_drain(), 12);
+    scorep_cuda_pool_stats(&p);
+    expect_u64("all chunks free again", p.free_chunks, 12);
+    scorep_cuda_buffer_requested(&got[0], &size[0], &max);
+    expect_u64("a completed chunk handed out again", got[0] != NULL && size[0] == 8192, 1);
+    scorep_cuda_buffer_completed(NULL, 0, got[0], 8192, 0);
+    scorep_cuda_drain();
+}
+
+/* n kernel records (names k0, k1, k2 in turn, 1 us each, 1 us apart, on stream 9) through
+ * the pool and the consumer thread, as CUPTI delivers them: buffers filled and completed
+ * faster than they are processed, so the pool grows instead of refusing. */
+static void many_kernels(uint64_t n)
+{
+    static const char *names[] = {"_Z2k0v", "_Z2k1Pf", "_Z2k2i"};
+    expect_u64("consumer thread", (uint64_t)scorep_cuda_consumer_start(), 0);
+    uint64_t gpu = 2000000;
+    for (uint64_t done = 0; done < n;) {
+        uint8_t *buf;
+        size_t size, max, at = 0;
+        scorep_cuda_buffer_requested(&buf, &size, &max);
+        if (!buf) {
+            printf("FAIL buffer refused after %llu records\n", (unsigned long long)done);
+            failures++;
+            return;
+        }
+        for (; done < n && at + sizeof(CUpti_ActivityKernel10) <= size; done++, gpu += 2000)
+            at = kernel(buf, at, names[done % 3], 9, gpu, gpu + 1000, (uint32_t)done);
+        scorep_cuda_buffer_completed(NULL, 0, buf, size, at);
+    }
 }
 
 int main(int argc, char **argv)
@@ -142,33 +212,63 @@ int main(int argc, char **argv)
     (void)argv;
 #endif
     check_clock();
-    api_calls();
+    api_calls(argc > 1 && strcmp(argv[1], "features") == 0);
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
     scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);
-    uint8_t *buf = aligned_alloc(8, 8192);
+    scorep_cuda_clock_from_cupti = 0; /* keep this clock: completions take no sync point */
+    int many_mode = argc > 2 && strcmp(argv[1], "many") == 0;
+    if (scorep_cuda_pool_init() != 0)
+        return 1;
+    if (!many_mode)
+        check_pool(); /* with SCOREP_CUDA_BUFFER_MAX=96k */
+    /* the records as CUPTI delivers them: in a buffer of the pool, completed, processed */
+    uint8_t *buf;
+    size_t size, max, n = 0;
+    scorep_cuda_buffer_requested(&buf, &size, &max);
     if (!buf)
         return 1;
-    memset(buf, 0, 8192);
-    size_t n = 0;
     const char *vec = "_Z6vecAddPKfS0_Pfi";
+    char vec2[32]; /* the same name at another address: the same region, demangled once */
+    strcpy(vec2, vec);
     n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, 4096, 7, 100000, 105000, 11);
     n = kernel(buf, n, vec, 7, 110000, 160000, 12);
     n = set(buf, n, 1024, 8, 115000, 116000);
     n = kernel(buf, n, "scale", 8, 120000, 130000, 13);
-    n = kernel(buf, n, vec, 7, 200000, 250000, 14);
+    n = kernel(buf, n, vec2, 7, 200000, 250000, 14);
     n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 4096, 7, 300000, 310000, 15);
     n = copy(buf, n, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, 512, 8, 320000, 321000, 16);
-    int events = scorep_cuda_process_buffer(buf, n);
+    scorep_cuda_buffer_completed(NULL, 0, buf, size, n);
+    expect_u64("buffers processed", scorep_cuda_drain(), 1);
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
     /* argv[1]: how many records the SCOREP_CUDA_ENABLE of the run records (all 7 by default) */
-    uint64_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 7;
-    expect_u64("records turned into events", (uint64_t)events, want);
+    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 && strcmp(argv[1], "features") != 0
+                        ? strtoull(argv[1], NULL, 10)
+                        : 7;
+    expect_u64("records turned into events", p.records, want);
+    expect_u64("kernel names demangled", scorep_cuda_kernel_names_demangled(), want >= 3 ? 2 : 0);
     expect_u64("GPU locations", scorep_cuda_stream_count(), 2);
     expect_u64("same stream, same location",
                scorep_cuda_stream_location(0, 1, 7, 0) == scorep_cuda_stream_location(0, 1, 7, 0),
                1);
-    free(buf);
-    check_pool(); /* last: a completed buffer takes a new clock synchronisation point */
+    if (many_mode) {
+        uint64_t many = strtoull(argv[2], NULL, 10);
+        many_kernels(many);
+        scorep_cuda_consumer_stop(); /* what finalize does: join, drain, stop */
+        scorep_cuda_pool_stats(&p);
+        expect_u64("records after the stream", p.records, 7 + many);
+        expect_u64("nothing refused", p.refused, 0);
+        printf("pool peak %llu chunks of %llu bytes\n", (unsigned long long)p.peak_used,
+               (unsigned long long)p.chunk_size);
+        /* a buffer completed after finalize's drain: counted, not recorded */
+        scorep_cuda_buffer_requested(&buf, &size, &max);
+        n = kernel(buf, 0, vec, 7, 9000000, 9001000, 99);
+        n = kernel(buf, n, vec, 7, 9002000, 9003000, 100);
+        scorep_cuda_buffer_completed(NULL, 0, buf, size, n);
+        scorep_cuda_pool_stats(&p);
+        expect_u64("late records counted", p.late_records, 2);
+    }
 #ifdef WITH_MPI
     MPI_Finalize();
 #endif

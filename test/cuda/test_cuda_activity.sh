@@ -11,23 +11,32 @@ if [ ! -x "$top_builddir/test/cuda/cuda_synthetic" ]; then
     exit 77
 fi
 # clock_gettime: ticks are ns, so profile times in seconds are exact
-# a pool of 8 chunks (cuda_synthetic.c checks it)
+# a pool of 8 chunks growing to 12 (cuda_synthetic.c checks it)
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
-    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "exit status (clock conversion and buffer pool checks: $(cat syn.out))"
 expect_eq "$(cat syn.out)" "synthetic records processed" "program output"
 if [ ! -e /dev/nvidia0 ]; then
-    # no driver: exactly one warning, and the measurement goes on
-    expect_eq "$(wc -l <syn.err | tr -d ' ')" 1 "one line on stderr"
+    # no driver: the one warning, and the measurement goes on; the thirteenth buffer
+    # request of the pool check was refused: said at exit and in MANIFEST.md
+    expect_eq "$(wc -l <syn.err | tr -d ' ')" 2 "two lines on stderr"
     expect_grep 'CUDA: cuptiSubscribe failed \(CUPTI_ERROR_UNKNOWN, 999\)' syn.err "the warning"
 fi
+LOSS='CUDA: activity records lost: 0 dropped by CUPTI (1 buffer requests refused at the cap SCOREP_CUDA_BUFFER_MAX=98304 bytes; pool peak 12 chunks of 8192 bytes), 0 completed after finalize (0 buffers), 0 buffers not recorded for lack of memory; the profile and trace miss them'
+expect_eq "$(grep -cF "warning: $LOSS" syn.err)" 1 "the refused request: a warning at exit"
+expect_eq "$(grep -cxF -- "- $LOSS" exp/MANIFEST.md)" 1 "the refused request: a line in MANIFEST.md"
+# ... and a marker in the profile and the trace: a visit of CUDA ACTIVITY RECORDS LOST with
+# the number of records CUPTI reported dropped (none here: no CUPTI delivered records)
+expect_eq "$(profile_values exp "CUDA ACTIVITY RECORDS LOST" visits)" "0 1" "loss marker in the profile"
+expect_eq "$(trace_events exp | awk '$1 == "METRIC" && $2 == 0' | sed 's/.*UINT64; //; s/)$//')" 0 \
+    "loss marker in the trace: records lost"
 
 # --- trace: locations ---
 trace_defs exp >defs.txt
 expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
-expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 14,' defs.txt \
-    "master: program begin/end and 6 API calls"
+expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 17,' defs.txt \
+    "master: program begin/end, 6 API calls and the loss marker (enter, metric, leave)"
 expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
     defs.txt "stream 7"
 expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
@@ -94,16 +103,93 @@ expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
 expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "SCOREP_CUDA_ENABLE=no: exit status"
-expect_eq "$(cat off.err)" "" "SCOREP_CUDA_ENABLE=no: no warning"
-# entries accepted but not recorded yet are named once; without memcpy only the 3 kernel
-# records become events
-run_app todo env SCOREP_CUDA_ENABLE=kernel,idle,gpumemusage SCOREP_CUDA_BUFFER=64k \
-    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_todo \
+expect_eq "$(grep -v 'activity records lost' off.err)" "" "SCOREP_CUDA_ENABLE=no: no other warning"
+# without memcpy only the 3 kernel records become events
+run_app konly env SCOREP_CUDA_ENABLE=kernel SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_konly \
     "$top_builddir/test/cuda/cuda_synthetic" 3
-expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat todo.out))"
-expect_eq "$(profile_paths exp_todo | grep -c memcpy)" 0 "kernel only: no memcpy regions"
-expect_eq "$(grep -c 'CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored): idle gpumemusage$' todo.err)" \
-    1 "unsupported entries: one warning naming them"
+expect_eq "$status" 0 "kernel only: exit status (3 records recorded: $(cat konly.out))"
+expect_eq "$(profile_paths exp_konly | grep -c memcpy)" 0 "kernel only: no memcpy regions"
+expect_eq "$(grep -c 'not recorded yet' konly.err)" 0 "no entry is accepted without being recorded"
+
+# --- idle and pure_idle over the 7 records above (host ticks = ns): compute idle from the
+# end of the first kernel (1300000) to the start of the third (1380000); GPU idle (copies
+# and memsets busy too) 1190000-1200000, 1300000-1380000, 1480000-1580000, 1600000-1620000 ---
+run_app idle env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_ENABLE=kernel,memcpy,idle,pure_idle SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_idle \
+    "$top_builddir/test/cuda/cuda_synthetic"
+expect_eq "$status" 0 "idle: exit status ($(cat idle.out))"
+expect_eq "$(profile_dump exp_idle --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
+    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:idle] 0;Process CUDA[0:1:8] 0;Process CUDA[0:1:compute idle] 0;" \
+    "idle: a location of its own for each kind (created at its first interval: GPU idle with the first kernel)"
+expect_eq "$(profile_values exp_idle "COMPUTE IDLE" visits) $(profile_values exp_idle "COMPUTE IDLE" time)" \
+    "4 1 4 8e-05" "idle: COMPUTE IDLE"
+expect_eq "$(profile_values exp_idle "GPU IDLE" visits) $(profile_values exp_idle "GPU IDLE" time)" \
+    "2 4 2 0.00021" "pure_idle: GPU IDLE"
+expect_eq "$(trace_events exp_idle | awk '$1 == "ENTER" && $2 == 2 { print $3 }' | tr '\n' ' ')" \
+    "1190000 1300000 1480000 1600000 " "pure_idle: the intervals' starts in the trace"
+expect_grep '^REGION .*Name: "COMPUTE IDLE" .*Role: ARTIFICIAL, Paradigm: CUDA,' \
+    "$(trace_defs exp_idle >idle_defs.txt && echo idle_defs.txt)" "idle: role artificial, paradigm CUDA"
+expect_eq "$(trace_check_order exp_idle) $(trace_check_nesting exp_idle)" "0 0" "idle: order and nesting"
+
+# --- kernel_counter, gpumemusage, references (cuda_synthetic.c "features": every kernel 8
+# blocks of 128 threads, 1536 bytes shared memory, 32 registers; cudaMalloc 1000 and 3000
+# bytes, cudaFree of the first; launches and kernels with correlation ids 12, 13, 14) ---
+run_app feat env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_ENABLE=runtime,driver,kernel,memcpy,kernel_counter,gpumemusage,references \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_feat "$top_builddir/test/cuda/cuda_synthetic" features
+expect_eq "$status" 0 "features: exit status ($(cat feat.out))"
+for m in "CUDA grid size:1 16" "CUDA block size:1 256" "CUDA shared memory:1 3072" \
+    "CUDA registers per thread:1 64"; do
+    expect_eq "$(profile_values exp_feat "$K" "${m%%:*}")" "${m#*:}" \
+        "kernel_counter: ${m%%:*} of vecAdd's two calls (sum)"
+done
+expect_eq "$(profile_values exp_feat scale "CUDA grid size")" "2 8" "kernel_counter: scale"
+expect_eq "$(profile_values exp_feat cudaMalloc "CUDA memory usage")" "0 5000" \
+    "gpumemusage: usage after each cudaMalloc (1000 + 4000)"
+expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 3000" \
+    "gpumemusage: usage after cudaFree"
+trace_events exp_feat >feat_events.txt
+expect_eq "$(awk '$1 == "METRIC" && $2 == 0 && /CUDA memory usage/' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
+    "1000 4000 3000 " "gpumemusage: the usage in the trace, in order"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); print $0 }' feat_events.txt | sort -n | tr '\n' ' ')" \
+    "12 12 13 13 14 14 " "references: each correlation id on the launch and on its kernel"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l | tr -d ' ')" 3 \
+    "references: the three launches on the host"
+expect_eq "$(awk '$1 == "METRIC" && $2 != 0' feat_events.txt | wc -l | tr -d ' ')" 12 \
+    "kernel_counter: four metrics per kernel in the trace"
+expect_eq "$(trace_check_order exp_feat)" 0 "features: timestamps increase per location"
+# the Chrome/Perfetto export: one flow arrow per launch, from the master thread (tid 0) to
+# the kernel's stream (stream 7: tid 1, stream 8: tid 2)
+"$top_builddir/scorep-otf2-to-chrome" -o feat.json exp_feat || fail "scorep-otf2-to-chrome"
+expect_eq "$(python3 -c '
+import json, sys
+ev = json.load(open("feat.json"))
+ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+for e in sorted((e for e in ev if e.get("cat") == "cuda"), key=lambda e: (e["id"], e["ph"] == "f")):
+    print(e["ph"], e["id"] - (1 << 40), e["tid"], e.get("bp", "-"), end=";")
+')" "s 12 0 -;f 12 1 e;s 13 0 -;f 13 2 e;s 14 0 -;f 14 1 e;" "references: flow arrows launch -> kernel in the Chrome export"
+
+# --- nothing lost: 100000 kernel records through the pool and the consumer thread, filled
+# faster than processed (the pool grows; with a cap of 12 chunks it would refuse) ---
+run_app many env SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_many "$top_builddir/test/cuda/cuda_synthetic" many 100000
+expect_eq "$status" 0 "many: exit status ($(cat many.out))"
+expect_eq "$(tail -n 1 many.out)" "synthetic records processed" "many: program output"
+# 100000 records: k0 33334, k1 33333, k2 33333 visits on stream 9 (location 3)
+expect_eq "$(profile_values exp_many "k0()" visits)" "3 33334" "many: k0 visits"
+expect_eq "$(profile_values exp_many "k1(float*)" visits)" "3 33333" "many: k1 visits"
+expect_eq "$(profile_values exp_many "k2(int)" visits)" "3 33333" "many: k2 visits"
+# the two records completed after the consumer stopped: counted and reported, not recorded
+expect_grep '0 dropped by CUPTI .*, 2 completed after finalize \(1 buffers\)' exp_many/MANIFEST.md \
+    "many: late records in MANIFEST.md"
+expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*, int)" visits)" \
+    "1 2" "many: the late records are not in the profile"
+expect_eq "$(profile_values exp_many "CUDA ACTIVITY RECORDS LOST" "CUDA records lost")" "0 2" \
+    "many: the loss marker counts the two late records"
 done_ok

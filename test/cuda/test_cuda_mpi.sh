@@ -23,7 +23,8 @@ scorep_cc --nocompiler mpicc -O2 -DWITH_MPI -I"$top_srcdir/src" -I"$top_builddir
     -I"$cuda_dir/include" -o syn "$top_srcdir/test/cuda/cuda_synthetic.c" \
     -Wl,--no-as-needed -lscorep-rt-cuda -L"$cuda_libdir" -Wl,-rpath,"$cuda_libdir" -lcupti
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
-    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp \
     mpirun -np 2 ./syn
 expect_eq "$status" 0 "exit status"
 expect_eq "$(cat syn.out)" "synthetic records processed
@@ -68,4 +69,18 @@ expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" 
 K="vecAdd(float const*, float const*, float*, int)"
 expect_eq "$(profile_values exp "$K" visits | tr '\n' ';')" "1 2;4 2;" "kernel visits per GPU location"
 expect_eq "$(profile_values exp "$K" time | tr '\n' ';')" "1 0.0002;4 0.0002;" "kernel time per GPU location"
+
+# --- unmodified under scorep-run: an MPI program annotated with NVTX (the part of the CUDA
+# stack that runs without a GPU), every rank's ranges in one profile and trace ---
+mpicc -O1 -DWITH_MPI -I"$cuda_dir/include" -o nvtx_mpi "$top_srcdir/test/cuda/nvtx_prog.c" -ldl ||
+    fail "build nvtx_prog.c with MPI"
+run_app nvmpi env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_nv \
+    SCOREP_RUN_LIBDIR="$top_builddir/.libs" mpirun -np 2 "$top_builddir/scorep-run" ./nvtx_mpi
+expect_eq "$status" 0 "MPI + NVTX under scorep-run: exit status ($(head -c 300 nvmpi.err))"
+expect_eq "$(profile_values exp_nv outer/inner visits | tr '\n' ';')" "0 3;1 3;" \
+    "MPI + NVTX: inner ranges on each rank"
+expect_eq "$(profile_values exp_nv "solver: iteration" visits | tr '\n' ';')" "0 4;1 4;" \
+    "MPI + NVTX: domain ranges on each rank"
+expect_eq "$(trace_count exp_nv ENTER 0 inner) $(trace_count exp_nv ENTER 1 inner)" "3 3" \
+    "MPI + NVTX: the trace of both ranks"
 done_ok

@@ -19,7 +19,8 @@ export PATH="$(dirname "$NVCC"):$PATH"
 
 # --- link time: scorep-cc nvcc (host code instrumented through -Xcompiler) ---
 scorep_cc nvcc -O2 -o saxpy "$top_srcdir/test/cuda/saxpy.cu"
-expect_eq "$(readelf -d saxpy | grep -c 'NEEDED.*libscorep-rt-cuda')" 1 "the CUDA adapter is linked"
+run_to saxpy.dyn readelf -d saxpy
+expect_eq "$(count_lines 'NEEDED.*libscorep-rt-cuda' saxpy.dyn)" 1 "the CUDA adapter is linked"
 run_app saxpy env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ./saxpy
 expect_eq "$status" 0 "exit status"
 gpu=no
@@ -39,6 +40,43 @@ expect_eq "$(trace_check_nesting exp)" 0 "trace nests"
 if [ $gpu = no ]; then
     # the CUDA calls failed before reaching a device: no GPU locations
     expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"
+else
+    # the GPU side (saxpy.cu's design): one saxpy kernel on one stream location, two copies
+    # host to device and one back, 3 x 256 KiB in the trace's RMA records, 4 API regions
+    K='saxpy(int, float, float const*, float*)'
+    expect_eq "$(profile_values exp "$K" visits | awk '{ print $2 }')" 1 "GPU: saxpy visits"
+    expect_eq "$(profile_values exp 'memcpy HtoD' visits | awk '{ s += $2 } END { print s }')" 2 \
+        "GPU: copies host to device"
+    expect_eq "$(profile_values exp 'memcpy DtoH' visits | awk '{ s += $2 } END { print s }')" 1 \
+        "GPU: copies device to host"
+    expect_eq "$(trace_events exp | awk '$1 == "RMA_GET" || $1 == "RMA_PUT" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s }')" \
+        786432 "GPU: bytes copied (3 x 65536 floats)"
+    expect_eq "$(profile_sum exp 'main/run_on_gpu(float*, float*, int)/cudaMalloc' visits)" 2 \
+        "GPU: cudaMalloc visits"
+    expect_eq "$(trace_check_order exp)" 0 "GPU: timestamps increase per location"
+    expect_eq "$(grep -c 'activity records lost' exp/MANIFEST.md || true)" 0 "GPU: nothing lost"
+fi
+
+# The host code went through the GCC plugin (#20, scorep-cc's default for nvcc where it is
+# built): region descriptors and the inline check, no -finstrument-functions hook; with
+# --filter the plugin leaves fill uninstrumented (objdump) and the profile without it.
+if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
+    expect_eq "$(count_out ' U scorep_plugin_enter$' nm saxpy) $(count_out ' U __cyg_profile_func_enter$' nm saxpy)" \
+        "1 0" "host code instrumented by the GCC plugin, no hook"
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE fill*\nSCOREP_REGION_NAMES_END\n' >fill.flt
+    scorep_cc --filter=fill.flt nvcc -O2 -o saxpy_f "$top_srcdir/test/cuda/saxpy.cu"
+    expect_eq "$(disasm_fn saxpy_f _Z4fillPfif | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+        "compile-time filter: fill calls no runtime function"
+    # (with the CUDA headers' inline functions that -O2 inlined into it)
+    expect_ge "$(disasm_fn saxpy_f _Z10run_on_gpuPfS_i | grep -c 'call.*<scorep_plugin_enter')" 1 \
+        "compile-time filter: run_on_gpu stays instrumented"
+    run_app saxpy_f env SCOREP_EXPERIMENT_DIRECTORY=exp_f ./saxpy_f
+    expect_eq "$status" 0 "filtered: exit status"
+    expect_eq "$(profile_sum exp_f 'main/fill(float*, int, float)' visits)" 0 "filtered: no fill"
+    expect_eq "$(profile_sum exp_f 'main/run_on_gpu(float*, float*, int)' visits)" 1 \
+        "filtered: run_on_gpu visits"
+else
+    skip_part "the GCC plugin (gcc-12-plugin-dev)"
 fi
 
 # --- preload: an unmodified nvcc build under scorep-run ---

@@ -22,6 +22,8 @@ done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 # the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here)
 export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+# the LLVM pass plugin of clang/clang++ (absent: not built here; scorep-cc then falls back)
+export SCOREP_CC_LLVM_PLUGIN="$top_builddir/.libs/scorep_llvm_plugin.so"
 # The test programs call tiny functions up to millions of times and assert exact timed and
 # traced counts of them; throttling (on by default) is tested by test_throttling.sh, which
 # switches it on again.
@@ -98,6 +100,43 @@ expect_no_grep()
     echo "ok: $3"
 }
 
+# run_to FILE COMMAND...: COMMAND's standard output into FILE; a failure of COMMAND fails the
+# test. Counts are then taken from FILE: a count at the end of a pipe would read a failed
+# command as 0 lines (dash, the tests' shell, has no pipefail).
+run_to()
+{
+    _to=$1
+    shift
+    "$@" >"$_to" || fail "$* failed (exit status $?)"
+}
+
+# entries DIR [ERE]: the number of entries of directory DIR (hidden ones too) whose name
+# matches ERE (all without); fails the test when DIR is no directory
+entries()
+{
+    [ -d "$1" ] || fail "entries: $1 is not a directory"
+    ls -A "$1" >"$work/.entries" || fail "ls -A $1 failed"
+    grep -E -c -e "${2:-.}" "$work/.entries" || true
+}
+
+# count_out ERE CMD...: the number of lines of CMD's output matching ERE; fails the test
+# when CMD fails (a count taken from a pipe would hide that)
+count_out()
+{
+    _re=$1
+    shift
+    run_to "$work/.count_out" "$@"
+    count_lines "$_re" "$work/.count_out"
+}
+
+# disasm_fn PROG FUNC: objdump's disassembly of function FUNC of PROG (from its label to the
+# next empty line); fails the test when objdump fails
+disasm_fn()
+{
+    run_to "$work/.disasm" objdump -d "$1"
+    awk -v l="<$2>:" 'index($0, l) { on = 1 } on && /^$/ { on = 0 } on' "$work/.disasm"
+}
+
 # count_lines ERE FILE: number of lines of FILE matching ERE
 count_lines()
 {
@@ -105,11 +144,26 @@ count_lines()
 }
 
 # skip_part TOOL: a part of the test left out because TOOL is not installed; with CI=true
-# (the quickstart has installed every tool) that fails the test instead
+# (the quickstart has installed every tool) that fails the test instead. The line
+# "SKIP-PART: ..." is counted by build-aux/quickstart check.
 skip_part()
 {
     [ "${CI:-}" != true ] || fail "$1 is not installed (with CI=true every part must run)"
-    echo "skip: $1 not installed"
+    echo "SKIP-PART: $1 not installed"
+}
+
+# skip_part_here PART WHY: a part of the test that cannot run on this machine for a reason no
+# package changes (no hardware PMU, not root, ...); the line "SKIP-PART-NOT-A-PACKAGE: ..."
+# is counted (and listed) by build-aux/quickstart check, also with CI=true.
+skip_part_here()
+{
+    echo "SKIP-PART-NOT-A-PACKAGE: $1: $2"
+}
+
+# part WHAT: says which part of a test runs now (e.g. the real PAPI path or its fallback)
+part()
+{
+    echo "== part: $*"
 }
 
 # scorep_cc ARGS...: build with the build tree's scorep-cc; a failed build fails the test

@@ -141,9 +141,15 @@ mkdir extra
 scorep-wrapper --create clang "$work/extra" || fail "scorep-wrapper --create clang"
 expect_eq "$(readlink extra/scorep-clang)" "$(readlink -f "$top_builddir/scorep-cc")" \
     "scorep-wrapper --create: a link to scorep-cc"
-expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
     extra/scorep-clang -c x.c)" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
     "the created scorep-clang instruments with clang"
+if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
+        extra/scorep-clang -c x.c)" \
+        "clang -finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc -g1 -fdebug-info-for-profiling -c x.c" \
+        "scorep-clang: the LLVM plugin by default"
+fi
 check_error "scorep-wrapper: cannot create '$work/extra/scorep-clang': File exists" \
     scorep-wrapper --create clang "$work/extra"
 check_error "scorep-wrapper: scorep-cc is scorep-rt's own front end, it cannot wrap cc (use gcc); see scorep-wrapper --help" \
@@ -162,11 +168,23 @@ expect_eq "$(cd dest/bin && for f in *; do printf '%s>%s ' "$f" "$(readlink "$f"
     "installed: scorep, scorep-wrapper and 10 wrappers, links to scorep-cc"
 make -s -C "$top_builddir" uninstall-hook DESTDIR="$work/dest" bindir=/bin >hook.out 2>&1 ||
     fail "make uninstall-hook: $(cat hook.out)"
-expect_eq "$(ls dest/bin | wc -l | tr -d ' ')" 0 "uninstalled: no link left"
+expect_eq "$(entries dest/bin)" 0 "uninstalled: no link left"
 
 # --- scorep-config: exact output, then a Makefile-free build ---
-expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "-finstrument-functions -I/inc" \
+# --cflags: the plugin of configure's CC (gcc: the GCC plugin) where it is built (#20)
+gp="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument"
+[ -f "$SCOREP_CC_GCC_PLUGIN" ] || gp=-finstrument-functions
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "$gp -I/inc" \
     "scorep-config --cflags"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --fflags)" "$gp -I/inc" \
+    "scorep-config --fflags: gfortran through the GCC plugin"
+expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --instrument=functions --cflags)" \
+    "-finstrument-functions -I/inc" "scorep-config --instrument=functions --cflags"
+if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --clang --cxxflags)" \
+        "-finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc" \
+        "scorep-config --clang --cxxflags: the LLVM plugin"
+fi
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cppflags --user)" \
     "-I/inc -DSCOREP_USER_ENABLE" "scorep-config --cppflags --user"
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --nocompiler --cflags)" "-I/inc" \
@@ -195,6 +213,15 @@ expect_eq "$status $(cat counter.out)" "0 total 20" "scorep-config build: runs"
 expect_eq "$(profile_sum exp main visits)" 1 "scorep-config build: main visits"
 expect_eq "$(profile_sum exp main/count_up visits)" 5 "scorep-config build: count_up visits"
 expect_eq "$(profile_sum exp main/count_up/bump visits)" 20 "scorep-config build: bump visits"
+if command -v clang >/dev/null 2>&1; then
+    clang $(scorep-config --clang --cflags) -c "$src/count.c" "$src/counter.c" ||
+        fail "clang with scorep-config --clang --cflags"
+    clang count.o counter.o $(scorep-config --ldflags) $(scorep-config --libs) -o counter_clang ||
+        fail "clang with scorep-config --ldflags --libs"
+    run_app counter_clang env SCOREP_EXPERIMENT_DIRECTORY=exp_clang ./counter_clang
+    expect_eq "$(profile_sum exp_clang main/count_up/bump visits)" 20 \
+        "scorep-config --clang build: bump visits"
+fi
 if [ "$have_mpi" = yes ]; then
     mpicc $(scorep-config --mpp=mpi --cflags) -c "$src/ring.c" || fail "mpicc with scorep-config"
     mpicc ring.o $(scorep-config --mpp=mpi --ldflags) $(scorep-config --mpp=mpi --libs) -o ring ||
@@ -227,6 +254,24 @@ expect_eq "$(profile_paths nexp | grep -c -e init_region -e main_loop -e by_name
     "no flags: the user macros are empty"
 cd "$work"
 
+# hooked_objects DIR: "HOOKED/ALL" object files of DIR's targets: an object the wrappers
+# compiled calls the runtime's entry hook (gcc's __cyg_profile_func_enter, or the GCC
+# plugin's scorep_plugin_enter), one the plain compiler compiled does not. Read from the
+# objects themselves, not from the compiler name the build was given.
+hooked_objects()
+{
+    find "$1" -name '*.o' ! -path '*/CompilerId*' | sort >"$1.objects"
+    _all=0 _hooked=0
+    while read -r _o; do
+        nm -u "$_o" >"$_o.undef" || fail "nm -u $_o"
+        _all=$((_all + 1))
+        if grep -q -E ' (__cyg_profile_func_enter|scorep_plugin_enter)$' "$_o.undef"; then
+            _hooked=$((_hooked + 1))
+        fi
+    done <"$1.objects"
+    echo "$_hooked/$_all"
+}
+
 # --- CMake: configure with SCOREP_WRAPPER=off, build with the wrappers ---
 # cmake_build DIR CC CXX [make environment...]: configures and builds the example; the
 # seconds taken are left in $took
@@ -250,7 +295,11 @@ if command -v cmake >/dev/null 2>&1; then
     t_wrap=$took
     echo "timing: CMake example, cmake + make: plain gcc/g++ $t_plain s," \
         "wrappers with SCOREP_WRAPPER=off $t_off s, wrappers instrumenting $t_wrap s"
-    expect_grep 'scorep-gcc' cm/CMakeCache.txt "CMake uses scorep-gcc"
+    # main.cc (scorep-g++) and work.c (scorep-gcc): both instrumented; the same project
+    # built by gcc/g++, or by the wrappers with SCOREP_WRAPPER=off: neither
+    expect_eq "$(hooked_objects cm)" 2/2 "CMake: both objects compiled by the wrappers (instrumentation hooks)"
+    expect_eq "$(hooked_objects cm_plain)" 0/2 "CMake with gcc/g++: no object instrumented"
+    expect_eq "$(hooked_objects cm_off)" 0/2 "CMake, SCOREP_WRAPPER=off at make time: no object instrumented"
     run_app cm_run env SCOREP_EXPERIMENT_DIRECTORY=cexp ./cm/app
     expect_eq "$status $(cat cm_run.out)" "0 sum 378" "CMake: the program runs"
     expect_eq "$(profile_sum cexp main visits)" 1 "CMake: main visits"
@@ -258,9 +307,11 @@ if command -v cmake >/dev/null 2>&1; then
     expect_eq "$(profile_sum cexp main/work_step/leaf visits)" 30 "CMake: leaf visits"
     expect_eq "$(profile_sum cexp 'main/demo::scale(int)' visits)" 4 "CMake: demo::scale(int) (C++) visits"
     expect_eq "$(profile_paths cexp | wc -l | tr -d ' ')" 4 "CMake: exactly these four call paths"
-    expect_eq "$(ldd cm/libwork.so | grep -c libscorep-rt)" 1 "CMake: the library links the runtime"
+    run_to cm.ldd ldd cm/libwork.so
+    expect_eq "$(count_lines libscorep-rt cm.ldd)" 1 "CMake: the library links the runtime"
     for b in cm_plain cm_off; do
-        expect_eq "$(ldd $b/app $b/libwork.so | grep -c libscorep-rt)" 0 "$b: no runtime linked"
+        run_to $b.ldd ldd $b/app $b/libwork.so
+        expect_eq "$(count_lines libscorep-rt $b.ldd)" 0 "$b: no runtime linked"
         mkdir "$b.run"
         (cd "$b.run" && run_app app ../$b/app && expect_eq "$status $(cat app.out)" "0 sum 378" "$b: runs")
         expect_eq "$(ls "$b.run")" "$(printf 'app.err\napp.out')" "$b: no experiment directory"
@@ -290,13 +341,17 @@ if command -v autoreconf >/dev/null 2>&1; then
     auto_build au scorep-gcc
     t_wrap=$took
     echo "timing: autotools example, configure + make: plain gcc $t_plain s, scorep-gcc $t_wrap s"
-    expect_grep '^CC = scorep-gcc' au/Makefile "configure kept CC=scorep-gcc"
+    # configure (with SCOREP_WRAPPER=off) kept the wrapper: the objects make built call the hooks
+    # counter.o and count.o (its static library)
+    expect_eq "$(hooked_objects au)" 2/2 "autotools: both objects compiled by scorep-gcc (instrumentation hooks)"
+    expect_eq "$(hooked_objects au_plain)" 0/2 "autotools with gcc: no object instrumented"
     run_app au_run env SCOREP_EXPERIMENT_DIRECTORY=aexp ./au/counter
     expect_eq "$status $(cat au_run.out)" "0 total 20" "autotools: the program runs"
     expect_eq "$(profile_sum aexp main visits)" 1 "autotools: main visits"
     expect_eq "$(profile_sum aexp main/count_up visits)" 5 "autotools: count_up (static library) visits"
     expect_eq "$(profile_sum aexp main/count_up/bump visits)" 20 "autotools: bump visits"
-    expect_eq "$(ldd au_plain/counter | grep -c libscorep-rt)" 0 "autotools plain: no runtime"
+    run_to au_plain.ldd ldd au_plain/counter
+    expect_eq "$(count_lines libscorep-rt au_plain.ldd)" 0 "autotools plain: no runtime"
     expect_no_file au/ring "autotools with gcc: no MPI program"
     if [ "$have_mpi" = yes ]; then
         auto_build au_mpi scorep-mpicc

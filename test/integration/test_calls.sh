@@ -120,6 +120,10 @@ check_trace exp_fn functions
 # --- clang ---
 if command -v clang >/dev/null 2>&1; then
     scorep_cc clang -O2 -o calls_clang "$PROGRAMS/calls.c" -lpthread
+    # the LLVM pass plugin where it is built (test_scorep_cc.sh checks the fallback)
+    [ ! -f "$SCOREP_CC_LLVM_PLUGIN" ] ||
+        expect_eq "$(count_out ' U scorep_plugin_enter$' nm calls_clang) $(count_out ' U __cyg_profile_func_enter$' nm calls_clang)" \
+            "1 0" "clang: instrumented by the LLVM plugin, no hook"
     run_app clang env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=100M \
         SCOREP_EXPERIMENT_DIRECTORY=exp_clang ./calls_clang
     expect_eq "$status" 3 "clang: exit status"

@@ -103,7 +103,7 @@ else
 fi
 
 # --- OpenMP tasks (test/omp/tasks.c): 51 explicit tasks, each on a task lane ---
-if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$' &&
     command -v clang >/dev/null 2>&1; then
     scorep_cc clang -fopenmp -o tasks "$top_srcdir/test/omp/tasks.c"
     run_app tasks env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=t \
@@ -132,7 +132,9 @@ expect_eq "$(value hot callpath)" "$(trace_count s CALLING_CONTEXT_ENTER)" \
     "sampling: one callpath event per calling-context enter"
 expect_eq "$(value hot samples)" "$(trace_count s CALLING_CONTEXT_SAMPLE)" \
     "sampling: one instant event per sample"
-expect_ge "$(value hot samples)" 1 "sampling: samples exported"
+# sampling_hot.c spends 500 ms of CPU time at a 1 ms period; the kernel coalesces expirations
+# into fewer signals (its tick), so not an exact count, but never fewer than 5
+expect_ge "$(value hot samples)" 5 "sampling: samples exported"
 
 # --- bad input: one message, exit 1, nothing left behind ---
 bad()
@@ -142,7 +144,7 @@ bad()
     expect_eq "$rc" 1 "$3: exit status"
     expect_eq "$(wc -l <bad.err | tr -d ' ')" 1 "$3: one line on stderr"
     expect_grep "^scorep-otf2-to-chrome: .*$2" bad.err "$3: the reason"
-    expect_eq "$(ls out.json* 2>/dev/null | wc -l | tr -d ' ')" 0 "$3: no output file, no temporary"
+    expect_eq "$(entries . '^out\.json')" 0 "$3: no output file, no temporary"
     expect_eq "$(wc -c <bad.out | tr -d ' ')" 0 "$3: nothing on stdout"
 }
 bad missing/traces.otf2 "No such file or directory" "missing trace"
@@ -171,7 +173,7 @@ mkdir sig
 rc=0
 (ulimit -f 4 && exec "$CHROME" -o sig/out.json m) 2>bad.err || rc=$?
 expect_eq "$rc" 153 "file size limit: ended by SIGXFSZ (128 + 25)"
-expect_eq "$(ls -A sig | wc -l | tr -d ' ')" 0 "file size limit: no output file, no temporary file"
+expect_eq "$(entries sig)" 0 "file size limit: no output file, no temporary file"
 rc=0
 "$CHROME" >/dev/null 2>bad.err || rc=$?
 expect_eq "$rc" 2 "no argument: usage error"

@@ -41,6 +41,12 @@ expect_eq "$status" 3 "misspelt variable: the program runs"
 expect_eq "$(cat typo.err)" "[scorep-rt] warning: SCOREP_ENABLE_PROFILNG is not a variable of scorep-rt (did you mean SCOREP_ENABLE_PROFILING?); Score-P variables that scorep-rt does not support are ignored: SCOREP_TRACING_USE_SION" \
     "misspelt and unsupported Score-P variables: one line"
 expect_eq "$(profile_sum exp_typo main/leaf visits)" 1000000 "misspelt variable: measured with the defaults"
+# accepted for Score-P's sake and not used: said when set to another value than the default
+run_app unused env SCOREP_MPI_MAX_COMMUNICATORS=100 SCOREP_MPI_MAX_GROUPS=50 \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_unused ./calls
+expect_eq "$status" 3 "unused variables: the program runs"
+expect_eq "$(cat unused.err)" "[scorep-rt] warning: SCOREP_MPI_MAX_COMMUNICATORS=100 has no effect (Accepted for Score-P compatibility; scorep-rt has no limit)" \
+    "unused variables: one line naming the one set to another value than its default (50)"
 for v in YES 1 On true; do
     run_app "bool_$v" env SCOREP_ENABLE_TRACING=$v SCOREP_FILTERING_FILE=noleaf.flt \
         SCOREP_EXPERIMENT_DIRECTORY="exp_bool_$v" ./calls
@@ -130,7 +136,7 @@ expect_grep "^SCOREP_PROFILING_BASE_NAME='myprof'\$" exp_base/scorep.cfg \
 run_app fmt env SCOREP_PROFILING_FORMAT=none SCOREP_EXPERIMENT_DIRECTORY=exp_none ./calls
 expect_eq "$status" 3 "SCOREP_PROFILING_FORMAT=none: exit status"
 expect_eq "$(cat fmt.out)" "$out_calls" "SCOREP_PROFILING_FORMAT=none: output"
-expect_eq "$(ls exp_none | grep -c '\.cubex$')" 0 "SCOREP_PROFILING_FORMAT=none: no cubex"
+expect_eq "$(entries exp_none '\.cubex$')" 0 "SCOREP_PROFILING_FORMAT=none: no cubex"
 expect_file exp_none/scorep.cfg "SCOREP_PROFILING_FORMAT=none: scorep.cfg still written"
 run_app fmt4 env SCOREP_PROFILING_FORMAT=Cube4 SCOREP_EXPERIMENT_DIRECTORY=exp_cube4 ./calls
 expect_file exp_cube4/profile.cubex "SCOREP_PROFILING_FORMAT=Cube4 (any case): profile.cubex"
@@ -146,4 +152,16 @@ expect_ge "$(wc -c <info_full.txt)" "$(($(wc -c <info.txt) + 1))" "config-vars -
 expect_grep 'Default: 16000k' info.txt "config-vars shows the default of SCOREP_TOTAL_MEMORY"
 "$SCOREP_INFO" build >build.txt || fail "scorep-info build"
 expect_grep 'OTF2' build.txt "scorep-info build mentions OTF2"
+# the adapters listed as built exactly where their libraries are in the build tree
+for a in mpi shmem cuda; do
+    want=no
+    [ ! -e "$top_builddir/.libs/libscorep-rt-$a.so" ] || want=yes
+    expect_eq "$(awk -v a="$a" '$1 == a { print $2 }' build.txt)" $want "scorep-info build: $a $want"
+done
+omp=no
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then omp=yes; fi
+expect_eq "$(awk '$1 == "openmp" { print $2 }' build.txt)" $omp "scorep-info build: openmp $omp"
+expect_no_grep 'not built yet|no flush' build.txt "scorep-info build: no stale words"
+expect_grep 'SCOREP_TRACING_REDUCTION \(default min_duration,depth,noncomm,flush\), flush writing the buffer to disk' \
+    build.txt "scorep-info build: the reduction's default order, flush included"
 done_ok

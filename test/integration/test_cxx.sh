@@ -1,5 +1,6 @@
 #!/bin/sh
-# test_cxx.sh: C++ programs (test/programs/cxx.cc) with g++ and clang++: demangled region
+# test_cxx.sh: C++ programs (test/programs/cxx.cc) with g++ and clang++, each through its
+# plugin (GCC plugin, LLVM pass plugin) and through -finstrument-functions: demangled region
 # names of templates, overloads and const methods, exact visits, exceptions that leave the
 # call tree intact, and source file and line of a region in the trace definitions.
 . "$top_srcdir/test/integration/lib.sh"
@@ -69,7 +70,13 @@ check_cxx()
 check_cxx g++ gxx # the GCC plugin's instrumentation, where it is built
 check_cxx g++ gxx_functions --instrument=functions
 if command -v clang++ >/dev/null 2>&1; then
-    check_cxx clang++ clangxx
+    check_cxx clang++ clangxx # the LLVM pass plugin's instrumentation, where it is built
+    if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+        # exceptions through the plugin's cleanup landing pads: no hook, leaves on unwinding
+        expect_eq "$(count_out ' U scorep_plugin_enter$' nm cxx_clangxx) $(count_out ' U __cyg_profile_func_enter$' nm cxx_clangxx)" \
+            "1 0" "clang++: instrumented by the LLVM plugin, no hook"
+    fi
+    check_cxx clang++ clangxx_functions --instrument=functions
 else
     skip_part clang++
 fi

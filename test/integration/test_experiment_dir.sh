@@ -15,16 +15,16 @@ cd "$work"
 expect_eq "$status" 3 "default: exit status"
 expect_eq "$(cat dflt.out)" "$out_calls" "default: output"
 expect_eq "$(cat dflt.err)" "" "default: nothing on stderr"
-expect_eq "$(ls run | grep -v '^calls$' | grep -c -E '^scorep-[0-9]{8}_[0-9]{4}_')" 1 \
+expect_eq "$(entries run '^scorep-[0-9]{8}_[0-9]{4}_')" 1 \
     "default: one directory scorep-YYYYMMDD_HHMM_... in the working directory"
-expect_eq "$(ls run | wc -l | tr -d ' ')" 1 "default: nothing else created in the working directory"
+expect_eq "$(entries run)" 1 "default: nothing else created in the working directory"
 d=run/$(ls run)
 expect_file "$d/profile.cubex" "default: profile.cubex"
 expect_eq "$(profile_sum "$d" main/leaf visits)" 1000000 "default: profile readable"
 expect_grep "^SCOREP_EXPERIMENT_DIRECTORY=''\$" "$d/scorep.cfg" "default: SCOREP_EXPERIMENT_DIRECTORY empty in scorep.cfg"
 # A second run gets a different default name.
 cd run && run_app ../dflt2 ../calls && cd "$work"
-expect_eq "$(ls run | grep -c -E '^scorep-[0-9]{8}_[0-9]{4}_')" 2 "default: a second run gets its own directory"
+expect_eq "$(entries run '^scorep-[0-9]{8}_[0-9]{4}_')" 2 "default: a second run gets its own directory"
 
 # --- SCOREP_EXPERIMENT_DIRECTORY=x twice: the old one is renamed aside ---
 run_app run_x1 env SCOREP_EXPERIMENT_DIRECTORY=x SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=100M ./calls
@@ -44,7 +44,7 @@ cp -R x x_copy
 run_app run_x2 env SCOREP_EXPERIMENT_DIRECTORY=x ./calls
 expect_eq "$status" 3 "x second run: exit status"
 expect_eq "$(cat run_x2.out)" "$out_calls" "x second run: output"
-expect_eq "$(ls -d x* | grep -v x_copy | wc -l | tr -d ' ')" 2 "x second run: x and one renamed directory"
+expect_eq "$(entries . '^x(-old-.*)?$')" 2 "x second run: x and one renamed directory"
 old=$(ls -d x-old-* 2>/dev/null | head -n 1)
 expect_eq "$(echo "$old" | grep -c '^x-old-')" 1 "x second run: the old directory is renamed to x-old-..."
 expect_eq "$(diff -r x_copy "$old" >/dev/null && echo same)" same "x second run: the renamed directory is unchanged"
@@ -53,7 +53,7 @@ expect_eq "$(profile_sum x main/leaf visits)" 1000000 "x second run: new profile
 expect_eq "$(trace_count "$old" ENTER)" 1008212 "x second run: old trace still readable"
 # A third run in the same second still gets a distinct name.
 run_app run_x3 env SCOREP_EXPERIMENT_DIRECTORY=x ./calls
-expect_eq "$(ls -d x-old-* | wc -l | tr -d ' ')" 2 "x third run: two distinct renamed directories"
+expect_eq "$(entries . '^x-old-')" 2 "x third run: two distinct renamed directories"
 
 # --- SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=false with an existing directory ---
 rm -rf x_copy && cp -R x x_copy && touch stamp
@@ -64,8 +64,9 @@ expect_eq "$(wc -l <noover.err | tr -d ' ')" 1 "no overwrite: one message"
 expect_grep "x'? exists" noover.err "no overwrite: message says the directory exists"
 expect_grep 'SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY' noover.err "no overwrite: message names the variable"
 expect_eq "$(diff -r x_copy x >/dev/null && echo same)" same "no overwrite: the old directory's files unchanged"
-expect_eq "$(find x -newer stamp | wc -l | tr -d ' ')" 0 "no overwrite: nothing in x modified"
-expect_eq "$(ls -d x-old-* | wc -l | tr -d ' ')" 2 "no overwrite: nothing renamed"
+run_to x.newer find x -newer stamp
+expect_eq "$(wc -l <x.newer | tr -d ' ')" 0 "no overwrite: nothing in x modified"
+expect_eq "$(entries . '^x-old-')" 2 "no overwrite: nothing renamed"
 run_app newdir env SCOREP_EXPERIMENT_DIRECTORY=fresh SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=false ./calls
 expect_eq "$status" 3 "no overwrite, new directory: exit status"
 expect_file fresh/profile.cubex "no overwrite, new directory: profile written"

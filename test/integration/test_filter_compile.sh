@@ -2,7 +2,9 @@
 # test_filter_compile.sh: compile-time filtering (scorep-cc --filter with gcc/g++ loads the GCC
 # plugin scorep_filter_gcc.so): excluded functions get no profiling hooks, the kept ones do,
 # and the profile agrees with the run-time filter's; a broken filter stops the compile. First
-# with -finstrument-functions, then with the plugin's own instrumentation (--instrument=plugin).
+# with -finstrument-functions, then with the plugins' own instrumentation (--instrument=plugin):
+# the GCC plugin with g++/gcc, the LLVM pass plugin with clang++/clang (objdump: no hook call
+# in a filtered function).
 . "$top_srcdir/test/integration/lib.sh"
 export SCOREP_CC_INSTRUMENT=functions
 
@@ -52,9 +54,11 @@ scorep_cc --filter=ct.flt g++ -O2 -c -o main_f.o "$PROGRAMS/ctfilter_main.cc"
 scorep_cc --filter=ct.flt gcc -O2 -c -o skip_f.o ./src/../src/ctfilter_skip.c
 scorep_cc --filter=ct.flt g++ -o ct_f main_f.o skip_f.o
 expect_eq "$(hooked ct_f | only_ours)" "$kept" "compile-time filter: hooked functions"
-expect_eq "$(objdump -dr skip_f.o | grep -c __cyg_profile_func)" 0 \
+run_to skip_f.dis objdump -dr skip_f.o
+run_to main_f.dis objdump -dr main_f.o
+expect_eq "$(count_lines __cyg_profile_func skip_f.dis)" 0 \
     "compile-time filter: excluded file has no hook calls at all"
-expect_eq "$(objdump -dr main_f.o | grep -c __cyg_profile_func_enter)" 4 \
+expect_eq "$(count_lines __cyg_profile_func_enter main_f.dis)" 4 \
     "compile-time filter: 4 enter calls (main, add_two, twice<double>, helper_keep)"
 expect_eq "$(hooked ct_f exit | only_ours)" "$kept" "compile-time filter: functions calling the exit hook"
 
@@ -74,29 +78,42 @@ expect_eq "$status" 0 "run-time filter: exit status"
 expect_eq "$(profile_paths exp_rt | tr '\n' ' ')" "$paths" "run-time filter: same call paths"
 expect_eq "$(profile_sum exp_rt main/helper_keep\(int\) visits)" 10 "run-time filter: helper_keep visits"
 
-# --- the plugin's instrumentation: the same functions call scorep_plugin_enter/leave ---
-scorep_cc --instrument=plugin g++ -O2 -c -o main_pall.o "$PROGRAMS/ctfilter_main.cc"
-scorep_cc --instrument=plugin gcc -O2 -c -o skip_pall.o ./src/../src/ctfilter_skip.c
-scorep_cc --instrument=plugin g++ -o ct_pall main_pall.o skip_pall.o
-expect_eq "$(hooked ct_pall scorep_plugin_enter | only_ours)" "$ours" \
-    "plugin, no filter: all 8 functions call scorep_plugin_enter"
-scorep_cc --instrument=plugin --filter=ct.flt g++ -O2 -c -o main_pf.o "$PROGRAMS/ctfilter_main.cc"
-scorep_cc --instrument=plugin --filter=ct.flt gcc -O2 -c -o skip_pf.o ./src/../src/ctfilter_skip.c
-scorep_cc --instrument=plugin --filter=ct.flt g++ -o ct_pf main_pf.o skip_pf.o
-expect_eq "$(hooked ct_pf scorep_plugin_enter | only_ours)" "$kept" \
-    "plugin, compile-time filter: functions calling scorep_plugin_enter"
-expect_eq "$(hooked ct_pf scorep_plugin_leave | only_ours)" "$kept" \
-    "plugin, compile-time filter: functions calling scorep_plugin_leave"
-expect_eq "$(objdump -dr skip_pf.o | grep -c 'scorep_plugin_\|__cyg_profile_func')" 0 \
-    "plugin, compile-time filter: excluded file is not instrumented at all"
-run_app ct_pf env SCOREP_EXPERIMENT_DIRECTORY=exp_pf ./ct_pf
-expect_eq "$(cat ct_pf.out)" "sum=405 dsum=45" "plugin, compile-time filter: output"
-expect_eq "$(profile_paths exp_pf | tr '\n' ' ')" "$paths" "plugin, compile-time filter: call paths"
-for fn in "calc::add_two(int)" "double twice<double>(double)" "helper_keep(int)"; do
-    expect_eq "$(profile_sum exp_pf "main/$fn" visits)" 10 "plugin, compile-time filter: $fn visits"
-done
-run_app ct_prt env SCOREP_FILTERING_FILE="$work/ct.flt" SCOREP_EXPERIMENT_DIRECTORY=exp_prt ./ct_pall
-expect_eq "$(profile_paths exp_prt | tr '\n' ' ')" "$paths" "plugin, run-time filter: same call paths"
+# --- the plugins' instrumentation: the same functions call scorep_plugin_enter/leave ---
+# check_plugin CXX CC TAG: the GCC plugin (g++ gcc) or clang's LLVM pass plugin (clang++ clang)
+check_plugin()
+{
+    cxx=$1 c=$2 t=$3
+    scorep_cc --instrument=plugin "$cxx" -O2 -c -o "main_${t}all.o" "$PROGRAMS/ctfilter_main.cc"
+    scorep_cc --instrument=plugin "$c" -O2 -c -o "skip_${t}all.o" ./src/../src/ctfilter_skip.c
+    scorep_cc --instrument=plugin "$cxx" -o "ct_${t}all" "main_${t}all.o" "skip_${t}all.o"
+    expect_eq "$(hooked "ct_${t}all" scorep_plugin_enter | only_ours)" "$ours" \
+        "$t: plugin, no filter: all 8 functions call scorep_plugin_enter"
+    expect_eq "$(count_out '__cyg_profile_func' objdump -dr "ct_${t}all")" 0 \
+        "$t: plugin, no filter: no -finstrument-functions hook"
+    scorep_cc --instrument=plugin --filter=ct.flt "$cxx" -O2 -c -o "main_${t}f.o" "$PROGRAMS/ctfilter_main.cc"
+    scorep_cc --instrument=plugin --filter=ct.flt "$c" -O2 -c -o "skip_${t}f.o" ./src/../src/ctfilter_skip.c
+    scorep_cc --instrument=plugin --filter=ct.flt "$cxx" -o "ct_${t}f" "main_${t}f.o" "skip_${t}f.o"
+    expect_eq "$(hooked "ct_${t}f" scorep_plugin_enter | only_ours)" "$kept" \
+        "$t: plugin, compile-time filter: functions calling scorep_plugin_enter"
+    expect_eq "$(hooked "ct_${t}f" scorep_plugin_leave | only_ours)" "$kept" \
+        "$t: plugin, compile-time filter: functions calling scorep_plugin_leave"
+    expect_eq "$(objdump -dr "skip_${t}f.o" | grep -c 'scorep_plugin_\|__cyg_profile_func')" 0 \
+        "$t: plugin, compile-time filter: excluded file is not instrumented at all"
+    run_app "ct_${t}f" env SCOREP_EXPERIMENT_DIRECTORY="exp_${t}f" "./ct_${t}f"
+    expect_eq "$(cat "ct_${t}f.out")" "sum=405 dsum=45" "$t: plugin, compile-time filter: output"
+    expect_eq "$(profile_paths "exp_${t}f" | tr '\n' ' ')" "$paths" "$t: plugin, compile-time filter: call paths"
+    for fn in "calc::add_two(int)" "double twice<double>(double)" "helper_keep(int)"; do
+        expect_eq "$(profile_sum "exp_${t}f" "main/$fn" visits)" 10 "$t: plugin, compile-time filter: $fn visits"
+    done
+    run_app "ct_${t}rt" env SCOREP_FILTERING_FILE="$work/ct.flt" SCOREP_EXPERIMENT_DIRECTORY="exp_${t}rt" "./ct_${t}all"
+    expect_eq "$(profile_paths "exp_${t}rt" | tr '\n' ' ')" "$paths" "$t: plugin, run-time filter: same call paths"
+}
+check_plugin g++ gcc p
+if command -v clang++ >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    check_plugin clang++ clang clang_
+else
+    skip_part "clang with the LLVM plugin (llvm-N-dev)"
+fi
 
 # --- a broken filter file stops the compile with its file and line ---
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\n  INCLUDE y\nSCOREP_FILE_NAMES_END\n' >bad.flt
@@ -113,4 +130,13 @@ g++ -finstrument-functions -fplugin="$SCOREP_CC_GCC_PLUGIN" \
 expect_eq "$status" 1 "broken filter: the plugin fails the compile"
 expect_grep 'error: scorep_filter_gcc: bad filter file: bad\.flt:4: SCOREP_FILE_NAMES_END does not match' plugin.err \
     "broken filter: the plugin names file and line"
+if command -v clang++ >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    status=0
+    clang++ -finstrument-functions -fplugin="$SCOREP_CC_LLVM_PLUGIN" \
+        -fpass-plugin="$SCOREP_CC_LLVM_PLUGIN" -mllvm -scorep-filter=bad.flt -c -o bad.o \
+        "$PROGRAMS/ctfilter_main.cc" 2>llvm.err || status=$?
+    expect_eq "$status" 1 "broken filter: the LLVM plugin fails the compile"
+    expect_grep 'scorep_llvm_plugin: bad filter file: bad\.flt:4: SCOREP_FILE_NAMES_END does not match' \
+        llvm.err "broken filter: the LLVM plugin names file and line"
+fi
 done_ok

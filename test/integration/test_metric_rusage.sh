@@ -59,6 +59,7 @@ expect_eq "$(grep -c "unknown resource usage metric 'ru_bogus'" r3.err)" 1 "unkn
 expect_eq "$(wc -l <r3.err | tr -d ' ')" 1 "unknown field: nothing else on stderr"
 expect_ge "$(profile_isum r3 main/touch ru_minflt)" 100 "unknown field: ru_minflt still recorded"
 run_app r4 env SCOREP_EXPERIMENT_DIRECTORY=r4 SCOREP_METRIC_RUSAGE=all ./metrics 0 0 0 0
-expect_eq "$(tar -xOf r4/profile.cubex anchor.xml | tr -d '\n' | grep -o '<metric id="[0-9]*" type="INCLUSIVE"><disp_name>ru_' | wc -l | tr -d ' ')" 12 \
+run_to r4.anchor tar -xOf r4/profile.cubex anchor.xml
+expect_eq "$(tr -d '\n' <r4.anchor | grep -o '<metric id="[0-9]*" type="INCLUSIVE"><disp_name>ru_' | wc -l | tr -d ' ')" 12 \
     "all: 12 counters in the profile (the 4 sizes are levels: trace only)"
 done_ok

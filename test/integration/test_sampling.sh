@@ -15,7 +15,7 @@ for _p in python3 /usr/bin/python3; do
         break
     fi
 done
-[ -n "$python3" ] || echo "no python3 with the otf2 module: trace paths not compared"
+[ -n "$python3" ] || skip_part "python3 with the otf2 module (python3-otf2: the trace's paths compared with the profile's)"
 
 # samples_total EXPDIR: samples over all call paths
 samples_total()
@@ -102,12 +102,16 @@ check_trace plain plain
 # visits of sampled paths: entries seen by consecutive samples; main and hot once each
 expect_eq "$(profile_sum plain main visits)" 1 "scorep-run: sampled visits of main"
 expect_eq "$(profile_sum plain main/hot visits)" 1 "scorep-run: sampled visits of main/hot"
-# every sample carries the CPU time it stands for (1 ms per expiration): the sampled time
-# of main agrees with the CPU time within 20 %
-cpu=$(awk '/^cpu_ms/ { print $2 }' plain.out)
-ms=$(profile_isum plain main time | awk '{ printf "%d\n", $1 * 1000 }')
-expect_ge "$ms" "$((cpu * 8 / 10))" "scorep-run: sampled time of main >= 80 % of CPU time"
-expect_ge "$((cpu * 12 / 10))" "$ms" "scorep-run: sampled time of main <= 120 % of CPU time"
+# every sample carries the CPU time it stands for (1 ms per expiration of the thread's
+# CPU-time timer, missed ones included), so the sampled time of hot is the 500 ms of thread
+# CPU time that sampling_hot.c spends there by design, whatever the load: at most a few
+# kernel ticks lost at the ends (85 %); above it only by the expirations that were pending
+# while the signal was blocked just before (the runtime's own set-up; MPI_Init's is the
+# longest): they ride on the next sample, which may fall into hot (125 %). A counter of the
+# whole process would give the threads' test three times its share.
+ms=$(profile_isum plain main/hot time | awk '{ printf "%d\n", $1 * 1000 }')
+expect_ge "$ms" 425 "scorep-run: sampled time of main/hot >= 85 % of its 500 ms of CPU time"
+expect_ge 625 "$ms" "scorep-run: sampled time of main/hot <= 125 % of its 500 ms"
 
 # --- threads under scorep-run: every thread has its own timer --------------------------
 gcc -O2 -g -pthread -o threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
@@ -121,10 +125,11 @@ for loc in 0 1 2; do
         s += kv[2] } END { print s + 0 }')
     hot=$(profile_isum threads $path samples $loc)
     expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
-    # each thread spends >= 300 ms of its own CPU time in hot()
+    # each thread spends 300 ms of its own CPU time in hot() (thread CPU-time timers: not
+    # the load; bounds as for the plain run above)
     ms=$(profile_isum threads $path time $loc | awk '{ printf "%d\n", $1 * 1000 }')
-    expect_ge "$ms" 240 "threads: location $loc: sampled time of $path >= 80 % of 300 ms"
-    expect_ge 450 "$ms" "threads: location $loc: sampled time of $path <= 150 % of 300 ms"
+    expect_ge "$ms" 255 "threads: location $loc: sampled time of $path >= 85 % of 300 ms"
+    expect_ge 375 "$ms" "threads: location $loc: sampled time of $path <= 125 % of 300 ms (its own thread)"
 done
 
 # --- 300 threads one after another with 64 file descriptors: ended threads' sources are
@@ -144,17 +149,23 @@ expect_eq "$(profile_locations churn)" 301 "thread churn: 301 locations"
 run_app perf env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000 \
     SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=perf ./hot_inst
 expect_eq "$status" 0 "perf_task_clock: exit status"
-if grep -q "cannot be opened here" perf.err; then
-    echo "perf_event_open is not allowed here: perf_task_clock not checked further"
+# the kernel lets a process sample its own task clock unless perf_event_paranoid > 2
+# (Debian's "no perf_event_open for unprivileged users") and it is not root
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ] && [ "$(id -u)" != 0 ]; then
+    expect_grep "cannot be opened here" perf.err "perf_task_clock: not allowed here, said so"
+    skip_part_here "perf_task_clock sampling" "perf_event_paranoid > 2 and not root: perf_event_open is not allowed"
 else
     expect_eq "$(cat perf.err)" "" "perf_task_clock: nothing on stderr"
     total=$(samples_total perf)
-    expect_ge "$total" 1 "perf_task_clock: samples"
+    expect_ge "$total" 5 "perf_task_clock: at least 5 samples in 500 ms of CPU time at a 1 ms period"
     expect_ge "$(($(profile_isum perf main/hot samples) * 100))" "$((total * 80))" \
         "perf_task_clock: samples under main/hot"
     trace_defs perf >perf.defs
     expect_grep '^INTERRUPT_GENERATOR +0 +Name: "perf_task_clock@1000000" <[0-9]+>, Mode: TIME, Base: DECIMAL, Exponent: -9, Period: 1000000$' \
         perf.defs "perf_task_clock: interrupt generator"
+    trace_events perf >perf.events
+    expect_eq "$(count_lines '^CALLING_CONTEXT_SAMPLE ' perf.events)" "$total" \
+        "perf_task_clock: one trace sample per profile sample"
 fi
 
 # --- an unmodified MPI program, 3 ranks under mpirun + scorep-run -------------------------
@@ -173,7 +184,8 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
         expect_ge "$((hot * 100))" "$((all * 80))" \
             "MPI: rank $r: samples under main/hot (of those outside MPI calls)"
         ms=$(profile_isum mpi main/hot time $r | awk '{ printf "%d\n", $1 * 1000 }')
-        expect_ge "$ms" 160 "MPI: rank $r: sampled time of main/hot >= 80 % of 200 ms"
+        expect_ge "$ms" 170 "MPI: rank $r: sampled time of main/hot >= 85 % of its 200 ms of CPU time"
+        expect_ge 250 "$ms" "MPI: rank $r: sampled time of main/hot <= 125 % of its 200 ms"
     done
     # the wrapper region MPI_Init shows the library below it, not main's frames again
     # (some of its samples fall into the measurement's own setup inside the wrapper)
@@ -185,11 +197,11 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
     expect_eq "$(awk '$1 == "CALLING_CONTEXT_SAMPLE" { print $2 }' mpi.events | sort -u | tr '\n' ' ')" \
         "0 1 2 " "MPI: every rank has samples in the trace"
 else
-    echo "no MPI adapter or mpirun: MPI sampling not checked"
+    skip_part "the MPI adapter or mpirun (MPI sampling)"
 fi
 
 # --- an unmodified OpenMP program (gcc -fopenmp) under scorep-run: 3 threads -------------
-if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
     gcc -O2 -g -fopenmp -o omp_hot "$PROGRAMS/sampling_omp.c" || fail "gcc -fopenmp failed"
     run_app omp env $SMP SCOREP_EXPERIMENT_DIRECTORY=omp "$top_builddir/scorep-run" ./omp_hot
     expect_eq "$status" 0 "OpenMP: exit status"
@@ -212,12 +224,15 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
     expect_ge "$((total * 10))" "$((rt * 100))" \
         "OpenMP: at most 10 % of the samples ($rt of $total) in main or OpenMP runtime frames"
 else
-    echo "no OMPT tool: OpenMP sampling not checked"
+    skip_part "the runtime's OMPT tool (OpenMP sampling)"
 fi
 
 # --- off by default; bad input gets one message and the program runs on ------------------
 run_app off env SCOREP_SAMPLING_EVENTS=timer@1000 SCOREP_EXPERIMENT_DIRECTORY=off ./hot_inst
-expect_eq "$("$CUBE_DUMP" off/profile.cubex | grep -c 'samples=')" 0 "without unwinding: no samples"
+expect_eq "$status" 0 "without unwinding: exit status"
+expect_eq "$(profile_sum off main/hot visits)" 1 "without unwinding: the instrumented profile is there"
+profile_dump off >off.dump
+expect_eq "$(count_lines 'samples=' off.dump)" 0 "without unwinding: no samples"
 run_app bad env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000,bogus@5 \
     SCOREP_EXPERIMENT_DIRECTORY=bad ./hot_inst
 expect_eq "$status" 0 "bad event: exit status"

@@ -4,7 +4,8 @@
 # threads, a 2-rank MPI ping-pong with 2 metrics per event (-c 2), and a filtered run: max_buf
 # and the aggregate within 10%, the ALL row's max_buf exactly as the record sizes give it.
 # And -g's initial_scorep.filter given back through SCOREP_FILTERING_FILE removes exactly the
-# regions it lists (calls, ping-pong); it never lists an MPI region.
+# regions it lists (calls, ping-pong); it never lists an MPI region; given to scorep-cc
+# --filter with gcc's and clang's plugins it leaves exactly those functions uninstrumented.
 . "$top_srcdir/test/integration/lib.sh"
 
 # bytes_used ERRFILE: "rank bytes" per process, from the runtime's verbose lines
@@ -80,10 +81,12 @@ actual=$(bytes_used c1.err | awk '{ print $2 }')
 expect_within10 "$(est_max c1.score)" "$actual" "calls: max_buf"
 expect_within10 "$(est_total c1.score)" "$actual" "calls: aggregate"
 
-# -g: frequently called, cheap USR regions: exactly leaf
-(mkdir g && cd g && "$SCOREP_SCORE" -g ../c1 >../g.out) || fail "scorep-score -g"
+# -g: frequently called, cheap USR regions: exactly leaf. The time criterion (default 1 us
+# per visit) depends on the load of the machine (nine threads on two cores), so it is raised
+# to 1000 us here: what decides is the buffer share, which the program's calls fix.
+(mkdir g && cd g && "$SCOREP_SCORE" -g timepervisit=1000 ../c1 >../g.out) || fail "scorep-score -g"
 expect_eq "$(sed -n 's/^    MANGLED //p' g/initial_scorep.filter)" leaf "-g lists exactly leaf"
-expect_grep '^#  - A region has to have a time/visits value of less than 1 us\.$' \
+expect_grep '^#  - A region has to have a time/visits value of less than 1000 us\.$' \
     g/initial_scorep.filter "-g: the heuristic's parameters in the file's header"
 expect_grep "^    SCOREP_FILTERING_FILE=initial_scorep.filter$" g.out "-g tells how to use the file"
 # the filter given back: leaf is gone, every other count stays
@@ -96,14 +99,55 @@ expect_eq "$status" 3 "filtered calls: exit status"
 visits_by_region c1 | grep -v '^leaf ' >want.visits
 expect_eq "$(visits_by_region c2)" "$(cat want.visits)" \
     "filtered run: leaf absent, every other region's visits as before"
-expect_eq "$(grep -c ' leaf$' c2.score 2>/dev/null || echo 0)" 0 "no leaf row in the filtered run"
+"$SCOREP_SCORE" -r c2 >c2.score || fail "scorep-score -r c2"
+expect_eq "$(count_lines ' leaf$' c2.score)" 0 "scorep-score -r of the filtered run: no leaf row"
+expect_eq "$(count_lines ' main$' c2.score)" 1 "scorep-score -r of the filtered run: the row of main (the rows are there)"
 actual=$(bytes_used c2.err | awk '{ print $2 }')
 expect_within10 "$(est_max c1f.score)" "$actual" "filter estimate (-f on the first run): max_buf"
-# 4.6 kB print as "5kB" (Score-P rounds up to whole units); with one process the aggregate
-# is max_buf, so the line must say the same as the max_buf line, whose exact bytes are above
-expect_eq "$(sed -n 's/^Estimated aggregate size of event trace: *//p' c1f.score)" \
-    "$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *//p' c1f.score)" \
-    "filter estimate, one process: aggregate = max_buf"
+# the estimate of the filter applied to the first run is exactly the record bytes of the
+# filtered run's profile (its visits in their streams, with page headers)
+want=$(streams_paged c2)
+expect_eq "$(est_max c1f.score)" "$want" "filter estimate: max_buf = the record sizes of the filtered run's visits"
+# one process: the aggregate line and the max_buf line are those bytes as Score-P prints
+# them: divided by 1024 while above 4 units, then rounded up (4.6 kB print as "5kB")
+human=$(awk -v b="$want" 'BEGIN { split(" bytes kB MB GB", u, " "); e = 1
+    while (b > 4 * 1024) { b = int(b / 1024); e++ } printf "%d%s\n", b + 1, e == 1 ? " bytes" : u[e] }')
+expect_eq "$(sed -n 's/^Estimated aggregate size of event trace: *//p' c1f.score)" "$human" \
+    "filter estimate, one process: aggregate printed as $human"
+expect_eq "$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *//p' c1f.score)" "$human" \
+    "filter estimate: max_buf printed as $human"
+
+# -g's filter given back to the compile (#20), with gcc's GCC plugin and clang's LLVM plugin:
+# leaf is compiled without instrumentation (objdump), its visits are gone, every other
+# region's stay (gfortran: test_fortran_plugin.sh, nvcc: its compile-time filter in
+# test_cuda_program.sh)
+roundtrip() # COMPILER PLUGIN-FILE
+{
+    k=$1
+    if ! command -v "$k" >/dev/null 2>&1 || [ ! -f "$2" ]; then
+        skip_part "$k with its plugin"
+        return 0
+    fi
+    scorep_cc "$k" -O1 -o "calls_$k" "$PROGRAMS/calls.c" -lpthread
+    run_app "${k}_1" env SCOREP_EXPERIMENT_DIRECTORY="${k}_1" "./calls_$k" 50
+    (mkdir "g_$k" && cd "g_$k" && "$SCOREP_SCORE" -g "../${k}_1" >/dev/null) ||
+        fail "scorep-score -g ${k}_1"
+    expect_eq "$(sed -n 's/^    MANGLED //p' "g_$k/initial_scorep.filter")" leaf "$k: -g lists exactly leaf"
+    scorep_cc --filter="g_$k/initial_scorep.filter" "$k" -O1 -o "calls_${k}_g" "$PROGRAMS/calls.c" -lpthread
+    expect_eq "$(disasm_fn "calls_${k}_g" leaf | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+        "$k: -g round trip: leaf calls no runtime function"
+    expect_eq "$(disasm_fn "calls_${k}_g" main | grep -c 'call.*<scorep_plugin_enter')" 1 \
+        "$k: -g round trip: main stays instrumented"
+    run_app "${k}_2" env SCOREP_EXPERIMENT_DIRECTORY="${k}_2" "./calls_${k}_g" 50
+    expect_eq "$status" 3 "$k: -g round trip: exit status"
+    visits_by_region "${k}_1" | grep -v '^leaf ' >"want_$k.visits"
+    expect_eq "$(visits_by_region "${k}_2")" "$(cat "want_$k.visits")" \
+        "$k: -g round trip: leaf absent, every other region's visits as before"
+    expect_eq "$(visits_by_region "${k}_1" | awk '$1 == "leaf" { print $2 }')" 1008028 \
+        "$k: leaf's visits before"
+}
+roundtrip gcc "$SCOREP_CC_GCC_PLUGIN"
+roundtrip clang "$SCOREP_CC_LLVM_PLUGIN"
 
 # user API: parameters (24 bytes each), recording off (a measurement-off and -on record
 # instead of the MEASUREMENT OFF call); its 6 user metric values (24 bytes each) are not in
@@ -117,7 +161,7 @@ expect_eq "$(($(est_max u1.score) + 6 * 24))" "$(bytes_used u1.err | awk '{ prin
 
 # OpenMP (test/omp/parallel.c, 25 teams of 2 to 4 threads): team begin/end per member, fork
 # and join per team besides enter and leave
-if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&
+if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$' &&
     command -v clang >/dev/null 2>&1; then
     scorep_cc clang -fopenmp -o parallel "$top_srcdir/test/omp/parallel.c"
     run_app o1 env SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY=o1 ./parallel

@@ -102,7 +102,8 @@ g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.c
     0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
 check "filter mpicxx" "mpicxx -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
     "$wrap" --dry-run --filter="$filter" mpicxx -c a.cc
-# no plugin: clang has no gcc plugins, gfortran calls none before it adds the hooks
+# with -finstrument-functions no plugin: clang has no gcc plugins, gfortran calls none before
+# it adds the hooks (their plugin mode filters: checked at the end)
 check "filter clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
     "$wrap" --dry-run --filter="$filter" clang -c x.c
 check "filter gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
@@ -248,14 +249,66 @@ if [ -n "$(plugin_args x)" ]; then
 fi
 check "instrument=functions" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
     "$wrap" --dry-run --instrument=functions gcc -c foo.c
-check "default clang: functions" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
-    "$wrap" --dry-run clang -c x.c
-check "default gfortran: functions" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
-    "$wrap" --dry-run gfortran -c x.f90
-if [ -n "$(plugin_args x)" ]; then why="not this compiler"; else why="was not built here"; fi
-check "instrument=plugin, clang" \
-    "scorep-cc: --instrument=plugin: the GCC plugin instruments only gcc's C and C++ (gcc, g++, MPI/SHMEM C/C++ wrappers) and $why; use --instrument=functions" 1 \
-    "$wrap" --dry-run --instrument=plugin clang -c x.c
+# The LLVM pass plugin (#20): clang and clang++ of the LLVM version it was built for keep
+# -finstrument-functions (the plugin takes over the functions clang marks for the hooks).
+lp="$top_builddir/.libs/scorep_llvm_plugin.so"
+export SCOREP_CC_LLVM_PLUGIN="$lp"
+mkdir -p "$work/fakebin"
+printf '#!/bin/sh\necho 99.0.1\n' >"$work/fakebin/clang-99"
+chmod +x "$work/fakebin/clang-99"
+if [ -f "$lp" ]; then
+    check "default clang: LLVM plugin" \
+        "clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+        "$wrap" --dry-run clang -c x.c
+    check "clang++ with filter: -mllvm after -fplugin" \
+        "clang++ -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling -fplugin=$lp -mllvm '-scorep-filter=$filter' -c x.cc" 0 \
+        "$wrap" --dry-run --filter="$filter" clang++ -c x.cc
+    check "clang link with filter: no -mllvm" "clang -c -fPIC -o $stub.o $stub.c
+clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling x.o -o app $stub.o $export_filter $link" 0 \
+        "$wrap" --dry-run --filter="$filter" clang x.o -o app
+    major=$(clang -dumpversion | sed 's/\..*//')
+    check "clang of another LLVM version: functions, one line why" \
+        "scorep-cc: the LLVM plugin was built for clang $major, this is clang 99: using -finstrument-functions (slower: see --instrument)
+$work/fakebin/clang-99 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+        "$wrap" --dry-run "$work/fakebin/clang-99" -c x.c
+    check "instrument=plugin, clang of another LLVM version" \
+        "scorep-cc: --instrument=plugin: the LLVM plugin was built for clang $major, this is clang 99; use --instrument=functions" 1 \
+        "$wrap" --dry-run --instrument=plugin "$work/fakebin/clang-99" -c x.c
+else
+    check "default clang without the LLVM plugin: functions, one line why" \
+        "scorep-cc: scorep-rt was built without the LLVM headers of this clang (Debian: llvm-N-dev; reconfigure): using -finstrument-functions (slower: see --instrument)
+clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
+        "$wrap" --dry-run clang -c x.c
+    check "instrument=plugin, clang without the LLVM plugin" \
+        "scorep-cc: --instrument=plugin: scorep-rt was built without the LLVM headers of this clang (Debian: llvm-N-dev; reconfigure); use --instrument=functions" 1 \
+        "$wrap" --dry-run --instrument=plugin clang -c x.c
+fi
+check "clang link: no line about the plugin" \
+    "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling x.o -o app $link" 0 \
+    env SCOREP_CC_LLVM_PLUGIN=/nonexistent/p.so "$wrap" --dry-run clang x.o -o app
+# gfortran and nvcc's host code through the GCC plugin (#20), with its compile-time filter
+if [ -n "$(plugin_args x)" ]; then
+    check "default gfortran: GCC plugin" "gfortran $pl -I/inc -g1 -c x.f90" 0 \
+        "$wrap" --dry-run gfortran -c x.f90
+    check "gfortran with filter" \
+        "mpif90 $pl -I/inc -g1 '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c x.F90" 0 \
+        "$wrap" --dry-run --filter="$filter" mpif90 -c x.F90
+    xpl="-Xcompiler -fplugin=$SCOREP_CC_GCC_PLUGIN -Xcompiler -fplugin-arg-scorep_filter_gcc-instrument"
+    check "default nvcc: GCC plugin through -Xcompiler" \
+        "nvcc $xpl -I/inc -Xcompiler -g1 -Xcompiler '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c x.cu" 0 \
+        "$wrap" --dry-run --filter="$filter" nvcc -c x.cu
+    check "nvcc -ccbin: functions" "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 -ccbin g++-11 -c x.cu" 0 \
+        "$wrap" --dry-run nvcc -ccbin g++-11 -c x.cu
+    check "instrument=plugin, nvcc -ccbin" \
+        "scorep-cc: --instrument=plugin: nvcc's host compiler is chosen with -ccbin, the GCC plugin fits the gcc it was built for only; use --instrument=functions" 1 \
+        "$wrap" --dry-run --instrument=plugin nvcc -ccbin g++-11 -c x.cu
+else
+    check "instrument=plugin, gfortran without the GCC plugin" \
+        "scorep-cc: --instrument=plugin: scorep-rt was built without gcc's plugin headers (Debian: gcc-N-plugin-dev); use --instrument=functions" 1 \
+        "$wrap" --dry-run --instrument=plugin gfortran -c x.f90
+fi
+check "instrument=functions, gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+    "$wrap" --dry-run --instrument=functions gfortran -c x.f90
 check "instrument=bad" "scorep-cc: --instrument=calls: expected plugin or functions" 1 \
     "$wrap" --dry-run --instrument=calls gcc -c x.c
 

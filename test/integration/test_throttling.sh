@@ -3,15 +3,27 @@
 # SCOREP_THROTTLING_CALLS visits with a short mean is no longer timed or traced; its visits
 # stay exact, the rest counted under scorep_throttled_from_visit=N; slow functions and
 # SCOREP_THROTTLING=false are not affected. Run under both instrumentations of scorep-cc:
-# -finstrument-functions, and the GCC plugin's inline throttle check (no call once throttled):
-# two callers, threads, shared libraries, OpenMP teams, more throttled functions than slots.
+# -finstrument-functions, and the plugins' inline throttle check (no call once throttled): the
+# GCC plugin with gcc, the LLVM pass plugin with clang (tc=clang, names prefixed clang_), the
+# GCC plugin with gfortran (bind(C) names, so the same expectations hold: throttle_f.f90 and
+# throttle_shlib_f.F90): two callers, threads, shared libraries, OpenMP teams, more throttled
+# functions than slots.
 . "$top_srcdir/test/integration/lib.sh"
+tc=gcc tag= # the compiler of the checks below, and the prefix of their names
+
+# The mean below which a call path is throttled. The default 10 us is a sum of 10 ms over the
+# first 1000 calls: a loaded machine that preempts the program that long while tiny() runs
+# would keep tiny measured. 40 us keeps every such decision a property of the programs:
+# their tiny functions take nanoseconds, slowish() sleeps 50 us (never less) per call.
+MEAN=40us
 
 check_throttle() # MODE
 {
-    m=$1
-    scorep_cc --instrument="$m" gcc -O2 -o "throttle_$m" "$PROGRAMS/throttle.c"
-    run_app "th_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    im=$1 m=$tag$1 src=$PROGRAMS/throttle.c
+    r=main # Fortran: gfortran's main calls the main program MAIN__
+    [ "$tc" != gfortran ] || src=$PROGRAMS/throttle_f.f90 r=main/MAIN__
+    scorep_cc --instrument="$im" "$tc" -O2 -o "throttle_$m" "$src"
+    run_app "th_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="exp_$m" "./throttle_$m"
     expect_eq "$status" 0 "$m: exit status"
     expect_eq "$(cat "th_$m.out")" "done 12497545" "$m: program output"
@@ -19,16 +31,16 @@ check_throttle() # MODE
 
     # profile: timed visits up to the threshold, then counted without time
     e=exp_$m
-    expect_eq "$(profile_sum "$e" main/tiny visits)" 5000 "$m: every call of tiny from main"
-    expect_eq "$(profile_sum "$e" main/tiny/scorep_throttled_from_visit=1001 visits)" 4000 \
+    expect_eq "$(profile_sum "$e" "$r/tiny" visits)" 5000 "$m: every call of tiny from main"
+    expect_eq "$(profile_sum "$e" "$r/tiny/scorep_throttled_from_visit=1001" visits)" 4000 \
         "$m: 4000 of them not measured, from visit 1001 on"
-    expect_eq "$(profile_sum "$e" main/tiny/scorep_throttled_from_visit=1001 time)" 0 \
+    expect_eq "$(profile_sum "$e" "$r/tiny/scorep_throttled_from_visit=1001" time)" 0 \
         "$m: ... no time"
-    expect_eq "$(profile_sum "$e" main/caller/tiny visits)" 10 "$m: every call from caller"
-    expect_eq "$(profile_sum "$e" main/caller/tiny/scorep_throttled_from_visit=1 visits)" 10 \
+    expect_eq "$(profile_sum "$e" "$r/caller/tiny" visits)" 10 "$m: every call from caller"
+    expect_eq "$(profile_sum "$e" "$r/caller/tiny/scorep_throttled_from_visit=1" visits)" 10 \
         "$m: a new call path of a throttled function is unmeasured from its first visit"
-    expect_eq "$(profile_sum "$e" main/caller visits)" 1 "$m: caller"
-    expect_eq "$(profile_sum "$e" main/slowish visits)" 1100 "$m: slowish (50 us) timed"
+    expect_eq "$(profile_sum "$e" "$r/caller" visits)" 1 "$m: caller"
+    expect_eq "$(profile_sum "$e" "$r/slowish" visits)" 1100 "$m: slowish (50 us, above the 40 us mean) timed"
     expect_eq "$(profile_paths "$e" | grep -c 'slowish/scorep_throttled')" 0 \
         "$m: slowish not throttled"
 
@@ -40,10 +52,10 @@ check_throttle() # MODE
     expect_eq "$(trace_check_nesting "$e")" 0 "$m: nesting valid"
 
     # SCOREP_THROTTLING=false: everything measured
-    run_app "off_$m" env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 \
+    run_app "off_$m" env SCOREP_THROTTLING=false SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="off_$m" "./throttle_$m"
-    expect_eq "$(profile_sum "off_$m" main/tiny visits)" 5000 "$m: off: all 5000 calls timed"
-    expect_eq "$(profile_sum "off_$m" main/caller/tiny visits)" 10 "$m: off: all 10 calls timed"
+    expect_eq "$(profile_sum "off_$m" "$r/tiny" visits)" 5000 "$m: off: all 5000 calls timed"
+    expect_eq "$(profile_sum "off_$m" "$r/caller/tiny" visits)" 10 "$m: off: all 10 calls timed"
     expect_eq "$(trace_count "off_$m" ENTER 0 tiny)" 5010 "$m: off: all 5010 calls traced"
 }
 
@@ -51,9 +63,9 @@ check_throttle() # MODE
 # on its own call path and location; the threads' direct calls are settled at thread end.
 check_paths() # MODE
 {
-    m=$1
-    scorep_cc --instrument="$m" gcc -O2 -pthread -o "paths_$m" "$PROGRAMS/throttle_paths.c"
-    run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    im=$1 m=$tag$1
+    scorep_cc --instrument="$im" "$tc" -O2 -pthread -o "paths_$m" "$PROGRAMS/throttle_paths.c"
+    run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="paths_$m" "./paths_$m"
     expect_eq "$status" 0 "$m: paths: exit status"
     expect_eq "$(cat "pa_$m.out")" "done 18003404" "$m: paths: program output"
@@ -81,14 +93,16 @@ check_paths() # MODE
 # in the executable, exact visits when throttled.
 check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
 {
-    m=$1 lm=${2:-$1} src="$PROGRAMS/throttle_shlib.c"
-    n=$m${2:+_lib_$2} # names of files and checks
+    m=$1 lm=${2:-$1} src="$PROGRAMS/throttle_shlib.c" libsrc="$PROGRAMS/throttle_shlib.c"
+    mc=$tc # the program stays C
+    [ "$tc" != gfortran ] || libsrc=$PROGRAMS/throttle_shlib_f.F90 mc=gcc
+    n=$tag$m${2:+_lib_$2} # names of files and checks
     mkdir "lib_$n"
-    scorep_cc --instrument="$lm" gcc -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$n/libtl.so" "$src"
-    scorep_cc --instrument="$m" gcc -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$n/mod.so" "$src"
-    scorep_cc --instrument="$m" gcc -O2 -o "shlib_$n" "$src" -L"lib_$n" -ltl \
+    scorep_cc --instrument="$lm" "$tc" -O2 -fPIC -shared -DSHLIB_LINKED -o "lib_$n/libtl.so" "$libsrc"
+    scorep_cc --instrument="$m" "$tc" -O2 -fPIC -shared -DSHLIB_MODULE -o "lib_$n/mod.so" "$libsrc"
+    scorep_cc --instrument="$m" "$mc" -O2 -o "shlib_$n" "$src" -L"lib_$n" -ltl \
         -Wl,-rpath,"$work/lib_$n" -ldl
-    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 \
+    run_app "sh_$n" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="shlib_$n.e" "./shlib_$n" \
         "$work/lib_$n/mod.so"
     expect_eq "$status" 0 "$n: shlib: exit status"
@@ -103,9 +117,10 @@ check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
     trace_defs "$e" >"shlib_$n.defs"
     for fn in lib_tiny mod_tiny; do
         def=$(grep '^REGION ' "shlib_$n.defs" | grep -F "Name: \"$fn\"")
-        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$src" "$n: shlib: file of $fn"
+        expect_eq "$(echo "$def" | sed 's/.*File: "\([^"]*\)".*/\1/')" "$libsrc" "$n: shlib: file of $fn"
         expect_eq "$(echo "$def" | sed 's/.*Begin: \([0-9]*\).*/\1/')" \
-            "$(grep -n "int $fn(int i)$" "$src" | cut -d: -f1)" "$n: shlib: line of $fn"
+            "$(grep -n -E "int $fn\(int i\)$|function $fn\(i\)" "$libsrc" | cut -d: -f1)" \
+            "$n: shlib: line of $fn"
     done
 }
 
@@ -114,9 +129,9 @@ check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
 # mean: every call path must qualify even with the first call's set-up in its time.
 check_many() # MODE THROTTLED
 {
-    m=$1
-    scorep_cc --instrument="$m" gcc -O2 -o "many_$m" "$PROGRAMS/throttle_many.c"
-    run_app "ma_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 \
+    im=$1 m=$tag$1
+    scorep_cc --instrument="$im" "$tc" -O2 -o "many_$m" "$PROGRAMS/throttle_many.c"
+    run_app "ma_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 SCOREP_THROTTLING_MEAN=$MEAN \
         SCOREP_THROTTLING_MEAN=1ms SCOREP_ENABLE_TRACING=true \
         SCOREP_EXPERIMENT_DIRECTORY="many_$m.e" "./many_$m"
     expect_eq "$(cat "ma_$m.out")" "done 35000" "$m: many: program output"
@@ -135,16 +150,27 @@ check_many() # MODE THROTTLED
 # call path is attached and detached around each implicit task): exact visits in all.
 check_omp() # MODE
 {
-    m=$1
-    scorep_cc --instrument="$m" gcc -O2 -fopenmp -o "omp_$m" "$PROGRAMS/throttle_omp.c"
-    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 OMP_NUM_THREADS=2 \
+    im=$1 m=$tag$1 src=throttle_omp.c r=main
+    # Fortran: main calls MAIN__; gfortran's two teams may get two call paths (the OMPT
+    # return address of each GOMP_parallel call gives the construct its line)
+    [ "$tc" != gfortran ] || src=throttle_omp_f.f90 r=main/MAIN__
+    scorep_cc --instrument="$im" "$tc" -O2 -fopenmp -o "omp_$m" "$PROGRAMS/$src"
+    run_app "om_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=500 SCOREP_THROTTLING_MEAN=$MEAN OMP_NUM_THREADS=2 \
         SCOREP_EXPERIMENT_DIRECTORY="omp_$m.e" "./omp_$m"
     expect_eq "$(cat "om_$m.out")" "done 8997000" "$m: omp: program output"
-    wpath=$(profile_paths "omp_$m.e" | grep '^main/!\$omp parallel @throttle_omp\.c:[0-9]*/work$')
-    expect_eq "$(echo "$wpath" | wc -l | tr -d ' ')" 1 "$m: omp: one call path of work: $wpath"
-    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits)" 6000 \
-        "$m: omp: work's visits over both threads and teams"
-    expect_eq "$(profile_sum "omp_$m.e" "$wpath" visits 0)" 3000 "$m: omp: master's share"
+    # clang's worksharing loop is a construct of its own (its OMPT events name it)
+    profile_paths "omp_$m.e" | grep -E "^$r/!\\\$omp parallel @${src%.*}\\.[cf90]*:[0-9]*(/!\\\$omp for @${src%.*}\\.[cf90]*:[0-9]*)?/work\$" \
+        >"omp_$m.paths" || true
+    expect_ge "$(grep -c . "omp_$m.paths")" 1 "$m: omp: work below the parallel region"
+    [ "$tc" = gfortran ] || expect_eq "$(grep -c . "omp_$m.paths")" 1 \
+        "$m: omp: one call path of work: $(tr '\n' ' ' <"omp_$m.paths")"
+    v=0 v0=0
+    while read -r wpath; do
+        v=$((v + $(profile_sum "omp_$m.e" "$wpath" visits)))
+        v0=$((v0 + $(profile_sum "omp_$m.e" "$wpath" visits 0)))
+    done <"omp_$m.paths"
+    expect_eq "$v" 6000 "$m: omp: work's visits over both threads and teams"
+    expect_eq "$v0" 3000 "$m: omp: master's share"
 }
 
 check_throttle functions
@@ -166,13 +192,51 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_many plugin 63
     # the plugin's inline check: tiny calls no runtime function once throttled (it has one
     # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
-    expect_eq "$(objdump -d throttle_plugin | awk '/<tiny>:/,/^$/' | grep -c 'call.*scorep_plugin_enter')" \
+    objdump -d throttle_plugin >throttle_plugin.dis || fail "objdump -d throttle_plugin"
+    awk '/<tiny>:/,/^$/' throttle_plugin.dis >tiny.dis
+    expect_eq "$(count_lines 'call.*scorep_plugin_enter' tiny.dis)" \
         1 "plugin: tiny calls scorep_plugin_enter once (on its measured path)"
-    expect_eq "$(objdump -d throttle_plugin | grep -c 'call.*__cyg_profile_func')" 0 \
+    expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
 else
     skip_part "the GCC plugin (gcc-12-plugin-dev)"
 fi
+
+# clang with the LLVM pass plugin: the same checks; its objects call no hook either
+if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    tc=clang tag=clang_
+    check_throttle plugin
+    check_paths plugin
+    check_shlib plugin
+    check_shlib plugin functions
+    check_many plugin 63
+    if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
+        check_omp plugin
+    fi
+    expect_eq "$(disasm_fn throttle_clang_plugin tiny | grep -c 'call.*scorep_plugin_enter')" \
+        1 "clang plugin: tiny calls scorep_plugin_enter once (on its measured path)"
+    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_clang_plugin)" 0 \
+        "clang plugin: no -finstrument-functions hooks"
+    # clang's -finstrument-functions with the same runtime: the hooks' path
+    check_throttle functions
+else
+    skip_part "clang with the LLVM plugin (llvm-N-dev)"
+fi
+# gfortran with the GCC plugin (bind(C) names): throttling, shared libraries
+if command -v gfortran >/dev/null 2>&1 && [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
+    tc=gfortran tag=f_
+    check_throttle plugin
+    check_shlib plugin
+    check_shlib plugin functions
+    if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
+        check_omp plugin
+    fi
+    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_f_plugin)" 0 \
+        "gfortran plugin: no -finstrument-functions hooks"
+else
+    skip_part "gfortran with the GCC plugin"
+fi
+tc=gcc tag=
 
 # bad input
 run_app bad env SCOREP_THROTTLING=true SCOREP_THROTTLING_MEAN=fast ./throttle_functions

@@ -35,11 +35,16 @@ expect_eq "$(trace_count exp ENTER "" MPI_Send)" 100000 "every MPI_Send kept"
 expect_eq "$(trace_count exp ENTER "" MPI_Recv)" 100000 "every MPI_Recv kept"
 expect_eq "$(trace_count exp ENTER "" tiny)" "$(trace_count exp LEAVE "" tiny)" \
     "tiny: as many leaves as enters"
-# only calls preempted for more than the threshold can remain of the 1,000,000
-expect_ge 10000 "$(trace_count exp ENTER "" tiny)" "the short calls removed from the trace"
-
 # --- the trace says what it lacks: one OTF2 marker per reduction step ---
 otf2-marker exp/traces.otf2 >markers || fail "otf2-marker failed"
+# exact instead of "at most N": every call of tiny the trace keeps lasted at least the
+# threshold the markers name (in ticks); only calls preempted that long can remain
+param=$(sed -n 's/^MARKER .*Text: "rule=min_duration param=\([0-9]*\) .*/\1/p' markers | sort -n | head -n 1)
+expect_ge "$param" 1 "the min_duration threshold in ticks ($param)"
+trace_events exp >exp.events
+expect_eq "$(awk -v p="$param" '/Region: "tiny"/ { if ($1 == "ENTER") t[$2] = $3
+        else if ($1 == "LEAVE" && $3 - t[$2] < p) short++ } END { print short + 0 }' exp.events)" 0 \
+    "tiny: no call shorter than the threshold left in the trace"
 expect_eq "$(grep -c '^MARKER_DEF .*Group: "scorep-rt trace reduction", Category: "min_duration", Severity: MEDIUM' markers)" 1 \
     "marker definition of the min_duration step"
 expect_eq "$(grep '^MARKER ' markers | sed -E 's/.*Scope: (LOCATION:[0-9]+), Text: "rule=([a-z_]+) .*/\1 \2/' | sort | tr '\n' ' ')" \

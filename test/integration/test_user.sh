@@ -96,7 +96,8 @@ expect_eq "$(trace_defs exp_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMP
     "without --user: no user region defined"
 expect_eq "$(trace_summary exp_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
     "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "without --user: no parameter, metric or on/off events"
-expect_eq "$(nm user_plain | grep -c 'SCOREP_User')" 0 "without --user: no user API symbol used"
+run_to user_plain.nm nm user_plain
+expect_eq "$(count_lines 'SCOREP_User' user_plain.nm)" 0 "without --user: no user API symbol used"
 
 # --- compiler instrumentation and --user: both regions of phase_work, nested ---
 scorep_cc --user gcc -O2 -o user_both "$PROGRAMS/user.c"
@@ -135,7 +136,8 @@ expect_eq "$(trace_defs exp_all_plain | grep '^REGION ' | grep -c -v 'Paradigm: 
     "all macros without --user: no user region defined"
 expect_eq "$(trace_summary exp_all_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
     "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "all macros without --user: only enters and leaves"
-expect_eq "$(nm user_all_plain | grep -c 'SCOREP_User')" 0 \
+run_to user_all_plain.nm nm user_all_plain
+expect_eq "$(count_lines 'SCOREP_User' user_all_plain.nm)" 0 \
     "all macros without --user: no user API symbol used"
 
 # --- C++: SCOREP_USER_REGION ends with its scope (early return, exception) ---
@@ -161,7 +163,8 @@ done
 scorep_cc g++ $strict -o user_cxx_plain "$PROGRAMS/user_cxx.cc"
 run_app cxx_plain ./user_cxx_plain
 expect_eq "$(cat cxx_plain.out)" "caught 1 off 1 sink 21" "C++ without --user: program output"
-expect_eq "$(nm user_cxx_plain | grep -c 'SCOREP_User')" 0 "C++ without --user: no user API symbol"
+run_to user_cxx_plain.nm nm user_cxx_plain
+expect_eq "$(count_lines 'SCOREP_User' user_cxx_plain.nm)" 0 "C++ without --user: no user API symbol"
 
 # --- threads racing to define one handle: one region, 7 visits on each of 4 threads ---
 scorep_cc --user --nocompiler gcc $strict -o user_threads "$PROGRAMS/user_threads.c" -lpthread

@@ -11,14 +11,14 @@ command -v gfortran >/dev/null 2>&1 || { echo "SKIP: no gfortran"; exit 77; }
 srcs="$PROGRAMS/user_f.F90 $PROGRAMS/user_f_lib.f90"
 # shellcheck disable=SC2086
 scorep_cc --user --nocompiler gfortran -Wall -O2 -o user_f $srcs
-expect_eq "$("$SCOREP_CC" --dry-run --user --nocompiler gfortran -c "$PROGRAMS/user_f_lib.f90" |
-    grep -c -- ' -cpp ')" 1 "scorep-cc --user adds -cpp for a .f90 source"
-expect_eq "$("$SCOREP_CC" --dry-run --user --nocompiler gfortran -c "$PROGRAMS/user_f.F90" |
-    grep -c -- ' -cpp ')" 0 "scorep-cc --user leaves .F90 (preprocessed anyway) alone"
-expect_eq "$("$SCOREP_CC" --dry-run --user mpif90 -c x.f90 | grep -c -- ' -cpp ')" 1 \
-    "scorep-cc --user mpif90 adds -cpp for a .f90 source"
-expect_eq "$("$SCOREP_CC" --dry-run mpif90 -c x.f90 | grep -c -- ' -cpp ')" 0 \
-    "scorep-cc without --user adds no -cpp"
+run_to dry1 "$SCOREP_CC" --dry-run --user --nocompiler gfortran -c "$PROGRAMS/user_f_lib.f90"
+expect_eq "$(count_lines ' -cpp ' dry1)" 1 "scorep-cc --user adds -cpp for a .f90 source"
+run_to dry2 "$SCOREP_CC" --dry-run --user --nocompiler gfortran -c "$PROGRAMS/user_f.F90"
+expect_eq "$(count_lines ' -cpp ' dry2)" 0 "scorep-cc --user leaves .F90 (preprocessed anyway) alone"
+run_to dry3 "$SCOREP_CC" --dry-run --user mpif90 -c x.f90
+expect_eq "$(count_lines ' -cpp ' dry3)" 1 "scorep-cc --user mpif90 adds -cpp for a .f90 source"
+run_to dry4 "$SCOREP_CC" --dry-run mpif90 -c x.f90
+expect_eq "$(count_lines ' -cpp ' dry4)" 0 "scorep-cc without --user adds no -cpp"
 run_app f env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_f ./user_f
 expect_eq "$status" 0 "Fortran: exit status"
 expect_eq "$(cat f.out)" "recording on: 1, while off: 0" "Fortran: program output"
@@ -37,7 +37,8 @@ expect_eq "$(profile_sum exp_f_plain main/MAIN__/seven_ visits)" 18 \
     "Fortran without --user: seven_ (compiler region) called 18 times, none hidden"
 expect_eq "$(trace_defs exp_f_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
     "Fortran without --user: no user region defined"
-expect_eq "$(nm user_f_plain | grep -c -i 'scorep_f_')" 0 "Fortran without --user: no entry point used"
+run_to user_f_plain.nm nm user_f_plain
+expect_eq "$(grep -c -i 'scorep_f_' user_f_plain.nm || true)" 0 "Fortran without --user: no entry point used"
 
 # fixed-form source (.F): the macros expand within its columns
 scorep_cc --user --nocompiler gfortran -Wall -O2 -o user_f_fixed "$PROGRAMS/user_f_fixed.F"

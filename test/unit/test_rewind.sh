@@ -25,7 +25,8 @@ expect_eq "$(trace_check_order exp)" 0 "timestamps increasing"
 expect_eq "$(trace_events exp | awk '$1 == "MEASUREMENT_ON_OFF" || $1 == "ENTER"' | head -n 4 |
     awk '{ print $1 }' | tr '\n' ' ')" "MEASUREMENT_ON_OFF MEASUREMENT_ON_OFF ENTER ENTER " \
     "a discarded block is replaced by OFF and ON"
-expect_eq "$(otf2-marker exp/traces.otf2 | grep -c '^MARKER .*Scope: LOCATION:0, Text: "rule=rewind param=[0-9]* removed=[0-9]*: rewind of region')" \
+run_to markers otf2-marker exp/traces.otf2
+expect_eq "$(grep -c '^MARKER .*Scope: LOCATION:0, Text: "rule=rewind param=[0-9]* removed=[0-9]*: rewind of region' markers)" \
     7 "one rewind marker per discard"
 expect_eq "$(grep -c '^| 0 | Master thread | rewind | ' exp/MANIFEST.md)" 7 "MANIFEST.md lists the discards"
 

@@ -1,6 +1,7 @@
 /* compiler_adapter.c: the -finstrument-functions hooks. A function address maps to a region
  * through a lock-free open-addressing table; names, file:line and the filter decision are
  * worked out once per function, under a lock, on its first call. */
+#include "adapters/memory/memory_track.h"
 #include "adapters/compiler/symbols.h"
 #include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
@@ -107,6 +108,9 @@ static uint32_t define_region(uintptr_t a)
 
 static uint32_t fn_define(uintptr_t a)
 {
+    /* symbol lookup allocates in libdw and the decompression libraries it calls: the
+     * runtime's work, not the program's (memory recording) */
+    scorep_memory_guard++;
     pthread_mutex_lock(&define_lock);
     uint32_t r = fn_lookup(table, a);
     if (r == FN_MISS) {
@@ -117,6 +121,7 @@ static uint32_t fn_define(uintptr_t a)
             fn_insert(table, a, r);
     }
     pthread_mutex_unlock(&define_lock);
+    scorep_memory_guard--;
     return r;
 }
 

@@ -1,11 +1,13 @@
 /* cuda_cupti.c: the CUPTI side of the CUDA adapter: subscribes to the runtime and driver
- * API callbacks (calls as regions), enables the activity API with a fixed pool of record
- * buffers (SCOREP_CUDA_BUFFER in chunks of SCOREP_CUDA_BUFFER_CHUNK), flushes at
- * synchronisations and at exit, and warns once when CUPTI cannot subscribe (no driver). */
+ * API callbacks (calls as regions), enables the activity API with the growing buffer pool
+ * of cuda_pool.c and a periodic flush, flushes at synchronisations and at exit, and warns
+ * once when CUPTI cannot subscribe (no driver). */
 #include "adapters/cuda/cuda_adapter.h"
 #include "adapters/cuda/cuda_features.h"
 #include "core/events.h"
+#include "core/experiment.h"
 #include "core/runtime.h"
+#include "core/subsystem.h"
 #include "base/timer.h"
 
 #include <pthread.h>
@@ -22,16 +24,96 @@ static int subscribed, activity_on;
 static uint32_t runtime_regions[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 static uint32_t driver_regions[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
-static uint32_t api_region(uint32_t *slot, const char *name)
+/* Bit 31 of a slot: the call starts GPU work (a launch, copy or memset), whose correlation
+ * id the references feature records. */
+#define STARTS_GPU_WORK 0x80000000u
+
+static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != 0, 1))
-        return r - 1;
-    r = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0, 0,
-                           SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
-    if (r != SCOREP_INVALID_ID)
-        __atomic_store_n(slot, r + 1, __ATOMIC_RELEASE);
-    return r;
+    if (__builtin_expect(r == 0, 0)) {
+        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0,
+                                         0, SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
+        if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
+            return SCOREP_INVALID_ID;
+        r = id + 1;
+        if (name && (strstr(name, "Launch") || strstr(name, "Memcpy") || strstr(name, "Memset")))
+            r |= STARTS_GPU_WORK;
+        __atomic_store_n(slot, r, __ATOMIC_RELEASE);
+    }
+    *gpu_work = (r & STARTS_GPU_WORK) != 0;
+    return (r & ~STARTS_GPU_WORK) - 1;
+}
+
+/* ------------------------------------------------------------ gpumemusage */
+/* Device memory in use: cudaMalloc adds its size, cudaFree subtracts the size its pointer
+ * was allocated with; the sum is the metric "CUDA memory usage" of the calling thread,
+ * written inside the call. Allocations are cold: a mutex and a chained table. */
+typedef struct allocation {
+    struct allocation *next;
+    uintptr_t ptr;
+    uint64_t size;
+} allocation;
+#define ALLOC_BUCKETS 1024
+static allocation *allocations[ALLOC_BUCKETS];
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t mem_in_use;
+
+static uint64_t memory_changed(uintptr_t ptr, uint64_t size, int alloc)
+{
+    size_t b = (ptr >> 8) % ALLOC_BUCKETS;
+    pthread_mutex_lock(&alloc_lock);
+    if (alloc) {
+        allocation *a = malloc(sizeof *a);
+        if (a) {
+            *a = (allocation){allocations[b], ptr, size};
+            allocations[b] = a;
+            mem_in_use += size;
+        }
+    } else {
+        for (allocation **a = &allocations[b]; *a; a = &(*a)->next)
+            if ((*a)->ptr == ptr) {
+                allocation *gone = *a;
+                *a = gone->next;
+                mem_in_use -= gone->size;
+                free(gone);
+                break;
+            }
+    }
+    uint64_t now = mem_in_use;
+    pthread_mutex_unlock(&alloc_lock);
+    return now;
+}
+
+static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                         const CUpti_CallbackData *cb)
+{
+    static uint32_t metric; /* id + 1 */
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !cb->functionParams)
+        return;
+    if (cb->functionReturnValue && *(const int *)cb->functionReturnValue != 0)
+        return; /* the call failed: nothing allocated or freed */
+    uint64_t now;
+    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020) {
+        const cudaMalloc_v3020_params *p = cb->functionParams;
+        if (!p->devPtr || !*p->devPtr)
+            return;
+        now = memory_changed((uintptr_t)*p->devPtr, p->size, 1);
+    } else if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020) {
+        const cudaFree_v3020_params *p = cb->functionParams;
+        if (!p->devPtr)
+            return;
+        now = memory_changed((uintptr_t)p->devPtr, 0, 0);
+    } else {
+        return;
+    }
+    if (!metric) {
+        uint32_t id = scorep_defs_metric("CUDA memory usage", "bytes", SCOREP_METRIC_UINT64, true);
+        if (id == SCOREP_INVALID_ID)
+            return;
+        metric = id + 1;
+    }
+    scorep_event_metric(l, metric - 1, now, (double)now);
 }
 
 static int is_sync(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
@@ -62,72 +144,29 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
     scorep_location *l = slot ? scorep_location_get() : NULL;
     if (!l)
         return;
-    uint32_t region = api_region(slot, cb->functionName);
+    int gpu_work;
+    uint32_t region = api_region(slot, cb->functionName, &gpu_work);
     if (region == SCOREP_INVALID_ID)
         return;
     if (cb->callbackSite == CUPTI_API_ENTER) {
         scorep_event_enter(l, region);
+        /* references: the id CUPTI gives the activity records of this call */
+        uint32_t p;
+        if (gpu_work && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
+            scorep_location_recording(l) && (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
+            scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l),
+                                BUF_EV_PARAM_UINT, p, cb->correlationId);
         return;
     }
+    if (features & SCOREP_CUDA_FEATURE_GPUMEMUSAGE)
+        memory_usage(l, domain, cbid, cb);
     scorep_event_leave(l, region);
     if ((features & SCOREP_CUDA_FEATURE_SYNC) && activity_on && is_sync(domain, cbid))
         flush_activities(0);
 }
 
-/* ------------------------------------------------------- activity buffers */
-/* The pool is allocated once; CUPTI asks for buffers on its own threads. A request that
- * finds no free chunk gets none, and CUPTI drops (and counts) the records. */
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint8_t *pool;
-static uint8_t **free_chunks;
-static size_t chunk_size, n_free, n_chunks;
-static uint64_t dropped;
-
-int scorep_cuda_pool_init(void)
-{
-    if (pool)
-        return 0;
-    chunk_size = scorep_cfg.cuda_buffer_chunk < 1024 ? 1024 : scorep_cfg.cuda_buffer_chunk;
-    chunk_size = (chunk_size + 7) & ~(size_t)7; /* CUPTI wants 8-byte aligned buffers */
-    n_chunks = scorep_cfg.cuda_buffer / chunk_size;
-    if (n_chunks < 2)
-        n_chunks = 2;
-    pool = aligned_alloc(8, n_chunks * chunk_size);
-    free_chunks = malloc(n_chunks * sizeof *free_chunks);
-    if (!pool || !free_chunks)
-        return -1;
-    for (n_free = 0; n_free < n_chunks; n_free++)
-        free_chunks[n_free] = pool + n_free * chunk_size;
-    return 0;
-}
-
-void CUPTIAPI scorep_cuda_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
-{
-    pthread_mutex_lock(&pool_lock);
-    *buffer = n_free ? free_chunks[--n_free] : NULL;
-    pthread_mutex_unlock(&pool_lock);
-    *size = *buffer ? chunk_size : 0;
-    *max_records = 0;
-}
-
-void CUPTIAPI scorep_cuda_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
-                                           size_t size, size_t valid)
-{
-    (void)size;
-    uint64_t gpu;
-    if (cuptiGetTimestamp(&gpu) == CUPTI_SUCCESS)
-        scorep_cuda_clock_sync(&scorep_cuda_activity_clock, scorep_timer_ticks(), gpu);
-    if (scorep_cuda_process_buffer(buffer, valid) < 0)
-        scorep_warn_once("CUDA: out of memory while recording GPU activities; some are lost");
-    size_t d = 0;
-    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &d) == CUPTI_SUCCESS)
-        __atomic_add_fetch(&dropped, d, __ATOMIC_RELAXED);
-    pthread_mutex_lock(&pool_lock);
-    if (buffer && n_free < n_chunks)
-        free_chunks[n_free++] = buffer;
-    pthread_mutex_unlock(&pool_lock);
-}
-
+/* CUPTI hands the completed buffers to the pool's queue (on this thread, for a flush);
+ * the consumer thread processes them. */
 static void flush_activities(uint32_t flags)
 {
     cuptiActivityFlushAll(flags);
@@ -148,6 +187,9 @@ static CUptiResult enable_activities(void)
 {
     CUptiResult rc =
         cuptiActivityRegisterCallbacks(scorep_cuda_buffer_requested, scorep_cuda_buffer_completed);
+    /* CUPTI's own periodic flush: buffers of a quiet phase reach the consumer too */
+    if (rc == CUPTI_SUCCESS && scorep_cfg.cuda_flush_period)
+        rc = cuptiActivityFlushPeriod((uint32_t)scorep_cfg.cuda_flush_period);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL))
         rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_MEMCPY))
@@ -174,38 +216,38 @@ static CUptiResult subscribe(void)
     return rc;
 }
 
-static void cuda_finalize(void)
+/* Finalize, first phase: everything CUPTI holds is flushed (incomplete records too) and
+ * processed on this thread while the locations still take events; later buffers are only
+ * counted. */
+static void cuda_end(void)
 {
     if (activity_on && (features & SCOREP_CUDA_FEATURE_FLUSHATEXIT))
-        flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); /* incomplete records too */
-    scorep_cuda_activity_stop();
+        flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    scorep_cuda_consumer_stop();
     if (subscribed)
         cuptiUnsubscribe(subscriber);
-    if (dropped)
-        scorep_warn("CUDA: CUPTI dropped %llu activity records: SCOREP_CUDA_BUFFER (%llu bytes) "
-                    "was full; increase it",
-                    (unsigned long long)dropped, (unsigned long long)scorep_cfg.cuda_buffer);
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
+    if (p.dropped || p.late_records || p.refused || p.failed_buffers)
+        scorep_cuda_mark_loss(p.dropped + p.late_records);
 }
 
-/* Entries that Score-P has and scorep-rt accepts without recording anything yet: said once,
- * so that nobody looks for idle time or counters that are not there. */
-static void warn_unsupported(void)
+/* Finalize, second phase: the pool's figures to the log and MANIFEST.md. */
+static void cuda_finalize(void)
 {
-    static const struct {
-        uint64_t bit;
-        const char *name;
-    } unrecorded[] = {{SCOREP_CUDA_FEATURE_KERNEL_COUNTER, " kernel_counter"},
-                      {SCOREP_CUDA_FEATURE_IDLE, " idle"},
-                      {SCOREP_CUDA_FEATURE_PURE_IDLE, " pure_idle"},
-                      {SCOREP_CUDA_FEATURE_GPUMEMUSAGE, " gpumemusage"},
-                      {SCOREP_CUDA_FEATURE_REFERENCES, " references"}};
-    char list[128] = "";
-    for (size_t i = 0; i < sizeof unrecorded / sizeof unrecorded[0]; i++)
-        if (features & unrecorded[i].bit)
-            strncat(list, unrecorded[i].name, sizeof list - strlen(list) - 1);
-    if (list[0])
-        scorep_warn("CUDA: SCOREP_CUDA_ENABLE entries not recorded yet (accepted, ignored):%s",
-                    list);
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
+    char note[1024];
+    scorep_verbose("CUDA: %llu activity buffers with %llu records processed; pool peak %llu of "
+                   "%llu chunks of %llu bytes (cap %llu)",
+                   (unsigned long long)p.buffers, (unsigned long long)p.records,
+                   (unsigned long long)p.peak_used, (unsigned long long)p.chunks,
+                   (unsigned long long)p.chunk_size, (unsigned long long)p.max_chunks);
+    scorep_cuda_pool_note(&p, note, sizeof note);
+    if (note[0]) {
+        scorep_experiment_note(note);
+        scorep_warn("%s", note);
+    }
 }
 
 __attribute__((constructor)) static void scorep_cuda_init(void)
@@ -214,9 +256,14 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
         return;
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
-    warn_unsupported();
-    if (scorep_runtime_at_finalize(cuda_finalize) != 0)
-        scorep_warn("CUDA: too many finalize hooks; activity records are not flushed at exit");
+    scorep_cuda_record_kernel_counter = (features & SCOREP_CUDA_FEATURE_KERNEL_COUNTER) != 0;
+    scorep_cuda_record_references = (features & SCOREP_CUDA_FEATURE_REFERENCES) != 0;
+    scorep_cuda_record_idle = (features & SCOREP_CUDA_FEATURE_IDLE) != 0;
+    scorep_cuda_record_pure_idle = (features & SCOREP_CUDA_FEATURE_PURE_IDLE) != 0;
+    static const scorep_subsystem cuda = {
+        .name = "cuda", .end = cuda_end, .finalize = cuda_finalize};
+    if (scorep_runtime_register(&cuda) != 0)
+        scorep_warn("CUDA: too many subsystems; activity records are not flushed at exit");
     if (subscribe() != CUPTI_SUCCESS)
         return;
     uint64_t gpu;
@@ -231,5 +278,9 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
     rc = enable_activities();
     if (rc != CUPTI_SUCCESS)
         cupti_warning("cuptiActivityEnable", rc);
+    if (rc == CUPTI_SUCCESS && scorep_cuda_consumer_start() != 0) {
+        scorep_warn("CUDA: no consumer thread; activity buffers are processed at "
+                    "synchronisations and at exit only");
+    }
     activity_on = rc == CUPTI_SUCCESS;
 }

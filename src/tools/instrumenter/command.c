@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h" /* SCOREP_LIBOMP_DIR */
@@ -105,56 +106,119 @@ static char *check_filter(const char *filter)
     return path;
 }
 
-/* The GCC plugin that leaves the filter's excluded functions uninstrumented. Only drivers
- * that run gcc's C or C++ front end load it: gfortran calls no plugin hook before it inserts
- * the profiling calls, clang has no gcc plugins, and nvcc is left out (its host compiler
- * need not be the gcc the plugin was built for). These filter at run time only. */
-static const char *gcc_plugin(const struct compiler_kind *kind)
+/* The plugins of --instrument=plugin (#9, #20): the GCC plugin for the GNU drivers (C, C++,
+ * Fortran, nvcc's host code), the LLVM pass plugin for clang/clang++; NULL: not built here. */
+static const char *plugin_path(enum compiler_plugin plugin)
 {
 #ifdef SCOREP_GCC_PLUGIN
-    if (kind->fortran || kind->cuda || compiler_is_clang(kind))
-        return NULL;
-    return env_or("SCOREP_CC_GCC_PLUGIN", SCOREP_GCC_PLUGIN);
-#else
-    (void)kind;
+    if (plugin == PLUGIN_GCC)
+        return env_or("SCOREP_CC_GCC_PLUGIN", SCOREP_GCC_PLUGIN);
+#endif
+#ifdef SCOREP_LLVM_PLUGIN
+    if (plugin == PLUGIN_LLVM)
+        return env_or("SCOREP_CC_LLVM_PLUGIN", SCOREP_LLVM_PLUGIN);
+#endif
+    (void)plugin;
     return NULL;
-#endif
 }
 
-static bool gcc_plugin_built(void)
+#ifdef SCOREP_LLVM_PLUGIN_CLANG
+/* The major version of a clang driver (clang -dumpversion); 0 if it cannot be run. */
+static int clang_major(const char *compiler)
 {
-#ifdef SCOREP_GCC_PLUGIN
-    return true;
-#else
-    return false;
+    int fd[2];
+    if (pipe(fd) != 0)
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execlp(compiler, compiler, "-dumpversion", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char buf[64] = "";
+    ssize_t n = pid > 0 ? read(fd[0], buf, sizeof buf - 1) : -1;
+    close(fd[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 0;
+    buf[n] = '\0';
+    return atoi(buf);
+}
 #endif
+
+/* Why the plugin cannot instrument this compiler's code, NULL if it can. */
+static const char *plugin_unusable(const struct job *job)
+{
+    const char *path = plugin_path(job->kind->plugin);
+    if (job->kind->plugin == PLUGIN_LLVM) {
+#ifdef SCOREP_LLVM_PLUGIN_CLANG
+        static char why[128];
+        int major = clang_major(job->compiler);
+        /* a clang that cannot be run fails anyway, with the compiler's own message */
+        if (major != 0 && major != SCOREP_LLVM_PLUGIN_CLANG) {
+            snprintf(why, sizeof why, "the LLVM plugin was built for clang %d, this is clang %d",
+                     SCOREP_LLVM_PLUGIN_CLANG, major);
+            return why;
+        }
+#endif
+        if (path == NULL)
+            return "scorep-rt was built without the LLVM headers of this clang (Debian: "
+                   "llvm-N-dev; reconfigure)";
+    } else if (path == NULL) {
+        return "scorep-rt was built without gcc's plugin headers (Debian: gcc-N-plugin-dev)";
+    }
+    if (job->kind->cuda && args_any(job->nargs, job->args, arg_is_nvcc_ccbin))
+        return "nvcc's host compiler is chosen with -ccbin, the GCC plugin fits the gcc it "
+               "was built for only";
+    return NULL;
 }
 
-/* --instrument (#9): whether the GCC plugin instruments (its region descriptors and inline
+/* --instrument (#9, #20): whether a plugin instruments (region descriptors and the inline
  * throttle check) instead of -finstrument-functions. Exits on a choice the compiler lacks. */
 static bool plugin_instruments(const struct job *job)
 {
     const char *mode =
         job->opt.instrument ? job->opt.instrument : env_or("SCOREP_CC_INSTRUMENT", "");
-    bool can = gcc_plugin(job->kind) != NULL;
     if (strcmp(mode, "functions") == 0)
         return false;
-    if (strcmp(mode, "plugin") == 0 && !can) {
-        fprintf(stderr,
-                "%s: --instrument=plugin: the GCC plugin instruments only gcc's C and C++ "
-                "(gcc, g++, MPI/SHMEM C/C++ wrappers) and %s; use --instrument=functions\n",
-                instr_prog, gcc_plugin_built() ? "not this compiler" : "was not built here");
-        exit(1);
-    }
     if (mode[0] != '\0' && strcmp(mode, "plugin") != 0) {
         fprintf(stderr, "%s: --instrument=%s: expected plugin or functions\n", instr_prog, mode);
         exit(1);
     }
+    static int decided = -1; /* one decision per invocation: clang may be asked once */
+    if (decided >= 0)
+        return decided;
+    const char *why = plugin_unusable(job);
+    if (why != NULL && mode[0] != '\0') {
+        fprintf(stderr, "%s: --instrument=plugin: %s; use --instrument=functions\n", instr_prog,
+                why);
+        exit(1);
+    }
     /* the default: the plugin where it is installed (a build tree may not have it yet) */
-    return can && (mode[0] != '\0' || access(gcc_plugin(job->kind), R_OK) == 0);
+    decided = why == NULL && (mode[0] != '\0' || access(plugin_path(job->kind->plugin), R_OK) == 0);
+    /* clang without its plugin: one line, on compile steps only (not on every link) */
+    if (!decided && why != NULL && job->kind->plugin == PLUGIN_LLVM &&
+        args_any(job->nargs, job->args, arg_is_source))
+        fprintf(stderr, "%s: %s: using -finstrument-functions (slower: see --instrument)\n",
+                instr_prog, why);
+    return decided;
 }
 
-static void push_instrumentation(const struct job *job, struct argv_buf *cmd)
+/* nvcc passes host compiler options through -Xcompiler. */
+static void push_host(const struct job *job, struct argv_buf *cmd, const char *prefix,
+                      const char *value)
+{
+    if (job->kind->cuda)
+        argv_push(cmd, "-Xcompiler");
+    argv_push_joined(cmd, prefix, value);
+}
+
+void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
 {
     if (job->opt.nocompiler)
         return;
@@ -162,19 +226,44 @@ static void push_instrumentation(const struct job *job, struct argv_buf *cmd)
         argv_push_list(cmd, job->kind->instrument);
         return;
     }
-    argv_push_joined(cmd, "-fplugin=", gcc_plugin(job->kind));
-    argv_push(cmd, "-fplugin-arg-scorep_filter_gcc-instrument");
+    const char *plugin = plugin_path(job->kind->plugin);
+    if (job->kind->plugin == PLUGIN_LLVM) {
+        /* the plugin instruments exactly the functions clang marks for the hooks, and takes
+         * the marks off (scorep_llvm_plugin.cc) */
+        argv_push_list(cmd, job->kind->instrument);
+        argv_push_joined(cmd, "-fpass-plugin=", plugin);
+        return;
+    }
+    push_host(job, cmd, "-fplugin=", plugin);
+    push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-instrument", "");
 }
 
-/* --filter with gcc's C/C++: the plugin also leaves excluded functions uninstrumented. */
+/* --filter: the plugin that instruments leaves the excluded functions uninstrumented; with
+ * -finstrument-functions, gcc's C/C++ front ends load the GCC plugin for that alone (gfortran
+ * calls no plugin hook before it adds the hooks, clang and nvcc are left out). */
 static void push_plugin_filter(const struct job *job, struct argv_buf *cmd)
 {
-    const char *plugin = gcc_plugin(job->kind);
-    if (job->opt.nocompiler || job->filter_path == NULL || plugin == NULL)
+    if (job->opt.nocompiler || job->filter_path == NULL)
         return;
-    if (!plugin_instruments(job))
+    bool instrumenting = plugin_instruments(job);
+    const struct compiler_kind *kind = job->kind;
+    const char *plugin = plugin_path(kind->plugin);
+    if (kind->plugin == PLUGIN_LLVM) {
+        /* -mllvm options are parsed after -fplugin= loads a library, before -fpass-plugin=;
+         * a link step would warn that -mllvm is unused */
+        if (!instrumenting || !args_any(job->nargs, job->args, arg_is_source))
+            return;
         argv_push_joined(cmd, "-fplugin=", plugin);
-    argv_push_joined(cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
+        argv_push(cmd, "-mllvm");
+        argv_push_joined(cmd, "-scorep-filter=", job->filter_path);
+        return;
+    }
+    if (!instrumenting) {
+        if (plugin == NULL || kind->fortran || kind->cuda)
+            return;
+        argv_push_joined(cmd, "-fplugin=", plugin);
+    }
+    push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-filter=", job->filter_path);
 }
 
 /* Writes the C source that defines the filter symbol, escaping the path for a C string. */
@@ -257,8 +346,15 @@ void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc)
     }
 }
 
-void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc)
+void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc,
+                     bool memory)
 {
+    if (memory) {
+        /* its malloc and operator new must come before libc's and libstdc++'s; linked even
+         * if the program calls neither directly (strdup, gfortran's ALLOCATE) */
+        argv_push(cmd, "-Wl,--no-as-needed");
+        argv_push(cmd, "-lscorep-rt-memory");
+    }
     if (mpp == MPP_MPI)
         argv_push(cmd, "-lscorep-rt-mpi");
     if (cuda) {
@@ -309,7 +405,7 @@ void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clan
 
 static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
 {
-    push_instrumentation(job, cmd);
+    instr_push_instrumentation(job, cmd);
     argv_push_joined(cmd, "-I", instr_includedir());
     if (job->opt.user)
         argv_push(cmd, "-DSCOREP_USER_ENABLE");
@@ -350,7 +446,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     bool nvcc = job->kind->cuda;
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
-    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc);
+    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
+                    !nvcc && job->opt.memory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }
 

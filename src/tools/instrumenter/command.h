@@ -16,6 +16,7 @@ enum instr_thread { THREAD_AUTO, THREAD_NONE, THREAD_PTHREAD, THREAD_OMP };
 
 struct instr_options {
     bool user, nocompiler, dry_run, keep_files;
+    bool memory; /* --memory: link the memory adapter libscorep-rt-memory */
     int cuda;      /* --cuda 1, --nocuda -1, neither 0 (nvcc links the CUDA adapter) */
     int verbosity; /* 0 quiet, 1 print the commands on stderr, 2 also the selections */
     enum instr_mpp mpp;
@@ -57,10 +58,15 @@ enum instr_thread instr_thread_of(const struct job *job);
 /* What a link step adds, in this order: -L and -rpath of the runtime, its libraries (the
  * adapters of the paradigms first), -L and -rpath of LLVM's libomp (gcc with OpenMP). */
 void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc);
-void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc);
+void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc,
+                     bool memory);
 /* the I/O wrapper libraries of --io (before the runtime, which they need) */
 void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc);
 void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
+
+/* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default
+ * where it is installed) or -finstrument-functions; none with --nocompiler. */
+void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd);
 
 /* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
  * exit status for main. */

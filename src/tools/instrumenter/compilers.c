@@ -15,31 +15,31 @@ static const char *const clang_debug[] = {"-g1", "-fdebug-info-for-profiling", N
 static const char *const nvcc_hooks[] = {"-Xcompiler", "-finstrument-functions", NULL};
 static const char *const nvcc_debug[] = {"-Xcompiler", "-g1", NULL};
 
-/* columns: name, C driver, hooks, debug, mpi, shmem, fortran, cuda */
+/* columns: name, C driver, hooks, debug, mpi, shmem, fortran, cuda, plugin */
 static const struct compiler_kind kinds[] = {
-    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false, false, false},
-    {"cc", "cc", cyg_hooks, gnu_debug, false, false, false, false},
-    {"g++", "gcc", cyg_hooks, gnu_debug, false, false, false, false},
-    {"c++", "cc", cyg_hooks, gnu_debug, false, false, false, false},
-    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, false, true, false},
-    {"clang", "clang", cyg_hooks, clang_debug, false, false, false, false},
-    {"clang++", "clang", cyg_hooks, clang_debug, false, false, false, false},
+    {"gcc", "gcc", cyg_hooks, gnu_debug, false, false, false, false, PLUGIN_GCC},
+    {"cc", "cc", cyg_hooks, gnu_debug, false, false, false, false, PLUGIN_GCC},
+    {"g++", "gcc", cyg_hooks, gnu_debug, false, false, false, false, PLUGIN_GCC},
+    {"c++", "cc", cyg_hooks, gnu_debug, false, false, false, false, PLUGIN_GCC},
+    {"gfortran", "gcc", cyg_hooks, gnu_debug, false, false, true, false, PLUGIN_GCC},
+    {"clang", "clang", cyg_hooks, clang_debug, false, false, false, false, PLUGIN_LLVM},
+    {"clang++", "clang", cyg_hooks, clang_debug, false, false, false, false, PLUGIN_LLVM},
     /* MPI compiler wrappers (Open MPI's default to the GNU compilers) */
-    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false, false, false},
-    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false, false, false},
-    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false, false, false},
-    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false, false, false},
-    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, false, true, false},
-    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, false, true, false},
-    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, false, true, false},
+    {"mpicc", "mpicc", cyg_hooks, gnu_debug, true, false, false, false, PLUGIN_GCC},
+    {"mpicxx", "mpicc", cyg_hooks, gnu_debug, true, false, false, false, PLUGIN_GCC},
+    {"mpic++", "mpicc", cyg_hooks, gnu_debug, true, false, false, false, PLUGIN_GCC},
+    {"mpiCC", "mpicc", cyg_hooks, gnu_debug, true, false, false, false, PLUGIN_GCC},
+    {"mpif90", "mpicc", cyg_hooks, gnu_debug, true, false, true, false, PLUGIN_GCC},
+    {"mpifort", "mpicc", cyg_hooks, gnu_debug, true, false, true, false, PLUGIN_GCC},
+    {"mpif77", "mpicc", cyg_hooks, gnu_debug, true, false, true, false, PLUGIN_GCC},
     /* CUDA (issue #11): also links the CUDA adapter libscorep-rt-cuda */
-    {"nvcc", "gcc", nvcc_hooks, nvcc_debug, false, false, false, true},
+    {"nvcc", "gcc", nvcc_hooks, nvcc_debug, false, false, false, true, PLUGIN_GCC},
     /* OpenSHMEM compiler wrappers (#11): also link the SHMEM adapter */
-    {"oshcc", "oshcc", cyg_hooks, gnu_debug, false, true, false, false},
-    {"oshcxx", "oshcc", cyg_hooks, gnu_debug, false, true, false, false},
-    {"oshc++", "oshcc", cyg_hooks, gnu_debug, false, true, false, false},
-    {"oshCC", "oshcc", cyg_hooks, gnu_debug, false, true, false, false},
-    {"oshfort", "oshcc", cyg_hooks, gnu_debug, false, true, true, false},
+    {"oshcc", "oshcc", cyg_hooks, gnu_debug, false, true, false, false, PLUGIN_GCC},
+    {"oshcxx", "oshcc", cyg_hooks, gnu_debug, false, true, false, false, PLUGIN_GCC},
+    {"oshc++", "oshcc", cyg_hooks, gnu_debug, false, true, false, false, PLUGIN_GCC},
+    {"oshCC", "oshcc", cyg_hooks, gnu_debug, false, true, false, false, PLUGIN_GCC},
+    {"oshfort", "oshcc", cyg_hooks, gnu_debug, false, true, true, false, PLUGIN_GCC},
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -169,4 +169,17 @@ bool arg_is_unpreprocessed_fortran(const char *arg)
     static const char *const extensions[] = {"f", "for", "ftn", "f90", "f95", "f03", "f08", NULL};
     const char *dot = strrchr(arg, '.');
     return arg[0] != '-' && dot != NULL && strchr(dot, '/') == NULL && in_list(dot + 1, extensions);
+}
+
+bool arg_is_source(const char *arg)
+{
+    static const char *const linked[] = {"o", "a", "so", NULL};
+    const char *dot = strrchr(arg, '.');
+    return arg[0] != '-' && arg_is_input_file(arg) && !in_list(dot + 1, linked);
+}
+
+bool arg_is_nvcc_ccbin(const char *arg)
+{
+    return strcmp(arg, "-ccbin") == 0 || strncmp(arg, "-ccbin=", 7) == 0 ||
+           strncmp(arg, "--compiler-bindir", 17) == 0;
 }

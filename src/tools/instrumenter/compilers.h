@@ -6,6 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The plugin that instruments a driver's code by default (scorep-cc --instrument=plugin): the
+ * GCC plugin for the GNU drivers (gfortran and nvcc's host code included), the LLVM pass
+ * plugin for clang/clang++. */
+enum compiler_plugin { PLUGIN_GCC, PLUGIN_LLVM };
+
 /* One kind of compiler driver. Adding a driver (mpicc, nvcc, ...) means adding a row, and for
  * drivers that pass host flags differently, its own flag lists. */
 struct compiler_kind {
@@ -17,6 +22,7 @@ struct compiler_kind {
     bool shmem;                    /* an OpenSHMEM wrapper: also link the SHMEM adapter */
     bool fortran;                  /* a Fortran driver: --user may need -cpp */
     bool cuda; /* nvcc: host flags through -Xcompiler/-Xlinker; links the CUDA adapter */
+    enum compiler_plugin plugin;
 };
 
 /* Finds the kind of a compiler command: [dir/][target-]name[-version]. Fills the C driver of
@@ -38,5 +44,9 @@ bool arg_is_abi(const char *arg);
 bool arg_is_openmp(const char *arg);
 /* Fortran sources that gfortran compiles without the C preprocessor. */
 bool arg_is_unpreprocessed_fortran(const char *arg);
+/* Source files (inputs that are compiled, not only linked). */
+bool arg_is_source(const char *arg);
+/* nvcc's choice of another host compiler (-ccbin, --compiler-bindir). */
+bool arg_is_nvcc_ccbin(const char *arg);
 
 #endif

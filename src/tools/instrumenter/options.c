@@ -15,6 +15,11 @@
 #else
 #define GCC_PLUGIN_NAME "(not built here: gcc's plugin headers were missing)"
 #endif
+#ifdef SCOREP_LLVM_PLUGIN
+#define LLVM_PLUGIN_NAME SCOREP_LLVM_PLUGIN
+#else
+#define LLVM_PLUGIN_NAME "(none: scorep-rt was built without the LLVM headers of clang)"
+#endif
 
 static void die(const char *fmt, const char *arg) __attribute__((noreturn));
 static void die(const char *fmt, const char *arg)
@@ -35,25 +40,28 @@ static const char compilers_help[] =
 
 static const char filter_help[] =
     "filter file the program uses when SCOREP_FILTERING_FILE is\n"
-    "                  unset; its absolute path is embedded at link time. With gcc,\n"
-    "                  g++ and the MPI/SHMEM C and C++ wrappers (when scorep-rt was\n"
-    "                  built with gcc's plugin headers), the plugin %s\n"
-    "                  also leaves the excluded functions uninstrumented at compile\n"
-    "                  time. clang, clang++, gfortran, the Fortran wrappers and nvcc\n"
-    "                  compile every function with the hooks: their filtered\n"
-    "                  functions are skipped by the runtime instead.\n";
+    "                  unset; its absolute path is embedded at link time. The\n"
+    "                  plugins (--instrument=plugin) also leave the excluded\n"
+    "                  functions uninstrumented at compile time; with\n"
+    "                  --instrument=functions only gcc's C and C++ do, through the\n"
+    "                  GCC plugin; the other compilers compile every function with\n"
+    "                  the hooks and the runtime skips the filtered ones.\n"
+    "                  GCC plugin: %s\n"
+    "                  LLVM plugin: %s\n";
 
 static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
     "files and lines (the generated code does not change); when linking:\n"
-    "-L<libdir> -Wl,-rpath,<libdir> [-lscorep-rt-mpi] -lscorep-rt after all\n"
+    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--no-as-needed -lscorep-rt-memory]\n"
+    "[-lscorep-rt-mpi] -lscorep-rt after all\n"
     "arguments.\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
     "\n"
     "Environment: SCOREP_CC_INCLUDEDIR and SCOREP_CC_LIBDIR replace the installed\n"
     "include and library directories (%s, %s),\n"
-    "SCOREP_CC_GCC_PLUGIN the plugin, SCOREP_CC_INSTRUMENT the --instrument default.\n";
+    "SCOREP_CC_GCC_PLUGIN and SCOREP_CC_LLVM_PLUGIN the plugins, SCOREP_CC_INSTRUMENT the\n"
+    "--instrument default.\n";
 
 void instr_usage_cc(FILE *out)
 {
@@ -72,15 +80,21 @@ void instr_usage_cc(FILE *out)
                  "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
                  "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
                  "  --nocompiler    no compiler instrumentation\n"
+                 "  --memory        link the memory adapter libscorep-rt-memory:\n"
+                 "                  SCOREP_MEMORY_RECORDING=true then records malloc, free, C++\n"
+                 "                  new and delete (default: not linked, --nomemory)\n"
                  "  --instrument=plugin|functions\n"
-                 "                  how functions are instrumented. plugin (the default for gcc,\n"
-                 "                  g++ and the MPI/SHMEM C and C++ wrappers when the plugin is\n"
-                 "                  installed): the plugin inserts a region descriptor and an\n"
-                 "                  inline check per function, so a throttled function costs an\n"
-                 "                  inline increment and no call. functions (the only choice of\n"
-                 "                  clang, gfortran and nvcc): -finstrument-functions.\n"
+                 "                  how functions are instrumented. plugin (the default where\n"
+                 "                  the plugin is installed): a plugin inserts a region\n"
+                 "                  descriptor and an inline check per function, so a throttled\n"
+                 "                  function costs an inline increment and no call: the GCC\n"
+                 "                  plugin for gcc, g++, gfortran, the MPI/SHMEM wrappers and\n"
+                 "                  nvcc's host code (not with -ccbin), the LLVM pass plugin\n"
+                 "                  for clang and clang++ of the LLVM version it was built for.\n"
+                 "                  functions: -finstrument-functions (clang without its plugin\n"
+                 "                  falls back to it and says so).\n"
                  "  --filter=FILE   ");
-    fprintf(out, filter_help, GCC_PLUGIN_NAME);
+    fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --io=posix,isoc,mpiio\n"
                  "                  record I/O calls (posix: POSIX and ISO C; isoc: ISO C only;\n"
                  "                  mpiio: with the MPI adapter, always on) (docs/io.md)\n"
@@ -112,6 +126,10 @@ void instr_usage_scorep(FILE *out)
                  "  --compiler|--nocompiler\n"
                  "                  compiler instrumentation (default: on)\n"
                  "  --cuda|--nocuda link the CUDA adapter when the compiler is nvcc (default: on)\n"
+                 "  --memory|--nomemory\n"
+                 "                  link the memory adapter libscorep-rt-memory, which records\n"
+                 "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
+                 "                  (default: --nomemory, unlike Score-P; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
                  "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
                  "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
@@ -125,10 +143,10 @@ void instr_usage_scorep(FILE *out)
                  "                  --thread=none, with a warning\n"
                  "  --instrument-filter=<file>, --filter=<file>\n"
                  "                  ");
-    fprintf(out, filter_help, GCC_PLUGIN_NAME);
+    fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --dynamic       accepted: the runtime is always linked dynamically\n"
                  "  --static        refused: there is no static runtime\n"
-                 "  --noopari, --nopreprocess, --nomemory, --noopencl, --noopenacc,\n"
+                 "  --noopari, --nopreprocess, --noopencl, --noopenacc,\n"
                  "  --nokokkos, --nohip, --nopdt, --nolibwrap, --noonline-access, --io=none\n"
                  "                  accepted: scorep-rt has none of these Score-P features;\n"
                  "                  enabling one of them is an error\n"
@@ -149,6 +167,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->user = true;
     } else if (strcmp(a, "--nocompiler") == 0) {
         opt->nocompiler = true;
+    } else if (strcmp(a, "--memory") == 0 || strcmp(a, "--nomemory") == 0) {
+        opt->memory = a[2] == 'm';
     } else if (strcmp(a, "--dry-run") == 0) {
         opt->dry_run = true;
     } else if (strcmp(a, "--verbose") == 0) {
@@ -251,9 +271,9 @@ static const char *deprecated(const char *a)
  * turning them on cannot be honoured. */
 static bool absent_feature(const char *a)
 {
-    static const char *const names[] = {"opari",   "preprocess",    "memory", "opencl",
-                                        "openacc", "kokkos",        "hip",    "pdt",
-                                        "libwrap", "online-access", NULL};
+    static const char *const names[] = {"opari",  "preprocess", "opencl",        "openacc",
+                                        "kokkos", "hip",        "pdt",           "libwrap",
+                                        "online-access", NULL};
     if (strncmp(a, "--", 2) != 0)
         return false;
     for (const char *const *n = names; *n != NULL; n++) {
@@ -290,6 +310,8 @@ static bool flag_option(const char *a, struct instr_options *opt)
         {"--nouser", offsetof(struct instr_options, user), false},
         {"--compiler", offsetof(struct instr_options, nocompiler), false},
         {"--nocompiler", offsetof(struct instr_options, nocompiler), true},
+        {"--memory", offsetof(struct instr_options, memory), true},
+        {"--nomemory", offsetof(struct instr_options, memory), false},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(a, flags[i].name) == 0) {

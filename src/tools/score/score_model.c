@@ -9,7 +9,7 @@
 #include <strings.h>
 
 static const char *const type_names[SCORE_N_TYPES] = {
-    "ALL", "FLT", "USR", "SCOREP", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
+    "ALL", "FLT", "USR", "SCOREP", "MEMORY", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
 
 const char *score_type_name(score_type t)
 {
@@ -47,9 +47,9 @@ static score_type paradigm_type(const char *paradigm)
     static const struct {
         const char *name;
         score_type type;
-    } map[] = {{"mpi", SCORE_MPI},     {"openmp", SCORE_OMP},
-               {"shmem", SCORE_SHMEM}, {"pthread", SCORE_PTHREAD},
-               {"cuda", SCORE_CUDA},   {"measurement", SCORE_SCOREP},
+    } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
+               {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP},
+               {"memory", SCORE_MEMORY},
                {"io", SCORE_IO}};
     for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
         if (paradigm_is(paradigm, map[i].name))
@@ -167,6 +167,8 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
         b += 2 * SCORE_MPI_RECORD;
     if (is_omp_parallel(name, t)) /* the team's; the fork and join are counted per team */
         b += 2 * SCORE_EVENT_RECORD;
+    if (t == SCORE_MEMORY) /* the "Process memory usage" value after the call */
+        b += SCORE_EVENT_RECORD;
     return b;
 }
 
@@ -443,7 +445,8 @@ static uint64_t location_bytes(const score_model *m, const scratch *s, const sco
             continue;
         }
         const score_row *w = &m->regions[g];
-        uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD;
+        uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD +
+                           (w->type == SCORE_MEMORY ? SCORE_EVENT_RECORD : 0); /* its counter */
         uint64_t mpi = w->type == SCORE_MPI  ? mpi_records(w->name) * SCORE_MPI_RECORD
                        : w->type == SCORE_IO ? 2 * SCORE_MPI_RECORD
                                              : 0;

@@ -17,6 +17,7 @@ typedef enum {
     SCORE_FLT,
     SCORE_USR,
     SCORE_SCOREP,
+    SCORE_MEMORY, /* malloc, free, new, delete (docs/memory.md): no communication */
     SCORE_COM,
     SCORE_MPI,
     SCORE_OMP,

@@ -210,12 +210,14 @@ static bool instrumentable(function *fun)
     // gcc's hooks skip the same: no_instrument_function, the constructors of globals that gcc
     // makes itself, and bodies that are only inlined (C99 inline, extern gnu_inline such as
     // glibc's atol). (The gimplifier has set DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT on every
-    // function by now, so the attribute is asked.) GNU C nested functions are left out.
+    // function by now, so the attribute is asked.) Nested functions (Fortran's internal
+    // procedures, GNU C's) are instrumented as the hooks instrument them: the pass runs after
+    // their lowering, so the added local lives in their own frame.
     const char *name = DECL_NAME(fn) ? IDENTIFIER_POINTER(DECL_NAME(fn)) : "";
     return gimple_body(fn) != NULL && !DECL_EXTERNAL(fn) &&
            !lookup_attribute("no_instrument_function", DECL_ATTRIBUTES(fn)) &&
            !lookup_attribute("naked", DECL_ATTRIBUTES(fn)) && // no frame for a local
-           !(DECL_ARTIFICIAL(fn) && strncmp(name, "_GLOBAL__", 9) == 0) && !DECL_STATIC_CHAIN(fn);
+           !(DECL_ARTIFICIAL(fn) && strncmp(name, "_GLOBAL__", 9) == 0);
 }
 
 namespace

@@ -1,0 +1,350 @@
+// scorep_llvm_plugin.cc: the LLVM pass plugin of `scorep-cc --instrument=plugin` for clang and
+// clang++ (-fpass-plugin): the contract of the GCC plugin (gcc_plugin/instrument.cc) in LLVM IR.
+// Per function a static region descriptor (plugin_region.h), an inline throttle check at entry
+// and a leave at every return and, where the function may throw, every exception path.
+//
+// Which functions: those clang marks for -finstrument-functions (the attribute
+// "instrument-function-entry"), so no_instrument_function, -finstrument-functions-exclude-*
+// and clang's own choices (no global constructors it makes itself) apply unchanged; the pass
+// takes the attributes off, so clang's EntryExitInstrumenter inserts no hook calls. It runs at
+// the start of the module pipeline, before inlining, as clang's hooks and the GCC plugin do.
+// Compile-time filter: -mllvm -scorep-filter=FILE (the plugin must then also be loaded with
+// -fplugin=, which clang does before it parses -mllvm).
+// libtool defines PIC; LLVM's PassBuilder.h names a parameter PIC
+#undef PIC
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/EscapeEnumerator.h>
+
+#include <cxxabi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "adapters/compiler/plugin_region.h"
+#include "filter/filter.h"
+}
+
+using namespace llvm;
+
+static cl::opt<std::string> filter_file("scorep-filter",
+                                        cl::desc("scorep-rt: compile-time filter file"),
+                                        cl::value_desc("file"), cl::init(""));
+
+namespace
+{
+// Field numbers of scorep_plugin_region (plugin_region.h) in the IR struct below.
+enum { F_NAME, F_MANGLED, F_FILE, F_LINE, F_HANDLE, F_FLAGS, F_RESERVED, F_NEXT, F_COUNT };
+
+static scorep_filter *loaded_filter(void)
+{
+    static bool loaded;
+    static scorep_filter *filter;
+    if (loaded)
+        return filter;
+    loaded = true;
+    if (filter_file.empty())
+        return nullptr;
+    char err[512];
+    filter = scorep_filter_new();
+    if (filter == nullptr ||
+        scorep_filter_parse_file(filter, filter_file.c_str(), err, sizeof err) != 0)
+        report_fatal_error(Twine("scorep_llvm_plugin: bad filter file: ") +
+                               (filter ? err : "out of memory"),
+                           false);
+    return filter;
+}
+
+// As the runtime's symbols.c: __cxa_demangle for names that start with _Z, else the name.
+static std::string demangled(StringRef mangled)
+{
+    std::string m = mangled.str();
+    if (mangled.startswith("_Z")) {
+        int status = -1;
+        char *name = abi::__cxa_demangle(m.c_str(), nullptr, nullptr, &status);
+        if (status == 0 && name != nullptr) {
+            std::string s(name);
+            free(name);
+            return s;
+        }
+        free(name);
+    }
+    return m;
+}
+
+// The file as DWARF names it to the runtime: relative names are relative to the compilation
+// directory; then simplified as the filter and the runtime simplify it.
+static std::string source_path(StringRef dir, StringRef file)
+{
+    SmallString<256> path;
+    if (sys::path::is_absolute(file)) {
+        path = file;
+    } else {
+        if (dir.empty() || !sys::path::is_absolute(dir)) {
+            SmallString<256> cwd;
+            if (!sys::fs::current_path(cwd))
+                path = cwd;
+            if (!dir.empty())
+                sys::path::append(path, dir);
+        } else {
+            path = dir;
+        }
+        sys::path::append(path, file);
+    }
+    std::string s = path.str().str();
+    std::vector<char> buf(s.begin(), s.end());
+    buf.push_back('\0');
+    scorep_filter_simplify_path(buf.data());
+    return std::string(buf.data());
+}
+
+struct names {
+    std::string name, mangled, file;
+    unsigned line = 0;
+};
+
+static names names_of(Function &F)
+{
+    names n;
+    StringRef mangled = F.getName();
+    if (mangled.startswith("\1")) // asm("name"): verbatim
+        mangled = mangled.drop_front();
+    n.mangled = mangled.str();
+    n.name = demangled(mangled);
+    if (DISubprogram *sp = F.getSubprogram()) {
+        n.file = source_path(sp->getDirectory(), sp->getFilename());
+        n.line = sp->getLine();
+    } else { // no debug information (-g0): the main source file, no line
+        n.file = source_path("", F.getParent()->getSourceFileName());
+    }
+    return n;
+}
+
+class instrumenter
+{
+    Module &M;
+    LLVMContext &C;
+    StructType *region_type;
+    GlobalVariable *pending;
+    FunctionCallee enter, leave;
+    Type *i8p, *i32, *i64;
+    unsigned serial = 0;
+
+  public:
+    explicit instrumenter(Module &m) : M(m), C(m.getContext())
+    {
+        i8p = Type::getInt8PtrTy(C);
+        i32 = Type::getInt32Ty(C);
+        i64 = Type::getInt64Ty(C);
+        region_type = StructType::getTypeByName(C, "struct.scorep_plugin_region");
+        if (region_type == nullptr)
+            region_type = StructType::create(C, {i8p, i8p, i8p, i32, i32, i32, i32, i8p},
+                                             "struct.scorep_plugin_region");
+        // extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+        ArrayType *pending_type = ArrayType::get(i64, 1 + SCOREP_PLUGIN_SLOTS);
+        pending = M.getGlobalVariable("scorep_throttle_pending");
+        if (pending == nullptr)
+            pending = new GlobalVariable(M, pending_type, false, GlobalValue::ExternalLinkage,
+                                         nullptr, "scorep_throttle_pending", nullptr,
+                                         GlobalValue::InitialExecTLSModel);
+        // never throw, never read or write the caller's memory beyond the descriptor
+        AttributeList attrs =
+            AttributeList::get(C, AttributeList::FunctionIndex, {Attribute::NoUnwind});
+        FunctionType *hook = FunctionType::get(Type::getVoidTy(C), {i8p}, false);
+        enter = M.getOrInsertFunction("scorep_plugin_enter", hook, attrs);
+        leave = M.getOrInsertFunction("scorep_plugin_leave", hook, attrs);
+    }
+
+    Constant *string(StringRef s)
+    {
+        Constant *init = ConstantDataArray::getString(C, s, true);
+        auto *g = new GlobalVariable(M, init->getType(), true, GlobalValue::PrivateLinkage, init,
+                                     "scorep_region_str");
+        g->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+        g->setAlignment(Align(1));
+        return ConstantExpr::getPointerCast(g, i8p);
+    }
+
+    // static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL};
+    // on its own cache line: written only when the region is registered or throttled
+    GlobalVariable *descriptor(const names &n)
+    {
+        Constant *zero = ConstantInt::get(i32, 0);
+        Constant *init =
+            ConstantStruct::get(region_type, {string(n.name), string(n.mangled), string(n.file),
+                                              ConstantInt::get(i32, n.line), zero, zero, zero,
+                                              ConstantPointerNull::get(cast<PointerType>(i8p))});
+        auto *d = new GlobalVariable(M, region_type, false, GlobalValue::InternalLinkage, init,
+                                     "scorep_region_descr." + Twine(serial++));
+        d->setAlignment(Align(64));
+        return d;
+    }
+
+    // pending[index] op= value
+    void update(IRBuilder<> &b, Value *index, Instruction::BinaryOps op, Value *value)
+    {
+        Value *slot = b.CreateInBoundsGEP(pending->getValueType(), pending,
+                                          {ConstantInt::get(i64, 0), index});
+        Value *old = b.CreateLoad(i64, slot);
+        b.CreateStore(b.CreateBinOp(op, old, value), slot);
+    }
+
+    // The throttled path: pending[slot]++, pending[0] |= 1 << (slot & 63). No call.
+    void count_throttled(IRBuilder<> &b, Value *flags)
+    {
+        Value *slot = b.CreateAnd(flags, SCOREP_PLUGIN_SLOT_MASK, "scorep_slot");
+        update(b, b.CreateZExt(slot, i64), Instruction::Add, ConstantInt::get(i64, 1));
+        Value *bit = b.CreateZExt(b.CreateAnd(slot, 63), i64);
+        update(b, ConstantInt::get(i64, 0), Instruction::Or,
+               b.CreateShl(ConstantInt::get(i64, 1), bit));
+    }
+
+    // flags = descr.flags (volatile: another thread throttles the region); measured = flags == 0;
+    // if (measured) scorep_plugin_enter(&descr); else count. Returns measured.
+    Value *entry_code(Function &F, GlobalVariable *descr, DebugLoc loc)
+    {
+        BasicBlock &entry = F.getEntryBlock();
+        BasicBlock::iterator at = entry.getFirstInsertionPt();
+        while (isa<AllocaInst>(*at)) // static allocas stay in the entry block
+            ++at;
+        IRBuilder<> b(&entry, at);
+        b.SetCurrentDebugLocation(loc);
+        Value *flags =
+            b.CreateLoad(i32, b.CreateStructGEP(region_type, descr, F_FLAGS), true, "scorep_flags");
+        Value *measured = b.CreateICmpEQ(flags, ConstantInt::get(i32, 0), "scorep_measured");
+        Instruction *call_term, *count_term;
+        // the measured path costs tens of ns anyway: the throttled one is the straight line
+        MDNode *weights = MDBuilder(C).createBranchWeights(1, 1u << 20);
+        SplitBlockAndInsertIfThenElse(measured, &*at, &call_term, &count_term, weights);
+        IRBuilder<> call(call_term);
+        call.SetCurrentDebugLocation(loc);
+        call.CreateCall(enter, {ConstantExpr::getPointerCast(descr, i8p)});
+        IRBuilder<> count(count_term);
+        count.SetCurrentDebugLocation(loc);
+        count_throttled(count, flags);
+        return measured;
+    }
+
+    // if (measured) scorep_plugin_leave(&descr); -- the entry's decision, not the current flags
+    void exit_code(Instruction *before, GlobalVariable *descr, Value *measured)
+    {
+        DebugLoc loc = before->getDebugLoc();
+        Instruction *term = SplitBlockAndInsertIfThen(measured, before, false);
+        IRBuilder<> b(term);
+        b.SetCurrentDebugLocation(loc);
+        b.CreateCall(leave, {ConstantExpr::getPointerCast(descr, i8p)});
+    }
+
+    void instrument(Function &F, const names &n)
+    {
+        GlobalVariable *descr = descriptor(n);
+        DebugLoc loc;
+        if (DISubprogram *sp = F.getSubprogram())
+            loc = DILocation::get(C, sp->getScopeLine(), 0, sp);
+        // Every way out: returns, resumes, and (as gcc's try/finally with exceptions on) a
+        // cleanup landing pad for the calls that may throw, when the function may throw.
+        // Collected first, changed after: the enumerator walks the blocks being split.
+        SmallVector<Instruction *, 8> exits;
+        EscapeEnumerator escapes(F, "scorep_cleanup", !F.doesNotThrow());
+        while (IRBuilder<> *at = escapes.Next())
+            exits.push_back(&*at->GetInsertPoint());
+        Value *measured = entry_code(F, descr, loc);
+        for (Instruction *i : exits)
+            exit_code(i, descr, measured);
+    }
+};
+
+static bool has_musttail(Function &F)
+{
+    for (BasicBlock &bb : F)
+        if (CallInst *ci = bb.getTerminatingMustTailCall())
+            return ci != nullptr;
+    return false;
+}
+
+// Functions clang outlined for OpenMP constructs (.omp_outlined., .omp_outlined._debug__,
+// .omp_task_entry., ...): the OMPT adapter shows the constructs themselves, and the runtime
+// drops them on the hooks' path too (compiler_adapter.c). gcc outlines after the GCC plugin.
+static bool outlined_by_openmp(StringRef name)
+{
+    return name.startswith(".omp") || name.contains(".omp_outlined") ||
+           name.startswith("__omp_offloading_");
+}
+
+// Functions clang would give the -finstrument-functions hooks, less those with no frame of
+// their own (naked), OpenMP's outlined bodies, coroutines before splitting, musttail calls
+// (no room before the return) and bodies only kept for inlining (available_externally:
+// extern gnu_inline).
+static bool instrumentable(Function &F)
+{
+    return !F.isDeclaration() && F.hasFnAttribute("instrument-function-entry") &&
+           !outlined_by_openmp(F.getName()) && !F.hasAvailableExternallyLinkage() &&
+           !F.hasFnAttribute(Attribute::Naked) && !F.hasFnAttribute("coroutine.presplit") &&
+           !has_musttail(F);
+}
+
+struct instrument_pass : PassInfoMixin<instrument_pass> {
+    PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
+    {
+        // device code of offloading compilations has no runtime to call
+        Triple triple(M.getTargetTriple());
+        if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR())
+            return PreservedAnalyses::all();
+        scorep_filter *filter = loaded_filter();
+        std::unique_ptr<instrumenter> ins; // the runtime's declarations: only where used
+        bool changed = false;
+        for (Function &F : M) {
+            if (F.isDeclaration() || !F.hasFnAttribute("instrument-function-entry"))
+                continue;
+            bool ok = instrumentable(F);
+            names n;
+            if (ok) {
+                n = names_of(F);
+                ok =
+                    filter == nullptr || !scorep_filter_excluded(filter, n.file.c_str(),
+                                                                 n.name.c_str(), n.mangled.c_str());
+            }
+            // no __cyg_profile_func_* calls either way: filtered means uninstrumented
+            F.removeFnAttr("instrument-function-entry");
+            F.removeFnAttr("instrument-function-exit");
+            changed = true;
+            if (!ok)
+                continue;
+            if (!ins)
+                ins = std::make_unique<instrumenter>(M);
+            ins->instrument(F, n);
+        }
+        return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    }
+};
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
+{
+    return {LLVM_PLUGIN_API_VERSION, "scorep_llvm_plugin", LLVM_VERSION_STRING,
+            [](PassBuilder &pb) {
+                pb.registerPipelineStartEPCallback([](ModulePassManager &mpm, OptimizationLevel) {
+                    mpm.addPass(instrument_pass());
+                });
+            }};
+}

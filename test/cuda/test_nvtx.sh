@@ -1,0 +1,69 @@
+#!/bin/sh
+# test_nvtx.sh: NVTX ranges and marks through NVTX's injection interface (libscorep-rt-nvtx):
+# a C program (nvtx_prog.c: push/pop, start/end, marks, wide strings, a named domain with
+# registered strings) and a C++ program (nvtx_prog.cc: nvtx3.hpp scoped ranges and a custom
+# domain), each linked with the library (NVTX finds InitializeInjectionNvtx2Preinject) and
+# unmodified under scorep-run (NVTX_INJECTION64_PATH). Exact visits and call paths from the
+# programs' design, in the profile and the trace. Needs no GPU: NVTX is header-only.
+. "$top_srcdir/test/integration/lib.sh"
+
+lib="$top_builddir/.libs/libscorep-rt-nvtx.so"
+if [ ! -e "$lib" ]; then
+    echo "SKIP: the NVTX adapter is not built (configure found no CUDA toolkit with nvtx3)"
+    echo "SKIP-NOT-A-PACKAGE: CUDA's NVTX headers are not a Debian package the quickstart installs"
+    exit 77
+fi
+inc=$(sed -n 's/^CUDA_CPPFLAGS = //p' "$top_builddir/Makefile")
+L="-L$top_builddir/.libs -Wl,-rpath,$top_builddir/.libs"
+cc ${CFLAGS_NVTX:-} $inc -O1 -o plain_c "$top_srcdir/test/cuda/nvtx_prog.c" -ldl ||
+    fail "build nvtx_prog.c"
+c++ $inc -O1 -o plain_cc "$top_srcdir/test/cuda/nvtx_prog.cc" -ldl || fail "build nvtx_prog.cc"
+cc $inc -O1 -o linked_c "$top_srcdir/test/cuda/nvtx_prog.c" $L -Wl,--no-as-needed \
+    -lscorep-rt-nvtx -lscorep-rt -ldl || fail "build nvtx_prog.c linked"
+c++ $inc -O1 -o linked_cc "$top_srcdir/test/cuda/nvtx_prog.cc" $L -Wl,--no-as-needed \
+    -lscorep-rt-nvtx -lscorep-rt -ldl || fail "build nvtx_prog.cc linked"
+
+C_PATHS="ex wide=1;outer=1;outer/inner=3;outer/inner/tick=3;solver: iteration=4;solver: registered step=1;started=2;wide π=1;"
+CC_PATHS="app: all steps=1;app: all steps/step=5;app: all steps/step/even=3;"
+
+# paths EXPDIR: "callpath=visits;" sorted, of the master thread
+paths()
+{
+    profile_dump "$1" -m visits | awk -F'\t' '$3 == 0 { split($4, kv, "="); print $2 "=" kv[2] }' |
+        LC_ALL=C sort | tr '\n' ';'
+}
+
+for v in c cc; do
+    want=$C_PATHS
+    [ $v = cc ] && want=$CC_PATHS
+    # --- linked: no variable, NVTX finds the library in the process ---
+    run_app linked_$v env -u NVTX_INJECTION64_PATH SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_linked_$v ./linked_$v
+    expect_eq "$status" 0 "$v linked: exit status"
+    expect_eq "$(cat linked_$v.out)" "nvtx done" "$v linked: output"
+    expect_eq "$(cat linked_$v.err)" "" "$v linked: no message"
+    expect_eq "$(paths exp_linked_$v)" "$(printf '%s' "$want" | tr ';' '\n' | LC_ALL=C sort | tr '\n' ';')" \
+        "$v linked: NVTX call paths and visits"
+    expect_eq "$(trace_check_nesting exp_linked_$v)" 0 "$v linked: regions nest in the trace"
+    # --- unmodified under scorep-run (NVTX_INJECTION64_PATH set by scorep-run) ---
+    run_app run_$v env -u NVTX_INJECTION64_PATH SCOREP_EXPERIMENT_DIRECTORY=exp_run_$v \
+        SCOREP_RUN_LIBDIR="$top_builddir/.libs" "$top_builddir/scorep-run" ./plain_$v
+    expect_eq "$status" 0 "$v scorep-run: exit status"
+    expect_eq "$(paths exp_run_$v)" "$(printf '%s' "$want" | tr ';' '\n' | LC_ALL=C sort | tr '\n' ';')" \
+        "$v scorep-run: NVTX call paths and visits"
+done
+# trace of the C program: ENTER counts per region on the master thread
+for r in "outer 1" "inner 3" "tick 3" "started 2" "solver: iteration 4" "wide π 1"; do
+    expect_eq "$(trace_count exp_linked_c ENTER 0 "${r% *}")" "${r##* }" "trace: ENTER ${r% *}"
+done
+trace_defs exp_linked_c >defs.txt
+expect_grep '^REGION .*Name: "outer" .*Role: FUNCTION, Paradigm: USER,' defs.txt \
+    "NVTX regions: paradigm USER, role FUNCTION"
+# scorep-info names both libraries as built
+"$SCOREP_INFO" build >build.txt || fail "scorep-info build"
+expect_grep '^  cuda        yes ' build.txt "scorep-info: CUDA adapter built"
+expect_grep '^  nvtx        yes ' build.txt "scorep-info: NVTX adapter built"
+# without the library NVTX stays a no-op and nothing is measured
+run_app none env -u NVTX_INJECTION64_PATH ./plain_c
+expect_eq "$status $(cat none.out)" "0 nvtx done" "no injection: the program runs unchanged"
+done_ok

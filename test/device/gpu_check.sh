@@ -1,0 +1,155 @@
+#!/bin/sh
+# gpu_check.sh: the device check of the CUDA adapter (issue 17 item 7), for a machine with an
+# NVIDIA GPU. In a configured and built tree:
+#
+#   top_srcdir=$PWD top_builddir=$PWD/_build sh test/device/gpu_check.sh
+#
+# (GPU_CHECK_OVERHEAD=0 skips the overhead rounds; GPU_CHECK_OUT=DIR keeps the figures and
+# the experiments' MANIFEST.md files there; GPU_CHECK_LAUNCHES=300000 the loop's length.)
+# Checks, from the trace and the profile, with counts that follow from the programs' design:
+#  1. multistream.cu under scorep-run and linked with scorep-cc nvcc: 3 streams as GPU
+#     locations, kernels 12 x scale and 6 x add, 3 copies each way with 6 MiB in all (RMA
+#     bytes in the trace), 3 memsets, NVTX ranges setup 1 / streams 1 / streams/stream 3,
+#     timestamps increasing and regions nested on every location, nothing lost;
+#  2. launches.cu: 300000 launches of an empty kernel + 1 of last with tracing on and
+#     SCOREP_TOTAL_MEMORY=16M (the trace flushes): kernel visits exactly 300000 + 1 in the
+#     profile and the trace, no record lost;
+#  3. torch_loop.py under scorep-run --cuda when PyTorch with CUDA is installed: the NVTX
+#     range, at least 20 GEMM-like and 40 kernels in all;
+#  4. overhead rounds (printed, asserted nothing): ns per empty-kernel launch and per
+#     cudaStreamQuery, plain / CUPTI floor (cupti_floor.c preloaded: same subscriptions,
+#     empty handlers) / scorep-rt kernel-only / profile / trace, medians of interleaved
+#     rounds. Exit status 77 (skip) without a GPU.
+. "$top_srcdir/test/integration/lib.sh"
+
+if [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIP: no NVIDIA GPU on this machine"
+    exit 77
+fi
+[ -e "$top_builddir/.libs/libscorep-rt-cuda.so" ] || fail "the CUDA adapter is not built"
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+[ -x "$NVCC" ] || fail "nvcc not found"
+export PATH="$(dirname "$NVCC"):$PATH"
+CUDA_DIR=$(dirname "$(dirname "$NVCC")")
+D="$top_srcdir/test/device"
+RUN="$top_builddir/scorep-run"
+export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
+out=${GPU_CHECK_OUT:-}
+[ -z "$out" ] || mkdir -p "$out"
+
+# sum EXP CALLPATH METRIC: the metric of a call path summed over all locations
+sum()
+{
+    profile_values "$1" "$2" "$3" | awk '{ s += $2 } END { printf "%.17g\n", s + 0 }'
+}
+# no_loss EXP NAME: MANIFEST.md and stderr say nothing was lost
+no_loss()
+{
+    expect_eq "$(grep -c 'activity records lost' "$1/MANIFEST.md" || true)" 0 "$2: nothing lost (MANIFEST.md)"
+    expect_eq "$(grep -c 'CUPTI dropped\|records lost' "$2.err" || true)" 0 "$2: nothing lost (stderr)"
+    [ -z "$out" ] || cp "$1/MANIFEST.md" "$out/$2.MANIFEST.md"
+}
+
+"$NVCC" -O2 -I"$CUDA_DIR/include" -o multistream "$D/multistream.cu" -ldl || fail "nvcc multistream"
+scorep_cc nvcc -O2 -I"$CUDA_DIR/include" -o multistream_linked "$D/multistream.cu" -ldl
+"$NVCC" -O2 -o launches "$D/launches.cu" || fail "nvcc launches"
+cc -O2 -shared -fPIC -I"$CUDA_DIR/include" -o libfloor.so "$D/cupti_floor.c" \
+    -L"$CUDA_DIR/lib64" -Wl,-rpath,"$CUDA_DIR/lib64" -lcupti || fail "build cupti_floor.c"
+
+# --- 1. multistream ---
+check_multistream()
+{
+    _e=$1
+    _n=$2
+    expect_eq "$status" 0 "$_n: exit status ($(cat "$_n.out") $(head -c 300 "$_n.err"))"
+    expect_eq "$(cat "$_n.out")" "multistream ok" "$_n: results"
+    expect_eq "$(sum "$_e" "scale(float*, int, float)" visits)" 12 "$_n: scale visits"
+    expect_eq "$(sum "$_e" "add(float*, int, float)" visits)" 6 "$_n: add visits"
+    expect_eq "$(profile_values "$_e" "scale(float*, int, float)" visits | wc -l | tr -d ' ')" 3 \
+        "$_n: scale on 3 stream locations"
+    expect_eq "$(sum "$_e" "memcpy HtoD" visits) $(sum "$_e" "memcpy DtoH" visits)" "3 3" "$_n: copies"
+    expect_eq "$(sum "$_e" memset visits)" 3 "$_n: memsets"
+    _p=${3:-} # linked with scorep-cc nvcc: the ranges lie under main
+    expect_eq "$(sum "$_e" "${_p}setup" visits) $(sum "$_e" "${_p}streams" visits) $(sum "$_e" "${_p}streams/stream" visits)" \
+        "1 1 3" "$_n: NVTX ranges"
+    no_loss "$_e" "$_n"
+}
+run_app ms env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_ms "$RUN" ./multistream
+check_multistream exp_ms ms
+expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_GET" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
+    6291456 "ms: bytes host to device in the trace (1 + 2 + 3 MiB)"
+expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_PUT" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
+    6291456 "ms: bytes device to host in the trace"
+expect_eq "$(trace_count exp_ms ENTER "" "scale(float*, int, float)")" 12 "ms: scale enters in the trace"
+expect_eq "$(trace_check_order exp_ms)" 0 "ms: timestamps increase per location"
+expect_eq "$(trace_check_nesting exp_ms)" 0 "ms: regions nest"
+run_app msl env SCOREP_EXPERIMENT_DIRECTORY=exp_msl ./multistream_linked
+check_multistream exp_msl msl main/
+
+# --- 2. 300000 launches, tracing, a small SCOREP_TOTAL_MEMORY ---
+N=${GPU_CHECK_LAUNCHES:-300000}
+run_app loop env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=16M SCOREP_VERBOSE=true \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_loop "$RUN" ./launches launches "$N"
+expect_eq "$status" 0 "loop: exit status ($(head -c 300 loop.err))"
+expect_eq "$(sum exp_loop "empty()" visits) $(sum exp_loop "last()" visits)" "$N 1" \
+    "loop: kernel visits in the profile"
+expect_eq "$(trace_count exp_loop ENTER "" "empty()") $(trace_count exp_loop ENTER "" "last()")" "$N 1" \
+    "loop: kernel enters in the trace"
+no_loss exp_loop loop
+grep 'CUDA: .* activity buffers' loop.err || true
+[ -z "$out" ] || grep 'CUDA: \|flush' loop.err >"$out/loop.log" || true
+
+# --- 3. PyTorch ---
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    run_app torch env SCOREP_EXPERIMENT_DIRECTORY=exp_torch "$RUN" --cuda python3 "$D/torch_loop.py"
+    expect_eq "$status $(tail -n 1 torch.out)" "0 torch ok" "torch: exit status and output"
+    expect_eq "$(sum exp_torch "torch loop" visits)" 1 "torch: the NVTX range"
+    profile_dump exp_torch -m visits >torch.txt
+    gemm=$(awk -F'\t' 'tolower($2) ~ /gemm|cutlass|sm[0-9]+_xmma/ { split($4, kv, "="); s += kv[2] } END { print s + 0 }' torch.txt)
+    all=$(awk -F'\t' '$3 != 0 { split($4, kv, "="); s += kv[2] } END { print s + 0 }' torch.txt)
+    expect_eq "$([ "$gemm" -ge 20 ] && [ "$all" -ge 40 ] && echo yes)" yes \
+        "torch: GEMM kernels ($gemm) >= 20 and GPU visits ($all) >= 40"
+    no_loss exp_torch torch
+else
+    echo "SKIP-PART: PyTorch with CUDA not installed: torch_loop.py not run"
+fi
+
+# --- 4. overhead rounds ---
+if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ]; then
+    rounds=${GPU_CHECK_ROUNDS:-3}
+    : >rounds.txt
+    for r in $(seq "$rounds"); do
+        for v in plain floor kernel profile trace; do
+            for op in "launches 50000" "query 200000"; do
+                case $v in
+                plain) x=$(./launches $op) ;;
+                floor) x=$(env LD_PRELOAD="$PWD/libfloor.so" ./launches $op) ;;
+                kernel) x=$(env SCOREP_CUDA_ENABLE=kernel SCOREP_EXPERIMENT_DIRECTORY=ov_${v}_$r \
+                    SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true "$RUN" ./launches $op 2>/dev/null) ;;
+                profile) x=$(env SCOREP_EXPERIMENT_DIRECTORY=ov_$v SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true \
+                    "$RUN" ./launches $op 2>/dev/null) ;;
+                trace) x=$(env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=ov_$v \
+                    SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true "$RUN" ./launches $op 2>/dev/null) ;;
+                esac
+                echo "$v ${op% *} $x" >>rounds.txt
+            done
+        done
+    done
+    median() { awk -v v="$1" -v o="$2" '$1 == v && $2 == o { print $3 }' rounds.txt | sort -n |
+        awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+    {
+        printf 'ns per operation, medians of %s interleaved rounds (%s)\n' "$rounds" "$(nvidia-smi -L 2>/dev/null | head -n 1)"
+        printf '%-22s %10s %10s %14s %10s %10s\n' operation plain "CUPTI floor" "kernel only" profile trace
+        for op in launches query; do
+            label="empty-kernel launch"
+            [ $op = query ] && label="cudaStreamQuery"
+            printf '%-22s %10s %10s %14s %10s %10s\n' "$label" "$(median plain $op)" "$(median floor $op)" \
+                "$(median kernel $op)" "$(median profile $op)" "$(median trace $op)"
+        done
+        f=$(median floor launches)
+        t=$(median trace launches)
+        echo "trace vs floor per launch: $(echo "$t $f" | awk '{ printf "%+.1f%%", ($1 / $2 - 1) * 100 }') (goal: within 10%)"
+    } | tee overhead.txt
+    [ -z "$out" ] || cp overhead.txt rounds.txt "$out/"
+fi
+done_ok
