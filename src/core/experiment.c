@@ -157,6 +157,8 @@ static void list_io_summaries(FILE *f, const char *dir)
     for (long i = 0; i < n; i++)
         fprintf(f, "- `io_summary.%d.tsv`: per-file I/O summary of rank %d (docs/io.md)\n",
                 ranks[i], ranks[i]);
+}
+
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static char notes[4096];
 
