@@ -1,5 +1,5 @@
 // report.js: renders the scorep-report page from its JSON data block (flame graph, heat map,
-// communication matrices, timeline, top regions, configuration); plain DOM, SVG-free, no
+// communication matrices, I/O per file, timeline, top regions, configuration); plain DOM, SVG-free, no
 // libraries, so the page opens offline. Errors are shown on the page and set
 // <body data-status="error">; a full render sets data-status="ok" (the tests read it).
 'use strict';
@@ -361,6 +361,74 @@ function renderMatrix(data) {
     view.appendChild(el('p', { class: 'note' }, 'No MPI or SHMEM communication was recorded.'));
 }
 
+// ------------------------------------------------------------------ I/O
+function ioChart(io) {
+  var width = viewWidth('io-view'), height = 160, LEFT = 70, BOTTOM = 18;
+  var canvas = el('canvas', { width: width, height: height, id: 'io-chart' });
+  var ctx = canvas.getContext('2d'), n = io.read_bins.length, max = 0;
+  for (var k = 0; k < n; k++) max = Math.max(max, io.read_bins[k], io.write_bins[k]);
+  var secs = io.bin_seconds || 1, bw = (width - LEFT - 4) / n;
+  ctx.font = '11px sans-serif';
+  ctx.fillStyle = '#222';
+  ctx.fillText(fmtBytes(Math.round(max / secs)) + '/s', 2, 10);
+  ctx.fillText('0', LEFT - 12, height - BOTTOM);
+  ctx.fillText('0 s', LEFT, height - 4);
+  ctx.fillText(fmtTime(secs * n), width - 60, height - 4);
+  [['read_bins', '#3a78c2'], ['write_bins', '#d2662a']].forEach(function (p, j) {
+    ctx.fillStyle = p[1];
+    for (var k = 0; k < n; k++) {
+      var h = max ? io[p[0]][k] / max * (height - BOTTOM - 14) : 0;
+      ctx.fillRect(LEFT + k * bw + j * bw / 2, height - BOTTOM - h, Math.max(1, bw / 2 - 0.5), h);
+    }
+    ctx.fillText(j ? 'write' : 'read', LEFT + 60 + j * 50, 10);
+  });
+  return canvas;
+}
+
+function renderIo(data) {
+  var view = document.getElementById('io-view'), io = data.io;
+  if (!io) {
+    view.appendChild(el('p', { class: 'note' },
+      'No I/O was recorded (scorep-cc --io=posix or scorep-run --io=posix records it).'));
+    return;
+  }
+  var table = el('table', { class: 'io' }), head = el('tr');
+  ['file', 'paradigm', 'bytes read', 'bytes written', 'reads', 'writes', 'flushes', 'failed',
+   'time', 'ranks', 'read sizes', 'write sizes'].forEach(function (h) { head.appendChild(el('th', null, h)); });
+  table.appendChild(head);
+  io.rows.slice().sort(function (a, b) {
+    return (b.read_bytes + b.write_bytes) - (a.read_bytes + a.write_bytes) || (a.file < b.file ? -1 : 1);
+  }).forEach(function (r) {
+    var tr = el('tr', { class: 'io-row', 'data-file': r.file, 'data-paradigm': r.paradigm,
+      'data-read-bytes': r.read_bytes, 'data-write-bytes': r.write_bytes, 'data-reads': r.read_ops,
+      'data-writes': r.write_ops, 'data-flushes': r.flushes, 'data-failed': r.failed,
+      'data-ranks': r.ranks.join(' ') });
+    tr.appendChild(el('td', null, r.file));
+    tr.appendChild(el('td', null, r.paradigm));
+    [r.read_bytes, r.write_bytes].forEach(function (b) { tr.appendChild(el('td', { class: 'num', title: b + ' bytes' }, fmtBytes(b))); });
+    [r.read_ops, r.write_ops, r.flushes, r.failed].forEach(function (v) { tr.appendChild(el('td', { class: 'num' }, String(v))); });
+    tr.appendChild(el('td', { class: 'num' }, r.time === null ? '-' : fmtTime(r.time)));
+    tr.appendChild(el('td', null, r.ranks.length > 8 ? r.ranks.length + ' ranks' : r.ranks.join(', ')));
+    [r.read_sizes, r.write_sizes].forEach(function (h) {
+      var parts = [];
+      h.forEach(function (v, k) { if (v) parts.push(io.size_buckets[k] + ': ' + v); });
+      tr.appendChild(el('td', null, parts.join(', ')));
+    });
+    table.appendChild(tr);
+  });
+  var block = el('div', { class: 'scroll' });
+  block.appendChild(table);
+  view.appendChild(block);
+  if (io.source === 'summary') {
+    view.appendChild(el('p', { class: 'note', id: 'io-summary-note' }, 'From the runtime\'s ' +
+      'per-process summaries (io_summary.<rank>.tsv): no trace, so no time per file and no ' +
+      'bandwidth over time (SCOREP_ENABLE_TRACING=true records them).'));
+    return;
+  }
+  view.appendChild(el('h3', null, 'I/O bandwidth over time'));
+  view.appendChild(ioChart(io));
+}
+
 // ------------------------------------------------------------------ timeline
 function renderTimeline(data) {
   var info = document.getElementById('timeline-info'), view = document.getElementById('timeline-view');
@@ -557,7 +625,7 @@ function main() {
     return;
   }
   [['meta', renderMeta], ['flame graph', renderFlame], ['heat map', renderHeat],
-    ['communication matrix', renderMatrix], ['timeline', renderTimeline],
+    ['communication matrix', renderMatrix], ['I/O', renderIo], ['timeline', renderTimeline],
     ['wait states', renderWaits], ['top regions', renderTop],
     ['configuration', renderConfig]].forEach(function (part) {
     try {

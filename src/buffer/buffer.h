@@ -78,7 +78,15 @@ typedef enum {
     BUF_RMA_REQUEST_LOCK,
     BUF_RMA_ACQUIRE_LOCK,
     BUF_RMA_RELEASE_LOCK,
-    BUF_RMA_SYNC
+    BUF_RMA_SYNC,
+    /* class MPI as well (64-byte records), I/O: fields in events_io.c */
+    BUF_IO_CREATE_HANDLE,
+    BUF_IO_DESTROY_HANDLE,
+    BUF_IO_DUPLICATE_HANDLE,
+    BUF_IO_SEEK,
+    BUF_IO_OPERATION_BEGIN,
+    BUF_IO_OPERATION_COMPLETE,
+    BUF_IO_OPERATION_ISSUED
 } buf_event_type;
 
 typedef struct {

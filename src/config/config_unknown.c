@@ -43,7 +43,6 @@ static const char *const scorep_only[] = {"SCOREP_FORCE_CFG_FILES",
                                           "SCOREP_TOPOLOGY_MPI",
                                           "SCOREP_HIP_ENABLE",
                                           "SCOREP_HIP_ACTIVITY_BUFFER_SIZE",
-                                          "SCOREP_IO_POSIX",
                                           NULL};
 
 static int known(const scorep_cfg_var *vars, size_t n, const char *name, size_t len)

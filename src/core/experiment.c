@@ -5,6 +5,7 @@
 #include "base/state.h"
 #include "core/writer.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -123,6 +124,41 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+/* The per-process I/O summaries (src/core/events_io.c): each file up to 16, else a count. */
+static void list_io_summaries(FILE *f, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int ranks[16];
+    long n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int rank, end = 0;
+        if (sscanf(e->d_name, "io_summary.%d.tsv%n", &rank, &end) != 1 || e->d_name[end] != '\0')
+            continue;
+        if (n < 16)
+            ranks[n] = rank;
+        n++;
+    }
+    closedir(d);
+    if (n > 16) {
+        fprintf(f,
+                "- `io_summary.<rank>.tsv` (%ld files): per-file I/O summary of each process "
+                "(docs/io.md)\n",
+                n);
+        return;
+    }
+    for (long i = 1; i < n; i++) /* in rank order */
+        for (long j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
+            int t = ranks[j];
+            ranks[j] = ranks[j - 1];
+            ranks[j - 1] = t;
+        }
+    for (long i = 0; i < n; i++)
+        fprintf(f, "- `io_summary.%d.tsv`: per-file I/O summary of rank %d (docs/io.md)\n",
+                ranks[i], ranks[i]);
+}
+
 static pthread_mutex_t notes_lock = PTHREAD_MUTEX_INITIALIZER;
 static char notes[4096];
 
@@ -157,6 +193,7 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
                    "Vampir or otf2-print)\n");
     if (filter)
         fprintf(f, "- `scorep.filter`: the filter file that was applied\n");
+    list_io_summaries(f, dir);
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);
     pthread_mutex_lock(&notes_lock);

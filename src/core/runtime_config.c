@@ -217,5 +217,11 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Each plugin's metrics are named in SCOREP_METRIC_<NAME> (upper case)."),
     V("METRIC_PLUGINS_SEP", STRING, &scorep_cfg.metric_plugins_sep, ",", NULL,
       "Separator of the plugin list and of SCOREP_METRIC_<NAME>", ""),
+    /* I/O adapter (libscorep-rt-io-posix, libscorep-rt-io-isoc); docs/io.md */
+    V("IO_POSIX", BOOL, &scorep_cfg.io_posix, "true", NULL, "POSIX I/O and ISO C I/O recording",
+      "Used only when the program was linked with scorep-cc --io=posix/isoc or runs under "
+      "scorep-run --io=...: then its I/O calls are regions of paradigm io with I/O records in "
+      "the trace. false switches that off without relinking. (Score-P's default is false: "
+      "there the variable enables run-time wrapping.)"),
 };
 const size_t scorep_cfg_n_vars = sizeof scorep_cfg_vars / sizeof scorep_cfg_vars[0];

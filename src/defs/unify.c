@@ -166,6 +166,19 @@ static void blob_comm(ser_buf *b, uint32_t i)
     ser_u32(b, (uint32_t)c->is_inter);
 }
 
+/* the rank makes every process's handles its own; the file travels by name */
+static void blob_io_handle(ser_buf *b, uint32_t i)
+{
+    const scorep_io_handle_def *h = scorep_defs_io_handle_get(i);
+    ser_u32(b, (uint32_t)scorep_ipc_get()->rank());
+    ser_str(b, h->name);
+    ser_str(b, h->file == SCOREP_INVALID_ID ? NULL : scorep_defs_io_file_get(h->file)->name);
+    ser_u32(b, h->paradigm);
+    ser_u32(b, h->flags);
+    ser_u32(b, h->access);
+    ser_u64(b, h->comm == SCOREP_INVALID_ID ? UINT64_MAX : scorep_defs_comm_get(h->comm)->key);
+}
+
 static void blob_local(ser_buf *b, int kind, uint32_t i)
 {
     switch (kind) {
@@ -208,6 +221,12 @@ static void blob_local(ser_buf *b, int kind, uint32_t i)
         ser_u64(b, scorep_defs_comm_get(w->comm)->key);
         break;
     }
+    case U_IOFILE:
+        ser_str(b, scorep_defs_io_file_get(i)->name);
+        break;
+    case U_IOHANDLE:
+        blob_io_handle(b, i);
+        break;
     }
 }
 
@@ -226,6 +245,10 @@ static uint32_t local_count(int kind)
         return scorep_defs_comm_count();
     case U_GROUP:
         return scorep_defs_group_count();
+    case U_IOFILE:
+        return scorep_defs_io_file_count();
+    case U_IOHANDLE:
+        return scorep_defs_io_handle_count();
     default:
         return scorep_defs_win_count();
     }
@@ -364,6 +387,19 @@ static uint32_t *get_members(ser_reader *r, uint32_t n)
     return m;
 }
 
+/* the global file table while decoding (handles refer to files by name) */
+static blob_table *decode_files;
+
+static uint32_t file_by_name(const unsigned char *blob, uint32_t len)
+{
+    blob_key bk = {decode_files, blob, len};
+    uint32_t slot, id = decode_files->n
+                            ? hash_index_find(&decode_files->index, blob_hash(blob, len),
+                                              entry_equal, &bk, &slot)
+                            : UINT32_MAX;
+    return id == UINT32_MAX ? SCOREP_INVALID_ID : id;
+}
+
 static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint64_t *ref)
 {
     switch (k) {
@@ -418,6 +454,31 @@ static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint6
         u->wins[i].name = ser_get_str(r);
         *ref = ser_get_u64(r);
         break;
+    case U_IOFILE:
+        u->io_files[i].name = ser_get_str(r);
+        break;
+    case U_IOHANDLE: {
+        scorep_io_handle_def *h = &u->io_handles[i];
+        (void)ser_get_u32(r); /* rank */
+        h->name = ser_get_str(r);
+        h->file = SCOREP_INVALID_ID;
+        char *file = ser_get_str(r); /* resolved in decode */
+        h->paradigm = ser_get_u32(r);
+        h->flags = ser_get_u32(r);
+        h->access = ser_get_u32(r);
+        *ref = ser_get_u64(r);
+        h->comm = SCOREP_INVALID_ID;
+        if (file) {
+            ser_buf b = {0};
+            ser_str(&b, file);
+            free(file);
+            h->file = b.failed ? SCOREP_INVALID_ID : file_by_name(b.data, (uint32_t)b.len);
+            ser_free(&b);
+            if (h->file == SCOREP_INVALID_ID)
+                return -1;
+        }
+        break;
+    }
     }
     return r->failed ? -1 : 0;
 }
@@ -430,12 +491,15 @@ static int decode(scorep_unified *u, const blob_table *g)
                                    sizeof(scorep_metric_def),
                                    sizeof(scorep_comm_def),
                                    sizeof(scorep_group_def),
-                                   sizeof(scorep_win_def)};
-    void **arrays[U_KINDS] = {(void **)&u->strings, (void **)&u->regions, (void **)&u->params,
-                              (void **)&u->metrics, (void **)&u->comms,   (void **)&u->groups,
-                              (void **)&u->wins};
+                                   sizeof(scorep_win_def),
+                                   sizeof(scorep_io_file_def),
+                                   sizeof(scorep_io_handle_def)};
+    void **arrays[U_KINDS] = {(void **)&u->strings, (void **)&u->regions,  (void **)&u->params,
+                              (void **)&u->metrics, (void **)&u->comms,    (void **)&u->groups,
+                              (void **)&u->wins,    (void **)&u->io_files, (void **)&u->io_handles};
     uint64_t *refs[U_KINDS] = {0};
     int rc = 0;
+    decode_files = (blob_table *)&g[U_IOFILE];
     for (int k = 0; k < U_KINDS && rc == 0; k++) {
         u->n[k] = g[k].n;
         *arrays[k] = calloc(g[k].n ? g[k].n : 1, sizes[k]);
@@ -454,6 +518,9 @@ static int decode(scorep_unified *u, const blob_table *g)
                                  : comm_by_key(&g[U_COMM], refs[U_COMM][i]);
     for (uint32_t i = 0; rc == 0 && i < u->n[U_WIN]; i++)
         u->wins[i].comm = comm_by_key(&g[U_COMM], refs[U_WIN][i]);
+    for (uint32_t i = 0; rc == 0 && i < u->n[U_IOHANDLE]; i++)
+        if (refs[U_IOHANDLE][i] != UINT64_MAX)
+            u->io_handles[i].comm = comm_by_key(&g[U_COMM], refs[U_IOHANDLE][i]);
     for (int k = 0; k < U_KINDS; k++)
         free(refs[k]);
     return rc;
@@ -525,6 +592,12 @@ void scorep_unified_free(scorep_unified *u)
         free((uint32_t *)u->groups[i].members);
     for (uint32_t i = 0; u->wins && i < u->n[U_WIN]; i++)
         free((char *)u->wins[i].name);
+    for (uint32_t i = 0; u->io_files && i < u->n[U_IOFILE]; i++)
+        free((char *)u->io_files[i].name);
+    for (uint32_t i = 0; u->io_handles && i < u->n[U_IOHANDLE]; i++)
+        free((char *)u->io_handles[i].name);
+    free(u->io_files);
+    free(u->io_handles);
     free(u->strings);
     free(u->regions);
     free(u->params);

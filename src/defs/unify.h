@@ -5,9 +5,22 @@
 #define SCOREP_UNIFY_H
 
 #include "defs/defs.h"
+#include "defs/defs_io.h"
 #include "defs/defs_mpi.h"
 
-enum { U_STRING, U_REGION, U_PARAM, U_METRIC, U_COMM, U_GROUP, U_WIN, U_KINDS };
+/* I/O handles are per process (their blob holds the rank); files are unified by name */
+enum {
+    U_STRING,
+    U_REGION,
+    U_PARAM,
+    U_METRIC,
+    U_COMM,
+    U_GROUP,
+    U_WIN,
+    U_IOFILE,
+    U_IOHANDLE,
+    U_KINDS
+};
 
 typedef struct scorep_unified_s {
     uint32_t n[U_KINDS]; /* number of global definitions of each kind */
@@ -17,8 +30,10 @@ typedef struct scorep_unified_s {
     scorep_metric_def *metrics;
     scorep_comm_def *comms; /* parent: global id or SCOREP_INVALID_ID */
     scorep_group_def *groups;
-    scorep_win_def *wins;   /* comm: global id */
-    uint32_t *map[U_KINDS]; /* local id -> global id, for this process */
+    scorep_win_def *wins; /* comm: global id */
+    scorep_io_file_def *io_files;
+    scorep_io_handle_def *io_handles; /* file, comm: global ids */
+    uint32_t *map[U_KINDS];           /* local id -> global id, for this process */
     uint32_t n_local[U_KINDS];
 } scorep_unified;
 

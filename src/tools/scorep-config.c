@@ -173,6 +173,7 @@ static void build(const struct config *c, struct argv_buf *out)
         instr_push_libomp(out, c->opt.thread, false);
         break;
     case LIBS:
+        instr_push_io_libs(out, c->opt.io, c->nvcc);
         instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
                         !c->nvcc && c->opt.memory);
         break;

@@ -28,6 +28,9 @@ static int usage(FILE *out, int rc)
             "                liboshmem; its libmpi then does not count: a program that calls\n"
             "                MPI as well needs --mpi)\n"
             "  --no-shmem    do not preload the OpenSHMEM adapter\n"
+            "  --io=LIST     record I/O calls: posix (POSIX and ISO C I/O, as in Score-P),\n"
+            "                isoc (ISO C only), mpiio (MPI-IO: always with the MPI adapter),\n"
+            "                none; comma-separated (docs/io.md)\n"
             "  --memory      preload the memory adapter (malloc, free, new, delete; default:\n"
             "                when SCOREP_MEMORY_RECORDING is true)\n"
             "  --no-memory   do not preload the memory adapter\n"
@@ -128,9 +131,30 @@ static const char *find_program(const char *name, char *buf, size_t len)
     return name;
 }
 
+/* --io=LIST -> bit 1 POSIX, bit 2 ISO C; -1 for an unknown word */
+static int parse_io(const char *list)
+{
+    int io = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (strncmp(w, "runtime:", 8) == 0 || strncmp(w, "linktime:", 9) == 0)
+            w = strchr(w, ':') + 1;
+        if (strcmp(w, "none") == 0)
+            io = 0;
+        else if (strcmp(w, "posix") == 0)
+            io |= 3;
+        else if (strcmp(w, "isoc") == 0)
+            io |= 2;
+        else if (strcmp(w, "mpiio") != 0 && strcmp(w, "mpi-io") != 0)
+            return -1;
+    }
+    return io;
+}
+
 int main(int argc, char **argv)
 {
-    int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, i = 1;
+    int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, io = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -147,6 +171,13 @@ int main(int argc, char **argv)
             shmem = 1;
         } else if (strcmp(argv[i], "--no-shmem") == 0) {
             shmem = 0;
+        } else if (strncmp(argv[i], "--io=", 5) == 0) {
+            io = parse_io(argv[i] + 5);
+            if (io < 0) {
+                fprintf(stderr, "scorep-run: %s: unknown I/O paradigm (posix, isoc, mpiio, none)\n",
+                        argv[i]);
+                return 1;
+            }
         } else if (strcmp(argv[i], "--memory") == 0) {
             memory = 1;
         } else if (strcmp(argv[i], "--no-memory") == 0) {
@@ -204,6 +235,12 @@ int main(int argc, char **argv)
                     rt + len + 1);
             return 1;
         }
+    }
+    for (int k = 0; k < 2; k++) { /* the I/O wrappers, after the runtime they need */
+        static const char *const libs[] = {"libscorep-rt-io-posix.so", "libscorep-rt-io-isoc.so"};
+        size_t len = strlen(rt);
+        if (io & (1 << k))
+            snprintf(rt + len, sizeof rt - len, ":%s/%s", libdir, libs[k]);
     }
     const char *old = getenv("LD_PRELOAD");
     /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */

@@ -94,6 +94,7 @@ enum {
     ATTR_PROBE_COMM,
     ATTR_PROBE_BYTES,
     ATTR_MESSAGE_HANDLE,
+    ATTR_IO_ERROR,
     ATTR_COUNT
 };
 
@@ -289,6 +290,38 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     }
 }
 
+/* I/O records (fields: core/events_io.c) */
+static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+{
+    OTF2_EvtWriter *w = s->w;
+    switch (r->type) {
+    case BUF_IO_CREATE_HANDLE:
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->comm, r->peer, r->tag, (uint32_t)r->msg_id);
+        break;
+    case BUF_IO_DESTROY_HANDLE:
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->comm);
+        break;
+    case BUF_IO_DUPLICATE_HANDLE:
+        OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->comm, r->peer, (uint32_t)r->msg_id);
+        break;
+    case BUF_IO_SEEK:
+        OTF2_EvtWriter_IoSeek(w, NULL, t, r->comm, (int64_t)r->bytes, r->peer, r->bytes2);
+        break;
+    case BUF_IO_OPERATION_BEGIN:
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes, r->request);
+        break;
+    case BUF_IO_OPERATION_ISSUED:
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
+        break;
+    case BUF_IO_OPERATION_COMPLETE:
+        if (r->msg_id)
+            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoOperationComplete(w, r->msg_id ? s->attrs : NULL, t, r->comm, r->bytes2,
+                                           r->request);
+        break;
+    }
+}
+
 static void write_item(evt_state *s, const buf_item *it)
 {
     if (s->smp) /* the samples taken before this event come first */
@@ -300,8 +333,10 @@ static void write_item(evt_state *s, const buf_item *it)
             write_mpi_p2p(s, t, it->mpi);
         else if (it->type < BUF_RMA_WIN_CREATE)
             write_mpi_coll(s, t, it->mpi);
-        else
+        else if (it->type < BUF_IO_CREATE_HANDLE)
             write_rma(s, t, it->mpi);
+        else
+            write_io(s, t, it->mpi);
         s->last = t;
         return;
     }
@@ -472,7 +507,9 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
                                         OTF2_PARADIGM_SHMEM,
                                         OTF2_PARADIGM_CUDA,
                                         OTF2_PARADIGM_SAMPLING,
-                                        OTF2_PARADIGM_NONE}; /* memory: OTF2 has none */
+                                        OTF2_PARADIGM_NONE,  /* memory: OTF2 has none */
+                                        /* I/O: neither; the I/O paradigm is the handles' */
+                                        OTF2_PARADIGM_NONE};
     return map[p];
 }
 
@@ -584,7 +621,9 @@ static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
         {"mpi_probe_comm", "communicator of the probed message", OTF2_TYPE_COMM},
         {"mpi_probe_bytes", "size of the probed message in bytes", OTF2_TYPE_UINT64},
         {"mpi_message_handle", "0: plain probe; n: the n-th matched probe (Mprobe/Improbe)",
-         OTF2_TYPE_UINT64}};
+         OTF2_TYPE_UINT64},
+        {"io_error", "errno of a failed POSIX or ISO C I/O call, MPI error code of MPI-IO",
+         OTF2_TYPE_UINT32}};
     for (uint32_t i = 0; i < ATTR_COUNT; i++) {
         uint32_t name = strtab_add(st, a[i].name, 1), descr = strtab_add(st, a[i].descr, 1);
         if (g)
@@ -833,6 +872,44 @@ static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_j
     free(w.accel);
 }
 
+/* I/O paradigms (ids: scorep_io_paradigm), files (scope: the system tree's root) and
+ * handles, when some process recorded I/O. */
+static void write_io_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    const scorep_unified *u = j->u;
+    if (u->n[U_IOHANDLE] == 0)
+        return;
+    for (uint32_t p = 0; p < SCOREP_IO_PARADIGMS; p++) {
+        uint32_t id = strtab_add(st, scorep_io_paradigm_id(p), 1);
+        uint32_t name = strtab_add(st, scorep_io_paradigm_name(p), 1);
+        if (g)
+            OTF2_GlobalDefWriter_WriteIoParadigm(
+                g, (OTF2_IoParadigmRef)p, id, name,
+                p == SCOREP_IO_MPIIO ? OTF2_IO_PARADIGM_CLASS_PARALLEL
+                                     : OTF2_IO_PARADIGM_CLASS_SERIAL,
+                p == SCOREP_IO_POSIX ? OTF2_IO_PARADIGM_FLAG_OS : OTF2_IO_PARADIGM_FLAG_NONE, 0,
+                NULL, NULL, NULL);
+    }
+    for (uint32_t f = 0; f < u->n[U_IOFILE]; f++) {
+        uint32_t name = strtab_add(st, u->io_files[f].name, 1);
+        if (g)
+            OTF2_GlobalDefWriter_WriteIoRegularFile(g, f, name, 0);
+    }
+    for (uint32_t h = 0; h < u->n[U_IOHANDLE]; h++) {
+        const scorep_io_handle_def *d = &u->io_handles[h];
+        uint32_t name = strtab_add(st, d->name, 1);
+        if (!g)
+            continue;
+        OTF2_CommRef comm = is_mpi_job() ? otf2_comm(j->groups, u, d->comm) : OTF2_UNDEFINED_COMM;
+        OTF2_GlobalDefWriter_WriteIoHandle(
+            g, h, name, d->file == SCOREP_INVALID_ID ? OTF2_UNDEFINED_IO_FILE : d->file,
+            (OTF2_IoParadigmRef)d->paradigm, d->flags, comm, OTF2_UNDEFINED_IO_HANDLE);
+        if (d->flags & SCOREP_IO_HANDLE_PRE_CREATED)
+            OTF2_GlobalDefWriter_WriteIoPreCreatedHandleState(g, h, d->access,
+                                                              OTF2_IO_STATUS_FLAG_NONE);
+    }
+}
+
 /* Interrupt generators and calling contexts (src/sampling). */
 static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
 {
@@ -858,6 +935,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
     write_params_metrics(g, st, j->u);
     write_sampling_defs(g, st);
+    write_io_defs(g, st, j);
 }
 
 static int write_global_defs(OTF2_Archive *a, const trace_job *j)
@@ -933,6 +1011,8 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
         write_map(d, OTF2_MAPPING_RMA_WIN, u->map[U_WIN], u->n_local[U_WIN],
                   u->n[U_WIN] + (uint64_t)ipc->rank()); /* the CUDA window */
+        write_map(d, OTF2_MAPPING_IO_HANDLE, u->map[U_IOHANDLE], u->n_local[U_IOHANDLE],
+                  UINT64_MAX);
         scorep_sampling_write_mapping(d);
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);

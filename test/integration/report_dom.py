@@ -4,7 +4,8 @@ prints what test_report.sh asserts on, one fact a line (attribute values unescap
   status S | errors TEXT | flame NAME | top TYPE VISITS REGION | heatrows N
   matrix KIND FROM TO MESSAGES BYTES (non-zero cells) | bytes RANK METRIC VALUE
   timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT
-  focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)"""
+  focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)
+  io PARADIGM FILE READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED ranks R... | io-chart"""
 import sys
 from html.parser import HTMLParser
 
@@ -45,6 +46,13 @@ class Page(HTMLParser):
             self.text[id(a)] = []
         if tag == "td" and self.stack and self.stack[-1][0] == "top":
             self.text[id(self.stack[-1][1])].append("")
+        if tag == "tr" and cls == "io-row":
+            self.facts.append("io %s %s %s %s %s %s %s %s ranks %s" % (
+                a["data-paradigm"], a["data-file"], a["data-read-bytes"], a["data-write-bytes"],
+                a["data-reads"], a["data-writes"], a["data-flushes"], a["data-failed"],
+                a["data-ranks"]))
+        if tag == "canvas" and a.get("id") == "io-chart":
+            self.facts.append("io-chart")
         if tag == "div" and a.get("id") == "flame-crumbs":
             self.facts.append("focus " + a.get("data-focus", ""))
         if tag in ("div", "p", "pre") and a.get("id") in ("errors", "reduction", "flame-crumbs"):

@@ -223,4 +223,32 @@ void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win);
 /* completion of a request-based RMA operation */
 void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r);
 
+/* ---- MPI-IO (mpi_io.c): I/O records of the MPI-IO paradigm ---------------------------- */
+typedef struct {
+    uint32_t handle; /* SCOREP_INVALID_ID: the file is not followed */
+    uint32_t op;     /* scorep_io_op */
+    uint64_t matching;
+} scorep_mpi_ctx_file;
+void scorep_mpi_post_file_open(scorep_mpi_frame *f, int ret, MPI_Comm comm, const char *filename,
+                               int amode, MPI_File *fh);
+void scorep_mpi_pre_file_close(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File *fh);
+void scorep_mpi_post_file_close(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c);
+/* a blocking read or write: op 0 read, 1 write; collective 1 for _all and _ordered */
+void scorep_mpi_pre_file_op(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                            MPI_Datatype type, int op, int collective);
+void scorep_mpi_post_file_op(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                             MPI_Status *status);
+void scorep_mpi_pre_file_sync(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh);
+void scorep_mpi_post_file_sync(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c);
+void scorep_mpi_post_file_seek(scorep_mpi_frame *f, int ret, MPI_File fh, MPI_Offset offset,
+                               int whence);
+/* non-blocking reads and writes: IoOperationBegin (non-blocking flag) before the call,
+ * IoOperationIssued after it, IoOperationComplete when the request completes */
+void scorep_mpi_pre_file_iop(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                             MPI_Datatype type, int op, int collective);
+void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                              MPI_Request *request);
+void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st,
+                                       int cancelled);
+
 #endif

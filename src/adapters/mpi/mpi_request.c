@@ -115,6 +115,10 @@ void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status
     case SCOREP_MPI_REQ_IDUP:
         scorep_mpi_comm_idup_completed(f, r);
         break;
+    case SCOREP_MPI_REQ_IO:
+        if (l)
+            scorep_mpi_file_request_completed(f, r, st, was_cancelled);
+        break;
     }
     if (r->flags & SCOREP_MPI_REQ_PERSISTENT)
         r->flags &= ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);

@@ -13,7 +13,8 @@ typedef enum {
     SCOREP_MPI_REQ_RECV,
     SCOREP_MPI_REQ_COLL, /* non-blocking collective */
     SCOREP_MPI_REQ_RMA,  /* MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate */
-    SCOREP_MPI_REQ_IDUP  /* MPI_Comm_idup: defines the new communicator at completion */
+    SCOREP_MPI_REQ_IDUP, /* MPI_Comm_idup: defines the new communicator at completion */
+    SCOREP_MPI_REQ_IO    /* MPI_File_iread/iwrite...: win = I/O handle, coll_op = operation */
 } scorep_mpi_req_kind;
 
 enum {
@@ -38,7 +39,7 @@ typedef struct scorep_mpi_req {
     /* collectives */
     uint32_t coll_op, root;
     uint64_t sent, received;
-    /* request-based RMA */
+    /* request-based RMA; non-blocking MPI-IO (win: the I/O handle) */
     uint32_t win;
     uint64_t matching_id;
     /* MPI_Comm_idup */

@@ -370,6 +370,21 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
     argv_push(cmd, "-lscorep-rt");
 }
 
+/* Linked although the program references none of their symbols by name (they interpose
+ * libc's): a linker that drops unneeded libraries must keep them. */
+void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc)
+{
+    if (!(io & (INSTR_IO_POSIX | INSTR_IO_ISOC)))
+        return;
+    argv_push(cmd, nvcc ? "-Xlinker" : "-Wl,--no-as-needed");
+    if (nvcc)
+        argv_push(cmd, "--no-as-needed");
+    if (io & INSTR_IO_POSIX)
+        argv_push(cmd, "-lscorep-rt-io-posix");
+    if (io & INSTR_IO_ISOC)
+        argv_push(cmd, "-lscorep-rt-io-isoc");
+}
+
 /* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
  * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
  * searching that directory first makes the compiler's own -lgomp link libomp. clang
@@ -430,6 +445,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push_filter_ref_object(job, cmd);
     bool nvcc = job->kind->cuda;
     instr_push_runtime_ldflags(cmd, nvcc);
+    instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
                     !nvcc && job->opt.memory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));

@@ -23,7 +23,11 @@ struct instr_options {
     enum instr_thread thread;
     const char *filter;     /* as given on the command line */
     const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
+    unsigned io;            /* --io=...: INSTR_IO_* bits */
 };
+
+/* --io=posix,isoc,mpiio (Score-P's "posix" is POSIX and ISO C I/O) */
+enum { INSTR_IO_POSIX = 1, INSTR_IO_ISOC = 2, INSTR_IO_MPIIO = 4 };
 
 /* Everything one invocation needs. */
 struct job {
@@ -56,6 +60,8 @@ enum instr_thread instr_thread_of(const struct job *job);
 void instr_push_runtime_ldflags(struct argv_buf *cmd, bool nvcc);
 void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool nvcc,
                      bool memory);
+/* the I/O wrapper libraries of --io (before the runtime, which they need) */
+void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc);
 void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
 
 /* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default

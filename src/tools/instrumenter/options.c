@@ -95,7 +95,10 @@ void instr_usage_cc(FILE *out)
                  "                  falls back to it and says so).\n"
                  "  --filter=FILE   ");
     fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
-    fprintf(out, "  --dry-run       print the commands, one per line, and run nothing\n"
+    fprintf(out, "  --io=posix,isoc,mpiio\n"
+                 "                  record I/O calls (posix: POSIX and ISO C; isoc: ISO C only;\n"
+                 "                  mpiio: with the MPI adapter, always on) (docs/io.md)\n"
+                 "  --dry-run       print the commands, one per line, and run nothing\n"
                  "  --verbose       print the commands on stderr, then run them\n"
                  "  --version       print the version\n"
                  "  --help          print this help\n"
@@ -147,9 +150,15 @@ void instr_usage_scorep(FILE *out)
                  "  --nokokkos, --nohip, --nopdt, --nolibwrap, --noonline-access, --io=none\n"
                  "                  accepted: scorep-rt has none of these Score-P features;\n"
                  "                  enabling one of them is an error\n"
+                 "  --io=posix,isoc,mpiio\n"
+                 "                  record I/O: posix links the POSIX and ISO C I/O wrappers,\n"
+                 "                  isoc the ISO C ones only; MPI-IO is recorded by the MPI\n"
+                 "                  adapter (docs/io.md)\n"
                  "\n");
     fprintf(out, added_help, SCOREP_INCLUDEDIR, SCOREP_LIBDIR);
 }
+
+static void parse_io(const char *list, struct instr_options *opt);
 
 /* scorep-cc's options; returns 1 when arg was one, 2 when it also took the next argument. */
 static int cc_option(const char *a, const char *next, struct instr_options *opt)
@@ -166,6 +175,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->verbosity = 1;
     } else if (strncmp(a, "--instrument=", 13) == 0) {
         opt->instrument = a + 13;
+    } else if (strncmp(a, "--io=", 5) == 0) {
+        parse_io(a + 5, opt);
     } else if (strncmp(a, "--filter=", 9) == 0) {
         opt->filter = a + 9;
     } else if (strcmp(a, "--filter") == 0) {
@@ -265,8 +276,6 @@ static bool absent_feature(const char *a)
                                         "online-access", NULL};
     if (strncmp(a, "--", 2) != 0)
         return false;
-    if (strcmp(a, "--io=none") == 0)
-        return true;
     for (const char *const *n = names; *n != NULL; n++) {
         size_t len = strlen(*n);
         if (strncmp(a, "--no", 4) == 0 && strcmp(a + 4, *n) == 0)
@@ -275,8 +284,6 @@ static bool absent_feature(const char *a)
         if (strncmp(a + 2, *n, len) == 0 && strchr("=:", a[2 + len]) != NULL)
             die("%s: scorep-rt does not have this Score-P feature", a);
     }
-    if (strncmp(a, "--io=", 5) == 0)
-        die("%s: scorep-rt does not measure I/O (only --io=none is accepted)", a);
     return false;
 }
 
@@ -315,6 +322,32 @@ static bool flag_option(const char *a, struct instr_options *opt)
     return false;
 }
 
+/* --io=LIST: none, posix (POSIX and ISO C, as in Score-P), isoc, mpiio (recorded by the MPI
+ * adapter: accepted), each with Score-P's optional "runtime:" or "linktime:" prefix (both
+ * mean symbol interposition here) */
+static void parse_io(const char *list, struct instr_options *opt)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf)
+        die("--io=%s: too long", list);
+    strcpy(buf, list);
+    opt->io = 0;
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (strncmp(w, "runtime:", 8) == 0 || strncmp(w, "linktime:", 9) == 0)
+            w = strchr(w, ':') + 1;
+        if (strcmp(w, "none") == 0)
+            opt->io = 0;
+        else if (strcmp(w, "posix") == 0)
+            opt->io |= INSTR_IO_POSIX | INSTR_IO_ISOC;
+        else if (strcmp(w, "isoc") == 0)
+            opt->io |= INSTR_IO_ISOC;
+        else if (strcmp(w, "mpiio") == 0 || strcmp(w, "mpi-io") == 0)
+            opt->io |= INSTR_IO_MPIIO;
+        else
+            die("--io: unknown I/O paradigm '%s' (posix, isoc, mpiio or none)", w);
+    }
+}
+
 bool instr_selection_option(const char *arg, struct instr_options *opt)
 {
     const char *a = deprecated(arg);
@@ -328,6 +361,10 @@ bool instr_selection_option(const char *arg, struct instr_options *opt)
     }
     if (strncmp(a, "--mpp=", 6) == 0) {
         parse_mpp(a + 6, opt);
+        return true;
+    }
+    if (strncmp(a, "--io=", 5) == 0) {
+        parse_io(a + 5, opt);
         return true;
     }
     return flag_option(a, opt) || absent_feature(a) || strcmp(a, "--dynamic") == 0;

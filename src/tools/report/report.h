@@ -34,6 +34,13 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
 /* Member from the wait-state analysis (scout.cubex): "waits". Returns 0, or -1 with a
  * message. */
 int report_write_waits(FILE *out, const char *path, char *err, size_t errlen);
+/* Member "io" from the trace's I/O records (report_io.c), when it has any: returns 1 when
+ * written, 0 when the trace has no I/O, -1 with a message in err. */
+int report_write_io(FILE *out, const char *path, char *err, size_t errlen);
+/* Member "io" from the per-process summaries (io_summary.<rank>.tsv) of the experiment
+ * directory, which the runtime writes with and without a trace: rows without time, no
+ * bandwidth over time. The same returns. */
+int report_write_io_summary(FILE *out, const char *dir, char *err, size_t errlen);
 
 /* Writes the whole page (template, styles, script, data) to out. */
 int report_write_html(FILE *out, const report_expdir *x, char *err, size_t errlen);

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 static const char *const type_names[SCORE_N_TYPES] = {
-    "ALL", "FLT", "USR", "SCOREP", "MEMORY", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA"};
+    "ALL", "FLT", "USR", "SCOREP", "MEMORY", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
 
 const char *score_type_name(score_type t)
 {
@@ -49,7 +49,8 @@ static score_type paradigm_type(const char *paradigm)
         score_type type;
     } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
                {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP},
-               {"memory", SCORE_MEMORY}};
+               {"memory", SCORE_MEMORY},
+               {"io", SCORE_IO}};
     for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
         if (paradigm_is(paradigm, map[i].name))
             return map[i].type;
@@ -162,6 +163,8 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
     uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
     if (t == SCORE_MPI && name)
         b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
+    if (t == SCORE_IO) /* an operation's begin and complete, or a handle event and a spare */
+        b += 2 * SCORE_MPI_RECORD;
     if (is_omp_parallel(name, t)) /* the team's; the fork and join are counted per team */
         b += 2 * SCORE_EVENT_RECORD;
     if (t == SCORE_MEMORY) /* the "Process memory usage" value after the call */
@@ -452,7 +455,9 @@ static void cnode_bytes(const score_model *m, const score_params *p, int c, int 
     const score_row *w = &m->regions[g];
     uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD +
                        (w->type == SCORE_MEMORY ? SCORE_EVENT_RECORD : 0); /* its counter */
-    uint64_t mpi = w->type == SCORE_MPI ? mpi_records(w->name) * SCORE_MPI_RECORD : 0;
+    uint64_t mpi = w->type == SCORE_MPI  ? mpi_records(w->name) * SCORE_MPI_RECORD
+                   : w->type == SCORE_IO ? 2 * SCORE_MPI_RECORD
+                                         : 0;
     bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
     *pb = sat_add(*pb, sat_mul(v, metrics));
     bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));

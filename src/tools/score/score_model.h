@@ -24,6 +24,7 @@ typedef enum {
     SCORE_SHMEM,
     SCORE_PTHREAD,
     SCORE_CUDA,
+    SCORE_IO, /* POSIX and ISO C I/O calls (Score-P's type IO) */
     SCORE_N_TYPES
 } score_type;
 

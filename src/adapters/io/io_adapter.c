@@ -1,0 +1,359 @@
+/* io_adapter.c: the part of POSIX and ISO C I/O recording that lives in libscorep-rt (see
+ * io_adapter.h): the guard against recording the runtime's own I/O, the regions (paradigm
+ * io, role file_io), and the handles of descriptors and streams, one per-descriptor array
+ * per paradigm (the hot path reads it without a lock; handles are defined on open). */
+#include "adapters/io/io_adapter.h"
+#include "core/events.h"
+#include "core/runtime.h"
+#include "core/subsystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static __thread int nesting __attribute__((tls_model("initial-exec")));
+static __thread uint64_t matching_ids __attribute__((tls_model("initial-exec")));
+
+/* descriptor -> handle id + 1 (0: none yet), per paradigm; descriptors >= fd_cap are not
+ * followed (their calls are regions without I/O records) */
+static uint32_t *fd_handle[SCOREP_IO_PARADIGMS];
+static int fd_cap;
+
+/* Code whose I/O is not the program's: the measurement's (the runtime and the libraries it
+ * calls while the program runs; trace writing happens after the measurement stopped) and
+ * that of the communication runtimes' own machinery (configuration files read in MPI_Init,
+ * progress threads, Open MPI's components). Open MPI's MPI-IO components (io, fbtl, fs,
+ * fcoll, sharedfp) are the program's file access: recorded, nested in the MPI_File call. */
+static const char *const own_objects[] = {
+    "libscorep-rt", "libotf2",   "libdw.",     "libelf.",  "libpapi",
+    "libpfm",       "libunwind", "libz.so",    "/libmpi.", "/libopen-",
+    "/libpmix",     "/libevent", "/libhwloc",  "/libucx",  "/libucs",
+    "/libucp",      "/libuct",   "/libfabric", "/libpsm",  "/libibverbs",
+    "/liboshmem",   "/libcuda",  "/libcupti",  "/mca_",    "/libnuma"};
+static const char *const program_objects[] = {"/mca_io_", "/mca_fbtl_", "/mca_fs_", "/mca_fcoll_",
+                                              "/mca_sharedfp_"};
+
+static int own_object(const char *name)
+{
+    for (size_t i = 0; i < sizeof program_objects / sizeof program_objects[0]; i++)
+        if (strstr(name, program_objects[i]))
+            return 0;
+    for (size_t i = 0; i < sizeof own_objects / sizeof own_objects[0]; i++)
+        if (strstr(name, own_objects[i]))
+            return 1;
+    return 0;
+}
+
+/* The verdict per call site (return address), found once with dladdr (which locks) and kept
+ * in a lock-free table: 0 unknown, 1 the program's, 2 not. A full table costs a dladdr per
+ * call of the sites that find no slot. */
+enum { SITES = 4096, PROBES = 16 };
+static struct {
+    uintptr_t addr;
+    int verdict;
+} sites[SITES];
+
+static int own_code(const void *caller)
+{
+    uintptr_t a = (uintptr_t)caller;
+    size_t i = (size_t)((a * 0x9e3779b97f4a7c15ull) >> 52) % SITES;
+    for (int n = 0; n < PROBES; n++, i = (i + 1) % SITES) {
+        uintptr_t s = __atomic_load_n(&sites[i].addr, __ATOMIC_ACQUIRE);
+        if (s == a) {
+            int v = __atomic_load_n(&sites[i].verdict, __ATOMIC_ACQUIRE);
+            if (v)
+                return v == 2;
+            break;
+        }
+        if (s == 0)
+            break;
+    }
+    Dl_info info;
+    int own = dladdr(caller, &info) && info.dli_fname && own_object(info.dli_fname);
+    i = (size_t)((a * 0x9e3779b97f4a7c15ull) >> 52) % SITES;
+    for (int n = 0; n < PROBES; n++, i = (i + 1) % SITES) {
+        uintptr_t expected = 0;
+        if (__atomic_compare_exchange_n(&sites[i].addr, &expected, a, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE) ||
+            expected == a) {
+            __atomic_store_n(&sites[i].verdict, own ? 2 : 1, __ATOMIC_RELEASE);
+            break;
+        }
+    }
+    return own;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* the per-file summary is written at finalize (core/events_io.c) */
+static const scorep_subsystem io_summary = {.name = "I/O summary",
+                                            .finalize = scorep_io_summary_finalize};
+
+static void init(void)
+{
+    if (scorep_io_summary_claim() && scorep_runtime_register(&io_summary) != 0)
+        scorep_warn_once("I/O: cannot register the summary; no io_summary file is written");
+    struct rlimit rl;
+    rlim_t cap = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 1024;
+    if (cap == RLIM_INFINITY || cap > (1u << 20))
+        cap = 1u << 20;
+    if (cap < 1024)
+        cap = 1024;
+    int ok = 1;
+    for (int p = 0; p < SCOREP_IO_PARADIGMS; p++)
+        ok &= (fd_handle[p] = calloc(cap, sizeof(uint32_t))) != NULL;
+    if (ok)
+        fd_cap = (int)cap;
+    else
+        scorep_warn_once("I/O recording: no memory for the descriptor table; I/O calls are "
+                         "recorded as regions without I/O records");
+}
+
+static uint32_t region_of(const scorep_io_fn *fn)
+{
+    uint32_t id = __atomic_load_n(fn->region, __ATOMIC_ACQUIRE);
+    if (id)
+        return id - 1;
+    id = scorep_defs_region(fn->name, NULL, scorep_io_paradigm_name(fn->paradigm), 0, 0,
+                            SCOREP_PARADIGM_IO, SCOREP_ROLE_FILE_IO);
+    if (id != SCOREP_INVALID_ID)
+        __atomic_store_n(fn->region, id + 1, __ATOMIC_RELEASE);
+    return id;
+}
+
+int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *caller)
+{
+    if (nesting || !scorep_measurement_active || !scorep_cfg.io_posix)
+        return 0;
+    /* Only threads the measurement follows: the program's (they have a location once they
+     * recorded anything or were started through pthread_create or OpenMP). */
+    scorep_location *l = scorep_tls_location;
+    if (!l)
+        return 0;
+    nesting = 1; /* the slow paths below may do I/O themselves */
+    pthread_once(&init_once, init);
+    uint32_t r = !own_code(caller) && scorep_measurement_active ? region_of(fn) : SCOREP_INVALID_ID;
+    if (r == SCOREP_INVALID_ID) {
+        nesting = 0;
+        return 0;
+    }
+    *f = (scorep_io_frame){l, r, fn->paradigm, SCOREP_INVALID_ID, 0};
+    scorep_event_enter(l, r);
+    return 1;
+}
+
+void scorep_io_end(scorep_io_frame *f)
+{
+    scorep_event_leave(f->l, f->region);
+    nesting = 0;
+}
+
+/* ------------------------------------------------------------------ handles */
+static uint32_t define_handle(uint32_t paradigm, const char *name, const char *file, uint32_t flags,
+                              uint32_t access)
+{
+    uint32_t fid = file ? scorep_defs_io_file(file) : SCOREP_INVALID_ID;
+    scorep_io_handle_def key = {name, fid, paradigm, flags, SCOREP_INVALID_ID, access};
+    return scorep_defs_io_handle(&key);
+}
+
+static uint32_t access_mode(int oflags)
+{
+    switch (oflags & O_ACCMODE) {
+    case O_RDONLY:
+        return 0; /* OTF2_IO_ACCESS_MODE_READ_ONLY */
+    case O_WRONLY:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
+/* A descriptor the adapter did not see opened: a standard stream, one opened before the
+ * measurement or by code that is not wrapped, or an invalid one (EBADF follows). Defined as
+ * a pre-created handle on its first use; slow path (two system calls), once per
+ * descriptor. */
+static uint32_t first_use(uint32_t p, int fd)
+{
+    static const char *const std_posix[] = {"STDIN_FILENO", "STDOUT_FILENO", "STDERR_FILENO"};
+    static const char *const std_isoc[] = {"stdin", "stdout", "stderr"};
+    static const char *const std_file[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0) /* not open: the call fails with EBADF; recorded on this handle */
+        return define_handle(p, "invalid descriptor", NULL, SCOREP_IO_HANDLE_PRE_CREATED, 2);
+    char name[32], file[PATH_MAX];
+    const char *fname = file;
+    if (fd <= 2) {
+        snprintf(name, sizeof name, "%s", p == SCOREP_IO_ISOC ? std_isoc[fd] : std_posix[fd]);
+        fname = std_file[fd];
+    } else {
+        snprintf(name, sizeof name, "fd %d", fd);
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, file, sizeof file - 1);
+        if (n <= 0)
+            fname = NULL;
+        else
+            file[n] = '\0';
+    }
+    uint32_t h = define_handle(p, name, fname, SCOREP_IO_HANDLE_PRE_CREATED, access_mode(fl));
+    if (h != SCOREP_INVALID_ID)
+        __atomic_store_n(&fd_handle[p][fd], h + 1, __ATOMIC_RELEASE);
+    return h;
+}
+
+static uint32_t handle_of(uint32_t p, int fd)
+{
+    if (fd < 0 && p == SCOREP_IO_POSIX) /* EBADF follows */
+        return define_handle(p, "invalid descriptor", NULL, SCOREP_IO_HANDLE_PRE_CREATED, 2);
+    if (fd < 0 || fd >= fd_cap) /* a stream without descriptor (fmemopen), fflush(NULL) */
+        return SCOREP_INVALID_ID;
+    uint32_t h = __atomic_load_n(&fd_handle[p][fd], __ATOMIC_ACQUIRE);
+    return h ? h - 1 : first_use(p, fd);
+}
+
+static uint32_t creation_flags(int oflags)
+{
+    return ((oflags & O_CREAT) ? 1u : 0) | ((oflags & O_TRUNC) ? 2u : 0) |
+           ((oflags & O_DIRECTORY) ? 4u : 0) | ((oflags & O_EXCL) ? 8u : 0) |
+           ((oflags & O_NOCTTY) ? 16u : 0) | ((oflags & O_NOFOLLOW) ? 32u : 0);
+}
+
+static uint32_t status_flags(int oflags)
+{
+    return ((oflags & O_CLOEXEC) ? 1u : 0) | ((oflags & O_APPEND) ? 2u : 0) |
+           ((oflags & O_NONBLOCK) ? 4u : 0) | ((oflags & O_SYNC) == O_SYNC ? 16u : 0) |
+           ((oflags & O_DSYNC) ? 32u : 0);
+}
+
+void scorep_io_created(scorep_io_frame *f, int fd, const char *path, int oflags)
+{
+    if (fd < 0 || fd >= fd_cap)
+        return;
+    char name[32], resolved[PATH_MAX], link[64];
+    snprintf(name, sizeof name, "fd %d", fd);
+    const char *file = path;
+    if (path ? realpath(path, resolved) != NULL : 0)
+        file = resolved;
+    if (!path) { /* fdopen: the descriptor's file */
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, resolved, sizeof resolved - 1);
+        if (n > 0) {
+            resolved[n] = '\0';
+            file = resolved;
+        }
+    }
+    uint32_t h = define_handle(f->paradigm, name, file, 0, 0);
+    if (h == SCOREP_INVALID_ID)
+        return;
+    __atomic_store_n(&fd_handle[f->paradigm][fd], h + 1, __ATOMIC_RELEASE);
+    scorep_event_io_create_handle(f->l, h, access_mode(oflags), creation_flags(oflags),
+                                  status_flags(oflags));
+}
+
+void scorep_io_closing(scorep_io_frame *f, int fd)
+{
+    f->handle = fd >= 0 && fd < fd_cap ? handle_of(f->paradigm, fd) : SCOREP_INVALID_ID;
+}
+
+static void forget(scorep_io_frame *f, uint32_t p, int fd, uint32_t h)
+{
+    __atomic_store_n(&fd_handle[p][fd], 0, __ATOMIC_RELEASE);
+    if (h != SCOREP_INVALID_ID)
+        scorep_event_io_destroy_handle(f->l, h);
+}
+
+void scorep_io_closed(scorep_io_frame *f, int fd, int ok)
+{
+    if (!ok || fd < 0 || fd >= fd_cap)
+        return;
+    forget(f, f->paradigm, fd, f->handle);
+    /* fclose closed the descriptor too: its POSIX handle (if one) ends as well */
+    uint32_t ph = f->paradigm == SCOREP_IO_ISOC
+                      ? __atomic_load_n(&fd_handle[SCOREP_IO_POSIX][fd], __ATOMIC_ACQUIRE)
+                      : 0;
+    if (ph)
+        forget(f, SCOREP_IO_POSIX, fd, ph - 1);
+}
+
+void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok)
+{
+    if (!ok || oldfd < 0 || oldfd >= fd_cap || newfd < 0 || newfd >= fd_cap)
+        return;
+    uint32_t p = f->paradigm, old = handle_of(p, oldfd);
+    uint32_t prev = __atomic_load_n(&fd_handle[p][newfd], __ATOMIC_ACQUIRE);
+    if (prev && newfd != oldfd) /* dup2 onto an open descriptor closed it */
+        forget(f, p, newfd, prev - 1);
+    const scorep_io_handle_def *d =
+        old != SCOREP_INVALID_ID ? scorep_defs_io_handle_get(old) : NULL;
+    char name[32];
+    snprintf(name, sizeof name, "fd %d", newfd);
+    const char *file =
+        d && d->file != SCOREP_INVALID_ID ? scorep_defs_io_file_get(d->file)->name : NULL;
+    uint32_t h = define_handle(p, name, file, 0, 0);
+    if (h == SCOREP_INVALID_ID || old == SCOREP_INVALID_ID)
+        return;
+    __atomic_store_n(&fd_handle[p][newfd], h + 1, __ATOMIC_RELEASE);
+    scorep_event_io_duplicate_handle(f->l, old, h, 0);
+}
+
+/* ---------------------------------------------------------------- operations */
+
+void scorep_io_op_begin(scorep_io_frame *f, int fd, scorep_io_op op, uint64_t bytes)
+{
+    f->handle = handle_of(f->paradigm, fd);
+    if (f->handle == SCOREP_INVALID_ID)
+        return;
+    f->matching = ((++matching_ids) << 2) | (uint64_t)op; /* the op rides in the low bits */
+    scorep_event_io_operation_begin(f->l, f->handle, op, SCOREP_IO_OP_FLAG_NONE, bytes,
+                                    f->matching);
+}
+
+void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred)
+{
+    if (f->handle == SCOREP_INVALID_ID)
+        return;
+    /* called right after the wrapped call: errno is still its errno */
+    scorep_event_io_operation_complete(
+        f->l, f->handle, (scorep_io_op)(f->matching & 3), transferred, f->matching,
+        transferred == SCOREP_IO_UNKNOWN_BYTES ? (uint32_t)errno : 0);
+}
+
+void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence, uint64_t result)
+{
+    uint32_t h = handle_of(f->paradigm, fd);
+    if (h != SCOREP_INVALID_ID)
+        scorep_event_io_seek(f->l, h, offset, (uint32_t)whence, result);
+}
+
+int scorep_io_mode_flags(const char *mode)
+{
+    int plus = mode && strchr(mode, '+') != NULL;
+    int f = 0;
+    switch (mode ? mode[0] : 'r') {
+    case 'w':
+        f = (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC;
+        break;
+    case 'a':
+        f = (plus ? O_RDWR : O_WRONLY) | O_CREAT | O_APPEND;
+        break;
+    default:
+        f = plus ? O_RDWR : O_RDONLY;
+    }
+    if (mode && strchr(mode, 'x'))
+        f |= O_EXCL;
+    if (mode && strchr(mode, 'e'))
+        f |= O_CLOEXEC;
+    return f;
+}
+
+int scorep_io_stream_fd(FILE *fp)
+{
+    return fp ? fileno_unlocked(fp) : -1;
+}

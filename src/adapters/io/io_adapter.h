@@ -1,0 +1,55 @@
+/* io_adapter.h: what the generated POSIX and ISO C I/O wrappers (libscorep-rt-io-posix,
+ * libscorep-rt-io-isoc; build-aux/gen-io-wrappers) call in libscorep-rt: the guard that
+ * decides whether a call is recorded, its region, and the handle events. Every handle of a
+ * descriptor or stream lives in a per-descriptor array: lookups take no lock. */
+#ifndef SCOREP_IO_ADAPTER_H
+#define SCOREP_IO_ADAPTER_H
+
+#include "core/events_io.h"
+#include "core/location.h"
+#include "defs/defs_io.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define SCOREP_IO_API __attribute__((visibility("default")))
+
+/* one wrapped function: its name and paradigm (the generated table) */
+typedef struct {
+    const char *name;
+    uint32_t paradigm; /* scorep_io_paradigm */
+    uint32_t *region;  /* cache: region id + 1, 0 = not defined yet */
+} scorep_io_fn;
+
+/* the state of one recorded call */
+typedef struct {
+    scorep_location *l;
+    uint32_t region;
+    uint32_t paradigm;
+    uint32_t handle; /* SCOREP_INVALID_ID: none */
+    uint64_t matching;
+} scorep_io_frame;
+
+/* Whether this call is recorded: the measurement runs, the paradigm is on, the call is not
+ * made inside another wrapper or by the runtime itself (caller: the return address). On 1
+ * the region is entered; scorep_io_end must follow. */
+SCOREP_IO_API int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *caller);
+SCOREP_IO_API void scorep_io_end(scorep_io_frame *f);
+
+/* descriptor/stream handles (fd: the descriptor; ISO C: fileno of the stream) */
+SCOREP_IO_API void scorep_io_created(scorep_io_frame *f, int fd, const char *path, int oflags);
+SCOREP_IO_API void scorep_io_closing(scorep_io_frame *f, int fd);
+SCOREP_IO_API void scorep_io_closed(scorep_io_frame *f, int fd, int ok);
+SCOREP_IO_API void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok);
+/* an operation on fd: begin before the call, complete after it (transferred: bytes or
+ * SCOREP_IO_UNKNOWN_BYTES when it failed) */
+SCOREP_IO_API void scorep_io_op_begin(scorep_io_frame *f, int fd, scorep_io_op op, uint64_t bytes);
+SCOREP_IO_API void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred);
+SCOREP_IO_API void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence,
+                                  uint64_t result);
+/* ISO C: the mode string of fopen as open(2) flags */
+SCOREP_IO_API int scorep_io_mode_flags(const char *mode);
+/* the descriptor of a stream without locking it, -1 for none */
+SCOREP_IO_API int scorep_io_stream_fd(FILE *fp);
+
+#endif
