@@ -4,10 +4,11 @@
  * chains of requests across processes cannot deadlock). */
 #include "cube/cube_engine.h"
 #include "cube/cube_enum.h"
+#include "cube/cube_error.h"
+#include "cube/cube_values.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,52 +41,6 @@ struct cube_engine {
     bool *local_subtree; /* per cnode: it and all below it are owned here */
     int threads;         /* for local subtrees (cube_engine_set_threads) */
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-/* ------------------------------------------------------------ values */
-static bool is_minmax(cube_dtype t)
-{
-    return t == CUBE_DTYPE_MINDOUBLE || t == CUBE_DTYPE_MAXDOUBLE;
-}
-
-static uint64_t dbits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-/* acc (op)= v as cube_reader.c combines: sum or difference, min or max */
-static uint64_t combine(cube_dtype t, uint64_t acc, uint64_t v, bool subtract)
-{
-    if (t == CUBE_DTYPE_UINT64 || t == CUBE_DTYPE_INT64)
-        return subtract ? acc - v : acc + v;
-    double a = cube_value_to_double(t, acc), b = cube_value_to_double(t, v);
-    if (t == CUBE_DTYPE_MINDOUBLE)
-        return dbits(b < a ? b : a);
-    if (t == CUBE_DTYPE_MAXDOUBLE)
-        return dbits(b > a ? b : a);
-    return dbits(subtract ? a - b : a + b);
-}
-
-/* Whether a view of a metric is its stored rows (as cube_reader.c decides). */
-static bool view_is_stored(const cube_metric *m, cube_view view)
-{
-    if (view == CUBE_VIEW_STORED)
-        return true;
-    if (is_minmax(m->dtype))
-        return view == CUBE_VIEW_EXCLUSIVE || m->kind == CUBE_INCLUSIVE;
-    return (view == CUBE_VIEW_INCLUSIVE) == (m->kind == CUBE_INCLUSIVE);
-}
 
 /* ------------------------------------------------------------ messages */
 static int send_request(cube_engine *e, int dest, int metric, int cnode, cube_view view,
@@ -233,7 +188,7 @@ static int derive(cube_engine *e, int metric, int c, uint64_t *out)
 {
     const cube_metric *m = &e->r->metrics[metric];
     const cube_tree *t = cube_reader_call_tree(e->r);
-    bool subtract = m->kind == CUBE_INCLUSIVE && !is_minmax(m->dtype);
+    bool subtract = m->kind == CUBE_INCLUSIVE && !cube_dtype_is_minmax(m->dtype);
     cube_view kid_view = subtract ? CUBE_VIEW_STORED : CUBE_VIEW_INCLUSIVE;
     int n_kids = t->child_off[c + 1] - t->child_off[c];
     const int *kids = t->children + t->child_off[c];
@@ -255,7 +210,7 @@ static int derive(cube_engine *e, int metric, int c, uint64_t *out)
         stored_row(e, metric, c, out);
         for (int i = 0; i < n_kids; i++)
             for (size_t l = 0; l < L; l++)
-                out[l] = combine(m->dtype, out[l], rows[i * L + l], subtract);
+                out[l] = cube_value_combine(m->dtype, out[l], rows[i * L + l], subtract);
     }
     free(rows);
     return rc;
@@ -266,7 +221,7 @@ static int row_of(cube_engine *e, int metric, int cnode, cube_view view, uint64_
 {
     const cube_metric *m = &e->r->metrics[metric];
     size_t L = (size_t)e->r->n_locations;
-    if (view_is_stored(m, view)) {
+    if (cube_view_is_stored(m, view)) {
         stored_row(e, metric, cnode, out);
         return 0;
     }
@@ -289,13 +244,13 @@ static int local_row(cube_engine *e, int metric, int c, cube_view view, uint64_t
 {
     const cube_metric *m = &e->r->metrics[metric];
     size_t L = (size_t)e->r->n_locations;
-    if (view_is_stored(m, view)) {
+    if (cube_view_is_stored(m, view)) {
         stored_row(e, metric, c, out);
         return 0;
     }
     if (e->cache[metric][c] == NULL) {
         const cube_tree *t = cube_reader_call_tree(e->r);
-        bool subtract = m->kind == CUBE_INCLUSIVE && !is_minmax(m->dtype);
+        bool subtract = m->kind == CUBE_INCLUSIVE && !cube_dtype_is_minmax(m->dtype);
         cube_view kid_view = subtract ? CUBE_VIEW_STORED : CUBE_VIEW_INCLUSIVE;
         uint64_t *row = malloc((L + 1) * sizeof *row), *kid = malloc((L + 1) * sizeof *kid);
         int rc = row && kid ? 0 : -1;
@@ -304,7 +259,7 @@ static int local_row(cube_engine *e, int metric, int c, cube_view view, uint64_t
         for (int i = t->child_off[c]; rc == 0 && i < t->child_off[c + 1]; i++) {
             rc = local_row(e, metric, t->children[i], kid_view, kid);
             for (size_t l = 0; rc == 0 && l < L; l++)
-                row[l] = combine(m->dtype, row[l], kid[l], subtract);
+                row[l] = cube_value_combine(m->dtype, row[l], kid[l], subtract);
         }
         free(kid);
         if (rc != 0) {
@@ -321,9 +276,9 @@ static uint64_t aggregate(cube_dtype t, const uint64_t *row, size_t n)
 {
     if (n == 0)
         return 0;
-    uint64_t acc = is_minmax(t) ? row[0] : 0;
-    for (size_t l = is_minmax(t) ? 1 : 0; l < n; l++)
-        acc = combine(t, acc, row[l], false);
+    uint64_t acc = cube_dtype_is_minmax(t) ? row[0] : 0;
+    for (size_t l = cube_dtype_is_minmax(t) ? 1 : 0; l < n; l++)
+        acc = cube_value_combine(t, acc, row[l], false);
     return acc;
 }
 
@@ -473,12 +428,12 @@ static int agree(const cube_engine_comm *c, int rc, char *err, size_t errlen)
         if (c->send(c->ctx, 0, TAG_AGREE, msg, strlen(msg) + 1) != 0 ||
             c->recv(c->ctx, &src, &tag, &buf, &len) != 0 || tag != TAG_AGREE || len == 0) {
             free(buf);
-            set_err(err, errlen, "lost contact with rank 0");
+            cube_set_err(err, errlen, "lost contact with rank 0");
             return -1;
         }
         ((char *)buf)[len - 1] = '\0';
         if (((char *)buf)[0])
-            set_err(err, errlen, "%s", (char *)buf);
+            cube_set_err(err, errlen, "%s", (char *)buf);
         rc = ((char *)buf)[0] ? -1 : 0;
         free(buf);
         return rc;
@@ -502,7 +457,7 @@ static int agree(const cube_engine_comm *c, int rc, char *err, size_t errlen)
     for (int k = 1; k < c->size; k++)
         c->send(c->ctx, k, TAG_AGREE, first, strlen(first) + 1);
     if (first[0])
-        set_err(err, errlen, "%s", first);
+        cube_set_err(err, errlen, "%s", first);
     return first[0] ? -1 : 0;
 }
 
@@ -532,7 +487,7 @@ static int select_metrics(cube_engine *e, const char *const *metrics, int n_metr
     for (int i = 0; metrics && i < n_metrics; i++) {
         int m = cube_reader_metric_by_name(e->r, metrics[i]);
         if (m < 0) {
-            set_err(err, errlen, "no metric '%s' in the profile", metrics[i]);
+            cube_set_err(err, errlen, "no metric '%s' in the profile", metrics[i]);
             return -1;
         }
         e->loaded[m] = true;
@@ -548,7 +503,7 @@ static int setup(cube_engine *e, const char *path, cube_enum_method how, const c
         return -1;
     int n = e->r->n_cnodes, nm = e->r->n_metrics;
     if (e->comm.size > n) {
-        set_err(err, errlen, "%d processes but only %d call paths: use at most %d", e->comm.size, n,
+        cube_set_err(err, errlen, "%d processes but only %d call paths: use at most %d", e->comm.size, n,
                 n);
         return -1;
     }
@@ -558,11 +513,11 @@ static int setup(cube_engine *e, const char *path, cube_enum_method how, const c
     bool *mine = calloc((size_t)n + 1, sizeof *mine);
     int rc = e->owner && e->loaded && e->cache && mine ? 0 : -1;
     if (rc != 0)
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
     if (rc == 0)
         rc = select_metrics(e, metrics, n_metrics, err, errlen);
     if (rc == 0 && assign(e, how) != 0) {
-        set_err(err, errlen, "the call tree has a cycle");
+        cube_set_err(err, errlen, "the call tree has a cycle");
         rc = -1;
     }
     for (int m = 0; rc == 0 && m < nm; m++)
@@ -595,7 +550,7 @@ cube_engine *cube_engine_open(const char *path, const cube_engine_comm *comm, cu
 {
     cube_engine *e = comm ? calloc(1, sizeof *e) : NULL;
     if (e == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         return NULL;
     }
     e->comm = *comm;
@@ -654,7 +609,7 @@ static int add_metric_children(cube_engine *e, int root, int m, int cnode, cube_
             if (cube_engine_value(e, k, cnode, view, per_location, tmp) != 0)
                 return -1;
             for (size_t i = 0; i < n; i++)
-                out[i] = combine(r->metrics[root].dtype, out[i], tmp[i], false);
+                out[i] = cube_value_combine(r->metrics[root].dtype, out[i], tmp[i], false);
         }
         if (add_metric_children(e, root, k, cnode, view, per_location, out, tmp) != 0)
             return -1;
@@ -667,7 +622,7 @@ int cube_engine_value_metric_tree(cube_engine *e, int metric, int cnode, cube_vi
 {
     if (cube_engine_value(e, metric, cnode, view, per_location, out) != 0)
         return -1;
-    if (is_minmax(e->r->metrics[metric].dtype))
+    if (cube_dtype_is_minmax(e->r->metrics[metric].dtype))
         return 0;
     size_t n = per_location ? (size_t)e->r->n_locations : 1;
     uint64_t *tmp = malloc((n + 1) * sizeof *tmp);

@@ -4,13 +4,14 @@
 #include "cube/cube.h"
 #include "cube/cube_anchor.h"
 #include "cube/cube_enum.h"
+#include "cube/cube_error.h"
+#include "cube/cube_values.h"
 #include "cube/cube_tar.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,27 +43,7 @@ typedef struct {
     cube_anchor_extra x;
 } r_priv;
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* ------------------------------------------------------------------ values */
-
-static bool is_minmax(cube_dtype t)
-{
-    return t == CUBE_DTYPE_MINDOUBLE || t == CUBE_DTYPE_MAXDOUBLE;
-}
-
-static bool is_float(cube_dtype t)
-{
-    return t != CUBE_DTYPE_UINT64 && t != CUBE_DTYPE_INT64;
-}
 
 double cube_value_to_double(cube_dtype dtype, uint64_t bits)
 {
@@ -73,13 +54,6 @@ double cube_value_to_double(cube_dtype dtype, uint64_t bits)
     double d;
     memcpy(&d, &bits, sizeof d);
     return d;
-}
-
-static uint64_t from_double(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
 }
 
 int cube_format_value(char *buf, size_t len, cube_dtype dtype, uint64_t bits)
@@ -125,30 +99,6 @@ static uint64_t stored_bits(const r_data *d, int cnode, int loc)
 
 /* ------------------------------------------------------------------ derived views */
 
-/* Whether a view of metric m is its stored rows; the other view is derived. Min/max
- * values are stored per node, so their exclusive view is always the stored one. */
-static bool view_is_stored(const cube_metric *m, cube_view view)
-{
-    if (view == CUBE_VIEW_STORED)
-        return true;
-    if (is_minmax(m->dtype))
-        return view == CUBE_VIEW_EXCLUSIVE || m->kind == CUBE_INCLUSIVE;
-    return (view == CUBE_VIEW_INCLUSIVE) == (m->kind == CUBE_INCLUSIVE);
-}
-
-/* acc (op)= v in the metric's arithmetic: sum, difference, min or max. */
-static uint64_t combine(cube_dtype t, uint64_t acc, uint64_t v, bool subtract)
-{
-    if (!is_float(t))
-        return subtract ? acc - v : acc + v; /* two's complement covers INT64 too */
-    double a = cube_value_to_double(t, acc), b = cube_value_to_double(t, v);
-    if (t == CUBE_DTYPE_MINDOUBLE)
-        return from_double(b < a ? b : a);
-    if (t == CUBE_DTYPE_MAXDOUBLE)
-        return from_double(b > a ? b : a);
-    return from_double(subtract ? a - b : a + b);
-}
-
 static const uint64_t *derived_child_row(const r_data *d, int child, bool from_stored,
                                          uint64_t *scratch, int n_loc)
 {
@@ -168,7 +118,7 @@ static int derive_node(const cube_reader *r, const r_priv *p, int m, int v, uint
     r_data *d = &p->data[m];
     const cube_metric *met = &r->metrics[m];
     int L = r->n_locations;
-    bool subtract = met->kind == CUBE_INCLUSIVE && !is_minmax(met->dtype);
+    bool subtract = met->kind == CUBE_INCLUSIVE && !cube_dtype_is_minmax(met->dtype);
     bool from_stored = subtract; /* own-minus-children uses the children's stored rows */
     const int *kids = p->tree.children + p->tree.child_off[v];
     int n_kids = p->tree.child_off[v + 1] - p->tree.child_off[v];
@@ -185,7 +135,7 @@ static int derive_node(const cube_reader *r, const r_priv *p, int m, int v, uint
     for (int i = 0; i < n_kids; i++) {
         const uint64_t *cr = derived_child_row(d, kids[i], from_stored, scratch, L);
         for (int l = 0; l < L; l++)
-            out[l] = combine(met->dtype, out[l], cr ? cr[l] : 0, subtract);
+            out[l] = cube_value_combine(met->dtype, out[l], cr ? cr[l] : 0, subtract);
     }
     d->derived[v] = out;
     return 0;
@@ -198,7 +148,7 @@ static int derive_metric(const cube_reader *r, r_priv *p, int m, uint64_t *scrat
     if (d->derived == NULL)
         return -1;
     const cube_metric *met = &r->metrics[m];
-    if (d->row == NULL || (is_minmax(met->dtype) && met->kind == CUBE_INCLUSIVE))
+    if (d->row == NULL || (cube_dtype_is_minmax(met->dtype) && met->kind == CUBE_INCLUSIVE))
         return 0; /* no data, or nothing to derive: the derived view stays unused */
     /* reverse pre-order visits every child before its parent */
     for (int k = r->n_cnodes - 1; k >= 0; k--)
@@ -233,12 +183,12 @@ static int parse_index(const cube_tar_member *f, int n_cnodes, bool *swap, uint3
 {
     const unsigned char *b = f->data;
     if (f->size < 18 || memcmp(b, "CUBEX.INDEX", 11) != 0) {
-        set_err(err, errlen, "%s: not a Cube index", f->name);
+        cube_set_err(err, errlen, "%s: not a Cube index", f->name);
         return -1;
     }
     uint32_t probe = rd32(b + 11, false);
     if (probe != 1 && probe != 0x01000000u) {
-        set_err(err, errlen, "%s: bad byte-order mark", f->name);
+        cube_set_err(err, errlen, "%s: bad byte-order mark", f->name);
         return -1;
     }
     *swap = probe != 1;
@@ -249,18 +199,18 @@ static int parse_index(const cube_tar_member *f, int n_cnodes, bool *swap, uint3
     }
     if (f->size < 22 || (*n = rd32(b + 18, *swap)) > (f->size - 22) / 4 ||
         *n > (uint32_t)n_cnodes) {
-        set_err(err, errlen, "%s: truncated or oversized index", f->name);
+        cube_set_err(err, errlen, "%s: truncated or oversized index", f->name);
         return -1;
     }
     *pos = malloc(((size_t)*n + 1) * sizeof **pos);
     if (*pos == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         return -1;
     }
     for (uint32_t i = 0; i < *n; i++) {
         (*pos)[i] = rd32(b + 22 + 4 * (size_t)i, *swap);
         if ((*pos)[i] >= (uint32_t)n_cnodes) {
-            set_err(err, errlen, "%s: position %" PRIu32 " beyond the call tree", f->name,
+            cube_set_err(err, errlen, "%s: position %" PRIu32 " beyond the call tree", f->name,
                     (*pos)[i]);
             return -1;
         }
@@ -300,13 +250,13 @@ static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint
     uint64_t total = rows * row_bytes;
     int word = ztable_ok(f, 8, swap, rows, total) ? 8 : ztable_ok(f, 4, swap, rows, total) ? 4 : 0;
     if (word == 0) {
-        set_err(err, errlen, "%s: corrupt compressed row table", f->name);
+        cube_set_err(err, errlen, "%s: corrupt compressed row table", f->name);
         return -1;
     }
     uint64_t room = slot ? n_slots * row_bytes : total;
     *out = calloc((size_t)room + 1, 1);
     if (*out == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         return -1;
     }
     uint64_t hdr = 11 + (uint64_t)word, streams = hdr + rows * 3 * (uint64_t)word;
@@ -321,7 +271,7 @@ static int inflate_rows(const cube_tar_member *f, bool swap, uint64_t rows, uint
             u = (uint64_t)slot[i] * row_bytes;
         uLongf got = (uLongf)(room - u);
         if (uncompress(*out + u, &got, f->data + streams + c, (uLong)z) != Z_OK) {
-            set_err(err, errlen, "%s: row %" PRIu64 " does not inflate", f->name, i);
+            cube_set_err(err, errlen, "%s: row %" PRIu64 " does not inflate", f->name, i);
             return -1;
         }
     }
@@ -355,7 +305,7 @@ static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, in
     if (rc == 0 && f->size >= 10 && memcmp(f->data, "CUBEX.DATA", 10) == 0) {
         rows = f->data + 10;
         if ((f->size - 10) / row_bytes < n) {
-            set_err(err, errlen, "%s: fewer rows than its index lists", f->name);
+            cube_set_err(err, errlen, "%s: fewer rows than its index lists", f->name);
             rc = -1;
         }
     } else if (rc == 0 && f->size >= 11 && memcmp(f->data, "ZCUBEX.DATA", 11) == 0) {
@@ -377,16 +327,16 @@ static int load_metric(cube_reader *r, r_priv *p, const cube_anchor_extra *x, in
             free(slot);
             free(pos);
             if (rc != 0)
-                set_err(err, errlen, "out of memory");
+                cube_set_err(err, errlen, "out of memory");
             return rc;
         }
         free(slot);
     } else if (rc == 0) {
-        set_err(err, errlen, "%s: not a Cube data member", f->name);
+        cube_set_err(err, errlen, "%s: not a Cube data member", f->name);
         rc = -1;
     }
     if (rc == 0 && (d->row = calloc((size_t)r->n_cnodes, sizeof *d->row)) == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         rc = -1;
     }
     /* index positions count in the metric's own enumeration of the call tree */
@@ -426,7 +376,7 @@ static int load_all_data(cube_reader *r, r_priv *p, const cube_anchor_extra *x,
     uint64_t *scratch = malloc(((size_t)r->n_locations + 1) * sizeof *scratch);
     int rc = (mf && p->data && scratch) ? 0 : -1;
     if (rc != 0)
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
     for (size_t i = 0; rc == 0 && i < n_mem; i++) {
         bool is_index;
         int m = member_metric(mem[i].name, &is_index);
@@ -443,7 +393,7 @@ static int load_all_data(cube_reader *r, r_priv *p, const cube_anchor_extra *x,
     for (int m = 0; rc == 0 && !want_cnode && !want_metric && m < r->n_metrics; m++) {
         rc = derive_metric(r, p, m, scratch);
         if (rc != 0)
-            set_err(err, errlen, "out of memory while computing views");
+            cube_set_err(err, errlen, "out of memory while computing views");
     }
     free(scratch);
     free(mf);
@@ -457,13 +407,13 @@ static int map_file(r_priv *p, const char *path, char *err, size_t errlen)
     int fd = open(path, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        cube_set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
     }
     if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-        set_err(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "empty file" : "not a file");
+        cube_set_err(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? "empty file" : "not a file");
         close(fd);
         return -1;
     }
@@ -477,7 +427,7 @@ static int map_file(r_priv *p, const char *path, char *err, size_t errlen)
         while (p->file && got < p->file_len && (k = read(fd, p->file + got, p->file_len - got)) > 0)
             got += (size_t)k;
         if (p->file == NULL || got != p->file_len) {
-            set_err(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+            cube_set_err(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
             close(fd);
             return -1;
         }
@@ -492,7 +442,7 @@ static char *anchor_text(const cube_tar_member *a, size_t *len, char *err, size_
     if (a->size < 2 || a->data[0] != 0x1f || a->data[1] != 0x8b) {
         char *s = malloc((size_t)a->size + 1);
         if (s == NULL) {
-            set_err(err, errlen, "out of memory");
+            cube_set_err(err, errlen, "out of memory");
             return NULL;
         }
         memcpy(s, a->data, (size_t)a->size);
@@ -523,7 +473,7 @@ static char *anchor_text(const cube_tar_member *a, size_t *len, char *err, size_
     }
     inflateEnd(&zs);
     if (zrc != Z_STREAM_END) {
-        set_err(err, errlen, "anchor.xml: gzip data is corrupt");
+        cube_set_err(err, errlen, "anchor.xml: gzip data is corrupt");
         free(s);
         return NULL;
     }
@@ -570,7 +520,7 @@ static int read_archive(cube_reader *r, r_priv *p, bool defs_only, char *err, si
     int rc = cube_tar_list(p->file, p->file_len, &mem, &n_mem, err, errlen);
     const cube_tar_member *anchor = rc == 0 ? find_member(mem, n_mem, "anchor.xml") : NULL;
     if (rc == 0 && anchor == NULL) {
-        set_err(err, errlen, "no anchor.xml in the archive");
+        cube_set_err(err, errlen, "no anchor.xml in the archive");
         rc = -1;
     }
     if (rc == 0 && (xml = anchor_text(anchor, &xml_len, err, errlen)) == NULL)
@@ -579,7 +529,7 @@ static int read_archive(cube_reader *r, r_priv *p, bool defs_only, char *err, si
         rc = cube_anchor_parse(r, &x, xml, xml_len, err, errlen);
     free(xml);
     if (rc == 0 && build_enumerations(r, p, &x) != 0) {
-        set_err(err, errlen, "out of memory while indexing the call tree");
+        cube_set_err(err, errlen, "out of memory while indexing the call tree");
         rc = -1;
     }
     if (rc == 0 && defs_only) { /* kept for cube_reader_load_rows */
@@ -600,7 +550,7 @@ static cube_reader *open_archive(const char *path, bool defs_only, char *err, si
     cube_reader *r = calloc(1, sizeof *r);
     r_priv *p = calloc(1, sizeof *p);
     if (r == NULL || p == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         free(r);
         free(p);
         return NULL;
@@ -608,7 +558,7 @@ static cube_reader *open_archive(const char *path, bool defs_only, char *err, si
     r->priv = p;
     if (path == NULL || map_file(p, path, err, errlen) != 0) {
         if (path == NULL)
-            set_err(err, errlen, "no file name given");
+            cube_set_err(err, errlen, "no file name given");
         cube_reader_free(r);
         return NULL;
     }
@@ -642,7 +592,7 @@ int cube_reader_load_rows(cube_reader *r, const bool *metrics, const bool *cnode
 {
     r_priv *p = r ? r->priv : NULL;
     if (p == NULL || p->mem == NULL || p->data != NULL) {
-        set_err(err, errlen, "cube_reader_load_rows: not a reader of cube_reader_open_defs");
+        cube_set_err(err, errlen, "cube_reader_load_rows: not a reader of cube_reader_open_defs");
         return -1;
     }
     int rc = load_all_data(r, p, &p->x, p->mem, p->n_mem, metrics, cnodes, err, errlen);
@@ -767,7 +717,7 @@ bool cube_reader_has_row(const cube_reader *r, int metric, int cnode, cube_view 
     if (p->data == NULL)
         return false;
     const r_data *d = &p->data[metric];
-    if (view_is_stored(&r->metrics[metric], view))
+    if (cube_view_is_stored(&r->metrics[metric], view))
         return d->row != NULL && d->row[cnode] != NULL;
     return d->derived != NULL && d->derived[cnode] != NULL;
 }
@@ -779,7 +729,7 @@ uint64_t cube_reader_value_bits(const cube_reader *r, int metric, int cnode, int
         ((const r_priv *)r->priv)->data == NULL)
         return 0;
     const r_data *d = &((const r_priv *)r->priv)->data[metric];
-    if (view_is_stored(&r->metrics[metric], view))
+    if (cube_view_is_stored(&r->metrics[metric], view))
         return stored_bits(d, cnode, location);
     return (d->derived && d->derived[cnode]) ? d->derived[cnode][location] : 0;
 }

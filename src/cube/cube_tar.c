@@ -1,9 +1,9 @@
 /* cube_tar.c: the ustar container of .cubex files: streaming writer with size patching
  * (members can be larger than memory) and a reader over an in-memory archive. */
 #include "cube/cube_tar.h"
+#include "cube/cube_error.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +25,6 @@ enum {
     TAR_VERSION = 263,
     TAR_PREFIX = 345
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ writer */
 
@@ -248,12 +238,12 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
             break;
         uint64_t size;
         if (!checksum_ok(h) || !parse_number(h + TAR_SIZE, 12, &size)) {
-            set_err(err, errlen, "not a tar archive (bad header at offset %zu)", pos);
+            cube_set_err(err, errlen, "not a tar archive (bad header at offset %zu)", pos);
             goto fail;
         }
         size_t data_at = pos + TAR_BLOCK;
         if (size > len - data_at) {
-            set_err(err, errlen, "truncated tar archive (member at offset %zu)", pos);
+            cube_set_err(err, errlen, "truncated tar archive (member at offset %zu)", pos);
             goto fail;
         }
         char type = (char)h[TAR_TYPE];
@@ -277,12 +267,12 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
     }
     free(long_name);
     if (*n == 0) {
-        set_err(err, errlen, "not a tar archive (no members)");
+        cube_set_err(err, errlen, "not a tar archive (no members)");
         return -1;
     }
     return 0;
 oom:
-    set_err(err, errlen, "out of memory while listing the archive");
+    cube_set_err(err, errlen, "out of memory while listing the archive");
 fail:
     free(long_name);
     cube_tar_members_free(*members, *n);

@@ -2,6 +2,7 @@
  * a .cubex archive (anchor.xml + <metric>.index/.data) that CubeLib-based tools can open. */
 #include "cube/cube.h"
 #include "cube/cube_enum.h"
+#include "cube/cube_error.h"
 #include "cube/cube_plan.h"
 #include "cube/cube_tar.h"
 #include "cube/cube_xml.h"
@@ -9,7 +10,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -101,16 +101,6 @@ typedef struct {
     int *lg_off, *lg_items, *loc_off, *loc_items;
     cube_tree stree;
 } w_layout;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err == NULL || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static char *dup_str(const char *s)
 {
@@ -542,12 +532,12 @@ static int check_complete(const cube_writer *w, char *err, size_t errlen)
                           : w->n_locations == 0 ? "location"
                                                 : NULL;
     if (missing != NULL) {
-        set_err(err, errlen, "cannot write a cube without any %s", missing);
+        cube_set_err(err, errlen, "cannot write a cube without any %s", missing);
         return -1;
     }
     char *has_loc = calloc((size_t)w->n_locgroups + 1, 1);
     if (has_loc == NULL) {
-        set_err(err, errlen, "out of memory");
+        cube_set_err(err, errlen, "out of memory");
         return -1;
     }
     for (int i = 0; i < w->n_locations; i++)
@@ -558,7 +548,7 @@ static int check_complete(const cube_writer *w, char *err, size_t errlen)
             bad = g;
     free(has_loc);
     if (bad >= 0) {
-        set_err(err, errlen, "location group %d (%s) has no locations", bad,
+        cube_set_err(err, errlen, "location group %d (%s) has no locations", bad,
                 w->locgroups[bad].name);
         return -1;
     }
@@ -1017,7 +1007,7 @@ static int build_layout(const cube_writer *w, w_layout *l)
 int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err, size_t errlen)
 {
     if (w == NULL || path == NULL || w->sys_fn) {
-        set_err(err, errlen,
+        cube_set_err(err, errlen,
                 w && w->sys_fn ? "a streamed system tree needs a cube_plan" : "invalid arguments");
         return -1;
     }
@@ -1027,13 +1017,13 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
     w->row_len = w->n_locations;
     w_layout l;
     if (build_layout(w, &l) != 0) {
-        set_err(err, errlen, "out of memory while laying out the cube");
+        cube_set_err(err, errlen, "out of memory while laying out the cube");
         layout_free(&l);
         return -1;
     }
     FILE *fp = fopen(path, "wb");
     if (fp == NULL) {
-        set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        cube_set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
         layout_free(&l);
         return -1;
     }
@@ -1045,7 +1035,7 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
     }
     layout_free(&l);
     if (rc != 0) {
-        set_err(err, errlen, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
+        cube_set_err(err, errlen, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
         remove(path);
     }
     return rc;
@@ -1067,17 +1057,17 @@ int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *pat
                              size_t errlen)
 {
     if (w == NULL || p == NULL || path == NULL || plan_matches(w, p) != 0) {
-        set_err(err, errlen, "the definitions differ from the plan's description");
+        cube_set_err(err, errlen, "the definitions differ from the plan's description");
         return -1;
     }
     if (w->n_regions == 0 || (!w->sys_fn && check_complete(w, err, errlen) != 0)) {
         if (w->n_regions == 0)
-            set_err(err, errlen, "cannot write a cube without any region");
+            cube_set_err(err, errlen, "cannot write a cube without any region");
         return -1;
     }
     w_layout l;
     if (build_layout(w, &l) != 0) {
-        set_err(err, errlen, "out of memory while laying out the cube");
+        cube_set_err(err, errlen, "out of memory while laying out the cube");
         layout_free(&l);
         return -1;
     }
@@ -1098,7 +1088,7 @@ int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *pat
     }
     layout_free(&l);
     if (rc != 0)
-        set_err(err, errlen, "cannot write anchor.xml into %s: %s", path,
+        cube_set_err(err, errlen, "cannot write anchor.xml into %s: %s", path,
                 w->sys_fn ? "the streamed system tree was out of order or incomplete, or "
                           : strerror(saved ? saved : EIO));
     return rc;

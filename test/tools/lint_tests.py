@@ -97,11 +97,13 @@ def substitutions_and_pipelines(line):
     return bodies + [line]
 
 
-def split_top(text, sep):
-    """splits text at sep outside quotes and parentheses"""
+def split_outside(text, sep_at):
+    """splits text where sep_at(text, i) gives a separator's length, outside quotes and
+    parentheses"""
     parts, depth, q, cur, i = [], 0, None, "", 0
     while i < len(text):
         c = text[i]
+        n = 0
         if q:
             if c == q:
                 q = None
@@ -111,41 +113,31 @@ def split_top(text, sep):
             depth += 1
         elif c == ")":
             depth -= 1
-        elif depth == 0 and text.startswith(sep, i) and not text.startswith(sep * 2, i) \
-                and (i == 0 or text[i - 1] != sep):
+        elif depth == 0:
+            n = sep_at(text, i)
+        if n:
             parts.append(cur)
             cur = ""
-            i += len(sep)
+            i += n
             continue
         cur += c
         i += 1
     parts.append(cur)
     return parts
+
+
+def split_top(text, sep):
+    """splits text at sep (not a doubled sep such as || or ;;) outside quotes and parentheses"""
+    def sep_at(t, i):
+        single = t.startswith(sep, i) and not t.startswith(sep * 2, i) \
+            and (i == 0 or t[i - 1] != sep)
+        return len(sep) if single else 0
+    return split_outside(text, sep_at)
 
 
 def split_andor(text):
     """splits text at && and || outside quotes and parentheses"""
-    parts, depth, q, cur, i = [], 0, None, "", 0
-    while i < len(text):
-        c = text[i]
-        if q:
-            if c == q:
-                q = None
-        elif c in "'\"":
-            q = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif depth == 0 and text[i:i + 2] in ("&&", "||"):
-            parts.append(cur)
-            cur = ""
-            i += 2
-            continue
-        cur += c
-        i += 1
-    parts.append(cur)
-    return parts
+    return split_outside(text, lambda t, i: 2 if t[i:i + 2] in ("&&", "||") else 0)
 
 
 def first_word(cmd):

@@ -8,7 +8,8 @@
 LINT="python3 $top_srcdir/test/tools/lint_tests.py --lib=$top_srcdir/test/integration/lib.sh
     --lib=$top_srcdir/test/omp/lib_omp.sh --lib=$top_srcdir/test/integration/perf_metrics.sh"
 
-# the linter finds what it is for (one line per pattern, none for the allowed forms)
+# the linter finds what it is for (one line per pattern, none for the allowed forms: the last
+# three lines count what cat prints: a ';' in quotes, '&&' and '||' end the command before)
 cat >bad.sh <<'BAD'
 n=$(grep -c x file 2>/dev/null || echo 0)
 METRIC_TEST_ATTEMPT=1 sh "$0" "$@" && exit 0
@@ -18,6 +19,9 @@ expect_eq "$(objdump -d prog |
 expect_eq "$(profile_paths exp | grep -c leaf)" 0 "a lib.sh function fails the test itself"
 expect_eq "$(count_lines ENTER exp.txt)" 0 "counted from a file"
 n=$(ls dir | wc -l) # lint: ok (the directory is checked above)
+n=$(cat "x; otf2-print y" | wc -l)
+n=$(otf2-print exp >f && cat f | wc -l)
+n=$(otf2-print exp >f || cat f | wc -l)
 BAD
 status=0
 $LINT bad.sh >bad.out || status=$?

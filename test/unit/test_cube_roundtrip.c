@@ -3,6 +3,7 @@
  * zlib rows, gzip anchor) and compares every name and value; also checks the sparse index. */
 #include "cube/cube.h"
 #include "cube/cube_tar.h"
+#include "unit_check.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -11,18 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 enum { N_CNODES = 8, N_LOCS = 3, N_METRICS = 7 };
 enum { M_VISITS, M_TIME, M_MPI, M_MIN, M_MAX, M_DELTA, M_EMPTY };

@@ -2,21 +2,11 @@
  * against a plain array: random puts and takes (addresses that collide, reuse of freed
  * addresses, growth of shards, lookups of untracked addresses), then four threads at once. */
 #include "adapters/memory/memory_map.h"
+#include "unit_check.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 enum { N = 20000 };
 static uint64_t sizes[N]; /* 0: not in the table */

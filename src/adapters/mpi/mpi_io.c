@@ -129,8 +129,9 @@ static uint64_t next_matching(void)
     return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
 }
 
-void scorep_mpi_pre_file_op(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
-                            MPI_Datatype type, int op, int collective)
+/* The begin of a read or write of count elements of type; flags: blocking or not. */
+static void begin_data_op(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                          MPI_Datatype type, int op, int collective, uint32_t flags)
 {
     c->handle = f->record ? handle_of(fh) : SCOREP_INVALID_ID;
     if (c->handle == SCOREP_INVALID_ID)
@@ -141,8 +142,14 @@ void scorep_mpi_pre_file_op(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_Fil
     c->op = op ? SCOREP_IO_OP_WRITE : SCOREP_IO_OP_READ;
     c->matching = next_matching();
     scorep_event_io_operation_begin(f->l, c->handle, (scorep_io_op)c->op,
-                                    collective ? SCOREP_IO_OP_FLAG_COLLECTIVE : 0,
+                                    flags | (collective ? SCOREP_IO_OP_FLAG_COLLECTIVE : 0),
                                     (uint64_t)count * (uint64_t)size, c->matching);
+}
+
+void scorep_mpi_pre_file_op(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
+                            MPI_Datatype type, int op, int collective)
+{
+    begin_data_op(f, c, fh, count, type, op, collective, SCOREP_IO_OP_FLAG_NONE);
 }
 
 void scorep_mpi_post_file_op(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
@@ -177,18 +184,7 @@ void scorep_mpi_post_file_sync(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file
 void scorep_mpi_pre_file_iop(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh, int count,
                              MPI_Datatype type, int op, int collective)
 {
-    c->handle = f->record ? handle_of(fh) : SCOREP_INVALID_ID;
-    if (c->handle == SCOREP_INVALID_ID)
-        return;
-    int size = 0;
-    if (count < 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS || size < 0)
-        size = 0;
-    c->op = op ? SCOREP_IO_OP_WRITE : SCOREP_IO_OP_READ;
-    c->matching = next_matching();
-    scorep_event_io_operation_begin(f->l, c->handle, (scorep_io_op)c->op,
-                                    SCOREP_IO_OP_FLAG_NON_BLOCKING |
-                                        (collective ? SCOREP_IO_OP_FLAG_COLLECTIVE : 0),
-                                    (uint64_t)count * (uint64_t)size, c->matching);
+    begin_data_op(f, c, fh, count, type, op, collective, SCOREP_IO_OP_FLAG_NON_BLOCKING);
 }
 
 void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
