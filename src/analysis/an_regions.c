@@ -20,8 +20,9 @@ static uint32_t classify(const an_region *r)
     static const char *const init_exit[] = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize", 0};
     static const char *const block_send[] = {"MPI_Send", "MPI_Ssend", "MPI_Rsend", 0};
     static const char *const wait_multi[] = {"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", 0};
-    static const char *const tests[] = {
-        "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", 0};
+    static const char *const tests[] = {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
+                                        0};
+    static const char *const nb_probes[] = {"MPI_Iprobe", "MPI_Improbe", 0};
     static const char *const probes[] = {"MPI_Probe", "MPI_Mprobe", 0};
     static const char *const p2p_more[] = {"MPI_Wait",         "MPI_Start",  "MPI_Startall",
                                            "MPI_Request_free", "MPI_Cancel", 0};
@@ -40,6 +41,8 @@ static uint32_t classify(const an_region *r)
         return AN_RC_P2P | AN_RF_WAIT_MULTI;
     if (is(n, tests))
         return AN_RC_P2P | AN_RF_TEST;
+    if (is(n, nb_probes))
+        return AN_RC_P2P | AN_RF_TEST | AN_RF_NB_PROBE;
     if (is(n, probes))
         return AN_RC_P2P | AN_RF_PROBE;
     static const char *const colls[] = {"MPI_Bcast",

@@ -20,7 +20,9 @@ enum {
     AN_RF_WAIT_SINGLE = 1 << 9, /* MPI_Wait: Late Receiver for an Isend completed there */
     AN_RF_WAIT_MULTI = 1 << 10, /* MPI_Waitall/any/some: one Late Sender per call (the max) */
     AN_RF_TEST = 1 << 11,       /* MPI_Test*, MPI_Iprobe, MPI_Improbe: no waiting time */
-    AN_RF_PROBE = 1 << 12       /* MPI_Probe, MPI_Mprobe: Late Sender at the probe */
+    AN_RF_PROBE = 1 << 12,      /* MPI_Probe, MPI_Mprobe: Late Sender at the probe */
+    AN_RF_NB_PROBE = 1 << 13    /* MPI_Iprobe, MPI_Improbe (also TEST): a polling loop of them
+                                   that ends in a successful one is a Late Sender */
 };
 #define AN_RC_MASK 0xff
 

@@ -112,6 +112,20 @@ sc=ls_probe_chain
 near mpi_latesender $sc/MPI_Probe 1 "$(calc "pos($(M $sc 0 send) - $(M $sc 1 probe))")"
 near mpi_latesender $sc/MPI_Probe 2 "$(calc "pos($(M $sc 1 send) - $(M $sc 2 probe))")"
 near mpi_latesender $sc/MPI_Recv '*' 0
+# polling loops of nonblocking probes: the probe calls' time before the send began (the
+# program brackets each call with its own clock) is Late Sender on the probe; the receive
+# that follows waits no more
+sc=ls_nb_probe
+for r in 1 2; do
+    e=$(M $sc $r inprobe)
+    # the check must be able to fail: the loops' calls spent most of the D (2D) wait in MPI
+    awk -v e="$e" -v d=$D 'BEGIN { exit !(e > 0.3 * d) }' ||
+        fail "ls_nb_probe: rank $r's probe calls took only $e s of the wait (calls: $(M $sc $r calls))"
+done
+near mpi_latesender $sc/MPI_Iprobe 1 "$(M $sc 1 inprobe)"
+near mpi_latesender $sc/MPI_Improbe 2 "$(M $sc 2 inprobe)"
+near mpi_latesender $sc/MPI_Recv 1 0
+near mpi_latesender $sc/MPI_Mrecv 2 0
 # the seed's test 4.2.5: rank 0 waits for rank 2's message (2D) and rank 3's (D) while
 # rank 1's, sent first, is ready: both waits are wrong order, from different sources
 sc=ls_wrong_order
@@ -247,6 +261,7 @@ expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
 expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
+expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per polling loop"
 expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wait)"
 expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
