@@ -88,7 +88,7 @@ static void nb_probe_loop(an_ctx *c, an_p2p_state *s, const an_event *e, const a
         if (cls & AN_RF_NB_PROBE) {
             idle += nb_probe_wait(c, (uint32_t)j, until);
             first = p->time;
-        } else if ((cls & AN_RC_MASK) != AN_RC_USER) {
+        } else if (AN_RC_IS_MPI(cls)) {
             break; /* another MPI call ends the loop */
         }
     }

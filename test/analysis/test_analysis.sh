@@ -262,7 +262,10 @@ expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
 expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
 expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per polling loop"
-expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wait)"
+# (ls_nb_probe's MPI_Send is a Late Receiver when the polling receiver finds the message and
+# posts its receive before the send returned, which a loaded machine decides: not counted)
+expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 2 \
+    "Late Receivers (MPI_Ssend, MPI_Wait)"
 expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
