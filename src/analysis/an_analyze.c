@@ -81,7 +81,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
         info =
-            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0};
+            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
+        info.cp_segments = c.cp_segments;
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }
@@ -97,5 +98,6 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.exit_of);
     free(c.sync);
     free(c.waits);
+    free(c.cp_segments);
     return rc;
 }

@@ -50,6 +50,9 @@ typedef struct {
     int sync_oom;
     an_wait_rec *waits;
     size_t n_waits, cap_waits;
+    /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
+     * in the trace's ticks (an_critical_path.c), written as a report attribute */
+    char *cp_segments;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)

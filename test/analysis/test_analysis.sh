@@ -224,6 +224,35 @@ for spec in ls_lr_probe:0 ls_probe_chain:2; do
     near critical_path_imbalance $sc 0 "$(calc "0.75 * $k0")"
     near critical_path_imbalance $sc 1 "$(calc "0.75 * $k1")"
     x=$xs
+    # scorep-report marks the path on the timeline: its pieces form one chain in time (each
+    # begins where the one before ended, on the rank that caused the wait), and rank 1's
+    # longest piece is its work between probe and receive (k1)
+    [ $sc = ls_lr_probe ] || continue
+    "$top_builddir/scorep-report" -o "cp_$sc.html" "$z" >"cp_$sc.rep" 2>&1 ||
+        fail "scorep-report $sc: $(cat "cp_$sc.rep")"
+    python3 - "cp_$sc.html" >"cp_$sc.tl" <<'PY' || fail "the timeline's critical path: $(cat "cp_$sc.tl")"
+import json, re, sys
+s = open(sys.argv[1]).read()
+t = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["timeline"]
+cp, res = t["critical_path"], t["resolution"]
+total, longest = {}, {}
+for i in range(0, len(cp), 3):
+    r = t["locations"][cp[i]]["rank"]
+    d = (cp[i + 2] - cp[i + 1]) / res
+    total[r] = total.get(r, 0) + d
+    longest[r] = max(longest.get(r, 0), d)
+for r in range(4):
+    print("rank", r, "%.6f" % total.get(r, 0), "%.6f" % longest.get(r, 0))
+pieces = sorted((cp[i + 1], cp[i + 2]) for i in range(0, len(cp), 3))
+gaps = [b - pe for (pb, pe), (b, e) in zip(pieces, pieces[1:]) if b != pe]
+print("pieces", len(pieces), "gaps", len(gaps))
+PY
+    cat "cp_$sc.tl"
+    expect_grep "^pieces [3-9][0-9]* gaps 0\$" "cp_$sc.tl" "timeline: the critical path is one chain"
+    l1=$(awk '$1 == "rank" && $2 == 1 { print $4 }' "cp_$sc.tl")
+    awk -v v="$l1" -v e="$k1" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "timeline: rank 1's longest piece of the critical path is $l1 s, expected $k1 s"
+    echo "ok: the timeline marks the critical path (rank 1's piece $l1 s, expected $k1 s)"
 done
 
 # POP efficiencies: the report's attributes against the values of its time tree
