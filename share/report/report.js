@@ -454,6 +454,12 @@ function renderTimeline(data) {
     '; drawn: ' + nIv + ' of ' + t.total_intervals + ' region instances, ' + nMsg + ' of ' +
     t.total_messages + ' messages.'));
   if (t.downsampled) info.appendChild(el('p', { class: 'note' }, t.method));
+  // the critical path of the wait-state analysis (scout.cubex): [row, begin, end] per piece
+  var cp = t.critical_path || [], nCp = cp.length / 3;
+  info.setAttribute('data-critical-path', nCp);
+  if (nCp) info.appendChild(el('p', { id: 'timeline-critical-path' }, 'The red line under the ' +
+    'regions marks the critical path of the wait-state analysis (' + nCp + ' pieces): the ' +
+    'chain of work that determined the run time; shortening anything else does not shorten the run.'));
   if (data.config && data.config.reduction)
     info.appendChild(el('p', { class: 'note', id: 'timeline-reduced' }, 'This trace is incomplete: ' +
       'events were removed when SCOREP_TOTAL_MEMORY ran short (see "Configuration and reduction").'));
@@ -496,6 +502,13 @@ function renderTimeline(data) {
       ctx.lineTo(xOf(ts1), AXIS + msg[5 * i + 1] * ROW + ROW / 2);
     }
     ctx.stroke();
+    ctx.fillStyle = '#d00';
+    for (i = 0; i < nCp; i++) {
+      var c0 = cp[3 * i + 1], c1 = cp[3 * i + 2];
+      if (c1 < range[0] || c0 > range[1]) continue;
+      var cx0 = Math.max(xOf(c0), LABEL), cx1 = Math.min(xOf(c1), width);
+      ctx.fillRect(cx0, AXIS + (cp[3 * i] + 1) * ROW - 3, Math.max(1, cx1 - cx0), 3);
+    }
   }
   function tsAt(x) { return range[0] + (x - LABEL) / (width - LABEL - 4) * (range[1] - range[0]); }
   function hit(x, y) {

@@ -51,7 +51,9 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     c.n_cnodes = t->n_cnodes;
     c.tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
     an_classify_regions(t);
-    int rc = (c.sev = calloc(M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) ? 0 : -1;
+    int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
+    c.n_cnodes = t->n_cnodes;
+    int rc = (c.sev = calloc(M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
     if (rc)
         snprintf(err, len, "out of memory");
     rc = agree(&c, rc, err, len);
@@ -79,8 +81,12 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
         info =
-            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0};
-        an_pop(&c, &info);
+            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
+        info.cp_segments = c.cp_segments;
+        an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
+        rc = agree(&c, an_omp(&c, err, len), err, len);
+    }
+    if (rc == 0) {
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
     if (rc == 0)
@@ -92,5 +98,6 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.exit_of);
     free(c.sync);
     free(c.waits);
+    free(c.cp_segments);
     return rc;
 }

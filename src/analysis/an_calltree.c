@@ -92,6 +92,9 @@ void an_trace_free(an_trace *t)
         free(t->strings[i]);
     free(t->strings);
     free(t->events);
+    for (size_t i = 0; i < t->n_threads; i++)
+        free(t->threads[i].events);
+    free(t->threads);
     free(t->cnodes);
     cnode_index *ix = t->cnode_index;
     if (ix)

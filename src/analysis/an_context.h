@@ -50,6 +50,9 @@ typedef struct {
     int sync_oom;
     an_wait_rec *waits;
     size_t n_waits, cap_waits;
+    /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
+     * in the trace's ticks (an_critical_path.c), written as a report attribute */
+    char *cp_segments;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -85,6 +88,10 @@ void an_wait_add(an_ctx *c, const an_wait_rec *w);
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */
 int an_pattern_time(an_ctx *c, char *err, size_t len);
+/* the node of the time tree that the exclusive time of a region of class CLS goes to */
+an_metric an_time_metric(uint32_t cls);
+/* an_omp.c: OpenMP patterns of this rank's threads (not collective) */
+int an_omp(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);

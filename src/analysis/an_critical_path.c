@@ -151,6 +151,54 @@ static int walk(const an_sync *sync, const int *off, const int *n, const uint64_
     }
 }
 
+/* the path's pieces as text for the report (the longest CP_MAX_SEGMENTS of them; the
+ * timeline cannot draw more), "rank begin end;" each; NULL when memory runs out */
+enum { CP_MAX_SEGMENTS = 4000 };
+typedef struct {
+    uint64_t b, e;
+    int rank;
+} segment;
+static int by_length_desc(const void *a, const void *b)
+{
+    const segment *x = a, *y = b;
+    uint64_t lx = x->e - x->b, ly = y->e - y->b;
+    return lx < ly ? 1 : lx > ly ? -1 : 0;
+}
+static int by_begin(const void *a, const void *b)
+{
+    const segment *x = a, *y = b;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+static char *segments_text(const ivals *out, int size)
+{
+    size_t n = 0;
+    for (int r = 0; r < size; r++)
+        n += out[r].n / 2;
+    segment *s = malloc((n + 1) * sizeof *s);
+    if (!s)
+        return NULL;
+    size_t k = 0;
+    for (int r = 0; r < size; r++)
+        for (size_t i = 0; i + 1 < out[r].n; i += 2)
+            if (out[r].v[i + 1] > out[r].v[i])
+                s[k++] = (segment){out[r].v[i], out[r].v[i + 1], r};
+    if (k > CP_MAX_SEGMENTS) {
+        qsort(s, k, sizeof *s, by_length_desc);
+        k = CP_MAX_SEGMENTS;
+    }
+    qsort(s, k, sizeof *s, by_begin);
+    char *text = malloc(k * 64 + 1);
+    if (text) {
+        size_t at = 0;
+        text[0] = '\0';
+        for (size_t i = 0; i < k; i++)
+            at += (size_t)snprintf(text + at, 64, "%d %llu %llu;", s[i].rank,
+                                   (unsigned long long)s[i].b, (unsigned long long)s[i].e);
+    }
+    free(s);
+    return text;
+}
+
 int an_critical_path(an_ctx *c, char *err, size_t len)
 {
     const an_trace *t = c->t;
@@ -201,7 +249,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
             first[r] = ranges[2 * r];
             end[r] = ranges[2 * r + 1];
         }
-        ok = walk(all, off, n, first, end, size, out) == 0;
+        ok = walk(all, off, n, first, end, size, out) == 0 &&
+             (c->cp_segments = segments_text(out, size)) != NULL;
         size_t tot = 0;
         for (int r = 0; ok && r < size; r++) {
             icnt[r] = (int)out[r].n;

@@ -24,6 +24,7 @@ typedef struct {
     uint64_t last;            /* last raw timestamp (the writer keeps them increasing) */
     const buf_mpi_rec *probe; /* a probe record waiting for its Leave */
     int oom, nesting_error;
+    int worker; /* a worker thread: no call paths yet (an_omp_map gives them) */
 } bl;
 
 static uint32_t map(const bl *b, int kind, uint32_t local)
@@ -64,7 +65,9 @@ static void enter(bl *b, uint64_t ts, uint32_t local)
     if (!e)
         return;
     e->region = region;
-    if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE) {
+    if (b->worker)
+        e->cnode = AN_NONE;
+    else if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE) {
         b->oom = 1;
         return;
     }
@@ -209,8 +212,9 @@ static int defs(an_trace *t, const scorep_unified *u)
     for (size_t i = 0; i < t->n_regions; i++) {
         const scorep_region_def *r = &u->regions[i];
         t->regions[i].name = r->name;
-        t->regions[i].paradigm =
-            r->paradigm == SCOREP_PARADIGM_MPI ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+        t->regions[i].paradigm = r->paradigm == SCOREP_PARADIGM_MPI      ? OTF2_PARADIGM_MPI
+                                 : r->paradigm == SCOREP_PARADIGM_OPENMP ? OTF2_PARADIGM_OPENMP
+                                                                         : OTF2_PARADIGM_USER;
         t->regions[i].role = role_of(r->role);
     }
     for (size_t c = 0; c < t->n_comms; c++) {
@@ -226,6 +230,9 @@ static int defs(an_trace *t, const scorep_unified *u)
     return 0;
 }
 
+static int read_buffer(const scorep_location *l, const scorep_unified *u, an_trace *t, int worker,
+                       char *err, size_t len);
+
 int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t rank,
                    uint32_t n_procs, an_trace *t, char *err, size_t len)
 {
@@ -237,7 +244,40 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
         snprintf(err, len, "out of memory");
         return -1;
     }
-    bl b = {.t = t, .u = u};
+    int rc = read_buffer(l, u, t, 0, err, len);
+    /* the process's other threads (OpenMP workers, helper threads; not GPU streams) into
+     * t->threads, as an_load_otf2.c reads the rank's other locations */
+    size_t n = 0;
+    for (const scorep_location *o = scorep_location_first(); o; o = o->next)
+        n += o != l && !o->gpu;
+    if (rc == 0 && n && !(t->threads = calloc(n, sizeof *t->threads))) {
+        snprintf(err, len, "out of memory reading the trace buffers of rank %u", rank);
+        rc = -1;
+    }
+    an_event *mine = t->events;
+    size_t n_mine = t->n_events, cap_mine = t->cap_events;
+    int has_mpi = t->has_mpi;
+    for (const scorep_location *o = scorep_location_first(); rc == 0 && o; o = o->next) {
+        if (o == l || o->gpu)
+            continue;
+        t->events = NULL;
+        t->n_events = t->cap_events = 0;
+        rc = read_buffer(o, u, t, 1, err, len);
+        t->threads[t->n_threads++] = (struct an_thread){t->events, t->n_events, t->cap_events};
+    }
+    t->events = mine;
+    t->n_events = n_mine;
+    t->cap_events = cap_mine;
+    t->has_mpi = has_mpi;
+    return rc;
+}
+
+/* the events of location L's buffer into t->events (WORKER: without call paths) */
+static int read_buffer(const scorep_location *l, const scorep_unified *u, an_trace *t, int worker,
+                       char *err, size_t len)
+{
+    uint32_t rank = t->rank;
+    bl b = {.t = t, .u = u, .worker = worker};
     const scorep_buffer *buf = &l->buffer;
     int rc = scorep_flush_replay(buf, item, &b);
     buf_merge *m = buf_merge_new(buf);

@@ -33,6 +33,11 @@ typedef struct {
     uint32_t n_mpi_locations;
     uint64_t n_locations_defined;
     uint64_t my_location, my_events_announced;
+    /* the thread locations and their groups (second pass): this rank's other threads */
+    uint64_t *loc_id, *loc_group, *loc_events;
+    size_t n_loc, cap_loc;
+    uint64_t my_group;
+    int worker; /* reading a worker thread: no call paths yet (an_omp_map) */
     uint32_t *stack; /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
@@ -181,12 +186,33 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
                                     OTF2_LocationGroupRef group)
 {
     (void)name;
-    (void)type;
-    (void)group;
     ld *l = u;
     l->n_locations_defined++;
-    if (self == l->my_location)
+    if (self == l->my_location) {
         l->my_events_announced = events;
+        l->my_group = group;
+    } else if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location != UINT64_MAX) {
+        if (l->n_loc == l->cap_loc) {
+            size_t cap = l->cap_loc ? 2 * l->cap_loc : 16;
+            uint64_t *a = realloc(l->loc_id, cap * sizeof *a);
+            if (a)
+                l->loc_id = a;
+            uint64_t *b = realloc(l->loc_group, cap * sizeof *b);
+            if (b)
+                l->loc_group = b;
+            uint64_t *c = realloc(l->loc_events, cap * sizeof *c);
+            if (c)
+                l->loc_events = c;
+            if (!a || !b || !c) {
+                l->oom = 1;
+                return OTF2_CALLBACK_INTERRUPT;
+            }
+            l->cap_loc = cap;
+        }
+        l->loc_id[l->n_loc] = self;
+        l->loc_group[l->n_loc] = group;
+        l->loc_events[l->n_loc++] = events;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -249,8 +275,8 @@ static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
     if (!e)
         return OTF2_CALLBACK_INTERRUPT;
     e->region = region;
-    e->cnode = an_cnode_get(l->t, parent, region);
-    if (e->cnode == AN_NONE) {
+    e->cnode = l->worker ? AN_NONE : an_cnode_get(l->t, parent, region);
+    if (e->cnode == AN_NONE && !l->worker) {
         l->oom = 1;
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -533,26 +559,30 @@ static uint64_t count_markers(OTF2_Reader *r)
     return n;
 }
 
-static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
+/* reads location LOC's local definitions (its clock offsets: the event reader applies them) */
+static int read_local_defs(OTF2_Reader *r, ld *l, uint64_t loc, char *err, size_t len)
 {
-    OTF2_Reader_SelectLocation(r, l->my_location);
-    if (OTF2_Reader_OpenDefFiles(r) != OTF2_SUCCESS || OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS)
-        return fail(err, len, "cannot open the files of location %llu",
-                    (unsigned long long)l->my_location);
-    OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, l->my_location);
-    if (d) { /* its clock offsets: the event reader applies them */
-        OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
-        uint64_t n;
-        OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
-        OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
-        OTF2_Reader_CloseDefReader(r, d);
-        OTF2_DefReaderCallbacks_Delete(lc);
-        if (rc != OTF2_SUCCESS)
-            return fail(err, len, "the local definitions of rank %u are unreadable (%s)",
-                        l->t->rank, OTF2_Error_GetDescription(rc));
-    }
-    OTF2_Reader_CloseDefFiles(r);
-    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, l->my_location);
+    OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, loc);
+    if (!d)
+        return 0;
+    OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
+    uint64_t n;
+    OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+    OTF2_Reader_CloseDefReader(r, d);
+    OTF2_DefReaderCallbacks_Delete(lc);
+    if (rc != OTF2_SUCCESS)
+        return fail(err, len, "the local definitions of rank %u are unreadable (%s)", l->t->rank,
+                    OTF2_Error_GetDescription(rc));
+    return 0;
+}
+
+/* reads the events of location LOC into l->t->events; ANNOUNCED: the count its definition
+ * gives */
+static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced, char *err,
+                         size_t len)
+{
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, loc);
     OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
     if (!er || !ec) {
         OTF2_EvtReaderCallbacks_Delete(ec);
@@ -574,18 +604,71 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
     OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, er, &n);
     OTF2_EvtReaderCallbacks_Delete(ec);
     OTF2_Reader_CloseEvtReader(r, er);
-    OTF2_Reader_CloseEvtFiles(r);
     if (l->oom)
         return fail(err, len, "out of memory reading the events of rank %u", l->t->rank);
     if (l->nesting_error)
         return fail(err, len, "the events of rank %u are not properly nested", l->t->rank);
-    if (rc != OTF2_SUCCESS || n < l->my_events_announced)
+    if (rc != OTF2_SUCCESS || n < announced)
         return fail(err, len,
                     "the events of rank %u end early: %llu of the %llu its definitions "
                     "announce (truncated trace?)",
-                    l->t->rank, (unsigned long long)n, (unsigned long long)l->my_events_announced);
-    l->t->reduced |= l->flushes > 0;
+                    l->t->rank, (unsigned long long)n, (unsigned long long)announced);
+    if (l->depth)
+        return fail(err, len, "a thread of rank %u ends inside %zu open calls (truncated trace?)",
+                    l->t->rank, l->depth);
     return 0;
+}
+
+/* the master thread's events, then those of the rank's other thread locations (OpenMP
+ * workers, MPI's helper threads) into t->threads */
+static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
+{
+    an_trace *t = l->t;
+    size_t n_mine = 0;
+    for (size_t i = 0; i < l->n_loc; i++)
+        if (l->loc_group[i] == l->my_group)
+            n_mine++;
+    if (n_mine && !(t->threads = calloc(n_mine, sizeof *t->threads)))
+        return fail(err, len, "out of memory reading the events of rank %u", t->rank);
+    OTF2_Reader_SelectLocation(r, l->my_location);
+    for (size_t i = 0; i < l->n_loc; i++)
+        if (l->loc_group[i] == l->my_group)
+            OTF2_Reader_SelectLocation(r, l->loc_id[i]);
+    if (OTF2_Reader_OpenDefFiles(r) != OTF2_SUCCESS || OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS)
+        return fail(err, len, "cannot open the files of location %llu",
+                    (unsigned long long)l->my_location);
+    int rc = read_local_defs(r, l, l->my_location, err, len);
+    for (size_t i = 0; !rc && i < l->n_loc; i++)
+        if (l->loc_group[i] == l->my_group)
+            rc = read_local_defs(r, l, l->loc_id[i], err, len);
+    OTF2_Reader_CloseDefFiles(r);
+    if (!rc)
+        rc = read_location(r, l, l->my_location, l->my_events_announced, err, len);
+    /* the workers: read into t->events, moved to their thread afterwards */
+    an_event *master = t->events;
+    size_t n_master = t->n_events, cap_master = t->cap_events;
+    int has_mpi = t->has_mpi;
+    l->worker = 1;
+    for (size_t i = 0; !rc && i < l->n_loc; i++) {
+        if (l->loc_group[i] != l->my_group)
+            continue;
+        t->events = NULL;
+        t->n_events = t->cap_events = 0;
+        rc = read_location(r, l, l->loc_id[i], l->loc_events[i], err, len);
+        struct an_thread *th = &t->threads[t->n_threads++];
+        th->events = t->events;
+        th->n_events = t->n_events;
+        th->cap_events = t->cap_events;
+    }
+    l->worker = 0;
+    t->events = master;
+    t->n_events = n_master;
+    t->cap_events = cap_master;
+    t->has_mpi = has_mpi;
+    OTF2_Reader_CloseEvtFiles(r);
+    if (!rc)
+        l->t->reduced |= l->flushes > 0;
+    return rc;
 }
 
 static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
@@ -613,7 +696,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
 {
     memset(t, 0, sizeof *t);
     t->rank = rank;
-    ld l = {.t = t};
+    ld l = {.t = t, .my_location = UINT64_MAX};
     for (int i = 0; i < A_N; i++)
         l.attr[i] = AN_NONE;
     OTF2_Reader *r = OTF2_Reader_Open(anchor);
@@ -664,6 +747,9 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     free(l.comm_group);
     free(l.comm_inter);
     free(l.stack);
+    free(l.loc_id);
+    free(l.loc_group);
+    free(l.loc_events);
     if (!rc && l.depth)
         rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
                   l.depth);

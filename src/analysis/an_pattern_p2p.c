@@ -2,7 +2,9 @@
  * Late Sender (receives, completions, and blocking probes: the probe that waited holds the
  * wait, the receive after it waits no more), Late Sender / wrong order (a later-sent message
  * was waited for while an earlier one was ready), Late Receiver (a blocking send or the
- * MPI_Wait of an Isend waiting for its receive to be posted), and the message counts. */
+ * MPI_Wait of an Isend waiting for its receive to be posted), and the message counts.
+ * A polling loop of nonblocking probes (MPI_Iprobe, MPI_Improbe) that ends in a successful
+ * one is a Late Sender too: the time its calls spent before the send began (docs/analysis.md). */
 #include "analysis/an_p2p.h"
 #include "analysis/an_regions.h"
 
@@ -26,9 +28,11 @@ static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
     s->n_ring = k;
 }
 
-static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls)
+/* VALUE_ADDED: the caller put the waiting time on its call paths already (a polling loop) */
+static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls, int value_added)
 {
-    an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
+    if (!value_added)
+        an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
     an_sync_add(c, ls->wait_begin, ls->wait_end, ls->cnode, ls->from, ls->send_enter);
     an_wait_rec w = {ls->key.msg_id, ls->key.comm, ls->key.from,
                      ls->key.to,     ls->key.tag,  0,
@@ -42,6 +46,66 @@ static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls
         s->n_ring--;
     }
     s->ring[s->n_ring++] = *ls;
+}
+
+/* the waiting time of nonblocking probe call ENTER (an event index) before UNTIL, on its call
+ * path; returns it (0 when the call began after UNTIL) */
+static double nb_probe_wait(an_ctx *c, uint32_t enter, uint64_t until)
+{
+    const an_event *en = &c->t->events[enter];
+    uint64_t end = c->exit_of[enter] < until ? c->exit_of[enter] : until;
+    if (end <= en->time)
+        return 0;
+    double w = an_sec(c, (int64_t)(end - en->time));
+    an_add(c, M_MPI_LATESENDER, en->cnode, w);
+    return w;
+}
+
+/* A successful nonblocking probe E of SEND: it and the unsuccessful nonblocking probes right
+ * before it (no other MPI call or event between them; user regions may be) form a polling
+ * loop, which waited for the message from the first probe's enter until the send began. Each
+ * call's time before the send is Late Sender on its own call path (the time between the calls
+ * is not in MPI, so not a wait state); the loop is one wait state (wrong order, counts, the
+ * critical path and the delay costs see one Late Sender at E). Unsuccessful probes record no
+ * source or tag, so every one in the run counts, whatever it probed for. */
+static void nb_probe_loop(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send_rec *send)
+{
+    const an_trace *t = c->t;
+    if (e->enter == AN_NONE)
+        return;
+    uint64_t until = send->send_enter, exit = c->exit_of[e->enter];
+    if (until > exit)
+        until = exit; /* clock condition violated: restrict to the time in the calls */
+    double idle = 0;
+    uint64_t first = t->events[e->enter].time;
+    for (size_t j = e->enter; j-- > 0;) {
+        const an_event *p = &t->events[j];
+        if (p->kind == AN_LEAVE)
+            continue;
+        if (p->kind != AN_ENTER)
+            break; /* an MPI event: a message, a collective, a successful probe */
+        uint32_t cls = p->region < t->n_regions ? t->regions[p->region].cls : AN_RC_USER;
+        if (cls & AN_RF_NB_PROBE) {
+            idle += nb_probe_wait(c, (uint32_t)j, until);
+            first = p->time;
+        } else if (AN_RC_IS_MPI(cls)) {
+            break; /* another MPI call ends the loop */
+        }
+    }
+    idle += nb_probe_wait(c, e->enter, until);
+    if (idle <= 0)
+        return;
+    struct ls_instance ls = {send->send_time,
+                             send->send_enter,
+                             until,
+                             first,
+                             e->cnode,
+                             send->key.from,
+                             send->key,
+                             (uint32_t)(e - t->events),
+                             idle,
+                             send->bytes != 0};
+    late_sender(c, s, &ls, 1);
 }
 
 void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send_rec *send)
@@ -59,6 +123,10 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
         }
     }
     wrong_order(c, s, send);
+    if (e->kind == AN_PROBE && (flags & AN_RF_NB_PROBE)) {
+        nb_probe_loop(c, s, e, send);
+        return;
+    }
     if (flags & AN_RF_TEST)
         return; /* a test does not wait */
     uint64_t until = send->send_enter, exit = an_call_exit(c, e), enter = an_call_enter(c, e);
@@ -84,13 +152,13 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
         }
         return;
     }
-    late_sender(c, s, &ls);
+    late_sender(c, s, &ls, 0);
 }
 
 void an_p2p_call_done(an_ctx *c, an_p2p_state *s, const an_event *leave)
 {
     if (s->multi_enter != AN_NONE && s->multi_enter == leave->enter) {
-        late_sender(c, s, &s->multi);
+        late_sender(c, s, &s->multi, 0);
         s->multi_enter = AN_NONE;
         s->multi_idle = 0;
     }

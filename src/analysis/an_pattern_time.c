@@ -8,9 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static an_metric time_metric(uint32_t cls)
+an_metric an_time_metric(uint32_t cls)
 {
     switch (cls & AN_RC_MASK) {
+    case AN_RC_OMP_EBARRIER:
+        return M_OMP_EBARRIER;
+    case AN_RC_OMP_IBARRIER:
+        return M_OMP_IBARRIER;
+    case AN_RC_OMP_CRITICAL:
+        return M_OMP_CRITICAL;
+    case AN_RC_OMP_LOCK:
+        return M_OMP_LOCK_API;
+    case AN_RC_OMP_SYNC:
+        return M_OMP_SYNCHRONIZATION;
     case AN_RC_USER:
         return M_EXECUTION;
     case AN_RC_INIT_EXIT:
@@ -53,7 +63,7 @@ int an_pattern_time(an_ctx *c, char *err, size_t len)
     for (size_t k = 0; k < t->n_cnodes; k++) {
         uint32_t region = t->cnodes[k].region;
         uint32_t cls = region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
-        for (int m = time_metric(cls); m >= 0; m = an_metrics[m].parent)
+        for (int m = an_time_metric(cls); m >= 0; m = an_metrics[m].parent)
             an_add(c, (an_metric)m, (uint32_t)k, excl[k]);
     }
     free(excl);

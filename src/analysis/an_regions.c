@@ -15,17 +15,45 @@ static int is(const char *n, const char *const *list)
     return 0;
 }
 
+/* OpenMP regions by the names the OMPT adapter gives them (docs/openmp.md: "<construct>
+ * @file:line"), as Scalasca's pattern specification matches them */
+static int starts(const char *n, const char *prefix)
+{
+    return strncmp(n, prefix, strlen(prefix)) == 0;
+}
+static uint32_t classify_omp(const char *n)
+{
+    if (starts(n, "!$omp parallel"))
+        return AN_RC_USER | AN_RF_OMP_PARALLEL;
+    if (strstr(n, " sblock"))
+        return AN_RC_USER; /* the body of a critical, single, ordered: the team's work */
+    if (starts(n, "!$omp barrier"))
+        return AN_RC_OMP_EBARRIER;
+    if (starts(n, "!$omp implicit barrier"))
+        return AN_RC_OMP_IBARRIER;
+    if (starts(n, "!$omp critical"))
+        return AN_RC_OMP_CRITICAL;
+    if (starts(n, "omp_") && strstr(n, "lock"))
+        return AN_RC_OMP_LOCK;
+    if (starts(n, "!$omp taskwait") || starts(n, "!$omp taskgroup") || starts(n, "!$omp ordered"))
+        return AN_RC_OMP_SYNC;
+    return AN_RC_USER;
+}
+
 static uint32_t classify(const an_region *r)
 {
     static const char *const init_exit[] = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize", 0};
     static const char *const block_send[] = {"MPI_Send", "MPI_Ssend", "MPI_Rsend", 0};
     static const char *const wait_multi[] = {"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", 0};
-    static const char *const tests[] = {
-        "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", 0};
+    static const char *const tests[] = {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
+                                        0};
+    static const char *const nb_probes[] = {"MPI_Iprobe", "MPI_Improbe", 0};
     static const char *const probes[] = {"MPI_Probe", "MPI_Mprobe", 0};
     static const char *const p2p_more[] = {"MPI_Wait",         "MPI_Start",  "MPI_Startall",
                                            "MPI_Request_free", "MPI_Cancel", 0};
     const char *n = r->name ? r->name : "";
+    if (r->paradigm == OTF2_PARADIGM_OPENMP)
+        return classify_omp(n);
     if (r->paradigm != OTF2_PARADIGM_MPI && strncasecmp(n, "MPI_", 4) != 0)
         return AN_RC_USER;
     if (is(n, init_exit))
@@ -40,6 +68,8 @@ static uint32_t classify(const an_region *r)
         return AN_RC_P2P | AN_RF_WAIT_MULTI;
     if (is(n, tests))
         return AN_RC_P2P | AN_RF_TEST;
+    if (is(n, nb_probes))
+        return AN_RC_P2P | AN_RF_TEST | AN_RF_NB_PROBE;
     if (is(n, probes))
         return AN_RC_P2P | AN_RF_PROBE;
     static const char *const colls[] = {"MPI_Bcast",

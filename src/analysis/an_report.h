@@ -14,6 +14,7 @@ typedef struct {
     /* POP efficiencies (an_pop): computation = time outside MPI per rank, runtime = the
      * longest rank's time */
     double load_balance, comm_efficiency, parallel_efficiency;
+    const char *cp_segments; /* rank 0: the critical path's pieces (an_ctx) */
 } an_report_info;
 
 /* Collective: fills the POP efficiencies of INFO (the same on every rank). */

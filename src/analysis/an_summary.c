@@ -33,7 +33,8 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
     static const an_metric waits[] = {
         M_MPI_LATESENDER,         M_MPI_LATESENDER_WO, M_MPI_LATERECEIVER,   M_MPI_BARRIER_WAIT,
         M_MPI_BARRIER_COMPLETION, M_MPI_WAIT_NXN,      M_MPI_NXN_COMPLETION, M_MPI_EARLYREDUCE,
-        M_MPI_EARLYSCAN,          M_MPI_LATEBROADCAST};
+        M_MPI_EARLYSCAN,          M_MPI_LATEBROADCAST, M_OMP_EBARRIER_WAIT,  M_OMP_IBARRIER_WAIT,
+        M_OMP_IDLE_THREADS,       M_OMP_LIMITED_PARALLELISM};
     double total = all[M_TIME];
     fprintf(out, "%s: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", prefix, total, c->size,
             all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);

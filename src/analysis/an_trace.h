@@ -79,7 +79,19 @@ typedef struct {
     uint64_t other_threads_events; /* events of this rank's other locations: not analysed */
     int reduced;                   /* the trace was reduced or flushed (buffer reduction log) */
     int has_mpi;                   /* any MPI event on this rank */
+    /* this rank's other thread locations (post-mortem only; an_omp.c): their events, with
+     * cnode AN_NONE until an_omp_map gives them the call paths under the master's fork */
+    struct an_thread {
+        an_event *events;
+        size_t n_events, cap_events;
+    } *threads;
+    size_t n_threads;
 } an_trace;
+
+/* an_omp.c: gives the events of the OpenMP worker threads their call paths (the master's call
+ * path of the parallel region they belong to, then their own); before the analysis sizes its
+ * tables by the call paths. Returns -1 when memory runs out. */
+int an_omp_map(an_trace *t);
 
 /* an_calltree.c: the cnode of REGION called from PARENT (created on first use);
  * AN_NONE when memory runs out. */

@@ -112,6 +112,20 @@ sc=ls_probe_chain
 near mpi_latesender $sc/MPI_Probe 1 "$(calc "pos($(M $sc 0 send) - $(M $sc 1 probe))")"
 near mpi_latesender $sc/MPI_Probe 2 "$(calc "pos($(M $sc 1 send) - $(M $sc 2 probe))")"
 near mpi_latesender $sc/MPI_Recv '*' 0
+# polling loops of nonblocking probes: the probe calls' time before the send began (the
+# program brackets each call with its own clock) is Late Sender on the probe; the receive
+# that follows waits no more
+sc=ls_nb_probe
+for r in 1 2; do
+    e=$(M $sc $r inprobe)
+    # the check must be able to fail: the loops' calls spent most of the D (2D) wait in MPI
+    awk -v e="$e" -v d=$D 'BEGIN { exit !(e > 0.3 * d) }' ||
+        fail "ls_nb_probe: rank $r's probe calls took only $e s of the wait (calls: $(M $sc $r calls))"
+done
+near mpi_latesender $sc/MPI_Iprobe 1 "$(M $sc 1 inprobe)"
+near mpi_latesender $sc/MPI_Improbe 2 "$(M $sc 2 inprobe)"
+near mpi_latesender $sc/MPI_Recv 1 0
+near mpi_latesender $sc/MPI_Mrecv 2 0
 # the seed's test 4.2.5: rank 0 waits for rank 2's message (2D) and rank 3's (D) while
 # rank 1's, sent first, is ready: both waits are wrong order, from different sources
 sc=ls_wrong_order
@@ -210,6 +224,35 @@ for spec in ls_lr_probe:0 ls_probe_chain:2; do
     near critical_path_imbalance $sc 0 "$(calc "0.75 * $k0")"
     near critical_path_imbalance $sc 1 "$(calc "0.75 * $k1")"
     x=$xs
+    # scorep-report marks the path on the timeline: its pieces form one chain in time (each
+    # begins where the one before ended, on the rank that caused the wait), and rank 1's
+    # longest piece is its work between probe and receive (k1)
+    [ $sc = ls_lr_probe ] || continue
+    "$top_builddir/scorep-report" -o "cp_$sc.html" "$z" >"cp_$sc.rep" 2>&1 ||
+        fail "scorep-report $sc: $(cat "cp_$sc.rep")"
+    python3 - "cp_$sc.html" >"cp_$sc.tl" <<'PY' || fail "the timeline's critical path: $(cat "cp_$sc.tl")"
+import json, re, sys
+s = open(sys.argv[1]).read()
+t = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["timeline"]
+cp, res = t["critical_path"], t["resolution"]
+total, longest = {}, {}
+for i in range(0, len(cp), 3):
+    r = t["locations"][cp[i]]["rank"]
+    d = (cp[i + 2] - cp[i + 1]) / res
+    total[r] = total.get(r, 0) + d
+    longest[r] = max(longest.get(r, 0), d)
+for r in range(4):
+    print("rank", r, "%.6f" % total.get(r, 0), "%.6f" % longest.get(r, 0))
+pieces = sorted((cp[i + 1], cp[i + 2]) for i in range(0, len(cp), 3))
+gaps = [b - pe for (pb, pe), (b, e) in zip(pieces, pieces[1:]) if b != pe]
+print("pieces", len(pieces), "gaps", len(gaps))
+PY
+    cat "cp_$sc.tl"
+    expect_grep "^pieces [3-9][0-9]* gaps 0\$" "cp_$sc.tl" "timeline: the critical path is one chain"
+    l1=$(awk '$1 == "rank" && $2 == 1 { print $4 }' "cp_$sc.tl")
+    awk -v v="$l1" -v e="$k1" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "timeline: rank 1's longest piece of the critical path is $l1 s, expected $k1 s"
+    echo "ok: the timeline marks the critical path (rank 1's piece $l1 s, expected $k1 s)"
 done
 
 # POP efficiencies: the report's attributes against the values of its time tree
@@ -247,7 +290,11 @@ expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
 expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
-expect_eq "$(value mpi_clr_count '*' '*')" 2 "Late Receivers (MPI_Ssend, MPI_Wait)"
+expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per polling loop"
+# (ls_nb_probe's MPI_Send is a Late Receiver when the polling receiver finds the message and
+# posts its receive before the send returned, which a loaded machine decides: not counted)
+expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 2 \
+    "Late Receivers (MPI_Ssend, MPI_Wait)"
 expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"

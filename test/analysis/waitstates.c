@@ -38,6 +38,13 @@ static void M(const char *what)
                  now() - t0);
 }
 
+/* a number the program derived (not a time), printed as a mark */
+static void MV(const char *what, double v)
+{
+    if (n_marks < 64)
+        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what, v);
+}
+
 /* each scenario is a user region of its own (a static handle per function) */
 #define SCEN_BEGIN(h, name)                                                                        \
     scenario = name;                                                                               \
@@ -118,6 +125,62 @@ static void ls_probe_chain(void)
         M("probe");
         MPI_Probe(1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
+/* Polling loops of nonblocking probes (the seed's section 3.3; docs/analysis.md): rank 0 sends
+ * to 1 after D, rank 1 loops on MPI_Iprobe until it finds the message; rank 3 sends to 2 after
+ * 2D, rank 2 loops on MPI_Improbe, then MPI_Mrecv. The message carries the sender's clock
+ * reading just before its send; the receiver brackets every probe call with its own clock and
+ * prints the time its calls spent before that reading ("inprobe"): the expected Late Sender
+ * (the time between the calls is outside MPI). */
+#define NB_MAX (1 << 20)
+static double nb_calls[NB_MAX][2];
+static void nb_probe_expect(int n, double sent)
+{
+    double w = 0;
+    for (int i = 0; i < n && i < NB_MAX; i++) {
+        double end = nb_calls[i][1] < sent ? nb_calls[i][1] : sent;
+        if (end > nb_calls[i][0])
+            w += end - nb_calls[i][0];
+    }
+    MV("inprobe", w);
+    MV("calls", n);
+}
+static void ls_nb_probe(void)
+{
+    SCEN_BEGIN(h, "ls_nb_probe")
+    double x = 0;
+    int flag = 0, n = 0;
+    if (rank == 0 || rank == 3) {
+        spin_to(rank == 0 ? 1 : 2);
+        M("send");
+        x = now();
+        MPI_Send(&x, 1, MPI_DOUBLE, rank == 0 ? 1 : 2, 20, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("probe");
+        while (!flag) {
+            double a = now();
+            MPI_Iprobe(0, 20, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            if (n < NB_MAX)
+                nb_calls[n][0] = a, nb_calls[n][1] = now();
+            n++;
+        }
+        MPI_Recv(&x, 1, MPI_DOUBLE, 0, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        nb_probe_expect(n, x);
+    } else {
+        MPI_Message m;
+        M("probe");
+        while (!flag) {
+            double a = now();
+            MPI_Improbe(3, 20, MPI_COMM_WORLD, &flag, &m, MPI_STATUS_IGNORE);
+            if (n < NB_MAX)
+                nb_calls[n][0] = a, nb_calls[n][1] = now();
+            n++;
+        }
+        MPI_Mrecv(&x, 1, MPI_DOUBLE, &m, MPI_STATUS_IGNORE);
+        nb_probe_expect(n, x);
     }
     SCEN_END(h)
 }
@@ -298,6 +361,7 @@ int main(int argc, char **argv)
                 {"ls_wait", ls_wait},
                 {"ls_probe_chain", ls_probe_chain},
                 {"ls_wrong_order", ls_wrong_order},
+                {"ls_nb_probe", ls_nb_probe},
                 {"ls_lr_probe", ls_lr_probe},
                 {"lr_wait", lr_wait},
                 {"barrier", barrier},

@@ -9,6 +9,7 @@
  * left, the longest TL_MAX_INTERVALS are kept; of more than TL_MAX_MESSAGES messages, every
  * k-th one is drawn. The page states the counts before and after. */
 #include "report.h"
+#include "cube/cube.h"
 #include "tools/trace_model.h"
 
 #include <otf2/OTF2_GeneralDefinitions.h>
@@ -226,7 +227,53 @@ static size_t write_messages(FILE *out, const tm_trace *t, const uint32_t *row)
     return step;
 }
 
-static int write_timeline(FILE *out, const tm_trace *t)
+/* the critical path of the wait-state analysis, when scout.cubex lies beside the trace: its
+ * pieces ("critical path segments": "rank begin end;" in the trace's ticks) as [row, begin,
+ * end] on the row of each rank's master thread (docs/analysis.md) */
+static void write_critical_path(FILE *out, const tm_trace *t, const uint32_t *row,
+                                const char *trace_path)
+{
+    char path[4096], err[256];
+    const char *slash = strrchr(trace_path, '/');
+    int dir = slash ? (int)(slash - trace_path) : 1;
+    snprintf(path, sizeof path, "%.*s/scout.cubex", dir, slash ? trace_path : ".");
+    FILE *probe = fopen(path, "rb");
+    if (!probe)
+        return;
+    fclose(probe);
+    cube_reader *r = cube_reader_open(path, err, sizeof err);
+    if (!r)
+        return; /* the Wait states section says what is wrong with it */
+    const char *seg = NULL;
+    for (int i = 0; i < r->n_attrs; i++)
+        if (strcmp(r->attr_keys[i], "critical path segments") == 0)
+            seg = r->attr_values[i];
+    if (seg) {
+        fputs(",\"critical_path\":[", out);
+        int n = 0;
+        unsigned rank;
+        unsigned long long b, e;
+        int used;
+        while (sscanf(seg, "%u %llu %llu;%n", &rank, &b, &e, &used) == 3) {
+            seg += used;
+            uint32_t rw = TM_NONE;
+            for (size_t l = 0; l < t->n_locations && rw == TM_NONE; l++)
+                if (row[l] != TM_NONE && t->locations[l].rank == rank &&
+                    t->locations[l].kind == TM_LOC_CPU)
+                    rw = row[l];
+            if (rw == TM_NONE || b < t->clock.global_offset || e < b)
+                continue;
+            fprintf(out, "%s%u,", n++ ? "," : "", rw);
+            json_u64(out, b - t->clock.global_offset);
+            fputc(',', out);
+            json_u64(out, e - t->clock.global_offset);
+        }
+        fputc(']', out);
+    }
+    cube_reader_free(r);
+}
+
+static int write_timeline(FILE *out, const tm_trace *t, const char *trace_path)
 {
     uint32_t n_rows;
     uint32_t *row = timeline_rows(t, &n_rows);
@@ -251,6 +298,7 @@ static int write_timeline(FILE *out, const tm_trace *t)
         fprintf(out, ",\"total_intervals\":%zu,\"total_messages\":%zu", tl.total, t->n_messages);
         write_intervals(out, &tl, t->clock.global_offset);
         size_t step = write_messages(out, t, row);
+        write_critical_path(out, t, row, trace_path);
         fprintf(out,
                 ",\"downsampled\":%s,\"method\":", tl.n < tl.total || step > 1 ? "true" : "false");
         char note[512];
@@ -343,7 +391,7 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read the trace %s: %s", path, why);
         return -1;
     }
-    int rc = write_timeline(out, t);
+    int rc = write_timeline(out, t, path);
     if (rc == 0) {
         write_matrix(out, t);
         write_rma(out, t);

@@ -1,0 +1,281 @@
+/* an_omp.c: OpenMP patterns of one rank's threads, as Scalasca defines them: the waiting time
+ * in front of explicit and implicit barriers (omp_ebarrier_wait, omp_ibarrier_wait: each
+ * member of a team waits from its enter until the last member entered the same barrier), the
+ * CPU time of the threads that are idle while the master runs serially (omp_idle_threads) and
+ * of those not in a team smaller than the rank's thread count (omp_limited_parallelism), and
+ * the worker threads' time and visits. A team is the master's parallel region instance; a
+ * worker's implicit task belongs to the instance of the same region that the master entered
+ * last before it. Nothing here communicates: the patterns are within one process. */
+#include "analysis/an_context.h"
+#include "analysis/an_regions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t cls_of(const an_trace *t, uint32_t region)
+{
+    return region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
+}
+
+/* the master's parallel region instances: index of the ENTER, in time order */
+typedef struct {
+    uint32_t *enter;
+    size_t n;
+} instances;
+
+static int master_instances(const an_trace *t, instances *in)
+{
+    in->n = 0;
+    in->enter = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (e->kind != AN_ENTER || !(cls_of(t, e->region) & AN_RF_OMP_PARALLEL))
+            continue;
+        if (in->n == cap) {
+            cap = cap ? 2 * cap : 16;
+            uint32_t *n = realloc(in->enter, cap * sizeof *n);
+            if (!n)
+                return -1;
+            in->enter = n;
+        }
+        in->enter[in->n++] = (uint32_t)i;
+    }
+    return 0;
+}
+
+/* the instance of REGION the master entered last before TIME (else the first after it) */
+static uint32_t team_of(const an_trace *t, const instances *in, uint32_t region, uint64_t time)
+{
+    uint32_t best = AN_NONE;
+    for (size_t k = 0; k < in->n; k++) {
+        const an_event *m = &t->events[in->enter[k]];
+        if (m->region != region)
+            continue;
+        if (m->time <= time || best == AN_NONE)
+            best = (uint32_t)k;
+        if (m->time > time)
+            break;
+    }
+    return best;
+}
+
+/* ENTER events carry their team (master instance) in .peer for the patterns below; worker
+ * events outside any parallel region keep cnode AN_NONE (not analysed) */
+int an_omp_map(an_trace *t)
+{
+    instances in;
+    if (master_instances(t, &in))
+        return -1;
+    for (size_t k = 0; k < in.n; k++)
+        t->events[in.enter[k]].peer = (uint32_t)k;
+    for (size_t w = 0; w < t->n_threads; w++) {
+        an_event *ev = t->threads[w].events;
+        for (size_t i = 0; i < t->threads[w].n_events; i++) {
+            an_event *e = &ev[i];
+            uint32_t parent = e->enter == AN_NONE ? AN_NONE : ev[e->enter].cnode;
+            uint32_t team = e->enter == AN_NONE ? AN_NONE : ev[e->enter].peer;
+            if (e->kind != AN_ENTER) {
+                e->cnode = parent;
+                continue;
+            }
+            if (e->enter == AN_NONE) { /* top level: the implicit task of a team */
+                if (!(cls_of(t, e->region) & AN_RF_OMP_PARALLEL) ||
+                    (team = team_of(t, &in, e->region, e->time)) == AN_NONE) {
+                    e->cnode = AN_NONE;
+                    continue;
+                }
+                e->cnode = t->events[in.enter[team]].cnode;
+            } else if (parent != AN_NONE) {
+                if ((e->cnode = an_cnode_get(t, parent, e->region)) == AN_NONE) {
+                    free(in.enter);
+                    return -1;
+                }
+            } else {
+                e->cnode = AN_NONE;
+            }
+            e->peer = team;
+        }
+    }
+    free(in.enter);
+    return 0;
+}
+
+/* a barrier call of a team member */
+typedef struct {
+    uint32_t team, seq, cnode, cls;
+    uint64_t enter, exit;
+} barrier_call;
+
+typedef struct {
+    barrier_call *b;
+    size_t n, cap;
+} barriers;
+
+static int cmp_barrier(const void *a, const void *b)
+{
+    const barrier_call *x = a, *y = b;
+    if (x->team != y->team)
+        return x->team < y->team ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* one thread: time tree and visits (workers only), barrier calls numbered per team, and the
+ * exclusive time per call path outside parallel regions (master: for the idle threads) */
+static int walk(an_ctx *c, const an_event *ev, size_t n, int worker, barriers *bs, double *serial,
+                uint32_t *team_size)
+{
+    const an_trace *t = c->t;
+    uint32_t *seq = calloc(t->n_events + 1, sizeof *seq); /* per team: barriers so far */
+    double *excl = calloc(c->n_cnodes + 1, sizeof *excl);
+    if (!seq || !excl) {
+        free(seq);
+        free(excl);
+        return -1;
+    }
+    /* the LEAVE of each ENTER: a stack of open ENTERs gives it as the events go by */
+    for (size_t i = 0; i < n; i++) {
+        const an_event *e = &ev[i];
+        if (e->kind == AN_ENTER && e->cnode != AN_NONE) {
+            if (worker)
+                an_add(c, M_VISITS, e->cnode, 1);
+            if (e->enter == AN_NONE && worker && e->peer != AN_NONE)
+                team_size[e->peer]++;
+            continue;
+        }
+        if (e->kind != AN_LEAVE || e->enter == AN_NONE || ev[e->enter].cnode == AN_NONE)
+            continue;
+        const an_event *en = &ev[e->enter];
+        double d = an_sec(c, (int64_t)(e->time - en->time));
+        excl[en->cnode] += d;
+        uint32_t parent = t->cnodes[en->cnode].parent;
+        if (parent != AN_NONE && en->enter != AN_NONE)
+            excl[parent] -= d;
+        uint32_t cls = cls_of(t, en->region) & AN_RC_MASK;
+        if ((cls == AN_RC_OMP_EBARRIER || cls == AN_RC_OMP_IBARRIER)) {
+            /* its team: the nearest enclosing parallel region instance */
+            uint32_t team = AN_NONE;
+            for (uint32_t j = en->enter; j != AN_NONE; j = ev[j].enter)
+                if (cls_of(t, ev[j].region) & AN_RF_OMP_PARALLEL) {
+                    team = ev[j].peer;
+                    break;
+                }
+            if (team == AN_NONE)
+                continue;
+            if (bs->n == bs->cap) {
+                size_t cap = bs->cap ? 2 * bs->cap : 64;
+                barrier_call *nb = realloc(bs->b, cap * sizeof *nb);
+                if (!nb) {
+                    free(seq);
+                    free(excl);
+                    return -1;
+                }
+                bs->b = nb;
+                bs->cap = cap;
+            }
+            bs->b[bs->n++] = (barrier_call){team, seq[team]++, en->cnode, cls, en->time, e->time};
+        }
+    }
+    for (size_t k = 0; k < c->n_cnodes; k++) {
+        if (worker) {
+            for (int m = an_time_metric(cls_of(t, t->cnodes[k].region)); m >= 0;
+                 m = an_metrics[m].parent)
+                an_add(c, (an_metric)m, (uint32_t)k, excl[k]);
+        } else if (serial) {
+            serial[k] = excl[k];
+        }
+    }
+    free(seq);
+    free(excl);
+    return 0;
+}
+
+/* each barrier instance (team, k-th barrier of each member): the members wait from their enter
+ * until the last one entered (not beyond their own exit) */
+static void barrier_waits(an_ctx *c, barriers *bs)
+{
+    qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
+    for (size_t i = 0; i < bs->n;) {
+        size_t j = i;
+        uint64_t last = 0;
+        for (; j < bs->n && bs->b[j].team == bs->b[i].team && bs->b[j].seq == bs->b[i].seq; j++)
+            if (bs->b[j].enter > last)
+                last = bs->b[j].enter;
+        for (size_t k = i; k < j; k++) {
+            const barrier_call *b = &bs->b[k];
+            uint64_t until = last < b->exit ? last : b->exit;
+            if (until > b->enter)
+                an_add(c, b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
+                       b->cnode, an_sec(c, (int64_t)(until - b->enter)));
+        }
+        i = j;
+    }
+}
+
+/* whether call path K is inside a parallel region */
+static int in_parallel(const an_trace *t, uint32_t k)
+{
+    for (; k != AN_NONE; k = t->cnodes[k].parent)
+        if (cls_of(t, t->cnodes[k].region) & AN_RF_OMP_PARALLEL)
+            return 1;
+    return 0;
+}
+
+int an_omp(an_ctx *c, char *err, size_t len)
+{
+    an_trace *t = c->t;
+    instances in = {0};
+    barriers bs = {0};
+    double *serial = calloc(c->n_cnodes + 1, sizeof *serial);
+    uint32_t *team_size = NULL;
+    int rc = -1;
+    if (!serial || master_instances(t, &in))
+        goto out;
+    if (!(team_size = calloc(in.n + 1, sizeof *team_size)))
+        goto out;
+    if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size))
+        goto out;
+    uint32_t n_threads = 1; /* the master and the workers that ran in a team */
+    for (size_t w = 0; w < t->n_threads; w++) {
+        size_t before = bs.n;
+        uint32_t teams_before = 0, teams_after = 0;
+        for (size_t k = 0; k < in.n; k++)
+            teams_before += team_size[k];
+        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1, &bs, NULL, team_size))
+            goto out;
+        for (size_t k = 0; k < in.n; k++)
+            teams_after += team_size[k];
+        if (teams_after > teams_before || bs.n > before)
+            n_threads++;
+    }
+    barrier_waits(c, &bs);
+    /* idle threads: while the master runs outside parallel regions, n_threads - 1 threads of
+     * the rank's CPU reservation are idle; in a team of T < n_threads, n_threads - T are */
+    if (in.n && n_threads > 1) {
+        for (size_t k = 0; k < c->n_cnodes; k++) {
+            if (in_parallel(t, (uint32_t)k) || serial[k] <= 0)
+                continue;
+            for (int m = M_OMP_IDLE_THREADS; m >= 0; m = an_metrics[m].parent)
+                an_add(c, (an_metric)m, (uint32_t)k, (n_threads - 1) * serial[k]);
+        }
+        for (size_t k = 0; k < in.n; k++) {
+            uint32_t size = 1 + team_size[k];
+            if (size >= n_threads)
+                continue;
+            const an_event *m = &t->events[in.enter[k]];
+            double d = an_sec(c, (int64_t)(c->exit_of[in.enter[k]] - m->time));
+            for (int x = M_OMP_LIMITED_PARALLELISM; x >= 0; x = an_metrics[x].parent)
+                an_add(c, (an_metric)x, m->cnode, (n_threads - size) * d);
+        }
+    }
+    rc = 0;
+out:
+    if (rc)
+        snprintf(err, len, "out of memory in the OpenMP analysis");
+    free(serial);
+    free(team_size);
+    free(in.enter);
+    free(bs.b);
+    return rc;
+}

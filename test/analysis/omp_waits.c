@@ -1,0 +1,110 @@
+/* omp_waits.c: MPI + OpenMP program with prescribed OpenMP wait states for the analysis tests
+ * (test_analysis_omp.sh; run with 1 rank and OMP_NUM_THREADS=3). Each scenario is a user
+ * region; in it a thread spins until a known multiple of D after the scenario's start:
+ *   ebarrier: thread 1 spins to D before an explicit barrier (threads 0 and 2 wait ~D each)
+ *   ibarrier: thread 2 spins to D before the end of the parallel region (implicit barrier)
+ *   serial:   the master spins 2D outside any parallel region (2 threads idle)
+ *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
+ * Every thread prints when it acted ("T scenario thread what seconds", the node's monotonic
+ * clock read just before): the test derives the expected values from those. */
+#include <mpi.h>
+#include <omp.h>
+#include <scorep/SCOREP_User.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double D = 0.2, t0;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char marks[64][96];
+static int n_marks;
+static void M(const char *scen, const char *what)
+{
+    double t = now() - t0;
+    int i;
+#pragma omp atomic capture
+    i = n_marks++;
+    if (i < 64)
+        snprintf(marks[i], sizeof marks[0], "T %s %d %s %.6f", scen, omp_get_thread_num(), what,
+                 t);
+}
+
+/* sleeps until 2 ms before k*D after the start, then spins to it */
+static void spin_to(double k)
+{
+    double end = t0 + k * D;
+    while (now() < end - 0.002) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    while (now() < end)
+        ;
+}
+
+static void start(void)
+{
+    t0 = now() + 0.05;
+    spin_to(0);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc > 1)
+        D = atof(argv[1]);
+    SCOREP_USER_REGION_DEFINE(he)
+    SCOREP_USER_REGION_DEFINE(hi)
+    SCOREP_USER_REGION_DEFINE(hs)
+    SCOREP_USER_REGION_DEFINE(hl)
+
+    start();
+    SCOREP_USER_REGION_BEGIN(he, "ebarrier", SCOREP_USER_REGION_TYPE_COMMON)
+#pragma omp parallel num_threads(3) /* PAR_E */
+    {
+        if (omp_get_thread_num() == 1)
+            spin_to(1);
+        M("ebarrier", "bar");
+#pragma omp barrier /* BAR_E */
+    }
+    SCOREP_USER_REGION_END(he)
+
+    start();
+    SCOREP_USER_REGION_BEGIN(hi, "ibarrier", SCOREP_USER_REGION_TYPE_COMMON)
+#pragma omp parallel num_threads(3) /* PAR_I */
+    {
+        if (omp_get_thread_num() == 2)
+            spin_to(1);
+        M("ibarrier", "end");
+    }
+    SCOREP_USER_REGION_END(hi)
+
+    start();
+    SCOREP_USER_REGION_BEGIN(hs, "serial", SCOREP_USER_REGION_TYPE_COMMON)
+    M("serial", "begin");
+    spin_to(2);
+    M("serial", "end");
+    SCOREP_USER_REGION_END(hs)
+
+    start();
+    SCOREP_USER_REGION_BEGIN(hl, "limited", SCOREP_USER_REGION_TYPE_COMMON)
+    M("limited", "fork");
+#pragma omp parallel num_threads(2) /* PAR_L */
+    {
+        if (omp_get_thread_num() == 1)
+            spin_to(1);
+    }
+    M("limited", "join");
+    SCOREP_USER_REGION_END(hl)
+
+    MPI_Finalize();
+    for (int i = 0; i < n_marks && i < 64; i++)
+        printf("%s\n", marks[i]);
+    return 0;
+}
