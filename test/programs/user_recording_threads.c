@@ -4,11 +4,13 @@
  * while it was off records nothing at all: every call it makes is inside its start routine,
  * entered while off (calls entered while off end unrecorded, so nesting stays valid). */
 #include <pthread.h>
+#include <sched.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 
 static volatile double sink;
-static volatile int phase; /* 0: off, 1: main switched on again */
+static volatile int phase;   /* 0: off, 1: main switched on again */
+static volatile int started; /* the spanning thread has entered its calls (while off) */
 
 __attribute__((noinline)) void work(int n)
 {
@@ -36,6 +38,7 @@ static void *on_thread(void *arg)
 /* entered while recording is off; recording goes on while it runs */
 __attribute__((noinline)) void work_outer(void)
 {
+    __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&phase, __ATOMIC_ACQUIRE))
         work(10);
     work(1000); /* inside a call entered while off: not recorded */
@@ -60,6 +63,10 @@ int main(void)
         pthread_create(&t[i], NULL, off_thread, NULL);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
+    /* the spanning thread must have entered its calls while off, however late it was
+     * scheduled (else it would enter them after the switch and record them) */
+    while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+        sched_yield();
     SCOREP_RECORDING_ON();
     __atomic_store_n(&phase, 1, __ATOMIC_RELEASE);
     pthread_join(s, NULL);
