@@ -33,7 +33,9 @@ $want"
 # --- exact commands, with fixed include and library directories ---
 export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
 link='-L/lib -Wl,-rpath,/lib -lscorep-rt'
-stub="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
+# the filter reference object (--filter): a dry run creates no temporary directory and shows
+# the directory's mkdtemp pattern as it is (command.c, prepare_filter_ref)
+filter_ref="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
 export_filter='-Wl,--export-dynamic-symbol=scorep_cc_filter_file'
 # the GCC plugin of --filter (compile-time filtering), when configure found gcc's plugin headers
 export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
@@ -89,16 +91,16 @@ check "quoting" "gcc -finstrument-functions -I/inc -g1 '-DMSG=\"a b\"' foo.c -o 
 check "query" "gcc --version" 0 "$wrap" --dry-run gcc --version
 
 # --filter: gcc and g++ load the plugin that leaves excluded functions uninstrumented; at link
-# time a stub object defines the file's path for the run-time filter.
+# time a generated filter reference object defines the file's path for the run-time filter.
 filter="$work/my filter.flt"
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE twice\nSCOREP_REGION_NAMES_END\n' >"$filter"
 check "filter compile" "gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c foo.c" 0 \
     "$wrap" --dry-run --filter="$filter" gcc -c foo.c
-check "filter link" "gcc -c -fPIC -o $stub.o $stub.c
-gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") foo.o -o app $stub.o $export_filter $link" 0 \
+check "filter link" "gcc -c -fPIC -o $filter_ref.o $filter_ref.c
+gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") foo.o -o app $filter_ref.o $export_filter $link" 0 \
     "$wrap" --dry-run --filter "$filter" gcc foo.o -o app
-check "filter g++" "gcc-12 -c -fPIC -m32 -o $stub.o $stub.c
-g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.cc -o app -x none $stub.o $export_filter $link" \
+check "filter g++" "gcc-12 -c -fPIC -m32 -o $filter_ref.o $filter_ref.c
+g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.cc -o app -x none $filter_ref.o $export_filter $link" \
     0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
 check "filter mpicxx" "mpicxx -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
     "$wrap" --dry-run --filter="$filter" mpicxx -c a.cc
@@ -110,8 +112,8 @@ check "filter gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 
     "$wrap" --dry-run --filter="$filter" gfortran -c x.f90
 check "filter nocompiler" "gcc -I/inc -c foo.c" 0 \
     "$wrap" --dry-run --nocompiler --filter="$filter" gcc -c foo.c
-check "filter clang++" "/opt/bin/clang-14 -c -fPIC -o $stub.o $stub.c
-/opt/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -shared -o libx.so x.o $stub.o $export_filter $link" \
+check "filter clang++" "/opt/bin/clang-14 -c -fPIC -o $filter_ref.o $filter_ref.c
+/opt/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -shared -o libx.so x.o $filter_ref.o $export_filter $link" \
     0 "$wrap" --dry-run --filter="$filter" /opt/bin/clang++-14 -shared -o libx.so x.o
 
 # --- errors ---
@@ -184,7 +186,7 @@ fake-rt: enters=3 exits=3 filter=(none)" 0 ./app
 readelf -d app | grep -q 'NEEDED.*\[libscorep-rt\.so\]' || fail "app does not need libscorep-rt.so"
 nm -D app | grep -q ' scorep_cc_filter_file$' && fail "filter symbol without --filter"
 
-# The wrapped compiler's status is scorep-cc's, with and without a filter stub.
+# The wrapped compiler's status is scorep-cc's, with and without a filter reference object.
 gcc -c missing.c 2>/dev/null
 want_rc=$?
 "$wrap" gcc -c missing.c 2>/dev/null
@@ -263,8 +265,8 @@ if [ -f "$lp" ]; then
     check "clang++ with filter: -mllvm after -fplugin" \
         "clang++ -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling -fplugin=$lp -mllvm '-scorep-filter=$filter' -c x.cc" 0 \
         "$wrap" --dry-run --filter="$filter" clang++ -c x.cc
-    check "clang link with filter: no -mllvm" "clang -c -fPIC -o $stub.o $stub.c
-clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling x.o -o app $stub.o $export_filter $link" 0 \
+    check "clang link with filter: no -mllvm" "clang -c -fPIC -o $filter_ref.o $filter_ref.c
+clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling x.o -o app $filter_ref.o $export_filter $link" 0 \
         "$wrap" --dry-run --filter="$filter" clang x.o -o app
     major=$(clang -dumpversion | sed 's/\..*//')
     check "clang of another LLVM version: functions, one line why" \
