@@ -3,8 +3,8 @@
  * selected location), into the event model of an_trace.h. The location of rank r is member r
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
 #include "analysis/an_load.h"
+#include "trace/otf2_read_guard.h"
 
-#include <malloc.h>
 #include <otf2/otf2.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -444,24 +444,6 @@ static OTF2_CallbackCode e_onoff(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
 }
 
 /* ------------------------------------------------------------------ driver */
-static char otf2_error[256]; /* OTF2's first complaint while loading: kept off stderr */
-
-static OTF2_ErrorCode keep_error(void *u, const char *file, uint64_t line, const char *func,
-                                 OTF2_ErrorCode code, const char *fmt, va_list va)
-{
-    (void)u;
-    (void)file;
-    (void)line;
-    (void)func;
-    if (!otf2_error[0]) {
-        int n = snprintf(otf2_error, sizeof otf2_error, "%s", OTF2_Error_GetDescription(code));
-        if (fmt && *fmt && n > 0 && (size_t)n + 3 < sizeof otf2_error) {
-            strcat(otf2_error, ": ");
-            vsnprintf(otf2_error + n + 2, sizeof otf2_error - (size_t)n - 2, fmt, va);
-        }
-    }
-    return code;
-}
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -555,7 +537,7 @@ static uint64_t count_markers(OTF2_Reader *r)
     OTF2_MarkerReaderCallbacks_Delete(cb);
     if (mr)
         OTF2_Reader_CloseMarkerReader(r, mr);
-    otf2_error[0] = '\0'; /* no marker file is no error */
+    otf2_read_guard_clear(); /* no marker file is no error */
     return n;
 }
 
@@ -677,16 +659,12 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
 {
-    otf2_error[0] = '\0';
-    /* as trace_model.c: OTF2 3.0 reads a truncated chunk's header past the file's bytes from
-     * its chunk buffer; fresh zeroed pages make that a clean "no chunk header" error */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
+    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
     int rc = load(anchor, rank, n_procs, t, err, len);
-    OTF2_Error_RegisterCallback(old, NULL);
-    if (rc && otf2_error[0]) {
+    otf2_read_guard_end();
+    if (rc && otf2_read_guard_error()[0]) {
         size_t n = strlen(err);
-        snprintf(err + n, len - n, " (OTF2: %s)", otf2_error);
+        snprintf(err + n, len - n, " (OTF2: %s)", otf2_read_guard_error());
     }
     return rc;
 }

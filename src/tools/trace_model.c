@@ -1,12 +1,11 @@
 /* trace_model.c: the OTF2 global reader behind trace_model.h: definitions into tables by
  * reference, events appended to their location, then messages matched and counted. */
 #include "tools/trace_model.h"
+#include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
 
 #include <errno.h>
-#include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,25 +73,6 @@ typedef struct {
     size_t cap_values;
     int oom;
 } loader;
-
-static char otf2_error[256]; /* OTF2's first complaint during a tm_load() */
-
-static OTF2_ErrorCode keep_error(void *u, const char *file, uint64_t line, const char *func,
-                                 OTF2_ErrorCode code, const char *fmt, va_list va)
-{
-    (void)u;
-    (void)file;
-    (void)line;
-    (void)func;
-    if (!otf2_error[0]) {
-        int n = snprintf(otf2_error, sizeof otf2_error, "%s", OTF2_Error_GetDescription(code));
-        if (fmt && *fmt && n > 0 && (size_t)n + 3 < sizeof otf2_error) {
-            strcat(otf2_error, ": ");
-            vsnprintf(otf2_error + n + 2, sizeof otf2_error - (size_t)n - 2, fmt, va);
-        }
-    }
-    return code;
-}
 
 /* Makes arr[idx] exist (new entries zeroed); returns 0, or -1 when memory runs out. */
 static int ensure(void **arr, size_t *n, size_t idx, size_t size)
@@ -935,8 +915,8 @@ static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
 
 static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)
 {
-    if (otf2_error[0])
-        snprintf(err, len, "%s: %s", what, otf2_error);
+    if (otf2_read_guard_error()[0])
+        snprintf(err, len, "%s: %s", what, otf2_read_guard_error());
     else if (rc != OTF2_SUCCESS)
         snprintf(err, len, "%s: %s", what, OTF2_Error_GetDescription(rc));
     else
@@ -1023,7 +1003,7 @@ static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
     OTF2_Reader_CloseEvtFiles(r);
     if (c->ld->oom)
         return fail(err, len, "out of memory reading the events", OTF2_SUCCESS);
-    if (rc != OTF2_SUCCESS || otf2_error[0])
+    if (rc != OTF2_SUCCESS || otf2_read_guard_error()[0])
         return fail(err, len, "the events are unreadable (truncated trace?)", rc);
     /* events of kinds not kept are not counted, so only more than announced is an error */
     for (size_t i = 0; i < c->t->n_locations; i++) {
@@ -1122,16 +1102,9 @@ int tm_load(const char *path, tm_trace **out, char *err, size_t len)
     for (int p = 0; p < N_PARADIGMS; p++)
         ld->locations_group[p] = -1;
     t->internal = ld;
-    otf2_error[0] = '\0';
-    /* OTF2 3.0 reads a truncated chunk's header from its chunk buffer past the bytes the file
-     * had: on zeroed memory it reports "no chunk header", on reused heap memory (after a
-     * program freed large blocks, glibc serves 1 MiB from the heap) it may take garbage for a
-     * header and read forever. A fixed mmap threshold keeps the chunk buffers fresh, zeroed
-     * pages from the kernel. */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    OTF2_ErrorCallback old = OTF2_Error_RegisterCallback(keep_error, NULL);
+    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
     int rc = load(anchor, t, ld, err, len);
-    OTF2_Error_RegisterCallback(old, NULL);
+    otf2_read_guard_end();
     free(anchor);
     if (rc) {
         tm_free(t);

@@ -7,6 +7,7 @@
  * I/O records). Without a trace: the same rows, without time and chart, from the
  * per-process summaries the runtime writes (io_summary.<rank>.tsv). */
 #include "report.h"
+#include "trace/otf2_read_guard.h"
 
 #include <dirent.h>
 #include <otf2/otf2.h>
@@ -446,8 +447,10 @@ static void free_ctx(io_ctx *c)
 
 int report_write_io(FILE *out, const char *path, char *err, size_t errlen)
 {
+    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
     OTF2_Reader *rd = OTF2_Reader_Open(path);
     if (!rd) {
+        otf2_read_guard_end();
         snprintf(err, errlen, "cannot open the trace %s", path);
         return -1;
     }
@@ -456,9 +459,11 @@ int report_write_io(FILE *out, const char *path, char *err, size_t errlen)
     memset(&c, 0, sizeof c);
     int rc = read_io(rd, &c);
     OTF2_Reader_Close(rd);
+    otf2_read_guard_end();
     if (rc != 0)
-        snprintf(err, errlen, "cannot read the I/O records of the trace %s%s", path,
-                 c.oom ? " (out of memory)" : "");
+        snprintf(err, errlen, "cannot read the I/O records of the trace %s%s%s%s", path,
+                 c.oom ? " (out of memory)" : "", otf2_read_guard_error()[0] ? ": " : "",
+                 otf2_read_guard_error());
     else if (c.n_rows)
         write_io(out, &c);
     int written = rc == 0 && c.n_rows > 0;
