@@ -18,17 +18,27 @@ typedef struct {
     uint64_t wait_begin; /* the waiting call's enter */
     uint32_t peer;       /* world rank */
     uint32_t cnode;      /* the waiting call */
+    uint32_t wait;       /* its an_wait_rec in c->waits (AN_NONE: none, e.g. Early Reduce) */
 } an_sync;
 
-/* A point-to-point wait state of this rank for the delay analysis (an_delay.c): the message
- * (its identity), which rank caused the wait, how long it was, and this rank's event (the
- * receive or probe of a Late Sender; the send of a Late Receiver and the call that waited). */
+/* The kinds of wait states whose delay costs are computed (an_delay.c): the index of their
+ * short-term and long-term metrics and of the cost vector a wait state carries backward. */
+typedef enum { AN_W_LS, AN_W_LR, AN_W_BARRIER, AN_W_N2N, AN_W_12N, AN_W_KINDS } an_wait_kind;
+
+/* A wait state of this rank for the delay analysis (an_delay.c): which rank caused it, how
+ * long it was, this rank's event (the receive or probe of a Late Sender; the send of a Late
+ * Receiver and the call that waited; the collective's end), and how the causing rank finds
+ * its own event (the message's identity; a collective's communicator and instance). */
 typedef struct {
     uint64_t msg_id;
+    uint64_t peer_time; /* when the causing rank reached the synchronisation point */
     uint32_t comm, from, to, tag;
-    uint32_t kind; /* 0 Late Sender, 1 Late Receiver */
+    uint32_t kind; /* an_wait_kind */
     uint32_t event, completion;
-    int probed; /* Late Receiver: the receiver probed the message (the send is a sync point) */
+    uint32_t cause; /* world rank */
+    uint32_t inst;  /* collectives: the instance's number on comm */
+    uint32_t cnode; /* where the wait is (the call that waited) */
+    int probed;     /* Late Receiver: the receiver probed the message (the send is a sync point) */
     double wait;
 } an_wait_rec;
 
@@ -82,7 +92,8 @@ static inline double an_sec(const an_ctx *c, int64_t ticks)
 /* records a wait state of this rank that ended at WAIT_END, caused by PEER at PEER_TIME */
 void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cnode, uint32_t peer,
                  uint64_t peer_time);
-/* records a point-to-point wait state for the delay analysis */
+/* records a wait state for the delay analysis; linked to the synchronisation point added
+ * just before it (an_sync_add) when that is the same wait */
 void an_wait_add(an_ctx *c, const an_wait_rec *w);
 
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.

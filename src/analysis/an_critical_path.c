@@ -33,7 +33,7 @@ void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cno
         c->sync = n;
         c->cap_sync = cap;
     }
-    c->sync[c->n_sync++] = (an_sync){wait_end, peer_time, wait_begin, peer, cnode};
+    c->sync[c->n_sync++] = (an_sync){wait_end, peer_time, wait_begin, peer, cnode, AN_NONE};
 }
 
 void an_wait_add(an_ctx *c, const an_wait_rec *w)
@@ -50,6 +50,9 @@ void an_wait_add(an_ctx *c, const an_wait_rec *w)
         c->waits = n;
         c->cap_waits = cap;
     }
+    an_sync *s = c->n_sync ? &c->sync[c->n_sync - 1] : NULL;
+    if (s && s->wait == AN_NONE && s->peer == w->cause && s->cnode == w->cnode)
+        s->wait = (uint32_t)c->n_waits; /* the same wait state (the caller added both) */
     c->waits[c->n_waits++] = *w;
 }
 

@@ -1,16 +1,35 @@
-/* an_delay.c: short-term delay costs of point-to-point wait states (Boehme et al.; Scalasca's
- * Delay.MPI.pattern): a wait state is caused by the extra work the other rank did since the
- * two ranks' previous synchronisation point. For every Late Sender (Late Receiver) the waiting
- * rank sends the causing rank its time per call path in its synchronisation interval (from its
- * previous communication with that rank to the waiting call, without waiting time); the
- * causing rank compares its own time per call path in its interval (up to the send, or to the
- * posting of the receive), and charges the wait to the call paths where it spent more:
- * delay = max(0, own - peer's) per call path, scaled by min(1, wait / (sum of delays + own
- * waiting time in the interval)). A probed message's send and probe are a synchronisation
- * point: the Late Receiver of a probed synchronous send is charged to the receiver's work
- * since the probe (the seed's figure 16, with both delays kept). Long-term costs (wait states
- * that propagate) are not computed. Call paths are matched across ranks by a hash of their
- * region path. */
+/* an_delay.c: delay costs and the classification of wait states (Boehme et al., "Identifying
+ * the root causes of wait states in large-scale parallel applications"; Scalasca's
+ * Delay.MPI.pattern and Waitstates.MPI.pattern). A wait state is caused by the extra work the
+ * causing rank did since the two ranks' previous synchronisation point (its delay), and by
+ * the causing rank's own waiting in that interval, through which it propagates.
+ *
+ * 1. Bulk exchange (one personalised all-to-all): for every wait state (Late Sender, Late
+ *    Receiver, Wait at Barrier, Wait at N x N, Late Broadcast) the waiting rank sends the
+ *    causing rank its time per call path in its synchronisation interval (from its previous
+ *    communication with that rank to the waiting call, without waiting time). The causing rank
+ *    compares its own time per call path in its interval (to its send, the posting of its
+ *    receive, its enter into the collective): delay = max(0, own - peer's) per call path, and
+ *    charges scale x delay, scale = min(1, wait / (sum of delays + its own waiting time in the
+ *    interval)) (short-term costs). The rest of the wait, scale x its own waiting, is the part
+ *    its own wait states propagated: the waiting rank's "indirect" wait (sent back in a second
+ *    all-to-all), and the causing rank's wait states in the interval are "propagating" by that
+ *    share (point-to-point only, as Scalasca).
+ * 2. Backward replay of the costs (long-term): every wait state carries a cost per kind of
+ *    wait state (the waiting time of that kind it caused further down the causal chain). Each
+ *    rank walks its synchronisation points backward in trace order: at a wait state it sends
+ *    its cost record to the rank that caused it (MPI_Isend, completed at the end); at a wait
+ *    state it caused it receives the record, charges cost / (sum of delays + own waiting) x
+ *    delay to its call paths (long-term costs) and adds that share, plus the short-term share
+ *    of the wait's own kind, of its own wait states' time in the interval to their costs. A
+ *    record is awaited in the walk only when the causing rank has wait states of its own in the
+ *    interval (else at the end). The walk cannot deadlock: a record is exchanged in order only
+ *    when the causing rank reached the synchronisation point strictly before the waiting call
+ *    ended, so every blocking receive waits for a later point in time (otherwise the wait
+ *    carries no long-term cost; a clock condition violation).
+ * Collectives are charged per waiting member against the last rank in (the root of a
+ * broadcast), as point-to-point waits are. Call paths are matched across ranks by a hash of
+ * their region path. */
 #include "analysis/an_context.h"
 #include "analysis/an_p2p.h"
 
@@ -18,31 +37,76 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { COST_TAG = 0x5CD1 };
+
 typedef struct {
     uint64_t hash;
     double secs;
 } tm_entry;
 
+/* the bulk request: one per wait state, to the rank that caused it, followed by N tm_entry */
 typedef struct {
     uint64_t msg_id;
     uint32_t comm, from, to, tag, kind, n;
-    uint32_t pad;
+    uint32_t waiter;  /* world rank that waited */
+    uint32_t wid;     /* the wait state's index on the waiter */
+    uint32_t inst;    /* collectives: instance number on comm */
+    uint32_t ordered; /* 1: its cost record follows in the backward replay */
     double wait;
 } req_head;
+
+/* the cost record of the backward replay */
+typedef struct {
+    uint32_t wid, pad;
+    double cost[AN_W_KINDS];
+} cost_rec;
+
+/* the reply of the bulk phase: the indirect part of a point-to-point wait */
+typedef struct {
+    uint32_t wid, pad;
+    double indirect;
+} ind_rec;
+
+/* a value for a call path (delays) or for an own wait state (its time in an interval) */
+typedef struct {
+    uint32_t k;
+    double v;
+} dval;
+
+/* a wait state this rank caused */
+typedef struct {
+    uint32_t waiter, wid, kind, ordered;
+    uint32_t ev;  /* this rank's event (AN_NONE: not found) */
+    uint32_t pos; /* ENTER of the causing call: its place in the backward walk */
+    size_t d_off, o_off;
+    uint32_t d_n, o_n; /* delays per call path; own wait states in the interval */
+    double denom;      /* sum of delays + own waiting time in the interval */
+    double waited;     /* own waiting time in the interval */
+    double scale_w;
+    double cost[AN_W_KINDS];
+    int arrived, applied;
+    size_t tm_off; /* its time map in the receive buffer */
+    uint32_t tm_n;
+    double wait;
+} caused;
 
 typedef struct {
     double *acc; /* per cnode */
     uint32_t *touched;
     size_t n_touched;
     uint64_t *hash;      /* per cnode: hash of its region path */
-    uint64_t *prev;      /* per event: time of the previous communication with the same peer */
     uint64_t *req_enter; /* per receive event: when its receive was posted */
-    uint64_t longest;    /* the longest wait state (ticks) */
+    uint32_t *req_pos;   /* per receive event: the ENTER of the call that posted it */
     struct ev_key {
         uint64_t msg_id;
         uint32_t comm, peer, tag, event;
     } * sends, *recvs; /* this rank's messages, sorted, for finding a wait's cause */
     size_t n_sends, n_recvs;
+    uint32_t *coll;    /* COLL_END events grouped by communicator, in order */
+    size_t *coll_at;   /* [comm]: first of comm's in coll; [n_comms]: total */
+    dval *ov;          /* own wait states overlapping the last time map: (wait, seconds) */
+    size_t n_ov, cap_ov;
+    int oom;
 } dstate;
 
 static int cmp_ev_key(const void *a, const void *b);
@@ -55,7 +119,7 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-static void add(an_ctx *c, dstate *d, uint32_t k, double v)
+static void add(dstate *d, uint32_t k, double v)
 {
     if (k == AN_NONE || v == 0)
         return;
@@ -64,7 +128,6 @@ static void add(an_ctx *c, dstate *d, uint32_t k, double v)
     d->acc[k] += v;
     if (d->acc[k] == 0) /* keep it listed: a later add must not list it twice */
         d->acc[k] = 1e-300;
-    (void)c;
 }
 
 static void clear(dstate *d)
@@ -74,12 +137,28 @@ static void clear(dstate *d)
     d->n_touched = 0;
 }
 
+static void ov_push(dstate *d, uint32_t wait, double v)
+{
+    if (d->n_ov == d->cap_ov) {
+        size_t cap = d->cap_ov ? 2 * d->cap_ov : 64;
+        dval *n = realloc(d->ov, cap * sizeof *n);
+        if (!n) {
+            d->oom = 1;
+            return;
+        }
+        d->ov = n;
+        d->cap_ov = cap;
+    }
+    d->ov[d->n_ov++] = (dval){wait, v};
+}
+
 /* this rank's time per call path in [a, b] without its waiting time; returns the waiting
- * time inside the interval */
+ * time inside the interval; d->ov lists the wait states (with their delay record) in it */
 static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
 {
     const an_trace *t = c->t;
     clear(d);
+    d->n_ov = 0;
     if (b <= a)
         return 0;
     size_t lo = 0, hi = t->n_events;
@@ -98,7 +177,7 @@ static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
                          ? (ev->cnode == AN_NONE ? AN_NONE : t->cnodes[ev->cnode].parent)
                          : ev->cnode;
         if (e > s)
-            add(c, d, k, an_sec(c, (int64_t)(e - s)));
+            add(d, k, an_sec(c, (int64_t)(e - s)));
     }
     double waited = 0;
     lo = 0;
@@ -118,8 +197,10 @@ static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
         uint64_t e = w->wait_end < b ? w->wait_end : b;
         if (e > s) {
             double v = an_sec(c, (int64_t)(e - s));
-            add(c, d, w->cnode, -v);
+            add(d, w->cnode, -v);
             waited += v;
+            if (w->wait != AN_NONE)
+                ov_push(d, w->wait, v);
         }
     }
     return waited;
@@ -131,36 +212,32 @@ static int cmp_entry(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* per event: the previous communication with the same peer (messages both ways, probes,
- * collectives on a communicator with it); per receive: when it was posted */
+static int valid_comm(const an_trace *t, uint32_t comm)
+{
+    return comm < t->n_comms && t->comms[comm].defined && !t->comms[comm].inter;
+}
+
+/* per call path its hash; per receive when it was posted; the messages sorted; the collective
+ * events per communicator */
 static int prepare(an_ctx *c, dstate *d)
 {
     const an_trace *t = c->t;
-    uint64_t first = t->n_events ? t->events[0].time : 0;
-    uint64_t *last = malloc((size_t)c->size * sizeof *last);
     an_req_map irecv = {0};
-    if (!last || an_req_map_init(&irecv, t->n_events) != 0) {
-        free(last);
+    if (an_req_map_init(&irecv, t->n_events) != 0) {
         an_req_map_free(&irecv);
         return -1;
     }
-    for (int r = 0; r < c->size; r++)
-        last[r] = first;
     for (size_t k = 0; k < t->n_cnodes; k++) {
         uint32_t p = t->cnodes[k].parent;
         d->hash[k] = mix((p == AN_NONE ? 0x51ED27 : d->hash[p]) ^ mix(t->cnodes[k].region + 1));
     }
-    if (!(d->sends = malloc(t->n_events * sizeof *d->sends + 1)) ||
-        !(d->recvs = malloc(t->n_events * sizeof *d->recvs + 1))) {
-        free(last);
+    d->sends = malloc(t->n_events * sizeof *d->sends + 1);
+    d->recvs = malloc(t->n_events * sizeof *d->recvs + 1);
+    d->coll_at = calloc(t->n_comms + 2, sizeof *d->coll_at);
+    if (!d->sends || !d->recvs || !d->coll_at) {
         an_req_map_free(&irecv);
         return -1;
     }
-    for (size_t i = 0; i < c->n_sync; i++) {
-        uint64_t len = c->sync[i].wait_end - c->sync[i].wait_begin;
-        d->longest = len > d->longest ? len : d->longest;
-    }
-    d->longest++;
     for (size_t i = 0; i < t->n_events; i++) {
         const an_event *e = &t->events[i];
         struct ev_key k = {e->msg_id, e->comm, e->peer, e->tag, (uint32_t)i};
@@ -168,38 +245,36 @@ static int prepare(an_ctx *c, dstate *d)
             d->sends[d->n_sends++] = k;
         else if (e->kind == AN_RECV || e->kind == AN_IRECV)
             d->recvs[d->n_recvs++] = k;
-        switch (e->kind) {
-        case AN_IRECV_REQUEST:
+        if (e->kind == AN_IRECV_REQUEST) {
             an_req_put(&irecv, e->request, (uint32_t)i);
-            break;
-        case AN_SEND:
-        case AN_ISEND:
-        case AN_RECV:
-        case AN_IRECV:
-        case AN_PROBE:
-            if (e->peer == AN_NONE || e->peer >= (uint32_t)c->size)
-                break;
-            d->prev[i] = last[e->peer];
-            last[e->peer] = e->time;
+        } else if (e->kind == AN_RECV || e->kind == AN_IRECV) {
             d->req_enter[i] = an_call_enter(c, e);
+            d->req_pos[i] = e->enter == AN_NONE ? (uint32_t)i : e->enter;
             if (e->kind == AN_IRECV) {
                 uint32_t r = an_req_get(&irecv, e->request);
-                if (r != AN_NONE)
+                if (r != AN_NONE) {
                     d->req_enter[i] = an_call_enter(c, &t->events[r]);
+                    d->req_pos[i] = t->events[r].enter == AN_NONE ? r : t->events[r].enter;
+                }
             }
-            break;
-        case AN_COLL_END:
-            if (e->comm < t->n_comms && t->comms[e->comm].defined && !t->comms[e->comm].inter)
-                for (uint32_t m = 0; m < t->comms[e->comm].n; m++)
-                    if (t->comms[e->comm].ranks[m] < (uint32_t)c->size)
-                        last[t->comms[e->comm].ranks[m]] = e->time;
-            break;
-        default:
-            break;
+        } else if (e->kind == AN_COLL_END && valid_comm(t, e->comm)) {
+            d->coll_at[e->comm + 1]++;
         }
     }
-    free(last);
     an_req_map_free(&irecv);
+    for (size_t k = 0; k < t->n_comms; k++)
+        d->coll_at[k + 1] += d->coll_at[k];
+    size_t *fill = calloc(t->n_comms + 1, sizeof *fill);
+    if (!fill || !(d->coll = malloc((d->coll_at[t->n_comms] + 1) * sizeof *d->coll))) {
+        free(fill);
+        return -1;
+    }
+    for (size_t i = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (e->kind == AN_COLL_END && valid_comm(t, e->comm))
+            d->coll[d->coll_at[e->comm] + fill[e->comm]++] = (uint32_t)i;
+    }
+    free(fill);
     qsort(d->sends, d->n_sends, sizeof *d->sends, cmp_ev_key);
     qsort(d->recvs, d->n_recvs, sizeof *d->recvs, cmp_ev_key);
     return 0;
@@ -217,152 +292,618 @@ static int cmp_ev_key(const void *a, const void *b)
         return 0;
 }
 
-/* this rank's event of the message: its send (SENDING) or its receive */
-static uint32_t find_event(const dstate *d, const req_head *h, int sending)
+typedef struct {
+    uint32_t ev, i;
+} ev_idx;
+static int cmp_ev_idx(const void *a, const void *b)
 {
+    const ev_idx *x = a, *y = b;
+    return x->ev != y->ev ? (x->ev < y->ev ? -1 : 1) : (x->i < y->i ? -1 : x->i > y->i);
+}
+
+/* OUT[i]: the time of this rank's previous communication with world rank PEER[i] before
+ * event EV[i] (a message either way, a probe, a collective on a communicator with both; the
+ * trace's first event when there is none), in one walk over the trace */
+static int prev_sync(an_ctx *c, size_t n, const uint32_t *ev, const uint32_t *peer, uint64_t *out)
+{
+    const an_trace *t = c->t;
+    uint64_t first = t->n_events ? t->events[0].time : 0;
+    uint64_t *last = malloc(((size_t)c->size + 1) * sizeof *last);
+    ev_idx *q = malloc((n + 1) * sizeof *q);
+    if (!last || !q) {
+        free(last);
+        free(q);
+        return -1;
+    }
+    for (int r = 0; r < c->size; r++)
+        last[r] = first;
+    for (size_t i = 0; i < n; i++)
+        q[i] = (ev_idx){ev[i], (uint32_t)i};
+    qsort(q, n, sizeof *q, cmp_ev_idx);
+    size_t k = 0;
+    for (size_t i = 0; i < t->n_events; i++) {
+        for (; k < n && q[k].ev == i; k++) {
+            uint32_t p = peer[q[k].i];
+            out[q[k].i] = p < (uint32_t)c->size ? last[p] : first;
+        }
+        const an_event *e = &t->events[i];
+        switch (e->kind) {
+        case AN_SEND:
+        case AN_ISEND:
+        case AN_RECV:
+        case AN_IRECV:
+        case AN_PROBE:
+            if (e->peer != AN_NONE && e->peer < (uint32_t)c->size)
+                last[e->peer] = e->time;
+            break;
+        case AN_COLL_END:
+            if (valid_comm(t, e->comm))
+                for (uint32_t m = 0; m < t->comms[e->comm].n; m++)
+                    if (t->comms[e->comm].ranks[m] < (uint32_t)c->size)
+                        last[t->comms[e->comm].ranks[m]] = e->time;
+            break;
+        default:
+            break;
+        }
+    }
+    for (; k < n; k++)
+        out[q[k].i] = first;
+    free(last);
+    free(q);
+    return 0;
+}
+
+/* the LEAVE of the call that ENTER (an event index) opened; AN_NONE when not recorded */
+static uint32_t leave_of(const an_trace *t, uint32_t enter)
+{
+    if (enter == AN_NONE)
+        return AN_NONE;
+    for (size_t j = enter + 1; j < t->n_events; j++)
+        if (t->events[j].kind == AN_LEAVE && t->events[j].enter == enter)
+            return (uint32_t)j;
+    return AN_NONE;
+}
+
+/* this rank's event of a wait state it caused (AN_NONE: not found) */
+static uint32_t find_event(const dstate *d, const an_trace *t, const req_head *h)
+{
+    if (h->kind >= AN_W_BARRIER) {
+        if (!valid_comm(t, h->comm) || h->inst >= d->coll_at[h->comm + 1] - d->coll_at[h->comm])
+            return AN_NONE;
+        return d->coll[d->coll_at[h->comm] + h->inst];
+    }
+    int sending = h->kind == AN_W_LS; /* a Late Sender's cause sent; a Late Receiver's received */
     struct ev_key k = {h->msg_id, h->comm, sending ? h->to : h->from, h->tag, 0};
     const struct ev_key *f = bsearch(&k, sending ? d->sends : d->recvs,
                                      sending ? d->n_sends : d->n_recvs, sizeof k, cmp_ev_key);
     return f ? f->event : AN_NONE;
 }
 
-static void charge(an_ctx *c, dstate *d, const req_head *h, const tm_entry *theirs)
+static const an_metric short_leaf[AN_W_KINDS] = {M_DELAY_LATESENDER, M_DELAY_LATERECEIVER,
+                                                 M_DELAY_BARRIER, M_DELAY_N2N, M_DELAY_12N};
+static const an_metric long_leaf[AN_W_KINDS] = {
+    M_DELAY_LATESENDER_LONGTERM, M_DELAY_LATERECEIVER_LONGTERM, M_DELAY_BARRIER_LONGTERM,
+    M_DELAY_N2N_LONGTERM, M_DELAY_12N_LONGTERM};
+
+static void add_up(an_ctx *c, an_metric leaf, uint32_t cnode, double v)
 {
-    int ls = h->kind == 0;
-    uint32_t ev = find_event(d, h, ls);
-    if (ev == AN_NONE)
+    if (v == 0)
         return;
-    const an_event *e = &c->t->events[ev];
-    uint64_t a = d->prev[ev], b = ls ? an_call_enter(c, e) : d->req_enter[ev];
+    for (int m = leaf; m >= 0; m = an_metrics[m].parent)
+        an_add(c, (an_metric)m, cnode, v);
+}
+
+/* the analysis state of this pass */
+typedef struct {
+    dstate d;
+    caused *cz;
+    size_t n_cz;
+    dval *dpool, *opool;
+    size_t n_dpool, cap_dpool, n_opool, cap_opool;
+    double *own_cost; /* [wait * AN_W_KINDS + kind] */
+    double *pw;       /* per own wait: its propagating part */
+    double *ind;      /* per own wait: its indirect part */
+    int *ordered;     /* per own wait: its record goes in the backward replay */
+    uint32_t *pos;    /* per own wait: the LEAVE of the waiting call */
+    uint32_t *by_key; /* caused, sorted by (waiter, wid) */
+} pass;
+
+static int pool_push(dval **pool, size_t *n, size_t *cap, uint32_t k, double v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 256;
+        dval *p = realloc(*pool, nc * sizeof *p);
+        if (!p)
+            return -1;
+        *pool = p;
+        *cap = nc;
+    }
+    (*pool)[(*n)++] = (dval){k, v};
+    return 0;
+}
+
+/* the causing side of one wait state: short-term costs now, what the backward replay needs
+ * kept (delays, own wait states in the interval), the propagating and indirect shares */
+static int charge(an_ctx *c, pass *ps, caused *v, uint64_t a, const tm_entry *theirs)
+{
+    dstate *d = &ps->d;
+    const an_event *e = &c->t->events[v->ev];
+    uint64_t b = v->kind == AN_W_LR ? d->req_enter[v->ev] : an_call_enter(c, e);
     double waited = time_map(c, d, a, b), sum = 0;
+    if (d->oom)
+        return -1;
     for (size_t i = 0; i < d->n_touched; i++) { /* delay: own time beyond the peer's */
         uint32_t k = d->touched[i];
         tm_entry key = {d->hash[k], 0};
-        const tm_entry *p = bsearch(&key, theirs, h->n, sizeof *theirs, cmp_entry);
+        const tm_entry *p = bsearch(&key, theirs, v->tm_n, sizeof *theirs, cmp_entry);
         double dv = d->acc[k] - (p ? p->secs : 0);
         d->acc[k] = dv > 0 ? dv : 1e-300;
         sum += dv > 0 ? dv : 0;
     }
-    if (sum + waited <= 0)
-        return;
-    double scale = h->wait / (sum + waited);
-    if (scale > 1)
-        scale = 1;
-    an_metric leaf = ls ? M_DELAY_LATESENDER : M_DELAY_LATERECEIVER;
+    v->denom = sum + waited;
+    v->waited = waited;
+    if (v->denom <= 0)
+        return 0;
+    v->scale_w = v->wait / v->denom;
+    if (v->scale_w > 1)
+        v->scale_w = 1;
+    v->d_off = ps->n_dpool;
     for (size_t i = 0; i < d->n_touched; i++) {
         uint32_t k = d->touched[i];
         if (d->acc[k] <= 1e-300)
             continue;
-        for (int m = leaf; m >= 0; m = an_metrics[m].parent)
-            an_add(c, (an_metric)m, k, scale * d->acc[k]);
+        add_up(c, short_leaf[v->kind], k, v->scale_w * d->acc[k]);
+        if (pool_push(&ps->dpool, &ps->n_dpool, &ps->cap_dpool, k, d->acc[k]) != 0)
+            return -1;
+        v->d_n++;
+    }
+    v->o_off = ps->n_opool;
+    for (size_t i = 0; i < d->n_ov; i++) {
+        if (pool_push(&ps->opool, &ps->n_opool, &ps->cap_opool, d->ov[i].k, d->ov[i].v) != 0)
+            return -1;
+        v->o_n++;
+        /* propagating: the largest share of an own point-to-point wait state that a
+         * point-to-point wait it caused took over (Scalasca: max over the waits) */
+        if (v->kind <= AN_W_LR && waited > 0) {
+            double p = v->scale_w * d->ov[i].v;
+            if (p > ps->pw[d->ov[i].k])
+                ps->pw[d->ov[i].k] = p;
+        }
+    }
+    return 0;
+}
+
+/* the backward replay's step at a wait state this rank caused: long-term costs and the costs
+ * its own wait states in the interval take over */
+static void apply(an_ctx *c, pass *ps, caused *v)
+{
+    v->applied = 1;
+    if (v->ev == AN_NONE || v->denom <= 0)
+        return;
+    double sc[AN_W_KINDS];
+    for (int k = 0; k < AN_W_KINDS; k++)
+        sc[k] = v->cost[k] / v->denom;
+    for (uint32_t i = 0; i < v->d_n; i++) {
+        const dval *dv = &ps->dpool[v->d_off + i];
+        for (int k = 0; k < AN_W_KINDS; k++)
+            if (sc[k] > 0)
+                add_up(c, long_leaf[k], dv->k, sc[k] * dv->v);
+    }
+    for (uint32_t i = 0; i < v->o_n; i++) {
+        const dval *o = &ps->opool[v->o_off + i];
+        for (int k = 0; k < AN_W_KINDS; k++)
+            ps->own_cost[(size_t)o->k * AN_W_KINDS + k] +=
+                (sc[k] + (k == (int)v->kind ? v->scale_w : 0)) * o->v;
+    }
+}
+
+static pass *sort_ctx;
+static int cmp_by_key(const void *a, const void *b)
+{
+    const caused *x = &sort_ctx->cz[*(const uint32_t *)a], *y = &sort_ctx->cz[*(const uint32_t *)b];
+    if (x->waiter != y->waiter)
+        return x->waiter < y->waiter ? -1 : 1;
+    return x->wid < y->wid ? -1 : x->wid > y->wid;
+}
+
+/* receives cost records from WAITER until the one of V is there */
+static void await_record(an_ctx *c, pass *ps, caused *v)
+{
+    while (!v->arrived) {
+        cost_rec r;
+        PMPI_Recv(&r, (int)sizeof r, MPI_BYTE, (int)v->waiter, COST_TAG, c->comm,
+                  MPI_STATUS_IGNORE);
+        size_t lo = 0, hi = ps->n_cz;
+        while (lo < hi) { /* the first caused wait with (waiter, wid) >= (v->waiter, r.wid) */
+            size_t mid = (lo + hi) / 2;
+            const caused *m = &ps->cz[ps->by_key[mid]];
+            if (m->waiter < v->waiter || (m->waiter == v->waiter && m->wid < r.wid))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < ps->n_cz) {
+            caused *m = &ps->cz[ps->by_key[lo]];
+            if (m->waiter == v->waiter && m->wid == r.wid) {
+                memcpy(m->cost, r.cost, sizeof m->cost);
+                m->arrived = 1;
+            }
+        }
+    }
+}
+
+typedef struct {
+    uint32_t pos;
+    uint32_t own; /* 1: an own wait state (index i), 0: a caused one */
+    uint32_t i;
+} item;
+static int cmp_item_desc(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->pos != y->pos)
+        return x->pos > y->pos ? -1 : 1;
+    return x->own < y->own ? -1 : x->own > y->own; /* caused first */
+}
+
+/* the backward replay of the costs (see the top of the file); collective over c->comm */
+static int backward(an_ctx *c, pass *ps)
+{
+    size_t n_own = 0, n_items = 0;
+    for (size_t w = 0; w < c->n_waits; w++)
+        n_own += ps->ordered[w] != 0;
+    for (size_t i = 0; i < ps->n_cz; i++)
+        n_items += ps->cz[i].o_n > 0 && ps->cz[i].ev != AN_NONE;
+    n_items += n_own;
+    item *it = malloc((n_items + 1) * sizeof *it);
+    cost_rec *out = malloc((n_own + 1) * sizeof *out);
+    MPI_Request *rq = malloc((n_own + 1) * sizeof *rq);
+    ps->by_key = malloc((ps->n_cz + 1) * sizeof *ps->by_key);
+    int ok = it && out && rq && ps->by_key, all_ok;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all_ok) {
+        free(it);
+        free(out);
+        free(rq);
+        return -1;
+    }
+    for (size_t i = 0; i < ps->n_cz; i++)
+        ps->by_key[i] = (uint32_t)i;
+    sort_ctx = ps;
+    qsort(ps->by_key, ps->n_cz, sizeof *ps->by_key, cmp_by_key);
+    size_t k = 0;
+    for (size_t w = 0; w < c->n_waits; w++)
+        if (ps->ordered[w])
+            it[k++] = (item){ps->pos[w], 1, (uint32_t)w};
+    for (size_t i = 0; i < ps->n_cz; i++)
+        if (ps->cz[i].o_n > 0 && ps->cz[i].ev != AN_NONE)
+            it[k++] = (item){ps->cz[i].pos, 0, (uint32_t)i};
+    qsort(it, n_items, sizeof *it, cmp_item_desc);
+    size_t n_out = 0;
+    for (size_t j = 0; j < n_items; j++) {
+        if (it[j].own) {
+            const an_wait_rec *w = &c->waits[it[j].i];
+            cost_rec *r = &out[n_out];
+            r->wid = it[j].i;
+            r->pad = 0;
+            memcpy(r->cost, &ps->own_cost[(size_t)it[j].i * AN_W_KINDS], sizeof r->cost);
+            PMPI_Isend(r, (int)sizeof *r, MPI_BYTE, (int)w->cause, COST_TAG, c->comm, &rq[n_out]);
+            n_out++;
+        } else {
+            caused *v = &ps->cz[it[j].i];
+            if (v->ordered)
+                await_record(c, ps, v);
+            apply(c, ps, v);
+        }
+    }
+    /* the waits whose causing rank had no wait states of its own in the interval, and the
+     * records of waits whose cause was not found (received so that every send completes) */
+    for (size_t i = 0; i < ps->n_cz; i++) {
+        caused *v = &ps->cz[i];
+        if (v->ordered)
+            await_record(c, ps, v);
+        if (!v->applied)
+            apply(c, ps, v);
+    }
+    PMPI_Waitall((int)n_out, rq, MPI_STATUSES_IGNORE);
+    free(it);
+    free(out);
+    free(rq);
+    return 0;
+}
+
+/* sends SCOUNT[r] bytes of SBUF (in rank order) to each rank r; returns what arrives
+ * (malloc'ed, *used bytes) or NULL on every rank when one ran out of memory */
+static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *used)
+{
+    int p = c->size;
+    int *rcount = calloc((size_t)p, sizeof *rcount), *sdispl = calloc((size_t)p, sizeof *sdispl),
+        *rdispl = calloc((size_t)p, sizeof *rdispl);
+    int ok = rcount && sdispl && rdispl, all_ok;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    char *rbuf = NULL;
+    if (all_ok) {
+        PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm);
+        size_t s = 0, r = 0;
+        for (int i = 0; i < p; i++) {
+            sdispl[i] = (int)s;
+            s += (size_t)scount[i];
+            rdispl[i] = (int)r;
+            r += (size_t)rcount[i];
+        }
+        ok = r <= 0x7fffffff && (rbuf = malloc(r + 1)) != NULL;
+        PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+        if (all_ok) {
+            PMPI_Alltoallv(sbuf, scount, sdispl, MPI_BYTE, rbuf, rcount, rdispl, MPI_BYTE,
+                           c->comm);
+            *used = r;
+        } else {
+            free(rbuf);
+            rbuf = NULL;
+        }
+    }
+    free(rcount);
+    free(sdispl);
+    free(rdispl);
+    return rbuf;
+}
+
+/* the waiting side: this rank's interval of each of its wait states, whether its cost record
+ * goes in the backward replay, and the requests (grouped by causing rank) */
+static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
+{
+    const an_trace *t = c->t;
+    size_t n = c->n_waits;
+    uint32_t *ev = calloc(n + 1, sizeof *ev), *peer = calloc(n + 1, sizeof *peer);
+    uint64_t *prev = malloc((n + 1) * sizeof *prev);
+    size_t *at = calloc((size_t)c->size + 1, sizeof *at);
+    char *sbuf = NULL;
+    if (!ev || !peer || !prev || !at || !*ok)
+        goto fail;
+    for (size_t w = 0; w < n; w++) {
+        ev[w] = c->waits[w].event;
+        peer[w] = c->waits[w].cause;
+    }
+    if (prev_sync(c, n, ev, peer, prev) != 0)
+        goto fail;
+    for (int pass_no = 0; pass_no < 2; pass_no++) {
+        if (pass_no == 1) {
+            size_t cap = 0;
+            for (int r = 0; r < c->size; r++) {
+                at[r] = cap;
+                cap += (size_t)scount[r];
+            }
+            if (cap > 0x7fffffff || !(sbuf = malloc(cap + 1)))
+                goto fail;
+        }
+        for (size_t w = 0; w < n; w++) {
+            const an_wait_rec *wr = &c->waits[w];
+            uint32_t cause = wr->cause;
+            if (cause >= (uint32_t)c->size || cause == (uint32_t)c->rank)
+                continue;
+            const an_event *e = &t->events[wr->event];
+            const an_event *call = wr->kind == AN_W_LR ? &t->events[wr->completion] : e;
+            uint64_t a = wr->kind == AN_W_LR && wr->probed ? e->time : prev[w];
+            uint64_t b = an_call_enter(c, call);
+            time_map(c, &ps->d, a, b);
+            size_t bytes = sizeof(req_head) + ps->d.n_touched * sizeof(tm_entry);
+            if (pass_no == 0) {
+                if (bytes > 0x7fffffff - (size_t)scount[cause])
+                    goto fail;
+                scount[cause] += (int)bytes;
+                /* ordered: the causing rank got there strictly before the waiting call ended
+                 * (the walk's blocking receives then wait for later points in time only) */
+                ps->pos[w] = leave_of(t, call->enter);
+                ps->ordered[w] = ps->pos[w] != AN_NONE && wr->peer_time < an_call_exit(c, call);
+                continue;
+            }
+            req_head h = {wr->msg_id, wr->comm, wr->from, wr->to, wr->tag,
+                          wr->kind,   (uint32_t)ps->d.n_touched, (uint32_t)c->rank,
+                          (uint32_t)w, wr->inst, (uint32_t)ps->ordered[w], wr->wait};
+            memcpy(sbuf + at[cause], &h, sizeof h);
+            tm_entry *te = (tm_entry *)(sbuf + at[cause] + sizeof h);
+            for (size_t i = 0; i < ps->d.n_touched; i++)
+                te[i] = (tm_entry){ps->d.hash[ps->d.touched[i]], ps->d.acc[ps->d.touched[i]]};
+            qsort(te, ps->d.n_touched, sizeof *te, cmp_entry);
+            at[cause] += bytes;
+        }
+    }
+    free(ev);
+    free(peer);
+    free(prev);
+    free(at);
+    return sbuf;
+fail:
+    *ok = 0;
+    memset(scount, 0, (size_t)c->size * sizeof *scount);
+    free(ev);
+    free(peer);
+    free(prev);
+    free(at);
+    free(sbuf);
+    return NULL;
+}
+
+/* the causing side: the requests that arrived, their intervals, short-term costs; the
+ * indirect shares for the waiting ranks (grouped by waiting rank in *reply) */
+static int causes(an_ctx *c, pass *ps, const char *rbuf, size_t used, char **reply, int *rcount)
+{
+    const an_trace *t = c->t;
+    size_t n = 0;
+    for (size_t off = 0; off + sizeof(req_head) <= used; n++) {
+        req_head h;
+        memcpy(&h, rbuf + off, sizeof h);
+        off += sizeof h + h.n * sizeof(tm_entry);
+    }
+    ps->cz = calloc(n + 1, sizeof *ps->cz);
+    uint32_t *ev = calloc(n + 1, sizeof *ev), *peer = calloc(n + 1, sizeof *peer);
+    uint64_t *prev = malloc((n + 1) * sizeof *prev);
+    int rc = -1;
+    if (!ps->cz || !ev || !peer || !prev)
+        goto out;
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        req_head h;
+        memcpy(&h, rbuf + off, sizeof h);
+        caused *v = &ps->cz[i];
+        v->waiter = h.waiter;
+        v->wid = h.wid;
+        v->kind = h.kind < AN_W_KINDS ? h.kind : AN_W_LS;
+        v->ordered = h.ordered;
+        v->wait = h.wait;
+        v->tm_off = off + sizeof h;
+        v->tm_n = h.n;
+        v->ev = h.kind < AN_W_KINDS ? find_event(&ps->d, t, &h) : AN_NONE;
+        v->pos = AN_NONE;
+        if (v->ev != AN_NONE) {
+            const an_event *e = &t->events[v->ev];
+            v->pos = v->kind == AN_W_LR ? ps->d.req_pos[v->ev]
+                                        : (e->enter == AN_NONE ? v->ev : e->enter);
+        }
+        ev[i] = v->ev;
+        peer[i] = v->waiter;
+        off += sizeof h + h.n * sizeof(tm_entry);
+    }
+    ps->n_cz = n;
+    if (prev_sync(c, n, ev, peer, prev) != 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        caused *v = &ps->cz[i];
+        if (v->ev == AN_NONE)
+            continue;
+        tm_entry *theirs = (tm_entry *)(rbuf + v->tm_off); /* malloc'ed: aligned for 8 bytes */
+        if (charge(c, ps, v, prev[i], theirs) != 0)
+            goto out;
+    }
+    /* the indirect part of each point-to-point wait: the share of it that the causing
+     * rank's own waiting in the interval explains */
+    size_t *at = calloc((size_t)c->size + 1, sizeof *at);
+    if (!at)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        caused *v = &ps->cz[i];
+        if (v->ev != AN_NONE && v->kind <= AN_W_LR && v->denom > 0 && v->waiter < (uint32_t)c->size)
+            rcount[v->waiter] += (int)sizeof(ind_rec);
+    }
+    size_t total = 0;
+    for (int r = 0; r < c->size; r++) {
+        at[r] = total;
+        total += (size_t)rcount[r];
+    }
+    if (!(*reply = malloc(total + 1))) {
+        free(at);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        caused *v = &ps->cz[i];
+        if (v->ev == AN_NONE || v->kind > AN_W_LR || v->denom <= 0 ||
+            v->waiter >= (uint32_t)c->size)
+            continue;
+        ind_rec r = {v->wid, 0, v->waited > 0 ? v->scale_w * v->waited : 0};
+        memcpy(*reply + at[v->waiter], &r, sizeof r);
+        at[v->waiter] += sizeof r;
+    }
+    free(at);
+    rc = 0;
+out:
+    free(ev);
+    free(peer);
+    free(prev);
+    return rc;
+}
+
+/* the classifications of this rank's point-to-point wait states */
+static void classify(an_ctx *c, const pass *ps)
+{
+    for (size_t w = 0; w < c->n_waits; w++) {
+        const an_wait_rec *wr = &c->waits[w];
+        if (wr->kind > AN_W_LR || wr->wait <= 0)
+            continue;
+        int ls = wr->kind == AN_W_LS;
+        double prop = ps->pw[w] < wr->wait ? ps->pw[w] : wr->wait;
+        double ind = ps->ind[w] < wr->wait ? ps->ind[w] : wr->wait;
+        add_up(c, ls ? M_MPI_WAIT_PROPAGATING_LS : M_MPI_WAIT_PROPAGATING_LR, wr->cnode, prop);
+        add_up(c, ls ? M_MPI_WAIT_TERMINAL_LS : M_MPI_WAIT_TERMINAL_LR, wr->cnode,
+               wr->wait - prop);
+        add_up(c, ls ? M_MPI_WAIT_INDIRECT_LATESENDER : M_MPI_WAIT_INDIRECT_LATERECEIVER,
+               wr->cnode, ind);
+        add_up(c, ls ? M_MPI_WAIT_DIRECT_LATESENDER : M_MPI_WAIT_DIRECT_LATERECEIVER, wr->cnode,
+               wr->wait - ind);
     }
 }
 
 int an_delay(an_ctx *c, char *err, size_t len)
 {
     const an_trace *t = c->t;
-    dstate d = {0};
-    size_t n = t->n_cnodes + 1, ne = t->n_events + 1;
-    d.acc = calloc(n, sizeof *d.acc);
-    d.touched = calloc(n, sizeof *d.touched);
-    d.hash = calloc(n, sizeof *d.hash);
-    d.prev = calloc(ne, sizeof *d.prev);
-    d.req_enter = calloc(ne, sizeof *d.req_enter);
-    int ok = d.acc && d.touched && d.hash && d.prev && d.req_enter && prepare(c, &d) == 0;
-    /* the requests: one per wait state, to the rank that caused it */
-    int p = c->size;
-    int *scount = calloc((size_t)p, sizeof *scount), *rcount = calloc((size_t)p, sizeof *rcount);
-    int *sdispl = calloc((size_t)p, sizeof *sdispl), *rdispl = calloc((size_t)p, sizeof *rdispl);
-    char *sbuf = NULL, *rbuf = NULL;
-    size_t cap = 0, used = 0;
-    ok = ok && scount && rcount && sdispl && rdispl;
-    /* pass 1: sizes per destination; pass 2: fill in destination order */
-    size_t *at = calloc((size_t)p + 1, sizeof *at);
-    ok = ok && at;
-    for (int pass = 0; ok && pass < 2; pass++) {
-        if (pass == 1) {
-            for (int r = 0; r < p; r++) {
-                sdispl[r] = (int)cap;
-                at[r] = cap;
-                cap += (size_t)scount[r];
-            }
-            if (!(sbuf = malloc(cap + 1))) {
-                ok = 0;
-                break;
-            }
-        }
-        for (size_t w = 0; w < c->n_waits; w++) {
-            const an_wait_rec *wr = &c->waits[w];
-            uint32_t cause = wr->kind == 0 ? wr->from : wr->to;
-            if (cause >= (uint32_t)p || cause == (uint32_t)c->rank)
-                continue;
-            const an_event *e = &t->events[wr->event];
-            uint64_t a, b;
-            if (wr->kind == 0) {
-                a = d.prev[wr->event];
-                b = an_call_enter(c, e);
-            } else {
-                a = wr->probed ? e->time : d.prev[wr->event];
-                b = an_call_enter(c, &t->events[wr->completion]);
-            }
-            time_map(c, &d, a, b);
-            size_t bytes = sizeof(req_head) + d.n_touched * sizeof(tm_entry);
-            if (pass == 0) {
-                scount[cause] += (int)bytes;
-                continue;
-            }
-            req_head h = {
-                wr->msg_id, wr->comm, wr->from, wr->to, wr->tag, wr->kind, (uint32_t)d.n_touched,
-                0,          wr->wait};
-            memcpy(sbuf + at[cause], &h, sizeof h);
-            tm_entry *te = (tm_entry *)(sbuf + at[cause] + sizeof h);
-            for (size_t i = 0; i < d.n_touched; i++)
-                te[i] = (tm_entry){d.hash[d.touched[i]], d.acc[d.touched[i]]};
-            qsort(te, d.n_touched, sizeof *te, cmp_entry);
-            at[cause] += bytes;
-        }
-    }
-    int all_ok;
+    pass ps;
+    memset(&ps, 0, sizeof ps);
+    dstate *d = &ps.d;
+    size_t n = t->n_cnodes + 1, ne = t->n_events + 1, nw = c->n_waits + 1;
+    d->acc = calloc(n, sizeof *d->acc);
+    d->touched = calloc(n, sizeof *d->touched);
+    d->hash = calloc(n, sizeof *d->hash);
+    d->req_enter = calloc(ne, sizeof *d->req_enter);
+    d->req_pos = calloc(ne, sizeof *d->req_pos);
+    ps.own_cost = calloc(nw * AN_W_KINDS, sizeof *ps.own_cost);
+    ps.pw = calloc(nw, sizeof *ps.pw);
+    ps.ind = calloc(nw, sizeof *ps.ind);
+    ps.ordered = calloc(nw, sizeof *ps.ordered);
+    ps.pos = calloc(nw, sizeof *ps.pos);
+    int *scount = calloc((size_t)c->size, sizeof *scount);
+    int *rcount = calloc((size_t)c->size, sizeof *rcount);
+    int ok = d->acc && d->touched && d->hash && d->req_enter && d->req_pos && ps.own_cost &&
+             ps.pw && ps.ind && ps.ordered && ps.pos && scount && rcount && prepare(c, d) == 0;
+    char *sbuf = requests(c, &ps, scount, &ok), *rbuf = NULL, *reply = NULL, *back = NULL;
+    size_t used = 0, back_used = 0;
+    int rc = -1, all_ok;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
-    int rc = -1;
-    if (!all_ok) {
-        snprintf(err, len, "out of memory in the delay analysis");
-        goto out;
-    }
-    PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm);
-    for (int r = 0; r < p; r++) {
-        rdispl[r] = (int)used;
-        used += (size_t)rcount[r];
-    }
-    ok = (rbuf = malloc(used + 1)) != NULL;
+    if (!all_ok || !(rbuf = exchange(c, sbuf, scount, &used)))
+        goto oom;
+    free(sbuf);
+    sbuf = NULL;
+    ok = causes(c, &ps, rbuf, used, &reply, rcount) == 0;
+    if (!ok)
+        memset(rcount, 0, (size_t)c->size * sizeof *rcount);
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
-    if (!all_ok) {
-        snprintf(err, len, "out of memory in the delay analysis");
-        goto out;
+    if (!all_ok || !(back = exchange(c, reply, rcount, &back_used)))
+        goto oom;
+    for (size_t off = 0; off + sizeof(ind_rec) <= back_used; off += sizeof(ind_rec)) {
+        ind_rec r;
+        memcpy(&r, back + off, sizeof r);
+        if (r.wid < c->n_waits)
+            ps.ind[r.wid] += r.indirect;
     }
-    PMPI_Alltoallv(sbuf, scount, sdispl, MPI_BYTE, rbuf, rcount, rdispl, MPI_BYTE, c->comm);
-    for (size_t off = 0; off + sizeof(req_head) <= used;) {
-        req_head h;
-        memcpy(&h, rbuf + off, sizeof h);
-        tm_entry *te = (tm_entry *)(rbuf + off + sizeof h);
-        charge(c, &d, &h, te);
-        off += sizeof h + h.n * sizeof(tm_entry);
-    }
+    if (backward(c, &ps) != 0)
+        goto oom;
+    classify(c, &ps);
     rc = 0;
+    goto out;
+oom:
+    snprintf(err, len, "out of memory in the delay analysis");
 out:
-    free(d.acc);
-    free(d.touched);
-    free(d.hash);
-    free(d.prev);
-    free(d.req_enter);
-    free(d.sends);
-    free(d.recvs);
+    free(d->acc);
+    free(d->touched);
+    free(d->hash);
+    free(d->req_enter);
+    free(d->req_pos);
+    free(d->sends);
+    free(d->recvs);
+    free(d->coll);
+    free(d->coll_at);
+    free(d->ov);
+    free(ps.cz);
+    free(ps.dpool);
+    free(ps.opool);
+    free(ps.own_cost);
+    free(ps.pw);
+    free(ps.ind);
+    free(ps.ordered);
+    free(ps.pos);
+    free(ps.by_key);
     free(scount);
     free(rcount);
-    free(sdispl);
-    free(rdispl);
     free(sbuf);
     free(rbuf);
-    free(at);
+    free(reply);
+    free(back);
     return rc;
 }

@@ -167,32 +167,140 @@ const an_metric_info an_metrics[M_COUNT] = {
                                    "Time on the critical path beyond the call path's average "
                                    "time over the processes (without waiting time)",
                                    S, M_CRITICAL_PATH, 0},
-    /* delay costs (Scalasca 2.x, Delay.MPI.pattern): the short-term leaves' names are
-     * Scalasca's; the aggregate parents' display names were not in the sources we could
-     * search (their unique names are: PAT_DELAY, PAT_DELAY_MPI, ...). Long-term costs are
-     * not computed (docs/analysis.md). */
-    [M_DELAY] = {"delay", "Delay costs", "Costs of delays that cause wait states", S, -1, 0},
-    [M_DELAY_MPI] = {"delay_mpi", "MPI delay costs",
-                     "Costs of delays that cause MPI wait "
-                     "states",
+    /* delay costs and the wait-state classifications (Scalasca 2.x, scout's
+     * Delay.MPI.pattern and Waitstates.MPI.pattern: unique names are the pattern ids in lower
+     * case, display names their NAME, descriptions their INFO). Not computed: Scalasca's
+     * delay_n21_* (Early Reduce) and the OpenMP delay costs (docs/analysis.md). */
+    [M_DELAY] = {"delay", "Delay Costs", "Costs and location of delays causing wait states", S, -1,
+                 0},
+    [M_DELAY_MPI] = {"delay_mpi", "MPI delay costs", "Delays causing wait states in MPI operations",
                      S, M_DELAY, 0},
     [M_DELAY_P2P] = {"delay_p2p", "MPI point-to-point delay costs",
-                     "Costs of delays that "
-                     "cause MPI point-to-point wait states",
-                     S, M_DELAY_MPI, 0},
+                     "Delays causing wait states in MPI point-to-point communication", S,
+                     M_DELAY_MPI, 0},
     [M_DELAY_LATESENDER_AGGREGATE] = {"delay_latesender_aggregate", "MPI Late Sender delay costs",
-                                      "Costs of delays that cause MPI Late Sender wait states", S,
-                                      M_DELAY_P2P, 0},
+                                      "Delays causing MPI Late Sender wait states", S, M_DELAY_P2P,
+                                      0},
     [M_DELAY_LATESENDER] = {"delay_latesender", "MPI short-term Late Sender delay costs",
                             "Delays that directly cause MPI Late Sender wait states", S,
                             M_DELAY_LATESENDER_AGGREGATE, 0},
+    [M_DELAY_LATESENDER_LONGTERM] = {"delay_latesender_longterm",
+                                     "MPI long-term Late Sender delay costs",
+                                     "Delays that indirectly cause MPI Late Sender wait states "
+                                     "through wait-state propagation",
+                                     S, M_DELAY_LATESENDER_AGGREGATE, 0},
     [M_DELAY_LATERECEIVER_AGGREGATE] = {"delay_latereceiver_aggregate",
                                         "MPI Late Receiver delay costs",
-                                        "Costs of delays that cause MPI Late Receiver wait "
-                                        "states",
-                                        S, M_DELAY_P2P, 0},
+                                        "Delays causing MPI Late Receiver wait states", S,
+                                        M_DELAY_P2P, 0},
     [M_DELAY_LATERECEIVER] = {"delay_latereceiver", "MPI short-term Late Receiver delay costs",
                               "Delays that directly cause MPI Late Receiver wait states", S,
                               M_DELAY_LATERECEIVER_AGGREGATE, 0},
+    [M_DELAY_LATERECEIVER_LONGTERM] = {"delay_latereceiver_longterm",
+                                       "MPI long-term Late Receiver delay costs",
+                                       "Delays that indirectly cause MPI Late Receiver wait states "
+                                       "through wait-state propagation",
+                                       S, M_DELAY_LATERECEIVER_AGGREGATE, 0},
+    [M_DELAY_COLLECTIVE] = {"delay_collective", "MPI collective delay costs",
+                            "Delays that cause wait states in MPI collective communication", S,
+                            M_DELAY_MPI, 0},
+    [M_DELAY_BARRIER_AGGREGATE] = {"delay_barrier_aggregate", "MPI Wait at Barrier delay costs",
+                                   "Delays causing wait states in front of MPI barriers", S,
+                                   M_DELAY_COLLECTIVE, 0},
+    [M_DELAY_BARRIER] = {"delay_barrier", "MPI short-term barrier delay costs",
+                         "Delays that directly cause wait states in MPI barriers", S,
+                         M_DELAY_BARRIER_AGGREGATE, 0},
+    [M_DELAY_BARRIER_LONGTERM] = {"delay_barrier_longterm", "MPI long-term barrier delay costs",
+                                  "Delays that indirectly cause wait states in MPI barriers "
+                                  "through wait-state propagation",
+                                  S, M_DELAY_BARRIER_AGGREGATE, 0},
+    [M_DELAY_N2N_AGGREGATE] = {"delay_n2n_aggregate", "MPI Wait at N x N delay costs",
+                               "Delays causing wait states in front of MPI n-to-n collective "
+                               "communications",
+                               S, M_DELAY_COLLECTIVE, 0},
+    [M_DELAY_N2N] = {"delay_n2n", "MPI short-term N x N delay costs",
+                     "Delays that directly cause wait states in MPI n-to-n collective "
+                     "communications",
+                     S, M_DELAY_N2N_AGGREGATE, 0},
+    [M_DELAY_N2N_LONGTERM] = {"delay_n2n_longterm", "MPI long-term N x N delay costs",
+                              "Delays that indirectly cause wait states in MPI n-to-n collective "
+                              "communications through wait-state propagation",
+                              S, M_DELAY_N2N_AGGREGATE, 0},
+    [M_DELAY_12N_AGGREGATE] = {"delay_12n_aggregate", "MPI Late Broadcast delay costs",
+                               "Delays causing wait states in MPI 1-to-n collective "
+                               "communications",
+                               S, M_DELAY_COLLECTIVE, 0},
+    [M_DELAY_12N] = {"delay_12n", "MPI short-term 1-to-N delay costs",
+                     "Delays that directly cause wait states in MPI 1-to-n collective "
+                     "communications",
+                     S, M_DELAY_12N_AGGREGATE, 0},
+    [M_DELAY_12N_LONGTERM] = {"delay_12n_longterm", "MPI long-term 1-to-N delay costs",
+                              "Delays that indirectly cause wait states in MPI 1-to-n collective "
+                              "communications through wait-state propagation",
+                              S, M_DELAY_12N_AGGREGATE, 0},
+    [M_WAITSTATES_DIRECT_VS_INDIRECT] = {"waitstates_direct_vs_indirect",
+                                         "MPI point-to-point wait states (direct vs. indirect)",
+                                         "Classification of MPI point-to-point waiting time into "
+                                         "direct and indirect wait states",
+                                         S, -1, 0},
+    [M_MPI_WAIT_DIRECT] = {"mpi_wait_direct", "Direct MPI point-to-point wait states",
+                           "MPI point-to-point waiting time that results from direct delay, "
+                           "i.e., is directly caused by load imbalance",
+                           S, M_WAITSTATES_DIRECT_VS_INDIRECT, 0},
+    [M_MPI_WAIT_DIRECT_LATESENDER] = {"mpi_wait_direct_latesender",
+                                      "Direct MPI Late Sender wait states",
+                                      "Waiting time in MPI Late Sender wait states that results "
+                                      "from direct delay",
+                                      S, M_MPI_WAIT_DIRECT, 0},
+    [M_MPI_WAIT_DIRECT_LATERECEIVER] = {"mpi_wait_direct_latereceiver",
+                                        "Direct MPI Late Receiver wait states",
+                                        "Waiting time in MPI Late Receiver wait states that "
+                                        "results from direct delay",
+                                        S, M_MPI_WAIT_DIRECT, 0},
+    [M_MPI_WAIT_INDIRECT] = {"mpi_wait_indirect", "Indirect MPI point-to-point wait states",
+                             "MPI point-to-point waiting time that results from wait-state "
+                             "propagation",
+                             S, M_WAITSTATES_DIRECT_VS_INDIRECT, 0},
+    [M_MPI_WAIT_INDIRECT_LATESENDER] = {"mpi_wait_indirect_latesender",
+                                        "Indirect MPI Late Sender wait states",
+                                        "Indirect waiting time in MPI Late Sender wait states "
+                                        "that results from propagation",
+                                        S, M_MPI_WAIT_INDIRECT, 0},
+    [M_MPI_WAIT_INDIRECT_LATERECEIVER] = {"mpi_wait_indirect_latereceiver",
+                                          "Indirect MPI Late Receiver wait states",
+                                          "Indirect waiting time in MPI Late Receiver wait states "
+                                          "that results from propagation",
+                                          S, M_MPI_WAIT_INDIRECT, 0},
+    [M_WAITSTATES_PROPAGATING_VS_TERMINAL] = {"waitstates_propagating_vs_terminal",
+                                              "MPI point-to-point wait states (propagating vs. "
+                                              "terminal)",
+                                              "Classification of MPI point-to-point waiting time "
+                                              "into propagating and terminal wait states",
+                                              S, -1, 0},
+    [M_MPI_WAIT_PROPAGATING] = {"mpi_wait_propagating",
+                                "Propagating MPI point-to-point wait states",
+                                "Aggregate amount of MPI point-to-point waiting time that "
+                                "propagates further",
+                                S, M_WAITSTATES_PROPAGATING_VS_TERMINAL, 0},
+    [M_MPI_WAIT_PROPAGATING_LS] = {"mpi_wait_propagating_ls",
+                                   "Propagating MPI Late Sender wait states",
+                                   "MPI Late Sender wait states which cause further waiting time "
+                                   "on other processes",
+                                   S, M_MPI_WAIT_PROPAGATING, 0},
+    [M_MPI_WAIT_PROPAGATING_LR] = {"mpi_wait_propagating_lr",
+                                   "Propagating MPI Late Receiver wait states",
+                                   "MPI Late Receiver wait states which cause further waiting "
+                                   "time on other processes",
+                                   S, M_MPI_WAIT_PROPAGATING, 0},
+    [M_MPI_WAIT_TERMINAL] = {"mpi_wait_terminal", "Terminal MPI point-to-point wait states",
+                             "Aggregate amount of MPI point-to-point waiting time that does not "
+                             "propagate further",
+                             S, M_WAITSTATES_PROPAGATING_VS_TERMINAL, 0},
+    [M_MPI_WAIT_TERMINAL_LS] = {"mpi_wait_terminal_ls", "Terminal MPI Late Sender wait states",
+                                "MPI Late Sender wait states which do not propagate", S,
+                                M_MPI_WAIT_TERMINAL, 0},
+    [M_MPI_WAIT_TERMINAL_LR] = {"mpi_wait_terminal_lr", "Terminal MPI Late Receiver wait states",
+                                "MPI Late Receiver wait states which do not propagate", S,
+                                M_MPI_WAIT_TERMINAL, 0},
     [M_NONWAIT_TIME] = {"nonwait_time", "Time without waiting", "", S, -1, 0, 1},
 };

@@ -76,6 +76,29 @@ static double wait_until(an_ctx *c, const an_event *e, uint64_t until, int check
     return an_sec(c, (int64_t)(until - enter));
 }
 
+/* a collective wait state for the delay analysis (an_delay.c): instance K of the event's
+ * communicator, caused by world rank CAUSE when it entered at PEER_TIME */
+static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k, uint32_t cause,
+                      uint64_t peer_time, double wait)
+{
+    if (wait <= 0 || cause == AN_NONE || cause == (uint32_t)c->rank)
+        return;
+    an_wait_rec w = {.msg_id = 0,
+                     .peer_time = peer_time,
+                     .comm = e->comm,
+                     .from = cause,
+                     .to = (uint32_t)c->rank,
+                     .tag = e->tag,
+                     .kind = kind,
+                     .event = (uint32_t)(e - c->t->events),
+                     .completion = AN_NONE,
+                     .cause = cause,
+                     .inst = (uint32_t)k,
+                     .cnode = e->cnode,
+                     .wait = wait};
+    an_wait_add(c, &w);
+}
+
 int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size_t n, char *err,
                       size_t len)
 {
@@ -138,16 +161,20 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size
         counts(c, e);
         switch (kind_of(e->tag)) {
         case K_BARRIER: {
-            an_add(c, M_MPI_BARRIER_WAIT, e->cnode,
-                   wait_until(c, e, mx[i], 1, peer_of(who_out[i])));
+            double w = wait_until(c, e, mx[i], 1, peer_of(who_out[i]));
+            an_add(c, M_MPI_BARRIER_WAIT, e->cnode, w);
+            coll_wait(c, e, AN_W_BARRIER, i, peer_of(who_out[i]), mx[i], w);
             uint64_t from = mn[i] < mx[i] ? mx[i] : mn[i];
             if (exit > from)
                 an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
             break;
         }
         case K_12N:
-            if (!root && e->bytes2)
-                an_add(c, M_MPI_LATEBROADCAST, e->cnode, wait_until(c, e, mx[n + i], 1, e->peer));
+            if (!root && e->bytes2) {
+                double w = wait_until(c, e, mx[n + i], 1, e->peer);
+                an_add(c, M_MPI_LATEBROADCAST, e->cnode, w);
+                coll_wait(c, e, AN_W_12N, i, e->peer, mx[n + i], w);
+            }
             break;
         case K_N21:
             if (root && e->bytes2 && mn[n + i] != UINT64_MAX)
@@ -159,9 +186,11 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size
                 an_add(c, M_MPI_EARLYSCAN, e->cnode, wait_until(c, e, scan[i], 1, AN_NONE));
             break;
         case K_N2N:
-            if (e->bytes2)
-                an_add(c, M_MPI_WAIT_NXN, e->cnode,
-                       wait_until(c, e, mx[i], 1, peer_of(who_out[i])));
+            if (e->bytes2) {
+                double w = wait_until(c, e, mx[i], 1, peer_of(who_out[i]));
+                an_add(c, M_MPI_WAIT_NXN, e->cnode, w);
+                coll_wait(c, e, AN_W_N2N, i, peer_of(who_out[i]), mx[i], w);
+            }
             if (e->bytes && e->bytes2 && mn[i] != UINT64_MAX) {
                 uint64_t from = mn[i] < mx[i] ? mx[i] : mn[i];
                 if (exit > from)

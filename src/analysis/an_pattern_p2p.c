@@ -34,10 +34,19 @@ static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls
     if (!value_added)
         an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
     an_sync_add(c, ls->wait_begin, ls->wait_end, ls->cnode, ls->from, ls->send_enter);
-    an_wait_rec w = {ls->key.msg_id, ls->key.comm, ls->key.from,
-                     ls->key.to,     ls->key.tag,  0,
-                     ls->event,      AN_NONE,      0,
-                     ls->idle};
+    an_wait_rec w = {.msg_id = ls->key.msg_id,
+                     .peer_time = ls->send_enter,
+                     .comm = ls->key.comm,
+                     .from = ls->key.from,
+                     .to = ls->key.to,
+                     .tag = ls->key.tag,
+                     .kind = AN_W_LS,
+                     .event = ls->event,
+                     .completion = AN_NONE,
+                     .cause = ls->key.from,
+                     .inst = AN_NONE,
+                     .cnode = ls->cnode,
+                     .wait = ls->idle};
     an_wait_add(c, &w);
     if (ls->counted)
         an_add(c, M_MPI_CLS_COUNT, ls->cnode, 1);
@@ -183,16 +192,20 @@ void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
         return; /* no overlap, or the receive was there first */
     an_add(c, M_MPI_LATERECEIVER, completion->cnode, an_sec(c, (int64_t)(recv->req_enter - enter)));
     an_sync_add(c, enter, recv->req_enter, completion->cnode, recv->key.to, recv->req_enter);
-    an_wait_rec w = {recv->key.msg_id,
-                     recv->key.comm,
-                     recv->key.from,
-                     recv->key.to,
-                     recv->key.tag,
-                     1,
-                     (uint32_t)(send_ev - c->t->events),
-                     (uint32_t)(completion - c->t->events),
-                     recv->probed != 0,
-                     an_sec(c, (int64_t)(recv->req_enter - enter))};
+    an_wait_rec w = {.msg_id = recv->key.msg_id,
+                     .peer_time = recv->req_enter,
+                     .comm = recv->key.comm,
+                     .from = recv->key.from,
+                     .to = recv->key.to,
+                     .tag = recv->key.tag,
+                     .kind = AN_W_LR,
+                     .event = (uint32_t)(send_ev - c->t->events),
+                     .completion = (uint32_t)(completion - c->t->events),
+                     .cause = recv->key.to,
+                     .inst = AN_NONE,
+                     .cnode = completion->cnode,
+                     .probed = recv->probed != 0,
+                     .wait = an_sec(c, (int64_t)(recv->req_enter - enter))};
     an_wait_add(c, &w);
     if (send_ev->bytes)
         an_add(c, M_MPI_CLR_COUNT, completion->cnode, 1);

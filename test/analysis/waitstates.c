@@ -297,6 +297,30 @@ static void early_reduce(void)
     SCEN_END(h)
 }
 
+/* A barrier wait propagated through a Late Sender (long-term delay costs, docs/analysis.md):
+ * rank 0 works 2D, then sends to rank 1, which waits for the message (Late Sender 2D), works
+ * D and enters the barrier last (at 3D): ranks 2 and 3 wait 3D there, rank 0 D. Rank 1's
+ * work causes D of each of the waits of ranks 2 and 3 directly (short-term); the rest comes
+ * through its own Late Sender from rank 0's work (long-term barrier delay costs on rank 0). */
+static void lt_barrier(void)
+{
+    SCEN_BEGIN(h, "lt_barrier")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(2);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("recv");
+        MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recvd");
+        spin_to(3);
+    }
+    M("enter");
+    MPI_Barrier(MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
 /* Late Sender on a sub-communicator (ranks 2 and 3 as 0 and 1 of a split): rank 3 waits D */
 static void ls_subcomm(MPI_Comm sub)
 {
@@ -367,7 +391,8 @@ int main(int argc, char **argv)
                 {"barrier", barrier},
                 {"nxn", nxn},
                 {"late_bcast", late_bcast},
-                {"early_reduce", early_reduce}};
+                {"early_reduce", early_reduce},
+                {"lt_barrier", lt_barrier}};
     /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
      * until 4D after the start), where the critical path ends (the critical-path tests) */
     const char *only = argc > 2 ? argv[2] : NULL;
