@@ -65,7 +65,33 @@ for m in "time	Time	-" "visits	Visits	-" \
     "mpi_cls_count	Late Senders	comms_recv" "mpi_clr_count	Late Receivers	comms_send" \
     "critical_path	Critical path profile	-" \
     "delay_latesender	MPI short-term Late Sender delay costs	delay_latesender_aggregate" \
-    "delay_latereceiver	MPI short-term Late Receiver delay costs	delay_latereceiver_aggregate"; do
+    "delay_latereceiver	MPI short-term Late Receiver delay costs	delay_latereceiver_aggregate" \
+    "delay	Delay Costs	-" "delay_collective	MPI collective delay costs	delay_mpi" \
+    "delay_latesender_longterm	MPI long-term Late Sender delay costs	delay_latesender_aggregate" \
+    "delay_latereceiver_longterm	MPI long-term Late Receiver delay costs	delay_latereceiver_aggregate" \
+    "delay_barrier_aggregate	MPI Wait at Barrier delay costs	delay_collective" \
+    "delay_barrier	MPI short-term barrier delay costs	delay_barrier_aggregate" \
+    "delay_barrier_longterm	MPI long-term barrier delay costs	delay_barrier_aggregate" \
+    "delay_n2n_aggregate	MPI Wait at N x N delay costs	delay_collective" \
+    "delay_n2n	MPI short-term N x N delay costs	delay_n2n_aggregate" \
+    "delay_n2n_longterm	MPI long-term N x N delay costs	delay_n2n_aggregate" \
+    "delay_12n_aggregate	MPI Late Broadcast delay costs	delay_collective" \
+    "delay_12n	MPI short-term 1-to-N delay costs	delay_12n_aggregate" \
+    "delay_12n_longterm	MPI long-term 1-to-N delay costs	delay_12n_aggregate" \
+    "waitstates_propagating_vs_terminal	MPI point-to-point wait states (propagating vs. terminal)	-" \
+    "mpi_wait_propagating	Propagating MPI point-to-point wait states	waitstates_propagating_vs_terminal" \
+    "mpi_wait_propagating_ls	Propagating MPI Late Sender wait states	mpi_wait_propagating" \
+    "mpi_wait_propagating_lr	Propagating MPI Late Receiver wait states	mpi_wait_propagating" \
+    "mpi_wait_terminal	Terminal MPI point-to-point wait states	waitstates_propagating_vs_terminal" \
+    "mpi_wait_terminal_ls	Terminal MPI Late Sender wait states	mpi_wait_terminal" \
+    "mpi_wait_terminal_lr	Terminal MPI Late Receiver wait states	mpi_wait_terminal" \
+    "waitstates_direct_vs_indirect	MPI point-to-point wait states (direct vs. indirect)	-" \
+    "mpi_wait_direct	Direct MPI point-to-point wait states	waitstates_direct_vs_indirect" \
+    "mpi_wait_direct_latesender	Direct MPI Late Sender wait states	mpi_wait_direct" \
+    "mpi_wait_direct_latereceiver	Direct MPI Late Receiver wait states	mpi_wait_direct" \
+    "mpi_wait_indirect	Indirect MPI point-to-point wait states	waitstates_direct_vs_indirect" \
+    "mpi_wait_indirect_latesender	Indirect MPI Late Sender wait states	mpi_wait_indirect" \
+    "mpi_wait_indirect_latereceiver	Indirect MPI Late Receiver wait states	mpi_wait_indirect"; do
     _check
     grep -qxF "$m" metrics.txt || fail "metric line '$m' missing in scout.cubex"
 done
@@ -189,14 +215,71 @@ near delay_latereceiver $sc 1 "$(calc "min2(pos($rv - $ss), pos($rv - $pd))")"
 near delay_latesender $sc 1 0
 near delay_latereceiver $sc 0 0
 # the seed's test 4.2.4: rank 0's 2D (short-term, rank 1's probe); rank 1's D of work charges
-# the part of rank 2's 3D wait it causes directly (its own 2D wait there is long-term, not
-# computed)
+# the part of rank 2's 3D wait it causes directly (its own 2D wait there is long-term, below)
 sc=ls_probe_chain
 s0=$(M $sc 0 send) s1=$(M $sc 1 send) p1=$(M $sc 1 probe) p2=$(M $sc 2 probe)
 r1=$(M $sc 1 recvd) b0=$(M $sc 0 begin) b1=$(M $sc 1 begin)
 near delay_latesender $sc 0 "$(calc "min2(pos($s0 - $p1), pos(($s0 - $b0) - ($p1 - $b1)))")"
 near delay_latesender $sc 1 "$(calc "($s1 - $r1) * min2(1, ($s1 - $p2) / (($s1 - $r1) + pos($s0 - $p1)))")"
 near delay_latesender $sc 2 0
+# long-term: rank 2's wait propagated through rank 1's: rank 1 took over the share s of it that
+# its own waiting (w1) explains, s = min(1, w2 / (d1 + w1)) x w1, and that was caused by rank
+# 0's work (long-term Late Sender costs on rank 0). Rank 1's wait is propagating by s (the
+# rest terminal), rank 2's terminal; rank 2's wait is indirect by s (the rest direct), rank
+# 1's direct (rank 0 did not wait).
+w1=$(calc "pos($s0 - $p1)") w2=$(calc "pos($s1 - $p2)") d1=$(calc "$s1 - $r1")
+s=$(calc "min2(1, $w2 / ($d1 + $w1)) * $w1")
+near delay_latesender_longterm $sc 0 "$s"
+near delay_latesender_longterm $sc 1 0
+near mpi_wait_propagating_ls $sc/MPI_Probe 1 "$s"
+near mpi_wait_terminal_ls $sc/MPI_Probe 1 "$(calc "$w1 - $s")"
+near mpi_wait_propagating_ls $sc/MPI_Probe 2 0
+near mpi_wait_terminal_ls $sc/MPI_Probe 2 "$w2"
+near mpi_wait_indirect_latesender $sc/MPI_Probe 2 "$s"
+near mpi_wait_direct_latesender $sc/MPI_Probe 2 "$(calc "$w2 - $s")"
+near mpi_wait_indirect_latesender $sc/MPI_Probe 1 0
+near mpi_wait_direct_latesender $sc/MPI_Probe 1 "$w1"
+# the probed Ssend's Late Receiver: rank 1 did not wait between its probe and its receive,
+# so rank 0's wait is direct; it does not cause a point-to-point wait: terminal
+near mpi_wait_direct_latereceiver ls_lr_probe/MPI_Ssend 0 "$(calc "pos($(M ls_lr_probe 1 recv) - $(M ls_lr_probe 0 ssend))")"
+near mpi_wait_terminal_lr ls_lr_probe/MPI_Ssend 0 "$(calc "pos($(M ls_lr_probe 1 recv) - $(M ls_lr_probe 0 ssend))")"
+near mpi_wait_indirect_latereceiver '*' '*' 0
+# collective delay costs (short-term): every waiting rank's wait goes to the work of the rank
+# that entered last (the root of a broadcast) beyond the waiting rank's, min(wait, that work)
+for sc in barrier nxn; do
+    metric=delay_barrier
+    [ $sc = barrier ] || metric=delay_n2n
+    e3=$(M $sc 3 enter) b3=$(M $sc 3 begin) sum=0
+    for r in 0 1 2; do
+        sum=$(calc "$sum + min2(pos($e3 - $(M $sc $r enter)), pos(($e3 - $b3) - ($(M $sc $r enter) - $(M $sc $r begin))))")
+        near $metric $sc $r 0
+    done
+    near $metric $sc 3 "$sum"
+done
+sc=late_bcast
+e0=$(M $sc 0 enter) b0=$(M $sc 0 begin) sum=0
+for r in 1 2 3; do
+    sum=$(calc "$sum + min2(pos($e0 - $(M $sc $r enter)), pos(($e0 - $b0) - ($(M $sc $r enter) - $(M $sc $r begin))))")
+    near delay_12n $sc $r 0
+done
+near delay_12n $sc 0 "$sum"
+# a barrier wait propagated through a Late Sender (waitstates.c, lt_barrier): rank 1 enters
+# last after its Late Sender w1 and its work D1; ranks 2 and 3 (no work) waited W2, W3: the
+# share min(1, W / (D1 + w1)) of D1 is rank 1's short-term barrier delay, of w1 the barrier
+# cost of its Late Sender, charged to rank 0's work as long-term barrier delay. Rank 0's own
+# barrier wait W0 began after its message to rank 1 (their previous synchronisation): all of
+# it is rank 1's work after the receive (short-term). All the barrier waiting is explained.
+sc=lt_barrier
+e1=$(M $sc 1 enter) q1=$(M $sc 1 recvd) r1=$(M $sc 1 recv) b1=$(M $sc 1 begin)
+w1=$(calc "pos($(M $sc 0 send) - $r1)") D1=$(calc "($r1 - $b1) + ($e1 - $q1)")
+W0=$(calc "pos($e1 - $(M $sc 0 enter))") W2=$(calc "pos($e1 - $(M $sc 2 enter))")
+W3=$(calc "pos($e1 - $(M $sc 3 enter))")
+f=$(calc "min2(1, $W2 / ($D1 + $w1)) + min2(1, $W3 / ($D1 + $w1))")
+near delay_barrier $sc 1 "$(calc "$f * $D1 + min2($W0, $e1 - $q1)")"
+near delay_barrier_longterm $sc 0 "$(calc "$f * $w1")"
+near delay_barrier $sc 0 0
+near delay_latesender $sc 0 "$(calc "min2($w1, ($(M $sc 0 send) - $(M $sc 0 begin)) - ($r1 - $b1))")"
+near delay_barrier_aggregate "$sc/**" '*' "$(calc "$W0 + $W2 + $W3")"
 
 # the critical path (scenarios run alone; argv[3] is the rank that ends last, 4D after the
 # start). The seed's figure 3b / 17 case: the path ends on rank 0 and crosses both
