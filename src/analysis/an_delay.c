@@ -22,11 +22,14 @@
  *    state it caused it receives the record, charges cost / (sum of delays + own waiting) x
  *    delay to its call paths (long-term costs) and adds that share, plus the short-term share
  *    of the wait's own kind, of its own wait states' time in the interval to their costs. A
- *    record is awaited in the walk only when the causing rank has wait states of its own in the
- *    interval (else at the end). The walk cannot deadlock: a record is exchanged in order only
- *    when the causing rank reached the synchronisation point strictly before the waiting call
- *    ended, so every blocking receive waits for a later point in time (otherwise the wait
- *    carries no long-term cost; a clock condition violation).
+ *    record is awaited in the walk only when the causing rank has wait states of its own in
+ *    the interval (the reply of step 1 tells the waiting rank); the others go in one more
+ *    all-to-all after the walk, when all costs are final (100,000 outstanding MPI_Isends per
+ *    rank made the first version 50 times slower). The walk cannot deadlock: a record is
+ *    awaited in it only when the causing rank reached the synchronisation point strictly
+ *    before the waiting call ended, so every blocking receive waits for a later point in time
+ *    (otherwise the wait passes only its short-term share on in order; a clock condition
+ *    violation).
  * Collectives are charged per waiting member against the last rank in (the root of a
  * broadcast), as point-to-point waits are. Call paths are matched across ranks by a hash of
  * their region path. */
@@ -57,13 +60,14 @@ typedef struct {
 
 /* the cost record of the backward replay */
 typedef struct {
-    uint32_t wid, pad;
+    uint32_t wid, waiter;
     double cost[AN_W_KINDS];
 } cost_rec;
 
-/* the reply of the bulk phase: the indirect part of a point-to-point wait */
+/* the reply of the bulk phase: whether the wait's cost record is needed in the backward walk,
+ * and the indirect part of a point-to-point wait */
 typedef struct {
-    uint32_t wid, pad;
+    uint32_t wid, walk;
     double indirect;
 } ind_rec;
 
@@ -76,7 +80,8 @@ typedef struct {
 /* a wait state this rank caused */
 typedef struct {
     uint32_t waiter, wid, kind, ordered;
-    uint32_t ev;  /* this rank's event (AN_NONE: not found) */
+    uint32_t walk; /* its record is awaited in the walk (ordered, own wait states in it) */
+    uint32_t ev;   /* this rank's event (AN_NONE: not found) */
     uint32_t pos; /* ENTER of the causing call: its place in the backward walk */
     size_t d_off, o_off;
     uint32_t d_n, o_n; /* delays per call path; own wait states in the interval */
@@ -84,7 +89,7 @@ typedef struct {
     double waited;     /* own waiting time in the interval */
     double scale_w;
     double cost[AN_W_KINDS];
-    int arrived, applied;
+    int arrived;
     size_t tm_off; /* its time map in the receive buffer */
     uint32_t tm_n;
     double wait;
@@ -403,7 +408,8 @@ typedef struct {
     double *own_cost; /* [wait * AN_W_KINDS + kind] */
     double *pw;       /* per own wait: its propagating part */
     double *ind;      /* per own wait: its indirect part */
-    int *ordered;     /* per own wait: its record goes in the backward replay */
+    int *ordered;     /* per own wait: its cause got there before the waiting call ended */
+    int *walk_own;    /* per own wait: its record is awaited in the cause's walk */
     uint32_t *pos;    /* per own wait: the LEAVE of the waiting call */
     uint32_t *by_key; /* caused, sorted by (waiter, wid) */
 } pass;
@@ -474,26 +480,49 @@ static int charge(an_ctx *c, pass *ps, caused *v, uint64_t a, const tm_entry *th
 }
 
 /* the backward replay's step at a wait state this rank caused: long-term costs and the costs
- * its own wait states in the interval take over */
-static void apply(an_ctx *c, pass *ps, caused *v)
+ * its own wait states in the interval take over (the record's shares, with PROPAGATE, and the
+ * short-term share of the wait's own kind, with SHORT) */
+static void apply(an_ctx *c, pass *ps, caused *v, int propagate, int short_share)
 {
-    v->applied = 1;
     if (v->ev == AN_NONE || v->denom <= 0)
         return;
     double sc[AN_W_KINDS];
     for (int k = 0; k < AN_W_KINDS; k++)
         sc[k] = v->cost[k] / v->denom;
-    for (uint32_t i = 0; i < v->d_n; i++) {
-        const dval *dv = &ps->dpool[v->d_off + i];
-        for (int k = 0; k < AN_W_KINDS; k++)
-            if (sc[k] > 0)
-                add_up(c, long_leaf[k], dv->k, sc[k] * dv->v);
-    }
+    if (propagate || !short_share)
+        for (uint32_t i = 0; i < v->d_n; i++) {
+            const dval *dv = &ps->dpool[v->d_off + i];
+            for (int k = 0; k < AN_W_KINDS; k++)
+                if (sc[k] > 0)
+                    add_up(c, long_leaf[k], dv->k, sc[k] * dv->v);
+        }
     for (uint32_t i = 0; i < v->o_n; i++) {
         const dval *o = &ps->opool[v->o_off + i];
         for (int k = 0; k < AN_W_KINDS; k++)
             ps->own_cost[(size_t)o->k * AN_W_KINDS + k] +=
-                (sc[k] + (k == (int)v->kind ? v->scale_w : 0)) * o->v;
+                ((propagate ? sc[k] : 0) + (short_share && k == (int)v->kind ? v->scale_w : 0)) *
+                o->v;
+    }
+}
+
+/* stores a cost record from WAITER in the wait it belongs to */
+static void store_record(pass *ps, uint32_t waiter, const cost_rec *r)
+{
+    size_t lo = 0, hi = ps->n_cz;
+    while (lo < hi) { /* the first caused wait with (waiter, wid) >= (waiter, r->wid) */
+        size_t mid = (lo + hi) / 2;
+        const caused *m = &ps->cz[ps->by_key[mid]];
+        if (m->waiter < waiter || (m->waiter == waiter && m->wid < r->wid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < ps->n_cz) {
+        caused *m = &ps->cz[ps->by_key[lo]];
+        if (m->waiter == waiter && m->wid == r->wid) {
+            memcpy(m->cost, r->cost, sizeof m->cost);
+            m->arrived = 1;
+        }
     }
 }
 
@@ -506,29 +535,14 @@ static int cmp_by_key(const void *a, const void *b)
     return x->wid < y->wid ? -1 : x->wid > y->wid;
 }
 
-/* receives cost records from WAITER until the one of V is there */
+/* receives cost records from V's waiting rank until V's is there */
 static void await_record(an_ctx *c, pass *ps, caused *v)
 {
     while (!v->arrived) {
         cost_rec r;
         PMPI_Recv(&r, (int)sizeof r, MPI_BYTE, (int)v->waiter, COST_TAG, c->comm,
                   MPI_STATUS_IGNORE);
-        size_t lo = 0, hi = ps->n_cz;
-        while (lo < hi) { /* the first caused wait with (waiter, wid) >= (v->waiter, r.wid) */
-            size_t mid = (lo + hi) / 2;
-            const caused *m = &ps->cz[ps->by_key[mid]];
-            if (m->waiter < v->waiter || (m->waiter == v->waiter && m->wid < r.wid))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < ps->n_cz) {
-            caused *m = &ps->cz[ps->by_key[lo]];
-            if (m->waiter == v->waiter && m->wid == r.wid) {
-                memcpy(m->cost, r.cost, sizeof m->cost);
-                m->arrived = 1;
-            }
-        }
+        store_record(ps, v->waiter, &r);
     }
 }
 
@@ -545,12 +559,65 @@ static int cmp_item_desc(const void *a, const void *b)
     return x->own < y->own ? -1 : x->own > y->own; /* caused first */
 }
 
+static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *used);
+
+/* after the walk: the cost records that no walk waited for, in one all-to-all (every rank's
+ * costs are final now), and the long-term costs of the waits they belong to */
+static int deferred(an_ctx *c, pass *ps)
+{
+    int *scount = calloc((size_t)c->size, sizeof *scount);
+    size_t *at = calloc((size_t)c->size + 1, sizeof *at), n = 0, used = 0;
+    cost_rec *sbuf = NULL;
+    char *rbuf = NULL;
+    int ok = scount && at;
+    for (size_t w = 0; ok && w < c->n_waits; w++)
+        if (c->waits[w].cause < (uint32_t)c->size && c->waits[w].cause != (uint32_t)c->rank &&
+            !ps->walk_own[w]) {
+            scount[c->waits[w].cause] += (int)sizeof(cost_rec);
+            n++;
+        }
+    if (ok && !(sbuf = malloc((n + 1) * sizeof *sbuf)))
+        ok = 0;
+    for (int r = 0; ok && r < c->size; r++)
+        at[r + 1] = at[r] + (size_t)scount[r] / sizeof(cost_rec);
+    for (size_t w = 0; ok && w < c->n_waits; w++) {
+        uint32_t cause = c->waits[w].cause;
+        if (cause >= (uint32_t)c->size || cause == (uint32_t)c->rank || ps->walk_own[w])
+            continue;
+        cost_rec *r = &sbuf[at[cause]++];
+        r->wid = (uint32_t)w;
+        r->waiter = (uint32_t)c->rank;
+        memcpy(r->cost, &ps->own_cost[w * AN_W_KINDS], sizeof r->cost);
+    }
+    if (!ok)
+        memset(scount, 0, (size_t)c->size * sizeof *scount);
+    int all_ok;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    int rc = -1;
+    if (all_ok && (rbuf = exchange(c, (const char *)sbuf, scount, &used))) {
+        for (size_t off = 0; off + sizeof(cost_rec) <= used; off += sizeof(cost_rec)) {
+            cost_rec r;
+            memcpy(&r, rbuf + off, sizeof r);
+            store_record(ps, r.waiter, &r);
+        }
+        for (size_t i = 0; i < ps->n_cz; i++)
+            if (!ps->cz[i].walk)
+                apply(c, ps, &ps->cz[i], 0, 0); /* long-term costs only */
+        rc = 0;
+    }
+    free(scount);
+    free(at);
+    free(sbuf);
+    free(rbuf);
+    return rc;
+}
+
 /* the backward replay of the costs (see the top of the file); collective over c->comm */
 static int backward(an_ctx *c, pass *ps)
 {
     size_t n_own = 0, n_items = 0;
     for (size_t w = 0; w < c->n_waits; w++)
-        n_own += ps->ordered[w] != 0;
+        n_own += ps->walk_own[w] != 0;
     for (size_t i = 0; i < ps->n_cz; i++)
         n_items += ps->cz[i].o_n > 0 && ps->cz[i].ev != AN_NONE;
     n_items += n_own;
@@ -572,7 +639,7 @@ static int backward(an_ctx *c, pass *ps)
     qsort(ps->by_key, ps->n_cz, sizeof *ps->by_key, cmp_by_key);
     size_t k = 0;
     for (size_t w = 0; w < c->n_waits; w++)
-        if (ps->ordered[w])
+        if (ps->walk_own[w])
             it[k++] = (item){ps->pos[w], 1, (uint32_t)w};
     for (size_t i = 0; i < ps->n_cz; i++)
         if (ps->cz[i].o_n > 0 && ps->cz[i].ev != AN_NONE)
@@ -584,31 +651,24 @@ static int backward(an_ctx *c, pass *ps)
             const an_wait_rec *w = &c->waits[it[j].i];
             cost_rec *r = &out[n_out];
             r->wid = it[j].i;
-            r->pad = 0;
+            r->waiter = (uint32_t)c->rank;
             memcpy(r->cost, &ps->own_cost[(size_t)it[j].i * AN_W_KINDS], sizeof r->cost);
             PMPI_Isend(r, (int)sizeof *r, MPI_BYTE, (int)w->cause, COST_TAG, c->comm, &rq[n_out]);
             n_out++;
         } else {
             caused *v = &ps->cz[it[j].i];
-            if (v->ordered)
+            if (v->walk)
                 await_record(c, ps, v);
-            apply(c, ps, v);
+            /* without its record (not ordered: a clock condition violation) the wait passes
+             * on its short-term share only; its long-term costs follow after the walk */
+            apply(c, ps, v, (int)v->walk, 1);
         }
-    }
-    /* the waits whose causing rank had no wait states of its own in the interval, and the
-     * records of waits whose cause was not found (received so that every send completes) */
-    for (size_t i = 0; i < ps->n_cz; i++) {
-        caused *v = &ps->cz[i];
-        if (v->ordered)
-            await_record(c, ps, v);
-        if (!v->applied)
-            apply(c, ps, v);
     }
     PMPI_Waitall((int)n_out, rq, MPI_STATUSES_IGNORE);
     free(it);
     free(out);
     free(rq);
-    return 0;
+    return deferred(c, ps);
 }
 
 /* sends SCOUNT[r] bytes of SBUF (in rank order) to each rank r; returns what arrives
@@ -781,7 +841,8 @@ static int causes(an_ctx *c, pass *ps, const char *rbuf, size_t used, char **rep
         goto out;
     for (size_t i = 0; i < n; i++) {
         caused *v = &ps->cz[i];
-        if (v->ev != AN_NONE && v->kind <= AN_W_LR && v->denom > 0 && v->waiter < (uint32_t)c->size)
+        v->walk = v->ordered && v->o_n > 0 && v->ev != AN_NONE && v->denom > 0;
+        if (v->waiter < (uint32_t)c->size)
             rcount[v->waiter] += (int)sizeof(ind_rec);
     }
     size_t total = 0;
@@ -795,10 +856,12 @@ static int causes(an_ctx *c, pass *ps, const char *rbuf, size_t used, char **rep
     }
     for (size_t i = 0; i < n; i++) {
         caused *v = &ps->cz[i];
-        if (v->ev == AN_NONE || v->kind > AN_W_LR || v->denom <= 0 ||
-            v->waiter >= (uint32_t)c->size)
+        if (v->waiter >= (uint32_t)c->size)
             continue;
-        ind_rec r = {v->wid, 0, v->waited > 0 ? v->scale_w * v->waited : 0};
+        ind_rec r = {v->wid, v->walk,
+                     v->ev != AN_NONE && v->kind <= AN_W_LR && v->denom > 0 && v->waited > 0
+                         ? v->scale_w * v->waited
+                         : 0};
         memcpy(*reply + at[v->waiter], &r, sizeof r);
         at[v->waiter] += sizeof r;
     }
@@ -847,11 +910,12 @@ int an_delay(an_ctx *c, char *err, size_t len)
     ps.pw = calloc(nw, sizeof *ps.pw);
     ps.ind = calloc(nw, sizeof *ps.ind);
     ps.ordered = calloc(nw, sizeof *ps.ordered);
+    ps.walk_own = calloc(nw, sizeof *ps.walk_own);
     ps.pos = calloc(nw, sizeof *ps.pos);
     int *scount = calloc((size_t)c->size, sizeof *scount);
     int *rcount = calloc((size_t)c->size, sizeof *rcount);
     int ok = d->acc && d->touched && d->hash && d->req_enter && d->req_pos && ps.own_cost &&
-             ps.pw && ps.ind && ps.ordered && ps.pos && scount && rcount && prepare(c, d) == 0;
+             ps.pw && ps.ind && ps.ordered && ps.walk_own && ps.pos && scount && rcount && prepare(c, d) == 0;
     char *sbuf = requests(c, &ps, scount, &ok), *rbuf = NULL, *reply = NULL, *back = NULL;
     size_t used = 0, back_used = 0;
     int rc = -1, all_ok;
@@ -869,8 +933,10 @@ int an_delay(an_ctx *c, char *err, size_t len)
     for (size_t off = 0; off + sizeof(ind_rec) <= back_used; off += sizeof(ind_rec)) {
         ind_rec r;
         memcpy(&r, back + off, sizeof r);
-        if (r.wid < c->n_waits)
+        if (r.wid < c->n_waits) {
             ps.ind[r.wid] += r.indirect;
+            ps.walk_own[r.wid] = ps.ordered[r.wid] && r.walk;
+        }
     }
     if (backward(c, &ps) != 0)
         goto oom;
@@ -897,6 +963,7 @@ out:
     free(ps.pw);
     free(ps.ind);
     free(ps.ordered);
+    free(ps.walk_own);
     free(ps.pos);
     free(ps.by_key);
     free(scount);
