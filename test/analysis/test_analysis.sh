@@ -243,7 +243,7 @@ near mpi_wait_direct_latesender $sc/MPI_Probe 1 "$w1"
 # so rank 0's wait is direct; it does not cause a point-to-point wait: terminal
 near mpi_wait_direct_latereceiver ls_lr_probe/MPI_Ssend 0 "$(calc "pos($(M ls_lr_probe 1 recv) - $(M ls_lr_probe 0 ssend))")"
 near mpi_wait_terminal_lr ls_lr_probe/MPI_Ssend 0 "$(calc "pos($(M ls_lr_probe 1 recv) - $(M ls_lr_probe 0 ssend))")"
-near mpi_wait_indirect_latereceiver '*' '*' 0
+near mpi_wait_indirect_latereceiver 'ls_lr_probe/**' '*' 0
 # collective delay costs (short-term): every waiting rank's wait goes to the work of the rank
 # that entered last (the root of a broadcast) beyond the waiting rank's, min(wait, that work)
 for sc in barrier nxn; do
@@ -280,6 +280,21 @@ near delay_barrier_longterm $sc 0 "$(calc "$f * $w1")"
 near delay_barrier $sc 0 0
 near delay_latesender $sc 0 "$(calc "min2($w1, ($(M $sc 0 send) - $(M $sc 0 begin)) - ($r1 - $b1))")"
 near delay_barrier_aggregate "$sc/**" '*' "$(calc "$W0 + $W2 + $W3")"
+# a Late Receiver propagated from a Late Sender (waitstates.c, lt_lr): rank 1 posted its
+# receive for rank 0's MPI_Ssend after waiting w1 for rank 2 (no work of its own): rank 0's
+# wait W is indirect and propagated; the share min(1, W / w1) of w1 is the Late Receiver cost
+# of rank 1's wait, charged to rank 2's work (long-term Late Receiver delay costs); rank 1's
+# Late Sender is propagating by that share.
+sc=lt_lr
+r2=$(M $sc 1 recv2) r0=$(M $sc 1 recv0)
+w1=$(calc "pos($(M $sc 2 send) - $r2)") W=$(calc "pos($r0 - $(M $sc 0 ssend))")
+s=$(calc "min2(1, $W / $w1) * $w1")
+near mpi_latereceiver $sc/MPI_Ssend 0 "$W"
+near delay_latereceiver_longterm $sc 2 "$s"
+near delay_latereceiver $sc 1 0
+near mpi_wait_indirect_latereceiver $sc/MPI_Ssend 0 "$s"
+near mpi_wait_direct_latereceiver $sc/MPI_Ssend 0 "$(calc "$W - $s")"
+near mpi_wait_propagating_ls $sc/MPI_Recv 1 "$s"
 
 # the critical path (scenarios run alone; argv[3] is the rank that ends last, 4D after the
 # start). The seed's figure 3b / 17 case: the path ends on rank 0 and crosses both
@@ -381,8 +396,8 @@ expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late
 expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per polling loop"
 # (ls_nb_probe's MPI_Send is a Late Receiver when the polling receiver finds the message and
 # posts its receive before the send returned, which a loaded machine decides: not counted)
-expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 2 \
-    "Late Receivers (MPI_Ssend, MPI_Wait)"
+expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 3 \
+    "Late Receivers (MPI_Ssend twice, MPI_Wait)"
 expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"

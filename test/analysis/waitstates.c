@@ -321,6 +321,30 @@ static void lt_barrier(void)
     SCEN_END(h)
 }
 
+/* A Late Receiver propagated from a Late Sender (long-term Late Receiver delay costs): rank 0
+ * sends to rank 1 with MPI_Ssend at once; rank 1 first receives from rank 2, which works 2D
+ * before it sends (Late Sender 2D), then receives rank 0's message: rank 0's Late Receiver
+ * (2D) comes from rank 1's wait, so from rank 2's work (long-term, on rank 2). */
+static void lt_lr(void)
+{
+    SCEN_BEGIN(h, "lt_lr")
+    int x = 1;
+    if (rank == 0) {
+        M("ssend");
+        MPI_Ssend(&x, 1, MPI_INT, 1, 10, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("recv2");
+        MPI_Recv(&x, 1, MPI_INT, 2, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recv0");
+        MPI_Recv(&x, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 2) {
+        spin_to(2);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 11, MPI_COMM_WORLD);
+    }
+    SCEN_END(h)
+}
+
 /* Late Sender on a sub-communicator (ranks 2 and 3 as 0 and 1 of a split): rank 3 waits D */
 static void ls_subcomm(MPI_Comm sub)
 {
@@ -392,7 +416,8 @@ int main(int argc, char **argv)
                 {"nxn", nxn},
                 {"late_bcast", late_bcast},
                 {"early_reduce", early_reduce},
-                {"lt_barrier", lt_barrier}};
+                {"lt_barrier", lt_barrier},
+                {"lt_lr", lt_lr}};
     /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
      * until 4D after the start), where the critical path ends (the critical-path tests) */
     const char *only = argc > 2 ? argv[2] : NULL;
