@@ -53,7 +53,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     an_classify_regions(t);
     int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
     c.n_cnodes = t->n_cnodes;
-    int rc = (c.sev = calloc(M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
+    c.n_locs = 1 + t->n_threads; /* a severity matrix per thread location */
+    int rc = (c.sev = calloc(c.n_locs * M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
     if (rc)
         snprintf(err, len, "out of memory");
     rc = agree(&c, rc, err, len);

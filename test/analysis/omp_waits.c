@@ -6,7 +6,8 @@
  *   serial:   the master spins 2D outside any parallel region (2 threads idle)
  *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
  * Every thread prints when it acted ("T scenario thread what seconds", the node's monotonic
- * clock read just before): the test derives the expected values from those. */
+ * clock read just before): the test derives the expected values from those. In the first
+ * team each thread k enters a user region "thread<k>": the test finds its location by it. */
 #include <mpi.h>
 #include <omp.h>
 #include <scorep/SCOREP_User.h>
@@ -68,6 +69,11 @@ int main(int argc, char **argv)
     SCOREP_USER_REGION_BEGIN(he, "ebarrier", SCOREP_USER_REGION_TYPE_COMMON)
 #pragma omp parallel num_threads(3) /* PAR_E */
     {
+        /* names this thread's location in the report: a region "thread<k>" */
+        char who[16];
+        snprintf(who, sizeof who, "thread%d", omp_get_thread_num());
+        SCOREP_USER_REGION_BY_NAME_BEGIN(who, SCOREP_USER_REGION_TYPE_COMMON)
+        SCOREP_USER_REGION_BY_NAME_END(who)
         if (omp_get_thread_num() == 1)
             spin_to(1);
         M("ebarrier", "bar");

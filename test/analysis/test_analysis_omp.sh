@@ -4,8 +4,9 @@
 # scorep-cc): Wait at explicit and implicit barriers, idle threads during a serial section and
 # limited parallelism in a team of 2, each the value the program's design and its own clock
 # readings give (within 10% + 15 ms), read from scout.cubex with cube_values.py (no code shared
-# with the writer); the workers' visits exactly. Post-mortem (scorep-analyze) and in situ
-# (SCOREP_ENABLE_ANALYSIS) give the same report.
+# with the writer), each thread's value on its own location (one location per thread, as in
+# Scalasca's report); the visits exactly. Post-mortem (scorep-analyze) and in situ
+# (SCOREP_ENABLE_ANALYSIS) give the same report, location by location.
 . "$top_srcdir/test/integration/lib.sh"
 
 command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
@@ -49,40 +50,88 @@ calc()
          BEGIN { printf \"%.6f\", ($1) }"
 }
 value() { $CV "$x/scout.cubex" value "$@"; }
+# near METRIC PATH LOC EXPECTED: the value at location LOC (R:T, cube_values.py) within 10% + 15 ms
 near()
 {
-    v=$(value "$1" "$2" 0) || fail "cube_values.py $*"
-    awk -v v="$v" -v e="$3" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2: expected $3 s (10% + 15 ms), got $v s"
-    echo "ok: $1 at $2 = $v (expected $3)"
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
+    echo "ok: $1 at $2 on $3 = $v (expected $4)"
 }
 line() { grep -n "/\* $1 \*/" "$SRC" | cut -d: -f1; }
 
-# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it
+# one location per thread (Scalasca's system tree): rank 0's group holds the master thread and
+# the two OpenMP workers, each named as in the trace; OpenMP thread k is the location that
+# entered the region "thread<k>" (omp_waits.c)
+$CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"
+expect_eq "$(wc -l <locs.txt)" 3 "scout.cubex has 3 locations (1 rank x 3 threads): $(cat locs.txt)"
+expect_eq "$(head -1 locs.txt)" "0:0	Master thread" "the master thread is rank 0's first location"
+expect_eq "$(grep -c '	OMP thread [0-9]*$' locs.txt)" 2 "two locations named OMP thread N"
+for k in 0 1 2; do
+    l=$($CV "$x/scout.cubex" visitors "thread$k") || fail "cube_values.py visitors thread$k"
+    expect_eq "$(echo "$l" | wc -w)" 1 "exactly one location entered thread$k ($l)"
+    eval "L$k=\$l"
+done
+expect_eq "$L0" "0:0" "OpenMP thread 0 is the master thread's location"
+[ "$L1" != "$L2" ] && [ "$L1" != "$L0" ] && [ "$L2" != "$L0" ] ||
+    fail "threads 0, 1, 2 on distinct locations ($L0 $L1 $L2)"
+loc() { eval "echo \$L$1"; }
+
+# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it, each on its location
 b0=$(mark ebarrier 0 bar) b1=$(mark ebarrier 1 bar) b2=$(mark ebarrier 2 bar)
-near omp_ebarrier_wait 'ebarrier/**' "$(calc "wait3($b0, $b1, $b2)")"
-near omp_ibarrier_wait 'ebarrier/**' 0
+bmax=$(calc "max3($b0, $b1, $b2)")
+for k in 0 1 2; do
+    eval "bk=\$b$k"
+    near omp_ebarrier_wait 'ebarrier/**' "$(loc $k)" "$(calc "$bmax - $bk")"
+    near omp_ibarrier_wait 'ebarrier/**' "$(loc $k)" 0
+done
 # implicit barrier at the end of the parallel region: thread 2 arrives after D
 e0=$(mark ibarrier 0 end) e1=$(mark ibarrier 1 end) e2=$(mark ibarrier 2 end)
-near omp_ibarrier_wait 'ibarrier/**' "$(calc "wait3($e0, $e1, $e2)")"
-near omp_ebarrier_wait 'ibarrier/**' 0
-# the workers' time is in the report: 3 threads x D in the region
-near execution 'ibarrier/**' "$(calc "3 * max3($e0, $e1, $e2)")"
-# serial section: 2 of the 3 threads idle
-near omp_idle_threads serial "$(calc "2 * ($(mark serial 0 end) - $(mark serial 0 begin))")"
-near omp_idle_threads 'ebarrier/**' 0.0
-# a team of 2 of 3 threads: 1 thread idle while it runs; thread 0 waits for thread 1 at its end
+emax=$(calc "max3($e0, $e1, $e2)")
+for k in 0 1 2; do
+    eval "ek=\$e$k"
+    near omp_ibarrier_wait 'ibarrier/**' "$(loc $k)" "$(calc "$emax - $ek")"
+    near omp_ebarrier_wait 'ibarrier/**' "$(loc $k)" 0
+    # each thread's own time in the region: D
+    near execution 'ibarrier/**' "$(loc $k)" "$emax"
+done
+# serial section: the two workers are idle (on their locations, at the master's call path
+# "serial", as in Scalasca's report); the master is not
+sd=$(calc "$(mark serial 0 end) - $(mark serial 0 begin)")
+near omp_idle_threads serial "$L0" 0
+near omp_idle_threads serial "$L1" "$sd"
+near omp_idle_threads serial "$L2" "$sd"
+for k in 0 1 2; do
+    near omp_idle_threads 'ebarrier/**' "$(loc $k)" 0.0
+    near omp_limited_parallelism 'ebarrier/**' "$(loc $k)" 0
+done
+# a team of 2 of 3 threads: the thread outside the team is idle while it runs (limited
+# parallelism on its location); thread 0 waits for thread 1 at its end
+P_L="limited/!\$omp parallel @omp_waits.c:$(line PAR_L)"
+$CV "$x/scout.cubex" visitors "$P_L" >team.txt || fail "cube_values.py visitors $P_L"
+expect_eq "$(wc -l <team.txt)" 2 "two locations ran in the team of 2"
+out=$(printf '%s\n' "$L1" "$L2" | grep -vxF -f team.txt) || fail "no location outside the team of 2"
+mem=$(printf '%s\n' "$L1" "$L2" | grep -xF -f team.txt) || fail "no worker in the team of 2"
 lp=$(calc "$(mark limited 0 join) - $(mark limited 0 fork)")
-near omp_limited_parallelism 'limited/**' "$lp"
-near omp_ibarrier_wait 'limited/**' "$lp"
-near omp_limited_parallelism 'ebarrier/**' 0
-# exact visits of the workers: each of the 3 threads enters the team and the barrier once
+near omp_limited_parallelism 'limited/**' "$out" "$lp"
+near omp_limited_parallelism 'limited/**' "$mem" 0
+near omp_limited_parallelism 'limited/**' "$L0" 0
+near omp_ibarrier_wait 'limited/**' "$L0" "$lp"
+# exact visits of each thread: it enters the team and the barrier once
 P="!\$omp parallel @omp_waits.c:$(line PAR_E)"
-expect_eq "$(value visits "ebarrier/$P" 0)" 3 "visits of the parallel region (3 threads)"
-expect_eq "$(value visits "ebarrier/$P/!\$omp barrier @omp_waits.c:$(line BAR_E)" 0)" 3 \
-    "visits of the explicit barrier (3 threads)"
-expect_eq "$(value visits "limited/!\$omp parallel @omp_waits.c:$(line PAR_L)" 0)" 2 \
-    "visits of the team of 2"
+for k in 0 1 2; do
+    expect_eq "$(value visits "ebarrier/$P" "$(loc $k)")" 1 "visits of the parallel region (thread $k)"
+    expect_eq "$(value visits "ebarrier/$P/!\$omp barrier @omp_waits.c:$(line BAR_E)" "$(loc $k)")" 1 \
+        "visits of the explicit barrier (thread $k)"
+done
+expect_eq "$(value visits "$P_L" "$mem")" 1 "visits of the team of 2 (its worker)"
+expect_eq "$(value visits "$P_L" "$out")" 0 "visits of the team of 2 (the thread outside)"
+# the MPI side stays on the master thread: MPI time and the critical path
+for k in 1 2; do
+    expect_eq "$(value mpi '*' "$(loc $k)")" 0 "no MPI time on worker $k"
+    expect_eq "$(value critical_path '*' "$(loc $k)")" 0 "no critical path on worker $k"
+done
+expect_eq "$(awk -v v="$(value mpi '*' "$L0")" 'BEGIN { print (v > 0) }')" 1 "MPI time on the master"
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
 for m in "omp|OMP|execution" "omp_synchronization|Synchronization|omp" \
@@ -97,6 +146,8 @@ done
 # counts exactly, times within 1 us + 1e-6 of the value (test_analysis.sh says why)
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
     fail "in situ and post-mortem differ: $(cat same.out)"
-expect_eq "$(awk -v v="$($CV "$x/scout_insitu.cubex" value omp_ebarrier_wait 'ebarrier/**' 0)" \
-    'BEGIN { print (v > 0.1) }')" 1 "in situ: the explicit barrier's wait is there"
+expect_eq "$(awk -v v="$($CV "$x/scout_insitu.cubex" value omp_ebarrier_wait 'ebarrier/**' "$L0")" \
+    'BEGIN { print (v > 0.1) }')" 1 "in situ: the explicit barrier's wait is there (thread 0)"
+$CV "$x/scout_insitu.cubex" locations >locs_insitu.txt || fail "cube_values.py locations (in situ)"
+expect_eq "$(cat locs_insitu.txt)" "$(cat locs.txt)" "in situ and post-mortem: the same locations"
 done_ok
