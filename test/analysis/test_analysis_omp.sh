@@ -132,6 +132,27 @@ for k in 1 2; do
     expect_eq "$(value critical_path '*' "$(loc $k)")" 0 "no critical path on worker $k"
 done
 expect_eq "$(awk -v v="$(value mpi '*' "$L0")" 'BEGIN { print (v > 0) }')" 1 "MPI time on the master"
+# scorep-report's "Wait states" section: the worst rows name the rank and the thread (the
+# location's number and name), with the values of the report's locations
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for r in d["worst"]:
+    print("worst|%s|%s|%d:%d|%.6f" % (r["pattern"], r["callpath"].split("/")[0], r["rank"],
+                                      r["thread"], r["seconds"]))
+PY
+for k in 0 2; do
+    expect_eq "$(awk -F'|' -v l="$(loc $k)" '$2 == "omp_ebarrier_wait" && $3 == "ebarrier" &&
+        $4 == l { print $5 }' waits.txt)" \
+        "$(printf '%.6f' "$(value omp_ebarrier_wait 'ebarrier/**' "$(loc $k)")")" \
+        "report: Wait at explicit Barrier of thread $k among the worst rows"
+done
+expect_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" && $4 == l {
+    print $5 }' waits.txt)" "$(printf '%.6f' "$(value omp_idle_threads serial "$L1")")" \
+    "report: idle thread 1 during the serial section among the worst rows"
+
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
 for m in "omp|OMP|execution" "omp_synchronization|Synchronization|omp" \
