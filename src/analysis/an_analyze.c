@@ -84,6 +84,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         info =
             (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
         info.cp_segments = c.cp_segments;
+        PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T,
+                       MPI_SUM, comm);
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }
@@ -95,6 +97,13 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
                                                               : "scorep-analyze",
                    opt->summary);
+    if (rc == 0 && c.rank == 0 && opt->summary && opt->thread_mpi_events)
+        fprintf(opt->summary,
+                "%s: %llu MPI events on threads other than the master: their calls' time is "
+                "on the threads' locations, their messages and collectives are not replayed\n",
+                opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                                                           : "scorep-analyze",
+                (unsigned long long)opt->thread_mpi_events);
     free(c.sev);
     free(c.exit_of);
     free(c.sync);

@@ -88,12 +88,21 @@ int an_omp_map(an_trace *t)
             uint32_t team = e->enter == AN_NONE ? AN_NONE : ev[e->enter].peer;
             if (e->kind != AN_ENTER) {
                 e->cnode = parent;
+                /* MPI calls of a worker count in its time tree; their messages and collectives
+                 * are not replayed (docs/analysis.md): counted for the summary */
+                t->other_threads_events += e->kind != AN_LEAVE;
                 continue;
             }
             if (e->enter == AN_NONE) { /* top level: the implicit task of a team */
                 if (!(cls_of(t, e->region) & AN_RF_OMP_PARALLEL) ||
                     (team = team_of(t, &in, e->region, e->time)) == AN_NONE) {
-                    e->cnode = AN_NONE;
+                    /* a thread's own work outside any team (a pthread, MPI calls of a thread
+                     * that is no OpenMP worker): a call path of its own, like the profile's */
+                    e->peer = AN_NONE;
+                    if ((e->cnode = an_cnode_get(t, AN_NONE, e->region)) == AN_NONE) {
+                        free(in.enter);
+                        return -1;
+                    }
                     continue;
                 }
                 e->cnode = t->events[in.enter[team]].cnode;

@@ -76,7 +76,7 @@ typedef struct {
     size_t n_cnodes, cap_cnodes;
     void *cnode_index; /* (parent, region) -> cnode (an_calltree.c) */
     /* what the loader found that limits the analysis (docs/analysis.md, "Bad input") */
-    uint64_t other_threads_events; /* events of this rank's other locations: not analysed */
+    uint64_t other_threads_events; /* MPI events of this rank's other threads: not replayed */
     int reduced;                   /* the trace was reduced or flushed (buffer reduction log) */
     int has_mpi;                   /* any MPI event on this rank */
     /* this rank's other thread locations (an_omp.c): their events, with cnode AN_NONE until

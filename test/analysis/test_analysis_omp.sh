@@ -37,10 +37,12 @@ $MPIRUN -np 1 "$top_builddir/scorep-analyze" "$x" >an.out 2>&1 ||
 expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
 expect_grep "Idle threads .* of time" an.out "the summary lists the idle threads"
 
+# mark SCENARIO THREAD WHAT [RANK [OUTPUT]]: the time omp_waits printed for it
 mark()
 {
-    awk -v s="$1" -v r="$2" -v w="$3" '$1 == "T" && $2 == s && $3 == r && $4 == w {
-        print $5; f = 1 } END { exit !f }' ow.out || fail "omp_waits printed no mark $*"
+    awk -v s="$1" -v r="$2" -v w="$3" -v k="${4:-0}" '$1 == "T" && $2 == s && $3 == r &&
+        $4 == w && $6 == k { print $5; f = 1 } END { exit !f }' "${5:-ow.out}" ||
+        fail "omp_waits printed no mark $*"
 }
 calc()
 {
@@ -49,7 +51,8 @@ calc()
          function wait3(a, b, c) { return 3 * max3(a, b, c) - a - b - c }
          BEGIN { printf \"%.6f\", ($1) }"
 }
-value() { $CV "$x/scout.cubex" value "$@"; }
+CUBE=$x/scout.cubex
+value() { $CV "$CUBE" value "$@"; }
 # near METRIC PATH LOC EXPECTED: the value at location LOC (R:T, cube_values.py) within 10% + 15 ms
 near()
 {
@@ -171,4 +174,66 @@ expect_eq "$(awk -v v="$($CV "$x/scout_insitu.cubex" value omp_ebarrier_wait 'eb
     'BEGIN { print (v > 0.1) }')" 1 "in situ: the explicit barrier's wait is there (thread 0)"
 $CV "$x/scout_insitu.cubex" locations >locs_insitu.txt || fail "cube_values.py locations (in situ)"
 expect_eq "$(cat locs_insitu.txt)" "$(cat locs.txt)" "in situ and post-mortem: the same locations"
+
+# MPI + OpenMP, 2 ranks x 3 threads: a location group per rank with its 3 threads; each rank's
+# explicit-barrier waits on its own threads' locations; in situ and post-mortem agree
+y=$work/ow2
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$y" \
+    $MPIRUN -np 2 ./omp_waits $D >ow2.out 2>&1 || fail "omp_waits -np 2: $(cat ow2.out)"
+expect_file "$y/scout.cubex" "the in-situ analysis of 2 ranks wrote scout.cubex"
+mv "$y/scout.cubex" "$y/scout_insitu.cubex"
+$MPIRUN -np 2 "$top_builddir/scorep-analyze" "$y" >an2.out 2>&1 ||
+    fail "scorep-analyze -np 2: $(cat an2.out)"
+CUBE=$y/scout.cubex
+$CV "$CUBE" locations >locs2.txt || fail "cube_values.py locations (2 ranks)"
+expect_eq "$(cut -f1 locs2.txt | tr '\n' ' ')" "0:0 0:1 0:2 1:0 1:1 1:2 " \
+    "2 ranks x 3 threads: 6 locations, each rank's master thread first"
+expect_eq "$(grep -c '	Master thread$' locs2.txt)" 2 "a master thread per rank"
+for r in 0 1; do
+    b0=$(mark ebarrier 0 bar $r ow2.out) b1=$(mark ebarrier 1 bar $r ow2.out)
+    b2=$(mark ebarrier 2 bar $r ow2.out)
+    bmax=$(calc "max3($b0, $b1, $b2)")
+    for k in 0 1 2; do
+        l=$($CV "$CUBE" visitors "thread$k" | grep "^$r:") || fail "no location of rank $r entered thread$k"
+        expect_eq "$(echo "$l" | wc -w)" 1 "one location of rank $r entered thread$k ($l)"
+        eval "bk=\$b$k"
+        near omp_ebarrier_wait 'ebarrier/**' "$l" "$(calc "$bmax - $bk")"
+    done
+done
+$CV "$CUBE" same "$y/scout_insitu.cubex" 1e-6 >same2.out ||
+    fail "2 ranks: in situ and post-mortem differ: $(cat same2.out)"
+echo "ok: 2 ranks: in situ and post-mortem agree ($(tail -1 same2.out))"
+
+# MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's
+# thread 1 waits in MPI_Recv until rank 0's thread 1 sends after D; the receive's time and
+# visit are on that worker's location, none on the master; the message is not replayed, and
+# the summary says so (one send and one receive record: 2 MPI events)
+OMPI_CC=clang "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -o mpi_threads \
+    "$top_srcdir/test/analysis/mpi_threads.c" || fail "build: scorep-cc mpicc -fopenmp mpi_threads.c"
+z=$work/mt
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$z" \
+    OMP_NUM_THREADS=2 $MPIRUN -np 2 ./mpi_threads $D >mt.out 2>&1 || fail "mpi_threads: $(cat mt.out)"
+if grep -q "^SKIP: MPI_THREAD_MULTIPLE" mt.out; then
+    echo "SKIP: MPI_THREAD_MULTIPLE not provided: worker-thread MPI part not run"
+    done_ok
+    exit 0
+fi
+expect_grep "\\[Score-P\\] analysis: 2 MPI events on threads other than the master" mt.out \
+    "in situ: the summary counts the workers' MPI events"
+mv "$z/scout.cubex" "$z/scout_insitu.cubex"
+$MPIRUN -np 2 "$top_builddir/scorep-analyze" "$z" >an3.out 2>&1 ||
+    fail "scorep-analyze (mpi_threads): $(cat an3.out)"
+expect_grep "scorep-analyze: 2 MPI events on threads other than the master: .* not replayed" \
+    an3.out "the summary counts the workers' MPI events as not replayed"
+CUBE=$z/scout.cubex
+w1=$($CV "$CUBE" visitors 'MPI_Recv' ) || fail "cube_values.py visitors MPI_Recv"
+expect_eq "$w1" "1:1" "MPI_Recv visited on rank 1's worker location only"
+expect_eq "$($CV "$CUBE" visitors 'MPI_Send')" "0:1" "MPI_Send visited on rank 0's worker only"
+recv=$(awk '$1 == "T" && $2 == 1 && $3 == "call" { print $4 }' mt.out)
+[ -n "$recv" ] || fail "mpi_threads printed no receive time: $(cat mt.out)"
+near mpi MPI_Recv 1:1 "$recv"
+expect_eq "$(value mpi 'exchange/**' 1:0)" 0 "no MPI time of the exchange on rank 1's master"
+$CV "$CUBE" same "$z/scout_insitu.cubex" 1e-6 >same3.out ||
+    fail "mpi_threads: in situ and post-mortem differ: $(cat same3.out)"
+echo "ok: mpi_threads: in situ and post-mortem agree ($(tail -1 same3.out))"
 done_ok
