@@ -54,7 +54,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
     c.n_cnodes = t->n_cnodes;
     c.n_locs = 1 + t->n_threads; /* a severity matrix per thread location */
-    int rc = (c.sev = calloc(c.n_locs * M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
+    int rc =
+        (c.sev = calloc(c.n_locs * M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
     if (rc)
         snprintf(err, len, "out of memory");
     rc = agree(&c, rc, err, len);
@@ -84,8 +85,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         info =
             (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
         info.cp_segments = c.cp_segments;
-        PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T,
-                       MPI_SUM, comm);
+        PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T, MPI_SUM,
+                       comm);
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }

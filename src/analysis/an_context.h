@@ -1,7 +1,7 @@
 /* an_context.h: state of one rank's analysis shared by the replay and pattern files: the
  * trace, the analysis communicator, the severity matrices (metric x call path per thread
- * location of the rank, values that include their sub-patterns; an_report_cube.c makes them exclusive as Scalasca's report
- * does) and the counters of what could not be analysed. */
+ * location of the rank, values that include their sub-patterns; an_report_cube.c makes them
+ * exclusive as Scalasca's report does) and the counters of what could not be analysed. */
 #ifndef SCOREP_AN_CONTEXT_H
 #define SCOREP_AN_CONTEXT_H
 
@@ -39,8 +39,8 @@ typedef struct {
     /* [(loc * M_COUNT + metric) * n_cnodes + cnode]: loc 0 is the master thread (an_add; the
      * MPI analysis, critical path and delays), loc 1 + w the thread t->threads[w] (an_omp.c) */
     double *sev;
-    size_t n_cnodes; /* columns of sev (the trace's call paths) */
-    size_t n_locs;   /* 1 + t->n_threads */
+    size_t n_cnodes;   /* columns of sev (the trace's call paths) */
+    size_t n_locs;     /* 1 + t->n_threads */
     uint64_t *exit_of; /* [event index of an ENTER] = time of its LEAVE */
     double tick;       /* seconds per tick */
     /* diagnostics (this rank's part; an_analyze sums them) */

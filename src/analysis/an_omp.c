@@ -2,10 +2,11 @@
  * in front of explicit and implicit barriers (omp_ebarrier_wait, omp_ibarrier_wait: each
  * member of a team waits from its enter until the last member entered the same barrier), the
  * CPU time of the threads that are idle while the master runs serially (omp_idle_threads) and
- * of those not in a team smaller than the rank's thread count (omp_limited_parallelism), and
- * the worker threads' time and visits. A team is the master's parallel region instance; a
- * worker's implicit task belongs to the instance of the same region that the master entered
- * last before it. Nothing here communicates: the patterns are within one process. */
+ * of those not in a team (omp_limited_parallelism), and the worker threads' time and visits,
+ * each on the location of the thread it concerns (the waiting thread, the idle thread;
+ * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
+ * belongs to the instance of the same region that the master entered last before it. Nothing
+ * here communicates: the patterns are within one process. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
 

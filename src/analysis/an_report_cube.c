@@ -1,11 +1,11 @@
 /* an_report_cube.c: collates every rank's severities on rank 0 and writes scout.cubex with
  * the project's Cube4 writer (src/cube): Scalasca's metric tree (an_metrics.c), the union of
- * the ranks' call paths, a location group per rank with a location per thread. Values are made exclusive in the metric tree
- * first (a pattern's value is its total minus its sub-patterns', as Scalasca's report has
- * them), so that Cube's inclusive view of a pattern is its total. Counts are not: each count
- * metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late Senders at
- * receives and probes, comms_recv the receives), so a collapsed parent shows the sum. The file
- * appears complete or not at all (written beside it, then renamed). */
+ * the ranks' call paths, a location group per rank with a location per thread. Values are made
+ * exclusive in the metric tree first (a pattern's value is its total minus its sub-patterns', as
+ * Scalasca's report has them), so that Cube's inclusive view of a pattern is its total. Counts are
+ * not: each count metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late
+ * Senders at receives and probes, comms_recv the receives), so a collapsed parent shows the sum.
+ * The file appears complete or not at all (written beside it, then renamed). */
 #include "analysis/an_report.h"
 #include "cube/cube.h"
 

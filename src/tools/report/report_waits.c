@@ -1,8 +1,8 @@
 /* report_waits.c: the "Wait states" section of scorep-report, from scout.cubex (the wait-state
  * analysis, docs/analysis.md): each pattern's total and share of the time, the worst
  * (pattern, call path, rank and thread) combinations, the critical path's call paths and the
- * report's attributes (mode, clock condition violations, POP efficiencies). Values of a pattern include
- * its sub-patterns (as Cube shows a collapsed metric). */
+ * report's attributes (mode, clock condition violations, POP efficiencies). Values of a pattern
+ * include its sub-patterns (as Cube shows a collapsed metric). */
 #include "report.h"
 #include "cube/cube.h"
 
@@ -12,10 +12,10 @@
 enum { TOP_ROWS = 25 };
 
 static const char *const patterns[] = {
-    "mpi_latesender",     "mpi_latesender_wo",   "mpi_latereceiver", "mpi_barrier_wait",
-    "mpi_barrier_completion", "mpi_wait_nxn",    "mpi_nxn_completion", "mpi_earlyreduce",
-    "mpi_earlyscan",      "mpi_latebroadcast",   "delay_latesender", "delay_latereceiver",
-    "omp_ebarrier_wait",  "omp_ibarrier_wait",   "omp_idle_threads", "omp_limited_parallelism"};
+    "mpi_latesender",         "mpi_latesender_wo", "mpi_latereceiver",   "mpi_barrier_wait",
+    "mpi_barrier_completion", "mpi_wait_nxn",      "mpi_nxn_completion", "mpi_earlyreduce",
+    "mpi_earlyscan",          "mpi_latebroadcast", "delay_latesender",   "delay_latereceiver",
+    "omp_ebarrier_wait",      "omp_ibarrier_wait", "omp_idle_threads",   "omp_limited_parallelism"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
 typedef struct {
