@@ -47,20 +47,25 @@ static int master_instances(const an_trace *t, instances *in)
     return 0;
 }
 
-/* the instance of REGION the master entered last before TIME (else the first after it) */
+/* the instance of REGION the master entered last before TIME (else the first after it): a
+ * binary search over the instances (in time order), then the nearest one of REGION */
 static uint32_t team_of(const an_trace *t, const instances *in, uint32_t region, uint64_t time)
 {
-    uint32_t best = AN_NONE;
-    for (size_t k = 0; k < in->n; k++) {
-        const an_event *m = &t->events[in->enter[k]];
-        if (m->region != region)
-            continue;
-        if (m->time <= time || best == AN_NONE)
-            best = (uint32_t)k;
-        if (m->time > time)
-            break;
+    size_t lo = 0, hi = in->n; /* instances [0, lo) began at or before TIME */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->events[in->enter[mid]].time <= time)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return best;
+    for (size_t k = lo; k-- > 0;)
+        if (t->events[in->enter[k]].region == region)
+            return (uint32_t)k;
+    for (size_t k = lo; k < in->n; k++)
+        if (t->events[in->enter[k]].region == region)
+            return (uint32_t)k;
+    return AN_NONE;
 }
 
 static int cmp_thread(const void *a, const void *b)
