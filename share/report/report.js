@@ -605,9 +605,12 @@ function renderWaits(data) {
   table('waits-patterns', ['pattern', 'time [s]', 'time [%]'],
     w.patterns.filter(function (p) { return p.seconds > 0; })
       .map(function (p) { return [p.name + ' (' + p.uniq + ')', p.seconds, p.percent]; }));
-  view.appendChild(el('h3', null, 'Worst call paths and ranks'));
-  table('waits-worst', ['pattern', 'rank', 'time [s]', 'call path'],
-    w.worst.map(function (r) { return [r.pattern, String(r.rank), r.seconds, r.callpath]; }));
+  view.appendChild(el('h3', null, 'Worst call paths, ranks and threads'));
+  table('waits-worst', ['pattern', 'rank', 'time [s]', 'call path', 'thread'],
+    w.worst.map(function (r) {
+      return [r.pattern, String(r.rank), r.seconds, r.callpath,
+        (r.location || '') + (r.thread !== undefined ? ' (' + r.thread + ')' : '')];
+    }));
   view.appendChild(el('h3', null, 'Critical path (all ranks)'));
   table('waits-critical', ['time [s]', 'call path'],
     w.critical_path.map(function (r) { return [r.seconds, r.callpath]; }));

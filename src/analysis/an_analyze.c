@@ -53,7 +53,9 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     an_classify_regions(t);
     int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
     c.n_cnodes = t->n_cnodes;
-    int rc = (c.sev = calloc(M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
+    c.n_locs = 1 + t->n_threads; /* a severity matrix per thread location */
+    int rc =
+        (c.sev = calloc(c.n_locs * M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
     if (rc)
         snprintf(err, len, "out of memory");
     rc = agree(&c, rc, err, len);
@@ -83,6 +85,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         info =
             (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
         info.cp_segments = c.cp_segments;
+        PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T, MPI_SUM,
+                       comm);
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }
@@ -94,6 +98,13 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
                                                               : "scorep-analyze",
                    opt->summary);
+    if (rc == 0 && c.rank == 0 && opt->summary && opt->thread_mpi_events)
+        fprintf(opt->summary,
+                "%s: %llu MPI events on threads other than the master: their calls' time is "
+                "on the threads' locations, their messages and collectives are not replayed\n",
+                opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                                                           : "scorep-analyze",
+                (unsigned long long)opt->thread_mpi_events);
     free(c.sev);
     free(c.exit_of);
     free(c.sync);

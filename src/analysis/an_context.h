@@ -1,7 +1,7 @@
 /* an_context.h: state of one rank's analysis shared by the replay and pattern files: the
- * trace, the analysis communicator, the severity matrix (metric x call path, values that
- * include their sub-patterns; an_report_cube.c makes them exclusive as Scalasca's report
- * does) and the counters of what could not be analysed. */
+ * trace, the analysis communicator, the severity matrices (metric x call path per thread
+ * location of the rank, values that include their sub-patterns; an_report_cube.c makes them
+ * exclusive as Scalasca's report does) and the counters of what could not be analysed. */
 #ifndef SCOREP_AN_CONTEXT_H
 #define SCOREP_AN_CONTEXT_H
 
@@ -46,8 +46,11 @@ typedef struct {
     an_trace *t;
     MPI_Comm comm; /* the analysis processes: rank r analyses trace rank r */
     int rank, size;
-    double *sev;       /* [metric * n_cnodes + cnode] */
+    /* [(loc * M_COUNT + metric) * n_cnodes + cnode]: loc 0 is the master thread (an_add; the
+     * MPI analysis, critical path and delays), loc 1 + w the thread t->threads[w] (an_omp.c) */
+    double *sev;
     size_t n_cnodes;   /* columns of sev (the trace's call paths) */
+    size_t n_locs;     /* 1 + t->n_threads */
     uint64_t *exit_of; /* [event index of an ENTER] = time of its LEAVE */
     double tick;       /* seconds per tick */
     /* diagnostics (this rank's part; an_analyze sums them) */
@@ -69,6 +72,13 @@ static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
 {
     if (cnode != AN_NONE)
         c->sev[(size_t)m * c->n_cnodes + cnode] += v;
+}
+
+/* adds V to metric M at call path CNODE of location LOC (0: the master thread) */
+static inline void an_add_loc(an_ctx *c, size_t loc, an_metric m, uint32_t cnode, double v)
+{
+    if (cnode != AN_NONE && loc < c->n_locs)
+        c->sev[(loc * M_COUNT + (size_t)m) * c->n_cnodes + cnode] += v;
 }
 
 /* enter and exit time of the call that encloses event i (0 when there is none) */

@@ -42,7 +42,7 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
     }
     int bad = rc != 0, any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
-    an_options opt = {"in situ", rank == 0 ? stderr : NULL, 0, 0, 0, 0};
+    an_options opt = {.mode = "in situ", .summary = rank == 0 ? stderr : NULL};
     if (!any) {
         rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
     } else {

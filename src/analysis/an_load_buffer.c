@@ -1,5 +1,6 @@
 /* an_load_buffer.c: in-situ input of the analysis: this process's master-thread location
- * straight from its in-memory trace buffer (records spilled by a flush first, then the
+ * (and its other threads' locations, for the OpenMP analysis) straight from their in-memory
+ * trace buffers (records spilled by a flush first, then the
  * buffer merged by time, as the trace writer reads them), with the unified definitions' ids
  * and the clock offsets applied as OTF2's reader applies them to the written trace
  * (scorep_clock_to_root): the post-mortem analysis of the same run sees the same events. */
@@ -244,6 +245,8 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
         snprintf(err, len, "out of memory");
         return -1;
     }
+    t->master_local = l->id;
+    snprintf(t->master_name, sizeof t->master_name, "%s", l->name);
     int rc = read_buffer(l, u, t, 0, err, len);
     /* the process's other threads (OpenMP workers, helper threads; not GPU streams) into
      * t->threads, as an_load_otf2.c reads the rank's other locations */
@@ -263,7 +266,9 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
         t->events = NULL;
         t->n_events = t->cap_events = 0;
         rc = read_buffer(o, u, t, 1, err, len);
-        t->threads[t->n_threads++] = (struct an_thread){t->events, t->n_events, t->cap_events};
+        struct an_thread *th = &t->threads[t->n_threads++];
+        *th = (struct an_thread){t->events, t->n_events, t->cap_events, o->id, ""};
+        snprintf(th->name, sizeof th->name, "%s", o->name);
     }
     t->events = mine;
     t->n_events = n_mine;

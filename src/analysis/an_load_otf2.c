@@ -35,6 +35,8 @@ typedef struct {
     uint64_t my_location, my_events_announced;
     /* the thread locations and their groups (second pass): this rank's other threads */
     uint64_t *loc_id, *loc_group, *loc_events;
+    uint32_t *loc_name;
+    uint32_t my_name;
     size_t n_loc, cap_loc;
     uint64_t my_group;
     int worker; /* reading a worker thread: no call paths yet (an_omp_map) */
@@ -185,12 +187,12 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
                                     OTF2_LocationType type, uint64_t events,
                                     OTF2_LocationGroupRef group)
 {
-    (void)name;
     ld *l = u;
     l->n_locations_defined++;
     if (self == l->my_location) {
         l->my_events_announced = events;
         l->my_group = group;
+        l->my_name = name;
     } else if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location != UINT64_MAX) {
         if (l->n_loc == l->cap_loc) {
             size_t cap = l->cap_loc ? 2 * l->cap_loc : 16;
@@ -203,7 +205,10 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
             uint64_t *c = realloc(l->loc_events, cap * sizeof *c);
             if (c)
                 l->loc_events = c;
-            if (!a || !b || !c) {
+            uint32_t *d = realloc(l->loc_name, cap * sizeof *d);
+            if (d)
+                l->loc_name = d;
+            if (!a || !b || !c || !d) {
                 l->oom = 1;
                 return OTF2_CALLBACK_INTERRUPT;
             }
@@ -211,6 +216,7 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
         }
         l->loc_id[l->n_loc] = self;
         l->loc_group[l->n_loc] = group;
+        l->loc_name[l->n_loc] = name;
         l->loc_events[l->n_loc++] = events;
     }
     return OTF2_CALLBACK_SUCCESS;
@@ -601,11 +607,21 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     return 0;
 }
 
+/* a location's number in its process: the trace writer numbers location LOCAL of rank R as
+ * LOCAL x ranks + R (trace_otf2.c); for ids made otherwise, its position ORDINAL in the group */
+static uint32_t local_number(const ld *l, uint64_t id, size_t ordinal)
+{
+    uint64_t n = l->t->n_ranks ? l->t->n_ranks : 1;
+    return id % n == l->t->rank && id / n < UINT32_MAX ? (uint32_t)(id / n) : (uint32_t)ordinal;
+}
+
 /* the master thread's events, then those of the rank's other thread locations (OpenMP
  * workers, MPI's helper threads) into t->threads */
 static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
 {
     an_trace *t = l->t;
+    t->master_local = local_number(l, l->my_location, 0);
+    snprintf(t->master_name, sizeof t->master_name, "%s", str(l, l->my_name));
     size_t n_mine = 0;
     for (size_t i = 0; i < l->n_loc; i++)
         if (l->loc_group[i] == l->my_group)
@@ -641,6 +657,8 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
         th->events = t->events;
         th->n_events = t->n_events;
         th->cap_events = t->cap_events;
+        th->local = local_number(l, l->loc_id[i], t->n_threads);
+        snprintf(th->name, sizeof th->name, "%s", str(l, l->loc_name[i]));
     }
     l->worker = 0;
     t->events = master;
@@ -728,6 +746,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     free(l.loc_id);
     free(l.loc_group);
     free(l.loc_events);
+    free(l.loc_name);
     if (!rc && l.depth)
         rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
                   l.depth);

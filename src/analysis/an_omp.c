@@ -2,13 +2,15 @@
  * in front of explicit and implicit barriers (omp_ebarrier_wait, omp_ibarrier_wait: each
  * member of a team waits from its enter until the last member entered the same barrier), the
  * CPU time of the threads that are idle while the master runs serially (omp_idle_threads) and
- * of those not in a team smaller than the rank's thread count (omp_limited_parallelism), and
- * the worker threads' time and visits. A team is the master's parallel region instance; a
- * worker's implicit task belongs to the instance of the same region that the master entered
- * last before it. Nothing here communicates: the patterns are within one process. */
+ * of those not in a team (omp_limited_parallelism), and the worker threads' time and visits,
+ * each on the location of the thread it concerns (the waiting thread, the idle thread;
+ * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
+ * belongs to the instance of the same region that the master entered last before it. Nothing
+ * here communicates: the patterns are within one process. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,27 +47,41 @@ static int master_instances(const an_trace *t, instances *in)
     return 0;
 }
 
-/* the instance of REGION the master entered last before TIME (else the first after it) */
+/* the instance of REGION the master entered last before TIME (else the first after it): a
+ * binary search over the instances (in time order), then the nearest one of REGION */
 static uint32_t team_of(const an_trace *t, const instances *in, uint32_t region, uint64_t time)
 {
-    uint32_t best = AN_NONE;
-    for (size_t k = 0; k < in->n; k++) {
-        const an_event *m = &t->events[in->enter[k]];
-        if (m->region != region)
-            continue;
-        if (m->time <= time || best == AN_NONE)
-            best = (uint32_t)k;
-        if (m->time > time)
-            break;
+    size_t lo = 0, hi = in->n; /* instances [0, lo) began at or before TIME */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->events[in->enter[mid]].time <= time)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return best;
+    for (size_t k = lo; k-- > 0;)
+        if (t->events[in->enter[k]].region == region)
+            return (uint32_t)k;
+    for (size_t k = lo; k < in->n; k++)
+        if (t->events[in->enter[k]].region == region)
+            return (uint32_t)k;
+    return AN_NONE;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+    const struct an_thread *x = a, *y = b;
+    return x->local < y->local ? -1 : x->local > y->local;
 }
 
 /* ENTER events carry their team (master instance) in .peer for the patterns below; worker
- * events outside any parallel region keep cnode AN_NONE (not analysed) */
+ * events outside any parallel region keep cnode AN_NONE (not analysed). The threads in the
+ * order of their location numbers: the report's locations, in situ and post-mortem alike. */
 int an_omp_map(an_trace *t)
 {
     instances in;
+    if (t->n_threads > 1)
+        qsort(t->threads, t->n_threads, sizeof *t->threads, cmp_thread);
     if (master_instances(t, &in))
         return -1;
     for (size_t k = 0; k < in.n; k++)
@@ -78,12 +94,21 @@ int an_omp_map(an_trace *t)
             uint32_t team = e->enter == AN_NONE ? AN_NONE : ev[e->enter].peer;
             if (e->kind != AN_ENTER) {
                 e->cnode = parent;
+                /* MPI calls of a worker count in its time tree; their messages and collectives
+                 * are not replayed (docs/analysis.md): counted for the summary */
+                t->other_threads_events += e->kind != AN_LEAVE;
                 continue;
             }
             if (e->enter == AN_NONE) { /* top level: the implicit task of a team */
                 if (!(cls_of(t, e->region) & AN_RF_OMP_PARALLEL) ||
                     (team = team_of(t, &in, e->region, e->time)) == AN_NONE) {
-                    e->cnode = AN_NONE;
+                    /* a thread's own work outside any team (a pthread, MPI calls of a thread
+                     * that is no OpenMP worker): a call path of its own, like the profile's */
+                    e->peer = AN_NONE;
+                    if ((e->cnode = an_cnode_get(t, AN_NONE, e->region)) == AN_NONE) {
+                        free(in.enter);
+                        return -1;
+                    }
                     continue;
                 }
                 e->cnode = t->events[in.enter[team]].cnode;
@@ -102,10 +127,11 @@ int an_omp_map(an_trace *t)
     return 0;
 }
 
-/* a barrier call of a team member */
+/* a barrier call of a team member (LOC: its location, 0 the master) */
 typedef struct {
     uint32_t team, seq, cnode, cls;
     uint64_t enter, exit;
+    size_t loc;
 } barrier_call;
 
 typedef struct {
@@ -121,11 +147,13 @@ static int cmp_barrier(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* one thread: time tree and visits (workers only), barrier calls numbered per team, and the
- * exclusive time per call path outside parallel regions (master: for the idle threads) */
-static int walk(an_ctx *c, const an_event *ev, size_t n, int worker, barriers *bs, double *serial,
+/* one thread (location LOC, 0 the master): time tree and visits (workers only, on their own
+ * location), barrier calls numbered per team, and the exclusive time per call path outside
+ * parallel regions (master: for the idle threads) */
+static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *bs, double *serial,
                 uint32_t *team_size)
 {
+    int worker = loc != 0;
     const an_trace *t = c->t;
     uint32_t *seq = calloc(t->n_events + 1, sizeof *seq); /* per team: barriers so far */
     double *excl = calloc(c->n_cnodes + 1, sizeof *excl);
@@ -139,7 +167,7 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, int worker, barriers *b
         const an_event *e = &ev[i];
         if (e->kind == AN_ENTER && e->cnode != AN_NONE) {
             if (worker)
-                an_add(c, M_VISITS, e->cnode, 1);
+                an_add_loc(c, loc, M_VISITS, e->cnode, 1);
             if (e->enter == AN_NONE && worker && e->peer != AN_NONE)
                 team_size[e->peer]++;
             continue;
@@ -174,14 +202,15 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, int worker, barriers *b
                 bs->b = nb;
                 bs->cap = cap;
             }
-            bs->b[bs->n++] = (barrier_call){team, seq[team]++, en->cnode, cls, en->time, e->time};
+            bs->b[bs->n++] =
+                (barrier_call){team, seq[team]++, en->cnode, cls, en->time, e->time, loc};
         }
     }
     for (size_t k = 0; k < c->n_cnodes; k++) {
         if (worker) {
             for (int m = an_time_metric(cls_of(t, t->cnodes[k].region)); m >= 0;
                  m = an_metrics[m].parent)
-                an_add(c, (an_metric)m, (uint32_t)k, excl[k]);
+                an_add_loc(c, loc, (an_metric)m, (uint32_t)k, excl[k]);
         } else if (serial) {
             serial[k] = excl[k];
         }
@@ -206,8 +235,9 @@ static void barrier_waits(an_ctx *c, barriers *bs)
             const barrier_call *b = &bs->b[k];
             uint64_t until = last < b->exit ? last : b->exit;
             if (until > b->enter)
-                an_add(c, b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
-                       b->cnode, an_sec(c, (int64_t)(until - b->enter)));
+                an_add_loc(c, b->loc,
+                           b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
+                           b->cnode, an_sec(c, (int64_t)(until - b->enter)));
         }
         i = j;
     }
@@ -222,6 +252,50 @@ static int in_parallel(const an_trace *t, uint32_t k)
     return 0;
 }
 
+/* adds V to metric M and its ancestors in the metric tree (sev holds totals) at LOC */
+static void add_up(an_ctx *c, size_t loc, an_metric m, uint32_t cnode, double v)
+{
+    for (int x = (int)m; x >= 0; x = an_metrics[x].parent)
+        an_add_loc(c, loc, (an_metric)x, cnode, v);
+}
+
+/* the idle-thread patterns on the idle threads' own locations, as Scalasca's report has them
+ * (Cube's remapper puts them there): while the master runs outside parallel regions, every
+ * OpenMP worker of the rank is idle for the master's time on that call path; a worker that is
+ * not in team K is idle for the team's parallel region (limited parallelism, on the region's
+ * call path). OMP[w]: thread w ran in some team. */
+static int idle_threads(an_ctx *c, const instances *in, const double *serial, const uint8_t *omp)
+{
+    const an_trace *t = c->t;
+    uint8_t *member = calloc(in->n + 1, 1);
+    if (!member)
+        return -1;
+    for (size_t w = 0; w < t->n_threads; w++) {
+        if (!omp[w])
+            continue;
+        for (size_t k = 0; k < c->n_cnodes; k++)
+            if (!in_parallel(t, (uint32_t)k) && serial[k] > 0)
+                add_up(c, 1 + w, M_OMP_IDLE_THREADS, (uint32_t)k, serial[k]);
+        memset(member, 0, in->n + 1);
+        const struct an_thread *th = &t->threads[w];
+        for (size_t i = 0; i < th->n_events; i++) {
+            const an_event *e = &th->events[i];
+            if (e->kind == AN_ENTER && e->enter == AN_NONE && e->cnode != AN_NONE &&
+                e->peer < in->n)
+                member[e->peer] = 1;
+        }
+        for (size_t k = 0; k < in->n; k++) {
+            if (member[k])
+                continue;
+            const an_event *m = &t->events[in->enter[k]];
+            double d = an_sec(c, (int64_t)(c->exit_of[in->enter[k]] - m->time));
+            add_up(c, 1 + w, M_OMP_LIMITED_PARALLELISM, m->cnode, d);
+        }
+    }
+    free(member);
+    return 0;
+}
+
 int an_omp(an_ctx *c, char *err, size_t len)
 {
     an_trace *t = c->t;
@@ -229,52 +303,35 @@ int an_omp(an_ctx *c, char *err, size_t len)
     barriers bs = {0};
     double *serial = calloc(c->n_cnodes + 1, sizeof *serial);
     uint32_t *team_size = NULL;
+    uint8_t *omp = calloc(t->n_threads + 1, 1);
     int rc = -1;
-    if (!serial || master_instances(t, &in))
+    if (!serial || !omp || master_instances(t, &in))
         goto out;
     if (!(team_size = calloc(in.n + 1, sizeof *team_size)))
         goto out;
     if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size))
         goto out;
-    uint32_t n_threads = 1; /* the master and the workers that ran in a team */
     for (size_t w = 0; w < t->n_threads; w++) {
         size_t before = bs.n;
         uint32_t teams_before = 0, teams_after = 0;
         for (size_t k = 0; k < in.n; k++)
             teams_before += team_size[k];
-        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1, &bs, NULL, team_size))
+        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, &bs, NULL, team_size))
             goto out;
         for (size_t k = 0; k < in.n; k++)
             teams_after += team_size[k];
-        if (teams_after > teams_before || bs.n > before)
-            n_threads++;
+        omp[w] = teams_after > teams_before || bs.n > before; /* an OpenMP thread */
     }
     barrier_waits(c, &bs);
-    /* idle threads: while the master runs outside parallel regions, n_threads - 1 threads of
-     * the rank's CPU reservation are idle; in a team of T < n_threads, n_threads - T are */
-    if (in.n && n_threads > 1) {
-        for (size_t k = 0; k < c->n_cnodes; k++) {
-            if (in_parallel(t, (uint32_t)k) || serial[k] <= 0)
-                continue;
-            for (int m = M_OMP_IDLE_THREADS; m >= 0; m = an_metrics[m].parent)
-                an_add(c, (an_metric)m, (uint32_t)k, (n_threads - 1) * serial[k]);
-        }
-        for (size_t k = 0; k < in.n; k++) {
-            uint32_t size = 1 + team_size[k];
-            if (size >= n_threads)
-                continue;
-            const an_event *m = &t->events[in.enter[k]];
-            double d = an_sec(c, (int64_t)(c->exit_of[in.enter[k]] - m->time));
-            for (int x = M_OMP_LIMITED_PARALLELISM; x >= 0; x = an_metrics[x].parent)
-                an_add(c, (an_metric)x, m->cnode, (n_threads - size) * d);
-        }
-    }
+    if (in.n && idle_threads(c, &in, serial, omp))
+        goto out;
     rc = 0;
 out:
     if (rc)
         snprintf(err, len, "out of memory in the OpenMP analysis");
     free(serial);
     free(team_size);
+    free(omp);
     free(in.enter);
     free(bs.b);
     return rc;

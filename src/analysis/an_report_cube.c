@@ -1,11 +1,11 @@
 /* an_report_cube.c: collates every rank's severities on rank 0 and writes scout.cubex with
  * the project's Cube4 writer (src/cube): Scalasca's metric tree (an_metrics.c), the union of
- * the ranks' call paths, one location per rank. Values are made exclusive in the metric tree
- * first (a pattern's value is its total minus its sub-patterns', as Scalasca's report has
- * them), so that Cube's inclusive view of a pattern is its total. Counts are not: each count
- * metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late Senders at
- * receives and probes, comms_recv the receives), so a collapsed parent shows the sum. The file
- * appears complete or not at all (written beside it, then renamed). */
+ * the ranks' call paths, a location group per rank with a location per thread. Values are made
+ * exclusive in the metric tree first (a pattern's value is its total minus its sub-patterns', as
+ * Scalasca's report has them), so that Cube's inclusive view of a pattern is its total. Counts are
+ * not: each count metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late
+ * Senders at receives and probes, comms_recv the receives), so a collapsed parent shows the sum.
+ * The file appears complete or not at all (written beside it, then renamed). */
 #include "analysis/an_report.h"
 #include "cube/cube.h"
 
@@ -13,18 +13,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* every thread location's matrix, made exclusive in the metric tree */
 static void exclusify(an_ctx *c, double *own)
 {
     size_t n = c->n_cnodes;
-    memcpy(own, c->sev, M_COUNT * n * sizeof *own);
-    for (int m = 0; m < M_COUNT; m++) {
-        int p = an_metrics[m].parent;
-        if (p < 0 || an_metrics[m].count)
-            continue; /* counts: each metric holds its own count, the parents sum them */
-        for (size_t k = 0; k < n; k++)
-            own[(size_t)p * n + k] -= c->sev[(size_t)m * n + k];
+    memcpy(own, c->sev, c->n_locs * M_COUNT * n * sizeof *own);
+    for (size_t l = 0; l < c->n_locs; l++) {
+        double *o = own + l * M_COUNT * n;
+        const double *sev = c->sev + l * M_COUNT * n;
+        for (int m = 0; m < M_COUNT; m++) {
+            int p = an_metrics[m].parent;
+            if (p < 0 || an_metrics[m].count)
+                continue; /* counts: each metric holds its own count, the parents sum them */
+            for (size_t k = 0; k < n; k++)
+                o[(size_t)p * n + k] -= sev[(size_t)m * n + k];
+        }
     }
 }
+
+/* a thread location of a rank as rank 0 learns it: its number in the process and its name */
+typedef struct {
+    uint32_t local;
+    char name[64];
+} loc_info;
 
 typedef struct {
     an_trace g;      /* only its cnode table: the global call tree */
@@ -59,6 +70,7 @@ static const char *paradigm_name(int p)
     }
 }
 
+/* the master thread's values (the first location block of rank r) */
 #define V(r, m, k) all_v[v_displ[r] + (size_t)(m) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
 
 /* critical_path_imbalance per call path: its time on the critical path beyond its average
@@ -96,7 +108,8 @@ static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uin
 
 static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
                       const int *cn_count, const int *cn_displ, double *all_v, const int *v_displ,
-                      int size, const char *path, char *err, size_t len)
+                      const int *n_locs, const loc_info *locs, int size, const char *path,
+                      char *err, size_t len)
 {
     gtree gt;
     memset(&gt, 0, sizeof gt);
@@ -159,30 +172,45 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
             rc = -1;
     if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
         rc = -1;
+    /* a location group per rank, in it a location per thread: the master thread first, then
+     * the others by their number in the process (Cube's "rank" of a location), named as in the
+     * trace; values of the master's (MPI, critical path, delays) and each thread's own */
     int machine = rc ? -1 : cube_writer_stnode(w, -1, "machine", "machine");
-    int *loc = calloc((size_t)size, sizeof *loc);
+    size_t total_locs = 0;
+    for (int r = 0; r < size; r++)
+        total_locs += (size_t)n_locs[r];
+    int *loc = calloc(total_locs + 1, sizeof *loc);
     if (machine < 0 || !loc)
         rc = -1;
-    for (int r = 0; rc == 0 && r < size; r++) {
+    for (int r = 0, at = 0; rc == 0 && r < size; r++) {
         char name[64];
         snprintf(name, sizeof name, "MPI Rank %d", r);
         int g = cube_writer_locgroup(w, machine, name, r, "process");
-        if (g < 0 || (loc[r] = cube_writer_location(w, g, "Master thread", 0, "thread")) < 0)
+        for (int l = 0; g >= 0 && l < n_locs[r]; l++, at++) {
+            const loc_info *li = &locs[at];
+            if ((loc[at] = cube_writer_location(w, g, li->name[0] ? li->name : "thread",
+                                                (int)li->local, "thread")) < 0)
+                g = -1;
+        }
+        if (g < 0)
             rc = -1;
     }
-    for (int r = 0; rc == 0 && r < size; r++) {
+    for (int r = 0, at = 0; rc == 0 && r < size; at += n_locs[r], r++) {
         int n = cn_count[r] / 2;
-        for (int m = 0; m < M_COUNT; m++)
-            for (int k = 0; k < n; k++) {
-                double v = all_v[v_displ[r] + (size_t)m * (size_t)n + (size_t)k];
-                if (v == 0 || mid[m] < 0)
-                    continue;
-                int cn = gt.cube_id[map[r][k]];
-                if (an_metrics[m].count)
-                    cube_writer_set_u64(w, mid[m], cn, loc[r], v > 0 ? (uint64_t)(v + 0.5) : 0);
-                else
-                    cube_writer_set_double(w, mid[m], cn, loc[r], v);
-            }
+        for (int l = 0; l < n_locs[r]; l++) {
+            const double *lv = all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)n;
+            for (int m = 0; m < M_COUNT; m++)
+                for (int k = 0; k < n; k++) {
+                    double v = lv[(size_t)m * (size_t)n + (size_t)k];
+                    if (v == 0 || mid[m] < 0)
+                        continue;
+                    int cn = gt.cube_id[map[r][k]], lid = loc[at + l];
+                    if (an_metrics[m].count)
+                        cube_writer_set_u64(w, mid[m], cn, lid, v > 0 ? (uint64_t)(v + 0.5) : 0);
+                    else
+                        cube_writer_set_double(w, mid[m], cn, lid, v);
+                }
+        }
     }
     char buf[64];
     if (rc == 0) {
@@ -232,13 +260,15 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
 {
     an_trace *t = c->t;
     size_t n = c->n_cnodes;
-    double *own = malloc((M_COUNT * n + 1) * sizeof *own);
+    double *own = malloc((c->n_locs * M_COUNT * n + 1) * sizeof *own);
     uint32_t *cn = malloc((2 * n + 1) * sizeof *cn);
-    int ok = own && cn, all_ok;
+    loc_info *li = calloc(c->n_locs, sizeof *li);
+    int ok = own && cn && li, all_ok;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     if (!all_ok) {
         free(own);
         free(cn);
+        free(li);
         snprintf(err, len, "out of memory collating the report");
         return -1;
     }
@@ -247,39 +277,69 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         cn[2 * k] = t->cnodes[k].parent;
         cn[2 * k + 1] = t->cnodes[k].region;
     }
-    int size = c->size, mine = (int)(2 * n), vmine = (int)(M_COUNT * n);
-    int *cn_count = NULL, *cn_displ = NULL, *v_count = NULL, *v_displ = NULL;
+    li[0].local = t->master_local;
+    snprintf(li[0].name, sizeof li[0].name, "%s",
+             t->master_name[0] ? t->master_name : "Master thread");
+    for (size_t l = 1; l < c->n_locs; l++) {
+        li[l].local = t->threads[l - 1].local;
+        memcpy(li[l].name, t->threads[l - 1].name, sizeof li[l].name);
+        li[l].name[sizeof li[l].name - 1] = 0;
+    }
+    int size = c->size, mine = (int)(2 * n), vmine = (int)(c->n_locs * M_COUNT * n);
+    int nl = (int)c->n_locs, lmine = nl * (int)sizeof(loc_info);
+    int *cn_count = NULL, *cn_displ = NULL, *v_count = NULL, *v_displ = NULL, *n_locs = NULL,
+        *l_count = NULL, *l_displ = NULL;
     uint32_t *all_cn = NULL;
     double *all_v = NULL;
+    loc_info *all_l = NULL;
     int rc = 0;
     if (c->rank == 0) {
         cn_count = calloc((size_t)size, sizeof *cn_count);
         cn_displ = calloc((size_t)size, sizeof *cn_displ);
         v_count = calloc((size_t)size, sizeof *v_count);
         v_displ = calloc((size_t)size, sizeof *v_displ);
+        n_locs = calloc((size_t)size, sizeof *n_locs);
+        l_count = calloc((size_t)size, sizeof *l_count);
+        l_displ = calloc((size_t)size, sizeof *l_displ);
     }
     PMPI_Gather(&mine, 1, MPI_INT, cn_count, 1, MPI_INT, 0, c->comm);
     PMPI_Gather(&vmine, 1, MPI_INT, v_count, 1, MPI_INT, 0, c->comm);
+    PMPI_Gather(&nl, 1, MPI_INT, n_locs, 1, MPI_INT, 0, c->comm);
     if (c->rank == 0) {
-        size_t tc = 0, tv = 0;
+        size_t tc = 0, tv = 0, tl = 0;
         for (int r = 0; r < size; r++) {
             cn_displ[r] = (int)tc;
             v_displ[r] = (int)tv;
+            l_displ[r] = (int)tl;
+            l_count[r] = n_locs[r] * (int)sizeof(loc_info);
             tc += (size_t)cn_count[r];
             tv += (size_t)v_count[r];
+            tl += (size_t)l_count[r];
         }
         all_cn = malloc((tc + 1) * sizeof *all_cn);
         all_v = malloc((tv + 1) * sizeof *all_v);
+        all_l = malloc(tl + sizeof *all_l);
     }
     PMPI_Gatherv(cn, mine, MPI_UINT32_T, all_cn, cn_count, cn_displ, MPI_UINT32_T, 0, c->comm);
     PMPI_Gatherv(own, vmine, MPI_DOUBLE, all_v, v_count, v_displ, MPI_DOUBLE, 0, c->comm);
-    if (c->rank == 0)
-        rc = write_cube(t, info, all_cn, cn_count, cn_displ, all_v, v_displ, size, path, err, len);
+    PMPI_Gatherv(li, lmine, MPI_BYTE, all_l, l_count, l_displ, MPI_BYTE, 0, c->comm);
+    if (c->rank == 0 && (!all_cn || !all_v || !all_l)) {
+        snprintf(err, len, "out of memory collating the report");
+        rc = -1;
+    } else if (c->rank == 0) {
+        rc = write_cube(t, info, all_cn, cn_count, cn_displ, all_v, v_displ, n_locs, all_l, size,
+                        path, err, len);
+    }
     PMPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
     if (rc != 0 && c->rank != 0)
         snprintf(err, len, "rank 0 could not write the report");
     free(own);
     free(cn);
+    free(li);
+    free(n_locs);
+    free(l_count);
+    free(l_displ);
+    free(all_l);
     free(cn_count);
     free(cn_displ);
     free(v_count);

@@ -1,5 +1,6 @@
 /* an_summary.c: the short text summary at the end of an analysis: the total time, and each
- * wait-state pattern that occurred with its share of the time (all ranks, all call paths). */
+ * wait-state pattern that occurred with its share of the time (all ranks, threads and call
+ * paths); the POP efficiencies from the master threads. */
 #include "analysis/an_report.h"
 
 #include <stdlib.h>
@@ -24,9 +25,10 @@ void an_pop(an_ctx *c, an_report_info *info)
 void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE *out)
 {
     double mine[M_COUNT] = {0}, all[M_COUNT];
-    for (int m = 0; m < M_COUNT; m++)
-        for (size_t k = 0; k < c->n_cnodes; k++)
-            mine[m] += c->sev[(size_t)m * c->n_cnodes + k];
+    for (size_t l = 0; l < c->n_locs; l++) /* all thread locations */
+        for (int m = 0; m < M_COUNT; m++)
+            for (size_t k = 0; k < c->n_cnodes; k++)
+                mine[m] += c->sev[(l * M_COUNT + (size_t)m) * c->n_cnodes + k];
     PMPI_Reduce(mine, all, M_COUNT, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     if (c->rank != 0 || !out)
         return;

@@ -76,16 +76,23 @@ typedef struct {
     size_t n_cnodes, cap_cnodes;
     void *cnode_index; /* (parent, region) -> cnode (an_calltree.c) */
     /* what the loader found that limits the analysis (docs/analysis.md, "Bad input") */
-    uint64_t other_threads_events; /* events of this rank's other locations: not analysed */
+    uint64_t other_threads_events; /* MPI events of this rank's other threads: not replayed */
     int reduced;                   /* the trace was reduced or flushed (buffer reduction log) */
     int has_mpi;                   /* any MPI event on this rank */
-    /* this rank's other thread locations (post-mortem only; an_omp.c): their events, with
-     * cnode AN_NONE until an_omp_map gives them the call paths under the master's fork */
+    /* this rank's other thread locations (an_omp.c): their events, with cnode AN_NONE until
+     * an_omp_map gives them the call paths under the master's fork; LOCAL is the location's
+     * number in its process (the trace's location id / ranks, as in profile.cubex), NAME the
+     * trace's name of it; an_omp_map sorts them by LOCAL. Each has its own location in
+     * scout.cubex (an_report_cube.c), after the master thread's. */
     struct an_thread {
         an_event *events;
         size_t n_events, cap_events;
+        uint32_t local;
+        char name[64];
     } *threads;
     size_t n_threads;
+    uint32_t master_local; /* the analysed (master) location's number and name */
+    char master_name[64];
 } an_trace;
 
 /* an_omp.c: gives the events of the OpenMP worker threads their call paths (the master's call

@@ -15,6 +15,7 @@ typedef struct {
     /* results, summed over all ranks */
     uint64_t ccv; /* clock condition violations */
     uint64_t unmatched_sends, unmatched_recvs, skipped_inter_colls;
+    uint64_t thread_mpi_events; /* MPI events of threads other than the masters: not replayed */
 } an_options;
 
 /* Analyses T (this rank's trace: rank r of COMM analyses trace rank r) and writes the report

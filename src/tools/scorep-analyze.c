@@ -244,7 +244,7 @@ int main(int argc, char **argv)
         rc = -1;
     t1 = MPI_Wtime();
     if (rc == 0) {
-        an_options opt = {"post-mortem", rank == 0 ? stdout : NULL, 0, 0, 0, 0};
+        an_options opt = {.mode = "post-mortem", .summary = rank == 0 ? stdout : NULL};
         rc = an_analyze(&t, MPI_COMM_WORLD, cubex, &opt, err, sizeof err);
         t2 = MPI_Wtime();
         if (rc != 0 && rank == 0)

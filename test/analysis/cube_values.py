@@ -7,13 +7,17 @@ xml and zlib only, following ../shared/reference/cube4-format.md) and answers qu
                                         from the time tree ("execution" holds computation)
   cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
   cube_values.py FILE same OTHER TOLERANCE
-      every (metric, call path, rank) value of FILE equals OTHER's within TOLERANCE x (1 + |value|)
-      (counts exactly); prints the differences and exits 1 if there are any
-  cube_values.py FILE value METRIC PATH RANK [RANK...]
+      every (metric, call path, rank, thread) value of FILE equals OTHER's within TOLERANCE x
+      (1 + |value|) (counts exactly); prints the differences and exits 1 if there are any
+  cube_values.py FILE value METRIC PATH LOC [LOC...]
       METRIC's value inclusive in the metric tree (the metric and its sub-metrics), exclusive
       in the call tree, summed over the call paths that end with PATH (region names joined by
       '/'; '*' = every call path; PATH/** = the call paths at or below those) and over the
-      given ranks ('*' = all); =METRIC: without its sub-metrics
+      given locations: R (every thread of rank R), R:T (the location whose rank attribute is T
+      in the location group of rank R), '*' (all); =METRIC: without its sub-metrics
+  cube_values.py FILE locations         one line per location: R:T, its name
+  cube_values.py FILE visitors PATH     the locations (R:T) with visits on a call path PATH
+                                        selects, one a line
 """
 import gzip
 import struct
@@ -50,10 +54,20 @@ def load(path):
             walk_cnodes(c, p)
 
     walk_cnodes(root.find("program"), ())
-    ranks = {}  # location id -> rank of its location group (one thread per rank here)
+    ranks = {}  # location id -> rank of its location group
+    load.thread = {}  # location id -> its rank attribute (thread number in its group)
+    load.name = {}  # location id -> its name
+    load.master = set()  # the first location of each group (the master thread)
     for g in root.iter("locationgroup"):
-        for loc in g.findall("location"):
-            ranks[int(loc.get("Id"))] = int(g.findtext("rank"))
+        for i, loc in enumerate(g.findall("location")):
+            lid = int(loc.get("Id"))
+            ranks[lid] = int(g.findtext("rank"))
+            load.thread[lid] = int(loc.findtext("rank"))
+            load.name[lid] = loc.findtext("name")
+            if i == 0:
+                load.master.add(lid)
+    if sorted(ranks) != list(range(len(ranks))):
+        sys.exit("cube_values.py: location ids are not 0..L-1")
     nloc = len(ranks)
     values = {}  # (metric id, position in deep order, location id) -> value
     for mid, uniq, disp, dtype, kind, parent in metrics:
@@ -106,17 +120,18 @@ def is_time(metrics, mid):
     return False
 
 
-def keyed(metrics, deep, ranks, values):
+def keyed(metrics, deep, ranks, values, thread):
     uniq = {m[0]: m[1] for m in metrics}
     out = {}
     for (mid, pos, loc), v in values.items():
-        k = (uniq[mid], deep[pos][1], ranks[loc])
+        k = (uniq[mid], deep[pos][1], ranks[loc], thread[loc])
         out[k] = out.get(k, 0) + v
     return out
 
 
 def same(metrics, deep, ranks, values, other, tol):
-    a, b = keyed(metrics, deep, ranks, values), keyed(*other)
+    a = keyed(metrics, deep, ranks, values, mine_thread)
+    b = keyed(*other, load.thread)
     ma = {m[1]: m[3] for m in metrics}
     if sorted(ma.items()) != sorted({m[1]: m[3] for m in other[0]}.items()):
         print("different metric trees")
@@ -126,10 +141,22 @@ def same(metrics, deep, ranks, values, other, tol):
         x, y = a.get(k, 0), b.get(k, 0)
         t = 0 if ma[k[0]] != "DOUBLE" else tol * (1 + abs(x))
         if abs(x - y) > t:
-            print("%s %s rank %d: %r vs %r" % (k[0], "/".join(k[1]), k[2], x, y))
+            print("%s %s rank %d thread %d: %r vs %r" % (k[0], "/".join(k[1]), k[2], k[3], x, y))
             bad += 1
     print("%d values compared, %d differ" % (len(set(a) | set(b)), bad))
     sys.exit(1 if bad else 0)
+
+
+def select_paths(deep, path):
+    """positions in deep order of the call paths PATH selects (see the usage)"""
+    if path == "*":
+        return list(range(len(deep)))
+    if path.endswith("/**"):  # the call paths at or below a node whose path ends with PRE
+        pre = tuple(path[:-3].split("/"))
+        return [i for i, (_, p) in enumerate(deep)
+                if any(p[j:j + len(pre)] == pre for j in range(len(p) - len(pre) + 1))]
+    suffix = tuple(path.split("/"))
+    return [i for i, (_, p) in enumerate(deep) if p[-len(suffix):] == suffix]
 
 
 def main():
@@ -147,6 +174,8 @@ def main():
         uniq = {m[0]: m[1] for m in metrics}
         for (mid, pos, loc), v in values.items():
             r = ranks[loc]
+            if loc not in load.master:
+                continue  # the report's POP values are the master threads' (docs/analysis.md)
             if uniq[mid] == "execution":
                 comp[r] = comp.get(r, 0) + v
             if uniq[mid] in ("time", "execution", "overhead") or (
@@ -155,8 +184,21 @@ def main():
         avg = sum(comp.values()) / len(ranks)
         print("%.4f %.4f" % (avg / max(comp.values()), max(comp.values()) / max(time.values())))
         return
+    if sys.argv[2] == "locations":
+        for lid in sorted(ranks):
+            print("%d:%d\t%s" % (ranks[lid], load.thread[lid], load.name[lid]))
+        return
     if sys.argv[2] == "same":
+        global mine_thread
+        mine_thread = dict(load.thread)
         return same(metrics, deep, ranks, values, load(sys.argv[3]), float(sys.argv[4]))
+    if sys.argv[2] == "visitors":
+        vis = [m[0] for m in metrics if m[1] == "visits"]
+        pos = set(select_paths(deep, sys.argv[3]))
+        found = sorted({l for (m, p, l), v in values.items() if m in vis and p in pos and v})
+        for lid in found:
+            print("%d:%d" % (ranks[lid], load.thread[lid]))
+        return
     metric, path, want = sys.argv[3], sys.argv[4], sys.argv[5:]
     own = metric.startswith("=")  # =METRIC: its own value, without its sub-metrics
     metric = metric.lstrip("=")
@@ -171,16 +213,11 @@ def main():
             if m[5] in sub and m[0] not in sub:
                 sub.add(m[0])
                 changed = True
-    if path == "*":
-        pos = list(range(len(deep)))
-    elif path.endswith("/**"):  # the call paths at or below a node whose path ends with PRE
-        pre = tuple(path[:-3].split("/"))
-        pos = [i for i, (_, p) in enumerate(deep)
-               if any(p[j:j + len(pre)] == pre for j in range(len(p) - len(pre) + 1))]
-    else:
-        suffix = tuple(path.split("/"))
-        pos = [i for i, (_, p) in enumerate(deep) if p[-len(suffix):] == suffix]
-    locs = [l for l, r in ranks.items() if "*" in want or str(r) in want]
+    pos = select_paths(deep, path)
+    locs = [l for l, r in ranks.items() if "*" in want or str(r) in want or
+            "%d:%d" % (r, load.thread[l]) in want]
+    if not locs:
+        sys.exit("cube_values.py: no location %s" % " ".join(want))
     total = sum(values.get((m, p, l), 0) for m in sub for p in pos for l in locs)
     print("%.9g" % total)
 

@@ -1,12 +1,14 @@
 /* omp_waits.c: MPI + OpenMP program with prescribed OpenMP wait states for the analysis tests
- * (test_analysis_omp.sh; run with 1 rank and OMP_NUM_THREADS=3). Each scenario is a user
- * region; in it a thread spins until a known multiple of D after the scenario's start:
+ * (test_analysis_omp.sh; run with OMP_NUM_THREADS=3 and 1 or 2 ranks, each rank the same on
+ * its own). Each scenario is a user region; in it a thread spins until a known multiple of D
+ * after the scenario's start:
  *   ebarrier: thread 1 spins to D before an explicit barrier (threads 0 and 2 wait ~D each)
  *   ibarrier: thread 2 spins to D before the end of the parallel region (implicit barrier)
  *   serial:   the master spins 2D outside any parallel region (2 threads idle)
  *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
- * Every thread prints when it acted ("T scenario thread what seconds", the node's monotonic
- * clock read just before): the test derives the expected values from those. */
+ * Every thread prints when it acted ("T scenario thread what seconds rank", the node's
+ * monotonic clock read just before): the test derives the expected values from those. In the
+ * first team each thread k enters a user region "thread<k>": the test finds its location. */
 #include <mpi.h>
 #include <omp.h>
 #include <scorep/SCOREP_User.h>
@@ -15,6 +17,7 @@
 #include <time.h>
 
 static double D = 0.2, t0;
+static int rank;
 
 static double now(void)
 {
@@ -32,8 +35,8 @@ static void M(const char *scen, const char *what)
 #pragma omp atomic capture
     i = n_marks++;
     if (i < 64)
-        snprintf(marks[i], sizeof marks[0], "T %s %d %s %.6f", scen, omp_get_thread_num(), what,
-                 t);
+        snprintf(marks[i], sizeof marks[0], "T %s %d %s %.6f %d", scen, omp_get_thread_num(), what,
+                 t, rank);
 }
 
 /* sleeps until 2 ms before k*D after the start, then spins to it */
@@ -57,6 +60,7 @@ static void start(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 1)
         D = atof(argv[1]);
     SCOREP_USER_REGION_DEFINE(he)
@@ -68,6 +72,11 @@ int main(int argc, char **argv)
     SCOREP_USER_REGION_BEGIN(he, "ebarrier", SCOREP_USER_REGION_TYPE_COMMON)
 #pragma omp parallel num_threads(3) /* PAR_E */
     {
+        /* names this thread's location in the report: a region "thread<k>" */
+        char who[16];
+        snprintf(who, sizeof who, "thread%d", omp_get_thread_num());
+        SCOREP_USER_REGION_BY_NAME_BEGIN(who, SCOREP_USER_REGION_TYPE_COMMON)
+        SCOREP_USER_REGION_BY_NAME_END(who)
         if (omp_get_thread_num() == 1)
             spin_to(1);
         M("ebarrier", "bar");

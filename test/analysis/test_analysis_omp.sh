@@ -4,8 +4,9 @@
 # scorep-cc): Wait at explicit and implicit barriers, idle threads during a serial section and
 # limited parallelism in a team of 2, each the value the program's design and its own clock
 # readings give (within 10% + 15 ms), read from scout.cubex with cube_values.py (no code shared
-# with the writer); the workers' visits exactly. Post-mortem (scorep-analyze) and in situ
-# (SCOREP_ENABLE_ANALYSIS) give the same report.
+# with the writer), each thread's value on its own location (one location per thread, as in
+# Scalasca's report); the visits exactly. Post-mortem (scorep-analyze) and in situ
+# (SCOREP_ENABLE_ANALYSIS) give the same report, location by location.
 . "$top_srcdir/test/integration/lib.sh"
 
 command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
@@ -36,10 +37,12 @@ $MPIRUN -np 1 "$top_builddir/scorep-analyze" "$x" >an.out 2>&1 ||
 expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
 expect_grep "Idle threads .* of time" an.out "the summary lists the idle threads"
 
+# mark SCENARIO THREAD WHAT [RANK [OUTPUT]]: the time omp_waits printed for it
 mark()
 {
-    awk -v s="$1" -v r="$2" -v w="$3" '$1 == "T" && $2 == s && $3 == r && $4 == w {
-        print $5; f = 1 } END { exit !f }' ow.out || fail "omp_waits printed no mark $*"
+    awk -v s="$1" -v r="$2" -v w="$3" -v k="${4:-0}" '$1 == "T" && $2 == s && $3 == r &&
+        $4 == w && $6 == k { print $5; f = 1 } END { exit !f }' "${5:-ow.out}" ||
+        fail "omp_waits printed no mark $*"
 }
 calc()
 {
@@ -48,41 +51,111 @@ calc()
          function wait3(a, b, c) { return 3 * max3(a, b, c) - a - b - c }
          BEGIN { printf \"%.6f\", ($1) }"
 }
-value() { $CV "$x/scout.cubex" value "$@"; }
+CUBE=$x/scout.cubex
+value() { $CV "$CUBE" value "$@"; }
+# near METRIC PATH LOC EXPECTED: the value at location LOC (R:T, cube_values.py) within 10% + 15 ms
 near()
 {
-    v=$(value "$1" "$2" 0) || fail "cube_values.py $*"
-    awk -v v="$v" -v e="$3" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2: expected $3 s (10% + 15 ms), got $v s"
-    echo "ok: $1 at $2 = $v (expected $3)"
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
+    echo "ok: $1 at $2 on $3 = $v (expected $4)"
 }
 line() { grep -n "/\* $1 \*/" "$SRC" | cut -d: -f1; }
 
-# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it
+# one location per thread (Scalasca's system tree): rank 0's group holds the master thread and
+# the two OpenMP workers, each named as in the trace; OpenMP thread k is the location that
+# entered the region "thread<k>" (omp_waits.c)
+$CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"
+expect_eq "$(wc -l <locs.txt)" 3 "scout.cubex has 3 locations (1 rank x 3 threads): $(cat locs.txt)"
+expect_eq "$(head -1 locs.txt)" "0:0	Master thread" "the master thread is rank 0's first location"
+expect_eq "$(grep -c '	OMP thread [0-9]*$' locs.txt)" 2 "two locations named OMP thread N"
+for k in 0 1 2; do
+    l=$($CV "$x/scout.cubex" visitors "thread$k") || fail "cube_values.py visitors thread$k"
+    expect_eq "$(echo "$l" | wc -w)" 1 "exactly one location entered thread$k ($l)"
+    eval "L$k=\$l"
+done
+expect_eq "$L0" "0:0" "OpenMP thread 0 is the master thread's location"
+[ "$L1" != "$L2" ] && [ "$L1" != "$L0" ] && [ "$L2" != "$L0" ] ||
+    fail "threads 0, 1, 2 on distinct locations ($L0 $L1 $L2)"
+loc() { eval "echo \$L$1"; }
+
+# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it, each on its location
 b0=$(mark ebarrier 0 bar) b1=$(mark ebarrier 1 bar) b2=$(mark ebarrier 2 bar)
-near omp_ebarrier_wait 'ebarrier/**' "$(calc "wait3($b0, $b1, $b2)")"
-near omp_ibarrier_wait 'ebarrier/**' 0
+bmax=$(calc "max3($b0, $b1, $b2)")
+for k in 0 1 2; do
+    eval "bk=\$b$k"
+    near omp_ebarrier_wait 'ebarrier/**' "$(loc $k)" "$(calc "$bmax - $bk")"
+    near omp_ibarrier_wait 'ebarrier/**' "$(loc $k)" 0
+done
 # implicit barrier at the end of the parallel region: thread 2 arrives after D
 e0=$(mark ibarrier 0 end) e1=$(mark ibarrier 1 end) e2=$(mark ibarrier 2 end)
-near omp_ibarrier_wait 'ibarrier/**' "$(calc "wait3($e0, $e1, $e2)")"
-near omp_ebarrier_wait 'ibarrier/**' 0
-# the workers' time is in the report: 3 threads x D in the region
-near execution 'ibarrier/**' "$(calc "3 * max3($e0, $e1, $e2)")"
-# serial section: 2 of the 3 threads idle
-near omp_idle_threads serial "$(calc "2 * ($(mark serial 0 end) - $(mark serial 0 begin))")"
-near omp_idle_threads 'ebarrier/**' 0.0
-# a team of 2 of 3 threads: 1 thread idle while it runs; thread 0 waits for thread 1 at its end
+emax=$(calc "max3($e0, $e1, $e2)")
+for k in 0 1 2; do
+    eval "ek=\$e$k"
+    near omp_ibarrier_wait 'ibarrier/**' "$(loc $k)" "$(calc "$emax - $ek")"
+    near omp_ebarrier_wait 'ibarrier/**' "$(loc $k)" 0
+    # each thread's own time in the region: D
+    near execution 'ibarrier/**' "$(loc $k)" "$emax"
+done
+# serial section: the two workers are idle (on their locations, at the master's call path
+# "serial", as in Scalasca's report); the master is not
+sd=$(calc "$(mark serial 0 end) - $(mark serial 0 begin)")
+near omp_idle_threads serial "$L0" 0
+near omp_idle_threads serial "$L1" "$sd"
+near omp_idle_threads serial "$L2" "$sd"
+for k in 0 1 2; do
+    near omp_idle_threads 'ebarrier/**' "$(loc $k)" 0.0
+    near omp_limited_parallelism 'ebarrier/**' "$(loc $k)" 0
+done
+# a team of 2 of 3 threads: the thread outside the team is idle while it runs (limited
+# parallelism on its location); thread 0 waits for thread 1 at its end
+P_L="limited/!\$omp parallel @omp_waits.c:$(line PAR_L)"
+$CV "$x/scout.cubex" visitors "$P_L" >team.txt || fail "cube_values.py visitors $P_L"
+expect_eq "$(wc -l <team.txt)" 2 "two locations ran in the team of 2"
+out=$(printf '%s\n' "$L1" "$L2" | grep -vxF -f team.txt) || fail "no location outside the team of 2"
+mem=$(printf '%s\n' "$L1" "$L2" | grep -xF -f team.txt) || fail "no worker in the team of 2"
 lp=$(calc "$(mark limited 0 join) - $(mark limited 0 fork)")
-near omp_limited_parallelism 'limited/**' "$lp"
-near omp_ibarrier_wait 'limited/**' "$lp"
-near omp_limited_parallelism 'ebarrier/**' 0
-# exact visits of the workers: each of the 3 threads enters the team and the barrier once
+near omp_limited_parallelism 'limited/**' "$out" "$lp"
+near omp_limited_parallelism 'limited/**' "$mem" 0
+near omp_limited_parallelism 'limited/**' "$L0" 0
+near omp_ibarrier_wait 'limited/**' "$L0" "$lp"
+# exact visits of each thread: it enters the team and the barrier once
 P="!\$omp parallel @omp_waits.c:$(line PAR_E)"
-expect_eq "$(value visits "ebarrier/$P" 0)" 3 "visits of the parallel region (3 threads)"
-expect_eq "$(value visits "ebarrier/$P/!\$omp barrier @omp_waits.c:$(line BAR_E)" 0)" 3 \
-    "visits of the explicit barrier (3 threads)"
-expect_eq "$(value visits "limited/!\$omp parallel @omp_waits.c:$(line PAR_L)" 0)" 2 \
-    "visits of the team of 2"
+for k in 0 1 2; do
+    expect_eq "$(value visits "ebarrier/$P" "$(loc $k)")" 1 "visits of the parallel region (thread $k)"
+    expect_eq "$(value visits "ebarrier/$P/!\$omp barrier @omp_waits.c:$(line BAR_E)" "$(loc $k)")" 1 \
+        "visits of the explicit barrier (thread $k)"
+done
+expect_eq "$(value visits "$P_L" "$mem")" 1 "visits of the team of 2 (its worker)"
+expect_eq "$(value visits "$P_L" "$out")" 0 "visits of the team of 2 (the thread outside)"
+# the MPI side stays on the master thread: MPI time and the critical path
+for k in 1 2; do
+    expect_eq "$(value mpi '*' "$(loc $k)")" 0 "no MPI time on worker $k"
+    expect_eq "$(value critical_path '*' "$(loc $k)")" 0 "no critical path on worker $k"
+done
+expect_eq "$(awk -v v="$(value mpi '*' "$L0")" 'BEGIN { print (v > 0) }')" 1 "MPI time on the master"
+# scorep-report's "Wait states" section: the worst rows name the rank and the thread (the
+# location's number and name), with the values of the report's locations
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for r in d["worst"]:
+    print("worst|%s|%s|%d:%d|%.6f" % (r["pattern"], r["callpath"].split("/")[0], r["rank"],
+                                      r["thread"], r["seconds"]))
+PY
+for k in 0 2; do
+    expect_eq "$(awk -F'|' -v l="$(loc $k)" '$2 == "omp_ebarrier_wait" && $3 == "ebarrier" &&
+        $4 == l { print $5 }' waits.txt)" \
+        "$(printf '%.6f' "$(value omp_ebarrier_wait 'ebarrier/**' "$(loc $k)")")" \
+        "report: Wait at explicit Barrier of thread $k among the worst rows"
+done
+expect_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" && $4 == l {
+    print $5 }' waits.txt)" "$(printf '%.6f' "$(value omp_idle_threads serial "$L1")")" \
+    "report: idle thread 1 during the serial section among the worst rows"
+
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
 for m in "omp|OMP|execution" "omp_synchronization|Synchronization|omp" \
@@ -97,6 +170,70 @@ done
 # counts exactly, times within 1 us + 1e-6 of the value (test_analysis.sh says why)
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
     fail "in situ and post-mortem differ: $(cat same.out)"
-expect_eq "$(awk -v v="$($CV "$x/scout_insitu.cubex" value omp_ebarrier_wait 'ebarrier/**' 0)" \
-    'BEGIN { print (v > 0.1) }')" 1 "in situ: the explicit barrier's wait is there"
+expect_eq "$(awk -v v="$($CV "$x/scout_insitu.cubex" value omp_ebarrier_wait 'ebarrier/**' "$L0")" \
+    'BEGIN { print (v > 0.1) }')" 1 "in situ: the explicit barrier's wait is there (thread 0)"
+$CV "$x/scout_insitu.cubex" locations >locs_insitu.txt || fail "cube_values.py locations (in situ)"
+expect_eq "$(cat locs_insitu.txt)" "$(cat locs.txt)" "in situ and post-mortem: the same locations"
+
+# MPI + OpenMP, 2 ranks x 3 threads: a location group per rank with its 3 threads; each rank's
+# explicit-barrier waits on its own threads' locations; in situ and post-mortem agree
+y=$work/ow2
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$y" \
+    $MPIRUN -np 2 ./omp_waits $D >ow2.out 2>&1 || fail "omp_waits -np 2: $(cat ow2.out)"
+expect_file "$y/scout.cubex" "the in-situ analysis of 2 ranks wrote scout.cubex"
+mv "$y/scout.cubex" "$y/scout_insitu.cubex"
+$MPIRUN -np 2 "$top_builddir/scorep-analyze" "$y" >an2.out 2>&1 ||
+    fail "scorep-analyze -np 2: $(cat an2.out)"
+CUBE=$y/scout.cubex
+$CV "$CUBE" locations >locs2.txt || fail "cube_values.py locations (2 ranks)"
+expect_eq "$(cut -f1 locs2.txt | tr '\n' ' ')" "0:0 0:1 0:2 1:0 1:1 1:2 " \
+    "2 ranks x 3 threads: 6 locations, each rank's master thread first"
+expect_eq "$(grep -c '	Master thread$' locs2.txt)" 2 "a master thread per rank"
+for r in 0 1; do
+    b0=$(mark ebarrier 0 bar $r ow2.out) b1=$(mark ebarrier 1 bar $r ow2.out)
+    b2=$(mark ebarrier 2 bar $r ow2.out)
+    bmax=$(calc "max3($b0, $b1, $b2)")
+    for k in 0 1 2; do
+        l=$($CV "$CUBE" visitors "thread$k" | grep "^$r:") || fail "no location of rank $r entered thread$k"
+        expect_eq "$(echo "$l" | wc -w)" 1 "one location of rank $r entered thread$k ($l)"
+        eval "bk=\$b$k"
+        near omp_ebarrier_wait 'ebarrier/**' "$l" "$(calc "$bmax - $bk")"
+    done
+done
+$CV "$CUBE" same "$y/scout_insitu.cubex" 1e-6 >same2.out ||
+    fail "2 ranks: in situ and post-mortem differ: $(cat same2.out)"
+echo "ok: 2 ranks: in situ and post-mortem agree ($(tail -1 same2.out))"
+
+# MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's
+# thread 1 waits in MPI_Recv until rank 0's thread 1 sends after D; the receive's time and
+# visit are on that worker's location, none on the master; the message is not replayed, and
+# the summary says so (one send and one receive record: 2 MPI events)
+OMPI_CC=clang "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -o mpi_threads \
+    "$top_srcdir/test/analysis/mpi_threads.c" || fail "build: scorep-cc mpicc -fopenmp mpi_threads.c"
+z=$work/mt
+env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$z" \
+    OMP_NUM_THREADS=2 $MPIRUN -np 2 ./mpi_threads $D >mt.out 2>&1 || fail "mpi_threads: $(cat mt.out)"
+if grep -q "^SKIP: MPI_THREAD_MULTIPLE" mt.out; then
+    echo "SKIP: MPI_THREAD_MULTIPLE not provided: worker-thread MPI part not run"
+    done_ok
+    exit 0
+fi
+expect_grep "\\[Score-P\\] analysis: 2 MPI events on threads other than the master" mt.out \
+    "in situ: the summary counts the workers' MPI events"
+mv "$z/scout.cubex" "$z/scout_insitu.cubex"
+$MPIRUN -np 2 "$top_builddir/scorep-analyze" "$z" >an3.out 2>&1 ||
+    fail "scorep-analyze (mpi_threads): $(cat an3.out)"
+expect_grep "scorep-analyze: 2 MPI events on threads other than the master: .* not replayed" \
+    an3.out "the summary counts the workers' MPI events as not replayed"
+CUBE=$z/scout.cubex
+w1=$($CV "$CUBE" visitors 'MPI_Recv' ) || fail "cube_values.py visitors MPI_Recv"
+expect_eq "$w1" "1:1" "MPI_Recv visited on rank 1's worker location only"
+expect_eq "$($CV "$CUBE" visitors 'MPI_Send')" "0:1" "MPI_Send visited on rank 0's worker only"
+recv=$(awk '$1 == "T" && $2 == 1 && $3 == "call" { print $4 }' mt.out)
+[ -n "$recv" ] || fail "mpi_threads printed no receive time: $(cat mt.out)"
+near mpi MPI_Recv 1:1 "$recv"
+expect_eq "$(value mpi 'exchange/**' 1:0)" 0 "no MPI time of the exchange on rank 1's master"
+$CV "$CUBE" same "$z/scout_insitu.cubex" 1e-6 >same3.out ||
+    fail "mpi_threads: in situ and post-mortem differ: $(cat same3.out)"
+echo "ok: mpi_threads: in situ and post-mortem agree ($(tail -1 same3.out))"
 done_ok

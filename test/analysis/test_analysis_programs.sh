@@ -5,8 +5,8 @@
 # programs of test/programs that the integration tests trace: pingpong, ring3, mpi_late,
 # report_mpi) is analysed post-mortem by
 # scorep-analyze without error, and the report agrees with the trace as otf2-print shows it:
-# the visits are the master threads' Enter events, the sends counted (comms_send + syncs_send)
-# are its MpiSend and MpiIsend events.
+# the visits are the Enter events (all threads; the master threads' on their locations), the
+# sends counted (comms_send + syncs_send) are the master threads' MpiSend and MpiIsend events.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs p2p_modes_scorep completion_scorep probes_scorep collectives_scorep \
@@ -64,8 +64,14 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
         sends=$((sends + $(awk -v l="$m" '($1 == "MPI_SEND" || $1 == "MPI_ISEND") && $2 == l' \
             "$name.txt" | wc -l)))
     done
-    expect_eq "$($CV "$x/scout.cubex" value visits '*' '*')" "$enters" \
-        "$name: visits = Enter events of the master threads"
+    # every thread has its location in the report: the visits are all Enter events
+    expect_eq "$($CV "$x/scout.cubex" value visits '*' '*')" \
+        "$(awk '$1 == "ENTER"' "$name.txt" | wc -l)" "$name: visits = Enter events of all threads"
+    master_visits=0
+    for r in $(seq 0 $((np - 1))); do
+        master_visits=$((master_visits + $($CV "$x/scout.cubex" value visits '*' "$r:0")))
+    done
+    expect_eq "$master_visits" "$enters" "$name: visits of the master threads = their Enter events"
     expect_eq "$(($($CV "$x/scout.cubex" value =comms_send '*' '*') + \
         $($CV "$x/scout.cubex" value =syncs_send '*' '*')))" "$sends" \
         "$name: sends counted = MpiSend/MpiIsend events of the master threads"

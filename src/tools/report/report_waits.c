@@ -1,8 +1,8 @@
 /* report_waits.c: the "Wait states" section of scorep-report, from scout.cubex (the wait-state
  * analysis, docs/analysis.md): each pattern's total and share of the time, the worst
- * (pattern, call path, rank) combinations, the critical path's call paths and the report's
- * attributes (mode, clock condition violations, POP efficiencies). Values of a pattern include
- * its sub-patterns (as Cube shows a collapsed metric). */
+ * (pattern, call path, rank and thread) combinations, the critical path's call paths and the
+ * report's attributes (mode, clock condition violations, POP efficiencies). Values of a pattern
+ * include its sub-patterns (as Cube shows a collapsed metric). */
 #include "report.h"
 #include "cube/cube.h"
 
@@ -12,9 +12,10 @@
 enum { TOP_ROWS = 25 };
 
 static const char *const patterns[] = {
-    "mpi_latesender",     "mpi_latesender_wo",   "mpi_latereceiver", "mpi_barrier_wait",
-    "mpi_barrier_completion", "mpi_wait_nxn",    "mpi_nxn_completion", "mpi_earlyreduce",
-    "mpi_earlyscan",      "mpi_latebroadcast",   "delay_latesender", "delay_latereceiver"};
+    "mpi_latesender",         "mpi_latesender_wo", "mpi_latereceiver",   "mpi_barrier_wait",
+    "mpi_barrier_completion", "mpi_wait_nxn",      "mpi_nxn_completion", "mpi_earlyreduce",
+    "mpi_earlyscan",          "mpi_latebroadcast", "delay_latesender",   "delay_latereceiver",
+    "omp_ebarrier_wait",      "omp_ibarrier_wait", "omp_idle_threads",   "omp_limited_parallelism"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
 typedef struct {
@@ -123,7 +124,11 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
         callpath(r, rows[i].cnode, buf, sizeof buf);
         json_member(out, "callpath", buf, false);
         json_key(out, "rank", false);
-        json_u64(out, (uint64_t)r->locgroups[r->locations[rows[i].location].locgroup].rank);
+        const cube_location *loc = &r->locations[rows[i].location];
+        json_u64(out, (uint64_t)r->locgroups[loc->locgroup].rank);
+        json_key(out, "thread", false); /* the location's number in its process */
+        json_u64(out, (uint64_t)(loc->rank < 0 ? 0 : loc->rank));
+        json_member(out, "location", loc->name ? loc->name : "", false);
         json_key(out, "seconds", false);
         json_double(out, rows[i].v);
         fputc('}', out);
