@@ -46,7 +46,7 @@ typedef struct {
     /* diagnostics (this rank's part; an_analyze sums them) */
     uint64_t ccv_p2p, ccv_coll; /* clock condition violations found */
     uint64_t unmatched_sends, unmatched_recvs;
-    uint64_t skipped_inter_colls; /* collectives on intercommunicators: not replayed */
+    uint64_t skipped_inter_colls; /* on intercommunicators without group B: not replayed */
     /* the wait states as synchronisation points (an_critical_path.c sorts them) */
     an_sync *sync;
     size_t n_sync, cap_sync;

@@ -45,11 +45,34 @@ typedef struct {
 } an_region;
 
 typedef struct {
-    uint32_t *ranks; /* world ranks of the members, in communicator rank order */
+    uint32_t *ranks; /* world ranks of the members (of group A of an intercommunicator), in
+                      * communicator rank order */
     uint32_t n;
-    int inter; /* an intercommunicator: not replayed (docs/analysis.md) */
+    /* an intercommunicator (docs/mpi.md): group A above, group B here (A is the group whose
+     * first member has the lower world rank); a peer or root rank on it is a rank of the
+     * group the event's process is not in (an_comm_peer) */
+    uint32_t *ranks_b;
+    uint32_t n_b;
+    int inter;
     int defined;
 } an_comm;
+
+/* the world rank of rank PEER of communicator K as process ME sees it: on an
+ * intercommunicator, PEER is a rank of the other group (MPI's remote group); AN_NONE when
+ * there is no such member */
+static inline uint32_t an_comm_peer(const an_comm *k, uint32_t me, uint32_t peer)
+{
+    if (!k->defined)
+        return AN_NONE;
+    if (k->inter) {
+        int in_a = 0;
+        for (uint32_t i = 0; i < k->n && !in_a; i++)
+            in_a = k->ranks[i] == me;
+        if (in_a)
+            return peer < k->n_b ? k->ranks_b[peer] : AN_NONE;
+    }
+    return peer < k->n ? k->ranks[peer] : AN_NONE;
+}
 
 typedef struct {
     uint32_t parent; /* AN_NONE for a root */
