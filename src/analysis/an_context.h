@@ -53,6 +53,9 @@ typedef struct {
     int sync_oom;
     an_wait_rec *waits;
     size_t n_waits, cap_waits;
+    /* this rank's time on the critical path in MPI calls other than MPI_Init/Finalize: the
+     * path's transfer time, which an ideal network would remove (an_pop) */
+    double cp_transfer;
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;

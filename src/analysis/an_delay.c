@@ -188,11 +188,15 @@ static int prepare(an_ctx *c, dstate *d)
                     d->req_enter[i] = an_call_enter(c, &t->events[r]);
             }
             break;
-        case AN_COLL_END:
-            if (e->comm < t->n_comms && t->comms[e->comm].defined && !t->comms[e->comm].inter)
-                for (uint32_t m = 0; m < t->comms[e->comm].n; m++)
-                    if (t->comms[e->comm].ranks[m] < (uint32_t)c->size)
-                        last[t->comms[e->comm].ranks[m]] = e->time;
+        case AN_COLL_END: /* a synchronisation point with every member (both groups) */
+            if (e->comm < t->n_comms && t->comms[e->comm].defined) {
+                const an_comm *k = &t->comms[e->comm];
+                for (uint32_t m = 0; m < k->n + (k->ranks_b ? k->n_b : 0); m++) {
+                    uint32_t w = m < k->n ? k->ranks[m] : k->ranks_b[m - k->n];
+                    if (w < (uint32_t)c->size)
+                        last[w] = e->time;
+                }
+            }
             break;
         default:
             break;
