@@ -115,6 +115,24 @@ static void ic_reduce(void)
     SCEN_END(h)
 }
 
+/* point-to-point on the intercommunicator: world 0 (A) sends to B's rank 1 (world 3) at D;
+ * world 3 receives from A's rank 0 and waits D (Late Sender). Peers on an intercommunicator are
+ * ranks of the other group */
+static void ic_p2p(void)
+{
+    SCEN_BEGIN(h, "ic_p2p")
+    int x = 1;
+    if (rank == 0) {
+        spin_to(1);
+        M("enter");
+        MPI_Send(&x, 1, MPI_INT, 1, 5, inter);
+    } else if (rank == 3) {
+        M("enter");
+        MPI_Recv(&x, 1, MPI_INT, 0, 5, inter, MPI_STATUS_IGNORE);
+    }
+    SCEN_END(h)
+}
+
 static void start(void)
 {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -141,7 +159,7 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
     /* local leader: local rank 0; remote leader: world rank 2 for A, 0 for B */
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? 2 : 0, 99, &inter);
-    void (*scen[])(void) = {ic_barrier, ic_bcast_a, ic_bcast_b, ic_allreduce, ic_reduce};
+    void (*scen[])(void) = {ic_barrier, ic_bcast_a, ic_bcast_b, ic_allreduce, ic_reduce, ic_p2p};
     for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
         start();
         scen[i]();

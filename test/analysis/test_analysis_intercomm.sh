@@ -7,7 +7,8 @@
 # MPI_PROC_NULL at the rest of its group) for the root, the root of a reduce for the first
 # sender of the other group. The expected waits follow from the program's design and its own
 # clock readings ("T scenario rank enter seconds"), within 10% + 15 ms, read back from
-# scout.cubex with cube_values.py (no code shared with the writer).
+# scout.cubex with cube_values.py (no code shared with the writer). Also a message on the
+# intercommunicator (its peers are ranks of the other group): a Late Sender of D.
 . "$top_srcdir/test/integration/lib.sh"
 
 A="$top_builddir/test/analysis"
@@ -96,6 +97,13 @@ for f in "$x/scout.cubex" "$x/scout_insitu.cubex"; do
     for r in 0 2 3; do
         near "$f" mpi_earlyreduce ic_reduce/MPI_Reduce $r 0
     done
+    # a message on the intercommunicator: world 0 sends to B's rank 1 (world 3) after D
+    near "$f" mpi_latesender ic_p2p/MPI_Recv 3 "$(calc "pos($(mark ic_p2p 0) - $(mark ic_p2p 3))")"
+    near "$f" mpi_latesender ic_p2p/MPI_Recv 3 $D
 done
+# both sides of that message were matched (its sender resolved in the other group)
+expect_no_grep "without their peer" an.out "the intercommunicator message is matched"
+expect_eq "$($CV "$x/scout.cubex" value mpi_cls_count ic_p2p/MPI_Recv 3)" 1 \
+    "one Late Sender count on the intercommunicator receive"
 
 done_ok
