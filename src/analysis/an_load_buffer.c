@@ -37,7 +37,7 @@ static uint32_t world(const bl *b, uint32_t comm, uint32_t peer)
 {
     if (comm == AN_NONE || comm >= b->t->n_comms)
         return AN_NONE;
-    return an_comm_peer(&b->t->comms[comm], b->t->rank, peer);
+    return an_comm_peer(&b->t->comms[comm], peer);
 }
 
 static an_event *push(bl *b, uint64_t ts, an_event_kind kind)
@@ -232,6 +232,7 @@ static int defs(an_trace *t, const scorep_unified *u)
             memcpy(k->ranks_b, d->members_b, d->size_b * sizeof *k->ranks_b);
             k->n_b = d->size_b;
         }
+        an_comm_set_side(k, t->rank);
         k->defined = 1;
     }
     return 0;

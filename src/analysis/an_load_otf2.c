@@ -232,7 +232,7 @@ static uint32_t world_rank(const ld *l, uint32_t comm, uint32_t peer)
 {
     if (comm >= l->t->n_comms)
         return AN_NONE;
-    return an_comm_peer(&l->t->comms[comm], l->t->rank, peer);
+    return an_comm_peer(&l->t->comms[comm], peer);
 }
 
 static an_event *push(ld *l, uint64_t time, an_event_kind kind)
@@ -526,6 +526,7 @@ static int resolve_comms(ld *l, char *err, size_t len)
                     grb->members[i] < t->n_ranks ? (uint32_t)grb->members[i] : AN_NONE;
             k->n_b = grb->n;
         }
+        an_comm_set_side(k, t->rank);
     }
     return 0;
 }

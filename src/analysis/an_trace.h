@@ -54,23 +54,27 @@ typedef struct {
     uint32_t *ranks_b;
     uint32_t n_b;
     int inter;
+    int in_a; /* intercommunicator: the analysed rank is in group A (an_comm_set_side) */
     int defined;
 } an_comm;
 
-/* the world rank of rank PEER of communicator K as process ME sees it: on an
+/* the loaders call it once the groups are set: which group the analysed rank ME is in */
+static inline void an_comm_set_side(an_comm *k, uint32_t me)
+{
+    k->in_a = 0;
+    for (uint32_t i = 0; k->inter && i < k->n && !k->in_a; i++)
+        k->in_a = k->ranks[i] == me;
+}
+
+/* the world rank of rank PEER of communicator K as the analysed rank sees it: on an
  * intercommunicator, PEER is a rank of the other group (MPI's remote group); AN_NONE when
  * there is no such member */
-static inline uint32_t an_comm_peer(const an_comm *k, uint32_t me, uint32_t peer)
+static inline uint32_t an_comm_peer(const an_comm *k, uint32_t peer)
 {
     if (!k->defined)
         return AN_NONE;
-    if (k->inter) {
-        int in_a = 0;
-        for (uint32_t i = 0; i < k->n && !in_a; i++)
-            in_a = k->ranks[i] == me;
-        if (in_a)
-            return peer < k->n_b ? k->ranks_b[peer] : AN_NONE;
-    }
+    if (k->inter && k->in_a)
+        return peer < k->n_b ? k->ranks_b[peer] : AN_NONE;
     return peer < k->n ? k->ranks[peer] : AN_NONE;
 }
 
