@@ -584,7 +584,10 @@ function renderWaits(data) {
   view.appendChild(el('p', { id: 'waits-summary' }, 'Analysis ' + (w.mode || '?') + '; ' +
     'POP parallel efficiency ' + (100 * Number(w.pop_parallel || 0)).toFixed(1) +
     '% = load balance ' + (100 * Number(w.pop_load_balance || 0)).toFixed(1) +
-    '% x communication ' + (100 * Number(w.pop_communication || 0)).toFixed(1) + '%; ' +
+    '% x communication ' + (100 * Number(w.pop_communication || 0)).toFixed(1) + '%' +
+    (w.pop_serialisation ? ' (= serialisation ' +
+      (100 * Number(w.pop_serialisation)).toFixed(1) + '% x transfer ' +
+      (100 * Number(w.pop_transfer || 0)).toFixed(1) + '%)' : '') + '; ' +
     (w.ccv || '0') + ' clock condition violations.'));
   function table(id, heads, rows) {
     var t = el('table', { class: 'top', id: id }), head = el('tr');

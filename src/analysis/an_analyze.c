@@ -83,7 +83,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
         info =
-            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0, NULL};
+            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0,
+                             0, 0, 0, NULL};
         info.cp_segments = c.cp_segments;
         PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T, MPI_SUM,
                        comm);

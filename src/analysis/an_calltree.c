@@ -84,8 +84,10 @@ void an_trace_free(an_trace *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n_comms; i++)
+    for (size_t i = 0; i < t->n_comms; i++) {
         free(t->comms[i].ranks);
+        free(t->comms[i].ranks_b);
+    }
     free(t->comms);
     free(t->regions);
     for (size_t i = 0; i < t->n_strings; i++)

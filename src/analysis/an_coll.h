@@ -5,8 +5,10 @@
 #include "analysis/an_context.h"
 
 /* INST: this rank's N collective-end events on the communicator MC (in order; the k-th is
- * instance k on every member); ME: this rank's rank in MC. Collective over MC. */
-int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size_t n, char *err,
-                      size_t len);
+ * instance k on every member). GROUPS: 1 for an intracommunicator; 2 for an
+ * intercommunicator (MC spans both groups), MY_GROUP: this rank's (0: A, 1: B).
+ * Collective over MC. */
+int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
+                      size_t n, char *err, size_t len);
 
 #endif

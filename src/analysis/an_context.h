@@ -56,13 +56,16 @@ typedef struct {
     /* diagnostics (this rank's part; an_analyze sums them) */
     uint64_t ccv_p2p, ccv_coll; /* clock condition violations found */
     uint64_t unmatched_sends, unmatched_recvs;
-    uint64_t skipped_inter_colls; /* collectives on intercommunicators: not replayed */
+    uint64_t skipped_inter_colls; /* on intercommunicators without group B: not replayed */
     /* the wait states as synchronisation points (an_critical_path.c sorts them) */
     an_sync *sync;
     size_t n_sync, cap_sync;
     int sync_oom;
     an_wait_rec *waits;
     size_t n_waits, cap_waits;
+    /* this rank's time on the critical path in MPI calls other than MPI_Init/Finalize: the
+     * path's transfer time, which an ideal network would remove (an_pop) */
+    double cp_transfer;
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;

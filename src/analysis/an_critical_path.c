@@ -13,6 +13,7 @@
  * (critical_path). (A token passed from rank to rank costs one message latency per hop: 8 s
  * for the 200,000 messages of the benchmark, against milliseconds here.) */
 #include "analysis/an_context.h"
+#include "analysis/an_regions.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +89,13 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
         uint64_t a = t->events[i].time > from ? t->events[i].time : from;
         uint64_t b = t->events[i + 1].time < to ? t->events[i + 1].time : to;
         uint32_t k = cnode_after(t, i);
-        if (b > a && k != AN_NONE)
+        if (b > a && k != AN_NONE) {
             an_add(c, M_CRITICAL_PATH, k, an_sec(c, (int64_t)(b - a)));
+            uint32_t region = t->cnodes[k].region;
+            uint32_t cls = region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
+            if (AN_RC_IS_MPI(cls) && (cls & AN_RC_MASK) != AN_RC_INIT_EXIT)
+                c->cp_transfer += an_sec(c, (int64_t)(b - a));
+        }
     }
 }
 

@@ -217,9 +217,12 @@ static int cmp_entry(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* a communicator whose collectives the replay numbers (an_replay_coll.c: intercommunicators
+ * with both groups defined too) */
 static int valid_comm(const an_trace *t, uint32_t comm)
 {
-    return comm < t->n_comms && t->comms[comm].defined && !t->comms[comm].inter;
+    return comm < t->n_comms && t->comms[comm].defined &&
+           (!t->comms[comm].inter || t->comms[comm].ranks_b);
 }
 
 /* per call path its hash; per receive when it was posted; the messages sorted; the collective
@@ -341,11 +344,15 @@ static int prev_sync(an_ctx *c, size_t n, const uint32_t *ev, const uint32_t *pe
             if (e->peer != AN_NONE && e->peer < (uint32_t)c->size)
                 last[e->peer] = e->time;
             break;
-        case AN_COLL_END:
-            if (valid_comm(t, e->comm))
-                for (uint32_t m = 0; m < t->comms[e->comm].n; m++)
-                    if (t->comms[e->comm].ranks[m] < (uint32_t)c->size)
-                        last[t->comms[e->comm].ranks[m]] = e->time;
+        case AN_COLL_END: /* a synchronisation point with every member (both groups) */
+            if (e->comm < t->n_comms && t->comms[e->comm].defined) {
+                const an_comm *k = &t->comms[e->comm];
+                for (uint32_t m = 0; m < k->n + (k->ranks_b ? k->n_b : 0); m++) {
+                    uint32_t w = m < k->n ? k->ranks[m] : k->ranks_b[m - k->n];
+                    if (w < (uint32_t)c->size)
+                        last[w] = e->time;
+                }
+            }
             break;
         default:
             break;

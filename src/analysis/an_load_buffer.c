@@ -35,9 +35,9 @@ static uint32_t map(const bl *b, int kind, uint32_t local)
 
 static uint32_t world(const bl *b, uint32_t comm, uint32_t peer)
 {
-    if (comm == AN_NONE || comm >= b->t->n_comms || peer >= b->t->comms[comm].n)
+    if (comm == AN_NONE || comm >= b->t->n_comms)
         return AN_NONE;
-    return b->t->comms[comm].ranks[peer];
+    return an_comm_peer(&b->t->comms[comm], peer);
 }
 
 static an_event *push(bl *b, uint64_t ts, an_event_kind kind)
@@ -226,6 +226,13 @@ static int defs(an_trace *t, const scorep_unified *u)
         memcpy(k->ranks, d->members, d->size * sizeof *k->ranks);
         k->n = d->size;
         k->inter = d->is_inter;
+        if (d->is_inter) {
+            if (!(k->ranks_b = malloc((d->size_b ? d->size_b : 1) * sizeof *k->ranks_b)))
+                return -1;
+            memcpy(k->ranks_b, d->members_b, d->size_b * sizeof *k->ranks_b);
+            k->n_b = d->size_b;
+        }
+        an_comm_set_side(k, t->rank);
         k->defined = 1;
     }
     return 0;

@@ -25,7 +25,8 @@ typedef struct {
     an_trace *t;
     ld_group *groups;
     size_t n_groups;
-    uint32_t *comm_group; /* per comm: its group (AN_NONE: undefined) */
+    uint32_t *comm_group;   /* per comm: its group (AN_NONE: undefined) */
+    uint32_t *comm_group_b; /* per intercommunicator: its group B */
     int *comm_inter;
     size_t n_comm;
     uint32_t attr[A_N]; /* attribute refs by meaning, AN_NONE if not defined */
@@ -151,11 +152,14 @@ static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
     (void)f;
     ld *l = u;
     size_t n = l->n_comm;
+    size_t old = n, nb = n; /* GROW sets the count to the new capacity */
     GROW(l, l->comm_group, n, self);
+    GROW(l, l->comm_group_b, nb, self);
     GROW(l, l->comm_inter, l->n_comm, self);
-    for (size_t i = n; i < l->n_comm; i++)
-        l->comm_group[i] = AN_NONE;
+    for (size_t i = old; i < l->n_comm; i++)
+        l->comm_group[i] = l->comm_group_b[i] = AN_NONE;
     l->comm_group[self] = group;
+    l->comm_group_b[self] = AN_NONE;
     l->comm_inter[self] = 0;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -163,11 +167,12 @@ static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
 static OTF2_CallbackCode d_inter(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
                                  OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag f)
 {
-    (void)b;
     (void)common;
     OTF2_CallbackCode rc = d_comm(u, self, name, a, OTF2_UNDEFINED_COMM, f);
-    if (rc == OTF2_CALLBACK_SUCCESS)
+    if (rc == OTF2_CALLBACK_SUCCESS) {
         ((ld *)u)->comm_inter[self] = 1;
+        ((ld *)u)->comm_group_b[self] = b;
+    }
     return rc;
 }
 
@@ -225,9 +230,9 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
 /* ------------------------------------------------------------------ events */
 static uint32_t world_rank(const ld *l, uint32_t comm, uint32_t peer)
 {
-    if (comm >= l->t->n_comms || !l->t->comms[comm].defined || peer >= l->t->comms[comm].n)
+    if (comm >= l->t->n_comms)
         return AN_NONE;
-    return l->t->comms[comm].ranks[peer];
+    return an_comm_peer(&l->t->comms[comm], peer);
 }
 
 static an_event *push(ld *l, uint64_t time, an_event_kind kind)
@@ -511,6 +516,17 @@ static int resolve_comms(ld *l, char *err, size_t len)
         k->n = gr->n;
         k->inter = l->comm_inter[c];
         k->defined = 1;
+        uint32_t gb = l->comm_group_b[c];
+        if (k->inter && gb != AN_NONE && gb < l->n_groups) {
+            const ld_group *grb = &l->groups[gb];
+            if (!(k->ranks_b = malloc((grb->n ? grb->n : 1) * sizeof *k->ranks_b)))
+                return fail(err, len, "out of memory");
+            for (uint32_t i = 0; i < grb->n; i++)
+                k->ranks_b[i] =
+                    grb->members[i] < t->n_ranks ? (uint32_t)grb->members[i] : AN_NONE;
+            k->n_b = grb->n;
+        }
+        an_comm_set_side(k, t->rank);
     }
     return 0;
 }
@@ -741,6 +757,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
         free(l.groups[i].members);
     free(l.groups);
     free(l.comm_group);
+    free(l.comm_group_b);
     free(l.comm_inter);
     free(l.stack);
     free(l.loc_id);

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint32_t peer_of(int world)
 {
@@ -99,19 +100,29 @@ static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k,
     an_wait_add(c, &w);
 }
 
-int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size_t n, char *err,
-                      size_t len)
+/* An instance on an intercommunicator (GROUPS 2; docs/analysis.md): MPI's intercommunicator
+ * collectives move data between the groups, so a rank waits for the other group only: a
+ * barrier or an n-to-n operation for the last rank of the other group to enter, a 1-to-n
+ * operation for its root (in the other group, MPI_ROOT there), the root of an n-to-1 operation
+ * for the first sender of the other group. The replay communicator spans both groups; the
+ * values are reduced per group (intracommunicator: one group, the same values as before). */
+int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
+                      size_t n, char *err, size_t len)
 {
-    /* max: [0,n) latest enter (n-to-n: of ranks that send), [n,2n) root's enter;
-     * min: [0,n) earliest exit (n-to-n: of ranks that send and receive),
-     *      [n,2n) earliest enter of the non-roots that send; scan: latest enter of ranks <= me */
-    uint64_t *mx = malloc((2 * n + 1) * sizeof *mx), *mn = malloc((2 * n + 1) * sizeof *mn);
+    size_t G = (size_t)groups;
+    /* max: [g*n + i] latest enter of group g (n-to-n: of the ranks that send), [G*n + i] the
+     *      root's enter;
+     * min: [i] earliest exit (n-to-n: of ranks that send and receive), [n + g*n + i] earliest
+     *      enter of the non-roots of group g that send; scan: latest enter of ranks <= me */
+    uint64_t *mx = malloc(((G + 1) * n + 1) * sizeof *mx), *mn = malloc(((G + 1) * n + 1) * sizeof *mn);
     uint64_t *scan = malloc((n + 1) * sizeof *scan);
-    uint64_t *out = malloc((2 * n + 1) * sizeof *out);
-    /* who: [0,n) the lowest world rank that entered last, [n,2n) the lowest non-root sender
-     * that entered first (the ranks a waiting rank's critical path moves to) */
-    int *who = malloc((2 * n + 1) * sizeof *who), *who_out = malloc((2 * n + 1) * sizeof *who);
-    int ok = mx && mn && scan && out && who && who_out, all_ok;
+    uint64_t *out = malloc(((G + 1) * n + 1) * sizeof *out);
+    /* who: [g*n + i] the lowest world rank of group g that entered last, [G*n + g*n + i] the
+     * lowest non-root sender of group g that entered first (the ranks a waiting rank's
+     * critical path moves to); root: the root's world rank + 1 (0: none), intercommunicators */
+    int *who = malloc((2 * G * n + 1) * sizeof *who), *who_out = malloc((2 * G * n + 1) * sizeof *who);
+    int *root_w = malloc((n + 1) * sizeof *root_w), *root_out = malloc((n + 1) * sizeof *root_w);
+    int ok = mx && mn && scan && out && who && who_out && root_w && root_out, all_ok;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, mc);
     if (!all_ok) {
         free(mx);
@@ -120,79 +131,103 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size
         free(out);
         free(who);
         free(who_out);
+        free(root_w);
+        free(root_out);
         snprintf(err, len, "out of memory in the collective replay");
         return -1;
     }
     const an_event *ev = c->t->events;
+    size_t g = (size_t)my_group, other = G == 1 ? 0 : 1 - g;
+    /* the root: an intracommunicator's records name it on every rank; on an
+     * intercommunicator only the other group's records do (the root passes MPI_ROOT, its
+     * group MPI_PROC_NULL), so the replay tells the root's group who it is */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = ev[inst[i]].peer;
+        root_w[i] = p == AN_NONE ? 0 : (int)p + 1;
+    }
+    if (G == 2)
+        PMPI_Allreduce(root_w, root_out, (int)n, MPI_INT, MPI_MAX, mc);
+    else
+        memcpy(root_out, root_w, n * sizeof *root_out);
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
         uint64_t enter = an_call_enter(c, e), exit = an_call_exit(c, e);
         coll_kind k = kind_of(e->tag);
-        int root = e->peer == (uint32_t)c->rank;
-        mx[i] = k == K_N2N && !e->bytes ? 0 : enter;
-        mx[n + i] = root ? enter : 0;
+        int root = root_out[i] == c->rank + 1;
+        for (size_t h = 0; h < G; h++) {
+            mx[h * n + i] = h != g || (k == K_N2N && !e->bytes) ? 0 : enter;
+            mn[n + h * n + i] = h == g && !root && e->bytes ? enter : UINT64_MAX;
+        }
+        mx[G * n + i] = root ? enter : 0;
         mn[i] = k == K_N2N && (!e->bytes || !e->bytes2) ? UINT64_MAX : exit;
-        mn[n + i] = !root && e->bytes ? enter : UINT64_MAX;
         scan[i] = enter;
     }
-    PMPI_Allreduce(mx, out, (int)(2 * n), MPI_UINT64_T, MPI_MAX, mc);
-    for (size_t i = 0; i < 2 * n; i++)
-        mx[i] = out[i];
-    PMPI_Allreduce(mn, out, (int)(2 * n), MPI_UINT64_T, MPI_MIN, mc);
-    for (size_t i = 0; i < 2 * n; i++)
-        mn[i] = out[i];
+    size_t nv = (G + 1) * n;
+    PMPI_Allreduce(mx, out, (int)nv, MPI_UINT64_T, MPI_MAX, mc);
+    memcpy(mx, out, nv * sizeof *mx);
+    PMPI_Allreduce(mn, out, (int)nv, MPI_UINT64_T, MPI_MIN, mc);
+    memcpy(mn, out, nv * sizeof *mn);
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
         uint64_t enter = an_call_enter(c, e);
-        int root = e->peer == (uint32_t)c->rank;
+        int root = root_out[i] == c->rank + 1;
         coll_kind k = kind_of(e->tag);
-        who[i] = enter == mx[i] && !(k == K_N2N && !e->bytes) ? c->rank : INT_MAX;
-        who[n + i] = !root && e->bytes && enter == mn[n + i] ? c->rank : INT_MAX;
+        for (size_t h = 0; h < G; h++) {
+            who[h * n + i] = h == g && enter == mx[h * n + i] && !(k == K_N2N && !e->bytes)
+                                 ? c->rank
+                                 : INT_MAX;
+            who[G * n + h * n + i] =
+                h == g && !root && e->bytes && enter == mn[n + h * n + i] ? c->rank : INT_MAX;
+        }
     }
-    PMPI_Allreduce(who, who_out, (int)(2 * n), MPI_INT, MPI_MIN, mc);
-    PMPI_Scan(scan, out, (int)n, MPI_UINT64_T, MPI_MAX, mc);
-    for (size_t i = 0; i < n; i++)
-        scan[i] = out[i];
-    (void)me;
+    PMPI_Allreduce(who, who_out, (int)(2 * G * n), MPI_INT, MPI_MIN, mc);
+    if (G == 1) { /* MPI_Scan and MPI_Exscan are not defined on intercommunicators */
+        PMPI_Scan(scan, out, (int)n, MPI_UINT64_T, MPI_MAX, mc);
+        memcpy(scan, out, n * sizeof *scan);
+    }
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
-        int root = e->peer == (uint32_t)c->rank;
+        int root = root_out[i] == c->rank + 1;
+        uint32_t root_rank = root_out[i] ? (uint32_t)(root_out[i] - 1) : AN_NONE;
         uint64_t exit = an_call_exit(c, e);
+        uint64_t last = mx[other * n + i];            /* the latest enter that I wait for */
+        uint32_t last_who = peer_of(who_out[other * n + i]);
+        uint64_t first = mn[n + other * n + i];       /* the earliest sender I wait for */
+        uint32_t first_who = peer_of(who_out[G * n + other * n + i]);
         counts(c, e);
         switch (kind_of(e->tag)) {
         case K_BARRIER: {
-            double w = wait_until(c, e, mx[i], 1, peer_of(who_out[i]));
+            double w = wait_until(c, e, last, 1, last_who);
             an_add(c, M_MPI_BARRIER_WAIT, e->cnode, w);
-            coll_wait(c, e, AN_W_BARRIER, i, peer_of(who_out[i]), mx[i], w);
-            uint64_t from = mn[i] < mx[i] ? mx[i] : mn[i];
+            coll_wait(c, e, AN_W_BARRIER, i, last_who, last, w);
+            uint64_t from = mn[i] < last ? last : mn[i];
             if (exit > from)
                 an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
             break;
         }
         case K_12N:
-            if (!root && e->bytes2) {
-                double w = wait_until(c, e, mx[n + i], 1, e->peer);
+            if (!root && e->bytes2 && root_rank != AN_NONE) {
+                double w = wait_until(c, e, mx[G * n + i], 1, root_rank);
                 an_add(c, M_MPI_LATEBROADCAST, e->cnode, w);
-                coll_wait(c, e, AN_W_12N, i, e->peer, mx[n + i], w);
+                coll_wait(c, e, AN_W_12N, i, root_rank, mx[G * n + i], w);
             }
             break;
         case K_N21:
-            if (root && e->bytes2 && mn[n + i] != UINT64_MAX)
-                an_add(c, M_MPI_EARLYREDUCE, e->cnode,
-                       wait_until(c, e, mn[n + i], 0, peer_of(who_out[n + i])));
+            if (root && e->bytes2 && first != UINT64_MAX)
+                an_add(c, M_MPI_EARLYREDUCE, e->cnode, wait_until(c, e, first, 0, first_who));
             break;
         case K_SCAN:
-            if (e->bytes || e->bytes2)
+            if (G == 1 && (e->bytes || e->bytes2))
                 an_add(c, M_MPI_EARLYSCAN, e->cnode, wait_until(c, e, scan[i], 1, AN_NONE));
             break;
         case K_N2N:
             if (e->bytes2) {
-                double w = wait_until(c, e, mx[i], 1, peer_of(who_out[i]));
+                double w = wait_until(c, e, last, 1, last_who);
                 an_add(c, M_MPI_WAIT_NXN, e->cnode, w);
-                coll_wait(c, e, AN_W_N2N, i, peer_of(who_out[i]), mx[i], w);
+                coll_wait(c, e, AN_W_N2N, i, last_who, last, w);
             }
             if (e->bytes && e->bytes2 && mn[i] != UINT64_MAX) {
-                uint64_t from = mn[i] < mx[i] ? mx[i] : mn[i];
+                uint64_t from = mn[i] < last ? last : mn[i];
                 if (exit > from)
                     an_add(c, M_MPI_NXN_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
             }
@@ -207,5 +242,7 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int me, const uint32_t *inst, size
     free(out);
     free(who);
     free(who_out);
+    free(root_w);
+    free(root_out);
     return 0;
 }

@@ -5,21 +5,65 @@
  * instance k on every member (MPI orders collectives per communicator). Per instance it
  * reduces what Scalasca's patterns need: latest enter, earliest exit, the root's enter, the
  * earliest enter of the non-roots, and for scans the latest enter of the lower ranks. The
- * pattern arithmetic is in an_pattern_coll.c. Intercommunicators are not replayed (counted
- * and reported). */
+ * pattern arithmetic is in an_pattern_coll.c. An intercommunicator is replayed on an
+ * intracommunicator over its two groups, with the values of each group apart: a rank waits
+ * for the other group, as MPI's intercommunicator collectives define (docs/analysis.md). */
 #include "analysis/an_coll.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* members of comm k as an MPI group of the analysis communicator; my index in it or -1 */
-static int my_index(const an_comm *k, uint32_t me)
+/* my index among the members of comm k (an intercommunicator's: group A, then group B), or -1;
+ * *GROUP: 0 (group A) or 1 (group B) */
+static int my_index(const an_comm *k, uint32_t me, int *group)
 {
     for (uint32_t i = 0; i < k->n; i++)
-        if (k->ranks[i] == me)
+        if (k->ranks[i] == me) {
+            *group = 0;
             return (int)i;
+        }
+    for (uint32_t i = 0; k->inter && i < k->n_b; i++)
+        if (k->ranks_b[i] == me) {
+            *group = 1;
+            return (int)(k->n + i);
+        }
     return -1;
+}
+
+/* the members of comm k, an intercommunicator's both groups (A, then B) */
+static uint32_t n_members(const an_comm *k)
+{
+    return k->n + (k->inter ? k->n_b : 0);
+}
+
+/* the analysis communicator of comm k: the world one, or MPI_Comm_create_group over its
+ * members. An intercommunicator is replayed on an intracommunicator over both groups (A,
+ * then B): its instances need the values of each group apart (an_pattern_coll.c) */
+static int make_comm(an_ctx *c, uint32_t id, MPI_Comm *mc)
+{
+    const an_comm *k = &c->t->comms[id];
+    uint32_t n = n_members(k);
+    int identity = n == (uint32_t)c->size;
+    for (uint32_t i = 0; identity && i < n; i++)
+        identity = (i < k->n ? k->ranks[i] : k->ranks_b[i - k->n]) == i;
+    if (identity) {
+        *mc = c->comm;
+        return 0;
+    }
+    int *ranks = malloc(n * sizeof *ranks);
+    if (!ranks)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        ranks[i] = (int)(i < k->n ? k->ranks[i] : k->ranks_b[i - k->n]);
+    MPI_Group world, g;
+    PMPI_Comm_group(c->comm, &world);
+    PMPI_Group_incl(world, (int)n, ranks, &g);
+    PMPI_Comm_create_group(c->comm, g, (int)(id & 0x7fff), mc);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&world);
+    free(ranks);
+    return 0;
 }
 
 static int replay_comm(an_ctx *c, uint32_t id, const uint32_t *inst, size_t n, char *err,
@@ -27,26 +71,9 @@ static int replay_comm(an_ctx *c, uint32_t id, const uint32_t *inst, size_t n, c
 {
     const an_comm *k = &c->t->comms[id];
     MPI_Comm mc = MPI_COMM_NULL;
-    int identity = k->n == (uint32_t)c->size;
-    for (uint32_t i = 0; identity && i < k->n; i++)
-        identity = k->ranks[i] == i;
-    if (identity) {
-        mc = c->comm;
-    } else {
-        MPI_Group world, g;
-        int *ranks = malloc(k->n * sizeof *ranks);
-        if (!ranks) {
-            snprintf(err, len, "out of memory");
-            return -1;
-        }
-        for (uint32_t i = 0; i < k->n; i++)
-            ranks[i] = (int)k->ranks[i];
-        PMPI_Comm_group(c->comm, &world);
-        PMPI_Group_incl(world, (int)k->n, ranks, &g);
-        PMPI_Comm_create_group(c->comm, g, (int)(id & 0x7fff), &mc);
-        PMPI_Group_free(&g);
-        PMPI_Group_free(&world);
-        free(ranks);
+    if (make_comm(c, id, &mc) != 0) {
+        snprintf(err, len, "out of memory");
+        return -1;
     }
     /* every member must have recorded the same number of collectives on it */
     unsigned long long mine = n, lo, hi;
@@ -60,7 +87,9 @@ static int replay_comm(an_ctx *c, uint32_t id, const uint32_t *inst, size_t n, c
                  id, lo, hi);
         rc = -1;
     } else {
-        rc = an_coll_instances(c, mc, my_index(k, (uint32_t)c->rank), inst, n, err, len);
+        int group = 0;
+        my_index(k, (uint32_t)c->rank, &group);
+        rc = an_coll_instances(c, mc, k->inter ? 2 : 1, group, inst, n, err, len);
     }
     if (mc != c->comm && mc != MPI_COMM_NULL)
         PMPI_Comm_free(&mc);
@@ -81,8 +110,8 @@ int an_replay_coll(an_ctx *c, char *err, size_t len)
         const an_event *e = &t->events[i];
         if (e->kind != AN_COLL_END || e->comm >= nc || !t->comms[e->comm].defined)
             continue;
-        if (t->comms[e->comm].inter) {
-            c->skipped_inter_colls++;
+        if (t->comms[e->comm].inter && !t->comms[e->comm].ranks_b) {
+            c->skipped_inter_colls++; /* a definition without its group B: not replayed */
             continue;
         }
         used[e->comm] = 1;
@@ -110,7 +139,9 @@ int an_replay_coll(an_ctx *c, char *err, size_t len)
     rc = 0;
     for (size_t k = 0; k < nc; k++) {
         const an_comm *cm = &t->comms[k];
-        if (!any[k] || cm->inter || cm->n < 2 || my_index(cm, (uint32_t)c->rank) < 0)
+        int group;
+        if (!any[k] || n_members(cm) < 2 || (cm->inter && !cm->ranks_b) ||
+            my_index(cm, (uint32_t)c->rank, &group) < 0)
             continue;
         char e2[256] = "";
         int r = replay_comm(c, (uint32_t)k, inst + start[k], count[k], e2, sizeof e2);

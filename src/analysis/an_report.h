@@ -12,8 +12,11 @@ typedef struct {
     uint64_t ccv;     /* clock condition violations, all ranks */
     int reduced;      /* some rank's trace was reduced or flushed */
     /* POP efficiencies (an_pop): computation = time outside MPI per rank, runtime = the
-     * longest rank's time */
+     * longest rank's time; communication = serialisation x transfer, where the runtime on an
+     * ideal network is the runtime less the critical path's time in MPI calls (not waiting:
+     * the path leaves a rank at its wait states), at least the longest computation */
     double load_balance, comm_efficiency, parallel_efficiency;
+    double serialisation_efficiency, transfer_efficiency, ideal_runtime;
     const char *cp_segments; /* rank 0: the critical path's pieces (an_ctx) */
 } an_report_info;
 

@@ -225,6 +225,10 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         cube_writer_attr(w, "POP load balance", buf);
         snprintf(buf, sizeof buf, "%.4f", info->comm_efficiency);
         cube_writer_attr(w, "POP communication efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->serialisation_efficiency);
+        cube_writer_attr(w, "POP serialisation efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->transfer_efficiency);
+        cube_writer_attr(w, "POP transfer efficiency", buf);
         if (info->cp_segments) /* scorep-report marks them on the timeline */
             cube_writer_attr(w, "critical path segments", info->cp_segments);
     }

@@ -1,6 +1,6 @@
-/* an_summary.c: the short text summary at the end of an analysis: the total time, and each
- * wait-state pattern that occurred with its share of the time (all ranks, threads and call
- * paths); the POP efficiencies from the master threads. */
+/* an_summary.c: the short text summary at the end of an analysis: the total time, the POP
+ * efficiencies (an_pop, from the master threads), and each wait-state pattern that occurred
+ * with its share of the time (all ranks, threads and call paths). */
 #include "analysis/an_report.h"
 
 #include <stdlib.h>
@@ -13,13 +13,25 @@ void an_pop(an_ctx *c, an_report_info *info)
             c->sev[(size_t)M_EXECUTION * c->n_cnodes + k] - c->sev[(size_t)M_MPI * c->n_cnodes + k];
         time += c->sev[(size_t)M_TIME * c->n_cnodes + k];
     }
-    double in[3] = {comp, time, comp}, out_max[3], sum;
+    double in[3] = {comp, time, comp}, out_max[3], in_sum[2] = {comp, c->cp_transfer}, sums[2];
     PMPI_Allreduce(in, out_max, 3, MPI_DOUBLE, MPI_MAX, c->comm);
-    PMPI_Allreduce(&comp, &sum, 1, MPI_DOUBLE, MPI_SUM, c->comm);
-    double avg = sum / c->size, max_comp = out_max[0], runtime = out_max[1];
+    PMPI_Allreduce(in_sum, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm);
+    double avg = sums[0] / c->size, max_comp = out_max[0], runtime = out_max[1];
     info->load_balance = max_comp > 0 ? avg / max_comp : 1;
     info->comm_efficiency = runtime > 0 ? max_comp / runtime : 1;
     info->parallel_efficiency = info->load_balance * info->comm_efficiency;
+    /* the runtime on an ideal network (zero latency, infinite bandwidth), approximated: the
+     * run's time less the transfer time on its critical path (sums[1], the path's time in MPI
+     * calls; it holds no waiting, the path moves to the rank waited for); no less than the
+     * longest computation, no more than the runtime (docs/analysis.md) */
+    double ideal = runtime - sums[1];
+    if (ideal < max_comp)
+        ideal = max_comp;
+    if (ideal > runtime)
+        ideal = runtime;
+    info->ideal_runtime = ideal;
+    info->serialisation_efficiency = ideal > 0 ? max_comp / ideal : 1;
+    info->transfer_efficiency = runtime > 0 ? ideal / runtime : 1;
 }
 
 void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE *out)
@@ -42,9 +54,10 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
             all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);
     fprintf(out,
             "%s: POP efficiencies: parallel %.1f%% = load balance %.1f%% x communication "
-            "%.1f%%\n",
+            "%.1f%% (= serialisation %.1f%% x transfer %.1f%%)\n",
             prefix, 100 * info->parallel_efficiency, 100 * info->load_balance,
-            100 * info->comm_efficiency);
+            100 * info->comm_efficiency, 100 * info->serialisation_efficiency,
+            100 * info->transfer_efficiency);
     int order[sizeof waits / sizeof waits[0]];
     int n = (int)(sizeof waits / sizeof waits[0]);
     for (int i = 0; i < n; i++)

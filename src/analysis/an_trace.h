@@ -45,11 +45,38 @@ typedef struct {
 } an_region;
 
 typedef struct {
-    uint32_t *ranks; /* world ranks of the members, in communicator rank order */
+    uint32_t *ranks; /* world ranks of the members (of group A of an intercommunicator), in
+                      * communicator rank order */
     uint32_t n;
-    int inter; /* an intercommunicator: not replayed (docs/analysis.md) */
+    /* an intercommunicator (docs/mpi.md): group A above, group B here (A is the group whose
+     * first member has the lower world rank); a peer or root rank on it is a rank of the
+     * group the event's process is not in (an_comm_peer) */
+    uint32_t *ranks_b;
+    uint32_t n_b;
+    int inter;
+    int in_a; /* intercommunicator: the analysed rank is in group A (an_comm_set_side) */
     int defined;
 } an_comm;
+
+/* the loaders call it once the groups are set: which group the analysed rank ME is in */
+static inline void an_comm_set_side(an_comm *k, uint32_t me)
+{
+    k->in_a = 0;
+    for (uint32_t i = 0; k->inter && i < k->n && !k->in_a; i++)
+        k->in_a = k->ranks[i] == me;
+}
+
+/* the world rank of rank PEER of communicator K as the analysed rank sees it: on an
+ * intercommunicator, PEER is a rank of the other group (MPI's remote group); AN_NONE when
+ * there is no such member */
+static inline uint32_t an_comm_peer(const an_comm *k, uint32_t peer)
+{
+    if (!k->defined)
+        return AN_NONE;
+    if (k->inter && k->in_a)
+        return peer < k->n_b ? k->ranks_b[peer] : AN_NONE;
+    return peer < k->n ? k->ranks[peer] : AN_NONE;
+}
 
 typedef struct {
     uint32_t parent; /* AN_NONE for a root */

@@ -261,7 +261,8 @@ int main(int argc, char **argv)
                        (unsigned long long)opt.unmatched_sends,
                        (unsigned long long)opt.unmatched_recvs);
             if (opt.skipped_inter_colls)
-                printf("scorep-analyze: %llu collectives on intercommunicators: not analysed\n",
+                printf("scorep-analyze: %llu collectives on intercommunicators whose "
+                       "remote group the trace does not define: not analysed\n",
                        (unsigned long long)opt.skipped_inter_colls);
             if (t.reduced)
                 printf("scorep-analyze: the trace was reduced or flushed: patterns of the "

@@ -86,6 +86,8 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
     json_member(out, "pop_parallel", attr(r, "POP parallel efficiency"), false);
     json_member(out, "pop_load_balance", attr(r, "POP load balance"), false);
     json_member(out, "pop_communication", attr(r, "POP communication efficiency"), false);
+    json_member(out, "pop_serialisation", attr(r, "POP serialisation efficiency"), false);
+    json_member(out, "pop_transfer", attr(r, "POP transfer efficiency"), false);
     json_key(out, "time", false);
     json_double(out, total);
     json_key(out, "patterns", false);
