@@ -13,6 +13,12 @@ typedef struct sim_world {
     uint32_t *clock;       /* communication steps this rank's state depends on */
     uint64_t messages, total, splits;
     int refs;
+    /* exchange scratch, shared by every family of this world (one exchange at a time) and
+     * kept between calls: megabytes allocated per call made glibc consolidate its free
+     * lists of small chunks (millions of them) each time */
+    int32_t *head;   /* per member: the last send to it, chained through next; -1: none */
+    int32_t *next;   /* per send: the previous send to the same member, -1: none */
+    size_t next_cap; /* sends next has room for */
 } sim_world;
 
 typedef struct sim_comm {
@@ -23,7 +29,6 @@ typedef struct sim_comm {
     uint32_t *group;  /* group per member */
     size_t *first;    /* first member of each group; first[ngroups] == n */
     uint32_t *parent; /* member index in the family this one was split from; NULL: none */
-    int64_t *head;    /* exchange scratch: first send to each member, -1 when none */
 } sim_comm;
 
 static const systree_comm_ops sim_ops;
@@ -114,6 +119,8 @@ static void world_unref(sim_world *w)
     free(w->bytes);
     free(w->split_bytes);
     free(w->clock);
+    free(w->head);
+    free(w->next);
     free(w);
 }
 
@@ -124,7 +131,6 @@ static void s_free(systree_comm *c)
     free(s->group);
     free(s->first);
     free(s->parent);
-    free(s->head);
     world_unref(s->w);
     free(s);
 }
@@ -243,57 +249,77 @@ static int s_split(systree_comm *c, const int64_t *color, const uint64_t *key, s
 
 /* ---- point-to-point ---- */
 
-/* Chains the sends by destination; *linked tells how many were chained (to undo). */
-static int link_sends(sim_comm *s, const systree_msg *send, size_t nsend, int64_t *next,
-                      size_t *dst, size_t *linked)
+/* Room for nsend sends in the world's scratch; head covers every member of any family (at
+ * most the world's ranks) and is all -1 between calls. */
+static int scratch(sim_world *w, size_t nsend)
 {
-    if (s->head == NULL) {
-        s->head = malloc((s->n ? s->n : 1) * sizeof *s->head);
-        if (s->head == NULL)
+    if (w->head == NULL) {
+        w->head = malloc(w->n * sizeof *w->head);
+        if (w->head == NULL)
             return -1;
-        memset(s->head, 0xff, (s->n ? s->n : 1) * sizeof *s->head);
+        memset(w->head, 0xff, w->n * sizeof *w->head);
     }
+    if (nsend > w->next_cap) {
+        size_t cap = nsend > 2 * w->next_cap ? nsend : 2 * w->next_cap;
+        int32_t *next = realloc(w->next, cap * sizeof *next);
+        if (next == NULL)
+            return -1;
+        w->next = next;
+        w->next_cap = cap;
+    }
+    return 0;
+}
+
+static size_t dest(const sim_comm *s, const systree_msg *m)
+{
+    return s->first[s->group[m->member]] + (size_t)m->peer;
+}
+
+/* Chains the sends by destination (the latest first); *linked tells how many (to undo). */
+static int link_sends(sim_comm *s, const systree_msg *send, size_t nsend, size_t *linked)
+{
+    int32_t *head = s->w->head, *next = s->w->next;
     for (size_t i = 0; i < nsend; i++) {
         size_t m = send[i].member;
         if (m >= s->n || send[i].peer < 0 || send[i].peer >= s_size(&s->base, m))
             return -1;
-        dst[i] = s->first[s->group[m]] + (size_t)send[i].peer;
-        next[i] = s->head[dst[i]];
-        s->head[dst[i]] = (int64_t)i;
+        size_t d = dest(s, &send[i]);
+        next[i] = head[d];
+        head[d] = (int32_t)i;
         *linked = i + 1;
     }
     return 0;
 }
 
-static int deliver(sim_comm *s, const systree_msg *send, const int64_t *next, systree_msg *r,
-                   char *used)
+/* Hands the latest send from r's peer to r over: the receiver owns the sender's buffer, no
+ * copy (the call took the send buffers over), and the send leaves its chain. */
+static int deliver(sim_comm *s, const systree_msg *send, systree_msg *r)
 {
     if (r->member >= s->n || r->peer < 0 || r->peer >= s_size(&s->base, r->member))
         return -1;
     size_t src = s->first[s->group[r->member]] + (size_t)r->peer;
-    int64_t i = s->head[r->member];
-    while (i >= 0 && (send[i].member != src || used[i]))
-        i = next[i];
-    if (i < 0)
+    int32_t *link = &s->w->head[r->member], *next = s->w->next;
+    while (*link >= 0 && send[*link].member != src)
+        link = &next[*link];
+    if (*link < 0)
         return -1;
-    used[i] = 1;
+    int32_t i = *link;
+    *link = next[i];
     r->len = send[i].len;
-    r->data = malloc(r->len ? r->len : 1);
-    if (r->data == NULL)
-        return -1;
-    memcpy(r->data, send[i].data, r->len);
+    r->data = send[i].data;
     return 0;
 }
 
 /* A message is a step for both sides: it starts when both are ready and ends one step later. */
-static void account(sim_comm *s, const systree_msg *send, size_t nsend, const size_t *dst)
+static void account(sim_comm *s, const systree_msg *send, size_t nsend)
 {
     uint32_t *clock = s->w->clock;
     for (size_t i = 0; i < nsend; i++) {
-        uint32_t *a = &clock[s->world[send[i].member]], *b = &clock[s->world[dst[i]]];
+        size_t d = dest(s, &send[i]);
+        uint32_t *a = &clock[s->world[send[i].member]], *b = &clock[s->world[d]];
         *a = *b = (*a > *b ? *a : *b) + 1;
         charge(s, send[i].member, send[i].len, 0);
-        charge(s, dst[i], send[i].len, 0);
+        charge(s, d, send[i].len, 0);
         s->w->messages++;
         s->w->total += send[i].len;
     }
@@ -303,22 +329,24 @@ static int s_exchange(systree_comm *c, const systree_msg *send, size_t nsend, sy
                       size_t nrecv)
 {
     sim_comm *s = as_sim(c);
-    int64_t *next = malloc((nsend ? nsend : 1) * sizeof *next);
-    size_t *dst = malloc((nsend ? nsend : 1) * sizeof *dst);
-    char *used = calloc(nsend ? nsend : 1, 1);
     size_t linked = 0;
-    int rc = next && dst && used && nsend == nrecv ? 0 : -1;
+    int rc = nsend == nrecv && nsend <= INT32_MAX && scratch(s->w, nsend) == 0 ? 0 : -1;
     if (rc == 0)
-        rc = link_sends(s, send, nsend, next, dst, &linked);
+        rc = link_sends(s, send, nsend, &linked);
     for (size_t i = 0; i < nrecv && rc == 0; i++)
-        rc = deliver(s, send, next, &recv[i], used);
+        rc = deliver(s, send, &recv[i]);
     if (rc == 0)
-        account(s, send, nsend, dst);
-    for (size_t i = 0; i < linked; i++)
-        s->head[dst[i]] = -1;
-    free(next);
-    free(dst);
-    free(used);
+        account(s, send, nsend);
+    /* every send was handed over when all went well (the chains are empty then); after an
+     * error the rest are freed here, as the call took them over */
+    for (size_t i = 0; i < linked; i++) {
+        int32_t *head = &s->w->head[dest(s, &send[i])];
+        for (int32_t j = *head; j >= 0; j = s->w->next[j])
+            free(send[j].data);
+        *head = -1;
+    }
+    for (size_t i = linked; i < nsend; i++)
+        free(send[i].data);
     return rc;
 }
 

@@ -61,21 +61,22 @@ static void free_msgs(systree_msg *msg, size_t n)
         free(msg[i].data);
 }
 
-/* The sends of one merge round: each sender packs and gives up its list. */
+/* The sends of one merge round: each sender packs (into scratch, then a buffer of the
+ * message's size) and gives up its list. */
 static int merge_sends(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                       size_t *nsend)
+                       size_t *nsend, systree_buf *scratch)
 {
     for (size_t m = 0; m < systree_comm_nlocal(f); m++) {
         int r = systree_comm_rank(f, m);
         if (role(r, systree_comm_size(f, m), d) != 1)
             continue;
-        systree_buf b = {0};
-        if (systree_mstate_freeze(&st[m]) != 0 || systree_list_pack(&st[m].list, &b) != 0) {
-            systree_buf_free(&b);
+        size_t len = 0;
+        void *data = NULL;
+        if (systree_mstate_freeze(&st[m]) != 0 || systree_list_pack(&st[m].list, scratch) != 0 ||
+            (data = systree_buf_take(scratch, &len)) == NULL)
             return -1;
-        }
         systree_list_free(&st[m].list);
-        send[(*nsend)++] = (systree_msg){m, r - (int)d, b.data, b.len};
+        send[(*nsend)++] = (systree_msg){m, r - (int)d, data, len};
     }
     return 0;
 }
@@ -99,18 +100,19 @@ static int merge_received(systree_mstate *s, const systree_msg *msg, int kid_ran
 }
 
 static int merge_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                       systree_msg *recv)
+                       systree_msg *recv, systree_buf *scratch)
 {
     size_t nsend = 0, nrecv = 0;
-    int rc = merge_sends(f, st, d, send, &nsend);
+    int rc = merge_sends(f, st, d, send, &nsend, scratch);
     for (size_t m = 0; m < systree_comm_nlocal(f) && rc == 0; m++) {
         int r = systree_comm_rank(f, m);
         if (role(r, systree_comm_size(f, m), d) == 2)
             recv[nrecv++] = (systree_msg){m, r + (int)d, NULL, 0};
     }
     if (rc == 0)
-        rc = systree_comm_exchange(f, send, nsend, recv, nrecv);
-    free_msgs(send, nsend);
+        rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
+    else
+        free_msgs(send, nsend);
     for (size_t i = 0; i < nrecv && rc == 0; i++)
         rc = merge_received(&st[recv[i].member], &recv[i], recv[i].peer);
     free_msgs(recv, nrecv);
@@ -123,9 +125,11 @@ int systree_merge_family(systree_comm *f, systree_mstate *st)
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
     systree_msg *send = malloc((n ? n : 1) * sizeof *send);
     systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = 0; k < rounds && rc == 0; k++)
-        rc = merge_round(f, st, 1ull << k, send, recv);
+        rc = merge_round(f, st, 1ull << k, send, recv, &scratch);
+    systree_buf_free(&scratch);
     free(send);
     free(recv);
     return rc;
@@ -173,7 +177,7 @@ static int read_positions(systree_mstate *s, const systree_msg *msg)
 }
 
 static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                      systree_msg *recv)
+                      systree_msg *recv, systree_buf *scratch)
 {
     size_t nsend = 0, nrecv = 0;
     int rc = 0;
@@ -183,13 +187,18 @@ static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_m
             recv[nrecv++] = (systree_msg){m, r - (int)d, NULL, 0};
         if (x != 2)
             continue;
-        systree_buf b = {0};
-        rc = st[m].pos ? down_payload(&st[m], r + (int)d, &b) : -1;
-        send[nsend++] = (systree_msg){m, r + (int)d, b.data, b.len};
+        size_t len = 0;
+        void *data = NULL;
+        rc = st[m].pos ? down_payload(&st[m], r + (int)d, scratch) : -1;
+        if (rc == 0)
+            rc = (data = systree_buf_take(scratch, &len)) ? 0 : -1;
+        if (rc == 0)
+            send[nsend++] = (systree_msg){m, r + (int)d, data, len};
     }
     if (rc == 0)
-        rc = systree_comm_exchange(f, send, nsend, recv, nrecv);
-    free_msgs(send, nsend);
+        rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
+    else
+        free_msgs(send, nsend);
     for (size_t i = 0; i < nrecv && rc == 0; i++)
         rc = read_positions(&st[recv[i].member], &recv[i]);
     free_msgs(recv, nrecv);
@@ -202,9 +211,11 @@ int systree_pass_down(systree_comm *f, systree_mstate *st)
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
     systree_msg *send = malloc((n ? n : 1) * sizeof *send);
     systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = rounds; k-- > 0 && rc == 0;)
-        rc = down_round(f, st, 1ull << k, send, recv);
+        rc = down_round(f, st, 1ull << k, send, recv, &scratch);
+    systree_buf_free(&scratch);
     free(send);
     free(recv);
     return rc;
