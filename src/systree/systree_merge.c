@@ -176,24 +176,45 @@ static int read_positions(systree_mstate *s, const systree_msg *msg)
     return rd.failed ? -1 : 0;
 }
 
+/* How far ahead down_round fetches a sender's state: kids, positions, sizes and the kid's
+ * map are four separate blocks per member, scattered over gigabytes in the simulator, and
+ * waiting for each in turn was most of the pass. */
+enum { AHEAD = 16 };
+
+static void fetch_ahead(const systree_mstate *st, const systree_msg *send, size_t j, size_t n)
+{
+    if (j + AHEAD < n) {
+        const systree_mstate *s = &st[send[j + AHEAD].member];
+        __builtin_prefetch(s->kids);
+        __builtin_prefetch(s->pos);
+        __builtin_prefetch(s->info);
+    }
+    if (j + AHEAD / 2 < n) { /* its kids arrived by now: the map of the one sent to */
+        const systree_mstate *s = &st[send[j + AHEAD / 2].member];
+        for (uint32_t i = 0; i < s->nkids; i++)
+            if (s->kids[i].rank == send[j + AHEAD / 2].peer)
+                __builtin_prefetch(s->kids[i].map.e);
+    }
+}
+
 static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
                       systree_msg *recv, systree_buf *scratch)
 {
-    size_t nsend = 0, nrecv = 0;
+    size_t nsend = 0, nrecv = 0, n = systree_comm_nlocal(f);
     int rc = 0;
-    for (size_t m = 0; m < systree_comm_nlocal(f) && rc == 0; m++) {
+    for (size_t m = 0; m < n; m++) { /* roles first, then the payloads with reads ahead */
         int r = systree_comm_rank(f, m), x = role(r, systree_comm_size(f, m), d);
         if (x == 1)
             recv[nrecv++] = (systree_msg){m, r - (int)d, NULL, 0};
-        if (x != 2)
-            continue;
-        size_t len = 0;
-        void *data = NULL;
-        rc = st[m].pos ? down_payload(&st[m], r + (int)d, scratch) : -1;
+        else if (x == 2)
+            send[nsend++] = (systree_msg){m, r + (int)d, NULL, 0};
+    }
+    for (size_t j = 0; j < nsend && rc == 0; j++) { /* after an error: data NULL from there */
+        fetch_ahead(st, send, j, nsend);
+        systree_msg *s = &send[j];
+        rc = st[s->member].pos ? down_payload(&st[s->member], s->peer, scratch) : -1;
         if (rc == 0)
-            rc = (data = systree_buf_take(scratch, &len)) ? 0 : -1;
-        if (rc == 0)
-            send[nsend++] = (systree_msg){m, r + (int)d, data, len};
+            rc = (s->data = systree_buf_take(scratch, &s->len)) ? 0 : -1;
     }
     if (rc == 0)
         rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
