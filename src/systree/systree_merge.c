@@ -61,22 +61,55 @@ static void free_msgs(systree_msg *msg, size_t n)
         free(msg[i].data);
 }
 
+/* How far ahead the rounds fetch the state of the members they will work on next: in the
+ * simulator the lists, records, kids and positions of millions of members lie scattered
+ * over gigabytes, and the rounds spent most of their time waiting for one block after the
+ * other. Only the order of memory reads changes, not what is computed. */
+enum { AHEAD = 16, FETCH_RECS = 4 };
+
+/* Stage `stage` of fetching a list: 0 its array, 1 its first records, 2 their children
+ * arrays and names, 3 the children themselves (each stage's pointers read by the earlier). */
+static void fetch_list(const systree_list *l, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(l->v);
+        return;
+    }
+    for (uint32_t i = 0; i < l->n && i < FETCH_RECS; i++) {
+        const systree_rec *r = l->v[i];
+        if (stage == 1) {
+            __builtin_prefetch(r);
+        } else if (stage == 2) {
+            __builtin_prefetch(r->children.v);
+            __builtin_prefetch(r->names.runs);
+        } else {
+            for (uint32_t k = 0; k < r->children.n && k < FETCH_RECS; k++)
+                __builtin_prefetch(r->children.v[k]);
+        }
+    }
+}
+
+/* The lists of the members of msg[j + AHEAD * 4 / 4 ...]: each stage a quarter nearer. */
+static void fetch_lists(const systree_mstate *st, const systree_msg *msg, size_t j, size_t n)
+{
+    for (int stage = 0; stage < 4; stage++) {
+        size_t k = j + AHEAD - (size_t)stage * (AHEAD / 4);
+        if (k < n)
+            fetch_list(&st[msg[k].member].list, stage);
+    }
+}
+
 /* The sends of one merge round: each sender packs (into scratch, then a buffer of the
  * message's size) and gives up its list. */
-static int merge_sends(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                       size_t *nsend, systree_buf *scratch)
+static int merge_sends(systree_mstate *st, systree_msg *send, size_t nsend, systree_buf *scratch)
 {
-    for (size_t m = 0; m < systree_comm_nlocal(f); m++) {
-        int r = systree_comm_rank(f, m);
-        if (role(r, systree_comm_size(f, m), d) != 1)
-            continue;
-        size_t len = 0;
-        void *data = NULL;
-        if (systree_mstate_freeze(&st[m]) != 0 || systree_list_pack(&st[m].list, scratch) != 0 ||
-            (data = systree_buf_take(scratch, &len)) == NULL)
+    for (size_t j = 0; j < nsend; j++) { /* after an error: data NULL from there */
+        fetch_lists(st, send, j, nsend);
+        systree_mstate *s = &st[send[j].member];
+        if (systree_mstate_freeze(s) != 0 || systree_list_pack(&s->list, scratch) != 0 ||
+            (send[j].data = systree_buf_take(scratch, &send[j].len)) == NULL)
             return -1;
-        systree_list_free(&st[m].list);
-        send[(*nsend)++] = (systree_msg){m, r - (int)d, data, len};
+        systree_list_free(&s->list);
     }
     return 0;
 }
@@ -102,19 +135,27 @@ static int merge_received(systree_mstate *s, const systree_msg *msg, int kid_ran
 static int merge_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
                        systree_msg *recv, systree_buf *scratch)
 {
-    size_t nsend = 0, nrecv = 0;
-    int rc = merge_sends(f, st, d, send, &nsend, scratch);
-    for (size_t m = 0; m < systree_comm_nlocal(f) && rc == 0; m++) {
-        int r = systree_comm_rank(f, m);
-        if (role(r, systree_comm_size(f, m), d) == 2)
+    size_t nsend = 0, nrecv = 0, n = systree_comm_nlocal(f);
+    for (size_t m = 0; m < n; m++) { /* roles first, then the work with reads ahead */
+        int r = systree_comm_rank(f, m), x = role(r, systree_comm_size(f, m), d);
+        if (x == 1)
+            send[nsend++] = (systree_msg){m, r - (int)d, NULL, 0};
+        else if (x == 2)
             recv[nrecv++] = (systree_msg){m, r + (int)d, NULL, 0};
     }
+    int rc = merge_sends(st, send, nsend, scratch);
     if (rc == 0)
         rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
     else
         free_msgs(send, nsend);
-    for (size_t i = 0; i < nrecv && rc == 0; i++)
+    for (size_t i = 0; i < nrecv && rc == 0; i++) {
+        fetch_lists(st, recv, i, nrecv);
+        if (i + AHEAD < nrecv) {
+            __builtin_prefetch(recv[i + AHEAD].data);
+            __builtin_prefetch(st[recv[i + AHEAD].member].kids);
+        }
         rc = merge_received(&st[recv[i].member], &recv[i], recv[i].peer);
+    }
     free_msgs(recv, nrecv);
     return rc;
 }
@@ -175,11 +216,6 @@ static int read_positions(systree_mstate *s, const systree_msg *msg)
             s->pos[j].k[k] = systree_get_uv(&rd);
     return rd.failed ? -1 : 0;
 }
-
-/* How far ahead down_round fetches a sender's state: kids, positions, sizes and the kid's
- * map are four separate blocks per member, scattered over gigabytes in the simulator, and
- * waiting for each in turn was most of the pass. */
-enum { AHEAD = 16 };
 
 static void fetch_ahead(const systree_mstate *st, const systree_msg *send, size_t j, size_t n)
 {
