@@ -182,23 +182,78 @@ static int entry_cmp(const void *a, const void *b)
     return (x->m > y->m) - (x->m < y->m);
 }
 
-/* Sorts each group's entries; -1 when KEEP is not used by a whole group alike. */
-static int sort_groups(sim_comm *s, entry *e)
+/* Members next to each other with the same colour: a system tree's split puts whole nodes
+ * (racks, ...) together, so there are far fewer runs than members. */
+typedef struct run {
+    int64_t color;
+    uint32_t start, len;
+} run;
+
+static int run_cmp(const void *a, const void *b)
 {
-    for (size_t g = 0; g < s->ngroups; g++) {
+    const run *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Without keys, the entries of group [a, b) come in rank order, so their order by (colour,
+ * rank) is that of their runs by (colour, first member): sorting the runs gives the same
+ * entries as sorting them all, with far fewer items. *runs grows as needed. */
+static int sort_by_runs(entry *e, size_t a, size_t b, run **runs, size_t *cap)
+{
+    size_t n = 0;
+    for (size_t m = a; m < b; m++)
+        n += m == a || e[m].color != e[m - 1].color;
+    if (n == 1)
+        return 0; /* one colour: in order already */
+    if (n > *cap) {
+        run *g = realloc(*runs, n * sizeof *g);
+        if (g == NULL)
+            return -1;
+        *runs = g;
+        *cap = n;
+    }
+    run *r = *runs;
+    n = 0;
+    for (size_t m = a; m < b; m++) {
+        if (m == a || e[m].color != e[m - 1].color)
+            r[n++] = (run){e[m].color, (uint32_t)m, 0};
+        r[n - 1].len++;
+    }
+    qsort(r, n, sizeof *r, run_cmp);
+    size_t k = a;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < r[i].len; j++) {
+            uint32_t m = r[i].start + j;
+            e[k++] = (entry){r[i].color, m - a, m}; /* the key: the rank in the group */
+        }
+    return 0;
+}
+
+/* Sorts each group's entries (by runs when there are no keys); -1 when KEEP is not used by
+ * a whole group alike, or without memory. */
+static int sort_groups(sim_comm *s, entry *e, int keyed)
+{
+    run *runs = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t g = 0; g < s->ngroups && rc == 0; g++) {
         size_t a = s->first[g], b = s->first[g + 1];
         int keep = e[a].color == SYSTREE_KEEP;
-        for (size_t m = a; m < b; m++)
-            if ((e[m].color == SYSTREE_KEEP) != keep)
-                return -1;
-        if (keep)
+        for (size_t m = a; m < b && rc == 0; m++)
+            rc = (e[m].color == SYSTREE_KEEP) != keep ? -1 : 0;
+        if (keep || rc != 0)
             continue;
         s->w->splits++;
         charge_split(s, g);
-        if (b - a > 1)
+        if (b - a > 1 && keyed)
             qsort(e + a, b - a, sizeof *e, entry_cmp);
+        else if (b - a > 1)
+            rc = sort_by_runs(e, a, b, &runs, &cap);
     }
-    return 0;
+    free(runs);
+    return rc;
 }
 
 /* The new family from sorted entries: a group per (old group, colour). */
@@ -241,7 +296,7 @@ static int s_split(systree_comm *c, const int64_t *color, const uint64_t *key, s
         e[m].key = key ? key[m] : (uint64_t)s_rank(c, m);
         e[m].m = (uint32_t)m;
     }
-    sim_comm *t = sort_groups(s, e) == 0 ? build_family(s, e) : NULL;
+    sim_comm *t = sort_groups(s, e, key != NULL) == 0 ? build_family(s, e) : NULL;
     free(e);
     *out = t ? &t->base : NULL;
     return t ? 0 : -1;
