@@ -16,18 +16,12 @@ int systree_local_record(const systree_local *l, systree_rec **out, systree_wher
     for (uint32_t i = 0; i < l->nlocations && rc == 0; i++) {
         const systree_loc_desc *d = &l->locations[i];
         systree_rec *loc = systree_rec_new(SYSTREE_LOCATION, d->type, d->klass, d->name);
-        systree_list one = {0};
-        systree_map map = {0};
-        if (loc == NULL || systree_list_push(&one, loc) != 0) {
-            systree_rec_free(loc);
+        if (loc == NULL) {
             rc = -1;
             break;
         }
         systree_rec_seal(loc);
-        rc = systree_list_merge(&p->children, &one, &map);
-        if (rc == 0 && locs)
-            locs[i] = map.e[0];
-        systree_map_free(&map);
+        rc = systree_list_merge_one(&p->children, loc, locs ? &locs[i] : NULL);
     }
     if (rc != 0) {
         systree_rec_free(p);
