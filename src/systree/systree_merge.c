@@ -160,12 +160,19 @@ static int merge_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_
     return rc;
 }
 
+/* Messages of one round at most: in each group of size s, ceil(s / 2) send and as many
+ * receive. */
+static size_t max_messages(const systree_comm *f)
+{
+    return (systree_comm_nlocal(f) + systree_comm_ngroups(f)) / 2 + 1;
+}
+
 int systree_merge_family(systree_comm *f, systree_mstate *st)
 {
-    size_t n = systree_comm_nlocal(f);
+    size_t n = max_messages(f);
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
-    systree_msg *send = malloc((n ? n : 1) * sizeof *send);
-    systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_msg *send = malloc(n * sizeof *send);
+    systree_msg *recv = calloc(n, sizeof *recv);
     systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = 0; k < rounds && rc == 0; k++)
@@ -264,10 +271,10 @@ static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_m
 
 int systree_pass_down(systree_comm *f, systree_mstate *st)
 {
-    size_t n = systree_comm_nlocal(f);
+    size_t n = max_messages(f);
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
-    systree_msg *send = malloc((n ? n : 1) * sizeof *send);
-    systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_msg *send = malloc(n * sizeof *send);
+    systree_msg *recv = calloc(n, sizeof *recv);
     systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = rounds; k-- > 0 && rc == 0;)
