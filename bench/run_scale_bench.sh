@@ -36,17 +36,19 @@ sim_row() {
 
 echo
 echo "## scorep-systree-sim (issue #19 item 5), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
-echo "'before': peak RSS of the same run at commit 32b1632 (ser.c's 4096-byte first allocation);"
+echo "'before': the same run at commit 97a119c, before the simulator's speed-up (peak RSS, CPU s;"
+echo "this machine, 2 cores, load 1.1-5.3, the lowest of 6 runs; docs/scale.md); 32b1632, with"
+echo "ser.c's 4096-byte first allocation, needed 4.68 GiB for JUQUEEN."
 echo "seconds: the algorithm (simulator's own clock); CPU s = user + system of the whole run."
 echo
 echo "| run | ranks | definition bytes | peak RSS | seconds | wall | CPU s | before | target |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-sim_row "JUQUEEN 28x2x16x32, 64 ranks/node" "4.68 GiB, 18 s" "< 1.5 GiB" \
+sim_row "JUQUEEN 28x2x16x32, 64 ranks/node" "1.26 GiB, 10.4 s" "< 1.5 GiB" \
     --shape 28x2x16x32 --ranks-per-node 64 --threads 1
 if [ "${SCALE_SYSTREE:-1}" != 0 ]; then
-    sim_row "Frontier-like 74x8x16 nodes, 1056 ranks/node" "(not run)" "60 s, 24 GiB" \
+    sim_row "Frontier-like 74x8x16 nodes, 1056 ranks/node" "6.47 GiB, 56.4 s" "60 s, 24 GiB" \
         --shape 74x8x16 --ranks-per-node 1056 --threads 1 --classes cabinet,chassis,node
-    sim_row "Fugaku-like 432x8x48 nodes, 64 ranks/node" "(not run)" "60 s, 24 GiB" \
+    sim_row "Fugaku-like 432x8x48 nodes, 64 ranks/node" "6.93 GiB, 65.6 s" "60 s, 24 GiB" \
         --shape 432x8x48 --ranks-per-node 64 --threads 1 --classes rack,shelf,node
 fi
 

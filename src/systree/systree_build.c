@@ -16,18 +16,12 @@ int systree_local_record(const systree_local *l, systree_rec **out, systree_wher
     for (uint32_t i = 0; i < l->nlocations && rc == 0; i++) {
         const systree_loc_desc *d = &l->locations[i];
         systree_rec *loc = systree_rec_new(SYSTREE_LOCATION, d->type, d->klass, d->name);
-        systree_list one = {0};
-        systree_map map = {0};
-        if (loc == NULL || systree_list_push(&one, loc) != 0) {
-            systree_rec_free(loc);
+        if (loc == NULL) {
             rc = -1;
             break;
         }
         systree_rec_seal(loc);
-        rc = systree_list_merge(&p->children, &one, &map);
-        if (rc == 0 && locs)
-            locs[i] = map.e[0];
-        systree_map_free(&map);
+        rc = systree_list_merge_one(&p->children, loc, locs ? &locs[i] : NULL);
     }
     if (rc != 0) {
         systree_rec_free(p);
@@ -66,12 +60,33 @@ typedef struct level {
     size_t *node_of;        /* member of the family above -> member of groups that made it */
 } level;
 
+/* Frees the merge states of n members (st itself too), fetching the blocks of the members
+ * ahead: freeing millions of scattered blocks waits on memory like the rounds do. */
+static void states_free(systree_mstate *st, size_t n)
+{
+    enum { AHEAD = 16 };
+    for (size_t m = 0; st && m < n; m++) {
+        if (m + AHEAD < n) {
+            const systree_mstate *s = &st[m + AHEAD];
+            __builtin_prefetch(s->info);
+            __builtin_prefetch(s->kids);
+            __builtin_prefetch(s->pos);
+            __builtin_prefetch(s->list.v);
+        }
+        if (m + AHEAD / 2 < n) {
+            const systree_mstate *s = &st[m + AHEAD / 2];
+            for (uint32_t i = 0; i < s->nkids; i++)
+                __builtin_prefetch(s->kids[i].map.e);
+        }
+        systree_mstate_free(&st[m]);
+    }
+    free(st);
+}
+
 static void level_free(level *lv)
 {
     size_t n = lv->groups ? systree_comm_nlocal(lv->groups) : 0;
-    for (size_t m = 0; lv->st && m < n; m++)
-        systree_mstate_free(&lv->st[m]);
-    free(lv->st);
+    states_free(lv->st, n);
     free(lv->in_of);
     free(lv->node_at);
     free(lv->node_of);
@@ -297,6 +312,10 @@ static int descend(job *j)
         rc = systree_pass_down(j->top, j->topst);
     for (size_t m = 0; m < nt && rc == 0; m++)
         hand_down(j, -1, m, j->topst[m].pos[0]);
+    if (rc == 0) { /* done with: freed now, so that the levels below reuse the memory */
+        states_free(j->topst, nt);
+        j->topst = NULL;
+    }
     for (uint32_t d = 0; d < j->depth && rc == 0; d++) {
         level *lv = &j->lv[d];
         size_t ng = systree_comm_nlocal(lv->groups);
@@ -310,6 +329,10 @@ static int descend(job *j)
             rc = systree_pass_down(lv->groups, lv->st);
         for (size_t m = 0; m < ng && rc == 0; m++)
             hand_down(j, (int)d, m, lv->st[m].pos[0]);
+        if (rc == 0) {
+            states_free(lv->st, ng);
+            lv->st = NULL;
+        }
     }
     return rc;
 }
@@ -342,9 +365,7 @@ static void job_free(job *j)
         level_free(&j->lv[d]);
     free(j->lv);
     size_t nt = j->top ? systree_comm_nlocal(j->top) : 0;
-    for (size_t m = 0; j->topst && m < nt; m++)
-        systree_mstate_free(&j->topst[m]);
-    free(j->topst);
+    states_free(j->topst, nt);
     if (j->top != j->world)
         systree_comm_free(j->top);
     free(j->proc_at);

@@ -17,12 +17,13 @@ typedef struct systree_recinfo {
     uint64_t copies;
 } systree_recinfo;
 
-/* One member of a merge family. */
+/* One member of a merge family (the two counts side by side: 48 bytes, not 56, per member
+ * of every level; the simulator holds 10^7 of them at the lowest level). */
 typedef struct systree_mstate {
     systree_list list;     /* merged so far; sent up, made a node's children, or the result */
     uint32_t nrec;         /* records of the list when it left this member */
+    uint32_t nkids;        /* binomial children merged */
     systree_recinfo *info; /* their sizes and copies */
-    uint32_t nkids;
     systree_kid *kids;
     systree_count *pos; /* positions of those records, known on the way down */
 } systree_mstate;

@@ -23,8 +23,10 @@ typedef struct systree_blob {
     size_t len;
 } systree_blob;
 
-/* One message of an exchange. Send: the caller's bytes, read during the call. Receive:
- * member and peer given; data (malloc'ed, the caller frees it) and len filled. */
+/* One message of an exchange. Send: data malloc'ed by the caller and taken over by the call
+ * (freed there, sent or not; the simulator hands the buffer itself to the receiver, which
+ * spares a copy and an allocation per message). Receive: member and peer given; data
+ * (malloc'ed, the caller frees it) and len filled. */
 typedef struct systree_msg {
     size_t member; /* local member that sends / receives */
     int peer;      /* rank of the other side in the member's group */
@@ -42,7 +44,7 @@ typedef struct systree_comm_ops {
     size_t (*parent)(const systree_comm *c, size_t member);  /* member index before the split */
     /* color[m] per local member; key NULL keeps the rank order. *out is a new family. */
     int (*split)(systree_comm *c, const int64_t *color, const uint64_t *key, systree_comm **out);
-    /* One round of point-to-point messages within the groups. */
+    /* One round of point-to-point messages within the groups; takes the send buffers over. */
     int (*exchange)(systree_comm *c, const systree_msg *send, size_t nsend, systree_msg *recv,
                     size_t nrecv);
     /* From rank 0 of each group: in[g] read where this process runs rank 0 of local group g;

@@ -361,8 +361,11 @@ static int i_exchange(systree_comm *sc, const systree_msg *send, size_t nsend, s
                       size_t nrecv)
 {
     ipc_comm *c = as_ipc(sc);
-    if (!c->in)
+    if (!c->in) {
+        for (size_t i = 0; i < nsend; i++) /* the call took the send buffers over */
+            free(send[i].data);
         return nsend || nrecv ? -1 : 0;
+    }
     uint64_t len = 0, got_len = 0;
     unsigned char *mine = pack(send, nsend, NULL, &len);
     void *got = NULL;
@@ -378,6 +381,8 @@ static int i_exchange(systree_comm *sc, const systree_msg *send, size_t nsend, s
         rc = deliver(got, got_len, recv, nrecv);
     free(mine);
     free(got);
+    for (size_t i = 0; i < nsend; i++) /* the call took the send buffers over */
+        free(send[i].data);
     return rc;
 }
 

@@ -144,12 +144,21 @@ static int recv_one(MPI_Comm comm, systree_msg *r)
                : -1;
 }
 
+/* The call took the send buffers over: freed once sent, or not sent. */
+static void free_sends(const systree_msg *send, size_t nsend)
+{
+    for (size_t i = 0; i < nsend; i++)
+        free(send[i].data);
+}
+
 static int m_exchange(systree_comm *c, const systree_msg *send, size_t nsend, systree_msg *recv,
                       size_t nrecv)
 {
     mpi_comm *s = as_mpi(c);
-    if (s->h == NULL)
+    if (s->h == NULL) {
+        free_sends(send, nsend);
         return nsend || nrecv ? -1 : 0;
+    }
     MPI_Request *req = malloc((nsend ? nsend : 1) * sizeof *req);
     size_t posted = 0;
     int rc = req ? 0 : -1;
@@ -165,6 +174,7 @@ static int m_exchange(systree_comm *c, const systree_msg *send, size_t nsend, sy
     if (posted && PMPI_Waitall((int)posted, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         rc = -1;
     free(req);
+    free_sends(send, nsend);
     return rc;
 }
 

@@ -13,6 +13,12 @@ typedef struct sim_world {
     uint32_t *clock;       /* communication steps this rank's state depends on */
     uint64_t messages, total, splits;
     int refs;
+    /* exchange scratch, shared by every family of this world (one exchange at a time) and
+     * kept between calls: megabytes allocated per call made glibc consolidate its free
+     * lists of small chunks (millions of them) each time */
+    int32_t *head;   /* per member: the last send to it, chained through next; -1: none */
+    int32_t *next;   /* per send: the previous send to the same member, -1: none */
+    size_t next_cap; /* sends next has room for */
 } sim_world;
 
 typedef struct sim_comm {
@@ -23,7 +29,6 @@ typedef struct sim_comm {
     uint32_t *group;  /* group per member */
     size_t *first;    /* first member of each group; first[ngroups] == n */
     uint32_t *parent; /* member index in the family this one was split from; NULL: none */
-    int64_t *head;    /* exchange scratch: first send to each member, -1 when none */
 } sim_comm;
 
 static const systree_comm_ops sim_ops;
@@ -114,6 +119,8 @@ static void world_unref(sim_world *w)
     free(w->bytes);
     free(w->split_bytes);
     free(w->clock);
+    free(w->head);
+    free(w->next);
     free(w);
 }
 
@@ -124,7 +131,6 @@ static void s_free(systree_comm *c)
     free(s->group);
     free(s->first);
     free(s->parent);
-    free(s->head);
     world_unref(s->w);
     free(s);
 }
@@ -176,23 +182,78 @@ static int entry_cmp(const void *a, const void *b)
     return (x->m > y->m) - (x->m < y->m);
 }
 
-/* Sorts each group's entries; -1 when KEEP is not used by a whole group alike. */
-static int sort_groups(sim_comm *s, entry *e)
+/* Members next to each other with the same colour: a system tree's split puts whole nodes
+ * (racks, ...) together, so there are far fewer runs than members. */
+typedef struct run {
+    int64_t color;
+    uint32_t start, len;
+} run;
+
+static int run_cmp(const void *a, const void *b)
 {
-    for (size_t g = 0; g < s->ngroups; g++) {
+    const run *x = a, *y = b;
+    if (x->color != y->color)
+        return x->color < y->color ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Without keys, the entries of group [a, b) come in rank order, so their order by (colour,
+ * rank) is that of their runs by (colour, first member): sorting the runs gives the same
+ * entries as sorting them all, with far fewer items. *runs grows as needed. */
+static int sort_by_runs(entry *e, size_t a, size_t b, run **runs, size_t *cap)
+{
+    size_t n = 0;
+    for (size_t m = a; m < b; m++)
+        n += m == a || e[m].color != e[m - 1].color;
+    if (n == 1)
+        return 0; /* one colour: in order already */
+    if (n > *cap) {
+        run *g = realloc(*runs, n * sizeof *g);
+        if (g == NULL)
+            return -1;
+        *runs = g;
+        *cap = n;
+    }
+    run *r = *runs;
+    n = 0;
+    for (size_t m = a; m < b; m++) {
+        if (m == a || e[m].color != e[m - 1].color)
+            r[n++] = (run){e[m].color, (uint32_t)m, 0};
+        r[n - 1].len++;
+    }
+    qsort(r, n, sizeof *r, run_cmp);
+    size_t k = a;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < r[i].len; j++) {
+            uint32_t m = r[i].start + j;
+            e[k++] = (entry){r[i].color, m - a, m}; /* the key: the rank in the group */
+        }
+    return 0;
+}
+
+/* Sorts each group's entries (by runs when there are no keys); -1 when KEEP is not used by
+ * a whole group alike, or without memory. */
+static int sort_groups(sim_comm *s, entry *e, int keyed)
+{
+    run *runs = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t g = 0; g < s->ngroups && rc == 0; g++) {
         size_t a = s->first[g], b = s->first[g + 1];
         int keep = e[a].color == SYSTREE_KEEP;
-        for (size_t m = a; m < b; m++)
-            if ((e[m].color == SYSTREE_KEEP) != keep)
-                return -1;
-        if (keep)
+        for (size_t m = a; m < b && rc == 0; m++)
+            rc = (e[m].color == SYSTREE_KEEP) != keep ? -1 : 0;
+        if (keep || rc != 0)
             continue;
         s->w->splits++;
         charge_split(s, g);
-        if (b - a > 1)
+        if (b - a > 1 && keyed)
             qsort(e + a, b - a, sizeof *e, entry_cmp);
+        else if (b - a > 1)
+            rc = sort_by_runs(e, a, b, &runs, &cap);
     }
-    return 0;
+    free(runs);
+    return rc;
 }
 
 /* The new family from sorted entries: a group per (old group, colour). */
@@ -235,7 +296,7 @@ static int s_split(systree_comm *c, const int64_t *color, const uint64_t *key, s
         e[m].key = key ? key[m] : (uint64_t)s_rank(c, m);
         e[m].m = (uint32_t)m;
     }
-    sim_comm *t = sort_groups(s, e) == 0 ? build_family(s, e) : NULL;
+    sim_comm *t = sort_groups(s, e, key != NULL) == 0 ? build_family(s, e) : NULL;
     free(e);
     *out = t ? &t->base : NULL;
     return t ? 0 : -1;
@@ -243,57 +304,77 @@ static int s_split(systree_comm *c, const int64_t *color, const uint64_t *key, s
 
 /* ---- point-to-point ---- */
 
-/* Chains the sends by destination; *linked tells how many were chained (to undo). */
-static int link_sends(sim_comm *s, const systree_msg *send, size_t nsend, int64_t *next,
-                      size_t *dst, size_t *linked)
+/* Room for nsend sends in the world's scratch; head covers every member of any family (at
+ * most the world's ranks) and is all -1 between calls. */
+static int scratch(sim_world *w, size_t nsend)
 {
-    if (s->head == NULL) {
-        s->head = malloc((s->n ? s->n : 1) * sizeof *s->head);
-        if (s->head == NULL)
+    if (w->head == NULL) {
+        w->head = malloc(w->n * sizeof *w->head);
+        if (w->head == NULL)
             return -1;
-        memset(s->head, 0xff, (s->n ? s->n : 1) * sizeof *s->head);
+        memset(w->head, 0xff, w->n * sizeof *w->head);
     }
+    if (nsend > w->next_cap) {
+        size_t cap = nsend > 2 * w->next_cap ? nsend : 2 * w->next_cap;
+        int32_t *next = realloc(w->next, cap * sizeof *next);
+        if (next == NULL)
+            return -1;
+        w->next = next;
+        w->next_cap = cap;
+    }
+    return 0;
+}
+
+static size_t dest(const sim_comm *s, const systree_msg *m)
+{
+    return s->first[s->group[m->member]] + (size_t)m->peer;
+}
+
+/* Chains the sends by destination (the latest first); *linked tells how many (to undo). */
+static int link_sends(sim_comm *s, const systree_msg *send, size_t nsend, size_t *linked)
+{
+    int32_t *head = s->w->head, *next = s->w->next;
     for (size_t i = 0; i < nsend; i++) {
         size_t m = send[i].member;
         if (m >= s->n || send[i].peer < 0 || send[i].peer >= s_size(&s->base, m))
             return -1;
-        dst[i] = s->first[s->group[m]] + (size_t)send[i].peer;
-        next[i] = s->head[dst[i]];
-        s->head[dst[i]] = (int64_t)i;
+        size_t d = dest(s, &send[i]);
+        next[i] = head[d];
+        head[d] = (int32_t)i;
         *linked = i + 1;
     }
     return 0;
 }
 
-static int deliver(sim_comm *s, const systree_msg *send, const int64_t *next, systree_msg *r,
-                   char *used)
+/* Hands the latest send from r's peer to r over: the receiver owns the sender's buffer, no
+ * copy (the call took the send buffers over), and the send leaves its chain. */
+static int deliver(sim_comm *s, const systree_msg *send, systree_msg *r)
 {
     if (r->member >= s->n || r->peer < 0 || r->peer >= s_size(&s->base, r->member))
         return -1;
     size_t src = s->first[s->group[r->member]] + (size_t)r->peer;
-    int64_t i = s->head[r->member];
-    while (i >= 0 && (send[i].member != src || used[i]))
-        i = next[i];
-    if (i < 0)
+    int32_t *link = &s->w->head[r->member], *next = s->w->next;
+    while (*link >= 0 && send[*link].member != src)
+        link = &next[*link];
+    if (*link < 0)
         return -1;
-    used[i] = 1;
+    int32_t i = *link;
+    *link = next[i];
     r->len = send[i].len;
-    r->data = malloc(r->len ? r->len : 1);
-    if (r->data == NULL)
-        return -1;
-    memcpy(r->data, send[i].data, r->len);
+    r->data = send[i].data;
     return 0;
 }
 
 /* A message is a step for both sides: it starts when both are ready and ends one step later. */
-static void account(sim_comm *s, const systree_msg *send, size_t nsend, const size_t *dst)
+static void account(sim_comm *s, const systree_msg *send, size_t nsend)
 {
     uint32_t *clock = s->w->clock;
     for (size_t i = 0; i < nsend; i++) {
-        uint32_t *a = &clock[s->world[send[i].member]], *b = &clock[s->world[dst[i]]];
+        size_t d = dest(s, &send[i]);
+        uint32_t *a = &clock[s->world[send[i].member]], *b = &clock[s->world[d]];
         *a = *b = (*a > *b ? *a : *b) + 1;
         charge(s, send[i].member, send[i].len, 0);
-        charge(s, dst[i], send[i].len, 0);
+        charge(s, d, send[i].len, 0);
         s->w->messages++;
         s->w->total += send[i].len;
     }
@@ -303,22 +384,24 @@ static int s_exchange(systree_comm *c, const systree_msg *send, size_t nsend, sy
                       size_t nrecv)
 {
     sim_comm *s = as_sim(c);
-    int64_t *next = malloc((nsend ? nsend : 1) * sizeof *next);
-    size_t *dst = malloc((nsend ? nsend : 1) * sizeof *dst);
-    char *used = calloc(nsend ? nsend : 1, 1);
     size_t linked = 0;
-    int rc = next && dst && used && nsend == nrecv ? 0 : -1;
+    int rc = nsend == nrecv && nsend <= INT32_MAX && scratch(s->w, nsend) == 0 ? 0 : -1;
     if (rc == 0)
-        rc = link_sends(s, send, nsend, next, dst, &linked);
+        rc = link_sends(s, send, nsend, &linked);
     for (size_t i = 0; i < nrecv && rc == 0; i++)
-        rc = deliver(s, send, next, &recv[i], used);
+        rc = deliver(s, send, &recv[i]);
     if (rc == 0)
-        account(s, send, nsend, dst);
-    for (size_t i = 0; i < linked; i++)
-        s->head[dst[i]] = -1;
-    free(next);
-    free(dst);
-    free(used);
+        account(s, send, nsend);
+    /* every send was handed over when all went well (the chains are empty then); after an
+     * error the rest are freed here, as the call took them over */
+    for (size_t i = 0; i < linked; i++) {
+        int32_t *head = &s->w->head[dest(s, &send[i])];
+        for (int32_t j = *head; j >= 0; j = s->w->next[j])
+            free(send[j].data);
+        *head = -1;
+    }
+    for (size_t i = linked; i < nsend; i++)
+        free(send[i].data);
     return rc;
 }
 

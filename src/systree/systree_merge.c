@@ -61,21 +61,55 @@ static void free_msgs(systree_msg *msg, size_t n)
         free(msg[i].data);
 }
 
-/* The sends of one merge round: each sender packs and gives up its list. */
-static int merge_sends(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                       size_t *nsend)
+/* How far ahead the rounds fetch the state of the members they will work on next: in the
+ * simulator the lists, records, kids and positions of millions of members lie scattered
+ * over gigabytes, and the rounds spent most of their time waiting for one block after the
+ * other. Only the order of memory reads changes, not what is computed. */
+enum { AHEAD = 16, FETCH_RECS = 4 };
+
+/* Stage `stage` of fetching a list: 0 its array, 1 its first records, 2 their children
+ * arrays and names, 3 the children themselves (each stage's pointers read by the earlier). */
+static void fetch_list(const systree_list *l, int stage)
 {
-    for (size_t m = 0; m < systree_comm_nlocal(f); m++) {
-        int r = systree_comm_rank(f, m);
-        if (role(r, systree_comm_size(f, m), d) != 1)
-            continue;
-        systree_buf b = {0};
-        if (systree_mstate_freeze(&st[m]) != 0 || systree_list_pack(&st[m].list, &b) != 0) {
-            systree_buf_free(&b);
-            return -1;
+    if (stage == 0) {
+        __builtin_prefetch(l->v);
+        return;
+    }
+    for (uint32_t i = 0; i < l->n && i < FETCH_RECS; i++) {
+        const systree_rec *r = l->v[i];
+        if (stage == 1) {
+            __builtin_prefetch(r);
+        } else if (stage == 2) {
+            __builtin_prefetch(r->children.v);
+            __builtin_prefetch(r->names.runs);
+        } else {
+            for (uint32_t k = 0; k < r->children.n && k < FETCH_RECS; k++)
+                __builtin_prefetch(r->children.v[k]);
         }
-        systree_list_free(&st[m].list);
-        send[(*nsend)++] = (systree_msg){m, r - (int)d, b.data, b.len};
+    }
+}
+
+/* The lists of the members of msg[j + AHEAD * 4 / 4 ...]: each stage a quarter nearer. */
+static void fetch_lists(const systree_mstate *st, const systree_msg *msg, size_t j, size_t n)
+{
+    for (int stage = 0; stage < 4; stage++) {
+        size_t k = j + AHEAD - (size_t)stage * (AHEAD / 4);
+        if (k < n)
+            fetch_list(&st[msg[k].member].list, stage);
+    }
+}
+
+/* The sends of one merge round: each sender packs (into scratch, then a buffer of the
+ * message's size) and gives up its list. */
+static int merge_sends(systree_mstate *st, systree_msg *send, size_t nsend, systree_buf *scratch)
+{
+    for (size_t j = 0; j < nsend; j++) { /* after an error: data NULL from there */
+        fetch_lists(st, send, j, nsend);
+        systree_mstate *s = &st[send[j].member];
+        if (systree_mstate_freeze(s) != 0 || systree_list_pack(&s->list, scratch) != 0 ||
+            (send[j].data = systree_buf_take(scratch, &send[j].len)) == NULL)
+            return -1;
+        systree_list_free(&s->list);
     }
     return 0;
 }
@@ -99,33 +133,51 @@ static int merge_received(systree_mstate *s, const systree_msg *msg, int kid_ran
 }
 
 static int merge_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                       systree_msg *recv)
+                       systree_msg *recv, systree_buf *scratch)
 {
-    size_t nsend = 0, nrecv = 0;
-    int rc = merge_sends(f, st, d, send, &nsend);
-    for (size_t m = 0; m < systree_comm_nlocal(f) && rc == 0; m++) {
-        int r = systree_comm_rank(f, m);
-        if (role(r, systree_comm_size(f, m), d) == 2)
+    size_t nsend = 0, nrecv = 0, n = systree_comm_nlocal(f);
+    for (size_t m = 0; m < n; m++) { /* roles first, then the work with reads ahead */
+        int r = systree_comm_rank(f, m), x = role(r, systree_comm_size(f, m), d);
+        if (x == 1)
+            send[nsend++] = (systree_msg){m, r - (int)d, NULL, 0};
+        else if (x == 2)
             recv[nrecv++] = (systree_msg){m, r + (int)d, NULL, 0};
     }
+    int rc = merge_sends(st, send, nsend, scratch);
     if (rc == 0)
-        rc = systree_comm_exchange(f, send, nsend, recv, nrecv);
-    free_msgs(send, nsend);
-    for (size_t i = 0; i < nrecv && rc == 0; i++)
+        rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
+    else
+        free_msgs(send, nsend);
+    for (size_t i = 0; i < nrecv && rc == 0; i++) {
+        fetch_lists(st, recv, i, nrecv);
+        if (i + AHEAD < nrecv) {
+            __builtin_prefetch(recv[i + AHEAD].data);
+            __builtin_prefetch(st[recv[i + AHEAD].member].kids);
+        }
         rc = merge_received(&st[recv[i].member], &recv[i], recv[i].peer);
+    }
     free_msgs(recv, nrecv);
     return rc;
 }
 
+/* Messages of one round at most: in each group of size s, ceil(s / 2) send and as many
+ * receive. */
+static size_t max_messages(const systree_comm *f)
+{
+    return (systree_comm_nlocal(f) + systree_comm_ngroups(f)) / 2 + 1;
+}
+
 int systree_merge_family(systree_comm *f, systree_mstate *st)
 {
-    size_t n = systree_comm_nlocal(f);
+    size_t n = max_messages(f);
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
-    systree_msg *send = malloc((n ? n : 1) * sizeof *send);
-    systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_msg *send = malloc(n * sizeof *send);
+    systree_msg *recv = calloc(n, sizeof *recv);
+    systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = 0; k < rounds && rc == 0; k++)
-        rc = merge_round(f, st, 1ull << k, send, recv);
+        rc = merge_round(f, st, 1ull << k, send, recv, &scratch);
+    systree_buf_free(&scratch);
     free(send);
     free(recv);
     return rc;
@@ -172,24 +224,45 @@ static int read_positions(systree_mstate *s, const systree_msg *msg)
     return rd.failed ? -1 : 0;
 }
 
-static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
-                      systree_msg *recv)
+static void fetch_ahead(const systree_mstate *st, const systree_msg *send, size_t j, size_t n)
 {
-    size_t nsend = 0, nrecv = 0;
+    if (j + AHEAD < n) {
+        const systree_mstate *s = &st[send[j + AHEAD].member];
+        __builtin_prefetch(s->kids);
+        __builtin_prefetch(s->pos);
+        __builtin_prefetch(s->info);
+    }
+    if (j + AHEAD / 2 < n) { /* its kids arrived by now: the map of the one sent to */
+        const systree_mstate *s = &st[send[j + AHEAD / 2].member];
+        for (uint32_t i = 0; i < s->nkids; i++)
+            if (s->kids[i].rank == send[j + AHEAD / 2].peer)
+                __builtin_prefetch(s->kids[i].map.e);
+    }
+}
+
+static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_msg *send,
+                      systree_msg *recv, systree_buf *scratch)
+{
+    size_t nsend = 0, nrecv = 0, n = systree_comm_nlocal(f);
     int rc = 0;
-    for (size_t m = 0; m < systree_comm_nlocal(f) && rc == 0; m++) {
+    for (size_t m = 0; m < n; m++) { /* roles first, then the payloads with reads ahead */
         int r = systree_comm_rank(f, m), x = role(r, systree_comm_size(f, m), d);
         if (x == 1)
             recv[nrecv++] = (systree_msg){m, r - (int)d, NULL, 0};
-        if (x != 2)
-            continue;
-        systree_buf b = {0};
-        rc = st[m].pos ? down_payload(&st[m], r + (int)d, &b) : -1;
-        send[nsend++] = (systree_msg){m, r + (int)d, b.data, b.len};
+        else if (x == 2)
+            send[nsend++] = (systree_msg){m, r + (int)d, NULL, 0};
+    }
+    for (size_t j = 0; j < nsend && rc == 0; j++) { /* after an error: data NULL from there */
+        fetch_ahead(st, send, j, nsend);
+        systree_msg *s = &send[j];
+        rc = st[s->member].pos ? down_payload(&st[s->member], s->peer, scratch) : -1;
+        if (rc == 0)
+            rc = (s->data = systree_buf_take(scratch, &s->len)) ? 0 : -1;
     }
     if (rc == 0)
-        rc = systree_comm_exchange(f, send, nsend, recv, nrecv);
-    free_msgs(send, nsend);
+        rc = systree_comm_exchange(f, send, nsend, recv, nrecv); /* takes the sends over */
+    else
+        free_msgs(send, nsend);
     for (size_t i = 0; i < nrecv && rc == 0; i++)
         rc = read_positions(&st[recv[i].member], &recv[i]);
     free_msgs(recv, nrecv);
@@ -198,13 +271,15 @@ static int down_round(systree_comm *f, systree_mstate *st, uint64_t d, systree_m
 
 int systree_pass_down(systree_comm *f, systree_mstate *st)
 {
-    size_t n = systree_comm_nlocal(f);
+    size_t n = max_messages(f);
     unsigned rounds = systree_ceil_log2(systree_max_group(f));
-    systree_msg *send = malloc((n ? n : 1) * sizeof *send);
-    systree_msg *recv = calloc(n ? n : 1, sizeof *recv);
+    systree_msg *send = malloc(n * sizeof *send);
+    systree_msg *recv = calloc(n, sizeof *recv);
+    systree_buf scratch = {0};
     int rc = send && recv ? 0 : -1;
     for (unsigned k = rounds; k-- > 0 && rc == 0;)
-        rc = down_round(f, st, 1ull << k, send, recv);
+        rc = down_round(f, st, 1ull << k, send, recv, &scratch);
+    systree_buf_free(&scratch);
     free(send);
     free(recv);
     return rc;

@@ -74,10 +74,11 @@ int systree_run_parse(systree_run *r, const char *name)
     size_t start = end;
     while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
         start--;
+    static const char *empty; /* interned once: most names have no suffix */
     memset(r, 0, sizeof *r);
     r->count = 1;
     r->reps = 1;
-    r->suffix = systree_intern("");
+    r->suffix = empty ? empty : (empty = systree_intern(""));
     if (end == start || end - start > 18) { /* no number (or too long for one): a literal */
         r->prefix = systree_intern(name);
         return r->prefix && r->suffix ? 0 : -1;
@@ -254,10 +255,37 @@ void systree_names_fallback(systree_names *n)
     systree_names_free(n);
 }
 
+/* Runs being joined: in `small` while they fit (mostly they join into one), on the heap
+ * beyond; runvec_take hands them over in an array of their exact size. Merges run once per
+ * rank and level, and a heap array of 4 runs (256 bytes) each time was slow for glibc to
+ * recycle among millions of smaller blocks. */
 typedef struct runvec {
     systree_run *r;
     uint32_t n, cap;
+    systree_run small[4];
 } runvec;
+
+static void runvec_init(runvec *v)
+{
+    v->r = v->small;
+    v->n = 0;
+    v->cap = sizeof v->small / sizeof v->small[0];
+}
+
+static void runvec_free(runvec *v)
+{
+    if (v->r != v->small)
+        free(v->r);
+}
+
+static systree_run *runvec_take(runvec *v)
+{
+    systree_run *out = malloc(v->n * sizeof *out);
+    if (out)
+        memcpy(out, v->r, v->n * sizeof *out);
+    runvec_free(v);
+    return out;
+}
 
 /* 1: over the run limit; -1: out of memory */
 static int push(runvec *v, const systree_run *r)
@@ -267,10 +295,12 @@ static int push(runvec *v, const systree_run *r)
     if (v->n >= systree_names_max_runs)
         return 1;
     if (v->n == v->cap) {
-        uint32_t cap = v->cap ? 2 * v->cap : 4;
-        systree_run *g = realloc(v->r, cap * sizeof *g);
+        uint32_t cap = 2 * v->cap;
+        systree_run *g = malloc(cap * sizeof *g);
         if (g == NULL)
             return -1;
+        memcpy(g, v->r, v->n * sizeof *g);
+        runvec_free(v);
         v->r = g;
         v->cap = cap;
     }
@@ -307,23 +337,56 @@ int systree_names_append(systree_names *a, uint64_t na, const systree_names *b, 
     }
     if (systree_names_equal(a, b))
         return 0; /* the period divides both counts: the pattern repeats */
-    runvec v = {0};
+    runvec v;
+    runvec_init(&v);
     int rc = unroll(&v, a, na);
     if (rc == 0)
         rc = unroll(&v, b, nb);
+    systree_run *runs = rc == 0 ? runvec_take(&v) : NULL; /* v.n >= 1: a has runs */
+    if (rc == 0 && runs == NULL)
+        return -1;
     if (rc < 0) {
-        free(v.r);
+        runvec_free(&v);
         return -1;
     }
     systree_names_free(a);
     if (rc == 0) {
-        a->runs = v.r;
+        a->runs = runs;
         a->nruns = v.n;
         a->period = na + nb;
     } else {
-        free(v.r);
+        runvec_free(&v);
     }
     return 0;
+}
+
+/* s at buf[at..] as far as it fits before the terminating NUL; the length it would take. */
+static size_t render_put(char *buf, size_t size, size_t at, const char *s, size_t len)
+{
+    if (at < size)
+        memcpy(buf + at, s, at + len < size ? len : size - 1 - at);
+    return at + len;
+}
+
+/* What snprintf(buf, size, "%s%0*llu%s", prefix, width, number, suffix) writes and returns,
+ * without snprintf: a walk renders every node's name (tens of millions in the simulator). */
+static size_t render_numbered(const char *prefix, uint64_t number, unsigned width,
+                              const char *suffix, char *buf, size_t size)
+{
+    char num[20 + 255]; /* the digits of a uint64_t, padded to a uint8_t width */
+    size_t nd = 0, at;
+    do {
+        num[sizeof num - 1 - nd++] = (char)('0' + number % 10);
+        number /= 10;
+    } while (number);
+    while (nd < width && nd < sizeof num)
+        num[sizeof num - 1 - nd++] = '0';
+    at = render_put(buf, size, 0, prefix, strlen(prefix));
+    at = render_put(buf, size, at, num + sizeof num - nd, nd);
+    at = render_put(buf, size, at, suffix, strlen(suffix));
+    if (size)
+        buf[at < size ? at : size - 1] = '\0';
+    return at;
 }
 
 size_t systree_names_render(const systree_names *n, uint64_t k, const char *klass,
@@ -337,6 +400,5 @@ size_t systree_names_render(const systree_names *n, uint64_t k, const char *klas
         j -= systree_run_len(r);
     if (!r->numbered)
         return (size_t)snprintf(buf, size, "%s", r->prefix);
-    return (size_t)snprintf(buf, size, "%s%0*llu%s", r->prefix, (int)r->width,
-                            (unsigned long long)run_at(r, j), r->suffix);
+    return render_numbered(r->prefix, (uint64_t)run_at(r, j), r->width, r->suffix, buf, size);
 }

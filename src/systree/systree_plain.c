@@ -444,9 +444,10 @@ static int plain_round(prun *p, unsigned k)
             p->recv[nrecv++] = (systree_msg){m, r + (int)d, NULL, 0};
     }
     if (rc == 0)
-        rc = systree_comm_exchange(p->world, p->send, nsend, p->recv, nrecv);
-    for (size_t i = 0; i < nsend; i++)
-        free(p->send[i].data);
+        rc = systree_comm_exchange(p->world, p->send, nsend, p->recv, nrecv); /* takes them */
+    else
+        for (size_t i = 0; i < nsend; i++)
+            free(p->send[i].data);
     for (size_t i = 0; i < nrecv && rc == 0; i++) {
         rc = ensure_tree(p, p->recv[i].member);
         if (rc == 0)

@@ -180,6 +180,19 @@ int systree_list_merge(systree_list *into, systree_list *from, systree_map *map)
     return rc;
 }
 
+int systree_list_merge_one(systree_list *into, systree_rec *r, systree_where *where)
+{
+    uint64_t offset;
+    int64_t t = merge_one(into, r, &offset);
+    if (t < 0) {
+        systree_rec_free(r);
+        return -1;
+    }
+    if (where)
+        *where = (systree_where){(uint32_t)t, offset};
+    return 0;
+}
+
 void systree_map_free(systree_map *m)
 {
     free(m->e);

@@ -76,6 +76,9 @@ typedef struct systree_map {
  * appended. `from` is emptied (its records are moved or freed). map may be NULL. */
 int systree_list_merge(systree_list *into, systree_list *from, systree_map *map);
 void systree_map_free(systree_map *m);
+/* systree_list_merge of a list of the one sealed record r, without the list and the map
+ * (where: NULL, or where r went). */
+int systree_list_merge_one(systree_list *into, systree_rec *r, systree_where *where);
 
 /* Positions of the first copies of l's records when l's first node is at `start`. */
 void systree_list_positions(const systree_list *l, systree_count start, systree_count *out);

@@ -344,6 +344,13 @@ static uint64_t node_of_rank(const sim *s, uint64_t w)
 {
     if (s->o->round_robin)
         return w % s->nnodes;
+    uint64_t c = s->cached_node; /* the algorithm mostly asks rank after rank */
+    if (c >= s->nnodes) /* none yet */
+        c = 0;
+    if (s->node_first[c] <= w && w < s->node_first[c + 1])
+        return c;
+    if (c + 1 < s->nnodes && s->node_first[c + 1] <= w && w < s->node_first[c + 2]) /* next */
+        return c + 1;
     uint64_t lo = 0, hi = s->nnodes; /* node_first[lo] <= w < node_first[hi] */
     while (hi - lo > 1) {
         uint64_t mid = (lo + hi) / 2;
@@ -387,6 +394,24 @@ static void name_levels(sim *s, uint64_t node)
     }
 }
 
+/* "MPI Rank " and w in decimal, as snprintf's "MPI Rank %llu" writes it: describe runs
+ * several times per rank and level, and snprintf was a tenth of the whole simulation. */
+static void process_name(char *buf, uint64_t w)
+{
+    static const char prefix[] = "MPI Rank ";
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + w % 10);
+        w /= 10;
+    } while (w);
+    memcpy(buf, prefix, sizeof prefix - 1);
+    buf += sizeof prefix - 1;
+    while (n)
+        *buf++ = digits[--n];
+    *buf = '\0';
+}
+
 static int describe(void *arg, uint64_t w, systree_local *out)
 {
     sim *s = arg;
@@ -395,7 +420,7 @@ static int describe(void *arg, uint64_t w, systree_local *out)
     uint64_t node = node_of_rank(s, w);
     const ntype *t = &s->o->types[s->node_type[node]];
     name_levels(s, node);
-    snprintf(s->pname, sizeof s->pname, "MPI Rank %llu", (unsigned long long)w);
+    process_name(s->pname, w); /* 9 + at most 20 characters: pname has 48 */
     *out = (systree_local){s->o->nlev + 1,
                            s->lev,
                            "process",

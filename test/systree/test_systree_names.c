@@ -241,8 +241,42 @@ static void test_fallback(void)
     systree_names_free(&copy);
 }
 
+/* Rendering as snprintf(buf, size, "%s%0*llu%s") does: zero padding, the largest number,
+ * and a name cut to the buffer with its full length returned. */
+static void test_render(void)
+{
+    char buf[64];
+    systree_run r = {"p", "s", UINT64_MAX, 0, 1, 1, 0, 0, true};
+    systree_names n = {1, 1, &r};
+    CHECK(systree_names_render(&n, 0, "node", 0, buf, sizeof buf) == 22);
+    CHECK_STR(buf, "p18446744073709551615s");
+    r.base = 5;
+    r.width = 20;
+    CHECK(systree_names_render(&n, 0, "node", 0, buf, sizeof buf) == 22);
+    CHECK_STR(buf, "p00000000000000000005s");
+    systree_names one;
+    CHECK(systree_names_single(&one, "node007x") == 0);
+    memset(buf, '#', sizeof buf);
+    CHECK(systree_names_render(&one, 0, "node", 0, buf, 6) == 8);
+    CHECK_STR(buf, "node0");
+    CHECK(buf[6] == '#');
+    CHECK(systree_names_render(&one, 0, "node", 0, buf, 5) == 8);
+    CHECK_STR(buf, "node");
+    CHECK(systree_names_render(&one, 0, "node", 0, buf, 1) == 8 && buf[0] == '\0');
+    buf[0] = '#';
+    CHECK(systree_names_render(&one, 0, "node", 0, buf, 0) == 8 && buf[0] == '#');
+    CHECK(systree_names_render(&one, 0, "node", 0, buf, 9) == 8);
+    CHECK_STR(buf, "node007x");
+    systree_names_free(&one);
+    static const char *three[] = {"n0998", "n0999", "n1000"};
+    names_of(&n, three, 3);
+    check_all(&n, three, 3, __LINE__);
+    systree_names_free(&n);
+}
+
 int main(void)
 {
+    test_render();
     test_parse();
     test_node0001_to_1024();
     test_widths();

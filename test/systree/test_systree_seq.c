@@ -379,8 +379,54 @@ static void test_pack(void)
     systree_list_free(&u);
 }
 
+/* LEB128 integers written and read in place (room for any value) and byte by byte (near
+ * the end); overlong and cut integers fail; exact-size copies of a reused scratch buffer. */
+static void test_integers(void)
+{
+    static const uint64_t v[] = {0, 127, 128, 300, 1ull << 32, UINT64_MAX, 300};
+    systree_buf b = {0};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        systree_put_uv(&b, v[i]);
+    static const unsigned char want[] = {0x00, 0x7f, 0x80, 0x01, 0xac, 0x02, 0x80, 0x80, 0x80,
+                                         0x80, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                         0xff, 0xff, 0x01, 0xac, 0x02};
+    CHECK(b.len == sizeof want && memcmp(b.data, want, sizeof want) == 0);
+    systree_reader r;
+    systree_reader_init(&r, b.data, b.len);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        CHECK(systree_get_uv(&r) == v[i] && !r.failed);
+    CHECK(systree_get_uv(&r) == 0 && r.failed);
+    systree_buf_free(&b);
+
+    unsigned char overlong[12];
+    memset(overlong, 0x80, sizeof overlong);
+    systree_reader_init(&r, overlong, sizeof overlong); /* 10 bytes and more: in place */
+    CHECK(systree_get_uv(&r) == 0 && r.failed);
+    systree_reader_init(&r, overlong, 5); /* cut: byte by byte */
+    CHECK(systree_get_uv(&r) == 0 && r.failed);
+    systree_reader_init(&r, want + 3, 2); /* 0x01 0xac: 1, then a cut integer */
+    CHECK(systree_get_uv(&r) == 1 && !r.failed);
+    systree_get_uv(&r);
+    CHECK(r.failed);
+
+    systree_buf s = {0};
+    size_t len = 0;
+    systree_put(&s, "abc", 3);
+    char *one = systree_buf_take(&s, &len);
+    CHECK(one && len == 3 && memcmp(one, "abc", 3) == 0 && s.len == 0 && s.cap >= 3);
+    systree_put(&s, "de", 2);
+    char *two = systree_buf_take(&s, &len);
+    CHECK(two && len == 2 && memcmp(two, "de", 2) == 0 && memcmp(one, "abc", 3) == 0);
+    s.failed = 1; /* a put failed: no message */
+    CHECK(systree_buf_take(&s, &len) == NULL && !s.failed && s.len == 0);
+    free(one);
+    free(two);
+    systree_buf_free(&s);
+}
+
 int main(void)
 {
+    test_integers();
     test_local_record();
     test_shapes();
     test_merge_homogeneous();
