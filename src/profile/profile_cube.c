@@ -711,6 +711,14 @@ static int merge_from(const scorep_ipc *ipc, merged *m, int from)
     return rc;
 }
 
+/* SCOREP_TEST_PROFILE_TREE_ALLOC_FAIL=RANK: test only (test_profile_parallel.sh), not in the
+ * documented variables: RANK cannot allocate the broadcast call tree, as if memory ran out */
+static bool test_fail_tree_alloc(int rank)
+{
+    const char *v = getenv("SCOREP_TEST_PROFILE_TREE_ALLOC_FAIL");
+    return v && *v && atoi(v) == rank;
+}
+
 /* The union of all processes' call trees on every process (binomial reduction to rank 0,
  * then a broadcast): a process that fails passes the failure on instead of hanging its
  * partners. *tree holds the nodes of the job's tree (no values). */
@@ -749,11 +757,18 @@ static int union_tree(const merged *local, bool local_failed, merged *tree)
         return -1;
     }
     if (rank != 0) {
-        all.data = malloc(len ? len : 1); /* every rank must take part in the bcast */
+        all.data = test_fail_tree_alloc(rank) ? NULL : malloc(len ? len : 1);
         all.len = len;
     }
+    /* every rank learns whether every rank can take the broadcast: one that could not
+     * allocate would otherwise take part with another size (MPI: truncation or a hang) */
+    uint64_t failed = rank != 0 && !all.data;
+    if (ipc->allreduce_max_u64(&failed) != 0 || failed) {
+        ser_free(&all);
+        return -1;
+    }
     unsigned char dummy;
-    rc = ipc->bcast(all.data ? all.data : &dummy, all.data ? len : 0, 0) != 0 || !all.data ? -1 : 0;
+    rc = ipc->bcast(all.data ? all.data : &dummy, len, 0) != 0 ? -1 : 0;
     if (rank != 0 && rc == 0) {
         merged_free(tree);
         memset(tree, 0, sizeof *tree);
@@ -762,6 +777,10 @@ static int union_tree(const merged *local, bool local_failed, merged *tree)
         free(gmap);
     }
     ser_free(&all);
+    /* the same verdict everywhere: the writing that follows is collective */
+    failed = rc != 0;
+    if (ipc->allreduce_max_u64(&failed) != 0 || failed)
+        rc = -1;
     return rc;
 }
 

@@ -68,6 +68,19 @@ run mpi_auto auto mpirun --oversubscribe --allow-run-as-root -np 2 "$T/threads_s
 expect_eq "$(tar tf "$work/mpi_auto/profile.cubex" | tail -n 1)" anchor.xml \
     "auto with 2 processes: the parallel writer"
 
+# rank 2 cannot allocate the broadcast call tree (test-only variable, as if memory ran out):
+# every rank learns it, the run ends normally with one message and no profile, nobody hangs
+status=0
+env SCOREP_PROFILING_CUBE_WRITER=parallel SCOREP_TEST_PROFILE_TREE_ALLOC_FAIL=2 \
+    SCOREP_EXPERIMENT_DIRECTORY="$work/mpi_nomem" timeout 120 \
+    mpirun --oversubscribe --allow-run-as-root -np 3 "$T/threads_scorep" >nomem.out 2>nomem.err ||
+    status=$?
+expect_eq "$status" 0 "rank 2 without memory for the call tree: the run ends normally"
+expect_eq "$(count_lines "cannot collect the profile's call tree: no profile written" nomem.err)" 1 \
+    "rank 2 without memory for the call tree: one message"
+expect_eq "$(test -e "$work/mpi_nomem/profile.cubex" && echo yes)" "" \
+    "rank 2 without memory for the call tree: no profile.cubex"
+
 # one process, the parallel writer forced (auto gathers: compressed rows)
 scorep_cc gcc -O2 -o calls_gcc "$PROGRAMS/calls.c" -lpthread
 want=3 # calls.c's own exit status
