@@ -9,27 +9,17 @@
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "scenario.h"
 
 static double D = 0.2, t0;
 static int rank, group; /* group 0: A (world 0, 1), 1: B (world 2, 3) */
 static MPI_Comm inter;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static const char *scenario = "";
-static char marks[32][96];
-static int n_marks;
+static scenario_marks marks;
 static void M(const char *what)
 {
-    if (n_marks < 32)
-        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what,
-                 now() - t0);
+    marks_add(&marks, "T %s %d %s %.6f", scenario, rank, what, now() - t0);
 }
 
 #define SCEN_BEGIN(h, name)                                                                        \
@@ -38,16 +28,10 @@ static void M(const char *what)
     SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
 #define SCEN_END(h) SCOREP_USER_REGION_END(h)
 
-/* waits until k*D after the scenario's start (sleeps, then spins the last 2 ms) */
+/* waits until k*D after the scenario's start */
 static void spin_to(double k)
 {
-    double end = t0 + k * D;
-    while (now() < end - 0.002) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    while (now() < end)
-        ;
+    spin_until(t0 + k * D);
 }
 
 /* barrier: world rank 1 (A) enters at D, rank 3 (B) at 2D, ranks 0 and 2 at once. A rank
@@ -135,10 +119,7 @@ static void ic_p2p(void)
 
 static void start(void)
 {
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now() + 0.05;
-    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    spin_to(0);
+    t0 = scenario_start(MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
@@ -167,8 +148,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
     MPI_Finalize();
-    for (int i = 0; i < n_marks; i++)
-        printf("%s\n", marks[i]);
+    marks_print(&marks);
     if (rank == 0)
         printf("intercomm done D=%g\n", D);
     return 0;

@@ -9,14 +9,7 @@
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "scenario.h"
 
 int main(int argc, char **argv)
 {

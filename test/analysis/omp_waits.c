@@ -14,41 +14,21 @@
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "scenario.h"
 
 static double D = 0.2, t0;
 static int rank;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static char marks[64][96];
-static int n_marks;
+static scenario_marks marks;
 static void M(const char *scen, const char *what)
 {
-    double t = now() - t0;
-    int i;
-#pragma omp atomic capture
-    i = n_marks++;
-    if (i < 64)
-        snprintf(marks[i], sizeof marks[0], "T %s %d %s %.6f %d", scen, omp_get_thread_num(), what,
-                 t, rank);
+    marks_add(&marks, "T %s %d %s %.6f %d", scen, omp_get_thread_num(), what, now() - t0, rank);
 }
 
-/* sleeps until 2 ms before k*D after the start, then spins to it */
+/* waits until k*D after the start */
 static void spin_to(double k)
 {
-    double end = t0 + k * D;
-    while (now() < end - 0.002) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    while (now() < end)
-        ;
+    spin_until(t0 + k * D);
 }
 
 static void start(void)
@@ -113,7 +93,6 @@ int main(int argc, char **argv)
     SCOREP_USER_REGION_END(hl)
 
     MPI_Finalize();
-    for (int i = 0; i < n_marks && i < 64; i++)
-        printf("%s\n", marks[i]);
+    marks_print(&marks);
     return 0;
 }

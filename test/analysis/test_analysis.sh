@@ -9,17 +9,8 @@
 # count that differs from the trace's and for a directory without a trace, and the one-step
 # form scorep-analyze mpirun -np N PROGRAM (linked, and plain through scorep-run).
 . "$top_srcdir/test/integration/lib.sh"
-
-A="$top_builddir/test/analysis"
-[ -x "$A/waitstates_scorep" ] || { echo "SKIP: the MPI adapter and the analysis were not built"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
-# ranks waiting in MPI yield the processor: 4 ranks share 2 cores, the spinning ones must run
-export OMPI_MCA_mpi_yield_when_idle=1
-ANALYZE="$top_builddir/scorep-analyze"
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
-D=0.2
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+analysis_needs waitstates_scorep
 # ls_nb_probe's polling loop records as many MPI_Iprobe calls as the scheduler allows (up to
 # 10^6 on a rank): with the default SCOREP_TOTAL_MEMORY the trace was then sometimes reduced,
 # and the reduction's first step removed the short calls the checks count (ls_recv's visit of

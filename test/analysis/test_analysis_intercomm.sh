@@ -10,16 +10,8 @@
 # scout.cubex with cube_values.py (no code shared with the writer). Also a message on the
 # intercommunicator (its peers are ranks of the other group): a Late Sender of D.
 . "$top_srcdir/test/integration/lib.sh"
-
-A="$top_builddir/test/analysis"
-[ -x "$A/intercomm_scorep" ] || { echo "SKIP: the MPI adapter and the analysis were not built"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
-export OMPI_MCA_mpi_yield_when_idle=1
-ANALYZE="$top_builddir/scorep-analyze"
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
-D=0.2
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+analysis_needs intercomm_scorep
 
 x=$work/ic
 env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \

@@ -9,20 +9,15 @@
 # (SCOREP_ENABLE_ANALYSIS) give the same report, location by location.
 . "$top_srcdir/test/integration/lib.sh"
 
-command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
-    { echo "SKIP: no mpicc/mpirun"; exit 77; }
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
 command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-[ -x "$top_builddir/scorep-analyze" ] || { echo "SKIP: the analysis was not built"; exit 77; }
 nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
     { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
-MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # threads waiting in a barrier sleep at once (libomp), so that the spinning thread runs
-export OMPI_MCA_mpi_yield_when_idle=1 KMP_BLOCKTIME=0 OMP_NUM_THREADS=3
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
+export KMP_BLOCKTIME=0 OMP_NUM_THREADS=3
 SRC="$top_srcdir/test/analysis/omp_waits.c"
-D=0.2
 
 # clang: an explicit barrier of gcc-compiled code reaches libomp's OMPT as an implicit one
 OMPI_CC=clang "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -o omp_waits "$SRC" ||

@@ -14,15 +14,8 @@
 # MPI_Finalize; that less its MPI calls and MPI_Init). Within 5% + 0.02 of the value, in situ
 # and post-mortem; the text summary and scorep-report show them.
 . "$top_srcdir/test/integration/lib.sh"
-
-A="$top_builddir/test/analysis"
-[ -x "$A/pop_scorep" ] || { echo "SKIP: the MPI adapter and the analysis were not built"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
-export OMPI_MCA_mpi_yield_when_idle=1
-ANALYZE="$top_builddir/scorep-analyze"
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+analysis_needs pop_scorep
 
 # near WHAT VALUE EXPECTED: VALUE is EXPECTED within 5% + 0.02
 near()

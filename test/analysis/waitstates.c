@@ -9,40 +9,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "scenario.h"
 
 static double D = 0.2, t0;
 static int rank, size;
-
-/* the node's monotonic clock: the same on every rank of one machine (MPI_Wtime of Open MPI
- * counts from each process's own start) */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* the actual times of the actions (seconds after the scenario's start, the node's clock, read
  * just before the MPI call), printed at the end as "T scenario rank what seconds": the test
  * derives the expected waiting times from them, so a rank that the scheduler let act late on
  * a loaded machine does not fail it */
 static const char *scenario = "";
-static char marks[64][96];
-static int n_marks;
-static double now(void);
+static scenario_marks marks;
 static void M(const char *what)
 {
-    if (n_marks < 64)
-        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what,
-                 now() - t0);
+    marks_add(&marks, "T %s %d %s %.6f", scenario, rank, what, now() - t0);
 }
 
 /* a number the program derived (not a time), printed as a mark */
 static void MV(const char *what, double v)
 {
-    if (n_marks < 64)
-        snprintf(marks[n_marks++], sizeof marks[0], "T %s %d %s %.6f", scenario, rank, what, v);
+    marks_add(&marks, "T %s %d %s %.6f", scenario, rank, what, v);
 }
 
 /* each scenario is a user region of its own (a static handle per function) */
@@ -53,19 +39,10 @@ static void MV(const char *what, double v)
     SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
 #define SCEN_END(h) SCOREP_USER_REGION_END(h)
 
-/* waits until k*D seconds after the scenario's start (absolute deadlines: a rank that was
- * descheduled or returned late from MPI still acts at the prescribed time) */
+/* waits until k*D seconds after the scenario's start */
 static void spin_to(double k)
 {
-    double end = t0 + k * D;
-    /* sleep until 2 ms before the deadline (the other ranks get the processors: 4 ranks may
-     * share 2 cores), then spin to it */
-    while (now() < end - 0.002) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    while (now() < end)
-        ;
+    spin_until(t0 + k * D);
 }
 
 /* Late Sender at MPI_Recv: rank 0 sends after D, rank 1 waits D */
@@ -369,23 +346,10 @@ static void ls_subcomm(MPI_Comm sub)
     SCEN_END(h)
 }
 
-/* a scenario starts at the same instant on every rank: rank 0 picks it 50 ms ahead and
- * broadcasts it (now() is the node's clock; the ranks run on one machine), so that the jitter of
- * leaving a barrier on a loaded machine does not shift one rank's deadlines against another's */
+/* every rank starts the scenario at the same instant */
 static void start(void)
 {
-    MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now() + 0.05;
-    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    spin_to(0);
-}
-
-static void print_marks(void)
-{
-    for (int i = 0; i < n_marks; i++) {
-        printf("%s\n", marks[i]);
-        fflush(stdout);
-    }
+    t0 = scenario_start(MPI_COMM_WORLD);
 }
 
 int main(int argc, char **argv)
@@ -434,7 +398,7 @@ int main(int argc, char **argv)
         if (sub != MPI_COMM_NULL)
             MPI_Comm_free(&sub);
         MPI_Finalize();
-        print_marks();
+        marks_print(&marks);
         return 0;
     }
     start();
@@ -442,7 +406,7 @@ int main(int argc, char **argv)
     if (sub != MPI_COMM_NULL)
         MPI_Comm_free(&sub);
     MPI_Finalize();
-    print_marks();
+    marks_print(&marks);
     if (rank == 0)
         printf("waitstates done D=%g\n", D);
     return 0;
