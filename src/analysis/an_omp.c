@@ -6,7 +6,10 @@
  * each on the location of the thread it concerns (the waiting thread, the idle thread;
  * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
  * belongs to the instance of the same region that the master entered last before it. Nothing
- * here communicates: the patterns are within one process. */
+ * here communicates: the patterns are within one process. Their causes, short-term (Scalasca
+ * 2.x's delay_ompbarrier, delay_ompidle): the late thread's extra work in a barrier's
+ * synchronisation interval, on the late thread's location; the master's serial work times the
+ * idle workers, on the master's. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
 
