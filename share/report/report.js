@@ -597,7 +597,7 @@ function renderWaits(data) {
       var tr = el('tr');
       cells.forEach(function (c, i) {
         tr.appendChild(el('td', { class: typeof c === 'number' ? 'num' : 'region' },
-          typeof c === 'number' ? c.toFixed(i === 2 && heads[2] === 'time [%]' ? 1 : 6)
+          typeof c === 'number' ? c.toFixed(heads[i].indexOf('[%]') >= 0 ? 1 : 6)
             : String(c)));
       });
       t.appendChild(tr);
@@ -614,9 +614,53 @@ function renderWaits(data) {
       return [r.pattern, String(r.rank), r.seconds, r.callpath,
         (r.location || '') + (r.thread !== undefined ? ' (' + r.thread + ')' : '')];
     }));
+  renderCauses(w, table);
   view.appendChild(el('h3', null, 'Critical path (all ranks)'));
   table('waits-critical', ['time [s]', 'call path'],
     w.critical_path.map(function (r) { return [r.seconds, r.callpath]; }));
+}
+
+// The root causes of the waiting: where the delays are that made others wait (delay costs,
+// Scalasca's definition, docs/analysis.md) and how waiting spreads (propagating/terminal,
+// direct/indirect point-to-point wait states).
+function renderCauses(w, table) {
+  var view = document.getElementById('waits-view'), d = w.delay, k = w.classes;
+  if (!d) return;
+  function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(1) + '%' : '-'; }
+  function indent(r) { return new Array(2 * r.depth + 1).join('\u00a0') + r.name; }
+  view.appendChild(el('h3', null, 'Root causes: delay costs'));
+  var p2p = k ? k.propagating + k.terminal : 0;
+  view.appendChild(el('p', { id: 'waits-causes-summary' }, d.total > 0
+    ? 'Delays (extra work of a rank or thread before a synchronisation) caused ' +
+      d.total.toFixed(6) + ' s of waiting: ' + d.short_term.toFixed(6) + ' s directly ' +
+      '(short-term) and ' + d.long_term.toFixed(6) + ' s through wait states they caused ' +
+      'in turn (long-term). ' + (p2p > 0 ? 'Of the point-to-point waiting (' +
+      p2p.toFixed(6) + ' s), ' + pct(k.propagating, p2p) + ' propagates (delays other ' +
+      'ranks further) and ' + pct(k.indirect, k.direct + k.indirect) + ' is indirect ' +
+      '(the rank waited for was itself waiting).' : '') +
+      ' Remove the delays at the top of this table first.'
+    : 'No delay costs: no wait state with an analysable cause.'));
+  table('waits-causes', ['delay cost [s]', 'of all [%]', 'short-term [s]', 'long-term [s]',
+    'rank', 'thread', 'call path'],
+    d.causes.map(function (r) {
+      return [r.seconds, r.percent, r.short_term, r.long_term, String(r.rank),
+        (r.location || '') + ' (' + r.thread + ')', r.callpath];
+    }));
+  view.appendChild(el('h3', null, 'Delay costs by kind of wait state'));
+  table('waits-delay-tree', ['delay costs', 'time [s]', 'of all [%]'],
+    d.tree.filter(function (r) { return r.seconds > 0; })
+      .map(function (r) {
+        return [indent(r) + ' (' + r.uniq + ')', r.seconds,
+          d.total > 0 ? 100 * r.seconds / d.total : 0];
+      }));
+  if (!k) return;
+  view.appendChild(el('h3', null, 'Point-to-point wait states: propagating vs. terminal, ' +
+    'direct vs. indirect'));
+  table('waits-classes', ['classification', 'time [s]', 'of the p2p waiting [%]'],
+    k.propagation.concat(k.directness).filter(function (r) { return r.seconds > 0; })
+      .map(function (r) {
+        return [indent(r) + ' (' + r.uniq + ')', r.seconds, p2p > 0 ? 100 * r.seconds / p2p : 0];
+      }));
 }
 
 // ------------------------------------------------------------------ configuration

@@ -169,8 +169,9 @@ const an_metric_info an_metrics[M_COUNT] = {
                                    S, M_CRITICAL_PATH, 0},
     /* delay costs and the wait-state classifications (Scalasca 2.x, scout's
      * Delay.MPI.pattern and Waitstates.MPI.pattern: unique names are the pattern ids in lower
-     * case, display names their NAME, descriptions their INFO). Not computed: Scalasca's
-     * delay_n21_* (Early Reduce) and the OpenMP delay costs (docs/analysis.md). */
+     * case, display names their NAME, descriptions their INFO; the OpenMP ones from
+     * Delay.OMP.pattern). Not computed: Scalasca's delay_n21_* (Early Reduce) and the OpenMP
+     * long-term costs delay_ompbarrier_longterm, delay_ompidle_longterm (docs/analysis.md). */
     [M_DELAY] = {"delay", "Delay Costs", "Costs and location of delays causing wait states", S, -1,
                  0},
     [M_DELAY_MPI] = {"delay_mpi", "MPI delay costs", "Delays causing wait states in MPI operations",
@@ -238,6 +239,22 @@ const an_metric_info an_metrics[M_COUNT] = {
                               "Delays that indirectly cause wait states in MPI 1-to-n collective "
                               "communications through wait-state propagation",
                               S, M_DELAY_12N_AGGREGATE, 0},
+    [M_DELAY_OMP] = {"delay_omp", "OMP delay costs",
+                     "Delays causing wait states in OpenMP constructs", S, M_DELAY, 0},
+    [M_DELAY_OMPBARRIER_AGGREGATE] = {"delay_ompbarrier_aggregate",
+                                      "OMP Wait at Barrier delay costs",
+                                      "Delays causing wait states in front of OpenMP barriers", S,
+                                      M_DELAY_OMP, 0},
+    [M_DELAY_OMPBARRIER] = {"delay_ompbarrier", "OMP short-term barrier delay costs",
+                            "Delays that directly cause wait states in OpenMP barriers", S,
+                            M_DELAY_OMPBARRIER_AGGREGATE, 0},
+    [M_DELAY_OMPIDLE_AGGREGATE] = {"delay_ompidle_aggregate", "OMP idleness delay costs",
+                                   "Delays causing OpenMP worker threads to idle", S, M_DELAY_OMP,
+                                   0},
+    [M_DELAY_OMPIDLE] = {"delay_ompidle", "OMP short-term idleness delay costs",
+                         "Delays on the OpenMP master thread that leave OpenMP worker threads "
+                         "idle",
+                         S, M_DELAY_OMPIDLE_AGGREGATE, 0},
     [M_WAITSTATES_DIRECT_VS_INDIRECT] = {"waitstates_direct_vs_indirect",
                                          "MPI point-to-point wait states (direct vs. indirect)",
                                          "Classification of MPI point-to-point waiting time into "

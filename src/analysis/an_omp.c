@@ -6,7 +6,10 @@
  * each on the location of the thread it concerns (the waiting thread, the idle thread;
  * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
  * belongs to the instance of the same region that the master entered last before it. Nothing
- * here communicates: the patterns are within one process. */
+ * here communicates: the patterns are within one process. Their causes, short-term (Scalasca
+ * 2.x's delay_ompbarrier, delay_ompidle): the late thread's extra work in a barrier's
+ * synchronisation interval, on the late thread's location; the master's serial work times the
+ * idle workers, on the master's. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
 
@@ -127,11 +130,15 @@ int an_omp_map(an_trace *t)
     return 0;
 }
 
-/* a barrier call of a team member (LOC: its location, 0 the master) */
+/* a barrier call of a team member (LOC: its location, 0 the master; EV: its events, FROM the
+ * index of the event that began its synchronisation interval: the LEAVE of its previous
+ * barrier in the team, else the ENTER of its parallel region; AT: the barrier's ENTER) */
 typedef struct {
     uint32_t team, seq, cnode, cls;
     uint64_t enter, exit;
     size_t loc;
+    const an_event *ev;
+    uint32_t from, at;
 } barrier_call;
 
 typedef struct {
@@ -155,13 +162,16 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
 {
     int worker = loc != 0;
     const an_trace *t = c->t;
-    uint32_t *seq = calloc(t->n_events + 1, sizeof *seq); /* per team: barriers so far */
+    uint32_t *seq = calloc(t->n_events + 1, sizeof *seq);      /* per team: barriers so far */
+    uint32_t *last = malloc((t->n_events + 1) * sizeof *last); /* per team: its last LEAVE */
     double *excl = calloc(c->n_cnodes + 1, sizeof *excl);
-    if (!seq || !excl) {
+    if (!seq || !excl || !last) {
         free(seq);
+        free(last);
         free(excl);
         return -1;
     }
+    memset(last, 0xff, (t->n_events + 1) * sizeof *last); /* AN_NONE */
     /* the LEAVE of each ENTER: a stack of open ENTERs gives it as the events go by */
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[i];
@@ -183,10 +193,11 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
         uint32_t cls = cls_of(t, en->region) & AN_RC_MASK;
         if ((cls == AN_RC_OMP_EBARRIER || cls == AN_RC_OMP_IBARRIER)) {
             /* its team: the nearest enclosing parallel region instance */
-            uint32_t team = AN_NONE;
+            uint32_t team = AN_NONE, region = AN_NONE;
             for (uint32_t j = en->enter; j != AN_NONE; j = ev[j].enter)
                 if (cls_of(t, ev[j].region) & AN_RF_OMP_PARALLEL) {
                     team = ev[j].peer;
+                    region = j;
                     break;
                 }
             if (team == AN_NONE)
@@ -196,14 +207,17 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
                 barrier_call *nb = realloc(bs->b, cap * sizeof *nb);
                 if (!nb) {
                     free(seq);
+                    free(last);
                     free(excl);
                     return -1;
                 }
                 bs->b = nb;
                 bs->cap = cap;
             }
-            bs->b[bs->n++] =
-                (barrier_call){team, seq[team]++, en->cnode, cls, en->time, e->time, loc};
+            uint32_t from = last[team] != AN_NONE ? last[team] : region;
+            bs->b[bs->n++] = (barrier_call){team,    seq[team]++, en->cnode, cls,  en->time,
+                                            e->time, loc,         ev,        from, e->enter};
+            last[team] = (uint32_t)i;
         }
     }
     for (size_t k = 0; k < c->n_cnodes; k++) {
@@ -216,21 +230,109 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
         }
     }
     free(seq);
+    free(last);
     free(excl);
     return 0;
 }
 
-/* each barrier instance (team, k-th barrier of each member): the members wait from their enter
- * until the last one entered (not beyond their own exit) */
-static void barrier_waits(an_ctx *c, barriers *bs)
+/* adds V to metric M and its ancestors in the metric tree (sev holds totals) at LOC */
+static void add_up(an_ctx *c, size_t loc, an_metric m, uint32_t cnode, double v)
 {
+    for (int x = (int)m; x >= 0; x = an_metrics[x].parent)
+        an_add_loc(c, loc, (an_metric)x, cnode, v);
+}
+
+/* the call path a thread is in after event I (AN_NONE outside any measured call) */
+static uint32_t cnode_after(const an_event *ev, uint32_t i)
+{
+    const an_event *e = &ev[i];
+    if (e->kind == AN_ENTER)
+        return e->cnode;
+    if (e->kind != AN_LEAVE)
+        return e->cnode; /* an event inside a call: that call's path */
+    uint32_t up = e->enter == AN_NONE ? AN_NONE : ev[e->enter].enter;
+    return up == AN_NONE ? AN_NONE : ev[up].cnode;
+}
+
+/* a thread's time per call path (exclusive) in its synchronisation interval before barrier
+ * call B, added into MAP; the call paths touched are appended to TOUCHED (N of them) */
+static void interval_map(an_ctx *c, const barrier_call *b, double *map, uint32_t *touched,
+                         size_t *n)
+{
+    uint32_t cur = cnode_after(b->ev, b->from);
+    for (uint32_t i = b->from + 1; i <= b->at; i++) {
+        double d = an_sec(c, (int64_t)(b->ev[i].time - b->ev[i - 1].time));
+        if (cur != AN_NONE && d > 0) { /* a call path enters TOUCHED once, when it gets time */
+            if (map[cur] == 0)
+                touched[(*n)++] = cur;
+            map[cur] += d;
+        }
+        cur = cnode_after(b->ev, i);
+    }
+}
+
+/* OpenMP barrier delay costs (Scalasca 2.x's delay_ompbarrier, short-term): the last thread L
+ * into barrier instance [I, J) caused every other member k's wait w_k; its delay against k is
+ * its time per call path in its synchronisation interval (since its previous barrier of the
+ * team) beyond k's time on that call path in k's interval; L's call paths get
+ * scale_k x delay, scale_k = min(1, w_k / sum of the delay) (Scalasca does not limit it to 1;
+ * we do, as for MPI's collectives: no delay costs more than the wait). MAPS: two zeroed
+ * arrays of the call paths, TOUCHED two index lists as long. */
+static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, size_t late,
+                          double *maps[2], uint32_t *touched[2])
+{
+    size_t nl = 0;
+    interval_map(c, &b[late], maps[0], touched[0], &nl);
+    for (size_t k = i; k < j; k++) {
+        double w = an_sec(
+            c, (int64_t)((b[late].enter < b[k].exit ? b[late].enter : b[k].exit) - b[k].enter));
+        if (k == late || w <= 0)
+            continue;
+        size_t nk = 0;
+        interval_map(c, &b[k], maps[1], touched[1], &nk);
+        double sum = 0;
+        for (size_t x = 0; x < nl; x++) {
+            double d = maps[0][touched[0][x]] - maps[1][touched[0][x]];
+            sum += d > 0 ? d : 0;
+        }
+        double scale = sum > 0 ? (w < sum ? w / sum : 1) : 0;
+        for (size_t x = 0; scale > 0 && x < nl; x++) {
+            uint32_t p = touched[0][x];
+            double d = maps[0][p] - maps[1][p];
+            if (d > 0)
+                add_up(c, b[late].loc, M_DELAY_OMPBARRIER, p, scale * d);
+        }
+        for (size_t x = 0; x < nk; x++)
+            maps[1][touched[1][x]] = 0;
+    }
+    for (size_t x = 0; x < nl; x++)
+        maps[0][touched[0][x]] = 0;
+}
+
+/* each barrier instance (team, k-th barrier of each member): the members wait from their enter
+ * until the last one entered (not beyond their own exit); the delay costs of those waits */
+static int barrier_waits(an_ctx *c, barriers *bs)
+{
+    double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
+                       calloc(c->n_cnodes + 1, sizeof(double))};
+    uint32_t *touched[2] = {malloc((c->n_cnodes + 1) * sizeof(uint32_t)),
+                            malloc((c->n_cnodes + 1) * sizeof(uint32_t))};
+    if (!maps[0] || !maps[1] || !touched[0] || !touched[1]) {
+        for (int x = 0; x < 2; x++) {
+            free(maps[x]);
+            free(touched[x]);
+        }
+        return -1;
+    }
     qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
     for (size_t i = 0; i < bs->n;) {
-        size_t j = i;
+        size_t j = i, late = i;
         uint64_t last = 0;
         for (; j < bs->n && bs->b[j].team == bs->b[i].team && bs->b[j].seq == bs->b[i].seq; j++)
-            if (bs->b[j].enter > last)
+            if (bs->b[j].enter > last) {
                 last = bs->b[j].enter;
+                late = j;
+            }
         for (size_t k = i; k < j; k++) {
             const barrier_call *b = &bs->b[k];
             uint64_t until = last < b->exit ? last : b->exit;
@@ -239,8 +341,14 @@ static void barrier_waits(an_ctx *c, barriers *bs)
                            b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
                            b->cnode, an_sec(c, (int64_t)(until - b->enter)));
         }
+        barrier_delay(c, bs->b, i, j, late, maps, touched);
         i = j;
     }
+    for (int x = 0; x < 2; x++) {
+        free(maps[x]);
+        free(touched[x]);
+    }
+    return 0;
 }
 
 /* whether call path K is inside a parallel region */
@@ -252,24 +360,39 @@ static int in_parallel(const an_trace *t, uint32_t k)
     return 0;
 }
 
-/* adds V to metric M and its ancestors in the metric tree (sev holds totals) at LOC */
-static void add_up(an_ctx *c, size_t loc, an_metric m, uint32_t cnode, double v)
+/* the master's MPI waiting time at call path K (the wait states found before this pass) */
+static double mpi_waiting(const an_ctx *c, uint32_t k)
 {
-    for (int x = (int)m; x >= 0; x = an_metrics[x].parent)
-        an_add_loc(c, loc, (an_metric)x, cnode, v);
+    static const an_metric waits[] = {M_MPI_LATESENDER,   M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
+                                      M_MPI_WAIT_NXN,     M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
+                                      M_MPI_LATEBROADCAST};
+    double w = 0;
+    for (size_t i = 0; i < sizeof waits / sizeof waits[0]; i++)
+        w += c->sev[(size_t)waits[i] * c->n_cnodes + k]; /* location 0: the master */
+    return w;
 }
 
 /* the idle-thread patterns on the idle threads' own locations, as Scalasca's report has them
  * (Cube's remapper puts them there): while the master runs outside parallel regions, every
  * OpenMP worker of the rank is idle for the master's time on that call path; a worker that is
  * not in team K is idle for the team's parallel region (limited parallelism, on the region's
- * call path). OMP[w]: thread w ran in some team. */
+ * call path). OMP[w]: thread w ran in some team. Their cause (Scalasca 2.x's delay_ompidle,
+ * short-term): the master's serial work, its time outside parallel regions without its MPI
+ * wait states, x the number of idle OpenMP workers, on the master's location and call path. */
 static int idle_threads(an_ctx *c, const instances *in, const double *serial, const uint8_t *omp)
 {
     const an_trace *t = c->t;
     uint8_t *member = calloc(in->n + 1, 1);
     if (!member)
         return -1;
+    size_t n_omp = 0;
+    for (size_t w = 0; w < t->n_threads; w++)
+        n_omp += omp[w] != 0;
+    for (size_t k = 0; n_omp && k < c->n_cnodes; k++) {
+        double work = serial[k] - mpi_waiting(c, (uint32_t)k);
+        if (!in_parallel(t, (uint32_t)k) && work > 0)
+            add_up(c, 0, M_DELAY_OMPIDLE, (uint32_t)k, (double)n_omp * work);
+    }
     for (size_t w = 0; w < t->n_threads; w++) {
         if (!omp[w])
             continue;
@@ -322,7 +445,8 @@ int an_omp(an_ctx *c, char *err, size_t len)
             teams_after += team_size[k];
         omp[w] = teams_after > teams_before || bs.n > before; /* an OpenMP thread */
     }
-    barrier_waits(c, &bs);
+    if (barrier_waits(c, &bs))
+        goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
         goto out;
     rc = 0;

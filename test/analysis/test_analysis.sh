@@ -380,6 +380,118 @@ expect_eq "$(awk '$1 == "pattern" && $2 == "mpi_latereceiver" { print $3 }' wait
     "$(printf '%.6f' "$(value mpi_latereceiver '*' '*')")" "report: Late Receiver total"
 expect_grep "^critical [1-9]" waits.txt "report: critical path call paths"
 
+# the report's root causes (delay costs) against scout.cubex read by cube_values.py: the total
+# and its short-/long-term split, every row of the causes table (its call path and location's
+# delay costs, the long-term part), every node of the delay-cost tree, the wait-state
+# classification; rows largest first
+python3 - report.html >causes.txt <<'PY' || fail "the report's root-cause data: $(cat causes.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+c = d["delay"]
+print("delay|%r|%r|%r" % (c["total"], c["short_term"], c["long_term"]))
+for r in c["causes"]:
+    print("cause|%s|%d:%d|%r|%r|%r" % (r["callpath"], r["rank"], r["thread"], r["seconds"],
+                                       r["short_term"], r["long_term"]))
+for r in c["tree"]:
+    print("tree|%s|%d|%r" % (r["uniq"], r["depth"], r["seconds"]))
+k = d["classes"]
+for key in ("propagating", "terminal", "direct", "indirect"):
+    print("class|%s|%r" % (key, k[key]))
+for r in k["propagation"] + k["directness"]:
+    print("ctree|%s|%r" % (r["uniq"], r["seconds"]))
+PY
+# close A B WHAT: A equals B within 1e-7 x (1 + |B|) (the report's JSON has 9 digits)
+close()
+{
+    awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b
+        exit !(d <= 1e-7 * (1 + m)) }' || fail "$3: the report says $1, scout.cubex $2"
+}
+LT="delay_latesender_longterm delay_latereceiver_longterm delay_barrier_longterm
+    delay_n2n_longterm delay_12n_longterm"
+# sum_values PATH LOC METRIC...: the metrics' values at PATH on LOC, summed
+sum_values()
+{
+    _p=$1 _l=$2
+    shift 2
+    _s=0
+    for _m in "$@"; do
+        _v=$(value "$_m" "$_p" "$_l") || fail "cube_values.py value $_m $_p $_l"
+        _s=$(awk -v a="$_s" -v b="$_v" 'BEGIN { printf "%.12g", a + b }')
+    done
+    echo "$_s"
+}
+IFS='|' read -r _ tot st lt <<EOF_
+$(grep '^delay|' causes.txt)
+EOF_
+# shellcheck disable=SC2086
+lt_all=$(sum_values '*' '*' $LT)
+close "$tot" "$(value delay '*' '*')" "report: total delay costs"
+close "$lt" "$lt_all" "report: long-term delay costs"
+close "$st" "$(awk -v a="$(value delay '*' '*')" -v b="$lt_all" 'BEGIN { printf "%.12g", a - b }')" \
+    "report: short-term delay costs"
+expect_eq "$(awk -v v="$lt" 'BEGIN { print (v > 0.1) }')" 1 "report: long-term costs are there ($lt s)"
+n=0
+while IFS='|' read -r _ cp loc sec st lt; do
+    close "$sec" "$(value delay "$cp" "$loc")" "report: delay costs of $cp on $loc"
+    # shellcheck disable=SC2086
+    close "$lt" "$(sum_values "$cp" "$loc" $LT)" "report: long-term delay costs of $cp on $loc"
+    close "$(awk -v a="$st" -v b="$lt" 'BEGIN { printf "%.12g", a + b }')" "$sec" \
+        "report: short + long-term of $cp on $loc"
+    n=$((n + 1))
+done <<EOF_
+$(grep '^cause|' causes.txt)
+EOF_
+expect_eq "$(awk -v n="$n" 'BEGIN { print (n >= 5) }')" 1 "report: root-cause rows ($n)"
+expect_eq "$(awk -F'|' '$1 == "cause" { print $4 }' causes.txt | sort -gr | tr '\n' ' ')" \
+    "$(awk -F'|' '$1 == "cause" { print $4 }' causes.txt | tr '\n' ' ')" "report: root causes, largest first"
+# the largest root cause of the run is the one cube_values.py finds largest among the rows'
+# call paths: rank 0's work in ls_probe_chain (2D short-term + 2D long-term) is in the table
+expect_eq "$(awk -F'|' '$1 == "cause" && $2 ~ /^ls_probe_chain/ && $3 == "0:0" { n++ } END { print n + 0 }' \
+    causes.txt)" 1 "report: rank 0's delay in ls_probe_chain is a root cause"
+while IFS='|' read -r _ m depth sec; do
+    close "$sec" "$(value "$m" '*' '*')" "report: delay-cost tree node $m"
+done <<EOF_
+$(grep '^tree|' causes.txt)
+EOF_
+expect_eq "$(awk -F'|' '$1 == "tree" { print $2 ":" $3 }' causes.txt | tr '\n' ' ')" \
+    "$($CV "$x/scout.cubex" metrics | awk -F'\t' '
+        { parent[$1] = $3 }
+        function depth(m) { return m == "delay" ? 0 : 1 + depth(parent[m]) }
+        function below(m) { while (m != "-" && m != "") { if (m == "delay") return 1; m = parent[m] } return 0 }
+        below($1) { printf "%s:%d ", $1, depth($1) }')" "report: the delay-cost tree as scout.cubex has it"
+for key in propagating terminal direct indirect; do
+    close "$(awk -F'|' -v k="$key" '$1 == "class" && $2 == k { print $3 }' causes.txt)" \
+        "$(value "mpi_wait_$key" '*' '*')" "report: $key point-to-point wait states"
+done
+while IFS='|' read -r _ m sec; do
+    close "$sec" "$(value "$m" '*' '*')" "report: classification node $m"
+done <<EOF_
+$(grep '^ctree|' causes.txt)
+EOF_
+echo "ok: the report's root causes, delay-cost tree and classification match scout.cubex ($n rows)"
+# rendered in headless Chromium: the tables show those values
+if command -v chromium >/dev/null 2>&1; then
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" --dump-dom "file://$PWD/report.html" \
+        >report.dom 2>chromium.err || fail "chromium --dump-dom: $(tail -n 3 chromium.err)"
+    python3 "$top_srcdir/test/integration/report_dom.py" report.dom >report.facts ||
+        fail "report_dom.py report.dom"
+    expect_grep "^status ok$" report.facts "the report rendered without script errors"
+    first=$(grep '^cause|' causes.txt | head -1)
+    expect_eq "$(grep '^waits waits-causes ' report.facts | head -1 | cut -d' ' -f3- |
+        awk -F'|' '{ print $7 "|" $5 "|" $1 "|" $4 }')" \
+        "$(echo "$first" | awk -F'|' '{ printf "%s|%s|%.6f|%.6f", $2, substr($3, 1, index($3, ":") - 1), $4, $6 }')" \
+        "page: the first root cause (call path, rank, delay cost, long-term)"
+    expect_eq "$(grep -c '^waits waits-causes ' report.facts)" "$n" "page: one row per root cause"
+    expect_grep "^waits waits-delay-tree +MPI long-term Late Sender delay costs \\(delay_latesender_longterm\\)[|]$(printf '%.6f' "$(value delay_latesender_longterm '*' '*')")[|]" \
+        report.facts "page: the delay-cost tree shows the long-term Late Sender costs"
+    expect_grep "^waits-p waits-causes-summary .* propagates" report.facts "page: the share of waiting that propagates"
+else
+    skip_part chromium
+fi
+
 # exact counts
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"

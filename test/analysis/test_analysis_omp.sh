@@ -83,6 +83,13 @@ for k in 0 1 2; do
     near omp_ebarrier_wait 'ebarrier/**' "$(loc $k)" "$(calc "$bmax - $bk")"
     near omp_ibarrier_wait 'ebarrier/**' "$(loc $k)" 0
 done
+# OpenMP barrier delay costs (Scalasca's delay_ompbarrier): thread 1's extra work before the
+# barrier (its time at the parallel region, where it spins) caused the others' waits: its
+# location gets their sum at that call path; the waiting threads get none
+P_E="ebarrier/!\$omp parallel @omp_waits.c:$(line PAR_E)"
+near delay_ompbarrier "$P_E" "$L1" "$(calc "2 * $bmax - $b0 - $b2")"
+near delay_ompbarrier 'ebarrier/**' "$L0" 0
+near delay_ompbarrier 'ebarrier/**' "$L2" 0
 # implicit barrier at the end of the parallel region: thread 2 arrives after D
 e0=$(mark ibarrier 0 end) e1=$(mark ibarrier 1 end) e2=$(mark ibarrier 2 end)
 emax=$(calc "max3($e0, $e1, $e2)")
@@ -93,12 +100,20 @@ for k in 0 1 2; do
     # each thread's own time in the region: D
     near execution 'ibarrier/**' "$(loc $k)" "$emax"
 done
+P_I="ibarrier/!\$omp parallel @omp_waits.c:$(line PAR_I)"
+near delay_ompbarrier "$P_I" "$L2" "$(calc "2 * $emax - $e0 - $e1")"
+near delay_ompbarrier 'ibarrier/**' "$L0" 0
+near delay_ompbarrier 'ibarrier/**' "$L1" 0
 # serial section: the two workers are idle (on their locations, at the master's call path
 # "serial", as in Scalasca's report); the master is not
 sd=$(calc "$(mark serial 0 end) - $(mark serial 0 begin)")
 near omp_idle_threads serial "$L0" 0
 near omp_idle_threads serial "$L1" "$sd"
 near omp_idle_threads serial "$L2" "$sd"
+# their cause (delay_ompidle): the master's serial work, once per idle worker, on the master
+near delay_ompidle serial "$L0" "$(calc "2 * $sd")"
+near delay_ompidle serial "$L1" 0
+near delay_ompidle serial "$L2" 0
 for k in 0 1 2; do
     near omp_idle_threads 'ebarrier/**' "$(loc $k)" 0.0
     near omp_limited_parallelism 'ebarrier/**' "$(loc $k)" 0
@@ -115,6 +130,11 @@ near omp_limited_parallelism 'limited/**' "$out" "$lp"
 near omp_limited_parallelism 'limited/**' "$mem" 0
 near omp_limited_parallelism 'limited/**' "$L0" 0
 near omp_ibarrier_wait 'limited/**' "$L0" "$lp"
+near delay_ompbarrier "$P_L" "$mem" "$lp"
+near delay_ompbarrier 'limited/**' "$L0" 0
+# the whole run: every OpenMP barrier delay cost is on the late threads (thread 1, thread 2,
+# the team's worker) and nothing more than the waits they caused
+near delay_ompbarrier '*' '*' "$(calc "2 * $bmax - $b0 - $b2 + 2 * $emax - $e0 - $e1 + $lp")"
 # exact visits of each thread: it enters the team and the barrier once
 P="!\$omp parallel @omp_waits.c:$(line PAR_E)"
 for k in 0 1 2; do
@@ -157,7 +177,12 @@ for m in "omp|OMP|execution" "omp_synchronization|Synchronization|omp" \
     "omp_barrier|Barrier|omp_synchronization" "omp_ebarrier|Explicit|omp_barrier" \
     "omp_ebarrier_wait|Wait at Barrier|omp_ebarrier" "omp_ibarrier|Implicit|omp_barrier" \
     "omp_ibarrier_wait|Wait at Barrier|omp_ibarrier" "omp_idle_threads|Idle threads|time" \
-    "omp_limited_parallelism|Limited parallelism|omp_idle_threads"; do
+    "omp_limited_parallelism|Limited parallelism|omp_idle_threads" \
+    "delay_omp|OMP delay costs|delay" \
+    "delay_ompbarrier_aggregate|OMP Wait at Barrier delay costs|delay_omp" \
+    "delay_ompbarrier|OMP short-term barrier delay costs|delay_ompbarrier_aggregate" \
+    "delay_ompidle_aggregate|OMP idleness delay costs|delay_omp" \
+    "delay_ompidle|OMP short-term idleness delay costs|delay_ompidle_aggregate"; do
     expect_eq "$(awk -F'\t' -v u="${m%%|*}" '$1 == u { print $1 "|" $2 "|" $3 }' metrics.txt)" \
         "$m" "metric ${m%%|*}: display name and parent"
 done

@@ -5,7 +5,9 @@ prints what test_report.sh asserts on, one fact a line (attribute values unescap
   matrix KIND FROM TO MESSAGES BYTES (non-zero cells) | bytes RANK METRIC VALUE
   timeline locations N intervals N messages N total INTERVALS MESSAGES | reduction TEXT
   focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)
-  io PARADIGM FILE READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED ranks R... | io-chart"""
+  io PARADIGM FILE READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED ranks R... | io-chart
+  waits TABLE CELL|CELL|... (a data row of a Wait states table, TABLE its id: waits-patterns,
+  waits-causes, ...; non-breaking spaces as spaces) | waits-p ID TEXT (its paragraphs)"""
 import sys
 from html.parser import HTMLParser
 
@@ -18,6 +20,8 @@ class Page(HTMLParser):
         self.text = {}
         self.heat_rows = 0
         self.in_heat = False
+        self.waits_table = None  # id of the open Wait states table
+        self.waits_row = None  # its open row's cells
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -37,6 +41,15 @@ class Page(HTMLParser):
             self.facts.append("timeline locations %s intervals %s messages %s total %s %s" % (
                 a["data-locations"], a["data-intervals"], a["data-messages"],
                 a["data-total-intervals"], a["data-total-messages"]))
+        if tag == "table" and (a.get("id") or "").startswith("waits-"):
+            self.waits_table = a["id"]
+        if tag == "tr" and self.waits_table:
+            self.waits_row = []
+        if tag == "td" and self.waits_row is not None:
+            self.waits_row.append("")
+        if tag == "p" and (a.get("id") or "").startswith("waits-"):
+            self.stack.append(("waits-p", a))
+            self.text[id(a)] = ""
         if tag == "table" and cls == "heat":
             self.in_heat = True
         if tag == "th" and cls == "loc" and self.in_heat:
@@ -60,6 +73,9 @@ class Page(HTMLParser):
             self.text[id(a)] = ""
 
     def handle_data(self, data):
+        if self.waits_row:
+            self.waits_row[-1] += data.replace("\u00a0", " ")
+            return
         if not self.stack:
             return
         kind, a = self.stack[-1]
@@ -71,18 +87,25 @@ class Page(HTMLParser):
             self.text[id(a)] += data
 
     def handle_endtag(self, tag):
+        if tag == "tr" and self.waits_row is not None:
+            if self.waits_row:
+                self.facts.append("waits %s %s" % (self.waits_table, "|".join(self.waits_row)))
+            self.waits_row = None
         if tag == "table":
             self.in_heat = False
+            self.waits_table = None
         if not self.stack:
             return
         kind, a = self.stack[-1]
         closes = {"bytes": "td", "top": "tr", "errors": "div", "reduction": None,
-                  "flame-crumbs": "div"}
+                  "flame-crumbs": "div", "waits-p": "p"}
         if kind == "reduction" and tag in ("p", "pre") or closes.get(kind) == tag:
             self.stack.pop()
             t = self.text.pop(id(a))
             if kind == "bytes":
                 self.facts.append("bytes %s %s %s" % (a["data-rank"], a["data-metric"], t))
+            elif kind == "waits-p":
+                self.facts.append("waits-p %s %s" % (a["id"], " ".join(t.split())))
             elif kind == "top":
                 self.facts.append("top %s %s %s" % (t[0], t[1], t[5]))
             else:

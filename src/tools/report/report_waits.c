@@ -1,8 +1,11 @@
 /* report_waits.c: the "Wait states" section of scorep-report, from scout.cubex (the wait-state
  * analysis, docs/analysis.md): each pattern's total and share of the time, the worst
  * (pattern, call path, rank and thread) combinations, the critical path's call paths and the
- * report's attributes (mode, clock condition violations, POP efficiencies). Values of a pattern
- * include its sub-patterns (as Cube shows a collapsed metric). */
+ * report's attributes (mode, clock condition violations, POP efficiencies); the root causes:
+ * the delay-cost tree (short- and long-term, MPI and OpenMP), the call paths, ranks and threads
+ * with the largest delay costs, and the classification of the point-to-point wait states
+ * (propagating/terminal, direct/indirect). Values of a pattern include its sub-patterns (as
+ * Cube shows a collapsed metric). */
 #include "report.h"
 #include "cube/cube.h"
 
@@ -12,10 +15,10 @@
 enum { TOP_ROWS = 25 };
 
 static const char *const patterns[] = {
-    "mpi_latesender",         "mpi_latesender_wo", "mpi_latereceiver",   "mpi_barrier_wait",
-    "mpi_barrier_completion", "mpi_wait_nxn",      "mpi_nxn_completion", "mpi_earlyreduce",
-    "mpi_earlyscan",          "mpi_latebroadcast", "delay_latesender",   "delay_latereceiver",
-    "omp_ebarrier_wait",      "omp_ibarrier_wait", "omp_idle_threads",   "omp_limited_parallelism"};
+    "mpi_latesender",         "mpi_latesender_wo",      "mpi_latereceiver",   "mpi_barrier_wait",
+    "mpi_barrier_completion", "mpi_wait_nxn",           "mpi_nxn_completion", "mpi_earlyreduce",
+    "mpi_earlyscan",          "mpi_latebroadcast",      "omp_ebarrier_wait",  "omp_ibarrier_wait",
+    "omp_idle_threads",       "omp_limited_parallelism"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
 typedef struct {
@@ -59,6 +62,156 @@ static const char *attr(const cube_reader *r, const char *key)
         if (strcmp(r->attr_keys[i], key) == 0)
             return r->attr_values[i];
     return NULL;
+}
+
+/* 1 if metric M is ROOT or below it in the metric tree */
+static int under(const cube_reader *r, int m, int root)
+{
+    for (; m >= 0; m = r->metrics[m].parent)
+        if (m == root)
+            return 1;
+    return 0;
+}
+
+static int depth_below(const cube_reader *r, int m, int root)
+{
+    int d = 0;
+    for (; m >= 0 && m != root; m = r->metrics[m].parent)
+        d++;
+    return d;
+}
+
+/* a long-term delay cost (Scalasca's *_longterm metrics); the other delay leaves are
+ * short-term */
+static int longterm(const cube_reader *r, int m)
+{
+    const char *u = r->metrics[m].uniq_name, *suf = "_longterm";
+    size_t n = strlen(u), k = strlen(suf);
+    return n > k && strcmp(u + n - k, suf) == 0;
+}
+
+static double metric_total(const cube_reader *r, int m)
+{
+    double v = 0;
+    for (int c = 0; c < r->n_cnodes; c++)
+        for (int l = 0; l < r->n_locations; l++)
+            v += metric_incl(r, m, c, l);
+    return v;
+}
+
+/* the subtree of metric ROOT, depth first (metric ids are in document order): each metric's
+ * unique and display name, its depth below ROOT and its total (inclusive) */
+static void write_subtree(FILE *out, const cube_reader *r, int root)
+{
+    fputc('[', out);
+    int first = 1;
+    for (int m = 0; root >= 0 && m < r->n_metrics; m++) {
+        if (!under(r, m, root))
+            continue;
+        fputs(first ? "{" : ",{", out);
+        first = 0;
+        json_member(out, "uniq", r->metrics[m].uniq_name, true);
+        json_member(out, "name", r->metrics[m].disp_name, false);
+        json_key(out, "depth", false);
+        json_u64(out, (uint64_t)depth_below(r, m, root));
+        json_key(out, "seconds", false);
+        json_double(out, metric_total(r, m));
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+typedef struct {
+    double total, longterm;
+    int cnode, location;
+} cause;
+
+static int by_total(const void *a, const void *b)
+{
+    double x = ((const cause *)a)->total, y = ((const cause *)b)->total;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void write_location(FILE *out, const cube_reader *r, int l)
+{
+    const cube_location *loc = &r->locations[l];
+    json_key(out, "rank", false);
+    json_u64(out, (uint64_t)r->locgroups[loc->locgroup].rank);
+    json_key(out, "thread", false); /* the location's number in its process */
+    json_u64(out, (uint64_t)(loc->rank < 0 ? 0 : loc->rank));
+    json_member(out, "location", loc->name ? loc->name : "", false);
+}
+
+/* "delay": the root causes of the wait states (docs/analysis.md): the delay-cost tree, its
+ * short- and long-term totals and the (call path, rank, thread) combinations with the largest
+ * delay costs; "classes": the propagating/terminal and direct/indirect classification of the
+ * point-to-point wait states. Absent metrics (an older scout.cubex) give empty lists. */
+static int write_causes(FILE *out, const cube_reader *r)
+{
+    int delay = cube_reader_metric_by_name(r, "delay");
+    size_t cap = (size_t)r->n_cnodes * (size_t)r->n_locations + 1, n = 0;
+    cause *cs = malloc(cap * sizeof *cs);
+    if (!cs)
+        return -1;
+    double all = 0, all_long = 0;
+    for (int c = 0; delay >= 0 && c < r->n_cnodes; c++)
+        for (int l = 0; l < r->n_locations; l++) {
+            double v = metric_incl(r, delay, c, l), lt = 0;
+            if (!(v > 0))
+                continue;
+            for (int m = 0; m < r->n_metrics; m++)
+                if (longterm(r, m) && under(r, m, delay))
+                    lt += cube_reader_stored(r, m, c, l);
+            cs[n++] = (cause){v, lt, c, l};
+            all += v;
+            all_long += lt;
+        }
+    qsort(cs, n, sizeof *cs, by_total);
+    json_key(out, "delay", false);
+    fputc('{', out);
+    json_key(out, "total", true);
+    json_double(out, all);
+    json_key(out, "short_term", false);
+    json_double(out, all - all_long);
+    json_key(out, "long_term", false);
+    json_double(out, all_long);
+    json_key(out, "tree", false);
+    write_subtree(out, r, delay);
+    json_key(out, "causes", false);
+    fputc('[', out);
+    char buf[2048];
+    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+        fputs(i ? ",{" : "{", out);
+        callpath(r, cs[i].cnode, buf, sizeof buf);
+        json_member(out, "callpath", buf, true);
+        write_location(out, r, cs[i].location);
+        json_key(out, "seconds", false);
+        json_double(out, cs[i].total);
+        json_key(out, "short_term", false);
+        json_double(out, cs[i].total - cs[i].longterm);
+        json_key(out, "long_term", false);
+        json_double(out, cs[i].longterm);
+        json_key(out, "percent", false);
+        json_double(out, all > 0 ? 100 * cs[i].total / all : 0);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+    free(cs);
+    json_key(out, "classes", false);
+    fputc('{', out);
+    static const char *const keys[] = {"mpi_wait_propagating", "mpi_wait_terminal",
+                                       "mpi_wait_direct", "mpi_wait_indirect"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        int m = cube_reader_metric_by_name(r, keys[k]);
+        json_key(out, keys[k] + strlen("mpi_wait_"), k == 0);
+        json_double(out, m >= 0 ? metric_total(r, m) : 0);
+    }
+    json_key(out, "propagation", false);
+    write_subtree(out, r, cube_reader_metric_by_name(r, "waitstates_propagating_vs_terminal"));
+    json_key(out, "directness", false);
+    write_subtree(out, r, cube_reader_metric_by_name(r, "waitstates_direct_vs_indirect"));
+    fputc('}', out);
+    return 0;
 }
 
 int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
@@ -125,17 +278,18 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
         json_member(out, "pattern", patterns[rows[i].pattern], true);
         callpath(r, rows[i].cnode, buf, sizeof buf);
         json_member(out, "callpath", buf, false);
-        json_key(out, "rank", false);
-        const cube_location *loc = &r->locations[rows[i].location];
-        json_u64(out, (uint64_t)r->locgroups[loc->locgroup].rank);
-        json_key(out, "thread", false); /* the location's number in its process */
-        json_u64(out, (uint64_t)(loc->rank < 0 ? 0 : loc->rank));
-        json_member(out, "location", loc->name ? loc->name : "", false);
+        write_location(out, r, rows[i].location);
         json_key(out, "seconds", false);
         json_double(out, rows[i].v);
         fputc('}', out);
     }
     fputc(']', out);
+    if (write_causes(out, r)) {
+        free(rows);
+        cube_reader_free(r);
+        snprintf(err, errlen, "out of memory reading %s", path);
+        return -1;
+    }
     /* the critical path: its call paths (all ranks together), longest first */
     int cp = cube_reader_metric_by_name(r, "critical_path");
     n = 0;
