@@ -3,6 +3,7 @@
  * selected location), into the event model of an_trace.h. The location of rank r is member r
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
 #include "analysis/an_load.h"
+#include "base/grow.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -46,26 +47,10 @@ typedef struct {
     int oom, nesting_error, flushes;
 } ld;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *n = realloc(*p, c * size);
-    if (!n)
-        return -1;
-    memset((char *)n + *cap * size, 0, (c - *cap) * size);
-    *p = n;
-    *cap = c;
-    return 0;
-}
-
 #define GROW(l, arr, cnt, idx)                                                                     \
     do {                                                                                           \
         size_t _cap = (cnt);                                                                       \
-        if (grow((void **)&(arr), &_cap, (size_t)(idx) + 1, sizeof *(arr)) != 0) {                 \
+        if (scorep_grow((void **)&(arr), &_cap, (size_t)(idx) + 1, sizeof *(arr)) != 0) {          \
             (l)->oom = 1;                                                                          \
             return OTF2_CALLBACK_INTERRUPT;                                                        \
         }                                                                                          \
@@ -292,7 +277,7 @@ static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
         return OTF2_CALLBACK_INTERRUPT;
     }
     size_t cap = l->cap_stack;
-    if (grow((void **)&l->stack, &cap, l->depth + 1, sizeof *l->stack) != 0) {
+    if (scorep_grow((void **)&l->stack, &cap, l->depth + 1, sizeof *l->stack) != 0) {
         l->oom = 1;
         return OTF2_CALLBACK_INTERRUPT;
     }

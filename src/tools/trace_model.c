@@ -1,6 +1,7 @@
 /* trace_model.c: the OTF2 global reader behind trace_model.h: definitions into tables by
  * reference, events appended to their location, then messages matched and counted. */
 #include "tools/trace_model.h"
+#include "base/grow.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -77,20 +78,9 @@ typedef struct {
 /* Makes arr[idx] exist (new entries zeroed); returns 0, or -1 when memory runs out. */
 static int ensure(void **arr, size_t *n, size_t idx, size_t size)
 {
-    if (idx < *n)
-        return 0;
     if (idx > (1u << 28))
         return -1; /* no definition table of ours is that large: a corrupt reference */
-    size_t m = *n ? *n : 16;
-    while (m <= idx)
-        m *= 2;
-    void *p = realloc(*arr, m * size);
-    if (!p)
-        return -1;
-    memset((char *)p + *n * size, 0, (m - *n) * size);
-    *arr = p;
-    *n = m;
-    return 0;
+    return scorep_grow(arr, n, idx + 1, size);
 }
 
 #define ENSURE(ld, arr, n, idx)                                                                    \

@@ -1,0 +1,31 @@
+/* grow.h: growing an array by doubling, new elements zeroed: the analysis's trace loader and
+ * the tools' trace reader build their definition tables this way (they had copies of it). */
+#ifndef SCOREP_BASE_GROW_H
+#define SCOREP_BASE_GROW_H
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes *arr (capacity *cap elements of size bytes) hold at least need elements: doubles from
+ * 16, zeroes the new ones. 0, or -1 with *arr and *cap untouched when memory runs out or the
+ * size would overflow. */
+static inline int scorep_grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > ((size_t)-1 >> 1) / (size ? size : 1))
+            return -1;
+        c *= 2;
+    }
+    void *n = realloc(*arr, c * size);
+    if (!n)
+        return -1;
+    memset((char *)n + *cap * size, 0, (c - *cap) * size);
+    *arr = n;
+    *cap = c;
+    return 0;
+}
+
+#endif
