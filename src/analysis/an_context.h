@@ -23,7 +23,15 @@ typedef struct {
 
 /* The kinds of wait states whose delay costs are computed (an_delay.c): the index of their
  * short-term and long-term metrics and of the cost vector a wait state carries backward. */
-typedef enum { AN_W_LS, AN_W_LR, AN_W_BARRIER, AN_W_N2N, AN_W_12N, AN_W_KINDS } an_wait_kind;
+typedef enum {
+    AN_W_LS,
+    AN_W_LR,
+    AN_W_BARRIER,
+    AN_W_N2N,
+    AN_W_12N,
+    AN_W_N21, /* Early Reduce: the root's wait, charged to the last rank in (Scalasca) */
+    AN_W_KINDS
+} an_wait_kind;
 
 /* A wait state of this rank for the delay analysis (an_delay.c): which rank caused it, how
  * long it was, this rank's event (the receive or probe of a Late Sender; the send of a Late

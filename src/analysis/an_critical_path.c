@@ -52,8 +52,11 @@ void an_wait_add(an_ctx *c, const an_wait_rec *w)
         c->cap_waits = cap;
     }
     an_sync *s = c->n_sync ? &c->sync[c->n_sync - 1] : NULL;
-    if (s && s->wait == AN_NONE && s->peer == w->cause && s->cnode == w->cnode)
-        s->wait = (uint32_t)c->n_waits; /* the same wait state (the caller added both) */
+    /* the same wait state (the caller added both); an Early Reduce's synchronisation point is
+     * the first sender, its cause for the delay costs the last rank in */
+    if (s && s->wait == AN_NONE && (s->peer == w->cause || w->kind == AN_W_N21) &&
+        s->cnode == w->cnode)
+        s->wait = (uint32_t)c->n_waits;
     c->waits[c->n_waits++] = *w;
 }
 

@@ -5,9 +5,10 @@
  * the causing rank's own waiting in that interval, through which it propagates.
  *
  * 1. Bulk exchange (one personalised all-to-all): for every wait state (Late Sender, Late
- *    Receiver, Wait at Barrier, Wait at N x N, Late Broadcast) the waiting rank sends the
- *    causing rank its time per call path in its synchronisation interval (from its previous
- *    communication with that rank to the waiting call, without waiting time). The causing rank
+ *    Receiver, Wait at Barrier, Wait at N x N, Late Broadcast, Early Reduce) the waiting rank
+ *    sends the causing rank its time per call path in its synchronisation interval (from its
+ *    previous communication with that rank to the waiting call, without waiting time). The
+ *    causing rank
  *    compares its own time per call path in its interval (to its send, the posting of its
  *    receive, its enter into the collective): delay = max(0, own - peer's) per call path, and
  *    charges scale x delay, scale = min(1, wait / (sum of delays + its own waiting time in the
@@ -31,7 +32,9 @@
  *    (otherwise the wait passes only its short-term share on in order; a clock condition
  *    violation).
  * Collectives are charged per waiting member against the last rank in (the root of a
- * broadcast), as point-to-point waits are. Call paths are matched across ranks by a hash of
+ * broadcast), as point-to-point waits are. An Early Reduce (the root waited for the first
+ * sender) is charged to the last rank in too, as Scalasca's DELAY_N21 does (its COLL_N21
+ * handler takes CollectiveInfo's latest, not the first sender the wait ended at). Call paths are matched across ranks by a hash of
  * their region path. */
 #include "analysis/an_context.h"
 #include "analysis/an_p2p.h"
@@ -392,10 +395,11 @@ static uint32_t find_event(const dstate *d, const an_trace *t, const req_head *h
 }
 
 static const an_metric short_leaf[AN_W_KINDS] = {M_DELAY_LATESENDER, M_DELAY_LATERECEIVER,
-                                                 M_DELAY_BARRIER, M_DELAY_N2N, M_DELAY_12N};
+                                                 M_DELAY_BARRIER, M_DELAY_N2N, M_DELAY_12N,
+                                                 M_DELAY_N21};
 static const an_metric long_leaf[AN_W_KINDS] = {
     M_DELAY_LATESENDER_LONGTERM, M_DELAY_LATERECEIVER_LONGTERM, M_DELAY_BARRIER_LONGTERM,
-    M_DELAY_N2N_LONGTERM, M_DELAY_12N_LONGTERM};
+    M_DELAY_N2N_LONGTERM, M_DELAY_12N_LONGTERM, M_DELAY_N21_LONGTERM};
 
 static void add_up(an_ctx *c, an_metric leaf, uint32_t cnode, double v)
 {

@@ -239,6 +239,18 @@ const an_metric_info an_metrics[M_COUNT] = {
                               "Delays that indirectly cause wait states in MPI 1-to-n collective "
                               "communications through wait-state propagation",
                               S, M_DELAY_12N_AGGREGATE, 0},
+    [M_DELAY_N21_AGGREGATE] = {"delay_n21_aggregate", "MPI Early Reduce delay costs",
+                               "Delays causing wait states in MPI n-to-1 collective "
+                               "communications",
+                               S, M_DELAY_COLLECTIVE, 0},
+    [M_DELAY_N21] = {"delay_n21", "MPI short-term N-to-1 delay costs",
+                     "Delays that directly cause wait states in MPI n-to-1 collective "
+                     "communications",
+                     S, M_DELAY_N21_AGGREGATE, 0},
+    [M_DELAY_N21_LONGTERM] = {"delay_n21_longterm", "MPI long-term N-to-1 delay costs",
+                              "Delays that indirectly cause wait states in MPI n-to-1 collective "
+                              "communications through wait-state propagation",
+                              S, M_DELAY_N21_AGGREGATE, 0},
     [M_DELAY_OMP] = {"delay_omp", "OMP delay costs",
                      "Delays causing wait states in OpenMP constructs", S, M_DELAY, 0},
     [M_DELAY_OMPBARRIER_AGGREGATE] = {"delay_ompbarrier_aggregate",

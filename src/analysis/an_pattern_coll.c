@@ -213,8 +213,13 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
             }
             break;
         case K_N21:
-            if (root && e->bytes2 && first != UINT64_MAX)
-                an_add(c, M_MPI_EARLYREDUCE, e->cnode, wait_until(c, e, first, 0, first_who));
+            if (root && e->bytes2 && first != UINT64_MAX) {
+                double w = wait_until(c, e, first, 0, first_who);
+                an_add(c, M_MPI_EARLYREDUCE, e->cnode, w);
+                /* the delay costs go to the last rank in (Scalasca's DELAY_N21), the critical
+                 * path to the first sender, who ended the wait */
+                coll_wait(c, e, AN_W_N21, i, last_who, last, w);
+            }
             break;
         case K_SCAN:
             if (G == 1 && (e->bytes || e->bytes2))

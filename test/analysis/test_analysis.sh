@@ -69,6 +69,9 @@ for m in "time	Time	-" "visits	Visits	-" \
     "delay_12n_aggregate	MPI Late Broadcast delay costs	delay_collective" \
     "delay_12n	MPI short-term 1-to-N delay costs	delay_12n_aggregate" \
     "delay_12n_longterm	MPI long-term 1-to-N delay costs	delay_12n_aggregate" \
+    "delay_n21_aggregate	MPI Early Reduce delay costs	delay_collective" \
+    "delay_n21	MPI short-term N-to-1 delay costs	delay_n21_aggregate" \
+    "delay_n21_longterm	MPI long-term N-to-1 delay costs	delay_n21_aggregate" \
     "waitstates_propagating_vs_terminal	MPI point-to-point wait states (propagating vs. terminal)	-" \
     "mpi_wait_propagating	Propagating MPI point-to-point wait states	waitstates_propagating_vs_terminal" \
     "mpi_wait_propagating_ls	Propagating MPI Late Sender wait states	mpi_wait_propagating" \
@@ -254,6 +257,20 @@ for r in 1 2 3; do
     near delay_12n $sc $r 0
 done
 near delay_12n $sc 0 "$sum"
+# Early Reduce (waitstates.c, early_reduce): the root (rank 0, no work) waits W for the first
+# of ranks 1-3 (each works D); as Scalasca's DELAY_N21 the wait is charged to the rank that
+# entered last, min(1, W / its delay) x its delay: W, all on one rank's work, none on the root
+sc=early_reduce
+W=$(calc "pos(min2(min2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
+near delay_n21 $sc '*' "$W"
+near delay_n21 $sc 0 0
+near delay_n21 $sc/MPI_Reduce '*' 0
+near delay_n21 '*' '*' "$W"
+near delay_n21_longterm '*' '*' 0
+_check
+v1=$(value delay_n21 $sc 1) && v2=$(value delay_n21 $sc 2) && v3=$(value delay_n21 $sc 3) ||
+    fail "cube_values.py value delay_n21 $sc"
+near delay_n21 $sc '*' "$(calc "max2(max2($v1, $v2), $v3)")"
 # a barrier wait propagated through a Late Sender (waitstates.c, lt_barrier): rank 1 enters
 # last after its Late Sender w1 and its work D1; ranks 2 and 3 (no work) waited W2, W3: the
 # share min(1, W / (D1 + w1)) of D1 is rank 1's short-term barrier delay, of w1 the barrier
@@ -408,7 +425,7 @@ close()
         exit !(d <= 1e-7 * (1 + m)) }' || fail "$3: the report says $1, scout.cubex $2"
 }
 LT="delay_latesender_longterm delay_latereceiver_longterm delay_barrier_longterm
-    delay_n2n_longterm delay_12n_longterm"
+    delay_n2n_longterm delay_12n_longterm delay_n21_longterm"
 # sum_values PATH LOC METRIC...: the metrics' values at PATH on LOC, summed
 sum_values()
 {
