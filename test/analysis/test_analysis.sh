@@ -265,8 +265,8 @@ W=$(calc "pos(min2(min2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) -
 near delay_n21 $sc '*' "$W"
 near delay_n21 $sc 0 0
 near delay_n21 $sc/MPI_Reduce '*' 0
-near delay_n21 '*' '*' "$W"
-near delay_n21_longterm '*' '*' 0
+near delay_n21 "$sc/**" '*' "$W"
+near delay_n21_longterm "$sc/**" '*' 0
 _check
 v1=$(value delay_n21 $sc 1) && v2=$(value delay_n21 $sc 2) && v3=$(value delay_n21 $sc 3) ||
     fail "cube_values.py value delay_n21 $sc"
@@ -303,6 +303,20 @@ near delay_latereceiver $sc 1 0
 near mpi_wait_indirect_latereceiver $sc/MPI_Ssend 0 "$s"
 near mpi_wait_direct_latereceiver $sc/MPI_Ssend 0 "$(calc "$W - $s")"
 near mpi_wait_propagating_ls $sc/MPI_Recv 1 "$s"
+# an Early Reduce propagated from a Late Sender (lt_reduce): the root's wait W (for rank 3)
+# goes to rank 1, the last rank in, which waited w1 for rank 2 and then worked D1: the share
+# f = min(1, W / (D1 + w1)) of D1 is rank 1's short-term N-to-1 delay, of w1 the N-to-1 cost
+# of its Late Sender, charged to rank 2's work (long-term N-to-1 delay costs)
+sc=lt_reduce
+r1=$(M $sc 1 recv) b1=$(M $sc 1 begin)
+W=$(calc "pos(min2(min2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
+w1=$(calc "pos($(M $sc 2 send) - $r1)") D1=$(calc "($r1 - $b1) + ($(M $sc 1 enter) - $(M $sc 1 recvd))")
+f=$(calc "min2(1, $W / ($D1 + $w1))")
+near mpi_earlyreduce $sc/MPI_Reduce 0 "$W"
+near delay_n21 $sc 1 "$(calc "$f * $D1")"
+near delay_n21_longterm $sc 2 "$(calc "$f * $w1")"
+near delay_n21 $sc 0 0
+near delay_n21_aggregate "$sc/**" '*' "$W"
 
 # the critical path (scenarios run alone; argv[3] is the rank that ends last, 4D after the
 # start). The seed's figure 3b / 17 case: the path ends on rank 0 and crosses both

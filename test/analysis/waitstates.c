@@ -298,6 +298,32 @@ static void lt_barrier(void)
     SCEN_END(h)
 }
 
+/* An Early Reduce propagated from a Late Sender (long-term N-to-1 delay costs): rank 1 waits
+ * for rank 2's message (rank 2 works 2D: Late Sender 2D), works D and enters the MPI_Reduce
+ * last (at 3D); rank 3 works D, so the root (rank 0, no work) waits D for it (Early Reduce).
+ * The wait is charged to the last rank in: short-term on rank 1's work, the part its Late
+ * Sender explains long-term on rank 2's work. */
+static void lt_reduce(void)
+{
+    SCEN_BEGIN(h, "lt_reduce")
+    int x = 1, y;
+    if (rank == 2) {
+        spin_to(2);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        M("recv");
+        MPI_Recv(&x, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recvd");
+        spin_to(3);
+    } else if (rank == 3) {
+        spin_to(1);
+    }
+    M("enter");
+    MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
 /* A Late Receiver propagated from a Late Sender (long-term Late Receiver delay costs): rank 0
  * sends to rank 1 with MPI_Ssend at once; rank 1 first receives from rank 2, which works 2D
  * before it sends (Late Sender 2D), then receives rank 0's message: rank 0's Late Receiver
@@ -381,7 +407,8 @@ int main(int argc, char **argv)
                 {"late_bcast", late_bcast},
                 {"early_reduce", early_reduce},
                 {"lt_barrier", lt_barrier},
-                {"lt_lr", lt_lr}};
+                {"lt_lr", lt_lr},
+                {"lt_reduce", lt_reduce}};
     /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
      * until 4D after the start), where the critical path ends (the critical-path tests) */
     const char *only = argc > 2 ? argv[2] : NULL;
