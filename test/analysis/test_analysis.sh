@@ -18,18 +18,13 @@ analysis_needs waitstates_scorep
 export SCOREP_TOTAL_MEMORY=256M
 
 x=$work/ws
-# measured with the in-situ analysis on: scout.cubex at MPI_Finalize, and the trace
-env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
-    $MPIRUN -np 4 "$A/waitstates_scorep" $D >ws.out 2>&1 || fail "waitstates: $(cat ws.out)"
+# measured with the in-situ analysis on (scout.cubex at MPI_Finalize, and the trace), then
+# post-mortem on the same trace
+insitu_then_postmortem 4 "$x" ws.out an.out "$A/waitstates_scorep" $D
 expect_file "$x/traces.otf2" "waitstates wrote a trace"
-expect_file "$x/scout.cubex" "the in-situ analysis wrote scout.cubex"
 expect_grep "^\\[Score-P\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
 expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
-mv "$x/scout.cubex" "$x/scout_insitu.cubex"
-# post-mortem on the same trace
-$MPIRUN -np 4 "$ANALYZE" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
 cat an.out
-expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
 expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
 expect_no_grep "OTF2\\]" an.out "no OTF2 error messages"
 

@@ -14,14 +14,9 @@
 analysis_needs intercomm_scorep
 
 x=$work/ic
-env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
-    $MPIRUN -np 4 "$A/intercomm_scorep" $D >ic.out 2>&1 || fail "intercomm: $(cat ic.out)"
-expect_file "$x/scout.cubex" "the in-situ analysis wrote scout.cubex"
+insitu_then_postmortem 4 "$x" ic.out an.out "$A/intercomm_scorep" $D
 expect_grep "^intercomm done" ic.out "intercomm ran to its end"
-mv "$x/scout.cubex" "$x/scout_insitu.cubex"
-$MPIRUN -np 4 "$ANALYZE" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
 cat an.out
-expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
 expect_no_grep "intercommunicator" an.out "no intercommunicator collective left unanalysed"
 # the trace has the intercommunicator as OTF2 writes it (both groups)
 otf2-print -G "$x/traces.otf2" >defs.txt 2>&1 || fail "otf2-print -G: $(tail -3 defs.txt)"

@@ -23,13 +23,7 @@ SRC="$top_srcdir/test/analysis/omp_waits.c"
 OMPI_CC=clang "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -o omp_waits "$SRC" ||
     fail "build: scorep-cc --user mpicc (clang) -fopenmp omp_waits.c"
 x=$work/ow
-env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
-    $MPIRUN -np 1 ./omp_waits $D >ow.out 2>&1 || fail "omp_waits: $(cat ow.out)"
-expect_file "$x/scout.cubex" "the in-situ analysis wrote scout.cubex"
-mv "$x/scout.cubex" "$x/scout_insitu.cubex"
-$MPIRUN -np 1 "$top_builddir/scorep-analyze" "$x" >an.out 2>&1 ||
-    fail "scorep-analyze: $(cat an.out)"
-expect_file "$x/scout.cubex" "scorep-analyze wrote scout.cubex"
+insitu_then_postmortem 1 "$x" ow.out an.out ./omp_waits $D
 expect_grep "Idle threads .* of time" an.out "the summary lists the idle threads"
 
 # mark SCENARIO THREAD WHAT [RANK [OUTPUT]]: the time omp_waits printed for it
@@ -198,12 +192,7 @@ expect_eq "$(cat locs_insitu.txt)" "$(cat locs.txt)" "in situ and post-mortem: t
 # MPI + OpenMP, 2 ranks x 3 threads: a location group per rank with its 3 threads; each rank's
 # explicit-barrier waits on its own threads' locations; in situ and post-mortem agree
 y=$work/ow2
-env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$y" \
-    $MPIRUN -np 2 ./omp_waits $D >ow2.out 2>&1 || fail "omp_waits -np 2: $(cat ow2.out)"
-expect_file "$y/scout.cubex" "the in-situ analysis of 2 ranks wrote scout.cubex"
-mv "$y/scout.cubex" "$y/scout_insitu.cubex"
-$MPIRUN -np 2 "$top_builddir/scorep-analyze" "$y" >an2.out 2>&1 ||
-    fail "scorep-analyze -np 2: $(cat an2.out)"
+insitu_then_postmortem 2 "$y" ow2.out an2.out ./omp_waits $D
 CUBE=$y/scout.cubex
 $CV "$CUBE" locations >locs2.txt || fail "cube_values.py locations (2 ranks)"
 expect_eq "$(cut -f1 locs2.txt | tr '\n' ' ')" "0:0 0:1 0:2 1:0 1:1 1:2 " \
