@@ -184,26 +184,16 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
         l->my_group = group;
         l->my_name = name;
     } else if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location != UINT64_MAX) {
-        if (l->n_loc == l->cap_loc) {
-            size_t cap = l->cap_loc ? 2 * l->cap_loc : 16;
-            uint64_t *a = realloc(l->loc_id, cap * sizeof *a);
-            if (a)
-                l->loc_id = a;
-            uint64_t *b = realloc(l->loc_group, cap * sizeof *b);
-            if (b)
-                l->loc_group = b;
-            uint64_t *c = realloc(l->loc_events, cap * sizeof *c);
-            if (c)
-                l->loc_events = c;
-            uint32_t *d = realloc(l->loc_name, cap * sizeof *d);
-            if (d)
-                l->loc_name = d;
-            if (!a || !b || !c || !d) {
-                l->oom = 1;
-                return OTF2_CALLBACK_INTERRUPT;
-            }
-            l->cap_loc = cap;
+        /* four parallel arrays of one capacity: each grows from the same one to the same one */
+        size_t need = l->n_loc + 1, c1 = l->cap_loc, c2 = c1, c3 = c1, c4 = c1;
+        if (scorep_grow((void **)&l->loc_id, &c1, need, sizeof *l->loc_id) != 0 ||
+            scorep_grow((void **)&l->loc_group, &c2, need, sizeof *l->loc_group) != 0 ||
+            scorep_grow((void **)&l->loc_events, &c3, need, sizeof *l->loc_events) != 0 ||
+            scorep_grow((void **)&l->loc_name, &c4, need, sizeof *l->loc_name) != 0) {
+            l->oom = 1;
+            return OTF2_CALLBACK_INTERRUPT;
         }
+        l->cap_loc = c1;
         l->loc_id[l->n_loc] = self;
         l->loc_group[l->n_loc] = group;
         l->loc_name[l->n_loc] = name;

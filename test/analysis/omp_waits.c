@@ -50,8 +50,11 @@ int main(int argc, char **argv)
 
     start();
     SCOREP_USER_REGION_BEGIN(he, "ebarrier", SCOREP_USER_REGION_TYPE_COMMON)
+    M("ebarrier", "fork"); /* the first team: creating its threads takes the master a while */
 #pragma omp parallel num_threads(3) /* PAR_E */
     {
+        if (omp_get_thread_num() == 0)
+            M("ebarrier", "in");
         /* names this thread's location in the report: a region "thread<k>" */
         char who[16];
         snprintf(who, sizeof who, "thread%d", omp_get_thread_num());
