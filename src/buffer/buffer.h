@@ -133,7 +133,9 @@ typedef enum {
     BUF_STEP_NONCOMM,      /* drop compiler/user calls that enclose no communication */
     BUF_STEP_FLUSH,        /* write everything to the spill file (scorep_buffer_flush_hook) */
     BUF_STEP_STOP,         /* nothing left to reduce: the trace stops (not a list entry) */
-    BUF_STEP_REWIND        /* log entry only: a user rewind discarded events */
+    BUF_STEP_REWIND,       /* log entry only: a user rewind discarded events */
+    BUF_STEP_LOST          /* log entry only: an adapter lost records before they reached the
+                            * buffer (CUPTI activity records); param = records */
 } buf_step;
 
 enum { BUF_MAX_STEPS = 4, BUF_MAX_LOG = 64 };

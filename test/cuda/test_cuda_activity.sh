@@ -192,4 +192,18 @@ expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*,
     "1 2" "many: the late records are not in the profile"
 expect_eq "$(profile_values exp_many "CUDA ACTIVITY RECORDS LOST" "CUDA records lost")" "0 2" \
     "many: the loss marker counts the two late records"
+
+# --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---
+run_app late env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_late \
+    "$top_builddir/test/cuda/cuda_synthetic" many 3000
+expect_eq "$status" 0 "late: exit status ($(cat late.out))"
+run_to late.markers otf2-marker exp_late/traces.otf2
+expect_eq "$(grep -c '^MARKER_DEF  Group: "scorep-rt lost records", Category: "lost", Severity: HIGH$' late.markers)" 1 \
+    "late: the marker definition of lost records"
+expect_eq "$(grep -c '^MARKER ' late.markers)" 1 "late: one marker"
+expect_grep '^MARKER .*Scope: LOCATION:0, Text: "rule=lost param=2 removed=2: 2 activity records lost' late.markers \
+    "late: the marker on the master thread counts the two late records"
+expect_grep '^\| 0 \| Master thread \| lost \| [0-9]* \| 2 \| 2 activity records lost' exp_late/MANIFEST.md \
+    "late: the row in MANIFEST.md's What the trace lacks"
 done_ok
