@@ -152,11 +152,16 @@ done
 expect_eq "$(profile_values exp_feat scale "CUDA grid size")" "2 8" "kernel_counter: scale"
 expect_eq "$(profile_values exp_feat cudaMalloc "CUDA memory usage")" "0 5000" \
     "gpumemusage: usage after each cudaMalloc (1000 + 4000)"
-expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 3000" \
-    "gpumemusage: usage after cudaFree"
+expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 8048" \
+    "gpumemusage: usage after the two cudaFree calls (3000 + 5048)"
+for m in cudaMallocManaged:5000 cuMemAlloc_v2:5000 cuMemAllocPitch_v2:7048 cudaMallocAsync:7148 \
+    cudaFreeAsync:7048 cuMemFree_v2:5048; do
+    expect_eq "$(profile_values exp_feat "${m%%:*}" "CUDA memory usage")" "0 ${m#*:}" \
+        "gpumemusage: usage after ${m%%:*} (cuda_synthetic.c memory_calls)"
+done
 trace_events exp_feat >feat_events.txt
 expect_eq "$(awk '$1 == "METRIC" && $2 == 0 && /CUDA memory usage/' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
-    "1000 4000 3000 " "gpumemusage: the usage in the trace, in order"
+    "1000 4000 3000 5000 5000 7048 7148 7048 5048 5048 " "gpumemusage: the usage in the trace, in order"
 expect_eq "$(awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); print $0 }' feat_events.txt | sort -n | tr '\n' ' ')" \
     "12 12 13 13 14 14 " "references: each correlation id on the launch and on its kernel"
 expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l | tr -d ' ')" 3 \

@@ -46,9 +46,11 @@ static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 }
 
 /* ------------------------------------------------------------ gpumemusage */
-/* Device memory in use: cudaMalloc adds its size, cudaFree subtracts the size its pointer
+/* Device memory in use: an allocation adds its size, a free subtracts the size its pointer
  * was allocated with; the sum is the metric "CUDA memory usage" of the calling thread,
- * written inside the call. Allocations are cold: a mutex and a chained table. */
+ * written inside the call. Allocations are cold: a mutex and a chained table. The table is
+ * keyed by the pointer, so an allocation the runtime makes through the driver API (both
+ * domains recorded: cudaMalloc calls cuMemAlloc inside) counts once, and so does its free. */
 typedef struct allocation {
     struct allocation *next;
     uintptr_t ptr;
@@ -59,54 +61,163 @@ static allocation *allocations[ALLOC_BUCKETS];
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t mem_in_use;
 
+static void remember(allocation **bucket, uintptr_t ptr, uint64_t size)
+{
+    for (allocation *a = *bucket; a; a = a->next)
+        if (a->ptr == ptr)
+            return; /* the same allocation seen through the other API */
+    allocation *a = malloc(sizeof *a);
+    if (a) {
+        *a = (allocation){*bucket, ptr, size};
+        *bucket = a;
+        mem_in_use += size;
+    }
+}
+
+static void forget(allocation **bucket, uintptr_t ptr)
+{
+    for (allocation **a = bucket; *a; a = &(*a)->next)
+        if ((*a)->ptr == ptr) {
+            allocation *gone = *a;
+            *a = gone->next;
+            mem_in_use -= gone->size;
+            free(gone);
+            return;
+        }
+}
+
 static uint64_t memory_changed(uintptr_t ptr, uint64_t size, int alloc)
 {
-    size_t b = (ptr >> 8) % ALLOC_BUCKETS;
+    allocation **bucket = &allocations[(ptr >> 8) % ALLOC_BUCKETS];
     pthread_mutex_lock(&alloc_lock);
-    if (alloc) {
-        allocation *a = malloc(sizeof *a);
-        if (a) {
-            *a = (allocation){allocations[b], ptr, size};
-            allocations[b] = a;
-            mem_in_use += size;
-        }
-    } else {
-        for (allocation **a = &allocations[b]; *a; a = &(*a)->next)
-            if ((*a)->ptr == ptr) {
-                allocation *gone = *a;
-                *a = gone->next;
-                mem_in_use -= gone->size;
-                free(gone);
-                break;
-            }
-    }
+    if (alloc)
+        remember(bucket, ptr, size);
+    else
+        forget(bucket, ptr);
     uint64_t now = mem_in_use;
     pthread_mutex_unlock(&alloc_lock);
     return now;
+}
+
+/* An allocation: *ptr and *size from the parameters, 1. A free: *ptr, -1. Else 0. The async
+ * and pool variants count at the call, not when the stream reaches them. Arrays (their size
+ * depends on the channel format) and pinned host memory are not device memory usage here. */
+static int runtime_memory_call(CUpti_CallbackId cbid, const void *params, uintptr_t *ptr,
+                               uint64_t *size)
+{
+    void **out = NULL;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+        out = ((const cudaMalloc_v3020_params *)params)->devPtr;
+        *size = ((const cudaMalloc_v3020_params *)params)->size;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
+        out = ((const cudaMallocManaged_v6000_params *)params)->devPtr;
+        *size = ((const cudaMallocManaged_v6000_params *)params)->size;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+        out = ((const cudaMallocAsync_v11020_params *)params)->devPtr;
+        *size = ((const cudaMallocAsync_v11020_params *)params)->size;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020:
+        out = ((const cudaMallocFromPoolAsync_v11020_params *)params)->ptr;
+        *size = ((const cudaMallocFromPoolAsync_v11020_params *)params)->size;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020: {
+        const cudaMallocPitch_v3020_params *p = params;
+        out = p->devPtr;
+        *size = p->pitch ? (uint64_t)*p->pitch * p->height : 0;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc3D_v3020: {
+        const cudaMalloc3D_v3020_params *p = params;
+        if (!p->pitchedDevPtr || !p->pitchedDevPtr->ptr)
+            return 0;
+        *ptr = (uintptr_t)p->pitchedDevPtr->ptr;
+        *size = (uint64_t)p->pitchedDevPtr->pitch * p->extent.height * p->extent.depth;
+        return 1;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+        *ptr = (uintptr_t)((const cudaFree_v3020_params *)params)->devPtr;
+        return *ptr ? -1 : 0;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+        *ptr = (uintptr_t)((const cudaFreeAsync_v11020_params *)params)->devPtr;
+        return *ptr ? -1 : 0;
+    default:
+        return 0;
+    }
+    if (!out || !*out)
+        return 0;
+    *ptr = (uintptr_t)*out;
+    return 1;
+}
+
+static int driver_memory_call(CUpti_CallbackId cbid, const void *params, uintptr_t *ptr,
+                              uint64_t *size)
+{
+    const CUdeviceptr *out = NULL;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+        out = ((const cuMemAlloc_v2_params *)params)->dptr;
+        *size = ((const cuMemAlloc_v2_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
+        out = ((const cuMemAllocManaged_params *)params)->dptr;
+        *size = ((const cuMemAllocManaged_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+        out = ((const cuMemAllocAsync_params *)params)->dptr;
+        *size = ((const cuMemAllocAsync_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
+        out = ((const cuMemAllocFromPoolAsync_params *)params)->dptr;
+        *size = ((const cuMemAllocFromPoolAsync_params *)params)->bytesize;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
+        const cuMemAllocPitch_v2_params *p = params;
+        out = p->dptr;
+        *size = p->pPitch ? (uint64_t)*p->pPitch * p->Height : 0;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        *ptr = (uintptr_t)((const cuMemFree_v2_params *)params)->dptr;
+        return *ptr ? -1 : 0;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        *ptr = (uintptr_t)((const cuMemFreeAsync_params *)params)->dptr;
+        return *ptr ? -1 : 0;
+    default:
+        return 0;
+    }
+    if (!out || !*out)
+        return 0;
+    *ptr = (uintptr_t)*out;
+    return 1;
 }
 
 static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const CUpti_CallbackData *cb)
 {
     static uint32_t metric; /* id + 1 */
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !cb->functionParams)
+    if (!cb->functionParams)
         return;
     if (cb->functionReturnValue && *(const int *)cb->functionReturnValue != 0)
         return; /* the call failed: nothing allocated or freed */
-    uint64_t now;
-    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020) {
-        const cudaMalloc_v3020_params *p = cb->functionParams;
-        if (!p->devPtr || !*p->devPtr)
-            return;
-        now = memory_changed((uintptr_t)*p->devPtr, p->size, 1);
-    } else if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020) {
-        const cudaFree_v3020_params *p = cb->functionParams;
-        if (!p->devPtr)
-            return;
-        now = memory_changed((uintptr_t)p->devPtr, 0, 0);
-    } else {
+    uintptr_t ptr = 0;
+    uint64_t size = 0;
+    int kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API
+                   ? runtime_memory_call(cbid, cb->functionParams, &ptr, &size)
+               : domain == CUPTI_CB_DOMAIN_DRIVER_API
+                   ? driver_memory_call(cbid, cb->functionParams, &ptr, &size)
+                   : 0;
+    if (!kind)
         return;
-    }
+    uint64_t now = memory_changed(ptr, size, kind > 0);
     if (!metric) {
         uint32_t id = scorep_defs_metric("CUDA memory usage", "bytes", SCOREP_METRIC_UINT64, true);
         if (id == SCOREP_INVALID_ID)
