@@ -11,6 +11,7 @@
 #include "base/timer.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,8 @@ static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (__builtin_expect(r == 0, 0)) {
-        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0,
-                                         0, SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
+        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0, 0,
+                                         SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
         if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
             return SCOREP_INVALID_ID;
         r = id + 1;
@@ -99,39 +100,84 @@ static uint64_t memory_changed(uintptr_t ptr, uint64_t size, int alloc)
     return now;
 }
 
-/* An allocation: *ptr and *size from the parameters, 1. A free: *ptr, -1. Else 0. The async
- * and pool variants count at the call, not when the stream reaches them. Arrays (their size
- * depends on the channel format) and pinned host memory are not device memory usage here. */
-static int runtime_memory_call(CUpti_CallbackId cbid, const void *params, uintptr_t *ptr,
-                               uint64_t *size)
+/* The calls that allocate or free device memory, by where their parameters keep the
+ * address and the size. An allocation's address field points to where the call stored
+ * the new address (void ** in the runtime API, CUdeviceptr * in the driver API: both 8
+ * bytes); a free's holds the address. PITCHED: the size is *pitch (at size_at) x height
+ * (at rows_at). The async and pool variants count at the call, not when the stream
+ * reaches them. Arrays (their size depends on the channel format) and pinned host memory
+ * are not device memory usage here; cudaMalloc3D is handled on its own (a struct). */
+enum { ALLOC, PITCHED, FREE };
+typedef struct {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+    int kind;
+    size_t addr_at, size_at, rows_at;
+} memory_call;
+
+#define RT(name) CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name
+#define DRV(name) CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name
+#define AT(type, field) offsetof(type##_params, field)
+static const memory_call memory_calls[] = {
+    {RT(cudaMalloc_v3020), ALLOC, AT(cudaMalloc_v3020, devPtr), AT(cudaMalloc_v3020, size), 0},
+    {RT(cudaMallocManaged_v6000), ALLOC, AT(cudaMallocManaged_v6000, devPtr),
+     AT(cudaMallocManaged_v6000, size), 0},
+    {RT(cudaMallocAsync_v11020), ALLOC, AT(cudaMallocAsync_v11020, devPtr),
+     AT(cudaMallocAsync_v11020, size), 0},
+    {RT(cudaMallocAsync_ptsz_v11020), ALLOC, AT(cudaMallocAsync_ptsz_v11020, devPtr),
+     AT(cudaMallocAsync_ptsz_v11020, size), 0},
+    {RT(cudaMallocFromPoolAsync_v11020), ALLOC, AT(cudaMallocFromPoolAsync_v11020, ptr),
+     AT(cudaMallocFromPoolAsync_v11020, size), 0},
+    {RT(cudaMallocFromPoolAsync_ptsz_v11020), ALLOC, AT(cudaMallocFromPoolAsync_ptsz_v11020, ptr),
+     AT(cudaMallocFromPoolAsync_ptsz_v11020, size), 0},
+    {RT(cudaMallocPitch_v3020), PITCHED, AT(cudaMallocPitch_v3020, devPtr),
+     AT(cudaMallocPitch_v3020, pitch), AT(cudaMallocPitch_v3020, height)},
+    {RT(cudaFree_v3020), FREE, AT(cudaFree_v3020, devPtr), 0, 0},
+    {RT(cudaFreeAsync_v11020), FREE, AT(cudaFreeAsync_v11020, devPtr), 0, 0},
+    {RT(cudaFreeAsync_ptsz_v11020), FREE, AT(cudaFreeAsync_ptsz_v11020, devPtr), 0, 0},
+    {DRV(cuMemAlloc_v2), ALLOC, AT(cuMemAlloc_v2, dptr), AT(cuMemAlloc_v2, bytesize), 0},
+    {DRV(cuMemAllocManaged), ALLOC, AT(cuMemAllocManaged, dptr), AT(cuMemAllocManaged, bytesize),
+     0},
+    {DRV(cuMemAllocAsync), ALLOC, AT(cuMemAllocAsync, dptr), AT(cuMemAllocAsync, bytesize), 0},
+    {DRV(cuMemAllocAsync_ptsz), ALLOC, AT(cuMemAllocAsync_ptsz, dptr),
+     AT(cuMemAllocAsync_ptsz, bytesize), 0},
+    {DRV(cuMemAllocFromPoolAsync), ALLOC, AT(cuMemAllocFromPoolAsync, dptr),
+     AT(cuMemAllocFromPoolAsync, bytesize), 0},
+    {DRV(cuMemAllocFromPoolAsync_ptsz), ALLOC, AT(cuMemAllocFromPoolAsync_ptsz, dptr),
+     AT(cuMemAllocFromPoolAsync_ptsz, bytesize), 0},
+    {DRV(cuMemAllocPitch_v2), PITCHED, AT(cuMemAllocPitch_v2, dptr), AT(cuMemAllocPitch_v2, pPitch),
+     AT(cuMemAllocPitch_v2, Height)},
+    {DRV(cuMemFree_v2), FREE, AT(cuMemFree_v2, dptr), 0, 0},
+    {DRV(cuMemFreeAsync), FREE, AT(cuMemFreeAsync, dptr), 0, 0},
+    {DRV(cuMemFreeAsync_ptsz), FREE, AT(cuMemFreeAsync_ptsz, dptr), 0, 0},
+};
+#undef RT
+#undef DRV
+#undef AT
+_Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "device addresses are read as pointers");
+
+static uint64_t field(const void *params, size_t at)
 {
-    void **out = NULL;
-    switch (cbid) {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
-        out = ((const cudaMalloc_v3020_params *)params)->devPtr;
-        *size = ((const cudaMalloc_v3020_params *)params)->size;
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
-        out = ((const cudaMallocManaged_v6000_params *)params)->devPtr;
-        *size = ((const cudaMallocManaged_v6000_params *)params)->size;
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
-        out = ((const cudaMallocAsync_v11020_params *)params)->devPtr;
-        *size = ((const cudaMallocAsync_v11020_params *)params)->size;
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020:
-        out = ((const cudaMallocFromPoolAsync_v11020_params *)params)->ptr;
-        *size = ((const cudaMallocFromPoolAsync_v11020_params *)params)->size;
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020: {
-        const cudaMallocPitch_v3020_params *p = params;
-        out = p->devPtr;
-        *size = p->pitch ? (uint64_t)*p->pitch * p->height : 0;
-        break;
-    }
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc3D_v3020: {
+    uint64_t v;
+    memcpy(&v, (const char *)params + at, sizeof v);
+    return v;
+}
+
+/* The value a pointer field points to (NULL: 0). */
+static uint64_t pointee(const void *params, size_t at)
+{
+    uint64_t p = field(params, at), v = 0;
+    if (p)
+        memcpy(&v, (const void *)(uintptr_t)p, sizeof v);
+    return v;
+}
+
+/* An allocation: *ptr and *size from the parameters, 1. A free: *ptr, -1. Else 0. */
+static int memory_call_of(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *params,
+                          uintptr_t *ptr, uint64_t *size)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc3D_v3020) {
         const cudaMalloc3D_v3020_params *p = params;
         if (!p->pitchedDevPtr || !p->pitchedDevPtr->ptr)
             return 0;
@@ -139,65 +185,20 @@ static int runtime_memory_call(CUpti_CallbackId cbid, const void *params, uintpt
         *size = (uint64_t)p->pitchedDevPtr->pitch * p->extent.height * p->extent.depth;
         return 1;
     }
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
-        *ptr = (uintptr_t)((const cudaFree_v3020_params *)params)->devPtr;
-        return *ptr ? -1 : 0;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
-        *ptr = (uintptr_t)((const cudaFreeAsync_v11020_params *)params)->devPtr;
-        return *ptr ? -1 : 0;
-    default:
-        return 0;
+    for (size_t i = 0; i < sizeof memory_calls / sizeof *memory_calls; i++) {
+        const memory_call *m = &memory_calls[i];
+        if (m->domain != domain || m->cbid != cbid)
+            continue;
+        if (m->kind == FREE) {
+            *ptr = (uintptr_t)field(params, m->addr_at);
+            return *ptr ? -1 : 0;
+        }
+        *ptr = (uintptr_t)pointee(params, m->addr_at);
+        *size = m->kind == PITCHED ? pointee(params, m->size_at) * field(params, m->rows_at)
+                                   : field(params, m->size_at);
+        return *ptr ? 1 : 0;
     }
-    if (!out || !*out)
-        return 0;
-    *ptr = (uintptr_t)*out;
-    return 1;
-}
-
-static int driver_memory_call(CUpti_CallbackId cbid, const void *params, uintptr_t *ptr,
-                              uint64_t *size)
-{
-    const CUdeviceptr *out = NULL;
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
-        out = ((const cuMemAlloc_v2_params *)params)->dptr;
-        *size = ((const cuMemAlloc_v2_params *)params)->bytesize;
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
-        out = ((const cuMemAllocManaged_params *)params)->dptr;
-        *size = ((const cuMemAllocManaged_params *)params)->bytesize;
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
-        out = ((const cuMemAllocAsync_params *)params)->dptr;
-        *size = ((const cuMemAllocAsync_params *)params)->bytesize;
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
-        out = ((const cuMemAllocFromPoolAsync_params *)params)->dptr;
-        *size = ((const cuMemAllocFromPoolAsync_params *)params)->bytesize;
-        break;
-    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
-        const cuMemAllocPitch_v2_params *p = params;
-        out = p->dptr;
-        *size = p->pPitch ? (uint64_t)*p->pPitch * p->Height : 0;
-        break;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
-        *ptr = (uintptr_t)((const cuMemFree_v2_params *)params)->dptr;
-        return *ptr ? -1 : 0;
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
-        *ptr = (uintptr_t)((const cuMemFreeAsync_params *)params)->dptr;
-        return *ptr ? -1 : 0;
-    default:
-        return 0;
-    }
-    if (!out || !*out)
-        return 0;
-    *ptr = (uintptr_t)*out;
-    return 1;
+    return 0;
 }
 
 static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -210,11 +211,7 @@ static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_
         return; /* the call failed: nothing allocated or freed */
     uintptr_t ptr = 0;
     uint64_t size = 0;
-    int kind = domain == CUPTI_CB_DOMAIN_RUNTIME_API
-                   ? runtime_memory_call(cbid, cb->functionParams, &ptr, &size)
-               : domain == CUPTI_CB_DOMAIN_DRIVER_API
-                   ? driver_memory_call(cbid, cb->functionParams, &ptr, &size)
-                   : 0;
+    int kind = memory_call_of(domain, cbid, cb->functionParams, &ptr, &size);
     if (!kind)
         return;
     uint64_t now = memory_changed(ptr, size, kind > 0);
@@ -264,7 +261,8 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
         /* references: the id CUPTI gives the activity records of this call */
         uint32_t p;
         if (gpu_work && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
-            scorep_location_recording(l) && (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
+            scorep_location_recording(l) &&
+            (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
             scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l),
                                 BUF_EV_PARAM_UINT, p, cb->correlationId);
         return;
