@@ -63,18 +63,48 @@ static int move_aside(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen)
+/* A spawned job's directory: the first spawn-N inside the named one that mkdir creates
+ * (atomic, so jobs spawned at once do not share one). */
+static int create_spawned(char *dir, size_t len, char *err, size_t errlen)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", dir);
+    if (mkdir(parent, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create the experiment directory '%s': %s", parent,
+                 strerror(errno));
+        return -1;
+    }
+    for (int n = 1; n < 100000; n++) {
+        if (snprintf(dir, len, "%s/spawn-%d", parent, n) >= (int)len) {
+            snprintf(err, errlen, "experiment directory name '%s/spawn-%d' is too long", parent, n);
+            return -1;
+        }
+        if (mkdir(dir, 0777) == 0)
+            return 0;
+        if (errno != EEXIST) {
+            snprintf(err, errlen, "cannot create the experiment directory '%s': %s", dir,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    snprintf(err, errlen, "'%s' holds 99999 spawned jobs' directories already", parent);
+    return -1;
+}
+
+int scorep_experiment_create(char *dir, size_t len, bool spawned, char *err, size_t errlen)
 {
     char name[PATH_MAX];
     const char *want = scorep_cfg.experiment_directory;
     if (want && *want)
         snprintf(name, sizeof name, "%s", want);
     else
-        default_name(name, sizeof name);
+        default_name(name, sizeof name); /* unique: no clash with the parent's */
     if (absolute(name, dir, len) != 0) {
         snprintf(err, errlen, "experiment directory name '%s' is too long", name);
         return -1;
     }
+    if (spawned && want && *want)
+        return create_spawned(dir, len, err, errlen);
     struct stat st;
     if (stat(dir, &st) == 0) {
         if (!scorep_cfg.overwrite_experiment_directory) {

@@ -2,11 +2,15 @@
 #ifndef SCOREP_EXPERIMENT_H
 #define SCOREP_EXPERIMENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Chooses and creates the directory (absolute path into dir). Returns 0; -1 with a
- * message in err when it cannot be created; -2 when it exists and overwriting is off. */
-int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen);
+ * message in err when it cannot be created; -2 when it exists and overwriting is off.
+ * spawned: the job was started by MPI_Comm_spawn; with a SCOREP_EXPERIMENT_DIRECTORY
+ * (the parent's too) it gets the first free spawn-N inside that directory instead, which
+ * it creates if needed, so that neither job moves the other's results aside. */
+int scorep_experiment_create(char *dir, size_t len, bool spawned, char *err, size_t errlen);
 /* Writes scorep.cfg (effective values of all variables). */
 int scorep_experiment_write_cfg(const char *dir);
 /* Writes MANIFEST.md describing the files written, and copies the filter file in. */

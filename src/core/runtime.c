@@ -87,7 +87,8 @@ static void note_unknown_vars(void)
 static int create_experiment_dir(void)
 {
     char err[2048];
-    int rc = scorep_experiment_create(experiment_dir, sizeof experiment_dir, err, sizeof err);
+    int rc =
+        scorep_experiment_create(experiment_dir, sizeof experiment_dir, false, err, sizeof err);
     if (rc == -2)
         scorep_fatal("%s", err);
     if (rc != 0) {
@@ -107,7 +108,7 @@ int scorep_runtime_mpi_mode(void)
     return mpi_mode;
 }
 
-void scorep_runtime_mpi_ready(void)
+void scorep_runtime_mpi_ready(bool spawned)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     /* status: 0 ok, 1 no measurement, 2 fatal (directory exists, overwriting is off) */
@@ -117,7 +118,7 @@ void scorep_runtime_mpi_ready(void)
     } msg = {0, ""};
     if (ipc->rank() == 0) {
         char err[2048];
-        int rc = scorep_experiment_create(msg.dir, sizeof msg.dir, err, sizeof err);
+        int rc = scorep_experiment_create(msg.dir, sizeof msg.dir, spawned, err, sizeof err);
         msg.status = rc == 0 ? 0 : rc == -2 ? 2 : 1;
         if (rc != 0)
             scorep_warn("%s", err);
@@ -139,6 +140,9 @@ void scorep_runtime_mpi_ready(void)
     }
     snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
     scorep_state_set_experiment_dir(experiment_dir);
+    if (spawned && ipc->rank() == 0)
+        scorep_experiment_note("this job was started by MPI_Comm_spawn (MPI_Comm_get_parent is "
+                               "not MPI_COMM_NULL): its own experiment, apart from its parent's");
 }
 
 static void on_signal(int sig)
