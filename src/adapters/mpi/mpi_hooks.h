@@ -163,6 +163,11 @@ SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[], const MPI_Data
 /* ---- communicators and groups (mpi_comm.c) ------------------------------------------- */
 void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm);
+
+/* ---- spawned jobs under scorep-run (mpi_spawn.c) ------------------------------------- */
+void scorep_mpi_pre_spawn_env(scorep_mpi_frame *f, const char **command, char ***argv);
+void scorep_mpi_pre_spawn_multiple_env(scorep_mpi_frame *f, int count, char ***commands,
+                                       char ****argvs);
 /* MPI_Intercomm_create: one definition for both groups (mpi_comm.h) */
 void scorep_mpi_post_intercomm_new(scorep_mpi_frame *f, int ret, MPI_Comm local_comm, int leader,
                                    MPI_Comm bridge, MPI_Comm *newcomm);
