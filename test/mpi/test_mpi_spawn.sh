@@ -2,7 +2,7 @@
 # test_mpi_spawn.sh: jobs started by MPI_Comm_spawn are measured into their own experiment
 # directory. spawn.c runs as 2 ranks that spawn 2 children, then 1: with
 # SCOREP_EXPERIMENT_DIRECTORY=x the parent writes x, the first spawned job x/spawn-1, the
-# second x/spawn-2. Before, every job took x for itself: a child job moved the parent's
+# second x/spawn-2, the third (MPI_Comm_spawn_multiple, two commands) x/spawn-3. Before, every job took x for itself: a child job moved the parent's
 # directory aside (overwriting was on) or wrote into the same files. A second run moves the
 # whole x aside, spawned jobs included. Linked with the adapter, and built plainly under
 # scorep-run (the children are started through env(1) with scorep-run's LD_PRELOAD; before,
@@ -24,38 +24,50 @@ run_spawn() {
         >"$_name.out" 2>"$_name.err" || status=$?
     expect_eq "$status" 0 "$_name: the program runs"
     expect_eq "$(LC_ALL=C sort "$_name.out" | tr '\n' ';')" \
-        "child 0 of 1 got 43;child 0 of 2 got 42;child 1 of 2 got 42;parent 0 ok;parent 1 ok;" \
+        "child 0 of 1 got 43;child 0 of 2 got 42;child 0 of 2 got 44;child 1 of 2 got 42;child 1 of 2 got 44 x;parent 0 ok;parent 1 ok;" \
         "$_name: every process's line"
 }
 
-# check_jobs MODE DIR PARENT_PREFIX CHILD_PREFIX: the three jobs' results (call paths: the
-# compiler instrumentation of the linked program adds main and spawn)
+# visits DIR REGION: "location visits" per location, summed over the call paths that end in
+# REGION (the compiler instrumentation of the linked program adds main, spawn, send_all)
+visits() {
+    profile_dump "$1" -m visits | awk -F'\t' -v r="$2" '
+        $2 == r || substr($2, length($2) - length(r)) == "/" r { split($4, kv, "="); n[$3] += kv[2] }
+        END { for (l in n) print l, n[l] }' | sort -n | tr '\n' ' '
+}
+
+# check_jobs MODE DIR: the four jobs' results
 check_jobs() {
-    _m=$1 x=$2 P=$3 C=$4
+    _m=$1 x=$2
     check_profiles
     expect_eq "$(profile_locations "$x")" 2 "$_m: parent: 2 locations"
-    expect_eq "$(profile_values "$x" "${P}MPI_Send" visits)" "0 3" "$_m: parent: rank 0 sent 3 messages"
-    expect_eq "$(profile_values "$x" "${P}MPI_Comm_spawn" visits | tr '\n' ' ')" "0 2 1 2 " \
+    expect_eq "$(visits "$x" MPI_Send)" "0 5 " "$_m: parent: rank 0 sent 5 messages"
+    expect_eq "$(visits "$x" MPI_Comm_spawn)" "0 2 1 2 " \
         "$_m: parent: each rank spawned twice (the spawn group is on)"
-    expect_eq "$(profile_values "$x" "${P}MPI_Comm_disconnect" visits | tr '\n' ' ')" "0 2 1 2 " \
-        "$_m: parent: each rank disconnected twice"
+    expect_eq "$(visits "$x" MPI_Comm_spawn_multiple)" "0 1 1 1 " \
+        "$_m: parent: and once with two commands"
+    expect_eq "$(visits "$x" MPI_Comm_disconnect)" "0 3 1 3 " \
+        "$_m: parent: each rank disconnected three times"
     expect_eq "$(profile_locations "$x/spawn-1")" 2 "$_m: first spawned job: 2 locations"
-    expect_eq "$(profile_values "$x/spawn-1" "${C}MPI_Recv" visits | tr '\n' ' ')" "0 1 1 1 " \
+    expect_eq "$(visits "$x/spawn-1" MPI_Recv)" "0 1 1 1 " \
         "$_m: first spawned job: one receive per rank"
-    expect_eq "$(profile_values "$x/spawn-1" "${C}MPI_Comm_disconnect" visits | tr '\n' ' ')" \
+    expect_eq "$(visits "$x/spawn-1" MPI_Comm_disconnect)" \
         "0 1 1 1 " "$_m: first spawned job: one disconnect per rank"
     expect_eq "$(profile_locations "$x/spawn-2")" 1 "$_m: second spawned job: 1 location"
-    expect_eq "$(profile_values "$x/spawn-2" "${C}MPI_Recv" visits)" "0 1" \
+    expect_eq "$(visits "$x/spawn-2" MPI_Recv)" "0 1 " \
         "$_m: second spawned job: one receive"
-    expect_eq "$(find "$x" -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 2 \
-        "$_m: two spawned jobs' directories"
+    expect_eq "$(profile_locations "$x/spawn-3")" 2 "$_m: third spawned job: 2 locations"
+    expect_eq "$(visits "$x/spawn-3" MPI_Recv)" "0 1 1 1 " \
+        "$_m: third spawned job: one receive per rank"
+    expect_eq "$(find "$x" -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 3 \
+        "$_m: three spawned jobs' directories"
     expect_eq "$(find "$(dirname "$x")" -maxdepth 1 -name "$(basename "$x")-old-*" | wc -l | tr -d ' ')" 0 \
         "$_m: nobody moved the parent's directory aside"
-    for _d in "$x" "$x/spawn-1" "$x/spawn-2"; do
+    for _d in "$x" "$x/spawn-1" "$x/spawn-2" "$x/spawn-3"; do
         expect_defs_clean "$_d" "$_m: ${_d#"$work"/}: trace definitions"
     done
-    expect_eq "$(grep -c '^ENTER .*Region: "MPI_Send"' "$(trace_file "$x")")" 3 \
-        "$_m: parent's trace: 3 sends"
+    expect_eq "$(grep -c '^ENTER .*Region: "MPI_Send"' "$(trace_file "$x")")" 5 \
+        "$_m: parent's trace: 5 sends"
     expect_eq "$(grep -c '^ENTER .*Region: "MPI_Recv"' "$(trace_file "$x/spawn-1")")" 2 \
         "$_m: first spawned job's trace: 2 receives"
     expect_eq "$(grep -c '^ENTER .*Region: "MPI_Recv"' "$(trace_file "$x")")" 0 \
@@ -66,17 +78,17 @@ check_jobs() {
 }
 
 run_spawn linked "$work/x" ./spawn_scorep
-check_jobs linked "$work/x" main/spawn/ main/
+check_jobs linked "$work/x"
 # again: the old x with its spawned jobs moves aside as a whole
 run_spawn linked_again "$work/x" ./spawn_scorep
 expect_eq "$(find "$work" -maxdepth 1 -name 'x-old-*' | wc -l | tr -d ' ')" 1 \
     "second run: the first run's directory moved aside"
-expect_eq "$(find "$work"/x-old-* -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 2 \
+expect_eq "$(find "$work"/x-old-* -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 3 \
     "second run: the first run's spawned jobs moved with it"
 expect_eq "$(find "$work/x" -maxdepth 1 -name 'spawn-*' | sort | sed 's|.*/||' | tr '\n' ' ')" \
-    "spawn-1 spawn-2 " "second run: its own spawn-1 and spawn-2"
+    "spawn-1 spawn-2 spawn-3 " "second run: its own spawn-1 to spawn-3"
 
 run_spawn scorep_run "$work/r" "$top_builddir/scorep-run" ./spawn_plain
-check_jobs scorep_run "$work/r" "" ""
+check_jobs scorep_run "$work/r"
 check_profiles
 echo "$checks checks passed"

@@ -45,8 +45,7 @@ static int count_args(char **argv)
 /* env's arguments for one command: the settings, the command, its arguments, NULL, built
  * in block (pointers only: the strings stay the program's and the environment's).
  * command must not look like an assignment or an option of env. */
-static char **env_args(char **block, const char **set, int n_set, const char *command,
-                       char **argv)
+static char **env_args(char **block, const char **set, int n_set, const char *command, char **argv)
 {
     char **a = block;
     for (int k = 0; k < n_set; k++)
