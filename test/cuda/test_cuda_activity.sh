@@ -169,6 +169,22 @@ expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l |
 expect_eq "$(awk '$1 == "METRIC" && $2 != 0' feat_events.txt | wc -l | tr -d ' ')" 12 \
     "kernel_counter: four metrics per kernel in the trace"
 expect_eq "$(trace_check_order exp_feat)" 0 "features: timestamps increase per location"
+# references in scorep-report's timeline: one green arrow per launch, from the host thread
+# to the GPU stream, as long as the trace's parameter events say (kernel start - launch)
+run_app feat_report "$top_builddir/scorep-report" -o "$work/feat_report.html" exp_feat
+expect_eq "$status" 0 "references: scorep-report runs"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" { v = $NF; if ($2 == 0) h[v] = $3; else g[v] = $3 }
+    END { for (v in h) printf "%.0f\n", g[v] - h[v] }' feat_events.txt | sort -n | tr '\n' ' ')" \
+    "$(python3 -c '
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+t = json.loads(re.search(r"<script type=\"application/json\" id=\"report-data\">(.*?)</script>",
+                         page, re.S).group(1))["timeline"]
+l = t["launches"]
+rows = [t["locations"][l[i + 1]]["name"] != t["locations"][l[i]]["name"] for i in range(0, len(l), 4)]
+assert t["total_launches"] == len(l) // 4 and all(rows), (t["total_launches"], l)
+print(" ".join(str(d) for d in sorted(l[i + 3] - l[i + 2] for i in range(0, len(l), 4))) + " ")
+' "$work/feat_report.html")" "references: the report's launch arrows, kernel start - launch each"
 # the Chrome/Perfetto export: one flow arrow per launch, from the master thread (tid 0) to
 # the kernel's stream (stream 7: tid 1, stream 8: tid 2)
 "$top_builddir/scorep-otf2-to-chrome" -o feat.json exp_feat || fail "scorep-otf2-to-chrome"
