@@ -13,6 +13,11 @@
 int scorep_experiment_create(char *dir, size_t len, bool spawned, char *err, size_t errlen);
 /* Writes scorep.cfg (effective values of all variables). */
 int scorep_experiment_write_cfg(const char *dir);
+/* Finds the directory scorep_experiment_create made where another job (same
+ * SCOREP_EXPERIMENT_DIRECTORY, overwriting on) moved it aside: by its device and inode, in
+ * the same parent directory. 0: dir is still it; 1: dir now names where it went (a
+ * warning said so); -1: it is gone (dir unchanged). */
+int scorep_experiment_follow(char *dir, size_t len);
 /* Writes MANIFEST.md describing the files written, and copies the filter file in. */
 int scorep_experiment_write_manifest(const char *dir, int profile, int trace);
 /* A line for MANIFEST.md's "Notes" (an adapter's losses, ...), before finalize writes it.

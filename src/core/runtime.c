@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE, INIT_FINALIZED };
@@ -469,9 +470,38 @@ static void close_locations(void)
     }
 }
 
+/* Collective: rank 0 follows the experiment directory where another job with the same name
+ * moved it (experiment.c) and tells the others; if it is gone, this job writes into a
+ * new one. Without this, the results went into the other job's directory. */
+static void follow_experiment_dir(void)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", experiment_dir);
+    if (ipc->rank() == 0 && scorep_experiment_follow(dir, sizeof dir) < 0) {
+        snprintf(dir, sizeof dir, "%.*s-%d", PATH_MAX - 16, experiment_dir, (int)getpid());
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            scorep_warn("the experiment directory '%s' is gone and '%s' cannot be created: %s",
+                        experiment_dir, dir, strerror(errno));
+            snprintf(dir, sizeof dir, "%s", experiment_dir);
+        } else {
+            scorep_warn("the experiment directory '%s' is gone (moved or removed while the "
+                        "program ran); this job's results go to '%s'",
+                        experiment_dir, dir);
+            if (scorep_experiment_write_cfg(dir) != 0)
+                scorep_warn("cannot write %s/scorep.cfg", dir);
+        }
+    }
+    if (ipc->bcast(dir, sizeof dir, 0) == 0 && strcmp(dir, experiment_dir) != 0) {
+        snprintf(experiment_dir, sizeof experiment_dir, "%s", dir);
+        scorep_state_set_experiment_dir(experiment_dir);
+    }
+}
+
 static void write_results(int status)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
+    follow_experiment_dir();
     scorep_unified u;
     if (scorep_unify(&u) != 0) {
         if (ipc->rank() == 0)
