@@ -62,7 +62,7 @@ POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO, POSIX and ISO C operations and byte
         "$_d: the MPI_File_seek and the fseek of each rank"
     expect_eq "$(trace_other "$_d/exp" | awk '$1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{COLLECTIVE\}/ { n[$2]++ } END { for (l in n) print l, n[l] }' | sort | tr '\n' ';')" \
         "0 2;1 2;" "$_d: write_at_all and read_at_all are collective operations on each rank"
-    expect_eq "$(trace_other "$_d/exp" | awk '($1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{NON_BLOCKING\}/) || $1 == "IO_OPERATION_ISSUED" { print $2, $1 }' | sort | tr '\n' ';')" \
+    expect_eq "$(trace_other "$_d/exp" | awk '($1 == "IO_OPERATION_BEGIN" && /Operation Flags: \{NON_BLOCKING\}/) || $1 == "IO_OPERATION_ISSUED" { if (/Handle: "MPI_File/) print $2, $1 }' | sort | tr '\n' ';')" \
         "0 IO_OPERATION_BEGIN;0 IO_OPERATION_ISSUED;1 IO_OPERATION_BEGIN;1 IO_OPERATION_ISSUED;" \
         "$_d: MPI_File_iread_at: a non-blocking operation begun and issued on each rank (completed in MPI_Wait)"
     expect_eq "$(grep -c '^IO_HANDLE .*Name: "MPI_File 1".*file://'"$_f"'/m.dat".*I/O Paradigm: "MPI I/O".*Communicator: "MPI_COMM_WORLD"' "$_d.defs")" 2 \
