@@ -14,7 +14,7 @@ printf '7 8\nxy' >in.txt
 # -O0: at -O1 and above <stdio.h> makes putchar and getchar calls of putc and getc
 gcc -O0 -fno-builtin -o more_plain "$PROGRAMS/io_more.c" || fail "gcc io_more.c"
 mkdir plain && (cd plain && ../more_plain <../in.txt >out) || fail "the plain program"
-line="fcntl 1 0 1 1 -1 EBADF dprintf 7 5 3 syncfs 0 stat 0 0 0 0 15 unlink 0 0 -1 ENOENT chars abcdde d -1 fscanf 2 1 1 -1 12 34 abc 56 scanf 1 1 7 8 10 x remove 0 aio 0 0 100 0 100 0 0 0 lio 0 50 100 0 30 1 pipe 1 1 10 0 1 10"
+line="fcntl 1 0 1 1 -1 EBADF dprintf 7 5 3 syncfs 0 stat 0 0 0 0 15 unlink 0 0 -1 ENOENT chars abcdde d -1 fscanf 2 1 1 -1 12 34 abc 56 scanf 1 1 7 8 10 x remove 0 aio 0 0 100 0 100 0 0 0 lio 0 50 100 1 pipe 1 1 0 20 0 1 10 10"
 expect_eq "$(cat plain/out)" "ok!
 $line" "plain: output"
 printf_bytes=$((${#line} + 1)) # printf's line and its newline; "ok!\n" are 4 putchar
@@ -39,7 +39,7 @@ aio_cancel 2 0 0
 aio_error 5 100 10
 aio_fsync 1 0 0
 aio_read 3 0 0
-aio_return 7 30 100
+aio_return 7 0 110
 aio_suspend 5 0 0
 aio_write 1 0 0
 close 8 0 0
@@ -73,7 +73,7 @@ unlinkat 1 0 0
 vdprintf 1 3 0
 vfscanf 1 0 0
 vscanf 1 0 0
-write 1 10 0
+write 1 20 0
 EOT
 }
 
@@ -91,11 +91,11 @@ ISOC /dev/stdout WRITE 0 5 $((printf_bytes + 4))
 POSIX - FLUSH 0 1 0
 POSIX $1/a.dat FLUSH 0 1 0
 POSIX $1/a.dat READ 0 2 200
-POSIX $1/a.dat WRITE 0 3 180
+POSIX $1/a.dat WRITE 0 2 150
 POSIX $1/m.dat FLUSH 0 1 0
 POSIX $1/m.dat WRITE 0 3 15
-POSIX pipe READ 0 1 10
-POSIX pipe WRITE 0 1 10
+POSIX pipe READ 0 2 20
+POSIX pipe WRITE 0 1 20
 EOT
 }
 
@@ -114,7 +114,7 @@ check_trace()
         "POSIX I/O gone.dat;POSIX I/O gone2.dat;ISO C I/O n.txt;" \
         "$1: unlink, unlinkat (POSIX) and remove (ISO C) delete their files, unlink of a missing file nothing"
     expect_eq "$(io_events "$1" IO_OPERATION_ISSUED)" 6 \
-        "$1: 6 operations issued (aio_write, aio_read, aio_fsync, lio_listio LIO_NOWAIT, the pipe's 2 aio_read)"
+        "$1: 6 operations issued (aio_write, aio_read, aio_fsync, the pipe's 2 aio_read and lio_listio LIO_NOWAIT)"
     expect_eq "$(awk '$1 == "IO_OPERATION_BEGIN" && /Operation Flags: \{NON_BLOCKING\}/' "$1.other" | wc -l | tr -d ' ')" 6 \
         "$1: the 6 begin as non-blocking"
     expect_eq "$(io_events "$1" IO_OPERATION_TEST)" 1 "$1: one IoOperationTest (aio_error: EINPROGRESS)"
@@ -155,8 +155,8 @@ $(row POSIX 0 0 0 0 0 0 $z $z)$d/gone.dat
 $(row POSIX 0 0 0 0 0 0 $z $z)$d/gone2.dat
 $(row POSIX 0 0 0 0 1 0 $z $z)(no file)
 $(row POSIX 0 15 0 3 1 0 $z 3,0,0,0,0,0,0,0,0,0)$d/m.dat
-$(row POSIX 10 10 1 1 0 0 1,0,0,0,0,0,0,0,0,0 1,0,0,0,0,0,0,0,0,0)pipe
-$(row POSIX 200 180 2 3 1 0 0,2,0,0,0,0,0,0,0,0 2,1,0,0,0,0,0,0,0,0)$d/a.dat
+$(row POSIX 20 20 2 1 0 0 2,0,0,0,0,0,0,0,0,0 1,0,0,0,0,0,0,0,0,0)pipe
+$(row POSIX 200 150 2 2 1 0 0,2,0,0,0,0,0,0,0,0 1,1,0,0,0,0,0,0,0,0)$d/a.dat
 EOT
 expect_eq "$(grep -v '^#' linked/exp/io_summary.0.tsv | sed 's/pipe:\[[0-9]*\]/pipe/' | sort)" "$(sort summary.expected)" \
     "linked: io_summary.0.tsv (character I/O 1 byte each, fscanf reads without bytes, sync on no file)"
@@ -165,9 +165,9 @@ ISOC $d/n.txt 0 13 4 1 0 0 ranks 0 sizes $z / 1,0,0,0,0,0,0,0,0,0
 ISOC /dev/stdin 2 0 4 0 0 0 ranks 0 sizes 2,0,0,0,0,0,0,0,0,0 / $z
 ISOC /dev/stdout 0 $((printf_bytes + 4)) 0 5 0 0 ranks 0 sizes $z / 4,1,0,0,0,0,0,0,0,0
 POSIX (no file) 0 0 0 0 1 0 ranks 0 sizes $z / $z
-POSIX $d/a.dat 200 180 2 3 1 0 ranks 0 sizes 0,2,0,0,0,0,0,0,0,0 / 2,1,0,0,0,0,0,0,0,0
+POSIX $d/a.dat 200 150 2 2 1 0 ranks 0 sizes 0,2,0,0,0,0,0,0,0,0 / 1,1,0,0,0,0,0,0,0,0
 POSIX $d/m.dat 0 15 0 3 1 0 ranks 0 sizes $z / 3,0,0,0,0,0,0,0,0,0
-POSIX pipe 10 10 1 1 0 0 ranks 0 sizes 1,0,0,0,0,0,0,0,0,0 / 1,0,0,0,0,0,0,0,0,0"
+POSIX pipe 20 20 2 1 0 0 ranks 0 sizes 2,0,0,0,0,0,0,0,0,0 / 1,0,0,0,0,0,0,0,0,0"
 expect_eq "$(io_report linked/exp rep | grep -v '^bins' | sed 's/pipe:\[[0-9]*\]/pipe/' | sort)" "$(echo "$report_rows" | sort)" \
     "scorep-report: the rows of the files with operations, from the trace"
 mkdir notrace && cd notrace
