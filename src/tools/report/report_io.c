@@ -26,7 +26,7 @@ typedef struct {
 } io_row;
 
 typedef struct {
-    uint32_t handle, mode, outer;
+    uint32_t handle, mode, outer, issued; /* issued: a non-blocking operation under way */
     uint64_t matching, begin;
 } pending;
 
@@ -208,6 +208,11 @@ static io_row *row_of(io_ctx *c, uint32_t handle)
     return r;
 }
 
+static uint32_t paradigm_of(const io_ctx *c, uint32_t handle)
+{
+    return handle < c->n_handles ? c->handle_paradigm[handle] : UINT32_MAX;
+}
+
 static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_IoHandleRef handle,
                                   OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
@@ -228,7 +233,13 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void
         l->stack = s;
         l->cap = cap;
     }
-    l->stack[l->depth] = (pending){handle, mode, l->depth == 0, matching, t};
+    /* outermost: no blocking operation of another I/O paradigm is in progress around it
+     * (an MPI-IO write around its POSIX writes); issued non-blocking ones and those of the
+     * same paradigm (lio_listio's list) run beside it */
+    uint32_t outer = 1;
+    for (uint32_t i = 0; i < l->depth; i++)
+        outer &= l->stack[i].issued || paradigm_of(c, l->stack[i].handle) == paradigm_of(c, handle);
+    l->stack[l->depth] = (pending){handle, mode, outer, 0, matching, t};
     l->depth++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -301,6 +312,20 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, v
     r->hist[w][bucket(bytes)]++;
     if (p.outer)
         spread(c, w, p.begin - c->t0, t - c->t0, bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_issued(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                   OTF2_AttributeList *a, OTF2_IoHandleRef handle,
+                                   uint64_t matching)
+{
+    (void)t, (void)a;
+    loc *l = find_loc(u, where);
+    for (uint32_t i = l ? l->depth : 0; i > 0; i--)
+        if (l->stack[i - 1].matching == matching && l->stack[i - 1].handle == handle) {
+            l->stack[i - 1].issued = 1;
+            break;
+        }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -377,6 +402,7 @@ static int read_io(OTF2_Reader *rd, io_ctx *c)
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(ec, ev_begin);
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(ec, ev_complete);
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationCancelledCallback(ec, ev_cancelled);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ge, ec, c);
     rc = OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);
