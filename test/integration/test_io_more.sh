@@ -16,8 +16,9 @@ gcc -O0 -fno-builtin -o more_plain "$PROGRAMS/io_more.c" || fail "gcc io_more.c"
 mkdir plain && (cd plain && ../more_plain <../in.txt >out) || fail "the plain program"
 line="fcntl 1 0 1 1 -1 EBADF dprintf 7 5 3 syncfs 0 stat 0 0 0 0 15 unlink 0 0 -1 ENOENT chars abcdde d -1 fscanf 2 1 1 -1 12 34 abc 56 scanf 1 1 7 8 10 x remove 0 aio 0 0 100 0 100 0 0 0 lio 0 50 100 1 pipe 1 1 0 20 0 1 10 10"
 expect_eq "$(cat plain/out)" "ok!
+
 $line" "plain: output"
-printf_bytes=$((${#line} + 1)) # printf's line and its newline; "ok!\n" are 4 putchar
+printf_bytes=$((${#line} + 1)) # printf's line and its newline; "ok!\n\n" are 5 putchar
 scorep_cc --io=posix gcc -O0 -fno-builtin -o more "$PROGRAMS/io_more.c"
 
 # profile_leaves EXPDIR: "region visits io_bytes_written io_bytes_read" of the I/O regions
@@ -60,7 +61,7 @@ lstat 1 0 0
 open 4 0 0
 printf 1 $printf_bytes 0
 putc 2 2 0
-putchar 4 4 0
+putchar 5 5 0
 remove 1 0 0
 rewind 2 0 0
 scanf 1 0 0
@@ -87,7 +88,7 @@ ISOC $1/n.txt UNSIZED-READ 0 4 0
 ISOC $1/n.txt WRITE 0 1 13
 ISOC /dev/stdin READ 0 2 2
 ISOC /dev/stdin UNSIZED-READ 0 2 0
-ISOC /dev/stdout WRITE 0 5 $((printf_bytes + 4))
+ISOC /dev/stdout WRITE 0 6 $((printf_bytes + 5))
 POSIX - FLUSH 0 1 0
 POSIX $1/a.dat FLUSH 0 1 0
 POSIX $1/a.dat READ 0 2 200
@@ -147,7 +148,7 @@ check_trace linked/exp "$d"
 z=0,0,0,0,0,0,0,0,0,0
 row() { printf '%s\t' "$@"; }
 cat >summary.expected <<EOT
-$(row ISOC 0 $((printf_bytes + 4)) 0 5 0 0 $z 4,1,0,0,0,0,0,0,0,0)/dev/stdout
+$(row ISOC 0 $((printf_bytes + 5)) 0 6 0 0 $z 5,1,0,0,0,0,0,0,0,0)/dev/stdout
 $(row ISOC 0 13 4 1 0 0 $z 1,0,0,0,0,0,0,0,0,0)$d/n.txt
 $(row ISOC 2 0 4 0 0 0 2,0,0,0,0,0,0,0,0,0 $z)/dev/stdin
 $(row ISOC 6 5 7 5 0 0 7,0,0,0,0,0,0,0,0,0 5,0,0,0,0,0,0,0,0,0)$d/c.txt
@@ -163,7 +164,7 @@ expect_eq "$(grep -v '^#' linked/exp/io_summary.0.tsv | sed 's/pipe:\[[0-9]*\]/p
 report_rows="ISOC $d/c.txt 6 5 7 5 0 0 ranks 0 sizes 7,0,0,0,0,0,0,0,0,0 / 5,0,0,0,0,0,0,0,0,0
 ISOC $d/n.txt 0 13 4 1 0 0 ranks 0 sizes $z / 1,0,0,0,0,0,0,0,0,0
 ISOC /dev/stdin 2 0 4 0 0 0 ranks 0 sizes 2,0,0,0,0,0,0,0,0,0 / $z
-ISOC /dev/stdout 0 $((printf_bytes + 4)) 0 5 0 0 ranks 0 sizes $z / 4,1,0,0,0,0,0,0,0,0
+ISOC /dev/stdout 0 $((printf_bytes + 5)) 0 6 0 0 ranks 0 sizes $z / 5,1,0,0,0,0,0,0,0,0
 POSIX (no file) 0 0 0 0 1 0 ranks 0 sizes $z / $z
 POSIX $d/a.dat 200 150 2 2 1 0 ranks 0 sizes 0,2,0,0,0,0,0,0,0,0 / 1,1,0,0,0,0,0,0,0,0
 POSIX $d/m.dat 0 15 0 3 1 0 ranks 0 sizes $z / 3,0,0,0,0,0,0,0,0,0
@@ -173,7 +174,7 @@ expect_eq "$(grep -v '^bins' rep.rows | sed 's/pipe:\[[0-9]*\]/pipe/' | sort)" "
     "scorep-report: the rows of the files with operations, from the trace"
 # every operation is outermost (issued AIO requests run beside the others, the cancelled one
 # transfers nothing): the chart holds all bytes read and written
-expect_eq "$(grep '^bins' rep.rows)" "bins 228 $((203 + printf_bytes + 4))" \
+expect_eq "$(grep '^bins' rep.rows)" "bins 228 $((203 + printf_bytes + 5))" \
     "scorep-report: the bandwidth chart's totals (AIO requests in progress do not hide the calls beside them)"
 mkdir notrace && cd notrace
 run_app more env SCOREP_EXPERIMENT_DIRECTORY=exp ../more <../in.txt
@@ -206,7 +207,7 @@ expect_eq "$status" 0 "fortify: exit status"
 cmp plain/out fortify/more.out || fail "fortify: output differs from the plain run"
 expected_leaves | awk -v pb="$printf_bytes" '
     $1 == "putchar" || $1 == "getchar" { next }
-    $1 == "putc" { $2 = 6; $3 = 6 } $1 == "getc" { $2 = 4; $4 = 4 }
+    $1 == "putc" { $2 = 7; $3 = 7 } $1 == "getc" { $2 = 4; $4 = 4 }
     $1 == "printf" { $1 = "puts" } { print }' | sort >fortify.expected
 expect_eq "$(profile_leaves fortify/exp)" "$(cat fortify.expected)" "fortify: visits and bytes of every I/O region"
 done_ok

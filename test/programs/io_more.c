@@ -20,7 +20,7 @@
  *   (AIO_ALLDONE); on a pipe, whose reads wait for data: two aio_read of 10 on the read
  *   end, the second cancelled while the first waits (1 IoOperationCancelled), aio_error of
  *   the first (1 IoOperationTest), lio_listio LIO_NOWAIT of a third read of 10 (queued
- *   behind the first: issued), a write of 20 bytes, the first read completed by aio_error
+ *   behind the first: issued), putchar of a newline, a write of 20 bytes, the first read completed by aio_error
  *   and the third by aio_return, 10 bytes each.
  *   aio_suspend waits every time (it is a region only). */
 #define _GNU_SOURCE /* syncfs */
@@ -191,6 +191,7 @@ static void aio_part(void)
     int pin = aio_error(&pr[0]); /* no data yet: in progress */
     struct aiocb *plist[1] = {&pr[2]};
     int l2 = lio_listio(LIO_NOWAIT, plist, 1, NULL); /* queued behind the first too */
+    putchar('\n');                                   /* ISO C I/O beside the requests */
     ssize_t pw = write(p[1], "0123456789abcdefghij", 20);
     wait_for(&pr[0]);
     int pe0 = aio_error(&pr[0]), pe1 = aio_error(&pr[1]);
