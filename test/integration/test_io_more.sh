@@ -3,7 +3,7 @@
 # syncfs, sync, the stat family, unlink/unlinkat/remove, character I/O, the scanf family and
 # POSIX AIO. test/programs/io_more.c calls each a known number of times with known bytes (its
 # comments give every count); linked with scorep-cc --io=posix, unchanged under scorep-run
-# --io=posix and built with -D_FORTIFY_SOURCE=2 -O2: exact visits and bytes per region in the
+# --io=posix, built with -D_FORTIFY_SOURCE=2 -O2 and with -D_FILE_OFFSET_BITS=64: exact visits and bytes per region in the
 # profile, exact operations per file and mode in the trace (otf2-print), the new records
 # (IoChangeStatusFlags, IoDuplicateHandle of fcntl, IoDeleteFile, IoOperationIssued/Test/
 # Cancelled), io_summary.0.tsv and scorep-report's rows; output as without measurement.
@@ -210,4 +210,19 @@ expected_leaves | awk -v pb="$printf_bytes" '
     $1 == "putc" { $2 = 7; $3 = 7 } $1 == "getc" { $2 = 4; $4 = 4 }
     $1 == "printf" { $1 = "puts" } { print }' | sort >fortify.expected
 expect_eq "$(profile_leaves fortify/exp)" "$(cat fortify.expected)" "fortify: visits and bytes of every I/O region"
+# -D_FILE_OFFSET_BITS=64: the program calls the 64 variants (fcntl64, stat64, aio_read64,
+# lio_listio64, ...): the same operations under those names
+scorep_cc --io=posix gcc -O0 -fno-builtin -D_FILE_OFFSET_BITS=64 -o more_64 "$PROGRAMS/io_more.c"
+expect_eq "$(nm -u more_64 | grep -c -E ' (fcntl64|stat64|fstatat64|aio_read64|aio_error64|aio_return64|aio_cancel64|lio_listio64)(@|$)')" 8 \
+    "64-bit offsets: the program calls the 64 variants"
+mkdir more64 && cd more64
+run_app more env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ../more_64 <../in.txt
+cd ..
+expect_eq "$status" 0 "64-bit offsets: exit status"
+cmp plain/out more64/more.out || fail "64-bit offsets: output differs from the plain run"
+expected_leaves | awk '$1 ~ /^(aio_|lio_listio$|fcntl$|fopen$|open$|stat$|lstat$|fstat$|fstatat$)/ { $1 = $1 "64" } { print }' |
+    sort >more64.expected
+expect_eq "$(profile_leaves more64/exp)" "$(cat more64.expected)" "64-bit offsets: visits and bytes of every I/O region"
+expect_eq "$(io_ops more64/exp | sed 's/pipe:\[[0-9]*\]/pipe/')" "$(expected_ops "$(cd more64 && pwd -P)")" \
+    "64-bit offsets: operations and bytes per file and mode in the trace"
 done_ok
