@@ -7,7 +7,8 @@
  *      thread 0 also tries it once while holding it (EBUSY)
  *   2. mutex M and condition C: thread 0 locks M and waits on C; main signals at t1 + D
  *   3. threads 1 and 2 wait on C; main broadcasts at t2 + D; each woken thread holds M for D/2
- *   4. main: pthread_cond_timedwait on C that times out after 10 ms; a recursive mutex R locked
+ *   4. main: pthread_cond_timedwait on C that times out after D (a long call, but no lock
+ *      contention: the mutex is free when it times out); a recursive mutex R locked
  *      twice, unlocked twice, tried once; M, R and C destroyed
  * Every holding of a mutex is printed as "H mutex thread kind enter acquired released" (the
  * program's own clock: just before the call that acquires, just after it returned, just
@@ -103,14 +104,12 @@ static void handoff(double at, int *flag, int broadcast)
 
 static void timed_and_recursive(void)
 {
-    /* a timed wait that times out: M released and acquired again */
+    /* a timed wait that times out after D: M released and acquired again */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 10000000;
-    if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-    }
+    long ns = ts.tv_nsec + (long)(D * 1e9);
+    ts.tv_sec += ns / 1000000000;
+    ts.tv_nsec = ns % 1000000000;
     double e = now();
     pthread_mutex_lock(&M);
     double a = now(), w = now();
