@@ -120,6 +120,26 @@ expect_eq "$(value pthread_management pthread_create '*' | awk '{ print ($1 > 0)
     "pthread_create's time is Pthread Management"
 expect_eq "$(value =execution pthread_mutex_lock '*')" 0 "no time of pthread_mutex_lock in Execution"
 
+# scorep-report's Wait states section: the two contention patterns with scout.cubex's totals,
+# and the worst rows include thread 2's wait for mutex A
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for p in d["patterns"]:
+    print("pattern", p["uniq"], "%.6f" % p["seconds"])
+for r in d["worst"]:
+    print("worst", r["pattern"], r["callpath"], "%.6f" % r["seconds"])
+PY
+for m in pthread_lock_contention_mutex_lock pthread_lock_contention_conditional; do
+    expect_eq "$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)" \
+        "$(printf '%.6f' "$(value $m '*' '*')")" "report: $m total"
+done
+expect_eq "$(awk '$1 == "worst" && $2 == "pthread_lock_contention_mutex_lock" { print $4 }' waits.txt | sort -gr | head -1)" \
+    "$(printf '%.6f' "$(value pthread_lock_contention_mutex_lock '*' "$(loc 2)")")" \
+    "report: thread 2's mutex contention is the largest mutex row"
+
 # in situ (the threads' in-memory buffers) and post-mortem (their trace locations) agree
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
     fail "in situ and post-mortem differ: $(head -20 same.out)"
