@@ -37,28 +37,11 @@ $CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"
 expect_eq "$(wc -l <locs.txt | tr -d ' ')" 4 "scout.cubex has 4 locations (1 rank x 4 threads)"
 loc() { awk -v k="$1" '$1 == k { print $2 }' map.txt; }
 
-# the expected contention per (thread, pattern) from the program's marks: each mutex's
-# holdings in the order of their acquisition; holding i waited from its enter until holding
-# i - 1 released (when that was later)
-awk '$1 == "H" { n[$2]++; i = n[$2]; th[$2, i] = $3; kind[$2, i] = $4
-        en[$2, i] = $5; acq[$2, i] = $6; rel[$2, i] = $7 }
-    END {
-        for (m in n) {
-            for (i = 1; i <= n[m]; i++) o[i] = i
-            for (i = 2; i <= n[m]; i++)
-                for (j = i; j > 1 && acq[m, o[j]] < acq[m, o[j - 1]]; j--) {
-                    t = o[j]; o[j] = o[j - 1]; o[j - 1] = t
-                }
-            for (i = 2; i <= n[m]; i++) {
-                w = rel[m, o[i - 1]] - en[m, o[i]]
-                if (w > 0)
-                    s[th[m, o[i]], kind[m, o[i]] ~ /wait/ ? "cond" : "mutex"] += w
-            }
-        }
-        split("main 0 1 2", who, " ")
-        for (k = 1; k <= 4; k++)
-            printf "%s %.6f %.6f\n", who[k], s[who[k], "mutex"], s[who[k], "cond"]
-    }' pl.out >expected.txt
+# the expected contention per (thread, pattern) from the program's marks (lock_contention)
+lock_contention pl.out >contention.txt
+for who in main 0 1 2; do
+    echo "$who $(contention_of contention.txt $who lock trylock) $(contention_of contention.txt $who wait timedwait)"
+done >expected.txt
 expect_eq "$(wc -l <expected.txt | tr -d ' ')" 4 "expected values for 4 threads"
 cat expected.txt
 
