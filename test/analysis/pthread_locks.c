@@ -30,6 +30,7 @@ static pthread_mutex_t A = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t M, R;
 static pthread_cond_t C;
 static int ready1, ready2;
+static int waiting; /* waits begun on C (under M): main hands off only once they wait */
 static double D, t0, t1, t2;
 static scenario_marks marks;
 
@@ -46,6 +47,7 @@ static void wait_for(int *flag, const char *who, double *enter, double *acq, con
     while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
         double w = now();
         holding("M", who, *kind, *enter, *acq, w);
+        __atomic_add_fetch(&waiting, 1, __ATOMIC_RELEASE);
         pthread_cond_wait(&C, &M);
         *enter = w;
         *acq = now();
@@ -85,10 +87,16 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-/* main's part of a handoff at time AT: set FLAG and signal (or broadcast) under M */
-static void handoff(double at, int *flag, int broadcast)
+/* main's part of a handoff at time AT, once WAITERS waits have begun (on a loaded machine a
+ * thread may come late; the visits must not depend on it): set FLAG and signal (or broadcast)
+ * under M */
+static void handoff(double at, int waiters, int *flag, int broadcast)
 {
     spin_until(at);
+    while (__atomic_load_n(&waiting, __ATOMIC_ACQUIRE) < waiters) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
     double e = now();
     pthread_mutex_lock(&M);
     double a = now();
@@ -159,8 +167,8 @@ int main(int argc, char **argv)
     for (long k = 0; k < NT; k++)
         if (pthread_create(&th[k], NULL, thread_main, (void *)k) != 0)
             abort();
-    handoff(t1 + D, &ready1, 0);
-    handoff(t2 + D, &ready2, 1);
+    handoff(t1 + D, 1, &ready1, 0);
+    handoff(t2 + D, 3, &ready2, 1);
     for (int k = 0; k < NT; k++)
         pthread_join(th[k], NULL);
     timed_and_recursive();

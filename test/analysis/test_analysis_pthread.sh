@@ -60,11 +60,13 @@ while read -r who mutex cond; do
     near pthread_lock_contention_mutex_lock '*' "$(loc "$who")" "$mutex"
     near pthread_lock_contention_conditional '*' "$(loc "$who")" "$cond"
 done <expected.txt
-# the design's values, for orientation: thread 1 waits D - S for A, thread 2 2D - 2S; thread 0
-# waits D on C, threads 1 and 2 about D and D + D/2 (the woken thread first holds M for D/2);
-# main's timed wait lasts D but has no contention (M is free when it times out)
-expect_eq "$(awk '$1 == 2 { print ($2 > 0.3) }' expected.txt)" 1 \
-    "thread 2 waited more than 0.3 s for mutex A by the program's own marks"
+# the design: threads 1 and 2 wait for mutex A about 3D - 3S together, whichever gets it
+# first; the condition waits: thread 0 about D, threads 1 and 2 about D and D + D/2 (the thread
+# woken first holds M for D/2); main's timed wait lasts D but has no contention (M is free
+# when it times out). A loaded machine shifts the arrivals: the marks must show contention of
+# both kinds (more than D/2 each), so that the comparison above means something.
+expect_eq "$(awk '{ m += $2; c += $3 } END { print (m > 0.1 && c > 0.1) }' expected.txt)" 1 \
+    "the program's own marks show contention on the mutex and in the condition waits"
 # contention lies at the call path of the acquiring call
 near pthread_lock_contention_mutex_lock pthread_mutex_lock '*' \
     "$(awk '{ s += $2 } END { printf "%.6f", s }' expected.txt)"
