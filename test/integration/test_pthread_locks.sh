@@ -8,7 +8,9 @@
 # (paradigm PTHREAD, lock ids in the order the mutexes were first seen, the acquisition order of
 # each lock in time order, the call each event lies in), and the thread of each acquisition
 # against the program's own clock marks. The runtime's own mutexes are never recorded (the
-# counts are exact with the runtime preloaded).
+# counts are exact with the runtime preloaded). pthread_tail.c: a library function that
+# tail-calls pthread_mutex_unlock is not the program's call, a function of the program that
+# does is.
 . "$top_srcdir/test/integration/lib.sh"
 command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
 SRC="$top_srcdir/test/analysis/pthread_locks.c"
@@ -143,6 +145,33 @@ run_app preload env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=pexp 
     "$top_builddir/scorep-run" ./plain $D
 expect_eq "$status" 0 "scorep-run: exit status ($(cat preload.err))"
 check pexp preload.out scorep-run
+
+part "tail calls: the program's own unlock at a function's end counts, a library's does not"
+if [ "$(uname -m)" = x86_64 ]; then
+    gcc -O2 -shared -fPIC -o libtail.so "$PROGRAMS/pthread_tail_lib.c" || fail "gcc pthread_tail_lib.c"
+    gcc -O2 -o tail_plain "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread ||
+        fail "gcc pthread_tail.c"
+    scorep_cc gcc -O2 -o tail_linked "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread
+    # the mechanism under test: the unlocks at the functions' ends are jumps (tail calls)
+    run_to lib.dis objdump -d libtail.so
+    expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' lib.dis)" 2 "the library's unlocks are tail calls"
+    run_to tail.dis objdump -d tail_plain
+    expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' tail.dis)" 1 "the program's unlock_at_end is a tail call"
+    for v in linked plain; do
+        if [ $v = linked ]; then set -- ./tail_linked; else set -- "$top_builddir/scorep-run" ./tail_plain; fi
+        run_app tail_$v env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=tail_$v "$@"
+        expect_eq "$status:$(cat tail_$v.out)" "0:done 1" "$v: pthread_tail runs"
+        expect_eq "$(trace_other tail_$v | awk '$1 ~ /^THREAD_(ACQUIRE|RELEASE)_LOCK$/ {
+                l = $0; sub(/.*Lock: /, "", l); sub(/,.*/, "", l)
+                o = $0; sub(/.*Acquisition Order: /, "", o)
+                printf "%s%d:%d ", substr($1, 8, 1), l, o }')" "A0:1 R0:1 A1:1 A1:2 R1:2 " \
+            "$v: the lock events of the program's calls only (lock:order)"
+        expect_eq "$(trace_count tail_$v ENTER "" pthread_mutex_lock) $(trace_count tail_$v ENTER "" pthread_mutex_unlock)" \
+            "3 2" "$v: the program's 3 locks and 2 unlocks are regions, the library's calls are not"
+    done
+else
+    skip_part_here "tail calls" "the call before a return address is decoded on x86-64 only"
+fi
 
 part "profile only: the regions without tracing"
 run_app prof env SCOREP_EXPERIMENT_DIRECTORY=prof "$top_builddir/scorep-run" ./plain $D
