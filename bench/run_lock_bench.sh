@@ -65,4 +65,5 @@ printf '%s\n' "lock+unlock: no measurement (floor)|$min1|$med1|$min1" \
             printf fmt, "--------------------------------------------", "----------", "----------", "----------" }
     { printf "%-44s %10.1f %10.1f %10.1f\n", $1, $2, $3, $2 - $4 }'
 echo "(recorded: per pair 2 regions, ThreadAcquireLock and ThreadReleaseLock, a lock-free probe"
-echo " of the mutex map; pass-through: a code-range compare and an indirect call)"
+echo " of the mutex map, the decoded call site; pass-through: a code-range compare and an"
+echo " indirect call)"
