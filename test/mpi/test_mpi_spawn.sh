@@ -59,9 +59,9 @@ check_jobs() {
     expect_eq "$(profile_locations "$x/spawn-3")" 2 "$_m: third spawned job: 2 locations"
     expect_eq "$(visits "$x/spawn-3" MPI_Recv)" "0 1 1 1 " \
         "$_m: third spawned job: one receive per rank"
-    expect_eq "$(find "$x" -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 3 \
+    expect_eq "$(entries "$x" '^spawn-[0-9]+$')" 3 \
         "$_m: three spawned jobs' directories"
-    expect_eq "$(find "$(dirname "$x")" -maxdepth 1 -name "$(basename "$x")-old-*" | wc -l | tr -d ' ')" 0 \
+    expect_eq "$(entries "$(dirname "$x")" "^$(basename "$x")-old-")" 0 \
         "$_m: nobody moved the parent's directory aside"
     for _d in "$x" "$x/spawn-1" "$x/spawn-2" "$x/spawn-3"; do
         expect_defs_clean "$_d" "$_m: ${_d#"$work"/}: trace definitions"
@@ -81,9 +81,9 @@ run_spawn linked "$work/x" ./spawn_scorep
 check_jobs linked "$work/x"
 # again: the old x with its spawned jobs moves aside as a whole
 run_spawn linked_again "$work/x" ./spawn_scorep
-expect_eq "$(find "$work" -maxdepth 1 -name 'x-old-*' | wc -l | tr -d ' ')" 1 \
+expect_eq "$(entries "$work" '^x-old-')" 1 \
     "second run: the first run's directory moved aside"
-expect_eq "$(find "$work"/x-old-* -maxdepth 1 -name 'spawn-*' | wc -l | tr -d ' ')" 3 \
+expect_eq "$(entries "$(ls -d "$work"/x-old-*)" '^spawn-[0-9]+$')" 3 \
     "second run: the first run's spawned jobs moved with it"
 expect_eq "$(find "$work/x" -maxdepth 1 -name 'spawn-*' | sort | sed 's|.*/||' | tr '\n' ' ')" \
     "spawn-1 spawn-2 spawn-3 " "second run: its own spawn-1 to spawn-3"
