@@ -106,7 +106,7 @@ expect_eq "$(value pthread_management pthread_create '*' | awk '{ print ($1 > 0)
 expect_eq "$(value =execution pthread_mutex_lock '*')" 0 "no time of pthread_mutex_lock in Execution"
 
 # scorep-report's Wait states section: the two contention patterns with scout.cubex's totals,
-# and the worst rows include thread 2's wait for mutex A
+# and the worst rows include the longest wait for mutex A
 "$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
 python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
 import json, re, sys
@@ -121,9 +121,14 @@ for m in pthread_lock_contention_mutex_lock pthread_lock_contention_conditional;
     expect_eq "$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)" \
         "$(printf '%.6f' "$(value $m '*' '*')")" "report: $m total"
 done
+# the largest row is the thread that waited longest for A: thread 2 by design, but under
+# load the threads may reach A in another order, so it is the largest per-thread value
+for who in main 0 1 2; do
+    printf '%.6f\n' "$(value pthread_lock_contention_mutex_lock '*' "$(loc "$who")")"
+done >per_thread.txt
 expect_eq "$(awk '$1 == "worst" && $2 == "pthread_lock_contention_mutex_lock" { print $4 }' waits.txt | sort -gr | head -1)" \
-    "$(printf '%.6f' "$(value pthread_lock_contention_mutex_lock '*' "$(loc 2)")")" \
-    "report: thread 2's mutex contention is the largest mutex row"
+    "$(sort -gr per_thread.txt | head -1)" \
+    "report: the largest mutex row is the thread that waited longest"
 
 # in situ (the threads' in-memory buffers) and post-mortem (their trace locations) agree
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
