@@ -495,24 +495,19 @@ function renderTimeline(data) {
       ctx.fillStyle = colors[iv[5 * i + 1]];
       ctx.fillRect(x0, AXIS + iv[5 * i] * ROW + iv[5 * i + 2] * band, Math.max(1, x1 - x0), band - 0.5);
     }
-    ctx.strokeStyle = 'rgba(0,0,0,0.6)';
-    ctx.beginPath();
-    for (i = 0; i < nMsg; i++) {
-      var ts0 = msg[5 * i + 2], ts1 = msg[5 * i + 3];
-      if (ts1 < range[0] || ts0 > range[1]) continue;
-      ctx.moveTo(xOf(ts0), AXIS + msg[5 * i] * ROW + ROW / 2);
-      ctx.lineTo(xOf(ts1), AXIS + msg[5 * i + 1] * ROW + ROW / 2);
+    // lines from row to row: [from row, to row, from time, to time, ...] every `stride`
+    function lines(a, stride, color) {
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      for (var j = 0; j + 3 < a.length; j += stride) {
+        if (a[j + 3] < range[0] || a[j + 2] > range[1]) continue;
+        ctx.moveTo(xOf(a[j + 2]), AXIS + a[j] * ROW + ROW / 2);
+        ctx.lineTo(xOf(a[j + 3]), AXIS + a[j + 1] * ROW + ROW / 2);
+      }
+      ctx.stroke();
     }
-    ctx.stroke();
-    ctx.strokeStyle = 'rgba(0,140,0,0.7)';
-    ctx.beginPath();
-    for (i = 0; i < nLau; i++) {
-      var l0 = lau[4 * i + 2], l1 = lau[4 * i + 3];
-      if (l1 < range[0] || l0 > range[1]) continue;
-      ctx.moveTo(xOf(l0), AXIS + lau[4 * i] * ROW + ROW / 2);
-      ctx.lineTo(xOf(l1), AXIS + lau[4 * i + 1] * ROW + ROW / 2);
-    }
-    ctx.stroke();
+    lines(msg, 5, 'rgba(0,0,0,0.6)');
+    lines(lau, 4, 'rgba(0,140,0,0.7)');
     ctx.fillStyle = '#d00';
     for (i = 0; i < nCp; i++) {
       var c0 = cp[3 * i + 1], c1 = cp[3 * i + 2];

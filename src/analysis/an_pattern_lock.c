@@ -14,6 +14,7 @@
  * the release may carry a later timestamp than the next acquisition). */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
+#include "base/grow.h"
 
 #include <otf2/OTF2_GeneralDefinitions.h>
 #include <stdio.h>
@@ -56,14 +57,8 @@ static int collect(const an_trace *t, const an_event *ev, size_t n, size_t loc, 
          * outside its team), has no waiting to charge; its release still counts */
         if (acq && (e->enter == AN_NONE || e->cnode == AN_NONE))
             continue;
-        if (le->n == le->cap) {
-            size_t cap = le->cap ? 2 * le->cap : 256;
-            lock_event *v = realloc(le->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            le->v = v;
-            le->cap = cap;
-        }
+        if (scorep_grow((void **)&le->v, &le->cap, le->n + 1, sizeof *le->v) != 0)
+            return -1;
         uint32_t region = acq ? ev[e->enter].region : AN_NONE;
         le->v[le->n++] = (lock_event){
             .time = e->time,
