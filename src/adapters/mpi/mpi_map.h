@@ -6,7 +6,7 @@
  *   full table is replaced by a new one (old tables are never freed, so a concurrent reader
  *   stays valid). Writers serialise on a mutex. A handle is looked up only while the program
  *   may use it, so its slot is stable during the lookup.
- * smap: many short-lived entries (requests, matched messages): 64 shards, each a chained
+ * smap: many short-lived entries (messages matched by MPI_Mprobe/MPI_Improbe): 64 shards, each a chained
  *   hash table under its own mutex (taken only under MPI_THREAD_MULTIPLE), with free lists
  *   so that steady state does not allocate.
  *   The Wait/Test wrappers take the entries of their requests out before the PMPI call and
