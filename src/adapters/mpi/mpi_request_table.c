@@ -108,8 +108,9 @@ static slot *lookup_or_add(shard *s, uintptr_t k, uint64_t h)
     slot *sl = lookup(s, k, h);
     if (__builtin_expect(sl != NULL, 1))
         return sl;
-    size_t cap = s->slots ? s->mask + 1 : 0;
-    if ((s->keys + 1) * 4 > cap * 3 && rebuild(s) != 0 && s->keys + 2 > cap)
+    if ((s->keys + 1) * 4 > (s->slots ? s->mask + 1 : 0) * 3)
+        (void)rebuild(s); /* without memory the old table goes on while it has room */
+    if (!s->slots || s->keys + 2 > s->mask + 1)
         return NULL;
     size_t i = h & s->mask;
     while (s->slots[i].key != EMPTY)
