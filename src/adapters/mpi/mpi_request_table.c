@@ -28,7 +28,7 @@ typedef struct {
 } shard;
 
 #define SHARDS 64
-enum { MIN_SLOTS = 16, SLAB = 64 };
+enum { MIN_SLOTS = 64, SLAB = 64 };
 
 static struct {
     int shared;
@@ -102,13 +102,14 @@ static int rebuild(shard *s)
 }
 
 /* The slot of the key, a new (dormant) one if there is none; NULL only when the table is
- * full and cannot grow. A full table keeps one empty slot, which ends every probe. */
+ * full and cannot grow. The table is rebuilt when keys fill 5/8 of it (at most about two
+ * probes per lookup); a full table keeps one empty slot, which ends every probe. */
 static slot *lookup_or_add(shard *s, uintptr_t k, uint64_t h)
 {
     slot *sl = lookup(s, k, h);
     if (__builtin_expect(sl != NULL, 1))
         return sl;
-    if ((s->keys + 1) * 4 > (s->slots ? s->mask + 1 : 0) * 3)
+    if ((s->keys + 1) * 8 > (s->slots ? s->mask + 1 : 0) * 5)
         (void)rebuild(s); /* without memory the old table goes on while it has room */
     if (!s->slots || s->keys + 2 > s->mask + 1)
         return NULL;

@@ -10,7 +10,8 @@
  *   back those that did not complete; a slot whose records are all taken keeps its key
  *   (dormant), so putting back, and the next request MPI hands out at the same address, find
  *   it without a new slot. Dormant slots are dropped when the table is rebuilt (when keys
- *   fill 3/4 of it), which also shrinks it after a burst of outstanding requests.
+ *   fill 5/8 of it; at least 64 slots, twice the live keys), which also shrinks it after a
+ *   burst of outstanding requests.
  * - Records (one cache-line and a half) come from a free list refilled 64 at a time; only
  *   the fields a request kind uses are written, nothing is cleared.
  * - Below MPI_THREAD_MULTIPLE MPI calls never overlap: one table, no lock. Under
