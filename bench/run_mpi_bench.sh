@@ -117,7 +117,8 @@ mpi_objs=$(find "$builddir/src" -path '*/.libs/*' -name 'libscorep_rt_mpi_la-*.o
 # shellcheck disable=SC2086 # the object list is split into words on purpose
 step "build mpi_steps" mpicc -O2 -std=gnu11 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$srcdir/include" \
     -I"$srcdir/src" -I"$builddir" -o steps "$srcdir/bench/mpi_steps.c" $mpi_objs \
-    -L"$builddir/.libs" -lscorep-rt -lpthread -Wl,-rpath,"$builddir/.libs"
+    "$builddir/.libs/libscorep_analysis.a" -L"$builddir/.libs" -lscorep-rt -lopen-trace-format2 \
+    -lm -lpthread -Wl,-rpath,"$builddir/.libs"
 steps_run() { # steps_run OUT ENV...
     _out=$1
     shift
