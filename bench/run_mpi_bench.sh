@@ -206,19 +206,26 @@ else
 fi
 
 # Memory of 10^5 outstanding receives: peak resident size of the process, plain and measured
-hwm() { # hwm BIN ENV...: the kB the program reports
-    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 1 "./$1" outstanding 100000 2>/dev/null |
-        sed -n 's/^outstanding 100000 peak_kB //p'
+hwm() { # hwm BIN K ENV...: the peak kB the program reports with K receives outstanding
+    _bin=$1 _k=$2
+    shift 2
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 1 "./$_bin" outstanding "$_k" \
+        2>/dev/null | sed -n "s/^outstanding $_k peak_kB //p"
     rm -rf "$tmp"/exp*
 }
-m_plain=$(hwm plain X=1)
-# shellcheck disable=SC2086
-m_prof=$(hwm measured $prof_env)
+hwm_row() { # hwm_row LABEL K: the peak memory of plain and profiling runs
+    _p=$(hwm plain "$2" X=1)
+    # shellcheck disable=SC2086 # the settings are split into words on purpose
+    _f=$(hwm measured "$2" $prof_env)
+    printf '%-44s %10s %10s %10s\n' "$1" "$_p" "$_f" "$(echo "$_f $_p" | awk '{ print $1 - $2 }')"
+}
 echo
-echo "10^5 receives outstanding at once (one process): peak resident memory [kB]"
+echo "Receives outstanding at once (one process): peak resident memory (VmHWM) [kB]"
 printf '%-44s %10s %10s %10s\n' "" uninstr. profiling added
-printf '%-44s %10s %10s %10s\n' "VmHWM" "$m_plain" "$m_prof" "$(echo "$m_prof $m_plain" | awk '{ print $1 - $2 }')"
-echo "(the request table's part: slots and records, docs/mpi.md \"Request table\")"
+hwm_row "1 receive outstanding" 1
+hwm_row "10^5 receives outstanding" 100000
+echo "the request table's part is the difference of the two 'added' figures (docs/mpi.md,"
+echo "\"Request table\": 96-byte records and 16-byte slots)"
 
 echo
 printf '%-10s %14s %14s %14s %14s\n' ranks "uninstr. [s]" "profiling [s]" "tracing [s]" "extra (tr.) [s]"
