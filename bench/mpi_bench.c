@@ -1,7 +1,17 @@
-/* mpi_bench.c: MPI micro-benchmarks of `make bench`: one-way latency of 8-byte ping-pongs,
- * cost of a trivial wrapped call (MPI_Comm_rank), and a short run for finalize cost.
- * pingpong prints the mean one-way latency and that of the fastest block of 500 round trips.
- * Usage: mpi_bench pingpong N | commrank N | short */
+/* mpi_bench.c: MPI micro-benchmarks of `make bench`: one-way latency of 8-byte ping-pongs
+ * (blocking, and with MPI_Isend/MPI_Irecv/MPI_Waitall), cost of a trivial wrapped call
+ * (MPI_Comm_rank), a short run for finalize cost, and one-process loops whose per-iteration
+ * cost callgrind counts (one process, messages to itself: no waiting for a peer, so the
+ * instruction count is repeatable):
+ *   self N       MPI_Send + MPI_Recv of 8 bytes to itself, N times
+ *   selfnb N     MPI_Irecv + MPI_Isend + MPI_Waitall to itself, N times
+ *   poll N K     K receives outstanding, N calls of MPI_Testsome over them (none completes),
+ *                then the K messages and MPI_Testsome until all are done
+ *   outstanding K  K receives posted at once (memory of the request table), then completed
+ * pingpong/nbpingpong print the mean one-way latency and that of the fastest block of 500
+ * round trips; the loops print ns per iteration.
+ * Usage: mpi_bench pingpong N | nbpingpong N | commrank N | short | self N | selfnb N |
+ *        poll N K | outstanding K */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +56,117 @@ static void pingpong(int rank, long n)
                (best < 1e30 ? best : t / (2.0 * (double)n)) * 1e9);
 }
 
+/* The same with non-blocking calls: both sides post the receive, send, and wait for both. */
+__attribute__((noinline)) static void nbpingpong(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    int peer = 1 - rank;
+    double best = 1e30;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (long done = 0; done < n;) {
+        long m = n - done < BLOCK ? n - done : BLOCK;
+        double b0 = now();
+        for (long i = 0; i < m && rank < 2; i++) {
+            if (rank == 0) {
+                MPI_Isend(out, 8, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &rq[1]);
+                MPI_Irecv(in, 8, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &rq[0]);
+            } else {
+                MPI_Irecv(in, 8, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &rq[0]);
+                MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+                MPI_Isend(out, 8, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &rq[1]);
+            }
+            MPI_Waitall(2 - rank, rq, MPI_STATUSES_IGNORE);
+        }
+        double b = (now() - b0) / (2.0 * (double)m);
+        best = m == BLOCK && b < best ? b : best;
+        done += m;
+    }
+    double t = now() - t0;
+    if (rank == 0)
+        printf("nbpingpong one-way ns mean %.1f block %.1f\n", t / (2.0 * (double)n) * 1e9,
+               (best < 1e30 ? best : t / (2.0 * (double)n)) * 1e9);
+}
+
+__attribute__((noinline)) static void self_blocking(int rank, long n)
+{
+    char buf[8] = {0};
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+        MPI_Send(buf, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD);
+        MPI_Recv(buf, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    printf("self ns %.1f\n", (now() - t0) / (double)n * 1e9);
+}
+
+__attribute__((noinline)) static void self_nonblocking(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+        MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    }
+    printf("selfnb ns %.1f\n", (now() - t0) / (double)n * 1e9);
+}
+
+/* k receives outstanding, n idle polls over them, then the messages and polls to the end;
+ * prints ns per idle poll */
+__attribute__((noinline)) static void poll(int rank, long n, int k)
+{
+    MPI_Request *rq = malloc((size_t)k * sizeof *rq);
+    int *idx = malloc((size_t)k * sizeof *idx);
+    char *in = malloc((size_t)k), out = 1;
+    if (!rq || !idx || !in) {
+        fprintf(stderr, "mpi_bench: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int j = 0; j < k; j++)
+        MPI_Irecv(&in[j], 1, MPI_BYTE, rank, j, MPI_COMM_WORLD, &rq[j]);
+    int outcount = 0;
+    double t0 = now();
+    for (long i = 0; i < n; i++)
+        MPI_Testsome(k, rq, &outcount, idx, MPI_STATUSES_IGNORE);
+    double t = now() - t0;
+    for (int j = 0; j < k; j++)
+        MPI_Send(&out, 1, MPI_BYTE, rank, j, MPI_COMM_WORLD);
+    for (int left = k; left > 0; left -= outcount == MPI_UNDEFINED ? left : outcount)
+        MPI_Testsome(k, rq, &outcount, idx, MPI_STATUSES_IGNORE);
+    printf("poll ns %.1f\n", t / (double)(n > 0 ? n : 1) * 1e9);
+    free(rq);
+    free(idx);
+    free(in);
+}
+
+/* k receives posted at once and left outstanding while the process reports its peak memory
+ * (VmHWM), then completed */
+static void outstanding(int rank, int k)
+{
+    MPI_Request *rq = malloc((size_t)k * sizeof *rq);
+    char *in = malloc((size_t)k), out = 1;
+    if (!rq || !in) {
+        fprintf(stderr, "mpi_bench: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int j = 0; j < k; j++)
+        MPI_Irecv(&in[j], 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[j]);
+    FILE *st = fopen("/proc/self/status", "r");
+    char line[256];
+    while (st && fgets(line, sizeof line, st))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            printf("outstanding %d peak_kB %ld\n", k, atol(line + 6));
+    if (st)
+        fclose(st);
+    for (int j = 0; j < k; j++)
+        MPI_Send(&out, 1, MPI_BYTE, rank, 0, MPI_COMM_WORLD);
+    MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
+    free(rq);
+    free(in);
+}
+
 static void commrank(int rank, long n)
 {
     int r = 0;
@@ -65,8 +186,18 @@ int main(int argc, char **argv)
     long n = argc > 2 ? atol(argv[2]) : 100000;
     if (argc > 1 && strcmp(argv[1], "pingpong") == 0)
         pingpong(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "nbpingpong") == 0)
+        nbpingpong(rank, n);
     else if (argc > 1 && strcmp(argv[1], "commrank") == 0)
         commrank(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "self") == 0)
+        self_blocking(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selfnb") == 0)
+        self_nonblocking(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "poll") == 0)
+        poll(rank, n, argc > 3 ? atoi(argv[3]) : 64);
+    else if (argc > 1 && strcmp(argv[1], "outstanding") == 0)
+        outstanding(rank, (int)n);
     else
         MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

@@ -1,9 +1,12 @@
 #!/bin/sh
 # run_mpi_bench.sh: MPI part of `make bench`: added one-way latency (8-byte ping-pong,
-# 10^5 round trips, 2 ranks; plain, profiling and tracing runs interleaved), where the time
-# of a measured message goes step by step (mpi_steps.c), cost of a wrapped trivial call, and
-# the wall time of a short 2/4/8/16-rank run with and without measurement. Prints tables
-# with the uninstrumented figure or the floor beside each; asserts nothing.
+# 10^5 round trips, 2 ranks; plain, profiling and tracing runs interleaved), blocking and
+# with MPI_Isend/MPI_Irecv/MPI_Waitall; where the time of a measured message goes step by
+# step (mpi_steps.c); instructions per iteration of one-process loops (callgrind, when
+# valgrind is installed): blocking and non-blocking message pairs, MPI_Testsome over 64 and
+# 1024 outstanding requests; the memory of 10^5 outstanding requests; cost of a wrapped
+# trivial call, and the wall time of a short 2/4/8/16-rank run with and without measurement.
+# Prints tables with the uninstrumented figure or the floor beside each; asserts nothing.
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -41,21 +44,28 @@ trace_env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL
 : >"$tmp/pp.plain"
 : >"$tmp/pp.prof"
 : >"$tmp/pp.trace"
-pingpong_run() { # pingpong_run BIN OUT ENV...: appends "mean block" of one run to OUT
-    _bin=$1 _out=$2
-    shift 2
-    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" pingpong 100000 \
-        >"$tmp/pp.out" 2>/dev/null || die "the ping-pong ($_bin $*) failed"
+: >"$tmp/nb.plain"
+: >"$tmp/nb.prof"
+: >"$tmp/nb.trace"
+pingpong_run() { # pingpong_run MODE BIN OUT ENV...: appends "mean block" of one run to OUT
+    _mode=$1 _bin=$2 _out=$3
+    shift 3
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" "$_mode" 100000 \
+        >"$tmp/pp.out" 2>/dev/null || die "the $_mode ($_bin $*) failed"
     rm -rf "$tmp"/exp*
-    sed -n 's/^pingpong one-way ns mean \([0-9.]*\) block \([0-9.]*\)$/\1 \2/p' "$tmp/pp.out" >>"$_out"
+    sed -n "s/^$_mode one-way ns mean \([0-9.]*\) block \([0-9.]*\)$/\1 \2/p" "$tmp/pp.out" >>"$_out"
 }
 i=0
 while [ $i -lt "$runs" ]; do
-    pingpong_run plain "$tmp/pp.plain" X=1
-    # shellcheck disable=SC2086 # the settings are split into words on purpose
-    pingpong_run measured "$tmp/pp.prof" $prof_env
-    # shellcheck disable=SC2086
-    pingpong_run measured "$tmp/pp.trace" $trace_env
+    for m in pingpong nbpingpong; do
+        o=$tmp/pp
+        [ $m = pingpong ] || o=$tmp/nb
+        pingpong_run $m plain "$o.plain" X=1
+        # shellcheck disable=SC2086 # the settings are split into words on purpose
+        pingpong_run $m measured "$o.prof" $prof_env
+        # shellcheck disable=SC2086
+        pingpong_run $m measured "$o.trace" $trace_env
+    done
     i=$((i + 1))
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -69,6 +79,12 @@ pm_trace=$(col "$tmp/pp.trace" 1 | median)
 pb_plain=$(col "$tmp/pp.plain" 2 | minimum)
 pb_prof=$(col "$tmp/pp.prof" 2 | minimum)
 pb_trace=$(col "$tmp/pp.trace" 2 | minimum)
+nm_plain=$(col "$tmp/nb.plain" 1 | median)
+nm_prof=$(col "$tmp/nb.prof" 1 | median)
+nm_trace=$(col "$tmp/nb.trace" 1 | median)
+nb_plain=$(col "$tmp/nb.plain" 2 | minimum)
+nb_prof=$(col "$tmp/nb.prof" 2 | minimum)
+nb_trace=$(col "$tmp/nb.trace" 2 | minimum)
 cr_plain=$(measure plain commrank 1000000 X=1)
 cr_prof=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false)
 cr_trace=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M)
@@ -86,6 +102,10 @@ printf '%-40s %12s %12s %12s\n' "one-way latency, median of runs [ns]" "$pm_plai
 printf '%-40s %12s %12s %12s\n' "fastest block of 500 round trips [ns]" "$pb_plain" "$pb_prof" "$pb_trace"
 printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
     "$(added "$pb_prof" "$pb_plain")" "$(added "$pb_trace" "$pb_plain")"
+printf '%-40s %12s %12s %12s\n' "Isend/Irecv/Waitall: median of runs" "$nm_plain" "$nm_prof" "$nm_trace"
+printf '%-40s %12s %12s %12s\n' "  fastest block of 500 round trips" "$nb_plain" "$nb_prof" "$nb_trace"
+printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
+    "$(added "$nb_prof" "$nb_plain")" "$(added "$nb_trace" "$nb_plain")"
 printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
 printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \
     "$(added "$cr_prof" "$cr_plain")" "$(added "$cr_trace" "$cr_plain")"
@@ -97,7 +117,8 @@ mpi_objs=$(find "$builddir/src" -path '*/.libs/*' -name 'libscorep_rt_mpi_la-*.o
 # shellcheck disable=SC2086 # the object list is split into words on purpose
 step "build mpi_steps" mpicc -O2 -std=gnu11 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$srcdir/include" \
     -I"$srcdir/src" -I"$builddir" -o steps "$srcdir/bench/mpi_steps.c" $mpi_objs \
-    -L"$builddir/.libs" -lscorep-rt -lpthread -Wl,-rpath,"$builddir/.libs"
+    "$builddir/.libs/libscorep_analysis.a" -L"$builddir/.libs" -lscorep-rt -lopen-trace-format2 \
+    -lm -lpthread -Wl,-rpath,"$builddir/.libs"
 steps_run() { # steps_run OUT ENV...
     _out=$1
     shift
@@ -148,6 +169,64 @@ pair_added nb_pair_plain nb_pair_wrapped
 echo "Not per message: OTF2 attribute lists (message ids, probes) are built when the trace is"
 echo "written; the reduction's communication mark is one store per MPI record (in the record"
 echo "rows); metrics are read at Enter/Leave only when SCOREP_METRIC_* asks for them."
+
+# Instructions per iteration (callgrind: repeatable on a loaded machine), one process sending
+# to itself: the difference of two runs of N1 and N2 iterations, counted inside the loop's
+# function only (--toggle-collect), divided by N2 - N1.
+if command -v valgrind >/dev/null 2>&1; then
+    cg() { # cg BIN FUNCTION MODE N1 N2 K ENV...: instructions per iteration
+        _bin=$1 _fn=$2 _mode=$3 _n1=$4 _n2=$5 _k=$6
+        shift 6
+        for _n in "$_n1" "$_n2"; do
+            env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" valgrind --tool=callgrind \
+                --collect-atstart=no --toggle-collect="$_fn" --callgrind-out-file="$tmp/cg.out" \
+                "./$_bin" "$_mode" "$_n" "$_k" >"$tmp/cg.log" 2>&1 || die "callgrind $_bin $_mode failed"
+            rm -rf "$tmp"/exp*
+            sed -n 's/^summary: //p' "$tmp/cg.out"
+        done | awk -v d=$((_n2 - _n1)) 'NR == 1 { a = $1 } NR == 2 { printf "%.0f\n", ($1 - a) / d }'
+    }
+    cgrow() { # cgrow LABEL FUNCTION MODE N1 N2 K
+        _p=$(cg plain "$2" "$3" "$4" "$5" "$6" X=1)
+        # shellcheck disable=SC2086
+        _f=$(cg measured "$2" "$3" "$4" "$5" "$6" $prof_env)
+        # shellcheck disable=SC2086
+        _t=$(cg measured "$2" "$3" "$4" "$5" "$6" $trace_env)
+        printf '%-44s %10s %10s %10s %10s %10s\n' "$1" "$_p" "$_f" "$_t" \
+            "$(added "$_f" "$_p" | sed 's/\.0$//')" "$(added "$_t" "$_p" | sed 's/\.0$//')"
+    }
+    echo
+    echo "Instructions per iteration (callgrind), one process, messages to itself, 8 bytes"
+    printf '%-44s %10s %10s %10s %10s %10s\n' "" uninstr. profiling tracing "added pr." "added tr."
+    cgrow "MPI_Send + MPI_Recv" self_blocking self 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + MPI_Waitall" self_nonblocking selfnb 2000 12000 0
+    cgrow "MPI_Testsome, 64 requests outstanding" poll poll 200 1200 64
+    cgrow "MPI_Testsome, 1024 requests outstanding" poll poll 20 120 1024
+else
+    echo "callgrind figures skipped: no valgrind"
+fi
+
+# Memory of 10^5 outstanding receives: peak resident size of the process, plain and measured
+hwm() { # hwm BIN K ENV...: the peak kB the program reports with K receives outstanding
+    _bin=$1 _k=$2
+    shift 2
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 1 "./$_bin" outstanding "$_k" \
+        2>/dev/null | sed -n "s/^outstanding $_k peak_kB //p"
+    rm -rf "$tmp"/exp*
+}
+hwm_row() { # hwm_row LABEL K: the peak memory of plain and profiling runs
+    _p=$(hwm plain "$2" X=1)
+    # shellcheck disable=SC2086 # the settings are split into words on purpose
+    _f=$(hwm measured "$2" $prof_env)
+    printf '%-44s %10s %10s %10s\n' "$1" "$_p" "$_f" "$(echo "$_f $_p" | awk '{ print $1 - $2 }')"
+}
+echo
+echo "Receives outstanding at once (one process): peak resident memory (VmHWM) [kB]"
+printf '%-44s %10s %10s %10s\n' "" uninstr. profiling added
+hwm_row "1 receive outstanding" 1
+hwm_row "10^5 receives outstanding" 100000
+echo "the request table's part is the difference of the two 'added' figures (docs/mpi.md,"
+echo "\"Request table\": 96-byte records and 16-byte slots)"
+
 echo
 printf '%-10s %14s %14s %14s %14s\n' ranks "uninstr. [s]" "profiling [s]" "tracing [s]" "extra (tr.) [s]"
 for np in 2 4 8 16; do

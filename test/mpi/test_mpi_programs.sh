@@ -55,7 +55,7 @@ match()
 }
 
 threads_skipped=0
-for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2; do
+for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2 requests:2; do
     name=${spec%:*}
     np=${spec#*:}
     mpirun_np "$np" "$T/$name" >"$name.plain.out" 2>&1
@@ -155,6 +155,36 @@ expect_eq "$(events "$x" RMA_REQUEST_LOCK)" 12 "rma: locks requested (4 per proc
 expect_eq "$(events "$x" RMA_RELEASE_LOCK)" 12 "rma: locks released"
 expect_eq "$(events "$x" RMA_GROUP_SYNC)" 12 "rma: post/start/complete/wait"
 
+# requests: the request table's edge cases (requests.c, N = 3000): growth to N outstanding
+# requests on each side, equal handle values of sends outstanding at once, handle values
+# reused after completion, MPI_Request_free of an active send and of an active receive,
+# Waitsome/Testsome with MPI_REQUEST_NULL entries and MPI_UNDEFINED, persistent requests.
+# 2N + 100 + 3 + 8 + 40 = 6151 messages; the one the freed receive took has no receive event
+# (trace_messages --match exits 1 for it); every other one matches.
+x=$work/requests
+status=0
+out=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || status=$?
+expect_eq "$status" 1 "requests: trace_messages --match reports the one unmatched send"
+expect_eq "$(echo "$out" | sed 's/ late=[0-9]*//')" \
+    "sends=6151 receives=6150 matched=6150 unmatched=1 mismatched_size=0 probes=0" \
+    "requests: all messages matched but the one the freed receive took"
+m=$(messages "$x")
+expect_eq "$(awk '{ print $1 ":" $6 }' "$m" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
+    "IRECV:tag=1=3000 IRECV:tag=2=3000 IRECV:tag=3=100 IRECV:tag=6=4 IRECV:tag=7=4 IRECV:tag=8=40 ISEND:tag=1=3000 ISEND:tag=2=3000 ISEND:tag=4=1 ISEND:tag=8=40 RECV:tag=4=1 RECV:tag=5=1 SEND:tag=3=100 SEND:tag=5=2 SEND:tag=6=4 SEND:tag=7=4 " \
+    "requests: messages per kind and tag"
+expect_grep '^SEND rank=0 comm=0 from=0 to=1 tag=5 bytes=4 id=1 ' "$m" "requests: the message the freed receive took"
+expect_grep '^RECV rank=1 comm=0 from=0 to=1 tag=5 bytes=4 id=2 ' "$m" "requests: the next receive has the next id"
+expect_eq "$(events "$x" MPI_ISEND)" 6041 "requests: sends started (3000 + 3000 + 1 freed + 40 persistent)"
+expect_eq "$(events "$x" MPI_ISEND_COMPLETE)" 6040 "requests: send completions (none of the freed send)"
+expect_eq "$(events "$x" MPI_IRECV_REQUEST)" 6149 "requests: receive requests (the freed one included)"
+expect_eq "$(events "$x" MPI_IRECV)" 6148 "requests: completed receives"
+expect_eq "$(events "$x" MPI_REQUEST_CANCELLED)" 0 "requests: nothing cancelled"
+# the premises: equal handle values outstanding at once, handle values reused
+expect_ge "$(sed -n 's/^sends with the handle value of the first: \([0-9]*\) of 2999$/\1/p' requests.out)" 1 \
+    "requests: sends outstanding with one handle value (Open MPI's ompi_request_empty)"
+expect_ge "$(sed -n 's/^handle values reused: \([0-9]*\) of 99$/\1/p' requests.out)" 1 \
+    "requests: handle values reused after completion"
+
 if [ "$threads_skipped" = 0 ]; then
     x=$work/threads
     expect_eq "$(match "$x")" "sends=800 receives=800 matched=800 unmatched=0 mismatched_size=0 probes=40" \
@@ -178,7 +208,7 @@ event_counts()
     trace_summary "$1" | awk '$1 != "ENTER" && $1 != "LEAVE" { n[$1] += $3 }
         END { for (t in n) print t, n[t] }' | sort
 }
-for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2; do
+for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2 requests:2; do
     name=${spec%:*}
     [ "$name" != threads ] || [ "$threads_skipped" = 0 ] || continue
     x=$work/${name}_run

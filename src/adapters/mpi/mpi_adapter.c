@@ -16,7 +16,7 @@ int scorep_mpi_thread_level = MPI_THREAD_SINGLE;
 __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
 
 static uint64_t configured; /* groups from SCOREP_MPI_ENABLE_GROUPS, derived ones added */
-static uint64_t request_counter, message_counter;
+static uint64_t message_counter;
 
 static uint64_t add_derived(uint64_t g)
 {
@@ -109,11 +109,6 @@ void scorep_mpi_finalize_begin(void)
     __atomic_store_n(&scorep_mpi_enabled, 0, __ATOMIC_SEQ_CST);
     scorep_mpi_before_finalize();
     scorep_mpi_comm_finalize();
-}
-
-uint64_t scorep_mpi_next_request_id(void)
-{
-    return __atomic_add_fetch(&request_counter, 1, __ATOMIC_RELAXED);
 }
 
 uint64_t scorep_mpi_next_message_handle(void)

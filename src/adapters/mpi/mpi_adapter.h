@@ -111,8 +111,8 @@ void scorep_mpi_finalize_begin(void);
  * Returns 0, or -1 with the accepted forms in err. */
 int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t errlen);
 
-/* Per-process counters, atomic, never 0: request ids, Mprobe message handles. */
-uint64_t scorep_mpi_next_request_id(void);
+/* Per-process counter, atomic, never 0: Mprobe message handles (request ids:
+ * mpi_request.c). */
 uint64_t scorep_mpi_next_message_handle(void);
 
 /* A receive call took its message: it succeeded, or failed with MPI_ERR_TRUNCATE (the

@@ -80,20 +80,16 @@ uint32_t scorep_mpi_group_id(MPI_Group group)
 
 /* References change inside MPI calls only; below MPI_THREAD_MULTIPLE those never overlap,
  * so a plain increment does (an atomic one costs a locked instruction per request). */
-void scorep_mpi_comm_ref(scorep_mpi_comm *c)
+void scorep_mpi_comm_ref_slow(scorep_mpi_comm *c)
 {
-    if (!c)
-        return;
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
         __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
     else
         c->refs++;
 }
 
-void scorep_mpi_comm_unref(scorep_mpi_comm *c)
+void scorep_mpi_comm_unref_slow(scorep_mpi_comm *c)
 {
-    if (!c)
-        return;
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE
             ? __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) != 0
             : --c->refs != 0)
@@ -236,6 +232,8 @@ void scorep_mpi_comm_init(void)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     scorep_mpi_world = define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD,
                                     SCOREP_COMM_KEY_NONE, "MPI_COMM_WORLD");
+    if (scorep_mpi_world)
+        scorep_mpi_world->immortal = 1; /* kept to the end of the process */
     define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
                  SCOREP_COMM_KEY_NONE, "MPI_COMM_SELF");
 }

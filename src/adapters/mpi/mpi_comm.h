@@ -31,6 +31,7 @@ typedef struct scorep_mpi_comm {
     uint32_t refs;        /* the map's reference + one per request that points here; atomic under
                              MPI_THREAD_MULTIPLE */
     uint32_t idups;       /* MPI_Comm_idup calls on this intercommunicator so far; atomic */
+    int immortal;         /* MPI_COMM_WORLD's record: never freed, references not counted */
     pthread_mutex_t lock; /* message counters and the deferred receives */
     scorep_mpi_counters send, recv;
     struct scorep_mpi_req *pend_head, *pend_tail; /* deferred receives, posting order */
@@ -53,8 +54,20 @@ static inline scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
         return scorep_mpi_world;
     return scorep_mpi_comm_lookup(comm);
 }
-void scorep_mpi_comm_ref(scorep_mpi_comm *c);
-void scorep_mpi_comm_unref(scorep_mpi_comm *c);
+void scorep_mpi_comm_ref_slow(scorep_mpi_comm *c);
+void scorep_mpi_comm_unref_slow(scorep_mpi_comm *c);
+/* A reference for a request or an RMA window (MPI_COMM_WORLD's record is immortal: no count,
+ * no atomic operation on the path of its messages). */
+static inline void scorep_mpi_comm_ref(scorep_mpi_comm *c)
+{
+    if (c && !c->immortal)
+        scorep_mpi_comm_ref_slow(c);
+}
+static inline void scorep_mpi_comm_unref(scorep_mpi_comm *c)
+{
+    if (c && !c->immortal)
+        scorep_mpi_comm_unref_slow(c);
+}
 
 /* The defs id of a communicator (SCOREP_INVALID_ID for MPI_COMM_NULL). */
 static inline uint32_t scorep_mpi_comm_id(MPI_Comm comm)

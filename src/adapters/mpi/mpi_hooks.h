@@ -18,10 +18,13 @@
  * MPI_ERR_TRUNCATE took its message and is recorded like a success. */
 typedef struct {
     int count, tracked;
+    int scratch;          /* recs and statuses are the shared arrays of mpi_request.c */
     MPI_Request *handles; /* the program's array (read after the call) */
     scorep_mpi_req **recs;
+    void **where;         /* where each record was in the table (mpi_request_table.h) */
     MPI_Status *statuses; /* substituted statuses, or NULL */
     scorep_mpi_req *recs_stack[SCOREP_MPI_CTX_STACK];
+    void *where_stack[SCOREP_MPI_CTX_STACK];
     MPI_Status statuses_stack[SCOREP_MPI_CTX_STACK];
 } scorep_mpi_ctx_reqs;
 

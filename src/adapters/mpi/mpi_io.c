@@ -214,7 +214,7 @@ void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file 
         return;
     }
     r->win = c->handle;
-    r->coll_op = c->op;
+    r->io_op = c->op;
     r->matching_id = c->matching;
     scorep_event_io_operation_issued(f->l, c->handle, c->matching);
 }
@@ -223,7 +223,7 @@ void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, M
                                        int cancelled)
 {
     uint64_t done = st && !cancelled ? scorep_mpi_status_bytes(st) : SCOREP_IO_UNKNOWN_BYTES;
-    scorep_event_io_operation_complete(f->l, r->win, (scorep_io_op)r->coll_op, done, r->matching_id,
+    scorep_event_io_operation_complete(f->l, r->win, (scorep_io_op)r->io_op, done, r->matching_id,
                                        0);
 }
 

@@ -6,12 +6,11 @@
  *   full table is replaced by a new one (old tables are never freed, so a concurrent reader
  *   stays valid). Writers serialise on a mutex. A handle is looked up only while the program
  *   may use it, so its slot is stable during the lookup.
- * smap: many short-lived entries (requests, matched messages): 64 shards, each a chained
- *   hash table under its own mutex (taken only under MPI_THREAD_MULTIPLE), with free lists
- *   so that steady state does not allocate.
- *   The Wait/Test wrappers take the entries of their requests out before the PMPI call and
- *   put back those that did not complete, so a handle value that MPI recycles while the old
- *   entry is being completed (MPI_THREAD_MULTIPLE) never meets that entry. */
+ * smap: short-lived entries (messages matched by MPI_Mprobe/MPI_Improbe; requests have their
+ *   own table, mpi_request_table.h): 64 shards, each a chained hash table under its own
+ *   mutex (taken only under MPI_THREAD_MULTIPLE), with free lists so that steady state does
+ *   not allocate. MPI_Mrecv/MPI_Imrecv take their entry out before the PMPI call, so a
+ *   message handle value that MPI recycles meanwhile never meets the old entry. */
 #ifndef SCOREP_MPI_MAP_H
 #define SCOREP_MPI_MAP_H
 

@@ -6,6 +6,7 @@
  * id, and the receive that takes the message gets it); Mprobe/Improbe take it, since the
  * message is matched, and MPI_Mrecv/MPI_Imrecv record that id with the handle. */
 #include "adapters/mpi/mpi_hooks.h"
+#include "adapters/mpi/mpi_map.h"
 #include "core/events_mpi.h"
 
 typedef struct scorep_mpi_msg {

@@ -7,30 +7,37 @@
 
 #include <stdlib.h>
 
-static scorep_mpi_smap requests;
+/* Request ids: per process, never 0. Below MPI_THREAD_MULTIPLE requests are created by one
+ * thread at a time: no atomic operation. */
+static uint64_t request_counter;
+
+static inline uint64_t next_request_id(void)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return __atomic_add_fetch(&request_counter, 1, __ATOMIC_RELAXED);
+    return ++request_counter;
+}
 
 void scorep_mpi_request_init(void)
 {
-    scorep_mpi_smap_init(&requests, sizeof(scorep_mpi_req),
-                         scorep_mpi_thread_level == MPI_THREAD_MULTIPLE);
+    scorep_mpi_rtab_init(scorep_mpi_thread_level == MPI_THREAD_MULTIPLE);
 }
 
 scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags)
 {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
-    scorep_mpi_req *r = scorep_mpi_smap_insert(&requests, (uintptr_t)handle);
+    scorep_mpi_req *r = scorep_mpi_rtab_insert(handle);
     if (!r)
         return NULL;
-    r->handle = handle;
-    r->id = scorep_mpi_next_request_id();
+    r->id = next_request_id();
     r->kind = kind;
-    r->flags = flags;
-    if (!(flags & SCOREP_MPI_REQ_PERSISTENT))
-        r->flags |= SCOREP_MPI_REQ_ACTIVE;
-    r->root = SCOREP_NO_ROOT;
-    r->newcomm = MPI_COMM_NULL;
-    r->key_request = MPI_REQUEST_NULL;
+    r->flags = (flags & SCOREP_MPI_REQ_PERSISTENT) ? flags : flags | SCOREP_MPI_REQ_ACTIVE;
+    r->comm = NULL;
+    if (kind == SCOREP_MPI_REQ_SEND || kind == SCOREP_MPI_REQ_RECV)
+        r->msg_handle = 0;
+    else if (kind == SCOREP_MPI_REQ_COLL)
+        r->root = SCOREP_NO_ROOT;
     return r;
 }
 
@@ -38,14 +45,14 @@ scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle)
 {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
-    return scorep_mpi_smap_find(&requests, (uintptr_t)handle);
+    return scorep_mpi_rtab_find(handle);
 }
 
 static scorep_mpi_req *take(MPI_Request handle)
 {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
-    return scorep_mpi_smap_take(&requests, (uintptr_t)handle);
+    return scorep_mpi_rtab_take(handle);
 }
 
 void scorep_mpi_req_destroy(scorep_mpi_req *r)
@@ -55,8 +62,9 @@ void scorep_mpi_req_destroy(scorep_mpi_req *r)
             scorep_mpi_msgid_recv_forget(r->comm, r);
         scorep_mpi_comm_unref(r->comm);
     }
-    free(r->key);
-    scorep_mpi_smap_release(&requests, r);
+    if (r->kind == SCOREP_MPI_REQ_IDUP)
+        free(r->key);
+    scorep_mpi_rtab_free(r);
 }
 
 static int cancelled(scorep_mpi_req *r, MPI_Status *st)
@@ -199,6 +207,47 @@ void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Reques
 
 /* ---- Wait/Test families ---------------------------------------------------------------- */
 
+/* The arrays of a Wait/Test call over more than SCOREP_MPI_CTX_STACK requests: below
+ * MPI_THREAD_MULTIPLE one pair of arrays, grown to the largest count seen and kept (no
+ * allocation per call); under MPI_THREAD_MULTIPLE, or should it be in use, allocated per
+ * call. */
+static struct {
+    scorep_mpi_req **recs;
+    void **where;
+    MPI_Status *statuses;
+    size_t cap;
+    int busy;
+} scratch;
+
+static int scratch_claim(size_t n)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE || scratch.busy)
+        return 0;
+    if (n > scratch.cap) {
+        size_t cap = scratch.cap ? scratch.cap : 64;
+        while (cap < n)
+            cap *= 2;
+        scorep_mpi_req **recs = malloc(cap * sizeof *recs);
+        void **where = malloc(cap * sizeof *where);
+        MPI_Status *statuses = malloc(cap * sizeof *statuses);
+        if (!recs || !where || !statuses) {
+            free(recs);
+            free(where);
+            free(statuses);
+            return 0;
+        }
+        free(scratch.recs);
+        free(scratch.where);
+        free(scratch.statuses);
+        scratch.recs = recs;
+        scratch.where = where;
+        scratch.statuses = statuses;
+        scratch.cap = cap;
+    }
+    scratch.busy = 1;
+    return 1;
+}
+
 /* Takes the records of all requests out of the table before the call (a handle value may
  * appear more than once: each occurrence gets its own record). */
 static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
@@ -207,16 +256,23 @@ static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[
     ctx->handles = requests_;
     ctx->tracked = 0;
     ctx->statuses = NULL;
-    ctx->recs = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->recs_stack
-                                                   : malloc((size_t)ctx->count * sizeof *ctx->recs);
+    ctx->scratch = 0;
+    if (ctx->count <= SCOREP_MPI_CTX_STACK) {
+        ctx->recs = ctx->recs_stack;
+        ctx->where = ctx->where_stack;
+    } else if ((ctx->scratch = scratch_claim((size_t)ctx->count)) != 0) {
+        ctx->recs = scratch.recs;
+        ctx->where = scratch.where;
+    } else {
+        /* one block: the records, then where they were */
+        ctx->recs = malloc((size_t)ctx->count * (sizeof *ctx->recs + sizeof *ctx->where));
+        ctx->where = ctx->recs ? (void **)(ctx->recs + ctx->count) : NULL;
+    }
     if (!ctx->recs) {
         ctx->count = 0;
         return;
     }
-    for (int i = 0; i < ctx->count; i++) {
-        ctx->recs[i] = take(requests_[i]);
-        ctx->tracked += ctx->recs[i] != NULL;
-    }
+    ctx->tracked = scorep_mpi_rtab_take_n(ctx->count, requests_, ctx->recs, ctx->where);
 }
 
 /* Substitutes statuses for MPI_STATUSES_IGNORE when there is something to follow. */
@@ -224,9 +280,9 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
 {
     if (!ctx->tracked || *statuses != MPI_STATUSES_IGNORE)
         return;
-    ctx->statuses = ctx->count <= SCOREP_MPI_CTX_STACK
-                        ? ctx->statuses_stack
-                        : malloc((size_t)ctx->count * sizeof *ctx->statuses);
+    ctx->statuses = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->statuses_stack
+                    : ctx->scratch ? scratch.statuses
+                                   : malloc((size_t)ctx->count * sizeof *ctx->statuses);
     if (ctx->statuses)
         *statuses = ctx->statuses;
 }
@@ -237,10 +293,9 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
  * record goes too, before a new request can reuse the handle value. */
 static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
 {
-    if (ctx->handles[i] == MPI_REQUEST_NULL)
+    if (ctx->handles[i] == MPI_REQUEST_NULL ||
+        scorep_mpi_rtab_put_back_at(ctx->recs[i], ctx->where[i]) != 0)
         scorep_mpi_req_destroy(ctx->recs[i]);
-    else
-        scorep_mpi_smap_put_back(&requests, ctx->recs[i]);
     ctx->recs[i] = NULL;
 }
 
@@ -251,10 +306,14 @@ static void ctx_close(scorep_mpi_ctx_reqs *ctx)
     for (int i = ctx->count; i-- > 0;)
         if (ctx->recs[i])
             put_back(ctx, i);
-    if (ctx->recs && ctx->recs != ctx->recs_stack)
-        free(ctx->recs);
-    if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
-        free(ctx->statuses);
+    if (ctx->scratch) {
+        scratch.busy = 0;
+    } else {
+        if (ctx->recs && ctx->recs != ctx->recs_stack)
+            free(ctx->recs);
+        if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
+            free(ctx->statuses);
+    }
     ctx->recs = NULL;
     ctx->statuses = NULL;
 }

@@ -1,12 +1,12 @@
 /* mpi_request.h: the requests the adapter follows from their creation (non-blocking
  * point-to-point, persistent requests, Imrecv, non-blocking collectives, request-based RMA,
  * MPI_Comm_idup) to their completion in any Wait/Test variant, MPI_Request_free or
- * MPI_Cancel. No fixed limit; safe under MPI_THREAD_MULTIPLE (see mpi_map.h). */
+ * MPI_Cancel. No fixed limit; safe under MPI_THREAD_MULTIPLE (see mpi_request_table.h). */
 #ifndef SCOREP_MPI_REQUEST_H
 #define SCOREP_MPI_REQUEST_H
 
 #include "adapters/mpi/mpi_comm.h"
-#include "adapters/mpi/mpi_map.h"
+#include "adapters/mpi/mpi_request_table.h"
 
 typedef enum {
     SCOREP_MPI_REQ_SEND = 1,
@@ -27,33 +27,44 @@ enum {
 };
 
 typedef struct scorep_mpi_req {
-    scorep_mpi_snode node; /* key: the MPI_Request */
-    MPI_Request handle;
-    uint64_t id; /* request id of the events, never 0 */
+    MPI_Request handle;          /* the key in the request table */
+    struct scorep_mpi_req *same; /* next record of the same handle; next free record */
+    struct scorep_mpi_req *last; /* in the oldest record of a handle: the newest */
+    uint64_t id;                 /* request id of the events, never 0 */
     uint32_t kind, flags;
-    scorep_mpi_comm *comm; /* referenced (point-to-point, collectives, idup parent) */
-    int peer, tag;         /* send: dest and tag; receive: source and tag as posted */
-    uint64_t bytes;        /* send: bytes of one message */
-    uint64_t msg_id, msg_handle;
-    struct scorep_mpi_req *pprev, *pnext; /* deferred receives of comm */
-    /* collectives */
-    uint32_t coll_op, root;
-    uint64_t sent, received;
-    /* request-based RMA; non-blocking MPI-IO (win: the I/O handle) */
-    uint32_t win;
-    uint64_t matching_id;
-    /* MPI_Comm_idup */
-    MPI_Comm newcomm;
-    MPI_Request key_request;
-    uint64_t *key;
+    scorep_mpi_comm *comm; /* referenced (point-to-point, collectives, idup parent), or NULL */
+    /* the fields of the kind; scorep_mpi_req_create sets the ones its creator does not */
+    union {
+        struct { /* SEND, RECV */
+            int peer, tag;   /* send: dest and tag; receive: source and tag as posted */
+            uint64_t bytes;  /* send: bytes of one message */
+            uint64_t msg_id; /* valid with SCOREP_MPI_REQ_HAS_ID (receives) or after the start */
+            uint64_t msg_handle;                  /* receive of an Mprobe'd message, else 0 */
+            struct scorep_mpi_req *pprev, *pnext; /* deferred receives of comm */
+        };
+        struct { /* COLL */
+            uint32_t coll_op, root;
+            uint64_t sent, received;
+        };
+        struct { /* RMA (win: the window), IO (win: the I/O handle, io_op: the operation) */
+            uint32_t win, io_op;
+            uint64_t matching_id;
+        };
+        struct { /* IDUP */
+            MPI_Comm newcomm;
+            MPI_Request key_request;
+            uint64_t *key;
+        };
+    };
 } scorep_mpi_req;
 
 void scorep_mpi_request_init(void);
-/* A new record for a request the program just got; id assigned, ACTIVE set unless
- * persistent. NULL when memory is exhausted. */
+/* A new record for a request the program just got, in the request table; id assigned, ACTIVE
+ * set unless persistent, comm NULL; of the kind's fields only msg_handle (SEND, RECV) and
+ * root (COLL) are set: the creator writes the others. NULL when memory is exhausted. */
 scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags);
 scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle);
-/* Drops the record (and its references). */
+/* Drops a record taken out of the table (and its references). */
 void scorep_mpi_req_destroy(scorep_mpi_req *r);
 /* The request completed with this status (for persistent ones: became inactive): records
  * the completion events on f's location. */
