@@ -100,6 +100,12 @@ static inline void scorep_event_throttled_leave(scorep_location *l, uint32_t reg
         scorep_event_leave(l, region);
 }
 
+/* A dynamic region (user region of a type with the DYNAMIC bit): every visit its own call
+ * path "instance=N" in the profile, clustered (profile/profile_cluster.h); the trace records
+ * the plain enter and leave, as Score-P's. Only dynamic regions take these (events.c). */
+void scorep_event_enter_dynamic(scorep_location *l, uint32_t region);
+void scorep_event_leave_dynamic(scorep_location *l, uint32_t region);
+
 /* Slower events (events.c). */
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v);
 void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v);

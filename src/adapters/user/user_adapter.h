@@ -12,6 +12,7 @@
 struct SCOREP_User_Region {
     uint32_t region;
     bool filtered;
+    bool dynamic; /* a type with the DYNAMIC bit: an instance per visit in the profile */
 };
 
 /* Enters the region of h, if any: SCOREP_User_RegionEnter without its message about an
