@@ -82,11 +82,14 @@ typedef struct {
     eq_list *set_min_pos;
     double *ref; /* reference values: the mean of the iterations' metrics */
     uint64_t ref_count;
-    /* union-find over iterations: up[i] (== i at a root), rank[i]; a root's cluster */
+    /* union-find over iterations: up[i] (== i at a root), rank[i]; a cluster's set is
+     * its root */
     uint32_t *up;
     uint8_t *rank;
-    cluster **of_root; /* cluster of a root iteration (NULL for other iterations) */
     uint32_t n_it, cap_it;
+    /* after finish: the roots of the clusters, sorted, and their numbers */
+    uint64_t *root_num; /* root << 32 | number */
+    uint32_t n_roots;
     bool failed, finished;
 } clusterer;
 
@@ -396,7 +399,6 @@ static uint32_t find_root(uint32_t i)
 static void union_sets(cluster *a, cluster *b)
 {
     uint32_t x = find_root(a->set), y = find_root(b->set);
-    cl_state.of_root[x] = cl_state.of_root[y] = NULL;
     if (cl_state.rank[x] < cl_state.rank[y]) {
         uint32_t t = x;
         x = y;
@@ -405,7 +407,6 @@ static void union_sets(cluster *a, cluster *b)
         cl_state.rank[x]++;
     }
     cl_state.up[y] = x;
-    cl_state.of_root[x] = a;
     a->set = x;
 }
 
@@ -420,10 +421,7 @@ static int grow_iterations(clusterer *s)
     uint8_t *rank = realloc(s->rank, cap);
     if (rank)
         s->rank = rank;
-    cluster **of = realloc(s->of_root, cap * sizeof *of);
-    if (of)
-        s->of_root = of;
-    if (!up || !rank || !of)
+    if (!up || !rank)
         return -1;
     s->cap_it = cap;
     return 0;
@@ -529,6 +527,10 @@ static void merge_closest(clusterer *s)
     for (cluster *c = a; c != b; c = c->next)
         drop_distance(c, b);
     before_b->next = b->next;
+    for (distance *d = b->d, *next; d; d = next) {
+        next = d->next;
+        free(d);
+    }
     free(b->sum);
     free(b);
     a->min_val = DBL_MAX;
@@ -572,7 +574,6 @@ static int add_iteration(clusterer *s, pnode *inst)
     c->set = s->n_it;
     s->up[s->n_it] = s->n_it;
     s->rank[s->n_it] = 0;
-    s->of_root[s->n_it] = c;
     s->n_it++;
     sort_subtree(inst);
     c->hash = tree_hash(inst, mode) - node_hash(inst);
@@ -621,6 +622,12 @@ void scorep_profile_dynamic_left(scorep_profile *p, pnode *inst)
 }
 
 /* ------------------------------------------------------------------------- the end */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 const pnode *scorep_profile_cluster_finish(void)
 {
     clusterer *s = &cl_state;
@@ -656,7 +663,19 @@ const pnode *scorep_profile_cluster_finish(void)
     n = 0;
     for (eq_list *l = s->lists; l; l = l->next)
         for (cluster *x = l->head; x; x = x->next)
-            scorep_profile_set_value(s->owner, x->root, ++n);
+            n++;
+    if (!(s->root_num = malloc(n * sizeof *s->root_num))) {
+        s->failed = true;
+        return NULL;
+    }
+    n = 0;
+    for (eq_list *l = s->lists; l; l = l->next)
+        for (cluster *x = l->head; x; x = x->next, n++) {
+            scorep_profile_set_value(s->owner, x->root, n + 1);
+            s->root_num[n] = (uint64_t)find_root(x->set) << 32 | (uint64_t)(n + 1);
+        }
+    s->n_roots = (uint32_t)n;
+    qsort(s->root_num, n, sizeof *s->root_num, cmp_u64);
     return s->parent;
 }
 
@@ -667,6 +686,16 @@ uint32_t scorep_profile_cluster_iterations(void)
 
 uint32_t scorep_profile_cluster_of(uint32_t i)
 {
-    cluster *c = cl_state.of_root[find_root(i)];
-    return c ? (uint32_t)c->root->value : 0;
+    uint64_t r = (uint64_t)find_root(i) << 32;
+    uint32_t lo = 0, hi = cl_state.n_roots;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if ((cl_state.root_num[mid] & ~0xffffffffull) < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < cl_state.n_roots && (cl_state.root_num[lo] & ~0xffffffffull) == r
+               ? (uint32_t)cl_state.root_num[lo]
+               : 0;
 }
