@@ -90,6 +90,7 @@ typedef struct {
     /* after finish: the roots of the clusters, sorted, and their numbers */
     uint64_t *root_num; /* root << 32 | number */
     uint32_t n_roots;
+    struct distance *free_distances; /* reused, as Score-P's free lists */
     bool failed, finished;
 } clusterer;
 
@@ -444,8 +445,10 @@ static int distances_of(clusterer *s, cluster *c, eq_list *l)
 {
     distance **tail = &c->d;
     for (cluster *o = c->next; o; o = o->next) {
-        distance *d = malloc(sizeof *d);
-        if (!d)
+        distance *d = s->free_distances;
+        if (d)
+            s->free_distances = d->next;
+        else if (!(d = malloc(sizeof *d)))
             return -1;
         *d = (distance){cluster_distance(s, c, o), o, NULL};
         *tail = d;
@@ -485,7 +488,7 @@ static eq_list *insert_cluster(clusterer *s, cluster *c, uint64_t mode)
 }
 
 /* deletes c's distance to gone (c comes before gone in the list) */
-static void drop_distance(cluster *c, const cluster *gone)
+static void drop_distance(clusterer *s, cluster *c, const cluster *gone)
 {
     distance **at = &c->d;
     while ((*at)->to != gone)
@@ -494,7 +497,8 @@ static void drop_distance(cluster *c, const cluster *gone)
     *at = d->next;
     if (c->min_pos == d)
         row_min(c);
-    free(d);
+    d->next = s->free_distances;
+    s->free_distances = d;
 }
 
 /* Merges the two clusters with the smallest distance (Score-P's add_iter_to_clustering). */
@@ -522,14 +526,15 @@ static void merge_closest(clusterer *s)
         } else if (c->min_pos == d) {
             row_min(c);
         }
-        drop_distance(c, b);
+        drop_distance(s, c, b);
     }
     for (cluster *c = a; c != b; c = c->next)
-        drop_distance(c, b);
+        drop_distance(s, c, b);
     before_b->next = b->next;
     for (distance *d = b->d, *next; d; d = next) {
         next = d->next;
-        free(d);
+        d->next = s->free_distances;
+        s->free_distances = d;
     }
     free(b->sum);
     free(b);

@@ -39,10 +39,10 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
         file = NULL;
     r->region = scorep_defs_region(name, NULL, file, (int)line, (int)line, SCOREP_PARADIGM_USER,
                                    role_of(type));
-    r->dynamic = (type & SCOREP_USER_REGION_TYPE_DYNAMIC) != 0;
     r->filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
+    r->special = r->filtered || (type & SCOREP_USER_REGION_TYPE_DYNAMIC);
     return r;
 }
 
@@ -62,15 +62,22 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
     pthread_mutex_unlock(&user_lock);
 }
 
+/* the rest: no handle, no location, filtered, or a dynamic region; out of line, off the
+ * common path */
+static __attribute__((noinline)) void enter_special(const SCOREP_User_RegionHandle h)
+{
+    scorep_location *l;
+    if (h && h->special && !h->filtered && (l = scorep_location_get()))
+        scorep_event_enter_dynamic(l, h->region);
+}
+
 void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->filtered && (l = scorep_location_get())) {
-        if (__builtin_expect(h->dynamic, 0))
-            scorep_event_enter_dynamic(l, h->region);
-        else
-            scorep_event_enter(l, h->region);
-    }
+    if (h && !h->special && (l = scorep_location_get()))
+        scorep_event_enter(l, h->region);
+    else
+        enter_special(h);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -98,12 +105,12 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && !h->filtered && l) {
-        if (__builtin_expect(h->dynamic, 0))
-            scorep_event_leave_dynamic(l, h->region);
-        else
-            scorep_event_leave(l, h->region);
-    }
+    if (!h || !l)
+        return;
+    if (__builtin_expect(!h->special, 1))
+        scorep_event_leave(l, h->region);
+    else if (!h->filtered)
+        scorep_event_leave_dynamic(l, h->region);
 }
 
 /* ------------------------------------------------------------ rewind regions */
