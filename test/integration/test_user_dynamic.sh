@@ -101,6 +101,22 @@ expect_eq "$status" 0 "raised count: exit status"
 expect_eq "$(profile_paths raise | grep -c '^iteration/instance=[0-9]*$')" 3 \
     "raised count: 3 clusters for 3 structures"
 
+# --- modes none/0 and mpi/3 (no MPI here): every iteration is structurally equal to every
+# other, so with 1 cluster allowed all 30 become one ---
+for mode in none 3; do
+    run_app one$mode env SCOREP_PROFILING_CLUSTERING_MODE=$mode SCOREP_PROFILING_CLUSTER_COUNT=1 \
+        SCOREP_EXPERIMENT_DIRECTORY=one$mode ./user_dynamic 30
+    expect_eq "$status" 0 "mode $mode: exit status"
+    expect_eq "$(profile_paths one$mode | grep '^iteration/' | tr '\n' ' ')" \
+        "iteration/instance=1 iteration/instance=1/f iteration/instance=1/g " \
+        "mode $mode, 1 cluster: one instance call path with f and g"
+    expect_eq "$(profile_sum one$mode iteration/instance=1 visits)" 30 "mode $mode: 30 iterations"
+    expect_eq "$(profile_sum one$mode iteration/instance=1/f visits)" 70 "mode $mode: f visits"
+    expect_eq "$(profile_sum one$mode iteration/instance=1/g visits)" 10 "mode $mode: g visits"
+    expect_eq "$(python3 "$CLUSTERS" one$mode/profile.cubex | sed 1,4d | cut -f2 | sort -u)" \
+        iteration/instance=1 "mode $mode: every iteration mapped to the one cluster"
+done
+
 # --- many iterations: the profile stays at the cluster count ---
 run_app many env SCOREP_EXPERIMENT_DIRECTORY=many ./user_dynamic 3000
 expect_eq "$status" 0 "3000 iterations: exit status"
