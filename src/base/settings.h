@@ -22,6 +22,10 @@ typedef struct {
     char *profiling_base_name;
     uint64_t profiling_format;
     uint64_t profiling_cube_writer; /* SCOREP_PROFILING_CUBE_WRITER (profile_cube.c) */
+    /* iteration clustering of dynamic regions (profile/profile_cluster.c) */
+    bool profiling_enable_clustering;
+    uint64_t profiling_cluster_count, profiling_clustering_mode;
+    char *profiling_clustered_region;
     char *filtering_file;
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */

@@ -1,6 +1,7 @@
 /* events.c: the less frequent core events (parameters, metrics, threads, recording). */
 #include "core/events.h"
 #include "base/log.h"
+#include "profile/profile_cluster.h"
 
 #include <stdlib.h>
 
@@ -50,6 +51,23 @@ static void record(scorep_location *l, buf_class c, uint32_t type, uint32_t a, u
 {
     if (l->tracing)
         scorep_buffer_event(&l->buffer, c, t, type, a, v);
+}
+
+void scorep_event_enter_dynamic(scorep_location *l, uint32_t region)
+{
+    uint32_t depth = l->depth;
+    scorep_event_enter(l, region);
+    if (l->profiling && l->depth == depth + 1)
+        scorep_profile_dynamic_enter(&l->profile, region);
+}
+
+void scorep_event_leave_dynamic(scorep_location *l, uint32_t region)
+{
+    pnode *inst = l->profiling ? scorep_profile_dynamic_instance(&l->profile, region) : NULL;
+    uint32_t depth = l->depth;
+    scorep_event_leave(l, region); /* the profile closes the instance with the region */
+    if (inst && l->depth + 1 == depth && l->profile.cur == inst->parent->parent)
+        scorep_profile_dynamic_left(&l->profile, inst);
 }
 
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)

@@ -20,7 +20,11 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
 
 /* sp: the stack pointer of the instrumented function (compiler adapter), else 0. It tells
  * which calls an exception unwound when the compiler does not report their exits. */
-static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, uintptr_t sp)
+/* always inlined: in an adapter's function with a second, rare path (the user adapter's
+ * dynamic regions) GCC would otherwise call an out-of-line copy (4 instructions more) */
+static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_location *l,
+                                                                       uint32_t region,
+                                                                       uintptr_t sp)
 {
     scorep_throttle_settle();
     if (__builtin_expect(!scorep_location_recording(l), 0)) {
@@ -41,7 +45,8 @@ static inline void scorep_event_enter_sp(scorep_location *l, uint32_t region, ui
     l->depth++;
 }
 
-static inline void scorep_event_enter(scorep_location *l, uint32_t region)
+static inline __attribute__((always_inline)) void scorep_event_enter(scorep_location *l,
+                                                                    uint32_t region)
 {
     scorep_event_enter_sp(l, region, 0);
 }
@@ -99,6 +104,12 @@ static inline void scorep_event_throttled_leave(scorep_location *l, uint32_t reg
     if (l->depth && l->stack_region[l->depth - 1] == region)
         scorep_event_leave(l, region);
 }
+
+/* A dynamic region (user region of a type with the DYNAMIC bit): every visit its own call
+ * path "instance=N" in the profile, clustered (profile/profile_cluster.h); the trace records
+ * the plain enter and leave, as Score-P's. Only dynamic regions take these (events.c). */
+void scorep_event_enter_dynamic(scorep_location *l, uint32_t region);
+void scorep_event_leave_dynamic(scorep_location *l, uint32_t region);
 
 /* Slower events (events.c). */
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v);

@@ -16,6 +16,13 @@ static const scorep_cfg_choice cube_writers[] = {{"auto", SCOREP_CUBE_WRITER_AUT
                                                  {"parallel", SCOREP_CUBE_WRITER_PARALLEL},
                                                  {NULL, 0}};
 
+/* Score-P's names "none/0", "subtree/1", ...: either spelling */
+static const scorep_cfg_choice clustering_modes[] = {
+    {"none", 0},           {"0", 0}, {"subtree", 1},    {"1", 1},
+    {"subtree_visits", 2}, {"2", 2}, {"mpi", 3},        {"3", 3},
+    {"mpi_visits", 4},     {"4", 4}, {"mpi_visits_all", 5}, {"5", 5},
+    {NULL, 0}};
+
 const scorep_cfg_choice scorep_mpi_group_choices[] = {
     {"all", SCOREP_MPI_GROUPS_ALL},      {"cg", SCOREP_MPI_G_CG},
     {"coll", SCOREP_MPI_G_COLL},         {"default", SCOREP_MPI_GROUPS_DEFAULT},
@@ -99,6 +106,24 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "slice of every row at its offset (uncompressed; memory per process independent of the "
       "number of processes); gather: rank 0 collects everything and writes compressed rows; "
       "auto: gather for one process, parallel for more."),
+    V("PROFILING_ENABLE_CLUSTERING", BOOL, &scorep_cfg.profiling_enable_clustering, "true", NULL,
+      "Enable clustering",
+      "The instances of one dynamic region (SCOREP_USER_REGION_TYPE_DYNAMIC) are merged into "
+      "at most SCOREP_PROFILING_CLUSTER_COUNT clusters of similar iterations "
+      "(docs/profile-clustering.md); false keeps one call path per instance."),
+    V("PROFILING_CLUSTER_COUNT", SIZE, &scorep_cfg.profiling_cluster_count, "64", NULL,
+      "Maximum cluster count for iteration clustering", ""),
+    V("PROFILING_CLUSTERING_MODE", OPTION, &scorep_cfg.profiling_clustering_mode, "subtree",
+      clustering_modes,
+      "Specifies the level of strictness when comparing call trees for equivalence",
+      "none/0: no structural similarity required; subtree/1: the sub-trees' structure must "
+      "match; subtree_visits/2: structure and visits must match; mpi/3: the structure of the "
+      "call paths to MPI calls must match; mpi_visits/4: as mpi, and the MPI calls' visits; "
+      "mpi_visits_all/5: as mpi, and the visits of all nodes on call paths to MPI calls."),
+    V("PROFILING_CLUSTERED_REGION", STRING, &scorep_cfg.profiling_clustered_region, "", NULL,
+      "Name of the clustered region",
+      "Only one dynamic region is clustered: by default the first one entered; this names "
+      "another."),
     V("FILTERING_FILE", PATH, &scorep_cfg.filtering_file, "", NULL, "Run-time filter file",
       "Score-P filter file syntax; a syntax error stops the program at start."),
     V("MPI_ENABLE_GROUPS", SET, &scorep_cfg.mpi_groups, "default", scorep_mpi_group_choices,

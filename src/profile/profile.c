@@ -74,17 +74,23 @@ pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key,
             n->value == value)
             return n;
     }
-    pnode *n = node_alloc(p, sizeof *n);
-    if (!n)
+    pnode *n = p->free_nodes;
+    uint64_t *dense = NULL;
+    if (n) { /* a node freed by the clustering of dynamic regions (profile_cluster.c) */
+        p->free_nodes = n->next_sibling;
+        dense = n->dense;
+    } else if (!(n = node_alloc(p, sizeof *n))) {
         return NULL;
+    }
     memset(n, 0, sizeof *n);
+    n->dense = dense;
     n->parent = parent;
     n->key = key;
     n->kind = kind;
     n->id = id;
     n->value = value;
     n->min = UINT64_MAX;
-    if (p->n_dense && (n->dense = node_alloc(p, 2 * p->n_dense * sizeof *n->dense)) != NULL)
+    if (p->n_dense && (n->dense || (n->dense = node_alloc(p, 2 * p->n_dense * sizeof *n->dense))))
         memset(n->dense, 0, 2 * p->n_dense * sizeof *n->dense);
     n->next_sibling = parent->first_child;
     parent->first_child = n;
@@ -207,8 +213,9 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v)
     while (m && m->metric != metric)
         m = m->next;
     if (!m) {
-        m = node_alloc(p, sizeof *m);
-        if (!m)
+        if ((m = p->free_metrics) != NULL)
+            p->free_metrics = m->next;
+        else if (!(m = node_alloc(p, sizeof *m)))
             return;
         m->metric = metric;
         m->count = 0;
@@ -243,4 +250,131 @@ uint32_t scorep_profile_off_region(void)
 {
     static uint32_t id = SCOREP_INVALID_ID;
     return cached_region(&id, "MEASUREMENT OFF", NULL, SCOREP_PARADIGM_USER);
+}
+
+/* ------------------------------------- merging subtrees (clustering, profile_cluster.c) */
+static pnode *find_child(const scorep_profile *p, const pnode *parent, const pnode *like)
+{
+    if (!p->cap)
+        return NULL;
+    for (uint32_t j = slot_of(parent, like->key, p->cap); p->slots[j]; j = (j + 1) & (p->cap - 1)) {
+        pnode *n = p->slots[j];
+        if (n->parent == parent && n->key == like->key && n->kind == like->kind &&
+            n->id == like->id && n->value == like->value)
+            return n;
+    }
+    return NULL;
+}
+
+/* Removes n from the children index: linear probing, so the entries after it that would no
+ * longer be found move back (no tombstones: the index stays as short as the tree). */
+static void index_remove(scorep_profile *p, const pnode *n)
+{
+    uint32_t mask = p->cap - 1, i = slot_of(n->parent, n->key, p->cap);
+    while (p->slots[i] != n)
+        i = (i + 1) & mask;
+    for (;;) {
+        p->slots[i] = NULL;
+        uint32_t j = i;
+        for (;;) {
+            j = (j + 1) & mask;
+            if (!p->slots[j]) {
+                p->used--;
+                return;
+            }
+            uint32_t k = slot_of(p->slots[j]->parent, p->slots[j]->key, p->cap);
+            if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+                continue; /* still reachable from its home slot */
+            break;
+        }
+        p->slots[i] = p->slots[j];
+        i = j;
+    }
+}
+
+static void index_insert(scorep_profile *p, pnode *n)
+{
+    uint32_t j = slot_of(n->parent, n->key, p->cap);
+    while (p->slots[j])
+        j = (j + 1) & (p->cap - 1);
+    p->slots[j] = n;
+    p->used++;
+}
+
+static void unlink_child(pnode *n)
+{
+    pnode **at = &n->parent->first_child;
+    while (*at != n)
+        at = &(*at)->next_sibling;
+    *at = n->next_sibling;
+    if (n->parent->last_hit == n)
+        n->parent->last_hit = NULL;
+}
+
+static void add_node_values(scorep_profile *p, pnode *dst, const pnode *src)
+{
+    dst->visits += src->visits;
+    dst->sum += src->sum;
+    dst->min = src->min < dst->min ? src->min : dst->min;
+    dst->max = src->max > dst->max ? src->max : dst->max;
+    dst->bytes_sent += src->bytes_sent;
+    dst->bytes_received += src->bytes_received;
+    dst->bytes_put += src->bytes_put;
+    dst->bytes_get += src->bytes_get;
+    for (uint32_t k = 0; dst->dense && src->dense && k < p->n_dense; k++)
+        dst->dense[p->n_dense + k] += src->dense[p->n_dense + k];
+    for (pmetric *m = src->metrics, *next; m; m = next) {
+        next = m->next;
+        pmetric *d = dst->metrics;
+        while (d && d->metric != m->metric)
+            d = d->next;
+        if (d) { /* the record is reused */
+            d->count += m->count;
+            d->sum += m->sum;
+            m->next = p->free_metrics;
+            p->free_metrics = m;
+        } else {
+            m->next = dst->metrics;
+            dst->metrics = m;
+        }
+    }
+}
+
+int scorep_profile_merge_into(scorep_profile *p, pnode *dst, pnode *src)
+{
+    add_node_values(p, dst, src);
+    src->metrics = NULL;
+    pnode *c;
+    while ((c = src->first_child) != NULL) {
+        pnode *d = find_child(p, dst, c);
+        if (d) { /* the recursion unlinks c from src and frees it */
+            if (src->throttled == c && !dst->throttled)
+                dst->throttled = d;
+            scorep_profile_merge_into(p, d, c);
+        } else { /* a call path new to dst: the subtree moves (its index key changes) */
+            src->first_child = c->next_sibling;
+            index_remove(p, c);
+            c->parent = dst;
+            c->next_sibling = dst->first_child;
+            dst->first_child = c;
+            index_insert(p, c);
+            if (src->throttled == c && !dst->throttled)
+                dst->throttled = c;
+        }
+    }
+    if (src->parent) {
+        index_remove(p, src);
+        unlink_child(src);
+    }
+    src->next_sibling = p->free_nodes;
+    p->free_nodes = src;
+    return 0;
+}
+
+void scorep_profile_set_value(scorep_profile *p, pnode *n, int64_t value)
+{
+    index_remove(p, n);
+    n->value = value;
+    n->key = param_key(n->kind, n->id, value);
+    index_insert(p, n);
 }

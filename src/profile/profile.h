@@ -26,6 +26,7 @@ typedef struct pnode {
     uint64_t key; /* region id, or parameter (id, value) hashed with kind */
     uint32_t id;  /* region id or parameter id */
     uint8_t kind;
+    uint8_t mpi_in_subtree; /* scratch of the clustering (profile_cluster.c) */
     int64_t value; /* parameter value (string id for strings) */
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
@@ -55,6 +56,10 @@ typedef struct {
     /* throttling: a region node whose throttle_calls-th visit ends with a time sum below
      * throttle_sum asks throttle_hook to stop measuring the region (0: off) */
     uint64_t throttle_calls, throttle_sum;
+    /* nodes and metric records given back by the clustering of dynamic regions
+     * (profile_cluster.c), reused before new memory is taken */
+    pnode *free_nodes;
+    pmetric *free_metrics;
 } scorep_profile;
 
 /* Set by the compiler adapter: stops timing and tracing region (its calls only count). */
@@ -72,6 +77,12 @@ void scorep_profile_close_all(scorep_profile *p, uint64_t ts);
 void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
                               uint64_t ts);
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
+/* Adds the values of src and its subtree into dst (equal call paths below them become one),
+ * then removes src's subtree from the tree and keeps its memory for reuse. src must be
+ * closed (not on the current call path). */
+int scorep_profile_merge_into(scorep_profile *p, pnode *dst, pnode *src);
+/* Gives parameter node n another value (its place in the children index moves with it). */
+void scorep_profile_set_value(scorep_profile *p, pnode *n, int64_t value);
 void scorep_profile_throttle_check(scorep_profile *p, pnode *n);
 /* Adds n visits of throttled region under the current call path (also the n pending calls
  * of plugin-instrumented code, throttle_pending.h). */

@@ -8,6 +8,7 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "profile/profile_cube.h"
+#include "profile/profile_cluster.h"
 #include "core/system_tree.h"
 #include "core/timer.h"
 #include "cube/cube.h"
@@ -201,6 +202,11 @@ static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scor
     return 0;
 }
 
+/* The clustered dynamic region's node (profile_cluster.h) and its node in this process's
+ * merged tree (-1: none). */
+static const pnode *cluster_pnode;
+static int cluster_g = -1;
+
 /* Depth-first; children were prepended, so walk them reversed to keep first-call order. */
 static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
                          const scorep_unified *u, double res, const scorep_profile *pr)
@@ -218,6 +224,8 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
     for (i = 0; i < n && rc == 0; i++) {
         const pnode *c = kids[i];
         int g = gnode_get(m, gparent, c->kind, global_id(u, c), global_value(u, c));
+        if (c == cluster_pnode)
+            cluster_g = g;
         rc = g < 0 || add_values(m, g, loc, c, u, res, pr->n_dense, pr->dense_ids) != 0
                  ? -1
                  : merge_subtree(m, g, c, loc, u, res, pr);
@@ -236,6 +244,16 @@ static void pack_tree(const merged *m, ser_buf *b)
         ser_u32(b, m->g[i].id);
         ser_u64(b, (uint64_t)m->g[i].value);
     }
+}
+
+/* The clustering of this process: the clustered region's node, the iterations' clusters. */
+static void pack_clusters(ser_buf *b)
+{
+    uint32_t n = cluster_g >= 0 ? scorep_profile_cluster_iterations() : 0;
+    ser_u32(b, n ? (uint32_t)cluster_g : UINT32_MAX);
+    ser_u32(b, n);
+    for (uint32_t i = 0; i < n; i++)
+        ser_u32(b, scorep_profile_cluster_of(i));
 }
 
 static void pack_process(const merged *m, ser_buf *b)
@@ -257,11 +275,21 @@ static void pack_process(const merged *m, ser_buf *b)
             ser_f64(b, v->metric_sums[k]);
         }
     }
+    pack_clusters(b);
 }
 
 /* the job-wide view at rank 0: one call tree, values under Cube location ids */
+/* one process's clustering (profile_cluster.h): root = the clustered region's node (-1:
+ * none), of[i] = the cluster number, later the cnode, of its iteration i */
+typedef struct {
+    int root;
+    uint32_t n;
+    uint32_t *of;
+} rank_clusters;
+
 typedef struct {
     merged m;
+    rank_clusters *cl; /* per rank */
 } job;
 
 static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t rank)
@@ -324,6 +352,21 @@ static int unpack_tree(merged *m, ser_reader *r, int **gmap_out)
     return 0;
 }
 
+static int unpack_clusters(rank_clusters *c, ser_reader *r, const int *gmap, uint32_t ng)
+{
+    uint32_t root = ser_get_u32(r), n = ser_get_u32(r);
+    c->root = -1;
+    if (r->failed || root == UINT32_MAX || n == 0)
+        return r->failed ? -1 : 0;
+    if (root >= ng || !(c->of = malloc(n * sizeof *c->of)))
+        return -1;
+    c->root = gmap[root];
+    c->n = n;
+    for (uint32_t i = 0; i < n; i++)
+        c->of[i] = ser_get_u32(r);
+    return r->failed ? -1 : 0;
+}
+
 static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
 {
     ser_reader r = {p, p + len, 0};
@@ -331,6 +374,8 @@ static int unpack_process(job *j, int rank, const unsigned char *p, size_t len)
     int rc = unpack_tree(&j->m, &r, &gmap);
     if (rc == 0)
         rc = unpack_values(j, &r, gmap, (uint32_t)rank);
+    if (rc == 0)
+        rc = unpack_clusters(&j->cl[rank], &r, gmap, (uint32_t)j->m.n);
     free(gmap);
     return rc || r.failed ? -1 : 0;
 }
@@ -343,12 +388,99 @@ static int gather_job(job *j, const ser_buf *mine)
     int rc =
         scorep_ipc_gather_blobs(mine->data, mine->failed ? 0 : mine->len, &all, &offsets, &lengths);
     int size = scorep_ipc_get()->size();
+    if (all && rc == 0 && !(j->cl = calloc(size, sizeof *j->cl)))
+        rc = -1;
     for (int r = 0; all && rc == 0 && r < size; r++)
         rc = lengths[r] == 0 ? -1 : unpack_process(j, r, all + offsets[r], lengths[r]);
     free(all);
     free(offsets);
     free(lengths);
     return rc;
+}
+
+/* ------------------------------------------------ clusters (profile_cluster.h) */
+/* The cnode of each cluster k (1..n) under the clustered region's node g: its children
+ * "instance=k". *out[k] (k < *n_out); the caller frees it. */
+static int cluster_cnodes(const merged *m, int g, const int *cube_id, const scorep_unified *u,
+                          int **out, uint32_t *n_out)
+{
+    uint32_t n = 1;
+    for (int c = m->g[g].first_child; c >= 0; c = m->g[c].next_sibling)
+        n++;
+    int *k = calloc(n, sizeof *k);
+    if (!k)
+        return -1;
+    for (int c = m->g[g].first_child; c >= 0; c = m->g[c].next_sibling) {
+        const gnode *x = &m->g[c];
+        if (x->kind == PNODE_PARAM_INT && x->value > 0 && (uint64_t)x->value < n &&
+            strcmp(u->params[x->id].name, "instance") == 0)
+            k[x->value] = cube_id[c];
+    }
+    *out = k;
+    *n_out = n;
+    return 0;
+}
+
+/* cl->of[i]: cluster number -> cnode; cl->root: node -> cnode */
+static int clusters_to_cnodes(rank_clusters *cl, const merged *m, const int *cube_id,
+                              const scorep_unified *u)
+{
+    int *k;
+    uint32_t n;
+    if (cl->root < 0)
+        return 0;
+    if (cluster_cnodes(m, cl->root, cube_id, u, &k, &n) != 0)
+        return -1;
+    for (uint32_t i = 0; i < cl->n; i++)
+        cl->of[i] = cl->of[i] < n ? (uint32_t)k[cl->of[i]] : 0;
+    cl->root = cube_id[cl->root];
+    free(k);
+    return 0;
+}
+
+/* Score-P's clustering attributes (scorep_cluster_write_cube4): "CLUSTERING" OFF or ON; then
+ * the clustered region's cnode, the number of processes, of iterations (the most of any
+ * process), and per iteration i (from 0) "CLUSTER MAPPING i": for every rank the cnode of
+ * the iteration's cluster, 0 where the rank had no such iteration. cl: cnodes already. */
+static int cluster_attrs(cube_writer *w, int nranks, const rank_clusters *cl)
+{
+    int root = -1;
+    uint32_t n = 0;
+    for (int r = 0; r < nranks; r++) {
+        if (root < 0 && cl[r].root >= 0)
+            root = cl[r].root;
+        n = cl[r].n > n ? cl[r].n : n;
+    }
+    if (root < 0)
+        return cube_writer_attr(w, "CLUSTERING", "OFF");
+    char num[32], key[48];
+    int rc = cube_writer_attr(w, "CLUSTERING", "ON");
+    snprintf(num, sizeof num, "%d", root);
+    rc |= cube_writer_attr(w, "CLUSTER ROOT CNODE ID", num);
+    snprintf(num, sizeof num, "%d", nranks);
+    rc |= cube_writer_attr(w, "CLUSTER PROCESS NUM", num);
+    snprintf(num, sizeof num, "%" PRIu32, n);
+    rc |= cube_writer_attr(w, "CLUSTER ITERATION COUNT", num);
+    char *line = malloc((size_t)nranks * 12 + 1);
+    if (!line)
+        return -1;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        size_t len = 0;
+        for (int r = 0; r < nranks; r++)
+            len += (size_t)sprintf(line + len, "%s%" PRIu32, r ? "," : "",
+                                   i < cl[r].n ? cl[r].of[i] : 0);
+        snprintf(key, sizeof key, "CLUSTER MAPPING %" PRIu32, i);
+        rc |= cube_writer_attr(w, key, line);
+    }
+    free(line);
+    return rc ? -1 : 0;
+}
+
+static void clusters_free(rank_clusters *cl, int nranks)
+{
+    for (int r = 0; cl && r < nranks; r++)
+        free(cl[r].of);
+    free(cl);
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -637,6 +769,20 @@ static bool nothing_entered(const merged *m, const scorep_unified *u)
     return true;
 }
 
+static int write_job_clusters(cube_writer *w, job *j, const scorep_unified *u)
+{
+    int nranks = scorep_ipc_get()->size(), rc = 0;
+    int *cube_id = malloc((j->m.n + 1) * sizeof *cube_id);
+    if (!cube_id)
+        return -1;
+    for (int g = 0; g < j->m.n; g++)
+        cube_id[g] = j->m.g[g].cube_id;
+    for (int r = 0; r < nranks && rc == 0; r++)
+        rc = clusters_to_cnodes(&j->cl[r], &j->m, cube_id, u);
+    free(cube_id);
+    return rc == 0 ? cluster_attrs(w, nranks, j->cl) : -1;
+}
+
 static int write_job(job *j, const scorep_unified *u, const char *path)
 {
     if (nothing_entered(&j->m, u)) { /* e.g. an uninstrumented program under scorep-run */
@@ -662,7 +808,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
         }
     }
     if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0 &&
-        set_values(w, &j->m, mid, u) == 0) {
+        set_values(w, &j->m, mid, u) == 0 && write_job_clusters(w, j, u) == 0) {
         rc = cube_writer_write(w, path, true, err, sizeof err);
     } else {
         rc = -1;
@@ -994,6 +1140,55 @@ static int open_shared(const char *path, int rank, const cube_plan *plan)
     return rank == 0 ? fd : open(path, O_WRONLY);
 }
 
+/* Every process translates its iterations' clusters to cnodes (local_id: its nodes' cnodes;
+ * NULL when it failed) and sends them to rank 0, which writes the attributes into w
+ * (collective). */
+static int gather_clusters(cube_writer *w, const merged *local, const int *local_id,
+                           const scorep_unified *u)
+{
+    rank_clusters mine = {-1, 0, NULL};
+    int rc = 0;
+    if (local_id && cluster_g >= 0 && (mine.n = scorep_profile_cluster_iterations()) > 0) {
+        if (!(mine.of = malloc(mine.n * sizeof *mine.of)))
+            rc = -1;
+        for (uint32_t i = 0; rc == 0 && i < mine.n; i++)
+            mine.of[i] = scorep_profile_cluster_of(i);
+        mine.root = cluster_g;
+        if (rc == 0)
+            rc = clusters_to_cnodes(&mine, local, local_id, u);
+    }
+    ser_buf b = {0};
+    ser_u32(&b, rc == 0 && mine.root >= 0 ? (uint32_t)mine.root : UINT32_MAX);
+    ser_u32(&b, rc == 0 && mine.root >= 0 ? mine.n : 0);
+    for (uint32_t i = 0; rc == 0 && mine.root >= 0 && i < mine.n; i++)
+        ser_u32(&b, mine.of[i]);
+    free(mine.of);
+    unsigned char *all = NULL;
+    size_t *offsets = NULL, *lengths = NULL;
+    int grc = scorep_ipc_gather_blobs(b.data, b.failed ? 0 : b.len, &all, &offsets, &lengths);
+    ser_free(&b);
+    int nranks = scorep_ipc_get()->size();
+    rank_clusters *cl = all ? calloc(nranks, sizeof *cl) : NULL;
+    for (int r = 0; cl && grc == 0 && r < nranks; r++) {
+        ser_reader rd = {all + offsets[r], all + offsets[r] + lengths[r], 0};
+        uint32_t root = ser_get_u32(&rd), n = ser_get_u32(&rd);
+        cl[r].root = root == UINT32_MAX ? -1 : (int)root;
+        if (!rd.failed && root != UINT32_MAX && n && (cl[r].of = malloc(n * sizeof *cl[r].of))) {
+            cl[r].n = n;
+            for (uint32_t i = 0; i < n; i++)
+                cl[r].of[i] = ser_get_u32(&rd);
+        }
+        grc = rd.failed ? -1 : grc;
+    }
+    if (cl && grc == 0 && cluster_attrs(w, nranks, cl) != 0)
+        grc = -1;
+    clusters_free(cl, nranks);
+    free(all);
+    free(offsets);
+    free(lengths);
+    return rc || grc ? -1 : 0;
+}
+
 static int write_parallel(const merged *local, bool local_failed, const scorep_unified *u,
                           const char *path)
 {
@@ -1040,6 +1235,8 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
     }
     for (int g = 0; g < local->n && rc == 0; g++)
         local_id[g] = cube_id[local_id[g]];
+    if (gather_clusters(w, local, rc == 0 ? local_id : NULL, u) != 0)
+        rc = -1;
     /* every process takes part, also one that failed above (its part: NULL) */
     uint64_t *used = rows_in_use(local, local_id, tree.n, rc == 0, mid, info, n_metrics, u);
     cube_plan *plan =
@@ -1087,6 +1284,8 @@ int scorep_profile_write_cube(const scorep_writer_ctx *w)
     merged local = {0};
     uint32_t i = 0;
     int rc = 0;
+    cluster_pnode = scorep_profile_cluster_finish();
+    cluster_g = -1;
     for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next)
         rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res, &l->profile);
     if (use_parallel()) { /* a failure here reaches the others in the reduction */
@@ -1103,8 +1302,10 @@ int scorep_profile_write_cube(const scorep_writer_ctx *w)
     ser_free(&mine);
     if (rank == 0)
         rc = rc == 0 ? write_job(&j, u, path) : (scorep_warn("cannot collect the profile"), -1);
-    if (rank == 0)
+    if (rank == 0) {
         merged_free(&j.m);
+        clusters_free(j.cl, ipc->size());
+    }
     uint64_t failed = rc != 0;
     ipc->bcast(&failed, sizeof failed, 0);
     return failed ? -1 : 0;

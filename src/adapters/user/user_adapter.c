@@ -42,6 +42,7 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
     r->filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
+    r->special = r->filtered || (type & SCOREP_USER_REGION_TYPE_DYNAMIC);
     return r;
 }
 
@@ -61,11 +62,22 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
     pthread_mutex_unlock(&user_lock);
 }
 
+/* the rest: no handle, no location, filtered, or a dynamic region; out of line, off the
+ * common path */
+static __attribute__((noinline)) void enter_special(const SCOREP_User_RegionHandle h)
+{
+    scorep_location *l;
+    if (h && h->special && !h->filtered && (l = scorep_location_get()))
+        scorep_event_enter_dynamic(l, h->region);
+}
+
 void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->filtered && (l = scorep_location_get()))
+    if (h && !h->special && (l = scorep_location_get()))
         scorep_event_enter(l, h->region);
+    else
+        enter_special(h);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -93,8 +105,12 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && !h->filtered && l)
+    if (!h || !l)
+        return;
+    if (__builtin_expect(!h->special, 1))
         scorep_event_leave(l, h->region);
+    else if (!h->filtered)
+        scorep_event_leave_dynamic(l, h->region);
 }
 
 /* ------------------------------------------------------------ rewind regions */

@@ -12,6 +12,9 @@
 struct SCOREP_User_Region {
     uint32_t region;
     bool filtered;
+    /* filtered, or a type with the DYNAMIC bit (an instance per visit in the profile): one
+     * test keeps the other regions' enter and leave as short as without dynamic regions */
+    bool special;
 };
 
 /* Enters the region of h, if any: SCOREP_User_RegionEnter without its message about an
