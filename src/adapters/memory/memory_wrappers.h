@@ -20,6 +20,8 @@
     X(POSIX_MEMALIGN, "posix_memalign", ALLOCATE, "posix_memalign")                                \
     X(VALLOC, "valloc", ALLOCATE, "valloc")                                                        \
     X(ALIGNED_ALLOC, "aligned_alloc", ALLOCATE, "aligned_alloc")                                   \
+    X(REALLOCARRAY, "reallocarray", REALLOCATE, "reallocarray")                                    \
+    X(PVALLOC, "pvalloc", ALLOCATE, "pvalloc")                                                     \
     X(NEW, "operator new(size_t)", ALLOCATE, "_Znwm")                                              \
     X(NEW_ARRAY, "operator new[](size_t)", ALLOCATE, "_Znam")                                      \
     X(NEW_NOTHROW, "operator new(size_t,std::nothrow_t const&)", ALLOCATE,                         \
@@ -78,11 +80,19 @@ typedef struct {
     uint32_t region;
 } scorep_mem_call;
 
+/* The attributes of a call's Enter, as Score-P writes them (bits of `in`): ALLOCATION_SIZE
+ * (the size asked for: allocations, realloc), ARGUMENT_ADDRESS (the block freed or resized:
+ * free, delete, realloc), DEALLOCATION_SIZE (the size given to a sized delete). */
+enum { MEM_IN_SIZE = 1, MEM_IN_ADDR = 2, MEM_IN_DSIZE = 4 };
+
 /* Starts recording a call of f made from caller: false (and nothing done) when memory
  * recording is off, the thread is already inside a wrapper or the runtime, or caller is the
- * measurement system's own code. True: the region is entered and the guard set until
- * scorep_mem_leave. */
-bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller);
+ * measurement system's own code. True: the region is entered with the attributes `in`
+ * (size, addr) and the guard set until scorep_mem_leave. */
+bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller, unsigned in,
+                      uint64_t size, const void *addr);
+/* An attribute of the call's Leave (RESULT_ADDRESS, DEALLOCATION_SIZE). */
+void scorep_mem_out(const scorep_mem_call *c, buf_attr k, uint64_t v);
 void scorep_mem_leave(scorep_mem_call *c);
 
 /* The cheap test every wrapper makes first: memory recording asked for, the measurement
