@@ -23,7 +23,8 @@ static const char *const symbols[MEM_N] = {
 };
 
 /* ------------------------------------------------------------ bootstrap */
-static _Alignas(64) char boot_arena[1 << 16];
+_Alignas(64) char scorep_mem_boot_arena[SCOREP_MEM_BOOT_BYTES];
+#define boot_arena scorep_mem_boot_arena
 static size_t boot_used;
 
 /* Every boot block has its size in the 16 bytes before it. */
@@ -42,11 +43,6 @@ void *scorep_mem_boot_alloc(size_t n, size_t align)
             return boot_arena + start;
         }
     }
-}
-
-bool scorep_mem_is_boot(const void *p)
-{
-    return (const char *)p >= boot_arena && (const char *)p < boot_arena + sizeof boot_arena;
 }
 
 size_t scorep_mem_boot_size(const void *p)

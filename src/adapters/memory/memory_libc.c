@@ -33,10 +33,8 @@ static void allocated(scorep_mem_call *c, void *p, uint64_t n)
     scorep_mem_leave(c);
 }
 
-static bool ready(scorep_mem_func f)
+static __attribute__((noinline)) bool resolve_now(scorep_mem_func f)
 {
-    if (__builtin_expect(scorep_mem_real[f] != NULL, 1))
-        return true;
     if (resolving)
         return false;
     resolving = 1;
@@ -47,17 +45,30 @@ static bool ready(scorep_mem_func f)
     return scorep_mem_real[f] != NULL;
 }
 
-void *malloc(size_t n)
+static inline bool ready(scorep_mem_func f)
 {
-    if (!ready(MEM_MALLOC))
-        return scorep_mem_boot_alloc(n, 16);
+    return __builtin_expect(scorep_mem_real[f] != NULL, 1) || resolve_now(f);
+}
+
+/* malloc and free: what may be recorded out of line, so that forwarding is a few loads,
+ * compares and a tail call */
+static __attribute__((noinline)) void *malloc_slow(size_t n, const void *caller)
+{
     scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_MALLOC, CALLER, MEM_IN_SIZE, n, NULL))
+    if (!scorep_mem_enter(&c, MEM_MALLOC, caller, MEM_IN_SIZE, n, NULL))
         return REAL(MALLOC, malloc_fn)(n);
     void *p = REAL(MALLOC, malloc_fn)(n);
     allocated(&c, p, n);
     return p;
+}
+
+void *malloc(size_t n)
+{
+    if (!ready(MEM_MALLOC))
+        return scorep_mem_boot_alloc(n, 16);
+    if (__builtin_expect(!scorep_mem_maybe(), 1))
+        return REAL(MALLOC, malloc_fn)(n);
+    return malloc_slow(n, CALLER);
 }
 
 void *calloc(size_t n, size_t size)
@@ -150,15 +161,10 @@ void *reallocarray(void *old, size_t n, size_t size)
     return p;
 }
 
-void free(void *p)
+static __attribute__((noinline)) void free_slow(void *p, const void *caller)
 {
-    if (scorep_mem_is_boot(p))
-        return;
-    if (!ready(MEM_FREE))
-        return; /* cannot happen: nothing real was allocated before free resolved */
     scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_FREE, CALLER, MEM_IN_ADDR, 0, p)) {
+    if (!scorep_mem_enter(&c, MEM_FREE, caller, MEM_IN_ADDR, 0, p)) {
         scorep_mem_forget_unrecorded(p);
         REAL(FREE, free_fn)(p);
         return;
@@ -168,6 +174,20 @@ void free(void *p)
     REAL(FREE, free_fn)(p);
     scorep_mem_out(&c, BUF_ATTR_DEALLOCATION_SIZE, size);
     scorep_mem_leave(&c);
+}
+
+void free(void *p)
+{
+    if (scorep_mem_is_boot(p))
+        return;
+    if (!ready(MEM_FREE))
+        return; /* cannot happen: nothing real was allocated before free resolved */
+    if (__builtin_expect(!scorep_mem_maybe(), 1)) {
+        scorep_mem_forget_unrecorded(p);
+        REAL(FREE, free_fn)(p);
+        return;
+    }
+    free_slow(p, CALLER);
 }
 
 static void *aligned(scorep_mem_func f, size_t align, size_t n, const void *caller)

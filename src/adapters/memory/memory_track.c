@@ -219,7 +219,7 @@ void scorep_memory_check_adapter(void)
     if (scorep_cfg.memory_recording && !dlsym(RTLD_DEFAULT, "scorep_memory_adapter_present"))
         scorep_warn("SCOREP_MEMORY_RECORDING is set, but the program has no memory adapter "
                     "(libscorep-rt-memory): nothing is recorded. Build it with scorep-cc "
-                    "--memory, or run it with scorep-run");
+                    "without --nomemory, or run it with scorep-run");
 }
 
 /* ------------------------------------------------------------ finalize */

@@ -447,7 +447,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
-                    !nvcc && job->opt.memory);
+                    !nvcc && !job->opt.nomemory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }
 
