@@ -393,6 +393,8 @@ static void write_item(evt_state *s, const buf_item *it)
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
+        /* emptied first: a calling-context Enter that is not written leaves its list */
+        OTF2_AttributeList_RemoveAllAttributes(s->enter_attrs);
         region_event(s, take_pending(s, s->enter_attrs, it->a, true), t, it->a, true);
         break;
     case BUF_LEAVE:

@@ -36,7 +36,7 @@ MPIRUN2="mpirun --allow-run-as-root --oversubscribe -np 2"
 (
     export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_CC_INSTRUMENT=functions
     link='-L/lib -Wl,-rpath,/lib'
-    mem='-Wl,--no-as-needed -lscorep-rt-memory' # linked by default, as Score-P's instrumenter
+    mem='-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state' # linked by default, as Score-P's instrumenter
     expect_eq "$(scorep --dry-run --user gcc -c x.c)" \
         "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" "scorep --user"
     expect_eq "$(scorep --dry-run --user --nouser --nocompiler gcc -c x.c)" "gcc -I/inc -c x.c" \
@@ -193,7 +193,7 @@ expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --nocompiler --cflags)" "-I
 expect_eq "$(SCOREP_CC_LIBDIR=/lib scorep-config --ldflags)" "-L/lib -Wl,-rpath,/lib" \
     "scorep-config --ldflags"
 # the memory adapter by default, as scorep-cc links it
-expect_eq "$(scorep-config --libs)" "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" \
+expect_eq "$(scorep-config --libs)" "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
     "scorep-config --libs"
 expect_eq "$(scorep-config --mpp=mpi --nomemory --libs)" "-lscorep-rt-mpi -lscorep-rt" \
     "scorep-config --mpp=mpi --libs"

@@ -122,16 +122,16 @@ ln -s "$SCOREP_CC" scorep
 for cmd in "$SCOREP_CC" ./scorep; do
     expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
         $cmd --dry-run --memory gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" \
+        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
         "$(basename $cmd) --memory: the adapter before the runtime, linked even if unreferenced"
 done
 expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
-    "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" "scorep-config --memory --libs"
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --memory --libs"
 expect_eq "$("$top_builddir/scorep-config" --libs)" \
-    "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" "scorep-config --libs: the adapter by default"
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --libs: the adapter by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run gcc x.o -o x)" \
-    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" \
+    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
     "scorep-cc: the adapter linked by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run --nomemory gcc x.o -o x)" \
@@ -227,6 +227,16 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
     expect_eq "$(trace_events m | awk '$1 == "METRIC" && /"Process memory usage \(MPI\)"/ {
             v = $NF; sub(/\)$/, "", v); s[$2] = s[$2] v " " } END { for (l in s) print l ": " s[l] }' |
             sort | tr '\n' ';')" "0: 1024 0 2048 ;1: 1024 0 2048 ;" "MPI: trace counter per rank"
+    # Score-P's attributes: ALLOCATION_SIZE on MPI_Alloc_mem's Enter, DEALLOCATION_SIZE on
+    # MPI_Free_mem's Leave (rank 0)
+    otf2-print m/traces.otf2 >m.print || fail "otf2-print m"
+    expect_eq "$(awk '
+            $1 ~ /^(ENTER|LEAVE)$/ { ev = ""; if ($2 == 0) { split($0, q, "\""); ev = $1 " " q[2] }; next }
+            /ADDITIONAL ATTRIBUTES:/ && ev ~ /_mem$/ { s = $0; sub(/.*ADDITIONAL ATTRIBUTES: /, "", s)
+                gsub(/\(|\)|"| <[0-9]+>|; UINT64/, "", s); gsub(/; /, "=", s); printf "%s %s;", ev, s }
+            !/^ / { ev = "" }' m.print)" \
+        "ENTER MPI_Alloc_mem ALLOCATION_SIZE=1024;LEAVE MPI_Free_mem DEALLOCATION_SIZE=1024;ENTER MPI_Alloc_mem ALLOCATION_SIZE=2048;" \
+        "MPI: Score-P's attributes on rank 0"
     # under scorep-run, heap recording as well: MPI_Alloc_mem's leak exact among libmpi's own
     mpicc -O1 -g -finstrument-functions -o memmpi_fi "$PROGRAMS/memory_mpi.c" || fail "mpicc"
     rc=0

@@ -352,8 +352,11 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
     if (memory) {
         /* its malloc and operator new must come before libc's and libstdc++'s; linked even
          * if the program calls neither directly (strdup, gfortran's ALLOCATE) */
-        argv_push(cmd, "-Wl,--no-as-needed");
+        argv_push(cmd, "-Wl,--push-state,--no-as-needed");
         argv_push(cmd, "-lscorep-rt-memory");
+        /* the linker's own as-needed state again for what follows: libscorep-rt stays out
+         * of a library whose functions the filter excluded all */
+        argv_push(cmd, "-Wl,--pop-state");
     }
     if (mpp == MPP_MPI)
         argv_push(cmd, "-lscorep-rt-mpi");

@@ -53,7 +53,7 @@ static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
     "files and lines (the generated code does not change); when linking:\n"
-    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--no-as-needed -lscorep-rt-memory]\n"
+    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state]\n"
     "[-lscorep-rt-mpi] -lscorep-rt after all\n"
     "arguments.\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
