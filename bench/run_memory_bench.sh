@@ -66,7 +66,7 @@ echo "($rdtsc ns here); the plain pair is the same program built without scorep-
 printf '%-50s %8s %8s %8s %8s\n' "variant" "ns/pair" "plain" "added" "floor"
 row "adapter linked, SCOREP_MEMORY_RECORDING unset" "$idle1" "$plain1" 0
 row "recording, profile (2 regions, 3 metric updates)" "$prof1" "$plain1" "$floor"
-row "recording, profile + trace (4 events, 2 counters)" "$trace1" "$plain1" "$floor"
+row "recording, profile + trace (4 events, 2 counters, 8 attrs)" "$trace1" "$plain1" "$floor"
 row "recording, profile, 2 threads at once (per thread)" "$prof2" "$plain2" "$floor"
 
 # Instructions per pair (callgrind, deterministic; the difference of 200000 and 100000
