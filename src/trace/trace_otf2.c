@@ -136,6 +136,8 @@ static OTF2_AttributeList *take_pending(evt_state *s, OTF2_AttributeList *list, 
 {
     if (!s->n_pending[0] && !s->n_pending[1])
         return NULL;
+    if (enter) /* a calling-context Enter that was not written (sampling) left its list */
+        OTF2_AttributeList_RemoveAllAttributes(list);
     bool added = false;
     for (uint32_t i = 0; i < s->n_pending[!enter]; i++) {
         const pending_attr *p = &s->pending[!enter][i];
@@ -393,8 +395,6 @@ static void write_item(evt_state *s, const buf_item *it)
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
-        /* emptied first: a calling-context Enter that is not written leaves its list */
-        OTF2_AttributeList_RemoveAllAttributes(s->enter_attrs);
         region_event(s, take_pending(s, s->enter_attrs, it->a, true), t, it->a, true);
         break;
     case BUF_LEAVE:

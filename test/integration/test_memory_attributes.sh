@@ -83,6 +83,40 @@ expect_eq "$(cut -f1,3 a.dealloc | sort | tr '\t\n' ' ;')" \
     "profile: DEALLOCATION_SIZE (reallocarray releases the old 200)"
 expect_eq "$(count_out . $CV a/profile.cubex bytes_leaked)" 0 "profile: no leak"
 
+# C++ (memory_cxx.cc): new's RESULT_ADDRESS is the address its delete gets; a sized delete
+# carries its size argument on the Enter, as Score-P's wrapper does, and the tracked size on
+# the Leave
+scorep_cc --memory g++ -O1 -o memxx "$PROGRAMS/memory_cxx.cc"
+run_app x env SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=x \
+    ./memxx
+expect_eq "$status" 0 "C++: exit status"
+otf2-print x/traces.otf2 >x.print || fail "otf2-print x"
+# "EVENT region attr=value ..." of objects() and aligned(), the two functions that delete
+awk '
+    $1 ~ /^(ENTER|LEAVE)$/ { split($0, q, "\""); r = q[2]
+        if ($1 == "ENTER" && (r == "objects()" || r == "aligned()")) on = 1
+        if ($1 == "LEAVE" && (r == "objects()" || r == "aligned()")) on = 0
+        ev = on && r ~ /^operator/ ? $1 " " r : ""; next }
+    /ADDITIONAL ATTRIBUTES:/ && ev != "" { s = $0; sub(/.*ADDITIONAL ATTRIBUTES: /, "", s)
+        gsub(/\(|\)|"| <[0-9]+>|; UINT64/, "", s); gsub(/; /, "=", s); gsub(/, /, " ", s)
+        print ev, s; ev = "" }
+    ' x.print >x.events
+# addresses named @1, @2, ... in the order they first appear: the same block, the same name
+awk '{ for (i = 3; i <= NF; i++) if ($i ~ /_ADDRESS=[1-9]/) { split($i, kv, "="); k = "a" kv[2]
+           if (!(k in id)) id[k] = ++n; $i = kv[1] "=@" id[k] } print }' \
+    x.events >x.named
+expect_eq "$(cat x.named)" "ENTER operator new(size_t) ALLOCATION_SIZE=48
+LEAVE operator new(size_t) RESULT_ADDRESS=@1
+ENTER operator delete(void*,size_t) ARGUMENT_ADDRESS=@1 DEALLOCATION_SIZE=48
+LEAVE operator delete(void*,size_t) DEALLOCATION_SIZE=48
+ENTER operator new(size_t,std::align_val_t) ALLOCATION_SIZE=128
+LEAVE operator new(size_t,std::align_val_t) RESULT_ADDRESS=@2
+ENTER operator delete(void*,size_t,std::align_val_t) ARGUMENT_ADDRESS=@2 DEALLOCATION_SIZE=128
+LEAVE operator delete(void*,size_t,std::align_val_t) DEALLOCATION_SIZE=128
+ENTER operator new[](size_t,std::align_val_t) ALLOCATION_SIZE=256
+LEAVE operator new[](size_t,std::align_val_t) RESULT_ADDRESS=@3" \
+    "C++: new and sized delete attributes; each delete gets the address its new returned"
+
 # recording off: no attribute definitions are used, the calls are not regions
 run_app off env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=off ./attrs
 otf2-print off/traces.otf2 >off.print || fail "otf2-print off"
