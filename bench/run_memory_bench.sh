@@ -20,6 +20,7 @@ echo "building the memory benchmark in $tmp ..." >&2
 $cc -O2 -o plain "$srcdir/bench/memory_bench.c" -lpthread
 $cc -O2 -o rdtsc_cost "$srcdir/bench/rdtsc_cost.c"
 "$builddir/scorep-cc" --memory $cc -O2 -o measured "$srcdir/bench/memory_bench.c" -lpthread
+"$builddir/scorep-cc" --nomemory $cc -O2 -o unlinked "$srcdir/bench/memory_bench.c" -lpthread
 
 # ns PROGRAM THREADS VAR=VALUE...: the fastest run's ns per pair
 ns() {
@@ -65,5 +66,44 @@ echo "($rdtsc ns here); the plain pair is the same program built without scorep-
 printf '%-50s %8s %8s %8s %8s\n' "variant" "ns/pair" "plain" "added" "floor"
 row "adapter linked, SCOREP_MEMORY_RECORDING unset" "$idle1" "$plain1" 0
 row "recording, profile (2 regions, 3 metric updates)" "$prof1" "$plain1" "$floor"
-row "recording, profile + trace (4 events, 2 counters)" "$trace1" "$plain1" "$floor"
+row "recording, profile + trace (4 events, 2 counters, 8 attrs)" "$trace1" "$plain1" "$floor"
 row "recording, profile, 2 threads at once (per thread)" "$prof2" "$plain2" "$floor"
+
+# Instructions per pair (callgrind, deterministic; the difference of 200000 and 100000
+# pairs, so start and finalize cancel out except for what grows with the pairs, such as the
+# trace written at the end): the cost of linking the adapter by default, recording off.
+ir() { # ir PROGRAM PAIRS VAR=VALUE...
+    prog=$1 n=$2
+    shift 2
+    rm -rf exp
+    env SCOREP_EXPERIMENT_DIRECTORY=exp "$@" valgrind --tool=callgrind \
+        --callgrind-out-file=/dev/null "./$prog" "$n" 1 64 2>&1 >/dev/null |
+        sed -n 's/.*Collected : //p'
+}
+per_pair() { # per_pair PROGRAM VAR=VALUE...
+    prog=$1
+    shift
+    a=$(ir "$prog" 100000 "$@")
+    b=$(ir "$prog" 200000 "$@")
+    [ -n "$a" ] && [ -n "$b" ] || die "callgrind $prog failed"
+    echo $(((b - a) / 100000))
+}
+if command -v valgrind >/dev/null 2>&1; then
+    echo "counting instructions (callgrind) ..." >&2
+    i_plain=$(per_pair plain)
+    i_unlinked=$(per_pair unlinked)
+    i_idle=$(per_pair measured)
+    i_prof=$(per_pair measured SCOREP_MEMORY_RECORDING=true)
+    i_trace=$(per_pair measured SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \
+        SCOREP_TOTAL_MEMORY=400M)
+    irow() { printf '%-58s %8s %8s\n' "$1" "$2" "$(($2 - i_plain))"; }
+    echo
+    echo "Instructions per malloc(64)/free pair (callgrind); plain: $i_plain"
+    printf '%-58s %8s %8s\n' "variant" "instr" "added"
+    irow "scorep-cc --nomemory (adapter not linked)" "$i_unlinked"
+    irow "adapter linked (the default), recording off" "$i_idle"
+    irow "recording, profile" "$i_prof"
+    irow "recording, profile + trace (attributes; trace writing incl.)" "$i_trace"
+else
+    echo "(no valgrind: instruction counts left out)"
+fi

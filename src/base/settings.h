@@ -31,6 +31,7 @@ typedef struct {
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
     bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */
+    bool shmem_memory_recording; /* SCOREP_SHMEM_MEMORY_RECORDING (src/adapters/shmem) */
     uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk, cuda_buffer_max,
         cuda_flush_period; /* CUDA adapter (cuda_features.h) */
     char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */

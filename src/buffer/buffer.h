@@ -49,6 +49,11 @@ typedef enum {
     BUF_EV_THREAD_TASK_SWITCH,
     BUF_EV_THREAD_TASK_COMPLETE,
     BUF_EV_BUFFER_FLUSH, /* spill file only: a = 0, b = the flush's end time */
+    /* class PARAM: an attribute of the next Enter (BUF_EV_ATTR_ENTER + buf_attr) or Leave
+     * (BUF_EV_ATTR_LEAVE + buf_attr) of region a, value b (events.h scorep_event_attr) */
+    BUF_EV_ATTR_ENTER,
+    BUF_EV_ATTR_LEAVE = BUF_EV_ATTR_ENTER + 4,
+    BUF_EV_ATTR_END = BUF_EV_ATTR_LEAVE + 4,
     /* class MPI */
     BUF_MPI_SEND = 64,
     BUF_MPI_RECV,
@@ -92,6 +97,18 @@ typedef enum {
     BUF_IO_CHANGE_STATUS_FLAGS,
     BUF_IO_DELETE_FILE
 } buf_event_type;
+
+/* The UINT64 attributes an adapter can attach to a region's Enter or Leave: Score-P's
+ * attributes of memory allocations (names and meaning in trace_otf2.c's definitions). */
+typedef enum {
+    BUF_ATTR_ALLOCATION_SIZE,
+    BUF_ATTR_DEALLOCATION_SIZE,
+    BUF_ATTR_ARGUMENT_ADDRESS,
+    BUF_ATTR_RESULT_ADDRESS,
+    BUF_ATTR_COUNT
+} buf_attr;
+_Static_assert(BUF_ATTR_COUNT == BUF_EV_ATTR_LEAVE - BUF_EV_ATTR_ENTER, "one type per attribute");
+_Static_assert(BUF_EV_ATTR_END <= BUF_MPI_SEND, "attribute types below the MPI class");
 
 typedef struct {
     uint64_t ts;

@@ -14,6 +14,19 @@ static inline uint64_t scorep_event_time(scorep_location *l)
     return scorep_location_now(l, scorep_timer_ticks());
 }
 
+/* Attribute k with value v for the trace: attached to the next Enter (enter true; call it
+ * just before scorep_event_enter) or the next Leave of region on l. A record of its own
+ * one tick after the location's last event, no clock read; the writer drops it when the
+ * next region event is not the region's Enter or Leave (the call was not recorded). */
+static inline void scorep_event_attr(scorep_location *l, uint32_t region, bool enter, buf_attr k,
+                                     uint64_t v)
+{
+    if (l->tracing && scorep_location_recording(l))
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_location_now(l, l->last_ts),
+                            (enter ? BUF_EV_ATTR_ENTER : BUF_EV_ATTR_LEAVE) + (uint32_t)k, region,
+                            v);
+}
+
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);

@@ -148,6 +148,11 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"
       "preloaded by scorep-run. Sizes per call path, leaks, and the trace counter\n"
       "'Process memory usage'."),
+    V("SHMEM_MEMORY_RECORDING", BOOL, &scorep_cfg.shmem_memory_recording, "false", NULL,
+      "Record the allocations of the SHMEM symmetric heap (docs/memory.md)",
+      "shmem_malloc, shmem_calloc, shmem_align, shmem_realloc, shmem_free and the old\n"
+      "shmalloc, shmemalign, shrealloc, shfree: sizes per call path, leaks, and the\n"
+      "trace counter 'Process memory usage (SHMEM)'."),
     /* CUDA adapter (libscorep-rt-cuda); docs/cuda.md */
     V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
       "CUDA measurement features",

@@ -175,7 +175,7 @@ static void build(const struct config *c, struct argv_buf *out)
     case LIBS:
         instr_push_io_libs(out, c->opt.io, c->nvcc);
         instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
-                        !c->nvcc && c->opt.memory);
+                        !c->nvcc && !c->opt.nomemory);
         break;
     default:
         break;

@@ -86,7 +86,8 @@ static uint32_t strtab_add(strtab *t, const char *s, int dedup)
 }
 
 /* ------------------------------------------------------------------ events */
-/* Attributes every trace defines (fixed global ids; documented in docs/mpi-attributes.md) */
+/* Attributes every trace defines (fixed global ids; docs/mpi.md, docs/io.md, docs/memory.md);
+ * the memory attributes in buf_attr's order */
 enum {
     ATTR_MESSAGE_ID,
     ATTR_PROBE_SOURCE,
@@ -95,8 +96,21 @@ enum {
     ATTR_PROBE_BYTES,
     ATTR_MESSAGE_HANDLE,
     ATTR_IO_ERROR,
+    ATTR_ALLOCATION_SIZE,
+    ATTR_DEALLOCATION_SIZE,
+    ATTR_ARGUMENT_ADDRESS,
+    ATTR_RESULT_ADDRESS,
     ATTR_COUNT
 };
+_Static_assert(ATTR_RESULT_ADDRESS - ATTR_ALLOCATION_SIZE == BUF_ATTR_RESULT_ADDRESS,
+               "buffer attributes map onto the trace's in order");
+
+/* An attribute record waiting for its region's Enter or Leave */
+typedef struct {
+    uint32_t k; /* buf_attr */
+    uint32_t region;
+    uint64_t value;
+} pending_attr;
 
 typedef struct {
     OTF2_EvtWriter *w;
@@ -108,7 +122,45 @@ typedef struct {
     bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
     /* sampling: calling-context events instead of Enter/Leave */
     scorep_sampling_cursor *smp;
+    /* attributes of the next Enter [0] and Leave [1] (BUF_EV_ATTR_*), and the list the
+     * Enter's go to (s->attrs may hold a probe's for the next Leave) */
+    pending_attr pending[2][BUF_ATTR_COUNT]; /* in the order recorded */
+    uint32_t n_pending[2];
+    OTF2_AttributeList *enter_attrs;
 } evt_state;
+
+/* The attributes waiting for this Enter or Leave of region go to list; all others are
+ * dropped: their call was not recorded (a reduction removed it, the buffer was full). */
+static OTF2_AttributeList *take_pending(evt_state *s, OTF2_AttributeList *list, uint32_t region,
+                                        bool enter)
+{
+    if (!s->n_pending[0] && !s->n_pending[1])
+        return NULL;
+    if (enter) /* a calling-context Enter that was not written (sampling) left its list */
+        OTF2_AttributeList_RemoveAllAttributes(list);
+    bool added = false;
+    for (uint32_t i = 0; i < s->n_pending[!enter]; i++) {
+        const pending_attr *p = &s->pending[!enter][i];
+        if (p->region == region) {
+            OTF2_AttributeList_AddUint64(list, ATTR_ALLOCATION_SIZE + p->k, p->value);
+            added = true;
+        }
+    }
+    s->n_pending[0] = s->n_pending[1] = 0;
+    return added ? list : NULL;
+}
+
+/* A later record of the same attribute replaces the earlier one (left by a call that was
+ * not recorded). */
+static void pend_attr(evt_state *s, const buf_item *it)
+{
+    bool leave = it->type >= BUF_EV_ATTR_LEAVE;
+    uint32_t k = it->type - (leave ? BUF_EV_ATTR_LEAVE : BUF_EV_ATTR_ENTER), i = 0;
+    while (i < s->n_pending[leave] && s->pending[leave][i].k != k)
+        i++;
+    s->pending[leave][i] = (pending_attr){k, it->a, it->b};
+    s->n_pending[leave] += i == s->n_pending[leave];
+}
 
 static void region_event(evt_state *s, OTF2_AttributeList *attrs, uint64_t t, uint32_t region,
                          bool enter)
@@ -355,13 +407,17 @@ static void write_item(evt_state *s, const buf_item *it)
     switch (it->type) {
     case BUF_ENTER:
         push(s, it->a);
-        region_event(s, NULL, t, it->a, true);
+        region_event(s, take_pending(s, s->enter_attrs, it->a, true), t, it->a, true);
         break;
     case BUF_LEAVE:
         if (s->depth)
             s->depth--;
-        /* pending probe attributes belong to this Leave */
+        /* pending probe attributes belong to this Leave, and memory attributes of its region */
+        take_pending(s, s->attrs, it->a, false);
         region_event(s, s->attrs, t, it->a, false);
+        break;
+    case BUF_EV_ATTR_ENTER ... BUF_EV_ATTR_END - 1:
+        pend_attr(s, it);
         break;
     case BUF_EV_THREAD_CREATE:
         OTF2_EvtWriter_ThreadCreate(w, NULL, t, s->thread_comm, it->b);
@@ -457,9 +513,15 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
                    0,
                    scorep_defs_comm_count(),
                    false,
-                   NULL};
-    if (!s.w || !s.attrs)
+                   NULL,
+                   {{{0}}},
+                   {0, 0},
+                   OTF2_AttributeList_New()};
+    if (!s.w || !s.attrs || !s.enter_attrs) {
+        OTF2_AttributeList_Delete(s.attrs);
+        OTF2_AttributeList_Delete(s.enter_attrs);
         return -1;
+    }
     /* what scorep-score's max_buf estimates; tests compare the two (test_score.sh) */
     uint64_t pages, used = scorep_buffer_used_bytes(&l->buffer, &pages);
     scorep_verbose("trace buffer of rank %d location %" PRIu32 ": %" PRIu64
@@ -481,6 +543,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     scorep_sampling_cursor_free(s.smp);
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);
+    OTF2_AttributeList_Delete(s.enter_attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
     return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m && spilled == 0 ? 0 : -1;
 }
@@ -635,7 +698,12 @@ static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
         {"mpi_message_handle", "0: plain probe; n: the n-th matched probe (Mprobe/Improbe)",
          OTF2_TYPE_UINT64},
         {"io_error", "errno of a failed POSIX or ISO C I/O call, MPI error code of MPI-IO",
-         OTF2_TYPE_UINT32}};
+         OTF2_TYPE_UINT32},
+        /* Score-P's memory attributes, its names and descriptions */
+        {"ALLOCATION_SIZE", "Size of memory to allocate", OTF2_TYPE_UINT64},
+        {"DEALLOCATION_SIZE", "Size of memory to deallocate", OTF2_TYPE_UINT64},
+        {"ARGUMENT_ADDRESS", "Address argument", OTF2_TYPE_UINT64},
+        {"RESULT_ADDRESS", "Result of allocation", OTF2_TYPE_UINT64}};
     for (uint32_t i = 0; i < ATTR_COUNT; i++) {
         uint32_t name = strtab_add(st, a[i].name, 1), descr = strtab_add(st, a[i].descr, 1);
         if (g)

@@ -36,20 +36,21 @@ MPIRUN2="mpirun --allow-run-as-root --oversubscribe -np 2"
 (
     export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_CC_INSTRUMENT=functions
     link='-L/lib -Wl,-rpath,/lib'
+    mem='-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state' # linked by default, as Score-P's instrumenter
     expect_eq "$(scorep --dry-run --user gcc -c x.c)" \
         "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" "scorep --user"
     expect_eq "$(scorep --dry-run --user --nouser --nocompiler gcc -c x.c)" "gcc -I/inc -c x.c" \
         "scorep --nouser --nocompiler"
     expect_eq "$(scorep --dry-run --nocompiler --compiler g++ x.o -o x)" \
-        "g++ -finstrument-functions -I/inc -g1 x.o -o x $link -lscorep-rt" "scorep --compiler"
+        "g++ -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt" "scorep --compiler"
     expect_eq "$(scorep --dry-run --mpp=none mpicc x.o -o x)" \
-        "mpicc -finstrument-functions -I/inc -g1 x.o -o x $link -lscorep-rt" \
+        "mpicc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt" \
         "scorep --mpp=none with mpicc: no MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=mpi gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link -lscorep-rt-mpi -lscorep-rt" \
+        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt-mpi -lscorep-rt" \
         "scorep --mpp=mpi with gcc: the MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=shmem gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link -lscorep-rt-shmem -lscorep-rt" \
+        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt-shmem -lscorep-rt" \
         "scorep --mpp=shmem"
     expect_eq "$(scorep --dry-run --nocuda nvcc x.o -o x)" \
         "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -lscorep-rt" \
@@ -191,10 +192,12 @@ expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --nocompiler --cflags)" "-I
     "scorep-config --nocompiler --cflags"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib scorep-config --ldflags)" "-L/lib -Wl,-rpath,/lib" \
     "scorep-config --ldflags"
-expect_eq "$(scorep-config --libs)" "-lscorep-rt" "scorep-config --libs"
-expect_eq "$(scorep-config --mpp=mpi --libs)" "-lscorep-rt-mpi -lscorep-rt" \
+# the memory adapter by default, as scorep-cc links it
+expect_eq "$(scorep-config --libs)" "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+    "scorep-config --libs"
+expect_eq "$(scorep-config --mpp=mpi --nomemory --libs)" "-lscorep-rt-mpi -lscorep-rt" \
     "scorep-config --mpp=mpi --libs"
-expect_eq "$(scorep-config --libs --mpp=shmem)" "-lscorep-rt-shmem -lscorep-rt" \
+expect_eq "$(scorep-config --libs --nomemory --mpp=shmem)" "-lscorep-rt-shmem -lscorep-rt" \
     "scorep-config --mpp=shmem --libs"
 
 expect_eq "$(scorep-config --cc)" "$(sed -n 's/^CC = //p' "$top_builddir/Makefile")" \
@@ -308,7 +311,7 @@ if command -v cmake >/dev/null 2>&1; then
     expect_eq "$(profile_sum cexp 'main/demo::scale(int)' visits)" 4 "CMake: demo::scale(int) (C++) visits"
     expect_eq "$(profile_paths cexp | wc -l | tr -d ' ')" 4 "CMake: exactly these four call paths"
     run_to cm.ldd ldd cm/libwork.so
-    expect_eq "$(count_lines libscorep-rt cm.ldd)" 1 "CMake: the library links the runtime"
+    expect_eq "$(count_lines 'libscorep-rt\.so' cm.ldd)" 1 "CMake: the library links the runtime"
     for b in cm_plain cm_off; do
         run_to $b.ldd ldd $b/app $b/libwork.so
         expect_eq "$(count_lines libscorep-rt $b.ldd)" 0 "$b: no runtime linked"

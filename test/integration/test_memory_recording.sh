@@ -93,14 +93,27 @@ expect_eq "$(cat r.out)" "$(cat plain.out)" "scorep-run: output unchanged"
 expect_eq "$(cube r bytes_leaked | tr '\n' ';')" "$(cube c bytes_leaked | tr '\n' ';')" \
     "scorep-run: the same leaks as the linked build"
 
-# ---- without --memory (the default, as --nomemory): recording asked for but the adapter
-# is not there: one clear message, the rest is measured
-scorep_cc gcc -O1 -o mem_nomem "$PROGRAMS/memory_c.c" -lpthread
-expect_eq "$(count_out libscorep-rt-memory ldd ./mem_nomem)" 0 "default: the adapter is not linked"
+# ---- the default, as Score-P's instrumenter: the adapter is linked (it forwards while
+# SCOREP_MEMORY_RECORDING is unset, the "off" case above) and records when asked
+scorep_cc gcc -O1 -o mem_default "$PROGRAMS/memory_c.c" -lpthread
+expect_eq "$(count_out libscorep-rt-memory ldd ./mem_default)" 1 "default: the adapter is linked"
+run_app d env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=d ./mem_default
+expect_eq "$status $(cat d.out)" "0 $(cat plain.out)" "default: exit status and output"
+expect_eq "$(cube d bytes_leaked | tr '\n' ';')" "$(cube c bytes_leaked | tr '\n' ';')" \
+    "default: the same leaks as with --memory"
+run_app d_off env SCOREP_EXPERIMENT_DIRECTORY=d_off ./mem_default
+expect_eq "$status $(cat d_off.out)" "0 $(cat plain.out)" "default, recording off: exit status and output"
+expect_eq "$(profile_dump d_off | awk -F'\t' '$2 ~ /\/(malloc|free)$/' | wc -l | tr -d ' ')" 0 \
+    "default, recording off: no memory regions"
+
+# ---- --nomemory: recording asked for but the adapter is not there: one clear message, the
+# rest is measured
+scorep_cc --nomemory gcc -O1 -o mem_nomem "$PROGRAMS/memory_c.c" -lpthread
+expect_eq "$(count_out libscorep-rt-memory ldd ./mem_nomem)" 0 "--nomemory: the adapter is not linked"
 run_app n env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=n ./mem_nomem
 expect_eq "$status" 0 "no adapter: exit status"
 expect_eq "$(cat n.out)" "$(cat plain.out)" "no adapter: output unchanged"
-expect_grep 'SCOREP_MEMORY_RECORDING.*libscorep-rt-memory.*scorep-cc --memory' n.err \
+expect_grep 'SCOREP_MEMORY_RECORDING.*libscorep-rt-memory.*without --nomemory' n.err \
     "no adapter: says why nothing is recorded and what to do"
 expect_eq "$(wc -l <n.err | tr -d ' ')" 1 "no adapter: one line"
 expect_eq "$(profile_dump n | awk -F'\t' '$2 ~ /\/malloc$/' | wc -l | tr -d ' ')" 0 "no adapter: no malloc"
@@ -109,11 +122,21 @@ ln -s "$SCOREP_CC" scorep
 for cmd in "$SCOREP_CC" ./scorep; do
     expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
         $cmd --dry-run --memory gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" \
+        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
         "$(basename $cmd) --memory: the adapter before the runtime, linked even if unreferenced"
 done
 expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
-    "-Wl,--no-as-needed -lscorep-rt-memory -lscorep-rt" "scorep-config --memory --libs"
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --memory --libs"
+expect_eq "$("$top_builddir/scorep-config" --libs)" \
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --libs: the adapter by default"
+expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
+    "$SCOREP_CC" --dry-run gcc x.o -o x)" \
+    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+    "scorep-cc: the adapter linked by default"
+expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
+    "$SCOREP_CC" --dry-run --nomemory gcc x.o -o x)" \
+    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -lscorep-rt" \
+    "scorep-cc --nomemory: not linked"
 expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "-lscorep-rt" \
     "scorep-config --nomemory --libs"
 
@@ -204,6 +227,16 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
     expect_eq "$(trace_events m | awk '$1 == "METRIC" && /"Process memory usage \(MPI\)"/ {
             v = $NF; sub(/\)$/, "", v); s[$2] = s[$2] v " " } END { for (l in s) print l ": " s[l] }' |
             sort | tr '\n' ';')" "0: 1024 0 2048 ;1: 1024 0 2048 ;" "MPI: trace counter per rank"
+    # Score-P's attributes: ALLOCATION_SIZE on MPI_Alloc_mem's Enter, DEALLOCATION_SIZE on
+    # MPI_Free_mem's Leave (rank 0)
+    otf2-print m/traces.otf2 >m.print || fail "otf2-print m"
+    expect_eq "$(awk '
+            $1 ~ /^(ENTER|LEAVE)$/ { ev = ""; if ($2 == 0) { split($0, q, "\""); ev = $1 " " q[2] }; next }
+            /ADDITIONAL ATTRIBUTES:/ && ev ~ /_mem$/ { s = $0; sub(/.*ADDITIONAL ATTRIBUTES: /, "", s)
+                gsub(/\(|\)|"| <[0-9]+>|; UINT64/, "", s); gsub(/; /, "=", s); printf "%s %s;", ev, s }
+            !/^ / { ev = "" }' m.print)" \
+        "ENTER MPI_Alloc_mem ALLOCATION_SIZE=1024;LEAVE MPI_Free_mem DEALLOCATION_SIZE=1024;ENTER MPI_Alloc_mem ALLOCATION_SIZE=2048;" \
+        "MPI: Score-P's attributes on rank 0"
     # under scorep-run, heap recording as well: MPI_Alloc_mem's leak exact among libmpi's own
     mpicc -O1 -g -finstrument-functions -o memmpi_fi "$PROGRAMS/memory_mpi.c" || fail "mpicc"
     rc=0

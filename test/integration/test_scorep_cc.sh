@@ -32,7 +32,8 @@ $want"
 
 # --- exact commands, with fixed include and library directories ---
 export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
-link='-L/lib -Wl,-rpath,/lib -lscorep-rt'
+# the memory adapter is linked by default, as Score-P's instrumenter does (docs/memory.md)
+link='-L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt'
 # the filter reference object (--filter): a dry run creates no temporary directory and shows
 # the directory's mkdtemp pattern as it is (command.c, prepare_filter_ref)
 filter_ref="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
@@ -158,6 +159,9 @@ __attribute__((destructor)) static void report(void)
 }
 EOF
 gcc -shared -fPIC -o "$work/rt/libscorep-rt.so" fake_rt.c -ldl || exit 99
+# and the memory adapter, which scorep-cc links by default: an empty stand-in
+echo 'int scorep_fake_memory_adapter;' >fake_memory.c
+gcc -shared -fPIC -o "$work/rt/libscorep-rt-memory.so" fake_memory.c || exit 99
 cat >twice.c <<'EOF'
 int twice(int x) { return 2 * x; }
 EOF
@@ -197,7 +201,7 @@ want_rc=$?
 "$wrap" --verbose --filter="$filter" gcc main.o -L. -ltwice -o app_f 2>verbose.txt ||
     fail "link with --filter"
 [ "$(wc -l <verbose.txt)" = 2 ] && grep -q "^gcc -c -fPIC -o $TMPDIR/scorep-cc\.[^/]*/scorep_cc_filter\.o " verbose.txt &&
-    tail -n 1 verbose.txt | grep -q "^gcc .* -Wl,-rpath,$work/rt -lscorep-rt$" ||
+    tail -n 1 verbose.txt | grep -q "^gcc .* -Wl,-rpath,$work/rt -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt$" ||
     fail "--verbose output: $(cat verbose.txt)"
 check "run with filter" "result=12
 fake-rt: enters=3 exits=3 filter=$filter" 0 ./app_f

@@ -23,7 +23,8 @@ static const char *const symbols[MEM_N] = {
 };
 
 /* ------------------------------------------------------------ bootstrap */
-static _Alignas(64) char boot_arena[1 << 16];
+_Alignas(64) char scorep_mem_boot_arena[SCOREP_MEM_BOOT_BYTES];
+#define boot_arena scorep_mem_boot_arena
 static size_t boot_used;
 
 /* Every boot block has its size in the 16 bytes before it. */
@@ -42,11 +43,6 @@ void *scorep_mem_boot_alloc(size_t n, size_t align)
             return boot_arena + start;
         }
     }
-}
-
-bool scorep_mem_is_boot(const void *p)
-{
-    return (const char *)p >= boot_arena && (const char *)p < boot_arena + sizeof boot_arena;
 }
 
 size_t scorep_mem_boot_size(const void *p)
@@ -197,7 +193,8 @@ static bool recorded_caller(const void *caller)
 }
 
 /* -------------------------------------------------------- enter, leave */
-bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller)
+bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller, unsigned in,
+                      uint64_t size, const void *addr)
 {
     c->l = NULL;
     if (!scorep_mem_maybe())
@@ -214,10 +211,22 @@ bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller)
         scorep_memory_guard--;
         return false;
     }
+    if (in & MEM_IN_SIZE)
+        scorep_event_attr(l, r, true, BUF_ATTR_ALLOCATION_SIZE, size);
+    if (in & MEM_IN_ADDR)
+        scorep_event_attr(l, r, true, BUF_ATTR_ARGUMENT_ADDRESS, (uintptr_t)addr);
+    if (in & MEM_IN_DSIZE)
+        scorep_event_attr(l, r, true, BUF_ATTR_DEALLOCATION_SIZE, size);
     scorep_event_enter(l, r);
     c->l = l;
     c->region = r;
     return true;
+}
+
+void scorep_mem_out(const scorep_mem_call *c, buf_attr k, uint64_t v)
+{
+    if (c->l)
+        scorep_event_attr(c->l, c->region, false, k, v);
 }
 
 void scorep_mem_leave(scorep_mem_call *c)

@@ -45,30 +45,41 @@ static void end_call(scorep_mem_call *c)
     scorep_mem_leave(c);
 }
 
-#define BEGIN(F)                                                                                   \
+/* the Enter's attributes as Score-P's: new ALLOCATION_SIZE, delete ARGUMENT_ADDRESS, a
+ * sized delete also DEALLOCATION_SIZE (its size argument) */
+#define BEGIN(F, IN, SIZE, ADDR)                                                                   \
     scorep_mem_call c __attribute__((cleanup(end_call))) = {NULL, 0};                              \
-    bool rec = scorep_mem_maybe() && scorep_mem_enter(&c, F, CALLER)
+    bool rec = scorep_mem_maybe() && scorep_mem_enter(&c, F, CALLER, IN, SIZE, ADDR)
 
-/* new: the size is recorded once the real operator returned a block */
+/* new: the size is recorded once the real operator returned a block (RESULT_ADDRESS on the
+ * Leave; none when it throws) */
 #define NEW_BODY(F, CALL)                                                                          \
     {                                                                                              \
-        BEGIN(F);                                                                                  \
+        BEGIN(F, MEM_IN_SIZE, n, NULL);                                                            \
         void *p = CALL;                                                                            \
-        if (rec)                                                                                   \
+        if (rec) {                                                                                 \
             scorep_memory_alloc(c.l, SCOREP_ALLOC_HEAP, p, n);                                    \
+            scorep_mem_out(&c, BUF_ATTR_RESULT_ADDRESS, (uintptr_t)p);                             \
+        }                                                                                          \
         return p;                                                                                  \
     }
 
-/* delete: forget the block before it is released (its address may be reused at once) */
-#define DELETE_BODY(F, CALL)                                                                       \
+/* delete: forget the block before it is released (its address may be reused at once);
+ * DEALLOCATION_SIZE, the tracked size, on the Leave */
+#define DELETE_BODY_IN(F, IN, SIZE, CALL)                                                          \
     {                                                                                              \
-        BEGIN(F);                                                                                  \
+        BEGIN(F, IN, SIZE, p);                                                                     \
+        uint64_t freed = 0;                                                                        \
         if (rec)                                                                                   \
-            scorep_memory_free(c.l, SCOREP_ALLOC_HEAP, p);                                         \
+            freed = scorep_memory_free(c.l, SCOREP_ALLOC_HEAP, p);                                 \
         else                                                                                       \
             scorep_mem_forget_unrecorded(p);                                                       \
         CALL;                                                                                      \
+        if (rec)                                                                                   \
+            scorep_mem_out(&c, BUF_ATTR_DEALLOCATION_SIZE, freed);                                 \
     }
+#define DELETE_BODY(F, CALL) DELETE_BODY_IN(F, MEM_IN_ADDR, 0, CALL)
+#define DELETE_SIZED_BODY(F, CALL) DELETE_BODY_IN(F, MEM_IN_ADDR | MEM_IN_DSIZE, n, CALL)
 
 void *_Znwm(size_t n) NEW_BODY(MEM_NEW, ((new_fn)real(MEM_NEW))(n))
 void *_Znam(size_t n) NEW_BODY(MEM_NEW_ARRAY, ((new_fn)real(MEM_NEW_ARRAY))(n))
@@ -89,9 +100,9 @@ void *_ZnamSt11align_val_tRKSt9nothrow_t(size_t n, size_t al, const void *nt)
 void _ZdlPv(void *p) DELETE_BODY(MEM_DELETE, ((del_fn)real(MEM_DELETE))(p))
 void _ZdaPv(void *p) DELETE_BODY(MEM_DELETE_ARRAY, ((del_fn)real(MEM_DELETE_ARRAY))(p))
 void _ZdlPvm(void *p, size_t n)
-    DELETE_BODY(MEM_DELETE_SIZE, ((del_sz_fn)real(MEM_DELETE_SIZE))(p, n))
+    DELETE_SIZED_BODY(MEM_DELETE_SIZE, ((del_sz_fn)real(MEM_DELETE_SIZE))(p, n))
 void _ZdaPvm(void *p, size_t n)
-    DELETE_BODY(MEM_DELETE_ARRAY_SIZE, ((del_sz_fn)real(MEM_DELETE_ARRAY_SIZE))(p, n))
+    DELETE_SIZED_BODY(MEM_DELETE_ARRAY_SIZE, ((del_sz_fn)real(MEM_DELETE_ARRAY_SIZE))(p, n))
 void _ZdlPvRKSt9nothrow_t(void *p, const void *nt)
     DELETE_BODY(MEM_DELETE_NOTHROW, ((del_nt_fn)real(MEM_DELETE_NOTHROW))(p, nt))
 void _ZdaPvRKSt9nothrow_t(void *p, const void *nt)
@@ -101,9 +112,9 @@ void _ZdlPvSt11align_val_t(void *p, size_t al)
 void _ZdaPvSt11align_val_t(void *p, size_t al)
     DELETE_BODY(MEM_DELETE_ARRAY_ALIGN, ((del_al_fn)real(MEM_DELETE_ARRAY_ALIGN))(p, al))
 void _ZdlPvmSt11align_val_t(void *p, size_t n, size_t al)
-    DELETE_BODY(MEM_DELETE_SIZE_ALIGN, ((del_sz_al_fn)real(MEM_DELETE_SIZE_ALIGN))(p, n, al))
+    DELETE_SIZED_BODY(MEM_DELETE_SIZE_ALIGN, ((del_sz_al_fn)real(MEM_DELETE_SIZE_ALIGN))(p, n, al))
 void _ZdaPvmSt11align_val_t(void *p, size_t n, size_t al)
-    DELETE_BODY(MEM_DELETE_ARRAY_SIZE_ALIGN,
+    DELETE_SIZED_BODY(MEM_DELETE_ARRAY_SIZE_ALIGN,
                 ((del_sz_al_fn)real(MEM_DELETE_ARRAY_SIZE_ALIGN))(p, n, al))
 void _ZdlPvSt11align_val_tRKSt9nothrow_t(void *p, size_t al, const void *nt)
     DELETE_BODY(MEM_DELETE_ALIGN_NOTHROW,

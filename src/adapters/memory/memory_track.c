@@ -14,7 +14,7 @@ __thread int scorep_memory_guard __attribute__((tls_model("initial-exec")));
 
 typedef struct {
     scorep_alloc_map map;
-    uint32_t counter; /* trace metric "Process memory usage[ (MPI)]" */
+    uint32_t counter; /* trace metric "Process memory usage[ (MPI)| (SHMEM)]" */
     /* written by every call: its own cache line, apart from what every call reads */
     uint64_t in_use __attribute__((aligned(64)));
 } __attribute__((aligned(64))) tracker;
@@ -64,6 +64,9 @@ static void define_all(void)
     trackers[SCOREP_ALLOC_MPI].counter =
         metric("Process memory usage (MPI)", "Process memory usage (MPI)", 6, SCOREP_MREC_ASYNC,
                SCOREP_METRIC_UINT64);
+    trackers[SCOREP_ALLOC_SHMEM].counter =
+        metric("Process memory usage (SHMEM)", "Process memory usage (SHMEM)", 6,
+               SCOREP_MREC_ASYNC, SCOREP_METRIC_UINT64);
 }
 
 /* Once per process, by the first thread that records; the others wait (a few definitions). */
@@ -81,8 +84,9 @@ static bool setup(void)
         define_all();
         bool ok = m_alloc != SCOREP_INVALID_ID && m_dealloc != SCOREP_INVALID_ID &&
                   m_leaked != SCOREP_INVALID_ID && m_max != SCOREP_INVALID_ID &&
-                  trackers[0].counter != SCOREP_INVALID_ID &&
-                  trackers[1].counter != SCOREP_INVALID_ID;
+                  trackers[SCOREP_ALLOC_HEAP].counter != SCOREP_INVALID_ID &&
+                  trackers[SCOREP_ALLOC_MPI].counter != SCOREP_INVALID_ID &&
+                  trackers[SCOREP_ALLOC_SHMEM].counter != SCOREP_INVALID_ID;
         if (!ok)
             scorep_warn("memory recording: out of memory for its definitions; it is off");
         scorep_memory_guard--;
@@ -98,7 +102,9 @@ bool scorep_memory_recording(scorep_alloc_kind k)
 {
     if (!scorep_measurement_active)
         return false;
-    bool on = k == SCOREP_ALLOC_HEAP ? scorep_cfg.memory_recording : scorep_cfg.mpi_memory_recording;
+    bool on = k == SCOREP_ALLOC_HEAP  ? scorep_cfg.memory_recording
+              : k == SCOREP_ALLOC_MPI ? scorep_cfg.mpi_memory_recording
+                                      : scorep_cfg.shmem_memory_recording;
     return on && setup();
 }
 
@@ -132,11 +138,13 @@ static void counter(scorep_location *l, tracker *t, uint64_t value)
  * records. */
 static void add_in_use(scorep_location *l, tracker *t, uint64_t add, uint64_t sub)
 {
-    /* one atomic update per call: the process total is the sum of the two kinds (the other
-     * kind read as it is; MPI_Alloc_mem is rare) */
+    /* one atomic update per call: the process total is the sum of the kinds (the others
+     * read as they are; MPI_Alloc_mem and symmetric heap allocations are rare) */
     uint64_t mine = __atomic_add_fetch(&t->in_use, add - sub, __ATOMIC_RELAXED);
-    const tracker *other = &trackers[t == &trackers[0]];
-    uint64_t all = mine + __atomic_load_n(&other->in_use, __ATOMIC_RELAXED);
+    uint64_t all = mine;
+    for (int k = 0; k < SCOREP_ALLOC_KINDS; k++)
+        if (&trackers[k] != t)
+            all += __atomic_load_n(&trackers[k].in_use, __ATOMIC_RELAXED);
     if (add) {
         uint64_t peak = __atomic_load_n(&process_peak, __ATOMIC_RELAXED);
         while (all > peak && !__atomic_compare_exchange_n(&process_peak, &peak, all, true,
@@ -171,29 +179,30 @@ void scorep_memory_alloc(scorep_location *l, scorep_alloc_kind k, void *p, uint6
     add_in_use(l, t, size, 0);
 }
 
-void scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
+uint64_t scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
 {
     tracker *t = &trackers[k];
     scorep_alloc_rec r;
     /* freed while recording was off or by a thread without location: still forgotten */
     if (!p || !scorep_alloc_map_take(&t->map, (uintptr_t)p, &r))
-        return;
+        return 0;
     if (recording(l) && l->profiling)
         scorep_profile_metric(&l->profile, m_dealloc, (double)r.size);
     add_in_use(l, t, 0, r.size);
+    return r.size;
 }
 
-void scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, void *p,
-                           uint64_t size)
+uint64_t scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, void *p,
+                               uint64_t size)
 {
     tracker *t = &trackers[k];
     if (!p && size != 0)
-        return; /* failed: the old block is untouched */
+        return 0; /* failed: the old block is untouched */
     scorep_alloc_rec r = {0};
     bool known = old && scorep_alloc_map_take(&t->map, (uintptr_t)old, &r);
     bool rec = recording(l);
     if (!rec && !known)
-        return; /* a block allocated while recording was off stays untracked */
+        return 0; /* a block allocated while recording was off stays untracked */
     if (known && rec && l->profiling)
         scorep_profile_metric(&l->profile, m_dealloc, (double)r.size);
     if (p) {
@@ -202,6 +211,7 @@ void scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, v
             scorep_profile_metric(&l->profile, m_alloc, (double)size);
     }
     add_in_use(l, t, p ? size : 0, r.size);
+    return r.size;
 }
 
 void scorep_memory_check_adapter(void)
@@ -209,7 +219,7 @@ void scorep_memory_check_adapter(void)
     if (scorep_cfg.memory_recording && !dlsym(RTLD_DEFAULT, "scorep_memory_adapter_present"))
         scorep_warn("SCOREP_MEMORY_RECORDING is set, but the program has no memory adapter "
                     "(libscorep-rt-memory): nothing is recorded. Build it with scorep-cc "
-                    "--memory, or run it with scorep-run");
+                    "without --nomemory, or run it with scorep-run");
 }
 
 /* ------------------------------------------------------------ finalize */

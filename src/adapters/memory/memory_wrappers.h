@@ -20,6 +20,8 @@
     X(POSIX_MEMALIGN, "posix_memalign", ALLOCATE, "posix_memalign")                                \
     X(VALLOC, "valloc", ALLOCATE, "valloc")                                                        \
     X(ALIGNED_ALLOC, "aligned_alloc", ALLOCATE, "aligned_alloc")                                   \
+    X(REALLOCARRAY, "reallocarray", REALLOCATE, "reallocarray")                                    \
+    X(PVALLOC, "pvalloc", ALLOCATE, "pvalloc")                                                     \
     X(NEW, "operator new(size_t)", ALLOCATE, "_Znwm")                                              \
     X(NEW_ARRAY, "operator new[](size_t)", ALLOCATE, "_Znam")                                      \
     X(NEW_NOTHROW, "operator new(size_t,std::nothrow_t const&)", ALLOCATE,                         \
@@ -54,6 +56,10 @@
       "operator delete[](void*,std::align_val_t,std::nothrow_t const&)", DEALLOCATE,               \
       "_ZdaPvSt11align_val_tRKSt9nothrow_t")
 
+/* The library's own symbols are hidden: its wrappers reach them without the PLT and GOT
+ * (the cost of a wrapper that only forwards, docs/memory.md "Cost"). */
+#define SCOREP_MEM_HIDDEN __attribute__((visibility("hidden")))
+
 typedef enum {
 #define X(e, name, role, sym) MEM_##e,
     SCOREP_MEMORY_FUNCTIONS
@@ -63,27 +69,41 @@ typedef enum {
 
 /* The real functions (dlsym RTLD_NEXT), resolved in the library's constructor; an entry
  * may be NULL (a C program has no operator new). */
-extern void *scorep_mem_real[MEM_N];
+extern void *scorep_mem_real[MEM_N] SCOREP_MEM_HIDDEN;
 /* Resolves the real functions (again, for those still NULL: libstdc++ loaded later). */
-void scorep_mem_resolve(void);
+SCOREP_MEM_HIDDEN void scorep_mem_resolve(void);
 
 /* Allocations made while dlsym itself allocates (before malloc is resolved) come from a
  * static arena; they are never freed. */
-void *scorep_mem_boot_alloc(size_t n, size_t align);
-bool scorep_mem_is_boot(const void *p);
-size_t scorep_mem_boot_size(const void *p);
+#define SCOREP_MEM_BOOT_BYTES (1 << 16)
+extern char scorep_mem_boot_arena[SCOREP_MEM_BOOT_BYTES] SCOREP_MEM_HIDDEN;
+SCOREP_MEM_HIDDEN void *scorep_mem_boot_alloc(size_t n, size_t align);
+SCOREP_MEM_HIDDEN size_t scorep_mem_boot_size(const void *p);
+
+static inline bool scorep_mem_is_boot(const void *p)
+{
+    return (uintptr_t)p - (uintptr_t)scorep_mem_boot_arena < SCOREP_MEM_BOOT_BYTES;
+}
 
 typedef struct {
     scorep_location *l; /* NULL: the call is not recorded, only forwarded */
     uint32_t region;
 } scorep_mem_call;
 
+/* The attributes of a call's Enter, as Score-P writes them (bits of `in`): ALLOCATION_SIZE
+ * (the size asked for: allocations, realloc), ARGUMENT_ADDRESS (the block freed or resized:
+ * free, delete, realloc), DEALLOCATION_SIZE (the size given to a sized delete). */
+enum { MEM_IN_SIZE = 1, MEM_IN_ADDR = 2, MEM_IN_DSIZE = 4 };
+
 /* Starts recording a call of f made from caller: false (and nothing done) when memory
  * recording is off, the thread is already inside a wrapper or the runtime, or caller is the
- * measurement system's own code. True: the region is entered and the guard set until
- * scorep_mem_leave. */
-bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller);
-void scorep_mem_leave(scorep_mem_call *c);
+ * measurement system's own code. True: the region is entered with the attributes `in`
+ * (size, addr) and the guard set until scorep_mem_leave. */
+SCOREP_MEM_HIDDEN bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, const void *caller,
+                                        unsigned in, uint64_t size, const void *addr);
+/* An attribute of the call's Leave (RESULT_ADDRESS, DEALLOCATION_SIZE). */
+SCOREP_MEM_HIDDEN void scorep_mem_out(const scorep_mem_call *c, buf_attr k, uint64_t v);
+SCOREP_MEM_HIDDEN void scorep_mem_leave(scorep_mem_call *c);
 
 /* The cheap test every wrapper makes first: memory recording asked for, the measurement
  * running, and this thread not inside a wrapper or the runtime. */
@@ -94,7 +114,7 @@ static inline bool scorep_mem_maybe(void)
 
 /* A free or realloc that is not recorded (recording off, the runtime's own call) still
  * forgets the block it releases, so it is neither counted in use nor reported leaked. */
-void scorep_mem_forget(void *p);
+SCOREP_MEM_HIDDEN void scorep_mem_forget(void *p);
 
 /* The same, for a release that was not recorded: only while recording is asked for and
  * the thread is not inside a wrapper (the outer wrapper forgets its own block). */

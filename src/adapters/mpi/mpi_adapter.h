@@ -53,9 +53,15 @@ typedef struct {
     uint64_t raw;
 } scorep_mpi_frame;
 
+/* Whether SCOREP_MPI_MEMORY_RECORDING is on (mpi_memory.c) */
+bool scorep_mpi_memory_on(void);
+
 /* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
- * without MPI_Finalize, no location). */
-static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
+ * without MPI_Finalize, no location). An allocation (alloc) records the size asked for as
+ * the Enter's ALLOCATION_SIZE attribute when SCOREP_MPI_MEMORY_RECORDING is on, as Score-P
+ * does. */
+static inline int scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record,
+                                        bool alloc, uint64_t size)
 {
     if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_active))
         return 0;
@@ -70,10 +76,23 @@ static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
         f->region = scorep_mpi_region(fn);
         if (SCOREP_MPI_UNLIKELY(f->region == SCOREP_INVALID_ID))
             f->record = 0;
-        else
+        else {
+            if (alloc && scorep_mpi_memory_on())
+                scorep_event_attr(l, f->region, true, BUF_ATTR_ALLOCATION_SIZE, size);
             scorep_event_enter(l, f->region);
+        }
     }
     return 1;
+}
+
+static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
+{
+    return scorep_mpi_begin_impl(f, fn, record, false, 0);
+}
+
+static inline int scorep_mpi_begin_alloc(scorep_mpi_frame *f, uint32_t fn, uint64_t size)
+{
+    return scorep_mpi_begin_impl(f, fn, 1, true, size);
 }
 
 /* The time of an event a hook records after the PMPI call: read once per call, and the

@@ -40,6 +40,7 @@ typedef struct {
 /* ---- SCOREP_MPI_MEMORY_RECORDING (mpi_memory.c) -------------------------------------- */
 void scorep_mpi_post_alloc_mem(scorep_mpi_frame *f, int ret, MPI_Aint size, void *baseptr);
 void scorep_mpi_pre_free_mem(scorep_mpi_frame *f, void *base);
+void scorep_mpi_post_free_mem(scorep_mpi_frame *f, int ret);
 
 /* ---- point-to-point (mpi_p2p.c) ------------------------------------------------------ */
 void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag,

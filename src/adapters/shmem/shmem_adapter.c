@@ -91,7 +91,7 @@ void scorep_shmem_finalize_begin(void)
         return;
     scorep_location *l = scorep_location_get();
     if (l && scorep_measurement_active) {
-        scorep_shmem_frame f = {l, SCOREP_INVALID_ID, 0};
+        scorep_shmem_frame f = {l, SCOREP_INVALID_ID, 0, 0};
         scorep_shmem_quiet(&f); /* shmem_finalize completes what is outstanding */
         if (scorep_shmem_world_win != SCOREP_INVALID_ID)
             scorep_event_rma_win_destroy(l, scorep_shmem_world_win);

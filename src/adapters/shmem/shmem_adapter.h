@@ -48,11 +48,18 @@ typedef struct {
     scorep_location *l;
     uint32_t region;
     uint64_t id;
+    uint64_t freed; /* a release's size for its Leave (shmem_memory.c; UINT64_MAX: none) */
 } scorep_shmem_frame;
 
+/* Whether SCOREP_SHMEM_MEMORY_RECORDING is on (shmem_memory.c) */
+bool scorep_shmem_memory_on(void);
+
 /* Starts a wrapped call: 0 means call pshmem only (before shmem_init, after
- * shmem_finalize, nested, no location, or no region). */
-static inline int scorep_shmem_begin(scorep_shmem_frame *f, uint32_t fn)
+ * shmem_finalize, nested, no location, or no region). An allocation (alloc) records the
+ * size asked for as its Enter's ALLOCATION_SIZE attribute, as Score-P does, when
+ * SCOREP_SHMEM_MEMORY_RECORDING is on. */
+static inline int scorep_shmem_begin_impl(scorep_shmem_frame *f, uint32_t fn, bool alloc,
+                                          uint64_t size)
 {
     if (SCOREP_SHMEM_UNLIKELY(!__atomic_load_n(&scorep_shmem_active, __ATOMIC_RELAXED) ||
                               scorep_shmem_nesting || !scorep_measurement_active))
@@ -67,9 +74,29 @@ static inline int scorep_shmem_begin(scorep_shmem_frame *f, uint32_t fn)
     scorep_shmem_nesting = 1;
     f->l = l;
     f->region = r;
+    if (alloc && scorep_shmem_memory_on())
+        scorep_event_attr(l, r, true, BUF_ATTR_ALLOCATION_SIZE, size);
     scorep_event_enter(l, r);
     return 1;
 }
+
+static inline int scorep_shmem_begin(scorep_shmem_frame *f, uint32_t fn)
+{
+    return scorep_shmem_begin_impl(f, fn, false, 0);
+}
+
+static inline int scorep_shmem_begin_alloc(scorep_shmem_frame *f, uint32_t fn, uint64_t size)
+{
+    return scorep_shmem_begin_impl(f, fn, true, size);
+}
+
+/* SCOREP_SHMEM_MEMORY_RECORDING (shmem_memory.c): an allocation of size bytes returned p
+ * (NULL: failed); realloc(old, size) returned p; the release of p, before the call (its
+ * size becomes the Leave's DEALLOCATION_SIZE attribute). */
+void scorep_shmem_mem_alloc(scorep_shmem_frame *f, void *p, uint64_t size);
+void scorep_shmem_mem_realloc(scorep_shmem_frame *f, void *old, void *p, uint64_t size);
+void scorep_shmem_mem_free(scorep_shmem_frame *f, void *p);
+void scorep_shmem_mem_freed(scorep_shmem_frame *f);
 
 static inline void scorep_shmem_end(scorep_shmem_frame *f)
 {

@@ -352,8 +352,11 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
     if (memory) {
         /* its malloc and operator new must come before libc's and libstdc++'s; linked even
          * if the program calls neither directly (strdup, gfortran's ALLOCATE) */
-        argv_push(cmd, "-Wl,--no-as-needed");
+        argv_push(cmd, "-Wl,--push-state,--no-as-needed");
         argv_push(cmd, "-lscorep-rt-memory");
+        /* the linker's own as-needed state again for what follows: libscorep-rt stays out
+         * of a library whose functions the filter excluded all */
+        argv_push(cmd, "-Wl,--pop-state");
     }
     if (mpp == MPP_MPI)
         argv_push(cmd, "-lscorep-rt-mpi");
@@ -447,7 +450,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
-                    !nvcc && job->opt.memory);
+                    !nvcc && !job->opt.nomemory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }
 

@@ -16,7 +16,8 @@ enum instr_thread { THREAD_AUTO, THREAD_NONE, THREAD_PTHREAD, THREAD_OMP };
 
 struct instr_options {
     bool user, nocompiler, dry_run, keep_files;
-    bool memory; /* --memory: link the memory adapter libscorep-rt-memory */
+    bool nomemory; /* --nomemory: do not link the memory adapter libscorep-rt-memory,
+                    * which is linked by default (as Score-P's instrumenter does) */
     int cuda;      /* --cuda 1, --nocuda -1, neither 0 (nvcc links the CUDA adapter) */
     int verbosity; /* 0 quiet, 1 print the commands on stderr, 2 also the selections */
     enum instr_mpp mpp;

@@ -53,7 +53,7 @@ static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
     "files and lines (the generated code does not change); when linking:\n"
-    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--no-as-needed -lscorep-rt-memory]\n"
+    "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state]\n"
     "[-lscorep-rt-mpi] -lscorep-rt after all\n"
     "arguments.\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
@@ -80,9 +80,11 @@ void instr_usage_cc(FILE *out)
                  "  --user          enable the user API macros (-DSCOREP_USER_ENABLE; Fortran:\n"
                  "                  also -cpp for .f/.f90/... sources, for SCOREP_User.inc)\n"
                  "  --nocompiler    no compiler instrumentation\n"
-                 "  --memory        link the memory adapter libscorep-rt-memory:\n"
-                 "                  SCOREP_MEMORY_RECORDING=true then records malloc, free, C++\n"
-                 "                  new and delete (default: not linked, --nomemory)\n"
+                 "  --memory|--nomemory\n"
+                 "                  link the memory adapter libscorep-rt-memory (the default,\n"
+                 "                  as in Score-P; not with nvcc): SCOREP_MEMORY_RECORDING=true\n"
+                 "                  then records malloc, free, C++ new and delete; off, it only\n"
+                 "                  forwards them (docs/memory.md). --nomemory: not linked\n"
                  "  --instrument=plugin|functions\n"
                  "                  how functions are instrumented. plugin (the default where\n"
                  "                  the plugin is installed): a plugin inserts a region\n"
@@ -129,7 +131,7 @@ void instr_usage_scorep(FILE *out)
                  "  --memory|--nomemory\n"
                  "                  link the memory adapter libscorep-rt-memory, which records\n"
                  "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
-                 "                  (default: --nomemory, unlike Score-P; not with nvcc)\n"
+                 "                  (default: --memory, as in Score-P; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
                  "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
                  "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
@@ -168,7 +170,7 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
     } else if (strcmp(a, "--nocompiler") == 0) {
         opt->nocompiler = true;
     } else if (strcmp(a, "--memory") == 0 || strcmp(a, "--nomemory") == 0) {
-        opt->memory = a[2] == 'm';
+        opt->nomemory = a[2] == 'n';
     } else if (strcmp(a, "--dry-run") == 0) {
         opt->dry_run = true;
     } else if (strcmp(a, "--verbose") == 0) {
@@ -310,8 +312,8 @@ static bool flag_option(const char *a, struct instr_options *opt)
         {"--nouser", offsetof(struct instr_options, user), false},
         {"--compiler", offsetof(struct instr_options, nocompiler), false},
         {"--nocompiler", offsetof(struct instr_options, nocompiler), true},
-        {"--memory", offsetof(struct instr_options, memory), true},
-        {"--nomemory", offsetof(struct instr_options, memory), false},
+        {"--memory", offsetof(struct instr_options, nomemory), false},
+        {"--nomemory", offsetof(struct instr_options, nomemory), true},
     };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         if (strcmp(a, flags[i].name) == 0) {

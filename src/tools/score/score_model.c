@@ -154,6 +154,19 @@ static bool is_omp_parallel(const char *name, score_type t)
            (name[14] == '\0' || name[14] == ' ');
 }
 
+/* The records of a memory call beyond its Enter and Leave: the counter "Process memory
+ * usage" and Score-P's attributes (docs/memory.md, "Trace attributes"): 2 per call, a sized
+ * delete 3, realloc 4 (the most it writes: the estimate is an upper bound). */
+static uint64_t memory_records(const char *name)
+{
+    uint64_t attrs = 2;
+    if (name && (strcmp(name, "realloc") == 0 || strcmp(name, "reallocarray") == 0))
+        attrs = 4;
+    else if (name && strncmp(name, "operator delete", 15) == 0 && strstr(name, "size_t"))
+        attrs = 3;
+    return 1 + attrs;
+}
+
 uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
 {
     if (is_threads_root(name, t))
@@ -167,8 +180,8 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
         b += 2 * SCORE_MPI_RECORD;
     if (is_omp_parallel(name, t)) /* the team's; the fork and join are counted per team */
         b += 2 * SCORE_EVENT_RECORD;
-    if (t == SCORE_MEMORY) /* the "Process memory usage" value after the call */
-        b += SCORE_EVENT_RECORD;
+    if (t == SCORE_MEMORY) /* the "Process memory usage" value after the call, attributes */
+        b += memory_records(name) * SCORE_EVENT_RECORD;
     return b;
 }
 
@@ -454,7 +467,8 @@ static void cnode_bytes(const score_model *m, const score_params *p, int c, int 
     }
     const score_row *w = &m->regions[g];
     uint64_t metrics = 2 * (uint64_t)p->n_counters * SCORE_EVENT_RECORD +
-                       (w->type == SCORE_MEMORY ? SCORE_EVENT_RECORD : 0); /* its counter */
+                       (w->type == SCORE_MEMORY ? memory_records(w->name) * SCORE_EVENT_RECORD
+                                                : 0); /* its counter and attributes */
     uint64_t mpi = w->type == SCORE_MPI  ? mpi_records(w->name) * SCORE_MPI_RECORD
                    : w->type == SCORE_IO ? 2 * SCORE_MPI_RECORD
                                          : 0;
