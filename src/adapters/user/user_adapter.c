@@ -1,6 +1,7 @@
 /* user_adapter.c: the C functions behind the SCOREP_USER_* macros (Score-P's names). Handles
  * are created once (under a lock) and then used without one. */
 #include "adapters/user/user_adapter.h"
+#include "adapters/user/user_selective.h"
 #include "core/events.h"
 #include "core/rewind.h"
 #include "core/runtime.h"
@@ -39,9 +40,14 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
         file = NULL;
     r->region = scorep_defs_region(name, NULL, file, (int)line, (int)line, SCOREP_PARADIGM_USER,
                                    role_of(type));
-    r->filtered =
+    bool filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
+    /* as in Score-P, a filtered region is never selected */
+    r->selection = filtered ? NULL : scorep_selective_find(name);
+    r->kind = filtered      ? SCOREP_USER_FILTERED
+              : r->selection ? SCOREP_USER_SELECTED
+                             : SCOREP_USER_PLAIN;
     return r;
 }
 
@@ -64,8 +70,12 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
 void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->filtered && (l = scorep_location_get()))
+    if (h && h->kind == SCOREP_USER_PLAIN && (l = scorep_location_get())) {
         scorep_event_enter(l, h->region);
+    } else if (h && h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get())) {
+        scorep_selective_enter(l, h->selection); /* may switch recording on: before Enter */
+        scorep_event_enter(l, h->region);
+    }
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -93,16 +103,24 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && !h->filtered && l)
+    if (h && h->kind == SCOREP_USER_PLAIN && l) {
         scorep_event_leave(l, h->region);
+    } else if (h && h->kind == SCOREP_USER_SELECTED && l) {
+        scorep_event_leave(l, h->region);
+        scorep_selective_leave(l, h->selection); /* may switch recording off: after Leave */
+    }
 }
 
 /* ------------------------------------------------------------ rewind regions */
+/* Score-P selects rewind regions like the others. */
 API void SCOREP_User_RewindRegionEnter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->filtered && (l = scorep_location_get()))
+    if (h && h->kind != SCOREP_USER_FILTERED && (l = scorep_location_get())) {
+        if (h->kind == SCOREP_USER_SELECTED)
+            scorep_selective_enter(l, h->selection);
         scorep_rewind_point(l, h->region);
+    }
 }
 
 API void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
@@ -118,8 +136,11 @@ API void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const c
 API void SCOREP_User_RewindRegionEnd(const SCOREP_User_RegionHandle h, const bool value)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && !h->filtered && l)
+    if (h && h->kind != SCOREP_USER_FILTERED && l) {
         scorep_rewind_check(l, h->region, value);
+        if (h->kind == SCOREP_USER_SELECTED)
+            scorep_selective_leave(l, h->selection);
+    }
 }
 
 /* ------------------------------------------------------- online-access phases */
