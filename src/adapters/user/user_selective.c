@@ -112,3 +112,15 @@ void scorep_selective_leave(scorep_location *l, scorep_selection *s)
     l->selected_owner = NULL;
     scorep_event_recording_deselect(l);
 }
+
+void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region)
+{
+    scorep_selective_enter(l, s); /* may switch recording on: before the Enter */
+    scorep_event_enter(l, region);
+}
+
+void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region)
+{
+    scorep_event_leave(l, region);
+    scorep_selective_leave(l, s); /* may switch recording off: after the Leave */
+}

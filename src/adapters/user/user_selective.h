@@ -18,5 +18,9 @@ scorep_selection *scorep_selective_find(const char *name);
  * switched recording on switches it off again. No allocation, lock or system call. */
 void scorep_selective_enter(scorep_location *l, scorep_selection *s);
 void scorep_selective_leave(scorep_location *l, scorep_selection *s);
+/* The Enter of region of a selected user region with the switch before it; its Leave with the
+ * switch after it (user_adapter.c's slow path). */
+void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region);
+void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region);
 
 #endif
