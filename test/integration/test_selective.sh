@@ -74,6 +74,10 @@ expect_eq "$(trace_other sel | awk '$1 == "MEASUREMENT_ON_OFF" { n[$2 " " $NF]++
 expect_file sel/scorep.cfg "selected: scorep.cfg written"
 expect_grep "^SCOREP_SELECTIVE_CONFIG_FILE='sel.cfg'$" sel/scorep.cfg \
     "selected: the variable in scorep.cfg"
+expect_eq "$(cmp sel.cfg sel/scorep.selective && echo same)" same \
+    "selected: the file copied into the experiment as scorep.selective (as Score-P does)"
+expect_grep '^- `scorep.selective`: the selective recording file that was applied' \
+    sel/MANIFEST.md "selected: MANIFEST.md lists scorep.selective"
 
 # ---- profile only (the default): the same visits
 run_app prof env SCOREP_EXPERIMENT_DIRECTORY=prof SCOREP_SELECTIVE_CONFIG_FILE=sel.cfg ./selprog
@@ -130,6 +134,7 @@ expect_grep "the file is not applied and the whole run is recorded; fix the line
 expect_eq "$(profile_dump bad -m visits | cut -f2- | tr '\n' ';')" \
     "$(profile_dump all -m visits | cut -f2- | tr '\n' ';')" "bad file: the profile of a run without file"
 expect_eq "$(trace_count bad ENTER 0 loop) $(trace_check_nesting bad)" "20 0" "bad file: the whole trace"
+expect_no_file bad/scorep.selective "bad file: not copied as applied"
 run_app missing env SCOREP_EXPERIMENT_DIRECTORY=missing SCOREP_SELECTIVE_CONFIG_FILE=nonexistent.cfg ./selprog
 expect_eq "$status $(cat missing.out)" "0 calls 60 recording 1" "missing file: program unharmed"
 expect_eq "$(cat missing.err)" "[scorep-rt] warning: SCOREP_SELECTIVE_CONFIG_FILE: cannot open 'nonexistent.cfg': No such file or directory; selective recording is off and the whole run is recorded" \

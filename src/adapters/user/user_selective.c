@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "core/events.h"
+#include "core/experiment.h"
 #include "core/runtime.h"
 
 #include <stdio.h>
@@ -35,6 +36,10 @@ static void selective_init(void)
         return;
     }
     applied = 1;
+    /* as Score-P does (its manifest entry scorep.selective) */
+    scorep_experiment_keep_file(path, "scorep.selective",
+                                "the selective recording file that was applied "
+                                "(SCOREP_SELECTIVE_CONFIG_FILE)");
     if (table.n == 0)
         scorep_runtime_warn_run("SCOREP_SELECTIVE_CONFIG_FILE '%s' names no region: nothing is "
                                 "recorded (as in Score-P); name a user region per line",
