@@ -39,6 +39,7 @@ typedef struct scorep_location {
      * instance switched recording on from this thread, and how often it is open here */
     const void *selected_owner;
     uint32_t selected_open;
+    uint32_t in_teams; /* OpenMP teams this location is in (team begin/end, events_thread.c) */
     struct scorep_location *next;
 } scorep_location;
 

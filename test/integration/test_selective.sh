@@ -114,6 +114,29 @@ else
     skip_part gfortran
 fi
 
+# ---- OpenMP (OMPT): as in Score-P, recording is switched by a selected instance around a
+# parallel region, not inside one. step 1 and 2 of 0-3 are recorded with their parallel loops
+# (8 work instances each, 4 per thread: schedule static, 2 threads); work 3 (in step 0's
+# loop) is inside a parallel region: not recorded, one warning. The profiles are consistent
+# (lib.sh runs profile_check on them).
+if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+    scorep_cc --user gcc -fopenmp -O2 -o selomp "$PROGRAMS/selective_omp.c"
+    printf 'step 1:2\nwork 3\n' >omp.cfg
+    run_app omp env OMP_NUM_THREADS=2 SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=omp \
+        SCOREP_SELECTIVE_CONFIG_FILE=omp.cfg ./selomp
+    expect_eq "$status $(cat omp.out)" "0 sum 112" "OpenMP: exit status and output"
+    expect_eq "$(profile_values omp step visits)" "0 2" "OpenMP: step 1 and 2"
+    expect_eq "$(profile_dump omp -m visits | awk -F'\t' '$2 ~ /^step\/[^/]*parallel[^/]*\/work$/ { print $3, $4 }' | tr '\n' ,)" \
+        "0 visits=8,1 visits=8," "OpenMP: work inside the recorded steps, 4 per thread and step"
+    expect_eq "$(profile_paths omp | grep -c -v '^step\|^MEASUREMENT OFF$')" 0 \
+        "OpenMP: work 3 (inside a parallel region) not recorded"
+    expect_grep 'selected instance began inside an OpenMP parallel region, where recording is not switched \(as in Score-P\)' \
+        omp.err "OpenMP: says why work 3 is not recorded"
+    expect_eq "$(trace_check_nesting omp)" 0 "OpenMP trace: properly nested"
+else
+    skip_part_here OpenMP "the runtime was built without its OMPT tool"
+fi
+
 # ---- bad files: one message with file:line and why; the whole run is recorded as without
 # a file; the program's output and exit status are unchanged
 cat >bad.cfg <<'EOF'
