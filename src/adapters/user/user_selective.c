@@ -104,6 +104,15 @@ void scorep_selective_enter(scorep_location *l, scorep_selection *s)
     }
     if (l->selected_owner || !scorep_selection_contains(s, instance))
         return;
+    /* As Score-P (SCOREP_Thread_InParallel): recording is not switched inside an OpenMP
+     * parallel region, where the other members' call paths began while it was off. */
+    if (l->in_teams && !scorep_recording_enabled) {
+        scorep_warn_once("selective recording: a selected instance began inside an OpenMP "
+                         "parallel region, where recording is not switched (as in Score-P); "
+                         "it is not recorded. Select a region that encloses the parallel "
+                         "region instead");
+        return;
+    }
     if (scorep_event_recording_select(l)) { /* false: recording is on already */
         l->selected_owner = s;
         l->selected_open = 1;
