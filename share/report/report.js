@@ -438,8 +438,8 @@ function renderTimeline(data) {
       'No trace in this experiment (SCOREP_ENABLE_TRACING=true records one).'));
     return;
   }
-  var nLoc = t.locations.length, iv = t.intervals, msg = t.messages;
-  var nIv = iv.length / 5, nMsg = msg.length / 5, maxDepth = 0;
+  var nLoc = t.locations.length, iv = t.intervals, msg = t.messages, lau = t.launches || [];
+  var nIv = iv.length / 5, nMsg = msg.length / 5, nLau = lau.length / 4, maxDepth = 0;
   for (var i = 0; i < nIv; i++) if (iv[5 * i + 2] > maxDepth) maxDepth = iv[5 * i + 2];
   var levels = maxDepth + 1, ROW = Math.max(24, Math.min(60, levels * 8)), LABEL = 170, AXIS = 20;
   // browsers refuse canvases much taller than 16000 pixels: many locations get thin rows
@@ -450,9 +450,11 @@ function renderTimeline(data) {
   info.setAttribute('data-messages', nMsg);
   info.setAttribute('data-total-intervals', t.total_intervals);
   info.setAttribute('data-total-messages', t.total_messages);
+  info.setAttribute('data-launches', nLau);
   info.appendChild(el('p', null, nLoc + ' locations, ' + fmtTime(t.duration / t.resolution) +
     '; drawn: ' + nIv + ' of ' + t.total_intervals + ' region instances, ' + nMsg + ' of ' +
-    t.total_messages + ' messages.'));
+    t.total_messages + ' messages' + (t.total_launches ? ', ' + nLau + ' of ' + t.total_launches +
+    ' CUDA launches (green: the launch on the host to its kernel on the GPU stream)' : '') + '.'));
   if (t.downsampled) info.appendChild(el('p', { class: 'note' }, t.method));
   // the critical path of the wait-state analysis (scout.cubex): [row, begin, end] per piece
   var cp = t.critical_path || [], nCp = cp.length / 3;
@@ -500,6 +502,15 @@ function renderTimeline(data) {
       if (ts1 < range[0] || ts0 > range[1]) continue;
       ctx.moveTo(xOf(ts0), AXIS + msg[5 * i] * ROW + ROW / 2);
       ctx.lineTo(xOf(ts1), AXIS + msg[5 * i + 1] * ROW + ROW / 2);
+    }
+    ctx.stroke();
+    ctx.strokeStyle = 'rgba(0,140,0,0.7)';
+    ctx.beginPath();
+    for (i = 0; i < nLau; i++) {
+      var l0 = lau[4 * i + 2], l1 = lau[4 * i + 3];
+      if (l1 < range[0] || l0 > range[1]) continue;
+      ctx.moveTo(xOf(l0), AXIS + lau[4 * i] * ROW + ROW / 2);
+      ctx.lineTo(xOf(l1), AXIS + lau[4 * i + 1] * ROW + ROW / 2);
     }
     ctx.stroke();
     ctx.fillStyle = '#d00';

@@ -1,5 +1,5 @@
 /* an_analyze.c: runs the analysis passes in order (time tree, point-to-point replay,
- * collective replay), sums the diagnostics, writes the report and the summary. */
+ * collective replay, critical path, delays, OpenMP, lock contention), sums the diagnostics, writes the report and the summary. */
 #include "analysis/analysis.h"
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
@@ -91,6 +91,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }
+    if (rc == 0)
+        rc = agree(&c, an_pattern_lock(&c, err, len), err, len);
     if (rc == 0) {
         rc = an_report_cube(&c, &info, cubex, err, len);
     }

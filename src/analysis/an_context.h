@@ -124,6 +124,9 @@ int an_pattern_time(an_ctx *c, char *err, size_t len);
 an_metric an_time_metric(uint32_t cls);
 /* an_omp.c: OpenMP patterns of this rank's threads (not collective) */
 int an_omp(an_ctx *c, char *err, size_t len);
+/* an_pattern_lock.c: lock contention of this rank's threads, pthread and OpenMP (not
+ * collective) */
+int an_pattern_lock(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);

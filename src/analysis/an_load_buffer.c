@@ -6,6 +6,7 @@
  * (scorep_clock_to_root): the post-mortem analysis of the same run sees the same events. */
 #include "analysis/an_load.h"
 #include "core/clock_sync.h"
+#include "core/events_thread.h"
 #include "core/flush.h"
 #include "core/location.h"
 #include "core/timer.h"
@@ -53,7 +54,7 @@ static an_event *push(bl *b, uint64_t ts, an_event_kind kind)
         e->enter = b->stack[b->depth - 1];
         e->cnode = b->t->events[e->enter].cnode;
     }
-    if (kind != AN_ENTER && kind != AN_LEAVE)
+    if (AN_IS_MPI_EVENT(kind))
         b->t->has_mpi = 1;
     return e;
 }
@@ -154,6 +155,19 @@ static void mpi(bl *b, uint64_t ts, const buf_mpi_rec *r)
     e->msg_id = r->msg_id;
 }
 
+/* a lock record (events_thread.c): lock id in a, order and paradigm in b, as the trace
+ * writer writes them (trace_threads.c) */
+static void lock_event(bl *b, const buf_item *it)
+{
+    an_event *e = push(b, it->ts, it->type == BUF_EV_THREAD_ACQUIRE_LOCK ? AN_LOCK_ACQUIRE
+                                                                         : AN_LOCK_RELEASE);
+    if (!e)
+        return;
+    e->request = it->a;
+    e->tag = (uint32_t)it->b;
+    e->bytes = it->b & SCOREP_LOCK_PTHREAD_BIT ? OTF2_PARADIGM_PTHREAD : OTF2_PARADIGM_OPENMP;
+}
+
 static void item(void *ctx, const buf_item *it)
 {
     bl *b = ctx;
@@ -170,6 +184,10 @@ static void item(void *ctx, const buf_item *it)
         break;
     case BUF_LEAVE:
         leave(b, it->ts, map(b, U_REGION, it->a));
+        break;
+    case BUF_EV_THREAD_ACQUIRE_LOCK:
+    case BUF_EV_THREAD_RELEASE_LOCK:
+        lock_event(b, it);
         break;
     case BUF_EV_BUFFER_FLUSH:
     case BUF_EV_MEASUREMENT_ON:
@@ -213,9 +231,10 @@ static int defs(an_trace *t, const scorep_unified *u)
     for (size_t i = 0; i < t->n_regions; i++) {
         const scorep_region_def *r = &u->regions[i];
         t->regions[i].name = r->name;
-        t->regions[i].paradigm = r->paradigm == SCOREP_PARADIGM_MPI      ? OTF2_PARADIGM_MPI
-                                 : r->paradigm == SCOREP_PARADIGM_OPENMP ? OTF2_PARADIGM_OPENMP
-                                                                         : OTF2_PARADIGM_USER;
+        t->regions[i].paradigm = r->paradigm == SCOREP_PARADIGM_MPI       ? OTF2_PARADIGM_MPI
+                                 : r->paradigm == SCOREP_PARADIGM_OPENMP  ? OTF2_PARADIGM_OPENMP
+                                 : r->paradigm == SCOREP_PARADIGM_PTHREAD ? OTF2_PARADIGM_PTHREAD
+                                                                          : OTF2_PARADIGM_USER;
         t->regions[i].role = role_of(r->role);
     }
     for (size_t c = 0; c < t->n_comms; c++) {

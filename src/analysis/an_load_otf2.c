@@ -223,7 +223,7 @@ static an_event *push(ld *l, uint64_t time, an_event_kind kind)
         e->enter = l->stack[l->depth - 1];
         e->cnode = l->t->events[e->enter].cnode;
     }
-    if (kind != AN_ENTER && kind != AN_LEAVE)
+    if (AN_IS_MPI_EVENT(kind))
         l->t->has_mpi = 1;
     return e;
 }
@@ -405,6 +405,39 @@ static OTF2_CallbackCode e_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, uint
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ThreadAcquireLock / ThreadReleaseLock: the lock contention patterns (an_pattern_lock.c) */
+static OTF2_CallbackCode lock_event(ld *l, uint64_t t, an_event_kind kind, OTF2_Paradigm model,
+                                    uint32_t lock, uint32_t order)
+{
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->request = lock;
+    e->tag = order;
+    e->bytes = model;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_acquire(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *a, OTF2_Paradigm model, uint32_t lock,
+                                   uint32_t order)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return lock_event(u, t, AN_LOCK_ACQUIRE, model, lock, order);
+}
+
+static OTF2_CallbackCode e_release(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *a, OTF2_Paradigm model, uint32_t lock,
+                                   uint32_t order)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return lock_event(u, t, AN_LOCK_RELEASE, model, lock, order);
+}
+
 static OTF2_CallbackCode e_flush(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_TimeStamp stop)
 {
@@ -576,6 +609,8 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(ec, e_recv);
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(ec, e_irecv);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, e_coll_end);
+    OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(ec, e_acquire);
+    OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(ec, e_release);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(ec, e_flush);
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);

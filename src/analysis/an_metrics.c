@@ -85,9 +85,43 @@ const an_metric_info an_metrics[M_COUNT] = {
                              M_OMP_IBARRIER, 0},
     [M_OMP_CRITICAL] = {"omp_critical", "Critical", "Time spent in front of a critical section",
                         S, M_OMP_SYNCHRONIZATION, 0},
+    [M_OMP_LOCK_CONTENTION_CRITICAL] = {"omp_lock_contention_critical", "OMP Critical Contention",
+                                        "Time lost waiting for an OpenMP critical section to "
+                                        "become available",
+                                        S, M_OMP_CRITICAL, 0},
     [M_OMP_LOCK_API] = {"omp_lock_api", "Lock API",
                         "Time spent in OpenMP API calls dealing with locks", S,
                         M_OMP_SYNCHRONIZATION, 0},
+    /* lock contention (Scalasca 2.x: OMP.pattern, Pthread.pattern, Thread.pattern): the time a
+     * thread waits in an acquisition after the lock's previous holder released it is not
+     * contention; from its enter until that release is (an_pattern_lock.c). Unique and
+     * display names as scout writes them (NAME of the pattern files). */
+    [M_OMP_LOCK_CONTENTION_API] = {"omp_lock_contention_api", "OMP Lock API Contention",
+                                   "Time lost waiting for an OpenMP lock to be acquired", S,
+                                   M_OMP_LOCK_API, 0},
+    [M_PTHREAD] = {"pthread_time", "POSIX threads", "Time spent in the POSIX threads API", S,
+                   M_EXECUTION, 0},
+    [M_PTHREAD_MANAGEMENT] = {"pthread_management", "Pthread Management",
+                              "Time spent in POSIX threads management", S, M_PTHREAD, 0},
+    [M_PTHREAD_SYNCHRONIZATION] = {"pthread_synchronization", "Pthread Synchronization",
+                                   "Time spent in POSIX threads synchronization calls", S,
+                                   M_PTHREAD, 0},
+    [M_PTHREAD_LOCK_API] = {"pthread_lock_api", "Pthread Mutex",
+                            "Time spent in POSIX threads mutex API calls", S,
+                            M_PTHREAD_SYNCHRONIZATION, 0},
+    [M_PTHREAD_LOCK_CONTENTION_MUTEX_LOCK] = {"pthread_lock_contention_mutex_lock",
+                                              "Pthread Mutex Lock Contention",
+                                              "Time lost waiting for a POSIX threads mutex to be "
+                                              "acquired",
+                                              S, M_PTHREAD_LOCK_API, 0},
+    [M_PTHREAD_CONDITIONAL] = {"pthread_conditional", "Pthread Condition",
+                               "Time spent in POSIX threads condition API calls", S,
+                               M_PTHREAD_SYNCHRONIZATION, 0},
+    [M_PTHREAD_LOCK_CONTENTION_CONDITIONAL] = {"pthread_lock_contention_conditional",
+                                               "Pthread Condition Lock Contention",
+                                               "Time lost waiting for a POSIX threads mutex to be "
+                                               "acquired in a condition operation",
+                                               S, M_PTHREAD_CONDITIONAL, 0},
     [M_OVERHEAD] = {"overhead", "Overhead",
                     "Time spent performing tasks related to trace "
                     "generation",

@@ -99,7 +99,7 @@ int an_omp_map(an_trace *t)
                 e->cnode = parent;
                 /* MPI calls of a worker count in its time tree; their messages and collectives
                  * are not replayed (docs/analysis.md): counted for the summary */
-                t->other_threads_events += e->kind != AN_LEAVE;
+                t->other_threads_events += AN_IS_MPI_EVENT(e->kind);
                 continue;
             }
             if (e->enter == AN_NONE) { /* top level: the implicit task of a team */

@@ -21,6 +21,12 @@ an_metric an_time_metric(uint32_t cls)
         return M_OMP_LOCK_API;
     case AN_RC_OMP_SYNC:
         return M_OMP_SYNCHRONIZATION;
+    case AN_RC_PTHREAD_MGMT:
+        return M_PTHREAD_MANAGEMENT;
+    case AN_RC_PTHREAD_MUTEX:
+        return M_PTHREAD_LOCK_API;
+    case AN_RC_PTHREAD_COND:
+        return M_PTHREAD_CONDITIONAL;
     case AN_RC_USER:
         return M_EXECUTION;
     case AN_RC_INIT_EXIT:

@@ -40,6 +40,16 @@ static uint32_t classify_omp(const char *n)
     return AN_RC_USER;
 }
 
+/* pthread regions by Score-P's names, as Scalasca's is_pthread_* predicates match them */
+static uint32_t classify_pthread(const char *n)
+{
+    if (starts(n, "pthread_mutex_"))
+        return AN_RC_PTHREAD_MUTEX;
+    if (starts(n, "pthread_cond_"))
+        return AN_RC_PTHREAD_COND;
+    return AN_RC_PTHREAD_MGMT;
+}
+
 static uint32_t classify(const an_region *r)
 {
     static const char *const init_exit[] = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize", 0};
@@ -54,6 +64,8 @@ static uint32_t classify(const an_region *r)
     const char *n = r->name ? r->name : "";
     if (r->paradigm == OTF2_PARADIGM_OPENMP)
         return classify_omp(n);
+    if (r->paradigm == OTF2_PARADIGM_PTHREAD)
+        return classify_pthread(n);
     if (r->paradigm != OTF2_PARADIGM_MPI && strncasecmp(n, "MPI_", 4) != 0)
         return AN_RC_USER;
     if (is(n, init_exit))

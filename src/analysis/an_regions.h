@@ -19,7 +19,11 @@ typedef enum {
     AN_RC_OMP_IBARRIER, /* !$omp implicit barrier */
     AN_RC_OMP_CRITICAL, /* !$omp critical (waiting for it; not its sblock) */
     AN_RC_OMP_LOCK,     /* omp_set_lock & co. */
-    AN_RC_OMP_SYNC      /* other OpenMP synchronisation: taskwait, taskgroup, ordered */
+    AN_RC_OMP_SYNC,     /* other OpenMP synchronisation: taskwait, taskgroup, ordered */
+    /* POSIX threads (paradigm pthread, Score-P's region names) */
+    AN_RC_PTHREAD_MGMT,  /* pthread_create, _join, _exit, _cancel, _detach */
+    AN_RC_PTHREAD_MUTEX, /* pthread_mutex_* */
+    AN_RC_PTHREAD_COND   /* pthread_cond_* */
 } an_region_class;
 #define AN_RC_IS_MPI(cls) (((cls) & AN_RC_MASK) >= AN_RC_MPI && ((cls) & AN_RC_MASK) <= AN_RC_COLL)
 

@@ -20,8 +20,13 @@ typedef enum {
     AN_IRECV_REQUEST,  /* MpiIrecvRequest (MPI_Irecv posted) */
     AN_IRECV,          /* MpiIrecv: completion of a nonblocking receive */
     AN_PROBE,          /* a successful probe; recorded just before the probe's Leave */
-    AN_COLL_END        /* MpiCollectiveEnd */
+    AN_COLL_END,       /* MpiCollectiveEnd */
+    /* ThreadAcquireLock / ThreadReleaseLock (an_pattern_lock.c): lock id in .request, the
+     * acquisition order in .tag, the OTF2_Paradigm (PTHREAD, OPENMP) in .bytes */
+    AN_LOCK_ACQUIRE,
+    AN_LOCK_RELEASE
 } an_event_kind;
+#define AN_IS_MPI_EVENT(kind) ((kind) >= AN_SEND && (kind) <= AN_COLL_END)
 
 typedef struct {
     uint64_t time;   /* ticks, clock offsets applied */

@@ -86,7 +86,11 @@ typedef enum {
     BUF_IO_SEEK,
     BUF_IO_OPERATION_BEGIN,
     BUF_IO_OPERATION_COMPLETE,
-    BUF_IO_OPERATION_ISSUED
+    BUF_IO_OPERATION_ISSUED,
+    BUF_IO_OPERATION_TEST,
+    BUF_IO_OPERATION_CANCELLED,
+    BUF_IO_CHANGE_STATUS_FLAGS,
+    BUF_IO_DELETE_FILE
 } buf_event_type;
 
 typedef struct {
@@ -133,7 +137,9 @@ typedef enum {
     BUF_STEP_NONCOMM,      /* drop compiler/user calls that enclose no communication */
     BUF_STEP_FLUSH,        /* write everything to the spill file (scorep_buffer_flush_hook) */
     BUF_STEP_STOP,         /* nothing left to reduce: the trace stops (not a list entry) */
-    BUF_STEP_REWIND        /* log entry only: a user rewind discarded events */
+    BUF_STEP_REWIND,       /* log entry only: a user rewind discarded events */
+    BUF_STEP_LOST          /* log entry only: an adapter lost records before they reached the
+                            * buffer (CUPTI activity records); param = records */
 } buf_step;
 
 enum { BUF_MAX_STEPS = 4, BUF_MAX_LOG = 64 };

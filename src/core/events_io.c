@@ -81,6 +81,35 @@ void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint6
         r->request = matching_id;
 }
 
+void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_t matching_id)
+{
+    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_TEST, handle);
+    if (r)
+        r->request = matching_id;
+}
+
+void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, uint64_t matching_id)
+{
+    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_CANCELLED, handle);
+    if (r)
+        r->request = matching_id;
+}
+
+void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status)
+{
+    buf_mpi_rec *r = rec(l, BUF_IO_CHANGE_STATUS_FLAGS, handle);
+    if (r)
+        r->msg_id = status;
+}
+
+/* comm: the file (not a handle), peer: the paradigm */
+void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file)
+{
+    buf_mpi_rec *r = rec(l, BUF_IO_DELETE_FILE, file);
+    if (r)
+        r->peer = paradigm;
+}
+
 /* Score-P's metrics: exclusive, bytes, on the call path of the I/O call */
 static uint32_t bytes_metric(scorep_io_op op)
 {
@@ -108,7 +137,8 @@ static uint32_t bytes_metric(scorep_io_op op)
 enum { SIZE_BUCKETS = 10, STAT_CHUNK_BITS = 10, STAT_CHUNKS = 1 << 14 };
 typedef struct {
     uint64_t bytes[2], flushes, failed;
-    uint64_t sizes[2][SIZE_BUCKETS]; /* Darshan's access-size buckets; their sum: operations */
+    uint64_t sizes[2][SIZE_BUCKETS]; /* Darshan's access-size buckets */
+    uint64_t unsized[2]; /* operations of unknown size (fscanf); with the buckets: operations */
 } io_stats;
 static io_stats *stat_chunks[STAT_CHUNKS]; /* published once, never freed */
 
@@ -155,15 +185,17 @@ static int size_bucket(uint64_t b)
     return k;
 }
 
-static void count(uint32_t handle, scorep_io_op op, uint64_t transferred)
+static void count(uint32_t handle, scorep_io_op op, uint64_t transferred, uint32_t error)
 {
     io_stats *s = stats_of(handle);
     if (!s)
         return;
-    if (transferred == SCOREP_IO_UNKNOWN_BYTES)
+    if (transferred == SCOREP_IO_UNKNOWN_BYTES && error)
         __atomic_fetch_add(&s->failed, 1, __ATOMIC_RELAXED);
     else if (op == SCOREP_IO_OP_FLUSH)
         __atomic_fetch_add(&s->flushes, 1, __ATOMIC_RELAXED);
+    else if (transferred == SCOREP_IO_UNKNOWN_BYTES)
+        __atomic_fetch_add(&s->unsized[op], 1, __ATOMIC_RELAXED);
     else {
         __atomic_fetch_add(&s->bytes[op], transferred, __ATOMIC_RELAXED);
         __atomic_fetch_add(&s->sizes[op][size_bucket(transferred)], 1, __ATOMIC_RELAXED);
@@ -181,7 +213,7 @@ void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, sco
         r->msg_id = error;
     }
     if (l && scorep_location_recording(l))
-        count(handle, op, transferred);
+        count(handle, op, transferred, error);
     if (op == SCOREP_IO_OP_FLUSH || transferred == SCOREP_IO_UNKNOWN_BYTES || !l ||
         !scorep_location_recording(l) || !l->profiling)
         return;
@@ -204,6 +236,7 @@ static void add_stats(io_stats *sum, const io_stats *s)
 {
     for (int w = 0; w < 2; w++) {
         sum->bytes[w] += s->bytes[w];
+        sum->unsized[w] += s->unsized[w];
         for (int k = 0; k < SIZE_BUCKETS; k++)
             sum->sizes[w][k] += s->sizes[w][k];
     }
@@ -213,7 +246,7 @@ static void add_stats(io_stats *sum, const io_stats *s)
 
 static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats *s)
 {
-    uint64_t ops[2] = {0, 0};
+    uint64_t ops[2] = {s->unsized[0], s->unsized[1]};
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < SIZE_BUCKETS; k++)
             ops[w] += s->sizes[w][k];

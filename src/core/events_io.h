@@ -34,9 +34,18 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
                                      uint32_t flags, uint64_t requested, uint64_t matching_id);
 /* a non-blocking operation was issued (its begin recorded before the call) */
 void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id);
+/* a non-blocking operation was tested and is not complete yet (aio_error: EINPROGRESS) */
+void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_t matching_id);
+/* a non-blocking operation was cancelled (aio_cancel); it has no completion */
+void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, uint64_t matching_id);
+/* the handle's status flags (OTF2_IoStatusFlag) were changed (fcntl F_SETFL) */
+void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status);
+/* a file was deleted (unlink, remove, ...) through I/O paradigm `paradigm` */
+void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file);
 /* op again: the profile counts the transferred bytes of reads and writes. error: 0, or for a
  * failed call (transferred SCOREP_IO_UNKNOWN_BYTES) its errno (POSIX, ISO C) or MPI error
- * code (MPI-IO): the trace's attribute io_error */
+ * code (MPI-IO): the trace's attribute io_error. SCOREP_IO_UNKNOWN_BYTES with error 0: the
+ * operation succeeded but its size is not known (fscanf): an operation without bytes. */
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
                                         uint64_t transferred, uint64_t matching_id, uint32_t error);
 

@@ -36,10 +36,11 @@ void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t ra
     thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
 }
 
-void scorep_event_thread_lock(scorep_location *l, buf_event_type type, uint32_t lock,
-                              uint32_t order, uint64_t raw)
+void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_paradigm paradigm,
+                              uint32_t lock, uint32_t order, uint64_t raw)
 {
-    thread_record(l, type, lock, order, raw);
+    uint64_t b = order | (paradigm == SCOREP_PARADIGM_PTHREAD ? SCOREP_LOCK_PTHREAD_BIT : 0);
+    thread_record(l, type, lock, b, raw);
 }
 
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,

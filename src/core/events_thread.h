@@ -63,8 +63,13 @@ void scorep_event_thread_join(scorep_location *l, uint64_t raw);
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
                                     uint32_t size, uint64_t raw);
 void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw);
-void scorep_event_thread_lock(scorep_location *l, buf_event_type type, uint32_t lock,
-                              uint32_t order, uint64_t raw);
+/* type: BUF_EV_THREAD_ACQUIRE_LOCK or _RELEASE_LOCK; paradigm: SCOREP_PARADIGM_OPENMP or
+ * SCOREP_PARADIGM_PTHREAD (lock ids are per paradigm); order: the acquisition's number on
+ * that lock, 1 for the first (Score-P's acquisition order) */
+void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_paradigm paradigm,
+                              uint32_t lock, uint32_t order, uint64_t raw);
+/* The paradigm of a lock record's b field (the writers and the analysis decode it) */
+#define SCOREP_LOCK_PTHREAD_BIT (1ull << 32)
 /* type: BUF_EV_THREAD_TASK_CREATE, _SWITCH or _COMPLETE; a task is (team, creating thread's
  * index, generation); implicit tasks have generation 0. */
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,

@@ -63,18 +63,64 @@ static int move_aside(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen)
+/* The directory this process created: another job with the same SCOREP_EXPERIMENT_DIRECTORY
+ * may move it aside while this one runs (scorep_experiment_follow). */
+static dev_t created_dev;
+static ino_t created_ino;
+static bool created;
+
+static void remember(const char *dir)
+{
+    struct stat st;
+    created = stat(dir, &st) == 0;
+    created_dev = st.st_dev;
+    created_ino = st.st_ino;
+}
+
+/* A spawned job's directory: the first spawn-N inside the named one that mkdir creates
+ * (atomic, so jobs spawned at once do not share one). */
+static int create_spawned(char *dir, size_t len, char *err, size_t errlen)
+{
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", dir);
+    if (mkdir(parent, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create the experiment directory '%s': %s", parent,
+                 strerror(errno));
+        return -1;
+    }
+    for (int n = 1; n < 100000; n++) {
+        if (snprintf(dir, len, "%s/spawn-%d", parent, n) >= (int)len) {
+            snprintf(err, errlen, "experiment directory name '%s/spawn-%d' is too long", parent, n);
+            return -1;
+        }
+        if (mkdir(dir, 0777) == 0) {
+            remember(dir);
+            return 0;
+        }
+        if (errno != EEXIST) {
+            snprintf(err, errlen, "cannot create the experiment directory '%s': %s", dir,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    snprintf(err, errlen, "'%s' holds 99999 spawned jobs' directories already", parent);
+    return -1;
+}
+
+int scorep_experiment_create(char *dir, size_t len, bool spawned, char *err, size_t errlen)
 {
     char name[PATH_MAX];
     const char *want = scorep_cfg.experiment_directory;
     if (want && *want)
         snprintf(name, sizeof name, "%s", want);
     else
-        default_name(name, sizeof name);
+        default_name(name, sizeof name); /* unique: no clash with the parent's */
     if (absolute(name, dir, len) != 0) {
         snprintf(err, errlen, "experiment directory name '%s' is too long", name);
         return -1;
     }
+    if (spawned && want && *want)
+        return create_spawned(dir, len, err, errlen);
     struct stat st;
     if (stat(dir, &st) == 0) {
         if (!scorep_cfg.overwrite_experiment_directory) {
@@ -95,7 +141,45 @@ int scorep_experiment_create(char *dir, size_t len, char *err, size_t errlen)
                  dir, strerror(errno));
         return -1;
     }
+    remember(dir);
     return 0;
+}
+
+static bool is_created(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_dev == created_dev &&
+           st.st_ino == created_ino;
+}
+
+int scorep_experiment_follow(char *dir, size_t len)
+{
+    if (!created || is_created(dir))
+        return 0;
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    DIR *d = opendir(parent[0] ? parent : "/");
+    int rc = -1;
+    char path[PATH_MAX + 256];
+    for (struct dirent *e; d && rc != 0 && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", parent, e->d_name);
+        if (is_created(path) && strlen(path) < len) {
+            scorep_warn("the experiment directory '%s' was moved to '%s' by another job with "
+                        "the same SCOREP_EXPERIMENT_DIRECTORY; this job's results go there",
+                        dir, path);
+            snprintf(dir, len, "%s", path);
+            rc = 1;
+        }
+    }
+    if (d)
+        closedir(d);
+    return rc;
 }
 
 int scorep_experiment_write_cfg(const char *dir)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE, INIT_FINALIZED };
@@ -117,7 +118,8 @@ void scorep_runtime_warn_run(const char *fmt, ...)
 static int create_experiment_dir(void)
 {
     char err[2048];
-    int rc = scorep_experiment_create(experiment_dir, sizeof experiment_dir, err, sizeof err);
+    int rc =
+        scorep_experiment_create(experiment_dir, sizeof experiment_dir, false, err, sizeof err);
     if (rc == -2)
         scorep_fatal("%s", err);
     if (rc != 0) {
@@ -137,7 +139,7 @@ int scorep_runtime_mpi_mode(void)
     return mpi_mode;
 }
 
-void scorep_runtime_mpi_ready(void)
+void scorep_runtime_mpi_ready(bool spawned)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     /* status: 0 ok, 1 no measurement, 2 fatal (directory exists, overwriting is off) */
@@ -147,7 +149,7 @@ void scorep_runtime_mpi_ready(void)
     } msg = {0, ""};
     if (ipc->rank() == 0) {
         char err[2048];
-        int rc = scorep_experiment_create(msg.dir, sizeof msg.dir, err, sizeof err);
+        int rc = scorep_experiment_create(msg.dir, sizeof msg.dir, spawned, err, sizeof err);
         msg.status = rc == 0 ? 0 : rc == -2 ? 2 : 1;
         if (rc != 0)
             scorep_warn("%s", err);
@@ -169,6 +171,9 @@ void scorep_runtime_mpi_ready(void)
     }
     snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
     scorep_state_set_experiment_dir(experiment_dir);
+    if (spawned && ipc->rank() == 0)
+        scorep_experiment_note("this job was started by MPI_Comm_spawn (MPI_Comm_get_parent is "
+                               "not MPI_COMM_NULL): its own experiment, apart from its parent's");
 }
 
 static void on_signal(int sig)
@@ -495,9 +500,38 @@ static void close_locations(void)
     }
 }
 
+/* Collective: rank 0 follows the experiment directory where another job with the same name
+ * moved it (experiment.c) and tells the others; if it is gone, this job writes into a
+ * new one. Without this, the results went into the other job's directory. */
+static void follow_experiment_dir(void)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", experiment_dir);
+    if (ipc->rank() == 0 && scorep_experiment_follow(dir, sizeof dir) < 0) {
+        snprintf(dir, sizeof dir, "%.*s-%d", PATH_MAX - 16, experiment_dir, (int)getpid());
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            scorep_warn("the experiment directory '%s' is gone and '%s' cannot be created: %s",
+                        experiment_dir, dir, strerror(errno));
+            snprintf(dir, sizeof dir, "%s", experiment_dir);
+        } else {
+            scorep_warn("the experiment directory '%s' is gone (moved or removed while the "
+                        "program ran); this job's results go to '%s'",
+                        experiment_dir, dir);
+            if (scorep_experiment_write_cfg(dir) != 0)
+                scorep_warn("cannot write %s/scorep.cfg", dir);
+        }
+    }
+    if (ipc->bcast(dir, sizeof dir, 0) == 0 && strcmp(dir, experiment_dir) != 0) {
+        snprintf(experiment_dir, sizeof experiment_dir, "%s", dir);
+        scorep_state_set_experiment_dir(experiment_dir);
+    }
+}
+
 static void write_results(int status)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
+    follow_experiment_dir();
     scorep_unified u;
     if (scorep_unify(&u) != 0) {
         if (ipc->rank() == 0)

@@ -41,8 +41,9 @@ void scorep_runtime_warn_run(const char *fmt, ...) __attribute__((format(printf,
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* MPI runs: called by scorep_mpi_after_init once the ipc backend is MPI: rank 0 creates
- * the experiment directory and tells the others. */
-void scorep_runtime_mpi_ready(void);
+ * the experiment directory and tells the others. spawned: a job MPI_Comm_spawn started
+ * (scorep_experiment_create). */
+void scorep_runtime_mpi_ready(bool spawned);
 /* The collective finalize of an MPI run (from MPI_Finalize). */
 void scorep_runtime_finalize_mpi(void);
 /* true when the MPI adapter library is part of the program */

@@ -76,9 +76,10 @@ int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *na
                            const char *type);
 
 /* The layout of a .cubex whose rows many processes write at once, each the values of its
- * own locations: every row uncompressed at a computed offset, every call path listed in
- * the index (a row no process writes reads as zeros: the file has a hole there), the
- * index and data members first and anchor.xml last. Every process builds the same plan
+ * own locations: every row uncompressed at a computed offset, the index listing the call
+ * paths that row_used names (all of them without it; a listed row no process writes
+ * reads as zeros: the file has a hole there), the index and data members first and
+ * anchor.xml last. Every process builds the same plan
  * from the same description; then, in any order and concurrently, one process writes the
  * frame (tar headers, index files, data markers) and the anchor (cube_writer_write_anchor),
  * and every process its slices (cube_plan_write_slice). The file must be created empty
@@ -91,6 +92,9 @@ typedef struct {
     int n_cnodes;
     const int *cnode_parent; /* as given to cube_writer_cnode (-1: a root) */
     uint64_t n_locations;    /* row length; columns in location id order */
+    /* NULL: every row of every metric; else bit metric * n_cnodes + cnode set where some
+     * value of (metric, cnode) is not 0, as the gathering writer omits all-zero rows */
+    const uint64_t *row_used;
 } cube_plan_desc;
 
 cube_plan *cube_plan_new(const cube_plan_desc *d); /* NULL: bad description or no memory */
@@ -100,7 +104,7 @@ uint64_t cube_plan_anchor_offset(const cube_plan *p);
 /* Writes values of locations [first, first + n) of (metric, cnode) (writer ids) to the
  * open file fd: raw 64-bit values as cube_writer_set_* store them (the uint64_t, the
  * int64_t's bits, the double's bits). All zero: nothing written (the hole reads as 0).
- * 0, or -1 with errno. */
+ * 0, or -1 with errno (EINVAL also for values of a row that row_used left out). */
 int cube_plan_write_slice(const cube_plan *p, int fd, int metric, int cnode, uint64_t first,
                           uint64_t n, const uint64_t *raw);
 /* The tar headers, index files and data markers. 0, or -1 with errno. */

@@ -15,7 +15,7 @@ typedef enum {
 } scorep_io_paradigm;
 
 /* handle flags: the values of OTF2_IoHandleFlag */
-enum { SCOREP_IO_HANDLE_PRE_CREATED = 1 };
+enum { SCOREP_IO_HANDLE_PRE_CREATED = 1, SCOREP_IO_HANDLE_ALL_PROXY = 2 };
 
 typedef struct {
     const char *name;

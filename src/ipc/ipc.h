@@ -31,6 +31,11 @@ typedef struct scorep_ipc {
 int scorep_ipc_gather_blobs(const void *data, size_t len, unsigned char **all, size_t **offsets,
                             size_t **lengths);
 
+/* Bitwise OR of every rank's n words, left in words on every rank (collective; a binomial
+ * reduction in pieces of 4 KiB, then a broadcast). A rank without its words passes NULL:
+ * then every rank returns -1 and nothing is exchanged. 0, or -1. */
+int scorep_ipc_allreduce_or(uint64_t *words, size_t n);
+
 /* The backend in use (never NULL). */
 const scorep_ipc *scorep_ipc_get(void);
 /* Installed by the MPI adapter after MPI_Init. */

@@ -159,7 +159,9 @@ void scorep_mpi_after_init(void)
     comm = MPI_COMM_WORLD;
     scorep_ipc_set(&ipc_mpi);
     scorep_systree_set_world(systree_world);
-    scorep_runtime_mpi_ready();
+    MPI_Comm parent = MPI_COMM_NULL;
+    PMPI_Comm_get_parent(&parent);
+    scorep_runtime_mpi_ready(parent != MPI_COMM_NULL);
     scorep_clock_sync();
 }
 

@@ -1,4 +1,5 @@
-/* ipc_single.c: the single-process backend: rank 0 of 1, collectives are copies. */
+/* ipc_single.c: the single-process backend (rank 0 of 1, collectives are copies), and the
+ * collective helpers every backend shares (scorep_ipc_gather_blobs, _allreduce_or). */
 #include "ipc/ipc.h"
 
 #include <stdlib.h>
@@ -123,4 +124,44 @@ int scorep_ipc_gather_blobs(const void *data, size_t len, unsigned char **all, s
     *offsets = displs;
     *lengths = counts;
     return rc;
+}
+
+enum { TAG_OR = 1910, OR_PIECE = 512 /* words: 4 KiB */ };
+
+int scorep_ipc_allreduce_or(uint64_t *words, size_t n)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank(), size = ipc->size();
+    uint64_t failed = words == NULL;
+    if (ipc->allreduce_max_u64(&failed) != 0 || failed)
+        return -1; /* every rank knows: nobody sends */
+    int rc = 0;
+    for (int d = 1; d < size; d <<= 1) {
+        if (rank & d) { /* the partner has its words too: it takes every piece */
+            for (size_t at = 0; at < n; at += OR_PIECE) {
+                size_t k = n - at < OR_PIECE ? n - at : OR_PIECE;
+                if (ipc->send(words + at, k * sizeof *words, rank - d, TAG_OR) != 0)
+                    rc = -1;
+            }
+            break;
+        }
+        if (rank + d >= size)
+            continue;
+        uint64_t piece[OR_PIECE];
+        for (size_t at = 0; at < n; at += OR_PIECE) {
+            size_t k = n - at < OR_PIECE ? n - at : OR_PIECE;
+            if (ipc->recv(piece, k * sizeof *piece, rank + d, TAG_OR) != 0) {
+                rc = -1;
+                continue;
+            }
+            for (size_t i = 0; i < k; i++)
+                words[at + i] |= piece[i];
+        }
+    }
+    if (ipc->bcast(words, n * sizeof *words, 0) != 0)
+        rc = -1;
+    failed = rc != 0;
+    if (ipc->allreduce_max_u64(&failed) != 0 || failed)
+        return -1;
+    return 0;
 }

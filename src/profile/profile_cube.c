@@ -903,30 +903,72 @@ static int write_anchor(cube_writer *w, merged *tree, const cube_plan *plan,
     return rc;
 }
 
-/* Every process: the plan of the file from the merged tree and the metrics. */
-static cube_plan *make_plan(const merged *tree, int *cube_id, const metric_info *info,
-                            int n_metrics, uint64_t n_locations)
+/* The Cube ids of the merged tree's nodes (pre-order) and each id's parent. 0 or -1. */
+static int number_tree(const merged *tree, int *cube_id, int *cparent)
 {
-    int *seq = malloc((tree->n + 1) * sizeof *seq), *cparent = malloc((tree->n + 1) * sizeof(int));
+    int *seq = malloc((tree->n + 1) * sizeof *seq);
+    int rc = seq && preorder(tree, seq) == 0 ? 0 : -1;
+    for (int k = 0; rc == 0 && k < tree->n; k++)
+        cube_id[seq[k]] = k;
+    for (int k = 0; rc == 0 && k < tree->n; k++) {
+        int par = tree->g[seq[k]].parent;
+        cparent[k] = par < 0 ? -1 : cube_id[par];
+    }
+    free(seq);
+    return rc;
+}
+
+/* The rows in use: bit metric * n_cnodes + cnode. */
+typedef struct {
+    uint64_t *bits;
+    int n_cnodes;
+    const metric_info *info;
+} rows_used;
+
+static void mark_used(void *ctx, int metric, int cnode, int location, bool is_double, double d,
+                      uint64_t v)
+{
+    (void)location;
+    rows_used *r = ctx;
+    uint64_t bit = (uint64_t)metric * (uint64_t)r->n_cnodes + (uint64_t)cnode;
+    if (raw_value(r->info[metric].dtype, is_double, d, v) != 0)
+        r->bits[bit / 64] |= 1ULL << (bit % 64);
+}
+
+/* Collective: bit metric * n_cnodes + cnode set where a value of any process is not 0
+ * (ids: Cube's), so that the file, like the gathering writer's, has no all-zero rows.
+ * NULL where it could not be computed: then the plan takes every row. */
+static uint64_t *rows_in_use(const merged *local, const int *local_id, int n_cnodes, bool ok,
+                             const int *mid, const metric_info *info, int n_metrics,
+                             const scorep_unified *u)
+{
+    size_t words = ((size_t)n_metrics * (size_t)n_cnodes + 63) / 64;
+    rows_used r = {ok ? calloc(words + 1, sizeof(uint64_t)) : NULL, n_cnodes, info};
+    if (r.bits)
+        each_value(local, local_id, mid, u, mark_used, &r);
+    if (scorep_ipc_allreduce_or(r.bits, words) != 0) {
+        free(r.bits);
+        return NULL;
+    }
+    return r.bits;
+}
+
+/* Every process: the plan of the file from the numbered tree, the metrics and the rows
+ * in use (NULL: all). */
+static cube_plan *make_plan(const int *cparent, int n_cnodes, const metric_info *info,
+                            int n_metrics, uint64_t n_locations, const uint64_t *used)
+{
     int *mparent = malloc((n_metrics + 1) * sizeof *mparent);
     cube_metric_kind *kind = malloc((n_metrics + 1) * sizeof *kind);
     cube_plan *plan = NULL;
-    if (seq && cparent && mparent && kind && preorder(tree, seq) == 0) {
-        for (int k = 0; k < tree->n; k++)
-            cube_id[seq[k]] = k;
-        for (int k = 0; k < tree->n; k++) {
-            int par = tree->g[seq[k]].parent;
-            cparent[k] = par < 0 ? -1 : cube_id[par];
-        }
+    if (mparent && kind) {
         for (int k = 0; k < n_metrics; k++) {
             mparent[k] = -1;
             kind[k] = info[k].kind;
         }
-        cube_plan_desc d = {n_metrics, mparent, kind, tree->n, cparent, n_locations};
+        cube_plan_desc d = {n_metrics, mparent, kind, n_cnodes, cparent, n_locations, used};
         plan = cube_plan_new(&d);
     }
-    free(seq);
-    free(cparent);
     free(mparent);
     free(kind);
     return plan;
@@ -985,17 +1027,25 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
         for (int k = 0; k < n_ids; k++)
             n_metrics = mid[k] >= n_metrics ? mid[k] + 1 : n_metrics;
     }
-    cube_plan *plan = rc == 0 ? make_plan(&tree, cube_id, info, n_metrics, n_locations) : NULL;
+    int *cparent = malloc((tree.n + 1) * sizeof *cparent);
+    if (rc == 0 && (!cparent || number_tree(&tree, cube_id, cparent) != 0))
+        rc = -1;
     /* this process's call paths in the merged tree: parents come first in local order */
-    for (int g = 0; plan && g < local->n && rc == 0; g++) {
+    for (int g = 0; g < local->n && rc == 0; g++) {
         const gnode *x = &local->g[g];
         int t =
             gnode_get(&tree, x->parent < 0 ? -1 : local_id[x->parent], x->kind, x->id, x->value);
         rc = t < 0 || t >= (int)(tree.n) ? -1 : 0;
         local_id[g] = rc == 0 ? t : -1;
     }
-    for (int g = 0; plan && g < local->n && rc == 0; g++)
+    for (int g = 0; g < local->n && rc == 0; g++)
         local_id[g] = cube_id[local_id[g]];
+    /* every process takes part, also one that failed above (its part: NULL) */
+    uint64_t *used = rows_in_use(local, local_id, tree.n, rc == 0, mid, info, n_metrics, u);
+    cube_plan *plan =
+        rc == 0 ? make_plan(cparent, tree.n, info, n_metrics, n_locations, used) : NULL;
+    free(used);
+    free(cparent);
     int fd = open_shared(path, rank, plan);
     rc = fd < 0 ? -1 : rc;
     if (rc == 0 && plan)

@@ -296,7 +296,7 @@ static int define_system(cube_writer *w, const options *o)
 static int write_planned(const options *o, const int *parent, cube_writer *w, const int *mparent,
                          const cube_metric_kind *kind, char *err, size_t errlen)
 {
-    cube_plan_desc d = {o->metrics, mparent, kind, o->cnodes, parent, o->locations};
+    cube_plan_desc d = {o->metrics, mparent, kind, o->cnodes, parent, o->locations, NULL};
     cube_plan *p = cube_plan_new(&d);
     int fd = p ? open(o->out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     int rc = fd >= 0 && cube_plan_write_frame(p, fd) == 0 ? 0 : -1;

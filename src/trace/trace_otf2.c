@@ -313,6 +313,18 @@ static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
     case BUF_IO_OPERATION_ISSUED:
         OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
         break;
+    case BUF_IO_OPERATION_TEST:
+        OTF2_EvtWriter_IoOperationTest(w, NULL, t, r->comm, r->request);
+        break;
+    case BUF_IO_OPERATION_CANCELLED:
+        OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->comm, r->request);
+        break;
+    case BUF_IO_CHANGE_STATUS_FLAGS:
+        OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->comm, (uint32_t)r->msg_id);
+        break;
+    case BUF_IO_DELETE_FILE: /* comm: the file, peer: the paradigm */
+        OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->peer, r->comm);
+        break;
     case BUF_IO_OPERATION_COMPLETE:
         if (r->msg_id)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);
@@ -1013,6 +1025,7 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
                   u->n[U_WIN] + (uint64_t)ipc->rank()); /* the CUDA window */
         write_map(d, OTF2_MAPPING_IO_HANDLE, u->map[U_IOHANDLE], u->n_local[U_IOHANDLE],
                   UINT64_MAX);
+        write_map(d, OTF2_MAPPING_IO_FILE, u->map[U_IOFILE], u->n_local[U_IOFILE], UINT64_MAX);
         scorep_sampling_write_mapping(d);
         for (int i = 0; i < n_cp; i++)
             OTF2_DefWriter_WriteClockOffset(d, cp[i].time, cp[i].offset, cp[i].stddev);

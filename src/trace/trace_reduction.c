@@ -76,6 +76,12 @@ static void describe(const trace_red_entry *e, char *out, size_t len)
     case BUF_STEP_STOP:
         snprintf(out, len, "nothing left to reduce: recording stopped");
         break;
+    case BUF_STEP_LOST:
+        snprintf(out, len,
+                 "%llu activity records lost before they reached the trace (CUDA: dropped by "
+                 "CUPTI or completed after finalize; the profile misses them too)",
+                 (unsigned long long)e->param);
+        break;
     default:
         snprintf(out, len, "rewind of region %llu discarded the events since its point",
                  (unsigned long long)e->param);
@@ -90,11 +96,13 @@ int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, 
     if (!w)
         return -1;
     int rc = 0;
-    for (uint32_t k = 0; k <= BUF_STEP_REWIND; k++)
+    for (uint32_t k = 0; k <= BUF_STEP_LOST; k++)
         if (k != BUF_STEP_FLUSH && /* a flush loses nothing: the BufferFlush event shows it */
             OTF2_MarkerWriter_WriteDefMarker(
-                w, k, "scorep-rt trace reduction", scorep_buffer_step_name((buf_step)k),
-                k == BUF_STEP_STOP ? OTF2_SEVERITY_HIGH : OTF2_SEVERITY_MEDIUM) != OTF2_SUCCESS)
+                w, k, k == BUF_STEP_LOST ? "scorep-rt lost records" : "scorep-rt trace reduction",
+                scorep_buffer_step_name((buf_step)k),
+                k == BUF_STEP_STOP || k == BUF_STEP_LOST ? OTF2_SEVERITY_HIGH
+                                                         : OTF2_SEVERITY_MEDIUM) != OTF2_SUCCESS)
             rc = -1;
     for (size_t i = 0; i < list->n; i++) {
         const trace_red_entry *e = &list->e[i];
@@ -147,16 +155,20 @@ void scorep_trace_red_summarise(const trace_red_list *list, char ***names, uint6
     notes = NULL;
     if (list->n == 0)
         return;
-    size_t len = 0, cap = 0;
-    char line[512];
+    size_t len = 0, cap = 0, n_lost = 0;
+    for (size_t i = 0; i < list->n; i++)
+        n_lost += list->e[i].rule == BUF_STEP_LOST;
+    char line[640];
     snprintf(line, sizeof line,
              "\n## What the trace lacks\n\nThe trace of %u of %llu locations is incomplete "
-             "(the profile is complete). Each step below is also an OTF2 marker of group "
-             "\"scorep-rt trace reduction\" (`otf2-marker traces.otf2`); times are the "
+             "(%s). Each step below is also an OTF2 marker of group "
+             "\"scorep-rt trace reduction\"%s (`otf2-marker traces.otf2`); times are the "
              "location's own timestamps.\n\n"
              "| rank | location | step | time | records removed | what |\n"
              "| --- | --- | --- | --- | --- | --- |\n",
-             locations_affected(list), (unsigned long long)n_locations);
+             locations_affected(list), (unsigned long long)n_locations,
+             n_lost ? "the profile lacks the lost records too" : "the profile is complete",
+             n_lost ? " or, for lost records, \"scorep-rt lost records\"" : "");
     int rc = append(&notes, &len, &cap, line);
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const trace_red_entry *e = &list->e[i];

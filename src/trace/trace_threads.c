@@ -1,6 +1,7 @@
 /* trace_threads.c: thread-team communicators derived from the team-begin records of all
  * locations, and the OTF2 records of fork-join threading (trace_threads.h). */
 #include "trace/trace_threads.h"
+#include "core/events_thread.h"
 #include "core/location.h"
 #include "defs/hash_index.h"
 #include "defs/ser.h"
@@ -259,6 +260,12 @@ static OTF2_CommRef team_comm(uint32_t instance)
     return k == UINT32_MAX ? OTF2_UNDEFINED_COMM : st.comm_base + k;
 }
 
+/* a lock record's paradigm (events_thread.h): pthread mutexes or OpenMP locks */
+static OTF2_Paradigm lock_paradigm(uint64_t b)
+{
+    return b & SCOREP_LOCK_PTHREAD_BIT ? OTF2_PARADIGM_PTHREAD : OTF2_PARADIGM_OPENMP;
+}
+
 /* Comm ids are written global: they lie above every local id the comm mapping table maps,
  * and OTF2 readers keep ids the table does not hold. */
 void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it)
@@ -279,10 +286,10 @@ void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it)
         OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, team_comm(it->a));
         break;
     case BUF_EV_THREAD_ACQUIRE_LOCK:
-        OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, OTF2_PARADIGM_OPENMP, it->a, (uint32_t)it->b);
+        OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, lock_paradigm(it->b), it->a, (uint32_t)it->b);
         break;
     case BUF_EV_THREAD_RELEASE_LOCK:
-        OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, OTF2_PARADIGM_OPENMP, it->a, (uint32_t)it->b);
+        OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, lock_paradigm(it->b), it->a, (uint32_t)it->b);
         break;
     case BUF_EV_THREAD_TASK_CREATE:
         OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, team_comm(it->a), creator, gen);

@@ -33,3 +33,39 @@ insitu_then_postmortem()
     $MPIRUN -np "$_np" "$ANALYZE" "$_dir" >"$_an" 2>&1 || fail "scorep-analyze $_dir: $(cat "$_an")"
     expect_file "$_dir/scout.cubex" "$1 on $_np: scorep-analyze wrote scout.cubex"
 }
+
+# lock_contention MARKS: the lock contention that the holdings a program printed to MARKS
+# ("H lock thread kind enter acquired released", its own clock) give, as Scalasca defines it:
+# each lock's holdings in the order of their acquisition; holding i waited from its enter until
+# holding i - 1 released (when that was later). One line "thread kind seconds" per thread and
+# kind of holding that waited.
+lock_contention()
+{
+    awk '$1 == "H" { n[$2]++; i = n[$2]; th[$2, i] = $3; kind[$2, i] = $4
+            en[$2, i] = $5; acq[$2, i] = $6; rel[$2, i] = $7 }
+        END {
+            for (m in n) {
+                for (i = 1; i <= n[m]; i++) o[i] = i
+                for (i = 2; i <= n[m]; i++)
+                    for (j = i; j > 1 && acq[m, o[j]] < acq[m, o[j - 1]]; j--) {
+                        t = o[j]; o[j] = o[j - 1]; o[j - 1] = t
+                    }
+                for (i = 2; i <= n[m]; i++) {
+                    w = rel[m, o[i - 1]] - en[m, o[i]]
+                    if (w > 0)
+                        s[th[m, o[i]] " " kind[m, o[i]]] += w
+                }
+            }
+            for (k in s)
+                printf "%s %.6f\n", k, s[k]
+        }' "$1" | sort
+}
+
+# contention_of FILE THREAD KIND...: the sum over KINDs of THREAD's lines of FILE (lock_contention)
+contention_of()
+{
+    _f=$1 _t=$2
+    shift 2
+    awk -v t="$_t" -v kinds=" $* " '$1 == t && index(kinds, " " $2 " ") { s += $3 }
+        END { printf "%.6f\n", s }' "$_f"
+}

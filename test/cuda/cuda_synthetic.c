@@ -124,6 +124,39 @@ static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId id, const cha
     api_call_with(domain, id, name, NULL, 0);
 }
 
+/* gpumemusage beyond cudaMalloc/cudaFree, in this order (usage after each call):
+ * cudaMallocManaged 2000 bytes at 0x40000 (5000), the driver's cuMemAlloc_v2 of the same
+ * block as the runtime makes it (5000: counted once), cuMemAllocPitch_v2 of 4 rows at a
+ * pitch of 512 at 0x50000 (7048), cudaMallocAsync 100 at 0x60000 (7148), cudaFreeAsync of
+ * it (7048), cuMemFree_v2 of 0x40000 (5048), cudaFree of 0x40000 again (5048: gone). */
+static void memory_calls(void)
+{
+    void *managed = (void *)0x40000, *async = (void *)0x60000;
+    CUdeviceptr dmanaged = 0x40000, pitched = 0x50000;
+    size_t pitch = 512;
+    cudaMallocManaged_v6000_params mm = {&managed, 2000, 1};
+    api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+                  "cudaMallocManaged", &mm, 0);
+    cuMemAlloc_v2_params ma = {&dmanaged, 2000};
+    api_call_with(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, "cuMemAlloc_v2",
+                  &ma, 0);
+    cuMemAllocPitch_v2_params mp = {&pitched, &pitch, 500, 4, 4};
+    api_call_with(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+                  "cuMemAllocPitch_v2", &mp, 0);
+    cudaMallocAsync_v11020_params as = {&async, 100, NULL};
+    api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+                  "cudaMallocAsync", &as, 0);
+    cudaFreeAsync_v11020_params fa = {async, NULL};
+    api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
+                  "cudaFreeAsync", &fa, 0);
+    cuMemFree_v2_params mf = {dmanaged};
+    api_call_with(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, "cuMemFree_v2",
+                  &mf, 0);
+    cudaFree_v3020_params f = {managed};
+    api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, "cudaFree",
+                  &f, 0);
+}
+
 /* gpumemusage: cudaMalloc of 1000 and 3000 bytes (at device addresses 0x10000 and 0x20000),
  * and with "features", cudaFree of the first; references: the launches have correlation ids
  * 12, 13, 14, as the kernels of the buffer below. */
@@ -142,6 +175,7 @@ static void api_calls(int features)
         cudaFree_v3020_params f = {ptrs[0]};
         api_call_with(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
                       "cudaFree", &f, 0);
+        memory_calls();
     }
     /* a synchronisation: flushes only when the activity API is on (not without a GPU) */
     api_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,

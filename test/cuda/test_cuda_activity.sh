@@ -152,11 +152,16 @@ done
 expect_eq "$(profile_values exp_feat scale "CUDA grid size")" "2 8" "kernel_counter: scale"
 expect_eq "$(profile_values exp_feat cudaMalloc "CUDA memory usage")" "0 5000" \
     "gpumemusage: usage after each cudaMalloc (1000 + 4000)"
-expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 3000" \
-    "gpumemusage: usage after cudaFree"
+expect_eq "$(profile_values exp_feat cudaFree "CUDA memory usage")" "0 8048" \
+    "gpumemusage: usage after the two cudaFree calls (3000 + 5048)"
+for m in cudaMallocManaged:5000 cuMemAlloc_v2:5000 cuMemAllocPitch_v2:7048 cudaMallocAsync:7148 \
+    cudaFreeAsync:7048 cuMemFree_v2:5048; do
+    expect_eq "$(profile_values exp_feat "${m%%:*}" "CUDA memory usage")" "0 ${m#*:}" \
+        "gpumemusage: usage after ${m%%:*} (cuda_synthetic.c memory_calls)"
+done
 trace_events exp_feat >feat_events.txt
 expect_eq "$(awk '$1 == "METRIC" && $2 == 0 && /CUDA memory usage/' feat_events.txt | sed 's/.*UINT64; //; s/)$//' | tr '\n' ' ')" \
-    "1000 4000 3000 " "gpumemusage: the usage in the trace, in order"
+    "1000 4000 3000 5000 5000 7048 7148 7048 5048 5048 " "gpumemusage: the usage in the trace, in order"
 expect_eq "$(awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); print $0 }' feat_events.txt | sort -n | tr '\n' ' ')" \
     "12 12 13 13 14 14 " "references: each correlation id on the launch and on its kernel"
 expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l | tr -d ' ')" 3 \
@@ -164,6 +169,22 @@ expect_eq "$(awk '$1 == "PARAMETER_UINT64" && $2 == 0' feat_events.txt | wc -l |
 expect_eq "$(awk '$1 == "METRIC" && $2 != 0' feat_events.txt | wc -l | tr -d ' ')" 12 \
     "kernel_counter: four metrics per kernel in the trace"
 expect_eq "$(trace_check_order exp_feat)" 0 "features: timestamps increase per location"
+# references in scorep-report's timeline: one green arrow per launch, from the host thread
+# to the GPU stream, as long as the trace's parameter events say (kernel start - launch)
+run_app feat_report "$top_builddir/scorep-report" -o "$work/feat_report.html" exp_feat
+expect_eq "$status" 0 "references: scorep-report runs"
+expect_eq "$(awk '$1 == "PARAMETER_UINT64" { v = $NF; if ($2 == 0) h[v] = $3; else g[v] = $3 }
+    END { for (v in h) printf "%.0f\n", g[v] - h[v] }' feat_events.txt | sort -n | tr '\n' ' ')" \
+    "$(python3 -c '
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+t = json.loads(re.search(r"<script type=\"application/json\" id=\"report-data\">(.*?)</script>",
+                         page, re.S).group(1))["timeline"]
+l = t["launches"]
+rows = [t["locations"][l[i + 1]]["name"] != t["locations"][l[i]]["name"] for i in range(0, len(l), 4)]
+assert t["total_launches"] == len(l) // 4 and all(rows), (t["total_launches"], l)
+print(" ".join(str(d) for d in sorted(l[i + 3] - l[i + 2] for i in range(0, len(l), 4))) + " ")
+' "$work/feat_report.html")" "references: the report's launch arrows, kernel start - launch each"
 # the Chrome/Perfetto export: one flow arrow per launch, from the master thread (tid 0) to
 # the kernel's stream (stream 7: tid 1, stream 8: tid 2)
 "$top_builddir/scorep-otf2-to-chrome" -o feat.json exp_feat || fail "scorep-otf2-to-chrome"
@@ -192,4 +213,18 @@ expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*,
     "1 2" "many: the late records are not in the profile"
 expect_eq "$(profile_values exp_many "CUDA ACTIVITY RECORDS LOST" "CUDA records lost")" "0 2" \
     "many: the loss marker counts the two late records"
+
+# --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---
+run_app late env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_EXPERIMENT_DIRECTORY=exp_late \
+    "$top_builddir/test/cuda/cuda_synthetic" many 3000
+expect_eq "$status" 0 "late: exit status ($(cat late.out))"
+run_to late.markers otf2-marker exp_late/traces.otf2
+expect_eq "$(grep -c '^MARKER_DEF  Group: "scorep-rt lost records", Category: "lost", Severity: HIGH$' late.markers)" 1 \
+    "late: the marker definition of lost records"
+expect_eq "$(grep -c '^MARKER ' late.markers)" 1 "late: one marker"
+expect_grep '^MARKER .*Scope: LOCATION:0, Text: "rule=lost param=2 removed=2: 2 activity records lost' late.markers \
+    "late: the marker on the master thread counts the two late records"
+expect_grep '^\| 0 \| Master thread \| lost \| [0-9]* \| 2 \| 2 activity records lost' exp_late/MANIFEST.md \
+    "late: the row in MANIFEST.md's What the trace lacks"
 done_ok

@@ -2,12 +2,18 @@
 # tests after lib.sh).
 # io_ops EXPDIR: one line per (paradigm, file, mode, location) with the operations completed and
 # their bytes: "PARADIGM FILE MODE LOCATION OPS BYTES" (FILE: the file's path, "-" for a handle
-# without file; bytes of failed operations count 0, their number as FAILED in MODE FAILED-<mode>).
+# without file; bytes of failed operations count 0, their number as FAILED in MODE FAILED-<mode>;
+# completions of unknown size without the attribute io_error (fscanf) as UNSIZED-<mode>).
 # Begin and complete are paired by location and matching id.
 io_ops()
 {
     trace_defs "$1" >"$work/.io_defs"
-    trace_other "$1" | awk -v defs="$work/.io_defs" '
+    _f=$(trace_file "$1")
+    # the event lines, a completion followed by its attribute line marked with " io_error"
+    awk '$1 == "IO_OPERATION_COMPLETE" { if (c != "") print c; c = $0; next }
+         c != "" && /ADDITIONAL ATTRIBUTES: .*"io_error"/ { print c " io_error"; c = ""; next }
+         $3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/ { if (c != "") print c; c = ""; if ($1 ~ /^IO_/) print }
+         END { if (c != "") print c }' "$_f" | awk -v defs="$work/.io_defs" '
         BEGIN {
             while ((getline line < defs) > 0) {
                 if (line !~ /^IO_HANDLE /) continue
@@ -30,7 +36,7 @@ io_ops()
         $1 == "IO_OPERATION_COMPLETE" {
             h = handle(); k = $2 SUBSEP field("Matching Id")
             b = field("Bytes Result"); m = mode[k]
-            if (b == "18446744073709551615") { m = "FAILED-" m; b = 0 }
+            if (b == "18446744073709551615") { m = ($NF == "io_error" ? "FAILED-" : "UNSIZED-") m; b = 0 }
             key = par[h] " " file[h] " " m " " $2
             ops[key]++; bytes[key] += b
         }

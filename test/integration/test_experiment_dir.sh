@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_experiment_dir.sh: the experiment directory: default name, SCOREP_EXPERIMENT_DIRECTORY,
 # renaming an existing one aside, refusing to overwrite, an unwritable location, MANIFEST.md,
-# children made by fork() writing nothing into it.
+# children made by fork() writing nothing into it, two jobs at once with one name.
 . "$top_srcdir/test/integration/lib.sh"
 
 scorep_cc gcc -O2 -o calls "$PROGRAMS/calls.c" -lpthread
@@ -95,4 +95,26 @@ expect_eq "$(trace_count exp_forks ENTER "" work)" 10 "fork: 10 work calls in th
 expect_eq "$(trace_count exp_forks ENTER "" pthread_create)" 1 "fork: the thread that forked is measured"
 expect_eq "$(ls exp_forks | tr '\n' ' ')" "MANIFEST.md profile.cubex scorep.cfg traces traces.def traces.otf2 " \
     "fork: the experiment directory holds one run's files"
+
+# --- two jobs at once with one SCOREP_EXPERIMENT_DIRECTORY: the second moves the first's
+# directory aside while the first runs; the first's results follow its directory (by inode)
+# instead of landing in the second's (before: alpha's profile replaced beta's in two/) ---
+scorep_cc gcc -O0 -o two_jobs "$PROGRAMS/two_jobs.c"
+env SCOREP_EXPERIMENT_DIRECTORY=two ./two_jobs alpha go >alpha.out 2>alpha.err &
+first=$!
+for _i in $(seq 200); do [ -d two ] && break; sleep 0.05; done
+expect_file two "two jobs: the first created two/"
+run_app beta env SCOREP_EXPERIMENT_DIRECTORY=two ./two_jobs beta
+expect_eq "$status" 0 "two jobs: the second ran"
+touch go
+status=0
+wait "$first" || status=$?
+expect_eq "$status" 0 "two jobs: the first ran"
+old=$(ls -d two-old-* 2>/dev/null | head -n 1)
+expect_eq "$(entries . '^two(-old-.*)?$')" 2 "two jobs: two/ and the first's, moved aside"
+expect_eq "$(profile_paths two | tr '\n' ' ')" "main main/beta " "two jobs: two/ holds the second's profile"
+expect_eq "$(profile_paths "$old" | tr '\n' ' ')" "main main/alpha " \
+    "two jobs: the moved directory holds the first's profile"
+expect_grep "moved to '.*/$old' by another job" alpha.err "two jobs: the first says where its results went"
+expect_eq "$(cat beta.err)" "" "two jobs: the second says nothing"
 done_ok

@@ -5,7 +5,8 @@
 # iso<r>.txt: 50 bytes after fseek to 10 * r), linked with
 # scorep-cc mpicc --io=posix,mpiio and unchanged under scorep-run --io=posix: exact bytes and
 # operations per rank in the profile and the trace, the collective flag, one MPI-IO handle
-# per process on MPI_COMM_WORLD, output as without measurement.
+# per process on MPI_COMM_WORLD, output as without measurement. Then the split collectives
+# (test/programs/io_mpi_split.c, linked).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
 [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
@@ -62,7 +63,7 @@ POSIX rank1.dat WRITE 1 1 200" "$_d: MPI-IO, POSIX and ISO C operations and byte
         "$_d: the MPI_File_seek and the fseek of each rank"
     expect_eq "$(trace_other "$_d/exp" | awk '$1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{COLLECTIVE\}/ { n[$2]++ } END { for (l in n) print l, n[l] }' | sort | tr '\n' ';')" \
         "0 2;1 2;" "$_d: write_at_all and read_at_all are collective operations on each rank"
-    expect_eq "$(trace_other "$_d/exp" | awk '($1 == "IO_OPERATION_BEGIN" && /MPI_File/ && /Operation Flags: \{NON_BLOCKING\}/) || $1 == "IO_OPERATION_ISSUED" { print $2, $1 }' | sort | tr '\n' ';')" \
+    expect_eq "$(trace_other "$_d/exp" | awk '($1 == "IO_OPERATION_BEGIN" && /Operation Flags: \{NON_BLOCKING\}/) || $1 == "IO_OPERATION_ISSUED" { if (/Handle: "MPI_File/) print $2, $1 }' | sort | tr '\n' ';')" \
         "0 IO_OPERATION_BEGIN;0 IO_OPERATION_ISSUED;1 IO_OPERATION_BEGIN;1 IO_OPERATION_ISSUED;" \
         "$_d: MPI_File_iread_at: a non-blocking operation begun and issued on each rank (completed in MPI_Wait)"
     expect_eq "$(grep -c '^IO_HANDLE .*Name: "MPI_File 1".*file://'"$_f"'/m.dat".*I/O Paradigm: "MPI I/O".*Communicator: "MPI_COMM_WORLD"' "$_d.defs")" 2 \
@@ -106,6 +107,39 @@ io_report notrace/exp notrace.report | awk -v f="$_f" '$1 == "MPI-IO" || $2 ~ /\
 cp linked.rows expected.rows
 echo "from the summaries" >>expected.rows
 expect_eq "$(cat notrace.rows)" "$(cat expected.rows)" "no trace: the same rows as from the linked run's trace"
+
+# split collectives (test/programs/io_mpi_split.c): each _begin begins a collective
+# non-blocking operation and issues it, its _end completes it with the status's bytes
+mpicc -o split_plain "$PROGRAMS/io_mpi_split.c" || fail "mpicc io_mpi_split.c"
+mkdir split_plain.d && (cd split_plain.d && timeout 120 mpirun -np 2 ../split_plain >out) || fail "the plain split program"
+expect_eq "$(cat split_plain.d/out)" "split ranks 2 bytes 7168 same 2" "split, plain: output"
+scorep_cc --io=posix,mpiio mpicc -o split_io "$PROGRAMS/io_mpi_split.c"
+mkdir split.d && cd split.d
+SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp timeout 120 mpirun -np 2 ../split_io >out 2>err ||
+    fail "split: mpirun exit status $?"
+cd ..
+cmp split_plain.d/out split.d/out || fail "split: output differs from the plain run"
+cmp split_plain.d/s.dat split.d/s.dat || fail "split: s.dat differs from the plain run"
+for _m in "write_at_all_end io_bytes_written 1024" "write_all_end io_bytes_written 512" \
+    "write_ordered_end io_bytes_written 256" "read_at_all_end io_bytes_read 1024" \
+    "read_all_end io_bytes_read 512" "read_ordered_end io_bytes_read 256" \
+    "write_at_all_begin io_bytes_written 0" "read_ordered_begin io_bytes_read 0"; do
+    set -- $_m
+    expect_eq "$(profile_dump split.d/exp -m visits,$2 | awk -F'\t' -v p="main/MPI_File_$1" '$2 == p { print $3, $4, $5 }' | tr '\n' ';')" \
+        "0 visits=1 $2=$3;1 visits=1 $2=$3;" "split: MPI_File_$1 on each rank: 1 visit, $3 bytes"
+done
+_f=$(cd split.d && pwd -P)
+expect_eq "$(io_ops split.d/exp | awk -v f="$_f/s.dat" '$1 == "MPI-IO" && $2 == f { $2 = "s.dat"; print }')" "MPI-IO s.dat READ 0 3 1792
+MPI-IO s.dat READ 1 3 1792
+MPI-IO s.dat WRITE 0 3 1792
+MPI-IO s.dat WRITE 1 3 1792" "split: 3 reads and 3 writes of 1792 bytes per rank in the trace"
+expect_eq "$(trace_other split.d/exp | awk '/Handle: "MPI_File/ && (($1 == "IO_OPERATION_BEGIN" && /Operation Flags: \{NON_BLOCKING, COLLECTIVE\}/) || $1 == "IO_OPERATION_ISSUED") { n[$2 " " $1]++ } END { for (k in n) print k, n[k] }' | sort | tr '\n' ';')" \
+    "0 IO_OPERATION_BEGIN 6;0 IO_OPERATION_ISSUED 6;1 IO_OPERATION_BEGIN 6;1 IO_OPERATION_ISSUED 6;" \
+    "split: each _begin: a collective non-blocking begin and its issue, 6 per rank"
+expect_eq "$(trace_check_nesting split.d/exp)" 0 "split: well-nested trace"
+expect_eq "$(io_report split.d/exp split.report | awk -v f="$_f/s.dat" '$1 == "MPI-IO" && $2 == f { $2 = "s.dat"; print }')" \
+    "MPI-IO s.dat 3584 3584 6 6 0 0 ranks 0 1 sizes 0,4,2,0,0,0,0,0,0,0 / 0,4,2,0,0,0,0,0,0,0" \
+    "split: scorep-report's row of s.dat"
 
 mkdir run && cd run
 SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp \

@@ -49,6 +49,24 @@ same_profiles() {
         _norm <a.txt >a.n && _norm <b.txt >b.n
         expect_eq "$(cmp a.n b.n >/dev/null && echo same)" same "$3: ${_m%,}"
     fi
+    # both writers omit all-zero rows: the indexes of the deterministic metrics (visits,
+    # bytes) list the same call paths (file ids: the metrics' order in anchor.xml)
+    tar xOf "$_a" anchor.xml >anchor_a.xml || fail "$3: anchor.xml of the parallel profile"
+    _ids=$(sed -n 's/.*<uniq_name>\([^<]*\)<.*/\1/p' anchor_a.xml |
+        awk '$0 == "visits" || /^bytes_/ { print NR - 1 }')
+    expect_eq "$(echo "$_ids" | head -n 1)" 0 "$3: visits, the first metric, has its index compared"
+    tar tf "$_a" >members_a.txt && tar tf "$_b" >members_b.txt || fail "$3: tar tf"
+    for _i in $_ids; do
+        # a metric without any value has no members at all in either file
+        _in=$(grep -cx "$_i.index" members_a.txt || true)
+        expect_eq "$_in" "$(grep -cx "$_i.index" members_b.txt || true)" \
+            "$3: $_i.index in both profiles or in neither"
+        [ "$_in" = 1 ] || continue
+        tar xOf "$_a" "$_i.index" >ia.bin && tar xOf "$_b" "$_i.index" >ib.bin ||
+            fail "$3: $_i.index in both profiles"
+        expect_eq "$(cmp ia.bin ib.bin >/dev/null && echo same)" same \
+            "$3: $_i.index lists the gathering writer's rows"
+    done
     # a visited (call path, location) has a positive inclusive time, an unvisited none
     "$DUMP" -i -m visits,time "$_a" >vt.txt || fail "$3: scorep-cube-dump -i -m visits,time"
     awk -F'\t' '{ v = $4; t = $5; sub(/.*=/, "", v); sub(/.*=/, "", t)
@@ -63,6 +81,12 @@ run mpi_gat gather mpirun --oversubscribe --allow-run-as-root -np 4 "$T/threads_
 expect_eq "$(wc -l <sys.txt | tr -d ' ')" 8 \
     "ranks 0 and 1 with 3 threads, ranks 2 and 3 with one: 8 locations"
 same_profiles mpi_par mpi_gat "MPI 4x3"
+# fewer rows for bytes_sent (the send call paths) than for visits (every call path)
+idx_size() { tar tvf "$work/mpi_par/profile.cubex" "$1.index" | awk '{ print $3 }'; }
+sent=$(sed -n 's/.*<uniq_name>\([^<]*\)<.*/\1/p' anchor_a.xml | awk '$0 == "bytes_sent" { print NR - 1 }')
+expect_eq "$(echo "$sent" | grep -c '^[0-9][0-9]*$')" 1 "MPI 4x3: bytes_sent is among the metrics"
+expect_ge "$(idx_size 0)" "$(($(idx_size "$sent") + 4))" \
+    "MPI 4x3: bytes_sent's index omits the call paths without sends (4 bytes a call path)"
 # the default with several processes is the parallel writer
 run mpi_auto auto mpirun --oversubscribe --allow-run-as-root -np 2 "$T/threads_scorep"
 expect_eq "$(tar tf "$work/mpi_auto/profile.cubex" | tail -n 1)" anchor.xml \

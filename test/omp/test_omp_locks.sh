@@ -27,15 +27,15 @@ for v in $VARIANTS; do
         "100 100 100 100 " "$v: THREAD_ACQUIRE_LOCK per thread"
     expect_eq "$(trace_summary $x | awk '$1 == "THREAD_RELEASE_LOCK" { print $3 }' | tr '\n' ' ')" \
         "100 100 100 100 " "$v: THREAD_RELEASE_LOCK per thread"
-    # per lock: acquisitions numbered 0..99 in time order (a release is reported after the
+    # per lock: acquisitions numbered 1..100 in time order (from 1, as Score-P numbers them) (a release is reported after the
     # lock is free, so the next acquisition may carry an earlier timestamp than it)
     trace_other $x | awk '$1 ~ /^THREAD_(ACQUIRE|RELEASE)_LOCK$/ {
             l = $0; sub(/.*Lock: /, "", l); sub(/,.*/, "", l)
             o = $0; sub(/.*Acquisition Order: /, "", o); print $1, $3, l, o + 0 }' |
         sort -k2,2n >$x.locks
     expect_eq "$(awk '{ print $3 }' $x.locks | sort -u | wc -l | tr -d ' ')" 4 "$v: 4 lock ids"
-    expect_eq "$(awk '$1 == "THREAD_ACQUIRE_LOCK" { if ($4 != next_o[$3] + 0) bad++
-            next_o[$3] = $4 + 1 } END { for (l in next_o) if (next_o[l] != 100) bad++
+    expect_eq "$(awk '$1 == "THREAD_ACQUIRE_LOCK" { if ($4 != next_o[$3] + 1) bad++
+            next_o[$3] = $4 } END { for (l in next_o) if (next_o[l] != 100) bad++
             print bad + 0 }' $x.locks)" 0 "$v: acquisition order = time order, 100 per lock"
     expect_eq "$(awk '$1 == "THREAD_RELEASE_LOCK" { n[$3 " " $4]++ }
         END { for (k in n) if (n[k] != 1) bad++; print bad + 0, length(n) }' $x.locks)" "0 400" \

@@ -292,7 +292,9 @@ def picture(src):
 # pthread_create is a call of the C library's, not of the adapter (the distributed Cube
 # engine of the tools starts threads, docs/scale.md).
 INTERPOSED = re.compile(r"^(malloc|calloc|realloc|free|memalign|posix_memalign|valloc|"
-                        r"aligned_alloc|_Zn[wa]m.*|_Zd[la]Pv.*|pthread_create|pthread_join)$")
+                        r"aligned_alloc|_Zn[wa]m.*|_Zd[la]Pv.*|pthread_create|pthread_join|"
+                        r"pthread_mutex_(init|destroy|lock|trylock|unlock)|"
+                        r"pthread_cond_(init|destroy|signal|broadcast|wait|timedwait))$")
 
 
 def objects(src, objs):

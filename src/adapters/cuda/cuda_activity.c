@@ -528,8 +528,12 @@ void scorep_cuda_mark_loss(uint64_t records)
     t = scorep_location_now(l, t);
     if (l->profiling)
         scorep_profile_metric(&l->profile, metric - 1, (double)records);
-    if (l->tracing)
+    if (l->tracing) {
         scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, t, BUF_EV_METRIC, metric - 1, records);
+        /* an OTF2 marker and a row of MANIFEST.md's "What the trace lacks" (trace_reduction.c) */
+        if (records)
+            scorep_buffer_log(&l->buffer, BUF_STEP_LOST, records, t, records);
+    }
     gpu_region(l, r, t + 1, 0);
 }
 

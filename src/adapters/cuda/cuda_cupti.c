@@ -11,6 +11,7 @@
 #include "base/timer.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,8 @@ static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (__builtin_expect(r == 0, 0)) {
-        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0,
-                                         0, SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
+        uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0, 0,
+                                         SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
         if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
             return SCOREP_INVALID_ID;
         r = id + 1;
@@ -46,9 +47,11 @@ static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 }
 
 /* ------------------------------------------------------------ gpumemusage */
-/* Device memory in use: cudaMalloc adds its size, cudaFree subtracts the size its pointer
+/* Device memory in use: an allocation adds its size, a free subtracts the size its pointer
  * was allocated with; the sum is the metric "CUDA memory usage" of the calling thread,
- * written inside the call. Allocations are cold: a mutex and a chained table. */
+ * written inside the call. Allocations are cold: a mutex and a chained table. The table is
+ * keyed by the pointer, so an allocation the runtime makes through the driver API (both
+ * domains recorded: cudaMalloc calls cuMemAlloc inside) counts once, and so does its free. */
 typedef struct allocation {
     struct allocation *next;
     uintptr_t ptr;
@@ -59,54 +62,159 @@ static allocation *allocations[ALLOC_BUCKETS];
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t mem_in_use;
 
+static void remember(allocation **bucket, uintptr_t ptr, uint64_t size)
+{
+    for (allocation *a = *bucket; a; a = a->next)
+        if (a->ptr == ptr)
+            return; /* the same allocation seen through the other API */
+    allocation *a = malloc(sizeof *a);
+    if (a) {
+        *a = (allocation){*bucket, ptr, size};
+        *bucket = a;
+        mem_in_use += size;
+    }
+}
+
+static void forget(allocation **bucket, uintptr_t ptr)
+{
+    for (allocation **a = bucket; *a; a = &(*a)->next)
+        if ((*a)->ptr == ptr) {
+            allocation *gone = *a;
+            *a = gone->next;
+            mem_in_use -= gone->size;
+            free(gone);
+            return;
+        }
+}
+
 static uint64_t memory_changed(uintptr_t ptr, uint64_t size, int alloc)
 {
-    size_t b = (ptr >> 8) % ALLOC_BUCKETS;
+    allocation **bucket = &allocations[(ptr >> 8) % ALLOC_BUCKETS];
     pthread_mutex_lock(&alloc_lock);
-    if (alloc) {
-        allocation *a = malloc(sizeof *a);
-        if (a) {
-            *a = (allocation){allocations[b], ptr, size};
-            allocations[b] = a;
-            mem_in_use += size;
-        }
-    } else {
-        for (allocation **a = &allocations[b]; *a; a = &(*a)->next)
-            if ((*a)->ptr == ptr) {
-                allocation *gone = *a;
-                *a = gone->next;
-                mem_in_use -= gone->size;
-                free(gone);
-                break;
-            }
-    }
+    if (alloc)
+        remember(bucket, ptr, size);
+    else
+        forget(bucket, ptr);
     uint64_t now = mem_in_use;
     pthread_mutex_unlock(&alloc_lock);
     return now;
+}
+
+/* The calls that allocate or free device memory, by where their parameters keep the
+ * address and the size. An allocation's address field points to where the call stored
+ * the new address (void ** in the runtime API, CUdeviceptr * in the driver API: both 8
+ * bytes); a free's holds the address. PITCHED: the size is *pitch (at size_at) x height
+ * (at rows_at). The async and pool variants count at the call, not when the stream
+ * reaches them. Arrays (their size depends on the channel format) and pinned host memory
+ * are not device memory usage here; cudaMalloc3D is handled on its own (a struct). */
+enum { ALLOC, PITCHED, FREE };
+typedef struct {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+    int kind;
+    size_t addr_at, size_at, rows_at;
+} memory_call;
+
+#define RT(name) CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##name
+#define DRV(name) CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name
+#define AT(type, field) offsetof(type##_params, field)
+static const memory_call memory_calls[] = {
+    {RT(cudaMalloc_v3020), ALLOC, AT(cudaMalloc_v3020, devPtr), AT(cudaMalloc_v3020, size), 0},
+    {RT(cudaMallocManaged_v6000), ALLOC, AT(cudaMallocManaged_v6000, devPtr),
+     AT(cudaMallocManaged_v6000, size), 0},
+    {RT(cudaMallocAsync_v11020), ALLOC, AT(cudaMallocAsync_v11020, devPtr),
+     AT(cudaMallocAsync_v11020, size), 0},
+    {RT(cudaMallocAsync_ptsz_v11020), ALLOC, AT(cudaMallocAsync_ptsz_v11020, devPtr),
+     AT(cudaMallocAsync_ptsz_v11020, size), 0},
+    {RT(cudaMallocFromPoolAsync_v11020), ALLOC, AT(cudaMallocFromPoolAsync_v11020, ptr),
+     AT(cudaMallocFromPoolAsync_v11020, size), 0},
+    {RT(cudaMallocFromPoolAsync_ptsz_v11020), ALLOC, AT(cudaMallocFromPoolAsync_ptsz_v11020, ptr),
+     AT(cudaMallocFromPoolAsync_ptsz_v11020, size), 0},
+    {RT(cudaMallocPitch_v3020), PITCHED, AT(cudaMallocPitch_v3020, devPtr),
+     AT(cudaMallocPitch_v3020, pitch), AT(cudaMallocPitch_v3020, height)},
+    {RT(cudaFree_v3020), FREE, AT(cudaFree_v3020, devPtr), 0, 0},
+    {RT(cudaFreeAsync_v11020), FREE, AT(cudaFreeAsync_v11020, devPtr), 0, 0},
+    {RT(cudaFreeAsync_ptsz_v11020), FREE, AT(cudaFreeAsync_ptsz_v11020, devPtr), 0, 0},
+    {DRV(cuMemAlloc_v2), ALLOC, AT(cuMemAlloc_v2, dptr), AT(cuMemAlloc_v2, bytesize), 0},
+    {DRV(cuMemAllocManaged), ALLOC, AT(cuMemAllocManaged, dptr), AT(cuMemAllocManaged, bytesize),
+     0},
+    {DRV(cuMemAllocAsync), ALLOC, AT(cuMemAllocAsync, dptr), AT(cuMemAllocAsync, bytesize), 0},
+    {DRV(cuMemAllocAsync_ptsz), ALLOC, AT(cuMemAllocAsync_ptsz, dptr),
+     AT(cuMemAllocAsync_ptsz, bytesize), 0},
+    {DRV(cuMemAllocFromPoolAsync), ALLOC, AT(cuMemAllocFromPoolAsync, dptr),
+     AT(cuMemAllocFromPoolAsync, bytesize), 0},
+    {DRV(cuMemAllocFromPoolAsync_ptsz), ALLOC, AT(cuMemAllocFromPoolAsync_ptsz, dptr),
+     AT(cuMemAllocFromPoolAsync_ptsz, bytesize), 0},
+    {DRV(cuMemAllocPitch_v2), PITCHED, AT(cuMemAllocPitch_v2, dptr), AT(cuMemAllocPitch_v2, pPitch),
+     AT(cuMemAllocPitch_v2, Height)},
+    {DRV(cuMemFree_v2), FREE, AT(cuMemFree_v2, dptr), 0, 0},
+    {DRV(cuMemFreeAsync), FREE, AT(cuMemFreeAsync, dptr), 0, 0},
+    {DRV(cuMemFreeAsync_ptsz), FREE, AT(cuMemFreeAsync_ptsz, dptr), 0, 0},
+};
+#undef RT
+#undef DRV
+#undef AT
+_Static_assert(sizeof(CUdeviceptr) == sizeof(void *), "device addresses are read as pointers");
+
+static uint64_t field(const void *params, size_t at)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)params + at, sizeof v);
+    return v;
+}
+
+/* The value a pointer field points to (NULL: 0). */
+static uint64_t pointee(const void *params, size_t at)
+{
+    uint64_t p = field(params, at), v = 0;
+    if (p)
+        memcpy(&v, (const void *)(uintptr_t)p, sizeof v);
+    return v;
+}
+
+/* An allocation: *ptr and *size from the parameters, 1. A free: *ptr, -1. Else 0. */
+static int memory_call_of(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *params,
+                          uintptr_t *ptr, uint64_t *size)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc3D_v3020) {
+        const cudaMalloc3D_v3020_params *p = params;
+        if (!p->pitchedDevPtr || !p->pitchedDevPtr->ptr)
+            return 0;
+        *ptr = (uintptr_t)p->pitchedDevPtr->ptr;
+        *size = (uint64_t)p->pitchedDevPtr->pitch * p->extent.height * p->extent.depth;
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof memory_calls / sizeof *memory_calls; i++) {
+        const memory_call *m = &memory_calls[i];
+        if (m->domain != domain || m->cbid != cbid)
+            continue;
+        if (m->kind == FREE) {
+            *ptr = (uintptr_t)field(params, m->addr_at);
+            return *ptr ? -1 : 0;
+        }
+        *ptr = (uintptr_t)pointee(params, m->addr_at);
+        *size = m->kind == PITCHED ? pointee(params, m->size_at) * field(params, m->rows_at)
+                                   : field(params, m->size_at);
+        return *ptr ? 1 : 0;
+    }
+    return 0;
 }
 
 static void memory_usage(scorep_location *l, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                          const CUpti_CallbackData *cb)
 {
     static uint32_t metric; /* id + 1 */
-    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !cb->functionParams)
+    if (!cb->functionParams)
         return;
     if (cb->functionReturnValue && *(const int *)cb->functionReturnValue != 0)
         return; /* the call failed: nothing allocated or freed */
-    uint64_t now;
-    if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020) {
-        const cudaMalloc_v3020_params *p = cb->functionParams;
-        if (!p->devPtr || !*p->devPtr)
-            return;
-        now = memory_changed((uintptr_t)*p->devPtr, p->size, 1);
-    } else if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020) {
-        const cudaFree_v3020_params *p = cb->functionParams;
-        if (!p->devPtr)
-            return;
-        now = memory_changed((uintptr_t)p->devPtr, 0, 0);
-    } else {
+    uintptr_t ptr = 0;
+    uint64_t size = 0;
+    int kind = memory_call_of(domain, cbid, cb->functionParams, &ptr, &size);
+    if (!kind)
         return;
-    }
+    uint64_t now = memory_changed(ptr, size, kind > 0);
     if (!metric) {
         uint32_t id = scorep_defs_metric("CUDA memory usage", "bytes", SCOREP_METRIC_UINT64, true);
         if (id == SCOREP_INVALID_ID)
@@ -153,7 +261,8 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
         /* references: the id CUPTI gives the activity records of this call */
         uint32_t p;
         if (gpu_work && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
-            scorep_location_recording(l) && (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
+            scorep_location_recording(l) &&
+            (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
             scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l),
                                 BUF_EV_PARAM_UINT, p, cb->correlationId);
         return;

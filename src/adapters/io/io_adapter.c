@@ -7,6 +7,7 @@
 #include "core/runtime.h"
 #include "core/subsystem.h"
 
+#include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -35,7 +36,8 @@ static const char *const own_objects[] = {
     "libpfm",       "libunwind", "libz.so",    "/libmpi.", "/libopen-",
     "/libpmix",     "/libevent", "/libhwloc",  "/libucx",  "/libucs",
     "/libucp",      "/libuct",   "/libfabric", "/libpsm",  "/libibverbs",
-    "/liboshmem",   "/libcuda",  "/libcupti",  "/mca_",    "/libnuma"};
+    "/liboshmem",   "/libcuda",  "/libcupti",  "/mca_",    "/libnuma",
+    "/libmunge",    "/librdmacm", "/libnl-",   "/libinfinipath", "/pmix_mca_", "/hwloc_"};
 static const char *const program_objects[] = {"/mca_io_", "/mca_fbtl_", "/mca_fs_", "/mca_fcoll_",
                                               "/mca_sharedfp_"};
 
@@ -282,7 +284,14 @@ void scorep_io_closed(scorep_io_frame *f, int fd, int ok)
         forget(f, SCOREP_IO_POSIX, fd, ph - 1);
 }
 
+static void duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok, uint32_t status);
+
 void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok)
+{
+    duplicated(f, oldfd, newfd, ok, 0);
+}
+
+static void duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok, uint32_t status)
 {
     if (!ok || oldfd < 0 || oldfd >= fd_cap || newfd < 0 || newfd >= fd_cap)
         return;
@@ -300,7 +309,247 @@ void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok)
     if (h == SCOREP_INVALID_ID || old == SCOREP_INVALID_ID)
         return;
     __atomic_store_n(&fd_handle[p][newfd], h + 1, __ATOMIC_RELEASE);
-    scorep_event_io_duplicate_handle(f->l, old, h, 0);
+    scorep_event_io_duplicate_handle(f->l, old, h, status);
+}
+
+/* Score-P records F_DUPFD as a duplication; F_SETFL's new flags are recorded as they are
+ * asked for (the close-on-exec flag, which F_SETFD sets, is not among them: knowing it
+ * would cost another fcntl) */
+void scorep_io_fcntl(scorep_io_frame *f, int fd, int cmd, intptr_t arg, int ret)
+{
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+        duplicated(f, fd, ret, ret >= 0, cmd == F_DUPFD_CLOEXEC ? 1u : 0);
+    else if (cmd == F_SETFL && ret == 0) {
+        uint32_t h = fd >= 0 && fd < fd_cap ? handle_of(f->paradigm, fd) : SCOREP_INVALID_ID;
+        if (h != SCOREP_INVALID_ID)
+            scorep_event_io_change_status_flags(f->l, h, status_flags((int)arg));
+    }
+}
+
+/* Score-P's handle of sync(2): a pre-created proxy of all handles, without file */
+void scorep_io_flush_all_begin(scorep_io_frame *f)
+{
+    static uint32_t proxy; /* handle id + 1 */
+    uint32_t h = __atomic_load_n(&proxy, __ATOMIC_ACQUIRE);
+    if (!h) { /* once: a definition */
+        h = define_handle(f->paradigm, "sync - commit buffer cache to disk", NULL,
+                          SCOREP_IO_HANDLE_PRE_CREATED | SCOREP_IO_HANDLE_ALL_PROXY, 2) + 1;
+        __atomic_store_n(&proxy, h, __ATOMIC_RELEASE);
+    }
+    f->handle = h - 1;
+    if (f->handle == SCOREP_INVALID_ID)
+        return;
+    f->matching = ((++matching_ids) << 2) | SCOREP_IO_OP_FLUSH;
+    scorep_event_io_operation_begin(f->l, f->handle, SCOREP_IO_OP_FLUSH, SCOREP_IO_OP_FLAG_NONE, 0,
+                                    f->matching);
+}
+
+/* ------------------------------------------------------------------ deletion */
+uint32_t scorep_io_file_of(const char *path)
+{
+    char resolved[PATH_MAX];
+    if (!path || !realpath(path, resolved))
+        return SCOREP_INVALID_ID;
+    return scorep_defs_io_file(resolved);
+}
+
+void scorep_io_deleted(scorep_io_frame *f, uint32_t file, int ok)
+{
+    if (ok && file != SCOREP_INVALID_ID)
+        scorep_event_io_delete_file(f->l, f->paradigm, file);
+}
+
+/* ------------------------------------------------------------------ POSIX AIO */
+/* The outstanding requests: aiocb address -> handle and mode, an open-addressing table
+ * written at issue and completion, read without a lock (as mpi_io.c's files). A request
+ * that finds no slot is issued but never completed in the trace (warned once). */
+enum { AIO_SLOTS = 4096 };
+#define AIO_TOMBSTONE ((uintptr_t)1)
+static struct {
+    uintptr_t key;
+    uint32_t handle, op;
+} aio_reqs[AIO_SLOTS];
+
+static size_t aio_slot(uintptr_t k)
+{
+    return (size_t)((k >> 4) * 0x9e3779b97f4a7c15ull >> 52) % AIO_SLOTS;
+}
+
+static void aio_insert(const struct aiocb *cb, uint32_t handle, uint32_t op)
+{
+    uintptr_t k = (uintptr_t)cb;
+    for (size_t i = aio_slot(k), n = 0; n < AIO_SLOTS; i = (i + 1) % AIO_SLOTS, n++) {
+        uintptr_t s = __atomic_load_n(&aio_reqs[i].key, __ATOMIC_ACQUIRE);
+        if ((s == 0 || s == AIO_TOMBSTONE || s == k) &&
+            __atomic_compare_exchange_n(&aio_reqs[i].key, &s, AIO_TOMBSTONE + 1, false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            /* claimed (key 2: busy); fill in, then publish the key */
+            aio_reqs[i].handle = handle;
+            aio_reqs[i].op = op;
+            __atomic_store_n(&aio_reqs[i].key, k, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    scorep_warn_once("I/O: more than 4096 asynchronous requests at once; the others are not "
+                     "completed in the trace");
+}
+
+/* the slot of cb, or -1 */
+static long aio_find(const struct aiocb *cb)
+{
+    uintptr_t k = (uintptr_t)cb;
+    for (size_t i = aio_slot(k), n = 0; n < AIO_SLOTS; i = (i + 1) % AIO_SLOTS, n++) {
+        uintptr_t s = __atomic_load_n(&aio_reqs[i].key, __ATOMIC_ACQUIRE);
+        if (s == 0)
+            return -1;
+        if (s == k)
+            return (long)i;
+    }
+    return -1;
+}
+
+static void aio_remove(long i)
+{
+    __atomic_store_n(&aio_reqs[i].key, AIO_TOMBSTONE, __ATOMIC_RELEASE);
+}
+
+static scorep_io_op aio_op(int opcode)
+{
+    return opcode == LIO_WRITE ? SCOREP_IO_OP_WRITE : SCOREP_IO_OP_READ;
+}
+
+/* what aio_return will return for a request aio_error reported done (glibc keeps it in the
+ * aiocb); unknown elsewhere */
+static uint64_t aio_result(const struct aiocb *cb)
+{
+#ifdef __GLIBC__
+    return cb->__return_value >= 0 ? (uint64_t)cb->__return_value : SCOREP_IO_UNKNOWN_BYTES;
+#else
+    (void)cb;
+    return SCOREP_IO_UNKNOWN_BYTES;
+#endif
+}
+
+void scorep_io_aio_begin(scorep_io_frame *f, const struct aiocb *cb, scorep_io_op op)
+{
+    f->handle = cb ? handle_of(SCOREP_IO_POSIX, cb->aio_fildes) : SCOREP_INVALID_ID;
+    if (f->handle == SCOREP_INVALID_ID)
+        return;
+    f->matching = (uint64_t)(uintptr_t)cb;
+    scorep_event_io_operation_begin(f->l, f->handle, op, SCOREP_IO_OP_FLAG_NON_BLOCKING,
+                                    op == SCOREP_IO_OP_FLUSH ? 0 : (uint64_t)cb->aio_nbytes,
+                                    f->matching);
+}
+
+void scorep_io_aio_issued(scorep_io_frame *f, const struct aiocb *cb, scorep_io_op op, int ok)
+{
+    if (f->handle == SCOREP_INVALID_ID)
+        return;
+    if (!ok) { /* not queued: the operation ends here, failed */
+        scorep_event_io_operation_complete(f->l, f->handle, op, SCOREP_IO_UNKNOWN_BYTES,
+                                           f->matching, (uint32_t)errno);
+        return;
+    }
+    scorep_event_io_operation_issued(f->l, f->handle, f->matching);
+    aio_insert(cb, f->handle, op);
+}
+
+void scorep_io_aio_error(scorep_io_frame *f, const struct aiocb *cb, int ret)
+{
+    long i = cb ? aio_find(cb) : -1;
+    if (i < 0)
+        return;
+    uint32_t h = aio_reqs[i].handle;
+    uint64_t id = (uint64_t)(uintptr_t)cb;
+    if (ret == EINPROGRESS) {
+        scorep_event_io_operation_test(f->l, h, id);
+        return;
+    }
+    if (ret == ECANCELED)
+        scorep_event_io_operation_cancelled(f->l, h, id);
+    else
+        scorep_event_io_operation_complete(f->l, h, (scorep_io_op)aio_reqs[i].op,
+                                           ret == 0 ? aio_result(cb) : SCOREP_IO_UNKNOWN_BYTES, id,
+                                           ret > 0 ? (uint32_t)ret : 0);
+    aio_remove(i);
+}
+
+void scorep_io_aio_return(scorep_io_frame *f, const struct aiocb *cb, long ret)
+{
+    long i = cb ? aio_find(cb) : -1;
+    if (i < 0)
+        return;
+    scorep_event_io_operation_complete(f->l, aio_reqs[i].handle, (scorep_io_op)aio_reqs[i].op,
+                                       ret >= 0 ? (uint64_t)ret : SCOREP_IO_UNKNOWN_BYTES,
+                                       (uint64_t)(uintptr_t)cb, ret >= 0 ? 0 : (uint32_t)errno);
+    aio_remove(i);
+}
+
+void scorep_io_aio_cancel(scorep_io_frame *f, int fd, const struct aiocb *cb, int ret)
+{
+    if (ret != AIO_CANCELED)
+        return;
+    if (cb) {
+        long i = aio_find(cb);
+        if (i >= 0) {
+            scorep_event_io_operation_cancelled(f->l, aio_reqs[i].handle, (uint64_t)(uintptr_t)cb);
+            aio_remove(i);
+        }
+        return;
+    }
+    /* every request of fd (a slow path: the whole table) */
+    for (long i = 0; i < AIO_SLOTS; i++) {
+        uintptr_t k = __atomic_load_n(&aio_reqs[i].key, __ATOMIC_ACQUIRE);
+        if (k > AIO_TOMBSTONE + 1 && ((const struct aiocb *)k)->aio_fildes == fd) {
+            scorep_event_io_operation_cancelled(f->l, aio_reqs[i].handle, (uint64_t)k);
+            aio_remove(i);
+        }
+    }
+}
+
+static int lio_entry(struct aiocb *cb)
+{
+    return cb && (cb->aio_lio_opcode == LIO_READ || cb->aio_lio_opcode == LIO_WRITE);
+}
+
+void scorep_io_lio_begin(scorep_io_frame *f, int mode, struct aiocb *const list[], int n)
+{
+    for (int k = 0; list && k < n; k++) {
+        if (!lio_entry(list[k]))
+            continue;
+        uint32_t h = handle_of(SCOREP_IO_POSIX, list[k]->aio_fildes);
+        if (h != SCOREP_INVALID_ID)
+            scorep_event_io_operation_begin(
+                f->l, h, aio_op(list[k]->aio_lio_opcode),
+                mode == LIO_NOWAIT ? SCOREP_IO_OP_FLAG_NON_BLOCKING : SCOREP_IO_OP_FLAG_NONE,
+                (uint64_t)list[k]->aio_nbytes, (uint64_t)(uintptr_t)list[k]);
+    }
+}
+
+/* LIO_WAIT: every request is done when the call returns; LIO_NOWAIT: the queued ones are
+ * issued (their state from aio_error, which reads the aiocb) */
+void scorep_io_lio_end(scorep_io_frame *f, int mode, struct aiocb *const list[], int n, int ret)
+{
+    (void)ret;
+    for (int k = 0; list && k < n; k++) {
+        struct aiocb *cb = list[k];
+        if (!lio_entry(cb))
+            continue;
+        uint32_t h = handle_of(SCOREP_IO_POSIX, cb->aio_fildes);
+        if (h == SCOREP_INVALID_ID)
+            continue;
+        int e = aio_error(cb);
+        scorep_io_op op = aio_op(cb->aio_lio_opcode);
+        uint64_t id = (uint64_t)(uintptr_t)cb;
+        if (mode == LIO_NOWAIT && (e == EINPROGRESS || e == 0))
+            scorep_event_io_operation_issued(f->l, h, id);
+        if (mode == LIO_NOWAIT && e == EINPROGRESS)
+            aio_insert(cb, h, op);
+        else
+            scorep_event_io_operation_complete(f->l, h, op,
+                                               e == 0 ? aio_result(cb) : SCOREP_IO_UNKNOWN_BYTES, id,
+                                               e > 0 ? (uint32_t)e : (e < 0 ? (uint32_t)errno : 0));
+    }
 }
 
 /* ---------------------------------------------------------------- operations */
@@ -319,10 +568,15 @@ void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred)
 {
     if (f->handle == SCOREP_INVALID_ID)
         return;
-    /* called right after the wrapped call: errno is still its errno */
-    scorep_event_io_operation_complete(
-        f->l, f->handle, (scorep_io_op)(f->matching & 3), transferred, f->matching,
-        transferred == SCOREP_IO_UNKNOWN_BYTES ? (uint32_t)errno : 0);
+    /* called right after the wrapped call: errno is still its errno (a failure without one
+     * is EIO: the error code tells failed operations from those of unknown size) */
+    uint32_t error = 0;
+    if (transferred == SCOREP_IO_UNSIZED_BYTES)
+        transferred = SCOREP_IO_UNKNOWN_BYTES;
+    else if (transferred == SCOREP_IO_UNKNOWN_BYTES)
+        error = errno ? (uint32_t)errno : EIO;
+    scorep_event_io_operation_complete(f->l, f->handle, (scorep_io_op)(f->matching & 3),
+                                       transferred, f->matching, error);
 }
 
 void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence, uint64_t result)

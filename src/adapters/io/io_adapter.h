@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct aiocb;
+
 #define SCOREP_IO_API __attribute__((visibility("default")))
 
 /* one wrapped function: its name and paradigm (the generated table) */
@@ -47,6 +49,32 @@ SCOREP_IO_API void scorep_io_op_begin(scorep_io_frame *f, int fd, scorep_io_op o
 SCOREP_IO_API void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred);
 SCOREP_IO_API void scorep_io_seek(scorep_io_frame *f, int fd, int64_t offset, int whence,
                                   uint64_t result);
+/* transferred bytes of an operation that succeeded without a known size (fscanf) */
+#define SCOREP_IO_UNSIZED_BYTES (UINT64_MAX - 1)
+
+/* fcntl: F_DUPFD/F_DUPFD_CLOEXEC duplicate the handle, F_SETFL changes its status flags */
+SCOREP_IO_API void scorep_io_fcntl(scorep_io_frame *f, int fd, int cmd, intptr_t arg, int ret);
+/* sync: a flush of everything, on the handle "sync - commit buffer cache to disk" */
+SCOREP_IO_API void scorep_io_flush_all_begin(scorep_io_frame *f);
+/* unlink, unlinkat, remove: the file (resolved before the call; SCOREP_INVALID_ID: not
+ * known), deleted when ok holds */
+SCOREP_IO_API uint32_t scorep_io_file_of(const char *path);
+SCOREP_IO_API void scorep_io_deleted(scorep_io_frame *f, uint32_t file, int ok);
+/* POSIX AIO (matching id: the aiocb's address, as Score-P): aio_read/aio_write/aio_fsync
+ * begin a non-blocking operation before the call and issue it after (ok: the call
+ * succeeded); aio_error tests it (EINPROGRESS) or completes it (bytes: what aio_return will
+ * return), aio_return completes it if aio_error did not, aio_cancel cancels it; lio_listio
+ * begins every read and write of the list (blocking with LIO_WAIT) */
+SCOREP_IO_API void scorep_io_aio_begin(scorep_io_frame *f, const struct aiocb *cb, scorep_io_op op);
+SCOREP_IO_API void scorep_io_aio_issued(scorep_io_frame *f, const struct aiocb *cb, scorep_io_op op,
+                                        int ok);
+SCOREP_IO_API void scorep_io_aio_error(scorep_io_frame *f, const struct aiocb *cb, int ret);
+SCOREP_IO_API void scorep_io_aio_return(scorep_io_frame *f, const struct aiocb *cb, long ret);
+SCOREP_IO_API void scorep_io_aio_cancel(scorep_io_frame *f, int fd, const struct aiocb *cb, int ret);
+SCOREP_IO_API void scorep_io_lio_begin(scorep_io_frame *f, int mode, struct aiocb *const list[],
+                                       int n);
+SCOREP_IO_API void scorep_io_lio_end(scorep_io_frame *f, int mode, struct aiocb *const list[], int n,
+                                     int ret);
 /* ISO C: the mode string of fopen as open(2) flags */
 SCOREP_IO_API int scorep_io_mode_flags(const char *mode);
 /* the descriptor of a stream without locking it, -1 for none */

@@ -163,6 +163,11 @@ SCOREP_MPI_COLL_HOOKS(neighbor_alltoallw, const int sendcounts[], const MPI_Data
 /* ---- communicators and groups (mpi_comm.c) ------------------------------------------- */
 void scorep_mpi_post_comm_new(scorep_mpi_frame *f, int ret, MPI_Comm parent, MPI_Comm *newcomm);
 void scorep_mpi_post_comm_new_via(scorep_mpi_frame *f, int ret, MPI_Comm via, MPI_Comm *newcomm);
+
+/* ---- spawned jobs under scorep-run (mpi_spawn.c) ------------------------------------- */
+void scorep_mpi_pre_spawn_env(scorep_mpi_frame *f, const char **command, char ***argv);
+void scorep_mpi_pre_spawn_multiple_env(scorep_mpi_frame *f, int count, char ***commands,
+                                       char ****argvs);
 /* MPI_Intercomm_create: one definition for both groups (mpi_comm.h) */
 void scorep_mpi_post_intercomm_new(scorep_mpi_frame *f, int ret, MPI_Comm local_comm, int leader,
                                    MPI_Comm bridge, MPI_Comm *newcomm);
@@ -248,6 +253,16 @@ void scorep_mpi_pre_file_iop(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_Fi
                              MPI_Datatype type, int op, int collective);
 void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
                               MPI_Request *request);
+/* split collectives (Score-P's semantics): _begin begins a collective non-blocking operation
+ * and issues it, the matching _end completes it with the status's bytes (one at a time per
+ * file, as MPI allows) */
+void scorep_mpi_pre_file_split_begin(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh,
+                                     int count, MPI_Datatype type, int op);
+void scorep_mpi_post_file_split_begin(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                                      MPI_File fh);
+void scorep_mpi_pre_file_split_end(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh);
+void scorep_mpi_post_file_split_end(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                                    MPI_Status *status);
 void scorep_mpi_file_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st,
                                        int cancelled);
 

@@ -2,9 +2,10 @@
  * its communicator), IoCreateHandle/IoDestroyHandle, IoOperationBegin/Complete around the
  * blocking reads and writes (collective flag for _all and _ordered; bytes transferred from
  * the status), the non-blocking ones (begin and issued at the call, complete when the
- * request completes in a Wait or Test), IoSeek, flushes for MPI_File_sync. Split-collective
- * calls (_begin/_end) are regions only. MPI_File -> handle: an
- * open-addressing table written at open and close, read without a lock. */
+ * request completes in a Wait or Test), the split collectives (begin and issued at _begin,
+ * complete at _end), IoSeek, flushes for MPI_File_sync. MPI_File -> handle (and the split
+ * collective in progress): an open-addressing table written at open and close, read
+ * without a lock. */
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_io.h"
@@ -22,6 +23,8 @@ enum { FILE_SLOTS = 4096 }; /* open MPI files at a time; more are regions only *
 static struct {
     uintptr_t key; /* the MPI_File, 0 free, TOMBSTONE removed */
     uint32_t handle;
+    uint32_t split_op;     /* the split collective in progress: its scorep_io_op */
+    uint64_t split_match;  /* and its matching id, 0 for none */
 } files[FILE_SLOTS];
 static uint64_t n_opened;
 
@@ -30,17 +33,24 @@ static size_t slot_of(uintptr_t k)
     return (size_t)((k >> 4) * 0x9e3779b97f4a7c15ull >> 52) % FILE_SLOTS;
 }
 
-static uint32_t handle_of(MPI_File fh)
+/* the slot of fh, or -1 */
+static long file_slot(MPI_File fh)
 {
     uintptr_t k = (uintptr_t)fh;
     for (size_t i = slot_of(k), n = 0; n < FILE_SLOTS; i = (i + 1) % FILE_SLOTS, n++) {
         uintptr_t s = __atomic_load_n(&files[i].key, __ATOMIC_ACQUIRE);
         if (s == 0)
-            return SCOREP_INVALID_ID;
+            return -1;
         if (s == k)
-            return __atomic_load_n(&files[i].handle, __ATOMIC_ACQUIRE);
+            return (long)i;
     }
-    return SCOREP_INVALID_ID;
+    return -1;
+}
+
+static uint32_t handle_of(MPI_File fh)
+{
+    long i = file_slot(fh);
+    return i < 0 ? SCOREP_INVALID_ID : __atomic_load_n(&files[i].handle, __ATOMIC_ACQUIRE);
 }
 
 static void insert(MPI_File fh, uint32_t handle)
@@ -51,6 +61,7 @@ static void insert(MPI_File fh, uint32_t handle)
         if ((s == 0 || s == TOMBSTONE || s == k) &&
             __atomic_compare_exchange_n(&files[i].key, &s, k, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
+            files[i].split_match = 0;
             __atomic_store_n(&files[i].handle, handle, __ATOMIC_RELEASE);
             return;
         }
@@ -226,4 +237,45 @@ void scorep_mpi_post_file_seek(scorep_mpi_frame *f, int ret, MPI_File fh, MPI_Of
         return;
     uint32_t w = whence == MPI_SEEK_SET ? 0 : whence == MPI_SEEK_CUR ? 1 : 2;
     scorep_event_io_seek(f->l, h, (int64_t)offset, w, SCOREP_IO_UNKNOWN_BYTES);
+}
+
+void scorep_mpi_pre_file_split_begin(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh,
+                                     int count, MPI_Datatype type, int op)
+{
+    begin_data_op(f, c, fh, count, type, op, 1, SCOREP_IO_OP_FLAG_NON_BLOCKING);
+}
+
+void scorep_mpi_post_file_split_begin(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                                      MPI_File fh)
+{
+    if (c->handle == SCOREP_INVALID_ID)
+        return;
+    long i = ret == MPI_SUCCESS ? file_slot(fh) : -1;
+    if (i < 0) { /* failed: the operation ends here */
+        scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op,
+                                           SCOREP_IO_UNKNOWN_BYTES, c->matching,
+                                           ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
+        return;
+    }
+    files[i].split_op = c->op;
+    __atomic_store_n(&files[i].split_match, c->matching, __ATOMIC_RELEASE);
+    scorep_event_io_operation_issued(f->l, c->handle, c->matching);
+}
+
+void scorep_mpi_pre_file_split_end(scorep_mpi_frame *f, scorep_mpi_ctx_file *c, MPI_File fh)
+{
+    c->handle = SCOREP_INVALID_ID;
+    long i = f->record ? file_slot(fh) : -1;
+    uint64_t m = i < 0 ? 0 : __atomic_exchange_n(&files[i].split_match, 0, __ATOMIC_ACQ_REL);
+    if (!m) /* no split collective begun while recording */
+        return;
+    c->handle = __atomic_load_n(&files[i].handle, __ATOMIC_ACQUIRE);
+    c->op = files[i].split_op;
+    c->matching = m;
+}
+
+void scorep_mpi_post_file_split_end(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file *c,
+                                    MPI_Status *status)
+{
+    scorep_mpi_post_file_op(f, ret, c, status);
 }

@@ -147,9 +147,11 @@ static void acquired(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
     omp_lock *lk = omp_lock_of(wait_id);
     if (!lk)
         return;
-    uint32_t order = __atomic_fetch_add(&lk->acquired, 1, __ATOMIC_RELAXED);
+    /* numbered from 1, as Score-P does (Scalasca's lock tracking starts at 1) */
+    uint32_t order = __atomic_fetch_add(&lk->acquired, 1, __ATOMIC_RELAXED) + 1;
     omp_held_push(t, lk, order);
-    scorep_event_thread_lock(t->loc, BUF_EV_THREAD_ACQUIRE_LOCK, lk->id, order, raw);
+    scorep_event_thread_lock(t->loc, BUF_EV_THREAD_ACQUIRE_LOCK, SCOREP_PARADIGM_OPENMP, lk->id,
+                             order, raw);
 }
 
 static void released(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
@@ -157,7 +159,8 @@ static void released(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
     omp_lock *lk = omp_lock_of(wait_id);
     uint32_t order = lk ? omp_held_pop(t, lk) : UINT32_MAX;
     if (order != UINT32_MAX)
-        scorep_event_thread_lock(t->loc, BUF_EV_THREAD_RELEASE_LOCK, lk->id, order, raw);
+        scorep_event_thread_lock(t->loc, BUF_EV_THREAD_RELEASE_LOCK, SCOREP_PARADIGM_OPENMP,
+                                 lk->id, order, raw);
 }
 
 void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)

@@ -1,6 +1,8 @@
 /* pthread_adapter.c: records thread creation, begin, end and join by interposing
  * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time
- * and under LD_PRELOAD). The calls are regions of paradigm pthread, as in Score-P. */
+ * and under LD_PRELOAD). The calls are regions of paradigm pthread, as in Score-P. Mutexes and
+ * condition variables: pthread_sync.c. */
+#include "adapters/pthread/pthread_adapter.h"
 #include "metrics/metrics.h"
 #include "core/events.h"
 #include "core/runtime.h"
@@ -61,8 +63,9 @@ static uint32_t forget(pthread_t t)
     return seq;
 }
 
-/* Score-P's regions: file "PTHREAD", roles thread create / thread wait */
-static uint32_t pthread_region(uint32_t *cache, const char *name, scorep_role role)
+/* Score-P's regions: file "PTHREAD"; roles thread create / thread wait here, wrapper for the
+ * mutex and condition calls (pthread_sync.c) */
+uint32_t scorep_pthread_region(uint32_t *cache, const char *name, scorep_role role)
 {
     uint32_t id = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
     if (id == SCOREP_INVALID_ID) {
@@ -75,13 +78,13 @@ static uint32_t pthread_region(uint32_t *cache, const char *name, scorep_role ro
 static uint32_t create_region(void)
 {
     static uint32_t id = SCOREP_INVALID_ID;
-    return pthread_region(&id, "pthread_create", SCOREP_ROLE_THREAD_CREATE);
+    return scorep_pthread_region(&id, "pthread_create", SCOREP_ROLE_THREAD_CREATE);
 }
 
 static uint32_t join_region(void)
 {
     static uint32_t id = SCOREP_INVALID_ID;
-    return pthread_region(&id, "pthread_join", SCOREP_ROLE_THREAD_WAIT);
+    return scorep_pthread_region(&id, "pthread_join", SCOREP_ROLE_THREAD_WAIT);
 }
 
 static void thread_finished(void *arg)

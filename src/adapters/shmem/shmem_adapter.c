@@ -70,7 +70,7 @@ void scorep_shmem_init_end(scorep_shmem_frame *f, int active, int ok)
         if (!mpi_adapter_loaded() && scorep_ipc_get() == &scorep_ipc_single) {
             own_ipc = scorep_shmem_ipc_start() == 0;
             if (own_ipc) {
-                scorep_runtime_mpi_ready();
+                scorep_runtime_mpi_ready(false);
                 scorep_clock_sync();
             }
         }

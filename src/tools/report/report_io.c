@@ -26,7 +26,7 @@ typedef struct {
 } io_row;
 
 typedef struct {
-    uint32_t handle, mode, outer;
+    uint32_t handle, mode, outer, issued; /* issued: a non-blocking operation under way */
     uint64_t matching, begin;
 } pending;
 
@@ -208,6 +208,11 @@ static io_row *row_of(io_ctx *c, uint32_t handle)
     return r;
 }
 
+static uint32_t paradigm_of(const io_ctx *c, uint32_t handle)
+{
+    return handle < c->n_handles ? c->handle_paradigm[handle] : UINT32_MAX;
+}
+
 static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *a, OTF2_IoHandleRef handle,
                                   OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
@@ -228,7 +233,13 @@ static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void
         l->stack = s;
         l->cap = cap;
     }
-    l->stack[l->depth] = (pending){handle, mode, l->depth == 0, matching, t};
+    /* outermost: no blocking operation of another I/O paradigm is in progress around it
+     * (an MPI-IO write around its POSIX writes); issued non-blocking ones and those of the
+     * same paradigm (lio_listio's list) run beside it */
+    uint32_t outer = 1;
+    for (uint32_t i = 0; i < l->depth; i++)
+        outer &= l->stack[i].issued || paradigm_of(c, l->stack[i].handle) == paradigm_of(c, handle);
+    l->stack[l->depth] = (pending){handle, mode, outer, 0, matching, t};
     l->depth++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -263,7 +274,6 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, v
                                      OTF2_AttributeList *a, OTF2_IoHandleRef handle, uint64_t bytes,
                                      uint64_t matching)
 {
-    (void)a;
     io_ctx *c = u;
     loc *l = find_loc(c, where);
     if (!l)
@@ -282,7 +292,9 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, v
     r->ticks += t - p.begin;
     if (l->rank < c->n_groups)
         r->ranks[l->rank] = 1;
-    if (bytes == OTF2_UNDEFINED_UINT64) {
+    /* undefined bytes: a failure (with the attribute io_error) or an operation of unknown
+     * size (fscanf: without attributes) */
+    if (bytes == OTF2_UNDEFINED_UINT64 && a && OTF2_AttributeList_GetNumberOfElements(a) > 0) {
         r->failed++;
         return OTF2_CALLBACK_SUCCESS;
     }
@@ -291,11 +303,47 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, v
         return OTF2_CALLBACK_SUCCESS;
     }
     int w = p.mode == OTF2_IO_OPERATION_MODE_WRITE;
+    if (bytes == OTF2_UNDEFINED_UINT64) {
+        r->ops[w]++;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     r->bytes[w] += bytes;
     r->ops[w]++;
     r->hist[w][bucket(bytes)]++;
     if (p.outer)
         spread(c, w, p.begin - c->t0, t - c->t0, bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_issued(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                   OTF2_AttributeList *a, OTF2_IoHandleRef handle,
+                                   uint64_t matching)
+{
+    (void)t, (void)a;
+    loc *l = find_loc(u, where);
+    for (uint32_t i = l ? l->depth : 0; i > 0; i--)
+        if (l->stack[i - 1].matching == matching && l->stack[i - 1].handle == handle) {
+            l->stack[i - 1].issued = 1;
+            break;
+        }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* a cancelled operation (aio_cancel) has no completion: it is no longer pending */
+static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                      OTF2_AttributeList *a, OTF2_IoHandleRef handle,
+                                      uint64_t matching)
+{
+    (void)t, (void)a;
+    loc *l = find_loc(u, where);
+    if (!l)
+        return OTF2_CALLBACK_SUCCESS;
+    for (uint32_t i = l->depth; i > 0; i--)
+        if (l->stack[i - 1].matching == matching && l->stack[i - 1].handle == handle) {
+            memmove(&l->stack[i - 1], &l->stack[i], (l->depth - i) * sizeof *l->stack);
+            l->depth--;
+            break;
+        }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -353,6 +401,8 @@ static int read_io(OTF2_Reader *rd, io_ctx *c)
     }
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(ec, ev_begin);
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(ec, ev_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCancelledCallback(ec, ev_cancelled);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ge, ec, c);
     rc = OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n);
     OTF2_GlobalEvtReaderCallbacks_Delete(ec);

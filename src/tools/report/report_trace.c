@@ -1,5 +1,6 @@
 /* report_trace.c: the report's data from traces.otf2 (read with src/tools/trace_model): the
- * timeline (region instances per location, downsampled, and messages), the per-rank-pair
+ * timeline (region instances per location, downsampled, messages and CUDA launch -> kernel
+ * arrows), the per-rank-pair
  * message matrix and the matrices of one-sided puts, gets and atomics.
  *
  * Downsampling: the trace's length is cut into TL_COLUMNS columns (about a pixel each on a
@@ -227,6 +228,65 @@ static size_t write_messages(FILE *out, const tm_trace *t, const uint32_t *row)
     return step;
 }
 
+/* A CUDA launch or its kernel: the parameter "CUDA correlation id" (SCOREP_CUDA_ENABLE
+ * references) on a host thread and on a GPU stream of the same process. */
+typedef struct {
+    uint32_t rank, row;
+    uint64_t id, time;
+    int gpu;
+} launch_end;
+
+static int by_launch(const void *a, const void *b)
+{
+    const launch_end *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->gpu - y->gpu; /* the launch first */
+}
+
+/* launches: [host row, GPU row, launch time, kernel start, ...] per drawn launch -> kernel
+ * arrow, as the Chrome export draws them; at most TL_MAX_MESSAGES (every k-th). Returns
+ * the number of pairs found. */
+static size_t write_launches(FILE *out, const tm_trace *t, const uint32_t *row)
+{
+    size_t n = 0, pairs = 0, drawn = 0;
+    for (size_t l = 0; l < t->n_locations; l++)
+        for (size_t i = 0; row[l] != TM_NONE && i < t->locations[l].n_events; i++)
+            n += t->locations[l].events[i].kind == TM_EV_CUDA_REF;
+    launch_end *v = n ? malloc(n * sizeof *v) : NULL;
+    fputs(",\"launches\":[", out);
+    if (v) {
+        n = 0;
+        for (size_t l = 0; l < t->n_locations; l++) {
+            const tm_location *loc = &t->locations[l];
+            for (size_t i = 0; row[l] != TM_NONE && i < loc->n_events; i++)
+                if (loc->events[i].kind == TM_EV_CUDA_REF)
+                    v[n++] = (launch_end){loc->rank, row[l], loc->events[i].u,
+                                          loc->events[i].time, loc->kind == TM_LOC_GPU};
+        }
+        qsort(v, n, sizeof *v, by_launch);
+        for (size_t i = 0; i + 1 < n; i++)
+            pairs += !v[i].gpu && v[i + 1].gpu && v[i].rank == v[i + 1].rank &&
+                     v[i].id == v[i + 1].id;
+        size_t step = pairs > TL_MAX_MESSAGES ? pairs / TL_MAX_MESSAGES + 1 : 1, k = 0;
+        uint64_t origin = t->clock.global_offset;
+        for (size_t i = 0; i + 1 < n; i++) {
+            const launch_end *a = &v[i], *b = &v[i + 1];
+            if (a->gpu || !b->gpu || a->rank != b->rank || a->id != b->id || k++ % step)
+                continue;
+            fprintf(out, "%s%u,%u,", drawn++ ? "," : "", a->row, b->row);
+            json_u64(out, a->time - origin);
+            fputc(',', out);
+            json_u64(out, b->time - origin);
+        }
+    }
+    fputc(']', out);
+    free(v);
+    return pairs;
+}
+
 /* the critical path of the wait-state analysis, when scout.cubex lies beside the trace: its
  * pieces ("critical path segments": "rank begin end;" in the trace's ticks) as [row, begin,
  * end] on the row of each rank's master thread (docs/analysis.md) */
@@ -298,6 +358,8 @@ static int write_timeline(FILE *out, const tm_trace *t, const char *trace_path)
         fprintf(out, ",\"total_intervals\":%zu,\"total_messages\":%zu", tl.total, t->n_messages);
         write_intervals(out, &tl, t->clock.global_offset);
         size_t step = write_messages(out, t, row);
+        size_t launches = write_launches(out, t, row);
+        fprintf(out, ",\"total_launches\":%zu", launches);
         write_critical_path(out, t, row, trace_path);
         fprintf(out,
                 ",\"downsampled\":%s,\"method\":", tl.n < tl.total || step > 1 ? "true" : "false");

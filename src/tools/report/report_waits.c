@@ -18,7 +18,10 @@ static const char *const patterns[] = {
     "mpi_latesender",         "mpi_latesender_wo",      "mpi_latereceiver",   "mpi_barrier_wait",
     "mpi_barrier_completion", "mpi_wait_nxn",           "mpi_nxn_completion", "mpi_earlyreduce",
     "mpi_earlyscan",          "mpi_latebroadcast",      "omp_ebarrier_wait",  "omp_ibarrier_wait",
-    "omp_idle_threads",       "omp_limited_parallelism"};
+    "omp_idle_threads",       "omp_limited_parallelism",
+    /* lock contention (an_pattern_lock.c) */
+    "omp_lock_contention_critical", "omp_lock_contention_api", "pthread_lock_contention_mutex_lock",
+    "pthread_lock_contention_conditional"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
 typedef struct {

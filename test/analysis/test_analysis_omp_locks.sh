@@ -1,0 +1,61 @@
+#!/bin/sh
+# test_analysis_omp_locks.sh: OpenMP lock contention in the wait-state analysis
+# (docs/analysis.md, src/analysis/an_pattern_lock.c) on omp_locks.c (1 rank, 3 threads, D =
+# 0.2 s; built with clang through scorep-cc; the OMPT adapter records critical sections and
+# the lock API as ThreadAcquireLock/ThreadReleaseLock): OMP Critical Contention and OMP Lock
+# API Contention per thread location against the program's own clock marks (lock_contention,
+# within 10% + 15 ms), in situ and post-mortem alike.
+. "$top_srcdir/test/integration/lib.sh"
+
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
+command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
+nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
+    { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# waiting threads sleep at once (libomp), so that the holder runs; one clock for all CPUs
+export KMP_BLOCKTIME=0 OMP_NUM_THREADS=3 SCOREP_TIMER=clock_gettime
+SRC="$top_srcdir/test/analysis/omp_locks.c"
+OMPI_CC=clang "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -o omp_locks "$SRC" ||
+    fail "build: scorep-cc --user mpicc (clang) -fopenmp omp_locks.c"
+x=$work/ol
+insitu_then_postmortem 1 "$x" ol.out an.out ./omp_locks $D
+expect_grep "OMP Critical Contention .* of time" an.out "the summary lists the critical contention"
+expect_grep "OMP Lock API Contention .* of time" an.out "the summary lists the lock API contention"
+
+CUBE=$x/scout.cubex
+value() { $CV "$CUBE" value "$@"; }
+near()
+{
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
+    _check
+    echo "ok: $1 at $2 on $3 = $v (expected $4)"
+}
+lock_contention ol.out >contention.txt
+cat contention.txt
+# the design, whichever of threads 1 and 2 gets in first: together they wait 3D - 3S for the
+# critical section and 3D/2 - 3S for the lock (about 0.54 and 0.24 s); a loaded machine
+# shifts the arrivals: the marks must show contention of both kinds (more than D/2 and D/4),
+# so that the comparison below means something
+tot() { awk -v k="$1" '$2 == k { s += $3 } END { printf "%.6f", s }' contention.txt; }
+expect_eq "$(tot critical | awk '{ print ($1 > 0.1) }')" 1 \
+    "the program's own marks show contention for the critical section ($(tot critical) s)"
+expect_eq "$(tot api | awk '{ print ($1 > 0.05) }')" 1 \
+    "the program's own marks show contention for the lock ($(tot api) s)"
+for k in 0 1 2; do
+    l=$($CV "$CUBE" visitors "thread$k") || fail "cube_values.py visitors thread$k"
+    expect_eq "$(echo "$l" | wc -w | tr -d ' ')" 1 "exactly one location entered thread$k ($l)"
+    near omp_lock_contention_critical '*' "$l" "$(contention_of contention.txt $k critical)"
+    near omp_lock_contention_api '*' "$l" "$(contention_of contention.txt $k api)"
+    for m in omp_critical omp_lock_api; do # exclusive: the time beyond the contention
+        v=$(value "=$m" '*' "$l") || fail "cube_values.py value =$m"
+        awk -v v="$v" 'BEGIN { exit !(v > -1e-6) }' || fail "$m (exclusive) on $l: $v < 0"
+    done
+done
+expect_eq "$(value pthread_lock_contention_mutex_lock '*' '*')" 0 "no pthread contention here"
+$CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
+    fail "in situ and post-mortem differ: $(head -20 same.out)"
+echo "ok: $(tail -1 same.out)"
+done_ok

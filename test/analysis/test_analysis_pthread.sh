@@ -1,0 +1,132 @@
+#!/bin/sh
+# test_analysis_pthread.sh: lock contention of pthread mutexes and condition variables in the
+# wait-state analysis (docs/analysis.md, src/analysis/an_pattern_lock.c) on pthread_locks.c
+# (1 MPI rank, 3 threads, D = 0.2 s; its comment gives the pattern). The program prints every
+# holding of a mutex with its own clock readings (before the acquiring call, after it, before
+# the releasing call); the expected contention of each acquisition is the time from its call's
+# start until the previous holder released the mutex (Scalasca's definition), summed per thread
+# into Pthread Mutex Lock Contention (pthread_mutex_lock, _trylock) or Pthread Condition Lock
+# Contention (pthread_cond_wait, _timedwait), and must be what scout.cubex holds on that
+# thread's location (within 10% + 15 ms), in situ and post-mortem alike; Scalasca's names and
+# tree; the visits.
+. "$top_srcdir/test/integration/lib.sh"
+
+. "$top_srcdir/test/analysis/lib_analysis.sh"
+command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
+command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# one clock for all CPUs: the threads' lock events in their true order
+export SCOREP_TIMER=clock_gettime
+SRC="$top_srcdir/test/analysis/pthread_locks.c"
+OMPI_CC=gcc "$SCOREP_CC" --nocompiler mpicc -DUSE_MPI -O1 -o pthread_locks "$SRC" -lpthread ||
+    fail "build: scorep-cc --nocompiler mpicc -DUSE_MPI pthread_locks.c"
+x=$work/pl
+insitu_then_postmortem 1 "$x" pl.out an.out ./pthread_locks $D
+expect_grep "Pthread Mutex Lock Contention .* of time" an.out "the summary lists the mutex contention"
+expect_grep "Pthread Condition Lock Contention .* of time" an.out \
+    "the summary lists the condition contention"
+
+# program thread k is the trace location whose ThreadBegin has sequence count k + 1 (main
+# creates them in order), main the master thread; in scout.cubex location 0:L is the trace's
+# location L of rank 0
+trace_other "$x" | awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s)
+    print s - 1, "0:" $2 }' >map.txt
+echo "main 0:0" >>map.txt
+expect_eq "$(wc -l <map.txt | tr -d ' ')" 4 "four threads: $(tr '\n' ' ' <map.txt)"
+$CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"
+expect_eq "$(wc -l <locs.txt | tr -d ' ')" 4 "scout.cubex has 4 locations (1 rank x 4 threads)"
+loc() { awk -v k="$1" '$1 == k { print $2 }' map.txt; }
+
+# the expected contention per (thread, pattern) from the program's marks (lock_contention)
+lock_contention pl.out >contention.txt
+for who in main 0 1 2; do
+    echo "$who $(contention_of contention.txt $who lock trylock) $(contention_of contention.txt $who wait timedwait)"
+done >expected.txt
+expect_eq "$(wc -l <expected.txt | tr -d ' ')" 4 "expected values for 4 threads"
+cat expected.txt
+
+CUBE=$x/scout.cubex
+value() { $CV "$CUBE" value "$@"; }
+# near METRIC PATH LOC EXPECTED: the value at location LOC within 10% + 15 ms
+near()
+{
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
+    _check
+    echo "ok: $1 at $2 on $3 = $v (expected $4)"
+}
+while read -r who mutex cond; do
+    near pthread_lock_contention_mutex_lock '*' "$(loc "$who")" "$mutex"
+    near pthread_lock_contention_conditional '*' "$(loc "$who")" "$cond"
+done <expected.txt
+# the design: threads 1 and 2 wait for mutex A about 3D - 3S together, whichever gets it
+# first; the condition waits: thread 0 about D, threads 1 and 2 about D and D + D/2 (the thread
+# woken first holds M for D/2); main's timed wait lasts D but has no contention (M is free
+# when it times out). A loaded machine shifts the arrivals: the marks must show contention of
+# both kinds (more than D/2 each), so that the comparison above means something.
+expect_eq "$(awk '{ m += $2; c += $3 } END { print (m > 0.1 && c > 0.1) }' expected.txt)" 1 \
+    "the program's own marks show contention on the mutex and in the condition waits"
+# contention lies at the call path of the acquiring call
+near pthread_lock_contention_mutex_lock pthread_mutex_lock '*' \
+    "$(awk '{ s += $2 } END { printf "%.6f", s }' expected.txt)"
+near pthread_lock_contention_conditional pthread_cond_wait '*' \
+    "$(awk '{ s += $3 } END { printf "%.6f", s }' expected.txt)"
+expect_eq "$(value pthread_lock_contention_mutex_lock pthread_cond_wait '*')" 0 \
+    "no mutex lock contention in pthread_cond_wait"
+near pthread_lock_contention_conditional pthread_cond_timedwait 0:0 0
+
+# Scalasca 2.x's names, display names and tree (Pthread.pattern, OMP.pattern)
+$CV "$CUBE" metrics >metrics.txt || fail "cube_values.py metrics"
+for m in "pthread_time|POSIX threads|execution" \
+    "pthread_management|Pthread Management|pthread_time" \
+    "pthread_synchronization|Pthread Synchronization|pthread_time" \
+    "pthread_lock_api|Pthread Mutex|pthread_synchronization" \
+    "pthread_lock_contention_mutex_lock|Pthread Mutex Lock Contention|pthread_lock_api" \
+    "pthread_conditional|Pthread Condition|pthread_synchronization" \
+    "pthread_lock_contention_conditional|Pthread Condition Lock Contention|pthread_conditional" \
+    "omp_lock_contention_critical|OMP Critical Contention|omp_critical" \
+    "omp_lock_contention_api|OMP Lock API Contention|omp_lock_api"; do
+    expect_eq "$(awk -F'\t' -v u="${m%%|*}" '$1 == u { print $1 "|" $2 "|" $3 }' metrics.txt)" \
+        "$m" "metric ${m%%|*}: display name and parent"
+done
+# the time tree: pthread_create/join are management, the mutex calls the mutex API, the
+# waits the condition API; the exclusive values (the call time beyond the contention) are
+# never negative
+expect_eq "$(value visits pthread_mutex_lock '*')" 11 "visits: 11 pthread_mutex_lock"
+expect_eq "$(value visits pthread_cond_wait '*')" 3 "visits: 3 pthread_cond_wait"
+for m in pthread_lock_api pthread_conditional; do
+    for l in 0:0 0:1 0:2 0:3; do
+        v=$(value "=$m" '*' "$l") || fail "cube_values.py value =$m"
+        awk -v v="$v" 'BEGIN { exit !(v > -1e-6) }' || fail "$m (exclusive) on $l: $v < 0"
+    done
+done
+expect_eq "$(value pthread_management pthread_create '*' | awk '{ print ($1 > 0) }')" 1 \
+    "pthread_create's time is Pthread Management"
+expect_eq "$(value =execution pthread_mutex_lock '*')" 0 "no time of pthread_mutex_lock in Execution"
+
+# scorep-report's Wait states section: the two contention patterns with scout.cubex's totals,
+# and the worst rows include thread 2's wait for mutex A
+"$top_builddir/scorep-report" -o report.html "$x" >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+python3 - report.html >waits.txt <<'PY' || fail "the report's wait-state data: $(cat waits.txt)"
+import json, re, sys
+s = open(sys.argv[1]).read()
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
+for p in d["patterns"]:
+    print("pattern", p["uniq"], "%.6f" % p["seconds"])
+for r in d["worst"]:
+    print("worst", r["pattern"], r["callpath"], "%.6f" % r["seconds"])
+PY
+for m in pthread_lock_contention_mutex_lock pthread_lock_contention_conditional; do
+    expect_eq "$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)" \
+        "$(printf '%.6f' "$(value $m '*' '*')")" "report: $m total"
+done
+expect_eq "$(awk '$1 == "worst" && $2 == "pthread_lock_contention_mutex_lock" { print $4 }' waits.txt | sort -gr | head -1)" \
+    "$(printf '%.6f' "$(value pthread_lock_contention_mutex_lock '*' "$(loc 2)")")" \
+    "report: thread 2's mutex contention is the largest mutex row"
+
+# in situ (the threads' in-memory buffers) and post-mortem (their trace locations) agree
+$CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
+    fail "in situ and post-mortem differ: $(head -20 same.out)"
+echo "ok: $(tail -1 same.out)"
+done_ok
