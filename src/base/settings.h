@@ -27,6 +27,7 @@ typedef struct {
     uint64_t profiling_cluster_count, profiling_clustering_mode;
     char *profiling_clustered_region;
     char *filtering_file;
+    char *selective_config_file; /* SCOREP_SELECTIVE_CONFIG_FILE (adapters/user/user_selective.c) */
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;

@@ -117,6 +117,27 @@ void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
     record(l, BUF_CLASS_THREAD, type, 0, seq, scorep_event_time(l));
 }
 
+/* The switch itself: the MeasurementOnOff event in l's trace, the process-wide flag, and in
+ * l's profile the call of "MEASUREMENT OFF" that shows the time off. */
+static void switch_recording(scorep_location *l, bool on)
+{
+    uint64_t t = scorep_event_time(l);
+    record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0, t);
+    __atomic_store_n(&scorep_recording_enabled, on, __ATOMIC_RELEASE);
+    uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
+    if (off == SCOREP_INVALID_ID)
+        return;
+    if (!on) {
+        scorep_profile_enter(&l->profile, off, t);
+        l->switched_off = true;
+    } else if (l->switched_off) {
+        /* switched on by the thread that switched off (by another one, its MEASUREMENT OFF
+         * call stays open until that thread ends: switch on and off on one thread) */
+        scorep_profile_leave(&l->profile, off, t);
+        l->switched_off = false;
+    }
+}
+
 /* Score-P's semantics: recording is switched for the whole process. The thread that
  * switches it off shows the time off as a call of "MEASUREMENT OFF" where it switched, and
  * its trace has the MeasurementOnOff events; the other threads record nothing meanwhile
@@ -133,19 +154,31 @@ void scorep_event_recording(scorep_location *l, bool on)
                          "RECORDING_OFF is ignored; switch on and off at the same level");
         return;
     }
-    uint64_t t = scorep_event_time(l);
-    record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0, t);
-    __atomic_store_n(&scorep_recording_enabled, on, __ATOMIC_RELEASE);
-    uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
-    if (off == SCOREP_INVALID_ID)
-        return;
-    if (!on) {
-        scorep_profile_enter(&l->profile, off, t);
-        l->switched_off = true;
-    } else if (l->switched_off) {
-        /* switched on by the thread that switched off (by another one, its MEASUREMENT OFF
-         * call stays open until that thread ends: switch on and off on one thread) */
-        scorep_profile_leave(&l->profile, off, t);
-        l->switched_off = false;
-    }
+    switch_recording(l, on);
+}
+
+void scorep_event_recording_start_off(scorep_location *l)
+{
+    if (l && scorep_recording_enabled)
+        switch_recording(l, false);
+}
+
+bool scorep_event_recording_select(scorep_location *l)
+{
+    scorep_throttle_settle();
+    if (!l || !scorep_measurement_active || scorep_recording_enabled)
+        return false;
+    l->parked_depth = l->off_depth;
+    l->off_depth = 0;
+    switch_recording(l, true);
+    return true;
+}
+
+void scorep_event_recording_deselect(scorep_location *l)
+{
+    scorep_throttle_settle();
+    if (scorep_measurement_active && scorep_recording_enabled)
+        switch_recording(l, false);
+    l->off_depth += l->parked_depth;
+    l->parked_depth = 0;
 }

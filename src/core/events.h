@@ -131,6 +131,17 @@ void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t 
 void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double);
 void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq);
 void scorep_event_recording(scorep_location *l, bool on);
+/* Selective recording (SCOREP_SELECTIVE_CONFIG_FILE, adapters/user/user_selective.c): recording
+ * goes on at the enter of a selected instance of a user region and off after its leave, at one
+ * call level, on l's thread. The calls l entered while recording was off are still open below
+ * that level: select sets them aside (they would keep l from recording, see
+ * scorep_location_recording) and deselect gives them back, so that their leaves stay
+ * unrecorded as their enters were. select returns false (and changes nothing) when recording
+ * is on already; deselect follows a select that returned true, after the region's leave. */
+bool scorep_event_recording_select(scorep_location *l);
+/* At start (the runtime's begin phase, before the measurement is active): recording off. */
+void scorep_event_recording_start_off(scorep_location *l);
+void scorep_event_recording_deselect(scorep_location *l);
 /* Leaves every call whose frame lies below sp (deeper in the stack): they were unwound. */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp);
 

@@ -24,11 +24,15 @@ void scorep_event_thread_join(scorep_location *l, uint64_t raw)
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
                                     uint32_t size, uint64_t raw)
 {
+    if (l)
+        l->in_teams++;
     thread_record(l, BUF_EV_THREAD_TEAM_BEGIN, team, (uint64_t)size << 32 | index, raw);
 }
 
 void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw)
 {
+    if (l && l->in_teams)
+        l->in_teams--;
     thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
 }
 

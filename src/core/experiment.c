@@ -254,6 +254,22 @@ void scorep_experiment_note(const char *line)
     pthread_mutex_unlock(&notes_lock);
 }
 
+static struct {
+    const char *src, *name, *what;
+} kept[4];
+static int n_kept;
+
+void scorep_experiment_keep_file(const char *src, const char *name, const char *what)
+{
+    pthread_mutex_lock(&notes_lock);
+    if (n_kept < 4) {
+        kept[n_kept].src = src;
+        kept[n_kept].name = name;
+        kept[n_kept++].what = what;
+    }
+    pthread_mutex_unlock(&notes_lock);
+}
+
 int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
 {
     char path[PATH_MAX + 32];
@@ -262,6 +278,13 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
         snprintf(path, sizeof path, "%s/scorep.filter", dir);
         if (copy_file(scorep_cfg.filtering_file, path) != 0)
             scorep_warn("could not copy the filter file into '%s'", dir);
+    }
+    int copied[4] = {0};
+    for (int i = 0; i < n_kept; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, kept[i].name);
+        copied[i] = copy_file(kept[i].src, path) == 0;
+        if (!copied[i])
+            scorep_warn("could not copy '%s' into '%s'", kept[i].src, dir);
     }
     snprintf(path, sizeof path, "%s/MANIFEST.md", dir);
     FILE *f = fopen(path, "w");
@@ -277,6 +300,9 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
                    "Vampir or otf2-print)\n");
     if (filter)
         fprintf(f, "- `scorep.filter`: the filter file that was applied\n");
+    for (int i = 0; i < n_kept; i++)
+        if (copied[i])
+            fprintf(f, "- `%s`: %s\n", kept[i].name, kept[i].what);
     list_io_summaries(f, dir);
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);

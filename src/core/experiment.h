@@ -23,5 +23,9 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace);
 /* A line for MANIFEST.md's "Notes" (an adapter's losses, ...), before finalize writes it.
  * Thread-safe; a note that does not fit any more is cut. */
 void scorep_experiment_note(const char *line);
+/* A configuration file that was applied (src: its path as given), copied into the directory
+ * as name when MANIFEST.md is written and listed there as what. At most 4; the strings must
+ * live until then. */
+void scorep_experiment_keep_file(const char *src, const char *name, const char *what);
 
 #endif

@@ -15,6 +15,7 @@ typedef struct scorep_location {
     uint32_t id;        /* process-local, 0 = the thread that started the measurement */
     uint32_t depth;     /* current region call depth (trace) */
     uint32_t off_depth; /* calls entered while recording was off, still open */
+    uint32_t parked_depth; /* off_depth set aside while a selected instance records (events.h) */
     uint32_t stack_cap; /* open calls: region and stack pointer per depth */
     uint32_t *stack_region;
     uintptr_t *stack_sp;
@@ -34,6 +35,11 @@ typedef struct scorep_location {
     struct scorep_metric_set *metrics;       /* metric sources read at enter/leave; NULL: none */
     uint64_t first_ts, end_ts;
     struct scorep_rewind_stack *rewind; /* open rewind points (rewind.c), NULL until used */
+    /* selective recording (adapters/user/user_selective.c): the selected region whose
+     * instance switched recording on from this thread, and how often it is open here */
+    const void *selected_owner;
+    uint32_t selected_open;
+    uint32_t in_teams; /* OpenMP teams this location is in (team begin/end, events_thread.c) */
     struct scorep_location *next;
 } scorep_location;
 

@@ -78,10 +78,40 @@ static void load_filter(void)
  * said once per run, by the process that creates the experiment directory */
 static char unknown_vars_note[2048];
 
+/* scorep_runtime_warn_run: kept until this process knows that it created the directory */
+static pthread_mutex_t run_notes_lock = PTHREAD_MUTEX_INITIALIZER;
+static char run_notes[4096];
+static int dir_created_here;
+
 static void note_unknown_vars(void)
 {
     if (unknown_vars_note[0])
         scorep_warn("%s", unknown_vars_note);
+    pthread_mutex_lock(&run_notes_lock);
+    dir_created_here = 1;
+    for (char *p = run_notes, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\x1e');
+        *nl = 0;
+        scorep_warn("%s", p);
+    }
+    run_notes[0] = 0;
+    pthread_mutex_unlock(&run_notes_lock);
+}
+
+void scorep_runtime_warn_run(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&run_notes_lock);
+    size_t n = strlen(run_notes), k = strlen(msg);
+    if (dir_created_here)
+        scorep_warn("%s", msg);
+    else if (n + k + 2 <= sizeof run_notes) /* separated by ASCII record separators */
+        snprintf(run_notes + n, sizeof run_notes - n, "%s\x1e", msg);
+    pthread_mutex_unlock(&run_notes_lock);
 }
 
 /* 0, or -1 when the program runs without measurement (message printed) */

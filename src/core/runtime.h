@@ -34,6 +34,10 @@ int scorep_runtime_at_finalize(void (*fn)(void));
  * returns 1 when the trace file need not be written. At most 4; 0 or -1. */
 struct scorep_unified_s;
 int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u));
+/* A warning about the whole run rather than one process (a file that every process reads):
+ * said by the process that creates the experiment directory, at once when it has done so,
+ * else when it does (MPI: rank 0 at MPI_Init); the other processes say nothing. */
+void scorep_runtime_warn_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
 /* MPI runs: called by scorep_mpi_after_init once the ipc backend is MPI: rank 0 creates

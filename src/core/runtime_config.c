@@ -126,6 +126,12 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "another."),
     V("FILTERING_FILE", PATH, &scorep_cfg.filtering_file, "", NULL, "Run-time filter file",
       "Score-P filter file syntax; a syntax error stops the program at start."),
+    V("SELECTIVE_CONFIG_FILE", PATH, &scorep_cfg.selective_config_file, "", NULL,
+      "A file name which configures selective recording",
+      "As in Score-P: one user region per line, optionally followed by the instances to record "
+      "(N, N:M, N:; counted from 0; separated by commas or blanks). Recording starts off and "
+      "is on inside the selected instances (docs/user-guide.md, Selective recording). A file "
+      "that cannot be read or has a syntax error is not applied: the whole run is recorded."),
     V("MPI_ENABLE_GROUPS", SET, &scorep_cfg.mpi_groups, "default", scorep_mpi_group_choices,
       "MPI function groups to record",
       "default = cg,coll,env,io,p2p,rma,topo; all = every group but xnonblock. A disabled "

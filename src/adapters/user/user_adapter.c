@@ -1,6 +1,7 @@
 /* user_adapter.c: the C functions behind the SCOREP_USER_* macros (Score-P's names). Handles
  * are created once (under a lock) and then used without one. */
 #include "adapters/user/user_adapter.h"
+#include "adapters/user/user_selective.h"
 #include "core/events.h"
 #include "core/rewind.h"
 #include "core/runtime.h"
@@ -39,10 +40,16 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
         file = NULL;
     r->region = scorep_defs_region(name, NULL, file, (int)line, (int)line, SCOREP_PARADIGM_USER,
                                    role_of(type));
-    r->filtered =
+    bool filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
-    r->special = r->filtered || (type & SCOREP_USER_REGION_TYPE_DYNAMIC);
+    /* as in Score-P, a filtered region is never selected */
+    r->selection = filtered ? NULL : scorep_selective_find(name);
+    /* a selected dynamic region is selected: its instances are then plain call paths */
+    r->kind = filtered                                 ? SCOREP_USER_FILTERED
+              : r->selection                           ? SCOREP_USER_SELECTED
+              : (type & SCOREP_USER_REGION_TYPE_DYNAMIC) ? SCOREP_USER_DYNAMIC
+                                                       : SCOREP_USER_PLAIN;
     return r;
 }
 
@@ -62,22 +69,36 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
     pthread_mutex_unlock(&user_lock);
 }
 
-/* the rest: no handle, no location, filtered, or a dynamic region; out of line, off the
- * common path */
-static __attribute__((noinline)) void enter_special(const SCOREP_User_RegionHandle h)
+/* A plain handle takes the path it took before selective recording existed: one test of a
+ * byte, then the inline event (flatten: GCC otherwise moves it out of line, +7 instructions
+ * per region, bench/run_selective_bench.sh); filtered, selected and dynamic handles go to
+ * the cold functions below, the selected regions' events being made in user_selective.c,
+ * the dynamic ones' (an instance per visit) in core/events.c. */
+static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && h->special && !h->filtered && (l = scorep_location_get()))
+    if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
+        scorep_selective_region_enter(l, h->selection, h->region);
+    else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
         scorep_event_enter_dynamic(l, h->region);
 }
 
-void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_RegionHandle h,
+                                                          scorep_location *l)
+{
+    if (h->kind == SCOREP_USER_SELECTED)
+        scorep_selective_region_leave(l, h->selection, h->region);
+    else if (h->kind == SCOREP_USER_DYNAMIC)
+        scorep_event_leave_dynamic(l, h->region);
+}
+
+__attribute__((flatten)) void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->special && (l = scorep_location_get()))
-        scorep_event_enter(l, h->region);
-    else
+    if (h && __builtin_expect(h->kind != SCOREP_USER_PLAIN, 0))
         enter_special(h);
+    else if (h && (l = scorep_location_get()))
+        scorep_event_enter(l, h->region);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -105,20 +126,22 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (!h || !l)
-        return;
-    if (__builtin_expect(!h->special, 1))
+    if (h && __builtin_expect(h->kind != SCOREP_USER_PLAIN, 0) && l)
+        leave_special(h, l);
+    else if (h && l)
         scorep_event_leave(l, h->region);
-    else if (!h->filtered)
-        scorep_event_leave_dynamic(l, h->region);
 }
 
 /* ------------------------------------------------------------ rewind regions */
+/* Score-P selects rewind regions like the others. */
 API void SCOREP_User_RewindRegionEnter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h && !h->filtered && (l = scorep_location_get()))
+    if (h && h->kind != SCOREP_USER_FILTERED && (l = scorep_location_get())) {
+        if (h->kind == SCOREP_USER_SELECTED)
+            scorep_selective_enter(l, h->selection);
         scorep_rewind_point(l, h->region);
+    }
 }
 
 API void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
@@ -134,8 +157,11 @@ API void SCOREP_User_RewindRegionBegin(SCOREP_User_RegionHandle *handle, const c
 API void SCOREP_User_RewindRegionEnd(const SCOREP_User_RegionHandle h, const bool value)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && !h->filtered && l)
+    if (h && h->kind != SCOREP_USER_FILTERED && l) {
         scorep_rewind_check(l, h->region, value);
+        if (h->kind == SCOREP_USER_SELECTED)
+            scorep_selective_leave(l, h->selection);
+    }
 }
 
 /* ------------------------------------------------------- online-access phases */

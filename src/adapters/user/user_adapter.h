@@ -8,13 +8,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct scorep_selection;
+
+/* What a handle's enter and leave do: plain ones take the fast path, the others one test
+ * later (so that selective recording costs nothing to the regions it does not select). */
+enum {
+    SCOREP_USER_PLAIN = 0,
+    SCOREP_USER_FILTERED = 1,
+    SCOREP_USER_SELECTED = 2,
+    SCOREP_USER_DYNAMIC = 3 /* a type with the DYNAMIC bit: an instance per visit (profile) */
+};
+
 /* The region object behind a SCOREP_User_RegionHandle. */
 struct SCOREP_User_Region {
     uint32_t region;
-    bool filtered;
-    /* filtered, or a type with the DYNAMIC bit (an instance per visit in the profile): one
-     * test keeps the other regions' enter and leave as short as without dynamic regions */
-    bool special;
+    uint8_t kind;                       /* SCOREP_USER_PLAIN, _FILTERED, _SELECTED, _DYNAMIC */
+    struct scorep_selection *selection; /* _SELECTED: its instances (user_selective.h) */
 };
 
 /* Enters the region of h, if any: SCOREP_User_RegionEnter without its message about an
