@@ -10,6 +10,37 @@
 
 scorep_cc --user --nocompiler gcc -O2 -o selprog "$PROGRAMS/selective.c" -lpthread
 
+# "loop" is a dynamic region (as in Score-P's selective test): each visit has its own call
+# path loop/instance=N in the profile. The counts below are per call path without those
+# (lib.sh's profile_* functions read the dump through this); instances_of counts them.
+DUMP="$top_builddir/scorep-cube-dump"
+# dump_with_instances EXPDIR OPTION...: scorep-cube-dump's lines as they are
+dump_with_instances() {
+    _d=$1
+    shift
+    "$DUMP" "$@" "$_d/profile.cubex" >"$work/.dump" || fail "scorep-cube-dump $* $_d failed"
+    cat "$work/.dump"
+}
+# profile_dump (lib.sh's, replaced): the instance=N nodes left out (their visits are their
+# region's), their subtrees' call paths without the instance=N segment and the values of
+# equal (call path, location) summed
+profile_dump() {
+    dump_with_instances "$@" >"$work/.dump_i"
+    awk -F'\t' -v OFS='\t' '$2 ~ /\/instance=[0-9]+$/ { next }
+        { p = $2; gsub(/\/instance=[0-9]+/, "", p); k = p OFS $3
+        if (!(k in id)) { id[k] = $1; order[++n] = k; nf[k] = NF }
+        for (i = 4; i <= NF; i++) { split($i, kv, "="); name[k, i] = kv[1]; v[k, i] += kv[2] } }
+        END { for (j = 1; j <= n; j++) { k = order[j]; line = id[k] OFS k
+                for (i = 4; i <= nf[k]; i++) line = line OFS name[k, i] "=" sprintf("%.17g", v[k, i])
+                print line } }' "$work/.dump_i"
+}
+# instances_of EXPDIR PARENT: the number of instance=N call paths right below PARENT
+instances_of() {
+    dump_with_instances "$1" -m visits >"$work/.dump_n"
+    awk -F'\t' -v p="$2" 'index($2, p "/instance=") == 1 && $2 !~ /instance=[0-9]+\// { n[$2] = 1 }
+        END { for (k in n) c++; print c + 0 }' "$work/.dump_n"
+}
+
 # ---- without a file: every instance (the reference for the counts below)
 run_app all env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=all ./selprog
 expect_eq "$status" 0 "no file: exit status"
@@ -19,6 +50,7 @@ for r in "main/loop 20" "main/loop/foo 20" "main/outer 6" "main/outer/inner 18" 
     "main/rec 3" "main/rec/rec 3" "main/rec/rec/rec 3" "THREADS/tloop 20" "main/side 2"; do
     expect_eq "$(profile_sum all "${r% *}" visits)" "${r#* }" "no file: ${r% *} visits"
 done
+expect_eq "$(instances_of all main/loop)" 20 "no file: 20 instances of the dynamic region loop"
 
 # ---- Score-P's selective_test file, plus nesting, recursion and threads
 cat >sel.cfg <<'EOF'
@@ -41,6 +73,7 @@ expect_eq "$(cat sel.err)" "" "selected: nothing on stderr"
 expect_eq "$(profile_paths sel | tr '\n' ',')" \
 "MEASUREMENT OFF,THREADS,THREADS/MEASUREMENT OFF,THREADS/tloop,THREADS/tloop/foo,inner,loop,loop/foo,outer,outer/inner,rec,rec/rec,rec/rec/rec," \
     "selected: call paths (the selected regions are roots: their callers were not recorded)"
+expect_eq "$(instances_of sel loop)" 8 "selected: the dynamic region's 8 recorded instances"
 for r in "loop 8" "loop/foo 8" "outer 1" "outer/inner 3" "inner 1" "rec 2" "rec/rec 2" \
     "rec/rec/rec 1"; do
     expect_eq "$(profile_values sel "${r% *}" visits)" "0 ${r#* }" "selected: ${r% *} visits"

@@ -45,7 +45,7 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));
     /* as in Score-P, a filtered region is never selected */
     r->selection = filtered ? NULL : scorep_selective_find(name);
-    /* a selected dynamic region is selected: its instances are then plain call paths */
+    r->dynamic = (type & SCOREP_USER_REGION_TYPE_DYNAMIC) != 0;
     r->kind = filtered                                 ? SCOREP_USER_FILTERED
               : r->selection                           ? SCOREP_USER_SELECTED
               : (type & SCOREP_USER_REGION_TYPE_DYNAMIC) ? SCOREP_USER_DYNAMIC
@@ -78,7 +78,7 @@ static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_Regi
 {
     scorep_location *l;
     if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
-        scorep_selective_region_enter(l, h->selection, h->region);
+        scorep_selective_region_enter(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
         scorep_event_enter_dynamic(l, h->region);
 }
@@ -87,7 +87,7 @@ static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_Regi
                                                           scorep_location *l)
 {
     if (h->kind == SCOREP_USER_SELECTED)
-        scorep_selective_region_leave(l, h->selection, h->region);
+        scorep_selective_region_leave(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC)
         scorep_event_leave_dynamic(l, h->region);
 }

@@ -24,6 +24,7 @@ struct SCOREP_User_Region {
     uint32_t region;
     uint8_t kind;                       /* SCOREP_USER_PLAIN, _FILTERED, _SELECTED, _DYNAMIC */
     struct scorep_selection *selection; /* _SELECTED: its instances (user_selective.h) */
+    bool dynamic; /* _SELECTED of a type with the DYNAMIC bit: an instance per visit too */
 };
 
 /* Enters the region of h, if any: SCOREP_User_RegionEnter without its message about an

@@ -127,14 +127,23 @@ void scorep_selective_leave(scorep_location *l, scorep_selection *s)
     scorep_event_recording_deselect(l);
 }
 
-void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region)
+/* dynamic: a dynamic region (instance call paths in the profile), selected as any other */
+void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region,
+                                   bool dynamic)
 {
     scorep_selective_enter(l, s); /* may switch recording on: before the Enter */
-    scorep_event_enter(l, region);
+    if (dynamic)
+        scorep_event_enter_dynamic(l, region);
+    else
+        scorep_event_enter(l, region);
 }
 
-void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region)
+void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region,
+                                   bool dynamic)
 {
-    scorep_event_leave(l, region);
+    if (dynamic)
+        scorep_event_leave_dynamic(l, region);
+    else
+        scorep_event_leave(l, region);
     scorep_selective_leave(l, s); /* may switch recording off: after the Leave */
 }

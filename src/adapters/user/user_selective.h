@@ -20,7 +20,9 @@ void scorep_selective_enter(scorep_location *l, scorep_selection *s);
 void scorep_selective_leave(scorep_location *l, scorep_selection *s);
 /* The Enter of region of a selected user region with the switch before it; its Leave with the
  * switch after it (user_adapter.c's slow path). */
-void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region);
-void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region);
+void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region,
+                                   bool dynamic);
+void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region,
+                                   bool dynamic);
 
 #endif
