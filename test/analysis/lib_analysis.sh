@@ -69,3 +69,24 @@ contention_of()
     awk -v t="$_t" -v kinds=" $* " '$1 == t && index(kinds, " " $2 " ") { s += $3 }
         END { printf "%.6f\n", s }' "$_f"
 }
+
+# near METRIC PATH LOC EXPECTED: the value the test's value function gives (scout.cubex's, at
+# call path PATH on location or rank LOC) within 10% + 15 ms of EXPECTED seconds
+near()
+{
+    _check
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on $3: expected $4 s (10% + 15 ms), got $v s"
+    echo "ok: $1 at $2 on $3 = $v (expected $4)"
+}
+
+# within METRIC PATH LOC LOW HIGH: the same value in [LOW - 15 ms, HIGH + 15 ms]
+within()
+{
+    _check
+    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
+    awk -v v="$v" -v a="$4" -v b="$5" 'BEGIN { exit !(v >= a - 0.015 && v <= b + 0.015) }' ||
+        fail "$1 at $2 on $3: expected $4 to $5 s (15 ms either side), got $v s"
+    echo "ok: $1 at $2 on $3 = $v (expected $4 to $5)"
+}

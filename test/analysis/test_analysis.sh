@@ -114,16 +114,6 @@ calc()
 }
 M() { mark ws.out "$@"; }
 
-# near METRIC PATH RANK SECONDS: the value is SECONDS within 10% + 15 ms
-near()
-{
-    _check
-    v=$(value "$1" "$2" "$3") || fail "cube_values.py $*"
-    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2 on rank $3: expected $4 s (10% + 15 ms), got $v s"
-    echo "ok: $1 at $2 rank $3 = $v (expected $4)"
-}
-
 # Late Sender at a receive and at the completion of an Irecv
 near mpi_latesender ls_recv/MPI_Recv 1 "$(calc "pos($(M ls_recv 0 send) - $(M ls_recv 1 recv))")"
 near mpi_latesender ls_wait/MPI_Wait 1 "$(calc "pos($(M ls_wait 0 send) - $(M ls_wait 1 wait))")"

@@ -42,23 +42,6 @@ calc()
 }
 CUBE=$x/scout.cubex
 value() { $CV "$CUBE" value "$@"; }
-# near METRIC PATH LOC EXPECTED: the value at location LOC (R:T, cube_values.py) within 10% + 15 ms
-# within METRIC PATH LOC LOW HIGH: the value at location LOC in [LOW - 15 ms, HIGH + 15 ms]
-within()
-{
-    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v a="$4" -v b="$5" 'BEGIN { exit !(v >= a - 0.015 && v <= b + 0.015) }' ||
-        fail "$1 at $2 on location $3: expected $4 to $5 s (15 ms either side), got $v s"
-    _check
-    echo "ok: $1 at $2 on $3 = $v (expected $4 to $5)"
-}
-near()
-{
-    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
-    echo "ok: $1 at $2 on $3 = $v (expected $4)"
-}
 line() { grep -n "/\* $1 \*/" "$SRC" | cut -d: -f1; }
 
 # one location per thread (Scalasca's system tree): rank 0's group holds the master thread and

@@ -25,14 +25,6 @@ expect_grep "OMP Lock API Contention .* of time" an.out "the summary lists the l
 
 CUBE=$x/scout.cubex
 value() { $CV "$CUBE" value "$@"; }
-near()
-{
-    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
-    _check
-    echo "ok: $1 at $2 on $3 = $v (expected $4)"
-}
 lock_contention ol.out >contention.txt
 cat contention.txt
 # the design, whichever of threads 1 and 2 gets in first: together they wait 3D - 3S for the

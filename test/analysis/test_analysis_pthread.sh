@@ -47,15 +47,6 @@ cat expected.txt
 
 CUBE=$x/scout.cubex
 value() { $CV "$CUBE" value "$@"; }
-# near METRIC PATH LOC EXPECTED: the value at location LOC within 10% + 15 ms
-near()
-{
-    v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2 on location $3: expected $4 s (10% + 15 ms), got $v s"
-    _check
-    echo "ok: $1 at $2 on $3 = $v (expected $4)"
-}
 while read -r who mutex cond; do
     near pthread_lock_contention_mutex_lock '*' "$(loc "$who")" "$mutex"
     near pthread_lock_contention_conditional '*' "$(loc "$who")" "$cond"
