@@ -117,4 +117,19 @@ expect_eq "$(profile_paths "$old" | tr '\n' ' ')" "main main/alpha " \
     "two jobs: the moved directory holds the first's profile"
 expect_grep "moved to '.*/$old' by another job" alpha.err "two jobs: the first says where its results went"
 expect_eq "$(cat beta.err)" "" "two jobs: the second says nothing"
+
+# --- the experiment directory removed while the program runs: the results go to a new
+# one, <dir>-<pid>, and the program says so ---
+env SCOREP_EXPERIMENT_DIRECTORY=gone ./two_jobs alpha go_gone >gone.out 2>gone.err &
+pid=$!
+for _i in $(seq 200); do [ -d gone ] && break; sleep 0.05; done
+expect_file gone "removed: the program created gone/"
+rm -rf gone
+touch go_gone
+status=0
+wait "$pid" || status=$?
+expect_eq "$status" 0 "removed: the program ran"
+expect_eq "$(profile_paths "gone-$pid" | tr '\n' ' ')" "main main/alpha " "removed: the results in gone-$pid"
+expect_grep "'.*/gone' is gone .*results go to '.*/gone-$pid'" gone.err "removed: the program says where"
+expect_no_file gone "removed: gone/ not created again"
 done_ok
