@@ -38,8 +38,15 @@ static int build_info(void)
     printf("adapters:\n");
     printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
     printf("  user        yes (SCOREP_User.h, Fortran SCOREP_User.inc; rewind discards the "
-           "thread's trace events since the point; no user topologies)\n");
-    printf("  pthread     yes (create/join recorded)\n");
+           "thread's trace events since the point; dynamic regions with Score-P's iteration "
+           "clustering; selective recording, SCOREP_SELECTIVE_CONFIG_FILE; no user "
+           "topologies)\n");
+    printf("  pthread     yes (pthread_create/join, the program's mutex and condition-variable "
+           "calls with lock events)\n");
+    printf("  memory      yes (libscorep-rt-memory: linked by scorep-cc unless --nomemory, "
+           "preloaded by scorep-run --memory; recording with SCOREP_MEMORY_RECORDING)\n");
+    printf("  io          yes (libscorep-rt-io-posix, -isoc: POSIX, ISO C and POSIX AIO calls; "
+           "scorep-cc --io, scorep-run --io)\n");
 #ifdef HAVE_MPI
     printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "
            "scorep-run)\n");
