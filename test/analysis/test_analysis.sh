@@ -488,10 +488,7 @@ EOF_
 echo "ok: the report's root causes, delay-cost tree and classification match scout.cubex ($n rows)"
 # rendered in headless Chromium: the tables show those values
 if command -v chromium >/dev/null 2>&1; then
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" --dump-dom "file://$PWD/report.html" \
-        >report.dom 2>chromium.err || fail "chromium --dump-dom: $(tail -n 3 chromium.err)"
+    chromium_headless chromium.err --dump-dom "file://$PWD/report.html" >report.dom
     python3 "$top_srcdir/test/integration/report_dom.py" report.dom >report.facts ||
         fail "report_dom.py report.dom"
     expect_grep "^status ok$" report.facts "the report rendered without script errors"

@@ -75,12 +75,8 @@ PYEOF
 # "" without chromium (the caller says SKIP)
 io_render()
 {
-    _args="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
-        --disable-component-update --disable-sync --window-size=1400,2000"
-    # shellcheck disable=SC2086
-    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
-        --dump-dom "file://$(pwd -P)/$1.html" >"$1.dom" 2>"$1.chromium.err" ||
-        fail "chromium --dump-dom $1.html: $(tail -n 3 "$1.chromium.err")"
+    chromium_headless "$1.chromium.err" --window-size=1400,2000 \
+        --dump-dom "file://$(pwd -P)/$1.html" >"$1.dom"
     python3 "$top_srcdir/test/integration/report_dom.py" "$1.dom" >"$1.facts" || fail "report_dom.py $1.dom"
     grep -E '^(status|io|io-chart)( |$)' "$1.facts" | sort
 }

@@ -423,6 +423,19 @@ expect_defs_clean()
     echo "ok: $2: definitions without warnings"
 }
 
+# chromium_headless ERRFILE ARG...: headless Chromium with a fresh profile under $work and
+# the flags a machine without network needs, then ARGs (--dump-dom URL, --screenshot=...);
+# stdout as the caller redirects it, stderr in ERRFILE; fails the test when Chromium fails
+chromium_headless()
+{
+    _err=$1
+    shift
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" "$@" 2>"$_err" ||
+        fail "chromium $*: $(tail -n 3 "$_err")"
+}
+
 # require_mpi_programs PROG...: skips the test (77) unless every PROG of test/mpi was built
 # (they are built only with the MPI adapter) and mpirun is found; sets T (the directory of
 # the MPI test programs) and MESSAGES (test/tools/trace_messages).

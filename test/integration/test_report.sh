@@ -88,16 +88,9 @@ expected_rows()
 render()
 {
     _url="file://$1${3:-}"
-    _args="--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
-        --disable-component-update --disable-sync --window-size=1400,2000"
-    # shellcheck disable=SC2086
-    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
-        --dump-dom "$_url" >"$2.dom" 2>"$2.chromium.err" ||
-        fail "chromium --dump-dom $1: $(tail -n 3 "$2.chromium.err")"
-    # shellcheck disable=SC2086
-    timeout 120 chromium $_args --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" \
-        --screenshot="$keep/$2.png" "$_url" >/dev/null 2>>"$2.chromium.err" ||
-        fail "chromium --screenshot $1: $(tail -n 3 "$2.chromium.err")"
+    chromium_headless "$2.chromium.err" --window-size=1400,2000 --dump-dom "$_url" >"$2.dom"
+    chromium_headless "$2.screenshot.err" --window-size=1400,2000 --screenshot="$keep/$2.png" \
+        "$_url" >/dev/null
     $DOM "$2.dom" >"$2.facts" || fail "report_dom.py $2.dom"
     expect_file "$keep/$2.png" "$2: screenshot"
     echo "screenshot: $keep/$2.png"

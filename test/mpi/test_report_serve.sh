@@ -30,10 +30,7 @@ url="http://127.0.0.1:$port"
 
 # dom NAME URL: Chromium's DOM of URL in NAME.dom
 dom() {
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" --dump-dom "$2" >"$1.dom" \
-        2>"$1.err" || fail "chromium --dump-dom $2: $(tail -n 3 "$1.err")"
+    chromium_headless "$1.err" --dump-dom "$2" >"$1.dom"
 }
 
 # expand the tree along the first closed call path with children, following the page's link
