@@ -37,6 +37,15 @@ expect_eq "$(profile_sum exp 'main/run_on_gpu(float*, float*, int)' visits)" 1 "
 expect_eq "$(trace_count exp ENTER 0 'fill(float*, int, float)')" 6 "trace: ENTER fill"
 expect_eq "$(trace_count exp LEAVE 0 'fill(float*, int, float)')" 6 "trace: LEAVE fill"
 expect_eq "$(trace_check_nesting exp)" 0 "trace nests"
+# saxpy.cu's own functions are its only instrumented ones: not cudaMalloc<float> of
+# cuda_runtime.h, nor nvcc's registration stub (__sti____cudaRegisterAll) and __nv_ helpers
+# (the master thread's: GPU locations hold kernels and copies)
+profile_dump exp -m visits | awk -F'\t' '$3 == 0 { print $2 }' >paths.txt
+expect_eq "$(count_lines 'cudaMalloc<|cudaRegisterAll|cudaUnregisterBinary|__nv_' paths.txt)" 0 \
+    "no function of CUDA's headers or nvcc's stubs instrumented"
+expect_eq "$(grep -v -E '^(pthread_|cuda|cu[A-Z])|^main/run_on_gpu\(float\*, float\*, int\)/.' paths.txt | tr '\n' ';')" \
+    "main;main/fill(float*, int, float);main/run_on_gpu(float*, float*, int);" \
+    "host call paths (besides the CUDA API and the CUDA runtime's mutexes)"
 if [ $gpu = no ]; then
     # the CUDA calls failed before reaching a device: no GPU locations
     expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"

@@ -63,6 +63,22 @@ expect_grep '^REGION .*Name: "outer" .*Role: FUNCTION, Paradigm: USER,' defs.txt
 "$SCOREP_INFO" build >build.txt || fail "scorep-info build"
 expect_grep '^  cuda        yes ' build.txt "scorep-info: CUDA adapter built"
 expect_grep '^  nvtx        yes ' build.txt "scorep-info: NVTX adapter built"
+# scorep-cc nvcc links the NVTX adapter, and leaves NVTX's inline functions (nvtx3/)
+# uninstrumented: the ranges nest under the instrumented functions that open them
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ -x "$NVCC" ]; then
+    cp "$top_srcdir/test/cuda/nvtx_prog.cc" nvtx_prog.cu
+    PATH="$(dirname "$NVCC"):$PATH" scorep_cc nvcc -O1 -o nvcc_cc nvtx_prog.cu
+    run_app nvcc_cc env -u NVTX_INJECTION64_PATH SCOREP_EXPERIMENT_DIRECTORY=exp_nvcc ./nvcc_cc
+    expect_eq "$status $(cat nvcc_cc.out)" "0 nvtx done" "scorep-cc nvcc: exit status and output"
+    expect_eq "$(paths exp_nvcc | tr ';' '\n' | grep '^main' | tr '\n' ';')" \
+        "main/app: all steps/step(int)/step/even=3;main/app: all steps/step(int)/step=5;main/app: all steps/step(int)=5;main/app: all steps=1;main=1;" \
+        "scorep-cc nvcc: NVTX ranges under the instrumented functions"
+    expect_eq "$(paths exp_nvcc | tr ';' '\n' | grep -c 'nvtx' || true)" 0 \
+        "scorep-cc nvcc: no NVTX function instrumented"
+else
+    echo "SKIP-PART-NOT-A-PACKAGE: scorep-cc nvcc with NVTX: nvcc not found"
+fi
 # without the library NVTX stays a no-op and nothing is measured
 run_app none env -u NVTX_INJECTION64_PATH ./plain_c
 expect_eq "$status $(cat none.out)" "0 nvtx done" "no injection: the program runs unchanged"

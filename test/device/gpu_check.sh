@@ -22,7 +22,8 @@
 #     rounds. Exit status 77 (skip) without a GPU.
 . "$top_srcdir/test/integration/lib.sh"
 
-if [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then
+# GPU_CHECK_DRY=1: build everything and stop before the first run (a machine without a GPU)
+if [ "${GPU_CHECK_DRY:-0}" != 1 ] && [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIP: no NVIDIA GPU on this machine"
     exit 77
 fi
@@ -50,11 +51,33 @@ no_loss()
     [ -z "$out" ] || cp "$1/MANIFEST.md" "$out/$2.MANIFEST.md"
 }
 
-"$NVCC" -O2 -I"$CUDA_DIR/include" -o multistream "$D/multistream.cu" -ldl || fail "nvcc multistream"
-scorep_cc nvcc -O2 -I"$CUDA_DIR/include" -o multistream_linked "$D/multistream.cu" -ldl
-"$NVCC" -O2 -o launches "$D/launches.cu" || fail "nvcc launches"
-cc -O2 -shared -fPIC -I"$CUDA_DIR/include" -o libfloor.so "$D/cupti_floor.c" \
-    -L"$CUDA_DIR/lib64" -Wl,-rpath,"$CUDA_DIR/lib64" -lcupti || fail "build cupti_floor.c"
+# GPU_CHECK_BIN=DIR keeps the programs built there for the next run (one part at a time)
+bin=${GPU_CHECK_BIN:-}
+if [ -n "$bin" ] && [ -e "$bin/libfloor.so" ]; then
+    cp "$bin/multistream" "$bin/multistream_linked" "$bin/launches" "$bin/libfloor.so" .
+else
+    "$NVCC" -O2 -I"$CUDA_DIR/include" -o multistream "$D/multistream.cu" -ldl || fail "nvcc multistream"
+    scorep_cc nvcc -O2 -I"$CUDA_DIR/include" -o multistream_linked "$D/multistream.cu" -ldl
+    "$NVCC" -O2 -o launches "$D/launches.cu" || fail "nvcc launches"
+    # CUPTI lies in lib64 or extras/CUPTI depending on how CUDA was installed; GPU_CHECK_FLOOR
+    # names a libfloor.so built elsewhere (test/device/pack.sh) where neither holds cupti.h
+    if ! cc -O2 -shared -fPIC -I"$CUDA_DIR/include" -I"$CUDA_DIR/extras/CUPTI/include" -o libfloor.so \
+        "$D/cupti_floor.c" -L"$CUDA_DIR/lib64" -L"$CUDA_DIR/extras/CUPTI/lib64" \
+        -Wl,-rpath,"$CUDA_DIR/lib64" -lcupti; then
+        [ -n "${GPU_CHECK_FLOOR:-}" ] || fail "build cupti_floor.c (set GPU_CHECK_FLOOR to a libfloor.so)"
+        cp "$GPU_CHECK_FLOOR" libfloor.so
+    fi
+    [ -z "$bin" ] || { mkdir -p "$bin" && cp multistream multistream_linked launches libfloor.so "$bin/"; }
+fi
+# GPU_CHECK_PARTS: which of multistream, loop, torch and overhead to run (default: all)
+parts=" ${GPU_CHECK_PARTS:-multistream loop torch overhead} "
+want() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
+
+if [ "${GPU_CHECK_DRY:-0}" = 1 ]; then
+    ls -l multistream multistream_linked launches libfloor.so
+    done_ok
+    exit 0
+fi
 
 # --- 1. multistream ---
 check_multistream()
@@ -74,33 +97,39 @@ check_multistream()
         "1 1 3" "$_n: NVTX ranges"
     no_loss "$_e" "$_n"
 }
-run_app ms env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_ms "$RUN" ./multistream
-check_multistream exp_ms ms
-expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_GET" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
-    6291456 "ms: bytes host to device in the trace (1 + 2 + 3 MiB)"
-expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_PUT" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
-    6291456 "ms: bytes device to host in the trace"
-expect_eq "$(trace_count exp_ms ENTER "" "scale(float*, int, float)")" 12 "ms: scale enters in the trace"
-expect_eq "$(trace_check_order exp_ms)" 0 "ms: timestamps increase per location"
-expect_eq "$(trace_check_nesting exp_ms)" 0 "ms: regions nest"
-run_app msl env SCOREP_EXPERIMENT_DIRECTORY=exp_msl ./multistream_linked
-check_multistream exp_msl msl main/
+if want multistream; then
+    run_app ms env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_ms "$RUN" ./multistream
+    check_multistream exp_ms ms
+    expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_GET" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
+        6291456 "ms: bytes host to device in the trace (1 + 2 + 3 MiB)"
+    expect_eq "$(trace_events exp_ms | awk '$1 == "RMA_PUT" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
+        6291456 "ms: bytes device to host in the trace"
+    expect_eq "$(trace_count exp_ms ENTER "" "scale(float*, int, float)")" 12 "ms: scale enters in the trace"
+    expect_eq "$(trace_check_order exp_ms)" 0 "ms: timestamps increase per location"
+    expect_eq "$(trace_check_nesting exp_ms)" 0 "ms: regions nest"
+    run_app msl env SCOREP_EXPERIMENT_DIRECTORY=exp_msl ./multistream_linked
+    check_multistream exp_msl msl main/
+fi
 
 # --- 2. 300000 launches, tracing, a small SCOREP_TOTAL_MEMORY ---
 N=${GPU_CHECK_LAUNCHES:-300000}
-run_app loop env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=16M SCOREP_VERBOSE=true \
-    SCOREP_EXPERIMENT_DIRECTORY=exp_loop "$RUN" ./launches launches "$N"
-expect_eq "$status" 0 "loop: exit status ($(head -c 300 loop.err))"
-expect_eq "$(sum exp_loop "empty()" visits) $(sum exp_loop "last()" visits)" "$N 1" \
-    "loop: kernel visits in the profile"
-expect_eq "$(trace_count exp_loop ENTER "" "empty()") $(trace_count exp_loop ENTER "" "last()")" "$N 1" \
-    "loop: kernel enters in the trace"
-no_loss exp_loop loop
-grep 'CUDA: .* activity buffers' loop.err || true
-[ -z "$out" ] || grep 'CUDA: \|flush' loop.err >"$out/loop.log" || true
+if want loop; then
+    run_app loop env SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=16M SCOREP_VERBOSE=true \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_loop "$RUN" ./launches launches "$N"
+    expect_eq "$status" 0 "loop: exit status ($(head -c 300 loop.err))"
+    expect_eq "$(sum exp_loop "empty()" visits) $(sum exp_loop "last()" visits)" "$N 1" \
+        "loop: kernel visits in the profile"
+    expect_eq "$(trace_count exp_loop ENTER "" "empty()") $(trace_count exp_loop ENTER "" "last()")" "$N 1" \
+        "loop: kernel enters in the trace"
+    no_loss exp_loop loop
+    grep 'CUDA: .* activity buffers' loop.err || true
+    [ -z "$out" ] || grep 'CUDA: \|flush' loop.err >"$out/loop.log" || true
+fi
 
 # --- 3. PyTorch ---
-if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+if ! want torch; then
+    :
+elif python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
     run_app torch env SCOREP_EXPERIMENT_DIRECTORY=exp_torch "$RUN" --cuda python3 "$D/torch_loop.py"
     expect_eq "$status $(tail -n 1 torch.out)" "0 torch ok" "torch: exit status and output"
     expect_eq "$(sum exp_torch "torch loop" visits)" 1 "torch: the NVTX range"
@@ -115,7 +144,7 @@ else
 fi
 
 # --- 4. overhead rounds ---
-if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ]; then
+if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ] && want overhead; then
     rounds=${GPU_CHECK_ROUNDS:-3}
     : >rounds.txt
     for r in $(seq "$rounds"); do

@@ -33,27 +33,40 @@ MPIRUN2="mpirun --allow-run-as-root --oversubscribe -np 2"
 # --- scorep: Score-P's options, exact commands (fixed directories; -finstrument-functions
 # for every compiler, so that the commands do not depend on whether the GCC plugin, gcc's
 # default instrumentation, was built: test_scorep_cc.sh checks that mode) ---
+# a CUDA toolkit of its own for the nvcc commands: the CUDA headers that scorep-cc leaves out
+# of the instrumentation are those of the nvcc on PATH
+mkdir -p cuda/bin
+printf '#!/bin/sh\n' >cuda/bin/nvcc
+chmod +x cuda/bin/nvcc
+cx=
+for f in /nvtx3/ .cudafe1.stub.c "$PWD/cuda/include/" "$PWD/cuda/targets/" "$PWD/cuda/bin/../targets/"; do
+    cx="$cx -Xcompiler -finstrument-functions-exclude-file-list=$f"
+done
+cx="$cx -Xcompiler -finstrument-functions-exclude-function-list=__nv_"
+# with the CUDA adapter scorep-cc nvcc links the NVTX adapter, built with it
+nvtx=
+[ ! -e "$top_builddir/.libs/libscorep-rt-nvtx.so" ] || nvtx=" -lscorep-rt-nvtx"
 (
     export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_CC_INSTRUMENT=functions
     link='-L/lib -Wl,-rpath,/lib'
     mem='-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state' # linked by default, as Score-P's instrumenter
     expect_eq "$(scorep --dry-run --user gcc -c x.c)" \
-        "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" "scorep --user"
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" "scorep --user"
     expect_eq "$(scorep --dry-run --user --nouser --nocompiler gcc -c x.c)" "gcc -I/inc -c x.c" \
         "scorep --nouser --nocompiler"
     expect_eq "$(scorep --dry-run --nocompiler --compiler g++ x.o -o x)" \
-        "g++ -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt" "scorep --compiler"
+        "g++ -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt" "scorep --compiler"
     expect_eq "$(scorep --dry-run --mpp=none mpicc x.o -o x)" \
-        "mpicc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt" \
+        "mpicc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt" \
         "scorep --mpp=none with mpicc: no MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=mpi gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt-mpi -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-mpi -lscorep-rt" \
         "scorep --mpp=mpi with gcc: the MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=shmem gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x $link $mem -lscorep-rt-shmem -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-shmem -lscorep-rt" \
         "scorep --mpp=shmem"
-    expect_eq "$(scorep --dry-run --nocuda nvcc x.o -o x)" \
-        "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -lscorep-rt" \
+    expect_eq "$(PATH="$PWD/cuda/bin:$PATH" scorep --dry-run --nocuda nvcc x.o -o x)" \
+        "nvcc -Xcompiler -finstrument-functions$cx -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -lscorep-rt" \
         "scorep --nocuda with nvcc: no CUDA adapter"
     expect_eq "$(scorep --dry-run --instrument-filter=/dev/null clang -c x.c 2>&1)" \
         "scorep: cannot read filter file '/dev/null': not a regular file" \
@@ -70,7 +83,7 @@ MPIRUN2="mpirun --allow-run-as-root --oversubscribe -np 2"
         "scorep: warning: --noopenmp is deprecated (in Score-P too); use --thread=none" \
         "scorep --noopenmp: Score-P's deprecation"
     expect_eq "$(scorep --dry-run --io=none --nomemory --noopari --dynamic -v gcc -c x.c 2>&1)" \
-        "gcc -finstrument-functions -I/inc -g1 -c x.c" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c x.c" \
         "features scorep-rt lacks: turning them off is accepted"
     expect_eq "$(scorep --verbose=2 --dry-run gcc -c x.c 2>&1 | head -n 1)" \
         "scorep: compiler gcc, mpp=none, thread=none, compiler instrumentation on, user off" \
@@ -117,15 +130,15 @@ expect_eq "$(scorep-config --version)" "$version" "scorep-config --version"
 export SCOREP_CC_INSTRUMENT=functions
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-run  --user' \
     SCOREP_WRAPPER_COMPILER_FLAGS='-O2 -DX=1' scorep-gcc -c x.c)" \
-    "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -O2 -DX=1 -c x.c" \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -DSCOREP_USER_ENABLE -g1 -O2 -DX=1 -c x.c" \
     "scorep-gcc: scorep \$SCOREP_WRAPPER_INSTRUMENTER_FLAGS gcc \$SCOREP_WRAPPER_COMPILER_FLAGS args"
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-run --user' \
-    scorep-gfortran -c x.f90)" "gfortran -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -cpp -g1 -c x.f90" \
+    scorep-gfortran -c x.f90)" "gfortran -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -DSCOREP_USER_ENABLE -cpp -g1 -c x.f90" \
     "scorep-gfortran --user: preprocessed for SCOREP_User.inc"
-expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run \
-    scorep-nvcc x.o -o x)" \
-    "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -Xlinker --no-as-needed -lscorep-rt-cuda -lscorep-rt" \
-    "scorep-nvcc links the CUDA adapter"
+expect_eq "$(PATH="$PWD/cuda/bin:$PATH" SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib \
+    SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--dry-run scorep-nvcc x.o -o x)" \
+    "nvcc -Xcompiler -finstrument-functions$cx -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -Xlinker --no-as-needed -lscorep-rt-cuda$nvtx -lscorep-rt" \
+    "scorep-nvcc links the CUDA adapter (and NVTX's where built)"
 expect_eq "$(SCOREP_WRAPPER=OFF SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--bogus scorep-gcc -dumpversion)" \
     "$(gcc -dumpversion)" "SCOREP_WRAPPER=OFF: the plain compiler, flags not even read"
 
@@ -133,7 +146,7 @@ unset SCOREP_CC_INSTRUMENT
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
     expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-run --user' \
         scorep-gcc -c x.c)" \
-        "gcc -fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" \
+        "gcc -fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -fplugin-arg-scorep_filter_gcc-exclude-file=/nvtx3/ -I/inc -DSCOREP_USER_ENABLE -g1 -c x.c" \
         "scorep-gcc: gcc's default instrumentation is the GCC plugin"
 fi
 
@@ -173,14 +186,14 @@ expect_eq "$(entries dest/bin)" 0 "uninstalled: no link left"
 
 # --- scorep-config: exact output, then a Makefile-free build ---
 # --cflags: the plugin of configure's CC (gcc: the GCC plugin) where it is built (#20)
-gp="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument"
+gp="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -fplugin-arg-scorep_filter_gcc-exclude-file=/nvtx3/"
 [ -f "$SCOREP_CC_GCC_PLUGIN" ] || gp=-finstrument-functions
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --cflags)" "$gp -I/inc" \
     "scorep-config --cflags"
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --fflags)" "$gp -I/inc" \
     "scorep-config --fflags: gfortran through the GCC plugin"
 expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --instrument=functions --cflags)" \
-    "-finstrument-functions -I/inc" "scorep-config --instrument=functions --cflags"
+    "-finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc" "scorep-config --instrument=functions --cflags"
 if [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --clang --cxxflags)" \
         "-finstrument-functions -fpass-plugin=$SCOREP_CC_LLVM_PLUGIN -I/inc" \

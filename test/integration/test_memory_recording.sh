@@ -122,7 +122,7 @@ ln -s "$SCOREP_CC" scorep
 for cmd in "$SCOREP_CC" ./scorep; do
     expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
         $cmd --dry-run --memory gcc x.o -o x)" \
-        "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
         "$(basename $cmd) --memory: the adapter before the runtime, linked even if unreferenced"
 done
 expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
@@ -131,11 +131,11 @@ expect_eq "$("$top_builddir/scorep-config" --libs)" \
     "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --libs: the adapter by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run gcc x.o -o x)" \
-    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
     "scorep-cc: the adapter linked by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run --nomemory gcc x.o -o x)" \
-    "gcc -finstrument-functions -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -lscorep-rt" \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -lscorep-rt" \
     "scorep-cc --nomemory: not linked"
 expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "-lscorep-rt" \
     "scorep-config --nomemory --libs"

@@ -48,46 +48,46 @@ else
     plugin_args() { printf " -fplugin=%s '-fplugin-arg-scorep_filter_gcc-filter=%s'" "$SCOREP_CC_GCC_PLUGIN" "$1"; }
 fi
 
-check "compile only" "gcc -finstrument-functions -I/inc -g1 -c foo.c -o foo.o" 0 \
+check "compile only" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c foo.c -o foo.o" 0 \
     "$wrap" --dry-run gcc -c foo.c -o foo.o
-check "link" "gcc -finstrument-functions -I/inc -g1 foo.o bar.o -o app $link" 0 \
+check "link" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 foo.o bar.o -o app $link" 0 \
     "$wrap" --dry-run gcc foo.o bar.o -o app
-check "sources" "gcc -finstrument-functions -I/inc -g1 -O2 a.c b.c -o app -lm $link" 0 \
+check "sources" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -O2 a.c b.c -o app -lm $link" 0 \
     "$wrap" --dry-run gcc -O2 a.c b.c -o app -lm
-check "shared" "gcc -finstrument-functions -I/inc -g1 -shared -fPIC -o libx.so x.c $link" 0 \
+check "shared" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -shared -fPIC -o libx.so x.c $link" 0 \
     "$wrap" --dry-run gcc -shared -fPIC -o libx.so x.c
 for stop in -S -E -M -MM; do
-    check "stop $stop" "gcc -finstrument-functions -I/inc -g1 $stop foo.c" 0 \
+    check "stop $stop" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 $stop foo.c" 0 \
         "$wrap" --dry-run gcc $stop foo.c
 done
-check "g++" "g++ -finstrument-functions -I/inc -g1 -std=c++17 -c x.cc" 0 \
+check "g++" "g++ -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -std=c++17 -c x.cc" 0 \
     "$wrap" --dry-run g++ -std=c++17 -c x.cc
 check "clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
     "$wrap" --dry-run clang -c x.c
 check "clang++ versioned" \
     "/usr/bin/clang++-14 -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling x.cc -o x $link" 0 \
     "$wrap" --dry-run /usr/bin/clang++-14 x.cc -o x
-check "gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+check "gfortran" "gfortran -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c x.f90" 0 \
     "$wrap" --dry-run gfortran -c x.f90
-check "default source" "gcc -finstrument-functions -I/inc -g1 foo.c -o app $link" 0 \
+check "default source" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 foo.c -o app $link" 0 \
     "$wrap" --dry-run foo.c -o app
-check "default option" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+check "default option" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
     "$wrap" --dry-run -c foo.c
-check "user" "gcc -finstrument-functions -I/inc -DSCOREP_USER_ENABLE -g1 -c foo.c" 0 \
+check "user" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -DSCOREP_USER_ENABLE -g1 -c foo.c" 0 \
     "$wrap" --dry-run --user gcc -c foo.c
 check "nocompiler" "gcc -I/inc -c foo.c" 0 "$wrap" --nocompiler --dry-run gcc -c foo.c
 check "nocompiler user link" "gcc -I/inc -DSCOREP_USER_ENABLE foo.o -o app $link" 0 \
     "$wrap" --nocompiler --user --dry-run gcc foo.o -o app
-check "user -g" "gcc -finstrument-functions -I/inc -g -O2 -c foo.c" 0 \
+check "user -g" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g -O2 -c foo.c" 0 \
     "$wrap" --dry-run gcc -g -O2 -c foo.c
-check "user -ggdb3" "gcc -finstrument-functions -I/inc -c -ggdb3 foo.c" 0 \
+check "user -ggdb3" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -c -ggdb3 foo.c" 0 \
     "$wrap" --dry-run gcc -c -ggdb3 foo.c
-check "user -g0" "gcc -finstrument-functions -I/inc -g0 -c foo.c" 0 \
+check "user -g0" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g0 -c foo.c" 0 \
     "$wrap" --dry-run gcc -g0 -c foo.c
 check "-gsplit-dwarf sets no level" \
-    "gcc -finstrument-functions -I/inc -g1 -gsplit-dwarf -c foo.c" 0 \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -gsplit-dwarf -c foo.c" 0 \
     "$wrap" --dry-run gcc -gsplit-dwarf -c foo.c
-check "quoting" "gcc -finstrument-functions -I/inc -g1 '-DMSG=\"a b\"' foo.c -o 'my app' $link" 0 \
+check "quoting" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 '-DMSG=\"a b\"' foo.c -o 'my app' $link" 0 \
     "$wrap" --dry-run gcc '-DMSG="a b"' foo.c -o 'my app'
 check "query" "gcc --version" 0 "$wrap" --dry-run gcc --version
 
@@ -95,21 +95,21 @@ check "query" "gcc --version" 0 "$wrap" --dry-run gcc --version
 # time a generated filter reference object defines the file's path for the run-time filter.
 filter="$work/my filter.flt"
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE twice\nSCOREP_REGION_NAMES_END\n' >"$filter"
-check "filter compile" "gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c foo.c" 0 \
+check "filter compile" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1$(plugin_args "$filter") -c foo.c" 0 \
     "$wrap" --dry-run --filter="$filter" gcc -c foo.c
 check "filter link" "gcc -c -fPIC -o $filter_ref.o $filter_ref.c
-gcc -finstrument-functions -I/inc -g1$(plugin_args "$filter") foo.o -o app $filter_ref.o $export_filter $link" 0 \
+gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1$(plugin_args "$filter") foo.o -o app $filter_ref.o $export_filter $link" 0 \
     "$wrap" --dry-run --filter "$filter" gcc foo.o -o app
 check "filter g++" "gcc-12 -c -fPIC -m32 -o $filter_ref.o $filter_ref.c
-g++-12 -finstrument-functions -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.cc -o app -x none $filter_ref.o $export_filter $link" \
+g++-12 -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1$(plugin_args "$filter") -m32 -x c++ a.cc -o app -x none $filter_ref.o $export_filter $link" \
     0 "$wrap" --dry-run --filter="$filter" g++-12 -m32 -x c++ a.cc -o app
-check "filter mpicxx" "mpicxx -finstrument-functions -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
+check "filter mpicxx" "mpicxx -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1$(plugin_args "$filter") -c a.cc" 0 \
     "$wrap" --dry-run --filter="$filter" mpicxx -c a.cc
 # with -finstrument-functions no plugin: clang has no gcc plugins, gfortran calls none before
 # it adds the hooks (their plugin mode filters: checked at the end)
 check "filter clang" "clang -finstrument-functions -I/inc -g1 -fdebug-info-for-profiling -c x.c" 0 \
     "$wrap" --dry-run --filter="$filter" clang -c x.c
-check "filter gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+check "filter gfortran" "gfortran -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c x.f90" 0 \
     "$wrap" --dry-run --filter="$filter" gfortran -c x.f90
 check "filter nocompiler" "gcc -I/inc -c foo.c" 0 \
     "$wrap" --dry-run --nocompiler --filter="$filter" gcc -c foo.c
@@ -132,7 +132,7 @@ check "filter is a directory" "scorep-cc: cannot read filter file '$work': not a
     "$wrap" --filter="$work" gcc -c foo.c
 check "static" "scorep-cc: static executables (-static) are not supported: the measurement runtime libscorep-rt is a shared library" \
     1 "$wrap" --dry-run gcc -static foo.c -o app
-check "static compile" "gcc -finstrument-functions -I/inc -g1 -static -c foo.c" 0 \
+check "static compile" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -static -c foo.c" 0 \
     "$wrap" --dry-run gcc -static -c foo.c
 check "unsupported compiler" \
     "scorep-cc: unsupported compiler 'icc' (supported: gcc, cc, g++, c++, clang, clang++, gfortran, nvcc); see scorep-cc --help" \
@@ -239,7 +239,7 @@ fi
 unset SCOREP_CC_INSTRUMENT
 export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
 if [ -n "$(plugin_args x)" ]; then
-    pl="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument"
+    pl="-fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -fplugin-arg-scorep_filter_gcc-exclude-file=/nvtx3/"
     check "instrument=plugin" "gcc $pl -I/inc -g1 -c foo.c" 0 \
         "$wrap" --dry-run --instrument=plugin gcc -c foo.c
     check "default: plugin when installed" "g++ $pl -I/inc -g1 -c x.cc" 0 \
@@ -250,10 +250,10 @@ if [ -n "$(plugin_args x)" ]; then
         "gcc $pl -I/inc -g1 '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c foo.c" 0 \
         "$wrap" --dry-run --instrument=plugin --filter="$filter" gcc -c foo.c
     check "default: functions without the plugin file" \
-        "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
         env SCOREP_CC_GCC_PLUGIN=/nonexistent/p.so "$wrap" --dry-run gcc -c foo.c
 fi
-check "instrument=functions" "gcc -finstrument-functions -I/inc -g1 -c foo.c" 0 \
+check "instrument=functions" "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
     "$wrap" --dry-run --instrument=functions gcc -c foo.c
 # The LLVM pass plugin (#20): clang and clang++ of the LLVM version it was built for keep
 # -finstrument-functions (the plugin takes over the functions clang marks for the hooks).
@@ -299,10 +299,21 @@ if [ -n "$(plugin_args x)" ]; then
     check "gfortran with filter" \
         "mpif90 $pl -I/inc -g1 '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c x.F90" 0 \
         "$wrap" --dry-run --filter="$filter" mpif90 -c x.F90
+    # the CUDA toolkit's headers are left out as the nvcc on PATH places them: a toolkit at
+    # $work/cuda, reached through the link $work/cuda-link (the path as written and resolved)
+    mkdir -p "$work/cuda/bin"
+    printf '#!/bin/sh\n' >"$work/cuda/bin/nvcc"
+    chmod +x "$work/cuda/bin/nvcc"
+    ln -s cuda "$work/cuda-link"
     xpl="-Xcompiler -fplugin=$SCOREP_CC_GCC_PLUGIN -Xcompiler -fplugin-arg-scorep_filter_gcc-instrument"
-    check "default nvcc: GCC plugin through -Xcompiler" \
+    for f in /nvtx3/ .cudafe1.stub.c "$work/cuda-link/include/" "$work/cuda-link/targets/" \
+        "$work/cuda-link/bin/../targets/" "$work/cuda/include/" "$work/cuda/targets/"; do
+        xpl="$xpl -Xcompiler -fplugin-arg-scorep_filter_gcc-exclude-file=$f"
+    done
+    xpl="$xpl -Xcompiler -fplugin-arg-scorep_filter_gcc-exclude-function=__nv_"
+    check "default nvcc: GCC plugin through -Xcompiler, CUDA's and NVTX's headers left out" \
         "nvcc $xpl -I/inc -Xcompiler -g1 -Xcompiler '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c x.cu" 0 \
-        "$wrap" --dry-run --filter="$filter" nvcc -c x.cu
+        env PATH="$work/cuda-link/bin:$PATH" "$wrap" --dry-run --filter="$filter" nvcc -c x.cu
     check "nvcc -ccbin: functions" "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 -ccbin g++-11 -c x.cu" 0 \
         "$wrap" --dry-run nvcc -ccbin g++-11 -c x.cu
     check "instrument=plugin, nvcc -ccbin" \
@@ -313,7 +324,7 @@ else
         "scorep-cc: --instrument=plugin: scorep-rt was built without gcc's plugin headers (Debian: gcc-N-plugin-dev); use --instrument=functions" 1 \
         "$wrap" --dry-run --instrument=plugin gfortran -c x.f90
 fi
-check "instrument=functions, gfortran" "gfortran -finstrument-functions -I/inc -g1 -c x.f90" 0 \
+check "instrument=functions, gfortran" "gfortran -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c x.f90" 0 \
     "$wrap" --dry-run --instrument=functions gfortran -c x.f90
 check "instrument=bad" "scorep-cc: --instrument=calls: expected plugin or functions" 1 \
     "$wrap" --dry-run --instrument=calls gcc -c x.c

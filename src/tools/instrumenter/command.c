@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,12 +219,83 @@ static void push_host(const struct job *job, struct argv_buf *cmd, const char *p
     argv_push_joined(cmd, prefix, value);
 }
 
+/* The directory above nvcc's bin/ (the CUDA toolkit), from PATH as the shell finds it. */
+static bool cuda_home(const char *nvcc, char *home, size_t size)
+{
+    const char *path = strchr(nvcc, '/') != NULL ? "" : getenv("PATH");
+    for (const char *p = path; p != NULL;) {
+        const char *end = strchr(p, ':');
+        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
+        int len = n > 0 ? snprintf(home, size, "%.*s/%s", (int)n, p, nvcc)
+                        : snprintf(home, size, "%s", nvcc);
+        if (len > 0 && (size_t)len < size && access(home, X_OK) == 0) {
+            for (int up = 0; up < 2; up++) { /* .../bin/nvcc -> ... */
+                char *slash = strrchr(home, '/');
+                if (slash == NULL)
+                    return false;
+                *slash = '\0';
+            }
+            return home[0] != '\0';
+        }
+        p = end != NULL ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* Source files whose functions are never instrumented: NVTX's header implementation (its
+ * inline functions would wrap the ranges they open: regions that do not nest) and, for
+ * nvcc, the CUDA toolkit's headers (cudaMalloc<T> and the host runtime's helpers) and the
+ * registration stub nvcc generates, as Score-P leaves system headers out. Substrings of
+ * the path, as GCC's -finstrument-functions-exclude-file-list matches them; each path of
+ * the toolkit as nvcc writes it (bin/../targets) and as it resolves. */
+static int excluded_files(const struct job *job, char files[][PATH_MAX + 32], int max)
+{
+    int n = 0;
+    snprintf(files[n++], PATH_MAX + 32, "/nvtx3/");
+    char home[PATH_MAX], real[PATH_MAX];
+    if (!job->kind->cuda || n + 6 > max || !cuda_home(job->compiler, home, sizeof home))
+        return n;
+    snprintf(files[n++], PATH_MAX + 32, ".cudafe1.stub.c");
+    snprintf(files[n++], PATH_MAX + 32, "%s/include/", home);
+    snprintf(files[n++], PATH_MAX + 32, "%s/targets/", home);
+    snprintf(files[n++], PATH_MAX + 32, "%s/bin/../targets/", home);
+    if (realpath(home, real) != NULL && strcmp(real, home) != 0) {
+        snprintf(files[n++], PATH_MAX + 32, "%s/include/", real);
+        snprintf(files[n++], PATH_MAX + 32, "%s/targets/", real);
+    }
+    return n;
+}
+
+/* One option per file: nvcc splits -Xcompiler values at commas. GCC's drivers only: clang
+ * knows neither the option nor the GCC plugin (nvcc -ccbin may name any compiler). */
+static void push_excluded_files(const struct job *job, struct argv_buf *cmd, bool plugin)
+{
+    if (job->kind->plugin != PLUGIN_GCC ||
+        (job->kind->cuda && args_any(job->nargs, job->args, arg_is_nvcc_ccbin)))
+        return;
+    char files[8][PATH_MAX + 32];
+    int n = excluded_files(job, files, 8);
+    for (int i = 0; i < n; i++)
+        push_host(job, cmd,
+                  plugin ? "-fplugin-arg-scorep_filter_gcc-exclude-file="
+                         : "-finstrument-functions-exclude-file-list=",
+                  files[i]);
+    /* nvcc writes its helpers (__nv_save_fatbinhandle_for_managed_rt) into the program's
+     * own source file */
+    if (job->kind->cuda)
+        push_host(job, cmd,
+                  plugin ? "-fplugin-arg-scorep_filter_gcc-exclude-function="
+                         : "-finstrument-functions-exclude-function-list=",
+                  "__nv_");
+}
+
 void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
 {
     if (job->opt.nocompiler)
         return;
     if (!plugin_instruments(job)) {
         argv_push_list(cmd, job->kind->instrument);
+        push_excluded_files(job, cmd, false);
         return;
     }
     const char *plugin = plugin_path(job->kind->plugin);
@@ -236,6 +308,7 @@ void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
     }
     push_host(job, cmd, "-fplugin=", plugin);
     push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-instrument", "");
+    push_excluded_files(job, cmd, true);
 }
 
 /* --filter: the plugin that instruments leaves the excluded functions uninstrumented; with
@@ -367,6 +440,10 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
         if (nvcc)
             argv_push(cmd, "--no-as-needed");
         argv_push(cmd, "-lscorep-rt-cuda");
+#ifdef HAVE_CUDA /* libscorep-rt-nvtx is built with the CUDA adapter */
+        /* NVTX ranges of the program (its constructor names it in NVTX_INJECTION64_PATH) */
+        argv_push(cmd, "-lscorep-rt-nvtx");
+#endif
     }
     if (mpp == MPP_SHMEM)
         argv_push(cmd, "-lscorep-rt-shmem");

@@ -18,6 +18,12 @@ extern "C" {
 int plugin_is_GPL_compatible;
 
 static scorep_filter *filter;
+// exclude-file=SUBSTRING and exclude-function=SUBSTRING arguments (scorep-cc: NVTX's and
+// CUDA's headers, nvcc's generated __nv_ helpers): functions declared in a file whose path
+// holds one, or whose name holds one, are not instrumented (GCC's
+// -finstrument-functions-exclude-file-list and -function-list)
+static const char **excluded_files, **excluded_functions;
+static int n_excluded_files, n_excluded_functions;
 
 // The declaration file as DWARF names it: relative names are relative to the compilation
 // directory, which gcc takes from getpwd() (the current directory).
@@ -73,6 +79,12 @@ void scorep_gcc_names_free(scorep_gcc_names *names)
 
 bool scorep_gcc_excluded(const scorep_gcc_names *names)
 {
+    for (int i = 0; i < n_excluded_files; i++)
+        if (strstr(names->file, excluded_files[i]) != NULL)
+            return true;
+    for (int i = 0; i < n_excluded_functions; i++)
+        if (strstr(names->name, excluded_functions[i]) != NULL)
+            return true;
     return filter != NULL &&
            scorep_filter_excluded(filter, names->file, names->name, names->mangled);
 }
@@ -120,6 +132,16 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
         error("%s: %<-fplugin-arg-%s-filter%> needs a file: %<filter=FILE%>", info->base_name,
               info->base_name);
         return 1;
+    }
+    excluded_files = (const char **)xmalloc((info->argc + 1) * sizeof *excluded_files);
+    excluded_functions = (const char **)xmalloc((info->argc + 1) * sizeof *excluded_functions);
+    for (int i = 0; i < info->argc; i++) {
+        if (info->argv[i].value == NULL)
+            continue;
+        if (strcmp(info->argv[i].key, "exclude-file") == 0)
+            excluded_files[n_excluded_files++] = info->argv[i].value;
+        else if (strcmp(info->argv[i].key, "exclude-function") == 0)
+            excluded_functions[n_excluded_functions++] = info->argv[i].value;
     }
     char err[512];
     if (path != NULL) {

@@ -1,0 +1,44 @@
+#!/bin/sh
+# on_device.sh: runs the device check on a GPU machine from a folder made by pack.sh (see
+# there): points the build-tree variables of the tests at it, then runs gpu_check.sh and
+# test/cuda/test_cuda_program.sh. The logs go to $OUT (the device tool of our sessions;
+# default ./gpu_out), one per part, and the figures and MANIFEST.md files to fig.tar.gz there.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
+dir=${1:-_gpu}
+case $dir in /*) ;; *) dir=$top/$dir ;; esac
+out=${OUT:-$top/gpu_out}
+mkdir -p "$out/fig"
+export top_srcdir="$top" top_builddir="$dir/build"
+export LD_LIBRARY_PATH="$dir/build/.libs:$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$dir/bin:$PATH:/usr/local/cuda/bin"
+export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
+{
+    date -u
+    nvidia-smi -L
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    nvcc --version | tail -n 2
+    uname -r
+    nproc
+} >"$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+# one part at a time, so that a failure in one leaves the others' figures
+export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
+rc=0
+for part in ${GPU_CHECK_PARTS:-multistream loop overhead torch}; do
+    echo "== gpu_check.sh $part ($(date -u +%T))"
+    prc=0
+    case $part in multistream) t=120 ;; loop) t=200 ;; *) t=240 ;; esac
+    GPU_CHECK_PARTS=$part timeout $t sh "$top/test/device/gpu_check.sh" >"$out/part-$part.log" 2>&1 || prc=$?
+    echo "gpu_check.sh $part: exit status $prc ($(date -u +%T))" | tee -a "$out/part-$part.log"
+    grep -v '^ok: ' "$out/part-$part.log" | tail -n 25
+    [ "$prc" = 0 ] || rc=$prc
+done
+rm -rf "$out/bin"
+echo "== test_cuda_program.sh"
+rc2=0
+timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/test_cuda_program.log" 2>&1 || rc2=$?
+echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/test_cuda_program.log"
+tail -n 15 "$out/test_cuda_program.log"
+(cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
+[ "$rc" = 0 ] && [ "$rc2" = 0 ]
