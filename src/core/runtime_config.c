@@ -46,6 +46,7 @@ const scorep_cfg_choice scorep_cuda_feature_choices[] = {
     {"gpumemusage", SCOREP_CUDA_FEATURE_GPUMEMUSAGE},
     {"references", SCOREP_CUDA_FEATURE_REFERENCES},
     {"flushatexit", SCOREP_CUDA_FEATURE_FLUSHATEXIT},
+    {"dontflushatexit", SCOREP_CUDA_FEATURE_DONTFLUSHATEXIT},
     {"default", SCOREP_CUDA_FEATURES_DEFAULT},
     {"yes", SCOREP_CUDA_FEATURES_DEFAULT},
     {"1", SCOREP_CUDA_FEATURES_DEFAULT},
@@ -163,7 +164,8 @@ const scorep_cfg_var scorep_cfg_vars[] = {
     V("CUDA_ENABLE", SET, &scorep_cfg.cuda_enable, "yes", scorep_cuda_feature_choices,
       "CUDA measurement features",
       "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
-      "sync: synchronisation calls flush the activity buffers; flushatexit; default/yes = "
+      "sync: synchronisation calls flush the activity buffers; the buffers are flushed at "
+      "exit unless dontflushatexit (flushatexit: accepted, changes nothing); default/yes = "
       "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter: launch "
       "configuration as metrics; idle, pure_idle: COMPUTE IDLE / GPU IDLE regions; gpumemusage: "
       "CUDA memory usage metric; references: correlation ids in the trace. Used only when the "

@@ -14,12 +14,15 @@
 #  2. launches.cu: 300000 launches of an empty kernel + 1 of last with tracing on and
 #     SCOREP_TOTAL_MEMORY=16M (the trace flushes): kernel visits exactly 300000 + 1 in the
 #     profile and the trace, no record lost;
+#  2b. SCOREP_CUDA_ENABLE=kernel,references: only the launch, copy and memset callbacks are
+#     enabled (not the runtime domain): 1001 cudaLaunchKernel regions on the host, no other
+#     API call, each correlation id once on a launch and once on its kernel;
 #  3. torch_loop.py under scorep-run --cuda when PyTorch with CUDA is installed: the NVTX
 #     range, at least 20 GEMM-like and 40 kernels in all;
 #  4. overhead rounds (printed, asserted nothing): ns per empty-kernel launch and per
 #     cudaStreamQuery, plain / CUPTI floor (cupti_floor.c preloaded: same subscriptions,
-#     empty handlers) / scorep-rt kernel-only / profile / trace, medians of interleaved
-#     rounds. Exit status 77 (skip) without a GPU.
+#     empty handlers) / scorep-rt kernel-only / profile / trace / trace with
+#     kernel,references, medians of interleaved rounds. Exit status 77 (skip) without a GPU.
 . "$top_srcdir/test/integration/lib.sh"
 
 # GPU_CHECK_DRY=1: build everything and stop before the first run (a machine without a GPU)
@@ -69,8 +72,8 @@ else
     fi
     [ -z "$bin" ] || { mkdir -p "$bin" && cp multistream multistream_linked launches libfloor.so "$bin/"; }
 fi
-# GPU_CHECK_PARTS: which of multistream, loop, torch and overhead to run (default: all)
-parts=" ${GPU_CHECK_PARTS:-multistream loop torch overhead} "
+# GPU_CHECK_PARTS: which of multistream, loop, refs, torch and overhead to run (default: all)
+parts=" ${GPU_CHECK_PARTS:-multistream loop refs torch overhead} "
 want() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ "${GPU_CHECK_DRY:-0}" = 1 ]; then
@@ -126,6 +129,33 @@ if want loop; then
     [ -z "$out" ] || grep 'CUDA: \|flush' loop.err >"$out/loop.log" || true
 fi
 
+# --- 2b. references without runtime: only the launch/copy/memset callbacks enabled ---
+if want refs; then
+    run_app refs env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel,references SCOREP_VERBOSE=true \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_refs "$RUN" ./launches launches 1000
+    expect_eq "$status" 0 "refs: exit status ($(head -c 300 refs.err))"
+    expect_ge "$(sed -n 's/.*references without runtime: \([0-9]*\) runtime API callbacks enabled.*/\1/p' refs.err)" 1 \
+        "refs: launch, copy and memset callbacks enabled, not the domain"
+    # launches.cu: 1000 launches of empty (the warm-up included) + 1 of last, each a
+    # cudaLaunchKernel on the host with its correlation id, as its kernel on the GPU
+    expect_eq "$(trace_count exp_refs ENTER 0 cudaLaunchKernel)" 1001 "refs: the launches on the host"
+    expect_eq "$(trace_count exp_refs ENTER 0 cudaDeviceSynchronize) $(trace_count exp_refs ENTER 0 cudaFree)" \
+        "0 0" "refs: no other API call recorded"
+    expect_eq "$(trace_count exp_refs PARAMETER_UINT64 0) $(trace_events exp_refs | awk '$1 == "PARAMETER_UINT64" && $2 != 0' | wc -l | tr -d ' ')" \
+        "1001 1001" "refs: a correlation id on each launch and on each kernel"
+    expect_eq "$(trace_events exp_refs | awk '$1 == "PARAMETER_UINT64" { sub(/.*Value: /, ""); n[$0]++ } END { for (k in n) if (n[k] != 2) bad++; print bad + 0 }')" \
+        0 "refs: each id exactly twice (launch and kernel)"
+    expect_eq "$(trace_count exp_refs ENTER "" "empty()") $(trace_count exp_refs ENTER "" "last()")" "1000 1" \
+        "refs: the kernels on the GPU"
+    no_loss exp_refs refs
+    # kernel alone: no callback, no sync flush; the flush at exit delivers the records
+    run_app konly env SCOREP_CUDA_ENABLE=kernel SCOREP_EXPERIMENT_DIRECTORY=exp_konly \
+        "$RUN" ./launches launches 1000
+    expect_eq "$status $(sum exp_konly "empty()" visits) $(sum exp_konly "last()" visits)" "0 1000 1" \
+        "kernel only: exit status, kernel visits (flushed at exit)"
+    no_loss exp_konly konly
+fi
+
 # --- 3. PyTorch ---
 if ! want torch; then
     :
@@ -148,7 +178,7 @@ if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ] && want overhead; then
     rounds=${GPU_CHECK_ROUNDS:-3}
     : >rounds.txt
     for r in $(seq "$rounds"); do
-        for v in plain floor kernel profile trace; do
+        for v in plain floor kernel profile trace refs; do
             for op in "launches 50000" "query 200000"; do
                 case $v in
                 plain) x=$(./launches $op) ;;
@@ -159,6 +189,9 @@ if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ] && want overhead; then
                     "$RUN" ./launches $op 2>/dev/null) ;;
                 trace) x=$(env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=ov_$v \
                     SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true "$RUN" ./launches $op 2>/dev/null) ;;
+                refs) x=$(env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel,references \
+                    SCOREP_EXPERIMENT_DIRECTORY=ov_$v SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true \
+                    "$RUN" ./launches $op 2>/dev/null) ;;
                 esac
                 echo "$v ${op% *} $x" >>rounds.txt
             done
@@ -168,12 +201,13 @@ if [ "${GPU_CHECK_OVERHEAD:-1}" = 1 ] && want overhead; then
         awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
     {
         printf 'ns per operation, medians of %s interleaved rounds (%s)\n' "$rounds" "$(nvidia-smi -L 2>/dev/null | head -n 1)"
-        printf '%-22s %10s %10s %14s %10s %10s\n' operation plain "CUPTI floor" "kernel only" profile trace
+        printf '%-22s %10s %10s %14s %10s %10s %16s\n' operation plain "CUPTI floor" "kernel only" profile trace \
+            "kernel,references"
         for op in launches query; do
             label="empty-kernel launch"
             [ $op = query ] && label="cudaStreamQuery"
-            printf '%-22s %10s %10s %14s %10s %10s\n' "$label" "$(median plain $op)" "$(median floor $op)" \
-                "$(median kernel $op)" "$(median profile $op)" "$(median trace $op)"
+            printf '%-22s %10s %10s %14s %10s %10s %16s\n' "$label" "$(median plain $op)" "$(median floor $op)" \
+                "$(median kernel $op)" "$(median profile $op)" "$(median trace $op)" "$(median refs $op)"
         done
         f=$(median floor launches)
         t=$(median trace launches)

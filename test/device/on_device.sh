@@ -25,7 +25,7 @@ cat "$out/machine.txt"
 # one part at a time, so that a failure in one leaves the others' figures
 export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
 rc=0
-for part in ${GPU_CHECK_PARTS:-multistream loop overhead torch}; do
+for part in ${GPU_CHECK_PARTS:-multistream loop refs overhead torch}; do
     echo "== gpu_check.sh $part ($(date -u +%T))"
     prc=0
     case $part in multistream) t=120 ;; loop) t=200 ;; *) t=240 ;; esac

@@ -29,6 +29,12 @@ static uint32_t driver_regions[CUPTI_DRIVER_TRACE_CBID_SIZE];
  * id the references feature records. */
 #define STARTS_GPU_WORK 0x80000000u
 
+/* A launch, copy or memset: CUPTI's callback names of the calls that start GPU work. */
+static int starts_gpu_work(const char *name)
+{
+    return name && (strstr(name, "Launch") || strstr(name, "Memcpy") || strstr(name, "Memset"));
+}
+
 static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -38,7 +44,7 @@ static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
         if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
             return SCOREP_INVALID_ID;
         r = id + 1;
-        if (name && (strstr(name, "Launch") || strstr(name, "Memcpy") || strstr(name, "Memset")))
+        if (starts_gpu_work(name))
             r |= STARTS_GPU_WORK;
         __atomic_store_n(slot, r, __ATOMIC_RELEASE);
     }
@@ -308,6 +314,27 @@ static CUptiResult enable_activities(void)
     return rc;
 }
 
+/* references without runtime: the host side of a reference is the launch, copy or memset
+ * call, so only those runtime API callbacks are enabled, not the whole domain (each enabled
+ * callback costs every call of it, recorded or not). */
+static CUptiResult enable_gpu_work_callbacks(void)
+{
+    int n = 0;
+    for (CUpti_CallbackId cbid = 1; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++) {
+        const char *name = NULL;
+        if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) != CUPTI_SUCCESS ||
+            !starts_gpu_work(name))
+            continue;
+        CUptiResult rc = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+        if (rc != CUPTI_SUCCESS)
+            return rc;
+        n++;
+    }
+    scorep_verbose("CUDA: references without runtime: %d runtime API callbacks enabled "
+                   "(launches, copies, memsets)", n);
+    return CUPTI_SUCCESS;
+}
+
 static CUptiResult subscribe(void)
 {
     CUptiResult rc = cuptiSubscribe(&subscriber, scorep_cuda_api_callback, NULL);
@@ -318,6 +345,9 @@ static CUptiResult subscribe(void)
     subscribed = 1;
     if (features & SCOREP_CUDA_FEATURE_RUNTIME_API)
         rc = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    else if ((features & SCOREP_CUDA_FEATURE_REFERENCES) &&
+             !(features & SCOREP_CUDA_FEATURE_DRIVER_API))
+        rc = enable_gpu_work_callbacks();
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_DRIVER_API))
         rc = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
     if (rc != CUPTI_SUCCESS)
@@ -330,7 +360,9 @@ static CUptiResult subscribe(void)
  * counted. */
 static void cuda_end(void)
 {
-    if (activity_on && (features & SCOREP_CUDA_FEATURE_FLUSHATEXIT))
+    /* always, as Score-P 8 does (dontflushatexit: not): without it the records CUPTI still
+     * holds would be missing from the results, uncounted */
+    if (activity_on && !(features & SCOREP_CUDA_FEATURE_DONTFLUSHATEXIT))
         flush_activities(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     scorep_cuda_consumer_stop();
     if (subscribed)

@@ -17,8 +17,11 @@ enum {
     SCOREP_CUDA_FEATURE_GPUMEMUSAGE = 1 << 9,
     SCOREP_CUDA_FEATURE_FLUSHATEXIT = 1 << 10,
     SCOREP_CUDA_FEATURE_REFERENCES = 1 << 11,
+    /* Score-P 8: the activity buffers are flushed at exit unless dontflushatexit is given
+     * (flushatexit stays accepted; it changes nothing) */
+    SCOREP_CUDA_FEATURE_DONTFLUSHATEXIT = 1 << 12,
     /* Score-P's older "default/yes/1": the runtime API and the GPU activities; scorep-rt
-     * adds sync and flushatexit, without which activity records could be lost at exit */
+     * adds sync (and flushatexit, as it was before Score-P 8) */
     SCOREP_CUDA_FEATURES_DEFAULT = SCOREP_CUDA_FEATURE_RUNTIME_API | SCOREP_CUDA_FEATURE_KERNEL |
                                    SCOREP_CUDA_FEATURE_MEMCPY | SCOREP_CUDA_FEATURE_SYNC |
                                    SCOREP_CUDA_FEATURE_FLUSHATEXIT
