@@ -100,7 +100,7 @@ expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
 # (adapter off) subscribes to nothing and so prints no warning ---
 run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
-expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, default, yes, 1" \
+expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
     SCOREP_CUDA_BUFFER_MAX=96k \
