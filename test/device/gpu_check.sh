@@ -17,6 +17,8 @@
 #  2b. SCOREP_CUDA_ENABLE=kernel,references: only the launch, copy and memset callbacks are
 #     enabled (not the runtime domain): 1001 cudaLaunchKernel regions on the host, no other
 #     API call, each correlation id once on a launch and once on its kernel;
+#  2c. threads_graphs.cu: 4 host threads launching on their own streams (8000 kernels, 2000
+#     cudaLaunchKernel per thread) and a captured graph of 3 kernels launched 50 times;
 #  3. torch_loop.py under scorep-run --cuda when PyTorch with CUDA is installed: the NVTX
 #     range, at least 20 GEMM-like and 40 kernels in all;
 #  4. overhead rounds (printed, asserted nothing): ns per empty-kernel launch and per
@@ -57,11 +59,12 @@ no_loss()
 # GPU_CHECK_BIN=DIR keeps the programs built there for the next run (one part at a time)
 bin=${GPU_CHECK_BIN:-}
 if [ -n "$bin" ] && [ -e "$bin/libfloor.so" ]; then
-    cp "$bin/multistream" "$bin/multistream_linked" "$bin/launches" "$bin/libfloor.so" .
+    cp "$bin/multistream" "$bin/multistream_linked" "$bin/launches" "$bin/threads_graphs" "$bin/libfloor.so" .
 else
     "$NVCC" -O2 -I"$CUDA_DIR/include" -o multistream "$D/multistream.cu" -ldl || fail "nvcc multistream"
     scorep_cc nvcc -O2 -I"$CUDA_DIR/include" -o multistream_linked "$D/multistream.cu" -ldl
     "$NVCC" -O2 -o launches "$D/launches.cu" || fail "nvcc launches"
+    "$NVCC" -O2 -o threads_graphs "$D/threads_graphs.cu" -lpthread || fail "nvcc threads_graphs"
     # CUPTI lies in lib64 or extras/CUPTI depending on how CUDA was installed; GPU_CHECK_FLOOR
     # names a libfloor.so built elsewhere (test/device/pack.sh) where neither holds cupti.h
     if ! cc -O2 -shared -fPIC -I"$CUDA_DIR/include" -I"$CUDA_DIR/extras/CUPTI/include" -o libfloor.so \
@@ -70,14 +73,15 @@ else
         [ -n "${GPU_CHECK_FLOOR:-}" ] || fail "build cupti_floor.c (set GPU_CHECK_FLOOR to a libfloor.so)"
         cp "$GPU_CHECK_FLOOR" libfloor.so
     fi
-    [ -z "$bin" ] || { mkdir -p "$bin" && cp multistream multistream_linked launches libfloor.so "$bin/"; }
+    [ -z "$bin" ] || { mkdir -p "$bin" && cp multistream multistream_linked launches threads_graphs libfloor.so "$bin/"; }
 fi
-# GPU_CHECK_PARTS: which of multistream, loop, refs, torch and overhead to run (default: all)
-parts=" ${GPU_CHECK_PARTS:-multistream loop refs torch overhead} "
+# GPU_CHECK_PARTS: which of multistream, loop, refs, threads, torch and overhead to run
+# (default: all)
+parts=" ${GPU_CHECK_PARTS:-multistream loop refs threads torch overhead} "
 want() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ "${GPU_CHECK_DRY:-0}" = 1 ]; then
-    ls -l multistream multistream_linked launches libfloor.so
+    ls -l multistream multistream_linked launches threads_graphs libfloor.so
     done_ok
     exit 0
 fi
@@ -154,6 +158,28 @@ if want refs; then
     expect_eq "$status $(sum exp_konly "empty()" visits) $(sum exp_konly "last()" visits)" "0 1000 1" \
         "kernel only: exit status, kernel visits (flushed at exit)"
     no_loss exp_konly konly
+fi
+
+# --- 2c. 4 host threads launching on their own streams, and a CUDA graph ---
+if want threads; then
+    run_app tg env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_tg "$RUN" ./threads_graphs
+    expect_eq "$status $(cat tg.out)" "0 threads_graphs ok" "threads: exit status and results ($(head -c 300 tg.err))"
+    expect_eq "$(sum exp_tg "work(int*)" visits)" 8000 "threads: work kernels"
+    expect_eq "$(profile_values exp_tg "work(int*)" visits | awk '{ print $2 }' | sort -n | tr '\n' ' ')" \
+        "2000 2000 2000 2000 " "threads: work on 4 stream locations"
+    expect_eq "$(sum exp_tg "g1(int*)" visits) $(sum exp_tg "g2(int*)" visits) $(sum exp_tg "g3(int*)" visits)" \
+        "50 50 50" "threads: the graph's kernels"
+    # the 3 launches while capturing on the main thread, 2000 on each worker thread
+    # (per location, whatever the call path above the call: a worker thread's root region)
+    profile_dump exp_tg -m visits >tg.txt
+    expect_eq "$(awk -F'\t' '$2 ~ /(^|\/)cudaLaunchKernel$/ { split($4, kv, "="); n[$3] += kv[2] }
+        END { for (l in n) print n[l] }' tg.txt | sort -n | tr '\n' ' ')" \
+        "3 2000 2000 2000 2000 " "threads: cudaLaunchKernel per host thread ($(grep cudaLaunchKernel tg.txt | cut -f2,3 | tr '\t\n' ' ;'))"
+    expect_eq "$(sum exp_tg cudaGraphLaunch visits)" 50 "threads: cudaGraphLaunch"
+    expect_eq "$(trace_count exp_tg ENTER "" "work(int*)")" 8000 "threads: work in the trace"
+    expect_eq "$(trace_check_order exp_tg)" 0 "threads: timestamps increase per location"
+    expect_eq "$(trace_check_nesting exp_tg)" 0 "threads: regions nest"
+    no_loss exp_tg tg
 fi
 
 # --- 3. PyTorch ---

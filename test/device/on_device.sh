@@ -20,12 +20,12 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
     nvcc --version | tail -n 2
     uname -r
     nproc
-} >"$out/machine.txt" 2>&1
-cat "$out/machine.txt"
+} >"$out/fig/machine.txt" 2>&1
+cat "$out/fig/machine.txt"
 # one part at a time, so that a failure in one leaves the others' figures
 export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
 rc=0
-for part in ${GPU_CHECK_PARTS:-multistream loop refs overhead torch}; do
+for part in ${GPU_CHECK_PARTS:-multistream loop refs threads overhead torch}; do
     echo "== gpu_check.sh $part ($(date -u +%T))"
     prc=0
     case $part in multistream) t=120 ;; loop) t=200 ;; *) t=240 ;; esac
