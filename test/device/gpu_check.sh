@@ -19,6 +19,9 @@
 #     API call, each correlation id once on a launch and once on its kernel;
 #  2c. threads_graphs.cu: 4 host threads launching on their own streams (8000 kernels, 2000
 #     cudaLaunchKernel per thread) and a captured graph of 3 kernels launched 50 times;
+#  2d. mpi_cuda.cu on 2 MPI ranks (when mpirun is there), under scorep-run and linked with
+#     scorep --mpp=mpi nvcc: each rank's kernels (10, 20) on its own GPU location, copies,
+#     bytes and MPI_Allreduce per rank in one profile and trace;
 #  3. torch_loop.py under scorep-run --cuda when PyTorch with CUDA is installed: the NVTX
 #     range, at least 20 GEMM-like and 40 kernels in all;
 #  4. overhead rounds (printed, asserted nothing): ns per empty-kernel launch and per
@@ -75,9 +78,9 @@ else
     fi
     [ -z "$bin" ] || { mkdir -p "$bin" && cp multistream multistream_linked launches threads_graphs libfloor.so "$bin/"; }
 fi
-# GPU_CHECK_PARTS: which of multistream, loop, refs, threads, torch and overhead to run
+# GPU_CHECK_PARTS: which of multistream, loop, refs, threads, mpi, torch and overhead to run
 # (default: all)
-parts=" ${GPU_CHECK_PARTS:-multistream loop refs threads torch overhead} "
+parts=" ${GPU_CHECK_PARTS:-multistream loop refs threads mpi torch overhead} "
 want() { case $parts in *" $1 "*) return 0 ;; esac; return 1; }
 
 if [ "${GPU_CHECK_DRY:-0}" = 1 ]; then
@@ -180,6 +183,54 @@ if want threads; then
     expect_eq "$(trace_check_order exp_tg)" 0 "threads: timestamps increase per location"
     expect_eq "$(trace_check_nesting exp_tg)" 0 "threads: regions nest"
     no_loss exp_tg tg
+fi
+
+# --- 2d. MPI + CUDA: 2 ranks, each with its GPU locations, in one profile and trace ---
+# check_mpi EXP NAME ENTERS: mpi_cuda.cu's design (rank r: 10 (r + 1) kernels, a copy each
+# way of 1 MiB, one MPI_Allreduce); ENTERS of rank_kernel in the trace: 30 on the GPUs, and
+# linked 30 more on the hosts (nvcc's host stub of the kernel, of the same name, instrumented)
+check_mpi()
+{
+    expect_eq "$status $(cat "$2.out")" "0 mpi_cuda ok" "$2: exit status and results ($(head -c 300 "$2.err"))"
+    expect_eq "$(profile_values "$1" "rank_kernel(int*, int)" visits | awk '{ print $2 }' | sort -n | tr '\n' ' ')" \
+        "10 20 " "$2: rank_kernel on one GPU location per rank"
+    expect_eq "$(sum "$1" "memcpy HtoD" visits) $(sum "$1" "memcpy DtoH" visits)" "2 2" "$2: copies"
+    profile_dump "$1" -m visits >"$2.txt"
+    expect_eq "$(awk -F'\t' '$2 ~ /(^|\/)MPI_Allreduce$/ { split($4, kv, "="); n[$3] += kv[2] }
+        END { for (l in n) print n[l] }' "$2.txt" | tr '\n' ' ')" "1 1 " "$2: MPI_Allreduce on each rank"
+    expect_eq "$(trace_count "$1" ENTER "" "rank_kernel(int*, int)")" "$3" "$2: kernels in the trace"
+    grep 'rank_kernel' "$2.txt" | cut -f2,3,4 # the call paths, for the log
+    expect_eq "$(trace_events "$1" | awk '$1 == "RMA_GET" { sub(/.*Bytes: /, ""); sub(/,.*/, ""); s += $0 } END { print s + 0 }')" \
+        2097152 "$2: bytes host to device in the trace (2 x 1 MiB)"
+    expect_eq "$(trace_check_order "$1") $(trace_check_nesting "$1")" "0 0" "$2: ordered and nested"
+    no_loss "$1" "$2"
+}
+if want mpi; then
+    mpirun=${GPU_CHECK_MPIRUN:-$(command -v mpirun || true)}
+    if [ -z "$mpirun" ]; then
+        echo "SKIP-PART-NOT-A-PACKAGE: mpi: no mpirun on this machine"
+    else
+        # GPU_CHECK_MPI_PROGRAMS: mpi_cuda and mpi_cuda_linked built elsewhere (pack.sh)
+        if [ -n "${GPU_CHECK_MPI_PROGRAMS:-}" ]; then
+            cp "$GPU_CHECK_MPI_PROGRAMS/mpi_cuda" "$GPU_CHECK_MPI_PROGRAMS/mpi_cuda_linked" .
+        else
+            mpi="$(mpicc --showme:compile) $(mpicc --showme:link)" || fail "mpicc --showme"
+            "$NVCC" -O2 -o mpi_cuda "$D/mpi_cuda.cu" $mpi || fail "nvcc mpi_cuda"
+            "$top_builddir/scorep-cc" --version >/dev/null
+            ln -sf "$top_builddir/scorep-cc" scorep
+            ./scorep --mpp=mpi nvcc -O2 -o mpi_cuda_linked "$D/mpi_cuda.cu" $mpi || fail "scorep nvcc mpi_cuda"
+        fi
+        mlibs=${GPU_CHECK_MPI_LIBS:+$GPU_CHECK_MPI_LIBS:}
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        run_app mc env LD_LIBRARY_PATH="$mlibs$LD_LIBRARY_PATH" SCOREP_ENABLE_TRACING=true \
+            SCOREP_EXPERIMENT_DIRECTORY=exp_mc "$mpirun" -np 2 "$RUN" ./mpi_cuda
+        check_mpi exp_mc mc 30
+        run_app mcl env LD_LIBRARY_PATH="$mlibs$LD_LIBRARY_PATH" SCOREP_ENABLE_TRACING=true \
+            SCOREP_EXPERIMENT_DIRECTORY=exp_mcl "$mpirun" -np 2 ./mpi_cuda_linked
+        check_mpi exp_mcl mcl 60
+        expect_eq "$(awk -F'\t' '$2 == "main/rank_kernel(int*, int)" { split($4, kv, "="); s += kv[2] } END { print s + 0 }' mcl.txt)" \
+            30 "mcl: the kernels' host stubs under main"
+    fi
 fi
 
 # --- 3. PyTorch ---

@@ -22,10 +22,15 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
     nproc
 } >"$out/fig/machine.txt" 2>&1
 cat "$out/fig/machine.txt"
+# Open MPI of the build machine for the mpi part (pack.sh), where this machine has none
+if [ -f "$dir/openmpi.tar.gz" ] && [ ! -e /usr/bin/orterun ] && [ "$(id -u)" = 0 ]; then
+    tar xzf "$dir/openmpi.tar.gz" -C / && export GPU_CHECK_MPI_LIBS="$dir/mpilib" \
+        GPU_CHECK_MPI_PROGRAMS="$dir/build" GPU_CHECK_MPIRUN=/usr/bin/orterun
+fi
 # one part at a time, so that a failure in one leaves the others' figures
 export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
 rc=0
-for part in ${GPU_CHECK_PARTS:-multistream loop refs threads overhead torch}; do
+for part in ${GPU_CHECK_PARTS:-multistream loop refs threads mpi overhead torch}; do
     echo "== gpu_check.sh $part ($(date -u +%T))"
     prc=0
     case $part in multistream) t=120 ;; loop) t=200 ;; *) t=240 ;; esac
@@ -37,8 +42,8 @@ done
 rm -rf "$out/bin"
 echo "== test_cuda_program.sh"
 rc2=0
-timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/test_cuda_program.log" 2>&1 || rc2=$?
-echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/test_cuda_program.log"
-tail -n 15 "$out/test_cuda_program.log"
+timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/fig/test_cuda_program.log" 2>&1 || rc2=$?
+echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/fig/test_cuda_program.log"
+tail -n 15 "$out/fig/test_cuda_program.log"
 (cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
 [ "$rc" = 0 ] && [ "$rc2" = 0 ]

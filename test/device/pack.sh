@@ -20,6 +20,7 @@ mkdir -p "$dir/build/.libs" "$dir/build/test/tools" "$dir/lib" "$dir/mpilib" "$d
 for p in scorep-cc scorep-run scorep-info scorep-score; do
     cp "$b/$p" "$dir/build/"
 done
+ln -s scorep-cc "$dir/build/scorep" # Score-P's instrumenter command (--mpp=mpi)
 cp "$b/test/tools/profile_check" "$dir/build/test/tools/"
 # scorep-cube-dump links Open MPI (the distributed Cube engine): its libraries go to mpilib,
 # seen by it alone, so that the measured programs (PyTorch) keep the machine's own
@@ -31,7 +32,7 @@ d=$(dirname "$0")
 LD_LIBRARY_PATH="$d/../mpilib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/scorep-cube-dump.bin" "$@"
 EOS
 chmod +x "$dir/build/scorep-cube-dump"
-(cd "$b/.libs" && cp -a libscorep-rt.so* libscorep-rt-cuda.so* libscorep-rt-nvtx.so* \
+(cd "$b/.libs" && cp -a libscorep-rt.so* libscorep-rt-cuda.so* libscorep-rt-nvtx.so* libscorep-rt-mpi.so* \
     libscorep-rt-memory.so* libscorep-rt-io-posix.so* libscorep-rt-io-isoc.so* "$dir/build/.libs/")
 rm -f "$dir"/build/.libs/*T
 cp "$(command -v otf2-print)" "$dir/bin/"
@@ -40,7 +41,8 @@ cp "$(command -v otf2-print)" "$dir/bin/"
 deps()
 {
     ldd "$@" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u |
-        grep -v -E '^(libc|libm|libdl|librt|libutil|libpthread|libstdc\+\+|libgcc_s|libcuda|libscorep-rt[-a-z]*)\.so'
+        grep -v -E '^(libc|libm|libdl|librt|libutil|libpthread|libstdc\+\+|libgcc_s|libcuda|libscorep-rt[-a-z]*)\.so' ||
+        [ $? = 1 ] # grep: every library filtered out
 }
 deps "$b"/.libs/libscorep-rt.so.0 "$b"/.libs/libscorep-rt-cuda.so.0 "$b"/.libs/libscorep-rt-nvtx.so.0 \
     "$b/scorep-info" "$b/test/tools/profile_check" "$dir/bin/otf2-print" >"$dir/lib.list"
@@ -52,4 +54,22 @@ done <"$dir/mpilib.list"
 # the CUPTI floor of the overhead rounds, built here too in case the GPU machine has no cupti.h
 cc -O2 -shared -fPIC -I/usr/local/cuda/include -o "$dir/build/libfloor.so" \
     "$top/test/device/cupti_floor.c" -L/usr/local/cuda/lib64 -lcupti
+# Open MPI for gpu_check.sh's mpi part, where the GPU machine has none: its files at their
+# absolute paths (on_device.sh unpacks them into /), the libraries its components load in
+# mpilib, and the MPI + CUDA programs built here
+if command -v mpicc >/dev/null && [ -x /usr/bin/orterun ]; then
+    tar czf "$dir/openmpi.tar.gz" -C / usr/lib/x86_64-linux-gnu/openmpi usr/share/openmpi \
+        usr/lib/x86_64-linux-gnu/pmix2 usr/bin/orted usr/bin/orterun etc/openmpi
+    for f in /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so /usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/*.so \
+        /usr/bin/orted /usr/bin/orterun; do
+        deps "$f"
+    done | sort -u | while read -r n f; do
+        [ -e "$dir/lib/$n" ] || cp -L "$f" "$dir/mpilib/$n"
+    done
+    ln -sf /usr/bin/orterun "$dir/bin/mpirun"
+    mpi="$(mpicc --showme:compile) $(mpicc --showme:link)"
+    PATH="/usr/local/cuda/bin:$PATH" nvcc -O2 -o "$dir/build/mpi_cuda" "$top/test/device/mpi_cuda.cu" $mpi
+    PATH="/usr/local/cuda/bin:$PATH" SCOREP_CC_LIBDIR="$b/.libs" SCOREP_CC_INCLUDEDIR="$top/include" \
+        "$dir/build/scorep" --mpp=mpi nvcc -O2 -o "$dir/build/mpi_cuda_linked" "$top/test/device/mpi_cuda.cu" $mpi
+fi
 du -sh "$dir"

@@ -513,21 +513,38 @@ static void push_filter_ref_object(const struct job *job, struct argv_buf *cmd)
                         : "-Wl,--export-dynamic-symbol=" FILTER_SYMBOL);
 }
 
+/* The MPI adapter right before an MPI library the command names itself (scorep --mpp=mpi
+ * nvcc ... -lmpi): loaded after it, the adapter's MPI functions would never be called. The
+ * compiler wrappers (mpicc) add their library after everything, behind the adapter. */
+static void push_mpi_adapter(struct argv_buf *cmd, bool nvcc)
+{
+    if (!nvcc) /* nvcc moves linker options in front of all libraries */
+        argv_push(cmd, "-Wl,--push-state,--no-as-needed");
+    argv_push(cmd, "-lscorep-rt-mpi");
+    if (!nvcc)
+        argv_push(cmd, "-Wl,--pop-state");
+}
+
 static void build_command(const struct job *job, struct argv_buf *cmd, bool with_filter_ref)
 {
+    bool nvcc = job->kind->cuda;
+    enum instr_mpp mpp = instr_mpp_of(job);
     argv_push(cmd, job->compiler);
     push_compile_flags(job, cmd);
-    for (int i = 0; i < job->nargs; i++)
+    for (int i = 0; i < job->nargs; i++) {
+        if (job->link && mpp == MPP_MPI && arg_is_mpi_library(job->args[i])) {
+            push_mpi_adapter(cmd, nvcc);
+            mpp = MPP_NONE; /* linked */
+        }
         argv_push(cmd, job->args[i]);
+    }
     if (!job->link)
         return;
     if (with_filter_ref)
         push_filter_ref_object(job, cmd);
-    bool nvcc = job->kind->cuda;
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
-    instr_push_libs(cmd, instr_mpp_of(job), nvcc && job->opt.cuda >= 0, nvcc,
-                    !nvcc && !job->opt.nomemory);
+    instr_push_libs(cmd, mpp, nvcc && job->opt.cuda >= 0, nvcc, !nvcc && !job->opt.nomemory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }
 

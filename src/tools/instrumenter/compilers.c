@@ -183,3 +183,14 @@ bool arg_is_nvcc_ccbin(const char *arg)
     return strcmp(arg, "-ccbin") == 0 || strncmp(arg, "-ccbin=", 7) == 0 ||
            strncmp(arg, "--compiler-bindir", 17) == 0;
 }
+
+/* An MPI library on the command line (-lmpi, -lmpi_cxx, -lmpich, .../libmpi.so.40): the MPI
+ * adapter must come before it, or the program's MPI calls resolve to the library's own. */
+bool arg_is_mpi_library(const char *arg)
+{
+    if (strncmp(arg, "-lmpi", 5) == 0)
+        return true;
+    const char *base = strrchr(arg, '/');
+    base = base != NULL ? base + 1 : arg;
+    return arg[0] != '-' && strncmp(base, "libmpi", 6) == 0 && strstr(base, ".so") != NULL;
+}

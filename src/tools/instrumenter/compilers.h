@@ -48,5 +48,6 @@ bool arg_is_unpreprocessed_fortran(const char *arg);
 bool arg_is_source(const char *arg);
 /* nvcc's choice of another host compiler (-ccbin, --compiler-bindir). */
 bool arg_is_nvcc_ccbin(const char *arg);
+bool arg_is_mpi_library(const char *arg);
 
 #endif
