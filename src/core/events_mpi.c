@@ -60,31 +60,6 @@ static void request_only(scorep_location *l, uint64_t raw, uint32_t type, uint64
         r->request = request;
 }
 
-void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest,
-                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id)
-{
-    message(l, raw, BUF_MPI_ISEND, comm, dest, tag, bytes, request, msg_id, 0);
-    count_bytes(l, bytes, 0);
-}
-
-void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request)
-{
-    request_only(l, raw, BUF_MPI_ISEND_COMPLETE, request);
-}
-
-void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request)
-{
-    request_only(l, raw, BUF_MPI_IRECV_REQUEST, request);
-}
-
-void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
-                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
-                            uint64_t handle)
-{
-    message(l, raw, BUF_MPI_IRECV, comm, source, tag, bytes, request, msg_id, handle);
-    count_bytes(l, 0, bytes);
-}
-
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request)
 {
     request_only(l, raw, BUF_MPI_REQUEST_TEST, request);

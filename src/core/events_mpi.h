@@ -91,14 +91,67 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
 }
 
 /* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer
- * value the caller read after its PMPI call (see above), shared by all events of the call */
-void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest,
-                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id);
-void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request);
-void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request);
-void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
-                            uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
-                            uint64_t handle);
+ * value the caller read after its PMPI call (see above), shared by all events of the call.
+ * Inline as the blocking ones: a non-blocking message has four of them on its path, and a
+ * profile records only the byte counts of two. */
+static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm,
+                                          uint32_t dest, uint32_t tag, uint64_t bytes,
+                                          uint64_t request, uint64_t msg_id)
+{
+    if (__builtin_expect(!scorep_location_recording(l), 0))
+        return;
+    if (l->profiling && l->profile.cur)
+        l->profile.cur->bytes_sent += bytes;
+    if (l->tracing) {
+        buf_mpi_rec *r =
+            scorep_event_mpi_message(l, raw, BUF_MPI_ISEND, comm, dest, tag, bytes, msg_id);
+        if (r) {
+            r->request = request;
+            r->handle = 0;
+        }
+    }
+}
+
+/* A record that carries only a request id (completion of a send, posting of a receive). */
+static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
+                                                 uint64_t request)
+{
+    if (__builtin_expect(l->tracing && scorep_location_recording(l), 0)) {
+        buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
+        if (r)
+            r->request = request;
+    }
+}
+
+static inline void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw,
+                                                   uint64_t request)
+{
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE, request);
+}
+
+static inline void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw,
+                                                  uint64_t request)
+{
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST, request);
+}
+
+static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm,
+                                          uint32_t source, uint32_t tag, uint64_t bytes,
+                                          uint64_t request, uint64_t msg_id, uint64_t handle)
+{
+    if (__builtin_expect(!scorep_location_recording(l), 0))
+        return;
+    if (l->profiling && l->profile.cur)
+        l->profile.cur->bytes_received += bytes;
+    if (l->tracing) {
+        buf_mpi_rec *r =
+            scorep_event_mpi_message(l, raw, BUF_MPI_IRECV, comm, source, tag, bytes, msg_id);
+        if (r) {
+            r->request = request;
+            r->handle = handle;
+        }
+    }
+}
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request);
 void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request);
 /* A successful probe: written as attributes of the Leave of the probing call.

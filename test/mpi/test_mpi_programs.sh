@@ -205,7 +205,7 @@ fi
 # linked (ENTER/LEAVE left out: the Test loops of completion and rma spin as timing says)
 event_counts()
 {
-    trace_summary "$1" | awk '$1 != "ENTER" && $1 != "LEAVE" { n[$1] += $3 }
+    trace_summary "$1" | awk '$1 != "ENTER" && $1 != "LEAVE" && $1 != "BUFFER_FLUSH" { n[$1] += $3 }
         END { for (t in n) print t, n[t] }' | sort
 }
 for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 threads:2 requests:2; do

@@ -17,7 +17,8 @@
  * passes when the program gave MPI_STATUSES_IGNORE. A request that completes with
  * MPI_ERR_TRUNCATE took its message and is recorded like a success. */
 typedef struct {
-    int count, tracked;
+    int count;
+    int tracked;          /* records in recs (taken from the table and not yet released) */
     int scratch;          /* recs and statuses are the shared arrays of mpi_request.c */
     MPI_Request *handles; /* the program's array (read after the call) */
     scorep_mpi_req **recs;

@@ -45,9 +45,11 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
                           scorep_mpi_status_bytes(status), id, 0);
 }
 
-/* A record for a new send request (non-blocking or persistent). */
-static scorep_mpi_req *send_request(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest,
-                                    int tag, MPI_Comm comm, MPI_Request request, uint32_t flags)
+/* A record for a new send request (non-blocking or persistent). Inlined: a call with eight
+ * arguments costs more than the work. */
+static inline __attribute__((always_inline)) scorep_mpi_req *
+send_request(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+             MPI_Request request, uint32_t flags)
 {
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
@@ -64,8 +66,9 @@ static scorep_mpi_req *send_request(scorep_mpi_frame *f, int count, MPI_Datatype
     return r;
 }
 
-static scorep_mpi_req *recv_request(scorep_mpi_frame *f, int source, int tag, MPI_Comm comm,
-                                    MPI_Request request, uint32_t flags)
+static inline __attribute__((always_inline)) scorep_mpi_req *
+recv_request(scorep_mpi_frame *f, int source, int tag, MPI_Comm comm, MPI_Request request,
+             uint32_t flags)
 {
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (!c)
@@ -89,7 +92,7 @@ void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype
     scorep_mpi_req *r = send_request(f, count, type, dest, tag, comm, *request, 0);
     if (!r)
         return;
-    r->msg_id = scorep_mpi_msgid_send(r->comm, dest, tag);
+    r->msg_id = scorep_mpi_msgid_send_if(r->comm, dest, tag);
     scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)dest, (uint32_t)tag,
                            r->bytes, r->id, r->msg_id);
 }
@@ -103,7 +106,8 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
     if (!r)
         return;
     scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
-    scorep_mpi_msgid_recv_posted(r->comm, r);
+    if (scorep_mpi_msgids)
+        scorep_mpi_msgid_recv_posted(r->comm, r);
 }
 
 void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,

@@ -7,38 +7,11 @@
 
 #include <stdlib.h>
 
-/* Request ids: per process, never 0. Below MPI_THREAD_MULTIPLE requests are created by one
- * thread at a time: no atomic operation. */
-static uint64_t request_counter;
-
-static inline uint64_t next_request_id(void)
-{
-    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
-        return __atomic_add_fetch(&request_counter, 1, __ATOMIC_RELAXED);
-    return ++request_counter;
-}
+uint64_t scorep_mpi_request_counter;
 
 void scorep_mpi_request_init(void)
 {
     scorep_mpi_rtab_init(scorep_mpi_thread_level == MPI_THREAD_MULTIPLE);
-}
-
-scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags)
-{
-    if (handle == MPI_REQUEST_NULL)
-        return NULL;
-    scorep_mpi_req *r = scorep_mpi_rtab_insert(handle);
-    if (!r)
-        return NULL;
-    r->id = next_request_id();
-    r->kind = kind;
-    r->flags = (flags & SCOREP_MPI_REQ_PERSISTENT) ? flags : flags | SCOREP_MPI_REQ_ACTIVE;
-    r->comm = NULL;
-    if (kind == SCOREP_MPI_REQ_SEND || kind == SCOREP_MPI_REQ_RECV)
-        r->msg_handle = 0;
-    else if (kind == SCOREP_MPI_REQ_COLL)
-        r->root = SCOREP_NO_ROOT;
-    return r;
 }
 
 scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle)
@@ -55,18 +28,6 @@ static scorep_mpi_req *take(MPI_Request handle)
     return scorep_mpi_rtab_take(handle);
 }
 
-void scorep_mpi_req_destroy(scorep_mpi_req *r)
-{
-    if (r->comm) {
-        if (r->kind == SCOREP_MPI_REQ_RECV)
-            scorep_mpi_msgid_recv_forget(r->comm, r);
-        scorep_mpi_comm_unref(r->comm);
-    }
-    if (r->kind == SCOREP_MPI_REQ_IDUP)
-        free(r->key);
-    scorep_mpi_rtab_free(r);
-}
-
 static int cancelled(scorep_mpi_req *r, MPI_Status *st)
 {
     int c = 0;
@@ -75,10 +36,21 @@ static int cancelled(scorep_mpi_req *r, MPI_Status *st)
     return c;
 }
 
-void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
+/* The message id of a completed receive; no call when the id was taken at posting (a receive
+ * with source and tag given) below MPI_THREAD_MULTIPLE, or when the process does not trace. */
+static inline uint64_t recv_completed_id(scorep_mpi_req *r, const MPI_Status *st)
 {
-    if (!r || !(r->flags & SCOREP_MPI_REQ_ACTIVE))
-        return;
+    if (!scorep_mpi_msgids)
+        return 0;
+    if ((r->flags & SCOREP_MPI_REQ_HAS_ID) && scorep_mpi_thread_level != MPI_THREAD_MULTIPLE)
+        return r->msg_id;
+    return scorep_mpi_msgid_recv_completed(r->comm, r, st);
+}
+
+/* Completion of any request: cancelled ones, collectives, RMA, idup, I/O (out of line). */
+static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_mpi_req *r,
+                                                    MPI_Status *st)
+{
     scorep_location *l = (r->flags & SCOREP_MPI_REQ_EVENTS) ? f->l : NULL;
     int was_cancelled = cancelled(r, st);
     switch (r->kind) {
@@ -97,7 +69,7 @@ void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status
             if (l)
                 scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
         } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
-            uint64_t id = scorep_mpi_msgid_recv_completed(r->comm, r, st);
+            uint64_t id = recv_completed_id(r, st);
             if (l)
                 scorep_event_mpi_irecv(l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
                                        (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id,
@@ -132,6 +104,43 @@ void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status
         r->flags &= ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);
     else
         scorep_mpi_req_destroy(r);
+}
+
+/* The usual completion, inline in the Wait/Test hooks: a send or receive that was not
+ * cancelled; everything else goes to completed_any. */
+static inline void completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
+{
+    uint32_t flags = r->flags;
+    if (__builtin_expect(!(flags & SCOREP_MPI_REQ_ACTIVE), 0))
+        return;
+    if (__builtin_expect((flags & SCOREP_MPI_REQ_CANCEL) ||
+                             (r->kind != SCOREP_MPI_REQ_SEND && r->kind != SCOREP_MPI_REQ_RECV),
+                         0)) {
+        completed_any(f, r, st);
+        return;
+    }
+    if (r->kind == SCOREP_MPI_REQ_SEND) {
+        if (flags & SCOREP_MPI_REQ_EVENTS)
+            scorep_event_mpi_isend_complete(f->l, scorep_mpi_now(f), r->id);
+    } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
+        uint64_t id = recv_completed_id(r, st);
+        if (flags & SCOREP_MPI_REQ_EVENTS)
+            scorep_event_mpi_irecv(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
+                                   (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id, id,
+                                   r->msg_handle);
+    } else {
+        scorep_mpi_msgid_recv_forget(r->comm, r);
+    }
+    if (flags & SCOREP_MPI_REQ_PERSISTENT)
+        r->flags = flags & ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);
+    else
+        scorep_mpi_req_destroy(r);
+}
+
+void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
+{
+    if (r)
+        completed(f, r, st);
 }
 
 void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r)
@@ -281,7 +290,7 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
     if (!ctx->tracked || *statuses != MPI_STATUSES_IGNORE)
         return;
     ctx->statuses = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->statuses_stack
-                    : ctx->scratch ? scratch.statuses
+                    : ctx->scratch                     ? scratch.statuses
                                    : malloc((size_t)ctx->count * sizeof *ctx->statuses);
     if (ctx->statuses)
         *statuses = ctx->statuses;
@@ -297,13 +306,14 @@ static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
         scorep_mpi_rtab_put_back_at(ctx->recs[i], ctx->where[i]) != 0)
         scorep_mpi_req_destroy(ctx->recs[i]);
     ctx->recs[i] = NULL;
+    ctx->tracked--;
 }
 
 /* Puts back the records that are still alive (not completed, or persistent), keeping the
  * order of records with equal handles. */
 static void ctx_close(scorep_mpi_ctx_reqs *ctx)
 {
-    for (int i = ctx->count; i-- > 0;)
+    for (int i = ctx->count; ctx->tracked > 0 && i-- > 0;)
         if (ctx->recs[i])
             put_back(ctx, i);
     if (ctx->scratch) {
@@ -324,9 +334,11 @@ static void complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MP
     scorep_mpi_req *r = ctx->recs[i];
     if (!r)
         return;
-    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT))
+    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT)) {
         ctx->recs[i] = NULL;
-    scorep_mpi_req_completed(f, r, st);
+        ctx->tracked--;
+    }
+    completed(f, r, st);
 }
 
 static MPI_Status *status_at(MPI_Status statuses[], int i)

@@ -6,7 +6,10 @@
 #define SCOREP_MPI_REQUEST_H
 
 #include "adapters/mpi/mpi_comm.h"
-#include "adapters/mpi/mpi_request_table.h"
+#include "adapters/mpi/mpi_msgid.h"
+#include "core/events_mpi.h"
+
+#include <stdlib.h>
 
 typedef enum {
     SCOREP_MPI_REQ_SEND = 1,
@@ -35,7 +38,7 @@ typedef struct scorep_mpi_req {
     scorep_mpi_comm *comm; /* referenced (point-to-point, collectives, idup parent), or NULL */
     /* the fields of the kind; scorep_mpi_req_create sets the ones its creator does not */
     union {
-        struct { /* SEND, RECV */
+        struct {             /* SEND, RECV */
             int peer, tag;   /* send: dest and tag; receive: source and tag as posted */
             uint64_t bytes;  /* send: bytes of one message */
             uint64_t msg_id; /* valid with SCOREP_MPI_REQ_HAS_ID (receives) or after the start */
@@ -58,14 +61,58 @@ typedef struct scorep_mpi_req {
     };
 } scorep_mpi_req;
 
+/* the table of the records (its inline fast paths use the record) */
+#include "adapters/mpi/mpi_request_table.h"
+
 void scorep_mpi_request_init(void);
+
+/* Request ids: per process, never 0. Below MPI_THREAD_MULTIPLE requests are created by one
+ * thread at a time: no atomic operation. */
+extern uint64_t scorep_mpi_request_counter;
+static inline uint64_t scorep_mpi_next_request_id(void)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return __atomic_add_fetch(&scorep_mpi_request_counter, 1, __ATOMIC_RELAXED);
+    return ++scorep_mpi_request_counter;
+}
+
 /* A new record for a request the program just got, in the request table; id assigned, ACTIVE
  * set unless persistent, comm NULL; of the kind's fields only msg_handle (SEND, RECV) and
- * root (COLL) are set: the creator writes the others. NULL when memory is exhausted. */
-scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind, uint32_t flags);
+ * root (COLL) are set: the creator writes the others. NULL when memory is exhausted.
+ * Inline: on the path of every non-blocking message. */
+static inline scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
+                                                    uint32_t flags)
+{
+    if (handle == MPI_REQUEST_NULL)
+        return NULL;
+    scorep_mpi_req *r = scorep_mpi_rtab_insert(handle);
+    if (!r)
+        return NULL;
+    r->id = scorep_mpi_next_request_id();
+    r->kind = kind;
+    r->flags = (flags & SCOREP_MPI_REQ_PERSISTENT) ? flags : flags | SCOREP_MPI_REQ_ACTIVE;
+    r->comm = NULL;
+    if (kind == SCOREP_MPI_REQ_SEND || kind == SCOREP_MPI_REQ_RECV)
+        r->msg_handle = 0;
+    else if (kind == SCOREP_MPI_REQ_COLL)
+        r->root = SCOREP_NO_ROOT;
+    return r;
+}
+
 scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle);
-/* Drops a record taken out of the table (and its references). */
-void scorep_mpi_req_destroy(scorep_mpi_req *r);
+
+/* Drops a record taken out of the table (and its references). Inline for the same reason. */
+static inline void scorep_mpi_req_destroy(scorep_mpi_req *r)
+{
+    if (r->comm) {
+        if (r->kind == SCOREP_MPI_REQ_RECV && (r->flags & SCOREP_MPI_REQ_DEFERRED))
+            scorep_mpi_msgid_recv_forget(r->comm, r);
+        scorep_mpi_comm_unref(r->comm);
+    }
+    if (r->kind == SCOREP_MPI_REQ_IDUP)
+        free(r->key);
+    scorep_mpi_rtab_free(r);
+}
 /* The request completed with this status (for persistent ones: became inactive): records
  * the completion events on f's location. */
 void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st);

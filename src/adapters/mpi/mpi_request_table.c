@@ -1,77 +1,40 @@
 /* mpi_request_table.c: the request table (open addressing by handle value, a FIFO of records
  * per handle, dormant slots) and the free list of request records; mpi_request_table.h says
  * why each part is as it is. */
-#include "adapters/mpi/mpi_request_table.h"
 #include "adapters/mpi/mpi_request.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Slot keys are handle values with the top bit flipped, so that 0 (calloc'ed) means empty
- * and no handle value (pointer or small integer) collides with it. */
-#define EMPTY ((uintptr_t)0)
-#define KEY_OF(h) ((uintptr_t)(h) ^ ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1)))
+/* short names inside this file */
+typedef scorep_mpi_rtab_slot slot;
+typedef scorep_mpi_rtab_shard shard;
 
-typedef struct {
-    uintptr_t key;
-    scorep_mpi_req *head; /* oldest record of the handle; NULL: dormant */
-} slot;
-
-typedef struct {
-    pthread_mutex_t lock; /* taken only when the table is shared */
-    slot *slots;
-    size_t mask; /* capacity - 1 */
-    size_t keys; /* slots with a key, dormant ones included */
-    scorep_mpi_req *free;
-    size_t records; /* allocated */
-} shard;
-
-#define SHARDS 64
 enum { MIN_SLOTS = 64, SLAB = 64 };
 
-static struct {
-    int shared;
-    shard shards[SHARDS];
-} tab = {.shards = {[0 ... SHARDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}}};
-
-static inline uint64_t hash_of(uintptr_t key)
-{
-    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 32);
-}
+scorep_mpi_rtab_state scorep_mpi_rtab = {
+    .shards = {[0 ... SCOREP_MPI_RTAB_SHARDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}}};
 
 /* The shard of a key, locked when the table is shared. Below MPI_THREAD_MULTIPLE one shard. */
 static inline shard *open_shard(uint64_t h)
 {
-    if (__builtin_expect(!tab.shared, 1))
-        return &tab.shards[0];
-    shard *s = &tab.shards[h >> 58];
+    if (__builtin_expect(!scorep_mpi_rtab.shared, 1))
+        return &scorep_mpi_rtab.shards[0];
+    shard *s = &scorep_mpi_rtab.shards[h >> 58];
     pthread_mutex_lock(&s->lock);
     return s;
 }
 
 static inline void close_shard(shard *s)
 {
-    if (__builtin_expect(tab.shared, 0))
+    if (__builtin_expect(scorep_mpi_rtab.shared, 0))
         pthread_mutex_unlock(&s->lock);
 }
 
 void scorep_mpi_rtab_init(int shared)
 {
-    tab.shared = shared;
-}
-
-static inline slot *lookup(shard *s, uintptr_t k, uint64_t h)
-{
-    if (__builtin_expect(s->slots == NULL, 0))
-        return NULL;
-    for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
-        if (s->slots[i].key == k)
-            return &s->slots[i];
-        if (s->slots[i].key == EMPTY)
-            return NULL;
-    }
+    scorep_mpi_rtab.shared = shared;
 }
 
 /* Copies the slots that hold records into a new table at least twice as large as they need
@@ -89,8 +52,8 @@ static int rebuild(shard *s)
     for (size_t i = 0; s->slots && i <= s->mask; i++) {
         if (!s->slots[i].head)
             continue;
-        size_t j = hash_of(s->slots[i].key) & (cap - 1);
-        while (t[j].key != EMPTY)
+        size_t j = scorep_mpi_rtab_hash(s->slots[i].key) & (cap - 1);
+        while (t[j].key != SCOREP_MPI_RTAB_EMPTY)
             j = (j + 1) & (cap - 1);
         t[j] = s->slots[i];
     }
@@ -106,7 +69,7 @@ static int rebuild(shard *s)
  * probes per lookup); a full table keeps one empty slot, which ends every probe. */
 static slot *lookup_or_add(shard *s, uintptr_t k, uint64_t h)
 {
-    slot *sl = lookup(s, k, h);
+    slot *sl = scorep_mpi_rtab_lookup(s, k, h);
     if (__builtin_expect(sl != NULL, 1))
         return sl;
     if ((s->keys + 1) * 8 > (s->slots ? s->mask + 1 : 0) * 5)
@@ -114,7 +77,7 @@ static slot *lookup_or_add(shard *s, uintptr_t k, uint64_t h)
     if (!s->slots || s->keys + 2 > s->mask + 1)
         return NULL;
     size_t i = h & s->mask;
-    while (s->slots[i].key != EMPTY)
+    while (s->slots[i].key != SCOREP_MPI_RTAB_EMPTY)
         i = (i + 1) & s->mask;
     s->slots[i].key = k;
     s->slots[i].head = NULL;
@@ -141,32 +104,10 @@ static scorep_mpi_req *alloc_record(shard *s)
     return &slab[0];
 }
 
-/* The oldest record of the slot's handle, unlinked. */
-static inline scorep_mpi_req *pop(slot *sl)
+scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle)
 {
-    scorep_mpi_req *r = sl->head;
-    if (r) {
-        sl->head = r->same;
-        if (r->same)
-            r->same->last = r->last;
-        r->same = NULL;
-    }
-    return r;
-}
-
-/* r becomes the oldest record of the slot's handle. */
-static inline void push_front(slot *sl, scorep_mpi_req *r)
-{
-    scorep_mpi_req *first = sl->head;
-    r->same = first;
-    r->last = first ? first->last : r;
-    sl->head = r;
-}
-
-scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle)
-{
-    uintptr_t k = KEY_OF(handle);
-    uint64_t h = hash_of(k);
+    uintptr_t k = scorep_mpi_rtab_key(handle);
+    uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
     slot *sl = lookup_or_add(s, k, h);
     scorep_mpi_req *r = sl ? alloc_record(s) : NULL;
@@ -187,72 +128,41 @@ scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle)
 
 scorep_mpi_req *scorep_mpi_rtab_find(MPI_Request handle)
 {
-    uintptr_t k = KEY_OF(handle);
-    uint64_t h = hash_of(k);
+    uintptr_t k = scorep_mpi_rtab_key(handle);
+    uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
-    slot *sl = lookup(s, k, h);
+    slot *sl = scorep_mpi_rtab_lookup(s, k, h);
     scorep_mpi_req *r = sl ? sl->head : NULL;
     close_shard(s);
     return r;
 }
 
-scorep_mpi_req *scorep_mpi_rtab_take(MPI_Request handle)
+scorep_mpi_req *scorep_mpi_rtab_take_slow(MPI_Request handle)
 {
-    uintptr_t k = KEY_OF(handle);
-    uint64_t h = hash_of(k);
+    uintptr_t k = scorep_mpi_rtab_key(handle);
+    uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
-    slot *sl = lookup(s, k, h);
-    scorep_mpi_req *r = sl ? pop(sl) : NULL;
+    slot *sl = scorep_mpi_rtab_lookup(s, k, h);
+    scorep_mpi_req *r = sl ? scorep_mpi_rtab_pop(sl) : NULL;
     close_shard(s);
     return r;
 }
 
 int scorep_mpi_rtab_put_back(scorep_mpi_req *r)
 {
-    uintptr_t k = KEY_OF(r->handle);
-    uint64_t h = hash_of(k);
+    uintptr_t k = scorep_mpi_rtab_key(r->handle);
+    uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
     slot *sl = lookup_or_add(s, k, h);
     if (sl)
-        push_front(sl, r);
+        scorep_mpi_rtab_push_front(sl, r);
     close_shard(s);
     return sl ? 0 : -1;
 }
 
-int scorep_mpi_rtab_take_n(int n, const MPI_Request handles[], scorep_mpi_req *recs[],
-                           void *where[])
+void scorep_mpi_rtab_free_slow(scorep_mpi_req *r)
 {
-    int taken = 0;
-    if (__builtin_expect(tab.shared, 0)) {
-        for (int i = 0; i < n; i++) {
-            recs[i] = handles[i] == MPI_REQUEST_NULL ? NULL : scorep_mpi_rtab_take(handles[i]);
-            where[i] = NULL;
-            taken += recs[i] != NULL;
-        }
-        return taken;
-    }
-    shard *s = &tab.shards[0];
-    for (int i = 0; i < n; i++) {
-        uintptr_t k = KEY_OF(handles[i]);
-        slot *sl = handles[i] == MPI_REQUEST_NULL ? NULL : lookup(s, k, hash_of(k));
-        recs[i] = sl ? pop(sl) : NULL;
-        where[i] = sl;
-        taken += recs[i] != NULL;
-    }
-    return taken;
-}
-
-int scorep_mpi_rtab_put_back_at(scorep_mpi_req *r, void *where)
-{
-    if (!where || tab.shared)
-        return scorep_mpi_rtab_put_back(r);
-    push_front(where, r);
-    return 0;
-}
-
-void scorep_mpi_rtab_free(scorep_mpi_req *r)
-{
-    shard *s = open_shard(hash_of(KEY_OF(r->handle)));
+    shard *s = open_shard(scorep_mpi_rtab_hash(scorep_mpi_rtab_key(r->handle)));
     r->same = s->free;
     s->free = r;
     close_shard(s);
@@ -261,9 +171,9 @@ void scorep_mpi_rtab_free(scorep_mpi_req *r)
 void scorep_mpi_rtab_get_stats(scorep_mpi_rtab_stats *st)
 {
     *st = (scorep_mpi_rtab_stats){0};
-    for (int i = 0; i < SHARDS; i++) {
-        shard *s = &tab.shards[i];
-        if (tab.shared)
+    for (int i = 0; i < SCOREP_MPI_RTAB_SHARDS; i++) {
+        shard *s = &scorep_mpi_rtab.shards[i];
+        if (scorep_mpi_rtab.shared)
             pthread_mutex_lock(&s->lock);
         size_t cap = s->slots ? s->mask + 1 : 0;
         for (size_t j = 0; j < cap; j++)
@@ -272,7 +182,7 @@ void scorep_mpi_rtab_get_stats(scorep_mpi_rtab_stats *st)
         st->keys += s->keys;
         st->records += s->records;
         st->bytes += cap * sizeof(slot) + s->records * sizeof(scorep_mpi_req);
-        if (tab.shared)
+        if (scorep_mpi_rtab.shared)
             pthread_mutex_unlock(&s->lock);
     }
 }
