@@ -301,6 +301,7 @@ static void index_insert(scorep_profile *p, pnode *n)
     p->used++;
 }
 
+/* n leaves its parent's children: no sibling may name it as the next one entered */
 static void unlink_child(pnode *n)
 {
     pnode **at = &n->parent->first_child;
@@ -309,6 +310,10 @@ static void unlink_child(pnode *n)
     *at = n->next_sibling;
     if (n->parent->last_hit == n)
         n->parent->last_hit = NULL;
+    for (pnode *s = n->parent->first_child; s; s = s->next_sibling)
+        if (s->next_hit == n)
+            s->next_hit = NULL;
+    n->next_hit = NULL;
 }
 
 static void add_node_values(scorep_profile *p, pnode *dst, const pnode *src)
@@ -354,6 +359,7 @@ int scorep_profile_merge_into(scorep_profile *p, pnode *dst, pnode *src)
         } else { /* a call path new to dst: the subtree moves (its index key changes) */
             src->first_child = c->next_sibling;
             index_remove(p, c);
+            c->next_hit = NULL; /* its siblings stay behind */
             c->parent = dst;
             c->next_sibling = dst->first_child;
             dst->first_child = c;

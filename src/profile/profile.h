@@ -1,9 +1,11 @@
 /* profile.h: the call-path profile of one location (visits, time sum/min/max, user
- * metrics per call path). Enter/leave are inline: a last-hit child cache, then a hash. */
+ * metrics per call path). Enter/leave are inline: the last child entered, the sibling entered
+ * after it the last time (next_hit), then a hash. */
 #ifndef SCOREP_PROFILE_H
 #define SCOREP_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -23,11 +25,16 @@ typedef struct pmetric {
 
 typedef struct pnode {
     struct pnode *parent, *first_child, *next_sibling, *last_hit;
+    /* the sibling entered after this node's call returned, the last time: with last_hit, the
+     * children of a loop that calls several regions in turn (MPI_Irecv, MPI_Isend,
+     * MPI_Waitall) are found without the index. Cleared when that sibling is freed or moves
+     * (profile.c), checked against parent and key before use. */
+    struct pnode *next_hit;
     uint64_t key; /* region id, or parameter (id, value) hashed with kind */
     uint32_t id;  /* region id or parameter id */
     uint8_t kind;
     uint8_t mpi_in_subtree; /* scratch of the clustering (profile_cluster.c) */
-    int64_t value; /* parameter value (string id for strings) */
+    int64_t value;          /* parameter value (string id for strings) */
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
     pmetric *metrics;
@@ -140,10 +147,17 @@ static inline void scorep_profile_enter(scorep_profile *p, uint32_t region, uint
     pnode *cur = p->cur;
     pnode *c = cur->last_hit;
     if (__builtin_expect(!c || c->key != region, 0)) {
-        c = scorep_profile_child_slow(p, cur, region, PNODE_REGION, region, 0);
-        if (!c) { /* out of memory: the time stays with the parent */
-            p->overflow++;
-            return;
+        pnode *prev = c, *next = c ? c->next_hit : NULL;
+        if (next && next->key == region && next->parent == cur) {
+            c = next;
+        } else {
+            c = scorep_profile_child_slow(p, cur, region, PNODE_REGION, region, 0);
+            if (!c) { /* out of memory: the time stays with the parent */
+                p->overflow++;
+                return;
+            }
+            if (prev)
+                prev->next_hit = c;
         }
         cur->last_hit = c;
     }

@@ -1,11 +1,13 @@
 /* test_core.c: unit tests of the core's building blocks: timer monotonicity, definition
  * deduplication, the trace buffer's merge order across call depths and classes, and the
- * MPI definitions' names and trace ids (groups by content, communicators parents first). */
+ * MPI definitions' names and trace ids (groups by content, communicators parents first), the
+ * profile's lookup of the child a call enters. */
 #include "buffer/buffer.h"
 #include "base/memory.h"
 #include "base/timer.h"
 #include "defs/defs.h"
 #include "defs/defs_mpi.h"
+#include "profile/profile.h"
 #include "trace/trace_mpi_groups.h"
 
 #include <pthread.h>
@@ -346,6 +348,49 @@ static void test_reduction(void)
     CHECK(check_valid(&b, main_r, "main closed") == 1, "main still open after the rewind");
 }
 
+/* The profile finds the node of a call by the child entered last, then by the sibling entered
+ * after that child the last time (next_hit), then by the index. A loop whose calls change
+ * order (A B A C, A B A B, ...: A's successor changes) must count every call on its own
+ * region's node: a successor hint taken without checking its region would put C's calls on
+ * B. Expected visits are tallied from the sequence itself. */
+static void test_profile_children(void)
+{
+    enum { A = 1, B = 2, C = 3, D = 4, N = 3000 };
+    scorep_profile p;
+    CHECK(scorep_profile_init(&p, 16) == 0, "profile init");
+    uint64_t t = 1, expected[5] = {0}, inner[5] = {0};
+    for (int i = 0; i < N; i++) {
+        uint32_t seq[4] = {A, i % 2 ? B : C, A, i % 3 ? C : B};
+        for (int k = 0; k < 4; k++) {
+            scorep_profile_enter(&p, seq[k], t++);
+            expected[seq[k]]++;
+            if (seq[k] == A && i % 5 == 0) { /* a child of A now and then */
+                scorep_profile_enter(&p, i % 2 ? D : B, t++);
+                scorep_profile_leave(&p, i % 2 ? D : B, t++);
+                inner[i % 2 ? D : B]++;
+            }
+            scorep_profile_leave(&p, seq[k], t++);
+        }
+    }
+    CHECK(p.cur == &p.root && p.depth == 0 && p.overflow == 0, "back at the root");
+    int children = 0;
+    for (pnode *c = p.root.first_child; c; c = c->next_sibling, children++) {
+        CHECK(c->kind == PNODE_REGION && c->id >= A && c->id <= C, "child region %u", c->id);
+        if (c->id < A || c->id > C)
+            continue;
+        CHECK(c->visits == expected[c->id], "region %u: %llu visits, expected %llu", c->id,
+              (unsigned long long)c->visits, (unsigned long long)expected[c->id]);
+        if (c->id != A)
+            continue;
+        int grandchildren = 0;
+        for (pnode *g = c->first_child; g; g = g->next_sibling, grandchildren++)
+            CHECK(g->visits == inner[g->id], "A/%u: %llu visits, expected %llu", g->id,
+                  (unsigned long long)g->visits, (unsigned long long)inner[g->id]);
+        CHECK(grandchildren == 2, "A has 2 children, got %d", grandchildren);
+    }
+    CHECK(children == 3, "3 children of the root, got %d", children);
+}
+
 int main(void)
 {
     test_timer(SCOREP_TIMER_CLOCK_GETTIME);
@@ -357,6 +402,7 @@ int main(void)
     test_reduction();
     test_mpi_defs();
     test_mpi_trace_ids();
+    test_profile_children();
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
