@@ -300,12 +300,17 @@ static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
  * MPI_REQUEST_NULL: then the request is gone even when the call did not report it complete
  * (it ended with an error; Open MPI also releases a persistent request that failed), and its
  * record goes too, before a new request can reuse the handle value. */
-static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
+static inline void put_back_record(scorep_mpi_ctx_reqs *ctx, int i)
 {
     if (ctx->handles[i] == MPI_REQUEST_NULL ||
         scorep_mpi_rtab_put_back_at(ctx->recs[i], ctx->where[i]) != 0)
         scorep_mpi_req_destroy(ctx->recs[i]);
     ctx->recs[i] = NULL;
+}
+
+static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
+{
+    put_back_record(ctx, i);
     ctx->tracked--;
 }
 
@@ -313,9 +318,13 @@ static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
  * order of records with equal handles. */
 static void ctx_close(scorep_mpi_ctx_reqs *ctx)
 {
-    for (int i = ctx->count; ctx->tracked > 0 && i-- > 0;)
-        if (ctx->recs[i])
-            put_back(ctx, i);
+    for (int i = ctx->count, left = ctx->tracked; left > 0 && i-- > 0;) {
+        if (ctx->recs[i]) {
+            put_back_record(ctx, i);
+            left--;
+        }
+    }
+    ctx->tracked = 0;
     if (ctx->scratch) {
         scratch.busy = 0;
     } else {
