@@ -49,7 +49,9 @@ static size_t kernel(uint8_t *buf, size_t at, const char *name, uint32_t stream,
 {
     CUpti_ActivityKernel10 k;
     memset(&k, 0, sizeof k);
-    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    /* CUDA_SYNTHETIC_SERIAL: the records of kernel_serial (CUPTI's KERNEL activity) */
+    k.kind = getenv("CUDA_SYNTHETIC_SERIAL") ? CUPTI_ACTIVITY_KIND_KERNEL
+                                             : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     k.start = s;
     k.end = e;
     k.deviceId = 0;

@@ -100,8 +100,16 @@ expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
 # (adapter off) subscribes to nothing and so prints no warning ---
 run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
-expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
+expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_serial, kernel_callsite, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
+# kernel_serial (implies kernel) records CUPTI's KERNEL activity records as kernels; Score-P's
+# kernel_callsite is accepted with one warning: 3 kernel records of the 7, vecAdd twice
+run_app ser env CUDA_SYNTHETIC_SERIAL=1 SCOREP_CUDA_ENABLE=kernel_serial,kernel_callsite \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_ser "$top_builddir/test/cuda/cuda_synthetic" 3
+expect_eq "$status $(cat ser.out)" "0 synthetic records processed" "kernel_serial: exit status ($(head -c 300 ser.err))"
+expect_eq "$(profile_values exp_ser "$K" visits)" "1 2" "kernel_serial: kernel visits"
+expect_grep 'warning: CUDA: kernel_callsite is not recorded by scorep-rt' ser.err "kernel_callsite: one warning"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
     SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
