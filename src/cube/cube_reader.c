@@ -649,6 +649,7 @@ static void free_definitions(cube_reader *r)
     for (int i = 0; i < r->n_locgroups; i++) {
         free(r->locgroups[i].name);
         free(r->locgroups[i].type);
+        free(r->locgroups[i].creator);
     }
     for (int i = 0; i < r->n_locations; i++) {
         free(r->locations[i].name);
