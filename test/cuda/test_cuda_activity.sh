@@ -265,6 +265,14 @@ expect_eq "$(profile_dump exp_dev --system-groups | tr '\t' '|' | tr '\n' ';')" 
 expect_eq "$(profile_values exp_dev k_dev visits | tr '\n' ';')" "3 2;4 1;5 3;" \
     "devices: profile: k_dev visits in the columns of CUDA[0:5:4], CUDA[1:2:3], CUDA[1:2:6]"
 expect_eq "$(profile_values exp_dev "$K" visits)" "1 2" "devices: profile: vecAdd on CUDA[0:1:7]"
+# scorep-score: the streams fill their process's buffers (Score-P's scorep-score adds an
+# accelerator group to the process its "Creating location group" names): one process, so the
+# largest buffer is the whole trace, and a process holds its 6 locations
+"$SCOREP_SCORE" exp_dev/profile.cubex >score_dev.txt || fail "scorep-score exp_dev failed"
+agg=$(sed -n 's/^Estimated aggregate size of event trace: *\([0-9]*\) bytes$/\1/p' score_dev.txt)
+max=$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *\([0-9]*\) bytes$/\1/p' score_dev.txt)
+[ -n "$agg" ] || fail "no aggregate size in: $(cat score_dev.txt)"
+expect_eq "$max" "$agg" "devices: scorep-score: max_buf of the one process = the aggregate size"
 
 # --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---
 run_app late env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \

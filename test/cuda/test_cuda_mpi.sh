@@ -89,6 +89,16 @@ for e in exp exp_gather; do
     expect_eq "$(profile_values $e cudaLaunchKernel visits | tr '\n' ';')" "0 3;1 3;" \
         "$e: the launches in the master threads' columns"
 done
+# scorep-score: each rank's streams count to its process (the attribute "Creating location
+# group"), so the two processes hold the whole aggregate: the larger at least half of it
+# (the ranks' buffers differ by a byte or so); a stream group scored on its own would be a
+# slot far below that
+"$SCOREP_SCORE" exp/profile.cubex >score.txt || fail "scorep-score exp failed"
+agg=$(sed -n 's/^Estimated aggregate size of event trace: *\([0-9]*\) bytes$/\1/p' score.txt)
+max=$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *\([0-9]*\) bytes$/\1/p' score.txt)
+[ -n "$agg" ] && [ -n "$max" ] || fail "no sizes in: $(cat score.txt)"
+expect_eq "$([ $((max * 2)) -ge "$agg" ] && [ "$max" -lt "$agg" ] && echo yes)" yes \
+    "scorep-score: max_buf $max of a process holds half the aggregate $agg"
 
 # --- unmodified under scorep-run: an MPI program annotated with NVTX (the part of the CUDA
 # stack that runs without a GPU), every rank's ranges in one profile and trace ---
