@@ -181,6 +181,11 @@ typedef struct cube_reader {
 cube_reader *cube_reader_open(const char *path, char *err, size_t errlen);
 void cube_reader_free(cube_reader *r);
 int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name); /* -1 if absent */
+/* For each location group the group of its process: itself, or for an accelerator group
+ * (a GPU context) the process group its "Creating location group" names (the first of that
+ * name; itself when none does), as Score-P's scorep-score attributes contexts. malloc'ed
+ * (n_locgroups entries; the caller frees it), NULL when memory runs out. Not thread-safe. */
+int *cube_reader_process_groups(const cube_reader *r);
 /* Value as stored for (metric, cnode, location), converted to double (0 if absent). */
 double cube_reader_stored(const cube_reader *r, int metric, int cnode, int location);
 /* Exclusive and inclusive views (for MIN/MAXDOUBLE: node value and subtree min/max). */

@@ -89,6 +89,19 @@ for e in exp exp_gather; do
     expect_eq "$(profile_values $e cudaLaunchKernel visits | tr '\n' ';')" "0 3;1 3;" \
         "$e: the launches in the master threads' columns"
 done
+# the engine (mpirun -np 2 scorep-cube-dump) reads the same structure and columns
+expect_eq "$(mpirun -np 2 "$CUBE_DUMP" --system-groups exp/profile.cubex | cut -f1,4-7 | tr '\t' '|' |
+    tr '\n' ';')" \
+    "0|MPI Rank 0|process|0|-;1|MPI Rank 1|process|1|-;2|CUDA Context 1|accelerator|2|MPI Rank 0;3|CUDA Context 5|accelerator|3|MPI Rank 0;4|CUDA Context 1|accelerator|4|MPI Rank 1;5|CUDA Context 5|accelerator|5|MPI Rank 1;6|CUDA Context 2|accelerator|6|MPI Rank 0;7|CUDA Context 2|accelerator|7|MPI Rank 1;" \
+    "the distributed engine: location groups"
+expect_eq "$(mpirun -np 2 "$CUBE_DUMP" -m visits exp/profile.cubex | awk -F'\t' '$2 == "k_dev" { print $3, $4 }' |
+    tr '\n' ';')" "4 visits=2;7 visits=2;8 visits=1;9 visits=3;10 visits=1;11 visits=3;" \
+    "the distributed engine: k_dev visits per column"
+# scorep-report: a stream's rank is that of the process that created its context
+"$top_builddir/scorep-report" -o report.html exp >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+expect_eq "$(grep -o '"name":"CUDA\[[^"]*\]","group":"[^"]*","rank":[0-9]*' report.html | tr '\n' ';')" \
+    "\"name\":\"CUDA[0:1:7]\",\"group\":\"CUDA Context 1\",\"rank\":0;\"name\":\"CUDA[0:1:8]\",\"group\":\"CUDA Context 1\",\"rank\":0;\"name\":\"CUDA[0:5:4]\",\"group\":\"CUDA Context 5\",\"rank\":0;\"name\":\"CUDA[0:1:7]\",\"group\":\"CUDA Context 1\",\"rank\":1;\"name\":\"CUDA[0:1:8]\",\"group\":\"CUDA Context 1\",\"rank\":1;\"name\":\"CUDA[0:5:4]\",\"group\":\"CUDA Context 5\",\"rank\":1;\"name\":\"CUDA[1:2:3]\",\"group\":\"CUDA Context 2\",\"rank\":0;\"name\":\"CUDA[1:2:6]\",\"group\":\"CUDA Context 2\",\"rank\":0;\"name\":\"CUDA[1:2:3]\",\"group\":\"CUDA Context 2\",\"rank\":1;\"name\":\"CUDA[1:2:6]\",\"group\":\"CUDA Context 2\",\"rank\":1;" \
+    "scorep-report: the streams with their process's rank"
 # scorep-score: each rank's streams count to its process (the attribute "Creating location
 # group"), so the two processes hold the whole aggregate: the larger at least half of it
 # (the ranks' buffers differ by a byte or so); a stream group scored on its own would be a

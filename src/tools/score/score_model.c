@@ -284,26 +284,9 @@ typedef struct {
  * creator stays a slot of its own. NULL when memory runs out. */
 static int *process_of_locations(const cube_reader *r)
 {
-    int *group = malloc(((size_t)r->n_locgroups + 1) * sizeof *group);
-    int *of = malloc(((size_t)r->n_locations + 1) * sizeof *of);
-    if (!group || !of) {
-        free(group);
-        free(of);
-        return NULL;
-    }
-    for (int g = 0; g < r->n_locgroups; g++) {
-        const cube_locgroup *lg = &r->locgroups[g];
-        group[g] = g;
-        if (!lg->creator || strcmp(lg->type, "accelerator") != 0)
-            continue;
-        for (int q = 0; q < r->n_locgroups; q++)
-            if (strcmp(r->locgroups[q].type, "process") == 0 &&
-                strcmp(r->locgroups[q].name, lg->creator) == 0) {
-                group[g] = q;
-                break;
-            }
-    }
-    for (int l = 0; l < r->n_locations; l++)
+    int *group = cube_reader_process_groups(r);
+    int *of = group ? malloc(((size_t)r->n_locations + 1) * sizeof *of) : NULL;
+    for (int l = 0; of && l < r->n_locations; l++)
         of[l] = group[r->locations[l].locgroup];
     free(group);
     return of;
