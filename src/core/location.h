@@ -33,6 +33,10 @@ typedef struct scorep_location {
     scorep_buffer buffer;
     struct scorep_sampling_thread *sampling; /* src/sampling: NULL when not sampled */
     struct scorep_metric_set *metrics;       /* metric sources read at enter/leave; NULL: none */
+    /* substrate plugins (src/substrates): set while plugins take this location's events;
+     * NULL without plugins (the event functions test it: one predictable branch) */
+    struct scorep_substrate_loc *substrates;
+    struct scorep_substrate_loc *substrates_data; /* the plugins' per-location data */
     uint64_t first_ts, end_ts;
     struct scorep_rewind_stack *rewind; /* open rewind points (rewind.c), NULL until used */
     /* selective recording (adapters/user/user_selective.c): the selected region whose
