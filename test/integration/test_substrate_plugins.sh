@@ -6,6 +6,7 @@
 # written).
 . "$top_srcdir/test/integration/lib.sh"
 export LD_LIBRARY_PATH="$top_builddir/test/plugins/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export SCOREP_RUN_LIBDIR="$top_builddir/.libs" # scorep-run: this build's runtime
 
 scorep_cc gcc -O1 -o calls "$PROGRAMS/substrate_calls.c" -lpthread
 run_app c1 env SCOREP_EXPERIMENT_DIRECTORY=c1 SCOREP_SUBSTRATE_PLUGINS=count \
@@ -33,6 +34,23 @@ expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' "$f" | tr '\n' ' ')" "1 1 " "
 expect_grep '^- `count.txt`: Events per region, 1 ranks\.$' c1/MANIFEST.md "linked: dump_manifest wrote its entry"
 expect_file c1/profile.cubex "linked: the profile is written as well"
 expect_eq "$(profile_sum c1 main/mid visits)" 2 "linked: the profile has main's 2 calls of mid"
+
+# OpenMP (fork, join, team begin) and the user API (parameters, recording off and on)
+if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+    scorep_cc --user gcc -fopenmp -O1 -o more "$PROGRAMS/substrate_more.c"
+    run_app o1 env SCOREP_EXPERIMENT_DIRECTORY=o1 SCOREP_SUBSTRATE_PLUGINS=count \
+        SUBSTRATE_COUNT_OUT="$work/o1.count" ./more
+    expect_eq "$status" 0 "omp: exit status"
+    expect_eq "$(cat o1.err)" "" "omp: nothing on stderr"
+    expect_eq "$(sed -n 's/^omp //p' o1.count.0)" "2 2 4" "omp: 2 forks, 2 joins, 4 team begins"
+    expect_eq "$(grep -E '^region leaf ' o1.count.0)" "region leaf compiler 4 4" \
+        "omp: leaf 4 times in the teams; the call while recording is off is not delivered"
+    expect_eq "$(sed -n 's/^params //p' o1.count.0)" 3 "user: 3 int parameters"
+    expect_eq "$(sed -n 's/^recording //p' o1.count.0)" "on 1 off 1" "user: recording off and on once each"
+    expect_eq "$(sed -n 's/^backwards //p' o1.count.0)" 0 "omp: timestamps increase per location"
+else
+    skip_part "OMPT (omp-tools.h)"
+fi
 
 # bad lists: a missing library, a newer interface version, the good one twice
 run_app b1 env SCOREP_EXPERIMENT_DIRECTORY=b1 SCOREP_SUBSTRATE_PLUGINS=nosuch:newer:count:count \

@@ -27,7 +27,7 @@ static unsigned long created, activated, deactivated, deleted, loc_enters, data_
 static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
 static unsigned long coll_begins, coll_ends, coll_types[32];
 static unsigned long t_create, t_wait, t_begin, t_end, t_fork, t_join, t_team_begin;
-static unsigned long params, backwards;
+static unsigned long params, backwards, rec_on, rec_off;
 static char program[256];
 
 static void step(char c)
@@ -274,6 +274,23 @@ static void param_int(struct SCOREP_Location *l, uint64_t t, SCOREP_ParameterHan
     params++;
 }
 
+static void recording_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m,
+                         unsigned long *counter)
+{
+    (void)l, (void)t, (void)r, (void)m;
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+static void rec_on_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    recording_cb(l, t, r, m, &rec_on);
+}
+
+static void rec_off_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    recording_cb(l, t, r, m, &rec_off);
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -300,6 +317,8 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(THREAD_FORK_JOIN_JOIN, join_cb);
     SET(THREAD_FORK_JOIN_TEAM_BEGIN, team_begin_cb);
     SET(TRIGGER_PARAMETER_INT64, param_int);
+    SET(ENABLE_RECORDING, rec_on_cb);
+    SET(DISABLE_RECORDING, rec_off_cb);
     *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
     return SCOREP_SUBSTRATES_NUM_EVENTS;
 }
@@ -341,6 +360,7 @@ static void write_data(void)
     fprintf(f, "pthread %lu %lu %lu %lu\n", t_create, t_wait, t_begin, t_end);
     fprintf(f, "omp %lu %lu %lu\n", t_fork, t_join, t_team_begin);
     fprintf(f, "params %lu\n", params);
+    fprintf(f, "recording on %lu off %lu\n", rec_on, rec_off);
     fclose(f);
 }
 
