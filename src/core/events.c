@@ -114,6 +114,8 @@ void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, dou
     if (l->profiling)
         scorep_profile_metric(&l->profile, metric, as_double);
     record(l, BUF_CLASS_PARAM, BUF_EV_METRIC, metric, bits, t);
+    if (__builtin_expect(l->substrates != NULL, 0))
+        scorep_substrates_counter(l, t, metric, bits, as_double);
 }
 
 void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)

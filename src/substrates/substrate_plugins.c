@@ -294,43 +294,44 @@ static SCOREP_CallingContextHandle cc_parent(SCOREP_CallingContextHandle h)
     return SCOREP_MOVABLE_NULL;
 }
 
-static const char *metric_get(SCOREP_MetricHandle h, int *vt, int *src, int *mode)
+/* metric handles and sampling set handles: the metric's id + 1 (each metric its own
+ * one-metric sampling set, as Score-P's user metrics) */
+static bool metric_get(SCOREP_MetricHandle h, scorep_substrates_metric *m)
 {
     uint32_t id;
-    *vt = *src = *mode = 0;
-    return id_of(h, &id) ? scorep_substrates_metric_get(id, vt, src, mode) : NULL;
+    return id_of(h, &id) && scorep_substrates_metric_get(id, m);
 }
 
 static SCOREP_MetricValueType metric_value_type(SCOREP_MetricHandle h)
 {
-    int vt, src, mode;
-    return metric_get(h, &vt, &src, &mode) ? (SCOREP_MetricValueType)vt : SCOREP_METRIC_VALUE_UINT64;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricValueType)m.value_type : SCOREP_METRIC_VALUE_UINT64;
 }
 
 static const char *metric_name(SCOREP_MetricHandle h)
 {
-    int vt, src, mode;
-    return metric_get(h, &vt, &src, &mode);
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? m.name : NULL;
 }
 
 static SCOREP_MetricProfilingType metric_profiling_type(SCOREP_MetricHandle h)
 {
-    (void)h;
-    return SCOREP_METRIC_PROFILING_TYPE_INCLUSIVE;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) && m.exclusive ? SCOREP_METRIC_PROFILING_TYPE_EXCLUSIVE
+                                            : SCOREP_METRIC_PROFILING_TYPE_INCLUSIVE;
 }
 
 static SCOREP_MetricMode metric_mode(SCOREP_MetricHandle h)
 {
-    int vt, src, mode;
-    metric_get(h, &vt, &src, &mode);
-    return (SCOREP_MetricMode)mode;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricMode)m.mode : SCOREP_INVALID_METRIC_MODE;
 }
 
 static SCOREP_MetricSourceType metric_source(SCOREP_MetricHandle h)
 {
-    int vt, src, mode;
-    return metric_get(h, &vt, &src, &mode) ? (SCOREP_MetricSourceType)src
-                                           : SCOREP_INVALID_METRIC_SOURCE_TYPE;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricSourceType)m.source
+                             : SCOREP_INVALID_METRIC_SOURCE_TYPE;
 }
 
 /* paradigm handles: the Score-P paradigm type + 1 */
@@ -431,23 +432,44 @@ static SCOREP_ParadigmType region_paradigm(SCOREP_RegionHandle h)
     return region(h, &r) ? (SCOREP_ParadigmType)r.paradigm : SCOREP_INVALID_PARADIGM_TYPE;
 }
 
-/* scorep-rt defines no sampling sets for plugins (no counter events are dispatched) */
 static uint8_t sset_n(SCOREP_SamplingSetHandle h)
 {
-    (void)h;
-    return 0;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? 1 : 0;
 }
+
+/* The metric handle array of a sampling set must stay valid: chunks of handles, made on
+ * first request (a callback, not an event path) and kept until the process ends. */
+enum { HANDLE_CHUNK = 1024, HANDLE_CHUNKS = 1024 };
+static SCOREP_MetricHandle *handle_chunks[HANDLE_CHUNKS];
 
 static const SCOREP_MetricHandle *sset_metrics(SCOREP_SamplingSetHandle h)
 {
-    (void)h;
-    return NULL;
+    scorep_substrates_metric m;
+    uint32_t id;
+    if (!metric_get(h, &m) || !id_of(h, &id) || id / HANDLE_CHUNK >= HANDLE_CHUNKS)
+        return NULL;
+    SCOREP_MetricHandle **slot = &handle_chunks[id / HANDLE_CHUNK];
+    SCOREP_MetricHandle *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!c) {
+        SCOREP_MetricHandle *n = malloc(HANDLE_CHUNK * sizeof *n);
+        if (!n)
+            return NULL;
+        for (uint32_t k = 0; k < HANDLE_CHUNK; k++)
+            n[k] = (id / HANDLE_CHUNK) * HANDLE_CHUNK + k + 1;
+        if (__atomic_compare_exchange_n(slot, &c, n, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            c = n;
+        else
+            free(n); /* another thread's chunk won */
+    }
+    return &c[id % HANDLE_CHUNK];
 }
 
 static SCOREP_MetricOccurrence sset_occurrence(SCOREP_SamplingSetHandle h)
 {
-    (void)h;
-    return SCOREP_INVALID_METRIC_OCCURRENCE;
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricOccurrence)m.occurrence
+                             : SCOREP_INVALID_METRIC_OCCURRENCE;
 }
 
 static bool sset_scoped(SCOREP_SamplingSetHandle h)
@@ -465,7 +487,7 @@ static SCOREP_MetricScope sset_scope(SCOREP_SamplingSetHandle h)
 static SCOREP_SamplingSetClass sset_class(SCOREP_SamplingSetHandle h)
 {
     (void)h;
-    return SCOREP_SAMPLING_SET_ABSTRACT;
+    return SCOREP_SAMPLING_SET_CPU;
 }
 
 /* regions carry their file name themselves; there are no source file handles */
@@ -914,6 +936,24 @@ void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type
     } else {
         EACH(SCOREP_EVENT_TRIGGER_PARAMETER_STRING, SCOREP_Substrates_TriggerParameterStringCb, c)
         (*c)(LOC(l), t, handle(param), handle((uint32_t)value));
+    }
+}
+
+void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t metric,
+                               uint64_t bits, double as_double)
+{
+    scorep_substrates_metric m;
+    if (!scorep_substrates_metric_get(metric, &m))
+        return;
+    if (m.value_type == SCOREP_METRIC_VALUE_INT64) {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_INT64, SCOREP_Substrates_TriggerCounterInt64Cb, c)
+        (*c)(LOC(l), t, handle(metric), (int64_t)bits);
+    } else if (m.value_type == SCOREP_METRIC_VALUE_UINT64) {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_UINT64, SCOREP_Substrates_TriggerCounterUint64Cb, c)
+        (*c)(LOC(l), t, handle(metric), bits);
+    } else {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_DOUBLE, SCOREP_Substrates_TriggerCounterDoubleCb, c)
+        (*c)(LOC(l), t, handle(metric), as_double);
     }
 }
 

@@ -42,6 +42,9 @@ void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire,
 /* type: 0 int64, 1 uint64, 2 string (value: a defs string id) */
 void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type,
                                  uint32_t param, uint64_t value);
+/* a user metric (or another sparse metric) triggered: bits as recorded, as_double for DOUBLE */
+void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t metric,
+                               uint64_t bits, double as_double);
 void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
                                  uint32_t off_region);
 

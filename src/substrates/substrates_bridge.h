@@ -45,8 +45,14 @@ bool scorep_substrates_region_get(uint32_t id, scorep_substrates_region *out);
 const char *scorep_substrates_string_get(uint32_t id);
 /* type: SCOREP_ParameterType */
 const char *scorep_substrates_parameter_get(uint32_t id, int *type);
-/* value_type: SCOREP_MetricValueType; source: SCOREP_MetricSourceType; mode: SCOREP_MetricMode */
-const char *scorep_substrates_metric_get(uint32_t id, int *value_type, int *source, int *mode);
+/* value_type: SCOREP_MetricValueType; source: SCOREP_MetricSourceType; mode: SCOREP_MetricMode;
+ * occurrence: SCOREP_MetricOccurrence of its one-metric sampling set */
+typedef struct {
+    const char *name;
+    int value_type, source, mode, occurrence;
+    bool exclusive; /* profiling type EXCLUSIVE (user metrics), else INCLUSIVE */
+} scorep_substrates_metric;
+bool scorep_substrates_metric_get(uint32_t id, scorep_substrates_metric *out);
 /* defs.h's scorep_paradigm as Score-P's SCOREP_ParadigmType number */
 int scorep_substrates_public_paradigm(int internal);
 /* name of a Score-P paradigm (SCOREP_ParadigmType) as scorep-rt spells it */

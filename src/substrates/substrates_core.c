@@ -169,16 +169,24 @@ const char *scorep_substrates_parameter_get(uint32_t id, int *type)
     return d->name;
 }
 
-const char *scorep_substrates_metric_get(uint32_t id, int *value_type, int *source, int *mode)
+bool scorep_substrates_metric_get(uint32_t id, scorep_substrates_metric *out)
 {
     if (id >= scorep_defs_metric_count())
-        return NULL;
+        return false;
     const scorep_metric_def *d = scorep_defs_metric_get(id);
+    out->name = d->name;
     /* SCOREP_MetricValueType: INT64 0, UINT64 1, DOUBLE 2 */
-    *value_type = d->type == SCOREP_METRIC_INT64 ? 0 : d->type == SCOREP_METRIC_UINT64 ? 1 : 2;
-    *source = (int)d->source;
-    *mode = (int)d->mode;
-    return d->name;
+    out->value_type = d->type == SCOREP_METRIC_INT64 ? 0 : d->type == SCOREP_METRIC_UINT64 ? 1 : 2;
+    bool user = d->recorder == SCOREP_MREC_USER || d->recorder == SCOREP_MREC_MAX;
+    /* user metrics as Score-P defines them: source USER (2), mode ABSOLUTE_POINT (4),
+     * profiling type EXCLUSIVE, a sampling set of occurrence ASYNCHRONOUS (2) */
+    out->source = user ? 2 : (int)d->source;
+    out->mode = user ? 4 : (int)d->mode;
+    out->exclusive = user;
+    out->occurrence = user || d->recorder == SCOREP_MREC_ASYNC ? 2
+                      : d->recorder == SCOREP_MREC_SYNC        ? 1
+                                                               : 0;
+    return true;
 }
 
 const char *scorep_substrates_paradigm_name(int paradigm)

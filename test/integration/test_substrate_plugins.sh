@@ -47,6 +47,11 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
         "omp: leaf 4 times in the teams; the call while recording is off is not delivered"
     expect_eq "$(sed -n 's/^params //p' o1.count.0)" 3 "user: 3 int parameters"
     expect_eq "$(sed -n 's/^recording //p' o1.count.0)" "on 1 off 1" "user: recording off and on once each"
+    # Score-P's user metrics: one-metric sampling sets of occurrence ASYNCHRONOUS (2), value
+    # type INT64 (0) or DOUBLE (2), source USER (2), mode ABSOLUTE_POINT (4)
+    expect_eq "$(sed -n 's/^counters //p' o1.count.0)" \
+        "6 0.75 level:n=1,occ=2,type=0,src=2,mode=4 ratio:n=1,occ=2,type=2,src=2,mode=4" \
+        "user: counters 1+2+3 and 0.25+0.5, described through the sampling set callbacks"
     expect_eq "$(sed -n 's/^backwards //p' o1.count.0)" 0 "omp: timestamps increase per location"
 else
     skip_part "OMPT (omp-tools.h)"

@@ -28,6 +28,9 @@ static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
 static unsigned long coll_begins, coll_ends, coll_types[32];
 static unsigned long t_create, t_wait, t_begin, t_end, t_fork, t_join, t_team_begin;
 static unsigned long params, backwards, rec_on, rec_off;
+static long long counter_int;
+static double counter_double;
+static char counter_desc[512];
 static char program[256];
 
 static void step(char c)
@@ -291,6 +294,38 @@ static void rec_off_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandl
     recording_cb(l, t, r, m, &rec_off);
 }
 
+/* the sampling set's one metric, described through the callbacks (first trigger only) */
+static void describe(SCOREP_SamplingSetHandle s)
+{
+    const SCOREP_MetricHandle *m = cb->SCOREP_SamplingSetHandle_GetMetricHandles(s);
+    size_t n = strlen(counter_desc);
+    if (!m || n + 100 > sizeof counter_desc)
+        return;
+    snprintf(counter_desc + n, sizeof counter_desc - n, " %s:n=%u,occ=%d,type=%d,src=%d,mode=%d",
+             cb->SCOREP_MetricHandle_GetName(m[0]),
+             (unsigned)cb->SCOREP_SamplingSetHandle_GetNumberOfMetrics(s),
+             (int)cb->SCOREP_SamplingSetHandle_GetMetricOccurrence(s),
+             (int)cb->SCOREP_MetricHandle_GetValueType(m[0]),
+             (int)cb->SCOREP_MetricHandle_GetSourceType(m[0]),
+             (int)cb->SCOREP_MetricHandle_GetMode(m[0]));
+}
+
+static void counter_i(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, int64_t v)
+{
+    (void)l, (void)t;
+    if (counter_int == 0)
+        describe(s);
+    counter_int += v;
+}
+
+static void counter_d(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, double v)
+{
+    (void)l, (void)t;
+    if (counter_double == 0)
+        describe(s);
+    counter_double += v;
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -318,6 +353,8 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(THREAD_FORK_JOIN_TEAM_BEGIN, team_begin_cb);
     SET(TRIGGER_PARAMETER_INT64, param_int);
     SET(ENABLE_RECORDING, rec_on_cb);
+    SET(TRIGGER_COUNTER_INT64, counter_i);
+    SET(TRIGGER_COUNTER_DOUBLE, counter_d);
     SET(DISABLE_RECORDING, rec_off_cb);
     *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
     return SCOREP_SUBSTRATES_NUM_EVENTS;
@@ -361,6 +398,7 @@ static void write_data(void)
     fprintf(f, "omp %lu %lu %lu\n", t_fork, t_join, t_team_begin);
     fprintf(f, "params %lu\n", params);
     fprintf(f, "recording on %lu off %lu\n", rec_on, rec_off);
+    fprintf(f, "counters %lld %g%s\n", counter_int, counter_double, counter_desc);
     fclose(f);
 }
 
