@@ -84,8 +84,11 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpicc >/dev/nu
     expect_eq "$(sed -n 's/^order //p' m1.count.1)" "ICEDALVBMNXZPW" "mpi: rank 1 life cycle (no manifest)"
     expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' m1.count.0 m1.count.1 | tr '\n' ' ')" "2 3 2 3 " \
         "mpi: ipc size 2 and allreduce 1 + 2 through the callbacks"
-    expect_eq "$(sed -n 's/^p2p //p' m1.count.0)" "3 0 0 0 bytes 1200 0" "mpi: rank 0 sent 3 x 400 bytes"
-    expect_eq "$(sed -n 's/^p2p //p' m1.count.1)" "0 3 0 0 bytes 0 1200" "mpi: rank 1 received 3 x 400 bytes"
+    expect_eq "$(sed -n 's/^p2p //p' m1.count.0)" "3 0 1 0 bytes 1240 0" "mpi: rank 0 sent 3 x 400 bytes and isent 40"
+    expect_eq "$(sed -n 's/^p2p //p' m1.count.1)" "0 3 0 1 bytes 0 1240" "mpi: rank 1 received 3 x 400 bytes and irecv'd 40"
+    expect_eq "$(sed -n 's/^requests //p' m1.count.0 m1.count.1 | tr '\n' ';')" \
+        "isend_complete 1 irecv_request 0;isend_complete 0 irecv_request 1;" \
+        "mpi: the isend completed on rank 0, the irecv requested on rank 1"
     expect_eq "$(sed -n 's/^coll //p' m1.count.0 m1.count.1 | tr '\n' ';')" \
         "3 3 barrier 1 allreduce 2;3 3 barrier 1 allreduce 2;" "mpi: 3 collectives per rank: 1 barrier, 2 allreduce"
     expect_eq "$(grep -E '^region MPI_(Send|Recv|Allreduce|Barrier) ' m1.count.0 | sort | tr '\n' ';')" \

@@ -25,6 +25,7 @@ static char announced[MAX_REGIONS];
 static unsigned long unannounced, n_regions_announced;
 static unsigned long created, activated, deactivated, deleted, loc_enters, data_lost;
 static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
+static unsigned long isend_done, irecv_req;
 static unsigned long coll_begins, coll_ends, coll_types[32];
 static unsigned long t_create, t_wait, t_begin, t_end, t_fork, t_join, t_team_begin;
 static unsigned long params, backwards, rec_on, rec_off;
@@ -211,6 +212,18 @@ static void mpi_irecv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
     recv_bytes += bytes;
 }
 
+static void isend_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)req;
+    isend_done++;
+}
+
+static void irecv_request(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)req;
+    irecv_req++;
+}
+
 static void coll_begin(struct SCOREP_Location *l, uint64_t t)
 {
     check_time(l, t);
@@ -343,6 +356,8 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(MPI_ISEND, mpi_isend);
     SET(MPI_IRECV, mpi_irecv);
     SET(MPI_COLLECTIVE_BEGIN, coll_begin);
+    SET(MPI_ISEND_COMPLETE, isend_complete);
+    SET(MPI_IRECV_REQUEST, irecv_request);
     SET(MPI_COLLECTIVE_END, coll_end);
     SET(THREAD_CREATE_WAIT_CREATE, t_create_cb);
     SET(THREAD_CREATE_WAIT_WAIT, t_wait_cb);
@@ -392,6 +407,7 @@ static void write_data(void)
     fprintf(f, "backwards %lu\n", backwards);
     fprintf(f, "p2p %lu %lu %lu %lu bytes %lu %lu\n", sends, recvs, isends, irecvs, send_bytes,
             recv_bytes);
+    fprintf(f, "requests isend_complete %lu irecv_request %lu\n", isend_done, irecv_req);
     fprintf(f, "coll %lu %lu barrier %lu allreduce %lu\n", coll_begins, coll_ends,
             coll_types[SCOREP_COLLECTIVE_BARRIER], coll_types[SCOREP_COLLECTIVE_ALLREDUCE]);
     fprintf(f, "pthread %lu %lu %lu %lu\n", t_create, t_wait, t_begin, t_end);
