@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
     if (l->tracing)
         scorep_buffer_enter(&l->buffer, l->depth, t, region);
     l->depth++;
-    if (__builtin_expect(l->substrates != NULL, 0))
+    if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_enter(l, t, region);
 }
 
@@ -88,7 +88,7 @@ static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, 
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
         scorep_buffer_leave(&l->buffer, l->depth, t, region);
-    if (__builtin_expect(l->substrates != NULL, 0))
+    if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_exit(l, t, region);
 }
 

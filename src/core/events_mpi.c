@@ -25,7 +25,7 @@ static buf_mpi_rec *rec_at(scorep_location *l, uint64_t raw, uint32_t type)
  * one of its own when l does not trace (raw as for rec_at; 0 for rec's "now"). */
 static bool plugged(const scorep_location *l)
 {
-    return l && __builtin_expect(l->substrates != NULL, 0) && scorep_location_recording(l);
+    return l && __builtin_expect(l->substrates_on, 0) && scorep_location_recording(l);
 }
 
 static uint64_t plug_ts(scorep_location *l, uint64_t raw, bool now)

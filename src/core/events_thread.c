@@ -15,7 +15,7 @@ static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, u
 /* Substrate plugins' thread events (substrates.h); kind as there. */
 static void plug_thread(scorep_location *l, int kind, uint32_t a, uint64_t raw)
 {
-    if (l && __builtin_expect(l->substrates != NULL, 0) && scorep_measurement_active)
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
         scorep_substrates_thread(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), kind,
                                  SCOREP_PARADIGM_OPENMP, a);
 }
@@ -54,7 +54,7 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
 {
     uint64_t b = order | (paradigm == SCOREP_PARADIGM_PTHREAD ? SCOREP_LOCK_PTHREAD_BIT : 0);
     thread_record(l, type, lock, b, raw);
-    if (l && __builtin_expect(l->substrates != NULL, 0) && scorep_measurement_active)
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
         scorep_substrates_lock(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
                                type == BUF_EV_THREAD_ACQUIRE_LOCK, paradigm, lock, order);
 }

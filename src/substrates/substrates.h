@@ -1,6 +1,6 @@
 /* substrates.h: the events that substrate plugins (SCOREP_SUBSTRATE_PLUGINS, Score-P's
  * substrate plugin interface) receive. The event functions of core/events*.h call these
- * only when l->substrates is set, that is when a plugin was loaded: without plugins the
+ * only when l->substrates_on is set, that is when a plugin was loaded: without plugins the
  * event path pays one predictable branch on a field of the location it already reads.
  * Arguments are scorep-rt's process-local ids; the plugin side (substrate_plugins.c) turns
  * them into Score-P handles (id + 1, 0 being Score-P's invalid handle). Plain C types

@@ -16,7 +16,7 @@ struct scorep_location;
 
 enum { SCOREP_SUBSTRATES_MAX_PLUGINS = 16 };
 
-/* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates) */
+/* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates_data) */
 typedef struct scorep_substrate_loc {
     void *data[SCOREP_SUBSTRATES_MAX_PLUGINS];
 } scorep_substrate_loc;

@@ -60,7 +60,7 @@ static void substrates_location_created(scorep_location *l)
     /* the plugins learn of the location before its first event reaches them */
     __atomic_store_n(&l->substrates_data, d, __ATOMIC_RELEASE);
     scorep_substrates_location_created(l, parent);
-    __atomic_store_n(&l->substrates, d, __ATOMIC_RELEASE);
+    l->substrates_on = true; /* read by this thread's events only */
 }
 
 static void substrates_begin(bool mpi)
@@ -68,7 +68,7 @@ static void substrates_begin(bool mpi)
     if (!n_loaded)
         return;
     scorep_location *l = scorep_location_first();
-    if (l && l->substrates)
+    if (l && l->substrates_on)
         scorep_substrates_program_begin(l, scorep_program_begin_ts(),
                                         scorep_defs_string(scorep_program_name()),
                                         (uint64_t)getpid(), (uint64_t)syscall(SYS_gettid));
@@ -88,10 +88,10 @@ static void substrates_finalize(void)
     if (!n_loaded)
         return;
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        if (!l->substrates)
+        if (!l->substrates_on)
             continue;
+        l->substrates_on = false; /* no events after delete_location */
         scorep_substrates_location_ended(l, l->id == 0 ? NULL : find_location(l->parent_id));
-        __atomic_store_n(&l->substrates, NULL, __ATOMIC_RELEASE);
     }
     scorep_substrates_pre_unify();
 }
