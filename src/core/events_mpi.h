@@ -5,6 +5,7 @@
 #define SCOREP_EVENTS_MPI_H
 
 #include "core/location.h"
+#include "substrates/substrates.h"
 
 #include <stdint.h>
 
@@ -71,6 +72,9 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
         l->profile.cur->bytes_sent += bytes;
     if (l->tracing)
         scorep_event_mpi_message(l, raw, BUF_MPI_SEND, comm, dest, tag, bytes, msg_id);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_send(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                   dest, tag, bytes);
 }
 
 /* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
@@ -88,6 +92,9 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
         if (r)
             r->handle = handle;
     }
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_recv(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                   source, tag, bytes);
 }
 
 /* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer

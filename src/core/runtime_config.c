@@ -259,6 +259,14 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Each plugin's metrics are named in SCOREP_METRIC_<NAME> (upper case)."),
     V("METRIC_PLUGINS_SEP", STRING, &scorep_cfg.metric_plugins_sep, ",", NULL,
       "Separator of the plugin list and of SCOREP_METRIC_<NAME>", ""),
+    /* substrate plugins (src/substrates); docs/substrate-plugins.md */
+    V("SUBSTRATE_PLUGINS", STRING, &scorep_cfg.substrate_plugins, "", NULL,
+      "Substrate plugins to load (libscorep_substrate_<name>.so)",
+      "Each receives the measurement's events through Score-P's substrate plugin interface "
+      "(scorep/SCOREP_SubstratePlugins.h); see docs/substrate-plugins.md for the events "
+      "scorep-rt delivers."),
+    V("SUBSTRATE_PLUGINS_SEP", STRING, &scorep_cfg.substrate_plugins_sep, ",", NULL,
+      "Separator of the substrate plugin list", ""),
     /* I/O adapter (libscorep-rt-io-posix, libscorep-rt-io-isoc); docs/io.md */
     V("IO_POSIX", BOOL, &scorep_cfg.io_posix, "true", NULL, "POSIX I/O and ISO C I/O recording",
       "Used only when the program was linked with scorep-cc --io=posix/isoc or runs under "
