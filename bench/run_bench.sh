@@ -33,6 +33,9 @@ step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hook
 step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
     "$tmp/floor_hooks.o"
 step "build tiny (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/tiny_scorep" "$bench/tiny.c"
+# a substrate plugin taking every enter and exit (the counting test plugin, docs/substrate-plugins.md)
+step "build substrate plugin (count)" $cc -O2 -shared -fPIC -I"$srcdir/include" \
+    -o "$tmp/libscorep_substrate_count.so" "$srcdir/test/plugins/substrate_count.c"
 step "build threads (uninstrumented)" $cc -O2 -pthread -o "$tmp/threads_plain" "$bench/threads.c"
 step "build threads (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -pthread -o "$tmp/threads_scorep" \
     "$bench/threads.c"
@@ -130,6 +133,12 @@ unset SCOREP_FILTERING_FILE
 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
 export SCOREP_ENABLE_PROFILING SCOREP_ENABLE_TRACING
 variant "(d) scorep, profiling" profile "$tmp/tiny_scorep"
+# (d2): the same with a substrate plugin loaded that counts every enter and exit: the cost
+# of delivering the events (two indirect calls per call of tiny) beside (d)
+LD_LIBRARY_PATH=$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} SCOREP_SUBSTRATE_PLUGINS=count
+export LD_LIBRARY_PATH SCOREP_SUBSTRATE_PLUGINS
+variant "(d2) profiling + substrate plugin" profile "$tmp/tiny_scorep"
+unset SCOREP_SUBSTRATE_PLUGINS
 
 SCOREP_TOTAL_MEMORY=400M
 export SCOREP_TOTAL_MEMORY

@@ -47,6 +47,7 @@ typedef struct {
     char *metric_perf, *metric_perf_per_process, *metric_perf_sep;
     char *metric_rusage, *metric_rusage_per_process, *metric_rusage_sep;
     char *metric_plugins, *metric_plugins_sep;
+    char *substrate_plugins, *substrate_plugins_sep;
     bool io_posix; /* SCOREP_IO_POSIX: POSIX and ISO C I/O (src/adapters/io) */
 } scorep_runtime_config;
 

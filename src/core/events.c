@@ -78,6 +78,8 @@ void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
     if (l->profiling)
         scorep_profile_parameter(&l->profile, PNODE_PARAM_INT, param, v, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_INT, param, (uint64_t)v, t);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_parameter(l, t, 0, param, (uint64_t)v);
 }
 
 void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
@@ -88,6 +90,8 @@ void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
     if (l->profiling)
         scorep_profile_parameter(&l->profile, PNODE_PARAM_UINT, param, (int64_t)v, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_UINT, param, v, t);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_parameter(l, t, 1, param, v);
 }
 
 void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t string_id)
@@ -98,6 +102,8 @@ void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t 
     if (l->profiling)
         scorep_profile_parameter(&l->profile, PNODE_PARAM_STRING, param, string_id, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_STRING, param, string_id, t);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_parameter(l, t, 2, param, string_id);
 }
 
 void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double)
@@ -108,13 +114,21 @@ void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, dou
     if (l->profiling)
         scorep_profile_metric(&l->profile, metric, as_double);
     record(l, BUF_CLASS_PARAM, BUF_EV_METRIC, metric, bits, t);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_counter(l, t, metric, bits, as_double);
 }
 
 void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
 {
     if (!l || !scorep_measurement_active)
         return;
-    record(l, BUF_CLASS_THREAD, type, 0, seq, scorep_event_time(l));
+    uint64_t t = scorep_event_time(l);
+    record(l, BUF_CLASS_THREAD, type, 0, seq, t);
+    if (__builtin_expect(l->substrates_on, 0)) {
+        int kind = type == BUF_EV_THREAD_CREATE ? 4 : type == BUF_EV_THREAD_WAIT ? 5
+                   : type == BUF_EV_THREAD_BEGIN ? 6 : 7;
+        scorep_substrates_thread(l, t, kind, SCOREP_PARADIGM_PTHREAD, seq);
+    }
 }
 
 /* The switch itself: the MeasurementOnOff event in l's trace, the process-wide flag, and in
@@ -123,7 +137,12 @@ static void switch_recording(scorep_location *l, bool on)
 {
     uint64_t t = scorep_event_time(l);
     record(l, BUF_CLASS_OTHER, on ? BUF_EV_MEASUREMENT_ON : BUF_EV_MEASUREMENT_OFF, 0, 0, t);
+    /* plugins hear of the switch while recording is on: before off, after on (Score-P) */
+    if (!on && __builtin_expect(l->substrates_on, 0))
+        scorep_substrates_recording(l, t, false, scorep_profile_off_region());
     __atomic_store_n(&scorep_recording_enabled, on, __ATOMIC_RELEASE);
+    if (on && __builtin_expect(l->substrates_on, 0))
+        scorep_substrates_recording(l, t, true, scorep_profile_off_region());
     uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
     if (off == SCOREP_INVALID_ID)
         return;

@@ -8,6 +8,7 @@
 #include "defs/defs.h"
 #include "metrics/metrics_event.h"
 #include "profile/throttle_pending.h"
+#include "substrates/substrates.h"
 
 static inline uint64_t scorep_event_time(scorep_location *l)
 {
@@ -56,6 +57,8 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
     if (l->tracing)
         scorep_buffer_enter(&l->buffer, l->depth, t, region);
     l->depth++;
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_enter(l, t, region);
 }
 
 static inline __attribute__((always_inline)) void scorep_event_enter(scorep_location *l,
@@ -85,6 +88,8 @@ static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, 
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
         scorep_buffer_leave(&l->buffer, l->depth, t, region);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_exit(l, t, region);
 }
 
 static inline void scorep_event_leave(scorep_location *l, uint32_t region)

@@ -21,6 +21,20 @@ static buf_mpi_rec *rec_at(scorep_location *l, uint64_t raw, uint32_t type)
     return tracing_now(l) ? scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type) : NULL;
 }
 
+/* Substrate plugins take the event (substrates.h); its timestamp is the trace record's, or
+ * one of its own when l does not trace (raw as for rec_at; 0 for rec's "now"). */
+static bool plugged(const scorep_location *l)
+{
+    return l && __builtin_expect(l->substrates_on, 0) && scorep_location_recording(l);
+}
+
+static uint64_t plug_ts(scorep_location *l, uint64_t raw, bool now)
+{
+    if (l->tracing)
+        return l->last_ts;
+    return now ? scorep_event_time(l) : scorep_location_now(l, raw);
+}
+
 static pnode *profile_node(scorep_location *l)
 {
     if (!l || !scorep_location_recording(l) || !l->profiling)
@@ -58,6 +72,13 @@ static void request_only(scorep_location *l, uint64_t raw, uint32_t type, uint64
     buf_mpi_rec *r = rec_at(l, raw, type);
     if (r)
         r->request = request;
+    if (plugged(l)) {
+        int which = type == BUF_MPI_ISEND_COMPLETE  ? 0
+                    : type == BUF_MPI_IRECV_REQUEST ? 1
+                    : type == BUF_MPI_REQUEST_TEST  ? 2
+                                                    : 3;
+        scorep_substrates_mpi_request(l, plug_ts(l, raw, false), which, request);
+    }
 }
 
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request)
@@ -79,6 +100,8 @@ void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, 
 void scorep_event_mpi_collective_begin(scorep_location *l)
 {
     rec(l, BUF_MPI_COLL_BEGIN);
+    if (plugged(l))
+        scorep_substrates_mpi_collective_begin(l, plug_ts(l, 0, true));
 }
 
 static void collective(scorep_location *l, uint32_t type, uint32_t op, uint32_t comm, uint32_t root,
@@ -100,6 +123,9 @@ void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op
                                      uint32_t root, uint64_t sent, uint64_t received)
 {
     collective(l, BUF_MPI_COLL_END, op, comm, root, sent, received, 0);
+    if (plugged(l))
+        scorep_substrates_mpi_collective_end(l, plug_ts(l, 0, true), comm, root, (int)op, sent,
+                                             received);
 }
 
 void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request)

@@ -5,6 +5,7 @@
 #define SCOREP_EVENTS_MPI_H
 
 #include "core/location.h"
+#include "substrates/substrates.h"
 
 #include <stdint.h>
 
@@ -71,6 +72,9 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
         l->profile.cur->bytes_sent += bytes;
     if (l->tracing)
         scorep_event_mpi_message(l, raw, BUF_MPI_SEND, comm, dest, tag, bytes, msg_id);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_send(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                   dest, tag, bytes);
 }
 
 /* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
@@ -88,6 +92,9 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
         if (r)
             r->handle = handle;
     }
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_recv(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                   source, tag, bytes);
 }
 
 /* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer
@@ -110,29 +117,38 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
             r->handle = 0;
         }
     }
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_isend(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                    dest, tag, bytes, request);
 }
 
-/* A record that carries only a request id (completion of a send, posting of a receive). */
+/* A record that carries only a request id (completion of a send, posting of a receive);
+ * which: the substrate plugins' request event (0 send complete, 1 receive posted). */
 static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
-                                                 uint64_t request)
+                                                 int which, uint64_t request)
 {
-    if (__builtin_expect(l->tracing && scorep_location_recording(l), 0)) {
-        buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
-        if (r)
-            r->request = request;
+    if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
+        if (l->tracing) {
+            buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
+            if (r)
+                r->request = request;
+        }
+        if (l->substrates_on)
+            scorep_substrates_mpi_request(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
+                                          which, request);
     }
 }
 
 static inline void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw,
                                                    uint64_t request)
 {
-    scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE, request);
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE, 0, request);
 }
 
 static inline void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw,
                                                   uint64_t request)
 {
-    scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST, request);
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST, 1, request);
 }
 
 static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm,
@@ -151,6 +167,9 @@ static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint
             r->handle = handle;
         }
     }
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_mpi_irecv(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
+                                    source, tag, bytes, request);
 }
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request);
 void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request);

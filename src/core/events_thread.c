@@ -1,6 +1,7 @@
 /* events_thread.c: trace records of fork-join threading (events_thread.h). The profile
  * needs none of them: team structure reaches it through the call tree (profile_threads.c). */
 #include "core/events_thread.h"
+#include "substrates/substrates.h"
 
 static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, uint64_t b,
                           uint64_t raw)
@@ -11,14 +12,24 @@ static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, u
     scorep_buffer_event(&l->buffer, BUF_CLASS_THREAD, t, type, a, b);
 }
 
+/* Substrate plugins' thread events (substrates.h); kind as there. */
+static void plug_thread(scorep_location *l, int kind, uint32_t a, uint64_t raw)
+{
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
+        scorep_substrates_thread(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), kind,
+                                 SCOREP_PARADIGM_OPENMP, a);
+}
+
 void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t raw)
 {
     thread_record(l, BUF_EV_THREAD_FORK, requested, 0, raw);
+    plug_thread(l, 0, requested, raw);
 }
 
 void scorep_event_thread_join(scorep_location *l, uint64_t raw)
 {
     thread_record(l, BUF_EV_THREAD_JOIN, 0, 0, raw);
+    plug_thread(l, 1, 0, raw);
 }
 
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
@@ -27,6 +38,7 @@ void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t 
     if (l)
         l->in_teams++;
     thread_record(l, BUF_EV_THREAD_TEAM_BEGIN, team, (uint64_t)size << 32 | index, raw);
+    plug_thread(l, 2, team, raw);
 }
 
 void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw)
@@ -34,6 +46,7 @@ void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t ra
     if (l && l->in_teams)
         l->in_teams--;
     thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
+    plug_thread(l, 3, team, raw);
 }
 
 void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_paradigm paradigm,
@@ -41,6 +54,9 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
 {
     uint64_t b = order | (paradigm == SCOREP_PARADIGM_PTHREAD ? SCOREP_LOCK_PTHREAD_BIT : 0);
     thread_record(l, type, lock, b, raw);
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
+        scorep_substrates_lock(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
+                               type == BUF_EV_THREAD_ACQUIRE_LOCK, paradigm, lock, order);
 }
 
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,

@@ -29,6 +29,8 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
     if (l->tracing)
         scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_ENTER);
     l->depth++;
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_enter(l, t, region);
     return t;
 }
 
@@ -51,6 +53,8 @@ static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region
         scorep_profile_leave(&l->profile, region, t);
     if (l->tracing)
         scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_LEAVE);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_exit(l, t, region);
     return t;
 }
 

@@ -26,6 +26,10 @@ typedef struct scorep_location {
     bool switched_off;   /* this thread switched recording off: "MEASUREMENT OFF" is open */
     bool finished;       /* thread ended; no more events */
     bool gpu;            /* a GPU stream (CUDA adapter): events come with converted times */
+    /* substrate plugins (src/substrates) take this location's events; false without plugins
+     * (the event functions test it: one predictable branch; it sits in padding, so the
+     * fields of the event path keep their places) */
+    bool substrates_on;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
     char name[32];
@@ -41,6 +45,7 @@ typedef struct scorep_location {
     uint32_t selected_open;
     uint32_t in_teams; /* OpenMP teams this location is in (team begin/end, events_thread.c) */
     struct scorep_location *next;
+    struct scorep_substrate_loc *substrates_data; /* substrate plugins' per-location data */
 } scorep_location;
 
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));

@@ -12,6 +12,7 @@
 #include "ipc/ipc.h"
 #include "sampling/sampling.h"
 #include "metrics/metrics.h"
+#include "substrates/substrates_core.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -139,6 +140,8 @@ int scorep_runtime_mpi_mode(void)
     return mpi_mode;
 }
 
+static void mpp_ready(void);
+
 void scorep_runtime_mpi_ready(bool spawned)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
@@ -174,6 +177,7 @@ void scorep_runtime_mpi_ready(bool spawned)
     if (spawned && ipc->rank() == 0)
         scorep_experiment_note("this job was started by MPI_Comm_spawn (MPI_Comm_get_parent is "
                                "not MPI_COMM_NULL): its own experiment, apart from its parent's");
+    mpp_ready();
 }
 
 static void on_signal(int sig)
@@ -260,9 +264,17 @@ static void parse_reduction(void)
  * (scorep_runtime_register; written under init_lock, the count published last). Each
  * phase calls them in registration order; finalize in reverse. */
 enum { MAX_SUBSYSTEMS = 32 };
-static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {&scorep_subsystem_sampling,
-                                                             &scorep_subsystem_metrics};
-static int n_subsystems = 2;
+static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {
+    &scorep_subsystem_sampling, &scorep_subsystem_metrics, &scorep_subsystem_substrates};
+static int n_subsystems = 3;
+
+/* MPI or SHMEM is up (scorep_runtime_mpi_ready) */
+static void mpp_ready(void)
+{
+    for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
+        if (subsystems[i]->mpp_ready)
+            subsystems[i]->mpp_ready();
+}
 
 /* A new thread's location (location.c's hook): the subsystems prepare their part. */
 static void location_created(scorep_location *l)
@@ -528,7 +540,8 @@ static void follow_experiment_dir(void)
     }
 }
 
-static void write_results(int status)
+/* Returns whether this process wrote MANIFEST.md. */
+static bool write_results(int status)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     follow_experiment_dir();
@@ -537,11 +550,11 @@ static void write_results(int status)
         if (ipc->rank() == 0)
             scorep_warn("unifying the definitions failed; nothing is written");
         scorep_unified_free(&u);
-        return;
+        return false;
     }
     if (scorep_systree_prepare() != 0) {
         scorep_unified_free(&u);
-        return;
+        return false;
     }
     int no_trace_file = 0; /* the in-situ analysis ran and the trace file is not wanted */
     for (int i = 0; i < n_write_hooks; i++)
@@ -560,6 +573,7 @@ static void write_results(int status)
         scorep_experiment_write_manifest(experiment_dir, profile, trace);
         scorep_verbose("measurement written to '%s'", experiment_dir);
     }
+    return ipc->rank() == 0;
 }
 
 void scorep_runtime_finalize(int status)
@@ -571,6 +585,7 @@ void scorep_runtime_finalize(int status)
     if (was != INIT_DONE || !scorep_measurement_active)
         return;
     scorep_throttle_settle(); /* this thread's throttled calls since its last event */
+    scorep_substrates_program_end(status);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     /* the sources stop; adapters hand over what they buffer */
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
@@ -591,7 +606,8 @@ void scorep_runtime_finalize(int status)
         if (subsystems[i]->finalize)
             subsystems[i]->finalize();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
-    write_results(status);
+    bool manifest = write_results(status);
+    scorep_substrates_write(experiment_dir, manifest);
 }
 
 void scorep_runtime_finalize_mpi(void)

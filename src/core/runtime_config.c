@@ -38,6 +38,8 @@ const scorep_cfg_choice scorep_cuda_feature_choices[] = {
     {"runtime", SCOREP_CUDA_FEATURE_RUNTIME_API},
     {"driver", SCOREP_CUDA_FEATURE_DRIVER_API},
     {"kernel", SCOREP_CUDA_FEATURE_KERNEL},
+    {"kernel_serial", SCOREP_CUDA_FEATURE_KERNEL_SERIAL},
+    {"kernel_callsite", SCOREP_CUDA_FEATURE_KERNEL_CALLSITE},
     {"kernel_counter", SCOREP_CUDA_FEATURE_KERNEL_COUNTER},
     {"memcpy", SCOREP_CUDA_FEATURE_MEMCPY},
     {"sync", SCOREP_CUDA_FEATURE_SYNC},
@@ -165,7 +167,9 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "CUDA measurement features",
       "runtime, driver: API calls as regions; kernel, memcpy: GPU activities on GPU locations; "
       "sync: synchronisation calls flush the activity buffers; the buffers are flushed at "
-      "exit unless dontflushatexit (flushatexit: accepted, changes nothing); default/yes = "
+      "exit unless dontflushatexit (flushatexit: accepted, changes nothing); kernel_serial: "
+      "kernels serialised (CUPTI's KERNEL activity); kernel_callsite: accepted, not recorded; "
+      "default/yes = "
       "runtime,kernel,memcpy,sync,flushatexit; no = nothing. kernel_counter: launch "
       "configuration as metrics; idle, pure_idle: COMPUTE IDLE / GPU IDLE regions; gpumemusage: "
       "CUDA memory usage metric; references: correlation ids in the trace. Used only when the "
@@ -255,6 +259,14 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Each plugin's metrics are named in SCOREP_METRIC_<NAME> (upper case)."),
     V("METRIC_PLUGINS_SEP", STRING, &scorep_cfg.metric_plugins_sep, ",", NULL,
       "Separator of the plugin list and of SCOREP_METRIC_<NAME>", ""),
+    /* substrate plugins (src/substrates); docs/substrate-plugins.md */
+    V("SUBSTRATE_PLUGINS", STRING, &scorep_cfg.substrate_plugins, "", NULL,
+      "Substrate plugins to load (libscorep_substrate_<name>.so)",
+      "Each receives the measurement's events through Score-P's substrate plugin interface "
+      "(scorep/SCOREP_SubstratePlugins.h); see docs/substrate-plugins.md for the events "
+      "scorep-rt delivers."),
+    V("SUBSTRATE_PLUGINS_SEP", STRING, &scorep_cfg.substrate_plugins_sep, ",", NULL,
+      "Separator of the substrate plugin list", ""),
     /* I/O adapter (libscorep-rt-io-posix, libscorep-rt-io-isoc); docs/io.md */
     V("IO_POSIX", BOOL, &scorep_cfg.io_posix, "true", NULL, "POSIX I/O and ISO C I/O recording",
       "Used only when the program was linked with scorep-cc --io=posix/isoc or runs under "

@@ -25,6 +25,9 @@ typedef struct scorep_subsystem {
     /* After the locations' calls are closed, before unification and writing (reverse
      * registration order): complete the recorded data. */
     void (*finalize)(void);
+    /* MPI or SHMEM is initialised and the inter-process communication is up (a run whose
+     * begin had mpi true; scorep_runtime_mpi_ready). */
+    void (*mpp_ready)(void);
 } scorep_subsystem;
 
 #endif

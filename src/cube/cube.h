@@ -39,9 +39,14 @@ int cube_writer_cnode_param_int(cube_writer *w, int parent, int region, const ch
 int cube_writer_cnode_param_string(cube_writer *w, int parent, int region, const char *param,
                                    const char *value);
 int cube_writer_stnode(cube_writer *w, int parent, const char *name, const char *klass);
-/* type: "process" or "accelerator" */
+/* type: "process" or "accelerator" (a GPU context: Score-P gives it the attribute
+ * "Creating location group" = the name of its process). Any accelerator group makes the
+ * anchor syntax version 4.7, as CubeLib does. */
 int cube_writer_locgroup(cube_writer *w, int stnode, const char *name, int rank, const char *type);
-/* type: "thread", "accelerator" or "metric" */
+/* One <attr key value> of a location group (a second one: -1). 0 or -1. */
+int cube_writer_locgroup_attr(cube_writer *w, int locgroup, const char *key, const char *value);
+/* type: "thread", "accelerator stream" (a GPU stream, as CubeW writes it; CubeLib also
+ * reads the older "gpu") or "metric" */
 int cube_writer_location(cube_writer *w, int locgroup, const char *name, int rank,
                          const char *type);
 
@@ -72,8 +77,13 @@ int cube_writer_system_stream(cube_writer *w, uint64_t n_locations, cube_system_
 int64_t cube_sink_stnode(cube_system_sink *s, int64_t parent, const char *name, const char *klass);
 int64_t cube_sink_locgroup(cube_system_sink *s, int64_t stnode, const char *name, int rank,
                            const char *type);
+/* The <attr> of the location group just given (before its first location). 0 or -1. */
+int cube_sink_locgroup_attr(cube_system_sink *s, const char *key, const char *value);
 int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *name, int rank,
                            const char *type);
+/* Says that the streamed tree will hold accelerator location groups (anchor syntax 4.7);
+ * call with cube_writer_system_stream. */
+void cube_writer_system_accelerators(cube_writer *w);
 
 /* The layout of a .cubex whose rows many processes write at once, each the values of its
  * own locations: every row uncompressed at a computed offset, the index listing the call
@@ -143,8 +153,9 @@ typedef struct {
 
 typedef struct {
     int stnode;
-    char *name, *type;
+    char *name, *type; /* type: "process" or "accelerator" */
     int rank;
+    char *creator; /* attribute "Creating location group" (accelerator groups), or NULL */
 } cube_locgroup;
 
 typedef struct {
@@ -170,6 +181,11 @@ typedef struct cube_reader {
 cube_reader *cube_reader_open(const char *path, char *err, size_t errlen);
 void cube_reader_free(cube_reader *r);
 int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name); /* -1 if absent */
+/* For each location group the group of its process: itself, or for an accelerator group
+ * (a GPU context) the process group its "Creating location group" names (the first of that
+ * name; itself when none does), as Score-P's scorep-score attributes contexts. malloc'ed
+ * (n_locgroups entries; the caller frees it), NULL when memory runs out. Not thread-safe. */
+int *cube_reader_process_groups(const cube_reader *r);
 /* Value as stored for (metric, cnode, location), converted to double (0 if absent). */
 double cube_reader_stored(const cube_reader *r, int metric, int cnode, int location);
 /* Exclusive and inclusive views (for MIN/MAXDOUBLE: node value and subtree min/max). */

@@ -332,6 +332,14 @@ static int on_start(void *ctx, const char *name, const char **attrs)
         int rc = add_global_attr(c, attrs);
         return rc ? rc : push_frame(c, K_OTHER, -1);
     }
+    if (strcmp(name, "attr") == 0 && top(c)->k == K_LOCGROUP) {
+        const char *key = cube_xml_attr(attrs, "key"), *val = cube_xml_attr(attrs, "value");
+        char **creator = &c->r->locgroups[top(c)->id].creator;
+        if (key && val && strcmp(key, "Creating location group") == 0 && *creator == NULL &&
+            (*creator = strdup(val)) == NULL)
+            return fail(c, "out of memory");
+        return push_frame(c, K_OTHER, -1);
+    }
     if (strcmp(name, "metric") == 0)
         return start_metric(c, attrs);
     if (strcmp(name, "region") == 0)

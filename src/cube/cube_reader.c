@@ -649,6 +649,7 @@ static void free_definitions(cube_reader *r)
     for (int i = 0; i < r->n_locgroups; i++) {
         free(r->locgroups[i].name);
         free(r->locgroups[i].type);
+        free(r->locgroups[i].creator);
     }
     for (int i = 0; i < r->n_locations; i++) {
         free(r->locations[i].name);
@@ -695,6 +696,49 @@ void cube_reader_free(cube_reader *r)
 }
 
 /* ------------------------------------------------------------------ queries */
+
+/* sorts process group indices by name (qsort has no context: the reader in a static) */
+static const cube_reader *sort_reader;
+
+static int by_group_name(const void *a, const void *b)
+{
+    return strcmp(sort_reader->locgroups[*(const int *)a].name,
+                  sort_reader->locgroups[*(const int *)b].name);
+}
+
+int *cube_reader_process_groups(const cube_reader *r)
+{
+    int n = r->n_locgroups, np = 0;
+    int *of = malloc(((size_t)n + 1) * sizeof *of), *procs = malloc(((size_t)n + 1) * sizeof *procs);
+    if (of == NULL || procs == NULL) {
+        free(of);
+        free(procs);
+        return NULL;
+    }
+    for (int g = 0; g < n; g++)
+        if (strcmp(r->locgroups[g].type, "process") == 0)
+            procs[np++] = g;
+    sort_reader = r;
+    qsort(procs, (size_t)np, sizeof *procs, by_group_name);
+    for (int g = 0; g < n; g++) {
+        const cube_locgroup *lg = &r->locgroups[g];
+        of[g] = g;
+        if (strcmp(lg->type, "accelerator") != 0 || lg->creator == NULL)
+            continue;
+        int lo = 0, hi = np; /* the first process group named so */
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (strcmp(r->locgroups[procs[mid]].name, lg->creator) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < np && strcmp(r->locgroups[procs[lo]].name, lg->creator) == 0)
+            of[g] = procs[lo];
+    }
+    free(procs);
+    return of;
+}
 
 int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name)
 {

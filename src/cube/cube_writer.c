@@ -48,6 +48,7 @@ typedef struct {
     int owner; /* stnode of a location group, location group of a location */
     char *name, *type;
     int rank;
+    char *attr_key, *attr_value; /* location groups: one <attr>, or NULLs */
 } w_sysres;
 
 struct cube_writer {
@@ -71,6 +72,7 @@ struct cube_writer {
     cube_system_fn sys_fn;
     void *sys_arg;
     uint64_t sys_locations;
+    bool sys_accelerators; /* the streamed tree holds accelerator groups: syntax 4.7 */
 };
 
 /* The open path of a streamed system tree while anchor.xml is written. */
@@ -83,6 +85,7 @@ struct cube_system_sink {
     int depth, cap;
     int64_t n_stnodes, n_locgroups, n_locations;
     int64_t locgroup; /* the open location group, -1 when none */
+    bool locgroup_has_location; /* then no more <attr> for it */
     bool failed;
 };
 
@@ -167,6 +170,8 @@ void cube_writer_free(cube_writer *w)
     for (int i = 0; i < w->n_locgroups; i++) {
         free(w->locgroups[i].name);
         free(w->locgroups[i].type);
+        free(w->locgroups[i].attr_key);
+        free(w->locgroups[i].attr_value);
     }
     for (int i = 0; i < w->n_locations; i++) {
         free(w->locations[i].name);
@@ -321,7 +326,7 @@ static int add_sysres(w_sysres **arr, int *n, int *cap, int owner, const char *n
 {
     if (grow((void **)arr, cap, *n, sizeof(w_sysres)) != 0)
         return -1;
-    w_sysres r = {owner, dup_str(name), dup_str(type), rank};
+    w_sysres r = {owner, dup_str(name), dup_str(type), rank, NULL, NULL};
     if (r.name == NULL || r.type == NULL) {
         free(r.name);
         free(r.type);
@@ -337,6 +342,23 @@ int cube_writer_locgroup(cube_writer *w, int stnode, const char *name, int rank,
         return -1;
     return add_sysres(&w->locgroups, &w->n_locgroups, &w->cap_locgroups, stnode, name, rank,
                       type ? type : "process");
+}
+
+int cube_writer_locgroup_attr(cube_writer *w, int locgroup, const char *key, const char *value)
+{
+    if (w == NULL || key == NULL || value == NULL || locgroup < 0 || locgroup >= w->n_locgroups ||
+        w->locgroups[locgroup].attr_key != NULL)
+        return -1;
+    w_sysres *g = &w->locgroups[locgroup];
+    g->attr_key = dup_str(key);
+    g->attr_value = dup_str(value);
+    if (g->attr_key == NULL || g->attr_value == NULL) {
+        free(g->attr_key);
+        free(g->attr_value);
+        g->attr_key = g->attr_value = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int cube_writer_location(cube_writer *w, int locgroup, const char *name, int rank, const char *type)
@@ -588,13 +610,27 @@ static bool has_attr(const cube_writer *w, const char *key)
     return false;
 }
 
+/* CubeLib raises the anchor's syntax version from 4.4 to 4.7 when a location group of type
+ * accelerator is defined (CubeAnchorVersion::GPU_VERSION); so does this writer. */
+static bool has_accelerators(const cube_writer *w)
+{
+    if (w->sys_fn != NULL)
+        return w->sys_accelerators;
+    for (int i = 0; i < w->n_locgroups; i++)
+        if (strcmp(w->locgroups[i].type, "accelerator") == 0)
+            return true;
+    return false;
+}
+
 static void write_header(FILE *fp, const cube_writer *w)
 {
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"4.4\">\n", fp);
+    const char *version = has_accelerators(w) ? "4.7" : "4.4";
+    fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"%s\">\n",
+            version);
     /* what CubeLib itself records, unless the caller says otherwise */
-    static const char *const defaults[][2] = {{"CubePL Version", "1.1"},
-                                              {"Cube anchor.xml syntax version", "4.4"},
-                                              {"CUBE_CT_AGGR", "SUM"}};
+    const char *const defaults[][2] = {{"CubePL Version", "1.1"},
+                                       {"Cube anchor.xml syntax version", version},
+                                       {"CUBE_CT_AGGR", "SUM"}};
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         if (!has_attr(w, defaults[i][0]))
             put_attr_elem(fp, defaults[i][0], defaults[i][1]);
@@ -700,6 +736,8 @@ static void write_locgroup(FILE *fp, const cube_writer *w, const w_layout *l, in
     put_elem(fp, "name", lg->name);
     fprintf(fp, "<rank>%d</rank>\n", lg->rank);
     put_elem(fp, "type", lg->type);
+    if (lg->attr_key != NULL)
+        put_attr_elem(fp, lg->attr_key, lg->attr_value);
     for (int j = l->loc_off[g]; j < l->loc_off[g + 1]; j++) {
         const w_sysres *loc = &w->locations[l->loc_items[j]];
         fprintf(fp, "<location Id=\"%d\">\n", (*loc_id)++);
@@ -758,7 +796,18 @@ int64_t cube_sink_locgroup(cube_system_sink *s, int64_t stnode, const char *name
     fprintf(s->fp, "<rank>%d</rank>\n", rank);
     put_elem(s->fp, "type", type ? type : "process");
     s->locgroup = s->n_locgroups;
+    s->locgroup_has_location = false;
     return s->n_locgroups++;
+}
+
+int cube_sink_locgroup_attr(cube_system_sink *s, const char *key, const char *value)
+{
+    if (s->failed || key == NULL || value == NULL || s->locgroup < 0 || s->locgroup_has_location) {
+        s->failed = true;
+        return -1;
+    }
+    put_attr_elem(s->fp, key, value);
+    return 0;
 }
 
 int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *name, int rank,
@@ -768,6 +817,7 @@ int64_t cube_sink_location(cube_system_sink *s, int64_t locgroup, const char *na
         s->failed = true;
         return -1;
     }
+    s->locgroup_has_location = true;
     fprintf(s->fp, "<location Id=\"%" PRId64 "\">\n", s->n_locations);
     put_elem(s->fp, "name", name);
     fprintf(s->fp, "<rank>%d</rank>\n", rank);
@@ -785,6 +835,12 @@ int cube_writer_system_stream(cube_writer *w, uint64_t n_locations, cube_system_
     w->sys_arg = arg;
     w->sys_locations = n_locations;
     return 0;
+}
+
+void cube_writer_system_accelerators(cube_writer *w)
+{
+    if (w != NULL)
+        w->sys_accelerators = true;
 }
 
 static int write_system_stream(FILE *fp, const cube_writer *w)

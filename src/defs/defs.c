@@ -48,6 +48,9 @@ static int region_init(void *e, const void *k)
     return fail ? -1 : 0;
 }
 
+/* substrate plugins' new_definition_handle (scorep_defs_on_new_region) */
+static void (*region_hook)(uint32_t id);
+
 uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
                             int end_line, scorep_paradigm paradigm, scorep_role role)
 {
@@ -55,7 +58,17 @@ uint32_t scorep_defs_region(const char *name, const char *mangled, const char *f
         name, mangled ? mangled : name, file, begin_line, end_line, paradigm, role, false};
     uint64_t h = defs_hash_str(defs_hash_str(14695981039346656037ull, name), file);
     h = h * 31 + (uint64_t)begin_line * 7 + paradigm;
-    return defs_table_intern(&regions, h, &key, region_equal, region_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&regions, h, &key, region_equal, region_init, &created);
+    void (*hook)(uint32_t) = __atomic_load_n(&region_hook, __ATOMIC_ACQUIRE);
+    if (created && hook)
+        hook(id);
+    return id;
+}
+
+void scorep_defs_on_new_region(void (*hook)(uint32_t id))
+{
+    __atomic_store_n(&region_hook, hook, __ATOMIC_RELEASE);
 }
 
 const scorep_region_def *scorep_defs_region_get(uint32_t id)

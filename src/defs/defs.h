@@ -103,6 +103,10 @@ uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_ty
 /* A metric of a metric source with all its properties; same rules as above. */
 uint32_t scorep_defs_metric_full(const scorep_metric_def *key);
 
+/* Hook called (outside the table's lock, on the defining thread) with the id of every region
+ * defined from now on; the events layer's substrate plugins register it (NULL: none). */
+void scorep_defs_on_new_region(void (*hook)(uint32_t id));
+
 const scorep_region_def *scorep_defs_region_get(uint32_t id);
 const char *scorep_defs_string_get(uint32_t id);
 const scorep_parameter_def *scorep_defs_parameter_get(uint32_t id);

@@ -69,6 +69,13 @@ uint32_t defs_table_intern(defs_table *t, uint64_t hash, const void *key,
                            int (*equal)(const void *, const void *),
                            int (*init)(void *, const void *))
 {
+    return defs_table_intern_new(t, hash, key, equal, init, NULL);
+}
+
+uint32_t defs_table_intern_new(defs_table *t, uint64_t hash, const void *key,
+                               int (*equal)(const void *, const void *),
+                               int (*init)(void *, const void *), bool *created)
+{
     uint32_t id = UINT32_MAX;
     pthread_mutex_lock(&t->lock);
     if ((t->count + 1) * 2 > t->hash_cap && grow_hash(t) != 0)
@@ -82,6 +89,8 @@ uint32_t defs_table_intern(defs_table *t, uint64_t hash, const void *key,
     }
     id = append(t, key, init);
     if (id != UINT32_MAX) {
+        if (created)
+            *created = true;
         t->hash_keys[j] = hash;
         t->hash_ids[j] = id;
     }

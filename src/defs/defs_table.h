@@ -4,6 +4,7 @@
 #define SCOREP_DEFS_TABLE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,10 @@ typedef struct {
 uint32_t defs_table_intern(defs_table *t, uint64_t hash, const void *key,
                            int (*equal)(const void *entry, const void *key),
                            int (*init)(void *entry, const void *key));
+/* The same; *created (when not NULL) is set to true when the key was new. */
+uint32_t defs_table_intern_new(defs_table *t, uint64_t hash, const void *key,
+                               int (*equal)(const void *entry, const void *key),
+                               int (*init)(void *entry, const void *key), bool *created);
 void *defs_table_get(defs_table *t, uint32_t id);
 uint32_t defs_table_count(defs_table *t);
 uint64_t defs_hash_str(uint64_t h, const char *s);

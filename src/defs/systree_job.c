@@ -23,8 +23,9 @@ static struct {
     /* rank 0: ordinal -> (rank, local) and back */
     uint32_t *group_rank;           /* per location-group ordinal */
     uint32_t *loc_rank, *loc_local; /* per location ordinal */
-    uint64_t n_groups, n_locs;
+    uint64_t n_groups, n_locs, n_stnodes, n_gpu;
     uint64_t **ordinal_of; /* [rank][local] */
+    uint32_t *n_of;        /* [rank]: its number of locations */
     uint32_t size;
     /* this process */
     uint64_t my_group, *my_locs;
@@ -80,6 +81,7 @@ static int record_place(uint32_t r, uint64_t group, uint32_t n, const uint64_t *
     if (group >= st.n_groups)
         return -1;
     st.group_rank[group] = r;
+    st.n_of[r] = n;
     st.ordinal_of[r] = malloc((n ? n : 1) * sizeof(uint64_t));
     if (!st.ordinal_of[r])
         return -1;
@@ -126,15 +128,25 @@ static int alloc_maps(uint64_t groups, uint64_t locs, uint32_t size)
     st.loc_rank = calloc(locs ? locs : 1, sizeof *st.loc_rank);
     st.loc_local = calloc(locs ? locs : 1, sizeof *st.loc_local);
     st.ordinal_of = calloc(size, sizeof *st.ordinal_of);
-    return st.group_rank && st.loc_rank && st.loc_local && st.ordinal_of ? 0 : -1;
+    st.n_of = calloc(size, sizeof *st.n_of);
+    return st.group_rank && st.loc_rank && st.loc_local && st.ordinal_of && st.n_of ? 0 : -1;
 }
 
-/* counts the nodes of each kind of the sequence tree */
+/* counts the nodes of each kind of the sequence tree, and in c[SYSTREE_NKINDS] the GPU
+ * streams */
 static int count_kinds(void *arg, const systree_node *n)
 {
     uint64_t *c = arg;
     c[n->kind]++;
+    if (n->kind == SYSTREE_LOCATION && n->type == SYSTREE_LOCATION_GPU)
+        c[SYSTREE_NKINDS]++;
     return 0;
+}
+
+static void keep_counts(const uint64_t *c)
+{
+    st.n_stnodes = c[SYSTREE_STNODE];
+    st.n_gpu = c[SYSTREE_NKINDS];
 }
 
 /* plain trees carry their origin: remember every location's ordinal */
@@ -153,10 +165,11 @@ static int plain_places(void *arg, const systree_node *n)
 
 static int plain_index(void)
 {
-    uint64_t c[SYSTREE_NKINDS] = {0};
+    uint64_t c[SYSTREE_NKINDS + 1] = {0};
     if (systree_plain_walk(st.plain_root, count_kinds, c) != 0 ||
         alloc_maps(c[SYSTREE_LOCGROUP], c[SYSTREE_LOCATION], (uint32_t)scorep_ipc_get()->size()))
         return -1;
+    keep_counts(c);
     uint32_t cur = 0;
     if (systree_plain_walk(st.plain_root, plain_places, &cur) != 0)
         return -1;
@@ -167,8 +180,10 @@ static int plain_index(void)
         if (st.loc_local[o] + 1 > per_rank[st.loc_rank[o]])
             per_rank[st.loc_rank[o]] = st.loc_local[o] + 1;
     int rc = 0;
-    for (uint32_t r = 0; r < st.size && rc == 0; r++)
+    for (uint32_t r = 0; r < st.size && rc == 0; r++) {
+        st.n_of[r] = per_rank[r];
         rc = (st.ordinal_of[r] = calloc(per_rank[r] + 1, sizeof(uint64_t))) ? 0 : -1;
+    }
     for (uint64_t o = 0; o < st.n_locs && rc == 0; o++)
         st.ordinal_of[st.loc_rank[o]][st.loc_local[o]] = o;
     free(per_rank);
@@ -187,9 +202,10 @@ int scorep_systree_prepare(void)
         systree_build_cfg cfg = {describe, keep_place, &d};
         failed = systree_build(world, &cfg, &st.global, NULL) != 0;
         if (!failed && ipc->rank() == 0) {
-            uint64_t c[SYSTREE_NKINDS] = {0};
+            uint64_t c[SYSTREE_NKINDS + 1] = {0};
             failed = systree_walk(&st.global, count_kinds, c) != 0 ||
                      alloc_maps(c[SYSTREE_LOCGROUP], c[SYSTREE_LOCATION], (uint32_t)ipc->size());
+            keep_counts(c);
         }
         if (gather_places() != 0)
             failed = 1;
@@ -210,34 +226,231 @@ int scorep_systree_prepare(void)
     return failed ? -1 : 0;
 }
 
+/* ---------------------------------------- the walk the writers see (systree_job.h) */
+/* A GPU stream of the node being walked, held until the node's processes are done: its
+ * device node and accelerator group come after them (Cube's grammar: a node's location
+ * groups before its child nodes). */
+typedef struct {
+    char *name;
+    uint32_t rank, local, device, context, dev_rank, group_rank, seq;
+    uint64_t ordinal, process;
+} pending_gpu;
+
 typedef struct {
     scorep_st_visit fn;
     void *arg;
+    uint64_t doc[3]; /* next Cube id: system-tree node, location group, location */
+    uint64_t devices, accels; /* numbered so far (global ids after the tree's own) */
+    struct {
+        uint64_t ordinal, doc;
+    } * open; /* the open system-tree nodes, outermost first */
+    uint32_t depth, cap_open;
+    /* the process being walked */
+    uint64_t process, process_doc, node, node_doc;
+    uint32_t cpu_in_process;
+    char *process_name;
+    /* the GPU streams of the node being walked, and the names of their processes */
+    pending_gpu *gpu;
+    uint32_t n_gpu, cap_gpu;
+    struct {
+        char *name;
+        uint64_t ordinal;
+    } * procs; /* the processes of the pending streams (pending_gpu.process indexes it) */
+    uint32_t n_procs, cap_procs;
 } walk_state;
+
+static int grow_array(void **p, uint32_t *cap, uint32_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t c = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* CUDA[device:context:...] -> device, context; other names: UINT32_MAX for both */
+static void gpu_ids(const char *name, uint32_t *device, uint32_t *context)
+{
+    unsigned d, c;
+    char colon;
+    if (sscanf(name, "CUDA[%u:%u%c", &d, &c, &colon) == 3 && colon == ':') {
+        *device = d;
+        *context = c;
+    } else {
+        *device = *context = UINT32_MAX;
+    }
+}
+
+static int emit(walk_state *w, scorep_st_node *out)
+{
+    return w->fn(w->arg, out);
+}
+
+static int by_device_group_seq(const void *a, const void *b)
+{
+    const pending_gpu *x = a, *y = b;
+    if (x->dev_rank != y->dev_rank)
+        return x->dev_rank < y->dev_rank ? -1 : 1;
+    if (x->group_rank != y->group_rank)
+        return x->group_rank < y->group_rank ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The node's devices (in the order of their first stream), in each the accelerator groups
+ * (order of their first stream), in each its streams (walk order). */
+static int flush_gpus(walk_state *w)
+{
+    pending_gpu *g = w->gpu;
+    uint32_t n = w->n_gpu;
+    for (uint32_t i = 0; i < n; i++) { /* first appearances: a node has few devices */
+        uint32_t j = 0;
+        while (j < i && g[j].device != g[i].device)
+            j++;
+        g[i].dev_rank = j < i ? g[j].dev_rank : i;
+        for (j = 0; j < i && !(g[j].process == g[i].process && g[j].device == g[i].device &&
+                               g[j].context == g[i].context);)
+            j++;
+        g[i].group_rank = j < i ? g[j].group_rank : i;
+    }
+    qsort(g, n, sizeof *g, by_device_group_seq);
+    int rc = 0;
+    uint64_t dev = 0, dev_doc = 0, grp = 0, grp_doc = 0;
+    uint32_t in_group = 0;
+    char dname[32], gname[48];
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        if (i == 0 || g[i].dev_rank != g[i - 1].dev_rank) {
+            dev = st.n_stnodes + w->devices++;
+            dev_doc = w->doc[0]++;
+            if (g[i].device == UINT32_MAX)
+                snprintf(dname, sizeof dname, "unknown");
+            else
+                snprintf(dname, sizeof dname, "%u", g[i].device);
+            scorep_st_node d = {SCOREP_ST_DEVICE, dev, w->node, dev_doc, w->node_doc,
+                                "CUDA Device", dname, 0, 0, 0, 0, NULL, 0};
+            rc = emit(w, &d);
+        }
+        if (rc == 0 && (i == 0 || g[i].group_rank != g[i - 1].group_rank)) {
+            grp = st.n_groups + w->accels++;
+            grp_doc = w->doc[1]++;
+            in_group = 0;
+            if (g[i].context == UINT32_MAX)
+                snprintf(gname, sizeof gname, "CUDA Context unknown");
+            else
+                snprintf(gname, sizeof gname, "CUDA Context %u", g[i].context);
+            scorep_st_node a = {SCOREP_ST_ACCEL, grp, dev, grp_doc, dev_doc,
+                                "", gname, g[i].rank, 0, 0, 0,
+                                w->procs[g[i].process].name, w->procs[g[i].process].ordinal};
+            rc = emit(w, &a);
+        }
+        if (rc == 0) {
+            scorep_st_node l = {SCOREP_ST_LOCATION, g[i].ordinal, grp, w->doc[2]++, grp_doc,
+                                "", g[i].name, g[i].rank, g[i].local, in_group++, 1, NULL, 0};
+            rc = emit(w, &l);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        free(g[i].name);
+    for (uint32_t p = 0; p < w->n_procs; p++)
+        free(w->procs[p].name);
+    w->n_gpu = w->n_procs = 0;
+    return rc;
+}
+
+static int defer_gpu(walk_state *w, const systree_node *n, uint32_t rank, uint32_t local)
+{
+    if (w->n_procs == 0 || w->procs[w->n_procs - 1].ordinal != w->process) {
+        if (grow_array((void **)&w->procs, &w->cap_procs, w->n_procs, sizeof *w->procs) != 0 ||
+            !(w->procs[w->n_procs].name = strdup(w->process_name ? w->process_name : "")))
+            return -1;
+        w->procs[w->n_procs++].ordinal = w->process;
+    }
+    if (grow_array((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+        return -1;
+    pending_gpu *g = &w->gpu[w->n_gpu];
+    *g = (pending_gpu){strdup(n->name), rank, local, 0, 0, 0, 0, w->n_gpu, n->ordinal,
+                       w->n_procs - 1};
+    if (!g->name)
+        return -1;
+    gpu_ids(n->name, &g->device, &g->context);
+    w->n_gpu++;
+    return 0;
+}
+
+static int open_node(walk_state *w, const systree_node *n, uint64_t *parent_doc)
+{
+    while (w->depth > 0 && w->open[w->depth - 1].ordinal != n->parent_ordinal)
+        w->depth--;
+    *parent_doc = w->depth > 0 ? w->open[w->depth - 1].doc : UINT64_MAX;
+    if (w->depth == w->cap_open &&
+        grow_array((void **)&w->open, &w->cap_open, w->depth, sizeof *w->open) != 0)
+        return -1;
+    w->open[w->depth].ordinal = n->ordinal;
+    w->open[w->depth++].doc = w->doc[0];
+    return 0;
+}
 
 static int translate(void *arg, const systree_node *n)
 {
     walk_state *w = arg;
-    scorep_st_node out = {
-        SCOREP_ST_NODE, n->ordinal, n->parent_ordinal, n->klass, n->name, 0, 0, 0};
-    if (n->kind == SYSTREE_LOCGROUP) {
+    scorep_st_node out = {SCOREP_ST_NODE, n->ordinal, n->parent_ordinal, 0, UINT64_MAX,
+                          n->klass, n->name, 0, 0, 0, 0, NULL, 0};
+    if (n->kind == SYSTREE_STNODE) {
+        if (flush_gpus(w) != 0 || open_node(w, n, &out.parent_doc) != 0)
+            return -1;
+        out.doc = w->doc[0]++;
+        w->node = n->ordinal;
+        w->node_doc = out.doc;
+    } else if (n->kind == SYSTREE_LOCGROUP) {
         out.kind = SCOREP_ST_PROCESS;
         out.rank = st.group_rank[n->ordinal];
-    } else if (n->kind == SYSTREE_LOCATION) {
+        out.doc = w->doc[1]++;
+        out.parent_doc = w->node_doc;
+        w->process = n->ordinal;
+        w->process_doc = out.doc;
+        w->cpu_in_process = 0;
+        free(w->process_name);
+        if (!(w->process_name = strdup(n->name)))
+            return -1;
+    } else {
         out.kind = SCOREP_ST_LOCATION;
         out.rank = st.loc_rank[n->ordinal];
         out.local = st.loc_local[n->ordinal];
         out.gpu = n->type == SYSTREE_LOCATION_GPU;
+        if (out.gpu)
+            return defer_gpu(w, n, out.rank, out.local);
+        out.doc = w->doc[2]++;
+        out.parent_doc = w->process_doc;
+        out.in_group = w->cpu_in_process++;
     }
-    return w->fn(w->arg, &out);
+    return emit(w, &out);
 }
 
 int scorep_systree_walk(scorep_st_visit fn, void *arg)
 {
-    walk_state w = {fn, arg};
-    if (st.sequence)
-        return systree_walk(&st.global, translate, &w);
-    return st.plain_root ? systree_plain_walk(st.plain_root, translate, &w) : -1;
+    walk_state w = {.fn = fn, .arg = arg};
+    int rc = st.sequence  ? systree_walk(&st.global, translate, &w)
+             : st.plain_root ? systree_plain_walk(st.plain_root, translate, &w)
+                             : -1;
+    if (rc == 0)
+        rc = flush_gpus(&w);
+    for (uint32_t i = 0; i < w.n_gpu; i++)
+        free(w.gpu[i].name);
+    for (uint32_t p = 0; p < w.n_procs; p++)
+        free(w.procs[p].name);
+    free(w.gpu);
+    free(w.procs);
+    free(w.open);
+    free(w.process_name);
+    return rc;
+}
+
+int scorep_systree_has_gpu(void)
+{
+    return st.n_gpu > 0;
 }
 
 uint64_t scorep_systree_location_ordinal(uint32_t rank, uint32_t local)
@@ -245,6 +458,11 @@ uint64_t scorep_systree_location_ordinal(uint32_t rank, uint32_t local)
     if (!st.ordinal_of || rank >= st.size || !st.ordinal_of[rank])
         return UINT64_MAX;
     return st.ordinal_of[rank][local];
+}
+
+uint32_t scorep_systree_location_count(uint32_t rank)
+{
+    return st.n_of && rank < st.size ? st.n_of[rank] : 0;
 }
 
 uint64_t scorep_systree_my_location_ordinal(uint32_t local)
@@ -265,6 +483,7 @@ void scorep_systree_release(void)
     for (uint32_t r = 0; st.ordinal_of && r < st.size; r++)
         free(st.ordinal_of[r]);
     free(st.ordinal_of);
+    free(st.n_of);
     free(st.group_rank);
     free(st.loc_rank);
     free(st.loc_local);

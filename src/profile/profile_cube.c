@@ -673,44 +673,86 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
     }
 }
 
-/* Cube ids follow definition order, which is the ordinal order of the expanded system
- * tree (defs/systree_job.c); values are stored under location ordinals accordingly. */
+/* Cube's names of the system tree's entities, as Score-P's Cube writer gives them: a
+ * system-tree node shows "class name" ("CUDA Device 0"); a location group's rank is its
+ * global id (a process: its MPI rank; an accelerator group: its id after the processes,
+ * as in the OTF2 trace), a location's its index in the group. */
+static const char *location_type(const scorep_st_node *n)
+{
+    return n->gpu ? "accelerator stream" : "thread";
+}
+
+static const char *locgroup_type(const scorep_st_node *n)
+{
+    return n->kind == SCOREP_ST_ACCEL ? "accelerator" : "process";
+}
+
+static int locgroup_rank(const scorep_st_node *n)
+{
+    return n->kind == SCOREP_ST_ACCEL ? (int)n->ordinal : (int)n->rank;
+}
+
+#define CREATOR_ATTR "Creating location group"
+
+/* Cube ids follow definition order, which is the document order of the walk
+ * (defs/systree_job.c); col[location ordinal] = the location's Cube id (its column). */
+typedef struct {
+    cube_writer *w;
+    uint32_t *col;
+    uint64_t n_col;
+} define_ctx;
+
 static int define_st_node(void *arg, const scorep_st_node *n)
 {
-    cube_writer *w = arg;
-    int parent = n->parent_ordinal == UINT64_MAX ? -1 : (int)n->parent_ordinal;
+    define_ctx *d = arg;
+    cube_writer *w = d->w;
+    int parent = n->parent_doc == UINT64_MAX ? -1 : (int)n->parent_doc;
     int id = -1;
+    char display[160];
     switch (n->kind) {
     case SCOREP_ST_NODE:
         id = cube_writer_stnode(w, parent, n->name, n->klass);
         break;
+    case SCOREP_ST_DEVICE:
+        snprintf(display, sizeof display, "%s %s", n->klass, n->name);
+        id = cube_writer_stnode(w, parent, display, n->klass);
+        break;
     case SCOREP_ST_PROCESS:
-        id = cube_writer_locgroup(w, parent, n->name, (int)n->rank, "process");
+    case SCOREP_ST_ACCEL:
+        id = cube_writer_locgroup(w, parent, n->name, locgroup_rank(n), locgroup_type(n));
+        if (id >= 0 && n->creator && cube_writer_locgroup_attr(w, id, CREATOR_ATTR, n->creator))
+            id = -1;
         break;
     case SCOREP_ST_LOCATION:
-        id = cube_writer_location(w, parent, n->name, (int)n->local,
-                                  n->gpu ? "accelerator" : "thread");
+        id = cube_writer_location(w, parent, n->name, (int)n->in_group, location_type(n));
+        if (n->ordinal >= d->n_col)
+            return -1;
+        d->col[n->ordinal] = (uint32_t)n->doc;
         break;
     }
-    return id == (int)n->ordinal ? 0 : -1;
+    return id >= 0 && (uint64_t)id == n->doc ? 0 : -1;
 }
 
-static int define_system(cube_writer *w)
+/* col: for each location ordinal its Cube id (malloc'ed, the caller frees it) */
+static int define_system(cube_writer *w, uint32_t **col)
 {
-    return scorep_systree_walk(define_st_node, w);
+    define_ctx d = {w, NULL, scorep_systree_location_total()};
+    *col = d.col = malloc((d.n_col + 1) * sizeof *d.col);
+    return d.col ? scorep_systree_walk(define_st_node, &d) : -1;
 }
 
 /* One value of (metric, call path, location): an integer, or a double when is_double. */
 typedef void (*value_fn)(void *ctx, int metric, int cnode, int location, bool is_double, double d,
                          uint64_t v);
 
-/* Every value of m's call paths (Cube ids cube_id[gnode]) on its locations. */
-static void each_value(const merged *m, const int *cube_id, const int *mid, const scorep_unified *u,
-                       value_fn put, void *ctx)
+/* Every value of m's call paths (Cube ids cube_id[gnode]) on its locations (column
+ * col[location], or the location itself where col is NULL). */
+static void each_value(const merged *m, const int *cube_id, const uint32_t *col, const int *mid,
+                       const scorep_unified *u, value_fn put, void *ctx)
 {
     for (size_t i = 0; i < m->nv; i++) {
         const pvalue *v = &m->v[i];
-        int c = cube_id[v->gnode], l = (int)v->location;
+        int c = cube_id[v->gnode], l = col ? (int)col[v->location] : (int)v->location;
         put(ctx, mid[M_VISITS], c, l, false, 0, v->visits);
         put(ctx, mid[M_TIME], c, l, true, v->sum, 0);
         if (v->visits) {
@@ -744,14 +786,15 @@ static void put_in_writer(void *ctx, int metric, int cnode, int location, bool i
         cube_writer_set_u64(ctx, metric, cnode, location, v);
 }
 
-static int set_values(cube_writer *w, const merged *m, const int *mid, const scorep_unified *u)
+static int set_values(cube_writer *w, const merged *m, const uint32_t *col, const int *mid,
+                      const scorep_unified *u)
 {
     int *cube_id = malloc((m->n + 1) * sizeof *cube_id);
     if (!cube_id)
         return -1;
     for (int g = 0; g < m->n; g++)
         cube_id[g] = m->g[g].cube_id;
-    each_value(m, cube_id, mid, u, put_in_writer, w);
+    each_value(m, cube_id, col, mid, u, put_in_writer, w);
     free(cube_id);
     return 0;
 }
@@ -807,8 +850,9 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
                                     r->end_line > 0 ? r->end_line : -1, "") < 0;
         }
     }
-    if (rc == 0 && define_system(w) == 0 && define_cnodes(w, &j->m, u) == 0 &&
-        set_values(w, &j->m, mid, u) == 0 && write_job_clusters(w, j, u) == 0) {
+    uint32_t *col = NULL;
+    if (rc == 0 && define_system(w, &col) == 0 && define_cnodes(w, &j->m, u) == 0 &&
+        set_values(w, &j->m, col, mid, u) == 0 && write_job_clusters(w, j, u) == 0) {
         rc = cube_writer_write(w, path, true, err, sizeof err);
     } else {
         rc = -1;
@@ -816,6 +860,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     if (rc != 0)
         scorep_warn("cannot write the profile '%s': %s", path, err);
     cube_writer_free(w);
+    free(col);
     free(mid);
     free(kinds);
     return rc;
@@ -967,26 +1012,95 @@ static void put_in_slice(void *ctx, int metric, int cnode, int location, bool is
             raw_value(s->dtype, is_double, d, v);
 }
 
-/* Writes this process's slices of every row; locations whose ordinals follow each other
- * go in one piece. */
-static int write_slices(const cube_plan *plan, int fd, const merged *local, const int *cube_id,
-                        int n_cnodes, const int *mid, const metric_info *info, int n_metrics,
-                        const scorep_unified *u)
+static uint32_t local_location_count(void)
 {
     uint32_t nloc = 0;
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         nloc++;
-    uint64_t *ord = malloc((nloc + 1) * sizeof *ord);
+    return nloc;
+}
+
+static int note_column(void *arg, const scorep_st_node *n)
+{
+    uint32_t *col = arg;
+    if (n->kind == SCOREP_ST_LOCATION)
+        col[n->ordinal] = (uint32_t)n->doc;
+    return 0;
+}
+
+/* rank 0: the columns of every rank's locations, rank after rank (send, counts and
+ * displacements for scatterv). 0 or -1. */
+static int all_columns(uint64_t **send, size_t **counts, size_t **displs)
+{
+    uint32_t size = (uint32_t)scorep_ipc_get()->size();
+    uint64_t total = scorep_systree_location_total();
+    uint32_t *col = malloc((total + 1) * sizeof *col);
+    *send = malloc((total + 1) * sizeof **send);
+    *counts = malloc(size * sizeof **counts);
+    *displs = malloc(size * sizeof **displs);
+    if (!col || !*send || !*counts || !*displs || scorep_systree_walk(note_column, col) != 0) {
+        free(col);
+        return -1;
+    }
+    uint64_t k = 0;
+    int rc = 0;
+    for (uint32_t r = 0; r < size && rc == 0; r++) {
+        uint32_t n = scorep_systree_location_count(r);
+        (*displs)[r] = k * sizeof **send;
+        (*counts)[r] = n * sizeof **send;
+        for (uint32_t i = 0; i < n && rc == 0; i++) {
+            uint64_t o = scorep_systree_location_ordinal(r, i);
+            rc = o < total && k < total ? 0 : -1;
+            if (rc == 0)
+                (*send)[k++] = col[o];
+        }
+    }
+    free(col);
+    return rc;
+}
+
+/* The Cube column of each of this process's locations (collective). Without GPU streams
+ * they are its locations' ordinals in the sequence tree; with them the walk's document
+ * order differs from the ordinals (streams sit in their device's subtree, after the
+ * processes of the node), so rank 0 walks the tree and sends each process its columns. */
+static int local_columns(uint64_t *cols, uint32_t nloc)
+{
+    const scorep_ipc *ipc = scorep_ipc_get();
+    int rank = ipc->rank(), rc = cols ? 0 : -1;
+    uint64_t gpu = rank == 0 && scorep_systree_has_gpu();
+    ipc->bcast(&gpu, sizeof gpu, 0);
+    for (uint32_t i = 0; cols && i < nloc; i++)
+        if ((cols[i] = scorep_systree_my_location_ordinal(i)) == UINT64_MAX)
+            rc = -1;
+    if (!gpu)
+        return rc;
+    uint64_t *send = NULL;
+    size_t *counts = NULL, *displs = NULL;
+    /* the scatter only where every process can take part */
+    uint64_t failed = !cols || (rank == 0 && all_columns(&send, &counts, &displs) != 0);
+    ipc->allreduce_max_u64(&failed);
+    if (!failed && ipc->scatterv(send, counts, displs, cols, nloc * sizeof *cols, 0) != 0)
+        rc = -1;
+    free(send);
+    free(counts);
+    free(displs);
+    return failed ? -1 : rc;
+}
+
+/* Writes this process's slices of every row (cols: its locations' columns); locations
+ * whose columns follow each other go in one piece. */
+static int write_slices(const cube_plan *plan, int fd, const merged *local, const int *cube_id,
+                        int n_cnodes, const int *mid, const metric_info *info, int n_metrics,
+                        const scorep_unified *u, const uint64_t *ord, uint32_t nloc)
+{
     slice_rows s = {0, CUBE_DTYPE_UINT64, calloc((size_t)n_cnodes * nloc + 1, sizeof(uint64_t)),
                     nloc};
-    int rc = ord && s.rows ? 0 : -1;
-    for (uint32_t i = 0; rc == 0 && i < nloc; i++)
-        rc = (ord[i] = scorep_systree_my_location_ordinal(i)) == UINT64_MAX ? -1 : 0;
+    int rc = s.rows ? 0 : -1;
     for (int k = 0; rc == 0 && k < n_metrics; k++) {
         s.metric = k;
         s.dtype = info[k].dtype;
         memset(s.rows, 0, (size_t)n_cnodes * nloc * sizeof *s.rows);
-        each_value(local, cube_id, mid, u, put_in_slice, &s);
+        each_value(local, cube_id, NULL, mid, u, put_in_slice, &s);
         for (int c = 0; rc == 0 && c < n_cnodes; c++)
             for (uint32_t a = 0, b; rc == 0 && a < nloc; a = b) {
                 for (b = a + 1; b < nloc && ord[b] == ord[b - 1] + 1;)
@@ -995,7 +1109,6 @@ static int write_slices(const cube_plan *plan, int fd, const merged *local, cons
                                            s.rows + (size_t)c * nloc + a);
             }
     }
-    free(ord);
     free(s.rows);
     return rc;
 }
@@ -1004,20 +1117,27 @@ static int write_slices(const cube_plan *plan, int fd, const merged *local, cons
 static int stream_st_node(void *arg, const scorep_st_node *n)
 {
     cube_system_sink *s = arg;
-    int64_t parent = n->parent_ordinal == UINT64_MAX ? -1 : (int64_t)n->parent_ordinal, id = -1;
+    int64_t parent = n->parent_doc == UINT64_MAX ? -1 : (int64_t)n->parent_doc, id = -1;
+    char display[160];
     switch (n->kind) {
     case SCOREP_ST_NODE:
         id = cube_sink_stnode(s, parent, n->name, n->klass);
         break;
+    case SCOREP_ST_DEVICE:
+        snprintf(display, sizeof display, "%s %s", n->klass, n->name);
+        id = cube_sink_stnode(s, parent, display, n->klass);
+        break;
     case SCOREP_ST_PROCESS:
-        id = cube_sink_locgroup(s, parent, n->name, (int)n->rank, "process");
+    case SCOREP_ST_ACCEL:
+        id = cube_sink_locgroup(s, parent, n->name, locgroup_rank(n), locgroup_type(n));
+        if (id >= 0 && n->creator && cube_sink_locgroup_attr(s, CREATOR_ATTR, n->creator) != 0)
+            id = -1;
         break;
     case SCOREP_ST_LOCATION:
-        id = cube_sink_location(s, parent, n->name, (int)n->local,
-                                n->gpu ? "accelerator" : "thread");
+        id = cube_sink_location(s, parent, n->name, (int)n->in_group, location_type(n));
         break;
     }
-    return id == (int64_t)n->ordinal ? 0 : -1;
+    return id >= 0 && (uint64_t)id == n->doc ? 0 : -1;
 }
 
 static int stream_system(void *arg, cube_system_sink *s)
@@ -1042,6 +1162,8 @@ static int write_anchor(cube_writer *w, merged *tree, const cube_plan *plan,
     if (rc == 0 && (define_cnodes(w, tree, u) != 0 ||
                     cube_writer_system_stream(w, n_locations, stream_system, NULL) != 0))
         rc = -1;
+    if (rc == 0 && scorep_systree_has_gpu())
+        cube_writer_system_accelerators(w);
     if (rc == 0)
         rc = cube_writer_write_anchor(w, plan, path, err, sizeof err);
     if (rc != 0)
@@ -1091,7 +1213,7 @@ static uint64_t *rows_in_use(const merged *local, const int *local_id, int n_cno
     size_t words = ((size_t)n_metrics * (size_t)n_cnodes + 63) / 64;
     rows_used r = {ok ? calloc(words + 1, sizeof(uint64_t)) : NULL, n_cnodes, info};
     if (r.bits)
-        each_value(local, local_id, mid, u, mark_used, &r);
+        each_value(local, local_id, NULL, mid, u, mark_used, &r);
     if (scorep_ipc_allreduce_or(r.bits, words) != 0) {
         free(r.bits);
         return NULL;
@@ -1243,10 +1365,15 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
         rc == 0 ? make_plan(cparent, tree.n, info, n_metrics, n_locations, used) : NULL;
     free(used);
     free(cparent);
+    uint32_t nloc = local_location_count();
+    uint64_t *cols = malloc((nloc + 1) * sizeof *cols);
+    if (local_columns(cols, nloc) != 0) /* collective: every process takes part */
+        rc = -1;
     int fd = open_shared(path, rank, plan);
     rc = fd < 0 ? -1 : rc;
     if (rc == 0 && plan)
-        rc = write_slices(plan, fd, local, local_id, tree.n, mid, info, n_metrics, u);
+        rc = write_slices(plan, fd, local, local_id, tree.n, mid, info, n_metrics, u, cols, nloc);
+    free(cols);
     if (fd >= 0 && close(fd) != 0)
         rc = -1;
     if (rank == 0 && rc == 0)

@@ -16,6 +16,14 @@
  *       TAB location name TAB rank
  *     where rank is the rank of the location group (the MPI rank of a process).
  *
+ *   scorep-cube-dump --system-groups file.cubex
+ *     One line per location group, by ascending id:
+ *       group_id TAB stnode path TAB stnode class TAB group name TAB type TAB rank
+ *       TAB creator TAB locations
+ *     type: process or accelerator; creator: the attribute "Creating location group" (the
+ *     process that made a GPU context), "-" when absent; locations: "id:name:type:rank"
+ *     of each location of the group by ascending id, joined by ";".
+ *
  *   mpirun -np N scorep-cube-dump [--enumeration METHOD] ...
  *     The same output, the values computed by the distributed Cube engine
  *     (src/cube/cube_engine.h): each process holds the rows of its share of the call paths
@@ -34,7 +42,7 @@
 #include <string.h>
 
 typedef struct {
-    bool inclusive, system, engine, metric_tree;
+    bool inclusive, system, groups, engine, metric_tree;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
     int how;     /* cube_enum_method */
@@ -48,6 +56,7 @@ static void usage(FILE *fp)
                 "  -i        inclusive instead of exclusive values\n"
                 "  -m LIST   only these metrics (unique names, comma separated)\n"
                 "  --system  print the system tree, one line per location\n"
+                "  --system-groups  print the system tree, one line per location group\n"
                 "  --engine  compute with the distributed engine (always under mpirun)\n"
                 "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
                 "            how the engine shares the call paths among the processes\n"
@@ -59,6 +68,7 @@ static void usage(FILE *fp)
 static int parse_options(int argc, char **argv, options *o)
 {
     static const struct option longs[] = {{"system", no_argument, NULL, 'S'},
+                                          {"system-groups", no_argument, NULL, 'G'},
                                           {"inclusive", no_argument, NULL, 'i'},
                                           {"metrics", required_argument, NULL, 'm'},
                                           {"help", no_argument, NULL, 'h'},
@@ -78,6 +88,9 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'S':
             o->system = true;
+            break;
+        case 'G':
+            o->groups = true;
             break;
         case 'E':
             o->engine = true;
@@ -234,6 +247,27 @@ static int dump_system(const cube_reader *r)
     return 0;
 }
 
+static int dump_groups(const cube_reader *r)
+{
+    for (int g = 0; g < r->n_locgroups; g++) {
+        const cube_locgroup *lg = &r->locgroups[g];
+        printf("%d\t", g);
+        print_stnode_path(r, lg->stnode);
+        printf("\t%s\t%s\t%s\t%d\t%s\t", lg->stnode >= 0 ? r->stnodes[lg->stnode].klass : "",
+               lg->name, lg->type, lg->rank, lg->creator ? lg->creator : "-");
+        const char *sep = "";
+        for (int l = 0; l < r->n_locations; l++) {
+            const cube_location *loc = &r->locations[l];
+            if (loc->locgroup != g)
+                continue;
+            printf("%s%d:%s:%s:%d", sep, l, loc->name, loc->type, loc->rank);
+            sep = ";";
+        }
+        putchar('\n');
+    }
+    return 0;
+}
+
 /* ---- the same dump from the distributed engine (rank 0 asks, one cnode at a time) */
 static int dump_engine_cnode(cube_engine *e, int c, const int *ids, int n_ids, cube_view view,
                              bool metric_tree, uint64_t *rows, int *path)
@@ -311,7 +345,9 @@ static int run_engine(const options *o, const cube_engine_comm *comm)
         rc = cube_engine_serve(e) == 0 ? 0 : 1;
     } else {
         char *list = o->metric_list ? strdup(o->metric_list) : NULL;
-        rc = o->system ? dump_system(cube_engine_defs(e)) : dump_engine(e, o, list);
+        rc = o->groups   ? dump_groups(cube_engine_defs(e))
+             : o->system ? dump_system(cube_engine_defs(e))
+                         : dump_engine(e, o, list);
         free(list);
     }
     cube_engine_close(e);
@@ -343,7 +379,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "scorep-cube-dump: %s\n", err);
         return 1;
     }
-    int rc = o.system ? dump_system(r) : dump_values(r, &o);
+    int rc = o.groups ? dump_groups(r) : o.system ? dump_system(r) : dump_values(r, &o);
     cube_reader_free(r);
     if (fflush(stdout) != 0) {
         perror("scorep-cube-dump: writing output");

@@ -826,41 +826,31 @@ static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_
 
 /* The system tree comes from the sequence definitions (defs/systree_job.c), expanded node
  * by node; OTF2 ids: system-tree nodes and location groups by their ordinal (readers want
- * them in increasing order), locations by (local index * size + rank). */
+ * them in increasing order), locations by (local index * size + rank).
+ * GPU streams (CUDA adapter) are in location groups of type ACCELERATOR, one per CUDA
+ * context of a process ("CUDA Context <id>", created by the process: OTF2 3.0 allows no
+ * accelerator streams in a process group), under a system-tree node per device of the
+ * process's node (class "CUDA Device", name the device number), as Score-P defines them.
+ * The walk numbers devices after the nodes and accelerator groups after the processes, so
+ * they and their streams are written after it. */
+typedef struct {
+    uint64_t id, parent, creator; /* creator: accelerator groups only */
+    uint32_t name, klass;         /* strings */
+} deferred_def;
+
 typedef struct {
     uint32_t rank, local, name;
-    uint64_t events, group; /* group: index into st_writer.accel */
+    uint64_t events, group;
 } gpu_loc;
 
-typedef struct {
-    uint32_t rank, name; /* name: "CUDA[device:context]" */
-    uint64_t process, node;
-} accel_group;
-
-/* GPU streams (CUDA adapter) go into location groups of type ACCELERATOR, one per device
- * and context of a process, as OTF2 3.0 wants (a process group holds no accelerator
- * streams). Their ids follow the processes', so they are written after the walk, then
- * their streams. Device and context come from the stream's name, CUDA[device:context:stream],
- * which is what rank 0 gathers of every location. */
 typedef struct {
     OTF2_GlobalDefWriter *g;
     strtab *st;
     const trace_job *j;
-    uint64_t n_processes, process, process_node; /* the process being walked */
+    deferred_def *dev, *accel;
     gpu_loc *gpu;
-    accel_group *accel;
-    uint32_t n_gpu, n_accel, cap_gpu, cap_accel;
-    int failed;
+    uint32_t n_dev, n_accel, n_gpu, cap_dev, cap_accel, cap_gpu;
 } st_writer;
-
-static uint32_t accel_name(strtab *st, const char *stream)
-{
-    char buf[64];
-    const char *colon = strrchr(stream, ':');
-    int len = colon ? (int)(colon - stream) : (int)strlen(stream);
-    snprintf(buf, sizeof buf, "%.*s]", len, stream);
-    return strtab_add(st, colon ? buf : stream, 1);
-}
 
 static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
 {
@@ -875,20 +865,11 @@ static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
     return 0;
 }
 
-/* Remembers a GPU stream and its accelerator group for writing after the walk. */
-static int defer_gpu(st_writer *w, const scorep_st_node *n, uint32_t name, uint64_t events)
+static int defer(deferred_def **arr, uint32_t *n, uint32_t *cap, deferred_def d)
 {
-    uint32_t gname = accel_name(w->st, n->name), k = 0;
-    while (k < w->n_accel && !(w->accel[k].rank == n->rank && w->accel[k].name == gname))
-        k++;
-    if (k == w->n_accel) {
-        if (grow((void **)&w->accel, &w->cap_accel, w->n_accel, sizeof *w->accel) != 0)
-            return -1;
-        w->accel[w->n_accel++] = (accel_group){n->rank, gname, w->process, w->process_node};
-    }
-    if (grow((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+    if (grow((void **)arr, cap, *n, sizeof **arr) != 0)
         return -1;
-    w->gpu[w->n_gpu++] = (gpu_loc){n->rank, n->local, name, events, k};
+    (*arr)[(*n)++] = d;
     return 0;
 }
 
@@ -897,7 +878,7 @@ static int write_st_node(void *arg, const scorep_st_node *n)
     st_writer *w = arg;
     uint32_t name = strtab_add(w->st, n->name, 1), klass = strtab_add(w->st, n->klass, 1);
     if (!w->g)
-        return n->kind == SCOREP_ST_LOCATION && n->gpu ? (accel_name(w->st, n->name), 0) : 0;
+        return 0; /* the first pass: the strings only */
     switch (n->kind) {
     case SCOREP_ST_NODE:
         OTF2_GlobalDefWriter_WriteSystemTreeNode(w->g, (uint32_t)n->ordinal, name, klass,
@@ -905,19 +886,26 @@ static int write_st_node(void *arg, const scorep_st_node *n)
                                                      ? OTF2_UNDEFINED_SYSTEM_TREE_NODE
                                                      : (uint32_t)n->parent_ordinal);
         break;
+    case SCOREP_ST_DEVICE:
+        return defer(&w->dev, &w->n_dev, &w->cap_dev,
+                     (deferred_def){n->ordinal, n->parent_ordinal, 0, name, klass});
     case SCOREP_ST_PROCESS:
-        w->n_processes++;
-        w->process = n->ordinal;
-        w->process_node = n->parent_ordinal;
         OTF2_GlobalDefWriter_WriteLocationGroup(
             w->g, (uint32_t)n->ordinal, name, OTF2_LOCATION_GROUP_TYPE_PROCESS,
             (uint32_t)n->parent_ordinal, OTF2_UNDEFINED_LOCATION_GROUP);
         break;
+    case SCOREP_ST_ACCEL:
+        return defer(&w->accel, &w->n_accel, &w->cap_accel,
+                     (deferred_def){n->ordinal, n->parent_ordinal, n->creator_ordinal, name, 0});
     case SCOREP_ST_LOCATION: {
         uint64_t events =
             n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
-        if (n->gpu)
-            return defer_gpu(w, n, name, events);
+        if (n->gpu) {
+            if (grow((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+                return -1;
+            w->gpu[w->n_gpu++] = (gpu_loc){n->rank, n->local, name, events, n->parent_ordinal};
+            return 0;
+        }
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
@@ -929,27 +917,30 @@ static int write_st_node(void *arg, const scorep_st_node *n)
 
 static void write_accelerators(st_writer *w)
 {
+    for (uint32_t k = 0; k < w->n_dev; k++)
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(w->g, (uint32_t)w->dev[k].id, w->dev[k].name,
+                                                 w->dev[k].klass, (uint32_t)w->dev[k].parent);
     for (uint32_t k = 0; k < w->n_accel; k++)
         OTF2_GlobalDefWriter_WriteLocationGroup(
-            w->g, (uint32_t)(w->n_processes + k), w->accel[k].name,
-            OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, (uint32_t)w->accel[k].node,
-            (uint32_t)w->accel[k].process);
+            w->g, (uint32_t)w->accel[k].id, w->accel[k].name, OTF2_LOCATION_GROUP_TYPE_ACCELERATOR,
+            (uint32_t)w->accel[k].parent, (uint32_t)w->accel[k].creator);
     for (uint32_t i = 0; i < w->n_gpu; i++) {
         const gpu_loc *l = &w->gpu[i];
         OTF2_GlobalDefWriter_WriteLocation(w->g,
                                            (uint64_t)l->local * (uint64_t)w->j->size + l->rank,
                                            l->name, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
-                                           l->events, (uint32_t)(w->n_processes + l->group));
+                                           l->events, (uint32_t)l->group);
     }
 }
 
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    st_writer w = {g, st, j, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0};
+    st_writer w = {g, st, j, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     if (scorep_systree_walk(write_st_node, &w) == 0 && g)
         write_accelerators(&w);
-    free(w.gpu);
+    free(w.dev);
     free(w.accel);
+    free(w.gpu);
 }
 
 /* I/O paradigms (ids: scorep_io_paradigm), files (scope: the system tree's root) and

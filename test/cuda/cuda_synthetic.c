@@ -44,16 +44,22 @@ static size_t put(uint8_t *buf, size_t at, const void *rec, size_t size)
     return at + size;
 }
 
+/* the device and context of the records kernel() makes (device 0, context 1 but in
+ * more_devices) */
+static uint32_t kernel_device = 0, kernel_context = 1;
+
 static size_t kernel(uint8_t *buf, size_t at, const char *name, uint32_t stream, uint64_t s,
                      uint64_t e, uint32_t corr)
 {
     CUpti_ActivityKernel10 k;
     memset(&k, 0, sizeof k);
-    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    /* CUDA_SYNTHETIC_SERIAL: the records of kernel_serial (CUPTI's KERNEL activity) */
+    k.kind = getenv("CUDA_SYNTHETIC_SERIAL") ? CUPTI_ACTIVITY_KIND_KERNEL
+                                             : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     k.start = s;
     k.end = e;
-    k.deviceId = 0;
-    k.contextId = 1;
+    k.deviceId = kernel_device;
+    k.contextId = kernel_context;
     k.streamId = stream;
     k.correlationId = corr;
     k.name = name;
@@ -237,6 +243,40 @@ static void many_kernels(uint64_t n)
     }
 }
 
+/* "devices": after the records of device 0, context 1 (streams 7 and 8), kernels named
+ * k_dev on device 1, context 2, stream 3 (one), device 0, context 5, stream 4 (two) and
+ * device 1, context 2, stream 6 (three), in this order: two devices, two contexts on
+ * device 0, streams of one context not created one after the other. */
+static void more_devices(void)
+{
+    static const struct {
+        uint32_t device, context, stream, kernels;
+    } where[] = {{1, 2, 3, 1}, {0, 5, 4, 2}, {1, 2, 6, 3}};
+    uint8_t *buf;
+    size_t size, max, n = 0;
+    scorep_cuda_buffer_requested(&buf, &size, &max);
+    if (!buf) {
+        printf("FAIL no buffer for the records of more devices\n");
+        failures++;
+        return;
+    }
+    uint64_t t = 400000;
+    for (size_t w = 0; w < sizeof where / sizeof where[0]; w++) {
+        kernel_device = where[w].device;
+        kernel_context = where[w].context;
+        for (uint32_t k = 0; k < where[w].kernels; k++, t += 10000)
+            n = kernel(buf, n, "k_dev", where[w].stream, t, t + 5000, 0);
+    }
+    kernel_device = 0;
+    kernel_context = 1;
+    scorep_cuda_buffer_completed(NULL, 0, buf, size, n);
+    expect_u64("buffers processed (more devices)", scorep_cuda_drain(), 1);
+    scorep_cuda_pool_info p;
+    scorep_cuda_pool_stats(&p);
+    expect_u64("records turned into events (more devices)", p.records, 7 + 6);
+    expect_u64("GPU locations (more devices)", scorep_cuda_stream_count(), 5);
+}
+
 int main(int argc, char **argv)
 {
 #ifdef WITH_MPI
@@ -277,7 +317,9 @@ int main(int argc, char **argv)
     scorep_cuda_pool_info p;
     scorep_cuda_pool_stats(&p);
     /* argv[1]: how many records the SCOREP_CUDA_ENABLE of the run records (all 7 by default) */
-    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 && strcmp(argv[1], "features") != 0
+    int devices_mode = argc > 1 && strcmp(argv[1], "devices") == 0;
+    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 &&
+                            strcmp(argv[1], "features") != 0 && !devices_mode
                         ? strtoull(argv[1], NULL, 10)
                         : 7;
     expect_u64("records turned into events", p.records, want);
@@ -286,6 +328,8 @@ int main(int argc, char **argv)
     expect_u64("same stream, same location",
                scorep_cuda_stream_location(0, 1, 7, 0) == scorep_cuda_stream_location(0, 1, 7, 0),
                1);
+    if (devices_mode)
+        more_devices();
     if (many_mode) {
         uint64_t many = strtoull(argv[2], NULL, 10);
         many_kernels(many);

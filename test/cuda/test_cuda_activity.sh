@@ -37,12 +37,24 @@ trace_defs exp >defs.txt
 expect_eq "$(grep -c '^LOCATION ' defs.txt)" 3 "three locations"
 expect_grep 'Name: "Master thread" <[0-9]*>, Type: CPU_THREAD, # Events: 17,' defs.txt \
     "master: program begin/end, 6 API calls and the loss marker (enter, metric, leave)"
-expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA\[0:1\]" <1>' \
+expect_grep 'Name: "CUDA\[0:1:7\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 12, Group: "CUDA Context 1" <1>' \
     defs.txt "stream 7"
-expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA\[0:1\]" <1>' \
+expect_grep 'Name: "CUDA\[0:1:8\]" <[0-9]*>, Type: ACCELERATOR_STREAM, # Events: 6, Group: "CUDA Context 1" <1>' \
     defs.txt "stream 8"
-expect_grep '^LOCATION_GROUP +1  Name: "CUDA\[0:1\]" <[0-9]*>, Type: ACCELERATOR, .*Creator: "Process" <0>' \
-    defs.txt "the accelerator location group of device 0, context 1, created by the process"
+# Score-P's structure (scorep_cupti.c, SCOREP_AcceleratorMgmt_CreateContext): a system-tree
+# node of class "CUDA Device" named by the device number under the process's node, in it a
+# location group of type ACCELERATOR "CUDA Context <context id>" created by the process
+host=$(hostname)
+# system-tree nodes and location groups as "KIND id name, ..." (names without string ids)
+st_defs()
+{
+    awk '$1 == "SYSTEM_TREE_NODE" || $1 == "LOCATION_GROUP" { t = $1; id = $2
+        sub(/^[A-Z_]+ +[0-9]+ +/, ""); print t, id, $0 }' "$1" |
+        sed 's/\(Name\|Class\): \("[^"]*"\) <[0-9]*>/\1: \2/g' | tr '\n' ';'
+}
+expect_eq "$(st_defs defs.txt)" \
+    "SYSTEM_TREE_NODE 0 Name: \"Linux\", Class: \"machine\", Parent: UNDEFINED;SYSTEM_TREE_NODE 1 Name: \"$host\", Class: \"node\", Parent: \"machine::Linux\" <0>;LOCATION_GROUP 0 Name: \"Process\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;SYSTEM_TREE_NODE 2 Name: \"0\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;LOCATION_GROUP 1 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;" \
+    "trace: the device's system-tree node and the context's accelerator group, created by the process"
 expect_grep '^RMA_WIN .*Name: "CUDA window" <[0-9]*>, Communicator: "Pthread thread contingent"' \
     defs.txt "the CUDA window, over the process's locations"
 expect_defs_clean exp "GPU locations and the CUDA window"
@@ -83,11 +95,23 @@ for r in "cudaMalloc 2" "cudaLaunchKernel 3" "cuCtxSynchronize 1"; do
 done
 
 # --- profile: GPU locations in the system tree, kernel visits and times ---
+# as Score-P's Cube writer (scorep_profile_cube4_writer.c) makes it of the same definitions:
+# the device node shows "class name", the group type accelerator with its global id as rank
+# (after the process, as in the trace) and the attribute "Creating location group", the
+# streams type "accelerator stream" (CubeW) ranked in their group
+expect_eq "$(profile_dump exp --system-groups | tr '\t' '|' | tr '\n' ';')" \
+    "0|Linux/$host|node|Process|process|0|-|0:Master thread:thread:0;1|Linux/$host/CUDA Device 0|CUDA Device|CUDA Context 1|accelerator|1|Process|1:CUDA[0:1:7]:accelerator stream:0;2:CUDA[0:1:8]:accelerator stream:1;" \
+    "profile: location groups, their nodes, types, ranks, creators and locations"
 expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
-    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:8] 0;" "system tree"
+    "Process Master thread 0;CUDA Context 1 CUDA[0:1:7] 1;CUDA Context 1 CUDA[0:1:8] 1;" "system tree"
 tar -xOf exp/profile.cubex anchor.xml >anchor.xml || fail "no anchor.xml in profile.cubex"
-expect_eq "$(grep -c '<type>accelerator</type>' anchor.xml)" 2 "Cube location type accelerator"
+expect_eq "$(grep -c '<type>accelerator</type>' anchor.xml)" 1 "Cube location group type accelerator"
+expect_eq "$(grep -c '<type>accelerator stream</type>' anchor.xml)" 2 "Cube location type accelerator stream"
 expect_eq "$(grep -c '<type>thread</type>' anchor.xml)" 1 "Cube location type thread"
+expect_eq "$(grep -c '^<cube version="4.7">$' anchor.xml)" 1 \
+    "anchor syntax 4.7 with an accelerator group (CubeLib's GPU_VERSION)"
+expect_eq "$(grep -cF '<attr key="Creating location group" value="Process"/>' anchor.xml)" 1 \
+    "the accelerator group's creator"
 K="vecAdd(float const*, float const*, float*, int)"
 expect_eq "$(profile_values exp "$K" visits)" "1 2" "kernel visits"
 expect_eq "$(profile_values exp "$K" time)" "1 0.0002" "kernel time (2 x 50 us on the GPU clock, 2 ticks per ns)"
@@ -100,8 +124,16 @@ expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
 # (adapter off) subscribes to nothing and so prints no warning ---
 run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
-expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
+expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_serial, kernel_callsite, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
+# kernel_serial (implies kernel) records CUPTI's KERNEL activity records as kernels; Score-P's
+# kernel_callsite is accepted with one warning: 3 kernel records of the 7, vecAdd twice
+run_app ser env CUDA_SYNTHETIC_SERIAL=1 SCOREP_CUDA_ENABLE=kernel_serial,kernel_callsite \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_ser "$top_builddir/test/cuda/cuda_synthetic" 3
+expect_eq "$status $(cat ser.out)" "0 synthetic records processed" "kernel_serial: exit status ($(head -c 300 ser.err))"
+expect_eq "$(profile_values exp_ser "$K" visits)" "1 2" "kernel_serial: kernel visits"
+expect_grep 'warning: CUDA: kernel_callsite is not recorded by scorep-rt' ser.err "kernel_callsite: one warning"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
     SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
@@ -124,7 +156,7 @@ run_app idle env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
     "$top_builddir/test/cuda/cuda_synthetic"
 expect_eq "$status" 0 "idle: exit status ($(cat idle.out))"
 expect_eq "$(profile_dump exp_idle --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
-    "Process Master thread 0;Process CUDA[0:1:7] 0;Process CUDA[0:1:idle] 0;Process CUDA[0:1:8] 0;Process CUDA[0:1:compute idle] 0;" \
+    "Process Master thread 0;CUDA Context 1 CUDA[0:1:7] 1;CUDA Context 1 CUDA[0:1:idle] 1;CUDA Context 1 CUDA[0:1:8] 1;CUDA Context 1 CUDA[0:1:compute idle] 1;" \
     "idle: a location of its own for each kind (created at its first interval: GPU idle with the first kernel)"
 expect_eq "$(profile_values exp_idle "COMPUTE IDLE" visits) $(profile_values exp_idle "COMPUTE IDLE" time)" \
     "4 1 4 8e-05" "idle: COMPUTE IDLE"
@@ -213,6 +245,42 @@ expect_eq "$(profile_values exp_many "vecAdd(float const*, float const*, float*,
     "1 2" "many: the late records are not in the profile"
 expect_eq "$(profile_values exp_many "CUDA ACTIVITY RECORDS LOST" "CUDA records lost")" "0 2" \
     "many: the loss marker counts the two late records"
+
+# --- two devices, two contexts on device 0 (cuda_synthetic.c "devices": after the streams
+# 7 and 8 of device 0, context 1, k_dev on device 1, context 2, stream 3 (1 kernel),
+# device 0, context 5, stream 4 (2) and device 1, context 2, stream 6 (3)): in Score-P's
+# structure a node per device in the order of their first stream, in it a group per
+# context of the process, in it its streams; the Cube columns follow that document order
+# (the profile's values with them), the trace's ids the processes' and nodes' ---
+run_app dev env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_dev \
+    "$top_builddir/test/cuda/cuda_synthetic" devices
+expect_eq "$status" 0 "devices: exit status ($(cat dev.out))"
+trace_defs exp_dev >defs_dev.txt
+expect_eq "$(st_defs defs_dev.txt)" \
+    "SYSTEM_TREE_NODE 0 Name: \"Linux\", Class: \"machine\", Parent: UNDEFINED;SYSTEM_TREE_NODE 1 Name: \"$host\", Class: \"node\", Parent: \"machine::Linux\" <0>;LOCATION_GROUP 0 Name: \"Process\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;SYSTEM_TREE_NODE 2 Name: \"0\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;SYSTEM_TREE_NODE 3 Name: \"1\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;LOCATION_GROUP 1 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;LOCATION_GROUP 2 Name: \"CUDA Context 5\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;LOCATION_GROUP 3 Name: \"CUDA Context 2\", Type: ACCELERATOR, Parent: \"CUDA Device::1\" <3>, Creator: \"Process\" <0>;" \
+    "devices: trace: two device nodes, three accelerator groups"
+expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
+    g = $0; sub(/.*Group: /, "", g); print $2, n, g }' defs_dev.txt | sort -n | tr '\n' ';')" \
+    "0 Master thread \"Process\" <0>;1 CUDA[0:1:7] \"CUDA Context 1\" <1>;2 CUDA[0:1:8] \"CUDA Context 1\" <1>;3 CUDA[1:2:3] \"CUDA Context 2\" <3>;4 CUDA[0:5:4] \"CUDA Context 5\" <2>;5 CUDA[1:2:6] \"CUDA Context 2\" <3>;" \
+    "devices: trace: each stream in its context's group (ids: the process's location order)"
+expect_eq "$(for l in 3 4 5; do trace_count exp_dev ENTER $l k_dev; done | tr '\n' ' ')" "1 2 3 " \
+    "devices: trace: k_dev per stream"
+expect_defs_clean exp_dev "devices: definitions"
+expect_eq "$(profile_dump exp_dev --system-groups | tr '\t' '|' | tr '\n' ';')" \
+    "0|Linux/$host|node|Process|process|0|-|0:Master thread:thread:0;1|Linux/$host/CUDA Device 0|CUDA Device|CUDA Context 1|accelerator|1|Process|1:CUDA[0:1:7]:accelerator stream:0;2:CUDA[0:1:8]:accelerator stream:1;2|Linux/$host/CUDA Device 0|CUDA Device|CUDA Context 5|accelerator|2|Process|3:CUDA[0:5:4]:accelerator stream:0;3|Linux/$host/CUDA Device 1|CUDA Device|CUDA Context 2|accelerator|3|Process|4:CUDA[1:2:3]:accelerator stream:0;5:CUDA[1:2:6]:accelerator stream:1;" \
+    "devices: profile: system tree"
+expect_eq "$(profile_values exp_dev k_dev visits | tr '\n' ';')" "3 2;4 1;5 3;" \
+    "devices: profile: k_dev visits in the columns of CUDA[0:5:4], CUDA[1:2:3], CUDA[1:2:6]"
+expect_eq "$(profile_values exp_dev "$K" visits)" "1 2" "devices: profile: vecAdd on CUDA[0:1:7]"
+# scorep-score: the streams fill their process's buffers (Score-P's scorep-score adds an
+# accelerator group to the process its "Creating location group" names): one process, so the
+# largest buffer is the whole trace, and a process holds its 6 locations
+"$SCOREP_SCORE" exp_dev/profile.cubex >score_dev.txt || fail "scorep-score exp_dev failed"
+agg=$(sed -n 's/^Estimated aggregate size of event trace: *\([0-9]*\) bytes$/\1/p' score_dev.txt)
+max=$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *\([0-9]*\) bytes$/\1/p' score_dev.txt)
+[ -n "$agg" ] || fail "no aggregate size in: $(cat score_dev.txt)"
+expect_eq "$max" "$agg" "devices: scorep-score: max_buf of the one process = the aggregate size"
 
 # --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---
 run_app late env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \

@@ -1,7 +1,9 @@
 #!/bin/sh
-# test_cuda_mpi.sh: the synthetic CUPTI records of cuda_synthetic.c on each of 2 MPI ranks:
-# every rank's GPU locations under its process in the trace and the profile, one CUDA window
-# per rank whose RMA records name that rank's master thread as remote, definitions clean.
+# test_cuda_mpi.sh: the synthetic CUPTI records of cuda_synthetic.c ("devices": streams of
+# two devices and three contexts) on each of 2 MPI ranks: every rank's GPU streams in its
+# own accelerator groups under the node's device nodes in the trace and the profile (both
+# Cube writers), one CUDA window per rank whose RMA records name that rank's master thread
+# as remote, definitions clean.
 . "$top_srcdir/test/integration/lib.sh"
 
 cuda_lib="$top_builddir/.libs/libscorep-rt-cuda.so"
@@ -25,7 +27,7 @@ scorep_cc --nocompiler mpicc -O2 -DWITH_MPI -I"$top_srcdir/src" -I"$top_builddir
 run_app syn env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
     SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp \
-    mpirun -np 2 ./syn
+    mpirun -np 2 ./syn devices
 expect_eq "$status" 0 "exit status"
 expect_eq "$(cat syn.out)" "synthetic records processed
 synthetic records processed" "program output"
@@ -34,20 +36,22 @@ if [ ! -e /dev/nvidia0 ]; then
 fi
 
 # --- trace: locations (id = local index * 2 + rank), windows, events per rank ---
+# Score-P's structure (scorep_cupti.c: a "CUDA Device" node per device under the node of
+# the process, unified across the processes of the node; a "CUDA Context <id>" group per
+# context of each process, created by it): both ranks on one node share the device nodes;
+# devices in the order of their first stream, in each the groups in the order of their
+# first stream (rank 0's, then rank 1's); groups numbered after the processes
+host=$(hostname)
 trace_defs exp >defs.txt
+expect_eq "$(awk '$1 == "SYSTEM_TREE_NODE" || $1 == "LOCATION_GROUP" { t = $1; id = $2
+    sub(/^[A-Z_]+ +[0-9]+ +/, ""); print t, id, $0 }' defs.txt |
+    sed 's/\(Name\|Class\): \("[^"]*"\) <[0-9]*>/\1: \2/g' | tr '\n' ';')" \
+    "SYSTEM_TREE_NODE 0 Name: \"Linux\", Class: \"machine\", Parent: UNDEFINED;SYSTEM_TREE_NODE 1 Name: \"$host\", Class: \"node\", Parent: \"machine::Linux\" <0>;LOCATION_GROUP 0 Name: \"MPI Rank 0\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;LOCATION_GROUP 1 Name: \"MPI Rank 1\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;SYSTEM_TREE_NODE 2 Name: \"0\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;SYSTEM_TREE_NODE 3 Name: \"1\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;LOCATION_GROUP 2 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"MPI Rank 0\" <0>;LOCATION_GROUP 3 Name: \"CUDA Context 5\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"MPI Rank 0\" <0>;LOCATION_GROUP 4 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"MPI Rank 1\" <1>;LOCATION_GROUP 5 Name: \"CUDA Context 5\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"MPI Rank 1\" <1>;LOCATION_GROUP 6 Name: \"CUDA Context 2\", Type: ACCELERATOR, Parent: \"CUDA Device::1\" <3>, Creator: \"MPI Rank 0\" <0>;LOCATION_GROUP 7 Name: \"CUDA Context 2\", Type: ACCELERATOR, Parent: \"CUDA Device::1\" <3>, Creator: \"MPI Rank 1\" <1>;" \
+    "system-tree nodes and location groups"
 expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
-    g = $0; sub(/.*Group: "/, "", g); sub(/".*/, "", g); print $2, n, g }' defs.txt | sort -n |
-    tr '\n' ';')" \
-    "0 Master thread MPI Rank 0;1 Master thread MPI Rank 1;2 CUDA[0:1:7] CUDA[0:1];3 CUDA[0:1:7] CUDA[0:1];4 CUDA[0:1:8] CUDA[0:1];5 CUDA[0:1:8] CUDA[0:1];" \
+    g = $0; sub(/.*Group: /, "", g); print $2, n, g }' defs.txt | sort -n | tr '\n' ';')" \
+    "0 Master thread \"MPI Rank 0\" <0>;1 Master thread \"MPI Rank 1\" <1>;2 CUDA[0:1:7] \"CUDA Context 1\" <2>;3 CUDA[0:1:7] \"CUDA Context 1\" <4>;4 CUDA[0:1:8] \"CUDA Context 1\" <2>;5 CUDA[0:1:8] \"CUDA Context 1\" <4>;6 CUDA[1:2:3] \"CUDA Context 2\" <6>;7 CUDA[1:2:3] \"CUDA Context 2\" <7>;8 CUDA[0:5:4] \"CUDA Context 5\" <3>;9 CUDA[0:5:4] \"CUDA Context 5\" <5>;10 CUDA[1:2:6] \"CUDA Context 2\" <6>;11 CUDA[1:2:6] \"CUDA Context 2\" <7>;" \
     "locations and their location groups"
-# accelerator groups (one per device and context of each rank) after the processes,
-# created by their process; each holds its rank's two streams
-expect_eq "$(awk '$1 == "LOCATION_GROUP" { sub(/^LOCATION_GROUP +/, ""); gsub(/ <[0-9]+>/, ""); print }' \
-    defs.txt | tr '\n' ';')" \
-    "0  Name: \"MPI Rank 0\", Type: PROCESS, Parent: \"node::$(hostname)\", Creator: UNDEFINED;1  Name: \"MPI Rank 1\", Type: PROCESS, Parent: \"node::$(hostname)\", Creator: UNDEFINED;2  Name: \"CUDA[0:1]\", Type: ACCELERATOR, Parent: \"node::$(hostname)\", Creator: \"MPI Rank 0\";3  Name: \"CUDA[0:1]\", Type: ACCELERATOR, Parent: \"node::$(hostname)\", Creator: \"MPI Rank 1\";" \
-    "location groups"
-expect_eq "$(grep -c 'Group: "CUDA\[0:1\]" <2>' defs.txt) $(grep -c 'Group: "CUDA\[0:1\]" <3>' defs.txt)" \
-    "2 2" "two streams in each accelerator group"
 expect_eq "$(grep -c '^RMA_WIN .*Name: "CUDA window"' defs.txt)" 2 "one CUDA window per rank"
 expect_defs_clean exp "two ranks with GPU locations"
 for loc in 2 3; do
@@ -62,13 +66,54 @@ done
 expect_eq "$(trace_check_order exp)" 0 "timestamps increase per location"
 expect_eq "$(trace_check_nesting exp)" 0 "regions nest"
 
-# --- profile ---
-expect_eq "$(profile_dump exp --system | cut -f3- | tr '\t' ' ' | tr '\n' ';')" \
-    "MPI Rank 0 Master thread 0;MPI Rank 0 CUDA[0:1:7] 0;MPI Rank 0 CUDA[0:1:8] 0;MPI Rank 1 Master thread 1;MPI Rank 1 CUDA[0:1:7] 1;MPI Rank 1 CUDA[0:1:8] 1;" \
-    "system tree"
+# --- profile: the same structure in Cube's document order (locations numbered in it, the
+# values in those columns), by the parallel writer (the default with 2 ranks) and the
+# gathering one (a second run) ---
+run_app gat env SCOREP_TIMER=clock_gettime SCOREP_PROFILING_CUBE_WRITER=gather \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_gather mpirun -np 2 ./syn devices
+expect_eq "$status" 0 "gathering Cube writer: exit status"
+D="Linux/$host/CUDA Device"
+S="accelerator stream"
 K="vecAdd(float const*, float const*, float*, int)"
-expect_eq "$(profile_values exp "$K" visits | tr '\n' ';')" "1 2;4 2;" "kernel visits per GPU location"
-expect_eq "$(profile_values exp "$K" time | tr '\n' ';')" "1 0.0002;4 0.0002;" "kernel time per GPU location"
+for e in exp exp_gather; do
+    expect_eq "$(profile_dump $e --system-groups | tr '\t' '|' | tr '\n' ';')" \
+        "0|Linux/$host|node|MPI Rank 0|process|0|-|0:Master thread:thread:0;1|Linux/$host|node|MPI Rank 1|process|1|-|1:Master thread:thread:0;2|$D 0|CUDA Device|CUDA Context 1|accelerator|2|MPI Rank 0|2:CUDA[0:1:7]:$S:0;3:CUDA[0:1:8]:$S:1;3|$D 0|CUDA Device|CUDA Context 5|accelerator|3|MPI Rank 0|4:CUDA[0:5:4]:$S:0;4|$D 0|CUDA Device|CUDA Context 1|accelerator|4|MPI Rank 1|5:CUDA[0:1:7]:$S:0;6:CUDA[0:1:8]:$S:1;5|$D 0|CUDA Device|CUDA Context 5|accelerator|5|MPI Rank 1|7:CUDA[0:5:4]:$S:0;6|$D 1|CUDA Device|CUDA Context 2|accelerator|6|MPI Rank 0|8:CUDA[1:2:3]:$S:0;9:CUDA[1:2:6]:$S:1;7|$D 1|CUDA Device|CUDA Context 2|accelerator|7|MPI Rank 1|10:CUDA[1:2:3]:$S:0;11:CUDA[1:2:6]:$S:1;" \
+        "$e: location groups, nodes, types, ranks, creators, locations"
+    expect_eq "$(profile_values $e "$K" visits | tr '\n' ';')" "2 2;5 2;" \
+        "$e: kernel visits in the columns of CUDA[0:1:7] of each rank"
+    expect_eq "$(profile_values $e "$K" time | tr '\n' ';')" "2 0.0002;5 0.0002;" \
+        "$e: kernel time per GPU location"
+    expect_eq "$(profile_values $e k_dev visits | tr '\n' ';')" "4 2;7 2;8 1;9 3;10 1;11 3;" \
+        "$e: k_dev visits in the columns of CUDA[0:5:4], CUDA[1:2:3], CUDA[1:2:6] of each rank"
+    expect_eq "$(profile_values $e cudaLaunchKernel visits | tr '\n' ';')" "0 3;1 3;" \
+        "$e: the launches in the master threads' columns"
+    expect_eq "$(tar -xOf $e/profile.cubex anchor.xml | grep -c '^<cube version="4.7">$')" 1 \
+        "$e: anchor syntax 4.7 (accelerator groups)"
+done
+# the engine (mpirun -np 2 scorep-cube-dump) reads the same structure and columns
+expect_eq "$(mpirun -np 2 "$CUBE_DUMP" --system-groups exp/profile.cubex | cut -f1,4-7 | tr '\t' '|' |
+    tr '\n' ';')" \
+    "0|MPI Rank 0|process|0|-;1|MPI Rank 1|process|1|-;2|CUDA Context 1|accelerator|2|MPI Rank 0;3|CUDA Context 5|accelerator|3|MPI Rank 0;4|CUDA Context 1|accelerator|4|MPI Rank 1;5|CUDA Context 5|accelerator|5|MPI Rank 1;6|CUDA Context 2|accelerator|6|MPI Rank 0;7|CUDA Context 2|accelerator|7|MPI Rank 1;" \
+    "the distributed engine: location groups"
+expect_eq "$(mpirun -np 2 "$CUBE_DUMP" -m visits exp/profile.cubex | awk -F'\t' '$2 == "k_dev" { print $3, $4 }' |
+    tr '\n' ';')" "4 visits=2;7 visits=2;8 visits=1;9 visits=3;10 visits=1;11 visits=3;" \
+    "the distributed engine: k_dev visits per column"
+# scorep-report: a stream's rank is that of the process that created its context
+"$top_builddir/scorep-report" -o report.html exp >report.out 2>&1 || fail "scorep-report: $(cat report.out)"
+expect_eq "$(grep -o '"name":"CUDA\[[^"]*\]","group":"[^"]*","rank":[0-9]*' report.html | tr '\n' ';')" \
+    "\"name\":\"CUDA[0:1:7]\",\"group\":\"CUDA Context 1\",\"rank\":0;\"name\":\"CUDA[0:1:8]\",\"group\":\"CUDA Context 1\",\"rank\":0;\"name\":\"CUDA[0:5:4]\",\"group\":\"CUDA Context 5\",\"rank\":0;\"name\":\"CUDA[0:1:7]\",\"group\":\"CUDA Context 1\",\"rank\":1;\"name\":\"CUDA[0:1:8]\",\"group\":\"CUDA Context 1\",\"rank\":1;\"name\":\"CUDA[0:5:4]\",\"group\":\"CUDA Context 5\",\"rank\":1;\"name\":\"CUDA[1:2:3]\",\"group\":\"CUDA Context 2\",\"rank\":0;\"name\":\"CUDA[1:2:6]\",\"group\":\"CUDA Context 2\",\"rank\":0;\"name\":\"CUDA[1:2:3]\",\"group\":\"CUDA Context 2\",\"rank\":1;\"name\":\"CUDA[1:2:6]\",\"group\":\"CUDA Context 2\",\"rank\":1;" \
+    "scorep-report: the streams with their process's rank"
+# scorep-score: each rank's streams count to its process (the attribute "Creating location
+# group"), so the two processes hold the whole aggregate: the larger at least half of it
+# (the ranks' buffers differ by a byte or so); a stream group scored on its own would be a
+# slot far below that
+"$SCOREP_SCORE" exp/profile.cubex >score.txt || fail "scorep-score exp failed"
+agg=$(sed -n 's/^Estimated aggregate size of event trace: *\([0-9]*\) bytes$/\1/p' score.txt)
+max=$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *\([0-9]*\) bytes$/\1/p' score.txt)
+[ -n "$agg" ] && [ -n "$max" ] || fail "no sizes in: $(cat score.txt)"
+expect_eq "$([ $((max * 2)) -ge "$agg" ] && [ "$max" -lt "$agg" ] && echo yes)" yes \
+    "scorep-score: max_buf $max of a process holds half the aggregate $agg"
 
 # --- unmodified under scorep-run: an MPI program annotated with NVTX (the part of the CUDA
 # stack that runs without a GPU), every rank's ranges in one profile and trace ---

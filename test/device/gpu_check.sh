@@ -161,6 +161,12 @@ if want refs; then
     expect_eq "$status $(sum exp_konly "empty()" visits) $(sum exp_konly "last()" visits)" "0 1000 1" \
         "kernel only: exit status, kernel visits (flushed at exit)"
     no_loss exp_konly konly
+    # kernel_serial: CUPTI's KERNEL activity (kernels serialised), the same visits
+    run_app kser env SCOREP_CUDA_ENABLE=kernel_serial SCOREP_EXPERIMENT_DIRECTORY=exp_kser \
+        "$RUN" ./launches launches 1000
+    expect_eq "$status $(sum exp_kser "empty()" visits) $(sum exp_kser "last()" visits)" "0 1000 1" \
+        "kernel_serial: exit status, kernel visits"
+    no_loss exp_kser kser
 fi
 
 # --- 2c. 4 host threads launching on their own streams, and a CUDA graph ---

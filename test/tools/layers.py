@@ -55,6 +55,7 @@ LAYERS = [
     ("core/*", "events"),
     ("metrics/*", "events"),
     ("sampling/*", "events"),
+    ("substrates/*", "events"),
     # the wait-state analysis (docs/analysis.md): reads the recorded data and writes a report
     # like a writer; its in-situ part registers into the runtime like an adapter
     ("analysis/an_insitu.*", "adapters"),

@@ -245,6 +245,54 @@ static int build_children(checker *k)
     return 0;
 }
 
+static bool one_of(const char *s, const char *const *set)
+{
+    for (; *set; set++)
+        if (strcmp(s, *set) == 0)
+            return true;
+    return false;
+}
+
+/* The system tree as CubeLib reads it: location group types process, metrics, accelerator
+ * (LocationGroup::getLocationGroupType), location types thread, gpu, accelerator stream,
+ * metric (Location::getLocationType; anything else is an AnchorSyntaxError there); an
+ * accelerator group names the process that created it (Score-P's scorep-score adds its
+ * values to that process and warns without it). */
+static void check_system(checker *k)
+{
+    static const char *const group_types[] = {"process", "metrics", "accelerator", NULL};
+    static const char *const location_types[] = {"thread", "gpu", "accelerator stream", "metric",
+                                                 NULL};
+    const cube_reader *r = k->r;
+    for (int g = 0; g < r->n_locgroups; g++) {
+        const cube_locgroup *lg = &r->locgroups[g];
+        if (!one_of(lg->type, group_types)) {
+            fprintf(stderr, "profile_check: %s: location group %d '%s': type '%s' is not one CubeLib reads\n",
+                    k->file, g, lg->name, lg->type);
+            k->violations++;
+        }
+        if (strcmp(lg->type, "accelerator") != 0)
+            continue;
+        bool known = false;
+        for (int q = 0; lg->creator && q < r->n_locgroups && !known; q++)
+            known = strcmp(r->locgroups[q].type, "process") == 0 &&
+                    strcmp(r->locgroups[q].name, lg->creator) == 0;
+        if (!known) {
+            fprintf(stderr,
+                    "profile_check: %s: accelerator group %d '%s': 'Creating location group' %s%s%s names no process\n",
+                    k->file, g, lg->name, lg->creator ? "'" : "", lg->creator ? lg->creator : "missing",
+                    lg->creator ? "'" : "");
+            k->violations++;
+        }
+    }
+    for (int l = 0; l < r->n_locations; l++)
+        if (!one_of(r->locations[l].type, location_types)) {
+            fprintf(stderr, "profile_check: %s: location %d '%s': type '%s' is not one CubeLib reads\n",
+                    k->file, l, r->locations[l].name, r->locations[l].type);
+            k->violations++;
+        }
+}
+
 static int check_file(const char *path, long max_print, bool quiet)
 {
     char err[512];
@@ -261,6 +309,7 @@ static int check_file(const char *path, long max_print, bool quiet)
     int rc = build_children(&k);
     if (rc != 0)
         fprintf(stderr, "profile_check: %s: out of memory\n", path);
+    check_system(&k);
     for (int c = 0; rc == 0 && c < r->n_cnodes; c++)
         for (int l = 0; l < r->n_locations; l++)
             check_node(&k, c, l);
@@ -292,7 +341,9 @@ int main(int argc, char **argv)
                         "Checks every metric, call path and location of each profile: inclusive\n"
                         "values >= 0 and >= their children's sum, nothing on call paths without\n"
                         "visits, min_time <= time/visits <= max_time, visits of THREADS roots\n"
-                        "and parameter nodes as Score-P counts them. Exit status 1: violations.\n");
+                        "and parameter nodes as Score-P counts them; location group and\n"
+                        "location types CubeLib reads, every accelerator group's creator a\n"
+                        "process. Exit status 1: violations.\n");
         return 2;
     }
     for (; i < argc; i++) {

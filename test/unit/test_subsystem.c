@@ -36,7 +36,7 @@ static void say(const char *fmt, const char *who, long a, long b)
     {                                                                                              \
         say("%s finalize\n", #X, 0, 0);                                                            \
     }                                                                                              \
-    static const scorep_subsystem X = {#X, X##_init, X##_begin, X##_created, X##_end, X##_finalize};
+    static const scorep_subsystem X = {#X, X##_init, X##_begin, X##_created, X##_end, X##_finalize, NULL};
 
 PHASES(A)
 PHASES(B)

@@ -305,7 +305,9 @@ static CUptiResult enable_activities(void)
     /* CUPTI's own periodic flush: buffers of a quiet phase reach the consumer too */
     if (rc == CUPTI_SUCCESS && scorep_cfg.cuda_flush_period)
         rc = cuptiActivityFlushPeriod((uint32_t)scorep_cfg.cuda_flush_period);
-    if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL))
+    if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL_SERIAL))
+        rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_KERNEL);
+    else if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_KERNEL))
         rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_MEMCPY))
         rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
@@ -395,6 +397,11 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
 {
     if (!scorep_runtime_init() || !(features = scorep_cfg.cuda_enable))
         return;
+    if (features & SCOREP_CUDA_FEATURE_KERNEL_SERIAL) /* as Score-P: it requires kernel */
+        features |= SCOREP_CUDA_FEATURE_KERNEL;
+    if (features & SCOREP_CUDA_FEATURE_KERNEL_CALLSITE)
+        scorep_warn("CUDA: kernel_callsite is not recorded by scorep-rt (with tracing, "
+                    "references links each launch call on the host to its kernel)");
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
     scorep_cuda_record_kernel_counter = (features & SCOREP_CUDA_FEATURE_KERNEL_COUNTER) != 0;

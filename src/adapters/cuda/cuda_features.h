@@ -9,6 +9,8 @@ enum {
     SCOREP_CUDA_FEATURE_RUNTIME_API = 1 << 0,
     SCOREP_CUDA_FEATURE_DRIVER_API = 1 << 1,
     SCOREP_CUDA_FEATURE_KERNEL = 1 << 2,
+    /* kernels through CUPTI_ACTIVITY_KIND_KERNEL, which serialises them (implies kernel) */
+    SCOREP_CUDA_FEATURE_KERNEL_SERIAL = 1 << 3,
     SCOREP_CUDA_FEATURE_KERNEL_COUNTER = 1 << 4,
     SCOREP_CUDA_FEATURE_MEMCPY = 1 << 5,
     SCOREP_CUDA_FEATURE_IDLE = 1 << 6,
@@ -20,6 +22,8 @@ enum {
     /* Score-P 8: the activity buffers are flushed at exit unless dontflushatexit is given
      * (flushatexit stays accepted; it changes nothing) */
     SCOREP_CUDA_FEATURE_DONTFLUSHATEXIT = 1 << 12,
+    /* Score-P's launch call sites: accepted, not recorded (one warning) */
+    SCOREP_CUDA_FEATURE_KERNEL_CALLSITE = 1 << 13,
     /* Score-P's older "default/yes/1": the runtime API and the GPU activities; scorep-rt
      * adds sync (and flushatexit, as it was before Score-P 8) */
     SCOREP_CUDA_FEATURES_DEFAULT = SCOREP_CUDA_FEATURE_RUNTIME_API | SCOREP_CUDA_FEATURE_KERNEL |

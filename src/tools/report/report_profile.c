@@ -56,16 +56,19 @@ static void min_max(const profile *p, int c, double *mn, double *mx)
         *mn = 0;
 }
 
-static void write_locations(FILE *out, const cube_reader *r)
+/* rank: the rank of the location's process (a GPU stream's: that of the process that
+ * created its context; proc from cube_reader_process_groups, NULL: its group's) */
+static void write_locations(FILE *out, const cube_reader *r, const int *proc)
 {
     json_key(out, "locations", false);
     fputc('[', out);
     for (int l = 0; l < r->n_locations; l++) {
         const cube_location *loc = &r->locations[l];
+        int g = proc ? proc[loc->locgroup] : loc->locgroup;
         fprintf(out, "%s{\"name\":", l ? "," : "");
         json_string(out, loc->name);
         json_member(out, "group", r->locgroups[loc->locgroup].name, false);
-        fprintf(out, ",\"rank\":%d,\"type\":", r->locgroups[loc->locgroup].rank);
+        fprintf(out, ",\"rank\":%d,\"type\":", r->locgroups[g].rank);
         json_string(out, loc->type);
         fputc('}', out);
     }
@@ -241,13 +244,14 @@ static int write_heat(FILE *out, const profile *p, const int *order)
     return 0;
 }
 
-/* "profile_bytes": bytes_sent/received/put/get summed per rank (location group rank). */
-static int write_bytes(FILE *out, const cube_reader *r)
+/* "profile_bytes": bytes_sent/received/put/get summed per rank (the rank of the process's
+ * location group; proc as for write_locations). */
+static int write_bytes(FILE *out, const cube_reader *r, const int *proc)
 {
     static const char *const names[4] = {"bytes_sent", "bytes_received", "bytes_put", "bytes_get"};
     int m[4], any = 0, max_rank = -1;
     for (int g = 0; g < r->n_locgroups; g++)
-        if (r->locgroups[g].rank > max_rank)
+        if ((!proc || proc[g] == g) && r->locgroups[g].rank > max_rank)
             max_rank = r->locgroups[g].rank;
     uint64_t *sum = calloc(4 * ((size_t)max_rank + 1) + 1, sizeof *sum);
     if (sum == NULL)
@@ -259,7 +263,8 @@ static int write_bytes(FILE *out, const cube_reader *r)
         if (m[k] >= 0)
             fprintf(out, "%s\"%s\"", any++ ? "," : "", names[k]);
         for (int l = 0; m[k] >= 0 && l < r->n_locations; l++) {
-            int rank = r->locgroups[r->locations[l].locgroup].rank;
+            int g = proc ? proc[r->locations[l].locgroup] : r->locations[l].locgroup;
+            int rank = r->locgroups[g].rank;
             for (int c = 0; rank >= 0 && c < r->n_cnodes; c++)
                 sum[4 * (size_t)rank + (size_t)k] +=
                     cube_reader_value_bits(r, m[k], c, l, CUBE_VIEW_EXCLUSIVE);
@@ -282,15 +287,20 @@ static int write_bytes(FILE *out, const cube_reader *r)
 static int write_all(FILE *out, profile *p)
 {
     int *order = regions_by_time(p);
-    if (order == NULL)
+    int *proc = cube_reader_process_groups(p->r);
+    if (order == NULL || proc == NULL) {
+        free(order);
+        free(proc);
         return -1;
-    write_locations(out, p->r);
+    }
+    write_locations(out, p->r, proc);
     write_tree(out, p);
     write_top(out, p, order);
     int rc = write_heat(out, p, order);
     if (rc == 0)
-        rc = write_bytes(out, p->r);
+        rc = write_bytes(out, p->r, proc);
     free(order);
+    free(proc);
     return rc;
 }
 

@@ -274,7 +274,23 @@ typedef struct {
     uint64_t *proc_bytes; /* per process: this region's record bytes */
     double *loc_excl;     /* 2 * n_locations: exclusive time, visited-mark */
     uint64_t *group_proc; /* 2 * SCORE_N_TYPES * n_processes: groups, then kept groups */
+    const int *proc_of;   /* per location: the location group of its process */
 } scratch;
+
+/* Per location the location group whose process it belongs to (the slot of its bytes): its
+ * own group, or for a GPU stream in an accelerator group (a CUDA context) the process
+ * group its attribute "Creating location group" names, whose buffers it fills; Score-P's
+ * scorep-score adds the contexts to their process the same way. A group without a known
+ * creator stays a slot of its own. NULL when memory runs out. */
+static int *process_of_locations(const cube_reader *r)
+{
+    int *group = cube_reader_process_groups(r);
+    int *of = group ? malloc(((size_t)r->n_locations + 1) * sizeof *of) : NULL;
+    for (int l = 0; of && l < r->n_locations; l++)
+        of[l] = group[r->locations[l].locgroup];
+    free(group);
+    return of;
+}
 
 /* A parameter call path, recorded as a parameter event rather than an enter and a leave: a
  * cnode with Cube's <parameter> element, or one of a region "name=value" of paradigm user
@@ -315,7 +331,7 @@ static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t 
         for (int l = 0; l < r->n_locations; l++) {
             uint64_t v = s->rows[l];
             double t = cube_value_to_double(tt, s->rows[L + (size_t)l]);
-            uint64_t *pb = &s->proc_bytes[r->locations[l].locgroup];
+            uint64_t *pb = &s->proc_bytes[s->proc_of[l]];
             *pb = sat_add(*pb, sat_mul(v, param ? SCORE_EVENT_RECORD : visit_bytes));
             w->visits = sat_add(w->visits, own_row ? v : 0);
             w->excl += t;
@@ -515,7 +531,7 @@ static int stream_totals(score_model *m, scratch *s, const score_params *p)
     uint64_t *creators = rc == 0 ? proc + 2 * (size_t)r->n_locgroups : NULL; /* per process */
     for (int kept = 0; rc == 0 && kept < n_kept; kept++)
         for (size_t l = 0; l < L; l++) {
-            size_t i = (size_t)kept * r->n_locgroups + r->locations[l].locgroup;
+            size_t i = (size_t)kept * r->n_locgroups + (size_t)s->proc_of[l];
             uint64_t total = 0;
             for (size_t k = 0; k < W; k++)
                 total = sat_add(total, with_page_headers(bytes[((size_t)kept * L + l) * W + k]));
@@ -580,14 +596,16 @@ static void finish_totals(score_model *m)
     m->total_buf = all->total_buf;
 }
 
-static int max_locations_per_process(const cube_reader *r)
+static int max_locations_per_process(const cube_reader *r, const int *proc_of)
 {
     int *per = calloc((size_t)r->n_locgroups + 1, sizeof(int)), best = 0;
-    if (per == NULL)
+    if (per == NULL || proc_of == NULL) {
+        free(per);
         return -1;
+    }
     for (int l = 0; l < r->n_locations; l++)
-        if (++per[r->locations[l].locgroup] > best)
-            best = per[r->locations[l].locgroup];
+        if (++per[proc_of[l]] > best)
+            best = per[proc_of[l]];
     free(per);
     return best;
 }
@@ -651,6 +669,7 @@ int score_model_compute_from(score_model *m, const cube_reader *r, const score_s
                  NULL,
                  NULL,
                  NULL,
+                 NULL,
                  NULL};
     if (s.visits < 0 || s.time < 0) {
         snprintf(err, errlen, "the profile has no '%s' metric", s.visits < 0 ? "visits" : "time");
@@ -664,7 +683,9 @@ int score_model_compute_from(score_model *m, const cube_reader *r, const score_s
     s.loc_excl = calloc(2 * (size_t)r->n_locations + 1, sizeof(double));
     s.group_proc = calloc(2 * (size_t)SCORE_N_TYPES * r->n_locgroups + 1, sizeof(uint64_t));
     s.rows = calloc(3 * (size_t)r->n_locations + 1, sizeof(uint64_t));
-    m->max_locations_per_process = max_locations_per_process(r);
+    int *proc_of = process_of_locations(r);
+    s.proc_of = proc_of;
+    m->max_locations_per_process = max_locations_per_process(r, proc_of);
     int rc = (outer && types && m->regions && s.proc_bytes && s.loc_excl && s.group_proc &&
               s.rows && m->max_locations_per_process >= 0)
                  ? 0
@@ -692,6 +713,7 @@ int score_model_compute_from(score_model *m, const cube_reader *r, const score_s
     free(s.proc_bytes);
     free(s.loc_excl);
     free(s.group_proc);
+    free(proc_of);
     return rc;
 }
 

@@ -1,0 +1,967 @@
+/* substrate_plugins.c: SCOREP_SUBSTRATE_PLUGINS: Score-P substrate plugins
+ * (libscorep_substrate_<name>.so) loaded through the dynamic loader, driven through
+ * scorep/SCOREP_SubstratePlugins.h (interface version 3), and the events they receive.
+ * Event dispatch walks a NULL-terminated array of the plugins' functions per event type,
+ * filled once at load: no lock, no allocation, no system call. */
+#include "substrates/substrates.h"
+#include "substrates/substrates_bridge.h"
+
+#include <scorep/SCOREP_SubstratePlugins.h>
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The layout of Score-P's interface version 3 on LP64, which plugins are built against. */
+#define ABI(cond) _Static_assert(cond, "substrate plugin ABI: " #cond)
+ABI(sizeof(SCOREP_SubstratePluginInfo) == 8 + 17 * 8 + 99 * 8);
+ABI(offsetof(SCOREP_SubstratePluginInfo, init) == 8);
+ABI(offsetof(SCOREP_SubstratePluginInfo, new_definition_handle) == 8 + 12 * 8);
+ABI(offsetof(SCOREP_SubstratePluginInfo, dump_manifest) == 8 + 16 * 8);
+ABI(offsetof(SCOREP_SubstratePluginCallbacks, SCOREP_Location_GetType) == 14 * 8);
+ABI(offsetof(SCOREP_SubstratePluginCallbacks, SCOREP_RegionHandle_GetName) == 33 * 8);
+ABI(sizeof(SCOREP_SubstratePluginCallbacks) == 53 * 8);
+ABI(SCOREP_EVENT_ENTER_REGION == 4 && SCOREP_EVENT_MPI_SEND == 11);
+ABI(SCOREP_EVENT_THREAD_FORK_JOIN_FORK == 47 && SCOREP_EVENT_THREAD_CREATE_WAIT_CREATE == 55);
+ABI(SCOREP_EVENT_PROGRAM_BEGIN == 63 && SCOREP_EVENT_COMM_DESTROY == 82);
+ABI(SCOREP_SUBSTRATES_NUM_EVENTS == 83);
+ABI(SCOREP_HANDLE_TYPE_REGION == 11 && SCOREP_PARADIGM_PTHREAD == 9 && SCOREP_PARADIGM_IO == 14);
+ABI(SCOREP_REGION_COLL_ONE2ALL == 11 && SCOREP_REGION_KERNEL == 46);
+
+enum { MAX_PLUGINS = SCOREP_SUBSTRATES_MAX_PLUGINS };
+
+typedef struct {
+    char name[64];
+    SCOREP_SubstratePluginInfo info;
+} plugin;
+
+static plugin plugins[MAX_PLUGINS];
+static uint32_t n_plugins;
+
+/* per event type: the plugins' functions (recording enabled), NULL-terminated */
+static SCOREP_Substrates_Callback events[SCOREP_SUBSTRATES_NUM_EVENTS][MAX_PLUGINS + 1];
+
+#define EACH(E, T, c) for (T const *c = (T const *)events[E]; *c; c++)
+#define LOC(l) ((struct SCOREP_Location *)(l))
+
+/* Score-P handles: scorep-rt's id + 1 (0 is Score-P's invalid handle) */
+static inline SCOREP_AnyHandle handle(uint32_t id)
+{
+    return id == UINT32_MAX ? SCOREP_MOVABLE_NULL : id + 1;
+}
+
+static inline bool id_of(SCOREP_AnyHandle h, uint32_t *id)
+{
+    *id = h - 1;
+    return h != SCOREP_MOVABLE_NULL;
+}
+
+/* ---------------------------------------------------------------- callbacks */
+static int ipc_size(void)
+{
+    return scorep_substrates_ipc_size();
+}
+
+static int ipc_rank(void)
+{
+    return scorep_substrates_ipc_rank();
+}
+
+static size_t type_size(SCOREP_Ipc_Datatype t)
+{
+    static const size_t sz[SCOREP_IPC_NUMBER_OF_DATATYPES] = {1, 1, 1, sizeof(int), sizeof(unsigned),
+                                                              4, 4, 8, 8, sizeof(double)};
+    return (unsigned)t < SCOREP_IPC_NUMBER_OF_DATATYPES ? sz[t] : 0;
+}
+
+static int ipc_send(const void *buf, int count, SCOREP_Ipc_Datatype t, int dest)
+{
+    return count < 0 || !type_size(t) ? -1
+                                      : scorep_substrates_ipc_send(buf, count * type_size(t), dest);
+}
+
+static int ipc_recv(void *buf, int count, SCOREP_Ipc_Datatype t, int source)
+{
+    return count < 0 || !type_size(t)
+               ? -1
+               : scorep_substrates_ipc_recv(buf, count * type_size(t), source);
+}
+
+static int ipc_barrier(void)
+{
+    return scorep_substrates_ipc_barrier();
+}
+
+static int ipc_bcast(void *buf, int count, SCOREP_Ipc_Datatype t, int root)
+{
+    return count < 0 || !type_size(t)
+               ? -1
+               : scorep_substrates_ipc_bcast(buf, count * type_size(t), root);
+}
+
+static int ipc_gather(const void *send, void *recv, int count, SCOREP_Ipc_Datatype t, int root)
+{
+    return count < 0 || !type_size(t)
+               ? -1
+               : scorep_substrates_ipc_gather(send, count * type_size(t), recv, root);
+}
+
+/* counts and displacements in bytes for the ipc layer (root only); NULL on failure */
+static size_t *byte_layout(const int *counts, size_t es, size_t **displs)
+{
+    int n = scorep_substrates_ipc_size();
+    size_t *c = calloc((size_t)n * 2, sizeof *c);
+    if (!c)
+        return NULL;
+    *displs = c + n;
+    for (int r = 0, off = 0; r < n; off += counts[r], r++) {
+        c[r] = (size_t)counts[r] * es;
+        (*displs)[r] = (size_t)off * es;
+    }
+    return c;
+}
+
+static int ipc_gatherv(const void *send, int sendcount, void *recv, const int *recvcnts,
+                       SCOREP_Ipc_Datatype t, int root)
+{
+    size_t es = type_size(t), *counts = NULL, *displs = NULL;
+    if (!es || sendcount < 0)
+        return -1;
+    if (scorep_substrates_ipc_rank() == root && !(counts = byte_layout(recvcnts, es, &displs)))
+        return -1;
+    int rc = scorep_substrates_ipc_gatherv(send, (size_t)sendcount * es, recv, counts, displs, root);
+    free(counts);
+    return rc;
+}
+
+static int ipc_allgather(const void *send, void *recv, int count, SCOREP_Ipc_Datatype t)
+{
+    size_t es = type_size(t);
+    if (!es || count < 0)
+        return -1;
+    int rc = scorep_substrates_ipc_gather(send, count * es, recv, 0);
+    int rc2 = scorep_substrates_ipc_bcast(recv, count * es * scorep_substrates_ipc_size(), 0);
+    return rc ? rc : rc2;
+}
+
+/* BITS(x, y): x & y or x | y for the integer types; double has no bit operations */
+#define REDUCE_LOOP(T, BITS)                                                                  \
+    {                                                                                         \
+        T *x = acc;                                                                           \
+        const T *y = in;                                                                      \
+        for (int i = 0; i < count; i++)                                                       \
+            x[i] = op == SCOREP_IPC_MIN   ? (y[i] < x[i] ? y[i] : x[i])                       \
+                   : op == SCOREP_IPC_MAX ? (y[i] > x[i] ? y[i] : x[i])                       \
+                   : op == SCOREP_IPC_SUM ? (T)(x[i] + y[i])                                  \
+                                          : BITS(x[i], y[i]);                                 \
+        return 0;                                                                             \
+    }
+#define INT_BITS(a, b) (op == SCOREP_IPC_BAND ? (a) & (b) : (a) | (b))
+#define NO_BITS(a, b) (a)
+#define REDUCE_CASE(CT, T)                                                                    \
+    case CT:                                                                                  \
+        REDUCE_LOOP(T, INT_BITS)
+
+static int combine(void *acc, const void *in, int count, SCOREP_Ipc_Datatype t,
+                   SCOREP_Ipc_Operation op)
+{
+    if ((op == SCOREP_IPC_BAND || op == SCOREP_IPC_BOR) && t == SCOREP_IPC_DOUBLE)
+        return -1;
+    switch (t) {
+        REDUCE_CASE(SCOREP_IPC_BYTE, unsigned char)
+        REDUCE_CASE(SCOREP_IPC_CHAR, char)
+        REDUCE_CASE(SCOREP_IPC_UNSIGNED_CHAR, unsigned char)
+        REDUCE_CASE(SCOREP_IPC_INT, int)
+        REDUCE_CASE(SCOREP_IPC_UNSIGNED, unsigned)
+        REDUCE_CASE(SCOREP_IPC_INT32_T, int32_t)
+        REDUCE_CASE(SCOREP_IPC_UINT32_T, uint32_t)
+        REDUCE_CASE(SCOREP_IPC_INT64_T, int64_t)
+        REDUCE_CASE(SCOREP_IPC_UINT64_T, uint64_t)
+    case SCOREP_IPC_DOUBLE:
+        REDUCE_LOOP(double, NO_BITS)
+    default:
+        return -1;
+    }
+}
+
+/* gathered at root and combined there, rank by rank */
+static int ipc_reduce(const void *send, void *recv, int count, SCOREP_Ipc_Datatype t,
+                      SCOREP_Ipc_Operation op, int root)
+{
+    size_t es = type_size(t), n = (size_t)scorep_substrates_ipc_size();
+    if (!es || count < 0 || (unsigned)op >= SCOREP_IPC_NUMBER_OF_OPERATIONS)
+        return -1;
+    bool at_root = scorep_substrates_ipc_rank() == root;
+    unsigned char *all = at_root ? malloc(n * count * es + 1) : NULL;
+    int bad = at_root && !all;
+    if (scorep_substrates_ipc_bcast(&bad, sizeof bad, root) != 0 || bad) {
+        free(all);
+        return -1;
+    }
+    int rc = scorep_substrates_ipc_gather(send, count * es, all, root);
+    if (at_root && rc == 0) {
+        memcpy(recv, all, count * es);
+        for (size_t r = 1; r < n && rc == 0; r++)
+            rc = combine(recv, all + r * count * es, count, t, op);
+    }
+    free(all);
+    return rc;
+}
+
+static int ipc_allreduce(const void *send, void *recv, int count, SCOREP_Ipc_Datatype t,
+                         SCOREP_Ipc_Operation op)
+{
+    int rc = ipc_reduce(send, recv, count, t, op, 0);
+    int rc2 = scorep_substrates_ipc_bcast(recv, count * type_size(t), 0);
+    return rc ? rc : rc2;
+}
+
+static int ipc_scatterv(const void *send, const int *sendcounts, void *recv, int recvcount,
+                        SCOREP_Ipc_Datatype t, int root)
+{
+    size_t es = type_size(t), *counts = NULL, *displs = NULL;
+    if (!es || recvcount < 0)
+        return -1;
+    if (scorep_substrates_ipc_rank() == root && !(counts = byte_layout(sendcounts, es, &displs)))
+        return -1;
+    int rc =
+        scorep_substrates_ipc_scatterv(send, counts, displs, recv, (size_t)recvcount * es, root);
+    free(counts);
+    return rc;
+}
+
+static int ipc_scatter(const void *send, void *recv, int count, SCOREP_Ipc_Datatype t, int root)
+{
+    int n = scorep_substrates_ipc_size();
+    int *counts = malloc((size_t)n * sizeof *counts);
+    if (!counts)
+        return -1;
+    for (int r = 0; r < n; r++)
+        counts[r] = count;
+    int rc = ipc_scatterv(send, counts, recv, count, t, root);
+    free(counts);
+    return rc;
+}
+
+static SCOREP_LocationType loc_type(const struct SCOREP_Location *l)
+{
+    return scorep_substrates_location_gpu((const struct scorep_location *)l)
+               ? SCOREP_LOCATION_TYPE_GPU
+               : SCOREP_LOCATION_TYPE_CPU_THREAD;
+}
+
+static const char *loc_name(const struct SCOREP_Location *l)
+{
+    return scorep_substrates_location_name((const struct scorep_location *)l);
+}
+
+static uint32_t loc_id(const struct SCOREP_Location *l)
+{
+    return scorep_substrates_location_id((const struct scorep_location *)l);
+}
+
+static uint64_t loc_global_id(const struct SCOREP_Location *l)
+{
+    return scorep_substrates_location_global_id((const struct scorep_location *)l);
+}
+
+static void loc_set_data(const struct SCOREP_Location *l, size_t plugin_id, void *data)
+{
+    scorep_substrate_loc *d = scorep_substrates_location_data((const struct scorep_location *)l);
+    if (d && plugin_id < MAX_PLUGINS)
+        d->data[plugin_id] = data;
+}
+
+static void *loc_get_data(const struct SCOREP_Location *l, size_t plugin_id)
+{
+    scorep_substrate_loc *d = scorep_substrates_location_data((const struct scorep_location *)l);
+    return d && plugin_id < MAX_PLUGINS ? d->data[plugin_id] : NULL;
+}
+
+/* scorep-rt records no calling contexts (no unwinding substrate) */
+static SCOREP_RegionHandle cc_region(SCOREP_CallingContextHandle h)
+{
+    (void)h;
+    return SCOREP_INVALID_REGION;
+}
+
+static SCOREP_CallingContextHandle cc_parent(SCOREP_CallingContextHandle h)
+{
+    (void)h;
+    return SCOREP_MOVABLE_NULL;
+}
+
+/* metric handles and sampling set handles: the metric's id + 1 (each metric its own
+ * one-metric sampling set, as Score-P's user metrics) */
+static bool metric_get(SCOREP_MetricHandle h, scorep_substrates_metric *m)
+{
+    uint32_t id;
+    return id_of(h, &id) && scorep_substrates_metric_get(id, m);
+}
+
+static SCOREP_MetricValueType metric_value_type(SCOREP_MetricHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricValueType)m.value_type : SCOREP_METRIC_VALUE_UINT64;
+}
+
+static const char *metric_name(SCOREP_MetricHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? m.name : NULL;
+}
+
+static SCOREP_MetricProfilingType metric_profiling_type(SCOREP_MetricHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) && m.exclusive ? SCOREP_METRIC_PROFILING_TYPE_EXCLUSIVE
+                                            : SCOREP_METRIC_PROFILING_TYPE_INCLUSIVE;
+}
+
+static SCOREP_MetricMode metric_mode(SCOREP_MetricHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricMode)m.mode : SCOREP_INVALID_METRIC_MODE;
+}
+
+static SCOREP_MetricSourceType metric_source(SCOREP_MetricHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricSourceType)m.source
+                             : SCOREP_INVALID_METRIC_SOURCE_TYPE;
+}
+
+/* paradigm handles: the Score-P paradigm type + 1 */
+static SCOREP_ParadigmType paradigm_type(SCOREP_ParadigmHandle h)
+{
+    return h && h <= SCOREP_INVALID_PARADIGM_TYPE ? (SCOREP_ParadigmType)(h - 1)
+                                                  : SCOREP_INVALID_PARADIGM_TYPE;
+}
+
+static SCOREP_ParadigmClass paradigm_class(SCOREP_ParadigmHandle h)
+{
+    switch (paradigm_type(h)) {
+    case SCOREP_PARADIGM_MPI:
+    case SCOREP_PARADIGM_SHMEM:
+        return SCOREP_PARADIGM_CLASS_MPP;
+    case SCOREP_PARADIGM_OPENMP:
+        return SCOREP_PARADIGM_CLASS_THREAD_FORK_JOIN;
+    case SCOREP_PARADIGM_PTHREAD:
+        return SCOREP_PARADIGM_CLASS_THREAD_CREATE_WAIT;
+    case SCOREP_PARADIGM_CUDA:
+        return SCOREP_PARADIGM_CLASS_ACCELERATOR;
+    default:
+        return SCOREP_INVALID_PARADIGM_CLASS;
+    }
+}
+
+static const char *paradigm_name(SCOREP_ParadigmHandle h)
+{
+    return scorep_substrates_paradigm_name(paradigm_type(h));
+}
+
+static const char *parameter_name(SCOREP_ParameterHandle h)
+{
+    uint32_t id;
+    int type;
+    return id_of(h, &id) ? scorep_substrates_parameter_get(id, &type) : NULL;
+}
+
+static SCOREP_ParameterType parameter_type(SCOREP_ParameterHandle h)
+{
+    uint32_t id;
+    int type = SCOREP_INVALID_PARAMETER_TYPE;
+    if (id_of(h, &id))
+        scorep_substrates_parameter_get(id, &type);
+    return (SCOREP_ParameterType)type;
+}
+
+static bool region(SCOREP_RegionHandle h, scorep_substrates_region *r)
+{
+    uint32_t id;
+    return id_of(h, &id) && scorep_substrates_region_get(id, r);
+}
+
+static uint32_t region_id(SCOREP_RegionHandle h)
+{
+    return h - 1; /* scorep-rt's process-local id: 0, 1, ... */
+}
+
+static const char *region_name(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? r.name : NULL;
+}
+
+static const char *region_canonical_name(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? r.mangled : NULL;
+}
+
+static const char *region_file(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? r.file : NULL;
+}
+
+static SCOREP_LineNo region_begin(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? r.begin_line : SCOREP_INVALID_LINE_NO;
+}
+
+static SCOREP_LineNo region_end(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? r.end_line : SCOREP_INVALID_LINE_NO;
+}
+
+static SCOREP_RegionType region_type(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? (SCOREP_RegionType)r.region_type : SCOREP_INVALID_REGION_TYPE;
+}
+
+static SCOREP_ParadigmType region_paradigm(SCOREP_RegionHandle h)
+{
+    scorep_substrates_region r;
+    return region(h, &r) ? (SCOREP_ParadigmType)r.paradigm : SCOREP_INVALID_PARADIGM_TYPE;
+}
+
+static uint8_t sset_n(SCOREP_SamplingSetHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? 1 : 0;
+}
+
+/* The metric handle array of a sampling set must stay valid: chunks of handles, made on
+ * first request (a callback, not an event path) and kept until the process ends. */
+enum { HANDLE_CHUNK = 1024, HANDLE_CHUNKS = 1024 };
+static SCOREP_MetricHandle *handle_chunks[HANDLE_CHUNKS];
+
+static const SCOREP_MetricHandle *sset_metrics(SCOREP_SamplingSetHandle h)
+{
+    scorep_substrates_metric m;
+    uint32_t id;
+    if (!metric_get(h, &m) || !id_of(h, &id) || id / HANDLE_CHUNK >= HANDLE_CHUNKS)
+        return NULL;
+    SCOREP_MetricHandle **slot = &handle_chunks[id / HANDLE_CHUNK];
+    SCOREP_MetricHandle *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!c) {
+        SCOREP_MetricHandle *n = malloc(HANDLE_CHUNK * sizeof *n);
+        if (!n)
+            return NULL;
+        for (uint32_t k = 0; k < HANDLE_CHUNK; k++)
+            n[k] = (id / HANDLE_CHUNK) * HANDLE_CHUNK + k + 1;
+        if (__atomic_compare_exchange_n(slot, &c, n, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            c = n;
+        else
+            free(n); /* another thread's chunk won */
+    }
+    return &c[id % HANDLE_CHUNK];
+}
+
+static SCOREP_MetricOccurrence sset_occurrence(SCOREP_SamplingSetHandle h)
+{
+    scorep_substrates_metric m;
+    return metric_get(h, &m) ? (SCOREP_MetricOccurrence)m.occurrence
+                             : SCOREP_INVALID_METRIC_OCCURRENCE;
+}
+
+static bool sset_scoped(SCOREP_SamplingSetHandle h)
+{
+    (void)h;
+    return false;
+}
+
+static SCOREP_MetricScope sset_scope(SCOREP_SamplingSetHandle h)
+{
+    (void)h;
+    return SCOREP_INVALID_METRIC_SCOPE;
+}
+
+static SCOREP_SamplingSetClass sset_class(SCOREP_SamplingSetHandle h)
+{
+    (void)h;
+    return SCOREP_SAMPLING_SET_CPU;
+}
+
+/* regions carry their file name themselves; there are no source file handles */
+static const char *source_file_name(SCOREP_SourceFileHandle h)
+{
+    (void)h;
+    return NULL;
+}
+
+static const char *string_get(SCOREP_StringHandle h)
+{
+    uint32_t id;
+    return id_of(h, &id) ? scorep_substrates_string_get(id) : NULL;
+}
+
+/* metricValues of the events are NULL: no metric values are handed to plugins */
+static void write_metrics_sync(struct SCOREP_Location *l, uint64_t t,
+                               SCOREP_Substrates_WriteMetricsCb cb)
+{
+    (void)l, (void)t, (void)cb;
+}
+
+static void write_metrics_async(struct SCOREP_Location *l, SCOREP_Substrates_WriteMetricsCb cb)
+{
+    (void)l, (void)cb;
+}
+
+/* MANIFEST.md is Markdown: a section is a heading, an entry a list item */
+static void manifest_header(FILE *out, const char *section)
+{
+    if (out && section)
+        fprintf(out, "\n## %s\n\n", section);
+}
+
+static void manifest_entry(FILE *out, const char *file, const char *fmt, ...)
+{
+    if (!out || !file)
+        return;
+    fprintf(out, "- `%s`: ", file);
+    va_list ap;
+    va_start(ap, fmt);
+    if (fmt)
+        vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+}
+
+static const SCOREP_SubstratePluginCallbacks callbacks = {
+    .SCOREP_GetExperimentDirName = scorep_substrates_experiment_dir,
+    .SCOREP_Ipc_GetSize = ipc_size,
+    .SCOREP_Ipc_GetRank = ipc_rank,
+    .SCOREP_Ipc_Send = ipc_send,
+    .SCOREP_Ipc_Recv = ipc_recv,
+    .SCOREP_Ipc_Barrier = ipc_barrier,
+    .SCOREP_Ipc_Bcast = ipc_bcast,
+    .SCOREP_Ipc_Gather = ipc_gather,
+    .SCOREP_Ipc_Gatherv = ipc_gatherv,
+    .SCOREP_Ipc_Allgather = ipc_allgather,
+    .SCOREP_Ipc_Reduce = ipc_reduce,
+    .SCOREP_Ipc_Allreduce = ipc_allreduce,
+    .SCOREP_Ipc_Scatter = ipc_scatter,
+    .SCOREP_Ipc_Scatterv = ipc_scatterv,
+    .SCOREP_Location_GetType = loc_type,
+    .SCOREP_Location_GetName = loc_name,
+    .SCOREP_Location_GetId = loc_id,
+    .SCOREP_Location_GetGlobalId = loc_global_id,
+    .SCOREP_Location_SetData = loc_set_data,
+    .SCOREP_Location_GetData = loc_get_data,
+    .SCOREP_CallingContextHandle_GetRegion = cc_region,
+    .SCOREP_CallingContextHandle_GetParent = cc_parent,
+    .SCOREP_MetricHandle_GetValueType = metric_value_type,
+    .SCOREP_MetricHandle_GetName = metric_name,
+    .SCOREP_MetricHandle_GetProfilingType = metric_profiling_type,
+    .SCOREP_MetricHandle_GetMode = metric_mode,
+    .SCOREP_MetricHandle_GetSourceType = metric_source,
+    .SCOREP_ParadigmHandle_GetClass = paradigm_class,
+    .SCOREP_ParadigmHandle_GetName = paradigm_name,
+    .SCOREP_ParadigmHandle_GetType = paradigm_type,
+    .SCOREP_ParameterHandle_GetName = parameter_name,
+    .SCOREP_ParameterHandle_GetType = parameter_type,
+    .SCOREP_RegionHandle_GetId = region_id,
+    .SCOREP_RegionHandle_GetName = region_name,
+    .SCOREP_RegionHandle_GetCanonicalName = region_canonical_name,
+    .SCOREP_RegionHandle_GetFileName = region_file,
+    .SCOREP_RegionHandle_GetBeginLine = region_begin,
+    .SCOREP_RegionHandle_GetEndLine = region_end,
+    .SCOREP_RegionHandle_GetType = region_type,
+    .SCOREP_RegionHandle_GetParadigmType = region_paradigm,
+    .SCOREP_SamplingSetHandle_GetNumberOfMetrics = sset_n,
+    .SCOREP_SamplingSetHandle_GetMetricHandles = sset_metrics,
+    .SCOREP_SamplingSetHandle_GetMetricOccurrence = sset_occurrence,
+    .SCOREP_SamplingSetHandle_IsScoped = sset_scoped,
+    .SCOREP_SamplingSetHandle_GetScope = sset_scope,
+    .SCOREP_SamplingSetHandle_GetSamplingSetClass = sset_class,
+    .SCOREP_SourceFileHandle_GetName = source_file_name,
+    .SCOREP_StringHandle_Get = string_get,
+    .SCOREP_Metric_WriteStrictlySynchronousMetrics = write_metrics_sync,
+    .SCOREP_Metric_WriteSynchronousMetrics = write_metrics_sync,
+    .SCOREP_Metric_WriteAsynchronousMetrics = write_metrics_async,
+    .SCOREP_ConfigManifestSectionHeader = manifest_header,
+    .SCOREP_ConfigManifestSectionEntry = manifest_entry,
+};
+
+/* ------------------------------------------------------------------ loading */
+/* NULL when the library, its symbol or its interface version does not fit; the message
+ * says which and that the measurement goes on without it. */
+static bool load_one(const char *name, SCOREP_SubstratePluginInfo *info)
+{
+    char lib[128], sym[192];
+    snprintf(lib, sizeof lib, "libscorep_substrate_%s.so", name);
+    snprintf(sym, sizeof sym, "SCOREP_SubstratePlugin_%s_get_info", name);
+    void *dl = dlopen(lib, RTLD_NOW);
+    if (!dl) {
+        scorep_substrates_warn("SCOREP_SUBSTRATE_PLUGINS: substrate plugin '%s' not loaded: %s; "
+                               "the measurement goes on without it (the dynamic loader "
+                               "searches LD_LIBRARY_PATH for %s)",
+                               name, dlerror(), lib);
+        return false;
+    }
+    SCOREP_SubstratePluginInfo (*get_info)(void);
+    *(void **)&get_info = dlsym(dl, sym);
+    if (!get_info) {
+        scorep_substrates_warn("SCOREP_SUBSTRATE_PLUGINS: %s has no function %s (is it a "
+                               "substrate plugin built with SCOREP_SUBSTRATE_PLUGIN_ENTRY(%s)?); "
+                               "the measurement goes on without it",
+                               lib, sym, name);
+        dlclose(dl);
+        return false;
+    }
+    *info = get_info();
+    if (info->plugin_version > SCOREP_SUBSTRATE_PLUGIN_VERSION) {
+        scorep_substrates_warn("SCOREP_SUBSTRATE_PLUGINS: substrate plugin '%s' was built for "
+                               "interface version %u, newer than this runtime's (%d); it is not "
+                               "used: rebuild it against this runtime's "
+                               "scorep/SCOREP_SubstratePlugins.h. The measurement goes on "
+                               "without it",
+                               name, (unsigned)info->plugin_version,
+                               SCOREP_SUBSTRATE_PLUGIN_VERSION);
+        dlclose(dl);
+        return false;
+    }
+    int rc = info->init ? info->init() : 0;
+    if (rc != 0) {
+        scorep_substrates_warn("SCOREP_SUBSTRATE_PLUGINS: substrate plugin '%s' failed to "
+                               "initialise (init returned %d); the measurement goes on without "
+                               "it",
+                               name, rc);
+        dlclose(dl);
+        return false;
+    }
+    return true; /* the library stays loaded: its functions are called until the end */
+}
+
+static void take_events(plugin *p)
+{
+    SCOREP_Substrates_Callback *fn = NULL;
+    if (p->info.get_event_functions) {
+        uint32_t n = p->info.get_event_functions(SCOREP_SUBSTRATES_RECORDING_ENABLED, &fn);
+        if (n > SCOREP_SUBSTRATES_NUM_EVENTS)
+            n = SCOREP_SUBSTRATES_NUM_EVENTS; /* events of a newer Score-P: never produced */
+        for (uint32_t e = 0; fn && e < n; e++) {
+            if (!fn[e])
+                continue;
+            uint32_t k = 0;
+            while (events[e][k])
+                k++;
+            events[e][k] = fn[e];
+        }
+        /* the set for recording switched off: asked for as Score-P does; scorep-rt
+         * delivers no events while recording is off (docs/substrate-plugins.md) */
+        p->info.get_event_functions(SCOREP_SUBSTRATES_RECORDING_DISABLED, &fn);
+    }
+}
+
+static bool already(const char *name)
+{
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (strcmp(plugins[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+uint32_t scorep_substrates_load(const char *list, const char *sep)
+{
+    char *names = strdup(list ? list : ""), *save = NULL;
+    if (!names)
+        return 0;
+    for (char *tok = strtok_r(names, sep && *sep ? sep : ",", &save); tok;
+         tok = strtok_r(NULL, sep && *sep ? sep : ",", &save)) {
+        if (already(tok))
+            continue; /* Score-P loads each plugin once */
+        if (n_plugins == MAX_PLUGINS || strlen(tok) >= sizeof plugins[0].name) {
+            scorep_substrates_warn("SCOREP_SUBSTRATE_PLUGINS: '%s' not loaded: at most %d "
+                                   "plugins with names under 64 characters",
+                                   tok, MAX_PLUGINS);
+            continue;
+        }
+        plugin *p = &plugins[n_plugins];
+        if (!load_one(tok, &p->info))
+            continue;
+        snprintf(p->name, sizeof p->name, "%s", tok);
+        n_plugins++;
+    }
+    free(names);
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i].info.set_callbacks)
+            plugins[i].info.set_callbacks(&callbacks, sizeof callbacks);
+    for (uint32_t i = 0; i < n_plugins; i++)
+        take_events(&plugins[i]);
+    return n_plugins;
+}
+
+/* --------------------------------------------------------------- life cycle */
+#define EACH_PLUGIN(member, ...)                                                               \
+    for (uint32_t i_ = 0; i_ < n_plugins; i_++)                                              \
+        if (plugins[i_].info.member)                                                         \
+            plugins[i_].info.member(__VA_ARGS__)
+
+void scorep_substrates_new_region(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_REGION);
+}
+
+void scorep_substrates_assign_ids(void)
+{
+    for (uint32_t i = 0; i < n_plugins; i++)
+        if (plugins[i].info.assign_id)
+            plugins[i].info.assign_id(i);
+}
+
+void scorep_substrates_location_created(struct scorep_location *l,
+                                        struct scorep_location *parent)
+{
+    EACH_PLUGIN(create_location, LOC(l), LOC(parent));
+    if (!scorep_substrates_location_gpu(l))
+        EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), 0);
+}
+
+void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent)
+{
+    if (!scorep_substrates_location_gpu(l))
+        EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+    EACH_PLUGIN(delete_location, LOC(l));
+}
+
+void scorep_substrates_init_mpp(void)
+{
+    EACH_PLUGIN(init_mpp);
+}
+
+void scorep_substrates_pre_unify(void)
+{
+    EACH_PLUGIN(pre_unify);
+}
+
+static struct scorep_location *first_location;
+static uint32_t program_name;
+
+void scorep_substrates_program_begin(struct scorep_location *l, uint64_t t, uint32_t name,
+                                     uint64_t pid, uint64_t tid)
+{
+    first_location = l;
+    program_name = name;
+    EACH(SCOREP_EVENT_PROGRAM_BEGIN, SCOREP_Substrates_ProgramBeginCb, c)
+    (*c)(LOC(l), t, handle(name), 0, NULL, SCOREP_INVALID_REGION, pid, tid);
+}
+
+void scorep_substrates_program_end(int64_t exit_status)
+{
+    struct scorep_location *l = first_location;
+    if (!l)
+        return;
+    uint64_t t = scorep_substrates_now(l);
+    EACH(SCOREP_EVENT_PROGRAM_END, SCOREP_Substrates_ProgramEndCb, c)
+    (*c)(LOC(l), t, exit_status, SCOREP_INVALID_REGION);
+}
+
+void scorep_substrates_write(const char *dir, bool manifest)
+{
+    if (manifest && n_plugins) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/MANIFEST.md", dir);
+        FILE *f = fopen(path, "a");
+        if (!f)
+            scorep_substrates_warn("cannot append the substrate plugins' part to %s", path);
+        const char *base = strrchr(dir, '/');
+        for (uint32_t i = 0; f && i < n_plugins; i++)
+            if (plugins[i].info.dump_manifest)
+                plugins[i].info.dump_manifest(f, base ? base + 1 : dir, dir);
+        if (f)
+            fclose(f);
+    }
+    EACH_PLUGIN(write_data);
+    EACH_PLUGIN(finalize);
+}
+
+/* ------------------------------------------------------------------- events */
+void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region)
+{
+    EACH(SCOREP_EVENT_ENTER_REGION, SCOREP_Substrates_EnterRegionCb, c)
+    (*c)(LOC(l), t, handle(region), NULL);
+}
+
+void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region)
+{
+    EACH(SCOREP_EVENT_EXIT_REGION, SCOREP_Substrates_ExitRegionCb, c)
+    (*c)(LOC(l), t, handle(region), NULL);
+}
+
+void scorep_substrates_mpi_send(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                uint32_t dest, uint32_t tag, uint64_t bytes)
+{
+    EACH(SCOREP_EVENT_MPI_SEND, SCOREP_Substrates_MpiSendCb, c)
+    (*c)(LOC(l), t, (SCOREP_MpiRank)dest, handle(comm), tag, bytes);
+}
+
+void scorep_substrates_mpi_recv(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                uint32_t source, uint32_t tag, uint64_t bytes)
+{
+    EACH(SCOREP_EVENT_MPI_RECV, SCOREP_Substrates_MpiRecvCb, c)
+    (*c)(LOC(l), t, (SCOREP_MpiRank)source, handle(comm), tag, bytes);
+}
+
+void scorep_substrates_mpi_isend(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                 uint32_t dest, uint32_t tag, uint64_t bytes, uint64_t request)
+{
+    EACH(SCOREP_EVENT_MPI_ISEND, SCOREP_Substrates_MpiIsendCb, c)
+    (*c)(LOC(l), t, (SCOREP_MpiRank)dest, handle(comm), tag, bytes, request);
+}
+
+void scorep_substrates_mpi_irecv(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                 uint32_t source, uint32_t tag, uint64_t bytes, uint64_t request)
+{
+    EACH(SCOREP_EVENT_MPI_IRECV, SCOREP_Substrates_MpiIrecvCb, c)
+    (*c)(LOC(l), t, (SCOREP_MpiRank)source, handle(comm), tag, bytes, request);
+}
+
+void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t, int which,
+                                   uint64_t request)
+{
+    static const SCOREP_Substrates_EventType ev[4] = {
+        SCOREP_EVENT_MPI_ISEND_COMPLETE, SCOREP_EVENT_MPI_IRECV_REQUEST,
+        SCOREP_EVENT_MPI_REQUEST_TESTED, SCOREP_EVENT_MPI_REQUEST_CANCELLED};
+    if ((unsigned)which >= 4)
+        return;
+    /* the four share one signature (location, timestamp, request id) */
+    EACH(ev[which], SCOREP_Substrates_MpiRequestTestedCb, c)
+    (*c)(LOC(l), t, request);
+}
+
+void scorep_substrates_mpi_collective_begin(struct scorep_location *l, uint64_t t)
+{
+    EACH(SCOREP_EVENT_MPI_COLLECTIVE_BEGIN, SCOREP_Substrates_MpiCollectiveBeginCb, c)
+    (*c)(LOC(l), t);
+}
+
+/* OTF2_CollectiveOp (scorep-rt's) -> SCOREP_CollectiveType: the same names, but Score-P puts
+ * REDUCE_SCATTER_BLOCK before SCAN */
+static SCOREP_CollectiveType collective_type(int op)
+{
+    static const SCOREP_CollectiveType map[23] = {
+        SCOREP_COLLECTIVE_BARRIER,        SCOREP_COLLECTIVE_BROADCAST,
+        SCOREP_COLLECTIVE_GATHER,         SCOREP_COLLECTIVE_GATHERV,
+        SCOREP_COLLECTIVE_SCATTER,        SCOREP_COLLECTIVE_SCATTERV,
+        SCOREP_COLLECTIVE_ALLGATHER,      SCOREP_COLLECTIVE_ALLGATHERV,
+        SCOREP_COLLECTIVE_ALLTOALL,       SCOREP_COLLECTIVE_ALLTOALLV,
+        SCOREP_COLLECTIVE_ALLTOALLW,      SCOREP_COLLECTIVE_ALLREDUCE,
+        SCOREP_COLLECTIVE_REDUCE,         SCOREP_COLLECTIVE_REDUCE_SCATTER,
+        SCOREP_COLLECTIVE_SCAN,           SCOREP_COLLECTIVE_EXSCAN,
+        SCOREP_COLLECTIVE_REDUCE_SCATTER_BLOCK, SCOREP_COLLECTIVE_CREATE_HANDLE,
+        SCOREP_COLLECTIVE_DESTROY_HANDLE, SCOREP_COLLECTIVE_ALLOCATE,
+        SCOREP_COLLECTIVE_DEALLOCATE,     SCOREP_COLLECTIVE_CREATE_HANDLE_AND_ALLOCATE,
+        SCOREP_COLLECTIVE_DESTROY_HANDLE_AND_DEALLOCATE};
+    return (unsigned)op < 23 ? map[op] : SCOREP_COLLECTIVE_BARRIER;
+}
+
+void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                          uint32_t root, int op, uint64_t sent,
+                                          uint64_t received)
+{
+    SCOREP_MpiRank r = root == UINT32_MAX ? SCOREP_INVALID_ROOT_RANK : (SCOREP_MpiRank)root;
+    EACH(SCOREP_EVENT_MPI_COLLECTIVE_END, SCOREP_Substrates_MpiCollectiveEndCb, c)
+    (*c)(LOC(l), t, handle(comm), r, collective_type(op), sent, received);
+}
+
+void scorep_substrates_thread(struct scorep_location *l, uint64_t t, int kind, int paradigm,
+                              uint32_t a)
+{
+    SCOREP_ParadigmType p = (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm);
+    switch (kind) {
+    case 0:
+        EACH(SCOREP_EVENT_THREAD_FORK_JOIN_FORK, SCOREP_Substrates_ThreadForkJoinForkCb, c)
+        (*c)(LOC(l), t, p, a, 0);
+        break;
+    case 1:
+        EACH(SCOREP_EVENT_THREAD_FORK_JOIN_JOIN, SCOREP_Substrates_ThreadForkJoinJoinCb, c)
+        (*c)(LOC(l), t, p);
+        break;
+    case 2:
+        EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_BEGIN, SCOREP_Substrates_ThreadForkJoinTeamBeginCb, c)
+        (*c)(LOC(l), t, p, handle(a), SCOREP_INVALID_TID);
+        break;
+    case 3:
+        EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_END, SCOREP_Substrates_ThreadForkJoinTeamEndCb, c)
+        (*c)(LOC(l), t, p, handle(a));
+        break;
+    case 4:
+        EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_CREATE, SCOREP_Substrates_ThreadCreateWaitCreateCb, c)
+        (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
+        break;
+    case 5:
+        EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_WAIT, SCOREP_Substrates_ThreadCreateWaitWaitCb, c)
+        (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
+        break;
+    case 6:
+        EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_BEGIN, SCOREP_Substrates_ThreadCreateWaitBeginCb, c)
+        (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a, SCOREP_INVALID_TID);
+        break;
+    case 7:
+        EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_END, SCOREP_Substrates_ThreadCreateWaitEndCb, c)
+        (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
+        break;
+    default:
+        break;
+    }
+}
+
+void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
+                            uint32_t lock, uint32_t order)
+{
+    /* acquire and release share one signature */
+    EACH(acquire ? SCOREP_EVENT_THREAD_ACQUIRE_LOCK : SCOREP_EVENT_THREAD_RELEASE_LOCK,
+         SCOREP_Substrates_ThreadAcquireLockCb, c)
+    (*c)(LOC(l), t, (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm), lock, order);
+}
+
+void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type,
+                                 uint32_t param, uint64_t value)
+{
+    if (type == 0) {
+        EACH(SCOREP_EVENT_TRIGGER_PARAMETER_INT64, SCOREP_Substrates_TriggerParameterInt64Cb, c)
+        (*c)(LOC(l), t, handle(param), (int64_t)value);
+    } else if (type == 1) {
+        EACH(SCOREP_EVENT_TRIGGER_PARAMETER_UINT64, SCOREP_Substrates_TriggerParameterUint64Cb, c)
+        (*c)(LOC(l), t, handle(param), value);
+    } else {
+        EACH(SCOREP_EVENT_TRIGGER_PARAMETER_STRING, SCOREP_Substrates_TriggerParameterStringCb, c)
+        (*c)(LOC(l), t, handle(param), handle((uint32_t)value));
+    }
+}
+
+void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t metric,
+                               uint64_t bits, double as_double)
+{
+    scorep_substrates_metric m;
+    if (!scorep_substrates_metric_get(metric, &m))
+        return;
+    if (m.value_type == SCOREP_METRIC_VALUE_INT64) {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_INT64, SCOREP_Substrates_TriggerCounterInt64Cb, c)
+        (*c)(LOC(l), t, handle(metric), (int64_t)bits);
+    } else if (m.value_type == SCOREP_METRIC_VALUE_UINT64) {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_UINT64, SCOREP_Substrates_TriggerCounterUint64Cb, c)
+        (*c)(LOC(l), t, handle(metric), bits);
+    } else {
+        EACH(SCOREP_EVENT_TRIGGER_COUNTER_DOUBLE, SCOREP_Substrates_TriggerCounterDoubleCb, c)
+        (*c)(LOC(l), t, handle(metric), as_double);
+    }
+}
+
+void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
+                                 uint32_t off_region)
+{
+    /* enable and disable share one signature */
+    EACH(on ? SCOREP_EVENT_ENABLE_RECORDING : SCOREP_EVENT_DISABLE_RECORDING,
+         SCOREP_Substrates_EnableRecordingCb, c)
+    (*c)(LOC(l), t, handle(off_region), NULL);
+}

@@ -1,0 +1,58 @@
+/* substrates.h: the events that substrate plugins (SCOREP_SUBSTRATE_PLUGINS, Score-P's
+ * substrate plugin interface) receive. The event functions of core/events*.h call these
+ * only when l->substrates_on is set, that is when a plugin was loaded: without plugins the
+ * event path pays one predictable branch on a field of the location it already reads.
+ * Arguments are scorep-rt's process-local ids; the plugin side (substrate_plugins.c) turns
+ * them into Score-P handles (id + 1, 0 being Score-P's invalid handle). Plain C types
+ * only: that file includes Score-P's public headers, whose names clash with internal ones. */
+#ifndef SCOREP_SUBSTRATES_H
+#define SCOREP_SUBSTRATES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct scorep_location;
+
+void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region);
+void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region);
+/* internal paradigm (defs.h scorep_paradigm) of a thread event; comm/team ids are defs ids */
+void scorep_substrates_mpi_send(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                uint32_t dest, uint32_t tag, uint64_t bytes);
+void scorep_substrates_mpi_recv(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                uint32_t source, uint32_t tag, uint64_t bytes);
+void scorep_substrates_mpi_isend(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                 uint32_t dest, uint32_t tag, uint64_t bytes, uint64_t request);
+void scorep_substrates_mpi_irecv(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                 uint32_t source, uint32_t tag, uint64_t bytes, uint64_t request);
+/* which: 0 isend complete, 1 irecv request, 2 request tested, 3 request cancelled */
+void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t, int which,
+                                   uint64_t request);
+void scorep_substrates_mpi_collective_begin(struct scorep_location *l, uint64_t t);
+/* op: OTF2_CollectiveOp values (events_mpi.h); root: rank or UINT32_MAX */
+void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                          uint32_t root, int op, uint64_t sent,
+                                          uint64_t received);
+/* kind: 0 fork (a = requested threads), 1 join, 2 team begin (a = team), 3 team end
+ * (a = team); 4 create, 5 wait, 6 begin, 7 end of a created thread (a = its sequence
+ * number); paradigm: defs.h scorep_paradigm */
+void scorep_substrates_thread(struct scorep_location *l, uint64_t t, int kind, int paradigm,
+                              uint32_t a);
+void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
+                            uint32_t lock, uint32_t order);
+/* type: 0 int64, 1 uint64, 2 string (value: a defs string id) */
+void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type,
+                                 uint32_t param, uint64_t value);
+/* a user metric (or another sparse metric) triggered: bits as recorded, as_double for DOUBLE */
+void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t metric,
+                               uint64_t bits, double as_double);
+void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
+                                 uint32_t off_region);
+
+/* Life cycle, called by the runtime (core/runtime.c) directly: ProgramEnd before the
+ * measurement stops; after the results are written (dir: the experiment directory,
+ * manifest: whether this process wrote MANIFEST.md there): dump_manifest, write_data and
+ * finalize of every plugin. */
+void scorep_substrates_program_end(int64_t exit_status);
+void scorep_substrates_write(const char *dir, bool manifest);
+
+#endif

@@ -1,0 +1,84 @@
+/* substrates_bridge.h: between the two halves of the substrate plugin support. The plugin
+ * side (substrate_plugins.c) includes Score-P's public headers, whose enum names
+ * (SCOREP_PARADIGM_MPI, ...) clash with scorep-rt's own, so it cannot include internal
+ * headers; the runtime side (substrates_core.c) answers its questions about definitions,
+ * locations and the inter-process communication in plain C types, and drives its life
+ * cycle. Paradigms and region types cross as Score-P's numbers (mapped in the core side,
+ * checked against the public header in the plugin side). */
+#ifndef SCOREP_SUBSTRATES_BRIDGE_H
+#define SCOREP_SUBSTRATES_BRIDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct scorep_location;
+
+enum { SCOREP_SUBSTRATES_MAX_PLUGINS = 16 };
+
+/* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates_data) */
+typedef struct scorep_substrate_loc {
+    void *data[SCOREP_SUBSTRATES_MAX_PLUGINS];
+} scorep_substrate_loc;
+
+/* ---- plugin side, called by the runtime side (cold paths) */
+/* Loads the plugins of list (separated by any character of sep); returns how many run. */
+uint32_t scorep_substrates_load(const char *list, const char *sep);
+void scorep_substrates_new_region(uint32_t region);
+void scorep_substrates_assign_ids(void);
+void scorep_substrates_location_created(struct scorep_location *l,
+                                        struct scorep_location *parent);
+void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent);
+void scorep_substrates_program_begin(struct scorep_location *l, uint64_t t, uint32_t name,
+                                     uint64_t pid, uint64_t tid);
+void scorep_substrates_init_mpp(void);
+void scorep_substrates_pre_unify(void);
+
+/* ---- runtime side, called by the plugin side */
+typedef struct {
+    const char *name, *mangled, *file;
+    uint32_t begin_line, end_line;
+    int paradigm;    /* SCOREP_ParadigmType */
+    int region_type; /* SCOREP_RegionType */
+} scorep_substrates_region;
+bool scorep_substrates_region_get(uint32_t id, scorep_substrates_region *out);
+const char *scorep_substrates_string_get(uint32_t id);
+/* type: SCOREP_ParameterType */
+const char *scorep_substrates_parameter_get(uint32_t id, int *type);
+/* value_type: SCOREP_MetricValueType; source: SCOREP_MetricSourceType; mode: SCOREP_MetricMode;
+ * occurrence: SCOREP_MetricOccurrence of its one-metric sampling set */
+typedef struct {
+    const char *name;
+    int value_type, source, mode, occurrence;
+    bool exclusive; /* profiling type EXCLUSIVE (user metrics), else INCLUSIVE */
+} scorep_substrates_metric;
+bool scorep_substrates_metric_get(uint32_t id, scorep_substrates_metric *out);
+/* defs.h's scorep_paradigm as Score-P's SCOREP_ParadigmType number */
+int scorep_substrates_public_paradigm(int internal);
+/* name of a Score-P paradigm (SCOREP_ParadigmType) as scorep-rt spells it */
+const char *scorep_substrates_paradigm_name(int paradigm);
+
+uint32_t scorep_substrates_location_id(const struct scorep_location *l);
+uint64_t scorep_substrates_location_global_id(const struct scorep_location *l);
+const char *scorep_substrates_location_name(const struct scorep_location *l);
+bool scorep_substrates_location_gpu(const struct scorep_location *l);
+scorep_substrate_loc *scorep_substrates_location_data(const struct scorep_location *l);
+
+/* a timestamp for an event of l now (strictly after its last one) */
+uint64_t scorep_substrates_now(struct scorep_location *l);
+const char *scorep_substrates_experiment_dir(void);
+int scorep_substrates_ipc_rank(void);
+int scorep_substrates_ipc_size(void);
+int scorep_substrates_ipc_barrier(void);
+int scorep_substrates_ipc_bcast(void *buf, size_t bytes, int root);
+int scorep_substrates_ipc_gather(const void *send, size_t bytes, void *recv, int root);
+int scorep_substrates_ipc_gatherv(const void *send, size_t bytes, void *recv,
+                                  const size_t *counts, const size_t *displs, int root);
+int scorep_substrates_ipc_scatterv(const void *send, const size_t *counts, const size_t *displs,
+                                   void *recv, size_t bytes, int root);
+int scorep_substrates_ipc_send(const void *buf, size_t bytes, int dest);
+int scorep_substrates_ipc_recv(void *buf, size_t bytes, int source);
+
+void scorep_substrates_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,447 @@
+/* substrate_count.c: a substrate plugin built the way third-party ones are (Score-P's
+ * public headers only, a shared module libscorep_substrate_<name>.so): it counts the
+ * events it receives per region, location and kind, logs the order of its life cycle
+ * calls, and writes all of it at write_data to $SUBSTRATE_COUNT_OUT.<rank>.
+ * -DPLUGIN_NAME=x names the entry; -DPLUGIN_NEWER claims a newer interface version. */
+#include <scorep/SCOREP_SubstratePlugins.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PLUGIN_NAME
+#define PLUGIN_NAME count
+#endif
+
+enum { MAX_REGIONS = 4096 };
+
+static const SCOREP_SubstratePluginCallbacks *cb;
+static size_t my_id = 999;
+static char order[64];
+static unsigned n_order;
+static unsigned long enters[MAX_REGIONS], exits[MAX_REGIONS];
+static char announced[MAX_REGIONS];
+static unsigned long unannounced, n_regions_announced;
+static unsigned long created, activated, deactivated, deleted, loc_enters, data_lost;
+static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
+static unsigned long isend_done, irecv_req;
+static unsigned long coll_begins, coll_ends, coll_types[32];
+static unsigned long t_create, t_wait, t_begin, t_end, t_fork, t_join, t_team_begin;
+static unsigned long params, backwards, rec_on, rec_off;
+static long long counter_int;
+static double counter_double;
+static char counter_desc[512];
+static char program[256];
+
+static void step(char c)
+{
+    if (n_order + 1 < sizeof order)
+        order[n_order++] = c;
+}
+
+static int init(void)
+{
+    step('I');
+    return 0;
+}
+
+static void set_callbacks(const SCOREP_SubstratePluginCallbacks *c, size_t size)
+{
+    step('C');
+    if (size >= sizeof *c)
+        cb = c;
+}
+
+static void assign_id(size_t id)
+{
+    step('A');
+    my_id = id;
+}
+
+static void init_mpp(void)
+{
+    step('M');
+}
+
+static void new_handle(SCOREP_AnyHandle h, SCOREP_HandleType type)
+{
+    if (type != SCOREP_HANDLE_TYPE_REGION || h >= MAX_REGIONS)
+        return;
+    __atomic_store_n(&announced[h], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&n_regions_announced, 1, __ATOMIC_RELAXED);
+}
+
+static void create_location(const struct SCOREP_Location *l, const struct SCOREP_Location *parent)
+{
+    (void)parent;
+    __atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        step('L');
+    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 2));
+}
+
+static void activate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent,
+                     uint32_t fork_seq)
+{
+    (void)parent, (void)fork_seq;
+    __atomic_fetch_add(&activated, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        step('V');
+}
+
+static void deactivate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent)
+{
+    (void)parent;
+    __atomic_fetch_add(&deactivated, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        step('X');
+}
+
+static void delete_location(const struct SCOREP_Location *l)
+{
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    __atomic_fetch_add(&deleted, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        step('Z');
+    if (!d) {
+        data_lost++;
+        return;
+    }
+    __atomic_fetch_add(&loc_enters, d[0], __ATOMIC_RELAXED);
+}
+
+static void pre_unify(void)
+{
+    step('P');
+}
+
+static void dump_manifest(FILE *f, const char *rel, const char *dir)
+{
+    (void)rel, (void)dir;
+    step('G');
+    cb->SCOREP_ConfigManifestSectionHeader(f, "Substrate plugin count");
+    cb->SCOREP_ConfigManifestSectionEntry(f, "count.txt", "Events per region, %d ranks.",
+                                          cb->SCOREP_Ipc_GetSize());
+}
+
+/* the location's last timestamp: events come in time order per location */
+static void check_time(struct SCOREP_Location *l, uint64_t t)
+{
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d) {
+        if (t < d[1])
+            backwards++;
+        d[1] = t;
+    }
+}
+
+static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    (void)m;
+    check_time(l, t);
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d)
+        d[0]++;
+    if (r < MAX_REGIONS && announced[r])
+        __atomic_fetch_add(&enters[r], 1, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_add(&unannounced, 1, __ATOMIC_RELAXED);
+}
+
+static void exit_(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    (void)m;
+    check_time(l, t);
+    if (r < MAX_REGIONS)
+        __atomic_fetch_add(&exits[r], 1, __ATOMIC_RELAXED);
+}
+
+static void program_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_StringHandle name,
+                          uint32_t argc, SCOREP_StringHandle *argv, SCOREP_RegionHandle r,
+                          uint64_t pid, uint64_t tid)
+{
+    (void)l, (void)t, (void)argc, (void)argv, (void)r, (void)tid;
+    step('B');
+    const char *s = cb->SCOREP_StringHandle_Get(name);
+    const char *b = s ? strrchr(s, '/') : NULL;
+    snprintf(program, sizeof program, "%s pid_ok=%d", b ? b + 1 : s ? s : "(null)",
+             pid == (uint64_t)getpid());
+}
+
+static void program_end(struct SCOREP_Location *l, uint64_t t, SCOREP_ExitStatus st,
+                        SCOREP_RegionHandle r)
+{
+    (void)l, (void)t, (void)st, (void)r;
+    step('N');
+}
+
+static void mpi_send(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank dest,
+                     SCOREP_InterimCommunicatorHandle comm, uint32_t tag, uint64_t bytes)
+{
+    (void)dest, (void)comm, (void)tag;
+    check_time(l, t);
+    sends++;
+    send_bytes += bytes;
+}
+
+static void mpi_recv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
+                     SCOREP_InterimCommunicatorHandle comm, uint32_t tag, uint64_t bytes)
+{
+    (void)src, (void)comm, (void)tag;
+    check_time(l, t);
+    recvs++;
+    recv_bytes += bytes;
+}
+
+static void mpi_isend(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank dest,
+                      SCOREP_InterimCommunicatorHandle comm, uint32_t tag, uint64_t bytes,
+                      SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)dest, (void)comm, (void)tag, (void)req;
+    isends++;
+    send_bytes += bytes;
+}
+
+static void mpi_irecv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
+                      SCOREP_InterimCommunicatorHandle comm, uint32_t tag, uint64_t bytes,
+                      SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)src, (void)comm, (void)tag, (void)req;
+    irecvs++;
+    recv_bytes += bytes;
+}
+
+static void isend_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)req;
+    isend_done++;
+}
+
+static void irecv_request(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
+{
+    (void)l, (void)t, (void)req;
+    irecv_req++;
+}
+
+static void coll_begin(struct SCOREP_Location *l, uint64_t t)
+{
+    check_time(l, t);
+    coll_begins++;
+}
+
+static void coll_end(struct SCOREP_Location *l, uint64_t t, SCOREP_InterimCommunicatorHandle comm,
+                     SCOREP_MpiRank root, SCOREP_CollectiveType type, uint64_t sent,
+                     uint64_t received)
+{
+    (void)comm, (void)root, (void)sent, (void)received;
+    check_time(l, t);
+    coll_ends++;
+    if ((unsigned)type < 32)
+        coll_types[type]++;
+}
+
+#define THREAD_CB(name, counter)                                                               \
+    static void name(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,            \
+                     SCOREP_InterimCommunicatorHandle team, uint32_t seq)                     \
+    {                                                                                         \
+        (void)l, (void)t, (void)team, (void)seq;                                              \
+        if (p == SCOREP_PARADIGM_PTHREAD)                                                     \
+            __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);                                \
+    }
+THREAD_CB(t_create_cb, t_create)
+THREAD_CB(t_wait_cb, t_wait)
+THREAD_CB(t_end_cb, t_end)
+
+static void t_begin_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,
+                       SCOREP_InterimCommunicatorHandle team, uint32_t seq, uint64_t tid)
+{
+    (void)l, (void)t, (void)team, (void)seq, (void)tid;
+    if (p == SCOREP_PARADIGM_PTHREAD)
+        __atomic_fetch_add(&t_begin, 1, __ATOMIC_RELAXED);
+}
+
+static void fork_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p, uint32_t n,
+                    uint32_t seq)
+{
+    (void)l, (void)t, (void)n, (void)seq;
+    if (p == SCOREP_PARADIGM_OPENMP)
+        __atomic_fetch_add(&t_fork, 1, __ATOMIC_RELAXED);
+}
+
+static void join_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p)
+{
+    (void)l, (void)t;
+    if (p == SCOREP_PARADIGM_OPENMP)
+        __atomic_fetch_add(&t_join, 1, __ATOMIC_RELAXED);
+}
+
+static void team_begin_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,
+                          SCOREP_InterimCommunicatorHandle team, uint64_t tid)
+{
+    (void)l, (void)t, (void)team, (void)tid;
+    if (p == SCOREP_PARADIGM_OPENMP)
+        __atomic_fetch_add(&t_team_begin, 1, __ATOMIC_RELAXED);
+}
+
+static void param_int(struct SCOREP_Location *l, uint64_t t, SCOREP_ParameterHandle p, int64_t v)
+{
+    (void)l, (void)t, (void)p, (void)v;
+    params++;
+}
+
+static void recording_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m,
+                         unsigned long *counter)
+{
+    (void)l, (void)t, (void)r, (void)m;
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+static void rec_on_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    recording_cb(l, t, r, m, &rec_on);
+}
+
+static void rec_off_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    recording_cb(l, t, r, m, &rec_off);
+}
+
+/* the sampling set's one metric, described through the callbacks (first trigger only) */
+static void describe(SCOREP_SamplingSetHandle s)
+{
+    const SCOREP_MetricHandle *m = cb->SCOREP_SamplingSetHandle_GetMetricHandles(s);
+    size_t n = strlen(counter_desc);
+    if (!m || n + 100 > sizeof counter_desc)
+        return;
+    snprintf(counter_desc + n, sizeof counter_desc - n, " %s:n=%u,occ=%d,type=%d,src=%d,mode=%d",
+             cb->SCOREP_MetricHandle_GetName(m[0]),
+             (unsigned)cb->SCOREP_SamplingSetHandle_GetNumberOfMetrics(s),
+             (int)cb->SCOREP_SamplingSetHandle_GetMetricOccurrence(s),
+             (int)cb->SCOREP_MetricHandle_GetValueType(m[0]),
+             (int)cb->SCOREP_MetricHandle_GetSourceType(m[0]),
+             (int)cb->SCOREP_MetricHandle_GetMode(m[0]));
+}
+
+static void counter_i(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, int64_t v)
+{
+    (void)l, (void)t;
+    if (counter_int == 0)
+        describe(s);
+    counter_int += v;
+}
+
+static void counter_d(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, double v)
+{
+    (void)l, (void)t;
+    if (counter_double == 0)
+        describe(s);
+    counter_double += v;
+}
+
+static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
+static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
+
+#define SET(E, f) enabled[SCOREP_EVENT_##E] = (SCOREP_Substrates_Callback)(f)
+
+static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrates_Callback **fn)
+{
+    step(mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? 'E' : 'D');
+    SET(ENTER_REGION, enter);
+    SET(EXIT_REGION, exit_);
+    SET(PROGRAM_BEGIN, program_begin);
+    SET(PROGRAM_END, program_end);
+    SET(MPI_SEND, mpi_send);
+    SET(MPI_RECV, mpi_recv);
+    SET(MPI_ISEND, mpi_isend);
+    SET(MPI_IRECV, mpi_irecv);
+    SET(MPI_COLLECTIVE_BEGIN, coll_begin);
+    SET(MPI_ISEND_COMPLETE, isend_complete);
+    SET(MPI_IRECV_REQUEST, irecv_request);
+    SET(MPI_COLLECTIVE_END, coll_end);
+    SET(THREAD_CREATE_WAIT_CREATE, t_create_cb);
+    SET(THREAD_CREATE_WAIT_WAIT, t_wait_cb);
+    SET(THREAD_CREATE_WAIT_BEGIN, t_begin_cb);
+    SET(THREAD_CREATE_WAIT_END, t_end_cb);
+    SET(THREAD_FORK_JOIN_FORK, fork_cb);
+    SET(THREAD_FORK_JOIN_JOIN, join_cb);
+    SET(THREAD_FORK_JOIN_TEAM_BEGIN, team_begin_cb);
+    SET(TRIGGER_PARAMETER_INT64, param_int);
+    SET(ENABLE_RECORDING, rec_on_cb);
+    SET(TRIGGER_COUNTER_INT64, counter_i);
+    SET(TRIGGER_COUNTER_DOUBLE, counter_d);
+    SET(DISABLE_RECORDING, rec_off_cb);
+    *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
+    return SCOREP_SUBSTRATES_NUM_EVENTS;
+}
+
+static void write_data(void)
+{
+    step('W');
+    const char *out = getenv("SUBSTRATE_COUNT_OUT");
+    if (!out)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d", out, cb->SCOREP_Ipc_GetRank());
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "order %s\n", order);
+    fprintf(f, "program %s\n", program);
+    fprintf(f, "size %d\n", cb->SCOREP_Ipc_GetSize());
+    int sum = cb->SCOREP_Ipc_GetRank() + 1, total = 0;
+    cb->SCOREP_Ipc_Allreduce(&sum, &total, 1, SCOREP_IPC_INT, SCOREP_IPC_SUM);
+    fprintf(f, "allreduce %d\n", total);
+    for (SCOREP_RegionHandle r = 1; r < MAX_REGIONS; r++)
+        if (enters[r] || exits[r])
+            fprintf(f, "region %s %s %lu %lu\n", cb->SCOREP_RegionHandle_GetName(r),
+                    cb->SCOREP_ParadigmHandle_GetName(cb->SCOREP_RegionHandle_GetParadigmType(r) + 1),
+                    enters[r], exits[r]);
+    fprintf(f, "unannounced %lu\n", unannounced);
+    fprintf(f, "locations %lu %lu %lu %lu lost %lu\n", created, activated, deactivated, deleted,
+            data_lost);
+    unsigned long all = 0;
+    for (int r = 0; r < MAX_REGIONS; r++)
+        all += enters[r];
+    fprintf(f, "loc_enters %lu of %lu\n", loc_enters, all);
+    fprintf(f, "backwards %lu\n", backwards);
+    fprintf(f, "p2p %lu %lu %lu %lu bytes %lu %lu\n", sends, recvs, isends, irecvs, send_bytes,
+            recv_bytes);
+    fprintf(f, "requests isend_complete %lu irecv_request %lu\n", isend_done, irecv_req);
+    fprintf(f, "coll %lu %lu barrier %lu allreduce %lu\n", coll_begins, coll_ends,
+            coll_types[SCOREP_COLLECTIVE_BARRIER], coll_types[SCOREP_COLLECTIVE_ALLREDUCE]);
+    fprintf(f, "pthread %lu %lu %lu %lu\n", t_create, t_wait, t_begin, t_end);
+    fprintf(f, "omp %lu %lu %lu\n", t_fork, t_join, t_team_begin);
+    fprintf(f, "params %lu\n", params);
+    fprintf(f, "recording on %lu off %lu\n", rec_on, rec_off);
+    fprintf(f, "counters %lld %g%s\n", counter_int, counter_double, counter_desc);
+    fclose(f);
+}
+
+#define ENTRY_(n) SCOREP_SUBSTRATE_PLUGIN_ENTRY(n)
+#define ENTRY(n) ENTRY_(n)
+
+ENTRY(PLUGIN_NAME)
+{
+    SCOREP_SubstratePluginInfo info;
+    memset(&info, 0, sizeof info);
+#ifdef PLUGIN_NEWER
+    info.plugin_version = SCOREP_SUBSTRATE_PLUGIN_VERSION + 1;
+#else
+    info.plugin_version = SCOREP_SUBSTRATE_PLUGIN_VERSION;
+#endif
+    info.init = init;
+    info.assign_id = assign_id;
+    info.init_mpp = init_mpp;
+    info.create_location = create_location;
+    info.activate_cpu_location = activate;
+    info.deactivate_cpu_location = deactivate;
+    info.delete_location = delete_location;
+    info.pre_unify = pre_unify;
+    info.write_data = write_data;
+    info.new_definition_handle = new_handle;
+    info.get_event_functions = get_event_functions;
+    info.set_callbacks = set_callbacks;
+    info.dump_manifest = dump_manifest;
+    return info;
+}
