@@ -88,7 +88,8 @@ for e in exp exp_gather; do
         "$e: k_dev visits in the columns of CUDA[0:5:4], CUDA[1:2:3], CUDA[1:2:6] of each rank"
     expect_eq "$(profile_values $e cudaLaunchKernel visits | tr '\n' ';')" "0 3;1 3;" \
         "$e: the launches in the master threads' columns"
-    expect_eq "$(tar -xOf $e/profile.cubex anchor.xml | grep -c '^<cube version="4.7">$')" 1 \
+    tar -xOf $e/profile.cubex anchor.xml >$e.anchor.xml || fail "$e: no anchor.xml in profile.cubex"
+    expect_eq "$(count_lines '^<cube version="4\.7">$' $e.anchor.xml)" 1 \
         "$e: anchor syntax 4.7 (accelerator groups)"
 done
 # the engine (mpirun -np 2 scorep-cube-dump) reads the same structure and columns
