@@ -5,7 +5,8 @@
 # design gives from the times of its actions (its clock marks, moved onto the trace's events
 # that follow them by trace_marks.py, so that the load of the machine changes the
 # expectation, not the verdict), within 0.1% + 0.2 ms, read back from scout.cubex with
-# cube_values.py (Python's tarfile/xml/zlib, no code shared with the writer). Also: in situ = post-mortem on the same trace, in situ without the trace file,
+# cube_values.py (Python's tarfile/xml/zlib, no code shared with the writer). Also: in situ =
+# post-mortem on the same trace, in situ without the trace file,
 # Scalasca's metric names and tree, exact counts, the messages for a rank
 # count that differs from the trace's and for a directory without a trace, and the one-step
 # form scorep-analyze mpirun -np N PROGRAM (linked, and plain through scorep-run).
@@ -152,9 +153,11 @@ for r in 1 2; do
     # the check must be able to fail: the sender came after the loop began (by design D and
     # 2D later), and the loop's calls spent most of that wait in MPI
     awk -v e="$e" -v w="$w" 'BEGIN { exit !(w > 0 && e > 0.3 * w) }' ||
-        fail "ls_nb_probe: rank $r's probe calls took only $e s of the $w s wait (calls: $(M $sc $r calls))"
+        fail "ls_nb_probe: rank $r's probe calls took only $e s of the $w s wait" \
+            "(calls: $(M $sc $r calls))"
     # the program's own count of its calls is the trace's
-    expect_eq "$(wc -l <inprobe.$r)" "$(M $sc $r calls | cut -d. -f1)" "ls_nb_probe: rank $r's probe calls in the trace"
+    expect_eq "$(wc -l <inprobe.$r)" "$(M $sc $r calls | cut -d. -f1)" \
+        "ls_nb_probe: rank $r's probe calls in the trace"
 done
 near mpi_latesender $sc/MPI_Iprobe 1 "$in1"
 near mpi_latesender $sc/MPI_Improbe 2 "$in2"
