@@ -3,8 +3,9 @@
  * joined by MPI_Intercomm_create. Before each scenario all ranks synchronise; then ranks spin
  * to known multiples of D seconds before they enter the collective. Each scenario is a user
  * region of its own. The program prints when each rank actually entered ("T scenario rank
- * enter seconds", its own clock just before the call): the test derives the expected waits from
- * those and from the intercommunicator semantics (a rank waits for the other group). */
+ * enter seconds absolute", its own clock just before the call): the test moves each onto the
+ * trace's enter of that call (trace_marks.py) and derives the expected waits from those and
+ * from the intercommunicator semantics (a rank waits for the other group). */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ static const char *scenario = "";
 static scenario_marks marks;
 static void M(const char *what)
 {
-    marks_add(&marks, "T %s %d %s %.6f", scenario, rank, what, now() - t0);
+    double t = now();
+    marks_add(&marks, "T %s %d %s %.6f %.9f", scenario, rank, what, t - t0, t);
 }
 
 #define SCEN_BEGIN(h, name)                                                                        \

@@ -70,23 +70,57 @@ contention_of()
         END { printf "%.6f\n", s }' "$_f"
 }
 
+# the tolerance of near and within: NEAR_REL x the expected value + NEAR_ABS seconds. Tests
+# whose expected values come from the program's clock readings (omp_waits, the lock tests)
+# keep 10% + 15 ms; tests that move the marks onto the trace's events (snap_marks) set it
+# to 0.1% + 0.2 ms: expected and measured value then come from the same timestamps
+NEAR_REL=${NEAR_REL:-0.1}
+NEAR_ABS=${NEAR_ABS:-0.015}
+
 # near METRIC PATH LOC EXPECTED: the value the test's value function gives (scout.cubex's, at
-# call path PATH on location or rank LOC) within 10% + 15 ms of EXPECTED seconds
+# call path PATH on location or rank LOC) within NEAR_REL x EXPECTED + NEAR_ABS of EXPECTED
+# seconds
 near()
 {
     _check
     v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v e="$4" 'BEGIN { t = 0.1 * e + 0.015; exit !(v >= e - t && v <= e + t) }' ||
-        fail "$1 at $2 on $3: expected $4 s (10% + 15 ms), got $v s"
+    awk -v v="$v" -v e="$4" -v r="$NEAR_REL" -v a="$NEAR_ABS" \
+        'BEGIN { t = r * e + a; exit !(v >= e - t && v <= e + t) }' ||
+        fail "$1 at $2 on $3: expected $4 s ($NEAR_REL x + $NEAR_ABS s), got $v s"
     echo "ok: $1 at $2 on $3 = $v (expected $4)"
 }
 
-# within METRIC PATH LOC LOW HIGH: the same value in [LOW - 15 ms, HIGH + 15 ms]
+# within METRIC PATH LOC LOW HIGH: the same value in [LOW - NEAR_ABS, HIGH + NEAR_ABS]
 within()
 {
     _check
     v=$(value "$1" "$2" "$3") || fail "cube_values.py value $1 $2 $3"
-    awk -v v="$v" -v a="$4" -v b="$5" 'BEGIN { exit !(v >= a - 0.015 && v <= b + 0.015) }' ||
-        fail "$1 at $2 on $3: expected $4 to $5 s (15 ms either side), got $v s"
+    awk -v v="$v" -v a="$4" -v b="$5" -v t="$NEAR_ABS" 'BEGIN { exit !(v >= a - t && v <= b + t) }' ||
+        fail "$1 at $2 on $3: expected $4 to $5 s ($NEAR_ABS s either side), got $v s"
     echo "ok: $1 at $2 on $3 = $v (expected $4 to $5)"
+}
+
+# snap_marks DIR MARKS SNAPPED [AFTER...]: the program's marks in MARKS ("T scenario rank what
+# seconds absolute") moved onto the events of the trace in DIR (trace_marks.py snap: a mark to
+# the enter of the MPI call or region that follows it, one named among AFTER to the leave of
+# the MPI call before it) into SNAPPED ("T scenario rank what seconds"). The trace must be
+# taken with SCOREP_TIMER=clock_gettime (its ticks are then the program's clock).
+snap_marks()
+{
+    _d=$1 _m=$2 _s=$3
+    shift 3
+    otf2-print "$_d/traces.otf2" >"$_m.events" 2>"$_m.err" || fail "otf2-print $_d: $(tail -3 "$_m.err")"
+    otf2-print -G "$_d/traces.otf2" >"$_m.defs" 2>"$_m.err" || fail "otf2-print -G $_d: $(tail -3 "$_m.err")"
+    python3 "$top_srcdir/test/analysis/trace_marks.py" snap "$_m.events" "$_m.defs" "$_m" "$@" \
+        >"$_s" || fail "trace_marks.py snap $_m: $(cat "$_s")"
+}
+
+# trace_calls MARKS SCENARIO RANK REGION...: "enter leave" (seconds after the scenario's start)
+# of every call of REGIONs inside SCENARIO on RANK, from the files snap_marks left
+trace_calls()
+{
+    _m=$1
+    shift
+    python3 "$top_srcdir/test/analysis/trace_marks.py" calls "$_m.events" "$_m.defs" "$_m" "$@" ||
+        fail "trace_marks.py calls $_m $*"
 }

@@ -64,6 +64,9 @@ int main(int argc, char **argv)
             spin_to(1);
         M("ebarrier", "bar");
 #pragma omp barrier /* BAR_E */
+        /* when it left the barrier: the implicit barrier at the end of the region waits for
+         * the last thread to get here (on a loaded machine, one descheduled after the barrier) */
+        M("ebarrier", "ibar");
     }
     SCOREP_USER_REGION_END(he)
 
