@@ -111,17 +111,8 @@ scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle)
     shard *s = open_shard(h);
     slot *sl = lookup_or_add(s, k, h);
     scorep_mpi_req *r = sl ? alloc_record(s) : NULL;
-    if (r) {
-        r->handle = handle;
-        r->same = NULL;
-        if (sl->head) {
-            sl->head->last->same = r;
-            sl->head->last = r;
-        } else {
-            sl->head = r;
-            r->last = r;
-        }
-    }
+    if (r)
+        scorep_mpi_rtab_push_back(sl, r, handle);
     close_shard(s);
     return r;
 }

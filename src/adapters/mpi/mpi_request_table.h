@@ -147,6 +147,21 @@ static inline void scorep_mpi_rtab_push_front(scorep_mpi_rtab_slot *sl, struct s
     sl->head = r;
 }
 
+/* r (of handle) becomes the newest record of the slot's handle. */
+static inline void scorep_mpi_rtab_push_back(scorep_mpi_rtab_slot *sl, struct scorep_mpi_req *r,
+                                             MPI_Request handle)
+{
+    r->handle = handle;
+    r->same = NULL;
+    if (sl->head) {
+        sl->head->last->same = r;
+        sl->head->last = r;
+    } else {
+        sl->head = r;
+        r->last = r;
+    }
+}
+
 /* Inline when the handle has a slot (Open MPI reuses the objects of completed requests: the
  * usual case) and the free list a record. */
 static inline struct scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle)
@@ -158,15 +173,7 @@ static inline struct scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle)
         struct scorep_mpi_req *r = s->free;
         if (__builtin_expect(sl != NULL && r != NULL, 1)) {
             s->free = r->same;
-            r->handle = handle;
-            r->same = NULL;
-            if (sl->head) {
-                sl->head->last->same = r;
-                sl->head->last = r;
-            } else {
-                sl->head = r;
-                r->last = r;
-            }
+            scorep_mpi_rtab_push_back(sl, r, handle);
             return r;
         }
     }
