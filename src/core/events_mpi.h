@@ -61,6 +61,31 @@ static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t
     return r;
 }
 
+/* The time substrate plugins get: the trace record's when tracing, else the caller's
+ * reading of the timer after its PMPI call. */
+static inline uint64_t scorep_event_mpi_plugin_time(scorep_location *l, uint64_t raw)
+{
+    return l->tracing ? l->last_ts : scorep_location_now(l, raw);
+}
+
+/* What a send and a receive (blocking or not) record before their own fields: the byte
+ * count of the profile's current call path, and when tracing the message record (NULL:
+ * not tracing, or out of trace memory). The caller has checked that recording is on. */
+static inline buf_mpi_rec *scorep_event_mpi_transfer(scorep_location *l, uint64_t raw,
+                                                     uint32_t type, int sent, uint32_t comm,
+                                                     uint32_t peer, uint32_t tag, uint64_t bytes,
+                                                     uint64_t msg_id)
+{
+    if (l->profiling && l->profile.cur) {
+        if (sent)
+            l->profile.cur->bytes_sent += bytes;
+        else
+            l->profile.cur->bytes_received += bytes;
+    }
+    return l->tracing ? scorep_event_mpi_message(l, raw, type, comm, peer, tag, bytes, msg_id)
+                      : NULL;
+}
+
 /* blocking send; msg_id: the n-th message on (comm, sender, receiver, tag) */
 static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint32_t comm,
                                          uint32_t dest, uint32_t tag, uint64_t bytes,
@@ -68,13 +93,9 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
 {
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    if (l->profiling && l->profile.cur)
-        l->profile.cur->bytes_sent += bytes;
-    if (l->tracing)
-        scorep_event_mpi_message(l, raw, BUF_MPI_SEND, comm, dest, tag, bytes, msg_id);
+    scorep_event_mpi_transfer(l, raw, BUF_MPI_SEND, 1, comm, dest, tag, bytes, msg_id);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_mpi_send(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
-                                   dest, tag, bytes);
+        scorep_substrates_mpi_send(l, scorep_event_mpi_plugin_time(l, raw), comm, dest, tag, bytes);
 }
 
 /* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
@@ -84,17 +105,13 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
 {
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    if (l->profiling && l->profile.cur)
-        l->profile.cur->bytes_received += bytes;
-    if (l->tracing) {
-        buf_mpi_rec *r =
-            scorep_event_mpi_message(l, raw, BUF_MPI_RECV, comm, source, tag, bytes, msg_id);
-        if (r)
-            r->handle = handle;
-    }
+    buf_mpi_rec *r =
+        scorep_event_mpi_transfer(l, raw, BUF_MPI_RECV, 0, comm, source, tag, bytes, msg_id);
+    if (r)
+        r->handle = handle;
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_mpi_recv(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
-                                   source, tag, bytes);
+        scorep_substrates_mpi_recv(l, scorep_event_mpi_plugin_time(l, raw), comm, source, tag,
+                                   bytes);
 }
 
 /* non-blocking point-to-point; request: a per-process request id (never 0); raw: the timer
@@ -107,19 +124,15 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
 {
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    if (l->profiling && l->profile.cur)
-        l->profile.cur->bytes_sent += bytes;
-    if (l->tracing) {
-        buf_mpi_rec *r =
-            scorep_event_mpi_message(l, raw, BUF_MPI_ISEND, comm, dest, tag, bytes, msg_id);
-        if (r) {
-            r->request = request;
-            r->handle = 0;
-        }
+    buf_mpi_rec *r =
+        scorep_event_mpi_transfer(l, raw, BUF_MPI_ISEND, 1, comm, dest, tag, bytes, msg_id);
+    if (r) {
+        r->request = request;
+        r->handle = 0;
     }
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_mpi_isend(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
-                                    dest, tag, bytes, request);
+        scorep_substrates_mpi_isend(l, scorep_event_mpi_plugin_time(l, raw), comm, dest, tag,
+                                    bytes, request);
 }
 
 /* A record that carries only a request id (completion of a send, posting of a receive);
@@ -134,8 +147,7 @@ static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t ra
                 r->request = request;
         }
         if (l->substrates_on)
-            scorep_substrates_mpi_request(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
-                                          which, request);
+            scorep_substrates_mpi_request(l, scorep_event_mpi_plugin_time(l, raw), which, request);
     }
 }
 
@@ -157,19 +169,15 @@ static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint
 {
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    if (l->profiling && l->profile.cur)
-        l->profile.cur->bytes_received += bytes;
-    if (l->tracing) {
-        buf_mpi_rec *r =
-            scorep_event_mpi_message(l, raw, BUF_MPI_IRECV, comm, source, tag, bytes, msg_id);
-        if (r) {
-            r->request = request;
-            r->handle = handle;
-        }
+    buf_mpi_rec *r =
+        scorep_event_mpi_transfer(l, raw, BUF_MPI_IRECV, 0, comm, source, tag, bytes, msg_id);
+    if (r) {
+        r->request = request;
+        r->handle = handle;
     }
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_mpi_irecv(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), comm,
-                                    source, tag, bytes, request);
+        scorep_substrates_mpi_irecv(l, scorep_event_mpi_plugin_time(l, raw), comm, source, tag,
+                                    bytes, request);
 }
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request);
 void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request);
