@@ -314,6 +314,26 @@ if [ -n "$(plugin_args x)" ]; then
     check "default nvcc: GCC plugin through -Xcompiler, CUDA's and NVTX's headers left out" \
         "nvcc $xpl -I/inc -Xcompiler -g1 -Xcompiler '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c x.cu" 0 \
         env PATH="$work/cuda-link/bin:$PATH" "$wrap" --dry-run --filter="$filter" nvcc -c x.cu
+    # a real nvcc says where its headers are (--dryrun: nvcc.profile's INCLUDES and
+    # SYSTEM_INCLUDES), wherever the toolkit lies: those directories, as written and
+    # simplified, and no guess from PATH (directories that do not exist: no realpath)
+    mkdir -p "$work/cuda-dry/bin"
+    {
+        printf '#!/bin/sh\n[ "$1" = --dryrun ] || exit 0\n'
+        printf 'echo %s >&2\n' "'#\$ _HERE_=$work/cuda-dry/bin'" \
+            "'#\$ INCLUDES=\"-I$work/cuda-dry/bin/../targets/x86_64-linux/include\"  '" \
+            "'#\$ SYSTEM_INCLUDES=\"-isystem\" \"$work/cccl/include\"  '"
+    } >"$work/cuda-dry/bin/nvcc"
+    chmod +x "$work/cuda-dry/bin/nvcc"
+    xpl="-Xcompiler -fplugin=$SCOREP_CC_GCC_PLUGIN -Xcompiler -fplugin-arg-scorep_filter_gcc-instrument"
+    for f in /nvtx3/ .cudafe1.stub.c "$work/cuda-dry/bin/../targets/x86_64-linux/include/" \
+        "$work/cuda-dry/targets/x86_64-linux/include/" "$work/cccl/include/"; do
+        xpl="$xpl -Xcompiler -fplugin-arg-scorep_filter_gcc-exclude-file=$f"
+    done
+    xpl="$xpl -Xcompiler -fplugin-arg-scorep_filter_gcc-exclude-function=__nv_"
+    check "default nvcc: the header directories nvcc --dryrun names left out" \
+        "nvcc $xpl -I/inc -Xcompiler -g1 -c x.cu" 0 \
+        env PATH="$work/cuda-dry/bin:$PATH" "$wrap" --dry-run nvcc -c x.cu
     check "nvcc -ccbin: functions" "nvcc -Xcompiler -finstrument-functions -I/inc -Xcompiler -g1 -ccbin g++-11 -c x.cu" 0 \
         "$wrap" --dry-run nvcc -ccbin g++-11 -c x.cu
     check "instrument=plugin, nvcc -ccbin" \

@@ -3,6 +3,7 @@
 #include "tools/instrumenter/argv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -135,4 +136,44 @@ int argv_run(char *const *argv)
         return 1;
     }
     return exit_status(status);
+}
+
+/* The output of a query (clang -dumpversion, nvcc --dryrun): the child's descriptor fd goes
+ * to a pipe, its other output to /dev/null. Reads to the end (a full buffer keeps the
+ * first size - 1 bytes); -1 when it cannot run or exits other than 0. */
+ssize_t argv_capture(char *const *argv, int fd, char *buf, size_t size)
+{
+    int p[2];
+    if (size == 0 || pipe(p) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, fd == 1 ? 2 : 1);
+        dup2(p[1], fd);
+        close(p[0]);
+        close(p[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(p[1]);
+    size_t len = 0;
+    for (;;) {
+        char sink[512];
+        bool room = len + 1 < size;
+        ssize_t n = pid > 0 ? read(p[0], room ? buf + len : sink, room ? size - 1 - len : sizeof sink)
+                            : 0;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (room)
+            len += (size_t)n;
+    }
+    close(p[0]);
+    buf[len] = '\0';
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    return pid > 0 && exit_status(status) == 0 ? (ssize_t)len : -1;
 }

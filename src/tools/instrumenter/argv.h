@@ -4,6 +4,7 @@
 #define SCOREP_INSTRUMENTER_ARGV_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The name messages start with: scorep-cc, scorep or the wrapper's scorep-gcc etc. */
 extern const char *instr_prog;
@@ -24,5 +25,8 @@ void argv_print(FILE *out, char *const *argv);
 /* Runs argv and waits; returns its exit status (128 + signal when killed). */
 int argv_run(char *const *argv);
 void argv_exec(char *const *argv) __attribute__((noreturn));
+/* Runs a query and keeps what it writes on descriptor fd (1 or 2) in buf, NUL-terminated;
+ * returns the length, -1 when it cannot run or fails. */
+ssize_t argv_capture(char *const *argv, int fd, char *buf, size_t size);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "config.h" /* SCOREP_LIBOMP_DIR */
 #include "filter/filter.h"
+#include "tools/instrumenter/excluded_sources.h"
 
 #ifndef SCOREP_LIBDIR
 #error "SCOREP_LIBDIR must be defined by the build"
@@ -127,28 +128,9 @@ static const char *plugin_path(enum compiler_plugin plugin)
 /* The major version of a clang driver (clang -dumpversion); 0 if it cannot be run. */
 static int clang_major(const char *compiler)
 {
-    int fd[2];
-    if (pipe(fd) != 0)
-        return 0;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        execlp(compiler, compiler, "-dumpversion", (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[64] = "";
-    ssize_t n = pid > 0 ? read(fd[0], buf, sizeof buf - 1) : -1;
-    close(fd[0]);
-    int status = 0;
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return 0;
-    buf[n] = '\0';
-    return atoi(buf);
+    char *const argv[] = {(char *)compiler, "-dumpversion", NULL};
+    char out[64];
+    return argv_capture(argv, 1, out, sizeof out) > 0 ? atoi(out) : 0;
 }
 #endif
 
@@ -219,53 +201,6 @@ static void push_host(const struct job *job, struct argv_buf *cmd, const char *p
     argv_push_joined(cmd, prefix, value);
 }
 
-/* The directory above nvcc's bin/ (the CUDA toolkit), from PATH as the shell finds it. */
-static bool cuda_home(const char *nvcc, char *home, size_t size)
-{
-    const char *path = strchr(nvcc, '/') != NULL ? "" : getenv("PATH");
-    for (const char *p = path; p != NULL;) {
-        const char *end = strchr(p, ':');
-        size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
-        int len = n > 0 ? snprintf(home, size, "%.*s/%s", (int)n, p, nvcc)
-                        : snprintf(home, size, "%s", nvcc);
-        if (len > 0 && (size_t)len < size && access(home, X_OK) == 0) {
-            for (int up = 0; up < 2; up++) { /* .../bin/nvcc -> ... */
-                char *slash = strrchr(home, '/');
-                if (slash == NULL)
-                    return false;
-                *slash = '\0';
-            }
-            return home[0] != '\0';
-        }
-        p = end != NULL ? end + 1 : NULL;
-    }
-    return false;
-}
-
-/* Source files whose functions are never instrumented: NVTX's header implementation (its
- * inline functions would wrap the ranges they open: regions that do not nest) and, for
- * nvcc, the CUDA toolkit's headers (cudaMalloc<T> and the host runtime's helpers) and the
- * registration stub nvcc generates, as Score-P leaves system headers out. Substrings of
- * the path, as GCC's -finstrument-functions-exclude-file-list matches them; each path of
- * the toolkit as nvcc writes it (bin/../targets) and as it resolves. */
-static int excluded_files(const struct job *job, char files[][PATH_MAX + 32], int max)
-{
-    int n = 0;
-    snprintf(files[n++], PATH_MAX + 32, "/nvtx3/");
-    char home[PATH_MAX], real[PATH_MAX];
-    if (!job->kind->cuda || n + 6 > max || !cuda_home(job->compiler, home, sizeof home))
-        return n;
-    snprintf(files[n++], PATH_MAX + 32, ".cudafe1.stub.c");
-    snprintf(files[n++], PATH_MAX + 32, "%s/include/", home);
-    snprintf(files[n++], PATH_MAX + 32, "%s/targets/", home);
-    snprintf(files[n++], PATH_MAX + 32, "%s/bin/../targets/", home);
-    if (realpath(home, real) != NULL && strcmp(real, home) != 0) {
-        snprintf(files[n++], PATH_MAX + 32, "%s/include/", real);
-        snprintf(files[n++], PATH_MAX + 32, "%s/targets/", real);
-    }
-    return n;
-}
-
 /* One option per file: nvcc splits -Xcompiler values at commas. GCC's drivers only: clang
  * knows neither the option nor the GCC plugin (nvcc -ccbin may name any compiler). */
 static void push_excluded_files(const struct job *job, struct argv_buf *cmd, bool plugin)
@@ -273,13 +208,14 @@ static void push_excluded_files(const struct job *job, struct argv_buf *cmd, boo
     if (job->kind->plugin != PLUGIN_GCC ||
         (job->kind->cuda && args_any(job->nargs, job->args, arg_is_nvcc_ccbin)))
         return;
-    char files[8][PATH_MAX + 32];
-    int n = excluded_files(job, files, 8);
-    for (int i = 0; i < n; i++)
+    struct excluded_sources files;
+    instr_excluded_sources(job, &files);
+    for (int i = 0; i < files.n; i++)
         push_host(job, cmd,
                   plugin ? "-fplugin-arg-scorep_filter_gcc-exclude-file="
                          : "-finstrument-functions-exclude-file-list=",
-                  files[i]);
+                  files.paths[i]);
+    instr_excluded_sources_free(&files);
     /* nvcc writes its helpers (__nv_save_fatbinhandle_for_managed_rt) into the program's
      * own source file */
     if (job->kind->cuda)
