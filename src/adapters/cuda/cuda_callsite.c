@@ -54,7 +54,14 @@ void scorep_cuda_callsite_launch(scorep_location *l, uint32_t correlation)
         return; /* an outer launch call of the same correlation id (runtime -> driver) has it */
     uint32_t h = scorep_cuda_callsite_hash(l->stack_region, l->depth);
     __atomic_store_n(s, (uint64_t)correlation << 32 | h, __ATOMIC_RELEASE);
-    scorep_event_parameter_uint(l, param - 1, h);
+    /* one tick after the launch call's Enter (Score-P: at its time), no clock read */
+    uint64_t t = scorep_location_now(l, l->last_ts);
+    if (l->profiling)
+        scorep_profile_parameter(&l->profile, PNODE_PARAM_UINT, param - 1, h, t);
+    if (l->tracing)
+        scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, t, BUF_EV_PARAM_UINT, param - 1, h);
+    if (__builtin_expect(l->substrates_on, 0))
+        scorep_substrates_parameter(l, t, 1, param - 1, h);
 }
 
 void scorep_cuda_callsite_kernel(scorep_location *l, uint32_t correlation)
