@@ -261,8 +261,8 @@ for line in open(sys.argv[2]):
     elif kind == "PARAMETER_UINT64" and '"callsite id"' in line:
         v = int(f[-1])
         prev = last.get(loc)
-        if prev is None or prev[0] != "ENTER" or prev[1] != ts - 1 and loc != 0:
-            out.append("BAD: not right after an Enter: " + line.strip())
+        if prev is None or prev[0] != "ENTER" or prev[1] != ts - 1:
+            out.append("BAD: not one tick after an Enter: " + line.strip())
         path = "/".join(names[i] for i in st)
         if loc == 0:
             if v != fnv(st):
