@@ -25,20 +25,30 @@ best()
     for _r in $(seq "$runs"); do
         case $1 in
         plain) "$tmp/cuda_bench" "$calls" plain ;;
-        profile) env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" "$tmp/cuda_bench" "$calls" ;;
+        profile) env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" SCOREP_CUDA_ENABLE="$2" \
+            "$tmp/cuda_bench" "$calls" instr "$3" ;;
         trace) env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" SCOREP_ENABLE_TRACING=true \
-            SCOREP_TOTAL_MEMORY=2G "$tmp/cuda_bench" "$calls" ;;
+            SCOREP_CUDA_ENABLE="$2" SCOREP_TOTAL_MEMORY=2G "$tmp/cuda_bench" "$calls" instr "$3" ;;
         esac 2>/dev/null
     done | sort -n | head -n 1
 }
 
 plain=$(best plain)
-profile=$(best profile)
-trace=$(best trace)
 printf '\nCUDA API call through the adapter'"'"'s CUPTI callback (no GPU: called directly; ns per call, best of %s runs)\n' "$runs"
-printf '%-34s %14s %10s %14s %16s\n' operation "empty callback" profile profile+trace "added (trace)"
-printf '%-34s %14s %10s %14s %16s\n' "cudaLaunchKernel enter+exit" "$plain" "$profile" "$trace" \
-    "$(echo "$trace $plain" | awk '{ printf "%.1f", $1 - $2 }')"
+printf '%-52s %14s %10s %14s %16s\n' operation "empty callback" profile profile+trace "added (trace)"
+# SCOREP_CUDA_ENABLE, user regions open around the launches, label
+for v in "yes 0 cudaLaunchKernel enter+exit" \
+    "yes,kernel_callsite 0 the same, kernel_callsite" \
+    "yes,kernel_callsite 10 the same, kernel_callsite, 10 calls open"; do
+    # shellcheck disable=SC2086
+    set -- $v
+    en=$1 depth=$2
+    shift 2
+    profile=$(best profile "$en" "$depth")
+    trace=$(best trace "$en" "$depth")
+    printf '%-52s %14s %10s %14s %16s\n' "$*" "$plain" "$profile" "$trace" \
+        "$(echo "$trace $plain" | awk '{ printf "%.1f", $1 - $2 }')"
+done
 
 # --- activity records: ns per CUPTI kernel record through the processing path (issue 17) ---
 # The old path is the adapter's cuda_activity.c before issue 17 (git revision $old_rev),

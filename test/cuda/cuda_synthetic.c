@@ -3,6 +3,7 @@
  * conversion; test_cuda_activity.sh reads the resulting trace and profile back, and
  * test_cuda_mpi.sh the same per rank of an MPI run (built with -DWITH_MPI). */
 #include "adapters/cuda/cuda_adapter.h"
+#include "core/events.h"
 
 #ifdef WITH_MPI
 #include <mpi.h>
@@ -188,6 +189,74 @@ static void api_calls(int features)
              "cuCtxSynchronize");
 }
 
+/* "callsite" (kernel_callsite): the launches of the buffer below from two host call paths:
+ * 12 and 14 inside the region "solver", 13 outside it, as cudaLaunchKernel with the
+ * driver's cuLaunchKernel of the same correlation id inside (the runtime calls the driver);
+ * then launch_late() for the second buffer. */
+static uint32_t solver_region(void)
+{
+    static uint32_t id; /* id + 1 */
+    if (!id)
+        id = scorep_defs_region("solver", NULL, NULL, 0, 0, SCOREP_PARADIGM_USER,
+                                SCOREP_ROLE_FUNCTION) + 1;
+    return id - 1;
+}
+
+static void launch(uint32_t correlation, int in_solver)
+{
+    scorep_location *l = scorep_location_get();
+    if (in_solver)
+        scorep_event_enter(l, solver_region());
+    CUpti_CallbackData cb;
+    memset(&cb, 0, sizeof cb);
+    cb.correlationId = correlation;
+    cb.callbackSite = CUPTI_API_ENTER;
+    cb.functionName = "cudaLaunchKernel";
+    scorep_cuda_api_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API,
+                             CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &cb);
+    cb.functionName = "cuLaunchKernel";
+    scorep_cuda_api_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                             &cb);
+    cb.callbackSite = CUPTI_API_EXIT;
+    scorep_cuda_api_callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                             &cb);
+    cb.functionName = "cudaLaunchKernel";
+    scorep_cuda_api_callback(NULL, CUPTI_CB_DOMAIN_RUNTIME_API,
+                             CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &cb);
+    if (in_solver)
+        scorep_event_leave(l, solver_region());
+}
+
+static void launch_callsites(void)
+{
+    launch(12, 1);
+    launch(13, 0);
+    launch(14, 1);
+}
+
+/* The second buffer of "callsite": launches 20 (outside solver) and 20 + the table's size
+ * (inside, the same slot) before their kernels are processed, so kernel 20 finds its
+ * entry overwritten; kernel 30 was never launched. Kernels "late_k" (20, 20 + size) and
+ * "orphan" (30) on stream 7 after the first buffer's records. */
+static void launch_late(void)
+{
+    launch(20, 0);
+    launch(20 + SCOREP_CUDA_CALLSITE_SLOTS, 1);
+    uint8_t *buf;
+    size_t size, max, n = 0;
+    scorep_cuda_buffer_requested(&buf, &size, &max);
+    if (!buf) {
+        printf("FAIL no buffer for the late kernels\n");
+        failures++;
+        return;
+    }
+    n = kernel(buf, n, "late_k", 7, 400000, 401000, 20);
+    n = kernel(buf, n, "late_k", 7, 402000, 403000, 20 + SCOREP_CUDA_CALLSITE_SLOTS);
+    n = kernel(buf, n, "orphan", 7, 404000, 405000, 30);
+    scorep_cuda_buffer_completed(NULL, 0, buf, size, n);
+    expect_u64("callsite: the late buffer processed", scorep_cuda_drain(), 1);
+}
+
 /* The pool (run with SCOREP_CUDA_BUFFER=64k, SCOREP_CUDA_BUFFER_CHUNK=8k,
  * SCOREP_CUDA_BUFFER_MAX=96k): eight chunks at start, four more grown on demand, the
  * thirteenth request refused (the only case where CUPTI drops records); completed chunks
@@ -286,7 +355,11 @@ int main(int argc, char **argv)
     (void)argv;
 #endif
     check_clock();
-    api_calls(argc > 1 && strcmp(argv[1], "features") == 0);
+    int callsite_mode = argc > 1 && strcmp(argv[1], "callsite") == 0;
+    if (callsite_mode)
+        launch_callsites();
+    else
+        api_calls(argc > 1 && strcmp(argv[1], "features") == 0);
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
     scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);
@@ -319,7 +392,7 @@ int main(int argc, char **argv)
     /* argv[1]: how many records the SCOREP_CUDA_ENABLE of the run records (all 7 by default) */
     int devices_mode = argc > 1 && strcmp(argv[1], "devices") == 0;
     uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 &&
-                            strcmp(argv[1], "features") != 0 && !devices_mode
+                            strcmp(argv[1], "features") != 0 && !devices_mode && !callsite_mode
                         ? strtoull(argv[1], NULL, 10)
                         : 7;
     expect_u64("records turned into events", p.records, want);
@@ -330,6 +403,8 @@ int main(int argc, char **argv)
                1);
     if (devices_mode)
         more_devices();
+    if (callsite_mode)
+        launch_late();
     if (many_mode) {
         uint64_t many = strtoull(argv[2], NULL, 10);
         many_kernels(many);

@@ -126,14 +126,13 @@ run_app bad env SCOREP_CUDA_ENABLE=kernel,bogus "$top_builddir/test/cuda/cuda_sy
 expect_eq "$status" 1 "bad SCOREP_CUDA_ENABLE: exit status"
 expect_grep "SCOREP_CUDA_ENABLE='kernel,bogus' is invalid: unknown entry 'bogus'.*runtime, driver, kernel, kernel_serial, kernel_callsite, kernel_counter, memcpy, sync, idle, pure_idle, gpumemusage, references, flushatexit, dontflushatexit, default, yes, 1" \
     bad.err "bad SCOREP_CUDA_ENABLE: the message names the accepted entries"
-# kernel_serial (implies kernel) records CUPTI's KERNEL activity records as kernels; Score-P's
-# kernel_callsite is accepted with one warning: 3 kernel records of the 7, vecAdd twice
-run_app ser env CUDA_SYNTHETIC_SERIAL=1 SCOREP_CUDA_ENABLE=kernel_serial,kernel_callsite \
+# kernel_serial (implies kernel) records CUPTI's KERNEL activity records as kernels: 3
+# kernel records of the 7, vecAdd twice
+run_app ser env CUDA_SYNTHETIC_SERIAL=1 SCOREP_CUDA_ENABLE=kernel_serial \
     SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_ser "$top_builddir/test/cuda/cuda_synthetic" 3
 expect_eq "$status $(cat ser.out)" "0 synthetic records processed" "kernel_serial: exit status ($(head -c 300 ser.err))"
 expect_eq "$(profile_values exp_ser "$K" visits)" "1 2" "kernel_serial: kernel visits"
-expect_grep 'warning: CUDA: kernel_callsite is not recorded by scorep-rt' ser.err "kernel_callsite: one warning"
 run_app off env SCOREP_CUDA_ENABLE=no SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k \
     SCOREP_CUDA_BUFFER_MAX=96k \
     SCOREP_EXPERIMENT_DIRECTORY=exp_off "$top_builddir/test/cuda/cuda_synthetic"
@@ -227,6 +226,125 @@ ev = ev["traceEvents"] if isinstance(ev, dict) else ev
 for e in sorted((e for e in ev if e.get("cat") == "cuda"), key=lambda e: (e["id"], e["ph"] == "f")):
     print(e["ph"], e["id"] - (1 << 40), e["tid"], e.get("bp", "-"), end=";")
 ')" "s 12 0 -;f 12 1 e;s 13 0 -;f 13 2 e;s 14 0 -;f 14 1 e;" "references: flow arrows launch -> kernel in the Chrome export"
+
+# --- kernel_callsite (cuda_synthetic.c "callsite"): as Score-P (scorep_cupti_callbacks.c,
+# scorep_cupti_activity_kernel.c, SCOREP_AcceleratorMgmt_GetCallsiteParameter) the parameter
+# "callsite id" (UINT64) right after the Enter of each kernel launch on the host and of its
+# kernel on the GPU stream, the same value on both: here FNV-1a (32 bit, one step per region
+# id) of the launching thread's open calls, the launch included. Launches 12 and 14 in
+# "solver", 13 outside it, each cudaLaunchKernel with cuLaunchKernel inside (one correlation
+# id: the outer call carries it); launch 20 (outside) and 20 + 262144 (inside, the same
+# slot of the table) before their kernels late_k are processed, kernel "orphan" (30) never
+# launched. callsites.py rebuilds each thread's open calls from the trace, checks every
+# host value against the hash of their region ids and prints "launch LOC PATH" and
+# "kernel LOC ENTER-TIME NAME PATH-OF-THE-LAUNCH-WITH-ITS-VALUE" ---
+cat >callsites.py <<'PY'
+import re, sys
+names, stacks, last, by_value, out = {}, {}, {}, {}, []
+for line in open(sys.argv[1]):
+    m = re.match(r'REGION +(\d+) +Name: "(.*?)" <', line)
+    if m:
+        names[int(m.group(1))] = m.group(2)
+def fnv(ids):
+    h = 2166136261
+    for i in ids:
+        h = ((h ^ i) * 16777619) & 0xffffffff
+    return h
+for line in open(sys.argv[2]):
+    f = line.split()
+    kind, loc, ts = f[0], int(f[1]), int(f[2])
+    st = stacks.setdefault(loc, [])
+    if kind == "ENTER":
+        st.append(int(re.search(r'<(\d+)>$', line).group(1)))
+    elif kind == "LEAVE":
+        st.pop()
+    elif kind == "PARAMETER_UINT64" and '"callsite id"' in line:
+        v = int(f[-1])
+        prev = last.get(loc)
+        if prev is None or prev[0] != "ENTER" or prev[1] != ts - 1:
+            out.append("BAD: not one tick after an Enter: " + line.strip())
+        path = "/".join(names[i] for i in st)
+        if loc == 0:
+            if v != fnv(st):
+                out.append("BAD hash %d of %s, expected %d" % (v, path, fnv(st)))
+            if by_value.setdefault(v, path) != path:
+                out.append("BAD: %d for %s and %s" % (v, by_value[v], path))
+            out.append("launch %d %s" % (loc, path))
+        else:
+            out.append((loc, prev[1], path, v))
+    last[loc] = (kind, ts)
+# the launches first (otf2-print lists the GPU streams' events before the host's)
+print("\n".join([o for o in out if isinstance(o, str)] +
+                ["kernel %d %d %s %s" % (o[0], o[1], o[2], by_value.get(o[3], "?%d" % o[3]))
+                 for o in out if not isinstance(o, str)]))
+for v, p in sorted(by_value.items(), key=lambda x: x[1]):
+    print("value", p, v, file=sys.stderr)
+PY
+run_app cs env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime \
+    SCOREP_CUDA_ENABLE=runtime,driver,kernel,memcpy,kernel_callsite SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_cs \
+    "$top_builddir/test/cuda/cuda_synthetic" callsite
+expect_eq "$status" 0 "callsite: exit status ($(cat cs.out))"
+trace_defs exp_cs >cs_defs.txt
+trace_events exp_cs >cs_events.txt
+expect_eq "$(grep -c '^PARAMETER ' cs_defs.txt)" 1 "callsite: one parameter definition"
+expect_grep '^PARAMETER .*Name: "callsite id" <[0-9]*>, Type: UINT64' cs_defs.txt \
+    "callsite: Score-P's parameter name and type"
+python3 callsites.py cs_defs.txt cs_events.txt >cs_got.txt 2>cs_values.txt ||
+    fail "callsites.py: $(cat cs_got.txt cs_values.txt)"
+cat >cs_want.txt <<WANT
+launch 0 solver/cudaLaunchKernel
+launch 0 cudaLaunchKernel
+launch 0 solver/cudaLaunchKernel
+launch 0 cudaLaunchKernel
+launch 0 solver/cudaLaunchKernel
+kernel 1 1200000 $K solver/cudaLaunchKernel
+kernel 2 1220000 scale cudaLaunchKernel
+kernel 1 1380000 $K solver/cudaLaunchKernel
+kernel 1 1784000 late_k solver/cudaLaunchKernel
+WANT
+expect_eq "$(diff cs_want.txt cs_got.txt && echo same)" same \
+    "callsite: every launch and the kernels of launches 12, 13, 14 and 20 + 262144 carry one id per host call path (kernel 20: overwritten, orphan: not launched)"
+H_SOLVER=$(awk '$2 == "solver/cudaLaunchKernel" { print $3 }' cs_values.txt)
+H_TOP=$(awk '$2 == "cudaLaunchKernel" { print $3 }' cs_values.txt)
+[ -n "$H_SOLVER" ] && [ -n "$H_TOP" ] && [ "$H_SOLVER" != "$H_TOP" ] ||
+    fail "callsite: two distinct values expected: $(cat cs_values.txt)"
+# the profile: the parameter's child nodes, as Score-P's profile makes of a UINT64 parameter
+for v in "solver/cudaLaunchKernel/callsite id=$H_SOLVER:0 3" \
+    "solver/cudaLaunchKernel/callsite id=$H_SOLVER/cuLaunchKernel:0 3" \
+    "cudaLaunchKernel/callsite id=$H_TOP:0 2" "$K/callsite id=$H_SOLVER:1 2" \
+    "scale/callsite id=$H_TOP:2 1" "late_k:1 2" "late_k/callsite id=$H_SOLVER:1 1" "orphan:1 1"; do
+    expect_eq "$(profile_values exp_cs "${v%:*}" visits)" "${v##*:}" "callsite: profile visits of ${v%:*}"
+done
+expect_eq "$(profile_paths exp_cs | grep -c 'callsite id=')" 7 "callsite: seven parameter call paths (4 on the host, 3 on the GPU)"
+CS_NOTE="CUDA: kernel_callsite: 2 kernels without a callsite id: 1 whose launch was not recorded, 1 whose launch's entry was overwritten (more than 262144 CUDA API calls between the launch and the processing of its kernel's record)"
+expect_eq "$(grep -cxF -- "- $CS_NOTE" exp_cs/MANIFEST.md)" 1 "callsite: the kernels without an id in MANIFEST.md"
+expect_eq "$(grep -cxF -- "[scorep-rt] warning: $CS_NOTE" cs.err)" 1 "callsite: a warning (an entry overwritten)"
+expect_eq "$(trace_check_order exp_cs) $(trace_check_nesting exp_cs)" "0 0" "callsite: order and nesting"
+# without the feature: the same program records no parameter, no parameter node, no note
+run_app nocs env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=runtime,driver,kernel,memcpy \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_nocs "$top_builddir/test/cuda/cuda_synthetic" callsite
+expect_eq "$status" 0 "no callsite: exit status ($(cat nocs.out))"
+expect_eq "$(trace_defs exp_nocs | grep -c '^PARAMETER ')" 0 "no callsite: no parameter definition"
+expect_eq "$(trace_events exp_nocs | grep -c '^PARAMETER')" 0 "no callsite: no parameter event"
+expect_eq "$(profile_paths exp_nocs | grep -c 'callsite id')" 0 "no callsite: no parameter node"
+expect_eq "$(profile_values exp_nocs "$K" visits)" "1 2" "no callsite: the kernels are recorded"
+expect_eq "$(grep -c kernel_callsite exp_nocs/MANIFEST.md nocs.err | tr '\n' ' ')" "exp_nocs/MANIFEST.md:0 nocs.err:0 " \
+    "no callsite: no note"
+# kernel_callsite alone implies kernel (as Score-P): the 3 kernel records of the 7, each with
+# the id of its launch (cuda_synthetic.c's plain launches 12, 13, 14 on the top level)
+run_app cso env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel_callsite \
+    SCOREP_CUDA_BUFFER=64k SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_cso "$top_builddir/test/cuda/cuda_synthetic" 3
+expect_eq "$status" 0 "kernel_callsite alone: exit status ($(cat cso.out))"
+python3 callsites.py "$(trace_defs exp_cso >cso_defs.txt && echo cso_defs.txt)" \
+    "$(trace_events exp_cso >cso_events.txt && echo cso_events.txt)" >cso_got.txt 2>/dev/null ||
+    fail "callsites.py: $(cat cso_got.txt)"
+expect_eq "$(tr '\n' ';' <cso_got.txt)" \
+    "launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;kernel 1 1200000 $K cudaLaunchKernel;kernel 2 1220000 scale cudaLaunchKernel;kernel 1 1380000 $K cudaLaunchKernel;" \
+    "kernel_callsite alone: kernels recorded, each with its launch's id"
+expect_eq "$(grep -c 'warning: CUDA: kernel_callsite' cso.err)" 0 "kernel_callsite alone: no warning"
 
 # --- nothing lost: 100000 kernel records through the pool and the consumer thread, filled
 # faster than processed (the pool grows; with a cap of 12 chunks it would refuse) ---

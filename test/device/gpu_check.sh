@@ -136,6 +136,23 @@ if want loop; then
     [ -z "$out" ] || grep 'CUDA: \|flush' loop.err >"$out/loop.log" || true
 fi
 
+# callsite_pairs EXP: "HOST GPU VALUES BAD": the "callsite id" parameters on the master
+# thread (launches) and on GPU streams (kernels), the distinct values on the host, and the
+# kernels whose value is not that of a launch with the kernel's host stub (nvcc's host
+# function of the kernel's name, a region when linked with scorep-cc nvcc) in its call path
+callsite_pairs()
+{
+    trace_events "$1" | awk '
+        $1 == "ENTER" || $1 == "LEAVE" { n = $0; sub(/^.*Region: "/, "", n); sub(/" <[0-9]+>$/, "", n)
+            if ($1 == "ENTER") st[$2, ++d[$2]] = n; else d[$2]--; next }
+        $1 == "PARAMETER_UINT64" && /"callsite id"/ { v = $NF
+            if ($2 == 0) { p = ""; for (i = 1; i <= d[$2]; i++) p = p "/" st[$2, i]
+                if (!(v in host)) { host[v] = p; nv++ }; nh++ }
+            else { k[++nk] = st[$2, d[$2]]; kv[nk] = v } }
+        END { for (i = 1; i <= nk; i++) if (index(host[kv[i]] "/", "/" k[i] "/") == 0) bad++
+              print nh + 0, nk + 0, nv + 0, bad + 0 }'
+}
+
 # --- 2b. references without runtime: only the launch/copy/memset callbacks enabled ---
 if want refs; then
     run_app refs env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel,references SCOREP_VERBOSE=true \
@@ -155,6 +172,28 @@ if want refs; then
     expect_eq "$(trace_count exp_refs ENTER "" "empty()") $(trace_count exp_refs ENTER "" "last()")" "1000 1" \
         "refs: the kernels on the GPU"
     no_loss exp_refs refs
+    # kernel_callsite (not yet run on a GPU; the synthetic test_cuda_activity.sh checks the
+    # values): without runtime only the kernel launch callbacks; the uninstrumented loop
+    # launches from one call path, so one id on 1001 launches and 1001 kernels
+    run_app cs env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel_callsite SCOREP_VERBOSE=true \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_cs "$RUN" ./launches launches 1000
+    expect_eq "$status" 0 "callsite: exit status ($(head -c 300 cs.err))"
+    expect_ge "$(sed -n 's/.*kernel_callsite without runtime: \([0-9]*\) runtime API callbacks enabled.*/\1/p' cs.err)" 1 \
+        "callsite: the kernel launch callbacks enabled, not the domain"
+    expect_eq "$(trace_count exp_cs ENTER 0 cudaLaunchKernel)" 1001 "callsite: the launches on the host"
+    expect_eq "$(callsite_pairs exp_cs | cut -d' ' -f1-3)" "1001 1001 1" \
+        "callsite: an id on each launch and each kernel, one value (one call path)"
+    expect_grep 'kernel_callsite: 1001 kernels with their launch' cs.err "callsite: every kernel found its launch"
+    expect_eq "$(grep -c kernel_callsite exp_cs/MANIFEST.md || true)" 0 "callsite: no kernel without an id"
+    no_loss exp_cs cs
+    # linked with scorep-cc nvcc: main/scale(...)/cudaLaunchKernel and main/add(...)/...: two
+    # call paths, each kernel with the id of the launches under its own host stub
+    run_app csl env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=yes,kernel_callsite \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_csl ./multistream_linked
+    expect_eq "$status $(cat csl.out)" "0 multistream ok" "callsite linked: exit status ($(head -c 300 csl.err))"
+    expect_eq "$(callsite_pairs exp_csl)" "18 18 2 0" \
+        "callsite linked: 18 launches and 18 kernels, two ids, each kernel's that of its own launches"
+    no_loss exp_csl csl
     # kernel alone: no callback, no sync flush; the flush at exit delivers the records
     run_app konly env SCOREP_CUDA_ENABLE=kernel SCOREP_EXPERIMENT_DIRECTORY=exp_konly \
         "$RUN" ./launches launches 1000

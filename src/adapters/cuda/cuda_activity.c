@@ -425,6 +425,8 @@ static int kernel(const CUpti_ActivityKernel10 *k)
     if (!l || region == SCOREP_INVALID_ID)
         return -1;
     gpu_region(l, region, start, 1);
+    if (scorep_cuda_record_callsites) /* first, as Score-P: the metrics below go to its node */
+        scorep_cuda_callsite_kernel(l, k->correlationId);
     if (scorep_cuda_record_references)
         gpu_reference(l, k->correlationId);
     if (scorep_cuda_record_kernel_counter) {

@@ -76,6 +76,26 @@ void scorep_cuda_pool_stats(scorep_cuda_pool_info *out);
  * after finalize, or not recorded for lack of memory); "" when none was. */
 void scorep_cuda_pool_note(const scorep_cuda_pool_info *p, char *out, size_t len);
 
+/* -------------------------------------------------------- cuda_callsite.c */
+/* kernel_callsite: the parameter "callsite id" (UINT64, as Score-P's) with a hash of the
+ * host call stack, inside a kernel's launch call and right after the kernel's Enter on its
+ * stream. Launch and kernel meet through a table of SLOTS entries indexed by CUPTI's
+ * correlation id (allocated by init: 2 MiB). */
+#define SCOREP_CUDA_CALLSITE_SLOTS (1u << 18)
+extern int scorep_cuda_record_callsites;
+int scorep_cuda_callsite_init(void);
+/* FNV-1a (32 bit, one step per region id) over the open calls, outermost first */
+uint32_t scorep_cuda_callsite_hash(const uint32_t *regions, uint32_t depth);
+/* On the launching thread, after the launch call's Enter: hashes l's call stack (the launch
+ * call included), keeps the hash for the correlation id and records it on l. Does nothing
+ * when an outer launch call of the same correlation id already did (runtime -> driver). */
+void scorep_cuda_callsite_launch(scorep_location *l, uint32_t correlation);
+/* On the consumer, right after a kernel's Enter on its stream l: the launch's hash, or
+ * nothing (counted) when the launch was not recorded or its entry was overwritten. */
+void scorep_cuda_callsite_kernel(scorep_location *l, uint32_t correlation);
+/* The counts to the log, and to MANIFEST.md when kernels went without a callsite id. */
+void scorep_cuda_callsite_finalize(void);
+
 /* ----------------------------------------------------------- cuda_cupti.c */
 /* The CUPTI callback of the runtime and driver API domains (exported for the bench). */
 void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain domain,

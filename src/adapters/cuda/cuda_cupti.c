@@ -1,7 +1,8 @@
 /* cuda_cupti.c: the CUPTI side of the CUDA adapter: subscribes to the runtime and driver
- * API callbacks (calls as regions), enables the activity API with the growing buffer pool
- * of cuda_pool.c and a periodic flush, flushes at synchronisations and at exit, and warns
- * once when CUPTI cannot subscribe (no driver). */
+ * API callbacks (calls as regions; references and kernel_callsite inside launches), enables
+ * the activity API with the growing buffer pool of cuda_pool.c and a periodic flush,
+ * flushes at synchronisations and at exit, and warns once when CUPTI cannot subscribe (no
+ * driver). */
 #include "adapters/cuda/cuda_adapter.h"
 #include "adapters/cuda/cuda_features.h"
 #include "core/events.h"
@@ -26,8 +27,9 @@ static uint32_t runtime_regions[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 static uint32_t driver_regions[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
 /* Bit 31 of a slot: the call starts GPU work (a launch, copy or memset), whose correlation
- * id the references feature records. */
+ * id the references feature records; bit 30: it launches kernels (kernel_callsite). */
 #define STARTS_GPU_WORK 0x80000000u
+#define LAUNCHES_KERNEL 0x40000000u
 
 /* A launch, copy or memset: CUPTI's callback names of the calls that start GPU work. */
 static int starts_gpu_work(const char *name)
@@ -35,21 +37,32 @@ static int starts_gpu_work(const char *name)
     return name && (strstr(name, "Launch") || strstr(name, "Memcpy") || strstr(name, "Memset"));
 }
 
-static uint32_t api_region(uint32_t *slot, const char *name, int *gpu_work)
+/* A kernel launch: cudaLaunchKernel(_ptsz), cudaLaunchKernelExC, cudaLaunchCooperativeKernel,
+ * cudaGraphLaunch (its kernels carry the graph launch's correlation id), cuLaunchKernel(Ex),
+ * cuLaunchGrid, ...; not cudaLaunchHostFunc/cuLaunchHostFunc (no kernel). */
+static int launches_kernel(const char *name)
+{
+    return name && strstr(name, "Launch") && !strstr(name, "HostFunc");
+}
+
+/* The region of a call and, in *flags, its STARTS_GPU_WORK and LAUNCHES_KERNEL bits. */
+static uint32_t api_region(uint32_t *slot, const char *name, uint32_t *flags)
 {
     uint32_t r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (__builtin_expect(r == 0, 0)) {
         uint32_t id = scorep_defs_region(name ? name : "<unknown CUDA function>", NULL, NULL, 0, 0,
                                          SCOREP_PARADIGM_CUDA, SCOREP_ROLE_WRAPPER);
-        if (id == SCOREP_INVALID_ID || id >= STARTS_GPU_WORK - 1)
+        if (id == SCOREP_INVALID_ID || id >= LAUNCHES_KERNEL - 1)
             return SCOREP_INVALID_ID;
         r = id + 1;
         if (starts_gpu_work(name))
             r |= STARTS_GPU_WORK;
+        if (launches_kernel(name))
+            r |= LAUNCHES_KERNEL;
         __atomic_store_n(slot, r, __ATOMIC_RELEASE);
     }
-    *gpu_work = (r & STARTS_GPU_WORK) != 0;
-    return (r & ~STARTS_GPU_WORK) - 1;
+    *flags = r & (STARTS_GPU_WORK | LAUNCHES_KERNEL);
+    return (r & ~(STARTS_GPU_WORK | LAUNCHES_KERNEL)) - 1;
 }
 
 /* ------------------------------------------------------------ gpumemusage */
@@ -258,15 +271,18 @@ void CUPTIAPI scorep_cuda_api_callback(void *userdata, CUpti_CallbackDomain doma
     scorep_location *l = slot ? scorep_location_get() : NULL;
     if (!l)
         return;
-    int gpu_work;
-    uint32_t region = api_region(slot, cb->functionName, &gpu_work);
+    uint32_t flags;
+    uint32_t region = api_region(slot, cb->functionName, &flags);
     if (region == SCOREP_INVALID_ID)
         return;
     if (cb->callbackSite == CUPTI_API_ENTER) {
         scorep_event_enter(l, region);
+        /* kernel_callsite: the hash of the call stack, for the launch and its kernels */
+        if ((flags & LAUNCHES_KERNEL) && (features & SCOREP_CUDA_FEATURE_KERNEL_CALLSITE))
+            scorep_cuda_callsite_launch(l, cb->correlationId);
         /* references: the id CUPTI gives the activity records of this call */
         uint32_t p;
-        if (gpu_work && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
+        if ((flags & STARTS_GPU_WORK) && (features & SCOREP_CUDA_FEATURE_REFERENCES) && l->tracing &&
             scorep_location_recording(l) &&
             (p = scorep_cuda_correlation_param()) != SCOREP_INVALID_ID)
             scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_event_time(l),
@@ -316,24 +332,26 @@ static CUptiResult enable_activities(void)
     return rc;
 }
 
-/* references without runtime: the host side of a reference is the launch, copy or memset
- * call, so only those runtime API callbacks are enabled, not the whole domain (each enabled
- * callback costs every call of it, recorded or not). */
+/* references or kernel_callsite without runtime and driver: the host side of a reference
+ * is the launch, copy or memset call, of a call site the launch, so only those runtime API
+ * callbacks are enabled, not the whole domain (each enabled callback costs every call of
+ * it, recorded or not; Score-P enables the whole driver API domain for both). */
 static CUptiResult enable_gpu_work_callbacks(void)
 {
-    int n = 0;
+    int refs = (features & SCOREP_CUDA_FEATURE_REFERENCES) != 0, n = 0;
     for (CUpti_CallbackId cbid = 1; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++) {
         const char *name = NULL;
         if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) != CUPTI_SUCCESS ||
-            !starts_gpu_work(name))
+            !(refs ? starts_gpu_work(name) : launches_kernel(name)))
             continue;
         CUptiResult rc = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
         if (rc != CUPTI_SUCCESS)
             return rc;
         n++;
     }
-    scorep_verbose("CUDA: references without runtime: %d runtime API callbacks enabled "
-                   "(launches, copies, memsets)", n);
+    scorep_verbose("CUDA: %s without runtime: %d runtime API callbacks enabled (%s)",
+                   refs ? "references" : "kernel_callsite", n,
+                   refs ? "launches, copies, memsets" : "kernel launches");
     return CUPTI_SUCCESS;
 }
 
@@ -347,7 +365,7 @@ static CUptiResult subscribe(void)
     subscribed = 1;
     if (features & SCOREP_CUDA_FEATURE_RUNTIME_API)
         rc = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-    else if ((features & SCOREP_CUDA_FEATURE_REFERENCES) &&
+    else if ((features & (SCOREP_CUDA_FEATURE_REFERENCES | SCOREP_CUDA_FEATURE_KERNEL_CALLSITE)) &&
              !(features & SCOREP_CUDA_FEATURE_DRIVER_API))
         rc = enable_gpu_work_callbacks();
     if (rc == CUPTI_SUCCESS && (features & SCOREP_CUDA_FEATURE_DRIVER_API))
@@ -391,6 +409,7 @@ static void cuda_finalize(void)
         scorep_experiment_note(note);
         scorep_warn("%s", note);
     }
+    scorep_cuda_callsite_finalize();
 }
 
 __attribute__((constructor)) static void scorep_cuda_init(void)
@@ -399,9 +418,16 @@ __attribute__((constructor)) static void scorep_cuda_init(void)
         return;
     if (features & SCOREP_CUDA_FEATURE_KERNEL_SERIAL) /* as Score-P: it requires kernel */
         features |= SCOREP_CUDA_FEATURE_KERNEL;
+    /* as Score-P: call sites are recorded on kernels, so kernel_callsite implies kernel */
     if (features & SCOREP_CUDA_FEATURE_KERNEL_CALLSITE)
-        scorep_warn("CUDA: kernel_callsite is not recorded by scorep-rt (with tracing, "
-                    "references links each launch call on the host to its kernel)");
+        features |= SCOREP_CUDA_FEATURE_KERNEL;
+    if ((features & SCOREP_CUDA_FEATURE_KERNEL_CALLSITE) && scorep_cuda_callsite_init() != 0) {
+        scorep_warn("CUDA: kernel_callsite: no memory for the table of launches (%zu bytes); "
+                    "call sites are not recorded",
+                    (size_t)SCOREP_CUDA_CALLSITE_SLOTS * sizeof(uint64_t));
+        features &= ~(uint64_t)SCOREP_CUDA_FEATURE_KERNEL_CALLSITE;
+    }
+    scorep_cuda_record_callsites = (features & SCOREP_CUDA_FEATURE_KERNEL_CALLSITE) != 0;
     scorep_cuda_record_kernels = (features & SCOREP_CUDA_FEATURE_KERNEL) != 0;
     scorep_cuda_record_memcpy = (features & SCOREP_CUDA_FEATURE_MEMCPY) != 0;
     scorep_cuda_record_kernel_counter = (features & SCOREP_CUDA_FEATURE_KERNEL_COUNTER) != 0;

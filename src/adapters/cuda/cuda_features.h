@@ -22,7 +22,8 @@ enum {
     /* Score-P 8: the activity buffers are flushed at exit unless dontflushatexit is given
      * (flushatexit stays accepted; it changes nothing) */
     SCOREP_CUDA_FEATURE_DONTFLUSHATEXIT = 1 << 12,
-    /* Score-P's launch call sites: accepted, not recorded (one warning) */
+    /* Score-P's launch call sites: the parameter "callsite id" on a kernel's launch and on
+     * the kernel (cuda_callsite.c; implies kernel) */
     SCOREP_CUDA_FEATURE_KERNEL_CALLSITE = 1 << 13,
     /* Score-P's older "default/yes/1": the runtime API and the GPU activities; scorep-rt
      * adds sync (and flushatexit, as it was before Score-P 8) */
