@@ -18,8 +18,21 @@ xml and zlib only, following ../shared/reference/cube4-format.md) and answers qu
   cube_values.py FILE locations         one line per location: R:T, its name
   cube_values.py FILE visitors PATH     the locations (R:T) with visits on a call path PATH
                                         selects, one a line
+  cube_values.py batch QUERIES [OUTDIR]
+      one process answers many queries (the tests ask hundreds; a Python start and a read of
+      the file each took most of test_analysis.sh's time): each line of the file QUERIES ('-':
+      standard input, read as the lines come, so that a test can talk to it through a FIFO,
+      test/analysis/lib_cv.sh) is the arguments of one of the forms above joined by tabs
+      ("FILE<TAB>value<TAB>METRIC<TAB>PATH<TAB>LOC"). The answer: the line "NOUT NERR STATUS"
+      followed by the NOUT lines the form prints and the NERR lines of its error message
+      (STATUS: its exit status); with OUTDIR, the line "K STATUS" of the K-th query, whose
+      output and error message are in OUTDIR/K.out and OUTDIR/K.err. Each file is read once
+      (again when its size, time or inode changed).
 """
 import gzip
+import io
+import os
+import select
 import struct
 import sys
 import tarfile
@@ -159,17 +172,33 @@ def select_paths(deep, path):
     return [i for i, (_, p) in enumerate(deep) if p[-len(suffix):] == suffix]
 
 
-def main():
-    metrics, deep, ranks, values = load(sys.argv[1])
+_cache = {}  # path -> ((inode, size, mtime), load's result, load's attributes)
+
+
+def cached(path):
+    """load(path), once per version of the file; sets load's attributes to that file's"""
+    st = os.stat(path)
+    key = (st.st_ino, st.st_size, st.st_mtime_ns)
+    hit = _cache.get(path)
+    if hit is None or hit[0] != key:
+        data = load(path)
+        hit = (key, data, (load.thread, load.name, load.master, load.attrs))
+        _cache[path] = hit
+    load.thread, load.name, load.master, load.attrs = hit[2]
+    return hit[1]
+
+
+def main(argv):
+    metrics, deep, ranks, values = cached(argv[1])
     uniq_of = {m[0]: m[1] for m in metrics}
-    if sys.argv[2] == "metrics":
+    if argv[2] == "metrics":
         for mid, uniq, disp, dtype, kind, parent in metrics:
             print("%s\t%s\t%s" % (uniq, disp, uniq_of[parent] if parent is not None else "-"))
         return
-    if sys.argv[2] == "attr":  # FILE attr KEY: a global attribute of the report
-        print(load.attrs[sys.argv[3]])
+    if argv[2] == "attr":  # FILE attr KEY: a global attribute of the report
+        print(load.attrs[argv[3]])
         return
-    if sys.argv[2] == "pop":  # FILE pop: POP load balance and communication efficiency
+    if argv[2] == "pop":  # FILE pop: POP load balance and communication efficiency
         comp, time = {}, {}   # from the values: time outside MPI per rank, time per rank
         uniq = {m[0]: m[1] for m in metrics}
         for (mid, pos, loc), v in values.items():
@@ -184,22 +213,22 @@ def main():
         avg = sum(comp.values()) / len(ranks)
         print("%.4f %.4f" % (avg / max(comp.values()), max(comp.values()) / max(time.values())))
         return
-    if sys.argv[2] == "locations":
+    if argv[2] == "locations":
         for lid in sorted(ranks):
             print("%d:%d\t%s" % (ranks[lid], load.thread[lid], load.name[lid]))
         return
-    if sys.argv[2] == "same":
+    if argv[2] == "same":
         global mine_thread
         mine_thread = dict(load.thread)
-        return same(metrics, deep, ranks, values, load(sys.argv[3]), float(sys.argv[4]))
-    if sys.argv[2] == "visitors":
+        return same(metrics, deep, ranks, values, cached(argv[3]), float(argv[4]))
+    if argv[2] == "visitors":
         vis = [m[0] for m in metrics if m[1] == "visits"]
-        pos = set(select_paths(deep, sys.argv[3]))
+        pos = set(select_paths(deep, argv[3]))
         found = sorted({l for (m, p, l), v in values.items() if m in vis and p in pos and v})
         for lid in found:
             print("%d:%d" % (ranks[lid], load.thread[lid]))
         return
-    metric, path, want = sys.argv[3], sys.argv[4], sys.argv[5:]
+    metric, path, want = argv[3], argv[4], argv[5:]
     own = metric.startswith("=")  # =METRIC: its own value, without its sub-metrics
     metric = metric.lstrip("=")
     ids = [m[0] for m in metrics if m[1] == metric]
@@ -222,4 +251,75 @@ def main():
     print("%.9g" % total)
 
 
-main()
+
+
+def answer(argv):
+    """runs one query (the arguments of one call): (its output, its error message, its exit
+    status) as the one-shot form would give them"""
+    out, err, status = io.StringIO(), io.StringIO(), 0
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        main([sys.argv[0]] + argv)
+    except SystemExit as e:
+        if isinstance(e.code, int):
+            status = e.code
+        elif e.code is not None:  # sys.exit(message): the message on stderr, status 1
+            err.write("%s\n" % e.code)
+            status = 1
+    except Exception as e:  # a bad query or file: said, and the next query is answered
+        err.write("cube_values.py %s: %s: %s\n" % (" ".join(argv), type(e).__name__, e))
+        status = 1
+    finally:
+        sys.stdout, sys.stderr = saved
+    return out.getvalue(), err.getvalue(), status
+
+
+def batch(queries, outdir):
+    """answers the queries of the file QUERIES ('-': standard input, read as the lines come:
+    a FIFO) one after the other; in OUTDIR (when given) the k-th query's output and error
+    message go to k.out and k.err and the answer line is "k STATUS", else the answer is
+    "NOUT NERR STATUS" and those lines. Stops at the end of QUERIES, or when the process that
+    started this one is gone (a writer of the FIFO left open by one of its children must not
+    keep it alive)."""
+    count = [0]
+
+    def reply(line):
+        out, err, status = answer(line.split("\t"))
+        count[0] += 1
+        if outdir:
+            for ext, text in (("out", out), ("err", err)):
+                with open(os.path.join(outdir, "%d.%s" % (count[0], ext)), "w") as f:
+                    f.write(text)
+            sys.stdout.write("%d %d\n" % (count[0], status))
+        else:
+            o, e = out.splitlines(), err.splitlines()
+            sys.stdout.write("%d %d %d\n" % (len(o), len(e), status))
+            sys.stdout.write("".join(x + "\n" for x in o + e))
+        sys.stdout.flush()
+
+    if queries != "-":
+        with open(queries) as f:
+            for line in f:
+                reply(line.rstrip("\n"))
+        return
+    parent, buf = os.getppid(), b""
+    while True:
+        ready, _, _ = select.select([0], [], [], 5)
+        if not ready:
+            if os.getppid() != parent:
+                return
+            continue
+        chunk = os.read(0, 65536)
+        if not chunk:
+            return
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            reply(line.decode())
+
+
+if len(sys.argv) in (3, 4) and sys.argv[1] == "batch":
+    batch(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+else:
+    main(sys.argv)

@@ -1,9 +1,9 @@
 # lib_analysis.sh: what the analysis tests share, sourced after lib.sh: a SKIP unless
 # scorep-analyze, mpirun and python3 are there; mpirun as root with ranks that yield; the
-# reader of scout.cubex that shares no code with the writer (cube_values.py).
+# reader of scout.cubex that shares no code with the writer (cube_values.py; lib_cv.sh: one
+# process of it answers all the test's queries, $CV).
 A="$top_builddir/test/analysis"
 ANALYZE="$top_builddir/scorep-analyze"
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
 MPIRUN="timeout 300 mpirun --oversubscribe --allow-run-as-root"
 # ranks waiting in MPI yield the processor: 4 ranks share 2 cores, the spinning ones must run
 export OMPI_MCA_mpi_yield_when_idle=1
@@ -12,6 +12,8 @@ D=0.2
 [ -x "$ANALYZE" ] || { echo "SKIP: the analysis (scorep-analyze) was not built"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+. "$top_srcdir/test/analysis/lib_cv.sh"
 
 # analysis_needs PROGRAM: SKIP unless test/analysis/PROGRAM was built (it needs the MPI adapter)
 analysis_needs()

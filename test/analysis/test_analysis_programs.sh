@@ -14,7 +14,7 @@ require_mpi_programs p2p_modes_scorep completion_scorep probes_scorep collective
 [ -x "$top_builddir/scorep-analyze" ] || { echo "SKIP: scorep-analyze was not built"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
-CV="python3 $top_srcdir/test/analysis/cube_values.py"
+. "$top_srcdir/test/analysis/lib_cv.sh"
 # prog NAME: the measured build of NAME (test/mpi's, or one built here)
 prog()
 {
