@@ -40,7 +40,7 @@ expect_leaf_deltas()
 }
 
 # own_clock EXPDIR CLOCK WINDOW: what the program counted itself (METRICS_OWN_CLOCKS=1,
-# EXPDIR.out): CLOCK (task-clock, cpu-clock or switches) over WINDOW (main or process);
+# EXPDIR.out): CLOCK (task-clock or cpu-clock) over WINDOW (main or process), in ns;
 # empty where its line is missing or says the clock is unavailable
 own_clock()
 {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_metric_papi.sh: SCOREP_METRIC_PAPI(_PER_PROCESS, _SEP): an unknown or uncountable
-# event gets one clear message and the run goes on; perf::TASK-CLOCK of main agrees with the
-# CPU time and the fault counters with the pages touched; per-thread and per-process lists
-# together with pthreads and OpenMP threads record every metric where it belongs. Two parts:
+# event gets one clear message and the run goes on; perf::TASK-CLOCK of main lies between the
+# program's own task-clock counts of its thread and the fault counters agree with the pages
+# touched; per-thread and per-process lists together with pthreads and OpenMP threads record
+# every metric where it belongs. Two parts:
 # the real PAPI path (where PAPI's perf_event component counts; a counted skip elsewhere) and
 # the fallback through perf_event_open (metric_perf.c), which runs everywhere: where PAPI
 # counts, SCOREP_TEST_PAPI_DISABLE_COMPONENT=perf_event disables PAPI's real component.

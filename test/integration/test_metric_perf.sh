@@ -1,9 +1,10 @@
 #!/bin/sh
 # test_metric_perf.sh: SCOREP_METRIC_PERF(_PER_PROCESS, _SEP): perf_event_open counters of
-# each thread, read at every enter and leave: task-clock agrees with the CPU time, the fault
-# counters with the pages touched, the trace with the profile; pthreads and OpenMP threads
-# count their own; bad and unsupported events get one message each; without the right to
-# count kernel events the counters fall back to user mode and say so.
+# each thread, read at every enter and leave: task-clock and cpu-clock of main lie between
+# the program's own counts of its thread (perf_metrics.sh), the fault counters agree with
+# the pages touched, the trace with the profile; pthreads and OpenMP threads count their
+# own; bad and unsupported events get one message each; without the right to count kernel
+# events the counters fall back to user mode and say so.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/perf_metrics.sh"
 
