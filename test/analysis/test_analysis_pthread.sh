@@ -125,9 +125,13 @@ for p in d["patterns"]:
 for r in d["worst"]:
     print("worst", r["pattern"], r["callpath"], "%.6f" % r["seconds"])
 PY
+# (the report rounds its own sum to 6 decimals: within 1 us of scout.cubex's; seen: 0.662909
+# in the report for 0.662908 printed from scout.cubex)
 for m in pthread_lock_contention_mutex_lock pthread_lock_contention_conditional; do
-    expect_eq "$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)" \
-        "$(printf '%.6f' "$(value $m '*' '*')")" "report: $m total"
+    r=$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)
+    v=$(value $m '*' '*') || fail "cube_values.py value $m"
+    expect_eq "$(awk -v r="$r" -v v="$v" 'BEGIN { d = r - v; print (r != "" && d * d <= 1e-12) }')" 1 \
+        "report: $m total $r, scout.cubex $v"
 done
 # the largest row is the thread that waited longest for A: thread 2 by design, but under
 # load the threads may reach A in another order, so it is the largest per-thread value

@@ -13,16 +13,34 @@
 #     when that was later; as in src/analysis/an_pattern_lock.c the wait ends at the
 #     acquisition at the latest. One line "LOC METRIC CALL seconds" per location, pattern and
 #     acquiring call (the innermost region open at the acquisition) with contention.
+#     (Every output's fields are separated by tabs: region names hold spaces.)
 #   trace_threads.py barriers EVENTS DEFS
 #     waits at OpenMP barriers (Scalasca's OMP.pattern, OMP_BARRIER: a member of a team waits
 #     from its enter of a barrier until the last member entered the same barrier). A team is
 #     one instance of a parallel region on a rank: the n-th entry of the region on each of the
 #     rank's locations; a barrier instance the m-th barrier (of that region name) of a thread
-#     in its team. One line "LOC METRIC PARALLEL seconds" per location, barrier kind
-#     (omp_ebarrier_wait: "!$omp barrier", omp_ibarrier_wait: "!$omp implicit barrier") and
-#     parallel region name, summed over the instances.
+#     in its team; the wait ends at the thread's leave at the latest (src/analysis/an_omp.c).
+#     And their delay costs (Scalasca's delay_ompbarrier, short-term): the last thread into a
+#     barrier instance caused each other member's wait w; its delay against that member is its
+#     time per call path in its synchronisation interval (since its previous barrier of the
+#     team, or the parallel region's enter) beyond the member's time on that path in the
+#     member's interval; each path gets that excess x min(1, w / the excess's sum). One line
+#     "LOC METRIC PARALLEL seconds PATH" per location, metric (omp_ebarrier_wait: "!$omp
+#     barrier", omp_ibarrier_wait: "!$omp implicit barrier", delay_ompbarrier), parallel
+#     region and call path from the parallel region down, summed over the instances.
+#   trace_threads.py idle EVENTS DEFS
+#     idle OpenMP threads (as src/analysis/an_omp.c and Scalasca's report have them): while a
+#     rank's master thread (its location 0) runs outside parallel regions, each of the rank's
+#     OpenMP workers (its other locations that entered a parallel region) is idle for the
+#     master's exclusive time on that call path (omp_idle_threads); a worker that did not enter
+#     an instance of the master's parallel region is idle for the region's time
+#     (omp_limited_parallelism, at its call path); their cause (delay_ompidle, short-term): the
+#     master's time on each such path x the number of workers (only on paths without an MPI
+#     call, whose wait states it would leave out). Lines "LOC METRIC PATH seconds", PATH the
+#     master's call path (region names joined by "/").
 #   trace_threads.py regions EVENTS DEFS
-#     "LOC REGION enter leave" (seconds) of every region instance, for the test's own sums
+#     "LOC REGION enter leave" (seconds since the clock's origin) of every region instance,
+#     for the tests' own sums
 import re
 import sys
 
@@ -120,38 +138,129 @@ def locks(events, defs):
             k = (loc, metric, call)
             sums[k] = sums.get(k, 0) + wait
     for k in sorted(sums):
-        print("%s %s %s %.9f" % (k[0], k[1], k[2].replace(" ", "_"), sums[k] / tps))
+        print("%s\t%s\t%s\t%.9f" % (k[0], k[1], k[2], sums[k] / tps))
 
 
 def barriers(events, defs):
     tps, names = read_defs(defs)
     ev = read_events(events, names)
-    enters = {}  # (rank, parallel, its n, barrier, its m): {loc: enter ticks}
+    # (rank, parallel, its n, barrier, its m): {loc: (enter, leave, {path: seconds of the
+    # thread's synchronisation interval before it})}
+    calls = {}
     for loc, es in ev.items():
         rank = loc.split(":")[0]
         seen = {}  # parallel region: instances entered
-        par = None  # (parallel region, instance) the thread is in
-        nbar = {}
+        stack = []  # open regions (names)
+        par = None  # (parallel region, instance, its depth in stack)
+        nbar, open_bar, interval, prev_t = {}, None, {}, None
         for typ, t, attrs in es:
+            if par is not None and prev_t is not None and t > prev_t:
+                path = "/".join(stack[par[2]:])
+                interval[path] = interval.get(path, 0) + t - prev_t
+            prev_t = t
             r = region(attrs)
-            if typ == "ENTER" and r and r.startswith("!$omp parallel "):
-                seen[r] = seen.get(r, 0) + 1
-                par, nbar = (r, seen[r]), {}
-            elif typ == "LEAVE" and r and r.startswith("!$omp parallel "):
-                par = None
-            elif typ == "ENTER" and r and par and (r.startswith("!$omp barrier ") or
-                                                   r.startswith("!$omp implicit barrier ")):
-                nbar[r] = nbar.get(r, 0) + 1
-                enters.setdefault((rank, par[0], par[1], r, nbar[r]), {})[loc] = t
+            if typ == "ENTER":
+                stack.append(r)
+                if r.startswith("!$omp parallel "):
+                    seen[r] = seen.get(r, 0) + 1
+                    par, nbar, interval = (r, seen[r], len(stack) - 1), {}, {}
+                elif par and (r.startswith("!$omp barrier ") or
+                              r.startswith("!$omp implicit barrier ")):
+                    nbar[r] = nbar.get(r, 0) + 1
+                    open_bar = ((rank, par[0], par[1], r, nbar[r]), t, interval)
+            elif typ == "LEAVE":
+                if not stack or stack[-1] != r:
+                    fail("%s: LEAVE %s does not match the open region" % (loc, r))
+                stack.pop()
+                if open_bar and r == open_bar[0][3]:
+                    calls.setdefault(open_bar[0], {})[loc] = (open_bar[1], t, open_bar[2])
+                    open_bar, interval = None, {}  # the next interval begins here
+                elif par and r == par[0] and len(stack) == par[2]:
+                    par = None
     sums = {}
-    for (rank, par, _, bar, _), team in enters.items():
-        last = max(team.values())
+
+    def add(loc, metric, par, path, v):
+        k = (loc, metric, par, path)
+        sums[k] = sums.get(k, 0) + v
+
+    for (rank, par, _, bar, _), team in calls.items():
         metric = "omp_ebarrier_wait" if bar.startswith("!$omp barrier ") else "omp_ibarrier_wait"
-        for loc, t in team.items():
-            k = (loc, metric, par)
-            sums[k] = sums.get(k, 0) + last - t
+        late = max(team, key=lambda l: (team[l][0], l))
+        last = team[late][0]
+        for loc, (enter, leave, interval) in team.items():
+            wait = min(last, leave) - enter
+            add(loc, metric, par, par + "/" + bar, max(wait, 0))
+            if loc == late or wait <= 0:
+                continue
+            # the delay costs of that wait (Scalasca's short-term delay_ompbarrier, limited to
+            # the wait as src/analysis/an_omp.c does): the late thread's time per call path in
+            # its synchronisation interval beyond this thread's, scaled to at most the wait
+            mine = team[late][2]
+            delay = {p: mine[p] - interval.get(p, 0) for p in mine if mine[p] > interval.get(p, 0)}
+            total = sum(delay.values())
+            scale = min(1.0, wait / total) if total > 0 else 0
+            for p, d in delay.items():
+                add(late, "delay_ompbarrier", par, p, scale * d)
     for k in sorted(sums):
-        print("%s %s %s %.9f" % (k[0], k[1], k[2].replace(" ", "_"), sums[k] / tps))
+        print("%s\t%s\t%s\t%.9f\t%s" % (k[0], k[1], k[2], sums[k] / tps, k[3]))
+
+
+def idle(events, defs):
+    tps, names = read_defs(defs)
+    ev = read_events(events, names)
+    sums = {}
+
+    def add(loc, metric, path, v):
+        k = (loc, metric, path)
+        sums[k] = sums.get(k, 0) + v
+
+    for master in [n for n in ev if n.endswith(":0")]:
+        rank = master.split(":")[0]
+        # the rank's OpenMP workers: its other locations that entered a parallel region; the
+        # parallel region instances each entered (region: instances)
+        workers = {}
+        for loc, es in ev.items():
+            if loc == master or loc.split(":")[0] != rank:
+                continue
+            n = {}
+            for typ, _, attrs in es:
+                r = region(attrs)
+                if typ == "ENTER" and r.startswith("!$omp parallel "):
+                    n[r] = n.get(r, 0) + 1
+            if n:
+                workers[loc] = n
+        # the master's exclusive time per call path outside parallel regions, and its
+        # parallel region instances (call path, region, instance, seconds)
+        stack, excl, teams, seen = [], {}, [], {}
+        for typ, t, attrs in ev[master]:
+            r = region(attrs)
+            if typ == "ENTER":
+                stack.append([r, t, 0])
+            elif typ == "LEAVE":
+                if not stack or stack[-1][0] != r:
+                    fail("%s: LEAVE %s does not match the open region" % (master, r))
+                path = "/".join(x[0] for x in stack)
+                _, b, inner = stack.pop()
+                if stack:
+                    stack[-1][2] += t - b
+                if r.startswith("!$omp parallel "):
+                    seen[r] = seen.get(r, 0) + 1
+                    teams.append((path, r, seen[r], t - b))
+                elif "!$omp parallel " not in path:
+                    excl[path] = excl.get(path, 0) + t - b - inner
+        for path, v in excl.items():
+            if v <= 0:
+                continue
+            for w in workers:
+                add(w, "omp_idle_threads", path, v)
+            if not any(x.startswith("MPI_") for x in path.split("/")):
+                add(master, "delay_ompidle", path, len(workers) * v)
+        for path, r, k, v in teams:
+            for w, n in workers.items():
+                if n.get(r, 0) < k:
+                    add(w, "omp_limited_parallelism", path, v)
+    for k in sorted(sums):
+        print("%s\t%s\t%s\t%.9f" % (k[0], k[1], k[2], sums[k] / tps))
 
 
 def regions(events, defs):
@@ -164,14 +273,14 @@ def regions(events, defs):
                 stack.append((region(attrs), t))
             elif typ == "LEAVE" and stack:
                 r, b = stack.pop()
-                print("%s %s %.9f %.9f" % (loc, r.replace(" ", "_"), b / tps, t / tps))
+                print("%s\t%s\t%.9f\t%.9f" % (loc, r, b / tps, t / tps))
 
 
 def main():
     a = sys.argv[1:]
-    cmds = {"locks": locks, "barriers": barriers, "regions": regions}
+    cmds = {"locks": locks, "barriers": barriers, "idle": idle, "regions": regions}
     if len(a) != 3 or a[0] not in cmds:
-        fail("usage: locks|barriers|regions EVENTS DEFS")
+        fail("usage: locks|barriers|idle|regions EVENTS DEFS")
     cmds[a[0]](a[1], a[2])
 
 
