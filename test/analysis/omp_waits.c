@@ -7,8 +7,10 @@
  *   serial:   the master spins 2D outside any parallel region (2 threads idle)
  *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
  * Every thread prints when it acted ("T scenario thread what seconds rank", the node's
- * monotonic clock read just before): the test derives the expected values from those. In the
- * first team each thread k enters a user region "thread<k>": the test finds its location. */
+ * monotonic clock read just before), which helps to read a failure; the test takes its
+ * expected values from the trace's events (trace_threads.py), which a thread descheduled
+ * between its clock reading and its construct cannot shift. In the first team each thread k
+ * enters a user region "thread<k>": the test finds its location. */
 #include <mpi.h>
 #include <omp.h>
 #include <scorep/SCOREP_User.h>

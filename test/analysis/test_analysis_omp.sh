@@ -1,17 +1,20 @@
 #!/bin/sh
 # test_analysis_omp.sh: the OpenMP patterns of the wait-state analysis (docs/analysis.md,
 # src/analysis/an_omp.c) on omp_waits.c (1 rank, 3 threads, D = 0.2 s; built with clang through
-# scorep-cc): Wait at explicit and implicit barriers, idle threads during a serial section and
-# limited parallelism in a team of 2, each the value the program's design and its own clock
-# readings give (within 10% + 15 ms), read from scout.cubex with cube_values.py (no code shared
-# with the writer), each thread's value on its own location (one location per thread, as in
-# Scalasca's report); the visits exactly. Post-mortem (scorep-analyze) and in situ
+# scorep-cc): Wait at explicit and implicit barriers, their delay costs, idle threads during a
+# serial section and limited parallelism in a team of 2, each the value the trace's events give
+# by the patterns' definitions (trace_threads.py over otf2-print's view, no code shared with
+# the analysis; within 0.1% + 0.2 ms), read from scout.cubex with cube_values.py (no code
+# shared with the writer), each thread's value on its own location (one location per thread,
+# as in Scalasca's report); the design's shape on the same values (the late thread, waits of
+# more than D/10); the visits exactly. Post-mortem (scorep-analyze) and in situ
 # (SCOREP_ENABLE_ANALYSIS) give the same report, location by location.
 . "$top_srcdir/test/integration/lib.sh"
 
 . "$top_srcdir/test/analysis/lib_analysis.sh"
 command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
 command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
+command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
 nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
     { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -26,27 +29,38 @@ x=$work/ow
 insitu_then_postmortem 1 "$x" ow.out an.out ./omp_waits $D
 expect_grep "Idle threads .* of time" an.out "the summary lists the idle threads"
 
-# mark SCENARIO THREAD WHAT [RANK [OUTPUT]]: the time omp_waits printed for it
-mark()
-{
-    awk -v s="$1" -v r="$2" -v w="$3" -v k="${4:-0}" '$1 == "T" && $2 == s && $3 == r &&
-        $4 == w && $6 == k { print $5; f = 1 } END { exit !f }' "${5:-ow.out}" ||
-        fail "omp_waits printed no mark $*"
-}
-calc()
-{
-    awk "function pos(x) { return x > 0 ? x : 0 }
-         function max3(a, b, c) { return a > b ? (a > c ? a : c) : (b > c ? b : c) }
-         function wait3(a, b, c) { return 3 * max3(a, b, c) - a - b - c }
-         BEGIN { printf \"%.6f\", ($1) }"
-}
+# the expected values: the trace's events by the patterns' definitions (trace_threads.py over
+# otf2-print's view, no code shared with the analysis): barriers (the waits and their delay
+# costs), idle (idle threads, limited parallelism, their cost), regions (each region
+# instance's enter and leave); within 0.1% + 0.2 ms, as expected and measured value come from
+# the same timestamps. The design's load-independent shape is checked on the same values
+# (which thread is late, who waits more than D/10): a loaded machine shifts the times, not that.
+NEAR_REL=0.001 NEAR_ABS=0.0002
+trace_threads barriers "$x" bar.txt
+trace_threads idle "$x" idle.txt
+trace_threads regions "$x" reg.txt
 CUBE=$x/scout.cubex
 value() { $CV "$CUBE" value "$@"; }
 line() { grep -n "/\* $1 \*/" "$SRC" | cut -d: -f1; }
+PE="!\$omp parallel @omp_waits.c:$(line PAR_E)"
+PI="!\$omp parallel @omp_waits.c:$(line PAR_I)"
+PL="!\$omp parallel @omp_waits.c:$(line PAR_L)"
+# tb, ti LOC METRIC [REGION [FIELD]]: the trace's barriers and idle values (trace_sum)
+tb() { trace_sum bar.txt "$@"; }
+ti() { trace_sum idle.txt "$@"; }
+# is_there FILE LOC METRIC REGION [FIELD]: the trace's value is more than D/10: the design's
+# wait (about D or 2D) is there, even where a thread came late by most of it (seen: 105 ms at
+# load 14)
+is_there()
+{
+    _v=$(trace_sum "$@")
+    expect_eq "$(awk -v v="$_v" -v d="$D" 'BEGIN { print (v > d / 10) }')" 1 \
+        "the trace: $3 on $2 at $4 ($_v s) is more than D/10"
+}
 
 # one location per thread (Scalasca's system tree): rank 0's group holds the master thread and
 # the two OpenMP workers, each named as in the trace; OpenMP thread k is the location that
-# entered the region "thread<k>" (omp_waits.c)
+# entered the region "thread<k>" (omp_waits.c), in scout.cubex and in the trace alike
 $CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"
 expect_eq "$(wc -l <locs.txt)" 3 "scout.cubex has 3 locations (1 rank x 3 threads): $(cat locs.txt)"
 expect_eq "$(head -1 locs.txt)" "0:0	Master thread" "the master thread is rank 0's first location"
@@ -54,6 +68,8 @@ expect_eq "$(grep -c '	OMP thread [0-9]*$' locs.txt)" 2 "two locations named OMP
 for k in 0 1 2; do
     l=$($CV "$x/scout.cubex" visitors "thread$k") || fail "cube_values.py visitors thread$k"
     expect_eq "$(echo "$l" | wc -w)" 1 "exactly one location entered thread$k ($l)"
+    expect_eq "$(awk -F'\t' -v r="thread$k" '$2 == r { print $1 }' reg.txt)" "$l" \
+        "the trace's location that entered thread$k is scout.cubex's"
     eval "L$k=\$l"
 done
 expect_eq "$L0" "0:0" "OpenMP thread 0 is the master thread's location"
@@ -61,92 +77,80 @@ expect_eq "$L0" "0:0" "OpenMP thread 0 is the master thread's location"
     fail "threads 0, 1, 2 on distinct locations ($L0 $L1 $L2)"
 loc() { eval "echo \$L$1"; }
 
-# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it, each on its location
-b0=$(mark ebarrier 0 bar) b1=$(mark ebarrier 1 bar) b2=$(mark ebarrier 2 bar)
-bmax=$(calc "max3($b0, $b1, $b2)")
-# and the implicit barrier at the region's end: by design no thread works after the explicit
-# barrier, but a thread descheduled after it arrives late (seen: 35 ms at load 25): each
-# waits from when it left the explicit barrier (its mark ibar) until the last one did
-a0=$(mark ebarrier 0 ibar) a1=$(mark ebarrier 1 ibar) a2=$(mark ebarrier 2 ibar)
-amax=$(calc "max3($a0, $a1, $a2)")
+# explicit barrier: thread 1 arrives after D, threads 0 and 2 wait for it, each on its location;
+# the implicit barrier at the region's end: by design no thread works after the explicit
+# barrier, but a thread descheduled after it arrives late (seen: 35 ms at load 25)
 for k in 0 1 2; do
-    eval "bk=\$b$k ak=\$a$k"
-    near omp_ebarrier_wait 'ebarrier/**' "$(loc $k)" "$(calc "$bmax - $bk")"
-    near omp_ibarrier_wait 'ebarrier/**' "$(loc $k)" "$(calc "$amax - $ak")"
+    near omp_ebarrier_wait 'ebarrier/**' "$(loc $k)" "$(tb "$(loc $k)" omp_ebarrier_wait "$PE")"
+    near omp_ibarrier_wait 'ebarrier/**' "$(loc $k)" "$(tb "$(loc $k)" omp_ibarrier_wait "$PE")"
+    # OpenMP barrier delay costs (Scalasca's delay_ompbarrier): on the late thread's location
+    near delay_ompbarrier 'ebarrier/**' "$(loc $k)" "$(tb "$(loc $k)" delay_ompbarrier "$PE")"
 done
-# OpenMP barrier delay costs (Scalasca's delay_ompbarrier): thread 1's extra work before the
-# barrier (its time at the parallel region, where it spins) caused the others' waits: its
-# location gets their sum at that call path; the waiting threads get none. The implicit
-# barrier's waits (their sum isum) are costs of the thread that got there last as far as it
-# worked longer since the explicit barrier (descheduled after it left it), none as far as it
-# left the explicit barrier late (descheduled inside it): between 0 and isum, 10% either side.
-P_E="ebarrier/!\$omp parallel @omp_waits.c:$(line PAR_E)"
-isum=$(calc "3 * $amax - $a0 - $a1 - $a2")
-ilast() { awk -v k="$1" -v a0="$a0" -v a1="$a1" -v a2="$a2" -v s="$isum" 'BEGIN {
-    m = a0; l = 0; if (a1 > m) { m = a1; l = 1 } if (a2 > m) l = 2; printf "%.6f", l == k ? s : 0 }'; }
-ed=$(calc "2 * $bmax - $b0 - $b2")
-within delay_ompbarrier "$P_E" "$L1" "$(calc "0.9 * $ed")" "$(calc "1.1 * ($ed + $(ilast 1))")"
-within delay_ompbarrier 'ebarrier/**' "$L0" 0 "$(calc "1.1 * $(ilast 0)")"
-within delay_ompbarrier 'ebarrier/**' "$L2" 0 "$(calc "1.1 * $(ilast 2)")"
+expect_eq "$(tb "$L1" omp_ebarrier_wait "$PE")" 0.000000000 \
+    "the trace: thread 1 is the last into the explicit barrier"
+is_there bar.txt "$L0" omp_ebarrier_wait "$PE"
+is_there bar.txt "$L2" omp_ebarrier_wait "$PE"
+# thread 1's extra work before the barrier (its time at the parallel region, where it spins)
+# caused the others' waits: it gets their costs at that call path, the waiting threads none
+near delay_ompbarrier "ebarrier/$PE" "$L1" "$(tb "$L1" delay_ompbarrier "$PE" 5)"
+is_there bar.txt "$L1" delay_ompbarrier "$PE" 5
 # implicit barrier at the end of the parallel region: thread 2 arrives after D
-e0=$(mark ibarrier 0 end) e1=$(mark ibarrier 1 end) e2=$(mark ibarrier 2 end)
-emax=$(calc "max3($e0, $e1, $e2)")
 for k in 0 1 2; do
-    eval "ek=\$e$k"
-    near omp_ibarrier_wait 'ibarrier/**' "$(loc $k)" "$(calc "$emax - $ek")"
+    near omp_ibarrier_wait 'ibarrier/**' "$(loc $k)" "$(tb "$(loc $k)" omp_ibarrier_wait "$PI")"
     near omp_ebarrier_wait 'ibarrier/**' "$(loc $k)" 0
-    # each thread's own time in the region: D
-    near execution 'ibarrier/**' "$(loc $k)" "$emax"
+    near delay_ompbarrier 'ibarrier/**' "$(loc $k)" "$(tb "$(loc $k)" delay_ompbarrier "$PI")"
 done
-P_I="ibarrier/!\$omp parallel @omp_waits.c:$(line PAR_I)"
-near delay_ompbarrier "$P_I" "$L2" "$(calc "2 * $emax - $e0 - $e1")"
-near delay_ompbarrier 'ibarrier/**' "$L0" 0
-near delay_ompbarrier 'ibarrier/**' "$L1" 0
+expect_eq "$(tb "$L2" omp_ibarrier_wait "$PI")" 0.000000000 \
+    "the trace: thread 2 is the last into the implicit barrier"
+is_there bar.txt "$L0" omp_ibarrier_wait "$PI"
+is_there bar.txt "$L1" omp_ibarrier_wait "$PI"
+near delay_ompbarrier "ibarrier/$PI" "$L2" "$(tb "$L2" delay_ompbarrier "$PI" 5)"
+is_there bar.txt "$L2" delay_ompbarrier "$PI" 5
+# each thread's own time in the region: the master's in ibarrier, a worker's in its team
+dur() { awk -F'\t' -v l="$1" -v r="$2" '$1 == l && $2 == r { s += $4 - $3 }
+    END { printf "%.9f", s }' reg.txt; }
+near execution 'ibarrier/**' "$L0" "$(dur "$L0" ibarrier)"
+near execution 'ibarrier/**' "$L1" "$(dur "$L1" "$PI")"
+near execution 'ibarrier/**' "$L2" "$(dur "$L2" "$PI")"
 # serial section: the two workers are idle (on their locations, at the master's call path
-# "serial", as in Scalasca's report); the master is not
-sd=$(calc "$(mark serial 0 end) - $(mark serial 0 begin)")
-near omp_idle_threads serial "$L0" 0
-near omp_idle_threads serial "$L1" "$sd"
-near omp_idle_threads serial "$L2" "$sd"
-# their cause (delay_ompidle): the master's serial work, once per idle worker, on the master
-near delay_ompidle serial "$L0" "$(calc "2 * $sd")"
-near delay_ompidle serial "$L1" 0
-near delay_ompidle serial "$L2" 0
-# the workers are idle while the master is in ebarrier outside its team: from before the fork
-# until it is in the team (the first team's threads are created then: milliseconds, or tens of
-# them on a loaded machine); the master is never idle
-ef=$(calc "$(mark ebarrier 0 in) - $(mark ebarrier 0 fork)")
-near omp_idle_threads 'ebarrier/**' "$L0" 0
+# "serial", as in Scalasca's report) for the master's time there; the master is not; their
+# cause (delay_ompidle): the master's serial work, once per idle worker, on the master
 for k in 0 1 2; do
-    [ "$k" = 0 ] || near omp_idle_threads 'ebarrier/**' "$(loc $k)" "$ef"
+    near omp_idle_threads serial "$(loc $k)" "$(ti "$(loc $k)" omp_idle_threads serial)"
+    near delay_ompidle serial "$(loc $k)" "$(ti "$(loc $k)" delay_ompidle serial)"
+done
+expect_eq "$(ti "$L0" omp_idle_threads '*')" 0.000000000 "the trace: the master is never idle"
+is_there idle.txt "$L1" omp_idle_threads serial
+is_there idle.txt "$L0" delay_ompidle serial
+# the workers are idle while the master is in ebarrier outside its team: from before the fork
+# until it is in the team (the first team's threads are created then); nobody is outside it
+for k in 0 1 2; do
+    near omp_idle_threads 'ebarrier/**' "$(loc $k)" \
+        "$(ti "$(loc $k)" omp_idle_threads 'ebarrier/**')"
     near omp_limited_parallelism 'ebarrier/**' "$(loc $k)" 0
 done
+expect_eq "$(ti '*' omp_limited_parallelism 'ebarrier/**')" 0.000000000 \
+    "the trace: no limited parallelism in ebarrier"
 # a team of 2 of 3 threads: the thread outside the team is idle while it runs (limited
 # parallelism on its location); thread 0 waits for thread 1 at its end
-P_L="limited/!\$omp parallel @omp_waits.c:$(line PAR_L)"
+P_L="limited/$PL"
 $CV "$x/scout.cubex" visitors "$P_L" >team.txt || fail "cube_values.py visitors $P_L"
 expect_eq "$(wc -l <team.txt)" 2 "two locations ran in the team of 2"
 out=$(printf '%s\n' "$L1" "$L2" | grep -vxF -f team.txt) || fail "no location outside the team of 2"
 mem=$(printf '%s\n' "$L1" "$L2" | grep -xF -f team.txt) || fail "no worker in the team of 2"
-# the team runs from the fork until thread 1 has spun to t0 + D: at least D - fork, at most
-# join - fork (on a loaded machine the master may run late after the barrier, and thread 1
-# may be late to it: the join mark covers both)
-lp=$(calc "$(mark limited 0 join) - $(mark limited 0 fork)")
-lo=$(calc "$D - $(mark limited 0 fork)")
-within omp_limited_parallelism 'limited/**' "$out" "$lo" "$lp"
-near omp_limited_parallelism 'limited/**' "$mem" 0
-near omp_limited_parallelism 'limited/**' "$L0" 0
-within omp_ibarrier_wait 'limited/**' "$L0" "$lo" "$lp"
-within delay_ompbarrier "$P_L" "$mem" "$lo" "$lp"
-near delay_ompbarrier 'limited/**' "$L0" 0
-# the whole run: every OpenMP barrier delay cost is on the late threads (thread 1, thread 2,
-# the team's worker) and nothing more than the waits they caused
-# (the team of 2's share: its value checked above)
-ld=$(value delay_ompbarrier "$P_L" "$mem") || fail "cube_values.py value delay_ompbarrier $P_L $mem"
-td=$(calc "2 * $bmax - $b0 - $b2 + 2 * $emax - $e0 - $e1 + $ld")
-within delay_ompbarrier '*' '*' "$(calc "0.9 * $td")" "$(calc "1.1 * ($td + $isum)")"
+for l in "$L0" "$L1" "$L2"; do
+    near omp_limited_parallelism 'limited/**' "$l" "$(ti "$l" omp_limited_parallelism 'limited/**')"
+    near omp_ibarrier_wait 'limited/**' "$l" "$(tb "$l" omp_ibarrier_wait "$PL")"
+    near delay_ompbarrier 'limited/**' "$l" "$(tb "$l" delay_ompbarrier "$PL")"
+done
+is_there idle.txt "$out" omp_limited_parallelism "$P_L"
+is_there bar.txt "$L0" omp_ibarrier_wait "$PL"
+is_there bar.txt "$mem" delay_ompbarrier "$PL" 5
+near delay_ompbarrier "$P_L" "$mem" "$(tb "$mem" delay_ompbarrier "$PL" 5)"
+# the whole run: every OpenMP barrier delay cost, and nothing more
+near delay_ompbarrier '*' '*' "$(tb '*' delay_ompbarrier)"
 # exact visits of each thread: it enters the team and the barrier once
-P="!\$omp parallel @omp_waits.c:$(line PAR_E)"
+P=$PE
 for k in 0 1 2; do
     expect_eq "$(value visits "ebarrier/$P" "$(loc $k)")" 1 "visits of the parallel region (thread $k)"
     expect_eq "$(value visits "ebarrier/$P/!\$omp barrier @omp_waits.c:$(line BAR_E)" "$(loc $k)")" 1 \
@@ -214,15 +218,14 @@ $CV "$CUBE" locations >locs2.txt || fail "cube_values.py locations (2 ranks)"
 expect_eq "$(cut -f1 locs2.txt | tr '\n' ' ')" "0:0 0:1 0:2 1:0 1:1 1:2 " \
     "2 ranks x 3 threads: 6 locations, each rank's master thread first"
 expect_eq "$(grep -c '	Master thread$' locs2.txt)" 2 "a master thread per rank"
+trace_threads barriers "$y" bar2.txt
 for r in 0 1; do
-    b0=$(mark ebarrier 0 bar $r ow2.out) b1=$(mark ebarrier 1 bar $r ow2.out)
-    b2=$(mark ebarrier 2 bar $r ow2.out)
-    bmax=$(calc "max3($b0, $b1, $b2)")
     for k in 0 1 2; do
         l=$($CV "$CUBE" visitors "thread$k" | grep "^$r:") || fail "no location of rank $r entered thread$k"
         expect_eq "$(echo "$l" | wc -w)" 1 "one location of rank $r entered thread$k ($l)"
-        eval "bk=\$b$k"
-        near omp_ebarrier_wait 'ebarrier/**' "$l" "$(calc "$bmax - $bk")"
+        near omp_ebarrier_wait 'ebarrier/**' "$l" \
+            "$(trace_sum bar2.txt "$l" omp_ebarrier_wait "$PE")"
+        [ "$k" = 1 ] || is_there bar2.txt "$l" omp_ebarrier_wait "$PE"
     done
 done
 $CV "$CUBE" same "$y/scout_insitu.cubex" 1e-6 >same2.out ||
@@ -254,9 +257,15 @@ CUBE=$z/scout.cubex
 w1=$($CV "$CUBE" visitors 'MPI_Recv' ) || fail "cube_values.py visitors MPI_Recv"
 expect_eq "$w1" "1:1" "MPI_Recv visited on rank 1's worker location only"
 expect_eq "$($CV "$CUBE" visitors 'MPI_Send')" "0:1" "MPI_Send visited on rank 0's worker only"
+# the receive's time: its enter and leave in the trace; the program's own clock readings just
+# before and after the call enclose it (the wait itself shrinks when the receiver comes late)
 recv=$(awk '$1 == "T" && $2 == 1 && $3 == "call" { print $4 }' mt.out)
 [ -n "$recv" ] || fail "mpi_threads printed no receive time: $(cat mt.out)"
-near mpi MPI_Recv 1:1 "$recv"
+trace_threads regions "$z" reg3.txt
+tr=$(awk -F'\t' '$1 == "1:1" && $2 == "MPI_Recv" { s += $4 - $3 } END { printf "%.9f", s }' reg3.txt)
+expect_eq "$(awk -v v="$recv" -v t="$tr" 'BEGIN { print (t > 0 && t <= v + 1e-6) }')" 1 \
+    "the trace's receive ($tr s) lies within the program's own readings around it ($recv s)"
+near mpi MPI_Recv 1:1 "$tr"
 expect_eq "$(value mpi 'exchange/**' 1:0)" 0 "no MPI time of the exchange on rank 1's master"
 $CV "$CUBE" same "$z/scout_insitu.cubex" 1e-6 >same3.out ||
     fail "mpi_threads: in situ and post-mortem differ: $(cat same3.out)"
