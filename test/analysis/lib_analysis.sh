@@ -103,6 +103,17 @@ within()
     echo "ok: $1 at $2 on $3 = $v (expected $4 to $5)"
 }
 
+# report_eq REPORTED EXPECTED LABEL: a value of scorep-report's data, printed to 6 decimals,
+# against scout.cubex's (or the largest of several) within 1.5 us (one unit of the last printed
+# digit, with room for the subtraction's rounding): the report makes its sums
+# apart, and two 6-decimal printouts of nearly equal sums may differ in the last digit (seen:
+# 0.599976 in the report for 0.599975 from scout.cubex)
+report_eq()
+{
+    expect_eq "$(awk -v r="$1" -v e="$2" 'BEGIN { d = r - e; print (r != "" && e != "" && d * d <= 2.25e-12) }')" 1 \
+        "$3 (report $1, scout.cubex $2)"
+}
+
 # snap_marks DIR MARKS SNAPPED [AFTER...]: the program's marks in MARKS ("T scenario rank what
 # seconds absolute") moved onto the events of the trace in DIR (trace_marks.py snap: a mark to
 # the enter of the MPI call or region that follows it, one named among AFTER to the leave of

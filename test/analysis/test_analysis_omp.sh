@@ -176,12 +176,12 @@ for r in d["worst"]:
                                       r["thread"], r["seconds"]))
 PY
 for k in 0 2; do
-    expect_eq "$(awk -F'|' -v l="$(loc $k)" '$2 == "omp_ebarrier_wait" && $3 == "ebarrier" &&
+    report_eq "$(awk -F'|' -v l="$(loc $k)" '$2 == "omp_ebarrier_wait" && $3 == "ebarrier" &&
         $4 == l { print $5 }' waits.txt)" \
         "$(printf '%.6f' "$(value omp_ebarrier_wait 'ebarrier/**' "$(loc $k)")")" \
         "report: Wait at explicit Barrier of thread $k among the worst rows"
 done
-expect_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" && $4 == l {
+report_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" && $4 == l {
     print $5 }' waits.txt)" "$(printf '%.6f' "$(value omp_idle_threads serial "$L1")")" \
     "report: idle thread 1 during the serial section among the worst rows"
 

@@ -24,26 +24,16 @@ import bisect
 import re
 import sys
 
-
-def fail(msg):
-    print("trace_marks.py: " + msg)
-    sys.exit(1)
+from otf2_defs import fail, rank_threads
 
 
 def read_defs(path):
     """(ticks per second, {location: rank}) of the master threads of MPI ranks"""
-    tps, ranks = None, {}
-    for line in open(path):
-        m = re.match(r"CLOCK_PROPERTIES\s+Ticks per Seconds: (\d+)", line)
-        if m:
-            tps = int(m.group(1))
-        m = re.match(r'LOCATION\s+(\d+)\s+Name: "Master thread".*Type: CPU_THREAD.*'
-                     r'Group: "MPI Rank (\d+)"', line)
-        if m:
-            ranks[int(m.group(1))] = int(m.group(2))
+    tps, threads = rank_threads(path)
     if tps != 1000000000:
         fail("the trace's timer does not count nanoseconds (%s ticks per second): record it "
              "with SCOREP_TIMER=clock_gettime" % tps)
+    ranks = {loc: rank for loc, (rank, name) in threads.items() if name == "Master thread"}
     if not ranks:
         fail("no master thread of an MPI rank in the definitions")
     return tps, ranks

@@ -24,28 +24,16 @@
 import re
 import sys
 
-
-def fail(msg):
-    print("trace_pop.py: " + msg)
-    sys.exit(1)
+from otf2_defs import fail, rank_threads
 
 
 def read_defs(path):
-    tps, ranks = None, {}
-    for line in open(path):
-        m = re.match(r"CLOCK_PROPERTIES\s+Ticks per Seconds: (\d+)", line)
-        if m:
-            tps = int(m.group(1))
-        m = re.match(r'LOCATION\s+(\d+)\s+Name: "([^"]*)".*Type: CPU_THREAD.*'
-                     r'Group: "MPI Rank (\d+)"', line)
-        if m:
-            if m.group(2) != "Master thread":
-                fail("location %s (%s): only one thread per rank is covered" %
-                     (m.group(1), m.group(2)))
-            ranks[int(m.group(1))] = int(m.group(3))
-    if not tps or not ranks:
-        fail("%s: no clock properties or no MPI rank" % path)
-    return tps, ranks
+    """(ticks per second, {location: rank}): one thread per rank"""
+    tps, threads = rank_threads(path)
+    for loc, (rank, name) in threads.items():
+        if name != "Master thread":
+            fail("location %s (%s): only one thread per rank is covered" % (loc, name))
+    return tps, {loc: rank for loc, (rank, name) in threads.items()}
 
 
 INIT_EXIT = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")

@@ -44,26 +44,15 @@
 import re
 import sys
 
-
-def fail(msg):
-    print("trace_threads.py: " + msg)
-    sys.exit(1)
+from otf2_defs import fail, rank_threads
 
 
 def read_defs(path):
-    """(ticks per second, {location id: "R:i"})"""
-    tps, groups = None, {}
-    for line in open(path):
-        m = re.match(r"CLOCK_PROPERTIES\s+Ticks per Seconds: (\d+)", line)
-        if m:
-            tps = int(m.group(1))
-        m = re.match(r'LOCATION\s+(\d+)\s+Name: .*Type: CPU_THREAD.*Group: "MPI Rank (\d+)"', line)
-        if m:
-            groups.setdefault(int(m.group(2)), []).append(int(m.group(1)))
-    if not tps:
-        fail("no clock properties in " + path)
-    if not groups:
-        fail("no CPU thread of an MPI rank in " + path)
+    """(ticks per second, {location id: "R:i"}): the i-th thread of rank R by location id"""
+    tps, threads = rank_threads(path)
+    groups = {}
+    for loc, (rank, _) in threads.items():
+        groups.setdefault(rank, []).append(loc)
     names = {}
     for rank, locs in groups.items():
         for i, loc in enumerate(sorted(locs)):
