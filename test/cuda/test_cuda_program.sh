@@ -41,6 +41,9 @@ expect_eq "$(trace_check_nesting exp)" 0 "trace nests"
 # cuda_runtime.h, nor nvcc's registration stub (__sti____cudaRegisterAll) and __nv_ helpers
 # (the master thread's: GPU locations hold kernels and copies)
 profile_dump exp -m visits | awk -F'\t' '$3 == 0 { print $2 }' >paths.txt
+# (what scorep-cc excluded, for the log: where nvcc placed its headers on this machine)
+run_to saxpy.cmd "$SCOREP_CC" --dry-run nvcc -O2 -o saxpy "$top_srcdir/test/cuda/saxpy.cu"
+awk '{ for (i = 1; i <= NF; i++) if ($i ~ /exclude/) print "scorep-cc: " $i }' saxpy.cmd
 expect_eq "$(awk '/cudaMalloc<|cudaRegisterAll|cudaUnregisterBinary|__nv_/' paths.txt)" "" \
     "no function of CUDA's headers or nvcc's stubs instrumented"
 expect_eq "$(grep -v -E '^(pthread_|cuda|cu[A-Z])|^main/run_on_gpu\(float\*, float\*, int\)/.' paths.txt | tr '\n' ';')" \
