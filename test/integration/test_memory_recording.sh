@@ -237,6 +237,32 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
             !/^ / { ev = "" }' m.print)" \
         "ENTER MPI_Alloc_mem ALLOCATION_SIZE=1024;LEAVE MPI_Free_mem DEALLOCATION_SIZE=1024;ENTER MPI_Alloc_mem ALLOCATION_SIZE=2048;" \
         "MPI: Score-P's attributes on rank 0"
+    # windows (rma, a default group): MPI_Win_allocate(_shared)'s memory as allocations, as
+    # in Score-P, and released by MPI_Win_free (Score-P leaves it leaked); MPI_Win_create's
+    # memory is the program's: no record
+    rc=0
+    SCOREP_MPI_MEMORY_RECORDING=true SCOREP_MPI_ENABLE_GROUPS=default,misc SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY=mw timeout 120 mpirun -np 2 ./memmpi win >mw.out 2>mw.err || rc=$?
+    expect_eq "$rc $(cat mw.out)" "0 done 2" "MPI windows: 2 ranks"
+    $CV mw/profile.cubex ALLOCATION_SIZE >mw.alloc || fail "cube_values mw"
+    expect_eq "$(sort mw.alloc | tr '\n' ';')" \
+        "main/MPI_Alloc_mem	0	3072;main/MPI_Alloc_mem	1	3072;main/MPI_Win_allocate	0	512;main/MPI_Win_allocate	1	512;main/MPI_Win_allocate_shared	0	256;main/MPI_Win_allocate_shared	1	256;" \
+        "MPI windows: ALLOCATION_SIZE per rank"
+    $CV mw/profile.cubex DEALLOCATION_SIZE >mw.dealloc || fail "cube_values mw"
+    expect_eq "$(sort mw.dealloc | tr '\n' ';')" \
+        "main/MPI_Free_mem	0	1024;main/MPI_Free_mem	1	1024;main/MPI_Win_free	0	768;main/MPI_Win_free	1	768;" \
+        "MPI windows: DEALLOCATION_SIZE per rank (the two allocated windows, not the created one)"
+    $CV mw/profile.cubex bytes_leaked >mw.leak || fail "cube_values mw"
+    expect_eq "$(sort mw.leak | tr '\n' ';')" \
+        "main/MPI_Alloc_mem	0	2048;main/MPI_Alloc_mem	1	2048;" "MPI windows: nothing of theirs leaked"
+    otf2-print mw/traces.otf2 >mw.print || fail "otf2-print mw"
+    expect_eq "$(awk '
+            $1 ~ /^(ENTER|LEAVE)$/ { ev = ""; if ($2 == 0) { split($0, q, "\""); ev = $1 " " q[2] }; next }
+            /ADDITIONAL ATTRIBUTES:/ && ev ~ /_Win_/ { s = $0; sub(/.*ADDITIONAL ATTRIBUTES: /, "", s)
+                gsub(/\(|\)|"| <[0-9]+>|; UINT64/, "", s); gsub(/; /, "=", s); printf "%s %s;", ev, s }
+            !/^ / { ev = "" }' mw.print)" \
+        "ENTER MPI_Win_allocate ALLOCATION_SIZE=512;ENTER MPI_Win_allocate_shared ALLOCATION_SIZE=256;LEAVE MPI_Win_free DEALLOCATION_SIZE=256;LEAVE MPI_Win_free DEALLOCATION_SIZE=512;" \
+        "MPI windows: Score-P's attributes on rank 0"
     # under scorep-run, heap recording as well: MPI_Alloc_mem's leak exact among libmpi's own
     mpicc -O1 -g -finstrument-functions -o memmpi_fi "$PROGRAMS/memory_mpi.c" || fail "mpicc"
     rc=0

@@ -36,6 +36,7 @@ typedef struct {
 
 typedef struct {
     scorep_mpi_win *win;
+    uint64_t freed; /* MPI_Win_free of an allocated window: its memory (memory recording) */
 } scorep_mpi_ctx_win;
 
 /* ---- SCOREP_MPI_MEMORY_RECORDING (mpi_memory.c) -------------------------------------- */

@@ -9,6 +9,8 @@
  * post/start/complete/wait/test RmaGroupSync with the group's definition, MPI_Win_sync
  * RmaSync. Sync levels: post MEMORY, start PROCESS, complete/wait/test/fence
  * PROCESS|MEMORY, create/free PROCESS. */
+#include "adapters/memory/memory_track.h"
+#include "adapters/mpi/mpi_adapter.h"
 #include "adapters/mpi/mpi_hooks.h"
 #include "adapters/mpi/mpi_map.h"
 #include "core/events_mpi.h"
@@ -115,9 +117,24 @@ void scorep_mpi_post_win_set_name(scorep_mpi_frame *f, int ret, MPI_Win win, con
         scorep_defs_win_set_name(w->id, kept);
 }
 
+/* SCOREP_MPI_MEMORY_RECORDING: the memory of a window MPI_Win_allocate(_shared) made (its
+ * base, recorded as an allocation there) is released by MPI_Win_free: before the call, the
+ * address may be handed out again after it. Score-P records the allocation only (its
+ * windows' memory stays "leaked"). */
+static uint64_t free_window_memory(scorep_mpi_frame *f, MPI_Win win)
+{
+    void *base = NULL;
+    int flag = 0;
+    if (!scorep_mpi_memory_on() || PMPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS ||
+        !flag)
+        return 0;
+    return scorep_memory_free(f->l, SCOREP_ALLOC_MPI, base);
+}
+
 void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_Win *win)
 {
     ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win) : NULL;
+    ctx->freed = ctx->win && ctx->win->allocated ? free_window_memory(f, *win) : 0;
     scorep_event_rma_collective_begin(f->l);
 }
 
@@ -125,6 +142,8 @@ void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *
 {
     (void)ret;
     scorep_mpi_win *w = ctx->win;
+    if (ctx->freed && f->record) /* Score-P's DEALLOCATION_SIZE, on the Leave */
+        scorep_event_attr(f->l, f->region, false, BUF_ATTR_DEALLOCATION_SIZE, ctx->freed);
     if (!w) {
         scorep_event_rma_collective_end(f->l, SCOREP_COLL_DESTROY_HANDLE, SCOREP_RMA_SYNC_PROCESS,
                                         SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
