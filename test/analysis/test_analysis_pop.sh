@@ -17,9 +17,10 @@
 #     receives and barriers, near 0 on a quiet machine, 11% of the run seen at load 28;
 #   - transfer (2 ranks, 20 rounds of 5 ms of work and a 64 MiB MPI_Sendrecv each way): the
 #     runtime on an ideal network loses the exchanges' time, which the program measures around
-#     each call (per round the shorter of the two ranks' calls: the longer one also waited);
-#     transfer efficiency = (runtime - that) / runtime, serialisation = the longest computation
-#     / (runtime - that).
+#     each call: per round at least the shorter of the two ranks' calls, at most the longer
+#     (the critical path goes through one of them); transfer efficiency = (runtime - that) /
+#     runtime, serialisation = the longest computation / (runtime - that), each within the
+#     range the two give.
 # The text summary and scorep-report show them.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/analysis/lib_analysis.sh"
@@ -32,6 +33,15 @@ near()
     awk -v v="$2" -v e="$3" 'BEGIN { t = 0.05 * e + 0.02; exit !(v >= e - t && v <= e + t) }' ||
         fail "$1: expected $3 (5% + 0.02), got $2"
     echo "ok: $1 = $2 (expected $3)"
+}
+# between WHAT VALUE LOW HIGH: VALUE in [LOW, HIGH], each end widened by 5% of it + 0.02
+between()
+{
+    _check
+    awk -v v="$2" -v a="$3" -v b="$4" \
+        'BEGIN { exit !(v >= a - (0.05 * a + 0.02) && v <= b + (0.05 * b + 0.02)) }' ||
+        fail "$1: expected $3 to $4 (5% + 0.02 either side), got $2"
+    echo "ok: $1 = $2 (expected $3 to $4)"
 }
 attr() { $CV "$1" attr "POP $2 efficiency" || fail "no attribute POP $2 efficiency in $1"; }
 
@@ -83,21 +93,29 @@ check()
     name=$1 saving=$2
     trace_expect "$name"
     rt=$(tv "$name" runtime)
-    # runtime, longest computation, and the ideal network's saving X
+    # runtime, longest computation, and the ideal network's saving: per round at least the
+    # shorter of the two ranks' exchange calls, at most the longer (the critical path goes
+    # through one of them; which one, and how much a loaded machine's late wake-up adds to
+    # it, only the trace knows: 0.4387 seen at load 8 on 2 cores where the shorter calls give
+    # 0.4966)
     set -- $(awk '$1 == "P" && $3 == "total" && $4 > t { t = $4 }
         $1 == "P" && $3 == "comp" && $4 > c { c = $4 }
-        $1 == "X" { k = $3; if (!(k in m) || $4 < m[k]) m[k] = $4 }
-        END { for (k in m) x += m[k]; printf "%.6f %.6f %.6f", t, c, x }' "$name.out")
-    t=$1 c=$2 xfer=$3
-    [ "$saving" = program ] || xfer=$(tv "$name" transfer)
-    echo "$name: runtime $t s, longest computation $c s, saving $xfer s (from the $saving)"
+        $1 == "X" { k = $3; if (!(k in lo) || $4 < lo[k]) lo[k] = $4; if ($4 > hi[k]) hi[k] = $4 }
+        END { for (k in lo) { x += lo[k]; y += hi[k] }; printf "%.6f %.6f %.6f %.6f", t, c, x, y }' "$name.out")
+    t=$1 c=$2 xfer=$3 xmax=$4
+    [ "$saving" = program ] || xfer=$(tv "$name" transfer) xmax=$xfer
+    echo "$name: runtime $t s, longest computation $c s, saving $xfer to $xmax s (from the $saving)"
     for f in "$work/$name/scout.cubex" "$work/$name/insitu.cubex"; do
         s=$(attr "$f" serialisation) tr=$(attr "$f" transfer) cm=$(attr "$f" communication)
         exact "$name transfer efficiency ($f)" "$tr" "$(tv "$name" pop_transfer)" "$rt"
         exact "$name serialisation efficiency ($f)" "$s" "$(tv "$name" pop_serialisation)" "$rt"
         exact "$name communication efficiency ($f)" "$cm" "$(tv "$name" pop_communication)" "$rt"
-        near "$name transfer efficiency ($f)" "$tr" "$(awk -v t="$t" -v x="$xfer" 'BEGIN { printf "%.4f", (t - x) / t }')"
-        near "$name serialisation efficiency ($f)" "$s" "$(awk -v t="$t" -v x="$xfer" -v c="$c" 'BEGIN { printf "%.4f", c / (t - x) }')"
+        between "$name transfer efficiency ($f)" "$tr" \
+            "$(awk -v t="$t" -v x="$xmax" 'BEGIN { printf "%.4f", (t - x) / t }')" \
+            "$(awk -v t="$t" -v x="$xfer" 'BEGIN { printf "%.4f", (t - x) / t }')"
+        between "$name serialisation efficiency ($f)" "$s" \
+            "$(awk -v t="$t" -v x="$xfer" -v c="$c" 'BEGIN { printf "%.4f", c / (t - x) }')" \
+            "$(awk -v t="$t" -v x="$xmax" -v c="$c" 'BEGIN { printf "%.4f", c / (t - x) }')"
         near "$name communication efficiency ($f)" "$cm" "$(awk -v t="$t" -v c="$c" 'BEGIN { printf "%.4f", c / t }')"
         # serialisation x transfer = communication (the attributes have 4 decimals)
         _check
