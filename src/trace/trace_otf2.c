@@ -554,8 +554,9 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
  * before the records that refer to them.
  * Group ids, every kind in increasing order as readers want them: the MPI location group
  * and the distinct MPI groups (mpi_group_count), the pthread location group, one pthread
- * group per rank, then the OpenMP ones (trace_threads.c).
- * Comm ids: [0, C) unified communicators, then one pthread contingent per rank. */
+ * group per rank, then the OpenMP ones (trace_threads.c), then CUDA's (write_cuda_defs).
+ * Comm ids: [0, C) unified communicators, then one pthread contingent per rank, the OpenMP
+ * thread teams, then one CUDA communicator per rank. */
 typedef struct {
     const scorep_unified *u;
     const scorep_mpi_groups *groups;
@@ -565,6 +566,7 @@ typedef struct {
     uint32_t *n_locations;
     char ***location_names;
     uint64_t **n_events;
+    unsigned char **gpu; /* per location: a GPU stream (CUDA adapter) */
     uint64_t first_ts, last_ts;
     int cuda;                  /* some process has GPU locations: every rank gets a CUDA window */
     trace_red_list reductions; /* what the locations' traces lack */
@@ -783,45 +785,101 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
                                          otf2_comm(m, u, u->wins[w].comm), OTF2_RMA_WIN_FLAG_NONE);
 }
 
-/* One CUDA window per rank, after the MPI windows. Its communicator is the rank's pthread
- * contingent (all locations of the process, the master thread first, so remote rank 0 is
- * the host), written before it. */
-static void write_cuda_wins(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+/* the global location id of local location i of rank r */
+static uint64_t global_location(const trace_job *j, int r, uint32_t i)
 {
-    uint32_t name = strtab_add(st, "CUDA window", 1);
-    for (int r = 0; g && j->cuda && r < j->size; r++)
-        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, name,
-                                         j->u->n[U_COMM] + (uint32_t)r, OTF2_RMA_WIN_FLAG_NONE);
+    return (uint64_t)i * (uint64_t)j->size + (uint64_t)r;
 }
 
-static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+/* Members of a paradigm's COMM_LOCATIONS group, rank by rank: the CPU threads (gpu 0), or
+ * the master thread and the GPU streams (gpu 1: CUDA's, so its remote rank 0 is the host).
+ * per_rank[r]: how many of rank r's; NULL when out of memory. */
+static uint64_t *comm_locations(const trace_job *j, int gpu, uint32_t *per_rank, uint32_t *total)
 {
-    const scorep_unified *u = j->u;
-    uint32_t empty = strtab_add(st, "", 1);
-    uint32_t name = strtab_add(st, "Pthread thread contingent", 1);
-    if (!g)
-        return;
-    uint32_t base = mpi_group_count(j), total = 0;
+    *total = 0;
     for (int r = 0; r < j->size; r++)
-        total += j->n_locations[r];
-    uint64_t *members = malloc((total ? total : 1) * sizeof *members), k = 0;
-    if (!members)
-        return;
-    for (int r = 0; r < j->size; r++)
+        *total += j->n_locations[r];
+    uint64_t *m = malloc((*total ? *total : 1) * sizeof *m);
+    *total = 0;
+    for (int r = 0; m && r < j->size; r++) {
+        per_rank[r] = 0;
         for (uint32_t i = 0; i < j->n_locations[r]; i++)
-            members[k++] = (uint64_t)i * (uint64_t)j->size + (uint64_t)r;
-    OTF2_GlobalDefWriter_WriteGroup(g, base, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                    OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE, total, members);
-    for (int r = 0, first = 0; r < j->size; first += (int)j->n_locations[r], r++) {
-        for (uint32_t i = 0; i < j->n_locations[r]; i++)
-            members[i] = (uint64_t)first + i; /* indices into the location group */
-        OTF2_GlobalDefWriter_WriteGroup(g, base + 1 + r, empty, OTF2_GROUP_TYPE_COMM_GROUP,
-                                        OTF2_PARADIGM_PTHREAD, OTF2_GROUP_FLAG_NONE,
-                                        j->n_locations[r], members);
-        OTF2_GlobalDefWriter_WriteComm(g, u->n[U_COMM] + r, name, base + 1 + r, OTF2_UNDEFINED_COMM,
-                                       OTF2_COMM_FLAG_NONE);
+            if (gpu ? i == 0 || j->gpu[r][i] : !j->gpu[r][i]) {
+                m[(*total)++] = global_location(j, r, i);
+                per_rank[r]++;
+            }
+    }
+    return m;
+}
+
+/* A COMM_LOCATIONS group at id base, then per rank a COMM_GROUP (base + 1 + r) of indices
+ * into it and a communicator (comm + r) over that group. */
+static void write_contingents(OTF2_GlobalDefWriter *g, const trace_job *j, int gpu,
+                              OTF2_Paradigm p, uint32_t base, uint32_t comm,
+                              const uint32_t names[3])
+{
+    uint32_t total, *per_rank = malloc((j->size ? j->size : 1) * sizeof *per_rank);
+    uint64_t *members = per_rank ? comm_locations(j, gpu, per_rank, &total) : NULL;
+    if (members) {
+        OTF2_GlobalDefWriter_WriteGroup(g, base, names[0], OTF2_GROUP_TYPE_COMM_LOCATIONS, p,
+                                        OTF2_GROUP_FLAG_NONE, total, members);
+        for (uint32_t r = 0, first = 0; r < (uint32_t)j->size; first += per_rank[r], r++) {
+            for (uint32_t i = 0; i < per_rank[r]; i++)
+                members[i] = (uint64_t)first + i; /* indices into the location group */
+            OTF2_GlobalDefWriter_WriteGroup(g, base + 1 + r, names[1], OTF2_GROUP_TYPE_COMM_GROUP,
+                                            p, OTF2_GROUP_FLAG_NONE, per_rank[r], members);
+            OTF2_GlobalDefWriter_WriteComm(g, comm + r, names[2], base + 1 + r,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        }
     }
     free(members);
+    free(per_rank);
+}
+
+/* The pthread location group (the CPU threads of all processes; GPU streams are CUDA's) and
+ * per rank its pthread contingent, the communicator of its thread-create records. */
+static void write_thread_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
+{
+    uint32_t empty = strtab_add(st, "", 1);
+    uint32_t names[3] = {empty, empty, strtab_add(st, "Pthread thread contingent", 1)};
+    if (g)
+        write_contingents(g, j, 0, OTF2_PARADIGM_PTHREAD, mpi_group_count(j), j->u->n[U_COMM],
+                          names);
+}
+
+/* CUDA's definitions as Score-P makes them (scorep_cuda_define_cuda_locations and
+ * scorep_cuda_define_cuda_group): the COMM_LOCATIONS group "CUDA" of paradigm CUDA (per
+ * process the master thread, standing for the host, and the GPU streams), per process a
+ * COMM_GROUP "CUDA_GROUP" and a communicator over it, the RMA window "CUDA_WINDOW" on that
+ * communicator (global id: number of MPI windows + rank), and the LOCATIONS group
+ * "CUDA_GROUP" of all GPU streams. Group and communicator ids follow the OpenMP ones; only
+ * when some process has GPU locations. */
+static void write_cuda_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j,
+                            uint32_t group, uint32_t comm)
+{
+    if (!j->cuda)
+        return;
+    uint32_t empty = strtab_add(st, "", 1), cuda_group = strtab_add(st, "CUDA_GROUP", 1);
+    uint32_t names[3] = {strtab_add(st, "CUDA", 1), cuda_group, empty};
+    uint32_t window = strtab_add(st, "CUDA_WINDOW", 1);
+    if (!g)
+        return;
+    write_contingents(g, j, 1, OTF2_PARADIGM_CUDA, group, comm, names);
+    for (int r = 0; r < j->size; r++)
+        OTF2_GlobalDefWriter_WriteRmaWin(g, j->u->n[U_WIN] + (uint32_t)r, window,
+                                         comm + (uint32_t)r, OTF2_RMA_WIN_FLAG_NONE);
+    uint32_t n = 0, *per_rank = malloc((j->size ? j->size : 1) * sizeof *per_rank);
+    uint64_t *m = per_rank ? comm_locations(j, 1, per_rank, &n) : NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; m && i < n; i++) /* the streams: all but each rank's master */
+        if (m[i] >= (uint64_t)j->size)
+            m[k++] = m[i];
+    if (m)
+        OTF2_GlobalDefWriter_WriteGroup(g, group + 1 + (uint32_t)j->size, cuda_group,
+                                        OTF2_GROUP_TYPE_LOCATIONS, OTF2_PARADIGM_UNKNOWN,
+                                        OTF2_GROUP_FLAG_NONE, k, m);
+    free(m);
+    free(per_rank);
 }
 
 /* The system tree comes from the sequence definitions (defs/systree_job.c), expanded node
@@ -1000,10 +1058,12 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_attributes(g, st);
     write_mpi_comms(g, st, j);
     write_thread_comms(g, st, j);
-    write_cuda_wins(g, st, j);
     /* after the pthread location group and its per-rank groups */
+    uint32_t group, comm;
     scorep_trace_threads_defs(g, j->u, j->size, mpi_group_count(j) + 1 + (uint32_t)j->size,
-                              strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1));
+                              strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1),
+                              &group, &comm);
+    write_cuda_defs(g, st, j, group, comm);
     write_params_metrics(g, st, j->u);
     write_sampling_defs(g, st);
     write_io_defs(g, st, j);
@@ -1105,6 +1165,7 @@ static void pack_locations(ser_buf *b, const uint64_t *n_events)
     for (scorep_location *l = scorep_location_first(); l; l = l->next, i++) {
         ser_str(b, l->name);
         ser_u64(b, n_events[i]);
+        ser_u32(b, l->gpu);
         scorep_trace_red_pack(b, l);
         if (l->first_ts < lo)
             lo = l->first_ts;
@@ -1124,12 +1185,14 @@ static int unpack_locations(trace_job *j, int r, const unsigned char *p, size_t 
     j->n_locations[r] = n;
     j->location_names[r] = calloc(n ? n : 1, sizeof(char *));
     j->n_events[r] = calloc(n ? n : 1, sizeof(uint64_t));
-    if (!j->location_names[r] || !j->n_events[r])
+    j->gpu[r] = calloc(n ? n : 1, 1);
+    if (!j->location_names[r] || !j->n_events[r] || !j->gpu[r])
         return -1;
     j->total_locations += n;
     for (uint32_t i = 0; i < n; i++) {
         j->location_names[r][i] = ser_get_str(&rd);
         j->n_events[r][i] = ser_get_u64(&rd);
+        j->gpu[r][i] = ser_get_u32(&rd) != 0;
         if (scorep_trace_red_unpack(&j->reductions, &rd, (uint32_t)r, i) != 0)
             return -1;
     }
@@ -1165,11 +1228,13 @@ static void trace_job_free(trace_job *j)
             free(j->location_names[r][i]);
         free(j->location_names[r]);
         free(j->n_events[r]);
+        free(j->gpu[r]);
     }
     free(j->node_names);
     free(j->n_locations);
     free(j->location_names);
     free(j->n_events);
+    free(j->gpu);
     scorep_trace_red_free(&j->reductions);
 }
 
@@ -1254,12 +1319,13 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     if (write_local_defs(a, u, &groups) != 0)
         rc = -1;
     OTF2_Archive_CloseDefFiles(a);
-    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, 0, 0, (int)cuda, {0}, 0};
+    trace_job j = {u, &groups, size, NULL, NULL, NULL, NULL, NULL, 0, 0, (int)cuda, {0}, 0};
     if (rank == 0) {
         j.node_names = calloc(size, sizeof *j.node_names);
         j.n_locations = calloc(size, sizeof *j.n_locations);
         j.location_names = calloc(size, sizeof *j.location_names);
         j.n_events = calloc(size, sizeof *j.n_events);
+        j.gpu = calloc(size, sizeof *j.gpu);
     }
     if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;

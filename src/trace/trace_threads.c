@@ -24,6 +24,7 @@ static struct {
     uint32_t *inst2team; /* parallel region instance -> local team, UINT32_MAX unknown */
     uint32_t n_inst;
     uint32_t comm_base; /* global comm id of this rank's first team */
+    uint32_t n_teams;   /* rank 0: the teams of all ranks */
     /* rank 0: every rank's teams as packed by pack_teams */
     unsigned char *all;
     size_t *counts, *displs;
@@ -183,15 +184,31 @@ static int find_teams(team_table *t)
 }
 
 /* ------------------------------------------------------------ gathering */
+/* The OpenMP location group holds the CPU threads only (GPU streams are CUDA's): a rank packs
+ * the local ids of its CPU locations, then its teams with members as indices among them. */
 static void pack_teams(ser_buf *b, const team_table *t)
 {
-    ser_u32(b, scorep_location_count());
+    uint32_t n = scorep_location_count(), n_cpu = 0;
+    uint32_t *cpu_index = malloc((n ? n : 1) * sizeof *cpu_index);
+    if (!cpu_index) {
+        b->failed = 1;
+        return;
+    }
+    memset(cpu_index, 0xff, (n ? n : 1) * sizeof *cpu_index);
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        if (!l->gpu && l->id < n)
+            cpu_index[l->id] = n_cpu++;
+    ser_u32(b, n_cpu);
+    for (uint32_t id = 0; id < n; id++)
+        if (cpu_index[id] != UINT32_MAX)
+            ser_u32(b, id);
     ser_u32(b, t->n);
     for (uint32_t k = 0; k < t->n; k++) {
         ser_u32(b, t->off[k + 1] - t->off[k]);
         for (uint32_t i = t->off[k]; i < t->off[k + 1]; i++)
-            ser_u32(b, t->members[i]);
+            ser_u32(b, t->members[i] < n ? cpu_index[t->members[i]] : UINT32_MAX);
     }
+    free(cpu_index);
 }
 
 /* Rank 0 receives every rank's teams; every rank learns where its teams start. */
@@ -223,9 +240,9 @@ static int gather_teams(const ser_buf *b, uint32_t n_teams, const struct scorep_
     if (ipc->gatherv(b->data, len, st.all, st.counts, st.displs, 0) != 0 ||
         ipc->gather(&mine, sizeof mine, teams, 0) != 0)
         rc = -1;
-    for (uint32_t r = 0, sum = 0, n; rank == 0 && r < (uint32_t)size; r++, sum += n) {
+    for (uint32_t r = 0, n; rank == 0 && r < (uint32_t)size; r++, st.n_teams += n) {
         n = teams[r];
-        teams[r] = sum; /* exclusive prefix: the first team of rank r */
+        teams[r] = st.n_teams; /* exclusive prefix: the first team of rank r */
     }
     if (ipc->bcast(teams, size * sizeof *teams, 0) != 0)
         rc = -1;
@@ -306,7 +323,7 @@ void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it)
 }
 
 /* ------------------------------------------------------------ definitions */
-/* One rank's packed teams: its location count, then its teams as groups and comms. */
+/* One rank's packed teams (after its CPU locations): groups and comms. */
 static void write_rank_teams(OTF2_GlobalDefWriter *g, ser_reader *rd, uint32_t first_loc,
                              uint32_t *group, uint32_t *comm, uint32_t name, uint32_t empty)
 {
@@ -331,17 +348,26 @@ static void write_rank_teams(OTF2_GlobalDefWriter *g, ser_reader *rd, uint32_t f
     }
 }
 
-/* The OpenMP location group: every location of every rank, rank by rank. */
+/* A rank's blob: where its CPU locations' local ids are. */
+static ser_reader rank_blob(int r)
+{
+    return (ser_reader){st.all + st.displs[r], st.all + st.displs[r] + st.counts[r], 0};
+}
+
+/* The OpenMP location group: the CPU locations of every rank, rank by rank. */
 static void write_location_group(OTF2_GlobalDefWriter *g, uint32_t id, uint32_t empty, int size,
-                                 const uint32_t *n_loc)
+                                 const uint32_t *n_cpu)
 {
     uint32_t total = 0;
     for (int r = 0; r < size; r++)
-        total += n_loc[r];
+        total += n_cpu[r];
     uint64_t *m = malloc((total ? total : 1) * sizeof *m), k = 0;
-    for (int r = 0; m && r < size; r++)
-        for (uint32_t i = 0; i < n_loc[r]; i++)
-            m[k++] = (uint64_t)i * (uint64_t)size + (uint64_t)r;
+    for (int r = 0; m && r < size; r++) {
+        ser_reader rd = rank_blob(r);
+        ser_get_u32(&rd);
+        for (uint32_t i = 0; i < n_cpu[r]; i++)
+            m[k++] = (uint64_t)ser_get_u32(&rd) * (uint64_t)size + (uint64_t)r;
+    }
     if (m)
         OTF2_GlobalDefWriter_WriteGroup(g, id, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                         OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE, total, m);
@@ -349,21 +375,26 @@ static void write_location_group(OTF2_GlobalDefWriter *g, uint32_t id, uint32_t 
 }
 
 void scorep_trace_threads_defs(OTF2_GlobalDefWriter *g, const struct scorep_unified_s *u, int size,
-                               uint32_t base, uint32_t name, uint32_t empty)
+                               uint32_t base, uint32_t name, uint32_t empty, uint32_t *next_group,
+                               uint32_t *next_comm)
 {
-    uint32_t *n_loc = g && st.all ? calloc(size, sizeof *n_loc) : NULL;
-    if (!n_loc)
-        return;
-    for (int r = 0; r < size; r++) { /* each blob starts with its location count */
-        ser_reader rd = {st.all + st.displs[r], st.all + st.displs[r] + st.counts[r], 0};
-        n_loc[r] = ser_get_u32(&rd);
-    }
-    write_location_group(g, base, empty, size, n_loc);
     uint32_t group = base + 1, comm = u->n[U_COMM] + (uint32_t)size, first = 0;
-    for (int r = 0; r < size; first += n_loc[r], r++) {
-        ser_reader rd = {st.all + st.displs[r], st.all + st.displs[r] + st.counts[r], 0};
-        ser_get_u32(&rd);
-        write_rank_teams(g, &rd, first, &group, &comm, name, empty);
+    uint32_t *n_cpu = g && st.all ? calloc(size, sizeof *n_cpu) : NULL;
+    if (n_cpu) {
+        for (int r = 0; r < size; r++) { /* each blob starts with its CPU location count */
+            ser_reader rd = rank_blob(r);
+            n_cpu[r] = ser_get_u32(&rd);
+        }
+        write_location_group(g, base, empty, size, n_cpu);
+        for (int r = 0; r < size; first += n_cpu[r], r++) {
+            ser_reader rd = rank_blob(r);
+            for (uint32_t i = 0; i <= n_cpu[r]; i++) /* the count and the ids */
+                ser_get_u32(&rd);
+            write_rank_teams(g, &rd, first, &group, &comm, name, empty);
+        }
     }
-    free(n_loc);
+    free(n_cpu);
+    *next_group = group;
+    /* the teams' ids are taken by the events even where their definitions are missing */
+    *next_comm = u->n[U_COMM] + (uint32_t)size + st.n_teams;
 }

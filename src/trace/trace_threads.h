@@ -21,10 +21,13 @@ int scorep_trace_threads_prepare(const struct scorep_unified_s *u);
 void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it);
 
 /* Rank 0, from the global definitions pass (twice: g == NULL first, while strings are
- * collected): the OpenMP location group after the pthread groups, then one group and one
- * communicator per team of every rank. base: the OpenMP location group's id (the groups
- * before it are trace_otf2.c's); name, empty: string ids of the teams' name and "". */
+ * collected): the OpenMP location group (the CPU locations of all ranks; GPU streams are
+ * CUDA's) after the pthread groups, then one group and one communicator per team of every
+ * rank. base: the OpenMP location group's id (the groups before it are trace_otf2.c's);
+ * name, empty: string ids of the teams' name and "". *next_group, *next_comm: the first ids
+ * after the teams' (when nothing was written: base + 1 and the first team comm id). */
 void scorep_trace_threads_defs(OTF2_GlobalDefWriter *g, const struct scorep_unified_s *u, int size,
-                               uint32_t base, uint32_t name, uint32_t empty);
+                               uint32_t base, uint32_t name, uint32_t empty, uint32_t *next_group,
+                               uint32_t *next_comm);
 
 #endif

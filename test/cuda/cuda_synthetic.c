@@ -8,6 +8,7 @@
 #ifdef WITH_MPI
 #include <mpi.h>
 #endif
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,17 @@ static void launch(uint32_t correlation, int in_solver)
         scorep_event_leave(l, solver_region());
 }
 
+/* "thread": a CPU thread measured after the GPU streams exist (its local location id comes
+ * after theirs): one visit of "solver" */
+static void *late_thread(void *arg)
+{
+    (void)arg;
+    scorep_location *l = scorep_location_get();
+    scorep_event_enter(l, solver_region());
+    scorep_event_leave(l, solver_region());
+    return NULL;
+}
+
 static void launch_callsites(void)
 {
     launch(12, 1);
@@ -391,8 +403,9 @@ int main(int argc, char **argv)
     scorep_cuda_pool_stats(&p);
     /* argv[1]: how many records the SCOREP_CUDA_ENABLE of the run records (all 7 by default) */
     int devices_mode = argc > 1 && strcmp(argv[1], "devices") == 0;
-    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 &&
-                            strcmp(argv[1], "features") != 0 && !devices_mode && !callsite_mode
+    int thread_mode = argc > 1 && strcmp(argv[1], "thread") == 0;
+    uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 && strcmp(argv[1], "features") != 0 &&
+                            !devices_mode && !callsite_mode && !thread_mode
                         ? strtoull(argv[1], NULL, 10)
                         : 7;
     expect_u64("records turned into events", p.records, want);
@@ -403,6 +416,10 @@ int main(int argc, char **argv)
                1);
     if (devices_mode)
         more_devices();
+    pthread_t th;
+    if (thread_mode &&
+        (pthread_create(&th, NULL, late_thread, NULL) != 0 || pthread_join(th, NULL) != 0))
+        return 1;
     if (callsite_mode)
         launch_late();
     if (many_mode) {

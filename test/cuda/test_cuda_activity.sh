@@ -55,8 +55,32 @@ st_defs()
 expect_eq "$(st_defs defs.txt)" \
     "SYSTEM_TREE_NODE 0 Name: \"Linux\", Class: \"machine\", Parent: UNDEFINED;SYSTEM_TREE_NODE 1 Name: \"$host\", Class: \"node\", Parent: \"machine::Linux\" <0>;LOCATION_GROUP 0 Name: \"Process\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;SYSTEM_TREE_NODE 2 Name: \"0\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;LOCATION_GROUP 1 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;" \
     "trace: the device's system-tree node and the context's accelerator group, created by the process"
-expect_grep '^RMA_WIN .*Name: "CUDA window" <[0-9]*>, Communicator: "Pthread thread contingent"' \
-    defs.txt "the CUDA window, over the process's locations"
+# groups, communicators and windows as "KIND id rest" (string ids of names dropped): the
+# pthread and OpenMP location groups hold the CPU thread only; CUDA's, as Score-P defines
+# them (scorep_cuda_define_cuda_locations, scorep_cuda_define_cuda_group): COMM_LOCATIONS
+# "CUDA" with the host (master thread) first and the two streams, the process's COMM_GROUP
+# "CUDA_GROUP" of indices into it, a communicator over it, the window "CUDA_WINDOW" on that
+# communicator, and the LOCATIONS group "CUDA_GROUP" of the streams
+comm_defs()
+{
+    awk '$1 == "GROUP" || $1 == "COMM" || $1 == "RMA_WIN" { t = $1; id = $2
+        sub(/^[A-Z_]+ +[0-9]+ +/, ""); print t, id, $0 }' "$1" |
+        sed 's/^\([^,]*Name: "[^"]*"\) <[0-9]*>/\1/'
+}
+comm_defs defs.txt >comm.txt
+cat >want_comm.txt <<'WANT'
+GROUP 0 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 1 Member: "Master thread" <0>
+GROUP 1 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 1 Member: 0 ("Master thread" <0>)
+COMM 0 Name: "Pthread thread contingent", Group: "" <1>, Parent: UNDEFINED, Flags: NONE
+GROUP 2 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 1 Member: "Master thread" <0>
+GROUP 3 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 3 Members: "Master thread" <0>, "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
+GROUP 4 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 3 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <1>), 2 ("CUDA[0:1:8]" <2>)
+COMM 1 Name: "", Group: "CUDA_GROUP" <4>, Parent: UNDEFINED, Flags: NONE
+RMA_WIN 0 Name: "CUDA_WINDOW", Communicator: "" <1>, Flags: NONE
+GROUP 5 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 2 Members: "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
+WANT
+expect_eq "$(diff want_comm.txt comm.txt && echo same)" same \
+    "groups, communicators, the CUDA window: GPU streams in CUDA's groups only"
 expect_defs_clean exp "GPU locations and the CUDA window"
 
 # --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
@@ -64,8 +88,8 @@ trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r)
     >gpu.txt
 cat >want.txt <<'WANT'
 ENTER 1 1180000 Region: "memcpy HtoD" <3>
-RMA_GET 1 1180001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
-RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA window" <0>, Matching: 11
+RMA_GET 1 1180001 Window: "CUDA_WINDOW" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
+RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA_WINDOW" <0>, Matching: 11
 LEAVE 1 1190000 Region: "memcpy HtoD" <3>
 ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
 ENTER 2 1210000 Region: "memset" <5>
@@ -76,8 +100,8 @@ LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
 ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
 LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
 ENTER 1 1580000 Region: "memcpy DtoH" <7>
-RMA_PUT 1 1580001 Window: "CUDA window" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
-RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA window" <0>, Matching: 15
+RMA_PUT 1 1580001 Window: "CUDA_WINDOW" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
+RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA_WINDOW" <0>, Matching: 15
 LEAVE 1 1600000 Region: "memcpy DtoH" <7>
 ENTER 2 1620000 Region: "memcpy DtoD" <8>
 LEAVE 2 1622000 Region: "memcpy DtoD" <8>
@@ -399,6 +423,30 @@ agg=$(sed -n 's/^Estimated aggregate size of event trace: *\([0-9]*\) bytes$/\1/
 max=$(sed -n 's/^Estimated requirements for largest trace buffer (max_buf): *\([0-9]*\) bytes$/\1/p' score_dev.txt)
 [ -n "$agg" ] || fail "no aggregate size in: $(cat score_dev.txt)"
 expect_eq "$max" "$agg" "devices: scorep-score: max_buf of the one process = the aggregate size"
+
+# --- a CPU thread measured after the streams (cuda_synthetic.c "thread": local id 3 after
+# the streams' 1 and 2): in the pthread and OpenMP groups with the master, not in CUDA's ---
+run_app thr env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \
+    SCOREP_CUDA_BUFFER_CHUNK=8k SCOREP_CUDA_BUFFER_MAX=96k SCOREP_EXPERIMENT_DIRECTORY=exp_thr \
+    "$top_builddir/test/cuda/cuda_synthetic" thread
+expect_eq "$status" 0 "thread: exit status ($(cat thr.out))"
+trace_defs exp_thr >defs_thr.txt
+comm_defs defs_thr.txt >comm_thr.txt
+cat >want_thr.txt <<'WANT'
+GROUP 0 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <3>
+GROUP 1 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 2 Members: 0 ("Master thread" <0>), 1 ("Pthread thread 3" <3>)
+COMM 0 Name: "Pthread thread contingent", Group: "" <1>, Parent: UNDEFINED, Flags: NONE
+GROUP 2 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <3>
+GROUP 3 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 3 Members: "Master thread" <0>, "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
+GROUP 4 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 3 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <1>), 2 ("CUDA[0:1:8]" <2>)
+COMM 1 Name: "", Group: "CUDA_GROUP" <4>, Parent: UNDEFINED, Flags: NONE
+RMA_WIN 0 Name: "CUDA_WINDOW", Communicator: "" <1>, Flags: NONE
+GROUP 5 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 2 Members: "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
+WANT
+expect_eq "$(diff want_thr.txt comm_thr.txt && echo same)" same \
+    "thread: a late CPU thread in the pthread and OpenMP groups, the streams in CUDA's"
+expect_eq "$(trace_count exp_thr ENTER 3 solver)" 1 "thread: its visit of solver"
+expect_defs_clean exp_thr "thread: definitions"
 
 # --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---
 run_app late env SCOREP_ENABLE_TRACING=true SCOREP_TIMER=clock_gettime SCOREP_CUDA_BUFFER=64k \

@@ -2,8 +2,8 @@
 # test_cuda_mpi.sh: the synthetic CUPTI records of cuda_synthetic.c ("devices": streams of
 # two devices and three contexts) on each of 2 MPI ranks: every rank's GPU streams in its
 # own accelerator groups under the node's device nodes in the trace and the profile (both
-# Cube writers), one CUDA window per rank whose RMA records name that rank's master thread
-# as remote, definitions clean.
+# Cube writers), CUDA's groups, one CUDA communicator and window per rank whose RMA records
+# name that rank's master thread as remote, definitions clean.
 . "$top_srcdir/test/integration/lib.sh"
 
 cuda_lib="$top_builddir/.libs/libscorep-rt-cuda.so"
@@ -52,13 +52,39 @@ expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/,
     g = $0; sub(/.*Group: /, "", g); print $2, n, g }' defs.txt | sort -n | tr '\n' ';')" \
     "0 Master thread \"MPI Rank 0\" <0>;1 Master thread \"MPI Rank 1\" <1>;2 CUDA[0:1:7] \"CUDA Context 1\" <2>;3 CUDA[0:1:7] \"CUDA Context 1\" <4>;4 CUDA[0:1:8] \"CUDA Context 1\" <2>;5 CUDA[0:1:8] \"CUDA Context 1\" <4>;6 CUDA[1:2:3] \"CUDA Context 2\" <6>;7 CUDA[1:2:3] \"CUDA Context 2\" <7>;8 CUDA[0:5:4] \"CUDA Context 5\" <3>;9 CUDA[0:5:4] \"CUDA Context 5\" <5>;10 CUDA[1:2:6] \"CUDA Context 2\" <6>;11 CUDA[1:2:6] \"CUDA Context 2\" <7>;" \
     "locations and their location groups"
-expect_eq "$(grep -c '^RMA_WIN .*Name: "CUDA window"' defs.txt)" 2 "one CUDA window per rank"
+# groups from the pthread ones on, communicators and windows as "KIND id rest" (string ids
+# of names dropped): the pthread and OpenMP location groups hold the master threads only;
+# CUDA's as Score-P defines them: COMM_LOCATIONS "CUDA" with per rank its master thread
+# (the host) and its five streams (local index i: global id 2 * i + rank), per rank a
+# COMM_GROUP "CUDA_GROUP" of indices into it, a communicator and the window "CUDA_WINDOW"
+# over it, the LOCATIONS group "CUDA_GROUP" of all ten streams
+awk '$1 == "GROUP" && $2 >= 4 || $1 == "COMM" && $2 >= 3 || $1 == "RMA_WIN" { t = $1; id = $2
+    sub(/^[A-Z_]+ +[0-9]+ +/, ""); print t, id, $0 }' defs.txt |
+    sed 's/^\([^,]*Name: "[^"]*"\) <[0-9]*>/\1/' >comm.txt
+cat >want_comm.txt <<'WANT'
+GROUP 4 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 2 Members: "Master thread" <0>, "Master thread" <1>
+GROUP 5 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 1 Member: 0 ("Master thread" <0>)
+COMM 3 Name: "Pthread thread contingent", Group: "" <5>, Parent: UNDEFINED, Flags: NONE
+GROUP 6 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 1 Member: 1 ("Master thread" <1>)
+COMM 4 Name: "Pthread thread contingent", Group: "" <6>, Parent: UNDEFINED, Flags: NONE
+GROUP 7 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 2 Members: "Master thread" <0>, "Master thread" <1>
+GROUP 8 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 12 Members: "Master thread" <0>, "CUDA[0:1:7]" <2>, "CUDA[0:1:8]" <4>, "CUDA[1:2:3]" <6>, "CUDA[0:5:4]" <8>, "CUDA[1:2:6]" <10>, "Master thread" <1>, "CUDA[0:1:7]" <3>, "CUDA[0:1:8]" <5>, "CUDA[1:2:3]" <7>, "CUDA[0:5:4]" <9>, "CUDA[1:2:6]" <11>
+GROUP 9 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <2>), 2 ("CUDA[0:1:8]" <4>), 3 ("CUDA[1:2:3]" <6>), 4 ("CUDA[0:5:4]" <8>), 5 ("CUDA[1:2:6]" <10>)
+COMM 5 Name: "", Group: "CUDA_GROUP" <9>, Parent: UNDEFINED, Flags: NONE
+GROUP 10 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 6 ("Master thread" <1>), 7 ("CUDA[0:1:7]" <3>), 8 ("CUDA[0:1:8]" <5>), 9 ("CUDA[1:2:3]" <7>), 10 ("CUDA[0:5:4]" <9>), 11 ("CUDA[1:2:6]" <11>)
+COMM 6 Name: "", Group: "CUDA_GROUP" <10>, Parent: UNDEFINED, Flags: NONE
+RMA_WIN 0 Name: "CUDA_WINDOW", Communicator: "" <5>, Flags: NONE
+RMA_WIN 1 Name: "CUDA_WINDOW", Communicator: "" <6>, Flags: NONE
+GROUP 11 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 10 Members: "CUDA[0:1:7]" <2>, "CUDA[0:1:8]" <4>, "CUDA[1:2:3]" <6>, "CUDA[0:5:4]" <8>, "CUDA[1:2:6]" <10>, "CUDA[0:1:7]" <3>, "CUDA[0:1:8]" <5>, "CUDA[1:2:3]" <7>, "CUDA[0:5:4]" <9>, "CUDA[1:2:6]" <11>
+WANT
+expect_eq "$(diff want_comm.txt comm.txt && echo same)" same \
+    "GPU streams in CUDA's groups only; one CUDA communicator and window per rank"
 expect_defs_clean exp "two ranks with GPU locations"
 for loc in 2 3; do
     r=$((loc - 2))
     expect_eq "$(trace_events exp | awk -v l=$loc '$2 == l && $1 ~ /^RMA_(GET|PUT)$/' |
         sed 's/.*Window: //' | tr '\n' ';')" \
-        "\"CUDA window\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 11;\"CUDA window\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 15;" \
+        "\"CUDA_WINDOW\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 11;\"CUDA_WINDOW\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 15;" \
         "rank $r: RMA transfers on its window, remote = its master thread"
     expect_eq "$(trace_count exp ENTER $loc 'vecAdd(float const*, float const*, float*, int)')" 2 \
         "rank $r: kernel enters"
