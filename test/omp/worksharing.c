@@ -4,11 +4,11 @@
 #include <omp.h>
 #include <stdio.h>
 
-static volatile int sink;
+static int sink; /* added to by every thread: atomically */
 
 void body(int i)
 {
-    sink += i;
+    __atomic_fetch_add(&sink, i, __ATOMIC_RELAXED);
 }
 
 int main(void)

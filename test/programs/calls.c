@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile long sink;
+static long sink; /* added to by several threads: atomically */
 
 __attribute__((noinline)) void leaf(int i)
 {
-    sink += i;
+    __atomic_fetch_add(&sink, i, __ATOMIC_RELAXED);
 }
 
 __attribute__((noinline)) int recurse(int n)
@@ -41,6 +41,6 @@ int main(int argc, char **argv)
         pthread_create(&t[k], NULL, thread_main, (void *)k);
     for (int k = 0; k < 8; k++)
         pthread_join(t[k], NULL);
-    printf("done %ld\n", sink > 0 ? 1L : 0L);
+    printf("done %ld\n", __atomic_load_n(&sink, __ATOMIC_RELAXED) > 0 ? 1L : 0L);
     return 3;
 }

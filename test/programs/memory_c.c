@@ -10,12 +10,12 @@
 
 #define NOINLINE __attribute__((noinline))
 void *keep[8]; /* global: the compiler may not elide the leaked allocations */
-static unsigned long sum;
+static unsigned long sum; /* added to by the main thread and both workers: atomically */
 
 static void use(void *p, size_t n)
 {
     memset(p, 1, n);
-    sum += ((unsigned char *)p)[n - 1];
+    __atomic_fetch_add(&sum, ((unsigned char *)p)[n - 1], __ATOMIC_RELAXED);
 }
 
 /* malloc 1000, leaked */
@@ -107,6 +107,6 @@ int main(void)
         pthread_create(&t[i], NULL, worker, NULL);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], &r[i]);
-    printf("sum %lu %s %d\n", sum, (char *)keep[3], r[0] != r[1]);
+    printf("sum %lu %s %d\n", __atomic_load_n(&sum, __ATOMIC_RELAXED), (char *)keep[3], r[0] != r[1]);
     return 0;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-volatile double sink;
+_Thread_local volatile double sink; /* per thread: written in a parallel region */
 
 __attribute__((no_instrument_function)) static long long thread_ns(void)
 {

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-volatile double sink;
+_Thread_local volatile double sink; /* per thread: spin runs in several threads */
 
 __attribute__((no_instrument_function)) static long long cpu_ns(clockid_t c)
 {

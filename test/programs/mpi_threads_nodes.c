@@ -4,12 +4,12 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static volatile long sink;
+static long sink; /* added to by several threads: atomically */
 
 __attribute__((noinline)) void work(int n)
 {
     for (int i = 0; i < n; i++)
-        sink += i;
+        __atomic_fetch_add(&sink, i, __ATOMIC_RELAXED);
 }
 
 static void *thread_main(void *arg)

@@ -4,11 +4,11 @@
 #include <pthread.h>
 #include <stdio.h>
 
-volatile int sink;
+int sink; /* added to by main and both threads: atomically */
 
 __attribute__((noinline)) void leaf(int i)
 {
-    sink += i;
+    __atomic_fetch_add(&sink, i, __ATOMIC_RELAXED);
 }
 
 __attribute__((noinline)) void mid(void)
@@ -33,6 +33,6 @@ int main(void)
         pthread_create(&t[i], NULL, worker, NULL);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
-    printf("sink %d\n", sink);
+    printf("sink %d\n", __atomic_load_n(&sink, __ATOMIC_RELAXED));
     return 0;
 }

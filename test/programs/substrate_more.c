@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <scorep/SCOREP_User.h>
 
-volatile int sink;
+int sink; /* added to by both threads of a parallel region: atomically */
 
 __attribute__((noinline)) void leaf(int i)
 {
-    sink += i;
+    __atomic_fetch_add(&sink, i, __ATOMIC_RELAXED);
 }
 
 int main(void)
@@ -35,6 +35,6 @@ int main(void)
     SCOREP_RECORDING_OFF()
     leaf(9);
     SCOREP_RECORDING_ON()
-    printf("sink %d\n", sink);
+    printf("sink %d\n", __atomic_load_n(&sink, __ATOMIC_RELAXED));
     return 0;
 }

@@ -8,7 +8,7 @@
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
 
-static volatile double sink;
+static _Thread_local volatile double sink; /* per thread: no data race between threads */
 static volatile int phase;   /* 0: off, 1: main switched on again */
 static volatile int started; /* the spanning thread has entered its calls (while off) */
 
