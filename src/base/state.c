@@ -4,8 +4,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-volatile int scorep_measurement_active;
-volatile int scorep_recording_enabled = 1;
+int scorep_measurement_active;
+int scorep_recording_enabled = 1;
 scorep_filter *scorep_active_filter;
 
 static char experiment_dir[PATH_MAX];

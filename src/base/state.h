@@ -7,10 +7,26 @@
 
 #include <stdint.h>
 
-/* 0 before init and after finalize began; events are dropped then. */
-extern volatile int scorep_measurement_active;
-/* SCOREP_RECORDING_ON/OFF switch the whole process, as in Score-P (set by events.c). */
-extern volatile int scorep_recording_enabled;
+/* 0 before init and after finalize began; events are dropped then. Written with
+ * __atomic_store_n by the runtime only; read through scorep_measurement_on(). */
+extern int scorep_measurement_active;
+/* SCOREP_RECORDING_ON/OFF switch the whole process, as in Score-P (set by events.c); read
+ * through scorep_recording_on(). */
+extern int scorep_recording_enabled;
+
+/* Every event reads these flags while another thread may switch them: relaxed atomic loads
+ * (a plain load on x86 and ARM, as the volatile reads they replace), so that the reads are
+ * no data race in C11's sense and ThreadSanitizer checks the rest. The ordering that
+ * finalize needs comes from core/location.h (scorep_location_busy_begin). */
+static inline int scorep_measurement_on(void)
+{
+    return __atomic_load_n(&scorep_measurement_active, __ATOMIC_RELAXED);
+}
+
+static inline int scorep_recording_on(void)
+{
+    return __atomic_load_n(&scorep_recording_enabled, __ATOMIC_RELAXED);
+}
 /* The filter in effect (NULL when none). Read-only after init. */
 extern scorep_filter *scorep_active_filter;
 

@@ -35,6 +35,7 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region)
 
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 {
+    SCOREP_LOCATION_EVENT(l);
     while (l && l->depth > 0 && !l->off_depth && l->stack_sp[l->depth - 1] != 0 &&
            l->stack_sp[l->depth - 1] < sp)
         scorep_event_leave(l, l->stack_region[l->depth - 1]);
@@ -55,6 +56,7 @@ static void record(scorep_location *l, buf_class c, uint32_t type, uint32_t a, u
 
 void scorep_event_enter_dynamic(scorep_location *l, uint32_t region)
 {
+    SCOREP_LOCATION_EVENT(l);
     uint32_t depth = l->depth;
     scorep_event_enter(l, region);
     if (l->profiling && l->depth == depth + 1)
@@ -63,6 +65,7 @@ void scorep_event_enter_dynamic(scorep_location *l, uint32_t region)
 
 void scorep_event_leave_dynamic(scorep_location *l, uint32_t region)
 {
+    SCOREP_LOCATION_EVENT(l);
     pnode *inst = l->profiling ? scorep_profile_dynamic_instance(&l->profile, region) : NULL;
     uint32_t depth = l->depth;
     scorep_event_leave(l, region); /* the profile closes the instance with the region */
@@ -72,6 +75,7 @@ void scorep_event_leave_dynamic(scorep_location *l, uint32_t region)
 
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (!usable(l))
         return;
     uint64_t t = scorep_event_time(l);
@@ -84,6 +88,7 @@ void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
 
 void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (!usable(l))
         return;
     uint64_t t = scorep_event_time(l);
@@ -96,6 +101,7 @@ void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
 
 void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t string_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (!usable(l))
         return;
     uint64_t t = scorep_event_time(l);
@@ -108,6 +114,7 @@ void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t 
 
 void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (!usable(l))
         return;
     uint64_t t = scorep_event_time(l);
@@ -120,7 +127,8 @@ void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, dou
 
 void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
 {
-    if (!l || !scorep_measurement_active)
+    SCOREP_LOCATION_EVENT(l);
+    if (!l || !scorep_measurement_on())
         return;
     uint64_t t = scorep_event_time(l);
     record(l, BUF_CLASS_THREAD, type, 0, seq, t);
@@ -163,8 +171,9 @@ static void switch_recording(scorep_location *l, bool on)
  * (calls they entered while it was off end unrecorded, see scorep_location_recording). */
 void scorep_event_recording(scorep_location *l, bool on)
 {
+    SCOREP_LOCATION_EVENT(l);
     scorep_throttle_settle();
-    if (!l || !scorep_measurement_active || (scorep_recording_enabled != 0) == on)
+    if (!l || !scorep_measurement_on() || (scorep_recording_on() != 0) == on)
         return;
     /* As in Score-P, recording may only be switched on again at the call level where it
      * was switched off; otherwise enters and leaves would no longer pair. */
@@ -178,14 +187,16 @@ void scorep_event_recording(scorep_location *l, bool on)
 
 void scorep_event_recording_start_off(scorep_location *l)
 {
-    if (l && scorep_recording_enabled)
+    SCOREP_LOCATION_EVENT(l);
+    if (l && scorep_recording_on())
         switch_recording(l, false);
 }
 
 bool scorep_event_recording_select(scorep_location *l)
 {
+    SCOREP_LOCATION_EVENT(l);
     scorep_throttle_settle();
-    if (!l || !scorep_measurement_active || scorep_recording_enabled)
+    if (!l || !scorep_measurement_on() || scorep_recording_on())
         return false;
     l->parked_depth = l->off_depth;
     l->off_depth = 0;
@@ -195,8 +206,9 @@ bool scorep_event_recording_select(scorep_location *l)
 
 void scorep_event_recording_deselect(scorep_location *l)
 {
+    SCOREP_LOCATION_EVENT(l);
     scorep_throttle_settle();
-    if (scorep_measurement_active && scorep_recording_enabled)
+    if (scorep_measurement_on() && scorep_recording_on())
         switch_recording(l, false);
     l->off_depth += l->parked_depth;
     l->parked_depth = 0;

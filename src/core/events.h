@@ -22,6 +22,7 @@ static inline uint64_t scorep_event_time(scorep_location *l)
 static inline void scorep_event_attr(scorep_location *l, uint32_t region, bool enter, buf_attr k,
                                      uint64_t v)
 {
+    SCOREP_LOCATION_EVENT_NONNULL(l);
     if (l->tracing && scorep_location_recording(l))
         scorep_buffer_event(&l->buffer, BUF_CLASS_PARAM, scorep_location_now(l, l->last_ts),
                             (enter ? BUF_EV_ATTR_ENTER : BUF_EV_ATTR_LEAVE) + (uint32_t)k, region,
@@ -40,9 +41,10 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
                                                                        uint32_t region,
                                                                        uintptr_t sp)
 {
+    SCOREP_LOCATION_EVENT_NONNULL(l);
     scorep_throttle_settle();
     if (__builtin_expect(!scorep_location_recording(l), 0)) {
-        l->off_depth += scorep_measurement_active;
+        l->off_depth += scorep_measurement_on();
         return;
     }
     if (__builtin_expect(l->depth >= l->stack_cap, 0) && scorep_event_grow_stack(l) != 0)
@@ -71,9 +73,10 @@ static inline __attribute__((always_inline)) void scorep_event_enter(scorep_loca
 static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw,
                                            uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT_NONNULL(l);
     scorep_throttle_settle();
-    if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
-        l->off_depth -= l->off_depth > 0 && scorep_measurement_active;
+    if (__builtin_expect(!scorep_measurement_on() || l->off_depth || l->depth == 0, 0)) {
+        l->off_depth -= l->off_depth > 0 && scorep_measurement_on();
         return;
     }
     if (__builtin_expect(l->stack_region[l->depth - 1] != region, 0)) {
@@ -110,6 +113,7 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
  * no trace record, no call stack entry. */
 static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t region)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling)
         scorep_profile_throttled_visit(&l->profile, region);
 }

@@ -28,6 +28,7 @@ static buf_mpi_rec *rec(scorep_location *l, uint32_t type, uint32_t handle)
 void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t access,
                                    uint32_t creation, uint32_t status)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_CREATE_HANDLE, handle);
     if (r) {
         r->peer = access;
@@ -38,12 +39,14 @@ void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t
 
 void scorep_event_io_destroy_handle(scorep_location *l, uint32_t handle)
 {
+    SCOREP_LOCATION_EVENT(l);
     rec(l, BUF_IO_DESTROY_HANDLE, handle);
 }
 
 void scorep_event_io_duplicate_handle(scorep_location *l, uint32_t old_handle, uint32_t new_handle,
                                       uint32_t status)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_DUPLICATE_HANDLE, old_handle);
     if (r) {
         r->peer = new_handle;
@@ -54,6 +57,7 @@ void scorep_event_io_duplicate_handle(scorep_location *l, uint32_t old_handle, u
 void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, uint32_t whence,
                           uint64_t result)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_SEEK, handle);
     if (r) {
         r->peer = whence;
@@ -65,6 +69,7 @@ void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, u
 void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep_io_op op,
                                      uint32_t flags, uint64_t requested, uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_BEGIN, handle);
     if (r) {
         r->peer = op;
@@ -76,6 +81,7 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
 
 void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_ISSUED, handle);
     if (r)
         r->request = matching_id;
@@ -83,6 +89,7 @@ void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint6
 
 void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_TEST, handle);
     if (r)
         r->request = matching_id;
@@ -90,6 +97,7 @@ void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_
 
 void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_CANCELLED, handle);
     if (r)
         r->request = matching_id;
@@ -97,6 +105,7 @@ void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, ui
 
 void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_CHANGE_STATUS_FLAGS, handle);
     if (r)
         r->msg_id = status;
@@ -105,6 +114,7 @@ void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, ui
 /* comm: the file (not a handle), peer: the paradigm */
 void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_DELETE_FILE, file);
     if (r)
         r->peer = paradigm;
@@ -205,6 +215,7 @@ static void count(uint32_t handle, scorep_io_op op, uint64_t transferred, uint32
 void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, scorep_io_op op,
                                         uint64_t transferred, uint64_t matching_id, uint32_t error)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_COMPLETE, handle);
     if (r) {
         r->peer = op;

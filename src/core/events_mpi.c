@@ -83,22 +83,26 @@ static void request_only(scorep_location *l, uint64_t raw, uint32_t type, uint64
 
 void scorep_event_mpi_request_test(scorep_location *l, uint64_t raw, uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     request_only(l, raw, BUF_MPI_REQUEST_TEST, request);
 }
 
 void scorep_event_mpi_request_cancelled(scorep_location *l, uint64_t raw, uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     request_only(l, raw, BUF_MPI_REQUEST_CANCELLED, request);
 }
 
 void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, uint32_t tag,
                             uint64_t bytes, uint64_t handle, uint64_t msg_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     message(l, scorep_timer_ticks(), BUF_MPI_PROBE, comm, source, tag, bytes, 0, msg_id, handle);
 }
 
 void scorep_event_mpi_collective_begin(scorep_location *l)
 {
+    SCOREP_LOCATION_EVENT(l);
     rec(l, BUF_MPI_COLL_BEGIN);
     if (plugged(l))
         scorep_substrates_mpi_collective_begin(l, plug_ts(l, 0, true));
@@ -122,6 +126,7 @@ static void collective(scorep_location *l, uint32_t type, uint32_t op, uint32_t 
 void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op, uint32_t comm,
                                      uint32_t root, uint64_t sent, uint64_t received)
 {
+    SCOREP_LOCATION_EVENT(l);
     collective(l, BUF_MPI_COLL_END, op, comm, root, sent, received, 0);
     if (plugged(l))
         scorep_substrates_mpi_collective_end(l, plug_ts(l, 0, true), comm, root, (int)op, sent,
@@ -130,6 +135,7 @@ void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op
 
 void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_MPI_NBC_REQUEST);
     if (r)
         r->request = request;
@@ -139,6 +145,7 @@ void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, 
                                    uint32_t root, uint64_t sent, uint64_t received,
                                    uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     collective(l, BUF_MPI_NBC_COMPLETE, op, comm, root, sent, received, request);
 }
 
@@ -151,22 +158,26 @@ static void comm_only(scorep_location *l, uint32_t type, uint32_t comm)
 
 void scorep_event_mpi_comm_create(scorep_location *l, uint32_t comm)
 {
+    SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_MPI_COMM_CREATE, comm);
 }
 
 void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm)
 {
+    SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_MPI_COMM_DESTROY, comm);
 }
 
 /* ----------------------------------------------------------------- one-sided */
 void scorep_event_rma_win_create(scorep_location *l, uint32_t win)
 {
+    SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_RMA_WIN_CREATE, win);
 }
 
 void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win)
 {
+    SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_RMA_WIN_DESTROY, win);
 }
 
@@ -196,6 +207,7 @@ static void count_rma(scorep_location *l, uint64_t put, uint64_t get)
 void scorep_event_rma_put(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
                           uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_PUT, win, remote, 0, bytes, 0, matching_id);
     count_rma(l, bytes, 0);
 }
@@ -203,6 +215,7 @@ void scorep_event_rma_put(scorep_location *l, uint32_t win, uint32_t remote, uin
 void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
                           uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_GET, win, remote, 0, bytes, 0, matching_id);
     count_rma(l, 0, bytes);
 }
@@ -211,23 +224,27 @@ void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
                              scorep_rma_atomic_type type, uint64_t sent, uint64_t received,
                              uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_ATOMIC, win, remote, type, sent, received, matching_id);
     count_rma(l, sent, received);
 }
 
 void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win, uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_OP_COMPLETE_BLOCKING, win, 0, 0, 0, 0, matching_id);
 }
 
 void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
                                                uint64_t matching_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_OP_COMPLETE_NON_BLOCKING, win, 0, 0, 0, 0, matching_id);
 }
 
 void scorep_event_rma_collective_begin(scorep_location *l)
 {
+    SCOREP_LOCATION_EVENT(l);
     rec(l, BUF_RMA_COLL_BEGIN);
 }
 
@@ -235,6 +252,7 @@ void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op
                                      scorep_rma_sync_level level, uint32_t win, uint32_t root,
                                      uint64_t sent, uint64_t received)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = rec(l, BUF_RMA_COLL_END);
     if (r) {
         r->tag = op;
@@ -249,29 +267,34 @@ void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op
 void scorep_event_rma_group_sync(scorep_location *l, scorep_rma_sync_level level, uint32_t win,
                                  uint32_t group)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_GROUP_SYNC, win, 0, level, group, 0, 0);
 }
 
 void scorep_event_rma_request_lock(scorep_location *l, uint32_t win, uint32_t remote,
                                    uint64_t lock_id, scorep_lock_type type)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_REQUEST_LOCK, win, remote, type, 0, 0, lock_id);
 }
 
 void scorep_event_rma_acquire_lock(scorep_location *l, uint32_t win, uint32_t remote,
                                    uint64_t lock_id, scorep_lock_type type)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_ACQUIRE_LOCK, win, remote, type, 0, 0, lock_id);
 }
 
 void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t remote,
                                    uint64_t lock_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_RELEASE_LOCK, win, remote, 0, 0, 0, lock_id);
 }
 
 void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
                            scorep_rma_sync_type type)
 {
+    SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_SYNC, win, remote, type, 0, 0, 0);
 }

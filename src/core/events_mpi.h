@@ -50,6 +50,7 @@ static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t
                                                     uint32_t comm, uint32_t peer, uint32_t tag,
                                                     uint64_t bytes, uint64_t msg_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
     if (r) {
         r->comm = comm;
@@ -76,6 +77,7 @@ static inline buf_mpi_rec *scorep_event_mpi_transfer(scorep_location *l, uint64_
                                                      uint32_t peer, uint32_t tag, uint64_t bytes,
                                                      uint64_t msg_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (l->profiling && l->profile.cur) {
         if (sent)
             l->profile.cur->bytes_sent += bytes;
@@ -91,6 +93,7 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
                                          uint32_t dest, uint32_t tag, uint64_t bytes,
                                          uint64_t msg_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
     scorep_event_mpi_transfer(l, raw, BUF_MPI_SEND, 1, comm, dest, tag, bytes, msg_id);
@@ -103,6 +106,7 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
                                          uint32_t source, uint32_t tag, uint64_t bytes,
                                          uint64_t msg_id, uint64_t handle)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
     buf_mpi_rec *r =
@@ -122,6 +126,7 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
                                           uint32_t dest, uint32_t tag, uint64_t bytes,
                                           uint64_t request, uint64_t msg_id)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
     buf_mpi_rec *r =
@@ -140,6 +145,7 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
 static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
                                                  int which, uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
         if (l->tracing) {
             buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
@@ -154,12 +160,14 @@ static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t ra
 static inline void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw,
                                                    uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE, 0, request);
 }
 
 static inline void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw,
                                                   uint64_t request)
 {
+    SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST, 1, request);
 }
 
@@ -167,6 +175,7 @@ static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint
                                           uint32_t source, uint32_t tag, uint64_t bytes,
                                           uint64_t request, uint64_t msg_id, uint64_t handle)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
     buf_mpi_rec *r =

@@ -6,7 +6,7 @@
 static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, uint64_t b,
                           uint64_t raw)
 {
-    if (!l || !scorep_measurement_active || !l->tracing)
+    if (!l || !scorep_measurement_on() || !l->tracing)
         return;
     uint64_t t = scorep_location_now(l, raw);
     scorep_buffer_event(&l->buffer, BUF_CLASS_THREAD, t, type, a, b);
@@ -15,19 +15,21 @@ static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, u
 /* Substrate plugins' thread events (substrates.h); kind as there. */
 static void plug_thread(scorep_location *l, int kind, uint32_t a, uint64_t raw)
 {
-    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_on())
         scorep_substrates_thread(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), kind,
                                  SCOREP_PARADIGM_OPENMP, a);
 }
 
 void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     thread_record(l, BUF_EV_THREAD_FORK, requested, 0, raw);
     plug_thread(l, 0, requested, raw);
 }
 
 void scorep_event_thread_join(scorep_location *l, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     thread_record(l, BUF_EV_THREAD_JOIN, 0, 0, raw);
     plug_thread(l, 1, 0, raw);
 }
@@ -35,6 +37,7 @@ void scorep_event_thread_join(scorep_location *l, uint64_t raw)
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
                                     uint32_t size, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (l)
         l->in_teams++;
     thread_record(l, BUF_EV_THREAD_TEAM_BEGIN, team, (uint64_t)size << 32 | index, raw);
@@ -43,6 +46,7 @@ void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t 
 
 void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     if (l && l->in_teams)
         l->in_teams--;
     thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
@@ -52,9 +56,10 @@ void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t ra
 void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_paradigm paradigm,
                               uint32_t lock, uint32_t order, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     uint64_t b = order | (paradigm == SCOREP_PARADIGM_PTHREAD ? SCOREP_LOCK_PTHREAD_BIT : 0);
     thread_record(l, type, lock, b, raw);
-    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_active)
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_on())
         scorep_substrates_lock(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
                                type == BUF_EV_THREAD_ACQUIRE_LOCK, paradigm, lock, order);
 }
@@ -62,5 +67,6 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,
                               uint32_t creator, uint32_t generation, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT(l);
     thread_record(l, type, team, (uint64_t)creator << 32 | generation, raw);
 }

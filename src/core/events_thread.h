@@ -12,9 +12,10 @@
  * timestamp used, or 0 when nothing was recorded. */
 static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT_NONNULL(l);
     scorep_throttle_settle();
     if (__builtin_expect(!scorep_location_recording(l), 0)) {
-        l->off_depth += scorep_measurement_active;
+        l->off_depth += scorep_measurement_on();
         return 0;
     }
     if (__builtin_expect(l->depth >= l->stack_cap, 0) && scorep_event_grow_stack(l) != 0)
@@ -36,9 +37,10 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
 
 static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region, uint64_t raw)
 {
+    SCOREP_LOCATION_EVENT_NONNULL(l);
     scorep_throttle_settle();
-    if (__builtin_expect(!scorep_measurement_active || l->off_depth || l->depth == 0, 0)) {
-        l->off_depth -= l->off_depth > 0 && scorep_measurement_active;
+    if (__builtin_expect(!scorep_measurement_on() || l->off_depth || l->depth == 0, 0)) {
+        l->off_depth -= l->off_depth > 0 && scorep_measurement_on();
         return 0;
     }
     if (__builtin_expect(l->stack_region[l->depth - 1] != region, 0)) {

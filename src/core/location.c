@@ -3,17 +3,28 @@
 #include "core/location.h"
 #include "base/timer.h"
 #include "profile/throttle_pending.h"
+#include "base/log.h"
 
+#include <linux/membarrier.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
 
+/* The list is appended to under the lock and read without it: a new location is complete
+ * before the release store that links it; readers load first with acquire. After
+ * scorep_location_quiesce no thread location is added (closed). */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static scorep_location *first, **tail = &first;
 static uint32_t n_locations;
+static bool closed;
+static bool membarrier_ok; /* this process registered for MEMBARRIER_CMD_PRIVATE_EXPEDITED */
 static scorep_location_setup setup;
 static int (*first_use)(void);
 
@@ -30,6 +41,9 @@ static int throttle_target(scorep_profile **p)
 void scorep_location_configure(const scorep_location_setup *s)
 {
     setup = *s;
+    /* once, at init: finalize's membarrier then costs microseconds (registering is a system
+     * call, not for the event path) */
+    membarrier_ok = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0;
     scorep_throttle_set_target(throttle_target);
 }
 
@@ -38,11 +52,19 @@ void scorep_location_on_first_use(int (*start)(void))
     first_use = start;
 }
 
-static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
+/* A new location, linked into the list complete (name, first timestamp). A thread location
+ * (gpu false) is not made once the registry is closed, and it is returned marked busy (its
+ * creator ends the mark after the creation hook). */
+static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id, bool gpu,
+                                     const char *name, uint64_t first_ts)
 {
+    if (!gpu && __atomic_load_n(&closed, __ATOMIC_RELAXED))
+        return NULL;
     scorep_location *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
+    l->gpu = gpu;
+    l->busy = !gpu;
     l->profiling = setup.profiling;
     l->tracing = setup.tracing;
     l->create_seq = create_seq;
@@ -71,8 +93,25 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
         l->profile.throttle_sum = setup.throttle_sum;
     }
     pthread_mutex_lock(&registry_lock);
-    l->id = n_locations++;
-    *tail = l;
+    if (!gpu && closed) {
+        pthread_mutex_unlock(&registry_lock);
+        /* a thread that starts while the process ends: unmeasured (its profile's and
+         * buffer's first blocks are left to the exit) */
+        free(l->stack_region);
+        free(l->stack_sp);
+        free(l);
+        return NULL;
+    }
+    l->id = n_locations;
+    if (!gpu && l->id == 0)
+        snprintf(l->name, sizeof l->name, "Master thread");
+    else if (!gpu)
+        snprintf(l->name, sizeof l->name, "Pthread thread %u", l->id);
+    else
+        snprintf(l->name, sizeof l->name, "%s", name);
+    l->first_ts = l->last_ts = first_ts;
+    __atomic_store_n(&n_locations, n_locations + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(tail, l, __ATOMIC_RELEASE);
     tail = &l->next;
     pthread_mutex_unlock(&registry_lock);
     return l;
@@ -80,29 +119,19 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id)
 
 scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
 {
-    scorep_location *l = location_new(create_seq, parent_id);
+    scorep_location *l = location_new(create_seq, parent_id, false, NULL, scorep_timer_ticks());
     if (!l)
         return NULL;
-    if (l->id == 0)
-        snprintf(l->name, sizeof l->name, "Master thread");
-    else
-        snprintf(l->name, sizeof l->name, "Pthread thread %u", l->id);
-    l->first_ts = l->last_ts = scorep_timer_ticks();
     scorep_tls_location = l;
     if (setup.created)
         setup.created(l);
+    scorep_location_busy_end(l, 0); /* the mark of location_new */
     return l;
 }
 
 scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts)
 {
-    scorep_location *l = location_new(0, 0);
-    if (!l)
-        return NULL;
-    l->gpu = true;
-    snprintf(l->name, sizeof l->name, "%s", name);
-    l->first_ts = l->last_ts = first_ts;
-    return l;
+    return location_new(0, 0, true, name, first_ts);
 }
 
 scorep_location *scorep_location_slow(void)
@@ -117,10 +146,47 @@ scorep_location *scorep_location_slow(void)
 
 scorep_location *scorep_location_first(void)
 {
-    return first;
+    return __atomic_load_n(&first, __ATOMIC_ACQUIRE);
 }
 
 uint32_t scorep_location_count(void)
 {
-    return n_locations;
+    return __atomic_load_n(&n_locations, __ATOMIC_RELAXED);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void scorep_location_quiesce(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    __atomic_store_n(&closed, true, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&registry_lock);
+    /* The other side of scorep_location_busy_begin's store-then-check: after this barrier
+     * on every running thread of the process, an event either saw the measurement off or
+     * its mark is visible here. Without membarrier (kernels before 4.14, seccomp), a
+     * millisecond lets the other CPUs' store buffers drain (best effort). */
+    if (!membarrier_ok || syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
+        usleep(1000);
+    scorep_location *self = scorep_tls_location;
+    double deadline = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        if (l == self || l->gpu)
+            continue; /* an event of this thread that finalize interrupted (a signal) */
+        while (__atomic_load_n(&l->busy, __ATOMIC_ACQUIRE) != 0) {
+            if (deadline == 0)
+                deadline = now_s() + 5.0;
+            if (now_s() > deadline) {
+                scorep_warn("location %u (%s) was still inside an event 5 s after the "
+                            "measurement ended; its last call may be incomplete",
+                            l->id, l->name);
+                break;
+            }
+            sched_yield();
+        }
+    }
 }

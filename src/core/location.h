@@ -17,6 +17,7 @@ typedef struct scorep_location {
     uint32_t off_depth; /* calls entered while recording was off, still open */
     uint32_t parked_depth; /* off_depth set aside while a selected instance records (events.h) */
     uint32_t stack_cap; /* open calls: region and stack pointer per depth */
+    uint32_t busy;      /* events in progress on this location (scorep_location_busy_begin) */
     uint32_t *stack_region;
     uintptr_t *stack_sp;
     uint64_t last_ts;   /* timestamps are made strictly increasing per location */
@@ -49,7 +50,7 @@ typedef struct scorep_location {
 } scorep_location;
 
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
-/* scorep_measurement_active, scorep_recording_enabled: base/state.h */
+/* scorep_measurement_on(), scorep_recording_on(): base/state.h */
 
 /* What every new location gets, given once by the runtime at init before the first
  * location is created (scorep_location_configure). */
@@ -84,11 +85,67 @@ static inline scorep_location *scorep_location_get(void)
     return scorep_location_slow();
 }
 
+/* Events in progress. A thread may still record when another one ends the measurement
+ * (exit() or a return from main while threads run): finalize then switches the measurement
+ * off, and before it reads, closes or writes any location it waits until no event is in
+ * progress on it (scorep_location_quiesce). Each event marks itself on its location from
+ * before its first check of the measurement state to after its last change of the
+ * location. Only the location's thread changes busy (a signal handler on it nests and
+ * restores it): a plain read and an atomic store, no read-modify-write, no fence; the
+ * compiler barrier keeps the state check after the mark, and finalize's membarrier gives
+ * the store-load order between the threads (location.c). The release store at the end
+ * hands the event's changes to finalize. */
+static inline uint32_t scorep_location_busy_begin(scorep_location *l)
+{
+    uint32_t b = l->busy;
+    __atomic_store_n(&l->busy, b + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return b;
+}
+
+static inline void scorep_location_busy_end(scorep_location *l, uint32_t b)
+{
+    __atomic_store_n(&l->busy, b, __ATOMIC_RELEASE); /* keeps the event's stores before it */
+}
+
+/* SCOREP_LOCATION_EVENT(l); as the first statement of an event function marks the whole
+ * function (every return) as an event in progress on l (l may be NULL). */
+typedef struct {
+    scorep_location *l;
+    uint32_t busy;
+} scorep_location_event_mark;
+
+static inline void scorep_location_event_unmark(scorep_location_event_mark *m)
+{
+    if (m->l)
+        scorep_location_busy_end(m->l, m->busy);
+}
+
+static inline void scorep_location_busy_end_mark(scorep_location_event_mark *m)
+{
+    scorep_location_busy_end(m->l, m->busy);
+}
+
+#define SCOREP_LOCATION_EVENT(l)                                                                \
+    __attribute__((cleanup(scorep_location_event_unmark))) scorep_location_event_mark           \
+    scorep_event_mark_ = {(l), (l) ? scorep_location_busy_begin(l) : 0}
+/* The same where l is never NULL (the enter and leave paths): no test. */
+#define SCOREP_LOCATION_EVENT_NONNULL(l)                                                        \
+    __attribute__((cleanup(scorep_location_busy_end_mark))) scorep_location_event_mark          \
+    scorep_event_mark_ = {(l), scorep_location_busy_begin(l)}
+
+/* At finalize, after the measurement was switched off: no more thread locations are made,
+ * and every other location's events in progress have ended (waits up to a few seconds for
+ * a thread that is descheduled in one; a thread stopped inside an event for longer is
+ * named in a warning and its location read as it is). Afterwards the location list and
+ * the locations are the finalizing thread's. */
+void scorep_location_quiesce(void);
+
 /* Whether l records now: the measurement runs, recording is on, and l is not inside a call
  * it entered while recording was off (such calls end unrecorded before l records again). */
 static inline bool scorep_location_recording(const scorep_location *l)
 {
-    return scorep_measurement_active && scorep_recording_enabled && !l->off_depth;
+    return scorep_measurement_on() && scorep_recording_on() && !l->off_depth;
 }
 
 /* Strictly increasing timestamp for this location. */

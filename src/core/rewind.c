@@ -85,7 +85,7 @@ void scorep_rewind_check(scorep_location *l, uint32_t region, bool discard)
      * would cut their leaves out of the trace. */
     bool intact = l->depth == pt.depth && l->stack_region[pt.depth - 1] == region;
     scorep_event_leave(l, region);
-    if (!discard || !l->tracing || !scorep_measurement_active)
+    if (!discard || !l->tracing || !scorep_measurement_on())
         return;
     if (!intact) {
         scorep_warn_once("SCOREP_USER_REWIND_CHECK at another call level than its "

@@ -213,7 +213,7 @@ static void in_forked_child(void)
 {
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_init(&init_lock, NULL);
-    init_state = INIT_FINALIZED;
+    __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------ trace reduction */
@@ -371,7 +371,7 @@ int scorep_runtime_init(void)
 {
     int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
     if (s == INIT_DONE)
-        return scorep_measurement_active;
+        return scorep_measurement_on();
     if (s == INIT_FINALIZED)
         return 0;
     if (s == INIT_RUNNING && pthread_equal(init_thread, pthread_self()))
@@ -384,7 +384,7 @@ int scorep_runtime_init(void)
         __atomic_store_n(&init_state, INIT_DONE, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&init_lock);
-    return scorep_measurement_active;
+    return scorep_measurement_on();
 }
 
 /* Before any other constructor of the library: an event that comes first starts the
@@ -405,7 +405,7 @@ int scorep_runtime_register(const scorep_subsystem *s)
     pthread_mutex_lock(&init_lock);
     int late = init_state == INIT_DONE; /* an adapter library's constructor: init has run */
     pthread_mutex_unlock(&init_lock);
-    if (late && scorep_measurement_active) {
+    if (late && scorep_measurement_on()) {
         if (s->init)
             s->init();
         if (s->begin)
@@ -580,13 +580,17 @@ void scorep_runtime_finalize(int status)
 {
     pthread_mutex_lock(&init_lock);
     int was = init_state;
-    init_state = INIT_FINALIZED;
+    /* atomic: scorep_runtime_init's fast path reads it without the lock */
+    __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&init_lock);
-    if (was != INIT_DONE || !scorep_measurement_active)
+    if (was != INIT_DONE || !scorep_measurement_on())
         return;
     scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     scorep_substrates_program_end(status);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
+    /* threads that still run (exit() or a return from main while they record) finish the
+     * event they are in; from here on the locations are this thread's */
+    scorep_location_quiesce();
     /* the sources stop; adapters hand over what they buffer */
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->end)

@@ -264,7 +264,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     int saved_errno = errno;
     scorep_location *l = scorep_tls_location;
     struct scorep_sampling_thread *t = l ? l->sampling : NULL;
-    if (t && !t->stopped && scorep_measurement_active) {
+    if (t && !t->stopped && scorep_measurement_on()) {
         t->busy = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         uint64_t begin = scorep_timer_ticks();

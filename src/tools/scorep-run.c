@@ -84,13 +84,15 @@ static int uses_shmem(const char *prog)
     return loads_library(prog, libs);
 }
 
+#ifdef SCOREP_LIBOMP_SO
 /* GNU libgomp has no OMPT interface: LLVM's libomp, preloaded ahead of it, provides
- * libgomp's entry points and OMPT. */
+ * libgomp's entry points and OMPT (only in a build with OMPT). */
 static int uses_libgomp(const char *prog)
 {
     static const char *const libs[] = {"libgomp.so", NULL};
     return loads_library(prog, libs);
 }
+#endif
 
 /* Does the program use CUDA? nvcc links the CUDA runtime statically by default, so the
  * loader's list does not show it: look for the section of embedded GPU code (.nv_fatbin)

@@ -67,5 +67,6 @@ check_program "$P/selective.c"
 check_program "$P/throttle_paths.c"
 check_program "$P/forks.c"
 check_program "$P/sleeper.c" exit
+check_program "$P/exit_busy.c" 50
 check_program "$top_srcdir/test/analysis/pthread_locks.c" 0.05
 done_ok

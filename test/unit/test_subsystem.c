@@ -17,7 +17,7 @@ static void say(const char *fmt, const char *who, long a, long b)
 #define PHASES(X)                                                                                  \
     static void X##_init(void)                                                                     \
     {                                                                                              \
-        say("%s init active=%ld\n", #X, scorep_measurement_active, 0);                             \
+        say("%s init active=%ld\n", #X, scorep_measurement_on(), 0);                             \
     }                                                                                              \
     static void X##_begin(bool mpi)                                                                \
     {                                                                                              \
@@ -30,7 +30,7 @@ static void say(const char *fmt, const char *who, long a, long b)
     }                                                                                              \
     static void X##_end(void)                                                                      \
     {                                                                                              \
-        say("%s end active=%ld\n", #X, scorep_measurement_active, 0);                              \
+        say("%s end active=%ld\n", #X, scorep_measurement_on(), 0);                              \
     }                                                                                              \
     static void X##_finalize(void)                                                                 \
     {                                                                                              \
@@ -43,7 +43,7 @@ PHASES(B)
 
 static void at_finalize(void)
 {
-    say("%s at_finalize active=%ld\n", "C", scorep_measurement_active, 0);
+    say("%s at_finalize active=%ld\n", "C", scorep_measurement_on(), 0);
 }
 
 __attribute__((constructor)) static void register_them(void)

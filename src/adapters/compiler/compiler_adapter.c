@@ -212,7 +212,7 @@ __cxa_begin_catch(void *exception)
         __atomic_store_n(&real, f, __ATOMIC_RELEASE);
     }
     scorep_location *l = scorep_tls_location;
-    if (l && scorep_measurement_active)
+    if (l && scorep_measurement_on())
         scorep_event_unwind_to(l, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
     return f ? f(exception) : exception;
 }

@@ -131,7 +131,7 @@ static uint32_t region_of(const scorep_io_fn *fn)
 
 int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *caller)
 {
-    if (nesting || !scorep_measurement_active || !scorep_cfg.io_posix)
+    if (nesting || !scorep_measurement_on() || !scorep_cfg.io_posix)
         return 0;
     /* Only threads the measurement follows: the program's (they have a location once they
      * recorded anything or were started through pthread_create or OpenMP). */
@@ -140,7 +140,7 @@ int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *call
         return 0;
     nesting = 1; /* the slow paths below may do I/O themselves */
     pthread_once(&init_once, init);
-    uint32_t r = !own_code(caller) && scorep_measurement_active ? region_of(fn) : SCOREP_INVALID_ID;
+    uint32_t r = !own_code(caller) && scorep_measurement_on() ? region_of(fn) : SCOREP_INVALID_ID;
     if (r == SCOREP_INVALID_ID) {
         nesting = 0;
         return 0;

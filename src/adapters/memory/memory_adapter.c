@@ -240,7 +240,7 @@ void scorep_mem_leave(scorep_mem_call *c)
 
 void scorep_mem_forget(void *p)
 {
-    if (!p || !scorep_measurement_active || !scorep_cfg.memory_recording)
+    if (!p || !scorep_measurement_on() || !scorep_cfg.memory_recording)
         return;
     scorep_memory_guard++;
     if (scorep_memory_recording(SCOREP_ALLOC_HEAP))

@@ -100,7 +100,7 @@ static bool setup(void)
 
 bool scorep_memory_recording(scorep_alloc_kind k)
 {
-    if (!scorep_measurement_active)
+    if (!scorep_measurement_on())
         return false;
     bool on = k == SCOREP_ALLOC_HEAP  ? scorep_cfg.memory_recording
               : k == SCOREP_ALLOC_MPI ? scorep_cfg.mpi_memory_recording
@@ -170,6 +170,7 @@ static void remember(scorep_location *l, tracker *t, void *p, uint64_t size)
 
 void scorep_memory_alloc(scorep_location *l, scorep_alloc_kind k, void *p, uint64_t size)
 {
+    SCOREP_LOCATION_EVENT(l); /* l NULL: none */
     if (!p || !recording(l))
         return;
     tracker *t = &trackers[k];
@@ -181,6 +182,7 @@ void scorep_memory_alloc(scorep_location *l, scorep_alloc_kind k, void *p, uint6
 
 uint64_t scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
 {
+    SCOREP_LOCATION_EVENT(l); /* l NULL: none */
     tracker *t = &trackers[k];
     scorep_alloc_rec r;
     /* freed while recording was off or by a thread without location: still forgotten */
@@ -195,6 +197,7 @@ uint64_t scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
 uint64_t scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, void *p,
                                uint64_t size)
 {
+    SCOREP_LOCATION_EVENT(l); /* l NULL: none */
     tracker *t = &trackers[k];
     if (!p && size != 0)
         return 0; /* failed: the old block is untouched */

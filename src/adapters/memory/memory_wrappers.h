@@ -109,7 +109,7 @@ SCOREP_MEM_HIDDEN void scorep_mem_leave(scorep_mem_call *c);
  * running, and this thread not inside a wrapper or the runtime. */
 static inline bool scorep_mem_maybe(void)
 {
-    return scorep_measurement_active && scorep_cfg.memory_recording && !scorep_memory_guard;
+    return scorep_measurement_on() && scorep_cfg.memory_recording && !scorep_memory_guard;
 }
 
 /* A free or realloc that is not recorded (recording off, the runtime's own call) still
@@ -120,7 +120,7 @@ SCOREP_MEM_HIDDEN void scorep_mem_forget(void *p);
  * the thread is not inside a wrapper (the outer wrapper forgets its own block). */
 static inline void scorep_mem_forget_unrecorded(void *p)
 {
-    if (p && scorep_cfg.memory_recording && scorep_measurement_active && !scorep_memory_guard)
+    if (p && scorep_cfg.memory_recording && scorep_measurement_on() && !scorep_memory_guard)
         scorep_mem_forget(p);
 }
 

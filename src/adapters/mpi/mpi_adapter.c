@@ -73,7 +73,7 @@ int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn)
     if (scorep_mpi_nesting)
         return 0;
     scorep_location *l = scorep_location_get(); /* starts the measurement if needed */
-    if (!l || !scorep_measurement_active)
+    if (!l || !scorep_measurement_on())
         return 0;
     scorep_mpi_nesting = 1;
     f->l = l;
@@ -96,7 +96,7 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
         scorep_mpi_request_init();
         scorep_mpi_comm_init();
         scorep_analysis_insitu_setup(); /* SCOREP_ENABLE_ANALYSIS: at MPI_Finalize */
-        if (scorep_measurement_active)
+        if (scorep_measurement_on())
             __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE, __ATOMIC_SEQ_CST);
     }
     if (active)

@@ -63,7 +63,7 @@ bool scorep_mpi_memory_on(void);
 static inline int scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record,
                                         bool alloc, uint64_t size)
 {
-    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_active))
+    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_on()))
         return 0;
     scorep_location *l = scorep_location_get();
     if (SCOREP_MPI_UNLIKELY(l == NULL))

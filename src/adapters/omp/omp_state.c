@@ -14,7 +14,7 @@ omp_thread *omp_thread_get(void)
 {
     omp_thread *t = tls_thread;
     if (__builtin_expect(t != NULL, 1))
-        return scorep_measurement_active ? t : NULL;
+        return scorep_measurement_on() ? t : NULL;
     scorep_location *l = scorep_location_get();
     if (!l || !(t = calloc(1, sizeof *t)))
         return NULL;

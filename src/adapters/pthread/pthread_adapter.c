@@ -90,13 +90,14 @@ static uint32_t join_region(void)
 static void thread_finished(void *arg)
 {
     scorep_location *l = arg;
-    if (!l || l->finished)
+    SCOREP_LOCATION_EVENT(l); /* finalize may be closing the locations now (location.h) */
+    /* once the measurement is off, the location is finalize's: it closes the profile and
+     * stops the thread's sources itself */
+    if (!l || l->finished || !scorep_measurement_on())
         return;
-    if (scorep_measurement_active) {
-        l->end_ts = scorep_event_time(l);
-        if (l->profiling)
-            scorep_profile_close_all(&l->profile, l->end_ts);
-    }
+    l->end_ts = scorep_event_time(l);
+    if (l->profiling)
+        scorep_profile_close_all(&l->profile, l->end_ts);
     scorep_sampling_thread_end(l);
     l->finished = true;
     scorep_metrics_thread_end(l);
@@ -112,8 +113,11 @@ static void *trampoline(void *p)
     /* Profile only (the trace has ThreadBegin): the thread's tree hangs under THREADS, left
      * by scorep_profile_close_all when the thread ends. */
     uint32_t root = l && l->profiling ? scorep_profile_threads_region() : SCOREP_INVALID_ID;
-    if (root != SCOREP_INVALID_ID && scorep_measurement_active)
-        scorep_profile_enter(&l->profile, root, scorep_event_time(l));
+    if (root != SCOREP_INVALID_ID) {
+        SCOREP_LOCATION_EVENT(l);
+        if (scorep_measurement_on())
+            scorep_profile_enter(&l->profile, root, scorep_event_time(l));
+    }
     void *r;
     pthread_cleanup_push(thread_finished, l);
     r = s.start(s.arg);

@@ -44,7 +44,7 @@ int scorep_shmem_init_begin(scorep_shmem_frame *f, uint32_t fn)
     if (scorep_shmem_nesting)
         return 0;
     scorep_location *l = scorep_location_get(); /* starts the measurement if needed */
-    if (!l || !scorep_measurement_active)
+    if (!l || !scorep_measurement_on())
         return 0;
     uint32_t r = scorep_shmem_region_define(fn);
     if (r == SCOREP_INVALID_ID)
@@ -66,7 +66,7 @@ static int mpi_adapter_loaded(void)
 void scorep_shmem_init_end(scorep_shmem_frame *f, int active, int ok)
 {
     if (ok && !__atomic_load_n(&scorep_shmem_active, __ATOMIC_RELAXED) &&
-        scorep_measurement_active) {
+        scorep_measurement_on()) {
         if (!mpi_adapter_loaded() && scorep_ipc_get() == &scorep_ipc_single) {
             own_ipc = scorep_shmem_ipc_start() == 0;
             if (own_ipc) {
@@ -77,7 +77,7 @@ void scorep_shmem_init_end(scorep_shmem_frame *f, int active, int ok)
         scorep_shmem_world_win = scorep_shmem_window(0, 0, pshmem_n_pes());
         if (active && scorep_shmem_world_win != SCOREP_INVALID_ID)
             scorep_event_rma_win_create(f->l, scorep_shmem_world_win);
-        if (scorep_measurement_active)
+        if (scorep_measurement_on())
             __atomic_store_n(&scorep_shmem_active, 1, __ATOMIC_SEQ_CST);
     }
     if (active)
@@ -90,7 +90,7 @@ void scorep_shmem_finalize_begin(void)
     if (!__atomic_exchange_n(&scorep_shmem_active, 0, __ATOMIC_SEQ_CST))
         return;
     scorep_location *l = scorep_location_get();
-    if (l && scorep_measurement_active) {
+    if (l && scorep_measurement_on()) {
         scorep_shmem_frame f = {l, SCOREP_INVALID_ID, 0, 0};
         scorep_shmem_quiet(&f); /* shmem_finalize completes what is outstanding */
         if (scorep_shmem_world_win != SCOREP_INVALID_ID)

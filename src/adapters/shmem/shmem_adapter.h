@@ -62,7 +62,7 @@ static inline int scorep_shmem_begin_impl(scorep_shmem_frame *f, uint32_t fn, bo
                                           uint64_t size)
 {
     if (SCOREP_SHMEM_UNLIKELY(!__atomic_load_n(&scorep_shmem_active, __ATOMIC_RELAXED) ||
-                              scorep_shmem_nesting || !scorep_measurement_active))
+                              scorep_shmem_nesting || !scorep_measurement_on()))
         return 0;
     scorep_location *l = scorep_location_get();
     if (SCOREP_SHMEM_UNLIKELY(l == NULL))

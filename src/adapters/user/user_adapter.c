@@ -347,5 +347,5 @@ API void SCOREP_User_DisableRecording(void)
 
 API bool SCOREP_User_RecordingEnabled(void)
 {
-    return scorep_location_get() != NULL && scorep_recording_enabled;
+    return scorep_location_get() != NULL && scorep_recording_on();
 }

@@ -106,7 +106,7 @@ void scorep_selective_enter(scorep_location *l, scorep_selection *s)
         return;
     /* As Score-P (SCOREP_Thread_InParallel): recording is not switched inside an OpenMP
      * parallel region, where the other members' call paths began while it was off. */
-    if (l->in_teams && !scorep_recording_enabled) {
+    if (l->in_teams && !scorep_recording_on()) {
         scorep_warn_once("selective recording: a selected instance began inside an OpenMP "
                          "parallel region, where recording is not switched (as in Score-P); "
                          "it is not recorded. Select a region that encloses the parallel "
