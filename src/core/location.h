@@ -126,13 +126,13 @@ static inline void scorep_location_busy_end_mark(scorep_location_event_mark *m)
     scorep_location_busy_end(m->l, m->busy);
 }
 
-#define SCOREP_LOCATION_EVENT(l)                                                                \
-    __attribute__((cleanup(scorep_location_event_unmark))) scorep_location_event_mark           \
-    scorep_event_mark_ = {(l), (l) ? scorep_location_busy_begin(l) : 0}
+#define SCOREP_LOCATION_EVENT(l)                                                                   \
+    __attribute__((cleanup(scorep_location_event_unmark)))                                         \
+    scorep_location_event_mark scorep_event_mark_ = {(l), (l) ? scorep_location_busy_begin(l) : 0}
 /* The same where l is never NULL (the enter and leave paths): no test. */
-#define SCOREP_LOCATION_EVENT_NONNULL(l)                                                        \
-    __attribute__((cleanup(scorep_location_busy_end_mark))) scorep_location_event_mark          \
-    scorep_event_mark_ = {(l), scorep_location_busy_begin(l)}
+#define SCOREP_LOCATION_EVENT_NONNULL(l)                                                           \
+    __attribute__((cleanup(scorep_location_busy_end_mark)))                                        \
+    scorep_location_event_mark scorep_event_mark_ = {(l), scorep_location_busy_begin(l)}
 
 /* At finalize, after the measurement was switched off: no more thread locations are made,
  * and every other location's events in progress have ended (waits up to a few seconds for

@@ -264,7 +264,15 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     int saved_errno = errno;
     scorep_location *l = scorep_tls_location;
     struct scorep_sampling_thread *t = l ? l->sampling : NULL;
-    if (t && !t->stopped && scorep_measurement_on()) {
+    if (!t) {
+        errno = saved_errno;
+        return;
+    }
+    /* an event on l (it nests in the event the signal interrupted): finalize waits for it
+     * before sampling's end reads the samples (core/location.h). The measurement check
+     * comes after the mark; stopped is read only while the measurement runs. */
+    uint32_t mark = scorep_location_busy_begin(l);
+    if (scorep_measurement_on() && !t->stopped) {
         t->busy = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         uint64_t begin = scorep_timer_ticks();
@@ -274,6 +282,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
     }
+    scorep_location_busy_end(l, mark);
     errno = saved_errno;
 }
 

@@ -62,4 +62,28 @@ expect_eq "$(trace_count $e LEAVE)" 13 "exit from a thread: LEAVE events"
 expect_eq "$(trace_check_nesting $e)" 0 "exit from a thread: properly nested"
 expect_eq "$(trace_other $e | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" 7 \
     "exit from a thread: PROGRAM_END exit status"
+
+# --- main returns while four threads record without pause (exit_busy.c): finalize waits
+# for the events the threads are in before it closes and writes their locations
+# (docs/design.md, "Threads and the end of the measurement") ---
+scorep_cc gcc -O2 -o exit_busy "$PROGRAMS/exit_busy.c" -lpthread
+for tr in false true; do
+    e=exp_busy_$tr
+    run_app busy_$tr env SCOREP_ENABLE_TRACING=$tr SCOREP_EXPERIMENT_DIRECTORY=$e ./exit_busy 100
+    expect_eq "$status" 0 "busy threads at exit (tracing $tr): exit status"
+    expect_eq "$(cat busy_$tr.out)" done "busy threads at exit (tracing $tr): output"
+    # (the trace buffers may run short: the threads call without pause)
+    expect_eq "$(grep -v 'SCOREP_TOTAL_MEMORY ran short' busy_$tr.err || true)" "" \
+        "busy threads at exit (tracing $tr): no message (none waited for)"
+    expect_eq "$(profile_locations $e)" 5 "busy threads at exit (tracing $tr): 5 locations"
+    expect_eq "$(profile_values $e THREADS/busy visits | tr '\n' ' ')" "1 1 2 1 3 1 4 1 " \
+        "busy threads at exit (tracing $tr): one busy() on each thread location"
+    expect_eq "$(profile_dump $e -m visits | awk -F'\t' '$2 ~ /^THREADS\/busy\/nest/ {
+        split($4, kv, "="); if (kv[2] > 0) n[$3] = 1 } END { print length(n) }')" 4 \
+        "busy threads at exit (tracing $tr): every thread's calls in the profile"
+done
+e=exp_busy_true
+expect_eq "$(trace_check_nesting $e)" 0 "busy threads at exit: trace properly nested"
+expect_eq "$(trace_check_order $e)" 0 "busy threads at exit: timestamps increasing"
+expect_eq "$(trace_count $e THREAD_BEGIN)" 4 "busy threads at exit: 4 THREAD_BEGIN"
 done_ok

@@ -65,8 +65,7 @@ static int mpi_adapter_loaded(void)
 
 void scorep_shmem_init_end(scorep_shmem_frame *f, int active, int ok)
 {
-    if (ok && !__atomic_load_n(&scorep_shmem_active, __ATOMIC_RELAXED) &&
-        scorep_measurement_on()) {
+    if (ok && !__atomic_load_n(&scorep_shmem_active, __ATOMIC_RELAXED) && scorep_measurement_on()) {
         if (!mpi_adapter_loaded() && scorep_ipc_get() == &scorep_ipc_single) {
             own_ipc = scorep_shmem_ipc_start() == 0;
             if (own_ipc) {
