@@ -125,7 +125,7 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
     scorep_tls_location = l;
     if (setup.created)
         setup.created(l);
-    scorep_location_busy_end(l, 0); /* the mark of location_new */
+    scorep_location_busy_end(l); /* the mark of location_new */
     return l;
 }
 

@@ -95,44 +95,52 @@ static inline scorep_location *scorep_location_get(void)
  * compiler barrier keeps the state check after the mark, and finalize's membarrier gives
  * the store-load order between the threads (location.c). The release store at the end
  * hands the event's changes to finalize. */
-static inline uint32_t scorep_location_busy_begin(scorep_location *l)
+static inline void scorep_location_busy_begin(scorep_location *l)
 {
-    uint32_t b = l->busy;
-    __atomic_store_n(&l->busy, b + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&l->busy, l->busy + 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return b;
 }
 
-static inline void scorep_location_busy_end(scorep_location *l, uint32_t b)
+/* (busy is read again rather than kept: one register fewer on the enter path; a signal
+ * handler that ran in between left it as it found it) */
+static inline void scorep_location_busy_end(scorep_location *l)
 {
-    __atomic_store_n(&l->busy, b, __ATOMIC_RELEASE); /* keeps the event's stores before it */
+    __atomic_store_n(&l->busy, l->busy - 1, __ATOMIC_RELEASE); /* the event's stores first */
+}
+
+static inline scorep_location *scorep_location_mark(scorep_location *l)
+{
+    if (l)
+        scorep_location_busy_begin(l);
+    return l;
+}
+
+static inline void scorep_location_unmark(scorep_location **l)
+{
+    if (*l)
+        scorep_location_busy_end(*l);
+}
+
+static inline scorep_location *scorep_location_mark_nonnull(scorep_location *l)
+{
+    scorep_location_busy_begin(l);
+    return l;
+}
+
+static inline void scorep_location_unmark_nonnull(scorep_location **l)
+{
+    scorep_location_busy_end(*l);
 }
 
 /* SCOREP_LOCATION_EVENT(l); as the first statement of an event function marks the whole
  * function (every return) as an event in progress on l (l may be NULL). */
-typedef struct {
-    scorep_location *l;
-    uint32_t busy;
-} scorep_location_event_mark;
-
-static inline void scorep_location_event_unmark(scorep_location_event_mark *m)
-{
-    if (m->l)
-        scorep_location_busy_end(m->l, m->busy);
-}
-
-static inline void scorep_location_busy_end_mark(scorep_location_event_mark *m)
-{
-    scorep_location_busy_end(m->l, m->busy);
-}
-
 #define SCOREP_LOCATION_EVENT(l)                                                                   \
-    __attribute__((cleanup(scorep_location_event_unmark)))                                         \
-    scorep_location_event_mark scorep_event_mark_ = {(l), (l) ? scorep_location_busy_begin(l) : 0}
+    __attribute__((cleanup(scorep_location_unmark))) scorep_location *scorep_event_mark_ =       \
+        scorep_location_mark(l)
 /* The same where l is never NULL (the enter and leave paths): no test. */
 #define SCOREP_LOCATION_EVENT_NONNULL(l)                                                           \
-    __attribute__((cleanup(scorep_location_busy_end_mark)))                                        \
-    scorep_location_event_mark scorep_event_mark_ = {(l), scorep_location_busy_begin(l)}
+    __attribute__((cleanup(scorep_location_unmark_nonnull))) scorep_location *scorep_event_mark_ = \
+        scorep_location_mark_nonnull(l)
 
 /* At finalize, after the measurement was switched off: no more thread locations are made,
  * and every other location's events in progress have ended (waits up to a few seconds for

@@ -271,7 +271,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     /* an event on l (it nests in the event the signal interrupted): finalize waits for it
      * before sampling's end reads the samples (core/location.h). The measurement check
      * comes after the mark; stopped is read only while the measurement runs. */
-    uint32_t mark = scorep_location_busy_begin(l);
+    scorep_location_busy_begin(l);
     if (scorep_measurement_on() && !t->stopped) {
         t->busy = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -282,7 +282,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
     }
-    scorep_location_busy_end(l, mark);
+    scorep_location_busy_end(l);
     errno = saved_errno;
 }
 
