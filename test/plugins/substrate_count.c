@@ -108,7 +108,8 @@ static void create_location(const struct SCOREP_Location *l, const struct SCOREP
     __atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('L');
-    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 2));
+    /* enters, last timestamp, events with and without metric values */
+    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 4));
 }
 
 static void activate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent,
@@ -139,6 +140,8 @@ static void delete_location(const struct SCOREP_Location *l)
         return;
     }
     __atomic_fetch_add(&loc_enters, d[0], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&with_metrics, d[2], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&without_metrics, d[3], __ATOMIC_RELAXED);
 }
 
 static void pre_unify(void)
@@ -205,16 +208,10 @@ static void write_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHa
     write_i++;
 }
 
-static void metrics(const char *what, struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r,
-                    uint64_t *m)
+/* the first location's values of an enter or exit: logged with the region and timestamp */
+static void log_metrics(const char *what, struct SCOREP_Location *l, uint64_t t,
+                        SCOREP_RegionHandle r, uint64_t *m)
 {
-    if (!m) {
-        __atomic_fetch_add(&without_metrics, 1, __ATOMIC_RELAXED);
-        return;
-    }
-    __atomic_fetch_add(&with_metrics, 1, __ATOMIC_RELAXED);
-    if (cb->SCOREP_Location_GetId(l) != 0)
-        return;
     log_metric("%s %s %llu", what, cb->SCOREP_RegionHandle_GetName(r), (unsigned long long)t);
     write_expect = m;
     write_i = 0;
@@ -222,25 +219,39 @@ static void metrics(const char *what, struct SCOREP_Location *l, uint64_t t, SCO
     log_metric("\n");
 }
 
+/* per enter and exit one callback (GetData): the location's counts, summed at its deletion */
+static unsigned long *region_event(struct SCOREP_Location *l, uint64_t t, uint64_t *m)
+{
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d) {
+        if (t < d[1])
+            backwards++;
+        d[1] = t;
+        d[m ? 2 : 3]++;
+    }
+    return d;
+}
+
 static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
-    metrics("ENTER", l, t, r, m);
-    check_time(l, t);
-    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    unsigned long *d = region_event(l, t, m);
     if (d)
         d[0]++;
     if (r < MAX_REGIONS && announced[r])
         __atomic_fetch_add(&enters[r], 1, __ATOMIC_RELAXED);
     else
         __atomic_fetch_add(&unannounced, 1, __ATOMIC_RELAXED);
+    if (m && cb->SCOREP_Location_GetId(l) == 0)
+        log_metrics("ENTER", l, t, r, m);
 }
 
 static void exit_(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
-    metrics("LEAVE", l, t, r, m);
-    check_time(l, t);
+    region_event(l, t, m);
     if (r < MAX_REGIONS)
         __atomic_fetch_add(&exits[r], 1, __ATOMIC_RELAXED);
+    if (m && cb->SCOREP_Location_GetId(l) == 0)
+        log_metrics("LEAVE", l, t, r, m);
 }
 
 static void program_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_StringHandle name,
