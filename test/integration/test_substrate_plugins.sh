@@ -120,6 +120,17 @@ expect_eq "$status:$(cat mem0.err)" "0:" "memory off: exit status, nothing on st
 expect_eq "$(sed -n 's/^mem_main//p;s/^mem_other //p' mem0.count.0 | tr '\n' ';')" \
     ";allocs 0 bytes 0 frees 0 bytes 0 reallocs 0 bytes 0 bad 0;" "memory: no events without memory recording"
 
+# recording off (user API): no memory or I/O events, in-use bytes still kept
+scorep_cc --user --memory --io=posix gcc -O1 -o offprog "$PROGRAMS/substrate_off.c"
+run_app off env SCOREP_EXPERIMENT_DIRECTORY=off SCOREP_SUBSTRATE_PLUGINS=count SCOREP_MEMORY_RECORDING=true \
+    SUBSTRATE_COUNT_OUT="$work/off.count" ./offprog
+expect_eq "$status:$(cat off.out)" "0:wrote 21" "recording off: exit status, output"
+expect_eq "$(sed -n 's/^mem_main //p' off.count.0)" "A100/100/100 A300/300/300 F300/0/0" \
+    "recording off: the allocation and free while off are not delivered, the bytes in use still count them"
+expect_eq "$(sed -n 's/^io_events //p;s/^io_ops //p' off.count.0 | tr '\n' ';')" \
+    "create 1 destroy 1 dup 0 seek 0 status 0 delete 0 begin 3 issued 0 test 0 complete 3 cancelled 0;read 0 0 write 3 23 flush 0 unsized 0;" \
+    "recording off: the write while off is not delivered (writes of 5 and 9 bytes, printf's 9)"
+
 # I/O: io_mixed.c (test_io.sh gives its operations) and io_more.c (test_io_more.sh)
 . "$top_srcdir/test/integration/io_trace.sh"
 scorep_cc --io=posix gcc -O1 -fno-builtin -o mixed "$PROGRAMS/io_mixed.c"
