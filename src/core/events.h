@@ -29,10 +29,10 @@ static inline void scorep_event_attr(scorep_location *l, uint32_t region, bool e
 }
 
 /* The metric values read for l's latest event, handed to substrate plugins with enter and
- * leave (NULL without metric sources). */
+ * leave (NULL without metric sources read at events: none, or asynchronous plugins only). */
 static inline uint64_t *scorep_event_metric_values(const scorep_location *l)
 {
-    return l->metrics ? l->metrics->values : NULL;
+    return l->metrics && l->metrics->n ? l->metrics->values : NULL;
 }
 
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
