@@ -52,16 +52,32 @@ expect_eq "$(sed -n 's/^metrics //p' r1.count.0)" "with 46 without 0 mismatch 0 
 expect_eq "$(grep -c '^ENTER' r1.count.0.metrics) $(grep -c '^LEAVE' r1.count.0.metrics)" "13 13" \
     "metrics: the first location's 13 enters and 13 leaves (main, 2 mid, 6 leaf, 2 create, 2 join)"
 expect_eq "$(awk '{ for (i = 4; i <= NF; i++) { sub(/=.*/, "", $i); printf "%s ", $i } print "" }' r1.count.0.metrics | sort -u)" \
-    "ru_utime ru_minflt ru_nvcsw " "metrics: the three metrics named through the sampling sets, in order"
+    "ru_utime ru_minflt ru_nvcsw | " \
+    "metrics: the three metrics named through the sampling sets, in order, all strictly synchronous"
 trace_events r1 | awk '$2 == 0 && ($1 == "METRIC" || $1 == "ENTER" || $1 == "LEAVE") {
         if ($1 == "METRIC") {
             v = $0; sub(/.*Value: \("/, "", v); n = v; sub(/".*/, "", n); sub(/.*; /, "", v); sub(/\).*/, "", v)
             m = m " " n "=" v; next }
         r = $0; sub(/.*Region: "/, "", r); sub(/".*/, "", r)
-        print $1, r, $3 m; m = "" }' >r1.trace
+        print $1, r, $3 m " |"; m = "" }' >r1.trace
 expect_eq "$(wc -l <r1.trace | tr -d ' ')" 26 "metrics: 26 enters and leaves of the first location in the trace"
 expect_eq "$(cat r1.count.0.metrics)" "$(cat r1.trace)" \
     "metrics: region, timestamp and values of every enter and leave as in the trace"
+# metric plugins (test/plugins/synth.c): synth_sync (strictly synchronous) reads 1, 2, 3, ...
+# per thread, the first read at the location's start; synth_opt (synchronous) gives 10 x the
+# read's number at odd reads and repeats its last value at even ones. So the first
+# location's k-th enter or leave has 'events' k + 1 and 10 (k + 1) or 10 k, the first
+# through SCOREP_Metric_WriteStrictlySynchronousMetrics, the second through
+# _WriteSynchronousMetrics.
+run_app r2 env SCOREP_EXPERIMENT_DIRECTORY=r2 SCOREP_SUBSTRATE_PLUGINS=count \
+    SCOREP_METRIC_PLUGINS=synth_sync,synth_opt SCOREP_METRIC_SYNTH_SYNC=events SCOREP_METRIC_SYNTH_OPT=events \
+    SUBSTRATE_COUNT_OUT="$work/r2.count" ./calls
+expect_eq "$status:$(cat r2.err)" "0:" "metric plugins: exit status, nothing on stderr"
+expect_eq "$(sed -n 's/^metrics //p' r2.count.0)" "with 46 without 0 mismatch 0 backwards 0" \
+    "metric plugins: values at all 46 enters and exits, as written by the callbacks"
+awk 'BEGIN { for (k = 1; k <= 26; k++) { r = k + 1; print "events=" r " | events=" (r % 2 ? 10 * r : 10 * k) } }' >r2.expected
+expect_eq "$(cut -d' ' -f4- r2.count.0.metrics)" "$(cat r2.expected)" \
+    "metric plugins: the first location's 26 values of each, strictly synchronous and synchronous apart"
 expect_eq "$(profile_sum c1 main/mid visits)" 2 "linked: the profile has main's 2 calls of mid"
 
 # OpenMP (fork, join, team begin) and the user API (parameters, recording off and on)

@@ -169,8 +169,9 @@ static void check_time(struct SCOREP_Location *l, uint64_t t)
     }
 }
 
-/* the first location's metric values, through SCOREP_Metric_WriteStrictlySynchronousMetrics:
- * "name=value" each, checked against the event's metricValues (the same array, in order) */
+/* the first location's metric values, through SCOREP_Metric_WriteStrictlySynchronousMetrics
+ * and then _WriteSynchronousMetrics: "name=value" each, checked against the event's
+ * metricValues (the same array, strictly synchronous metrics first, in order) */
 static uint64_t *write_expect;
 static unsigned write_i;
 
@@ -216,6 +217,8 @@ static void log_metrics(const char *what, struct SCOREP_Location *l, uint64_t t,
     write_expect = m;
     write_i = 0;
     cb->SCOREP_Metric_WriteStrictlySynchronousMetrics(l, t, write_cb);
+    log_metric(" |");
+    cb->SCOREP_Metric_WriteSynchronousMetrics(l, t, write_cb);
     log_metric("\n");
 }
 
