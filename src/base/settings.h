@@ -41,6 +41,7 @@ typedef struct {
     uint64_t throttling_calls;  /* SCOREP_THROTTLING_CALLS */
     char *throttling_mean;      /* SCOREP_THROTTLING_MEAN: a duration */
     bool enable_unwinding;      /* src/sampling */
+    bool tracing_convert_calling_context; /* SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS */
     char *sampling_events, *sampling_sep; /* src/sampling */
     /* metric sources (src/metrics) */
     char *metric_papi, *metric_papi_per_process, *metric_papi_sep;

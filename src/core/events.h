@@ -29,6 +29,13 @@ static inline void scorep_event_attr(scorep_location *l, uint32_t region, bool e
                             v);
 }
 
+/* The metric values read for l's latest event, handed to substrate plugins with enter and
+ * leave (NULL without metric sources read at events: none, or asynchronous plugins only). */
+static inline uint64_t *scorep_event_metric_values(const scorep_location *l)
+{
+    return l->metrics && l->metrics->n ? l->metrics->values : NULL;
+}
+
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
@@ -60,7 +67,7 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
         scorep_buffer_enter(&l->buffer, l->depth, t, region);
     l->depth++;
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_enter(l, t, region);
+        scorep_substrates_enter(l, t, region, scorep_event_metric_values(l));
 }
 
 static inline __attribute__((always_inline)) void scorep_event_enter(scorep_location *l,
@@ -92,7 +99,7 @@ static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, 
     if (l->tracing)
         scorep_buffer_leave(&l->buffer, l->depth, t, region);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_exit(l, t, region);
+        scorep_substrates_exit(l, t, region, scorep_event_metric_values(l));
 }
 
 static inline void scorep_event_leave(scorep_location *l, uint32_t region)

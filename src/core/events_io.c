@@ -15,109 +15,160 @@
 #include <stdlib.h>
 #include <string.h>
 
-static buf_mpi_rec *rec(scorep_location *l, uint32_t type, uint32_t handle)
+/* Whether the event of l is taken by anyone (the trace or substrate plugins): only while l
+ * records. */
+static inline bool taken(scorep_location *l)
 {
-    if (!l || !scorep_location_recording(l) || !l->tracing)
+    return l && scorep_location_recording(l) && (l->tracing || l->substrates_on);
+}
+
+/* the trace record of the event at t; NULL when l does not trace (or without memory) */
+static buf_mpi_rec *rec(scorep_location *l, uint64_t t, uint32_t type, uint32_t handle)
+{
+    if (!l->tracing)
         return NULL;
-    buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_event_time(l), type);
+    buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, t, type);
     if (r)
         r->comm = handle;
     return r;
 }
 
+/* the substrate plugins' copy of the event (one predictable branch without plugins) */
+#define SUBSTRATES(l, call)                                                                   \
+    do {                                                                                      \
+        if (__builtin_expect((l)->substrates_on, 0))                                          \
+            call;                                                                             \
+    } while (0)
+
 void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t access,
                                    uint32_t creation, uint32_t status)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_CREATE_HANDLE, handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_CREATE_HANDLE, handle);
     if (r) {
         r->peer = access;
         r->tag = creation;
         r->msg_id = status;
     }
+    SUBSTRATES(l, scorep_substrates_io_create_handle(l, t, handle, access, creation, status));
 }
 
 void scorep_event_io_destroy_handle(scorep_location *l, uint32_t handle)
 {
     SCOREP_LOCATION_EVENT(l);
-    rec(l, BUF_IO_DESTROY_HANDLE, handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    rec(l, t, BUF_IO_DESTROY_HANDLE, handle);
+    SUBSTRATES(l, scorep_substrates_io_destroy_handle(l, t, handle));
 }
 
 void scorep_event_io_duplicate_handle(scorep_location *l, uint32_t old_handle, uint32_t new_handle,
                                       uint32_t status)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_DUPLICATE_HANDLE, old_handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_DUPLICATE_HANDLE, old_handle);
     if (r) {
         r->peer = new_handle;
         r->msg_id = status;
     }
+    SUBSTRATES(l, scorep_substrates_io_duplicate_handle(l, t, old_handle, new_handle, status));
 }
 
 void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, uint32_t whence,
                           uint64_t result)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_SEEK, handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_SEEK, handle);
     if (r) {
         r->peer = whence;
         r->bytes = (uint64_t)offset;
         r->bytes2 = result;
     }
+    SUBSTRATES(l, scorep_substrates_io_seek(l, t, handle, offset, whence, result));
 }
 
 void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep_io_op op,
                                      uint32_t flags, uint64_t requested, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_BEGIN, handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_OPERATION_BEGIN, handle);
     if (r) {
         r->peer = op;
         r->tag = flags;
         r->bytes = requested;
         r->request = matching_id;
     }
+    SUBSTRATES(l, scorep_substrates_io_operation_begin(l, t, handle, op, flags, requested,
+                                                       matching_id));
+}
+
+/* which: 0 issued, 1 tested, 2 cancelled (scorep_substrates_io_operation_request) */
+static void request_event(scorep_location *l, uint32_t type, int which, uint32_t handle,
+                          uint64_t matching_id)
+{
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, type, handle);
+    if (r)
+        r->request = matching_id;
+    SUBSTRATES(l, scorep_substrates_io_operation_request(l, t, which, handle, matching_id));
 }
 
 void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_ISSUED, handle);
-    if (r)
-        r->request = matching_id;
+    request_event(l, BUF_IO_OPERATION_ISSUED, 0, handle, matching_id);
 }
 
 void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_TEST, handle);
-    if (r)
-        r->request = matching_id;
+    request_event(l, BUF_IO_OPERATION_TEST, 1, handle, matching_id);
 }
 
 void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_CANCELLED, handle);
-    if (r)
-        r->request = matching_id;
+    request_event(l, BUF_IO_OPERATION_CANCELLED, 2, handle, matching_id);
 }
 
 void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_CHANGE_STATUS_FLAGS, handle);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_CHANGE_STATUS_FLAGS, handle);
     if (r)
         r->msg_id = status;
+    SUBSTRATES(l, scorep_substrates_io_change_status_flags(l, t, handle, status));
 }
 
 /* comm: the file (not a handle), peer: the paradigm */
 void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_DELETE_FILE, file);
+    if (!taken(l))
+        return;
+    uint64_t t = scorep_event_time(l);
+    buf_mpi_rec *r = rec(l, t, BUF_IO_DELETE_FILE, file);
     if (r)
         r->peer = paradigm;
+    SUBSTRATES(l, scorep_substrates_io_delete_file(l, t, paradigm, file));
 }
 
 /* Score-P's metrics: exclusive, bytes, on the call path of the I/O call */
@@ -216,12 +267,17 @@ void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, sco
                                         uint64_t transferred, uint64_t matching_id, uint32_t error)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_IO_OPERATION_COMPLETE, handle);
-    if (r) {
-        r->peer = op;
-        r->bytes2 = transferred;
-        r->request = matching_id;
-        r->msg_id = error;
+    if (taken(l)) {
+        uint64_t t = scorep_event_time(l);
+        buf_mpi_rec *r = rec(l, t, BUF_IO_OPERATION_COMPLETE, handle);
+        if (r) {
+            r->peer = op;
+            r->bytes2 = transferred;
+            r->request = matching_id;
+            r->msg_id = error;
+        }
+        SUBSTRATES(l, scorep_substrates_io_operation_complete(l, t, handle, op, transferred,
+                                                              matching_id));
     }
     if (l && scorep_location_recording(l))
         count(handle, op, transferred, error);

@@ -31,7 +31,7 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
         scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_ENTER);
     l->depth++;
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_enter(l, t, region);
+        scorep_substrates_enter(l, t, region, scorep_event_metric_values(l));
     return t;
 }
 
@@ -56,7 +56,7 @@ static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region
     if (l->tracing)
         scorep_buffer_region(&l->buffer, l->depth, t, region, BUF_LEAVE);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_exit(l, t, region);
+        scorep_substrates_exit(l, t, region, scorep_event_metric_values(l));
     return t;
 }
 

@@ -63,6 +63,35 @@ static int move_aside(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* SCOREP_EXPERIMENT_DIRECTORY names something that is not a directory (a file: often the
+ * program itself, when the directory is named after it): it is left alone, and the results go
+ * to the first free "<name>-<date>[-N]" beside it, said in one warning. */
+static int beside_file(char *dir, size_t len, char *err, size_t errlen)
+{
+    char want[PATH_MAX], t[32];
+    snprintf(want, sizeof want, "%s", dir);
+    stamp(t, sizeof t, "%Y%m%d_%H%M%S");
+    for (int i = 0; i < 1000; i++) {
+        if (snprintf(dir, len, i ? "%s-%s-%d" : "%s-%s", want, t, i) >= (int)len) {
+            snprintf(err, errlen, "experiment directory name '%s-%s' is too long", want, t);
+            return -1;
+        }
+        if (mkdir(dir, 0777) == 0) {
+            scorep_warn("SCOREP_EXPERIMENT_DIRECTORY '%s' is a file, not a directory; it is left "
+                        "as it is, and the results go to '%s' (choose another name to avoid this)",
+                        want, dir);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(err, errlen,
+             "SCOREP_EXPERIMENT_DIRECTORY '%s' is a file, not a directory, and no directory "
+             "beside it can be created (%s); choose another name",
+             want, strerror(errno));
+    return -1;
+}
+
 /* The directory this process created: another job with the same SCOREP_EXPERIMENT_DIRECTORY
  * may move it aside while this one runs (scorep_experiment_follow). */
 static dev_t created_dev;
@@ -122,6 +151,13 @@ int scorep_experiment_create(char *dir, size_t len, bool spawned, char *err, siz
     if (spawned && want && *want)
         return create_spawned(dir, len, err, errlen);
     struct stat st;
+    /* a file, or a symbolic link to one or to nothing, is in the way but not a directory */
+    if (lstat(dir, &st) == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        if (beside_file(dir, len, err, errlen) != 0)
+            return -1;
+        remember(dir);
+        return 0;
+    }
     if (stat(dir, &st) == 0) {
         if (!scorep_cfg.overwrite_experiment_directory) {
             snprintf(err, errlen,

@@ -225,6 +225,13 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Record calling contexts: sampling with libunwind",
       "Required for SCOREP_SAMPLING_EVENTS. The trace then has calling-context events "
       "instead of Enter/Leave (docs/sampling.md)."),
+    V("TRACING_CONVERT_CALLING_CONTEXT_EVENTS", BOOL, &scorep_cfg.tracing_convert_calling_context,
+      "false", NULL, "Write calling contexts to the trace as Enter/Leave records",
+      "Only with SCOREP_ENABLE_UNWINDING. Every calling-context event (instrumented or "
+      "sampled) becomes the Leave and Enter records that take the previous event's call "
+      "stack to its own, at its time; samples themselves leave no record. For tools that "
+      "do not read OTF2's calling-context records; the trace grows, and samples' counts "
+      "are then only in the profile (docs/sampling.md)."),
     V("SAMPLING_EVENTS", STRING, &scorep_cfg.sampling_events, "timer@10000", NULL,
       "Interrupt sources of sampling: <event>[@<period>], separated by SCOREP_SAMPLING_SEP",
       "timer@<us of thread CPU time>, perf_task_clock@<ns>, perf_cpu_clock@<ns>, "

@@ -19,9 +19,29 @@ static int file_init(void *e, const void *k)
     return (((scorep_io_file_def *)e)->name = strdup(k)) ? 0 : -1;
 }
 
+/* substrate plugins' new_definition_handle (scorep_defs_on_new_io) */
+static void (*file_hook)(uint32_t id), (*handle_hook)(uint32_t id);
+
+void scorep_defs_on_new_io(void (*on_file)(uint32_t id), void (*on_handle)(uint32_t id))
+{
+    __atomic_store_n(&file_hook, on_file, __ATOMIC_RELEASE);
+    __atomic_store_n(&handle_hook, on_handle, __ATOMIC_RELEASE);
+}
+
+static void announce(void (**hook)(uint32_t), bool created, uint32_t id)
+{
+    void (*h)(uint32_t) = __atomic_load_n(hook, __ATOMIC_ACQUIRE);
+    if (created && h)
+        h(id);
+}
+
 uint32_t scorep_defs_io_file(const char *name)
 {
-    return defs_table_intern(&files, defs_hash_str(977, name), name, file_equal, file_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&files, defs_hash_str(977, name), name, file_equal,
+                                        file_init, &created);
+    announce(&file_hook, created, id);
+    return id;
 }
 
 static int handle_equal(const void *e, const void *k)
@@ -41,7 +61,10 @@ static int handle_init(void *e, const void *k)
 uint32_t scorep_defs_io_handle(const scorep_io_handle_def *key)
 {
     uint64_t h = defs_hash_str(key->file * 31ull + key->paradigm * 7ull + key->flags, key->name);
-    return defs_table_intern(&handles, h, key, handle_equal, handle_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&handles, h, key, handle_equal, handle_init, &created);
+    announce(&handle_hook, created, id);
+    return id;
 }
 
 const scorep_io_file_def *scorep_defs_io_file_get(uint32_t id)

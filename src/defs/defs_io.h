@@ -35,6 +35,9 @@ uint32_t scorep_defs_io_handle(const scorep_io_handle_def *key);
 const scorep_io_file_def *scorep_defs_io_file_get(uint32_t id);
 const scorep_io_handle_def *scorep_defs_io_handle_get(uint32_t id);
 uint32_t scorep_defs_io_file_count(void);
+/* substrate plugins' new_definition_handle: called with the id of every file and handle
+ * defined from now on (by the defining thread, after the definition is complete) */
+void scorep_defs_on_new_io(void (*file_hook)(uint32_t id), void (*handle_hook)(uint32_t id));
 uint32_t scorep_defs_io_handle_count(void);
 
 const char *scorep_io_paradigm_id(uint32_t p);   /* "POSIX", "ISOC", "MPI-IO" */

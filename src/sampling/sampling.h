@@ -56,7 +56,7 @@ void scorep_sampling_finish(void);
 /* ------------------------------------------------------------ trace hooks */
 /* Calling contexts of the trace (sampling_trace.c). A writer keeps one cursor per location. */
 typedef struct scorep_sampling_cursor scorep_sampling_cursor;
-/* NULL when the trace has no calling-context events (unwinding off, or an MPI run). */
+/* NULL when the trace has no calling-context events (unwinding off). */
 scorep_sampling_cursor *scorep_sampling_cursor_new(const struct scorep_location *l,
                                                    void *evt_writer);
 /* Writes the samples taken before ts (raw ticks); *last is the writer's last timestamp, kept
@@ -65,6 +65,10 @@ void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64
 /* Instead of Enter/Leave: CallingContextEnter/Leave of region (local id) at time t. */
 void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint64_t t,
                                    uint32_t region, bool enter);
+/* After the last event of the location, before its end: with
+ * SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS, the Leave records of the sampled frames
+ * still on the stack, at time t. */
+void scorep_sampling_cursor_close(scorep_sampling_cursor *c, uint64_t t);
 void scorep_sampling_cursor_free(scorep_sampling_cursor *c);
 /* Collective, after every location's events are written: the job's calling contexts at
  * rank 0 and each process's map to them. region_map: local -> global region. 0 or -1. */

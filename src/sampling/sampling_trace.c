@@ -1,6 +1,7 @@
 /* sampling_trace.c: the trace side of sampling: one process-wide table of OTF2 calling
  * contexts (region + parent), CallingContextSample events merged by time into each
- * location's events, and CallingContextEnter/Leave in place of Enter/Leave. */
+ * location's events, and CallingContextEnter/Leave in place of Enter/Leave; or, with
+ * SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS, all of them as plain Enter/Leave records. */
 #include "sampling/sampling_internal.h"
 #include "core/location.h"
 #include "base/log.h"
@@ -118,6 +119,8 @@ struct scorep_sampling_cursor {
     uint32_t *stack;   /* contexts of the open instrumented calls */
     uint32_t depth, cap;
     uint32_t prev; /* context of the previous calling-context event */
+    bool convert;  /* Enter/Leave records instead of calling-context events */
+    uint32_t *path, path_cap; /* convert: scratch for the contexts entered by one move */
 };
 
 static bool trace_used;
@@ -143,6 +146,7 @@ scorep_sampling_cursor *scorep_sampling_cursor_new(const scorep_location *l, voi
         return NULL;
     c->w = evt_writer;
     c->prev = OTF2_UNDEFINED_CALLING_CONTEXT;
+    c->convert = scorep_cfg.tracing_convert_calling_context;
     const struct scorep_sampling_thread *t = l->sampling;
     if (t && t->node_region && t->samples) {
         c->t = t;
@@ -160,6 +164,59 @@ static uint64_t later(uint64_t *last, uint64_t want)
     return *last;
 }
 
+/* ------------------------------------------------------ Enter/Leave records */
+/* The conversion keeps the call stack the trace shows equal to the path of the latest
+ * calling context: an event at context cc leaves the contexts of the previous one below
+ * their deepest common ancestor and enters those from there down to cc, all at time t.
+ * attrs go with the last record (the instrumented region's own Enter or Leave). */
+static int path_room(scorep_sampling_cursor *c, uint32_t n)
+{
+    if (n <= c->path_cap)
+        return 0;
+    uint32_t cap = c->path_cap ? c->path_cap : 64;
+    while (cap < n)
+        cap *= 2;
+    uint32_t *p = realloc(c->path, cap * sizeof *p);
+    if (!p)
+        return -1;
+    c->path = p;
+    c->path_cap = cap;
+    return 0;
+}
+
+static void move_to(scorep_sampling_cursor *c, void *attrs, uint64_t t, uint32_t cc)
+{
+    uint32_t a = c->prev, b = cc, n = 0;
+    if (path_room(c, cc_depth(cc)) != 0)
+        return; /* out of memory: the stack stays where it was (the event is left out) */
+    while (cc_depth(a) > cc_depth(b)) {
+        a = cc_parent(a);
+    }
+    while (cc_depth(b) > cc_depth(a)) {
+        c->path[n++] = b;
+        b = cc_parent(b);
+    }
+    while (a != b) {
+        a = cc_parent(a);
+        c->path[n++] = b;
+        b = cc_parent(b);
+    }
+    /* a is the common ancestor: leave prev's contexts below it, deepest first */
+    for (uint32_t x = c->prev; x != a; x = cc_parent(x))
+        OTF2_EvtWriter_Leave(c->w, n == 0 && cc_parent(x) == a ? attrs : NULL, t, local.v[x].region);
+    while (n > 0) {
+        n--;
+        OTF2_EvtWriter_Enter(c->w, n == 0 ? attrs : NULL, t, local.v[c->path[n]].region);
+    }
+    c->prev = cc;
+}
+
+void scorep_sampling_cursor_close(scorep_sampling_cursor *c, uint64_t t)
+{
+    if (c && c->convert)
+        move_to(c, NULL, t, OTF2_UNDEFINED_CALLING_CONTEXT);
+}
+
 void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64_t *last)
 {
     const struct scorep_sampling_thread *t = c->t;
@@ -168,6 +225,11 @@ void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64
         uint32_t cc = c->node_cc[s->node];
         if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
             continue; /* a sample in start-up code only, before main */
+        if (c->convert) {
+            if (cc != c->prev)
+                move_to(c, NULL, later(last, s->ts), cc);
+            continue;
+        }
         OTF2_EvtWriter_CallingContextSample(c->w, NULL, later(last, s->ts), cc,
                                             unwind_distance(c->prev, cc), s->gen);
         c->prev = cc;
@@ -191,6 +253,10 @@ void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint6
         c->stack[c->depth++] = cc;
         if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
             return;
+        if (c->convert) {
+            move_to(c, attrs, t, cc);
+            return;
+        }
         OTF2_EvtWriter_CallingContextEnter(c->w, attrs, t, cc, unwind_distance(c->prev, cc));
         c->prev = cc;
         return;
@@ -200,6 +266,10 @@ void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint6
     uint32_t cc = c->stack[--c->depth];
     if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
         return;
+    if (c->convert) {
+        move_to(c, attrs, t, cc_parent(cc));
+        return;
+    }
     OTF2_EvtWriter_CallingContextLeave(c->w, attrs, t, cc);
     c->prev = cc_parent(cc);
 }
@@ -210,6 +280,7 @@ void scorep_sampling_cursor_free(scorep_sampling_cursor *c)
         return;
     free(c->node_cc);
     free(c->stack);
+    free(c->path);
     free(c);
 }
 

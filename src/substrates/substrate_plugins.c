@@ -30,6 +30,12 @@ ABI(SCOREP_EVENT_PROGRAM_BEGIN == 63 && SCOREP_EVENT_COMM_DESTROY == 82);
 ABI(SCOREP_SUBSTRATES_NUM_EVENTS == 83);
 ABI(SCOREP_HANDLE_TYPE_REGION == 11 && SCOREP_PARADIGM_PTHREAD == 9 && SCOREP_PARADIGM_IO == 14);
 ABI(SCOREP_REGION_COLL_ONE2ALL == 11 && SCOREP_REGION_KERNEL == 46);
+ABI(SCOREP_EVENT_TRACK_ALLOC == 59 && SCOREP_EVENT_IO_CREATE_HANDLE == 65);
+ABI(SCOREP_EVENT_IO_RELEASE_LOCK == 78 && SCOREP_HANDLE_TYPE_IO_PARADIGM == 25);
+/* OTF2's I/O values that pass unchanged (events_io.h records OTF2's numbers) */
+ABI(SCOREP_IO_STATUS_FLAG_DELETE_ON_CLOSE == 1 << 8 && SCOREP_IO_CREATION_FLAG_UNIQUE == 1 << 10);
+ABI(SCOREP_IO_SEEK_HOLE == 4 && SCOREP_IO_OPERATION_MODE_FLUSH == 2);
+ABI(SCOREP_IO_OPERATION_FLAG_COLLECTIVE == 2 && SCOREP_IO_PARADIGM_MPI == 2);
 
 enum { MAX_PLUGINS = SCOREP_SUBSTRATES_MAX_PLUGINS };
 
@@ -503,13 +509,36 @@ static const char *string_get(SCOREP_StringHandle h)
     return id_of(h, &id) ? scorep_substrates_string_get(id) : NULL;
 }
 
-/* metricValues of the events are NULL: no metric values are handed to plugins */
+/* The location's dense metric values (those of the latest enter or leave, the array that
+ * the events pass as metricValues), each metric its own sampling set: one call of cb per
+ * metric of the occurrence asked for (STRICTLY_SYNCHRONOUS or SYNCHRONOUS). Call them on the
+ * location's thread, as the events come. */
+static void write_metrics(struct SCOREP_Location *l, uint64_t t, SCOREP_Substrates_WriteMetricsCb cb,
+                          SCOREP_MetricOccurrence occ)
+{
+    scorep_substrates_metric_values v;
+    if (!cb || !scorep_substrates_location_metrics((struct scorep_location *)l, &v))
+        return;
+    for (uint32_t i = 0; i < v.n; i++) {
+        scorep_substrates_metric m;
+        if (scorep_substrates_metric_get(v.ids[i], &m) && m.occurrence == (int)occ)
+            cb(l, t, handle(v.ids[i]), &v.values[i]);
+    }
+}
+
+static void write_metrics_strict(struct SCOREP_Location *l, uint64_t t,
+                                 SCOREP_Substrates_WriteMetricsCb cb)
+{
+    write_metrics(l, t, cb, SCOREP_METRIC_OCCURRENCE_SYNCHRONOUS_STRICT);
+}
+
 static void write_metrics_sync(struct SCOREP_Location *l, uint64_t t,
                                SCOREP_Substrates_WriteMetricsCb cb)
 {
-    (void)l, (void)t, (void)cb;
+    write_metrics(l, t, cb, SCOREP_METRIC_OCCURRENCE_SYNCHRONOUS);
 }
 
+/* asynchronous values (metric plugins) are collected at the end, not while the program runs */
 static void write_metrics_async(struct SCOREP_Location *l, SCOREP_Substrates_WriteMetricsCb cb)
 {
     (void)l, (void)cb;
@@ -584,7 +613,7 @@ static const SCOREP_SubstratePluginCallbacks callbacks = {
     .SCOREP_SamplingSetHandle_GetSamplingSetClass = sset_class,
     .SCOREP_SourceFileHandle_GetName = source_file_name,
     .SCOREP_StringHandle_Get = string_get,
-    .SCOREP_Metric_WriteStrictlySynchronousMetrics = write_metrics_sync,
+    .SCOREP_Metric_WriteStrictlySynchronousMetrics = write_metrics_strict,
     .SCOREP_Metric_WriteSynchronousMetrics = write_metrics_sync,
     .SCOREP_Metric_WriteAsynchronousMetrics = write_metrics_async,
     .SCOREP_ConfigManifestSectionHeader = manifest_header,
@@ -711,6 +740,23 @@ void scorep_substrates_new_region(uint32_t id)
     EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_REGION);
 }
 
+void scorep_substrates_new_io_file(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_IO_FILE);
+}
+
+void scorep_substrates_new_io_handle(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_IO_HANDLE);
+}
+
+/* the I/O paradigms' handles: SCOREP_IoParadigmType + 1 */
+void scorep_substrates_new_io_paradigms(void)
+{
+    for (uint32_t p = 0; p < SCOREP_NUM_IO_PARADIGMS; p++)
+        EACH_PLUGIN(new_definition_handle, handle(p), SCOREP_HANDLE_TYPE_IO_PARADIGM);
+}
+
 void scorep_substrates_assign_ids(void)
 {
     for (uint32_t i = 0; i < n_plugins; i++)
@@ -785,16 +831,18 @@ void scorep_substrates_write(const char *dir, bool manifest)
 }
 
 /* ------------------------------------------------------------------- events */
-void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region)
+void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region,
+                             uint64_t *metrics)
 {
     EACH(SCOREP_EVENT_ENTER_REGION, SCOREP_Substrates_EnterRegionCb, c)
-    (*c)(LOC(l), t, handle(region), NULL);
+    (*c)(LOC(l), t, handle(region), metrics);
 }
 
-void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region)
+void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region,
+                            uint64_t *metrics)
 {
     EACH(SCOREP_EVENT_EXIT_REGION, SCOREP_Substrates_ExitRegionCb, c)
-    (*c)(LOC(l), t, handle(region), NULL);
+    (*c)(LOC(l), t, handle(region), metrics);
 }
 
 void scorep_substrates_mpi_send(struct scorep_location *l, uint64_t t, uint32_t comm,
@@ -964,4 +1012,121 @@ void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
     EACH(on ? SCOREP_EVENT_ENABLE_RECORDING : SCOREP_EVENT_DISABLE_RECORDING,
          SCOREP_Substrates_EnableRecordingCb, c)
     (*c)(LOC(l), t, handle(off_region), NULL);
+}
+
+/* ------------------------------------------------------------------- memory */
+/* substrateData: Score-P's per-block slots of its internal substrates, which plugins must
+ * not touch (Score-P's header); scorep-rt keeps none per block: an array of NULLs on the
+ * stack, so that a plugin that reads it anyway finds no pointer. */
+enum { SUBSTRATE_DATA_SLOTS = MAX_PLUGINS + 4 };
+
+void scorep_substrates_track_alloc(struct scorep_location *l, uint64_t t, uint64_t addr,
+                                   uint64_t bytes, uint64_t kind_total, uint64_t process_total)
+{
+    void *data[SUBSTRATE_DATA_SLOTS] = {0};
+    EACH(SCOREP_EVENT_TRACK_ALLOC, SCOREP_Substrates_TrackAllocCb, c)
+    (*c)(LOC(l), t, addr, bytes, data, kind_total, process_total);
+}
+
+void scorep_substrates_track_free(struct scorep_location *l, uint64_t t, uint64_t addr,
+                                  uint64_t bytes, uint64_t kind_total, uint64_t process_total)
+{
+    void *data[SUBSTRATE_DATA_SLOTS] = {0};
+    EACH(SCOREP_EVENT_TRACK_FREE, SCOREP_Substrates_TrackFreeCb, c)
+    (*c)(LOC(l), t, addr, bytes, data, kind_total, process_total);
+}
+
+void scorep_substrates_track_realloc(struct scorep_location *l, uint64_t t, uint64_t old_addr,
+                                     uint64_t old_bytes, uint64_t new_addr, uint64_t new_bytes,
+                                     uint64_t kind_total, uint64_t process_total)
+{
+    void *old_data[SUBSTRATE_DATA_SLOTS] = {0}, *new_data[SUBSTRATE_DATA_SLOTS] = {0};
+    EACH(SCOREP_EVENT_TRACK_REALLOC, SCOREP_Substrates_TrackReallocCb, c)
+    (*c)(LOC(l), t, old_addr, old_bytes, old_data, new_addr, new_bytes, new_data, kind_total,
+         process_total);
+}
+
+/* ---------------------------------------------------------------------- I/O */
+/* OTF2's access modes start at READ_ONLY = 0, Score-P's at NONE = 0, READ_ONLY = 1; the
+ * creation flags, status flags, seek options, operation modes and flags have the same
+ * values in both (checked at the top of this file). */
+static SCOREP_IoAccessMode io_access(uint32_t otf2_access)
+{
+    return otf2_access < 5 ? (SCOREP_IoAccessMode)(otf2_access + 1) : SCOREP_IO_ACCESS_MODE_NONE;
+}
+
+void scorep_substrates_io_create_handle(struct scorep_location *l, uint64_t t, uint32_t h,
+                                        uint32_t access, uint32_t creation, uint32_t status)
+{
+    EACH(SCOREP_EVENT_IO_CREATE_HANDLE, SCOREP_Substrates_IoCreateHandleCb, c)
+    (*c)(LOC(l), t, handle(h), io_access(access), (SCOREP_IoCreationFlag)creation,
+         (SCOREP_IoStatusFlag)status);
+}
+
+void scorep_substrates_io_destroy_handle(struct scorep_location *l, uint64_t t, uint32_t h)
+{
+    EACH(SCOREP_EVENT_IO_DESTROY_HANDLE, SCOREP_Substrates_IoDestroyHandleCb, c)
+    (*c)(LOC(l), t, handle(h));
+}
+
+void scorep_substrates_io_duplicate_handle(struct scorep_location *l, uint64_t t,
+                                           uint32_t old_handle, uint32_t new_handle,
+                                           uint32_t status)
+{
+    EACH(SCOREP_EVENT_IO_DUPLICATE_HANDLE, SCOREP_Substrates_IoDuplicateHandleCb, c)
+    (*c)(LOC(l), t, handle(old_handle), handle(new_handle), (SCOREP_IoStatusFlag)status);
+}
+
+void scorep_substrates_io_seek(struct scorep_location *l, uint64_t t, uint32_t h, int64_t offset,
+                               uint32_t whence, uint64_t result)
+{
+    SCOREP_IoSeekOption w = whence < SCOREP_IO_SEEK_INVALID ? (SCOREP_IoSeekOption)whence
+                                                            : SCOREP_IO_SEEK_INVALID;
+    EACH(SCOREP_EVENT_IO_SEEK, SCOREP_Substrates_IoSeekCb, c)
+    (*c)(LOC(l), t, handle(h), offset, w, result);
+}
+
+void scorep_substrates_io_change_status_flags(struct scorep_location *l, uint64_t t, uint32_t h,
+                                              uint32_t status)
+{
+    EACH(SCOREP_EVENT_IO_CHANGE_STATUS_FLAGS, SCOREP_Substrates_IoChangeStatusFlagsCb, c)
+    (*c)(LOC(l), t, handle(h), (SCOREP_IoStatusFlag)status);
+}
+
+void scorep_substrates_io_delete_file(struct scorep_location *l, uint64_t t, uint32_t io_paradigm,
+                                      uint32_t file)
+{
+    EACH(SCOREP_EVENT_IO_DELETE_FILE, SCOREP_Substrates_IoDeleteFileCb, c)
+    (*c)(LOC(l), t, (SCOREP_IoParadigmType)io_paradigm, handle(file));
+}
+
+void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t, uint32_t h,
+                                          uint32_t mode, uint32_t flags, uint64_t requested,
+                                          uint64_t matching_id)
+{
+    /* the offset of the operation is not recorded by scorep-rt's I/O adapter */
+    EACH(SCOREP_EVENT_IO_OPERATION_BEGIN, SCOREP_Substrates_IoOperationBeginCb, c)
+    (*c)(LOC(l), t, handle(h), (SCOREP_IoOperationMode)mode, (SCOREP_IoOperationFlag)flags,
+         requested, matching_id, SCOREP_IO_UNKNOWN_OFFSET);
+}
+
+void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t, int which,
+                                            uint32_t h, uint64_t matching_id)
+{
+    static const SCOREP_Substrates_EventType ev[3] = {SCOREP_EVENT_IO_OPERATION_ISSUED,
+                                                      SCOREP_EVENT_IO_OPERATION_TEST,
+                                                      SCOREP_EVENT_IO_OPERATION_CANCELLED};
+    if ((unsigned)which >= 3)
+        return;
+    /* the three share one signature (location, timestamp, handle, matching id) */
+    EACH(ev[which], SCOREP_Substrates_IoOperationIssuedCb, c)
+    (*c)(LOC(l), t, handle(h), matching_id);
+}
+
+void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t t, uint32_t h,
+                                             uint32_t mode, uint64_t transferred,
+                                             uint64_t matching_id)
+{
+    EACH(SCOREP_EVENT_IO_OPERATION_COMPLETE, SCOREP_Substrates_IoOperationCompleteCb, c)
+    (*c)(LOC(l), t, handle(h), (SCOREP_IoOperationMode)mode, transferred, matching_id);
 }

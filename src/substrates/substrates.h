@@ -13,8 +13,12 @@
 
 struct scorep_location;
 
-void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region);
-void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region);
+/* metrics: the location's metric values read for this event (metrics/metrics.h
+ * scorep_metric_set values), NULL without metric sources */
+void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region,
+                             uint64_t *metrics);
+void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region,
+                            uint64_t *metrics);
 /* internal paradigm (defs.h scorep_paradigm) of a thread event; comm/team ids are defs ids */
 void scorep_substrates_mpi_send(struct scorep_location *l, uint64_t t, uint32_t comm,
                                 uint32_t dest, uint32_t tag, uint64_t bytes);
@@ -47,6 +51,43 @@ void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t m
                                uint64_t bits, double as_double);
 void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
                                  uint32_t off_region);
+
+/* Memory recording (Score-P's TRACK_ALLOC, _REALLOC, _FREE): the block's address and size;
+ * kind_total: the bytes in use of this kind of memory (heap, MPI_Alloc_mem, symmetric heap)
+ * after the call, process_total: of all kinds (a realloc that moved the block: after the
+ * new block was added, before the old one was released, as Score-P reports it). */
+void scorep_substrates_track_alloc(struct scorep_location *l, uint64_t t, uint64_t addr,
+                                   uint64_t bytes, uint64_t kind_total, uint64_t process_total);
+void scorep_substrates_track_free(struct scorep_location *l, uint64_t t, uint64_t addr,
+                                  uint64_t bytes, uint64_t kind_total, uint64_t process_total);
+void scorep_substrates_track_realloc(struct scorep_location *l, uint64_t t, uint64_t old_addr,
+                                     uint64_t old_bytes, uint64_t new_addr, uint64_t new_bytes,
+                                     uint64_t kind_total, uint64_t process_total);
+
+/* I/O (core/events_io.h): handles and files are defs_io ids; access, creation, status,
+ * whence, mode and flags are OTF2's values as the trace records them; io_paradigm:
+ * defs_io.h scorep_io_paradigm. */
+void scorep_substrates_io_create_handle(struct scorep_location *l, uint64_t t, uint32_t handle,
+                                        uint32_t access, uint32_t creation, uint32_t status);
+void scorep_substrates_io_destroy_handle(struct scorep_location *l, uint64_t t, uint32_t handle);
+void scorep_substrates_io_duplicate_handle(struct scorep_location *l, uint64_t t,
+                                           uint32_t old_handle, uint32_t new_handle,
+                                           uint32_t status);
+void scorep_substrates_io_seek(struct scorep_location *l, uint64_t t, uint32_t handle,
+                               int64_t offset, uint32_t whence, uint64_t result);
+void scorep_substrates_io_change_status_flags(struct scorep_location *l, uint64_t t,
+                                              uint32_t handle, uint32_t status);
+void scorep_substrates_io_delete_file(struct scorep_location *l, uint64_t t, uint32_t io_paradigm,
+                                      uint32_t file);
+void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t, uint32_t handle,
+                                          uint32_t mode, uint32_t flags, uint64_t requested,
+                                          uint64_t matching_id);
+/* which: 0 issued, 1 tested (not complete), 2 cancelled */
+void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t, int which,
+                                            uint32_t handle, uint64_t matching_id);
+void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t t,
+                                             uint32_t handle, uint32_t mode,
+                                             uint64_t transferred, uint64_t matching_id);
 
 /* Life cycle, called by the runtime (core/runtime.c) directly: ProgramEnd before the
  * measurement stops; after the results are written (dir: the experiment directory,

@@ -25,6 +25,9 @@ typedef struct scorep_substrate_loc {
 /* Loads the plugins of list (separated by any character of sep); returns how many run. */
 uint32_t scorep_substrates_load(const char *list, const char *sep);
 void scorep_substrates_new_region(uint32_t region);
+void scorep_substrates_new_io_file(uint32_t file);
+void scorep_substrates_new_io_handle(uint32_t handle);
+void scorep_substrates_new_io_paradigms(void);
 void scorep_substrates_assign_ids(void);
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent);
@@ -63,6 +66,15 @@ uint64_t scorep_substrates_location_global_id(const struct scorep_location *l);
 const char *scorep_substrates_location_name(const struct scorep_location *l);
 bool scorep_substrates_location_gpu(const struct scorep_location *l);
 scorep_substrate_loc *scorep_substrates_location_data(const struct scorep_location *l);
+/* l's dense metric values (read at its latest enter or leave; metrics/metrics.h): n of them,
+ * with their defs metric ids; false without metric sources */
+typedef struct {
+    uint32_t n;
+    const uint32_t *ids;
+    uint64_t *values;
+} scorep_substrates_metric_values;
+bool scorep_substrates_location_metrics(const struct scorep_location *l,
+                                        scorep_substrates_metric_values *out);
 
 /* a timestamp for an event of l now (strictly after its last one) */
 uint64_t scorep_substrates_now(struct scorep_location *l);

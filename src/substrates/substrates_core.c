@@ -12,7 +12,9 @@
 #include "core/location.h"
 #include "core/subsystem.h"
 #include "defs/defs.h"
+#include "defs/defs_io.h"
 #include "ipc/ipc.h"
+#include "metrics/metrics.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +38,15 @@ static void substrates_init(void)
     scorep_defs_on_new_region(scorep_substrates_new_region);
     for (uint32_t id = 0; id < n; id++)
         scorep_substrates_new_region(id);
+    /* I/O definitions as Score-P announces them: the paradigms, then files and handles as
+     * they are defined (a handle after its file) */
+    scorep_substrates_new_io_paradigms();
+    uint32_t nf = scorep_defs_io_file_count(), nh = scorep_defs_io_handle_count();
+    scorep_defs_on_new_io(scorep_substrates_new_io_file, scorep_substrates_new_io_handle);
+    for (uint32_t id = 0; id < nf; id++)
+        scorep_substrates_new_io_file(id);
+    for (uint32_t id = 0; id < nh; id++)
+        scorep_substrates_new_io_handle(id);
     scorep_substrates_assign_ids();
 }
 
@@ -224,6 +235,18 @@ bool scorep_substrates_location_gpu(const struct scorep_location *l)
 scorep_substrate_loc *scorep_substrates_location_data(const struct scorep_location *l)
 {
     return l ? __atomic_load_n(&l->substrates_data, __ATOMIC_ACQUIRE) : NULL;
+}
+
+bool scorep_substrates_location_metrics(const struct scorep_location *l,
+                                        scorep_substrates_metric_values *out)
+{
+    const scorep_metric_set *m = l ? l->metrics : NULL;
+    if (!m || !m->n)
+        return false;
+    out->n = m->n;
+    out->ids = m->ids;
+    out->values = m->values;
+    return true;
 }
 
 uint64_t scorep_substrates_now(struct scorep_location *l)

@@ -484,6 +484,7 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         s->depth--;
         region_event(s, NULL, next_ts(s, close_ts), s->stack[s->depth], false);
     }
+    scorep_sampling_cursor_close(s->smp, s->last);
     if (l->id == 0)
         OTF2_EvtWriter_ProgramEnd(s->w, NULL, next_ts(s, l->end_ts), exit_status);
     else if (l->create_seq && s->thread_begun)

@@ -206,6 +206,52 @@ run_app()
     check_profiles
 }
 
+# stacks_of ERE: the threads' stacks of this user's processes whose command line matches ERE
+# (gdb; without it the kernel's view: state and wait channel), to show where a hang hangs
+stacks_of()
+{
+    for _p in $(pgrep -f -- "$1" || true); do
+        [ "$_p" != $$ ] || continue
+        echo "--- process $_p: $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null)"
+        if command -v gdb >/dev/null 2>&1; then
+            timeout 30 gdb -p "$_p" -batch -ex 'thread apply all bt 15' 2>/dev/null |
+                grep -E '^(#|Thread )' | head -n 60 || true
+        else
+            for _t in /proc/"$_p"/task/*; do
+                echo "thread ${_t##*/}: $(awk '{ print $3 }' "$_t/stat" 2>/dev/null) $(cat "$_t/wchan" 2>/dev/null)"
+            done
+        fi
+    done
+}
+
+# run_bounded NAME SECONDS ERE COMMAND...: COMMAND (output in NAME.out, NAME.err) with a limit
+# of SECONDS; if it is still running then, the stacks of the processes matching ERE are
+# printed (stacks_of) before it is killed, and status is 124; else status is its exit status
+run_bounded()
+{
+    _name=$1 _secs=$2 _ere=$3
+    shift 3
+    "$@" >"$_name.out" 2>"$_name.err" &
+    _bpid=$!
+    _n=$((_secs * 10))
+    while kill -0 "$_bpid" 2>/dev/null && [ "$_n" -gt 0 ]; do
+        sleep 0.1
+        _n=$((_n - 1))
+    done
+    if kill -0 "$_bpid" 2>/dev/null; then
+        echo "$_name: still running after $_secs s; the stacks of its processes:"
+        stacks_of "$_ere"
+        kill -TERM "$_bpid" 2>/dev/null || true
+        sleep 2
+        kill -KILL "$_bpid" 2>/dev/null || true
+        wait "$_bpid" 2>/dev/null || true
+        status=124
+    else
+        status=0
+        wait "$_bpid" || status=$?
+    fi
+}
+
 # start_app NAME COMMAND...: run COMMAND in the background like run_app, with SIGINT and
 # SIGTERM at their default handling (a non-interactive shell ignores SIGINT in background
 # jobs); its process id is left in $app_pid. Finish with wait_app.

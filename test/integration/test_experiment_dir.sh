@@ -76,6 +76,24 @@ run_app abs env SCOREP_EXPERIMENT_DIRECTORY="$work/absolute" ./calls
 expect_eq "$status" 3 "absolute path: exit status"
 expect_file "$work/absolute/profile.cubex" "absolute path: profile written"
 
+# --- a file in the way (the directory named after the program itself): the file is left
+# alone, the results go to a new directory beside it, one warning says where ---
+cp calls calls_copy
+run_app infile env SCOREP_EXPERIMENT_DIRECTORY=calls ./calls
+expect_eq "$status" 3 "a file in the way: exit status of the program"
+expect_eq "$(cmp calls calls_copy && echo same)" same "a file in the way: the file is unchanged"
+expect_eq "$(entries . '^calls-old-')" 0 "a file in the way: nothing renamed"
+beside=$(ls -d calls-2* 2>/dev/null | head -n 1)
+expect_eq "$(wc -l <infile.err | tr -d ' ')" 1 "a file in the way: one message"
+expect_grep "warning: SCOREP_EXPERIMENT_DIRECTORY '$work/calls' is a file, not a directory; .*results go to '$work/$beside'" \
+    infile.err "a file in the way: the message says where the results are"
+expect_eq "$(profile_sum "$beside" main/leaf visits)" 1000000 "a file in the way: the profile beside it"
+ln -s nowhere dangling
+run_app dangling env SCOREP_EXPERIMENT_DIRECTORY=dangling ./calls
+expect_eq "$(readlink dangling)" nowhere "a dangling link in the way: left alone"
+expect_eq "$(profile_sum "$(ls -d dangling-2* | head -n 1)" main/leaf visits)" 1000000 \
+    "a dangling link in the way: the profile beside it"
+
 # --- an unwritable location: the program runs unmeasured, with a warning ---
 run_app proc env SCOREP_EXPERIMENT_DIRECTORY=/proc/nope SCOREP_ENABLE_TRACING=true ./calls
 expect_eq "$status" 3 "unwritable: exit status of the program"

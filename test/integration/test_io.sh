@@ -216,8 +216,8 @@ expect_eq "$(profile_dump flush -m visits | awk -F'\t' -v n="|$io_names" '{ k = 
     "main/printf visits=2" "flush: the only recorded I/O is the program's two printf (not the runtime's writes)"
 
 # OpenMP threads doing I/O: thread t writes (t + 1) x 100 bytes
-scorep_cc --io=posix gcc -fopenmp -fno-builtin -o omp "$PROGRAMS/io_omp.c"
-run_app omp env OMP_NUM_THREADS=4 SCOREP_EXPERIMENT_DIRECTORY=omp ./omp
+scorep_cc --io=posix gcc -fopenmp -fno-builtin -o io_omp "$PROGRAMS/io_omp.c"
+run_app omp env OMP_NUM_THREADS=4 SCOREP_EXPERIMENT_DIRECTORY=omp ./io_omp
 expect_eq "$status" 0 "OpenMP: exit status"
 expect_eq "$(cat omp.out)" "omp total 1000" "OpenMP: program output"
 # (which location a thread gets depends on the order the threads start)

@@ -149,16 +149,16 @@ check pexp preload.out scorep-run
 part "tail calls: the program's own unlock at a function's end counts, a library's does not"
 if [ "$(uname -m)" = x86_64 ]; then
     gcc -O2 -shared -fPIC -o libtail.so "$PROGRAMS/pthread_tail_lib.c" || fail "gcc pthread_tail_lib.c"
-    gcc -O2 -o tail_plain "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread ||
+    gcc -O2 -o pthread_tail_plain "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread ||
         fail "gcc pthread_tail.c"
-    scorep_cc gcc -O2 -o tail_linked "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread
+    scorep_cc gcc -O2 -o pthread_tail_linked "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread
     # the mechanism under test: the unlocks at the functions' ends are jumps (tail calls)
     run_to lib.dis objdump -d libtail.so
     expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' lib.dis)" 2 "the library's unlocks are tail calls"
-    run_to tail.dis objdump -d tail_plain
+    run_to tail.dis objdump -d pthread_tail_plain
     expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' tail.dis)" 1 "the program's unlock_at_end is a tail call"
     for v in linked plain; do
-        if [ $v = linked ]; then set -- ./tail_linked; else set -- "$top_builddir/scorep-run" ./tail_plain; fi
+        if [ $v = linked ]; then set -- ./pthread_tail_linked; else set -- "$top_builddir/scorep-run" ./pthread_tail_plain; fi
         run_app tail_$v env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=tail_$v "$@"
         expect_eq "$status:$(cat tail_$v.out)" "0:done 1" "$v: pthread_tail runs"
         expect_eq "$(trace_other tail_$v | awk '$1 ~ /^THREAD_(ACQUIRE|RELEASE)_LOCK$/ {

@@ -114,8 +114,8 @@ expect_ge "$ms" 425 "scorep-run: sampled time of main/hot >= 85 % of its 500 ms 
 expect_ge 625 "$ms" "scorep-run: sampled time of main/hot <= 125 % of its 500 ms"
 
 # --- threads under scorep-run: every thread has its own timer --------------------------
-gcc -O2 -g -pthread -o threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
-run_app threads env $SMP SCOREP_EXPERIMENT_DIRECTORY=threads "$top_builddir/scorep-run" ./threads
+gcc -O2 -g -pthread -o sampling_threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
+run_app threads env $SMP SCOREP_EXPERIMENT_DIRECTORY=threads "$top_builddir/scorep-run" ./sampling_threads
 expect_eq "$status" 0 "threads: exit status"
 expect_eq "$(profile_locations threads)" 3 "threads: three locations"
 for loc in 0 1 2; do
@@ -132,12 +132,71 @@ for loc in 0 1 2; do
     expect_ge 375 "$ms" "threads: location $loc: sampled time of $path <= 125 % of 300 ms (its own thread)"
 done
 
+# --- SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS: calling contexts as Enter/Leave ----------
+# trace_paths EVENTS: the trace's Enter records per call path ("path<TAB>enters", all
+# locations, sorted), rebuilt from otf2-print's Enter/Leave lines (trace_events); a Leave
+# that does not match the open call, or a call open at the end, gives a "NESTING" line
+trace_paths()
+{
+    awk '$1 == "ENTER" || $1 == "LEAVE" {
+        loc = $2; name = $0; sub(/^.*Region: "/, "", name); sub(/" <[0-9]+>.*$/, "", name)
+        if ($1 == "ENTER") {
+            d = ++depth[loc]; stk[loc, d] = name
+            p = stk[loc, 1]; for (i = 2; i <= d; i++) p = p "/" stk[loc, i]
+            n[p]++
+        } else if (depth[loc] == 0 || stk[loc, depth[loc]] != name) print "NESTING " loc " " name
+        else depth[loc]--
+    } END {
+        for (l in depth) if (depth[l] != 0) print "NESTING open at the end: location " l
+        for (p in n) printf "%s\t%d\n", p, n[p]
+    }' "$1" | sort
+}
+# check_converted EXPDIR WHAT: no calling-context events, properly nested Enter/Leave, and
+# per call path as many Enter records as the profile has visits: for a sampled frame both
+# count the entries seen between consecutive samples, computed apart (the profile in
+# sampling_profile.c, the conversion in sampling_trace.c); pthreads' paths without the
+# profile's artificial root THREADS
+check_converted()
+{
+    trace_events "$1" >"$2.events"
+    expect_eq "$(count_lines '^CALLING_CONTEXT_' "$2.events")" 0 "$2: no calling-context events"
+    trace_paths "$2.events" >"$2.tpaths"
+    expect_eq "$(count_lines '^NESTING' "$2.tpaths")" 0 "$2: Enter/Leave properly nested"
+    profile_dump "$1" -m visits | awk -F'\t' '{ split($4, kv, "="); p = $2
+        if (p == "THREADS") next; sub(/^THREADS\//, "", p); v[p] += kv[2] }
+        END { for (p in v) if (v[p] > 0) printf "%s\t%d\n", p, v[p] }' | sort >"$2.ppaths"
+    expect_ge "$(wc -l <"$2.ppaths")" 3 "$2: call paths in the profile"
+    expect_eq "$(diff "$2.tpaths" "$2.ppaths" | tr '\n' ' ')" "" \
+        "$2: Enter records per call path equal the profile's visits ($(wc -l <"$2.ppaths") paths)"
+}
+# enters FILE PATH: the Enter records of PATH in a trace_paths listing
+enters()
+{
+    awk -F'\t' -v p="$2" '$1 == p { n = $2 } END { print n + 0 }' "$1"
+}
+CVT="SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS=true SCOREP_ENABLE_TRACING=true"
+run_app cvt_inst env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_inst ./hot_inst
+expect_eq "$status $(cat cvt_inst.err)" "0 " "converted, instrumented: exit status, nothing on stderr"
+check_converted cvt_inst cvt_inst
+expect_eq "$(enters cvt_inst.tpaths main/cold)" 2 "converted, instrumented: main/cold entered twice"
+expect_eq "$(enters cvt_inst.tpaths main/hot)" 1 "converted, instrumented: main/hot entered once"
+run_app cvt_plain env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_plain \
+    "$top_builddir/scorep-run" ./hot_plain
+expect_eq "$status $(cat cvt_plain.err)" "0 " "converted, scorep-run: exit status, nothing on stderr"
+check_converted cvt_plain cvt_plain
+expect_eq "$(enters cvt_plain.tpaths main/hot)" 1 "converted, scorep-run: main/hot entered once"
+run_app cvt_threads env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_threads \
+    "$top_builddir/scorep-run" ./sampling_threads
+expect_eq "$status" 0 "converted, threads: exit status"
+check_converted cvt_threads cvt_threads
+expect_eq "$(enters cvt_threads.tpaths worker/hot)" 2 "converted, threads: worker/hot entered once per thread"
+
 # --- 300 threads one after another with 64 file descriptors: ended threads' sources are
 # released (perf_event sources hold one descriptor each)
-gcc -O2 -pthread -o churn "$PROGRAMS/sampling_churn.c" || fail "gcc failed"
+gcc -O2 -pthread -o sampling_churn "$PROGRAMS/sampling_churn.c" || fail "gcc failed"
 run_app churn sh -c "ulimit -n 64 && exec env SCOREP_ENABLE_UNWINDING=true \
     SCOREP_SAMPLING_EVENTS=perf_task_clock@1000000,timer@1000 SCOREP_EXPERIMENT_DIRECTORY=churn \
-    '$top_builddir/scorep-run' ./churn"
+    '$top_builddir/scorep-run' ./sampling_churn"
 expect_eq "$status" 0 "thread churn: exit status"
 expect_eq "$(cat churn.out)" done "thread churn: output"
 expect_eq "$(grep -c -v 'perf_task_clock@1000000.. cannot be opened here' churn.err)" 0 \
@@ -255,8 +314,8 @@ run_app period env SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@x \
 expect_grep "'timer@x': the period after '@' must be a positive integer" period.err \
     "bad period: message"
 # a program with its own SIGPROF handler: sampling stops, one message says so
-gcc -O2 -o sigprof "$PROGRAMS/sampling_sigprof.c" || fail "gcc failed"
-run_app sigprof env $SMP SCOREP_EXPERIMENT_DIRECTORY=sigprof "$top_builddir/scorep-run" ./sigprof
+gcc -O2 -o sampling_sigprof "$PROGRAMS/sampling_sigprof.c" || fail "gcc failed"
+run_app sigprof env $SMP SCOREP_EXPERIMENT_DIRECTORY=sigprof "$top_builddir/scorep-run" ./sampling_sigprof
 expect_eq "$status" 0 "own SIGPROF handler: exit status"
 expect_eq "$(cat sigprof.out)" done "own SIGPROF handler: output"
 expect_eq "$(grep -c 'the program replaced the SIGPROF handler of sampling' sigprof.err)" 1 \

@@ -3,7 +3,10 @@
 # public headers only (test/plugins/substrate_count.c): the life cycle in Score-P's order,
 # exact event counts of known programs (linked with scorep-cc; an MPI program of 2 ranks
 # under scorep-run), the callbacks, and bad plugin lists (one message each, results still
-# written).
+# written); the memory events (TRACK_ALLOC/_REALLOC/_FREE) of test/programs/memory_c.c, the
+# I/O events of io_mixed.c and io_more.c (counts and bytes from their design, handles
+# announced as the trace defines them), and the metric values at enter and exit compared
+# with the trace's (otf2-print).
 . "$top_srcdir/test/integration/lib.sh"
 export LD_LIBRARY_PATH="$top_builddir/test/plugins/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs" # scorep-run: this build's runtime
@@ -33,6 +36,48 @@ expect_eq "$(sed -n 's/^pthread //p' "$f")" "2 2 2 0" "linked: 2 threads created
 expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' "$f" | tr '\n' ' ')" "1 1 " "linked: ipc size 1, allreduce of 1"
 expect_grep '^- `count.txt`: Events per region, 1 ranks\.$' c1/MANIFEST.md "linked: dump_manifest wrote its entry"
 expect_file c1/profile.cubex "linked: the profile is written as well"
+expect_eq "$(sed -n 's/^metrics //p' "$f")" "with 0 without 46 mismatch 0 backwards 0" \
+    "linked: no metric sources: metricValues NULL at all 46 enters and exits (regions and pthread calls)"
+
+# metric values at enter and exit (SCOREP_METRIC_RUSAGE): present at every enter and exit of
+# every location, the same array that SCOREP_Metric_WriteStrictlySynchronousMetrics hands
+# over (one sampling set per metric), and on the first location exactly the values and
+# timestamps that the trace records (otf2-print: METRIC records at the event's time)
+run_app r1 env SCOREP_EXPERIMENT_DIRECTORY=r1 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SCOREP_METRIC_RUSAGE=ru_utime,ru_minflt,ru_nvcsw SUBSTRATE_COUNT_OUT="$work/r1.count" ./calls
+expect_eq "$status" 0 "metrics: exit status"
+expect_eq "$(cat r1.err)" "" "metrics: nothing on stderr"
+expect_eq "$(sed -n 's/^metrics //p' r1.count.0)" "with 46 without 0 mismatch 0 backwards 0" \
+    "metrics: values at all 46 enters and exits, as written by the callback, never decreasing"
+expect_eq "$(grep -c '^ENTER' r1.count.0.metrics) $(grep -c '^LEAVE' r1.count.0.metrics)" "13 13" \
+    "metrics: the first location's 13 enters and 13 leaves (main, 2 mid, 6 leaf, 2 create, 2 join)"
+expect_eq "$(awk '{ for (i = 4; i <= NF; i++) { sub(/=.*/, "", $i); printf "%s ", $i } print "" }' r1.count.0.metrics | sort -u)" \
+    "ru_utime ru_minflt ru_nvcsw | " \
+    "metrics: the three metrics named through the sampling sets, in order, all strictly synchronous"
+trace_events r1 | awk '$2 == 0 && ($1 == "METRIC" || $1 == "ENTER" || $1 == "LEAVE") {
+        if ($1 == "METRIC") {
+            v = $0; sub(/.*Value: \("/, "", v); n = v; sub(/".*/, "", n); sub(/.*; /, "", v); sub(/\).*/, "", v)
+            m = m " " n "=" v; next }
+        r = $0; sub(/.*Region: "/, "", r); sub(/".*/, "", r)
+        print $1, r, $3 m " |"; m = "" }' >r1.trace
+expect_eq "$(wc -l <r1.trace | tr -d ' ')" 26 "metrics: 26 enters and leaves of the first location in the trace"
+expect_eq "$(cat r1.count.0.metrics)" "$(cat r1.trace)" \
+    "metrics: region, timestamp and values of every enter and leave as in the trace"
+# metric plugins (test/plugins/synth.c): synth_sync (strictly synchronous) reads 1, 2, 3, ...
+# per thread, the first read at the location's start; synth_opt (synchronous) gives 10 x the
+# read's number at odd reads and repeats its last value at even ones. So the first
+# location's k-th enter or leave has 'events' k + 1 and 10 (k + 1) or 10 k, the first
+# through SCOREP_Metric_WriteStrictlySynchronousMetrics, the second through
+# _WriteSynchronousMetrics.
+run_app r2 env SCOREP_EXPERIMENT_DIRECTORY=r2 SCOREP_SUBSTRATE_PLUGINS=count \
+    SCOREP_METRIC_PLUGINS=synth_sync,synth_opt SCOREP_METRIC_SYNTH_SYNC=events SCOREP_METRIC_SYNTH_OPT=events \
+    SUBSTRATE_COUNT_OUT="$work/r2.count" ./calls
+expect_eq "$status:$(cat r2.err)" "0:" "metric plugins: exit status, nothing on stderr"
+expect_eq "$(sed -n 's/^metrics //p' r2.count.0)" "with 46 without 0 mismatch 0 backwards 0" \
+    "metric plugins: values at all 46 enters and exits, as written by the callbacks"
+awk 'BEGIN { for (k = 1; k <= 26; k++) { r = k + 1; print "events=" r " | events=" (r % 2 ? 10 * r : 10 * k) } }' >r2.expected
+expect_eq "$(cut -d' ' -f4- r2.count.0.metrics)" "$(cat r2.expected)" \
+    "metric plugins: the first location's 26 values of each, strictly synchronous and synchronous apart"
 expect_eq "$(profile_sum c1 main/mid visits)" 2 "linked: the profile has main's 2 calls of mid"
 
 # OpenMP (fork, join, team begin) and the user API (parameters, recording off and on)
@@ -56,6 +101,94 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
 else
     skip_part "OMPT (omp-tools.h)"
 fi
+
+# memory recording: test/programs/memory_c.c's allocations on the main thread one by one,
+# with the bytes in use after each (heap = process here); a realloc that moves its block
+# reports both blocks (Score-P's HandleRealloc); the two threads' 3 allocations and 1 free
+# each (the key destructor's free after the thread's end is not recorded)
+scorep_cc --memory gcc -O1 -o memprog "$PROGRAMS/memory_c.c" -lpthread
+run_app mem env SCOREP_EXPERIMENT_DIRECTORY=mem SCOREP_SUBSTRATE_PLUGINS=count SCOREP_MEMORY_RECORDING=true \
+    SUBSTRATE_COUNT_OUT="$work/mem.count" ./memprog
+expect_eq "$status" 0 "memory: exit status"
+expect_eq "$(cat mem.err)" "" "memory: nothing on stderr"
+main_mem=$(sed -n 's/^mem_main //p' mem.count.0)
+# whether each realloc moved its block (the plugin compares the addresses)
+mv1=$(echo "$main_mem" | tr ' ' '\n' | sed -n 's/^R300>500\(m\{0,1\}\)\/.*/\1/p')
+mv2=$(echo "$main_mem" | tr ' ' '\n' | sed -n 's/^R500>200\(m\{0,1\}\)\/.*/\1/p')
+r1=1500 r2=1200
+[ -z "$mv1" ] || r1=1800
+[ -z "$mv2" ] || r2=1700
+churn=""
+for i in 1 2 3 4 5 6 7 8 9 10; do churn="$churn A100/1100/1100 F100/1000/1000"; done
+expect_eq "$main_mem" "A1000/1000/1000$churn A300/1300/1300 R300>500$mv1/$r1/$r1 R500>200$mv2/$r2/$r2 \
+F200/1000/1000 A256/1256/1256 A128/1384/1384 F128/1256/1256 A96/1352/1352 A200/1552/1552 F200/1352/1352 A9/1361/1361" \
+    "memory: the main thread's allocations, reallocations and frees with sizes and bytes in use"
+expect_eq "$(sed -n 's/^mem_other //p' mem.count.0)" "allocs 6 bytes 9472 frees 2 bytes 1024 reallocs 0 bytes 0 bad 0" \
+    "memory: the threads' 6 allocations (9472 bytes) and 2 frees (1024 bytes); substrateData slots all NULL"
+expect_eq "$(sed -n 's/^backwards //p' mem.count.0)" 0 "memory: timestamps increase per location"
+expect_eq "$(grep -E '^region (malloc|free|realloc) ' mem.count.0 | sort | tr '\n' ';')" \
+    "region free memory 15 15;region malloc memory 18 18;region realloc memory 2 2;" \
+    "memory: the memory regions entered as in the trace of test_memory_recording.sh"
+# without SCOREP_MEMORY_RECORDING nothing is tracked
+run_app mem0 env SCOREP_EXPERIMENT_DIRECTORY=mem0 SCOREP_SUBSTRATE_PLUGINS=count \
+    SUBSTRATE_COUNT_OUT="$work/mem0.count" ./memprog
+expect_eq "$status:$(cat mem0.err)" "0:" "memory off: exit status, nothing on stderr"
+expect_eq "$(sed -n 's/^mem_main//p;s/^mem_other //p' mem0.count.0 | tr '\n' ';')" \
+    ";allocs 0 bytes 0 frees 0 bytes 0 reallocs 0 bytes 0 bad 0;" "memory: no events without memory recording"
+
+# recording off (user API): no memory or I/O events, in-use bytes still kept
+scorep_cc --user --memory --io=posix gcc -O1 -o offprog "$PROGRAMS/substrate_off.c"
+run_app off env SCOREP_EXPERIMENT_DIRECTORY=off SCOREP_SUBSTRATE_PLUGINS=count SCOREP_MEMORY_RECORDING=true \
+    SUBSTRATE_COUNT_OUT="$work/off.count" ./offprog
+expect_eq "$status:$(cat off.out)" "0:wrote 21" "recording off: exit status, output"
+expect_eq "$(sed -n 's/^mem_main //p' off.count.0)" "A100/100/100 A300/300/300 F300/0/0" \
+    "recording off: the allocation and free while off are not delivered, the bytes in use still count them"
+expect_eq "$(sed -n 's/^io_events //p;s/^io_ops //p' off.count.0 | tr '\n' ';')" \
+    "create 1 destroy 1 dup 0 seek 0 status 0 delete 0 begin 3 issued 0 test 0 complete 3 cancelled 0;read 0 0 write 3 23 flush 0 unsized 0;" \
+    "recording off: the write while off is not delivered (writes of 5 and 9 bytes, printf's 9)"
+
+# I/O: io_mixed.c (test_io.sh gives its operations) and io_more.c (test_io_more.sh)
+. "$top_srcdir/test/integration/io_trace.sh"
+scorep_cc --io=posix gcc -O1 -fno-builtin -o mixed "$PROGRAMS/io_mixed.c"
+run_app io1 env SCOREP_EXPERIMENT_DIRECTORY=io1 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SUBSTRATE_COUNT_OUT="$work/io1.count" ./mixed
+expect_eq "$status" 0 "io: exit status"
+expect_eq "$(cat io1.out)" "posix 7490 isoc 422 bad -1 EBADF" "io: program output"
+f=io1.count.0
+trace_defs io1 >io1.defs
+expect_eq "$(sed -n 's/^io_defs //p' "$f")" \
+    "paradigms 3 files $(grep -c '^IO_REGULAR_FILE' io1.defs) handles $(grep -c '^IO_HANDLE' io1.defs) unannounced 0" \
+    "io: new_definition_handle for the 3 I/O paradigms and every file and handle the trace defines; every handle of an event announced"
+# POSIX p.dat: 10 writes (3722 bytes), 7 reads (3768); ISO C c.txt: 4 writes (222), 2 reads
+# (212), 1 flush; stdout: printf (33); the write to a descriptor not open: bytes unknown
+expect_eq "$(sed -n 's/^io_events //p' "$f")" \
+    "create 4 destroy 5 dup 1 seek 2 status 0 delete 0 begin 26 issued 0 test 0 complete 26 cancelled 0" \
+    "io: handles created (2 open, 2 fopen), destroyed (3 close, 2 fclose), duplicated (dup), 2 seeks, 26 operations"
+expect_eq "$(sed -n 's/^io_ops //p' "$f")" "read 9 3980 write 15 3977 flush 1 unsized 1" \
+    "io: operations and bytes per mode"
+# Score-P's access modes: READ_ONLY 1, WRITE_ONLY 2; creation CREATE|TRUNCATE 3
+expect_eq "$(sed -n 's/^io_creates //p' "$f")" "2/3/0 1/0/0 2/3/0 1/0/0" \
+    "io: open/fopen for writing (create, truncate) and for reading, in Score-P's numbers"
+expect_eq "$(sed -n 's/^io_seeks //p' "$f")" "1024/0/1024 0/0/0" "io: lseek to 1024 and fseek to 0 from the start"
+expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "io: timestamps increase"
+
+printf '7 8\nxy' >in.txt
+scorep_cc --io=posix gcc -O0 -fno-builtin -o iomore "$PROGRAMS/io_more.c"
+mkdir io2dir && cd io2dir
+run_app io2 env SCOREP_EXPERIMENT_DIRECTORY=io2 SCOREP_SUBSTRATE_PLUGINS=count \
+    SUBSTRATE_COUNT_OUT="$work/io2.count" ../iomore <../in.txt
+cd ..
+expect_eq "$status" 0 "io_more: exit status"
+line=$(tail -n 1 io2dir/io2.out)
+# fcntl F_SETFL (1 status change), F_DUPFD and F_DUPFD_CLOEXEC (2), unlink, unlinkat and
+# remove (3 deletions); 6 non-blocking operations issued, 1 tested (EINPROGRESS), 1
+# cancelled (it has no completion); reads 13 (228 bytes), writes 18 (printf's line, 5
+# putchar and 203 bytes), 3 flushes, 6 reads of unknown size (fscanf family)
+expect_eq "$(sed -n 's/^io_events //p;s/^io_ops //p' io2.count.0 | tr '\n' ';')" \
+    "create 6 destroy 10 dup 2 seek 2 status 1 delete 3 begin 41 issued 6 test 1 complete 40 cancelled 1;read 13 228 write 18 $((${#line} + 1 + 5 + 203)) flush 3 unsized 6;" \
+    "io_more: status change, duplications, deletions, issued/tested/cancelled operations, bytes per mode"
+expect_eq "$(sed -n 's/^io_defs //p' io2.count.0 | sed 's/.*unannounced/unannounced/')" "unannounced 0" \
+    "io_more: every handle and deleted file announced"
 
 # bad lists: a missing library, a newer interface version, the good one twice
 run_app b1 env SCOREP_EXPERIMENT_DIRECTORY=b1 SCOREP_SUBSTRATE_PLUGINS=nosuch:newer:count:count \

@@ -64,9 +64,9 @@ check_throttle() # MODE
 check_paths() # MODE
 {
     im=$1 m=$tag$1
-    scorep_cc --instrument="$im" "$tc" -O2 -pthread -o "paths_$m" "$PROGRAMS/throttle_paths.c"
+    scorep_cc --instrument="$im" "$tc" -O2 -pthread -o "throttle_paths_$m" "$PROGRAMS/throttle_paths.c"
     run_app "pa_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
-        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="paths_$m" "./paths_$m"
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="paths_$m" "./throttle_paths_$m"
     expect_eq "$status" 0 "$m: paths: exit status"
     expect_eq "$(cat "pa_$m.out")" "done 18003404" "$m: paths: program output"
     e=paths_$m

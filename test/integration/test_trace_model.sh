@@ -58,9 +58,9 @@ rma_expected()
 }
 
 # MPI windows (3 ranks): puts, gets and atomics (accumulate, fetch-and-op, compare-and-swap)
-"$SCOREP_CC" mpicc -O1 -I"$top_srcdir/test/mpi" -o rma "$top_srcdir/test/mpi/rma.c" || fail "scorep-cc mpicc rma.c"
+"$SCOREP_CC" mpicc -O1 -I"$top_srcdir/test/mpi" -o rma_prog "$top_srcdir/test/mpi/rma.c" || fail "scorep-cc mpicc rma.c"
 rc=0
-SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=rma timeout 120 mpirun -np 3 ./rma >rma.out 2>&1 || rc=$?
+SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=rma timeout 120 mpirun -np 3 ./rma_prog >rma.out 2>&1 || rc=$?
 expect_eq "$rc" 0 "rma.c runs measured on 3 ranks"
 "$DUMP" rma >rma.dump || fail "trace_model_dump rma: $(cat rma.dump)"
 for k in PUT GET ATOMIC; do

@@ -1,10 +1,13 @@
 /* substrate_count.c: a substrate plugin built the way third-party ones are (Score-P's
  * public headers only, a shared module libscorep_substrate_<name>.so): it counts the
  * events it receives per region, location and kind, logs the order of its life cycle
- * calls, and writes all of it at write_data to $SUBSTRATE_COUNT_OUT.<rank>.
+ * calls, and writes all of it at write_data to $SUBSTRATE_COUNT_OUT.<rank>. The memory
+ * events of the first location are logged one by one (line "mem_main"); the metric values
+ * of enters and exits of the first location to $SUBSTRATE_COUNT_OUT.<rank>.metrics.
  * -DPLUGIN_NAME=x names the entry; -DPLUGIN_NEWER claims a newer interface version. */
 #include <scorep/SCOREP_SubstratePlugins.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,23 @@ static long long counter_int;
 static double counter_double;
 static char counter_desc[512];
 static char program[256];
+/* memory: the first location's events in order; the others' summed */
+static char mem_main[8192];
+static unsigned long mem_other[6]; /* allocs, bytes, frees, bytes, reallocs, new bytes */
+static unsigned long mem_bad_data;  /* substrateData NULL or a slot not NULL */
+/* I/O */
+enum { MAX_IO = 4096 };
+static char io_announced[MAX_IO], io_file_announced[MAX_IO];
+static unsigned long io_paradigms, io_files, io_handles, io_unannounced;
+static unsigned long io_ev[16]; /* create, destroy, dup, seek, status, delete, begin, issued,
+                                   test, complete, cancelled */
+static unsigned long io_ops[3], io_bytes[3], io_unsized; /* unsized: bytes unknown (failed, fscanf) */
+static char io_creates[1024], io_seeks[1024];
+/* metrics at enter and exit */
+static unsigned long with_metrics, without_metrics, metric_mismatch, metric_backwards;
+static char *metric_log;
+static size_t metric_log_len, metric_log_cap;
+static uint64_t metric_last[64];
 
 static void step(char c)
 {
@@ -66,6 +86,16 @@ static void init_mpp(void)
 
 static void new_handle(SCOREP_AnyHandle h, SCOREP_HandleType type)
 {
+    if (type == SCOREP_HANDLE_TYPE_IO_PARADIGM)
+        __atomic_fetch_add(&io_paradigms, 1, __ATOMIC_RELAXED);
+    if (type == SCOREP_HANDLE_TYPE_IO_FILE && h < MAX_IO) {
+        __atomic_store_n(&io_file_announced[h], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&io_files, 1, __ATOMIC_RELAXED);
+    }
+    if (type == SCOREP_HANDLE_TYPE_IO_HANDLE && h < MAX_IO) {
+        __atomic_store_n(&io_announced[h], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&io_handles, 1, __ATOMIC_RELAXED);
+    }
     if (type != SCOREP_HANDLE_TYPE_REGION || h >= MAX_REGIONS)
         return;
     __atomic_store_n(&announced[h], 1, __ATOMIC_RELAXED);
@@ -78,7 +108,8 @@ static void create_location(const struct SCOREP_Location *l, const struct SCOREP
     __atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('L');
-    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 2));
+    /* enters, last timestamp, events with and without metric values */
+    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 4));
 }
 
 static void activate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent,
@@ -109,6 +140,8 @@ static void delete_location(const struct SCOREP_Location *l)
         return;
     }
     __atomic_fetch_add(&loc_enters, d[0], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&with_metrics, d[2], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&without_metrics, d[3], __ATOMIC_RELAXED);
 }
 
 static void pre_unify(void)
@@ -136,25 +169,92 @@ static void check_time(struct SCOREP_Location *l, uint64_t t)
     }
 }
 
+/* the first location's metric values, through SCOREP_Metric_WriteStrictlySynchronousMetrics
+ * and then _WriteSynchronousMetrics: "name=value" each, checked against the event's
+ * metricValues (the same array, strictly synchronous metrics first, in order) */
+static uint64_t *write_expect;
+static unsigned write_i;
+
+static void log_metric(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_metric(const char *fmt, ...)
+{
+    if (metric_log_len + 512 > metric_log_cap) {
+        size_t cap = metric_log_cap ? 2 * metric_log_cap : 1 << 16;
+        char *n = realloc(metric_log, cap);
+        if (!n)
+            return;
+        metric_log = n;
+        metric_log_cap = cap;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(metric_log + metric_log_len, metric_log_cap - metric_log_len, fmt, ap);
+    va_end(ap);
+    if (k > 0 && (size_t)k < metric_log_cap - metric_log_len)
+        metric_log_len += (size_t)k;
+}
+
+static void write_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s,
+                     const uint64_t *v)
+{
+    (void)l, (void)t;
+    const SCOREP_MetricHandle *m = cb->SCOREP_SamplingSetHandle_GetMetricHandles(s);
+    if (!write_expect || write_i >= 64 || !m || *v != write_expect[write_i])
+        metric_mismatch++;
+    else if (*v < metric_last[write_i])
+        metric_backwards++; /* rusage values only grow */
+    else
+        metric_last[write_i] = *v;
+    log_metric(" %s=%llu", m ? cb->SCOREP_MetricHandle_GetName(m[0]) : "?", (unsigned long long)*v);
+    write_i++;
+}
+
+/* the first location's values of an enter or exit: logged with the region and timestamp */
+static void log_metrics(const char *what, struct SCOREP_Location *l, uint64_t t,
+                        SCOREP_RegionHandle r, uint64_t *m)
+{
+    log_metric("%s %s %llu", what, cb->SCOREP_RegionHandle_GetName(r), (unsigned long long)t);
+    write_expect = m;
+    write_i = 0;
+    cb->SCOREP_Metric_WriteStrictlySynchronousMetrics(l, t, write_cb);
+    log_metric(" |");
+    cb->SCOREP_Metric_WriteSynchronousMetrics(l, t, write_cb);
+    log_metric("\n");
+}
+
+/* per enter and exit one callback (GetData): the location's counts, summed at its deletion */
+static unsigned long *region_event(struct SCOREP_Location *l, uint64_t t, uint64_t *m)
+{
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d) {
+        if (t < d[1])
+            backwards++;
+        d[1] = t;
+        d[m ? 2 : 3]++;
+    }
+    return d;
+}
+
 static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
-    (void)m;
-    check_time(l, t);
-    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    unsigned long *d = region_event(l, t, m);
     if (d)
         d[0]++;
     if (r < MAX_REGIONS && announced[r])
         __atomic_fetch_add(&enters[r], 1, __ATOMIC_RELAXED);
     else
         __atomic_fetch_add(&unannounced, 1, __ATOMIC_RELAXED);
+    if (m && cb->SCOREP_Location_GetId(l) == 0)
+        log_metrics("ENTER", l, t, r, m);
 }
 
 static void exit_(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
-    (void)m;
-    check_time(l, t);
+    region_event(l, t, m);
     if (r < MAX_REGIONS)
         __atomic_fetch_add(&exits[r], 1, __ATOMIC_RELAXED);
+    if (m && cb->SCOREP_Location_GetId(l) == 0)
+        log_metrics("LEAVE", l, t, r, m);
 }
 
 static void program_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_StringHandle name,
@@ -339,6 +439,179 @@ static void counter_d(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetH
     counter_double += v;
 }
 
+/* ---- memory */
+static void mem_log(struct SCOREP_Location *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mem_log(struct SCOREP_Location *l, const char *fmt, ...)
+{
+    (void)l;
+    size_t n = strlen(mem_main);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n + 64 < sizeof mem_main)
+        vsnprintf(mem_main + n, sizeof mem_main - n, fmt, ap);
+    va_end(ap);
+}
+
+static void check_data(void *d[])
+{
+    if (!d)
+        __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
+    else
+        for (int i = 0; i < 16; i++)
+            if (d[i])
+                __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
+}
+
+static void track_alloc(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
+                        void *data[], size_t kind_total, size_t process_total)
+{
+    check_time(l, t);
+    check_data(data);
+    if (!addr)
+        __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        mem_log(l, " A%zu/%zu/%zu", bytes, kind_total, process_total);
+    else {
+        __atomic_fetch_add(&mem_other[0], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mem_other[1], bytes, __ATOMIC_RELAXED);
+    }
+}
+
+static void track_free(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
+                       void *data[], size_t kind_total, size_t process_total)
+{
+    check_time(l, t);
+    check_data(data);
+    if (!addr)
+        __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        mem_log(l, " F%zu/%zu/%zu", bytes, kind_total, process_total);
+    else {
+        __atomic_fetch_add(&mem_other[2], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mem_other[3], bytes, __ATOMIC_RELAXED);
+    }
+}
+
+/* "R<old>><new>" and m when the block moved, then the totals */
+static void track_realloc(struct SCOREP_Location *l, uint64_t t, uint64_t old_addr,
+                          size_t old_bytes, void *old_data[], uint64_t new_addr,
+                          size_t new_bytes, void *new_data[], size_t kind_total,
+                          size_t process_total)
+{
+    check_time(l, t);
+    check_data(old_data);
+    check_data(new_data);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        mem_log(l, " R%zu>%zu%s/%zu/%zu", old_bytes, new_bytes, old_addr != new_addr ? "m" : "",
+                kind_total, process_total);
+    else {
+        __atomic_fetch_add(&mem_other[4], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mem_other[5], new_bytes, __ATOMIC_RELAXED);
+    }
+}
+
+/* ---- I/O: counts per event; operations and bytes per mode; every handle announced */
+static void io_handle(SCOREP_IoHandleHandle h)
+{
+    if (h == 0 || h >= MAX_IO || !__atomic_load_n(&io_announced[h], __ATOMIC_RELAXED))
+        __atomic_fetch_add(&io_unannounced, 1, __ATOMIC_RELAXED);
+}
+
+static void io_count(int k, struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h)
+{
+    check_time(l, t);
+    __atomic_fetch_add(&io_ev[k], 1, __ATOMIC_RELAXED);
+    io_handle(h);
+}
+
+static void append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n + 64 < size)
+        vsnprintf(buf + n, size - n, fmt, ap);
+    va_end(ap);
+}
+
+static void io_create(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,
+                      SCOREP_IoAccessMode mode, SCOREP_IoCreationFlag cf, SCOREP_IoStatusFlag sf)
+{
+    io_count(0, l, t, h);
+    append(io_creates, sizeof io_creates, " %d/%d/%d", (int)mode, (int)cf, (int)sf);
+}
+
+static void io_destroy(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h)
+{
+    io_count(1, l, t, h);
+}
+
+static void io_dup(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle old,
+                   SCOREP_IoHandleHandle h, SCOREP_IoStatusFlag sf)
+{
+    (void)sf;
+    io_count(2, l, t, h);
+    io_handle(old);
+}
+
+static void io_seek(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h, int64_t off,
+                    SCOREP_IoSeekOption whence, uint64_t result)
+{
+    io_count(3, l, t, h);
+    append(io_seeks, sizeof io_seeks, " %lld/%d/%llu", (long long)off, (int)whence,
+           (unsigned long long)result);
+}
+
+static void io_status(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,
+                      SCOREP_IoStatusFlag sf)
+{
+    (void)sf;
+    io_count(4, l, t, h);
+}
+
+static void io_delete(struct SCOREP_Location *l, uint64_t t, SCOREP_IoParadigmType p,
+                      SCOREP_IoFileHandle f)
+{
+    (void)p;
+    check_time(l, t);
+    __atomic_fetch_add(&io_ev[5], 1, __ATOMIC_RELAXED);
+    if (f == 0 || f >= MAX_IO || !io_file_announced[f])
+        __atomic_fetch_add(&io_unannounced, 1, __ATOMIC_RELAXED);
+}
+
+static void io_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,
+                     SCOREP_IoOperationMode mode, SCOREP_IoOperationFlag f, uint64_t req,
+                     uint64_t id, uint64_t offset)
+{
+    (void)mode, (void)f, (void)req, (void)id, (void)offset;
+    io_count(6, l, t, h);
+}
+
+#define IO_REQ_CB(name, k)                                                                     \
+    static void name(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,          \
+                     uint64_t id)                                                             \
+    {                                                                                         \
+        (void)id;                                                                             \
+        io_count(k, l, t, h);                                                                 \
+    }
+IO_REQ_CB(io_issued, 7)
+IO_REQ_CB(io_test, 8)
+IO_REQ_CB(io_cancelled, 10)
+
+static void io_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,
+                        SCOREP_IoOperationMode mode, uint64_t bytes, uint64_t id)
+{
+    (void)id;
+    io_count(9, l, t, h);
+    if (bytes == UINT64_MAX)
+        __atomic_fetch_add(&io_unsized, 1, __ATOMIC_RELAXED);
+    else if ((unsigned)mode < 3) {
+        __atomic_fetch_add(&io_ops[mode], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&io_bytes[mode], bytes, __ATOMIC_RELAXED);
+    }
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -371,6 +644,20 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(TRIGGER_COUNTER_INT64, counter_i);
     SET(TRIGGER_COUNTER_DOUBLE, counter_d);
     SET(DISABLE_RECORDING, rec_off_cb);
+    SET(TRACK_ALLOC, track_alloc);
+    SET(TRACK_FREE, track_free);
+    SET(TRACK_REALLOC, track_realloc);
+    SET(IO_CREATE_HANDLE, io_create);
+    SET(IO_DESTROY_HANDLE, io_destroy);
+    SET(IO_DUPLICATE_HANDLE, io_dup);
+    SET(IO_SEEK, io_seek);
+    SET(IO_CHANGE_STATUS_FLAGS, io_status);
+    SET(IO_DELETE_FILE, io_delete);
+    SET(IO_OPERATION_BEGIN, io_begin);
+    SET(IO_OPERATION_ISSUED, io_issued);
+    SET(IO_OPERATION_TEST, io_test);
+    SET(IO_OPERATION_COMPLETE, io_complete);
+    SET(IO_OPERATION_CANCELLED, io_cancelled);
     *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
     return SCOREP_SUBSTRATES_NUM_EVENTS;
 }
@@ -415,7 +702,28 @@ static void write_data(void)
     fprintf(f, "params %lu\n", params);
     fprintf(f, "recording on %lu off %lu\n", rec_on, rec_off);
     fprintf(f, "counters %lld %g%s\n", counter_int, counter_double, counter_desc);
+    fprintf(f, "mem_main%s\n", mem_main);
+    fprintf(f, "mem_other allocs %lu bytes %lu frees %lu bytes %lu reallocs %lu bytes %lu bad %lu\n",
+            mem_other[0], mem_other[1], mem_other[2], mem_other[3], mem_other[4], mem_other[5],
+            mem_bad_data);
+    fprintf(f, "io_defs paradigms %lu files %lu handles %lu unannounced %lu\n", io_paradigms,
+            io_files, io_handles, io_unannounced);
+    fprintf(f, "io_events create %lu destroy %lu dup %lu seek %lu status %lu delete %lu begin %lu "
+               "issued %lu test %lu complete %lu cancelled %lu\n",
+            io_ev[0], io_ev[1], io_ev[2], io_ev[3], io_ev[4], io_ev[5], io_ev[6], io_ev[7],
+            io_ev[8], io_ev[9], io_ev[10]);
+    fprintf(f, "io_ops read %lu %lu write %lu %lu flush %lu unsized %lu\n", io_ops[0], io_bytes[0],
+            io_ops[1], io_bytes[1], io_ops[2], io_unsized);
+    fprintf(f, "io_creates%s\n", io_creates);
+    fprintf(f, "io_seeks%s\n", io_seeks);
+    fprintf(f, "metrics with %lu without %lu mismatch %lu backwards %lu\n", with_metrics,
+            without_metrics, metric_mismatch, metric_backwards);
     fclose(f);
+    snprintf(path, sizeof path, "%s.%d.metrics", out, cb->SCOREP_Ipc_GetRank());
+    if (metric_log_len && (f = fopen(path, "w"))) {
+        fwrite(metric_log, 1, metric_log_len, f);
+        fclose(f);
+    }
 }
 
 #define ENTRY_(n) SCOREP_SUBSTRATE_PLUGIN_ENTRY(n)

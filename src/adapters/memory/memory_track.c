@@ -134,9 +134,14 @@ static void counter(scorep_location *l, tracker *t, uint64_t value)
                             BUF_EV_METRIC, t->counter, value);
 }
 
+/* bytes in use after a call: of its kind and of the process (all kinds) */
+typedef struct {
+    uint64_t kind, process;
+} in_use_now;
+
 /* The totals change with every tracked block, recorded or not; the metrics only while l
  * records. */
-static void add_in_use(scorep_location *l, tracker *t, uint64_t add, uint64_t sub)
+static in_use_now add_in_use(scorep_location *l, tracker *t, uint64_t add, uint64_t sub)
 {
     /* one atomic update per call: the process total is the sum of the kinds (the others
      * read as they are; MPI_Alloc_mem and symmetric heap allocations are rare) */
@@ -151,11 +156,19 @@ static void add_in_use(scorep_location *l, tracker *t, uint64_t add, uint64_t su
                                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
     }
-    if (!recording(l))
-        return;
-    if (add && l->profiling)
-        profile_max(&l->profile, m_max, (double)all);
-    counter(l, t, mine);
+    if (recording(l)) {
+        if (add && l->profiling)
+            profile_max(&l->profile, m_max, (double)all);
+        counter(l, t, mine);
+    }
+    return (in_use_now){mine, all};
+}
+
+/* Substrate plugins' TRACK_* events: only while l records, stamped one tick after l's last
+ * event (no clock read, as the trace counter). */
+static inline bool to_plugins(scorep_location *l)
+{
+    return __builtin_expect(l && l->substrates_on, 0) && recording(l);
 }
 
 static void remember(scorep_location *l, tracker *t, void *p, uint64_t size)
@@ -177,7 +190,10 @@ void scorep_memory_alloc(scorep_location *l, scorep_alloc_kind k, void *p, uint6
     remember(l, t, p, size);
     if (l->profiling)
         scorep_profile_metric(&l->profile, m_alloc, (double)size);
-    add_in_use(l, t, size, 0);
+    in_use_now u = add_in_use(l, t, size, 0);
+    if (to_plugins(l))
+        scorep_substrates_track_alloc(l, scorep_location_now(l, l->last_ts), (uintptr_t)p, size,
+                                      u.kind, u.process);
 }
 
 uint64_t scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
@@ -190,8 +206,32 @@ uint64_t scorep_memory_free(scorep_location *l, scorep_alloc_kind k, void *p)
         return 0;
     if (recording(l) && l->profiling)
         scorep_profile_metric(&l->profile, m_dealloc, (double)r.size);
-    add_in_use(l, t, 0, r.size);
+    in_use_now u = add_in_use(l, t, 0, r.size);
+    if (to_plugins(l))
+        scorep_substrates_track_free(l, scorep_location_now(l, l->last_ts), (uintptr_t)p, r.size,
+                                     u.kind, u.process);
     return r.size;
+}
+
+/* Score-P's events of a realloc: of a block not tracked (realloc(NULL, n), or allocated
+ * while recording was off) an alloc, to size 0 a free, else a realloc whose totals, when
+ * the block moved, count both blocks (after the new one is added, before the old one is
+ * released: Score-P's SCOREP_AllocMetric_HandleRealloc). */
+static void track_realloc(scorep_location *l, void *old, uint64_t old_size, void *p,
+                          uint64_t size, in_use_now u)
+{
+    if (!old && !p)
+        return; /* realloc(untracked, 0): nothing tracked, nothing released */
+    uint64_t t = scorep_location_now(l, l->last_ts);
+    if (!old)
+        scorep_substrates_track_alloc(l, t, (uintptr_t)p, size, u.kind, u.process);
+    else if (!p)
+        scorep_substrates_track_free(l, t, (uintptr_t)old, old_size, u.kind, u.process);
+    else {
+        uint64_t both = p != old ? old_size : 0;
+        scorep_substrates_track_realloc(l, t, (uintptr_t)old, old_size, (uintptr_t)p, size,
+                                        u.kind + both, u.process + both);
+    }
 }
 
 uint64_t scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *old, void *p,
@@ -213,7 +253,9 @@ uint64_t scorep_memory_realloc(scorep_location *l, scorep_alloc_kind k, void *ol
         if (rec && l->profiling)
             scorep_profile_metric(&l->profile, m_alloc, (double)size);
     }
-    add_in_use(l, t, p ? size : 0, r.size);
+    in_use_now u = add_in_use(l, t, p ? size : 0, r.size);
+    if (to_plugins(l))
+        track_realloc(l, known ? old : NULL, r.size, p, size, u);
     return r.size;
 }
 
