@@ -4,8 +4,8 @@
 # (-fsanitize=thread as well) and runs them measured as the tests do (profile, trace,
 # pthread locks, selective recording, throttling, metrics, substrate plugins, scorep-run);
 # prints one line per run and every report, and exits 1 when ThreadSanitizer reported
-# anything. Not part of `make check`: the second build of the runtime takes minutes
-# (docs/design.md, "Threads and the end of the measurement").
+# anything. Not part of `make check`: a second configure and build of the tree (44 s on 2
+# cores) (docs/design.md, "Checking the runtime with ThreadSanitizer").
 #
 #   sh test/tools/tsan_runtime.sh [BUILDDIR]     (default: _build-tsan in the source tree)
 #
