@@ -93,7 +93,7 @@ omp_cc()
 }
 # run_omp NAME [VAR=VALUE...] -- COMMAND...: runs COMMAND under ThreadSanitizer and archer
 # (NAME.err; NAME.out without archer's line "Archer detected ...", which NAME.archer holds);
-# sets status. OpenMP settings of the calling environment do not reach it.
+# sets status. (lib.sh has taken the OpenMP settings of the calling environment away.)
 run_omp()
 {
     _n=$1
@@ -106,8 +106,7 @@ run_omp()
     shift
     status=0
     # shellcheck disable=SC2086
-    env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT -u OMP_DYNAMIC -u OMP_MAX_ACTIVE_LEVELS -u OMP_TOOL \
-        OMP_TOOL_LIBRARIES="$_archer" TSAN_OPTIONS="$OMP_TSAN" ARCHER_OPTIONS=verbose=1 $_e \
+    env OMP_TOOL_LIBRARIES="$_archer" TSAN_OPTIONS="$OMP_TSAN" ARCHER_OPTIONS=verbose=1 $_e \
         timeout 300 "$@" >"$_n.all" 2>"$_n.err" || status=$?
     grep '^Archer detected' "$_n.all" >"$_n.archer" || true
     grep -v '^Archer detected' "$_n.all" >"$_n.out" || true
