@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         SCOREP_USER_REGION_BY_NAME_BEGIN(who, SCOREP_USER_REGION_TYPE_COMMON)
         SCOREP_USER_REGION_BY_NAME_END(who)
         if (omp_get_thread_num() == 1)
-            late_until(1, &at_ebarrier, 2);
+            late_until(1, &at_ebarrier, omp_get_num_threads() - 1);
         M("ebarrier", "bar");
         if (omp_get_thread_num() != 1)
             __atomic_fetch_add(&at_ebarrier, 1, __ATOMIC_RELEASE);
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(3) /* PAR_I */
     {
         if (omp_get_thread_num() == 2)
-            late_until(1, &at_ibarrier, 2);
+            late_until(1, &at_ibarrier, omp_get_num_threads() - 1);
         M("ibarrier", "end");
         if (omp_get_thread_num() != 2)
             __atomic_fetch_add(&at_ibarrier, 1, __ATOMIC_RELEASE);
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(2) /* PAR_L */
     {
         if (omp_get_thread_num() == 1)
-            late_until(1, &at_limited, 1);
+            late_until(1, &at_limited, omp_get_num_threads() - 1);
         else
             __atomic_fetch_add(&at_limited, 1, __ATOMIC_RELEASE);
     }
