@@ -93,7 +93,9 @@ omp_cc()
 }
 # run_omp NAME [VAR=VALUE...] -- COMMAND...: runs COMMAND under ThreadSanitizer and archer
 # (NAME.err; NAME.out without archer's line "Archer detected ...", which NAME.archer holds);
-# sets status. (lib.sh has taken the OpenMP settings of the calling environment away.)
+# sets status. (lib.sh has taken the OpenMP settings of the calling environment away.) Without
+# address-space randomisation where the pthread part needed that ($NO_ASLR: setarch -R, which
+# mpirun's ranks inherit).
 run_omp()
 {
     _n=$1
@@ -107,7 +109,7 @@ run_omp()
     status=0
     # shellcheck disable=SC2086
     env OMP_TOOL_LIBRARIES="$_archer" TSAN_OPTIONS="$OMP_TSAN" ARCHER_OPTIONS=verbose=1 $_e \
-        timeout 300 "$@" >"$_n.all" 2>"$_n.err" || status=$?
+        timeout 300 $NO_ASLR "$@" >"$_n.all" 2>"$_n.err" || status=$?
     grep '^Archer detected' "$_n.all" >"$_n.archer" || true
     grep -v '^Archer detected' "$_n.all" >"$_n.out" || true
 }
@@ -246,7 +248,7 @@ EOF
         set -- $_r
         _np=$1
         _k=$2
-        _n=mpi_$(basename "$3" .c)
+        _n=$(basename "$3" .c)
         _f=-fopenmp
         [ "$_k" = omp ] || _f=-pthread
         OMPI_CC=clang mpicc -O1 -g -fsanitize=thread -fno-omit-frame-pointer $_f \
