@@ -190,6 +190,7 @@ EOF
         run_omp "$(echo "$_r" | tr ' ' _)" -- ./$_r
         expect_race_free "$(echo "$_r" | tr ' ' _)" "$_r"
     done
+    expect_eq "$(cat substrate_more.out)" "sink 11" "substrate_more: result (without the user API too)"
     run_omp selective_omp -- ./selective_omp
     expect_race_free selective_omp selective_omp
     expect_eq "$(cat selective_omp.out)" "sum 112" "selective_omp: result"
