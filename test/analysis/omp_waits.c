@@ -9,8 +9,12 @@
  * Every thread prints when it acted ("T scenario thread what seconds rank", the node's
  * monotonic clock read just before), which helps to read a failure; the test takes its
  * expected values from the trace's events (trace_threads.py), which a thread descheduled
- * between its clock reading and its construct cannot shift. In the first team each thread k
- * enters a user region "thread<k>": the test finds its location. */
+ * between its clock reading and its construct cannot shift. The late thread of a scenario
+ * is the last into its barrier however late the others come (a loaded machine may deschedule
+ * one past D): the others count themselves just before the barrier; the late thread, at D,
+ * waits for that count and, if it had to wait, spins D/2 more, so that they wait there too.
+ * In the first team each thread k enters a user region "thread<k>": the test finds its
+ * location. */
 #include <mpi.h>
 #include <omp.h>
 #include <scorep/SCOREP_User.h>
@@ -20,6 +24,8 @@
 
 static double D = 0.2, t0;
 static int rank;
+/* threads at the explicit barrier, at the implicit one of ibarrier, of limited */
+static int at_ebarrier, at_ibarrier, at_limited;
 
 static scenario_marks marks;
 static void M(const char *scen, const char *what)
@@ -37,6 +43,20 @@ static void start(void)
 {
     t0 = now() + 0.05;
     spin_to(0);
+}
+
+/* the late thread at k*D: until N others have counted themselves at AT (spinning D/2 more
+ * after a wait for them) */
+static void late_until(double k, int *at, int n)
+{
+    spin_to(k);
+    if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= n)
+        return;
+    while (__atomic_load_n(at, __ATOMIC_ACQUIRE) < n) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    spin_until(now() + D / 2);
 }
 
 int main(int argc, char **argv)
@@ -63,8 +83,10 @@ int main(int argc, char **argv)
         SCOREP_USER_REGION_BY_NAME_BEGIN(who, SCOREP_USER_REGION_TYPE_COMMON)
         SCOREP_USER_REGION_BY_NAME_END(who)
         if (omp_get_thread_num() == 1)
-            spin_to(1);
+            late_until(1, &at_ebarrier, omp_get_num_threads() - 1);
         M("ebarrier", "bar");
+        if (omp_get_thread_num() != 1)
+            __atomic_fetch_add(&at_ebarrier, 1, __ATOMIC_RELEASE);
 #pragma omp barrier /* BAR_E */
         /* when it left the barrier: the implicit barrier at the end of the region waits for
          * the last thread to get here (on a loaded machine, one descheduled after the barrier) */
@@ -77,8 +99,10 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(3) /* PAR_I */
     {
         if (omp_get_thread_num() == 2)
-            spin_to(1);
+            late_until(1, &at_ibarrier, omp_get_num_threads() - 1);
         M("ibarrier", "end");
+        if (omp_get_thread_num() != 2)
+            __atomic_fetch_add(&at_ibarrier, 1, __ATOMIC_RELEASE);
     }
     SCOREP_USER_REGION_END(hi)
 
@@ -95,7 +119,9 @@ int main(int argc, char **argv)
 #pragma omp parallel num_threads(2) /* PAR_L */
     {
         if (omp_get_thread_num() == 1)
-            spin_to(1);
+            late_until(1, &at_limited, omp_get_num_threads() - 1);
+        else
+            __atomic_fetch_add(&at_limited, 1, __ATOMIC_RELEASE);
     }
     M("limited", "join");
     SCOREP_USER_REGION_END(hl)

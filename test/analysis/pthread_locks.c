@@ -6,7 +6,8 @@
  *   1. mutex A (statically initialised): thread k locks it at t0 + k*S and holds it for D;
  *      thread 0 also tries it once while holding it (EBUSY)
  *   2. mutex M and condition C: thread 0 locks M and waits on C; main signals at t1 + D
- *   3. threads 1 and 2 wait on C; main broadcasts at t2 + D; each woken thread holds M for D/2
+ *   3. threads 1 and 2 (once main has signalled 2) wait on C; main broadcasts at t2 + D; each
+ *      woken thread holds M for D/2
  *   4. main: pthread_cond_timedwait on C that times out after D (a long call, but no lock
  *      contention: the mutex is free when it times out); a recursive mutex R locked
  *      twice, unlocked twice, tried once; M, R and C destroyed
@@ -71,8 +72,14 @@ static void *thread_main(void *arg)
     double r = now();
     pthread_mutex_unlock(&A);
     holding("A", who, "lock", e, a, r);
-    /* 2 and 3: condition handoffs */
+    /* 2 and 3: condition handoffs. Threads 1 and 2 begin 3 only after main's signal of 2:
+     * were they waiting on C then (main or thread 0 descheduled past t2 on a loaded machine),
+     * the signal could wake one of them, which would wait twice, and thread 0 not at all */
     int *flag = k == 0 ? &ready1 : &ready2;
+    while (k != 0 && !__atomic_load_n(&ready1, __ATOMIC_ACQUIRE)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
     spin_until(k == 0 ? t1 : t2 + (k - 1) * S);
     const char *kind = "lock";
     e = now();

@@ -19,6 +19,13 @@ export LC_ALL=C
 for _v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$_v"
 done
+# Nor OpenMP settings (libomp's OMP_* and KMP_*, libgomp's GOMP_*): OMP_THREAD_LIMIT,
+# OMP_DYNAMIC or OMP_MAX_ACTIVE_LEVELS would change the teams the tests count, OMP_TOOL or
+# OMP_TOOL_LIBRARIES the OMPT tool, OMP_DISPLAY_ENV what the programs print. A test sets what
+# it needs; the test programs fix their teams' sizes with num_threads (test_lint_tests.sh).
+for _v in $(env | sed -n 's/^\(\(OMP\|KMP\|GOMP\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$_v"
+done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
 # the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here)
 export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"

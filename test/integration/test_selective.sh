@@ -151,11 +151,12 @@ fi
 # parallel region, not inside one. step 1 and 2 of 0-3 are recorded with their parallel loops
 # (8 work instances each, 4 per thread: schedule static, 2 threads); work 3 (in step 0's
 # loop) is inside a parallel region: not recorded, one warning. The profiles are consistent
-# (lib.sh runs profile_check on them).
+# (lib.sh runs profile_check on them). The team of 2 is the program's (num_threads), whatever
+# OMP_NUM_THREADS says (16 here, as a many-core machine's default would be).
 if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
     scorep_cc --user gcc -fopenmp -O2 -o selomp "$PROGRAMS/selective_omp.c"
     printf 'step 1:2\nwork 3\n' >omp.cfg
-    run_app omp env OMP_NUM_THREADS=2 SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=omp \
+    run_app omp env OMP_NUM_THREADS=16 SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=omp \
         SCOREP_SELECTIVE_CONFIG_FILE=omp.cfg ./selomp
     expect_eq "$status $(cat omp.out)" "0 sum 112" "OpenMP: exit status and output"
     expect_eq "$(profile_values omp step visits)" "0 2" "OpenMP: step 1 and 2"

@@ -87,6 +87,7 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
         SUBSTRATE_COUNT_OUT="$work/o1.count" ./more
     expect_eq "$status" 0 "omp: exit status"
     expect_eq "$(cat o1.err)" "" "omp: nothing on stderr"
+    expect_eq "$(cat o1.out)" "sink 11" "omp: program output (leaf: 0 + 1 in each of 2 teams, then 9)"
     expect_eq "$(sed -n 's/^omp //p' o1.count.0)" "2 2 4" "omp: 2 forks, 2 joins, 4 team begins"
     expect_eq "$(grep -E '^region leaf ' o1.count.0)" "region leaf compiler 4 4" \
         "omp: leaf 4 times in the teams; the call while recording is off is not delivered"

@@ -1,9 +1,10 @@
 /* substrate_count.c: a substrate plugin built the way third-party ones are (Score-P's
  * public headers only, a shared module libscorep_substrate_<name>.so): it counts the
- * events it receives per region, location and kind, logs the order of its life cycle
- * calls, and writes all of it at write_data to $SUBSTRATE_COUNT_OUT.<rank>. The memory
- * events of the first location are logged one by one (line "mem_main"); the metric values
- * of enters and exits of the first location to $SUBSTRATE_COUNT_OUT.<rank>.metrics.
+ * events it receives per region, location and kind (atomically: events come from every
+ * thread), logs the order of its life cycle calls, and writes all of it at write_data to
+ * $SUBSTRATE_COUNT_OUT.<rank>. The memory events of the first location are logged one by one
+ * (line "mem_main"); the metric values of enters and exits of the first location to
+ * $SUBSTRATE_COUNT_OUT.<rank>.metrics.
  * -DPLUGIN_NAME=x names the entry; -DPLUGIN_NEWER claims a newer interface version. */
 #include <scorep/SCOREP_SubstratePlugins.h>
 
@@ -136,7 +137,7 @@ static void delete_location(const struct SCOREP_Location *l)
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('Z');
     if (!d) {
-        data_lost++;
+        __atomic_fetch_add(&data_lost, 1, __ATOMIC_RELAXED);
         return;
     }
     __atomic_fetch_add(&loc_enters, d[0], __ATOMIC_RELAXED);
@@ -164,7 +165,7 @@ static void check_time(struct SCOREP_Location *l, uint64_t t)
     unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
     if (d) {
         if (t < d[1])
-            backwards++;
+            __atomic_fetch_add(&backwards, 1, __ATOMIC_RELAXED);
         d[1] = t;
     }
 }
@@ -228,7 +229,7 @@ static unsigned long *region_event(struct SCOREP_Location *l, uint64_t t, uint64
     unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
     if (d) {
         if (t < d[1])
-            backwards++;
+            __atomic_fetch_add(&backwards, 1, __ATOMIC_RELAXED);
         d[1] = t;
         d[m ? 2 : 3]++;
     }
@@ -281,8 +282,8 @@ static void mpi_send(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank dest,
 {
     (void)dest, (void)comm, (void)tag;
     check_time(l, t);
-    sends++;
-    send_bytes += bytes;
+    __atomic_fetch_add(&sends, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&send_bytes, bytes, __ATOMIC_RELAXED);
 }
 
 static void mpi_recv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
@@ -290,8 +291,8 @@ static void mpi_recv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
 {
     (void)src, (void)comm, (void)tag;
     check_time(l, t);
-    recvs++;
-    recv_bytes += bytes;
+    __atomic_fetch_add(&recvs, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&recv_bytes, bytes, __ATOMIC_RELAXED);
 }
 
 static void mpi_isend(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank dest,
@@ -299,8 +300,8 @@ static void mpi_isend(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank dest
                       SCOREP_MpiRequestId req)
 {
     (void)l, (void)t, (void)dest, (void)comm, (void)tag, (void)req;
-    isends++;
-    send_bytes += bytes;
+    __atomic_fetch_add(&isends, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&send_bytes, bytes, __ATOMIC_RELAXED);
 }
 
 static void mpi_irecv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
@@ -308,26 +309,26 @@ static void mpi_irecv(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRank src,
                       SCOREP_MpiRequestId req)
 {
     (void)l, (void)t, (void)src, (void)comm, (void)tag, (void)req;
-    irecvs++;
-    recv_bytes += bytes;
+    __atomic_fetch_add(&irecvs, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&recv_bytes, bytes, __ATOMIC_RELAXED);
 }
 
 static void isend_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
 {
     (void)l, (void)t, (void)req;
-    isend_done++;
+    __atomic_fetch_add(&isend_done, 1, __ATOMIC_RELAXED);
 }
 
 static void irecv_request(struct SCOREP_Location *l, uint64_t t, SCOREP_MpiRequestId req)
 {
     (void)l, (void)t, (void)req;
-    irecv_req++;
+    __atomic_fetch_add(&irecv_req, 1, __ATOMIC_RELAXED);
 }
 
 static void coll_begin(struct SCOREP_Location *l, uint64_t t)
 {
     check_time(l, t);
-    coll_begins++;
+    __atomic_fetch_add(&coll_begins, 1, __ATOMIC_RELAXED);
 }
 
 static void coll_end(struct SCOREP_Location *l, uint64_t t, SCOREP_InterimCommunicatorHandle comm,
@@ -336,9 +337,9 @@ static void coll_end(struct SCOREP_Location *l, uint64_t t, SCOREP_InterimCommun
 {
     (void)comm, (void)root, (void)sent, (void)received;
     check_time(l, t);
-    coll_ends++;
+    __atomic_fetch_add(&coll_ends, 1, __ATOMIC_RELAXED);
     if ((unsigned)type < 32)
-        coll_types[type]++;
+        __atomic_fetch_add(&coll_types[type], 1, __ATOMIC_RELAXED);
 }
 
 #define THREAD_CB(name, counter)                                                               \
@@ -387,7 +388,7 @@ static void team_begin_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_Paradigm
 static void param_int(struct SCOREP_Location *l, uint64_t t, SCOREP_ParameterHandle p, int64_t v)
 {
     (void)l, (void)t, (void)p, (void)v;
-    params++;
+    __atomic_fetch_add(&params, 1, __ATOMIC_RELAXED);
 }
 
 static void recording_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m,
@@ -423,6 +424,7 @@ static void describe(SCOREP_SamplingSetHandle s)
              (int)cb->SCOREP_MetricHandle_GetMode(m[0]));
 }
 
+/* the user metrics (counter_i, counter_d): triggered by the master thread only (substrate_more.c) */
 static void counter_i(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, int64_t v)
 {
     (void)l, (void)t;

@@ -1,6 +1,8 @@
 /* selective_omp.c: selective recording and OpenMP (test_selective.sh): region "step" begun 4
- * times by the master (instances 0-3), each around a parallel loop of 8 iterations that each
- * begin region "work" (instances 8k to 8k+7 in step k, on whichever thread runs them). */
+ * times by the master (instances 0-3), each around a parallel loop of 8 iterations in a team
+ * of 2 threads (4 each: static schedule) that each begin region "work" (instances 8k to 8k+7
+ * in step k, on whichever thread runs them). The team's size is the program's, not
+ * OMP_NUM_THREADS's (a many-core machine's default). */
 #include <stdio.h>
 
 #include <scorep/SCOREP_User.h>
@@ -11,7 +13,7 @@ int main(void)
     for (int k = 0; k < 4; k++) {
         SCOREP_USER_REGION_DEFINE(step)
         SCOREP_USER_REGION_BEGIN(step, "step", SCOREP_USER_REGION_TYPE_COMMON)
-#pragma omp parallel for reduction(+ : sum) schedule(static)
+#pragma omp parallel for num_threads(2) reduction(+ : sum) schedule(static)
         for (int i = 0; i < 8; i++) {
             SCOREP_USER_REGION_DEFINE(work)
             SCOREP_USER_REGION_BEGIN(work, "work", SCOREP_USER_REGION_TYPE_COMMON)

@@ -28,8 +28,10 @@ int main(void)
                             SCOREP_USER_METRIC_CONTEXT_GLOBAL)
     SCOREP_USER_METRIC_INIT(ratio, "ratio", "1", SCOREP_USER_METRIC_TYPE_DOUBLE,
                             SCOREP_USER_METRIC_CONTEXT_GLOBAL)
-    for (int i = 1; i <= 3; i++)
+    for (int i = 1; i <= 3; i++) {
+        /* braces: without the user API the macro is empty, and leaf(9) below was the body */
         SCOREP_USER_METRIC_INT64(level, i)
+    }
     SCOREP_USER_METRIC_DOUBLE(ratio, 0.25)
     SCOREP_USER_METRIC_DOUBLE(ratio, 0.5)
     SCOREP_RECORDING_OFF()

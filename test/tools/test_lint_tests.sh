@@ -38,4 +38,34 @@ status=0
 $LINT $(cat scripts) "$top_srcdir/build-aux/quickstart" >suite.out || status=$?
 expect_eq "$(cat suite.out)" "" "no test script holds a forbidden pattern"
 expect_eq "$status" 0 "the linter passes on the suite"
+
+# every OpenMP parallel construct of the test programs (sources and programs written by test
+# scripts) fixes its team's size with num_threads on its first line: one that leaves it to
+# OMP_NUM_THREADS gets a thread per core, and the counts its test expects differ on a
+# many-core machine (CI's) from this one's. The check finds a construct made to lack it.
+unsized_parallel()
+{
+    grep -n -i -E '^[[:space:]]*(#[[:space:]]*pragma[[:space:]]+omp|!\$omp)[[:space:]]+([a-z_]+[[:space:]]+)*parallel([^a-z_]|$)' "$@" |
+        grep -v -i -E 'num_threads[[:space:]]*\(|!\$omp[[:space:]]+end[[:space:]]' || true
+}
+cat >unsized.c <<'BAD'
+#pragma omp parallel for reduction(+ : s)
+#pragma omp parallel num_threads(2)
+  #pragma omp target teams distribute parallel for
+BAD
+cat >unsized.f90 <<'BAD'
+  !$omp parallel do schedule(static)
+  !$OMP PARALLEL NUM_THREADS(2)
+  !$omp end parallel do
+BAD
+expect_eq "$(unsized_parallel unsized.c unsized.f90 | cut -d: -f1,2 | tr '\n' ' ')" \
+    "unsized.c:1 unsized.c:3 unsized.f90:1 " "the check finds parallel constructs without num_threads"
+# (this script's constructs above lack it on purpose)
+find "$top_srcdir/test" "$top_srcdir/share" -type f \( -name '*.c' -o -name '*.cc' -o -name '*.h' \
+    -o -name '*.cu' -o -name '*.[fF]' -o -name '*.[fF]90' -o -name '*.sh' \) ! -name test_lint_tests.sh |
+    sort >sources
+expect_ge "$(wc -l <sources)" 100 "the test programs and scripts found ($(wc -l <sources))"
+# shellcheck disable=SC2046
+expect_eq "$(unsized_parallel $(cat sources) | sed "s|^$top_srcdir/||")" "" \
+    "every OpenMP parallel construct of the test programs has num_threads"
 done_ok
