@@ -11,8 +11,8 @@
 #   MPI_Finalize, computation that less its MPI calls and MPI_Init), within 5% + 0.02:
 #   - pipeline (4 ranks, 2 rounds of W = 0.25 s): the ranks work one after the other, the
 #     messages are tiny: serialisation = the longest computation / the runtime on the ideal
-#     network, at most 0.3 (about a quarter of the rounds' time is work, which spins to its
-#     deadlines: 0.20 at load 7, 0.15 at load 29). The ideal network saves what the trace's
+#     network, at most the longest computation / the sum of all ranks' (the critical path
+#     runs through each rank's work in turn; about 1/4). The ideal network saves what the trace's
 #     critical path spent in MPI calls, which the program cannot measure: the wake-up of its
 #     receives and barriers, near 0 on a quiet machine, 11% of the run seen at load 28;
 #   - transfer (2 ranks, 20 rounds of 5 ms of work and a 64 MiB MPI_Sendrecv each way): the
@@ -131,14 +131,21 @@ check pipeline trace
 _check
 awk -v h="$(tv pipeline hops)" 'BEGIN { exit !(h >= 4) }' ||
     fail "pipeline: the trace's critical path makes $(tv pipeline hops) hops between ranks, expected 4 or more"
-# the design's values: the pipeline serialises (about a quarter of the rounds' time is work:
-# the ideal network removes the receives' and barriers' wake-up from the runtime, the work
-# spins to its deadlines); that its tiny messages cost nothing is no longer asserted (the
-# wake-up on a loaded machine is transfer time: 0.9367 at load 29; the exact checks above)
+# the design's values: the pipeline serialises. The ranks work one after the other, so the
+# critical path runs through every rank's computation and the runtime on the ideal network
+# is at least their sum: serialisation <= the longest computation / the sum of all ranks'
+# computations (pop.c's own readings; about 1/4, 0.21 seen on a quiet machine). A fixed
+# bound (0.3) failed at load 10 with 0.4133: late wake-ups shorten the work, which spins to
+# its deadlines, and the bound moves with it. That its tiny messages cost nothing is not
+# asserted (the wake-up on a loaded machine is transfer time: 0.9367 at load 29; the exact
+# checks above)
 s=$(attr "$work/pipeline/scout.cubex" serialisation)
+bound=$(awk '$1 == "P" && $3 == "comp" { sum += $4; if ($4 > c) c = $4 }
+    END { if (sum > 0) printf "%.4f", c / sum }' pipeline.out)
 _check
-awk -v s="$s" 'BEGIN { exit !(s <= 0.3) }' ||
-    fail "pipeline: serialisation $s (expected below 0.3)"
+awk -v s="$s" -v b="$bound" 'BEGIN { exit !(b > 0 && s <= b + 0.05 * b + 0.02) }' ||
+    fail "pipeline: serialisation $s (expected at most the longest computation / the sum of all, $bound, + 5% + 0.02)"
+echo "ok: pipeline: serialisation $s <= longest / all computation $bound (+ 5% + 0.02)"
 expect_grep "POP efficiencies: parallel [0-9.]+% = load balance [0-9.]+% x communication [0-9.]+% \(= serialisation [0-9.]+% x transfer [0-9.]+%\)" \
     pipeline.an "the summary prints serialisation and transfer"
 
