@@ -464,34 +464,33 @@ static void check_data(void *d[])
                 __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
 }
 
-static void track_alloc(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
-                        void *data[], size_t kind_total, size_t process_total)
+/* an allocation (what 'A', counters mem_other[0..1]) or a free ('F', mem_other[2..3]): the
+ * first location's in order in the log, the other threads' counted */
+static void track(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
+                  void *data[], size_t kind_total, size_t process_total, char what, int other)
 {
     check_time(l, t);
     check_data(data);
     if (!addr)
         __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
     if (cb->SCOREP_Location_GetId(l) == 0)
-        mem_log(l, " A%zu/%zu/%zu", bytes, kind_total, process_total);
+        mem_log(l, " %c%zu/%zu/%zu", what, bytes, kind_total, process_total);
     else {
-        __atomic_fetch_add(&mem_other[0], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&mem_other[1], bytes, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mem_other[other], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mem_other[other + 1], bytes, __ATOMIC_RELAXED);
     }
+}
+
+static void track_alloc(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
+                        void *data[], size_t kind_total, size_t process_total)
+{
+    track(l, t, addr, bytes, data, kind_total, process_total, 'A', 0);
 }
 
 static void track_free(struct SCOREP_Location *l, uint64_t t, uint64_t addr, size_t bytes,
                        void *data[], size_t kind_total, size_t process_total)
 {
-    check_time(l, t);
-    check_data(data);
-    if (!addr)
-        __atomic_fetch_add(&mem_bad_data, 1, __ATOMIC_RELAXED);
-    if (cb->SCOREP_Location_GetId(l) == 0)
-        mem_log(l, " F%zu/%zu/%zu", bytes, kind_total, process_total);
-    else {
-        __atomic_fetch_add(&mem_other[2], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&mem_other[3], bytes, __ATOMIC_RELAXED);
-    }
+    track(l, t, addr, bytes, data, kind_total, process_total, 'F', 2);
 }
 
 /* "R<old>><new>" and m when the block moved, then the totals */
