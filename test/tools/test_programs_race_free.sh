@@ -177,15 +177,19 @@ EOF
     expect_eq "$status:$(grep -c 'WARNING: ThreadSanitizer: data race' omp_ordered_off.err || true)" 66:1 \
         "without archer (OMP_TOOL=disabled) ThreadSanitizer would see a race there"
 
-    # the OpenMP test programs, with the arguments and settings their tests use
+    # the OpenMP test programs, with the arguments and settings their tests use. Not tasks.c:
+    # LLVM 14's libomp hands a finished task's memory (its own 1 MiB pool) to the next task
+    # without telling archer, so a new task's copy of its firstprivate data "races" with the
+    # finished task's read of it: 3 of 30 runs reported that, and once it failed CI here. Its
+    # only shared data, chain[], is ordered by its depend clauses (reviewed by hand).
     O="$top_srcdir/test/omp"
-    for _s in "$O/parallel.c" "$O/worksharing.c" "$O/tasks.c" "$O/locks.c" "$O/user_params.c" \
+    for _s in "$O/parallel.c" "$O/worksharing.c" "$O/locks.c" "$O/user_params.c" \
         "$P/io_omp.c" "$P/memory_omp.c" "$P/metric_omp.c" "$P/sampling_omp.c" \
         "$P/selective_omp.c" "$P/substrate_more.c" "$P/throttle_omp.c"; do
         _n=$(basename "$_s" .c)
         omp_cc -o "$_n" "$_s" || fail "$_n: does not build with clang -fsanitize=thread -fopenmp"
     done
-    for _r in "parallel" "parallel 8" "worksharing" "tasks" "locks" "user_params" "io_omp" \
+    for _r in "parallel" "parallel 8" "worksharing" "locks" "user_params" "io_omp" \
         "memory_omp" "metric_omp 3 20" "sampling_omp" "substrate_more" "throttle_omp"; do
         # shellcheck disable=SC2086
         run_omp "$(echo "$_r" | tr ' ' _)" -- ./$_r
