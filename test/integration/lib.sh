@@ -219,7 +219,7 @@ stacks_of()
 {
     for _p in $(pgrep -f -- "$1" || true); do
         [ "$_p" != $$ ] || continue
-        echo "--- process $_p: $(tr '\0' ' ' <"/proc/$_p/cmdline" 2>/dev/null)"
+        echo "--- process $_p: $(tr '\0' ' ' 2>/dev/null <"/proc/$_p/cmdline")"
         if command -v gdb >/dev/null 2>&1; then
             timeout 30 gdb -p "$_p" -batch -ex 'thread apply all bt 15' 2>/dev/null |
                 grep -E '^(#|Thread )' | head -n 60 || true
@@ -233,7 +233,8 @@ stacks_of()
 
 # run_bounded NAME SECONDS ERE COMMAND...: COMMAND (output in NAME.out, NAME.err) with a limit
 # of SECONDS; if it is still running then, the stacks of the processes matching ERE are
-# printed (stacks_of) before it is killed, and status is 124; else status is its exit status
+# printed (stacks_of; also kept in NAME.stacks) before it is killed, and status is 124; else
+# status is its exit status
 run_bounded()
 {
     _name=$1 _secs=$2 _ere=$3
@@ -247,11 +248,16 @@ run_bounded()
     done
     if kill -0 "$_bpid" 2>/dev/null; then
         echo "$_name: still running after $_secs s; the stacks of its processes:"
-        stacks_of "$_ere"
+        stacks_of "$_ere" >"$_name.stacks"
+        cat "$_name.stacks"
         kill -TERM "$_bpid" 2>/dev/null || true
         sleep 2
         kill -KILL "$_bpid" 2>/dev/null || true
         wait "$_bpid" 2>/dev/null || true
+        # and what it left behind (a hung job's processes outlive its launcher)
+        for _p in $(sed -n 's/^--- process \([0-9]*\):.*/\1/p' "$_name.stacks"); do
+            kill -KILL "$_p" 2>/dev/null || true
+        done
         status=124
     else
         status=0

@@ -13,16 +13,26 @@ require_mpi_programs p2p_modes_scorep
 scorep_cc mpicc -o spawn_scorep "$top_srcdir/test/mpi/spawn.c"
 mpicc -o spawn_plain "$top_srcdir/test/mpi/spawn.c" || fail "build: mpicc spawn.c"
 
-# run_spawn NAME DIR PROGRAM...: one run of the job into DIR
+# run_spawn NAME DIR PROGRAM...: one run of the job into DIR; ompi_hang=1 (and the run's
+# checks are a counted skip) when it hung in Open MPI's own spawn machinery: Open MPI 4.1 with
+# an external PMIx (Debian 12's) hangs now and then in MPI_Comm_spawn, the parent in
+# PMIx_Lookup of ompi_dpm_connect_accept, a child in PMIx_Init of MPI_Init
+# (openpmix/openpmix#2735, open-mpi/ompi#9713; 3 of about 10 suite runs here, linked or
+# under scorep-run). Any other hang, or any other failure, fails the test.
 run_spawn() {
     _name=$1 _dir=$2
     shift 2
-    # a hang (seen twice in the suite under heavy load, never alone) shows its stacks
-    run_bounded "$_name" 120 'spawn_(plain|scorep)' env SCOREP_ENABLE_TRACING=true \
+    ompi_hang=0
+    run_bounded "$_name" 90 'spawn_(plain|scorep)' env SCOREP_ENABLE_TRACING=true \
         SCOREP_EXPERIMENT_DIRECTORY="$_dir" SCOREP_MPI_ENABLE_GROUPS=default,spawn \
         SCOREP_RUN_LIBDIR="$top_builddir/.libs" \
         mpirun --oversubscribe --allow-run-as-root -np 2 "$@"
     [ "$status" = 0 ] || echo "$_name: exit status $status; its stderr ends: $(tail -5 "$_name.err")"
+    if [ "$status" = 124 ] && grep -q ' in PMIx_\(Init\|Lookup\) ()' "$_name.stacks"; then
+        ompi_hang=1
+        skip_part_here "$_name: the spawning job's checks" "it hung inside Open MPI's PMIx (PMIx_Init/PMIx_Lookup, stacks above): Open MPI 4.1's intermittent spawn hang (openpmix/openpmix#2735), not scorep-rt's"
+        return 0
+    fi
     expect_eq "$status" 0 "$_name: the program runs"
     expect_eq "$(LC_ALL=C sort "$_name.out" | tr '\n' ';')" \
         "child 0 of 1 got 43;child 0 of 2 got 42;child 0 of 2 got 44;child 1 of 2 got 42;child 1 of 2 got 44 x;parent 0 ok;parent 1 ok;" \
@@ -79,17 +89,21 @@ check_jobs() {
 }
 
 run_spawn linked "$work/x" ./spawn_scorep
-check_jobs linked "$work/x"
-# again: the old x with its spawned jobs moves aside as a whole
-run_spawn linked_again "$work/x" ./spawn_scorep
-expect_eq "$(entries "$work" '^x-old-')" 1 \
-    "second run: the first run's directory moved aside"
-expect_eq "$(entries "$(ls -d "$work"/x-old-*)" '^spawn-[0-9]+$')" 3 \
-    "second run: the first run's spawned jobs moved with it"
-expect_eq "$(find "$work/x" -maxdepth 1 -name 'spawn-*' | sort | sed 's|.*/||' | tr '\n' ' ')" \
-    "spawn-1 spawn-2 spawn-3 " "second run: its own spawn-1 to spawn-3"
+if [ "$ompi_hang" = 0 ]; then
+    check_jobs linked "$work/x"
+    # again: the old x with its spawned jobs moves aside as a whole
+    run_spawn linked_again "$work/x" ./spawn_scorep
+    if [ "$ompi_hang" = 0 ]; then
+        expect_eq "$(entries "$work" '^x-old-')" 1 \
+            "second run: the first run's directory moved aside"
+        expect_eq "$(entries "$(ls -d "$work"/x-old-*)" '^spawn-[0-9]+$')" 3 \
+            "second run: the first run's spawned jobs moved with it"
+        expect_eq "$(find "$work/x" -maxdepth 1 -name 'spawn-*' | sort | sed 's|.*/||' | tr '\n' ' ')" \
+            "spawn-1 spawn-2 spawn-3 " "second run: its own spawn-1 to spawn-3"
+    fi
+fi
 
 run_spawn scorep_run "$work/r" "$top_builddir/scorep-run" ./spawn_plain
-check_jobs scorep_run "$work/r"
+[ "$ompi_hang" = 1 ] || check_jobs scorep_run "$work/r"
 check_profiles
 echo "$checks checks passed"
