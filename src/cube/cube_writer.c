@@ -9,9 +9,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 typedef struct {
@@ -1077,7 +1080,15 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
         layout_free(&l);
         return -1;
     }
-    FILE *fp = fopen(path, "wb");
+    /* written beside it and renamed when complete: a process killed while writing (a job
+     * cancelled at its end) leaves no empty or truncated file under the real name */
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.part-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+        cube_set_err(err, errlen, "file name too long: %s", path);
+        layout_free(&l);
+        return -1;
+    }
+    FILE *fp = fopen(tmp, "wb");
     if (fp == NULL) {
         cube_set_err(err, errlen, "cannot create %s: %s", path, strerror(errno));
         layout_free(&l);
@@ -1090,9 +1101,13 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
         saved = errno;
     }
     layout_free(&l);
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
     if (rc != 0) {
         cube_set_err(err, errlen, "cannot write %s: %s", path, strerror(saved ? saved : EIO));
-        remove(path);
+        remove(tmp);
     }
     return rc;
 }
