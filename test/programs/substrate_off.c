@@ -12,7 +12,8 @@
 #include <unistd.h>
 #include <scorep/SCOREP_User.h>
 
-static char buf[16] = "xxxxxxxxxxxxxxx";
+/* the bytes the writes take from (up to 9; the test counts bytes, not their content) */
+static const char buf[16] = "0123456789abcde";
 volatile char *keep; /* the compiler may not elide the allocations */
 
 int main(void)
