@@ -47,17 +47,17 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
         rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
     } else {
         if (bad)
-            fprintf(stderr, "[Score-P] in-situ analysis: %s\n", err);
+            fprintf(stderr, "[scorep-rt] in-situ analysis: %s\n", err);
         rc = -1;
     }
     if (rank == 0) {
         if (rc == 0)
             fprintf(stderr,
-                    "[Score-P] in-situ analysis: %llu clock condition violations; %.3f s; "
+                    "[scorep-rt] in-situ analysis: %llu clock condition violations; %.3f s; "
                     "wrote %s\n",
                     (unsigned long long)opt.ccv, PMPI_Wtime() - t0, path);
         else if (!any)
-            fprintf(stderr, "[Score-P] in-situ analysis failed: %s (the trace is written)\n", err);
+            fprintf(stderr, "[scorep-rt] in-situ analysis failed: %s (the trace is written)\n", err);
     }
     an_trace_free(&t);
     PMPI_Comm_free(&comm);

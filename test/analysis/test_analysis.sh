@@ -28,7 +28,7 @@ x=$work/ws
 # post-mortem on the same trace
 insitu_then_postmortem 4 "$x" ws.out an.out "$A/waitstates_scorep" $D
 expect_file "$x/traces.otf2" "waitstates wrote a trace"
-expect_grep "^\\[Score-P\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
+expect_grep "^\\[scorep-rt\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
 expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
 cat an.out
 expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
