@@ -30,10 +30,10 @@ typedef struct scorep_ipc {
     struct systree_comm *(*systree_world)(void);
 } scorep_ipc;
 
-/* The runtime's part of the life cycle of a backend that the program's MPI_Init or MPI_Finalize
- * switches (ipc_mpi.c). ipc/ lies below the runtime, so the runtime registers these (at
- * load, before any MPI call) instead of being called by name. ready: the backend is
- * installed (spawned: a job that MPI_Comm_spawn started); finalize: inside MPI_Finalize,
+/* The runtime's part of the life cycle of the MPI backend, which the program's MPI_Init and
+ * MPI_Finalize switch (ipc_mpi.c). ipc/ lies below the runtime, so the runtime registers
+ * these (at load, before any MPI call) instead of being called by name. ready: the backend
+ * is installed (spawned: a job that MPI_Comm_spawn started); finalize: inside MPI_Finalize,
  * while the backend still works (the collective finalize). */
 typedef struct scorep_ipc_hooks {
     void (*ready)(int spawned);

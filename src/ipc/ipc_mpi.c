@@ -1,9 +1,9 @@
-/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only), and the MPI
- * life-cycle hooks of the runtime (scorep_ipc_hooks, which the runtime registers). Part of
- * libscorep-rt-mpi. Inside MPI_Init it runs on
- * MPI_COMM_WORLD itself: the program has no communication yet that could mix with the tool's,
- * and a communicator created there would shift the handle values (Fortran integers) of the
- * program's own communicators. MPI_Finalize's steps run on a private duplicate. */
+/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only); it calls the
+ * runtime's MPI life cycle through the hooks the runtime registers (scorep_ipc_hooks). Part
+ * of libscorep-rt-mpi. Inside MPI_Init it runs on MPI_COMM_WORLD itself: the program has no
+ * communication yet that could mix with the tool's, and a communicator created there would
+ * shift the handle values (Fortran integers) of the program's own communicators.
+ * MPI_Finalize's steps run on a private duplicate. */
 #include "ipc/ipc.h"
 #include "ipc/ipc_mpi.h"
 #include "systree/systree_comm_mpi.h"
