@@ -9,7 +9,7 @@
 #include "core/events_thread.h"
 #include "core/flush.h"
 #include "core/location.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "defs/unify.h"
 
 #include <otf2/OTF2_Definitions.h>
