@@ -24,12 +24,20 @@ everywhere (a pattern contains its sub-patterns). The checks (each failure one l
   * --positive M,...: inclusive(M) summed over everything > 0 (the program has it);
   * --regions: no region without a name or named "?", and every region named MPI_* has
     paradigm "mpi" and module "MPI" (as Score-P's MPI adapter writes them).
+  * --cubelib CUBE_DUMP: CubeLib itself (its cube_dump, where installed) gives every metric's
+    inclusive and exclusive value along the metric tree, summed over the call tree and the
+    threads, as this reading does (MIN/MAXDOUBLE metrics aside; counts exactly, doubles
+    within 1e-4 relative + 1e-6 per row: cube_dump prints 6 significant digits).
 Prints "N metrics, V values checked" and exits 0, or the failures and exits 1.
 Usage: cube_rule.py FILE.cubex [--data-optional] [--zero M,..] [--positive M,..] [--regions]
+                    [--cubelib CUBE_DUMP]
        cube_rule.py FILE.cubex --show M      M's inclusive and exclusive totals, one line
 """
+import csv
 import gzip
+import io
 import struct
+import subprocess
 import sys
 import tarfile
 import xml.etree.ElementTree as ET
@@ -123,6 +131,37 @@ def read(path):
     return metrics, values, has_data, regions
 
 
+def cubelib(tool, path, metrics, values, exclusive):
+    """CubeLib's totals (cube_dump: -x along the metric tree, -z incl -c roots -t aggr: over
+    the call tree's roots and the threads) against this reading's; the failures"""
+    bad = []
+    for x in ("incl", "excl"):
+        run = subprocess.run([tool, "-m", "all", "-x", x, "-z", "incl", "-c", "roots", "-t",
+                              "aggr", "-s", "csv2", path], capture_output=True, text=True)
+        if run.returncode != 0:
+            return ["cube_dump -x %s failed: %s" % (x, run.stderr.strip()[:300])]
+        rows = list(csv.reader(io.StringIO(run.stdout)))
+        head = [h.strip() for h in rows[0]]
+        for mid, (uniq, dtype, kind, parent) in metrics.items():
+            if dtype in ("MINDOUBLE", "MAXDOUBLE"):
+                continue  # their inclusive view is a maximum or minimum, not a sum
+            if uniq not in head:
+                bad.append("cube_dump -x %s: no column %s" % (x, uniq))
+                continue
+            col = head.index(uniq)
+            theirs = sum(float(r[col]) for r in rows[1:] if r[col])
+            vals = values[mid] if x == "incl" else exclusive(mid)
+            # over the call tree: an INCLUSIVE metric's roots hold their subtrees already
+            mine = sum(v for (c, _), v in vals.items()
+                       if kind != "INCLUSIVE" or read.up[c] is None)
+            if FMT[dtype] != "d" and mine < 0:
+                mine += 2 ** 64  # CubeLib's unsigned arithmetic
+            tol = 0 if FMT[dtype] != "d" else 1e-4 * abs(mine) + 1e-6 * len(rows)
+            if abs(theirs - mine) > tol:
+                bad.append("%s: CubeLib gives %s %r, this reading %r" % (uniq, x, theirs, mine))
+    return bad
+
+
 def main(argv):
     path, opts = argv[1], argv[2:]
     metrics, values, has_data, regions = read(path)
@@ -190,6 +229,8 @@ def main(argv):
             elif name.startswith("MPI_") and (paradigm != "mpi" or mod != "MPI"):
                 bad.append("region %s: paradigm %r, module %r (not mpi, MPI)"
                            % (name, paradigm, mod))
+    if "--cubelib" in opts:
+        bad += cubelib(names("--cubelib")[0], path, metrics, values, exclusive)
     for line in bad[:40]:
         print(line)
     if len(bad) > 40:
