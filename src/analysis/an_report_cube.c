@@ -17,6 +17,7 @@
 
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,40 @@ static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uin
     return 0;
 }
 
+/* Cube computes an expanded metric as its stored value minus its children's, in document
+ * order; the analysis summed parent and children separately, so that difference can come out
+ * a few ulps below 0 where it is 0 (a delay aggregate minus its short- and long-term parts).
+ * Such a parent is raised to where Cube's difference is not negative: values of rank r's
+ * location l, children before their parents. */
+static void no_residue(double *lv, size_t n)
+{
+    int first[M_COUNT], next[M_COUNT];
+    for (int m = 0; m < M_COUNT; m++)
+        first[m] = next[m] = -1;
+    for (int m = M_COUNT - 1; m >= 0; m--) { /* children lists in document order */
+        int p = an_metrics[m].parent;
+        if (p >= 0 && !an_metrics[m].internal && !an_metrics[m].count) {
+            next[m] = first[p];
+            first[p] = m;
+        }
+    }
+    for (int m = M_COUNT - 1; m >= 0; m--) {
+        if (first[m] < 0)
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            double *v = &lv[(size_t)m * n + k];
+            for (int tries = 0; tries < 8; tries++) {
+                double x = *v;
+                for (int c = first[m]; c >= 0; c = next[c])
+                    x -= lv[(size_t)c * n + k];
+                if (!(x < 0) || x < -1e-9 * fabs(*v))
+                    break; /* not negative, or more than rounding: left as it is */
+                *v = nextafter(*v - x, INFINITY);
+            }
+        }
+    }
+}
+
 static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
                       const int *cn_count, const int *cn_displ, double *all_v, const int *v_displ,
                       const int *n_locs, const loc_info *locs, int size, const char *path,
@@ -271,6 +306,10 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
             rc = -1;
     if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
         rc = -1;
+    for (int r = 0; rc == 0 && r < size; r++)
+        for (int l = 0; l < n_locs[r]; l++)
+            no_residue(all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)(cn_count[r] / 2),
+                       (size_t)(cn_count[r] / 2));
     /* a location group per rank, in it a location per thread: the master thread first, then
      * the others by their number in the process (Cube's "rank" of a location), named as in the
      * trace; values of the master's (MPI, critical path, delays) and each thread's own */
