@@ -595,7 +595,7 @@ expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per p
 # posts its receive before the send returned, which a loaded machine decides: not counted)
 expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 3 \
     "Late Receivers (MPI_Ssend twice, MPI_Wait)"
-expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
+expect_eq "$(value comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
 
