@@ -29,7 +29,7 @@ x=$work/ws
 insitu_then_postmortem 4 "$x" ws.out an.out "$A/waitstates_scorep" $D
 expect_file "$x/traces.otf2" "waitstates wrote a trace"
 expect_grep "^\\[scorep-rt\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
-expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
+expect_grep "^\\[scorep-rt\\] analysis:   Late Sender " ws.out "in-situ summary"
 cat an.out
 expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
 expect_no_grep "OTF2\\]" an.out "no OTF2 error messages"
@@ -588,8 +588,15 @@ fi
 
 # exact counts
 expect_eq "$(value visits ls_recv '*')" 4 "visits of ls_recv (one per rank)"
+# mpi_cls_count is a child of comms_recv: a probe's Late Sender is counted on the call path
+# of the receive that takes the probed message (the time stays on the probe's)
 expect_eq "$(value mpi_cls_count 'ls_probe_chain/**' '*')" 2 "Late Senders in ls_probe_chain"
+expect_eq "$(value mpi_cls_count 'ls_probe_chain/MPI_Probe' '*')" 0 "ls_probe_chain: no count at the probes"
+expect_eq "$(value mpi_cls_count 'ls_probe_chain/MPI_Recv' '*')" 2 "ls_probe_chain: counted at the receives"
+expect_eq "$(value mpi_cls_count 'ls_recv/**' '*')" 1 "Late Senders in ls_recv's receive (rank 1)"
 expect_eq "$(value mpi_clswo_count 'ls_wrong_order/**' '*')" 2 "wrong-order Late Senders"
+expect_eq "$(value mpi_clswo_count 'ls_wrong_order/MPI_Recv' '*') $(value mpi_clswo_count 'ls_wrong_order/MPI_Mrecv' '*')" \
+    "1 1" "wrong-order Late Senders at the receives of the probed messages (rank 2's, rank 3's)"
 expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per polling loop"
 # (ls_nb_probe's MPI_Send is a Late Receiver when the polling receiver finds the message and
 # posts its receive before the send returned, which a loaded machine decides: not counted)
