@@ -215,6 +215,8 @@ static int role_of(scorep_role r)
         return OTF2_REGION_ROLE_COLL_OTHER;
     case SCOREP_ROLE_BARRIER:
         return OTF2_REGION_ROLE_BARRIER;
+    case SCOREP_ROLE_ARTIFICIAL: /* the program region (an_omp.c finds it so) */
+        return OTF2_REGION_ROLE_ARTIFICIAL;
     default:
         return OTF2_REGION_ROLE_FUNCTION;
     }
@@ -234,7 +236,9 @@ static int defs(an_trace *t, const scorep_unified *u)
         t->regions[i].paradigm = r->paradigm == SCOREP_PARADIGM_MPI       ? OTF2_PARADIGM_MPI
                                  : r->paradigm == SCOREP_PARADIGM_OPENMP  ? OTF2_PARADIGM_OPENMP
                                  : r->paradigm == SCOREP_PARADIGM_PTHREAD ? OTF2_PARADIGM_PTHREAD
-                                                                          : OTF2_PARADIGM_USER;
+                                 : r->paradigm == SCOREP_PARADIGM_MEASUREMENT
+                                     ? OTF2_PARADIGM_MEASUREMENT_SYSTEM
+                                     : OTF2_PARADIGM_USER;
         t->regions[i].role = role_of(r->role);
     }
     for (size_t c = 0; c < t->n_comms; c++) {
@@ -310,6 +314,10 @@ static int read_buffer(const scorep_location *l, const scorep_unified *u, an_tra
     uint32_t rank = t->rank;
     bl b = {.t = t, .u = u, .worker = worker};
     const scorep_buffer *buf = &l->buffer;
+    /* the first location's trace begins with ProgramBegin, the call of the program region
+     * (trace_otf2.c; an_load_otf2.c reads it as that call); the closing below ends it */
+    if (l->id == 0 && !worker && scorep_program_region() != SCOREP_INVALID_ID)
+        enter(&b, scorep_program_begin_ts(), scorep_program_region());
     int rc = scorep_flush_replay(buf, item, &b);
     buf_merge *m = buf_merge_new(buf);
     buf_item it;
