@@ -224,8 +224,15 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
     /* rank 0 collects the synchronisation points (24 bytes each) and the ranks' time ranges,
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
+    /* a rank's end: its last event, before the leave of its program root (ProgramEnd, in
+     * finalize, where the ranks end about together): the path starts where the last rank's
+     * recorded work ended, as before the root was read */
+    size_t last = t->n_events ? t->n_events - 1 : 0;
+    if (last > 0 && an_program_cnode(t) != AN_NONE && t->events[last].kind == AN_LEAVE &&
+        t->events[last].enter == 0)
+        last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
-                         t->n_events ? t->events[t->n_events - 1].time : 0};
+                         t->n_events ? t->events[last].time : 0};
     int *cnt = NULL, *off = NULL, *n = NULL, *icnt = NULL, *ioff = NULL;
     uint64_t *ranges = NULL, *first = NULL, *end = NULL, *all_iv = NULL;
     an_sync *all = NULL;
