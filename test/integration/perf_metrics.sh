@@ -143,3 +143,32 @@ expect_touch_body()
         expect_ge "$_b" "$3" "$1: touch's body: its own $_k >= its $3 fresh pages"
     done
 }
+
+# perf_check_allowed: sets perf_ok to 1 where this process may open perf events, to 0 where
+# the kernel refuses perf_event_open to it altogether (perf_event_paranoid 3, Debian's
+# default for users without CAP_PERFMON or CAP_SYS_ADMIN; the mainline kernel treats 3 as
+# 2), asked with the test program's own perf_event_open (metrics.c built without the runtime)
+perf_check_allowed()
+{
+    gcc -O1 -o metrics_probe "$PROGRAMS/metrics.c" -lpthread || fail "gcc failed (metrics_probe)"
+    run_to metrics_probe.out env METRICS_OWN_CLOCKS=1 ./metrics_probe 0 0 0 0
+    perf_ok=1
+    if grep -q -E '^own task-clock main unavailable \(.*(Permission denied|Operation not permitted)\)$' \
+        metrics_probe.out; then
+        perf_ok=0
+    fi
+}
+
+# expect_perf_refused LABEL ERRFILE VAR EVENT...: where the kernel refuses perf_event_open
+# (perf_ok 0), ERRFILE holds exactly one line per EVENT of VAR (SCOREP_METRIC_PERF or, for
+# the fallback of PAPI's perf:: events, SCOREP_METRIC_PAPI) naming it and the reason
+expect_perf_refused()
+{
+    _l=$1 _f=$2 _var=$3
+    shift 3
+    for _ev in "$@"; do
+        expect_eq "$(count_lines "^\[scorep-rt\] warning: $_var: perf event '$_ev' cannot be counted here \(perf_event_open: (Permission denied|Operation not permitted); not permitted: see /proc/sys/kernel/perf_event_paranoid\)" "$_f")" \
+            1 "$_l: one line says $_ev is not permitted"
+    done
+    expect_eq "$(wc -l <"$_f" | tr -d ' ')" $# "$_l: nothing else on stderr"
+}

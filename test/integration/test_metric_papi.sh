@@ -157,6 +157,20 @@ if [ $papi_counts = 1 ]; then
 else
     skip_part_here "the real PAPI path" "PAPI's perf_event component cannot count perf::TASK-CLOCK and perf::MINOR-FAULTS here (papi_command_line: $(tail -n 3 papi_perf.txt | tr '\n' ' '))"
 fi
+# the fallback needs perf_event_open; where the kernel refuses it altogether, one clear line
+# per event and the rest of the measurement goes on
+perf_check_allowed
+if [ $perf_ok = 0 ]; then
+    run_app nf env SCOREP_TEST_PAPI_DISABLE_COMPONENT=perf_event SCOREP_EXPERIMENT_DIRECTORY=nf \
+        SCOREP_METRIC_PAPI=perf::TASK-CLOCK,perf::PAGE-FAULTS SCOREP_METRIC_RUSAGE=ru_minflt \
+        ./metrics 100 0 0 0
+    expect_eq "$status" 0 "no perf_event_open: exit status"
+    expect_perf_refused "no perf_event_open" nf.err SCOREP_METRIC_PAPI perf::TASK-CLOCK perf::PAGE-FAULTS
+    expect_ge "$(profile_isum nf main/touch ru_minflt)" 100 "no perf_event_open: the other sources still recorded"
+    skip_part_here "the fallback and its qualifiers" "the kernel refuses perf_event_open to this process (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid), without CAP_PERFMON or CAP_SYS_ADMIN)"
+    done_ok
+    exit 0
+fi
 run_part fallback
 
 # qualifiers (the fallback): u, k, h (=0/1) apply; others only PAPI could apply: said so
