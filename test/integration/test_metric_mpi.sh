@@ -22,10 +22,12 @@ expect_eq "$(profile_values exp main/work events | awk '{ print $2 }' | sort -u)
     "events: work (no calls inside) = 1 on every rank"
 # (ru_utime of a short call may be 0: the kernel splits CPU time into user and system by ticks)
 expect_eq "$(profile_dump exp -i -m ru_minflt | awk -F'\t' '$2 == "main" { split($4, kv, "="); if (kv[2] + 0 > 0) n++ } END { print n + 0 }')" \
-    3 "ru_minflt: main has page faults on all 3 ranks"
+    3 "ru_minflt: main has page faults on all 3 ranks (work writes a fresh page)"
 total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 trace_other exp | awk '$1 == "METRIC" && /"MemTotal"/ { v = $NF; sub(/\)$/, "", v); print $2, v }' >mem.txt
-expect_ge "$(wc -l <mem.txt)" 5 "meminfo: >= 5 samples in 200 ms at 5 ms"
+# about 40 expected (rank 0 sleeps 200 ms); how often the sampling thread runs depends on the
+# load (test_metric_plugins.sh), so only "it samples repeatedly" is asserted
+expect_ge "$(wc -l <mem.txt)" 2 "meminfo: >= 2 samples in 200 ms at 5 ms"
 expect_eq "$(sort -u mem.txt)" "0 $total" "meminfo: all samples on rank 0's location, value MemTotal"
 trace_defs exp >defs.txt
 expect_eq "$(grep -c 'METRIC_MEMBER .*Name: "MemTotal"' defs.txt)" 1 "one MemTotal definition for the job"
