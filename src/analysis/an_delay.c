@@ -575,6 +575,8 @@ static int charge(an_ctx *c, pass *ps, caused *v, uint32_t sp, const tm_entry *t
     v->waited = waited;
     if (v->denom <= 0)
         return 0;
+    /* at most 1 (Delay.MPI.pattern; for a collective Scalasca's CalculateCollectiveDelay
+     * has no such bound: docs/analysis.md, why we keep it) */
     v->scale_w = v->wait / v->denom;
     if (v->scale_w > 1)
         v->scale_w = 1;
@@ -889,6 +891,59 @@ static int own_point(an_ctx *c, dstate *d, uint32_t w, uint64_t cause_leave)
     return sp_push(d, (spoint){ev, wr->cause, wr->comm, wr->cnode, leave, cmpl});
 }
 
+/* this rank's wait states' identities, grouped by causing rank (SCOUNT[r]: bytes for r);
+ * NULL when out of memory */
+static id_rec *id_requests(an_ctx *c, int *scount)
+{
+    int p = c->size;
+    size_t *at = calloc((size_t)p + 1, sizeof *at), n = 0;
+    id_rec *sbuf = NULL;
+    for (size_t w = 0; at && w < c->n_waits; w++)
+        if (c->waits[w].cause < (uint32_t)p && c->waits[w].cause != (uint32_t)c->rank) {
+            scount[c->waits[w].cause] += (int)sizeof(id_rec);
+            n++;
+        }
+    if (!at || !(sbuf = calloc(n + 1, sizeof *sbuf))) {
+        free(at);
+        return NULL;
+    }
+    for (int r = 0; r < p; r++)
+        at[r + 1] = at[r] + (size_t)scount[r] / sizeof(id_rec);
+    for (size_t w = 0; w < c->n_waits; w++) {
+        const an_wait_rec *wr = &c->waits[w];
+        if (wr->cause >= (uint32_t)p || wr->cause == (uint32_t)c->rank)
+            continue;
+        const an_event *e = &c->t->events[wr->kind == AN_W_LR ? wr->completion : wr->event];
+        sbuf[at[wr->cause]++] = (id_rec){wr->msg_id, an_call_exit(c, e), wr->comm, wr->from,
+                                         wr->to, wr->tag, wr->kind, wr->inst, (uint32_t)w, 0};
+    }
+    free(at);
+    return sbuf;
+}
+
+/* the causing side: a synchronisation point for each identity in RBUF (USED bytes; RCOUNT[r]
+ * bytes from rank r, in rank order) and a reply for each, in the same order (NULL when out of
+ * memory) */
+static id_reply *id_answers(an_ctx *c, dstate *d, const char *rbuf, size_t used,
+                            const int *rcount)
+{
+    size_t n = used / sizeof(id_rec), i = 0;
+    id_reply *reply = calloc(n + 1, sizeof *reply);
+    for (int r = 0; reply && r < c->size; r++)
+        for (int j = 0; j < rcount[r] / (int)sizeof(id_rec) && i < n; j++, i++) {
+            id_rec q;
+            memcpy(&q, rbuf + i * sizeof q, sizeof q);
+            uint64_t leave = 0;
+            int f = caused_point(c, d, &q, (uint32_t)r, &leave);
+            if (f < 0) {
+                free(reply);
+                return NULL;
+            }
+            reply[i] = (id_reply){leave, q.wid, f > 0};
+        }
+    return reply;
+}
+
 /* the synchronisation points of this rank (Scalasca's SynchpointHandler): the collectives of
  * all members, its own wait states and the ones it caused, which it learns from one
  * all-to-all of the waits' identities to the causing ranks (and one back with the leave of
@@ -899,50 +954,19 @@ static int points(an_ctx *c, pass *ps, int ok)
     dstate *d = &ps->d;
     int p = c->size, all_ok, rc = -1;
     int *scount = calloc((size_t)p, sizeof *scount), *rcount = calloc((size_t)p, sizeof *rcount);
-    size_t *at = calloc((size_t)p + 1, sizeof *at), used = 0, back_used = 0, n = 0;
+    size_t used = 0, back_used = 0;
     id_rec *sbuf = NULL;
     id_reply *reply = NULL;
     char *rbuf = NULL, *back = NULL;
-    ok = ok && scount && rcount && at && coll_points(c, d) == 0;
-    for (size_t w = 0; ok && w < c->n_waits; w++)
-        if (c->waits[w].cause < (uint32_t)p && c->waits[w].cause != (uint32_t)c->rank) {
-            scount[c->waits[w].cause] += (int)sizeof(id_rec);
-            n++;
-        }
-    ok = ok && (sbuf = calloc(n + 1, sizeof *sbuf)) != NULL;
-    for (int r = 0; ok && r < p; r++)
-        at[r + 1] = at[r] + (size_t)scount[r] / sizeof(id_rec);
-    for (size_t w = 0; ok && w < c->n_waits; w++) {
-        const an_wait_rec *wr = &c->waits[w];
-        if (wr->cause >= (uint32_t)p || wr->cause == (uint32_t)c->rank)
-            continue;
-        const an_event *e = &c->t->events[wr->kind == AN_W_LR ? wr->completion : wr->event];
-        sbuf[at[wr->cause]++] = (id_rec){wr->msg_id, an_call_exit(c, e), wr->comm, wr->from,
-                                         wr->to, wr->tag, wr->kind, wr->inst, (uint32_t)w, 0};
-    }
+    ok = ok && scount && rcount && coll_points(c, d) == 0 && (sbuf = id_requests(c, scount));
     if (!ok && scount)
         memset(scount, 0, (size_t)p * sizeof *scount);
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     if (!all_ok || !(rbuf = exchange(c, (const char *)sbuf, scount, &used)))
         goto out;
-    /* the requests arrive grouped by waiting rank in rank order: the replies go back so */
-    size_t n_in = used / sizeof(id_rec);
-    int *from = calloc(n_in + 1, sizeof *from);
-    ok = from && (reply = calloc(n_in + 1, sizeof *reply)) != NULL;
-    PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm);
-    for (int r = 0, k = 0; ok && r < p; r++)
-        for (int j = 0; j < rcount[r] / (int)sizeof(id_rec); j++)
-            from[k++] = r;
-    for (size_t i = 0; ok && i < n_in; i++) {
-        id_rec r;
-        memcpy(&r, rbuf + i * sizeof r, sizeof r);
-        uint64_t leave = 0;
-        int f = caused_point(c, d, &r, (uint32_t)from[i], &leave);
-        ok = f >= 0;
-        reply[i] = (id_reply){leave, r.wid, f > 0};
-    }
-    free(from);
-    for (int r = 0; r < p; r++)
+    PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm); /* bytes from each rank */
+    ok = (reply = id_answers(c, d, rbuf, used, rcount)) != NULL;
+    for (int r = 0; r < p; r++) /* the replies go back in the order the requests came */
         rcount[r] = ok ? rcount[r] / (int)sizeof(id_rec) * (int)sizeof(id_reply) : 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     if (!all_ok || !(back = exchange(c, (const char *)reply, rcount, &back_used)))
@@ -953,13 +977,13 @@ static int points(an_ctx *c, pass *ps, int ok)
         if (r.found && r.wid < c->n_waits)
             ok = own_point(c, d, r.wid, r.leave) == 0;
     }
-    qsort(d->sp, d->n_sp, sizeof *d->sp, cmp_sp);
+    if (d->n_sp)
+        qsort(d->sp, d->n_sp, sizeof *d->sp, cmp_sp);
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     rc = all_ok ? 0 : -1;
 out:
     free(scount);
     free(rcount);
-    free(at);
     free(sbuf);
     free(reply);
     free(rbuf);

@@ -520,8 +520,7 @@ done
 # wait. Rank 3's holds no wait: short-term on rank 0. In the backward replay the costs go to
 # the ranks that caused rank 0's waits, to their work (which is each interval's whole delay,
 # no wait of theirs in it): long-term barrier delay costs f1 x w2 on rank 2 and
-# (f1 + f2) x w3 on rank 3, none on rank 1 (Scalasca: the same, 0.396 s on its own program's
-# corresponding rank). The earlier rule took rank 0's receive from rank 1 as rank 1's
+# (f1 + f2) x w3 on rank 3, none on rank 1. The earlier rule took rank 0's receive from rank 1 as rank 1's
 # synchronisation point: W1 was unexplained, nothing long-term on rank 2.
 sc=wo_barrier
 b0=$(MD $sc 0 begin) r2=$(MD $sc 0 recv2) r3=$(MD $sc 0 recv3) e0=$(MD $sc 0 bar)
