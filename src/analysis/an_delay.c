@@ -1,21 +1,36 @@
 /* an_delay.c: delay costs and the classification of wait states (Boehme et al., "Identifying
  * the root causes of wait states in large-scale parallel applications"; Scalasca's
- * Delay.MPI.pattern and Waitstates.MPI.pattern). A wait state is caused by the extra work the
- * causing rank did since the two ranks' previous synchronisation point (its delay), and by
- * the causing rank's own waiting in that interval, through which it propagates.
+ * Delay.MPI.pattern, MpiDelayOps.cpp, DelayOps.cpp, SynchpointHandler.cpp and
+ * TmapCacheHandler.cpp). A wait state is caused by the extra work the causing rank did since
+ * the two ranks' previous synchronisation point (its delay), and by the causing rank's own
+ * waiting in that interval, through which it propagates.
  *
+ * 0. Synchronisation points, as Scalasca's SynchpointHandler: a wait state is one on both
+ *    ranks (a Late Sender at the receive and the send; a Late Receiver at the send's
+ *    completion and the posting of the receive; a collective wait at the waiting rank's and
+ *    the causing rank's collective), and every barrier and n-to-n collective is one of all its
+ *    members. A message without a wait state is none. Each rank learns the wait states it
+ *    caused from one all-to-all of their identities (and the leave of the other side's call
+ *    comes back). The synchronisation interval after a point begins at the leave of its call
+ *    and includes the call's completion time on the call's path (PruneDelayTimemap: the
+ *    call's time less its total minus its completion time): for a Late Sender's receive the
+ *    time after the send's leave, for its send the time after the receive's leave, for the
+ *    posting of a receive the time after the send completion's leave, for a Late Receiver's
+ *    send completion Scalasca's value (its leave minus the posting's leave, 0 when positive),
+ *    for a collective 0 (Scalasca: after the earliest member's leave; not known here, a
+ *    Barrier Completion of microseconds). Before the first point the interval begins at the
+ *    leave of MPI_Init (the trace's first event without one).
  * 1. Bulk exchange (one personalised all-to-all): for every wait state (Late Sender, Late
  *    Receiver, Wait at Barrier, Wait at N x N, Late Broadcast, Early Reduce) the waiting rank
  *    sends the causing rank its time per call path in its synchronisation interval (from its
- *    previous communication with that rank to the waiting call, without waiting time). The
- *    causing rank
- *    compares its own time per call path in its interval (to its send, the posting of its
- *    receive, its enter into the collective): delay = max(0, own - peer's) per call path, and
- *    charges scale x delay, scale = min(1, wait / (sum of delays + its own waiting time in the
- *    interval)) (short-term costs). The rest of the wait, scale x its own waiting, is the part
- *    its own wait states propagated: the waiting rank's "indirect" wait (sent back in a second
- *    all-to-all), and the causing rank's wait states in the interval are "propagating" by that
- *    share (point-to-point only, as Scalasca).
+ *    previous synchronisation point with that rank to the waiting call, without waiting
+ *    time). The causing rank compares its own time per call path in its interval (to its
+ *    send, the posting of its receive, its enter into the collective): delay = max(0, own -
+ *    peer's) per call path, and charges scale x delay, scale = min(1, wait / (sum of delays +
+ *    its own waiting time in the interval)) (short-term costs). The rest of the wait, scale x
+ *    its own waiting, is the part its own wait states propagated: the waiting rank's
+ *    "indirect" wait (sent back in a second all-to-all), and the causing rank's wait states in
+ *    the interval are "propagating" by that share (point-to-point only, as Scalasca).
  * 2. Backward replay of the costs (long-term): every wait state carries a cost per kind of
  *    wait state (the waiting time of that kind it caused further down the causal chain). Each
  *    rank walks its synchronisation points backward in trace order: at a wait state it sends
@@ -34,11 +49,13 @@
  * Collectives are charged per waiting member against the last rank in (the root of a
  * broadcast), as point-to-point waits are. An Early Reduce (the root waited for the first
  * sender) is charged to the last rank in too, as Scalasca's DELAY_N21 does (its COLL_N21
- * handler takes CollectiveInfo's latest, not the first sender the wait ended at). Call paths are matched across ranks by a hash of
- * their region path. */
+ * handler takes CollectiveInfo's latest, not the first sender the wait ended at). Call paths
+ * are matched across ranks by a hash of their region path. */
 #include "analysis/an_context.h"
 #include "analysis/an_p2p.h"
+#include "analysis/an_regions.h"
 
+#include <otf2/OTF2_Events.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +115,19 @@ typedef struct {
     double wait;
 } caused;
 
+/* a synchronisation point of this rank (Scalasca's SynchpointHandler): a wait state of its own
+ * (with the rank that caused it), a wait state it caused (with the rank that waited), or a
+ * collective that synchronises all members (PEER AN_NONE: every member of COMM) */
+typedef struct {
+    uint32_t pos;      /* its event: the order in the trace */
+    uint32_t peer;     /* world rank; AN_NONE: every member of COMM */
+    uint32_t comm;
+    uint32_t cnode;    /* the call path of its call */
+    uint64_t start;    /* the leave of its call: the next interval begins there */
+    double completion; /* its call's time after the synchronisation (Scalasca's
+                        * completionTime), which the next interval includes */
+} spoint;
+
 typedef struct {
     double *acc; /* per cnode */
     uint32_t *touched;
@@ -105,6 +135,7 @@ typedef struct {
     uint64_t *hash;      /* per cnode: hash of its region path */
     uint64_t *req_enter; /* per receive event: when its receive was posted */
     uint32_t *req_pos;   /* per receive event: the ENTER of the call that posted it */
+    uint32_t *req_ev;    /* per receive event: the event that posted it (itself: MPI_Recv) */
     struct ev_key {
         uint64_t msg_id;
         uint32_t comm, peer, tag, event;
@@ -114,6 +145,9 @@ typedef struct {
     size_t *coll_at;   /* [comm]: first of comm's in coll; [n_comms]: total */
     dval *ov;          /* own wait states overlapping the last time map: (wait, seconds) */
     size_t n_ov, cap_ov;
+    spoint *sp; /* the synchronisation points, sorted by their event */
+    size_t n_sp, cap_sp;
+    uint64_t first; /* where the interval before the first synchronisation point begins */
     int oom;
 } dstate;
 
@@ -261,11 +295,13 @@ static int prepare(an_ctx *c, dstate *d)
         } else if (e->kind == AN_RECV || e->kind == AN_IRECV) {
             d->req_enter[i] = an_call_enter(c, e);
             d->req_pos[i] = e->enter == AN_NONE ? (uint32_t)i : e->enter;
+            d->req_ev[i] = (uint32_t)i;
             if (e->kind == AN_IRECV) {
                 uint32_t r = an_req_get(&irecv, e->request);
                 if (r != AN_NONE) {
                     d->req_enter[i] = an_call_enter(c, &t->events[r]);
                     d->req_pos[i] = t->events[r].enter == AN_NONE ? r : t->events[r].enter;
+                    d->req_ev[i] = r;
                 }
             }
         } else if (e->kind == AN_COLL_END && valid_comm(t, e->comm)) {
@@ -312,14 +348,78 @@ static int cmp_ev_idx(const void *a, const void *b)
     return x->ev != y->ev ? (x->ev < y->ev ? -1 : 1) : (x->i < y->i ? -1 : x->i > y->i);
 }
 
-/* OUT[i]: the time of this rank's previous communication with world rank PEER[i] before
- * event EV[i] (a message either way, a probe, a collective on a communicator with both; the
- * trace's first event when there is none), in one walk over the trace */
-static int prev_sync(an_ctx *c, size_t n, const uint32_t *ev, const uint32_t *peer, uint64_t *out)
+/* a communicator whose every collective is a synchronisation point of all its members
+ * (Scalasca's SYNC_COLL and COLL_N2N: MPI_Barrier, and the n-to-n operations, which overlap
+ * fully in practice: no member can leave before the last one entered) */
+static int coll_all(const an_trace *t, const an_event *e)
+{
+    if (!valid_comm(t, e->comm))
+        return 0;
+    switch (e->tag) {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int sp_push(dstate *d, spoint p)
+{
+    if (d->n_sp == d->cap_sp) {
+        size_t cap = d->cap_sp ? 2 * d->cap_sp : 256;
+        spoint *n = realloc(d->sp, cap * sizeof *n);
+        if (!n)
+            return -1;
+        d->sp = n;
+        d->cap_sp = cap;
+    }
+    d->sp[d->n_sp++] = p;
+    return 0;
+}
+
+static int cmp_sp(const void *a, const void *b)
+{
+    uint32_t x = ((const spoint *)a)->pos, y = ((const spoint *)b)->pos;
+    return x < y ? -1 : x > y;
+}
+
+/* the collectives that synchronise all members, and where the intervals before the first
+ * synchronisation point begin: the leave of MPI_Init (Scalasca's INIT synchronisation point,
+ * its completion left out), or the trace's first event */
+static int coll_points(an_ctx *c, dstate *d)
 {
     const an_trace *t = c->t;
-    uint64_t first = t->n_events ? t->events[0].time : 0;
-    uint64_t *last = malloc(((size_t)c->size + 1) * sizeof *last);
+    d->first = t->n_events ? t->events[0].time : 0;
+    int init = 0;
+    for (size_t i = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (!init && e->kind == AN_LEAVE && e->enter != AN_NONE &&
+            t->events[e->enter].region < t->n_regions &&
+            (t->regions[t->events[e->enter].region].cls & AN_RC_MASK) == AN_RC_INIT_EXIT) {
+            d->first = e->time; /* the first init-exit call ending is MPI_Init's */
+            init = 1;
+        }
+        if (e->kind == AN_COLL_END && coll_all(t, e) &&
+            sp_push(d, (spoint){(uint32_t)i, AN_NONE, e->comm, e->cnode, an_call_exit(c, e), 0}))
+            return -1;
+    }
+    return 0;
+}
+
+/* OUT[i]: this rank's previous synchronisation point with world rank PEER[i] before event
+ * EV[i] (an index into d->sp; AN_NONE: none, the interval begins at d->first), in one walk
+ * over the synchronisation points (sorted by their event) */
+static int prev_sync(an_ctx *c, dstate *d, size_t n, const uint32_t *ev, const uint32_t *peer,
+                     uint32_t *out)
+{
+    const an_trace *t = c->t;
+    uint32_t *last = malloc(((size_t)c->size + 1) * sizeof *last);
     ev_idx *q = malloc((n + 1) * sizeof *q);
     if (!last || !q) {
         free(last);
@@ -327,45 +427,50 @@ static int prev_sync(an_ctx *c, size_t n, const uint32_t *ev, const uint32_t *pe
         return -1;
     }
     for (int r = 0; r < c->size; r++)
-        last[r] = first;
+        last[r] = AN_NONE;
     for (size_t i = 0; i < n; i++)
         q[i] = (ev_idx){ev[i], (uint32_t)i};
     qsort(q, n, sizeof *q, cmp_ev_idx);
-    size_t k = 0;
-    for (size_t i = 0; i < t->n_events; i++) {
-        for (; k < n && q[k].ev == i; k++) {
-            uint32_t p = peer[q[k].i];
-            out[q[k].i] = p < (uint32_t)c->size ? last[p] : first;
-        }
-        const an_event *e = &t->events[i];
-        switch (e->kind) {
-        case AN_SEND:
-        case AN_ISEND:
-        case AN_RECV:
-        case AN_IRECV:
-        case AN_PROBE:
-            if (e->peer != AN_NONE && e->peer < (uint32_t)c->size)
-                last[e->peer] = e->time;
-            break;
-        case AN_COLL_END: /* a synchronisation point with every member (both groups) */
-            if (e->comm < t->n_comms && t->comms[e->comm].defined) {
-                const an_comm *k = &t->comms[e->comm];
-                for (uint32_t m = 0; m < k->n + (k->ranks_b ? k->n_b : 0); m++) {
-                    uint32_t w = m < k->n ? k->ranks[m] : k->ranks_b[m - k->n];
-                    if (w < (uint32_t)c->size)
-                        last[w] = e->time;
-                }
+    size_t j = 0;
+    for (size_t k = 0; k < n; k++) {
+        for (; j < d->n_sp && d->sp[j].pos < q[k].ev; j++) { /* strictly before the event */
+            const spoint *s = &d->sp[j];
+            if (s->peer != AN_NONE) {
+                if (s->peer < (uint32_t)c->size)
+                    last[s->peer] = (uint32_t)j;
+                continue;
             }
-            break;
-        default:
-            break;
+            const an_comm *m = &t->comms[s->comm]; /* every member (both groups) */
+            for (uint32_t x = 0; x < m->n + (m->ranks_b ? m->n_b : 0); x++) {
+                uint32_t w = x < m->n ? m->ranks[x] : m->ranks_b[x - m->n];
+                if (w < (uint32_t)c->size)
+                    last[w] = (uint32_t)j;
+            }
         }
+        uint32_t p = peer[q[k].i];
+        out[q[k].i] = q[k].ev != AN_NONE && p < (uint32_t)c->size ? last[p] : AN_NONE;
     }
-    for (; k < n; k++)
-        out[q[k].i] = first;
     free(last);
     free(q);
     return 0;
+}
+
+/* this rank's time per call path in its synchronisation interval from synchronisation point
+ * SP (AN_NONE: from d->first) to B, as Scalasca's PruneDelayTimemap: from the leave of SP's
+ * call, plus the part of that call after the synchronisation (its completion time) on its
+ * call path (a negative one takes from that call path's other time, down to 0); returns the
+ * waiting time of the wait states inside */
+static double sp_map(an_ctx *c, dstate *d, uint32_t sp, uint64_t b)
+{
+    uint64_t a = sp == AN_NONE ? d->first : d->sp[sp].start;
+    double waited = time_map(c, d, a, b);
+    if (sp != AN_NONE && b > a && d->sp[sp].completion != 0 && d->sp[sp].cnode != AN_NONE) {
+        uint32_t k = d->sp[sp].cnode;
+        add(d, k, d->sp[sp].completion);
+        if (d->acc[k] < 0)
+            d->acc[k] = 1e-300; /* listed, nothing left */
+    }
+    return waited;
 }
 
 /* the LEAVE of the call that ENTER (an event index) opened; AN_NONE when not recorded */
@@ -401,8 +506,17 @@ static const an_metric long_leaf[AN_W_KINDS] = {
     M_DELAY_LATESENDER_LONGTERM, M_DELAY_LATERECEIVER_LONGTERM, M_DELAY_BARRIER_LONGTERM,
     M_DELAY_N2N_LONGTERM, M_DELAY_12N_LONGTERM, M_DELAY_N21_LONGTERM};
 
+/* adds V to LEAF and every metric above it. V is rounded to a multiple of 2^-40 s (about a
+ * picosecond): sums of such values are exact in a double up to 2^13 s, so a parent is exactly
+ * the sum of its children, whatever the order of the additions (otherwise a parent that
+ * collected a child's values interleaved with another's differs from their sum by a rounding
+ * error, a negative exclusive value of -1e-15 s in Cube) */
 static void add_up(an_ctx *c, an_metric leaf, uint32_t cnode, double v)
 {
+    const double q = 1099511627776.0; /* 2^40: scaling by it is exact */
+    double x = v * q;
+    if (x < 9e18 && x > -9e18)
+        v = (double)(int64_t)(x + (x >= 0 ? 0.5 : -0.5)) / q;
     if (v == 0)
         return;
     for (int m = leaf; m >= 0; m = an_metrics[m].parent)
@@ -441,12 +555,12 @@ static int pool_push(dval **pool, size_t *n, size_t *cap, uint32_t k, double v)
 
 /* the causing side of one wait state: short-term costs now, what the backward replay needs
  * kept (delays, own wait states in the interval), the propagating and indirect shares */
-static int charge(an_ctx *c, pass *ps, caused *v, uint64_t a, const tm_entry *theirs)
+static int charge(an_ctx *c, pass *ps, caused *v, uint32_t sp, const tm_entry *theirs)
 {
     dstate *d = &ps->d;
     const an_event *e = &c->t->events[v->ev];
     uint64_t b = v->kind == AN_W_LR ? d->req_enter[v->ev] : an_call_enter(c, e);
-    double waited = time_map(c, d, a, b), sum = 0;
+    double waited = sp_map(c, d, sp, b), sum = 0;
     if (d->oom)
         return -1;
     for (size_t i = 0; i < d->n_touched; i++) { /* delay: own time beyond the peer's */
@@ -461,6 +575,8 @@ static int charge(an_ctx *c, pass *ps, caused *v, uint64_t a, const tm_entry *th
     v->waited = waited;
     if (v->denom <= 0)
         return 0;
+    /* at most 1 (Delay.MPI.pattern; for a collective Scalasca's CalculateCollectiveDelay
+     * has no such bound: docs/analysis.md, why we keep it) */
     v->scale_w = v->wait / v->denom;
     if (v->scale_w > 1)
         v->scale_w = 1;
@@ -718,6 +834,163 @@ static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *us
     return rbuf;
 }
 
+/* the identity of a wait state, sent to the rank that caused it, and the reply */
+typedef struct {
+    uint64_t msg_id;
+    uint64_t leave; /* the leave of the waiting call */
+    uint32_t comm, from, to, tag, kind, inst, wid, pad;
+} id_rec;
+typedef struct {
+    uint64_t leave; /* the leave of the causing call */
+    uint32_t wid, found;
+} id_reply;
+
+/* A - B in seconds, 0 when negative */
+static double pos_sec(const an_ctx *c, uint64_t a, uint64_t b)
+{
+    return a > b ? an_sec(c, (int64_t)(a - b)) : 0;
+}
+
+/* the causing side of one wait state's identity: its synchronisation point here (none for a
+ * barrier or n-to-n collective: coll_points has it); the leave of its call in *leave */
+static int caused_point(an_ctx *c, dstate *d, const id_rec *r, uint32_t waiter, uint64_t *leave)
+{
+    const an_trace *t = c->t;
+    req_head h = {r->msg_id, r->comm, r->from, r->to, r->tag, r->kind, 0, waiter, r->wid,
+                  r->inst, 0, 0};
+    uint32_t ev = r->kind < AN_W_KINDS ? find_event(d, t, &h) : AN_NONE;
+    if (ev == AN_NONE)
+        return 0;
+    if (r->kind == AN_W_LR) /* the posting of the receive; completion: after the send's */
+        ev = d->req_ev[ev];
+    const an_event *e = &t->events[ev];
+    *leave = an_call_exit(c, e);
+    double cmpl = r->kind <= AN_W_LR ? pos_sec(c, *leave, r->leave) : 0;
+    if (r->kind == AN_W_BARRIER || r->kind == AN_W_N2N)
+        return 1;
+    return sp_push(d, (spoint){ev, waiter, e->comm, e->cnode, *leave, cmpl}) ? -1 : 1;
+}
+
+/* this rank's own wait state W as a synchronisation point, the causing call having left at
+ * CAUSE_LEAVE: a Late Sender's completion is the time its receive took after the send's
+ * leave; a Late Receiver's is Scalasca's (MPI.pattern, LATE_RECEIVER: the send completion's
+ * leave minus the receive posting's, 0 when that is positive, so never more than 0) */
+static int own_point(an_ctx *c, dstate *d, uint32_t w, uint64_t cause_leave)
+{
+    const an_wait_rec *wr = &c->waits[w];
+    if (wr->kind == AN_W_BARRIER || wr->kind == AN_W_N2N)
+        return 0; /* coll_points has it */
+    uint32_t ev = wr->kind == AN_W_LR ? wr->completion : wr->event;
+    const an_event *e = &c->t->events[ev];
+    uint64_t leave = an_call_exit(c, e);
+    double cmpl = 0;
+    if (wr->kind == AN_W_LS)
+        cmpl = pos_sec(c, leave, cause_leave);
+    else if (wr->kind == AN_W_LR)
+        cmpl = -pos_sec(c, cause_leave, leave);
+    return sp_push(d, (spoint){ev, wr->cause, wr->comm, wr->cnode, leave, cmpl});
+}
+
+/* this rank's wait states' identities, grouped by causing rank (SCOUNT[r]: bytes for r);
+ * NULL when out of memory */
+static id_rec *id_requests(an_ctx *c, int *scount)
+{
+    int p = c->size;
+    size_t *at = calloc((size_t)p + 1, sizeof *at), n = 0;
+    id_rec *sbuf = NULL;
+    for (size_t w = 0; at && w < c->n_waits; w++)
+        if (c->waits[w].cause < (uint32_t)p && c->waits[w].cause != (uint32_t)c->rank) {
+            scount[c->waits[w].cause] += (int)sizeof(id_rec);
+            n++;
+        }
+    if (!at || !(sbuf = calloc(n + 1, sizeof *sbuf))) {
+        free(at);
+        return NULL;
+    }
+    for (int r = 0; r < p; r++)
+        at[r + 1] = at[r] + (size_t)scount[r] / sizeof(id_rec);
+    for (size_t w = 0; w < c->n_waits; w++) {
+        const an_wait_rec *wr = &c->waits[w];
+        if (wr->cause >= (uint32_t)p || wr->cause == (uint32_t)c->rank)
+            continue;
+        const an_event *e = &c->t->events[wr->kind == AN_W_LR ? wr->completion : wr->event];
+        sbuf[at[wr->cause]++] = (id_rec){wr->msg_id, an_call_exit(c, e), wr->comm, wr->from,
+                                         wr->to, wr->tag, wr->kind, wr->inst, (uint32_t)w, 0};
+    }
+    free(at);
+    return sbuf;
+}
+
+/* the causing side: a synchronisation point for each identity in RBUF (USED bytes; RCOUNT[r]
+ * bytes from rank r, in rank order) and a reply for each, in the same order (NULL when out of
+ * memory) */
+static id_reply *id_answers(an_ctx *c, dstate *d, const char *rbuf, size_t used,
+                            const int *rcount)
+{
+    size_t n = used / sizeof(id_rec), i = 0;
+    id_reply *reply = calloc(n + 1, sizeof *reply);
+    for (int r = 0; reply && r < c->size; r++)
+        for (int j = 0; j < rcount[r] / (int)sizeof(id_rec) && i < n; j++, i++) {
+            id_rec q;
+            memcpy(&q, rbuf + i * sizeof q, sizeof q);
+            uint64_t leave = 0;
+            int f = caused_point(c, d, &q, (uint32_t)r, &leave);
+            if (f < 0) {
+                free(reply);
+                return NULL;
+            }
+            reply[i] = (id_reply){leave, q.wid, f > 0};
+        }
+    return reply;
+}
+
+/* the synchronisation points of this rank (Scalasca's SynchpointHandler): the collectives of
+ * all members, its own wait states and the ones it caused, which it learns from one
+ * all-to-all of the waits' identities to the causing ranks (and one back with the leave of
+ * the causing call, for the completion times); sorted by their event. Collective over
+ * c->comm; OK 0 on entry: this rank failed before (the others learn it) */
+static int points(an_ctx *c, pass *ps, int ok)
+{
+    dstate *d = &ps->d;
+    int p = c->size, all_ok, rc = -1;
+    int *scount = calloc((size_t)p, sizeof *scount), *rcount = calloc((size_t)p, sizeof *rcount);
+    size_t used = 0, back_used = 0;
+    id_rec *sbuf = NULL;
+    id_reply *reply = NULL;
+    char *rbuf = NULL, *back = NULL;
+    ok = ok && scount && rcount && coll_points(c, d) == 0 && (sbuf = id_requests(c, scount));
+    if (!ok && scount)
+        memset(scount, 0, (size_t)p * sizeof *scount);
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all_ok || !(rbuf = exchange(c, (const char *)sbuf, scount, &used)))
+        goto out;
+    PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm); /* bytes from each rank */
+    ok = (reply = id_answers(c, d, rbuf, used, rcount)) != NULL;
+    for (int r = 0; r < p; r++) /* the replies go back in the order the requests came */
+        rcount[r] = ok ? rcount[r] / (int)sizeof(id_rec) * (int)sizeof(id_reply) : 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    if (!all_ok || !(back = exchange(c, (const char *)reply, rcount, &back_used)))
+        goto out;
+    for (size_t off = 0; ok && off + sizeof(id_reply) <= back_used; off += sizeof(id_reply)) {
+        id_reply r;
+        memcpy(&r, back + off, sizeof r);
+        if (r.found && r.wid < c->n_waits)
+            ok = own_point(c, d, r.wid, r.leave) == 0;
+    }
+    if (d->n_sp)
+        qsort(d->sp, d->n_sp, sizeof *d->sp, cmp_sp);
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    rc = all_ok ? 0 : -1;
+out:
+    free(scount);
+    free(rcount);
+    free(sbuf);
+    free(reply);
+    free(rbuf);
+    free(back);
+    return rc;
+}
+
 /* the waiting side: this rank's interval of each of its wait states, whether its cost record
  * goes in the backward replay, and the requests (grouped by causing rank) */
 static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
@@ -725,16 +998,16 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
     const an_trace *t = c->t;
     size_t n = c->n_waits;
     uint32_t *ev = calloc(n + 1, sizeof *ev), *peer = calloc(n + 1, sizeof *peer);
-    uint64_t *prev = malloc((n + 1) * sizeof *prev);
+    uint32_t *prev = malloc((n + 1) * sizeof *prev);
     size_t *at = calloc((size_t)c->size + 1, sizeof *at);
     char *sbuf = NULL;
     if (!ev || !peer || !prev || !at || !*ok)
         goto fail;
-    for (size_t w = 0; w < n; w++) {
-        ev[w] = c->waits[w].event;
+    for (size_t w = 0; w < n; w++) { /* a Late Receiver's synchronisation point: its completion */
+        ev[w] = c->waits[w].kind == AN_W_LR ? c->waits[w].completion : c->waits[w].event;
         peer[w] = c->waits[w].cause;
     }
-    if (prev_sync(c, n, ev, peer, prev) != 0)
+    if (prev_sync(c, &ps->d, n, ev, peer, prev) != 0)
         goto fail;
     for (int pass_no = 0; pass_no < 2; pass_no++) {
         if (pass_no == 1) {
@@ -753,9 +1026,11 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
                 continue;
             const an_event *e = &t->events[wr->event];
             const an_event *call = wr->kind == AN_W_LR ? &t->events[wr->completion] : e;
-            uint64_t a = wr->kind == AN_W_LR && wr->probed ? e->time : prev[w];
             uint64_t b = an_call_enter(c, call);
-            time_map(c, &ps->d, a, b);
+            if (wr->kind == AN_W_LR && wr->probed)
+                time_map(c, &ps->d, e->time, b); /* from its send: the probe saw the message */
+            else
+                sp_map(c, &ps->d, prev[w], b);
             size_t bytes = sizeof(req_head) + ps->d.n_touched * sizeof(tm_entry);
             if (pass_no == 0) {
                 if (bytes > 0x7fffffff - (size_t)scount[cause])
@@ -807,7 +1082,7 @@ static int causes(an_ctx *c, pass *ps, const char *rbuf, size_t used, char **rep
     }
     ps->cz = calloc(n + 1, sizeof *ps->cz);
     uint32_t *ev = calloc(n + 1, sizeof *ev), *peer = calloc(n + 1, sizeof *peer);
-    uint64_t *prev = malloc((n + 1) * sizeof *prev);
+    uint32_t *prev = malloc((n + 1) * sizeof *prev);
     int rc = -1;
     if (!ps->cz || !ev || !peer || !prev)
         goto out;
@@ -830,12 +1105,13 @@ static int causes(an_ctx *c, pass *ps, const char *rbuf, size_t used, char **rep
             v->pos = v->kind == AN_W_LR ? ps->d.req_pos[v->ev]
                                         : (e->enter == AN_NONE ? v->ev : e->enter);
         }
-        ev[i] = v->ev;
+        /* a Late Receiver's synchronisation point here: the posting of the receive */
+        ev[i] = v->ev == AN_NONE ? AN_NONE : v->kind == AN_W_LR ? ps->d.req_ev[v->ev] : v->ev;
         peer[i] = v->waiter;
         off += sizeof h + h.n * sizeof(tm_entry);
     }
     ps->n_cz = n;
-    if (prev_sync(c, n, ev, peer, prev) != 0)
+    if (prev_sync(c, &ps->d, n, ev, peer, prev) != 0)
         goto out;
     for (size_t i = 0; i < n; i++) {
         caused *v = &ps->cz[i];
@@ -917,6 +1193,7 @@ int an_delay(an_ctx *c, char *err, size_t len)
     d->hash = calloc(n, sizeof *d->hash);
     d->req_enter = calloc(ne, sizeof *d->req_enter);
     d->req_pos = calloc(ne, sizeof *d->req_pos);
+    d->req_ev = calloc(ne, sizeof *d->req_ev);
     ps.own_cost = calloc(nw * AN_W_KINDS, sizeof *ps.own_cost);
     ps.pw = calloc(nw, sizeof *ps.pw);
     ps.ind = calloc(nw, sizeof *ps.ind);
@@ -925,11 +1202,14 @@ int an_delay(an_ctx *c, char *err, size_t len)
     ps.pos = calloc(nw, sizeof *ps.pos);
     int *scount = calloc((size_t)c->size, sizeof *scount);
     int *rcount = calloc((size_t)c->size, sizeof *rcount);
-    int ok = d->acc && d->touched && d->hash && d->req_enter && d->req_pos && ps.own_cost &&
+    int ok = d->acc && d->touched && d->hash && d->req_enter && d->req_pos && d->req_ev && ps.own_cost &&
              ps.pw && ps.ind && ps.ordered && ps.walk_own && ps.pos && scount && rcount && prepare(c, d) == 0;
-    char *sbuf = requests(c, &ps, scount, &ok), *rbuf = NULL, *reply = NULL, *back = NULL;
+    char *sbuf = NULL, *rbuf = NULL, *reply = NULL, *back = NULL;
     size_t used = 0, back_used = 0;
     int rc = -1, all_ok;
+    if (points(c, &ps, ok) != 0)
+        goto oom;
+    sbuf = requests(c, &ps, scount, &ok);
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     if (!all_ok || !(rbuf = exchange(c, sbuf, scount, &used)))
         goto oom;
@@ -962,6 +1242,8 @@ out:
     free(d->hash);
     free(d->req_enter);
     free(d->req_pos);
+    free(d->req_ev);
+    free(d->sp);
     free(d->sends);
     free(d->recvs);
     free(d->coll);

@@ -442,6 +442,108 @@ PY
     echo "ok: the timeline marks the critical path (rank 1's piece $l1 s, expected $kt s)"
 done
 
+# Delay costs as Scalasca's algorithm computes them (Boehme et al.; Scalasca's
+# SynchpointHandler, Delay.MPI.pattern; docs/analysis.md): only wait states and barriers or
+# n-to-n collectives are synchronisation points, and the interval after one includes its call's
+# part after the synchronisation. Two scenarios of waitstates.c, run alone: pingpong and
+# wo_barrier.
+z=$work/delay_sc
+env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$z" \
+    $MPIRUN -np 4 "$A/waitstates_scorep" $D pingpong,wo_barrier >dl.out 2>&1 ||
+    fail "waitstates pingpong,wo_barrier: $(cat dl.out)"
+$MPIRUN -np 4 "$ANALYZE" "$z" >dl.an 2>&1 || fail "scorep-analyze pingpong,wo_barrier: $(cat dl.an)"
+snap_marks "$z" dl.out dl.snap
+xs=$x
+x=$z
+MD() { mark dl.snap "$@"; }
+M() { mark dl.snap "$@"; } # for spread
+# ls_sum WAITER SENDER: the Late Sender time of WAITER's receives in pingpong from the trace
+# (the k-th MPI_Recv of WAITER receives the k-th MPI_Send of SENDER: one tag, in order):
+# the sum of max(0, the send's enter - the receive's enter), each at most the receive's time
+ls_sum()
+{
+    trace_calls dl.out pingpong "$1" MPI_Recv >"ppr.$1" || exit 1
+    trace_calls dl.out pingpong "$2" MPI_Send >"pps.$2" || exit 1
+    expect_eq "$(wc -l <"ppr.$1")" "$(MD pingpong "$1" rounds | cut -d. -f1)" \
+        "pingpong: rank $1's receives" >&2
+    paste -d' ' "ppr.$1" "pps.$2" | awk '{ w = ($3 < $2 ? $3 : $2) - $1; if (w > 0) s += w }
+        END { printf "%.9f", s }'
+}
+# pingpong: ranks 0 and 2 work W before each ping, ranks 1 and 3 answer at once; every
+# receive is a Late Sender. The causing rank's interval since their previous
+# synchronisation point (the other direction's message, a wait state) holds no wait state of
+# its own, so scale = min(1, wait / delay), and delay >= wait: the causing rank's time since
+# the message before (from the leave of the other side's send on: its receive's part after
+# it is in the interval) minus the waiting rank's time since its send (from its leave, or
+# from the leave of the receive when that came later), taken per call path and at least 0,
+# is at least the difference of the two times, which is the wait (the first ping's interval
+# begins at the scenario's start: the spread of the ranks' starts, SL). So each wait is
+# charged in full, short-term, to the rank that caused it; nothing is long-term.
+# (The earlier rule, every message a synchronisation point from its event on, left the
+# receive's completion out: the answering rank's delay was about a tenth of the pinging
+# rank's waits.)
+for pair in 0:1 2:3; do
+    a=${pair%:*} b=${pair#*:}
+    la=$(ls_sum $a $b) lb=$(ls_sum $b $a)
+    near mpi_latesender 'pingpong/**' $a "$la"
+    near mpi_latesender 'pingpong/**' $b "$lb"
+    # exact by the derivation: within 1% + 5 us (a reply that came before the ping's
+    # receive was posted is no Late Sender and no synchronisation point: the derivation
+    # then holds for the longer interval up to rounding)
+    v=$(value delay_latesender 'pingpong/**' $b) || fail "cube_values.py value delay_latesender"
+    awk -v v="$v" -v e="$la" 'BEGIN { t = 0.01 * e + 5e-6; exit !(v >= e - t && v <= e + t) }' ||
+        fail "pingpong: rank $b's Late Sender delay costs $v s, expected rank $a's waiting $la s"
+    echo "ok: pingpong: rank $b's Late Sender delay costs $v s = rank $a's waiting $la s"
+    SL=$(spread pingpong $a $b)
+    dnear delay_latesender 'pingpong/**' $a "$lb"
+    # of it, on the pinging rank's work (its time in the region "work" from the trace): each
+    # wait's share of its delay that the work is: the whole work when the reply's receive
+    # returned after the reply's send did (the delay is then the wait), less when it returned
+    # first (the delay is then the wait plus the time between the two leaves, which a loaded
+    # machine can make long): between 90% and all of the work
+    trace_calls dl.out pingpong $a work >"ppw.$a" || exit 1
+    e=$(awk '{ s += $2 - $1 } END { printf "%.9f", s }' "ppw.$a")
+    v=$(value delay_latesender pingpong/work $a) || fail "cube_values.py value delay_latesender"
+    awk -v v="$v" -v e="$e" 'BEGIN { exit !(v >= 0.9 * e && v <= e + 1e-6) }' ||
+        fail "pingpong: rank $a's Late Sender delay costs on its work $v s, expected most of its work $e s"
+    echo "ok: pingpong: rank $a's Late Sender delay costs on its work $v s (its work $e s)"
+    dnear delay_latesender_longterm '*' $a 0
+    dnear delay_latesender_longterm '*' $b 0
+done
+# wo_barrier: rank 0 received rank 2's message (Late Sender w2 = 2D), rank 3's (w3 = D), then
+# rank 1's (no wait: no synchronisation point), and entered the barrier last: the others
+# waited W1 (2D), W2 (D), W3 (about 0). Rank 1's previous synchronisation point with rank 0
+# is the scenario's start: rank 0's interval holds both its waits and almost no work (E0, the
+# receives' parts that did not wait): scale f1 = min(1, W1 / (E0 + w2 + w3)), and f1 x w2,
+# f1 x w3 become the barrier costs of rank 0's two waits. Rank 2's previous one is its
+# message (a Late Sender): the interval holds w3, f2 = min(1, W2 / (E0 + w3)) more for that
+# wait. Rank 3's holds no wait: short-term on rank 0. In the backward replay the costs go to
+# the ranks that caused rank 0's waits, to their work (which is each interval's whole delay,
+# no wait of theirs in it): long-term barrier delay costs f1 x w2 on rank 2 and
+# (f1 + f2) x w3 on rank 3, none on rank 1. The earlier rule took rank 0's receive from rank 1 as rank 1's
+# synchronisation point: W1 was unexplained, nothing long-term on rank 2.
+sc=wo_barrier
+b0=$(MD $sc 0 begin) r2=$(MD $sc 0 recv2) r3=$(MD $sc 0 recv3) e0=$(MD $sc 0 bar)
+w2=$(calc "pos($(MD $sc 2 send) - $r2)") w3=$(calc "pos($(MD $sc 3 send) - $r3)")
+W1=$(calc "pos($e0 - $(MD $sc 1 bar))") W2=$(calc "pos($e0 - $(MD $sc 2 bar))")
+W3=$(calc "pos($e0 - $(MD $sc 3 bar))")
+E0=$(calc "pos(($e0 - $b0) - $w2 - $w3)")
+f1=$(calc "min2(1, $W1 / ($E0 + $w2 + $w3))") f2=$(calc "min2(1, $W2 / ($E0 + $w3))")
+SL=$(calc "$(spread $sc 0 1 2 3) + $E0")
+near mpi_latesender $sc/MPI_Recv 0 "$(calc "$w2 + $w3")"
+near mpi_barrier_wait $sc/MPI_Barrier '*' "$(calc "$W1 + $W2 + $W3")"
+dnear delay_barrier_longterm $sc 2 "$(calc "$f1 * $w2")"
+dnear delay_barrier_longterm $sc 3 "$(calc "($f1 + $f2) * $w3")"
+# (on other call paths: the barrier that starts wo_barrier, where one pair of pingpong
+# waited for the other, and its costs that went along the ping-pong's chains of waits)
+dnear delay_barrier_longterm "$sc/**" 1 0
+dnear delay_barrier_longterm "$sc/**" 0 0
+dnear delay_barrier_aggregate "$sc/**" '*' "$(calc "$W1 + $W2 + $W3")"
+dnear delay_latesender $sc 2 "$w2"
+dnear delay_latesender $sc 3 "$w3"
+x=$xs
+M() { mark ws.snap "$@"; }
+
 # the runs below are not compared with marks: the default timer (TSC) again
 unset SCOREP_TIMER
 

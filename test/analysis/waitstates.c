@@ -374,6 +374,71 @@ static void ls_subcomm(MPI_Comm sub)
     SCEN_END(h)
 }
 
+/* A 4-rank ping-pong with late senders (the delay costs as Scalasca's algorithm gives them,
+ * test_analysis.sh): ranks 0 and 2 ping ranks 1 and 3 ROUNDS times; before each ping the
+ * pinging rank works W = D/100 in the user region "work"; the answering rank replies at once.
+ * Every receive is a Late Sender: the answering rank waits about W for each ping, the pinging
+ * rank a few microseconds for each reply (the answering rank's receive returning after the
+ * message came, and its way to the reply). Prints the rounds. Run alone (argv[2]), not in the
+ * full run. */
+enum { PP_ROUNDS = 200 };
+static void pingpong(void)
+{
+    SCEN_BEGIN(h, "pingpong")
+    int x = 1, peer = rank ^ 1;
+    for (int k = 0; k < PP_ROUNDS; k++) {
+        if (rank % 2 == 0) {
+            SCOREP_USER_REGION_DEFINE(hw)
+            SCOREP_USER_REGION_BEGIN(hw, "work", SCOREP_USER_REGION_TYPE_COMMON)
+            spin_until(now() + D / 100);
+            SCOREP_USER_REGION_END(hw)
+            MPI_Send(&x, 1, MPI_INT, peer, 12, MPI_COMM_WORLD);
+            MPI_Recv(&x, 1, MPI_INT, peer, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(&x, 1, MPI_INT, peer, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&x, 1, MPI_INT, peer, 12, MPI_COMM_WORLD);
+        }
+    }
+    MV("rounds", PP_ROUNDS);
+    SCEN_END(h)
+}
+
+/* Messages received in the wrong order before a barrier (the delay costs of waits that the
+ * waited-for rank's own wait states explain: Scalasca's long-term barrier delay costs): rank
+ * r > 0 sends to rank 0 after r*D; rank 0 receives rank 2's message (Late Sender 2D), rank 3's
+ * (Late Sender D), then rank 1's (there since D: no wait), then every rank enters MPI_Barrier:
+ * rank 0 last (at 3D), rank 1 waits 2D there, rank 2 D, rank 3 about 0. Run alone. */
+static void wo_barrier(void)
+{
+    SCEN_BEGIN(h, "wo_barrier")
+    int x = 1;
+    if (rank > 0) {
+        spin_to(rank);
+        M("send");
+        MPI_Send(&x, 1, MPI_INT, 0, 13, MPI_COMM_WORLD);
+    } else {
+        M("recv2");
+        MPI_Recv(&x, 1, MPI_INT, 2, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recv3");
+        MPI_Recv(&x, 1, MPI_INT, 3, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M("recv1");
+        MPI_Recv(&x, 1, MPI_INT, 1, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    M("bar");
+    MPI_Barrier(MPI_COMM_WORLD);
+    SCEN_END(h)
+}
+
+/* argv[2]: "NAME" or "NAME,NAME...": the scenarios to run (alone, then end) */
+static int listed(const char *only, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
 /* every rank starts the scenario at the same instant */
 static void start(void)
 {
@@ -410,13 +475,17 @@ int main(int argc, char **argv)
                 {"early_reduce", early_reduce},
                 {"lt_barrier", lt_barrier},
                 {"lt_lr", lt_lr},
-                {"lt_reduce", lt_reduce}};
-    /* argv[2]: run only that scenario, then end; argv[3]: the rank that ends last (it works
+                {"lt_reduce", lt_reduce},
+                /* the last two: run only when asked for by name */
+                {"pingpong", pingpong},
+                {"wo_barrier", wo_barrier}};
+    /* argv[2]: run only those scenarios (listed), then end; argv[3]: the rank that ends last (it works
      * until 4D after the start), where the critical path ends (the critical-path tests) */
     const char *only = argc > 2 ? argv[2] : NULL;
     int last = argc > 3 ? atoi(argv[3]) : -1;
     for (size_t i = 0; i < sizeof scen / sizeof scen[0]; i++) {
-        if (only && strcmp(only, scen[i].name) != 0)
+        if (only ? !listed(only, scen[i].name)
+                 : scen[i].run == pingpong || scen[i].run == wo_barrier)
             continue;
         start();
         scen[i].run();
