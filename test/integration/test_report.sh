@@ -139,7 +139,8 @@ expect_file trace/report.html "report.html written into the experiment directory
 # the top table: every region of the program with its type, visits and time, and the groups
 expect_eq "$(top_rows trace/report.html)" "$(expected_rows trace)" \
     "top table rows: type (the program's design), visits and time in s (the profile's dump)"
-expect_eq "$(top_rows trace/report.html | grep -c .)" 14 "top table: 4 groups (ALL MPI USR COM) and 10 regions"
+expect_eq "$(top_rows trace/report.html | grep -c .)" 15 \
+    "top table: 4 groups (ALL MPI USR COM) and 11 regions (MPI_Finalize among them)"
 cp trace/report.html "$keep/report_trace.html"
 # the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
 expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"
