@@ -101,14 +101,14 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     }
     if (rc == 0)
         an_summary(&c, &info,
-                   opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                   opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
                                                               : "scorep-analyze",
                    opt->summary);
     if (rc == 0 && c.rank == 0 && opt->summary && opt->thread_mpi_events)
         fprintf(opt->summary,
                 "%s: %llu MPI events on threads other than the master: their calls' time is "
                 "on the threads' locations, their messages and collectives are not replayed\n",
-                opt->mode && !strcmp(opt->mode, "in situ") ? "[Score-P] analysis"
+                opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
                                                            : "scorep-analyze",
                 (unsigned long long)opt->thread_mpi_events);
     free(c.sev);

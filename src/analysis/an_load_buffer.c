@@ -9,7 +9,7 @@
 #include "core/events_thread.h"
 #include "core/flush.h"
 #include "core/location.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "defs/unify.h"
 
 #include <otf2/OTF2_Definitions.h>
@@ -215,8 +215,60 @@ static int role_of(scorep_role r)
         return OTF2_REGION_ROLE_COLL_OTHER;
     case SCOREP_ROLE_BARRIER:
         return OTF2_REGION_ROLE_BARRIER;
+    /* the others as the trace writer gives them (trace_otf2.c), for the report's regions */
+    case SCOREP_ROLE_WRAPPER:
+        return OTF2_REGION_ROLE_WRAPPER;
+    case SCOREP_ROLE_LOOP:
+        return OTF2_REGION_ROLE_LOOP;
+    case SCOREP_ROLE_CODE:
+    case SCOREP_ROLE_PHASE:
+    case SCOREP_ROLE_DYNAMIC:
+        return OTF2_REGION_ROLE_CODE;
+    case SCOREP_ROLE_ARTIFICIAL:
+        return OTF2_REGION_ROLE_ARTIFICIAL;
+    case SCOREP_ROLE_FILE_IO:
+        return OTF2_REGION_ROLE_FILE_IO;
+    case SCOREP_ROLE_RMA:
+        return OTF2_REGION_ROLE_RMA;
+    case SCOREP_ROLE_THREAD_CREATE:
+        return OTF2_REGION_ROLE_THREAD_CREATE;
+    case SCOREP_ROLE_THREAD_WAIT:
+        return OTF2_REGION_ROLE_THREAD_WAIT;
+    case SCOREP_ROLE_ALLOCATE:
+        return OTF2_REGION_ROLE_ALLOCATE;
+    case SCOREP_ROLE_DEALLOCATE:
+        return OTF2_REGION_ROLE_DEALLOCATE;
+    case SCOREP_ROLE_REALLOCATE:
+        return OTF2_REGION_ROLE_REALLOCATE;
     default:
         return OTF2_REGION_ROLE_FUNCTION;
+    }
+}
+
+/* the OTF2 paradigm the trace writer gives a Score-P paradigm (trace_otf2.c) */
+static int paradigm_of(scorep_paradigm p)
+{
+    switch (p) {
+    case SCOREP_PARADIGM_MEASUREMENT:
+        return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+    case SCOREP_PARADIGM_COMPILER:
+        return OTF2_PARADIGM_COMPILER;
+    case SCOREP_PARADIGM_PTHREAD:
+        return OTF2_PARADIGM_PTHREAD;
+    case SCOREP_PARADIGM_MPI:
+        return OTF2_PARADIGM_MPI;
+    case SCOREP_PARADIGM_OPENMP:
+        return OTF2_PARADIGM_OPENMP;
+    case SCOREP_PARADIGM_SHMEM:
+        return OTF2_PARADIGM_SHMEM;
+    case SCOREP_PARADIGM_CUDA:
+        return OTF2_PARADIGM_CUDA;
+    case SCOREP_PARADIGM_SAMPLING:
+        return OTF2_PARADIGM_SAMPLING;
+    case SCOREP_PARADIGM_USER:
+        return OTF2_PARADIGM_USER;
+    default:
+        return OTF2_PARADIGM_NONE;
     }
 }
 
@@ -231,11 +283,11 @@ static int defs(an_trace *t, const scorep_unified *u)
     for (size_t i = 0; i < t->n_regions; i++) {
         const scorep_region_def *r = &u->regions[i];
         t->regions[i].name = r->name;
-        t->regions[i].paradigm = r->paradigm == SCOREP_PARADIGM_MPI       ? OTF2_PARADIGM_MPI
-                                 : r->paradigm == SCOREP_PARADIGM_OPENMP  ? OTF2_PARADIGM_OPENMP
-                                 : r->paradigm == SCOREP_PARADIGM_PTHREAD ? OTF2_PARADIGM_PTHREAD
-                                                                          : OTF2_PARADIGM_USER;
+        t->regions[i].paradigm = paradigm_of(r->paradigm);
         t->regions[i].role = role_of(r->role);
+        t->regions[i].file = r->file ? r->file : "";
+        t->regions[i].begin = r->begin_line;
+        t->regions[i].end = r->end_line;
     }
     for (size_t c = 0; c < t->n_comms; c++) {
         const scorep_comm_def *d = &u->comms[c];

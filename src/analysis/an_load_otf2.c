@@ -94,12 +94,10 @@ static OTF2_CallbackCode d_region(void *u, OTF2_RegionRef self, OTF2_StringRef n
     (void)canon;
     (void)descr;
     (void)flags;
-    (void)file;
-    (void)b;
-    (void)e;
     ld *l = u;
     GROW(l, l->t->regions, l->t->n_regions, self);
-    l->t->regions[self] = (an_region){str(l, name), role, paradigm, 0};
+    l->t->regions[self] =
+        (an_region){str(l, name), role, paradigm, 0, str(l, file), (int)b, (int)e};
     return OTF2_CALLBACK_SUCCESS;
 }
 

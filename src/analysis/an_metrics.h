@@ -125,6 +125,8 @@ typedef struct {
     int parent;   /* an_metric, -1 for a root */
     int count;    /* 1: an integer count (UINT64 in the report), 0: seconds */
     int internal; /* 1: computed for other metrics, not written */
+    int sum;      /* 1: no value of its own (a count's parent): the report stores the sum of
+                   * its children (an_report_cube.c) */
 } an_metric_info;
 
 extern const an_metric_info an_metrics[M_COUNT];

@@ -1,32 +1,43 @@
 /* an_report_cube.c: collates every rank's severities on rank 0 and writes scout.cubex with
  * the project's Cube4 writer (src/cube): Scalasca's metric tree (an_metrics.c), the union of
- * the ranks' call paths, a location group per rank with a location per thread. Values are made
- * exclusive in the metric tree first (a pattern's value is its total minus its sub-patterns', as
- * Scalasca's report has them), so that Cube's inclusive view of a pattern is its total. Counts are
- * not: each count metric holds its own count (mpi_cls_count, a child of comms_recv, counts Late
- * Senders at receives and probes, comms_recv the receives), so a collapsed parent shows the sum.
- * The file appears complete or not at all (written beside it, then renamed). */
+ * the ranks' call paths, a location group per rank with a location per thread.
+ * How values are stored (CubeLib's rule, CubeCalculationRoutines.cpp; docs/analysis.md):
+ * along the call tree a value is the call path's own (EXCLUSIVE metrics); along the metric
+ * tree a stored value is the metric's total, its sub-metrics included: Cube shows a
+ * collapsed metric as its stored value and an expanded one as the stored value minus its
+ * children's. So every pattern is written with its total (Late Sender with its wrong-order
+ * part, mpi with every MPI class, a delay aggregate with its short- and long-term costs),
+ * a count's parent without counts of its own (syncs, comms, bytes and their point-to-point
+ * and collective parts) with the sum of its children, and every metric gets its data
+ * members, an all-zero one too (CubeLib reads a metric without data as 0, not as the sum
+ * of its children). The file appears complete or not at all (written beside it, then
+ * renamed). */
 #include "analysis/an_report.h"
 #include "cube/cube.h"
 
+#include <otf2/OTF2_Definitions.h>
+#include <otf2/OTF2_GeneralDefinitions.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* every thread location's matrix, made exclusive in the metric tree */
-static void exclusify(an_ctx *c, double *own)
+/* every thread location's matrix as the report stores it: each metric's total (the analysis
+ * adds a value to its metric and every metric above it), and for a metric without values of
+ * its own (an_metrics[].sum) the sum of its children; children follow their parent in the
+ * table, so a walk backwards completes every child before its parent takes it */
+static void totals(an_ctx *c, double *own)
 {
     size_t n = c->n_cnodes;
     memcpy(own, c->sev, c->n_locs * M_COUNT * n * sizeof *own);
     for (size_t l = 0; l < c->n_locs; l++) {
         double *o = own + l * M_COUNT * n;
-        const double *sev = c->sev + l * M_COUNT * n;
-        for (int m = 0; m < M_COUNT; m++) {
+        for (int m = M_COUNT - 1; m >= 0; m--) {
             int p = an_metrics[m].parent;
-            if (p < 0 || an_metrics[m].count)
-                continue; /* counts: each metric holds its own count, the parents sum them */
+            if (p < 0 || !an_metrics[p].sum)
+                continue;
             for (size_t k = 0; k < n; k++)
-                o[(size_t)p * n + k] -= sev[(size_t)m * n + k];
+                o[(size_t)p * n + k] += o[(size_t)m * n + k];
         }
     }
 }
@@ -41,12 +52,13 @@ typedef struct {
     an_trace g;      /* only its cnode table: the global call tree */
     uint32_t *order; /* DFS position of each global cnode */
     int *cube_id;    /* cube cnode id by global cnode */
+    int *region_id;  /* cube region id by trace region */
 } gtree;
 
 static int add_dfs(cube_writer *w, gtree *gt, uint32_t **kids, uint32_t *nkids, uint32_t g,
                    int parent)
 {
-    int id = cube_writer_cnode(w, parent, (int)gt->g.cnodes[g].region);
+    int id = cube_writer_cnode(w, parent, gt->region_id[gt->g.cnodes[g].region]);
     if (id < 0)
         return -1;
     gt->cube_id[g] = id;
@@ -56,18 +68,109 @@ static int add_dfs(cube_writer *w, gtree *gt, uint32_t **kids, uint32_t *nkids, 
     return 0;
 }
 
+/* Cube's names of OTF2 paradigms and region roles, as Score-P's profiles and Scalasca's
+ * reports write them (Score-P's SCOREP_REGION_TYPE names, Scalasca's pearl toString(Role)) */
 static const char *paradigm_name(int p)
 {
     switch (p) {
-    case 5: /* OTF2_PARADIGM_MPI */
-        return "mpi";
-    case 6: /* OTF2_PARADIGM_OPENMP */
-        return "openmp";
-    case 2: /* OTF2_PARADIGM_COMPILER */
-        return "compiler";
-    default:
+    case OTF2_PARADIGM_USER:
         return "user";
+    case OTF2_PARADIGM_COMPILER:
+        return "compiler";
+    case OTF2_PARADIGM_OPENMP:
+        return "openmp";
+    case OTF2_PARADIGM_MPI:
+        return "mpi";
+    case OTF2_PARADIGM_CUDA:
+        return "cuda";
+    case OTF2_PARADIGM_MEASUREMENT_SYSTEM:
+        return "measurement";
+    case OTF2_PARADIGM_PTHREAD:
+        return "pthread";
+    case OTF2_PARADIGM_SHMEM:
+        return "shmem";
+    case OTF2_PARADIGM_SAMPLING:
+        return "sampling";
+    default:
+        return "unknown";
     }
+}
+
+static const char *role_name(int r)
+{
+    static const char *const names[] = {[OTF2_REGION_ROLE_UNKNOWN] = "unknown",
+                                        [OTF2_REGION_ROLE_FUNCTION] = "function",
+                                        [OTF2_REGION_ROLE_WRAPPER] = "wrapper",
+                                        [OTF2_REGION_ROLE_LOOP] = "loop",
+                                        [OTF2_REGION_ROLE_CODE] = "code",
+                                        [OTF2_REGION_ROLE_PARALLEL] = "parallel",
+                                        [OTF2_REGION_ROLE_SECTIONS] = "sections",
+                                        [OTF2_REGION_ROLE_SECTION] = "section",
+                                        [OTF2_REGION_ROLE_WORKSHARE] = "workshare",
+                                        [OTF2_REGION_ROLE_SINGLE] = "single",
+                                        [OTF2_REGION_ROLE_SINGLE_SBLOCK] = "single sblock",
+                                        [OTF2_REGION_ROLE_MASTER] = "master",
+                                        [OTF2_REGION_ROLE_CRITICAL] = "critical",
+                                        [OTF2_REGION_ROLE_CRITICAL_SBLOCK] = "critical sblock",
+                                        [OTF2_REGION_ROLE_ATOMIC] = "atomic",
+                                        [OTF2_REGION_ROLE_BARRIER] = "barrier",
+                                        [OTF2_REGION_ROLE_IMPLICIT_BARRIER] = "implicit barrier",
+                                        [OTF2_REGION_ROLE_FLUSH] = "flush",
+                                        [OTF2_REGION_ROLE_ORDERED] = "ordered",
+                                        [OTF2_REGION_ROLE_ORDERED_SBLOCK] = "ordered sblock",
+                                        [OTF2_REGION_ROLE_TASK] = "task",
+                                        [OTF2_REGION_ROLE_TASK_CREATE] = "task create",
+                                        [OTF2_REGION_ROLE_TASK_WAIT] = "taskwait",
+                                        [OTF2_REGION_ROLE_COLL_ONE2ALL] = "one2all",
+                                        [OTF2_REGION_ROLE_COLL_ALL2ONE] = "all2one",
+                                        [OTF2_REGION_ROLE_COLL_ALL2ALL] = "all2all",
+                                        [OTF2_REGION_ROLE_COLL_OTHER] = "other collective",
+                                        [OTF2_REGION_ROLE_FILE_IO] = "file_io",
+                                        [OTF2_REGION_ROLE_POINT2POINT] = "point2point",
+                                        [OTF2_REGION_ROLE_RMA] = "rma",
+                                        [OTF2_REGION_ROLE_DATA_TRANSFER] = "data transfer",
+                                        [OTF2_REGION_ROLE_ARTIFICIAL] = "artificial",
+                                        [OTF2_REGION_ROLE_THREAD_CREATE] = "thread create",
+                                        [OTF2_REGION_ROLE_THREAD_WAIT] = "thread wait",
+                                        [OTF2_REGION_ROLE_TASK_UNTIED] = "untied task",
+                                        [OTF2_REGION_ROLE_ALLOCATE] = "allocate",
+                                        [OTF2_REGION_ROLE_DEALLOCATE] = "deallocate",
+                                        [OTF2_REGION_ROLE_REALLOCATE] = "reallocate"};
+    return r >= 0 && (size_t)r < sizeof names / sizeof names[0] && names[r] ? names[r] : "unknown";
+}
+
+/* The regions of the report: every named region of the trace (unnamed ones are gaps in the
+ * trace's region numbering, written only where a call path enters one), each with its
+ * source file ("MPI" for an MPI region whose trace gives none: Score-P's MPI adapter and
+ * Scalasca's region classification use that name) and lines (-1: unknown, as Score-P
+ * writes them). ids: Cube region id by trace region. 0 or -1. */
+static int write_regions(cube_writer *w, const an_trace *t, const an_trace *calls, int *ids)
+{
+    size_t n = t->n_regions;
+    char *used = calloc(n + 1, 1);
+    if (!used)
+        return -1;
+    for (size_t k = 0; k < calls->n_cnodes; k++)
+        if (calls->cnodes[k].region < n)
+            used[calls->cnodes[k].region] = 1;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const an_region *r = &t->regions[i];
+        ids[i] = -1;
+        if (!(r->name && r->name[0]) && !used[i])
+            continue;
+        const char *name = r->name && r->name[0] ? r->name : "?";
+        const char *file = r->file && r->file[0]              ? r->file
+                           : r->paradigm == OTF2_PARADIGM_MPI ? "MPI"
+                                                              : "";
+        ids[i] =
+            cube_writer_region(w, name, name, paradigm_name(r->paradigm), role_name(r->role), file,
+                               r->begin > 0 ? r->begin : -1, r->end > 0 ? r->end : -1, "");
+        if (ids[i] < 0)
+            rc = -1;
+    }
+    free(used);
+    return rc;
 }
 
 /* the master thread's values (the first location block of rank r) */
@@ -76,7 +179,8 @@ static const char *paradigm_name(int p)
 /* critical_path_imbalance per call path: its time on the critical path beyond its average
  * time over the ranks without waiting (max(0, path - average)), given to the ranks in
  * proportion to their part of the path in that call path (as Scalasca distributes its
- * critical-path imbalance costs); taken out of critical_path's own value (it is a child) */
+ * critical-path imbalance costs); a part of critical_path, which keeps its total (its child
+ * in the metric tree: Cube shows critical_path's exclusive value as the path minus it) */
 static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map,
                      size_t ng, int size)
 {
@@ -97,13 +201,45 @@ static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uin
             double mine = V(r, M_CRITICAL_PATH, k);
             if (mine <= 0 || path[g] <= avg[g])
                 continue;
-            double imb = mine / path[g] * (path[g] - avg[g]);
-            V(r, M_CRITICAL_PATH_IMBALANCE, k) = imb;
-            V(r, M_CRITICAL_PATH, k) = mine - imb;
+            V(r, M_CRITICAL_PATH_IMBALANCE, k) = mine / path[g] * (path[g] - avg[g]);
         }
     free(path);
     free(avg);
     return 0;
+}
+
+/* Cube computes an expanded metric as its stored value minus its children's, in document
+ * order; the analysis summed parent and children separately, so that difference can come out
+ * a few ulps below 0 where it is 0 (a delay aggregate minus its short- and long-term parts).
+ * Such a parent is raised to where Cube's difference is not negative: values of rank r's
+ * location l, children before their parents. */
+static void no_residue(double *lv, size_t n)
+{
+    int first[M_COUNT], next[M_COUNT];
+    for (int m = 0; m < M_COUNT; m++)
+        first[m] = next[m] = -1;
+    for (int m = M_COUNT - 1; m >= 0; m--) { /* children lists in document order */
+        int p = an_metrics[m].parent;
+        if (p >= 0 && !an_metrics[m].internal && !an_metrics[m].count) {
+            next[m] = first[p];
+            first[p] = m;
+        }
+    }
+    for (int m = M_COUNT - 1; m >= 0; m--) {
+        if (first[m] < 0)
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            double *v = &lv[(size_t)m * n + k];
+            for (int tries = 0; tries < 8; tries++) {
+                double x = *v;
+                for (int c = first[m]; c >= 0; c = next[c])
+                    x -= lv[(size_t)c * n + k];
+                if (!(x < 0) || x < -1e-9 * fabs(*v))
+                    break; /* not negative, or more than rounding: left as it is */
+                *v = nextafter(*v - x, INFINITY);
+            }
+        }
+    }
 }
 
 static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
@@ -134,6 +270,8 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     uint32_t **kids = calloc(ng + 1, sizeof *kids), *nkids = calloc(ng + 1, sizeof *nkids);
     gt.cube_id = calloc(ng + 1, sizeof *gt.cube_id);
     cube_writer *w = cube_writer_new();
+    if (w)
+        cube_writer_every_metric_data(w);
     if (rc || !kids || !nkids || !gt.cube_id || !w)
         rc = -1;
     for (size_t k = 0; rc == 0 && k < ng; k++) {
@@ -160,18 +298,18 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         if (mid[m] < 0)
             rc = -1;
     }
-    for (size_t i = 0; rc == 0 && i < t->n_regions; i++) {
-        const an_region *r = &t->regions[i];
-        const char *name = r->name && r->name[0] ? r->name : "?";
-        if (cube_writer_region(w, name, name, paradigm_name(r->paradigm), "function", "", -1, -1,
-                               "") < 0)
-            rc = -1;
-    }
+    gt.region_id = calloc(t->n_regions + 1, sizeof *gt.region_id);
+    if (rc == 0 && (!gt.region_id || write_regions(w, t, &gt.g, gt.region_id) != 0))
+        rc = -1;
     for (size_t k = 0; rc == 0 && k < ng; k++)
         if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
             rc = -1;
     if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
         rc = -1;
+    for (int r = 0; rc == 0 && r < size; r++)
+        for (int l = 0; l < n_locs[r]; l++)
+            no_residue(all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)(cn_count[r] / 2),
+                       (size_t)(cn_count[r] / 2));
     /* a location group per rank, in it a location per thread: the master thread first, then
      * the others by their number in the process (Cube's "rank" of a location), named as in the
      * trace; values of the master's (MPI, critical path, delays) and each thread's own */
@@ -255,6 +393,7 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     free(kids);
     free(nkids);
     free(gt.cube_id);
+    free(gt.region_id);
     free(loc);
     an_trace_free(&gt.g);
     return rc ? -1 : 0;
@@ -276,7 +415,7 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         snprintf(err, len, "out of memory collating the report");
         return -1;
     }
-    exclusify(c, own);
+    totals(c, own);
     for (size_t k = 0; k < n; k++) {
         cn[2 * k] = t->cnodes[k].parent;
         cn[2 * k + 1] = t->cnodes[k].region;

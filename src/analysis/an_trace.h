@@ -47,6 +47,8 @@ typedef struct {
     const char *name;
     int role, paradigm; /* OTF2_RegionRole, OTF2_Paradigm */
     uint32_t cls;       /* an_region_class (an_regions.c) */
+    const char *file;   /* source file, "" if none (the report's module) */
+    int begin, end;     /* source lines, 0 if unknown */
 } an_region;
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* settings.h: the effective configuration (the SCOREP_* variables of the table in
- * core/runtime_config.c). The runtime fills it at init; every layer reads it. */
+ * base/settings.c). The runtime fills it at init; every layer reads it. */
 #ifndef SCOREP_BASE_SETTINGS_H
 #define SCOREP_BASE_SETTINGS_H
 
@@ -28,7 +28,7 @@ typedef struct {
     char *profiling_clustered_region;
     char *filtering_file;
     char *selective_config_file; /* SCOREP_SELECTIVE_CONFIG_FILE (adapters/user/user_selective.c) */
-    uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of core/mpi_groups.h */
+    uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of base/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
     bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */

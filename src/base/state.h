@@ -1,4 +1,4 @@
-/* state.h: the process's measurement state. The runtime (core/runtime.c) sets it during
+/* state.h: the process's measurement state. The runtime (runtime/runtime.c) sets it during
  * init, MPI start and finalize; every other layer only reads it. */
 #ifndef SCOREP_BASE_STATE_H
 #define SCOREP_BASE_STATE_H

@@ -1,6 +1,6 @@
 /* subsystem.h: what a service (metrics, sampling) or an adapter (CUDA, ...) tells the
  * runtime so that the life cycle calls it at the right moments, as Score-P's subsystems
- * (SCOREP_Subsystem: init, init_location, finalize, ...). The runtime (core/runtime.c) keeps
+ * (SCOREP_Subsystem: init, init_location, finalize, ...). The runtime (runtime/runtime.c) keeps
  * the table and calls the phases; a subsystem never calls the runtime back for them. Every
  * member may be NULL. Cold paths only: the event path calls its sources directly. */
 #ifndef SCOREP_SUBSYSTEM_H

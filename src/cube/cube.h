@@ -22,6 +22,12 @@ typedef struct cube_writer cube_writer;
 cube_writer *cube_writer_new(void);
 void cube_writer_free(cube_writer *w);
 
+/* Every metric gets its index and data members, one without any nonzero value too (an
+ * index of no rows, as Scalasca's scout writes it): CubeLib reads a metric without data as
+ * 0 inclusive along the metric tree, not as the sum of its children. Default: a metric
+ * without data gets no members, as Score-P writes its profiles. */
+void cube_writer_every_metric_data(cube_writer *w);
+
 /* Adds a global <attr key value>. Strings are copied. */
 int cube_writer_attr(cube_writer *w, const char *key, const char *value);
 
@@ -186,7 +192,9 @@ int cube_reader_metric_by_name(const cube_reader *r, const char *uniq_name); /* 
  * name; itself when none does), as Score-P's scorep-score attributes contexts. malloc'ed
  * (n_locgroups entries; the caller frees it), NULL when memory runs out. Not thread-safe. */
 int *cube_reader_process_groups(const cube_reader *r);
-/* Value as stored for (metric, cnode, location), converted to double (0 if absent). */
+/* Value as stored for (metric, cnode, location), converted to double (0 if absent). Along
+ * the metric tree it is the metric with its sub-metrics (CubeLib's rule: what Cube shows
+ * for a collapsed metric; the expanded one is it minus the children's stored values). */
 double cube_reader_stored(const cube_reader *r, int metric, int cnode, int location);
 /* Exclusive and inclusive views (for MIN/MAXDOUBLE: node value and subtree min/max). */
 double cube_reader_exclusive(const cube_reader *r, int metric, int cnode, int location);

@@ -596,37 +596,27 @@ int cube_engine_value(cube_engine *e, int metric, int cnode, cube_view view, boo
     return await(e, first, e->n_wait);
 }
 
-/* Adds the values of the metrics below m (same dtype) to out, depth-first. */
-static int add_metric_children(cube_engine *e, int root, int m, int cnode, cube_view view,
-                               bool per_location, uint64_t *out, uint64_t *tmp)
-{
-    const cube_reader *r = e->r;
-    size_t n = per_location ? (size_t)r->n_locations : 1;
-    for (int k = 0; k < r->n_metrics; k++) {
-        if (r->metrics[k].parent != m)
-            continue;
-        if (r->metrics[k].dtype == r->metrics[root].dtype) {
-            if (cube_engine_value(e, k, cnode, view, per_location, tmp) != 0)
-                return -1;
-            for (size_t i = 0; i < n; i++)
-                out[i] = cube_value_combine(r->metrics[root].dtype, out[i], tmp[i], false);
-        }
-        if (add_metric_children(e, root, k, cnode, view, per_location, out, tmp) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-int cube_engine_value_metric_tree(cube_engine *e, int metric, int cnode, cube_view view,
-                                  bool per_location, uint64_t *out)
+/* CubeLib's exclusive value along the metric tree (Cube::get_sev_adv): the metric's value
+ * minus its children's (a stored value holds the metric with its sub-metrics) */
+int cube_engine_value_metric_exclusive(cube_engine *e, int metric, int cnode, cube_view view,
+                                       bool per_location, uint64_t *out)
 {
     if (cube_engine_value(e, metric, cnode, view, per_location, out) != 0)
         return -1;
-    if (cube_dtype_is_minmax(e->r->metrics[metric].dtype))
+    const cube_reader *r = e->r;
+    cube_dtype t = r->metrics[metric].dtype;
+    if (cube_dtype_is_minmax(t))
         return 0;
-    size_t n = per_location ? (size_t)e->r->n_locations : 1;
+    size_t n = per_location ? (size_t)r->n_locations : 1;
     uint64_t *tmp = malloc((n + 1) * sizeof *tmp);
-    int rc = tmp ? add_metric_children(e, metric, metric, cnode, view, per_location, out, tmp) : -1;
+    int rc = tmp ? 0 : -1;
+    for (int k = 0; rc == 0 && k < r->n_metrics; k++) {
+        if (r->metrics[k].parent != metric || r->metrics[k].dtype != t)
+            continue;
+        if ((rc = cube_engine_value(e, k, cnode, view, per_location, tmp)) == 0)
+            for (size_t i = 0; i < n; i++)
+                out[i] = cube_value_combine(t, out[i], tmp[i], true);
+    }
     free(tmp);
     return rc;
 }

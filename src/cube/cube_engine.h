@@ -52,12 +52,13 @@ void cube_engine_set_threads(cube_engine *e, int n);
  * max for MIN/MAXDOUBLE). 0, or -1 (bad arguments, a metric not loaded, a lost partner). */
 int cube_engine_value(cube_engine *e, int metric, int cnode, cube_view view, bool per_location,
                       uint64_t *out);
-/* Rank 0: as cube_engine_value, for the metric together with every metric below it in the
- * metric tree (what a collapsed metric shows, e.g. time including its MPI part): their
- * values are added location by location. Only metrics of the same dtype as `metric` are
- * added (MIN/MAXDOUBLE metrics add nothing); all of them must have been loaded. */
-int cube_engine_value_metric_tree(cube_engine *e, int metric, int cnode, cube_view view,
-                                  bool per_location, uint64_t *out);
+/* Rank 0: as cube_engine_value, exclusive along the metric tree (what Cube shows for an
+ * expanded metric): by CubeLib's rule a stored value holds the metric with its sub-metrics
+ * (cube_engine_value is the collapsed metric), so this is the metric's value minus its
+ * children's, location by location. Only children of the same dtype as `metric` are
+ * subtracted (MIN/MAXDOUBLE metrics subtract nothing); they must have been loaded. */
+int cube_engine_value_metric_exclusive(cube_engine *e, int metric, int cnode, cube_view view,
+                                       bool per_location, uint64_t *out);
 /* Ranks other than 0: answer requests until rank 0 closes. 0, or -1. */
 int cube_engine_serve(cube_engine *e);
 /* Rank 0 releases the others (they return from cube_engine_serve); all free. */

@@ -75,7 +75,8 @@ struct cube_writer {
     cube_system_fn sys_fn;
     void *sys_arg;
     uint64_t sys_locations;
-    bool sys_accelerators; /* the streamed tree holds accelerator groups: syntax 4.7 */
+    bool sys_accelerators;  /* the streamed tree holds accelerator groups: syntax 4.7 */
+    bool every_metric_data; /* cube_writer_every_metric_data: empty index and data too */
 };
 
 /* The open path of a streamed system tree while anchor.xml is written. */
@@ -189,6 +190,11 @@ void cube_writer_free(cube_writer *w)
     free(w->locgroups);
     free(w->locations);
     free(w);
+}
+
+void cube_writer_every_metric_data(cube_writer *w)
+{
+    w->every_metric_data = true;
 }
 
 int cube_writer_attr(cube_writer *w, const char *key, const char *value)
@@ -1025,7 +1031,8 @@ static int write_metric_data(FILE *fp, cube_tar_writer *tw, const cube_writer *w
     if (collect_rows(w, l, metric, &pos, &n) != 0)
         return -1;
     int rc = 0;
-    if (n > 0) { /* a metric without data gets no files at all, as in Score-P's output */
+    /* a metric without data gets no files at all, as in Score-P's output, unless asked */
+    if (n > 0 || w->every_metric_data) {
         char name[32];
         snprintf(name, sizeof name, "%d.data", file_id);
         rc = write_index(fp, tw, file_id, pos, n);

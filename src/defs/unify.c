@@ -7,7 +7,7 @@
  * empty one, and of two non-empty names the one first in byte order wins. */
 #include "defs/unify.h"
 #include "defs/hash_index.h"
-#include "defs/ser.h"
+#include "base/ser.h"
 #include "ipc/ipc.h"
 
 #include <stdlib.h>

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct systree_comm;
+
 typedef struct scorep_ipc {
     const char *name;
     int (*rank)(void);
@@ -23,7 +25,24 @@ typedef struct scorep_ipc {
     int (*send)(const void *buf, size_t bytes, int dest, int tag);
     int (*recv)(void *buf, size_t bytes, int source, int tag);
     int (*allreduce_max_u64)(uint64_t *value);
+    /* the world communicator of the system tree's construction (src/systree) over this
+     * backend; NULL: one process (the simulated backend) */
+    struct systree_comm *(*systree_world)(void);
 } scorep_ipc;
+
+/* The runtime's part of the life cycle of the MPI backend, which the program's MPI_Init and
+ * MPI_Finalize switch (ipc_mpi.c). ipc/ lies below the runtime, so the runtime registers
+ * these (at load, before any MPI call) instead of being called by name. ready: the backend
+ * is installed (spawned: a job that MPI_Comm_spawn started); finalize: inside MPI_Finalize,
+ * while the backend still works (the collective finalize). */
+typedef struct scorep_ipc_hooks {
+    void (*ready)(int spawned);
+    void (*finalize)(void);
+} scorep_ipc_hooks;
+
+/* hooks must live until the process ends; NULL until the runtime registers them. */
+void scorep_ipc_set_hooks(const scorep_ipc_hooks *hooks);
+const scorep_ipc_hooks *scorep_ipc_hooks_get(void);
 
 /* Gathers every rank's byte blob at rank 0 (collective). At rank 0, *all holds the blobs
  * back to back and (*offsets)[r], (*lengths)[r] locate rank r's; the caller frees all three.

@@ -1,13 +1,11 @@
-/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only), and the MPI
- * life-cycle hooks of the core. Part of libscorep-rt-mpi. Inside MPI_Init it runs on
- * MPI_COMM_WORLD itself: the program has no communication yet that could mix with the tool's,
- * and a communicator created there would shift the handle values (Fortran integers) of the
- * program's own communicators. MPI_Finalize's steps run on a private duplicate. */
-#include "core/clock_sync.h"
-#include "core/runtime.h"
+/* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only); it calls the
+ * runtime's MPI life cycle through the hooks the runtime registers (scorep_ipc_hooks). Part
+ * of libscorep-rt-mpi. Inside MPI_Init it runs on MPI_COMM_WORLD itself: the program has no
+ * communication yet that could mix with the tool's, and a communicator created there would
+ * shift the handle values (Fortran integers) of the program's own communicators.
+ * MPI_Finalize's steps run on a private duplicate. */
 #include "ipc/ipc.h"
 #include "ipc/ipc_mpi.h"
-#include "defs/systree_job.h"
 #include "systree/systree_comm_mpi.h"
 
 #include <limits.h>
@@ -138,7 +136,8 @@ static systree_comm *systree_world(void)
 }
 
 static const scorep_ipc ipc_mpi = {"mpi",     m_rank,     m_size, m_barrier, m_bcast,  m_gather,
-                                   m_gatherv, m_scatterv, m_send, m_recv,    m_max_u64};
+                                   m_gatherv, m_scatterv, m_send, m_recv,    m_max_u64,
+                                   systree_world};
 
 int scorep_mpi_world_rank(void)
 {
@@ -158,11 +157,11 @@ void scorep_mpi_after_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     comm = MPI_COMM_WORLD;
     scorep_ipc_set(&ipc_mpi);
-    scorep_systree_set_world(systree_world);
     MPI_Comm parent = MPI_COMM_NULL;
     PMPI_Comm_get_parent(&parent);
-    scorep_runtime_mpi_ready(parent != MPI_COMM_NULL);
-    scorep_clock_sync();
+    const scorep_ipc_hooks *h = scorep_ipc_hooks_get();
+    if (h)
+        h->ready(parent != MPI_COMM_NULL);
 }
 
 void scorep_mpi_before_finalize(void)
@@ -172,11 +171,11 @@ void scorep_mpi_before_finalize(void)
     /* a program may leave messages unreceived; on a duplicate they cannot meet the tool's */
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS)
         comm = MPI_COMM_WORLD;
-    scorep_clock_sync();
-    scorep_runtime_finalize_mpi();
+    const scorep_ipc_hooks *h = scorep_ipc_hooks_get();
+    if (h)
+        h->finalize();
     if (comm != MPI_COMM_WORLD)
         PMPI_Comm_free(&comm);
     comm = MPI_COMM_NULL;
     scorep_ipc_set(NULL);
-    scorep_systree_set_world(NULL);
 }

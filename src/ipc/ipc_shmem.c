@@ -6,9 +6,8 @@
  * (each carries its tag, checked on receipt). Part of libscorep-rt-shmem. */
 #include "ipc/ipc_shmem.h"
 #include "base/log.h"
-#include "defs/systree_job.h"
 #include "ipc/ipc.h"
-#include "systree/systree_comm_ipc.h"
+#include "ipc/systree_comm_ipc.h"
 
 #include <pshmem.h>
 #include <stdlib.h>
@@ -182,7 +181,8 @@ static int s_max_u64(uint64_t *v)
 }
 
 static const scorep_ipc ipc_shmem = {"shmem",   s_rank,     s_size, s_barrier, s_bcast,  s_gather,
-                                     s_gatherv, s_scatterv, s_send, s_recv,    s_max_u64};
+                                     s_gatherv, s_scatterv, s_send, s_recv,    s_max_u64,
+                                     systree_comm_ipc_world};
 
 static void *block; /* the one symmetric allocation holding all of the above */
 
@@ -231,7 +231,6 @@ int scorep_shmem_ipc_start(void)
         psync[i] = SHMEM_SYNC_VALUE;
     pshmem_barrier_all(); /* initialised everywhere before the first message */
     scorep_ipc_set(&ipc_shmem);
-    scorep_systree_set_world(systree_comm_ipc_world);
     return 0;
 }
 
@@ -240,7 +239,6 @@ void scorep_shmem_ipc_stop(void)
     if (scorep_ipc_get() != &ipc_shmem)
         return;
     scorep_ipc_set(NULL);
-    scorep_systree_set_world(NULL);
     pshmem_barrier_all(); /* nobody still waits for a message */
     release();
 }

@@ -74,7 +74,8 @@ static int max_u64(uint64_t *v)
 }
 
 const scorep_ipc scorep_ipc_single = {"single", one_rank, one_size, nothing, bcast,  gather,
-                                      gatherv,  scatterv, no_p2p,   no_recv, max_u64};
+                                      gatherv,  scatterv, no_p2p,   no_recv, max_u64,
+                                      NULL};
 
 static const scorep_ipc *current = &scorep_ipc_single;
 
@@ -86,6 +87,18 @@ const scorep_ipc *scorep_ipc_get(void)
 void scorep_ipc_set(const scorep_ipc *backend)
 {
     current = backend ? backend : &scorep_ipc_single;
+}
+
+static const scorep_ipc_hooks *hooks;
+
+void scorep_ipc_set_hooks(const scorep_ipc_hooks *h)
+{
+    __atomic_store_n(&hooks, h, __ATOMIC_RELEASE);
+}
+
+const scorep_ipc_hooks *scorep_ipc_hooks_get(void)
+{
+    return __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
 }
 
 int scorep_ipc_gather_blobs(const void *data, size_t len, unsigned char **all, size_t **offsets,

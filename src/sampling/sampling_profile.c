@@ -2,7 +2,7 @@
  * unwound functions, resolved through libdw) and merges it into the call-path profile:
  * sampled functions become call paths below the instrumented regions they ran in. */
 #include "sampling/sampling_internal.h"
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 #include "core/location.h"
 #include "base/log.h"
 #include "base/timer.h"

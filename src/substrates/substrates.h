@@ -89,7 +89,7 @@ void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t
                                              uint32_t handle, uint32_t mode,
                                              uint64_t transferred, uint64_t matching_id);
 
-/* Life cycle, called by the runtime (core/runtime.c) directly: ProgramEnd before the
+/* Life cycle, called by the runtime (runtime/runtime.c) directly: ProgramEnd before the
  * measurement stops; after the results are written (dir: the experiment directory,
  * manifest: whether this process wrote MANIFEST.md there): dump_manifest, write_data and
  * finalize of every plugin. */

@@ -1,9 +1,9 @@
-/* systree_buf.h: the byte buffer of src/defs/ser.h with variable-length integers, used to send
+/* systree_buf.h: the byte buffer of src/base/ser.h with variable-length integers, used to send
  * sequence definitions between ranks and to measure their size (sequence_bytes). */
 #ifndef SYSTREE_BUF_H
 #define SYSTREE_BUF_H
 
-#include "defs/ser.h"
+#include "base/ser.h"
 
 #include <stddef.h>
 #include <stdint.h>

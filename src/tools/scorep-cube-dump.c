@@ -61,8 +61,9 @@ static void usage(FILE *fp)
                 "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
                 "            how the engine shares the call paths among the processes\n"
                 "  --threads N  the engine's threads per process for local work (default 1)\n"
-                "  --metric-inclusive  each metric with the metrics below it in the metric\n"
-                "            tree added (what a collapsed metric shows; uses the engine)\n");
+                "  --metric-exclusive  each metric without the metrics below it in the metric\n"
+                "            tree (what an expanded metric shows; the plain values are what\n"
+                "            a collapsed one shows, as CubeLib reads them; uses the engine)\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -75,7 +76,7 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"engine", no_argument, NULL, 'E'},
                                           {"enumeration", required_argument, NULL, 'N'},
                                           {"threads", required_argument, NULL, 'T'},
-                                          {"metric-inclusive", no_argument, NULL, 'I'},
+                                          {"metric-exclusive", no_argument, NULL, 'I'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -276,7 +277,8 @@ static int dump_engine_cnode(cube_engine *e, int c, const int *ids, int n_ids, c
     size_t L = (size_t)r->n_locations;
     for (int i = 0; i < n_ids; i++)
         if ((metric_tree
-                 ? cube_engine_value_metric_tree(e, ids[i], c, view, true, rows + (size_t)i * L)
+                 ? cube_engine_value_metric_exclusive(e, ids[i], c, view, true,
+                                                     rows + (size_t)i * L)
                  : cube_engine_value(e, ids[i], c, view, true, rows + (size_t)i * L)) != 0)
             return -1;
     for (size_t l = 0; l < L; l++) {

@@ -29,6 +29,27 @@ static const char *reduction_default(void)
     return "?";
 }
 
+/* Which compiler instrumentation scorep-cc has, and its default (--instrument=plugin where a
+ * plugin is built for the compiler, -finstrument-functions otherwise; options.c). */
+static void compiler_info(void)
+{
+#ifdef SCOREP_INFO_GCC_PLUGIN
+    const char *gcc = "GCC plugin (gcc, g++, gfortran, MPI wrappers, nvcc host code)";
+#else
+    const char *gcc = "no GCC plugin (gcc plugin headers not found)";
+#endif
+#ifdef SCOREP_INFO_LLVM_PLUGIN_CLANG
+    char llvm[96];
+    snprintf(llvm, sizeof llvm, "LLVM pass plugin (clang, clang++ %d)",
+             SCOREP_INFO_LLVM_PLUGIN_CLANG);
+#else
+    const char *llvm = "no LLVM pass plugin (llvm-config not found)";
+#endif
+    printf("  compiler    yes (scorep-cc's default: %s; %s; -finstrument-functions for other "
+           "compilers and --instrument=functions; symbols through libdw)\n",
+           gcc, llvm);
+}
+
 static int build_info(void)
 {
     printf("scorep-rt %s\n", PACKAGE_VERSION);
@@ -36,7 +57,7 @@ static int build_info(void)
     printf("installation: bin=%s lib=%s include=%s\n", SCOREP_BINDIR, SCOREP_LIBDIR,
            SCOREP_INCLUDEDIR);
     printf("adapters:\n");
-    printf("  compiler    yes (-finstrument-functions; symbols through libdw)\n");
+    compiler_info();
     printf("  user        yes (SCOREP_User.h, Fortran SCOREP_User.inc; rewind discards the "
            "thread's trace events since the point; dynamic regions with Score-P's iteration "
            "clustering; selective recording, SCOREP_SELECTIVE_CONFIG_FILE; no user "
@@ -67,8 +88,9 @@ static int build_info(void)
 #ifdef HAVE_CUDA
     printf("  cuda        yes (libscorep-rt-cuda: CUPTI callbacks and activities, scorep-cc nvcc "
            "and scorep-run; SCOREP_CUDA_ENABLE, docs/cuda.md)\n");
-    printf("  nvtx        yes (libscorep-rt-nvtx: NVTX ranges and marks as user regions through "
-           "NVTX_INJECTION64_PATH)\n");
+    printf("  nvtx        yes (libscorep-rt-nvtx: NVTX ranges and marks as user regions; "
+           "programs built by scorep-cc load it at their first NVTX call, scorep-run names it "
+           "in NVTX_INJECTION64_PATH)\n");
 #else
     printf("  cuda        no (configure found no cupti.h and lib64/libcupti.so; --with-cuda=DIR)\n");
     printf("  nvtx        no (built with the CUDA adapter)\n");

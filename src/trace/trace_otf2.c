@@ -4,15 +4,15 @@
 #include "core/location.h"
 #include "base/log.h"
 #include "base/state.h"
-#include "core/writer.h"
+#include "writers/writer.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
 #include "core/flush.h"
 #include "base/timer.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
-#include "defs/ser.h"
-#include "defs/systree_job.h"
+#include "base/ser.h"
+#include "writers/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "sampling/sampling.h"
@@ -884,7 +884,7 @@ static void write_cuda_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
     free(per_rank);
 }
 
-/* The system tree comes from the sequence definitions (defs/systree_job.c), expanded node
+/* The system tree comes from the sequence definitions (writers/systree_job.c), expanded node
  * by node; OTF2 ids: system-tree nodes and location groups by their ordinal (readers want
  * them in increasing order), locations by (local index * size + rank).
  * GPU streams (CUDA adapter) are in location groups of type ACCELERATOR, one per CUDA

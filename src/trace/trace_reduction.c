@@ -1,7 +1,7 @@
 /* trace_reduction.c: the record of what the trace lacks: every reduction step, stop and
  * discarding rewind of every location becomes an OTF2 marker and a row in MANIFEST.md. */
 #include "trace/trace_reduction.h"
-#include "core/writer.h"
+#include "writers/writer.h"
 #include "base/timer.h"
 
 #include <stdio.h>

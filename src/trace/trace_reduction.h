@@ -4,7 +4,7 @@
 #define SCOREP_TRACE_REDUCTION_H
 
 #include "core/location.h"
-#include "defs/ser.h"
+#include "base/ser.h"
 
 #include <otf2/otf2.h>
 

@@ -4,7 +4,7 @@
 #include "core/events_thread.h"
 #include "core/location.h"
 #include "defs/hash_index.h"
-#include "defs/ser.h"
+#include "base/ser.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 

@@ -4,17 +4,24 @@ xml and zlib only, following ../shared/reference/cube4-format.md) and answers qu
 
   cube_values.py FILE attr KEY          a global attribute
   cube_values.py FILE pop               POP load balance and communication efficiency computed
-                                        from the time tree ("execution" holds computation)
+                                        from the time tree (computation: "execution" without
+                                        its sub-metrics)
   cube_values.py FILE metrics             uniq_name, display name, parent uniq_name per metric
   cube_values.py FILE same OTHER TOLERANCE
       every (metric, call path, rank, thread) value of FILE equals OTHER's within TOLERANCE x
       (1 + |value|) (counts exactly); prints the differences and exits 1 if there are any
   cube_values.py FILE value METRIC PATH LOC [LOC...]
-      METRIC's value inclusive in the metric tree (the metric and its sub-metrics), exclusive
-      in the call tree, summed over the call paths that end with PATH (region names joined by
-      '/'; '*' = every call path; PATH/** = the call paths at or below those) and over the
-      given locations: R (every thread of rank R), R:T (the location whose rank attribute is T
-      in the location group of rank R), '*' (all); =METRIC: without its sub-metrics
+      METRIC's value inclusive in the metric tree (what Cube shows for the collapsed metric),
+      exclusive in the call tree, summed over the call paths that end with PATH (region names
+      joined by '/'; '*' = every call path; PATH/** = the call paths at or below those) and
+      over the given locations: R (every thread of rank R), R:T (the location whose rank
+      attribute is T in the location group of rank R), '*' (all); =METRIC: exclusive in the
+      metric tree (the expanded metric: without its sub-metrics)
+
+Values along the metric tree are read by CubeLib's rule (Cube::get_sev_adv in CubeLib's
+CubeCalculationRoutines.cpp): the stored value of a metric is its inclusive value, the
+sub-metrics' values included; its exclusive value is the stored value minus the stored
+values of its children. A metric without index and data members reads as 0.
   cube_values.py FILE locations         one line per location: R:T, its name
   cube_values.py FILE visitors PATH     the locations (R:T) with visits on a call path PATH
                                         selects, one a line
@@ -122,17 +129,6 @@ def load(path):
     return metrics, deep, ranks, values
 
 
-def is_time(metrics, mid):
-    """metric mid lies in the time tree"""
-    parent = {m[0]: m[5] for m in metrics}
-    uniq = {m[0]: m[1] for m in metrics}
-    while mid is not None:
-        if uniq[mid] == "time":
-            return True
-        mid = parent[mid]
-    return False
-
-
 def keyed(metrics, deep, ranks, values, thread):
     uniq = {m[0]: m[1] for m in metrics}
     out = {}
@@ -201,14 +197,17 @@ def main(argv):
     if argv[2] == "pop":  # FILE pop: POP load balance and communication efficiency
         comp, time = {}, {}   # from the values: time outside MPI per rank, time per rank
         uniq = {m[0]: m[1] for m in metrics}
+        execution = {m[0] for m in metrics if m[1] == "execution"}
+        below = {m[0] for m in metrics if m[5] in execution}  # mpi, omp, pthread_time
         for (mid, pos, loc), v in values.items():
             r = ranks[loc]
             if loc not in load.master:
                 continue  # the report's POP values are the master threads' (docs/analysis.md)
-            if uniq[mid] == "execution":
+            if mid in execution:  # computation: execution exclusive in the metric tree
                 comp[r] = comp.get(r, 0) + v
-            if uniq[mid] in ("time", "execution", "overhead") or (
-                    any(m[0] == mid for m in metrics) and is_time(metrics, mid)):
+            if mid in below:
+                comp[r] = comp.get(r, 0) - v
+            if uniq[mid] == "time":  # inclusive: the whole time tree
                 time[r] = time.get(r, 0) + v
         avg = sum(comp.values()) / len(ranks)
         print("%.4f %.4f" % (avg / max(comp.values()), max(comp.values()) / max(time.values())))
@@ -229,25 +228,21 @@ def main(argv):
             print("%d:%d" % (ranks[lid], load.thread[lid]))
         return
     metric, path, want = argv[3], argv[4], argv[5:]
-    own = metric.startswith("=")  # =METRIC: its own value, without its sub-metrics
+    own = metric.startswith("=")  # =METRIC: exclusive in the metric tree
     metric = metric.lstrip("=")
     ids = [m[0] for m in metrics if m[1] == metric]
     if not ids:
         sys.exit("cube_values.py: no metric " + metric)
-    sub = set(ids)
-    changed = not own
-    while changed:  # the metric and its descendants
-        changed = False
-        for m in metrics:
-            if m[5] in sub and m[0] not in sub:
-                sub.add(m[0])
-                changed = True
+    # CubeLib: inclusive = the stored value; exclusive = stored minus the children's stored
+    plus = set(ids)
+    minus = {m[0] for m in metrics if m[5] in plus} if own else set()
     pos = select_paths(deep, path)
     locs = [l for l, r in ranks.items() if "*" in want or str(r) in want or
             "%d:%d" % (r, load.thread[l]) in want]
     if not locs:
         sys.exit("cube_values.py: no location %s" % " ".join(want))
-    total = sum(values.get((m, p, l), 0) for m in sub for p in pos for l in locs)
+    total = sum(values.get((m, p, l), 0) for m in plus for p in pos for l in locs) - \
+        sum(values.get((m, p, l), 0) for m in minus for p in pos for l in locs)
     print("%.9g" % total)
 
 

@@ -28,7 +28,7 @@ x=$work/ws
 # post-mortem on the same trace
 insitu_then_postmortem 4 "$x" ws.out an.out "$A/waitstates_scorep" $D
 expect_file "$x/traces.otf2" "waitstates wrote a trace"
-expect_grep "^\\[Score-P\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
+expect_grep "^\\[scorep-rt\\] in-situ analysis: .*wrote $x/scout.cubex" ws.out "in-situ message"
 expect_grep "^\\[Score-P\\] analysis:   Late Sender " ws.out "in-situ summary"
 cat an.out
 expect_grep "wrote $x/scout.cubex" an.out "scorep-analyze says where the report is"
@@ -595,7 +595,7 @@ expect_eq "$(value mpi_cls_count 'ls_nb_probe/**' '*')" 2 "one Late Sender per p
 # posts its receive before the send returned, which a loaded machine decides: not counted)
 expect_eq "$(($(value mpi_clr_count '*' '*') - $(value mpi_clr_count 'ls_nb_probe/**' '*')))" 3 \
     "Late Receivers (MPI_Ssend twice, MPI_Wait)"
-expect_eq "$(value =comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
+expect_eq "$(value comms_recv 'ls_wrong_order/**' 0)" 3 "receives of ls_wrong_order"
 expect_eq "$(value bytes_rcvd 'ls_wrong_order/**' 0)" 12 "bytes received in ls_wrong_order"
 expect_eq "$(value syncs_coll 'barrier/**' '*')" 4 "barrier synchronisations"
 

@@ -246,7 +246,7 @@ if grep -q "^SKIP: MPI_THREAD_MULTIPLE" mt.out; then
     done_ok
     exit 0
 fi
-expect_grep "\\[Score-P\\] analysis: 2 MPI events on threads other than the master" mt.out \
+expect_grep "\\[scorep-rt\\] analysis: 2 MPI events on threads other than the master" mt.out \
     "in situ: the summary counts the workers' MPI events"
 mv "$z/scout.cubex" "$z/scout_insitu.cubex"
 $MPIRUN -np 2 "$top_builddir/scorep-analyze" "$z" >an3.out 2>&1 ||

@@ -84,8 +84,8 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
         master_visits=$((master_visits + $($CV "$x/scout.cubex" value visits '*' "$r:0")))
     done
     expect_eq "$master_visits" "$enters" "$name: visits of the master threads = their Enter events"
-    expect_eq "$(($($CV "$x/scout.cubex" value =comms_send '*' '*') + \
-        $($CV "$x/scout.cubex" value =syncs_send '*' '*')))" "$sends" \
+    expect_eq "$(($($CV "$x/scout.cubex" value comms_send '*' '*') + \
+        $($CV "$x/scout.cubex" value syncs_send '*' '*')))" "$sends" \
         "$name: sends counted = MpiSend/MpiIsend events of the master threads"
     # what Scalasca requires of a trace (docs/analysis.md): MPI_Finalize's Enter and Leave on
     # every rank's master thread, every MPI region of source file "MPI"

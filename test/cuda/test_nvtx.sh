@@ -3,7 +3,8 @@
 # a C program (nvtx_prog.c: push/pop, start/end, marks, wide strings, a named domain with
 # registered strings) and a C++ program (nvtx_prog.cc: nvtx3.hpp scoped ranges and a custom
 # domain), each linked with the library (NVTX finds InitializeInjectionNvtx2Preinject) and
-# unmodified under scorep-run (NVTX_INJECTION64_PATH). Exact visits and call paths from the
+# unmodified under scorep-run (NVTX_INJECTION64_PATH), and built by scorep-cc with every
+# compiler and run plainly (the static injection point). Exact visits and call paths from the
 # programs' design, in the profile and the trace. Needs no GPU: NVTX is header-only.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -78,6 +79,84 @@ if [ -x "$NVCC" ]; then
         "scorep-cc nvcc: no NVTX function instrumented"
 else
     echo "SKIP-PART-NOT-A-PACKAGE: scorep-cc nvcc with NVTX: nvcc not found"
+fi
+# --- built by scorep-cc, run without scorep-run: NVTX's static injection point
+# (libscorep-rt-nvtx-inject, linked whole) loads the adapter at the first NVTX call ---
+# --nocompiler: the NVTX regions alone, the same call paths as above; every compiler scorep-cc
+# drives (gcc, g++, clang, clang++; mpicc below)
+for b in "gcc c" "g++ cc" "clang c" "clang++ cc"; do
+    comp=${b% *} v=${b#* }
+    if ! command -v "$comp" >/dev/null 2>&1; then
+        skip_part "scorep-cc $comp with NVTX" "$comp not found"
+        continue
+    fi
+    src="$top_srcdir/test/cuda/nvtx_prog.c"
+    want=$C_PATHS
+    [ $v = cc ] && { src="$top_srcdir/test/cuda/nvtx_prog.cc"; want=$CC_PATHS; }
+    exe=sc_$(echo "$comp" | tr '+' 'x')
+    scorep_cc --nocompiler "$comp" $inc -O1 -o $exe "$src" -ldl
+    run_app $exe env -u NVTX_INJECTION64_PATH SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY=exp_$exe ./$exe
+    expect_eq "$status $(cat $exe.out)" "0 nvtx done" "scorep-cc $comp: exit status and output"
+    expect_eq "$(cat $exe.err)" "" "scorep-cc $comp: no message"
+    expect_eq "$(paths exp_$exe)" "$(printf '%s' "$want" | tr ';' '\n' | LC_ALL=C sort | tr '\n' ';')" \
+        "scorep-cc $comp: NVTX call paths and visits without scorep-run"
+done
+# the default instrumentation (the GCC plugin): the ranges under the functions that open them
+scorep_cc gcc $inc -O1 -o sc_default "$top_srcdir/test/cuda/nvtx_prog.c" -ldl
+run_app sc_default env -u NVTX_INJECTION64_PATH SCOREP_EXPERIMENT_DIRECTORY=exp_sc_default \
+    ./sc_default
+expect_eq "$status $(cat sc_default.out)" "0 nvtx done" "scorep-cc gcc (plugin): exit status and output"
+expect_eq "$(paths exp_sc_default)" \
+    "main/domain_ranges/solver: iteration=4;main/domain_ranges/solver: registered step=1;main/domain_ranges=1;main/ex wide=1;main/outer/inner/tick=3;main/outer/inner=3;main/outer=1;main/started=2;main/wide π=1;main=1;" \
+    "scorep-cc gcc (plugin): NVTX ranges under main and domain_ranges"
+# the children of a program do not inherit NVTX_INJECTION64_PATH from the injection point
+cat >child_env.c <<'EOF2'
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void)
+{
+    nvtxRangePushA("env");
+    nvtxRangePop();
+    printf("variable %s\n", getenv("NVTX_INJECTION64_PATH") ? "set" : "unset");
+    return 0;
+}
+EOF2
+scorep_cc --nocompiler gcc $inc -o child_env child_env.c -ldl
+run_app child_env env -u NVTX_INJECTION64_PATH SCOREP_EXPERIMENT_DIRECTORY=exp_child_env ./child_env
+expect_eq "$status $(cat child_env.out)" "0 variable unset" "injection point: the environment left as it was"
+expect_eq "$(paths exp_child_env)" "env=1;" "injection point: the range recorded"
+# no cost for programs without NVTX: the adapter is never loaded (the loader's own list)
+cat >no_nvtx.c <<'EOF2'
+#include <stdio.h>
+int main(void)
+{
+    puts("no nvtx");
+    return 0;
+}
+EOF2
+scorep_cc --nocompiler gcc -o no_nvtx no_nvtx.c
+run_app no_nvtx env -u NVTX_INJECTION64_PATH LD_DEBUG=files LD_DEBUG_OUTPUT="$PWD/ld_no_nvtx" \
+    SCOREP_EXPERIMENT_DIRECTORY=exp_no_nvtx ./no_nvtx
+expect_eq "$status $(cat no_nvtx.out)" "0 no nvtx" "no NVTX: the program runs"
+cat ld_no_nvtx.* >ld_no_nvtx.txt || fail "no NVTX: the loader's list (LD_DEBUG_OUTPUT)"
+expect_eq "$(grep -c 'file=.*libscorep-rt-nvtx' ld_no_nvtx.txt || true)" 0 \
+    "no NVTX: libscorep-rt-nvtx is not loaded"
+expect_eq "$(grep -c 'file=.*libscorep-rt\.so.*;  needed by' ld_no_nvtx.txt || true)" 1 \
+    "no NVTX: the loader's list is read (libscorep-rt is in it)"
+# an MPI program built by the MPI compiler wrapper: each rank's ranges
+if command -v mpicc >/dev/null 2>&1 && [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    scorep_cc --nocompiler mpicc $inc -O1 -DWITH_MPI -o sc_mpicc "$top_srcdir/test/cuda/nvtx_prog.c" -ldl
+    run_app sc_mpicc env -u NVTX_INJECTION64_PATH SCOREP_EXPERIMENT_DIRECTORY=exp_sc_mpicc \
+        mpirun -np 2 ./sc_mpicc
+    expect_eq "$status $(cat sc_mpicc.out)" "0 nvtx done
+nvtx done" "scorep-cc mpicc: exit status and output"
+    expect_eq "$(profile_sum exp_sc_mpicc outer/inner visits) $(profile_sum exp_sc_mpicc "solver: iteration" visits)" \
+        "6 8" "scorep-cc mpicc: the ranges of both ranks (3 and 4 each)"
+else
+    skip_part "scorep-cc mpicc with NVTX" "no mpicc or no MPI adapter"
 fi
 # without the library NVTX stays a no-op and nothing is measured
 run_app none env -u NVTX_INJECTION64_PATH ./plain_c

@@ -44,8 +44,12 @@ for f in /nvtx3/ .cudafe1.stub.c "$PWD/cuda/include/" "$PWD/cuda/targets/" "$PWD
 done
 cx="$cx -Xcompiler -finstrument-functions-exclude-function-list=__nv_"
 # with the CUDA adapter scorep-cc nvcc links the NVTX adapter, built with it
-nvtx=
-[ ! -e "$top_builddir/.libs/libscorep-rt-nvtx.so" ] || nvtx=" -lscorep-rt-nvtx"
+# and links NVTX's static injection point (whole) for the other compilers (docs/cuda.md, "NVTX")
+nvtx= inj=
+[ ! -e "$top_builddir/.libs/libscorep-rt-nvtx.so" ] || {
+    nvtx=" -lscorep-rt-nvtx"
+    inj=" -Wl,--whole-archive -lscorep-rt-nvtx-inject -Wl,--no-whole-archive"
+}
 (
     export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib SCOREP_CC_INSTRUMENT=functions
     link='-L/lib -Wl,-rpath,/lib'
@@ -55,15 +59,15 @@ nvtx=
     expect_eq "$(scorep --dry-run --user --nouser --nocompiler gcc -c x.c)" "gcc -I/inc -c x.c" \
         "scorep --nouser --nocompiler"
     expect_eq "$(scorep --dry-run --nocompiler --compiler g++ x.o -o x)" \
-        "g++ -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt" "scorep --compiler"
+        "g++ -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem$inj -lscorep-rt" "scorep --compiler"
     expect_eq "$(scorep --dry-run --mpp=none mpicc x.o -o x)" \
-        "mpicc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt" \
+        "mpicc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem$inj -lscorep-rt" \
         "scorep --mpp=none with mpicc: no MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=mpi gcc x.o -o x)" \
-        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-mpi -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-mpi$inj -lscorep-rt" \
         "scorep --mpp=mpi with gcc: the MPI adapter"
     expect_eq "$(scorep --dry-run --mpp=shmem gcc x.o -o x)" \
-        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-shmem -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x $link $mem -lscorep-rt-shmem$inj -lscorep-rt" \
         "scorep --mpp=shmem"
     expect_eq "$(PATH="$PWD/cuda/bin:$PATH" scorep --dry-run --nocuda nvcc x.o -o x)" \
         "nvcc -Xcompiler -finstrument-functions$cx -I/inc -Xcompiler -g1 x.o -o x -L/lib -Xlinker -rpath,/lib -lscorep-rt" \
@@ -206,11 +210,11 @@ expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc scorep-config --nocompiler --cflags)" "-I
 expect_eq "$(SCOREP_CC_LIBDIR=/lib scorep-config --ldflags)" "-L/lib -Wl,-rpath,/lib" \
     "scorep-config --ldflags"
 # the memory adapter by default, as scorep-cc links it
-expect_eq "$(scorep-config --libs)" "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+expect_eq "$(scorep-config --libs)" "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt" \
     "scorep-config --libs"
-expect_eq "$(scorep-config --mpp=mpi --nomemory --libs)" "-lscorep-rt-mpi -lscorep-rt" \
+expect_eq "$(scorep-config --mpp=mpi --nomemory --libs)" "-lscorep-rt-mpi$inj -lscorep-rt" \
     "scorep-config --mpp=mpi --libs"
-expect_eq "$(scorep-config --libs --nomemory --mpp=shmem)" "-lscorep-rt-shmem -lscorep-rt" \
+expect_eq "$(scorep-config --libs --nomemory --mpp=shmem)" "-lscorep-rt-shmem$inj -lscorep-rt" \
     "scorep-config --mpp=shmem --libs"
 
 expect_eq "$(scorep-config --cc)" "$(sed -n 's/^CC = //p' "$top_builddir/Makefile")" \

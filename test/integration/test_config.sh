@@ -162,6 +162,24 @@ omp=no
 if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then omp=yes; fi
 expect_eq "$(awk '$1 == "openmp" { print $2 }' build.txt)" $omp "scorep-info build: openmp $omp"
 expect_no_grep 'not built yet|no flush|create/join recorded\)' build.txt "scorep-info build: no stale words"
+# compiler instrumentation: the plugins that are built here named as scorep-cc's default
+# (what scorep-cc --dry-run uses for gcc and clang), -finstrument-functions otherwise
+gcc_dflt=$(env -u SCOREP_CC_INSTRUMENT "$SCOREP_CC" --dry-run gcc -c x.c)
+clang_dflt=$(env -u SCOREP_CC_INSTRUMENT "$SCOREP_CC" --dry-run clang -c x.c)
+case "$gcc_dflt" in
+*-fplugin=*) expect_grep "^  compiler    yes \\(scorep-cc's default: GCC plugin " build.txt \
+    "scorep-info build: the GCC plugin, scorep-cc's default for gcc" ;;
+*) expect_grep "^  compiler    yes \\(scorep-cc's default: no GCC plugin " build.txt \
+    "scorep-info build: no GCC plugin (scorep-cc gcc uses none)" ;;
+esac
+case "$clang_dflt" in
+*-fpass-plugin=*) expect_grep "^  compiler    yes .*; LLVM pass plugin \\(clang, clang\\+\\+ [0-9]+\\);" build.txt \
+    "scorep-info build: the LLVM pass plugin, scorep-cc's default for clang" ;;
+*) expect_grep "^  compiler    yes .*; no LLVM pass plugin " build.txt \
+    "scorep-info build: no LLVM pass plugin (scorep-cc clang uses none)" ;;
+esac
+expect_grep '^  compiler    yes .*-finstrument-functions for other compilers' build.txt \
+    "scorep-info build: -finstrument-functions named as the fallback"
 expect_grep 'SCOREP_TRACING_REDUCTION \(default min_duration,depth,noncomm,flush\), flush writing the buffer to disk' \
     build.txt "scorep-info build: the reduction's default order, flush included"
 done_ok

@@ -119,25 +119,29 @@ expect_eq "$(wc -l <n.err | tr -d ' ')" 1 "no adapter: one line"
 expect_eq "$(profile_dump n | awk -F'\t' '$2 ~ /\/malloc$/' | wc -l | tr -d ' ')" 0 "no adapter: no malloc"
 expect_eq "$(profile_sum n main/leak_malloc visits)" 1 "no adapter: the functions are measured"
 ln -s "$SCOREP_CC" scorep
+# NVTX's static injection point, linked whole where the NVTX adapter is built (docs/cuda.md)
+inj=
+[ ! -e "$top_builddir/.libs/libscorep-rt-nvtx.so" ] ||
+    inj=" -Wl,--whole-archive -lscorep-rt-nvtx-inject -Wl,--no-whole-archive"
 for cmd in "$SCOREP_CC" ./scorep; do
     expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
         $cmd --dry-run --memory gcc x.o -o x)" \
-        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+        "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt" \
         "$(basename $cmd) --memory: the adapter before the runtime, linked even if unreferenced"
 done
 expect_eq "$("$top_builddir/scorep-config" --memory --libs)" \
-    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --memory --libs"
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt" "scorep-config --memory --libs"
 expect_eq "$("$top_builddir/scorep-config" --libs)" \
-    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" "scorep-config --libs: the adapter by default"
+    "-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt" "scorep-config --libs: the adapter by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run gcc x.o -o x)" \
-    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt" \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt" \
     "scorep-cc: the adapter linked by default"
 expect_eq "$(SCOREP_CC_LIBDIR=/lib SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_INSTRUMENT=functions \
     "$SCOREP_CC" --dry-run --nomemory gcc x.o -o x)" \
-    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib -lscorep-rt" \
+    "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 x.o -o x -L/lib -Wl,-rpath,/lib$inj -lscorep-rt" \
     "scorep-cc --nomemory: not linked"
-expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "-lscorep-rt" \
+expect_eq "$("$top_builddir/scorep-config" --nomemory --libs)" "${inj# }${inj:+ }-lscorep-rt" \
     "scorep-config --nomemory --libs"
 
 # ---- C++: new and delete in their forms, a bad_alloc through the wrapper

@@ -33,7 +33,11 @@ $want"
 # --- exact commands, with fixed include and library directories ---
 export SCOREP_CC_INCLUDEDIR=/inc SCOREP_CC_LIBDIR=/lib
 # the memory adapter is linked by default, as Score-P's instrumenter does (docs/memory.md)
-link='-L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt'
+# and, where the NVTX adapter is built, NVTX's static injection point, whole (docs/cuda.md)
+inj=
+[ ! -e "$top_builddir/.libs/libscorep-rt-nvtx.so" ] ||
+    inj=' -Wl,--whole-archive -lscorep-rt-nvtx-inject -Wl,--no-whole-archive'
+link="-L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt"
 # the filter reference object (--filter): a dry run creates no temporary directory and shows
 # the directory's mkdtemp pattern as it is (command.c, prepare_filter_ref)
 filter_ref="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
@@ -162,6 +166,10 @@ gcc -shared -fPIC -o "$work/rt/libscorep-rt.so" fake_rt.c -ldl || exit 99
 # and the memory adapter, which scorep-cc links by default: an empty stand-in
 echo 'int scorep_fake_memory_adapter;' >fake_memory.c
 gcc -shared -fPIC -o "$work/rt/libscorep-rt-memory.so" fake_memory.c || exit 99
+# and NVTX's static injection point, linked whole: an empty stand-in
+echo 'int scorep_fake_nvtx_inject;' >fake_inject.c
+gcc -c -fPIC -o fake_inject.o fake_inject.c && ar rcs "$work/rt/libscorep-rt-nvtx-inject.a" fake_inject.o ||
+    exit 99
 cat >twice.c <<'EOF'
 int twice(int x) { return 2 * x; }
 EOF
@@ -201,7 +209,7 @@ want_rc=$?
 "$wrap" --verbose --filter="$filter" gcc main.o -L. -ltwice -o app_f 2>verbose.txt ||
     fail "link with --filter"
 [ "$(wc -l <verbose.txt)" = 2 ] && grep -q "^gcc -c -fPIC -o $TMPDIR/scorep-cc\.[^/]*/scorep_cc_filter\.o " verbose.txt &&
-    tail -n 1 verbose.txt | grep -q "^gcc .* -Wl,-rpath,$work/rt -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state -lscorep-rt$" ||
+    tail -n 1 verbose.txt | grep -q "^gcc .* -Wl,-rpath,$work/rt -Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state$inj -lscorep-rt$" ||
     fail "--verbose output: $(cat verbose.txt)"
 check "run with filter" "result=12
 fake-rt: enters=3 exits=3 filter=$filter" 0 ./app_f

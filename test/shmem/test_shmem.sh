@@ -164,7 +164,7 @@ check preload 3 "scorep-run" ""
 
 # the system tree over the SHMEM ipc backend: 4 PEs on 2 "nodes" (SCOREP_NODE_NAME), with
 # sequence definitions and with the plain method (split, exchange, broadcast, maximum of
-# src/systree/systree_comm_ipc.c)
+# src/ipc/systree_comm_ipc.c)
 cat >onnode <<'SH'
 #!/bin/sh
 SCOREP_NODE_NAME=$(printf 'node%04d' $((OMPI_COMM_WORLD_RANK / 2 + 1))) exec "$@"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""cube_values.py: reads exclusive values of one metric from a Cube4 profile (.cubex),
-written from docs of the format alone (shared/reference/cube4-format.md), independent of
-the project's own Cube library: tar members, anchor.xml, sparse index, plain or zlib data.
+"""cube_values.py: reads the stored values of one metric from a Cube4 profile (.cubex):
+exclusive along the call tree for an EXCLUSIVE metric, and along the metric tree what
+CubeLib shows for the collapsed metric (a stored value includes the sub-metrics; the
+profiles read here have root metrics only); written from docs of the format alone
+(shared/reference/cube4-format.md), independent of the project's own Cube library: tar
+members, anchor.xml, sparse index, plain or zlib data.
 Prints 'call/path<TAB>location<TAB>value' for every stored nonzero value.
 Usage: cube_values.py PROFILE.cubex METRIC_UNIQ_NAME"""
 import struct

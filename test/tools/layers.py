@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-# layers.py: the dependency picture of src/, derived from the #include "..." lines, and the
-# rule that it points one way (docs/design.md, "Layers"). Every file of src/ belongs to one
-# layer (LAYERS, first matching pattern wins); a file may include a header of its own layer
-# or of a lower one, never of a higher one; and no circle of includes may pass through
-# src/core/. Calls upward go through hooks registered at run time (function pointers),
-# which no #include shows.
+# layers.py: the dependency picture of src/, derived from the #include "..." lines and from the
+# compiled objects' symbols, and the rule that it points one way (docs/design.md, "Layers").
+# A file's layer is its folder's (FOLDERS: the first directory under src/; every adapter
+# directory is an adapter): there are no per-file exceptions, a file that belongs to another
+# layer moves to a folder of that layer. A file may include a header of its own layer or of a
+# lower one, never of a higher one, nor use a function or variable that only a file of a
+# higher layer defines; and no circle of includes may pass through src/core/. Calls upward go
+# through hooks registered at run time (function pointers), which neither shows.
 #
 #   layers.py check SRC_DIR            violations on stdout, status 1 when there are any
 #   layers.py picture SRC_DIR          the Markdown picture that docs/design.md embeds
@@ -13,7 +15,6 @@
 #   layers.py objects SRC_DIR OBJS...  the same rule on the symbols that the compiled objects
 #                                      define and use (nm), so that a call through a
 #                                      declaration written by hand cannot hide an arrow
-import fnmatch
 import os
 import re
 import subprocess
@@ -21,59 +22,41 @@ import sys
 
 LAYER_NAMES = ["base", "data", "events", "writers", "runtime", "adapters", "tools"]
 
-# (pattern relative to src/, layer). First match wins. Files whose directory does not say
-# their layer are named one by one, with the reason.
-LAYERS = [
-    # compatibility forwarders of files that moved to base/ (remove once no branch needs them)
-    ("core/timer.h", "base"),
-    ("core/memory.h", "base"),
-    # the settings table and its choice lists: data that the runtime fills at init
-    ("core/runtime_config.c", "base"),
-    ("core/mpi_groups.h", "base"),
-    ("adapters/cuda/cuda_features.h", "base"),
-    # a library: code address -> function name (compiler adapter, OpenMP adapter, sampling)
-    ("adapters/compiler/symbols.*", "base"),
-    ("base/*", "base"),
-    ("config/*", "base"),
-    ("filter/*", "base"),
-    ("cube/*", "base"),
-    ("systree/*", "base"),
-    # a library: serialisation buffers (definitions, system tree, writers)
-    ("defs/ser.*", "base"),
-    ("ipc/ipc.h", "base"),
-    ("ipc/ipc_single.c", "base"),
-    # writers: the profile's Cube writer, the job's system tree, the experiment directory
-    ("profile/profile_cube.*", "writers"),
-    ("defs/systree_job.*", "writers"),
-    ("core/experiment.*", "writers"),
-    ("core/writer.h", "writers"),
-    ("trace/*", "writers"),
-    ("defs/*", "data"),
-    ("buffer/*", "data"),
-    ("profile/*", "data"),
-    ("core/runtime.*", "runtime"),
-    ("core/*", "events"),
-    ("metrics/*", "events"),
-    ("sampling/*", "events"),
-    ("substrates/*", "events"),
-    # the wait-state analysis (docs/analysis.md): reads the recorded data and writes a report
-    # like a writer; its in-situ part registers into the runtime like an adapter
-    ("analysis/an_insitu.*", "adapters"),
-    ("analysis/*", "writers"),
-    ("adapters/*", "adapters"),
-    ("ipc/*", "adapters"),
-    ("tools/*", "tools"),
-]
+# The first directory under src/ -> its layer.
+FOLDERS = {
+    # messages, state, settings, timer, memory budget; the libraries below everything
+    "base": "base",
+    "config": "base",
+    "filter": "base",
+    "cube": "base",
+    "systree": "base",
+    "symbols": "base",  # code address -> function name (compiler adapter, OpenMP, sampling)
+    "ipc": "base",  # the measurement's own communication; the runtime registers its hooks
+    # per-process records: definitions, trace buffer, call-path profile
+    "defs": "data",
+    "buffer": "data",
+    "profile": "data",
+    # locations and events, and the services with per-location state
+    "core": "events",
+    "metrics": "events",
+    "sampling": "events",
+    "substrates": "events",
+    # functions over the locations and the unified definitions, called at finalize
+    "writers": "writers",
+    "trace": "writers",
+    "analysis": "writers",
+    "runtime": "runtime",
+    "adapters": "adapters",
+    "tools": "tools",
+}
 
 SOURCE = re.compile(r"\.(c|h|cc|cpp|cxx|hpp)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def layer_of(rel):
-    for pat, layer in LAYERS:
-        if fnmatch.fnmatchcase(rel, pat):
-            return layer
-    return None
+    parts = rel.split("/")
+    return FOLDERS.get(parts[0]) if len(parts) > 1 else None
 
 
 def module(rel):
@@ -86,23 +69,8 @@ def topdir(rel):
 
 
 def component_names(files):
-    """{file: name}: a directory's files of its main layer are "dir/"; files of other layers
-    are named one by one, "core/{runtime}"."""
-    by_dir = {}
-    for f in files:
-        by_dir.setdefault(topdir(f), {}).setdefault(layer_of(f), []).append(f)
-    names = {}
-    for d, layers in by_dir.items():
-        main = max(layers, key=lambda l: (len(layers[l]), l))
-        for layer, fs in layers.items():
-            if layer == main:
-                name = d + "/"
-            else:
-                mods = sorted({os.path.basename(module(f)) for f in fs})
-                name = "%s/{%s}" % (d, ",".join(mods))
-            for f in fs:
-                names[f] = name
-    return names
+    """{file: name}: a component is a folder, "core/" (every adapter its own, "adapters/mpi/")."""
+    return {f: topdir(f) + "/" for f in files}
 
 
 def scan(src):
@@ -204,7 +172,7 @@ def circles(graph):
 
 def check(src):
     graph, unclassified, dangling = scan(src)
-    problems = ["unclassified: %s (add it to LAYERS in test/tools/layers.py)" % f
+    problems = ["unclassified: %s (its folder is not in FOLDERS of test/tools/layers.py)" % f
                 for f in unclassified]
     problems += dangling + upward(graph) + circles(graph)
     for p in problems:
@@ -298,28 +266,43 @@ INTERPOSED = re.compile(r"^(malloc|calloc|realloc|free|memalign|posix_memalign|v
                         r"pthread_cond_(init|destroy|signal|broadcast|wait|timedwait))$")
 
 
+def object_source(src, o):
+    """An object of the build tree, src/DIR/[.libs/][TARGET-|TARGET_la-]FILE.o (automake
+    prefixes the target's name when it has flags of its own), -> DIR/FILE.c (or .cc, .cpp)
+    relative to src/; None for an object of no source of src/ (one left from a file that
+    moved, or outside src/)."""
+    d = os.path.dirname(o).replace("/.libs", "")
+    if not d.startswith("src/"):
+        return None  # objects are named relative to the build tree
+    base = os.path.splitext(os.path.basename(o))[0]
+    for stem in (base, re.sub(r"^[A-Za-z0-9_]+?(_la)?-", "", base)):
+        for ext in (".c", ".cc", ".cpp"):
+            rel = os.path.join(d[len("src/"):], stem + ext)
+            if os.path.exists(os.path.join(src, rel)):
+                return rel
+    return None
+
+
 def objects(src, objs):
-    """Rule 1 on the symbols of compiled objects: an object of layer L must not use a symbol
-    that only an object of a higher layer defines (the interposed C library functions aside)."""
+    """Rule 1 on the symbols of compiled objects: an object of layer L must not use (an
+    undefined reference, weak ones too) a symbol that only objects of higher layers define
+    (the interposed C library functions aside). nm sees what the linker resolves, however the
+    declaration came in (a header, a prototype written by hand, an inline function of a
+    header); static functions and lookups by name (dlsym) it does not see."""
     defined, used = {}, {}
     for o in objs:
-        m = re.match(r"(?:.*/)?[a-z_]+_la-(.*)\.o$", o)
-        stem = m.group(1) if m else os.path.splitext(os.path.basename(o))[0]
-        d = os.path.dirname(o).replace("/.libs", "")
-        if not d.startswith("src/"):
-            continue  # objects are named relative to the build tree: src/DIR/.libs/X.o
-        rel = os.path.join(d[len("src/"):], stem + ".c")
-        if not os.path.exists(os.path.join(src, rel)):
-            continue  # an object left from a file that moved
+        rel = object_source(src, o)
+        if rel is None:
+            continue
         out = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             parts = line.split()
             if len(parts) < 2:
                 continue
             sym, kind = parts[0], parts[1]
-            if kind == "U":
+            if kind in "Uwv":
                 used.setdefault(rel, set()).add(sym)
-            elif kind in "TDBRVWtdbr" and kind.isupper():
+            elif kind.isupper() and kind != "N":
                 defined.setdefault(sym, set()).add(rel)
     rank = {n: i for i, n in enumerate(LAYER_NAMES)}
     problems = []
@@ -329,8 +312,8 @@ def objects(src, objs):
             owners = defined.get(s)
             if not owners or lf is None or INTERPOSED.match(s):
                 continue
-            low = min(rank[layer_of(o)] for o in owners if layer_of(o))
-            if low > rank[lf]:
+            ranks = [rank[layer_of(o)] for o in owners if layer_of(o)]
+            if ranks and min(ranks) > rank[lf]:
                 problems.append("upward call: %s (%s) uses %s of %s" % (
                     rel, lf, s, ", ".join(sorted(owners))))
     for p in problems:

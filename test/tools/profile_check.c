@@ -129,7 +129,16 @@ static void check_summed(checker *k, int m, int c, int l, double subtree_visits)
      * call paths, without visits (docs/analysis.md) */
     bool idle = strcmp(met->uniq_name, "omp_idle_threads") == 0 ||
                 strcmp(met->uniq_name, "omp_limited_parallelism") == 0;
-    if (k->visits >= 0 && subtree_visits == 0 && v != 0 && !idle)
+    /* and a metric above them holds them too (a stored value includes the sub-metrics,
+     * CubeLib's rule): Time there is the idle time and nothing else */
+    int im = cube_reader_metric_by_name(k->r, "omp_idle_threads");
+    bool above = false;
+    for (int a = im >= 0 ? k->r->metrics[im].parent : -1; a >= 0 && !above;
+         a = k->r->metrics[a].parent)
+        above = a == m;
+    double idle_part = above ? incl(k, im, c, l) : 0;
+    if (k->visits >= 0 && subtree_visits == 0 && !idle &&
+        (above ? fabs(v - idle_part) > tol(v, idle_part) : v != 0))
         violation(k, c, l, met->uniq_name, "inclusive value %g on a call path without visits%.0s",
                   v, 0);
 }

@@ -570,6 +570,44 @@ static void check_errors(const char *dir)
     remove(path);
 }
 
+/* cube_writer_every_metric_data: the metric without values (bytes_sent, file 6) gets an index
+ * of no rows and a data member of no rows, plain and zlib, and reads back as 0 */
+static void check_every_metric_data(const char *dir)
+{
+    for (int z = 0; z < 2; z++) {
+        char path[4200], err[512];
+        snprintf(path, sizeof path, "%s/every%d.cubex", dir, z);
+        cube_writer *w = build_writer();
+        cube_writer_every_metric_data(w);
+        CHECK(cube_writer_write(w, path, z == 1, err, sizeof err) == 0, "write %s: %s", path, err);
+        cube_writer_free(w);
+        size_t len, n;
+        unsigned char *buf = slurp(path, &len);
+        cube_tar_member *m = NULL;
+        CHECK(buf && cube_tar_list(buf, len, &m, &n, err, sizeof err) == 0, "list %s", path);
+        if (m) {
+            check_index(m, n, "6.index", NULL, 0);
+            const cube_tar_member *d = member(m, n, "6.data");
+            uint64_t rows = 1;
+            if (d && z == 1 && d->size == 19 && memcmp(d->data, "ZCUBEX.DATA", 11) == 0)
+                memcpy(&rows, d->data + 11, 8);
+            CHECK(d && (z == 0 ? d->size == 10 && memcmp(d->data, "CUBEX.DATA", 10) == 0
+                               : rows == 0),
+                  "%s: 6.data holds no rows", path);
+            cube_tar_members_free(m, n);
+        }
+        free(buf);
+        cube_reader *r = cube_reader_open(path, err, sizeof err);
+        CHECK(r != NULL, "read %s: %s", path, err);
+        int b = r ? cube_reader_metric_by_name(r, "bytes_sent") : -1;
+        CHECK(b >= 0 && cube_reader_stored(r, b, 0, 0) == 0 &&
+                  !cube_reader_has_row(r, b, 0, CUBE_VIEW_STORED),
+              "%s: bytes_sent reads as 0", path);
+        cube_reader_free(r);
+        remove(path);
+    }
+}
+
 /* "--write FILE" only writes the plain test cube, for the tool tests to dump. */
 static int write_only(const char *path)
 {
@@ -608,6 +646,7 @@ int main(int argc, char **argv)
     check_file(gz, "gzip anchor");
     check_out_of_order(other);
     check_errors(dir);
+    check_every_metric_data(dir);
     remove(plain);
     remove(zipped);
     remove(gz);

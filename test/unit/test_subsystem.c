@@ -2,7 +2,7 @@
  * constructor (after the runtime's init, as an adapter library would) print each phase the
  * runtime calls; test_subsystem.sh compares the order with the one core/subsystem.h and
  * docs/design.md ("Life cycle") give. */
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "core/location.h"
 
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* test_symbols.c: unit test of the address-to-symbol resolver (symbols.c) on global and static
  * functions of this executable, of a linked and of a dlopen'ed library; built PIE and not. */
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 
 #include <dlfcn.h>
 #include <elf.h>

@@ -1,7 +1,7 @@
 // test_symbols_cxx.cc: the resolver (symbols.c) demangles C++ names through the program's own
 // __cxa_demangle: template instances, overloads and members, with their declaration lines.
 extern "C" {
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 }
 
 #include <cstdint>

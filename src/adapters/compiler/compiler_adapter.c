@@ -2,10 +2,10 @@
  * through a lock-free open-addressing table; names, file:line and the filter decision are
  * worked out once per function, under a lock, on its first call. */
 #include "adapters/memory/memory_track.h"
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 #include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -4,7 +4,7 @@
  * increment and no call. */
 #include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <pthread.h>
 

@@ -5,7 +5,7 @@
  * location) need no lock, and a kernel name is hashed and demangled once. */
 #include "adapters/cuda/cuda_adapter.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "base/timer.h"
 #include "trace/trace_otf2.h"
 

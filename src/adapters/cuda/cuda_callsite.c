@@ -8,7 +8,7 @@
  * 64-bit store on the launch, no lock, no allocation. */
 #include "adapters/cuda/cuda_adapter.h"
 #include "core/events.h"
-#include "core/experiment.h"
+#include "writers/experiment.h"
 #include "base/log.h"
 
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * flushes at synchronisations and at exit, and warns once when CUPTI cannot subscribe (no
  * driver). */
 #include "adapters/cuda/cuda_adapter.h"
-#include "adapters/cuda/cuda_features.h"
+#include "base/cuda_features.h"
 #include "core/events.h"
-#include "core/experiment.h"
-#include "core/runtime.h"
+#include "writers/experiment.h"
+#include "runtime/runtime.h"
 #include "core/subsystem.h"
 #include "base/timer.h"
 

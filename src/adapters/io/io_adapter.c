@@ -4,7 +4,7 @@
  * per paradigm (the hot path reads it without a lock; handles are defined on open). */
 #include "adapters/io/io_adapter.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "core/subsystem.h"
 
 #include <aio.h>

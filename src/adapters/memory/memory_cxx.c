@@ -33,7 +33,7 @@ static void *real(scorep_mem_func f)
     scorep_memory_guard--;
     fn = scorep_mem_real[f];
     if (!fn) {
-        fprintf(stderr, "scorep-rt: C++ operator new/delete called, but libstdc++ provides "
+        fprintf(stderr, "[scorep-rt] C++ operator new/delete called, but libstdc++ provides "
                         "none; aborting\n");
         abort();
     }

@@ -5,7 +5,7 @@
 #include "adapters/memory/memory_track.h"
 #include "adapters/memory/memory_map.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "defs/defs.h"
 
 #include <dlfcn.h>

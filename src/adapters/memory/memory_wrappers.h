@@ -5,7 +5,7 @@
 #define SCOREP_MEMORY_WRAPPERS_H
 
 #include "adapters/memory/memory_track.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdbool.h>
 #include <stddef.h>

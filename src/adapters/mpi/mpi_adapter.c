@@ -4,9 +4,9 @@
 #include "adapters/mpi/mpi_adapter.h"
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_request.h"
-#include "analysis/an_insitu.h"
+#include "adapters/mpi/mpi_insitu.h"
 #include "config/config.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "ipc/ipc_mpi.h"
 
 #include <stdlib.h>

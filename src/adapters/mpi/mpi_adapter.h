@@ -5,7 +5,7 @@
 #define SCOREP_MPI_ADAPTER_H
 
 #include "core/events.h"
-#include "core/mpi_groups.h"
+#include "base/mpi_groups.h"
 #include "defs/defs.h"
 
 #include <mpi.h>

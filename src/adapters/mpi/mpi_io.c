@@ -9,7 +9,7 @@
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_io.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "core/subsystem.h"
 #include "defs/defs_io.h"
 

@@ -11,7 +11,7 @@
  * reported at exit: regions must nest); nvtxMark as a visit of zero length. Regions of a named
  * domain are called "DOMAIN: message". Paradigm USER, role FUNCTION (docs/cuda.md, "NVTX"). */
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "base/log.h"
 
 #include <nvtx3/nvToolsExt.h>

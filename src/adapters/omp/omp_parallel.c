@@ -2,7 +2,7 @@
  * ThreadFork/Join on the encountering thread, ThreadTeamBegin/End and the parallel region
  * on every member, whose profile continues under the call path of the fork. */
 #include "adapters/omp/omp_adapter.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdio.h>
 

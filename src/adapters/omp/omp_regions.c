@@ -2,9 +2,9 @@
  * wait id, in open-addressing tables read without locks (entries are published by a release
  * store of the key; a full table is replaced, never resized in place, and old tables are
  * kept, so readers never see freed memory). Creation is rare and takes a lock. */
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 #include "adapters/omp/omp_adapter.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <dlfcn.h>
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * regions) and the pool of team and task objects. A thread's state is touched by that thread
  * only, except by a team's master while the thread idles after the team (omp_parallel.c). */
 #include "adapters/omp/omp_adapter.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdlib.h>

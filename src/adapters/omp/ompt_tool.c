@@ -2,7 +2,7 @@
  * ompt_start_tool in libscorep-rt, linked or preloaded; the tool registers the callbacks of
  * omp_adapter.h. A program on an OpenMP runtime without OMPT (GNU libgomp) is told so once. */
 #include "adapters/omp/omp_adapter.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <dlfcn.h>
 

@@ -5,7 +5,7 @@
 #include "adapters/pthread/pthread_adapter.h"
 #include "metrics/metrics.h"
 #include "core/events.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "sampling/sampling.h"
 
 #include <dlfcn.h>

@@ -3,7 +3,7 @@
  * (one per function, named like it, paradigm SHMEM) and the functions without pshmem twin. */
 #include "adapters/shmem/shmem_adapter.h"
 #include "core/clock_sync.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 #include "ipc/ipc.h"
 #include "ipc/ipc_shmem.h"
 

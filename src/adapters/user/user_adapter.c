@@ -4,7 +4,7 @@
 #include "adapters/user/user_selective.h"
 #include "core/events.h"
 #include "core/rewind.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdlib.h>

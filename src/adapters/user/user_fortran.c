@@ -2,7 +2,7 @@
  * Score-P's names (scorep_f_begin, ...) and gfortran's conventions: arguments by reference,
  * one hidden length (size_t) per CHARACTER argument at the end. */
 #include "adapters/user/user_adapter.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "core/events.h"
-#include "core/experiment.h"
-#include "core/runtime.h"
+#include "writers/experiment.h"
+#include "runtime/runtime.h"
 
 #include <stdio.h>
 

@@ -383,6 +383,18 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
     }
     if (mpp == MPP_SHMEM)
         argv_push(cmd, "-lscorep-rt-shmem");
+#ifdef HAVE_CUDA /* NVTX's headers were found: the NVTX adapter is built */
+    if (!nvcc) {
+        /* NVTX's static injection point (nvtx_inject.c): the program's NVTX ranges are
+         * recorded without scorep-run; it loads the adapter only at a first NVTX call. Whole,
+         * since NVTX's weak definition in the program would keep the linker from taking it
+         * out of the archive. nvcc moves linker options before all libraries, so its
+         * programs link the adapter itself (above). */
+        argv_push(cmd, "-Wl,--whole-archive");
+        argv_push(cmd, "-lscorep-rt-nvtx-inject");
+        argv_push(cmd, "-Wl,--no-whole-archive");
+    }
+#endif
     argv_push(cmd, "-lscorep-rt");
 }
 

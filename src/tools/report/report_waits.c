@@ -4,8 +4,9 @@
  * report's attributes (mode, clock condition violations, POP efficiencies); the root causes:
  * the delay-cost tree (short- and long-term, MPI and OpenMP), the call paths, ranks and threads
  * with the largest delay costs, and the classification of the point-to-point wait states
- * (propagating/terminal, direct/indirect). Values of a pattern include its sub-patterns (as
- * Cube shows a collapsed metric). */
+ * (propagating/terminal, direct/indirect). Values of a pattern include its sub-patterns, as
+ * Cube shows a collapsed metric: by CubeLib's rule that is the stored value itself (a stored
+ * value holds the metric with its sub-metrics; docs/analysis.md). */
 #include "report.h"
 #include "cube/cube.h"
 
@@ -37,14 +38,10 @@ static int by_value(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* the value of metric m and its descendants at (cnode, location) */
+/* the value of metric m with its sub-metrics at (cnode, location): the stored value */
 static double metric_incl(const cube_reader *r, int m, int cnode, int loc)
 {
-    double v = cube_reader_stored(r, m, cnode, loc);
-    for (int k = 0; k < r->n_metrics; k++)
-        if (r->metrics[k].parent == m)
-            v += metric_incl(r, k, cnode, loc);
-    return v;
+    return cube_reader_stored(r, m, cnode, loc);
 }
 
 /* "a/b/c": the call path of cnode c */

@@ -1,5 +1,5 @@
 /* ser.c: byte buffer helpers (see ser.h). */
-#include "defs/ser.h"
+#include "base/ser.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -40,7 +40,7 @@ int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unifi
 void scorep_runtime_warn_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes all results; status is the program's exit status. Runs once. */
 void scorep_runtime_finalize(int status);
-/* MPI runs: called by scorep_mpi_after_init once the ipc backend is MPI: rank 0 creates
+/* MPI runs: called once the ipc backend is MPI (the ipc hooks) or SHMEM: rank 0 creates
  * the experiment directory and tells the others. spawned: a job MPI_Comm_spawn started
  * (scorep_experiment_create). */
 void scorep_runtime_mpi_ready(bool spawned);

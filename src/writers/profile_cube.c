@@ -7,14 +7,14 @@
 #include "core/location.h"
 #include "base/log.h"
 #include "base/settings.h"
-#include "profile/profile_cube.h"
+#include "writers/profile_cube.h"
 #include "profile/profile_cluster.h"
 #include "core/system_tree.h"
-#include "core/timer.h"
+#include "base/timer.h"
 #include "cube/cube.h"
 #include "defs/hash_index.h"
-#include "defs/ser.h"
-#include "defs/systree_job.h"
+#include "base/ser.h"
+#include "writers/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 
@@ -695,7 +695,7 @@ static int locgroup_rank(const scorep_st_node *n)
 #define CREATOR_ATTR "Creating location group"
 
 /* Cube ids follow definition order, which is the document order of the walk
- * (defs/systree_job.c); col[location ordinal] = the location's Cube id (its column). */
+ * (writers/systree_job.c); col[location ordinal] = the location's Cube id (its column). */
 typedef struct {
     cube_writer *w;
     uint32_t *col;

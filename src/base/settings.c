@@ -1,7 +1,7 @@
-/* runtime_config.c: the table of SCOREP_* variables this runtime understands. */
-#include "core/mpi_groups.h"
+/* settings.c: the table of SCOREP_* variables this runtime understands (settings.h). */
+#include "base/mpi_groups.h"
 #include "base/settings.h"
-#include "adapters/cuda/cuda_features.h"
+#include "base/cuda_features.h"
 
 scorep_runtime_config scorep_cfg;
 

@@ -1,4 +1,4 @@
-/* mpi_groups.h: the function groups of SCOREP_MPI_ENABLE_GROUPS. The core owns the
+/* mpi_groups.h: the function groups of SCOREP_MPI_ENABLE_GROUPS. The settings own the
  * variable (it is listed in scorep.cfg and by scorep-info); the MPI adapter uses the bits. */
 #ifndef SCOREP_MPI_GROUPS_H
 #define SCOREP_MPI_GROUPS_H

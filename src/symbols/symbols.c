@@ -1,6 +1,6 @@
 /* symbols.c: maps code addresses of the own process to function name, source file and line
  * with one cached libdwfl session over the objects the dynamic linker has loaded (symbols.h). */
-#include "adapters/compiler/symbols.h"
+#include "symbols/symbols.h"
 #include "filter/filter.h"
 
 #include <dlfcn.h>

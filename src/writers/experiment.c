@@ -1,9 +1,9 @@
 /* experiment.c: creates the experiment directory and its descriptive files. */
-#include "core/experiment.h"
+#include "writers/experiment.h"
 #include "base/log.h"
 #include "base/settings.h"
 #include "base/state.h"
-#include "core/writer.h"
+#include "writers/writer.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * member. That is O(group size) work at rank 0 per step, fine for the few PEs of SHMEM runs
  * on one node, and deadlock-free with blocking sends (within one step a process only sends
  * then only receives, or the reverse). Part of libscorep-rt-shmem. */
-#include "systree/systree_comm_ipc.h"
+#include "ipc/systree_comm_ipc.h"
 #include "ipc/ipc.h"
 
 #include <stdlib.h>

@@ -1,13 +1,14 @@
 /* runtime.c: measurement life cycle: init (library constructor or first event), finalize
  * (exit from any thread, return from main, SIGINT/SIGTERM). It sets the process state
  * (base/state.h) that the other layers read. */
-#include "core/runtime.h"
+#include "runtime/runtime.h"
+#include "core/clock_sync.h"
 #include "core/events.h"
-#include "core/experiment.h"
+#include "writers/experiment.h"
 #include "core/flush.h"
 #include "base/memory.h"
-#include "core/writer.h"
-#include "defs/systree_job.h"
+#include "writers/writer.h"
+#include "writers/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "sampling/sampling.h"
@@ -387,11 +388,29 @@ int scorep_runtime_init(void)
     return scorep_measurement_on();
 }
 
+/* The MPI backend (ipc/, below the runtime) reaches the life cycle through these: after
+ * MPI_Init the experiment directory and the first clock synchronisation, inside MPI_Finalize
+ * the last one and the collective finalize. */
+static void ipc_ready(int spawned)
+{
+    scorep_runtime_mpi_ready(spawned != 0);
+    scorep_clock_sync();
+}
+
+static void ipc_finalize(void)
+{
+    scorep_clock_sync();
+    scorep_runtime_finalize_mpi();
+}
+
+static const scorep_ipc_hooks ipc_hooks = {ipc_ready, ipc_finalize};
+
 /* Before any other constructor of the library: an event that comes first starts the
  * measurement through location.c's first-use hook. */
 __attribute__((constructor(101))) static void scorep_runtime_first_use_hook(void)
 {
     scorep_location_on_first_use(scorep_runtime_init);
+    scorep_ipc_set_hooks(&ipc_hooks);
 }
 
 __attribute__((constructor)) static void scorep_runtime_constructor(void)

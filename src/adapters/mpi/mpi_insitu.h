@@ -1,4 +1,4 @@
-/* an_insitu.h: the in-situ analysis's registration (an_insitu.c), called by the MPI adapter
+/* mpi_insitu.h: the in-situ analysis's registration (mpi_insitu.c), called by the MPI adapter
  * once MPI is initialised. */
 #ifndef SCOREP_AN_INSITU_H
 #define SCOREP_AN_INSITU_H

@@ -1,7 +1,7 @@
 /* systree_job.c: glue between the measurement and src/systree: describes this process
  * (machine -> node -> process -> its locations), runs the construction, gathers the places
  * of all processes at rank 0 and translates the expanded nodes for the writers. */
-#include "defs/systree_job.h"
+#include "writers/systree_job.h"
 #include "core/location.h"
 #include "base/log.h"
 #include "base/settings.h"
@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static struct systree_comm *(*world_factory)(void);
 
 static struct {
     int sequence; /* which method was used */
@@ -37,11 +35,6 @@ typedef struct {
     systree_level_desc levels[2];
     systree_loc_desc *locs;
 } describe_state;
-
-void scorep_systree_set_world(struct systree_comm *(*factory)(void))
-{
-    world_factory = factory;
-}
 
 static int describe(void *arg, uint64_t world, systree_local *out)
 {
@@ -194,7 +187,7 @@ int scorep_systree_prepare(void)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     describe_state d = {.locs = calloc(scorep_location_count() + 1, sizeof(systree_loc_desc))};
-    systree_comm *world = world_factory ? world_factory() : systree_comm_sim_world(1);
+    systree_comm *world = ipc->systree_world ? ipc->systree_world() : systree_comm_sim_world(1);
     uint64_t failed = !d.locs || !world;
     memset(&st.global, 0, sizeof st.global);
     st.sequence = scorep_cfg.system_tree_sequence;

@@ -1,14 +1,14 @@
-/* an_insitu.c: the in-situ analysis (SCOREP_ENABLE_ANALYSIS=true with tracing): at
+/* mpi_insitu.c: the in-situ analysis (SCOREP_ENABLE_ANALYSIS=true with tracing): at
  * MPI_Finalize, after the definitions are unified and before the results are written, every
  * rank analyses its in-memory trace over the program's MPI (a duplicate of MPI_COMM_WORLD)
  * and rank 0 writes scout.cubex into the experiment directory; with
  * SCOREP_ANALYSIS_TRACE_FILE=false the trace file is then not written. The MPI adapter
  * registers it (scorep_analysis_insitu_setup) when MPI is initialised. */
-#include "analysis/an_insitu.h"
+#include "adapters/mpi/mpi_insitu.h"
 #include "analysis/an_load.h"
 #include "analysis/analysis.h"
 #include "core/location.h"
-#include "core/runtime.h"
+#include "runtime/runtime.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -47,17 +47,17 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
         rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
     } else {
         if (bad)
-            fprintf(stderr, "[Score-P] in-situ analysis: %s\n", err);
+            fprintf(stderr, "[scorep-rt] in-situ analysis: %s\n", err);
         rc = -1;
     }
     if (rank == 0) {
         if (rc == 0)
             fprintf(stderr,
-                    "[Score-P] in-situ analysis: %llu clock condition violations; %.3f s; "
+                    "[scorep-rt] in-situ analysis: %llu clock condition violations; %.3f s; "
                     "wrote %s\n",
                     (unsigned long long)opt.ccv, PMPI_Wtime() - t0, path);
         else if (!any)
-            fprintf(stderr, "[Score-P] in-situ analysis failed: %s (the trace is written)\n", err);
+            fprintf(stderr, "[scorep-rt] in-situ analysis failed: %s (the trace is written)\n", err);
     }
     an_trace_free(&t);
     PMPI_Comm_free(&comm);

@@ -6,8 +6,6 @@
 
 #include <stdint.h>
 
-struct systree_comm;
-
 /* What the writers get: the sequence tree's system-tree nodes, processes and locations, and
  * for GPU streams (CUDA adapter) the structure Score-P defines: under the node of the
  * process a system-tree node per device (class "CUDA Device", name the device number, one
@@ -64,8 +62,5 @@ uint64_t scorep_systree_location_total(void);
 /* Rank 0: whether some process has a GPU stream (then the tree has accelerator groups). */
 int scorep_systree_has_gpu(void);
 void scorep_systree_release(void);
-
-/* MPI runs: how to make the world communicator of the construction (set by the adapter). */
-void scorep_systree_set_world(struct systree_comm *(*factory)(void));
 
 #endif

@@ -1,8 +1,8 @@
 /* profile_cube.h: the Cube4 profile writer (profile_cube.c); its entry point is declared
- * with the writer context in core/writer.h. */
+ * with the writer context in writers/writer.h. */
 #ifndef SCOREP_PROFILE_CUBE_H
 #define SCOREP_PROFILE_CUBE_H
 
-#include "core/writer.h"
+#include "writers/writer.h"
 
 #endif

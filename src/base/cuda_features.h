@@ -1,5 +1,5 @@
 /* cuda_features.h: the SCOREP_CUDA_ENABLE bits (Score-P's names and bit values) and their
- * choice table, shared by the configuration table (core) and the CUDA adapter. */
+ * choice table, shared by the settings table (base/settings.c) and the CUDA adapter. */
 #ifndef SCOREP_CUDA_FEATURES_H
 #define SCOREP_CUDA_FEATURES_H
 
