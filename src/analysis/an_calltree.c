@@ -3,6 +3,8 @@
  * that building the tree is linear in the number of events. */
 #include "analysis/an_trace.h"
 
+#include <otf2/OTF2_Definitions.h>
+#include <otf2/OTF2_GeneralDefinitions.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +105,15 @@ void an_trace_free(an_trace *t)
         free(ix->slots);
     free(ix);
     memset(t, 0, sizeof *t);
+}
+
+uint32_t an_program_cnode(const an_trace *t)
+{
+    const an_event *e = t->n_events ? &t->events[0] : NULL;
+    if (!e || e->kind != AN_ENTER || e->enter != AN_NONE || e->region >= t->n_regions)
+        return AN_NONE;
+    const an_region *g = &t->regions[e->region];
+    return g->role == OTF2_REGION_ROLE_ARTIFICIAL && g->paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM
+               ? e->cnode
+               : AN_NONE;
 }

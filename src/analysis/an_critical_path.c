@@ -222,9 +222,15 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
     /* where this rank's part of the path can begin and end: as Scalasca, from MPI_Init's
-     * Leave to MPI_Finalize's when every rank has them, else the first and last event */
+     * Leave to MPI_Finalize's when every rank has them; else its first event and its last
+     * one before the leave of its program root (ProgramEnd, in finalize, where the ranks end
+     * about together) */
+    size_t last = t->n_events ? t->n_events - 1 : 0;
+    if (last > 0 && an_program_cnode(t) != AN_NONE && t->events[last].kind == AN_LEAVE &&
+        t->events[last].enter == 0)
+        last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
-                         t->n_events ? t->events[t->n_events - 1].time : 0};
+                         t->n_events ? t->events[last].time : 0};
     if (c->all_init && c->init_leave > range[0])
         range[0] = c->init_leave;
     if (c->all_fin)

@@ -362,6 +362,10 @@ static int read_buffer(const scorep_location *l, const scorep_unified *u, an_tra
     uint32_t rank = t->rank;
     bl b = {.t = t, .u = u, .worker = worker};
     const scorep_buffer *buf = &l->buffer;
+    /* the first location's trace begins with ProgramBegin, the call of the program region
+     * (trace_otf2.c; an_load_otf2.c reads it as that call); the closing below ends it */
+    if (l->id == 0 && !worker && scorep_program_region() != SCOREP_INVALID_ID)
+        enter(&b, scorep_program_begin_ts(), scorep_program_region());
     int rc = scorep_flush_replay(buf, item, &b);
     buf_merge *m = buf_merge_new(buf);
     buf_item it;

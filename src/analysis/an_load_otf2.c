@@ -42,6 +42,8 @@ typedef struct {
     size_t n_loc, cap_loc;
     uint64_t my_group;
     int worker; /* reading a worker thread: no call paths yet (an_omp_map) */
+    int in_program;          /* ProgramBegin entered the program region (e_program_begin) */
+    uint32_t program_region; /* ... this one */
     uint32_t *stack; /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
@@ -274,6 +276,40 @@ static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ProgramBegin and ProgramEnd: the call of the program region, found as Scalasca's pearl
+ * finds it (Otf2EvtCallbacks.cpp): artificial, of paradigm measurement, named after the
+ * executable without its directory. Its exclusive time is the run's time outside every
+ * recorded region: computation for the summary and the POP efficiencies. A trace without
+ * such a region (older scorep-rt) has no root call. */
+static uint32_t program_region(const ld *l, OTF2_StringRef name)
+{
+    const char *path = str(l, name), *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < l->t->n_regions; i++) {
+        const an_region *g = &l->t->regions[i];
+        if (g->role == OTF2_REGION_ROLE_ARTIFICIAL &&
+            g->paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM && g->name &&
+            strcmp(g->name, base) == 0)
+            return (uint32_t)i;
+    }
+    return AN_NONE;
+}
+
+static OTF2_CallbackCode e_program_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *a, OTF2_StringRef name,
+                                         uint32_t n_args, const OTF2_StringRef *args)
+{
+    (void)n_args;
+    (void)args;
+    ld *l = u;
+    uint32_t region = program_region(l, name);
+    if (region == AN_NONE || l->depth)
+        return OTF2_CALLBACK_SUCCESS;
+    l->program_region = region;
+    l->in_program = 1;
+    return e_enter(loc, t, pos, u, a, region);
+}
+
 static OTF2_CallbackCode e_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_RegionRef region)
 {
@@ -319,6 +355,17 @@ static OTF2_CallbackCode p2p(ld *l, uint64_t t, an_event_kind kind, OTF2_Attribu
     e->request = req;
     attr_u64(l, a, A_MSGID, &e->msg_id);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_program_end(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                       void *u, OTF2_AttributeList *a, int64_t status)
+{
+    (void)status;
+    ld *l = u;
+    if (!l->in_program)
+        return OTF2_CALLBACK_SUCCESS;
+    l->in_program = 0;
+    return e_leave(loc, t, pos, u, a, l->program_region);
 }
 
 static OTF2_CallbackCode e_send(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -600,6 +647,8 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     }
     OTF2_EvtReaderCallbacks_SetEnterCallback(ec, e_enter);
     OTF2_EvtReaderCallbacks_SetLeaveCallback(ec, e_leave);
+    OTF2_EvtReaderCallbacks_SetProgramBeginCallback(ec, e_program_begin);
+    OTF2_EvtReaderCallbacks_SetProgramEndCallback(ec, e_program_end);
     OTF2_EvtReaderCallbacks_SetMpiSendCallback(ec, e_send);
     OTF2_EvtReaderCallbacks_SetMpiIsendCallback(ec, e_isend);
     OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, e_isend_complete);

@@ -87,6 +87,7 @@ int an_omp_map(an_trace *t)
         qsort(t->threads, t->n_threads, sizeof *t->threads, cmp_thread);
     if (master_instances(t, &in))
         return -1;
+    uint32_t program = an_program_cnode(t); /* a thread's own work hangs below it */
     for (size_t k = 0; k < in.n; k++)
         t->events[in.enter[k]].peer = (uint32_t)k;
     for (size_t w = 0; w < t->n_threads; w++) {
@@ -106,9 +107,10 @@ int an_omp_map(an_trace *t)
                 if (!(cls_of(t, e->region) & AN_RF_OMP_PARALLEL) ||
                     (team = team_of(t, &in, e->region, e->time)) == AN_NONE) {
                     /* a thread's own work outside any team (a pthread, MPI calls of a thread
-                     * that is no OpenMP worker): a call path of its own, like the profile's */
+                     * that is no OpenMP worker): a call path of its own below the program
+                     * root, like the profile's */
                     e->peer = AN_NONE;
-                    if ((e->cnode = an_cnode_get(t, AN_NONE, e->region)) == AN_NONE) {
+                    if ((e->cnode = an_cnode_get(t, program, e->region)) == AN_NONE) {
                         free(in.enter);
                         return -1;
                     }

@@ -52,7 +52,11 @@ typedef struct {
         an_msg_key key;
         uint32_t event;
         double idle;
-        int counted; /* bytes != 0: counted in mpi_cls_count */
+        /* where the instance is counted in mpi_cls_count (a child of comms_recv): the call
+         * path of its receive; AN_NONE: not counted (no bytes), or a probe's instance whose
+         * receive has not come yet (PROBE) */
+        uint32_t count_cnode;
+        int probe;
     } ring[100];
     int n_ring;
     /* MPI_Waitall & co.: the longest Late Sender in the current call */

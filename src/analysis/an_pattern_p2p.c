@@ -4,7 +4,12 @@
  * was waited for while an earlier one was ready), Late Receiver (a blocking send or the
  * MPI_Wait of an Isend waiting for its receive to be posted), and the message counts.
  * A polling loop of nonblocking probes (MPI_Iprobe, MPI_Improbe) that ends in a successful
- * one is a Late Sender too: the time its calls spent before the send began (docs/analysis.md). */
+ * one is a Late Sender too: the time its calls spent before the send began (docs/analysis.md).
+ * The instance counts are children of comms_recv / comms_send in the metric tree, so each is
+ * counted on the call path of its receive or send: a probe's Late Sender where the receive of
+ * the probed message is (a probe is no communication); a Late Receiver at its send, also when
+ * an MPI_Wait waited for it (Scalasca counts it at the wait, where Cube then reads
+ * comms_send's exclusive value as -1). */
 #include "analysis/an_p2p.h"
 #include "analysis/an_regions.h"
 
@@ -19,8 +24,8 @@ static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
             an_add(c, M_MPI_LATESENDER_WO, ls->cnode, ls->idle);
             an_add(c, ls->from == send->key.from ? M_MPI_LSWO_SAME : M_MPI_LSWO_DIFFERENT,
                    ls->cnode, ls->idle);
-            if (ls->counted)
-                an_add(c, M_MPI_CLSWO_COUNT, ls->cnode, 1);
+            if (ls->count_cnode != AN_NONE)
+                an_add(c, M_MPI_CLSWO_COUNT, ls->count_cnode, 1);
         } else {
             s->ring[k++] = *ls;
         }
@@ -48,8 +53,8 @@ static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls
                      .cnode = ls->cnode,
                      .wait = ls->idle};
     an_wait_add(c, &w);
-    if (ls->counted)
-        an_add(c, M_MPI_CLS_COUNT, ls->cnode, 1);
+    if (ls->count_cnode != AN_NONE)
+        an_add(c, M_MPI_CLS_COUNT, ls->count_cnode, 1);
     if (s->n_ring == (int)(sizeof s->ring / sizeof s->ring[0])) {
         memmove(s->ring, s->ring + 1, (size_t)(s->n_ring - 1) * sizeof s->ring[0]);
         s->n_ring--;
@@ -113,8 +118,23 @@ static void nb_probe_loop(an_ctx *c, an_p2p_state *s, const an_event *e, const a
                              send->key,
                              (uint32_t)(e - t->events),
                              idle,
+                             AN_NONE,
                              send->bytes != 0};
     late_sender(c, s, &ls, 1);
+}
+
+/* the receive (at call path CNODE) of a message KEY that a probe waited for: the probe's Late
+ * Sender instance is counted here, beside the receive it belongs to */
+static void probed_receive(an_ctx *c, an_p2p_state *s, const an_msg_key *key, uint32_t cnode)
+{
+    for (int i = s->n_ring; i-- > 0;) {
+        struct ls_instance *ls = &s->ring[i];
+        if (ls->probe && ls->count_cnode == AN_NONE && an_key_cmp(&ls->key, key) == 0) {
+            ls->count_cnode = cnode;
+            an_add(c, M_MPI_CLS_COUNT, cnode, 1);
+            return;
+        }
+    }
 }
 
 void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send_rec *send)
@@ -126,6 +146,7 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
     if (e->kind != AN_PROBE) {
         if (send->bytes) {
             an_add(c, M_COMMS_RECV, cnode, 1);
+            probed_receive(c, s, &send->key, cnode);
             an_add(c, M_BYTES_RCVD, cnode, (double)send->bytes);
         } else {
             an_add(c, M_SYNCS_RECV, cnode, 1);
@@ -152,7 +173,8 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
                              send->key,
                              (uint32_t)(e - c->t->events),
                              an_sec(c, (int64_t)(until - enter)),
-                             send->bytes != 0};
+                             send->bytes != 0 && e->kind != AN_PROBE ? cnode : AN_NONE,
+                             send->bytes != 0 && e->kind == AN_PROBE};
     if (flags & AN_RF_WAIT_MULTI) {
         if (s->multi_enter != e->enter || ls.idle > s->multi_idle) {
             s->multi_enter = e->enter;
@@ -207,6 +229,9 @@ void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
                      .probed = recv->probed != 0,
                      .wait = an_sec(c, (int64_t)(recv->req_enter - enter))};
     an_wait_add(c, &w);
+    /* counted where comms_send counts the send (its parent in the metric tree: a Late
+     * Receiver is one of the sends), not at the MPI_Wait that waited as Scalasca does:
+     * there Cube would read comms_send's exclusive value as -1 */
     if (send_ev->bytes)
-        an_add(c, M_MPI_CLR_COUNT, completion->cnode, 1);
+        an_add(c, M_MPI_CLR_COUNT, send_ev->cnode, 1);
 }

@@ -1,6 +1,9 @@
 /* an_summary.c: the short text summary at the end of an analysis: the total time, the POP
  * efficiencies (an_pop, from the master threads), and each wait-state pattern that occurred
- * with its share of the time (all ranks, threads and call paths). */
+ * with its share of the time (all ranks, threads and call paths). A master thread's time is
+ * its program region's call (ProgramBegin to ProgramEnd, read by the loaders as the root
+ * call): its exclusive time, the run outside every recorded region, is computation (an
+ * uninstrumented program under scorep-run has its work there, not nowhere). */
 #include "analysis/an_report.h"
 
 #include <stdlib.h>

@@ -137,6 +137,10 @@ int an_omp_map(an_trace *t);
 /* an_calltree.c: the cnode of REGION called from PARENT (created on first use);
  * AN_NONE when memory runs out. */
 uint32_t an_cnode_get(an_trace *t, uint32_t parent, uint32_t region);
+/* The cnode of the master's call of the program region, its first event when the trace has
+ * one (the loaders read ProgramBegin/ProgramEnd as that call: artificial, paradigm
+ * measurement); AN_NONE otherwise. */
+uint32_t an_program_cnode(const an_trace *t);
 /* appends an event (grows the array); NULL when memory runs out */
 an_event *an_event_append(an_trace *t);
 void an_trace_free(an_trace *t);

@@ -11,6 +11,7 @@ scorep_filter *scorep_active_filter;
 static char experiment_dir[PATH_MAX];
 static char program_name[PATH_MAX];
 static uint64_t program_begin_ts;
+static uint32_t program_region = UINT32_MAX;
 
 const char *scorep_experiment_dir(void)
 {
@@ -27,6 +28,11 @@ uint64_t scorep_program_begin_ts(void)
     return program_begin_ts;
 }
 
+uint32_t scorep_program_region(void)
+{
+    return program_region;
+}
+
 void scorep_state_set_experiment_dir(const char *dir)
 {
     snprintf(experiment_dir, sizeof experiment_dir, "%s", dir);
@@ -40,4 +46,9 @@ void scorep_state_set_program_name(const char *name)
 void scorep_state_set_program_begin_ts(uint64_t ts)
 {
     program_begin_ts = ts;
+}
+
+void scorep_state_set_program_region(uint32_t region)
+{
+    program_region = region;
 }

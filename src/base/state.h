@@ -36,10 +36,16 @@ const char *scorep_experiment_dir(void);
 const char *scorep_program_name(void);
 /* The timestamp of ProgramBegin (the first location's first event). */
 uint64_t scorep_program_begin_ts(void);
+/* The program region (Score-P 6 and later): the artificial region of paradigm measurement
+ * named after the executable, whose call on the first location spans ProgramBegin to
+ * ProgramEnd and is the root of every location's call tree. SCOREP_INVALID_ID (UINT32_MAX)
+ * before init. */
+uint32_t scorep_program_region(void);
 
 /* Runtime only. */
 void scorep_state_set_experiment_dir(const char *dir);
 void scorep_state_set_program_name(const char *name);
 void scorep_state_set_program_begin_ts(uint64_t ts);
+void scorep_state_set_program_region(uint32_t region);
 
 #endif

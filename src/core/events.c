@@ -73,6 +73,17 @@ void scorep_event_leave_dynamic(scorep_location *l, uint32_t region)
         scorep_profile_dynamic_left(&l->profile, inst);
 }
 
+void scorep_event_program_begin(scorep_location *l, uint64_t t)
+{
+    SCOREP_LOCATION_EVENT_NONNULL(l);
+    uint32_t root = scorep_program_region();
+    if (!l->profiling || root == SCOREP_INVALID_ID)
+        return;
+    /* the counters' start values: the location's first reading (metrics.c, no read more:
+     * a synchronous plugin counts its reads) */
+    scorep_profile_enter(&l->profile, root, t);
+}
+
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
 {
     SCOREP_LOCATION_EVENT(l);

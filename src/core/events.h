@@ -141,6 +141,10 @@ void scorep_event_enter_dynamic(scorep_location *l, uint32_t region);
 void scorep_event_leave_dynamic(scorep_location *l, uint32_t region);
 
 /* Slower events (events.c). */
+/* ProgramBegin on the first location: the call of the program region (base/state.h) opens
+ * at t in its profile and is closed with the location at finalize (its trace has
+ * ProgramBegin and ProgramEnd instead, as Score-P's). */
+void scorep_event_program_begin(scorep_location *l, uint64_t t);
 void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v);
 void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v);
 void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t string_id);

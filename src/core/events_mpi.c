@@ -133,10 +133,10 @@ void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op
                                              received);
 }
 
-void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request)
+void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t raw, uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = rec(l, BUF_MPI_NBC_REQUEST);
+    buf_mpi_rec *r = rec_at(l, raw, BUF_MPI_NBC_REQUEST);
     if (r)
         r->request = request;
 }

@@ -41,8 +41,9 @@ typedef enum {
 /* The blocking point-to-point events are inline: they are on the path of every message.
  * raw: the timer value (scorep_timer_ticks) that stamps the event, read by the caller, which
  * stamps the Leave of its call with it too (scorep_event_leave_raw); or SCOREP_TS_NEXT: one
- * tick after the location's previous event, without reading the timer (a blocking send,
- * recorded right after the Enter of its call). Profiling reads no time for these events. */
+ * tick after the location's previous event, without reading the timer (a send, a persistent
+ * request's start, a non-blocking collective's request: recorded right after the Enter of
+ * their call, before MPI can deliver anything). Profiling reads no time for these events. */
 #define SCOREP_TS_NEXT 0
 
 /* One message record in the trace; NULL when l does not trace or the buffer is full. */
@@ -199,7 +200,7 @@ void scorep_event_mpi_probe(scorep_location *l, uint32_t comm, uint32_t source, 
 void scorep_event_mpi_collective_begin(scorep_location *l);
 void scorep_event_mpi_collective_end(scorep_location *l, scorep_collective_op op, uint32_t comm,
                                      uint32_t root, uint64_t sent, uint64_t received);
-void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t request);
+void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t raw, uint64_t request);
 void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, uint32_t comm,
                                    uint32_t root, uint64_t sent, uint64_t received,
                                    uint64_t request);

@@ -377,6 +377,52 @@ int scorep_profile_merge_into(scorep_profile *p, pnode *dst, pnode *src)
     return 0;
 }
 
+/* c moves from the root to below prog (or merges into prog's equal child); prog takes its
+ * inclusive values, as Score-P's change_root_node does (time and counters, no visit). */
+static void adopt_root(scorep_profile *p, pnode *prog, pnode *c)
+{
+    prog->sum += c->sum;
+    for (uint32_t k = 0; prog->dense && c->dense && k < p->n_dense; k++)
+        prog->dense[p->n_dense + k] += c->dense[p->n_dense + k];
+    pnode *same = find_child(p, prog, c);
+    if (same) {
+        scorep_profile_merge_into(p, same, c);
+        return;
+    }
+    index_remove(p, c);
+    unlink_child(c);
+    c->parent = prog;
+    c->next_sibling = prog->first_child;
+    prog->first_child = c;
+    index_insert(p, c);
+}
+
+int scorep_profile_adopt_roots(scorep_profile *p, uint32_t region)
+{
+    if (region == SCOREP_INVALID_ID || p->cur != &p->root)
+        return region == SCOREP_INVALID_ID ? 0 : -1; /* still open: not closed yet */
+    pnode *prog = NULL;
+    bool others = false;
+    for (pnode *c = p->root.first_child; c; c = c->next_sibling) {
+        if (c->kind == PNODE_REGION && c->id == region)
+            prog = c;
+        else
+            others = true;
+    }
+    if (!others)
+        return 0;
+    if (!prog && !(prog = scorep_profile_child_slow(p, &p->root, region, PNODE_REGION, region, 0)))
+        return -1;
+    pnode *c = p->root.first_child;
+    while (c) {
+        pnode *next = c->next_sibling;
+        if (c != prog)
+            adopt_root(p, prog, c);
+        c = next;
+    }
+    return 0;
+}
+
 void scorep_profile_set_value(scorep_profile *p, pnode *n, int64_t value)
 {
     index_remove(p, n);

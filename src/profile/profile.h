@@ -88,6 +88,13 @@ void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
  * then removes src's subtree from the tree and keeps its memory for reuse. src must be
  * closed (not on the current call path). */
 int scorep_profile_merge_into(scorep_profile *p, pnode *dst, pnode *src);
+/* The program region's node as the only root of a closed profile (Score-P's
+ * scorep_profile_process_tasks): the calls that start elsewhere than in it (a pthread's
+ * THREADS, a GPU stream's activities, a thread of unknown origin) move below it, and it
+ * gets their inclusive time and counters without a visit. The first location's node is
+ * its call, opened at ProgramBegin; OpenMP workers have it from the fork's call path.
+ * Returns -1 when out of memory (the tree is then unchanged) or the profile is open. */
+int scorep_profile_adopt_roots(scorep_profile *p, uint32_t region);
 /* Gives parameter node n another value (its place in the children index moves with it). */
 void scorep_profile_set_value(scorep_profile *p, pnode *n, int64_t value);
 void scorep_profile_throttle_check(scorep_profile *p, pnode *n);

@@ -54,6 +54,18 @@ static void find_program_name(void)
         scorep_cfg.executable && *scorep_cfg.executable ? scorep_cfg.executable : "unknown");
 }
 
+/* The program region, as Score-P defines it (SCOREP_RuntimeManagement.c): named after the
+ * executable without its directory, canonical name the path (with the arguments that
+ * ProgramBegin carries: none here), paradigm measurement, role artificial. Scalasca finds
+ * it by these four (pearl's ProgramBegin callback) and aborts without it. */
+static void define_program_region(void)
+{
+    const char *path = scorep_program_name(), *base = strrchr(path, '/');
+    scorep_state_set_program_region(scorep_defs_region(base && base[1] ? base + 1 : path, path,
+                                                       NULL, 0, 0, SCOREP_PARADIGM_MEASUREMENT,
+                                                       SCOREP_ROLE_ARTIFICIAL));
+}
+
 /* SCOREP_FILTERING_FILE, else the file embedded by scorep-cc --filter. */
 static void load_filter(void)
 {
@@ -330,6 +342,7 @@ static void do_init(void)
     scorep_cfg_unknown_note(scorep_cfg_vars, scorep_cfg_n_vars, environ, unknown_vars_note,
                             sizeof unknown_vars_note);
     find_program_name();
+    define_program_region();
     load_filter();
     scorep_timer_kind tk = scorep_timer_init((scorep_timer_kind)scorep_cfg.timer);
     if (tk != (scorep_timer_kind)scorep_cfg.timer)
@@ -361,6 +374,7 @@ static void do_init(void)
         return;
     }
     scorep_state_set_program_begin_ts(scorep_event_time(l));
+    scorep_event_program_begin(l, scorep_program_begin_ts());
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->begin)
             subsystems[i]->begin(mpi_mode);
@@ -514,11 +528,15 @@ static void note_reductions(void)
                 n, total, what);
 }
 
+/* ProgramEnd: the clock when finalize began (Score-P's end of the epoch, before its own
+ * finalization); the calls still open and the program root close there */
+static uint64_t program_end_raw;
+
 static void close_locations(void)
 {
     note_reductions();
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        uint64_t t = scorep_location_now(l, scorep_timer_ticks());
+        uint64_t t = scorep_location_now(l, program_end_raw);
         if (!l->finished)
             l->end_ts = t;
         if (l->profiling)
@@ -529,6 +547,17 @@ static void close_locations(void)
                         "frequent regions",
                         l->id, (unsigned long long)l->buffer.lost);
     }
+}
+
+/* After the subsystems' finalize (sampling adds its call paths below the roots it finds):
+ * every location's tree below the program region, as Score-P's. */
+static void root_locations(void)
+{
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        if (l->profiling && scorep_profile_adopt_roots(&l->profile, scorep_program_region()) != 0)
+            scorep_warn("out of memory: the call tree of location %u lacks the program region "
+                        "at its root",
+                        l->id);
 }
 
 /* Collective: rank 0 follows the experiment directory where another job with the same name
@@ -604,6 +633,7 @@ void scorep_runtime_finalize(int status)
     pthread_mutex_unlock(&init_lock);
     if (was != INIT_DONE || !scorep_measurement_on())
         return;
+    program_end_raw = scorep_timer_ticks();
     scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     scorep_substrates_program_end(status);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
@@ -628,7 +658,8 @@ void scorep_runtime_finalize(int status)
     for (int i = n_subsystems - 1; i >= 0; i--)
         if (subsystems[i]->finalize)
             subsystems[i]->finalize();
-    scorep_defs_string(scorep_program_name()); /* ProgramBegin refers to it */
+    root_locations();
+    scorep_defs_string(scorep_program_name()); /* ProgramBegin names it */
     bool manifest = write_results(status);
     scorep_substrates_write(experiment_dir, manifest);
 }

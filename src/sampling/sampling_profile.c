@@ -213,7 +213,9 @@ static int resolve_nodes(struct scorep_sampling_thread *t)
 /* A call path that only samples made: never entered through an event, so never closed. */
 static bool is_sampled(const pnode *n)
 {
-    return n->kind == PNODE_REGION && n->min == UINT64_MAX;
+    /* (the program root of an OpenMP worker, from the fork's call path, is never closed there
+     * either: it keeps no visit, as in Score-P) */
+    return n->kind == PNODE_REGION && n->min == UINT64_MAX && n->id != scorep_program_region();
 }
 
 /* Sampled time below an instrumented call can exceed the call's own measured time by a
@@ -299,14 +301,19 @@ static void add_samples(scorep_profile *p, pnode *n, uint32_t metric, uint32_t c
 }
 
 /* Where a thread's call paths start: the artificial THREADS node of a thread started by
- * pthread_create (profile.h), else the root. */
+ * pthread_create (profile.h), else the program region's node (the first location's call,
+ * an OpenMP worker's from the fork's call path; base/state.h), else the root. */
 static pnode *thread_base(scorep_profile *p)
 {
-    uint32_t threads = scorep_profile_threads_region();
-    for (pnode *c = p->root.first_child; c && threads != SCOREP_INVALID_ID; c = c->next_sibling)
-        if (c->kind == PNODE_REGION && c->id == threads)
+    uint32_t threads = scorep_profile_threads_region(), program = scorep_program_region();
+    pnode *base = &p->root;
+    for (pnode *c = p->root.first_child; c; c = c->next_sibling) {
+        if (c->kind == PNODE_REGION && c->id == threads && threads != SCOREP_INVALID_ID)
             return c;
-    return &p->root;
+        if (c->kind == PNODE_REGION && c->id == program)
+            base = c;
+    }
+    return base;
 }
 
 /* Inclusive time of each sample node, in ticks. */

@@ -24,6 +24,11 @@
  *     process that made a GPU context), "-" when absent; locations: "id:name:type:rank"
  *     of each location of the group by ascending id, joined by ";".
  *
+ *   scorep-cube-dump --program-root file.cubex
+ *     The name of the program region when it is the only root of the call tree (Score-P 6
+ *     and later, scorep-rt: an artificial region of paradigm measurement; every call path
+ *     starts there), else nothing (Score-P before 6: main, THREADS, ... are roots).
+ *
  *   mpirun -np N scorep-cube-dump [--enumeration METHOD] ...
  *     The same output, the values computed by the distributed Cube engine
  *     (src/cube/cube_engine.h): each process holds the rows of its share of the call paths
@@ -42,7 +47,7 @@
 #include <string.h>
 
 typedef struct {
-    bool inclusive, system, groups, engine, metric_tree;
+    bool inclusive, system, groups, engine, metric_tree, program_root;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
     int how;     /* cube_enum_method */
@@ -56,6 +61,7 @@ static void usage(FILE *fp)
                 "  -i        inclusive instead of exclusive values\n"
                 "  -m LIST   only these metrics (unique names, comma separated)\n"
                 "  --system  print the system tree, one line per location\n"
+                "  --program-root  print the program region's name when it is the only root\n"
                 "  --system-groups  print the system tree, one line per location group\n"
                 "  --engine  compute with the distributed engine (always under mpirun)\n"
                 "  --enumeration deepest-chain|plain|round-robin|shuffle\n"
@@ -77,6 +83,7 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"enumeration", required_argument, NULL, 'N'},
                                           {"threads", required_argument, NULL, 'T'},
                                           {"metric-exclusive", no_argument, NULL, 'I'},
+                                          {"program-root", no_argument, NULL, 'R'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -92,6 +99,9 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'G':
             o->groups = true;
+            break;
+        case 'R':
+            o->program_root = true;
             break;
         case 'E':
             o->engine = true;
@@ -150,6 +160,27 @@ static int select_metrics(const cube_reader *r, char *list, int *ids)
             ids[n++] = m;
     }
     return n;
+}
+
+/* The program root: the only root call path, an artificial region of paradigm measurement
+ * (Score-P's SCOREP_RuntimeManagement.c). */
+static int dump_program_root(const cube_reader *r)
+{
+    int root = -1;
+    for (int c = 0; c < r->n_cnodes; c++) {
+        if (r->cnodes[c].parent >= 0)
+            continue;
+        if (root >= 0)
+            return 0; /* several roots */
+        root = c;
+    }
+    const cube_region *g = root >= 0 && !r->cnodes[root].param_name
+                               ? &r->regions[r->cnodes[root].region]
+                               : NULL;
+    if (g && g->paradigm && strcmp(g->paradigm, "measurement") == 0 && g->role &&
+        strcmp(g->role, "artificial") == 0)
+        printf("%s\n", g->name);
+    return 0;
 }
 
 static void print_cnode_name(const cube_reader *r, int c)
@@ -381,7 +412,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "scorep-cube-dump: %s\n", err);
         return 1;
     }
-    int rc = o.groups ? dump_groups(r) : o.system ? dump_system(r) : dump_values(r, &o);
+    int rc = o.program_root ? dump_program_root(r)
+             : o.groups     ? dump_groups(r)
+             : o.system     ? dump_system(r)
+                            : dump_values(r, &o);
     cube_reader_free(r);
     if (fflush(stdout) != 0) {
         perror("scorep-cube-dump: writing output");

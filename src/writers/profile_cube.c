@@ -799,17 +799,13 @@ static int set_values(cube_writer *w, const merged *m, const uint32_t *col, cons
     return 0;
 }
 
-/* Whether no region was entered: the tree holds at most THREADS roots without children. */
+/* Whether the tree is empty. Every location's tree has the program region at its root
+ * (profile.h, scorep_profile_adopt_roots), so that an uninstrumented program under
+ * scorep-run has a profile: the run's time as the root's. */
 static bool nothing_entered(const merged *m, const scorep_unified *u)
 {
-    for (int g = 0; g < m->n; g++) {
-        const gnode *x = &m->g[g];
-        const scorep_region_def *r = x->kind == PNODE_REGION ? &u->regions[x->id] : NULL;
-        if (x->parent >= 0 || x->first_child >= 0 || !r ||
-            r->paradigm != SCOREP_PARADIGM_MEASUREMENT || strcmp(r->name, "THREADS") != 0)
-            return false;
-    }
-    return true;
+    (void)u;
+    return m->n == 0;
 }
 
 static int write_job_clusters(cube_writer *w, job *j, const scorep_unified *u)
@@ -829,7 +825,7 @@ static int write_job_clusters(cube_writer *w, job *j, const scorep_unified *u)
 static int write_job(job *j, const scorep_unified *u, const char *path)
 {
     if (nothing_entered(&j->m, u)) { /* e.g. an uninstrumented program under scorep-run */
-        scorep_verbose("no region was entered: no profile written");
+        scorep_verbose("nothing was recorded: no profile written");
         return -1;
     }
     cube_writer *w = cube_writer_new();
@@ -1325,7 +1321,7 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
     }
     if (nothing_entered(&tree, u)) { /* the same tree everywhere: all return here */
         if (rank == 0)
-            scorep_verbose("no region was entered: no profile written");
+            scorep_verbose("nothing was recorded: no profile written");
         merged_free(&tree);
         return -1;
     }

@@ -15,11 +15,9 @@ everywhere (a pattern contains its sub-patterns). The checks (each failure one l
   * every metric has its index and data members (unless --data-optional: Score-P omits them
     for a metric without values, which reads right for a metric without children);
   * exclusive(M) >= 0 for every metric, call path and location (doubles within 1e-9 relative,
-    counts exactly); for counts on the roots of the call tree, their subtrees included (what
-    Cube shows for a collapsed call tree): Scalasca counts an operation where it was issued
-    (comms_send at MPI_Isend) and its Late Receiver where it waited (mpi_clr_count at the
-    MPI_Wait after it), and we count a Late Sender where a probe waited for the message that
-    a receive after it takes: on those call paths a count's child exceeds its parent;
+    counts exactly; Scalasca's own files break this for counts: it counts an operation where
+    it was issued (comms_send at MPI_Isend) and its Late Receiver where it waited
+    (mpi_clr_count at the MPI_Wait after it));
   * --zero M,...: exclusive(M) = 0 everywhere (a metric defined as the sum of its children);
   * --positive M,...: inclusive(M) summed over everything > 0 (the program has it);
   * --regions: no region without a name or named "?", and every region named MPI_* has
@@ -173,22 +171,11 @@ def main(argv):
             return []
         return opts[opts.index(flag) + 1].split(",")
 
-    def subtree(vals):
-        """the values inclusive along the call tree (each adds to its call path's ancestors)"""
-        out = {}
-        for (c, loc), v in vals.items():
-            while c is not None:
-                out[(c, loc)] = out.get((c, loc), 0) + v
-                c = read.up[c]
-        return out
-
-    def exclusive(mid, tree=False):
-        """CubeLib's exclusive value along the metric tree, per (cnode, location); tree:
-        inclusive along the call tree"""
-        pick = subtree if tree else dict
-        out = pick(values[mid])
+    def exclusive(mid):
+        """CubeLib's exclusive value along the metric tree, per (cnode, location)"""
+        out = dict(values[mid])
         for k in children[mid]:
-            for key, v in pick(values[k]).items():
+            for key, v in values[k].items():
                 out[key] = out.get(key, 0) - v
         return out
 
@@ -202,10 +189,8 @@ def main(argv):
         if mid not in has_data and "--data-optional" not in opts:
             bad.append("%s: no index and data members (CubeLib reads it as 0)" % uniq)
         is_int = FMT[dtype] != "d"
-        incls = subtree(values[mid]) if is_int else values[mid]
-        for key, x in exclusive(mid, is_int).items():
-            if is_int and read.up[key[0]] is not None:
-                continue  # counts: on the roots (see above)
+        incls = values[mid]
+        for key, x in exclusive(mid).items():
             checked += 1
             incl = incls.get(key, 0)
             tol = 0 if is_int else 1e-9 * max(abs(incl), 1e-3)

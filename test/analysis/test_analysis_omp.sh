@@ -172,7 +172,8 @@ import json, re, sys
 s = open(sys.argv[1]).read()
 d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))["waits"]
 for r in d["worst"]:
-    print("worst|%s|%s|%d:%d|%.6f" % (r["pattern"], r["callpath"].split("/")[0], r["rank"],
+    # the first call below the program root ("." the root itself)
+    print("worst|%s|%s|%d:%d|%.6f" % (r["pattern"], (r["callpath"].split("/") + ["."])[1], r["rank"],
                                       r["thread"], r["seconds"]))
 PY
 for k in 0 2; do

@@ -72,18 +72,20 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
     [ -n "$masters" ] || fail "$name: no COMM_LOCATIONS group in otf2-print -G"
     enters=0 sends=0
     for m in $masters; do
-        enters=$((enters + $(awk -v l="$m" '$1 == "ENTER" && $2 == l' "$name.txt" | wc -l)))
+        enters=$((enters + $(awk -v l="$m" '($1 == "ENTER" || $1 == "PROGRAM_BEGIN") && $2 == l' "$name.txt" | wc -l)))
         sends=$((sends + $(awk -v l="$m" '($1 == "MPI_SEND" || $1 == "MPI_ISEND") && $2 == l' \
             "$name.txt" | wc -l)))
     done
-    # every thread has its location in the report: the visits are all Enter events
+    # every thread has its location in the report: the visits are all Enter events and the
+    # ProgramBegin events (the calls of the program root, one per rank)
     expect_eq "$($CV "$x/scout.cubex" value visits '*' '*')" \
-        "$(awk '$1 == "ENTER"' "$name.txt" | wc -l)" "$name: visits = Enter events of all threads"
+        "$(awk '$1 == "ENTER" || $1 == "PROGRAM_BEGIN"' "$name.txt" | wc -l)" \
+        "$name: visits = Enter and ProgramBegin events of all threads"
     master_visits=0
     for r in $(seq 0 $((np - 1))); do
         master_visits=$((master_visits + $($CV "$x/scout.cubex" value visits '*' "$r:0")))
     done
-    expect_eq "$master_visits" "$enters" "$name: visits of the master threads = their Enter events"
+    expect_eq "$master_visits" "$enters" "$name: visits of the master threads = their Enter and ProgramBegin events"
     expect_eq "$(($($CV "$x/scout.cubex" value comms_send '*' '*') + \
         $($CV "$x/scout.cubex" value syncs_send '*' '*')))" "$sends" \
         "$name: sends counted = MpiSend/MpiIsend events of the master threads"

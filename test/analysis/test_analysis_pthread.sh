@@ -123,7 +123,8 @@ d = json.loads(re.search(r'id="report-data">(.*?)</script>', s, re.S).group(1))[
 for p in d["patterns"]:
     print("pattern", p["uniq"], "%.6f" % p["seconds"])
 for r in d["worst"]:
-    print("worst", r["pattern"], r["callpath"], "%.6f" % r["seconds"])
+    # the call path below the program root (its first component; "." the root itself)
+    print("worst", r["pattern"], (r["callpath"].split("/", 1) + ["."])[1], "%.6f" % r["seconds"])
 PY
 for m in pthread_lock_contention_mutex_lock pthread_lock_contention_conditional; do
     r=$(awk -v m=$m '$1 == "pattern" && $2 == m { print $3 }' waits.txt)

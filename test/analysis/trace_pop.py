@@ -9,11 +9,12 @@
 #   trace_pop.py EVENTS DEFS      (otf2-print's output, otf2-print -G's)
 #
 # Per rank (its master thread): time = the sum of its top-level calls (first enter to last
-# leave of each), computation = that less its MPI calls. Runtime = the largest time, and the
-# critical path as Scalasca defines it: from the end of the rank that ends last (with
-# MPI_Finalize on every rank: its Leave on the rank that entered it last, back to MPI_Init's
-# Leave), backward; at the end of a wait state of the rank it moves to the rank waited for,
-# at the time that rank got there. Wait states: Late Sender (a receive entered before the send's call: it waits until
+# leave of each: the program region's from ProgramBegin to ProgramEnd), computation = that
+# less its MPI calls. Runtime = the largest time, and the critical path as Scalasca defines it:
+# from the end of the rank that ends last (with MPI_Finalize on every rank: its Leave on the
+# rank that entered it last, back to MPI_Init's Leave), backward; at the end of a wait state of
+# the rank it moves to the rank waited for, at the time that rank got there. Wait states: Late
+# Sender (a receive entered before the send's call: it waits until
 # the send's enter, within the receive), Late Receiver (a blocking MPI_Send/Ssend/Rsend entered
 # before the receive was posted, which it waits for within the send), Wait at Barrier (until
 # the last rank entered, the lowest such rank when several; within the barrier). The
@@ -38,6 +39,7 @@ def read_defs(path):
 
 
 INIT_EXIT = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
+PROGRAM = "<program region>"
 BLOCK_SEND = ("MPI_Send", "MPI_Ssend", "MPI_Rsend")
 COVERED = BLOCK_SEND + INIT_EXIT + ("MPI_Recv", "MPI_Sendrecv", "MPI_Barrier",
                                     "MPI_Comm_rank", "MPI_Comm_size")
@@ -65,11 +67,17 @@ def read_events(path, ranks):
         typ, t, rest = m.group(1), int(m.group(3)), m.group(4)
         r = ranks[int(m.group(2))]
         x = rk[r]
-        if typ in ("ENTER", "LEAVE"):
-            name = re.match(r'Region: "([^"]*)"', rest).group(1)
+        if typ in ("ENTER", "LEAVE", "PROGRAM_BEGIN", "PROGRAM_END"):
+            # ProgramBegin/End: the call of the program region, the rank's top-level call
+            # (Score-P 6 and later; Scalasca's pearl reads them so)
+            name = PROGRAM if typ.startswith("PROGRAM_") else \
+                re.match(r'Region: "([^"]*)"', rest).group(1)
+            program_end = typ == "PROGRAM_END"
+            typ = "ENTER" if typ in ("ENTER", "PROGRAM_BEGIN") else "LEAVE"
             if x.first is None:
                 x.first = t
-            x.last = t
+            if not program_end:  # the path starts where the last rank's calls ended
+                x.last = t
             if typ == "ENTER":
                 if name.startswith("MPI_") and name not in COVERED:
                     fail("rank %d calls %s, which this model does not cover" % (r, name))

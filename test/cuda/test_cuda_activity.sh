@@ -87,27 +87,28 @@ expect_eq "$(diff want_comm.txt comm.txt && echo same)" same \
 expect_defs_clean exp "GPU locations and the CUDA window"
 
 # --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
+# (region ids in the order of definition: 0 is the program region, defined at the start)
 trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
     >gpu.txt
 cat >want.txt <<'WANT'
-ENTER 1 1180000 Region: "memcpy HtoD" <3>
+ENTER 1 1180000 Region: "memcpy HtoD" <4>
 RMA_GET 1 1180001 Window: "CUDA_WINDOW" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 11
 RMA_OP_COMPLETE_BLOCKING 1 1189999 Window: "CUDA_WINDOW" <0>, Matching: 11
-LEAVE 1 1190000 Region: "memcpy HtoD" <3>
-ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
-ENTER 2 1210000 Region: "memset" <5>
-LEAVE 2 1212000 Region: "memset" <5>
-ENTER 2 1220000 Region: "scale" <6>
-LEAVE 2 1240000 Region: "scale" <6>
-LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
-ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
-LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <4>
-ENTER 1 1580000 Region: "memcpy DtoH" <7>
+LEAVE 1 1190000 Region: "memcpy HtoD" <4>
+ENTER 1 1200000 Region: "vecAdd(float const*, float const*, float*, int)" <5>
+ENTER 2 1210000 Region: "memset" <6>
+LEAVE 2 1212000 Region: "memset" <6>
+ENTER 2 1220000 Region: "scale" <7>
+LEAVE 2 1240000 Region: "scale" <7>
+LEAVE 1 1300000 Region: "vecAdd(float const*, float const*, float*, int)" <5>
+ENTER 1 1380000 Region: "vecAdd(float const*, float const*, float*, int)" <5>
+LEAVE 1 1480000 Region: "vecAdd(float const*, float const*, float*, int)" <5>
+ENTER 1 1580000 Region: "memcpy DtoH" <8>
 RMA_PUT 1 1580001 Window: "CUDA_WINDOW" <0>, Remote: 0 ("Master thread" <0>), Bytes: 4096, Matching: 15
 RMA_OP_COMPLETE_BLOCKING 1 1599999 Window: "CUDA_WINDOW" <0>, Matching: 15
-LEAVE 1 1600000 Region: "memcpy DtoH" <7>
-ENTER 2 1620000 Region: "memcpy DtoD" <8>
-LEAVE 2 1622000 Region: "memcpy DtoD" <8>
+LEAVE 1 1600000 Region: "memcpy DtoH" <8>
+ENTER 2 1620000 Region: "memcpy DtoD" <9>
+LEAVE 2 1622000 Region: "memcpy DtoD" <9>
 WANT
 expect_eq "$(diff want.txt gpu.txt && echo same)" same "GPU events, converted timestamps, RMA bytes"
 expect_eq "$(trace_check_order exp)" 0 "timestamps increase per location"

@@ -123,7 +123,7 @@ expect_eq "$(mpirun -np 2 "$CUBE_DUMP" --system-groups exp/profile.cubex | cut -
     tr '\n' ';')" \
     "0|MPI Rank 0|process|0|-;1|MPI Rank 1|process|1|-;2|CUDA Context 1|accelerator|2|MPI Rank 0;3|CUDA Context 5|accelerator|3|MPI Rank 0;4|CUDA Context 1|accelerator|4|MPI Rank 1;5|CUDA Context 5|accelerator|5|MPI Rank 1;6|CUDA Context 2|accelerator|6|MPI Rank 0;7|CUDA Context 2|accelerator|7|MPI Rank 1;" \
     "the distributed engine: location groups"
-expect_eq "$(mpirun -np 2 "$CUBE_DUMP" -m visits exp/profile.cubex | awk -F'\t' '$2 == "k_dev" { print $3, $4 }' |
+expect_eq "$(mpirun -np 2 "$CUBE_DUMP" -m visits exp/profile.cubex | awk -F'\t' -v p="$(profile_root exp)/k_dev" '$2 == p { print $3, $4 }' |
     tr '\n' ';')" "4 visits=2;7 visits=2;8 visits=1;9 visits=3;10 visits=1;11 visits=3;" \
     "the distributed engine: k_dev visits per column"
 # scorep-report: a stream's rank is that of the process that created its context

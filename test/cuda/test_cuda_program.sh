@@ -47,8 +47,8 @@ awk '{ for (i = 1; i <= NF; i++) if ($i ~ /exclude/) print "scorep-cc: " $i }' s
 expect_eq "$(awk '/cudaMalloc<|cudaRegisterAll|cudaUnregisterBinary|__nv_/' paths.txt)" "" \
     "no function of CUDA's headers or nvcc's stubs instrumented"
 expect_eq "$(grep -v -E '^(pthread_|cuda|cu[A-Z])|^main/run_on_gpu\(float\*, float\*, int\)/.' paths.txt | tr '\n' ';')" \
-    "main;main/fill(float*, int, float);main/run_on_gpu(float*, float*, int);" \
-    "host call paths (besides the CUDA API and the CUDA runtime's mutexes)"
+    ".;main;main/fill(float*, int, float);main/run_on_gpu(float*, float*, int);" \
+    "host call paths (besides the CUDA API and the CUDA runtime's mutexes; . the program root)"
 if [ $gpu = no ]; then
     # the CUDA calls failed before reaching a device: no GPU locations
     expect_eq "$(profile_locations exp)" 1 "one location (the master thread)"

@@ -307,8 +307,29 @@ wait_app()
     check_profiles
 }
 
-# profile_dump EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile
-profile_dump()
+# The program root. Score-P (6 and later) and scorep-rt give every location's call tree one
+# root, the program region (named after the executable; its time is the whole run), which
+# test/tools/profile_check checks in every profile we write (check_profiles). The helpers
+# below address call paths BELOW it: profile_dump removes "ROOT/" from the front of every
+# call path and shows the root's own lines with the path "." (ROOT: profile_root). A profile
+# without a program root (Score-P 4's samples) is shown as it is. profile_dump_raw shows
+# the paths as written, root included.
+
+# profile_root EXPDIR: the program root's name; empty for a profile without one
+profile_root()
+{
+    _key=$(printf '%s\n' "$1" "$(stat -c '%i %s %y' "$1/profile.cubex" 2>/dev/null)" |
+        md5sum | cut -d' ' -f1)
+    if [ ! -f "$work/.cache/$_key.root" ]; then
+        "$CUBE_DUMP" --program-root "$1/profile.cubex" >"$work/.cache/$_key.rtmp" ||
+            fail "scorep-cube-dump --program-root $1/profile.cubex failed"
+        mv "$work/.cache/$_key.rtmp" "$work/.cache/$_key.root"
+    fi
+    cat "$work/.cache/$_key.root"
+}
+
+# profile_dump_raw EXPDIR [scorep-cube-dump options]: the dump, cached; fails on a bad profile
+profile_dump_raw()
 {
     _dir=$1
     shift
@@ -322,7 +343,47 @@ profile_dump()
     cat "$work/.cache/$_key.profile"
 }
 
-# profile_sum EXPDIR CALLPATH METRIC [LOCATION]: metric summed over locations (exclusive)
+# profile_dump EXPDIR [scorep-cube-dump options]: the dump with call paths below the program
+# root (see above); --system and --system-groups as they are
+profile_dump()
+{
+    _root=$(profile_root "$1")
+    case " $* " in
+    *" --system "* | *" --system-groups "*) _root= ;;
+    esac
+    if [ -z "$_root" ]; then
+        profile_dump_raw "$@"
+        return
+    fi
+    profile_dump_raw "$@" | awk -F'\t' -v OFS='\t' -v r="$_root" '
+        $2 == r { $2 = "."; print; next }
+        index($2, r "/") == 1 { $2 = substr($2, length(r) + 2); print; next }
+        { print "profile_dump: call path " $2 " outside the program root " r > "/dev/stderr"; exit 1 }' ||
+        fail "profile_dump $*: a call path outside the program root"
+}
+
+# below_root EXPDIR: standard input's lines "CALLPATH<TAB>..." (test/tools/cube_values.py's)
+# with the call paths below the program root, as profile_dump shows them
+below_root()
+{
+    awk -F'\t' -v OFS='\t' -v r="$(profile_root "$1")" '
+        r == "" { print; next }
+        $1 == r { $1 = "."; print; next }
+        index($1, r "/") == 1 { $1 = substr($1, length(r) + 2); print; next }
+        { print "below_root: call path " $1 " outside the program root " r > "/dev/stderr"; exit 1 }' ||
+        fail "below_root $1: a call path outside the program root"
+}
+
+# cube_values PROFILE METRIC: test/tools/cube_values.py's values of PROFILE (EXPDIR/NAME.cubex)
+# with the call paths below the program root (below_root)
+cube_values()
+{
+    python3 "$top_srcdir/test/tools/cube_values.py" "$@" >"$work/.cube_values" || return 1
+    below_root "${1%/*}" <"$work/.cube_values"
+}
+
+# profile_sum EXPDIR CALLPATH METRIC [LOCATION]: metric summed over locations (exclusive);
+# CALLPATH below the program root, "." the root itself (profile_dump)
 profile_sum()
 {
     profile_dump "$1" -m "$3" | awk -F'\t' -v p="$2" -v loc="${4:-}" '
@@ -345,10 +406,10 @@ profile_values()
         $2 == p { split($4, kv, "="); print $3, kv[2] }'
 }
 
-# profile_paths EXPDIR: the distinct call paths of the profile
+# profile_paths EXPDIR: the distinct call paths below the program root ("." not listed)
 profile_paths()
 {
-    profile_dump "$1" -m visits | awk -F'\t' '{ print $2 }' | sort -u
+    profile_dump "$1" -m visits | awk -F'\t' '$2 != "." { print $2 }' | sort -u
 }
 
 # profile_locations EXPDIR: number of locations in the system tree

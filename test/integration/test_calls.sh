@@ -20,22 +20,29 @@ expect_eq "$(profile_paths $p | grep -v -e '^main/recurse' -e '^THREADS' | tr '\
     "main main/leaf main/pthread_create main/pthread_join " "main's call paths besides the recursion"
 expect_eq "$(profile_sum $p main/pthread_create visits) $(profile_sum $p main/pthread_join visits)" \
     "8 8" "pthread_create and pthread_join are regions, as in Score-P"
+# The program root (Score-P 6 and later): named after the executable, visited once on the
+# master thread; it is the first of the SCOREP_PROFILING_MAX_CALLPATH_DEPTH (100) levels,
+# as in Score-P (its SCOREP_Profile_Enter counts it), so the paths below it have 99.
+expect_eq "$(profile_root $p)" calls_gcc "the program root is named after the executable"
+expect_eq "$(profile_values $p . visits)" "0 1" "the program root: 1 visit, on location 0"
+expect_ge "$(profile_isum $p . time)" "$(profile_isum $p main time)" "the program root's time >= main's"
 depths=$(profile_paths $p | awk -F/ '$2 == "recurse" { print NF }' | sort -n)
-expect_eq "$(echo "$depths" | wc -l | tr -d ' ')" 99 "number of main/recurse... call paths"
-expect_eq "$(echo "$depths" | tail -n 1)" 100 "depth of the deepest recurse call path"
-expect_eq "$(profile_paths $p | awk -F/ 'NF > m { m = NF } END { print m }')" 100 \
-    "no call path deeper than SCOREP_PROFILING_MAX_CALLPATH_DEPTH"
+expect_eq "$(echo "$depths" | wc -l | tr -d ' ')" 98 "number of main/recurse... call paths"
+expect_eq "$(echo "$depths" | tail -n 1)" 99 "depth of the deepest recurse call path"
+expect_eq "$(profile_paths $p | awk -F/ 'NF > m { m = NF } END { print m }')" 99 \
+    "no call path deeper than SCOREP_PROFILING_MAX_CALLPATH_DEPTH (the root one of them)"
 expect_eq "$(profile_paths $p | awk -F/ '$2 == "recurse" { for (i = 2; i <= NF; i++) if ($i != "recurse") bad++ } END { print bad + 0 }')" \
     0 "recursion paths hold only recurse below main"
-deep=$(profile_paths $p | awk -F/ 'NF == 100')
+deep=$(profile_paths $p | awk -F/ 'NF == 99')
 expect_eq "$(profile_sum $p "$deep" visits)" 1 "visits of the cut-off node"
-for d in 2 50 99; do
+for d in 2 50 98; do
     path=$(profile_paths $p | awk -F/ -v d=$d 'NF == d && $2 == "recurse"')
     expect_eq "$(profile_sum $p "$path" visits)" 1 "visits of the recurse path of depth $d"
 done
 
-# Each pthread's tree hangs under the artificial root THREADS, visited once per thread
-# (as Score-P writes it, reference sample pthread_roots), never on the master thread.
+# Each pthread's tree hangs under the artificial THREADS, visited once per thread (as
+# Score-P writes it, reference sample pthread_roots), never on the master thread; THREADS
+# below the program root, as Score-P 6 and later put it (scorep_profile_task_process.c).
 expect_eq "$(profile_values $p THREADS visits | tr '\n' ' ')" \
     "1 1 2 1 3 1 4 1 5 1 6 1 7 1 8 1 " "THREADS: 1 visit on each of the locations 1..8"
 expect_eq "$(profile_values $p THREADS/thread_main visits | awk '{ print $2 }' | tr '\n' ' ')" \
@@ -131,7 +138,7 @@ if command -v clang >/dev/null 2>&1; then
     expect_eq "$(profile_sum exp_clang main/leaf visits)" 1000000 "clang: main/leaf visits"
     expect_eq "$(profile_sum exp_clang THREADS/thread_main/thread_work/leaf visits)" 8028 \
         "clang: thread leaf visits"
-    expect_eq "$(profile_paths exp_clang | awk -F/ 'NF > m { m = NF } END { print m }')" 100 \
+    expect_eq "$(profile_paths exp_clang | awk -F/ 'NF > m { m = NF } END { print m }')" 99 \
         "clang: deepest call path"
     check_trace exp_clang clang
 else

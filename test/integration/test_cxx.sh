@@ -64,7 +64,7 @@ check_cxx()
         "$2: line of $ov_dbl"
     expect_eq "$(echo "$def" | sed 's/.*Paradigm: \([A-Z_]*\).*/\1/')" COMPILER "$2: paradigm"
     expect_eq "$(echo "$def" | sed 's/.*Role: \([A-Z_]*\).*/\1/')" FUNCTION "$2: role"
-    expect_eq "$(grep -c '^REGION ' "$2.defs")" 7 "$2: 7 regions defined"
+    expect_eq "$(grep -c '^REGION ' "$2.defs")" 8 "$2: 8 regions defined (7 and the program region)"
 }
 
 check_cxx g++ gxx # the GCC plugin's instrumentation, where it is built

@@ -5,7 +5,7 @@
 # sizes that prints the addresses it got (memory_attrs.c); reallocarray and pvalloc with
 # the metrics of realloc and malloc.
 . "$top_srcdir/test/integration/lib.sh"
-CV="python3 $top_srcdir/test/tools/cube_values.py"
+CV=cube_values # (lib.sh: call paths below the program root)
 
 scorep_cc --memory gcc -O1 -o attrs "$PROGRAMS/memory_attrs.c"
 run_app a env SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \

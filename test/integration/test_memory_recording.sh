@@ -6,7 +6,7 @@
 # format description, independent of the project's Cube library), and the trace counter
 # "Process memory usage" read back with otf2-print; the programs' output is unchanged.
 . "$top_srcdir/test/integration/lib.sh"
-CV="python3 $top_srcdir/test/tools/cube_values.py"
+CV=cube_values # (lib.sh: call paths below the program root)
 
 # cube EXPDIR METRIC: "path location value" lines, location ids replaced by the thread's
 # place (main thread 0, others summed as 'T'), sorted

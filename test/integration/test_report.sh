@@ -56,21 +56,23 @@ for r in data["top_groups"] + data["top"]:
 
 # expected_rows EXPDIR: the top table's rows as top_rows prints them, derived without
 # src/tools/score: each region's type from report_mpi.c's design (MPI calls; the user regions
-# phase<1> & "all" and compute; main, send_to and receive_from lead to MPI calls: COM), its
+# phase<1> & "all" and compute; main, send_to and receive_from lead to MPI calls: COM; the
+# program root, named after the executable, a region of the measurement: SCOREP), its
 # visits and exclusive time summed over call paths and ranks from the profile's dump, and the
 # group rows (ALL and one per type) as their sums
 expected_rows()
 {
     profile_dump "$1" -m visits >"$1.visits"
     profile_dump "$1" -m time >"$1.time"
-    awk -F'\t' '
+    awk -F'\t' -v root="$(profile_root "$1")" '
         function type(r) {
+            if (r == root) return "SCOREP"
             if (r ~ /^MPI_/) return "MPI"
             if (r == "compute" || r == "phase<1> & \"all\"") return "USR"
             if (r == "main" || r == "send_to" || r == "receive_from") return "COM"
             return "UNKNOWN(" r ")"
         }
-        { n = split($2, p, "/"); r = p[n]; split($4, kv, "=") }
+        { n = split($2, p, "/"); r = $2 == "." ? root : p[n]; split($4, kv, "=") }
         FILENAME ~ /visits$/ { v[r] += kv[2]; next }
         { t[r] += kv[2] }
         END {
@@ -109,7 +111,7 @@ check_page()
     expect_eq "$(facts "$_n" status)" ok "$_n: the page rendered without script errors"
     expect_eq "$(facts "$_n" errors)" "" "$_n: no error text on the page"
     # (frames narrower than half a pixel are left out: these are wide in every run)
-    for _r in main MPI_Init compute 'phase<1> & "all"'; do
+    for _r in report_mpi main MPI_Init compute 'phase<1> & "all"'; do
         expect_eq "$(facts "$_n" flame | grep -cxF "$_r")" 1 "$_n: flame graph frame '$_r'"
     done
     # visits summed over the 3 ranks, in the top table
@@ -139,8 +141,8 @@ expect_file trace/report.html "report.html written into the experiment directory
 # the top table: every region of the program with its type, visits and time, and the groups
 expect_eq "$(top_rows trace/report.html)" "$(expected_rows trace)" \
     "top table rows: type (the program's design), visits and time in s (the profile's dump)"
-expect_eq "$(top_rows trace/report.html | grep -c .)" 15 \
-    "top table: 4 groups (ALL MPI USR COM) and 11 regions (MPI_Finalize among them)"
+expect_eq "$(top_rows trace/report.html | grep -c .)" 17 \
+    "top table: 5 groups (ALL MPI USR COM SCOREP) and 12 regions (the program root one, MPI_Finalize among them)"
 cp trace/report.html "$keep/report_trace.html"
 # the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
 expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"
@@ -162,8 +164,8 @@ mpi 1 2 2 128" "trace: message matrix cells (from, to, messages, bytes)"
     render "$work/trace/report.html" report_zoom '#zoom=compute'
     expect_eq "$(facts report_zoom status)" ok "zoomed page renders without script errors"
     expect_eq "$(facts report_zoom focus)" compute "flame graph zoomed into compute"
-    expect_eq "$(facts report_zoom flame-crumbs)" 'all locations › main › phase<1> & "all" › compute' \
-        "zoomed flame graph: the path to compute"
+    expect_eq "$(facts report_zoom flame-crumbs)" 'all locations › report_mpi › main › phase<1> & "all" › compute' \
+        "zoomed flame graph: the path to compute (from the program root)"
     expect_eq "$(facts report_zoom flame | tr '\n' ' ')" "compute " "zoomed: compute is the only frame below its path"
 fi
 

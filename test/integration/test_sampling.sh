@@ -155,7 +155,8 @@ trace_paths()
 # per call path as many Enter records as the profile has visits: for a sampled frame both
 # count the entries seen between consecutive samples, computed apart (the profile in
 # sampling_profile.c, the conversion in sampling_trace.c); pthreads' paths without the
-# profile's artificial root THREADS
+# profile's artificial root THREADS and without the program root (ProgramBegin/End in the
+# trace, no Enter)
 check_converted()
 {
     trace_events "$1" >"$2.events"
@@ -163,7 +164,7 @@ check_converted()
     trace_paths "$2.events" >"$2.tpaths"
     expect_eq "$(count_lines '^NESTING' "$2.tpaths")" 0 "$2: Enter/Leave properly nested"
     profile_dump "$1" -m visits | awk -F'\t' '{ split($4, kv, "="); p = $2
-        if (p == "THREADS") next; sub(/^THREADS\//, "", p); v[p] += kv[2] }
+        if (p == "THREADS" || p == ".") next; sub(/^THREADS\//, "", p); v[p] += kv[2] }
         END { for (p in v) if (v[p] > 0) printf "%s\t%d\n", p, v[p] }' | sort >"$2.ppaths"
     expect_ge "$(wc -l <"$2.ppaths")" 3 "$2: call paths in the profile"
     expect_eq "$(diff "$2.tpaths" "$2.ppaths" | tr '\n' ' ')" "" \

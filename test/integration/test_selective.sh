@@ -14,12 +14,16 @@ scorep_cc --user --nocompiler gcc -O2 -o selprog "$PROGRAMS/selective.c" -lpthre
 # path loop/instance=N in the profile. The counts below are per call path without those
 # (lib.sh's profile_* functions read the dump through this); instances_of counts them.
 DUMP="$top_builddir/scorep-cube-dump"
-# dump_with_instances EXPDIR OPTION...: scorep-cube-dump's lines as they are
+# dump_with_instances EXPDIR OPTION...: scorep-cube-dump's lines as they are, the call paths
+# below the program root as lib.sh's profile_dump shows them ("." the root)
 dump_with_instances() {
     _d=$1
     shift
     "$DUMP" "$@" "$_d/profile.cubex" >"$work/.dump" || fail "scorep-cube-dump $* $_d failed"
-    cat "$work/.dump"
+    awk -F'\t' -v OFS='\t' -v r="$(profile_root "$_d")" '
+        r != "" && $2 == r { $2 = "." }
+        r != "" && index($2, r "/") == 1 { $2 = substr($2, length(r) + 2) }
+        { print }' "$work/.dump"
 }
 # profile_dump (lib.sh's, replaced): the instance=N nodes left out (their visits are their
 # region's), their subtrees' call paths without the instance=N segment and the values of

@@ -32,11 +32,11 @@ done
 expect_eq "$(profile_sum exp by_name visits)" 4 "by_name visits"
 expect_eq "$(profile_paths exp | grep -c hidden)" 0 "hidden (recording off) absent"
 # The time with recording off is a call of Score-P's artificial region "MEASUREMENT OFF"
-# where it was switched off: here outside every region, so a fourth root (as in the
-# reference sample user_api).
+# where it was switched off: here outside every region, so a fourth call path directly below
+# the program root (a root in the reference sample user_api, Score-P 4.0).
 expect_eq "$(profile_values exp "MEASUREMENT OFF" visits)" "0 1" "MEASUREMENT OFF: 1 visit"
-expect_eq "$(profile_dump exp -m visits | awk -F'\t' '$2 !~ /\// { n++ } END { print n }')" 4 \
-    "four roots: init_region, main_loop, by_name, MEASUREMENT OFF"
+expect_eq "$(profile_dump exp -m visits | awk -F'\t' '$2 != "." && $2 !~ /\// { n++ } END { print n }')" 4 \
+    "four calls below the program root: init_region, main_loop, by_name, MEASUREMENT OFF"
 expect_eq "$(profile_sum exp main_loop items)" 60 "user metric items on main_loop"
 expect_eq "$(profile_dump exp -m items | awk -F'\t' '{ split($4, kv, "="); s += kv[2] } END { print s }')" \
     60 "user metric items summed over all call paths"
@@ -72,8 +72,8 @@ expect_eq "$(trace_events exp | awk '
     END { print bad + 0 }')" 0 "trace: parameters inside phase_work, metrics inside main_loop"
 trace_defs exp >defs.txt
 expect_eq "$(grep '^REGION ' defs.txt | sed 's/.*Name: "\([^"]*\)".*Paradigm: \([A-Z_]*\).*/\1:\2/' | grep -v hidden | sort | tr '\n' ' ')" \
-    "MEASUREMENT OFF:USER by_name:USER init_region:USER main_loop:USER phase_work:USER " \
-    "trace: user regions, paradigm USER"
+    "MEASUREMENT OFF:USER by_name:USER init_region:USER main_loop:USER phase_work:USER user:MEASUREMENT_SYSTEM " \
+    "trace: user regions, paradigm USER (and the program region, named after the executable)"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"main_loop"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" LOOP \
     "trace: main_loop has role LOOP"
 expect_eq "$(grep '^REGION ' defs.txt | grep '"phase_work"' | sed 's/.*Role: \([A-Z_]*\).*/\1/')" \
@@ -92,8 +92,8 @@ expect_eq "$(profile_paths exp_plain | tr '\n' ' ')" "main main/phase_work " \
     "without --user: only compiler regions"
 expect_eq "$(profile_sum exp_plain main/phase_work visits)" 6 "without --user: phase_work visits"
 expect_eq "$(profile_dump exp_plain | grep -c 'items=')" 0 "without --user: no user metric"
-expect_eq "$(trace_defs exp_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
-    "without --user: no user region defined"
+expect_eq "$(trace_defs exp_plain | grep '^REGION ' | grep -v 'Paradigm: COMPILER' | grep -c -v 'Paradigm: MEASUREMENT_SYSTEM')" 0 \
+    "without --user: no user region defined (compiler regions and the program region)"
 expect_eq "$(trace_summary exp_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
     "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "without --user: no parameter, metric or on/off events"
 run_to user_plain.nm nm user_plain
@@ -132,8 +132,8 @@ expect_eq "$(cat all_plain.out)" "recording on: 0, while off: 0, sink 26" \
     "all macros without --user: program output"
 expect_eq "$(profile_sum exp_all_plain main/seven visits)" 18 \
     "all macros without --user: seven (compiler region) called 18 times, none hidden"
-expect_eq "$(trace_defs exp_all_plain | grep '^REGION ' | grep -c -v 'Paradigm: COMPILER')" 0 \
-    "all macros without --user: no user region defined"
+expect_eq "$(trace_defs exp_all_plain | grep '^REGION ' | grep -v 'Paradigm: COMPILER' | grep -c -v 'Paradigm: MEASUREMENT_SYSTEM')" 0 \
+    "all macros without --user: no user region defined (compiler regions and the program region)"
 expect_eq "$(trace_summary exp_all_plain | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
     "ENTER LEAVE PROGRAM_BEGIN PROGRAM_END " "all macros without --user: only enters and leaves"
 run_to user_all_plain.nm nm user_all_plain

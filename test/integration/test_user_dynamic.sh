@@ -48,9 +48,18 @@ expect_eq "$(grep -c 'PARAMETER' off.trace.txt)" 0 "off: no parameter events in 
 run_app sub env SCOREP_PROFILING_CLUSTER_COUNT=2 SCOREP_EXPERIMENT_DIRECTORY=sub ./user_dynamic 30
 expect_eq "$status" 0 "subtree: exit status"
 expect_eq "$(cat sub.err)" "" "subtree: nothing on stderr"
-python3 "$CLUSTERS" sub/profile.cubex >sub.cl || fail "cube_clusters.py sub"
+# clusters EXPDIR: cube_clusters.py's output, the call paths of its mapping (after the 4 lines
+# of attributes) below the program root, as lib.sh's profile_* functions take them
+clusters()
+{
+    python3 "$CLUSTERS" "$1/profile.cubex" >"$1.clr" || fail "cube_clusters.py $1"
+    awk -F'\t' -v OFS='\t' -v r="$(profile_root "$1")/" \
+        'NR > 4 && index($2, r) == 1 { $2 = substr($2, length(r) + 1) } { print }' "$1.clr"
+}
+clusters sub >sub.cl
 expect_eq "$(sed -n 1,4p sub.cl | tr '\n' ' ')" \
-    "clustering ON root iteration processes 1 iterations 30 " "subtree: cluster attributes"
+    "clustering ON root user_dynamic/iteration processes 1 iterations 30 " \
+    "subtree: cluster attributes (the clustered call path below the program root)"
 expect_eq "$(profile_paths sub | grep -c '^iteration/instance=[0-9]*$')" 2 "subtree: 2 clusters"
 fcl=$(awk -F'\t' '$1 == 0 { print $2 }' sub.cl) # iteration 1 calls f
 gcl=$(awk -F'\t' '$1 == 2 { print $2 }' sub.cl) # iteration 3 calls g
@@ -72,7 +81,7 @@ expect_eq "$(profile_paths sub | grep -c "^$gcl/f")" 0 "subtree: no f in the g c
 run_app vis env SCOREP_PROFILING_CLUSTERING_MODE=subtree_visits SCOREP_PROFILING_CLUSTER_COUNT=3 \
     SCOREP_EXPERIMENT_DIRECTORY=vis ./user_dynamic 30
 expect_eq "$status" 0 "subtree_visits: exit status"
-python3 "$CLUSTERS" vis/profile.cubex >vis.cl || fail "cube_clusters.py vis"
+clusters vis >vis.cl
 expect_eq "$(profile_paths vis | grep -c '^iteration/instance=[0-9]*$')" 3 \
     "subtree_visits: 3 clusters"
 bad=""
@@ -113,7 +122,8 @@ for mode in none 3; do
     expect_eq "$(profile_sum one$mode iteration/instance=1 visits)" 30 "mode $mode: 30 iterations"
     expect_eq "$(profile_sum one$mode iteration/instance=1/f visits)" 70 "mode $mode: f visits"
     expect_eq "$(profile_sum one$mode iteration/instance=1/g visits)" 10 "mode $mode: g visits"
-    expect_eq "$(python3 "$CLUSTERS" one$mode/profile.cubex | sed 1,4d | cut -f2 | sort -u)" \
+    clusters one$mode >one$mode.cl
+    expect_eq "$(sed 1,4d one$mode.cl | cut -f2 | sort -u)" \
         iteration/instance=1 "mode $mode: every iteration mapped to the one cluster"
 done
 

@@ -7,7 +7,7 @@
 # Enter, DEALLOCATION_SIZE on a release's Leave) and the regions' roles (otf2-print); off
 # by default. Skipped (77) when the SHMEM adapter was not built.
 . "$top_srcdir/test/integration/lib.sh"
-CV="python3 $top_srcdir/test/tools/cube_values.py"
+CV=cube_values # (lib.sh: call paths below the program root)
 
 [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] ||
     { echo "SKIP: the SHMEM adapter was not built"; exit 77; }

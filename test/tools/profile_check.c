@@ -65,10 +65,12 @@ static size_t param_name(const cube_reader *r, int c, const char **name)
     return (size_t)(strchr(*name, '=') - *name);
 }
 
+/* THREADS: the root of a pthread's calls (Score-P before 6), below the program root since */
 static bool is_thread_root(const cube_reader *r, int c)
 {
     const cube_region *g = &r->regions[r->cnodes[c].region];
-    return r->cnodes[c].parent < 0 && !r->cnodes[c].param_name && g->name &&
+    int parent = r->cnodes[c].parent;
+    return (parent < 0 || r->cnodes[parent].parent < 0) && !r->cnodes[c].param_name && g->name &&
            strcmp(g->name, "THREADS") == 0;
 }
 
@@ -302,6 +304,67 @@ static void check_system(checker *k)
         }
 }
 
+static bool written_by_us(const cube_reader *r)
+{
+    for (int i = 0; i < r->n_attrs; i++)
+        if (strcmp(r->attr_keys[i], "Creator") == 0)
+            return strncmp(r->attr_values[i], "scorep-rt", 9) == 0;
+    return false;
+}
+
+static void root_violation(checker *k, const char *fmt, const char *what, double v)
+{
+    fprintf(stderr, "profile_check: %s: program root: ", k->file);
+    fprintf(stderr, fmt, what, v);
+    fputc('\n', stderr);
+    k->violations++;
+}
+
+/* A profile of ours (Creator scorep-rt) has Score-P's program root (6 and later,
+ * SCOREP_RuntimeManagement.c): one root call path, an artificial region of paradigm
+ * measurement, visited once on each process's first location (ProgramBegin to ProgramEnd)
+ * and never elsewhere; other locations' calls lie below it (time without visits). Its
+ * inclusive time on the first location is the run, longer than on any other location of
+ * the process (1 ms for the few ticks between the locations' ends at finalize). */
+static void check_program_root(checker *k)
+{
+    const cube_reader *r = k->r;
+    int root = -1, roots = 0;
+    for (int c = 0; c < r->n_cnodes; c++)
+        if (r->cnodes[c].parent < 0)
+            root = roots++ ? root : c;
+    if (roots != 1) {
+        root_violation(k, "%s %g root call paths (want 1)", "", roots);
+        return;
+    }
+    const cube_region *g = &r->regions[r->cnodes[root].region];
+    if (r->cnodes[root].param_name || !g->paradigm || strcmp(g->paradigm, "measurement") != 0 ||
+        !g->role || strcmp(g->role, "artificial") != 0)
+        root_violation(k, "'%s' is not an artificial region of paradigm measurement%.0g",
+                       g->name, 0);
+    if (k->visits < 0 || k->time < 0)
+        return;
+    for (int lg = 0; lg < r->n_locgroups; lg++) {
+        bool process = strcmp(r->locgroups[lg].type, "process") == 0, first = true;
+        double run = 0;
+        for (int l = 0; l < r->n_locations; l++) {
+            if (r->locations[l].locgroup != lg)
+                continue;
+            double v = excl(k, k->visits, root, l), t = incl(k, k->time, root, l);
+            if (v != (first && process ? 1 : 0))
+                root_violation(k, "location '%s' has %g visits (want 1 on a process's first "
+                                  "location, else 0)",
+                               r->locations[l].name, v);
+            if (first)
+                run = t;
+            else if (process && t > run + 1e-3)
+                root_violation(k, "location '%s' longer than its process's run: %g s",
+                               r->locations[l].name, t - run);
+            first = false;
+        }
+    }
+}
+
 static int check_file(const char *path, long max_print, bool quiet)
 {
     char err[512];
@@ -319,6 +382,8 @@ static int check_file(const char *path, long max_print, bool quiet)
     if (rc != 0)
         fprintf(stderr, "profile_check: %s: out of memory\n", path);
     check_system(&k);
+    if (written_by_us(r))
+        check_program_root(&k);
     for (int c = 0; rc == 0 && c < r->n_cnodes; c++)
         for (int l = 0; l < r->n_locations; l++)
             check_node(&k, c, l);
@@ -350,7 +415,9 @@ int main(int argc, char **argv)
                         "Checks every metric, call path and location of each profile: inclusive\n"
                         "values >= 0 and >= their children's sum, nothing on call paths without\n"
                         "visits, min_time <= time/visits <= max_time, visits of THREADS roots\n"
-                        "and parameter nodes as Score-P counts them; location group and\n"
+                        "and parameter nodes as Score-P counts them; in scorep-rt's profiles\n"
+                        "the program root (one, visited once on each process's first location);\n"
+                        "location group and\n"
                         "location types CubeLib reads, every accelerator group's creator a\n"
                         "process. Exit status 1: violations.\n");
         return 2;

@@ -1,8 +1,9 @@
 /* mpi_coll.c: collective events. A blocking collective records MpiCollectiveBegin before
  * the PMPI call and MpiCollectiveEnd (OTF2 operation, communicator, root, bytes sent and
  * received by this process) after it; a non-blocking one records
- * NonBlockingCollectiveRequest when it starts and NonBlockingCollectiveComplete with the
- * same values when a Wait/Test completes it. Bytes are computed as Score-P computes them
+ * NonBlockingCollectiveRequest before the PMPI call (another rank may complete the operation
+ * before the call returns here) and NonBlockingCollectiveComplete with the operation's values
+ * when a Wait/Test completes it. Bytes are computed as Score-P computes them
  * (MPI_IN_PLACE, intercommunicators, MPI_ROOT and MPI_PROC_NULL roots included). Neighbourhood
  * collectives use the OTF2 operation of their global counterpart (ALLGATHER, ALLGATHERV,
  * ALLTOALL, ALLTOALLV, ALLTOALLW) with the bytes exchanged with the topology's neighbours. */
@@ -392,11 +393,27 @@ static void coll_end(scorep_mpi_frame *f, int ret, MPI_Comm comm, coll c)
                                     c.received);
 }
 
-static void coll_start(scorep_mpi_frame *f, MPI_Comm comm, MPI_Request *request, coll c)
+/* The request, one tick after the Enter (no timer read), with the id its record gets */
+void scorep_mpi_pre_icoll_begin(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx)
 {
+    ctx->id = scorep_mpi_next_request_id();
+    if (f->record)
+        scorep_event_mpi_nbc_request(f->l, SCOREP_TS_NEXT, ctx->id);
+}
+
+/* The record of a started operation; a call that failed started nothing: its recorded
+ * request is marked cancelled. */
+static void coll_start(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, MPI_Comm comm,
+                       MPI_Request *request, coll c)
+{
+    if (ret != MPI_SUCCESS) {
+        if (f->record)
+            scorep_event_mpi_request_cancelled(f->l, scorep_mpi_now(f), ctx->id);
+        return;
+    }
     scorep_mpi_comm *cm = scorep_mpi_comm_get(comm);
-    scorep_mpi_req *r =
-        scorep_mpi_req_create(*request, SCOREP_MPI_REQ_COLL, f->record ? SCOREP_MPI_REQ_EVENTS : 0);
+    scorep_mpi_req *r = scorep_mpi_req_create_id(*request, SCOREP_MPI_REQ_COLL,
+                                                 f->record ? SCOREP_MPI_REQ_EVENTS : 0, ctx->id);
     if (!r)
         return;
     scorep_mpi_comm_ref(cm);
@@ -405,7 +422,6 @@ static void coll_start(scorep_mpi_frame *f, MPI_Comm comm, MPI_Request *request,
     r->root = c.root;
     r->sent = c.sent;
     r->received = c.received;
-    scorep_event_mpi_nbc_request(f->l, r->id);
 }
 
 /* the blocking collective (failure: an end without bytes) and its non-blocking twin */
@@ -414,10 +430,10 @@ static void coll_start(scorep_mpi_frame *f, MPI_Comm comm, MPI_Request *request,
     {                                                                                              \
         coll_end(f, ret, comm, bytes_##name args);                                                 \
     }                                                                                              \
-    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, params, MPI_Request *request)  \
+    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,     \
+                                      params, MPI_Request *request)                                \
     {                                                                                              \
-        if (ret == MPI_SUCCESS)                                                                    \
-            coll_start(f, comm, request, bytes_##name args);                                       \
+        coll_start(f, ret, ctx, comm, request, bytes_##name args);                                 \
     }
 #define P(...) __VA_ARGS__
 
@@ -426,11 +442,10 @@ void scorep_mpi_post_coll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm)
     coll_end(f, ret, comm, bytes_barrier(comm));
 }
 
-void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm,
-                                   MPI_Request *request)
+void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,
+                                   MPI_Comm comm, MPI_Request *request)
 {
-    if (ret == MPI_SUCCESS)
-        coll_start(f, comm, request, bytes_barrier(comm));
+    coll_start(f, ret, ctx, comm, request, bytes_barrier(comm));
 }
 
 HOOKS(bcast, P(int count, MPI_Datatype type, int root, MPI_Comm comm), (count, type, root, comm))

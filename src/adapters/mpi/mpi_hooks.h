@@ -34,6 +34,15 @@ typedef struct {
     struct scorep_mpi_msg *msg; /* the Mprobe'd message being received */
 } scorep_mpi_ctx_msg;
 
+/* The start of a request recorded before the PMPI call (MpiIsend, NonBlockingCollectiveRequest:
+ * a receive may complete, on another rank, before the call returns): the request id and
+ * message id it took, for the record the post hook creates. id 0: nothing was recorded. */
+typedef struct {
+    uint64_t id, msg_id, bytes;
+    scorep_mpi_comm *comm;
+    int peer, tag;
+} scorep_mpi_ctx_start;
+
 typedef struct {
     scorep_mpi_win *win;
     uint64_t freed; /* MPI_Win_free of an allocated window: its memory (memory recording) */
@@ -49,15 +58,20 @@ void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int 
                          MPI_Comm comm);
 void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                           MPI_Status *status);
-void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
-                           int tag, MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_pre_isend(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,
+                           MPI_Request *request);
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                            MPI_Request *request);
 void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
                                int tag, MPI_Comm comm, MPI_Request *request);
 void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                                MPI_Request *request);
+/* MPI_Start(all): the starts are recorded before the call; a failed call takes them back */
+void scorep_mpi_pre_start(scorep_mpi_frame *f, MPI_Request *request);
 void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request);
+void scorep_mpi_pre_startall(scorep_mpi_frame *f, int count, MPI_Request requests[]);
 void scorep_mpi_post_startall(scorep_mpi_frame *f, int ret, int count, MPI_Request requests[]);
 void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request);
 void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request);
@@ -115,17 +129,19 @@ void scorep_mpi_post_imrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ct
 
 /* ---- collectives (mpi_coll.c) -------------------------------------------------------- */
 void scorep_mpi_pre_coll_begin(scorep_mpi_frame *f);
+/* a non-blocking collective: its request recorded before the call, its record after it */
+void scorep_mpi_pre_icoll_begin(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx);
 void scorep_mpi_post_coll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm);
-void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, MPI_Comm comm,
-                                   MPI_Request *request);
+void scorep_mpi_post_icoll_barrier(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,
+                                   MPI_Comm comm, MPI_Request *request);
 void scorep_mpi_post_coll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
                                 int root, MPI_Comm comm);
-void scorep_mpi_post_icoll_bcast(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
-                                 int root, MPI_Comm comm, MPI_Request *request);
+void scorep_mpi_post_icoll_bcast(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, int count,
+                                 MPI_Datatype type, int root, MPI_Comm comm, MPI_Request *request);
 #define SCOREP_MPI_COLL_HOOKS(name, ...)                                                           \
     void scorep_mpi_post_coll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__);                   \
-    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, __VA_ARGS__,                   \
-                                      MPI_Request *request);
+    void scorep_mpi_post_icoll_##name(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,     \
+                                      __VA_ARGS__, MPI_Request *request);
 SCOREP_MPI_COLL_HOOKS(gather, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 SCOREP_MPI_COLL_HOOKS(gatherv, const void *sendbuf, int sendcount, MPI_Datatype sendtype,

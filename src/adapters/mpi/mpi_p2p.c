@@ -1,16 +1,16 @@
-/* mpi_p2p.c: point-to-point events. Blocking sends record MpiSend before the PMPI call (one
- * tick after the Enter of the call, no timer read), blocking receives MpiRecv after it
- * (envelope from the status; the Leave reuses its timer reading); non-blocking and persistent
- * operations record MpiIsend / MpiIrecvRequest when they start and MpiIsendComplete /
- * MpiIrecv / MpiRequestCancelled when a Wait or Test completes them (mpi_request.c).
- * Operations with MPI_PROC_NULL record no message event. Every message carries its id
- * (mpi_msgid.h). */
+/* mpi_p2p.c: point-to-point events. Sends record MpiSend / MpiIsend before the PMPI call (one
+ * tick after the Enter of the call, no timer read: a receive on another rank may complete
+ * before the call returns), blocking receives MpiRecv after it (envelope from the status; the
+ * Leave reuses its timer reading); non-blocking and persistent receives record
+ * MpiIrecvRequest when they start; MpiIsendComplete / MpiIrecv / MpiRequestCancelled are
+ * recorded when a Wait or Test completes a request (mpi_request.c). Operations with
+ * MPI_PROC_NULL record no message event. Every message carries its id (mpi_msgid.h). */
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_mpi.h"
 
-/* A blocking send is recorded before the call (it must precede its receive), so arguments
- * MPI rejects (with MPI_ERRORS_RETURN the program goes on) must not record a message that
- * never leaves, nor take a message id: the checks of MPI_Send's own argument errors. */
+/* A send is recorded before the call (it must precede its receive), so arguments MPI
+ * rejects (with MPI_ERRORS_RETURN the program goes on) must not record a message that never
+ * leaves, nor take a message id: the checks of MPI_Send's own argument errors. */
 static int valid_send(const scorep_mpi_comm *c, int count, int dest, int tag)
 {
     int peers = c->is_inter ? c->remote_size : c->size;
@@ -48,21 +48,18 @@ void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI
 /* A record for a new send request (non-blocking or persistent). Inlined: a call with eight
  * arguments costs more than the work. */
 static inline __attribute__((always_inline)) scorep_mpi_req *
-send_request(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-             MPI_Request request, uint32_t flags)
+send_request(scorep_mpi_frame *f, scorep_mpi_comm *c, uint64_t bytes, int dest, int tag,
+             MPI_Request request, uint32_t flags, uint64_t id)
 {
-    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
-    if (!c)
-        return NULL;
-    scorep_mpi_req *r = scorep_mpi_req_create(request, SCOREP_MPI_REQ_SEND,
-                                              flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
+    scorep_mpi_req *r = scorep_mpi_req_create_id(
+        request, SCOREP_MPI_REQ_SEND, flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0), id);
     if (!r)
         return NULL;
     scorep_mpi_comm_ref(c);
     r->comm = c;
     r->peer = dest;
     r->tag = tag;
-    r->bytes = scorep_mpi_type_bytes(count, type);
+    r->bytes = bytes;
     return r;
 }
 
@@ -84,17 +81,44 @@ recv_request(scorep_mpi_frame *f, int source, int tag, MPI_Comm comm, MPI_Reques
     return r;
 }
 
-void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
-                           int tag, MPI_Comm comm, MPI_Request *request)
+/* MpiIsend before the call, with the request id and message id the record gets after it */
+void scorep_mpi_pre_isend(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-    if (ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
+    ctx->id = 0;
+    if (dest == MPI_PROC_NULL)
         return;
-    scorep_mpi_req *r = send_request(f, count, type, dest, tag, comm, *request, 0);
-    if (!r)
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (!c || !valid_send(c, count, dest, tag))
         return;
-    r->msg_id = scorep_mpi_msgid_send_if(r->comm, dest, tag);
-    scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)dest, (uint32_t)tag,
-                           r->bytes, r->id, r->msg_id);
+    ctx->id = scorep_mpi_next_request_id();
+    ctx->comm = c;
+    ctx->peer = dest;
+    ctx->tag = tag;
+    ctx->bytes = scorep_mpi_type_bytes(count, type);
+    ctx->msg_id = scorep_mpi_msgid_send_if(c, dest, tag);
+    if (f->record)
+        scorep_event_mpi_isend(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
+                               ctx->bytes, ctx->id, ctx->msg_id);
+}
+
+/* The request's record; a call that failed all the same started nothing: its message id
+ * goes back and its request is marked cancelled. */
+void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,
+                           MPI_Request *request)
+{
+    if (!ctx->id)
+        return;
+    if (ret != MPI_SUCCESS) {
+        scorep_mpi_msgid_send_cancelled(ctx->comm, ctx->peer, ctx->tag, ctx->msg_id);
+        if (f->record)
+            scorep_event_mpi_request_cancelled(f->l, scorep_mpi_now(f), ctx->id);
+        return;
+    }
+    scorep_mpi_req *r =
+        send_request(f, ctx->comm, ctx->bytes, ctx->peer, ctx->tag, *request, 0, ctx->id);
+    if (r)
+        r->msg_id = ctx->msg_id;
 }
 
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
@@ -113,8 +137,12 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
 void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
                                int tag, MPI_Comm comm, MPI_Request *request)
 {
-    if (ret == MPI_SUCCESS && dest != MPI_PROC_NULL)
-        send_request(f, count, type, dest, tag, comm, *request, SCOREP_MPI_REQ_PERSISTENT);
+    if (ret != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return;
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (c)
+        send_request(f, c, scorep_mpi_type_bytes(count, type), dest, tag, *request,
+                     SCOREP_MPI_REQ_PERSISTENT, scorep_mpi_next_request_id());
 }
 
 void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,

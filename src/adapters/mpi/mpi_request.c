@@ -158,32 +158,63 @@ void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r)
     r->flags &= ~(SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID | SCOREP_MPI_REQ_EVENTS);
     if (f->record)
         r->flags |= SCOREP_MPI_REQ_EVENTS;
+    /* recorded before PMPI_Start(all): one tick after the Enter (or the previous start), no
+     * timer read; the receive of a started send may complete before the call returns */
     if (r->kind == SCOREP_MPI_REQ_SEND) {
         r->msg_id = scorep_mpi_msgid_send(r->comm, r->peer, r->tag);
         if (f->record)
-            scorep_event_mpi_isend(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)r->peer,
+            scorep_event_mpi_isend(f->l, SCOREP_TS_NEXT, r->comm->id, (uint32_t)r->peer,
                                    (uint32_t)r->tag, r->bytes, r->id, r->msg_id);
     } else if (r->kind == SCOREP_MPI_REQ_RECV) {
         if (f->record)
-            scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
+            scorep_event_mpi_irecv_request(f->l, SCOREP_TS_NEXT, r->id);
         scorep_mpi_msgid_recv_posted(r->comm, r);
     }
 }
 
+/* The start failed: the request stays inactive, its message id goes back, and a recorded
+ * start is marked cancelled (no message left with it). */
+void scorep_mpi_req_not_started(scorep_mpi_frame *f, scorep_mpi_req *r)
+{
+    if (!r || !(r->flags & SCOREP_MPI_REQ_PERSISTENT) || !(r->flags & SCOREP_MPI_REQ_ACTIVE))
+        return;
+    if (r->kind == SCOREP_MPI_REQ_SEND)
+        scorep_mpi_msgid_send_cancelled(r->comm, r->peer, r->tag, r->msg_id);
+    else if (r->kind == SCOREP_MPI_REQ_RECV)
+        scorep_mpi_msgid_recv_cancelled(r->comm, r);
+    if (r->flags & SCOREP_MPI_REQ_EVENTS)
+        scorep_event_mpi_request_cancelled(f->l, scorep_mpi_now(f), r->id);
+    r->flags &= ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID |
+                  SCOREP_MPI_REQ_EVENTS);
+}
+
 /* ---- MPI_Start, MPI_Startall, MPI_Cancel, MPI_Request_free, MPI_Request_get_status ---- */
 
-void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request)
+void scorep_mpi_pre_start(scorep_mpi_frame *f, MPI_Request *request)
 {
-    if (ret == MPI_SUCCESS && request)
+    if (request)
         scorep_mpi_req_started(f, scorep_mpi_req_find(*request));
 }
 
+void scorep_mpi_post_start(scorep_mpi_frame *f, int ret, MPI_Request *request)
+{
+    if (ret != MPI_SUCCESS && request)
+        scorep_mpi_req_not_started(f, scorep_mpi_req_find(*request));
+}
+
+void scorep_mpi_pre_startall(scorep_mpi_frame *f, int count, MPI_Request requests_[])
+{
+    for (int i = 0; requests_ && i < count; i++)
+        scorep_mpi_req_started(f, scorep_mpi_req_find(requests_[i]));
+}
+
+/* MPI does not say which requests of a failed MPI_Startall started: all are taken back */
 void scorep_mpi_post_startall(scorep_mpi_frame *f, int ret, int count, MPI_Request requests_[])
 {
-    if (ret != MPI_SUCCESS)
+    if (ret == MPI_SUCCESS)
         return;
-    for (int i = 0; i < count; i++)
-        scorep_mpi_req_started(f, scorep_mpi_req_find(requests_[i]));
+    for (int i = 0; requests_ && i < count; i++)
+        scorep_mpi_req_not_started(f, scorep_mpi_req_find(requests_[i]));
 }
 
 void scorep_mpi_pre_cancel(scorep_mpi_frame *f, MPI_Request *request)

@@ -76,19 +76,19 @@ static inline uint64_t scorep_mpi_next_request_id(void)
     return ++scorep_mpi_request_counter;
 }
 
-/* A new record for a request the program just got, in the request table; id assigned, ACTIVE
- * set unless persistent, comm NULL; of the kind's fields only msg_handle (SEND, RECV) and
- * root (COLL) are set: the creator writes the others. NULL when memory is exhausted.
+/* A new record for a request the program just got, in the request table, with request id
+ * `id`; ACTIVE set unless persistent, comm NULL; of the kind's fields only msg_handle (SEND,
+ * RECV) and root (COLL) are set: the creator writes the others. NULL when memory is exhausted.
  * Inline: on the path of every non-blocking message. */
-static inline scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
-                                                    uint32_t flags)
+static inline scorep_mpi_req *scorep_mpi_req_create_id(MPI_Request handle, scorep_mpi_req_kind kind,
+                                                       uint32_t flags, uint64_t id)
 {
     if (handle == MPI_REQUEST_NULL)
         return NULL;
     scorep_mpi_req *r = scorep_mpi_rtab_insert(handle);
     if (!r)
         return NULL;
-    r->id = scorep_mpi_next_request_id();
+    r->id = id;
     r->kind = kind;
     r->flags = (flags & SCOREP_MPI_REQ_PERSISTENT) ? flags : flags | SCOREP_MPI_REQ_ACTIVE;
     r->comm = NULL;
@@ -97,6 +97,14 @@ static inline scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_m
     else if (kind == SCOREP_MPI_REQ_COLL)
         r->root = SCOREP_NO_ROOT;
     return r;
+}
+
+/* ... with a new request id (scorep_mpi_req_create_id: with the id its start was recorded
+ * with, before the PMPI call) */
+static inline scorep_mpi_req *scorep_mpi_req_create(MPI_Request handle, scorep_mpi_req_kind kind,
+                                                    uint32_t flags)
+{
+    return scorep_mpi_req_create_id(handle, kind, flags, scorep_mpi_next_request_id());
 }
 
 scorep_mpi_req *scorep_mpi_req_find(MPI_Request handle);
@@ -118,7 +126,9 @@ static inline void scorep_mpi_req_destroy(scorep_mpi_req *r)
 void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st);
 /* The request was tested and is not complete (xreqtest). */
 void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r);
-/* MPI_Start on a persistent request. */
+/* MPI_Start on a persistent request, before the PMPI call (its MpiIsend / MpiIrecvRequest);
+ * scorep_mpi_req_not_started takes it back when the call failed. */
 void scorep_mpi_req_started(scorep_mpi_frame *f, scorep_mpi_req *r);
+void scorep_mpi_req_not_started(scorep_mpi_frame *f, scorep_mpi_req *r);
 
 #endif
