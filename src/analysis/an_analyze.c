@@ -1,5 +1,6 @@
-/* an_analyze.c: runs the analysis passes in order (time tree, point-to-point replay,
- * collective replay, critical path, delays, OpenMP, lock contention), sums the diagnostics, writes the report and the summary. */
+/* an_analyze.c: runs the analysis passes in order (time tree, MPI_Init/MPI_Finalize,
+ * point-to-point replay, collective replay, critical path, delays, OpenMP, lock contention),
+ * sums the diagnostics, writes the report and the summary. */
 #include "analysis/analysis.h"
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
@@ -27,9 +28,9 @@ static int agree(an_ctx *c, int rc, char *err, size_t len)
  * states that end at a synchronisation point */
 static void nonwait_time(an_ctx *c)
 {
-    static const an_metric waits[] = {M_MPI_LATESENDER,   M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
-                                      M_MPI_WAIT_NXN,     M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
-                                      M_MPI_LATEBROADCAST};
+    static const an_metric waits[] = {M_MPI_LATESENDER,    M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
+                                      M_MPI_WAIT_NXN,      M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
+                                      M_MPI_LATEBROADCAST, M_MPI_FINALIZE_WAIT};
     size_t n = c->n_cnodes;
     for (size_t k = 0; k < n; k++) {
         double v = c->sev[(size_t)M_TIME * n + k];
@@ -61,6 +62,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     rc = agree(&c, rc, err, len);
     if (rc == 0)
         rc = agree(&c, an_pattern_time(&c, err, len), err, len);
+    if (rc == 0)
+        rc = agree(&c, an_pattern_init_exit(&c, err, len), err, len);
     if (rc == 0)
         rc = an_replay_p2p(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)

@@ -74,6 +74,11 @@ typedef struct {
     /* this rank's time on the critical path in MPI calls other than MPI_Init/Finalize: the
      * path's transfer time, which an ideal network would remove (an_pop) */
     double cp_transfer;
+    /* MPI_Init and MPI_Finalize (an_pattern_init_exit.c): set when every rank has the call;
+     * this rank's first MPI_Init's Leave, first MPI_Finalize's Leave, and the rank that
+     * entered MPI_Finalize last (the critical path's start) */
+    int all_init, all_fin, fin_last;
+    uint64_t init_leave, fin_leave;
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;
@@ -127,6 +132,8 @@ int an_omp(an_ctx *c, char *err, size_t len);
 /* an_pattern_lock.c: lock contention of this rank's threads, pthread and OpenMP (not
  * collective) */
 int an_pattern_lock(an_ctx *c, char *err, size_t len);
+/* an_pattern_init_exit.c: Init completion, Wait at Finalize (collective) */
+int an_pattern_init_exit(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);

@@ -1,12 +1,14 @@
 /* an_critical_path.c: the critical path (Boehme et al., as Scalasca's CriticalPath.pattern
  * defines it): the longest path through the run without wait states. It ends where the last
- * rank ends and is followed backward in time: it stays on a rank until it reaches the end of
- * a wait state of that rank, then continues on the rank that caused the wait, at the time
- * that rank reached the synchronisation point (the sender's send, the receiver's posted
- * receive, the last rank into a collective, the root of a broadcast). Every wait state of a
- * rank is such a point, so a probed synchronous send keeps both of its synchronisation
- * points: the Late Receiver at the send (the path goes to the receive) and the Late Sender at
- * the probe (the path goes back to the send) (the seed's figure 17).
+ * rank ends (with MPI_Finalize recorded on every rank: at the Leave of MPI_Finalize of the
+ * rank that entered it last, and it begins at MPI_Init's Leave, as Scalasca's FINALIZE and
+ * INIT callbacks have it) and is followed backward in time: it stays on a rank until it
+ * reaches the end of a wait state of that rank, then continues on the rank that caused the
+ * wait, at the time that rank reached the synchronisation point (the sender's send, the
+ * receiver's posted receive, the last rank into a collective, the root of a broadcast). Every
+ * wait state of a rank is such a point, so a probed synchronous send keeps both of its
+ * synchronisation points: the Late Receiver at the send (the path goes to the receive) and the
+ * Late Sender at the probe (the path goes back to the send) (the seed's figure 17).
  * The walk is sequential by nature (it hops from rank to rank once per wait state on it): rank 0
  * gathers every rank's synchronisation points (24 bytes each), follows the path and sends each
  * rank its intervals on it; each rank credits the time of its call paths in them
@@ -103,9 +105,8 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
 }
 
 /* on rank 0: the path through all ranks' synchronisation points (SYNC: all of them,
- * rank r's from OFF[r], N[r] of them, each rank's sorted by wait_end), from the end of rank
- * LAST (END[r]: last event, FIRST[r]: first event); appends the intervals (from, to) of
- * rank r to OUT[r] */
+ * rank r's from OFF[r], N[r] of them, each rank's sorted by wait_end), from END[OWNER] back to
+ * where rank r's part ends (FIRST[r]); appends the intervals (from, to) of rank r to OUT[r] */
 typedef struct {
     uint64_t *v;
     size_t n, cap;
@@ -140,19 +141,15 @@ static const an_sync *before(const an_sync *s, size_t n, uint64_t t)
 }
 
 static int walk(const an_sync *sync, const int *off, const int *n, const uint64_t *first,
-                const uint64_t *end, int size, ivals *out)
+                const uint64_t *end, int size, int owner, ivals *out)
 {
-    int owner = 0;
-    for (int r = 1; r < size; r++)
-        if (end[r] > end[owner])
-            owner = r;
     uint64_t at = end[owner];
     size_t total = 0;
     for (int r = 0; r < size; r++)
         total += (size_t)n[r];
     for (size_t hop = 0;; hop++) {
         const an_sync *s = hop <= total ? before(sync + off[owner], (size_t)n[owner], at) : NULL;
-        if (!s)
+        if (!s || s->wait_end <= first[owner])
             return push(&out[owner], first[owner], at);
         if (push(&out[owner], s->wait_end, at) != 0)
             return -1;
@@ -224,15 +221,20 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
     /* rank 0 collects the synchronisation points (24 bytes each) and the ranks' time ranges,
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
-    /* a rank's end: its last event, before the leave of its program root (ProgramEnd, in
-     * finalize, where the ranks end about together): the path starts where the last rank's
-     * recorded work ended, as before the root was read */
+    /* where this rank's part of the path can begin and end: as Scalasca, from MPI_Init's
+     * Leave to MPI_Finalize's when every rank has them; else its first event and its last
+     * one before the leave of its program root (ProgramEnd, in finalize, where the ranks end
+     * about together) */
     size_t last = t->n_events ? t->n_events - 1 : 0;
     if (last > 0 && an_program_cnode(t) != AN_NONE && t->events[last].kind == AN_LEAVE &&
         t->events[last].enter == 0)
         last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
                          t->n_events ? t->events[last].time : 0};
+    if (c->all_init && c->init_leave > range[0])
+        range[0] = c->init_leave;
+    if (c->all_fin)
+        range[1] = c->fin_leave;
     int *cnt = NULL, *off = NULL, *n = NULL, *icnt = NULL, *ioff = NULL;
     uint64_t *ranges = NULL, *first = NULL, *end = NULL, *all_iv = NULL;
     an_sync *all = NULL;
@@ -268,7 +270,15 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
             first[r] = ranges[2 * r];
             end[r] = ranges[2 * r + 1];
         }
-        ok = walk(all, off, n, first, end, size, out) == 0 &&
+        /* the path starts where the rank that ends last ends; with MPI_Finalize on every
+         * rank, at the Leave of that of the rank that entered it last (Scalasca's start) */
+        int owner = 0;
+        for (int r = 1; r < size; r++)
+            if (end[r] > end[owner])
+                owner = r;
+        if (c->all_fin && c->fin_last >= 0 && c->fin_last < size)
+            owner = c->fin_last;
+        ok = walk(all, off, n, first, end, size, owner, out) == 0 &&
              (c->cp_segments = segments_text(out, size)) != NULL;
         size_t tot = 0;
         for (int r = 0; ok && r < size; r++) {

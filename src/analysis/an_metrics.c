@@ -19,6 +19,13 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_MPI] = {"mpi", "MPI", "Time spent in MPI calls", S, M_EXECUTION, 0},
     [M_MPI_INIT_EXIT] = {"mpi_init_exit", "Init/Exit", "Time spent in MPI initialization calls", S,
                          M_MPI, 0},
+    /* Scalasca 2.6 (scout's MPI.pattern; there under mpi_init_exit, "MPI Init/Finalize",
+     * which sits below mpi_management) */
+    [M_MPI_INIT_COMPLETION] = {"mpi_init_completion", "MPI Initialization Completion",
+                               "Time needed to finish MPI initialization", S, M_MPI_INIT_EXIT,
+                               0},
+    [M_MPI_FINALIZE_WAIT] = {"mpi_finalize_wait", "MPI Wait at Finalize",
+                             "Waiting time in front of MPI_Finalize", S, M_MPI_INIT_EXIT, 0},
     [M_MPI_SYNCHRONIZATION] = {"mpi_synchronization", "Synchronization",
                                "Time spent in MPI synchronization calls", S, M_MPI, 0},
     [M_MPI_SYNC_COLLECTIVE] = {"mpi_sync_collective", "Collective", "Time spent in MPI barriers", S,

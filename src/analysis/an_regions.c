@@ -52,7 +52,7 @@ static uint32_t classify_pthread(const char *n)
 
 static uint32_t classify(const an_region *r)
 {
-    static const char *const init_exit[] = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize", 0};
+    static const char *const inits[] = {"MPI_Init", "MPI_Init_thread", 0};
     static const char *const block_send[] = {"MPI_Send", "MPI_Ssend", "MPI_Rsend", 0};
     static const char *const wait_multi[] = {"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", 0};
     static const char *const tests[] = {"MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome",
@@ -68,8 +68,10 @@ static uint32_t classify(const an_region *r)
         return classify_pthread(n);
     if (r->paradigm != OTF2_PARADIGM_MPI && strncasecmp(n, "MPI_", 4) != 0)
         return AN_RC_USER;
-    if (is(n, init_exit))
-        return AN_RC_INIT_EXIT;
+    if (is(n, inits))
+        return AN_RC_INIT_EXIT | AN_RF_INIT;
+    if (strcasecmp(n, "MPI_Finalize") == 0)
+        return AN_RC_INIT_EXIT | AN_RF_FINALIZE;
     if (strcasecmp(n, "MPI_Barrier") == 0)
         return AN_RC_BARRIER;
     if (is(n, block_send))

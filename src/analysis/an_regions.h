@@ -28,14 +28,16 @@ typedef enum {
 #define AN_RC_IS_MPI(cls) (((cls) & AN_RC_MASK) >= AN_RC_MPI && ((cls) & AN_RC_MASK) <= AN_RC_COLL)
 
 enum {
-    AN_RF_BLOCK_SEND = 1 << 8,  /* MPI_Send, MPI_Ssend, MPI_Rsend: Late Receiver candidates */
-    AN_RF_WAIT_SINGLE = 1 << 9, /* MPI_Wait: Late Receiver for an Isend completed there */
-    AN_RF_WAIT_MULTI = 1 << 10, /* MPI_Waitall/any/some: one Late Sender per call (the max) */
-    AN_RF_TEST = 1 << 11,       /* MPI_Test*, MPI_Iprobe, MPI_Improbe: no waiting time */
-    AN_RF_PROBE = 1 << 12,      /* MPI_Probe, MPI_Mprobe: Late Sender at the probe */
-    AN_RF_NB_PROBE = 1 << 13,   /* MPI_Iprobe, MPI_Improbe (also TEST): a polling loop of them
-                                   that ends in a successful one is a Late Sender */
-    AN_RF_OMP_PARALLEL = 1 << 14 /* !$omp parallel (class AN_RC_USER): a team's implicit task */
+    AN_RF_BLOCK_SEND = 1 << 8,    /* MPI_Send, MPI_Ssend, MPI_Rsend: Late Receiver candidates */
+    AN_RF_WAIT_SINGLE = 1 << 9,   /* MPI_Wait: Late Receiver for an Isend completed there */
+    AN_RF_WAIT_MULTI = 1 << 10,   /* MPI_Waitall/any/some: one Late Sender per call (the max) */
+    AN_RF_TEST = 1 << 11,         /* MPI_Test*, MPI_Iprobe, MPI_Improbe: no waiting time */
+    AN_RF_PROBE = 1 << 12,        /* MPI_Probe, MPI_Mprobe: Late Sender at the probe */
+    AN_RF_NB_PROBE = 1 << 13,     /* MPI_Iprobe, MPI_Improbe (also TEST): a polling loop of them
+                                     that ends in a successful one is a Late Sender */
+    AN_RF_OMP_PARALLEL = 1 << 14, /* !$omp parallel (class AN_RC_USER): a team's implicit task */
+    AN_RF_INIT = 1 << 15,         /* MPI_Init, MPI_Init_thread (AN_RC_INIT_EXIT) */
+    AN_RF_FINALIZE = 1 << 16      /* MPI_Finalize (AN_RC_INIT_EXIT) */
 };
 #define AN_RC_MASK 0xff
 

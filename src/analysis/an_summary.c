@@ -53,7 +53,8 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
         M_MPI_EARLYSCAN,          M_MPI_LATEBROADCAST, M_OMP_EBARRIER_WAIT,  M_OMP_IBARRIER_WAIT,
         M_OMP_IDLE_THREADS,       M_OMP_LIMITED_PARALLELISM,
         M_OMP_LOCK_CONTENTION_CRITICAL, M_OMP_LOCK_CONTENTION_API,
-        M_PTHREAD_LOCK_CONTENTION_MUTEX_LOCK, M_PTHREAD_LOCK_CONTENTION_CONDITIONAL};
+        M_PTHREAD_LOCK_CONTENTION_MUTEX_LOCK, M_PTHREAD_LOCK_CONTENTION_CONDITIONAL,
+        M_MPI_FINALIZE_WAIT,      M_MPI_INIT_COMPLETION};
     double total = all[M_TIME];
     fprintf(out, "%s: time %.6f s over %d ranks, MPI %.6f s (%.1f%%)\n", prefix, total, c->size,
             all[M_MPI], total > 0 ? 100 * all[M_MPI] / total : 0);

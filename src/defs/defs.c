@@ -208,7 +208,7 @@ const char *scorep_role_name(scorep_role r)
     static const char *const names[] = {
         "function", "code",        "loop",    "phase",         "dynamic",    "artificial",
         "wrapper",  "point2point", "one2all", "all2one",       "all2all",    "other collective",
-        "barrier",  "file_io",     "rma",     "thread create", "thread wait",
-        "allocate", "deallocate",  "reallocate"};
+        "barrier",  "file io",     "rma",     "thread create", "thread wait",
+        "allocate", "deallocate",  "reallocate", "atomic", "file io metadata"};
     return names[r];
 }

@@ -42,7 +42,9 @@ typedef enum {
     SCOREP_ROLE_THREAD_WAIT,
     SCOREP_ROLE_ALLOCATE, /* memory adapter, as Score-P's SCOREP_REGION_ALLOCATE ... */
     SCOREP_ROLE_DEALLOCATE,
-    SCOREP_ROLE_REALLOCATE
+    SCOREP_ROLE_REALLOCATE,
+    SCOREP_ROLE_ATOMIC,          /* Score-P's SCOREP_REGION_ATOMIC: MPI's atomic RMA calls */
+    SCOREP_ROLE_FILE_IO_METADATA /* SCOREP_REGION_FILE_IO_METADATA: MPI_File_open, _seek, ... */
 } scorep_role;
 
 typedef struct {

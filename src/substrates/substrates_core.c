@@ -132,17 +132,17 @@ static int public_paradigm(scorep_paradigm p)
 
 static int public_region_type(scorep_role r)
 {
-    static const int map[] = {
-        [SCOREP_ROLE_FUNCTION] = 1,      [SCOREP_ROLE_CODE] = 4,
-        [SCOREP_ROLE_LOOP] = 2,          [SCOREP_ROLE_PHASE] = 5,
-        [SCOREP_ROLE_DYNAMIC] = 6,       [SCOREP_ROLE_ARTIFICIAL] = 36,
-        [SCOREP_ROLE_WRAPPER] = 29,      [SCOREP_ROLE_POINT2POINT] = 15,
-        [SCOREP_ROLE_COLL_ONE2ALL] = 11, [SCOREP_ROLE_COLL_ALL2ONE] = 12,
-        [SCOREP_ROLE_COLL_ALL2ALL] = 13, [SCOREP_ROLE_COLL_OTHER] = 14,
-        [SCOREP_ROLE_BARRIER] = 24,      [SCOREP_ROLE_FILE_IO] = 43,
-        [SCOREP_ROLE_RMA] = 37,          [SCOREP_ROLE_THREAD_CREATE] = 38,
-        [SCOREP_ROLE_THREAD_WAIT] = 39,  [SCOREP_ROLE_ALLOCATE] = 40,
-        [SCOREP_ROLE_DEALLOCATE] = 41,   [SCOREP_ROLE_REALLOCATE] = 42};
+    static const int map[] = {[SCOREP_ROLE_FUNCTION] = 1,      [SCOREP_ROLE_CODE] = 4,
+                              [SCOREP_ROLE_LOOP] = 2,          [SCOREP_ROLE_PHASE] = 5,
+                              [SCOREP_ROLE_DYNAMIC] = 6,       [SCOREP_ROLE_ARTIFICIAL] = 36,
+                              [SCOREP_ROLE_WRAPPER] = 29,      [SCOREP_ROLE_POINT2POINT] = 15,
+                              [SCOREP_ROLE_COLL_ONE2ALL] = 11, [SCOREP_ROLE_COLL_ALL2ONE] = 12,
+                              [SCOREP_ROLE_COLL_ALL2ALL] = 13, [SCOREP_ROLE_COLL_OTHER] = 14,
+                              [SCOREP_ROLE_BARRIER] = 24,      [SCOREP_ROLE_FILE_IO] = 43,
+                              [SCOREP_ROLE_RMA] = 37,          [SCOREP_ROLE_THREAD_CREATE] = 38,
+                              [SCOREP_ROLE_THREAD_WAIT] = 39,  [SCOREP_ROLE_ALLOCATE] = 40,
+                              [SCOREP_ROLE_DEALLOCATE] = 41,   [SCOREP_ROLE_REALLOCATE] = 42,
+                              [SCOREP_ROLE_ATOMIC] = 23,       [SCOREP_ROLE_FILE_IO_METADATA] = 44};
     return (unsigned)r < sizeof map / sizeof map[0] ? map[r] : 0 /* unknown */;
 }
 
@@ -202,10 +202,10 @@ bool scorep_substrates_metric_get(uint32_t id, scorep_substrates_metric *out)
 
 const char *scorep_substrates_paradigm_name(int paradigm)
 {
-    static const char *const names[] = {"measurement", "user", "compiler", "sampling", "memory",
-                                        "libwrap", "mpi", "shmem", "openmp", "pthread",
-                                        "orphan thread", "cuda", "opencl", "openacc", "io",
-                                        "kokkos", "hip"};
+    static const char *const names[] = {"measurement",   "user", "compiler", "sampling", "memory",
+                                        "libwrap",       "mpi",  "shmem",    "openmp",   "pthread",
+                                        "orphan thread", "cuda", "opencl",   "openacc",  "io",
+                                        "kokkos",        "hip"};
     return (unsigned)paradigm < sizeof names / sizeof names[0] ? names[paradigm] : NULL;
 }
 
@@ -285,8 +285,8 @@ int scorep_substrates_ipc_gather(const void *send, size_t bytes, void *recv, int
     return scorep_ipc_get()->gather(send, bytes, recv, root);
 }
 
-int scorep_substrates_ipc_gatherv(const void *send, size_t bytes, void *recv,
-                                  const size_t *counts, const size_t *displs, int root)
+int scorep_substrates_ipc_gatherv(const void *send, size_t bytes, void *recv, const size_t *counts,
+                                  const size_t *displs, int root)
 {
     return scorep_ipc_get()->gatherv(send, bytes, recv, counts, displs, root);
 }

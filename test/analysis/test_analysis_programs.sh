@@ -6,7 +6,9 @@
 # report_mpi) is analysed post-mortem by
 # scorep-analyze without error, and the report agrees with the trace as otf2-print shows it:
 # the visits are the Enter events (all threads; the master threads' on their locations), the
-# sends counted (comms_send + syncs_send) are the master threads' MpiSend and MpiIsend events.
+# sends counted (comms_send + syncs_send) are the master threads' MpiSend and MpiIsend events;
+# every trace holds what Scalasca requires (MPI_Finalize on every rank, MPI regions of source
+# file "MPI"; scalasca_invariants.py).
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs p2p_modes_scorep completion_scorep probes_scorep collectives_scorep \
@@ -20,6 +22,16 @@ prog()
 {
     if [ -x "$T/${1}_scorep" ]; then echo "$T/${1}_scorep"; else echo "$work/${1}_scorep"; fi
 }
+
+# python3-otf2 (Debian's python3-otf2) may live in the system python only
+python3_otf2=
+for _p in python3 /usr/bin/python3; do
+    if "$_p" -c 'import otf2' 2>/dev/null; then
+        python3_otf2=$_p
+        break
+    fi
+done
+[ -n "$python3_otf2" ] || skip_part "python3-otf2 (Scalasca's invariants of every trace)"
 
 # the compiler-instrumented ones, built as the integration tests build them
 scorep_cc mpicc -O2 -o pingpong_scorep "$PROGRAMS/pingpong.c"
@@ -77,6 +89,30 @@ for spec in p2p_modes:2 completion:2 probes:2 collectives:4 comms:4 rma:3 thread
     expect_eq "$(($($CV "$x/scout.cubex" value comms_send '*' '*') + \
         $($CV "$x/scout.cubex" value syncs_send '*' '*')))" "$sends" \
         "$name: sends counted = MpiSend/MpiIsend events of the master threads"
+    # what Scalasca requires of a trace (docs/analysis.md): MPI_Finalize's Enter and Leave on
+    # every rank's master thread, every MPI region of source file "MPI"
+    fin=0
+    for m in $masters; do
+        fin=$((fin + $(awk -v l="$m" '($1 == "ENTER" || $1 == "LEAVE") && $2 == l &&
+            /Region: "MPI_Finalize"/' "$name.txt" | wc -l)))
+    done
+    expect_eq "$fin" $((2 * np)) "$name: MPI_Finalize's Enter and Leave on every rank"
+    otf2-print -G "$x/traces.otf2" >"$name.defs" 2>&1 || fail "otf2-print -G $name"
+    expect_grep '^REGION .*Name: "MPI_Finalize".*Paradigm: MPI,.*File: "MPI" <' "$name.defs" \
+        "$name: MPI_Finalize's region"
+    expect_eq "$(awk '$1 == "REGION" && /Paradigm: MPI,/ && !/File: "MPI" </' "$name.defs" |
+        wc -l)" 0 "$name: every MPI region has the source file MPI"
+    if [ -n "$python3_otf2" ]; then
+        # exit status 1: an invariant is violated (the program region's, not written yet)
+        inv=0
+        "$python3_otf2" "$top_srcdir/test/analysis/scalasca_invariants.py" "$x/traces.otf2" \
+            >"$name.inv" 2>&1 || inv=$?
+        [ "$inv" -le 1 ] || fail "$name: scalasca_invariants.py: $(cat "$name.inv")"
+        for i in mpi_file mpi_init mpi_finalize; do
+            expect_no_grep "^violated $i:" "$name.inv" "$name: Scalasca's invariant $i"
+            expect_grep "^ok $i:" "$name.inv" "$name: Scalasca's invariant $i"
+        done
+    fi
     echo "$name: $enters visits, $sends sends; $(grep -c . "$name.an") lines of scorep-analyze output"
 done
 

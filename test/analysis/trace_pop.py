@@ -10,10 +10,11 @@
 #
 # Per rank (its master thread): time = the sum of its top-level calls (first enter to last
 # leave of each: the program region's from ProgramBegin to ProgramEnd), computation = that
-# less its MPI calls. Runtime = the largest time, and the
-# critical path as Scalasca defines it: from the end of the rank that ends last, backward; at
-# the end of a wait state of the rank it moves to the rank waited for, at the time that rank
-# got there. Wait states: Late Sender (a receive entered before the send's call: it waits until
+# less its MPI calls. Runtime = the largest time, and the critical path as Scalasca defines it:
+# from the end of the rank that ends last (with MPI_Finalize on every rank: its Leave on the
+# rank that entered it last, back to MPI_Init's Leave), backward; at the end of a wait state of
+# the rank it moves to the rank waited for, at the time that rank got there. Wait states: Late
+# Sender (a receive entered before the send's call: it waits until
 # the send's enter, within the receive), Late Receiver (a blocking MPI_Send/Ssend/Rsend entered
 # before the receive was posted, which it waits for within the send), Wait at Barrier (until
 # the last rank entered, the lowest such rank when several; within the barrier). The
@@ -144,20 +145,36 @@ def wait_states(rk):
         x.sync.sort(key=lambda s: s[0])
 
 
+def first_call(x, names):
+    """(enter, leave) of the rank's first call of one of NAMES, or None"""
+    return next(((e, l) for e, l, n in x.mpi if n in names), None)
+
+
 def critical_path(rk):
-    """the path's pieces: (rank, from, to)"""
-    owner = min(rk, key=lambda r: (-rk[r].last, r))
-    at, pieces = rk[owner].last, []
+    """the path's pieces: (rank, from, to). As Scalasca: with MPI_Finalize on every rank, from
+    the Leave of MPI_Finalize of the (lowest) rank that entered it last back to MPI_Init's
+    Leave; else from the end of the rank that ends last back to the first event."""
+    fin = {r: first_call(x, ("MPI_Finalize",)) for r, x in rk.items()}
+    init = {r: first_call(x, ("MPI_Init", "MPI_Init_thread")) for r, x in rk.items()}
+    if all(fin.values()):
+        latest = max(f[0] for f in fin.values())
+        owner = min(r for r in rk if fin[r][0] == latest)
+        at = fin[owner][1]
+    else:
+        owner = min(rk, key=lambda r: (-rk[r].last, r))
+        at = rk[owner].last
+    lo = {r: init[r][1] if all(init.values()) else x.first for r, x in rk.items()}
+    pieces = []
     for _ in range(sum(len(x.sync) for x in rk.values()) + 1):
         before = [s for s in rk[owner].sync if s[0] < at]
-        if not before:
+        if not before or before[-1][0] <= lo[owner]:
             break
         wait_end, peer, peer_time = before[-1]
         pieces.append((owner, wait_end, at))
         owner, at = peer, peer_time
     else:
         fail("the critical path does not end")
-    pieces.append((owner, rk[owner].first, at))
+    pieces.append((owner, lo[owner], at))
     return pieces
 
 

@@ -141,7 +141,8 @@ expect_file trace/report.html "report.html written into the experiment directory
 # the top table: every region of the program with its type, visits and time, and the groups
 expect_eq "$(top_rows trace/report.html)" "$(expected_rows trace)" \
     "top table rows: type (the program's design), visits and time in s (the profile's dump)"
-expect_eq "$(top_rows trace/report.html | grep -c .)" 16 "top table: 5 groups (ALL MPI USR COM SCOREP) and 11 regions (the program root one)"
+expect_eq "$(top_rows trace/report.html | grep -c .)" 17 \
+    "top table: 5 groups (ALL MPI USR COM SCOREP), 12 regions (the program root, MPI_Finalize)"
 cp trace/report.html "$keep/report_trace.html"
 # the region name phase<1> & "all" is in the data only escaped (\u003c...), never as markup
 expect_no_grep 'phase<1>' trace/report.html "the region name is escaped in the page's data"

@@ -82,7 +82,7 @@ _check
 awk -v v="$lbf" -v b="$bounds" 'BEGIN { split(b, x, " "); exit !(v >= x[1] && v <= x[2]) }' ||
     fail "the profile's load balance $lbf, expected (1 + 0.5) / 2 / 1 = 0.75 within $bounds (the root's bounds)"
 echo "ok: the profile's load balance $lbf (design: 0.75, within $bounds from the root's bounds)"
-grep -h -a '^\[Score-P\] analysis: ' run.out run.err >insitu.pop || true # the in-situ summary
+grep -h -a '^\[scorep-rt\] analysis: ' run.out run.err >insitu.pop || true # the in-situ summary
 timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$top_builddir/scorep-analyze" "$x" >an.out 2>&1 || fail "scorep-analyze: $(cat an.out)"
 for f in insitu.pop an.out; do
     line=$(grep -a 'POP efficiencies' $f | head -n 1)

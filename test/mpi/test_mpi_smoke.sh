@@ -3,7 +3,8 @@
 # most wrapped MPI functions, with all groups traced: linked with the adapter with 1 and 2
 # processes, and built plainly under scorep-run with 2. Every function it reports must be
 # entered on every rank, and its messages (2 per process) and successful probes (4 per
-# process) must all be there and match. Needs mpirun.
+# process) must all be there and match; the MPI regions have Score-P's file, paradigm and roles.
+# Needs mpirun.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs mpi_smoke_scorep mpi_smoke
@@ -41,6 +42,24 @@ for run in 1 2 2run; do
     expect_eq "$(echo "$m" | sed 's/ late=[0-9]*//')" \
         "sends=$((2 * np)) receives=$((2 * np)) matched=$((2 * np)) unmatched=0 mismatched_size=0 probes=$((4 * np))" \
         "mpi_smoke ($run): messages and probes"
+done
+# the MPI regions as Score-P defines them (docs/mpi.md): file "MPI", paradigm MPI, and the role
+# that Score-P 8.4's SCOREP_Mpi_Reg.c gives (SCOREP_REGION_NONE is FUNCTION), for a sample of
+# every role the smoke program reaches
+otf2-print -G "$work/smoke1/traces.otf2" >smoke1.defs 2>&1 || fail "otf2-print -G: $(tail -3 smoke1.defs)"
+expect_eq "$(awk '$1 == "REGION" && /Paradigm: MPI,/ && !/File: "MPI" </' smoke1.defs | wc -l)" 0 \
+    "mpi_smoke: every MPI region has the source file MPI"
+sed -n 's/^REGION .*Name: "\(MPI_[^"]*\)".*Role: \([A-Z_0-9]*\), Paradigm: \([A-Z]*\),.*/\1 \2 \3/p' \
+    smoke1.defs >smoke1.roles
+for want in "MPI_Send POINT2POINT" "MPI_Barrier BARRIER" "MPI_Bcast COLL_ONE2ALL" \
+    "MPI_Reduce COLL_ALL2ONE" "MPI_Allreduce COLL_ALL2ALL" "MPI_Scan COLL_OTHER" "MPI_Put RMA" \
+    "MPI_Get RMA" "MPI_Accumulate ATOMIC" "MPI_Fetch_and_op ATOMIC" "MPI_Compare_and_swap ATOMIC" \
+    "MPI_Alloc_mem ALLOCATE" "MPI_Win_allocate ALLOCATE" "MPI_Free_mem DEALLOCATE" \
+    "MPI_File_read FILE_IO" "MPI_File_write FILE_IO" "MPI_File_open FILE_IO_METADATA" \
+    "MPI_File_close FILE_IO_METADATA" "MPI_File_seek FILE_IO_METADATA" \
+    "MPI_File_delete FILE_IO_METADATA" "MPI_File_set_view FUNCTION" "MPI_File_set_size FUNCTION" \
+    "MPI_Start FUNCTION" "MPI_Comm_rank FUNCTION" "MPI_Finalize FUNCTION"; do
+    expect_grep "^$want MPI\$" smoke1.roles "mpi_smoke: region ${want% *}: role ${want#* } (Score-P's)"
 done
 expect_eq "$(comm -23 called1 called2 | tr '\n' ' ')" "" \
     "mpi_smoke calls with 2 processes all it calls with 1"

@@ -59,7 +59,9 @@ static void read_groups(void)
 uint32_t scorep_mpi_region_define(uint32_t fn)
 {
     const scorep_mpi_fn_info *i = &scorep_mpi_fn_table[fn];
-    uint32_t id = scorep_defs_region(i->name, NULL, NULL, 0, 0, SCOREP_PARADIGM_MPI, i->role);
+    /* as Score-P defines them (SCOREP_Mpi_Reg.c): source file "MPI", no lines. Scalasca takes
+     * a region for MPI by that file name (pearl's Region.cpp, classify) */
+    uint32_t id = scorep_defs_region(i->name, NULL, "MPI", 0, 0, SCOREP_PARADIGM_MPI, i->role);
     if (id != SCOREP_INVALID_ID)
         __atomic_store_n(&scorep_mpi_region_ids[fn], id + 1, __ATOMIC_RELAXED);
     return id;
@@ -103,10 +105,22 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
         scorep_mpi_end(f);
 }
 
-void scorep_mpi_finalize_begin(void)
+/* MPI_Finalize as Score-P's wrapper records it (SCOREP_Mpi_Env.c): Enter, a barrier on
+ * MPI_COMM_WORLD, Leave. The barrier holds every rank in the call until the last one has
+ * come, so the call's time is Scalasca's Wait at Finalize, and its Leave is where the critical
+ * path starts. The measurement ends after the Leave (results are written here, before
+ * PMPI_Finalize; Score-P defers PMPI_Finalize to exit instead). A nested call, a call with the
+ * env group off or outside the measurement records nothing and still ends the measurement. */
+void scorep_mpi_finalize_begin(uint32_t fn)
 {
-    /* MPI_Finalize itself is not recorded: the results are written inside it */
+    uint64_t en = __atomic_load_n(&scorep_mpi_enabled, __ATOMIC_RELAXED);
+    scorep_mpi_frame f = {0};
+    int active = (en & SCOREP_MPI_ACTIVE) && scorep_mpi_begin(&f, fn, (en & SCOREP_MPI_G_ENV) != 0);
     __atomic_store_n(&scorep_mpi_enabled, 0, __ATOMIC_SEQ_CST);
+    if (active) {
+        PMPI_Barrier(MPI_COMM_WORLD);
+        scorep_mpi_end(&f);
+    }
     scorep_mpi_before_finalize();
     scorep_mpi_comm_finalize();
 }

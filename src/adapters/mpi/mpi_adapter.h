@@ -124,7 +124,9 @@ static inline int scorep_mpi_group_on(uint64_t bits)
 /* Life cycle (generated MPI_Init, MPI_Init_thread, MPI_Finalize). */
 int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn);
 void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided);
-void scorep_mpi_finalize_begin(void);
+/* MPI_Finalize before its PMPI call (fn: its table index): records the call as Score-P does
+ * (Enter, a barrier on MPI_COMM_WORLD, Leave) and then ends the measurement. */
+void scorep_mpi_finalize_begin(uint32_t fn);
 
 /* Parses a SCOREP_MPI_ENABLE_GROUPS value into group bits with the derived groups added.
  * Returns 0, or -1 with the accepted forms in err. */

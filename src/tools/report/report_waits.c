@@ -22,7 +22,9 @@ static const char *const patterns[] = {
     "omp_idle_threads",       "omp_limited_parallelism",
     /* lock contention (an_pattern_lock.c) */
     "omp_lock_contention_critical", "omp_lock_contention_api", "pthread_lock_contention_mutex_lock",
-    "pthread_lock_contention_conditional"};
+    "pthread_lock_contention_conditional",
+    /* MPI_Init and MPI_Finalize (an_pattern_init_exit.c) */
+    "mpi_finalize_wait", "mpi_init_completion"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
 typedef struct {

@@ -163,7 +163,7 @@ for x in ring_linked ring_run; do
     expect_eq "$(per_rank "$e" MPI_COLLECTIVE_END 3)" "5 5 5" "$x: collectives per rank"
     expect_eq "$(per_rank "$e" COMM_CREATE 3)" "2 2 2" "$x: communicators created"
     expect_eq "$(per_rank "$e" COMM_DESTROY 3)" "2 2 2" "$x: communicators freed"
-    expect_eq "$(regions "$e" | tr '\n' ',')" "MPI_Allreduce 9,MPI_Barrier 3,MPI_Bcast 3,MPI_Comm_dup 3,MPI_Comm_free 6,MPI_Comm_rank 3,MPI_Comm_size 6,MPI_Comm_split 3,MPI_Init 3,MPI_Initialized 3,MPI_Irecv 6,MPI_Isend 6,MPI_Recv 12,MPI_Send 9,MPI_Sendrecv 3,MPI_Ssend 3,MPI_Wait 6,MPI_Waitall 3," \
+    expect_eq "$(regions "$e" | tr '\n' ',')" "MPI_Allreduce 9,MPI_Barrier 3,MPI_Bcast 3,MPI_Comm_dup 3,MPI_Comm_free 6,MPI_Comm_rank 3,MPI_Comm_size 6,MPI_Comm_split 3,MPI_Finalize 3,MPI_Init 3,MPI_Initialized 3,MPI_Irecv 6,MPI_Isend 6,MPI_Recv 12,MPI_Send 9,MPI_Sendrecv 3,MPI_Ssend 3,MPI_Wait 6,MPI_Waitall 3," \
         "$x: MPI regions entered"
     m=$(messages "$e")
     expect_eq "$(grep -c '^SEND rank=1 comm=0 from=1 to=2 tag=10 bytes=16 ' "$m")" 3 \
@@ -292,7 +292,7 @@ for x in f08c_linked f08c_run; do
     expect_eq "$(per_rank "$e" MPI_IRECV 2)" "1 2" "$x: MPI_IRECV per rank"
     expect_eq "$(per_rank "$e" MPI_COLLECTIVE_END 2)" "3 3" "$x: Allreduce, Bcast, Barrier"
     r=$(regions "$e")
-    for want in "MPI_Init 2" "MPI_Send 6" "MPI_Recv 4" "MPI_Waitall 2" "MPI_Wait 1" \
+    for want in "MPI_Init 2" "MPI_Finalize 2" "MPI_Send 6" "MPI_Recv 4" "MPI_Waitall 2" "MPI_Wait 1" \
         "MPI_Allreduce 2" "MPI_Bcast 2" "MPI_Barrier 2" "MPI_Comm_split 2" \
         "MPI_Comm_set_name 2" "MPI_Comm_get_name 2" "MPI_Comm_free 2" "MPI_Get_count 3" \
         "MPI_Comm_set_errhandler 2"; do
