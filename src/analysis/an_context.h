@@ -75,10 +75,11 @@ typedef struct {
      * path's transfer time, which an ideal network would remove (an_pop) */
     double cp_transfer;
     /* MPI_Init and MPI_Finalize (an_pattern_init_exit.c): set when every rank has the call;
-     * this rank's first MPI_Init's Leave, first MPI_Finalize's Leave, and the rank that
-     * entered MPI_Finalize last (the critical path's start) */
+     * this rank's first MPI_Init's Enter, first MPI_Finalize's Enter (the ends of its part of
+     * the critical path, as Scalasca has them), and the rank that entered MPI_Finalize last
+     * (the critical path's start) */
     int all_init, all_fin, fin_last;
-    uint64_t init_leave, fin_leave;
+    uint64_t init_enter, fin_enter;
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;

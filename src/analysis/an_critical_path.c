@@ -1,8 +1,10 @@
 /* an_critical_path.c: the critical path (Boehme et al., as Scalasca's CriticalPath.pattern
  * defines it): the longest path through the run without wait states. It ends where the last
- * rank ends (with MPI_Finalize recorded on every rank: at the Leave of MPI_Finalize of the
- * rank that entered it last, and it begins at MPI_Init's Leave, as Scalasca's FINALIZE and
- * INIT callbacks have it) and is followed backward in time: it stays on a rank until it
+ * rank ends (with MPI_Finalize recorded on every rank: at the Enter of MPI_Finalize of the
+ * rank that entered it last, and it begins at the Enter of MPI_Init of the rank it reaches
+ * last, as Scalasca 2.6 computes it: its FINALIZE and INIT callbacks take the calls' Leave
+ * events, and scout.mpi's critical path holds no MPI_Finalize time and the whole MPI_Init of
+ * that rank, measured on the same trace) and is followed backward in time: it stays on a rank until it
  * reaches the end of a wait state of that rank, then continues on the rank that caused the
  * wait, at the time that rank reached the synchronisation point (the sender's send, the
  * receiver's posted receive, the last rank into a collective, the root of a broadcast). Every
@@ -222,7 +224,7 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
     /* where this rank's part of the path can begin and end: as Scalasca, from MPI_Init's
-     * Leave to MPI_Finalize's when every rank has them; else its first event and its last
+     * Enter to MPI_Finalize's when every rank has them; else its first event and its last
      * one before the leave of its program root (ProgramEnd, in finalize, where the ranks end
      * about together) */
     size_t last = t->n_events ? t->n_events - 1 : 0;
@@ -231,10 +233,10 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
                          t->n_events ? t->events[last].time : 0};
-    if (c->all_init && c->init_leave > range[0])
-        range[0] = c->init_leave;
+    if (c->all_init && c->init_enter > range[0])
+        range[0] = c->init_enter;
     if (c->all_fin)
-        range[1] = c->fin_leave;
+        range[1] = c->fin_enter;
     int *cnt = NULL, *off = NULL, *n = NULL, *icnt = NULL, *ioff = NULL;
     uint64_t *ranges = NULL, *first = NULL, *end = NULL, *all_iv = NULL;
     an_sync *all = NULL;
@@ -271,7 +273,7 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
             end[r] = ranges[2 * r + 1];
         }
         /* the path starts where the rank that ends last ends; with MPI_Finalize on every
-         * rank, at the Leave of that of the rank that entered it last (Scalasca's start) */
+         * rank, at the Enter of that of the rank that entered it last (Scalasca's start) */
         int owner = 0;
         for (int r = 1; r < size; r++)
             if (end[r] > end[owner])

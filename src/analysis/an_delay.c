@@ -54,6 +54,7 @@
 #include "analysis/an_context.h"
 #include "analysis/an_p2p.h"
 #include "analysis/an_regions.h"
+#include "base/grow.h"
 
 #include <otf2/OTF2_Events.h>
 #include <stdio.h>
@@ -371,14 +372,8 @@ static int coll_all(const an_trace *t, const an_event *e)
 
 static int sp_push(dstate *d, spoint p)
 {
-    if (d->n_sp == d->cap_sp) {
-        size_t cap = d->cap_sp ? 2 * d->cap_sp : 256;
-        spoint *n = realloc(d->sp, cap * sizeof *n);
-        if (!n)
-            return -1;
-        d->sp = n;
-        d->cap_sp = cap;
-    }
+    if (scorep_grow((void **)&d->sp, &d->cap_sp, d->n_sp + 1, sizeof *d->sp) != 0)
+        return -1;
     d->sp[d->n_sp++] = p;
     return 0;
 }

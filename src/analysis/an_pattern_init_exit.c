@@ -6,9 +6,9 @@
  * - Wait at Finalize: from the call's Enter until the last rank entered;
  * - Init completion: from when the first rank left (or the last one entered, if later) until
  *   the call's Leave (Scalasca computes no waiting time there).
- * The calls' times stay in the context for the critical path, which starts at the Leave of
- * MPI_Finalize of the rank that entered it last and ends at MPI_Init's Leave (Scalasca's
- * CriticalPath.pattern, FINALIZE and INIT). A rank without the call (SCOREP_MPI_ENABLE_GROUPS
+ * The calls' Enter times stay in the context for the critical path, which starts at the Enter
+ * of MPI_Finalize of the rank that entered it last and ends at MPI_Init's Enter (what Scalasca
+ * 2.6's scout.mpi gives on the same trace). A rank without the call (SCOREP_MPI_ENABLE_GROUPS
  * without env, or a trace without MPI_Finalize) leaves that instance out on every rank. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
@@ -53,7 +53,7 @@ int an_pattern_init_exit(an_ctx *c, char *err, size_t len)
     int who = fi.found && fi.enter == latest[1] ? c->rank : INT_MAX, last = INT_MAX;
     PMPI_Allreduce(&who, &last, 1, MPI_INT, MPI_MIN, c->comm);
     if (all[0]) {
-        c->init_leave = in.leave;
+        c->init_enter = in.enter;
         c->all_init = 1;
         if (latest[0] > in.leave)
             c->ccv_coll++;
@@ -64,7 +64,7 @@ int an_pattern_init_exit(an_ctx *c, char *err, size_t len)
                    an_sec(c, (int64_t)(in.leave - earliest_end)));
     }
     if (all[1]) {
-        c->fin_leave = fi.leave;
+        c->fin_enter = fi.enter;
         c->fin_last = last;
         c->all_fin = 1;
         if (latest[1] > fi.leave)

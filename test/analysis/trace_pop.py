@@ -11,8 +11,8 @@
 # Per rank (its master thread): time = the sum of its top-level calls (first enter to last
 # leave of each: the program region's from ProgramBegin to ProgramEnd), computation = that
 # less its MPI calls. Runtime = the largest time, and the critical path as Scalasca defines it:
-# from the end of the rank that ends last (with MPI_Finalize on every rank: its Leave on the
-# rank that entered it last, back to MPI_Init's Leave), backward; at the end of a wait state of
+# from the end of the rank that ends last (with MPI_Finalize on every rank: its Enter on the
+# rank that entered it last, back to MPI_Init's Enter), backward; at the end of a wait state of
 # the rank it moves to the rank waited for, at the time that rank got there. Wait states: Late
 # Sender (a receive entered before the send's call: it waits until
 # the send's enter, within the receive), Late Receiver (a blocking MPI_Send/Ssend/Rsend entered
@@ -152,18 +152,18 @@ def first_call(x, names):
 
 def critical_path(rk):
     """the path's pieces: (rank, from, to). As Scalasca: with MPI_Finalize on every rank, from
-    the Leave of MPI_Finalize of the (lowest) rank that entered it last back to MPI_Init's
-    Leave; else from the end of the rank that ends last back to the first event."""
+    the Enter of MPI_Finalize of the (lowest) rank that entered it last back to MPI_Init's
+    Enter; else from the end of the rank that ends last back to the first event."""
     fin = {r: first_call(x, ("MPI_Finalize",)) for r, x in rk.items()}
     init = {r: first_call(x, ("MPI_Init", "MPI_Init_thread")) for r, x in rk.items()}
     if all(fin.values()):
         latest = max(f[0] for f in fin.values())
         owner = min(r for r in rk if fin[r][0] == latest)
-        at = fin[owner][1]
+        at = fin[owner][0]
     else:
         owner = min(rk, key=lambda r: (-rk[r].last, r))
         at = rk[owner].last
-    lo = {r: init[r][1] if all(init.values()) else x.first for r, x in rk.items()}
+    lo = {r: init[r][0] if all(init.values()) else x.first for r, x in rk.items()}
     pieces = []
     for _ in range(sum(len(x.sync) for x in rk.values()) + 1):
         before = [s for s in rk[owner].sync if s[0] < at]
