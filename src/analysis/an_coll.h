@@ -11,4 +11,16 @@
 int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
                       size_t n, char *err, size_t len);
 
+/* what a collective operation (an OTF2_CollectiveOp) is to the patterns and the delay
+ * analysis: barrier, 1-to-n, n-to-1, scan, n-to-n, other (MPI_Alltoallv/w ...: counts only) */
+typedef enum {
+    AN_COLL_BARRIER,
+    AN_COLL_12N,
+    AN_COLL_N21,
+    AN_COLL_SCAN,
+    AN_COLL_N2N,
+    AN_COLL_OTHER
+} an_coll_kind;
+an_coll_kind an_coll_kind_of(uint32_t op);
+
 #endif

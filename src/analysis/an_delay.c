@@ -51,6 +51,7 @@
  * sender) is charged to the last rank in too, as Scalasca's DELAY_N21 does (its COLL_N21
  * handler takes CollectiveInfo's latest, not the first sender the wait ended at). Call paths
  * are matched across ranks by a hash of their region path. */
+#include "analysis/an_coll.h"
 #include "analysis/an_context.h"
 #include "analysis/an_p2p.h"
 #include "analysis/an_regions.h"
@@ -356,18 +357,8 @@ static int coll_all(const an_trace *t, const an_event *e)
 {
     if (!valid_comm(t, e->comm))
         return 0;
-    switch (e->tag) {
-    case OTF2_COLLECTIVE_OP_BARRIER:
-    case OTF2_COLLECTIVE_OP_ALLGATHER:
-    case OTF2_COLLECTIVE_OP_ALLGATHERV:
-    case OTF2_COLLECTIVE_OP_ALLTOALL:
-    case OTF2_COLLECTIVE_OP_ALLREDUCE:
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
-        return 1;
-    default:
-        return 0;
-    }
+    an_coll_kind k = an_coll_kind_of(e->tag);
+    return k == AN_COLL_BARRIER || k == AN_COLL_N2N;
 }
 
 static int sp_push(dstate *d, spoint p)

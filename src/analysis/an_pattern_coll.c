@@ -18,33 +18,31 @@ static uint32_t peer_of(int world)
     return world == INT_MAX ? AN_NONE : (uint32_t)world;
 }
 
-typedef enum { K_BARRIER, K_12N, K_N21, K_SCAN, K_N2N, K_OTHER } coll_kind;
-
-static coll_kind kind_of(uint32_t op)
+an_coll_kind an_coll_kind_of(uint32_t op)
 {
     switch (op) {
     case OTF2_COLLECTIVE_OP_BARRIER:
-        return K_BARRIER;
+        return AN_COLL_BARRIER;
     case OTF2_COLLECTIVE_OP_BCAST:
     case OTF2_COLLECTIVE_OP_SCATTER:
     case OTF2_COLLECTIVE_OP_SCATTERV:
-        return K_12N;
+        return AN_COLL_12N;
     case OTF2_COLLECTIVE_OP_REDUCE:
     case OTF2_COLLECTIVE_OP_GATHER:
     case OTF2_COLLECTIVE_OP_GATHERV:
-        return K_N21;
+        return AN_COLL_N21;
     case OTF2_COLLECTIVE_OP_SCAN:
     case OTF2_COLLECTIVE_OP_EXSCAN:
-        return K_SCAN;
+        return AN_COLL_SCAN;
     case OTF2_COLLECTIVE_OP_ALLGATHER:
     case OTF2_COLLECTIVE_OP_ALLGATHERV:
     case OTF2_COLLECTIVE_OP_ALLTOALL:
     case OTF2_COLLECTIVE_OP_ALLREDUCE:
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
     case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
-        return K_N2N;
+        return AN_COLL_N2N;
     default:
-        return K_OTHER; /* MPI_Alltoallv/w and the rest: counts only */
+        return AN_COLL_OTHER; /* MPI_Alltoallv/w and the rest: counts only */
     }
 }
 
@@ -152,14 +150,14 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
         uint64_t enter = an_call_enter(c, e), exit = an_call_exit(c, e);
-        coll_kind k = kind_of(e->tag);
+        an_coll_kind k = an_coll_kind_of(e->tag);
         int root = root_out[i] == c->rank + 1;
         for (size_t h = 0; h < G; h++) {
-            mx[h * n + i] = h != g || (k == K_N2N && !e->bytes) ? 0 : enter;
+            mx[h * n + i] = h != g || (k == AN_COLL_N2N && !e->bytes) ? 0 : enter;
             mn[n + h * n + i] = h == g && !root && e->bytes ? enter : UINT64_MAX;
         }
         mx[G * n + i] = root ? enter : 0;
-        mn[i] = k == K_N2N && (!e->bytes || !e->bytes2) ? UINT64_MAX : exit;
+        mn[i] = k == AN_COLL_N2N && (!e->bytes || !e->bytes2) ? UINT64_MAX : exit;
         scan[i] = enter;
     }
     size_t nv = (G + 1) * n;
@@ -171,9 +169,9 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         const an_event *e = &ev[inst[i]];
         uint64_t enter = an_call_enter(c, e);
         int root = root_out[i] == c->rank + 1;
-        coll_kind k = kind_of(e->tag);
+        an_coll_kind k = an_coll_kind_of(e->tag);
         for (size_t h = 0; h < G; h++) {
-            who[h * n + i] = h == g && enter == mx[h * n + i] && !(k == K_N2N && !e->bytes)
+            who[h * n + i] = h == g && enter == mx[h * n + i] && !(k == AN_COLL_N2N && !e->bytes)
                                  ? c->rank
                                  : INT_MAX;
             who[G * n + h * n + i] =
@@ -195,8 +193,8 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         uint64_t first = mn[n + other * n + i];       /* the earliest sender I wait for */
         uint32_t first_who = peer_of(who_out[G * n + other * n + i]);
         counts(c, e);
-        switch (kind_of(e->tag)) {
-        case K_BARRIER: {
+        switch (an_coll_kind_of(e->tag)) {
+        case AN_COLL_BARRIER: {
             double w = wait_until(c, e, last, 1, last_who);
             an_add(c, M_MPI_BARRIER_WAIT, e->cnode, w);
             coll_wait(c, e, AN_W_BARRIER, i, last_who, last, w);
@@ -205,14 +203,14 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
                 an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
             break;
         }
-        case K_12N:
+        case AN_COLL_12N:
             if (!root && e->bytes2 && root_rank != AN_NONE) {
                 double w = wait_until(c, e, mx[G * n + i], 1, root_rank);
                 an_add(c, M_MPI_LATEBROADCAST, e->cnode, w);
                 coll_wait(c, e, AN_W_12N, i, root_rank, mx[G * n + i], w);
             }
             break;
-        case K_N21:
+        case AN_COLL_N21:
             if (root && e->bytes2 && first != UINT64_MAX) {
                 double w = wait_until(c, e, first, 0, first_who);
                 an_add(c, M_MPI_EARLYREDUCE, e->cnode, w);
@@ -221,11 +219,11 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
                 coll_wait(c, e, AN_W_N21, i, last_who, last, w);
             }
             break;
-        case K_SCAN:
+        case AN_COLL_SCAN:
             if (G == 1 && (e->bytes || e->bytes2))
                 an_add(c, M_MPI_EARLYSCAN, e->cnode, wait_until(c, e, scan[i], 1, AN_NONE));
             break;
-        case K_N2N:
+        case AN_COLL_N2N:
             if (e->bytes2) {
                 double w = wait_until(c, e, last, 1, last_who);
                 an_add(c, M_MPI_WAIT_NXN, e->cnode, w);

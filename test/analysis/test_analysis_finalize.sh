@@ -43,13 +43,7 @@ for kind in ENTER LEAVE; do
 done
 
 # what Scalasca requires of the trace, read with OTF2's own Python reader
-python3=
-for _p in python3 /usr/bin/python3; do
-    if "$_p" -c 'import otf2' 2>/dev/null; then
-        python3=$_p
-        break
-    fi
-done
+python3=$(python3_with_otf2)
 if [ -z "$python3" ]; then
     skip_part "python3-otf2 (OTF2's Python reader)"
 else

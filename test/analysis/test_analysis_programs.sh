@@ -24,13 +24,7 @@ prog()
 }
 
 # python3-otf2 (Debian's python3-otf2) may live in the system python only
-python3_otf2=
-for _p in python3 /usr/bin/python3; do
-    if "$_p" -c 'import otf2' 2>/dev/null; then
-        python3_otf2=$_p
-        break
-    fi
-done
+python3_otf2=$(python3_with_otf2)
 [ -n "$python3_otf2" ] || skip_part "python3-otf2 (Scalasca's invariants of every trace)"
 
 # the compiler-instrumented ones, built as the integration tests build them

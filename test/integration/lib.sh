@@ -150,6 +150,18 @@ count_lines()
     grep -E -c -e "$1" "$2" || true
 }
 
+# python3_with_otf2: the python3 that imports OTF2's Python reader (Debian's python3-otf2
+# is for /usr/bin/python3, which may not be the first python3 on the PATH); empty if none
+python3_with_otf2()
+{
+    for _p in python3 /usr/bin/python3; do
+        if "$_p" -c 'import otf2' 2>/dev/null; then
+            echo "$_p"
+            return 0
+        fi
+    done
+}
+
 # skip_part TOOL: a part of the test left out because TOOL is not installed; with CI=true
 # (the quickstart has installed every tool) that fails the test instead. The line
 # "SKIP-PART: ..." is counted by build-aux/quickstart check.

@@ -8,13 +8,7 @@
 SMP="SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000"
 # scorep-run preloads the build tree's runtime, not an installed one
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
-python3=
-for _p in python3 /usr/bin/python3; do
-    if "$_p" -c 'import otf2' 2>/dev/null; then
-        python3=$_p
-        break
-    fi
-done
+python3=$(python3_with_otf2)
 [ -n "$python3" ] || skip_part "python3 with the otf2 module (python3-otf2: the trace's paths compared with the profile's)"
 
 # samples_total EXPDIR: samples over all call paths

@@ -12,13 +12,7 @@
 require_mpi_programs clock_order clock_order_scorep
 
 # python3-otf2 (Debian's python3-otf2) may live in the system python only
-python3=
-for _p in python3 /usr/bin/python3; do
-    if "$_p" -c 'import otf2' 2>/dev/null; then
-        python3=$_p
-        break
-    fi
-done
+python3=$(python3_with_otf2)
 [ -n "$python3" ] || fail "no python3 with the otf2 module (Debian package python3-otf2)"
 
 status=0
