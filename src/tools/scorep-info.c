@@ -76,6 +76,9 @@ static int build_info(void)
 #endif
 #ifdef HAVE_OMPT
     printf("  openmp      yes (OMPT tool; gcc programs run on LLVM libomp)\n");
+    printf("  omptarget   yes (libscorep-rt-omptarget: clang's target offload through LLVM "
+           "libomptarget, linked by scorep-cc for -fopenmp-targets=, preloaded by scorep-run; "
+           "docs/openmp.md)\n");
 #else
     printf("  openmp      no (omp-tools.h not found)\n");
 #endif

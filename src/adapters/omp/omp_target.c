@@ -8,8 +8,8 @@
  *   the adapter hands out in place of the plugin's (omp_target_hook.c): the kernel and every
  *   transfer libomptarget really makes, on one location per device, transfers as RMA
  *   records on the CUDA adapter's window, as CUDA's memcpys.
- * A device's events come from whichever host thread drives it: a lock per device orders
- * them (a target construct costs microseconds at least; it is not a hot path). */
+ * Each host thread's work on a device goes to a location of its own (a stream of the
+ * device): no lock on the way. */
 #include "adapters/omp/omp_target.h"
 #include "core/events.h"
 #include "core/events_mpi.h"
@@ -366,46 +366,32 @@ void __tgt_target_data_update_mapper(DATA_ARGS)
 }
 
 /* ------------------------------------------------------- device locations */
+/* One location per (device, host thread that drives it), OMPT[device:0:stream] with the
+ * streams of a device numbered in the order the threads first use it (the CUDA adapter's
+ * CUDA[device:context:stream]). Plugin calls are synchronous for the host plugin, so work
+ * that host threads offload at the same time overlaps on the device: each thread's stays
+ * on a location of its own, written by that thread only, with no lock. */
 #define MAX_DEVICES 64
-static struct {
-    scorep_location *l;
-    pthread_mutex_t lock;
-} devices[MAX_DEVICES];
-static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
-static uint64_t next_transfer = 1; /* RMA matching ids (atomic) */
-static uint64_t unrecorded;        /* events of devices beyond MAX_DEVICES (atomic) */
+static __thread scorep_location *my_stream[MAX_DEVICES];
+static uint32_t n_streams[MAX_DEVICES]; /* under define_lock */
+static uint64_t next_transfer = 1;      /* RMA matching ids (atomic) */
 
-static void devices_init(void)
+/* NULL when not recorded (measurement off, device number out of range, no memory) */
+static scorep_location *device_location(int64_t device)
 {
-    for (int i = 0; i < MAX_DEVICES; i++)
-        pthread_mutex_init(&devices[i].lock, NULL);
-}
-
-/* The device's location, locked; NULL (nothing locked) when not recorded. The name follows
- * the CUDA adapter's CUDA[device:context:stream]: one location per device, one stream. */
-static scorep_location *device_lock(int64_t device)
-{
-    if (!scorep_measurement_on() || !scorep_location_get())
+    if (!scorep_measurement_on() || device < 0 || device >= MAX_DEVICES)
         return NULL;
-    if (device < 0 || device >= MAX_DEVICES) {
-        __atomic_add_fetch(&unrecorded, 1, __ATOMIC_RELAXED);
+    if (__builtin_expect(my_stream[device] != NULL, 1))
+        return my_stream[device];
+    if (!scorep_location_get()) /* the host thread's first: starts the measurement */
         return NULL;
-    }
-    pthread_once(&devices_once, devices_init);
-    pthread_mutex_lock(&devices[device].lock);
-    if (!devices[device].l) {
-        char name[32];
-        snprintf(name, sizeof name, "OMPT[%d:0:0]", (int)device);
-        devices[device].l = scorep_location_create_gpu(name, scorep_timer_ticks() - 1);
-    }
-    if (!devices[device].l)
-        pthread_mutex_unlock(&devices[device].lock);
-    return devices[device].l;
-}
-
-static void device_unlock(int64_t device)
-{
-    pthread_mutex_unlock(&devices[device].lock);
+    char name[48];
+    pthread_mutex_lock(&define_lock);
+    snprintf(name, sizeof name, "OMPT[%d:0:%u]", (int)device, n_streams[device]);
+    scorep_location *l = scorep_location_create_gpu(name, scorep_timer_ticks() - 1);
+    n_streams[device] += l != NULL;
+    pthread_mutex_unlock(&define_lock);
+    return my_stream[device] = l;
 }
 
 /* the construct's device when the call comes from one, else the plugin's device id */
@@ -496,14 +482,13 @@ static uint64_t plugins_unhooked;
 #define XFER(kind, device_id, bytes, call)                                                        \
     do {                                                                                          \
         int64_t dev_ = device_of(device_id);                                                      \
-        scorep_location *l_ = device_lock(dev_);                                                  \
+        scorep_location *l_ = device_location(dev_);                                              \
         if (!l_)                                                                                  \
             return call;                                                                          \
         uint64_t id_;                                                                             \
         uint32_t r_ = transfer_begin(l_, kind, bytes, &id_);                                      \
         int32_t rc_ = call;                                                                       \
         transfer_end(l_, kind, r_, id_);                                                            \
-        device_unlock(dev_);                                                                      \
         return rc_;                                                                               \
     } while (0)
 
@@ -511,13 +496,12 @@ static uint64_t plugins_unhooked;
     do {                                                                                          \
         int64_t dev_ = device_of(device_id);                                                      \
         uint32_t r_ = kernel_of(entry);                                                           \
-        scorep_location *l_ = r_ != SCOREP_INVALID_ID ? device_lock(dev_) : NULL;                 \
+        scorep_location *l_ = r_ != SCOREP_INVALID_ID ? device_location(dev_) : NULL;             \
         if (!l_)                                                                                  \
             return call;                                                                          \
         scorep_event_enter(l_, r_);                                                               \
         int32_t rc_ = call;                                                                       \
         scorep_event_leave(l_, r_);                                                               \
-        device_unlock(dev_);                                                                      \
         return rc_;                                                                               \
     } while (0)
 
