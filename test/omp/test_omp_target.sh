@@ -9,7 +9,9 @@
 # OMPT[0:0:0] the kernels __omp_offloading_..._scale_lL (2) and ..._main_lL (1) and exactly
 # 6 transfers: host to device (RmaGet) 8000, 8000, 4000 bytes, device to host (RmaPut) 8000,
 # 8000, 4000 bytes (the scalar f is passed by value: no transfer), each inside its
-# construct on the host, in the trace and as bytes_get/bytes_put in the profile.
+# construct on the host, in the trace and as bytes_get/bytes_put in the profile. Then
+# test/omp/target_mixed.c: enter/exit data, teams, update, nowait and two host threads
+# offloading to devices 0 and 1: per device the transfers and kernels of its design.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 export SCOREP_TIMER=clock_gettime # one clock for the host thread and the device location
@@ -130,5 +132,66 @@ for v in cc run; do
     expect_eq "$(profile_dump $exp -m bytes_get,bytes_put | awk -F'\t' '{ split($4, g, "=")
         split($5, p, "="); s += g[2] + p[2] } END { print s + 0 }')" 40000 \
         "$v: profile: no other bytes anywhere"
+done
+
+# --- target_mixed.c: enter/exit data, teams, update, nowait, two host threads on two devices
+scorep_cc clang $OFFLOAD -o target_mixed_cc "$OMP_SRC/target_mixed.c"
+clang -g $OFFLOAD -o target_mixed_plain "$OMP_SRC/target_mixed.c" || fail "build: target_mixed.c"
+at() { echo "@target_mixed.c:$(line target_mixed "$1")"; }
+for v in cc run; do
+    exp="exp_mixed_$v"
+    if [ $v = cc ]; then set -- ./target_mixed_cc; else set -- "$SCOREP_RUN" ./target_mixed_plain; fi
+    run_app mixed_$v env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$exp" "$@"
+    expect_eq "$status" 0 "mixed $v: exit status"
+    expect_eq "$(cat mixed_$v.out)" "y 4097 z 32 devices 2" "mixed $v: program output"
+    expect_eq "$(cat mixed_$v.err)" "" "mixed $v: nothing on stderr"
+    expect_eq "$(trace_check_order $exp)" 0 "mixed $v: timestamps increase per location"
+    expect_eq "$(trace_check_nesting $exp)" 0 "mixed $v: enter/leave nest per location"
+    trace_defs $exp >$exp.defs
+    # device number of each location id: OMPT[d:0:s] -> d (host threads: none)
+    awk '/^LOCATION / && /Name: "OMPT\[/ { d = $0; sub(/.*Name: "OMPT\[/, "", d); sub(/:.*/, "", d)
+        print $2, d }' $exp.defs >$exp.devs
+    expect_eq "$(awk '{ print $2 }' $exp.devs | sort -u | tr '\n' ' ')" "0 1 " \
+        "mixed $v: locations of devices 0 and 1"
+    expect_eq "$(awk '$2 == 1 { n++ } END { print n + 0 }' $exp.devs)" 1 \
+        "mixed $v: one location of device 1 (one thread drove it)"
+    # per device: the transfers' directions and bytes, and the kernels by construct line
+    trace_events $exp | awk -v devs=$exp.devs '
+        BEGIN { while ((getline l < devs) > 0) { split(l, f, " "); dev[f[1]] = f[2] } }
+        !($2 in dev) { next }
+        $1 == "RMA_GET" || $1 == "RMA_PUT" { b = $0; sub(/.*Bytes: /, "", b); sub(/,.*/, "", b)
+            print "device", dev[$2], $1, b }
+        $1 == "ENTER" && /Region: "__omp_offloading_/ { k = $0; sub(/.*_l/, "", k); sub(/".*/, "", k)
+            print "device", dev[$2], "kernel", k }' | sort >$exp.dev_events
+    {
+        echo "device 0 RMA_GET 128"
+        echo "device 0 RMA_GET 32768"
+        echo "device 0 RMA_GET 64"
+        echo "device 0 RMA_PUT 128"
+        echo "device 0 RMA_PUT 32768"
+        echo "device 0 RMA_PUT 64"
+        for m in DEVICE NOWAIT TEAMS; do echo "device 0 kernel $(line target_mixed $m)"; done
+        echo "device 1 RMA_GET 64"
+        echo "device 1 RMA_PUT 64"
+        echo "device 1 kernel $(line target_mixed DEVICE)"
+    } | sort >want_mixed.txt
+    expect_eq "$(diff want_mixed.txt $exp.dev_events)" "" \
+        "mixed $v: per device the transfers (direction, bytes) and kernels of the design"
+    # host constructs: visits summed over the host threads
+    pre=""
+    [ $v = run ] || pre="main/"
+    for c in "enter data $(at ENTER)" "exit data $(at EXIT)" "update $(at UPDATE)"; do
+        expect_eq "$(visits $exp "${pre}!\$omp target $c")" 1 "mixed $v: !\$omp target $c"
+    done
+    expect_eq "$(visits $exp "${pre}!\$omp target $(at TEAMS)")" 1 "mixed $v: the teams construct"
+    expect_eq "$(profile_paths $exp | grep -c "!\$omp target $(at NOWAIT)\$")" 1 \
+        "mixed $v: the nowait construct, on one call path"
+    devpath=$(profile_paths $exp | grep "!\$omp target $(at DEVICE)\$") ||
+        fail "mixed $v: no call path of the device(t) construct"
+    expect_eq "$(per_loc $exp "$devpath")" "1 1" \
+        "mixed $v: the device(t) construct on one call path, once on each thread"
+    expect_eq "$(profile_dump $exp -m bytes_get,bytes_put | awk -F'\t' '{ split($4, g, "=")
+        split($5, p, "="); sg += g[2]; sp += p[2] } END { print sg + 0, sp + 0 }')" "33024 33024" \
+        "mixed $v: profile: bytes to and from the devices (32768 + 128 + 64 + 64 each way)"
 done
 done_ok
