@@ -194,4 +194,25 @@ for v in cc run; do
         split($5, p, "="); sg += g[2]; sp += p[2] } END { print sg + 0, sp + 0 }')" "33024 33024" \
         "mixed $v: profile: bytes to and from the devices (32768 + 128 + 64 + 64 each way)"
 done
+
+# --- nvptx64: scorep-cc must leave the device code uninstrumented (the LLVM plugin strips
+# -finstrument-functions' hooks there; nvlink would find no __cyg_profile_func_enter). Without
+# a GPU the program runs by host fallback: the constructs on the host, no device location.
+NVPTX="-fopenmp -fopenmp-targets=nvptx64 -Xopenmp-target -march=sm_80"
+if nvidia-smi -L >/dev/null 2>&1; then
+    skip_part_here "nvptx64 host fallback" "a GPU is present (test/device's business)"
+elif ! clang -g $NVPTX -o target_nv_plain "$OMP_SRC/target.c" >nv.err 2>&1; then
+    skip_part_here "nvptx64 build" "clang cannot build for nvptx64 here: $(grep -m1 error nv.err)"
+else
+    scorep_cc clang $NVPTX -o target_nv_cc "$OMP_SRC/target.c"
+    run_app nv env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_nv ./target_nv_cc
+    expect_eq "$status" 0 "nvptx64 build, host fallback: exit status"
+    expect_eq "$(cat nv.out)" "b 999000 c 1000" "nvptx64 build, host fallback: program output"
+    expect_eq "$(visits exp_nv "main/scale/!\$omp target @target.c:$T")" 2 \
+        "nvptx64 build, host fallback: the target construct on the host"
+    trace_defs exp_nv >exp_nv.defs
+    expect_eq "$(awk '/^LOCATION / && /ACCELERATOR_STREAM/ { n++ } END { print n + 0 }' exp_nv.defs)" \
+        0 "nvptx64 build, host fallback: no device location"
+    expect_eq "$(events exp_nv RMA_GET)" 0 "nvptx64 build, host fallback: no transfer"
+fi
 done_ok
