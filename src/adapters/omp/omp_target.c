@@ -316,6 +316,22 @@ int __tgt_target_teams_nowait_mapper(TARGET_ARGS, int32_t num_teams, int32_t thr
     return rc;
 }
 
+/* LLVM 15 and later: one entry point for all target constructs; the kernel arguments (a
+ * struct whose layout changed between releases) are passed on untouched. Not available in
+ * LLVM 14 (the version tested): untested. */
+API int __tgt_target_kernel(ident_t *loc, int64_t device_id, int32_t num_teams,
+                            int32_t thread_limit, void *host_ptr, void *kernel_args);
+int __tgt_target_kernel(ident_t *loc, int64_t device_id, int32_t num_teams, int32_t thread_limit,
+                        void *host_ptr, void *kernel_args)
+{
+    NEXT(real, __tgt_target_kernel);
+    frame f;
+    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int rc = real(loc, device_id, num_teams, thread_limit, host_ptr, kernel_args);
+    end(&f);
+    return rc;
+}
+
 /* The data constructs: enter data and the begin of a target data region are both
  * data_begin; exit data and the end of a target data region both data_end. */
 #define DATA_NOWAIT_WRAPPER(fn, kind)                                                             \

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
 typedef struct {
     uintptr_t base; /* the object's load address (dlpi_addr) */
     const char *symbol;
@@ -111,15 +112,17 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *arg)
 
 int omp_target_patch_import(uintptr_t base, const char *symbol, void *replacement, void **old)
 {
-#if defined(__x86_64__)
     patch_job j = {base, symbol, replacement, old, 0, 0};
     dl_iterate_phdr(patch_object, &j);
     return j.found ? j.patched : -1;
+}
 #else
+int omp_target_patch_import(uintptr_t base, const char *symbol, void *replacement, void **old)
+{
     (void)base;
     (void)symbol;
     (void)replacement;
     (void)old;
     return -1; /* relocation types of other architectures: not done */
-#endif
 }
+#endif
