@@ -239,12 +239,17 @@ static void *next_fn(const char *name)
     return p;
 }
 
+/* var: libomptarget's function `name`, looked up once (threads racing store the same value);
+ * a program calls only what its libomptarget has, so a missing one is fatal */
 #define NEXT(var, name)                                                                           \
-    static __typeof__(name) *var;                                                                \
-    if (!var)                                                                                     \
+    static __typeof__(name) *var##_cache;                                                         \
+    __typeof__(name) *var = __atomic_load_n(&var##_cache, __ATOMIC_RELAXED);                      \
+    if (!var) {                                                                                   \
         var = (__typeof__(name) *)next_fn(#name);                                                 \
-    if (!var)                                                                                     \
-        abort()
+        if (!var)                                                                                 \
+            abort();                                                                              \
+        __atomic_store_n(&var##_cache, var, __ATOMIC_RELAXED);                                    \
+    }
 
 static void hook_plugins(void);
 
