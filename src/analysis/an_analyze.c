@@ -85,9 +85,8 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
         opt->unmatched_sends = all[1];
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
-        info =
-            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0,
-                             0, 0, 0, NULL};
+        info = (an_report_info){
+            .mode = opt->mode ? opt->mode : "post-mortem", .ccv = all[0], .reduced = all[4] != 0};
         info.cp_segments = c.cp_segments;
         an_net_allreduce(net, &t->other_threads_events, &opt->thread_mpi_events, 1, AN_T_U64,
                          AN_OP_SUM);
@@ -96,6 +95,8 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     }
     if (rc == 0)
         rc = agree(&c, an_pattern_lock(&c, err, len), err, len);
+    if (rc == 0)
+        an_pop_threads(&c, &info); /* POP at thread level: every thread's times */
     if (rc == 0) {
         rc = an_report_cube(&c, &info, cubex, err, len);
     }

@@ -226,10 +226,11 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
     /* where this rank's part of the path can begin and end: as Scalasca, from MPI_Init's
      * Enter to MPI_Finalize's when every rank has them; else its first event and its last
      * one before the leave of its program root (ProgramEnd, in finalize, where the ranks end
-     * about together) */
+     * about together); a program without MPI: to that leave (scout.omp and scout.ser end
+     * the path at the program's end) */
     size_t last = t->n_events ? t->n_events - 1 : 0;
-    if (last > 0 && an_program_cnode(t) != AN_NONE && t->events[last].kind == AN_LEAVE &&
-        t->events[last].enter == 0)
+    if (last > 0 && t->has_mpi && an_program_cnode(t) != AN_NONE &&
+        t->events[last].kind == AN_LEAVE && t->events[last].enter == 0)
         last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
                          t->n_events ? t->events[last].time : 0};

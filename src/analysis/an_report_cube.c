@@ -367,6 +367,14 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         cube_writer_attr(w, "POP serialisation efficiency", buf);
         snprintf(buf, sizeof buf, "%.4f", info->transfer_efficiency);
         cube_writer_attr(w, "POP transfer efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_load_balance);
+        cube_writer_attr(w, "POP thread load balance", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_comp_efficiency);
+        cube_writer_attr(w, "POP thread computation efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_parallel_efficiency);
+        cube_writer_attr(w, "POP thread parallel efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->serial_share);
+        cube_writer_attr(w, "POP serial region share", buf);
         if (info->cp_segments) /* scorep-report marks them on the timeline */
             cube_writer_attr(w, "critical path segments", info->cp_segments);
     }

@@ -64,6 +64,11 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
             prefix, 100 * info->parallel_efficiency, 100 * info->load_balance,
             100 * info->comm_efficiency, 100 * info->serialisation_efficiency,
             100 * info->transfer_efficiency);
+    fprintf(out,
+            "%s: POP at thread level: parallel %.1f%% = load balance %.1f%% x computation "
+            "%.1f%%; serial regions %.1f%% of the time\n",
+            prefix, 100 * info->thread_parallel_efficiency, 100 * info->thread_load_balance,
+            100 * info->thread_comp_efficiency, 100 * info->serial_share);
     int order[sizeof waits / sizeof waits[0]];
     int n = (int)(sizeof waits / sizeof waits[0]);
     for (int i = 0; i < n; i++)

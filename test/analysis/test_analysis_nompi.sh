@@ -146,7 +146,45 @@ for s in ebarrier ibarrier limited; do
         "the master holds little of $s's critical path ($v s)"
 done
 # the path is the run: its total is the master's time from its first event to the program's end
-design "$(value critical_path '*' '*')" "$(value time '*' "$L0")" "critical path = the program's time"
+cp=$(value critical_path '*' '*')
+tm=$(value time '*' "$L0")
+expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { d = c - t; print (d * d < 1e-12) }')" 1 \
+    "the critical path ($cp s) is the master's, the program's, time ($tm s)"
+# POP at thread level (docs/analysis.md): each thread's useful time is its Execution without
+# its sub-metrics (cube_values.py's "=execution"), the runtime the master's time, the serial
+# share the master's time outside the three parallel regions. The attributes (4 decimals)
+# must be what these values give; and the design: useful time 2D + 4 x 50 ms (the master's
+# serial section and the 50 ms before each scenario, omp_waits.c's start), D on each worker
+# for the barrier it is late for and D more on the worker in the team of 2, runtime
+# 5D + 0.2 s: load balance (5D + 0.2) / 3 / (2D + 0.2) = 0.67, computation efficiency
+# (2D + 0.2) / (5D + 0.2) = 0.5, serial share the same 0.5 (for D = 0.2), each within 10%
+u0=$(value =execution '*' "$L0") u1=$(value =execution '*' "$L1") u2=$(value =execution '*' "$L2")
+rt=$(value time '*' "$L0")
+par=0
+for p in "ebarrier/$PE" "ibarrier/$PI" "limited/$PL"; do
+    par=$(awk -v a="$par" -v b="$(value time "$p/**" "$L0")" 'BEGIN { printf "%.9f", a + b }')
+done
+pop() { $CV "$CUBE" attr "POP $1"; }
+exp_pop=$(awk -v a="$u0" -v b="$u1" -v c="$u2" -v t="$rt" -v p="$par" 'BEGIN {
+    m = a; if (b > m) m = b; if (c > m) m = c
+    printf "%.4f %.4f %.4f %.4f", (a + b + c) / 3 / m, m / t, (a + b + c) / 3 / t, (t - p) / t }')
+set -- $exp_pop
+for q in "thread load balance|$1" "thread computation efficiency|$2" \
+    "thread parallel efficiency|$3" "serial region share|$4"; do
+    got=$(pop "${q%|*}") || fail "cube_values.py attr POP ${q%|*}"
+    expect_eq "$(awk -v g="$got" -v e="${q#*|}" 'BEGIN { d = g - e; print (d * d <= 2.6e-8) }')" 1 \
+        "POP ${q%|*}: $got (from the report's times: ${q#*|})"
+done
+d_lb=$(awk -v d="$D" 'BEGIN { printf "%.4f", (5 * d + 0.2) / 3 / (2 * d + 0.2) }')
+d_ce=$(awk -v d="$D" 'BEGIN { printf "%.4f", (2 * d + 0.2) / (5 * d + 0.2) }')
+for q in "thread load balance|$d_lb" "thread computation efficiency|$d_ce" \
+    "serial region share|$d_ce"; do
+    got=$(pop "${q%|*}")
+    expect_eq "$(awk -v g="$got" -v e="${q#*|}" 'BEGIN { print (g >= 0.9 * e && g <= 1.1 * e) }')" 1 \
+        "POP ${q%|*}: $got (design ${q#*|}, 10%)"
+done
+expect_grep "POP at thread level: parallel .* load balance .* computation .* serial regions" an.out \
+    "the summary gives POP at thread level"
 # the trace's values (the patterns' definitions over otf2-print's view)
 NEAR_REL=0.001 NEAR_ABS=0.0002
 trace_threads barriers "$x" bar.txt
@@ -221,8 +259,11 @@ design "$(value critical_path work 0:0)" 0.3 "critical path of work"
 design "$(value critical_path more 0:0)" 0.2 "critical path of more"
 cp=$(value critical_path '*' '*')
 tm=$(value time '*' '*')
-expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { print (c <= t + 1e-9 && c >= t - 0.002) }')" 1 \
-    "the critical path ($cp s) is the program's time ($tm s) to its end (2 ms)"
+expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { d = c - t; print (d * d < 1e-12) }')" 1 \
+    "the critical path ($cp s) is the program's time ($tm s), to its end (as scout.ser's)"
+# POP at thread level of one thread: balanced, all of it serial
+expect_eq "$($CV "$CUBE" attr "POP thread load balance")" 1.0000 "serial: thread load balance 1"
+expect_eq "$($CV "$CUBE" attr "POP serial region share")" 1.0000 "serial: all of it serial"
 for m in omp_ebarrier_wait omp_idle_threads pthread_lock_contention_mutex_lock mpi; do
     expect_eq "$(value "$m" '*' '*')" 0 "no $m in a serial program"
 done
