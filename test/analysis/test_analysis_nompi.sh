@@ -13,7 +13,8 @@
 #   (b) pthread_locks.c (main and 3 threads): each thread's mutex and condition lock contention
 #       as the program's own readings give it (10% + 15 ms) and as the trace gives it;
 #   (c) serial.c: the time tree and the critical path are the program's regions' times.
-# Bad input: the trace of a program without MPI under mpirun -np 2 gets a clear message.
+# Bad input: the trace of a program without MPI under mpirun -np 2, and a trace of two
+# processes without MPI (written with OTF2's Python writer), get a clear message each.
 # CubeLib's cube_dump (CUBELIB_DUMP, or on the PATH) reads the same barrier waits.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -213,6 +214,30 @@ fi
 # bad input: a trace without MPI ranks under mpirun -np 2
 $MPIRUN -np 2 "$ANALYZE" "$x" >np2.out 2>&1 && fail "scorep-analyze on 2 processes accepted a trace without MPI"
 expect_grep "no MPI ranks .* without mpirun" np2.out "mpirun -np 2 on a trace without MPI: a clear message"
+
+# bad input: threads of two processes and no MPI ranks (what fork would leave), written by
+# libotf2's own Python writer
+py=$(python3_with_otf2)
+if [ -n "$py" ]; then
+    cat >fork2.py <<'PY'
+import sys, otf2
+with otf2.writer.open(sys.argv[1], timer_resolution=1000000000) as trace:
+    node = trace.definitions.system_tree_node("node")
+    work = trace.definitions.region("work")
+    for p in range(2):
+        g = trace.definitions.location_group("Process %d" % p, system_tree_parent=node)
+        w = trace.event_writer("Master thread", group=g)
+        w.enter(1000 + p, work)
+        w.leave(2000 + p, work)
+PY
+    "$py" fork2.py "$work/fork" >fork2.out 2>&1 || fail "fork2.py: $(cat fork2.out)"
+    "$ANALYZE" "$work/fork" >fork.out 2>&1 && fail "scorep-analyze accepted two processes without MPI"
+    expect_grep "threads of several processes but no MPI ranks .*fork" fork.out \
+        "two processes without MPI: a clear message"
+    expect_no_file "$work/fork/scout.cubex" "no report for two processes without MPI"
+else
+    skip_part "OTF2's Python writer (python3-otf2)"
+fi
 
 # ---------------------------------------------------------------- (b) pthread, no MPI
 part "pthread without MPI"
