@@ -13,12 +13,18 @@
 #   (b) pthread_locks.c (main and 3 threads): each thread's mutex and condition lock contention
 #       as the program's own readings give it (10% + 15 ms) and as the trace gives it;
 #   (c) serial.c: the time tree and the critical path are the program's regions' times.
+# src/analysis calls MPI only in an_net_mpi.c/.h.
 # Bad input: the trace of a program without MPI under mpirun -np 2, and a trace of two
 # processes without MPI (written with OTF2's Python writer), get a clear message each.
 # CubeLib's cube_dump (CUBELIB_DUMP, or on the PATH) reads the same barrier waits.
 . "$top_srcdir/test/integration/lib.sh"
 
 . "$top_srcdir/test/analysis/lib_analysis.sh"
+# the analysis speaks MPI only through an_net_mpi.c (an_net.h): a PMPI call or <mpi.h> in any
+# other file of src/analysis would run without MPI_Init in a program without MPI
+run_to mpi_files.txt grep -l -E 'PMPI_[A-Z]|include <mpi.h>' "$top_srcdir"/src/analysis/*.[ch]
+expect_eq "$(sed 's|.*/||' mpi_files.txt | tr '\n' ' ')" "an_net_mpi.c an_net_mpi.h " \
+    "src/analysis: MPI only in an_net_mpi.c/.h"
 command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
 command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
 nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
