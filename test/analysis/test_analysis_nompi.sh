@@ -12,7 +12,8 @@
 #       0.1% + 0.2 ms;
 #   (b) pthread_locks.c (main and 3 threads): each thread's mutex and condition lock contention
 #       as the program's own readings give it (10% + 15 ms) and as the trace gives it;
-#   (c) serial.c: the time tree and the critical path are the program's regions' times.
+#   (c) serial.c: the time tree and the critical path are the program's regions' times; and
+#       the one-step form `scorep-analyze ./serial` (measured, analysed in situ).
 # src/analysis calls MPI only in an_net_mpi.c/.h.
 # Bad input: the trace of a program without MPI under mpirun -np 2, and a trace of two
 # processes without MPI (written with OTF2's Python writer), get a clear message each.
@@ -298,5 +299,13 @@ expect_eq "$($CV "$CUBE" attr "POP serial region share")" 1.0000 "serial: all of
 for m in omp_ebarrier_wait omp_idle_threads pthread_lock_contention_mutex_lock mpi; do
     expect_eq "$(value "$m" '*' '*')" 0 "no $m in a serial program"
 done
+# one step, as `scalasca -analyze ./app`: measured with tracing and the in situ analysis
+SCOREP_EXPERIMENT_DIRECTORY="$work/onestep" "$ANALYZE" ./serial 0.1 >onestep.out 2>&1 ||
+    fail "scorep-analyze ./serial: $(cat onestep.out)"
+expect_grep "measuring ./serial \(no MPI launcher\) into $work/onestep" onestep.out \
+    "scorep-analyze ./serial: measured without a launcher"
+expect_file "$work/onestep/scout.cubex" "scorep-analyze ./serial: the report"
+CUBE=$work/onestep/scout.cubex
+design "$(value critical_path work 0:0)" 0.3 "one step: critical path of work"
 echo "PASS: the analysis without MPI: OpenMP, pthread and serial programs, post-mortem without"
 echo "MPI_Init and in situ alike"
