@@ -120,11 +120,17 @@ def preload(opt):
     return libs
 
 
+def has_preload(libs):
+    """whether LD_PRELOAD (set by scorep-python) has the libraries, in this order"""
+    current = [p for p in os.environ.get("LD_PRELOAD", "").replace(" ", ":").split(":") if p]
+    return current[: len(libs)] == libs
+
+
 def restart(opt):
     """exec the interpreter again with the runtime preloaded; the environment tells the new
     process what the old one had in LD_PRELOAD, so that the script's children get that"""
     libs = preload(opt)
-    old = os.environ.get("LD_PRELOAD", "")
+    old = os.environ.get("SCOREP_PYTHON_PRELOAD_BACKUP", os.environ.get("LD_PRELOAD", ""))
     os.environ["SCOREP_PYTHON_PRELOAD_BACKUP"] = old
     os.environ["LD_PRELOAD"] = ":".join(libs + ([old] if old else []))
     if opt["verbose"]:
@@ -171,8 +177,11 @@ def run(opt, prog_argv):
 
 def scorep_main():
     opt, prog_argv = parse(sys.argv[1:])
-    if os.environ.get("SCOREP_PYTHON_PRELOADED") != str(os.getpid()):
-        # the pid tells the restarted process from a child that inherited the variable
+    # the pid tells this process (restarted, or started by scorep-python with the preload)
+    # from a child that inherited the variable
+    if os.environ.get("SCOREP_PYTHON_PRELOADED") != str(os.getpid()) or not has_preload(
+        preload(opt)
+    ):
         os.environ["SCOREP_PYTHON_PRELOADED"] = str(os.getpid())
         restart(opt)
     os.environ.pop("SCOREP_PYTHON_PRELOADED", None)
