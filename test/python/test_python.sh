@@ -4,7 +4,7 @@
 # per resumption), the C function of a scorep-cc-built library called through ctypes under
 # its Python caller, an exception that leaves no region open (the trace nests), a thread on
 # its own location; SCOREP_FILTERING_FILE by "module:function"; throttling of a tiny Python
-# function as of a compiled one; and the module's command line refusing bad options.
+# function as of a compiled one; --cuda's preload; the command line refusing bad options.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/python/lib_python.sh"
 
@@ -67,6 +67,18 @@ expect_eq "$(profile_sum t "$M/__main__:outer/__main__:inner/scorep_throttled_fr
     900 "throttled: the 900 visits after the 100th only counted"
 expect_eq "$(trace_count t ENTER 0 __main__:inner)" 100 "throttled: 100 enters of inner traced"
 expect_eq "$(trace_check_nesting t)" 0 "throttled: the trace nests"
+
+# --- --cuda: the CUDA adapter preloaded after the runtime (CUDA kernels of PyTorch, CuPy under
+# their Python callers; GPU runs are test/cuda's, this machine may have no GPU) ---
+if [ -f "$top_builddir/.libs/libscorep-rt-cuda.so" ]; then
+    run_py cu SCOREP_EXPERIMENT_DIRECTORY=cu "$SCOREP_PYTHON" --cuda --verbose \
+        "$PYPROGS/calls.py" "$lib"
+    expect_grep "^scorep: LD_PRELOAD=$top_builddir/.libs/libscorep-rt.so:$top_builddir/.libs/libscorep-rt-cuda.so\$" \
+        cu.err "--cuda: the CUDA adapter preloaded after the runtime"
+    expect_eq "$(profile_sum cu "$M/__main__:outer/__main__:inner" visits)" 1000 "--cuda: inner 1,000 visits"
+else
+    skip_part_here "--cuda" "scorep-rt was built without the CUDA adapter (no CUDA toolkit)"
+fi
 
 # --- the command line ---
 status=0

@@ -23,6 +23,8 @@ Options:
                      accepted; threads are recorded in every case
   --io=posix|isoc|none
                      record I/O calls (scorep-run --io)
+  --cuda             preload the CUDA adapter (CUDA kernels and memory copies of
+                     PyTorch, CuPy, ... under the Python calls that issued them)
   --noinstrumenter, --nopython
                      Python calls are not recorded until scorep.instrumenter.enable()
   --instrumenter-type=TYPE
@@ -39,7 +41,7 @@ Measurement settings come from the SCOREP_* variables (scorep-info config-vars).
 """
 
 IGNORED = ("--user", "--nouser", "--compiler", "--nocompiler", "--dynamic", "--keep-files",
-           "--cuda", "--nocuda")
+           "--nocuda")
 TYPES = ("cProfile", "cTrace", "profile", "trace", "dummy")
 
 
@@ -49,7 +51,7 @@ def die(msg):
 
 
 def parse(argv):
-    opt = {"mpp": None, "io": [], "python": True, "file": None, "verbose": False}
+    opt = {"mpp": None, "io": [], "python": True, "file": None, "verbose": False, "cuda": False}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -76,6 +78,8 @@ def parse(argv):
                 if w not in ("posix", "isoc", "none"):
                     die("unknown I/O paradigm '%s' (posix, isoc, none)" % w)
                 opt["io"].append(w)
+        elif a == "--cuda":
+            opt["cuda"] = True
         elif a in ("--noinstrumenter", "--nopython"):
             opt["python"] = False
         elif a.startswith("--instrumenter-type="):
@@ -108,6 +112,8 @@ def preload(opt):
     if mpp == "mpi":
         libs.append(os.path.join(libdir, "libscorep-rt-mpi.so"))
     libs.append(os.path.join(libdir, "libscorep-rt.so"))
+    if opt["cuda"]:  # after the runtime, which it needs (scorep-run's order)
+        libs.append(os.path.join(libdir, "libscorep-rt-cuda.so"))
     io = opt["io"]
     if "posix" in io:
         libs.append(os.path.join(libdir, "libscorep-rt-io-posix.so"))
@@ -115,7 +121,7 @@ def preload(opt):
         libs.append(os.path.join(libdir, "libscorep-rt-io-isoc.so"))
     for lib in libs:
         if not os.access(lib, os.R_OK):
-            what = "MPI adapter" if lib.endswith("-mpi.so") else "library"
+            what = {"-mpi.so": "MPI adapter", "cuda.so": "CUDA adapter"}.get(lib[-7:], "library")
             die("the %s %s is missing (scorep-rt built without it?)" % (what, lib))
     return libs
 
@@ -133,6 +139,9 @@ def restart(opt):
     old = os.environ.get("SCOREP_PYTHON_PRELOAD_BACKUP", os.environ.get("LD_PRELOAD", ""))
     os.environ["SCOREP_PYTHON_PRELOAD_BACKUP"] = old
     os.environ["LD_PRELOAD"] = ":".join(libs + ([old] if old else []))
+    nvtx = os.path.join(os.path.dirname(libs[0]), "libscorep-rt-nvtx.so")
+    if opt["cuda"] and "NVTX_INJECTION64_PATH" not in os.environ and os.access(nvtx, os.R_OK):
+        os.environ["NVTX_INJECTION64_PATH"] = nvtx  # NVTX ranges, as scorep-run
     if opt["verbose"]:
         sys.stderr.write("scorep: LD_PRELOAD=%s\n" % os.environ["LD_PRELOAD"])
     args = [sys.executable, "-m", "scorep"] + sys.argv[1:]
