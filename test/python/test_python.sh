@@ -50,6 +50,9 @@ cat >filter.txt <<'F'
 SCOREP_REGION_NAMES_BEGIN
   EXCLUDE __main__:inner __main__.Shape:*
 SCOREP_REGION_NAMES_END
+SCOREP_FILE_NAMES_BEGIN
+  EXCLUDE */threading.py
+SCOREP_FILE_NAMES_END
 F
 run_py f SCOREP_FILTERING_FILE=filter.txt SCOREP_EXPERIMENT_DIRECTORY=f "$SCOREP_PYTHON" \
     "$PYPROGS/calls.py" "$lib"
@@ -57,6 +60,8 @@ expect_eq "$(profile_sum f "$M/__main__:outer" visits)" 10 "filtered run: outer 
 expect_eq "$(profile_paths f | grep -c '__main__:inner\|__main__\.Shape')" 0 \
     "filtered run: no inner, no method of Shape"
 expect_eq "$(profile_sum f "$M/__main__:call_c/cwork" visits)" 3 "filtered run: cwork under call_c"
+expect_eq "$(profile_values f "THREADS/__main__:worker/__main__:call_c/cwork" visits)" "1 3" \
+    "filtered run: threading.py's functions gone by their file, the thread's worker first"
 
 # --- throttling: after 100 short visits inner is only counted, as a compiled function ---
 run_py t SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=100 SCOREP_THROTTLING_MEAN=1ms \

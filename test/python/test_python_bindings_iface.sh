@@ -85,10 +85,23 @@ gcc -shared scorep_init.o -o libscorep_init_subsystem-test.so $LIBDIRS -Wl,-no-a
 # shellcheck disable=SC2086
 gcc -fPIC -shared $INCS $MACROS "$top_srcdir/test/python/bind_iface.c" -o bind_iface.so ||
     fail "bind_iface.c does not build with --cflags' include flags"
+# their extension is C++: its libstdc++ comes with it, loaded RTLD_LOCAL by Python, while
+# the memory adapter of --libs (in the preloaded subsystem library) wraps operator new
+cat >cxx_new.cc <<'C'
+extern "C" int cxx_new(void);
+extern "C" int cxx_new(void)
+{
+    int *p = new int(42);
+    int v = *p;
+    delete p;
+    return v;
+}
+C
+g++ -fPIC -shared cxx_new.cc -o cxx_new.so || fail "cxx_new.cc does not build"
 run_app b env SCOREP_EXPERIMENT_DIRECTORY=bx LD_LIBRARY_PATH="$work" \
     LD_PRELOAD="$PRELOAD libscorep_init_subsystem-test.so" \
-    "$py" -c 'import ctypes, sys; sys.exit(ctypes.CDLL("./bind_iface.so").run())'
-expect_eq "$status" 0 "the extension's calls run (status)"
+    "$py" -c 'import ctypes, sys; assert ctypes.CDLL("./cxx_new.so").cxx_new() == 42; sys.exit(ctypes.CDLL("./bind_iface.so").run())'
+expect_eq "$status" 0 "the extension's calls run, C++ new and delete of a library loaded RTLD_LOCAL too (status)"
 expect_eq "$(cat b.out)" "experiment $work/bx" "SCOREP_GetExperimentDirName: the experiment directory"
 expect_eq "$(profile_sum bx __main__:foo visits)" 4 \
     "the region: 4 visits before SCOREP_FinalizeMeasurement, none after"
