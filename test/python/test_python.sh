@@ -85,6 +85,28 @@ else
     skip_part_here "--cuda" "scorep-rt was built without the CUDA adapter (no CUDA toolkit)"
 fi
 
+# --- Score-P's own Python bindings (a checkout of score-p/scorep_binding_python named by
+# PY_SCOREP_BINDINGS_SRC; never part of this repository), built against this build's
+# scorep-config and run on the same script: the same visits ---
+if [ -n "${PY_SCOREP_BINDINGS_SRC:-}" ] && [ -f "$PY_SCOREP_BINDINGS_SRC/setup.py" ]; then
+    mkdir bin
+    ln -s "$top_builddir/scorep-cc" bin/scorep
+    ln -s "$top_builddir/scorep-config" bin/scorep-config
+    ln -s "$top_builddir/scorep-info" bin/scorep-info
+    cp -R "$PY_SCOREP_BINDINGS_SRC" bindings
+    (cd bindings && PATH="$work/bin:$PATH" "$PY" setup.py build >../bindings.out 2>&1) ||
+        fail "Score-P's bindings do not build against scorep-config: $(tail -n 20 bindings.out)"
+    run_py sp PATH="$work/bin:$PATH" PYTHONPATH="$(echo "$work"/bindings/build/lib.*)" \
+        SCOREP_EXPERIMENT_DIRECTORY=sp "$PY" -m scorep "$PYPROGS/calls.py" "$lib"
+    for p in "$M/__main__:outer/__main__:inner" "$M/__main__:outer" "$M/__main__.Shape:area" \
+        "$M/__main__:squares" "$M/__main__:call_c/cwork" "$M/__main__:catcher/__main__:boom"; do
+        expect_eq "$(profile_sum sp "$p" visits)" "$(profile_sum m "$p" visits)" \
+            "Score-P's bindings: the visits of $p as with scorep-rt's module"
+    done
+else
+    skip_part_here "Score-P's Python bindings" "no checkout named by PY_SCOREP_BINDINGS_SRC (not a package)"
+fi
+
 # --- the command line ---
 status=0
 "$SCOREP_PYTHON" --bogus "$PYPROGS/calls.py" >bad.out 2>&1 || status=$?
