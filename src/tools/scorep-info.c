@@ -71,6 +71,12 @@ static int build_info(void)
            "preloaded by scorep-run --memory; recording with SCOREP_MEMORY_RECORDING)\n");
     printf("  io          yes (libscorep-rt-io-posix, -isoc: POSIX, ISO C and POSIX AIO calls; "
            "scorep-cc --io, scorep-run --io)\n");
+#ifdef HAVE_PYTHON_MODULE
+    printf("  python      yes (the module scorep: scorep-python, python3 -m scorep; Python calls "
+           "as regions module:function through a C profile hook; docs/python.md)\n");
+#else
+    printf("  python      no (configure found no Python headers: python3-dev)\n");
+#endif
 #ifdef HAVE_MPI
     printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "
            "scorep-run)\n");
