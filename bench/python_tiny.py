@@ -1,4 +1,5 @@
-# python_tiny.py N: N calls of a tiny Python function (bench/run_python_bench.sh).
+# python_tiny.py N [empty]: N calls of a tiny Python function (bench/run_python_bench.sh);
+# with "empty" under an empty C profile hook (python_empty_hook.c, built on sys.path).
 import sys
 
 
@@ -11,4 +12,8 @@ def main(n):
         tiny(i)
 
 
+if sys.argv[2:] == ["empty"]:
+    import empty_hook
+
+    empty_hook.on()
 main(int(sys.argv[1]))

@@ -1,10 +1,12 @@
 #!/bin/sh
 # run_python_bench.sh: part of `make bench`: the cost of a Python call under the module scorep
 # (issue #30): BENCH_PY_CALLS (default 2,000,000) calls of a tiny function
-# (bench/python_tiny.py), wall time of the whole process, plain python3, `python3 -m
-# cProfile` and scorep-python without and with throttling (SCOREP_THROTTLING, on by
-# default: after SCOREP_THROTTLING_CALLS short visits the function is only counted), the
-# variants taken in turn, median of BENCH_RUNS (default 3). ns/call: (time - plain) / calls.
+# (bench/python_tiny.py), wall time of the whole process, plain python3, under an empty C
+# profile hook (bench/python_empty_hook.c: Python's own cost of a hook, the floor of both
+# tools), `python3 -m cProfile` and scorep-python without and with throttling
+# (SCOREP_THROTTLING, on by default: after SCOREP_THROTTLING_CALLS short visits the function
+# is only counted), the variants taken in turn, median of BENCH_RUNS (default 3). ns/call:
+# (time - plain) / calls.
 # Asserts nothing; says whether scorep-python was at most cProfile's time.
 #
 # Environment: abs_top_builddir, abs_top_srcdir, PYTHON (the interpreter the module is built
@@ -23,12 +25,15 @@ calls=${BENCH_PY_CALLS:-2000000}
 script=$srcdir/bench/python_tiny.py
 export SCOREP_PYTHON_PATH="$builddir/python" SCOREP_RUN_LIBDIR="$builddir/.libs"
 cd "$tmp"
+inc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+step "the empty hook" ${CC:-gcc} -O2 -shared -fPIC -I"$inc" -o empty_hook.so "$srcdir/bench/python_empty_hook.c"
 
 # wall VARIANT: seconds of one run of the variant
 wall() {
     t0=$(date +%s%N)
     case $1 in
     plain) step "plain python3" "$py" "$script" "$calls" ;;
+    empty) step "empty hook" env PYTHONPATH="$tmp" "$py" "$script" "$calls" empty ;;
     cprofile) step "python3 -m cProfile" "$py" -m cProfile -o cprofile.out "$script" "$calls" ;;
     scorep) step "scorep-python (no throttling)" env SCOREP_THROTTLING=false \
         SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true \
@@ -44,7 +49,7 @@ wall() {
 : >times
 i=0
 while [ "$i" -lt "$runs" ]; do
-    for v in plain cprofile scorep throttled; do
+    for v in plain empty cprofile scorep throttled; do
         wall "$v"
     done
     i=$((i + 1))
@@ -59,10 +64,11 @@ awk -v calls="$calls" -v runs="$runs" '
     }
     END {
         p = median("plain")
-        split("plain cprofile scorep throttled", vs, " ")
-        names["plain"] = "plain python3"; names["cprofile"] = "python3 -m cProfile"
+        split("plain empty cprofile scorep throttled", vs, " ")
+        names["plain"] = "plain python3"; names["empty"] = "an empty C profile hook"
+        names["cprofile"] = "python3 -m cProfile"
         names["scorep"] = "scorep-python"; names["throttled"] = "scorep-python, throttled"
-        for (k = 1; k <= 4; k++) {
+        for (k = 1; k <= 5; k++) {
             m = median(vs[k])
             printf "  %-26s %8.3f s  %6.1f ns/call\n", names[vs[k]], m / 1e6, (m - p) * 1000 / calls
         }
