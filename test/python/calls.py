@@ -1,7 +1,8 @@
 # calls.py LIB: Python calls with known counts (test_python.sh): outer 10 x inner 100, the
 # method Shape.area 5 times, a generator of 4 values, the C function cwork of LIB called 3
-# times through ctypes from call_c, an exception that unwinds boom into catcher, and a thread
-# whose worker calls call_c once more.
+# times through ctypes from call_c, an exception that unwinds boom into catcher, a recursion
+# 300 deep (rec: 301 calls, deeper than the hook's first stack), and a thread whose worker
+# calls call_c once more.
 import ctypes
 import sys
 import threading
@@ -50,6 +51,10 @@ def catcher():
         return 1
 
 
+def rec(n):
+    return 0 if n == 0 else rec(n - 1) + 1
+
+
 def worker():
     call_c()
 
@@ -62,6 +67,7 @@ for _ in range(5):
 print("squares", sum(squares(4)))
 call_c()
 catcher()
+rec(300)
 t = threading.Thread(target=worker)
 t.start()
 t.join()

@@ -40,6 +40,8 @@ expect_grep "Name: \"__main__:outer\".*Paradigm: USER.*File: \"$PYPROGS/calls.py
     m.defs "outer's region: a user region, calls.py and the line of its def ($line)"
 expect_eq "$(trace_count m ENTER 0 __main__:inner)" 1000 "the trace: 1,000 enters of inner"
 expect_eq "$(trace_count m ENTER 0 cwork)" 3 "the trace: 3 enters of cwork on the main thread"
+expect_eq "$(trace_count m ENTER 0 __main__:rec)" 301 "the trace: the recursion's 301 enters"
+expect_eq "$(trace_count m LEAVE 0 __main__:rec)" 301 "the trace: the recursion's 301 leaves"
 expect_eq "$(trace_check_nesting m)" 0 "the trace nests: the exception left no region open"
 expect_eq "$(trace_check_order m)" 0 "the trace's events are in order"
 # nothing of the measurement's own Python code (module scorep) is recorded

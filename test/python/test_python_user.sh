@@ -5,7 +5,7 @@
 # instrumenter when it is on, by the decorator when it is off), @scorep.user.region("x")
 # "user:x" around the call; parameters; scorep.instrumenter.disable()/enable() as context
 # managers, "user_instrumenter:NAME" around a block whose state they changed. Once with the
-# instrumenter on, once with --noinstrumenter.
+# instrumenter on, once with --noinstrumenter; then --instrumenter-file and force_finalize.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/python/lib_python.sh"
 
@@ -53,4 +53,27 @@ user_instrumenter:loud 1
 user_instrumenter:loud/__main__:work 1
 W
 expect_eq "$(cat off.visits)" "$(cat off.want)" "--noinstrumenter: the regions and their visits"
+# --instrumenter-file runs before the script; scorep.user.force_finalize() writes the results
+# at once: the call after it is not in them
+cat >setup_file.py <<'P'
+import builtins
+builtins.MARK = "the instrumenter file ran first"
+P
+cat >fin.py <<'P'
+import scorep.user
+
+
+def work():
+    return 1
+
+
+work()
+work()
+scorep.user.force_finalize()
+work()
+print(MARK)
+P
+run_py fin SCOREP_EXPERIMENT_DIRECTORY=fin "$SCOREP_PYTHON" --instrumenter-file=setup_file.py fin.py
+expect_eq "$(cat fin.out)" "the instrumenter file ran first" "--instrumenter-file: run before the script"
+expect_eq "$(profile_sum fin "$M/__main__:work" visits)" 2 "force_finalize: the 2 calls before it"
 done_ok
