@@ -11,9 +11,12 @@
 # SCOREP_FinalizeMeasurement (bind_iface.c, loaded by Python's ctypes as they load it).
 . "$top_srcdir/test/integration/lib.sh"
 # the interpreter itself (a python3 on PATH may be a launcher script whose processes would all
-# be measured under LD_PRELOAD): the one the module is built for, else python3
-py=${PYTHON_FOR_SCOREP_TESTS:-python3}
-command -v "$py" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+# be measured under LD_PRELOAD): the one the module is built for, else python3's own binary
+py=${PYTHON_FOR_SCOREP_TESTS:-}
+if [ -z "$py" ]; then
+    command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+    py=$(python3 -c 'import sys; print(sys.executable)') || fail "python3 does not run"
+fi
 # the commands as installed: scorep is scorep-cc under Score-P's name
 mkdir bin
 ln -s "$top_builddir/scorep-cc" bin/scorep
