@@ -49,4 +49,10 @@ void scorep_runtime_finalize_mpi(void);
 /* true when the MPI adapter library is part of the program */
 int scorep_runtime_mpi_mode(void);
 
+/* Score-P's runtime management entry points (SCOREP_RuntimeManagement.h; called by Score-P's
+ * Python bindings): atexit finalize again, the experiment directory's name, finalize now. */
+void SCOREP_RegisterExitHandler(void);
+const char *SCOREP_GetExperimentDirName(void);
+void SCOREP_FinalizeMeasurement(void);
+
 #endif
