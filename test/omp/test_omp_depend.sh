@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_omp_depend.sh: test/omp/depend.c (a diamond of tasks with depend clauses, A 100 ms ->
-# B 200 ms and C 50 ms -> D 100 ms, then a task with 64 depend items) in the three builds:
+# B 200 ms and C 50 ms -> D 100 ms, then a task with 64 depend items, then one task
+# construct run 3 times for 30, 60 and 90 ms) in the three builds:
 # each task's depend items as otf2-print shows them (one "OpenMP depend <type>" parameter
 # record per item after the task's THREAD_TASK_CREATE, on the creating location) equal the
 # program's variables' addresses, printed by the program, and the types of its clauses as
@@ -59,7 +60,7 @@ for v in $VARIANTS; do
                 s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") d[i]
                 print region[k] "|" s } }' $x.events | sort >$x.deps
     expect_no_grep '^orphan' $x.deps "$v: every depend item follows a task creation on its location"
-    expect_eq "$(grep -c . $x.deps)" 5 "$v: five tasks created"
+    expect_eq "$(grep -c . $x.deps)" 8 "$v: eight tasks created"
     expect_eq "$(grep "^!\$omp task $(at A)|" $x.deps)" "!\$omp task $(at A)|inout $a" \
         "$v: A's depend items: out: a (inout as libomp reports it)"
     expect_eq "$(grep "^!\$omp task $(at B)|" $x.deps)" \
@@ -89,5 +90,18 @@ for v in $VARIANTS; do
                 "$v: task $k: $s"
         done
     done
+    # three instances of one task construct, on any threads: count, sum, minimum, maximum
+    # (over the threads: the least min_time, the largest max_time)
+    r="$P/!\$omp task $(at REPEAT)"
+    set -- $(took $v R1) $(took $v R2) $(took $v R3)
+    expect_eq "$(grep -c "^!\$omp task $(at REPEAT)|\$" $x.deps)" 3 \
+        "$v: the repeated task's 3 instances have no depend items"
+    expect_eq "$(visits $x "$r")" 3 "$v: repeated task: count (visits)"
+    expect_eq "$(within "$(profile_isum $x "$r" time)" "$(awk -v a=$1 -v b=$2 -v c=$3 'BEGIN { print a + b + c }')")" \
+        ok "$v: repeated task: sum"
+    expect_eq "$(within "$(profile_values $x "$r" min_time | awk 'NR == 1 || $2 < m { m = $2 } END { print m }')" $1)" \
+        ok "$v: repeated task: min_time (the 30 ms instance)"
+    expect_eq "$(within "$(profile_values $x "$r" max_time | awk 'NR == 1 || $2 > m { m = $2 } END { print m }')" $3)" \
+        ok "$v: repeated task: max_time (the 90 ms instance)"
 done
 done_ok
