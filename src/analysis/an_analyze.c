@@ -69,6 +69,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     if (rc == 0)
         rc = an_replay_coll(&c, err, len);
     if (rc == 0)
+        rc = agree(&c, an_taskgraph_pass(&c, err, len), err, len);
+    if (rc == 0)
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
         rc = an_delay(&c, err, len); /* collective: its errors agree already */
@@ -99,6 +101,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     if (rc == 0) {
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
+    if (rc == 0) /* collective: its errors agree already */
+        rc = an_taskgraph_write(&c, cubex, info.mode, err, len);
     if (rc == 0)
         an_summary(&c, &info,
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
@@ -116,5 +120,6 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.sync);
     free(c.waits);
     free(c.cp_segments);
+    an_taskgraph_done(&c);
     return rc;
 }
