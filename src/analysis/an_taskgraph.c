@@ -709,9 +709,10 @@ static int dot_plain(const an_taskgraph *g, const an_trace *t, uint32_t rank, do
         if (x->kind == AN_TG_TASK)
             rc = emit(buf, len, cap,
                       "  \"r%u.t%zu\" [label=\"%s\" duration=%.9f thread=%d rank=%u slack=%.9f "
-                      "critical_path=%.9f%s];\n",
+                      "critical_path=%.9f task=\"%u.%llu\"%s];\n",
                       rank, v, label, (double)x->dur * tick, (int)thread_of(t, x->loc), rank,
-                      (double)x->slack * tick, (double)x->cp_time * tick, hl);
+                      (double)x->slack * tick, (double)x->cp_time * tick, x->creator,
+                      (unsigned long long)x->gen, hl);
         else
             rc = emit(buf, len, cap, "  \"r%u.t%zu\" [label=\"%s\" shape=point rank=%u%s];\n",
                       rank, v, label, rank, hl);
