@@ -715,43 +715,41 @@ function renderTaskgraph(data) {
     maxRow = Math.max(maxRow, rows[d]);
     maxDepth = Math.max(maxDepth, d);
   }
-  var ns = 'http://www.w3.org/2000/svg', drawable = n <= 3000;
-  if (drawable) {
-    var svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('id', 'taskgraph-svg');
-    svg.setAttribute('width', 20 + (maxDepth + 1) * colW);
-    svg.setAttribute('height', 20 + maxRow * rowH);
-    var mk = function (tag, attrs) {
-      var e = document.createElementNS(ns, tag);
-      for (var k in attrs) e.setAttribute(k, attrs[k]);
-      svg.appendChild(e);
-      return e;
+  if (n <= 3000) {
+    // SVG markup parsed by the page (the HTML parser gives it the SVG namespace): no URL
+    var esc = function (v) {
+      return String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;');
     };
+    var parts = ['<svg id="taskgraph-svg" width="' + (20 + (maxDepth + 1) * colW) +
+      '" height="' + (20 + maxRow * rowH) + '">'];
     g.edges.forEach(function (e) {
-      mk('line', { x1: x[e.from] + 150, y1: y[e.from] + 15, x2: x[e.to], y2: y[e.to] + 15,
-        stroke: e.red ? 'red' : '#888', 'stroke-width': e.red ? 3 : 1,
-        'stroke-dasharray': e.kind === 'create' ? '6 3' : e.kind === 'sync' ? '2 3' : 'none' });
+      parts.push('<line x1="' + (x[e.from] + 150) + '" y1="' + (y[e.from] + 15) + '" x2="' +
+        x[e.to] + '" y2="' + (y[e.to] + 15) + '" stroke="' + (e.red ? 'red' : '#888') +
+        '" stroke-width="' + (e.red ? 3 : 1) + '" stroke-dasharray="' +
+        (e.kind === 'create' ? '6 3' : e.kind === 'sync' ? '2 3' : 'none') + '"></line>');
     });
     g.nodes.forEach(function (v, k) {
-      var r = mk(v.join ? 'circle' : 'rect', v.join
-        ? { cx: x[k] + 8, cy: y[k] + 15, r: 5, fill: v.red ? 'red' : '#888' }
-        : { x: x[k], y: y[k], width: 150, height: 30, rx: 4, fill: '#fff',
-          stroke: v.red ? 'red' : '#555', 'stroke-width': v.red ? 3 : 1 });
-      var t = document.createElementNS(ns, 'title');
-      t.textContent = (v.label || '?') + '\n' + (v.count > 1 ? v.count + ' tasks, ' : '') +
-        'duration ' + fmtTime(v.duration) + ', slack ' + fmtTime(v.slack) +
+      var title = '<title>' + esc((v.label || '?') + '\n' + (v.count > 1 ? v.count +
+        ' tasks, ' : '') + 'duration ' + fmtTime(v.duration) + ', slack ' + fmtTime(v.slack) +
         ', on the critical path ' + fmtTime(v.critical_path) + ', rank ' + v.rank +
-        ', thread ' + v.thread;
-      r.appendChild(t);
-      if (!v.join) {
-        var tx = mk('text', { x: x[k] + 4, y: y[k] + 13, 'font-size': 10 });
-        tx.textContent = (v.label || '?').replace('!$omp task ', '').slice(0, 28);
-        var tx2 = mk('text', { x: x[k] + 4, y: y[k] + 26, 'font-size': 10 });
-        tx2.textContent = fmtTime(v.duration) + (v.count > 1 ? ' (' + v.count + ')' : '');
+        ', thread ' + v.thread) + '</title>';
+      if (v.join) {
+        parts.push('<circle cx="' + (x[k] + 8) + '" cy="' + (y[k] + 15) + '" r="5" fill="' +
+          (v.red ? 'red' : '#888') + '">' + title + '</circle>');
+        return;
       }
+      parts.push('<rect x="' + x[k] + '" y="' + y[k] + '" width="150" height="30" rx="4" ' +
+        'fill="#fff" stroke="' + (v.red ? 'red' : '#555') + '" stroke-width="' +
+        (v.red ? 3 : 1) + '">' + title + '</rect>');
+      parts.push('<text x="' + (x[k] + 4) + '" y="' + (y[k] + 13) + '" font-size="10">' +
+        esc((v.label || '?').replace('!$omp task ', '').slice(0, 28)) + '</text>');
+      parts.push('<text x="' + (x[k] + 4) + '" y="' + (y[k] + 26) + '" font-size="10">' +
+        esc(fmtTime(v.duration) + (v.count > 1 ? ' (' + v.count + ')' : '')) + '</text>');
     });
+    parts.push('</svg>');
     var box = el('div', { class: 'scroll' });
-    box.appendChild(svg);
+    box.innerHTML = parts.join('');
     view.appendChild(box);
   } else {
     view.appendChild(el('p', { class: 'note' }, n + ' nodes: too many to draw (the table ' +
