@@ -465,6 +465,10 @@ static int master_pass(an_taskgraph *g, const an_trace *t)
         uint32_t team = waits ? team_at(t, ev, k) : AN_NONE;
         g->master_skip[i] = in_task || (team != AN_NONE && team < teams && has[team]);
     }
+    for (size_t k = 0; k < teams; k++) /* instances are numbered in the order of their enter */
+        g->teams[k].max_leave = k && g->teams[k - 1].max_leave > g->teams[k].leave
+                                    ? g->teams[k - 1].max_leave
+                                    : g->teams[k].leave;
     free(has);
     return 0;
 }

@@ -55,6 +55,7 @@ typedef struct {
 
 typedef struct {
     uint64_t enter, leave; /* the master's parallel region instance (ticks) */
+    uint64_t max_leave;    /* the latest leave of the instances up to this one */
     uint64_t length;       /* its task graph's critical path (ticks; 0: no tasks) */
     uint32_t first;        /* a list of the nodes on its path, through path_next (AN_NONE:
                             * none) */

@@ -41,9 +41,19 @@ void an_taskgraph_credit(an_ctx *c, uint64_t from, uint64_t to)
     const an_taskgraph *g = c->tg;
     if (!g || !g->n_tasks || to <= from)
         return;
-    for (size_t k = 0; k < g->n_teams; k++) { /* instances in time order: few per credit */
+    /* instances in the order of their enter: the last one entered before TO, back to where
+     * no earlier one (nested ones included) is left after FROM */
+    size_t lo = 0, hi = g->n_teams;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->teams[mid].enter < to)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0 && g->teams[k].max_leave > from;) {
         const an_tg_team *tm = &g->teams[k];
-        if (tm->first == AN_NONE || tm->leave <= from || tm->enter >= to || tm->leave <= tm->enter)
+        if (tm->first == AN_NONE || tm->leave <= from || tm->leave <= tm->enter)
             continue;
         uint64_t a = tm->enter > from ? tm->enter : from, b = tm->leave < to ? tm->leave : to;
         double f = (double)(b - a) / (double)(tm->leave - tm->enter);
