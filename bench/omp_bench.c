@@ -2,6 +2,8 @@
  *   omp_bench parallel THREADS N   N empty parallel regions of THREADS threads
  *   omp_bench tasks THREADS N      one thread creates N empty tasks (taskwait every 64),
  *                                  the team runs them
+ *   omp_bench deptasks THREADS N   the same with 2 depend items per task (in: x[i % 64],
+ *                                  out: y[i % 64]: no two tasks between taskwaits share one)
  * Prints the wall time per region or task in ns. Built without instrumentation; measured
  * runs preload the runtime (its OMPT tool is the only thing measured). */
 #include <omp.h>
@@ -49,16 +51,40 @@ static double tasks(int threads, long n)
     return t0 / n;
 }
 
+static int x[64], y[64];
+
+static double dep_tasks(int threads, long n)
+{
+    double t0 = 0;
+#pragma omp parallel num_threads(threads)
+#pragma omp single
+    {
+        t0 = now();
+        for (long i = 0; i < n; i++) {
+#pragma omp task depend(in : x[i % 64]) depend(out : y[i % 64])
+            sink = 1;
+            if (i % 64 == 63) {
+#pragma omp taskwait
+            }
+        }
+#pragma omp taskwait
+        t0 = now() - t0;
+    }
+    return t0 / n;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: omp_bench parallel|tasks THREADS N\n");
+        fprintf(stderr, "usage: omp_bench parallel|tasks|deptasks THREADS N\n");
         return 2;
     }
     int threads = atoi(argv[2]);
     long n = atol(argv[3]);
     omp_set_dynamic(0);
-    double per = strcmp(argv[1], "tasks") == 0 ? tasks(threads, n) : parallel_regions(threads, n);
+    double per = strcmp(argv[1], "tasks") == 0      ? tasks(threads, n)
+                 : strcmp(argv[1], "deptasks") == 0 ? dep_tasks(threads, n)
+                                                    : parallel_regions(threads, n);
     printf("%.1f\n", per);
     return 0;
 }

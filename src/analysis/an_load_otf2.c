@@ -4,6 +4,7 @@
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
 #include "analysis/an_load.h"
 #include "base/grow.h"
+#include "core/events_thread.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -47,6 +48,9 @@ typedef struct {
     uint32_t *stack; /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
+    uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
+    size_t n_param;
+    an_task_state task; /* tasks of the location being read */
 } ld;
 
 #define GROW(l, arr, cnt, idx)                                                                     \
@@ -170,6 +174,19 @@ static OTF2_CallbackCode d_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef 
     for (int i = 0; i < A_N; i++)
         if (strcmp(str(l, name), attr_names[i]) == 0)
             l->attr[i] = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* the parameters of the depend items of tasks (trace_threads.c writes them) */
+static OTF2_CallbackCode d_param(void *u, OTF2_ParameterRef self, OTF2_StringRef name,
+                                 OTF2_ParameterType type)
+{
+    ld *l = u;
+    int dep = type == OTF2_PARAMETER_TYPE_UINT64 ? scorep_task_depend_type_of(str(l, name)) : -1;
+    if (dep < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    GROW(l, l->param_dep, l->n_param, self);
+    l->param_dep[self] = (uint8_t)(dep + 1);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -483,6 +500,71 @@ static OTF2_CallbackCode e_release(OTF2_LocationRef loc, OTF2_TimeStamp t, uint6
     return lock_event(u, t, AN_LOCK_RELEASE, model, lock, order);
 }
 
+/* ThreadTask*: the task events of an_trace.h, on the location that has them */
+static OTF2_CallbackCode task_event(ld *l, uint64_t t, an_event_kind kind, OTF2_CommRef team,
+                                    uint32_t creator, uint32_t generation)
+{
+    uint32_t create_region = l->depth ? l->t->events[l->stack[l->depth - 1]].region : AN_NONE;
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    an_task_fill(e, team, creator, generation);
+    if (kind == AN_TASK_CREATE) {
+        e->region = an_task_region(&l->task, l->t, create_region);
+        an_task_created(&l->task, team, creator, generation);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_task_create(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                       void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                       uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_CREATE, team, creator, generation);
+}
+
+static OTF2_CallbackCode e_task_switch(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                       void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                       uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_SWITCH, team, creator, generation);
+}
+
+static OTF2_CallbackCode e_task_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_COMPLETE, team, creator, generation);
+}
+
+/* a depend item of the task created last on this location (docs/openmp.md); other
+ * parameters are no events of the analysis */
+static OTF2_CallbackCode e_param_uint(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                      void *u, OTF2_AttributeList *a, OTF2_ParameterRef param,
+                                      uint64_t value)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    ld *l = u;
+    if (param >= l->n_param || !l->param_dep[param] || !l->task.has_last)
+        return OTF2_CALLBACK_SUCCESS;
+    an_event *e = push(l, t, AN_TASK_DEPEND);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    an_task_depend(&l->task, e, value, l->param_dep[param] - 1u);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode e_flush(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_TimeStamp stop)
 {
@@ -532,6 +614,7 @@ static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, d_inter);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attr);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
     uint64_t n;
@@ -660,6 +743,11 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(ec, e_release);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(ec, e_flush);
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(ec, e_task_create);
+    OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(ec, e_task_switch);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(ec, e_task_complete);
+    OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_param_uint);
+    l->task.has_last = 0; /* depend items follow their task's creation on one location */
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
     uint64_t n;
     OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, er, &n);
@@ -821,6 +909,8 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     free(l.loc_group);
     free(l.loc_events);
     free(l.loc_name);
+    free(l.param_dep);
+    an_task_state_free(&l.task);
     if (!rc && l.depth)
         rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
                   l.depth);

@@ -34,6 +34,9 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
     char err[512] = "", path[4200];
     snprintf(path, sizeof path, "%s/scout.cubex", dir);
     an_trace t;
+    /* collective: the thread teams' communicator ids, on every rank before any can fail
+     * (an_load_buffer names tasks by them; the trace writer reuses them) */
+    an_load_buffer_prepare(u);
     const scorep_location *l = master();
     int rc = l ? an_load_buffer(l, u, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err) : -1;
     if (!l) {
