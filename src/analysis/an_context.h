@@ -6,9 +6,9 @@
 #define SCOREP_AN_CONTEXT_H
 
 #include "analysis/an_metrics.h"
+#include "analysis/an_net.h"
 #include "analysis/an_trace.h"
 
-#include <mpi.h>
 
 /* A wait state of this rank as a synchronisation point for the critical path: the wait ended
  * at WAIT_END (this rank's time) because PEER reached PEER_TIME then (the sender entered its
@@ -52,7 +52,7 @@ typedef struct {
 
 typedef struct {
     an_trace *t;
-    MPI_Comm comm; /* the analysis processes: rank r analyses trace rank r */
+    an_net *net; /* the analysis processes (an_net.h): rank r analyses trace rank r */
     int rank, size;
     /* [(loc * M_COUNT + metric) * n_cnodes + cnode]: loc 0 is the master thread (an_add; the
      * MPI analysis, critical path and delays), loc 1 + w the thread t->threads[w] (an_omp.c) */
@@ -74,6 +74,10 @@ typedef struct {
     /* this rank's time on the critical path in MPI calls other than MPI_Init/Finalize: the
      * path's transfer time, which an ideal network would remove (an_pop) */
     double cp_transfer;
+    /* the master thread's intervals on the critical path ([2i], [2i+1] in ticks): an_omp.c
+     * moves the parts in which a later thread held up an OpenMP barrier to that thread */
+    uint64_t *cp_iv;
+    int n_cp_iv;
     /* MPI_Init and MPI_Finalize (an_pattern_init_exit.c): set when every rank has the call;
      * this rank's first MPI_Init's Enter, first MPI_Finalize's Enter (the ends of its part of
      * the critical path, as Scalasca has them), and the rank that entered MPI_Finalize last

@@ -1,7 +1,8 @@
 /* an_load_otf2.c: post-mortem input of the analysis: reads the global definitions of an OTF2
  * archive and the events of this rank's master-thread location only (OTF2's reader with one
  * selected location), into the event model of an_trace.h. The location of rank r is member r
- * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
+ * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md); a trace
+ * without MPI ranks is one process's (its lowest thread location the master, rank 0 of 1). */
 #include "analysis/an_load.h"
 #include "base/grow.h"
 #include "core/events_thread.h"
@@ -51,6 +52,9 @@ typedef struct {
     uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
     size_t n_param;
     an_task_state task; /* tasks of the location being read */
+    /* without MPI: the lowest CPU thread location, its group, and a thread of another group */
+    uint64_t first_thread, first_thread_group;
+    int other_process;
 } ld;
 
 #define GROW(l, arr, cnt, idx)                                                                     \
@@ -196,6 +200,13 @@ static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringR
 {
     ld *l = u;
     l->n_locations_defined++;
+    if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location == UINT64_MAX) {
+        if (l->first_thread == UINT64_MAX)
+            l->first_thread_group = group;
+        l->other_process |= group != l->first_thread_group;
+        if (self < l->first_thread)
+            l->first_thread = self;
+    }
     if (self == l->my_location) {
         l->my_events_announced = events;
         l->my_group = group;
@@ -835,6 +846,26 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
 static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                 size_t len);
 
+/* a trace without MPI ranks: one process's threads, analysed by one process (an_net_single) */
+static int one_process(ld *l, uint32_t n_procs, char *err, size_t len)
+{
+    if (l->first_thread == UINT64_MAX)
+        return fail(err, len, "the trace has no thread locations");
+    if (l->other_process)
+        return fail(err, len,
+                    "the trace has threads of several processes but no MPI ranks (processes "
+                    "made by fork?): the analysis takes an MPI program's ranks or the threads of "
+                    "one process");
+    if (n_procs != 1)
+        return fail(err, len,
+                    "the trace has no MPI ranks (a program without MPI) but the analysis runs "
+                    "with %u processes: run scorep-analyze EXPDIR without mpirun",
+                    n_procs);
+    l->t->n_ranks = 1;
+    l->my_location = l->first_thread;
+    return 0;
+}
+
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
 {
@@ -853,7 +884,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
 {
     memset(t, 0, sizeof *t);
     t->rank = rank;
-    ld l = {.t = t, .my_location = UINT64_MAX};
+    ld l = {.t = t, .my_location = UINT64_MAX, .first_thread = UINT64_MAX};
     for (int i = 0; i < A_N; i++)
         l.attr[i] = AN_NONE;
     OTF2_Reader *r = OTF2_Reader_Open(anchor);
@@ -863,19 +894,18 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
                  ? fail(err, len, "cannot set up the OTF2 reader")
                  : read_globals(r, &l, err, len);
     if (!rc && !l.mpi_locations)
-        rc = fail(err, len,
-                  "the trace has no MPI ranks (no MPI COMM_LOCATIONS group): "
-                  "the analysis needs a trace of an MPI program");
-    if (!rc) {
+        rc = one_process(&l, n_procs, err, len);
+    else if (!rc) {
         t->n_ranks = l.n_mpi_locations;
         if (t->n_ranks != n_procs)
             rc = fail(err, len,
                       "the trace has %u MPI ranks but the analysis runs with %u processes: "
                       "run it as mpirun -np %u scorep-analyze ...",
                       t->n_ranks, n_procs, t->n_ranks);
+        else
+            l.my_location = l.mpi_locations[rank];
     }
     if (!rc) {
-        l.my_location = l.mpi_locations[rank];
         t->reduced = count_markers(r) > 0;
         /* the location definitions were read before my_location was known: read the count
          * announced for it from a second pass over the definitions would be costly; the

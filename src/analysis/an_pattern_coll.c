@@ -104,7 +104,7 @@ static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k,
  * operation for its root (in the other group, MPI_ROOT there), the root of an n-to-1 operation
  * for the first sender of the other group. The replay communicator spans both groups; the
  * values are reduced per group (intracommunicator: one group, the same values as before). */
-int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
+int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uint32_t *inst,
                       size_t n, char *err, size_t len)
 {
     size_t G = (size_t)groups;
@@ -121,7 +121,7 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
     int *who = malloc((2 * G * n + 1) * sizeof *who), *who_out = malloc((2 * G * n + 1) * sizeof *who);
     int *root_w = malloc((n + 1) * sizeof *root_w), *root_out = malloc((n + 1) * sizeof *root_w);
     int ok = mx && mn && scan && out && who && who_out && root_w && root_out, all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, mc);
+    an_net_allreduce(mc, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(mx);
         free(mn);
@@ -144,7 +144,7 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         root_w[i] = p == AN_NONE ? 0 : (int)p + 1;
     }
     if (G == 2)
-        PMPI_Allreduce(root_w, root_out, (int)n, MPI_INT, MPI_MAX, mc);
+        an_net_allreduce(mc, root_w, root_out, (int)n, AN_T_INT, AN_OP_MAX);
     else
         memcpy(root_out, root_w, n * sizeof *root_out);
     for (size_t i = 0; i < n; i++) {
@@ -161,9 +161,9 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         scan[i] = enter;
     }
     size_t nv = (G + 1) * n;
-    PMPI_Allreduce(mx, out, (int)nv, MPI_UINT64_T, MPI_MAX, mc);
+    an_net_allreduce(mc, mx, out, (int)nv, AN_T_U64, AN_OP_MAX);
     memcpy(mx, out, nv * sizeof *mx);
-    PMPI_Allreduce(mn, out, (int)nv, MPI_UINT64_T, MPI_MIN, mc);
+    an_net_allreduce(mc, mn, out, (int)nv, AN_T_U64, AN_OP_MIN);
     memcpy(mn, out, nv * sizeof *mn);
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
@@ -178,9 +178,9 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
                 h == g && !root && e->bytes && enter == mn[n + h * n + i] ? c->rank : INT_MAX;
         }
     }
-    PMPI_Allreduce(who, who_out, (int)(2 * G * n), MPI_INT, MPI_MIN, mc);
+    an_net_allreduce(mc, who, who_out, (int)(2 * G * n), AN_T_INT, AN_OP_MIN);
     if (G == 1) { /* MPI_Scan and MPI_Exscan are not defined on intercommunicators */
-        PMPI_Scan(scan, out, (int)n, MPI_UINT64_T, MPI_MAX, mc);
+        an_net_scan(mc, scan, out, (int)n, AN_T_U64, AN_OP_MAX);
         memcpy(scan, out, n * sizeof *scan);
     }
     for (size_t i = 0; i < n; i++) {

@@ -18,10 +18,16 @@ typedef struct {
     double load_balance, comm_efficiency, parallel_efficiency;
     double serialisation_efficiency, transfer_efficiency, ideal_runtime;
     const char *cp_segments; /* rank 0: the critical path's pieces (an_ctx) */
+    /* POP at thread level (an_pop_threads.c) */
+    double thread_load_balance, thread_comp_efficiency, thread_parallel_efficiency;
+    double serial_share;
 } an_report_info;
 
 /* Collective: fills the POP efficiencies of INFO (the same on every rank). */
 void an_pop(an_ctx *c, an_report_info *info);
+
+/* Collective: fills INFO's POP efficiencies at thread level (after the thread passes). */
+void an_pop_threads(an_ctx *c, an_report_info *info);
 
 /* Collective: rank 0 writes PATH. */
 int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len);

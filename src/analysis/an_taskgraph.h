@@ -75,6 +75,13 @@ typedef struct an_taskgraph {
     unsigned char *master_skip;
 } an_taskgraph;
 
+/* whether team (parallel region instance) K has a task chain, which stands for the region
+ * on the critical path (an_omp.c's path through barriers leaves such a region alone) */
+static inline int an_taskgraph_covers(const an_taskgraph *g, uint32_t k)
+{
+    return g && k < g->n_teams && g->teams[k].first != AN_NONE;
+}
+
 /* Builds G from T's task events (master and threads; after an_omp_map, which gives the
  * ENTERs their team). 0, or -1 when memory runs out (G is then freed). */
 int an_taskgraph_build(const an_trace *t, an_taskgraph *g);

@@ -86,8 +86,8 @@ static size_t max_nodes(void)
 /* Collective: rank 0 writes taskgraph.dot beside CUBEX when any rank has tasks. */
 int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err, size_t len)
 {
-    unsigned long long mine = c->tg ? c->tg->n_tasks : 0, total = 0;
-    PMPI_Allreduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, c->comm);
+    uint64_t mine = c->tg ? c->tg->n_tasks : 0, total = 0;
+    an_net_allreduce(c->net, &mine, &total, 1, AN_T_U64, AN_OP_SUM);
     if (!total)
         return 0;
     size_t limit = max_nodes();
@@ -97,7 +97,7 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
     int ok = !c->tg || an_taskgraph_dot(c->tg, c->t, (uint32_t)c->rank, c->tick, merge, &buf, &n,
                                         &cap) == 0;
     int all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(buf);
         snprintf(err, len, "out of memory writing the task graph");
@@ -110,7 +110,7 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
         cnt = calloc((size_t)c->size, sizeof *cnt);
         off = calloc((size_t)c->size, sizeof *off);
     }
-    PMPI_Gather(&my_n, 1, MPI_INT, cnt, 1, MPI_INT, 0, c->comm);
+    an_net_gather(c->net, &my_n, 1, cnt, AN_T_INT, 0);
     size_t sum = 0;
     if (c->rank == 0 && cnt && off) {
         for (int r = 0; r < c->size; r++) {
@@ -119,7 +119,7 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
         }
         all = malloc(sum + 1);
     }
-    PMPI_Gatherv(buf, my_n, MPI_CHAR, all, cnt, off, MPI_CHAR, 0, c->comm);
+    an_net_gatherv(c->net, buf, my_n, all, cnt, off, AN_T_BYTE, 0);
     int rc = 0;
     if (c->rank == 0) {
         char dir[4096], path[4200];
@@ -144,7 +144,7 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
                         "// merged: %llu tasks are more than %zu (SCOREP_TASKGRAPH_MAX_NODES): "
                         "one node per region and nesting level (merged = its tasks, duration = "
                         "their sum, slack = the least), one edge per pair of such nodes.\n",
-                        total, limit);
+                        (unsigned long long)total, limit);
             fprintf(f, "digraph taskgraph {\n");
             fwrite(all, 1, sum, f);
             fprintf(f, "}\n");
@@ -158,7 +158,7 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
     free(all);
     free(cnt);
     free(off);
-    PMPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
+    an_net_bcast(c->net, &rc, 1, AN_T_INT, 0);
     if (rc && c->rank != 0)
         snprintf(err, len, "rank 0 could not write the task graph");
     return rc;

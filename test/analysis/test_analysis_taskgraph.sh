@@ -13,9 +13,10 @@
 #     Late Sender ~0.2 s on rank 0's MPI_Recv, and the critical path goes through rank 1's
 #     task (critical_path on the worker's location = the task's trace duration; 0 on the
 #     master, which waited for it in the barrier)
-# The program calls MPI_Init/Finalize: scorep-analyze runs as `scorep-analyze EXPDIR` (an MPI
-# singleton) for 1 rank, under mpirun for 2. A pure OpenMP diamond (without MPI) needs the
-# analysis without MPI (#28, helper nompi): TODO once that is merged.
+# The MPI builds call MPI_Init/Finalize: scorep-analyze runs as `scorep-analyze EXPDIR` (an MPI
+# singleton) for 1 rank, under mpirun for 2. The diamond is also built without MPI (-DNO_MPI,
+# scorep-cc gcc/clang -fopenmp): in situ at the program's end and `scorep-analyze EXPDIR`
+# without mpirun (the analysis without MPI, docs/analysis.md), the same checks.
 . "$top_srcdir/test/integration/lib.sh"
 
 . "$top_srcdir/test/analysis/lib_analysis.sh"
@@ -204,10 +205,34 @@ PY
         "scorep-otf2-to-chrome: a flow arrow per dependence, between the tasks' regions"
 }
 
+# diamond_nompi IMPL: the pure OpenMP diamond (taskgraph.c without MPI, scorep-cc IMPL): the
+# in-situ analysis at the program's end and `scorep-analyze EXPDIR` without mpirun
+diamond_nompi()
+{
+    _c=$1
+    command -v "$_c" >/dev/null 2>&1 || { skip_part "$_c"; return 0; }
+    part "diamond without MPI, $_c"
+    "$SCOREP_CC" --user --nocompiler "$_c" -g -O1 -fopenmp -DNO_MPI -I"$top_srcdir/test/analysis" \
+        -o "taskgraph_omp_$_c" "$SRC" || fail "build: scorep-cc $_c -fopenmp -DNO_MPI taskgraph.c"
+    _x=$work/omp_$_c
+    env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$_x" \
+        OMP_NUM_THREADS=2 timeout 300 "./taskgraph_omp_$_c" >"$_x.out" 2>&1 ||
+        fail "taskgraph_omp_$_c: $(cat "$_x.out")"
+    expect_file "$_x/scout.cubex" "diamond without MPI, $_c: the in-situ analysis wrote scout.cubex"
+    trace_durations "$_x" "$_x/durations.txt"
+    check_diamond "$_x" "diamond without MPI, $_c, in situ"
+    mv "$_x/scout.cubex" "$_x/scout_insitu.cubex"
+    mv "$_x/taskgraph.dot" "$_x/taskgraph_insitu.dot"
+    timeout 300 "$ANALYZE" "$_x" >"$_x.an" 2>&1 || fail "scorep-analyze $_x: $(cat "$_x.an")"
+    check_diamond "$_x" "diamond without MPI, $_c, post-mortem"
+}
+
 diamond clang
 [ ! -d "$work/diamond_clang" ] || report "$work/diamond_clang"
 [ ! -d "$work/diamond_clang" ] || chrome "$work/diamond_clang"
 diamond gcc
+diamond_nompi clang
+diamond_nompi gcc
 
 # MPI + tasks: rank 1's 0.2 s task delays its send
 command -v clang >/dev/null 2>&1 || { skip_part clang; done_ok; exit 0; }

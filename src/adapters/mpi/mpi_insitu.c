@@ -6,6 +6,7 @@
  * registers it (scorep_analysis_insitu_setup) when MPI is initialised. */
 #include "adapters/mpi/mpi_insitu.h"
 #include "analysis/an_load.h"
+#include "analysis/an_net_mpi.h"
 #include "analysis/analysis.h"
 #include "core/location.h"
 #include "runtime/runtime.h"
@@ -43,11 +44,16 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
         memset(&t, 0, sizeof t);
         snprintf(err, sizeof err, "rank %d has no master-thread location", rank);
     }
+    an_net *net = an_net_mpi(comm); /* the analysis's communication (an_net.h) */
+    if (!net && rc == 0) {
+        snprintf(err, sizeof err, "out of memory");
+        rc = -1;
+    }
     int bad = rc != 0, any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
     an_options opt = {.mode = "in situ", .summary = rank == 0 ? stderr : NULL};
     if (!any) {
-        rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
+        rc = an_analyze(&t, net, path, &opt, err, sizeof err);
     } else {
         if (bad)
             fprintf(stderr, "[scorep-rt] in-situ analysis: %s\n", err);
@@ -62,6 +68,7 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
         else if (!any)
             fprintf(stderr, "[scorep-rt] in-situ analysis failed: %s (the trace is written)\n", err);
     }
+    an_net_free(net);
     an_trace_free(&t);
     PMPI_Comm_free(&comm);
     /* the trace file is skipped only when the analysis succeeded (on every rank alike) */
