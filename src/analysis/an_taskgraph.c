@@ -698,6 +698,13 @@ static uint32_t thread_of(const an_trace *t, uint32_t loc)
     return loc - 1 < t->n_threads ? t->threads[loc - 1].local : AN_NONE;
 }
 
+/* the longest chain through the task over its team's path: 1 on the path, less elsewhere */
+static double share(const an_taskgraph *g, const an_tg_node *x)
+{
+    uint64_t len = x->team < g->n_teams ? g->teams[x->team].length : 0;
+    return len ? (double)(x->est + x->tail) / (double)len : 0;
+}
+
 static const char *const edge_style[] = {"", " style=dashed kind=create",
                                          " style=dotted kind=sync"};
 
@@ -713,10 +720,10 @@ static int dot_plain(const an_taskgraph *g, const an_trace *t, uint32_t rank, do
         if (x->kind == AN_TG_TASK)
             rc = emit(buf, len, cap,
                       "  \"r%u.t%zu\" [label=\"%s\" duration=%.9f thread=%d rank=%u slack=%.9f "
-                      "critical_path=%.9f task=\"%u.%llu\"%s];\n",
+                      "critical_path=%.9f share=%.4f task=\"%u.%llu\"%s];\n",
                       rank, v, label, (double)x->dur * tick, (int)thread_of(t, x->loc), rank,
-                      (double)x->slack * tick, (double)x->cp_time * tick, x->creator,
-                      (unsigned long long)x->gen, hl);
+                      (double)x->slack * tick, (double)x->cp_time * tick, share(g, x),
+                      x->creator, (unsigned long long)x->gen, hl);
         else
             rc = emit(buf, len, cap, "  \"r%u.t%zu\" [label=\"%s\" shape=point rank=%u%s];\n",
                       rank, v, label, rank, hl);

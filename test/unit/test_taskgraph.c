@@ -218,7 +218,8 @@ static void diamond(int early)
     CHECK(an_taskgraph_dot(&g, &t, 3, 1e-3, 0, &buf, &len, &cap) == 0 && buf &&
               strstr(buf, "label=\"!$omp task @t.c:20\" duration=0.200000000 thread=1 rank=3") &&
               strstr(buf, "\"r3.t0\" -> \"r3.t1\" [ color=red penwidth=3]") &&
-              strstr(buf, "\"r3.t0\" -> \"r3.t2\" []"),
+              strstr(buf, "\"r3.t0\" -> \"r3.t2\" []") &&
+              strstr(buf, "critical_path=0.000000000 share=0.6250 task=\"0.3\""),
           "diamond(%d): DOT text: %s", early, buf ? buf : "(none)");
     free(buf);
     an_taskgraph_free(&g);
