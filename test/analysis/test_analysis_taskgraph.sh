@@ -227,9 +227,24 @@ diamond_nompi()
     check_diamond "$_x" "diamond without MPI, $_c, post-mortem"
 }
 
+# merged DIR: with SCOREP_TASKGRAPH_MAX_NODES=3 (fewer than the 4 tasks) the file says it
+# merged, and the diamond's tasks (4 regions, level 0) stay 4 nodes of one task each with the
+# same 4 edges
+merged()
+{
+    env SCOREP_TASKGRAPH_MAX_NODES=3 timeout 300 "$ANALYZE" "$1" >"$1.an3" 2>&1 ||
+        fail "scorep-analyze $1 (SCOREP_TASKGRAPH_MAX_NODES=3): $(cat "$1.an3")"
+    run_to "$1/tg3.txt" $DOT "$1/taskgraph.dot"
+    expect_eq "$(count_lines '^merged' "$1/tg3.txt")" 1 "merged: the file says so"
+    expect_eq "$(count_lines '^node' "$1/tg3.txt") $(count_lines '^edge' "$1/tg3.txt")" "4 4" \
+        "merged: the diamond's 4 regions stay 4 nodes, 4 edges"
+    expect_grep 'merged=1 level=0' "$1/taskgraph.dot" "merged: a node counts its tasks"
+}
+
 diamond clang
 [ ! -d "$work/diamond_clang" ] || report "$work/diamond_clang"
 [ ! -d "$work/diamond_clang" ] || chrome "$work/diamond_clang"
+[ ! -d "$work/diamond_clang" ] || merged "$work/diamond_clang"
 diamond gcc
 diamond_nompi clang
 diamond_nompi gcc

@@ -356,6 +356,21 @@ static void many(size_t n)
     for (uint32_t v = g.teams[0].first; v != AN_NONE; v = g.nodes[v].path_next)
         on++;
     CHECK(on == n, "many: %zu tasks on the path, not %zu", on, n);
+    /* merged: one node per region (A: the chain, B: the fan), the chain's edges one self
+     * edge A->A, the fan's B->B: two edges */
+    char *buf = NULL;
+    size_t len = 0, cap = 0, nodes = 0, edges = 0;
+    CHECK(an_taskgraph_dot(&g, &t, 0, 1e-3, 1, &buf, &len, &cap) == 0 && buf, "many: merged DOT");
+    for (const char *p = buf; p && (p = strstr(p, "merged=")) != NULL; p++)
+        nodes++;
+    for (const char *p = buf; p && (p = strstr(p, " -> ")) != NULL; p++)
+        edges++;
+    char want[160];
+    snprintf(want, sizeof want, "label=\"!$omp task @t.c:10\" merged=%zu level=0 duration=%.9f", n,
+             2.0 * (double)n * 1e-3);
+    CHECK(nodes == 2 && edges == 2 && strstr(buf, want), "many: merged into 2 nodes, 2 edges: %s",
+          buf ? buf : "(none)");
+    free(buf);
     an_taskgraph_free(&g);
     free(m.ev);
 }
