@@ -335,14 +335,20 @@ static void cp_shift(an_ctx *c, size_t loc, const an_event *ev, size_t n, uint64
 
 /* the critical path through an OpenMP barrier (Scalasca's CriticalPath.pattern, backward
  * replay: at a barrier the path leaves the threads that waited for the one that did not; at
- * the fork it returns to the master): where the master thread is on the path (c->cp_iv), the
- * synchronisation interval of the late thread L before barrier instance B[LATE] (since its
- * previous barrier of the team or its start in the team, not before *DONE, where the team's
- * previous interval ended) is L's part of the path instead of the master's */
-static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, uint64_t *done)
+ * the fork, OMP_MGMT_FORK, it returns to the master): where the master thread is on the path
+ * (c->cp_iv), the synchronisation interval of the late thread L before barrier instance
+ * B[LATE] (since its previous barrier of the team, or since the master's fork of the team:
+ * the time until L's start in it, when L was being woken, at L's implicit task; not before
+ * *DONE, where the team's previous interval ended) is L's part of the path instead of the
+ * master's. IN: the master's parallel region instances (a team's fork). */
+static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, const instances *in,
+                         uint64_t *done)
 {
     const barrier_call *l = &b[late];
-    uint64_t a = l->ev[l->from].time, e = l->exit;
+    uint64_t start = l->ev[l->from].time, a = start, e = l->exit;
+    int first = l->ev[l->from].kind == AN_ENTER; /* since the team's start */
+    if (first && l->team < in->n && c->t->events[in->enter[l->team]].time < a)
+        a = c->t->events[in->enter[l->team]].time; /* the fork */
     if (a < *done)
         a = *done;
     if (e > *done)
@@ -356,13 +362,16 @@ static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, uint64_t
         if (y <= x)
             continue;
         cp_shift(c, 0, c->t->events, c->t->n_events, x, y, -1);
-        cp_shift(c, l->loc, m->events, m->n_events, x, y, 1);
+        cp_shift(c, l->loc, m->events, m->n_events, x > start ? x : start, y, 1);
+        if (first && x < start) /* from the fork to L's start: L's implicit task */
+            an_add_loc(c, l->loc, M_CRITICAL_PATH, l->ev[l->from].cnode,
+                       an_sec(c, (int64_t)((y < start ? y : start) - x)));
     }
 }
 
 /* each barrier instance (team, k-th barrier of each member): the members wait from their enter
  * until the last one entered (not beyond their own exit); the delay costs of those waits */
-static int barrier_waits(an_ctx *c, barriers *bs)
+static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
 {
     double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
                        calloc(c->n_cnodes + 1, sizeof(double))};
@@ -396,7 +405,7 @@ static int barrier_waits(an_ctx *c, barriers *bs)
                            b->cnode, an_sec(c, (int64_t)(until - b->enter)));
         }
         barrier_delay(c, bs->b, i, j, late, maps, touched);
-        barrier_path(c, bs->b, late, &done);
+        barrier_path(c, bs->b, late, in, &done);
         i = j;
     }
     for (int x = 0; x < 2; x++) {
@@ -500,7 +509,7 @@ int an_omp(an_ctx *c, char *err, size_t len)
             teams_after += team_size[k];
         omp[w] = teams_after > teams_before || bs.n > before; /* an OpenMP thread */
     }
-    if (barrier_waits(c, &bs))
+    if (barrier_waits(c, &bs, &in))
         goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
         goto out;

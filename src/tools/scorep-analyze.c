@@ -7,7 +7,8 @@
  * One-step form (as `scalasca -analyze`): `scorep-analyze mpirun -np N ./app args` measures
  * the program with tracing and the in-situ analysis (through scorep-run when it is not linked
  * with the runtime); should that leave no report, it analyses the trace post-mortem with the
- * same launcher and N processes. */
+ * same launcher and N processes. `scorep-analyze ./app args` (an executable file, no
+ * launcher) does the same for a program without MPI, into scorep_app_trace. */
 #include "analysis/an_load.h"
 #include "analysis/an_net_mpi.h"
 #include "analysis/analysis.h"
@@ -27,6 +28,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: mpirun -np N scorep-analyze EXPDIR\n"
                "       scorep-analyze EXPDIR      (a trace of a program without MPI)\n"
                "       scorep-analyze mpirun -np N [launcher options] PROGRAM [ARGS]\n"
+               "       scorep-analyze ./PROGRAM [ARGS]  (a program without MPI)\n"
                "  Analyses EXPDIR/traces.otf2 (a trace of N MPI ranks, recorded with\n"
                "  SCOREP_ENABLE_TRACING=true) with N processes and writes EXPDIR/scout.cubex:\n"
                "  Scalasca's wait-state patterns (Late Sender, Late Receiver, Wait at Barrier,\n"
@@ -100,10 +102,10 @@ static int run(char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int one_step(int argc, char **argv)
+static int one_step(int argc, char **argv, int launcher)
 {
-    int app = 0, np = 0;
-    for (int i = 2; i < argc && !app; i++) {
+    int app = launcher ? 0 : 1, np = launcher ? 0 : 1; /* without a launcher: one process */
+    for (int i = 2; launcher && i < argc && !app; i++) {
         const char *prev = argv[i - 1];
         if ((!strcmp(prev, "-np") || !strcmp(prev, "-n") || !strcmp(prev, "--np") ||
              !strcmp(prev, "-c")) &&
@@ -130,8 +132,10 @@ static int one_step(int argc, char **argv)
     const char *env_dir = getenv("SCOREP_EXPERIMENT_DIRECTORY");
     if (env_dir && *env_dir)
         snprintf(dir, sizeof dir, "%s", env_dir);
-    else
+    else if (launcher)
         snprintf(dir, sizeof dir, "scorep_%s_%d_trace", base, np);
+    else
+        snprintf(dir, sizeof dir, "scorep_%s_trace", base);
     struct stat st;
     if (stat(dir, &st) == 0) {
         fprintf(stderr,
@@ -142,7 +146,7 @@ static int one_step(int argc, char **argv)
     }
     setenv("SCOREP_EXPERIMENT_DIRECTORY", dir, 1);
     setenv("SCOREP_ENABLE_TRACING", "true", 1);
-    setenv("SCOREP_ENABLE_ANALYSIS", "true", 1); /* in situ at MPI_Finalize */
+    setenv("SCOREP_ENABLE_ANALYSIS", "true", 1); /* in situ: at MPI_Finalize, or at the end */
     /* the measurement: the launcher's arguments, scorep-run where needed, the program */
     char run_path[4200];
     snprintf(run_path, sizeof run_path, "%s/scorep-run", self_dir);
@@ -158,8 +162,12 @@ static int one_step(int argc, char **argv)
         m[k++] = run_path;
     for (int i = app; i < argc; i++)
         m[k++] = argv[i];
-    printf("scorep-analyze: measuring %s with %d processes%s into %s\n", argv[app], np,
-           preload ? " (through scorep-run)" : "", dir);
+    if (launcher)
+        printf("scorep-analyze: measuring %s with %d processes%s into %s\n", argv[app], np,
+               preload ? " (through scorep-run)" : "", dir);
+    else
+        printf("scorep-analyze: measuring %s (no MPI launcher)%s into %s\n", argv[app],
+               preload ? " (through scorep-run)" : "", dir);
     int rc = run(m);
     if (rc != 0 || stat(dir, &st) != 0) {
         fprintf(stderr, "scorep-analyze: the measured run failed (status %d): no analysis\n", rc);
@@ -308,7 +316,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 3 && is_launcher(argv[1]))
-        return one_step(argc, argv);
+        return one_step(argc, argv, 1);
+    struct stat st;
+    if (argc >= 2 && stat(argv[1], &st) == 0 && S_ISREG(st.st_mode) && runnable(argv[1]))
+        return one_step(argc, argv, 0); /* a program without MPI, measured and analysed */
     if (argc == 2 && no_mpi_trace(argv[1])) { /* no MPI_Init: one process, its threads */
         an_net *net = an_net_single();
         if (!net) {

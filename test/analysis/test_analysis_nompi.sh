@@ -12,12 +12,20 @@
 #       0.1% + 0.2 ms;
 #   (b) pthread_locks.c (main and 3 threads): each thread's mutex and condition lock contention
 #       as the program's own readings give it (10% + 15 ms) and as the trace gives it;
-#   (c) serial.c: the time tree and the critical path are the program's regions' times.
-# Bad input: the trace of a program without MPI under mpirun -np 2 gets a clear message.
+#   (c) serial.c: the time tree and the critical path are the program's regions' times; and
+#       the one-step form `scorep-analyze ./serial` (measured, analysed in situ).
+# src/analysis calls MPI only in an_net_mpi.c/.h.
+# Bad input: the trace of a program without MPI under mpirun -np 2, and a trace of two
+# processes without MPI (written with OTF2's Python writer), get a clear message each.
 # CubeLib's cube_dump (CUBELIB_DUMP, or on the PATH) reads the same barrier waits.
 . "$top_srcdir/test/integration/lib.sh"
 
 . "$top_srcdir/test/analysis/lib_analysis.sh"
+# the analysis speaks MPI only through an_net_mpi.c (an_net.h): a PMPI call or <mpi.h> in any
+# other file of src/analysis would run without MPI_Init in a program without MPI
+run_to mpi_files.txt grep -l -E 'PMPI_[A-Z]|include <mpi.h>' "$top_srcdir"/src/analysis/*.[ch]
+expect_eq "$(sed 's|.*/||' mpi_files.txt | tr '\n' ' ')" "an_net_mpi.c an_net_mpi.h " \
+    "src/analysis: MPI only in an_net_mpi.c/.h"
 command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
 command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
 nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
@@ -214,6 +222,30 @@ fi
 $MPIRUN -np 2 "$ANALYZE" "$x" >np2.out 2>&1 && fail "scorep-analyze on 2 processes accepted a trace without MPI"
 expect_grep "no MPI ranks .* without mpirun" np2.out "mpirun -np 2 on a trace without MPI: a clear message"
 
+# bad input: threads of two processes and no MPI ranks (what fork would leave), written by
+# libotf2's own Python writer
+py=$(python3_with_otf2)
+if [ -n "$py" ]; then
+    cat >fork2.py <<'PY'
+import sys, otf2
+with otf2.writer.open(sys.argv[1], timer_resolution=1000000000) as trace:
+    node = trace.definitions.system_tree_node("node")
+    work = trace.definitions.region("work")
+    for p in range(2):
+        g = trace.definitions.location_group("Process %d" % p, system_tree_parent=node)
+        w = trace.event_writer("Master thread", group=g)
+        w.enter(1000 + p, work)
+        w.leave(2000 + p, work)
+PY
+    "$py" fork2.py "$work/fork" >fork2.out 2>&1 || fail "fork2.py: $(cat fork2.out)"
+    "$ANALYZE" "$work/fork" >fork.out 2>&1 && fail "scorep-analyze accepted two processes without MPI"
+    expect_grep "threads of several processes but no MPI ranks .*fork" fork.out \
+        "two processes without MPI: a clear message"
+    expect_no_file "$work/fork/scout.cubex" "no report for two processes without MPI"
+else
+    skip_part "OTF2's Python writer (python3-otf2)"
+fi
+
 # ---------------------------------------------------------------- (b) pthread, no MPI
 part "pthread without MPI"
 "$SCOREP_CC" --nocompiler gcc -O1 -o pthread_locks "$T/pthread_locks.c" -lpthread ||
@@ -267,5 +299,13 @@ expect_eq "$($CV "$CUBE" attr "POP serial region share")" 1.0000 "serial: all of
 for m in omp_ebarrier_wait omp_idle_threads pthread_lock_contention_mutex_lock mpi; do
     expect_eq "$(value "$m" '*' '*')" 0 "no $m in a serial program"
 done
+# one step, as `scalasca -analyze ./app`: measured with tracing and the in situ analysis
+SCOREP_EXPERIMENT_DIRECTORY="$work/onestep" "$ANALYZE" ./serial 0.1 >onestep.out 2>&1 ||
+    fail "scorep-analyze ./serial: $(cat onestep.out)"
+expect_grep "measuring ./serial \(no MPI launcher\) into $work/onestep" onestep.out \
+    "scorep-analyze ./serial: measured without a launcher"
+expect_file "$work/onestep/scout.cubex" "scorep-analyze ./serial: the report"
+CUBE=$work/onestep/scout.cubex
+design "$(value critical_path work 0:0)" 0.3 "one step: critical path of work"
 echo "PASS: the analysis without MPI: OpenMP, pthread and serial programs, post-mortem without"
 echo "MPI_Init and in situ alike"
