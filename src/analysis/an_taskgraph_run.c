@@ -96,23 +96,26 @@ int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err
     size_t n = 0, cap = 0;
     int ok = !c->tg || an_taskgraph_dot(c->tg, c->t, (uint32_t)c->rank, c->tick, merge, &buf, &n,
                                         &cap) == 0;
+    /* the fragments' sizes fit an int: above that the graph merges long before */
+    int my_n = (int)n, *cnt = NULL, *off = NULL;
+    if (c->rank == 0) { /* before the gathers, so that every rank learns of a failure */
+        cnt = calloc((size_t)c->size, sizeof *cnt);
+        off = calloc((size_t)c->size, sizeof *off);
+        ok = ok && cnt && off;
+    }
     int all_ok;
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(buf);
+        free(cnt);
+        free(off);
         snprintf(err, len, "out of memory writing the task graph");
         return -1;
     }
-    /* the fragments' sizes fit an int: above that the graph merges long before */
-    int my_n = (int)n, *cnt = NULL, *off = NULL;
     char *all = NULL;
-    if (c->rank == 0) {
-        cnt = calloc((size_t)c->size, sizeof *cnt);
-        off = calloc((size_t)c->size, sizeof *off);
-    }
     an_net_gather(c->net, &my_n, 1, cnt, AN_T_INT, 0);
     size_t sum = 0;
-    if (c->rank == 0 && cnt && off) {
+    if (c->rank == 0) {
         for (int r = 0; r < c->size; r++) {
             off[r] = (int)sum;
             sum += (size_t)cnt[r];
