@@ -69,6 +69,8 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     if (rc == 0)
         rc = an_replay_coll(&c, err, len);
     if (rc == 0)
+        rc = agree(&c, an_taskgraph_pass(&c, err, len), err, len);
+    if (rc == 0)
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
         rc = an_delay(&c, err, len); /* collective: its errors agree already */
@@ -100,6 +102,8 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     if (rc == 0) {
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
+    if (rc == 0) /* collective: its errors agree already */
+        rc = an_taskgraph_write(&c, cubex, info.mode, err, len);
     if (rc == 0)
         an_summary(&c, &info,
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
@@ -118,5 +122,6 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     free(c.waits);
     free(c.cp_segments);
     free(c.cp_iv);
+    an_taskgraph_done(&c);
     return rc;
 }

@@ -87,6 +87,8 @@ typedef struct {
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;
+    /* this rank's OpenMP task graph (an_taskgraph_run.c; NULL: not built) */
+    struct an_taskgraph *tg;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -143,5 +145,12 @@ int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);
 int an_delay(an_ctx *c, char *err, size_t len);
+/* an_taskgraph_run.c: the task graph and its critical path (not collective; before
+ * an_critical_path, which credits the task chain through an_taskgraph_credit), and
+ * taskgraph.dot beside the report (collective) */
+int an_taskgraph_pass(an_ctx *c, char *err, size_t len);
+void an_taskgraph_credit(an_ctx *c, uint64_t from, uint64_t to);
+int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err, size_t len);
+void an_taskgraph_done(an_ctx *c);
 
 #endif

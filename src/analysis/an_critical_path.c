@@ -18,6 +18,7 @@
  * for the 200,000 messages of the benchmark, against milliseconds here.) */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
+#include "analysis/an_taskgraph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,8 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
         uint64_t a = t->events[i].time > from ? t->events[i].time : from;
         uint64_t b = t->events[i + 1].time < to ? t->events[i + 1].time : to;
         uint32_t k = cnode_after(t, i);
+        if (c->tg && c->tg->master_skip[i])
+            continue; /* in a task or waiting for tasks: the task chain stands for it */
         if (b > a && k != AN_NONE) {
             an_add(c, M_CRITICAL_PATH, k, an_sec(c, (int64_t)(b - a)));
             uint32_t region = t->cnodes[k].region;
@@ -104,6 +107,7 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
                 c->cp_transfer += an_sec(c, (int64_t)(b - a));
         }
     }
+    an_taskgraph_credit(c, from, to);
 }
 
 /* on rank 0: the path through all ranks' synchronisation points (SYNC: all of them,

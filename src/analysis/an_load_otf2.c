@@ -49,12 +49,12 @@ typedef struct {
     uint32_t *stack; /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
-    /* without MPI: the lowest CPU thread location, its group, and a thread of another group */
-    uint64_t first_thread, first_thread_group;
-    int other_process;
     uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
     size_t n_param;
     an_task_state task; /* tasks of the location being read */
+    /* without MPI: the lowest CPU thread location, its group, and a thread of another group */
+    uint64_t first_thread, first_thread_group;
+    int other_process;
 } ld;
 
 #define GROW(l, arr, cnt, idx)                                                                     \

@@ -12,6 +12,7 @@
  * idle workers, on the master's. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
+#include "analysis/an_taskgraph.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -352,8 +353,8 @@ static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, const in
         a = *done;
     if (e > *done)
         *done = e;
-    if (l->loc == 0 || e <= a)
-        return;
+    if (l->loc == 0 || e <= a || an_taskgraph_covers(c->tg, l->team))
+        return; /* with tasks, the task chain is the region's path (an_taskgraph_credit) */
     const struct an_thread *m = &c->t->threads[l->loc - 1];
     for (int i = 0; i + 1 < c->n_cp_iv; i += 2) {
         uint64_t x = c->cp_iv[i] > a ? c->cp_iv[i] : a;
