@@ -87,7 +87,7 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
         opt->skipped_inter_colls = all[3];
         info =
             (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0,
-                             0, 0, 0, NULL};
+                             0, 0, 0, NULL, NULL};
         info.cp_segments = c.cp_segments;
         PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T, MPI_SUM,
                        comm);
@@ -96,7 +96,9 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     }
     if (rc == 0)
         rc = agree(&c, an_pattern_lock(&c, err, len), err, len);
+    an_stat_all stat = {0};
     if (rc == 0) {
+        info.stat = an_stat_gather(&c, &stat) == 0 && c.rank == 0 ? &stat : NULL;
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
     if (rc == 0)
@@ -116,5 +118,7 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.sync);
     free(c.waits);
     free(c.cp_segments);
+    free(c.stat);
+    free(stat.rec);
     return rc;
 }

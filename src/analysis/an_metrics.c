@@ -16,9 +16,17 @@ const an_metric_info an_metrics[M_COUNT] = {
                      "Execution time (does not include time allocated "
                      "for idle threads)",
                      S, M_TIME, 0},
+    /* Scalasca 2.6: the metrics that scout does not write and square derives from the time
+     * of each call path by its region (scout.spec's masks; HIDDEN in the pattern files) take
+     * the display names of square's specification, share/scalasca/scout.spec; the others
+     * the NAME of scout's pattern files, as scout.cubex carries them */
+    [M_COMP] = {"comp", "Computation", "Time spent on computation", S, M_EXECUTION, 0},
     [M_MPI] = {"mpi", "MPI", "Time spent in MPI calls", S, M_EXECUTION, 0},
-    [M_MPI_INIT_EXIT] = {"mpi_init_exit", "Init/Exit", "Time spent in MPI initialization calls", S,
-                         M_MPI, 0},
+    [M_MPI_MANAGEMENT] = {"mpi_management", "Management",
+                          "Time spent in MPI management operations", S, M_MPI, 0},
+    [M_MPI_INIT_EXIT] = {"mpi_init_exit", "Init/Finalize",
+                         "Time spent in MPI initialization/finalization calls", S,
+                         M_MPI_MANAGEMENT, 0},
     /* Scalasca 2.6 (scout's MPI.pattern; there under mpi_init_exit, "MPI Init/Finalize",
      * which sits below mpi_management) */
     [M_MPI_INIT_COMPLETION] = {"mpi_init_completion", "MPI Initialization Completion",
@@ -26,6 +34,13 @@ const an_metric_info an_metrics[M_COUNT] = {
                                0},
     [M_MPI_FINALIZE_WAIT] = {"mpi_finalize_wait", "MPI Wait at Finalize",
                              "Waiting time in front of MPI_Finalize", S, M_MPI_INIT_EXIT, 0},
+    [M_MPI_MGMT_COMM] = {"mpi_mgmt_comm", "Communicator",
+                         "Time spent in MPI communicator management calls", S, M_MPI_MANAGEMENT,
+                         0},
+    [M_MPI_MGMT_FILE] = {"mpi_mgmt_file", "File", "Time spent in MPI file management calls", S,
+                         M_MPI_MANAGEMENT, 0},
+    [M_MPI_MGMT_WIN] = {"mpi_mgmt_win", "Window", "Time spent in MPI window management calls", S,
+                        M_MPI_MANAGEMENT, 0},
     [M_MPI_SYNCHRONIZATION] = {"mpi_synchronization", "Synchronization",
                                "Time spent in MPI synchronization calls", S, M_MPI, 0},
     [M_MPI_SYNC_COLLECTIVE] = {"mpi_sync_collective", "Collective", "Time spent in MPI barriers", S,
@@ -35,6 +50,16 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_MPI_BARRIER_COMPLETION] = {"mpi_barrier_completion", "Barrier Completion",
                                   "Time needed to finish an MPI barrier", S, M_MPI_SYNC_COLLECTIVE,
                                   0},
+    [M_MPI_RMA_SYNCHRONIZATION] = {"mpi_rma_synchronization", "One-sided",
+                                   "Time spent in MPI one-sided synchronization calls", S,
+                                   M_MPI_SYNCHRONIZATION, 0},
+    [M_MPI_RMA_SYNC_ACTIVE] = {"mpi_rma_sync_active", "Active Target",
+                               "Time spent in MPI one-sided active target synchronization calls",
+                               S, M_MPI_RMA_SYNCHRONIZATION, 0},
+    [M_MPI_RMA_SYNC_PASSIVE] = {"mpi_rma_sync_passive", "Passive Target",
+                                "Time spent in MPI one-sided passive target synchronization "
+                                "calls",
+                                S, M_MPI_RMA_SYNCHRONIZATION, 0},
     [M_MPI_COMMUNICATION] = {"mpi_communication", "Communication",
                              "Time spent in MPI communication calls", S, M_MPI, 0},
     [M_MPI_POINT2POINT] = {"mpi_point2point", "Point-to-point", "MPI point-to-point communication",
@@ -72,10 +97,18 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_MPI_NXN_COMPLETION] = {"mpi_nxn_completion", "N x N Completion",
                               "Time needed to finish a n-to-n collective operation", S,
                               M_MPI_COLLECTIVE, 0},
-    /* OpenMP (Scalasca 2.0's remapping specification; omp_management/omp_fork, omp_flush
-     * and omp_ordered are not computed, see docs/analysis.md) */
-    [M_OMP] = {"omp", "OMP", "Time spent in the OpenMP run-time system and API", S, M_EXECUTION,
-               0},
+    [M_MPI_RMA_COMMUNICATION] = {"mpi_rma_communication", "One-sided",
+                                 "Time spent in MPI one-sided communication", S,
+                                 M_MPI_COMMUNICATION, 0},
+    [M_MPI_IO] = {"mpi_io", "File I/O", "Time spent in MPI file I/O calls", S, M_MPI, 0},
+    [M_MPI_IO_INDIVIDUAL] = {"mpi_io_individual", "Individual",
+                             "Time spent in individual MPI file I/O calls", S, M_MPI_IO, 0},
+    [M_MPI_IO_COLLECTIVE] = {"mpi_io_collective", "Collective",
+                             "Time spent in collective MPI file I/O calls", S, M_MPI_IO, 0},
+    /* OpenMP (Scalasca 2.6's scout.spec; omp_management/omp_fork are not computed, see
+     * docs/analysis.md) */
+    [M_OMP] = {"omp_time", "OpenMP", "Time spent in the OpenMP run-time system and API", S,
+               M_EXECUTION, 0},
     [M_OMP_SYNCHRONIZATION] = {"omp_synchronization", "Synchronization",
                                "Time spent on OpenMP synchronization", S, M_OMP, 0},
     [M_OMP_BARRIER] = {"omp_barrier", "Barrier", "OpenMP barrier synchronization", S,
@@ -106,6 +139,12 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_OMP_LOCK_CONTENTION_API] = {"omp_lock_contention_api", "OMP Lock API Contention",
                                    "Time lost waiting for an OpenMP lock to be acquired", S,
                                    M_OMP_LOCK_API, 0},
+    [M_OMP_ORDERED] = {"omp_ordered", "Ordered", "Time spent waiting at OpenMP ordered regions", S,
+                       M_OMP_SYNCHRONIZATION, 0},
+    [M_OMP_TASKWAIT] = {"omp_taskwait", "Task Wait",
+                        "Time spent waiting in OpenMP taskwait directives", S,
+                        M_OMP_SYNCHRONIZATION, 0},
+    [M_OMP_FLUSH] = {"omp_flush", "Flush", "Time spent in OpenMP flush directives", S, M_OMP, 0},
     [M_PTHREAD] = {"pthread_time", "POSIX threads", "Time spent in the POSIX threads API", S,
                    M_EXECUTION, 0},
     [M_PTHREAD_MANAGEMENT] = {"pthread_management", "Pthread Management",
@@ -149,9 +188,22 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_SYNCS_SEND] = {"syncs_send", "P2P send synchronizations",
                       "Number of point-to-point send synchronization operations", O, M_SYNCS_P2P,
                       1},
+    /* Scalasca 2.x's Counts.pattern: a Late Receiver or Late Sender of a message without
+     * bytes, counted where syncs_send / syncs_recv count it (an_pattern_p2p.c) */
+    [M_MPI_SLR_COUNT] = {"mpi_slr_count", "MPI Late Receiver Instances (Synchronizations)",
+                         "Number of Late Receiver instances in MPI synchronizations", O,
+                         M_SYNCS_SEND, 1},
     [M_SYNCS_RECV] = {"syncs_recv", "P2P recv synchronizations",
                       "Number of point-to-point receive synchronization operations", O, M_SYNCS_P2P,
                       1},
+    [M_MPI_SLS_COUNT] = {"mpi_sls_count", "MPI Late Sender Instances (Synchronizations)",
+                         "Number of Late Sender instances in MPI synchronizations", O,
+                         M_SYNCS_RECV, 1},
+    [M_MPI_SLSWO_COUNT] = {"mpi_slswo_count",
+                           "MPI Late Sender, Wrong Order Instances (Synchronizations)",
+                           "Number of Late Sender instances in MPI synchronizations where "
+                           "messages are received in wrong order",
+                           O, M_MPI_SLS_COUNT, 1},
     [M_SYNCS_COLL] = {"syncs_coll", "Collective synchronizations",
                       "Number of collective synchronization operations", O, M_SYNCS, 1},
     [M_COMMS] = {"comms", "Communications", "Number of communication operations", O, -1, 1, 0, 1},
@@ -209,6 +261,35 @@ const an_metric_info an_metrics[M_COUNT] = {
                                    "Time on the critical path beyond the call path's average "
                                    "time over the processes (without waiting time)",
                                    S, M_CRITICAL_PATH, 0},
+    /* Scalasca 2.6's performance-impact tree (CriticalPath.pattern; the sums and the
+     * intra-partition part as square derives them, scout.spec), an_pattern_impact.c */
+    [M_PERFORMANCE_IMPACT] = {"performance_impact", "Performance impact",
+                              "Global performance impact of program activities", S, -1, 0},
+    [M_PERFORMANCE_IMPACT_CRITICALPATH] = {"performance_impact_criticalpath",
+                                           "Critical-path activities",
+                                           "Overall resource consumption caused by activities "
+                                           "on the critical path",
+                                           S, M_PERFORMANCE_IMPACT, 0},
+    [M_CRITICAL_PATH_ACTIVITIES] = {"critical_path_activities", "Activity impact",
+                                    "Resource consumption of activities on the critical path", S,
+                                    M_PERFORMANCE_IMPACT_CRITICALPATH, 0},
+    [M_CRITICAL_IMBALANCE_IMPACT] = {"critical_imbalance_impact",
+                                     "Critical-path imbalance impact",
+                                     "Performance impact of load imbalance on the critical path",
+                                     S, M_PERFORMANCE_IMPACT_CRITICALPATH, 0},
+    [M_INTRA_PARTITION_IMBALANCE] = {"intra_partition_imbalance", "Intra-partition imbalance",
+                                     "Performance impact of load imbalance within process "
+                                     "partitions that perform activities on the critical path",
+                                     S, M_CRITICAL_IMBALANCE_IMPACT, 0},
+    [M_INTER_PARTITION_IMBALANCE] = {"inter_partition_imbalance", "Inter-partition imbalance",
+                                     "Performance impact of load imbalance between process "
+                                     "partitions that perform different activities",
+                                     S, M_CRITICAL_IMBALANCE_IMPACT, 0},
+    [M_NON_CRITICAL_PATH_ACTIVITIES] = {"non_critical_path_activities",
+                                        "Non-critical-path activities",
+                                        "Overall resource consumption of activities that are not "
+                                        "on the critical path",
+                                        S, M_PERFORMANCE_IMPACT, 0},
     /* delay costs and the wait-state classifications (Scalasca 2.x, scout's
      * Delay.MPI.pattern and Waitstates.MPI.pattern: unique names are the pattern ids in lower
      * case, display names their NAME, descriptions their INFO; the OpenMP ones from

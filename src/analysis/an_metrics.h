@@ -1,20 +1,29 @@
 /* an_metrics.h: the metrics of scout.cubex: Scalasca's pattern hierarchy with Scalasca's
- * unique names, display names and descriptions (scout's Patterns_gen.cpp, Scalasca 2.0), so
- * that Cube and Scalasca users read them unchanged. */
+ * unique names, display names and descriptions (scout's pattern files and square's
+ * scout.spec, Scalasca 2.6; Scalasca 2.0 where 2.6 has them unchanged), so that Cube and
+ * Scalasca users read them unchanged. */
 #ifndef SCOREP_AN_METRICS_H
 #define SCOREP_AN_METRICS_H
 
 typedef enum {
     M_TIME,
     M_EXECUTION,
+    M_COMP,
     M_MPI,
+    M_MPI_MANAGEMENT,
     M_MPI_INIT_EXIT,
     M_MPI_INIT_COMPLETION,
     M_MPI_FINALIZE_WAIT,
+    M_MPI_MGMT_COMM,
+    M_MPI_MGMT_FILE,
+    M_MPI_MGMT_WIN,
     M_MPI_SYNCHRONIZATION,
     M_MPI_SYNC_COLLECTIVE,
     M_MPI_BARRIER_WAIT,
     M_MPI_BARRIER_COMPLETION,
+    M_MPI_RMA_SYNCHRONIZATION,
+    M_MPI_RMA_SYNC_ACTIVE,
+    M_MPI_RMA_SYNC_PASSIVE,
     M_MPI_COMMUNICATION,
     M_MPI_POINT2POINT,
     M_MPI_LATESENDER,
@@ -28,6 +37,10 @@ typedef enum {
     M_MPI_LATEBROADCAST,
     M_MPI_WAIT_NXN,
     M_MPI_NXN_COMPLETION,
+    M_MPI_RMA_COMMUNICATION,
+    M_MPI_IO,
+    M_MPI_IO_INDIVIDUAL,
+    M_MPI_IO_COLLECTIVE,
     M_OMP,
     M_OMP_SYNCHRONIZATION,
     M_OMP_BARRIER,
@@ -39,6 +52,9 @@ typedef enum {
     M_OMP_LOCK_CONTENTION_CRITICAL,
     M_OMP_LOCK_API,
     M_OMP_LOCK_CONTENTION_API,
+    M_OMP_ORDERED,
+    M_OMP_TASKWAIT,
+    M_OMP_FLUSH,
     M_PTHREAD,
     M_PTHREAD_MANAGEMENT,
     M_PTHREAD_SYNCHRONIZATION,
@@ -53,7 +69,10 @@ typedef enum {
     M_SYNCS,
     M_SYNCS_P2P,
     M_SYNCS_SEND,
+    M_MPI_SLR_COUNT,
     M_SYNCS_RECV,
+    M_MPI_SLS_COUNT,
+    M_MPI_SLSWO_COUNT,
     M_SYNCS_COLL,
     M_COMMS,
     M_COMMS_P2P,
@@ -75,6 +94,13 @@ typedef enum {
     M_BYTES_CIN,
     M_CRITICAL_PATH,
     M_CRITICAL_PATH_IMBALANCE,
+    M_PERFORMANCE_IMPACT,
+    M_PERFORMANCE_IMPACT_CRITICALPATH,
+    M_CRITICAL_PATH_ACTIVITIES,
+    M_CRITICAL_IMBALANCE_IMPACT,
+    M_INTRA_PARTITION_IMBALANCE,
+    M_INTER_PARTITION_IMBALANCE,
+    M_NON_CRITICAL_PATH_ACTIVITIES,
     M_DELAY,
     M_DELAY_MPI,
     M_DELAY_P2P,

@@ -1,6 +1,7 @@
 /* an_pattern_time.c: the time tree and visits: each call path's exclusive time goes to the
- * node of the time hierarchy its region belongs to (Execution, MPI, Init/Exit,
- * Point-to-point, Collective, barrier), with every ancestor of that node, as totals that
+ * node of the time hierarchy its region belongs to (Computation, MPI, Init/Finalize,
+ * Point-to-point, Collective, barrier, ...; Scalasca 2.6's scout.spec), with every ancestor
+ * of that node, as totals that
  * an_report_cube.c turns into Scalasca's exclusive metric values. Also fills exit_of. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
@@ -19,8 +20,12 @@ an_metric an_time_metric(uint32_t cls)
         return M_OMP_CRITICAL;
     case AN_RC_OMP_LOCK:
         return M_OMP_LOCK_API;
-    case AN_RC_OMP_SYNC:
-        return M_OMP_SYNCHRONIZATION;
+    case AN_RC_OMP_ORDERED:
+        return M_OMP_ORDERED;
+    case AN_RC_OMP_TASKWAIT:
+        return M_OMP_TASKWAIT;
+    case AN_RC_OMP_FLUSH:
+        return M_OMP_FLUSH;
     case AN_RC_PTHREAD_MGMT:
         return M_PTHREAD_MANAGEMENT;
     case AN_RC_PTHREAD_MUTEX:
@@ -28,7 +33,7 @@ an_metric an_time_metric(uint32_t cls)
     case AN_RC_PTHREAD_COND:
         return M_PTHREAD_CONDITIONAL;
     case AN_RC_USER:
-        return M_EXECUTION;
+        return M_COMP;
     case AN_RC_INIT_EXIT:
         return M_MPI_INIT_EXIT;
     case AN_RC_P2P:
@@ -37,6 +42,22 @@ an_metric an_time_metric(uint32_t cls)
         return M_MPI_SYNC_COLLECTIVE;
     case AN_RC_COLL:
         return M_MPI_COLLECTIVE;
+    case AN_RC_MGMT_COMM:
+        return M_MPI_MGMT_COMM;
+    case AN_RC_MGMT_FILE:
+        return M_MPI_MGMT_FILE;
+    case AN_RC_MGMT_WIN:
+        return M_MPI_MGMT_WIN;
+    case AN_RC_RMA_ACTIVE:
+        return M_MPI_RMA_SYNC_ACTIVE;
+    case AN_RC_RMA_PASSIVE:
+        return M_MPI_RMA_SYNC_PASSIVE;
+    case AN_RC_RMA_COMM:
+        return M_MPI_RMA_COMMUNICATION;
+    case AN_RC_IO_INDIV:
+        return M_MPI_IO_INDIVIDUAL;
+    case AN_RC_IO_COLL:
+        return M_MPI_IO_COLLECTIVE;
     default:
         return M_MPI;
     }
