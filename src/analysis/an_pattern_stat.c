@@ -216,12 +216,14 @@ static int write_pattern(FILE *f, const an_stat_all *a, an_metric m, an_stat_rec
             sum += v[i].idle;
             sq += v[i].idle * v[i].idle;
         }
+    for (size_t i = 0; i < n; i++) /* before merging: a merged record's rank is another's */
+        v[i].cnode = (uint32_t)cube_id[map[v[i].rank][v[i].cnode]];
     if (collective(m))
         n = merge_collective(v, n);
     for (size_t i = 0; i < n; i++)
         inst[i] = (top_inst){v[i].idle, (double)(int64_t)(v[i].enter - a->start) * a->tick,
-                             (double)(int64_t)(v[i].exit - a->start) * a->tick,
-                             cube_id[map[v[i].rank][v[i].cnode]], v[i].rank};
+                             (double)(int64_t)(v[i].exit - a->start) * a->tick, (int)v[i].cnode,
+                             v[i].rank};
     if (nv > 0) {
         qsort(val, nv, sizeof *val, by_value);
         double mean = sum / (double)nv, var = sq / (double)nv - mean * mean;

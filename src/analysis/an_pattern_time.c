@@ -63,6 +63,36 @@ an_metric an_time_metric(uint32_t cls)
     }
 }
 
+/* the visit counts of Scalasca 2.6's one-sided synchronisation and communication and file
+ * operations (square's scout.spec: visits of the call paths of those regions) */
+static void visit_counts(an_ctx *c, const an_event *e)
+{
+    const an_trace *t = c->t;
+    uint32_t cls = e->region < t->n_regions ? t->regions[e->region].cls : AN_RC_USER;
+    static const struct {
+        uint32_t bit;
+        an_metric m;
+    } flags[] = {{AN_RF_RMA_PUT, M_COMMS_RMA_PUTS},
+                 {AN_RF_RMA_GET, M_COMMS_RMA_GETS},
+                 {AN_RF_RMA_ATOMIC, M_COMMS_RMA_ATOMICS},
+                 {AN_RF_FILE_IOP, M_MPI_FILE_IOPS},
+                 {AN_RF_FILE_COP, M_MPI_FILE_COPS}};
+    if ((cls & AN_RC_MASK) == AN_RC_RMA_ACTIVE)
+        an_add(c, M_SYNCS_RMA_ACTIVE, e->cnode, 1);
+    if ((cls & AN_RC_MASK) == AN_RC_RMA_PASSIVE)
+        an_add(c, M_SYNCS_RMA_PASSIVE, e->cnode, 1);
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (cls & flags[i].bit)
+            an_add(c, flags[i].m, e->cnode, 1);
+    if (cls & (AN_RF_FILE_READ | AN_RF_FILE_WRITE)) {
+        int coll = (cls & AN_RF_FILE_COP) != 0, rd = (cls & AN_RF_FILE_READ) != 0;
+        an_add(c,
+               coll ? (rd ? M_MPI_FILE_CROPS : M_MPI_FILE_CWOPS)
+                    : (rd ? M_MPI_FILE_IROPS : M_MPI_FILE_IWOPS),
+               e->cnode, 1);
+    }
+}
+
 int an_pattern_time(an_ctx *c, char *err, size_t len)
 {
     an_trace *t = c->t;
@@ -76,6 +106,7 @@ int an_pattern_time(an_ctx *c, char *err, size_t len)
         const an_event *e = &t->events[i];
         if (e->kind == AN_ENTER) {
             an_add(c, M_VISITS, e->cnode, 1);
+            visit_counts(c, e);
         } else if (e->kind == AN_LEAVE && e->enter != AN_NONE) {
             /* a LEAVE's enter field is the call it leaves: its own ENTER */
             const an_event *en = &t->events[e->enter];

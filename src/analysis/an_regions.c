@@ -66,6 +66,20 @@ static int match(const char *re, const char *n)
     return hit;
 }
 
+/* the file-operation counts a file region of class CLS takes part in (scout.spec's masks:
+ * management calls that delete, get or seek are individual, the others collective) */
+static uint32_t file_flags(uint32_t cls, const char *n)
+{
+    uint32_t rw = strstr(n, "read") ? AN_RF_FILE_READ : AN_RF_FILE_WRITE;
+    if (cls == AN_RC_MGMT_FILE)
+        return match("(delete|get|seek)", n) ? AN_RF_FILE_IOP : AN_RF_FILE_COP;
+    if (cls == AN_RC_IO_INDIV)
+        return AN_RF_FILE_IOP | rw;
+    if (cls == AN_RC_IO_COLL)
+        return AN_RF_FILE_COP | rw;
+    return 0;
+}
+
 /* the MPI regions of Scalasca 2.6's management, one-sided and file I/O parts of the time tree
  * (the function lists of square's specification, scout.spec, written as extended regular
  * expressions); AN_RC_MPI when none matches */
@@ -100,10 +114,12 @@ static uint32_t classify_mpi_more(const char *n, int role)
      * carry those roles over, so their names too) */
     if (role == OTF2_REGION_ROLE_RMA || role == OTF2_REGION_ROLE_ATOMIC ||
         match("^MPI_(R?(Put|Get|Accumulate|Get_accumulate)|Fetch_and_op|Compare_and_swap)$", n))
-        return AN_RC_RMA_COMM;
+        return AN_RC_RMA_COMM | (match("^MPI_R?Put$", n)   ? AN_RF_RMA_PUT
+                                 : match("^MPI_R?Get$", n) ? AN_RF_RMA_GET
+                                                           : AN_RF_RMA_ATOMIC);
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (match(sets[i].re, n))
-            return sets[i].cls;
+            return sets[i].cls | file_flags(sets[i].cls, n);
     return AN_RC_MPI;
 }
 

@@ -48,7 +48,15 @@ enum {
                                      that ends in a successful one is a Late Sender */
     AN_RF_OMP_PARALLEL = 1 << 14, /* !$omp parallel (class AN_RC_USER): a team's implicit task */
     AN_RF_INIT = 1 << 15,         /* MPI_Init, MPI_Init_thread (AN_RC_INIT_EXIT) */
-    AN_RF_FINALIZE = 1 << 16      /* MPI_Finalize (AN_RC_INIT_EXIT) */
+    AN_RF_FINALIZE = 1 << 16,     /* MPI_Finalize (AN_RC_INIT_EXIT) */
+    /* what Scalasca 2.6's file-operation and one-sided counts count (scout.spec's masks) */
+    AN_RF_FILE_IOP = 1 << 17,   /* an individual file operation (reads, writes, get, seek, ...) */
+    AN_RF_FILE_COP = 1 << 18,   /* a collective one (open, close, set_view, _all, ...) */
+    AN_RF_FILE_READ = 1 << 19,  /* a read (AN_RC_IO_INDIV or AN_RC_IO_COLL) */
+    AN_RF_FILE_WRITE = 1 << 20, /* a write (AN_RC_IO_INDIV or AN_RC_IO_COLL) */
+    AN_RF_RMA_PUT = 1 << 21,    /* MPI_Put, MPI_Rput */
+    AN_RF_RMA_GET = 1 << 22,    /* MPI_Get, MPI_Rget */
+    AN_RF_RMA_ATOMIC = 1 << 23  /* accumulates, fetch-and-op, compare-and-swap */
 };
 #define AN_RC_MASK 0xff
 

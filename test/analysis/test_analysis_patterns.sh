@@ -7,10 +7,12 @@
 #   sync_wo, which is in wrong order (mpi_sls_count 2, mpi_slswo_count 1, at rank 1's
 #   MPI_Recv), one Late Receiver without bytes in sync_lr (mpi_slr_count 1, at rank 0's
 #   MPI_Ssend); none of communications (no message has bytes);
+# - visit counts of one-sided and file operations (comms_rma_puts 1, syncs_rma_active 4,
+#   mpi_file_iwops 2, mpi_file_cwops 2, mpi_file_cops 6: open, write_at_all, close per rank);
 # - the time tree's categories: rank 0 waits for rank 1, which comes D late, in MPI_Comm_dup
 #   (mpi_mgmt_comm), MPI_Win_create (mpi_mgmt_win), the closing MPI_Win_fence
-#   (mpi_rma_sync_active) and MPI_File_open (mpi_mgmt_file): each at least D there, at most
-#   2D; MPI_Put's time is one-sided communication, MPI_File_write_at's individual and
+#   (mpi_rma_sync_active) and MPI_File_open (mpi_mgmt_file): each at least D there (less
+#   near's tolerance), at most 2D; MPI_Put's time is one-sided communication, MPI_File_write_at's individual and
 #   MPI_File_write_at_all's collective file I/O (each all of the call's time); each rank
 #   computes D in "work" (comp);
 # - the performance-impact tree: both ranks work D at once in "work", so the critical path
@@ -55,6 +57,20 @@ omp_flush|Flush|omp_time
 mpi_slr_count|MPI Late Receiver Instances (Synchronizations)|syncs_send
 mpi_sls_count|MPI Late Sender Instances (Synchronizations)|syncs_recv
 mpi_slswo_count|MPI Late Sender, Wrong Order Instances (Synchronizations)|mpi_sls_count
+syncs_rma|One-sided|syncs
+syncs_rma_active|Active target|syncs_rma
+syncs_rma_passive|Passive target|syncs_rma
+comms_rma|One-sided|comms
+comms_rma_puts|Puts|comms_rma
+comms_rma_gets|Gets|comms_rma
+comms_rma_atomics|Atomics|comms_rma
+mpi_file_ops|MPI file operations|-
+mpi_file_iops|Individual|mpi_file_ops
+mpi_file_irops|Reads|mpi_file_iops
+mpi_file_iwops|Writes|mpi_file_iops
+mpi_file_cops|Collective|mpi_file_ops
+mpi_file_crops|Reads|mpi_file_cops
+mpi_file_cwops|Writes|mpi_file_cops
 performance_impact|Performance impact|-
 performance_impact_criticalpath|Critical-path activities|performance_impact
 critical_path_activities|Activity impact|performance_impact_criticalpath
@@ -78,11 +94,26 @@ for f in scout.cubex scout_insitu.cubex; do
     for m in mpi_cls_count mpi_clr_count; do
         expect_eq "$(value $m '*' '*')" 0 "$f: no $m (no message has bytes)"
     done
+    # the visit counts of one-sided and file operations: rank 0's MPI_Put, two fences on each
+    # rank, each rank's MPI_File_write_at (individual), MPI_File_open, MPI_File_write_at_all
+    # and MPI_File_close (collective)
+    expect_eq "$(value comms_rma_puts fence/MPI_Put 0)" 1 "$f: one put"
+    expect_eq "$(value comms_rma '*' '*')" 1 "$f: one one-sided communication"
+    expect_eq "$(value syncs_rma_active fence/MPI_Win_fence '*')" 4 "$f: 4 fences"
+    expect_eq "$(value syncs_rma '*' '*')" 4 "$f: 4 one-sided synchronisations"
+    for m in "mpi_file_iwops 2" "mpi_file_iops 2" "mpi_file_irops 0" "mpi_file_cwops 2" \
+        "mpi_file_crops 0" "mpi_file_cops 6" "mpi_file_ops 8"; do
+        set -- $m
+        expect_eq "$(value "$1" '*' '*')" "$2" "$f: $2 of $1"
+    done
     # the time tree: the waits of rank 0 for the late rank 1, by category
-    within mpi_mgmt_comm comm/MPI_Comm_dup 0 $D 0.4
-    within mpi_mgmt_win win/MPI_Win_create 0 $D 0.4
-    within mpi_rma_sync_active fence/MPI_Win_fence 0 $D 0.4
-    within mpi_mgmt_file file_open/MPI_File_open 0 $D 0.4
+    # (at least D less the tolerance of near, 10% + 15 ms: rank 0 may enter late on a loaded
+    # machine, seen 0.176 s at MPI_Win_create; at most 2D: the call's own cost on top)
+    low=$(awk -v d="$D" -v r="$NEAR_REL" 'BEGIN { print d * (1 - r) }')
+    within mpi_mgmt_comm comm/MPI_Comm_dup 0 "$low" 0.4
+    within mpi_mgmt_win win/MPI_Win_create 0 "$low" 0.4
+    within mpi_rma_sync_active fence/MPI_Win_fence 0 "$low" 0.4
+    within mpi_mgmt_file file_open/MPI_File_open 0 "$low" 0.4
     # a call's whole time is in its category
     set -f # the locations "*" below are no file patterns
     for c in "mpi_rma_communication fence/MPI_Put 0" "mpi_io_individual MPI_File_write_at *" \
@@ -139,14 +170,16 @@ stat_line()
         fail "trace.stat: $1: expected $2 instances of $D s"
     echo "ok: trace.stat: $1: $2 instances of $D s"
 }
-# PATTERN CNODE RANK: an instance of PATTERN at CNODE on RANK, D long, inside enter..exit
+# PATTERN CNODE RANK: an instance of PATTERN at CNODE on RANK, D long, its exit after its
+# enter (a wrong-order instance: from the earlier message's send, which may come after the
+# receive began, to the receive of that message, as Scalasca's statistics take it)
 stat_instance()
 {
     _check
     awk -v p="$1" -v c="$2" -v k="$3" -v d="$D" -v r="$NEAR_REL" -v a="$NEAR_ABS" '
         /^[a-z]/ { cur = $1 }
         cur == p && $1 == "-" && $3 == c && $11 == k { t = r * d + a
-            if ($9 >= d - t && $9 <= d + t && $7 - $5 >= $9 - 1e-9) found = 1 }
+            if ($9 >= d - t && $9 <= d + t && $7 > $5) found = 1 }
         END { exit !found }' "$x/trace.stat" ||
         fail "trace.stat: no $1 instance at cnode $2 on rank $3 of $D s"
     echo "ok: trace.stat: $1 at cnode $2 on rank $3"
