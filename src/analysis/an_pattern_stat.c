@@ -52,7 +52,8 @@ void an_stat_add(an_ctx *c, an_metric m, double idle, uint64_t enter, uint64_t e
                                          .exit = exit};
 }
 
-/* the trace's start: its global offset, else the earliest event of any rank (in situ) */
+/* the trace's start: its global offset (post-mortem the trace's, in situ each process's
+ * part of it: the minimum over the ranks), else its earliest event */
 static uint64_t trace_start(an_ctx *c)
 {
     const an_trace *t = c->t;
@@ -60,8 +61,10 @@ static uint64_t trace_start(an_ctx *c)
     for (size_t w = 0; w < t->n_threads; w++)
         if (t->threads[w].n_events && t->threads[w].events[0].time < first)
             first = t->threads[w].events[0].time;
+    if (t->global_offset)
+        first = t->global_offset;
     PMPI_Allreduce(&first, &all, 1, MPI_UINT64_T, MPI_MIN, c->comm);
-    return t->global_offset ? t->global_offset : all;
+    return all;
 }
 
 int an_stat_gather(an_ctx *c, an_stat_all *out)

@@ -14,7 +14,7 @@
  *   synchronisation, collective file I/O); MPI_Put (one-sided communication) and
  *   MPI_File_write (individual file I/O) in between;
  * - work: each rank computes D in the user region "work" (Computation).
- * The file is argv[2] (removed at the end). */
+ * The file is argv[2] (removed at the end). Prints its marks (M) after MPI_Finalize. */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
@@ -25,7 +25,18 @@
 static double D = 0.2, t0;
 static int rank;
 
+/* when the rank acted (the node's clock, seconds after the scenario's start), printed at the
+ * end as "T scenario rank what seconds": the test derives the expected times from them, so
+ * that a rank the scheduler let act late does not fail it */
+static scenario_marks marks;
+static const char *scen = "";
+static void M(const char *what)
+{
+    marks_add(&marks, "T %s %d %s %.6f", scen, rank, what, now() - t0);
+}
+
 #define SCEN(h, name)                                                                              \
+    scen = name;                                                                                   \
     SCOREP_USER_REGION_DEFINE(h) SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_COMMON)
 #define SCEN_END(h) SCOREP_USER_REGION_END(h)
 
@@ -46,7 +57,9 @@ static void sync_messages(void)
     start();
     SCEN(ls, "sync_ls")
     if (rank == 0) {
+        M("begin");
         spin_until(t0 + D);
+        M("send");
         MPI_Send(NULL, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
     } else {
         MPI_Recv(NULL, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -80,6 +93,7 @@ static void management(void)
     SCEN(cm, "comm")
     MPI_Comm dup;
     late();
+    M("enter");
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     MPI_Comm_free(&dup);
     SCEN_END(cm)
@@ -88,6 +102,7 @@ static void management(void)
     static double buf[4];
     MPI_Win win;
     late();
+    M("enter");
     MPI_Win_create(buf, sizeof buf, sizeof buf[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     SCEN_END(wn)
     start();
@@ -97,6 +112,7 @@ static void management(void)
     if (rank == 0)
         MPI_Put(&x, 1, MPI_DOUBLE, 1, 0, 1, MPI_DOUBLE, win);
     spin_until(t0 + (rank == 1 ? 2 : 1) * D);
+    M("enter");
     MPI_Win_fence(0, win);
     SCEN_END(fc)
     MPI_Win_free(&win);
@@ -108,6 +124,7 @@ static void file_io(const char *path)
     start();
     SCEN(fo, "file_open")
     late();
+    M("enter");
     MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
     SCEN_END(fo)
     int v = rank;
@@ -137,9 +154,12 @@ int main(int argc, char **argv)
     file_io(argv[2]);
     start();
     SCEN(wk, "work")
+    M("begin");
     spin_until(t0 + D);
+    M("end");
     SCEN_END(wk)
     MPI_Finalize();
+    marks_print(&marks);
     if (rank == 0)
         remove(argv[2]);
     return 0;

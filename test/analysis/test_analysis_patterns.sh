@@ -11,15 +11,18 @@
 #   mpi_file_iwops 2, mpi_file_cwops 2, mpi_file_cops 6: open, write_at_all, close per rank);
 # - the time tree's categories: rank 0 waits for rank 1, which comes D late, in MPI_Comm_dup
 #   (mpi_mgmt_comm), MPI_Win_create (mpi_mgmt_win), the closing MPI_Win_fence
-#   (mpi_rma_sync_active) and MPI_File_open (mpi_mgmt_file): each at least D there (less
-#   near's tolerance), at most 2D; MPI_Put's time is one-sided communication, MPI_File_write_at's individual and
+#   (mpi_rma_sync_active) and MPI_File_open (mpi_mgmt_file): each at least from rank 0's
+#   enter to rank 1's (the program's marks; about D), at most the call's time; MPI_Put's
+#   time is one-sided communication, MPI_File_write_at's individual and
 #   MPI_File_write_at_all's collective file I/O (each all of the call's time); each rank
-#   computes D in "work" (comp);
-# - the performance-impact tree: both ranks work D at once in "work", so the critical path
-#   has D there and each rank's activity impact there is D, its non-critical-path impact 0;
-#   rank 0 spins D before its send in sync_ls, which is on the path (activity impact D);
+#   computes about D in "work" (comp: the time between its marks there);
+# - the performance-impact tree: both ranks work about D at once in "work", the critical path
+#   runs through one of them: each rank's activity impact there is between the shorter work
+#   and its own, the non-critical-path impact at most their difference; rank 0's time before
+#   its late send in sync_ls is on the path (activity impact: that time, from its marks);
 # - trace.stat, Scalasca's pattern statistics: the two Late Senders (one in wrong order) and
-#   the Late Receiver, D each, at the cnode ids of their calls in scout.cubex.
+#   the Late Receiver, D each, at the cnode ids of their calls in scout.cubex; in situ the
+#   same patterns, counts and instances as post-mortem.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/analysis/lib_analysis.sh"
 analysis_needs patterns_scorep
@@ -27,6 +30,13 @@ analysis_needs patterns_scorep
 x=$work/pat
 insitu_then_postmortem 2 "$x" pat.out an.out "$A/patterns_scorep" $D "$work/pat.dat"
 cat an.out
+grep '^T ' pat.out
+# mark SCENARIO RANK WHAT: the program's mark (seconds after the scenario's start)
+mark()
+{
+    awk -v s="$1" -v r="$2" -v w="$3" '$1 == "T" && $2 == s && $3 == r && $4 == w { print $5; f = 1 }
+        END { exit !f }' pat.out || fail "no mark $1 $2 $3 in the program's output"
+}
 _check
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
     fail "in situ and post-mortem differ: $(cat same.out)"
@@ -106,14 +116,17 @@ for f in scout.cubex scout_insitu.cubex; do
         set -- $m
         expect_eq "$(value "$1" '*' '*')" "$2" "$f: $2 of $1"
     done
-    # the time tree: the waits of rank 0 for the late rank 1, by category
-    # (at least D less the tolerance of near, 10% + 15 ms: rank 0 may enter late on a loaded
-    # machine, seen 0.176 s at MPI_Win_create; at most 2D: the call's own cost on top)
-    low=$(awk -v d="$D" -v r="$NEAR_REL" 'BEGIN { print d * (1 - r) }')
-    within mpi_mgmt_comm comm/MPI_Comm_dup 0 "$low" 0.4
-    within mpi_mgmt_win win/MPI_Win_create 0 "$low" 0.4
-    within mpi_rma_sync_active fence/MPI_Win_fence 0 "$low" 0.4
-    within mpi_mgmt_file file_open/MPI_File_open 0 "$low" 0.4
+    # the time tree: the waits of rank 0 for the late rank 1, by category: at least from rank
+    # 0's enter to rank 1's (their marks, less near's tolerance), at most the call's whole
+    # time (the call's own cost comes on top: MPI_File_open took 40 ms, MPI_Comm_dup 0.25 s
+    # more once at load 10)
+    for c in "mpi_mgmt_comm comm MPI_Comm_dup" "mpi_mgmt_win win MPI_Win_create" \
+        "mpi_rma_sync_active fence MPI_Win_fence" "mpi_mgmt_file file_open MPI_File_open"; do
+        set -- $c
+        w=$(awk -v a="$(mark "$2" 1 enter)" -v b="$(mark "$2" 0 enter)" 'BEGIN { print a - b }')
+        within "$1" "$2/$3" 0 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print w * (1 - r) }')" \
+            "$(value time "$2/$3" 0)"
+    done
     # a call's whole time is in its category
     set -f # the locations "*" below are no file patterns
     for c in "mpi_rma_communication fence/MPI_Put 0" "mpi_io_individual MPI_File_write_at *" \
@@ -126,13 +139,21 @@ for f in scout.cubex scout_insitu.cubex; do
             "$f: $1 at $2 on $3 is the call's time ($v of $t s)"
     done
     set +f
-    near comp work 0 $D
-    near comp work 1 $D
-    # the performance-impact tree
-    near critical_path_activities work 0 $D
-    near critical_path_activities work 1 $D
-    within non_critical_path_activities work '*' 0 0
-    near critical_path_activities sync_ls 0 $D
+    # each rank's work (from its marks); the path runs through one rank's work: each rank's
+    # activity impact there is the shorter of its own and that, the non-critical-path impact
+    # at most their difference
+    w0=$(awk -v a="$(mark work 0 end)" -v b="$(mark work 0 begin)" 'BEGIN { print a - b }')
+    w1=$(awk -v a="$(mark work 1 end)" -v b="$(mark work 1 begin)" 'BEGIN { print a - b }')
+    lo=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print a < b ? a : b }')
+    hi=$(awk -v a="$w0" -v b="$w1" 'BEGIN { print a < b ? b : a }')
+    near comp work 0 "$w0"
+    near comp work 1 "$w1"
+    within critical_path_activities work 0 "$(awk -v l="$lo" -v w="$w0" 'BEGIN { print l < w ? l : w }')" "$w0"
+    within critical_path_activities work 1 "$(awk -v l="$lo" -v w="$w1" 'BEGIN { print l < w ? l : w }')" "$w1"
+    within non_critical_path_activities work '*' 0 "$(awk -v a="$lo" -v b="$hi" 'BEGIN { print b - a }')"
+    # rank 0's time before its late send in sync_ls is on the path
+    near critical_path_activities sync_ls 0 \
+        "$(awk -v a="$(mark sync_ls 0 send)" -v b="$(mark sync_ls 0 begin)" 'BEGIN { print a - b }')"
 done
 
 # trace.stat (Scalasca's pattern statistics; post-mortem: the in-situ file was overwritten):
@@ -184,6 +205,11 @@ stat_instance()
         fail "trace.stat: no $1 instance at cnode $2 on rank $3 of $D s"
     echo "ok: trace.stat: $1 at cnode $2 on rank $3"
 }
+# in situ as post-mortem: the same patterns, counts, and instances (call path and rank)
+shape() { awk '/^[a-z]/ { print $1, $2 } $1 == "-" { print $3, $11 }' "$1"; }
+expect_file "$x/trace_insitu.stat" "the in-situ analysis wrote trace.stat"
+expect_eq "$(shape "$x/trace_insitu.stat")" "$(shape "$x/trace.stat")" \
+    "trace.stat: in situ as post-mortem"
 stat_line mpi_latesender 2
 stat_instance mpi_latesender "$ls_id" 1
 stat_instance mpi_latesender "$wo_id" 1
