@@ -9,6 +9,7 @@
 
 #include "base/grow.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,9 @@ int an_stat_gather(an_ctx *c, an_stat_all *out)
     memset(out, 0, sizeof *out);
     out->start = trace_start(c);
     out->tick = c->tick;
-    int mine = (int)(c->n_stat * sizeof *c->stat), oom = c->stat_oom, any_oom = 0;
+    /* MPI's counts are int: a rank's instances, and all of them on rank 0, under 2 GiB */
+    int oom = c->stat_oom || c->n_stat > (size_t)INT_MAX / sizeof *c->stat, any_oom = 0;
+    int mine = oom ? 0 : (int)(c->n_stat * sizeof *c->stat);
     int *counts = c->rank == 0 ? calloc((size_t)c->size, sizeof *counts) : NULL;
     int *displ = c->rank == 0 ? calloc((size_t)c->size, sizeof *displ) : NULL;
     if (c->rank == 0 && (!counts || !displ))
@@ -84,12 +87,15 @@ int an_stat_gather(an_ctx *c, an_stat_all *out)
         displ[r] = (int)total;
         total += (size_t)counts[r];
     }
-    if (c->rank == 0 && !any_oom && !(out->rec = malloc(total + 1)))
+    if (c->rank == 0 && !any_oom && (total > (size_t)INT_MAX || !(out->rec = malloc(total + 1))))
         any_oom = 1;
     PMPI_Bcast(&any_oom, 1, MPI_INT, 0, c->comm);
     int rc = 0;
     if (any_oom) {
         rc = -1; /* no trace.stat; scout.cubex is still written */
+        if (c->rank == 0)
+            fprintf(stderr, "scorep-rt analysis: the wait-state instances do not fit in memory "
+                            "(or exceed 2 GiB): no trace.stat\n");
     } else {
         PMPI_Gatherv(c->stat, mine, MPI_BYTE, out->rec, counts, displ, MPI_BYTE, 0, c->comm);
         out->n = total / sizeof *out->rec;
