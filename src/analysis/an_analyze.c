@@ -99,7 +99,9 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
         rc = agree(&c, an_pattern_lock(&c, err, len), err, len);
     if (rc == 0)
         an_pop_threads(&c, &info); /* POP at thread level: every thread's times */
+    an_stat_all stat = {0};
     if (rc == 0) {
+        info.stat = an_stat_gather(&c, &stat) == 0 && c.rank == 0 ? &stat : NULL;
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
     if (rc == 0) /* collective: its errors agree already */
@@ -123,5 +125,7 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     free(c.cp_segments);
     free(c.cp_iv);
     an_taskgraph_done(&c);
+    free(c.stat);
+    free(stat.rec);
     return rc;
 }

@@ -50,6 +50,16 @@ typedef struct {
     double wait;
 } an_wait_rec;
 
+/* An instance of a wait-state pattern for the pattern statistics (an_pattern_stat.c): its
+ * metric, waiting time, enter and exit (ticks), call path (this rank's cnode); a collective
+ * pattern's members share GROUP (the communicator, or the OpenMP team) and INST (the
+ * instance's number there), others have GROUP AN_NONE */
+typedef struct {
+    uint32_t metric, rank, cnode, group, inst;
+    double idle;
+    uint64_t enter, exit;
+} an_stat_rec;
+
 typedef struct {
     an_trace *t;
     an_net *net; /* the analysis processes (an_net.h): rank r analyses trace rank r */
@@ -89,6 +99,10 @@ typedef struct {
     char *cp_segments;
     /* this rank's OpenMP task graph (an_taskgraph_run.c; NULL: not built) */
     struct an_taskgraph *tg;
+    /* the pattern instances for trace.stat (an_stat_add) */
+    an_stat_rec *stat;
+    size_t n_stat, cap_stat;
+    int stat_oom;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -128,6 +142,10 @@ void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cno
 /* records a wait state for the delay analysis; linked to the synchronisation point added
  * just before it (an_sync_add) when that is the same wait */
 void an_wait_add(an_ctx *c, const an_wait_rec *w);
+/* records an instance of pattern M for trace.stat (an_pattern_stat.c): IDLE seconds, from
+ * ENTER to EXIT (ticks) at CNODE; GROUP and INST name a collective instance (else AN_NONE) */
+void an_stat_add(an_ctx *c, an_metric m, double idle, uint64_t enter, uint64_t exit, uint32_t cnode,
+                 uint32_t group, uint32_t inst);
 
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */

@@ -9,6 +9,7 @@
 #include "core/events_thread.h"
 #include "core/flush.h"
 #include "core/location.h"
+#include "base/state.h"
 #include "base/timer.h"
 #include "defs/unify.h"
 #include "trace/trace_threads.h"
@@ -362,6 +363,13 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
     t->rank = rank;
     t->n_ranks = n_procs;
     t->resolution = scorep_timer_resolution();
+    /* this process's part of the trace's start, as the trace writer takes it (the earliest
+     * of the program's begin and the locations' first events, on rank 0's clock); the
+     * analysis takes the minimum over the ranks (an_pattern_stat.c) */
+    uint64_t lo = scorep_program_begin_ts();
+    for (const scorep_location *x = scorep_location_first(); x; x = x->next)
+        lo = x->first_ts < lo ? x->first_ts : lo;
+    t->global_offset = scorep_clock_to_root(lo);
     if (defs(t, u) != 0) {
         snprintf(err, len, "out of memory");
         return -1;

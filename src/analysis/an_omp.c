@@ -399,10 +399,11 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
         for (size_t k = i; k < j; k++) {
             const barrier_call *b = &bs->b[k];
             uint64_t until = last < b->exit ? last : b->exit;
-            if (until > b->enter)
-                an_add_loc(c, b->loc,
-                           b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
-                           b->cnode, an_sec(c, (int64_t)(until - b->enter)));
+            an_metric m = b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT;
+            double w = until > b->enter ? an_sec(c, (int64_t)(until - b->enter)) : 0;
+            if (w > 0)
+                an_add_loc(c, b->loc, m, b->cnode, w);
+            an_stat_add(c, m, w, b->enter, b->exit, b->cnode, (uint32_t)b->team, (uint32_t)b->seq);
         }
         barrier_delay(c, bs->b, i, j, late, maps, touched);
         barrier_path(c, bs->b, late, in, &done);

@@ -75,6 +75,12 @@ static double wait_until(an_ctx *c, const an_event *e, uint64_t until, int check
     return an_sec(c, (int64_t)(until - enter));
 }
 
+/* a member's part of collective instance K for trace.stat (an_pattern_stat.c) */
+static void stat_coll(an_ctx *c, const an_event *e, size_t k, an_metric m, double w)
+{
+    an_stat_add(c, m, w, an_call_enter(c, e), e->time, e->cnode, e->comm, (uint32_t)k);
+}
+
 /* a collective wait state for the delay analysis (an_delay.c): instance K of the event's
  * communicator, caused by world rank CAUSE when it entered at PEER_TIME */
 static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k, uint32_t cause,
@@ -199,8 +205,10 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
             an_add(c, M_MPI_BARRIER_WAIT, e->cnode, w);
             coll_wait(c, e, AN_W_BARRIER, i, last_who, last, w);
             uint64_t from = mn[i] < last ? last : mn[i];
-            if (exit > from)
-                an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
+            double d = exit > from ? an_sec(c, (int64_t)(exit - from)) : 0;
+            an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, d);
+            stat_coll(c, e, i, M_MPI_BARRIER_WAIT, w);
+            stat_coll(c, e, i, M_MPI_BARRIER_COMPLETION, d);
             break;
         }
         case AN_COLL_12N:
@@ -208,31 +216,39 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
                 double w = wait_until(c, e, mx[G * n + i], 1, root_rank);
                 an_add(c, M_MPI_LATEBROADCAST, e->cnode, w);
                 coll_wait(c, e, AN_W_12N, i, root_rank, mx[G * n + i], w);
+                stat_coll(c, e, i, M_MPI_LATEBROADCAST, w);
             }
             break;
         case AN_COLL_N21:
             if (root && e->bytes2 && first != UINT64_MAX) {
                 double w = wait_until(c, e, first, 0, first_who);
                 an_add(c, M_MPI_EARLYREDUCE, e->cnode, w);
+                an_stat_add(c, M_MPI_EARLYREDUCE, w, an_call_enter(c, e), e->time, e->cnode,
+                            AN_NONE, AN_NONE);
                 /* the delay costs go to the last rank in (Scalasca's DELAY_N21), the critical
                  * path to the first sender, who ended the wait */
                 coll_wait(c, e, AN_W_N21, i, last_who, last, w);
             }
             break;
         case AN_COLL_SCAN:
-            if (G == 1 && (e->bytes || e->bytes2))
-                an_add(c, M_MPI_EARLYSCAN, e->cnode, wait_until(c, e, scan[i], 1, AN_NONE));
+            if (G == 1 && (e->bytes || e->bytes2)) {
+                double w = wait_until(c, e, scan[i], 1, AN_NONE);
+                an_add(c, M_MPI_EARLYSCAN, e->cnode, w);
+                stat_coll(c, e, i, M_MPI_EARLYSCAN, w);
+            }
             break;
         case AN_COLL_N2N:
             if (e->bytes2) {
                 double w = wait_until(c, e, last, 1, last_who);
                 an_add(c, M_MPI_WAIT_NXN, e->cnode, w);
                 coll_wait(c, e, AN_W_N2N, i, last_who, last, w);
+                stat_coll(c, e, i, M_MPI_WAIT_NXN, w);
             }
             if (e->bytes && e->bytes2 && mn[i] != UINT64_MAX) {
                 uint64_t from = mn[i] < last ? last : mn[i];
-                if (exit > from)
-                    an_add(c, M_MPI_NXN_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
+                double d = exit > from ? an_sec(c, (int64_t)(exit - from)) : 0;
+                an_add(c, M_MPI_NXN_COMPLETION, e->cnode, d);
+                stat_coll(c, e, i, M_MPI_NXN_COMPLETION, d);
             }
             break;
         default:

@@ -304,8 +304,11 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     for (size_t k = 0; rc == 0 && k < ng; k++)
         if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
             rc = -1;
-    if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
+    if (rc == 0 && (imbalance(all_v, v_displ, cn_count, map, ng, size) != 0 ||
+                    an_impact(all_v, v_displ, cn_count, map, ng, size) != 0))
         rc = -1;
+    if (rc == 0 && info->stat && an_stat_write(info->stat, path, map, gt.cube_id) != 0)
+        fprintf(stderr, "scorep-rt analysis: cannot write trace.stat beside %s\n", path);
     for (int r = 0; rc == 0 && r < size; r++)
         for (int l = 0; l < n_locs[r]; l++)
             no_residue(all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)(cn_count[r] / 2),

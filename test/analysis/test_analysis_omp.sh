@@ -194,7 +194,7 @@ report_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" &&
 
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
-for m in "omp|OMP|execution" "omp_synchronization|Synchronization|omp" \
+for m in "omp_time|OpenMP|execution" "omp_synchronization|Synchronization|omp_time" \
     "omp_barrier|Barrier|omp_synchronization" "omp_ebarrier|Explicit|omp_barrier" \
     "omp_ebarrier_wait|Wait at Barrier|omp_ebarrier" "omp_ibarrier|Implicit|omp_barrier" \
     "omp_ibarrier_wait|Wait at Barrier|omp_ibarrier" "omp_idle_threads|Idle threads|time" \
