@@ -461,7 +461,8 @@ static int master_pass(an_taskgraph *g, const an_trace *t)
         uint32_t k = e->kind == AN_LEAVE ? (e->enter != AN_NONE ? ev[e->enter].enter : AN_NONE)
                                          : (e->kind == AN_ENTER ? (uint32_t)i : e->enter);
         uint32_t kc = k != AN_NONE ? cls_of(t, ev[k].region) & AN_RC_MASK : 0;
-        int waits = kc == AN_RC_OMP_EBARRIER || kc == AN_RC_OMP_IBARRIER || kc == AN_RC_OMP_SYNC;
+        int waits = kc == AN_RC_OMP_EBARRIER || kc == AN_RC_OMP_IBARRIER ||
+                    kc == AN_RC_OMP_TASKWAIT || kc == AN_RC_OMP_ORDERED;
         uint32_t team = waits ? team_at(t, ev, k) : AN_NONE;
         g->master_skip[i] = in_task || (team != AN_NONE && team < teams && has[team]);
     }

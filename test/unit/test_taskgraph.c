@@ -18,7 +18,7 @@ static an_region regions[N_REGIONS] = {
     [R_TASK_B] = {"!$omp task @t.c:20", 0, 0, AN_RC_USER, "t.c", 20, 20},
     [R_TASK_C] = {"!$omp task @t.c:30", 0, 0, AN_RC_USER, "t.c", 30, 30},
     [R_TASK_D] = {"!$omp task @t.c:40", 0, 0, AN_RC_USER, "t.c", 40, 40},
-    [R_TASKWAIT] = {"!$omp taskwait @t.c:50", 0, 0, AN_RC_OMP_SYNC, "t.c", 50, 50},
+    [R_TASKWAIT] = {"!$omp taskwait @t.c:50", 0, 0, AN_RC_OMP_TASKWAIT, "t.c", 50, 50},
     [R_BARRIER] = {"!$omp implicit barrier @t.c:1", 0, 0, AN_RC_OMP_IBARRIER, "t.c", 1, 1},
 };
 
