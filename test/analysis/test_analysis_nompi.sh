@@ -159,14 +159,14 @@ tm=$(value time '*' "$L0")
 expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { d = c - t; print (d * d < 1e-12) }')" 1 \
     "the critical path ($cp s) is the master's, the program's, time ($tm s)"
 # POP at thread level (docs/analysis.md): each thread's useful time is its Execution without
-# its sub-metrics (cube_values.py's "=execution"), the runtime the master's time, the serial
+# its MPI, OpenMP and pthread time, i.e. Scalasca's Computation (`comp`), the runtime the master's time, the serial
 # share the master's time outside the three parallel regions. The attributes (4 decimals)
 # must be what these values give; and the design: useful time 2D + 4 x 50 ms (the master's
 # serial section and the 50 ms before each scenario, omp_waits.c's start), D on each worker
 # for the barrier it is late for and D more on the worker in the team of 2, runtime
 # 5D + 0.2 s: load balance (5D + 0.2) / 3 / (2D + 0.2) = 0.67, computation efficiency
 # (2D + 0.2) / (5D + 0.2) = 0.5, serial share the same 0.5 (for D = 0.2), each within 10%
-u0=$(value =execution '*' "$L0") u1=$(value =execution '*' "$L1") u2=$(value =execution '*' "$L2")
+u0=$(value comp '*' "$L0") u1=$(value comp '*' "$L1") u2=$(value comp '*' "$L2")
 rt=$(value time '*' "$L0")
 par=0
 for p in "ebarrier/$PE" "ibarrier/$PI" "limited/$PL"; do
