@@ -411,20 +411,27 @@ static SCOREP_User_RegionHandle user_handle(PyObject *dict, PyObject *name, cons
     return h;
 }
 
-static PyObject *py_region_begin(PyObject *self, PyObject *args)
+/* begin(name, file, line) of a named region of TABLE: ENTER its handle */
+static PyObject *begin_named(PyObject *args, PyObject *table,
+                             void (*enter)(SCOREP_User_RegionHandle))
 {
-    (void)self;
     PyObject *name;
     const char *file;
     int line;
     if (!PyArg_ParseTuple(args, "Usi", &name, &file, &line))
         return NULL;
-    SCOREP_User_RegionHandle h = user_handle(user_regions, name, file, line);
+    SCOREP_User_RegionHandle h = user_handle(table, name, file, line);
     if (PyErr_Occurred())
         return NULL;
     if (h)
-        SCOREP_User_RegionEnter(h);
+        enter(h);
     Py_RETURN_NONE;
+}
+
+static PyObject *py_region_begin(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return begin_named(args, user_regions, SCOREP_User_RegionEnter);
 }
 
 static PyObject *py_region_end(PyObject *self, PyObject *name)
@@ -448,17 +455,7 @@ static PyObject *py_region_end(PyObject *self, PyObject *name)
 static PyObject *py_rewind_begin(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *name;
-    const char *file;
-    int line;
-    if (!PyArg_ParseTuple(args, "Usi", &name, &file, &line))
-        return NULL;
-    SCOREP_User_RegionHandle h = user_handle(rewind_regions, name, file, line);
-    if (PyErr_Occurred())
-        return NULL;
-    if (h)
-        SCOREP_User_RewindRegionEnter(h);
-    Py_RETURN_NONE;
+    return begin_named(args, rewind_regions, SCOREP_User_RewindRegionEnter);
 }
 
 static PyObject *py_rewind_end(PyObject *self, PyObject *args)
