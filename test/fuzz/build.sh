@@ -18,6 +18,18 @@ printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; re
 # -fno-sanitize-recover: undefined behaviour stops the run like a crash, so that it is found
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -std=gnu11
  -D_GNU_SOURCE -DHAVE_CONFIG_H -I$src/include -I$src/src -I$build"
+# stale BIN FILE...: BIN is missing or older than a FILE, a header of src/ or include/, or this
+# script
+stale()
+{
+    _bin=$1
+    shift
+    [ -x "$_bin" ] && [ ! "$src/test/fuzz/build.sh" -nt "$_bin" ] || return 0
+    for _f in "$@"; do
+        [ ! "$_f" -nt "$_bin" ] || return 0
+    done
+    [ -n "$(find "$src/src" "$src/include" -name '*.h' -newer "$_bin" | head -n 1)" ]
+}
 for target in "$@"; do
     case $target in
     cube)
@@ -43,13 +55,8 @@ for target in "$@"; do
     esac
     files="$src/test/fuzz/fuzz_$target.c"
     for s in $srcs; do files="$files $src/$s"; done
-    # up to date: no source, no header of src/ and not this script newer than the target
     # shellcheck disable=SC2086
-    if [ -x "$out/fuzz_$target" ] && [ -z "$(find $files "$src/test/fuzz/build.sh" "$src/src" \
-        "$src/include" -name '*.[ch]' -newer "$out/fuzz_$target" 2>/dev/null | head -n 1)" ] &&
-        [ ! "$src/test/fuzz/build.sh" -nt "$out/fuzz_$target" ]; then
-        continue
-    fi
+    stale "$out/fuzz_$target" $files || continue
     # shellcheck disable=SC2086
     "$CLANG" $flags -DFUZZ_OTF2_TEMPLATE="\"$src/test/fuzz/otf2_template\"" \
         -o "$out/fuzz_$target" $files $libs
