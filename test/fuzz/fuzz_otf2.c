@@ -51,6 +51,19 @@ static int load_template(int i)
     return original_size[i] ? 0 : -1;
 }
 
+/* the scratch archive goes with the process */
+static void remove_archive(void)
+{
+    char path[128];
+    for (int i = 0; i < N_FILES; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/traces", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -62,6 +75,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         fprintf(stderr, "fuzz_otf2: cannot make %s\n", path);
         exit(1);
     }
+    atexit(remove_archive);
     for (int i = 0; i < N_FILES; i++)
         if (load_template(i) || put(files[i], original[i], original_size[i])) {
             fprintf(stderr, "fuzz_otf2: no template %s (set FUZZ_OTF2_TEMPLATE)\n", files[i]);
