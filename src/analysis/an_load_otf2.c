@@ -629,7 +629,7 @@ static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
     uint64_t n;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_ErrorCode rc = otf2_read_guard_global_defs(r, gdr, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
     OTF2_Reader_CloseGlobalDefReader(r, gdr);
     if (l->oom)
@@ -701,7 +701,7 @@ static uint64_t count_markers(OTF2_Reader *r)
     if (mr && cb) {
         OTF2_MarkerReaderCallbacks_SetMarkerCallback(cb, count_marker);
         OTF2_Reader_RegisterMarkerCallbacks(r, mr, cb, &n);
-        OTF2_Reader_ReadAllMarkers(r, mr, &read);
+        otf2_read_guard_markers(r, mr, &read);
     }
     OTF2_MarkerReaderCallbacks_Delete(cb);
     if (mr)
@@ -719,7 +719,7 @@ static int read_local_defs(OTF2_Reader *r, ld *l, uint64_t loc, char *err, size_
     OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
     uint64_t n;
     OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+    OTF2_ErrorCode rc = otf2_read_guard_local_defs(r, d, loc, &n);
     OTF2_Reader_CloseDefReader(r, d);
     OTF2_DefReaderCallbacks_Delete(lc);
     if (rc != OTF2_SUCCESS)
@@ -761,7 +761,7 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     l->task.has_last = 0; /* depend items follow their task's creation on one location */
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
     uint64_t n;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, er, &n);
+    OTF2_ErrorCode rc = otf2_read_guard_events(r, er, loc, &n); /* bounded by its file */
     OTF2_EvtReaderCallbacks_Delete(ec);
     OTF2_Reader_CloseEvtReader(r, er);
     if (l->oom)
@@ -869,12 +869,19 @@ static int one_process(ld *l, uint32_t n_procs, char *err, size_t len)
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
 {
-    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
+    otf2_read_guard_begin(anchor); /* errors kept, damaged files found before OTF2 reads */
     int rc = load(anchor, rank, n_procs, t, err, len);
     otf2_read_guard_end();
-    if (rc && otf2_read_guard_error()[0]) {
+    if (rc && otf2_read_guard_damage()[0]) { /* names the damaged file */
         size_t n = strlen(err);
-        snprintf(err + n, len - n, " (OTF2: %s)", otf2_read_guard_error());
+        snprintf(err + n, len - n, " (%s)", otf2_read_guard_damage());
+    } else if (rc) { /* OTF2's reason, and the trace: damage the guard did not see */
+        size_t n = strlen(err);
+        if (otf2_read_guard_error()[0])
+            snprintf(err + n, len - n, " (OTF2: %s)", otf2_read_guard_error());
+        n = strlen(err);
+        if (!strstr(err, anchor))
+            snprintf(err + n, len - n, " (in %s)", anchor);
     }
     return rc;
 }
@@ -922,7 +929,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
         OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
         OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, &l);
         uint64_t n;
-        OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+        otf2_read_guard_global_defs(r, gdr, &n);
         OTF2_GlobalDefReaderCallbacks_Delete(dc);
         OTF2_Reader_CloseGlobalDefReader(r, gdr);
         rc = read_my_events(r, &l, err, len);

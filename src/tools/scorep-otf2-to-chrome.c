@@ -904,6 +904,9 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": %s: %s\n", source, err);
         return 1;
     }
+    if (t->damage[0]) /* the intact part is converted */
+        fprintf(stderr, PROG ": warning: %s: damaged trace, converting what is intact: %s\n",
+                source, t->damage);
     int rc = convert(t, source, output);
     tm_free(t);
     return rc;

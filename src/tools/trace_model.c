@@ -443,17 +443,19 @@ static OTF2_CallbackCode p2p(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event
 
 /* The OTF2 callbacks below differ only in the kind they record: one macro per signature. */
 #define P2P_EVENT(fn, kind)                                                                        \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
                                 uint32_t tag, uint64_t len)                                        \
     {                                                                                              \
+        (void)pos;                                                                                 \
         return p2p(u, l, t, kind, a, peer, cm, tag, len, 0);                                       \
     }
 #define P2P_REQUEST_EVENT(fn, kind)                                                                \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, uint32_t peer, OTF2_CommRef cm,             \
                                 uint32_t tag, uint64_t len, uint64_t req)                          \
     {                                                                                              \
+        (void)pos;                                                                                 \
         return p2p(u, l, t, kind, a, peer, cm, tag, len, req);                                     \
     }
 P2P_EVENT(ev_send, TM_EV_SEND)
@@ -470,9 +472,10 @@ static OTF2_CallbackCode ev_request(OTF2_LocationRef l, uint64_t t, ctx *c, tm_e
 }
 
 #define REQUEST_EVENT(fn, kind)                                                                    \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, uint64_t req)                               \
     {                                                                                              \
+        (void)pos;                                                                                 \
         (void)a;                                                                                   \
         return ev_request(l, t, u, kind, req);                                                     \
     }
@@ -492,9 +495,10 @@ static OTF2_CallbackCode ev_region(OTF2_LocationRef l, uint64_t t, ctx *c, tm_ev
 
 /* Events with one reference (a region, thread team or calling context), all uint32_t. */
 #define REF_EVENT(fn, kind)                                                                        \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, uint32_t ref)                               \
     {                                                                                              \
+        (void)pos;                                                                                 \
         (void)a;                                                                                   \
         return ev_region(l, t, u, kind, ref, TM_NONE, 0, 0);                                       \
     }
@@ -504,17 +508,19 @@ REF_EVENT(ev_team_begin, TM_EV_TEAM_BEGIN)
 REF_EVENT(ev_team_end, TM_EV_TEAM_END)
 REF_EVENT(ev_cc_leave, TM_EV_CC_LEAVE)
 
-static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                        OTF2_AttributeList *a)
 {
+    (void)pos;
     (void)a;
     return ev_region(l, t, u, TM_EV_COLL_BEGIN, TM_NONE, TM_NONE, 0, 0);
 }
 
-static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                      OTF2_AttributeList *a, OTF2_CollectiveOp op, OTF2_CommRef cm,
                                      uint32_t root, uint64_t sent, uint64_t received)
 {
+    (void)pos;
     (void)a;
     ctx *c = u;
     APPEND(e, c, l, t, TM_EV_COLL_END);
@@ -528,25 +534,28 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp t, void 
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_fork(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_fork(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_Paradigm p, uint32_t n)
 {
+    (void)pos;
     (void)a;
     return ev_region(l, t, u, TM_EV_THREAD_FORK, TM_NONE, n, p, 0);
 }
 
-static OTF2_CallbackCode ev_join(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_join(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_Paradigm p)
 {
+    (void)pos;
     (void)a;
     return ev_region(l, t, u, TM_EV_THREAD_JOIN, TM_NONE, TM_NONE, p, 0);
 }
 
 #define TASK_EVENT(fn, kind)                                                                       \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, OTF2_CommRef team, uint32_t creator,        \
                                 uint32_t gen)                                                      \
     {                                                                                              \
+        (void)pos;                                                                                 \
         (void)a;                                                                                   \
         return ev_region(l, t, u, kind, team, creator, gen, 0);                                    \
     }
@@ -555,9 +564,10 @@ TASK_EVENT(ev_task_switch, TM_EV_TASK_SWITCH)
 TASK_EVENT(ev_task_complete, TM_EV_TASK_COMPLETE)
 
 #define THREAD_EVENT(fn, kind)                                                                     \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, OTF2_CommRef contingent, uint64_t seq)      \
     {                                                                                              \
+        (void)pos;                                                                                 \
         (void)a;                                                                                   \
         return ev_region(l, t, u, kind, contingent, TM_NONE, 0, seq);                              \
     }
@@ -566,10 +576,11 @@ THREAD_EVENT(ev_thread_begin, TM_EV_THREAD_BEGIN)
 THREAD_EVENT(ev_thread_wait, TM_EV_THREAD_WAIT)
 THREAD_EVENT(ev_thread_end, TM_EV_THREAD_END)
 
-static OTF2_CallbackCode ev_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_metric(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                    OTF2_AttributeList *a, OTF2_MetricRef m, uint8_t n,
                                    const OTF2_Type *types, const OTF2_MetricValue *values)
 {
+    (void)pos;
     (void)a;
     (void)types;
     ctx *c = u;
@@ -595,9 +606,10 @@ static OTF2_CallbackCode ev_metric(OTF2_LocationRef l, OTF2_TimeStamp t, void *u
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                        OTF2_AttributeList *a, OTF2_ParameterRef p, uint64_t v)
 {
+    (void)pos;
     (void)a;
     ctx *c = u;
     if (!c->ld->have_cuda_ref || p != c->ld->param_cuda_ref)
@@ -607,18 +619,20 @@ static OTF2_CallbackCode ev_param_uint(OTF2_LocationRef l, OTF2_TimeStamp t, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_cc_enter(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                      OTF2_AttributeList *a, OTF2_CallingContextRef cc,
                                      uint32_t dist)
 {
+    (void)pos;
     (void)a;
     return ev_region(l, t, u, TM_EV_CC_ENTER, cc, TM_NONE, dist, 0);
 }
 
-static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_sample(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                    OTF2_AttributeList *a, OTF2_CallingContextRef cc, uint32_t dist,
                                    OTF2_InterruptGeneratorRef g)
 {
+    (void)pos;
     (void)a;
     (void)g;
     return ev_region(l, t, u, TM_EV_SAMPLE, cc, TM_NONE, dist, 0);
@@ -640,21 +654,23 @@ static OTF2_CallbackCode ev_rma(ctx *c, OTF2_LocationRef l, uint64_t t, tm_event
 }
 
 #define RMA_EVENT(fn, kind)                                                                        \
-    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,                     \
+    static OTF2_CallbackCode fn(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,       \
                                 OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,        \
                                 uint64_t bytes, uint64_t matching)                                 \
     {                                                                                              \
+        (void)pos;                                                                                 \
         (void)a;                                                                                   \
         return ev_rma(u, l, t, kind, win, remote, bytes, matching);                                \
     }
 RMA_EVENT(ev_rma_put, TM_EV_RMA_PUT)
 RMA_EVENT(ev_rma_get, TM_EV_RMA_GET)
 
-static OTF2_CallbackCode ev_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_rma_atomic(OTF2_LocationRef l, OTF2_TimeStamp t, uint64_t pos, void *u,
                                        OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
                                        OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
                                        uint64_t matching)
 {
+    (void)pos;
     (void)a;
     ctx *c = u;
     OTF2_CallbackCode rc = ev_rma(c, l, t, TM_EV_RMA_ATOMIC, win, remote, sent, matching);
@@ -771,7 +787,8 @@ static uint64_t *rank_square(const tm_trace *t)
  * message indices and the matrix; -1 when memory runs out. */
 static int match_messages(tm_trace *t, loader *ld)
 {
-    qsort(ld->msgs, ld->n_msgs, sizeof *ld->msgs, cmp_pending);
+    if (ld->n_msgs > 1) /* none: no array, which qsort wants (found by fuzz_otf2) */
+        qsort(ld->msgs, ld->n_msgs, sizeof *ld->msgs, cmp_pending);
     t->messages = malloc((ld->n_msgs / 2 + 1) * sizeof *t->messages);
     if (!t->messages)
         return -1;
@@ -870,42 +887,48 @@ static void set_def_callbacks(OTF2_GlobalDefReaderCallbacks *d)
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(d, def_param);
 }
 
-static void set_event_callbacks(OTF2_GlobalEvtReaderCallbacks *e)
+/* Local event readers, one location after the other: the guard bounds each by its file
+ * (otf2_read_guard.h), which OTF2's global reader cannot; the events are kept per location and
+ * the messages matched afterwards, so no global order is needed. The callbacks' POS (the
+ * event's number in its location) is not used. */
+static void set_event_callbacks(OTF2_EvtReaderCallbacks *e)
 {
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(e, ev_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(e, ev_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(e, ev_send);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(e, ev_isend);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(e, ev_isend_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(e, ev_irecv_request);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(e, ev_recv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(e, ev_irecv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(e, ev_coll_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(e, ev_coll_end);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(e, ev_fork);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(e, ev_join);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(e, ev_team_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(e, ev_team_end);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCreateCallback(e, ev_task_create);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskSwitchCallback(e, ev_task_switch);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadTaskCompleteCallback(e, ev_task_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadCreateCallback(e, ev_thread_create);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadBeginCallback(e, ev_thread_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadWaitCallback(e, ev_thread_wait);
-    OTF2_GlobalEvtReaderCallbacks_SetThreadEndCallback(e, ev_thread_end);
-    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(e, ev_metric);
-    OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(e, ev_cc_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(e, ev_cc_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetCallingContextSampleCallback(e, ev_sample);
-    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(e, ev_rma_put);
-    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(e, ev_rma_get);
-    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(e, ev_rma_atomic);
-    OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(e, ev_param_uint);
+    OTF2_EvtReaderCallbacks_SetEnterCallback(e, ev_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(e, ev_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(e, ev_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(e, ev_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(e, ev_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(e, ev_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(e, ev_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(e, ev_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(e, ev_coll_begin);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(e, ev_coll_end);
+    OTF2_EvtReaderCallbacks_SetThreadForkCallback(e, ev_fork);
+    OTF2_EvtReaderCallbacks_SetThreadJoinCallback(e, ev_join);
+    OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(e, ev_team_begin);
+    OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(e, ev_team_end);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(e, ev_task_create);
+    OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(e, ev_task_switch);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(e, ev_task_complete);
+    OTF2_EvtReaderCallbacks_SetThreadCreateCallback(e, ev_thread_create);
+    OTF2_EvtReaderCallbacks_SetThreadBeginCallback(e, ev_thread_begin);
+    OTF2_EvtReaderCallbacks_SetThreadWaitCallback(e, ev_thread_wait);
+    OTF2_EvtReaderCallbacks_SetThreadEndCallback(e, ev_thread_end);
+    OTF2_EvtReaderCallbacks_SetMetricCallback(e, ev_metric);
+    OTF2_EvtReaderCallbacks_SetCallingContextEnterCallback(e, ev_cc_enter);
+    OTF2_EvtReaderCallbacks_SetCallingContextLeaveCallback(e, ev_cc_leave);
+    OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback(e, ev_sample);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(e, ev_rma_put);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(e, ev_rma_get);
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(e, ev_rma_atomic);
+    OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(e, ev_param_uint);
 }
 
 static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)
 {
-    if (otf2_read_guard_error()[0])
+    if (otf2_read_guard_damage()[0]) /* names the file */
+        snprintf(err, len, "%s: %s", what, otf2_read_guard_damage());
+    else if (otf2_read_guard_error()[0])
         snprintf(err, len, "%s: %s", what, otf2_read_guard_error());
     else if (rc != OTF2_SUCCESS)
         snprintf(err, len, "%s: %s", what, OTF2_Error_GetDescription(rc));
@@ -925,7 +948,7 @@ static int read_definitions(OTF2_Reader *r, ctx *c, char *err, size_t len)
     set_def_callbacks(dc);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, c);
     uint64_t n;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_ErrorCode rc = otf2_read_guard_global_defs(r, gdr, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
     OTF2_Reader_CloseGlobalDefReader(r, gdr);
     if (c->ld->oom)
@@ -959,7 +982,7 @@ static int open_locations(OTF2_Reader *r, tm_trace *t, char *err, size_t len)
         if (d) {
             uint64_t n;
             OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
-            rc = OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+            rc = otf2_read_guard_local_defs(r, d, t->locations[i].id, &n);
             OTF2_Reader_CloseDefReader(r, d);
             if (rc != OTF2_SUCCESS) {
                 OTF2_DefReaderCallbacks_Delete(lc);
@@ -978,18 +1001,27 @@ static int open_locations(OTF2_Reader *r, tm_trace *t, char *err, size_t len)
 
 static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
 {
-    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(r);
-    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
-    if (!ger || !ec) {
-        OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
+    if (!ec)
         return fail(err, len, "cannot read the events", OTF2_SUCCESS);
-    }
     set_event_callbacks(ec);
-    OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, ec, c);
-    uint64_t n;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalEvents(r, ger, &n);
-    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
-    OTF2_Reader_CloseGlobalEvtReader(r, ger);
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    for (size_t i = 0; rc == OTF2_SUCCESS && !c->ld->oom && i < c->t->n_locations; i++) {
+        uint64_t id = c->t->locations[i].id, n;
+        OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, id);
+        if (!er) {
+            OTF2_EvtReaderCallbacks_Delete(ec);
+            return fail(err, len, "cannot read the events of a location", OTF2_SUCCESS);
+        }
+        OTF2_Reader_RegisterEvtCallbacks(r, er, ec, c);
+        rc = otf2_read_guard_events(r, er, id, &n);
+        OTF2_Reader_CloseEvtReader(r, er);
+        if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+            rc = OTF2_SUCCESS; /* noted as the file's damage: its events before it are kept */
+            otf2_read_guard_clear();
+        }
+    }
+    OTF2_EvtReaderCallbacks_Delete(ec);
     OTF2_Reader_CloseEvtFiles(r);
     if (c->ld->oom)
         return fail(err, len, "out of memory reading the events", OTF2_SUCCESS);
@@ -1092,8 +1124,9 @@ int tm_load(const char *path, tm_trace **out, char *err, size_t len)
     for (int p = 0; p < N_PARADIGMS; p++)
         ld->locations_group[p] = -1;
     t->internal = ld;
-    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
+    otf2_read_guard_begin(anchor); /* errors kept, damaged files found before OTF2 reads */
     int rc = load(anchor, t, ld, err, len);
+    snprintf(t->damage, sizeof t->damage, "%s", otf2_read_guard_damage());
     otf2_read_guard_end();
     free(anchor);
     if (rc) {

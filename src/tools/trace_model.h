@@ -184,6 +184,9 @@ typedef struct tm_trace {
     size_t n_events; /* in all locations */
     size_t events_by_kind[TM_EV_KINDS];
     void *internal; /* the loader's look-up tables */
+    /* damaged files of the trace whose intact part was read (otf2_read_guard.h: "FILE: what
+     * is missing; ..."), "" when none: the tools warn with it */
+    char damage[1024];
 } tm_trace;
 
 /* Loads the archive whose anchor file is PATH (".../traces.otf2"; an experiment directory

@@ -150,9 +150,21 @@ bad()
 bad missing/traces.otf2 "No such file or directory" "missing trace"
 mkdir empty
 bad empty "a directory without traces.otf2" "empty directory"
+cp -r m cutdef
+truncate -s 100 cutdef/traces.def
+bad cutdef/traces.otf2 "global definitions are unreadable: .*cutdef/traces.def: truncated" \
+    "truncated definitions"
+# an event file cut short: a warning naming it, the rest converted (otf2_read_guard.c;
+# test/fuzz/test_trace_damage.sh checks the events kept)
 cp -r m cut
 truncate -s 100 cut/traces/0.evt
-bad cut/traces.otf2 "events are unreadable .truncated trace" "truncated trace"
+rc=0
+"$CHROME" -o cut.json cut/traces.otf2 2>cut.err || rc=$?
+expect_eq "$rc" 0 "truncated event file: exit status"
+expect_grep "^scorep-otf2-to-chrome: warning: .*cut/traces/0.evt: truncated in chunk 1: 100 of" \
+    cut.err "truncated event file: a warning naming the file"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' cut.json ||
+    fail "truncated event file: no valid JSON"
 : >notatrace
 bad notatrace "not an OTF2 archive" "empty file"
 rc=0

@@ -291,13 +291,26 @@ mkdir badprof
 head -c 3000 profile/profile.cubex >badprof/profile.cubex
 bad truncated_profile badprof "cannot read the profile"
 rm -r badprof
-# a trace cut in half (its profile is fine): the whole report fails
+# a trace whose definitions are cut in half (its profile is fine): the whole report fails
 cp -r trace badtrace
 rm badtrace/report.html
-evt=badtrace/traces/1.evt
+def=badtrace/traces.def
+head -c $(($(wc -c <"$def") / 2)) "$def" >"$def.half"
+mv "$def.half" "$def"
+bad truncated_trace badtrace "cannot read the trace .*badtrace/traces.def: truncated"
+# an event file cut in half: a warning naming it, the report shows the intact part
+# (otf2_read_guard.c)
+cp -r trace cutevt
+rm cutevt/report.html
+evt=cutevt/traces/1.evt
 head -c $(($(wc -c <"$evt") / 2)) "$evt" >"$evt.half"
 mv "$evt.half" "$evt"
-bad truncated_trace badtrace "cannot read the trace .*unreadable"
+status=0
+"$REPORT" cutevt >cutevt.out 2>cutevt.err || status=$?
+expect_eq "$status" 0 "truncated event file: exit status"
+expect_grep "^scorep-report: warning: .*cutevt/traces/1.evt: truncated in chunk 1" cutevt.err \
+    "truncated event file: a warning naming the file"
+expect_file cutevt/report.html "truncated event file: the report"
 # a signal while writing: the file size limit (ulimit -f 4: 2 or 4 KiB) is passed by the page,
 # SIGXFSZ ends scorep-report; its temporary file is removed
 mkdir sigout

@@ -106,9 +106,20 @@ bad()
 bad missing/traces.otf2 "No such file or directory" "missing trace"
 mkdir empty
 bad empty "a directory without traces.otf2" "empty directory"
+# a truncated event file: the intact part (here none of the location's one chunk) is read,
+# the rest of the trace whole, and the damage named (otf2_read_guard.c)
 cp -r exp cut
 truncate -s 200 cut/traces/1.evt
-bad cut/traces.otf2 "events are unreadable .truncated trace" "truncated event file"
+rc=0
+"$DUMP" cut/traces.otf2 >cut.out 2>cut.err || rc=$?
+expect_eq "$rc" 0 "truncated event file: exit status"
+expect_grep "cut/traces/1.evt: truncated in chunk 1: 200 of its 1048576 bytes" cut.err \
+    "truncated event file: the file and what is missing"
+expect_eq "$(sed -n 's/^location index=1 .* events=\([0-9]*\) .*/\1/p' cut.out)" 0 \
+    "truncated event file: no events of the cut location"
+expect_eq "$(sed -n 's/^location index=0 .* events=\([0-9]*\) .*/\1/p' cut.out)" \
+    "$(sed -n 's/^location index=0 .* events=\([0-9]*\) .*/\1/p' dump)" \
+    "truncated event file: all events of the other location"
 cp -r exp cutdef
 truncate -s 100 cutdef/traces.def
 bad cutdef/traces.otf2 "global definitions are unreadable" "truncated definitions"

@@ -7,7 +7,9 @@
  *   matrix FROM TO messages=N bytes=B   (one line per pair with messages)
  *   rma put|get FROM TO ops=N bytes=B   (one line per pair with operations)
  *   rma atomic FROM TO ops=N bytes=B received=R
- * Exit status: 0, or 1 with "trace_model_dump: PATH: REASON" when the trace does not load. */
+ * Exit status: 0, or 1 with "trace_model_dump: PATH: REASON" when the trace does not load. A
+ * damaged trace whose intact part loads gives "trace_model_dump: PATH: damaged: WHAT" on
+ * stderr and exit status 0. */
 #include "tools/trace_model.h"
 
 #include <stdio.h>
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "trace_model_dump: %s: %s\n", argv[1], err);
         return 1;
     }
+    if (t->damage[0])
+        fprintf(stderr, "trace_model_dump: %s: damaged: %s\n", argv[1], t->damage);
     printf("clock resolution=%llu offset=%llu length=%llu\n",
            (unsigned long long)t->clock.resolution, (unsigned long long)t->clock.global_offset,
            (unsigned long long)t->clock.length);

@@ -213,11 +213,12 @@ static uint32_t paradigm_of(const io_ctx *c, uint32_t handle)
     return handle < c->n_handles ? c->handle_paradigm[handle] : UINT32_MAX;
 }
 
-static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, uint64_t pos, void *u,
                                   OTF2_AttributeList *a, OTF2_IoHandleRef handle,
                                   OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
                                   uint64_t request, uint64_t matching)
 {
+    (void)pos;
     (void)a, (void)flags, (void)request;
     io_ctx *c = u;
     loc *l = find_loc(c, where);
@@ -270,10 +271,11 @@ static void spread(io_ctx *c, int w, uint64_t b, uint64_t e, uint64_t bytes)
     }
 }
 
-static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
-                                     OTF2_AttributeList *a, OTF2_IoHandleRef handle, uint64_t bytes,
-                                     uint64_t matching)
+static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, uint64_t pos,
+                                     void *u, OTF2_AttributeList *a, OTF2_IoHandleRef handle,
+                                     uint64_t bytes, uint64_t matching)
 {
+    (void)pos;
     io_ctx *c = u;
     loc *l = find_loc(c, where);
     if (!l)
@@ -315,10 +317,11 @@ static OTF2_CallbackCode ev_complete(OTF2_LocationRef where, OTF2_TimeStamp t, v
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_issued(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+static OTF2_CallbackCode ev_issued(OTF2_LocationRef where, OTF2_TimeStamp t, uint64_t pos, void *u,
                                    OTF2_AttributeList *a, OTF2_IoHandleRef handle,
                                    uint64_t matching)
 {
+    (void)pos;
     (void)t, (void)a;
     loc *l = find_loc(u, where);
     for (uint32_t i = l ? l->depth : 0; i > 0; i--)
@@ -330,10 +333,11 @@ static OTF2_CallbackCode ev_issued(OTF2_LocationRef where, OTF2_TimeStamp t, voi
 }
 
 /* a cancelled operation (aio_cancel) has no completion: it is no longer pending */
-static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
-                                      OTF2_AttributeList *a, OTF2_IoHandleRef handle,
+static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef where, OTF2_TimeStamp t, uint64_t pos,
+                                      void *u, OTF2_AttributeList *a, OTF2_IoHandleRef handle,
                                       uint64_t matching)
 {
+    (void)pos;
     (void)t, (void)a;
     loc *l = find_loc(u, where);
     if (!l)
@@ -364,7 +368,7 @@ static int read_io(OTF2_Reader *rd, io_ctx *c)
     OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(dc, def_handle);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, g, dc, c);
     uint64_t n;
-    OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalDefinitions(rd, g, &n);
+    OTF2_ErrorCode rc = otf2_read_guard_global_defs(rd, g, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
     OTF2_Reader_CloseGlobalDefReader(rd, g);
     if (rc != OTF2_SUCCESS || c->oom)
@@ -386,27 +390,37 @@ static int read_io(OTF2_Reader *rd, io_ctx *c)
         OTF2_DefReader *d = OTF2_Reader_GetDefReader(rd, c->locs[i].id);
         if (d) {
             OTF2_Reader_RegisterDefCallbacks(rd, d, lc, NULL);
-            OTF2_Reader_ReadAllLocalDefinitions(rd, d, &n);
+            otf2_read_guard_local_defs(rd, d, c->locs[i].id, &n);
             OTF2_Reader_CloseDefReader(rd, d);
         }
         OTF2_Reader_GetEvtReader(rd, c->locs[i].id);
     }
     OTF2_DefReaderCallbacks_Delete(lc);
     OTF2_Reader_CloseDefFiles(rd);
-    OTF2_GlobalEvtReader *ge = OTF2_Reader_GetGlobalEvtReader(rd);
-    OTF2_GlobalEvtReaderCallbacks *ec = OTF2_GlobalEvtReaderCallbacks_New();
-    if (!ge || !ec) {
-        OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+    /* location by location, each bounded by its file's intact chunks (otf2_read_guard.h);
+     * the operations are matched per location, so no global order is needed */
+    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
+    if (!ec)
         return -1;
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(ec, ev_begin);
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(ec, ev_complete);
+    OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(ec, ev_cancelled);
+    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && !c->oom && i < c->n_locs; i++) {
+        OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, c->locs[i].id);
+        if (!er) {
+            rc = OTF2_ERROR_INVALID_ARGUMENT;
+            break;
+        }
+        OTF2_Reader_RegisterEvtCallbacks(rd, er, ec, c);
+        rc = otf2_read_guard_events(rd, er, c->locs[i].id, &n);
+        OTF2_Reader_CloseEvtReader(rd, er);
+        if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+            rc = OTF2_SUCCESS; /* noted as the file's damage: its operations before it count */
+            otf2_read_guard_clear();
+        }
     }
-    OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(ec, ev_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(ec, ev_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCancelledCallback(ec, ev_cancelled);
-    OTF2_GlobalEvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
-    OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ge, ec, c);
-    rc = OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n);
-    OTF2_GlobalEvtReaderCallbacks_Delete(ec);
-    OTF2_Reader_CloseGlobalEvtReader(rd, ge);
+    OTF2_EvtReaderCallbacks_Delete(ec);
     OTF2_Reader_CloseEvtFiles(rd);
     return rc == OTF2_SUCCESS && !c->oom ? 0 : -1;
 }
@@ -497,7 +511,7 @@ static void free_ctx(io_ctx *c)
 
 int report_write_io(FILE *out, const char *path, char *err, size_t errlen)
 {
-    otf2_read_guard_begin(); /* errors kept, truncated traces fail cleanly */
+    otf2_read_guard_begin(path); /* errors kept, damaged files found before OTF2 reads */
     OTF2_Reader *rd = OTF2_Reader_Open(path);
     if (!rd) {
         otf2_read_guard_end();

@@ -453,6 +453,9 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read the trace %s: %s", path, why);
         return -1;
     }
+    if (t->damage[0]) /* the intact part is shown */
+        fprintf(stderr, "scorep-report: warning: %s: damaged trace, showing what is intact: %s\n",
+                path, t->damage);
     int rc = write_timeline(out, t, path);
     if (rc == 0) {
         write_matrix(out, t);
