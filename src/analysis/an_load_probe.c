@@ -21,7 +21,7 @@ static OTF2_CallbackCode d_group(void *u, OTF2_GroupRef self, OTF2_StringRef nam
 int an_load_otf2_mpi_ranks(const char *anchor, uint32_t *mpi_ranks, char *err, size_t len)
 {
     *mpi_ranks = 0;
-    otf2_read_guard_begin();
+    otf2_read_guard_begin(anchor); /* damaged files found before OTF2 reads */
     OTF2_Reader *r = OTF2_Reader_Open(anchor);
     OTF2_GlobalDefReader *gdr = NULL;
     OTF2_GlobalDefReaderCallbacks *dc = NULL;
@@ -31,7 +31,7 @@ int an_load_otf2_mpi_ranks(const char *anchor, uint32_t *mpi_ranks, char *err, s
         uint64_t n;
         OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
         if (OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, mpi_ranks) == OTF2_SUCCESS &&
-            OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n) == OTF2_SUCCESS)
+            otf2_read_guard_global_defs(r, gdr, &n) == OTF2_SUCCESS)
             rc = 0;
     }
     OTF2_GlobalDefReaderCallbacks_Delete(dc);
