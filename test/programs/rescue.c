@@ -66,6 +66,10 @@ int main(int argc, char **argv)
     }
     printf("rank %d: 200 rounds\n", rank);
     fflush(stdout);
+    /* every rank has printed, and mpirun had time to forward it, before one ends the job
+     * (Open MPI drops output it has not forwarded when a rank aborts) */
+    barrier();
+    usleep(200000);
     if (!strcmp(how, "term"))
         for (;;)
             pause(); /* the test's SIGTERM ends it */
