@@ -215,6 +215,10 @@ int scorep_rescue_write_piece(const scorep_ending *e, uint64_t end_raw)
     pthread_mutex_lock(&piece_lock);
     int rc = write_piece(e, end_raw, 0);
     pthread_mutex_unlock(&piece_lock);
+    uint64_t res = scorep_timer_resolution();
+    scorep_verbose("rank %d: its piece written %.3f ms after the measurement ended",
+                   scorep_ipc_get()->rank(),
+                   res ? (double)(scorep_timer_ticks() - end_raw) * 1e3 / (double)res : 0.0);
     char how[64];
     if (e->kind == SCOREP_END_SIGNAL)
         snprintf(how, sizeof how, "%s", signal_name(e->code));
@@ -314,6 +318,29 @@ static void *rescue_thread(void *arg)
 }
 
 /* ------------------------------------------------------- the signal handler */
+/* The thread that ends the measurement itself (exit, MPI_Abort, MPI_Finalize): a signal
+ * handler on it must not wait for an end that only this thread can complete. */
+static int finishing;
+static pthread_t finishing_tid;
+
+void scorep_rescue_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < N_SIGNALS; i++)
+        if (!signals[i].crash)
+            sigaddset(&set, signals[i].sig);
+    finishing_tid = pthread_self();
+    __atomic_store_n(&finishing, 1, __ATOMIC_RELEASE);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void scorep_rescue_unblock(const sigset_t *old)
+{
+    __atomic_store_n(&finishing, 0, __ATOMIC_RELEASE);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 static void restore_and_raise(int sig)
 {
     struct sigaction dfl;
@@ -346,8 +373,11 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
     (void)ctx;
     int saved = errno;
     if (getpid() != installed_pid || !thread_running ||
-        pthread_equal(pthread_self(), rescue_tid)) {
-        restore_and_raise(sig); /* a forked child, or the rescue itself crashed */
+        pthread_equal(pthread_self(), rescue_tid) ||
+        (__atomic_load_n(&finishing, __ATOMIC_ACQUIRE) &&
+         pthread_equal(pthread_self(), finishing_tid))) {
+        /* a forked child, or the end itself crashed: nothing to wait for */
+        restore_and_raise(sig);
         errno = saved;
         return;
     }
@@ -357,7 +387,9 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
         request.kind = SCOREP_END_SIGNAL;
         request.code = sig;
         request.crash_raw = scorep_timer_ticks();
-        request.crash_loc = scorep_rescue_crash_name(sig) ? scorep_tls_location : NULL;
+        /* the thread the signal stopped: it may be inside an event it will not end (a crash
+         * marks its call path; runtime.c) */
+        request.crash_loc = scorep_tls_location;
         if (write(wake_pipe[1], "w", 1) != 1) {
             restore_and_raise(sig);
             errno = saved;

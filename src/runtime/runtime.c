@@ -200,6 +200,11 @@ void scorep_runtime_mpi_ready(bool spawned)
 static void on_exit_handler(int status, void *arg)
 {
     (void)arg;
+    /* The process ends by exit(status): a SIGTERM that comes now (mpirun ends the job when
+     * a rank leaves without MPI_Finalize) stays pending, so that the data is written and
+     * the exit status is the program's. */
+    sigset_t old;
+    scorep_rescue_block(&old);
     scorep_runtime_finalize(status);
 }
 
@@ -716,8 +721,11 @@ static bool finish(const scorep_ending *e)
 
 void scorep_rt_finish(const scorep_ending *e)
 {
+    sigset_t old;
+    scorep_rescue_block(&old);
     if (finish(e))
         __atomic_store_n(&end_done, 1, __ATOMIC_RELEASE);
+    scorep_rescue_unblock(&old);
 }
 
 void scorep_runtime_finalize_mpi(void)

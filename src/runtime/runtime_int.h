@@ -5,6 +5,7 @@
 
 #include "core/location.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,7 +21,7 @@ typedef enum {
 typedef struct {
     scorep_end_kind kind;
     int code;
-    scorep_location *crash_loc; /* the thread a crash signal stopped, or NULL */
+    scorep_location *crash_loc; /* the thread a signal stopped (a crash marks it), or NULL */
     uint64_t crash_raw;         /* its timer value when the signal came */
 } scorep_ending;
 
@@ -43,6 +44,10 @@ const char *scorep_rescue_crash_name(int sig);
 /* Writes this rank's piece into EXPDIR/rescue (closed locations, definitions, profile,
  * trace); end_raw: the timer when the measurement ended. 0 or -1. */
 int scorep_rescue_write_piece(const scorep_ending *e, uint64_t end_raw);
+/* The thread that ends the measurement blocks the termination signals (SIGTERM, ...) while
+ * it does (a handler on it would wait for itself); crash signals re-raise at once there. */
+void scorep_rescue_block(sigset_t *old);
+void scorep_rescue_unblock(const sigset_t *old);
 /* After a normal finalize: this rank's checkpoint is no longer needed. */
 void scorep_rescue_discard_piece(void);
 

@@ -1,11 +1,14 @@
 /* scorep-recover: makes profile.cubex and traces.otf2 of a job whose ranks ended without
  * MPI_Finalize (a signal, MPI_Abort, exit(), SIGKILL after a checkpoint) from the rank-local
  * pieces they left in EXPDIR/rescue. One child process per piece, connected by sockets,
- * runs the finalize's own writers (src/runtime/recover.c). */
+ * runs the finalize's own writers (src/runtime/recover.c); under mpirun with as many
+ * processes as pieces, each MPI process plays one (recover_mpi.c). */
 #include "runtime/runtime.h"
 #include "ipc/ipc_mesh.h"
+#include "tools/recover_mpi.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -37,7 +40,9 @@ static void usage(FILE *out)
             "pieces they left in EXPDIR/rescue (a signal, MPI_Abort, exit() without\n"
             "MPI_Finalize; SIGKILL after a checkpoint, SCOREP_CHECKPOINT_INTERVAL). MANIFEST.md\n"
             "and the Cube file say which rank ended how; a rank without a piece is listed as\n"
-            "missing. Exit status 0 (written), 1 (nothing to recover or an error), 2 (usage).\n");
+            "missing. `mpirun -np N scorep-recover EXPDIR` with N = the number of pieces runs\n"
+            "the recovery as N MPI processes (large jobs). Exit status 0 (written), 1 (nothing\n"
+            "to recover or an error), 2 (usage).\n");
 }
 
 /* The pieces in dir/rescue, sorted by rank; *n their count. NULL with *n == 0: none. */
@@ -131,7 +136,25 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
     return failed;
 }
 
-int main(int argc, char **argv)
+/* Under mpirun: MPI process i plays piece i. */
+static int run_mpi(const scorep_ipc *ipc, const char *dir, const piece *p, int n, int size,
+                   const char *missing)
+{
+    int me = ipc->rank();
+    if (ipc->size() != n) {
+        if (me == 0)
+            fprintf(stderr, "scorep-recover: %d MPI processes for %d pieces: start it with "
+                            "mpirun -np %d\n",
+                    ipc->size(), n, n);
+        return 1;
+    }
+    int rc = scorep_runtime_recover(dir, p[me].path, ipc, size, missing);
+    uint64_t failed = rc != 0;
+    ipc->allreduce_max_u64(&failed);
+    return failed != 0;
+}
+
+static int recover_main(int argc, char **argv, const scorep_ipc *mpi)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(stdout);
@@ -166,13 +189,23 @@ int main(int argc, char **argv)
         }
     }
     char *missing = missing_ranks(p, n, size);
-    if (missing && *missing)
+    bool talk = !mpi || mpi->rank() == 0;
+    if (missing && *missing && talk)
         fprintf(stderr, "scorep-recover: rank %s left no piece; recovering %d of %d ranks\n",
                 missing, n, size);
-    int rc = run_children(dir, p, n, size, missing);
-    if (rc == 0)
-        printf("scorep-recover: %d of %d ranks recovered into %s\n", n, size, dir);
+    int rc = mpi ? run_mpi(mpi, dir, p, n, size, missing) : run_children(dir, p, n, size, missing);
+    if (rc == 0 && talk)
+        printf("scorep-recover: %d of %d ranks recovered into %s%s\n", n, size, dir,
+               mpi ? " (MPI)" : "");
     free(missing);
     free(p);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const scorep_ipc *mpi = scorep_recover_mpi_init(&argc, &argv);
+    int rc = recover_main(argc, argv, mpi);
+    scorep_recover_mpi_finalize();
     return rc;
 }

@@ -150,4 +150,19 @@ expect_eq "$(work_visits exp_sub | awk '$2 >= 200 { n++ } END { print n + 0 }')"
     "subset: two ranks with their visits of work"
 expect_eq "$(trace_count exp_sub ENTER "" work)" "$(( $(trace_count exp_abort ENTER 0 work) + 200 ))" \
     "subset: the trace holds the calls of work of ranks 0 and 1"
+
+# mpirun -np 3 scorep-recover: one MPI process per piece, the same profile and trace
+mkdir exp_par && cp -r exp_segv/rescue exp_segv/scorep.cfg exp_par/
+run_app rec_par mpirun -np 3 "$RECOVER" exp_par
+expect_eq "$status" 0 "mpirun -np 3 scorep-recover: exit status"
+expect_grep "3 of 3 ranks recovered into exp_par \\(MPI\\)" rec_par.out "mpirun -np 3 scorep-recover: said once"
+expect_eq "$(grep -c recovered rec_par.out)" 1 "mpirun -np 3 scorep-recover: one line"
+expect_eq "$(work_visits exp_par | tr '\n' ' ')" "$(work_visits exp_segv | tr '\n' ' ')" \
+    "mpirun -np 3 scorep-recover: visits of work as the serial recovery's"
+expect_eq "$(profile_values exp_par main/crash_here/SIGSEGV visits)" "1 1" \
+    "mpirun -np 3 scorep-recover: the SIGSEGV call"
+expect_eq "$(trace_count exp_par ENTER 1 work)" 200 "mpirun -np 3 scorep-recover: the trace"
+run_app rec_par2 mpirun -np 2 "$RECOVER" exp_par
+expect_eq "$status" 1 "mpirun -np 2 scorep-recover for 3 pieces: exit status 1"
+expect_grep "2 MPI processes for 3 pieces" rec_par2.err "mpirun -np 2 scorep-recover: says why"
 done_ok

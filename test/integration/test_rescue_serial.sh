@@ -4,7 +4,7 @@
 # thread that the signal handler wakes (issue #29): a segfault in crash_here (called from
 # main; the crash's call path gets a call of SIGSEGV), abort() (SIGABRT: a call of SIGABRT
 # where abort was called), SIGTERM from outside. The exit status and output are those of
-# the uninstrumented program.
+# the uninstrumented program. And SIGKILL with checkpoints: scorep-recover makes the profile.
 . "$top_srcdir/test/integration/lib.sh"
 export TEST_TIMEOUT=120
 CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
@@ -60,4 +60,18 @@ for how in segv abort term; do
         expect_eq "$(profile_paths $e | grep -c SIG || true)" 0 "$how: no crash region"
     fi
 done
+
+# SIGKILL 3 s after round 200, with a checkpoint every second: the process writes nothing at
+# its end, its last checkpoint is in exp_kill/rescue, and scorep-recover makes the profile
+part "SIGKILL after checkpoints"
+run_app kill env SCOREP_CHECKPOINT_INTERVAL=1 SCOREP_EXPERIMENT_DIRECTORY=exp_kill \
+    ./rescue_m kill serial
+expect_eq "$status" 137 "kill: died by SIGKILL"
+expect_no_file exp_kill/profile.cubex "kill: no profile written by the process"
+expect_eq "$(entries exp_kill/rescue '^rank-0\.piece$')" 1 "kill: its checkpoint"
+run_to rec_kill.out "$top_builddir/scorep-recover" exp_kill
+expect_grep "1 of 1 ranks recovered" rec_kill.out "kill: scorep-recover"
+check_profiles
+expect_eq "$(profile_values exp_kill main/work visits)" "0 200" "kill: 200 visits of work"
+expect_grep "^- rank 0: killed" exp_kill/MANIFEST.md "kill: MANIFEST.md says how it ended"
 done_ok
