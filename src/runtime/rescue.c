@@ -401,10 +401,15 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
     errno = saved;
 }
 
+/* A crash by stack overflow needs another stack for its handler; one the program (or a
+ * language runtime) set up is kept. */
 static void install_alt_stack(void)
 {
     static char *stack;
     size_t size = 256 * 1024; /* the handler itself needs little; glibc's minimum is less */
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0 || !(cur.ss_flags & SS_DISABLE))
+        return;
     if (!stack && !(stack = malloc(size)))
         return;
     stack_t ss = {.ss_sp = stack, .ss_size = size, .ss_flags = 0};
@@ -436,9 +441,8 @@ static int start_thread(void)
     return rc == 0 ? 0 : -1;
 }
 
-void scorep_rescue_install(int mpi)
+void scorep_rescue_install(void)
 {
-    (void)mpi;
     checkpoint_s = scorep_cfg.checkpoint_interval;
     installed_pid = getpid();
     if (start_thread() != 0) {

@@ -357,7 +357,7 @@ static void do_init(void)
         return;
     on_exit(on_exit_handler, NULL);
     pthread_atfork(NULL, NULL, in_forked_child);
-    scorep_rescue_install(mpi_mode);
+    scorep_rescue_install();
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->init)
             subsystems[i]->init();

@@ -35,8 +35,8 @@ void scorep_rt_recover_setup(const char *dir);
 
 /* rescue.c */
 /* At init: the rescue thread and the signal handlers (where the program left the default
- * disposition); mpi: the process is an MPI rank. */
-void scorep_rescue_install(int mpi);
+ * disposition). */
+void scorep_rescue_install(void);
 /* In a child made by fork(): its signals end it without the parent's rescue. */
 void scorep_rescue_forked(void);
 /* "SIGSEGV" for a crash signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), else NULL. */
