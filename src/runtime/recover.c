@@ -51,6 +51,50 @@ static unsigned char *read_whole(const char *path, size_t *len)
     return data;
 }
 
+/* A string as ser_str writes it, skipped (ser_get_str's copy, freed). */
+static void skip_str(ser_reader *r)
+{
+    free(ser_get_str(r));
+}
+
+static void skip_blob(ser_reader *r)
+{
+    uint64_t n = ser_get_u64(r);
+    if (!r->failed && n > (uint64_t)(r->end - r->p))
+        r->failed = 1;
+    else
+        (void)ser_get(r, (size_t)n);
+}
+
+/* Every section of a piece after its header is where its lengths say, up to the end of the
+ * file: a piece cut short (a full disk) is left out whole rather than half restored. */
+static void check_body(ser_reader *r)
+{
+    (void)ser_get_u64(r); /* end_raw */
+    skip_str(r);          /* program */
+    skip_str(r);          /* node */
+    (void)ser_get_u32(r);
+    (void)ser_get_u64(r);
+    for (int i = 0; i < SCOREP_TIMER_STATE_WORDS; i++)
+        (void)ser_get_u64(r);
+    uint32_t n = ser_get_u32(r);
+    for (uint32_t i = 0; i < n && !r->failed; i++)
+        (void)ser_get(r, 24);
+    n = ser_get_u32(r);
+    for (uint32_t i = 0; i < n && !r->failed; i++)
+        skip_str(r);
+    skip_blob(r); /* definitions */
+    n = ser_get_u32(r);
+    for (uint32_t i = 0; i < n && !r->failed; i++) {
+        (void)ser_get_u32(r); /* id */
+        skip_str(r);          /* name */
+        (void)ser_get(r, 5 * 4 + 3 * 8 + 4 + 2 * 8);
+        skip_blob(r); /* call tree */
+    }
+    if (!r->failed && r->p != r->end)
+        r->failed = 1;
+}
+
 int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
 {
     size_t len;
@@ -64,11 +108,12 @@ int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
     info->kind = (int)ser_get_u32(&r);
     info->code = (int)ser_get_u32(&r);
     info->wall_ns = ser_get_u64(&r);
+    bool ok = !r.failed && magic == PIECE_MAGIC && version == PIECE_VERSION && info->size > 0 &&
+              info->rank >= 0 && info->rank < info->size;
+    if (ok)
+        check_body(&r);
     free(data);
-    return !r.failed && magic == PIECE_MAGIC && version == PIECE_VERSION && info->size > 0 &&
-                   info->rank >= 0 && info->rank < info->size
-               ? 0
-               : -1;
+    return ok && !r.failed ? 0 : -1;
 }
 
 void scorep_runtime_ending_text(int kind, int code, char *buf, size_t len)
@@ -233,7 +278,7 @@ static int gather_endings(const scorep_ipc *ipc, const header *h, int orig_size,
         scorep_profile_cube_add_attr(key, line);
     }
     if (missing && *missing) {
-        snprintf(line, sizeof line, "missing (left no piece): rank %s", missing);
+        snprintf(line, sizeof line, "missing (no whole piece): rank %s", missing);
         scorep_experiment_note(line);
         scorep_profile_cube_add_attr("scorep-rt ranks missing", missing);
     }

@@ -69,7 +69,8 @@ static piece *find_pieces(const char *dir, int *n)
         }
         snprintf(p[*n].path, sizeof p[*n].path, "%s/%s", rescue, e->d_name);
         if (scorep_runtime_piece_info(p[*n].path, &p[*n].info) != 0) {
-            fprintf(stderr, "scorep-recover: %s is no rank-local piece (damaged?); left out\n",
+            fprintf(stderr, "scorep-recover: %s is no whole rank-local piece (cut short or "
+                            "damaged); left out, its rank is listed as missing\n",
                     p[*n].path);
             continue;
         }
@@ -191,7 +192,7 @@ static int recover_main(int argc, char **argv, const scorep_ipc *mpi)
     char *missing = missing_ranks(p, n, size);
     bool talk = !mpi || mpi->rank() == 0;
     if (missing && *missing && talk)
-        fprintf(stderr, "scorep-recover: rank %s left no piece; recovering %d of %d ranks\n",
+        fprintf(stderr, "scorep-recover: rank %s left no whole piece; recovering %d of %d ranks\n",
                 missing, n, size);
     int rc = mpi ? run_mpi(mpi, dir, p, n, size, missing) : run_children(dir, p, n, size, missing);
     if (rc == 0 && talk)

@@ -145,11 +145,21 @@ expect_grep "nothing to recover" rec_normal.err "scorep-recover on a complete ex
 mkdir exp_sub && cp -r exp_abort/rescue exp_abort/scorep.cfg exp_sub/ && rm exp_sub/rescue/rank-2.*
 run_to rec_sub.out "$RECOVER" exp_sub
 expect_grep "2 of 3 ranks recovered" rec_sub.out "subset: 2 of 3 ranks"
-expect_grep "missing \\(left no piece\\): rank 2\$" exp_sub/MANIFEST.md "subset: rank 2 listed as missing"
+expect_grep "missing \\(no whole piece\\): rank 2\$" exp_sub/MANIFEST.md "subset: rank 2 listed as missing"
 expect_eq "$(work_visits exp_sub | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
     "subset: two ranks with their visits of work"
 expect_eq "$(trace_count exp_sub ENTER "" work)" "$(( $(trace_count exp_abort ENTER 0 work) + 200 ))" \
     "subset: the trace holds the calls of work of ranks 0 and 1"
+
+# a piece cut short by one byte (a full disk) is left out whole: its rank is missing
+mkdir exp_cut && cp -r exp_abort/rescue exp_abort/scorep.cfg exp_cut/
+truncate -s "$(($(stat -c %s exp_cut/rescue/rank-0.piece) - 1))" exp_cut/rescue/rank-0.piece
+run_app rec_cut "$RECOVER" exp_cut
+expect_eq "$status" 0 "a cut piece: scorep-recover succeeds with the others"
+expect_grep "rank-0.piece is no whole rank-local piece" rec_cut.err "a cut piece: named"
+expect_grep "missing \\(no whole piece\\): rank 0\$" exp_cut/MANIFEST.md "a cut piece: rank 0 listed as missing"
+expect_eq "$(work_visits exp_cut | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
+    "a cut piece: the other two ranks' visits of work"
 
 # mpirun -np 3 scorep-recover: one MPI process per piece, the same profile and trace
 mkdir exp_par && cp -r exp_segv/rescue exp_segv/scorep.cfg exp_par/
