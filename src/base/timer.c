@@ -139,8 +139,13 @@ uint64_t scorep_timer_realtime_ns(uint64_t ticks)
 void scorep_timer_save(uint64_t out[SCOREP_TIMER_STATE_WORDS])
 {
     scorep_timer_finish();
-    uint64_t s[SCOREP_TIMER_STATE_WORDS] = {(uint64_t)scorep_timer_active, cal.tick0, cal.ns0,
-                                            cal.tick1, cal.ns1, cal.real0, cal.resolution};
+    uint64_t s[SCOREP_TIMER_STATE_WORDS] = {(uint64_t)scorep_timer_active,
+                                            cal.tick0,
+                                            cal.ns0,
+                                            cal.tick1,
+                                            cal.ns1,
+                                            cal.real0,
+                                            cal.resolution};
     memcpy(out, s, sizeof s);
 }
 

@@ -196,8 +196,8 @@ void scorep_location_quiesce_except(const scorep_location *except)
     }
 }
 
-scorep_location *scorep_location_restore(const char *name, uint32_t create_seq,
-                                         uint32_t parent_id, bool gpu, uint64_t first_ts)
+scorep_location *scorep_location_restore(const char *name, uint32_t create_seq, uint32_t parent_id,
+                                         bool gpu, uint64_t first_ts)
 {
     scorep_location *l = location_new(create_seq, parent_id, true, name, first_ts);
     if (l)

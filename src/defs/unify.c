@@ -670,8 +670,14 @@ static uint32_t restore_one(int k, ser_reader *r)
     scorep_group_def grp = {0};
     scorep_win_def win = {0};
     scorep_io_file_def file = {0};
-    scorep_unified u = {.strings = &s, .regions = &reg, .params = &par, .metrics = &met,
-                        .comms = &comm, .groups = &grp, .wins = &win, .io_files = &file};
+    scorep_unified u = {.strings = &s,
+                        .regions = &reg,
+                        .params = &par,
+                        .metrics = &met,
+                        .comms = &comm,
+                        .groups = &grp,
+                        .wins = &win,
+                        .io_files = &file};
     if (k == U_IOHANDLE)
         return restore_io_handle(r);
     uint64_t ref = UINT64_MAX;
@@ -682,8 +688,8 @@ static uint32_t restore_one(int k, ser_reader *r)
             id = s ? scorep_defs_string(s) : SCOREP_INVALID_ID;
             break;
         case U_REGION:
-            id = scorep_defs_region(reg.name, reg.mangled, reg.file, reg.begin_line,
-                                    reg.end_line, reg.paradigm, reg.role);
+            id = scorep_defs_region(reg.name, reg.mangled, reg.file, reg.begin_line, reg.end_line,
+                                    reg.paradigm, reg.role);
             break;
         case U_PARAM:
             id = scorep_defs_parameter(par.name, par.type);

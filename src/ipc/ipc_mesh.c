@@ -70,9 +70,8 @@ static int mesh_send(const void *buf, size_t bytes, int dest, int tag)
     if (dest < 0 || dest >= n_ranks || dest == my_rank)
         return -1;
     int64_t head[2] = {tag, (int64_t)bytes};
-    return write_all(peer_fd[dest], head, sizeof head) || write_all(peer_fd[dest], buf, bytes)
-               ? -1
-               : 0;
+    return write_all(peer_fd[dest], head, sizeof head) || write_all(peer_fd[dest], buf, bytes) ? -1
+                                                                                               : 0;
 }
 
 /* The next message from src with tag: from the queue, else read, queueing others. A message
@@ -198,10 +197,10 @@ static int mesh_barrier(void)
     return mesh_allreduce_max(&v);
 }
 
-static const scorep_ipc mesh = {"mesh",         mesh_rank,   mesh_size,     mesh_barrier,
-                                mesh_bcast,     mesh_gather, mesh_gatherv,  mesh_scatterv,
-                                mesh_send,      mesh_recv,   mesh_allreduce_max,
-                                systree_comm_ipc_world};
+static const scorep_ipc mesh = {"mesh",       mesh_rank,          mesh_size,
+                                mesh_barrier, mesh_bcast,         mesh_gather,
+                                mesh_gatherv, mesh_scatterv,      mesh_send,
+                                mesh_recv,    mesh_allreduce_max, systree_comm_ipc_world};
 
 const scorep_ipc *scorep_ipc_mesh(int rank, int size, const int *fds)
 {

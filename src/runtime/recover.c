@@ -121,7 +121,7 @@ void scorep_runtime_ending_text(int kind, int code, char *buf, size_t len)
     static const struct {
         int sig;
         const char *name;
-    } sigs[] = {{1, "SIGHUP"},   {2, "SIGINT"},   {4, "SIGILL"},  {6, "SIGABRT"},
+    } sigs[] = {{1, "SIGHUP"},   {2, "SIGINT"},   {4, "SIGILL"},   {6, "SIGABRT"},
                 {7, "SIGBUS"},   {8, "SIGFPE"},   {10, "SIGUSR1"}, {11, "SIGSEGV"},
                 {12, "SIGUSR2"}, {15, "SIGTERM"}, {24, "SIGXCPU"}};
     switch (kind) {
@@ -215,8 +215,8 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
     uint64_t full_ts = ser_get_u64(r), lost = ser_get_u64(r), plen = ser_get_u64(r);
     const unsigned char *prof = ser_get(r, plen);
     scorep_location *l =
-        r->failed ? NULL : scorep_location_restore(name ? name : "", create_seq, parent_id, gpu,
-                                                   first_ts);
+        r->failed ? NULL
+                  : scorep_location_restore(name ? name : "", create_seq, parent_id, gpu, first_ts);
     free(name);
     if (!l || l->id != id)
         return -1;
@@ -237,8 +237,9 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
         snprintf(path, sizeof path, "%s/rescue/rank-%d.loc-%u.trace", dir, rank, id);
         l->buffer.spill_fd = open(path, O_RDONLY | O_CLOEXEC);
         if (l->buffer.spill_fd < 0)
-            fprintf(stderr, "scorep-recover: %s is missing; rank %d's location %u has no "
-                            "events\n",
+            fprintf(stderr,
+                    "scorep-recover: %s is missing; rank %d's location %u has no "
+                    "events\n",
                     path, rank, id);
     }
     return 0;
@@ -286,8 +287,8 @@ static int gather_endings(const scorep_ipc *ipc, const header *h, int orig_size,
     return 0;
 }
 
-int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc *ipc,
-                           int orig_size, const char *missing)
+int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc *ipc, int orig_size,
+                           const char *missing)
 {
     size_t len;
     unsigned char *data = read_whole(piece, &len);

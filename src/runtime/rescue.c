@@ -38,12 +38,11 @@ static const struct {
     int sig;
     const char *name;
     bool crash;
-} signals[] = {{SIGTERM, "SIGTERM", false}, {SIGINT, "SIGINT", false},
-               {SIGHUP, "SIGHUP", false},   {SIGXCPU, "SIGXCPU", false},
-               {SIGUSR1, "SIGUSR1", false}, {SIGUSR2, "SIGUSR2", false},
-               {SIGSEGV, "SIGSEGV", true},  {SIGBUS, "SIGBUS", true},
-               {SIGFPE, "SIGFPE", true},    {SIGILL, "SIGILL", true},
-               {SIGABRT, "SIGABRT", true}};
+} signals[] = {
+    {SIGTERM, "SIGTERM", false}, {SIGINT, "SIGINT", false},   {SIGHUP, "SIGHUP", false},
+    {SIGXCPU, "SIGXCPU", false}, {SIGUSR1, "SIGUSR1", false}, {SIGUSR2, "SIGUSR2", false},
+    {SIGSEGV, "SIGSEGV", true},  {SIGBUS, "SIGBUS", true},    {SIGFPE, "SIGFPE", true},
+    {SIGILL, "SIGILL", true},    {SIGABRT, "SIGABRT", true}};
 enum { N_SIGNALS = sizeof signals / sizeof signals[0] };
 
 const char *scorep_rescue_crash_name(int sig)
@@ -372,8 +371,7 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
     (void)info;
     (void)ctx;
     int saved = errno;
-    if (getpid() != installed_pid || !thread_running ||
-        pthread_equal(pthread_self(), rescue_tid) ||
+    if (getpid() != installed_pid || !thread_running || pthread_equal(pthread_self(), rescue_tid) ||
         (__atomic_load_n(&finishing, __ATOMIC_ACQUIRE) &&
          pthread_equal(pthread_self(), finishing_tid))) {
         /* a forked child, or the end itself crashed: nothing to wait for */

@@ -45,9 +45,9 @@ static int m_bcast(void *buf, size_t bytes, int root)
 
 static int m_gather(const void *send, size_t bytes, void *recv, int root)
 {
-    return bytes > INT_MAX ? -1
-                           : ok(MPI_Gather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE,
-                                           root, comm));
+    return bytes > INT_MAX
+               ? -1
+               : ok(MPI_Gather(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, root, comm));
 }
 
 /* counts and displacements in bytes as MPI's ints (at root only) */
@@ -85,8 +85,8 @@ static int m_scatterv(const void *send, const size_t *counts, const size_t *disp
     if (m_rank() == root && !(v = to_ints(counts, displs, n)))
         return -1;
     int rc = bytes > INT_MAX ? -1
-                             : ok(MPI_Scatterv(send, v, v ? v + n : NULL, MPI_BYTE, recv, (int)bytes,
-                                               MPI_BYTE, root, comm));
+                             : ok(MPI_Scatterv(send, v, v ? v + n : NULL, MPI_BYTE, recv,
+                                               (int)bytes, MPI_BYTE, root, comm));
     free(v);
     return rc;
 }
@@ -108,9 +108,9 @@ static int m_max(uint64_t *v)
     return ok(MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_UINT64_T, MPI_MAX, comm));
 }
 
-static const scorep_ipc backend = {"recover-mpi", m_rank,    m_size, m_barrier, m_bcast,
-                                   m_gather,      m_gatherv, m_scatterv, m_send, m_recv,
-                                   m_max,         systree_comm_ipc_world};
+static const scorep_ipc backend = {"recover-mpi", m_rank,   m_size,    m_barrier,
+                                   m_bcast,       m_gather, m_gatherv, m_scatterv,
+                                   m_send,        m_recv,   m_max,     systree_comm_ipc_world};
 
 const scorep_ipc *scorep_recover_mpi_init(int *argc, char ***argv)
 {
@@ -138,8 +138,6 @@ const scorep_ipc *scorep_recover_mpi_init(int *argc, char ***argv)
     return NULL;
 }
 
-void scorep_recover_mpi_finalize(void)
-{
-}
+void scorep_recover_mpi_finalize(void) {}
 
 #endif

@@ -69,8 +69,9 @@ static piece *find_pieces(const char *dir, int *n)
         }
         snprintf(p[*n].path, sizeof p[*n].path, "%s/%s", rescue, e->d_name);
         if (scorep_runtime_piece_info(p[*n].path, &p[*n].info) != 0) {
-            fprintf(stderr, "scorep-recover: %s is no whole rank-local piece (cut short or "
-                            "damaged); left out, its rank is listed as missing\n",
+            fprintf(stderr,
+                    "scorep-recover: %s is no whole rank-local piece (cut short or "
+                    "damaged); left out, its rank is listed as missing\n",
                     p[*n].path);
             continue;
         }
@@ -101,8 +102,7 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
 {
     int *fds = scorep_ipc_mesh_sockets(n);
     if (!fds) {
-        fprintf(stderr, "scorep-recover: cannot make %d x %d sockets: %s\n", n, n,
-                strerror(errno));
+        fprintf(stderr, "scorep-recover: cannot make %d x %d sockets: %s\n", n, n, strerror(errno));
         return 1;
     }
     pid_t *kids = calloc((size_t)n, sizeof *kids);
@@ -126,8 +126,8 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
     scorep_ipc_mesh_close(fds, n, -1); /* a child that dies closes its ends: no one hangs */
     for (int i = 0; i < n && kids; i++) {
         int st = 0;
-        if (kids[i] > 0 && (waitpid(kids[i], &st, 0) < 0 || !WIFEXITED(st) ||
-                            WEXITSTATUS(st) != 0)) {
+        if (kids[i] > 0 &&
+            (waitpid(kids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
             fprintf(stderr, "scorep-recover: recovering rank %d failed\n", p[i].info.rank);
             failed = 1;
         }
@@ -144,8 +144,9 @@ static int run_mpi(const scorep_ipc *ipc, const char *dir, const piece *p, int n
     int me = ipc->rank();
     if (ipc->size() != n) {
         if (me == 0)
-            fprintf(stderr, "scorep-recover: %d MPI processes for %d pieces: start it with "
-                            "mpirun -np %d\n",
+            fprintf(stderr,
+                    "scorep-recover: %d MPI processes for %d pieces: start it with "
+                    "mpirun -np %d\n",
                     ipc->size(), n, n);
         return 1;
     }
@@ -174,8 +175,9 @@ static int recover_main(int argc, char **argv, const scorep_ipc *mpi)
     int n;
     piece *p = find_pieces(dir, &n);
     if (n == 0) {
-        fprintf(stderr, "scorep-recover: '%s/rescue' holds no rank-local pieces: nothing to "
-                        "recover (a job that ended with MPI_Finalize wrote its results itself)\n",
+        fprintf(stderr,
+                "scorep-recover: '%s/rescue' holds no rank-local pieces: nothing to "
+                "recover (a job that ended with MPI_Finalize wrote its results itself)\n",
                 dir);
         free(p);
         return 1;
