@@ -375,12 +375,12 @@ static void do_init(void)
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }
 
+/* scorep-recover links the runtime to reuse its writers; it measures nothing (set by the
+ * first constructor, before anything can start the measurement) */
+static bool recover_tool;
+
 int scorep_runtime_init(void)
 {
-    /* scorep-recover links the runtime to reuse its writers; it measures nothing */
-    static int recover_tool = -1;
-    if (recover_tool < 0)
-        recover_tool = dlsym(RTLD_DEFAULT, "scorep_recover_tool_present") != NULL;
     if (recover_tool)
         return 0;
     int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
@@ -431,6 +431,7 @@ void scorep_rt_recover_setup(const char *dir)
  * measurement through location.c's first-use hook. */
 __attribute__((constructor(101))) static void scorep_runtime_first_use_hook(void)
 {
+    recover_tool = dlsym(RTLD_DEFAULT, "scorep_recover_tool_present") != NULL;
     scorep_location_on_first_use(scorep_runtime_init);
     scorep_ipc_set_hooks(&ipc_hooks);
 }
