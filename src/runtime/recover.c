@@ -199,6 +199,7 @@ static int restore_settings(ser_reader *r, header *h)
     free(program);
     scorep_state_set_program_begin_ts(begin);
     scorep_state_set_program_region(program_region);
+    scorep_state_set_job_rank(h->rank); /* a subset's ranks keep their names */
     scorep_timer_restore(timer);
     scorep_clock_points_restore(pts, n_pts < 64 ? (int)n_pts : 64);
     return 0;

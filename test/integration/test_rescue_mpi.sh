@@ -160,6 +160,8 @@ expect_grep "rank-0.piece is no whole rank-local piece" rec_cut.err "a cut piece
 expect_grep "missing \\(no whole piece\\): rank 0\$" exp_cut/MANIFEST.md "a cut piece: rank 0 listed as missing"
 expect_eq "$(work_visits exp_cut | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
     "a cut piece: the other two ranks' visits of work"
+expect_eq "$(profile_dump exp_cut --system | cut -f3 | tr '\n' ',')" "MPI Rank 1,MPI Rank 2," \
+    "a cut piece: the recovered ranks keep their names"
 
 # mpirun -np 3 scorep-recover: one MPI process per piece, the same profile and trace
 mkdir exp_par && cp -r exp_segv/rescue exp_segv/scorep.cfg exp_par/
