@@ -5,7 +5,10 @@
 #
 # With 1 thread every callback runs on the measured thread and nothing waits for the OS
 # scheduler: that row is the adapter's cost per team member; with 4 threads on fewer cores
-# the numbers mostly show thread scheduling. The minimum of the runs is shown (the machine
+# the numbers mostly show thread scheduling. Tasks with 2 depend items each (trace: one
+# record per item, docs/openmp.md "Task dependences") beside tasks without; then the creating
+# thread's time in the task construct alone (0, 2, 64 items: the tool's create and
+# dependences callbacks, without the tasks' scheduling), and from it the trace's cost per item. The minimum of the runs is shown (the machine
 # may be shared). Environment: abs_top_builddir, abs_top_srcdir (as run_bench.sh),
 # BENCH_RUNS (runs per variant, default 5), BENCH_REGIONS (default 100000), BENCH_TASKS
 # (default 200000).
@@ -44,17 +47,31 @@ printf '\nOpenMP through OMPT (clang, libomp; %s CPUs; ns per operation, best of
     "$(nproc)" "$runs"
 printf '%-30s %14s %10s %14s %16s\n' operation uninstrumented profile profile+trace \
     "added (trace)"
-for row in "parallel 1" "parallel 4" "tasks 2" "tasks 4"; do
+for row in "parallel 1" "parallel 4" "tasks 2" "tasks 4" "deptasks 2" "create0 2" "create2 2" \
+    "create64 2"; do
     set -- $row
     n=$regions
     label="empty parallel region, $2 thr"
     if [ "$1" = tasks ]; then
         n=$ntasks
         label="explicit task, $2 thr"
+    elif [ "$1" = deptasks ]; then
+        n=$ntasks
+        label="task, 2 depend items, $2 thr"
+    elif [ "$1" = create64 ]; then
+        n=$((ntasks / 20))
+        label="creation, 64 items, $2 thr"
+    elif [ "${1#create}" != "$1" ]; then
+        n=$ntasks
+        label="creation, ${1#create} items, $2 thr"
     fi
     p=$(best "$1" "$2" plain $n)
     a=$(best "$1" "$2" profile $n)
     b=$(best "$1" "$2" trace $n)
     printf '%-30s %14s %10s %14s %16s\n' "$label" "$p" "$a" "$b" \
         "$(awk -v p="$p" -v b="$b" 'BEGIN { printf "%.1f (%.2fx)", b - p, b / p }')"
+    eval "added_$1_$2=\$(awk -v p=\"\$p\" -v b=\"\$b\" 'BEGIN { print b - p }')"
 done
+# shellcheck disable=SC2154 # set by the eval above
+awk -v c0="$added_create0_2" -v c2="$added_create2_2" -v c64="$added_create64_2" 'BEGIN {
+    printf "depend items recorded (trace, creating thread): %.1f ns per task with 2 items, %.1f with 64, beyond a task without: %.1f ns per item\n", c2 - c0, c64 - c0, (c64 - c0) / 64 }'

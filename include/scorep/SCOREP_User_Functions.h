@@ -28,6 +28,9 @@ void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle handle);
 void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
                                    const char *fileName, const uint32_t lineNo);
 void SCOREP_User_RegionByNameEnd(const char *name);
+/* Score-P: the region's group (Score-P's Python bindings set the module name). scorep-rt
+ * keeps no region groups: accepted and not recorded (docs/python.md). */
+void SCOREP_User_RegionSetGroup(const SCOREP_User_RegionHandle handle, const char *groupName);
 
 /* Rewind regions: the point enters the region and remembers the trace position, the check
  * leaves it and, when value is true, drops the events recorded since (see the user guide

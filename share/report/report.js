@@ -683,6 +683,99 @@ function renderConfig(data) {
   view.appendChild(el('pre', { id: 'manifest' }, c.manifest || '(no MANIFEST.md)'));
 }
 
+// ------------------------------------------------------------------ task graph
+// The analysis's task graph (taskgraph.dot): a simple layered drawing, each node in the
+// column of its dependence depth (the longest chain of edges before it), the critical path
+// red; then the table per task region and rank.
+function renderTaskgraph(data) {
+  var view = document.getElementById('taskgraph-view'), g = data.taskgraph;
+  if (!g) {
+    view.appendChild(el('p', { class: 'note' }, 'No task graph in this experiment (a run ' +
+      'with OpenMP tasks, analysed in situ or by scorep-analyze).'));
+    return;
+  }
+  var n = g.nodes.length, depth = new Array(n).fill(0), indeg = new Array(n).fill(0),
+    outs = g.nodes.map(function () { return []; });
+  g.edges.forEach(function (e) { outs[e.from].push(e.to); indeg[e.to]++; });
+  var queue = [], i, order = 0;
+  for (i = 0; i < n; i++) if (!indeg[i]) queue.push(i);
+  while (order < queue.length) {
+    var v = queue[order++];
+    outs[v].forEach(function (w) {
+      depth[w] = Math.max(depth[w], depth[v] + 1);
+      if (--indeg[w] === 0) queue.push(w);
+    });
+  }
+  var rows = [], x = [], y = [], colW = 190, rowH = 46, maxRow = 0, maxDepth = 0;
+  for (i = 0; i < n; i++) {
+    var d = depth[i];
+    rows[d] = (rows[d] || 0) + 1;
+    x[i] = 10 + d * colW;
+    y[i] = 10 + (rows[d] - 1) * rowH;
+    maxRow = Math.max(maxRow, rows[d]);
+    maxDepth = Math.max(maxDepth, d);
+  }
+  if (n <= 3000) {
+    // SVG markup parsed by the page (the HTML parser gives it the SVG namespace): no URL
+    var esc = function (v) {
+      return String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;');
+    };
+    var parts = ['<svg id="taskgraph-svg" width="' + (20 + (maxDepth + 1) * colW) +
+      '" height="' + (20 + maxRow * rowH) + '">'];
+    g.edges.forEach(function (e) {
+      parts.push('<line x1="' + (x[e.from] + 150) + '" y1="' + (y[e.from] + 15) + '" x2="' +
+        x[e.to] + '" y2="' + (y[e.to] + 15) + '" stroke="' + (e.red ? 'red' : '#888') +
+        '" stroke-width="' + (e.red ? 3 : 1) + '" stroke-dasharray="' +
+        (e.kind === 'create' ? '6 3' : e.kind === 'sync' ? '2 3' : 'none') + '"></line>');
+    });
+    g.nodes.forEach(function (v, k) {
+      var title = '<title>' + esc((v.label || '?') + '\n' + (v.count > 1 ? v.count +
+        ' tasks, ' : '') + 'duration ' + fmtTime(v.duration) + ', slack ' + fmtTime(v.slack) +
+        ', on the critical path ' + fmtTime(v.critical_path) + ', rank ' + v.rank +
+        ', thread ' + v.thread) + '</title>';
+      if (v.join) {
+        parts.push('<circle cx="' + (x[k] + 8) + '" cy="' + (y[k] + 15) + '" r="5" fill="' +
+          (v.red ? 'red' : '#888') + '">' + title + '</circle>');
+        return;
+      }
+      parts.push('<rect x="' + x[k] + '" y="' + y[k] + '" width="150" height="30" rx="4" ' +
+        'fill="#fff" stroke="' + (v.red ? 'red' : '#555') + '" stroke-width="' +
+        (v.red ? 3 : 1) + '">' + title + '</rect>');
+      parts.push('<text x="' + (x[k] + 4) + '" y="' + (y[k] + 13) + '" font-size="10">' +
+        esc((v.label || '?').replace('!$omp task ', '').slice(0, 28)) + '</text>');
+      parts.push('<text x="' + (x[k] + 4) + '" y="' + (y[k] + 26) + '" font-size="10">' +
+        esc(fmtTime(v.duration) + (v.count > 1 ? ' (' + v.count + ')' : '')) + '</text>');
+    });
+    parts.push('</svg>');
+    var box = el('div', { class: 'scroll' });
+    box.innerHTML = parts.join('');
+    view.appendChild(box);
+  } else {
+    view.appendChild(el('p', { class: 'note' }, n + ' nodes: too many to draw (the table ' +
+      'below has them all; SCOREP_TASKGRAPH_MAX_NODES merges the file).'));
+  }
+  if (g.merged)
+    view.appendChild(el('p', { class: 'hint' }, 'Merged: one node per task region and ' +
+      'nesting level (docs/openmp.md).'));
+  var t = el('table', { class: 'top', id: 'taskgraph-table' }), head = el('tr');
+  ['task region', 'rank', 'count', 'sum [s]', 'mean [s]', 'min [s]', 'max [s]',
+    'least slack [s]', 'critical path [s]'].forEach(function (h) {
+    head.appendChild(el('th', null, h));
+  });
+  t.appendChild(head);
+  g.table.forEach(function (r) {
+    var tr = el('tr');
+    [r.label, String(r.rank), String(r.count), r.sum, r.mean, r.min, r.max, r.slack_min,
+      r.critical_path].forEach(function (c) {
+      tr.appendChild(el('td', { class: typeof c === 'number' ? 'num' : 'region' },
+        typeof c === 'number' ? c.toFixed(6) : c));
+    });
+    t.appendChild(tr);
+  });
+  view.appendChild(t);
+}
+
 // ------------------------------------------------------------------ main
 function main() {
   tooltip = document.getElementById('tooltip');
@@ -695,7 +788,7 @@ function main() {
   }
   [['meta', renderMeta], ['flame graph', renderFlame], ['heat map', renderHeat],
     ['communication matrix', renderMatrix], ['I/O', renderIo], ['timeline', renderTimeline],
-    ['wait states', renderWaits], ['top regions', renderTop],
+    ['wait states', renderWaits], ['task graph', renderTaskgraph], ['top regions', renderTop],
     ['configuration', renderConfig]].forEach(function (part) {
     try {
       part[1](data);

@@ -14,12 +14,12 @@
 static int agree(an_ctx *c, int rc, char *err, size_t len)
 {
     int who = rc ? c->rank : c->size, first;
-    PMPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &who, &first, 1, AN_T_INT, AN_OP_MIN);
     if (first == c->size)
         return 0;
     char msg[512];
     snprintf(msg, sizeof msg, "%s", rc ? err : "");
-    PMPI_Bcast(msg, sizeof msg, MPI_CHAR, first, c->comm);
+    an_net_bcast(c->net, msg, sizeof msg, AN_T_BYTE, first);
     snprintf(err, len, "%s", msg);
     return -1;
 }
@@ -40,15 +40,15 @@ static void nonwait_time(an_ctx *c)
     }
 }
 
-int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, char *err,
+int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, char *err,
                size_t len)
 {
     an_ctx c;
     memset(&c, 0, sizeof c);
     c.t = t;
-    c.comm = comm;
-    PMPI_Comm_rank(comm, &c.rank);
-    PMPI_Comm_size(comm, &c.size);
+    c.net = net;
+    c.rank = an_net_rank(net);
+    c.size = an_net_size(net);
     c.n_cnodes = t->n_cnodes;
     c.tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
     an_classify_regions(t);
@@ -69,6 +69,8 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     if (rc == 0)
         rc = an_replay_coll(&c, err, len);
     if (rc == 0)
+        rc = agree(&c, an_taskgraph_pass(&c, err, len), err, len);
+    if (rc == 0)
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
     if (rc == 0)
         rc = an_delay(&c, err, len); /* collective: its errors agree already */
@@ -80,25 +82,30 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
                         c.skipped_inter_colls, (uint64_t)t->reduced},
              all[5] = {0};
     if (rc == 0) {
-        PMPI_Allreduce(mine, all, 5, MPI_UINT64_T, MPI_SUM, comm);
+        an_net_allreduce(net, mine, all, 5, AN_T_U64, AN_OP_SUM);
         opt->ccv = all[0];
         opt->unmatched_sends = all[1];
         opt->unmatched_recvs = all[2];
         opt->skipped_inter_colls = all[3];
-        info =
-            (an_report_info){opt->mode ? opt->mode : "post-mortem", all[0], all[4] != 0, 0, 0, 0,
-                             0, 0, 0, NULL};
+        info = (an_report_info){
+            .mode = opt->mode ? opt->mode : "post-mortem", .ccv = all[0], .reduced = all[4] != 0};
         info.cp_segments = c.cp_segments;
-        PMPI_Allreduce(&t->other_threads_events, &opt->thread_mpi_events, 1, MPI_UINT64_T, MPI_SUM,
-                       comm);
+        an_net_allreduce(net, &t->other_threads_events, &opt->thread_mpi_events, 1, AN_T_U64,
+                         AN_OP_SUM);
         an_pop(&c, &info); /* POP: the master threads' times (docs/analysis.md) */
         rc = agree(&c, an_omp(&c, err, len), err, len);
     }
     if (rc == 0)
         rc = agree(&c, an_pattern_lock(&c, err, len), err, len);
+    if (rc == 0)
+        an_pop_threads(&c, &info); /* POP at thread level: every thread's times */
+    an_stat_all stat = {0};
     if (rc == 0) {
+        info.stat = an_stat_gather(&c, &stat) == 0 && c.rank == 0 ? &stat : NULL;
         rc = an_report_cube(&c, &info, cubex, err, len);
     }
+    if (rc == 0) /* collective: its errors agree already */
+        rc = an_taskgraph_write(&c, cubex, info.mode, err, len);
     if (rc == 0)
         an_summary(&c, &info,
                    opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
@@ -116,5 +123,9 @@ int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, c
     free(c.sync);
     free(c.waits);
     free(c.cp_segments);
+    free(c.cp_iv);
+    an_taskgraph_done(&c);
+    free(c.stat);
+    free(stat.rec);
     return rc;
 }

@@ -8,7 +8,7 @@
  * instance k on every member). GROUPS: 1 for an intracommunicator; 2 for an
  * intercommunicator (MC spans both groups), MY_GROUP: this rank's (0: A, 1: B).
  * Collective over MC. */
-int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
+int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uint32_t *inst,
                       size_t n, char *err, size_t len);
 
 /* what a collective operation (an OTF2_CollectiveOp) is to the patterns and the delay

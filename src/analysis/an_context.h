@@ -6,9 +6,9 @@
 #define SCOREP_AN_CONTEXT_H
 
 #include "analysis/an_metrics.h"
+#include "analysis/an_net.h"
 #include "analysis/an_trace.h"
 
-#include <mpi.h>
 
 /* A wait state of this rank as a synchronisation point for the critical path: the wait ended
  * at WAIT_END (this rank's time) because PEER reached PEER_TIME then (the sender entered its
@@ -50,9 +50,19 @@ typedef struct {
     double wait;
 } an_wait_rec;
 
+/* An instance of a wait-state pattern for the pattern statistics (an_pattern_stat.c): its
+ * metric, waiting time, enter and exit (ticks), call path (this rank's cnode); a collective
+ * pattern's members share GROUP (the communicator, or the OpenMP team) and INST (the
+ * instance's number there), others have GROUP AN_NONE */
+typedef struct {
+    uint32_t metric, rank, cnode, group, inst;
+    double idle;
+    uint64_t enter, exit;
+} an_stat_rec;
+
 typedef struct {
     an_trace *t;
-    MPI_Comm comm; /* the analysis processes: rank r analyses trace rank r */
+    an_net *net; /* the analysis processes (an_net.h): rank r analyses trace rank r */
     int rank, size;
     /* [(loc * M_COUNT + metric) * n_cnodes + cnode]: loc 0 is the master thread (an_add; the
      * MPI analysis, critical path and delays), loc 1 + w the thread t->threads[w] (an_omp.c) */
@@ -74,6 +84,10 @@ typedef struct {
     /* this rank's time on the critical path in MPI calls other than MPI_Init/Finalize: the
      * path's transfer time, which an ideal network would remove (an_pop) */
     double cp_transfer;
+    /* the master thread's intervals on the critical path ([2i], [2i+1] in ticks): an_omp.c
+     * moves the parts in which a later thread held up an OpenMP barrier to that thread */
+    uint64_t *cp_iv;
+    int n_cp_iv;
     /* MPI_Init and MPI_Finalize (an_pattern_init_exit.c): set when every rank has the call;
      * this rank's first MPI_Init's Enter, first MPI_Finalize's Enter (the ends of its part of
      * the critical path, as Scalasca has them), and the rank that entered MPI_Finalize last
@@ -83,6 +97,12 @@ typedef struct {
     /* rank 0: the critical path's pieces for scorep-report's timeline, "rank begin end;..."
      * in the trace's ticks (an_critical_path.c), written as a report attribute */
     char *cp_segments;
+    /* this rank's OpenMP task graph (an_taskgraph_run.c; NULL: not built) */
+    struct an_taskgraph *tg;
+    /* the pattern instances for trace.stat (an_stat_add) */
+    an_stat_rec *stat;
+    size_t n_stat, cap_stat;
+    int stat_oom;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)
@@ -122,6 +142,10 @@ void an_sync_add(an_ctx *c, uint64_t wait_begin, uint64_t wait_end, uint32_t cno
 /* records a wait state for the delay analysis; linked to the synchronisation point added
  * just before it (an_sync_add) when that is the same wait */
 void an_wait_add(an_ctx *c, const an_wait_rec *w);
+/* records an instance of pattern M for trace.stat (an_pattern_stat.c): IDLE seconds, from
+ * ENTER to EXIT (ticks) at CNODE; GROUP and INST name a collective instance (else AN_NONE) */
+void an_stat_add(an_ctx *c, an_metric m, double idle, uint64_t enter, uint64_t exit, uint32_t cnode,
+                 uint32_t group, uint32_t inst);
 
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */
@@ -139,5 +163,12 @@ int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);
 int an_delay(an_ctx *c, char *err, size_t len);
+/* an_taskgraph_run.c: the task graph and its critical path (not collective; before
+ * an_critical_path, which credits the task chain through an_taskgraph_credit), and
+ * taskgraph.dot beside the report (collective) */
+int an_taskgraph_pass(an_ctx *c, char *err, size_t len);
+void an_taskgraph_credit(an_ctx *c, uint64_t from, uint64_t to);
+int an_taskgraph_write(an_ctx *c, const char *cubex, const char *mode, char *err, size_t len);
+void an_taskgraph_done(an_ctx *c);
 
 #endif

@@ -18,6 +18,7 @@
  * for the 200,000 messages of the benchmark, against milliseconds here.) */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
+#include "analysis/an_taskgraph.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,8 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
         uint64_t a = t->events[i].time > from ? t->events[i].time : from;
         uint64_t b = t->events[i + 1].time < to ? t->events[i + 1].time : to;
         uint32_t k = cnode_after(t, i);
+        if (c->tg && c->tg->master_skip[i])
+            continue; /* in a task or waiting for tasks: the task chain stands for it */
         if (b > a && k != AN_NONE) {
             an_add(c, M_CRITICAL_PATH, k, an_sec(c, (int64_t)(b - a)));
             uint32_t region = t->cnodes[k].region;
@@ -104,6 +107,7 @@ static void credit(an_ctx *c, uint64_t from, uint64_t to)
                 c->cp_transfer += an_sec(c, (int64_t)(b - a));
         }
     }
+    an_taskgraph_credit(c, from, to);
 }
 
 /* on rank 0: the path through all ranks' synchronisation points (SYNC: all of them,
@@ -214,7 +218,7 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
 {
     const an_trace *t = c->t;
     int bad = c->sync_oom, any;
-    PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    an_net_allreduce(c->net, &bad, &any, 1, AN_T_INT, AN_OP_MAX);
     if (any) {
         snprintf(err, len, "out of memory recording the synchronisation points");
         return -1;
@@ -226,10 +230,11 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
     /* where this rank's part of the path can begin and end: as Scalasca, from MPI_Init's
      * Enter to MPI_Finalize's when every rank has them; else its first event and its last
      * one before the leave of its program root (ProgramEnd, in finalize, where the ranks end
-     * about together) */
+     * about together); a program without MPI: to that leave (scout.omp and scout.ser end
+     * the path at the program's end) */
     size_t last = t->n_events ? t->n_events - 1 : 0;
-    if (last > 0 && an_program_cnode(t) != AN_NONE && t->events[last].kind == AN_LEAVE &&
-        t->events[last].enter == 0)
+    if (last > 0 && t->has_mpi && an_program_cnode(t) != AN_NONE &&
+        t->events[last].kind == AN_LEAVE && t->events[last].enter == 0)
         last--;
     uint64_t range[2] = {t->n_events ? t->events[0].time : 0,
                          t->n_events ? t->events[last].time : 0};
@@ -254,8 +259,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         out = calloc((size_t)size, sizeof *out);
         ok = cnt && off && n && icnt && ioff && ranges && first && end && out;
     }
-    PMPI_Gather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, 0, c->comm);
-    PMPI_Gather(range, 2, MPI_UINT64_T, ranges, 2, MPI_UINT64_T, 0, c->comm);
+    an_net_gather(c->net, &mine, 1, cnt, AN_T_INT, 0);
+    an_net_gather(c->net, range, 2, ranges, AN_T_U64, 0);
     size_t bytes = 0;
     if (c->rank == 0 && ok) {
         for (int r = 0; r < size; r++) {
@@ -264,7 +269,7 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         }
         ok = (all = malloc(bytes + 1)) != NULL;
     }
-    PMPI_Gatherv(c->sync, mine, MPI_BYTE, all, cnt, off, MPI_BYTE, 0, c->comm);
+    an_net_gatherv(c->net, c->sync, mine, all, cnt, off, AN_T_BYTE, 0);
     if (c->rank == 0 && ok) {
         for (int r = 0; r < size; r++) {
             off[r] /= (int)sizeof(an_sync);
@@ -293,24 +298,27 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
                 memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
         ok = ok && all_iv;
     }
-    PMPI_Bcast(&ok, 1, MPI_INT, 0, c->comm);
+    an_net_bcast(c->net, &ok, 1, AN_T_INT, 0);
     int rc = 0;
     if (!ok) {
         snprintf(err, len, "out of memory following the critical path");
         rc = -1;
     } else {
         int my_n;
-        PMPI_Scatter(icnt, 1, MPI_INT, &my_n, 1, MPI_INT, 0, c->comm);
+        an_net_scatter(c->net, icnt, &my_n, 1, AN_T_INT, 0);
         uint64_t *iv = malloc(((size_t)my_n + 1) * sizeof *iv);
         int got = iv != NULL, all_got;
-        PMPI_Allreduce(&got, &all_got, 1, MPI_INT, MPI_MIN, c->comm);
+        an_net_allreduce(c->net, &got, &all_got, 1, AN_T_INT, AN_OP_MIN);
         if (!all_got) {
             snprintf(err, len, "out of memory following the critical path");
             rc = -1;
         } else {
-            PMPI_Scatterv(all_iv, icnt, ioff, MPI_UINT64_T, iv, my_n, MPI_UINT64_T, 0, c->comm);
+            an_net_scatterv(c->net, all_iv, icnt, ioff, iv, my_n, AN_T_U64, 0);
             for (int i = 0; i + 1 < my_n; i += 2)
                 credit(c, iv[i], iv[i + 1]);
+            c->cp_iv = iv; /* for the threads' part (an_omp.c) */
+            c->n_cp_iv = my_n;
+            iv = NULL;
         }
         free(iv);
     }

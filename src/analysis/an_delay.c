@@ -653,8 +653,7 @@ static void await_record(an_ctx *c, pass *ps, caused *v)
 {
     while (!v->arrived) {
         cost_rec r;
-        PMPI_Recv(&r, (int)sizeof r, MPI_BYTE, (int)v->waiter, COST_TAG, c->comm,
-                  MPI_STATUS_IGNORE);
+        an_net_recv(c->net, &r, (int)sizeof r, AN_T_BYTE, (int)v->waiter, COST_TAG);
         store_record(ps, v->waiter, &r);
     }
 }
@@ -705,7 +704,7 @@ static int deferred(an_ctx *c, pass *ps)
     if (!ok)
         memset(scount, 0, (size_t)c->size * sizeof *scount);
     int all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     int rc = -1;
     if (all_ok && (rbuf = exchange(c, (const char *)sbuf, scount, &used))) {
         for (size_t off = 0; off + sizeof(cost_rec) <= used; off += sizeof(cost_rec)) {
@@ -725,7 +724,7 @@ static int deferred(an_ctx *c, pass *ps)
     return rc;
 }
 
-/* the backward replay of the costs (see the top of the file); collective over c->comm */
+/* the backward replay of the costs (see the top of the file); collective over c->net */
 static int backward(an_ctx *c, pass *ps)
 {
     size_t n_own = 0, n_items = 0;
@@ -736,14 +735,12 @@ static int backward(an_ctx *c, pass *ps)
     n_items += n_own;
     item *it = malloc((n_items + 1) * sizeof *it);
     cost_rec *out = malloc((n_own + 1) * sizeof *out);
-    MPI_Request *rq = malloc((n_own + 1) * sizeof *rq);
     ps->by_key = malloc((ps->n_cz + 1) * sizeof *ps->by_key);
-    int ok = it && out && rq && ps->by_key, all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    int ok = it && out && ps->by_key, all_ok;
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(it);
         free(out);
-        free(rq);
         return -1;
     }
     for (size_t i = 0; i < ps->n_cz; i++)
@@ -766,7 +763,7 @@ static int backward(an_ctx *c, pass *ps)
             r->wid = it[j].i;
             r->waiter = (uint32_t)c->rank;
             memcpy(r->cost, &ps->own_cost[(size_t)it[j].i * AN_W_KINDS], sizeof r->cost);
-            PMPI_Isend(r, (int)sizeof *r, MPI_BYTE, (int)w->cause, COST_TAG, c->comm, &rq[n_out]);
+            an_net_isend(c->net, r, (int)sizeof *r, AN_T_BYTE, (int)w->cause, COST_TAG);
             n_out++;
         } else {
             caused *v = &ps->cz[it[j].i];
@@ -777,10 +774,9 @@ static int backward(an_ctx *c, pass *ps)
             apply(c, ps, v, (int)v->walk, 1);
         }
     }
-    PMPI_Waitall((int)n_out, rq, MPI_STATUSES_IGNORE);
+    an_net_waitall(c->net);
     free(it);
     free(out);
-    free(rq);
     return deferred(c, ps);
 }
 
@@ -792,10 +788,10 @@ static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *us
     int *rcount = calloc((size_t)p, sizeof *rcount), *sdispl = calloc((size_t)p, sizeof *sdispl),
         *rdispl = calloc((size_t)p, sizeof *rdispl);
     int ok = rcount && sdispl && rdispl, all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     char *rbuf = NULL;
     if (all_ok) {
-        PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm);
+        an_net_alltoall(c->net, scount, rcount, 1, AN_T_INT);
         size_t s = 0, r = 0;
         for (int i = 0; i < p; i++) {
             sdispl[i] = (int)s;
@@ -804,10 +800,9 @@ static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *us
             r += (size_t)rcount[i];
         }
         ok = r <= 0x7fffffff && (rbuf = malloc(r + 1)) != NULL;
-        PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+        an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
         if (all_ok) {
-            PMPI_Alltoallv(sbuf, scount, sdispl, MPI_BYTE, rbuf, rcount, rdispl, MPI_BYTE,
-                           c->comm);
+            an_net_alltoallv(c->net, sbuf, scount, sdispl, rbuf, rcount, rdispl, AN_T_BYTE);
             *used = r;
         } else {
             free(rbuf);
@@ -934,7 +929,7 @@ static id_reply *id_answers(an_ctx *c, dstate *d, const char *rbuf, size_t used,
  * all members, its own wait states and the ones it caused, which it learns from one
  * all-to-all of the waits' identities to the causing ranks (and one back with the leave of
  * the causing call, for the completion times); sorted by their event. Collective over
- * c->comm; OK 0 on entry: this rank failed before (the others learn it) */
+ * c->net; OK 0 on entry: this rank failed before (the others learn it) */
 static int points(an_ctx *c, pass *ps, int ok)
 {
     dstate *d = &ps->d;
@@ -947,14 +942,14 @@ static int points(an_ctx *c, pass *ps, int ok)
     ok = ok && scount && rcount && coll_points(c, d) == 0 && (sbuf = id_requests(c, scount));
     if (!ok && scount)
         memset(scount, 0, (size_t)p * sizeof *scount);
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok || !(rbuf = exchange(c, (const char *)sbuf, scount, &used)))
         goto out;
-    PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm); /* bytes from each rank */
+    an_net_alltoall(c->net, scount, rcount, 1, AN_T_INT); /* bytes from each rank */
     ok = (reply = id_answers(c, d, rbuf, used, rcount)) != NULL;
     for (int r = 0; r < p; r++) /* the replies go back in the order the requests came */
         rcount[r] = ok ? rcount[r] / (int)sizeof(id_rec) * (int)sizeof(id_reply) : 0;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok || !(back = exchange(c, (const char *)reply, rcount, &back_used)))
         goto out;
     for (size_t off = 0; ok && off + sizeof(id_reply) <= back_used; off += sizeof(id_reply)) {
@@ -965,7 +960,7 @@ static int points(an_ctx *c, pass *ps, int ok)
     }
     if (d->n_sp)
         qsort(d->sp, d->n_sp, sizeof *d->sp, cmp_sp);
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     rc = all_ok ? 0 : -1;
 out:
     free(scount);
@@ -1196,7 +1191,7 @@ int an_delay(an_ctx *c, char *err, size_t len)
     if (points(c, &ps, ok) != 0)
         goto oom;
     sbuf = requests(c, &ps, scount, &ok);
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok || !(rbuf = exchange(c, sbuf, scount, &used)))
         goto oom;
     free(sbuf);
@@ -1204,7 +1199,7 @@ int an_delay(an_ctx *c, char *err, size_t len)
     ok = causes(c, &ps, rbuf, used, &reply, rcount) == 0;
     if (!ok)
         memset(rcount, 0, (size_t)c->size * sizeof *rcount);
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok || !(back = exchange(c, reply, rcount, &back_used)))
         goto oom;
     for (size_t off = 0; off + sizeof(ind_rec) <= back_used; off += sizeof(ind_rec)) {

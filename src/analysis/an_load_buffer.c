@@ -9,8 +9,10 @@
 #include "core/events_thread.h"
 #include "core/flush.h"
 #include "core/location.h"
+#include "base/state.h"
 #include "base/timer.h"
 #include "defs/unify.h"
+#include "trace/trace_threads.h"
 
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
@@ -27,6 +29,7 @@ typedef struct {
     const buf_mpi_rec *probe; /* a probe record waiting for its Leave */
     int oom, nesting_error;
     int worker; /* a worker thread: no call paths yet (an_omp_map gives them) */
+    an_task_state *task;
 } bl;
 
 static uint32_t map(const bl *b, int kind, uint32_t local)
@@ -168,6 +171,36 @@ static void lock_event(bl *b, const buf_item *it)
     e->bytes = it->b & SCOREP_LOCK_PTHREAD_BIT ? OTF2_PARADIGM_PTHREAD : OTF2_PARADIGM_OPENMP;
 }
 
+/* a task record (events_thread.c): team instance in a, creator << 32 | generation in b, with
+ * the team's communicator id as the trace writer gives it (trace_threads.c); a depend item
+ * (type in a, address in b) belongs to the task created last on the location */
+static void task_event(bl *b, const buf_item *it)
+{
+    static const an_event_kind kinds[] = {
+        [BUF_EV_THREAD_TASK_CREATE - BUF_EV_THREAD_TASK_CREATE] = AN_TASK_CREATE,
+        [BUF_EV_THREAD_TASK_SWITCH - BUF_EV_THREAD_TASK_CREATE] = AN_TASK_SWITCH,
+        [BUF_EV_THREAD_TASK_COMPLETE - BUF_EV_THREAD_TASK_CREATE] = AN_TASK_COMPLETE,
+        [BUF_EV_THREAD_TASK_DEPEND - BUF_EV_THREAD_TASK_CREATE] = AN_TASK_DEPEND,
+    };
+    if (it->type == BUF_EV_THREAD_TASK_DEPEND && !b->task->has_last)
+        return;
+    uint32_t create_region = b->depth ? b->t->events[b->stack[b->depth - 1]].region : AN_NONE;
+    an_event *e = push(b, it->ts, kinds[it->type - BUF_EV_THREAD_TASK_CREATE]);
+    if (!e)
+        return;
+    if (it->type == BUF_EV_THREAD_TASK_DEPEND) {
+        an_task_depend(b->task, e, it->b, it->a);
+        return;
+    }
+    uint32_t comm = scorep_trace_threads_team_comm(it->a), creator = (uint32_t)(it->b >> 32);
+    uint64_t gen = (uint32_t)it->b;
+    an_task_fill(e, comm == UINT32_MAX ? AN_NONE : comm, creator, gen);
+    if (it->type == BUF_EV_THREAD_TASK_CREATE) {
+        e->region = an_task_region(b->task, b->t, create_region);
+        an_task_created(b->task, e->comm, creator, gen);
+    }
+}
+
 static void item(void *ctx, const buf_item *it)
 {
     bl *b = ctx;
@@ -188,6 +221,12 @@ static void item(void *ctx, const buf_item *it)
     case BUF_EV_THREAD_ACQUIRE_LOCK:
     case BUF_EV_THREAD_RELEASE_LOCK:
         lock_event(b, it);
+        break;
+    case BUF_EV_THREAD_TASK_CREATE:
+    case BUF_EV_THREAD_TASK_SWITCH:
+    case BUF_EV_THREAD_TASK_COMPLETE:
+    case BUF_EV_THREAD_TASK_DEPEND:
+        task_event(b, it);
         break;
     case BUF_EV_BUFFER_FLUSH:
     case BUF_EV_MEASUREMENT_ON:
@@ -310,7 +349,12 @@ static int defs(an_trace *t, const scorep_unified *u)
 }
 
 static int read_buffer(const scorep_location *l, const scorep_unified *u, an_trace *t, int worker,
-                       char *err, size_t len);
+                       an_task_state *task, char *err, size_t len);
+
+void an_load_buffer_prepare(const scorep_unified *u)
+{
+    scorep_trace_threads_prepare(u);
+}
 
 int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t rank,
                    uint32_t n_procs, an_trace *t, char *err, size_t len)
@@ -319,13 +363,22 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
     t->rank = rank;
     t->n_ranks = n_procs;
     t->resolution = scorep_timer_resolution();
+    /* this process's part of the trace's start, as the trace writer takes it (the earliest
+     * of the program's begin and the locations' first events, on rank 0's clock); the
+     * analysis takes the minimum over the ranks (an_pattern_stat.c) */
+    uint64_t lo = scorep_program_begin_ts();
+    for (const scorep_location *x = scorep_location_first(); x; x = x->next)
+        lo = x->first_ts < lo ? x->first_ts : lo;
+    t->global_offset = scorep_clock_to_root(lo);
     if (defs(t, u) != 0) {
         snprintf(err, len, "out of memory");
         return -1;
     }
     t->master_local = l->id;
     snprintf(t->master_name, sizeof t->master_name, "%s", l->name);
-    int rc = read_buffer(l, u, t, 0, err, len);
+    an_load_buffer_prepare(u); /* done by the caller already: returns at once */
+    an_task_state task = {0};
+    int rc = read_buffer(l, u, t, 0, &task, err, len);
     /* the process's other threads (OpenMP workers, helper threads; not GPU streams) into
      * t->threads, as an_load_otf2.c reads the rank's other locations */
     size_t n = 0;
@@ -343,7 +396,7 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
             continue;
         t->events = NULL;
         t->n_events = t->cap_events = 0;
-        rc = read_buffer(o, u, t, 1, err, len);
+        rc = read_buffer(o, u, t, 1, &task, err, len);
         struct an_thread *th = &t->threads[t->n_threads++];
         *th = (struct an_thread){t->events, t->n_events, t->cap_events, o->id, ""};
         snprintf(th->name, sizeof th->name, "%s", o->name);
@@ -352,15 +405,17 @@ int an_load_buffer(const scorep_location *l, const scorep_unified *u, uint32_t r
     t->n_events = n_mine;
     t->cap_events = cap_mine;
     t->has_mpi = has_mpi;
+    an_task_state_free(&task);
     return rc;
 }
 
 /* the events of location L's buffer into t->events (WORKER: without call paths) */
 static int read_buffer(const scorep_location *l, const scorep_unified *u, an_trace *t, int worker,
-                       char *err, size_t len)
+                       an_task_state *task, char *err, size_t len)
 {
     uint32_t rank = t->rank;
-    bl b = {.t = t, .u = u, .worker = worker};
+    bl b = {.t = t, .u = u, .worker = worker, .task = task};
+    task->has_last = 0; /* depend items follow their task's creation on one location */
     const scorep_buffer *buf = &l->buffer;
     /* the first location's trace begins with ProgramBegin, the call of the program region
      * (trace_otf2.c; an_load_otf2.c reads it as that call); the closing below ends it */

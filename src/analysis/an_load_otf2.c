@@ -1,9 +1,11 @@
 /* an_load_otf2.c: post-mortem input of the analysis: reads the global definitions of an OTF2
  * archive and the events of this rank's master-thread location only (OTF2's reader with one
  * selected location), into the event model of an_trace.h. The location of rank r is member r
- * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md). */
+ * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md); a trace
+ * without MPI ranks is one process's (its lowest thread location the master, rank 0 of 1). */
 #include "analysis/an_load.h"
 #include "base/grow.h"
+#include "core/events_thread.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -47,6 +49,12 @@ typedef struct {
     uint32_t *stack; /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
+    uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
+    size_t n_param;
+    an_task_state task; /* tasks of the location being read */
+    /* without MPI: the lowest CPU thread location, its group, and a thread of another group */
+    uint64_t first_thread, first_thread_group;
+    int other_process;
 } ld;
 
 #define GROW(l, arr, cnt, idx)                                                                     \
@@ -173,12 +181,32 @@ static OTF2_CallbackCode d_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* the parameters of the depend items of tasks (trace_threads.c writes them) */
+static OTF2_CallbackCode d_param(void *u, OTF2_ParameterRef self, OTF2_StringRef name,
+                                 OTF2_ParameterType type)
+{
+    ld *l = u;
+    int dep = type == OTF2_PARAMETER_TYPE_UINT64 ? scorep_task_depend_type_of(str(l, name)) : -1;
+    if (dep < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    GROW(l, l->param_dep, l->n_param, self);
+    l->param_dep[self] = (uint8_t)(dep + 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
                                     OTF2_LocationType type, uint64_t events,
                                     OTF2_LocationGroupRef group)
 {
     ld *l = u;
     l->n_locations_defined++;
+    if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location == UINT64_MAX) {
+        if (l->first_thread == UINT64_MAX)
+            l->first_thread_group = group;
+        l->other_process |= group != l->first_thread_group;
+        if (self < l->first_thread)
+            l->first_thread = self;
+    }
     if (self == l->my_location) {
         l->my_events_announced = events;
         l->my_group = group;
@@ -483,6 +511,71 @@ static OTF2_CallbackCode e_release(OTF2_LocationRef loc, OTF2_TimeStamp t, uint6
     return lock_event(u, t, AN_LOCK_RELEASE, model, lock, order);
 }
 
+/* ThreadTask*: the task events of an_trace.h, on the location that has them */
+static OTF2_CallbackCode task_event(ld *l, uint64_t t, an_event_kind kind, OTF2_CommRef team,
+                                    uint32_t creator, uint32_t generation)
+{
+    uint32_t create_region = l->depth ? l->t->events[l->stack[l->depth - 1]].region : AN_NONE;
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    an_task_fill(e, team, creator, generation);
+    if (kind == AN_TASK_CREATE) {
+        e->region = an_task_region(&l->task, l->t, create_region);
+        an_task_created(&l->task, team, creator, generation);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_task_create(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                       void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                       uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_CREATE, team, creator, generation);
+}
+
+static OTF2_CallbackCode e_task_switch(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                       void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                       uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_SWITCH, team, creator, generation);
+}
+
+static OTF2_CallbackCode e_task_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                         void *u, OTF2_AttributeList *a, OTF2_CommRef team,
+                                         uint32_t creator, uint32_t generation)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return task_event(u, t, AN_TASK_COMPLETE, team, creator, generation);
+}
+
+/* a depend item of the task created last on this location (docs/openmp.md); other
+ * parameters are no events of the analysis */
+static OTF2_CallbackCode e_param_uint(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                      void *u, OTF2_AttributeList *a, OTF2_ParameterRef param,
+                                      uint64_t value)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    ld *l = u;
+    if (param >= l->n_param || !l->param_dep[param] || !l->task.has_last)
+        return OTF2_CALLBACK_SUCCESS;
+    an_event *e = push(l, t, AN_TASK_DEPEND);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    an_task_depend(&l->task, e, value, l->param_dep[param] - 1u);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode e_flush(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
                                  OTF2_AttributeList *a, OTF2_TimeStamp stop)
 {
@@ -532,6 +625,7 @@ static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, d_inter);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attr);
+    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
     uint64_t n;
@@ -660,6 +754,11 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(ec, e_release);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(ec, e_flush);
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(ec, e_onoff);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(ec, e_task_create);
+    OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(ec, e_task_switch);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(ec, e_task_complete);
+    OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_param_uint);
+    l->task.has_last = 0; /* depend items follow their task's creation on one location */
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
     uint64_t n;
     OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, er, &n);
@@ -747,6 +846,26 @@ static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
 static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                 size_t len);
 
+/* a trace without MPI ranks: one process's threads, analysed by one process (an_net_single) */
+static int one_process(ld *l, uint32_t n_procs, char *err, size_t len)
+{
+    if (l->first_thread == UINT64_MAX)
+        return fail(err, len, "the trace has no thread locations");
+    if (l->other_process)
+        return fail(err, len,
+                    "the trace has threads of several processes but no MPI ranks (processes "
+                    "made by fork?): the analysis takes an MPI program's ranks or the threads of "
+                    "one process");
+    if (n_procs != 1)
+        return fail(err, len,
+                    "the trace has no MPI ranks (a program without MPI) but the analysis runs "
+                    "with %u processes: run scorep-analyze EXPDIR without mpirun",
+                    n_procs);
+    l->t->n_ranks = 1;
+    l->my_location = l->first_thread;
+    return 0;
+}
+
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
 {
@@ -765,7 +884,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
 {
     memset(t, 0, sizeof *t);
     t->rank = rank;
-    ld l = {.t = t, .my_location = UINT64_MAX};
+    ld l = {.t = t, .my_location = UINT64_MAX, .first_thread = UINT64_MAX};
     for (int i = 0; i < A_N; i++)
         l.attr[i] = AN_NONE;
     OTF2_Reader *r = OTF2_Reader_Open(anchor);
@@ -775,19 +894,18 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
                  ? fail(err, len, "cannot set up the OTF2 reader")
                  : read_globals(r, &l, err, len);
     if (!rc && !l.mpi_locations)
-        rc = fail(err, len,
-                  "the trace has no MPI ranks (no MPI COMM_LOCATIONS group): "
-                  "the analysis needs a trace of an MPI program");
-    if (!rc) {
+        rc = one_process(&l, n_procs, err, len);
+    else if (!rc) {
         t->n_ranks = l.n_mpi_locations;
         if (t->n_ranks != n_procs)
             rc = fail(err, len,
                       "the trace has %u MPI ranks but the analysis runs with %u processes: "
                       "run it as mpirun -np %u scorep-analyze ...",
                       t->n_ranks, n_procs, t->n_ranks);
+        else
+            l.my_location = l.mpi_locations[rank];
     }
     if (!rc) {
-        l.my_location = l.mpi_locations[rank];
         t->reduced = count_markers(r) > 0;
         /* the location definitions were read before my_location was known: read the count
          * announced for it from a second pass over the definitions would be costly; the
@@ -821,6 +939,8 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     free(l.loc_group);
     free(l.loc_events);
     free(l.loc_name);
+    free(l.param_dep);
+    an_task_state_free(&l.task);
     if (!rc && l.depth)
         rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
                   l.depth);

@@ -12,6 +12,7 @@
  * idle workers, on the master's. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
+#include "analysis/an_taskgraph.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -311,9 +312,66 @@ static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, 
         maps[0][touched[0][x]] = 0;
 }
 
+/* adds SIGN x the time of a thread's call paths in [A, B) (ticks; its events EV, N of them)
+ * to critical_path on location LOC */
+static void cp_shift(an_ctx *c, size_t loc, const an_event *ev, size_t n, uint64_t a, uint64_t b,
+                     double sign)
+{
+    size_t lo = 0, hi = n; /* the first event after A */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[mid].time <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo ? lo - 1 : 0; i + 1 < n && ev[i].time < b; i++) {
+        uint64_t x = ev[i].time > a ? ev[i].time : a, y = ev[i + 1].time < b ? ev[i + 1].time : b;
+        uint32_t k = cnode_after(ev, (uint32_t)i);
+        if (y > x && k != AN_NONE)
+            an_add_loc(c, loc, M_CRITICAL_PATH, k, sign * an_sec(c, (int64_t)(y - x)));
+    }
+}
+
+/* the critical path through an OpenMP barrier (Scalasca's CriticalPath.pattern, backward
+ * replay: at a barrier the path leaves the threads that waited for the one that did not; at
+ * the fork, OMP_MGMT_FORK, it returns to the master): where the master thread is on the path
+ * (c->cp_iv), the synchronisation interval of the late thread L before barrier instance
+ * B[LATE] (since its previous barrier of the team, or since the master's fork of the team:
+ * the time until L's start in it, when L was being woken, at L's implicit task; not before
+ * *DONE, where the team's previous interval ended) is L's part of the path instead of the
+ * master's. IN: the master's parallel region instances (a team's fork). */
+static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, const instances *in,
+                         uint64_t *done)
+{
+    const barrier_call *l = &b[late];
+    uint64_t start = l->ev[l->from].time, a = start, e = l->exit;
+    int first = l->ev[l->from].kind == AN_ENTER; /* since the team's start */
+    if (first && l->team < in->n && c->t->events[in->enter[l->team]].time < a)
+        a = c->t->events[in->enter[l->team]].time; /* the fork */
+    if (a < *done)
+        a = *done;
+    if (e > *done)
+        *done = e;
+    if (l->loc == 0 || e <= a || an_taskgraph_covers(c->tg, l->team))
+        return; /* with tasks, the task chain is the region's path (an_taskgraph_credit) */
+    const struct an_thread *m = &c->t->threads[l->loc - 1];
+    for (int i = 0; i + 1 < c->n_cp_iv; i += 2) {
+        uint64_t x = c->cp_iv[i] > a ? c->cp_iv[i] : a;
+        uint64_t y = c->cp_iv[i + 1] < e ? c->cp_iv[i + 1] : e;
+        if (y <= x)
+            continue;
+        cp_shift(c, 0, c->t->events, c->t->n_events, x, y, -1);
+        cp_shift(c, l->loc, m->events, m->n_events, x > start ? x : start, y, 1);
+        if (first && x < start) /* from the fork to L's start: L's implicit task */
+            an_add_loc(c, l->loc, M_CRITICAL_PATH, l->ev[l->from].cnode,
+                       an_sec(c, (int64_t)((y < start ? y : start) - x)));
+    }
+}
+
 /* each barrier instance (team, k-th barrier of each member): the members wait from their enter
  * until the last one entered (not beyond their own exit); the delay costs of those waits */
-static int barrier_waits(an_ctx *c, barriers *bs)
+static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
 {
     double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
                        calloc(c->n_cnodes + 1, sizeof(double))};
@@ -327,7 +385,10 @@ static int barrier_waits(an_ctx *c, barriers *bs)
         return -1;
     }
     qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
+    uint64_t done = 0; /* the critical path: where the team's last interval ended */
     for (size_t i = 0; i < bs->n;) {
+        if (i == 0 || bs->b[i].team != bs->b[i - 1].team)
+            done = 0;
         size_t j = i, late = i;
         uint64_t last = 0;
         for (; j < bs->n && bs->b[j].team == bs->b[i].team && bs->b[j].seq == bs->b[i].seq; j++)
@@ -338,12 +399,14 @@ static int barrier_waits(an_ctx *c, barriers *bs)
         for (size_t k = i; k < j; k++) {
             const barrier_call *b = &bs->b[k];
             uint64_t until = last < b->exit ? last : b->exit;
-            if (until > b->enter)
-                an_add_loc(c, b->loc,
-                           b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT,
-                           b->cnode, an_sec(c, (int64_t)(until - b->enter)));
+            an_metric m = b->cls == AN_RC_OMP_EBARRIER ? M_OMP_EBARRIER_WAIT : M_OMP_IBARRIER_WAIT;
+            double w = until > b->enter ? an_sec(c, (int64_t)(until - b->enter)) : 0;
+            if (w > 0)
+                an_add_loc(c, b->loc, m, b->cnode, w);
+            an_stat_add(c, m, w, b->enter, b->exit, b->cnode, (uint32_t)b->team, (uint32_t)b->seq);
         }
         barrier_delay(c, bs->b, i, j, late, maps, touched);
+        barrier_path(c, bs->b, late, in, &done);
         i = j;
     }
     for (int x = 0; x < 2; x++) {
@@ -447,7 +510,7 @@ int an_omp(an_ctx *c, char *err, size_t len)
             teams_after += team_size[k];
         omp[w] = teams_after > teams_before || bs.n > before; /* an OpenMP thread */
     }
-    if (barrier_waits(c, &bs))
+    if (barrier_waits(c, &bs, &in))
         goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
         goto out;

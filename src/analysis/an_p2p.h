@@ -57,6 +57,8 @@ typedef struct {
          * receive has not come yet (PROBE) */
         uint32_t count_cnode;
         int probe;
+        int sync; /* a message without bytes received by a receive or completion: counted in
+                   * mpi_sls_count (a child of syncs_recv) at CNODE */
     } ring[100];
     int n_ring;
     /* MPI_Waitall & co.: the longest Late Sender in the current call */

@@ -75,6 +75,12 @@ static double wait_until(an_ctx *c, const an_event *e, uint64_t until, int check
     return an_sec(c, (int64_t)(until - enter));
 }
 
+/* a member's part of collective instance K for trace.stat (an_pattern_stat.c) */
+static void stat_coll(an_ctx *c, const an_event *e, size_t k, an_metric m, double w)
+{
+    an_stat_add(c, m, w, an_call_enter(c, e), e->time, e->cnode, e->comm, (uint32_t)k);
+}
+
 /* a collective wait state for the delay analysis (an_delay.c): instance K of the event's
  * communicator, caused by world rank CAUSE when it entered at PEER_TIME */
 static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k, uint32_t cause,
@@ -104,7 +110,7 @@ static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k,
  * operation for its root (in the other group, MPI_ROOT there), the root of an n-to-1 operation
  * for the first sender of the other group. The replay communicator spans both groups; the
  * values are reduced per group (intracommunicator: one group, the same values as before). */
-int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const uint32_t *inst,
+int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uint32_t *inst,
                       size_t n, char *err, size_t len)
 {
     size_t G = (size_t)groups;
@@ -121,7 +127,7 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
     int *who = malloc((2 * G * n + 1) * sizeof *who), *who_out = malloc((2 * G * n + 1) * sizeof *who);
     int *root_w = malloc((n + 1) * sizeof *root_w), *root_out = malloc((n + 1) * sizeof *root_w);
     int ok = mx && mn && scan && out && who && who_out && root_w && root_out, all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, mc);
+    an_net_allreduce(mc, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(mx);
         free(mn);
@@ -144,7 +150,7 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         root_w[i] = p == AN_NONE ? 0 : (int)p + 1;
     }
     if (G == 2)
-        PMPI_Allreduce(root_w, root_out, (int)n, MPI_INT, MPI_MAX, mc);
+        an_net_allreduce(mc, root_w, root_out, (int)n, AN_T_INT, AN_OP_MAX);
     else
         memcpy(root_out, root_w, n * sizeof *root_out);
     for (size_t i = 0; i < n; i++) {
@@ -161,9 +167,9 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
         scan[i] = enter;
     }
     size_t nv = (G + 1) * n;
-    PMPI_Allreduce(mx, out, (int)nv, MPI_UINT64_T, MPI_MAX, mc);
+    an_net_allreduce(mc, mx, out, (int)nv, AN_T_U64, AN_OP_MAX);
     memcpy(mx, out, nv * sizeof *mx);
-    PMPI_Allreduce(mn, out, (int)nv, MPI_UINT64_T, MPI_MIN, mc);
+    an_net_allreduce(mc, mn, out, (int)nv, AN_T_U64, AN_OP_MIN);
     memcpy(mn, out, nv * sizeof *mn);
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
@@ -178,9 +184,9 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
                 h == g && !root && e->bytes && enter == mn[n + h * n + i] ? c->rank : INT_MAX;
         }
     }
-    PMPI_Allreduce(who, who_out, (int)(2 * G * n), MPI_INT, MPI_MIN, mc);
+    an_net_allreduce(mc, who, who_out, (int)(2 * G * n), AN_T_INT, AN_OP_MIN);
     if (G == 1) { /* MPI_Scan and MPI_Exscan are not defined on intercommunicators */
-        PMPI_Scan(scan, out, (int)n, MPI_UINT64_T, MPI_MAX, mc);
+        an_net_scan(mc, scan, out, (int)n, AN_T_U64, AN_OP_MAX);
         memcpy(scan, out, n * sizeof *scan);
     }
     for (size_t i = 0; i < n; i++) {
@@ -199,8 +205,10 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
             an_add(c, M_MPI_BARRIER_WAIT, e->cnode, w);
             coll_wait(c, e, AN_W_BARRIER, i, last_who, last, w);
             uint64_t from = mn[i] < last ? last : mn[i];
-            if (exit > from)
-                an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
+            double d = exit > from ? an_sec(c, (int64_t)(exit - from)) : 0;
+            an_add(c, M_MPI_BARRIER_COMPLETION, e->cnode, d);
+            stat_coll(c, e, i, M_MPI_BARRIER_WAIT, w);
+            stat_coll(c, e, i, M_MPI_BARRIER_COMPLETION, d);
             break;
         }
         case AN_COLL_12N:
@@ -208,31 +216,39 @@ int an_coll_instances(an_ctx *c, MPI_Comm mc, int groups, int my_group, const ui
                 double w = wait_until(c, e, mx[G * n + i], 1, root_rank);
                 an_add(c, M_MPI_LATEBROADCAST, e->cnode, w);
                 coll_wait(c, e, AN_W_12N, i, root_rank, mx[G * n + i], w);
+                stat_coll(c, e, i, M_MPI_LATEBROADCAST, w);
             }
             break;
         case AN_COLL_N21:
             if (root && e->bytes2 && first != UINT64_MAX) {
                 double w = wait_until(c, e, first, 0, first_who);
                 an_add(c, M_MPI_EARLYREDUCE, e->cnode, w);
+                an_stat_add(c, M_MPI_EARLYREDUCE, w, an_call_enter(c, e), e->time, e->cnode,
+                            AN_NONE, AN_NONE);
                 /* the delay costs go to the last rank in (Scalasca's DELAY_N21), the critical
                  * path to the first sender, who ended the wait */
                 coll_wait(c, e, AN_W_N21, i, last_who, last, w);
             }
             break;
         case AN_COLL_SCAN:
-            if (G == 1 && (e->bytes || e->bytes2))
-                an_add(c, M_MPI_EARLYSCAN, e->cnode, wait_until(c, e, scan[i], 1, AN_NONE));
+            if (G == 1 && (e->bytes || e->bytes2)) {
+                double w = wait_until(c, e, scan[i], 1, AN_NONE);
+                an_add(c, M_MPI_EARLYSCAN, e->cnode, w);
+                stat_coll(c, e, i, M_MPI_EARLYSCAN, w);
+            }
             break;
         case AN_COLL_N2N:
             if (e->bytes2) {
                 double w = wait_until(c, e, last, 1, last_who);
                 an_add(c, M_MPI_WAIT_NXN, e->cnode, w);
                 coll_wait(c, e, AN_W_N2N, i, last_who, last, w);
+                stat_coll(c, e, i, M_MPI_WAIT_NXN, w);
             }
             if (e->bytes && e->bytes2 && mn[i] != UINT64_MAX) {
                 uint64_t from = mn[i] < last ? last : mn[i];
-                if (exit > from)
-                    an_add(c, M_MPI_NXN_COMPLETION, e->cnode, an_sec(c, (int64_t)(exit - from)));
+                double d = exit > from ? an_sec(c, (int64_t)(exit - from)) : 0;
+                an_add(c, M_MPI_NXN_COMPLETION, e->cnode, d);
+                stat_coll(c, e, i, M_MPI_NXN_COMPLETION, d);
             }
             break;
         default:

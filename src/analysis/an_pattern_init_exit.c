@@ -46,12 +46,12 @@ int an_pattern_init_exit(an_ctx *c, char *err, size_t len)
     uint64_t mx[2] = {in.enter, fi.enter}, latest[2];
     uint64_t mn[2] = {in.found ? in.leave : UINT64_MAX, fi.found ? fi.leave : UINT64_MAX},
              earliest[2];
-    PMPI_Allreduce(have, all, 2, MPI_INT, MPI_MIN, c->comm);
-    PMPI_Allreduce(mx, latest, 2, MPI_UINT64_T, MPI_MAX, c->comm);
-    PMPI_Allreduce(mn, earliest, 2, MPI_UINT64_T, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, have, all, 2, AN_T_INT, AN_OP_MIN);
+    an_net_allreduce(c->net, mx, latest, 2, AN_T_U64, AN_OP_MAX);
+    an_net_allreduce(c->net, mn, earliest, 2, AN_T_U64, AN_OP_MIN);
     /* who entered MPI_Finalize last: the lowest such rank (MPI_MAXLOC's choice in Scalasca) */
     int who = fi.found && fi.enter == latest[1] ? c->rank : INT_MAX, last = INT_MAX;
-    PMPI_Allreduce(&who, &last, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &who, &last, 1, AN_T_INT, AN_OP_MIN);
     if (all[0]) {
         c->init_enter = in.enter;
         c->all_init = 1;

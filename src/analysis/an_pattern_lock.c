@@ -111,8 +111,11 @@ static void contention(an_ctx *c, const lock_events *le)
         }
         int m = contention_metric(e->paradigm, e->cls);
         uint64_t until = prev_release < e->time ? prev_release : e->time;
-        if (m >= 0 && have_prev && until > e->enter)
+        if (m >= 0 && have_prev && until > e->enter) {
             an_add_loc(c, e->loc, (an_metric)m, e->cnode, an_sec(c, (int64_t)(until - e->enter)));
+            an_stat_add(c, (an_metric)m, an_sec(c, (int64_t)(until - e->enter)), e->enter, e->time,
+                        e->cnode, AN_NONE, AN_NONE);
+        }
     }
 }
 

@@ -15,7 +15,9 @@
 
 #include <string.h>
 
-static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
+/* SEND: the earlier-sent message received now, at NOW (trace.stat's enter and exit of a
+ * wrong-order instance, as Scalasca's statistics take them) */
+static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send, uint64_t now)
 {
     int k = 0;
     for (int i = 0; i < s->n_ring; i++) {
@@ -26,6 +28,10 @@ static void wrong_order(an_ctx *c, an_p2p_state *s, const an_send_rec *send)
                    ls->cnode, ls->idle);
             if (ls->count_cnode != AN_NONE)
                 an_add(c, M_MPI_CLSWO_COUNT, ls->count_cnode, 1);
+            if (ls->sync)
+                an_add(c, M_MPI_SLSWO_COUNT, ls->cnode, 1);
+            an_stat_add(c, M_MPI_LATESENDER_WO, ls->idle, send->send_time, now, ls->cnode,
+                        AN_NONE, AN_NONE);
         } else {
             s->ring[k++] = *ls;
         }
@@ -39,6 +45,8 @@ static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls
     if (!value_added)
         an_add(c, M_MPI_LATESENDER, ls->cnode, ls->idle);
     an_sync_add(c, ls->wait_begin, ls->wait_end, ls->cnode, ls->from, ls->send_enter);
+    an_stat_add(c, M_MPI_LATESENDER, ls->idle, ls->wait_begin, c->t->events[ls->event].time,
+                ls->cnode, AN_NONE, AN_NONE);
     an_wait_rec w = {.msg_id = ls->key.msg_id,
                      .peer_time = ls->send_enter,
                      .comm = ls->key.comm,
@@ -55,6 +63,8 @@ static void late_sender(an_ctx *c, an_p2p_state *s, const struct ls_instance *ls
     an_wait_add(c, &w);
     if (ls->count_cnode != AN_NONE)
         an_add(c, M_MPI_CLS_COUNT, ls->count_cnode, 1);
+    if (ls->sync)
+        an_add(c, M_MPI_SLS_COUNT, ls->cnode, 1);
     if (s->n_ring == (int)(sizeof s->ring / sizeof s->ring[0])) {
         memmove(s->ring, s->ring + 1, (size_t)(s->n_ring - 1) * sizeof s->ring[0]);
         s->n_ring--;
@@ -119,7 +129,8 @@ static void nb_probe_loop(an_ctx *c, an_p2p_state *s, const an_event *e, const a
                              (uint32_t)(e - t->events),
                              idle,
                              AN_NONE,
-                             send->bytes != 0};
+                             send->bytes != 0,
+                             0};
     late_sender(c, s, &ls, 1);
 }
 
@@ -152,7 +163,7 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
             an_add(c, M_SYNCS_RECV, cnode, 1);
         }
     }
-    wrong_order(c, s, send);
+    wrong_order(c, s, send, e->time);
     if (e->kind == AN_PROBE && (flags & AN_RF_NB_PROBE)) {
         nb_probe_loop(c, s, e, send);
         return;
@@ -174,7 +185,8 @@ void an_p2p_receive(an_ctx *c, an_p2p_state *s, const an_event *e, const an_send
                              (uint32_t)(e - c->t->events),
                              an_sec(c, (int64_t)(until - enter)),
                              send->bytes != 0 && e->kind != AN_PROBE ? cnode : AN_NONE,
-                             send->bytes != 0 && e->kind == AN_PROBE};
+                             send->bytes != 0 && e->kind == AN_PROBE,
+                             send->bytes == 0 && e->kind != AN_PROBE};
     if (flags & AN_RF_WAIT_MULTI) {
         if (s->multi_enter != e->enter || ls.idle > s->multi_idle) {
             s->multi_enter = e->enter;
@@ -214,6 +226,8 @@ void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
         return; /* no overlap, or the receive was there first */
     an_add(c, M_MPI_LATERECEIVER, completion->cnode, an_sec(c, (int64_t)(recv->req_enter - enter)));
     an_sync_add(c, enter, recv->req_enter, completion->cnode, recv->key.to, recv->req_enter);
+    an_stat_add(c, M_MPI_LATERECEIVER, an_sec(c, (int64_t)(recv->req_enter - enter)), enter,
+                recv->req_enter, completion->cnode, AN_NONE, AN_NONE);
     an_wait_rec w = {.msg_id = recv->key.msg_id,
                      .peer_time = recv->req_enter,
                      .comm = recv->key.comm,
@@ -232,6 +246,5 @@ void an_p2p_send(an_ctx *c, const an_event *send_ev, const an_event *completion,
     /* counted where comms_send counts the send (its parent in the metric tree: a Late
      * Receiver is one of the sends), not at the MPI_Wait that waited as Scalasca does:
      * there Cube would read comms_send's exclusive value as -1 */
-    if (send_ev->bytes)
-        an_add(c, M_MPI_CLR_COUNT, send_ev->cnode, 1);
+    an_add(c, send_ev->bytes ? M_MPI_CLR_COUNT : M_MPI_SLR_COUNT, send_ev->cnode, 1);
 }

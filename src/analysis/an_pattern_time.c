@@ -1,6 +1,7 @@
 /* an_pattern_time.c: the time tree and visits: each call path's exclusive time goes to the
- * node of the time hierarchy its region belongs to (Execution, MPI, Init/Exit,
- * Point-to-point, Collective, barrier), with every ancestor of that node, as totals that
+ * node of the time hierarchy its region belongs to (Computation, MPI, Init/Finalize,
+ * Point-to-point, Collective, barrier, ...; Scalasca 2.6's scout.spec), with every ancestor
+ * of that node, as totals that
  * an_report_cube.c turns into Scalasca's exclusive metric values. Also fills exit_of. */
 #include "analysis/an_context.h"
 #include "analysis/an_regions.h"
@@ -19,8 +20,12 @@ an_metric an_time_metric(uint32_t cls)
         return M_OMP_CRITICAL;
     case AN_RC_OMP_LOCK:
         return M_OMP_LOCK_API;
-    case AN_RC_OMP_SYNC:
-        return M_OMP_SYNCHRONIZATION;
+    case AN_RC_OMP_ORDERED:
+        return M_OMP_ORDERED;
+    case AN_RC_OMP_TASKWAIT:
+        return M_OMP_TASKWAIT;
+    case AN_RC_OMP_FLUSH:
+        return M_OMP_FLUSH;
     case AN_RC_PTHREAD_MGMT:
         return M_PTHREAD_MANAGEMENT;
     case AN_RC_PTHREAD_MUTEX:
@@ -28,7 +33,7 @@ an_metric an_time_metric(uint32_t cls)
     case AN_RC_PTHREAD_COND:
         return M_PTHREAD_CONDITIONAL;
     case AN_RC_USER:
-        return M_EXECUTION;
+        return M_COMP;
     case AN_RC_INIT_EXIT:
         return M_MPI_INIT_EXIT;
     case AN_RC_P2P:
@@ -37,8 +42,54 @@ an_metric an_time_metric(uint32_t cls)
         return M_MPI_SYNC_COLLECTIVE;
     case AN_RC_COLL:
         return M_MPI_COLLECTIVE;
+    case AN_RC_MGMT_COMM:
+        return M_MPI_MGMT_COMM;
+    case AN_RC_MGMT_FILE:
+        return M_MPI_MGMT_FILE;
+    case AN_RC_MGMT_WIN:
+        return M_MPI_MGMT_WIN;
+    case AN_RC_RMA_ACTIVE:
+        return M_MPI_RMA_SYNC_ACTIVE;
+    case AN_RC_RMA_PASSIVE:
+        return M_MPI_RMA_SYNC_PASSIVE;
+    case AN_RC_RMA_COMM:
+        return M_MPI_RMA_COMMUNICATION;
+    case AN_RC_IO_INDIV:
+        return M_MPI_IO_INDIVIDUAL;
+    case AN_RC_IO_COLL:
+        return M_MPI_IO_COLLECTIVE;
     default:
         return M_MPI;
+    }
+}
+
+/* the visit counts of Scalasca 2.6's one-sided synchronisation and communication and file
+ * operations (square's scout.spec: visits of the call paths of those regions) */
+static void visit_counts(an_ctx *c, const an_event *e)
+{
+    const an_trace *t = c->t;
+    uint32_t cls = e->region < t->n_regions ? t->regions[e->region].cls : AN_RC_USER;
+    static const struct {
+        uint32_t bit;
+        an_metric m;
+    } flags[] = {{AN_RF_RMA_PUT, M_COMMS_RMA_PUTS},
+                 {AN_RF_RMA_GET, M_COMMS_RMA_GETS},
+                 {AN_RF_RMA_ATOMIC, M_COMMS_RMA_ATOMICS},
+                 {AN_RF_FILE_IOP, M_MPI_FILE_IOPS},
+                 {AN_RF_FILE_COP, M_MPI_FILE_COPS}};
+    if ((cls & AN_RC_MASK) == AN_RC_RMA_ACTIVE)
+        an_add(c, M_SYNCS_RMA_ACTIVE, e->cnode, 1);
+    if ((cls & AN_RC_MASK) == AN_RC_RMA_PASSIVE)
+        an_add(c, M_SYNCS_RMA_PASSIVE, e->cnode, 1);
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (cls & flags[i].bit)
+            an_add(c, flags[i].m, e->cnode, 1);
+    if (cls & (AN_RF_FILE_READ | AN_RF_FILE_WRITE)) {
+        int coll = (cls & AN_RF_FILE_COP) != 0, rd = (cls & AN_RF_FILE_READ) != 0;
+        an_add(c,
+               coll ? (rd ? M_MPI_FILE_CROPS : M_MPI_FILE_CWOPS)
+                    : (rd ? M_MPI_FILE_IROPS : M_MPI_FILE_IWOPS),
+               e->cnode, 1);
     }
 }
 
@@ -55,6 +106,7 @@ int an_pattern_time(an_ctx *c, char *err, size_t len)
         const an_event *e = &t->events[i];
         if (e->kind == AN_ENTER) {
             an_add(c, M_VISITS, e->cnode, 1);
+            visit_counts(c, e);
         } else if (e->kind == AN_LEAVE && e->enter != AN_NONE) {
             /* a LEAVE's enter field is the call it leaves: its own ENTER */
             const an_event *en = &t->events[e->enter];

@@ -1,12 +1,12 @@
 /* an_replay_coll.c: the collective replay. For every recorded communicator with collective
- * operations, the analysis builds the same communicator (MPI_Comm_create_group over the
- * recorded world ranks, communicators in ascending id order on every rank) and replays all of
- * its collective instances at once: the k-th collective of a rank on that communicator is
- * instance k on every member (MPI orders collectives per communicator). Per instance it
- * reduces what Scalasca's patterns need: latest enter, earliest exit, the root's enter, the
- * earliest enter of the non-roots, and for scans the latest enter of the lower ranks. The
- * pattern arithmetic is in an_pattern_coll.c. An intercommunicator is replayed on an
- * intracommunicator over its two groups, with the values of each group apart: a rank waits
+ * operations, the analysis builds the same communicator (an_net_sub: MPI_Comm_create_group
+ * over the recorded world ranks, communicators in ascending id order on every rank) and
+ * replays all of its collective instances at once: the k-th collective of a rank on that
+ * communicator is instance k on every member (MPI orders collectives per communicator). Per
+ * instance it reduces what Scalasca's patterns need: latest enter, earliest exit, the root's
+ * enter, the earliest enter of the non-roots, and for scans the latest enter of the lower
+ * ranks. The pattern arithmetic is in an_pattern_coll.c. An intercommunicator is replayed on
+ * an intracommunicator over its two groups, with the values of each group apart: a rank waits
  * for the other group, as MPI's intercommunicator collectives define (docs/analysis.md). */
 #include "analysis/an_coll.h"
 
@@ -40,7 +40,7 @@ static uint32_t n_members(const an_comm *k)
 /* the analysis communicator of comm k: the world one, or MPI_Comm_create_group over its
  * members. An intercommunicator is replayed on an intracommunicator over both groups (A,
  * then B): its instances need the values of each group apart (an_pattern_coll.c) */
-static int make_comm(an_ctx *c, uint32_t id, MPI_Comm *mc)
+static int make_comm(an_ctx *c, uint32_t id, an_net **mc)
 {
     const an_comm *k = &c->t->comms[id];
     uint32_t n = n_members(k);
@@ -48,7 +48,7 @@ static int make_comm(an_ctx *c, uint32_t id, MPI_Comm *mc)
     for (uint32_t i = 0; identity && i < n; i++)
         identity = (i < k->n ? k->ranks[i] : k->ranks_b[i - k->n]) == i;
     if (identity) {
-        *mc = c->comm;
+        *mc = c->net;
         return 0;
     }
     int *ranks = malloc(n * sizeof *ranks);
@@ -56,29 +56,24 @@ static int make_comm(an_ctx *c, uint32_t id, MPI_Comm *mc)
         return -1;
     for (uint32_t i = 0; i < n; i++)
         ranks[i] = (int)(i < k->n ? k->ranks[i] : k->ranks_b[i - k->n]);
-    MPI_Group world, g;
-    PMPI_Comm_group(c->comm, &world);
-    PMPI_Group_incl(world, (int)n, ranks, &g);
-    PMPI_Comm_create_group(c->comm, g, (int)(id & 0x7fff), mc);
-    PMPI_Group_free(&g);
-    PMPI_Group_free(&world);
+    *mc = an_net_sub(c->net, ranks, (int)n, (int)(id & 0x7fff));
     free(ranks);
-    return 0;
+    return *mc ? 0 : -1;
 }
 
 static int replay_comm(an_ctx *c, uint32_t id, const uint32_t *inst, size_t n, char *err,
                        size_t len)
 {
     const an_comm *k = &c->t->comms[id];
-    MPI_Comm mc = MPI_COMM_NULL;
+    an_net *mc = NULL;
     if (make_comm(c, id, &mc) != 0) {
         snprintf(err, len, "out of memory");
         return -1;
     }
     /* every member must have recorded the same number of collectives on it */
     unsigned long long mine = n, lo, hi;
-    PMPI_Allreduce(&mine, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, mc);
-    PMPI_Allreduce(&mine, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, mc);
+    an_net_allreduce(mc, &mine, &lo, 1, AN_T_U64, AN_OP_MIN);
+    an_net_allreduce(mc, &mine, &hi, 1, AN_T_U64, AN_OP_MAX);
     int rc = 0;
     if (lo != hi) {
         snprintf(err, len,
@@ -91,8 +86,8 @@ static int replay_comm(an_ctx *c, uint32_t id, const uint32_t *inst, size_t n, c
         my_index(k, (uint32_t)c->rank, &group);
         rc = an_coll_instances(c, mc, k->inter ? 2 : 1, group, inst, n, err, len);
     }
-    if (mc != c->comm && mc != MPI_COMM_NULL)
-        PMPI_Comm_free(&mc);
+    if (mc != c->net)
+        an_net_free(mc);
     return rc;
 }
 
@@ -121,7 +116,7 @@ int an_replay_coll(an_ctx *c, char *err, size_t len)
     if (ok && !(inst = malloc((total + 1) * sizeof *inst)))
         ok = 0;
     int all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     int rc = -1;
     if (!all_ok) {
         snprintf(err, len, "out of memory preparing the collective replay");
@@ -135,7 +130,7 @@ int an_replay_coll(an_ctx *c, char *err, size_t len)
         if (e->kind == AN_COLL_END && e->comm < nc && used[e->comm])
             inst[start[e->comm] + count[e->comm]++] = (uint32_t)i;
     }
-    PMPI_Allreduce(used, any, (int)nc, MPI_UNSIGNED_CHAR, MPI_MAX, c->comm);
+    an_net_allreduce(c->net, used, any, (int)nc, AN_T_U8, AN_OP_MAX);
     rc = 0;
     for (size_t k = 0; k < nc; k++) {
         const an_comm *cm = &t->comms[k];
@@ -151,7 +146,7 @@ int an_replay_coll(an_ctx *c, char *err, size_t len)
         }
     }
     int bad = rc != 0, any_bad;
-    PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, c->comm);
+    an_net_allreduce(c->net, &bad, &any_bad, 1, AN_T_INT, AN_OP_MAX);
     if (any_bad && rc == 0) {
         snprintf(err, len, "another rank failed in the collective replay");
         rc = -1;

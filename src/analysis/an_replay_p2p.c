@@ -116,7 +116,7 @@ static void *exchange(an_ctx *c, const void *records, const uint32_t *dest, size
     for (size_t i = 0; ok && i < n; i++)
         scount[dest[i]] += (int)size;
     if (ok)
-        PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, c->comm);
+        an_net_alltoall(c->net, scount, rcount, 1, AN_T_INT);
     size_t total = 0;
     for (int r = 0; ok && r < p; r++) {
         sdispl[r] = r ? sdispl[r - 1] + scount[r - 1] : 0;
@@ -128,13 +128,13 @@ static void *exchange(an_ctx *c, const void *records, const uint32_t *dest, size
     if (ok && !(rbuf = malloc(total + 1)))
         ok = 0;
     int all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (all_ok) {
         for (size_t i = 0; i < n; i++) {
             memcpy(sbuf + sdispl[dest[i]] + fill[dest[i]], (const char *)records + i * size, size);
             fill[dest[i]] += size;
         }
-        PMPI_Alltoallv(sbuf, scount, sdispl, MPI_BYTE, rbuf, rcount, rdispl, MPI_BYTE, c->comm);
+        an_net_alltoallv(c->net, sbuf, scount, sdispl, rbuf, rcount, rdispl, AN_T_BYTE);
         *n_out = total / size;
     } else {
         snprintf(err, len, "out of memory exchanging message records");
@@ -196,7 +196,7 @@ int an_replay_p2p(an_ctx *c, char *err, size_t len)
         }
     }
     int all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     an_send_rec *in_s = NULL;
     an_recv_rec *in_r = NULL;
     size_t n_in_s = 0, n_in_r = 0;

@@ -17,11 +17,39 @@ typedef struct {
      * the path leaves a rank at its wait states), at least the longest computation */
     double load_balance, comm_efficiency, parallel_efficiency;
     double serialisation_efficiency, transfer_efficiency, ideal_runtime;
-    const char *cp_segments; /* rank 0: the critical path's pieces (an_ctx) */
+    /* POP at thread level (an_pop_threads.c) */
+    double thread_load_balance, thread_comp_efficiency, thread_parallel_efficiency;
+    double serial_share;
+    const char *cp_segments;  /* rank 0: the critical path's pieces (an_ctx) */
+    struct an_stat_all *stat; /* rank 0: the pattern instances of all ranks, or NULL */
 } an_report_info;
+
+/* the pattern instances of all ranks on rank 0 (an_pattern_stat.c) */
+typedef struct an_stat_all {
+    an_stat_rec *rec;
+    size_t n;
+    uint64_t start; /* the trace's start (ticks): trace.stat's times are seconds after it */
+    double tick;
+} an_stat_all;
+
+/* Collective: gathers every rank's pattern instances into OUT on rank 0; -1 when memory ran
+ * out (on every rank) */
+int an_stat_gather(an_ctx *c, an_stat_all *out);
+/* rank 0: writes trace.stat beside CUBEX; a record's call path is cube cnode
+ * CUBE_ID[MAP[rank][cnode]] */
+int an_stat_write(an_stat_all *a, const char *cubex, uint32_t **map, const int *cube_id);
 
 /* Collective: fills the POP efficiencies of INFO (the same on every rank). */
 void an_pop(an_ctx *c, an_report_info *info);
+
+/* Collective: fills INFO's POP efficiencies at thread level (after the thread passes). */
+void an_pop_threads(an_ctx *c, an_report_info *info);
+
+/* rank 0, an_report_cube.c: the performance-impact tree (an_pattern_impact.c) into the
+ * gathered values ALL_V of every rank's master thread (rank r's block at V_DISPL[r], its
+ * CN_COUNT[r] / 2 call paths mapped by MAP[r] onto NG global ones) */
+int an_impact(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map, size_t ng,
+              int size);
 
 /* Collective: rank 0 writes PATH. */
 int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len);

@@ -304,8 +304,11 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
     for (size_t k = 0; rc == 0 && k < ng; k++)
         if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
             rc = -1;
-    if (rc == 0 && imbalance(all_v, v_displ, cn_count, map, ng, size) != 0)
+    if (rc == 0 && (imbalance(all_v, v_displ, cn_count, map, ng, size) != 0 ||
+                    an_impact(all_v, v_displ, cn_count, map, ng, size) != 0))
         rc = -1;
+    if (rc == 0 && info->stat && an_stat_write(info->stat, path, map, gt.cube_id) != 0)
+        fprintf(stderr, "scorep-rt analysis: cannot write trace.stat beside %s\n", path);
     for (int r = 0; rc == 0 && r < size; r++)
         for (int l = 0; l < n_locs[r]; l++)
             no_residue(all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)(cn_count[r] / 2),
@@ -367,6 +370,14 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         cube_writer_attr(w, "POP serialisation efficiency", buf);
         snprintf(buf, sizeof buf, "%.4f", info->transfer_efficiency);
         cube_writer_attr(w, "POP transfer efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_load_balance);
+        cube_writer_attr(w, "POP thread load balance", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_comp_efficiency);
+        cube_writer_attr(w, "POP thread computation efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->thread_parallel_efficiency);
+        cube_writer_attr(w, "POP thread parallel efficiency", buf);
+        snprintf(buf, sizeof buf, "%.4f", info->serial_share);
+        cube_writer_attr(w, "POP serial region share", buf);
         if (info->cp_segments) /* scorep-report marks them on the timeline */
             cube_writer_attr(w, "critical path segments", info->cp_segments);
     }
@@ -407,7 +418,7 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
     uint32_t *cn = malloc((2 * n + 1) * sizeof *cn);
     loc_info *li = calloc(c->n_locs, sizeof *li);
     int ok = own && cn && li, all_ok;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(own);
         free(cn);
@@ -445,9 +456,9 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         l_count = calloc((size_t)size, sizeof *l_count);
         l_displ = calloc((size_t)size, sizeof *l_displ);
     }
-    PMPI_Gather(&mine, 1, MPI_INT, cn_count, 1, MPI_INT, 0, c->comm);
-    PMPI_Gather(&vmine, 1, MPI_INT, v_count, 1, MPI_INT, 0, c->comm);
-    PMPI_Gather(&nl, 1, MPI_INT, n_locs, 1, MPI_INT, 0, c->comm);
+    an_net_gather(c->net, &mine, 1, cn_count, AN_T_INT, 0);
+    an_net_gather(c->net, &vmine, 1, v_count, AN_T_INT, 0);
+    an_net_gather(c->net, &nl, 1, n_locs, AN_T_INT, 0);
     if (c->rank == 0) {
         size_t tc = 0, tv = 0, tl = 0;
         for (int r = 0; r < size; r++) {
@@ -463,9 +474,9 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         all_v = malloc((tv + 1) * sizeof *all_v);
         all_l = malloc(tl + sizeof *all_l);
     }
-    PMPI_Gatherv(cn, mine, MPI_UINT32_T, all_cn, cn_count, cn_displ, MPI_UINT32_T, 0, c->comm);
-    PMPI_Gatherv(own, vmine, MPI_DOUBLE, all_v, v_count, v_displ, MPI_DOUBLE, 0, c->comm);
-    PMPI_Gatherv(li, lmine, MPI_BYTE, all_l, l_count, l_displ, MPI_BYTE, 0, c->comm);
+    an_net_gatherv(c->net, cn, mine, all_cn, cn_count, cn_displ, AN_T_U32, 0);
+    an_net_gatherv(c->net, own, vmine, all_v, v_count, v_displ, AN_T_DOUBLE, 0);
+    an_net_gatherv(c->net, li, lmine, all_l, l_count, l_displ, AN_T_BYTE, 0);
     if (c->rank == 0 && (!all_cn || !all_v || !all_l)) {
         snprintf(err, len, "out of memory collating the report");
         rc = -1;
@@ -473,7 +484,7 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         rc = write_cube(t, info, all_cn, cn_count, cn_displ, all_v, v_displ, n_locs, all_l, size,
                         path, err, len);
     }
-    PMPI_Bcast(&rc, 1, MPI_INT, 0, c->comm);
+    an_net_bcast(c->net, &rc, 1, AN_T_INT, 0);
     if (rc != 0 && c->rank != 0)
         snprintf(err, len, "rank 0 could not write the report");
     free(own);

@@ -17,8 +17,8 @@ void an_pop(an_ctx *c, an_report_info *info)
         time += c->sev[(size_t)M_TIME * c->n_cnodes + k];
     }
     double in[3] = {comp, time, comp}, out_max[3], in_sum[2] = {comp, c->cp_transfer}, sums[2];
-    PMPI_Allreduce(in, out_max, 3, MPI_DOUBLE, MPI_MAX, c->comm);
-    PMPI_Allreduce(in_sum, sums, 2, MPI_DOUBLE, MPI_SUM, c->comm);
+    an_net_allreduce(c->net, in, out_max, 3, AN_T_DOUBLE, AN_OP_MAX);
+    an_net_allreduce(c->net, in_sum, sums, 2, AN_T_DOUBLE, AN_OP_SUM);
     double avg = sums[0] / c->size, max_comp = out_max[0], runtime = out_max[1];
     info->load_balance = max_comp > 0 ? avg / max_comp : 1;
     info->comm_efficiency = runtime > 0 ? max_comp / runtime : 1;
@@ -44,7 +44,7 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
         for (int m = 0; m < M_COUNT; m++)
             for (size_t k = 0; k < c->n_cnodes; k++)
                 mine[m] += c->sev[(l * M_COUNT + (size_t)m) * c->n_cnodes + k];
-    PMPI_Reduce(mine, all, M_COUNT, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    an_net_allreduce(c->net, mine, all, M_COUNT, AN_T_DOUBLE, AN_OP_SUM);
     if (c->rank != 0 || !out)
         return;
     static const an_metric waits[] = {
@@ -64,6 +64,11 @@ void an_summary(an_ctx *c, const an_report_info *info, const char *prefix, FILE 
             prefix, 100 * info->parallel_efficiency, 100 * info->load_balance,
             100 * info->comm_efficiency, 100 * info->serialisation_efficiency,
             100 * info->transfer_efficiency);
+    fprintf(out,
+            "%s: POP at thread level: parallel %.1f%% = load balance %.1f%% x computation "
+            "%.1f%%; serial regions %.1f%% of the time\n",
+            prefix, 100 * info->thread_parallel_efficiency, 100 * info->thread_load_balance,
+            100 * info->thread_comp_efficiency, 100 * info->serial_share);
     int order[sizeof waits / sizeof waits[0]];
     int n = (int)(sizeof waits / sizeof waits[0]);
     for (int i = 0; i < n; i++)

@@ -24,8 +24,33 @@ typedef enum {
     /* ThreadAcquireLock / ThreadReleaseLock (an_pattern_lock.c): lock id in .request, the
      * acquisition order in .tag, the OTF2_Paradigm (PTHREAD, OPENMP) in .bytes */
     AN_LOCK_ACQUIRE,
-    AN_LOCK_RELEASE
+    AN_LOCK_RELEASE,
+    /* OpenMP tasks (docs/openmp.md "Task dependences"). A task instance is named as in OTF2's
+     * ThreadTask* records by the triple (.comm, .peer, .request) = (the thread team's global
+     * communicator id, the creating thread's index in the team, the generation number);
+     * generation 0 is the implicit task of team member .peer. */
+    AN_TASK_CREATE,   /* ThreadTaskCreate on the creating thread; .region = the created task's
+                       * region (`!$omp task @f:L`) when the loader knows it, else AN_NONE */
+    AN_TASK_SWITCH,   /* ThreadTaskSwitch: the task runs on this location from now on */
+    AN_TASK_COMPLETE, /* ThreadTaskComplete of the task */
+    /* one entry of the task's dependence list, on the creating thread's location after the
+     * task's AN_TASK_CREATE: .msg_id = the address of the dependence's variable (the depend
+     * clause's storage), .tag = an_dep_type. Edges are not recorded: they follow from the
+     * lists by OpenMP's rules among sibling tasks (same parent, in creation order). */
+    AN_TASK_DEPEND
 } an_event_kind;
+#define AN_IS_TASK_EVENT(kind) ((kind) >= AN_TASK_CREATE && (kind) <= AN_TASK_DEPEND)
+
+/* AN_TASK_DEPEND's .tag: the dependence type (OMPT's ompt_dependence_type_t folded onto the
+ * depend clause's types; 0 for the rest: source/sink of doacross, depobj, ...) */
+typedef enum {
+    AN_DEP_OTHER = 0,
+    AN_DEP_IN = 1,
+    AN_DEP_OUT = 2,
+    AN_DEP_INOUT = 3,
+    AN_DEP_MUTEXINOUTSET = 4,
+    AN_DEP_INOUTSET = 5
+} an_dep_type;
 #define AN_IS_MPI_EVENT(kind) ((kind) >= AN_SEND && (kind) <= AN_COLL_END)
 
 typedef struct {

@@ -4,9 +4,9 @@
 #ifndef SCOREP_ANALYSIS_H
 #define SCOREP_ANALYSIS_H
 
+#include "analysis/an_net.h"
 #include "analysis/an_trace.h"
 
-#include <mpi.h>
 #include <stdio.h>
 
 typedef struct {
@@ -21,7 +21,7 @@ typedef struct {
 /* Analyses T (this rank's trace: rank r of COMM analyses trace rank r) and writes the report
  * to CUBEX (rank 0). Collective over COMM. Returns 0, or -1 with one line in ERR (the same
  * outcome on every rank). */
-int an_analyze(an_trace *t, MPI_Comm comm, const char *cubex, an_options *opt, char *err,
+int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, char *err,
                size_t len);
 
 #endif

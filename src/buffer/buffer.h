@@ -48,6 +48,7 @@ typedef enum {
     BUF_EV_THREAD_TASK_CREATE,
     BUF_EV_THREAD_TASK_SWITCH,
     BUF_EV_THREAD_TASK_COMPLETE,
+    BUF_EV_THREAD_TASK_DEPEND, /* one depend item of the task created last: a = type, b = address */
     BUF_EV_BUFFER_FLUSH, /* spill file only: a = 0, b = the flush's end time */
     /* class PARAM: an attribute of the next Enter (BUF_EV_ATTR_ENTER + buf_attr) or Leave
      * (BUF_EV_ATTR_LEAVE + buf_attr) of region a, value b (events.h scorep_event_attr) */

@@ -3,6 +3,7 @@
 #include "core/events_thread.h"
 #include "substrates/substrates.h"
 
+
 static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, uint64_t b,
                           uint64_t raw)
 {
@@ -69,4 +70,31 @@ void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t 
 {
     SCOREP_LOCATION_EVENT(l);
     thread_record(l, type, team, (uint64_t)creator << 32 | generation, raw);
+}
+
+/* ------------------------------------------------------------ task dependences */
+/* parameter id + 1 per type (0: not defined yet); defined once, read lock-free after */
+static uint32_t dep_params[SCOREP_DEP_TYPES];
+
+uint32_t scorep_task_depend_param(scorep_dep_type type)
+{
+    uint32_t p = type < SCOREP_DEP_TYPES ? __atomic_load_n(&dep_params[type], __ATOMIC_ACQUIRE) : 0;
+    return p ? p - 1 : SCOREP_INVALID_ID;
+}
+
+void scorep_event_thread_task_depend(scorep_location *l, scorep_dep_type type, uint64_t address,
+                                     uint64_t raw)
+{
+    SCOREP_LOCATION_EVENT(l);
+    if (type >= SCOREP_DEP_TYPES)
+        type = SCOREP_DEP_OTHER;
+    /* the first item of a type defines its parameter (the definitions' lock, once) */
+    if (__builtin_expect(!__atomic_load_n(&dep_params[type], __ATOMIC_ACQUIRE), 0) && l &&
+        l->tracing) {
+        uint32_t p = scorep_defs_parameter(scorep_task_depend_name(type), SCOREP_PARAM_UINT64);
+        if (p == SCOREP_INVALID_ID)
+            return;
+        __atomic_store_n(&dep_params[type], p + 1, __ATOMIC_RELEASE);
+    }
+    thread_record(l, BUF_EV_THREAD_TASK_DEPEND, type, address, raw);
 }

@@ -6,6 +6,8 @@
 
 #include "core/events.h"
 
+#include <string.h>
+
 /* Enter/leave as in events.h, with the timer reading `raw` taken by the caller; each event
  * gets max(raw, previous + 1), so several events of one reading stay strictly ordered.
  * A raw time in the past is allowed (overdue ends, see docs/openmp.md). Return the
@@ -80,5 +82,47 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
  * index, generation); implicit tasks have generation 0. */
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,
                               uint32_t creator, uint32_t generation, uint64_t raw);
+
+/* The types of a task's depend items, numbered as the analysis's AN_DEP_* (an_trace.h):
+ * OMPT's ompt_dependence_type_t folded onto the depend clause's types. */
+typedef enum {
+    SCOREP_DEP_OTHER, /* source/sink (doacross), depobj, omp_all_memory, unknown */
+    SCOREP_DEP_IN,
+    SCOREP_DEP_OUT,
+    SCOREP_DEP_INOUT,
+    SCOREP_DEP_MUTEXINOUTSET,
+    SCOREP_DEP_INOUTSET,
+    SCOREP_DEP_TYPES
+} scorep_dep_type;
+/* One depend item of the explicit task whose ThreadTaskCreate this location recorded last
+ * (the OpenMP runtime reports the list right after the creation, on the creating thread):
+ * the address of the item's storage and its type. Trace only, one record each (its own
+ * timestamp); the trace writes it as a ParameterUnsignedInt (docs/openmp.md). */
+void scorep_event_thread_task_depend(scorep_location *l, scorep_dep_type type, uint64_t address,
+                                     uint64_t raw);
+/* The parameter of a depend item's type ("OpenMP depend in", ...), defined with the first
+ * record of that type; SCOREP_INVALID_ID before. */
+uint32_t scorep_task_depend_param(scorep_dep_type type);
+/* The parameter name of a depend item type (the trace's, which the analysis reads back). */
+static inline const char *scorep_task_depend_name(scorep_dep_type type)
+{
+    static const char *const names[SCOREP_DEP_TYPES] = {
+        [SCOREP_DEP_OTHER] = "OpenMP depend other",
+        [SCOREP_DEP_IN] = "OpenMP depend in",
+        [SCOREP_DEP_OUT] = "OpenMP depend out",
+        [SCOREP_DEP_INOUT] = "OpenMP depend inout",
+        [SCOREP_DEP_MUTEXINOUTSET] = "OpenMP depend mutexinoutset",
+        [SCOREP_DEP_INOUTSET] = "OpenMP depend inoutset",
+    };
+    return type < SCOREP_DEP_TYPES ? names[type] : names[SCOREP_DEP_OTHER];
+}
+/* The type of parameter PARAM's name, or -1 when it is no depend item's parameter. */
+static inline int scorep_task_depend_type_of(const char *param_name)
+{
+    for (int i = 0; param_name && i < SCOREP_DEP_TYPES; i++)
+        if (strcmp(param_name, scorep_task_depend_name((scorep_dep_type)i)) == 0)
+            return i;
+    return -1;
+}
 
 #endif

@@ -633,6 +633,39 @@ bool scorep_rt_write_results(int status)
     return ipc->rank() == 0;
 }
 
+/* ------------------------------------- Score-P's runtime management entry points */
+/* Score-P's Python bindings (and other tools built against Score-P) call these three; they
+ * are no part of the user API, so no public header declares them (runtime.h does). */
+static void finalize_at_exit(void)
+{
+    scorep_runtime_finalize(0);
+}
+
+/* Score-P: atexit(scorep_finalize), again (when the program replaced the exit handlers). The
+ * measurement is written once, whichever handler comes first. */
+__attribute__((visibility("default"))) void SCOREP_RegisterExitHandler(void)
+{
+    if (atexit(finalize_at_exit) != 0)
+        scorep_warn("SCOREP_RegisterExitHandler: atexit failed; results are written at the "
+                    "end of the process as before");
+}
+
+/* Score-P: the experiment directory's name (after init; its final name once created). */
+__attribute__((visibility("default"))) const char *SCOREP_GetExperimentDirName(void)
+{
+    scorep_runtime_init();
+    return scorep_experiment_dir();
+}
+
+/* Score-P: ends the measurement now and writes the results (events after it are not
+ * recorded); a later finalize (exit, MPI_Finalize) does nothing. In an MPI run the results
+ * are written collectively by MPI_Finalize: called before it, the rank writes its rank-local
+ * piece (rescue.c) and says so, as a rank that exits early. */
+__attribute__((visibility("default"))) void SCOREP_FinalizeMeasurement(void)
+{
+    scorep_runtime_finalize(0);
+}
+
 void scorep_runtime_finalize(int status)
 {
     scorep_ending e = {SCOREP_END_EXIT, status, NULL, 0};

@@ -71,4 +71,10 @@ struct scorep_ipc;
 int scorep_runtime_recover(const char *dir, const char *piece, const struct scorep_ipc *ipc,
                            int orig_size, const char *missing);
 
+/* Score-P's runtime management entry points (SCOREP_RuntimeManagement.h; called by Score-P's
+ * Python bindings): atexit finalize again, the experiment directory's name, finalize now. */
+void SCOREP_RegisterExitHandler(void);
+const char *SCOREP_GetExperimentDirName(void);
+void SCOREP_FinalizeMeasurement(void);
+
 #endif

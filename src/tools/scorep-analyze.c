@@ -2,11 +2,15 @@
  * docs/analysis.md): `mpirun -np N scorep-analyze EXPDIR` with N = the number of ranks the
  * trace has; each process reads only its rank's events, the processes replay the recorded
  * communication, and rank 0 writes EXPDIR/scout.cubex and prints a short summary.
+ * A trace without MPI ranks (a pure OpenMP, pthread or serial program) is analysed by
+ * `scorep-analyze EXPDIR` alone: one process, no MPI_Init (an_net_single.c).
  * One-step form (as `scalasca -analyze`): `scorep-analyze mpirun -np N ./app args` measures
  * the program with tracing and the in-situ analysis (through scorep-run when it is not linked
  * with the runtime); should that leave no report, it analyses the trace post-mortem with the
- * same launcher and N processes. */
+ * same launcher and N processes. `scorep-analyze ./app args` (an executable file, no
+ * launcher) does the same for a program without MPI, into scorep_app_trace. */
 #include "analysis/an_load.h"
+#include "analysis/an_net_mpi.h"
 #include "analysis/analysis.h"
 
 #include <errno.h>
@@ -16,12 +20,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mpirun -np N scorep-analyze EXPDIR\n"
+               "       scorep-analyze EXPDIR      (a trace of a program without MPI)\n"
                "       scorep-analyze mpirun -np N [launcher options] PROGRAM [ARGS]\n"
+               "       scorep-analyze ./PROGRAM [ARGS]  (a program without MPI)\n"
                "  Analyses EXPDIR/traces.otf2 (a trace of N MPI ranks, recorded with\n"
                "  SCOREP_ENABLE_TRACING=true) with N processes and writes EXPDIR/scout.cubex:\n"
                "  Scalasca's wait-state patterns (Late Sender, Late Receiver, Wait at Barrier,\n"
@@ -95,10 +102,10 @@ static int run(char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int one_step(int argc, char **argv)
+static int one_step(int argc, char **argv, int launcher)
 {
-    int app = 0, np = 0;
-    for (int i = 2; i < argc && !app; i++) {
+    int app = launcher ? 0 : 1, np = launcher ? 0 : 1; /* without a launcher: one process */
+    for (int i = 2; launcher && i < argc && !app; i++) {
         const char *prev = argv[i - 1];
         if ((!strcmp(prev, "-np") || !strcmp(prev, "-n") || !strcmp(prev, "--np") ||
              !strcmp(prev, "-c")) &&
@@ -125,8 +132,10 @@ static int one_step(int argc, char **argv)
     const char *env_dir = getenv("SCOREP_EXPERIMENT_DIRECTORY");
     if (env_dir && *env_dir)
         snprintf(dir, sizeof dir, "%s", env_dir);
-    else
+    else if (launcher)
         snprintf(dir, sizeof dir, "scorep_%s_%d_trace", base, np);
+    else
+        snprintf(dir, sizeof dir, "scorep_%s_trace", base);
     struct stat st;
     if (stat(dir, &st) == 0) {
         fprintf(stderr,
@@ -137,7 +146,7 @@ static int one_step(int argc, char **argv)
     }
     setenv("SCOREP_EXPERIMENT_DIRECTORY", dir, 1);
     setenv("SCOREP_ENABLE_TRACING", "true", 1);
-    setenv("SCOREP_ENABLE_ANALYSIS", "true", 1); /* in situ at MPI_Finalize */
+    setenv("SCOREP_ENABLE_ANALYSIS", "true", 1); /* in situ: at MPI_Finalize, or at the end */
     /* the measurement: the launcher's arguments, scorep-run where needed, the program */
     char run_path[4200];
     snprintf(run_path, sizeof run_path, "%s/scorep-run", self_dir);
@@ -153,8 +162,12 @@ static int one_step(int argc, char **argv)
         m[k++] = run_path;
     for (int i = app; i < argc; i++)
         m[k++] = argv[i];
-    printf("scorep-analyze: measuring %s with %d processes%s into %s\n", argv[app], np,
-           preload ? " (through scorep-run)" : "", dir);
+    if (launcher)
+        printf("scorep-analyze: measuring %s with %d processes%s into %s\n", argv[app], np,
+               preload ? " (through scorep-run)" : "", dir);
+    else
+        printf("scorep-analyze: measuring %s (no MPI launcher)%s into %s\n", argv[app],
+               preload ? " (through scorep-run)" : "", dir);
     int rc = run(m);
     if (rc != 0 || stat(dir, &st) != 0) {
         fprintf(stderr, "scorep-analyze: the measured run failed (status %d): no analysis\n", rc);
@@ -185,15 +198,115 @@ static int one_step(int argc, char **argv)
 }
 
 /* every rank learns whether any failed; the lowest failing rank prints its message */
-static int agree(int rc, const char *err, int rank, int size)
+static int agree(an_net *net, int rc, const char *err)
 {
+    int rank = an_net_rank(net), size = an_net_size(net);
     int who = rc ? rank : size, first;
-    MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    an_net_allreduce(net, &who, &first, 1, AN_T_INT, AN_OP_MIN);
     if (first == size)
         return 0;
     if (rank == first)
         fprintf(stderr, "scorep-analyze: %s\n", err);
     return -1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* was this process started by an MPI launcher (the variables mpirun, mpiexec and srun give
+ * their processes)? Then it is one of the analysis's MPI processes. */
+static int under_launcher(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK",
+                                       "PMIX_RANK", "MV2_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i]))
+            return 1;
+    return 0;
+}
+
+/* a trace without MPI ranks, outside a launcher: analysed by this one process without MPI */
+static int no_mpi_trace(const char *dir)
+{
+    char anchor[4096], err[512];
+    struct stat st;
+    uint32_t ranks = 0;
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    return !under_launcher() && stat(anchor, &st) == 0 &&
+           an_load_otf2_mpi_ranks(anchor, &ranks, err, sizeof err) == 0 && ranks == 0;
+}
+
+static void report(const an_options *opt, const an_trace *t, const char *cubex, double t0,
+                   double t1, double t2)
+{
+    if (opt->ccv)
+        printf("scorep-analyze: %llu clock condition violations (a receive ends before "
+               "its send begins): their waiting times are restricted to the time in the "
+               "operation\n",
+               (unsigned long long)opt->ccv);
+    if (opt->unmatched_sends || opt->unmatched_recvs)
+        printf("scorep-analyze: %llu sends and %llu receives without their peer in the "
+               "trace: not analysed\n",
+               (unsigned long long)opt->unmatched_sends, (unsigned long long)opt->unmatched_recvs);
+    if (opt->skipped_inter_colls)
+        printf("scorep-analyze: %llu collectives on intercommunicators whose "
+               "remote group the trace does not define: not analysed\n",
+               (unsigned long long)opt->skipped_inter_colls);
+    if (t->reduced)
+        printf("scorep-analyze: the trace was reduced or flushed: patterns of the "
+               "removed calls are missing\n");
+    printf("scorep-analyze: %zu events on rank 0; read %.3f s, replay and report %.3f s\n",
+           t->n_events, t1 - t0, t2 - t1);
+    printf("scorep-analyze: wrote %s\n", cubex);
+}
+
+/* the analysis of the experiment DIR by the processes of NET (MPI or this one process) */
+static int analyse(const char *dir, an_net *net)
+{
+    int rank = an_net_rank(net), size = an_net_size(net);
+    char anchor[4096], cubex[4096], err[512] = "";
+    struct stat st;
+    int rc = 0;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, sizeof err, "%s: %s (give the experiment directory of a traced run)", dir,
+                 strerror(errno));
+        rc = -1;
+    } else if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, sizeof err, "%s is not a directory (give the experiment directory)", dir);
+        rc = -1;
+    } else {
+        snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+        snprintf(cubex, sizeof cubex, "%s/scout.cubex", dir);
+        if (stat(anchor, &st) != 0) {
+            snprintf(err, sizeof err,
+                     "%s has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true", dir);
+            rc = -1;
+        }
+    }
+    an_trace t;
+    memset(&t, 0, sizeof t);
+    double t0 = now(), t1 = t0, t2 = t0;
+    if (agree(net, rc, err) == 0)
+        rc = agree(net, an_load_otf2(anchor, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err),
+                   err);
+    else
+        rc = -1;
+    t1 = now();
+    if (rc == 0) {
+        an_options opt = {.mode = "post-mortem", .summary = rank == 0 ? stdout : NULL};
+        rc = an_analyze(&t, net, cubex, &opt, err, sizeof err);
+        t2 = now();
+        if (rc != 0 && rank == 0)
+            fprintf(stderr, "scorep-analyze: %s\n", err);
+        if (rc == 0 && rank == 0)
+            report(&opt, &t, cubex, t0, t1, t2);
+    }
+    an_trace_free(&t);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -203,76 +316,37 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 3 && is_launcher(argv[1]))
-        return one_step(argc, argv);
+        return one_step(argc, argv, 1);
+    struct stat st;
+    if (argc >= 2 && stat(argv[1], &st) == 0 && S_ISREG(st.st_mode) && runnable(argv[1]))
+        return one_step(argc, argv, 0); /* a program without MPI, measured and analysed */
+    if (argc == 2 && no_mpi_trace(argv[1])) { /* no MPI_Init: one process, its threads */
+        an_net *net = an_net_single();
+        if (!net) {
+            fprintf(stderr, "scorep-analyze: out of memory\n");
+            return 1;
+        }
+        int rc = analyse(argv[1], net);
+        an_net_free(net);
+        return rc ? 1 : 0;
+    }
     MPI_Init(&argc, &argv);
-    int rank, size;
+    int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc != 2) {
         if (rank == 0)
             usage(stderr);
         MPI_Finalize();
         return 2;
     }
-    char anchor[4096], cubex[4096], err[512] = "";
-    struct stat st;
-    int rc = 0;
-    if (stat(argv[1], &st) != 0) {
-        snprintf(err, sizeof err, "%s: %s (give the experiment directory of a traced run)", argv[1],
-                 strerror(errno));
-        rc = -1;
-    } else if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, sizeof err, "%s is not a directory (give the experiment directory)", argv[1]);
-        rc = -1;
-    } else {
-        snprintf(anchor, sizeof anchor, "%s/traces.otf2", argv[1]);
-        snprintf(cubex, sizeof cubex, "%s/scout.cubex", argv[1]);
-        if (stat(anchor, &st) != 0) {
-            snprintf(err, sizeof err,
-                     "%s has no traces.otf2: record the run with SCOREP_ENABLE_TRACING=true",
-                     argv[1]);
-            rc = -1;
-        }
-    }
-    an_trace t;
-    memset(&t, 0, sizeof t);
-    double t0 = MPI_Wtime(), t1 = t0, t2 = t0;
-    if (agree(rc, err, rank, size) == 0)
-        rc = agree(an_load_otf2(anchor, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err), err,
-                   rank, size);
-    else
-        rc = -1;
-    t1 = MPI_Wtime();
-    if (rc == 0) {
-        an_options opt = {.mode = "post-mortem", .summary = rank == 0 ? stdout : NULL};
-        rc = an_analyze(&t, MPI_COMM_WORLD, cubex, &opt, err, sizeof err);
-        t2 = MPI_Wtime();
-        if (rc != 0 && rank == 0)
-            fprintf(stderr, "scorep-analyze: %s\n", err);
-        if (rc == 0 && rank == 0) {
-            if (opt.ccv)
-                printf("scorep-analyze: %llu clock condition violations (a receive ends before "
-                       "its send begins): their waiting times are restricted to the time in the "
-                       "operation\n",
-                       (unsigned long long)opt.ccv);
-            if (opt.unmatched_sends || opt.unmatched_recvs)
-                printf("scorep-analyze: %llu sends and %llu receives without their peer in the "
-                       "trace: not analysed\n",
-                       (unsigned long long)opt.unmatched_sends,
-                       (unsigned long long)opt.unmatched_recvs);
-            if (opt.skipped_inter_colls)
-                printf("scorep-analyze: %llu collectives on intercommunicators whose "
-                       "remote group the trace does not define: not analysed\n",
-                       (unsigned long long)opt.skipped_inter_colls);
-            if (t.reduced)
-                printf("scorep-analyze: the trace was reduced or flushed: patterns of the "
-                       "removed calls are missing\n");
-            printf("scorep-analyze: %zu events on rank 0; read %.3f s, replay and report %.3f s\n",
-                   t.n_events, t1 - t0, t2 - t1);
-            printf("scorep-analyze: wrote %s\n", cubex);
-        }
-    }
-    an_trace_free(&t);
+    an_net *net = an_net_mpi(MPI_COMM_WORLD);
+    int rc = net ? 0 : -1, bad = !net, any;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any && rank == 0)
+        fprintf(stderr, "scorep-analyze: out of memory\n");
+    if (!any)
+        rc = analyse(argv[1], net);
+    an_net_free(net);
     MPI_Finalize();
-    return rc ? 1 : 0;
+    return rc || any ? 1 : 0;
 }

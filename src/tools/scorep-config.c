@@ -1,5 +1,7 @@
 /* scorep-config.c: prints the flags a Makefile needs to build an instrumented program with the
  * plain compiler (Score-P's scorep-config: --cflags, --cppflags, --ldflags, --libs, ...). */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,19 @@
 #error "SCOREP_CONFIG_CC and the other compiler names must be defined by the build"
 #endif
 
-enum action { NONE, CFLAGS, CXXFLAGS, FFLAGS, CPPFLAGS, LDFLAGS, LIBS, NAME };
+enum action {
+    NONE,
+    CFLAGS,
+    CXXFLAGS,
+    FFLAGS,
+    CPPFLAGS,
+    LDFLAGS,
+    LIBS,
+    MGMT_LIBS,
+    PRELOAD_LIBS,
+    ADAPTER_INIT,
+    NAME
+};
 
 struct config {
     struct instr_options opt;
@@ -41,6 +55,19 @@ static void usage(FILE *out)
                  "  --ldflags   the library path and run path of the runtime (and of LLVM's\n"
                  "              libomp with --thread=omp, for gcc -fopenmp)\n"
                  "  --libs      the runtime libraries: the adapter of --mpp first\n"
+                 "  --event-libs  the same as --libs\n"
+                 "  --mgmt-libs   nothing: the runtime's own dependencies come with it\n"
+                 "              (Score-P's --libs = --event-libs + --mgmt-libs)\n"
+                 "  --preload-libs\n"
+                 "              the libraries for LD_PRELOAD (absolute paths): the adapter of\n"
+                 "              --mpp first, then the runtime (as scorep-run preloads them)\n"
+                 "  --adapter-init\n"
+                 "              C code Score-P's tools compile into the program; scorep-rt's\n"
+                 "              adapters register themselves, so it defines nothing they need\n"
+                 "  --prefix    the installation prefix\n"
+                 "  --python-path\n"
+                 "              the directory of the Python module scorep (for PYTHONPATH;\n"
+                 "              docs/python.md)\n"
                  "  --cc, --cxx, --fc, --mpicc, --mpicxx, --mpifc\n"
                  "              the compiler names scorep-rt was built with\n"
                  "  --help      this help\n"
@@ -70,10 +97,18 @@ static void die(const char *what, const char *arg)
 
 static bool name_command(const char *a, struct config *c)
 {
+#ifndef HAVE_PYTHON_MODULE
+    if (strcmp(a, "--python-path") == 0) {
+        fprintf(stderr, "scorep-config: --python-path: scorep-rt was built without its Python "
+                        "module (configure found no Python headers: python3-dev)\n");
+        exit(1);
+    }
+#endif
     static const char *const names[][2] = {
         {"--cc", SCOREP_CONFIG_CC},         {"--cxx", SCOREP_CONFIG_CXX},
         {"--fc", SCOREP_CONFIG_FC},         {"--mpicc", SCOREP_CONFIG_MPICC},
-        {"--mpicxx", SCOREP_CONFIG_MPICXX}, {"--mpifc", SCOREP_CONFIG_MPIFC}};
+        {"--mpicxx", SCOREP_CONFIG_MPICXX}, {"--mpifc", SCOREP_CONFIG_MPIFC},
+        {"--prefix", SCOREP_CONFIG_PREFIX}, {"--python-path", SCOREP_CONFIG_PYTHONPATH}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(a, names[i][0]) == 0) {
             c->action = NAME;
@@ -89,9 +124,12 @@ static bool command(const char *a, struct config *c)
     static const struct {
         const char *name;
         enum action action;
-    } commands[] = {{"--cflags", CFLAGS},     {"--cxxflags", CXXFLAGS}, {"--fflags", FFLAGS},
-                    {"--cppflags", CPPFLAGS}, {"--inc", CPPFLAGS},      {"--ldflags", LDFLAGS},
-                    {"--libs", LIBS}};
+    } commands[] = {{"--cflags", CFLAGS},           {"--cxxflags", CXXFLAGS},
+                    {"--fflags", FFLAGS},           {"--cppflags", CPPFLAGS},
+                    {"--inc", CPPFLAGS},            {"--ldflags", LDFLAGS},
+                    {"--libs", LIBS},               {"--event-libs", LIBS},
+                    {"--mgmt-libs", MGMT_LIBS},     {"--preload-libs", PRELOAD_LIBS},
+                    {"--adapter-init", ADAPTER_INIT}};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(a, commands[i].name) == 0) {
             c->action = commands[i].action;
@@ -156,6 +194,37 @@ static void push_cflags(const struct config *c, struct argv_buf *out)
         argv_push(out, "-cpp");
 }
 
+/* --preload-libs: what LD_PRELOAD needs to measure an unmodified program with these options,
+ * in scorep-run's order: the multi-process adapter first (its wrappers must win over the
+ * library's), then the runtime and the I/O wrappers that need it. Score-P prints the same
+ * list of absolute paths, separated by spaces (its Python bindings put it in LD_PRELOAD). */
+static void push_preload(const struct config *c, enum instr_mpp mpp, struct argv_buf *out)
+{
+    const char *dir = instr_libdir();
+    if (mpp == MPP_MPI)
+        argv_push_joined(out, dir, "/libscorep-rt-mpi.so");
+    if (mpp == MPP_SHMEM)
+        argv_push_joined(out, dir, "/libscorep-rt-shmem.so");
+    argv_push_joined(out, dir, "/libscorep-rt.so");
+    if (c->opt.io & INSTR_IO_POSIX)
+        argv_push_joined(out, dir, "/libscorep-rt-io-posix.so");
+    if (c->opt.io & INSTR_IO_ISOC)
+        argv_push_joined(out, dir, "/libscorep-rt-io-isoc.so");
+}
+
+/* --adapter-init: Score-P prints the table of its subsystems, which its tools compile into
+ * the program; scorep-rt's adapters register themselves when their library loads, so the
+ * code only has to compile (Score-P's Python bindings build a library from it). */
+static void print_adapter_init(void)
+{
+    printf("/* scorep-rt: the adapters register themselves when their library is loaded;\n"
+           " * this unit defines nothing they need (Score-P's scorep-config --adapter-init\n"
+           " * lists its subsystems here) */\n"
+           "#include <stddef.h>\n"
+           "\n"
+           "const size_t scorep_rt_adapter_init_subsystems = 0;\n");
+}
+
 static void build(const struct config *c, struct argv_buf *out)
 {
     enum instr_mpp mpp = c->opt.mpp == MPP_AUTO ? MPP_NONE : c->opt.mpp;
@@ -177,7 +246,10 @@ static void build(const struct config *c, struct argv_buf *out)
         instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
                         !c->nvcc && !c->opt.nomemory);
         break;
-    default:
+    case PRELOAD_LIBS:
+        push_preload(c, mpp, out);
+        break;
+    default: /* MGMT_LIBS: nothing */
         break;
     }
 }
@@ -188,9 +260,15 @@ int main(int argc, char **argv)
     struct config c = {0};
     parse(argc, argv, &c);
     if (c.action == NONE) {
+        /* success, as Score-P's scorep-config: tools (Score-P's Python bindings) call it with
+         * options only to learn whether it accepts them */
         fprintf(stderr, "scorep-config: no command given (--cflags, --ldflags, --libs, ...); "
                         "see scorep-config --help\n");
-        return 1;
+        return 0;
+    }
+    if (c.action == ADAPTER_INIT) {
+        print_adapter_init();
+        return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
     }
     if (c.action == NAME) {
         printf("%s\n", c.name);

@@ -1,5 +1,6 @@
 /* scorep-info.c: tells users what this installation offers: every configuration variable
- * (config-vars [--full]) and how it was built (build). */
+ * (config-vars [--full]), how it was built (build) and Score-P's configure summary
+ * (config-summary, which tools read). */
 #include "config.h"
 #include "base/settings.h"
 
@@ -15,6 +16,8 @@ static int usage(FILE *out, int rc)
                  "  config-vars [--full]  list the SCOREP_* variables (name, type, default, "
                  "meaning)\n"
                  "  build                 configure options, adapters and library versions\n"
+                 "  config-summary        the same facts in the form of Score-P's configure\n"
+                 "                        summary (lines \"Key:  value\", e.g. \"Link mode:\")\n"
                  "  --help                this text\n"
                  "  --version             the version\n");
     return rc;
@@ -68,6 +71,12 @@ static int build_info(void)
            "preloaded by scorep-run --memory; recording with SCOREP_MEMORY_RECORDING)\n");
     printf("  io          yes (libscorep-rt-io-posix, -isoc: POSIX, ISO C and POSIX AIO calls; "
            "scorep-cc --io, scorep-run --io)\n");
+#ifdef HAVE_PYTHON_MODULE
+    printf("  python      yes (the module scorep: scorep-python, python3 -m scorep; Python calls "
+           "as regions module:function through a C profile hook; docs/python.md)\n");
+#else
+    printf("  python      no (configure found no Python headers: python3-dev)\n");
+#endif
 #ifdef HAVE_MPI
     printf("  mpi         yes (libscorep-rt-mpi: PMPI wrappers of MPI-3.1, link time and "
            "scorep-run)\n");
@@ -76,6 +85,9 @@ static int build_info(void)
 #endif
 #ifdef HAVE_OMPT
     printf("  openmp      yes (OMPT tool; gcc programs run on LLVM libomp)\n");
+    printf("  omptarget   yes (libscorep-rt-omptarget: clang's target offload through LLVM "
+           "libomptarget, linked by scorep-cc for -fopenmp-targets=, preloaded by scorep-run; "
+           "docs/openmp.md)\n");
 #else
     printf("  openmp      no (omp-tools.h not found)\n");
 #endif
@@ -136,6 +148,61 @@ static int build_info(void)
     return 0;
 }
 
+/* One line of Score-P's configure summary (AFS_SUMMARY: the key and its colon padded to 28
+ * columns after the indent). */
+static void summary(const char *key, const char *value)
+{
+    char k[64];
+    snprintf(k, sizeof k, "%s:", key);
+    printf("    %-28s%s\n", k, value);
+}
+
+/* config-summary: Score-P prints its configure summary here; tools read lines of it (Score-P's
+ * Python bindings check "Link mode:" for shared=yes). */
+static int config_summary(void)
+{
+    char head[96], otf2[64];
+    printf("Configure command:\n  configure %s\n\n", SCOREP_CONFIGURE_ARGS);
+    printf("Configuration summary:\n");
+    snprintf(head, sizeof head, "Score-P %s (scorep-rt %s):", SCOREP_INTERFACE_VERSION,
+             PACKAGE_VERSION);
+    printf("  %s\n", head);
+    summary("Link mode", "static=no, shared=yes");
+    summary("Pthread support", "yes");
+#ifdef HAVE_MPI
+    summary("MPI support", "yes");
+#else
+    summary("MPI support", "no");
+#endif
+#ifdef HAVE_SHMEM
+    summary("SHMEM support", "yes");
+#else
+    summary("SHMEM support", "no");
+#endif
+#ifdef HAVE_OMPT
+    summary("OpenMP support", "yes, using OMPT");
+#else
+    summary("OpenMP support", "no");
+#endif
+#ifdef HAVE_CUDA
+    summary("CUDA support", "yes");
+#else
+    summary("CUDA support", "no");
+#endif
+#ifdef HAVE_PYTHON_MODULE
+    summary("Python module", "yes (scorep-config --python-path, scorep-python)");
+#else
+    summary("Python module", "no");
+#endif
+    summary("PAPI support", "yes");
+    summary("metric perf support", "yes");
+    snprintf(otf2, sizeof otf2, "yes, using external OTF2 %d.%d.%d", OTF2_VERSION_MAJOR,
+             OTF2_VERSION_MINOR, OTF2_VERSION_BUGFIX);
+    summary("otf2 support", otf2);
+    summary("cubew support", "no, scorep-rt writes Cube4 itself");
+    return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -157,6 +224,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "build") == 0)
         return build_info();
+    if (strcmp(argv[1], "config-summary") == 0)
+        return config_summary();
     fprintf(stderr, "scorep-info: unknown command '%s'; see scorep-info --help\n", argv[1]);
     return 1;
 }

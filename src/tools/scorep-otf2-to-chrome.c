@@ -16,6 +16,11 @@
  *   X events: cat "region", args.loc = the location index (also on task lanes), and on
  *        task lanes args.task = "CREATOR.GENERATION"
  *   s/f flow events: cat "mpi", name "message", id = the message's index; f has bp "e"
+ *   s/f flow events: cat "task", name "dependence" or "create", id = 2^41 + the edge's number:
+ *        the dependences and parent -> child edges of the analysis's taskgraph.dot beside
+ *        the trace (docs/openmp.md "Task graph"), from the end of the predecessor's last run
+ *        (1 us before its end) to the start of the successor's first (1 us after it, bp "e"),
+ *        each inside the task's slice
  *   s/f flow events: cat "cuda", name "launch", id = 2^40 + CUPTI's correlation id, from the
  *        launch on a CPU thread (s) to its kernel on a GPU stream (f, bp "e"), when the
  *        trace has the parameter "CUDA correlation id" (SCOREP_CUDA_ENABLE references)
@@ -638,6 +643,162 @@ static int write_location(out *o, const tm_trace *t, const process *p, uint32_t 
     return rc;
 }
 
+/* ---- task dependences as flow arrows, from the analysis's taskgraph.dot ---- */
+
+/* A task node of taskgraph.dot (docs/openmp.md "Task graph"): its id, rank and task
+ * attribute "CREATOR.GENERATION" (the identity the trace's ThreadTask records give). */
+typedef struct {
+    char id[48];
+    uint32_t rank, creator, generation;
+    int known;
+} dot_task;
+
+/* the value of attribute KEY (bare or quoted) in the statement S, into V; 0 when found */
+static int dot_attr(const char *s, const char *key, char *v, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *p = strstr(s, key); p; p = strstr(p + kl, key)) {
+        if ((p[-1] != ' ' && p[-1] != '[') || p[kl] != '=')
+            continue;
+        p += kl + 1;
+        size_t n = *p == '"' ? strcspn(++p, "\"") : strcspn(p, " ];");
+        snprintf(v, len, "%.*s", (int)n, p);
+        return 0;
+    }
+    return -1;
+}
+
+/* the quoted id at the start of S (after blanks) into ID; the rest of S, NULL when none */
+static const char *dot_id(const char *s, char *id, size_t len)
+{
+    s += strspn(s, " \t");
+    if (*s != '"')
+        return NULL;
+    size_t n = strcspn(s + 1, "\"");
+    if (s[1 + n] != '"')
+        return NULL;
+    snprintf(id, len, "%.*s", (int)n, s + 1);
+    return s + n + 2;
+}
+
+static const dot_task *dot_find(const dot_task *v, size_t n, const char *id)
+{
+    for (size_t i = n; i-- > 0;) /* an edge follows its nodes: the latest first */
+        if (!strcmp(v[i].id, id))
+            return &v[i];
+    return NULL;
+}
+
+/* the run of task (creator, generation) in process RANK: its first (or last) piece */
+static const task_run *dot_run(const process *ps, size_t n, const dot_task *d, int last)
+{
+    const task_run *best = NULL;
+    for (size_t k = 0; k < n; k++) {
+        if (ps[k].pid != d->rank)
+            continue;
+        for (size_t i = 0; i < ps[k].n_runs; i++) {
+            const task_run *r = &ps[k].runs[i];
+            if (r->creator == d->creator && r->generation == d->generation &&
+                (!best || (last ? r->end > best->end : r->start < best->start)))
+                best = r;
+        }
+    }
+    return best;
+}
+
+static uint32_t run_tid(const process *ps, size_t n, const task_run *r, uint32_t rank)
+{
+    for (size_t k = 0; k < n; k++)
+        if (ps[k].pid == rank)
+            return ps[k].lane_base + r->lane;
+    return 0;
+}
+
+/* One s/f flow per dependence and parent -> child edge of taskgraph.dot beside the trace
+ * (cat "task", name "dependence" or "create", id 2^41 + the edge's number): from the
+ * predecessor's last piece (1 us before its end) to the successor's first piece (1 us after
+ * its start, bp "e"), inside the task regions' slices (a tick inside the task's switch and
+ * completion; the middle of a piece shorter than 2 us). Nothing when the file is absent or
+ * merged (no task attribute). */
+static int write_task_flows(out *o, const tm_trace *t, const process *ps, size_t n,
+                            const char *source)
+{
+    char path[4200];
+    size_t sl = strlen(source);
+    if (sl > 5 && !strcmp(source + sl - 5, ".otf2")) {
+        const char *slash = strrchr(source, '/');
+        snprintf(path, sizeof path, "%.*s/taskgraph.dot", slash ? (int)(slash - source) : 1,
+                 slash ? source : ".");
+    } else {
+        snprintf(path, sizeof path, "%s/taskgraph.dot", source);
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    dot_task *v = NULL;
+    size_t nv = 0, cap = 0, edges = 0;
+    char *line = NULL;
+    size_t lcap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &lcap, f) >= 0) {
+        char a[48], b[48], val[64];
+        const char *rest = dot_id(line, a, sizeof a);
+        if (!rest)
+            continue;
+        rest += strspn(rest, " ");
+        if (strncmp(rest, "->", 2) != 0) { /* a node */
+            if (nv == cap) {
+                cap = cap ? 2 * cap : 256;
+                dot_task *nn = realloc(v, cap * sizeof *nn);
+                if (!nn) {
+                    rc = -1;
+                    break;
+                }
+                v = nn;
+            }
+            dot_task *d = &v[nv++];
+            memset(d, 0, sizeof *d);
+            snprintf(d->id, sizeof d->id, "%s", a);
+            d->known = dot_attr(rest, "task", val, sizeof val) == 0 &&
+                       sscanf(val, "%u.%u", &d->creator, &d->generation) == 2 &&
+                       dot_attr(rest, "rank", val, sizeof val) == 0 &&
+                       sscanf(val, "%u", &d->rank) == 1;
+            continue;
+        }
+        if (!dot_id(rest + 2, b, sizeof b))
+            continue;
+        const char *kind = dot_attr(rest, "kind", val, sizeof val) == 0 ? val : "dependence";
+        if (strcmp(kind, "dependence") && strcmp(kind, "create"))
+            continue; /* joins: no task at the far end */
+        const dot_task *x = dot_find(v, nv, a), *y = dot_find(v, nv, b);
+        const task_run *rx = x && x->known ? dot_run(ps, n, x, 1) : NULL;
+        const task_run *ry = y && y->known ? dot_run(ps, n, y, 0) : NULL;
+        if (!rx || !ry)
+            continue;
+        uint64_t id = (1ull << 41) + edges++;
+        uint64_t at = tm_ns(t, rx->end), from = tm_ns(t, rx->start);
+        FILE *fp = next(o);
+        fprintf(fp,
+                "{\"ph\":\"s\",\"cat\":\"task\",\"name\":\"%s\",\"id\":%" PRIu64
+                ",\"pid\":%u,\"tid\":%u,\"ts\":",
+                kind, id, x->rank, run_tid(ps, n, rx, x->rank));
+        put_us(fp, at > from + 2000 ? at - 1000 : from + (at - from) / 2);
+        fputs("}", fp);
+        fp = next(o);
+        fprintf(fp,
+                "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"task\",\"name\":\"%s\",\"id\":%" PRIu64
+                ",\"pid\":%u,\"tid\":%u,\"ts\":",
+                kind, id, y->rank, run_tid(ps, n, ry, y->rank));
+        uint64_t b0 = tm_ns(t, ry->start), b1 = tm_ns(t, ry->end);
+        put_us(fp, b1 > b0 + 2000 ? b0 + 1000 : b0 + (b1 - b0) / 2);
+        fputs("}", fp);
+    }
+    free(line);
+    free(v);
+    fclose(f);
+    return rc;
+}
+
 /* ---- the document ---- */
 
 static int write_trace(FILE *fp, const tm_trace *t, const char *source, totals *sum)
@@ -653,6 +814,8 @@ static int write_trace(FILE *fp, const tm_trace *t, const char *source, totals *
     for (size_t k = 0; k < n && !rc; k++)
         for (size_t i = 0; i < ps[k].n_locs && !rc; i++)
             rc = write_location(&o, t, &ps[k], ps[k].locs[i], sum);
+    if (!rc)
+        rc = write_task_flows(&o, t, ps, n, source);
     fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"converter\":\"" PROG "\",\"trace\":",
           fp);
     put_str(fp, source);

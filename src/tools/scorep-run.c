@@ -94,6 +94,15 @@ static int uses_libgomp(const char *prog)
 }
 #endif
 
+#ifdef HAVE_OMPT
+/* OpenMP target offload (clang -fopenmp-targets=): LLVM's libomptarget */
+static int uses_omptarget(const char *prog)
+{
+    static const char *const libs[] = {"libomptarget.so", NULL};
+    return loads_library(prog, libs);
+}
+#endif
+
 /* Does the program use CUDA? nvcc links the CUDA runtime statically by default, so the
  * loader's list does not show it: look for the section of embedded GPU code (.nv_fatbin)
  * or a dynamic CUDA runtime or driver in the file itself. */
@@ -238,6 +247,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+#ifdef HAVE_OMPT
+    if (uses_omptarget(prog)) { /* after the runtime it needs; ahead of libomptarget */
+        size_t len = strlen(rt);
+        snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-omptarget.so", libdir);
+    }
+#endif
     for (int k = 0; k < 2; k++) { /* the I/O wrappers, after the runtime they need */
         static const char *const libs[] = {"libscorep-rt-io-posix.so", "libscorep-rt-io-isoc.so"};
         size_t len = strlen(rt);

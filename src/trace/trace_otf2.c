@@ -449,7 +449,7 @@ static void write_item(evt_state *s, const buf_item *it)
         OTF2_EvtWriter_Metric(w, NULL, at_event ? t + 1 : t, it->a, 1, &type, &v);
         break;
     }
-    case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_COMPLETE:
+    case BUF_EV_THREAD_FORK ... BUF_EV_THREAD_TASK_DEPEND:
         scorep_trace_threads_event(w, it);
         break;
     case BUF_EV_BUFFER_FLUSH:

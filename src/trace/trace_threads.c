@@ -252,8 +252,12 @@ static int gather_teams(const ser_buf *b, uint32_t n_teams, const struct scorep_
     return rc;
 }
 
+static int prepared = -2; /* -2: not yet; else the result (the teams are final by then) */
+
 int scorep_trace_threads_prepare(const struct scorep_unified_s *u)
 {
+    if (prepared != -2)
+        return prepared;
     team_table t = {0};
     memset(&st, 0, sizeof st);
     int rc = find_teams(&t);
@@ -267,6 +271,7 @@ int scorep_trace_threads_prepare(const struct scorep_unified_s *u)
     hash_index_free(&t.index);
     if (rc != 0)
         st.n_inst = 0; /* events then name no team */
+    prepared = rc;
     return rc;
 }
 
@@ -275,6 +280,12 @@ static OTF2_CommRef team_comm(uint32_t instance)
 {
     uint32_t k = instance < st.n_inst ? st.inst2team[instance] : UINT32_MAX;
     return k == UINT32_MAX ? OTF2_UNDEFINED_COMM : st.comm_base + k;
+}
+
+uint32_t scorep_trace_threads_team_comm(uint32_t instance)
+{
+    OTF2_CommRef c = team_comm(instance);
+    return c == OTF2_UNDEFINED_COMM ? UINT32_MAX : c;
 }
 
 /* a lock record's paradigm (events_thread.h): pthread mutexes or OpenMP locks */
@@ -317,6 +328,13 @@ void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it)
     case BUF_EV_THREAD_TASK_COMPLETE:
         OTF2_EvtWriter_ThreadTaskComplete(w, NULL, t, team_comm(it->a), creator, gen);
         break;
+    case BUF_EV_THREAD_TASK_DEPEND: {
+        /* a depend item of the task created last on this location (docs/openmp.md) */
+        uint32_t param = scorep_task_depend_param((scorep_dep_type)it->a);
+        if (param != SCOREP_INVALID_ID)
+            OTF2_EvtWriter_ParameterUnsignedInt(w, NULL, t, param, it->b);
+        break;
+    }
     default:
         break;
     }

@@ -10,14 +10,18 @@
 
 struct scorep_unified_s;
 
-/* Collective over the ipc backend, before any location's events are written: finds the
+/* Collective over the ipc backend, before any location's events are written (and before
+ * the in-situ analysis reads the buffers; a second call returns the first one's result): finds the
  * teams of this process (a team is the list of locations by thread number; parallel
  * regions run by the same threads share it) and gives them global communicator ids after
  * the unified communicators and the per-rank pthread contingents. 0, or -1 when out of
  * memory (team events then refer to no communicator). */
 int scorep_trace_threads_prepare(const struct scorep_unified_s *u);
+/* The global communicator id of parallel region instance INSTANCE's team (prepare first);
+ * UINT32_MAX when unknown. The in-situ analysis names tasks by it as the trace does. */
+uint32_t scorep_trace_threads_team_comm(uint32_t instance);
 
-/* Writes one record of type BUF_EV_THREAD_FORK .. BUF_EV_THREAD_TASK_COMPLETE. */
+/* Writes one record of type BUF_EV_THREAD_FORK .. BUF_EV_THREAD_TASK_DEPEND. */
 void scorep_trace_threads_event(OTF2_EvtWriter *w, const buf_item *it);
 
 /* Rank 0, from the global definitions pass (twice: g == NULL first, while strings are

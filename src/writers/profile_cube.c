@@ -659,6 +659,16 @@ static int add_metric(cube_writer *w, metric_info *kinds, const char *uniq, cons
     return id;
 }
 
+/* Transfers of the GPU adapters (CUDA's memcpys, OpenMP target transfers: regions of role
+ * RMA, on no MPI window) count bytes_put and bytes_get too. */
+static int any_rma_region(const scorep_unified *u)
+{
+    for (uint32_t i = 0; i < u->n[U_REGION]; i++)
+        if (u->regions[i].role == SCOREP_ROLE_RMA)
+            return 1;
+    return 0;
+}
+
 /* kinds: room for M_FIXED + u->n[U_METRIC] */
 static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, int mpi,
                            metric_info *kinds)
@@ -676,7 +686,7 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                                          "Number of bytes sent in one-sided operations",
                                          "Number of bytes received in one-sided operations"};
     for (int k = 0; k < 4; k++)
-        mid[M_SENT + k] = (k < 2 ? mpi : u->n[U_WIN] > 0)
+        mid[M_SENT + k] = (k < 2 ? mpi : u->n[U_WIN] > 0 || any_rma_region(u))
                               ? add_metric(w, kinds, bytes[k], bytes[k], CUBE_DTYPE_UINT64, "bytes",
                                            descr[k], CUBE_EXCLUSIVE)
                               : -1;

@@ -266,13 +266,20 @@ static int grow_array(void **p, uint32_t *cap, uint32_t n, size_t size)
     return 0;
 }
 
-/* CUDA[device:context:...] -> device, context; other names: UINT32_MAX for both */
+/* CUDA[device:context:...] -> device, context; OMPT[device:0:0] (the target-offload
+ * adapter) the same with OMPT_DEVICE set in device (an OpenMP device of its own, numbered as
+ * libomptarget does); other names: UINT32_MAX for both */
+#define OMPT_DEVICE 0x80000000u
 static void gpu_ids(const char *name, uint32_t *device, uint32_t *context)
 {
     unsigned d, c;
     char colon;
     if (sscanf(name, "CUDA[%u:%u%c", &d, &c, &colon) == 3 && colon == ':') {
         *device = d;
+        *context = c;
+    } else if (sscanf(name, "OMPT[%u:%u%c", &d, &c, &colon) == 3 && colon == ':' &&
+               d < OMPT_DEVICE) {
+        *device = d | OMPT_DEVICE;
         *context = c;
     } else {
         *device = *context = UINT32_MAX;
@@ -314,17 +321,20 @@ static int flush_gpus(walk_state *w)
     int rc = 0;
     uint64_t dev = 0, dev_doc = 0, grp = 0, grp_doc = 0;
     uint32_t in_group = 0;
+    int omp = 0;
     char dname[32], gname[48];
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         if (i == 0 || g[i].dev_rank != g[i - 1].dev_rank) {
             dev = st.n_stnodes + w->devices++;
             dev_doc = w->doc[0]++;
+            omp = g[i].device != UINT32_MAX && (g[i].device & OMPT_DEVICE);
             if (g[i].device == UINT32_MAX)
                 snprintf(dname, sizeof dname, "unknown");
             else
-                snprintf(dname, sizeof dname, "%u", g[i].device);
+                snprintf(dname, sizeof dname, "%u", g[i].device & ~OMPT_DEVICE);
             scorep_st_node d = {SCOREP_ST_DEVICE, dev, w->node, dev_doc, w->node_doc,
-                                "CUDA Device", dname, 0, 0, 0, 0, NULL, 0};
+                                omp ? "OpenMP Target Device" : "CUDA Device", dname, 0, 0, 0, 0,
+                                NULL, 0};
             rc = emit(w, &d);
         }
         if (rc == 0 && (i == 0 || g[i].group_rank != g[i - 1].group_rank)) {
@@ -334,7 +344,8 @@ static int flush_gpus(walk_state *w)
             if (g[i].context == UINT32_MAX)
                 snprintf(gname, sizeof gname, "CUDA Context unknown");
             else
-                snprintf(gname, sizeof gname, "CUDA Context %u", g[i].context);
+                snprintf(gname, sizeof gname, "%s Context %u", omp ? "OpenMP Target" : "CUDA",
+                         g[i].context);
             scorep_st_node a = {SCOREP_ST_ACCEL, grp, dev, grp_doc, dev_doc,
                                 "", gname, g[i].rank, 0, 0, 0,
                                 w->procs[g[i].process].name, w->procs[g[i].process].ordinal};

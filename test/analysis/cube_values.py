@@ -198,7 +198,8 @@ def main(argv):
         comp, time = {}, {}   # from the values: time outside MPI per rank, time per rank
         uniq = {m[0]: m[1] for m in metrics}
         execution = {m[0] for m in metrics if m[1] == "execution"}
-        below = {m[0] for m in metrics if m[5] in execution}  # mpi, omp, pthread_time
+        # mpi, omp_time, pthread_time (not comp, which is the computation itself)
+        below = {m[0] for m in metrics if m[5] in execution and m[1] != "comp"}
         for (mid, pos, loc), v in values.items():
             r = ranks[loc]
             if loc not in load.master:

@@ -23,7 +23,8 @@ analysis_needs()
 
 # insitu_then_postmortem NP DIR OUT AN PROGRAM [ARGS...]: PROGRAM on NP ranks with tracing and
 # the in-situ analysis into DIR (its output in OUT, its report kept as DIR/scout_insitu.cubex),
-# then scorep-analyze on NP processes over the trace (output in AN, report DIR/scout.cubex)
+# then scorep-analyze on NP processes over the trace (output in AN, report DIR/scout.cubex;
+# the in-situ trace.stat kept as DIR/trace_insitu.stat)
 insitu_then_postmortem()
 {
     _np=$1 _dir=$2 _out=$3 _an=$4
@@ -32,6 +33,7 @@ insitu_then_postmortem()
         $MPIRUN -np "$_np" "$@" >"$_out" 2>&1 || fail "$*: $(cat "$_out")"
     expect_file "$_dir/scout.cubex" "$1 on $_np: the in-situ analysis wrote scout.cubex"
     mv "$_dir/scout.cubex" "$_dir/scout_insitu.cubex"
+    [ ! -f "$_dir/trace.stat" ] || mv "$_dir/trace.stat" "$_dir/trace_insitu.stat"
     $MPIRUN -np "$_np" "$ANALYZE" "$_dir" >"$_an" 2>&1 || fail "scorep-analyze $_dir: $(cat "$_an")"
     expect_file "$_dir/scout.cubex" "$1 on $_np: scorep-analyze wrote scout.cubex"
 }

@@ -14,8 +14,11 @@
  * one past D): the others count themselves just before the barrier; the late thread, at D,
  * waits for that count and, if it had to wait, spins D/2 more, so that they wait there too.
  * In the first team each thread k enters a user region "thread<k>": the test finds its
- * location. */
+ * location. Built with -DNO_MPI it is a pure OpenMP program (test_analysis_nompi.sh: the
+ * analysis without MPI), rank 0 of none. */
+#ifndef NO_MPI
 #include <mpi.h>
+#endif
 #include <omp.h>
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
@@ -61,8 +64,10 @@ static void late_until(double k, int *at, int n)
 
 int main(int argc, char **argv)
 {
+#ifndef NO_MPI
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
     if (argc > 1)
         D = atof(argv[1]);
     SCOREP_USER_REGION_DEFINE(he)
@@ -126,7 +131,9 @@ int main(int argc, char **argv)
     M("limited", "join");
     SCOREP_USER_REGION_END(hl)
 
+#ifndef NO_MPI
     MPI_Finalize();
+#endif
     marks_print(&marks);
     return 0;
 }

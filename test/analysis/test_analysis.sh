@@ -782,10 +782,11 @@ C
 scorep_cc gcc -O1 -o serial serial.c
 SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/nompi" ./serial >serial.out 2>&1 ||
     fail "serial: $(cat serial.out)"
+# (analysed by one process without mpirun: test_analysis_nompi.sh; not by several)
 status=0
-$MPIRUN -np 1 "$ANALYZE" "$work/nompi" >nompi.out 2>&1 || status=$?
-expect_eq "$status" 1 "scorep-analyze of a trace without MPI fails"
-expect_grep "the trace has no MPI ranks .*: the analysis needs a trace of an MPI program" \
+$MPIRUN -np 2 "$ANALYZE" "$work/nompi" >nompi.out 2>&1 || status=$?
+expect_eq "$status" 1 "scorep-analyze of a trace without MPI on 2 processes fails"
+expect_grep "the trace has no MPI ranks \(a program without MPI\) but the analysis runs with 2 processes: run scorep-analyze EXPDIR without mpirun" \
     nompi.out "the no-MPI message"
 
 # one-step form: measure and analyse; a program linked with the runtime, and a plain one

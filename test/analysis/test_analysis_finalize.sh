@@ -8,8 +8,8 @@
 #   reader): every MPI region of file "MPI", MPI_Init and MPI_Finalize once on every rank, the
 #   program region that ProgramBegin names;
 # - Wait at Finalize (mpi_finalize_wait) and MPI Initialization Completion
-#   (mpi_init_completion) below mpi_init_exit, as Scalasca 2.6 defines them: per rank equal to
-#   what the trace's timestamps give (latest Enter of MPI_Finalize less the rank's own, within
+#   (mpi_init_completion) below mpi_init_exit, below mpi_management, as Scalasca 2.6 defines
+#   them: per rank equal to what the trace's timestamps give (latest Enter of MPI_Finalize less the rank's own, within
 #   the call; from the earliest Leave of MPI_Init to the rank's own) within 0.1% + 0.2 ms, and
 #   to the program's own clock marks within 10% + 15 ms; in situ as post-mortem;
 # - the critical path starts at the Leave of MPI_Finalize of the rank that entered it last
@@ -71,7 +71,7 @@ fi
 
 # the metric tree: Scalasca 2.6's names and places (scout's MPI.pattern)
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py cannot read scout.cubex"
-for m in "mpi_init_exit	Init/Exit	mpi" \
+for m in "mpi_management	Management	mpi" "mpi_init_exit	Init/Finalize	mpi_management" \
     "mpi_init_completion	MPI Initialization Completion	mpi_init_exit" \
     "mpi_finalize_wait	MPI Wait at Finalize	mpi_init_exit"; do
     _check

@@ -37,12 +37,19 @@ ZERO=$ZERO,delay_latereceiver_aggregate,delay_barrier_aggregate,delay_n2n_aggreg
 ZERO=$ZERO,delay_12n_aggregate,delay_n21_aggregate,mpi_latesender_wo
 ZERO=$ZERO,waitstates_direct_vs_indirect,mpi_wait_direct,mpi_wait_indirect
 ZERO=$ZERO,waitstates_propagating_vs_terminal,mpi_wait_propagating,mpi_wait_terminal
+# and the sums of Scalasca 2.6's time tree and performance-impact tree (square's scout.spec:
+# POSTDERIVED, and Execution, whose Computation is its time outside the other children)
+ZERO=$ZERO,execution,mpi_management,mpi_synchronization,mpi_communication
+ZERO=$ZERO,mpi_rma_synchronization,mpi_io,performance_impact,performance_impact_criticalpath
+ZERO=$ZERO,syncs_rma,comms_rma,mpi_file_ops
 # the parents that the program's wait states lie under, and the wait states themselves
 POS=time,execution,mpi,mpi_communication,mpi_point2point,mpi_latesender,mpi_latesender_wo
 POS=$POS,mpi_lswo_different,mpi_latereceiver,mpi_collective,mpi_synchronization
 POS=$POS,mpi_sync_collective,mpi_barrier_wait,delay,delay_mpi,delay_p2p
 POS=$POS,delay_latesender_aggregate,critical_path,comms,comms_p2p,comms_recv,mpi_cls_count
 POS=$POS,mpi_clswo_count,syncs,bytes,bytes_p2p
+POS=$POS,comp,mpi_management,mpi_init_exit,mpi_mgmt_comm,performance_impact
+POS=$POS,performance_impact_criticalpath,critical_path_activities
 
 # check FILE WHAT ARGS...: cube_rule.py FILE ARGS passes
 check()
@@ -78,7 +85,8 @@ else
         "$top_srcdir/test/analysis/omp_waits.c" || fail "build: scorep-cc mpicc -fopenmp omp_waits.c"
     insitu_then_postmortem 1 "$work/ow" ow.out owan.out ./omp_waits $D
     OZERO=delay,delay_omp,delay_ompbarrier_aggregate,delay_ompidle_aggregate
-    OPOS=time,execution,omp,omp_synchronization,omp_barrier,omp_ebarrier,omp_ebarrier_wait
+    OZERO=$OZERO,execution,omp_time,omp_synchronization,omp_barrier
+    OPOS=time,execution,comp,omp_time,omp_synchronization,omp_barrier,omp_ebarrier,omp_ebarrier_wait
     OPOS=$OPOS,omp_ibarrier,omp_ibarrier_wait,omp_idle_threads,delay,delay_omp
     for f in scout_insitu.cubex scout.cubex; do
         check "$work/ow/$f" "omp_waits $f" --zero "$OZERO" --positive "$OPOS" --regions

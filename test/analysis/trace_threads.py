@@ -4,7 +4,8 @@
 # test_analysis_omp_locks.sh and test_analysis_omp.sh: expected and measured value then come
 # from the same timestamps, so the tests need no allowance for a loaded machine
 # (docs/analysis.md, "Timing in the tests"). Locations are named as in scout.cubex: "R:i",
-# the i-th location (by id) of the location group "MPI Rank R".
+# the i-th location (by id) of the location group "MPI Rank R" (a program without MPI: of its
+# one process, R = 0).
 #
 #   trace_threads.py locks EVENTS DEFS
 #     lock contention (Scalasca's Thread.pattern, LockTracking): an acquisition

@@ -147,6 +147,8 @@ expect_eq "$(profile_values exp scale visits)" "2 1" "scale visits"
 expect_eq "$(profile_values exp scale time)" "2 2e-05" "scale time"
 expect_eq "$(profile_values exp "memcpy HtoD" time)" "1 1e-05" "HtoD time"
 expect_eq "$(profile_values exp "memcpy DtoH" visits)" "1 1" "DtoH visits"
+expect_eq "$(profile_values exp "memcpy HtoD" bytes_get)" "1 4096" "HtoD bytes (the stream gets)"
+expect_eq "$(profile_values exp "memcpy DtoH" bytes_put)" "1 4096" "DtoH bytes (the stream puts)"
 expect_eq "$(profile_values exp memset time)" "2 2e-06" "memset time"
 # --- configuration: a bad feature name stops the program with the accepted names; no
 # (adapter off) subscribes to nothing and so prints no warning ---

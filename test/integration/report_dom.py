@@ -7,7 +7,9 @@ prints what test_report.sh asserts on, one fact a line (attribute values unescap
   focus NAME | flame-crumbs PATH (the zoomed frame and its path in the flame graph)
   io PARADIGM FILE READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED ranks R... | io-chart
   waits TABLE CELL|CELL|... (a data row of a Wait states table, TABLE its id: waits-patterns,
-  waits-causes, ...; non-breaking spaces as spaces) | waits-p ID TEXT (its paragraphs)"""
+  waits-causes, ...; non-breaking spaces as spaces) | waits-p ID TEXT (its paragraphs)
+  waits taskgraph-table CELL|... (a row of the Task graph table) | tgnode red|plain (a task box
+  of the task graph's drawing, red on the critical path)"""
 import sys
 from html.parser import HTMLParser
 
@@ -22,6 +24,7 @@ class Page(HTMLParser):
         self.in_heat = False
         self.waits_table = None  # id of the open Wait states table
         self.waits_row = None  # its open row's cells
+        self.stack_svg = False  # inside the task graph's drawing
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -41,7 +44,11 @@ class Page(HTMLParser):
             self.facts.append("timeline locations %s intervals %s messages %s total %s %s" % (
                 a["data-locations"], a["data-intervals"], a["data-messages"],
                 a["data-total-intervals"], a["data-total-messages"]))
-        if tag == "table" and (a.get("id") or "").startswith("waits-"):
+        if tag == "rect" and self.stack_svg:
+            self.facts.append("tgnode " + ("red" if a.get("stroke") == "red" else "plain"))
+        if tag == "svg":
+            self.stack_svg = a.get("id") == "taskgraph-svg"
+        if tag == "table" and (a.get("id") or "").startswith(("waits-", "taskgraph-")):
             self.waits_table = a["id"]
         if tag == "tr" and self.waits_table:
             self.waits_row = []
@@ -87,6 +94,8 @@ class Page(HTMLParser):
             self.text[id(a)] += data
 
     def handle_endtag(self, tag):
+        if tag == "svg":
+            self.stack_svg = False
         if tag == "tr" and self.waits_row is not None:
             if self.waits_row:
                 self.facts.append("waits %s %s" % (self.waits_table, "|".join(self.waits_row)))

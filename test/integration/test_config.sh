@@ -162,6 +162,9 @@ done
 omp=no
 if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then omp=yes; fi
 expect_eq "$(awk '$1 == "openmp" { print $2 }' build.txt)" $omp "scorep-info build: openmp $omp"
+py=no # the Python module: built where its extension is in the build tree
+[ ! -e "$top_builddir/python/scorep/_native.so" ] || py=yes
+expect_eq "$(awk '$1 == "python" { print $2 }' build.txt)" $py "scorep-info build: python $py"
 expect_no_grep 'not built yet|no flush|create/join recorded\)' build.txt "scorep-info build: no stale words"
 # compiler instrumentation: the plugins that are built here named as scorep-cc's default
 # (what scorep-cc --dry-run uses for gcc and clang), -finstrument-functions otherwise

@@ -127,6 +127,9 @@ static void gpu_region(scorep_location *l, uint32_t region, uint64_t t, int ente
 static void gpu_rma(scorep_location *l, uint32_t type, uint64_t t, uint64_t bytes, uint64_t id)
 {
     t = scorep_location_now(l, t);
+    /* the profile's bytes_get (host to device) and bytes_put on the copy's call path */
+    if (l->profiling && l->profile.cur && (type == BUF_RMA_GET || type == BUF_RMA_PUT))
+        *(type == BUF_RMA_GET ? &l->profile.cur->bytes_get : &l->profile.cur->bytes_put) += bytes;
     if (!l->tracing)
         return;
     buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, t, type);

@@ -50,11 +50,27 @@ size_t scorep_mem_boot_size(const void *p)
     return *(const size_t *)((const char *)p - 16);
 }
 
+/* RTLD_NEXT sees the global scope only: a libstdc++ that came with a library loaded
+ * RTLD_LOCAL (a C++ extension module imported by Python) is found by its own handle */
+static void *resolve_local(const char *sym)
+{
+    void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    void *fn = h ? dlsym(h, sym) : NULL;
+    if (h)
+        dlclose(h);
+    return fn;
+}
+
 void scorep_mem_resolve(void)
 {
-    for (int i = 0; i < MEM_N; i++)
-        if (!__atomic_load_n(&scorep_mem_real[i], __ATOMIC_ACQUIRE))
-            __atomic_store_n(&scorep_mem_real[i], dlsym(RTLD_NEXT, symbols[i]), __ATOMIC_RELEASE);
+    for (int i = 0; i < MEM_N; i++) {
+        if (__atomic_load_n(&scorep_mem_real[i], __ATOMIC_ACQUIRE))
+            continue;
+        void *fn = dlsym(RTLD_NEXT, symbols[i]);
+        if (!fn && symbols[i][0] == '_' && symbols[i][1] == 'Z')
+            fn = resolve_local(symbols[i]);
+        __atomic_store_n(&scorep_mem_real[i], fn, __ATOMIC_RELEASE);
+    }
 }
 
 __attribute__((constructor)) static void resolve_at_load(void)

@@ -6,6 +6,7 @@
  * registers it (scorep_analysis_insitu_setup) when MPI is initialised. */
 #include "adapters/mpi/mpi_insitu.h"
 #include "analysis/an_load.h"
+#include "analysis/an_net_mpi.h"
 #include "analysis/analysis.h"
 #include "core/location.h"
 #include "runtime/runtime.h"
@@ -34,17 +35,25 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
     char err[512] = "", path[4200];
     snprintf(path, sizeof path, "%s/scout.cubex", dir);
     an_trace t;
+    /* collective: the thread teams' communicator ids, on every rank before any can fail
+     * (an_load_buffer names tasks by them; the trace writer reuses them) */
+    an_load_buffer_prepare(u);
     const scorep_location *l = master();
     int rc = l ? an_load_buffer(l, u, (uint32_t)rank, (uint32_t)size, &t, err, sizeof err) : -1;
     if (!l) {
         memset(&t, 0, sizeof t);
         snprintf(err, sizeof err, "rank %d has no master-thread location", rank);
     }
+    an_net *net = an_net_mpi(comm); /* the analysis's communication (an_net.h) */
+    if (!net && rc == 0) {
+        snprintf(err, sizeof err, "out of memory");
+        rc = -1;
+    }
     int bad = rc != 0, any;
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
     an_options opt = {.mode = "in situ", .summary = rank == 0 ? stderr : NULL};
     if (!any) {
-        rc = an_analyze(&t, comm, path, &opt, err, sizeof err);
+        rc = an_analyze(&t, net, path, &opt, err, sizeof err);
     } else {
         if (bad)
             fprintf(stderr, "[scorep-rt] in-situ analysis: %s\n", err);
@@ -59,6 +68,7 @@ static int insitu(const char *dir, const struct scorep_unified_s *u)
         else if (!any)
             fprintf(stderr, "[scorep-rt] in-situ analysis failed: %s (the trace is written)\n", err);
     }
+    an_net_free(net);
     an_trace_free(&t);
     PMPI_Comm_free(&comm);
     /* the trace file is skipped only when the analysis succeeded (on every rank alike) */

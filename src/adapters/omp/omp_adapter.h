@@ -96,6 +96,14 @@ typedef struct omp_task {
 } omp_task;
 #define OMP_TASK_MAGIC 0x6f6d7074u
 
+/* The task of OMPT task data D when this adapter records it (a deferred explicit task
+ * created inside a parallel region), else NULL. */
+static inline omp_task *omp_task_of(ompt_data_t *d)
+{
+    omp_task *task = d ? d->ptr : NULL;
+    return task && task->magic == OMP_TASK_MAGIC ? task : NULL;
+}
+
 /* ----------------------------------------------------------- thread state */
 typedef enum { FRAME_IMPLICIT, FRAME_TASK } omp_frame_kind;
 
@@ -205,5 +213,6 @@ void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, co
 void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *frame,
                         ompt_data_t *new_task, int flags, int has_dependences, const void *codeptr);
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next);
+void omp_cb_dependences(ompt_data_t *task_data, const ompt_dependence_t *deps, int ndeps);
 
 #endif

@@ -33,11 +33,6 @@ void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *fram
     omp_leave(t, raw);
 }
 
-static omp_task *ours(ompt_data_t *d)
-{
-    omp_task *task = d ? d->ptr : NULL;
-    return task && task->magic == OMP_TASK_MAGIC ? task : NULL;
-}
 
 static void task_event(omp_thread *t, buf_event_type type, const omp_task *task, uint64_t raw)
 {
@@ -97,7 +92,7 @@ static void switch_back(omp_thread *t, uint64_t raw)
 
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
 {
-    omp_task *from = ours(prior), *to = ours(next);
+    omp_task *from = omp_task_of(prior), *to = omp_task_of(next);
     if (!from && !to)
         return;
     omp_thread *t = omp_thread_get();

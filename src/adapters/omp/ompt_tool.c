@@ -27,6 +27,9 @@ static void register_callbacks(void)
     WANT(ompt_callback_implicit_task, omp_cb_implicit_task, true);
     WANT(ompt_callback_task_create, omp_cb_task_create, true);
     WANT(ompt_callback_task_schedule, omp_cb_task_schedule, true);
+    /* depend items of each task (omp_depend.c); not ompt_callback_task_dependence, which
+     * reports only the predecessors still pending at creation (docs/openmp.md) */
+    WANT(ompt_callback_dependences, omp_cb_dependences, false);
     WANT(ompt_callback_sync_region, omp_cb_sync_region, false);
     WANT(ompt_callback_work, omp_cb_work, false);
     WANT(ompt_callback_dispatch, omp_cb_dispatch, false);

@@ -134,6 +134,14 @@ API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 
 /* ------------------------------------------------------------ rewind regions */
 /* Score-P selects rewind regions like the others. */
+/* Score-P records the group in the region's definition; scorep-rt's definitions have no
+ * region groups, so the call is accepted and changes nothing. */
+API void SCOREP_User_RegionSetGroup(const SCOREP_User_RegionHandle h, const char *groupName)
+{
+    (void)h;
+    (void)groupName;
+}
+
 API void SCOREP_User_RewindRegionEnter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;

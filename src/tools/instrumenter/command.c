@@ -413,6 +413,23 @@ void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc)
         argv_push(cmd, "-lscorep-rt-io-isoc");
 }
 
+/* Ahead of libomptarget, which clang adds after every library of the command: the
+ * adapter's __tgt_* entry points must win over libomptarget's. */
+void instr_push_omptarget(struct argv_buf *cmd, int nargs, char **args)
+{
+#ifdef HAVE_OMPT
+    if (!args_any(nargs, args, arg_is_openmp_offload))
+        return;
+    argv_push(cmd, "-Wl,--push-state,--no-as-needed");
+    argv_push(cmd, "-lscorep-rt-omptarget");
+    argv_push(cmd, "-Wl,--pop-state");
+#else
+    (void)cmd;
+    (void)nargs;
+    (void)args;
+#endif
+}
+
 /* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
  * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
  * searching that directory first makes the compiler's own -lgomp link libomp. clang
@@ -492,6 +509,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         push_filter_ref_object(job, cmd);
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
+    instr_push_omptarget(cmd, job->nargs, job->args);
     instr_push_libs(cmd, mpp, nvcc && job->opt.cuda >= 0, nvcc, !nvcc && !job->opt.nomemory);
     instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
 }

@@ -63,6 +63,8 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
                      bool memory);
 /* the I/O wrapper libraries of --io (before the runtime, which they need) */
 void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc);
+/* the target-offload adapter, for a link with -fopenmp-targets= (a build with OMPT) */
+void instr_push_omptarget(struct argv_buf *cmd, int nargs, char **args);
 void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
 
 /* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default

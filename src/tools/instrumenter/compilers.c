@@ -164,6 +164,12 @@ bool arg_is_openmp(const char *arg)
     return strcmp(arg, "-fopenmp") == 0;
 }
 
+/* clang's offload targets (-fopenmp-targets=x86_64-pc-linux-gnu, nvptx64, ...) */
+bool arg_is_openmp_offload(const char *arg)
+{
+    return strncmp(arg, "-fopenmp-targets=", 17) == 0;
+}
+
 bool arg_is_unpreprocessed_fortran(const char *arg)
 {
     static const char *const extensions[] = {"f", "for", "ftn", "f90", "f95", "f03", "f08", NULL};

@@ -42,6 +42,7 @@ bool arg_is_static(const char *arg);
 bool arg_is_language(const char *arg);
 bool arg_is_abi(const char *arg);
 bool arg_is_openmp(const char *arg);
+bool arg_is_openmp_offload(const char *arg);
 /* Fortran sources that gfortran compiles without the C preprocessor. */
 bool arg_is_unpreprocessed_fortran(const char *arg);
 /* Source files (inputs that are compiled, not only linked). */

@@ -1,5 +1,6 @@
 /* options.c: parses scorep-cc's options and Score-P's instrumenter options (checked against
  * Score-P's scorep --help and its command-line parser) into one set of selections. */
+#include "config.h"
 #include "tools/instrumenter/options.h"
 
 #include <stddef.h>
@@ -385,7 +386,8 @@ static void scorep_option(const char *a, struct instr_options *opt)
         instr_usage_scorep(stdout);
         exit(0);
     } else if (strcmp(a, "--version") == 0) {
-        printf("scorep (scorep-rt) %s\n", SCOREP_VERSION);
+        /* Score-P's form ("Score-P 8.4"): tools read the version from it */
+        printf("Score-P %s (scorep-rt %s)\n", SCOREP_INTERFACE_VERSION, SCOREP_VERSION);
         exit(0);
     } else if (strcmp(a, "-v") == 0 || strncmp(a, "--verbose", 9) == 0) {
         if (a[1] == '-' && a[9] != '\0' && a[9] != '=')

@@ -16,6 +16,7 @@ typedef struct {
     char *config;   /* scorep.cfg's contents */
     char *manifest; /* MANIFEST.md's contents */
     char *scout;    /* scout.cubex: the wait-state analysis (docs/analysis.md) */
+    char *taskgraph; /* taskgraph.dot: the analysis's OpenMP task graph (docs/openmp.md) */
 } report_expdir;
 
 /* Finds the files; fills err and returns -1 when dir is not an experiment directory. */
@@ -34,6 +35,9 @@ int report_write_trace(FILE *out, const char *path, char *err, size_t errlen);
 /* Member from the wait-state analysis (scout.cubex): "waits". Returns 0, or -1 with a
  * message. */
 int report_write_waits(FILE *out, const char *path, char *err, size_t errlen);
+/* Member "taskgraph" from the analysis's taskgraph.dot (report_taskgraph.c): nodes, edges
+ * and the table per task region and rank. Returns 0, or -1 with a message. */
+int report_write_taskgraph(FILE *out, const char *path, char *err, size_t errlen);
 /* Member "io" from the trace's I/O records (report_io.c), when it has any: returns 1 when
  * written, 0 when the trace has no I/O, -1 with a message in err. */
 int report_write_io(FILE *out, const char *path, char *err, size_t errlen);

@@ -98,6 +98,11 @@ int report_expdir_open(report_expdir *x, const char *dir, char *err, size_t errl
         free(x->scout);
         x->scout = NULL;
     }
+    x->taskgraph = join(dir, "taskgraph.dot");
+    if (!is_file(x->taskgraph)) {
+        free(x->taskgraph);
+        x->taskgraph = NULL;
+    }
     x->config = read_text(dir, "scorep.cfg");
     x->manifest = read_text(dir, "MANIFEST.md");
     return 0;
@@ -110,6 +115,7 @@ void report_expdir_free(report_expdir *x)
     free(x->config);
     free(x->manifest);
     free(x->scout);
+    free(x->taskgraph);
 }
 
 /* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files. */

@@ -26,6 +26,8 @@ static int write_data(FILE *out, const report_expdir *x, char *err, size_t errle
         return -1;
     if (x->scout && report_write_waits(out, x->scout, err, errlen) != 0)
         return -1;
+    if (x->taskgraph && report_write_taskgraph(out, x->taskgraph, err, errlen) != 0)
+        return -1;
     int io = x->trace ? report_write_io(out, x->trace, err, errlen) : 0;
     if (io == 0)
         io = report_write_io_summary(out, x->dir, err, errlen);

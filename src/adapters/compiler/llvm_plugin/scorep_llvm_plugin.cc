@@ -306,10 +306,23 @@ static bool instrumentable(Function &F)
 struct instrument_pass : PassInfoMixin<instrument_pass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
     {
-        // device code of offloading compilations has no runtime to call
+        // device code of offloading compilations has no runtime to call: no hooks there
+        // either (clang -fopenmp-targets=nvptx64 passes -finstrument-functions to the device
+        // compilation too, and nvlink finds no __cyg_profile_func_enter)
         Triple triple(M.getTargetTriple());
-        if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR())
-            return PreservedAnalyses::all();
+        if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR()) {
+            bool stripped = false;
+            for (Function &F : M)
+                if (F.hasFnAttribute("instrument-function-entry") ||
+                    F.hasFnAttribute("instrument-function-entry-inlined")) {
+                    F.removeFnAttr("instrument-function-entry");
+                    F.removeFnAttr("instrument-function-exit");
+                    F.removeFnAttr("instrument-function-entry-inlined");
+                    F.removeFnAttr("instrument-function-exit-inlined");
+                    stripped = true;
+                }
+            return stripped ? PreservedAnalyses::none() : PreservedAnalyses::all();
+        }
         scorep_filter *filter = loaded_filter();
         std::unique_ptr<instrumenter> ins; // the runtime's declarations: only where used
         bool changed = false;

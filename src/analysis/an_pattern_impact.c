@@ -1,0 +1,120 @@
+/* an_pattern_impact.c: Scalasca 2.6's performance-impact tree (scout's CriticalPath.pattern:
+ * CRITICAL_PATH_ACTIVITIES, CRITICAL_IMBALANCE_IMPACT, INTER_PARTITION_IMBALANCE,
+ * NON_CRITICAL_PATH_ACTIVITIES; square derives intra_partition_imbalance and the sums
+ * performance_impact, performance_impact_criticalpath), computed on rank 0 over the global
+ * call tree from each rank's critical-path profile and time without waiting, as scout does
+ * after its backward replay (Boehme's thesis, p. 83-84, as the pattern file cites it). */
+#include "analysis/an_report.h"
+
+#include <stdlib.h>
+
+/* the master thread's values of rank r (the first location block), as an_report_cube.c
+ * gathers them */
+#define V(r, m, k) all_v[v_displ[r] + (size_t)(m) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
+
+typedef struct {
+    double *path;  /* [g] the whole critical path's time in global call path g (all ranks) */
+    double *lt;    /* [g] one rank's time without waiting */
+    double *costs; /* [g] critical-path imbalance costs, summed over the ranks */
+    double *phr;   /* [g] headroom, summed over the ranks */
+    double *hr;    /* [g] one rank's headroom */
+    double len;    /* the critical path's length */
+} impact_work;
+
+/* the rank's time without waiting per global call path into w->lt; returns its sum */
+static double local_times(impact_work *w, double *all_v, const int *v_displ, const int *cn_count,
+                          uint32_t **map, size_t ng, int r)
+{
+    double sum = 0;
+    for (size_t g = 0; g < ng; g++)
+        w->lt[g] = 0;
+    for (int k = 0; k < cn_count[r] / 2; k++) {
+        w->lt[map[r][k]] += V(r, M_NONWAIT_TIME, k);
+        sum += V(r, M_NONWAIT_TIME, k);
+    }
+    return sum;
+}
+
+/* rank's part of the global imbalance costs and headroom (CRITICAL_IMBALANCE_IMPACT: the
+ * path's excess over the rank's own time, scaled to the rank's waiting; INTER_PARTITION_
+ * IMBALANCE: the path's time in call paths the rank does not execute, scaled likewise) */
+static double excess_of(const impact_work *w, size_t g)
+{
+    /* below the clock's noise the excess is 0: a call path that the rank executes as long as
+     * the path does (in situ and post-mortem differ by about 1e-7 of the times) would
+     * otherwise take all the rank's waiting through a scale of the noise's size */
+    double x = w->path[g] - w->lt[g];
+    return x > 1e-6 * (1 + w->path[g]) ? x : 0;
+}
+
+static void rank_costs(impact_work *w, size_t ng, double lplen)
+{
+    double excess = 0, lp = 0, hrlen = 0;
+    for (size_t g = 0; g < ng; g++) {
+        excess += excess_of(w, g);
+        w->hr[g] = w->path[g];
+        if (w->lt[g] > 0) {
+            lp += w->lt[g] + (w->hr[g] - (w->lt[g] < w->hr[g] ? w->lt[g] : w->hr[g]));
+            w->hr[g] = 0;
+        }
+        hrlen += w->hr[g];
+    }
+    double scale = excess > 0 ? (w->len - lplen) / excess : 0;
+    double hrf = hrlen > 0 ? (w->len - lp) / hrlen : 0;
+    for (size_t g = 0; g < ng; g++) {
+        w->costs[g] += excess_of(w, g) * scale;
+        w->phr[g] += w->hr[g] * hrf;
+    }
+}
+
+/* the rank's values: activities on and off the path, its share of the imbalance costs and
+ * of the headroom in proportion to its part of the path in each call path */
+static void rank_values(const impact_work *w, double *all_v, const int *v_displ,
+                        const int *cn_count, uint32_t **map, int r)
+{
+    for (int k = 0; k < cn_count[r] / 2; k++) {
+        uint32_t g = map[r][k];
+        double lt = V(r, M_NONWAIT_TIME, k), lc = V(r, M_CRITICAL_PATH, k), p = w->path[g];
+        double act = p > 0 ? (p < lt ? p : lt) : 0, non = lt - p > 0 ? lt - p : 0;
+        double cii = 0, inter = 0;
+        if (lc > 0 && p > 0) {
+            cii = lc / p * w->costs[g];
+            inter = lc / p * w->phr[g];
+        }
+        cii = cii > 0 ? cii : 0;
+        inter = inter > 0 ? inter : 0;
+        V(r, M_CRITICAL_PATH_ACTIVITIES, k) = act;
+        V(r, M_CRITICAL_IMBALANCE_IMPACT, k) = cii;
+        V(r, M_INTER_PARTITION_IMBALANCE, k) = inter;
+        /* square: intra = the imbalance impact less the inter-partition part */
+        V(r, M_INTRA_PARTITION_IMBALANCE, k) = cii - inter > 0 ? cii - inter : 0;
+        V(r, M_NON_CRITICAL_PATH_ACTIVITIES, k) = non;
+        V(r, M_PERFORMANCE_IMPACT_CRITICALPATH, k) = act + cii;
+        V(r, M_PERFORMANCE_IMPACT, k) = act + cii + non;
+    }
+}
+
+int an_impact(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map, size_t ng,
+              int size)
+{
+    impact_work w = {0};
+    double *mem = calloc(5 * (ng + 1), sizeof *mem);
+    if (!mem)
+        return -1;
+    w.path = mem;
+    w.lt = mem + (ng + 1);
+    w.costs = mem + 2 * (ng + 1);
+    w.phr = mem + 3 * (ng + 1);
+    w.hr = mem + 4 * (ng + 1);
+    for (int r = 0; r < size; r++)
+        for (int k = 0; k < cn_count[r] / 2; k++)
+            w.path[map[r][k]] += V(r, M_CRITICAL_PATH, k);
+    for (size_t g = 0; g < ng; g++)
+        w.len += w.path[g];
+    for (int r = 0; r < size; r++)
+        rank_costs(&w, ng, local_times(&w, all_v, v_displ, cn_count, map, ng, r));
+    for (int r = 0; r < size; r++)
+        rank_values(&w, all_v, v_displ, cn_count, map, r);
+    free(mem);
+    return 0;
+}
