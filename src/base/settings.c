@@ -220,6 +220,13 @@ const scorep_cfg_var scorep_cfg_vars[] = {
     V("THROTTLING_MEAN", STRING, &scorep_cfg.throttling_mean, "10us", NULL,
       "Mean time per call below which a function is throttled",
       "Units ns, us, ms, s (no unit: ns)."),
+    V("CHECKPOINT_INTERVAL", NUMBER, &scorep_cfg.checkpoint_interval, "0", NULL,
+      "Seconds between checkpoints of each process's profile (0: none)",
+      "A scorep-rt extension. Every so many seconds a thread of the measurement writes each "
+      "process's profile as it stands into EXPDIR/rescue (rank-local, no communication), so "
+      "that a process killed by SIGKILL (the OOM killer, a hard time limit) leaves its data "
+      "up to the last checkpoint; scorep-recover EXPDIR makes profile.cubex from it. The "
+      "trace is not checkpointed."),
     /* sampling (src/sampling) */
     V("ENABLE_UNWINDING", BOOL, &scorep_cfg.enable_unwinding, "false", NULL,
       "Record calling contexts: sampling with libunwind",

@@ -50,6 +50,7 @@ typedef struct {
     char *metric_plugins, *metric_plugins_sep;
     char *substrate_plugins, *substrate_plugins_sep;
     bool io_posix; /* SCOREP_IO_POSIX: POSIX and ISO C I/O (src/adapters/io) */
+    uint64_t checkpoint_interval; /* SCOREP_CHECKPOINT_INTERVAL: seconds, 0 off (rescue.c) */
 } scorep_runtime_config;
 
 enum { SCOREP_PROFILING_FORMAT_NONE, SCOREP_PROFILING_FORMAT_CUBE4 };

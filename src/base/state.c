@@ -52,3 +52,15 @@ void scorep_state_set_program_region(uint32_t region)
 {
     program_region = region;
 }
+
+static int job_rank = -1;
+
+int scorep_job_rank(void)
+{
+    return job_rank;
+}
+
+void scorep_state_set_job_rank(int rank)
+{
+    job_rank = rank;
+}

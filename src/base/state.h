@@ -41,11 +41,15 @@ uint64_t scorep_program_begin_ts(void);
  * ProgramEnd and is the root of every location's call tree. SCOREP_INVALID_ID (UINT32_MAX)
  * before init. */
 uint32_t scorep_program_region(void);
+/* The rank this process's data belongs to, for names ("MPI Rank 2"): -1 (then the ipc
+ * rank) except in scorep-recover, where a subset of a job's ranks keeps its own numbers. */
+int scorep_job_rank(void);
 
 /* Runtime only. */
 void scorep_state_set_experiment_dir(const char *dir);
 void scorep_state_set_program_name(const char *name);
 void scorep_state_set_program_begin_ts(uint64_t ts);
 void scorep_state_set_program_region(uint32_t region);
+void scorep_state_set_job_rank(int rank);
 
 #endif

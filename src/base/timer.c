@@ -134,3 +134,28 @@ uint64_t scorep_timer_realtime_ns(uint64_t ticks)
                      (long double)scorep_timer_resolution();
     return cal.real0 + (uint64_t)(int64_t)dt;
 }
+
+/* Rank-local pieces (rescue, scorep-recover): the calibration travels with the data. */
+void scorep_timer_save(uint64_t out[SCOREP_TIMER_STATE_WORDS])
+{
+    scorep_timer_finish();
+    uint64_t s[SCOREP_TIMER_STATE_WORDS] = {(uint64_t)scorep_timer_active,
+                                            cal.tick0,
+                                            cal.ns0,
+                                            cal.tick1,
+                                            cal.ns1,
+                                            cal.real0,
+                                            cal.resolution};
+    memcpy(out, s, sizeof s);
+}
+
+void scorep_timer_restore(const uint64_t in[SCOREP_TIMER_STATE_WORDS])
+{
+    scorep_timer_active = (scorep_timer_kind)in[0];
+    cal.tick0 = in[1];
+    cal.ns0 = in[2];
+    cal.tick1 = in[3];
+    cal.ns1 = in[4];
+    cal.real0 = in[5];
+    cal.resolution = in[6];
+}

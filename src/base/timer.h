@@ -54,4 +54,9 @@ int64_t scorep_timer_test_skew(void);
 /* Wall-clock time (ns since epoch) that corresponds to tick 'ticks'. */
 uint64_t scorep_timer_realtime_ns(uint64_t ticks);
 
+/* The timer's kind and calibration (finished first), for a rank-local piece that another
+ * process writes out later (scorep-recover); restore makes this process's timer that one. */
+enum { SCOREP_TIMER_STATE_WORDS = 7 };
+void scorep_timer_save(uint64_t out[SCOREP_TIMER_STATE_WORDS]);
+void scorep_timer_restore(const uint64_t in[SCOREP_TIMER_STATE_WORDS]);
 #endif

@@ -128,3 +128,10 @@ int scorep_clock_points(const scorep_clock_point **out)
     *out = points;
     return n_points;
 }
+
+void scorep_clock_points_restore(const scorep_clock_point *p, int n)
+{
+    n_points = n < MAX_POINTS ? n : MAX_POINTS;
+    for (int i = 0; i < n_points; i++)
+        points[i] = p[i];
+}

@@ -19,4 +19,6 @@ int scorep_clock_points(const scorep_clock_point **points);
  * (for the trace's global time range, which readers take as it is). */
 uint64_t scorep_clock_to_root(uint64_t t);
 
+/* scorep-recover: the points a rank measured, read back from its rank-local piece. */
+void scorep_clock_points_restore(const scorep_clock_point *p, int n);
 #endif

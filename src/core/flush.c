@@ -197,3 +197,27 @@ int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_
             return have == 0 ? 0 : -1;
     }
 }
+
+/* The rank-local trace piece of a process that ends without the collective finalize: what
+ * an earlier flush wrote, then the records still in memory, in the spill file's format. */
+int scorep_flush_save(scorep_buffer *b, int fd)
+{
+    if (b->spill_fd >= 0) {
+        char chunk[1 << 16];
+        if (lseek(b->spill_fd, 0, SEEK_SET) != 0)
+            return -1;
+        for (;;) {
+            ssize_t n = read(b->spill_fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return -1;
+            if (n == 0)
+                break;
+            if (write_all(fd, chunk, (size_t)n) != 0)
+                return -1;
+        }
+    }
+    uint64_t last = 0;
+    return spill_records(b, fd, &last);
+}

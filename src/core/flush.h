@@ -13,4 +13,9 @@ void scorep_flush_install(void);
 int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_item *it),
                         void *ctx);
 
+/* Writes everything b recorded (an earlier flush's spill file, then the records in memory)
+ * to fd in the spill file's format; a buffer whose spill_fd is such a file replays it
+ * (scorep-recover). 0 or -1. */
+int scorep_flush_save(scorep_buffer *b, int fd);
+
 #endif

@@ -163,6 +163,11 @@ static double now_s(void)
 
 void scorep_location_quiesce(void)
 {
+    scorep_location_quiesce_except(NULL);
+}
+
+void scorep_location_quiesce_except(const scorep_location *except)
+{
     pthread_mutex_lock(&registry_lock);
     __atomic_store_n(&closed, true, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&registry_lock);
@@ -175,7 +180,7 @@ void scorep_location_quiesce(void)
     scorep_location *self = scorep_tls_location;
     double deadline = 0;
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        if (l == self || l->gpu)
+        if (l == self || l == except || l->gpu)
             continue; /* an event of this thread that finalize interrupted (a signal) */
         while (__atomic_load_n(&l->busy, __ATOMIC_ACQUIRE) != 0) {
             if (deadline == 0)
@@ -189,4 +194,13 @@ void scorep_location_quiesce(void)
             sched_yield();
         }
     }
+}
+
+scorep_location *scorep_location_restore(const char *name, uint32_t create_seq, uint32_t parent_id,
+                                         bool gpu, uint64_t first_ts)
+{
+    scorep_location *l = location_new(create_seq, parent_id, true, name, first_ts);
+    if (l)
+        l->gpu = gpu;
+    return l;
 }

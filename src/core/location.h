@@ -148,6 +148,9 @@ static inline void scorep_location_unmark_nonnull(scorep_location **l)
  * named in a warning and its location read as it is). Afterwards the location list and
  * the locations are the finalizing thread's. */
 void scorep_location_quiesce(void);
+/* The same, not waiting for except (the location of a thread that a signal stopped inside
+ * an event, while another thread writes its data: it will not end the event). */
+void scorep_location_quiesce_except(const scorep_location *except);
 
 /* Whether l records now: the measurement runs, recording is on, and l is not inside a call
  * it entered while recording was off (such calls end unrecorded before l records again). */
@@ -168,6 +171,10 @@ scorep_location *scorep_location_create(uint32_t create_seq, uint32_t parent_id)
 /* A location for a GPU stream (CUDA adapter): registered like a thread's, but not bound to
  * the calling thread; its events are written by whoever processes the activity records. */
 scorep_location *scorep_location_create_gpu(const char *name, uint64_t first_ts);
+/* scorep-recover: a location of a rank-local piece, in the order of its ids (the next id
+ * is the count so far), bound to no thread; its profile and buffer start empty. */
+scorep_location *scorep_location_restore(const char *name, uint32_t create_seq,
+                                         uint32_t parent_id, bool gpu, uint64_t first_ts);
 scorep_location *scorep_location_first(void);
 uint32_t scorep_location_count(void);
 

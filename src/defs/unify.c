@@ -609,3 +609,145 @@ void scorep_unified_free(scorep_unified *u)
         free(u->map[k]);
     memset(u, 0, sizeof *u);
 }
+
+/* ------------------------------------------- rank-local pieces (rescue and recovery) */
+int scorep_defs_pack_local(ser_buf *out)
+{
+    ser_buf tmp = {0};
+    for (int k = 0; k < U_KINDS; k++) {
+        uint32_t n = local_count(k);
+        ser_u32(out, n);
+        for (uint32_t i = 0; i < n; i++) {
+            tmp.len = 0;
+            blob_local(&tmp, k, i);
+            ser_u32(out, (uint32_t)tmp.len);
+            ser_put(out, tmp.data, tmp.len);
+        }
+    }
+    uint32_t n = scorep_defs_region_count(); /* filtered regions are defined, never recorded */
+    ser_u32(out, n);
+    for (uint32_t i = 0; i < n; i++)
+        ser_u32(out, scorep_defs_region_get(i)->filtered);
+    int rc = out->failed || tmp.failed ? -1 : 0;
+    ser_free(&tmp);
+    return rc;
+}
+
+static uint32_t local_comm_by_key(uint64_t key)
+{
+    for (uint32_t i = 0, n = scorep_defs_comm_count(); i < n; i++)
+        if (scorep_defs_comm_get(i)->key == key)
+            return i;
+    return SCOREP_INVALID_ID;
+}
+
+static uint32_t restore_io_handle(ser_reader *r)
+{
+    scorep_io_handle_def h = {0};
+    (void)ser_get_u32(r); /* the rank that wrote it: the recovered rank's own */
+    char *name = ser_get_str(r), *file = ser_get_str(r);
+    h.name = name;
+    h.file = file ? scorep_defs_io_file(file) : SCOREP_INVALID_ID;
+    h.paradigm = ser_get_u32(r);
+    h.flags = ser_get_u32(r);
+    h.access = ser_get_u32(r);
+    uint64_t comm = ser_get_u64(r);
+    h.comm = comm == UINT64_MAX ? SCOREP_INVALID_ID : local_comm_by_key(comm);
+    uint32_t id = r->failed || !name ? SCOREP_INVALID_ID : scorep_defs_io_handle(&h);
+    free(name);
+    free(file);
+    return id;
+}
+
+/* Defines one blob of kind k in this process's tables; returns the id it got. */
+static uint32_t restore_one(int k, ser_reader *r)
+{
+    char *s = NULL;
+    scorep_region_def reg = {0};
+    scorep_parameter_def par = {0};
+    scorep_metric_def met = {0};
+    scorep_comm_def comm = {0};
+    scorep_group_def grp = {0};
+    scorep_win_def win = {0};
+    scorep_io_file_def file = {0};
+    scorep_unified u = {.strings = &s,
+                        .regions = &reg,
+                        .params = &par,
+                        .metrics = &met,
+                        .comms = &comm,
+                        .groups = &grp,
+                        .wins = &win,
+                        .io_files = &file};
+    if (k == U_IOHANDLE)
+        return restore_io_handle(r);
+    uint64_t ref = UINT64_MAX;
+    uint32_t id = SCOREP_INVALID_ID;
+    if (decode_one(&u, k, 0, r, &ref) == 0) {
+        switch (k) {
+        case U_STRING:
+            id = s ? scorep_defs_string(s) : SCOREP_INVALID_ID;
+            break;
+        case U_REGION:
+            id = scorep_defs_region(reg.name, reg.mangled, reg.file, reg.begin_line, reg.end_line,
+                                    reg.paradigm, reg.role);
+            break;
+        case U_PARAM:
+            id = scorep_defs_parameter(par.name, par.type);
+            break;
+        case U_METRIC:
+            id = scorep_defs_metric_full(&met);
+            break;
+        case U_COMM:
+            id = scorep_defs_comm(&comm);
+            break;
+        case U_GROUP:
+            id = scorep_defs_group(grp.size, grp.members);
+            break;
+        case U_WIN:
+            id = scorep_defs_win(win.key, win.name, local_comm_by_key(ref));
+            break;
+        case U_IOFILE:
+            id = scorep_defs_io_file(file.name);
+            break;
+        }
+    }
+    /* the decoded copies (the tables made their own) */
+    {
+        free(s);
+        free((char *)reg.name);
+        free((char *)reg.mangled);
+        free((char *)reg.file);
+        free((char *)par.name);
+        free((char *)met.name);
+        free((char *)met.unit);
+        free((char *)met.description);
+        free((char *)comm.name);
+        free((uint32_t *)comm.members);
+        free((uint32_t *)comm.members_b);
+        free((uint32_t *)grp.members);
+        free((char *)win.name);
+        free((char *)file.name);
+    }
+    return id;
+}
+
+int scorep_defs_restore_local(const unsigned char *p, size_t len)
+{
+    ser_reader r = {p, p + len, 0};
+    for (int k = 0; k < U_KINDS; k++) {
+        uint32_t n = ser_get_u32(&r);
+        for (uint32_t i = 0; i < n && !r.failed; i++) {
+            uint32_t l = ser_get_u32(&r);
+            const unsigned char *b = ser_get(&r, l);
+            if (!b)
+                return -1;
+            ser_reader one = {b, b + l, 0};
+            if (restore_one(k, &one) != i)
+                return -1; /* the tables were not empty, or the piece is damaged */
+        }
+    }
+    uint32_t n = ser_get_u32(&r);
+    for (uint32_t i = 0; i < n && !r.failed && i < scorep_defs_region_count(); i++)
+        scorep_defs_region_set_filtered(i, ser_get_u32(&r) != 0);
+    return r.failed ? -1 : 0;
+}

@@ -7,6 +7,9 @@
 #include "defs/defs.h"
 #include "defs/defs_io.h"
 #include "defs/defs_mpi.h"
+#include "base/ser.h"
+
+#include <stddef.h>
 
 /* I/O handles are per process (their blob holds the rank); files are unified by name */
 enum {
@@ -40,5 +43,11 @@ typedef struct scorep_unified_s {
 /* Collective over the current ipc backend. Returns 0, or -1 on failure (all ranks agree). */
 int scorep_unify(scorep_unified *u);
 void scorep_unified_free(scorep_unified *u);
+
+/* Rank-local pieces (rescue, scorep-recover): this process's definitions of every kind, in
+ * id order, as the blobs unification exchanges; restored into empty tables they get the
+ * same ids. 0, or -1 (out of memory; a damaged piece or tables that were not empty). */
+int scorep_defs_pack_local(ser_buf *out);
+int scorep_defs_restore_local(const unsigned char *p, size_t len);
 
 #endif

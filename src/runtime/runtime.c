@@ -14,6 +14,7 @@
 #include "sampling/sampling.h"
 #include "metrics/metrics.h"
 #include "substrates/substrates_core.h"
+#include "runtime/runtime_int.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,6 +35,9 @@ static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static char experiment_dir[PATH_MAX];
 static int mpi_mode;
 static int in_mpi_finalize;
+/* Set when the measurement's end (a finalize, a rescue, or nothing to do) is complete: a
+ * signal that comes meanwhile waits for it (rescue.c) before the process dies. */
+static int end_done;
 
 /* ------------------------------------------------------------------- init */
 static const char *env_lookup(const char *name)
@@ -193,27 +197,14 @@ void scorep_runtime_mpi_ready(bool spawned)
     mpp_ready();
 }
 
-static void on_signal(int sig)
-{
-    scorep_runtime_finalize(128 + sig);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void install_signal_handlers(void)
-{
-    const int sigs[] = {SIGINT, SIGTERM};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction old;
-        /* leave the application's own handlers alone */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-            signal(sigs[i], on_signal);
-    }
-}
-
 static void on_exit_handler(int status, void *arg)
 {
     (void)arg;
+    /* The process ends by exit(status): a SIGTERM that comes now (mpirun ends the job when
+     * a rank leaves without MPI_Finalize) stays pending, so that the data is written and
+     * the exit status is the program's. */
+    sigset_t old;
+    scorep_rescue_block(&old);
     scorep_runtime_finalize(status);
 }
 
@@ -227,6 +218,8 @@ static void in_forked_child(void)
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_init(&init_lock, NULL);
     __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
+    __atomic_store_n(&end_done, 1, __ATOMIC_RELEASE);
+    scorep_rescue_forked();
 }
 
 /* ------------------------------------------------------ trace reduction */
@@ -364,7 +357,7 @@ static void do_init(void)
         return;
     on_exit(on_exit_handler, NULL);
     pthread_atfork(NULL, NULL, in_forked_child);
-    install_signal_handlers();
+    scorep_rescue_install();
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->init)
             subsystems[i]->init();
@@ -382,8 +375,14 @@ static void do_init(void)
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
 }
 
+/* scorep-recover links the runtime to reuse its writers; it measures nothing (set by the
+ * first constructor, before anything can start the measurement) */
+static bool recover_tool;
+
 int scorep_runtime_init(void)
 {
+    if (recover_tool)
+        return 0;
     int s = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
     if (s == INIT_DONE)
         return scorep_measurement_on();
@@ -419,10 +418,20 @@ static void ipc_finalize(void)
 
 static const scorep_ipc_hooks ipc_hooks = {ipc_ready, ipc_finalize};
 
+void scorep_rt_recover_setup(const char *dir)
+{
+    parse_reduction();
+    configure_locations();
+    snprintf(experiment_dir, sizeof experiment_dir, "%s", dir);
+    scorep_state_set_experiment_dir(experiment_dir);
+    __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
+}
+
 /* Before any other constructor of the library: an event that comes first starts the
  * measurement through location.c's first-use hook. */
 __attribute__((constructor(101))) static void scorep_runtime_first_use_hook(void)
 {
+    recover_tool = dlsym(RTLD_DEFAULT, "scorep_recover_tool_present") != NULL;
     scorep_location_on_first_use(scorep_runtime_init);
     scorep_ipc_set_hooks(&ipc_hooks);
 }
@@ -532,7 +541,7 @@ static void note_reductions(void)
  * finalization); the calls still open and the program root close there */
 static uint64_t program_end_raw;
 
-static void close_locations(void)
+void scorep_rt_close_locations(void)
 {
     note_reductions();
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
@@ -551,7 +560,7 @@ static void close_locations(void)
 
 /* After the subsystems' finalize (sampling adds its call paths below the roots it finds):
  * every location's tree below the program region, as Score-P's. */
-static void root_locations(void)
+void scorep_rt_root_locations(void)
 {
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         if (l->profiling && scorep_profile_adopt_roots(&l->profile, scorep_program_region()) != 0)
@@ -589,7 +598,7 @@ static void follow_experiment_dir(void)
 }
 
 /* Returns whether this process wrote MANIFEST.md. */
-static bool write_results(int status)
+bool scorep_rt_write_results(int status)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
     follow_experiment_dir();
@@ -650,8 +659,8 @@ __attribute__((visibility("default"))) const char *SCOREP_GetExperimentDirName(v
 
 /* Score-P: ends the measurement now and writes the results (events after it are not
  * recorded); a later finalize (exit, MPI_Finalize) does nothing. In an MPI run the results
- * are written collectively by MPI_Finalize: called before it, the rank writes nothing (the
- * warning of scorep_runtime_finalize), as a rank that exits early. */
+ * are written collectively by MPI_Finalize: called before it, the rank writes its rank-local
+ * piece (rescue.c) and says so, as a rank that exits early. */
 __attribute__((visibility("default"))) void SCOREP_FinalizeMeasurement(void)
 {
     scorep_runtime_finalize(0);
@@ -659,42 +668,98 @@ __attribute__((visibility("default"))) void SCOREP_FinalizeMeasurement(void)
 
 void scorep_runtime_finalize(int status)
 {
+    scorep_ending e = {SCOREP_END_EXIT, status, NULL, 0};
+    scorep_rt_finish(&e);
+}
+
+/* A crash (SIGSEGV, ...): the crashed thread's call path gets a call of a region named
+ * after the signal, at the time the signal came (the thread is stopped in the handler). */
+static void mark_crash(const scorep_ending *e)
+{
+    scorep_location *l = e->crash_loc;
+    const char *name = e->kind == SCOREP_END_SIGNAL ? scorep_rescue_crash_name(e->code) : NULL;
+    if (!l || !name || l->off_depth)
+        return;
+    uint32_t r = scorep_defs_region(name, name, NULL, 0, 0, SCOREP_PARADIGM_MEASUREMENT,
+                                    SCOREP_ROLE_ARTIFICIAL);
+    if (r == SCOREP_INVALID_ID)
+        return;
+    uint64_t t = scorep_location_now(l, e->crash_raw);
+    if (l->profiling)
+        scorep_profile_enter(&l->profile, r, t);
+    if (l->tracing)
+        scorep_buffer_enter(&l->buffer, l->depth, t, r);
+    t = scorep_location_now(l, t + 1);
+    if (l->profiling)
+        scorep_profile_leave(&l->profile, r, t);
+    if (l->tracing)
+        scorep_buffer_leave(&l->buffer, l->depth, t, r);
+}
+
+int scorep_rt_end_done(void)
+{
+    return __atomic_load_n(&end_done, __ATOMIC_ACQUIRE);
+}
+
+/* Returns false when another thread already ends the measurement. */
+static bool finish(const scorep_ending *e)
+{
+    int status = e->kind == SCOREP_END_SIGNAL ? 128 + e->code : e->code;
     pthread_mutex_lock(&init_lock);
     int was = init_state;
     /* atomic: scorep_runtime_init's fast path reads it without the lock */
     __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&init_lock);
+    if (was == INIT_FINALIZED)
+        return false; /* another thread ends the measurement; end_done tells when it is done */
     if (was != INIT_DONE || !scorep_measurement_on())
-        return;
+        return true;
     program_end_raw = scorep_timer_ticks();
-    scorep_throttle_settle(); /* this thread's throttled calls since its last event */
+    if (!e->crash_loc && e->kind != SCOREP_END_SIGNAL)
+        scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     scorep_substrates_program_end(status);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     /* threads that still run (exit() or a return from main while they record) finish the
-     * event they are in; from here on the locations are this thread's */
-    scorep_location_quiesce();
+     * event they are in; from here on the locations are this thread's. A thread that a
+     * signal stopped inside an event (the crashed one) will not finish it. */
+    scorep_location_quiesce_except(e->crash_loc);
     /* the sources stop; adapters hand over what they buffer */
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->end)
             subsystems[i]->end();
-    if (scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize) {
-        /* collective writing would hang: the other ranks are not here */
-        scorep_warn("rank %d ends without MPI_Finalize (exit, abort or signal); it writes no "
-                    "results",
-                    scorep_ipc_get()->rank());
-        return;
-    }
+    /* a rank that ends without MPI_Finalize: collective writing would hang (the other
+     * ranks are not here), so it writes its rank-local piece (rescue.c) */
+    bool rank_local = scorep_ipc_get() != &scorep_ipc_single && !in_mpi_finalize;
+    if (rank_local && !experiment_dir[0])
+        return true; /* MPI_Init did not complete: no directory, nothing recorded to keep */
     if (!experiment_dir[0] && create_experiment_dir() != 0)
-        return; /* an MPI program that never initialised MPI */
-    close_locations();
+        return true; /* an MPI program that never initialised MPI */
+    mark_crash(e);
+    scorep_rt_close_locations();
     scorep_timer_finish();
     for (int i = n_subsystems - 1; i >= 0; i--)
         if (subsystems[i]->finalize)
             subsystems[i]->finalize();
-    root_locations();
+    scorep_rt_root_locations();
     scorep_defs_string(scorep_program_name()); /* ProgramBegin names it */
-    bool manifest = write_results(status);
+    if (rank_local) {
+        scorep_rescue_write_piece(e, program_end_raw);
+        return true;
+    }
+    bool manifest = scorep_rt_write_results(status);
     scorep_substrates_write(experiment_dir, manifest);
+    if (scorep_cfg.checkpoint_interval)
+        scorep_rescue_discard_piece();
+    return true;
+}
+
+void scorep_rt_finish(const scorep_ending *e)
+{
+    sigset_t old;
+    scorep_rescue_block(&old);
+    if (finish(e))
+        __atomic_store_n(&end_done, 1, __ATOMIC_RELEASE);
+    scorep_rescue_unblock(&old);
 }
 
 void scorep_runtime_finalize_mpi(void)

@@ -8,6 +8,7 @@
 #include "core/subsystem.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Compatibility: code that includes this header for the messages, the state or the
@@ -48,6 +49,27 @@ void scorep_runtime_mpi_ready(bool spawned);
 void scorep_runtime_finalize_mpi(void);
 /* true when the MPI adapter library is part of the program */
 int scorep_runtime_mpi_mode(void);
+
+/* MPI_Abort (the MPI adapter, before PMPI_Abort): this rank writes its rank-local piece
+ * (rescue.c), as on a signal, without any collective call. */
+void scorep_runtime_rescue_abort(int errorcode);
+
+/* scorep-recover (recover.c). A rank-local piece's header. */
+typedef struct {
+    int rank, size, kind, code; /* kind: how the rank ended (runtime_int.h's scorep_end_kind) */
+    uint64_t wall_ns;           /* when (ns since the epoch) */
+} scorep_piece_info;
+/* 0, or -1 for a file that is no piece of this version. */
+int scorep_runtime_piece_info(const char *path, scorep_piece_info *info);
+/* "signal SIGSEGV", "MPI_Abort (error code 3)", ... */
+void scorep_runtime_ending_text(int kind, int code, char *buf, size_t len);
+/* In a process of its own per piece, all of them connected by ipc (collective): restores
+ * the piece's rank and writes the experiment's profile and trace into dir as MPI_Finalize
+ * would; rank 0 notes in MANIFEST.md and the Cube file which ranks ended how (orig_size:
+ * the job's ranks; missing: those without a piece, as text, or NULL). 0 or -1. */
+struct scorep_ipc;
+int scorep_runtime_recover(const char *dir, const char *piece, const struct scorep_ipc *ipc,
+                           int orig_size, const char *missing);
 
 /* Score-P's runtime management entry points (SCOREP_RuntimeManagement.h; called by Score-P's
  * Python bindings): atexit finalize again, the experiment directory's name, finalize now. */

@@ -442,8 +442,35 @@ static int clusters_to_cnodes(rank_clusters *cl, const merged *m, const int *cub
  * the clustered region's cnode, the number of processes, of iterations (the most of any
  * process), and per iteration i (from 0) "CLUSTER MAPPING i": for every rank the cnode of
  * the iteration's cluster, 0 where the rank had no such iteration. cl: cnodes already. */
+/* global attributes added by the caller (scorep-recover: which ranks ended how) */
+enum { MAX_EXTRA_ATTRS = 4096 };
+static char *extra_keys[MAX_EXTRA_ATTRS], *extra_values[MAX_EXTRA_ATTRS];
+static int n_extra;
+
+int scorep_profile_cube_add_attr(const char *key, const char *value)
+{
+    if (n_extra == MAX_EXTRA_ATTRS || !(extra_keys[n_extra] = strdup(key)))
+        return -1;
+    if (!(extra_values[n_extra] = strdup(value))) {
+        free(extra_keys[n_extra]);
+        return -1;
+    }
+    n_extra++;
+    return 0;
+}
+
+static int extra_attrs(cube_writer *w)
+{
+    int rc = 0;
+    for (int i = 0; i < n_extra; i++)
+        rc |= cube_writer_attr(w, extra_keys[i], extra_values[i]);
+    return rc;
+}
+
 static int cluster_attrs(cube_writer *w, int nranks, const rank_clusters *cl)
 {
+    if (extra_attrs(w) != 0)
+        return -1;
     int root = -1;
     uint32_t n = 0;
     for (int r = 0; r < nranks; r++) {

@@ -5,4 +5,8 @@
 
 #include "writers/writer.h"
 
+/* A global attribute of the next Cube file written (rank 0; scorep-recover marks which
+ * ranks ended how). Strings are copied. 0 or -1. */
+int scorep_profile_cube_add_attr(const char *key, const char *value);
+
 #endif

@@ -44,7 +44,8 @@ static int describe(void *arg, uint64_t world, systree_local *out)
     d->levels[0] = (systree_level_desc){"machine", scorep_machine_name()};
     d->levels[1] = (systree_level_desc){"node", scorep_node_name()};
     if (scorep_ipc_get() != &scorep_ipc_single)
-        snprintf(d->process, sizeof d->process, "MPI Rank %d", scorep_ipc_get()->rank());
+        snprintf(d->process, sizeof d->process, "MPI Rank %d",
+                 scorep_job_rank() >= 0 ? scorep_job_rank() : scorep_ipc_get()->rank());
     else
         snprintf(d->process, sizeof d->process, "%s", scorep_process_name());
     for (scorep_location *l = scorep_location_first(); l && i < n; l = l->next, i++)

@@ -5,6 +5,7 @@
 #include "adapters/mpi/mpi_comm.h"
 #include "adapters/mpi/mpi_request.h"
 #include "adapters/mpi/mpi_insitu.h"
+#include "adapters/mpi/mpi_hooks.h"
 #include "config/config.h"
 #include "runtime/runtime.h"
 #include "ipc/ipc_mpi.h"
@@ -128,4 +129,13 @@ void scorep_mpi_finalize_begin(uint32_t fn)
 uint64_t scorep_mpi_next_message_handle(void)
 {
     return __atomic_add_fetch(&message_counter, 1, __ATOMIC_RELAXED);
+}
+
+/* MPI_Abort ends the job without MPI_Finalize: this rank keeps its data rank-locally
+ * (the runtime's rescue; the call's Enter is recorded and stays open, as the crash's
+ * call path does), then PMPI_Abort ends it as it would. */
+void scorep_mpi_pre_abort(scorep_mpi_frame *f, int errorcode)
+{
+    (void)f;
+    scorep_runtime_rescue_abort(errorcode);
 }

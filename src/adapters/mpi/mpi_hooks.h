@@ -48,6 +48,9 @@ typedef struct {
     uint64_t freed; /* MPI_Win_free of an allocated window: its memory (memory recording) */
 } scorep_mpi_ctx_win;
 
+/* ---- MPI_Abort (mpi_adapter.c): the rank writes its rank-local piece before it ends ---- */
+void scorep_mpi_pre_abort(scorep_mpi_frame *f, int errorcode);
+
 /* ---- SCOREP_MPI_MEMORY_RECORDING (mpi_memory.c) -------------------------------------- */
 void scorep_mpi_post_alloc_mem(scorep_mpi_frame *f, int ret, MPI_Aint size, void *baseptr);
 void scorep_mpi_pre_free_mem(scorep_mpi_frame *f, void *base);

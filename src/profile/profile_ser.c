@@ -1,0 +1,148 @@
+/* profile_ser.c: a location's call tree as bytes and back, for the rank-local pieces that a
+ * dying process leaves (rescue, checkpoints) and that scorep-recover reads back. */
+#include "profile/profile.h"
+#include "profile/profile_ser.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* A checkpoint reads a tree that its thread may change meanwhile: a bound on the nodes
+ * keeps a walk finite whatever it meets. */
+enum { MAX_NODES = 1 << 24 };
+
+/* the calls open on the current path, which a checkpoint writes as if they ended then */
+typedef struct {
+    const pnode **open;
+    uint32_t n_open;
+    uint64_t close_ts;
+} pack_ctx;
+
+static bool is_open(const pack_ctx *c, const pnode *n)
+{
+    for (uint32_t i = 0; i < c->n_open; i++)
+        if (c->open[i] == n)
+            return true;
+    return false;
+}
+
+static int pack_node(const pack_ctx *c, const pnode *n, ser_buf *b, uint32_t *budget,
+                     uint32_t depth)
+{
+    if (*budget == 0 || depth > 100000)
+        return -1;
+    (*budget)--;
+    uint64_t visits = n->visits, sum = n->sum, min = n->min, max = n->max;
+    if (c->close_ts && is_open(c, n) && c->close_ts > n->enter_ts) {
+        uint64_t d = c->close_ts - n->enter_ts;
+        visits++;
+        sum += d;
+        min = d < min ? d : min;
+        max = d > max ? d : max;
+    }
+    ser_u32(b, n->kind);
+    ser_u32(b, n->id);
+    ser_u64(b, n->key);
+    ser_u64(b, (uint64_t)n->value);
+    ser_u64(b, visits);
+    ser_u64(b, sum);
+    ser_u64(b, min);
+    ser_u64(b, max);
+    ser_u64(b, n->bytes_sent);
+    ser_u64(b, n->bytes_received);
+    ser_u64(b, n->bytes_put);
+    ser_u64(b, n->bytes_get);
+    uint32_t k = 0;
+    for (const pmetric *m = n->metrics; m && k < 4096; m = m->next)
+        k++;
+    ser_u32(b, k);
+    const pmetric *m = n->metrics;
+    for (uint32_t i = 0; i < k && m; i++, m = m->next) {
+        ser_u32(b, m->metric);
+        ser_u64(b, m->count);
+        ser_f64(b, m->sum);
+    }
+    /* children last to first: restored by prepending, they keep their order */
+    uint32_t nc = 0;
+    for (const pnode *c = n->first_child; c && nc < MAX_NODES; c = c->next_sibling)
+        nc++;
+    const pnode **kids = malloc((nc ? nc : 1) * sizeof *kids);
+    if (!kids)
+        return -1;
+    uint32_t i = 0;
+    for (const pnode *c = n->first_child; c && i < nc; c = c->next_sibling)
+        kids[i++] = c;
+    ser_u32(b, i);
+    int rc = 0;
+    while (i > 0 && rc == 0)
+        rc = pack_node(c, kids[--i], b, budget, depth + 1);
+    free(kids);
+    return rc;
+}
+
+int scorep_profile_pack(const scorep_profile *p, uint64_t close_ts, ser_buf *b)
+{
+    enum { MAX_OPEN = 4096 };
+    const pnode *open[MAX_OPEN];
+    pack_ctx c = {open, 0, close_ts};
+    for (const pnode *n = close_ts ? p->cur : NULL; n && n != &p->root && c.n_open < MAX_OPEN;
+         n = n->parent)
+        open[c.n_open++] = n;
+    uint32_t budget = MAX_NODES;
+    return pack_node(&c, &p->root, b, &budget, 0) == 0 && !b->failed ? 0 : -1;
+}
+
+static int unpack_values(pnode *n, ser_reader *r, scorep_profile *p)
+{
+    n->visits = ser_get_u64(r);
+    n->sum = ser_get_u64(r);
+    n->min = ser_get_u64(r);
+    n->max = ser_get_u64(r);
+    n->bytes_sent = ser_get_u64(r);
+    n->bytes_received = ser_get_u64(r);
+    n->bytes_put = ser_get_u64(r);
+    n->bytes_get = ser_get_u64(r);
+    uint32_t k = ser_get_u32(r);
+    pnode *was = p->cur;
+    p->cur = n;
+    for (uint32_t i = 0; i < k && !r->failed; i++) {
+        uint32_t metric = ser_get_u32(r);
+        uint64_t count = ser_get_u64(r);
+        double sum = ser_get_f64(r);
+        scorep_profile_metric(p, metric, 0);
+        for (pmetric *m = n->metrics; m; m = m->next)
+            if (m->metric == metric) {
+                m->count = count;
+                m->sum = sum;
+            }
+    }
+    p->cur = was;
+    return r->failed ? -1 : 0;
+}
+
+static int unpack_children(scorep_profile *p, pnode *parent, ser_reader *r, uint32_t depth)
+{
+    uint32_t nc = ser_get_u32(r);
+    for (uint32_t i = 0; i < nc && !r->failed; i++) {
+        uint8_t kind = (uint8_t)ser_get_u32(r);
+        uint32_t id = ser_get_u32(r);
+        uint64_t key = ser_get_u64(r);
+        int64_t value = (int64_t)ser_get_u64(r);
+        if (r->failed || kind == PNODE_ROOT || depth > 100000)
+            return -1;
+        pnode *n = scorep_profile_child_slow(p, parent, key, kind, id, value);
+        if (!n || unpack_values(n, r, p) != 0 || unpack_children(p, n, r, depth + 1) != 0)
+            return -1;
+    }
+    return r->failed ? -1 : 0;
+}
+
+int scorep_profile_unpack(scorep_profile *p, ser_reader *r)
+{
+    uint32_t kind = ser_get_u32(r);
+    (void)ser_get_u32(r);
+    (void)ser_get_u64(r);
+    (void)ser_get_u64(r);
+    if (r->failed || kind != PNODE_ROOT)
+        return -1;
+    return unpack_values(&p->root, r, p) == 0 ? unpack_children(p, &p->root, r, 0) : -1;
+}

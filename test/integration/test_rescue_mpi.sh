@@ -1,0 +1,180 @@
+#!/bin/sh
+# test_rescue_mpi.sh: a job that dies keeps its data (issue #29). 3 ranks run 200 rounds of
+# work() + MPI_Barrier (test/programs/rescue.c), then rank 1 segfaults in crash_here (called
+# from main) / calls MPI_Abort(3) / calls exit(3) / is killed by SIGKILL 3 s later (with
+# SCOREP_CHECKPOINT_INTERVAL=1), or the whole job gets SIGTERM; mpirun ends the other ranks
+# with SIGTERM. Each ending: mpirun's exit status and the program's output are those of the
+# uninstrumented program; every rank leaves its rank-local piece in EXPDIR/rescue;
+# scorep-recover makes a profile with exactly 200 visits of work on rank 1 (the program
+# stops there: at least 200 on the others, which wait in the 201st round's barrier; exactly
+# 200 everywhere for SIGTERM, where all wait after 200), read by our reader and by CubeLib's
+# cube_dump, a trace that otf2-print reads whole with the same 200 calls of work on rank 1,
+# and MANIFEST.md and the Cube file say which rank ended how.
+. "$top_srcdir/test/integration/lib.sh"
+[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export TEST_TIMEOUT=120 # a job that hangs fails the test (run_app: timeout)
+RECOVER="$top_builddir/scorep-recover"
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
+    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+
+scorep_cc mpicc -O1 -DRESCUE_MPI -o rescue_m "$PROGRAMS/rescue.c"
+mpicc -O1 -DRESCUE_MPI -o rescue_u "$PROGRAMS/rescue.c" || fail "mpicc rescue.c"
+
+# job NAME BINARY HOW [VAR=VALUE...]: mpirun -np 3, bounded; stdout sorted in NAME.sorted
+# (the ranks print in any order), the exit status in $status
+job()
+{
+    _n=$1 _b=$2 _h=$3
+    shift 3
+    if [ "$_h" = term ]; then
+        start_app "$_n" env "$@" mpirun -np 3 "./$_b" term
+        _k=600
+        while [ "$(grep -c 'rounds$' "$_n.out" || true)" != 3 ]; do
+            _k=$((_k - 1))
+            [ "$_k" -gt 0 ] && kill -0 "$app_pid" 2>/dev/null || {
+                kill -KILL "$app_pid" 2>/dev/null || true
+                fail "$_n: the ranks did not reach round 200"
+            }
+            sleep 0.1
+        done
+        kill -TERM "$app_pid"
+        wait_app 120
+    else
+        run_app "$_n" env "$@" mpirun -np 3 "./$_b" "$_h"
+    fi
+    sort "$_n.out" >"$_n.sorted"
+}
+
+# work_visits EXPDIR: "location visits" of main/work, our reader
+work_visits()
+{
+    profile_values "$1" main/work visits | sort -n
+}
+
+for how in segv abort exit kill term; do
+    part "rank 1 ends by $how"
+    e=exp_$how
+    job plain_$how rescue_u $how
+    plain=$status
+    ck=
+    [ $how != kill ] || ck=SCOREP_CHECKPOINT_INTERVAL=1
+    job meas_$how rescue_m $how SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=$e $ck
+    expect_eq "$status" "$plain" "$how: mpirun's exit status as without measurement"
+    expect_eq "$(cat meas_$how.sorted)" "$(cat plain_$how.sorted)" "$how: program output unchanged"
+    expect_eq "$(cat meas_$how.sorted)" "rank 0: 200 rounds
+rank 1: 200 rounds
+rank 2: 200 rounds" "$how: every rank did 200 rounds"
+    expect_no_file $e/profile.cubex "$how: no profile before scorep-recover"
+    expect_eq "$(entries $e/rescue '^rank-[0-9]\.piece$')" 3 "$how: a piece of every rank"
+    run_to recover_$how.out "$RECOVER" $e
+    expect_grep "3 of 3 ranks recovered" recover_$how.out "$how: scorep-recover"
+    check_profiles
+    v=$(work_visits $e)
+    expect_eq "$(echo "$v" | awk '$1 == 1 { print $2 }')" 200 "$how: rank 1 has 200 visits of work"
+    if [ $how = term ]; then
+        expect_eq "$(echo "$v" | tr '\n' ' ')" "0 200 1 200 2 200 " \
+            "$how: every rank has 200 visits of work (all waited after round 200)"
+    else
+        expect_eq "$(echo "$v" | awk '$1 != 1 && $2 >= 200 { n++ } END { print n + 0 }')" 2 \
+            "$how: ranks 0 and 2 have at least 200 visits of work"
+    fi
+    if [ -n "$CUBELIB_DUMP" ]; then
+        "$CUBELIB_DUMP" -m visits -c 'name=/^work$/' -s csv2 $e/profile.cubex >cl_$how.csv ||
+            fail "$how: CubeLib's cube_dump cannot read the recovered profile"
+        expect_eq "$(awk -F, 'NR > 1 && $2 == 1 { print $3 }' cl_$how.csv)" 200 \
+            "$how: CubeLib reads 200 visits of work on rank 1"
+    fi
+    # the trace, read whole by otf2-print (trace_file fails when it fails); a checkpoint
+    # holds no trace: the killed rank's location is there, without events
+    w=200:200
+    [ $how != kill ] || w=0:0
+    expect_eq "$(trace_count $e ENTER 1 work):$(trace_count $e LEAVE 1 work)" $w \
+        "$how: calls of work in rank 1's trace"
+    expect_eq "$(trace_count $e ENTER 0 work)" "$(profile_values $e main/work visits | awk '$1 == 0 { print $2 }')" \
+        "$how: rank 0's calls of work in the trace as in the profile"
+    expect_eq "$(trace_check_nesting $e)" 0 "$how: the trace is well nested (open calls closed)"
+    expect_eq "$(trace_check_order $e)" 0 "$how: timestamps increase"
+    expect_eq "$(trace_summary $e | awk '$1 == "PROGRAM_END" { print $2 }' | tr '\n' ' ')" \
+        "0 1 2 " "$how: a ProgramEnd on every rank"
+    expect_grep "recovered by scorep-recover" $e/MANIFEST.md "$how: MANIFEST.md says recovered"
+    expect_grep "^- rank 0: signal SIGTERM" $e/MANIFEST.md "$how: MANIFEST.md: rank 0 ended by mpirun's SIGTERM"
+    expect_grep "scorep-rt rank 1 ended" $e/profile.cubex "$how: the Cube file says how rank 1 ended"
+done
+
+for how in segv abort exit kill term; do
+    case $how in
+    segv) w="signal SIGSEGV" ;;
+    abort) w="MPI_Abort (error code 3)" ;;
+    exit) w="exit(3) without MPI_Finalize" ;;
+    kill) w="killed (SIGKILL?); data up to its last checkpoint" ;;
+    term) w="signal SIGTERM" ;;
+    esac
+    expect_eq "$(sed -n 's/^- rank 1: \(.*\), at .*/\1/p' exp_$how/MANIFEST.md)" "$w" \
+        "$how: MANIFEST.md says how rank 1 ended"
+done
+
+# the crash's call path holds a call of SIGSEGV on rank 1, in profile and trace
+expect_eq "$(profile_values exp_segv main/crash_here/SIGSEGV visits)" "1 1" \
+    "segv: main/crash_here/SIGSEGV visited once on rank 1"
+expect_eq "$(trace_count exp_segv ENTER 1 SIGSEGV):$(trace_count exp_segv ENTER "" SIGSEGV)" 1:1 \
+    "segv: one SIGSEGV call in the trace, on rank 1"
+if [ -n "$CUBELIB_DUMP" ]; then
+    "$CUBELIB_DUMP" -m visits -c 'name=/^SIGSEGV$/' -s csv2 exp_segv/profile.cubex >cl_sig.csv ||
+        fail "segv: cube_dump"
+    expect_eq "$(awk -F, 'NR > 1 && $3 > 0 { print $2 "=" $3 }' cl_sig.csv)" "1=1" \
+        "segv: CubeLib reads the SIGSEGV call on rank 1"
+fi
+# (the other endings mark no crash)
+expect_eq "$(profile_paths exp_abort | grep -c SIG || true)" 0 "abort: no signal region"
+
+# a job that ends normally with checkpoints on: its pieces are gone, nothing to recover
+run_app normal env SCOREP_CHECKPOINT_INTERVAL=1 SCOREP_EXPERIMENT_DIRECTORY=exp_normal \
+    mpirun -np 3 ./rescue_m normal
+expect_eq "$status" 0 "normal end with checkpoints: exit status"
+expect_file exp_normal/profile.cubex "normal end: the profile written by MPI_Finalize"
+expect_no_file exp_normal/rescue "normal end: no rank-local pieces left"
+status=0
+"$RECOVER" exp_normal >rec_normal.out 2>rec_normal.err || status=$?
+expect_eq "$status" 1 "scorep-recover on a complete experiment: exit status 1"
+expect_grep "nothing to recover" rec_normal.err "scorep-recover on a complete experiment: says so"
+
+# a subset: rank 2's piece removed; the others are recovered, rank 2 is listed as missing
+mkdir exp_sub && cp -r exp_abort/rescue exp_abort/scorep.cfg exp_sub/ && rm exp_sub/rescue/rank-2.*
+run_to rec_sub.out "$RECOVER" exp_sub
+expect_grep "2 of 3 ranks recovered" rec_sub.out "subset: 2 of 3 ranks"
+expect_grep "missing \\(no whole piece\\): rank 2\$" exp_sub/MANIFEST.md "subset: rank 2 listed as missing"
+expect_eq "$(work_visits exp_sub | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
+    "subset: two ranks with their visits of work"
+expect_eq "$(trace_count exp_sub ENTER "" work)" "$(( $(trace_count exp_abort ENTER 0 work) + 200 ))" \
+    "subset: the trace holds the calls of work of ranks 0 and 1"
+
+# a piece cut short by one byte (a full disk) is left out whole: its rank is missing
+mkdir exp_cut && cp -r exp_abort/rescue exp_abort/scorep.cfg exp_cut/
+truncate -s "$(($(stat -c %s exp_cut/rescue/rank-0.piece) - 1))" exp_cut/rescue/rank-0.piece
+run_app rec_cut "$RECOVER" exp_cut
+expect_eq "$status" 0 "a cut piece: scorep-recover succeeds with the others"
+expect_grep "rank-0.piece is no whole rank-local piece" rec_cut.err "a cut piece: named"
+expect_grep "missing \\(no whole piece\\): rank 0\$" exp_cut/MANIFEST.md "a cut piece: rank 0 listed as missing"
+expect_eq "$(work_visits exp_cut | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
+    "a cut piece: the other two ranks' visits of work"
+expect_eq "$(profile_dump exp_cut --system | cut -f3 | tr '\n' ',')" "MPI Rank 1,MPI Rank 2," \
+    "a cut piece: the recovered ranks keep their names"
+
+# mpirun -np 3 scorep-recover: one MPI process per piece, the same profile and trace
+mkdir exp_par && cp -r exp_segv/rescue exp_segv/scorep.cfg exp_par/
+run_app rec_par mpirun -np 3 "$RECOVER" exp_par
+expect_eq "$status" 0 "mpirun -np 3 scorep-recover: exit status"
+expect_grep "3 of 3 ranks recovered into exp_par \\(MPI\\)" rec_par.out "mpirun -np 3 scorep-recover: said once"
+expect_eq "$(grep -c recovered rec_par.out)" 1 "mpirun -np 3 scorep-recover: one line"
+expect_eq "$(work_visits exp_par | tr '\n' ' ')" "$(work_visits exp_segv | tr '\n' ' ')" \
+    "mpirun -np 3 scorep-recover: visits of work as the serial recovery's"
+expect_eq "$(profile_values exp_par main/crash_here/SIGSEGV visits)" "1 1" \
+    "mpirun -np 3 scorep-recover: the SIGSEGV call"
+expect_eq "$(trace_count exp_par ENTER 1 work)" 200 "mpirun -np 3 scorep-recover: the trace"
+run_app rec_par2 mpirun -np 2 "$RECOVER" exp_par
+expect_eq "$status" 1 "mpirun -np 2 scorep-recover for 3 pieces: exit status 1"
+expect_grep "2 MPI processes for 3 pieces" rec_par2.err "mpirun -np 2 scorep-recover: says why"
+done_ok

@@ -1,0 +1,77 @@
+#!/bin/sh
+# test_rescue_serial.sh: a serial program that dies after 200 rounds of work()
+# (test/programs/rescue.c without MPI) writes its profile and trace itself, from the rescue
+# thread that the signal handler wakes (issue #29): a segfault in crash_here (called from
+# main; the crash's call path gets a call of SIGSEGV), abort() (SIGABRT: a call of SIGABRT
+# where abort was called), SIGTERM from outside. The exit status and output are those of
+# the uninstrumented program. And SIGKILL with checkpoints: scorep-recover makes the profile.
+. "$top_srcdir/test/integration/lib.sh"
+export TEST_TIMEOUT=120
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
+    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+
+scorep_cc gcc -O1 -o rescue_m "$PROGRAMS/rescue.c"
+gcc -O1 -o rescue_u "$PROGRAMS/rescue.c" || fail "gcc rescue.c"
+
+for how in segv abort term; do
+    part "the program ends by $how"
+    e=exp_$how
+    for b in u m; do
+        if [ $how = term ]; then
+            start_app ${how}_$b env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=$e \
+                ./rescue_$b term
+            wait_output ${how}_$b 'rounds$'
+            kill -TERM "$app_pid"
+            wait_app
+        else
+            run_app ${how}_$b env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=$e \
+                ./rescue_$b $how serial
+        fi
+        eval "status_$b=\$status"
+    done
+    case $how in
+    segv) want=139 sig=SIGSEGV ;;
+    abort) want=134 sig=SIGABRT ;;
+    term) want=143 sig= ;;
+    esac
+    expect_eq "$status_u" "$want" "$how: the uninstrumented program dies by the signal"
+    expect_eq "$status_m" "$status_u" "$how: exit status unchanged"
+    expect_eq "$(cat ${how}_m.out)" "$(cat ${how}_u.out)" "$how: output unchanged"
+    expect_eq "$(cat ${how}_m.out)" "rank 0: 200 rounds" "$how: 200 rounds"
+    expect_file $e/profile.cubex "$how: profile written"
+    expect_file $e/traces.otf2 "$how: trace written"
+    expect_eq "$(profile_values $e main/work visits)" "0 200" "$how: 200 visits of work"
+    expect_eq "$(trace_count $e ENTER 0 work)" 200 "$how: 200 calls of work in the trace"
+    expect_eq "$(trace_check_nesting $e)" 0 "$how: the trace is well nested"
+    expect_eq "$(trace_other $e | awk '$1 == "PROGRAM_END"' | sed 's/.*Exit status: *//')" "$want" \
+        "$how: ProgramEnd's exit status: 128 + the signal"
+    if [ -n "$CUBELIB_DUMP" ]; then
+        "$CUBELIB_DUMP" -m visits -c 'name=/^work$/' -s csv2 $e/profile.cubex >cl_$how.csv ||
+            fail "$how: CubeLib's cube_dump cannot read the profile"
+        expect_eq "$(awk -F, 'NR > 1 { print $3 }' cl_$how.csv)" 200 "$how: CubeLib reads 200 visits of work"
+    fi
+    if [ -n "$sig" ]; then
+        expect_eq "$(profile_paths $e | grep "/$sig\$" | tr '\n' ' ')" \
+            "$([ $how = segv ] && echo main/crash_here/SIGSEGV || echo main/end_as/SIGABRT) " \
+            "$how: the crash's call path holds a call of $sig"
+        expect_eq "$(trace_count $e ENTER 0 $sig)" 1 "$how: one call of $sig in the trace"
+    else
+        expect_eq "$(profile_paths $e | grep -c SIG || true)" 0 "$how: no crash region"
+    fi
+done
+
+# SIGKILL 3 s after round 200, with a checkpoint every second: the process writes nothing at
+# its end, its last checkpoint is in exp_kill/rescue, and scorep-recover makes the profile
+part "SIGKILL after checkpoints"
+run_app kill env SCOREP_CHECKPOINT_INTERVAL=1 SCOREP_EXPERIMENT_DIRECTORY=exp_kill \
+    ./rescue_m kill serial
+expect_eq "$status" 137 "kill: died by SIGKILL"
+expect_no_file exp_kill/profile.cubex "kill: no profile written by the process"
+expect_eq "$(entries exp_kill/rescue '^rank-0\.piece$')" 1 "kill: its checkpoint"
+run_to rec_kill.out "$top_builddir/scorep-recover" exp_kill
+expect_grep "1 of 1 ranks recovered" rec_kill.out "kill: scorep-recover"
+check_profiles
+expect_eq "$(profile_values exp_kill main/work visits)" "0 200" "kill: 200 visits of work"
+expect_grep "^- rank 0: killed" exp_kill/MANIFEST.md "kill: MANIFEST.md says how it ended"
+done_ok

@@ -1,0 +1,89 @@
+/* rescue.c: the program of the rescue tests (issue #29): work() and a barrier in a loop;
+ * after 200 rounds one process ends as argv[1] says, without MPI_Finalize: segv (in
+ * crash_here, called from main), abort (MPI_Abort(3), serial: abort()), exit (exit(3)),
+ * term (every process waits for the SIGTERM the test sends), kill (SIGKILL to itself 3 s
+ * later), normal (all finish). Built with -DRESCUE_MPI for 3 ranks (rank 1 ends), without
+ * it as a serial program (a second argument: process 0 ends as the first says). */
+#ifdef RESCUE_MPI
+#include <mpi.h>
+#endif
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile double sink;
+
+__attribute__((noinline)) void work(void)
+{
+    for (int i = 0; i < 20000; i++)
+        sink += i * 0.5;
+}
+
+__attribute__((noinline)) void crash_here(void)
+{
+    volatile int *p = (volatile int *)(sink < -1 ? &sink : 0);
+    *p = 1;
+}
+
+static void barrier(void)
+{
+#ifdef RESCUE_MPI
+    MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+/* (the segfault is called from main itself: the tests look for main/crash_here/SIGSEGV) */
+static void end_as(const char *how)
+{
+    if (!strcmp(how, "abort")) {
+#ifdef RESCUE_MPI
+        MPI_Abort(MPI_COMM_WORLD, 3);
+#else
+        abort();
+#endif
+    }
+    if (!strcmp(how, "exit"))
+        exit(3);
+    if (!strcmp(how, "kill")) {
+        sleep(3);
+        kill(getpid(), SIGKILL);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *how = argc > 1 ? argv[1] : "normal";
+    int rank = 0;
+#ifdef RESCUE_MPI
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+    for (int i = 0; i < 200; i++) {
+        work();
+        barrier();
+    }
+    printf("rank %d: 200 rounds\n", rank);
+    fflush(stdout);
+    /* every rank has printed, and mpirun had time to forward it, before one ends the job
+     * (Open MPI drops output it has not forwarded when a rank aborts) */
+    barrier();
+    usleep(200000);
+    if (!strcmp(how, "term"))
+        for (;;)
+            pause(); /* the test's SIGTERM ends it */
+    if ((rank == 1 || argc > 2) && !strcmp(how, "segv"))
+        crash_here();
+    if (rank == 1 || argc > 2)
+        end_as(how);
+    if (strcmp(how, "normal") != 0)
+        for (;;) { /* the others go on until the job is ended */
+            work();
+            barrier();
+        }
+#ifdef RESCUE_MPI
+    MPI_Finalize();
+#endif
+    return 0;
+}
