@@ -24,9 +24,12 @@ static uint32_t cls_of(const an_trace *t, uint32_t region)
     return region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
 }
 
-/* the master's parallel region instances: index of the ENTER, in time order */
+/* the master's parallel region instances: index of the ENTER, in time order, and when each
+ * began: the master's fork of the team (its ThreadFork before the ENTER) where the trace has
+ * it, else the ENTER (a worker's implicit task can begin before the master's) */
 typedef struct {
     uint32_t *enter;
+    uint64_t *start;
     size_t n;
 } instances;
 
@@ -34,31 +37,46 @@ static int master_instances(const an_trace *t, instances *in)
 {
     in->n = 0;
     in->enter = NULL;
+    in->start = NULL;
     size_t cap = 0;
+    uint64_t fork = UINT64_MAX;
     for (size_t i = 0; i < t->n_events; i++) {
         const an_event *e = &t->events[i];
+        if (e->kind == AN_THREAD_FORK)
+            fork = e->time;
         if (e->kind != AN_ENTER || !(cls_of(t, e->region) & AN_RF_OMP_PARALLEL))
             continue;
         if (in->n == cap) {
             cap = cap ? 2 * cap : 16;
             uint32_t *n = realloc(in->enter, cap * sizeof *n);
-            if (!n)
+            if (n)
+                in->enter = n;
+            uint64_t *s = n ? realloc(in->start, cap * sizeof *s) : NULL;
+            if (!s)
                 return -1;
-            in->enter = n;
+            in->start = s;
         }
+        in->start[in->n] = fork <= e->time ? fork : e->time;
         in->enter[in->n++] = (uint32_t)i;
+        fork = UINT64_MAX;
     }
     return 0;
 }
 
-/* the instance of REGION the master entered last before TIME (else the first after it): a
+static void instances_free(instances *in)
+{
+    free(in->enter);
+    free(in->start);
+}
+
+/* the instance of REGION that began last at or before TIME (else the first after it): a
  * binary search over the instances (in time order), then the nearest one of REGION */
 static uint32_t team_of(const an_trace *t, const instances *in, uint32_t region, uint64_t time)
 {
     size_t lo = 0, hi = in->n; /* instances [0, lo) began at or before TIME */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (t->events[in->enter[mid]].time <= time)
+        if (in->start[mid] <= time)
             lo = mid + 1;
         else
             hi = mid;
@@ -112,7 +130,7 @@ int an_omp_map(an_trace *t)
                      * root, like the profile's */
                     e->peer = AN_NONE;
                     if ((e->cnode = an_cnode_get(t, program, e->region)) == AN_NONE) {
-                        free(in.enter);
+                        instances_free(&in);
                         return -1;
                     }
                     continue;
@@ -120,7 +138,7 @@ int an_omp_map(an_trace *t)
                 e->cnode = t->events[in.enter[team]].cnode;
             } else if (parent != AN_NONE) {
                 if ((e->cnode = an_cnode_get(t, parent, e->region)) == AN_NONE) {
-                    free(in.enter);
+                    instances_free(&in);
                     return -1;
                 }
             } else {
@@ -129,7 +147,7 @@ int an_omp_map(an_trace *t)
             e->peer = team;
         }
     }
-    free(in.enter);
+    instances_free(&in);
     return 0;
 }
 
@@ -484,6 +502,96 @@ static int idle_threads(an_ctx *c, const instances *in, const double *serial, co
     return 0;
 }
 
+/* the master's fork and join of each team K (ThreadFork before the team's parallel region,
+ * ThreadJoin after it, as Scalasca finds them: the nearest before the enter, after the
+ * leave); UINT64_MAX where the trace has none */
+static void fork_join_times(const an_trace *t, const instances *in, uint64_t *fork,
+                            uint64_t *join)
+{
+    uint64_t last_fork = UINT64_MAX;
+    uint32_t left = AN_NONE; /* the team whose region the master left last, before its join */
+    for (size_t k = 0; k < in->n; k++)
+        fork[k] = join[k] = UINT64_MAX;
+    for (size_t i = 0, k = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (e->kind == AN_THREAD_FORK) {
+            last_fork = e->time;
+        } else if (e->kind == AN_THREAD_JOIN && left != AN_NONE) {
+            join[left] = e->time;
+            left = AN_NONE;
+        } else if (k < in->n && in->enter[k] == i) {
+            fork[k++] = last_fork;
+            last_fork = UINT64_MAX;
+        } else if (e->kind == AN_LEAVE && e->enter != AN_NONE &&
+                   (cls_of(t, t->events[e->enter].region) & AN_RF_OMP_PARALLEL) &&
+                   t->events[e->enter].peer < in->n) {
+            left = t->events[e->enter].peer;
+        }
+    }
+}
+
+/* a team member's management time at the team's call path K on LOC: FORK from the fork to
+ * its enter, JOIN from its leave to the join (ticks; 0 when the trace has no such event) */
+static void management_add(an_ctx *c, size_t loc, uint32_t k, uint64_t from, uint64_t to,
+                           an_metric m)
+{
+    if (from == UINT64_MAX || to == UINT64_MAX || to <= from)
+        return;
+    add_up(c, loc, m, k, an_sec(c, (int64_t)(to - from)));
+}
+
+/* omp_management and omp_fork (Scalasca's OMP.pattern, OMP_MANAGEMENT and OMP_FORK): each
+ * member of a team spends the time from the master's fork to its own enter of the parallel
+ * region (omp_fork) and from its leave to the master's join in thread management, on the
+ * region's call path and the member's location. The master's share lay in its caller's
+ * exclusive time: it moves to the region (Scalasca's time counts it there, so its caller's
+ * Computation shrinks), and out of the serial time that the idle threads count. */
+static int management(an_ctx *c, const instances *in, double *serial)
+{
+    const an_trace *t = c->t;
+    uint64_t *fork = malloc((in->n + 1) * sizeof *fork);
+    uint64_t *join = malloc((in->n + 1) * sizeof *join);
+    if (!fork || !join) {
+        free(fork);
+        free(join);
+        return -1;
+    }
+    fork_join_times(t, in, fork, join);
+    for (size_t k = 0; k < in->n; k++) {
+        const an_event *m = &t->events[in->enter[k]];
+        uint64_t exit = c->exit_of[in->enter[k]];
+        double before = fork[k] < m->time ? an_sec(c, (int64_t)(m->time - fork[k])) : 0;
+        double after =
+            join[k] != UINT64_MAX && join[k] > exit ? an_sec(c, (int64_t)(join[k] - exit)) : 0;
+        management_add(c, 0, m->cnode, fork[k], m->time, M_OMP_FORK);
+        management_add(c, 0, m->cnode, exit, join[k], M_OMP_MANAGEMENT);
+        uint32_t p = t->cnodes[m->cnode].parent;
+        if (p == AN_NONE || m->enter == AN_NONE)
+            continue;
+        for (int x = an_time_metric(cls_of(t, t->cnodes[p].region)); x >= 0;
+             x = an_metrics[x].parent)
+            an_add_loc(c, 0, (an_metric)x, p, -(before + after));
+        serial[p] -= before + after;
+    }
+    for (size_t w = 0; w < t->n_threads; w++) {
+        const an_event *ev = t->threads[w].events;
+        for (size_t i = 0; i < t->threads[w].n_events; i++) {
+            const an_event *e = &ev[i],
+                           *en = e->kind == AN_LEAVE && e->enter != AN_NONE ? &ev[e->enter] : e;
+            if (en->enter != AN_NONE || en->cnode == AN_NONE || en->peer >= in->n ||
+                !(cls_of(t, en->region) & AN_RF_OMP_PARALLEL))
+                continue; /* not a worker's implicit task of a team */
+            if (e->kind == AN_ENTER)
+                management_add(c, 1 + w, en->cnode, fork[en->peer], e->time, M_OMP_FORK);
+            else if (e->kind == AN_LEAVE)
+                management_add(c, 1 + w, en->cnode, e->time, join[en->peer], M_OMP_MANAGEMENT);
+        }
+    }
+    free(fork);
+    free(join);
+    return 0;
+}
+
 int an_omp(an_ctx *c, char *err, size_t len)
 {
     an_trace *t = c->t;
@@ -512,6 +620,8 @@ int an_omp(an_ctx *c, char *err, size_t len)
     }
     if (barrier_waits(c, &bs, &in))
         goto out;
+    if (in.n && management(c, &in, serial))
+        goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
         goto out;
     rc = 0;
@@ -521,7 +631,7 @@ out:
     free(serial);
     free(team_size);
     free(omp);
-    free(in.enter);
+    instances_free(&in);
     free(bs.b);
     return rc;
 }

@@ -2,7 +2,9 @@
 # test_analysis_omp.sh: the OpenMP patterns of the wait-state analysis (docs/analysis.md,
 # src/analysis/an_omp.c) on omp_waits.c (1 rank, 3 threads, D = 0.2 s; built with clang through
 # scorep-cc): Wait at explicit and implicit barriers, their delay costs, idle threads during a
-# serial section and limited parallelism in a team of 2, each the value the trace's events give
+# serial section and limited parallelism in a team of 2, the team members' thread management
+# (omp_management, omp_fork: from the master's fork to their enter, from their leave to the
+# join), each the value the trace's events give
 # by the patterns' definitions (trace_threads.py over otf2-print's view, no code shared with
 # the analysis; within 0.1% + 0.2 ms), read from scout.cubex with cube_values.py (no code
 # shared with the writer), each thread's value on its own location (one location per thread,
@@ -106,12 +108,36 @@ is_there bar.txt "$L0" omp_ibarrier_wait "$PI"
 is_there bar.txt "$L1" omp_ibarrier_wait "$PI"
 near delay_ompbarrier "ibarrier/$PI" "$L2" "$(tb "$L2" delay_ompbarrier "$PI" 5)"
 is_there bar.txt "$L2" delay_ompbarrier "$PI" 5
-# each thread's own time in the region: the master's in ibarrier, a worker's in its team
+# OpenMP thread management (Scalasca's omp_management > omp_fork): each member's time from the
+# master's fork (its THREAD_FORK before the team's region) to its own enter of the region, and
+# from its leave to the master's join (THREAD_JOIN), on its location at the region's call path
+# (trace_threads.py mgmt over the trace's records); the first team's workers are created at its
+# fork, so their fork time is there
+trace_threads mgmt "$x" mgmt.txt
+tm() { trace_sum mgmt.txt "$@"; }
+for k in 0 1 2; do
+    for s in "ebarrier|$PE" "ibarrier|$PI" "limited|$PL"; do
+        for m in omp_fork omp_management; do
+            near $m "${s%%|*}/${s#*|}" "$(loc $k)" "$(tm "$(loc $k)" $m "${s#*|}")"
+        done
+    done
+    near omp_management serial "$(loc $k)" 0
+done
+for k in 1 2; do
+    expect_eq "$(awk -v v="$(tm "$(loc $k)" omp_fork "$PE")" 'BEGIN { print (v > 0) }')" 1 \
+        "the trace: worker $k entered the first team after the master's fork"
+done
+expect_eq "$(awk -v f="$(tm '*' omp_fork)" -v m="$(tm '*' omp_management)" \
+    'BEGIN { print (m > f && f > 0) }')" 1 "the trace: fork and join times are there"
+# each thread's own time in the region: the master's in ibarrier (the fork and join included),
+# a worker's in its team and its management time there (Scalasca's time)
 dur() { awk -F'\t' -v l="$1" -v r="$2" '$1 == l && $2 == r { s += $4 - $3 }
     END { printf "%.9f", s }' reg.txt; }
 near execution 'ibarrier/**' "$L0" "$(dur "$L0" ibarrier)"
-near execution 'ibarrier/**' "$L1" "$(dur "$L1" "$PI")"
-near execution 'ibarrier/**' "$L2" "$(dur "$L2" "$PI")"
+for l in "$L1" "$L2"; do
+    near execution 'ibarrier/**' "$l" "$(awk -v a="$(dur "$l" "$PI")" \
+        -v b="$(tm "$l" omp_management "$PI")" 'BEGIN { printf "%.9f", a + b }')"
+done
 # serial section: the two workers are idle (on their locations, at the master's call path
 # "serial", as in Scalasca's report) for the master's time there; the master is not; their
 # cause (delay_ompidle): the master's serial work, once per idle worker, on the master
@@ -194,7 +220,8 @@ report_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" &&
 
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
-for m in "omp_time|OpenMP|execution" "omp_synchronization|Synchronization|omp_time" \
+for m in "omp_time|OpenMP|execution" "omp_management|Management|omp_time" \
+    "omp_fork|Fork|omp_management" "omp_synchronization|Synchronization|omp_time" \
     "omp_barrier|Barrier|omp_synchronization" "omp_ebarrier|Explicit|omp_barrier" \
     "omp_ebarrier_wait|Wait at Barrier|omp_ebarrier" "omp_ibarrier|Implicit|omp_barrier" \
     "omp_ibarrier_wait|Wait at Barrier|omp_ibarrier" "omp_idle_threads|Idle threads|time" \
