@@ -432,6 +432,9 @@ const an_metric_info an_metrics[M_COUNT] = {
                          "Delays on the OpenMP master thread that leave OpenMP worker threads "
                          "idle",
                          S, M_DELAY_OMPIDLE_AGGREGATE, 0},
+    [M_DELAY_OMPIDLE_LONGTERM] = {"delay_ompidle_longterm", "OMP long-term idleness delay costs",
+                                  "Delays that indirectly leave OpenMP worker threads idle", S,
+                                  M_DELAY_OMPIDLE_AGGREGATE, 0},
     [M_WAITSTATES_DIRECT_VS_INDIRECT] = {"waitstates_direct_vs_indirect",
                                          "MPI point-to-point wait states (direct vs. indirect)",
                                          "Classification of MPI point-to-point waiting time into "

@@ -435,9 +435,9 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
 }
 
 /* whether call path K is inside a parallel region */
-static int in_parallel(const an_trace *t, uint32_t k)
+int an_in_parallel(const an_trace *t, uint32_t k)
 {
-    for (; k != AN_NONE; k = t->cnodes[k].parent)
+    for (; k < t->n_cnodes; k = t->cnodes[k].parent)
         if (cls_of(t, t->cnodes[k].region) & AN_RF_OMP_PARALLEL)
             return 1;
     return 0;
@@ -473,14 +473,14 @@ static int idle_threads(an_ctx *c, const instances *in, const double *serial, co
         n_omp += omp[w] != 0;
     for (size_t k = 0; n_omp && k < c->n_cnodes; k++) {
         double work = serial[k] - mpi_waiting(c, (uint32_t)k);
-        if (!in_parallel(t, (uint32_t)k) && work > 0)
+        if (!an_in_parallel(t, (uint32_t)k) && work > 0)
             add_up(c, 0, M_DELAY_OMPIDLE, (uint32_t)k, (double)n_omp * work);
     }
     for (size_t w = 0; w < t->n_threads; w++) {
         if (!omp[w])
             continue;
         for (size_t k = 0; k < c->n_cnodes; k++)
-            if (!in_parallel(t, (uint32_t)k) && serial[k] > 0)
+            if (!an_in_parallel(t, (uint32_t)k) && serial[k] > 0)
                 add_up(c, 1 + w, M_OMP_IDLE_THREADS, (uint32_t)k, serial[k]);
         memset(member, 0, in->n + 1);
         const struct an_thread *th = &t->threads[w];
@@ -590,6 +590,21 @@ static int management(an_ctx *c, const instances *in, double *serial)
     free(fork);
     free(join);
     return 0;
+}
+
+size_t an_omp_workers(const an_trace *t)
+{
+    size_t n = 0;
+    for (size_t w = 0; w < t->n_threads; w++) {
+        const struct an_thread *th = &t->threads[w];
+        size_t i = 0;
+        while (i < th->n_events && !(th->events[i].kind == AN_ENTER &&
+                                     th->events[i].enter == AN_NONE &&
+                                     th->events[i].cnode != AN_NONE && th->events[i].peer != AN_NONE))
+            i++;
+        n += i < th->n_events;
+    }
+    return n;
 }
 
 int an_omp(an_ctx *c, char *err, size_t len)

@@ -230,7 +230,8 @@ for m in "omp_time|OpenMP|execution" "omp_management|Management|omp_time" \
     "delay_ompbarrier_aggregate|OMP Wait at Barrier delay costs|delay_omp" \
     "delay_ompbarrier|OMP short-term barrier delay costs|delay_ompbarrier_aggregate" \
     "delay_ompidle_aggregate|OMP idleness delay costs|delay_omp" \
-    "delay_ompidle|OMP short-term idleness delay costs|delay_ompidle_aggregate"; do
+    "delay_ompidle|OMP short-term idleness delay costs|delay_ompidle_aggregate" \
+    "delay_ompidle_longterm|OMP long-term idleness delay costs|delay_ompidle_aggregate"; do
     expect_eq "$(awk -F'\t' -v u="${m%%|*}" '$1 == u { print $1 "|" $2 "|" $3 }' metrics.txt)" \
         "$m" "metric ${m%%|*}: display name and parent"
 done
@@ -265,6 +266,31 @@ done
 $CV "$CUBE" same "$y/scout_insitu.cubex" 1e-6 >same2.out ||
     fail "2 ranks: in situ and post-mortem differ: $(cat same2.out)"
 echo "ok: 2 ranks: in situ and post-mortem agree ($(tail -1 same2.out))"
+
+# long-term idleness delay costs (Scalasca's delay_ompidle_longterm): omp_waits on 2 ranks
+# (above), its scenario mpiidle: rank 0's master waits in MPI_Recv outside any parallel region for rank 1,
+# which spins D before its send, while rank 0's 2 OpenMP workers idle; the wait (the trace's
+# MPI_Recv enter to MPI_Send enter, within the receive) costs the workers as much each, so
+# rank 1's delay in mpiidle carries 2 x the wait (its time there is all delay: its interval
+# begins at the barrier's leave, with no wait of its own). The barrier that ends mpiidle: the
+# master that waits there (from its enter to the other's) leaves its workers idle as long, at
+# the other rank's delay since the message, inside mpiidle too
+trace_threads regions "$y" reg2.txt
+# last LOC REGION FIELD: the field (3 enter, 4 leave) of LOC's last call of REGION
+last() { awk -F'\t' -v l="$1" -v r="$2" -v f="$3" '$1 == l && $2 == r { v = $f }
+    END { print v }' reg2.txt; }
+wait=$(awk -v r="$(last 0:0 MPI_Recv 3)" -v s="$(last 1:0 MPI_Send 3)" -v e="$(last 0:0 MPI_Recv 4)" \
+    'BEGIN { if (r == "" || s == "") exit 1; printf "%.9f", (s < e ? s : e) - r }') ||
+    fail "the trace has no MPI_Recv on 0:0 or MPI_Send on 1:0"
+b0=$(last 0:0 MPI_Barrier 3) b1=$(last 1:0 MPI_Barrier 3)
+expect_eq "$(awk -v w="$wait" -v d="$D" 'BEGIN { print (w > d / 2) }')" 1 \
+    "the trace: rank 0 waited more than D/2 for rank 1's message ($wait s)"
+CUBE=$y/scout.cubex
+near delay_ompidle_longterm 'mpiidle/**' 1:0 \
+    "$(awk -v w="$wait" -v a="$b0" -v b="$b1" 'BEGIN { printf "%.9f", 2 * (w + (b > a ? b - a : 0)) }')"
+near delay_ompidle_longterm 'mpiidle/**' 0:0 \
+    "$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.9f", 2 * (a > b ? a - b : 0) }')"
+near delay_ompidle_longterm '*' 1:1 0
 
 # MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's
 # thread 1 waits in MPI_Recv until rank 0's thread 1 sends after D; the receive's time and
@@ -304,4 +330,5 @@ expect_eq "$(value mpi 'exchange/**' 1:0)" 0 "no MPI time of the exchange on ran
 $CV "$CUBE" same "$z/scout_insitu.cubex" 1e-6 >same3.out ||
     fail "mpi_threads: in situ and post-mortem differ: $(cat same3.out)"
 echo "ok: mpi_threads: in situ and post-mortem agree ($(tail -1 same3.out))"
+
 done_ok
