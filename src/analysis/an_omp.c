@@ -4,9 +4,10 @@
  * CPU time of the threads that are idle while the master runs serially (omp_idle_threads) and
  * of those not in a team (omp_limited_parallelism), and the worker threads' time and visits,
  * each on the location of the thread it concerns (the waiting thread, the idle thread;
- * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
- * belongs to the instance of the same region that the master entered last before it. Nothing
- * here communicates: the patterns are within one process. Their causes, short-term (Scalasca
+ * an_add_loc), and the team members' thread management (omp_management, omp_fork: from the
+ * master's fork to their enter, from their leave to the join). A team is the master's parallel
+ * region instance; a worker's implicit task belongs to the instance of the same region that
+ * the master forked last before it. Nothing here communicates: the patterns are within one process. Their causes, short-term (Scalasca
  * 2.x's delay_ompbarrier, delay_ompidle): the late thread's extra work in a barrier's
  * synchronisation interval, on the late thread's location; the master's serial work times the
  * idle workers, on the master's. */
