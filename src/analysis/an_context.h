@@ -30,6 +30,9 @@ typedef enum {
     AN_W_N2N,
     AN_W_12N,
     AN_W_N21, /* Early Reduce: the root's wait, charged to the last rank in (Scalasca) */
+    /* no wait state's kind, a cost only: the idle OpenMP workers' time that an MPI wait state
+     * of the master thread outside parallel regions stands for (delay_ompidle_longterm) */
+    AN_W_OMPIDLE,
     AN_W_KINDS
 } an_wait_kind;
 
@@ -154,6 +157,10 @@ int an_pattern_time(an_ctx *c, char *err, size_t len);
 an_metric an_time_metric(uint32_t cls);
 /* an_omp.c: OpenMP patterns of this rank's threads (not collective) */
 int an_omp(an_ctx *c, char *err, size_t len);
+/* an_omp.c: whether call path K lies inside a parallel region; the number of the rank's
+ * threads that ran in an OpenMP team besides the master (its OpenMP workers) */
+int an_in_parallel(const an_trace *t, uint32_t k);
+size_t an_omp_workers(const an_trace *t);
 /* an_pattern_lock.c: lock contention of this rank's threads, pthread and OpenMP (not
  * collective) */
 int an_pattern_lock(an_ctx *c, char *err, size_t len);

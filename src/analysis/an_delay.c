@@ -485,12 +485,13 @@ static uint32_t find_event(const dstate *d, const an_trace *t, const req_head *h
     return f ? f->event : AN_NONE;
 }
 
-static const an_metric short_leaf[AN_W_KINDS] = {M_DELAY_LATESENDER, M_DELAY_LATERECEIVER,
-                                                 M_DELAY_BARRIER, M_DELAY_N2N, M_DELAY_12N,
-                                                 M_DELAY_N21};
+static const an_metric short_leaf[AN_W_KINDS] = {
+    M_DELAY_LATESENDER, M_DELAY_LATERECEIVER, M_DELAY_BARRIER, M_DELAY_N2N,
+    M_DELAY_12N,        M_DELAY_N21,          M_DELAY_OMPIDLE /* (no wait of its own) */};
 static const an_metric long_leaf[AN_W_KINDS] = {
     M_DELAY_LATESENDER_LONGTERM, M_DELAY_LATERECEIVER_LONGTERM, M_DELAY_BARRIER_LONGTERM,
-    M_DELAY_N2N_LONGTERM, M_DELAY_12N_LONGTERM, M_DELAY_N21_LONGTERM};
+    M_DELAY_N2N_LONGTERM,        M_DELAY_12N_LONGTERM,          M_DELAY_N21_LONGTERM,
+    M_DELAY_OMPIDLE_LONGTERM};
 
 /* adds V to LEAF and every metric above it. V is rounded to a multiple of 2^-40 s (about a
  * picosecond): sums of such values are exact in a double up to 2^13 s, so a parent is exactly
@@ -1162,6 +1163,19 @@ static void classify(an_ctx *c, const pass *ps)
     }
 }
 
+/* the costs the idle OpenMP workers give the master's MPI wait states outside parallel regions
+ * (Scalasca's Delay.OMP.pattern, DELAY_OMPIDLE_LONGTERM: at each fork, and at the end, the
+ * wait states since the previous join carry (threads - 1) x their waiting time): each idle
+ * worker waited as long; the backward replay passes that cost on to the wait's cause as
+ * delay_ompidle_longterm, and further along the chain as the other long-term costs do */
+static void ompidle_costs(an_ctx *c, pass *ps)
+{
+    size_t workers = an_omp_workers(c->t);
+    for (size_t w = 0; workers && w < c->n_waits; w++)
+        if (!an_in_parallel(c->t, c->waits[w].cnode) && c->waits[w].wait > 0)
+            ps->own_cost[w * AN_W_KINDS + AN_W_OMPIDLE] = (double)workers * c->waits[w].wait;
+}
+
 int an_delay(an_ctx *c, char *err, size_t len)
 {
     const an_trace *t = c->t;
@@ -1210,6 +1224,7 @@ int an_delay(an_ctx *c, char *err, size_t len)
             ps.walk_own[r.wid] = ps.ordered[r.wid] && r.walk;
         }
     }
+    ompidle_costs(c, &ps);
     if (backward(c, &ps) != 0)
         goto oom;
     classify(c, &ps);

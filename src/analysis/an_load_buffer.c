@@ -201,6 +201,18 @@ static void task_event(bl *b, const buf_item *it)
     }
 }
 
+/* a fork or join record (events_thread.c): requested threads in a; the trace writer writes
+ * them as OpenMP's (trace_threads.c) */
+static void fork_join(bl *b, const buf_item *it)
+{
+    an_event *e =
+        push(b, it->ts, it->type == BUF_EV_THREAD_FORK ? AN_THREAD_FORK : AN_THREAD_JOIN);
+    if (!e)
+        return;
+    e->tag = it->type == BUF_EV_THREAD_FORK ? it->a : 0;
+    e->bytes = OTF2_PARADIGM_OPENMP;
+}
+
 static void item(void *ctx, const buf_item *it)
 {
     bl *b = ctx;
@@ -227,6 +239,10 @@ static void item(void *ctx, const buf_item *it)
     case BUF_EV_THREAD_TASK_COMPLETE:
     case BUF_EV_THREAD_TASK_DEPEND:
         task_event(b, it);
+        break;
+    case BUF_EV_THREAD_FORK:
+    case BUF_EV_THREAD_JOIN:
+        fork_join(b, it);
         break;
     case BUF_EV_BUFFER_FLUSH:
     case BUF_EV_MEASUREMENT_ON:

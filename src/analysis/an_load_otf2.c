@@ -557,6 +557,36 @@ static OTF2_CallbackCode e_task_complete(OTF2_LocationRef loc, OTF2_TimeStamp t,
     return task_event(u, t, AN_TASK_COMPLETE, team, creator, generation);
 }
 
+/* ThreadFork / ThreadJoin (an_trace.h): the team's fork and join on the forking thread */
+static OTF2_CallbackCode fork_join(ld *l, uint64_t t, an_event_kind kind, OTF2_Paradigm model,
+                                   uint32_t threads)
+{
+    an_event *e = push(l, t, kind);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->tag = threads;
+    e->bytes = model;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_fork(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *a, OTF2_Paradigm model, uint32_t threads)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return fork_join(u, t, AN_THREAD_FORK, model, threads);
+}
+
+static OTF2_CallbackCode e_join(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                OTF2_AttributeList *a, OTF2_Paradigm model)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    return fork_join(u, t, AN_THREAD_JOIN, model, 0);
+}
+
 /* a depend item of the task created last on this location (docs/openmp.md); other
  * parameters are no events of the analysis */
 static OTF2_CallbackCode e_param_uint(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
@@ -757,6 +787,8 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(ec, e_task_create);
     OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(ec, e_task_switch);
     OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(ec, e_task_complete);
+    OTF2_EvtReaderCallbacks_SetThreadForkCallback(ec, e_fork);
+    OTF2_EvtReaderCallbacks_SetThreadJoinCallback(ec, e_join);
     OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_param_uint);
     l->task.has_last = 0; /* depend items follow their task's creation on one location */
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);

@@ -105,10 +105,15 @@ const an_metric_info an_metrics[M_COUNT] = {
                              "Time spent in individual MPI file I/O calls", S, M_MPI_IO, 0},
     [M_MPI_IO_COLLECTIVE] = {"mpi_io_collective", "Collective",
                              "Time spent in collective MPI file I/O calls", S, M_MPI_IO, 0},
-    /* OpenMP (Scalasca 2.6's scout.spec; omp_management/omp_fork are not computed, see
-     * docs/analysis.md) */
+    /* OpenMP (Scalasca 2.6's scout.spec) */
     [M_OMP] = {"omp_time", "OpenMP", "Time spent in the OpenMP run-time system and API", S,
                M_EXECUTION, 0},
+    /* a team member's time from the master's fork to its enter of the parallel region and from
+     * its leave to the master's join (Scalasca's OMP.pattern; an_omp.c) */
+    [M_OMP_MANAGEMENT] = {"omp_management", "Management",
+                          "Time spent in OpenMP thread management", S, M_OMP, 0},
+    [M_OMP_FORK] = {"omp_fork", "Fork", "Time spent in forking OpenMP thread teams", S,
+                    M_OMP_MANAGEMENT, 0},
     [M_OMP_SYNCHRONIZATION] = {"omp_synchronization", "Synchronization",
                                "Time spent on OpenMP synchronization", S, M_OMP, 0},
     [M_OMP_BARRIER] = {"omp_barrier", "Barrier", "OpenMP barrier synchronization", S,
@@ -427,6 +432,9 @@ const an_metric_info an_metrics[M_COUNT] = {
                          "Delays on the OpenMP master thread that leave OpenMP worker threads "
                          "idle",
                          S, M_DELAY_OMPIDLE_AGGREGATE, 0},
+    [M_DELAY_OMPIDLE_LONGTERM] = {"delay_ompidle_longterm", "OMP long-term idleness delay costs",
+                                  "Delays that indirectly leave OpenMP worker threads idle", S,
+                                  M_DELAY_OMPIDLE_AGGREGATE, 0},
     [M_WAITSTATES_DIRECT_VS_INDIRECT] = {"waitstates_direct_vs_indirect",
                                          "MPI point-to-point wait states (direct vs. indirect)",
                                          "Classification of MPI point-to-point waiting time into "

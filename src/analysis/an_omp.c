@@ -4,9 +4,10 @@
  * CPU time of the threads that are idle while the master runs serially (omp_idle_threads) and
  * of those not in a team (omp_limited_parallelism), and the worker threads' time and visits,
  * each on the location of the thread it concerns (the waiting thread, the idle thread;
- * an_add_loc). A team is the master's parallel region instance; a worker's implicit task
- * belongs to the instance of the same region that the master entered last before it. Nothing
- * here communicates: the patterns are within one process. Their causes, short-term (Scalasca
+ * an_add_loc), and the team members' thread management (omp_management, omp_fork: from the
+ * master's fork to their enter, from their leave to the join). A team is the master's parallel
+ * region instance; a worker's implicit task belongs to the instance of the same region that
+ * the master forked last before it. Nothing here communicates: the patterns are within one process. Their causes, short-term (Scalasca
  * 2.x's delay_ompbarrier, delay_ompidle): the late thread's extra work in a barrier's
  * synchronisation interval, on the late thread's location; the master's serial work times the
  * idle workers, on the master's. */
@@ -24,9 +25,12 @@ static uint32_t cls_of(const an_trace *t, uint32_t region)
     return region < t->n_regions ? t->regions[region].cls : AN_RC_USER;
 }
 
-/* the master's parallel region instances: index of the ENTER, in time order */
+/* the master's parallel region instances: index of the ENTER, in time order, and when each
+ * began: the master's fork of the team (its ThreadFork before the ENTER) where the trace has
+ * it, else the ENTER (a worker's implicit task can begin before the master's) */
 typedef struct {
     uint32_t *enter;
+    uint64_t *start;
     size_t n;
 } instances;
 
@@ -34,31 +38,46 @@ static int master_instances(const an_trace *t, instances *in)
 {
     in->n = 0;
     in->enter = NULL;
+    in->start = NULL;
     size_t cap = 0;
+    uint64_t fork = UINT64_MAX;
     for (size_t i = 0; i < t->n_events; i++) {
         const an_event *e = &t->events[i];
+        if (e->kind == AN_THREAD_FORK)
+            fork = e->time;
         if (e->kind != AN_ENTER || !(cls_of(t, e->region) & AN_RF_OMP_PARALLEL))
             continue;
         if (in->n == cap) {
             cap = cap ? 2 * cap : 16;
             uint32_t *n = realloc(in->enter, cap * sizeof *n);
-            if (!n)
+            if (n)
+                in->enter = n;
+            uint64_t *s = n ? realloc(in->start, cap * sizeof *s) : NULL;
+            if (!s)
                 return -1;
-            in->enter = n;
+            in->start = s;
         }
+        in->start[in->n] = fork <= e->time ? fork : e->time;
         in->enter[in->n++] = (uint32_t)i;
+        fork = UINT64_MAX;
     }
     return 0;
 }
 
-/* the instance of REGION the master entered last before TIME (else the first after it): a
+static void instances_free(instances *in)
+{
+    free(in->enter);
+    free(in->start);
+}
+
+/* the instance of REGION that began last at or before TIME (else the first after it): a
  * binary search over the instances (in time order), then the nearest one of REGION */
 static uint32_t team_of(const an_trace *t, const instances *in, uint32_t region, uint64_t time)
 {
     size_t lo = 0, hi = in->n; /* instances [0, lo) began at or before TIME */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (t->events[in->enter[mid]].time <= time)
+        if (in->start[mid] <= time)
             lo = mid + 1;
         else
             hi = mid;
@@ -112,7 +131,7 @@ int an_omp_map(an_trace *t)
                      * root, like the profile's */
                     e->peer = AN_NONE;
                     if ((e->cnode = an_cnode_get(t, program, e->region)) == AN_NONE) {
-                        free(in.enter);
+                        instances_free(&in);
                         return -1;
                     }
                     continue;
@@ -120,7 +139,7 @@ int an_omp_map(an_trace *t)
                 e->cnode = t->events[in.enter[team]].cnode;
             } else if (parent != AN_NONE) {
                 if ((e->cnode = an_cnode_get(t, parent, e->region)) == AN_NONE) {
-                    free(in.enter);
+                    instances_free(&in);
                     return -1;
                 }
             } else {
@@ -129,7 +148,7 @@ int an_omp_map(an_trace *t)
             e->peer = team;
         }
     }
-    free(in.enter);
+    instances_free(&in);
     return 0;
 }
 
@@ -417,9 +436,9 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
 }
 
 /* whether call path K is inside a parallel region */
-static int in_parallel(const an_trace *t, uint32_t k)
+int an_in_parallel(const an_trace *t, uint32_t k)
 {
-    for (; k != AN_NONE; k = t->cnodes[k].parent)
+    for (; k < t->n_cnodes; k = t->cnodes[k].parent)
         if (cls_of(t, t->cnodes[k].region) & AN_RF_OMP_PARALLEL)
             return 1;
     return 0;
@@ -455,14 +474,14 @@ static int idle_threads(an_ctx *c, const instances *in, const double *serial, co
         n_omp += omp[w] != 0;
     for (size_t k = 0; n_omp && k < c->n_cnodes; k++) {
         double work = serial[k] - mpi_waiting(c, (uint32_t)k);
-        if (!in_parallel(t, (uint32_t)k) && work > 0)
+        if (!an_in_parallel(t, (uint32_t)k) && work > 0)
             add_up(c, 0, M_DELAY_OMPIDLE, (uint32_t)k, (double)n_omp * work);
     }
     for (size_t w = 0; w < t->n_threads; w++) {
         if (!omp[w])
             continue;
         for (size_t k = 0; k < c->n_cnodes; k++)
-            if (!in_parallel(t, (uint32_t)k) && serial[k] > 0)
+            if (!an_in_parallel(t, (uint32_t)k) && serial[k] > 0)
                 add_up(c, 1 + w, M_OMP_IDLE_THREADS, (uint32_t)k, serial[k]);
         memset(member, 0, in->n + 1);
         const struct an_thread *th = &t->threads[w];
@@ -482,6 +501,111 @@ static int idle_threads(an_ctx *c, const instances *in, const double *serial, co
     }
     free(member);
     return 0;
+}
+
+/* the master's fork and join of each team K (ThreadFork before the team's parallel region,
+ * ThreadJoin after it, as Scalasca finds them: the nearest before the enter, after the
+ * leave); UINT64_MAX where the trace has none */
+static void fork_join_times(const an_trace *t, const instances *in, uint64_t *fork,
+                            uint64_t *join)
+{
+    uint64_t last_fork = UINT64_MAX;
+    uint32_t left = AN_NONE; /* the team whose region the master left last, before its join */
+    for (size_t k = 0; k < in->n; k++)
+        fork[k] = join[k] = UINT64_MAX;
+    for (size_t i = 0, k = 0; i < t->n_events; i++) {
+        const an_event *e = &t->events[i];
+        if (e->kind == AN_THREAD_FORK) {
+            last_fork = e->time;
+        } else if (e->kind == AN_THREAD_JOIN && left != AN_NONE) {
+            join[left] = e->time;
+            left = AN_NONE;
+        } else if (k < in->n && in->enter[k] == i) {
+            fork[k++] = last_fork;
+            last_fork = UINT64_MAX;
+        } else if (e->kind == AN_LEAVE && e->enter != AN_NONE &&
+                   (cls_of(t, t->events[e->enter].region) & AN_RF_OMP_PARALLEL) &&
+                   t->events[e->enter].peer < in->n) {
+            left = t->events[e->enter].peer;
+        }
+    }
+}
+
+/* a team member's management time at the team's call path K on LOC: FORK from the fork to
+ * its enter, JOIN from its leave to the join (ticks; 0 when the trace has no such event) */
+static void management_add(an_ctx *c, size_t loc, uint32_t k, uint64_t from, uint64_t to,
+                           an_metric m)
+{
+    if (from == UINT64_MAX || to == UINT64_MAX || to <= from)
+        return;
+    add_up(c, loc, m, k, an_sec(c, (int64_t)(to - from)));
+}
+
+/* omp_management and omp_fork (Scalasca's OMP.pattern, OMP_MANAGEMENT and OMP_FORK): each
+ * member of a team spends the time from the master's fork to its own enter of the parallel
+ * region (omp_fork) and from its leave to the master's join in thread management, on the
+ * region's call path and the member's location. The master's share lay in its caller's
+ * exclusive time: it moves to the region (Scalasca's time counts it there, so its caller's
+ * Computation shrinks), and out of the serial time that the idle threads count. */
+static int management(an_ctx *c, const instances *in, double *serial)
+{
+    const an_trace *t = c->t;
+    uint64_t *fork = malloc((in->n + 1) * sizeof *fork);
+    uint64_t *join = malloc((in->n + 1) * sizeof *join);
+    if (!fork || !join) {
+        free(fork);
+        free(join);
+        return -1;
+    }
+    fork_join_times(t, in, fork, join);
+    for (size_t k = 0; k < in->n; k++) {
+        const an_event *m = &t->events[in->enter[k]];
+        uint64_t exit = c->exit_of[in->enter[k]];
+        double before = fork[k] < m->time ? an_sec(c, (int64_t)(m->time - fork[k])) : 0;
+        double after =
+            join[k] != UINT64_MAX && join[k] > exit ? an_sec(c, (int64_t)(join[k] - exit)) : 0;
+        management_add(c, 0, m->cnode, fork[k], m->time, M_OMP_FORK);
+        management_add(c, 0, m->cnode, exit, join[k], M_OMP_MANAGEMENT);
+        uint32_t p = t->cnodes[m->cnode].parent;
+        if (p == AN_NONE || m->enter == AN_NONE)
+            continue;
+        for (int x = an_time_metric(cls_of(t, t->cnodes[p].region)); x >= 0;
+             x = an_metrics[x].parent)
+            an_add_loc(c, 0, (an_metric)x, p, -(before + after));
+        serial[p] -= before + after;
+    }
+    for (size_t w = 0; w < t->n_threads; w++) {
+        const an_event *ev = t->threads[w].events;
+        for (size_t i = 0; i < t->threads[w].n_events; i++) {
+            const an_event *e = &ev[i],
+                           *en = e->kind == AN_LEAVE && e->enter != AN_NONE ? &ev[e->enter] : e;
+            if (en->enter != AN_NONE || en->cnode == AN_NONE || en->peer >= in->n ||
+                !(cls_of(t, en->region) & AN_RF_OMP_PARALLEL))
+                continue; /* not a worker's implicit task of a team */
+            if (e->kind == AN_ENTER)
+                management_add(c, 1 + w, en->cnode, fork[en->peer], e->time, M_OMP_FORK);
+            else if (e->kind == AN_LEAVE)
+                management_add(c, 1 + w, en->cnode, e->time, join[en->peer], M_OMP_MANAGEMENT);
+        }
+    }
+    free(fork);
+    free(join);
+    return 0;
+}
+
+size_t an_omp_workers(const an_trace *t)
+{
+    size_t n = 0;
+    for (size_t w = 0; w < t->n_threads; w++) {
+        const struct an_thread *th = &t->threads[w];
+        size_t i = 0;
+        while (i < th->n_events && !(th->events[i].kind == AN_ENTER &&
+                                     th->events[i].enter == AN_NONE &&
+                                     th->events[i].cnode != AN_NONE && th->events[i].peer != AN_NONE))
+            i++;
+        n += i < th->n_events;
+    }
+    return n;
 }
 
 int an_omp(an_ctx *c, char *err, size_t len)
@@ -512,6 +636,8 @@ int an_omp(an_ctx *c, char *err, size_t len)
     }
     if (barrier_waits(c, &bs, &in))
         goto out;
+    if (in.n && management(c, &in, serial))
+        goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
         goto out;
     rc = 0;
@@ -521,7 +647,7 @@ out:
     free(serial);
     free(team_size);
     free(omp);
-    free(in.enter);
+    instances_free(&in);
     free(bs.b);
     return rc;
 }

@@ -37,7 +37,13 @@ typedef enum {
      * task's AN_TASK_CREATE: .msg_id = the address of the dependence's variable (the depend
      * clause's storage), .tag = an_dep_type. Edges are not recorded: they follow from the
      * lists by OpenMP's rules among sibling tasks (same parent, in creation order). */
-    AN_TASK_DEPEND
+    AN_TASK_DEPEND,
+    /* ThreadFork / ThreadJoin of the thread that forks a team (the master, before its enter
+     * of the parallel region and after its leave): the team's management time (an_omp.c,
+     * Scalasca's omp_management, omp_fork). FORK: .tag = the requested number of threads,
+     * .bytes = the OTF2_Paradigm (OPENMP). */
+    AN_THREAD_FORK,
+    AN_THREAD_JOIN
 } an_event_kind;
 #define AN_IS_TASK_EVENT(kind) ((kind) >= AN_TASK_CREATE && (kind) <= AN_TASK_DEPEND)
 

@@ -1,11 +1,13 @@
 /* omp_waits.c: MPI + OpenMP program with prescribed OpenMP wait states for the analysis tests
  * (test_analysis_omp.sh; run with OMP_NUM_THREADS=3 and 1 or 2 ranks, each rank the same on
- * its own). Each scenario is a user region; in it a thread spins until a known multiple of D
+ * its own but for mpiidle). Each scenario is a user region; in it a thread spins until a known multiple of D
  * after the scenario's start:
  *   ebarrier: thread 1 spins to D before an explicit barrier (threads 0 and 2 wait ~D each)
  *   ibarrier: thread 2 spins to D before the end of the parallel region (implicit barrier)
  *   serial:   the master spins 2D outside any parallel region (2 threads idle)
  *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
+ *   mpiidle:  (2 ranks or more) rank 0's master waits D for rank 1's message outside any
+ *             parallel region, its OpenMP workers idle
  * Every thread prints when it acted ("T scenario thread what seconds rank", the node's
  * monotonic clock read just before), which helps to read a failure; the test takes its
  * expected values from the trace's events (trace_threads.py), which a thread descheduled
@@ -132,6 +134,25 @@ int main(int argc, char **argv)
     SCOREP_USER_REGION_END(hl)
 
 #ifndef NO_MPI
+    /* mpiidle (2 ranks or more): after a barrier, rank 1 spins D, then sends to rank 0, which
+     * waits for it in MPI_Recv outside any parallel region (a Late Sender of D while rank 0's
+     * OpenMP workers idle: rank 1's delay costs them that long too) */
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) {
+        SCOREP_USER_REGION_DEFINE(hm)
+        int v = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        SCOREP_USER_REGION_BEGIN(hm, "mpiidle", SCOREP_USER_REGION_TYPE_COMMON)
+        if (rank == 1) {
+            spin_until(now() + D);
+            MPI_Send(&v, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+        } else if (rank == 0) {
+            MPI_Recv(&v, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* whoever waits here: delays inside mpiidle */
+        SCOREP_USER_REGION_END(hm)
+    }
     MPI_Finalize();
 #endif
     marks_print(&marks);

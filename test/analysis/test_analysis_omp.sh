@@ -2,7 +2,9 @@
 # test_analysis_omp.sh: the OpenMP patterns of the wait-state analysis (docs/analysis.md,
 # src/analysis/an_omp.c) on omp_waits.c (1 rank, 3 threads, D = 0.2 s; built with clang through
 # scorep-cc): Wait at explicit and implicit barriers, their delay costs, idle threads during a
-# serial section and limited parallelism in a team of 2, each the value the trace's events give
+# serial section and limited parallelism in a team of 2, the team members' thread management
+# (omp_management, omp_fork: from the master's fork to their enter, from their leave to the
+# join), each the value the trace's events give
 # by the patterns' definitions (trace_threads.py over otf2-print's view, no code shared with
 # the analysis; within 0.1% + 0.2 ms), read from scout.cubex with cube_values.py (no code
 # shared with the writer), each thread's value on its own location (one location per thread,
@@ -106,12 +108,36 @@ is_there bar.txt "$L0" omp_ibarrier_wait "$PI"
 is_there bar.txt "$L1" omp_ibarrier_wait "$PI"
 near delay_ompbarrier "ibarrier/$PI" "$L2" "$(tb "$L2" delay_ompbarrier "$PI" 5)"
 is_there bar.txt "$L2" delay_ompbarrier "$PI" 5
-# each thread's own time in the region: the master's in ibarrier, a worker's in its team
+# OpenMP thread management (Scalasca's omp_management > omp_fork): each member's time from the
+# master's fork (its THREAD_FORK before the team's region) to its own enter of the region, and
+# from its leave to the master's join (THREAD_JOIN), on its location at the region's call path
+# (trace_threads.py mgmt over the trace's records); the first team's workers are created at its
+# fork, so their fork time is there
+trace_threads mgmt "$x" mgmt.txt
+tm() { trace_sum mgmt.txt "$@"; }
+for k in 0 1 2; do
+    for s in "ebarrier|$PE" "ibarrier|$PI" "limited|$PL"; do
+        for m in omp_fork omp_management; do
+            near $m "${s%%|*}/${s#*|}" "$(loc $k)" "$(tm "$(loc $k)" $m "${s#*|}")"
+        done
+    done
+    near omp_management serial "$(loc $k)" 0
+done
+for k in 1 2; do
+    expect_eq "$(awk -v v="$(tm "$(loc $k)" omp_fork "$PE")" 'BEGIN { print (v > 0) }')" 1 \
+        "the trace: worker $k entered the first team after the master's fork"
+done
+expect_eq "$(awk -v f="$(tm '*' omp_fork)" -v m="$(tm '*' omp_management)" \
+    'BEGIN { print (m > f && f > 0) }')" 1 "the trace: fork and join times are there"
+# each thread's own time in the region: the master's in ibarrier (the fork and join included),
+# a worker's in its team and its management time there (Scalasca's time)
 dur() { awk -F'\t' -v l="$1" -v r="$2" '$1 == l && $2 == r { s += $4 - $3 }
     END { printf "%.9f", s }' reg.txt; }
 near execution 'ibarrier/**' "$L0" "$(dur "$L0" ibarrier)"
-near execution 'ibarrier/**' "$L1" "$(dur "$L1" "$PI")"
-near execution 'ibarrier/**' "$L2" "$(dur "$L2" "$PI")"
+for l in "$L1" "$L2"; do
+    near execution 'ibarrier/**' "$l" "$(awk -v a="$(dur "$l" "$PI")" \
+        -v b="$(tm "$l" omp_management "$PI")" 'BEGIN { printf "%.9f", a + b }')"
+done
 # serial section: the two workers are idle (on their locations, at the master's call path
 # "serial", as in Scalasca's report) for the master's time there; the master is not; their
 # cause (delay_ompidle): the master's serial work, once per idle worker, on the master
@@ -194,7 +220,8 @@ report_eq "$(awk -F'|' -v l="$L1" '$2 == "omp_idle_threads" && $3 == "serial" &&
 
 # Scalasca's names and tree
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py metrics"
-for m in "omp_time|OpenMP|execution" "omp_synchronization|Synchronization|omp_time" \
+for m in "omp_time|OpenMP|execution" "omp_management|Management|omp_time" \
+    "omp_fork|Fork|omp_management" "omp_synchronization|Synchronization|omp_time" \
     "omp_barrier|Barrier|omp_synchronization" "omp_ebarrier|Explicit|omp_barrier" \
     "omp_ebarrier_wait|Wait at Barrier|omp_ebarrier" "omp_ibarrier|Implicit|omp_barrier" \
     "omp_ibarrier_wait|Wait at Barrier|omp_ibarrier" "omp_idle_threads|Idle threads|time" \
@@ -203,7 +230,8 @@ for m in "omp_time|OpenMP|execution" "omp_synchronization|Synchronization|omp_ti
     "delay_ompbarrier_aggregate|OMP Wait at Barrier delay costs|delay_omp" \
     "delay_ompbarrier|OMP short-term barrier delay costs|delay_ompbarrier_aggregate" \
     "delay_ompidle_aggregate|OMP idleness delay costs|delay_omp" \
-    "delay_ompidle|OMP short-term idleness delay costs|delay_ompidle_aggregate"; do
+    "delay_ompidle|OMP short-term idleness delay costs|delay_ompidle_aggregate" \
+    "delay_ompidle_longterm|OMP long-term idleness delay costs|delay_ompidle_aggregate"; do
     expect_eq "$(awk -F'\t' -v u="${m%%|*}" '$1 == u { print $1 "|" $2 "|" $3 }' metrics.txt)" \
         "$m" "metric ${m%%|*}: display name and parent"
 done
@@ -238,6 +266,31 @@ done
 $CV "$CUBE" same "$y/scout_insitu.cubex" 1e-6 >same2.out ||
     fail "2 ranks: in situ and post-mortem differ: $(cat same2.out)"
 echo "ok: 2 ranks: in situ and post-mortem agree ($(tail -1 same2.out))"
+
+# long-term idleness delay costs (Scalasca's delay_ompidle_longterm): omp_waits on 2 ranks
+# (above), its scenario mpiidle: rank 0's master waits in MPI_Recv outside any parallel region for rank 1,
+# which spins D before its send, while rank 0's 2 OpenMP workers idle; the wait (the trace's
+# MPI_Recv enter to MPI_Send enter, within the receive) costs the workers as much each, so
+# rank 1's delay in mpiidle carries 2 x the wait (its time there is all delay: its interval
+# begins at the barrier's leave, with no wait of its own). The barrier that ends mpiidle: the
+# master that waits there (from its enter to the other's) leaves its workers idle as long, at
+# the other rank's delay since the message, inside mpiidle too
+trace_threads regions "$y" reg2.txt
+# last LOC REGION FIELD: the field (3 enter, 4 leave) of LOC's last call of REGION
+last() { awk -F'\t' -v l="$1" -v r="$2" -v f="$3" '$1 == l && $2 == r { v = $f }
+    END { print v }' reg2.txt; }
+wait=$(awk -v r="$(last 0:0 MPI_Recv 3)" -v s="$(last 1:0 MPI_Send 3)" -v e="$(last 0:0 MPI_Recv 4)" \
+    'BEGIN { if (r == "" || s == "") exit 1; printf "%.9f", (s < e ? s : e) - r }') ||
+    fail "the trace has no MPI_Recv on 0:0 or MPI_Send on 1:0"
+b0=$(last 0:0 MPI_Barrier 3) b1=$(last 1:0 MPI_Barrier 3)
+expect_eq "$(awk -v w="$wait" -v d="$D" 'BEGIN { print (w > d / 2) }')" 1 \
+    "the trace: rank 0 waited more than D/2 for rank 1's message ($wait s)"
+CUBE=$y/scout.cubex
+near delay_ompidle_longterm 'mpiidle/**' 1:0 \
+    "$(awk -v w="$wait" -v a="$b0" -v b="$b1" 'BEGIN { printf "%.9f", 2 * (w + (b > a ? b - a : 0)) }')"
+near delay_ompidle_longterm 'mpiidle/**' 0:0 \
+    "$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.9f", 2 * (a > b ? a - b : 0) }')"
+near delay_ompidle_longterm '*' 1:1 0
 
 # MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's
 # thread 1 waits in MPI_Recv until rank 0's thread 1 sends after D; the receive's time and
@@ -277,4 +330,5 @@ expect_eq "$(value mpi 'exchange/**' 1:0)" 0 "no MPI time of the exchange on ran
 $CV "$CUBE" same "$z/scout_insitu.cubex" 1e-6 >same3.out ||
     fail "mpi_threads: in situ and post-mortem differ: $(cat same3.out)"
 echo "ok: mpi_threads: in situ and post-mortem agree ($(tail -1 same3.out))"
+
 done_ok

@@ -39,6 +39,15 @@
 #     master's time on each such path x the number of workers (only on paths without an MPI
 #     call, whose wait states it would leave out). Lines "LOC METRIC PATH seconds", PATH the
 #     master's call path (region names joined by "/").
+#     The master's time from a team's fork to its enter of the parallel region and from its
+#     leave to the join (management, below) is the region's, not its caller's (Scalasca).
+#   trace_threads.py mgmt EVENTS DEFS
+#     OpenMP thread management (Scalasca's OMP.pattern, OMP_MANAGEMENT and OMP_FORK): each
+#     member of a team (the n-th instance of a parallel region on each of the rank's
+#     locations) spends the time from the master's fork (its THREAD_FORK before the team's
+#     enter) to its own enter in omp_fork, and that plus the time from its leave to the
+#     master's join (its THREAD_JOIN after the leave) in omp_management (stored inclusive,
+#     as scout.cubex holds it). Lines "LOC METRIC PARALLEL seconds", summed over the instances.
 #   trace_threads.py regions EVENTS DEFS
 #     "LOC REGION enter leave" (seconds since the clock's origin) of every region instance,
 #     for the tests' own sums
@@ -195,6 +204,61 @@ def barriers(events, defs):
         print("%s\t%s\t%s\t%.9f\t%s" % (k[0], k[1], k[2], sums[k] / tps, k[3]))
 
 
+def master_fork_join(es):
+    """the master's (fork, join) ticks per parallel region instance (region, n): the last
+    THREAD_FORK before its enter, the first THREAD_JOIN after its leave (None: none)"""
+    out, seen, fork, left = {}, {}, None, None
+    for typ, t, attrs in es:
+        r = region(attrs)
+        if typ == "THREAD_FORK":
+            fork = t
+        elif typ == "THREAD_JOIN" and left is not None:
+            out[left][1] = t
+            left = None
+        elif typ == "ENTER" and r.startswith("!$omp parallel "):
+            seen[r] = seen.get(r, 0) + 1
+            out[(r, seen[r])] = [fork, None]
+            fork = None
+        elif typ == "LEAVE" and r.startswith("!$omp parallel "):
+            left = (r, seen[r])
+    return out
+
+
+def mgmt(events, defs):
+    tps, names = read_defs(defs)
+    ev = read_events(events, names)
+    sums = {}
+
+    def add(loc, metric, par, v):
+        sums[(loc, metric, par)] = sums.get((loc, metric, par), 0) + v
+
+    for master in [n for n in ev if n.endswith(":0")]:
+        rank = master.split(":")[0]
+        fj = master_fork_join(ev[master])
+        for loc, es in ev.items():
+            if loc.split(":")[0] != rank:
+                continue
+            seen, depth = {}, 0  # a worker's team: its top-level parallel region instance
+            for typ, t, attrs in es:
+                r = region(attrs) or ""
+                depth += (typ == "ENTER") - (typ == "LEAVE")
+                top = loc == master or depth == (1 if typ == "ENTER" else 0)
+                if not r.startswith("!$omp parallel ") or not top:
+                    continue
+                if typ == "ENTER":
+                    seen[r] = seen.get(r, 0) + 1
+                    fork = fj.get((r, seen[r]), (None, None))[0]
+                    if fork is not None and t > fork:
+                        add(loc, "omp_fork", r, t - fork)
+                        add(loc, "omp_management", r, t - fork)
+                elif typ == "LEAVE":
+                    join = fj.get((r, seen.get(r, 0)), (None, None))[1]
+                    if join is not None and join > t:
+                        add(loc, "omp_management", r, join - t)
+    for k in sorted(sums):
+        print("%s\t%s\t%s\t%.9f" % (k[0], k[1], k[2], sums[k] / tps))
+
+
 def idle(events, defs):
     tps, names = read_defs(defs)
     ev = read_events(events, names)
@@ -222,9 +286,14 @@ def idle(events, defs):
         # the master's exclusive time per call path outside parallel regions, and its
         # parallel region instances (call path, region, instance, seconds)
         stack, excl, teams, seen = [], {}, [], {}
+        fj = master_fork_join(ev[master])
         for typ, t, attrs in ev[master]:
             r = region(attrs)
             if typ == "ENTER":
+                if r.startswith("!$omp parallel ") and stack:
+                    # the fork's time is the region's, not its caller's (Scalasca)
+                    fork = fj[(r, seen.get(r, 0) + 1)][0]
+                    stack[-1][2] += t - fork if fork is not None and fork < t else 0
                 stack.append([r, t, 0])
             elif typ == "LEAVE":
                 if not stack or stack[-1][0] != r:
@@ -236,6 +305,9 @@ def idle(events, defs):
                 if r.startswith("!$omp parallel "):
                     seen[r] = seen.get(r, 0) + 1
                     teams.append((path, r, seen[r], t - b))
+                    join = fj[(r, seen[r])][1]
+                    if stack and join is not None and join > t:
+                        stack[-1][2] += join - t  # the join's time: the region's
                 elif "!$omp parallel " not in path:
                     excl[path] = excl.get(path, 0) + t - b - inner
         for path, v in excl.items():
@@ -268,9 +340,9 @@ def regions(events, defs):
 
 def main():
     a = sys.argv[1:]
-    cmds = {"locks": locks, "barriers": barriers, "idle": idle, "regions": regions}
+    cmds = {"locks": locks, "barriers": barriers, "idle": idle, "mgmt": mgmt, "regions": regions}
     if len(a) != 3 or a[0] not in cmds:
-        fail("usage: locks|barriers|idle|regions EVENTS DEFS")
+        fail("usage: locks|barriers|idle|mgmt|regions EVENTS DEFS")
     cmds[a[0]](a[1], a[2])
 
 
