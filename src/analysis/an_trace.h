@@ -37,7 +37,16 @@ typedef enum {
      * task's AN_TASK_CREATE: .msg_id = the address of the dependence's variable (the depend
      * clause's storage), .tag = an_dep_type. Edges are not recorded: they follow from the
      * lists by OpenMP's rules among sibling tasks (same parent, in creation order). */
-    AN_TASK_DEPEND
+    AN_TASK_DEPEND,
+    /* MPI one-sided communication (an_pattern_rma.c), on the rank's master location: .request
+     * = the RMA window's global id, .comm = the window's communicator (AN_NONE: unknown).
+     * RmaPut / RmaGet at the origin: .bytes = the bytes moved, .peer = the target as world
+     * rank (AN_NONE: unknown) */
+    AN_RMA_PUT,
+    AN_RMA_GET,
+    /* RmaCollectiveEnd (MPI_Win_create/free/fence/...): .tag = OTF2_CollectiveOp, .bytes2 =
+     * the time of the call's RmaCollectiveBegin (as .time: ticks, offsets applied) */
+    AN_RMA_COLL_END
 } an_event_kind;
 #define AN_IS_TASK_EVENT(kind) ((kind) >= AN_TASK_CREATE && (kind) <= AN_TASK_DEPEND)
 

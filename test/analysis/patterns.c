@@ -8,11 +8,13 @@
  * - sync_wo: rank 0 sends tag 1 at once and tag 2 after D, both without bytes; rank 1
  *   receives tag 2 first (waits D) and then tag 1: one Late Sender in wrong order
  *   (mpi_sls_count 1, mpi_slswo_count 1) at rank 1's MPI_Recv;
- * - comm, win, fence, file_open, file_all: rank 1 enters MPI_Comm_dup, MPI_Win_create, the
- *   closing MPI_Win_fence, MPI_File_open and MPI_File_write_all D after rank 0, which waits
- *   there about D (communicator, window and file management, one-sided active-target
- *   synchronisation, collective file I/O); MPI_Put (one-sided communication) and
- *   MPI_File_write (individual file I/O) in between;
+ * - comm, win, fence, win_free, file_open, file_all: rank 1 enters MPI_Comm_dup,
+ *   MPI_Win_create, the closing MPI_Win_fence, MPI_Win_free, MPI_File_open and
+ *   MPI_File_write_all D after rank 0, which waits there about D (communicator, window and
+ *   file management, one-sided active-target synchronisation, collective file I/O: Scalasca's
+ *   Wait at Window Create, Wait at Fence, Wait at Window Free in the window calls); in the
+ *   fence epoch rank 0 puts one double to rank 1 (8 bytes, bytes_put) and rank 1 gets two
+ *   from rank 0 (16 bytes, bytes_get); MPI_File_write (individual file I/O) in between;
  * - work: each rank computes D in the user region "work" (Computation).
  * The file is argv[2] (removed at the end). Prints its marks (M) after MPI_Finalize. */
 #include <mpi.h>
@@ -109,13 +111,21 @@ static void management(void)
     SCEN(fc, "fence")
     double x = 1;
     MPI_Win_fence(0, win);
+    double y[2];
     if (rank == 0)
         MPI_Put(&x, 1, MPI_DOUBLE, 1, 0, 1, MPI_DOUBLE, win);
+    else
+        MPI_Get(y, 2, MPI_DOUBLE, 0, 2, 2, MPI_DOUBLE, win);
     spin_until(t0 + (rank == 1 ? 2 : 1) * D);
     M("enter");
     MPI_Win_fence(0, win);
     SCEN_END(fc)
+    start();
+    SCEN(wf, "win_free")
+    late();
+    M("enter");
     MPI_Win_free(&win);
+    SCEN_END(wf)
 }
 
 static void file_io(const char *path)
