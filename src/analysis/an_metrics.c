@@ -351,6 +351,26 @@ const an_metric_info an_metrics[M_COUNT] = {
                                         "Overall resource consumption of activities that are not "
                                         "on the critical path",
                                         S, M_PERFORMANCE_IMPACT, 0},
+    /* Scalasca 2.6 (square's scout.spec names them; CubeLib's remapper computes them:
+     * an_pattern_imbalance.c) */
+    [M_IMBALANCE] = {"imbalance", "Computational imbalance",
+                     "Computational load imbalance heuristic (see Online Description for "
+                     "details)",
+                     S, -1, 0},
+    [M_IMBALANCE_ABOVE] = {"imbalance_above", "Overload",
+                           "Computational load imbalance heuristic (overload)", S, M_IMBALANCE, 0},
+    [M_IMBALANCE_ABOVE_SINGLE] = {"imbalance_above_single", "Single participant",
+                                  "Computational load imbalance heuristic (single participant)",
+                                  S, M_IMBALANCE_ABOVE, 0},
+    [M_IMBALANCE_BELOW] = {"imbalance_below", "Underload",
+                           "Computational load imbalance heuristic (underload)", S, M_IMBALANCE, 0},
+    [M_IMBALANCE_BELOW_BYPASS] = {"imbalance_below_bypass", "Non-participation",
+                                  "Computational load imbalance heuristic (non-participation)", S,
+                                  M_IMBALANCE_BELOW, 0},
+    [M_IMBALANCE_BELOW_SINGULARITY] = {"imbalance_below_singularity", "Singularity",
+                                       "Computational load imbalance heuristic "
+                                       "(non-participation in singularity)",
+                                       S, M_IMBALANCE_BELOW_BYPASS, 0},
     /* delay costs and the wait-state classifications (Scalasca 2.x, scout's
      * Delay.MPI.pattern and Waitstates.MPI.pattern: unique names are the pattern ids in lower
      * case, display names their NAME, descriptions their INFO; the OpenMP ones from

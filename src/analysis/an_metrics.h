@@ -121,6 +121,13 @@ typedef enum {
     M_INTRA_PARTITION_IMBALANCE,
     M_INTER_PARTITION_IMBALANCE,
     M_NON_CRITICAL_PATH_ACTIVITIES,
+    /* written by an_pattern_imbalance.c on rank 0, not through the severities */
+    M_IMBALANCE,
+    M_IMBALANCE_ABOVE,
+    M_IMBALANCE_ABOVE_SINGLE,
+    M_IMBALANCE_BELOW,
+    M_IMBALANCE_BELOW_BYPASS,
+    M_IMBALANCE_BELOW_SINGULARITY,
     M_DELAY,
     M_DELAY_MPI,
     M_DELAY_P2P,

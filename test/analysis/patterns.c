@@ -15,7 +15,10 @@
  *   Wait at Window Create, Wait at Fence, Wait at Window Free in the window calls); in the
  *   fence epoch rank 0 puts one double to rank 1 (8 bytes, bytes_put) and rank 1 gets two
  *   from rank 0 (16 bytes, bytes_get); MPI_File_write (individual file I/O) in between;
- * - work: each rank computes D in the user region "work" (Computation).
+ * - work: each rank computes D in the user region "work" (Computation);
+ * - solo: rank 0 alone computes D / 2 in the user region "solo_work" inside it (a call path
+ *   one location of two visits: square's imbalance_above_single on rank 0,
+ *   imbalance_below_singularity on rank 1, each half of rank 0's time there).
  * The file is argv[2] (removed at the end). Prints its marks (M) after MPI_Finalize. */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
@@ -168,6 +171,17 @@ int main(int argc, char **argv)
     spin_until(t0 + D);
     M("end");
     SCEN_END(wk)
+    start();
+    SCEN(so, "solo")
+    if (rank == 0) {
+        SCOREP_USER_REGION_DEFINE(sw)
+        SCOREP_USER_REGION_BEGIN(sw, "solo_work", SCOREP_USER_REGION_TYPE_COMMON)
+        M("begin");
+        spin_until(t0 + D / 2);
+        M("end");
+        SCOREP_USER_REGION_END(sw)
+    }
+    SCEN_END(so)
     MPI_Finalize();
     marks_print(&marks);
     if (rank == 0)

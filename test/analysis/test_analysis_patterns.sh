@@ -27,6 +27,9 @@
 #   runs through one of them: each rank's activity impact there is between the shorter work
 #   and its own, the non-critical-path impact at most their difference; rank 0's time before
 #   its late send in sync_ls is on the path (activity impact: that time, from its marks);
+# - the computational imbalance tree (CubeLib's remapper, as square derives it): rank 0 alone
+#   computes in solo/solo_work; its overload there is all single participant, rank 1's
+#   underload all singularity, each half of rank 0's time there (its marks);
 # - trace.stat, Scalasca's pattern statistics: the two Late Senders (one in wrong order) and
 #   the Late Receiver, D each, at the cnode ids of their calls in scout.cubex; in situ the
 #   same patterns, counts and instances as post-mortem.
@@ -54,7 +57,7 @@ $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
 for f in scout.cubex scout_insitu.cubex; do
     _check
     python3 "$top_srcdir/test/analysis/cube_rule.py" "$x/$f" --zero bytes,bytes_rma --positive \
-        bytes_rma,bytes_put,bytes_get,mpi_rma_wait_at_create,mpi_rma_wait_at_fence,mpi_rma_wait_at_free \
+        bytes_rma,bytes_put,bytes_get,mpi_rma_wait_at_create,mpi_rma_wait_at_fence,mpi_rma_wait_at_free,imbalance_above_single,imbalance_below_singularity \
         ${CUBELIB_DUMP:+--cubelib "$CUBELIB_DUMP"} >rule.out 2>&1 || fail "cube_rule.py $f: $(cat rule.out)"
 done
 
@@ -111,6 +114,12 @@ critical_imbalance_impact|Critical-path imbalance impact|performance_impact_crit
 intra_partition_imbalance|Intra-partition imbalance|critical_imbalance_impact
 inter_partition_imbalance|Inter-partition imbalance|critical_imbalance_impact
 non_critical_path_activities|Non-critical-path activities|performance_impact
+imbalance|Computational imbalance|-
+imbalance_above|Overload|imbalance
+imbalance_above_single|Single participant|imbalance_above
+imbalance_below|Underload|imbalance
+imbalance_below_bypass|Non-participation|imbalance_below
+imbalance_below_singularity|Singularity|imbalance_below_bypass
 EOF
 
 for f in scout.cubex scout_insitu.cubex; do
@@ -158,16 +167,22 @@ for f in scout.cubex scout_insitu.cubex; do
             "$(value time "$2/$3" 0)"
     done
     # the window collectives' waits: rank 0's as above (the fence's call path has both
-    # fences), rank 1 waits in neither create nor free (it enters them last)
+    # fences); rank 1, which enters create and free last, waits 0 there (unless the scheduler
+    # held rank 0 back longer: then as rank 0's above, from the marks the other way round)
     for c in "mpi_rma_wait_at_create win MPI_Win_create" "mpi_rma_wait_at_fence fence MPI_Win_fence" \
         "mpi_rma_wait_at_free win_free MPI_Win_free"; do
         set -- $c
         w=$(awk -v a="$(mark "$2" 1 enter)" -v b="$(mark "$2" 0 enter)" 'BEGIN { print a - b }')
         within "$1" "$2/$3" 0 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print w * (1 - r) }')" \
             "$(value time "$2/$3" 0)"
+        [ "$1" != mpi_rma_wait_at_fence ] || continue
+        if awk -v w="$w" 'BEGIN { exit !(w > 0) }'; then
+            expect_eq "$(value "$1" "$2/$3" 1)" 0 "$f: rank 1 waits not in $3"
+        else
+            within "$1" "$2/$3" 1 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print -w * (1 - r) }')" \
+                "$(value time "$2/$3" 1)"
+        fi
     done
-    expect_eq "$(value mpi_rma_wait_at_create win/MPI_Win_create 1)" 0 "$f: rank 1 waits not in create"
-    expect_eq "$(value mpi_rma_wait_at_free win_free/MPI_Win_free 1)" 0 "$f: rank 1 waits not in free"
     # a call's whole time is in its category
     set -f # the locations "*" below are no file patterns
     for c in "mpi_rma_communication fence/MPI_Put 0" "mpi_io_individual MPI_File_write_at *" \
@@ -192,6 +207,19 @@ for f in scout.cubex scout_insitu.cubex; do
     within critical_path_activities work 0 "$(awk -v l="$lo" -v w="$w0" 'BEGIN { print l < w ? l : w }')" "$w0"
     within critical_path_activities work 1 "$(awk -v l="$lo" -v w="$w1" 'BEGIN { print l < w ? l : w }')" "$w1"
     within non_critical_path_activities work '*' 0 "$(awk -v a="$lo" -v b="$hi" 'BEGIN { print b - a }')"
+    # the imbalance tree at the call path only rank 0 visits: half its time there above the
+    # average on rank 0, all of it single participant; as much below on rank 1, all of it
+    # singularity (rank 1 does not visit it)
+    h=$(awk -v a="$(mark solo 0 end)" -v b="$(mark solo 0 begin)" 'BEGIN { print (a - b) / 2 }')
+    for c in "imbalance 0" "imbalance_above 0" "imbalance_above_single 0" "imbalance 1" \
+        "imbalance_below 1" "imbalance_below_bypass 1" "imbalance_below_singularity 1"; do
+        set -- $c
+        near "$1" solo/solo_work "$2" "$h"
+    done
+    for c in "imbalance_below 0" "imbalance_above 1"; do
+        set -- $c
+        expect_eq "$(value "$1" solo/solo_work "$2")" 0 "$f: no $1 at solo_work on $2"
+    done
     # rank 0's time before its late send in sync_ls is on the path
     near critical_path_activities sync_ls 0 \
         "$(awk -v a="$(mark sync_ls 0 send)" -v b="$(mark sync_ls 0 begin)" 'BEGIN { print a - b }')"
