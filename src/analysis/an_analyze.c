@@ -69,6 +69,8 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
     if (rc == 0)
         rc = an_replay_coll(&c, err, len);
     if (rc == 0)
+        rc = agree(&c, an_pattern_rma(&c, err, len), err, len);
+    if (rc == 0)
         rc = agree(&c, an_taskgraph_pass(&c, err, len), err, len);
     if (rc == 0)
         rc = an_critical_path(&c, err, len); /* collective: its errors agree already */

@@ -23,4 +23,8 @@ typedef enum {
 } an_coll_kind;
 an_coll_kind an_coll_kind_of(uint32_t op);
 
+/* the analysis communicator of recorded communicator ID (c->net for the world; otherwise
+ * free it with an_net_free), called by its members only; -1 when out of memory */
+int an_coll_net(an_ctx *c, uint32_t id, an_net **mc);
+
 #endif

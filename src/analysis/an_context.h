@@ -168,6 +168,8 @@ int an_pattern_lock(an_ctx *c, char *err, size_t len);
 int an_pattern_init_exit(an_ctx *c, char *err, size_t len);
 int an_replay_p2p(an_ctx *c, char *err, size_t len);
 int an_replay_coll(an_ctx *c, char *err, size_t len);
+/* an_pattern_rma.c: one-sided bytes and the window collectives' waits (collective) */
+int an_pattern_rma(an_ctx *c, char *err, size_t len);
 int an_critical_path(an_ctx *c, char *err, size_t len);
 int an_delay(an_ctx *c, char *err, size_t len);
 /* an_taskgraph_run.c: the task graph and its critical path (not collective; before

@@ -27,6 +27,7 @@ typedef struct {
     size_t depth, cap;
     uint64_t last;            /* last raw timestamp (the writer keeps them increasing) */
     const buf_mpi_rec *probe; /* a probe record waiting for its Leave */
+    uint64_t rma_begin;       /* the last RmaCollectiveBegin's time (its End carries it) */
     int oom, nesting_error;
     int worker; /* a worker thread: no call paths yet (an_omp_map gives them) */
     an_task_state *task;
@@ -114,6 +115,31 @@ static void leave(bl *b, uint64_t ts, uint32_t region)
     b->depth--;
 }
 
+/* one-sided records (an_pattern_rma.c), with the window's global id and communicator, as
+ * the trace writer writes them (trace_otf2.c) */
+static void rma(bl *b, uint64_t ts, const buf_mpi_rec *r)
+{
+    if (r->type == BUF_RMA_COLL_BEGIN) {
+        b->rma_begin = scorep_clock_to_root(ts);
+        return;
+    }
+    an_event_kind kind = r->type == BUF_RMA_PUT   ? AN_RMA_PUT
+                         : r->type == BUF_RMA_GET ? AN_RMA_GET
+                                                  : AN_RMA_COLL_END;
+    an_event *e = push(b, ts, kind);
+    if (!e)
+        return;
+    e->request = map(b, U_WIN, r->comm);
+    e->comm = e->request == AN_NONE ? AN_NONE : b->u->wins[e->request].comm;
+    if (kind == AN_RMA_COLL_END) {
+        e->tag = r->tag;
+        e->bytes2 = b->rma_begin;
+        return;
+    }
+    e->bytes = r->bytes;
+    e->peer = world(b, e->comm, r->peer);
+}
+
 static void mpi(bl *b, uint64_t ts, const buf_mpi_rec *r)
 {
     static const an_event_kind kinds[] = {
@@ -128,6 +154,12 @@ static void mpi(bl *b, uint64_t ts, const buf_mpi_rec *r)
     switch (r->type) {
     case BUF_MPI_PROBE:
         b->probe = r;
+        return;
+    case BUF_RMA_PUT:
+    case BUF_RMA_GET:
+    case BUF_RMA_COLL_BEGIN:
+    case BUF_RMA_COLL_END:
+        rma(b, ts, r);
         return;
     case BUF_MPI_SEND:
     case BUF_MPI_RECV:

@@ -32,6 +32,9 @@ typedef struct {
     uint32_t *comm_group_b; /* per intercommunicator: its group B */
     int *comm_inter;
     size_t n_comm;
+    uint32_t *win_comm; /* per RMA window: its communicator (AN_NONE: undefined) */
+    size_t n_win;
+    uint64_t rma_begin; /* the last RmaCollectiveBegin's time (its End carries it) */
     uint32_t attr[A_N]; /* attribute refs by meaning, AN_NONE if not defined */
     uint64_t *mpi_locations;
     uint32_t n_mpi_locations;
@@ -167,6 +170,21 @@ static OTF2_CallbackCode d_inter(void *u, OTF2_CommRef self, OTF2_StringRef name
         ((ld *)u)->comm_group_b[self] = b;
     }
     return rc;
+}
+
+/* an RMA window: its communicator, which its collective operations synchronise */
+static OTF2_CallbackCode d_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name,
+                               OTF2_CommRef comm, OTF2_RmaWinFlag f)
+{
+    (void)name;
+    (void)f;
+    ld *l = u;
+    size_t old = l->n_win;
+    GROW(l, l->win_comm, l->n_win, self);
+    for (size_t i = old; i < l->n_win; i++)
+        l->win_comm[i] = AN_NONE;
+    l->win_comm[self] = comm == OTF2_UNDEFINED_COMM ? AN_NONE : comm;
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode d_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
@@ -478,6 +496,81 @@ static OTF2_CallbackCode e_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, uint
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* one-sided events (an_pattern_rma.c): the window and its communicator */
+static an_event *rma_event(ld *l, uint64_t t, an_event_kind kind, OTF2_RmaWinRef win)
+{
+    an_event *e = push(l, t, kind);
+    if (e) {
+        e->request = win;
+        e->comm = win < l->n_win ? l->win_comm[win] : AN_NONE;
+    }
+    return e;
+}
+
+static OTF2_CallbackCode rma_op(ld *l, uint64_t t, an_event_kind kind, OTF2_RmaWinRef win,
+                                uint32_t remote, uint64_t bytes)
+{
+    an_event *e = rma_event(l, t, kind, win);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->peer = e->comm == AN_NONE ? AN_NONE : world_rank(l, e->comm, remote);
+    e->bytes = bytes;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_rma_put(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t bytes, uint64_t match)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    (void)match;
+    return rma_op(u, t, AN_RMA_PUT, win, remote, bytes);
+}
+
+static OTF2_CallbackCode e_rma_get(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                   OTF2_AttributeList *a, OTF2_RmaWinRef win, uint32_t remote,
+                                   uint64_t bytes, uint64_t match)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    (void)match;
+    return rma_op(u, t, AN_RMA_GET, win, remote, bytes);
+}
+
+static OTF2_CallbackCode e_rma_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                          void *u, OTF2_AttributeList *a)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    ((ld *)u)->rma_begin = t;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode e_rma_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
+                                        void *u, OTF2_AttributeList *a, OTF2_CollectiveOp op,
+                                        OTF2_RmaSyncLevel level, OTF2_RmaWinRef win, uint32_t root,
+                                        uint64_t sent, uint64_t received)
+{
+    (void)loc;
+    (void)pos;
+    (void)a;
+    (void)level;
+    (void)root;
+    (void)sent;
+    (void)received;
+    ld *l = u;
+    an_event *e = rma_event(l, t, AN_RMA_COLL_END, win);
+    if (!e)
+        return OTF2_CALLBACK_INTERRUPT;
+    e->tag = op;
+    e->bytes2 = l->rma_begin;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* ThreadAcquireLock / ThreadReleaseLock: the lock contention patterns (an_pattern_lock.c) */
 static OTF2_CallbackCode lock_event(ld *l, uint64_t t, an_event_kind kind, OTF2_Paradigm model,
                                     uint32_t lock, uint32_t order)
@@ -655,6 +748,7 @@ static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, d_inter);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attr);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_win);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
     OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
@@ -790,6 +884,10 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetThreadForkCallback(ec, e_fork);
     OTF2_EvtReaderCallbacks_SetThreadJoinCallback(ec, e_join);
     OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(ec, e_param_uint);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(ec, e_rma_put);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(ec, e_rma_get);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(ec, e_rma_coll_begin);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, e_rma_coll_end);
     l->task.has_last = 0; /* depend items follow their task's creation on one location */
     OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
     uint64_t n;
@@ -973,6 +1071,7 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     free(l.comm_group);
     free(l.comm_group_b);
     free(l.comm_inter);
+    free(l.win_comm);
     free(l.stack);
     free(l.loc_id);
     free(l.loc_group);

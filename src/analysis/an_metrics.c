@@ -41,6 +41,15 @@ const an_metric_info an_metrics[M_COUNT] = {
                          M_MPI_MANAGEMENT, 0},
     [M_MPI_MGMT_WIN] = {"mpi_mgmt_win", "Window", "Time spent in MPI window management calls", S,
                         M_MPI_MANAGEMENT, 0},
+    /* Scalasca 2.6 (scout's MPI_RMA.pattern; an_pattern_rma.c) */
+    [M_MPI_RMA_WAIT_AT_CREATE] = {"mpi_rma_wait_at_create", "MPI Wait at Window Create",
+                                  "Time spent in MPI_Win_create, waiting for the last process "
+                                  "to enter the call",
+                                  S, M_MPI_MGMT_WIN, 0},
+    [M_MPI_RMA_WAIT_AT_FREE] = {"mpi_rma_wait_at_free", "MPI Wait at Window Free",
+                                "Time spent in MPI_Win_free, waiting for the last process to "
+                                "enter the call",
+                                S, M_MPI_MGMT_WIN, 0},
     [M_MPI_SYNCHRONIZATION] = {"mpi_synchronization", "Synchronization",
                                "Time spent in MPI synchronization calls", S, M_MPI, 0},
     [M_MPI_SYNC_COLLECTIVE] = {"mpi_sync_collective", "Collective", "Time spent in MPI barriers", S,
@@ -56,6 +65,10 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_MPI_RMA_SYNC_ACTIVE] = {"mpi_rma_sync_active", "Active Target",
                                "Time spent in MPI one-sided active target synchronization calls",
                                S, M_MPI_RMA_SYNCHRONIZATION, 0},
+    [M_MPI_RMA_WAIT_AT_FENCE] = {"mpi_rma_wait_at_fence", "MPI Wait at Fence",
+                                 "Time spent in front of MPI_Win_fence, waiting for other "
+                                 "processes",
+                                 S, M_MPI_RMA_SYNC_ACTIVE, 0},
     [M_MPI_RMA_SYNC_PASSIVE] = {"mpi_rma_sync_passive", "Passive Target",
                                 "Time spent in MPI one-sided passive target synchronization "
                                 "calls",
@@ -294,6 +307,17 @@ const an_metric_info an_metrics[M_COUNT] = {
                       "Number of bytes outgoing in collective operations", B, M_BYTES_COLL, 1},
     [M_BYTES_CIN] = {"bytes_cin", "Collective bytes incoming",
                      "Number of bytes incoming in collective operations", B, M_BYTES_COLL, 1},
+    /* Scalasca 2.6 (scout's Message.pattern; square's display name for bytes_rma, which
+     * scout does not write) */
+    [M_BYTES_RMA] = {"bytes_rma", "One-sided",
+                     "Number of bytes transferred in MPI one-sided communication operations", B,
+                     M_BYTES, 1, 0, 1},
+    [M_BYTES_PUT] = {"bytes_put", "MPI one-sided bytes sent",
+                     "Number of bytes sent in MPI one-sided communication operations", B,
+                     M_BYTES_RMA, 1},
+    [M_BYTES_GET] = {"bytes_get", "MPI one-sided bytes received",
+                     "Number of bytes received in MPI one-sided communication operations", B,
+                     M_BYTES_RMA, 1},
     /* Scalasca 2.x (scout's CriticalPath.pattern): a root metric */
     [M_CRITICAL_PATH] = {"critical_path", "Critical path profile",
                          "Profile of the application's critical path", S, -1, 0},
@@ -332,6 +356,26 @@ const an_metric_info an_metrics[M_COUNT] = {
                                         "Overall resource consumption of activities that are not "
                                         "on the critical path",
                                         S, M_PERFORMANCE_IMPACT, 0},
+    /* Scalasca 2.6 (square's scout.spec names them; CubeLib's remapper computes them:
+     * an_pattern_imbalance.c) */
+    [M_IMBALANCE] = {"imbalance", "Computational imbalance",
+                     "Computational load imbalance heuristic (see Online Description for "
+                     "details)",
+                     S, -1, 0},
+    [M_IMBALANCE_ABOVE] = {"imbalance_above", "Overload",
+                           "Computational load imbalance heuristic (overload)", S, M_IMBALANCE, 0},
+    [M_IMBALANCE_ABOVE_SINGLE] = {"imbalance_above_single", "Single participant",
+                                  "Computational load imbalance heuristic (single participant)",
+                                  S, M_IMBALANCE_ABOVE, 0},
+    [M_IMBALANCE_BELOW] = {"imbalance_below", "Underload",
+                           "Computational load imbalance heuristic (underload)", S, M_IMBALANCE, 0},
+    [M_IMBALANCE_BELOW_BYPASS] = {"imbalance_below_bypass", "Non-participation",
+                                  "Computational load imbalance heuristic (non-participation)", S,
+                                  M_IMBALANCE_BELOW, 0},
+    [M_IMBALANCE_BELOW_SINGULARITY] = {"imbalance_below_singularity", "Singularity",
+                                       "Computational load imbalance heuristic "
+                                       "(non-participation in singularity)",
+                                       S, M_IMBALANCE_BELOW_BYPASS, 0},
     /* delay costs and the wait-state classifications (Scalasca 2.x, scout's
      * Delay.MPI.pattern and Waitstates.MPI.pattern: unique names are the pattern ids in lower
      * case, display names their NAME, descriptions their INFO; the OpenMP ones from

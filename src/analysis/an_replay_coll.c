@@ -159,3 +159,9 @@ out:
     free(inst);
     return rc;
 }
+
+/* the analysis communicator of communicator ID for the one-sided replay (an_pattern_rma.c) */
+int an_coll_net(an_ctx *c, uint32_t id, an_net **mc)
+{
+    return make_comm(c, id, mc);
+}

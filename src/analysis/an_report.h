@@ -51,6 +51,16 @@ void an_pop_threads(an_ctx *c, an_report_info *info);
 int an_impact(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map, size_t ng,
               int size);
 
+/* rank 0, an_report_cube.c: the computational load imbalance tree (an_pattern_imbalance.c)
+ * from the gathered values of every location (rank r's N_LOCS[r] blocks at V_DISPL[r]) over
+ * the NG global call paths GC (regions of T), written into W at the metrics MID, the cnodes
+ * CUBE_ID and the locations LOC (all ranks' locations in order) */
+struct cube_writer;
+int an_imbalance_write(struct cube_writer *w, const an_trace *t, const an_cnode *gc, size_t ng,
+                       const int *cube_id, const int *mid, const int *loc, const double *all_v,
+                       const int *v_displ, const int *cn_count, const int *n_locs,
+                       uint32_t **map, int size);
+
 /* Collective: rank 0 writes PATH. */
 int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char *err, size_t len);
 /* Collective: rank 0 prints the top wait states with their share of the time to OUT. */

@@ -353,6 +353,9 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
                 }
         }
     }
+    if (rc == 0 && an_imbalance_write(w, t, gt.g.cnodes, ng, gt.cube_id, mid, loc, all_v, v_displ,
+                                      cn_count, n_locs, map, size) != 0)
+        rc = -1;
     char buf[64];
     if (rc == 0) {
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");

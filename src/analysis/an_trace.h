@@ -43,7 +43,16 @@ typedef enum {
      * Scalasca's omp_management, omp_fork). FORK: .tag = the requested number of threads,
      * .bytes = the OTF2_Paradigm (OPENMP). */
     AN_THREAD_FORK,
-    AN_THREAD_JOIN
+    AN_THREAD_JOIN,
+    /* MPI one-sided communication (an_pattern_rma.c), on the rank's master location: .request
+     * = the RMA window's global id, .comm = the window's communicator (AN_NONE: unknown).
+     * RmaPut / RmaGet at the origin: .bytes = the bytes moved, .peer = the target as world
+     * rank (AN_NONE: unknown) */
+    AN_RMA_PUT,
+    AN_RMA_GET,
+    /* RmaCollectiveEnd (MPI_Win_create/free/fence/...): .tag = OTF2_CollectiveOp, .bytes2 =
+     * the time of the call's RmaCollectiveBegin (as .time: ticks, offsets applied) */
+    AN_RMA_COLL_END
 } an_event_kind;
 #define AN_IS_TASK_EVENT(kind) ((kind) >= AN_TASK_CREATE && (kind) <= AN_TASK_DEPEND)
 

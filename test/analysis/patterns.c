@@ -8,12 +8,17 @@
  * - sync_wo: rank 0 sends tag 1 at once and tag 2 after D, both without bytes; rank 1
  *   receives tag 2 first (waits D) and then tag 1: one Late Sender in wrong order
  *   (mpi_sls_count 1, mpi_slswo_count 1) at rank 1's MPI_Recv;
- * - comm, win, fence, file_open, file_all: rank 1 enters MPI_Comm_dup, MPI_Win_create, the
- *   closing MPI_Win_fence, MPI_File_open and MPI_File_write_all D after rank 0, which waits
- *   there about D (communicator, window and file management, one-sided active-target
- *   synchronisation, collective file I/O); MPI_Put (one-sided communication) and
- *   MPI_File_write (individual file I/O) in between;
- * - work: each rank computes D in the user region "work" (Computation).
+ * - comm, win, fence, win_free, file_open, file_all: rank 1 enters MPI_Comm_dup,
+ *   MPI_Win_create, the closing MPI_Win_fence, MPI_Win_free, MPI_File_open and
+ *   MPI_File_write_all D after rank 0, which waits there about D (communicator, window and
+ *   file management, one-sided active-target synchronisation, collective file I/O: Scalasca's
+ *   Wait at Window Create, Wait at Fence, Wait at Window Free in the window calls); in the
+ *   fence epoch rank 0 puts one double to rank 1 (8 bytes, bytes_put) and rank 1 gets two
+ *   from rank 0 (16 bytes, bytes_get); MPI_File_write (individual file I/O) in between;
+ * - work: each rank computes D in the user region "work" (Computation);
+ * - solo: rank 0 alone computes D / 2 in the user region "solo_work" inside it (a call path
+ *   one location of two visits: square's imbalance_above_single on rank 0,
+ *   imbalance_below_singularity on rank 1, each half of rank 0's time there).
  * The file is argv[2] (removed at the end). Prints its marks (M) after MPI_Finalize. */
 #include <mpi.h>
 #include <scorep/SCOREP_User.h>
@@ -109,13 +114,21 @@ static void management(void)
     SCEN(fc, "fence")
     double x = 1;
     MPI_Win_fence(0, win);
+    double y[2];
     if (rank == 0)
         MPI_Put(&x, 1, MPI_DOUBLE, 1, 0, 1, MPI_DOUBLE, win);
+    else
+        MPI_Get(y, 2, MPI_DOUBLE, 0, 2, 2, MPI_DOUBLE, win);
     spin_until(t0 + (rank == 1 ? 2 : 1) * D);
     M("enter");
     MPI_Win_fence(0, win);
     SCEN_END(fc)
+    start();
+    SCEN(wf, "win_free")
+    late();
+    M("enter");
     MPI_Win_free(&win);
+    SCEN_END(wf)
 }
 
 static void file_io(const char *path)
@@ -158,6 +171,17 @@ int main(int argc, char **argv)
     spin_until(t0 + D);
     M("end");
     SCEN_END(wk)
+    start();
+    SCEN(so, "solo")
+    if (rank == 0) {
+        SCOREP_USER_REGION_DEFINE(sw)
+        SCOREP_USER_REGION_BEGIN(sw, "solo_work", SCOREP_USER_REGION_TYPE_COMMON)
+        M("begin");
+        spin_until(t0 + D / 2);
+        M("end");
+        SCOREP_USER_REGION_END(sw)
+    }
+    SCEN_END(so)
     MPI_Finalize();
     marks_print(&marks);
     if (rank == 0)

@@ -41,7 +41,7 @@ ZERO=$ZERO,waitstates_propagating_vs_terminal,mpi_wait_propagating,mpi_wait_term
 # POSTDERIVED, and Execution, whose Computation is its time outside the other children)
 ZERO=$ZERO,execution,mpi_management,mpi_synchronization,mpi_communication
 ZERO=$ZERO,mpi_rma_synchronization,mpi_io,performance_impact,performance_impact_criticalpath
-ZERO=$ZERO,syncs_rma,comms_rma,mpi_file_ops
+ZERO=$ZERO,syncs_rma,comms_rma,mpi_file_ops,bytes_rma
 # the parents that the program's wait states lie under, and the wait states themselves
 POS=time,execution,mpi,mpi_communication,mpi_point2point,mpi_latesender,mpi_latesender_wo
 POS=$POS,mpi_lswo_different,mpi_latereceiver,mpi_collective,mpi_synchronization

@@ -7,8 +7,15 @@
 #   sync_wo, which is in wrong order (mpi_sls_count 2, mpi_slswo_count 1, at rank 1's
 #   MPI_Recv), one Late Receiver without bytes in sync_lr (mpi_slr_count 1, at rank 0's
 #   MPI_Ssend); none of communications (no message has bytes);
-# - visit counts of one-sided and file operations (comms_rma_puts 1, syncs_rma_active 4,
-#   mpi_file_iwops 2, mpi_file_cwops 2, mpi_file_cops 6: open, write_at_all, close per rank);
+# - visit counts of one-sided and file operations (comms_rma_puts 1, comms_rma_gets 1,
+#   syncs_rma_active 4, mpi_file_iwops 2, mpi_file_cwops 2, mpi_file_cops 6: open,
+#   write_at_all, close per rank); the one-sided bytes: rank 0 puts 8 (bytes_put at its
+#   MPI_Put), rank 1 gets 16 (bytes_get at its MPI_Get), bytes_rma 24;
+# - the window collectives' waits (Scalasca's MPI_RMA.pattern): rank 0 waits for rank 1 in
+#   MPI_Win_create (mpi_rma_wait_at_create), the closing MPI_Win_fence
+#   (mpi_rma_wait_at_fence) and MPI_Win_free (mpi_rma_wait_at_free): at least from rank 0's
+#   enter to rank 1's less near's tolerance, at most the call's time; rank 1, the last to
+#   enter create and free, waits 0 there;
 # - the time tree's categories: rank 0 waits for rank 1, which comes D late, in MPI_Comm_dup
 #   (mpi_mgmt_comm), MPI_Win_create (mpi_mgmt_win), the closing MPI_Win_fence
 #   (mpi_rma_sync_active) and MPI_File_open (mpi_mgmt_file): each at least from rank 0's
@@ -20,6 +27,9 @@
 #   runs through one of them: each rank's activity impact there is between the shorter work
 #   and its own, the non-critical-path impact at most their difference; rank 0's time before
 #   its late send in sync_ls is on the path (activity impact: that time, from its marks);
+# - the computational imbalance tree (CubeLib's remapper, as square derives it): rank 0 alone
+#   computes in solo/solo_work; its overload there is all single participant, rank 1's
+#   underload all singularity, each half of rank 0's time there (its marks);
 # - trace.stat, Scalasca's pattern statistics: the two Late Senders (one in wrong order) and
 #   the Late Receiver, D each, at the cnode ids of their calls in scout.cubex; in situ the
 #   same patterns, counts and instances as post-mortem.
@@ -41,6 +51,16 @@ _check
 $CV "$x/scout.cubex" same "$x/scout_insitu.cubex" 1e-6 >same.out ||
     fail "in situ and post-mortem differ: $(cat same.out)"
 
+# CubeLib's rule (cube_rule.py; and CubeLib's own reading where CUBELIB_DUMP names a
+# cube_dump) with the one-sided values: bytes and bytes_rma only sum their children, the
+# bytes and the window collectives' waits are there
+for f in scout.cubex scout_insitu.cubex; do
+    _check
+    python3 "$top_srcdir/test/analysis/cube_rule.py" "$x/$f" --zero bytes,bytes_rma --positive \
+        bytes_rma,bytes_put,bytes_get,mpi_rma_wait_at_create,mpi_rma_wait_at_fence,mpi_rma_wait_at_free,imbalance_above_single,imbalance_below_singularity \
+        ${CUBELIB_DUMP:+--cubelib "$CUBELIB_DUMP"} >rule.out 2>&1 || fail "cube_rule.py $f: $(cat rule.out)"
+done
+
 # the metric tree: Scalasca 2.6's names and places
 $CV "$x/scout.cubex" metrics >metrics.txt || fail "cube_values.py cannot read scout.cubex"
 while IFS='|' read -r uniq disp parent; do
@@ -53,8 +73,11 @@ mpi_init_exit|Init/Finalize|mpi_management
 mpi_mgmt_comm|Communicator|mpi_management
 mpi_mgmt_file|File|mpi_management
 mpi_mgmt_win|Window|mpi_management
+mpi_rma_wait_at_create|MPI Wait at Window Create|mpi_mgmt_win
+mpi_rma_wait_at_free|MPI Wait at Window Free|mpi_mgmt_win
 mpi_rma_synchronization|One-sided|mpi_synchronization
 mpi_rma_sync_active|Active Target|mpi_rma_synchronization
+mpi_rma_wait_at_fence|MPI Wait at Fence|mpi_rma_sync_active
 mpi_rma_sync_passive|Passive Target|mpi_rma_synchronization
 mpi_rma_communication|One-sided|mpi_communication
 mpi_io|File I/O|mpi
@@ -74,6 +97,9 @@ comms_rma|One-sided|comms
 comms_rma_puts|Puts|comms_rma
 comms_rma_gets|Gets|comms_rma
 comms_rma_atomics|Atomics|comms_rma
+bytes_rma|One-sided|bytes
+bytes_put|MPI one-sided bytes sent|bytes_rma
+bytes_get|MPI one-sided bytes received|bytes_rma
 mpi_file_ops|MPI file operations|-
 mpi_file_iops|Individual|mpi_file_ops
 mpi_file_irops|Reads|mpi_file_iops
@@ -88,6 +114,12 @@ critical_imbalance_impact|Critical-path imbalance impact|performance_impact_crit
 intra_partition_imbalance|Intra-partition imbalance|critical_imbalance_impact
 inter_partition_imbalance|Inter-partition imbalance|critical_imbalance_impact
 non_critical_path_activities|Non-critical-path activities|performance_impact
+imbalance|Computational imbalance|-
+imbalance_above|Overload|imbalance
+imbalance_above_single|Single participant|imbalance_above
+imbalance_below|Underload|imbalance
+imbalance_below_bypass|Non-participation|imbalance_below
+imbalance_below_singularity|Singularity|imbalance_below_bypass
 EOF
 
 for f in scout.cubex scout_insitu.cubex; do
@@ -108,7 +140,14 @@ for f in scout.cubex scout_insitu.cubex; do
     # rank, each rank's MPI_File_write_at (individual), MPI_File_open, MPI_File_write_at_all
     # and MPI_File_close (collective)
     expect_eq "$(value comms_rma_puts fence/MPI_Put 0)" 1 "$f: one put"
-    expect_eq "$(value comms_rma '*' '*')" 1 "$f: one one-sided communication"
+    expect_eq "$(value comms_rma_gets fence/MPI_Get 1)" 1 "$f: one get"
+    expect_eq "$(value comms_rma '*' '*')" 2 "$f: two one-sided communications"
+    # the one-sided bytes: a double put by rank 0, two doubles got by rank 1
+    expect_eq "$(value bytes_put fence/MPI_Put 0)" 8 "$f: rank 0 put 8 bytes"
+    expect_eq "$(value bytes_put '*' '*')" 8 "$f: 8 bytes put in all"
+    expect_eq "$(value bytes_get fence/MPI_Get 1)" 16 "$f: rank 1 got 16 bytes"
+    expect_eq "$(value bytes_get '*' '*')" 16 "$f: 16 bytes got in all"
+    expect_eq "$(value bytes_rma '*' '*')" 24 "$f: 24 one-sided bytes"
     expect_eq "$(value syncs_rma_active fence/MPI_Win_fence '*')" 4 "$f: 4 fences"
     expect_eq "$(value syncs_rma '*' '*')" 4 "$f: 4 one-sided synchronisations"
     for m in "mpi_file_iwops 2" "mpi_file_iops 2" "mpi_file_irops 0" "mpi_file_cwops 2" \
@@ -127,10 +166,27 @@ for f in scout.cubex scout_insitu.cubex; do
         within "$1" "$2/$3" 0 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print w * (1 - r) }')" \
             "$(value time "$2/$3" 0)"
     done
+    # the window collectives' waits: rank 0's as above (the fence's call path has both
+    # fences); rank 1, which enters create and free last, waits 0 there (unless the scheduler
+    # held rank 0 back longer: then as rank 0's above, from the marks the other way round)
+    for c in "mpi_rma_wait_at_create win MPI_Win_create" "mpi_rma_wait_at_fence fence MPI_Win_fence" \
+        "mpi_rma_wait_at_free win_free MPI_Win_free"; do
+        set -- $c
+        w=$(awk -v a="$(mark "$2" 1 enter)" -v b="$(mark "$2" 0 enter)" 'BEGIN { print a - b }')
+        within "$1" "$2/$3" 0 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print w * (1 - r) }')" \
+            "$(value time "$2/$3" 0)"
+        [ "$1" != mpi_rma_wait_at_fence ] || continue
+        if awk -v w="$w" 'BEGIN { exit !(w > 0) }'; then
+            expect_eq "$(value "$1" "$2/$3" 1)" 0 "$f: rank 1 waits not in $3"
+        else
+            within "$1" "$2/$3" 1 "$(awk -v w="$w" -v r="$NEAR_REL" 'BEGIN { print -w * (1 - r) }')" \
+                "$(value time "$2/$3" 1)"
+        fi
+    done
     # a call's whole time is in its category
     set -f # the locations "*" below are no file patterns
     for c in "mpi_rma_communication fence/MPI_Put 0" "mpi_io_individual MPI_File_write_at *" \
-        "mpi_io_collective file_all/MPI_File_write_at_all *" "mpi_mgmt_win MPI_Win_free *" \
+        "mpi_io_collective file_all/MPI_File_write_at_all *" "mpi_mgmt_win win_free/MPI_Win_free *" \
         "mpi_mgmt_file MPI_File_close *"; do
         set -- $c
         t=$(value time "$2" "$3") || fail "value time $2 $3"
@@ -151,6 +207,19 @@ for f in scout.cubex scout_insitu.cubex; do
     within critical_path_activities work 0 "$(awk -v l="$lo" -v w="$w0" 'BEGIN { print l < w ? l : w }')" "$w0"
     within critical_path_activities work 1 "$(awk -v l="$lo" -v w="$w1" 'BEGIN { print l < w ? l : w }')" "$w1"
     within non_critical_path_activities work '*' 0 "$(awk -v a="$lo" -v b="$hi" 'BEGIN { print b - a }')"
+    # the imbalance tree at the call path only rank 0 visits: half its time there above the
+    # average on rank 0, all of it single participant; as much below on rank 1, all of it
+    # singularity (rank 1 does not visit it)
+    h=$(awk -v a="$(mark solo 0 end)" -v b="$(mark solo 0 begin)" 'BEGIN { print (a - b) / 2 }')
+    for c in "imbalance 0" "imbalance_above 0" "imbalance_above_single 0" "imbalance 1" \
+        "imbalance_below 1" "imbalance_below_bypass 1" "imbalance_below_singularity 1"; do
+        set -- $c
+        near "$1" solo/solo_work "$2" "$h"
+    done
+    for c in "imbalance_below 0" "imbalance_above 1"; do
+        set -- $c
+        expect_eq "$(value "$1" solo/solo_work "$2")" 0 "$f: no $1 at solo_work on $2"
+    done
     # rank 0's time before its late send in sync_ls is on the path
     near critical_path_activities sync_ls 0 \
         "$(awk -v a="$(mark sync_ls 0 send)" -v b="$(mark sync_ls 0 begin)" 'BEGIN { print a - b }')"

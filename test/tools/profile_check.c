@@ -130,7 +130,10 @@ static void check_summed(checker *k, int m, int c, int l, double subtree_visits)
      * wait-state report (scout.cubex) has them on the idle threads' locations at the master's
      * call paths, without visits (docs/analysis.md) */
     bool idle = strcmp(met->uniq_name, "omp_idle_threads") == 0 ||
-                strcmp(met->uniq_name, "omp_limited_parallelism") == 0;
+                strcmp(met->uniq_name, "omp_limited_parallelism") == 0 ||
+                /* square's computational imbalance tree (CubeLib's remapper): the underload
+                 * of a location that does not visit a call path, imbalance_below_bypass */
+                strncmp(met->uniq_name, "imbalance", strlen("imbalance")) == 0;
     /* and a metric above them holds them too (a stored value includes the sub-metrics,
      * CubeLib's rule): Time there is the idle time and nothing else */
     int im = cube_reader_metric_by_name(k->r, "omp_idle_threads");
