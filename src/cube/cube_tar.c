@@ -86,6 +86,22 @@ void cube_tar_writer_init(cube_tar_writer *tw, FILE *fp)
     tw->data_at = -1;
 }
 
+/* CubeLib (4.4's TarReader::calculate_pos_of_next_header) expects the header after a member
+ * of size S > 0 at 512 + (S / 512 + 1) * 512 bytes after the member's header: one block too
+ * far when S is a multiple of 512, and CubeLib's own writer pads such a member with a whole
+ * zero block. Where a POSIX reader expects the next header, CubeLib would skip it and lose
+ * that member (a metric's index or data: the metric reads as 0 everywhere). An empty member
+ * put there is the block CubeLib skips, and to tar readers an extra empty file, which a Cube
+ * reader ignores; a zero block as CubeLib writes would end the archive for them. */
+static int put_skip_member(cube_tar_writer *tw)
+{
+    char name[100];
+    int len = snprintf(name, sizeof name, "%s.pad", tw->name);
+    unsigned char h[TAR_BLOCK];
+    fill_header(h, len > 0 && len < (int)sizeof name ? name : "pad", 0);
+    return fwrite(h, 1, TAR_BLOCK, tw->fp) == TAR_BLOCK ? 0 : -1;
+}
+
 int cube_tar_begin_member(cube_tar_writer *tw, const char *name)
 {
     if (tw->header_at >= 0 || strlen(name) >= 100) {
@@ -131,7 +147,7 @@ int cube_tar_end_member(cube_tar_writer *tw)
         return -1;
     tw->header_at = -1;
     tw->data_at = -1;
-    return 0;
+    return size > 0 && size % TAR_BLOCK == 0 ? put_skip_member(tw) : 0;
 }
 
 int cube_tar_finish(cube_tar_writer *tw)
@@ -234,8 +250,15 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
     *n = 0;
     while (pos + TAR_BLOCK <= len) {
         const unsigned char *h = buf + pos;
-        if (all_zero(h))
+        if (all_zero(h)) {
+            /* CubeLib's writer pads a member of a multiple of 512 bytes with a whole zero
+             * block (TarReader::end_file_blocks_in_tar); two zero blocks end the archive */
+            if (pos + 2 * TAR_BLOCK <= len && !all_zero(h + TAR_BLOCK)) {
+                pos += TAR_BLOCK;
+                continue;
+            }
             break;
+        }
         uint64_t size;
         if (!checksum_ok(h) || !parse_number(h + TAR_SIZE, 12, &size)) {
             cube_set_err(err, errlen, "not a tar archive (bad header at offset %zu)", pos);

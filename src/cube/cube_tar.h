@@ -23,6 +23,8 @@ void cube_tar_writer_init(cube_tar_writer *tw, FILE *fp);
 int cube_tar_begin_member(cube_tar_writer *tw, const char *name);
 /* Offset of the open member's data start, for callers that patch their own content. */
 off_t cube_tar_member_start(const cube_tar_writer *tw);
+/* Ends the open member; one of a multiple of 512 bytes is followed by an empty member
+ * "NAME.pad", the block that CubeLib's tar reader skips after it (cube_tar.c). */
 int cube_tar_end_member(cube_tar_writer *tw);
 /* Writes the two zero blocks that end an archive. */
 int cube_tar_finish(cube_tar_writer *tw);

@@ -22,6 +22,10 @@ everywhere (a pattern contains its sub-patterns). The checks (each failure one l
   * --positive M,...: inclusive(M) summed over everything > 0 (the program has it);
   * --regions: no region without a name or named "?", and every region named MPI_* has
     paradigm "mpi" and module "MPI" (as Score-P's MPI adapter writes them).
+  * every tar member is where CubeLib 4.4's tar reader (TarReader::readHeaders and
+    calculate_pos_of_next_header) looks for it: it steps from a member of S > 0 bytes to
+    512 + (S // 512 + 1) * 512 bytes after the member's header, one block beyond POSIX tar's
+    next header when S is a multiple of 512, and loses the member there (a metric read as 0);
   * --cubelib CUBE_DUMP: CubeLib itself (its cube_dump, where installed) gives every metric's
     inclusive and exclusive value along the metric tree, summed over the call tree and the
     threads, as this reading does (MIN/MAXDOUBLE metrics aside; counts exactly, doubles
@@ -129,6 +133,24 @@ def read(path):
     return metrics, values, has_data, regions
 
 
+def tar_walk(path):
+    """The members with content (an empty one holds nothing a Cube reader needs) that
+    CubeLib 4.4's tar reader does not find where POSIX tar (tarfile) does; the failures"""
+    with open(path, "rb") as f:
+        buf = f.read()
+    theirs, pos = {}, 0
+    while pos + 512 <= len(buf):
+        size = int(buf[pos + 124:pos + 136].split(b"\0")[0].strip() or b"0", 8)
+        name = buf[pos:pos + 100].split(b"\0")[0].decode("latin-1")
+        if name:
+            theirs[name] = pos + 512
+        pos += 512 + ((size // 512 + 1) * 512 if size else 0)
+    with tarfile.open(path) as t:
+        return ["tar member %s (%d bytes) at %d: CubeLib's tar reader does not find it there"
+                % (m.name, m.size, m.offset_data) for m in t.getmembers()
+                if m.isfile() and m.size > 0 and theirs.get(m.name) != m.offset_data]
+
+
 def cubelib(tool, path, metrics, values, exclusive):
     """CubeLib's totals (cube_dump: -x along the metric tree, -z incl -c roots -t aggr: over
     the call tree's roots and the threads) against this reading's; the failures"""
@@ -183,7 +205,7 @@ def main(argv):
         mid = by_name[names("--show")[0]]
         print("%.9g %.9g" % (sum(values[mid].values()), sum(exclusive(mid).values())))
         return 0
-    bad = []
+    bad = tar_walk(path)
     checked = 0
     for mid, (uniq, dtype, kind, parent) in sorted(metrics.items()):
         if mid not in has_data and "--data-optional" not in opts:

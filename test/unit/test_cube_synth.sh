@@ -72,7 +72,7 @@ fi
 if python3 - "$tmp/binary.cubex" >"$tmp/py" 2>&1 <<'PYEOF'; then
 import sys, tarfile
 t = tarfile.open(sys.argv[1])
-names = t.getnames()
+names = [n for n in t.getnames() if not n.endswith(".pad")]  # empty: see cube_tar.c
 want = [f"{k}.{x}" for k in range(4) for x in ("index", "data")] + ["anchor.xml"]
 assert names == want, names
 assert all(t.getmember(f"{k}.data").size == 10 + 31 * 36 * 8 for k in range(4))
