@@ -4,6 +4,7 @@
  * recording continues in the freed pages. The trace writer replays the file before the
  * records still in memory, with an OTF2 BufferFlush event for the time the flush took. */
 #include "core/flush.h"
+#include "base/fd_io.h"
 #include "base/log.h"
 #include "base/state.h"
 #include "base/timer.h"
@@ -40,21 +41,6 @@ static int open_spill(void)
     return fd;
 }
 
-static int write_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len > 0) {
-        ssize_t n = write(fd, c, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        c += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* Writes every record of b in time order; *last: the latest timestamp written. */
 static int spill_records(scorep_buffer *b, int fd, uint64_t *last)
 {
@@ -76,12 +62,12 @@ static int spill_records(scorep_buffer *b, int fd, uint64_t *last)
         }
         *last = it.ts;
         if (n == CHUNK) {
-            rc = write_all(fd, chunk, n * sizeof *chunk);
+            rc = scorep_write_all(fd, chunk, n * sizeof *chunk);
             n = 0;
         }
     }
     buf_merge_free(m);
-    return rc == 0 && n ? write_all(fd, chunk, n * sizeof *chunk) : rc;
+    return rc == 0 && n ? scorep_write_all(fd, chunk, n * sizeof *chunk) : rc;
 }
 
 static void release_stream(scorep_buffer *b, buf_stream *s)
@@ -140,7 +126,7 @@ static int flush_now(scorep_buffer *b, uint64_t ts)
     uint64_t begin = ts > last + 1 ? ts - 1 : last;
     spill_rec mark = {begin, scorep_timer_ticks(), 0, 0, 0, 0, {0}};
     mark.type = BUF_EV_BUFFER_FLUSH;
-    if (write_all(b->spill_fd, &mark, sizeof mark) != 0) {
+    if (scorep_write_all(b->spill_fd, &mark, sizeof mark) != 0) {
         free(open);
         return -1;
     }
@@ -214,7 +200,7 @@ int scorep_flush_save(scorep_buffer *b, int fd)
                 return -1;
             if (n == 0)
                 break;
-            if (write_all(fd, chunk, (size_t)n) != 0)
+            if (scorep_write_all(fd, chunk, (size_t)n) != 0)
                 return -1;
         }
     }

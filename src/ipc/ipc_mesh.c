@@ -3,6 +3,7 @@
  * finalize code runs over this backend as it runs over MPI). Collectives are built on the
  * point-to-point messages, rooted and linear: recovery is not the hot path. */
 #include "ipc/ipc_mesh.h"
+#include "base/fd_io.h"
 #include "ipc/systree_comm_ipc.h"
 
 #include <errno.h>
@@ -25,36 +26,6 @@ static pending *queue;
 
 enum { TAG_BCAST = -100, TAG_GATHER = -101, TAG_SCATTER = -102, TAG_MAX = -103 };
 
-static int write_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len > 0) {
-        ssize_t n = write(fd, c, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        c += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t len)
-{
-    char *c = p;
-    while (len > 0) {
-        ssize_t n = read(fd, c, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        c += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int mesh_rank(void)
 {
     return my_rank;
@@ -70,8 +41,10 @@ static int mesh_send(const void *buf, size_t bytes, int dest, int tag)
     if (dest < 0 || dest >= n_ranks || dest == my_rank)
         return -1;
     int64_t head[2] = {tag, (int64_t)bytes};
-    return write_all(peer_fd[dest], head, sizeof head) || write_all(peer_fd[dest], buf, bytes) ? -1
-                                                                                               : 0;
+    return scorep_write_all(peer_fd[dest], head, sizeof head) ||
+                   scorep_write_all(peer_fd[dest], buf, bytes)
+               ? -1
+               : 0;
 }
 
 /* The next message from src with tag: from the queue, else read, queueing others. A message
@@ -92,16 +65,16 @@ static int mesh_recv(void *buf, size_t bytes, int src, int tag)
         }
     for (;;) {
         int64_t head[2];
-        if (read_all(peer_fd[src], head, sizeof head) != 0 || head[1] < 0)
+        if (scorep_read_all(peer_fd[src], head, sizeof head) != 0 || head[1] < 0)
             return -1;
         size_t len = (size_t)head[1];
         if (head[0] == tag) {
             if (len > bytes)
                 return -1;
-            return read_all(peer_fd[src], buf, len);
+            return scorep_read_all(peer_fd[src], buf, len);
         }
         pending *m = malloc(sizeof *m + len);
-        if (!m || read_all(peer_fd[src], m->data, len) != 0) {
+        if (!m || scorep_read_all(peer_fd[src], m->data, len) != 0) {
             free(m);
             return -1;
         }
