@@ -180,9 +180,9 @@ static int cmp_barrier(const void *a, const void *b)
  * location), barrier calls numbered per team, and the exclusive time per call path outside
  * parallel regions (master: for the idle threads) */
 static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *bs, double *serial,
-                uint32_t *team_size)
+                uint32_t *team_size, int dry)
 {
-    int worker = loc != 0;
+    int worker = loc != 0 && !dry; /* DRY: the barrier calls only, nothing added to c */
     const an_trace *t = c->t;
     uint32_t *seq = calloc(t->n_events + 1, sizeof *seq);      /* per team: barriers so far */
     uint32_t *last = malloc((t->n_events + 1) * sizeof *last); /* per team: its last LEAVE */
@@ -200,7 +200,7 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
         if (e->kind == AN_ENTER && e->cnode != AN_NONE) {
             if (worker)
                 an_add_loc(c, loc, M_VISITS, e->cnode, 1);
-            if (e->enter == AN_NONE && worker && e->peer != AN_NONE)
+            if (e->enter == AN_NONE && loc != 0 && e->peer != AN_NONE)
                 team_size[e->peer]++;
             continue;
         }
@@ -293,18 +293,43 @@ static void interval_map(an_ctx *c, const barrier_call *b, double *map, uint32_t
     }
 }
 
+/* the master's MPI wait states (c->waits) in its synchronisation interval before barrier call
+ * B (none for a worker: MPI is replayed on the master only): their waiting time is no delay
+ * (Scalasca's PruneDelayTimemap takes the wait states out), so it leaves MAP; returns its sum,
+ * and with SEED adds SCALE x each one's waiting time to SEED[w * STRIDE] */
+static double master_waiting(an_ctx *c, const barrier_call *b, double *map, double *seed,
+                             size_t stride, double scale)
+{
+    double sum = 0;
+    for (size_t w = 0; b->loc == 0 && w < c->n_waits; w++) {
+        const an_wait_rec *r = &c->waits[w];
+        if (r->event <= b->from || r->event >= b->at || !(r->wait > 0))
+            continue;
+        sum += r->wait;
+        if (map && r->cnode < c->n_cnodes)
+            map[r->cnode] = map[r->cnode] > r->wait ? map[r->cnode] - r->wait : 0;
+        if (seed)
+            seed[w * stride] += scale * r->wait;
+    }
+    return sum;
+}
+
 /* OpenMP barrier delay costs (Scalasca 2.x's delay_ompbarrier, short-term): the last thread L
  * into barrier instance [I, J) caused every other member k's wait w_k; its delay against k is
  * its time per call path in its synchronisation interval (since its previous barrier of the
- * team) beyond k's time on that call path in k's interval; L's call paths get
- * scale_k x delay, scale_k = min(1, w_k / sum of the delay) (Scalasca does not limit it to 1;
- * we do, as for MPI's collectives: no delay costs more than the wait). MAPS: two zeroed
- * arrays of the call paths, TOUCHED two index lists as long. */
+ * team) beyond k's time on that call path in k's interval, its MPI waiting there left out
+ * (W, the master's only); L's call paths get scale_k x delay, scale_k = min(1, w_k / (sum of
+ * the delay + W)) (Scalasca does not limit it to 1; we do, as for MPI's collectives: no delay
+ * costs more than the wait). With SEED (Scalasca's DELAY_OMP_BARRIER callback of
+ * DELAY_OMPBARRIER_LONGTERM) nothing is charged: the master's MPI wait states in the interval
+ * get (sum of scale_k) x their waiting time as costs for the MPI backward replay instead.
+ * MAPS: two zeroed arrays of the call paths, TOUCHED two index lists as long. */
 static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, size_t late,
-                          double *maps[2], uint32_t *touched[2])
+                          double *maps[2], uint32_t *touched[2], double *seed, size_t stride)
 {
     size_t nl = 0;
     interval_map(c, &b[late], maps[0], touched[0], &nl);
+    double own = master_waiting(c, &b[late], maps[0], NULL, 0, 0), scales = 0;
     for (size_t k = i; k < j; k++) {
         double w = an_sec(
             c, (int64_t)((b[late].enter < b[k].exit ? b[late].enter : b[k].exit) - b[k].enter));
@@ -312,13 +337,14 @@ static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, 
             continue;
         size_t nk = 0;
         interval_map(c, &b[k], maps[1], touched[1], &nk);
-        double sum = 0;
+        double sum = own;
         for (size_t x = 0; x < nl; x++) {
             double d = maps[0][touched[0][x]] - maps[1][touched[0][x]];
             sum += d > 0 ? d : 0;
         }
         double scale = sum > 0 ? (w < sum ? w / sum : 1) : 0;
-        for (size_t x = 0; scale > 0 && x < nl; x++) {
+        scales += scale;
+        for (size_t x = 0; !seed && scale > 0 && x < nl; x++) {
             uint32_t p = touched[0][x];
             double d = maps[0][p] - maps[1][p];
             if (d > 0)
@@ -327,6 +353,8 @@ static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, 
         for (size_t x = 0; x < nk; x++)
             maps[1][touched[1][x]] = 0;
     }
+    if (seed && own > 0 && scales > 0)
+        master_waiting(c, &b[late], NULL, seed, stride, scales);
     for (size_t x = 0; x < nl; x++)
         maps[0][touched[0][x]] = 0;
 }
@@ -424,7 +452,7 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
                 an_add_loc(c, b->loc, m, b->cnode, w);
             an_stat_add(c, m, w, b->enter, b->exit, b->cnode, (uint32_t)b->team, (uint32_t)b->seq);
         }
-        barrier_delay(c, bs->b, i, j, late, maps, touched);
+        barrier_delay(c, bs->b, i, j, late, maps, touched, NULL, 0);
         barrier_path(c, bs->b, late, in, &done);
         i = j;
     }
@@ -608,6 +636,48 @@ size_t an_omp_workers(const an_trace *t)
     return n;
 }
 
+/* the barrier calls of all the rank's threads, nothing added to c (an_delay.c needs them before
+ * an_omp runs); sorted by instance */
+static int barrier_calls(an_ctx *c, barriers *bs)
+{
+    const an_trace *t = c->t;
+    uint32_t *team_size = calloc(t->n_events + 1, sizeof *team_size);
+    int rc = !team_size || walk(c, t->events, t->n_events, 0, bs, NULL, team_size, 1);
+    for (size_t w = 0; !rc && w < t->n_threads; w++)
+        rc = walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, bs, NULL, team_size, 1);
+    free(team_size);
+    if (!rc && bs->n)
+        qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
+    return rc ? -1 : 0;
+}
+
+int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride)
+{
+    barriers bs = {0};
+    double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
+                       calloc(c->n_cnodes + 1, sizeof(double))};
+    uint32_t *touched[2] = {malloc((c->n_cnodes + 1) * sizeof(uint32_t)),
+                            malloc((c->n_cnodes + 1) * sizeof(uint32_t))};
+    int rc = maps[0] && maps[1] && touched[0] && touched[1] && c->n_waits && c->t->n_threads
+                 ? barrier_calls(c, &bs)
+                 : (maps[0] && maps[1] && touched[0] && touched[1] ? 0 : -1);
+    for (size_t i = 0; rc == 0 && i < bs.n;) {
+        size_t j = i, late = i;
+        for (; j < bs.n && bs.b[j].team == bs.b[i].team && bs.b[j].seq == bs.b[i].seq; j++)
+            if (bs.b[j].enter > bs.b[late].enter)
+                late = j;
+        if (bs.b[late].loc == 0) /* only the master's MPI wait states propagate */
+            barrier_delay(c, bs.b, i, j, late, maps, touched, cost, stride);
+        i = j;
+    }
+    for (int x = 0; x < 2; x++) {
+        free(maps[x]);
+        free(touched[x]);
+    }
+    free(bs.b);
+    return rc;
+}
+
 int an_omp(an_ctx *c, char *err, size_t len)
 {
     an_trace *t = c->t;
@@ -621,14 +691,15 @@ int an_omp(an_ctx *c, char *err, size_t len)
         goto out;
     if (!(team_size = calloc(in.n + 1, sizeof *team_size)))
         goto out;
-    if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size))
+    if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size, 0))
         goto out;
     for (size_t w = 0; w < t->n_threads; w++) {
         size_t before = bs.n;
         uint32_t teams_before = 0, teams_after = 0;
         for (size_t k = 0; k < in.n; k++)
             teams_before += team_size[k];
-        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, &bs, NULL, team_size))
+        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, &bs, NULL, team_size,
+                 0))
             goto out;
         for (size_t k = 0; k < in.n; k++)
             teams_after += team_size[k];
