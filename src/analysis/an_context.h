@@ -33,6 +33,9 @@ typedef enum {
     /* no wait state's kind, a cost only: the idle OpenMP workers' time that an MPI wait state
      * of the master thread outside parallel regions stands for (delay_ompidle_longterm) */
     AN_W_OMPIDLE,
+    /* a cost only: the OpenMP barrier waits of the threads that waited for the master while
+     * it waited in MPI in the barrier's synchronisation interval (delay_ompbarrier_longterm) */
+    AN_W_OMPBARRIER,
     AN_W_KINDS
 } an_wait_kind;
 
@@ -161,6 +164,10 @@ int an_omp(an_ctx *c, char *err, size_t len);
  * threads that ran in an OpenMP team besides the master (its OpenMP workers) */
 int an_in_parallel(const an_trace *t, uint32_t k);
 size_t an_omp_workers(const an_trace *t);
+/* an_omp.c: adds to COST[w * STRIDE] the share of the OpenMP barrier waits that the master's
+ * MPI wait state w (c->waits) propagated, where the master was the last thread into the
+ * barrier (Scalasca's DELAY_OMP_BARRIER seed of DELAY_OMPBARRIER_LONGTERM); -1: no memory */
+int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride);
 /* an_pattern_lock.c: lock contention of this rank's threads, pthread and OpenMP (not
  * collective) */
 int an_pattern_lock(an_ctx *c, char *err, size_t len);

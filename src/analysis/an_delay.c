@@ -487,11 +487,12 @@ static uint32_t find_event(const dstate *d, const an_trace *t, const req_head *h
 
 static const an_metric short_leaf[AN_W_KINDS] = {
     M_DELAY_LATESENDER, M_DELAY_LATERECEIVER, M_DELAY_BARRIER, M_DELAY_N2N,
-    M_DELAY_12N,        M_DELAY_N21,          M_DELAY_OMPIDLE /* (no wait of its own) */};
+    M_DELAY_12N,        M_DELAY_N21,          M_DELAY_OMPIDLE /* (no wait of its own) */,
+    M_DELAY_OMPBARRIER /* (no wait of its own) */};
 static const an_metric long_leaf[AN_W_KINDS] = {
     M_DELAY_LATESENDER_LONGTERM, M_DELAY_LATERECEIVER_LONGTERM, M_DELAY_BARRIER_LONGTERM,
     M_DELAY_N2N_LONGTERM,        M_DELAY_12N_LONGTERM,          M_DELAY_N21_LONGTERM,
-    M_DELAY_OMPIDLE_LONGTERM};
+    M_DELAY_OMPIDLE_LONGTERM,    M_DELAY_OMPBARRIER_LONGTERM};
 
 /* adds V to LEAF and every metric above it. V is rounded to a multiple of 2^-40 s (about a
  * picosecond): sums of such values are exact in a double up to 2^13 s, so a parent is exactly
@@ -1225,6 +1226,10 @@ int an_delay(an_ctx *c, char *err, size_t len)
         }
     }
     ompidle_costs(c, &ps);
+    ok = an_omp_barrier_seeds(c, ps.own_cost + AN_W_OMPBARRIER, AN_W_KINDS) == 0;
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
+    if (!all_ok)
+        goto oom;
     if (backward(c, &ps) != 0)
         goto oom;
     classify(c, &ps);

@@ -469,6 +469,11 @@ const an_metric_info an_metrics[M_COUNT] = {
     [M_DELAY_OMPBARRIER] = {"delay_ompbarrier", "OMP short-term barrier delay costs",
                             "Delays that directly cause wait states in OpenMP barriers", S,
                             M_DELAY_OMPBARRIER_AGGREGATE, 0},
+    [M_DELAY_OMPBARRIER_LONGTERM] = {"delay_ompbarrier_longterm",
+                                     "OMP long-term barrier delay costs",
+                                     "Delays that indirectly cause wait states in OpenMP barriers "
+                                     "through wait-state propagation",
+                                     S, M_DELAY_OMPBARRIER_AGGREGATE, 0},
     [M_DELAY_OMPIDLE_AGGREGATE] = {"delay_ompidle_aggregate", "OMP idleness delay costs",
                                    "Delays causing OpenMP worker threads to idle", S, M_DELAY_OMP,
                                    0},

@@ -180,9 +180,9 @@ static int cmp_barrier(const void *a, const void *b)
  * location), barrier calls numbered per team, and the exclusive time per call path outside
  * parallel regions (master: for the idle threads) */
 static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *bs, double *serial,
-                uint32_t *team_size)
+                uint32_t *team_size, int dry)
 {
-    int worker = loc != 0;
+    int worker = loc != 0 && !dry; /* DRY: the barrier calls only, nothing added to c */
     const an_trace *t = c->t;
     uint32_t *seq = calloc(t->n_events + 1, sizeof *seq);      /* per team: barriers so far */
     uint32_t *last = malloc((t->n_events + 1) * sizeof *last); /* per team: its last LEAVE */
@@ -200,7 +200,7 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
         if (e->kind == AN_ENTER && e->cnode != AN_NONE) {
             if (worker)
                 an_add_loc(c, loc, M_VISITS, e->cnode, 1);
-            if (e->enter == AN_NONE && worker && e->peer != AN_NONE)
+            if (e->enter == AN_NONE && loc != 0 && e->peer != AN_NONE)
                 team_size[e->peer]++;
             continue;
         }
@@ -293,18 +293,67 @@ static void interval_map(an_ctx *c, const barrier_call *b, double *map, uint32_t
     }
 }
 
+/* the master's MPI wait states (c->waits) by their event: HEAD[event] the first, NEXT[w] the
+ * next at the same event (AN_NONE: none), so that an interval finds its own in its length */
+typedef struct {
+    uint32_t *head, *next;
+} wait_list;
+
+static int wait_list_make(an_ctx *c, wait_list *wl)
+{
+    wl->head = malloc((c->t->n_events + 1) * sizeof *wl->head);
+    wl->next = malloc((c->n_waits + 1) * sizeof *wl->next);
+    if (!wl->head || !wl->next)
+        return -1;
+    memset(wl->head, 0xff, (c->t->n_events + 1) * sizeof *wl->head); /* AN_NONE */
+    for (size_t w = c->n_waits; w-- > 0;) {
+        uint32_t e = c->waits[w].event;
+        wl->next[w] = e < c->t->n_events ? wl->head[e] : AN_NONE;
+        if (e < c->t->n_events)
+            wl->head[e] = (uint32_t)w;
+    }
+    return 0;
+}
+
+/* the master's MPI wait states in its synchronisation interval before barrier call B (none
+ * for a worker: MPI is replayed on the master only): their waiting time is no delay
+ * (Scalasca's PruneDelayTimemap takes the wait states out), so it leaves MAP; returns its sum,
+ * and with SEED adds SCALE x each one's waiting time to SEED[w * STRIDE] */
+static double master_waiting(an_ctx *c, const wait_list *wl, const barrier_call *b, double *map,
+                             double *seed, size_t stride, double scale)
+{
+    double sum = 0;
+    for (uint32_t i = b->from + 1, w = AN_NONE; b->loc == 0 && i < b->at; i++)
+        for (w = wl->head[i]; w != AN_NONE; w = wl->next[w]) {
+            const an_wait_rec *r = &c->waits[w];
+            if (!(r->wait > 0))
+                continue;
+            sum += r->wait;
+            if (map && r->cnode < c->n_cnodes)
+                map[r->cnode] = map[r->cnode] > r->wait ? map[r->cnode] - r->wait : 0;
+            if (seed)
+                seed[(size_t)w * stride] += scale * r->wait;
+        }
+    return sum;
+}
+
 /* OpenMP barrier delay costs (Scalasca 2.x's delay_ompbarrier, short-term): the last thread L
  * into barrier instance [I, J) caused every other member k's wait w_k; its delay against k is
  * its time per call path in its synchronisation interval (since its previous barrier of the
- * team) beyond k's time on that call path in k's interval; L's call paths get
- * scale_k x delay, scale_k = min(1, w_k / sum of the delay) (Scalasca does not limit it to 1;
- * we do, as for MPI's collectives: no delay costs more than the wait). MAPS: two zeroed
- * arrays of the call paths, TOUCHED two index lists as long. */
-static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, size_t late,
-                          double *maps[2], uint32_t *touched[2])
+ * team) beyond k's time on that call path in k's interval, its MPI waiting there left out
+ * (W, the master's only); L's call paths get scale_k x delay, scale_k = min(1, w_k / (sum of
+ * the delay + W)) (Scalasca does not limit it to 1; we do, as for MPI's collectives: no delay
+ * costs more than the wait). With SEED (Scalasca's DELAY_OMP_BARRIER callback of
+ * DELAY_OMPBARRIER_LONGTERM) nothing is charged: the master's MPI wait states in the interval
+ * get (sum of scale_k) x their waiting time as costs for the MPI backward replay instead.
+ * MAPS: two zeroed arrays of the call paths, TOUCHED two index lists as long. */
+static void barrier_delay(an_ctx *c, const wait_list *wl, const barrier_call *b, size_t i, size_t j,
+                          size_t late, double *maps[2], uint32_t *touched[2], double *seed,
+                          size_t stride)
 {
     size_t nl = 0;
     interval_map(c, &b[late], maps[0], touched[0], &nl);
+    double own = master_waiting(c, wl, &b[late], maps[0], NULL, 0, 0), scales = 0;
     for (size_t k = i; k < j; k++) {
         double w = an_sec(
             c, (int64_t)((b[late].enter < b[k].exit ? b[late].enter : b[k].exit) - b[k].enter));
@@ -312,13 +361,14 @@ static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, 
             continue;
         size_t nk = 0;
         interval_map(c, &b[k], maps[1], touched[1], &nk);
-        double sum = 0;
+        double sum = own;
         for (size_t x = 0; x < nl; x++) {
             double d = maps[0][touched[0][x]] - maps[1][touched[0][x]];
             sum += d > 0 ? d : 0;
         }
         double scale = sum > 0 ? (w < sum ? w / sum : 1) : 0;
-        for (size_t x = 0; scale > 0 && x < nl; x++) {
+        scales += scale;
+        for (size_t x = 0; !seed && scale > 0 && x < nl; x++) {
             uint32_t p = touched[0][x];
             double d = maps[0][p] - maps[1][p];
             if (d > 0)
@@ -327,6 +377,8 @@ static void barrier_delay(an_ctx *c, const barrier_call *b, size_t i, size_t j, 
         for (size_t x = 0; x < nk; x++)
             maps[1][touched[1][x]] = 0;
     }
+    if (seed && own > 0 && scales > 0)
+        master_waiting(c, wl, &b[late], NULL, seed, stride, scales);
     for (size_t x = 0; x < nl; x++)
         maps[0][touched[0][x]] = 0;
 }
@@ -396,11 +448,14 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
                        calloc(c->n_cnodes + 1, sizeof(double))};
     uint32_t *touched[2] = {malloc((c->n_cnodes + 1) * sizeof(uint32_t)),
                             malloc((c->n_cnodes + 1) * sizeof(uint32_t))};
-    if (!maps[0] || !maps[1] || !touched[0] || !touched[1]) {
+    wait_list wl = {0};
+    if (!maps[0] || !maps[1] || !touched[0] || !touched[1] || wait_list_make(c, &wl)) {
         for (int x = 0; x < 2; x++) {
             free(maps[x]);
             free(touched[x]);
         }
+        free(wl.head);
+        free(wl.next);
         return -1;
     }
     qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
@@ -424,7 +479,7 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
                 an_add_loc(c, b->loc, m, b->cnode, w);
             an_stat_add(c, m, w, b->enter, b->exit, b->cnode, (uint32_t)b->team, (uint32_t)b->seq);
         }
-        barrier_delay(c, bs->b, i, j, late, maps, touched);
+        barrier_delay(c, &wl, bs->b, i, j, late, maps, touched, NULL, 0);
         barrier_path(c, bs->b, late, in, &done);
         i = j;
     }
@@ -432,6 +487,8 @@ static int barrier_waits(an_ctx *c, barriers *bs, const instances *in)
         free(maps[x]);
         free(touched[x]);
     }
+    free(wl.head);
+    free(wl.next);
     return 0;
 }
 
@@ -506,8 +563,7 @@ static int idle_threads(an_ctx *c, const instances *in, const double *serial, co
 /* the master's fork and join of each team K (ThreadFork before the team's parallel region,
  * ThreadJoin after it, as Scalasca finds them: the nearest before the enter, after the
  * leave); UINT64_MAX where the trace has none */
-static void fork_join_times(const an_trace *t, const instances *in, uint64_t *fork,
-                            uint64_t *join)
+static void fork_join_times(const an_trace *t, const instances *in, uint64_t *fork, uint64_t *join)
 {
     uint64_t last_fork = UINT64_MAX;
     uint32_t left = AN_NONE; /* the team whose region the master left last, before its join */
@@ -599,13 +655,58 @@ size_t an_omp_workers(const an_trace *t)
     for (size_t w = 0; w < t->n_threads; w++) {
         const struct an_thread *th = &t->threads[w];
         size_t i = 0;
-        while (i < th->n_events && !(th->events[i].kind == AN_ENTER &&
-                                     th->events[i].enter == AN_NONE &&
-                                     th->events[i].cnode != AN_NONE && th->events[i].peer != AN_NONE))
+        while (i < th->n_events &&
+               !(th->events[i].kind == AN_ENTER && th->events[i].enter == AN_NONE &&
+                 th->events[i].cnode != AN_NONE && th->events[i].peer != AN_NONE))
             i++;
         n += i < th->n_events;
     }
     return n;
+}
+
+/* the barrier calls of all the rank's threads, nothing added to c (an_delay.c needs them before
+ * an_omp runs); sorted by instance */
+static int barrier_calls(an_ctx *c, barriers *bs)
+{
+    const an_trace *t = c->t;
+    uint32_t *team_size = calloc(t->n_events + 1, sizeof *team_size);
+    int rc = !team_size || walk(c, t->events, t->n_events, 0, bs, NULL, team_size, 1);
+    for (size_t w = 0; !rc && w < t->n_threads; w++)
+        rc = walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, bs, NULL, team_size, 1);
+    free(team_size);
+    if (!rc && bs->n)
+        qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
+    return rc ? -1 : 0;
+}
+
+int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride)
+{
+    barriers bs = {0};
+    double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
+                       calloc(c->n_cnodes + 1, sizeof(double))};
+    uint32_t *touched[2] = {malloc((c->n_cnodes + 1) * sizeof(uint32_t)),
+                            malloc((c->n_cnodes + 1) * sizeof(uint32_t))};
+    wait_list wl = {0};
+    int rc = maps[0] && maps[1] && touched[0] && touched[1] ? 0 : -1;
+    if (rc == 0 && c->n_waits && c->t->n_threads)
+        rc = wait_list_make(c, &wl) || barrier_calls(c, &bs) ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < bs.n;) {
+        size_t j = i, late = i;
+        for (; j < bs.n && bs.b[j].team == bs.b[i].team && bs.b[j].seq == bs.b[i].seq; j++)
+            if (bs.b[j].enter > bs.b[late].enter)
+                late = j;
+        if (bs.b[late].loc == 0) /* only the master's MPI wait states propagate */
+            barrier_delay(c, &wl, bs.b, i, j, late, maps, touched, cost, stride);
+        i = j;
+    }
+    for (int x = 0; x < 2; x++) {
+        free(maps[x]);
+        free(touched[x]);
+    }
+    free(bs.b);
+    free(wl.head);
+    free(wl.next);
+    return rc;
 }
 
 int an_omp(an_ctx *c, char *err, size_t len)
@@ -621,14 +722,14 @@ int an_omp(an_ctx *c, char *err, size_t len)
         goto out;
     if (!(team_size = calloc(in.n + 1, sizeof *team_size)))
         goto out;
-    if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size))
+    if (walk(c, t->events, t->n_events, 0, &bs, serial, team_size, 0))
         goto out;
     for (size_t w = 0; w < t->n_threads; w++) {
         size_t before = bs.n;
         uint32_t teams_before = 0, teams_after = 0;
         for (size_t k = 0; k < in.n; k++)
             teams_before += team_size[k];
-        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, &bs, NULL, team_size))
+        if (walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, &bs, NULL, team_size, 0))
             goto out;
         for (size_t k = 0; k < in.n; k++)
             teams_after += team_size[k];

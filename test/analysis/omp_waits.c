@@ -6,6 +6,9 @@
  *   ibarrier: thread 2 spins to D before the end of the parallel region (implicit barrier)
  *   serial:   the master spins 2D outside any parallel region (2 threads idle)
  *   limited:  a team of 2 of the 3 threads for D (1 thread idle)
+ *   ompbarlt: (2 ranks or more) in a team of 3 on each rank, rank 0's master spins D and
+ *             sends to rank 1's master, which waits for it in MPI_Recv and is the last into
+ *             the team's barrier after it (its workers wait there through its MPI wait)
  *   mpiidle:  (2 ranks or more) rank 0's master waits D for rank 1's message outside any
  *             parallel region, its OpenMP workers idle
  * Every thread prints when it acted ("T scenario thread what seconds rank", the node's
@@ -30,7 +33,7 @@
 static double D = 0.2, t0;
 static int rank;
 /* threads at the explicit barrier, at the implicit one of ibarrier, of limited */
-static int at_ebarrier, at_ibarrier, at_limited;
+static int at_ebarrier, at_ibarrier, at_limited, at_ompbarlt;
 
 static scenario_marks marks;
 static void M(const char *scen, const char *what)
@@ -140,8 +143,30 @@ int main(int argc, char **argv)
     int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (size > 1) {
+        SCOREP_USER_REGION_DEFINE(hb)
         SCOREP_USER_REGION_DEFINE(hm)
         int v = 0;
+        /* ompbarlt: rank 1's workers wait at the barrier while its master waits in MPI_Recv
+         * for rank 0's master (it waits for them too after the receive, so that it is last) */
+        MPI_Barrier(MPI_COMM_WORLD);
+        SCOREP_USER_REGION_BEGIN(hb, "ompbarlt", SCOREP_USER_REGION_TYPE_COMMON)
+#pragma omp parallel num_threads(3) /* PAR_B */
+        {
+            if (omp_get_thread_num() != 0) {
+                __atomic_fetch_add(&at_ompbarlt, 1, __ATOMIC_RELEASE);
+            } else if (rank == 0) {
+                spin_until(now() + D);
+                MPI_Send(&v, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
+            } else if (rank == 1) {
+                MPI_Recv(&v, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                while (__atomic_load_n(&at_ompbarlt, __ATOMIC_ACQUIRE) < omp_get_num_threads() - 1) {
+                    struct timespec ts = {0, 1000000};
+                    nanosleep(&ts, NULL);
+                }
+            }
+#pragma omp barrier
+        }
+        SCOREP_USER_REGION_END(hb)
         MPI_Barrier(MPI_COMM_WORLD);
         SCOREP_USER_REGION_BEGIN(hm, "mpiidle", SCOREP_USER_REGION_TYPE_COMMON)
         if (rank == 1) {
