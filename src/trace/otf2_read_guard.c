@@ -173,6 +173,7 @@ int otf2_guard_check_file(const char *path, uint64_t chunk, enum otf2_guard_kind
         return -1;
     }
     out->size = (uint64_t)st.st_size;
+    out->chunk = chunk;
     if (chunk < HEADER_SIZE + 1) {
         say(out, "the archive's chunk size (%" PRIu64 " bytes) is unusable", chunk);
         close(fd);
@@ -251,16 +252,25 @@ static int check(OTF2_Reader *r, const char *suffix, enum otf2_guard_kind kind,
     return 0;
 }
 
-/* what OTF2 said reading the file SUFFIX, kept as that file's damage: a message then names the
- * file (an interruption is the reader's own callback stopping, no damage) */
-static OTF2_ErrorCode read_done(OTF2_ErrorCode rc, const char *suffix)
+/* what OTF2 said reading the file SUFFIX (checked as F), kept as that file's damage: a message
+ * then names the file (an interruption is the reader's own callback stopping, no damage). A
+ * file cut inside its last chunk passes the check when the byte at the cut happens to be the
+ * end mark (0x01 is common in records); OTF2 then fails at the cut: said as truncation. */
+static OTF2_ErrorCode read_done(OTF2_ErrorCode rc, const char *suffix, const otf2_guard_file *f)
 {
     if (rc == OTF2_SUCCESS || rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
         return rc;
-    char path[sizeof base + 40] = "", what[sizeof first_error + 16] = "unreadable: ";
+    char path[sizeof base + 40] = "", what[sizeof first_error + 160] = "unreadable: ";
     append(path, sizeof path, base);
     append(path, sizeof path, suffix);
+    if (f->chunk && f->size % f->chunk)
+        snprintf(what, sizeof what,
+                 "truncated in chunk %" PRIu64 " or damaged there (%" PRIu64 " of its %" PRIu64
+                 " bytes; OTF2: ",
+                 f->size / f->chunk + 1, f->size % f->chunk, f->chunk);
     append(what, sizeof what, first_error[0] ? first_error : OTF2_Error_GetDescription(rc));
+    if (f->chunk && f->size % f->chunk)
+        append(what, sizeof what, ")");
     note_damage(path, what);
     return rc;
 }
@@ -285,7 +295,7 @@ OTF2_ErrorCode otf2_read_guard_global_defs(OTF2_Reader *r, OTF2_GlobalDefReader 
     }
     if (rc)
         return refuse();
-    return read_done(OTF2_Reader_ReadGlobalDefinitions(r, d, f.records, n), ".def");
+    return read_done(OTF2_Reader_ReadGlobalDefinitions(r, d, f.records, n), ".def", &f);
 }
 
 OTF2_ErrorCode otf2_read_guard_local_defs(OTF2_Reader *r, OTF2_DefReader *d, uint64_t loc,
@@ -300,7 +310,7 @@ OTF2_ErrorCode otf2_read_guard_local_defs(OTF2_Reader *r, OTF2_DefReader *d, uin
         return OTF2_SUCCESS; /* no local definitions: no mappings, no clock offsets */
     if (rc)
         return refuse();
-    return read_done(OTF2_Reader_ReadLocalDefinitions(r, d, f.records, n), suffix);
+    return read_done(OTF2_Reader_ReadLocalDefinitions(r, d, f.records, n), suffix, &f);
 }
 
 OTF2_ErrorCode otf2_read_guard_markers(OTF2_Reader *r, OTF2_MarkerReader *m, uint64_t *n)
@@ -312,7 +322,7 @@ OTF2_ErrorCode otf2_read_guard_markers(OTF2_Reader *r, OTF2_MarkerReader *m, uin
         return OTF2_SUCCESS; /* no markers */
     if (rc)
         return refuse();
-    return read_done(OTF2_Reader_ReadMarkers(r, m, f.records, n), ".marker");
+    return read_done(OTF2_Reader_ReadMarkers(r, m, f.records, n), ".marker", &f);
 }
 
 OTF2_ErrorCode otf2_read_guard_events(OTF2_Reader *r, OTF2_EvtReader *e, uint64_t loc, uint64_t *n)
@@ -340,5 +350,20 @@ OTF2_ErrorCode otf2_read_guard_events(OTF2_Reader *r, OTF2_EvtReader *e, uint64_
     }
     if (f.records == 0)
         return OTF2_SUCCESS; /* no intact chunk: nothing to read */
-    return read_done(OTF2_Reader_ReadLocalEvents(r, e, f.records, n), suffix);
+    OTF2_ErrorCode done = read_done(OTF2_Reader_ReadLocalEvents(r, e, f.records, n), suffix, &f);
+    if (done == OTF2_SUCCESS && rc == 0 && f.chunk && f.size % f.chunk && *n < f.records) {
+        /* the last chunk passed the check (its last byte looked like the end mark) but OTF2
+         * stopped before the events its header announces: cut there. (A later chunk cut at a
+         * byte 0x01 can still pass unseen: OTF2 then reads its recycled buffer's old records
+         * up to the announced number; docs/design.md) */
+        char path[sizeof base + 40] = "", what[200];
+        append(path, sizeof path, base);
+        append(path, sizeof path, suffix);
+        snprintf(what, sizeof what,
+                 "truncated in chunk %" PRIu64 " or damaged there (%" PRIu64 " of its %" PRIu64
+                 " bytes; %" PRIu64 " of its %" PRIu64 " events read)",
+                 f.size / f.chunk + 1, f.size % f.chunk, f.chunk, *n, f.records);
+        note_damage(path, what);
+    }
+    return done;
 }

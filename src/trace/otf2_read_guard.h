@@ -43,6 +43,7 @@ enum otf2_guard_kind { OTF2_GUARD_EVENTS, OTF2_GUARD_DEFS };
 
 typedef struct {
     uint64_t size;    /* bytes in the file */
+    uint64_t chunk;   /* the archive's chunk size for the file's kind */
     uint64_t chunks;  /* chunks that are complete and well formed, from the start */
     uint64_t records; /* events in those chunks (headers' numbers); for definitions and
                        * markers the most records the file's bytes can hold */

@@ -72,6 +72,26 @@ for cut in 45 60 88 boundary; do
     rm -rf "$d" "$d.json" "$d.html"
 done
 
+# a cut inside the first chunk whose last byte happens to be 0x01, OTF2's end mark (a common
+# byte in records): the chunk check cannot tell it from an intact end, OTF2 fails at the cut;
+# the readers must still say truncation and name the file (seen once in CI, test_report.sh)
+cp -r exp markcut
+at=$(python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+print(next(p + 1 for p in range(int(sys.argv[2]) // 2, int(sys.argv[2]) - 1) if b[p] == 1))
+' markcut/traces/1.evt "$C") || fail "no byte 0x01 in the first chunk"
+truncate -s "$at" markcut/traces/1.evt
+bounded markcut.chrome "$top_builddir/scorep-otf2-to-chrome" -o markcut.json markcut
+expect_eq "$status" 0 "cut at a byte 0x01: scorep-otf2-to-chrome converts the intact part"
+expect_grep "markcut/traces/1.evt: truncated in chunk 1 or damaged there .$at of its $C bytes" \
+    markcut.chrome.err "cut at a byte 0x01: scorep-otf2-to-chrome names the file and the cut"
+bounded markcut.report "$top_builddir/scorep-report" -o markcut.html markcut
+expect_eq "$status" 0 "cut at a byte 0x01: scorep-report reports the intact part"
+expect_grep "markcut/traces/1.evt: truncated in chunk 1" markcut.report.err \
+    "cut at a byte 0x01: scorep-report names the file and the cut"
+rm -rf markcut markcut.json markcut.html
+
 # a cut inside the global definitions: a message naming the file, no hang
 cp -r exp cutdef
 truncate -s 100 cutdef/traces.def
