@@ -47,6 +47,11 @@ for cut in 45 60 88 boundary; do
         what="$d/traces/1.evt: truncated after chunk 2"
     else
         bytes=$((size * cut / 100)) whole=$((size * cut / 100 / C))
+        # a cut whose last byte is 0x01 looks like an intact end inside a later chunk (the
+        # blind spot docs/design.md names): cut one byte earlier then
+        while [ "$(od -A n -t u1 -j $((bytes - 1)) -N 1 exp/traces/1.evt | tr -d ' ')" = 1 ]; do
+            bytes=$((bytes - 1))
+        done
         what="$d/traces/1.evt: truncated in chunk $((whole + 1)): $((bytes - whole * C)) of its $C bytes"
     fi
     truncate -s "$bytes" "$d/traces/1.evt"
