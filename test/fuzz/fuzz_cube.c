@@ -2,6 +2,7 @@
  * the index and data files of a .cubex): any file either opens or gives a message; an opened
  * profile answers every value query within its sizes. */
 #include "cube/cube.h"
+#include "fuzz_input.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,16 +11,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[] = "/tmp/fuzz_cube_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
+    char path[4096];
+    if (fuzz_input_file(data, size, path, sizeof path, "fuzz_cube") != 0)
         return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    close(fd);
     char err[512] = "";
     cube_reader *r = cube_reader_open(path, err, sizeof err);
     unlink(path);

@@ -6,6 +6,7 @@
  * traces/0.def, 2: the global definitions traces.def), the rest is that file's content. Every
  * input must load or fail with a message; none may crash, hang or allocate without bound. */
 #include "analysis/an_load.h"
+#include "fuzz_input.h"
 #include "tools/trace_model.h"
 
 #include <stdint.h>
@@ -21,13 +22,13 @@
 
 static const char *files[] = {"traces/0.evt", "traces/0.def", "traces.def", "traces.otf2"};
 enum { N_FILES = 4 };
-static char dir[64];
+static char dir[4096];
 static unsigned char *original[N_FILES];
 static size_t original_size[N_FILES];
 
 static int put(const char *name, const void *data, size_t size)
 {
-    char path[128];
+    char path[sizeof dir + 64];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (!f)
@@ -54,7 +55,7 @@ static int load_template(int i)
 /* the scratch archive goes with the process */
 static void remove_archive(void)
 {
-    char path[128];
+    char path[sizeof dir + 64];
     for (int i = 0; i < N_FILES; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         unlink(path);
@@ -68,8 +69,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    snprintf(dir, sizeof dir, "/tmp/fuzz_otf2_XXXXXX");
-    char path[96];
+    fuzz_tmp_template(dir, sizeof dir, "fuzz_otf2");
+    char path[sizeof dir + 16];
     snprintf(path, sizeof path, "%s/traces", mkdtemp(dir) ? dir : "/nonexistent");
     if (mkdir(path, 0700) != 0) {
         fprintf(stderr, "fuzz_otf2: cannot make %s\n", path);

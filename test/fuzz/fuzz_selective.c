@@ -2,6 +2,7 @@
  * (SCOREP_SELECTIVE_CONFIG_FILE, src/adapters/user/selective_file.c): any file either parses
  * into sorted, disjoint intervals or gives a message. */
 #include "adapters/user/selective_file.h"
+#include "fuzz_input.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -11,16 +12,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[] = "/tmp/fuzz_selective_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
+    char path[4096];
+    if (fuzz_input_file(data, size, path, sizeof path, "fuzz_selective") != 0)
         return 0;
-    if (write(fd, data, size) != (ssize_t)size) {
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    close(fd);
     scorep_selection_table t = {0};
     char err[512] = "";
     int rc = scorep_selection_parse(&t, path, err, sizeof err);

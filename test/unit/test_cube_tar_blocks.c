@@ -169,7 +169,9 @@ static void check_cubelib_padding(void)
 
 int main(void)
 {
-    char path[] = "/tmp/test_cube_tar_blocks.XXXXXX";
+    char path[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/test_cube_tar_blocks.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0) {
         perror("mkstemp");
