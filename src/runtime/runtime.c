@@ -538,7 +538,8 @@ static void note_reductions(void)
 }
 
 /* ProgramEnd: the clock when finalize began (Score-P's end of the epoch, before its own
- * finalization); the calls still open and the program root close there */
+ * finalization), or the last event of a thread that still ran then (end_after_last_event);
+ * the calls still open and the program root close there */
 static uint64_t program_end_raw;
 
 void scorep_rt_close_locations(void)
@@ -701,6 +702,20 @@ int scorep_rt_end_done(void)
     return __atomic_load_n(&end_done, __ATOMIC_ACQUIRE);
 }
 
+/* The program ends with the last event it recorded: threads that run on while finalize
+ * begins (a return from main without joining them) record until the measurement is off and
+ * quiesced, and the master's preemption between its clock read and that store can last a
+ * time slice (milliseconds); the program root, which closes at ProgramEnd, must cover them.
+ * GPU locations are left out: their clocks are converted later and their activities end
+ * when they end. */
+static uint64_t end_after_last_event(uint64_t end)
+{
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        if (!l->gpu && l->last_ts > end)
+            end = l->last_ts;
+    return end;
+}
+
 /* Returns false when another thread already ends the measurement. */
 static bool finish(const scorep_ending *e)
 {
@@ -723,6 +738,7 @@ static bool finish(const scorep_ending *e)
      * event they are in; from here on the locations are this thread's. A thread that a
      * signal stopped inside an event (the crashed one) will not finish it. */
     scorep_location_quiesce_except(e->crash_loc);
+    program_end_raw = end_after_last_event(program_end_raw);
     /* the sources stop; adapters hand over what they buffer */
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->end)
