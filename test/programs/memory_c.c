@@ -1,4 +1,4 @@
-/* memory_c.c: known allocations for test_memory.sh. Per function, the bytes allocated,
+/* memory_c.c: known allocations for test_memory_recording.sh. Per function, the bytes allocated,
  * freed and leaked are fixed (comments); two threads each leak 4096 bytes; strdup
  * allocates through libc. stdout is unbuffered, so that stdio allocates nothing. The
  * output is the same with and without measurement. */
