@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_bench.c: traced program of the analysis benchmark (run_analysis_bench.sh): ranks
  * 2k and 2k+1 exchange MESSAGES messages of 64 bytes (argv[1], default 200000) as ping-pong
  * round trips, with an MPI_Allreduce over all ranks every 1000 round trips; so every pair

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_omp_bench.c: N small parallel regions (teams of 3, every 7th of 2), each with an
  * explicit barrier, for the OpenMP part of the wait-state analysis (run_analysis_omp_bench.sh;
  * run with OMP_NUM_THREADS=3). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench_lib.sh: the set-up every bench/run_*.sh script shares, sourced after `set -eu`: the
 # source and build trees, a SCOREP_* environment cleared of the caller's settings, a
 # temporary directory $tmp removed at exit (BENCH_KEEP=1 keeps it), die and step.

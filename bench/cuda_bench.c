@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_bench.c: cost of the CUDA adapter's callback path per CUDA API call (enter + exit),
  * calling the CUPTI callback directly with CUPTI's callback data, as CUPTI would; needs no
  * GPU. Prints ns per call. Usage: cuda_bench N [plain|instr] [DEPTH]: DEPTH user regions

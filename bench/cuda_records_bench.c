@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_records_bench.c: the cost of turning CUPTI kernel activity records into events, per
  * record, on the CPU (no GPU needed): buffers of CUPTI's own CUpti_ActivityKernel10 records
  * (16 C++ kernels with realistic mangled names, each name one string as CUPTI shares it, 4

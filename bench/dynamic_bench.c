@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dynamic_bench.c: the cost of a dynamic user region (an instance per visit, clustering;
  * docs/profile-clustering.md). N iterations (argv[1]) of the dynamic region "iteration",
  * each calling the user function f 2 or 5 times or g once (three behaviours, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* floor_hooks.c: the theoretical floor of -finstrument-functions measurement. The hooks
  * only read the TSC and store one 16-byte record {tsc, fn} into a preallocated per-thread
  * ring (wrapping), on enter and on exit. Linked into the program itself (no PLT). */

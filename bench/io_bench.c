@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_bench.c: the cost of a wrapped write (issue #21): N writes of 8 bytes to /dev/null
  * (the cheapest real write system call), timed around the loop with the thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID: on a loaded machine the wait for a CPU is not counted).

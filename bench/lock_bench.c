@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lock_bench.c: the cost of the pthread adapter's mutex wrappers (run_lock_bench.sh): N
  * uncontended pthread_mutex_lock/unlock pairs in one thread, called from the program itself
  * (recorded) or from a shared library (lock_bench_lib.c: passed straight through), timed with

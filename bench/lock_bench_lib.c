@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lock_bench_lib.c: lock_bench.c's loop in a shared library, whose mutex calls the pthread
  * adapter does not record (only the executable's are). */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lulesh_like.c: the call-heavy benchmark of issue #9. A LULESH-shaped time-step loop over a
  * mesh whose element kernels are tiny, non-inlined calls: 4 x elements x steps of them
  * (10^8 by default). Prints "kernel_calls <n>", "loop_s <seconds>" and a checksum. */

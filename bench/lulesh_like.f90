@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! lulesh_like.f90: the Fortran version of bench/lulesh_like.c (issue #20): the same
 ! LULESH-shaped time-step loop with four tiny, non-inlined element kernels, module procedures
 ! as a Fortran code has them, 4 x elements x steps calls (10^8 by default). Arguments and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_bench.c: malloc/free pairs for run_memory_bench.sh: N pairs of malloc(SIZE) and
  * free per thread, T threads at once; prints the wall time per pair of one thread
  * ("ns_per_pair X"). Built plain (the baseline) and with scorep-cc (the memory adapter). */

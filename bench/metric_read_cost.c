@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_read_cost.c: the cost of one raw counter read without the runtime, to compare with
  * the per-event cost of the metric sources: "ns_per_read <value>".
  * usage: metric_read_cost rusage|thread_cpu|papi:EVENT|perf:task-clock|perfu:task-clock|

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_bench.c: MPI micro-benchmarks of `make bench`: one-way latency of 8-byte ping-pongs
  * (blocking, and with MPI_Isend/MPI_Irecv/MPI_Waitall), cost of a trivial wrapped call
  * (MPI_Comm_rank), a short run for finalize cost, and one-process loops whose per-iteration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_steps.c: where the time of a measured MPI message goes, step by step (`make bench`).
  * Built together with the MPI adapter's sources (so its internal functions can be called
  * one at a time) and linked against libscorep-rt; run as one process under mpirun with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_bench.c: OpenMP overhead micro-benchmarks for `make bench` (run_omp_bench.sh):
  *   omp_bench parallel THREADS N   N empty parallel regions of THREADS threads
  *   omp_bench tasks THREADS N      one thread creates N empty tasks (taskwait every 64),

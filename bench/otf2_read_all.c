@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* otf2_read_all.c: the floor of the analysis benchmark: reads every event of an OTF2 archive
  * once with OTF2's global event reader (all locations, no callbacks), as any post-mortem tool
  * must at least do. Prints the events and the seconds it took. */

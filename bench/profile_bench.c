@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_bench.c: an MPI program with many call paths for `make bench`'s profile-writing
  * figures (issue #19): a user region "step" with an integer parameter i = 0 .. N-1 (one
  * call path per value, as parameter call paths are) and an MPI_Allreduce inside each.

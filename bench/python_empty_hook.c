@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* python_empty_hook.c: a Python extension whose profile hook does nothing (bench/run_python_bench.sh):
  * what Python itself costs per call while a C profile hook is set (its floor), beside which
  * the module scorep's hook and cProfile are measured. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # python_tiny.py N [empty]: N calls of a tiny Python function (bench/run_python_bench.sh);
 # with "empty" under an empty C profile hook (python_empty_hook.c, built on sys.path).
 import sys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rdtsc_cost.c: the cost of one rdtsc instruction (a loop of N reads, default 10^7). */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
 # run_ab_bench.sh: before/after of a runtime change on the tiny-call benchmark, in one run.
 # The same programs (bench/tiny.c, built once with this build tree's scorep-cc: the GCC

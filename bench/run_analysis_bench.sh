@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_analysis_bench.sh: cost of the post-mortem wait-state analysis (docs/analysis.md).
 # analysis_bench.c (ranks 2k, 2k+1 exchange MESSAGES messages, default 200000, as ping-pong;
 # an MPI_Allreduce every 1000 round trips) is traced with 2, 4 and 8 ranks; scorep-analyze

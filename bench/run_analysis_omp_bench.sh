@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_analysis_omp_bench.sh: cost of the OpenMP part of the post-mortem wait-state analysis
 # (docs/analysis.md, src/analysis/an_omp.c): analysis_omp_bench.c (1 rank, 3 threads, N small
 # parallel regions with a barrier each; clang through scorep-cc, LLVM's OMPT) is traced with

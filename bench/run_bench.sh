@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
 # run_bench.sh: the overhead benchmarks of `make bench`. Prints one table; asserts nothing
 # about timings (never part of `make check`).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_clock_bench.sh: clock part of `make bench`: the error of the ping-pong clock offset on
 # one host (ranks told they are on another node; the true offset is 0 with clock_gettime and
 # about 0 with the TSC), per timer: the measured offsets and round trips of BENCH_RUNS runs

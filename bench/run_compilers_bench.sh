@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_compilers_bench.sh: issue #20's call-heavy benchmark per compiler: lulesh_like (10^8
 # tiny kernel calls) built by clang (bench/lulesh_like.c) and gfortran (bench/lulesh_like.f90),
 # each uninstrumented, with -finstrument-functions (scorep-cc --instrument=functions) and with

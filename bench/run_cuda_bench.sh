@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_cuda_bench.sh: CUDA part of `make bench`: the adapter's cost per CUDA API call. There
 # is no GPU here, so CUPTI never calls back: bench/cuda_bench.c calls the adapter's CUPTI
 # callback itself with CUPTI's callback data (enter and exit of cudaLaunchKernel), which is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_dynamic_bench.sh: part of `make bench`: dynamic user regions (an instance per visit,
 # clustering; docs/profile-clustering.md). bench/dynamic_bench.c built without scorep-cc
 # (the macros vanish: the uninstrumented floor) and with --user: clustering on (default, 64

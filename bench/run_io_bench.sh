@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_io_bench.sh: part of `make bench`: the cost of I/O recording (issue #21) per wrapped
 # call: 8-byte writes to /dev/null (bench/io_bench.c, the thread's CPU time) uninstrumented (the floor: the system

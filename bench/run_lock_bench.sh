@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_lock_bench.sh: part of `make bench`: the cost of recording pthread mutexes (the pthread
 # adapter's wrappers, src/adapters/pthread/pthread_sync.c) per uncontended lock/unlock pair

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
 # run_lulesh_bench.sh: issue #9's call-heavy benchmark of `make bench` (bench/lulesh_like.c,
 # 10^8 tiny unfiltered kernel calls). Prints one table; asserts nothing about timings.

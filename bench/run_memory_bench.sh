@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_memory_bench.sh: part of `make bench`: the cost of one malloc(64)/free pair with
 # memory recording (src/adapters/memory) against the plain pair of the same program built
 # without scorep-cc: idle (adapter linked, SCOREP_MEMORY_RECORDING unset), profiling,

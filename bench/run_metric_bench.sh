@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options
 # run_metric_bench.sh: part of `make bench`: the cost of metric sources per event
 # (tiny(x) called N times, profiling on, one metric read at each enter and leave) against

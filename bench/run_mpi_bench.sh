@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_mpi_bench.sh: MPI part of `make bench`: added one-way latency (8-byte ping-pong,
 # 10^5 round trips, 2 ranks; plain, profiling and tracing runs interleaved), blocking and
 # with MPI_Isend/MPI_Irecv/MPI_Waitall; where the time of a measured message goes step by

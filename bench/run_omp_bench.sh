@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_omp_bench.sh: OpenMP part of `make bench`: the cost of an empty parallel region and of
 # an explicit task, uninstrumented and with the runtime's OMPT tool (preloaded: profile, and
 # profile + trace). Prints one table; asserts nothing (never part of `make check`).

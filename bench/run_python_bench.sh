@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_python_bench.sh: part of `make bench`: the cost of a Python call under the module scorep
 # (issue #30): BENCH_PY_CALLS (default 2,000,000) calls of a tiny function
 # (bench/python_tiny.py), wall time of the whole process, plain python3, under an empty C

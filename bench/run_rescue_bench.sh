@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
 # run_rescue_bench.sh: what checkpoints (SCOREP_CHECKPOINT_INTERVAL, issue #29) cost. The
 # tiny-call benchmark (bench/tiny.c, GCC plugin or -finstrument-functions, profiling, the

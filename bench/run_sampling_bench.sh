@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_sampling_bench.sh: the sampling rows of `make bench`: CPU time of a system-call-free
 # loop (bench/sampling_bench.c) unmodified under scorep-run without and with sampling, the
 # cost per sample and the time the handler reports per sample. Asserts nothing.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_scale_bench.sh: issue #19's scale benchmarks of `make bench`: the system-tree
 # simulator at JUQUEEN, Frontier-like and Fugaku-like sizes (peak memory, time). Prints
 # tables; asserts nothing about timings.

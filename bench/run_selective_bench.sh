@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
 # run_selective_bench.sh: part of `make bench`: the cost of one user region (enter and exit,
 # bench/user_region_bench.c) without and with selective recording (SCOREP_SELECTIVE_CONFIG_FILE,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_shmem_bench.sh: OpenSHMEM part of `make bench` (issue #11): added one-way latency of an
 # 8-byte put (ping-pong of shmem_long_p and shmem_long_wait_until, 10^5 round trips, 2 PEs)
 # and added cost per shmem_putmem (10^6 puts from PE 0) and per shmem_my_pe (a wrapper with

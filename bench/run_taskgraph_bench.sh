@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_taskgraph_bench.sh: time and peak memory of the analysis's OpenMP task graph
 # (src/analysis/an_taskgraph.c; docs/openmp.md "Task graph") for 10^5 and 10^6 tasks of a
 # synthetic rank (taskgraph_bench.c: a wavefront of dependences, ~2 edges per task, built from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rusage_run.c: rusage_run OUTFILE PROGRAM [ARGS...] runs PROGRAM and writes
  * "maxrss_kib <KiB> wall_s <seconds>" of it to OUTFILE (peak RSS from wait4).
  * Exits with the program's exit status (128+signal when it was killed). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_bench.c: CPU-bound work without system calls for `make bench`'s sampling rows;
  * prints the CPU time of the work itself in microseconds ("work_us N"). */
 #include <stdio.h>

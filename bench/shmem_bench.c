@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_bench.c: OpenSHMEM microbenchmarks of `make bench` (bench/run_shmem_bench.sh), 2 PEs:
  * "pingpong N": one-way latency of an 8-byte shmem_long_p answered after shmem_long_wait_until;
  * "put N": PE 0 issues N 8-byte shmem_putmem to PE 1 (one quiet at the end), time per put;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* signal_floor.c: the floor of sampling for `make bench`: the loop of sampling_bench.c with
  * a perf_event task-clock overflow signal to this thread and an empty handler, i.e. what
  * the kernel alone costs per signal. Prints "work_us N signals M". */

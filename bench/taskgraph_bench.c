@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* taskgraph_bench.c: time and peak memory of the analysis's task graph (src/analysis/
  * an_taskgraph.c) for N tasks: a synthetic rank (a master and one worker) whose master
  * creates N tasks in a wavefront of width 1000 (task i: inout on its column, in on the column

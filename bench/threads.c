@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* threads.c: the finalize benchmark. T threads (default 8) call a tiny function N times
  * each (default 10^5); prints the time from the first create to the last join. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tiny.c: the overhead benchmark. Calls a tiny function N times (default 10^7) and prints
  * the loop's own time per call: "ns_per_call <value>". TINY_CLOCK chooses the clock:
  * CLOCK_MONOTONIC (default), or CLOCK_THREAD_CPUTIME_ID (the metric benchmark), which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_region_bench.c: the cost of one user region (SCOREP_USER_REGION_BEGIN/END on a static
  * handle) around a tiny body, N times (default 10^7): "ns_per_pair <value>" on the thread's CPU
  * clock. Built without --user the macros vanish: the baseline. run_selective_bench.sh runs it

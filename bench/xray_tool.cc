@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // xray_tool.cc: issue #20's XRay experiment (bench/run_compilers_bench.sh), not a scorep-rt
 // feature: a minimal XRay "tool" that patches every sled at start and unpatches a function
 // after XRAY_TOOL_CALLS (default 100000, SCOREP_THROTTLING_CALLS' default) entries, as a

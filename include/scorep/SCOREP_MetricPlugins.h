@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_MetricPlugins.h: the metric plugin interface (version 1), binary compatible with
  * Score-P's: a plugin built against either header loads into either runtime. */
 #ifndef SCOREP_METRIC_PLUGINS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_MetricTypes.h: the metric enums and the time/value pair of Score-P's metric plugin
  * ABI; names, values and layout match Score-P 9's header so plugins build unchanged. */
 #ifndef SCOREP_METRIC_TYPES_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_PublicHandles.h: the kinds of definition handle a substrate plugin is told about
  * (new_definition_handle) and the remaining handle types; as Score-P 9's header. */
 #ifndef SCOREP_PUBLIC_HANDLES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_PublicTypes.h: the handle types and enums that Score-P's plugin interfaces
  * (substrate plugins, SCOREP_SubstrateEvents.h) share; names, values and order are those
  * of Score-P 9's header, so that plugins built against either work with either runtime. */

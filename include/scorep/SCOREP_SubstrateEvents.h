@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_SubstrateEvents.h: the events a substrate plugin may receive, as indices of the
  * array get_event_functions returns, and the signature of each; the names, order and
  * signatures of Score-P 9's header. Which of them scorep-rt produces: docs/substrate-plugins.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_SubstratePlugins.h: Score-P's substrate plugin interface (version 3), for plugins
  * loaded with SCOREP_SUBSTRATE_PLUGINS=name: a library libscorep_substrate_<name>.so whose
  * SCOREP_SUBSTRATE_PLUGIN_ENTRY(name) returns a SCOREP_SubstratePluginInfo. Member order,

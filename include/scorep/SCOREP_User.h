@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_User.h: the Score-P user instrumentation API for C and C++ (regions, online-access
  * phases, rewind, parameters, metrics, recording control), with Score-P's macro names and
  * argument lists. Every macro expands to nothing (SCOREP_RECORDING_IS_ON() to 0) unless

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_User_Functions.h: the functions behind the SCOREP_USER_* macros, with Score-P's names
  * and parameter lists (stable ABI of libscorep-rt). Call them through SCOREP_User.h. */
 #ifndef SCOREP_USER_FUNCTIONS_H

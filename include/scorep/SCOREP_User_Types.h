@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_User_Types.h: handle types and constants of the user instrumentation API, with
  * Score-P's names and values. */
 #ifndef SCOREP_USER_TYPES_H

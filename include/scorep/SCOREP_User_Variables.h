@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SCOREP_User_Variables.h: the two per-source-file variables that Score-P's region macros
  * pass to the runtime (SCOREP_User.h includes it when SCOREP_USER_ENABLE is defined). */
 #ifndef SCOREP_USER_VARIABLES_H

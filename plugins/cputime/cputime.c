@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cputime.c: metric plugin "cputime": the CPU time of the calling thread (and of the whole
  * process), strictly synchronous, per thread. Uses only <scorep/SCOREP_MetricPlugins.h>. */
 #include <scorep/SCOREP_MetricPlugins.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meminfo.c: metric plugin "meminfo": fields of /proc/meminfo (MemFree, MemAvailable, ...)
  * sampled by the plugin's own thread, asynchronous, one process per host. Uses only
  * <scorep/SCOREP_MetricPlugins.h>. */

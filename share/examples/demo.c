@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* demo.c: the bundled example: a small heat-diffusion solver whose rows are split over a
  * pool of worker threads, with user regions for its phases, a parameter and a metric. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // report.js: renders the scorep-report page from its JSON data block (flame graph, heat map,
 // communication matrices, I/O per file, timeline, top regions, configuration); plain DOM, SVG-free, no
 // libraries, so the page opens offline. Errors are shown on the page and set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_analyze.c: runs the analysis passes in order (time tree, MPI_Init/MPI_Finalize,
  * point-to-point replay, collective replay, critical path, delays, OpenMP, lock contention),
  * sums the diagnostics, writes the report and the summary. */

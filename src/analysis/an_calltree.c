@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_calltree.c: the call paths (cnodes) of one rank's trace and its growing event array.
  * A cnode is (parent cnode, region); an open-addressing table maps the pair to its id so
  * that building the tree is linear in the number of events. */

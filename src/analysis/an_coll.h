@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_coll.h: the collective patterns (an_pattern_coll.c) over one replayed communicator. */
 #ifndef SCOREP_AN_COLL_H
 #define SCOREP_AN_COLL_H

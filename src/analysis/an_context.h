@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_context.h: state of one rank's analysis shared by the replay and pattern files: the
  * trace, the analysis communicator, the severity matrices (metric x call path per thread
  * location of the rank, values that include their sub-patterns; an_report_cube.c makes them

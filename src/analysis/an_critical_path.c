@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_critical_path.c: the critical path (Boehme et al., as Scalasca's CriticalPath.pattern
  * defines it): the longest path through the run without wait states. It ends where the last
  * rank ends (with MPI_Finalize recorded on every rank: at the Enter of MPI_Finalize of the

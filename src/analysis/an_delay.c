@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_delay.c: delay costs and the classification of wait states (Boehme et al., "Identifying
  * the root causes of wait states in large-scale parallel applications"; Scalasca's
  * Delay.MPI.pattern, MpiDelayOps.cpp, DelayOps.cpp, SynchpointHandler.cpp and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_load.h: inputs of the analysis (post-mortem: an OTF2 archive read rank by rank). */
 #ifndef SCOREP_AN_LOAD_H
 #define SCOREP_AN_LOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_load_buffer.c: in-situ input of the analysis: this process's master-thread location
  * (and its other threads' locations, for the OpenMP analysis) straight from their in-memory
  * trace buffers (records spilled by a flush first, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_load_otf2.c: post-mortem input of the analysis: reads the global definitions of an OTF2
  * archive and the events of this rank's master-thread location only (OTF2's reader with one
  * selected location), into the event model of an_trace.h. The location of rank r is member r

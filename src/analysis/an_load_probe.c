@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_load_probe.c: how many MPI ranks an OTF2 archive has (the members of MPI's
  * COMM_LOCATIONS group; 0 for a program without MPI), read from its global definitions
  * before the analysis chooses its processes: scorep-analyze initialises MPI only for a trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_metrics.c: the metric table (order = document order of the report: every metric after
  * its parent, depth first). Names and tree checked against Scalasca 2.0: the patterns in
  * scout/src/Patterns_gen.cpp, and the time tree (execution, mpi, mpi_synchronization,

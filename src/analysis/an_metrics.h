@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_metrics.h: the metrics of scout.cubex: Scalasca's pattern hierarchy with Scalasca's
  * unique names, display names and descriptions (scout's pattern files and square's
  * scout.spec, Scalasca 2.6; Scalasca 2.0 where 2.6 has them unchanged), so that Cube and

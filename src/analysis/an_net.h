@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net.h: the communication among the analysis processes (process r analyses trace rank
  * r), the handful of operations the analysis uses, without MPI's types: a backend is MPI
  * (an_net_mpi.c, a program or scorep-analyze under mpirun), one process without MPI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net_mpi.c: the analysis's communication (an_net.h) over an MPI communicator through the
  * PMPI entry points (the analysis runs inside a measured program at MPI_Finalize: its own
  * calls are not measured). */

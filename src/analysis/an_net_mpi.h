@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net_mpi.h: the MPI backend of the analysis's communication (an_net.h): a handle over an
  * MPI communicator, for scorep-analyze under mpirun and the in situ analysis at MPI_Finalize. */
 #ifndef SCOREP_AN_NET_MPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net_single.c: the analysis's communication (an_net.h) for one process without MPI (a
  * pure OpenMP, pthread or serial program: its one process's trace, analysed by scorep-analyze
  * without mpirun or in situ at the end of the program): rank 0 of 1, every collective a copy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_omp.c: OpenMP patterns of one rank's threads, as Scalasca defines them: the waiting time
  * in front of explicit and implicit barriers (omp_ebarrier_wait, omp_ibarrier_wait: each
  * member of a team waits from its enter until the last member entered the same barrier), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_p2p.h: the records the point-to-point replay exchanges and the pattern callbacks that
  * use them (an_replay_p2p.c moves the records, an_pattern_p2p.c finds the wait states). */
 #ifndef SCOREP_AN_P2P_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_coll.c: collective wait states as Scalasca defines them (scout's MPI.pattern):
  * Wait at Barrier / Barrier Completion, Late Broadcast (1-to-n: non-roots wait for the root),
  * Early Reduce (n-to-1: the root waits for the first non-root), Early Scan (a rank waits for

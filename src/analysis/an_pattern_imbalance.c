@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_imbalance.c: Scalasca 2.6's computational load imbalance tree (imbalance >
  * imbalance_above > imbalance_above_single, imbalance_below > imbalance_below_bypass >
  * imbalance_below_singularity). square derives it when it remaps scout's report, not by its

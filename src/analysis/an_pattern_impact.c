@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_impact.c: Scalasca 2.6's performance-impact tree (scout's CriticalPath.pattern:
  * CRITICAL_PATH_ACTIVITIES, CRITICAL_IMBALANCE_IMPACT, INTER_PARTITION_IMBALANCE,
  * NON_CRITICAL_PATH_ACTIVITIES; square derives intra_partition_imbalance and the sums

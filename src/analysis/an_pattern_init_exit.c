@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_init_exit.c: MPI Initialization Completion and Wait at Finalize as Scalasca 2.6
  * defines them (scout's MPI.pattern, MPI_INIT_COMPLETION and MPI_FINALIZE_WAIT). The instance
  * is each rank's first call of MPI_Init/MPI_Init_thread and of MPI_Finalize (its first Leave,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_lock.c: lock contention, as Scalasca 2.x defines it (Thread.pattern,
  * LockTracking, Pthread.pattern, OMP.pattern): an acquisition of a lock (ThreadAcquireLock with
  * acquisition order k) waited for the lock from the enter of the call that acquired it until

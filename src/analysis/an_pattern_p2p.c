@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_p2p.c: point-to-point wait states as Scalasca defines them (scout's MPI.pattern):
  * Late Sender (receives, completions, and blocking probes: the probe that waited holds the
  * wait, the receive after it waits no more), Late Sender / wrong order (a later-sent message

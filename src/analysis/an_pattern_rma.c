@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_rma.c: MPI one-sided communication as Scalasca 2.6 measures it (scout's
  * Message.pattern and MPI_RMA.pattern): the bytes of MPI_Put / MPI_Get-type calls at the
  * origin (bytes_put, bytes_get), and the waits in the window collectives MPI_Win_create,

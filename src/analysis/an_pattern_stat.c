@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_stat.c: Scalasca's pattern statistics, EXPDIR/trace.stat beside scout.cubex
  * (scout's Statistics.pattern): per wait-state pattern the number of instances with waiting
  * time, their mean, median, minimum, maximum, sum, variance and quartiles, and its most severe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_time.c: the time tree and visits: each call path's exclusive time goes to the
  * node of the time hierarchy its region belongs to (Computation, MPI, Init/Finalize,
  * Point-to-point, Collective, barrier, ...; Scalasca 2.6's scout.spec), with every ancestor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pop_threads.c: POP's efficiencies at thread level (docs/analysis.md, "POP at thread
  * level"), from the threads' severities after the OpenMP and lock passes: a thread's useful
  * time is its Execution without MPI, OpenMP and pthread time (the time tree's computation),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_regions.c: classifies the trace's regions by name (MPI regions are named by the MPI
  * function they stand for; paradigm MPI). */
 #include "analysis/an_regions.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_regions.h: what an MPI region is to the analysis (by its name, as Score-P and Scalasca
  * classify them): which part of the time tree its time goes to and which wait-state patterns
  * it can show. */

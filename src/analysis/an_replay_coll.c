@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_replay_coll.c: the collective replay. For every recorded communicator with collective
  * operations, the analysis builds the same communicator (an_net_sub: MPI_Comm_create_group
  * over the recorded world ranks, communicators in ascending id order on every rank) and

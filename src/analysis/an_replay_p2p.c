@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_replay_p2p.c: the point-to-point replay. Forward: every rank sends, along each recorded
  * message, the sender's timestamps to the message's receiver; backward: every receiver sends
  * the receive's timestamps back to the sender. Both sides name a message by its recorded

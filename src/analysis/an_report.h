@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_report.h: the outputs of the analysis: scout.cubex (an_report_cube.c) and the short
  * text summary (an_summary.c). */
 #ifndef SCOREP_AN_REPORT_H

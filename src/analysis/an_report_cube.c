@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_report_cube.c: collates every rank's severities on rank 0 and writes scout.cubex with
  * the project's Cube4 writer (src/cube): Scalasca's metric tree (an_metrics.c), the union of
  * the ranks' call paths, a location group per rank with a location per thread.

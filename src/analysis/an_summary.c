@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_summary.c: the short text summary at the end of an analysis: the total time, the POP
  * efficiencies (an_pop, from the master threads), and each wait-state pattern that occurred
  * with its share of the time (all ranks, threads and call paths). A master thread's time is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_task_load.c: what both loaders need for the task events of an_trace.h: the task region
  * that a "!$omp create task @f:L" region creates (the trace names it only where the task
  * runs), and the task a depend item belongs to (the one created last on the location). */

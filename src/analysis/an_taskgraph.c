@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_taskgraph.c: builds one rank's OpenMP task graph from the AN_TASK_* events of its thread
  * locations and finds its critical path per parallel region instance (docs/openmp.md "Task
  * graph"). Edges come from the dependence lists by OpenMP 5.x's rules among sibling tasks in

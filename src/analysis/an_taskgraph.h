@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_taskgraph.h: the OpenMP task graph of one rank (docs/openmp.md "Task graph"): one node
  * per explicit task instance from the AN_TASK_* events of all its thread locations, edges by
  * OpenMP's dependence rules among sibling tasks, parent -> child, and the taskwait/barrier

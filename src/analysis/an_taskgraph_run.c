@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_taskgraph_run.c: the task graph in the analysis pass (an_taskgraph.c builds it): its
  * critical path credited to critical_path where the run's critical path crosses a parallel
  * region with tasks (an_critical_path.c's credit), and EXPDIR/taskgraph.dot, all ranks'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_trace.h: the analysis layer's event model: the global definitions it needs (regions,
  * communicators as world-rank lists, clock) and one rank's events in order, each tagged with
  * its call path (cnode). Filled by an_load_otf2.c (post-mortem) and read by the replay and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis.h: the wait-state analysis layer (src/analysis, docs/analysis.md): Scalasca-style
  * patterns from one trace per rank, replayed over MPI with as many processes as the trace has
  * ranks. Entry point for scorep-analyze (post-mortem). */

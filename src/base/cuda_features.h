@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_features.h: the SCOREP_CUDA_ENABLE bits (Score-P's names and bit values) and their
  * choice table, shared by the settings table (base/settings.c) and the CUDA adapter. */
 #ifndef SCOREP_CUDA_FEATURES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fd_io.h: whole reads and writes on a file descriptor (retrying short transfers and EINTR),
  * shared by the trace flush (core/flush.c) and the socket mesh of scorep-recover
  * (ipc/ipc_mesh.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* grow.h: growing an array by doubling, new elements zeroed: the analysis's trace loader and
  * the tools' trace reader build their definition tables this way (they had copies of it). */
 #ifndef SCOREP_BASE_GROW_H

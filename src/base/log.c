@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.c: the runtime's messages (log.h). */
 #include "base/log.h"
 #include "base/settings.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* log.h: the runtime's messages on stderr ("[scorep-rt] warning: ..."): warnings, a warning
  * said once, progress messages (SCOREP_VERBOSE) and the fatal error of a bad start-up. Any
  * layer may call them; they depend on nothing but the settings (base/settings.h). */

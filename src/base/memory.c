@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory.c: page pool over one anonymous mapping of SCOREP_TOTAL_MEMORY bytes. */
 #include "base/memory.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory.h: the measurement memory budget (SCOREP_TOTAL_MEMORY), handed out in pages of
  * SCOREP_PAGE_SIZE without locks: one atomic increment per page. */
 #ifndef SCOREP_BASE_MEMORY_H

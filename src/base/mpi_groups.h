@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_groups.h: the function groups of SCOREP_MPI_ENABLE_GROUPS. The settings own the
  * variable (it is listed in scorep.cfg and by scorep-info); the MPI adapter uses the bits. */
 #ifndef SCOREP_MPI_GROUPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ser.c: byte buffer helpers (see ser.h). */
 #include "base/ser.h"
 

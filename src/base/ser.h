@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ser.h: a growable byte buffer with little helpers to write and read definitions for
  * sending them between processes (unification, profile gathering). */
 #ifndef SCOREP_SER_H

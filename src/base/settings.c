@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* settings.c: the table of SCOREP_* variables this runtime understands (settings.h). */
 #include "base/mpi_groups.h"
 #include "base/settings.h"

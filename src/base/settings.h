@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* settings.h: the effective configuration (the SCOREP_* variables of the table in
  * base/settings.c). The runtime fills it at init; every layer reads it. */
 #ifndef SCOREP_BASE_SETTINGS_H

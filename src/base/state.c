@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* state.c: the process's measurement state (state.h). */
 #include "base/state.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* state.h: the process's measurement state. The runtime (runtime/runtime.c) sets it during
  * init, MPI start and finalize; every other layer only reads it. */
 #ifndef SCOREP_BASE_STATE_H

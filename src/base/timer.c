@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timer.c: timer selection and TSC calibration against CLOCK_MONOTONIC (start and end of
  * the run, so the rate is exact over the measured interval). */
 #include "base/timer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timer.h: the measurement clock. Reads the TSC (or clock_gettime) inline on the hot path;
  * the tick rate is calibrated against CLOCK_MONOTONIC over the whole run. */
 #ifndef SCOREP_BASE_TIMER_H

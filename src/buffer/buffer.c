@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* buffer.c: page management of the hierarchical event buffer (the slow paths). */
 #include "buffer/buffer.h"
 #include "base/memory.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* buffer.h: the hierarchical event buffer of one location. Region enter/leave records go
  * into one chunked array per call depth, other events into one array per event class;
  * at write time all arrays are merged by timestamp (timestamps are unique per location). */

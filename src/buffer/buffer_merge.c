@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* buffer_merge.c: k-way merge (binary heap) of all record arrays of a location by time. */
 #include "buffer/buffer.h"
 

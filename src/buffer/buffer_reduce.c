@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* buffer_reduce.c: frees trace memory by removing detail (minimum duration, deepest call
  * levels, calls without communication) and cuts streams back for rewinds. */
 #include "buffer/buffer.h"

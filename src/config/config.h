@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.h: parses SCOREP_* configuration values (bool, number, size, set, option, string, path)
  * and writes them back in scorep.cfg syntax. Plain library: tables belong to the caller. */
 #ifndef SCOREP_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_help.c: describes a table of SCOREP_* variables for "scorep-info config-vars [--full]":
  * name, description, type and default; with full also the accepted names and the help text. */
 #include "config/config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_parse.c: parsers for single SCOREP_* configuration values (bool, number, size, set,
  * option). Each error message says what would have been accepted. */
 #include "config/config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_table.c: applies a table of SCOREP_* variables (environment or defaults) and writes the
  * effective values back in scorep.cfg syntax. */
 #include "config/config.h"

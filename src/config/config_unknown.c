@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_unknown.c: the SCOREP_* variables of the environment that a table does not know:
  * Score-P's own variables that scorep-rt ignores, and likely misspellings of known ones; and
  * the variables a table accepts without using them, when set to other than their default. */

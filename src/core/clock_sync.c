@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clock_sync.c: ping-pong clock synchronisation with rank 0 (see clock_sync.h). Rank 0
  * exchanges a few round trips with every other rank in turn and keeps the one with the
  * shortest round trip; the offset assumes symmetric latency. */

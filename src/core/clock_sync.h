@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clock_sync.h: offsets of this process's clock to rank 0's, measured by ping-pong (MPI
  * runs, at MPI_Init and at finalize) and written as OTF2 clock offsets, which readers
  * interpolate linearly. A single process has none. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events.c: the less frequent core events (parameters, metrics, threads, recording). */
 #include "core/events.h"
 #include "base/log.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events.h: the core event API that every adapter calls. Inline, lock-free and
  * allocation-free on the common path; feeds the profile and the trace buffer. */
 #ifndef SCOREP_EVENTS_H

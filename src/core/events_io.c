@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_io.c: records I/O events into the trace buffer (class MPI records, fields below)
  * and the bytes read and written into the profile (see events_io.h).
  * Record fields: comm = handle, peer = access mode / operation mode / whence / new handle,

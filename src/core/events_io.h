@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_io.h: core events of I/O (POSIX, ISO C, MPI-IO): handle life cycle, operations
  * with the bytes requested and transferred, seeks. Called by the I/O adapter and the MPI
  * adapter with process-local handle ids (defs/defs_io.h) between the Enter and Leave of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_mpi.c: records message-passing events into the trace buffer (class MPI) and
  * their byte counts into the profile (bytes_sent, bytes_received, bytes_put, bytes_get).
  * The blocking send and receive are inline in events_mpi.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_mpi.h: core events of message passing (point-to-point, requests, probes,
  * collectives, one-sided, communicator life cycle). Called by the MPI adapter with
  * process-local definition ids (see defs/defs_mpi.h) and ranks within the communicator. */

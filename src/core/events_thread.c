@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_thread.c: trace records of fork-join threading (events_thread.h). The profile
  * needs none of them: team structure reaches it through the call tree (profile_threads.c). */
 #include "core/events_thread.h"

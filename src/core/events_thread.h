@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_thread.h: events of fork-join threading models (OpenMP): fork/join, thread teams,
  * locks and tasks, plus enter/leave at a given timer reading so that one callback reads
  * the clock once however many events it records. */

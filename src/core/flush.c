@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flush.c: flush mode (SCOREP_TRACING_REDUCTION containing "flush"), Score-P's behaviour
  * for users who prefer complete traces over undisturbed timing: a full location writes all
  * its records, merged by time, to an unlinked spill file in the experiment directory, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flush.h: flush mode: a location whose trace memory runs out writes its records to a
  * spill file and goes on recording; the trace writer replays the file at the end. */
 #ifndef SCOREP_FLUSH_H

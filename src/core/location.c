@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* location.c: creation and registry of locations (one per thread), from the setup record
  * the runtime gives; the runtime's subsystems learn of new locations through a hook. */
 #include "core/location.h"

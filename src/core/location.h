@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* location.h: one location per thread (later: per GPU stream), found through one
  * initial-exec TLS pointer; holds the thread's profile and trace buffer. */
 #ifndef SCOREP_LOCATION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rewind.c: rewind points per location. As in Score-P, a discarding check removes every
  * trace event since the point (the rewind region's own enter and leave included) and
  * marks the gap with MeasurementOnOff OFF at the point's time and ON at the check's. */

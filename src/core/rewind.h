@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rewind.h: Score-P's rewind regions (SCOREP_USER_REWIND_POINT / _CHECK) in the core: a
  * discarding check removes the location's trace events since the point. */
 #ifndef SCOREP_REWIND_H

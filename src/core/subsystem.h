@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* subsystem.h: what a service (metrics, sampling) or an adapter (CUDA, ...) tells the
  * runtime so that the life cycle calls it at the right moments, as Score-P's subsystems
  * (SCOREP_Subsystem: init, init_location, finalize, ...). The runtime (runtime/runtime.c) keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* system_tree.c: names of this process's place in the system tree. */
 #include "core/system_tree.h"
 #include "base/settings.h"

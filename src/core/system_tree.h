@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* system_tree.h: where this process sits: machine -> node -> process (-> its locations). */
 #ifndef SCOREP_SYSTEM_TREE_H
 #define SCOREP_SYSTEM_TREE_H

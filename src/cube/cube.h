@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube.h: a small library that writes and reads Cube4 profiles (.cubex tar archives).
  * Plain library: no global state, every object owned by the caller who created it. */
 #ifndef SCOREP_CUBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_anchor.c: turns anchor.xml into the reader's definition arrays (metrics, regions,
  * call tree, system tree, attributes), accepting Cube 4.x and the Cube3-style system tree. */
 #include "cube/cube_anchor.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_anchor.h: private interface between the Cube reader and its anchor.xml parser. */
 #ifndef SCOREP_CUBE_ANCHOR_H
 #define SCOREP_CUBE_ANCHOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_engine.c: the distributed Cube engine of cube_engine.h: ownership of call paths by
  * the four enumerations, partial loading, and the request/response protocol in which a
  * process waiting for remote children keeps serving the requests of others (so that

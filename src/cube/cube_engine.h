@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_engine.h: the distributed Cube engine (issue #19, after "Distributed memory
  * parallelization of CubeLib library using MPI"): N processes open the same .cubex,
  * enumerate its call tree identically and each owns a share of the call paths; a process

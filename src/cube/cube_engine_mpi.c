@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_engine_mpi.c: cube_engine_comm over MPI (see cube_engine_mpi.h): sends are
  * non-blocking on copies, completed ones are released on every later call; receives probe
  * for the next message from anyone. Built into the tools only: libscorep_cube stays free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_engine_mpi.h: the MPI transport of the distributed Cube engine, for tools that run
  * either alone or under mpirun (scorep-cube-dump, scorep-score). */
 #ifndef SCOREP_CUBE_ENGINE_MPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_enum.c: child lists and the deep/wide call-tree enumerations shared by the Cube
  * reader and writer; iterative so that deep call paths cannot overflow the C stack. */
 #include "cube/cube_enum.h"

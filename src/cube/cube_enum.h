@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_enum.h: private call-tree helpers of the Cube library: child lists and the deep and
  * wide enumerations that map index positions to call-tree nodes. */
 #ifndef SCOREP_CUBE_ENUM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_error.c: the one error-message helper of the Cube library's reader, writer, tar
  * and distributed engine (cube_error.h). */
 #include "cube/cube_error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_error.h: how the Cube library reports an error: a message formatted into the
  * caller's buffer (err, errlen), which may be NULL when the caller does not want it. */
 #ifndef SCOREP_CUBE_ERROR_H

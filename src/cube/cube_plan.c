@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_plan.c: the fixed layout of a .cubex written by many processes at once (cube.h):
  * per metric an index listing the call paths with values (all of them unless the caller
  * says which) and an uncompressed data member whose rows sit at computed offsets, so that

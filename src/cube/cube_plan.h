@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_plan.h: private view of a cube_plan (cube.h) for cube_writer.c's anchor writer. */
 #ifndef SCOREP_CUBE_PLAN_H
 #define SCOREP_CUBE_PLAN_H

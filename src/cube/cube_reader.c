@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_reader.c: reads a whole .cubex file: maps the tar archive, parses anchor.xml, decodes
  * the sparse index/data members (plain or zlib, either byte order) and derives the
  * exclusive and inclusive views of every metric once, at open time. */

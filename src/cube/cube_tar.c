@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_tar.c: the ustar container of .cubex files: streaming writer with size patching
  * (members can be larger than memory) and a reader over an in-memory archive. */
 #include "cube/cube_tar.h"

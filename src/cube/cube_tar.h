@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_tar.h: private ustar helpers of the Cube library: a streaming writer whose members
  * may be patched after the fact, and a reader that lists the members of a mapped archive. */
 #ifndef SCOREP_CUBE_TAR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_values.h: the arithmetic of Cube values that the reader (cube_reader.c) and the
  * distributed engine (cube_engine.c) must share so that both derive the same views:
  * combining two values of a metric and which view of a metric is the stored one. Inline:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_writer.c: collects Cube4 definitions and sparse per-cnode value rows, then streams
  * a .cubex archive (anchor.xml + <metric>.index/.data) that CubeLib-based tools can open. */
 #include "cube/cube.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_xml.c: a small non-validating XML event parser (elements, attributes, text, CDATA,
  * comments, character and predefined entities) and the escaping used by the Cube writer. */
 #include "cube/cube_xml.h"

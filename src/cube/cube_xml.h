@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_xml.h: private minimal XML support of the Cube library: an in-place event parser
  * sufficient for anchor.xml, and escaping for the writer. */
 #ifndef SCOREP_CUBE_XML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs.c: the kinds of process-local definitions and their dedup keys. */
 #include "defs/defs.h"
 #include "defs/defs_table.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs.h: process-local definitions (regions, strings, parameters, user metrics).
  * Created rarely under a lock and deduplicated by key; read lock-free by handle. */
 #ifndef SCOREP_DEFS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_io.c: I/O file and handle definitions (see defs_io.h). */
 #include "defs/defs_io.h"
 #include "defs/defs.h"

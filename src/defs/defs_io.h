@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_io.h: I/O definitions: files (by name) and handles (an open file of one I/O paradigm:
  * a POSIX descriptor, an ISO C stream, an MPI file). Deduplicated by content; read lock-free
  * by id like the other definitions. */

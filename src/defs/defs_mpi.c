@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_mpi.c: communicator, group and window definitions (deduplicated by key or by
  * member list). */
 #include "defs/defs_mpi.h"

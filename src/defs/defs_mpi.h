@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_mpi.h: definitions of communicators, process groups and RMA windows. Each carries a
  * globally unique key that every member process computes identically, so that unification
  * can merge the per-process definitions without further communication. */

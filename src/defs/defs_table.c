@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_table.c: the deduplicating, append-only definition table behind defs.c. */
 #include "defs/defs_table.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* defs_table.h: a growable, deduplicating table of definitions: entries never move, so
  * readers index it without a lock while writers append under one. */
 #ifndef SCOREP_DEFS_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hash_index.c: see hash_index.h. */
 #include "defs/hash_index.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hash_index.h: an open-addressing index from hashes to dense ids (0, 1, 2, ...). The
  * caller keeps the entries; the index only stores ids and asks the caller for equality and
  * for an entry's hash when it grows. Used by every deduplicating table of the finalize. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unify.c: merges all processes' definitions (see unify.h). Definitions travel as blobs;
  * equal blobs are the same definition, except communicators and windows, whose identity is
  * their key (the first 8 bytes of the blob). References between definitions (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unify.h: unification of the per-process definitions into global ones: a binomial-tree
  * merge over the ranks (O(log P) rounds), then a broadcast of the global tables from which
  * every rank derives its local -> global id maps. With one process it is the identity. */

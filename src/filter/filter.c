@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filter.c: Score-P filter files: parses file and region blocks into rule arrays and answers
  * "is this file / region excluded" (fnmatch(3) with flags 0, the last matching rule wins). */
 #include "filter/filter.h"

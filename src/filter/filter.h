@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* filter.h: Score-P filter files (file and region rules, last match wins).
  * Plain library: no global state; a filter is owned by whoever created it. */
 #ifndef SCOREP_FILTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc.h: the measurement's own inter-process communication (finalize, unification, clock
  * synchronisation). Backends: single process (default), MPI (PMPI on a private duplicate of
  * MPI_COMM_WORLD), and the simulated backend of scorep-systree-sim (later). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_mesh.c: an ipc backend among processes forked by one parent, one stream socket per
  * pair of ranks (scorep-recover: each child plays one rank of a job that died, and the
  * finalize code runs over this backend as it runs over MPI). Collectives are built on the

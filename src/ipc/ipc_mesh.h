@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_mesh.h: the ipc backend of scorep-recover: processes forked by one parent, one socket
  * per pair of ranks, collectives over point-to-point messages. */
 #ifndef SCOREP_IPC_MESH_H

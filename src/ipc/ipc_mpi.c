@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_mpi.c: the MPI backend of the measurement's communication (PMPI only); it calls the
  * runtime's MPI life cycle through the hooks the runtime registers (scorep_ipc_hooks). Part
  * of libscorep-rt-mpi. Inside MPI_Init it runs on MPI_COMM_WORLD itself: the program has no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_mpi.h: hooks between the MPI adapter and the measurement core. */
 #ifndef SCOREP_IPC_MPI_H
 #define SCOREP_IPC_MPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_shmem.c: the OpenSHMEM backend of the measurement's communication, for programs
  * without MPI. pshmem only, on symmetric buffers of its own (never the application's):
  * barrier and broadcast are pshmem collectives; point-to-point messages go through one

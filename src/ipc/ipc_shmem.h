@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_shmem.h: the OpenSHMEM backend of the measurement's own communication (pshmem only, on
  * symmetric buffers the runtime allocates itself; part of libscorep-rt-shmem). */
 #ifndef SCOREP_IPC_SHMEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipc_single.c: the single-process backend (rank 0 of 1, collectives are copies), and the
  * collective helpers every backend shares (scorep_ipc_gather_blobs, _allreduce_or). */
 #include "ipc/ipc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm_ipc.c: systree_comm.h over the ipc backend's send/recv (world ranks). Every
  * operation of a group goes through the group's rank 0: members send to it, it answers each
  * member. That is O(group size) work at rank 0 per step, fine for the few PEs of SHMEM runs

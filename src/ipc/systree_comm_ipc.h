@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm_ipc.h: a backend of systree_comm.h on the point-to-point messages of the
  * measurement's ipc backend (ipc/ipc.h), for backends without communicators (SHMEM). */
 #ifndef SYSTREE_COMM_IPC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_papi.c: SCOREP_METRIC_PAPI(_PER_PROCESS): PAPI events (presets and native ones such
  * as perf::TASK-CLOCK), read with PAPI_read from one PAPI event set per thread and component;
  * perf:: software events go to metric_perf.c when PAPI's perf_event component is disabled.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_perf.c: SCOREP_METRIC_PERF(_PER_PROCESS): kernel perf events opened with
  * perf_event_open, one counter group per thread read with one read(); it also counts PAPI's
  * perf:: software events when PAPI's own perf_event component is disabled (metric_papi.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_perf.h: the per-thread state of a perf counter group (metric_perf.c) and its read,
  * inline so that the event path reads perf counters without a call of its own. */
 #ifndef SCOREP_METRIC_PERF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_plugins.c: SCOREP_METRIC_PLUGINS: Score-P metric plugins (lib<name>.so) loaded
  * through the dynamic loader and driven through the ABI of scorep/SCOREP_MetricPlugins.h. */
 #include "core/location.h"

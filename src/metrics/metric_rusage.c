@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_rusage.c: SCOREP_METRIC_RUSAGE(_PER_PROCESS): getrusage(2) fields, per thread
  * (RUSAGE_THREAD) or for the process on its first thread (RUSAGE_SELF). */
 #include "base/log.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics.c: the registry of metric groups, the per-location value arrays, and the
  * recording of asynchronous values into a location's trace. */
 #include "metrics/metrics.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics.h: metric sources (rusage, PAPI, metric plugins): set-up at start, one value array
  * per location read at every enter and leave, asynchronous plugin values at the end. The
  * readers of a location are called in the order their groups were added. */

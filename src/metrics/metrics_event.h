@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics_event.h: the per-event part of the metric sources: read every value of the
  * location and put them in the trace. Inline, no allocation, no locks. */
 #ifndef SCOREP_METRICS_EVENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"

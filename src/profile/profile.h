@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.h: the call-path profile of one location (visits, time sum/min/max, user
  * metrics per call path). Enter/leave are inline: the last child entered, the sibling entered
  * after it the last time (next_hit), then a hash. */

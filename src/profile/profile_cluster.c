@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_cluster.c: dynamic regions in the profile and Score-P's iteration clustering.
  * Every visit of a dynamic region gets its own child call path "instance=N". With clustering
  * on, the instances of one dynamic region (the first one entered, or the one named by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_cluster.h: dynamic regions in the profile (every visit its own call path with the
  * parameter "instance") and Score-P's online clustering of the instances of one dynamic
  * region into at most SCOREP_PROFILING_CLUSTER_COUNT clusters (docs/profile-clustering.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_ser.c: a location's call tree as bytes and back, for the rank-local pieces that a
  * dying process leaves (rescue, checkpoints) and that scorep-recover reads back. */
 #include "profile/profile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_ser.h: a location's call tree as bytes and back (rank-local pieces of a process
  * that ends without the collective finalize: rescue, checkpoints, scorep-recover). */
 #ifndef SCOREP_PROFILE_SER_H

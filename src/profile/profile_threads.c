@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_threads.c: grafting worker call trees under the fork's call path and suspending
  * a thread's call path while it runs a task (profile_threads.h). */
 #include "profile/profile_threads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_threads.h: call-tree operations of fork-join threading: a worker's tree hangs under
  * the call path of the fork, and a thread running an explicit task puts its current call
  * path aside so that the task's time is not counted where the thread happened to wait. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_pending.c: the per-thread counters of throttled regions' calls (slots) and their
  * settling into the calling thread's profile (throttle_pending.h). */
 #include "profile/throttle_pending.h"

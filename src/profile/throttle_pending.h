@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_pending.h: the per-thread counts of throttled calls that plugin-instrumented code
  * makes without calling the runtime, their slots, and the check that settles them into the
  * profile at measured events (throttle_pending.c; the compiler adapter fills the slots). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* recover.c: scorep-recover's side of the runtime. One process per rank-local piece
  * (rescue.c) restores that rank's state (settings, timer, definitions, locations with their
  * profiles and trace files) and runs the finalize's own writers over the ipc backend that

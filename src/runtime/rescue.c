@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rescue.c: what a process keeps when it ends without the collective finalize (a signal,
  * MPI_Abort, exit() without MPI_Finalize) and, with SCOREP_CHECKPOINT_INTERVAL, what it
  * keeps against SIGKILL: its rank-local piece in EXPDIR/rescue, which scorep-recover

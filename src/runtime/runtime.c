@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime.c: measurement life cycle: init (library constructor or first event), finalize
  * (exit from any thread, return from main, SIGINT/SIGTERM). It sets the process state
  * (base/state.h) that the other layers read. */

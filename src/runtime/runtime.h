@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime.h: measurement life cycle (init at load or first event, finalize at exit or on
  * SIGINT/SIGTERM): the top layer. Only adapters and tools include it. */
 #ifndef SCOREP_RUNTIME_H

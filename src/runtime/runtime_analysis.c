@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime_analysis.c: the in situ analysis of a program without MPI (SCOREP_ENABLE_ANALYSIS
  * with tracing; docs/analysis.md): after the definitions are unified and before the results
  * are written, the process analyses its own in-memory trace (all its thread locations, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runtime_int.h: what runtime.c and rescue.c (rank-local pieces of a process that ends
  * without the collective finalize; their recovery by scorep-recover) share. */
 #ifndef SCOREP_RUNTIME_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling.c: SCOREP_SAMPLING_EVENTS parsing, per-thread interrupt sources (POSIX timers on
  * the thread's CPU clock, perf_event overflow signals) and the SIGPROF handler that unwinds
  * with libunwind into the thread's preallocated calling-context tree. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling.h: call-stack sampling with libunwind (SCOREP_ENABLE_UNWINDING,
  * SCOREP_SAMPLING_EVENTS): per-thread interrupt sources, the async-signal-safe sample tree,
  * and the hooks that merge samples into the profile and the trace at finalize. */

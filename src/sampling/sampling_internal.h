@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_internal.h: the per-thread sample storage shared by the signal handler
  * (sampling.c), the profile merge (sampling_profile.c) and the trace writer hooks
  * (sampling_trace.c). Everything here is preallocated before the thread's sources start. */

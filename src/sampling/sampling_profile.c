@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_profile.c: at finalize, turns each thread's sample tree into regions (the
  * unwound functions, resolved through libdw) and merges it into the call-path profile:
  * sampled functions become call paths below the instrumented regions they ran in. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_trace.c: the trace side of sampling: one process-wide table of OTF2 calling
  * contexts (region + parent), CallingContextSample events merged by time into each
  * location's events, and CallingContextEnter/Leave in place of Enter/Leave; or, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_plugins.c: SCOREP_SUBSTRATE_PLUGINS: Score-P substrate plugins
  * (libscorep_substrate_<name>.so) loaded through the dynamic loader, driven through
  * scorep/SCOREP_SubstratePlugins.h (interface version 3), and the events they receive.

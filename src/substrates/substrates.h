@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrates.h: the events that substrate plugins (SCOREP_SUBSTRATE_PLUGINS, Score-P's
  * substrate plugin interface) receive. The event functions of core/events*.h call these
  * only when l->substrates_on is set, that is when a plugin was loaded: without plugins the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrates_bridge.h: between the two halves of the substrate plugin support. The plugin
  * side (substrate_plugins.c) includes Score-P's public headers, whose enum names
  * (SCOREP_PARADIGM_MPI, ...) clash with scorep-rt's own, so it cannot include internal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrates_core.c: the runtime's side of substrate plugin support (substrates_bridge.h):
  * the subsystem that reads SCOREP_SUBSTRATE_PLUGINS and drives the plugins' life cycle, and
  * the answers about definitions, locations and communication that the plugin side passes

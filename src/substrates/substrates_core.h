@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrates_core.h: what the runtime and the event functions need of the substrate plugin
  * support besides substrates.h: its subsystem (core/subsystem.h), listed by the runtime. */
 #ifndef SCOREP_SUBSTRATES_CORE_H

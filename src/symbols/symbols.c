@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* symbols.c: maps code addresses of the own process to function name, source file and line
  * with one cached libdwfl session over the objects the dynamic linker has loaded (symbols.h). */
 #include "symbols/symbols.h"

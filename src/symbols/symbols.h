@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* symbols.h: resolves code addresses of the running process (executable and shared
  * libraries, PIE or not) to function name, source file and line, through libdw. */
 #ifndef SCOREP_SYMBOLS_H

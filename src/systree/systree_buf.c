@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_buf.c: the LEB128 integers of systree_buf.h, on ser.c's byte buffer. */
 #include "systree/systree_buf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_buf.h: the byte buffer of src/base/ser.h with variable-length integers, used to send
  * sequence definitions between ranks and to measure their size (sequence_bytes). */
 #ifndef SYSTREE_BUF_H

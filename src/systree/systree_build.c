@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_build.c: the level driver of the construction: per level the members grouped by
  * name path, each group merged into its rank 0, which makes the level's node and joins the
  * next level's family; then the tree broadcast, positions passed down, places reported. */

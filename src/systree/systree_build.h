@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_build.h: the distributed construction of the global sequence definitions (Lorenz &
  * Feld, "Scaling Score-P to the next level"): level by level bottom-up with hashed splits,
  * binomial-tree merges, depth-first indices passed back down, the tree broadcast to all. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_build_int.h: internals shared by the parts of the construction algorithm (the
  * merges and index passes inside one split family, and the level driver). */
 #ifndef SYSTREE_BUILD_INT_H

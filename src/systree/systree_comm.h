@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm.h: the communication the system-tree algorithm needs, written so that one
  * call performs a step for all the ranks this process executes: one rank under MPI, every
  * simulated rank in scorep-systree-sim. */

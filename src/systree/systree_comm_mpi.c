@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm_mpi.c: the MPI backend of systree_comm.h: each process executes its own rank
  * (one local member, or none after a split that left it out), with PMPI calls only, on a
  * private duplicate of the communicator it was created from. Part of libscorep-rt-mpi. */

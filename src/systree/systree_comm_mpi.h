@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm_mpi.h: the MPI backend of systree_comm.h (PMPI only; part of libscorep-rt-mpi). */
 #ifndef SYSTREE_COMM_MPI_H
 #define SYSTREE_COMM_MPI_H

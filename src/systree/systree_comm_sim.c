@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_comm_sim.c: the simulated backend of systree_comm.h: every simulated rank lives in
  * this process, each call performs one step for all of them at once, and bytes and rounds on
  * the critical path are counted per rank. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_merge.c: the two tree steps inside one split family: binomial-tree merge of the
  * members' sequence lists into rank 0 of each group, and the pass of positions back down. */
 #include "systree/systree_build_int.h"

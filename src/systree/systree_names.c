@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_names.c: string interning and the name patterns of systree_names.h. */
 #include "systree/systree_names.h"
 

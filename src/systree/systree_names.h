@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_names.h: names of system-tree elements kept as patterns (prefix + running number +
  * suffix, e.g. node0001..node1024), so that a regular machine's names take constant space. */
 #ifndef SYSTREE_NAMES_H

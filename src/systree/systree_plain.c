@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_plain.c: the plain (single-node) method for comparison: each process's path of
  * nodes, merged node by node into world rank 0 by a binomial tree, with the memory of every
  * simulated tree accounted and limits that stop the run where it would not fit. */

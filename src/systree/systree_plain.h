@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_plain.h: the plain method the sequence definitions replace, for comparison in
  * scorep-systree-sim and the tests: every process's single-node definitions merged into one
  * tree at world rank 0 with the same binomial tree, node by node. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_seq.c: sequence records: creation, shape equality, merging with copy counts and
  * name patterns, and the sizes and positions used to compute depth-first indices. */
 #include "systree/systree_seq.h"

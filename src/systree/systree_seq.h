@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_seq.h: the system tree as sequence definitions (Lorenz & Feld): each record stands
  * for `copies` consecutive siblings of the same shape, so a regular machine is described in
  * constant size; merging, indexing, serialisation and a streaming expansion to single nodes. */

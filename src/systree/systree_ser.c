@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_ser.c: serialisation of sequence records (messages between ranks, the broadcast
  * global tree, and its size): a string table, then the records in pre-order. */
 #include "systree/systree_seq.h"

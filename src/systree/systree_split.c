@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_split.c: the split of one level's family into groups of equal name path: by a hash
  * of the path, then checked against each group's rank 0 and split again on collisions. */
 #include "systree/systree_build_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_strmap.c: the string tables of the serialised forms (systree_strmap.h). */
 #include "systree/systree_strmap.h"
 #include "systree/systree_names.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_strmap.h: interned string -> small id, in order of first use: the string tables
  * of the serialised forms. */
 #ifndef SYSTREE_STRMAP_H

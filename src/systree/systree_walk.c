@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_walk.c: expansion of sequence records into single nodes: a streaming depth-first
  * traversal for the writers, and random access by depth-first index. */
 #include "systree/systree_seq.h"

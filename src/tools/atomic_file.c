@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* atomic_file.c: temporary file, rename at the end, removal on error or signal
  * (atomic_file.h). */
 #include "tools/atomic_file.h"

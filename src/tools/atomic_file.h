@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* atomic_file.h: the tools' output files written completely or not at all: a temporary
  * file next to the target, renamed over it at the end, removed on error or on a signal. */
 #ifndef SCOREP_ATOMIC_FILE_H

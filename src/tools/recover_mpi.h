@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* recover_mpi.h: the ipc backend of `mpirun -np N scorep-recover EXPDIR` (one MPI process per
  * rank-local piece). */
 #ifndef SCOREP_RECOVER_MPI_H

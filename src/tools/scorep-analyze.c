@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-analyze.c: post-mortem wait-state analysis of an experiment's trace (src/analysis,
  * docs/analysis.md): `mpirun -np N scorep-analyze EXPDIR` with N = the number of ranks the
  * trace has; each process reads only its rank's events, the processes replay the recorded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-cc.c: the instrumenter's entry point. One program, told apart by the name it is
  * called with: scorep-cc (its own options), scorep (Score-P's instrumenter options), the
  * wrappers scorep-<compiler> and scorep-wrapper (Score-P's scorep-wrapper, wrapper.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-config.c: prints the flags a Makefile needs to build an instrumented program with the
  * plain compiler (Score-P's scorep-config: --cflags, --cppflags, --ldflags, --libs, ...). */
 #include "config.h"

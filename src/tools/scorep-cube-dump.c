@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-cube-dump.c: prints the values or the system tree of a .cubex profile as
  * tab-separated lines for scripts. The output format is stable (tests parse it with awk):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-cube-synth.c: writes a synthetic Cube4 profile of any size (issue #19) for tests
  * and benchmarks, through the writer that writes profiles at finalize at scale: a
  * cube_plan whose rows every (here simulated) process writes its slice of, a streamed

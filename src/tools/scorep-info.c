@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-info.c: tells users what this installation offers: every configuration variable
  * (config-vars [--full]), how it was built (build) and Score-P's configure summary
  * (config-summary, which tools read). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-otf2-to-chrome.c: converts an OTF2 trace into Chrome's Trace Event Format (JSON)
  * for Perfetto UI and chrome://tracing: one process per rank, one thread per location,
  * regions as complete ("X") events, MPI messages as flow arrows, OpenMP tasks on task

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-recover: makes profile.cubex and traces.otf2 of a job whose ranks ended without
  * MPI_Finalize (a signal, MPI_Abort, exit(), SIGKILL after a checkpoint) from the rank-local
  * pieces they left in EXPDIR/rescue. One child process per piece, connected by sockets,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-run.c: measures an unmodified, dynamically linked program by preloading the
  * runtime (and the MPI adapter when the program uses MPI, the SHMEM adapter when it uses
  * OpenSHMEM). Works under mpirun and oshrun:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-score.c: Score-P's scorep-score for our profiles: estimated trace size and memory,
  * time and visits per region group and region, the effect of a filter (-f) and a starting
  * filter file (-g). The numbers come from tools/score/score_model.c, the layout from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-systree-sim.c: runs the system-tree sequence-definition algorithm for a simulated
  * job (up to millions of ranks in this process) and prints one JSON line with its cost;
  * --plain runs the single-node method beside it. */

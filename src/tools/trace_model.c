@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_model.c: the OTF2 global reader behind trace_model.h: definitions into tables by
  * reference, events appended to their location, then messages matched and counted. */
 #include "tools/trace_model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_model.h: loads an OTF2 archive (traces.otf2) into memory for the tools that look at
  * a whole trace (scorep-otf2-to-chrome, scorep-report): definitions, per-location events in
  * order, matched MPI messages, the per-rank-pair communication matrix and the per-rank-pair

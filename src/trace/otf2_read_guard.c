@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* otf2_read_guard.c: OTF2 read sessions whose errors are kept, not printed, and whose files are
  * checked against their chunk structure before OTF2 reads them (the trace readers of the tools,
  * the report and the analysis share it).

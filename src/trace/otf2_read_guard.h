@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* otf2_read_guard.h: one OTF2 read session of a tool or the analysis, with OTF2's error
  * messages kept off stderr (the first one is kept for the caller's own message), and every
  * definition, event and marker file checked against its chunk structure before OTF2 reads it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_collectives.c: OTF2's collective callbacks implemented over the measurement's ipc
  * layer, so that OTF2 never calls MPI itself (and never shows up in the measurement). */
 #include "ipc/ipc.h"

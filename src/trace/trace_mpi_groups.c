@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_mpi_groups.c: MPI group definitions unified by their member lists, communicators
  * numbered parents first (see trace_mpi_groups.h). */
 #include "trace/trace_mpi_groups.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_mpi_groups.h: the OTF2 ids of MPI's Group and Comm definitions. Groups are unified
  * by content: the groups of MPI_Group handles and those of communicators (an
  * intercommunicator's two) become one definition per distinct member list, so a program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_otf2.c: writes traces.otf2 at finalize: every location's buffer merged by time into
  * its OTF2 event writer, then the global definitions (system tree, regions, ...). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_otf2.h: OTF2 glue shared by the trace writer's files. */
 #ifndef SCOREP_TRACE_OTF2_H
 #define SCOREP_TRACE_OTF2_H

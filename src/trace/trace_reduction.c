@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_reduction.c: the record of what the trace lacks: every reduction step, stop and
  * discarding rewind of every location becomes an OTF2 marker and a row in MANIFEST.md. */
 #include "trace/trace_reduction.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_reduction.h: what the trace lacks (reduction steps, stops, rewinds) gathered from
  * all processes, written as OTF2 markers and summarised for MANIFEST.md. */
 #ifndef SCOREP_TRACE_REDUCTION_H

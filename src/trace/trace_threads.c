@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_threads.c: thread-team communicators derived from the team-begin records of all
  * locations, and the OTF2 records of fork-join threading (trace_threads.h). */
 #include "trace/trace_threads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_threads.h: OTF2 side of fork-join threading (OpenMP): the fork/join, team, lock and
  * task records of events_thread.h, and the thread-team communicators they refer to, which
  * are derived at write time from the team-begin records (no definitions while measuring). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiment.c: creates the experiment directory and its descriptive files. */
 #include "writers/experiment.h"
 #include "base/log.h"

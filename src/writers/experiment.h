@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiment.h: the experiment directory: naming, overwrite rules, scorep.cfg, MANIFEST. */
 #ifndef SCOREP_EXPERIMENT_H
 #define SCOREP_EXPERIMENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_cube.c: writes profile.cubex for the whole job. Each process merges the call trees
  * of its locations (equal call paths become one node, ids mapped to the unified global
  * definitions); then either every process writes its locations' slice of every row at its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_cube.h: the Cube4 profile writer (profile_cube.c); its entry point is declared
  * with the writer context in writers/writer.h. */
 #ifndef SCOREP_PROFILE_CUBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_job.c: glue between the measurement and src/systree: describes this process
  * (machine -> node -> process -> its locations), runs the construction, gathers the places
  * of all processes at rank 0 and translates the expanded nodes for the writers. */

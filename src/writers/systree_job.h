@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* systree_job.h: the job's system tree at finalize: built collectively as sequence
  * definitions (src/systree, default) or with the plain method, then expanded node by node
  * for the OTF2 and Cube writers on rank 0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* writer.h: the writers' entry points (layer "writers": writers/profile_cube.c,
  * trace/trace_otf2.c) and the context the runtime hands them at finalize. Writers read
  * the location list (core/location.h) and the unified definitions; they never call up

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cube_rule.py: checks a .cubex report against CubeLib's reading of the metric tree, read
 with nothing but Python's tarfile, xml and zlib (no code shared with the project's writer or
 with cube_values.py), from the Cube4 format documentation (../shared/reference/cube4-format.md:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cube_values.py: reads a .cubex file without the project's Cube library (Python's tarfile,
 xml and zlib only, following ../shared/reference/cube4-format.md) and answers queries.
 

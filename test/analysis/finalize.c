@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* finalize.c: ranks reach MPI_Finalize at designed times (test_analysis_finalize.sh). After a
  * common start, rank r works r x D (argv[1] seconds) in the user region "work" and then calls
  * MPI_Finalize: rank r waits there (N - 1 - r) x D for the last rank, which is Scalasca's Wait

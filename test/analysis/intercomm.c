@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* intercomm.c: MPI program with prescribed wait states in collectives on an intercommunicator
  * (test_analysis_intercomm.sh): 4 ranks in two groups, A = world ranks {0, 1} and B = {2, 3},
  * joined by MPI_Intercomm_create. Before each scenario all ranks synchronise; then ranks spin

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib_analysis.sh: what the analysis tests share, sourced after lib.sh: a SKIP unless
 # scorep-analyze, mpirun and python3 are there; mpirun as root with ranks that yield; the
 # reader of scout.cubex that shares no code with the writer (cube_values.py; lib_cv.sh: one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib_cv.sh: $CV FILE QUERY ARGS... (= cv) asks cube_values.py, the reader of scout.cubex that
 # shares no code with the writer, as `python3 cube_values.py FILE QUERY ARGS...` would, but one
 # process of it (its batch mode) answers every query of the test. Sourced after lib.sh (and

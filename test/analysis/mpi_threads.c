@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_threads.c: MPI calls on an OpenMP worker thread for the analysis tests
  * (test_analysis_omp.sh; 2 ranks, MPI_THREAD_MULTIPLE). In a team of 2 ("exchange"), thread 1
  * of rank 0 spins until D after the team's start and then sends a message to rank 1, where

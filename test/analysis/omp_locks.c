@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_locks.c: MPI + OpenMP program with prescribed lock contention for the analysis test
  * test_analysis_omp_locks.sh (1 rank, 3 threads, D = argv[1] seconds). In one team, thread k
  *   1. enters a critical section at t0 + k*S and stays in it for D

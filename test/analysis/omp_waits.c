@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_waits.c: MPI + OpenMP program with prescribed OpenMP wait states for the analysis tests
  * (test_analysis_omp.sh; run with OMP_NUM_THREADS=3 and 1 or 2 ranks, each rank the same on
  * its own but for mpiidle). Each scenario is a user region; in it a thread spins until a known multiple of D

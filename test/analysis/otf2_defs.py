@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # otf2_defs.py: what the analysis checkers (trace_marks.py, trace_pop.py, trace_threads.py)
 # read of otf2-print's definitions: the clock's ticks per second and the CPU threads of the
 # MPI ranks (of the one process of a program without MPI: rank 0). Shared so that the three

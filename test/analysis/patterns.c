@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* patterns.c: the parts of Scalasca 2.6's metric tree beyond the wait states of waitstates.c
  * (test_analysis_patterns.sh), on 2 ranks, each scenario in a user region of its own after a
  * common start (scenario_start), D = argv[1] seconds:

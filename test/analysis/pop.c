@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pop.c: MPI programs whose POP serialisation and transfer efficiencies follow from their
  * design (test_analysis_pop.sh):
  *   pop pipeline W R   (4 ranks) R rounds of a pipeline: rank i receives from rank i-1, works

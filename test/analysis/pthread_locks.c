@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_locks.c: pthread mutexes and condition variables in a known pattern, for the pthread
  * adapter's regions and lock events (test_pthread_locks.sh) and the analysis's lock contention
  * (test_analysis_pthread.sh). Built with -DUSE_MPI it is a 1-rank MPI program (the analysis

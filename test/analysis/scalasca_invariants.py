@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # scalasca_invariants.py TRACE: what Scalasca 2.6's scout.mpi requires of an OTF2 trace, checked
 # with OTF2's own Python reader (python3-otf2, no code shared with the writer), so that a trace
 # can be tested where Scalasca is not installed (docs/analysis.md, "What Scalasca requires of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scenario.h: what the analysis test programs (waitstates.c, intercomm.c, omp_waits.c, pop.c,
  * mpi_threads.c) share: the node's clock, waiting until a deadline, and the marks in which a
  * program prints when it actually acted (the tests derive their expected values from them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* serial.c: a serial program without MPI or threads for the analysis without MPI
  * (test_analysis_nompi.sh): two user regions one after the other, "work" for 3D and "more"
  * for 2D (D = argv[1] seconds), nothing else of note: its time tree and its critical path are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* taskgraph.c: OpenMP tasks with dependences for the task-graph tests
  * (test_analysis_taskgraph.sh; 2 threads). Built with scorep-cc, as an MPI program unless
  * NO_MPI is defined.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """taskgraph_dot.py: reads a taskgraph.dot (docs/openmp.md "Task graph") with its own small
 parser of DOT's node and edge statements (no code shared with the writer) and prints, for the
 tests, one line per task node and per edge:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_an_net.c: the one-process backend of the analysis's communication (an_net.h,
  * an_net_single.c), which analyses programs without MPI: rank 0 of 1, every collective the
  * copy MPI's definition gives for one process (counts and displacements honoured), messages

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis.sh: the wait-state analysis (docs/analysis.md), in situ at MPI_Finalize and
 # post-mortem (scorep-analyze), of a program with prescribed wait states (waitstates.c, 4 ranks,
 # D = 0.2 s): every pattern's value on its call path and rank must be what the program's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_finalize.sh: MPI_Finalize in the trace and in the analysis (docs/mpi.md,
 # docs/analysis.md). finalize.c on 4 ranks: after a common start rank r works r x D (D = 0.2 s)
 # and calls MPI_Finalize, so it waits there (3 - r) x D for rank 3.

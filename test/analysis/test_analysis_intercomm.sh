@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_intercomm.sh: collectives on an intercommunicator (docs/analysis.md): intercomm.c
 # (4 ranks, groups A = {0, 1} and B = {2, 3} joined by MPI_Intercomm_create, D = 0.2 s) with the
 # in-situ analysis, then post-mortem on the same trace. A rank of an intercommunicator

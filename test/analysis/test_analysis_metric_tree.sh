@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_metric_tree.sh: scout.cubex read as CubeLib reads it (docs/analysis.md, "How
 # the report stores its values"): a stored value is the metric with its sub-metrics, its
 # exclusive value the stored value minus its children's (CubeLib's Cube::get_sev_adv). On the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_nompi.sh: the wait-state analysis of programs without MPI (docs/analysis.md,
 # "Programs without MPI"): `scorep-analyze EXPDIR` with no mpirun and no MPI_Init (a shim
 # preloaded into it fails the test if MPI_Init or MPI_Init_thread is called), and the in situ

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_omp.sh: the OpenMP patterns of the wait-state analysis (docs/analysis.md,
 # src/analysis/an_omp.c) on omp_waits.c (1 rank, 3 threads, D = 0.2 s; built with clang through
 # scorep-cc): Wait at explicit and implicit barriers, their delay costs, idle threads during a

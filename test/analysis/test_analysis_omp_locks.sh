@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_omp_locks.sh: OpenMP lock contention in the wait-state analysis
 # (docs/analysis.md, src/analysis/an_pattern_lock.c) on omp_locks.c (1 rank, 3 threads, D =
 # 0.2 s; built with clang through scorep-cc; the OMPT adapter records critical sections and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_patterns.sh: the parts of Scalasca 2.6's metric tree that waitstates.c does not
 # reach (docs/analysis.md), on patterns.c (2 ranks, D = 0.2 s; in situ and post-mortem):
 # - the tree itself: unique name, display name and parent of each new metric, as Scalasca

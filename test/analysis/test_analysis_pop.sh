@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_pop.sh: the POP efficiencies of scout.cubex (docs/analysis.md): serialisation
 # and transfer efficiency, whose product is the communication efficiency, in situ and
 # post-mortem, checked twice:

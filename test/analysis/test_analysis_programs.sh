@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_programs.sh: every MPI program of the test suite that writes a trace
 # (test/mpi: p2p_modes, completion, probes, collectives, comms, rma, threads, intercomm,
 # comm_churn; mpi_smoke, which calls most wrapped MPI functions; and the compiler-instrumented

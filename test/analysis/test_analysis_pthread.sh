@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_pthread.sh: lock contention of pthread mutexes and condition variables in the
 # wait-state analysis (docs/analysis.md, src/analysis/an_pattern_lock.c) on pthread_locks.c
 # (1 MPI rank, 3 threads, D = 0.2 s; its comment gives the pattern). The expected contention

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_analysis_taskgraph.sh: the OpenMP task graph of the analysis (docs/openmp.md "Task
 # graph", src/analysis/an_taskgraph.c) on taskgraph.c, in situ and post-mortem:
 #   diamond (1 rank x 2 threads; built with scorep-cc mpicc on clang and on gcc): taskgraph.dot

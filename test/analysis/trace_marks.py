@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # trace_marks.py: moves the clock marks an analysis test program printed onto the events of
 # its trace (otf2-print's view), so that a test's expected values come from the same
 # timestamps the analysis reads and no longer from the program's clock readings around them:

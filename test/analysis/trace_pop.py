@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # trace_pop.py: the POP efficiencies that a trace gives (docs/analysis.md, "Serialisation and
 # transfer efficiency"), computed from otf2-print's view with no code shared with src/analysis,
 # so that test_analysis_pop.sh compares scout.cubex's values with what the same timestamps give

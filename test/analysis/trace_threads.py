@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # trace_threads.py: the thread wait states of a trace recomputed from otf2-print's view (no
 # code shared with src/analysis), as Scalasca defines them, for test_analysis_pthread.sh,
 # test_analysis_omp_locks.sh and test_analysis_omp.sh: expected and measured value then come

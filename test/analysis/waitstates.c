@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* waitstates.c: MPI program with prescribed wait states for the analysis tests
  * (test_analysis.sh): before each scenario all ranks synchronise, then a rank spins for a
  * known multiple of D seconds before it sends, receives, probes or enters a collective. Each

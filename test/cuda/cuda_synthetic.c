@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_synthetic.c: feeds CUPTI activity records of CUPTI's own struct types through the
  * adapter's buffer processing (the buffer-completed callback's path) and checks the clock
  * conversion; test_cuda_activity.sh reads the resulting trace and profile back, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nvtx_prog.c: NVTX annotations with known counts (test_nvtx.sh): pushed ranges nested in a
  * pushed range, started/ended ranges, marks, a wide-string range, a named domain with ASCII
  * and registered messages, and an Ex range with a wide message. NVTX is header-only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // nvtx_prog.cc: NVTX's C++ interface (nvtx3.hpp) with known counts (test_nvtx.sh): a scoped
 // range in a function called 5 times, inside a scoped range of a custom domain, and marks.
 #include <nvtx3/nvtx3.hpp>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // saxpy.cu: a small CUDA program for test_cuda_program.sh: host functions with known call
 // counts around CUDA runtime calls; without a GPU the CUDA calls fail and it says so.
 #include <cstdio>

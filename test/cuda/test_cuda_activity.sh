@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cuda_activity.sh: CUPTI activity records of CUPTI's own struct types (cuda_synthetic.c)
 # through the adapter's buffer processing: GPU locations per stream, kernel and memcpy
 # events at converted timestamps, memcpys as RMA transfers with their bytes, in the trace

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cuda_mpi.sh: the synthetic CUPTI records of cuda_synthetic.c ("devices": streams of
 # two devices and three contexts) on each of 2 MPI ranks: every rank's GPU streams in its
 # own accelerator groups under the node's device nodes in the trace and the profile (both

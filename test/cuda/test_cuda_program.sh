@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cuda_program.sh: a real CUDA program (saxpy.cu) built with `scorep-cc nvcc` and an
 # unmodified build run under scorep-run. Without a GPU (CI, these machines) CUPTI cannot
 # subscribe: exactly one warning, and the host side is measured completely.

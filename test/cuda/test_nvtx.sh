@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_nvtx.sh: NVTX ranges and marks through NVTX's injection interface (libscorep-rt-nvtx):
 # a C program (nvtx_prog.c: push/pop, start/end, marks, wide strings, a named domain with
 # registered strings) and a C++ program (nvtx_prog.cc: nvtx3.hpp scoped ranges and a custom

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cupti_floor.c: the CUPTI floor of gpu_check.sh's overhead rounds: a preloaded library that
  * subscribes to what scorep-rt's default SCOREP_CUDA_ENABLE uses (the runtime API callback
  * domain; concurrent kernel, memcpy and memset activities; buffers of 1 MiB from malloc)

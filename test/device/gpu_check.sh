@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # gpu_check.sh: the device check of the CUDA adapter (issue 17 item 7), for a machine with an
 # NVIDIA GPU. In a configured and built tree:
 #

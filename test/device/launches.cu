@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // launches.cu: the launch-bound loop of gpu_check.sh: "launches N" launches an empty kernel
 // N times and then the kernel last once (N + 1 kernels; synchronised every 10000 launches);
 // "query N" calls cudaStreamQuery N times (a cheap API call). Prints the host time per

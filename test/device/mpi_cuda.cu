@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // mpi_cuda.cu: an MPI + CUDA program with known work for gpu_check.sh's mpi part: rank r
 // copies 1 MiB to its GPU, launches rank_kernel 10 * (r + 1) times, copies the 1 MiB back
 // and takes part in one MPI_Allreduce of its result. With 2 ranks: rank_kernel 10 and 20 on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // multistream.cu: a CUDA program with known GPU work for gpu_check.sh: on each of 3 streams
 // s = 0, 1, 2: a copy host->device of (s + 1) MiB, 4 launches of scale, 2 of add, a memset
 // of 4096 bytes and a copy device->host of (s + 1) MiB; inside NVTX ranges "setup" (1) and

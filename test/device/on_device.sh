@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # on_device.sh: runs the device check on a GPU machine from a folder made by pack.sh (see
 # there): points the build-tree variables of the tests at it, then runs gpu_check.sh and
 # test/cuda/test_cuda_program.sh. The logs go to $OUT (the device tool of our sessions;

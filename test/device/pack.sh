@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # pack.sh: packs what gpu_check.sh needs from this machine's build into one folder that can
 # travel to a GPU machine which has CUDA but none of our Debian packages (no OTF2, PAPI,
 # libdw, Open MPI): the build tree's programs and libraries, copies of the libraries they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // threads_graphs.cu: concurrent launches and CUDA graphs for gpu_check.sh: 4 host threads,
 // each with its own stream, launch `work` 2000 times (synchronising every 500); then the
 // main thread captures a graph of g1 -> g2 -> g3 on a stream of its own (3 cudaLaunchKernel

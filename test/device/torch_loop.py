@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # torch_loop.py: a PyTorch matrix loop for gpu_check.sh: 20 GEMMs of 1024 x 1024 and 20
 # elementwise additions on the GPU inside the NVTX range "torch loop"; prints "torch ok".
 import torch

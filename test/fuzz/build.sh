@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # build.sh: builds the libFuzzer targets of test/fuzz with clang (-fsanitize=fuzzer,address,
 # undefined): each harness with the sources it exercises, compiled here with coverage (the
 # build tree's objects are gcc's, without it). Used by test_fuzz.sh and `make fuzz`.

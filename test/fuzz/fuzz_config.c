@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_config.c: libFuzzer harness of the SCOREP_ variable parsers (src/config) on the
  * runtime's real table (src/base/settings.c): the input is an environment, one NAME=value a
  * line; every value either applies or gives "SCOREP_X='value' is invalid: ..."; what applied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_cube.c: libFuzzer harness of the Cube reader (src/cube: the tar layer, anchor.xml,
  * the index and data files of a .cubex): any file either opens or gives a message; an opened
  * profile answers every value query within its sizes. */

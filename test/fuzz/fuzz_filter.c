@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_filter.c: libFuzzer harness of the filter-file parser (src/filter): any text either
  * parses or gives a "origin:line: reason" message; the parsed filter then answers queries. */
 #include "filter/filter.h"

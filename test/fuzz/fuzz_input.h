@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_input.h: what the harnesses of file readers share: a private temporary path in
  * $TMPDIR (default /tmp), and one input written whole to a fresh file there. */
 #ifndef SCOREP_FUZZ_INPUT_H

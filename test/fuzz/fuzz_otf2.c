@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_otf2.c: libFuzzer harness of the OTF2-reading paths: the trace model of
  * scorep-otf2-to-chrome and scorep-report (src/tools/trace_model.c) and the analysis's loader
  * (src/analysis/an_load_otf2.c), both behind the read guard (src/trace/otf2_read_guard.c).

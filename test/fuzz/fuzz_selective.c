@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_selective.c: libFuzzer harness of the selective-recording file parser
  * (SCOREP_SELECTIVE_CONFIG_FILE, src/adapters/user/selective_file.c): any file either parses
  * into sorted, disjoint intervals or gives a message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* late_loop.c: the experiment the trace-reader robustness tests damage (test/fuzz): 2 MPI
  * ranks, ROUNDS rounds of a late sender (rank 0 computes, then sends; rank 1 waits in
  * MPI_Recv), so that each rank's event file holds several OTF2 chunks when ROUNDS is large.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib_damage.sh: what the damaged-experiment tests of test/fuzz share, sourced after lib.sh:
 # a SKIP unless scorep-analyze, mpicc and mpirun are there; late_experiment makes the 2-rank
 # late-sender experiment they damage.

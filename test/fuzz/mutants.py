@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """mutants.py: random mutants of a whole experiment directory through the readers (issue #29).
 
 usage: mutants.py EXPDIR WORKDIR N SEED BINDIR [FIRST]

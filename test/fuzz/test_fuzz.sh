@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fuzz.sh: the libFuzzer targets of test/fuzz (the Cube reader, the OTF2-reading paths of
 # the trace model and the analysis, the filter-file, selective-config and SCOREP_ variable
 # parsers), each started from its seed corpus (test/fuzz/corpus/TARGET, which also keeps the

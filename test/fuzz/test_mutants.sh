@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mutants.sh: random mutants of a whole 2-rank experiment (profile, anchor, definitions,
 # events: truncated, bytes flipped, ranges zeroed, garbage appended; test/fuzz/mutants.py)
 # through scorep-score, scorep-cube-dump, scorep-otf2-to-chrome, scorep-report and

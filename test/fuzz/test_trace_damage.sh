@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_trace_damage.sh: the trace readers on a truncated event file (issue #29: before the read
 # guard, scorep-otf2-to-chrome, scorep-report and scorep-analyze ran until killed on a file cut
 # inside a later chunk, as OTF2's reader loops there). A 2-rank late-sender trace whose rank-1

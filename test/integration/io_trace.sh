@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # io_trace.sh: reads the I/O records of a trace back through otf2-print (sourced by the I/O
 # tests after lib.sh).
 # io_ops EXPDIR: one line per (paradigm, file, mode, location) with the operations completed and

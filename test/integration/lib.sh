@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh: shared helpers of the integration tests: build with the build tree's scorep-cc,
 # run under measurement, and read results back (scorep-cube-dump, otf2-print). Every
 # profile a test writes under its directory is checked by test/tools/profile_check

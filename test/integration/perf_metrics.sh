@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # perf_metrics.sh: sourced after lib.sh by the tests of the perf metric source and of PAPI's
 # perf:: events (test_metric_perf.sh, test_metric_papi.sh): the checks both make, among them
 # the comparison of main's CPU time with what the program counts itself. POSIX sh.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """report_dom.py: reads the DOM of a rendered scorep-report page (chromium --dump-dom) and
 prints what test_report.sh asserts on, one fact a line (attribute values unescaped):
   status S | errors TEXT | flame NAME | top TYPE VISITS REGION | heatrows N

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # sampling_paths.py TRACE: reads an OTF2 trace with python3-otf2 (mapping tables applied by
 # OTF2's reader) and prints "path<TAB>count" per calling context of CallingContextSample
 # events, summed over locations; the path is the region names from the root, "/"-separated.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_build_systems.sh: the habits of Score-P users with build systems: `scorep` with Score-P's
 # instrumenter options, scorep-config in a Makefile-free build (gcc, and mpicc with --mpp=mpi),
 # and the wrappers scorep-gcc, scorep-g++, scorep-mpicc building the example projects

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_calls.sh: exact visit counts, call-path depth limit, threads and trace events of
 # test/programs/calls.c (gcc, clang, non-PIE; profiling and tracing, tracing only).
 . "$top_srcdir/test/integration/lib.sh"

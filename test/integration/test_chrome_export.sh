@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_chrome_export.sh: scorep-otf2-to-chrome on real traces, checked against otf2-print by
 # test/tools/chrome_check.py (valid JSON, per location as many region events as ENTERs and
 # LEAVEs, nesting per track, flows paired one to one, counters equal to METRIC values):

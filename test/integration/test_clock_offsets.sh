@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_clock_offsets.sh: the clock-offset path on one host. SCOREP_TEST_CLOCK_SKEW (test only)
 # puts some ranks' clocks 1 s ahead of rank 0's; SCOREP_NODE_NAME makes ranks believe they
 # are on another host. Checked in the trace read back through the OTF2 reader (otf2-print,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_config.sh: SCOREP_* configuration: invalid values stop the program with one clear
 # message, scorep.cfg holds every effective value, the timers, profile name/format/depth,
 # system tree names, and scorep-info.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cxx.sh: C++ programs (test/programs/cxx.cc) with g++ and clang++, each through its
 # plugin (GCC plugin, LLVM pass plugin) and through -finstrument-functions: demangled region
 # names of templates, overloads and const methods, exact visits, exceptions that leave the

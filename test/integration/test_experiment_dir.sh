@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_experiment_dir.sh: the experiment directory: default name, SCOREP_EXPERIMENT_DIRECTORY,
 # renaming an existing one aside, refusing to overwrite, an unwritable location, MANIFEST.md,
 # children made by fork() writing nothing into it, two jobs at once with one name.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_filter.sh: run-time filter files (SCOREP_FILTERING_FILE): region-name and file-name
 # rules, last match wins, MANGLED names, the filter embedded by scorep-cc --filter and its
 # override, the copy in the experiment directory, and a broken filter file.

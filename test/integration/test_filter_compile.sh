@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_filter_compile.sh: compile-time filtering (scorep-cc --filter with gcc/g++ loads the GCC
 # plugin scorep_filter_gcc.so): excluded functions get no profiling hooks, the kept ones do,
 # and the profile agrees with the run-time filter's; a broken filter stops the compile. First

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fortran_plugin.sh: gfortran through the GCC plugin's instrumentation (#20, scorep-cc's
 # default for gfortran): fcalls.F90 (modules, recursion, an internal procedure using its host's
 # variable), fcalls_fixed.f (fixed form) and fcalls_lib.f90 (not preprocessed): exact visits,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_io.sh: POSIX and ISO C I/O recording (issue #21, docs/io.md). A program with a known
 # pattern (test/programs/io_mixed.c: its comments give every count) linked with
 # scorep-cc --io=posix and run unchanged under scorep-run --io=posix: exact visits and bytes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_io_more.sh: the I/O calls wrapped after test_io.sh's set (docs/io.md): fcntl, dprintf,
 # syncfs, sync, the stat family, unlink/unlinkat/remove, character I/O, the scanf family and
 # POSIX AIO. test/programs/io_more.c calls each a known number of times with known bytes (its

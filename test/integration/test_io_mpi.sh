@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_io_mpi.sh: MPI-IO, POSIX and ISO C I/O on 2 ranks (test/programs/io_mpi.c: on the
 # shared m.dat two independent writes of 1024 bytes (one after a seek) and one collective
 # write of 2048 bytes per rank, a collective read of 2048, a non-blocking read of 1024; rank<r>.dat: 100 * (r + 1) bytes;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_memory_attributes.sh: the attributes Score-P attaches to the memory regions' trace
 # events (ALLOCATION_SIZE and ARGUMENT_ADDRESS on the Enter, RESULT_ADDRESS and
 # DEALLOCATION_SIZE on the Leave), read back with otf2-print, for a program with known

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_memory_full.sh: SCOREP_TOTAL_MEMORY far too small for the trace of calls.c: the
 # program completes unchanged, each location that ran out warns once, the trace stays
 # readable and well nested with a MeasurementOnOff(OFF) marker, the profile counts every call.

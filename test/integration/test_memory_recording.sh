@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_memory_recording.sh: SCOREP_MEMORY_RECORDING (malloc & co., C++ new/delete) and
 # SCOREP_MPI_MEMORY_RECORDING (MPI_Alloc_mem): programs with known allocations and leaks
 # give exact ALLOCATION_SIZE, DEALLOCATION_SIZE and bytes_leaked on the allocating call
@@ -199,10 +200,12 @@ if scorep_cc --memory gcc -fopenmp -O1 -o memomp "$PROGRAMS/memory_omp.c" 2>omp_
                 SCOREP_EXPERIMENT_DIRECTORY=o_$how "$top_builddir/scorep-run" ./memomp_fi
         fi
         expect_eq "$status $(cat o_$how.out)" "0 sum 6" "OpenMP $how: exit status and output"
+        # the construct's line, from the program's text
+        pl=$(grep -n '^#pragma omp parallel' "$PROGRAMS/memory_omp.c" | cut -d: -f1)
         for m in ALLOCATION_SIZE:1280 DEALLOCATION_SIZE:1024 bytes_leaked:256; do
             v=${m#*:}
             expect_eq "$(cube o_$how "${m%:*}" | grep 'omp parallel' | tr '\n' ';')" \
-                "main/!\$omp parallel @memory_omp.c:14/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) 0 $v;main/!\$omp parallel @memory_omp.c:14/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) T $v;" \
+                "main/!\$omp parallel @memory_omp.c:$pl/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) 0 $v;main/!\$omp parallel @memory_omp.c:$pl/$( [ "${m%:*}" = DEALLOCATION_SIZE ] && echo free || echo malloc) T $v;" \
                 "OpenMP $how: ${m%:*} of the parallel region on each of the 2 threads"
         done
     done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_mpi.sh: metric sources in an MPI job of 3 ranks on one node: a per-thread
 # plugin and rusage on every rank, a per-host plugin (meminfo) on the first rank of the
 # node only, one definition of each metric for the job.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_omp.sh: metric sources in OpenMP teams (test/omp/parallel.c): every worker
 # thread reads its own counters; the late ends that the master writes for its workers
 # (docs/openmp.md) repeat the workers' last values instead of reading the master's, so no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_papi.sh: SCOREP_METRIC_PAPI(_PER_PROCESS, _SEP): an unknown or uncountable
 # event gets one clear message and the run goes on; perf::TASK-CLOCK of main lies between the
 # program's own task-clock counts of its thread, and the fault counters of spin and touch

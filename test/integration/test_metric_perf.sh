@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_perf.sh: SCOREP_METRIC_PERF(_PER_PROCESS, _SEP): perf_event_open counters of
 # each thread, read at every enter and leave: task-clock and cpu-clock of main lie between
 # the program's own counts of its thread, the fault counters of spin and touch between the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_plugins.sh: SCOREP_METRIC_PLUGINS with test plugins built like third-party
 # ones (test/plugins/synth.c) and the shipped plugins (plugins/): exact values of a strictly
 # synchronous plugin, asynchronous values at their own timestamps, bad plugins.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_metric_rusage.sh: SCOREP_METRIC_RUSAGE(_PER_PROCESS, _SEP): getrusage fields read at
 # every enter and leave, as inclusive Cube metrics and as OTF2 metric events; bad names.
 . "$top_srcdir/test/integration/lib.sh"

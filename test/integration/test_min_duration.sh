@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_min_duration.sh: SCOREP_TRACING_MIN_DURATION removes calls shorter than it from the
 # trace at their leave (the calls around them stay, well nested); the profile counts all.
 . "$top_srcdir/test/integration/lib.sh"

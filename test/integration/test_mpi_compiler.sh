@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_compiler.sh: an MPI program built with `scorep-cc mpicc` (compiler instrumentation
 # plus PMPI wrappers): late MPI initialisation, one profile and one trace for the job with
 # exact visits, bytes and messages per rank, link-time and scorep-run giving the same

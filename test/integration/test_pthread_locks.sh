@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_pthread_locks.sh: pthread mutex and condition-variable recording (docs/design.md,
 # src/adapters/pthread/pthread_sync.c) on test/analysis/pthread_locks.c (its comment gives the
 # pattern: 3 threads contend on mutex A, condition handoffs on M/C with signal and broadcast, a

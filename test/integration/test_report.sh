@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_report.sh: scorep-report on a known MPI program (test/programs/report_mpi.c, 3 ranks:
 # 5 x 1000 bytes 0->1, 3 x 2000 bytes 0->2, 2 x 64 bytes 1->2), with and without a trace.
 # The page is rendered in headless Chromium; the test reads the rendered DOM: no script

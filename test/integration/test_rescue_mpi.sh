@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_rescue_mpi.sh: a job that dies keeps its data (issue #29). 3 ranks run 200 rounds of
 # work() + MPI_Barrier (test/programs/rescue.c), then rank 1 segfaults in crash_here (called
 # from main) / calls MPI_Abort(3) / calls exit(3) / is killed by SIGKILL 3 s later (with

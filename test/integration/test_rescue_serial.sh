@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_rescue_serial.sh: a serial program that dies after 200 rounds of work()
 # (test/programs/rescue.c without MPI) writes its profile and trace itself, from the rescue
 # thread that the signal handler wakes (issue #29): a segfault in crash_here (called from

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_sampling.sh: call-stack sampling with libunwind (SCOREP_ENABLE_UNWINDING,
 # SCOREP_SAMPLING_EVENTS=timer@1000) on test/programs/sampling_hot.c, instrumented and
 # unmodified under scorep-run: the share of samples under hot, sample counts bounded by the

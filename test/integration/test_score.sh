@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_score.sh: scorep-score's buffer estimate against the bytes our trace buffers really
 # used (SCOREP_VERBOSE reports them per location) on a compiler-instrumented program with 8
 # threads, a 2-rank MPI ping-pong with 2 metrics per event (-c 2), and a filtered run: max_buf

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_scorep_cc.sh: checks the exact commands scorep-cc builds (--dry-run), its errors, and real
 # compiles and links against a stand-in libscorep-rt.so built here.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_scorep_samples.sh: the programs of the real Score-P reference samples pthread_roots and
 # user_api, measured by scorep-rt: the same call paths with the same visits per location
 # (and the same user-metric values) as in the profiles Score-P wrote for them.

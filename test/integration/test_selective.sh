@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_selective.sh: selective recording (SCOREP_SELECTIVE_CONFIG_FILE, Score-P's semantics).
 # test/programs/selective.c begins user regions a known number of times (its header lists the
 # instances); the file selects some of them, and the visits in the profile and the Enter/Leave

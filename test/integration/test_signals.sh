@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_signals.sh: programs that end by SIGTERM or SIGINT, or by exit() from a thread that
 # is not the main one (test/programs/sleeper.c): the exit status is the program's, and the
 # profile and trace are written with the calls made so far.

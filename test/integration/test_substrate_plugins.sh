@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_substrate_plugins.sh: SCOREP_SUBSTRATE_PLUGINS with a plugin built from Score-P's
 # public headers only (test/plugins/substrate_count.c): the life cycle in Score-P's order,
 # exact event counts of known programs (linked with scorep-cc; an MPI program of 2 ranks

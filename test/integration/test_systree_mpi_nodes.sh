@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_systree_mpi_nodes.sh: 8 MPI ranks placed on 2 "nodes" (SCOREP_NODE_NAME), rank r
 # with r % 3 extra threads: the OTF2 and Cube system trees are checked node by node, with
 # sequence definitions (the default) and with the plain method, which must agree.

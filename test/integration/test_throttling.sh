@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_throttling.sh: a compiler-instrumented function whose call path reaches
 # SCOREP_THROTTLING_CALLS visits with a short mean is no longer timed or traced; its visits
 # stay exact, the rest counted under scorep_throttled_from_visit=N; slow functions and

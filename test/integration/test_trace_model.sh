@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_trace_model.sh: src/tools/trace_model.h loads a real 2-rank MPI trace (test/tools/
 # trace_model_dump): event counts equal otf2-print's, every message matched as
 # trace_messages matches them, the communication matrix exact; the RMA matrices (puts, gets,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_trace_reduction.sh: a compiler-instrumented 2-rank ping-pong (50,000 round trips, 10
 # tiny calls per round) outgrows the default SCOREP_TOTAL_MEMORY: the trace is reduced
 # instead of stopped, stays valid with every message matched, says what it lacks (markers,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_user.sh: the C and C++ user API. test/programs/user.c: user regions of every kind,
 # parameters, a user metric and recording control, in the profile and the trace; without
 # --user the macros vanish; with compiler instrumentation and --user both kinds of regions

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_user_dynamic.sh: dynamic user regions in the profile (docs/profile-clustering.md).
 # test/programs/user_dynamic.c: 30 iterations of the dynamic region "iteration"; iteration k
 # calls f twice (k % 3 == 1), f five times (k % 3 == 2) or g once (k % 3 == 0).

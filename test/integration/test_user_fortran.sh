@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_user_fortran.sh: the Fortran user API (scorep/SCOREP_User.inc): user_f.F90 uses every
 # Fortran macro with the counts of user_all.c; user_f_lib.f90 (lower-case suffix: scorep-cc
 # --user adds -cpp) begins region shared_f with its own handle. Without --user the macros

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # user_expect.sh: the checks that test_user.sh (user_all.c) and test_user_fortran.sh
 # (user_f.F90) share: both programs use every macro of their language with the same counts.
 # Source it after lib.sh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bigmsg.c (2 processes): messages beyond 2 GiB, whose sizes an int cannot hold: 270 M long
  * long (2 160 000 000 bytes) rank 0 -> 1 three times: MPI_Send to MPI_Recv (tag 1); MPI_Isend
  * of one element of a contiguous datatype of that size to MPI_Probe + MPI_Irecv + MPI_Wait

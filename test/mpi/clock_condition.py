@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # clock_condition.py TRACE [-v]: the clock condition of an OTF2 trace, read with python3-otf2
 # (OTF2's own reader, not the runtime's code): every message's receive must complete no
 # earlier than its send began, and a collective must not end on a rank before the ranks whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clock_order.c: the communication patterns whose traces had receives before their sends on
  * one clock (issue #27: MPICH's scancel2, multi_psend_derived, dtype_send, nonblocking3,
  * comm_idup_iallreduce), with known message counts: test_mpi_clock_condition.sh checks that no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* collectives.c (any number of processes, 4 in the tests): every blocking collective (with
  * and without MPI_IN_PLACE), its non-blocking version, and the neighbourhood collectives on
  * a periodic 1-d Cartesian topology. Values are checked. */

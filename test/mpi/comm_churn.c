@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* comm_churn.c (2 processes or more): creates and frees many communicators over the same
  * processes (argv[1] times, default 10000), alternately MPI_Comm_dup of MPI_COMM_WORLD and
  * MPI_Comm_create from MPI_COMM_WORLD's group, which the trace must define once as a group. */

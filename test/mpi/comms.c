@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* comms.c (4 processes, works with 2 or more): communicator and group life cycle: split,
  * dup, dup_with_info, create, create_group, idup, split_type, intercommunicator create and
  * merge (and a dup of the intercommunicator), Cartesian, graph and distributed graph

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* completion.c (2 processes or more; ranks 0 and 1 talk): every Wait/Test variant with and
  * without MPI_STATUS(ES)_IGNORE, persistent requests (Start, Startall, Request_free),
  * MPI_Cancel of a receive that is never matched, MPI_Request_get_status. Rank 0 sends, rank

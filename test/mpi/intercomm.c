@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* intercomm.c (exactly 4 processes): intercommunicators as one definition for both groups.
  * Even and odd world ranks form two halves joined by MPI_Intercomm_create; every process
  * sends one message to each process of the other group and receives one from each, on the

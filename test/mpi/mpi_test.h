@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_test.h: checks for the MPI test programs. They run uninstrumented and through the
  * MPI adapter; any failed check aborts the whole job with a message. */
 #ifndef MPI_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* p2p_modes.c (2 processes or more; ranks 0 and 1 talk): every send mode blocking and
  * non-blocking, Sendrecv, Sendrecv_replace, MPI_PROC_NULL. Known traffic: rank 0 sends to
  * rank 1 on MPI_COMM_WORLD with tag 1: Send, Bsend, Ssend, Rsend, Isend, Ibsend, Issend,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probes.c (2 processes or more; ranks 0 and 1 talk): plain, repeated and wildcard probes,
  * Mprobe+Mrecv, Improbe+Imrecv, wildcard receives. Rank 0 sends ints 1..6 to rank 1 on
  * MPI_COMM_WORLD with tags 10, 10, 11, 12, 13, 10; rank 1 takes them with:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # read_defs.py TRACE: reads an OTF2 trace with python3-otf2 (OTF2's own Python reader) and
 # prints "reader_fix=F inter_comms=N inter_sends=S inter_receives=R paired=P invalid_peers=I":
 # messages on InterComm definitions, their peers resolved in the group the process is not in.

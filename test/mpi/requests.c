@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* requests.c (exactly 2 processes): the edge cases of the adapter's request table, with message counts
  * test_mpi_programs.sh checks exactly. Ranks 0 and 1, MPI_COMM_WORLD, int messages (4 bytes).
  *   A  N receives outstanding on rank 1 (the table grows from 16 slots, no fixed limit), N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rma.c (2 processes or more): one-sided communication: MPI_Win_create with fences
  * (Put, Get, Accumulate), passive target (lock/unlock, lock_all + flush), general active
  * target (post/start/complete/wait), MPI_Win_allocate with request-based Rput/Rget,

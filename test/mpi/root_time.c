@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* root_time.c: MPI calls with known computation between them, for the program root
  * (test_mpi_root.sh): rank 0 computes 1 s, every other rank 0.5 s, between two barriers;
  * nothing else is done outside MPI calls. Prints per rank "R rank work W window T": W the

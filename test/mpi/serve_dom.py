@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """serve_dom.py: checks a page of `scorep-report --serve` as Chromium rendered it (--dump-dom)
 against CubeLib's values (a sample's incl.csv / excl.csv, summed over its locations):
   serve_dom.py tree DOM INCL_CSV EXCL_CSV METRIC  -> prints "open C HREF" for the first

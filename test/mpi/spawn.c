@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spawn.c: MPI_Comm_spawn for test_mpi_spawn.sh. The parent job spawns two children, then
  * one more, then with MPI_Comm_spawn_multiple two commands of one process each (the second
  * with the argument "x"); rank 0 of the parent sends each child one int (42, 43, 44) over

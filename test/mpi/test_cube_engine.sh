@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cube_engine.sh: the distributed Cube engine (src/cube/cube_engine.c, issue #19) behind
 # `mpirun -np N scorep-cube-dump` and `mpirun -np N scorep-score`: on every Score-P sample (whose one-process dump
 # test_cube_samples and test_cube_tools.sh check against CubeLib's values) and on a

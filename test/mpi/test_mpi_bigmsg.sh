@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_bigmsg.sh: message sizes beyond 2 GiB are recorded exactly (large-count
 # interfaces, 64-bit through the core into OTF2 and Cube). bigmsg.c sends 2 160 000 000 bytes
 # three times (MPI_Send/MPI_Recv, derived-type MPI_Isend/MPI_Probe+MPI_Irecv+MPI_Wait,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_clock_condition.sh: on one host, with one clock, a trace must not hold a receive
 # that completes before its send began, nor a collective that ends on a rank before a rank
 # whose data it needs began it (issue #27). Runs clock_order (4 processes: sends racing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_defs.sh: the MPI definitions of the trace as independent readers see them.
 # intercomm (4 processes): every intercommunicator is one InterComm definition whose
 # messages pair up (trace_messages, otf2-print, python3-otf2), names of communicators and

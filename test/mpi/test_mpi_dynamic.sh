@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_dynamic.sh: the clustering of dynamic regions with 2 MPI ranks, by both Cube
 # writers (docs/profile-clustering.md). Score-P clusters in every process on its own and
 # writes one mapping: per iteration, each rank's cluster cnode (0 where the rank has no such

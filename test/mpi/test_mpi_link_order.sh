@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_link_order.sh: `scorep --mpp=mpi gcc ... -lmpi` (an MPI library named on the
 # command line, as with nvcc or a plain compiler and `mpicc --showme:link`) puts the MPI
 # adapter before that library, so the program's MPI calls are the adapter's: the 2 ranks

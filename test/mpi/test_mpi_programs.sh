@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_programs.sh: runs the MPI test programs of test/mpi under mpirun, first plain
 # (they must pass uninstrumented), then linked with the MPI adapter with tracing on, and
 # checks their traces: every message matched by (communicator, sender, receiver, tag,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_root.sh: the program root region (Score-P 6 and later) of an MPI program without
 # instrumentation, run under scorep-run: root_time.c computes 1 s on rank 0 and 0.5 s on rank
 # 1 between two barriers and does nothing else outside MPI calls. Expected from that design

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_smoke.sh: runs the generated smoke program (build-aux/gen-mpi-smoke), which calls
 # most wrapped MPI functions, with all groups traced: linked with the adapter with 1 and 2
 # processes, and built plainly under scorep-run with 2. Every function it reports must be

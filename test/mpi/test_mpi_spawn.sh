@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_spawn.sh: jobs started by MPI_Comm_spawn are measured into their own experiment
 # directory. spawn.c runs as 2 ranks that spawn 2 children, then 1: with
 # SCOREP_EXPERIMENT_DIRECTORY=x the parent writes x, the first spawned job x/spawn-1, the

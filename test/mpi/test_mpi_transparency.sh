@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_transparency.sh: the MPI wrappers are transparent. transparency.c writes every
 # status (all bytes, sentinel-filled before each call), error code, flag, index, outcount,
 # handle state and received value it observes; the files must be identical uninstrumented,

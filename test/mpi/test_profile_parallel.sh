@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_profile_parallel.sh: profile.cubex written in parallel (issue #19: every process
 # writes its locations' slice of every row, no gathering; SCOREP_PROFILING_CUBE_WRITER)
 # against the gathering writer, which the Score-P samples validate: 4 MPI ranks with 2

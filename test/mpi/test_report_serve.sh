@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_report_serve.sh: `mpirun -np 2 scorep-report --serve 0 PROFILE` (issue #19) explored
 # in headless Chromium: the call tree page, expanded one call path after the other by
 # following the page's own links, shows every visible call path's inclusive and exclusive

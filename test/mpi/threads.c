@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* threads.c (2 processes or more; ranks 0 and 1 talk): MPI_THREAD_MULTIPLE with two
  * threads per process that communicate at the same time: thread t of rank 0 exchanges
  * 200 messages with thread t of rank 1 on its own duplicate of MPI_COMM_WORLD (blocking

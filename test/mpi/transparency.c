@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* transparency.c (2 processes): calls MPI where the results are easy to get wrong for a
  * wrapper (sentinel-filled statuses, MPI_ERRORS_RETURN error paths, null, inactive and
  * persistent requests, all-null Waitany/Testany/Waitsome/Testsome, probes that find nothing)

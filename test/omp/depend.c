@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* depend.c: a diamond of tasks with depend clauses, created in a single region of 2 threads:
  * A (100 ms, out: a) -> B (200 ms, in: a, out: b) and C (50 ms, in: a, out: c) -> D (100 ms,
  * in: b, c); then one task with 64 depend items (an iterator over m[64]), and one task

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hybrid.c (2 processes): MPI + OpenMP. MPI_THREAD_MULTIPLE when provided, else FUNNELED.
  * 3 parallel regions of 4 threads; with MULTIPLE every thread exchanges one message with
  * the same thread number of the other rank (tag = thread number); the master thread of

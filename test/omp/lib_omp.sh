@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib_omp.sh: helpers of the OpenMP tests, sourced after test/integration/lib.sh: build a test
 # program of test/omp three ways (scorep-cc clang, scorep-cc gcc, plain gcc run under
 # scorep-run), run it measured, and read call paths and thread events back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* locks.c: mutual exclusion in a team of 4 threads, 25 rounds per thread: an unnamed
  * critical, a named critical, an omp lock and a nest lock taken twice (nested). */
 #include <omp.h>

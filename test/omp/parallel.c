@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parallel.c: parallel regions of known shape. argv[1] threads (default 4) in 10 regions that
  * call work() once per thread; then 5 times a team of 2 that each open a nested team of 3
  * calling work() once per thread. Tests count forks, teams and visits per thread. */

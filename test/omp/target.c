@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* target.c: a target region on the default device with map(to: a[0:1000]) and
  * map(from: b[0:1000]), 1000 doubles each (8,000 bytes each way), and a scalar passed by
  * value, run twice; then a target data region mapping c[0:500] tofrom (4,000 bytes each

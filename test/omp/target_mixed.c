@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* target_mixed.c: the other target constructs on the host device: enter data (x to the
  * device, y allocated there), a target teams region on x and y (present: nothing moves),
  * update from y, exit data (delete: nothing moves), a target nowait region on z[0:16] (128

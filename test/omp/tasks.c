@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tasks.c: explicit tasks in teams of 4 threads. One thread creates a chain of 20 tasks
  * linked by dependences (each reads the previous one's output), then 10 tasks that each
  * create 2 child tasks and wait for them, then waits for all: every one of these 50 tasks

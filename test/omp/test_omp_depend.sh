@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_depend.sh: test/omp/depend.c (a diamond of tasks with depend clauses, A 100 ms ->
 # B 200 ms and C 50 ms -> D 100 ms, then a task with 64 depend items, then one task
 # construct run 3 times for 30, 60 and 90 ms) in the three builds:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_hybrid.sh: test/omp/hybrid.c, MPI + OpenMP with 2 ranks x 4 threads, built with
 # plain mpicc -fopenmp and run unchanged under mpirun + scorep-run (MPI adapter, libomp and
 # the runtime preloaded): per rank its teams and team events; MPI calls made inside parallel

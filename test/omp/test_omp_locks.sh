@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_locks.sh: test/omp/locks.c (4 threads x 25 rounds of an unnamed and a named
 # critical, an omp lock and a nest lock taken twice) in the three builds: regions and lock
 # events per thread, and the acquisition order of every lock following the time order.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_oversubscribed.sh: test/omp/parallel.c with 8 threads on this 2-core machine, in
 # the three builds: exact team events and visits per thread although threads are descheduled.
 . "$top_srcdir/test/integration/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_parallel.sh: test/omp/parallel.c (10 regions of 4 threads calling work(); 5 teams of
 # 2 that each open a nested team of 3) built with clang and gcc through scorep-cc, and plain
 # gcc under scorep-run: forks, joins and team events per thread in the trace; the workers'

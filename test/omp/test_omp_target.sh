@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_target.sh: OpenMP target offload on the host device (clang -fopenmp
 # -fopenmp-targets=x86_64-pc-linux-gnu, libomptarget's x86_64 plugin): test/omp/target.c
 # built with scorep-cc clang and, not instrumented, run under scorep-run. Derived from the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_tasks.sh: test/omp/tasks.c (a chain of 20 dependent tasks, 10 tasks with 2 child
 # tasks and a taskwait each, a final taskwait; then one task sleeping 60 ms) in the three
 # builds: task create/switch/complete events, the dependences' order in time, the task

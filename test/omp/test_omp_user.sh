@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_user.sh: test/omp/user_params.c (user API inside and around a parallel region of 3
 # threads) with clang and gcc: the parameter call path of the fork (n=4) visited on the master
 # only and continued without visits by the workers, a string parameter per thread, the user

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_worksharing.sh: test/omp/worksharing.c (3 regions of 4 threads: static and dynamic
 # loops of 100 iterations, 3 sections, single, single nowait, master, barrier, an ordered
 # loop of 8 iterations) in the three builds. clang: every construct with its line; gcc

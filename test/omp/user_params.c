@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_params.c: user parameters and a user metric around and inside an OpenMP parallel
  * region of 3 threads: a parameter call path on the fork's path and one on every thread. */
 #include <omp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* worksharing.c: every worksharing construct of C in one team of 4 threads, 3 times: a static
  * and a dynamic loop of 100 iterations calling body(), sections with 3 sections, single,
  * single nowait, masked (master), an ordered loop of 8 iterations, an explicit barrier. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_count.c: a substrate plugin built the way third-party ones are (Score-P's
  * public headers only, a shared module libscorep_substrate_<name>.so): it counts the
  * events it receives per region, location and kind (atomically: events come from every

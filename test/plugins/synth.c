@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* synth.c: test metric plugins with known values, built like third-party plugins (only
  * <scorep/SCOREP_MetricPlugins.h>). One source, five libraries selected by SYNTH_KIND:
  * synth_sync (per-thread read counter), synth_async (values from its own thread, logged),

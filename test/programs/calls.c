@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* calls.c: test program with known call counts: a leaf called 10^6 times, recursion
  * deeper than the profile's maximum depth, and 8 threads doing known work. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // ctfilter_main.cc: functions that test_filter_compile.sh's filter excludes at compile time
 // (by name pattern, by mangled name, by file) or keeps; each is called exactly 10 times.
 #include <cstdio>

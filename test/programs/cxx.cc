@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // cxx.cc: C++ test program: templates, overloads, a class method and exceptions.
 #include <cstdio>
 #include <stdexcept>

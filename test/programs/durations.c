@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* durations.c: test program for the minimum duration of traced calls: main calls fast()
  * 1000 times (nanoseconds each) and slow() 5 times (each sleeps 2 ms; slow calls fast()
  * once inside). Prints "done". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* exit_busy.c: test program for the end of a measurement while threads still record: four
  * threads call functions without pause (new call paths among them: the profile grows while
  * it is closed), and main returns after ARGV[1] milliseconds (default 100) without joining

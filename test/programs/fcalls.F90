@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! fcalls.F90: test program of compiler instrumentation under gfortran (test_fortran_plugin.sh):
 ! module procedures, a recursive one, an internal procedure that uses its host's variable, a
 ! fixed-form subroutine (fcalls_fixed.f) and one from a lower-case .f90 file (fcalls_lib.f90).

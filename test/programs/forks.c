@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* forks.c: a measured program whose children fork without exec (and exit through exit(), so
  * that atexit/on_exit handlers run in them), fork from a second thread, and run system():
  * only the parent's calls may be in the results. 10 calls of work() in the parent, 3 in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_edge.c: edge cases of I/O recording for test_io.sh: a descriptor opened before the
  * measurement (fd 3, given by the shell), fork and exec, and a program that closes its
  * standard output and keeps writing to it. Exit status 0 when every call behaved as without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_mixed.c: a known pattern of POSIX and ISO C I/O for test_io.sh (every byte count below
  * is asserted there). Runs in the current directory; prints a summary on stdout. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_more.c: the I/O calls added to the wrappers after io_mixed.c, each a known number of
  * times with known bytes, for test_io_more.sh (the counts are in the comments; stdin must be
  * a file holding "7 8\nxy"). Output: "ok!" (putchar), then one line of what the calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_mpi.c: MPI-IO, POSIX and ISO C I/O on every rank for test_io_mpi.sh: on m.dat (shared)
  * two independent writes of 1024 bytes (MPI_File_write_at; MPI_File_seek + MPI_File_write)
  * and one collective write of 2048 bytes (MPI_File_write_at_all), then a collective read of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_mpi_split.c: MPI-IO's split collectives on every rank for test_io_mpi.sh: on s.dat
  * (shared) MPI_File_write_at_all_begin/_end of 1024 bytes at rank * 1024, after a seek to
  * 2048 + rank * 512 MPI_File_write_all_begin/_end of 512, MPI_File_write_ordered_begin/_end

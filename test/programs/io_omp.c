@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_omp.c: OpenMP threads doing I/O for test_io.sh: thread t of 4 writes (t + 1) * 100
  * bytes to its own file in (t + 1) writes of 100 bytes. */
 #include <fcntl.h>

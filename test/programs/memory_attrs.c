@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_attrs.c: known allocations whose trace attributes test_memory_recording.sh checks
  * (ALLOCATION_SIZE, DEALLOCATION_SIZE, ARGUMENT_ADDRESS, RESULT_ADDRESS): it prints every
  * address the allocator returned, in call order, for the test to find in the trace. */

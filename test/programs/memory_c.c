@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_c.c: known allocations for test_memory_recording.sh. Per function, the bytes allocated,
  * freed and leaked are fixed (comments); two threads each leak 4096 bytes; strdup
  * allocates through libc. stdout is unbuffered, so that stdio allocates nothing. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // memory_cxx.cc: C++ new and delete with known sizes for test_memory.sh: plain, array,
 // nothrow, aligned and sized forms; what is leaked is fixed (comments). The output is the
 // same with and without measurement.

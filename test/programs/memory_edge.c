@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_edge.c: edge cases of memory recording (test_memory_recording.sh): free(NULL),
  * realloc(NULL, n) and realloc(p, 0), a block allocated while recording is off and freed
  * while on (a free of unknown size), one allocated while on and freed while off (no leak),

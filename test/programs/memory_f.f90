@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! memory_f.f90: gfortran's ALLOCATE and DEALLOCATE call malloc and free
 ! (test_memory_recording.sh): 250 reals*8 kept (2000 bytes leaked), 100 released (800).
 module memory_f_mod

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_mpi.c: MPI_Alloc_mem of 1024 bytes freed with MPI_Free_mem, and of 2048 bytes
  * never freed, on every rank (test_memory_recording.sh). With the argument "win" also
  * windows: MPI_Win_allocate of 512 bytes, MPI_Win_allocate_shared of 256 and MPI_Win_create

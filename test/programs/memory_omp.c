@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_omp.c: every OpenMP thread of a parallel region (2 threads) allocates 1024 bytes
  * it frees and 256 it leaks (test_memory_recording.sh). */
 #include <omp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_stress.c: 4 threads allocate blocks of varying sizes; half of each thread's blocks
  * are freed by the next thread (a cross-thread free), half by itself; each thread leaks one
  * block of 1000 + its number bytes. The program counts what it allocated and freed and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metric_omp.c: per-thread metric test program: argv[1] OpenMP threads (default 3) each spend
  * argv[2] ms (default 100) of their own CPU time in spin(), so a per-thread counter of spin
  * shows one thread's share and a process-wide one would show all of them. */

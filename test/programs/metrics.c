@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics.c: test program of the metric sources: burns CPU time, touches fresh pages,
  * starts threads and sleeps, as told by its arguments, and prints its CPU time; with
  * METRICS_OWN_CLOCKS set it also counts its thread's perf task-clock and cpu-clock and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics_mpi.c: MPI test program of the metric sources: each rank burns some CPU and writes
  * one fresh page in work(), waits 200 ms and meets the others in a barrier. */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_late.c: MPI test program built with compiler instrumentation: work before MPI_Init
  * (late initialisation), a ring of sends with known sizes, and optionally an MPI_Abort. */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_threads_nodes.c: MPI test program for the system tree: each rank starts a known
  * number of threads (rank % 3) that do instrumented work, then the ranks synchronise. */
 #include <mpi.h>

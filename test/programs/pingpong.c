@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pingpong.c: MPI test program for trace reduction: two ranks exchange ROUNDS round trips
  * of 64 bytes (argv[1], default 50000); each round calls a tiny function CALLS times
  * (argv[2], default 10), so that the trace of a compiler-instrumented build outgrows the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_tail.c: which mutex calls are the program's (test_pthread_locks.sh): a function of
  * the program that ends with an unlock (a tail call at -O2) is the program's; a library
  * function the program calls (pthread_tail_lib.c) that locks and unlocks, or only unlocks, at

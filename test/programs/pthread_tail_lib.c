@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_tail_lib.c: the library of pthread_tail.c: its unlocks are tail calls at -O2. */
 #include <pthread.h>
 

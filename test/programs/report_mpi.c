@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_mpi.c: MPI program with known communication for test_report.sh (3 ranks): rank 0
  * sends 5 messages of 1000 bytes to rank 1 and 3 of 2000 bytes to rank 2, rank 1 sends 2
  * of 64 bytes to rank 2; each rank runs compute() 4 times inside a user region whose name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rescue.c: the program of the rescue tests (issue #29): work() and a barrier in a loop;
  * after 200 rounds one process ends as argv[1] says, without MPI_Finalize: segv (in
  * crash_here, called from main), abort (MPI_Abort(3), serial: abort()), exit (exit(3)),

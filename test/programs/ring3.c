@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ring3.c: test program of the trace export: every rank passes ROUNDS (argv[1], default 40)
  * messages of 128 bytes to the next rank of the ring with MPI_Isend/MPI_Irecv/MPI_Waitall
  * and ROUNDS messages of 256 bytes with MPI_Sendrecv, then one MPI_Allreduce: on 3 ranks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_churn.c: starts and joins 300 short threads one after another; with a sampling
  * source per thread, the sources of ended threads must be released. The main thread then
  * spends 100 ms of CPU in hot(), so that samples (and with them a profile) exist however

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_hot.c: spends about 0.5 s of thread CPU time in hot() and little elsewhere, then
  * prints the process CPU time in ms ("cpu_ms N") so that tests can bound the samples. */
 #include <stdio.h>

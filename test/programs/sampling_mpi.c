@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_mpi.c: every rank spends about 0.2 s of CPU in hot() between MPI_Init and a
  * barrier; for sampling of an unmodified MPI program under mpirun + scorep-run. */
 #include <mpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_sigprof.c: installs its own SIGPROF handler (as gprof-style code does), so that
  * sampling stops; the runtime must say so at the end. */
 #include <signal.h>

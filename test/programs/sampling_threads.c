@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_threads.c: three threads (main and two pthreads) each spend about 0.3 s of their
  * own CPU time in hot(); prints the process CPU time in ms ("cpu_ms N"). */
 #include <pthread.h>

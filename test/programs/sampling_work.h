@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sampling_work.h: the CPU-bound work of the sampling test programs. hot() spends HOT_MS
  * milliseconds of its own thread's CPU time (define HOT_MS before including this). */
 #ifndef SAMPLING_WORK_H

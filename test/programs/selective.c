@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* selective.c: selective recording (test_selective.sh, SCOREP_SELECTIVE_CONFIG_FILE): user
  * regions whose instances are known by design, counted from 0 per region and process.
  *   loop:  20 instances one after the other (Score-P's selective_test), each calls foo once;

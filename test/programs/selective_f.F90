@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! selective_f.F90: selective recording from Fortran (test_selective.sh): region "step" begun
 ! 5 times (instances 0-4), each with one instance of "work" (instances 0-4); Fortran regions
 ! are identified by name, as in Score-P.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* selective_mpi.c: selective recording in an MPI program of 2 ranks (test_selective.sh).
  * Region "step" is begun 6 times on each rank (instances 0-5); in each, rank 0 sends one
  * message to rank 1 and rank 1 answers (blocking), then both exchange one message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* selective_omp.c: selective recording and OpenMP (test_selective.sh): region "step" begun 4
  * times by the master (instances 0-3), each around a parallel loop of 8 iterations in a team
  * of 2 threads (4 each: static schedule) that each begin region "work" (instances 8k to 8k+7

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sleeper.c: test program for ends other than returning from main.
  *   sleeper        main -> run -> step (5 times), then a thread parked in idle_thread and,
  *                  once that thread runs, main in wait_loop: prints "ready" and sleeps

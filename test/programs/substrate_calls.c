@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_calls.c: a known call pattern for the substrate plugin test: main calls mid
  * twice and starts 2 threads that run worker, which calls mid once; mid calls leaf 3 times.
  * So main 1, worker 2, mid 4, leaf 12 calls; 2 threads created and joined. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_more.c: OpenMP and user-API events for the substrate plugin test: 2 parallel
  * regions of 2 threads, each thread calls leaf once (leaf: 4 calls); 3 int parameters;
  * user metrics: "level" (INT64) triggered with 1, 2, 3 and "ratio" (DOUBLE) with 0.25 and

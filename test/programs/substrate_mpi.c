@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_mpi.c: a known MPI pattern for the substrate plugin test (2 ranks): rank 0
  * sends 3 messages of 100 ints to rank 1 with MPI_Send and 1 of 10 ints with MPI_Isend
  * (rank 1: MPI_Irecv; both MPI_Wait); then 2 MPI_Allreduce and 1 MPI_Barrier on every rank. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_off.c: memory and I/O events while recording is on and off, for the substrate
  * plugin test (one thread). Recording on: malloc 100 (kept), open /dev/null, write 5.
  * Off: malloc 200, write 7, free of the 100 (not delivered; the bytes in use drop to 0).

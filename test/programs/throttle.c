@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle.c: test program for throttling: main calls tiny() 5000 times, then caller()
  * once (which calls tiny() 10 times), then slowish() 1100 times (each sleeps 50 us).
  * Prints "done <checksum>". */

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! throttle_f.f90: the Fortran version of throttle.c for throttling under gfortran's plugin
 ! instrumentation: main calls tiny() 5000 times, then caller() once (which calls tiny() 10
 ! times), then slowish() 1100 times (each sleeps 50 us). bind(C) gives the procedures the C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_many.c: test program for the plugin's 63 throttle slots: 70 tiny functions
  * f00..f69, each called 500 times from main. Prints "done <checksum>". */
 #include <stdio.h>

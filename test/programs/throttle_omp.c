@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_omp.c: test program for throttling in OpenMP teams: two teams of 2 threads, each
  * calling work() 3000 times in all (static schedule). Prints "done <checksum>". */
 #include <stdio.h>

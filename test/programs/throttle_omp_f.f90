@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! throttle_omp_f.f90: the Fortran version of throttle_omp.c: two teams of 2 threads, each
 ! calling work() 3000 times in all (static schedule); bind(C) gives work the C version's name.
 ! Prints "done <checksum>".

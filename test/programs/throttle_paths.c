@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_paths.c: test program for exact visits of a throttled function: tiny() from two
  * callers (left: 3000 calls, right: 2000), then from 3 threads whose start routine is not
  * instrumented (their calls belong to the thread's root) and which call left() once each.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_shlib.c: test program for instrumented functions in shared libraries. Built as
  * a linked library (-DSHLIB_LINKED: lib_tiny), as a dlopen'ed module (-DSHLIB_MODULE:
  * mod_tiny) and as the program, which calls lib_tiny 3000 times and mod_tiny 2000 times.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! throttle_shlib_f.F90: the Fortran libraries of throttle_shlib.c's program: lib_tiny (linked,
 ! -DSHLIB_LINKED) and mod_tiny (dlopen'ed, -DSHLIB_MODULE), with the C version's names and
 ! results (bind(C)), so test_throttling.sh checks them alike under gfortran's instrumentation.

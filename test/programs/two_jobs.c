@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* two_jobs.c: test_experiment_dir.sh runs two of these at once with one
  * SCOREP_EXPERIMENT_DIRECTORY. "two_jobs NAME [GO]": with GO, waits until the file GO
  * exists; then calls alpha() or beta() (NAME) once and prints its name. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twofiles_lib.c: the second source file of twofiles_main.c; lib_fn calls lib_inner once. */
 __attribute__((noinline)) static int lib_inner(int x)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* twofiles_main.c: with twofiles_lib.c, a program whose regions come from two source files
  * (for file-name filter rules): main_fn and lib_fn are each called 100 times. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user.c: test program for the user API: regions of every kind, parameters, metrics and
  * recording control, with known counts. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_all.c: every macro of the C user API with known counts (test_user.sh); the global
  * region and the global metric are shared with user_all_lib.c. */
 #include <stdio.h>

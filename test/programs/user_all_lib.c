@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_all_lib.c: the other file of user_all.c; uses its global region and global metric. */
 #include <scorep/SCOREP_User.h>
 

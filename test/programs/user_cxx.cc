@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // user_cxx.cc: the user API in C++ (test_user.sh): SCOREP_USER_REGION ends with its scope,
 // also on an early return and when an exception leaves it; the other macros compile as C++.
 #include <cstdio>

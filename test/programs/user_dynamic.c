@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_dynamic.c: a dynamic user region "iteration" in a loop of ITERATIONS visits (argv[1],
  * default 30) whose iterations have three designed behaviours: iteration k (from 1) calls
  * f twice when k % 3 == 1, f five times when k % 3 == 2 and g once when k % 3 == 0. With

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! user_f.F90: every macro of the Fortran user API (scorep/SCOREP_User.inc) with the counts of
 ! user_all.c (test_user_fortran.sh); user_f_lib.f90 begins region shared_f from another file.
 #include "scorep/SCOREP_User.inc"

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! user_f_lib.f90: the other file of user_f.F90, lower-case suffix (scorep-cc --user adds -cpp):
 ! its own handle named shared_f is the same region as user_f.F90's (regions go by name).
 #include "scorep/SCOREP_User.inc"

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! user_f_uninit.F90: the Fortran twin of user_uninit.c (test_user_fortran.sh): ENTER on a
 ! handle that was never initialised gets one message and is not recorded; the rest is.
 #include "scorep/SCOREP_User.inc"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_recording_threads.c: SCOREP_RECORDING_OFF/ON switch the whole process, as in Score-P:
  * 2 threads started while recording is off record nothing (and see it off), 2 threads
  * started after it is on again record their 3 calls of work() each; a thread that started

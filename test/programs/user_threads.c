@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_threads.c: user regions from several threads at once (test_user.sh): 4 threads begin
  * the same static handle, the same region by name and a parameter 7 times each, starting
  * together so that they race to define the handle's region. */

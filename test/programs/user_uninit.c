@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_uninit.c: bad input for the user API (test_user.sh): SCOREP_USER_REGION_ENTER on a
  * handle that was never initialised gets one message and is not recorded; the rest is. */
 #include <stdio.h>

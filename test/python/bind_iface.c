@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bind_iface.c: what the C++ extension of Score-P's Python bindings calls in Score-P
  * (scorep_binding_python's src/methods.cpp, src/scorepy/events.cpp), built as that extension is
  * (a shared library with scorep-config's include flags, not linked with the runtime, which is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # calls.py LIB: Python calls with known counts (test_python.sh): outer 10 x inner 100, the
 # method Shape.area 5 times, a generator of 4 values, the C function cwork of LIB called 3
 # times through ctypes from call_c, an exception that unwinds boom into catcher, a recursion

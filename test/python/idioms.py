@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # idioms.py: Score-P's user idioms of its Python bindings (test_python_user.sh): a user
 # region as context manager, @region() and @region("name") on functions, parameters, and the
 # instrumenter switched off and on around blocks (with and without a region name).

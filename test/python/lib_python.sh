@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib_python.sh: helpers of the tests of the Python module scorep (test/python): source it
 # after test/integration/lib.sh. The build tree's package (python/scorep) and runtime
 # (.libs) are what scorep-python runs with; a build without the module skips the test.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ring.py: an mpi4py token ring (test_python_mpi.sh): 4 rounds, in each every rank sends the
 # token to the next once (send_token) and receives it from the previous once (recv_token);
 # with 3 ranks 12 messages, each a Send and a Recv of 8 bytes with tag = the round.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_python.sh: Python calls measured by the module scorep (scorep-python script.py, issue
 # #30): calls.py's exact visits (inner 1,000 under outer 10, Shape.area 5, the generator once
 # per resumption), the C function of a scorep-cc-built library called through ctypes under

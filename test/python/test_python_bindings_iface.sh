@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_python_bindings_iface.sh: the interfaces Score-P's Python bindings
 # (score-p/scorep_binding_python) use, called as they call them, without their code: their
 # setup.py reads the version from `scorep --version` (first number, at least 5.0) and the

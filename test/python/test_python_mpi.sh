@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_python_mpi.sh: an mpi4py job measured as Python (issue #30): `mpirun -np 3
 # scorep-python ring.py` preloads the MPI adapter by itself (started by mpirun), and
 # `mpirun -np 3 python3 -m scorep --mpp=mpi` as Score-P's bindings are called: the token

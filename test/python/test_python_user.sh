@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_python_user.sh: Score-P's Python user idioms record the regions Score-P's bindings
 # record, with their names (idioms.py): `with scorep.user.region("x")` is the user region
 # "user:x", @scorep.user.region() the function's "module:function" (recorded by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_memory.c: symmetric heap allocations of known sizes on every PE, for
  * SCOREP_SHMEM_MEMORY_RECORDING (test_shmem_memory.sh): the OpenSHMEM 1.4 names and the old
  * ones (shmalloc, shmemalign, shrealloc, shfree), two blocks left allocated (leaks of 300

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_mpi.c: MPI and OpenSHMEM in one program (test_shmem.sh): MPI_Init, shmem_init, one
  * 32-byte put and one 8-byte message per rank, then shmem_finalize only: Open MPI 4.1's
  * shmem_finalize finalizes MPI too (MPI_Finalize before or after it aborts or crashes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_rma.c: an OpenSHMEM test program with known communication per PE (2-4 PEs): puts,
  * gets, non-blocking puts/gets, atomics, collectives on all PEs and on an active set, a lock.
  * test_shmem.sh checks the events and bytes of its measured runs against these numbers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_threads.c: OpenSHMEM with SHMEM_THREAD_MULTIPLE (test_shmem.sh): on every PE thread t
  * (t = 1, 2) puts t times 8 bytes and once 16 bytes non-blocking to the next PE, then calls
  * shmem_quiet, which completes that thread's non-blocking put only. */

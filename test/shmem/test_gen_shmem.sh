@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_gen_shmem.sh: build-aux/gen-shmem-wrappers: the real table is valid and lists 916
 # functions with the expected events; a broken table is refused with its file:line and the
 # reason. Needs python3 only (no OpenSHMEM).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_shmem.sh: the OpenSHMEM adapter (issue #11) with real oshrun: test/shmem/shmem_rma.c
 # linked with `scorep-cc oshcc` (2 and 4 PEs) and the plain program under scorep-run (3 PEs);
 # test/shmem/shmem_mpi.c (MPI and SHMEM) at link time and under scorep-run --mpi (2 ranks).

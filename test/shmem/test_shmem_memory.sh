@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_shmem_memory.sh: SCOREP_SHMEM_MEMORY_RECORDING with real oshrun (2 PEs):
 # test/shmem/shmem_memory.c allocates known sizes on the symmetric heap with the OpenSHMEM
 # 1.4 names and the old ones. Checks per PE: ALLOCATION_SIZE, DEALLOCATION_SIZE and

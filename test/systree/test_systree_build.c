@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_systree_build.c: the whole construction on the simulated backend: machines of several
  * shapes (homogeneous, heterogeneous, odd counts, one rank, two machines), forced hash
  * collisions, name patterns and their fallback; each global tree is expanded and compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_systree_comm_sim.c: unit tests of the simulated backend of systree_comm.h: splits
  * (with and without keys, of a family of several groups, members left out), exchanges (the
  * receiver gets the sender's buffer, several messages to one member, a receive without a

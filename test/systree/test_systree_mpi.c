@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_systree_mpi.c: the construction over real MPI (run with 8 ranks on 2 "nodes", 1 or 2
  * threads per rank): every process must get the same global tree and the same place as the
  * simulated backend computes for the same job, also with all hashes colliding. */

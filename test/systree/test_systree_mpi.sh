@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_systree_mpi.sh: runs test_systree_mpi with 8 MPI ranks on 2 simulated nodes (the
 # system-tree construction over PMPI must equal the simulated one). Skipped (77) without MPI.
 T="$top_builddir/test/systree/test_systree_mpi"

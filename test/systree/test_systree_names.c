@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_systree_names.c: unit tests of the name patterns of the sequence definitions: parsing,
  * widths, strides, periods, unrolling, the run limit and the class + number fallback. */
 #include "systree/systree_names.h"

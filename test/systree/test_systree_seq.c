@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_systree_seq.c: unit tests of the sequence records: a process's record, shape equality,
  * merging (homogeneous, heterogeneous, where each record went), sizes and positions,
  * serialisation, and the expansion by walk and by index, fallback names included. */

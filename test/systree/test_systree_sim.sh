@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_systree_sim.sh: scorep-systree-sim end to end: every rank's place checked in the
 # global tree (--check) for homogeneous, heterogeneous (with forced hash collisions) and
 # round-robin jobs, the plain method beside it, its limit, and the refusal of bad arguments.

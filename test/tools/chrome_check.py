@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # chrome_check.py: checks a scorep-otf2-to-chrome JSON file against its OTF2 trace, which it
 # reads independently with otf2-print: per location as many region events as ENTERs and
 # LEAVEs, complete events nested per track, one flow start and end per message, task

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cube_clusters.py: Score-P's iteration clustering as a Cube4 profile (.cubex) states it,
 read from anchor.xml alone (independent of the project's Cube library): the attributes
 CLUSTERING, CLUSTER ROOT CNODE ID, CLUSTER PROCESS NUM, CLUSTER ITERATION COUNT and

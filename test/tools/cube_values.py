@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cube_values.py: reads the stored values of one metric from a Cube4 profile (.cubex):
 exclusive along the call tree for an EXCLUSIVE metric, and along the metric tree what
 CubeLib shows for the collapsed metric (a stored value includes the sub-metrics; the

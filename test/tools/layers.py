@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # layers.py: the dependency picture of src/, derived from the #include "..." lines and from the
 # compiled objects' symbols, and the rule that it points one way (docs/design.md, "Layers").
 # A file's layer is its folder's (FOLDERS: the first directory under src/; every adapter

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """lint_tests.py: finds the patterns that let a test pass when it should fail (issue 18) in
 the shell scripts of the test suite, and prints one line per finding ("FILE:LINE: rule:
 text"); exit status 1 when there is one.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # opening_comments.py: a cheap guard against drift between a file's opening comment (what the
 # file is for) and the tree: the file names it mentions must exist in the tree, and the
 # functions it names as `name()` or by a project prefix (scorep_*, an_*) must occur somewhere

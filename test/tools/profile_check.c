@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_check.c: test tool that checks a Cube4 profile for consistency (values that an
  * independent Cube reader would show as impossible) through the src/cube reader library. */
 #include "cube/cube.h"

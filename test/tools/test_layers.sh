@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_layers.sh: the layers of src/ point one way (docs/design.md, "Layers"); a file's layer
 # is its folder's (test/tools/layers.py, FOLDERS), with no exception for single files: no
 # file includes a header of a higher layer, no circle of includes passes through src/core/,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_lint_tests.sh: the shell scripts of the test suite (and the quickstart) hold none of the
 # patterns that let a test pass when it should fail (test/tools/lint_tests.py: `|| echo 0`
 # defaults, whole-test reruns, counts at the end of a pipe from a command that can fail);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_opening_comments.sh: every source file's opening comment names only files that the tree
 # has and functions that occur elsewhere in it (test/tools/opening_comments.py); the checker
 # is shown to fail on a copy of a file whose opening comment names a function and a file that

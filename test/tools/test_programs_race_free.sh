@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_programs_race_free.sh: the threaded test programs have no data race of their own
 # (ThreadSanitizer, without the runtime). A race in a program makes its printed result
 # differ now and then: memory_c.c once printed "sum 23" for "sum 24" on CI, which failed a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_messages.c: test tool that reads a trace with the OTF2 reader API (mapping tables
  * applied) and prints every point-to-point message event and probe in world ranks, or
  * checks (--match) that every send has exactly one receive with the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace_model_dump.c: prints what src/tools/trace_model.h loads from a trace, as lines the
  * tests compare with otf2-print's counts and trace_messages' matching:
  *   clock resolution=R offset=O length=L

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # tsan_runtime.sh: data races of the runtime itself. Builds scorep-rt with ThreadSanitizer
 # (a build directory and prefix of its own), builds the threaded test programs with it
 # (-fsanitize=thread as well) and runs them measured as the tests do (profile, trace,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cube_synth_expect.py: checks scorep-cube-dump's output of a scorep-cube-synth profile
 against values derived here from the generator's documented formulas (not from its code):
   cube_synth_expect.py SHAPE CNODES LOCATIONS METRICS EXCL_DUMP INCL_DUMP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile_check_cases.c: writes one consistent Cube4 profile and copies of it with one
  * deliberate inconsistency each, for test_profile_check.sh (profile_check must reject them). */
 #include "cube/cube.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 # score_expect.py: what scorep-score must print for a Score-P sample, computed without our Cube
 # library: regions and system tree from anchor.xml (Python's tarfile/xml), values from CubeLib's
 # excl.csv/incl.csv beside it; compares them with scorep-score's output read from stdin.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* symtest_dl.c: module that test_symbols dlopen's after its first resolution, so that the
  * resolver has to notice a library mapped after its module list was read. */
 

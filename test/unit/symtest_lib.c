@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* symtest_lib.c: shared library linked by test_symbols; its global and static functions
  * must resolve to their names and declaration lines despite ASLR. */
 #include <stddef.h>

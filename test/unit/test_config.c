@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_config.c: unit tests of src/config: every value form and error of each type, applying a
  * table through a fake lookup, the exact scorep.cfg output and the scorep-info help text. */
 #include "config/config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_core.c: unit tests of the core's building blocks: timer monotonicity, definition
  * deduplication, the trace buffer's merge order across call depths and classes, and the
  * MPI definitions' names and trace ids (groups by content, communicators parents first), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_cube_roundtrip.c: writes cubes with every dtype, nested metrics, parameter cnodes,
  * C++ names and a tree whose wide and deep orders differ, then reads them back (plain,
  * zlib rows, gzip anchor) and compares every name and value; also checks the sparse index. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_cube_samples.c: reads the real Score-P profiles in reference/cube-samples and checks
  * every value of their excl.csv/incl.csv, plus structure and view consistency of the rest. */
 #include "cube/cube.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cube_synth.sh: scorep-cube-synth (issue #19) and the writer it uses (cube_plan: rows
 # written by many simulated processes at computed offsets, streamed system tree, anchor
 # last): every value read back with scorep-cube-dump equals cube_synth_expect.py's, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_cube_tar_blocks.c: a .cubex whose members are whole 512-byte blocks long must read
  * right in CubeLib 4.4, whose tar reader steps from a member of S > 0 bytes to the header at
  * 512 + (S / 512 + 1) * 512 bytes after the member's header (one block further than POSIX tar

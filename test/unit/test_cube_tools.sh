@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_cube_tools.sh: checks scorep-cube-dump output line by line on the call_tree_test sample
 # and on the cube written by test_cube_roundtrip (parameters, C++ names), and scorep-score's
 # numbers on three Score-P samples against score_expect.py (derived from CubeLib's CSVs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_filter.c: unit tests of src/filter: the full filter-file grammar (comments, escapes,
  * MANGLED/DEMANGLED, repeated blocks), last-match-wins evaluation and every syntax error. */
 #include "filter/filter.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_memory_map.c: the memory adapter's address table (src/adapters/memory/memory_map.c)
  * against a plain array: random puts and takes (addresses that collide, reuse of freed
  * addresses, growth of shards, lookups of untracked addresses), then four threads at once. */

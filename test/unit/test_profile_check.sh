@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_profile_check.sh: the profile consistency checker (test/tools/profile_check) passes every
 # real Score-P sample and rejects each deliberately broken profile with its own message.
 set -u

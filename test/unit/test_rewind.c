@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_rewind.c: drives the core rewind interface (core/rewind.h) directly inside a real
  * measurement (linked with libscorep-rt); test_rewind.sh checks the trace and profile. */
 #include "core/events.h"

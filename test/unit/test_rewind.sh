@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_rewind.sh: the core rewind interface called directly (test_rewind.c): discarding
 # checks remove the events since their point and leave MeasurementOnOff OFF/ON in their
 # place (Score-P's semantics); keeping checks change nothing; the profile keeps every visit.

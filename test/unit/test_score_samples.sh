@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_score_samples.sh: scorep-score's options on Score-P's sample profiles, every number
 # checked against score_expect.py (CubeLib's CSVs, Python's tar/xml): -c, -f (flt column,
 # filtered estimate), -g with Score-P's parameters (initial_scorep.filter), -m, -s; and one

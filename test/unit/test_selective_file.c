@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_selective_file.c: the parser of the selective recording file (src/adapters/user/
  * selective_file.c) on files written here: Score-P's own test file, every accepted form of
  * instances, merging, comments, and every error with its line. */

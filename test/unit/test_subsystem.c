@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_subsystem.c: two subsystems and an at_finalize function registered from a
  * constructor (after the runtime's init, as an adapter library would) print each phase the
  * runtime calls; test_subsystem.sh compares the order with the one core/subsystem.h and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_subsystem.sh: the runtime calls the phases of registered subsystems (core/subsystem.h)
 # in the documented order (test_subsystem.c): registered after init, init and begin at once;
 # location_created on each new thread's own location, in registration order; at finalize

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_symbols.c: unit test of the address-to-symbol resolver (symbols.c) on global and static
  * functions of this executable, of a linked and of a dlopen'ed library; built PIE and not. */
 #include "symbols/symbols.h"

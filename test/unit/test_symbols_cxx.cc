@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // test_symbols_cxx.cc: the resolver (symbols.c) demangles C++ names through the program's own
 // __cxa_demangle: template instances, overloads and members, with their declaration lines.
 extern "C" {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_taskgraph.c: the task graph (src/analysis/an_taskgraph.c) on synthetic AN_TASK_*
  * events: edges by OpenMP's dependence rules (the diamond, a predecessor completed before its
  * successor was created, inoutset and mutexinoutset groups), taskwait joins, parent -> child,

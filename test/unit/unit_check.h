@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* unit_check.h: CHECK(cond, fmt, ...) for the C unit tests that count their failures and
  * go on: a failed check prints FAIL file:line and the message and adds one to failures,
  * which main turns into the exit status (added to atomically: test_memory_map.c checks from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compiler_adapter.c: the -finstrument-functions hooks. A function address maps to a region
  * through a lock-free open-addressing table; names, file:line and the filter decision are
  * worked out once per function, under a lock, on its first call. */

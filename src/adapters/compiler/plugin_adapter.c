@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plugin_adapter.c: the runtime side of `scorep-cc --instrument=plugin`: registers the GCC
  * plugin's region descriptors on first use, enters/leaves them, and gives throttled regions
  * a per-thread counter slot (profile/throttle_pending.c) so that their calls cost an inline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plugin_region.h: the region descriptor that the GCC plugin (scorep-cc --instrument=plugin)
  * emits per instrumented function, and the runtime entry points its inserted code calls. */
 #ifndef SCOREP_PLUGIN_REGION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_activity.c: turns CUPTI activity records (kernels, memcpys, memsets) into events on
  * GPU locations, one per (device, context, stream), at host times converted from CUPTI's
  * clock. Runs on the pool's consumer (cuda_pool.c), never on the hot path; one buffer at a

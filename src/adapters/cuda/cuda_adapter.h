@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_adapter.h: internals of the CUDA adapter (libscorep-rt-cuda): the clock conversion,
  * the processing of CUPTI activity records onto GPU locations, and the CUPTI glue. */
 #ifndef SCOREP_CUDA_ADAPTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_callsite.c: kernel_callsite, as Score-P records it: the parameter "callsite id"
  * (UINT64) inside a kernel's launch call on the host and right after the kernel's Enter on
  * its GPU stream, with the same value, a 32-bit hash of the host call stack at the launch,

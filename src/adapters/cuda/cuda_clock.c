@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_clock.c: converts CUPTI timestamps (ns of the GPU's clock) to host timer ticks by
  * linear interpolation between synchronisation points taken at start and at flushes. */
 #include "adapters/cuda/cuda_adapter.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_cupti.c: the CUPTI side of the CUDA adapter: subscribes to the runtime and driver
  * API callbacks (calls as regions; references and kernel_callsite inside launches), enables
  * the activity API with the growing buffer pool of cuda_pool.c and a periodic flush,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cuda_pool.c: the CUPTI activity buffers of the CUDA adapter: a pool that grows by chunks
  * when CUPTI asks for a buffer and none is free (up to SCOREP_CUDA_BUFFER_MAX), and a queue
  * of completed buffers that the adapter's consumer thread (or a sync point, or finalize)

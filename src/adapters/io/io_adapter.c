@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_adapter.c: the part of POSIX and ISO C I/O recording that lives in libscorep-rt (see
  * io_adapter.h): the guard against recording the runtime's own I/O, the regions (paradigm
  * io, role file_io), and the handles of descriptors and streams, one per-descriptor array

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* io_adapter.h: what the generated POSIX and ISO C I/O wrappers (libscorep-rt-io-posix,
  * libscorep-rt-io-isoc; build-aux/gen-io-wrappers) call in libscorep-rt: the guard that
  * decides whether a call is recorded, its region, and the handle events. Every handle of a

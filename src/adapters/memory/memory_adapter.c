@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_adapter.c: the shared half of libscorep-rt-memory: resolving the real allocation
  * functions (dlsym(RTLD_NEXT), with a static arena for what dlsym allocates meanwhile), the
  * regions, and the decision whether a call is recorded: not inside another wrapper (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_cxx.c: C++'s operator new and delete in all their forms (plain, array, nothrow,
  * aligned, sized) under their Itanium ABI names, so that C++ programs' new and delete are
  * recorded (region names as Score-P's, "operator new(size_t)" ...). Each forwards to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_libc.c: the C library's allocation functions of libscorep-rt-memory: malloc,
  * calloc, realloc, free, memalign, posix_memalign, valloc, aligned_alloc (Score-P's), and
  * reallocarray and pvalloc (not in Score-P), as regions of paradigm memory named as in

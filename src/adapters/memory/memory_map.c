@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_map.c: the sharded address table of memory_map.h. Linear probing with backward-
  * shift deletion (no tombstones, so lookups of untracked addresses stay short); a shard
  * doubles under its own lock. Storage comes from mmap: the table must not call malloc,

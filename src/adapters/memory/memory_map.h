@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_map.h: address -> allocation record (size, allocating call path), the table the
  * memory adapter looks freed blocks up in. Sharded open addressing: an operation locks one
  * of 256 shards chosen by the address, for a few probes; no malloc (tables are mmap'ed). */

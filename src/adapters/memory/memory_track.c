@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_track.c: the bookkeeping behind memory recording (memory_track.h): the address
  * table, the process totals, the Cube metrics per call path, the trace counter, and the
  * leak report at finalize. Names and semantics follow Score-P's memory adapter

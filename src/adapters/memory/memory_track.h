@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_track.h: allocation tracking inside the runtime (libscorep-rt), shared by the
  * malloc/new wrappers (libscorep-rt-memory) and MPI_Alloc_mem/MPI_Free_mem (libscorep-rt-mpi).
  * Score-P's metrics: ALLOCATION_SIZE and DEALLOCATION_SIZE on the call path of each call,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_wrappers.h: what the wrappers of libscorep-rt-memory share: the wrapped functions
  * (Score-P's region names), the real functions behind them, and the enter/leave pair that
  * decides whether a call is recorded. */

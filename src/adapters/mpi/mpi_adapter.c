@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_adapter.c: life cycle of the MPI adapter (the generated MPI_Init, MPI_Init_thread and
  * MPI_Finalize call in here), SCOREP_MPI_ENABLE_GROUPS, the lazily defined regions (one per
  * MPI function, named like it, paradigm MPI), and small helpers shared by the hooks. */

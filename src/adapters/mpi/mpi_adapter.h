@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_adapter.h: state shared by the generated PMPI wrappers (mpi_wrappers.c) and the
  * hand-written event logic of the MPI adapter: the enabled groups, the per-call frame, the
  * region table, the life cycle. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_coll.c: collective events. A blocking collective records MpiCollectiveBegin before
  * the PMPI call and MpiCollectiveEnd (OTF2 operation, communicator, root, bytes sent and
  * received by this process) after it; a non-blocking one records

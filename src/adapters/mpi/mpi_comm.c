@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_comm.c: communicator and group handles -> definitions, communicator keys, and the
  * hooks of the functions that create or free communicators and groups (see mpi_comm.h). */
 #include "adapters/mpi/mpi_comm.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_comm.h: communicators of the program -> definitions, and the keys that make a
  * definition globally unique. MPI_COMM_WORLD and MPI_COMM_SELF have fixed keys; any other
  * communicator gets (world rank of its rank 0) << 32 | (a counter of that process), chosen

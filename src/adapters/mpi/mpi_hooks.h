@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_hooks.h: the functions the generated wrappers call around the PMPI call (named in the
  * events column of mpi_functions.spec). pre hooks: (frame[, ctx], args); post hooks: (frame,
  * return value[, ctx], args). Post hooks do nothing (or only close what the pre hook opened)

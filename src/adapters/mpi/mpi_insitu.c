@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_insitu.c: the in-situ analysis (SCOREP_ENABLE_ANALYSIS=true with tracing): at
  * MPI_Finalize, after the definitions are unified and before the results are written, every
  * rank analyses its in-memory trace over the program's MPI (a duplicate of MPI_COMM_WORLD)

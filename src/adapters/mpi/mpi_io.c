@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_io.c: MPI-IO as I/O records (paradigm MPI-IO): a handle per MPI_File_open (its file,
  * its communicator), IoCreateHandle/IoDestroyHandle, IoOperationBegin/Complete around the
  * blocking reads and writes (collective flag for _all and _ordered; bytes transferred from

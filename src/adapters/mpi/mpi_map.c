@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_map.c: the read-mostly map (lock-free lookups) and the sharded map of the MPI adapter.
  * See mpi_map.h for the rules that make them safe. */
 #include "adapters/mpi/mpi_map.h"

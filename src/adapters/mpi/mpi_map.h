@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_map.h: the two hash maps of the MPI adapter, keyed by MPI handle values, without fixed
  * limits and safe under MPI_THREAD_MULTIPLE.
  *

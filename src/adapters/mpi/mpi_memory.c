@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_memory.c: SCOREP_MPI_MEMORY_RECORDING: MPI_Alloc_mem and MPI_Free_mem as allocations
  * (src/adapters/memory/memory_track.h): their sizes on the call path, leaks, the trace
  * counter "Process memory usage (MPI)", and Score-P's attributes (ALLOCATION_SIZE on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_msgid.c: the per-communicator message counters and the queue of deferred receives
  * (the rules are in mpi_msgid.h). Under MPI_THREAD_MULTIPLE everything runs under the
  * communicator's lock; at lower thread levels MPI calls never overlap, so no lock is taken. */

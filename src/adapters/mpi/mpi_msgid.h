@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_msgid.h: message ids. The n-th message from rank s to rank d on communicator c with
  * tag t has id n (1, 2, ...) on both sides, computed without extra communication: the sender
  * counts its sends per (c, d, t), the receiver its receives per (c, s, t); MPI's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_p2p.c: point-to-point events. Sends record MpiSend / MpiIsend before the PMPI call (one
  * tick after the Enter of the call, no timer read: a receive on another rank may complete
  * before the call returns), blocking receives MpiRecv after it (envelope from the status; the

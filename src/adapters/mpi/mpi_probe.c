@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_probe.c: probes and matched receives. A successful MPI_Probe, MPI_Iprobe (flag true),
  * MPI_Mprobe or MPI_Improbe (flag true) records the envelope it found: communicator, source
  * (rank in it, from the status), tag, bytes (PMPI_Get_count with MPI_BYTE), a message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_request.c: the request table, completion of requests and the hooks of the Wait/Test
  * families (MPI_STATUS(ES)_IGNORE included), MPI_Start(all), MPI_Cancel, MPI_Request_free,
  * MPI_Request_get_status. */

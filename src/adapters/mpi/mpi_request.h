@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_request.h: the requests the adapter follows from their creation (non-blocking
  * point-to-point, persistent requests, Imrecv, non-blocking collectives, request-based RMA,
  * MPI_Comm_idup) to their completion in any Wait/Test variant, MPI_Request_free or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_request_table.c: the request table (open addressing by handle value, a FIFO of records
  * per handle, dormant slots) and the free list of request records; mpi_request_table.h says
  * why each part is as it is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_request_table.h: the table of the requests the adapter follows, keyed by the value of
  * their MPI_Request handle, and the free list their records come from. No fixed limit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_rma.c: one-sided communication. Window creation and MPI_Win_free are RMA
  * collectives (RmaCollectiveBegin/End with CREATE_HANDLE[_AND_ALLOCATE] or
  * DESTROY_HANDLE[_AND_DEALLOCATE]) around RmaWinCreate/RmaWinDestroy; MPI_Win_fence is one

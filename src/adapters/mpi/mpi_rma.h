@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_rma.h: RMA windows of the program -> definitions (key as for communicators, broadcast
  * over the window's communicator), and the operations still waiting for their completion
  * event at the next synchronisation. */

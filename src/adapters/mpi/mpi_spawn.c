@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_spawn.c: MPI_Comm_spawn(_multiple) under scorep-run. Open MPI starts the spawned
  * processes from its daemons with mpirun's environment, which lacks scorep-run's LD_PRELOAD,
  * so they would run unmeasured. When this process was preloaded, the call starts them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpi_types.c: byte counts of messages with the large-count interfaces (MPI_Type_size_x,
  * MPI_Get_elements_x), so sizes beyond 2 GiB are exact, and without an MPI call per message
  * where that is safe (see docs/mpi.md, "Message sizes"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nvtx_adapter.c: NVTX ranges and marks as user regions (libscorep-rt-nvtx), attached through
  * NVTX's injection interface: NVTX calls InitializeInjectionNvtx2 (the library named by
  * NVTX_INJECTION64_PATH; when the library is linked into the program, its constructor sets

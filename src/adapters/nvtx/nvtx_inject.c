@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nvtx_inject.c: NVTX's static injection point, linked by scorep-cc into every program it
  * links (libscorep-rt-nvtx-inject.a, whole), so that a program using NVTX records its ranges
  * without scorep-run and without NVTX_INJECTION64_PATH.

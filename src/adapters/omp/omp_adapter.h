@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_adapter.h: internals of the OpenMP adapter (an OMPT tool inside the runtime): per-thread
  * state, parallel-region and task objects, region and lock tables. See docs/openmp.md. */
 #ifndef SCOREP_OMP_ADAPTER_H

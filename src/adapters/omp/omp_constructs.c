@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_constructs.c: OMPT callbacks of worksharing, masked and mutual exclusion: regions for
  * loops, sections, single, workshare, masked, critical, ordered and the lock API, and
  * ThreadAcquireLock/ThreadReleaseLock with per-lock acquisition order. End callbacks leave

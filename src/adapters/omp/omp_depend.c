@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_depend.c: the depend items of explicit tasks (OMPT's dependences callback): one trace
  * record per item, on the creating thread right after the task's ThreadTaskCreate, with the
  * address of the item's storage and its type. Edges are not recorded: they follow from the

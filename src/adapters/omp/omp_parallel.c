@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_parallel.c: OMPT callbacks of threads, parallel regions, implicit tasks and barriers:
  * ThreadFork/Join on the encountering thread, ThreadTeamBegin/End and the parallel region
  * on every member, whose profile continues under the call path of the fork. */

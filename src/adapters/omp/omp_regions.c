@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_regions.c: OpenMP construct regions by (code pointer, kind) and lock records by OMPT
  * wait id, in open-addressing tables read without locks (entries are published by a release
  * store of the key; a full table is replaced, never resized in place, and old tables are

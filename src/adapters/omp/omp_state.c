@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_state.c: per-thread state of the OpenMP adapter (frames, the stack of the adapter's own
  * regions) and the pool of team and task objects. A thread's state is touched by that thread
  * only, except by a team's master while the thread idles after the team (omp_parallel.c). */

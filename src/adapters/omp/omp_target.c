@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_target.c: OpenMP target offload through LLVM's libomptarget (libscorep-rt-omptarget).
  * LLVM 14's libomptarget reports nothing to OMPT tools (no ompt_callback_target, no device
  * tracing), so the adapter interposes two layers:

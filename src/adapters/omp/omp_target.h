@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_target.h: internals of the OpenMP target-offload adapter (libscorep-rt-omptarget):
  * LLVM libomptarget's entry points and device-plugin interface as LLVM 14 defines them
  * (openmp/libomptarget/include/omptarget.h, omptargetplugin.h), and the GOT patch that lets

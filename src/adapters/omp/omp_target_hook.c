@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_target_hook.c: replaces one imported function of one loaded shared object by
  * rewriting that object's GOT entries for it (its JUMP_SLOT and GLOB_DAT relocations). The
  * target-offload adapter uses it for libomptarget's dlsym: libomptarget finds its device

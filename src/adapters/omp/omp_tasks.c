@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_tasks.c: OMPT callbacks of explicit tasks: ThreadTaskCreate inside "!$omp create task"
  * on the creating thread; ThreadTaskSwitch, the task region and ThreadTaskComplete where the
  * task runs, with the thread's call path suspended meanwhile (profile_threads.h). Undeferred

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompt_tool.c: the OMPT tool of the runtime. An OpenMP runtime with OMPT (LLVM's libomp) finds
  * ompt_start_tool in libscorep-rt, linked or preloaded; the tool registers the callbacks of
  * omp_adapter.h. A program on an OpenMP runtime without OMPT (GNU libgomp) is told so once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_adapter.c: records thread creation, begin, end and join by interposing
  * pthread_create/pthread_join (pthread_exit ends through the cleanup handler) (works at link time
  * and under LD_PRELOAD). The calls are regions of paradigm pthread, as in Score-P. Mutexes and

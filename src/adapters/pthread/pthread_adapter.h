@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_adapter.h: what the pthread adapter's files share: Score-P's pthread regions
  * (paradigm pthread, file "PTHREAD"), created on first use. */
 #ifndef SCOREP_PTHREAD_ADAPTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_mutex_map.c: mutex address -> record, an open-addressing table read without locks.
  * Entries are published by a release store of the key after the record is set; a destroyed
  * mutex's slot becomes a tombstone that a later insertion may reuse. A table half full (live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_mutex_map.h: the pthread adapter's record of each mutex the program locks (its lock
  * id and acquisition order, as Score-P's scorep_pthread_mutex), found by the mutex's address
  * in a table read without locks. */

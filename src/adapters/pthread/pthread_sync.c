@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pthread_sync.c: the program's pthread mutex and condition-variable calls, as Score-P's
  * pthread adapter records them: each call a region of paradigm pthread (file "PTHREAD", role
  * wrapper, named after the function), and ThreadAcquireLock / ThreadReleaseLock events with the

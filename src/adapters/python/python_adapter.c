@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* python_adapter.c: the C part of the Python module scorep (scorep/_native.so, docs/python.md):
  * a profile hook (PyEval_SetProfile) that makes every Python call a region entered and left
  * through the runtime's events, as compiled functions are, with the region cached per code

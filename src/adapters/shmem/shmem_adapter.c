@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_adapter.c: life cycle of the OpenSHMEM adapter (the generated shmem_init,
  * shmem_init_thread, start_pes and shmem_finalize call in here), the lazily defined regions
  * (one per function, named like it, paradigm SHMEM) and the functions without pshmem twin. */

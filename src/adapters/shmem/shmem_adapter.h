@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_adapter.h: state shared by the generated pshmem wrappers (shmem_wrappers.c) and the
  * hand-written event logic of the OpenSHMEM adapter: the per-call frame, the region table,
  * the RMA and collective hooks, the life cycle. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_events.c: the events of the OpenSHMEM adapter. Puts, gets and atomics are RMA
  * operations on the window that stands for the symmetric heap; blocking ones complete
  * (RmaOpCompleteBlocking) when the call returns, *_nbi ones (RmaOpCompleteNonBlocking) at the

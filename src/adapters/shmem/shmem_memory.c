@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shmem_memory.c: SCOREP_SHMEM_MEMORY_RECORDING: the symmetric heap's allocations
  * (shmem_malloc, shmem_calloc, shmem_align, shmem_realloc, shmem_free and the old shmalloc,
  * shmemalign, shrealloc, shfree, shmemx_malloc_with_hint) as allocations of the memory

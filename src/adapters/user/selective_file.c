@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* selective_file.c: parser of the selective recording file (syntax in selective_file.h).
  * Score-P's rules (its scorep_selective_parser.c): the name is the line's first blank-separated
  * word, instances follow separated by blanks or commas, a line naming a region again adds its

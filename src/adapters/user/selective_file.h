@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* selective_file.h: the selective recording file of Score-P (SCOREP_SELECTIVE_CONFIG_FILE):
  * which instances of which user regions are recorded. One region per line, its name
  * followed by instance numbers and intervals, instances counted from 0:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_adapter.c: the C functions behind the SCOREP_USER_* macros (Score-P's names). Handles
  * are created once (under a lock) and then used without one. */
 #include "adapters/user/user_adapter.h"

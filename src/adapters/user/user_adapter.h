@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_adapter.h: what the Fortran entry points (user_fortran.c) share with the C functions
  * of the user adapter (user_adapter.c). */
 #ifndef SCOREP_USER_ADAPTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_fortran.c: the Fortran entry points called by the macros of SCOREP_User.inc, with
  * Score-P's names (scorep_f_begin, ...) and gfortran's conventions: arguments by reference,
  * one hidden length (size_t) per CHARACTER argument at the end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_selective.c: selective recording at run time (see user_selective.h): the file is read
  * at init, recording is switched off at begin, and the instances of the selected user regions
  * switch it on and off through the recording switch of core/events.c, as Score-P's

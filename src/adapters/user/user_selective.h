@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* user_selective.h: selective recording (SCOREP_SELECTIVE_CONFIG_FILE), as in Score-P: with
  * the file given, recording starts off and is on while the program is inside a selected
  * instance of a selected user region (docs/user-guide.md, "Selective recording"). The user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* argv.c: growing argument vectors of the instrumenter, their shell-quoted printing (--dry-run,
  * --verbose) and running them as child processes. */
 #include "tools/instrumenter/argv.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* argv.h: growing argument vectors for the instrumenter (scorep-cc, scorep, scorep-<compiler>):
  * building, printing with shell quoting, and running them. */
 #ifndef SCOREP_INSTRUMENTER_ARGV_H

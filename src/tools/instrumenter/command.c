@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* command.c: turns one instrumenter invocation into compiler commands (instrumentation flags,
  * include path, the filter's plugin and the filter reference object (below), the runtime's
  * libraries) and runs them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* command.h: what one instrumenter invocation does: the selections made by the options
  * (scorep-cc's or Score-P's), and the compiler command built from them. */
 #ifndef SCOREP_INSTRUMENTER_COMMAND_H

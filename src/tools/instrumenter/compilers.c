@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compilers.c: the table of compiler drivers the instrumenter knows and the predicates that
  * classify their arguments (link or compile step, queries, debug level, inputs). */
 #include "tools/instrumenter/compilers.h"

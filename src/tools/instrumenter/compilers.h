@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compilers.h: the compiler drivers the instrumenter knows (gcc, clang, gfortran, the MPI and
  * OpenSHMEM wrappers, nvcc) and what their arguments mean to it. */
 #ifndef SCOREP_INSTRUMENTER_COMPILERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* excluded_sources.c: the source files whose functions scorep-cc leaves uninstrumented, as
  * Score-P leaves system headers out: NVTX's header implementation (its inline functions
  * would wrap the ranges they open: regions that do not nest) and, for nvcc, the CUDA

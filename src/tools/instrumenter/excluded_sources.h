@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* excluded_sources.h: the source files whose functions scorep-cc never instruments (NVTX's
  * header implementation; for nvcc the CUDA toolkit's headers and nvcc's generated stub). */
 #ifndef SCOREP_INSTRUMENTER_EXCLUDED_SOURCES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* options.c: parses scorep-cc's options and Score-P's instrumenter options (checked against
  * Score-P's scorep --help and its command-line parser) into one set of selections. */
 #include "config.h"

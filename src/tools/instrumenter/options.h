@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* options.h: the two option languages of the instrumenter: scorep-cc's own and Score-P's
  * (`scorep`, and SCOREP_WRAPPER_INSTRUMENTER_FLAGS of the scorep-<compiler> wrappers). */
 #ifndef SCOREP_INSTRUMENTER_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wrapper.c: Score-P's compiler wrappers scorep-<compiler> (SCOREP_WRAPPER=off,
  * SCOREP_WRAPPER_INSTRUMENTER_FLAGS, SCOREP_WRAPPER_COMPILER_FLAGS) and scorep-wrapper
  * (--help, --create), checked against Score-P's scorep-wrapper script. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wrapper.h: the compiler wrappers scorep-<compiler> and the scorep-wrapper command. */
 #ifndef SCOREP_INSTRUMENTER_WRAPPER_H
 #define SCOREP_INSTRUMENTER_WRAPPER_H

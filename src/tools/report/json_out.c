@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json_out.c: the JSON writer of scorep-report: strings escaped for JSON and for the HTML
  * <script> element they are embedded in (region names may hold </script>, & or quotes). */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report.h: the parts of scorep-report (HTML report of an experiment directory): each part
  * writes its members of the report's JSON data object; report_html.c wraps them in the page. */
 #ifndef SCOREP_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_expdir.c: what scorep-report finds in an experiment directory (profile, trace,
  * scorep.cfg, MANIFEST.md) and the report's "meta" and "config" members. */
 #include "report.h"

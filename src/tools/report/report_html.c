@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_html.c: assembles report.html: the page template of share/report with its style
  * sheet, script and the JSON data block inlined, so the page opens without a network. */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_io.c: the "io" member of scorep-report's data: a per-file I/O summary read from the
  * trace's I/O records (what Darshan shows per file): one row per file and I/O paradigm with
  * bytes and operations read and written, flushes, failed operations, the access sizes in

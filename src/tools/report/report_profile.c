@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_profile.c: the report's data from profile.cubex (read with src/cube's reader): the
  * call tree with inclusive/exclusive time, visits and min/max for the flame graph, the top-N
  * table (scorep-score's rows, from src/tools/score/score_model), the heat map of top regions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_serve.c: scorep-report --serve (issue #19): rank 0 serves a page on 127.0.0.1 from
  * which a browser explores a profile lazily: the call tree opens one level at a time (the
  * page's links name the call paths to show expanded), a call path's values per location,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_taskgraph.c: the "Task graph" section of scorep-report from EXPDIR/taskgraph.dot (the
  * analysis's OpenMP task graph, docs/openmp.md "Task graph"): its nodes and edges for the
  * page's layered drawing (report.js), and the table per task region and rank: count, sum,

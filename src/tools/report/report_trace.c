@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_trace.c: the report's data from traces.otf2 (read with src/tools/trace_model): the
  * timeline (region instances per location, downsampled, messages and CUDA launch -> kernel
  * arrows), the per-rank-pair

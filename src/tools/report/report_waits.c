@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_waits.c: the "Wait states" section of scorep-report, from scout.cubex (the wait-state
  * analysis, docs/analysis.md): each pattern's total and share of the time, the worst
  * (pattern, call path, rank and thread) combinations, the critical path's call paths and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-report.c: writes one self-contained HTML report (flame graph, heat map,
  * communication matrix, timeline, top regions, configuration) of an experiment directory.
  *

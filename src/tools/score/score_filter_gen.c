@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_filter_gen.c: scorep-score -g (score_filter_gen.h). The heuristic is Score-P's:
  * a USR (or, on request, COM) region whose max_buf is at least bufferpercent% of the
  * run's max_buf, whose time per visit is at most timepervisit us, with at least `visits`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_filter_gen.h: scorep-score -g: writes initial_scorep.filter listing the regions
  * that are frequently called and cheap, with Score-P's parameters and file layout. */
 #ifndef SCOREP_SCORE_FILTER_GEN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_model.c: scorep-score's rows from a Cube profile: region types, visits and times
  * per region and group, and the trace buffer estimate from our buffer's record sizes. */
 #include "tools/score/score_model.h"

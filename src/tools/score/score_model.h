@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_model.h: the numbers of scorep-score (per region and per group: visits, times,
  * estimated trace buffer bytes, filter effect) computed from a Cube profile. Used by
  * scorep-score and by scorep-report's top table (src/tools/report/report_profile.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_print.c: scorep-score's text output in Score-P's layout (score_print.h). */
 #include "tools/score/score_print.h"
 

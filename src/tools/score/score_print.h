@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* score_print.h: scorep-score's text output: the estimate lines, the group and region
  * table in Score-P's layout, and the --top table. */
 #ifndef SCOREP_SCORE_PRINT_H

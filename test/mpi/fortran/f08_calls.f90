@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! f08_calls.f90: a `use mpi_f08` program (2 processes) whose calls go through the mpi_f08
 ! module's specific procedures (mpi_send_f08_, ...); test_fortran.sh asserts their events and
 ! that the program observes the same data, statuses, flags, names and error codes

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! mpifh_calls.f90: MPI test program for the mpif.h bindings (2 processes): the other
 ! point-to-point modes, request completion, probes, matched probes, cancel, the blocking and
 ! non-blocking collectives, RMA, strings and sentinels. test_fortran.sh checks its events.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ring.f90: MPI test program with known communication, Fortran `use mpi` bindings; run with
 ! 2-4 processes. test_fortran.sh checks the events of every call below (counts per rank).
 program ring

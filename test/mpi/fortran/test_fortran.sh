@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_fortran.sh: the Fortran wrappers of the MPI adapter (mpi_fortran_wrappers.c): Fortran
 # programs (`use mpi`, mpif.h, `use mpi_f08`) built with `scorep-cc mpif90` and, built plainly, run under
 # scorep-run give the MPI events of C programs, with the same messages in both modes, and

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! transparency.f90: the Fortran side of test/mpi/transparency.c (2 processes, mpif.h): error
 ! codes, flags, 1-based indices, MPI_UNDEFINED, outcounts, request and communicator handles
 ! and status fields (sentinels where MPI leaves them alone) as the program observes them;

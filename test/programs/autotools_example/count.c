@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* count.c: the static library of the autotools example (count_up(n) calls bump n times). */
 #include "count.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* count.h: the library of the autotools example. */
 #ifndef COUNT_H
 #define COUNT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counter.c: the program of the autotools example: 5 count_up(4), so 20 bump. */
 #include <stdio.h>
 

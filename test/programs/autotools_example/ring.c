@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ring.c: the MPI program of the autotools example, for 2 ranks: 3 rounds of exchange(), each
  * one MPI_Send and one MPI_Recv per rank (rank 0 sends first). */
 #include <mpi.h>

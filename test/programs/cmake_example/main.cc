@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // main.cc: the C++ program of the CMake example: 10 work_step, 4 demo::scale(int) calls.
 #include <cstdio>
 

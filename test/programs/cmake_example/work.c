@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* work.c: the C shared library of the CMake example (exact visits: 3 leaf per work_step). */
 #include "work.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* work.h: the library of the CMake example: work_step calls leaf three times. */
 #ifndef WORK_H
 #define WORK_H

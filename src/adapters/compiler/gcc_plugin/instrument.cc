@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // instrument.cc: the instrumentation of `scorep-cc --instrument=plugin`: per function a static
 // region descriptor (plugin_region.h) and an inline throttle check at entry, a leave at exit.
 #include <gcc-plugin.h>

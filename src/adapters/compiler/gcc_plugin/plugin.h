@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // plugin.h: what the two parts of the GCC plugin share: a function's names as the runtime
 // would resolve them, the filter decision, and the registration of the instrumentation pass.
 #ifndef SCOREP_GCC_PLUGIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // scorep_filter_gcc.cc: GCC plugin behind `scorep-cc --filter`: functions that the filter file
 // excludes are not instrumented at all (no __cyg_profile_func_enter/exit calls are emitted).
 #include <gcc-plugin.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // scorep_llvm_plugin.cc: the LLVM pass plugin of `scorep-cc --instrument=plugin` for clang and
 // clang++ (-fpass-plugin): the contract of the GCC plugin (gcc_plugin/instrument.cc) in LLVM IR.
 // Per function a static region descriptor (plugin_region.h), an inline throttle check at entry

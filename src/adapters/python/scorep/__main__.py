@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # __main__.py: `python3 -m scorep [options] [--] script.py [args]` (Score-P's bindings'
 # command line): restarts the interpreter with the runtime preloaded (and the MPI adapter
 # with --mpp=mpi or under mpirun, as scorep-run preloads it), then runs the script as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # instrumenter.py: the Python calls recorded or not (Score-P's scorep.instrumenter: register,
 # unregister, enable and disable as context managers and decorators). Without
 # `python3 -m scorep` nothing is measured and these do nothing, as Score-P's dummy

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # user.py: user regions, parameters, recording and rewind for Python scripts, with Score-P's
 # names and semantics (scorep.user of Score-P's bindings): region("x") as context manager
 # records the region "user:x"; @region() on a function records it as "module:function".
