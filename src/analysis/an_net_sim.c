@@ -5,7 +5,8 @@
  * read), a message is copied at its send into the receiver's queue and matched by source and
  * tag in the order sent (MPI's non-overtaking rule). One lock for the whole world: slow,
  * simple and deterministic (reductions sum in rank order, the same on every rank). A wait
- * that sees no progress anywhere for AN_SIM_STALL_S seconds is a deadlock in the code under
+ * that sees no progress anywhere for AN_SIM_STALL_S seconds (long beyond any local step of
+ * the tests' small traces, even on a loaded machine) is a deadlock in the code under
  * test: the process aborts with what it waited for, rather than hang a test. */
 #include "analysis/an_net_sim.h"
 
@@ -17,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#define AN_SIM_STALL_S 20
+#define AN_SIM_STALL_S 60
 
 typedef enum {
     C_ALLREDUCE,
