@@ -167,12 +167,16 @@ enum {
     R_ALLREDUCE,
     R_BCAST,
     R_REDUCE,
+    R_IRECV,
+    R_ISSEND,
+    R_WAIT,
     R_SCEN,
     N_REGIONS
 };
 static const char *const region_name[N_REGIONS] = {
     "main",     "MPI_Init",  "MPI_Finalize",  "MPI_Send",  "MPI_Ssend",  "MPI_Recv",   "MPI_Probe",
-    "MPI_Mprobe", "MPI_Mrecv", "MPI_Barrier", "MPI_Allreduce", "MPI_Bcast", "MPI_Reduce", "scenario"};
+    "MPI_Mprobe", "MPI_Mrecv", "MPI_Barrier", "MPI_Allreduce", "MPI_Bcast", "MPI_Reduce", "MPI_Irecv",
+    "MPI_Issend", "MPI_Wait", "scenario"};
 
 #define D 1000u         /* ticks: 1 s */
 #define T0 1000u        /* the scenario's start, after MPI_Init */
@@ -228,13 +232,14 @@ static void leave(bld *b, uint64_t time)
     b->depth--;
 }
 
-/* a message record on the world communicator */
+/* a message record on communicator COMM (0: the world; 1: ranks 2 and 3) */
+static uint32_t comm = 0;
 static void msg(bld *b, an_event_kind kind, uint64_t time, int peer, int tag)
 {
     an_event *e = ev(b, time, kind);
     if (!e)
         return;
-    e->comm = 0;
+    e->comm = comm;
     e->peer = (uint32_t)peer;
     e->tag = (uint32_t)tag;
     e->bytes = 4;
@@ -256,12 +261,41 @@ static void recv(bld *b, uint32_t region, uint64_t in, uint64_t out, int from, i
     leave(b, out);
 }
 
+/* a nonblocking call that posts request REQ: MPI_Irecv (its receive's request), MPI_Issend
+ * (the send record); then the MPI_Wait that completes it, from IN to OUT */
+static void post(bld *b, uint32_t region, uint64_t at, int peer, int tag, uint64_t req)
+{
+    enter(b, at, region);
+    if (region == R_IRECV) {
+        an_event *e = ev(b, at, AN_IRECV_REQUEST);
+        if (e)
+            e->request = req;
+    } else {
+        msg(b, AN_ISEND, at, peer, tag);
+        if (!b->oom)
+            b->t->events[b->t->n_events - 1].request = req;
+    }
+    leave(b, at);
+}
+
+static void wait(bld *b, uint64_t in, uint64_t out, int recv_from, int tag, uint64_t req)
+{
+    enter(b, in, R_WAIT);
+    if (recv_from >= 0)
+        msg(b, AN_IRECV, out, recv_from, tag);
+    else
+        ev(b, out, AN_ISEND_COMPLETE);
+    if (!b->oom)
+        b->t->events[b->t->n_events - 1].request = req;
+    leave(b, out);
+}
+
 static void coll(bld *b, uint32_t region, int op, int root, uint64_t in, uint64_t out)
 {
     enter(b, in, region);
     an_event *e = ev(b, out, AN_COLL_END);
     if (e) {
-        e->comm = 0;
+        e->comm = comm;
         e->peer = root < 0 ? AN_NONE : (uint32_t)root;
         e->tag = (uint32_t)op;
         e->bytes = e->bytes2 = 4;
@@ -271,7 +305,7 @@ static void coll(bld *b, uint32_t region, int op, int root, uint64_t in, uint64_
 
 typedef void (*scenario_fn)(bld *b, int rank);
 
-/* the definitions every rank reads, then main { MPI_Init, scenario { ... }, MPI_Finalize } */
+/* the definitions every rank reads (the world, ranks 2 and 3), then main { MPI_Init, scenario { ... }, MPI_Finalize } */
 static int build(an_trace *t, int rank, scenario_fn fn)
 {
     memset(t, 0, sizeof *t);
@@ -279,10 +313,11 @@ static int build(an_trace *t, int rank, scenario_fn fn)
     t->n_ranks = NR;
     t->resolution = D;
     t->n_regions = N_REGIONS;
-    t->n_comms = 1;
+    t->n_comms = 2;
     t->regions = calloc(N_REGIONS, sizeof *t->regions);
-    t->comms = calloc(1, sizeof *t->comms);
-    if (!t->regions || !t->comms || !(t->comms[0].ranks = malloc(NR * sizeof(uint32_t))))
+    t->comms = calloc(2, sizeof *t->comms);
+    if (!t->regions || !t->comms || !(t->comms[0].ranks = malloc(NR * sizeof(uint32_t))) ||
+        !(t->comms[1].ranks = malloc(2 * sizeof(uint32_t))))
         return -1;
     for (uint32_t i = 0; i < N_REGIONS; i++) {
         int mpi = i != R_MAIN && i != R_SCEN;
@@ -294,6 +329,11 @@ static int build(an_trace *t, int rank, scenario_fn fn)
     t->comms[0].n = NR;
     t->comms[0].defined = 1;
     an_comm_set_side(&t->comms[0], t->rank);
+    /* ranks 2 and 3 as 0 and 1 (waitstates.c's MPI_Comm_split) */
+    t->comms[1].ranks[0] = 2, t->comms[1].ranks[1] = 3;
+    t->comms[1].n = 2;
+    t->comms[1].defined = 1;
+    an_comm_set_side(&t->comms[1], t->rank);
     snprintf(t->master_name, sizeof t->master_name, "Master thread");
     bld b = {.t = t, .fin = END};
     enter(&b, 0, R_MAIN);
@@ -310,6 +350,53 @@ static int build(an_trace *t, int rank, scenario_fn fn)
 
 /* waitstates.c's scenarios, with its times (k D after the start); calls that do not wait take
  * no time */
+
+/* Late Sender at MPI_Recv: rank 0 sends after D, rank 1 waits D */
+static void ls_recv(bld *b, int r)
+{
+    if (r == 0)
+        send(b, R_SEND, AT(1), AT(1), 1, 1);
+    if (r == 1)
+        recv(b, R_RECV, AT(0), AT(1), 0, 1);
+}
+
+/* Late Sender at the MPI_Wait of an Irecv */
+static void ls_wait(bld *b, int r)
+{
+    if (r == 0)
+        send(b, R_SEND, AT(1), AT(1), 1, 2);
+    if (r == 1) {
+        post(b, R_IRECV, AT(0), 0, 2, 77);
+        wait(b, AT(0), AT(1), 0, 2, 77);
+    }
+}
+
+/* Late Receiver at the MPI_Wait of an Issend: rank 1 posts its receive after D */
+static void lr_wait(bld *b, int r)
+{
+    if (r == 0) {
+        post(b, R_ISSEND, AT(0), 1, 7, 5);
+        wait(b, AT(0), AT(1), -1, 7, 5);
+    }
+    if (r == 1)
+        recv(b, R_RECV, AT(1), AT(1), 0, 7);
+}
+
+/* on the communicator of ranks 2 and 3: a Late Sender (rank 2 sends after D), then a barrier
+ * that rank 2 enters after 2D (rank 3 waits D) */
+static void ls_subcomm(bld *b, int r)
+{
+    comm = 1;
+    if (r == 2) {
+        send(b, R_SEND, AT(1), AT(1), 3, 8);
+        coll(b, R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, -1, AT(2), AT(2));
+    }
+    if (r == 3) {
+        recv(b, R_RECV, AT(0), AT(1), 2, 8);
+        coll(b, R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, -1, AT(1), AT(2));
+    }
+    comm = 0;
+}
 
 /* rank 0 sends to 1 after 2D; rank 1 probes (waits 2D), receives, works D, sends to 2; rank 2
  * probes (waits 3D), receives */
@@ -512,6 +599,31 @@ static void check_run(run *r)
 /* test_analysis.sh's formulas with waitstates.c's times (seconds: D = 1) */
 static void scenarios(void)
 {
+    static const expect lsr[] = {
+        {M_MPI_LATESENDER, "scenario/MPI_Recv", 1, 1},
+        {M_MPI_LATESENDER, "scenario/MPI_Recv", 0, 0},
+        {M_DELAY_LATESENDER, "scenario", 0, 1},
+    };
+    RUN(ls_recv, lsr);
+    static const expect lsw[] = {
+        {M_MPI_LATESENDER, "scenario/MPI_Wait", 1, 1},
+        {M_MPI_LATESENDER, "scenario/MPI_Irecv", 1, 0},
+    };
+    RUN(ls_wait, lsw);
+    static const expect lrw[] = {
+        {M_MPI_LATERECEIVER, "scenario/MPI_Wait", 0, 1},
+        {M_MPI_LATERECEIVER, "scenario/MPI_Issend", 0, 0},
+        {M_MPI_LATESENDER, "scenario/MPI_Recv", 1, 0},
+    };
+    RUN(lr_wait, lrw);
+    /* the replay builds the communicator of ranks 2 and 3 (an_net_sub) */
+    static const expect sub[] = {
+        {M_MPI_LATESENDER, "scenario/MPI_Recv", 3, 1},
+        {M_MPI_BARRIER_WAIT, "scenario/MPI_Barrier", 3, 1},
+        {M_MPI_BARRIER_WAIT, "scenario/MPI_Barrier", 2, 0},
+        {M_MPI_BARRIER_WAIT, "scenario/MPI_Barrier", 0, 0},
+    };
+    RUN(ls_subcomm, sub);
     /* LS at the probes 2D and 3D, none at the probed receives; delays: rank 0's 2D
      * (short-term); rank 1's D of work, scaled by min(1, w2 / (d1 + w1)) = 1; long-term on
      * rank 0: s = min(1, w2 / (d1 + w1)) w1 = 2D; rank 1's wait propagating by s, rank 2's
