@@ -188,7 +188,8 @@ typedef struct {
     an_trace *t;
     uint32_t stack[16];
     int depth, oom;
-    uint64_t fin; /* when this rank enters MPI_Finalize */
+    uint64_t fin;  /* when this rank enters MPI_Finalize */
+    uint32_t comm; /* of the messages and collectives: 0 the world, 1 ranks 2 and 3 */
 } bld;
 
 static an_event *ev(bld *b, uint64_t time, an_event_kind kind)
@@ -232,14 +233,13 @@ static void leave(bld *b, uint64_t time)
     b->depth--;
 }
 
-/* a message record on communicator COMM (0: the world; 1: ranks 2 and 3) */
-static uint32_t comm = 0;
+/* a message record on the builder's communicator */
 static void msg(bld *b, an_event_kind kind, uint64_t time, int peer, int tag)
 {
     an_event *e = ev(b, time, kind);
     if (!e)
         return;
-    e->comm = comm;
+    e->comm = b->comm;
     e->peer = (uint32_t)peer;
     e->tag = (uint32_t)tag;
     e->bytes = 4;
@@ -295,7 +295,7 @@ static void coll(bld *b, uint32_t region, int op, int root, uint64_t in, uint64_
     enter(b, in, region);
     an_event *e = ev(b, out, AN_COLL_END);
     if (e) {
-        e->comm = comm;
+        e->comm = b->comm;
         e->peer = root < 0 ? AN_NONE : (uint32_t)root;
         e->tag = (uint32_t)op;
         e->bytes = e->bytes2 = 4;
@@ -386,7 +386,7 @@ static void lr_wait(bld *b, int r)
  * that rank 2 enters after 2D (rank 3 waits D) */
 static void ls_subcomm(bld *b, int r)
 {
-    comm = 1;
+    b->comm = 1;
     if (r == 2) {
         send(b, R_SEND, AT(1), AT(1), 3, 8);
         coll(b, R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, -1, AT(2), AT(2));
@@ -395,7 +395,6 @@ static void ls_subcomm(bld *b, int r)
         recv(b, R_RECV, AT(0), AT(1), 2, 8);
         coll(b, R_BARRIER, OTF2_COLLECTIVE_OP_BARRIER, -1, AT(1), AT(2));
     }
-    comm = 0;
 }
 
 /* rank 0 sends to 1 after 2D; rank 1 probes (waits 2D), receives, works D, sends to 2; rank 2
