@@ -595,8 +595,8 @@ static void check_run(run *r)
         check_run(&r_);                                                                            \
     } while (0)
 
-/* test_analysis.sh's formulas with waitstates.c's times (seconds: D = 1) */
-static void scenarios(void)
+/* test_analysis.sh's formulas with waitstates.c's times (seconds: D = 1): single waits */
+static void simple_waits(void)
 {
     static const expect lsr[] = {
         {M_MPI_LATESENDER, "scenario/MPI_Recv", 1, 1},
@@ -623,6 +623,11 @@ static void scenarios(void)
         {M_MPI_BARRIER_WAIT, "scenario/MPI_Barrier", 0, 0},
     };
     RUN(ls_subcomm, sub);
+}
+
+/* probes, chains of point-to-point waits, wrong order, the critical path */
+static void p2p_chains(void)
+{
     /* LS at the probes 2D and 3D, none at the probed receives; delays: rank 0's 2D
      * (short-term); rank 1's D of work, scaled by min(1, w2 / (d1 + w1)) = 1; long-term on
      * rank 0: s = min(1, w2 / (d1 + w1)) w1 = 2D; rank 1's wait propagating by s, rank 2's
@@ -686,6 +691,11 @@ static void scenarios(void)
     };
     cp_run = 1;
     RUN(ls_lr_probe, cp);
+}
+
+/* collective wait states and their short-term delay costs */
+static void collectives(void)
+{
     cp_run = 0;
     /* rank r enters after r D: rank r waits 3D - r D; the last rank's work beyond each
      * waiting rank's: 3D + 2D + D on rank 3 */
@@ -729,6 +739,11 @@ static void scenarios(void)
         {M_DELAY_N21_LONGTERM, "scenario", ALL, 0},
     };
     RUN(early_reduce, er);
+}
+
+/* long-term delay costs through a Late Sender */
+static void long_term(void)
+{
     /* w1 = 2D, D1 = D, W0 = D, W2 = W3 = 3D: f = 2 min(1, 3D / 3D) = 2; rank 1's short-term
      * barrier delay f D1 + min(W0, D) = 3D, rank 0's long-term f w1 = 4D, rank 0's Late
      * Sender delay min(w1, 2D) = 2D; all the barrier waiting (W0 + W2 + W3 = 7D) explained */
@@ -771,7 +786,10 @@ int main(void)
     CHECK(an_net_sim_run(NR, sim_sub, NULL) == 0, "sub-groups");
     if (!failures)
         printf("the simulated backend: collectives, messages and sub-groups as MPI's\n");
-    scenarios();
+    simple_waits();
+    p2p_chains();
+    collectives();
+    long_term();
     if (!failures)
         printf("PASS: the analysis of synthetic traces on %d simulated ranks\n", NR);
     return failures ? 1 : 0;
