@@ -41,44 +41,67 @@ static void nonwait_time(an_ctx *c)
     }
 }
 
+int an_ctx_open(an_ctx *c, an_trace *t, an_net *net, char *err, size_t len)
+{
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->net = net;
+    c->rank = an_net_rank(net);
+    c->size = an_net_size(net);
+    c->tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
+    an_classify_regions(t);
+    int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
+    c->n_cnodes = t->n_cnodes;
+    c->n_locs = 1 + t->n_threads; /* a severity matrix per thread location */
+    int rc =
+        (c->sev = calloc(c->n_locs * M_COUNT * c->n_cnodes + 1, sizeof *c->sev)) && !mapped ? 0 : -1;
+    if (rc)
+        snprintf(err, len, "out of memory");
+    return agree(c, rc, err, len);
+}
+
+int an_ctx_mpi_passes(an_ctx *c, char *err, size_t len)
+{
+    int rc = agree(c, an_pattern_time(c, err, len), err, len);
+    if (rc == 0)
+        rc = agree(c, an_pattern_init_exit(c, err, len), err, len);
+    if (rc == 0)
+        rc = an_replay_p2p(c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        rc = an_replay_coll(c, err, len);
+    if (rc == 0)
+        rc = agree(c, an_pattern_rma(c, err, len), err, len);
+    if (rc == 0)
+        rc = agree(c, an_taskgraph_pass(c, err, len), err, len);
+    if (rc == 0)
+        rc = an_critical_path(c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        rc = an_delay(c, err, len); /* collective: its errors agree already */
+    if (rc == 0)
+        nonwait_time(c);
+    return rc;
+}
+
+void an_ctx_close(an_ctx *c)
+{
+    free(c->sev);
+    free(c->exit_of);
+    free(c->sync);
+    free(c->waits);
+    free(c->cp_segments);
+    free(c->cp_iv);
+    an_taskgraph_done(c);
+    free(c->stat);
+    memset(c, 0, sizeof *c);
+}
+
 int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, char *err,
                size_t len)
 {
     an_ctx c;
-    memset(&c, 0, sizeof c);
-    c.t = t;
-    c.net = net;
-    c.rank = an_net_rank(net);
-    c.size = an_net_size(net);
-    c.n_cnodes = t->n_cnodes;
-    c.tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
-    an_classify_regions(t);
-    int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
-    c.n_cnodes = t->n_cnodes;
-    c.n_locs = 1 + t->n_threads; /* a severity matrix per thread location */
-    int rc =
-        (c.sev = calloc(c.n_locs * M_COUNT * c.n_cnodes + 1, sizeof *c.sev)) && !mapped ? 0 : -1;
-    if (rc)
-        snprintf(err, len, "out of memory");
-    rc = agree(&c, rc, err, len);
+    int rc = an_ctx_open(&c, t, net, err, len);
     if (rc == 0)
-        rc = agree(&c, an_pattern_time(&c, err, len), err, len);
-    if (rc == 0)
-        rc = agree(&c, an_pattern_init_exit(&c, err, len), err, len);
-    if (rc == 0)
-        rc = an_replay_p2p(&c, err, len); /* collective: its errors agree already */
-    if (rc == 0)
-        rc = an_replay_coll(&c, err, len);
-    if (rc == 0)
-        rc = agree(&c, an_pattern_rma(&c, err, len), err, len);
-    if (rc == 0)
-        rc = agree(&c, an_taskgraph_pass(&c, err, len), err, len);
-    if (rc == 0)
-        rc = an_critical_path(&c, err, len); /* collective: its errors agree already */
-    if (rc == 0)
-        rc = an_delay(&c, err, len); /* collective: its errors agree already */
-    if (rc == 0)
-        nonwait_time(&c);
+        rc = an_ctx_mpi_passes(&c, err, len);
     an_report_info info;
     memset(&info, 0, sizeof info);
     uint64_t mine[5] = {c.ccv_p2p + c.ccv_coll, c.unmatched_sends, c.unmatched_recvs,
@@ -121,14 +144,7 @@ int an_analyze(an_trace *t, an_net *net, const char *cubex, an_options *opt, cha
                 opt->mode && !strcmp(opt->mode, "in situ") ? "[scorep-rt] analysis"
                                                            : "scorep-analyze",
                 (unsigned long long)opt->thread_mpi_events);
-    free(c.sev);
-    free(c.exit_of);
-    free(c.sync);
-    free(c.waits);
-    free(c.cp_segments);
-    free(c.cp_iv);
-    an_taskgraph_done(&c);
-    free(c.stat);
+    an_ctx_close(&c);
     free(stat.rec);
     return rc;
 }

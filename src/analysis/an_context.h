@@ -154,6 +154,16 @@ void an_wait_add(an_ctx *c, const an_wait_rec *w);
 void an_stat_add(an_ctx *c, an_metric m, double idle, uint64_t enter, uint64_t exit, uint32_t cnode,
                  uint32_t group, uint32_t inst);
 
+/* an_analyze.c, in three steps (the unit tests of test/analysis/test_an_sim.c run the first
+ * two on simulated ranks and read the severities): C set up for T over NET (the regions
+ * classified, the OpenMP workers' call paths mapped, the severity matrices allocated); the
+ * passes of the MPI analysis (time, MPI_Init/Finalize, point-to-point and collective replays,
+ * one-sided, task graph, critical path, delays); what C holds freed. Collective; 0, or -1
+ * with ERR set (the same outcome on every rank). */
+int an_ctx_open(an_ctx *c, an_trace *t, an_net *net, char *err, size_t len);
+int an_ctx_mpi_passes(an_ctx *c, char *err, size_t len);
+void an_ctx_close(an_ctx *c);
+
 /* the passes (an_analyze.c calls them in this order); each returns 0 or -1 with ERR set.
  * Collective over c->comm: every rank calls every pass. */
 int an_pattern_time(an_ctx *c, char *err, size_t len);

@@ -525,7 +525,12 @@ typedef struct {
     int *ordered;     /* per own wait: its cause got there before the waiting call ended */
     int *walk_own;    /* per own wait: its record is awaited in the cause's walk */
     uint32_t *pos;    /* per own wait: the LEAVE of the waiting call */
-    uint32_t *by_key; /* caused, sorted by (waiter, wid) */
+    /* the exchanges of an_delay: bytes to and from each rank, what goes out and comes back */
+    int *scount, *rcount;
+    char *sbuf, *rbuf, *reply, *back;
+    /* an exchange would have passed MPI's int counts (more than 2 GiB to one rank): a limit
+     * of the analysis, not a lack of memory (the message says which) */
+    int limit;
 } pass;
 
 static int pool_push(dval **pool, size_t *n, size_t *cap, uint32_t k, double v)
@@ -627,14 +632,14 @@ static void store_record(pass *ps, uint32_t waiter, const cost_rec *r)
     size_t lo = 0, hi = ps->n_cz;
     while (lo < hi) { /* the first caused wait with (waiter, wid) >= (waiter, r->wid) */
         size_t mid = (lo + hi) / 2;
-        const caused *m = &ps->cz[ps->by_key[mid]];
+        const caused *m = &ps->cz[mid];
         if (m->waiter < waiter || (m->waiter == waiter && m->wid < r->wid))
             lo = mid + 1;
         else
             hi = mid;
     }
     if (lo < ps->n_cz) {
-        caused *m = &ps->cz[ps->by_key[lo]];
+        caused *m = &ps->cz[lo];
         if (m->waiter == waiter && m->wid == r->wid) {
             memcpy(m->cost, r->cost, sizeof m->cost);
             m->arrived = 1;
@@ -642,13 +647,25 @@ static void store_record(pass *ps, uint32_t waiter, const cost_rec *r)
     }
 }
 
-static pass *sort_ctx;
-static int cmp_by_key(const void *a, const void *b)
+static int cmp_caused(const void *a, const void *b)
 {
-    const caused *x = &sort_ctx->cz[*(const uint32_t *)a], *y = &sort_ctx->cz[*(const uint32_t *)b];
+    const caused *x = a, *y = b;
     if (x->waiter != y->waiter)
         return x->waiter < y->waiter ? -1 : 1;
     return x->wid < y->wid ? -1 : x->wid > y->wid;
+}
+
+/* the caused wait states in (waiter, wid) order, for store_record's search: they arrive so
+ * (the exchange concatenates the requests by waiting rank, and each rank writes its requests
+ * in the order of its wait states: requests()), so the sort runs only if that ever changes
+ * (a sort of the records themselves: no index array, no comparison context) */
+static void order_caused(pass *ps)
+{
+    for (size_t i = 1; i < ps->n_cz; i++)
+        if (cmp_caused(&ps->cz[i - 1], &ps->cz[i]) > 0) {
+            qsort(ps->cz, ps->n_cz, sizeof *ps->cz, cmp_caused);
+            return;
+        }
 }
 
 /* receives cost records from V's waiting rank until V's is there */
@@ -674,7 +691,7 @@ static int cmp_item_desc(const void *a, const void *b)
     return x->own < y->own ? -1 : x->own > y->own; /* caused first */
 }
 
-static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *used);
+static char *exchange(an_ctx *c, pass *ps, const char *sbuf, const int *scount, size_t *used);
 
 /* after the walk: the cost records that no walk waited for, in one all-to-all (every rank's
  * costs are final now), and the long-term costs of the waits they belong to */
@@ -709,7 +726,7 @@ static int deferred(an_ctx *c, pass *ps)
     int all_ok;
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     int rc = -1;
-    if (all_ok && (rbuf = exchange(c, (const char *)sbuf, scount, &used))) {
+    if (all_ok && (rbuf = exchange(c, ps, (const char *)sbuf, scount, &used))) {
         for (size_t off = 0; off + sizeof(cost_rec) <= used; off += sizeof(cost_rec)) {
             cost_rec r;
             memcpy(&r, rbuf + off, sizeof r);
@@ -738,18 +755,14 @@ static int backward(an_ctx *c, pass *ps)
     n_items += n_own;
     item *it = malloc((n_items + 1) * sizeof *it);
     cost_rec *out = malloc((n_own + 1) * sizeof *out);
-    ps->by_key = malloc((ps->n_cz + 1) * sizeof *ps->by_key);
-    int ok = it && out && ps->by_key, all_ok;
+    int ok = it && out, all_ok;
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
     if (!all_ok) {
         free(it);
         free(out);
         return -1;
     }
-    for (size_t i = 0; i < ps->n_cz; i++)
-        ps->by_key[i] = (uint32_t)i;
-    sort_ctx = ps;
-    qsort(ps->by_key, ps->n_cz, sizeof *ps->by_key, cmp_by_key);
+    order_caused(ps);
     size_t k = 0;
     for (size_t w = 0; w < c->n_waits; w++)
         if (ps->walk_own[w])
@@ -784,8 +797,9 @@ static int backward(an_ctx *c, pass *ps)
 }
 
 /* sends SCOUNT[r] bytes of SBUF (in rank order) to each rank r; returns what arrives
- * (malloc'ed, *used bytes) or NULL on every rank when one ran out of memory */
-static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *used)
+ * (malloc'ed, *used bytes) or NULL on every rank when one ran out of memory or would receive
+ * more than an int count holds (ps->limit set there) */
+static char *exchange(an_ctx *c, pass *ps, const char *sbuf, const int *scount, size_t *used)
 {
     int p = c->size;
     int *rcount = calloc((size_t)p, sizeof *rcount), *sdispl = calloc((size_t)p, sizeof *sdispl),
@@ -802,6 +816,7 @@ static char *exchange(an_ctx *c, const char *sbuf, const int *scount, size_t *us
             rdispl[i] = (int)r;
             r += (size_t)rcount[i];
         }
+        ps->limit |= r > 0x7fffffff;
         ok = r <= 0x7fffffff && (rbuf = malloc(r + 1)) != NULL;
         an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
         if (all_ok) {
@@ -946,14 +961,14 @@ static int points(an_ctx *c, pass *ps, int ok)
     if (!ok && scount)
         memset(scount, 0, (size_t)p * sizeof *scount);
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
-    if (!all_ok || !(rbuf = exchange(c, (const char *)sbuf, scount, &used)))
+    if (!all_ok || !(rbuf = exchange(c, ps, (const char *)sbuf, scount, &used)))
         goto out;
     an_net_alltoall(c->net, scount, rcount, 1, AN_T_INT); /* bytes from each rank */
     ok = (reply = id_answers(c, d, rbuf, used, rcount)) != NULL;
     for (int r = 0; r < p; r++) /* the replies go back in the order the requests came */
         rcount[r] = ok ? rcount[r] / (int)sizeof(id_rec) * (int)sizeof(id_reply) : 0;
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
-    if (!all_ok || !(back = exchange(c, (const char *)reply, rcount, &back_used)))
+    if (!all_ok || !(back = exchange(c, ps, (const char *)reply, rcount, &back_used)))
         goto out;
     for (size_t off = 0; ok && off + sizeof(id_reply) <= back_used; off += sizeof(id_reply)) {
         id_reply r;
@@ -1000,6 +1015,7 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
                 at[r] = cap;
                 cap += (size_t)scount[r];
             }
+            ps->limit |= cap > 0x7fffffff;
             if (cap > 0x7fffffff || !(sbuf = malloc(cap + 1)))
                 goto fail;
         }
@@ -1017,8 +1033,10 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
                 sp_map(c, &ps->d, prev[w], b);
             size_t bytes = sizeof(req_head) + ps->d.n_touched * sizeof(tm_entry);
             if (pass_no == 0) {
-                if (bytes > 0x7fffffff - (size_t)scount[cause])
+                if (bytes > 0x7fffffff - (size_t)scount[cause]) {
+                    ps->limit = 1;
                     goto fail;
+                }
                 scount[cause] += (int)bytes;
                 /* ordered: the causing rank got there strictly before the waiting call ended
                  * (the walk's blocking receives then wait for later points in time only) */
@@ -1178,94 +1196,107 @@ static void ompidle_costs(an_ctx *c, pass *ps)
             ps->own_cost[w * AN_W_KINDS + AN_W_OMPIDLE] = (double)workers * c->waits[w].wait;
 }
 
-int an_delay(an_ctx *c, char *err, size_t len)
+/* the tables of the pass: per call path (time map), per event (receives), per own wait
+ * state (costs, shares, order), per rank (exchange counts); the rest grows as it goes
+ * (prepare, points, causes, the pools). -1 when one is missing (pass_free frees the rest). */
+static int pass_init(pass *ps, const an_ctx *c)
 {
-    const an_trace *t = c->t;
-    pass ps;
-    memset(&ps, 0, sizeof ps);
-    dstate *d = &ps.d;
-    size_t n = t->n_cnodes + 1, ne = t->n_events + 1, nw = c->n_waits + 1;
+    memset(ps, 0, sizeof *ps);
+    dstate *d = &ps->d;
+    size_t n = c->t->n_cnodes + 1, ne = c->t->n_events + 1, nw = c->n_waits + 1;
     d->acc = calloc(n, sizeof *d->acc);
     d->touched = calloc(n, sizeof *d->touched);
     d->hash = calloc(n, sizeof *d->hash);
     d->req_enter = calloc(ne, sizeof *d->req_enter);
     d->req_pos = calloc(ne, sizeof *d->req_pos);
     d->req_ev = calloc(ne, sizeof *d->req_ev);
-    ps.own_cost = calloc(nw * AN_W_KINDS, sizeof *ps.own_cost);
-    ps.pw = calloc(nw, sizeof *ps.pw);
-    ps.ind = calloc(nw, sizeof *ps.ind);
-    ps.ordered = calloc(nw, sizeof *ps.ordered);
-    ps.walk_own = calloc(nw, sizeof *ps.walk_own);
-    ps.pos = calloc(nw, sizeof *ps.pos);
-    int *scount = calloc((size_t)c->size, sizeof *scount);
-    int *rcount = calloc((size_t)c->size, sizeof *rcount);
-    int ok = d->acc && d->touched && d->hash && d->req_enter && d->req_pos && d->req_ev && ps.own_cost &&
-             ps.pw && ps.ind && ps.ordered && ps.walk_own && ps.pos && scount && rcount && prepare(c, d) == 0;
-    char *sbuf = NULL, *rbuf = NULL, *reply = NULL, *back = NULL;
-    size_t used = 0, back_used = 0;
-    int rc = -1, all_ok;
-    if (points(c, &ps, ok) != 0)
-        goto oom;
-    sbuf = requests(c, &ps, scount, &ok);
-    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
-    if (!all_ok || !(rbuf = exchange(c, sbuf, scount, &used)))
-        goto oom;
-    free(sbuf);
-    sbuf = NULL;
-    ok = causes(c, &ps, rbuf, used, &reply, rcount) == 0;
-    if (!ok)
-        memset(rcount, 0, (size_t)c->size * sizeof *rcount);
-    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
-    if (!all_ok || !(back = exchange(c, reply, rcount, &back_used)))
-        goto oom;
-    for (size_t off = 0; off + sizeof(ind_rec) <= back_used; off += sizeof(ind_rec)) {
+    ps->own_cost = calloc(nw * AN_W_KINDS, sizeof *ps->own_cost);
+    ps->pw = calloc(nw, sizeof *ps->pw);
+    ps->ind = calloc(nw, sizeof *ps->ind);
+    ps->ordered = calloc(nw, sizeof *ps->ordered);
+    ps->walk_own = calloc(nw, sizeof *ps->walk_own);
+    ps->pos = calloc(nw, sizeof *ps->pos);
+    ps->scount = calloc((size_t)c->size, sizeof *ps->scount);
+    ps->rcount = calloc((size_t)c->size, sizeof *ps->rcount);
+    return d->acc && d->touched && d->hash && d->req_enter && d->req_pos && d->req_ev &&
+                   ps->own_cost && ps->pw && ps->ind && ps->ordered && ps->walk_own && ps->pos &&
+                   ps->scount && ps->rcount
+               ? 0
+               : -1;
+}
+
+static void pass_free(pass *ps)
+{
+    dstate *d = &ps->d;
+    void *all[] = {d->acc,     d->touched,  d->hash,    d->req_enter, d->req_pos, d->req_ev,
+                   d->sp,      d->sends,    d->recvs,   d->coll,      d->coll_at, d->ov,
+                   ps->cz,     ps->dpool,   ps->opool,  ps->own_cost, ps->pw,     ps->ind,
+                   ps->ordered, ps->walk_own, ps->pos,  ps->scount,   ps->rcount, ps->sbuf,
+                   ps->rbuf,   ps->reply,   ps->back};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i]);
+    memset(ps, 0, sizeof *ps);
+}
+
+/* the indirect shares of this rank's wait states that came back from their causing ranks */
+static void take_indirect(an_ctx *c, pass *ps, size_t used)
+{
+    for (size_t off = 0; off + sizeof(ind_rec) <= used; off += sizeof(ind_rec)) {
         ind_rec r;
-        memcpy(&r, back + off, sizeof r);
+        memcpy(&r, ps->back + off, sizeof r);
         if (r.wid < c->n_waits) {
-            ps.ind[r.wid] += r.indirect;
-            ps.walk_own[r.wid] = ps.ordered[r.wid] && r.walk;
+            ps->ind[r.wid] += r.indirect;
+            ps->walk_own[r.wid] = ps->ordered[r.wid] && r.walk;
         }
     }
-    ompidle_costs(c, &ps);
-    ok = an_omp_barrier_seeds(c, ps.own_cost + AN_W_OMPBARRIER, AN_W_KINDS) == 0;
+}
+
+/* steps 0 and 1 (see the top of the file): the synchronisation points, the intervals sent to
+ * the causing ranks, the short-term costs there, the indirect shares back. Collective; OK 0
+ * on entry: this rank failed before (the others learn it). */
+static int short_term(an_ctx *c, pass *ps, int ok)
+{
+    size_t used = 0, back_used = 0;
+    int all_ok;
+    if (points(c, ps, ok) != 0)
+        return -1;
+    ps->sbuf = requests(c, ps, ps->scount, &ok);
     an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
-    if (!all_ok)
-        goto oom;
-    if (backward(c, &ps) != 0)
-        goto oom;
-    classify(c, &ps);
-    rc = 0;
-    goto out;
-oom:
-    snprintf(err, len, "out of memory in the delay analysis");
-out:
-    free(d->acc);
-    free(d->touched);
-    free(d->hash);
-    free(d->req_enter);
-    free(d->req_pos);
-    free(d->req_ev);
-    free(d->sp);
-    free(d->sends);
-    free(d->recvs);
-    free(d->coll);
-    free(d->coll_at);
-    free(d->ov);
-    free(ps.cz);
-    free(ps.dpool);
-    free(ps.opool);
-    free(ps.own_cost);
-    free(ps.pw);
-    free(ps.ind);
-    free(ps.ordered);
-    free(ps.walk_own);
-    free(ps.pos);
-    free(ps.by_key);
-    free(scount);
-    free(rcount);
-    free(sbuf);
-    free(rbuf);
-    free(reply);
-    free(back);
+    if (!all_ok || !(ps->rbuf = exchange(c, ps, ps->sbuf, ps->scount, &used)))
+        return -1;
+    free(ps->sbuf);
+    ps->sbuf = NULL;
+    ok = causes(c, ps, ps->rbuf, used, &ps->reply, ps->rcount) == 0;
+    if (!ok)
+        memset(ps->rcount, 0, (size_t)c->size * sizeof *ps->rcount);
+    an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
+    if (!all_ok || !(ps->back = exchange(c, ps, ps->reply, ps->rcount, &back_used)))
+        return -1;
+    take_indirect(c, ps, back_used);
+    return 0;
+}
+
+int an_delay(an_ctx *c, char *err, size_t len)
+{
+    pass ps;
+    int ok = pass_init(&ps, c) == 0 && prepare(c, &ps.d) == 0, all_ok;
+    int rc = short_term(c, &ps, ok);
+    if (rc == 0) {
+        ompidle_costs(c, &ps);
+        ok = an_omp_barrier_seeds(c, ps.own_cost + AN_W_OMPBARRIER, AN_W_KINDS) == 0;
+        an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
+        rc = all_ok ? backward(c, &ps) : -1;
+    }
+    if (rc == 0) {
+        classify(c, &ps);
+    } else { /* every rank fails here together: say the same everywhere */
+        int limit = ps.limit, any_limit;
+        an_net_allreduce(c->net, &limit, &any_limit, 1, AN_T_INT, AN_OP_MAX);
+        snprintf(err, len, "%s",
+                 any_limit ? "size limit in the delay analysis: more than 2 GiB of records "
+                             "for one rank in one exchange (MPI's int counts)"
+                           : "out of memory in the delay analysis");
+    }
+    pass_free(&ps);
     return rc;
 }

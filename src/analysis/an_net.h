@@ -2,9 +2,9 @@
 /* an_net.h: the communication among the analysis processes (process r analyses trace rank
  * r), the handful of operations the analysis uses, without MPI's types: a backend is MPI
  * (an_net_mpi.c, a program or scorep-analyze under mpirun), one process without MPI
- * (an_net_single.c: a program without MPI, its one process's threads), or later simulated
- * ranks in one process (issue #32: each simulated rank its own handle on its own thread, the
- * collectives meeting in memory; nothing here assumes a process per rank). */
+ * (an_net_single.c: a program without MPI, its one process's threads), or simulated ranks
+ * in one process (an_net_sim.c, for unit tests: each simulated rank its own handle on its own
+ * thread, the collectives meeting in memory; nothing here assumes a process per rank). */
 #ifndef SCOREP_AN_NET_H
 #define SCOREP_AN_NET_H
 

@@ -19,6 +19,7 @@
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,174 +244,253 @@ static void no_residue(double *lv, size_t n)
     }
 }
 
-static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *all_cn,
-                      const int *cn_count, const int *cn_displ, double *all_v, const int *v_displ,
-                      const int *n_locs, const loc_info *locs, int size, const char *path,
-                      char *err, size_t len)
+/* what rank 0 writes scout.cubex from (the ranks' call paths, values and locations as
+ * gathered, each rank's part at its displacement) and what it builds on the way */
+typedef struct {
+    const an_trace *t;
+    const an_report_info *info;
+    const uint32_t *all_cn; /* per rank: (parent, region) per call path */
+    const int *cn_count, *cn_displ;
+    double *all_v; /* per rank: its locations' matrices (made ready for the report here) */
+    const int *v_displ;
+    const int *n_locs;
+    const loc_info *locs; /* every rank's, in rank order */
+    int size;
+    /* built */
+    gtree gt;          /* the union of the ranks' call trees */
+    size_t ng;         /* its call paths */
+    uint32_t **map;    /* [rank][its cnode]: global cnode */
+    uint32_t **kids, *nkids; /* children per global cnode */
+    cube_writer *w;
+    int mid[M_COUNT]; /* cube metric id (-1: internal) */
+    int *loc;         /* cube location id, every rank's locations in rank order */
+} report;
+
+/* the global call tree: each rank's call paths mapped onto it, the children of each node */
+static int call_tree(report *rp)
 {
-    gtree gt;
-    memset(&gt, 0, sizeof gt);
-    uint32_t **map = calloc((size_t)size, sizeof *map);
-    int rc = map ? 0 : -1;
-    for (int r = 0; rc == 0 && r < size; r++) {
-        int n = cn_count[r] / 2;
-        if (!(map[r] = malloc(((size_t)n + 1) * sizeof **map))) {
-            rc = -1;
-            break;
-        }
+    if (!(rp->map = calloc((size_t)rp->size, sizeof *rp->map)))
+        return -1;
+    for (int r = 0; r < rp->size; r++) {
+        int n = rp->cn_count[r] / 2;
+        const uint32_t *cn = rp->all_cn + rp->cn_displ[r];
+        if (!(rp->map[r] = malloc(((size_t)n + 1) * sizeof **rp->map)))
+            return -1;
         for (int k = 0; k < n; k++) {
-            uint32_t parent = all_cn[cn_displ[r] + 2 * k], region = all_cn[cn_displ[r] + 2 * k + 1];
-            uint32_t gp = parent == AN_NONE ? AN_NONE : map[r][parent];
-            if ((map[r][k] = an_cnode_get(&gt.g, gp, region)) == AN_NONE) {
-                rc = -1;
-                break;
-            }
+            uint32_t parent = cn[2 * k], region = cn[2 * k + 1];
+            uint32_t gp = parent == AN_NONE ? AN_NONE : rp->map[r][parent];
+            if ((rp->map[r][k] = an_cnode_get(&rp->gt.g, gp, region)) == AN_NONE)
+                return -1;
         }
     }
-    size_t ng = gt.g.n_cnodes;
-    uint32_t **kids = calloc(ng + 1, sizeof *kids), *nkids = calloc(ng + 1, sizeof *nkids);
-    gt.cube_id = calloc(ng + 1, sizeof *gt.cube_id);
-    cube_writer *w = cube_writer_new();
-    if (w)
-        cube_writer_every_metric_data(w);
-    if (rc || !kids || !nkids || !gt.cube_id || !w)
-        rc = -1;
-    for (size_t k = 0; rc == 0 && k < ng; k++) {
-        uint32_t p = gt.g.cnodes[k].parent;
+    size_t ng = rp->ng = rp->gt.g.n_cnodes;
+    rp->kids = calloc(ng + 1, sizeof *rp->kids);
+    rp->nkids = calloc(ng + 1, sizeof *rp->nkids);
+    rp->gt.cube_id = calloc(ng + 1, sizeof *rp->gt.cube_id);
+    if (!rp->kids || !rp->nkids || !rp->gt.cube_id)
+        return -1;
+    for (size_t k = 0; k < ng; k++) {
+        uint32_t p = rp->gt.g.cnodes[k].parent;
         if (p == AN_NONE)
             continue;
-        uint32_t *n = realloc(kids[p], (nkids[p] + 1) * sizeof *n);
-        if (!n) {
-            rc = -1;
-            break;
-        }
-        kids[p] = n;
-        kids[p][nkids[p]++] = (uint32_t)k;
+        uint32_t *n = realloc(rp->kids[p], (rp->nkids[p] + 1) * sizeof *n);
+        if (!n)
+            return -1;
+        rp->kids[p] = n;
+        rp->kids[p][rp->nkids[p]++] = (uint32_t)k;
     }
-    int mid[M_COUNT];
-    for (int m = 0; rc == 0 && m < M_COUNT; m++) {
+    return 0;
+}
+
+/* the metric tree, the regions and the call tree into the writer */
+static int write_trees(report *rp)
+{
+    cube_writer *w = rp->w;
+    for (int m = 0; m < M_COUNT; m++) {
         const an_metric_info *mi = &an_metrics[m];
-        mid[m] = -1;
+        rp->mid[m] = -1;
         if (mi->internal)
             continue;
-        mid[m] = cube_writer_metric(w, mi->parent < 0 ? -1 : mid[mi->parent], mi->uniq, mi->disp,
-                                    mi->count ? CUBE_DTYPE_UINT64 : CUBE_DTYPE_DOUBLE, mi->unit,
-                                    mi->descr, CUBE_EXCLUSIVE);
-        if (mid[m] < 0)
-            rc = -1;
+        rp->mid[m] = cube_writer_metric(w, mi->parent < 0 ? -1 : rp->mid[mi->parent], mi->uniq,
+                                        mi->disp, mi->count ? CUBE_DTYPE_UINT64 : CUBE_DTYPE_DOUBLE,
+                                        mi->unit, mi->descr, CUBE_EXCLUSIVE);
+        if (rp->mid[m] < 0)
+            return -1;
     }
-    gt.region_id = calloc(t->n_regions + 1, sizeof *gt.region_id);
-    if (rc == 0 && (!gt.region_id || write_regions(w, t, &gt.g, gt.region_id) != 0))
-        rc = -1;
-    for (size_t k = 0; rc == 0 && k < ng; k++)
-        if (gt.g.cnodes[k].parent == AN_NONE && add_dfs(w, &gt, kids, nkids, (uint32_t)k, -1))
-            rc = -1;
-    if (rc == 0 && (imbalance(all_v, v_displ, cn_count, map, ng, size) != 0 ||
-                    an_impact(all_v, v_displ, cn_count, map, ng, size) != 0))
-        rc = -1;
-    if (rc == 0 && info->stat && an_stat_write(info->stat, path, map, gt.cube_id) != 0)
+    rp->gt.region_id = calloc(rp->t->n_regions + 1, sizeof *rp->gt.region_id);
+    if (!rp->gt.region_id || write_regions(w, rp->t, &rp->gt.g, rp->gt.region_id) != 0)
+        return -1;
+    for (size_t k = 0; k < rp->ng; k++)
+        if (rp->gt.g.cnodes[k].parent == AN_NONE &&
+            add_dfs(w, &rp->gt, rp->kids, rp->nkids, (uint32_t)k, -1))
+            return -1;
+    return 0;
+}
+
+/* the values computed over all ranks (critical-path imbalance, performance impact), trace.stat
+ * beside the report, the rounding residues removed */
+static int finish_values(report *rp, const char *path)
+{
+    if (imbalance(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0 ||
+        an_impact(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0)
+        return -1;
+    if (rp->info->stat && an_stat_write(rp->info->stat, path, rp->map, rp->gt.cube_id) != 0)
         fprintf(stderr, "scorep-rt analysis: cannot write trace.stat beside %s\n", path);
-    for (int r = 0; rc == 0 && r < size; r++)
-        for (int l = 0; l < n_locs[r]; l++)
-            no_residue(all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)(cn_count[r] / 2),
-                       (size_t)(cn_count[r] / 2));
-    /* a location group per rank, in it a location per thread: the master thread first, then
-     * the others by their number in the process (Cube's "rank" of a location), named as in the
-     * trace; values of the master's (MPI, critical path, delays) and each thread's own */
-    int machine = rc ? -1 : cube_writer_stnode(w, -1, "machine", "machine");
+    for (int r = 0; r < rp->size; r++)
+        for (int l = 0; l < rp->n_locs[r]; l++)
+            no_residue(rp->all_v + rp->v_displ[r] + (size_t)l * M_COUNT * (size_t)(rp->cn_count[r] / 2),
+                       (size_t)(rp->cn_count[r] / 2));
+    return 0;
+}
+
+/* a location group per rank, in it a location per thread: the master thread first, then the
+ * others by their number in the process (Cube's "rank" of a location), named as in the trace */
+static int write_locations(report *rp)
+{
+    int machine = cube_writer_stnode(rp->w, -1, "machine", "machine");
     size_t total_locs = 0;
-    for (int r = 0; r < size; r++)
-        total_locs += (size_t)n_locs[r];
-    int *loc = calloc(total_locs + 1, sizeof *loc);
-    if (machine < 0 || !loc)
-        rc = -1;
-    for (int r = 0, at = 0; rc == 0 && r < size; r++) {
+    for (int r = 0; r < rp->size; r++)
+        total_locs += (size_t)rp->n_locs[r];
+    if (machine < 0 || !(rp->loc = calloc(total_locs + 1, sizeof *rp->loc)))
+        return -1;
+    for (int r = 0, at = 0; r < rp->size; r++) {
         char name[64];
         snprintf(name, sizeof name, "MPI Rank %d", r);
-        int g = cube_writer_locgroup(w, machine, name, r, "process");
-        for (int l = 0; g >= 0 && l < n_locs[r]; l++, at++) {
-            const loc_info *li = &locs[at];
-            if ((loc[at] = cube_writer_location(w, g, li->name[0] ? li->name : "thread",
-                                                (int)li->local, "thread")) < 0)
+        int g = cube_writer_locgroup(rp->w, machine, name, r, "process");
+        for (int l = 0; g >= 0 && l < rp->n_locs[r]; l++, at++) {
+            const loc_info *li = &rp->locs[at];
+            if ((rp->loc[at] = cube_writer_location(rp->w, g, li->name[0] ? li->name : "thread",
+                                                    (int)li->local, "thread")) < 0)
                 g = -1;
         }
         if (g < 0)
-            rc = -1;
+            return -1;
     }
-    for (int r = 0, at = 0; rc == 0 && r < size; at += n_locs[r], r++) {
-        int n = cn_count[r] / 2;
-        for (int l = 0; l < n_locs[r]; l++) {
-            const double *lv = all_v + v_displ[r] + (size_t)l * M_COUNT * (size_t)n;
+    return 0;
+}
+
+/* every location's non-zero values: the master's (MPI, critical path, delays) and each
+ * thread's own */
+static void write_values(report *rp)
+{
+    for (int r = 0, at = 0; r < rp->size; at += rp->n_locs[r], r++) {
+        int n = rp->cn_count[r] / 2;
+        for (int l = 0; l < rp->n_locs[r]; l++) {
+            const double *lv = rp->all_v + rp->v_displ[r] + (size_t)l * M_COUNT * (size_t)n;
             for (int m = 0; m < M_COUNT; m++)
                 for (int k = 0; k < n; k++) {
                     double v = lv[(size_t)m * (size_t)n + (size_t)k];
-                    if (v == 0 || mid[m] < 0)
+                    if (v == 0 || rp->mid[m] < 0)
                         continue;
-                    int cn = gt.cube_id[map[r][k]], lid = loc[at + l];
+                    int cn = rp->gt.cube_id[rp->map[r][k]], lid = rp->loc[at + l];
                     if (an_metrics[m].count)
-                        cube_writer_set_u64(w, mid[m], cn, lid, v > 0 ? (uint64_t)(v + 0.5) : 0);
+                        cube_writer_set_u64(rp->w, rp->mid[m], cn, lid,
+                                            v > 0 ? (uint64_t)(v + 0.5) : 0);
                     else
-                        cube_writer_set_double(w, mid[m], cn, lid, v);
+                        cube_writer_set_double(rp->w, rp->mid[m], cn, lid, v);
                 }
         }
     }
-    if (rc == 0 && an_imbalance_write(w, t, gt.g.cnodes, ng, gt.cube_id, mid, loc, all_v, v_displ,
-                                      cn_count, n_locs, map, size) != 0)
-        rc = -1;
+}
+
+/* the report's attributes: mode, clock condition violations, reduction, POP efficiencies,
+ * the critical path's pieces */
+static void write_attrs(cube_writer *w, const an_report_info *info)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } pop[] = {
+        {"POP parallel efficiency", offsetof(an_report_info, parallel_efficiency)},
+        {"POP load balance", offsetof(an_report_info, load_balance)},
+        {"POP communication efficiency", offsetof(an_report_info, comm_efficiency)},
+        {"POP serialisation efficiency", offsetof(an_report_info, serialisation_efficiency)},
+        {"POP transfer efficiency", offsetof(an_report_info, transfer_efficiency)},
+        {"POP thread load balance", offsetof(an_report_info, thread_load_balance)},
+        {"POP thread computation efficiency", offsetof(an_report_info, thread_comp_efficiency)},
+        {"POP thread parallel efficiency", offsetof(an_report_info, thread_parallel_efficiency)},
+        {"POP serial region share", offsetof(an_report_info, serial_share)},
+    };
     char buf[64];
-    if (rc == 0) {
-        cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
-        cube_writer_attr(w, "scorep-rt analysis", info->mode);
-        snprintf(buf, sizeof buf, "%llu", (unsigned long long)info->ccv);
-        cube_writer_attr(w, "clock condition violations", buf);
-        cube_writer_attr(w, "trace reduced", info->reduced ? "yes" : "no");
-        snprintf(buf, sizeof buf, "%.4f", info->parallel_efficiency);
-        cube_writer_attr(w, "POP parallel efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->load_balance);
-        cube_writer_attr(w, "POP load balance", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->comm_efficiency);
-        cube_writer_attr(w, "POP communication efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->serialisation_efficiency);
-        cube_writer_attr(w, "POP serialisation efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->transfer_efficiency);
-        cube_writer_attr(w, "POP transfer efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->thread_load_balance);
-        cube_writer_attr(w, "POP thread load balance", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->thread_comp_efficiency);
-        cube_writer_attr(w, "POP thread computation efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->thread_parallel_efficiency);
-        cube_writer_attr(w, "POP thread parallel efficiency", buf);
-        snprintf(buf, sizeof buf, "%.4f", info->serial_share);
-        cube_writer_attr(w, "POP serial region share", buf);
-        if (info->cp_segments) /* scorep-report marks them on the timeline */
-            cube_writer_attr(w, "critical path segments", info->cp_segments);
+    cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+    cube_writer_attr(w, "scorep-rt analysis", info->mode);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)info->ccv);
+    cube_writer_attr(w, "clock condition violations", buf);
+    cube_writer_attr(w, "trace reduced", info->reduced ? "yes" : "no");
+    for (size_t i = 0; i < sizeof pop / sizeof pop[0]; i++) {
+        double v;
+        memcpy(&v, (const char *)info + pop[i].off, sizeof v);
+        snprintf(buf, sizeof buf, "%.4f", v);
+        cube_writer_attr(w, pop[i].name, buf);
     }
+    if (info->cp_segments) /* scorep-report marks them on the timeline */
+        cube_writer_attr(w, "critical path segments", info->cp_segments);
+}
+
+/* the file, complete or not at all: written beside PATH, then renamed. 0, or -2 with ERR */
+static int write_file(cube_writer *w, const char *path, char *err, size_t len)
+{
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.part", path);
     char werr[256] = "";
-    if (rc == 0 && cube_writer_write(w, tmp, true, werr, sizeof werr) != 0) {
+    if (cube_writer_write(w, tmp, true, werr, sizeof werr) != 0) {
         snprintf(err, len, "cannot write %s: %s", path, werr);
         remove(tmp);
-        rc = -2;
-    } else if (rc == 0 && rename(tmp, path) != 0) {
+        return -2;
+    }
+    if (rename(tmp, path) != 0) {
         snprintf(err, len, "cannot write %s", path);
         remove(tmp);
-        rc = -2;
+        return -2;
+    }
+    return 0;
+}
+
+static void report_free(report *rp)
+{
+    cube_writer_free(rp->w);
+    for (int r = 0; rp->map && r < rp->size; r++)
+        free(rp->map[r]);
+    free(rp->map);
+    for (size_t k = 0; rp->kids && k < rp->ng; k++)
+        free(rp->kids[k]);
+    free(rp->kids);
+    free(rp->nkids);
+    free(rp->gt.cube_id);
+    free(rp->gt.region_id);
+    free(rp->loc);
+    an_trace_free(&rp->gt.g);
+}
+
+/* rank 0: scout.cubex from what the ranks sent (RP's inputs set). 0, or -1 with ERR */
+static int write_cube(report *rp, const char *path, char *err, size_t len)
+{
+    int rc = call_tree(rp);
+    if (rc == 0 && !(rp->w = cube_writer_new()))
+        rc = -1;
+    if (rc == 0) {
+        cube_writer_every_metric_data(rp->w);
+        rc = write_trees(rp);
+    }
+    if (rc == 0)
+        rc = finish_values(rp, path);
+    if (rc == 0)
+        rc = write_locations(rp);
+    if (rc == 0) {
+        write_values(rp);
+        rc = an_imbalance_write(rp->w, rp->t, rp->gt.g.cnodes, rp->ng, rp->gt.cube_id, rp->mid,
+                                rp->loc, rp->all_v, rp->v_displ, rp->cn_count, rp->n_locs,
+                                rp->map, rp->size) != 0
+                 ? -1
+                 : 0;
+    }
+    if (rc == 0) {
+        write_attrs(rp->w, rp->info);
+        rc = write_file(rp->w, path, err, len);
     }
     if (rc == -1)
         snprintf(err, len, "out of memory writing the report");
-    cube_writer_free(w);
-    for (int r = 0; map && r < size; r++)
-        free(map[r]);
-    free(map);
-    for (size_t k = 0; kids && k < ng; k++)
-        free(kids[k]);
-    free(kids);
-    free(nkids);
-    free(gt.cube_id);
-    free(gt.region_id);
-    free(loc);
-    an_trace_free(&gt.g);
+    report_free(rp);
     return rc ? -1 : 0;
 }
 
@@ -485,8 +565,17 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         snprintf(err, len, "out of memory collating the report");
         rc = -1;
     } else if (c->rank == 0) {
-        rc = write_cube(t, info, all_cn, cn_count, cn_displ, all_v, v_displ, n_locs, all_l, size,
-                        path, err, len);
+        report rp = {.t = t,
+                     .info = info,
+                     .all_cn = all_cn,
+                     .cn_count = cn_count,
+                     .cn_displ = cn_displ,
+                     .all_v = all_v,
+                     .v_displ = v_displ,
+                     .n_locs = n_locs,
+                     .locs = all_l,
+                     .size = size};
+        rc = write_cube(&rp, path, err, len);
     }
     an_net_bcast(c->net, &rc, 1, AN_T_INT, 0);
     if (rc != 0 && c->rank != 0)

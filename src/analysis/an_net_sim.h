@@ -1,0 +1,17 @@
+/* an_net_sim.h: simulated ranks in one process (an_net_sim.c), the analysis's communication
+ * (an_net.h) for unit tests of the replays and the delay analysis without mpirun. */
+#ifndef SCOREP_AN_NET_SIM_H
+#define SCOREP_AN_NET_SIM_H
+
+#include "analysis/an_net.h"
+
+/* the code of one simulated rank: NET is its handle on the world of N ranks (rank RANK),
+ * valid during the call (an_net_sim_run frees it); it may make sub-groups (and frees them) */
+typedef void (*an_sim_body)(an_net *net, int rank, void *arg);
+
+/* runs BODY for ranks 0..N-1, each on its own thread, and returns when all have returned: 0,
+ * or -1 when out of memory before any started. A deadlock among the ranks (a receive without
+ * its send, a collective some members never call) aborts the process with what was awaited. */
+int an_net_sim_run(int n, an_sim_body body, void *arg);
+
+#endif
