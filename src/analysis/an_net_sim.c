@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net_sim.c: the analysis's communication (an_net.h) among simulated ranks in one process,
  * for unit tests of the replays and the delay analysis without mpirun: each rank runs on its
  * own thread with its own handle; a collective meets in memory (every member deposits its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* an_net_sim.h: simulated ranks in one process (an_net_sim.c), the analysis's communication
  * (an_net.h) for unit tests of the replays and the delay analysis without mpirun. */
 #ifndef SCOREP_AN_NET_SIM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_an_sim.c: the MPI wait-state analysis in one process on simulated ranks (an_net_sim.c),
  * without mpirun. First the backend itself against MPI's definitions (collectives of 4 ranks,
  * messages matched by source and tag in the order sent, sub-groups); then synthetic traces of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_license.sh: the project is BSD-3-Clause (LICENSE) and every source file says so in an
 # SPDX line at its top (build-aux/spdx-add --check over the tree), the files generated at build
 # time too (wrappers, the MPI smoke program, the report's assets); the check is shown to fail on
