@@ -12,7 +12,8 @@
 #
 # Environment: BENCH_LIBDIR_A, BENCH_LIBDIR_B (directories holding libscorep-rt.so.0),
 # abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (runs per variant and build, default 7),
-# BENCH_CALLS (calls per run, default 10000000).
+# BENCH_CALLS (calls per run, default 10000000). The floor row (run_bench.sh's (b): no
+# runtime at all) runs twice like the others: A and B columns show the machine's noise.
 set -eu
 
 # shellcheck source=bench/bench_lib.sh
@@ -24,6 +25,8 @@ clock=${BENCH_CLOCK:-CLOCK_THREAD_CPUTIME_ID}
 cc="$cc -DTINY_CLOCK=$clock"
 runs=${BENCH_RUNS:-7}
 calls=${BENCH_CALLS:-10000000}
+# room for every event of the "tracing, all in memory" rows (40 B per call is ample)
+trace_memory=$(( (calls / 1000000 + 1) * 40 ))M
 liba=${BENCH_LIBDIR_A:?set BENCH_LIBDIR_A to the directory of the first libscorep-rt.so.0}
 libb=${BENCH_LIBDIR_B:?set BENCH_LIBDIR_B to the directory of the second libscorep-rt.so.0}
 for d in "$liba" "$libb"; do
@@ -32,13 +35,19 @@ done
 [ -x "$builddir/scorep-cc" ] || die "no $builddir/scorep-cc: build first (make all)"
 
 step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
-step "build tiny (scorep-cc, functions)" "$builddir/scorep-cc" --instrument=functions \
+# the floor of a traced call (run_bench.sh's (b)): two TSC reads and two 16-byte stores
+step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
+step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
+    "$tmp/floor_hooks.o"
+# --nomemory: tiny.c allocates nothing, and an older runtime (A) lacks the symbols that this
+# tree's libscorep-rt-memory needs
+step "build tiny (scorep-cc, functions)" "$builddir/scorep-cc" --nomemory --instrument=functions \
     $cc -O2 -o "$tmp/tiny_functions" "$bench/tiny.c"
 SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
 export SCOREP_CC_GCC_PLUGIN
 have_plugin=no
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
-    step "build tiny (scorep-cc, plugin)" "$builddir/scorep-cc" --instrument=plugin \
+    step "build tiny (scorep-cc, plugin)" "$builddir/scorep-cc" --nomemory --instrument=plugin \
         $cc -O2 -o "$tmp/tiny_plugin" "$bench/tiny.c"
     have_plugin=yes
 fi
@@ -78,6 +87,7 @@ export SCOREP_THROTTLING
     printf '%-34s %8s %8s   %8s %8s\n' "variant (ns per call)" "A min" "A median" "B min" \
         "B median"
     ab "uninstrumented (floor of the loop)" "$tmp/tiny_plain"
+    ab "floor (rdtsc+16B store per event)" "$tmp/tiny_floor"
     for how in functions plugin; do
         [ $how = functions ] || [ $have_plugin = yes ] || continue
         SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
@@ -85,6 +95,12 @@ export SCOREP_THROTTLING
         ab "$how: profiling" "$tmp/tiny_$how"
         SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true
         ab "$how: tracing" "$tmp/tiny_$how"
+        # the whole trace in memory (run_bench.sh's (e)): the traced call itself, no
+        # reduction of a full buffer inside the loop; beside the floor above
+        SCOREP_TOTAL_MEMORY=$trace_memory
+        export SCOREP_TOTAL_MEMORY
+        ab "$how: tracing, $trace_memory" "$tmp/tiny_$how"
+        unset SCOREP_TOTAL_MEMORY
         SCOREP_ENABLE_PROFILING=true SCOREP_THROTTLING=true
         ab "$how: profiling+tracing, throttled" "$tmp/tiny_$how"
         SCOREP_THROTTLING=false

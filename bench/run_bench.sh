@@ -53,6 +53,23 @@ if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
         $cc -O2 -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
 fi
 
+# (k)-(m): the plugins' inline throttle check (issue #31): tiny built with gcc's plugin and,
+# where clang and the LLVM pass plugin are here, clang's, beside the plain call of the same
+# compiler
+SCOREP_CC_LLVM_PLUGIN=$builddir/.libs/scorep_llvm_plugin.so
+export SCOREP_CC_LLVM_PLUGIN
+if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
+    step "build tiny (scorep-cc, gcc plugin)" "$builddir/scorep-cc" --instrument=plugin \
+        $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
+fi
+have_clang=no
+if command -v clang >/dev/null 2>&1 && [ -e "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    have_clang=yes
+    step "build tiny (clang, uninstrumented)" clang -O2 -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
+    step "build tiny (scorep-cc, clang plugin)" "$builddir/scorep-cc" --instrument=plugin \
+        clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
+fi
+
 # ------------------------------------------------------------------ helpers
 
 # trace_bytes_per_event EXPDIR: (size of traces/ + traces.def) / events of all locations
@@ -165,6 +182,18 @@ SCOREP_THROTTLING=true SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false
 variant "(i) profiling, throttled" profile "$tmp/tiny_scorep"
 SCOREP_ENABLE_TRACING=true
 variant "(j) prof+trace, throttled" both "$tmp/tiny_scorep"
+# the steady state of a throttled call: throttled after 1000 calls, so that the other
+# 99.99 % take the inline check's counting path (no call into the runtime)
+SCOREP_ENABLE_TRACING=false SCOREP_THROTTLING_CALLS=1000
+export SCOREP_THROTTLING_CALLS
+if [ -e "$tmp/tiny_plugin_gcc" ]; then
+    variant "(k) gcc plugin, throttled" profile "$tmp/tiny_plugin_gcc"
+fi
+if [ $have_clang = yes ]; then
+    variant "(l) clang, uninstrumented" plain "$tmp/tiny_plain_clang"
+    variant "(m) clang plugin, throttled" profile "$tmp/tiny_plugin_clang"
+fi
+unset SCOREP_THROTTLING_CALLS
 SCOREP_THROTTLING=false
 SCOREP_ENABLE_PROFILING=true
 
@@ -213,6 +242,14 @@ BEGIN { fmt = "%-32s %11s %11s %8s %10s %9s\n"
         printf fmt, "--------------------------------", "-----------", "-----------", "--------", "----------", "---------" }
 { printf "%-32s %11.2f %11.2f %8.3f %10s %9s\n", $1, $2, $3, $4, $5, $6 }' "$results"
 [ -f "$tmp/events" ] && echo "(trace B/event = (traces/ + traces.def bytes) / $(cat "$tmp/events") events of the last run)"
+# a throttled call's own cost: the throttled row minus the plain call of the same compiler
+awk -F'|' '
+$1 ~ /^\(a\) / { a_med = $2; a_min = $3 } $1 ~ /^\(k\) / { k_med = $2; k_min = $3; k = 1 }
+$1 ~ /^\(l\) / { l_med = $2; l_min = $3 } $1 ~ /^\(m\) / { m_med = $2; m_min = $3; m = 1 }
+END {
+    if (k) printf "throttled call beyond the plain call: gcc plugin %+.2f ns (median) %+.2f ns (min)\n", k_med - a_med, k_min - a_min
+    if (m) printf "                                     clang plugin %+.2f ns (median) %+.2f ns (min)\n", m_med - l_med, m_min - l_min
+}' "$results"
 printf 'rdtsc instruction alone: %.2f ns (median of %s loops of %s reads)\n' "$rdtsc_ns" "$runs" "$calls"
 echo "$fin_plain $fin_trace $fin_both" | awk '{
     printf "finalize, 8 threads x 10^5 calls (median of 3 runs; wall = whole process):\n"
@@ -221,7 +258,8 @@ echo "$fin_plain $fin_trace $fin_both" | awk '{
     printf "  profiling+tracing         wall %.3f s (threads %.3f s)  wall - uninstrumented = %.3f s, minus thread time = %.3f s\n", $5, $6, $5 - $1, ($5 - $6) - ($1 - $2) }'
 cat <<'EOF'
 
-targets (issue), ns per call:   profiling <= 85, tracing <= 80, both <= 100, filtered <= 15
+targets (issue), ns per call:   profiling <= 85, tracing <= 80, both <= 100, filtered <= 15,
+                                throttled call <= 1 beyond the plain call (#31), tracing <= 1.3x (b) (#31)
 Score-P 4.0 reference:          profiling 127-145, tracing 145-216, both 190-250 ns; ~11.5 B/event
                                 uninstrumented ~3-5 ns, floor ~70 ns
 EOF

@@ -16,7 +16,8 @@
 #define SCOREP_THROTTLE_DISCARD SCOREP_THROTTLE_SLOTS
 
 /* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
- * measured event. Initial-exec, so the inline code in the program reaches it with one
+ * measured event. The inline code sets the bit only when it finds the slot at 0 (one store
+ * per call), so a flush zeroes every slot whose bit it clears. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
 extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));

@@ -90,6 +90,28 @@ check_paths() # MODE
     expect_eq "$(trace_check_nesting "$e")" 0 "$m: paths: nesting valid"
 }
 
+# 2 threads calling one throttled function at the same time, a million times each
+# (throttle_threads.c): the inline check's counters are per thread, so every visit counts (a
+# counter shared by the threads, without atomics, would lose some).
+check_threads() # MODE
+{
+    im=$1 m=$tag$1
+    scorep_cc --instrument="$im" "$tc" -O2 -pthread -o "throttle_threads_$m" \
+        "$PROGRAMS/throttle_threads.c"
+    run_app "tt_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
+        SCOREP_EXPERIMENT_DIRECTORY="threads_$m" "./throttle_threads_$m"
+    expect_eq "$status" 0 "$m: threads: exit status"
+    expect_eq "$(cat "tt_$m.out")" "done 2004000" "$m: threads: program output"
+    e=threads_$m
+    expect_eq "$(profile_sum "$e" main/tiny visits 0)" 2000 "$m: threads: main's calls"
+    for t in 1 2; do
+        expect_eq "$(profile_sum "$e" THREADS/work/tiny visits "$t")" 1000000 \
+            "$m: threads: thread $t: every call"
+        expect_eq "$(profile_sum "$e" THREADS/work/tiny/scorep_throttled_from_visit=1 visits "$t")" \
+            1000000 "$m: threads: thread $t: ... all throttled"
+    done
+}
+
 # A linked shared library and a dlopen'ed module: names, file and line of their functions as
 # in the executable, exact visits when throttled.
 check_shlib() # MODE [MODE OF THE LINKED LIBRARY]
@@ -176,6 +198,7 @@ check_omp() # MODE
 
 check_throttle functions
 check_paths functions
+check_threads functions
 check_shlib functions
 check_many functions 70
 if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
@@ -187,6 +210,7 @@ fi
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_throttle plugin
     check_paths plugin
+    check_threads plugin
     check_shlib plugin
     # both instrumentations in one program: the linked library through the hooks
     check_shlib plugin functions
@@ -208,6 +232,7 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     tc=clang tag=clang_
     check_throttle plugin
     check_paths plugin
+    check_threads plugin
     check_shlib plugin
     check_shlib plugin functions
     check_many plugin 63

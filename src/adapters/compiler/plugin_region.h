@@ -15,8 +15,9 @@ typedef struct scorep_plugin_region {
     /* 0: not registered yet; SCOREP_PLUGIN_FILTERED; else region id + 1 */
     uint32_t handle;
     /* Read inline at every entry. 0: call scorep_plugin_enter. Otherwise the call only
-     * increments scorep_throttle_pending[flags & SCOREP_PLUGIN_SLOT_MASK] and sets bit
-     * (slot & 63) of scorep_throttle_pending[0]; slot SCOREP_PLUGIN_DISCARD is never read. */
+     * increments scorep_throttle_pending[flags & SCOREP_PLUGIN_SLOT_MASK] and, when that was
+     * 0, sets bit (slot & 63) of scorep_throttle_pending[0]; slot SCOREP_PLUGIN_DISCARD is
+     * never read. */
     uint32_t flags;
     uint32_t reserved;
     struct scorep_plugin_region *next; /* the runtime's list of registered descriptors */

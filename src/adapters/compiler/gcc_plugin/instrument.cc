@@ -120,16 +120,10 @@ static void add(gimple_seq *seq, gimple *g, location_t loc)
     gimple_seq_add_stmt(seq, g);
 }
 
-// array[index] op= value, through temporaries (GIMPLE takes one operation per statement)
-static void update_pending(gimple_seq *seq, tree index, tree_code op, tree value, location_t loc)
-{
-    tree t = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
-    add(seq, gimple_build_assign(t, pending_ref(index)), loc);
-    add(seq, gimple_build_assign(t, op, t, value), loc);
-    add(seq, gimple_build_assign(pending_ref(index), t), loc);
-}
-
-// The throttled path: pending[slot]++, pending[0] |= 1 << (slot & 63). No call.
+// The throttled path: old = pending[slot]; pending[slot] = old + 1; and only when old was 0
+// (the slot's first call since the thread's last settle, which zeroes it): pending[0] |=
+// 1 << (slot & 63). One store per call: the mask's read-modify-write on every call was a
+// second store, and stores bound a tiny call's loop (docs/design.md, "throttled calls").
 static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
 {
     tree slot = create_tmp_var(unsigned_type_node, "scorep_slot");
@@ -139,7 +133,19 @@ static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
         loc);
     tree index = create_tmp_var(sizetype, "scorep_index");
     add(seq, gimple_build_assign(index, NOP_EXPR, slot), loc);
-    update_pending(seq, index, PLUS_EXPR, build_int_cst(long_long_unsigned_type_node, 1), loc);
+    tree old = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
+    add(seq, gimple_build_assign(old, pending_ref(index)), loc);
+    tree count = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
+    add(seq,
+        gimple_build_assign(count, PLUS_EXPR, old, build_int_cst(long_long_unsigned_type_node, 1)),
+        loc);
+    add(seq, gimple_build_assign(pending_ref(index), count), loc);
+    tree mark = create_artificial_label(loc), done = create_artificial_label(loc);
+    add(seq,
+        gimple_build_cond(EQ_EXPR, old, build_zero_cst(long_long_unsigned_type_node), mark, done),
+        loc);
+    add(seq, gimple_build_label(mark), loc);
+    add(seq, gimple_build_predict(PRED_COLD_LABEL, NOT_TAKEN), loc); // once per settle
     tree bit = create_tmp_var(unsigned_type_node, "scorep_bit");
     add(seq, gimple_build_assign(bit, BIT_AND_EXPR, slot, build_int_cst(unsigned_type_node, 63)),
         loc);
@@ -147,7 +153,11 @@ static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
     add(seq,
         gimple_build_assign(mask, LSHIFT_EXPR, build_int_cst(long_long_unsigned_type_node, 1), bit),
         loc);
-    update_pending(seq, size_zero_node, BIT_IOR_EXPR, mask, loc);
+    tree word = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
+    add(seq, gimple_build_assign(word, pending_ref(size_zero_node)), loc);
+    add(seq, gimple_build_assign(word, BIT_IOR_EXPR, word, mask), loc);
+    add(seq, gimple_build_assign(pending_ref(size_zero_node), word), loc);
+    add(seq, gimple_build_label(done), loc);
 }
 
 // flags = descr.flags (volatile: another thread throttles the region);

@@ -201,23 +201,30 @@ class instrumenter
         return d;
     }
 
-    // pending[index] op= value
-    void update(IRBuilder<> &b, Value *index, Instruction::BinaryOps op, Value *value)
+    Value *pending_slot(IRBuilder<> &b, Value *index)
     {
-        Value *slot = b.CreateInBoundsGEP(pending->getValueType(), pending,
-                                          {ConstantInt::get(i64, 0), index});
-        Value *old = b.CreateLoad(i64, slot);
-        b.CreateStore(b.CreateBinOp(op, old, value), slot);
+        return b.CreateInBoundsGEP(pending->getValueType(), pending,
+                                   {ConstantInt::get(i64, 0), index});
     }
 
-    // The throttled path: pending[slot]++, pending[0] |= 1 << (slot & 63). No call.
+    // The throttled path: old = pending[slot]; pending[slot] = old + 1; and only when old was
+    // 0 (the slot's first call since the thread's last settle, which zeroes it):
+    // pending[0] |= 1 << (slot & 63). One store per call, as the GCC plugin's.
     void count_throttled(IRBuilder<> &b, Value *flags)
     {
         Value *slot = b.CreateAnd(flags, SCOREP_PLUGIN_SLOT_MASK, "scorep_slot");
-        update(b, b.CreateZExt(slot, i64), Instruction::Add, ConstantInt::get(i64, 1));
-        Value *bit = b.CreateZExt(b.CreateAnd(slot, 63), i64);
-        update(b, ConstantInt::get(i64, 0), Instruction::Or,
-               b.CreateShl(ConstantInt::get(i64, 1), bit));
+        Value *counter = pending_slot(b, b.CreateZExt(slot, i64));
+        Value *old = b.CreateLoad(i64, counter, "scorep_pending");
+        b.CreateStore(b.CreateAdd(old, ConstantInt::get(i64, 1)), counter);
+        Value *first = b.CreateICmpEQ(old, ConstantInt::get(i64, 0), "scorep_first");
+        MDNode *weights = MDBuilder(C).createBranchWeights(1, 1u << 20); // once per settle
+        Instruction *mark = SplitBlockAndInsertIfThen(first, &*b.GetInsertPoint(), false, weights);
+        IRBuilder<> m(mark);
+        m.SetCurrentDebugLocation(b.getCurrentDebugLocation());
+        Value *word = pending_slot(m, ConstantInt::get(i64, 0));
+        Value *bit = m.CreateZExt(m.CreateAnd(slot, 63), i64);
+        m.CreateStore(m.CreateOr(m.CreateLoad(i64, word), m.CreateShl(ConstantInt::get(i64, 1), bit)),
+                      word);
     }
 
     // flags = descr.flags (volatile: another thread throttles the region); measured = flags == 0;
