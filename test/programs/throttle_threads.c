@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* throttle_threads.c: test program for exact visits of a throttled function called from 2
  * threads at once: main calls tiny() 2000 times (throttled from its 1001st call), then 2
  * threads, released together by a barrier, each call work() once, which calls tiny()
