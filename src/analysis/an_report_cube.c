@@ -10,8 +10,8 @@
  * a count's parent without counts of its own (syncs, comms, bytes and their point-to-point
  * and collective parts) with the sum of its children, and every metric gets its data
  * members, an all-zero one too (CubeLib reads a metric without data as 0, not as the sum
- * of its children). The file appears complete or not at all (written beside it, then
- * renamed). */
+ * of its children). The file appears complete or not at all (cube_writer_write writes it
+ * beside its name, then renames it). */
 #include "analysis/an_report.h"
 #include "cube/cube.h"
 
@@ -384,18 +384,9 @@ static int write_cube(const an_trace *t, const an_report_info *info, uint32_t *a
         if (info->cp_segments) /* scorep-report marks them on the timeline */
             cube_writer_attr(w, "critical path segments", info->cp_segments);
     }
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    char werr[256] = "";
-    if (rc == 0 && cube_writer_write(w, tmp, true, werr, sizeof werr) != 0) {
-        snprintf(err, len, "cannot write %s: %s", path, werr);
-        remove(tmp);
+    /* complete or not at all: cube_writer_write writes beside the file and renames */
+    if (rc == 0 && cube_writer_write(w, path, true, err, len) != 0)
         rc = -2;
-    } else if (rc == 0 && rename(tmp, path) != 0) {
-        snprintf(err, len, "cannot write %s", path);
-        remove(tmp);
-        rc = -2;
-    }
     if (rc == -1)
         snprintf(err, len, "out of memory writing the report");
     cube_writer_free(w);

@@ -5,6 +5,7 @@
  * bytes2 = transferred bytes / seek result, request = matching id, msg_id = status flags /
  * error of a failed operation. */
 #include "core/events_io.h"
+#include "base/atomic_file.h"
 #include "base/log.h"
 #include "base/state.h"
 #include "core/events.h"
@@ -333,22 +334,25 @@ static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats 
 }
 
 /* Rows sorted by paradigm and file id; handles without operations count too (a file opened
- * and closed). Written to a temporary name, then renamed: a reader never sees half a file. */
+ * and closed). Written whole or not at all (base/atomic_file.h): a reader never sees half a
+ * file. */
 void scorep_io_write_summary(const char *dir, int rank)
 {
     uint32_t n = scorep_defs_io_handle_count();
     if (!dir || !dir[0] || n == 0)
         return;
     uint32_t *order = malloc(n * sizeof *order);
-    char path[4200], tmp[4300];
+    char path[4200], err[4400];
     snprintf(path, sizeof path, "%s/io_summary.%d.tsv", dir, rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = order ? fopen(tmp, "w") : NULL;
-    if (!f) {
+    scorep_atomic_file af;
+    if (!order)
+        snprintf(err, sizeof err, "%s: out of memory", path);
+    if (!order || scorep_atomic_open(&af, path, 0, err, sizeof err) != 0) {
         free(order);
-        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
+        scorep_warn("%s; the report's I/O summary lacks rank %d", err, rank);
         return;
     }
+    FILE *f = af.fp;
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     qsort(order, n, sizeof *order, by_paradigm_file);
@@ -373,8 +377,6 @@ void scorep_io_write_summary(const char *dir, int rank)
         }
     }
     free(order);
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
-    }
+    if (scorep_atomic_commit(&af, err, sizeof err) != 0)
+        scorep_warn("%s; the report's I/O summary lacks rank %d", err, rank);
 }
