@@ -2,6 +2,7 @@
  * its OTF2 event writer, then the global definitions (system tree, regions, ...). */
 #include "config.h"
 #include "core/location.h"
+#include "base/grow.h"
 #include "base/log.h"
 #include "base/state.h"
 #include "writers/writer.h"
@@ -909,25 +910,13 @@ typedef struct {
     const trace_job *j;
     deferred_def *dev, *accel;
     gpu_loc *gpu;
-    uint32_t n_dev, n_accel, n_gpu, cap_dev, cap_accel, cap_gpu;
+    uint32_t n_dev, n_accel, n_gpu;
+    size_t cap_dev, cap_accel, cap_gpu;
 } st_writer;
 
-static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+static int defer(deferred_def **arr, uint32_t *n, size_t *cap, deferred_def d)
 {
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-static int defer(deferred_def **arr, uint32_t *n, uint32_t *cap, deferred_def d)
-{
-    if (grow((void **)arr, cap, *n, sizeof **arr) != 0)
+    if (scorep_grow((void **)arr, cap, (size_t)*n + 1, sizeof **arr) != 0)
         return -1;
     (*arr)[(*n)++] = d;
     return 0;
@@ -961,7 +950,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         uint64_t events =
             n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
         if (n->gpu) {
-            if (grow((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+            if (scorep_grow((void **)&w->gpu, &w->cap_gpu, (size_t)w->n_gpu + 1,
+                            sizeof *w->gpu) != 0)
                 return -1;
             w->gpu[w->n_gpu++] = (gpu_loc){n->rank, n->local, name, events, n->parent_ordinal};
             return 0;
