@@ -343,46 +343,48 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     }
 }
 
-/* I/O records (fields: core/events_io.c) */
-static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+/* I/O records (buffer.h buf_io_rec) */
+static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
 {
     OTF2_EvtWriter *w = s->w;
     switch (r->type) {
     case BUF_IO_CREATE_HANDLE:
-        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->comm, r->peer, r->tag, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->handle, r->access, r->creation,
+                                      (uint32_t)r->status);
         break;
     case BUF_IO_DESTROY_HANDLE:
-        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->comm);
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->handle);
         break;
     case BUF_IO_DUPLICATE_HANDLE:
-        OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->comm, r->peer, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->handle, r->new_handle, (uint32_t)r->status);
         break;
     case BUF_IO_SEEK:
-        OTF2_EvtWriter_IoSeek(w, NULL, t, r->comm, (int64_t)r->bytes, r->peer, r->bytes2);
+        OTF2_EvtWriter_IoSeek(w, NULL, t, r->handle, (int64_t)r->offset, r->whence, r->result);
         break;
     case BUF_IO_OPERATION_BEGIN:
-        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes, r->request);
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->handle, r->op, r->op_flags, r->requested,
+                                        r->matching_id);
         break;
     case BUF_IO_OPERATION_ISSUED:
-        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_OPERATION_TEST:
-        OTF2_EvtWriter_IoOperationTest(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationTest(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_OPERATION_CANCELLED:
-        OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_CHANGE_STATUS_FLAGS:
-        OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->comm, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->handle, (uint32_t)r->status);
         break;
-    case BUF_IO_DELETE_FILE: /* comm: the file, peer: the paradigm */
-        OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->peer, r->comm);
+    case BUF_IO_DELETE_FILE: /* handle: the file */
+        OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->paradigm, r->handle);
         break;
     case BUF_IO_OPERATION_COMPLETE:
-        if (r->msg_id)
-            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);
-        OTF2_EvtWriter_IoOperationComplete(w, r->msg_id ? s->attrs : NULL, t, r->comm, r->bytes2,
-                                           r->request);
+        if (r->error)
+            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);
+        OTF2_EvtWriter_IoOperationComplete(w, r->error ? s->attrs : NULL, t, r->handle,
+                                           r->transferred, r->matching_id);
         break;
     }
 }
@@ -401,7 +403,7 @@ static void write_item(evt_state *s, const buf_item *it)
         else if (it->type < BUF_IO_CREATE_HANDLE)
             write_rma(s, t, it->mpi);
         else
-            write_io(s, t, it->mpi);
+            write_io(s, t, &it->mpi->io);
         s->last = t;
         return;
     }
