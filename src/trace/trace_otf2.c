@@ -120,6 +120,7 @@ typedef struct {
     uint32_t depth, cap;
     uint64_t last;
     uint32_t thread_comm; /* local id of this process's pthread contingent */
+    uint32_t cuda_win;    /* local id of this process's CUDA window: one past its MPI windows */
     bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
     /* sampling: calling-context events instead of Enter/Leave */
     scorep_sampling_cursor *smp;
@@ -282,9 +283,6 @@ static void write_mpi_coll(evt_state *s, uint64_t t, const buf_mpi_rec *r)
     }
 }
 
-/* local id of this process's CUDA window: one past its MPI windows (scorep_trace_write_otf2) */
-static uint32_t cuda_win_local;
-
 static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
 {
     OTF2_EvtWriter *w = s->w;
@@ -292,7 +290,7 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     const buf_mpi_rec *r = in;
     if (in->comm == SCOREP_CUDA_WINDOW) {
         cuda = *in;
-        cuda.comm = cuda_win_local;
+        cuda.comm = s->cuda_win;
         r = &cuda;
     }
     switch (r->type) {
@@ -505,22 +503,16 @@ static uint64_t location_gid(const scorep_location *l, int rank, int size)
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
 }
 
+/* cuda_win: the local id of the process's CUDA window (evt_state) */
 static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_status,
-                          uint64_t *n_events)
+                          uint32_t cuda_win, uint64_t *n_events)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    evt_state s = {OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                   OTF2_AttributeList_New(),
-                   NULL,
-                   0,
-                   0,
-                   0,
-                   scorep_defs_comm_count(),
-                   false,
-                   NULL,
-                   {{{0}}},
-                   {0, 0},
-                   OTF2_AttributeList_New()};
+    evt_state s = {.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
+                   .attrs = OTF2_AttributeList_New(),
+                   .thread_comm = scorep_defs_comm_count(),
+                   .cuda_win = cuda_win,
+                   .enter_attrs = OTF2_AttributeList_New()};
     if (!s.w || !s.attrs || !s.enter_attrs) {
         OTF2_AttributeList_Delete(s.attrs);
         OTF2_AttributeList_Delete(s.enter_attrs);
@@ -1299,12 +1291,11 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         cuda |= l->gpu;
     ipc->allreduce_max_u64(&cuda);
-    cuda_win_local = u->n_local[U_WIN];
     scorep_trace_threads_prepare(u);
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
     for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-        if (write_location(a, l, exit_status, &n_events[i]) != 0)
+        if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
     if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */
