@@ -11,8 +11,8 @@
  * a count's parent without counts of its own (syncs, comms, bytes and their point-to-point
  * and collective parts) with the sum of its children, and every metric gets its data
  * members, an all-zero one too (CubeLib reads a metric without data as 0, not as the sum
- * of its children). The file appears complete or not at all (written beside it, then
- * renamed). */
+ * of its children). The file appears complete or not at all (cube_writer_write writes it
+ * beside its name, then renames it). */
 #include "analysis/an_report.h"
 #include "cube/cube.h"
 
@@ -427,23 +427,11 @@ static void write_attrs(cube_writer *w, const an_report_info *info)
         cube_writer_attr(w, "critical path segments", info->cp_segments);
 }
 
-/* the file, complete or not at all: written beside PATH, then renamed. 0, or -2 with ERR */
+/* the file, complete or not at all (cube_writer_write writes it beside its name, then
+ * renames it). 0, or -2 with ERR */
 static int write_file(cube_writer *w, const char *path, char *err, size_t len)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.part", path);
-    char werr[256] = "";
-    if (cube_writer_write(w, tmp, true, werr, sizeof werr) != 0) {
-        snprintf(err, len, "cannot write %s: %s", path, werr);
-        remove(tmp);
-        return -2;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, len, "cannot write %s", path);
-        remove(tmp);
-        return -2;
-    }
-    return 0;
+    return cube_writer_write(w, path, true, err, len) != 0 ? -2 : 0;
 }
 
 static void report_free(report *rp)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* grow.h: growing an array by doubling, new elements zeroed: the analysis's trace loader and
- * the tools' trace reader build their definition tables this way (they had copies of it). */
+/* grow.h: growing an array by doubling, new elements zeroed: the one copy for every layer
+ * (trace loaders, the OTF2 writer's deferred definitions, the system-tree walk, the OpenMP
+ * adapter's per-thread stacks); the Cube library keeps its own (cube.h). */
 #ifndef SCOREP_BASE_GROW_H
 #define SCOREP_BASE_GROW_H
 

@@ -86,7 +86,7 @@ typedef enum {
     BUF_RMA_ACQUIRE_LOCK,
     BUF_RMA_RELEASE_LOCK,
     BUF_RMA_SYNC,
-    /* class MPI as well (64-byte records), I/O: fields in events_io.c */
+    /* class MPI as well (64-byte records), I/O: read as buf_io_rec */
     BUF_IO_CREATE_HANDLE,
     BUF_IO_DESTROY_HANDLE,
     BUF_IO_DUPLICATE_HANDLE,
@@ -125,18 +125,68 @@ typedef struct {
     uint64_t b;    /* sequence number / value bits */
 } buf_event_rec;
 
-/* 64 bytes; which field means what depends on the type (see events_mpi.c) */
+/* An I/O event (BUF_IO_*, written by core/events_io.c) in the class-MPI record's 64 bytes,
+ * each slot under the names I/O gives it; the values are OTF2's as the trace records them. */
 typedef struct {
     uint64_t ts;
     uint32_t type;
-    uint32_t comm;          /* communicator or window (defs id) */
-    uint32_t peer;          /* rank in the communicator: receiver, sender, root, remote */
-    uint32_t tag;           /* tag, collective op, lock/atomic/sync type */
-    uint64_t bytes, bytes2; /* length / sent, received / sync level, group */
-    uint64_t request;       /* request id, matching id, lock id */
-    uint64_t msg_id;
-    uint64_t handle; /* Mprobe message handle */
+    uint32_t handle; /* the I/O handle (defs_io id); BUF_IO_DELETE_FILE: the file */
+    union {
+        uint32_t access;     /* CREATE_HANDLE: OTF2_IoAccessMode */
+        uint32_t new_handle; /* DUPLICATE_HANDLE */
+        uint32_t whence;     /* SEEK: OTF2_IoSeekOption */
+        uint32_t op;         /* OPERATION_BEGIN, _COMPLETE: scorep_io_op */
+        uint32_t paradigm;   /* DELETE_FILE: defs_io.h scorep_io_paradigm */
+    };
+    union {
+        uint32_t creation; /* CREATE_HANDLE: OTF2_IoCreationFlag */
+        uint32_t op_flags; /* OPERATION_BEGIN: OTF2_IoOperationFlag */
+    };
+    union {
+        uint64_t requested; /* OPERATION_BEGIN: the bytes asked for */
+        uint64_t offset;    /* SEEK: the offset given (int64_t's bits) */
+    };
+    union {
+        uint64_t transferred; /* OPERATION_COMPLETE */
+        uint64_t result;      /* SEEK: the position reached */
+    };
+    uint64_t matching_id; /* the OPERATION_* events */
+    union {
+        uint64_t status; /* CREATE_, DUPLICATE_HANDLE, CHANGE_STATUS_FLAGS: OTF2_IoStatusFlag */
+        uint64_t error;  /* OPERATION_COMPLETE: errno of a failed operation, else 0 */
+    };
+    uint64_t unused;
+} buf_io_rec;
+
+/* 64 bytes; which field means what depends on the type (see events_mpi.c); an I/O record
+ * (BUF_IO_*) is read and written as io */
+typedef struct {
+    union {
+        struct {
+            uint64_t ts;
+            uint32_t type;
+            uint32_t comm;          /* communicator or window (defs id) */
+            uint32_t peer;          /* rank in the communicator: receiver, sender, root, remote */
+            uint32_t tag;           /* tag, collective op, lock/atomic/sync type */
+            uint64_t bytes, bytes2; /* length / sent, received / sync level, group */
+            uint64_t request;       /* request id, matching id, lock id */
+            uint64_t msg_id;
+            uint64_t handle; /* Mprobe message handle */
+        };
+        buf_io_rec io;
+    };
 } buf_mpi_rec;
+/* the bytes of an I/O record are where they were when it borrowed the MPI fields' names
+ * (readers of saved buffers, buffer_merge.c, see the same layout) */
+_Static_assert(sizeof(buf_io_rec) == 64 && sizeof(buf_mpi_rec) == 64, "64-byte records");
+_Static_assert(offsetof(buf_mpi_rec, io.handle) == offsetof(buf_mpi_rec, comm) &&
+                   offsetof(buf_mpi_rec, io.access) == offsetof(buf_mpi_rec, peer) &&
+                   offsetof(buf_mpi_rec, io.creation) == offsetof(buf_mpi_rec, tag) &&
+                   offsetof(buf_mpi_rec, io.requested) == offsetof(buf_mpi_rec, bytes) &&
+                   offsetof(buf_mpi_rec, io.transferred) == offsetof(buf_mpi_rec, bytes2) &&
+                   offsetof(buf_mpi_rec, io.matching_id) == offsetof(buf_mpi_rec, request) &&
+                   offsetof(buf_mpi_rec, io.status) == offsetof(buf_mpi_rec, msg_id),
+               "the I/O record's slots");
 
 typedef struct buf_page {
     struct buf_page *next, *prev; /* prev: rewinds cut streams from their end */

@@ -95,7 +95,7 @@ void scorep_event_parameter_int(scorep_location *l, uint32_t param, int64_t v)
         scorep_profile_parameter(&l->profile, PNODE_PARAM_INT, param, v, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_INT, param, (uint64_t)v, t);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_parameter(l, t, 0, param, (uint64_t)v);
+        scorep_substrates_parameter(l, t, SCOREP_SUBSTRATES_PARAMETER_INT64, param, (uint64_t)v);
 }
 
 void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
@@ -108,7 +108,7 @@ void scorep_event_parameter_uint(scorep_location *l, uint32_t param, uint64_t v)
         scorep_profile_parameter(&l->profile, PNODE_PARAM_UINT, param, (int64_t)v, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_UINT, param, v, t);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_parameter(l, t, 1, param, v);
+        scorep_substrates_parameter(l, t, SCOREP_SUBSTRATES_PARAMETER_UINT64, param, v);
 }
 
 void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t string_id)
@@ -121,7 +121,7 @@ void scorep_event_parameter_string(scorep_location *l, uint32_t param, uint32_t 
         scorep_profile_parameter(&l->profile, PNODE_PARAM_STRING, param, string_id, t);
     record(l, BUF_CLASS_PARAM, BUF_EV_PARAM_STRING, param, string_id, t);
     if (__builtin_expect(l->substrates_on, 0))
-        scorep_substrates_parameter(l, t, 2, param, string_id);
+        scorep_substrates_parameter(l, t, SCOREP_SUBSTRATES_PARAMETER_STRING, param, string_id);
 }
 
 void scorep_event_metric(scorep_location *l, uint32_t metric, uint64_t bits, double as_double)
@@ -145,8 +145,11 @@ void scorep_event_thread(scorep_location *l, buf_event_type type, uint32_t seq)
     uint64_t t = scorep_event_time(l);
     record(l, BUF_CLASS_THREAD, type, 0, seq, t);
     if (__builtin_expect(l->substrates_on, 0)) {
-        int kind = type == BUF_EV_THREAD_CREATE ? 4 : type == BUF_EV_THREAD_WAIT ? 5
-                   : type == BUF_EV_THREAD_BEGIN ? 6 : 7;
+        scorep_substrates_thread_event kind =
+            type == BUF_EV_THREAD_CREATE  ? SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_CREATE
+            : type == BUF_EV_THREAD_WAIT  ? SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_WAIT
+            : type == BUF_EV_THREAD_BEGIN ? SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_BEGIN
+                                          : SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_END;
         scorep_substrates_thread(l, t, kind, SCOREP_PARADIGM_PTHREAD, seq);
     }
 }

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* events_io.c: records I/O events into the trace buffer (class MPI records, fields below)
- * and the bytes read and written into the profile (see events_io.h).
- * Record fields: comm = handle, peer = access mode / operation mode / whence / new handle,
- * tag = creation flags / operation flags, bytes = requested bytes / seek offset,
- * bytes2 = transferred bytes / seek result, request = matching id, msg_id = status flags /
- * error of a failed operation. */
+/* events_io.c: records I/O events into the trace buffer (class-MPI records read as I/O
+ * records, buffer.h buf_io_rec) and the bytes read and written into the profile (see
+ * events_io.h). */
 #include "core/events_io.h"
+#include "base/atomic_file.h"
 #include "base/log.h"
 #include "base/state.h"
 #include "core/events.h"
@@ -24,14 +22,15 @@ static inline bool taken(scorep_location *l)
 }
 
 /* the trace record of the event at t; NULL when l does not trace (or without memory) */
-static buf_mpi_rec *rec(scorep_location *l, uint64_t t, uint32_t type, uint32_t handle)
+static buf_io_rec *rec(scorep_location *l, uint64_t t, uint32_t type, uint32_t handle)
 {
     if (!l->tracing)
         return NULL;
-    buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, t, type);
-    if (r)
-        r->comm = handle;
-    return r;
+    buf_mpi_rec *m = scorep_buffer_mpi(&l->buffer, t, type);
+    if (!m)
+        return NULL;
+    m->io.handle = handle;
+    return &m->io;
 }
 
 /* the substrate plugins' copy of the event (one predictable branch without plugins) */
@@ -48,11 +47,11 @@ void scorep_event_io_create_handle(scorep_location *l, uint32_t handle, uint32_t
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_CREATE_HANDLE, handle);
+    buf_io_rec *r = rec(l, t, BUF_IO_CREATE_HANDLE, handle);
     if (r) {
-        r->peer = access;
-        r->tag = creation;
-        r->msg_id = status;
+        r->access = access;
+        r->creation = creation;
+        r->status = status;
     }
     SUBSTRATES(l, scorep_substrates_io_create_handle(l, t, handle, access, creation, status));
 }
@@ -74,10 +73,10 @@ void scorep_event_io_duplicate_handle(scorep_location *l, uint32_t old_handle, u
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_DUPLICATE_HANDLE, old_handle);
+    buf_io_rec *r = rec(l, t, BUF_IO_DUPLICATE_HANDLE, old_handle);
     if (r) {
-        r->peer = new_handle;
-        r->msg_id = status;
+        r->new_handle = new_handle;
+        r->status = status;
     }
     SUBSTRATES(l, scorep_substrates_io_duplicate_handle(l, t, old_handle, new_handle, status));
 }
@@ -89,11 +88,11 @@ void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, u
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_SEEK, handle);
+    buf_io_rec *r = rec(l, t, BUF_IO_SEEK, handle);
     if (r) {
-        r->peer = whence;
-        r->bytes = (uint64_t)offset;
-        r->bytes2 = result;
+        r->whence = whence;
+        r->offset = (uint64_t)offset;
+        r->result = result;
     }
     SUBSTRATES(l, scorep_substrates_io_seek(l, t, handle, offset, whence, result));
 }
@@ -105,12 +104,12 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_OPERATION_BEGIN, handle);
+    buf_io_rec *r = rec(l, t, BUF_IO_OPERATION_BEGIN, handle);
     if (r) {
-        r->peer = op;
-        r->tag = flags;
-        r->bytes = requested;
-        r->request = matching_id;
+        r->op = op;
+        r->op_flags = flags;
+        r->requested = requested;
+        r->matching_id = matching_id;
     }
     SUBSTRATES(l, scorep_substrates_io_operation_begin(l, t, handle, op, flags, requested,
                                                        matching_id));
@@ -123,9 +122,9 @@ static void request_event(scorep_location *l, uint32_t type, int which, uint32_t
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, type, handle);
+    buf_io_rec *r = rec(l, t, type, handle);
     if (r)
-        r->request = matching_id;
+        r->matching_id = matching_id;
     SUBSTRATES(l, scorep_substrates_io_operation_request(l, t, which, handle, matching_id));
 }
 
@@ -153,22 +152,22 @@ void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, ui
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_CHANGE_STATUS_FLAGS, handle);
+    buf_io_rec *r = rec(l, t, BUF_IO_CHANGE_STATUS_FLAGS, handle);
     if (r)
-        r->msg_id = status;
+        r->status = status;
     SUBSTRATES(l, scorep_substrates_io_change_status_flags(l, t, handle, status));
 }
 
-/* comm: the file (not a handle), peer: the paradigm */
+/* the record's handle is the file here */
 void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file)
 {
     SCOREP_LOCATION_EVENT(l);
     if (!taken(l))
         return;
     uint64_t t = scorep_event_time(l);
-    buf_mpi_rec *r = rec(l, t, BUF_IO_DELETE_FILE, file);
+    buf_io_rec *r = rec(l, t, BUF_IO_DELETE_FILE, file);
     if (r)
-        r->peer = paradigm;
+        r->paradigm = paradigm;
     SUBSTRATES(l, scorep_substrates_io_delete_file(l, t, paradigm, file));
 }
 
@@ -270,12 +269,12 @@ void scorep_event_io_operation_complete(scorep_location *l, uint32_t handle, sco
     SCOREP_LOCATION_EVENT(l);
     if (taken(l)) {
         uint64_t t = scorep_event_time(l);
-        buf_mpi_rec *r = rec(l, t, BUF_IO_OPERATION_COMPLETE, handle);
+        buf_io_rec *r = rec(l, t, BUF_IO_OPERATION_COMPLETE, handle);
         if (r) {
-            r->peer = op;
-            r->bytes2 = transferred;
-            r->request = matching_id;
-            r->msg_id = error;
+            r->op = op;
+            r->transferred = transferred;
+            r->matching_id = matching_id;
+            r->error = error;
         }
         SUBSTRATES(l, scorep_substrates_io_operation_complete(l, t, handle, op, transferred,
                                                               matching_id));
@@ -334,22 +333,25 @@ static void write_row(FILE *f, uint32_t paradigm, uint32_t file, const io_stats 
 }
 
 /* Rows sorted by paradigm and file id; handles without operations count too (a file opened
- * and closed). Written to a temporary name, then renamed: a reader never sees half a file. */
+ * and closed). Written whole or not at all (base/atomic_file.h): a reader never sees half a
+ * file. */
 void scorep_io_write_summary(const char *dir, int rank)
 {
     uint32_t n = scorep_defs_io_handle_count();
     if (!dir || !dir[0] || n == 0)
         return;
     uint32_t *order = malloc(n * sizeof *order);
-    char path[4200], tmp[4300];
+    char path[4200], err[4400];
     snprintf(path, sizeof path, "%s/io_summary.%d.tsv", dir, rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = order ? fopen(tmp, "w") : NULL;
-    if (!f) {
+    scorep_atomic_file af;
+    if (!order)
+        snprintf(err, sizeof err, "%s: out of memory", path);
+    if (!order || scorep_atomic_open(&af, path, 0, err, sizeof err) != 0) {
         free(order);
-        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
+        scorep_warn("%s; the report's I/O summary lacks rank %d", err, rank);
         return;
     }
+    FILE *f = af.fp;
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     qsort(order, n, sizeof *order, by_paradigm_file);
@@ -374,8 +376,6 @@ void scorep_io_write_summary(const char *dir, int rank)
         }
     }
     free(order);
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        scorep_warn("cannot write %s; the report's I/O summary lacks rank %d", path, rank);
-    }
+    if (scorep_atomic_commit(&af, err, sizeof err) != 0)
+        scorep_warn("%s; the report's I/O summary lacks rank %d", err, rank);
 }

@@ -15,7 +15,8 @@ static void thread_record(scorep_location *l, buf_event_type type, uint32_t a, u
 }
 
 /* Substrate plugins' thread events (substrates.h); kind as there. */
-static void plug_thread(scorep_location *l, int kind, uint32_t a, uint64_t raw)
+static void plug_thread(scorep_location *l, scorep_substrates_thread_event kind, uint32_t a,
+                        uint64_t raw)
 {
     if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_on())
         scorep_substrates_thread(l, l->tracing ? l->last_ts : scorep_location_now(l, raw), kind,
@@ -26,14 +27,14 @@ void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t r
 {
     SCOREP_LOCATION_EVENT(l);
     thread_record(l, BUF_EV_THREAD_FORK, requested, 0, raw);
-    plug_thread(l, 0, requested, raw);
+    plug_thread(l, SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK, requested, raw);
 }
 
 void scorep_event_thread_join(scorep_location *l, uint64_t raw)
 {
     SCOREP_LOCATION_EVENT(l);
     thread_record(l, BUF_EV_THREAD_JOIN, 0, 0, raw);
-    plug_thread(l, 1, 0, raw);
+    plug_thread(l, SCOREP_SUBSTRATES_THREAD_FORK_JOIN_JOIN, 0, raw);
 }
 
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,
@@ -43,7 +44,7 @@ void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t 
     if (l)
         l->in_teams++;
     thread_record(l, BUF_EV_THREAD_TEAM_BEGIN, team, (uint64_t)size << 32 | index, raw);
-    plug_thread(l, 2, team, raw);
+    plug_thread(l, SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_BEGIN, team, raw);
 }
 
 void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t raw)
@@ -52,7 +53,7 @@ void scorep_event_thread_team_end(scorep_location *l, uint32_t team, uint64_t ra
     if (l && l->in_teams)
         l->in_teams--;
     thread_record(l, BUF_EV_THREAD_TEAM_END, team, 0, raw);
-    plug_thread(l, 3, team, raw);
+    plug_thread(l, SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_END, team, raw);
 }
 
 void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_paradigm paradigm,

@@ -125,8 +125,7 @@ static int flush_now(scorep_buffer *b, uint64_t ts)
      * (scorep_location_now), but two records may be a single tick apart (the clock read no
      * later than the previous one): then the marker shares the last record's timestamp. */
     uint64_t begin = ts > last + 1 ? ts - 1 : last;
-    spill_rec mark = {begin, scorep_timer_ticks(), 0, 0, 0, 0, {0}};
-    mark.type = BUF_EV_BUFFER_FLUSH;
+    spill_rec mark = {.ts = begin, .b = scorep_timer_ticks(), .type = BUF_EV_BUFFER_FLUSH};
     if (scorep_write_all(b->spill_fd, &mark, sizeof mark) != 0) {
         free(open);
         return -1;

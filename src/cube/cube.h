@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cube.h: a small library that writes and reads Cube4 profiles (.cubex tar archives).
- * Plain library: no global state, every object owned by the caller who created it. */
+ * Plain library: no global state, every object owned by the caller who created it.
+ * Dependency-free (zlib and libc only, nothing of src/base): it keeps its own growing arrays
+ * and its own write-beside-and-rename (cube_writer.c) rather than base/grow.h and
+ * base/atomic_file.h, so that it builds and links alone. */
 #ifndef SCOREP_CUBE_H
 #define SCOREP_CUBE_H
 

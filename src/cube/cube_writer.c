@@ -1089,7 +1089,8 @@ int cube_writer_write(cube_writer *w, const char *path, bool compress, char *err
         return -1;
     }
     /* written beside it and renamed when complete: a process killed while writing (a job
-     * cancelled at its end) leaves no empty or truncated file under the real name */
+     * cancelled at its end) leaves no empty or truncated file under the real name (the
+     * library's own copy of base/atomic_file.h's rule: cube.h) */
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.part-%ld", path, (long)getpid()) >= (int)sizeof tmp) {
         cube_set_err(err, errlen, "file name too long: %s", path);
@@ -1152,23 +1153,28 @@ int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *pat
     }
     FILE *fp = fopen(path, "r+b");
     int rc = fp ? 0 : -1, saved = errno;
+    bool io_failed = !fp;
     if (rc == 0) {
         cube_tar_writer tw;
         cube_tar_writer_init(&tw, fp);
-        rc = fseeko(fp, (off_t)p->anchor_at, SEEK_SET) == 0 && write_anchor(fp, &tw, w, &l) == 0 &&
-                     cube_tar_finish(&tw) == 0
-                 ? 0
-                 : -1;
+        bool seek_ok = fseeko(fp, (off_t)p->anchor_at, SEEK_SET) == 0;
+        rc = seek_ok && write_anchor(fp, &tw, w, &l) == 0 && cube_tar_finish(&tw) == 0 ? 0 : -1;
         saved = errno;
+        io_failed = !seek_ok || ferror(fp);
         if (fclose(fp) != 0 && rc == 0) {
             rc = -1;
             saved = errno;
+            io_failed = true;
         }
     }
     layout_free(&l);
-    if (rc != 0)
+    if (rc != 0 && w->sys_fn && !io_failed) /* the stream's own checks set no errno */
+        cube_set_err(err, errlen,
+                     "cannot write anchor.xml into %s: the streamed system tree was out of order "
+                     "or incomplete, or memory ran out",
+                     path);
+    else if (rc != 0)
         cube_set_err(err, errlen, "cannot write anchor.xml into %s: %s", path,
-                w->sys_fn ? "the streamed system tree was out of order or incomplete, or "
-                          : strerror(saved ? saved : EIO));
+                     strerror(saved ? saved : EIO));
     return rc;
 }

@@ -270,10 +270,13 @@ static void parse_reduction(void)
 /* The services of this library first, in this order; adapters append themselves
  * (scorep_runtime_register; written under init_lock, the count published last). Each
  * phase calls them in registration order; finalize in reverse. */
+#define ARRAY_LEN(a) (sizeof(a) / sizeof *(a))
 enum { MAX_SUBSYSTEMS = 32 };
-static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {
-    &scorep_subsystem_sampling, &scorep_subsystem_metrics, &scorep_subsystem_substrates};
-static int n_subsystems = 3;
+#define BUILTIN_SUBSYSTEMS                                                                         \
+    &scorep_subsystem_sampling, &scorep_subsystem_metrics, &scorep_subsystem_substrates
+static const scorep_subsystem *subsystems[MAX_SUBSYSTEMS] = {BUILTIN_SUBSYSTEMS};
+/* counted from the list itself (sizeof does not evaluate the compound literal) */
+static int n_subsystems = (int)ARRAY_LEN(((const scorep_subsystem *[]){BUILTIN_SUBSYSTEMS}));
 
 /* MPI or SHMEM is up (scorep_runtime_mpi_ready) */
 static void mpp_ready(void)
@@ -455,7 +458,7 @@ int scorep_runtime_register(const scorep_subsystem *s)
             s->begin(mpi_mode);
     }
     pthread_mutex_lock(&init_lock);
-    int rc = n_subsystems < MAX_SUBSYSTEMS ? 0 : -1;
+    int rc = n_subsystems < (int)ARRAY_LEN(subsystems) ? 0 : -1;
     if (rc == 0) {
         subsystems[n_subsystems] = s;
         __atomic_store_n(&n_subsystems, n_subsystems + 1, __ATOMIC_RELEASE);
@@ -464,14 +467,16 @@ int scorep_runtime_register(const scorep_subsystem *s)
     return rc;
 }
 
-/* scorep_runtime_at_finalize: one subsystem with only an end phase per function */
-static scorep_subsystem at_finalize[4];
+/* scorep_runtime_at_finalize: one subsystem with only an end phase per function. Room for
+ * a few: the adapters register one each (NVTX at finalize, the in situ analysis at write). */
+enum { MAX_AT_FINALIZE = 4, MAX_WRITE_HOOKS = 4 };
+static scorep_subsystem at_finalize[MAX_AT_FINALIZE];
 static int n_at_finalize;
 
 int scorep_runtime_at_finalize(void (*fn)(void))
 {
     pthread_mutex_lock(&init_lock);
-    int k = n_at_finalize < 4 ? n_at_finalize++ : -1;
+    int k = n_at_finalize < (int)ARRAY_LEN(at_finalize) ? n_at_finalize++ : -1;
     pthread_mutex_unlock(&init_lock);
     if (k < 0)
         return -1;
@@ -481,13 +486,13 @@ int scorep_runtime_at_finalize(void (*fn)(void))
 }
 
 /* calls made after unification, before the results are written (scorep_runtime_at_write) */
-static int (*write_hooks[4])(const char *dir, const struct scorep_unified_s *u);
+static int (*write_hooks[MAX_WRITE_HOOKS])(const char *dir, const struct scorep_unified_s *u);
 static int n_write_hooks;
 
 int scorep_runtime_at_write(int (*fn)(const char *dir, const struct scorep_unified_s *u))
 {
     pthread_mutex_lock(&init_lock);
-    int rc = n_write_hooks < 4 ? 0 : -1;
+    int rc = n_write_hooks < (int)ARRAY_LEN(write_hooks) ? 0 : -1;
     if (rc == 0)
         write_hooks[n_write_hooks++] = fn;
     pthread_mutex_unlock(&init_lock);

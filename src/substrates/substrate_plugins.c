@@ -875,13 +875,15 @@ void scorep_substrates_mpi_irecv(struct scorep_location *l, uint64_t t, uint32_t
     (*c)(LOC(l), t, (SCOREP_MpiRank)source, handle(comm), tag, bytes, request);
 }
 
-void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t, int which,
-                                   uint64_t request)
+void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t,
+                                   scorep_substrates_request_event which, uint64_t request)
 {
-    static const SCOREP_Substrates_EventType ev[4] = {
-        SCOREP_EVENT_MPI_ISEND_COMPLETE, SCOREP_EVENT_MPI_IRECV_REQUEST,
-        SCOREP_EVENT_MPI_REQUEST_TESTED, SCOREP_EVENT_MPI_REQUEST_CANCELLED};
-    if ((unsigned)which >= 4)
+    static const SCOREP_Substrates_EventType ev[] = {
+        [SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE] = SCOREP_EVENT_MPI_ISEND_COMPLETE,
+        [SCOREP_SUBSTRATES_MPI_IRECV_REQUEST] = SCOREP_EVENT_MPI_IRECV_REQUEST,
+        [SCOREP_SUBSTRATES_MPI_REQUEST_TESTED] = SCOREP_EVENT_MPI_REQUEST_TESTED,
+        [SCOREP_SUBSTRATES_MPI_REQUEST_CANCELLED] = SCOREP_EVENT_MPI_REQUEST_CANCELLED};
+    if ((unsigned)which >= sizeof ev / sizeof *ev)
         return;
     /* the four share one signature (location, timestamp, request id) */
     EACH(ev[which], SCOREP_Substrates_MpiRequestTestedCb, c)
@@ -923,40 +925,40 @@ void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t,
     (*c)(LOC(l), t, handle(comm), r, collective_type(op), sent, received);
 }
 
-void scorep_substrates_thread(struct scorep_location *l, uint64_t t, int kind, int paradigm,
-                              uint32_t a)
+void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
+                              scorep_substrates_thread_event kind, int paradigm, uint32_t a)
 {
     SCOREP_ParadigmType p = (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm);
     switch (kind) {
-    case 0:
+    case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK:
         EACH(SCOREP_EVENT_THREAD_FORK_JOIN_FORK, SCOREP_Substrates_ThreadForkJoinForkCb, c)
         (*c)(LOC(l), t, p, a, 0);
         break;
-    case 1:
+    case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_JOIN:
         EACH(SCOREP_EVENT_THREAD_FORK_JOIN_JOIN, SCOREP_Substrates_ThreadForkJoinJoinCb, c)
         (*c)(LOC(l), t, p);
         break;
-    case 2:
+    case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_BEGIN:
         EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_BEGIN, SCOREP_Substrates_ThreadForkJoinTeamBeginCb, c)
         (*c)(LOC(l), t, p, handle(a), SCOREP_INVALID_TID);
         break;
-    case 3:
+    case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_END:
         EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_END, SCOREP_Substrates_ThreadForkJoinTeamEndCb, c)
         (*c)(LOC(l), t, p, handle(a));
         break;
-    case 4:
+    case SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_CREATE:
         EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_CREATE, SCOREP_Substrates_ThreadCreateWaitCreateCb, c)
         (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
         break;
-    case 5:
+    case SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_WAIT:
         EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_WAIT, SCOREP_Substrates_ThreadCreateWaitWaitCb, c)
         (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
         break;
-    case 6:
+    case SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_BEGIN:
         EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_BEGIN, SCOREP_Substrates_ThreadCreateWaitBeginCb, c)
         (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a, SCOREP_INVALID_TID);
         break;
-    case 7:
+    case SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_END:
         EACH(SCOREP_EVENT_THREAD_CREATE_WAIT_END, SCOREP_Substrates_ThreadCreateWaitEndCb, c)
         (*c)(LOC(l), t, p, SCOREP_MOVABLE_NULL, a);
         break;
@@ -974,13 +976,20 @@ void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire,
     (*c)(LOC(l), t, (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm), lock, order);
 }
 
-void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type,
-                                 uint32_t param, uint64_t value)
+/* scorep-rt's parameter types are Score-P's values */
+_Static_assert((int)SCOREP_SUBSTRATES_PARAMETER_INT64 == (int)SCOREP_PARAMETER_INT64 &&
+                   (int)SCOREP_SUBSTRATES_PARAMETER_UINT64 == (int)SCOREP_PARAMETER_UINT64 &&
+                   (int)SCOREP_SUBSTRATES_PARAMETER_STRING == (int)SCOREP_PARAMETER_STRING,
+               "SCOREP_ParameterType");
+
+void scorep_substrates_parameter(struct scorep_location *l, uint64_t t,
+                                 scorep_substrates_parameter_type type, uint32_t param,
+                                 uint64_t value)
 {
-    if (type == 0) {
+    if (type == SCOREP_SUBSTRATES_PARAMETER_INT64) {
         EACH(SCOREP_EVENT_TRIGGER_PARAMETER_INT64, SCOREP_Substrates_TriggerParameterInt64Cb, c)
         (*c)(LOC(l), t, handle(param), (int64_t)value);
-    } else if (type == 1) {
+    } else if (type == SCOREP_SUBSTRATES_PARAMETER_UINT64) {
         EACH(SCOREP_EVENT_TRIGGER_PARAMETER_UINT64, SCOREP_Substrates_TriggerParameterUint64Cb, c)
         (*c)(LOC(l), t, handle(param), value);
     } else {

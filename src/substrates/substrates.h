@@ -29,24 +29,48 @@ void scorep_substrates_mpi_isend(struct scorep_location *l, uint64_t t, uint32_t
                                  uint32_t dest, uint32_t tag, uint64_t bytes, uint64_t request);
 void scorep_substrates_mpi_irecv(struct scorep_location *l, uint64_t t, uint32_t comm,
                                  uint32_t source, uint32_t tag, uint64_t bytes, uint64_t request);
-/* which: 0 isend complete, 1 irecv request, 2 request tested, 3 request cancelled */
-void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t, int which,
-                                   uint64_t request);
+/* The request events, Score-P's SCOREP_EVENT_MPI_<NAME> (SCOREP_SubstrateEvents.h); they
+ * share one callback signature (location, timestamp, request id). */
+typedef enum {
+    SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE,
+    SCOREP_SUBSTRATES_MPI_IRECV_REQUEST,
+    SCOREP_SUBSTRATES_MPI_REQUEST_TESTED,
+    SCOREP_SUBSTRATES_MPI_REQUEST_CANCELLED
+} scorep_substrates_request_event;
+void scorep_substrates_mpi_request(struct scorep_location *l, uint64_t t,
+                                   scorep_substrates_request_event which, uint64_t request);
 void scorep_substrates_mpi_collective_begin(struct scorep_location *l, uint64_t t);
 /* op: OTF2_CollectiveOp values (events_mpi.h); root: rank or UINT32_MAX */
 void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t, uint32_t comm,
                                           uint32_t root, int op, uint64_t sent,
                                           uint64_t received);
-/* kind: 0 fork (a = requested threads), 1 join, 2 team begin (a = team), 3 team end
- * (a = team); 4 create, 5 wait, 6 begin, 7 end of a created thread (a = its sequence
- * number); paradigm: defs.h scorep_paradigm */
-void scorep_substrates_thread(struct scorep_location *l, uint64_t t, int kind, int paradigm,
-                              uint32_t a);
+/* The thread events, Score-P's SCOREP_EVENT_THREAD_<NAME> (SCOREP_SubstrateEvents.h), and
+ * what scorep_substrates_thread's `a` is for each. */
+typedef enum {
+    SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK,       /* a: the requested threads */
+    SCOREP_SUBSTRATES_THREAD_FORK_JOIN_JOIN,       /* a: unused */
+    SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_BEGIN, /* a: the team (defs id) */
+    SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_END,   /* a: the team */
+    SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_CREATE,   /* a: the created thread's sequence number */
+    SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_WAIT,     /* a: the same, for the other three */
+    SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_BEGIN,
+    SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_END
+} scorep_substrates_thread_event;
+/* paradigm: defs.h scorep_paradigm */
+void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
+                              scorep_substrates_thread_event kind, int paradigm, uint32_t a);
 void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
                             uint32_t lock, uint32_t order);
-/* type: 0 int64, 1 uint64, 2 string (value: a defs string id) */
-void scorep_substrates_parameter(struct scorep_location *l, uint64_t t, int type,
-                                 uint32_t param, uint64_t value);
+/* A parameter's type: the values of Score-P's SCOREP_ParameterType (SCOREP_PublicTypes.h,
+ * SCOREP_PARAMETER_<NAME>; substrate_plugins.c checks that they agree). */
+typedef enum {
+    SCOREP_SUBSTRATES_PARAMETER_INT64 = 0,
+    SCOREP_SUBSTRATES_PARAMETER_UINT64 = 1,
+    SCOREP_SUBSTRATES_PARAMETER_STRING = 2 /* value: a defs string id */
+} scorep_substrates_parameter_type;
+void scorep_substrates_parameter(struct scorep_location *l, uint64_t t,
+                                 scorep_substrates_parameter_type type, uint32_t param,
+                                 uint64_t value);
 /* a user metric (or another sparse metric) triggered: bits as recorded, as_double for DOUBLE */
 void scorep_substrates_counter(struct scorep_location *l, uint64_t t, uint32_t metric,
                                uint64_t bits, double as_double);

@@ -31,7 +31,7 @@
  *   i events (instant): cat "sample", calling-context samples named by their region
  *   ts/dur: microseconds with three decimals, from exact integer nanoseconds since the
  *        trace's global offset, so nesting in ticks stays nesting in the output. */
-#include "tools/atomic_file.h"
+#include "base/atomic_file.h"
 #include "tools/trace_model.h"
 
 #include <otf2/otf2.h>
@@ -839,9 +839,10 @@ static void usage(FILE *fp)
 /* Writes the trace to OUTPUT (complete or not at all, see atomic_file.h) or to stdout. */
 static int convert(const tm_trace *t, const char *source, const char *output)
 {
-    atomic_file af = {0};
+    scorep_atomic_file af = {0};
     char why[1024];
-    if (output && atomic_file_open(&af, output, why, sizeof why)) {
+    if (output &&
+        scorep_atomic_open(&af, output, SCOREP_ATOMIC_REMOVE_ON_SIGNAL, why, sizeof why)) {
         fprintf(stderr, PROG ": %s\n", why);
         return 1;
     }
@@ -858,10 +859,10 @@ static int convert(const tm_trace *t, const char *source, const char *output)
         fprintf(stderr, PROG ": %s: %s\n", output ? output : "stdout",
                 err ? strerror(err) : "out of memory");
         if (output)
-            atomic_file_abort(&af);
+            scorep_atomic_abort(&af);
         return 1;
     }
-    if (output && atomic_file_commit(&af, why, sizeof why)) {
+    if (output && scorep_atomic_commit(&af, why, sizeof why)) {
         fprintf(stderr, PROG ": %s\n", why);
         return 1;
     }

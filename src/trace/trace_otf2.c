@@ -3,6 +3,7 @@
  * its OTF2 event writer, then the global definitions (system tree, regions, ...). */
 #include "config.h"
 #include "core/location.h"
+#include "base/grow.h"
 #include "base/log.h"
 #include "base/state.h"
 #include "writers/writer.h"
@@ -120,6 +121,7 @@ typedef struct {
     uint32_t depth, cap;
     uint64_t last;
     uint32_t thread_comm; /* local id of this process's pthread contingent */
+    uint32_t cuda_win;    /* local id of this process's CUDA window: one past its MPI windows */
     bool thread_begun;    /* ThreadEnd only follows a recorded ThreadBegin */
     /* sampling: calling-context events instead of Enter/Leave */
     scorep_sampling_cursor *smp;
@@ -282,9 +284,6 @@ static void write_mpi_coll(evt_state *s, uint64_t t, const buf_mpi_rec *r)
     }
 }
 
-/* local id of this process's CUDA window: one past its MPI windows (scorep_trace_write_otf2) */
-static uint32_t cuda_win_local;
-
 static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
 {
     OTF2_EvtWriter *w = s->w;
@@ -292,7 +291,7 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     const buf_mpi_rec *r = in;
     if (in->comm == SCOREP_CUDA_WINDOW) {
         cuda = *in;
-        cuda.comm = cuda_win_local;
+        cuda.comm = s->cuda_win;
         r = &cuda;
     }
     switch (r->type) {
@@ -343,46 +342,48 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     }
 }
 
-/* I/O records (fields: core/events_io.c) */
-static void write_io(evt_state *s, uint64_t t, const buf_mpi_rec *r)
+/* I/O records (buffer.h buf_io_rec) */
+static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
 {
     OTF2_EvtWriter *w = s->w;
     switch (r->type) {
     case BUF_IO_CREATE_HANDLE:
-        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->comm, r->peer, r->tag, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, r->handle, r->access, r->creation,
+                                      (uint32_t)r->status);
         break;
     case BUF_IO_DESTROY_HANDLE:
-        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->comm);
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, r->handle);
         break;
     case BUF_IO_DUPLICATE_HANDLE:
-        OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->comm, r->peer, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoDuplicateHandle(w, NULL, t, r->handle, r->new_handle, (uint32_t)r->status);
         break;
     case BUF_IO_SEEK:
-        OTF2_EvtWriter_IoSeek(w, NULL, t, r->comm, (int64_t)r->bytes, r->peer, r->bytes2);
+        OTF2_EvtWriter_IoSeek(w, NULL, t, r->handle, (int64_t)r->offset, r->whence, r->result);
         break;
     case BUF_IO_OPERATION_BEGIN:
-        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->comm, r->peer, r->tag, r->bytes, r->request);
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->handle, r->op, r->op_flags, r->requested,
+                                        r->matching_id);
         break;
     case BUF_IO_OPERATION_ISSUED:
-        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_OPERATION_TEST:
-        OTF2_EvtWriter_IoOperationTest(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationTest(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_OPERATION_CANCELLED:
-        OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->comm, r->request);
+        OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->handle, r->matching_id);
         break;
     case BUF_IO_CHANGE_STATUS_FLAGS:
-        OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->comm, (uint32_t)r->msg_id);
+        OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->handle, (uint32_t)r->status);
         break;
-    case BUF_IO_DELETE_FILE: /* comm: the file, peer: the paradigm */
-        OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->peer, r->comm);
+    case BUF_IO_DELETE_FILE: /* handle: the file */
+        OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->paradigm, r->handle);
         break;
     case BUF_IO_OPERATION_COMPLETE:
-        if (r->msg_id)
-            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->msg_id);
-        OTF2_EvtWriter_IoOperationComplete(w, r->msg_id ? s->attrs : NULL, t, r->comm, r->bytes2,
-                                           r->request);
+        if (r->error)
+            OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);
+        OTF2_EvtWriter_IoOperationComplete(w, r->error ? s->attrs : NULL, t, r->handle,
+                                           r->transferred, r->matching_id);
         break;
     }
 }
@@ -401,7 +402,7 @@ static void write_item(evt_state *s, const buf_item *it)
         else if (it->type < BUF_IO_CREATE_HANDLE)
             write_rma(s, t, it->mpi);
         else
-            write_io(s, t, it->mpi);
+            write_io(s, t, &it->mpi->io);
         s->last = t;
         return;
     }
@@ -503,22 +504,16 @@ static uint64_t location_gid(const scorep_location *l, int rank, int size)
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
 }
 
+/* cuda_win: the local id of the process's CUDA window (evt_state) */
 static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_status,
-                          uint64_t *n_events)
+                          uint32_t cuda_win, uint64_t *n_events)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    evt_state s = {OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                   OTF2_AttributeList_New(),
-                   NULL,
-                   0,
-                   0,
-                   0,
-                   scorep_defs_comm_count(),
-                   false,
-                   NULL,
-                   {{{0}}},
-                   {0, 0},
-                   OTF2_AttributeList_New()};
+    evt_state s = {.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
+                   .attrs = OTF2_AttributeList_New(),
+                   .thread_comm = scorep_defs_comm_count(),
+                   .cuda_win = cuda_win,
+                   .enter_attrs = OTF2_AttributeList_New()};
     if (!s.w || !s.attrs || !s.enter_attrs) {
         OTF2_AttributeList_Delete(s.attrs);
         OTF2_AttributeList_Delete(s.enter_attrs);
@@ -910,25 +905,13 @@ typedef struct {
     const trace_job *j;
     deferred_def *dev, *accel;
     gpu_loc *gpu;
-    uint32_t n_dev, n_accel, n_gpu, cap_dev, cap_accel, cap_gpu;
+    uint32_t n_dev, n_accel, n_gpu;
+    size_t cap_dev, cap_accel, cap_gpu;
 } st_writer;
 
-static int grow(void **p, uint32_t *cap, uint32_t n, size_t size)
+static int defer(deferred_def **arr, uint32_t *n, size_t *cap, deferred_def d)
 {
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-static int defer(deferred_def **arr, uint32_t *n, uint32_t *cap, deferred_def d)
-{
-    if (grow((void **)arr, cap, *n, sizeof **arr) != 0)
+    if (scorep_grow((void **)arr, cap, (size_t)*n + 1, sizeof **arr) != 0)
         return -1;
     (*arr)[(*n)++] = d;
     return 0;
@@ -962,7 +945,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         uint64_t events =
             n->local < w->j->n_locations[n->rank] ? w->j->n_events[n->rank][n->local] : 0;
         if (n->gpu) {
-            if (grow((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+            if (scorep_grow((void **)&w->gpu, &w->cap_gpu, (size_t)w->n_gpu + 1,
+                            sizeof *w->gpu) != 0)
                 return -1;
             w->gpu[w->n_gpu++] = (gpu_loc){n->rank, n->local, name, events, n->parent_ordinal};
             return 0;
@@ -1308,12 +1292,11 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         cuda |= l->gpu;
     ipc->allreduce_max_u64(&cuda);
-    cuda_win_local = u->n_local[U_WIN];
     scorep_trace_threads_prepare(u);
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
     for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-        if (write_location(a, l, exit_status, &n_events[i]) != 0)
+        if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
     if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */

@@ -54,6 +54,10 @@ typedef struct {
     hash_index index; /* (parent, kind, id, value) -> node */
     pvalue *v;
     size_t nv, capv;
+    /* the clustered dynamic region's node (profile_cluster.h) and its node here (-1: none);
+     * set in this process's tree only (scorep_profile_write_cube) */
+    const pnode *cluster_pnode;
+    int cluster_g;
 } merged;
 
 static uint64_t gkey(int parent, uint8_t kind, uint32_t id, int64_t value)
@@ -203,11 +207,6 @@ static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scor
     return 0;
 }
 
-/* The clustered dynamic region's node (profile_cluster.h) and its node in this process's
- * merged tree (-1: none). */
-static const pnode *cluster_pnode;
-static int cluster_g = -1;
-
 /* Depth-first; children were prepended, so walk them reversed to keep first-call order. */
 static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
                          const scorep_unified *u, double res, const scorep_profile *pr)
@@ -225,8 +224,8 @@ static int merge_subtree(merged *m, int gparent, const pnode *p, uint32_t loc,
     for (i = 0; i < n && rc == 0; i++) {
         const pnode *c = kids[i];
         int g = gnode_get(m, gparent, c->kind, global_id(u, c), global_value(u, c));
-        if (c == cluster_pnode)
-            cluster_g = g;
+        if (c == m->cluster_pnode)
+            m->cluster_g = g;
         rc = g < 0 || add_values(m, g, loc, c, u, res, pr->n_dense, pr->dense_ids) != 0
                  ? -1
                  : merge_subtree(m, g, c, loc, u, res, pr);
@@ -248,10 +247,10 @@ static void pack_tree(const merged *m, ser_buf *b)
 }
 
 /* The clustering of this process: the clustered region's node, the iterations' clusters. */
-static void pack_clusters(ser_buf *b)
+static void pack_clusters(const merged *m, ser_buf *b)
 {
-    uint32_t n = cluster_g >= 0 ? scorep_profile_cluster_iterations() : 0;
-    ser_u32(b, n ? (uint32_t)cluster_g : UINT32_MAX);
+    uint32_t n = m->cluster_g >= 0 ? scorep_profile_cluster_iterations() : 0;
+    ser_u32(b, n ? (uint32_t)m->cluster_g : UINT32_MAX);
     ser_u32(b, n);
     for (uint32_t i = 0; i < n; i++)
         ser_u32(b, scorep_profile_cluster_of(i));
@@ -276,7 +275,7 @@ static void pack_process(const merged *m, ser_buf *b)
             ser_f64(b, v->metric_sums[k]);
         }
     }
-    pack_clusters(b);
+    pack_clusters(m, b);
 }
 
 /* the job-wide view at rank 0: one call tree, values under Cube location ids */
@@ -1304,12 +1303,12 @@ static int gather_clusters(cube_writer *w, const merged *local, const int *local
 {
     rank_clusters mine = {-1, 0, NULL};
     int rc = 0;
-    if (local_id && cluster_g >= 0 && (mine.n = scorep_profile_cluster_iterations()) > 0) {
+    if (local_id && local->cluster_g >= 0 && (mine.n = scorep_profile_cluster_iterations()) > 0) {
         if (!(mine.of = malloc(mine.n * sizeof *mine.of)))
             rc = -1;
         for (uint32_t i = 0; rc == 0 && i < mine.n; i++)
             mine.of[i] = scorep_profile_cluster_of(i);
-        mine.root = cluster_g;
+        mine.root = local->cluster_g;
         if (rc == 0)
             rc = clusters_to_cnodes(&mine, local, local_id, u);
     }
@@ -1442,11 +1441,9 @@ int scorep_profile_write_cube(const scorep_writer_ctx *w)
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank();
     double res = (double)scorep_timer_resolution();
-    merged local = {0};
+    merged local = {.cluster_pnode = scorep_profile_cluster_finish(), .cluster_g = -1};
     uint32_t i = 0;
     int rc = 0;
-    cluster_pnode = scorep_profile_cluster_finish();
-    cluster_g = -1;
     for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next)
         rc = merge_subtree(&local, -1, &l->profile.root, i++, u, res, &l->profile);
     if (use_parallel()) { /* a failure here reaches the others in the reduction */

@@ -4,6 +4,7 @@
  * of all processes at rank 0 and translates the expanded nodes for the writers. */
 #include "writers/systree_job.h"
 #include "core/location.h"
+#include "base/grow.h"
 #include "base/log.h"
 #include "base/settings.h"
 #include "core/system_tree.h"
@@ -239,33 +240,23 @@ typedef struct {
     struct {
         uint64_t ordinal, doc;
     } * open; /* the open system-tree nodes, outermost first */
-    uint32_t depth, cap_open;
+    uint32_t depth;
+    size_t cap_open;
     /* the process being walked */
     uint64_t process, process_doc, node, node_doc;
     uint32_t cpu_in_process;
     char *process_name;
     /* the GPU streams of the node being walked, and the names of their processes */
     pending_gpu *gpu;
-    uint32_t n_gpu, cap_gpu;
+    uint32_t n_gpu;
+    size_t cap_gpu;
     struct {
         char *name;
         uint64_t ordinal;
     } * procs; /* the processes of the pending streams (pending_gpu.process indexes it) */
-    uint32_t n_procs, cap_procs;
+    uint32_t n_procs;
+    size_t cap_procs;
 } walk_state;
-
-static int grow_array(void **p, uint32_t *cap, uint32_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
 
 /* CUDA[device:context:...] -> device, context; OMPT[device:0:0] (the target-offload
  * adapter) the same with OMPT_DEVICE set in device (an OpenMP device of its own, numbered as
@@ -369,12 +360,13 @@ static int flush_gpus(walk_state *w)
 static int defer_gpu(walk_state *w, const systree_node *n, uint32_t rank, uint32_t local)
 {
     if (w->n_procs == 0 || w->procs[w->n_procs - 1].ordinal != w->process) {
-        if (grow_array((void **)&w->procs, &w->cap_procs, w->n_procs, sizeof *w->procs) != 0 ||
+        if (scorep_grow((void **)&w->procs, &w->cap_procs, (size_t)w->n_procs + 1,
+                        sizeof *w->procs) != 0 ||
             !(w->procs[w->n_procs].name = strdup(w->process_name ? w->process_name : "")))
             return -1;
         w->procs[w->n_procs++].ordinal = w->process;
     }
-    if (grow_array((void **)&w->gpu, &w->cap_gpu, w->n_gpu, sizeof *w->gpu) != 0)
+    if (scorep_grow((void **)&w->gpu, &w->cap_gpu, (size_t)w->n_gpu + 1, sizeof *w->gpu) != 0)
         return -1;
     pending_gpu *g = &w->gpu[w->n_gpu];
     *g = (pending_gpu){strdup(n->name), rank, local, 0, 0, 0, 0, w->n_gpu, n->ordinal,
@@ -391,8 +383,7 @@ static int open_node(walk_state *w, const systree_node *n, uint64_t *parent_doc)
     while (w->depth > 0 && w->open[w->depth - 1].ordinal != n->parent_ordinal)
         w->depth--;
     *parent_doc = w->depth > 0 ? w->open[w->depth - 1].doc : UINT64_MAX;
-    if (w->depth == w->cap_open &&
-        grow_array((void **)&w->open, &w->cap_open, w->depth, sizeof *w->open) != 0)
+    if (scorep_grow((void **)&w->open, &w->cap_open, (size_t)w->depth + 1, sizeof *w->open) != 0)
         return -1;
     w->open[w->depth].ordinal = n->ordinal;
     w->open[w->depth++].doc = w->doc[0];

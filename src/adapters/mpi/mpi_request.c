@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* mpi_request.c: the request table, completion of requests and the hooks of the Wait/Test
- * families (MPI_STATUS(ES)_IGNORE included), MPI_Start(all), MPI_Cancel, MPI_Request_free,
- * MPI_Request_get_status. */
+/* mpi_request.c: completion of requests (their records' table: mpi_request_table.c) and the
+ * hooks of the Wait/Test families (MPI_STATUS(ES)_IGNORE included), MPI_Start(all),
+ * MPI_Cancel, MPI_Request_free, MPI_Request_get_status. */
 #include "adapters/mpi/mpi_request.h"
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_mpi.h"
@@ -48,6 +48,26 @@ static inline uint64_t recv_completed_id(scorep_mpi_req *r, const MPI_Status *st
     return scorep_mpi_msgid_recv_completed(r->comm, r, st);
 }
 
+/* A send or receive that completed and was not cancelled: its event on l (NULL: its creation
+ * was not recorded), a receive's message id taken or forgotten. */
+/* always inline: the Wait/Test fast path (completed) stays one function, as when written out */
+static inline __attribute__((always_inline)) void
+p2p_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st, scorep_location *l)
+{
+    if (r->kind == SCOREP_MPI_REQ_SEND) {
+        if (l)
+            scorep_event_mpi_isend_complete(l, scorep_mpi_now(f), r->id);
+    } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
+        uint64_t id = recv_completed_id(r, st);
+        if (l)
+            scorep_event_mpi_irecv(l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
+                                   (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id, id,
+                                   r->msg_handle);
+    } else {
+        scorep_mpi_msgid_recv_forget(r->comm, r);
+    }
+}
+
 /* Completion of any request: cancelled ones, collectives, RMA, idup, I/O (out of line). */
 static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_mpi_req *r,
                                                     MPI_Status *st)
@@ -56,28 +76,17 @@ static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_
     int was_cancelled = cancelled(r, st);
     switch (r->kind) {
     case SCOREP_MPI_REQ_SEND:
-        if (was_cancelled) {
-            scorep_mpi_msgid_send_cancelled(r->comm, r->peer, r->tag, r->msg_id);
-            if (l)
-                scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
-        } else if (l) {
-            scorep_event_mpi_isend_complete(l, scorep_mpi_now(f), r->id);
-        }
-        break;
     case SCOREP_MPI_REQ_RECV:
-        if (was_cancelled) {
-            scorep_mpi_msgid_recv_cancelled(r->comm, r);
-            if (l)
-                scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
-        } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
-            uint64_t id = recv_completed_id(r, st);
-            if (l)
-                scorep_event_mpi_irecv(l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
-                                       (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id,
-                                       id, r->msg_handle);
-        } else {
-            scorep_mpi_msgid_recv_forget(r->comm, r);
+        if (!was_cancelled) {
+            p2p_completed(f, r, st, l);
+            break;
         }
+        if (r->kind == SCOREP_MPI_REQ_SEND)
+            scorep_mpi_msgid_send_cancelled(r->comm, r->peer, r->tag, r->msg_id);
+        else
+            scorep_mpi_msgid_recv_cancelled(r->comm, r);
+        if (l)
+            scorep_event_mpi_request_cancelled(l, scorep_mpi_now(f), r->id);
         break;
     case SCOREP_MPI_REQ_COLL:
         if (was_cancelled) {
@@ -120,18 +129,7 @@ static inline void completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status 
         completed_any(f, r, st);
         return;
     }
-    if (r->kind == SCOREP_MPI_REQ_SEND) {
-        if (flags & SCOREP_MPI_REQ_EVENTS)
-            scorep_event_mpi_isend_complete(f->l, scorep_mpi_now(f), r->id);
-    } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
-        uint64_t id = recv_completed_id(r, st);
-        if (flags & SCOREP_MPI_REQ_EVENTS)
-            scorep_event_mpi_irecv(f->l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
-                                   (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id, id,
-                                   r->msg_handle);
-    } else {
-        scorep_mpi_msgid_recv_forget(r->comm, r);
-    }
+    p2p_completed(f, r, st, (flags & SCOREP_MPI_REQ_EVENTS) ? f->l : NULL);
     if (flags & SCOREP_MPI_REQ_PERSISTENT)
         r->flags = flags & ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);
     else

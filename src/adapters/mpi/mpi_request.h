@@ -18,7 +18,7 @@ typedef enum {
     SCOREP_MPI_REQ_COLL, /* non-blocking collective */
     SCOREP_MPI_REQ_RMA,  /* MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate */
     SCOREP_MPI_REQ_IDUP, /* MPI_Comm_idup: defines the new communicator at completion */
-    SCOREP_MPI_REQ_IO    /* MPI_File_iread/iwrite...: win = I/O handle, coll_op = operation */
+    SCOREP_MPI_REQ_IO    /* MPI_File_iread/iwrite...: win = I/O handle, io_op = operation */
 } scorep_mpi_req_kind;
 
 enum {

@@ -145,9 +145,11 @@ typedef struct {
 typedef struct omp_thread {
     scorep_location *loc;
     omp_frame *frames;
-    uint32_t n_frames, cap_frames;
+    uint32_t n_frames;
+    size_t cap_frames;        /* capacities: base/grow.h */
     omp_open_region *regions; /* regions entered by this adapter, innermost last */
-    uint32_t n_regions, cap_regions;
+    uint32_t n_regions;
+    size_t cap_regions;
     uint32_t generation;   /* explicit tasks created by this thread */
     const pnode *map_from; /* last fork call path mapped into this thread's tree */
     pnode *map_to;
@@ -155,7 +157,8 @@ typedef struct omp_thread {
     omp_block *free_blocks; /* pool cache (omp_pool_*) */
     uint32_t n_free;
     omp_held *held; /* locks held, any order */
-    uint32_t n_held, cap_held;
+    uint32_t n_held;
+    size_t cap_held;
     struct omp_thread *next_member; /* in the team it works in (omp_team.members) */
     uint32_t worker_frame;          /* index of that team's frame */
 } omp_thread;

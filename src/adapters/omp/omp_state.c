@@ -3,6 +3,7 @@
  * regions) and the pool of team and task objects. A thread's state is touched by that thread
  * only, except by a team's master while the thread idles after the team (omp_parallel.c). */
 #include "adapters/omp/omp_adapter.h"
+#include "base/grow.h"
 #include "runtime/runtime.h"
 
 #include <pthread.h>
@@ -25,23 +26,10 @@ omp_thread *omp_thread_get(void)
 }
 
 /* ------------------------------------------------------------------- frames */
-/* Grows an array of `size`-byte elements to hold one more; -1 when out of memory. */
-static int reserve(void **array, uint32_t n, uint32_t *cap, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *a = realloc(*array, c * size);
-    if (!a)
-        return -1;
-    *array = a;
-    *cap = c;
-    return 0;
-}
-
 omp_frame *omp_frame_push(omp_thread *t, omp_frame_kind kind)
 {
-    if (reserve((void **)&t->frames, t->n_frames, &t->cap_frames, sizeof *t->frames) != 0)
+    if (scorep_grow((void **)&t->frames, &t->cap_frames, (size_t)t->n_frames + 1,
+                    sizeof *t->frames) != 0)
         return NULL;
     omp_frame *f = &t->frames[t->n_frames++];
     memset(f, 0, sizeof *f);
@@ -73,7 +61,8 @@ omp_frame *omp_frame_implicit(omp_thread *t)
 void omp_enter(omp_thread *t, uint32_t region, uint8_t tag, uint64_t raw)
 {
     if (region == SCOREP_INVALID_ID ||
-        reserve((void **)&t->regions, t->n_regions, &t->cap_regions, sizeof *t->regions) != 0)
+        scorep_grow((void **)&t->regions, &t->cap_regions, (size_t)t->n_regions + 1,
+                    sizeof *t->regions) != 0)
         return;
     t->regions[t->n_regions++] = (omp_open_region){region, tag};
     scorep_event_enter_at(t->loc, region, raw);
@@ -109,7 +98,7 @@ void omp_end_open_single(omp_thread *t, uint64_t raw)
 /* ------------------------------------------------------------- held locks */
 void omp_held_push(omp_thread *t, omp_lock *lock, uint32_t order)
 {
-    if (reserve((void **)&t->held, t->n_held, &t->cap_held, sizeof *t->held) == 0)
+    if (scorep_grow((void **)&t->held, &t->cap_held, (size_t)t->n_held + 1, sizeof *t->held) == 0)
         t->held[t->n_held++] = (omp_held){lock, order};
 }
 

@@ -11,7 +11,6 @@
 #include "report.h"
 #include "cube/cube.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 enum { TOP_ROWS = 25 };
@@ -28,15 +27,27 @@ static const char *const patterns[] = {
     "mpi_finalize_wait", "mpi_init_completion"};
 enum { N_PATTERNS = sizeof patterns / sizeof patterns[0] };
 
+/* one (pattern, call path, location) value; v2: a delay cost's long-term part */
 typedef struct {
-    double v;
+    double v, v2;
     int pattern, cnode, location;
 } row;
 
-static int by_value(const void *a, const void *b)
+/* The TOP_ROWS largest rows seen, largest first; among equal values the first seen first
+ * (what a stable sort of all of them would list), without holding all of them. */
+typedef struct {
+    row r[TOP_ROWS];
+    size_t n;
+} top_rows;
+
+static void top_add(top_rows *t, row x)
 {
-    double x = ((const row *)a)->v, y = ((const row *)b)->v;
-    return x < y ? 1 : x > y ? -1 : 0;
+    if (t->n == TOP_ROWS && !(x.v > t->r[TOP_ROWS - 1].v))
+        return;
+    size_t i = t->n < TOP_ROWS ? t->n++ : TOP_ROWS - 1;
+    for (; i > 0 && x.v > t->r[i - 1].v; i--)
+        t->r[i] = t->r[i - 1];
+    t->r[i] = x;
 }
 
 /* the value of metric m with its sub-metrics at (cnode, location): the stored value */
@@ -124,17 +135,6 @@ static void write_subtree(FILE *out, const cube_reader *r, int root)
     fputc(']', out);
 }
 
-typedef struct {
-    double total, longterm;
-    int cnode, location;
-} cause;
-
-static int by_total(const void *a, const void *b)
-{
-    double x = ((const cause *)a)->total, y = ((const cause *)b)->total;
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
 static void write_location(FILE *out, const cube_reader *r, int l)
 {
     const cube_location *loc = &r->locations[l];
@@ -149,13 +149,10 @@ static void write_location(FILE *out, const cube_reader *r, int l)
  * short- and long-term totals and the (call path, rank, thread) combinations with the largest
  * delay costs; "classes": the propagating/terminal and direct/indirect classification of the
  * point-to-point wait states. Absent metrics (an older scout.cubex) give empty lists. */
-static int write_causes(FILE *out, const cube_reader *r)
+static void write_causes(FILE *out, const cube_reader *r)
 {
     int delay = cube_reader_metric_by_name(r, "delay");
-    size_t cap = (size_t)r->n_cnodes * (size_t)r->n_locations + 1, n = 0;
-    cause *cs = malloc(cap * sizeof *cs);
-    if (!cs)
-        return -1;
+    top_rows top = {.n = 0};
     double all = 0, all_long = 0;
     for (int c = 0; delay >= 0 && c < r->n_cnodes; c++)
         for (int l = 0; l < r->n_locations; l++) {
@@ -165,11 +162,10 @@ static int write_causes(FILE *out, const cube_reader *r)
             for (int m = 0; m < r->n_metrics; m++)
                 if (longterm(r, m) && under(r, m, delay))
                     lt += cube_reader_stored(r, m, c, l);
-            cs[n++] = (cause){v, lt, c, l};
+            top_add(&top, (row){v, lt, 0, c, l});
             all += v;
             all_long += lt;
         }
-    qsort(cs, n, sizeof *cs, by_total);
     json_key(out, "delay", false);
     fputc('{', out);
     json_key(out, "total", true);
@@ -183,23 +179,23 @@ static int write_causes(FILE *out, const cube_reader *r)
     json_key(out, "causes", false);
     fputc('[', out);
     char buf[2048];
-    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+    for (size_t i = 0; i < top.n; i++) {
+        const row *c = &top.r[i];
         fputs(i ? ",{" : "{", out);
-        callpath(r, cs[i].cnode, buf, sizeof buf);
+        callpath(r, c->cnode, buf, sizeof buf);
         json_member(out, "callpath", buf, true);
-        write_location(out, r, cs[i].location);
+        write_location(out, r, c->location);
         json_key(out, "seconds", false);
-        json_double(out, cs[i].total);
+        json_double(out, c->v);
         json_key(out, "short_term", false);
-        json_double(out, cs[i].total - cs[i].longterm);
+        json_double(out, c->v - c->v2);
         json_key(out, "long_term", false);
-        json_double(out, cs[i].longterm);
+        json_double(out, c->v2);
         json_key(out, "percent", false);
-        json_double(out, all > 0 ? 100 * cs[i].total / all : 0);
+        json_double(out, all > 0 ? 100 * c->v / all : 0);
         fputc('}', out);
     }
     fputs("]}", out);
-    free(cs);
     json_key(out, "classes", false);
     fputc('{', out);
     static const char *const keys[] = {"mpi_wait_propagating", "mpi_wait_terminal",
@@ -214,7 +210,6 @@ static int write_causes(FILE *out, const cube_reader *r)
     json_key(out, "directness", false);
     write_subtree(out, r, cube_reader_metric_by_name(r, "waitstates_direct_vs_indirect"));
     fputc('}', out);
-    return 0;
 }
 
 int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
@@ -227,14 +222,7 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
     for (int c = 0; time >= 0 && c < r->n_cnodes; c++)
         for (int l = 0; l < r->n_locations; l++)
             total += metric_incl(r, time, c, l);
-    size_t cap = (size_t)N_PATTERNS * (size_t)r->n_cnodes * (size_t)r->n_locations + 1;
-    row *rows = malloc(cap * sizeof *rows);
-    if (!rows) {
-        cube_reader_free(r);
-        snprintf(err, errlen, "out of memory reading %s", path);
-        return -1;
-    }
-    size_t n = 0;
+    top_rows top = {.n = 0}; /* what is printed, not every row */
     json_key(out, "waits", false);
     fputc('{', out);
     json_member(out, "mode", attr(r, "scorep-rt analysis"), true);
@@ -259,7 +247,7 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
                 double v = metric_incl(r, m, c, l);
                 sum += v;
                 if (v > 0)
-                    rows[n++] = (row){v, p, c, l};
+                    top_add(&top, (row){v, 0, p, c, l});
             }
         fputs(first ? "{" : ",{", out);
         first = 0;
@@ -272,50 +260,42 @@ int report_write_waits(FILE *out, const char *path, char *err, size_t errlen)
         fputc('}', out);
     }
     fputc(']', out);
-    qsort(rows, n, sizeof *rows, by_value);
     json_key(out, "worst", false);
     fputc('[', out);
     char buf[2048];
-    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+    for (size_t i = 0; i < top.n; i++) {
         fputs(i ? ",{" : "{", out);
-        json_member(out, "pattern", patterns[rows[i].pattern], true);
-        callpath(r, rows[i].cnode, buf, sizeof buf);
+        json_member(out, "pattern", patterns[top.r[i].pattern], true);
+        callpath(r, top.r[i].cnode, buf, sizeof buf);
         json_member(out, "callpath", buf, false);
-        write_location(out, r, rows[i].location);
+        write_location(out, r, top.r[i].location);
         json_key(out, "seconds", false);
-        json_double(out, rows[i].v);
+        json_double(out, top.r[i].v);
         fputc('}', out);
     }
     fputc(']', out);
-    if (write_causes(out, r)) {
-        free(rows);
-        cube_reader_free(r);
-        snprintf(err, errlen, "out of memory reading %s", path);
-        return -1;
-    }
+    write_causes(out, r);
     /* the critical path: its call paths (all ranks together), longest first */
     int cp = cube_reader_metric_by_name(r, "critical_path");
-    n = 0;
+    top.n = 0;
     for (int c = 0; cp >= 0 && c < r->n_cnodes; c++) {
         double v = 0;
         for (int l = 0; l < r->n_locations; l++)
             v += metric_incl(r, cp, c, l);
         if (v > 0)
-            rows[n++] = (row){v, 0, c, 0};
+            top_add(&top, (row){v, 0, 0, c, 0});
     }
-    qsort(rows, n, sizeof *rows, by_value);
     json_key(out, "critical_path", false);
     fputc('[', out);
-    for (size_t i = 0; i < n && i < TOP_ROWS; i++) {
+    for (size_t i = 0; i < top.n; i++) {
         fputs(i ? ",{" : "{", out);
-        callpath(r, rows[i].cnode, buf, sizeof buf);
+        callpath(r, top.r[i].cnode, buf, sizeof buf);
         json_member(out, "callpath", buf, true);
         json_key(out, "seconds", false);
-        json_double(out, rows[i].v);
+        json_double(out, top.r[i].v);
         fputc('}', out);
     }
     fputs("]}", out);
-    free(rows);
     cube_reader_free(r);
     return 0;
 }

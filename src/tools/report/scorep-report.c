@@ -5,7 +5,7 @@
  *   scorep-report [-o FILE] EXPDIR      (default FILE: EXPDIR/report.html)
  *
  * The page is written to a temporary file next to FILE and renamed at the end, so a failed
- * or interrupted run leaves no half-written report (src/tools/atomic_file.h). Exit status: 0
+ * or interrupted run leaves no half-written report (src/base/atomic_file.h). Exit status: 0
  * written, 1 bad input or write error, 2 usage error.
  *
  *   [mpirun -np N] scorep-report --serve [PORT] EXPDIR|PROFILE.cubex
@@ -15,7 +15,7 @@
 #include "report.h"
 #include "cube/cube_engine.h"
 #include "cube/cube_engine_mpi.h"
-#include "tools/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <sys/stat.h>
 
@@ -38,14 +38,14 @@ static void usage(FILE *fp)
 /* Writes the page to path, complete or not at all (atomic_file.h). */
 static int write_report(const report_expdir *x, const char *path, char *err, size_t errlen)
 {
-    atomic_file af;
-    if (atomic_file_open(&af, path, err, errlen) != 0)
+    scorep_atomic_file af;
+    if (scorep_atomic_open(&af, path, SCOREP_ATOMIC_REMOVE_ON_SIGNAL, err, errlen) != 0)
         return -1;
     if (report_write_html(af.fp, x, err, errlen) != 0) {
-        atomic_file_abort(&af);
+        scorep_atomic_abort(&af);
         return -1;
     }
-    return atomic_file_commit(&af, err, errlen);
+    return scorep_atomic_commit(&af, err, errlen);
 }
 
 /* --serve: every process opens the engine; rank 0 serves the browser, the others it. */

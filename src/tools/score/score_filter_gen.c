@@ -6,7 +6,7 @@
  * and measurement regions are never listed (they are not USR/COM), nor MEASUREMENT OFF. */
 #include "tools/score/score_filter_gen.h"
 #include "tools/score/score_print.h"
-#include "tools/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -248,10 +248,11 @@ static int move_aside(char *moved, size_t len, char *err, size_t errlen)
 int score_gen_write(const score_model *m, const score_gen_params *g, const char *filter_path,
                     int sort, char *moved, size_t movedlen, char *err, size_t errlen)
 {
-    atomic_file af;
+    scorep_atomic_file af;
     err[0] = '\0';
     moved[0] = '\0';
-    if (atomic_file_open(&af, SCORE_FILTER_FILE, err, errlen) != 0)
+    if (scorep_atomic_open(&af, SCORE_FILTER_FILE, SCOREP_ATOMIC_REMOVE_ON_SIGNAL, err,
+                           errlen) != 0)
         return -1;
     const char *first;
     size_t plen = common_dir_prefix(m, &first);
@@ -261,12 +262,12 @@ int score_gen_write(const score_model *m, const score_gen_params *g, const char 
     /* the existing file is moved aside only once the new one is written completely */
     if (fflush(af.fp) != 0 || ferror(af.fp)) {
         snprintf(err, errlen, "%s: cannot write: %s", SCORE_FILTER_FILE, strerror(errno));
-        atomic_file_abort(&af);
+        scorep_atomic_abort(&af);
         return -1;
     }
     if (move_aside(moved, movedlen, err, errlen) != 0) {
-        atomic_file_abort(&af);
+        scorep_atomic_abort(&af);
         return -1;
     }
-    return atomic_file_commit(&af, err, errlen);
+    return scorep_atomic_commit(&af, err, errlen);
 }

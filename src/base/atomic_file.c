@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* atomic_file.c: temporary file, rename at the end, removal on error or signal
  * (atomic_file.h). */
-#include "tools/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -31,16 +31,18 @@ static void watch_signals(const char *tmp)
         signal(sigs[i], remove_pending);
 }
 
-static void release(atomic_file *f)
+static void release(scorep_atomic_file *f)
 {
-    pending = NULL; /* before the free: a late signal must not read a freed name */
+    if (f->signals)
+        pending = NULL; /* before the free: a late signal must not read a freed name */
+    f->signals = 0;
     free(f->tmp);
     free(f->path);
     f->tmp = f->path = NULL;
     f->fp = NULL;
 }
 
-static int create(atomic_file *f)
+static int create(scorep_atomic_file *f)
 {
     int fd = mkstemp(f->tmp);
     if (fd < 0)
@@ -56,16 +58,19 @@ static int create(atomic_file *f)
     return -1;
 }
 
-int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen)
+int scorep_atomic_open(scorep_atomic_file *f, const char *path, unsigned flags, char *err,
+                       size_t errlen)
 {
     size_t n = strlen(path) + sizeof ".tmp.XXXXXX";
     f->fp = NULL;
+    f->signals = 0;
     f->path = strdup(path);
     f->tmp = malloc(n);
     if (f->path && f->tmp) {
         snprintf(f->tmp, n, "%s.tmp.XXXXXX", path);
         if (create(f) == 0) {
-            watch_signals(f->tmp);
+            if ((f->signals = (flags & SCOREP_ATOMIC_REMOVE_ON_SIGNAL) != 0))
+                watch_signals(f->tmp);
             return 0;
         }
     } else
@@ -75,7 +80,7 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t errlen)
     return -1;
 }
 
-int atomic_file_commit(atomic_file *f, char *err, size_t errlen)
+int scorep_atomic_commit(scorep_atomic_file *f, char *err, size_t errlen)
 {
     errno = 0;
     int bad = fflush(f->fp) != 0 || ferror(f->fp);
@@ -94,7 +99,7 @@ int atomic_file_commit(atomic_file *f, char *err, size_t errlen)
     return bad ? -1 : 0;
 }
 
-void atomic_file_abort(atomic_file *f)
+void scorep_atomic_abort(scorep_atomic_file *f)
 {
     if (f->fp)
         fclose(f->fp);
