@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* an_load_otf2.c: post-mortem input of the analysis: reads the global definitions of an OTF2
- * archive and the events of this rank's master-thread location only (OTF2's reader with one
- * selected location), into the event model of an_trace.h. The location of rank r is member r
+ * archive once (the shared loader, trace/otf2_defs_load.h) and the events of this rank's
+ * locations (OTF2's reader with those locations selected), into the event model of
+ * an_trace.h: its master thread's events into t->events, those of its other thread locations
+ * (OpenMP workers, MPI's helper threads) into t->threads. The location of rank r is member r
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md); a trace
  * without MPI ranks is one process's (its lowest thread location the master, rank 0 of 1). */
 #include "analysis/an_load.h"
 #include "base/grow.h"
 #include "core/events_thread.h"
+#include "trace/otf2_defs_load.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -20,233 +23,69 @@ static const char *const attr_names[A_N] = {"mpi_message_id", "mpi_probe_source"
                                             "mpi_probe_comm", "mpi_message_handle"};
 
 typedef struct {
-    uint64_t *members;
-    uint32_t n;
-    int type, paradigm;
-} ld_group;
-
-typedef struct {
     an_trace *t;
-    ld_group *groups;
-    size_t n_groups;
-    uint32_t *comm_group;   /* per comm: its group (AN_NONE: undefined) */
-    uint32_t *comm_group_b; /* per intercommunicator: its group B */
-    int *comm_inter;
-    size_t n_comm;
-    uint32_t *win_comm; /* per RMA window: its communicator (AN_NONE: undefined) */
-    size_t n_win;
-    uint64_t rma_begin; /* the last RmaCollectiveBegin's time (its End carries it) */
-    uint32_t attr[A_N]; /* attribute refs by meaning, AN_NONE if not defined */
-    uint64_t *mpi_locations;
-    uint32_t n_mpi_locations;
-    uint64_t n_locations_defined;
-    uint64_t my_location, my_events_announced;
-    /* the thread locations and their groups (second pass): this rank's other threads */
-    uint64_t *loc_id, *loc_group, *loc_events;
-    uint32_t *loc_name;
-    uint32_t my_name;
-    size_t n_loc, cap_loc;
-    uint64_t my_group;
-    int worker; /* reading a worker thread: no call paths yet (an_omp_map) */
-    int in_program;          /* ProgramBegin entered the program region (e_program_begin) */
-    uint32_t program_region; /* ... this one */
-    uint32_t *stack; /* indices of open ENTER events */
+    otf2_defs defs;               /* the global definitions (their strings handed to t) */
+    uint64_t rma_begin;           /* the last RmaCollectiveBegin's time (its End carries it) */
+    uint32_t attr[A_N];           /* attribute refs by meaning, AN_NONE if not defined */
+    const otf2_defs_location *me; /* this rank's master thread location */
+    int worker;                   /* reading a worker thread: no call paths yet (an_omp_map) */
+    int in_program;               /* ProgramBegin entered the program region (e_program_begin) */
+    uint32_t program_region;      /* ... this one */
+    uint32_t *stack;              /* indices of open ENTER events */
     size_t depth, cap_stack;
     int oom, nesting_error, flushes;
     uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
     size_t n_param;
     an_task_state task; /* tasks of the location being read */
-    /* without MPI: the lowest CPU thread location, its group, and a thread of another group */
-    uint64_t first_thread, first_thread_group;
-    int other_process;
 } ld;
-
-#define GROW(l, arr, cnt, idx)                                                                     \
-    do {                                                                                           \
-        size_t _cap = (cnt);                                                                       \
-        if (scorep_grow((void **)&(arr), &_cap, (size_t)(idx) + 1, sizeof *(arr)) != 0) {          \
-            (l)->oom = 1;                                                                          \
-            return OTF2_CALLBACK_INTERRUPT;                                                        \
-        }                                                                                          \
-        (cnt) = _cap;                                                                              \
-    } while (0)
-
-/* ------------------------------------------------------------------ definitions */
-static OTF2_CallbackCode d_string(void *u, OTF2_StringRef self, const char *s)
-{
-    ld *l = u;
-    GROW(l, l->t->strings, l->t->n_strings, self);
-    free(l->t->strings[self]);
-    if (!(l->t->strings[self] = strdup(s))) {
-        l->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
 
 static const char *str(const ld *l, uint32_t ref)
 {
     return ref < l->t->n_strings && l->t->strings[ref] ? l->t->strings[ref] : "";
 }
 
-static OTF2_CallbackCode d_clock(void *u, uint64_t res, uint64_t off, uint64_t len,
-                                 uint64_t realtime)
+/* ------------------------------------------------------------------ definitions */
+/* the regions of an_trace.h by reference (never defined: zero) */
+static int take_regions(ld *l)
 {
-    (void)len;
-    (void)realtime;
-    ld *l = u;
-    l->t->resolution = res;
-    l->t->global_offset = off;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
-                                  OTF2_StringRef canon, OTF2_StringRef descr, OTF2_RegionRole role,
-                                  OTF2_Paradigm paradigm, OTF2_RegionFlag flags,
-                                  OTF2_StringRef file, uint32_t b, uint32_t e)
-{
-    (void)canon;
-    (void)descr;
-    (void)flags;
-    ld *l = u;
-    GROW(l, l->t->regions, l->t->n_regions, self);
-    l->t->regions[self] =
-        (an_region){str(l, name), role, paradigm, 0, str(l, file), (int)b, (int)e};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
-                                 OTF2_GroupType type, OTF2_Paradigm p, OTF2_GroupFlag f, uint32_t n,
-                                 const uint64_t *members)
-{
-    (void)name;
-    (void)f;
-    ld *l = u;
-    GROW(l, l->groups, l->n_groups, self);
-    ld_group *g = &l->groups[self];
-    free(g->members);
-    if (!(g->members = malloc((n ? n : 1) * sizeof *members))) {
-        l->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
+    const otf2_defs *d = &l->defs;
+    an_trace *t = l->t;
+    if (!(t->regions = calloc(d->n_regions ? d->n_regions : 1, sizeof *t->regions)))
+        return -1;
+    t->n_regions = d->n_regions;
+    for (size_t i = 0; i < d->n_regions; i++) {
+        const otf2_defs_region *r = &d->regions[i];
+        if (r->defined)
+            t->regions[i] = (an_region){.name = str(l, r->name),
+                                        .role = r->role,
+                                        .paradigm = r->paradigm,
+                                        .file = str(l, r->file),
+                                        .begin = (int)r->begin_line,
+                                        .end = (int)r->end_line};
     }
-    if (n)
-        memcpy(g->members, members, n * sizeof *members);
-    g->n = n;
-    g->type = type;
-    g->paradigm = p;
-    if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && p == OTF2_PARADIGM_MPI) {
-        l->mpi_locations = g->members;
-        l->n_mpi_locations = n;
+    return 0;
+}
+
+/* the attributes the events are read with, by name; the parameters of the depend items of
+ * tasks (trace_threads.c writes them) */
+static int find_named(ld *l)
+{
+    const otf2_defs *d = &l->defs;
+    for (size_t i = 0; i < d->n_attributes; i++)
+        for (int k = 0; d->attributes[i].defined && k < A_N; k++)
+            if (strcmp(str(l, d->attributes[i].name), attr_names[k]) == 0)
+                l->attr[k] = (uint32_t)i;
+    if (d->n_parameters && !(l->param_dep = calloc(d->n_parameters, sizeof *l->param_dep)))
+        return -1;
+    l->n_param = d->n_parameters;
+    for (size_t i = 0; i < d->n_parameters; i++) {
+        const otf2_defs_named *p = &d->parameters[i];
+        int dep = p->defined && p->type == OTF2_PARAMETER_TYPE_UINT64
+                      ? scorep_task_depend_type_of(str(l, p->name))
+                      : -1;
+        l->param_dep[i] = (uint8_t)(dep + 1);
     }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
-                                OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag f)
-{
-    (void)name;
-    (void)parent;
-    (void)f;
-    ld *l = u;
-    size_t n = l->n_comm;
-    size_t old = n, nb = n; /* GROW sets the count to the new capacity */
-    GROW(l, l->comm_group, n, self);
-    GROW(l, l->comm_group_b, nb, self);
-    GROW(l, l->comm_inter, l->n_comm, self);
-    for (size_t i = old; i < l->n_comm; i++)
-        l->comm_group[i] = l->comm_group_b[i] = AN_NONE;
-    l->comm_group[self] = group;
-    l->comm_group_b[self] = AN_NONE;
-    l->comm_inter[self] = 0;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_inter(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
-                                 OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag f)
-{
-    (void)common;
-    OTF2_CallbackCode rc = d_comm(u, self, name, a, OTF2_UNDEFINED_COMM, f);
-    if (rc == OTF2_CALLBACK_SUCCESS) {
-        ((ld *)u)->comm_inter[self] = 1;
-        ((ld *)u)->comm_group_b[self] = b;
-    }
-    return rc;
-}
-
-/* an RMA window: its communicator, which its collective operations synchronise */
-static OTF2_CallbackCode d_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name,
-                               OTF2_CommRef comm, OTF2_RmaWinFlag f)
-{
-    (void)name;
-    (void)f;
-    ld *l = u;
-    size_t old = l->n_win;
-    GROW(l, l->win_comm, l->n_win, self);
-    for (size_t i = old; i < l->n_win; i++)
-        l->win_comm[i] = AN_NONE;
-    l->win_comm[self] = comm == OTF2_UNDEFINED_COMM ? AN_NONE : comm;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
-                                OTF2_StringRef descr, OTF2_Type type)
-{
-    (void)descr;
-    (void)type;
-    ld *l = u;
-    for (int i = 0; i < A_N; i++)
-        if (strcmp(str(l, name), attr_names[i]) == 0)
-            l->attr[i] = self;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* the parameters of the depend items of tasks (trace_threads.c writes them) */
-static OTF2_CallbackCode d_param(void *u, OTF2_ParameterRef self, OTF2_StringRef name,
-                                 OTF2_ParameterType type)
-{
-    ld *l = u;
-    int dep = type == OTF2_PARAMETER_TYPE_UINT64 ? scorep_task_depend_type_of(str(l, name)) : -1;
-    if (dep < 0)
-        return OTF2_CALLBACK_SUCCESS;
-    GROW(l, l->param_dep, l->n_param, self);
-    l->param_dep[self] = (uint8_t)(dep + 1);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
-                                    OTF2_LocationType type, uint64_t events,
-                                    OTF2_LocationGroupRef group)
-{
-    ld *l = u;
-    l->n_locations_defined++;
-    if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location == UINT64_MAX) {
-        if (l->first_thread == UINT64_MAX)
-            l->first_thread_group = group;
-        l->other_process |= group != l->first_thread_group;
-        if (self < l->first_thread)
-            l->first_thread = self;
-    }
-    if (self == l->my_location) {
-        l->my_events_announced = events;
-        l->my_group = group;
-        l->my_name = name;
-    } else if (type == OTF2_LOCATION_TYPE_CPU_THREAD && l->my_location != UINT64_MAX) {
-        /* four parallel arrays of one capacity: each grows from the same one to the same one */
-        size_t need = l->n_loc + 1, c1 = l->cap_loc, c2 = c1, c3 = c1, c4 = c1;
-        if (scorep_grow((void **)&l->loc_id, &c1, need, sizeof *l->loc_id) != 0 ||
-            scorep_grow((void **)&l->loc_group, &c2, need, sizeof *l->loc_group) != 0 ||
-            scorep_grow((void **)&l->loc_events, &c3, need, sizeof *l->loc_events) != 0 ||
-            scorep_grow((void **)&l->loc_name, &c4, need, sizeof *l->loc_name) != 0) {
-            l->oom = 1;
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-        l->cap_loc = c1;
-        l->loc_id[l->n_loc] = self;
-        l->loc_group[l->n_loc] = group;
-        l->loc_name[l->n_loc] = name;
-        l->loc_events[l->n_loc++] = events;
-    }
-    return OTF2_CALLBACK_SUCCESS;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ events */
@@ -503,7 +342,8 @@ static an_event *rma_event(ld *l, uint64_t t, an_event_kind kind, OTF2_RmaWinRef
     an_event *e = push(l, t, kind);
     if (e) {
         e->request = win;
-        e->comm = win < l->n_win ? l->win_comm[win] : AN_NONE;
+        const otf2_defs *d = &l->defs;
+        e->comm = win < d->n_rma_wins && d->rma_wins[win].defined ? d->rma_wins[win].comm : AN_NONE;
     }
     return e;
 }
@@ -683,8 +523,8 @@ static OTF2_CallbackCode e_join(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t
 
 /* a depend item of the task created last on this location (docs/openmp.md); other
  * parameters are no events of the analysis */
-static OTF2_CallbackCode e_param_uint(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos,
-                                      void *u, OTF2_AttributeList *a, OTF2_ParameterRef param,
+static OTF2_CallbackCode e_param_uint(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t pos, void *u,
+                                      OTF2_AttributeList *a, OTF2_ParameterRef param,
                                       uint64_t value)
 {
     (void)loc;
@@ -734,69 +574,52 @@ static int fail(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
-static int read_globals(OTF2_Reader *r, ld *l, char *err, size_t len)
+/* the definitions the analysis keeps: clock, strings, regions; attributes and parameters */
+static int take_definitions(ld *l, char *err, size_t len)
 {
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
-    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
-    if (!gdr || !dc) {
-        OTF2_GlobalDefReaderCallbacks_Delete(dc);
-        return fail(err, len, "cannot read the global definitions");
-    }
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, d_string);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, d_clock);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dc, d_region);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dc, d_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dc, d_comm);
-    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(dc, d_inter);
-    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(dc, d_attr);
-    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(dc, d_win);
-    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dc, d_param);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
-    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, l);
-    uint64_t n;
-    OTF2_ErrorCode rc = otf2_read_guard_global_defs(r, gdr, &n);
-    OTF2_GlobalDefReaderCallbacks_Delete(dc);
-    OTF2_Reader_CloseGlobalDefReader(r, gdr);
-    if (l->oom)
-        return fail(err, len, "out of memory reading the definitions");
-    if (rc != OTF2_SUCCESS)
-        return fail(err, len, "the global definitions are unreadable (%s)",
-                    OTF2_Error_GetDescription(rc));
-    if (l->t->resolution == 0)
+    an_trace *t = l->t;
+    if (l->defs.clock.resolution == 0)
         return fail(err, len, "the trace has no clock properties");
+    t->resolution = l->defs.clock.resolution;
+    t->global_offset = l->defs.clock.global_offset;
+    t->strings = otf2_defs_take_strings(&l->defs, &t->n_strings);
+    if (take_regions(l) || find_named(l))
+        return fail(err, len, "out of memory reading the definitions");
     return 0;
 }
 
-/* communicators as lists of world ranks: a COMM_GROUP's members index MPI's COMM_LOCATIONS
- * group, whose member r is the location of rank r */
+/* a group's members as world ranks: a COMM_GROUP's members index MPI's COMM_LOCATIONS group,
+ * whose member r is the location of rank r */
+static uint32_t *world_ranks(const an_trace *t, const otf2_defs_group *g)
+{
+    uint32_t *ranks = malloc((g->n ? g->n : 1) * sizeof *ranks);
+    for (uint32_t i = 0; ranks && i < g->n; i++)
+        ranks[i] = g->members[i] < t->n_ranks ? (uint32_t)g->members[i] : AN_NONE;
+    return ranks;
+}
+
+/* communicators as lists of world ranks */
 static int resolve_comms(ld *l, char *err, size_t len)
 {
+    const otf2_defs *d = &l->defs;
     an_trace *t = l->t;
-    t->n_comms = l->n_comm;
-    if (!(t->comms = calloc(l->n_comm ? l->n_comm : 1, sizeof *t->comms)))
+    t->n_comms = d->n_comms;
+    if (!(t->comms = calloc(d->n_comms ? d->n_comms : 1, sizeof *t->comms)))
         return fail(err, len, "out of memory");
-    for (size_t c = 0; c < l->n_comm; c++) {
-        uint32_t g = l->comm_group[c];
-        if (g == AN_NONE || g >= l->n_groups)
+    for (size_t c = 0; c < d->n_comms; c++) {
+        const otf2_defs_comm *o = &d->comms[c];
+        if (!o->defined || o->group >= d->n_groups)
             continue;
-        const ld_group *gr = &l->groups[g];
         an_comm *k = &t->comms[c];
-        if (!(k->ranks = malloc((gr->n ? gr->n : 1) * sizeof *k->ranks)))
+        if (!(k->ranks = world_ranks(t, &d->groups[o->group])))
             return fail(err, len, "out of memory");
-        for (uint32_t i = 0; i < gr->n; i++)
-            k->ranks[i] = gr->members[i] < t->n_ranks ? (uint32_t)gr->members[i] : AN_NONE;
-        k->n = gr->n;
-        k->inter = l->comm_inter[c];
+        k->n = d->groups[o->group].n;
+        k->inter = o->inter;
         k->defined = 1;
-        uint32_t gb = l->comm_group_b[c];
-        if (k->inter && gb != AN_NONE && gb < l->n_groups) {
-            const ld_group *grb = &l->groups[gb];
-            if (!(k->ranks_b = malloc((grb->n ? grb->n : 1) * sizeof *k->ranks_b)))
+        if (k->inter && o->group_b < d->n_groups) {
+            if (!(k->ranks_b = world_ranks(t, &d->groups[o->group_b])))
                 return fail(err, len, "out of memory");
-            for (uint32_t i = 0; i < grb->n; i++)
-                k->ranks_b[i] =
-                    grb->members[i] < t->n_ranks ? (uint32_t)grb->members[i] : AN_NONE;
-            k->n_b = grb->n;
+            k->n_b = d->groups[o->group_b].n;
         }
         an_comm_set_side(k, t->rank);
     }
@@ -817,7 +640,8 @@ static OTF2_CallbackCode count_marker(void *u, OTF2_TimeStamp t, OTF2_TimeStamp 
 }
 
 /* the runtime marks every reduction of a trace (trace_reduction.c): any marker means that
- * events are missing somewhere */
+ * events are missing somewhere; a trace without a marker file has none (OTF2 then makes no
+ * marker reader, or fails to read it: no error) */
 static uint64_t count_markers(OTF2_Reader *r)
 {
     uint64_t n = 0, read;
@@ -825,45 +649,18 @@ static uint64_t count_markers(OTF2_Reader *r)
     OTF2_MarkerReaderCallbacks *cb = OTF2_MarkerReaderCallbacks_New();
     if (mr && cb) {
         OTF2_MarkerReaderCallbacks_SetMarkerCallback(cb, count_marker);
-        OTF2_Reader_RegisterMarkerCallbacks(r, mr, cb, &n);
-        otf2_read_guard_markers(r, mr, &read);
+        if (OTF2_Reader_RegisterMarkerCallbacks(r, mr, cb, &n) == OTF2_SUCCESS)
+            otf2_read_guard_markers(r, mr, &read);
     }
     OTF2_MarkerReaderCallbacks_Delete(cb);
-    if (mr)
+    if (mr) /* a failure to close it (as to read it) only loses the markers' count */
         OTF2_Reader_CloseMarkerReader(r, mr);
     otf2_read_guard_clear(); /* no marker file is no error */
     return n;
 }
 
-/* reads location LOC's local definitions (its clock offsets: the event reader applies them) */
-static int read_local_defs(OTF2_Reader *r, ld *l, uint64_t loc, char *err, size_t len)
+static void set_event_callbacks(OTF2_EvtReaderCallbacks *ec)
 {
-    OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, loc);
-    if (!d)
-        return 0;
-    OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
-    uint64_t n;
-    OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
-    OTF2_ErrorCode rc = otf2_read_guard_local_defs(r, d, loc, &n);
-    OTF2_Reader_CloseDefReader(r, d);
-    OTF2_DefReaderCallbacks_Delete(lc);
-    if (rc != OTF2_SUCCESS)
-        return fail(err, len, "the local definitions of rank %u are unreadable (%s)", l->t->rank,
-                    OTF2_Error_GetDescription(rc));
-    return 0;
-}
-
-/* reads the events of location LOC into l->t->events; ANNOUNCED: the count its definition
- * gives */
-static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced, char *err,
-                         size_t len)
-{
-    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, loc);
-    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
-    if (!er || !ec) {
-        OTF2_EvtReaderCallbacks_Delete(ec);
-        return fail(err, len, "cannot read the events of rank %u", l->t->rank);
-    }
     OTF2_EvtReaderCallbacks_SetEnterCallback(ec, e_enter);
     OTF2_EvtReaderCallbacks_SetLeaveCallback(ec, e_leave);
     OTF2_EvtReaderCallbacks_SetProgramBeginCallback(ec, e_program_begin);
@@ -889,12 +686,27 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     OTF2_EvtReaderCallbacks_SetRmaGetCallback(ec, e_rma_get);
     OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(ec, e_rma_coll_begin);
     OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(ec, e_rma_coll_end);
+}
+
+/* reads the events of location LOC into l->t->events; ANNOUNCED: the count its definition
+ * gives */
+static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced, char *err,
+                         size_t len)
+{
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, loc);
+    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
+    if (!er || !ec) {
+        OTF2_EvtReaderCallbacks_Delete(ec);
+        return fail(err, len, "cannot read the events of rank %u", l->t->rank);
+    }
+    set_event_callbacks(ec);
     l->task.has_last = 0; /* depend items follow their task's creation on one location */
-    OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
-    uint64_t n;
-    OTF2_ErrorCode rc = otf2_read_guard_events(r, er, loc, &n); /* bounded by its file */
+    uint64_t n = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_RegisterEvtCallbacks(r, er, ec, l);
+    if (rc == OTF2_SUCCESS)
+        rc = otf2_read_guard_events(r, er, loc, &n); /* bounded by its file */
     OTF2_EvtReaderCallbacks_Delete(ec);
-    OTF2_Reader_CloseEvtReader(r, er);
+    OTF2_ErrorCode rc_close = OTF2_Reader_CloseEvtReader(r, er);
     if (l->oom)
         return fail(err, len, "out of memory reading the events of rank %u", l->t->rank);
     if (l->nesting_error)
@@ -904,6 +716,9 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
                     "the events of rank %u end early: %llu of the %llu its definitions "
                     "announce (truncated trace?)",
                     l->t->rank, (unsigned long long)n, (unsigned long long)announced);
+    if (rc_close != OTF2_SUCCESS)
+        return fail(err, len, "cannot close the events of rank %u's location %llu (%s)", l->t->rank,
+                    (unsigned long long)loc, OTF2_Error_GetDescription(rc_close));
     if (l->depth)
         return fail(err, len, "a thread of rank %u ends inside %zu open calls (truncated trace?)",
                     l->t->rank, l->depth);
@@ -918,71 +733,115 @@ static uint32_t local_number(const ld *l, uint64_t id, size_t ordinal)
     return id % n == l->t->rank && id / n < UINT32_MAX ? (uint32_t)(id / n) : (uint32_t)ordinal;
 }
 
-/* the master thread's events, then those of the rank's other thread locations (OpenMP
- * workers, MPI's helper threads) into t->threads */
-static int read_my_events(OTF2_Reader *r, ld *l, char *err, size_t len)
+/* the rank's other thread locations: CPU threads of its location group but the master */
+static int is_worker(const ld *l, const otf2_defs_location *o)
+{
+    return o->type == OTF2_LOCATION_TYPE_CPU_THREAD && o->id != l->me->id &&
+           o->group == l->me->group;
+}
+
+/* selects the master and the workers, reads their local definitions, opens their events */
+static int open_my_locations(OTF2_Reader *r, const char *anchor, ld *l, size_t *n_workers,
+                             char *err, size_t len)
+{
+    const otf2_defs *d = &l->defs;
+    uint64_t *ids = malloc((d->n_locations + 1) * sizeof *ids);
+    if (!ids)
+        return fail(err, len, "out of memory reading the events of rank %u", l->t->rank);
+    size_t n = 0;
+    ids[n++] = l->me->id;
+    for (size_t i = 0; i < d->n_locations; i++)
+        if (is_worker(l, &d->locations[i]))
+            ids[n++] = d->locations[i].id;
+    *n_workers = n - 1;
+    int rc = otf2_defs_open_locations(r, anchor, ids, n, err, len);
+    free(ids);
+    return rc;
+}
+
+/* the workers' events: read into t->events, moved to their thread afterwards */
+static int read_workers(OTF2_Reader *r, ld *l, char *err, size_t len)
 {
     an_trace *t = l->t;
-    t->master_local = local_number(l, l->my_location, 0);
-    snprintf(t->master_name, sizeof t->master_name, "%s", str(l, l->my_name));
-    size_t n_mine = 0;
-    for (size_t i = 0; i < l->n_loc; i++)
-        if (l->loc_group[i] == l->my_group)
-            n_mine++;
-    if (n_mine && !(t->threads = calloc(n_mine, sizeof *t->threads)))
-        return fail(err, len, "out of memory reading the events of rank %u", t->rank);
-    OTF2_Reader_SelectLocation(r, l->my_location);
-    for (size_t i = 0; i < l->n_loc; i++)
-        if (l->loc_group[i] == l->my_group)
-            OTF2_Reader_SelectLocation(r, l->loc_id[i]);
-    if (OTF2_Reader_OpenDefFiles(r) != OTF2_SUCCESS || OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS)
-        return fail(err, len, "cannot open the files of location %llu",
-                    (unsigned long long)l->my_location);
-    int rc = read_local_defs(r, l, l->my_location, err, len);
-    for (size_t i = 0; !rc && i < l->n_loc; i++)
-        if (l->loc_group[i] == l->my_group)
-            rc = read_local_defs(r, l, l->loc_id[i], err, len);
-    OTF2_Reader_CloseDefFiles(r);
-    if (!rc)
-        rc = read_location(r, l, l->my_location, l->my_events_announced, err, len);
-    /* the workers: read into t->events, moved to their thread afterwards */
     an_event *master = t->events;
     size_t n_master = t->n_events, cap_master = t->cap_events;
-    int has_mpi = t->has_mpi;
+    int has_mpi = t->has_mpi, rc = 0;
     l->worker = 1;
-    for (size_t i = 0; !rc && i < l->n_loc; i++) {
-        if (l->loc_group[i] != l->my_group)
+    for (size_t i = 0; !rc && i < l->defs.n_locations; i++) {
+        const otf2_defs_location *o = &l->defs.locations[i];
+        if (!is_worker(l, o))
             continue;
         t->events = NULL;
         t->n_events = t->cap_events = 0;
-        rc = read_location(r, l, l->loc_id[i], l->loc_events[i], err, len);
+        rc = read_location(r, l, o->id, o->n_events, err, len);
         struct an_thread *th = &t->threads[t->n_threads++];
         th->events = t->events;
         th->n_events = t->n_events;
         th->cap_events = t->cap_events;
-        th->local = local_number(l, l->loc_id[i], t->n_threads);
-        snprintf(th->name, sizeof th->name, "%s", str(l, l->loc_name[i]));
+        th->local = local_number(l, o->id, t->n_threads);
+        snprintf(th->name, sizeof th->name, "%s", str(l, o->name));
     }
     l->worker = 0;
     t->events = master;
     t->n_events = n_master;
     t->cap_events = cap_master;
     t->has_mpi = has_mpi;
-    OTF2_Reader_CloseEvtFiles(r);
+    return rc;
+}
+
+/* the master thread's events, then those of the rank's other thread locations (OpenMP
+ * workers, MPI's helper threads) into t->threads */
+static int read_my_events(OTF2_Reader *r, const char *anchor, ld *l, char *err, size_t len)
+{
+    an_trace *t = l->t;
+    t->master_local = local_number(l, l->me->id, 0);
+    snprintf(t->master_name, sizeof t->master_name, "%s", str(l, l->me->name));
+    size_t n_workers = 0;
+    if (open_my_locations(r, anchor, l, &n_workers, err, len))
+        return -1;
+    int rc = 0;
+    if (n_workers && !(t->threads = calloc(n_workers, sizeof *t->threads)))
+        rc = fail(err, len, "out of memory reading the events of rank %u", t->rank);
+    if (!rc)
+        rc = read_location(r, l, l->me->id, l->me->n_events, err, len);
+    if (!rc)
+        rc = read_workers(r, l, err, len);
+    OTF2_ErrorCode rc_close = OTF2_Reader_CloseEvtFiles(r);
+    if (!rc && rc_close != OTF2_SUCCESS)
+        rc = fail(err, len, "cannot close the event files of rank %u (%s)", t->rank,
+                  OTF2_Error_GetDescription(rc_close));
     if (!rc)
         l->t->reduced |= l->flushes > 0;
     return rc;
 }
 
-static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
-                size_t len);
+/* the location with reference ID, NULL if none is defined */
+static const otf2_defs_location *location(const otf2_defs *d, uint64_t id)
+{
+    for (size_t i = 0; i < d->n_locations; i++)
+        if (d->locations[i].id == id)
+            return &d->locations[i];
+    return NULL;
+}
 
-/* a trace without MPI ranks: one process's threads, analysed by one process (an_net_single) */
+/* a trace without MPI ranks: one process's threads, analysed by one process (an_net_single):
+ * the lowest CPU thread location is the master; all of them must be of its location group */
 static int one_process(ld *l, uint32_t n_procs, char *err, size_t len)
 {
-    if (l->first_thread == UINT64_MAX)
+    const otf2_defs *d = &l->defs;
+    const otf2_defs_location *first = NULL, *lowest = NULL;
+    int other_process = 0;
+    for (size_t i = 0; i < d->n_locations; i++) {
+        const otf2_defs_location *o = &d->locations[i];
+        if (o->type != OTF2_LOCATION_TYPE_CPU_THREAD)
+            continue;
+        first = first ? first : o;
+        other_process |= o->group != first->group;
+        lowest = lowest && lowest->id <= o->id ? lowest : o;
+    }
+    if (!lowest)
         return fail(err, len, "the trace has no thread locations");
-    if (l->other_process)
+    if (other_process)
         return fail(err, len,
                     "the trace has threads of several processes but no MPI ranks (processes "
                     "made by fork?): the analysis takes an MPI program's ranks or the threads of "
@@ -993,9 +852,33 @@ static int one_process(ld *l, uint32_t n_procs, char *err, size_t len)
                     "with %u processes: run scorep-analyze EXPDIR without mpirun",
                     n_procs);
     l->t->n_ranks = 1;
-    l->my_location = l->first_thread;
+    l->me = lowest;
     return 0;
 }
+
+/* this rank's master thread location: member RANK of MPI's COMM_LOCATIONS group, or the one
+ * process's (one_process) */
+static int find_me(ld *l, uint32_t rank, uint32_t n_procs, char *err, size_t len)
+{
+    const otf2_defs *d = &l->defs;
+    uint32_t g = d->comm_locations[OTF2_PARADIGM_MPI];
+    if (g == OTF2_DEFS_NONE)
+        return one_process(l, n_procs, err, len);
+    an_trace *t = l->t;
+    t->n_ranks = d->groups[g].n;
+    if (t->n_ranks != n_procs)
+        return fail(err, len,
+                    "the trace has %u MPI ranks but the analysis runs with %u processes: "
+                    "run it as mpirun -np %u scorep-analyze ...",
+                    t->n_ranks, n_procs, t->n_ranks);
+    if (!(l->me = location(d, d->groups[g].members[rank])))
+        return fail(err, len, "rank %u's location %llu is not defined in the trace", rank,
+                    (unsigned long long)d->groups[g].members[rank]);
+    return 0;
+}
+
+static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
+                size_t len);
 
 int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                  size_t len)
@@ -1003,12 +886,14 @@ int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *
     otf2_read_guard_begin(anchor); /* errors kept, damaged files found before OTF2 reads */
     int rc = load(anchor, rank, n_procs, t, err, len);
     otf2_read_guard_end();
-    if (rc && otf2_read_guard_damage()[0]) { /* names the damaged file */
+    const char *damage = otf2_read_guard_damage();
+    if (rc && damage[0]) { /* names the damaged file */
         size_t n = strlen(err);
-        snprintf(err + n, len - n, " (%s)", otf2_read_guard_damage());
+        if (!strstr(err, damage))
+            snprintf(err + n, len - n, " (%s)", damage);
     } else if (rc) { /* OTF2's reason, and the trace: damage the guard did not see */
         size_t n = strlen(err);
-        if (otf2_read_guard_error()[0])
+        if (otf2_read_guard_error()[0] && !strstr(err, otf2_read_guard_error()))
             snprintf(err + n, len - n, " (OTF2: %s)", otf2_read_guard_error());
         n = strlen(err);
         if (!strstr(err, anchor))
@@ -1017,67 +902,34 @@ int an_load_otf2(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *
     return rc;
 }
 
+/* One reader for all: the global definitions are read once, with every location's (the
+ * loader keeps them all), so this rank's locations are chosen from them and selected on the
+ * same reader before its event files are opened. */
 static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t, char *err,
                 size_t len)
 {
     memset(t, 0, sizeof *t);
     t->rank = rank;
-    ld l = {.t = t, .my_location = UINT64_MAX, .first_thread = UINT64_MAX};
+    ld l = {.t = t};
     for (int i = 0; i < A_N; i++)
         l.attr[i] = AN_NONE;
-    OTF2_Reader *r = OTF2_Reader_Open(anchor);
-    if (!r)
-        return fail(err, len, "%s is not an OTF2 archive", anchor);
-    int rc = OTF2_Reader_SetSerialCollectiveCallbacks(r) != OTF2_SUCCESS
-                 ? fail(err, len, "cannot set up the OTF2 reader")
-                 : read_globals(r, &l, err, len);
-    if (!rc && !l.mpi_locations)
-        rc = one_process(&l, n_procs, err, len);
-    else if (!rc) {
-        t->n_ranks = l.n_mpi_locations;
-        if (t->n_ranks != n_procs)
-            rc = fail(err, len,
-                      "the trace has %u MPI ranks but the analysis runs with %u processes: "
-                      "run it as mpirun -np %u scorep-analyze ...",
-                      t->n_ranks, n_procs, t->n_ranks);
-        else
-            l.my_location = l.mpi_locations[rank];
-    }
+    OTF2_Reader *r;
+    if (otf2_defs_load(anchor, &r, &l.defs, err, len))
+        return -1;
+    int rc = take_definitions(&l, err, len);
+    if (!rc)
+        rc = find_me(&l, rank, n_procs, err, len);
     if (!rc) {
         t->reduced = count_markers(r) > 0;
-        /* the location definitions were read before my_location was known: read the count
-         * announced for it from a second pass over the definitions would be costly; the
-         * def callback recorded it only if it came after the group, so look it up again */
         rc = resolve_comms(&l, err, len);
     }
-    OTF2_Reader_Close(r);
-    if (!rc) { /* a fresh reader for the events (OTF2 wants the selection before opening) */
-        if (!(r = OTF2_Reader_Open(anchor)))
-            return fail(err, len, "%s is not an OTF2 archive", anchor);
-        OTF2_Reader_SetSerialCollectiveCallbacks(r);
-        OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
-        OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
-        OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, d_location);
-        OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, &l);
-        uint64_t n;
-        otf2_read_guard_global_defs(r, gdr, &n);
-        OTF2_GlobalDefReaderCallbacks_Delete(dc);
-        OTF2_Reader_CloseGlobalDefReader(r, gdr);
-        rc = read_my_events(r, &l, err, len);
-        OTF2_Reader_Close(r);
-    }
-    for (size_t i = 0; i < l.n_groups; i++)
-        free(l.groups[i].members);
-    free(l.groups);
-    free(l.comm_group);
-    free(l.comm_group_b);
-    free(l.comm_inter);
-    free(l.win_comm);
+    if (!rc)
+        rc = read_my_events(r, anchor, &l, err, len);
+    OTF2_ErrorCode rc_close = OTF2_Reader_Close(r);
+    if (!rc && rc_close != OTF2_SUCCESS)
+        rc = fail(err, len, "cannot close the trace (%s)", OTF2_Error_GetDescription(rc_close));
+    otf2_defs_free(&l.defs);
     free(l.stack);
-    free(l.loc_id);
-    free(l.loc_group);
-    free(l.loc_events);
-    free(l.loc_name);
     free(l.param_dep);
     an_task_state_free(&l.task);
     if (!rc && l.depth)

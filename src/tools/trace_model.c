@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* trace_model.c: the OTF2 global reader behind trace_model.h: definitions into tables by
- * reference, events appended to their location, then messages matched and counted. */
+/* trace_model.c: the OTF2 global reader behind trace_model.h: definitions read by the shared
+ * loader (trace/otf2_defs_load.h) into tables by reference, events appended to their location,
+ * then messages matched and counted. */
 #include "tools/trace_model.h"
-#include "base/grow.h"
+#include "trace/otf2_defs_load.h"
 #include "trace/otf2_read_guard.h"
 
 #include <otf2/otf2.h>
@@ -14,35 +15,9 @@
 #include <sys/stat.h>
 
 typedef struct {
-    uint64_t *members;
-    uint32_t n;
-    int type, paradigm;
-} grp;
-
-typedef struct {
-    uint32_t group, group_b;
-    int inter, defined;
-} comm;
-
-typedef struct {
-    uint32_t comm;
-    int defined;
-} rmawin;
-
-typedef struct {
-    uint32_t name, cls, parent;
-} stnode;
-
-typedef struct {
-    uint32_t stparent, creator;
-} lgdef;
-
-typedef struct {
     uint64_t id;
     uint32_t index;
 } locidx;
-
-enum { N_PARADIGMS = 64 }; /* OTF2_Paradigm values we look up groups by (all defined ones) */
 
 /* One send or receive waiting to be matched. */
 typedef struct {
@@ -53,265 +28,22 @@ typedef struct {
 } pending;
 
 typedef struct {
-    grp *groups;
-    size_t n_groups;
-    comm *comms;
-    size_t n_comms;
-    rmawin *wins;
-    size_t n_wins;
-    stnode *nodes;
-    size_t n_nodes;
-    lgdef *lgs; /* parallel to tm_trace.groups */
+    otf2_defs defs; /* groups, communicators, windows: the events' ranks (its strings: t's) */
     locidx *index;
-    uint64_t *loc_group; /* parallel to tm_trace.locations: its OTF2 location group */
-    size_t cap_groups, cap_lgs, cap_locs, cap_loc_group;
     uint32_t attr_msgid;
     int have_msgid;
     uint32_t param_cuda_ref; /* the parameter "CUDA correlation id" */
     int have_cuda_ref;
-    int locations_group[N_PARADIGMS]; /* group of type COMM_LOCATIONS per paradigm, -1: none */
     pending *msgs;
     size_t n_msgs, cap_msgs;
     size_t cap_values;
     int oom;
 } loader;
 
-/* Makes arr[idx] exist (new entries zeroed); returns 0, or -1 when memory runs out. */
-static int ensure(void **arr, size_t *n, size_t idx, size_t size)
-{
-    if (idx > (1u << 28))
-        return -1; /* no definition table of ours is that large: a corrupt reference */
-    return scorep_grow(arr, n, idx + 1, size);
-}
-
-#define ENSURE(ld, arr, n, idx)                                                                    \
-    do {                                                                                           \
-        if (ensure((void **)&(arr), &(n), (idx), sizeof *(arr))) {                                 \
-            (ld)->oom = 1;                                                                         \
-            return OTF2_CALLBACK_INTERRUPT;                                                        \
-        }                                                                                          \
-    } while (0)
-
 typedef struct {
     tm_trace *t;
     loader *ld;
 } ctx;
-
-/* The string table owns the text; definitions point into it (strings precede their users in
- * OTF2's global definitions). */
-static char *str_ref(tm_trace *t, OTF2_StringRef ref)
-{
-    return ref < t->n_strings ? t->strings[ref] : NULL;
-}
-
-static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
-{
-    ctx *c = u;
-    ENSURE(c->ld, c->t->strings, c->t->n_strings, self);
-    free(c->t->strings[self]);
-    if (!(c->t->strings[self] = strdup(s))) {
-        c->ld->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_clock(void *u, uint64_t res, uint64_t offset, uint64_t length,
-                                   uint64_t realtime)
-{
-    ctx *c = u;
-    c->t->clock = (tm_clock){res, offset, length, realtime};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_stnode(void *u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
-                                    OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
-{
-    ctx *c = u;
-    ENSURE(c->ld, c->ld->nodes, c->ld->n_nodes, self);
-    c->ld->nodes[self] = (stnode){name, cls, parent};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
-                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
-                                    OTF2_LocationGroupRef creator)
-{
-    ctx *c = u;
-    tm_trace *t = c->t;
-    size_t i = t->n_groups;
-    ENSURE(c->ld, t->groups, c->ld->cap_groups, i);
-    ENSURE(c->ld, c->ld->lgs, c->ld->cap_lgs, i);
-    t->groups[i] = (tm_group){self, str_ref(t, name), type == OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                              self > UINT32_MAX ? TM_NONE : (uint32_t)self, NULL};
-    c->ld->lgs[i] = (lgdef){parent, creator};
-    t->n_groups++;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
-                                      OTF2_LocationType type, uint64_t n, OTF2_LocationGroupRef g)
-{
-    ctx *c = u;
-    tm_trace *t = c->t;
-    size_t i = t->n_locations;
-    ENSURE(c->ld, t->locations, c->ld->cap_locs, i);
-    ENSURE(c->ld, c->ld->loc_group, c->ld->cap_loc_group, i);
-    tm_location_kind kind = type == OTF2_LOCATION_TYPE_CPU_THREAD           ? TM_LOC_CPU
-                            : type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM ? TM_LOC_GPU
-                            : type == OTF2_LOCATION_TYPE_METRIC             ? TM_LOC_METRIC
-                                                                            : TM_LOC_OTHER;
-    /* group, rank and thread are resolved once all definitions are read */
-    t->locations[i] = (tm_location){self, str_ref(t, name), kind, TM_NONE, TM_NONE, 0, n, NULL, 0};
-    c->ld->loc_group[i] = g;
-    t->n_locations++;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
-                                    OTF2_StringRef canonical, OTF2_StringRef d,
-                                    OTF2_RegionRole role, OTF2_Paradigm p, OTF2_RegionFlag f,
-                                    OTF2_StringRef file, uint32_t b, uint32_t e)
-{
-    (void)d;
-    (void)f;
-    ctx *c = u;
-    tm_trace *t = c->t;
-    ENSURE(c->ld, t->regions, t->n_regions, self);
-    t->regions[self] =
-        (tm_region){str_ref(t, name), str_ref(t, canonical), str_ref(t, file), b, e, role, p};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_member(void *u, OTF2_MetricMemberRef self, OTF2_StringRef name,
-                                    OTF2_StringRef desc, OTF2_MetricType type, OTF2_MetricMode mode,
-                                    OTF2_Type vt, OTF2_Base base, int64_t exponent,
-                                    OTF2_StringRef unit)
-{
-    ctx *c = u;
-    tm_trace *t = c->t;
-    ENSURE(c->ld, t->metric_members, t->n_metric_members, self);
-    t->metric_members[self] = (tm_metric_member){
-        str_ref(t, name), str_ref(t, unit), str_ref(t, desc), type, mode, vt, base, exponent};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_class(void *u, OTF2_MetricRef self, uint8_t n,
-                                   const OTF2_MetricMemberRef *members, OTF2_MetricOccurrence o,
-                                   OTF2_RecorderKind k)
-{
-    (void)o;
-    (void)k;
-    ctx *c = u;
-    tm_trace *t = c->t;
-    ENSURE(c->ld, t->metric_classes, t->n_metric_classes, self);
-    uint32_t *m = malloc((n ? n : 1) * sizeof *m);
-    if (!m) {
-        c->ld->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    for (uint8_t i = 0; i < n; i++)
-        m[i] = members[i];
-    free(t->metric_classes[self].members);
-    t->metric_classes[self] = (tm_metric_class){n, m};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_cc(void *u, OTF2_CallingContextRef self, OTF2_RegionRef region,
-                                OTF2_SourceCodeLocationRef scl, OTF2_CallingContextRef parent)
-{
-    (void)scl;
-    ctx *c = u;
-    tm_trace *t = c->t;
-    ENSURE(c->ld, t->calling_contexts, t->n_calling_contexts, self);
-    t->calling_contexts[self] = (tm_calling_context){region, parent};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef name,
-                                   OTF2_GroupType type, OTF2_Paradigm p, OTF2_GroupFlag f,
-                                   uint32_t n, const uint64_t *members)
-{
-    (void)name;
-    (void)f;
-    ctx *c = u;
-    ENSURE(c->ld, c->ld->groups, c->ld->n_groups, self);
-    grp *g = &c->ld->groups[self];
-    free(g->members);
-    if (!(g->members = malloc((n ? n : 1) * sizeof *members))) {
-        c->ld->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    if (n)
-        memcpy(g->members, members, n * sizeof *members);
-    g->n = n;
-    g->type = type;
-    g->paradigm = p;
-    if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && p < N_PARADIGMS)
-        c->ld->locations_group[p] = (int)self;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
-                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag f)
-{
-    (void)name;
-    (void)parent;
-    (void)f;
-    ctx *c = u;
-    ENSURE(c->ld, c->ld->comms, c->ld->n_comms, self);
-    c->ld->comms[self] = (comm){group, TM_NONE, 0, 1};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_inter(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
-                                   OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag f)
-{
-    (void)name;
-    (void)common;
-    (void)f;
-    ctx *c = u;
-    ENSURE(c->ld, c->ld->comms, c->ld->n_comms, self);
-    c->ld->comms[self] = (comm){a, b, 1, 1};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_win(void *u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef cm,
-                                 OTF2_RmaWinFlag f)
-{
-    (void)name;
-    (void)f;
-    ctx *c = u;
-    ENSURE(c->ld, c->ld->wins, c->ld->n_wins, self);
-    c->ld->wins[self] = (rmawin){cm, 1};
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_attr(void *u, OTF2_AttributeRef self, OTF2_StringRef name,
-                                  OTF2_StringRef d, OTF2_Type type)
-{
-    (void)d;
-    (void)type;
-    ctx *c = u;
-    const char *s = tm_string(c->t, name);
-    if (s && strcmp(s, "mpi_message_id") == 0) {
-        c->ld->attr_msgid = self;
-        c->ld->have_msgid = 1;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_param(void *u, OTF2_ParameterRef self, OTF2_StringRef name,
-                                   OTF2_ParameterType type)
-{
-    ctx *c = u;
-    const char *s = tm_string(c->t, name);
-    if (s && type == OTF2_PARAMETER_TYPE_UINT64 && strcmp(s, "CUDA correlation id") == 0) {
-        c->ld->param_cuda_ref = self;
-        c->ld->have_cuda_ref = 1;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
 
 /* ---- events ---- */
 
@@ -349,24 +81,24 @@ static tm_event *append(ctx *c, OTF2_LocationRef l, uint64_t time, tm_event_kind
         return OTF2_CALLBACK_INTERRUPT;
 
 /* The COMM_LOCATIONS group a member of group g indexes: that of g's paradigm, else MPI's
- * (-1: none). */
-static int locations_of(const loader *ld, const grp *g)
+ * (OTF2_DEFS_NONE: none). */
+static uint32_t locations_of(const otf2_defs *d, const otf2_defs_group *g)
 {
-    int lg = g->paradigm >= 0 && g->paradigm < N_PARADIGMS ? ld->locations_group[g->paradigm] : -1;
-    return lg >= 0 ? lg : ld->locations_group[OTF2_PARADIGM_MPI];
+    uint32_t lg = d->comm_locations[(uint8_t)g->paradigm];
+    return lg != OTF2_DEFS_NONE ? lg : d->comm_locations[OTF2_PARADIGM_MPI];
 }
 
 /* member i of group g -> world rank, TM_NONE if there is none */
 static uint32_t world_member(const ctx *c, uint32_t g, uint32_t i)
 {
-    const loader *ld = c->ld;
-    if (g >= ld->n_groups || i >= ld->groups[g].n)
+    const otf2_defs *d = &c->ld->defs;
+    if (g >= d->n_groups || i >= d->groups[g].n)
         return TM_NONE;
-    int lg = locations_of(ld, &ld->groups[g]);
-    if (lg < 0 || (size_t)lg >= ld->n_groups)
+    uint32_t lg = locations_of(d, &d->groups[g]);
+    if (lg >= d->n_groups)
         return TM_NONE;
-    const grp *w = &ld->groups[lg];
-    uint64_t idx = ld->groups[g].members[i];
+    const otf2_defs_group *w = &d->groups[lg];
+    uint64_t idx = d->groups[g].members[i];
     if (idx >= w->n)
         return TM_NONE;
     uint32_t li = tm_location_index(c->t, w->members[idx]);
@@ -375,7 +107,8 @@ static uint32_t world_member(const ctx *c, uint32_t g, uint32_t i)
 
 static int in_group(const ctx *c, uint32_t g, uint32_t world)
 {
-    for (uint32_t i = 0; g < c->ld->n_groups && i < c->ld->groups[g].n; i++)
+    const otf2_defs *d = &c->ld->defs;
+    for (uint32_t i = 0; g < d->n_groups && i < d->groups[g].n; i++)
         if (world_member(c, g, i) == world)
             return 1;
     return 0;
@@ -385,9 +118,10 @@ static int in_group(const ctx *c, uint32_t g, uint32_t world)
  * process is not in, as OTF2 specifies) as a world rank. */
 static uint32_t world_of(const ctx *c, uint32_t cm, uint32_t peer, uint32_t me)
 {
-    if (cm >= c->ld->n_comms || !c->ld->comms[cm].defined)
+    const otf2_defs *d = &c->ld->defs;
+    if (cm >= d->n_comms || !d->comms[cm].defined)
         return TM_NONE;
-    const comm *k = &c->ld->comms[cm];
+    const otf2_defs_comm *k = &d->comms[cm];
     uint32_t g = k->inter && in_group(c, k->group, me) ? k->group_b : k->group;
     return world_member(c, g, peer);
 }
@@ -645,7 +379,9 @@ static OTF2_CallbackCode ev_rma(ctx *c, OTF2_LocationRef l, uint64_t t, tm_event
                                 uint64_t matching)
 {
     APPEND(e, c, l, t, k);
-    const rmawin *w = win < c->ld->n_wins && c->ld->wins[win].defined ? &c->ld->wins[win] : NULL;
+    const otf2_defs *d = &c->ld->defs;
+    const otf2_defs_rma_win *w =
+        win < d->n_rma_wins && d->rma_wins[win].defined ? &d->rma_wins[win] : NULL;
     uint32_t me = c->t->locations[tm_location_index(c->t, l)].rank;
     e->ref = win;
     e->peer = w ? world_of(c, w->comm, remote, me) : TM_NONE;
@@ -692,50 +428,155 @@ static int cmp_locidx(const void *a, const void *b)
 }
 
 /* The name of the system tree node of class "node" at or above NODE (the host). */
-static const char *hostname(const tm_trace *t, const loader *ld, uint32_t node)
+static const char *hostname(const tm_trace *t, const otf2_defs *d, uint32_t node)
 {
-    for (int depth = 0; node < ld->n_nodes && depth < 64; depth++) {
-        const char *cls = tm_string(t, ld->nodes[node].cls);
+    for (int depth = 0; node < d->n_nodes && d->nodes[node].defined && depth < 64; depth++) {
+        const char *cls = tm_string(t, d->nodes[node].cls);
         if (cls && strcmp(cls, "node") == 0)
-            return tm_string(t, ld->nodes[node].name);
-        node = ld->nodes[node].parent;
+            return tm_string(t, d->nodes[node].name);
+        node = d->nodes[node].parent;
     }
     return NULL;
 }
 
-static uint32_t group_index(const tm_trace *t, uint64_t id)
+static tm_location_kind location_kind(int type)
 {
-    for (size_t k = 0; k < t->n_groups; k++)
-        if (t->groups[k].id == id)
-            return (uint32_t)k;
-    return TM_NONE;
+    return type == OTF2_LOCATION_TYPE_CPU_THREAD           ? TM_LOC_CPU
+           : type == OTF2_LOCATION_TYPE_ACCELERATOR_STREAM ? TM_LOC_GPU
+           : type == OTF2_LOCATION_TYPE_METRIC             ? TM_LOC_METRIC
+                                                           : TM_LOC_OTHER;
 }
 
-/* Ranks, hosts, the location index; -1 when memory runs out. */
-static int resolve_definitions(tm_trace *t, loader *ld)
+/* Location groups and locations with their ranks, hosts and thread numbers. */
+static void copy_groups_locations(tm_trace *t, const otf2_defs *d)
 {
     uint32_t max_rank = 0;
-    for (size_t k = 0; k < t->n_groups; k++) {
+    for (size_t k = 0; k < d->n_lgroups; k++) {
+        const otf2_defs_lgroup *o = &d->lgroups[k];
+        t->groups[k] =
+            (tm_group){o->id, tm_string(t, o->name), o->type == OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                       o->id > UINT32_MAX ? TM_NONE : (uint32_t)o->id, hostname(t, d, o->parent)};
+    }
+    t->n_groups = d->n_lgroups;
+    for (size_t k = 0; k < t->n_groups; k++) { /* an accelerator group: its creator's rank */
         tm_group *g = &t->groups[k];
-        uint32_t creator = group_index(t, ld->lgs[k].creator);
-        if (!g->is_process && creator != TM_NONE)
+        uint32_t creator = otf2_defs_lgroup_index(d, d->lgroups[k].creator);
+        if (!g->is_process && creator != OTF2_DEFS_NONE)
             g->rank = t->groups[creator].rank;
-        g->hostname = hostname(t, ld, ld->lgs[k].stparent);
         if (g->is_process && g->rank != TM_NONE && g->rank + 1 > max_rank)
             max_rank = g->rank + 1;
     }
     t->n_ranks = max_rank;
-    ld->index = malloc((t->n_locations ? t->n_locations : 1) * sizeof *ld->index);
-    if (!ld->index)
-        return -1;
-    for (size_t i = 0; i < t->n_locations; i++) {
+    for (size_t i = 0; i < d->n_locations; i++) {
+        const otf2_defs_location *o = &d->locations[i];
         tm_location *l = &t->locations[i];
-        l->group = group_index(t, ld->loc_group[i]);
+        *l = (tm_location){o->id,
+                           tm_string(t, o->name),
+                           location_kind(o->type),
+                           otf2_defs_lgroup_index(d, o->group),
+                           TM_NONE,
+                           0,
+                           o->n_events,
+                           NULL,
+                           0};
         l->rank = l->group == TM_NONE ? TM_NONE : t->groups[l->group].rank;
         for (size_t k = 0; k < i; k++)
             l->thread += t->locations[k].group == l->group;
-        ld->index[i] = (locidx){l->id, (uint32_t)i};
     }
+    t->n_locations = d->n_locations;
+}
+
+/* Regions, metrics and calling contexts by reference (never defined: zero); the metric
+ * classes' member lists are handed over. */
+static void copy_tables(tm_trace *t, otf2_defs *d)
+{
+    for (size_t i = 0; i < d->n_regions; i++) {
+        const otf2_defs_region *r = &d->regions[i];
+        if (r->defined)
+            t->regions[i] = (tm_region){tm_string(t, r->name),
+                                        tm_string(t, r->canonical),
+                                        tm_string(t, r->file),
+                                        r->begin_line,
+                                        r->end_line,
+                                        r->role,
+                                        r->paradigm};
+    }
+    for (size_t i = 0; i < d->n_metric_members; i++) {
+        const otf2_defs_metric_member *m = &d->metric_members[i];
+        if (m->defined)
+            t->metric_members[i] = (tm_metric_member){tm_string(t, m->name),
+                                                      tm_string(t, m->unit),
+                                                      tm_string(t, m->description),
+                                                      m->type,
+                                                      m->mode,
+                                                      m->value_type,
+                                                      m->base,
+                                                      m->exponent};
+    }
+    for (size_t i = 0; i < d->n_metric_classes; i++) {
+        t->metric_classes[i] =
+            (tm_metric_class){d->metric_classes[i].n, d->metric_classes[i].members};
+        d->metric_classes[i].members = NULL;
+    }
+    for (size_t i = 0; i < d->n_calling_contexts; i++)
+        if (d->calling_contexts[i].defined)
+            t->calling_contexts[i] =
+                (tm_calling_context){d->calling_contexts[i].region, d->calling_contexts[i].parent};
+}
+
+/* The attribute and the parameter the events are read with, found by name. */
+static void find_named(loader *ld, const tm_trace *t)
+{
+    const otf2_defs *d = &ld->defs;
+    for (size_t i = 0; i < d->n_attributes; i++) {
+        const char *s = d->attributes[i].defined ? tm_string(t, d->attributes[i].name) : NULL;
+        if (s && strcmp(s, "mpi_message_id") == 0) {
+            ld->attr_msgid = (uint32_t)i;
+            ld->have_msgid = 1;
+        }
+    }
+    for (size_t i = 0; i < d->n_parameters; i++) {
+        const otf2_defs_named *p = &d->parameters[i];
+        const char *s = p->defined ? tm_string(t, p->name) : NULL;
+        if (s && p->type == OTF2_PARAMETER_TYPE_UINT64 && strcmp(s, "CUDA correlation id") == 0) {
+            ld->param_cuda_ref = (uint32_t)i;
+            ld->have_cuda_ref = 1;
+        }
+    }
+}
+
+/* calloc of N elements of SIZE (at least one: no NULL for an empty table) */
+static void *table(size_t n, size_t size)
+{
+    return calloc(n ? n : 1, size);
+}
+
+/* The model's tables from the definitions (the strings handed over), and the location index;
+ * -1 when memory runs out. */
+static int copy_definitions(tm_trace *t, loader *ld)
+{
+    otf2_defs *d = &ld->defs;
+    t->clock =
+        (tm_clock){d->clock.resolution, d->clock.global_offset, d->clock.length, d->clock.realtime};
+    t->strings = otf2_defs_take_strings(d, &t->n_strings);
+    t->groups = table(d->n_lgroups, sizeof *t->groups);
+    t->locations = table(d->n_locations, sizeof *t->locations);
+    t->regions = table(t->n_regions = d->n_regions, sizeof *t->regions);
+    t->metric_members = table(t->n_metric_members = d->n_metric_members, sizeof *t->metric_members);
+    t->metric_classes = table(t->n_metric_classes = d->n_metric_classes, sizeof *t->metric_classes);
+    t->calling_contexts =
+        table(t->n_calling_contexts = d->n_calling_contexts, sizeof *t->calling_contexts);
+    ld->index = table(d->n_locations, sizeof *ld->index);
+    if (!t->groups || !t->locations || !t->regions || !t->metric_members || !t->metric_classes ||
+        !t->calling_contexts || !ld->index) {
+        t->n_metric_classes = 0; /* their member lists are still the loader's */
+        return -1;
+    }
+    copy_groups_locations(t, d);
+    copy_tables(t, d);
+    find_named(ld, t);
+    for (size_t i = 0; i < t->n_locations; i++)
+        ld->index[i] = (locidx){t->locations[i].id, (uint32_t)i};
     qsort(ld->index, t->n_locations, sizeof *ld->index, cmp_locidx);
     return 0;
 }
@@ -869,29 +710,6 @@ static int count_rma(tm_trace *t)
 
 /* ---- reading ---- */
 
-static void set_def_callbacks(OTF2_GlobalDefReaderCallbacks *d)
-{
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(d, def_string);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(d, def_clock);
-    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(d, def_stnode);
-    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(d, def_lgroup);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(d, def_location);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(d, def_region);
-    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(d, def_member);
-    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(d, def_class);
-    OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(d, def_cc);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(d, def_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(d, def_comm);
-    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(d, def_inter);
-    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(d, def_win);
-    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(d, def_attr);
-    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(d, def_param);
-}
-
-/* Local event readers, one location after the other: the guard bounds each by its file
- * (otf2_read_guard.h), which OTF2's global reader cannot; the events are kept per location and
- * the messages matched afterwards, so no global order is needed. The callbacks' POS (the
- * event's number in its location) is not used. */
 static void set_event_callbacks(OTF2_EvtReaderCallbacks *e)
 {
     OTF2_EvtReaderCallbacks_SetEnterCallback(e, ev_enter);
@@ -938,66 +756,33 @@ static int fail(char *err, size_t len, const char *what, OTF2_ErrorCode rc)
     return -1;
 }
 
-static int read_definitions(OTF2_Reader *r, ctx *c, char *err, size_t len)
+/* The global definitions into the model; *R: the open reader for the events. */
+static int read_definitions(const char *path, OTF2_Reader **r, ctx *c, char *err, size_t len)
 {
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
-    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
-    if (!gdr || !dc) {
-        OTF2_GlobalDefReaderCallbacks_Delete(dc);
-        return fail(err, len, "cannot read the global definitions", OTF2_SUCCESS);
-    }
-    set_def_callbacks(dc);
-    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, dc, c);
-    uint64_t n;
-    OTF2_ErrorCode rc = otf2_read_guard_global_defs(r, gdr, &n);
-    OTF2_GlobalDefReaderCallbacks_Delete(dc);
-    OTF2_Reader_CloseGlobalDefReader(r, gdr);
-    if (c->ld->oom)
-        return fail(err, len, "out of memory reading the definitions", OTF2_SUCCESS);
-    if (rc != OTF2_SUCCESS)
-        return fail(err, len, "the global definitions are unreadable", rc);
-    if (c->t->n_locations == 0)
+    const otf2_defs *d = &c->ld->defs;
+    if (otf2_defs_load(path, r, &c->ld->defs, err, len))
+        return -1;
+    if (d->n_locations == 0)
         return fail(err, len, "the trace defines no location", OTF2_SUCCESS);
-    if (c->t->clock.resolution == 0)
+    if (d->clock.resolution == 0)
         return fail(err, len, "the trace has no clock properties", OTF2_SUCCESS);
-    if (resolve_definitions(c->t, c->ld))
+    if (copy_definitions(c->t, c->ld))
         return fail(err, len, "out of memory", OTF2_SUCCESS);
     return 0;
 }
 
-/* Selects every location and reads its local definitions: the event reader applies the
+/* Opens every location's files and reads its local definitions: the event reader applies the
  * clock offsets found there to every timestamp. */
-static int open_locations(OTF2_Reader *r, tm_trace *t, char *err, size_t len)
+static int open_locations(OTF2_Reader *r, const char *path, tm_trace *t, char *err, size_t len)
 {
+    uint64_t *ids = malloc(t->n_locations * sizeof *ids);
+    if (!ids)
+        return fail(err, len, "out of memory", OTF2_SUCCESS);
     for (size_t i = 0; i < t->n_locations; i++)
-        OTF2_Reader_SelectLocation(r, t->locations[i].id);
-    OTF2_ErrorCode rc = OTF2_Reader_OpenDefFiles(r);
-    if (rc != OTF2_SUCCESS)
-        return fail(err, len, "cannot open the local definitions", rc);
-    rc = OTF2_Reader_OpenEvtFiles(r);
-    if (rc != OTF2_SUCCESS)
-        return fail(err, len, "cannot open the event files", rc);
-    OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
-    for (size_t i = 0; i < t->n_locations; i++) {
-        OTF2_DefReader *d = OTF2_Reader_GetDefReader(r, t->locations[i].id);
-        if (d) {
-            uint64_t n;
-            OTF2_Reader_RegisterDefCallbacks(r, d, lc, NULL);
-            rc = otf2_read_guard_local_defs(r, d, t->locations[i].id, &n);
-            OTF2_Reader_CloseDefReader(r, d);
-            if (rc != OTF2_SUCCESS) {
-                OTF2_DefReaderCallbacks_Delete(lc);
-                return fail(err, len, "the local definitions are unreadable", rc);
-            }
-        }
-        if (!OTF2_Reader_GetEvtReader(r, t->locations[i].id)) {
-            OTF2_DefReaderCallbacks_Delete(lc);
-            return fail(err, len, "cannot read the events of a location", OTF2_SUCCESS);
-        }
-    }
-    OTF2_DefReaderCallbacks_Delete(lc);
-    OTF2_Reader_CloseDefFiles(r);
-    return 0;
+        ids[i] = t->locations[i].id;
+    int rc = otf2_defs_open_locations(r, path, ids, t->n_locations, err, len);
+    free(ids);
+    return rc;
 }
 
 static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
@@ -1014,20 +799,26 @@ static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
             OTF2_EvtReaderCallbacks_Delete(ec);
             return fail(err, len, "cannot read the events of a location", OTF2_SUCCESS);
         }
-        OTF2_Reader_RegisterEvtCallbacks(r, er, ec, c);
+        rc = OTF2_Reader_RegisterEvtCallbacks(r, er, ec, c);
+        if (rc != OTF2_SUCCESS) {
+            OTF2_EvtReaderCallbacks_Delete(ec);
+            return fail(err, len, "cannot read the events of a location", rc);
+        }
         rc = otf2_read_guard_events(r, er, id, &n);
-        OTF2_Reader_CloseEvtReader(r, er);
+        OTF2_Reader_CloseEvtReader(r, er); /* frees it; its error would be the read's */
         if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
             rc = OTF2_SUCCESS; /* noted as the file's damage: its events before it are kept */
             otf2_read_guard_clear();
         }
     }
     OTF2_EvtReaderCallbacks_Delete(ec);
-    OTF2_Reader_CloseEvtFiles(r);
+    OTF2_ErrorCode rc_close = OTF2_Reader_CloseEvtFiles(r);
     if (c->ld->oom)
         return fail(err, len, "out of memory reading the events", OTF2_SUCCESS);
     if (rc != OTF2_SUCCESS || otf2_read_guard_error()[0])
         return fail(err, len, "the events are unreadable (truncated trace?)", rc);
+    if (rc_close != OTF2_SUCCESS)
+        return fail(err, len, "cannot close the event files", rc_close);
     /* events of kinds not kept are not counted, so only more than announced is an error */
     for (size_t i = 0; i < c->t->n_locations; i++) {
         const tm_location *l = &c->t->locations[i];
@@ -1042,15 +833,8 @@ static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
 
 static void free_loader(loader *ld)
 {
-    for (size_t i = 0; i < ld->n_groups; i++)
-        free(ld->groups[i].members);
-    free(ld->groups);
-    free(ld->comms);
-    free(ld->wins);
-    free(ld->nodes);
-    free(ld->lgs);
+    otf2_defs_free(&ld->defs);
     free(ld->index);
-    free(ld->loc_group);
     free(ld->msgs);
     free(ld);
 }
@@ -1058,19 +842,14 @@ static void free_loader(loader *ld)
 static int load(const char *path, tm_trace *t, loader *ld, char *err, size_t len)
 {
     ctx c = {t, ld};
-    OTF2_Reader *r = OTF2_Reader_Open(path);
-    if (!r)
-        return fail(err, len, "not an OTF2 archive", OTF2_SUCCESS);
-    int rc = OTF2_Reader_SetSerialCollectiveCallbacks(r) != OTF2_SUCCESS
-                 ? fail(err, len, "cannot set up the OTF2 reader", OTF2_SUCCESS)
-                 : 0;
+    OTF2_Reader *r = NULL;
+    int rc = read_definitions(path, &r, &c, err, len);
     if (!rc)
-        rc = read_definitions(r, &c, err, len);
-    if (!rc)
-        rc = open_locations(r, t, err, len);
+        rc = open_locations(r, path, t, err, len);
     if (!rc)
         rc = read_events(r, &c, err, len);
-    OTF2_Reader_Close(r);
+    if (r && OTF2_Reader_Close(r) != OTF2_SUCCESS && !rc)
+        rc = fail(err, len, "cannot close the OTF2 reader", OTF2_SUCCESS);
     if (!rc && match_messages(t, ld))
         rc = fail(err, len, "out of memory matching the messages", OTF2_SUCCESS);
     if (!rc && count_rma(t))
@@ -1122,8 +901,6 @@ int tm_load(const char *path, tm_trace **out, char *err, size_t len)
         snprintf(err, len, "out of memory");
         return -1;
     }
-    for (int p = 0; p < N_PARADIGMS; p++)
-        ld->locations_group[p] = -1;
     t->internal = ld;
     otf2_read_guard_begin(anchor); /* errors kept, damaged files found before OTF2 reads */
     int rc = load(anchor, t, ld, err, len);

@@ -39,8 +39,8 @@ for target in "$@"; do
  src/cube/cube_writer.c"
         libs="-lz -lm -lpthread" ;;
     otf2)
-        srcs="src/tools/trace_model.c src/trace/otf2_read_guard.c src/analysis/an_load_otf2.c
- src/analysis/an_calltree.c src/analysis/an_task_load.c"
+        srcs="src/tools/trace_model.c src/trace/otf2_read_guard.c src/trace/otf2_defs_load.c
+ src/analysis/an_load_otf2.c src/analysis/an_calltree.c src/analysis/an_task_load.c"
         libs="-lopen-trace-format2 -lm" ;;
     filter)
         srcs="src/filter/filter.c" libs="" ;;

@@ -4,10 +4,12 @@
  * bytes and operations read and written, flushes, failed operations, the access sizes in
  * Darshan's ten buckets, the time inside the operations and the ranks that touched it; and
  * the I/O bandwidth over time (bytes of the outermost operations spread evenly over their
- * duration, in 100 bins). Reads the archive itself with OTF2's reader (trace_model keeps no
- * I/O records). Without a trace: the same rows, without time and chart, from the
- * per-process summaries the runtime writes (io_summary.<rank>.tsv). */
+ * duration, in 100 bins). Reads the archive itself: its definitions with the shared loader
+ * (trace/otf2_defs_load.h), the I/O records with OTF2's reader (trace_model keeps none). Without a
+ * trace: the same rows, without time and chart, from the per-process summaries the runtime writes
+ * (io_summary.<rank>.tsv). */
 #include "report.h"
+#include "trace/otf2_defs_load.h"
 #include "trace/otf2_read_guard.h"
 
 #include <dirent.h>
@@ -39,142 +41,16 @@ typedef struct {
 } loc;
 
 typedef struct {
-    char **strings;
-    uint32_t n_strings;
-    uint32_t *file_name; /* file id -> string id */
-    uint32_t n_files;
-    uint32_t *handle_file, *handle_paradigm, n_handles;
-    uint32_t *paradigm_id; /* io paradigm -> identification string */
-    uint32_t n_paradigms;
-    uint64_t *group_ids; /* process location groups, in definition order */
-    uint32_t n_groups;
-    loc *locs;
+    otf2_defs defs;    /* I/O handles, files, paradigms; strings; locations */
+    uint32_t n_groups; /* process location groups: the ranks */
+    loc *locs;         /* the locations, in definition order */
     uint32_t n_locs;
-    uint32_t *loc_group; /* per location: its group id (before ranks are known) */
     io_row *rows;
     uint32_t n_rows;
     uint64_t resolution, t0, length;
     double bins[2][BINS];
     int oom;
 } io_ctx;
-
-/* grows *p (n elements of size) to hold index i */
-static int fit(io_ctx *c, void **p, uint32_t *n, uint32_t i, size_t size)
-{
-    if (i < *n)
-        return 0;
-    uint32_t m = i + 1 > *n * 2 ? i + 1 : *n * 2;
-    char *q = realloc(*p, (size_t)m * size);
-    if (!q) {
-        c->oom = 1;
-        return -1;
-    }
-    memset(q + (size_t)*n * size, 0xff, (size_t)(m - *n) * size);
-    *p = q;
-    *n = m;
-    return 0;
-}
-
-static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
-{
-    io_ctx *c = u;
-    uint32_t n = c->n_strings;
-    if (fit(c, (void **)&c->strings, &n, self, sizeof(char *)) == 0) {
-        for (uint32_t i = c->n_strings; i < n; i++)
-            c->strings[i] = NULL;
-        c->n_strings = n;
-        c->strings[self] = strdup(s);
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_clock(void *u, uint64_t res, uint64_t offset, uint64_t length,
-                                   uint64_t realtime)
-{
-    (void)realtime;
-    io_ctx *c = u;
-    c->resolution = res;
-    c->t0 = offset;
-    c->length = length;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_group(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
-                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
-                                   OTF2_LocationGroupRef creator)
-{
-    (void)name, (void)parent, (void)creator;
-    io_ctx *c = u;
-    if (type != OTF2_LOCATION_GROUP_TYPE_PROCESS)
-        return OTF2_CALLBACK_SUCCESS;
-    uint64_t *g = realloc(c->group_ids, (c->n_groups + 1) * sizeof *g);
-    if (!g) {
-        c->oom = 1;
-        return OTF2_CALLBACK_SUCCESS;
-    }
-    c->group_ids = g;
-    g[c->n_groups++] = self;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
-                                      OTF2_LocationType type, uint64_t events,
-                                      OTF2_LocationGroupRef group)
-{
-    (void)name, (void)type, (void)events;
-    io_ctx *c = u;
-    loc *l = realloc(c->locs, (c->n_locs + 1) * sizeof *l);
-    uint32_t *lg = l ? realloc(c->loc_group, (c->n_locs + 1) * sizeof *lg) : NULL;
-    if (l)
-        c->locs = l;
-    if (!lg) {
-        c->oom = 1;
-        return OTF2_CALLBACK_SUCCESS;
-    }
-    c->loc_group = lg;
-    l[c->n_locs] = (loc){self, 0, NULL, 0, 0};
-    lg[c->n_locs++] = group;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_paradigm(void *u, OTF2_IoParadigmRef self, OTF2_StringRef ident,
-                                      OTF2_StringRef name, OTF2_IoParadigmClass klass,
-                                      OTF2_IoParadigmFlag flags, uint8_t n,
-                                      const OTF2_IoParadigmProperty *p, const OTF2_Type *t,
-                                      const OTF2_AttributeValue *v)
-{
-    (void)name, (void)klass, (void)flags, (void)n, (void)p, (void)t, (void)v;
-    io_ctx *c = u;
-    if (fit(c, (void **)&c->paradigm_id, &c->n_paradigms, self, sizeof(uint32_t)) == 0)
-        c->paradigm_id[self] = ident;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_file(void *u, OTF2_IoFileRef self, OTF2_StringRef name,
-                                  OTF2_SystemTreeNodeRef scope)
-{
-    (void)scope;
-    io_ctx *c = u;
-    if (fit(c, (void **)&c->file_name, &c->n_files, self, sizeof(uint32_t)) == 0)
-        c->file_name[self] = name;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_handle(void *u, OTF2_IoHandleRef self, OTF2_StringRef name,
-                                    OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm,
-                                    OTF2_IoHandleFlag flags, OTF2_CommRef comm,
-                                    OTF2_IoHandleRef parent)
-{
-    (void)name, (void)flags, (void)comm, (void)parent;
-    io_ctx *c = u;
-    uint32_t n = c->n_handles;
-    if (fit(c, (void **)&c->handle_file, &n, self, sizeof(uint32_t)) == 0 &&
-        fit(c, (void **)&c->handle_paradigm, &c->n_handles, self, sizeof(uint32_t)) == 0) {
-        c->handle_file[self] = file;
-        c->handle_paradigm[self] = paradigm;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
 
 static loc *find_loc(io_ctx *c, OTF2_LocationRef id)
 {
@@ -186,9 +62,10 @@ static loc *find_loc(io_ctx *c, OTF2_LocationRef id)
 
 static io_row *row_of(io_ctx *c, uint32_t handle)
 {
-    if (handle >= c->n_handles)
+    if (handle >= c->defs.n_io_handles)
         return NULL;
-    uint32_t f = c->handle_file[handle], p = c->handle_paradigm[handle];
+    const otf2_defs_io_handle *h = &c->defs.io_handles[handle];
+    uint32_t f = h->defined ? h->file : UINT32_MAX, p = h->defined ? h->paradigm : UINT32_MAX;
     for (uint32_t i = 0; i < c->n_rows; i++)
         if (c->rows[i].file == f && c->rows[i].paradigm == p)
             return &c->rows[i];
@@ -211,7 +88,10 @@ static io_row *row_of(io_ctx *c, uint32_t handle)
 
 static uint32_t paradigm_of(const io_ctx *c, uint32_t handle)
 {
-    return handle < c->n_handles ? c->handle_paradigm[handle] : UINT32_MAX;
+    const otf2_defs *d = &c->defs;
+    return handle < d->n_io_handles && d->io_handles[handle].defined
+               ? d->io_handles[handle].paradigm
+               : UINT32_MAX;
 }
 
 static OTF2_CallbackCode ev_begin(OTF2_LocationRef where, OTF2_TimeStamp t, uint64_t pos, void *u,
@@ -352,83 +232,118 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef where, OTF2_TimeStamp t, 
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static int read_io(OTF2_Reader *rd, io_ctx *c)
+/* The locations with their ranks (the number of their process location group among those,
+ * in definition order) and the clock, from the definitions. */
+static int take_locations(io_ctx *c)
 {
-    OTF2_GlobalDefReader *g = OTF2_Reader_GetGlobalDefReader(rd);
-    OTF2_GlobalDefReaderCallbacks *dc = OTF2_GlobalDefReaderCallbacks_New();
-    if (!g || !dc) {
-        OTF2_GlobalDefReaderCallbacks_Delete(dc);
+    const otf2_defs *d = &c->defs;
+    c->resolution = d->clock.resolution;
+    c->t0 = d->clock.global_offset;
+    c->length = d->clock.length;
+    if (!(c->locs = calloc(d->n_locations ? d->n_locations : 1, sizeof *c->locs)))
         return -1;
-    }
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dc, def_string);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, def_clock);
-    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dc, def_group);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dc, def_location);
-    OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(dc, def_paradigm);
-    OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(dc, def_file);
-    OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(dc, def_handle);
-    OTF2_Reader_RegisterGlobalDefCallbacks(rd, g, dc, c);
-    uint64_t n;
-    OTF2_ErrorCode rc = otf2_read_guard_global_defs(rd, g, &n);
-    OTF2_GlobalDefReaderCallbacks_Delete(dc);
-    OTF2_Reader_CloseGlobalDefReader(rd, g);
-    if (rc != OTF2_SUCCESS || c->oom)
-        return -1;
-    if (c->n_handles == 0)
-        return 0; /* no I/O recorded */
+    c->n_locs = (uint32_t)d->n_locations;
+    for (size_t k = 0; k < d->n_lgroups; k++)
+        c->n_groups += d->lgroups[k].type == OTF2_LOCATION_GROUP_TYPE_PROCESS;
     for (uint32_t i = 0; i < c->n_locs; i++) {
-        c->locs[i].rank = UINT32_MAX;
-        for (uint32_t k = 0; k < c->n_groups; k++)
-            if (c->group_ids[k] == c->loc_group[i])
-                c->locs[i].rank = k;
-        OTF2_Reader_SelectLocation(rd, c->locs[i].id);
-    }
-    if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS ||
-        OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS)
-        return -1;
-    OTF2_DefReaderCallbacks *lc = OTF2_DefReaderCallbacks_New();
-    for (uint32_t i = 0; i < c->n_locs; i++) { /* the local definitions: mappings, offsets */
-        OTF2_DefReader *d = OTF2_Reader_GetDefReader(rd, c->locs[i].id);
-        if (d) {
-            OTF2_Reader_RegisterDefCallbacks(rd, d, lc, NULL);
-            otf2_read_guard_local_defs(rd, d, c->locs[i].id, &n);
-            OTF2_Reader_CloseDefReader(rd, d);
+        c->locs[i] = (loc){d->locations[i].id, UINT32_MAX, NULL, 0, 0};
+        for (uint32_t k = 0, rank = 0; k < d->n_lgroups; k++) {
+            if (d->lgroups[k].type != OTF2_LOCATION_GROUP_TYPE_PROCESS)
+                continue;
+            if (d->lgroups[k].id == d->locations[i].group)
+                c->locs[i].rank = rank;
+            rank++;
         }
-        OTF2_Reader_GetEvtReader(rd, c->locs[i].id);
     }
-    OTF2_DefReaderCallbacks_Delete(lc);
-    OTF2_Reader_CloseDefFiles(rd);
-    /* location by location, each bounded by its file's intact chunks (otf2_read_guard.h);
-     * the operations are matched per location, so no global order is needed */
-    OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
-    if (!ec)
+    return 0;
+}
+
+/* WHY into ERR; returns -1 */
+static int say(char *err, size_t len, const char *why)
+{
+    snprintf(err, len, "%s", why);
+    return -1;
+}
+
+/* every location's I/O events, each bounded by its file's intact chunks (otf2_read_guard.h);
+ * the operations are matched per location, so no global order is needed */
+static int read_events(OTF2_Reader *rd, const char *path, io_ctx *c, char *err, size_t len)
+{
+    uint64_t *ids = malloc((c->n_locs ? c->n_locs : 1) * sizeof *ids);
+    if (!ids)
+        return say(err, len, "out of memory");
+    for (uint32_t i = 0; i < c->n_locs; i++)
+        ids[i] = c->locs[i].id;
+    int failed = otf2_defs_open_locations(rd, path, ids, c->n_locs, err, len);
+    free(ids);
+    OTF2_EvtReaderCallbacks *ec = failed ? NULL : OTF2_EvtReaderCallbacks_New();
+    if (!failed && !ec)
+        failed = say(err, len, "out of memory");
+    if (failed)
         return -1;
     OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(ec, ev_begin);
     OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(ec, ev_complete);
     OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback(ec, ev_cancelled);
     OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
     for (uint32_t i = 0; rc == OTF2_SUCCESS && !c->oom && i < c->n_locs; i++) {
         OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, c->locs[i].id);
-        if (!er) {
-            rc = OTF2_ERROR_INVALID_ARGUMENT;
+        uint64_t n;
+        rc = er ? OTF2_Reader_RegisterEvtCallbacks(rd, er, ec, c) : OTF2_ERROR_INVALID_ARGUMENT;
+        if (rc != OTF2_SUCCESS)
             break;
-        }
-        OTF2_Reader_RegisterEvtCallbacks(rd, er, ec, c);
         rc = otf2_read_guard_events(rd, er, c->locs[i].id, &n);
-        OTF2_Reader_CloseEvtReader(rd, er);
+        OTF2_Reader_CloseEvtReader(rd, er); /* frees it; its error would be the read's */
         if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
             rc = OTF2_SUCCESS; /* noted as the file's damage: its operations before it count */
             otf2_read_guard_clear();
         }
     }
     OTF2_EvtReaderCallbacks_Delete(ec);
-    OTF2_Reader_CloseEvtFiles(rd);
-    return rc == OTF2_SUCCESS && !c->oom ? 0 : -1;
+    OTF2_ErrorCode rc_close = OTF2_Reader_CloseEvtFiles(rd);
+    if (c->oom)
+        return say(err, len, "out of memory");
+    if (rc != OTF2_SUCCESS || rc_close != OTF2_SUCCESS)
+        return say(err, len, OTF2_Error_GetDescription(rc ? rc : rc_close));
+    return 0;
+}
+
+static int read_io(const char *path, io_ctx *c, char *err, size_t len)
+{
+    OTF2_Reader *rd;
+    if (otf2_defs_load(path, &rd, &c->defs, err, len))
+        return -1;
+    int rc = 0;
+    if (take_locations(c))
+        rc = say(err, len, "out of memory");
+    else if (c->defs.n_io_handles) /* none: no I/O recorded */
+        rc = read_events(rd, path, c, err, len);
+    if (OTF2_Reader_Close(rd) != OTF2_SUCCESS && !rc)
+        rc = say(err, len, "cannot close the trace");
+    return rc;
 }
 
 static const char *str(const io_ctx *c, uint32_t id, const char *none)
 {
-    return id < c->n_strings && c->strings[id] ? c->strings[id] : none;
+    const char *s = otf2_defs_string(&c->defs, id);
+    return s ? s : none;
+}
+
+/* a file's name: "?" if its definition is missing, "(no file)" for a handle without one */
+static const char *file_name(const io_ctx *c, uint32_t file)
+{
+    const otf2_defs *d = &c->defs;
+    if (file < d->n_io_files && d->io_files[file].defined)
+        return str(c, d->io_files[file].name, "?");
+    return file == OTF2_UNDEFINED_IO_FILE ? "(no file)" : "?";
+}
+
+static const char *paradigm_name(const io_ctx *c, uint32_t paradigm)
+{
+    const otf2_defs *d = &c->defs;
+    return paradigm < d->n_io_paradigms && d->io_paradigms[paradigm].defined
+               ? str(c, d->io_paradigms[paradigm].identification, "?")
+               : "?";
 }
 
 static void write_row(FILE *out, const io_ctx *c, const io_row *r, bool first)
@@ -436,11 +351,8 @@ static void write_row(FILE *out, const io_ctx *c, const io_row *r, bool first)
     if (!first)
         fputc(',', out);
     fputc('{', out);
-    json_member(out, "file",
-                r->file < c->n_files ? str(c, c->file_name[r->file], "?") : "(no file)", true);
-    json_member(out, "paradigm",
-                r->paradigm < c->n_paradigms ? str(c, c->paradigm_id[r->paradigm], "?") : "?",
-                false);
+    json_member(out, "file", file_name(c, r->file), true);
+    json_member(out, "paradigm", paradigm_name(c, r->paradigm), false);
     const char *keys[] = {"read_bytes", "write_bytes", "read_ops", "write_ops"};
     uint64_t v[] = {r->bytes[0], r->bytes[1], r->ops[0], r->ops[1]};
     for (int k = 0; k < 4; k++) {
@@ -493,42 +405,25 @@ static void write_io(FILE *out, const io_ctx *c)
 
 static void free_ctx(io_ctx *c)
 {
-    for (uint32_t i = 0; i < c->n_strings; i++)
-        free(c->strings[i]);
     for (uint32_t i = 0; i < c->n_locs; i++)
         free(c->locs[i].stack);
     for (uint32_t i = 0; i < c->n_rows; i++)
         free(c->rows[i].ranks);
-    free(c->strings);
-    free(c->file_name);
-    free(c->handle_file);
-    free(c->handle_paradigm);
-    free(c->paradigm_id);
-    free(c->group_ids);
+    otf2_defs_free(&c->defs);
     free(c->locs);
-    free(c->loc_group);
     free(c->rows);
 }
 
 int report_write_io(FILE *out, const char *path, char *err, size_t errlen)
 {
     otf2_read_guard_begin(path); /* errors kept, damaged files found before OTF2 reads */
-    OTF2_Reader *rd = OTF2_Reader_Open(path);
-    if (!rd) {
-        otf2_read_guard_end();
-        snprintf(err, errlen, "cannot open the trace %s", path);
-        return -1;
-    }
-    OTF2_Reader_SetSerialCollectiveCallbacks(rd);
     io_ctx c;
     memset(&c, 0, sizeof c);
-    int rc = read_io(rd, &c);
-    OTF2_Reader_Close(rd);
+    char why[512] = "";
+    int rc = read_io(path, &c, why, sizeof why);
     otf2_read_guard_end();
     if (rc != 0)
-        snprintf(err, errlen, "cannot read the I/O records of the trace %s%s%s%s", path,
-                 c.oom ? " (out of memory)" : "", otf2_read_guard_error()[0] ? ": " : "",
-                 otf2_read_guard_error());
+        snprintf(err, errlen, "cannot read the I/O records of the trace %s: %s", path, why);
     else if (c.n_rows)
         write_io(out, &c);
     int written = rc == 0 && c.n_rows > 0;
