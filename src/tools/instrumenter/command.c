@@ -430,21 +430,45 @@ void instr_push_omptarget(struct argv_buf *cmd, int nargs, char **args)
 #endif
 }
 
-/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
- * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
- * searching that directory first makes the compiler's own -lgomp link libomp. clang
- * -fopenmp links libomp itself. */
-void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang)
+const char *instr_omp_runtime(const struct instr_options *opt)
 {
-#ifdef SCOREP_LIBOMP_DIR
+    const char *r =
+        opt->omp_runtime ? opt->omp_runtime : env_or("SCOREP_CC_OPENMP_RUNTIME", "libgomp");
+    if (strcmp(r, "libgomp") != 0 && strcmp(r, "libomp") != 0) {
+        fprintf(stderr, "%s: SCOREP_CC_OPENMP_RUNTIME=%s: expected libgomp or libomp\n", instr_prog,
+                r);
+        exit(1);
+    }
+    return r;
+}
+
+/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. libgomp (the default, faster
+ * for gcc's code: docs/openmp.md): libscorep-rt-gomp's GOMP_* functions, linked ahead of the
+ * libgomp gcc adds at the end, record the constructs and call libgomp's. libomp: LLVM's
+ * libomp has OMPT and libgomp's entry points; its directory holds a libgomp.so that is
+ * libomp, so searching that directory first makes gcc's own -lgomp link libomp. clang
+ * -fopenmp links libomp itself. */
+void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang,
+                       const char *omp_runtime)
+{
+#ifdef HAVE_OMPT
     if (thread != THREAD_OMP || clang)
         return;
+    if (strcmp(omp_runtime, "libgomp") == 0) {
+        argv_push(cmd, "-Wl,--push-state,--no-as-needed");
+        argv_push(cmd, "-lscorep-rt-gomp");
+        argv_push(cmd, "-Wl,--pop-state");
+        return;
+    }
+#ifdef SCOREP_LIBOMP_DIR
     argv_push(cmd, "-L" SCOREP_LIBOMP_DIR);
     argv_push(cmd, "-Wl,-rpath," SCOREP_LIBOMP_DIR);
+#endif
 #else
     (void)cmd;
     (void)thread;
     (void)clang;
+    (void)omp_runtime;
 #endif
 }
 
@@ -459,7 +483,10 @@ static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
     if (job->opt.user && job->kind->fortran &&
         args_any(job->nargs, job->args, arg_is_unpreprocessed_fortran))
         argv_push(cmd, "-cpp");
-    if (!job->opt.nocompiler && !args_any(job->nargs, job->args, arg_sets_debug_level))
+    /* line tables also without compiler instrumentation when OpenMP constructs are named
+     * after their source lines (the code does not change) */
+    if ((!job->opt.nocompiler || instr_thread_of(job) == THREAD_OMP) &&
+        !args_any(job->nargs, job->args, arg_sets_debug_level))
         argv_push_list(cmd, job->kind->debug);
     push_plugin_filter(job, cmd);
 }
@@ -511,7 +538,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_omptarget(cmd, job->nargs, job->args);
     instr_push_libs(cmd, mpp, nvcc && job->opt.cuda >= 0, nvcc, !nvcc && !job->opt.nomemory);
-    instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
+    instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind),
+                      instr_omp_runtime(&job->opt));
 }
 
 static void print_selection(const struct job *job)
