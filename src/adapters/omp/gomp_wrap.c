@@ -57,11 +57,13 @@ typedef struct {
     void *data;
     ompt_data_t parallel;
     const void *codeptr;
+    int work; /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
 } parallel_ctx;
 
-/* Runs on every member of the team: its implicit task, then the closing barrier's begin;
- * the barrier's and implicit task's ends are written when the team has joined (by the
- * master for its workers, as with libomp: omp_parallel.c). */
+/* Runs on every member of the team: its implicit task (and the combined construct's
+ * worksharing region), then the closing barrier's begin; the barrier's and implicit task's
+ * ends are written when the team has joined (by the master for its workers, as with libomp:
+ * omp_parallel.c). */
 static void parallel_member(void *p)
 {
     static __thread bool worker __attribute__((tls_model("initial-exec")));
@@ -74,33 +76,289 @@ static void parallel_member(void *p)
         worker = true;
     }
     omp_cb_implicit_task(ompt_scope_begin, &c->parallel, NULL, actual, index, ompt_task_implicit);
+    if (c->work)
+        omp_cb_work((ompt_work_t)c->work, ompt_scope_begin, &c->parallel, NULL, 0, c->codeptr);
     c->fn(c->data);
     omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, &c->parallel,
                        NULL, c->codeptr);
+}
+
+/* The fork: false when not recorded (the caller then runs the compiler's function). */
+static bool parallel_begin(parallel_ctx *c, unsigned num_threads)
+{
+    if (passthrough || !omp_thread_get())
+        return false;
+    /* requested: as libomp reports it, the team size asked for (nthreads-var by default) */
+    unsigned requested =
+        num_threads ? num_threads : (unsigned)REAL(int (*)(void), omp_get_max_threads)();
+    omp_cb_parallel_begin(NULL, NULL, &c->parallel, requested, ompt_parallel_team, c->codeptr);
+    return c->parallel.ptr != NULL; /* NULL: out of memory */
+}
+
+/* The master after libgomp's team ended: its closing barrier, its workers', the join. */
+static void parallel_end(parallel_ctx *c)
+{
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, NULL, NULL,
+                       c->codeptr);
+    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
+    omp_cb_parallel_end(&c->parallel, NULL, ompt_parallel_team, c->codeptr);
 }
 
 EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
 {
     typedef void (*parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
     parallel_fn real = REAL(parallel_fn, GOMP_parallel);
-    if (passthrough || !omp_thread_get()) {
-        real(fn, data, num_threads, flags);
-        return;
-    }
-    parallel_ctx c = {fn, data, {0}, OUTLINED(fn)};
-    /* requested: as libomp reports it, the team size asked for (nthreads-var by default) */
-    unsigned requested =
-        num_threads ? num_threads : (unsigned)REAL(int (*)(void), omp_get_max_threads)();
-    omp_cb_parallel_begin(NULL, NULL, &c.parallel, requested, ompt_parallel_team, c.codeptr);
-    if (!c.parallel.ptr) { /* out of memory: not recorded */
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), 0};
+    if (!parallel_begin(&c, num_threads)) {
         real(fn, data, num_threads, flags);
         return;
     }
     real(parallel_member, &c, num_threads, flags);
-    omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, NULL, NULL,
-                       c.codeptr);
-    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
-    omp_cb_parallel_end(&c.parallel, NULL, ompt_parallel_team, c.codeptr);
+    parallel_end(&c);
+}
+
+/* Combined parallel loops (parallel for with a schedule libgomp runs): each member begins
+ * the loop, its function calls GOMP_loop_*_next and GOMP_loop_end_nowait. */
+#define PARALLEL_LOOP(name)                                                                        \
+    static void *real_##name;                                                                      \
+    EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,   \
+                     long incr, long chunk, unsigned flags)                                        \
+    {                                                                                              \
+        typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);   \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        if (!parallel_begin(&c, num_threads)) {                                                    \
+            REAL(f, name)(fn, data, num_threads, start, end, incr, chunk, flags);                  \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(f, name)(parallel_member, &c, num_threads, start, end, incr, chunk, flags);           \
+        parallel_end(&c);                                                                          \
+    }
+PARALLEL_LOOP(GOMP_parallel_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+
+#define PARALLEL_LOOP_RUNTIME(name)                                                                \
+    static void *real_##name;                                                                      \
+    EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,   \
+                     long incr, unsigned flags)                                                    \
+    {                                                                                              \
+        typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, unsigned);         \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        if (!parallel_begin(&c, num_threads)) {                                                    \
+            REAL(f, name)(fn, data, num_threads, start, end, incr, flags);                         \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(f, name)(parallel_member, &c, num_threads, start, end, incr, flags);                  \
+        parallel_end(&c);                                                                          \
+    }
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+static void *real_GOMP_parallel_sections;
+EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                                   unsigned count, unsigned flags)
+{
+    typedef void (*f)(void (*)(void *), void *, unsigned, unsigned, unsigned);
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_sections};
+    if (!parallel_begin(&c, num_threads)) {
+        REAL(f, GOMP_parallel_sections)(fn, data, num_threads, count, flags);
+        return;
+    }
+    REAL(f, GOMP_parallel_sections)(parallel_member, &c, num_threads, count, flags);
+    parallel_end(&c);
+}
+
+/* ------------------------------------------------------------- worksharing */
+/* A construct's closing barrier (loop, sections, single): implicit, not a team's last. */
+static void implicit_barrier(void (*real)(void), const void *codeptr)
+{
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin,
+                       &some_parallel, NULL, codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_end, &some_parallel,
+                       NULL, codeptr);
+}
+
+/* gcc ends a single without nowait with a GOMP_barrier call, which tells nothing else: a
+ * barrier right after GOMP_single_start (no other GOMP_* call between) is taken for it. */
+static __thread bool after_single __attribute__((tls_model("initial-exec")));
+
+static void work_begin(ompt_work_t type, const void *codeptr)
+{
+    after_single = false;
+    if (!passthrough)
+        omp_cb_work(type, ompt_scope_begin, &some_parallel, NULL, 0, codeptr);
+}
+
+static void work_end(ompt_work_t type)
+{
+    if (!passthrough)
+        omp_cb_work(type, ompt_scope_end, &some_parallel, NULL, 0, NULL);
+}
+
+/* GOMP_loop_*_start of one schedule: the loop region begins (gcc calls the start once per
+ * thread and loop; static schedules without ordered compile to inline code: no region) */
+#define LOOP_START(name)                                                                           \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long chunk, long *istart, long *iend)        \
+    {                                                                                              \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(bool (*)(long, long, long, long, long *, long *), name)(start, end, incr,      \
+                                                                            chunk, istart, iend);  \
+    }
+#define LOOP_START_RUNTIME(name)                                                                   \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long *istart, long *iend)                    \
+    {                                                                                              \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(bool (*)(long, long, long, long *, long *), name)(start, end, incr, istart,    \
+                                                                      iend);                       \
+    }
+LOOP_START(GOMP_loop_static_start)
+LOOP_START(GOMP_loop_dynamic_start)
+LOOP_START(GOMP_loop_guided_start)
+LOOP_START(GOMP_loop_nonmonotonic_dynamic_start)
+LOOP_START(GOMP_loop_nonmonotonic_guided_start)
+LOOP_START(GOMP_loop_ordered_static_start)
+LOOP_START(GOMP_loop_ordered_dynamic_start)
+LOOP_START(GOMP_loop_ordered_guided_start)
+LOOP_START_RUNTIME(GOMP_loop_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_nonmonotonic_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_maybe_nonmonotonic_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_ordered_runtime_start)
+
+/* OpenMP 5 loops (reductions, schedule modifiers): one entry point for all schedules */
+#define LOOP_START_GENERIC(name)                                                                   \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long sched, long chunk, long *istart,        \
+                     long *iend, uintptr_t *reductions, void **mem)                                \
+    {                                                                                              \
+        typedef bool (*f)(long, long, long, long, long, long *, long *, uintptr_t *, void **);     \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(start, end, incr, sched, chunk, istart, iend, reductions, mem);       \
+    }
+LOOP_START_GENERIC(GOMP_loop_start)
+LOOP_START_GENERIC(GOMP_loop_ordered_start)
+
+static void *real_GOMP_loop_end, *real_GOMP_loop_end_nowait, *real_GOMP_sections_start,
+    *real_GOMP_sections_end, *real_GOMP_sections_end_nowait, *real_GOMP_single_start;
+
+EXPORT void GOMP_loop_end(void)
+{
+    work_end(ompt_work_loop);
+    if (passthrough)
+        REAL(void (*)(void), GOMP_loop_end)();
+    else
+        implicit_barrier(REAL(void (*)(void), GOMP_loop_end), CODEPTR);
+}
+
+EXPORT void GOMP_loop_end_nowait(void)
+{
+    work_end(ompt_work_loop);
+    REAL(void (*)(void), GOMP_loop_end_nowait)();
+}
+
+EXPORT unsigned GOMP_sections_start(unsigned count)
+{
+    work_begin(ompt_work_sections, CODEPTR);
+    return REAL(unsigned (*)(unsigned), GOMP_sections_start)(count);
+}
+
+EXPORT void GOMP_sections_end(void)
+{
+    work_end(ompt_work_sections);
+    if (passthrough)
+        REAL(void (*)(void), GOMP_sections_end)();
+    else
+        implicit_barrier(REAL(void (*)(void), GOMP_sections_end), CODEPTR);
+}
+
+EXPORT void GOMP_sections_end_nowait(void)
+{
+    work_end(ompt_work_sections);
+    REAL(void (*)(void), GOMP_sections_end_nowait)();
+}
+
+/* The executing thread's single region ends where the next construct begins (gcc calls
+ * nothing at its end), the other threads' at once, as on libomp's GOMP_* layer. */
+EXPORT bool GOMP_single_start(void)
+{
+    const void *codeptr = CODEPTR;
+    bool mine = REAL(bool (*)(void), GOMP_single_start)();
+    if (passthrough)
+        return mine;
+    work_begin(mine ? ompt_work_single_executor : ompt_work_single_other, codeptr);
+    if (!mine)
+        work_end(ompt_work_single_other);
+    after_single = true;
+    return mine;
+}
+
+/* ---------------------------------------------------------------- mutexes */
+/* critical and ordered as OMPT mutexes: the construct region spans waiting and body, the
+ * sblock the body; the release is recorded before libgomp frees the lock, so acquisition
+ * orders follow time. One wait id for all unnamed criticals, one per name, one for ordered. */
+static char unnamed_critical, ordered_lock;
+
+static void mutex_begin(ompt_mutex_t kind, const void *id, const void *codeptr,
+                        void (*real)(void **), void **arg)
+{
+    after_single = false;
+    if (passthrough) {
+        real(arg);
+        return;
+    }
+    omp_cb_mutex_acquire(kind, 0, 0, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+    real(arg);
+    omp_cb_mutex_acquired(kind, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+}
+
+static void mutex_end(ompt_mutex_t kind, const void *id, const void *codeptr, void (*real)(void **),
+                      void **arg)
+{
+    if (!passthrough)
+        omp_cb_mutex_released(kind, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+    real(arg);
+}
+
+static void *real_GOMP_critical_start, *real_GOMP_critical_end, *real_GOMP_critical_name_start,
+    *real_GOMP_critical_name_end, *real_GOMP_ordered_start, *real_GOMP_ordered_end;
+typedef void (*mutex_fn)(void **);
+
+EXPORT void GOMP_critical_start(void)
+{
+    mutex_begin(ompt_mutex_critical, &unnamed_critical, CODEPTR,
+                REAL(mutex_fn, GOMP_critical_start), NULL);
+}
+
+EXPORT void GOMP_critical_end(void)
+{
+    mutex_end(ompt_mutex_critical, &unnamed_critical, CODEPTR, REAL(mutex_fn, GOMP_critical_end),
+              NULL);
+}
+
+EXPORT void GOMP_critical_name_start(void **name)
+{
+    mutex_begin(ompt_mutex_critical, name, CODEPTR, REAL(mutex_fn, GOMP_critical_name_start), name);
+}
+
+EXPORT void GOMP_critical_name_end(void **name)
+{
+    mutex_end(ompt_mutex_critical, name, CODEPTR, REAL(mutex_fn, GOMP_critical_name_end), name);
+}
+
+EXPORT void GOMP_ordered_start(void)
+{
+    mutex_begin(ompt_mutex_ordered, &ordered_lock, CODEPTR, REAL(mutex_fn, GOMP_ordered_start),
+                NULL);
+}
+
+EXPORT void GOMP_ordered_end(void)
+{
+    mutex_end(ompt_mutex_ordered, &ordered_lock, CODEPTR, REAL(mutex_fn, GOMP_ordered_end), NULL);
 }
 
 /* ---------------------------------------------------------------- barriers */
@@ -112,6 +370,11 @@ EXPORT void GOMP_barrier(void)
         return;
     }
     const void *codeptr = CODEPTR;
+    if (after_single) { /* the single's closing barrier */
+        after_single = false;
+        implicit_barrier(real, codeptr);
+        return;
+    }
     omp_cb_sync_region(ompt_sync_region_barrier_explicit, ompt_scope_begin, &some_parallel, NULL,
                        codeptr);
     real();
@@ -127,9 +390,27 @@ EXPORT void GOMP_taskwait(void)
         return;
     }
     const void *codeptr = CODEPTR;
+    after_single = false;
     omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_begin, &some_parallel, NULL, codeptr);
     real();
     omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_end, &some_parallel, NULL, codeptr);
+}
+
+/* The wait at a taskgroup's end (what OMPT reports as the taskgroup region). */
+static void *real_GOMP_taskgroup_end;
+EXPORT void GOMP_taskgroup_end(void)
+{
+    void (*real)(void) = REAL(void (*)(void), GOMP_taskgroup_end);
+    const void *codeptr = CODEPTR;
+    after_single = false;
+    if (passthrough) {
+        real();
+        return;
+    }
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL,
+                       codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL, codeptr);
 }
 
 /* -------------------------------------------------------------------- tasks */
@@ -177,6 +458,7 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
     typedef void (*task_fn)(void (*)(void *), void *, void (*)(void *, void *), long, long, bool,
                             unsigned, void **, int, void *);
     task_fn real = REAL(task_fn, GOMP_task);
+    after_single = false;
     /* undeferred (if(0), inside a final task) and detachable tasks (libgomp writes the event
      * handle into the first word of the block) run as the compiler made them */
     if (passthrough || !if_clause || final_depth || (flags & TASK_DETACH)) {
