@@ -26,12 +26,20 @@ line()
 GCC_OPENMP_RUNTIME=${GCC_OPENMP_RUNTIME:-libgomp}
 
 # omp_build PROG: PROG_clang, PROG_gcc (scorep-cc) and PROG_plain (gcc, not instrumented);
-# the gcc build must run on $GCC_OPENMP_RUNTIME: libgomp and the wrappers, or libomp alone
+# the gcc build must run on $GCC_OPENMP_RUNTIME: libgomp and the wrappers, or libomp alone.
+# A test that adds the variant gccomp to VARIANTS gets PROG_gccomp: scorep-cc gcc on libomp.
 omp_build()
 {
     scorep_cc clang -fopenmp -o "$1_clang" "$OMP_SRC/$1.c"
     scorep_cc --openmp-runtime=$GCC_OPENMP_RUNTIME gcc -fopenmp -o "$1_gcc" "$OMP_SRC/$1.c"
     gcc -g -fopenmp -o "$1_plain" "$OMP_SRC/$1.c" || fail "build: gcc -fopenmp $1.c"
+    case " $VARIANTS " in
+    *" gccomp "*) # the other runtime's path too: gcc on LLVM's libomp, through OMPT
+        scorep_cc --openmp-runtime=libomp gcc -fopenmp -o "$1_gccomp" "$OMP_SRC/$1.c"
+        readelf -d "$1_gccomp" >"$1_gccomp.dyn"
+        expect_grep 'NEEDED.*\[libomp\.so' "$1_gccomp.dyn" "$1: --openmp-runtime=libomp links libomp"
+        ;;
+    esac
     readelf -d "$1_gcc" >"$1_gcc.dyn"
     if [ "$GCC_OPENMP_RUNTIME" = libomp ]; then
         expect_grep 'NEEDED.*\[libomp\.so' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp links libomp"
@@ -42,6 +50,12 @@ omp_build()
         expect_grep 'NEEDED.*\[libgomp\.so' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp links libgomp"
         expect_no_grep 'NEEDED.*libomp' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp does not link libomp"
     fi
+}
+
+# gcc_runtime VARIANT: the OpenMP runtime of a gcc variant (gcc, gccomp, plain)
+gcc_runtime()
+{
+    if [ "$1" = gccomp ]; then echo libomp; else echo "$GCC_OPENMP_RUNTIME"; fi
 }
 
 # omp_run VARIANT PROG [ARGS...]: runs the build VARIANT of PROG measured (profile and trace)

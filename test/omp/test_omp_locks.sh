@@ -3,8 +3,8 @@
 # critical, an omp lock and a nest lock taken twice) in the three builds: regions and lock
 # events per thread, and the acquisition order of every lock following the time order.
 . "$top_srcdir/test/integration/lib.sh"
-GCC_OPENMP_RUNTIME=libomp # the lock API: the GOMP_* wrappers do not record it (docs/openmp.md)
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 
 omp_build locks
 at() { echo "@locks.c:$(line locks "$1")"; }

@@ -6,6 +6,7 @@
 # kind.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 
 omp_build worksharing
 at() { echo "@worksharing.c:$(line worksharing "$1")"; }
@@ -54,7 +55,7 @@ for v in $VARIANTS; do
         # gcc's code: static loops and master run without the runtime (no region); single's
         # end is derived from the next construct. On libgomp (GOMP_* wrappers) sections are
         # !$omp sections; libomp's GOMP_* layer runs them as a dynamic loop.
-        if [ "$GCC_OPENMP_RUNTIME" = libgomp ]; then
+        if [ "$(gcc_runtime $v)" = libgomp ]; then
             expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for")" 24 \
                 "$v: dynamic and ordered loop as !\$omp for"
             expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp sections")" 12 "$v: sections"
@@ -64,7 +65,7 @@ for v in $VARIANTS; do
             expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for")" 36 \
                 "$v: dynamic loop, sections and ordered loop as !\$omp for"
         fi
-        if [ $v = gcc ]; then
+        if [ $v = gcc ] || [ $v = gccomp ]; then
             expect_eq "$(profile_dump $x -m visits | awk -F'\t' '$2 ~ /\/body$/ {
                 split($4, a, "="); s += a[2] } END { print s + 0 }')" 618 \
                 "$v: body() calls: 300 + 300 + 9 + 3 x 3"

@@ -407,8 +407,7 @@ EXPORT void GOMP_taskgroup_end(void)
         real();
         return;
     }
-    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL,
-                       codeptr);
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL, codeptr);
     real();
     omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL, codeptr);
 }
@@ -482,6 +481,110 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
     h.final = (flags & TASK_FINAL) != 0;
     real(task_run, &h, task_copy, h.offset + arg_size, align, if_clause, flags, depend, priority,
          detach);
+}
+
+/* ------------------------------------------------------------ the lock API */
+/* omp_*_lock of libgomp, as OMPT reports them: omp_set_lock spans the wait, the acquisition
+ * and release are lock events, a nest lock's inner acquisitions and releases are regions
+ * only. The nest locks this thread holds, with their depth, are kept here (a few; more are
+ * not recorded): whether a set or unset is the outermost one. */
+typedef struct {
+    const void *lock;
+    int depth;
+} nest_held;
+enum { NEST_MAX = 16 };
+static __thread nest_held nests[NEST_MAX] __attribute__((tls_model("initial-exec")));
+
+static nest_held *nest_find(const void *lock)
+{
+    for (int i = 0; i < NEST_MAX; i++)
+        if (nests[i].lock == lock && nests[i].depth > 0)
+            return &nests[i];
+    return NULL;
+}
+
+static nest_held *nest_free_slot(void)
+{
+    for (int i = 0; i < NEST_MAX; i++)
+        if (nests[i].depth == 0)
+            return &nests[i];
+    return NULL;
+}
+
+#define WAIT_ID(p) ((ompt_wait_id_t)(uintptr_t)(p))
+typedef void (*lock_fn)(void *);
+typedef int (*test_fn)(void *);
+static void *real_omp_set_lock, *real_omp_unset_lock, *real_omp_test_lock, *real_omp_set_nest_lock,
+    *real_omp_unset_nest_lock, *real_omp_test_nest_lock;
+
+EXPORT void omp_set_lock(void *lock)
+{
+    const void *codeptr = CODEPTR;
+    if (passthrough) {
+        REAL(lock_fn, omp_set_lock)(lock);
+        return;
+    }
+    omp_cb_mutex_acquire(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
+    REAL(lock_fn, omp_set_lock)(lock);
+    omp_cb_mutex_acquired(ompt_mutex_lock, WAIT_ID(lock), codeptr);
+}
+
+EXPORT void omp_unset_lock(void *lock)
+{
+    if (!passthrough)
+        omp_cb_mutex_released(ompt_mutex_lock, WAIT_ID(lock), CODEPTR);
+    REAL(lock_fn, omp_unset_lock)(lock);
+}
+
+EXPORT int omp_test_lock(void *lock)
+{
+    int got = REAL(test_fn, omp_test_lock)(lock);
+    if (got && !passthrough)
+        omp_cb_mutex_acquired(ompt_mutex_test_lock, WAIT_ID(lock), CODEPTR);
+    return got;
+}
+
+EXPORT void omp_set_nest_lock(void *lock)
+{
+    const void *codeptr = CODEPTR;
+    nest_held *h = passthrough ? NULL : nest_find(lock);
+    if (passthrough || (!h && !(h = nest_free_slot()))) {
+        REAL(lock_fn, omp_set_nest_lock)(lock);
+        return;
+    }
+    omp_cb_mutex_acquire(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
+    REAL(lock_fn, omp_set_nest_lock)(lock);
+    if (h->depth++ > 0) { /* held already: no acquisition */
+        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), codeptr);
+        return;
+    }
+    h->lock = lock;
+    omp_cb_mutex_acquired(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
+}
+
+EXPORT void omp_unset_nest_lock(void *lock)
+{
+    nest_held *h = passthrough ? NULL : nest_find(lock);
+    if (h && --h->depth > 0)
+        omp_cb_nest_lock(ompt_scope_end, WAIT_ID(lock), CODEPTR);
+    else if (h)
+        omp_cb_mutex_released(ompt_mutex_nest_lock, WAIT_ID(lock), CODEPTR);
+    REAL(lock_fn, omp_unset_nest_lock)(lock);
+}
+
+EXPORT int omp_test_nest_lock(void *lock)
+{
+    int depth = REAL(test_fn, omp_test_nest_lock)(lock);
+    nest_held *h = passthrough || depth == 0 ? NULL : nest_find(lock);
+    if (passthrough || depth == 0 || (!h && !(h = nest_free_slot())))
+        return depth;
+    if (h->depth++ > 0) {
+        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), CODEPTR);
+    } else {
+        h->lock = lock;
+        omp_cb_mutex_acquired(ompt_mutex_test_nest_lock, WAIT_ID(lock), CODEPTR);
+    }
+    return depth;
 }
 
 /* ------------------------------------------------------------------- set-up */
