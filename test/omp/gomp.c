@@ -2,7 +2,9 @@
  * the libgomp path (GOMP_* wrappers) with the OMPT path record by record: an explicit barrier;
  * thread 0 creates a task, then one undeferred task (if(0): not recorded), and waits for the
  * first at a taskwait, where it runs it; thread 1 spins in user code until the task ran, so
- * it never takes the task. Then, 3 times, a team of 2 that run a task each (visits). */
+ * it never takes the task. Then, 3 times, a team of 2 that run a task each and share a loop
+ * of 4 iterations with an unsigned long long variable, nowait (gcc drops the barrier of a
+ * loop that ends a parallel region, clang does not) (visits). */
 #include <omp.h>
 #include <stdio.h>
 
@@ -35,7 +37,10 @@ int main(void)
         {
 #pragma omp task /* TASK2 */
             work(1);
-#pragma omp taskwait /* WAIT2 */
+#pragma omp taskwait                        /* WAIT2 */
+#pragma omp for schedule(dynamic, 1) nowait /* ULL_LOOP */
+            for (unsigned long long i = 0; i < 4; i++)
+                work(1);
         }
     }
     printf("ran %d undeferred %d sum %d\n", ran, undeferred, sum);

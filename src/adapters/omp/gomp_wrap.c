@@ -1,8 +1,9 @@
 /* gomp_wrap.c: OpenMP of gcc programs on GNU libgomp (no OMPT there): libscorep-rt-gomp
- * defines libgomp's GOMP_* entry points, linked ahead of libgomp by scorep-cc or preloaded by
- * scorep-run, records each construct by calling the OMPT adapter's callbacks as LLVM's libomp
- * would (same events, same regions: the code pointer is the call's return address, as
- * OMPT's codeptr_ra) and calls libgomp's function (dlsym RTLD_NEXT). docs/openmp.md. */
+ * defines libgomp's GOMP_* entry points and lock API, linked ahead of libgomp by scorep-cc or
+ * preloaded by scorep-run, records each construct by calling the OMPT adapter's callbacks as
+ * LLVM's libomp would (same events, same regions: the code pointer is the call's return
+ * address, as OMPT's codeptr_ra, or the outlined function's entry) and calls libgomp's
+ * function (dlsym RTLD_NEXT). docs/openmp.md, "gcc programs on libgomp". */
 #include "adapters/omp/omp_adapter.h"
 #include "runtime/runtime.h"
 
@@ -60,6 +61,8 @@ typedef struct {
     int work; /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
 } parallel_ctx;
 
+static void work_begin(ompt_work_t type, const void *codeptr);
+
 /* Runs on every member of the team: its implicit task (and the combined construct's
  * worksharing region), then the closing barrier's begin; the barrier's and implicit task's
  * ends are written when the team has joined (by the master for its workers, as with libomp:
@@ -77,7 +80,7 @@ static void parallel_member(void *p)
     }
     omp_cb_implicit_task(ompt_scope_begin, &c->parallel, NULL, actual, index, ompt_task_implicit);
     if (c->work)
-        omp_cb_work((ompt_work_t)c->work, ompt_scope_begin, &c->parallel, NULL, 0, c->codeptr);
+        work_begin((ompt_work_t)c->work, c->codeptr);
     c->fn(c->data);
     omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, &c->parallel,
                        NULL, c->codeptr);
@@ -186,17 +189,30 @@ static void implicit_barrier(void (*real)(void), const void *codeptr)
  * barrier right after GOMP_single_start (no other GOMP_* call between) is taken for it. */
 static __thread bool after_single __attribute__((tls_model("initial-exec")));
 
+/* Loops and sections this thread began and has not ended: an end whose begin no wrapper saw
+ * (a start function not wrapped here, e.g. doacross) must not end another region. */
+static __thread unsigned open_work __attribute__((tls_model("initial-exec")));
+
 static void work_begin(ompt_work_t type, const void *codeptr)
 {
     after_single = false;
-    if (!passthrough)
-        omp_cb_work(type, ompt_scope_begin, &some_parallel, NULL, 0, codeptr);
+    if (passthrough)
+        return;
+    if (type == ompt_work_loop || type == ompt_work_sections)
+        open_work++;
+    omp_cb_work(type, ompt_scope_begin, &some_parallel, NULL, 0, codeptr);
 }
 
 static void work_end(ompt_work_t type)
 {
-    if (!passthrough)
-        omp_cb_work(type, ompt_scope_end, &some_parallel, NULL, 0, NULL);
+    if (passthrough)
+        return;
+    if (type == ompt_work_loop || type == ompt_work_sections) {
+        if (!open_work)
+            return;
+        open_work--;
+    }
+    omp_cb_work(type, ompt_scope_end, &some_parallel, NULL, 0, NULL);
 }
 
 /* GOMP_loop_*_start of one schedule: the loop region begins (gcc calls the start once per
@@ -243,6 +259,48 @@ LOOP_START_RUNTIME(GOMP_loop_ordered_runtime_start)
 LOOP_START_GENERIC(GOMP_loop_start)
 LOOP_START_GENERIC(GOMP_loop_ordered_start)
 
+/* The same for unsigned long long iteration variables */
+typedef unsigned long long ull;
+#define LOOP_ULL_START(name)                                                                       \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, ull chunk, ull *istart, ull *iend)     \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, ull, ull *, ull *);                                 \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, chunk, istart, iend);                           \
+    }
+#define LOOP_ULL_START_RUNTIME(name)                                                               \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, ull *istart, ull *iend)                \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, ull *, ull *);                                      \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, istart, iend);                                  \
+    }
+#define LOOP_ULL_START_GENERIC(name)                                                               \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, long sched, ull chunk, ull *istart,    \
+                     ull *iend, uintptr_t *reductions, void **mem)                                 \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, long, ull, ull *, ull *, uintptr_t *, void **);     \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);   \
+    }
+LOOP_ULL_START(GOMP_loop_ull_static_start)
+LOOP_ULL_START(GOMP_loop_ull_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_guided_start)
+LOOP_ULL_START(GOMP_loop_ull_nonmonotonic_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_nonmonotonic_guided_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_static_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_guided_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_nonmonotonic_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_ordered_runtime_start)
+LOOP_ULL_START_GENERIC(GOMP_loop_ull_start)
+LOOP_ULL_START_GENERIC(GOMP_loop_ull_ordered_start)
+
 static void *real_GOMP_loop_end, *real_GOMP_loop_end_nowait, *real_GOMP_sections_start,
     *real_GOMP_sections_end, *real_GOMP_sections_end_nowait, *real_GOMP_single_start;
 
@@ -253,6 +311,39 @@ EXPORT void GOMP_loop_end(void)
         REAL(void (*)(void), GOMP_loop_end)();
     else
         implicit_barrier(REAL(void (*)(void), GOMP_loop_end), CODEPTR);
+}
+
+/* With cancellation: the same ends, returning whether the region was cancelled. */
+static void *real_GOMP_loop_end_cancel, *real_GOMP_sections_end_cancel, *real_GOMP_barrier_cancel;
+static bool cancel_barrier(bool (*real)(void), const void *codeptr, ompt_sync_region_t kind)
+{
+    if (passthrough)
+        return real();
+    omp_cb_sync_region(kind, ompt_scope_begin, &some_parallel, NULL, codeptr);
+    bool cancelled = real();
+    omp_cb_sync_region(kind, ompt_scope_end, &some_parallel, NULL, codeptr);
+    return cancelled;
+}
+
+EXPORT bool GOMP_loop_end_cancel(void)
+{
+    work_end(ompt_work_loop);
+    return cancel_barrier(REAL(bool (*)(void), GOMP_loop_end_cancel), CODEPTR,
+                          ompt_sync_region_barrier_implicit_workshare);
+}
+
+EXPORT bool GOMP_sections_end_cancel(void)
+{
+    work_end(ompt_work_sections);
+    return cancel_barrier(REAL(bool (*)(void), GOMP_sections_end_cancel), CODEPTR,
+                          ompt_sync_region_barrier_implicit_workshare);
+}
+
+EXPORT bool GOMP_barrier_cancel(void)
+{
+    after_single = false;
+    return cancel_barrier(REAL(bool (*)(void), GOMP_barrier_cancel), CODEPTR,
+                          ompt_sync_region_barrier_explicit);
 }
 
 EXPORT void GOMP_loop_end_nowait(void)
