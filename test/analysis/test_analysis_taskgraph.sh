@@ -116,7 +116,8 @@ CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
     "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
 
 # diamond IMPL: build with scorep-cc mpicc on compiler IMPL, run in situ and post-mortem
-# (gcc on libomp: the task graph needs the depend items, which only OMPT reports)
+# (gcc on libomp: keeps the OMPT path of gcc code under the analysis; test_omp_depend.sh
+# checks the depend items on libgomp and libomp)
 diamond()
 {
     _c=$1

@@ -81,7 +81,7 @@ nvtx= inj=
     expect_eq "$(echo "$none" | sed "s|.*-lscorep-rt||")" "" "scorep --thread=none: no libomp"
     if grep -q '^#define HAVE_OMPT' "$top_builddir/config.h"; then
         expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt ||")" \
-            "-Wl,--push-state,--no-as-needed -lscorep-rt-gomp -Wl,--pop-state" \
+            "-Wl,--push-state,--no-as-needed -lscorep-rt-gomp -lgomp -Wl,--pop-state" \
             "scorep --thread=omp:ompt: gcc keeps libgomp, the GOMP_* wrappers after the runtime"
     fi
     if grep -q '^#define SCOREP_LIBOMP_DIR' "$top_builddir/config.h"; then

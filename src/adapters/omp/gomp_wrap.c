@@ -23,7 +23,7 @@
 #define OUTLINED(fn) ((const void *)((const char *)(fn) + 1))
 
 /* libgomp's flags of GOMP_task (gomp-constants.h) */
-enum { TASK_UNTIED = 1 << 0, TASK_FINAL = 1 << 1, TASK_DETACH = 1 << 13 };
+enum { TASK_UNTIED = 1 << 0, TASK_FINAL = 1 << 1, TASK_DEPEND = 1 << 3, TASK_DETACH = 1 << 13 };
 
 /* On LLVM's libomp (it has GOMP_* too) the OMPT tool records: every wrapper passes through. */
 static bool passthrough;
@@ -541,6 +541,45 @@ static void task_run(void *p)
     omp_cb_task_schedule(&h->task, ompt_task_complete, NULL);
 }
 
+/* The depend items of a recorded task, from libgomp's depend array (task.c,
+ * gomp_task_handle_depend): depend[0] = n items, depend[1] = how many of them (first) are
+ * out/inout, the addresses from depend[2]; or depend[0] = 0 and depend[1..4] = n, out/inout,
+ * mutexinoutset, in, the addresses from depend[5] in that order, then depobj items (a pointer
+ * to {address, type}). out and inout are one group there, reported inout as libomp reports
+ * them; passed to the adapter in chunks (no allocation). */
+static void task_depends(ompt_data_t *task, void **depend)
+{
+    uintptr_t n = (uintptr_t)depend[0], nout, nmutex = 0, nin, first = 2;
+    if (n) {
+        nout = (uintptr_t)depend[1];
+        nin = n - nout;
+    } else {
+        n = (uintptr_t)depend[1];
+        nout = (uintptr_t)depend[2];
+        nmutex = (uintptr_t)depend[3];
+        nin = (uintptr_t)depend[4];
+        first = 5;
+    }
+    ompt_dependence_t chunk[64];
+    int k = 0;
+    for (uintptr_t i = 0; i < n; i++) {
+        void *addr = depend[first + i];
+        ompt_dependence_type_t type = ompt_dependence_type_in;
+        if (i < nout)
+            type = ompt_dependence_type_inout;
+        else if (i < nout + nmutex)
+            type = ompt_dependence_type_mutexinoutset;
+        else if (i >= nout + nmutex + nin) /* depobj: {address, type}; its type as other */
+            addr = ((void **)addr)[0], type = (ompt_dependence_type_t)0;
+        chunk[k].variable.ptr = addr;
+        chunk[k].dependence_type = type;
+        if (++k == 64 || i + 1 == n) {
+            omp_cb_dependences(task, chunk, k);
+            k = 0;
+        }
+    }
+}
+
 EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                       long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                       void *detach)
@@ -563,6 +602,8 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
         real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
         return;
     }
+    if ((flags & TASK_DEPEND) && depend)
+        task_depends(&h.task, depend);
     long align = arg_align > (long)alignof(task_head) ? arg_align : (long)alignof(task_head);
     h.fn = fn;
     h.cpyfn = cpyfn;

@@ -455,8 +455,11 @@ void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clan
     if (thread != THREAD_OMP || clang)
         return;
     if (strcmp(omp_runtime, "libgomp") == 0) {
+        /* libgomp right behind: a program that calls only GOMP_* functions (no omp_*) needs
+         * nothing else of it, and --as-needed would drop it */
         argv_push(cmd, "-Wl,--push-state,--no-as-needed");
         argv_push(cmd, "-lscorep-rt-gomp");
+        argv_push(cmd, "-lgomp");
         argv_push(cmd, "-Wl,--pop-state");
         return;
     }

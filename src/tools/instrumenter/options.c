@@ -57,7 +57,7 @@ static const char added_help[] =
     "OpenMP, whose regions are named after their lines); when linking:\n"
     "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state]\n"
     "[-lscorep-rt-mpi] -lscorep-rt after all\n"
-    "arguments, then for gcc with OpenMP -lscorep-rt-gomp (--no-as-needed) or libomp's\n"
+    "arguments, then for gcc with OpenMP -lscorep-rt-gomp -lgomp (--no-as-needed) or libomp's\n"
     "-L and -rpath (--openmp-runtime=libomp).\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
     "\n"
