@@ -92,6 +92,13 @@ nvtx= inj=
         expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt -L\([^ ]*\) -Wl,-rpath,\1\$|libomp|")" \
             libomp "SCOREP_CC_OPENMP_RUNTIME=libomp: LLVM's libomp after the runtime"
     fi
+    # an MPI wrapper running clang (OMPI_CC): the program runs on libomp; libgomp must stay out
+    omp=$(OMPI_CC=clang scorep --dry-run --thread=omp:ompt mpicc x.o -o x)
+    case $omp in *-lgomp* | *-lscorep-rt-gomp*) got=libgomp ;; *) got=none ;; esac
+    expect_eq "$got" none "scorep mpicc with OMPI_CC=clang: no GOMP_* wrappers, no libgomp"
+    omp=$(OMPI_CC=gcc scorep --dry-run --thread=omp:ompt mpicc x.o -o x)
+    case $omp in *"-lscorep-rt-gomp -lgomp"*) got=libgomp ;; *) got=none ;; esac
+    expect_eq "$got" libgomp "scorep mpicc with OMPI_CC=gcc: the GOMP_* wrappers and libgomp"
     expect_eq "$(scorep --dry-run --openmp-runtime=gomp gcc x.o -o x 2>&1)" \
         "scorep: --openmp-runtime=gomp: the OpenMP runtime of gcc programs is libgomp or libomp; see scorep --help" \
         "scorep --openmp-runtime: a runtime it does not know"

@@ -475,6 +475,39 @@ void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clan
 #endif
 }
 
+/* Whether the job's compiler is LLVM's (clang, flang: libomp): an MPI or SHMEM wrapper runs
+ * the compiler its environment names (Open MPI's OMPI_CC/OMPI_CXX/OMPI_FC, MPICH's MPICH_*),
+ * else the one Open MPI's wrapper was built for (`-showme:command`); a gcc program linked for
+ * libgomp must not get libgomp into a clang program, which runs on libomp. */
+static bool runs_llvm(const struct job *job)
+{
+    if (compiler_is_clang(job->kind))
+        return true;
+    if (!job->kind->mpi && !job->kind->shmem)
+        return false;
+    const char *n = job->kind->name;
+    bool cxx = strstr(n, "xx") || strstr(n, "++") || strstr(n, "CC");
+    const char *vars[2] = {job->kind->fortran ? "OMPI_FC" : cxx ? "OMPI_CXX" : "OMPI_CC",
+                           job->kind->fortran ? "MPICH_FC" : cxx ? "MPICH_CXX" : "MPICH_CC"};
+    char backend[PATH_MAX] = "";
+    for (int i = 0; i < 2 && !backend[0]; i++)
+        if (getenv(vars[i]) && getenv(vars[i])[0])
+            snprintf(backend, sizeof backend, "%s", getenv(vars[i]));
+    if (!backend[0] && !strchr(job->compiler, '\'')) {
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "'%s' -showme:command 2>/dev/null", job->compiler);
+        FILE *p = popen(probe, "r");
+        if (p) {
+            if (!fgets(backend, sizeof backend, p))
+                backend[0] = 0;
+            pclose(p);
+        }
+    }
+    const char *base = strrchr(backend, '/');
+    base = base ? base + 1 : backend;
+    return strncmp(base, "clang", 5) == 0 || strncmp(base, "flang", 5) == 0;
+}
+
 static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
 {
     instr_push_instrumentation(job, cmd);
@@ -541,8 +574,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_omptarget(cmd, job->nargs, job->args);
     instr_push_libs(cmd, mpp, nvcc && job->opt.cuda >= 0, nvcc, !nvcc && !job->opt.nomemory);
-    instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind),
-                      instr_omp_runtime(&job->opt));
+    instr_push_libomp(cmd, instr_thread_of(job), runs_llvm(job), instr_omp_runtime(&job->opt));
 }
 
 static void print_selection(const struct job *job)
