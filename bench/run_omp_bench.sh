@@ -12,7 +12,7 @@
 # dependences callbacks, without the tasks' scheduling), and from it the trace's cost per item. The minimum of the runs is shown (the machine
 # may be shared). Environment: abs_top_builddir, abs_top_srcdir (as run_bench.sh),
 # BENCH_RUNS (runs per variant, default 5), BENCH_REGIONS (default 100000), BENCH_TASKS
-# (default 200000).
+# (default 200000), BENCH_OMP_ONLY.
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -26,6 +26,8 @@ if ! command -v clang >/dev/null 2>&1 || ! nm -D "$rt" 2>/dev/null | grep -q ' T
     echo "run_omp_bench.sh: skipped (needs clang and a runtime built with its OMPT tool)" >&2
     exit 0
 fi
+# BENCH_OMP_ONLY=gcc: only the part about gcc programs (below)
+if [ "${BENCH_OMP_ONLY:-}" != gcc ]; then
 clang -O2 -fopenmp -o "$tmp/omp_bench" "$srcdir/bench/omp_bench.c"
 
 # best KIND THREADS VARIANT N: the least ns per operation of $runs runs
@@ -76,3 +78,69 @@ done
 # shellcheck disable=SC2154 # set by the eval above
 awk -v c0="$added_create0_2" -v c2="$added_create2_2" -v c64="$added_create64_2" 'BEGIN {
     printf "depend items recorded (trace, creating thread): %.1f ns per task with 2 items, %.1f with 64, beyond a task without: %.1f ns per item\n", c2 - c0, c64 - c0, (c64 - c0) / 64 }'
+fi
+
+# ---- gcc programs: GNU libgomp or LLVM's libomp (issue #31) ----
+# omp_patterns.c built by gcc on libgomp and on libomp (what scorep-cc --openmp-runtime=
+# chooses between), uninstrumented: ms per run, best of $runs, 2 threads. Then fib(30) with
+# tasks (cut-off n > 12): plain, scorep-cc gcc on libgomp (the GOMP_* wrappers) and on libomp
+# (OMPT), clang on libomp plain, with an OMPT tool of empty callbacks (the floor of any OMPT
+# tool) and with scorep-rt's tool; Score-P 4.0 (OPARI2 on libgomp) when SCOREP4_BIN names its
+# bin directory. Environment: BENCH_FIB (default 30).
+fib=${BENCH_FIB:-30}
+libomp_dir=$(sed -n 's/^#define SCOREP_LIBOMP_DIR "\(.*\)"$/\1/p' "$builddir/config.h")
+[ -n "$libomp_dir" ] || { echo "run_omp_bench.sh: gcc part skipped (no libomp found)" >&2; exit 0; }
+pat=$srcdir/bench/omp_patterns.c
+gcc -O2 -fopenmp -o "$tmp/pat_gomp" "$pat"
+gcc -O2 -fopenmp -o "$tmp/pat_omp" "$pat" -L"$libomp_dir" -Wl,-rpath,"$libomp_dir"
+clang -O2 -fopenmp -o "$tmp/pat_clang" "$pat"
+clang -O2 -shared -fPIC -o "$tmp/empty_tool.so" "$srcdir/bench/ompt_empty_tool.c"
+"$builddir/scorep-cc" --nocompiler gcc -O2 -fopenmp -o "$tmp/pat_rt_gomp" "$pat" >/dev/null
+"$builddir/scorep-cc" --nocompiler --openmp-runtime=libomp gcc -O2 -fopenmp -o "$tmp/pat_rt_omp" \
+    "$pat" >/dev/null
+"$builddir/scorep-cc" --nocompiler clang -O2 -fopenmp -o "$tmp/pat_rt_clang" "$pat" >/dev/null
+if [ -n "${SCOREP4_BIN:-}" ] && [ -x "$SCOREP4_BIN/scorep" ]; then
+    (cd "$tmp" && "$SCOREP4_BIN/scorep" --nocompiler gcc -O2 -fopenmp -no-pie -o pat_scorep4 "$pat") \
+        >/dev/null 2>&1 || SCOREP4_BIN=
+fi
+
+# bestms PROGRAM ARGS...: the least ms of $runs runs (the program prints its ms)
+bestms()
+{
+    for _r in $(seq "$runs"); do
+        env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" SCOREP_OVERWRITE_EXPERIMENT_DIRECTORY=true \
+            SCOREP_TOTAL_MEMORY=1G "$@" 2>/dev/null
+    done | sort -n | head -n 1
+}
+
+printf '\nOpenMP runtimes for gcc programs (omp_patterns.c, 2 threads, ms, best of %s; load %s)\n' \
+    "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-44s %10s %10s %8s\n' pattern libgomp libomp libomp/libgomp
+for row in "for 1000 static loop of 1000, x1000 regions" "dynamic 1000 dynamic loop (chunk 10), x1000" \
+    "reduction 1000 reduction loop, x1000" "barrier 5000 explicit barrier, x5000" \
+    "tasks 50000 empty tasks, 50000" "fib $fib fib($fib), tasks, cut-off n>12" \
+    "fibnocut 22 fib(22), a task per call"; do
+    set -- $row
+    p=$1 n=$2
+    shift 2
+    g=$(bestms "$tmp/pat_gomp" "$p" 2 "$n")
+    o=$(bestms "$tmp/pat_omp" "$p" 2 "$n")
+    printf '%-44s %10s %10s %8s\n' "$*" "$g" "$o" "$(awk -v g="$g" -v o="$o" 'BEGIN { printf "%.2f", o / g }')"
+done
+
+printf '\nfib(%s) with tasks (cut-off n>12), 2 threads: ms, best of %s\n' "$fib" "$runs"
+base=$(bestms "$tmp/pat_gomp" fib 2 "$fib")
+row() { printf '%-52s %10s %8s\n' "$1" "$2" "$(awk -v a="$2" -v b="$base" 'BEGIN { printf "%.2fx", a / b }')"; }
+row "gcc, libgomp, plain" "$base"
+row "gcc, libomp, plain" "$(bestms "$tmp/pat_omp" fib 2 "$fib")"
+row "scorep-cc gcc (libgomp, GOMP_* wrappers), profile" "$(bestms "$tmp/pat_rt_gomp" fib 2 "$fib")"
+row "scorep-cc gcc (libgomp), trace" "$(bestms env SCOREP_ENABLE_TRACING=true "$tmp/pat_rt_gomp" fib 2 "$fib")"
+row "scorep-cc --openmp-runtime=libomp gcc, profile" "$(bestms "$tmp/pat_rt_omp" fib 2 "$fib")"
+row "clang, libomp, plain" "$(bestms "$tmp/pat_clang" fib 2 "$fib")"
+row "clang, libomp, empty OMPT tool (the floor)" \
+    "$(bestms env LD_PRELOAD="$tmp/empty_tool.so" "$tmp/pat_clang" fib 2 "$fib")"
+row "scorep-cc clang (OMPT), profile" "$(bestms "$tmp/pat_rt_clang" fib 2 "$fib")"
+if [ -n "${SCOREP4_BIN:-}" ]; then
+    row "Score-P 4.0 (OPARI2, libgomp), profile" "$(bestms "$tmp/pat_scorep4" fib 2 "$fib")"
+    row "Score-P 4.0, trace" "$(bestms env SCOREP_ENABLE_TRACING=true "$tmp/pat_scorep4" fib 2 "$fib")"
+fi

@@ -74,8 +74,9 @@ static void resolve_addr(addr_info *a)
     a->line = sym.line;
     const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
     mod = mod ? mod + 1 : sym.module ? sym.module : "";
+    /* libscorep-rt-gomp's wrappers run the outlined bodies on libgomp (gomp_wrap.c) */
     a->omp_runtime = strncmp(mod, "libomp", 6) == 0 || strncmp(mod, "libgomp", 7) == 0 ||
-                     strncmp(mod, "libiomp", 7) == 0;
+                     strncmp(mod, "libiomp", 7) == 0 || strncmp(mod, "libscorep-rt-gomp", 17) == 0;
     /* the OpenMP runtime's frames between a parallel region and its outlined body */
     a->skip = !a->name || a->omp_runtime || is_skipped((uintptr_t)a->addr, a->name);
     a->region = SCOREP_INVALID_ID;

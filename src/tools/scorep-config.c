@@ -240,7 +240,7 @@ static void build(const struct config *c, struct argv_buf *out)
         break;
     case LDFLAGS:
         instr_push_runtime_ldflags(out, c->nvcc);
-        instr_push_libomp(out, c->opt.thread, false);
+        instr_push_libomp(out, c->opt.thread, false, instr_omp_runtime(&c->opt));
         break;
     case LIBS:
         instr_push_io_libs(out, c->opt.io, c->nvcc);

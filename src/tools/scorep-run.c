@@ -35,6 +35,10 @@ static int usage(FILE *out, int rc)
             "  --memory      preload the memory adapter (malloc, free, new, delete; default:\n"
             "                when SCOREP_MEMORY_RECORDING is true)\n"
             "  --no-memory   do not preload the memory adapter\n"
+            "  --openmp-runtime=libgomp|libomp\n"
+            "                a program on GNU libgomp: record its GOMP_* calls\n"
+            "                (libscorep-rt-gomp, the default), or run it on LLVM's libomp and\n"
+            "                record through OMPT (docs/openmp.md)\n"
             "  --verbose     print what is preloaded\n"
             "  --version     print the version\n"
             "  --help        this text\n"
@@ -85,17 +89,15 @@ static int uses_shmem(const char *prog)
     return loads_library(prog, libs);
 }
 
-#ifdef SCOREP_LIBOMP_SO
-/* GNU libgomp has no OMPT interface: LLVM's libomp, preloaded ahead of it, provides
- * libgomp's entry points and OMPT (only in a build with OMPT). */
+#ifdef HAVE_OMPT
+/* GNU libgomp has no OMPT interface: libscorep-rt-gomp wraps its GOMP_* entry points, or
+ * LLVM's libomp, preloaded ahead of it, provides them and OMPT (only in a build with OMPT). */
 static int uses_libgomp(const char *prog)
 {
     static const char *const libs[] = {"libgomp.so", NULL};
     return loads_library(prog, libs);
 }
-#endif
 
-#ifdef HAVE_OMPT
 /* OpenMP target offload (clang -fopenmp-targets=): LLVM's libomptarget */
 static int uses_omptarget(const char *prog)
 {
@@ -167,6 +169,7 @@ static int parse_io(const char *list)
 int main(int argc, char **argv)
 {
     int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, io = 0, i = 1;
+    const char *omp_runtime = "libgomp";
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--") == 0) {
             i++;
@@ -194,6 +197,12 @@ int main(int argc, char **argv)
             memory = 1;
         } else if (strcmp(argv[i], "--no-memory") == 0) {
             memory = 0;
+        } else if (strncmp(argv[i], "--openmp-runtime=", 17) == 0) {
+            omp_runtime = argv[i] + 17;
+            if (strcmp(omp_runtime, "libgomp") != 0 && strcmp(omp_runtime, "libomp") != 0) {
+                fprintf(stderr, "scorep-run: %s: expected libgomp or libomp\n", argv[i]);
+                return 1;
+            }
         } else if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -253,6 +262,12 @@ int main(int argc, char **argv)
         size_t len = strlen(rt);
         snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-omptarget.so", libdir);
     }
+    int gomp = uses_libgomp(prog);
+    if (gomp && strcmp(omp_runtime, "libgomp") == 0) { /* preloaded: ahead of libgomp */
+        size_t len = strlen(rt);
+        snprintf(rt + len, sizeof rt - len, ":%s/libscorep-rt-gomp.so", libdir);
+        gomp = 0;
+    }
 #endif
     for (int k = 0; k < 2; k++) { /* the I/O wrappers, after the runtime they need */
         static const char *const libs[] = {"libscorep-rt-io-posix.so", "libscorep-rt-io-isoc.so"};
@@ -270,8 +285,8 @@ int main(int argc, char **argv)
         if (n > 0 && (size_t)n < sizeof preload)
             memcpy(preload, with, (size_t)n + 1);
     }
-#ifdef SCOREP_LIBOMP_SO
-    if (uses_libgomp(prog)) { /* first: its GOMP_* entry points must win over libgomp's */
+#if defined(HAVE_OMPT) && defined(SCOREP_LIBOMP_SO)
+    if (gomp) { /* first: its GOMP_* entry points must win over libgomp's */
         char omp[sizeof preload + sizeof SCOREP_LIBOMP_SO];
         int n = snprintf(omp, sizeof omp, "%s:%s", SCOREP_LIBOMP_SO, preload);
         if (n > 0 && (size_t)n < sizeof preload)

@@ -117,12 +117,14 @@ CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
     "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
 
 # diamond IMPL: build with scorep-cc mpicc on compiler IMPL, run in situ and post-mortem
+# (gcc on libomp: keeps the OMPT path of gcc code under the analysis; test_omp_depend.sh
+# checks the depend items on libgomp and libomp)
 diamond()
 {
     _c=$1
     command -v "$_c" >/dev/null 2>&1 || { skip_part "$_c"; return 0; }
     part "diamond, $_c"
-    OMPI_CC=$_c "$SCOREP_CC" --user --nocompiler mpicc -g -O1 -fopenmp -I"$top_srcdir/test/analysis" \
+    OMPI_CC=$_c "$SCOREP_CC" --user --nocompiler --openmp-runtime=libomp mpicc -g -O1 -fopenmp -I"$top_srcdir/test/analysis" \
         -o "taskgraph_$_c" "$SRC" || fail "build: scorep-cc mpicc ($_c) -fopenmp taskgraph.c"
     _x=$work/diamond_$_c
     env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$_x" \
@@ -213,7 +215,7 @@ diamond_nompi()
     _c=$1
     command -v "$_c" >/dev/null 2>&1 || { skip_part "$_c"; return 0; }
     part "diamond without MPI, $_c"
-    "$SCOREP_CC" --user --nocompiler "$_c" -g -O1 -fopenmp -DNO_MPI -I"$top_srcdir/test/analysis" \
+    "$SCOREP_CC" --user --nocompiler --openmp-runtime=libomp "$_c" -g -O1 -fopenmp -DNO_MPI -I"$top_srcdir/test/analysis" \
         -o "taskgraph_omp_$_c" "$SRC" || fail "build: scorep-cc $_c -fopenmp -DNO_MPI taskgraph.c"
     _x=$work/omp_$_c
     env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_ANALYSIS=true SCOREP_EXPERIMENT_DIRECTORY="$_x" \

@@ -80,10 +80,29 @@ nvtx= inj=
     none=$(scorep --dry-run --thread=none gcc -fopenmp x.o -o x)
     expect_eq "$(echo "$none" | grep -c -- -lscorep-rt)" 1 "scorep --thread=none links"
     expect_eq "$(echo "$none" | sed "s|.*-lscorep-rt||")" "" "scorep --thread=none: no libomp"
-    if grep -q '^#define SCOREP_LIBOMP_DIR' "$top_builddir/config.h"; then
-        expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt -L\([^ ]*\) -Wl,-rpath,\1\$|libomp|")" \
-            libomp "scorep --thread=omp:ompt: LLVM's libomp after the runtime"
+    if grep -q '^#define HAVE_OMPT' "$top_builddir/config.h"; then
+        expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt ||")" \
+            "-Wl,--push-state,--no-as-needed -lscorep-rt-gomp -lgomp -Wl,--pop-state" \
+            "scorep --thread=omp:ompt: gcc keeps libgomp, the GOMP_* wrappers after the runtime"
     fi
+    if grep -q '^#define SCOREP_LIBOMP_DIR' "$top_builddir/config.h"; then
+        omp=$(scorep --dry-run --thread=omp:ompt --openmp-runtime=libomp gcc x.o -o x)
+        expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt -L\([^ ]*\) -Wl,-rpath,\1\$|libomp|")" \
+            libomp "scorep --openmp-runtime=libomp: LLVM's libomp after the runtime"
+        omp=$(SCOREP_CC_OPENMP_RUNTIME=libomp scorep --dry-run --thread=omp:ompt gcc x.o -o x)
+        expect_eq "$(echo "$omp" | sed "s|.*-lscorep-rt -L\([^ ]*\) -Wl,-rpath,\1\$|libomp|")" \
+            libomp "SCOREP_CC_OPENMP_RUNTIME=libomp: LLVM's libomp after the runtime"
+    fi
+    # an MPI wrapper running clang (OMPI_CC): the program runs on libomp; libgomp must stay out
+    omp=$(OMPI_CC=clang scorep --dry-run --thread=omp:ompt mpicc x.o -o x)
+    case $omp in *-lgomp* | *-lscorep-rt-gomp*) got=libgomp ;; *) got=none ;; esac
+    expect_eq "$got" none "scorep mpicc with OMPI_CC=clang: no GOMP_* wrappers, no libgomp"
+    omp=$(OMPI_CC=gcc scorep --dry-run --thread=omp:ompt mpicc x.o -o x)
+    case $omp in *"-lscorep-rt-gomp -lgomp"*) got=libgomp ;; *) got=none ;; esac
+    expect_eq "$got" libgomp "scorep mpicc with OMPI_CC=gcc: the GOMP_* wrappers and libgomp"
+    expect_eq "$(scorep --dry-run --openmp-runtime=gomp gcc x.o -o x 2>&1)" \
+        "scorep: --openmp-runtime=gomp: the OpenMP runtime of gcc programs is libgomp or libomp; see scorep --help" \
+        "scorep --openmp-runtime: a runtime it does not know"
     expect_eq "$(scorep --dry-run --noopenmp gcc -c x.c 2>&1 >/dev/null)" \
         "scorep: warning: --noopenmp is deprecated (in Score-P too); use --thread=none" \
         "scorep --noopenmp: Score-P's deprecation"

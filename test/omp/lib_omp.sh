@@ -20,16 +20,43 @@ line()
     grep -n "/\* $2 \*/" "$OMP_SRC/$1.c" | cut -d: -f1
 }
 
+# GCC_OPENMP_RUNTIME: the OpenMP runtime of the gcc builds and of the plain run: libgomp (the
+# default of scorep-cc and scorep-run: libgomp's GOMP_* entry points wrapped by
+# libscorep-rt-gomp) or libomp (LLVM's libomp through OMPT); a test of constructs the GOMP_*
+# wrappers do not record sets libomp
+GCC_OPENMP_RUNTIME=${GCC_OPENMP_RUNTIME:-libgomp}
+
 # omp_build PROG: PROG_clang, PROG_gcc (scorep-cc) and PROG_plain (gcc, not instrumented);
-# the gcc build must run on LLVM's libomp, not on libgomp
+# the gcc build must run on $GCC_OPENMP_RUNTIME: libgomp and the wrappers, or libomp alone.
+# A test that adds the variant gccomp to VARIANTS gets PROG_gccomp: scorep-cc gcc on libomp.
 omp_build()
 {
     scorep_cc clang -fopenmp -o "$1_clang" "$OMP_SRC/$1.c"
-    scorep_cc gcc -fopenmp -o "$1_gcc" "$OMP_SRC/$1.c"
+    scorep_cc --openmp-runtime=$GCC_OPENMP_RUNTIME gcc -fopenmp -o "$1_gcc" "$OMP_SRC/$1.c"
     gcc -g -fopenmp -o "$1_plain" "$OMP_SRC/$1.c" || fail "build: gcc -fopenmp $1.c"
+    case " $VARIANTS " in
+    *" gccomp "*) # the other runtime's path too: gcc on LLVM's libomp, through OMPT
+        scorep_cc --openmp-runtime=libomp gcc -fopenmp -o "$1_gccomp" "$OMP_SRC/$1.c"
+        readelf -d "$1_gccomp" >"$1_gccomp.dyn"
+        expect_grep 'NEEDED.*\[libomp\.so' "$1_gccomp.dyn" "$1: --openmp-runtime=libomp links libomp"
+        ;;
+    esac
     readelf -d "$1_gcc" >"$1_gcc.dyn"
-    expect_grep 'NEEDED.*\[libomp\.so' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp links libomp"
-    expect_no_grep 'NEEDED.*libgomp' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp does not link libgomp"
+    if [ "$GCC_OPENMP_RUNTIME" = libomp ]; then
+        expect_grep 'NEEDED.*\[libomp\.so' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp links libomp"
+        expect_no_grep 'NEEDED.*libgomp' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp does not link libgomp"
+    else
+        expect_grep 'NEEDED.*\[libscorep-rt-gomp\.so' "$1_gcc.dyn" \
+            "$1: scorep-cc gcc -fopenmp links the GOMP_* wrappers"
+        expect_grep 'NEEDED.*\[libgomp\.so' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp links libgomp"
+        expect_no_grep 'NEEDED.*libomp' "$1_gcc.dyn" "$1: scorep-cc gcc -fopenmp does not link libomp"
+    fi
+}
+
+# gcc_runtime VARIANT: the OpenMP runtime of a gcc variant (gcc, gccomp, plain)
+gcc_runtime()
+{
+    if [ "$1" = gccomp ]; then echo libomp; else echo "$GCC_OPENMP_RUNTIME"; fi
 }
 
 # omp_run VARIANT PROG [ARGS...]: runs the build VARIANT of PROG measured (profile and trace)
@@ -44,7 +71,7 @@ omp_run()
     root="main/"
     if [ "$_v" = plain ]; then
         root=""
-        set -- "$SCOREP_RUN" "./${_p}_plain" "$@"
+        set -- "$SCOREP_RUN" --openmp-runtime=$GCC_OPENMP_RUNTIME "./${_p}_plain" "$@"
     else
         set -- "./${_p}_$_v" "$@"
     fi

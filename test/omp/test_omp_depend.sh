@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_omp_depend.sh: test/omp/depend.c (a diamond of tasks with depend clauses, A 100 ms ->
 # B 200 ms and C 50 ms -> D 100 ms, then a task with 64 depend items, then one task
-# construct run 3 times for 30, 60 and 90 ms) in the three builds:
+# construct run 3 times for 30, 60 and 90 ms) in the three builds and gcc on libomp:
 # each task's depend items as otf2-print shows them (one "OpenMP depend <type>" parameter
 # record per item after the task's THREAD_TASK_CREATE, on the creating location) equal the
 # program's variables' addresses, printed by the program, and the types of its clauses as
@@ -12,6 +12,7 @@
 # machine). SCOREP_TIMER=clock_gettime: one clock for all CPUs.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 export SCOREP_TIMER=clock_gettime
 
 omp_build depend

@@ -5,6 +5,7 @@
 # events per thread, and the acquisition order of every lock following the time order.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 
 omp_build locks
 at() { echo "@locks.c:$(line locks "$1")"; }

@@ -6,6 +6,7 @@
 # call trees under the call path of the fork in the profile.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 
 omp_build parallel
 FLAT="!\$omp parallel @parallel.c:$(line parallel FLAT)"

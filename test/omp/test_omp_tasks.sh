@@ -8,6 +8,7 @@
 # across threads shows in the timestamps (the TSCs of virtual CPUs may differ).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 export SCOREP_TIMER=clock_gettime
 
 # close SECONDS RESOLUTION TICKS: "equal" when SECONDS (a profile value, 9 digits) is TICKS

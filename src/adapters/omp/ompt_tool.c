@@ -70,11 +70,13 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
     return scorep_runtime_init() ? &result : NULL;
 }
 
-/* GNU libgomp exports GOMP_parallel but not LLVM's __kmpc_fork_call (libomp exports both). */
+/* GNU libgomp exports GOMP_parallel but not LLVM's __kmpc_fork_call (libomp exports both);
+ * libscorep-rt-gomp (gomp_wrap.c) records libgomp's constructs itself. */
 __attribute__((constructor)) static void omp_check_runtime(void)
 {
-    if (dlsym(RTLD_DEFAULT, "GOMP_parallel") && !dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+    if (dlsym(RTLD_DEFAULT, "GOMP_parallel") && !dlsym(RTLD_DEFAULT, "__kmpc_fork_call") &&
+        !dlsym(RTLD_DEFAULT, "scorep_gomp_wrappers"))
         scorep_warn("the program runs on GNU libgomp, which has no OMPT interface: OpenMP "
                     "constructs are not recorded. Build with scorep-cc or run under "
-                    "scorep-run, which use LLVM's libomp (docs/openmp.md)");
+                    "scorep-run, which record it (docs/openmp.md)");
 }

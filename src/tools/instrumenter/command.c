@@ -431,22 +431,82 @@ void instr_push_omptarget(struct argv_buf *cmd, int nargs, char **args)
 #endif
 }
 
-/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. LLVM's libomp has one and
- * also provides libgomp's entry points; its directory holds a libgomp.so that is libomp, so
- * searching that directory first makes the compiler's own -lgomp link libomp. clang
- * -fopenmp links libomp itself. */
-void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang)
+const char *instr_omp_runtime(const struct instr_options *opt)
 {
-#ifdef SCOREP_LIBOMP_DIR
+    const char *r =
+        opt->omp_runtime ? opt->omp_runtime : env_or("SCOREP_CC_OPENMP_RUNTIME", "libgomp");
+    if (strcmp(r, "libgomp") != 0 && strcmp(r, "libomp") != 0) {
+        fprintf(stderr, "%s: SCOREP_CC_OPENMP_RUNTIME=%s: expected libgomp or libomp\n", instr_prog,
+                r);
+        exit(1);
+    }
+    return r;
+}
+
+/* gcc -fopenmp links GNU libgomp, which has no OMPT interface. libgomp (the default, faster
+ * for gcc's code: docs/openmp.md): libscorep-rt-gomp's GOMP_* functions, linked ahead of the
+ * libgomp gcc adds at the end, record the constructs and call libgomp's. libomp: LLVM's
+ * libomp has OMPT and libgomp's entry points; its directory holds a libgomp.so that is
+ * libomp, so searching that directory first makes gcc's own -lgomp link libomp. clang
+ * -fopenmp links libomp itself. */
+void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang,
+                       const char *omp_runtime)
+{
+#ifdef HAVE_OMPT
     if (thread != THREAD_OMP || clang)
         return;
+    if (strcmp(omp_runtime, "libgomp") == 0) {
+        /* libgomp right behind: a program that calls only GOMP_* functions (no omp_*) needs
+         * nothing else of it, and --as-needed would drop it */
+        argv_push(cmd, "-Wl,--push-state,--no-as-needed");
+        argv_push(cmd, "-lscorep-rt-gomp");
+        argv_push(cmd, "-lgomp");
+        argv_push(cmd, "-Wl,--pop-state");
+        return;
+    }
+#ifdef SCOREP_LIBOMP_DIR
     argv_push(cmd, "-L" SCOREP_LIBOMP_DIR);
     argv_push(cmd, "-Wl,-rpath," SCOREP_LIBOMP_DIR);
+#endif
 #else
     (void)cmd;
     (void)thread;
     (void)clang;
+    (void)omp_runtime;
 #endif
+}
+
+/* Whether the job's compiler is LLVM's (clang, flang: libomp): an MPI or SHMEM wrapper runs
+ * the compiler its environment names (Open MPI's OMPI_CC/OMPI_CXX/OMPI_FC, MPICH's MPICH_*),
+ * else the one Open MPI's wrapper was built for (`-showme:command`); a gcc program linked for
+ * libgomp must not get libgomp into a clang program, which runs on libomp. */
+static bool runs_llvm(const struct job *job)
+{
+    if (compiler_is_clang(job->kind))
+        return true;
+    if (!job->kind->mpi && !job->kind->shmem)
+        return false;
+    const char *n = job->kind->name;
+    bool cxx = strstr(n, "xx") || strstr(n, "++") || strstr(n, "CC");
+    const char *vars[2] = {job->kind->fortran ? "OMPI_FC" : cxx ? "OMPI_CXX" : "OMPI_CC",
+                           job->kind->fortran ? "MPICH_FC" : cxx ? "MPICH_CXX" : "MPICH_CC"};
+    char backend[PATH_MAX] = "";
+    for (int i = 0; i < 2 && !backend[0]; i++)
+        if (getenv(vars[i]) && getenv(vars[i])[0])
+            snprintf(backend, sizeof backend, "%s", getenv(vars[i]));
+    if (!backend[0] && !strchr(job->compiler, '\'')) {
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "'%s' -showme:command 2>/dev/null", job->compiler);
+        FILE *p = popen(probe, "r");
+        if (p) {
+            if (!fgets(backend, sizeof backend, p))
+                backend[0] = 0;
+            pclose(p);
+        }
+    }
+    const char *base = strrchr(backend, '/');
+    base = base ? base + 1 : backend;
+    return strncmp(base, "clang", 5) == 0 || strncmp(base, "flang", 5) == 0;
 }
 
 static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
@@ -460,7 +520,10 @@ static void push_compile_flags(const struct job *job, struct argv_buf *cmd)
     if (job->opt.user && job->kind->fortran &&
         args_any(job->nargs, job->args, arg_is_unpreprocessed_fortran))
         argv_push(cmd, "-cpp");
-    if (!job->opt.nocompiler && !args_any(job->nargs, job->args, arg_sets_debug_level))
+    /* line tables also without compiler instrumentation when OpenMP constructs are named
+     * after their source lines (the code does not change) */
+    if ((!job->opt.nocompiler || instr_thread_of(job) == THREAD_OMP) &&
+        !args_any(job->nargs, job->args, arg_sets_debug_level))
         argv_push_list(cmd, job->kind->debug);
     push_plugin_filter(job, cmd);
 }
@@ -512,7 +575,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_omptarget(cmd, job->nargs, job->args);
     instr_push_libs(cmd, mpp, nvcc && job->opt.cuda >= 0, nvcc, !nvcc && !job->opt.nomemory);
-    instr_push_libomp(cmd, instr_thread_of(job), compiler_is_clang(job->kind));
+    instr_push_libomp(cmd, instr_thread_of(job), runs_llvm(job), instr_omp_runtime(&job->opt));
 }
 
 static void print_selection(const struct job *job)

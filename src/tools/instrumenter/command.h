@@ -26,6 +26,8 @@ struct instr_options {
     const char *filter;     /* as given on the command line */
     const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
     unsigned io;            /* --io=...: INSTR_IO_* bits */
+    const char *omp_runtime; /* --openmp-runtime=libgomp|libomp (gcc); NULL:
+                              * SCOREP_CC_OPENMP_RUNTIME, else libgomp */
 };
 
 /* --io=posix,isoc,mpiio (Score-P's "posix" is POSIX and ISO C I/O) */
@@ -66,7 +68,13 @@ void instr_push_libs(struct argv_buf *cmd, enum instr_mpp mpp, bool cuda, bool n
 void instr_push_io_libs(struct argv_buf *cmd, unsigned io, bool nvcc);
 /* the target-offload adapter, for a link with -fopenmp-targets= (a build with OMPT) */
 void instr_push_omptarget(struct argv_buf *cmd, int nargs, char **args);
-void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang);
+/* gcc with OpenMP: libscorep-rt-gomp ahead of libgomp (runtime "libgomp", the default), or
+ * LLVM's libomp in libgomp's place ("libomp"); nothing for clang (libomp, OMPT). */
+void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clang,
+                       const char *omp_runtime);
+/* The OpenMP runtime a gcc program is to run on: "libgomp" or "libomp"; exits on another
+ * name in SCOREP_CC_OPENMP_RUNTIME. */
+const char *instr_omp_runtime(const struct instr_options *opt);
 
 /* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default
  * where it is installed) or -finstrument-functions; none with --nocompiler. */

@@ -54,10 +54,12 @@ static const char filter_help[] =
 static const char added_help[] =
     "Added flags: the instrumentation (above), -I<includedir>, and when no -g option sets\n"
     "a debug level, -g1 (clang: -g1 -fdebug-info-for-profiling) for function names,\n"
-    "files and lines (the generated code does not change); when linking:\n"
+    "files and lines (the generated code does not change; with --nocompiler only for\n"
+    "OpenMP, whose regions are named after their lines); when linking:\n"
     "-L<libdir> -Wl,-rpath,<libdir> [-Wl,--push-state,--no-as-needed -lscorep-rt-memory -Wl,--pop-state]\n"
     "[-lscorep-rt-mpi] -lscorep-rt after all\n"
-    "arguments.\n"
+    "arguments, then for gcc with OpenMP -lscorep-rt-gomp -lgomp (--no-as-needed) or libomp's\n"
+    "-L and -rpath (--openmp-runtime=libomp).\n"
     "Static executables (-static) cannot be built: the runtime is a shared library.\n"
     "\n"
     "Environment: SCOREP_CC_INCLUDEDIR and SCOREP_CC_LIBDIR replace the installed\n"
@@ -102,6 +104,11 @@ void instr_usage_cc(FILE *out)
     fprintf(out, "  --io=posix,isoc,mpiio\n"
                  "                  record I/O calls (posix: POSIX and ISO C; isoc: ISO C only;\n"
                  "                  mpiio: with the MPI adapter, always on) (docs/io.md)\n"
+                 "  --openmp-runtime=libgomp|libomp\n"
+                 "                  gcc with -fopenmp: GNU libgomp with its GOMP_* entry points\n"
+                 "                  wrapped by libscorep-rt-gomp (default), or LLVM's libomp\n"
+                 "                  and OMPT; SCOREP_CC_OPENMP_RUNTIME sets the default\n"
+                 "                  (docs/openmp.md)\n"
                  "  --dry-run       print the commands, one per line, and run nothing\n"
                  "  --verbose       print the commands on stderr, then run them\n"
                  "  --version       print the version\n"
@@ -135,10 +142,14 @@ void instr_usage_scorep(FILE *out)
                  "                  malloc, free, new, delete when SCOREP_MEMORY_RECORDING=true\n"
                  "                  (default: --memory, as in Score-P; not with nvcc)\n"
                  "  --thread=none|pthread|omp[:ompt]\n"
-                 "                  omp (OpenMP through OMPT; the default with -fopenmp): gcc\n"
-                 "                  links LLVM's libomp instead of libgomp. none: gcc keeps\n"
-                 "                  libgomp (no OpenMP events). pthread: as none; the runtime\n"
-                 "                  records POSIX threads in every case. omp:opari2 is refused.\n"
+                 "                  omp (the default with -fopenmp): OpenMP recorded; clang\n"
+                 "                  through OMPT, gcc as --openmp-runtime says. none: no\n"
+                 "                  OpenMP events. pthread: as none; the runtime records\n"
+                 "                  POSIX threads in every case. omp:opari2 is refused.\n"
+                 "  --openmp-runtime=libgomp|libomp\n"
+                 "                  gcc programs: GNU libgomp with its GOMP_* entry points\n"
+                 "                  wrapped (default; SCOREP_CC_OPENMP_RUNTIME sets another),\n"
+                 "                  or LLVM's libomp and OMPT (docs/openmp.md)\n"
                  "  --mpp=none|mpi|shmem\n"
                  "                  the adapter linked (default: mpi with the MPI compiler\n"
                  "                  wrappers, shmem with the OpenSHMEM ones, else none)\n"
@@ -179,8 +190,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->verbosity = 1;
     } else if (strncmp(a, "--instrument=", 13) == 0) {
         opt->instrument = a + 13;
-    } else if (strncmp(a, "--io=", 5) == 0) {
-        parse_io(a + 5, opt);
+    } else if (strncmp(a, "--io=", 5) == 0 || strncmp(a, "--openmp-runtime=", 17) == 0) {
+        instr_selection_option(a, opt);
     } else if (strncmp(a, "--filter=", 9) == 0) {
         opt->filter = a + 9;
     } else if (strcmp(a, "--filter") == 0) {
@@ -369,6 +380,12 @@ bool instr_selection_option(const char *arg, struct instr_options *opt)
     }
     if (strncmp(a, "--io=", 5) == 0) {
         parse_io(a + 5, opt);
+        return true;
+    }
+    if (strncmp(a, "--openmp-runtime=", 17) == 0) {
+        if (strcmp(a + 17, "libgomp") != 0 && strcmp(a + 17, "libomp") != 0)
+            die("%s: the OpenMP runtime of gcc programs is libgomp or libomp", a);
+        opt->omp_runtime = a + 17;
         return true;
     }
     return flag_option(a, opt) || absent_feature(a) || strcmp(a, "--dynamic") == 0;

@@ -1,0 +1,740 @@
+/* gomp_wrap.c: OpenMP of gcc programs on GNU libgomp (no OMPT there): libscorep-rt-gomp
+ * defines libgomp's GOMP_* entry points and lock API, linked ahead of libgomp by scorep-cc or
+ * preloaded by scorep-run, records each construct by calling the OMPT adapter's callbacks as
+ * LLVM's libomp would (same events, same regions: the code pointer is the call's return
+ * address, as OMPT's codeptr_ra, or the outlined function's entry) and calls libgomp's
+ * function (dlsym RTLD_NEXT). docs/openmp.md, "gcc programs on libgomp". */
+#include "adapters/omp/omp_adapter.h"
+#include "runtime/runtime.h"
+
+#include <dlfcn.h>
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define CODEPTR __builtin_return_address(0)
+/* The code pointer of a construct gcc outlines (parallel, task): one byte into the outlined
+ * function, which the adapter names after the line of its address minus one, the function's
+ * entry: the construct's line. The call's return address has the line of an earlier
+ * statement in gcc's line tables (the outlined function's is the pragma's, as clang's
+ * code pointers have it). Never a return address: a call instruction is longer than 1 byte. */
+#define OUTLINED(fn) ((const void *)((const char *)(fn) + 1))
+
+/* libgomp's flags of GOMP_task (gomp-constants.h) */
+enum { TASK_UNTIED = 1 << 0, TASK_FINAL = 1 << 1, TASK_DEPEND = 1 << 3, TASK_DETACH = 1 << 13 };
+
+/* On LLVM's libomp (it has GOMP_* too) the OMPT tool records: every wrapper passes through. */
+static bool passthrough;
+/* A non-NULL parallel data for the end of an implicit barrier that is not a team's
+ * closing one (omp_cb_sync_region tells them apart by a NULL parallel data). */
+static ompt_data_t some_parallel;
+
+/* The next definition of a GOMP_* function (libgomp's), found once. */
+static void *next(void **slot, const char *name)
+{
+    void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(f == NULL, 0)) {
+        f = dlsym(RTLD_NEXT, name);
+        if (!f) {
+            scorep_warn("OpenMP: %s not found after libscorep-rt-gomp (is the program linked "
+                        "with -fopenmp?)",
+                        name);
+            abort();
+        }
+        __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
+#define REAL(type, name) ((type)next(&real_##name, #name))
+
+static void *real_GOMP_parallel, *real_GOMP_task, *real_GOMP_taskwait, *real_GOMP_barrier,
+    *real_omp_get_thread_num, *real_omp_get_num_threads, *real_omp_get_max_threads;
+
+/* ------------------------------------------------------------------ parallel */
+typedef struct {
+    void (*fn)(void *);
+    void *data;
+    ompt_data_t parallel;
+    const void *codeptr;
+    int work; /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
+} parallel_ctx;
+
+static void work_begin(ompt_work_t type, const void *codeptr);
+
+/* Runs on every member of the team: its implicit task (and the combined construct's
+ * worksharing region), then the closing barrier's begin; the barrier's and implicit task's
+ * ends are written when the team has joined (by the master for its workers, as with libomp:
+ * omp_parallel.c). */
+static void parallel_member(void *p)
+{
+    static __thread bool worker __attribute__((tls_model("initial-exec")));
+    parallel_ctx *c = p;
+    unsigned int index = REAL(int (*)(void), omp_get_thread_num)();
+    unsigned int actual = REAL(int (*)(void), omp_get_num_threads)();
+    if (index != 0 && !worker) { /* a thread libgomp started: named as OMPT's workers */
+        ompt_data_t thread;
+        omp_cb_thread_begin(ompt_thread_worker, &thread);
+        worker = true;
+    }
+    omp_cb_implicit_task(ompt_scope_begin, &c->parallel, NULL, actual, index, ompt_task_implicit);
+    if (c->work)
+        work_begin((ompt_work_t)c->work, c->codeptr);
+    c->fn(c->data);
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, &c->parallel,
+                       NULL, c->codeptr);
+}
+
+/* The fork: false when not recorded (the caller then runs the compiler's function). */
+static bool parallel_begin(parallel_ctx *c, unsigned num_threads)
+{
+    if (passthrough || !omp_thread_get())
+        return false;
+    /* requested: as libomp reports it, the team size asked for (nthreads-var by default) */
+    unsigned requested =
+        num_threads ? num_threads : (unsigned)REAL(int (*)(void), omp_get_max_threads)();
+    omp_cb_parallel_begin(NULL, NULL, &c->parallel, requested, ompt_parallel_team, c->codeptr);
+    return c->parallel.ptr != NULL; /* NULL: out of memory */
+}
+
+/* The master after libgomp's team ended: its closing barrier, its workers', the join. */
+static void parallel_end(parallel_ctx *c)
+{
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end, NULL, NULL,
+                       c->codeptr);
+    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
+    omp_cb_parallel_end(&c->parallel, NULL, ompt_parallel_team, c->codeptr);
+}
+
+EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags)
+{
+    typedef void (*parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
+    parallel_fn real = REAL(parallel_fn, GOMP_parallel);
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), 0};
+    if (!parallel_begin(&c, num_threads)) {
+        real(fn, data, num_threads, flags);
+        return;
+    }
+    real(parallel_member, &c, num_threads, flags);
+    parallel_end(&c);
+}
+
+/* Combined parallel loops (parallel for with a schedule libgomp runs): each member begins
+ * the loop, its function calls GOMP_loop_*_next and GOMP_loop_end_nowait. */
+#define PARALLEL_LOOP(name)                                                                        \
+    static void *real_##name;                                                                      \
+    EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,   \
+                     long incr, long chunk, unsigned flags)                                        \
+    {                                                                                              \
+        typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);   \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        if (!parallel_begin(&c, num_threads)) {                                                    \
+            REAL(f, name)(fn, data, num_threads, start, end, incr, chunk, flags);                  \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(f, name)(parallel_member, &c, num_threads, start, end, incr, chunk, flags);           \
+        parallel_end(&c);                                                                          \
+    }
+PARALLEL_LOOP(GOMP_parallel_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+
+#define PARALLEL_LOOP_RUNTIME(name)                                                                \
+    static void *real_##name;                                                                      \
+    EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads, long start, long end,   \
+                     long incr, unsigned flags)                                                    \
+    {                                                                                              \
+        typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, unsigned);         \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        if (!parallel_begin(&c, num_threads)) {                                                    \
+            REAL(f, name)(fn, data, num_threads, start, end, incr, flags);                         \
+            return;                                                                                \
+        }                                                                                          \
+        REAL(f, name)(parallel_member, &c, num_threads, start, end, incr, flags);                  \
+        parallel_end(&c);                                                                          \
+    }
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+static void *real_GOMP_parallel_sections;
+EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_threads,
+                                   unsigned count, unsigned flags)
+{
+    typedef void (*f)(void (*)(void *), void *, unsigned, unsigned, unsigned);
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_sections};
+    if (!parallel_begin(&c, num_threads)) {
+        REAL(f, GOMP_parallel_sections)(fn, data, num_threads, count, flags);
+        return;
+    }
+    REAL(f, GOMP_parallel_sections)(parallel_member, &c, num_threads, count, flags);
+    parallel_end(&c);
+}
+
+/* ------------------------------------------------------------- worksharing */
+/* A construct's closing barrier (loop, sections, single): implicit, not a team's last. */
+static void implicit_barrier(void (*real)(void), const void *codeptr)
+{
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_begin,
+                       &some_parallel, NULL, codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_barrier_implicit_workshare, ompt_scope_end, &some_parallel,
+                       NULL, codeptr);
+}
+
+/* gcc ends a single without nowait with a GOMP_barrier call, which tells nothing else: a
+ * barrier right after GOMP_single_start (no other GOMP_* call between) is taken for it. */
+static __thread bool after_single __attribute__((tls_model("initial-exec")));
+
+/* Loops and sections this thread began and has not ended: an end whose begin no wrapper saw
+ * (a start function not wrapped here, e.g. doacross) must not end another region. */
+static __thread unsigned open_work __attribute__((tls_model("initial-exec")));
+
+static void work_begin(ompt_work_t type, const void *codeptr)
+{
+    after_single = false;
+    if (passthrough)
+        return;
+    if (type == ompt_work_loop || type == ompt_work_sections)
+        open_work++;
+    omp_cb_work(type, ompt_scope_begin, &some_parallel, NULL, 0, codeptr);
+}
+
+static void work_end(ompt_work_t type)
+{
+    if (passthrough)
+        return;
+    if (type == ompt_work_loop || type == ompt_work_sections) {
+        if (!open_work)
+            return;
+        open_work--;
+    }
+    omp_cb_work(type, ompt_scope_end, &some_parallel, NULL, 0, NULL);
+}
+
+/* GOMP_loop_*_start of one schedule: the loop region begins (gcc calls the start once per
+ * thread and loop; static schedules without ordered compile to inline code: no region) */
+#define LOOP_START(name)                                                                           \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long chunk, long *istart, long *iend)        \
+    {                                                                                              \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(bool (*)(long, long, long, long, long *, long *), name)(start, end, incr,      \
+                                                                            chunk, istart, iend);  \
+    }
+#define LOOP_START_RUNTIME(name)                                                                   \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long *istart, long *iend)                    \
+    {                                                                                              \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(bool (*)(long, long, long, long *, long *), name)(start, end, incr, istart,    \
+                                                                      iend);                       \
+    }
+LOOP_START(GOMP_loop_static_start)
+LOOP_START(GOMP_loop_dynamic_start)
+LOOP_START(GOMP_loop_guided_start)
+LOOP_START(GOMP_loop_nonmonotonic_dynamic_start)
+LOOP_START(GOMP_loop_nonmonotonic_guided_start)
+LOOP_START(GOMP_loop_ordered_static_start)
+LOOP_START(GOMP_loop_ordered_dynamic_start)
+LOOP_START(GOMP_loop_ordered_guided_start)
+LOOP_START_RUNTIME(GOMP_loop_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_nonmonotonic_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_maybe_nonmonotonic_runtime_start)
+LOOP_START_RUNTIME(GOMP_loop_ordered_runtime_start)
+
+/* OpenMP 5 loops (reductions, schedule modifiers): one entry point for all schedules */
+#define LOOP_START_GENERIC(name)                                                                   \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(long start, long end, long incr, long sched, long chunk, long *istart,        \
+                     long *iend, uintptr_t *reductions, void **mem)                                \
+    {                                                                                              \
+        typedef bool (*f)(long, long, long, long, long, long *, long *, uintptr_t *, void **);     \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(start, end, incr, sched, chunk, istart, iend, reductions, mem);       \
+    }
+LOOP_START_GENERIC(GOMP_loop_start)
+LOOP_START_GENERIC(GOMP_loop_ordered_start)
+
+/* The same for unsigned long long iteration variables */
+typedef unsigned long long ull;
+#define LOOP_ULL_START(name)                                                                       \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, ull chunk, ull *istart, ull *iend)     \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, ull, ull *, ull *);                                 \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, chunk, istart, iend);                           \
+    }
+#define LOOP_ULL_START_RUNTIME(name)                                                               \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, ull *istart, ull *iend)                \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, ull *, ull *);                                      \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, istart, iend);                                  \
+    }
+#define LOOP_ULL_START_GENERIC(name)                                                               \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(bool up, ull start, ull end, ull incr, long sched, ull chunk, ull *istart,    \
+                     ull *iend, uintptr_t *reductions, void **mem)                                 \
+    {                                                                                              \
+        typedef bool (*f)(bool, ull, ull, ull, long, ull, ull *, ull *, uintptr_t *, void **);     \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(up, start, end, incr, sched, chunk, istart, iend, reductions, mem);   \
+    }
+LOOP_ULL_START(GOMP_loop_ull_static_start)
+LOOP_ULL_START(GOMP_loop_ull_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_guided_start)
+LOOP_ULL_START(GOMP_loop_ull_nonmonotonic_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_nonmonotonic_guided_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_static_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_dynamic_start)
+LOOP_ULL_START(GOMP_loop_ull_ordered_guided_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_nonmonotonic_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+LOOP_ULL_START_RUNTIME(GOMP_loop_ull_ordered_runtime_start)
+LOOP_ULL_START_GENERIC(GOMP_loop_ull_start)
+LOOP_ULL_START_GENERIC(GOMP_loop_ull_ordered_start)
+
+static void *real_GOMP_loop_end, *real_GOMP_loop_end_nowait, *real_GOMP_sections_start,
+    *real_GOMP_sections_end, *real_GOMP_sections_end_nowait, *real_GOMP_single_start;
+
+EXPORT void GOMP_loop_end(void)
+{
+    work_end(ompt_work_loop);
+    if (passthrough)
+        REAL(void (*)(void), GOMP_loop_end)();
+    else
+        implicit_barrier(REAL(void (*)(void), GOMP_loop_end), CODEPTR);
+}
+
+/* With cancellation: the same ends, returning whether the region was cancelled. */
+static void *real_GOMP_loop_end_cancel, *real_GOMP_sections_end_cancel, *real_GOMP_barrier_cancel;
+static bool cancel_barrier(bool (*real)(void), const void *codeptr, ompt_sync_region_t kind)
+{
+    if (passthrough)
+        return real();
+    omp_cb_sync_region(kind, ompt_scope_begin, &some_parallel, NULL, codeptr);
+    bool cancelled = real();
+    omp_cb_sync_region(kind, ompt_scope_end, &some_parallel, NULL, codeptr);
+    return cancelled;
+}
+
+EXPORT bool GOMP_loop_end_cancel(void)
+{
+    work_end(ompt_work_loop);
+    return cancel_barrier(REAL(bool (*)(void), GOMP_loop_end_cancel), CODEPTR,
+                          ompt_sync_region_barrier_implicit_workshare);
+}
+
+EXPORT bool GOMP_sections_end_cancel(void)
+{
+    work_end(ompt_work_sections);
+    return cancel_barrier(REAL(bool (*)(void), GOMP_sections_end_cancel), CODEPTR,
+                          ompt_sync_region_barrier_implicit_workshare);
+}
+
+EXPORT bool GOMP_barrier_cancel(void)
+{
+    after_single = false;
+    return cancel_barrier(REAL(bool (*)(void), GOMP_barrier_cancel), CODEPTR,
+                          ompt_sync_region_barrier_explicit);
+}
+
+EXPORT void GOMP_loop_end_nowait(void)
+{
+    work_end(ompt_work_loop);
+    REAL(void (*)(void), GOMP_loop_end_nowait)();
+}
+
+EXPORT unsigned GOMP_sections_start(unsigned count)
+{
+    work_begin(ompt_work_sections, CODEPTR);
+    return REAL(unsigned (*)(unsigned), GOMP_sections_start)(count);
+}
+
+EXPORT void GOMP_sections_end(void)
+{
+    work_end(ompt_work_sections);
+    if (passthrough)
+        REAL(void (*)(void), GOMP_sections_end)();
+    else
+        implicit_barrier(REAL(void (*)(void), GOMP_sections_end), CODEPTR);
+}
+
+EXPORT void GOMP_sections_end_nowait(void)
+{
+    work_end(ompt_work_sections);
+    REAL(void (*)(void), GOMP_sections_end_nowait)();
+}
+
+/* The executing thread's single region ends where the next construct begins (gcc calls
+ * nothing at its end), the other threads' at once, as on libomp's GOMP_* layer. */
+EXPORT bool GOMP_single_start(void)
+{
+    const void *codeptr = CODEPTR;
+    bool mine = REAL(bool (*)(void), GOMP_single_start)();
+    if (passthrough)
+        return mine;
+    work_begin(mine ? ompt_work_single_executor : ompt_work_single_other, codeptr);
+    if (!mine)
+        work_end(ompt_work_single_other);
+    after_single = true;
+    return mine;
+}
+
+/* ---------------------------------------------------------------- mutexes */
+/* critical and ordered as OMPT mutexes: the construct region spans waiting and body, the
+ * sblock the body; the release is recorded before libgomp frees the lock, so acquisition
+ * orders follow time. One wait id for all unnamed criticals, one per name, one for ordered. */
+static char unnamed_critical, ordered_lock;
+
+static void mutex_begin(ompt_mutex_t kind, const void *id, const void *codeptr,
+                        void (*real)(void **), void **arg)
+{
+    after_single = false;
+    if (passthrough) {
+        real(arg);
+        return;
+    }
+    omp_cb_mutex_acquire(kind, 0, 0, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+    real(arg);
+    omp_cb_mutex_acquired(kind, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+}
+
+static void mutex_end(ompt_mutex_t kind, const void *id, const void *codeptr, void (*real)(void **),
+                      void **arg)
+{
+    if (!passthrough)
+        omp_cb_mutex_released(kind, (ompt_wait_id_t)(uintptr_t)id, codeptr);
+    real(arg);
+}
+
+static void *real_GOMP_critical_start, *real_GOMP_critical_end, *real_GOMP_critical_name_start,
+    *real_GOMP_critical_name_end, *real_GOMP_ordered_start, *real_GOMP_ordered_end;
+typedef void (*mutex_fn)(void **);
+
+EXPORT void GOMP_critical_start(void)
+{
+    mutex_begin(ompt_mutex_critical, &unnamed_critical, CODEPTR,
+                REAL(mutex_fn, GOMP_critical_start), NULL);
+}
+
+EXPORT void GOMP_critical_end(void)
+{
+    mutex_end(ompt_mutex_critical, &unnamed_critical, CODEPTR, REAL(mutex_fn, GOMP_critical_end),
+              NULL);
+}
+
+EXPORT void GOMP_critical_name_start(void **name)
+{
+    mutex_begin(ompt_mutex_critical, name, CODEPTR, REAL(mutex_fn, GOMP_critical_name_start), name);
+}
+
+EXPORT void GOMP_critical_name_end(void **name)
+{
+    mutex_end(ompt_mutex_critical, name, CODEPTR, REAL(mutex_fn, GOMP_critical_name_end), name);
+}
+
+EXPORT void GOMP_ordered_start(void)
+{
+    mutex_begin(ompt_mutex_ordered, &ordered_lock, CODEPTR, REAL(mutex_fn, GOMP_ordered_start),
+                NULL);
+}
+
+EXPORT void GOMP_ordered_end(void)
+{
+    mutex_end(ompt_mutex_ordered, &ordered_lock, CODEPTR, REAL(mutex_fn, GOMP_ordered_end), NULL);
+}
+
+/* ---------------------------------------------------------------- barriers */
+EXPORT void GOMP_barrier(void)
+{
+    void (*real)(void) = REAL(void (*)(void), GOMP_barrier);
+    if (passthrough) {
+        real();
+        return;
+    }
+    const void *codeptr = CODEPTR;
+    if (after_single) { /* the single's closing barrier */
+        after_single = false;
+        implicit_barrier(real, codeptr);
+        return;
+    }
+    omp_cb_sync_region(ompt_sync_region_barrier_explicit, ompt_scope_begin, &some_parallel, NULL,
+                       codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_barrier_explicit, ompt_scope_end, &some_parallel, NULL,
+                       codeptr);
+}
+
+EXPORT void GOMP_taskwait(void)
+{
+    void (*real)(void) = REAL(void (*)(void), GOMP_taskwait);
+    if (passthrough) {
+        real();
+        return;
+    }
+    const void *codeptr = CODEPTR;
+    after_single = false;
+    omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_begin, &some_parallel, NULL, codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_end, &some_parallel, NULL, codeptr);
+}
+
+/* The wait at a taskgroup's end (what OMPT reports as the taskgroup region). */
+static void *real_GOMP_taskgroup_end;
+EXPORT void GOMP_taskgroup_end(void)
+{
+    void (*real)(void) = REAL(void (*)(void), GOMP_taskgroup_end);
+    const void *codeptr = CODEPTR;
+    after_single = false;
+    if (passthrough) {
+        real();
+        return;
+    }
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL, codeptr);
+    real();
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL, codeptr);
+}
+
+/* -------------------------------------------------------------------- tasks */
+/* A recorded task's argument block, as libgomp copies it into the task: this header, then
+ * the compiler's block at offset `offset` (a multiple of its alignment). libgomp calls
+ * task_copy to fill it (always: the compiler's block may need its copy function). */
+typedef struct {
+    alignas(16) void (*fn)(void *);
+    void (*cpyfn)(void *, void *);
+    void *data; /* the compiler's block (valid while GOMP_task runs, when copies are made) */
+    long size;
+    long offset;
+    ompt_data_t task; /* .ptr: the adapter's omp_task */
+    bool final;
+} task_head;
+
+/* Tasks inside a final task are included (run at once, undeferred): not recorded. */
+static __thread unsigned final_depth __attribute__((tls_model("initial-exec")));
+
+static void task_copy(void *dst, void *src)
+{
+    const task_head *h = src;
+    memcpy(dst, h, sizeof *h);
+    char *arg = (char *)dst + h->offset;
+    if (h->cpyfn)
+        h->cpyfn(arg, h->data);
+    else
+        memcpy(arg, h->data, (size_t)h->size);
+}
+
+static void task_run(void *p)
+{
+    task_head *h = p;
+    omp_cb_task_schedule(NULL, ompt_task_switch, &h->task);
+    final_depth += h->final;
+    h->fn((char *)p + h->offset);
+    final_depth -= h->final;
+    omp_cb_task_schedule(&h->task, ompt_task_complete, NULL);
+}
+
+/* The depend items of a recorded task, from libgomp's depend array (task.c,
+ * gomp_task_handle_depend): depend[0] = n items, depend[1] = how many of them (first) are
+ * out/inout, the addresses from depend[2]; or depend[0] = 0 and depend[1..4] = n, out/inout,
+ * mutexinoutset, in, the addresses from depend[5] in that order, then depobj items (a pointer
+ * to {address, type}). out and inout are one group there, reported inout as libomp reports
+ * them; passed to the adapter in chunks (no allocation). */
+static void task_depends(ompt_data_t *task, void **depend)
+{
+    uintptr_t n = (uintptr_t)depend[0], nout, nmutex = 0, nin, first = 2;
+    if (n) {
+        nout = (uintptr_t)depend[1];
+        nin = n - nout;
+    } else {
+        n = (uintptr_t)depend[1];
+        nout = (uintptr_t)depend[2];
+        nmutex = (uintptr_t)depend[3];
+        nin = (uintptr_t)depend[4];
+        first = 5;
+    }
+    ompt_dependence_t chunk[64];
+    int k = 0;
+    for (uintptr_t i = 0; i < n; i++) {
+        void *addr = depend[first + i];
+        ompt_dependence_type_t type = ompt_dependence_type_in;
+        if (i < nout)
+            type = ompt_dependence_type_inout;
+        else if (i < nout + nmutex)
+            type = ompt_dependence_type_mutexinoutset;
+        else if (i >= nout + nmutex + nin) /* depobj: {address, type}; its type as other */
+            addr = ((void **)addr)[0], type = (ompt_dependence_type_t)0;
+        chunk[k].variable.ptr = addr;
+        chunk[k].dependence_type = type;
+        if (++k == 64 || i + 1 == n) {
+            omp_cb_dependences(task, chunk, k);
+            k = 0;
+        }
+    }
+}
+
+EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+                      long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+                      void *detach)
+{
+    typedef void (*task_fn)(void (*)(void *), void *, void (*)(void *, void *), long, long, bool,
+                            unsigned, void **, int, void *);
+    task_fn real = REAL(task_fn, GOMP_task);
+    after_single = false;
+    /* undeferred (if(0), inside a final task) and detachable tasks (libgomp writes the event
+     * handle into the first word of the block) run as the compiler made them */
+    if (passthrough || !if_clause || final_depth || (flags & TASK_DETACH)) {
+        real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+        return;
+    }
+    task_head h;
+    omp_cb_task_create(NULL, NULL, &h.task,
+                       ompt_task_explicit | (flags & TASK_UNTIED ? ompt_task_untied : 0), 0,
+                       OUTLINED(fn));
+    if (!h.task.ptr) { /* outside parallel regions, or the measurement is off */
+        real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+        return;
+    }
+    if ((flags & TASK_DEPEND) && depend)
+        task_depends(&h.task, depend);
+    long align = arg_align > (long)alignof(task_head) ? arg_align : (long)alignof(task_head);
+    h.fn = fn;
+    h.cpyfn = cpyfn;
+    h.data = data;
+    h.size = arg_size;
+    h.offset = ((long)sizeof h + align - 1) / align * align;
+    h.final = (flags & TASK_FINAL) != 0;
+    real(task_run, &h, task_copy, h.offset + arg_size, align, if_clause, flags, depend, priority,
+         detach);
+}
+
+/* ------------------------------------------------------------ the lock API */
+/* omp_*_lock of libgomp, as OMPT reports them: omp_set_lock spans the wait, the acquisition
+ * and release are lock events, a nest lock's inner acquisitions and releases are regions
+ * only. The nest locks this thread holds, with their depth, are kept here (a few; more are
+ * not recorded): whether a set or unset is the outermost one. */
+typedef struct {
+    const void *lock;
+    int depth;
+} nest_held;
+enum { NEST_MAX = 16 };
+static __thread nest_held nests[NEST_MAX] __attribute__((tls_model("initial-exec")));
+
+static nest_held *nest_find(const void *lock)
+{
+    for (int i = 0; i < NEST_MAX; i++)
+        if (nests[i].lock == lock && nests[i].depth > 0)
+            return &nests[i];
+    return NULL;
+}
+
+static nest_held *nest_free_slot(void)
+{
+    for (int i = 0; i < NEST_MAX; i++)
+        if (nests[i].depth == 0)
+            return &nests[i];
+    return NULL;
+}
+
+#define WAIT_ID(p) ((ompt_wait_id_t)(uintptr_t)(p))
+typedef void (*lock_fn)(void *);
+typedef int (*test_fn)(void *);
+static void *real_omp_set_lock, *real_omp_unset_lock, *real_omp_test_lock, *real_omp_set_nest_lock,
+    *real_omp_unset_nest_lock, *real_omp_test_nest_lock;
+
+EXPORT void omp_set_lock(void *lock)
+{
+    const void *codeptr = CODEPTR;
+    if (passthrough) {
+        REAL(lock_fn, omp_set_lock)(lock);
+        return;
+    }
+    omp_cb_mutex_acquire(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
+    REAL(lock_fn, omp_set_lock)(lock);
+    omp_cb_mutex_acquired(ompt_mutex_lock, WAIT_ID(lock), codeptr);
+}
+
+EXPORT void omp_unset_lock(void *lock)
+{
+    if (!passthrough)
+        omp_cb_mutex_released(ompt_mutex_lock, WAIT_ID(lock), CODEPTR);
+    REAL(lock_fn, omp_unset_lock)(lock);
+}
+
+EXPORT int omp_test_lock(void *lock)
+{
+    int got = REAL(test_fn, omp_test_lock)(lock);
+    if (got && !passthrough)
+        omp_cb_mutex_acquired(ompt_mutex_test_lock, WAIT_ID(lock), CODEPTR);
+    return got;
+}
+
+EXPORT void omp_set_nest_lock(void *lock)
+{
+    const void *codeptr = CODEPTR;
+    nest_held *h = passthrough ? NULL : nest_find(lock);
+    if (passthrough || (!h && !(h = nest_free_slot()))) {
+        REAL(lock_fn, omp_set_nest_lock)(lock);
+        return;
+    }
+    omp_cb_mutex_acquire(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
+    REAL(lock_fn, omp_set_nest_lock)(lock);
+    if (h->depth++ > 0) { /* held already: no acquisition */
+        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), codeptr);
+        return;
+    }
+    h->lock = lock;
+    omp_cb_mutex_acquired(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
+}
+
+EXPORT void omp_unset_nest_lock(void *lock)
+{
+    nest_held *h = passthrough ? NULL : nest_find(lock);
+    if (h && --h->depth > 0)
+        omp_cb_nest_lock(ompt_scope_end, WAIT_ID(lock), CODEPTR);
+    else if (h)
+        omp_cb_mutex_released(ompt_mutex_nest_lock, WAIT_ID(lock), CODEPTR);
+    REAL(lock_fn, omp_unset_nest_lock)(lock);
+}
+
+EXPORT int omp_test_nest_lock(void *lock)
+{
+    int depth = REAL(test_fn, omp_test_nest_lock)(lock);
+    nest_held *h = passthrough || depth == 0 ? NULL : nest_find(lock);
+    if (passthrough || depth == 0 || (!h && !(h = nest_free_slot())))
+        return depth;
+    if (h->depth++ > 0) {
+        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), CODEPTR);
+    } else {
+        h->lock = lock;
+        omp_cb_mutex_acquired(ompt_mutex_test_nest_lock, WAIT_ID(lock), CODEPTR);
+    }
+    return depth;
+}
+
+/* ------------------------------------------------------------------- set-up */
+/* The OMPT adapter's warning that libgomp records nothing looks for this symbol. */
+EXPORT const int scorep_gomp_wrappers = 1;
+
+__attribute__((constructor)) static void gomp_wrap_init(void)
+{
+    passthrough = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL || !scorep_runtime_init();
+    if (passthrough)
+        return;
+    /* resolved before the first parallel region, not inside a team */
+    REAL(void *, GOMP_parallel);
+    REAL(void *, GOMP_task);
+    REAL(void *, GOMP_taskwait);
+    REAL(void *, GOMP_barrier);
+    REAL(void *, omp_get_thread_num);
+    REAL(void *, omp_get_num_threads);
+    REAL(void *, omp_get_max_threads);
+    scorep_verbose("OpenMP: recording GNU libgomp through its GOMP_* entry points");
+}
