@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_patterns.c: the common OpenMP patterns, timed, for comparing OpenMP runtimes (GNU
  * libgomp against LLVM's libomp, run_omp_bench.sh) and the cost of recording them:
  *   omp_patterns PATTERN THREADS N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ompt_empty_tool.c: the floor of OMPT measurement for run_omp_bench.sh: an OMPT tool
  * (preloaded) that registers the callbacks scorep-rt's adapter registers (ompt_tool.c), each
  * with an empty body, so the runtime pays for calling them and nothing else. Built with

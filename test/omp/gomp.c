@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gomp.c: one team of 2 threads whose OpenMP events are the same on every run, for comparing
  * the libgomp path (GOMP_* wrappers) with the OMPT path record by record: an explicit barrier;
  * thread 0 creates a task, then one undeferred task (if(0): not recorded), and waits for the

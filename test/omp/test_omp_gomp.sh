@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # test_omp_gomp.sh: gcc programs on GNU libgomp, recorded through libscorep-rt-gomp's GOMP_*
 # wrappers, against clang programs on LLVM's libomp, recorded through OMPT: test/omp/gomp.c
 # built by `scorep-cc --nocompiler` with gcc (libgomp, scorep-cc's default) and clang, and by

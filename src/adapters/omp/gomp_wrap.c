@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gomp_wrap.c: OpenMP of gcc programs on GNU libgomp (no OMPT there): libscorep-rt-gomp
  * defines libgomp's GOMP_* entry points and lock API, linked ahead of libgomp by scorep-cc or
  * preloaded by scorep-run, records each construct by calling the OMPT adapter's callbacks as
