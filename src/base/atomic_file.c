@@ -4,6 +4,8 @@
 #include "base/atomic_file.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,14 +44,32 @@ static void release(scorep_atomic_file *f)
     f->fp = NULL;
 }
 
+/* The process's umask, read without changing it where Linux tells it (4.7 and later): the
+ * runtime writes at finalize while the program's other threads may still create files, and
+ * umask(0) would give them a mode of 0666 for that moment. */
+static mode_t process_umask(void)
+{
+    FILE *st = fopen("/proc/self/status", "r");
+    char line[128];
+    unsigned mask = 0;
+    bool found = false;
+    while (st && !found && fgets(line, sizeof line, st))
+        found = sscanf(line, "Umask: %o", &mask) == 1;
+    if (st)
+        fclose(st);
+    if (found)
+        return (mode_t)mask;
+    mode_t m = umask(0); /* older kernels: the brief set and reset is the only way */
+    umask(m);
+    return m;
+}
+
 static int create(scorep_atomic_file *f)
 {
     int fd = mkstemp(f->tmp);
     if (fd < 0)
         return -1;
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) == 0 && (f->fp = fdopen(fd, "w")) != NULL)
+    if (fchmod(fd, 0666 & ~process_umask()) == 0 && (f->fp = fdopen(fd, "w")) != NULL)
         return 0;
     int e = errno;
     close(fd);

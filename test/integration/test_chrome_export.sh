@@ -45,6 +45,9 @@ expect_eq "$(grep -c '"ph":"C","cat":"metric","pid":0,"name":"ru_minflt \[Pthrea
 # stdout and -o write the same bytes
 "$CHROME" m/traces.otf2 >metrics.stdout.json || fail "conversion to stdout"
 "$CHROME" -o metrics.dir.json m || fail "conversion of the experiment directory"
+# the written file's mode is 0666 less the umask, as a file the tool created itself
+(umask 027 && "$CHROME" -o umask.json m) || fail "conversion under umask 027"
+expect_eq "$(stat -c %a umask.json)" 640 "output file's mode under umask 027"
 expect_eq "$(md5sum <metrics.stdout.json)" "$(md5sum <metrics.json)" "stdout and -o agree"
 expect_eq "$(sed 's/"trace":"[^"]*"/"trace":""/' metrics.dir.json | md5sum)" \
     "$(sed 's/"trace":"[^"]*"/"trace":""/' metrics.json | md5sum)" "a directory converts as its traces.otf2"
