@@ -115,8 +115,8 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
                                                        matching_id));
 }
 
-/* which: 0 issued, 1 tested, 2 cancelled (scorep_substrates_io_operation_request) */
-static void request_event(scorep_location *l, uint32_t type, int which, uint32_t handle,
+static void request_event(scorep_location *l, uint32_t type,
+                          scorep_substrates_io_request_event which, uint32_t handle,
                           uint64_t matching_id)
 {
     if (!taken(l))
@@ -131,19 +131,22 @@ static void request_event(scorep_location *l, uint32_t type, int which, uint32_t
 void scorep_event_io_operation_issued(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    request_event(l, BUF_IO_OPERATION_ISSUED, 0, handle, matching_id);
+    request_event(l, BUF_IO_OPERATION_ISSUED, SCOREP_SUBSTRATES_IO_OPERATION_ISSUED, handle,
+                  matching_id);
 }
 
 void scorep_event_io_operation_test(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    request_event(l, BUF_IO_OPERATION_TEST, 1, handle, matching_id);
+    request_event(l, BUF_IO_OPERATION_TEST, SCOREP_SUBSTRATES_IO_OPERATION_TEST, handle,
+                  matching_id);
 }
 
 void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
-    request_event(l, BUF_IO_OPERATION_CANCELLED, 2, handle, matching_id);
+    request_event(l, BUF_IO_OPERATION_CANCELLED, SCOREP_SUBSTRATES_IO_OPERATION_CANCELLED, handle,
+                  matching_id);
 }
 
 void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status)

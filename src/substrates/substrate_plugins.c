@@ -1121,13 +1121,15 @@ void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t,
          requested, matching_id, SCOREP_IO_UNKNOWN_OFFSET);
 }
 
-void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t, int which,
+void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t,
+                                            scorep_substrates_io_request_event which,
                                             uint32_t h, uint64_t matching_id)
 {
-    static const SCOREP_Substrates_EventType ev[3] = {SCOREP_EVENT_IO_OPERATION_ISSUED,
-                                                      SCOREP_EVENT_IO_OPERATION_TEST,
-                                                      SCOREP_EVENT_IO_OPERATION_CANCELLED};
-    if ((unsigned)which >= 3)
+    static const SCOREP_Substrates_EventType ev[] = {
+        [SCOREP_SUBSTRATES_IO_OPERATION_ISSUED] = SCOREP_EVENT_IO_OPERATION_ISSUED,
+        [SCOREP_SUBSTRATES_IO_OPERATION_TEST] = SCOREP_EVENT_IO_OPERATION_TEST,
+        [SCOREP_SUBSTRATES_IO_OPERATION_CANCELLED] = SCOREP_EVENT_IO_OPERATION_CANCELLED};
+    if ((unsigned)which >= sizeof ev / sizeof ev[0])
         return;
     /* the three share one signature (location, timestamp, handle, matching id) */
     EACH(ev[which], SCOREP_Substrates_IoOperationIssuedCb, c)

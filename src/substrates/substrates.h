@@ -107,8 +107,15 @@ void scorep_substrates_io_delete_file(struct scorep_location *l, uint64_t t, uin
 void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t, uint32_t handle,
                                           uint32_t mode, uint32_t flags, uint64_t requested,
                                           uint64_t matching_id);
-/* which: 0 issued, 1 tested (not complete), 2 cancelled */
-void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t, int which,
+/* The I/O request events, Score-P's SCOREP_EVENT_IO_OPERATION_<NAME>; they share one
+ * callback signature (location, timestamp, handle, matching id). */
+typedef enum {
+    SCOREP_SUBSTRATES_IO_OPERATION_ISSUED,
+    SCOREP_SUBSTRATES_IO_OPERATION_TEST, /* tested, not complete */
+    SCOREP_SUBSTRATES_IO_OPERATION_CANCELLED
+} scorep_substrates_io_request_event;
+void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t t,
+                                            scorep_substrates_io_request_event which,
                                             uint32_t handle, uint64_t matching_id);
 void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t t,
                                              uint32_t handle, uint32_t mode,
