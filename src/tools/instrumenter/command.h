@@ -24,6 +24,11 @@ struct instr_options {
     enum instr_thread thread;
     const char *filter;     /* as given on the command line */
     const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
+    /* #31, the plugins only: --instrument-inlined (or SCOREP_CC_INSTRUMENT_INLINED=yes):
+     * instrument before inlining; --instrument-threshold=N (NULL:
+     * SCOREP_CC_INSTRUMENT_THRESHOLD, else the plugin's default) */
+    bool instrument_inlined;
+    const char *instrument_threshold;
     unsigned io;            /* --io=...: INSTR_IO_* bits */
 };
 
@@ -70,6 +75,9 @@ void instr_push_libomp(struct argv_buf *cmd, enum instr_thread thread, bool clan
 /* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default
  * where it is installed) or -finstrument-functions; none with --nocompiler. */
 void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd);
+
+/* --instrument-threshold=N: N is a decimal number of statements (0: no threshold) */
+bool instr_threshold_valid(const char *n);
 
 /* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
  * exit status for main. */
