@@ -2,28 +2,38 @@
 # shellcheck disable=SC2086 # $flags and $variant_opts are split on purpose
 # run_apps_bench.sh: real applications of `make bench` (#31): LULESH 2.0 (1 rank x 2
 # threads, -s 20 -i 30, built without MPI) and CoMD (2 ranks, 20^3), each built plain, with
-# scorep-cc's plugin defaults (what the optimizer keeps, the threshold), with the plugin
-# before inlining (--instrument-inlined, the behaviour before #31) and with
-# -finstrument-functions; profile and trace side by side: time (median of BENCH_RUNS, default
-# 3), visits, instrumented functions, trace size. Asserts nothing about timings.
+# scorep-cc --nocompiler (the runtime and its OpenMP/MPI adapters, LLVM's libomp for gcc's
+# OpenMP, no function instrumented), with scorep-cc's plugin defaults (what the optimizer
+# keeps, the threshold), with the plugin before inlining (--instrument-inlined, the behaviour
+# before #31) and with -finstrument-functions; profile and trace side by side: time (median
+# of BENCH_RUNS, default 3), visits, instrumented functions, trace size; then the plugins'
+# build notes. Asserts nothing about timings. OMP_WAIT_POLICY=passive: on a shared machine
+# spinning OpenMP threads measure the other jobs (libgomp's plain LULESH took 45 s instead
+# of 0.7 s at load 15).
 #
 # The applications are not part of scorep-rt: LULESH_SRC and COMD_SRC name checkouts
 # (github.com/LLNL/LULESH, github.com/ECP-copa/CoMD); without them a line says so.
-# APPS_VARIANTS (default "plain default inlined functions") selects variants, BENCH_KEEP=1
+# APPS_VARIANTS (default "plain nocompiler default inlined functions"; also thresholdN for
+# --instrument-threshold=N) selects variants, BENCH_KEEP=1
 # keeps the builds and experiments.
 set -eu
 
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
-variants=${APPS_VARIANTS:-plain default inlined functions}
+variants=${APPS_VARIANTS:-plain nocompiler default inlined functions}
 runs=${BENCH_RUNS:-3}
 cc=$builddir/scorep-cc
 cube_dump=$builddir/scorep-cube-dump
 [ -x "$cc" ] && [ -x "$cube_dump" ] || die "no $cc or $cube_dump: build first (make all)"
+# the plugins of this build tree (scorep-cc's defaults name the installed ones)
+SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
+SCOREP_CC_LLVM_PLUGIN=$builddir/.libs/scorep_llvm_plugin.so
+export SCOREP_CC_GCC_PLUGIN SCOREP_CC_LLVM_PLUGIN
 
 # options of scorep-cc per variant ("plain": no scorep-cc at all)
 variant_opts() {
     case $1 in
+    nocompiler) echo "--nocompiler" ;;
     default) echo "--instrument=plugin" ;;
     inlined) echo "--instrument=plugin --instrument-inlined" ;;
     threshold*) echo "--instrument=plugin --instrument-threshold=${1#threshold}" ;;
@@ -34,6 +44,12 @@ variant_opts() {
 # compiler VARIANT DRIVER: the command that compiles for VARIANT
 compiler() {
     if [ "$1" = plain ]; then echo "$2"; else echo "$cc $(variant_opts "$1") $2"; fi
+}
+
+# build WHAT COMMAND...: step, keeping the plugins' build notes (one line per file)
+build() {
+    step "$@"
+    grep 'scorep: ' "$tmp/step.log" >>"$tmp/notes" || true
 }
 
 # instrumented BINARY: functions whose code calls an instrumentation entry point
@@ -81,7 +97,8 @@ measure() {
     _t=$(median <"$tmp/times")
     _vis=- _tr=- _fn=-
     if [ "$_v" != plain ]; then
-        _fn=$(instrumented "$_bin")
+        _fn=0
+        [ "$_v" = nocompiler ] || _fn=$(instrumented "$_bin")
         [ "$_mode" = profile ] && _vis=$(visits "$tmp/exp")
         [ "$_mode" = trace ] && _tr=$(trace_mb "$tmp/exp/traces")
     fi
@@ -106,7 +123,7 @@ lulesh() {
         echo "building LULESH ($v) ..." >&2
         objs=
         for f in lulesh lulesh-comm lulesh-viz lulesh-util lulesh-init; do
-            step "LULESH $f.cc ($v)" $(compiler $v g++) -g -O3 -fopenmp -DUSE_MPI=0 \
+            build "LULESH $f.cc ($v)" $(compiler $v g++) -g -O3 -fopenmp -DUSE_MPI=0 \
                 -I"$src" -c "$src/$f.cc" -o "$tmp/$f.$v.o"
             objs="$objs $tmp/$f.$v.o"
         done
@@ -117,7 +134,7 @@ lulesh() {
         for mode in profile trace; do
             [ "$v" = plain ] && [ $mode = trace ] && continue
             measure lulesh "$v" "$([ $v = plain ] && echo none || echo $mode)" \
-                env OMP_NUM_THREADS=2 sh -c '"$0" -s 20 -i 30'
+                env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive sh -c '"$0" -s 20 -i 30'
         done
     done
 }
@@ -136,7 +153,7 @@ comd() {
         objs=
         for f in "$src"/src-mpi/*.c; do
             o=$tmp/$(basename "$f" .c).$v.o
-            step "CoMD $(basename "$f") ($v)" $(compiler $v mpicc) -std=c99 -O3 -g -DDOUBLE \
+            build "CoMD $(basename "$f") ($v)" $(compiler $v mpicc) -std=c99 -O3 -g -DDOUBLE \
                 -DDO_MPI -I"$tmp" -I"$src/src-mpi" -c "$f" -o "$o"
             objs="$objs $o"
         done
@@ -155,5 +172,8 @@ comd() {
 }
 
 echo "apps (#31), $(uptime | sed 's/.*load/load/'), $runs runs per row (median):"
+: >"$tmp/notes"
 lulesh
 comd
+echo "build notes of the plugins (what they left out, per file and variant):"
+sed 's/^/  /' "$tmp/notes"

@@ -104,7 +104,7 @@ void instr_usage_cc(FILE *out)
                  "  --instrument-threshold=N\n"
                  "                  the plugins leave functions below N statements (GCC) or IR\n"
                  "                  instructions (LLVM) without loops or calls uninstrumented;\n"
-                 "                  0 keeps them all (default 40; SCOREP_CC_INSTRUMENT_THRESHOLD)\n"
+                 "                  0 keeps them all (default 200; SCOREP_CC_INSTRUMENT_THRESHOLD)\n"
                  "  --filter=FILE   ");
     fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --io=posix,isoc,mpiio\n"

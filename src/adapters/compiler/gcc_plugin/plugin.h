@@ -18,7 +18,7 @@ void scorep_gcc_instrument_register(const char *plugin_name);
 
 // The default of -fplugin-arg-...-threshold=N (scorep-cc --instrument-threshold=N): functions
 // with fewer GIMPLE statements after inlining, no loop and no call are left uninstrumented.
-#define SCOREP_GCC_DEFAULT_THRESHOLD 40
+#define SCOREP_GCC_DEFAULT_THRESHOLD 200
 // after_inline.cc: takes the instrumentation out of inlined copies and of bodies below the
 // threshold (0: none); without it (-fplugin-arg-...-inlined) every inlined copy keeps it.
 void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements);

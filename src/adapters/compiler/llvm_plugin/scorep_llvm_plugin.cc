@@ -67,7 +67,7 @@ static cl::opt<unsigned> instrument_threshold(
     "scorep-instrument-threshold",
     cl::desc("scorep-rt: leave functions with fewer IR instructions, no loop and no call "
              "uninstrumented (0: none)"),
-    cl::value_desc("instructions"), cl::init(40));
+    cl::value_desc("instructions"), cl::init(200));
 
 namespace
 {
