@@ -6,7 +6,7 @@
 # OpenMP, no function instrumented), with scorep-cc's plugin defaults (what the optimizer
 # keeps, the threshold), with the plugin before inlining (--instrument-inlined, the behaviour
 # before #31) and with -finstrument-functions; profile and trace side by side: time (median
-# of BENCH_RUNS, default 3), visits, instrumented functions, trace size; then the plugins'
+# of BENCH_RUNS, default 3, interleaved), visits, instrumented functions, trace size; then the plugins'
 # build notes. Asserts nothing about timings. OMP_WAIT_POLICY=passive: on a shared machine
 # spinning OpenMP threads measure the other jobs (libgomp's plain LULESH took 45 s instead
 # of 0.7 s at load 15).
@@ -14,13 +14,17 @@
 # The applications are not part of scorep-rt: LULESH_SRC and COMD_SRC name checkouts
 # (github.com/LLNL/LULESH, github.com/ECP-copa/CoMD); without them a line says so.
 # APPS_VARIANTS (default "plain nocompiler default inlined functions"; also thresholdN for
-# --instrument-threshold=N) selects variants, BENCH_KEEP=1
+# --instrument-threshold=N) selects variants, APPS_TRACE_MEMORY (default 64M) is
+# SCOREP_TOTAL_MEMORY of the trace runs, BENCH_KEEP=1
 # keeps the builds and experiments.
 set -eu
 
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 variants=${APPS_VARIANTS:-plain nocompiler default inlined functions}
+# enough for every variant's trace without a flush; more costs time of its own (LULESH
+# --nocompiler: 2.1 s with 64M, 4.4 s with 1G at load 17, plain 0.8 s: the pages are touched)
+trace_memory=${APPS_TRACE_MEMORY:-64M}
 runs=${BENCH_RUNS:-3}
 cc=$builddir/scorep-cc
 cube_dump=$builddir/scorep-cube-dump
@@ -79,31 +83,58 @@ seconds() {
     echo "$_t0 $_t1" | awk '{ printf "%.3f\n", $2 - $1 }'
 }
 
-# measure APP VARIANT MODE LAUNCH...: one table row: median time of $runs runs, then
-# visits, instrumented functions and trace size of the last run
-measure() {
+# run_once APP VARIANT MODE LAUNCH...: one timed run, appended to $tmp/times.APP.VARIANT.MODE;
+# the experiment stays in $tmp/exp.APP.VARIANT.MODE
+run_once() {
     _app=$1 _v=$2 _mode=$3
     shift 3
-    _bin=$tmp/$_app.$_v
     _env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=false"
     [ "$_mode" = profile ] && _env="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false"
-    [ "$_mode" = trace ] && _env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=1G"
-    _i=0
-    while [ $_i -lt "$runs" ]; do
-        rm -rf "$tmp/exp"
-        seconds env $_env SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" "$@" "$_bin"
-        _i=$((_i + 1))
-    done >"$tmp/times"
-    _t=$(median <"$tmp/times")
-    _vis=- _tr=- _fn=-
+    [ "$_mode" = trace ] && _env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=$trace_memory"
+    _exp=$tmp/exp.$_app.$_v.$_mode
+    rm -rf "$_exp"
+    seconds env $_env SCOREP_EXPERIMENT_DIRECTORY="$_exp" "$@" "$tmp/$_app.$_v" \
+        >>"$tmp/times.$_app.$_v.$_mode"
+}
+
+# rounds APP LAUNCH...: $runs rounds, each running every variant and mode once (interleaved,
+# so that a change of the machine's load hits all alike), then one table row each: median
+# time, its ratio to plain, visits, instrumented functions and trace size of the last run
+rounds() {
+    _app=$1
+    shift
+    _r=0
+    while [ $_r -lt "$runs" ]; do
+        for _v in $variants; do
+            for _m in profile trace; do
+                [ "$_v" = plain ] && [ $_m = trace ] && continue
+                [ "$_v" = plain ] && _m=none
+                run_once "$_app" "$_v" $_m "$@"
+            done
+        done
+        _r=$((_r + 1))
+    done
+    header
+    for _v in $variants; do
+        for _m in profile trace; do
+            [ "$_v" = plain ] && [ $_m = trace ] && continue
+            [ "$_v" = plain ] && _m=none
+            row "$_app" "$_v" $_m
+        done
+    done
+}
+
+row() {
+    _app=$1 _v=$2 _mode=$3
+    _t=$(median <"$tmp/times.$_app.$_v.$_mode")
+    _vis=- _tr=- _fn=- _exp=$tmp/exp.$_app.$_v.$_mode
     if [ "$_v" != plain ]; then
         _fn=0
-        [ "$_v" = nocompiler ] || _fn=$(instrumented "$_bin")
-        [ "$_mode" = profile ] && _vis=$(visits "$tmp/exp")
-        [ "$_mode" = trace ] && _tr=$(trace_mb "$tmp/exp/traces")
+        [ "$_v" = nocompiler ] || _fn=$(instrumented "$tmp/$_app.$_v")
+        [ "$_mode" = profile ] && _vis=$(visits "$_exp")
+        [ "$_mode" = trace ] && _tr=$(trace_mb "$_exp/traces")
     fi
-    eval "_plain=\${plain_$_app:-$_t}"
-    [ "$_v" = plain ] && eval "plain_$_app=$_t"
+    _plain=$(median <"$tmp/times.$_app.plain.none" 2>/dev/null || echo "$_t")
     printf '%-7s %-10s %-8s %8s %7s %12s %6s %9s\n' "$_app" "$_v" "$_mode" "$_t" \
         "$(echo "$_t $_plain" | awk '{ printf "%.2fx", $1 / $2 }')" "$_vis" "$_fn" "$_tr"
 }
@@ -129,14 +160,7 @@ lulesh() {
         done
         step "LULESH link ($v)" $(compiler $v g++) -g -O3 -fopenmp $objs -o "$tmp/lulesh.$v"
     done
-    header
-    for v in $variants; do
-        for mode in profile trace; do
-            [ "$v" = plain ] && [ $mode = trace ] && continue
-            measure lulesh "$v" "$([ $v = plain ] && echo none || echo $mode)" \
-                env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive sh -c '"$0" -s 20 -i 30'
-        done
-    done
+    rounds lulesh env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive sh -c '"$0" -s 20 -i 30'
 }
 
 comd() {
@@ -159,16 +183,9 @@ comd() {
         done
         step "CoMD link ($v)" $(compiler $v mpicc) -O3 -g $objs -lm -o "$tmp/comd.$v"
     done
-    header
-    for v in $variants; do
-        for mode in profile trace; do
-            [ "$v" = plain ] && [ $mode = trace ] && continue
-            # 2 ranks, 20^3 unit cells (2 x 1 x 1 ranks), the potentials of the checkout
-            measure comd "$v" "$([ $v = plain ] && echo none || echo $mode)" \
-                sh -c 'cd "$0" && mpirun -np 2 "$2" -i 2 -j 1 -k 1 -x 20 -y 20 -z 20 -d "$1/pots"' \
-                "$tmp" "$src"
-        done
-    done
+    # 2 ranks, 20^3 unit cells (2 x 1 x 1 ranks), the potentials of the checkout
+    rounds comd sh -c 'cd "$0" && mpirun -np 2 "$2" -i 2 -j 1 -k 1 -x 20 -y 20 -z 20 -d "$1/pots"' \
+        "$tmp" "$src"
 }
 
 echo "apps (#31), $(uptime | sed 's/.*load/load/'), $runs runs per row (median):"
