@@ -1,5 +1,6 @@
 #!/bin/sh
-# shellcheck disable=SC2086 # $flags and $variant_opts are split on purpose
+# shellcheck disable=SC2086,SC2046,SC2016 # scorep-cc's options are split on purpose; the
+# launch commands' $0, $1, $2 are the inner shell's
 # run_apps_bench.sh: real applications of `make bench` (#31): LULESH 2.0 (1 rank x 2
 # threads, -s 20 -i 30, built without MPI) and CoMD (2 ranks, 20^3), each built plain, with
 # scorep-cc --nocompiler (the runtime and its OpenMP/MPI adapters, LLVM's libomp for gcc's
@@ -28,11 +29,15 @@ trace_memory=${APPS_TRACE_MEMORY:-64M}
 runs=${BENCH_RUNS:-3}
 cc=$builddir/scorep-cc
 cube_dump=$builddir/scorep-cube-dump
-[ -x "$cc" ] && [ -x "$cube_dump" ] || die "no $cc or $cube_dump: build first (make all)"
+if [ ! -x "$cc" ] || [ ! -x "$cube_dump" ]; then
+    die "no $cc or $cube_dump: build first (make all)"
+fi
 # the plugins of this build tree (scorep-cc's defaults name the installed ones)
 SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
 SCOREP_CC_LLVM_PLUGIN=$builddir/.libs/scorep_llvm_plugin.so
 export SCOREP_CC_GCC_PLUGIN SCOREP_CC_LLVM_PLUGIN
+# Open MPI: CoMD's 2 ranks also as root (containers) and on a 1-core machine
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # options of scorep-cc per variant ("plain": no scorep-cc at all)
 variant_opts() {
