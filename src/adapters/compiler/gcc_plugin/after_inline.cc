@@ -134,8 +134,8 @@ void strip(gimple_stmt_iterator *gsi)
 }
 
 const pass_data after_inline_data = {
-    GIMPLE_PASS, "scorep_after_inline", OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0, 0,
-    TODO_update_ssa_only_virtuals};
+    GIMPLE_PASS, "scorep_after_inline",        OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0,
+    0,           TODO_update_ssa_only_virtuals};
 
 struct after_inline_pass : gimple_opt_pass {
     after_inline_pass(gcc::context *ctx) : gimple_opt_pass(after_inline_data, ctx) {}

@@ -395,11 +395,10 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
             errs() << "scorep: " << M.getSourceFileName() << ": " << marked - kept << " of "
                    << marked << " functions left uninstrumented: " << marked - kept - small
                    << " inlined everywhere or unused"
-                   << (instrument_threshold > 0
-                           ? ", " + std::to_string(small) + " below " +
-                                 std::to_string(instrument_threshold) +
-                                 " instructions without loops or calls"
-                           : std::string())
+                   << (instrument_threshold > 0 ? ", " + std::to_string(small) + " below " +
+                                                      std::to_string(instrument_threshold) +
+                                                      " instructions without loops or calls"
+                                                : std::string())
                    << " (scorep-cc --instrument-inlined, --instrument-threshold=0 keep them)\n";
         return kept + small > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
