@@ -171,6 +171,9 @@ expect_eq "$(SCOREP_WRAPPER=OFF SCOREP_WRAPPER_INSTRUMENTER_FLAGS=--bogus scorep
     "$(gcc -dumpversion)" "SCOREP_WRAPPER=OFF: the plain compiler, flags not even read"
 
 unset SCOREP_CC_INSTRUMENT
+# the exact commands and flags below are the defaults' (lib.sh's threshold comes back for the
+# builds after them)
+unset SCOREP_CC_INSTRUMENT_THRESHOLD
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
     expect_eq "$(SCOREP_CC_INCLUDEDIR=/inc SCOREP_WRAPPER_INSTRUMENTER_FLAGS='--dry-run --user' \
         scorep-gcc -c x.c)" \
@@ -248,6 +251,7 @@ expect_eq "$(scorep-config --cxx --mpicc)" "${mpicc_conf:-mpicc}" \
     "scorep-config --cxx --mpicc: the last command, configure's MPICC"
 
 src="$EXAMPLES/autotools_example"
+export SCOREP_CC_INSTRUMENT_THRESHOLD=0 # as lib.sh: bump's visits are counted below
 mkdir config && cd config
 gcc $(scorep-config --cflags) -c "$src/count.c" "$src/counter.c" || fail "gcc with scorep-config --cflags"
 gcc count.o counter.o $(scorep-config --ldflags) $(scorep-config --libs) -o counter ||
@@ -258,7 +262,12 @@ expect_eq "$(profile_sum exp main visits)" 1 "scorep-config build: main visits"
 expect_eq "$(profile_sum exp main/count_up visits)" 5 "scorep-config build: count_up visits"
 expect_eq "$(profile_sum exp main/count_up/bump visits)" 20 "scorep-config build: bump visits"
 if command -v clang >/dev/null 2>&1; then
-    clang $(scorep-config --clang --cflags) -c "$src/count.c" "$src/counter.c" ||
+    # scorep-config prints no -mllvm option: the LLVM plugin's threshold by hand (bump is tiny)
+    kept=
+    [ ! -f "$SCOREP_CC_LLVM_PLUGIN" ] ||
+        kept="-fplugin=$SCOREP_CC_LLVM_PLUGIN -mllvm -scorep-instrument-threshold=0"
+    # shellcheck disable=SC2086 # $kept: options
+    clang $(scorep-config --clang --cflags) $kept -c "$src/count.c" "$src/counter.c" ||
         fail "clang with scorep-config --clang --cflags"
     clang count.o counter.o $(scorep-config --ldflags) $(scorep-config --libs) -o counter_clang ||
         fail "clang with scorep-config --ldflags --libs"
@@ -398,7 +407,11 @@ if command -v autoreconf >/dev/null 2>&1; then
     expect_eq "$(count_lines libscorep-rt au_plain.ldd)" 0 "autotools plain: no runtime"
     expect_no_file au/ring "autotools with gcc: no MPI program"
     if [ "$have_mpi" = yes ]; then
+        # -O2 inlines ring.c's static exchange() into main: instrumented before inlining (#31)
+        # its visits stay the checks' subject
+        export SCOREP_CC_INSTRUMENT_INLINED=yes
         auto_build au_mpi scorep-mpicc
+        unset SCOREP_CC_INSTRUMENT_INLINED
         echo "timing: autotools example with MPI, configure + make: scorep-mpicc $took s"
         run_app au_ring env SCOREP_EXPERIMENT_DIRECTORY=rexp $MPIRUN2 ./au_mpi/ring
         expect_eq "$status" 0 "autotools MPI: runs on 2 ranks"

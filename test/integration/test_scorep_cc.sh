@@ -258,6 +258,16 @@ if [ -n "$(plugin_args x)" ]; then
     check "instrument=plugin with filter" \
         "gcc $pl -I/inc -g1 '-fplugin-arg-scorep_filter_gcc-filter=$filter' -c foo.c" 0 \
         "$wrap" --dry-run --instrument=plugin --filter="$filter" gcc -c foo.c
+    # #31: the plugin's defaults (after inlining, its threshold) need no argument
+    check "instrument-inlined, instrument-threshold" \
+        "gcc -fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -fplugin-arg-scorep_filter_gcc-inlined -fplugin-arg-scorep_filter_gcc-threshold=7 -fplugin-arg-scorep_filter_gcc-exclude-file=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
+        "$wrap" --dry-run --instrument-inlined --instrument-threshold=7 gcc -c foo.c
+    check "SCOREP_CC_INSTRUMENT_THRESHOLD, SCOREP_CC_INSTRUMENT_INLINED" \
+        "gcc -fplugin=$SCOREP_CC_GCC_PLUGIN -fplugin-arg-scorep_filter_gcc-instrument -fplugin-arg-scorep_filter_gcc-inlined -fplugin-arg-scorep_filter_gcc-threshold=0 -fplugin-arg-scorep_filter_gcc-exclude-file=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
+        env SCOREP_CC_INSTRUMENT_THRESHOLD=0 SCOREP_CC_INSTRUMENT_INLINED=yes "$wrap" --dry-run gcc -c foo.c
+    check "bad SCOREP_CC_INSTRUMENT_THRESHOLD" \
+        "scorep-cc: SCOREP_CC_INSTRUMENT_THRESHOLD=-1: expected a number" 1 \
+        env SCOREP_CC_INSTRUMENT_THRESHOLD=-1 "$wrap" --dry-run gcc -c foo.c
     check "default: functions without the plugin file" \
         "gcc -finstrument-functions -finstrument-functions-exclude-file-list=/nvtx3/ -I/inc -g1 -c foo.c" 0 \
         env SCOREP_CC_GCC_PLUGIN=/nonexistent/p.so "$wrap" --dry-run gcc -c foo.c
@@ -278,6 +288,12 @@ if [ -f "$lp" ]; then
     check "clang++ with filter: -mllvm after -fplugin" \
         "clang++ -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling -fplugin=$lp -mllvm '-scorep-filter=$filter' -c x.cc" 0 \
         "$wrap" --dry-run --filter="$filter" clang++ -c x.cc
+    check "clang: the plugin's options after one -fplugin" \
+        "clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling -fplugin=$lp -mllvm '-scorep-filter=$filter' -mllvm -scorep-instrument-inlined -mllvm -scorep-instrument-threshold=0 -c x.c" 0 \
+        "$wrap" --dry-run --filter="$filter" --instrument-inlined --instrument-threshold=0 clang -c x.c
+    check "clang link with the plugin's options: no -mllvm" \
+        "clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling x.o -o app $link" 0 \
+        "$wrap" --dry-run --instrument-threshold=0 clang x.o -o app
     check "clang link with filter: no -mllvm" "clang -c -fPIC -o $filter_ref.o $filter_ref.c
 clang -finstrument-functions -fpass-plugin=$lp -I/inc -g1 -fdebug-info-for-profiling x.o -o app $filter_ref.o $export_filter $link" 0 \
         "$wrap" --dry-run --filter="$filter" clang x.o -o app

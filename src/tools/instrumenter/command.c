@@ -226,6 +226,69 @@ static void push_excluded_files(const struct job *job, struct argv_buf *cmd, boo
                   "__nv_");
 }
 
+bool instr_threshold_valid(const char *n)
+{
+    size_t len = strspn(n, "0123456789");
+    return len > 0 && len <= 9 && n[len] == '\0';
+}
+
+/* --instrument-inlined, SCOREP_CC_INSTRUMENT_INLINED=yes|true|1 */
+static bool instrument_inlined(const struct job *job)
+{
+    const char *v = env_or("SCOREP_CC_INSTRUMENT_INLINED", "no");
+    return job->opt.instrument_inlined || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0 ||
+           strcmp(v, "1") == 0;
+}
+
+/* --instrument-threshold=N, SCOREP_CC_INSTRUMENT_THRESHOLD; NULL: the plugin's default */
+static const char *instrument_threshold(const struct job *job)
+{
+    const char *n = job->opt.instrument_threshold;
+    if (n == NULL)
+        n = env_or("SCOREP_CC_INSTRUMENT_THRESHOLD", NULL);
+    if (n != NULL && !instr_threshold_valid(n)) {
+        fprintf(stderr, "%s: SCOREP_CC_INSTRUMENT_THRESHOLD=%s: expected a number\n", instr_prog,
+                n);
+        exit(1);
+    }
+    return n;
+}
+
+/* The LLVM plugin's own options (-mllvm) on a compile step: clang parses them after
+ * -fplugin= has loaded the plugin, so that comes first, once (push_plugin_filter). */
+static bool llvm_options_needed(const struct job *job)
+{
+    return args_any(job->nargs, job->args, arg_is_source) &&
+           (instrument_inlined(job) || instrument_threshold(job) != NULL ||
+            job->filter_path != NULL);
+}
+
+static void push_llvm_options(const struct job *job, struct argv_buf *cmd, const char *plugin)
+{
+    argv_push_joined(cmd, "-fplugin=", plugin);
+    if (job->filter_path != NULL) {
+        argv_push(cmd, "-mllvm");
+        argv_push_joined(cmd, "-scorep-filter=", job->filter_path);
+    }
+    if (instrument_inlined(job)) {
+        argv_push(cmd, "-mllvm");
+        argv_push(cmd, "-scorep-instrument-inlined");
+    }
+    if (instrument_threshold(job) != NULL) {
+        argv_push(cmd, "-mllvm");
+        argv_push_joined(cmd, "-scorep-instrument-threshold=", instrument_threshold(job));
+    }
+}
+
+/* the GCC plugin's: -fplugin-arg-scorep_filter_gcc-inlined, -threshold=N */
+static void push_gcc_options(const struct job *job, struct argv_buf *cmd)
+{
+    if (instrument_inlined(job))
+        push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-inlined", "");
+    if (instrument_threshold(job) != NULL)
+        push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-threshold=", instrument_threshold(job));
+}
+
 void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
 {
     if (job->opt.nocompiler)
@@ -245,30 +308,30 @@ void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd)
     }
     push_host(job, cmd, "-fplugin=", plugin);
     push_host(job, cmd, "-fplugin-arg-scorep_filter_gcc-instrument", "");
+    push_gcc_options(job, cmd);
     push_excluded_files(job, cmd, true);
 }
 
 /* --filter: the plugin that instruments leaves the excluded functions uninstrumented; with
  * -finstrument-functions, gcc's C/C++ front ends load the GCC plugin for that alone (gfortran
- * calls no plugin hook before it adds the hooks, clang and nvcc are left out). */
+ * calls no plugin hook before it adds the hooks, clang and nvcc are left out). The LLVM
+ * plugin's other options (#31) come with its filter, behind one -fplugin=. */
 static void push_plugin_filter(const struct job *job, struct argv_buf *cmd)
 {
-    if (job->opt.nocompiler || job->filter_path == NULL)
+    if (job->opt.nocompiler)
         return;
-    bool instrumenting = plugin_instruments(job);
     const struct compiler_kind *kind = job->kind;
     const char *plugin = plugin_path(kind->plugin);
     if (kind->plugin == PLUGIN_LLVM) {
         /* -mllvm options are parsed after -fplugin= loads a library, before -fpass-plugin=;
          * a link step would warn that -mllvm is unused */
-        if (!instrumenting || !args_any(job->nargs, job->args, arg_is_source))
-            return;
-        argv_push_joined(cmd, "-fplugin=", plugin);
-        argv_push(cmd, "-mllvm");
-        argv_push_joined(cmd, "-scorep-filter=", job->filter_path);
+        if (llvm_options_needed(job) && plugin_instruments(job))
+            push_llvm_options(job, cmd, plugin);
         return;
     }
-    if (!instrumenting) {
+    if (job->filter_path == NULL)
+        return;
+    if (!plugin_instruments(job)) {
         if (plugin == NULL || kind->fortran || kind->cuda)
             return;
         argv_push_joined(cmd, "-fplugin=", plugin);

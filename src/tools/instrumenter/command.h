@@ -25,6 +25,11 @@ struct instr_options {
     enum instr_thread thread;
     const char *filter;     /* as given on the command line */
     const char *instrument; /* --instrument=plugin|functions; NULL: SCOREP_CC_INSTRUMENT */
+    /* #31, the plugins only: --instrument-inlined (or SCOREP_CC_INSTRUMENT_INLINED=yes):
+     * instrument before inlining; --instrument-threshold=N (NULL:
+     * SCOREP_CC_INSTRUMENT_THRESHOLD, else the plugin's default) */
+    bool instrument_inlined;
+    const char *instrument_threshold;
     unsigned io;            /* --io=...: INSTR_IO_* bits */
     const char *omp_runtime; /* --openmp-runtime=libgomp|libomp (gcc); NULL:
                               * SCOREP_CC_OPENMP_RUNTIME, else libgomp */
@@ -79,6 +84,9 @@ const char *instr_omp_runtime(const struct instr_options *opt);
 /* The flags that instrument the job's compiler: a plugin's (--instrument=plugin, the default
  * where it is installed) or -finstrument-functions; none with --nocompiler. */
 void instr_push_instrumentation(const struct job *job, struct argv_buf *cmd);
+
+/* --instrument-threshold=N: N is a decimal number of statements (0: no threshold) */
+bool instr_threshold_valid(const char *n);
 
 /* Runs the job: checks the filter, builds the commands, prints and/or runs them; returns the
  * exit status for main. */

@@ -99,6 +99,15 @@ void instr_usage_cc(FILE *out)
                  "                  for clang and clang++ of the LLVM version it was built for.\n"
                  "                  functions: -finstrument-functions (clang without its plugin\n"
                  "                  falls back to it and says so).\n"
+                 "  --instrument-inlined\n"
+                 "                  the plugins instrument before inlining: every inlined copy\n"
+                 "                  of a function keeps its check (the default instruments\n"
+                 "                  what the optimizer keeps; no threshold then).\n"
+                 "                  SCOREP_CC_INSTRUMENT_INLINED=yes: the same\n"
+                 "  --instrument-threshold=N\n"
+                 "                  the plugins leave functions below N statements (GCC) or IR\n"
+                 "                  instructions (LLVM) without loops or calls uninstrumented;\n"
+                 "                  0 keeps them all (default 200; SCOREP_CC_INSTRUMENT_THRESHOLD)\n"
                  "  --filter=FILE   ");
     fprintf(out, filter_help, GCC_PLUGIN_NAME, LLVM_PLUGIN_NAME);
     fprintf(out, "  --io=posix,isoc,mpiio\n"
@@ -190,6 +199,12 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->verbosity = 1;
     } else if (strncmp(a, "--instrument=", 13) == 0) {
         opt->instrument = a + 13;
+    } else if (strcmp(a, "--instrument-inlined") == 0) {
+        opt->instrument_inlined = true;
+    } else if (strncmp(a, "--instrument-threshold=", 23) == 0) {
+        opt->instrument_threshold = a + 23;
+        if (!instr_threshold_valid(opt->instrument_threshold))
+            die("--instrument-threshold=%s: expected a number (0: no threshold)", a + 23);
     } else if (strncmp(a, "--io=", 5) == 0 || strncmp(a, "--openmp-runtime=", 17) == 0) {
         instr_selection_option(a, opt);
     } else if (strncmp(a, "--filter=", 9) == 0) {

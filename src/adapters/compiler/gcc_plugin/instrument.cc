@@ -205,6 +205,7 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     tree fn = fun->decl;
     location_t loc = DECL_SOURCE_LOCATION(fn);
     tree descr = build_descriptor(name, mangled, file, DECL_SOURCE_LINE(fn));
+    scorep_gcc_note_descriptor(descr, fn);
     tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
     gimple_seq body = gimple_body(fn);
     gimple_seq seq = entry_code(descr, measured, loc);

@@ -17,4 +17,13 @@ bool scorep_gcc_excluded(const scorep_gcc_names *names);
 // instrument=1: the plugin instruments instead of -finstrument-functions (instrument.cc)
 void scorep_gcc_instrument_register(const char *plugin_name);
 
+// The default of -fplugin-arg-...-threshold=N (scorep-cc --instrument-threshold=N): functions
+// with fewer GIMPLE statements after inlining, no loop and no call are left uninstrumented.
+#define SCOREP_GCC_DEFAULT_THRESHOLD 200
+// after_inline.cc: takes the instrumentation out of inlined copies and of bodies below the
+// threshold (0: none); without it (-fplugin-arg-...-inlined) every inlined copy keeps it.
+void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements);
+// instrument.cc tells after_inline.cc which function a descriptor belongs to
+void scorep_gcc_note_descriptor(tree descr, tree fn);
+
 #endif

@@ -114,6 +114,31 @@ static const char *argument(const struct plugin_name_args *info, const char *key
     return NULL;
 }
 
+enum : unsigned { INLINED = ~0u };
+
+// inlined (scorep-cc --instrument-inlined): every copy keeps its instrumentation, as before
+// #31, threshold=N: the statement threshold of after_inline.cc (0: none)
+static bool instrument_options(const struct plugin_name_args *info, unsigned *threshold)
+{
+    bool inlined, given;
+    argument(info, "inlined", &inlined);
+    const char *n = argument(info, "threshold", &given);
+    *threshold = SCOREP_GCC_DEFAULT_THRESHOLD;
+    if (given) {
+        char *end = NULL;
+        unsigned long v = n ? strtoul(n, &end, 10) : 0;
+        if (n == NULL || *n == '\0' || *end != '\0' || v >= INLINED) {
+            error("%s: %<threshold=%s%>: expected a number of statements", info->base_name,
+                  n ? n : "");
+            return false;
+        }
+        *threshold = (unsigned)v;
+    }
+    if (inlined)
+        *threshold = INLINED;
+    return true;
+}
+
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
     if (!plugin_default_version_check(version, &gcc_version)) {
@@ -157,9 +182,14 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
                "region descriptors and the inline throttle check instead of "
                "-finstrument-functions"};
     register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
-    if (instrumenting)
+    if (instrumenting) {
         scorep_gcc_instrument_register(info->base_name);
-    else
+        unsigned threshold;
+        if (!instrument_options(info, &threshold))
+            return 1;
+        if (threshold != INLINED)
+            scorep_gcc_after_inline_register(info->base_name, threshold);
+    } else
         register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, exclude_filtered, NULL);
     return 0;
 }

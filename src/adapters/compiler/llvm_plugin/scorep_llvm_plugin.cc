@@ -7,13 +7,20 @@
 // Which functions: those clang marks for -finstrument-functions (the attribute
 // "instrument-function-entry"), so no_instrument_function, -finstrument-functions-exclude-*
 // and clang's own choices (no global constructors it makes itself) apply unchanged; the pass
-// takes the attributes off, so clang's EntryExitInstrumenter inserts no hook calls. It runs at
-// the start of the module pipeline, before inlining, as clang's hooks and the GCC plugin do.
+// takes the attributes off, so clang's EntryExitInstrumenter inserts no hook calls.
+// When (#31): at the start of the module pipeline it only marks the functions to instrument
+// ("scorep-instrument"); at the end of the optimizer, after inlining, it instruments those
+// that remain (a function inlined everywhere is gone by then), less those below
+// -scorep-instrument-threshold IR instructions without loops or calls. With
+// -scorep-instrument-inlined it instruments at the start, before inlining, so that every
+// inlined copy keeps its check (the behaviour before #31), with no threshold.
 // Compile-time filter: -mllvm -scorep-filter=FILE (the plugin must then also be loaded with
 // -fplugin=, which clang does before it parses -mllvm).
 // libtool defines PIC; LLVM's PassBuilder.h names a parameter PIC
 #undef PIC
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -51,6 +58,17 @@ using namespace llvm;
 static cl::opt<std::string> filter_file("scorep-filter",
                                         cl::desc("scorep-rt: compile-time filter file"),
                                         cl::value_desc("file"), cl::init(""));
+
+static cl::opt<bool> instrument_inlined(
+    "scorep-instrument-inlined",
+    cl::desc("scorep-rt: instrument before inlining: every inlined copy keeps its check"),
+    cl::init(false));
+// the GCC plugin's default too (gcc_plugin/plugin.h); chosen by LULESH's figures (docs)
+static cl::opt<unsigned> instrument_threshold(
+    "scorep-instrument-threshold",
+    cl::desc("scorep-rt: leave functions with fewer IR instructions, no loop and no call "
+             "uninstrumented (0: none)"),
+    cl::value_desc("instructions"), cl::init(200));
 
 namespace
 {
@@ -311,26 +329,95 @@ static bool instrumentable(Function &F)
            !has_musttail(F);
 }
 
+// Device code: no hooks at all (see instrument_pass::run). Returns whether it was.
+static bool strip_device_marks(Module &M, bool &stripped)
+{
+    // device code of offloading compilations has no runtime to call: no hooks there
+    // either (clang -fopenmp-targets=nvptx64 passes -finstrument-functions to the device
+    // compilation too, and nvlink finds no __cyg_profile_func_enter)
+    Triple triple(M.getTargetTriple());
+    if (!triple.isNVPTX() && !triple.isAMDGPU() && !triple.isSPIR())
+        return false;
+    stripped = false;
+    for (Function &F : M)
+        if (F.hasFnAttribute("instrument-function-entry") ||
+            F.hasFnAttribute("instrument-function-entry-inlined")) {
+            F.removeFnAttr("instrument-function-entry");
+            F.removeFnAttr("instrument-function-exit");
+            F.removeFnAttr("instrument-function-entry-inlined");
+            F.removeFnAttr("instrument-function-exit-inlined");
+            stripped = true;
+        }
+    return true;
+}
+
+// The functions marked at the start per module, for the build note at the end.
+static unsigned marked_in_module;
+
+// XRay's -fxray-instruction-threshold with calls added: fewer IR instructions than the
+// threshold (debug intrinsics not counted), no loop, no call (intrinsics are no calls).
+static bool below_threshold(Function &F)
+{
+    if (instrument_threshold == 0)
+        return false;
+    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> backedges;
+    FindFunctionBackedges(F, backedges);
+    if (!backedges.empty())
+        return false;
+    unsigned n = 0;
+    for (BasicBlock &bb : F)
+        for (Instruction &i : bb) {
+            if (isa<DbgInfoIntrinsic>(i))
+                continue;
+            if (auto *call = dyn_cast<CallBase>(&i))
+                if (!isa<IntrinsicInst>(call))
+                    return false;
+            if (++n >= instrument_threshold)
+                return false;
+        }
+    return true;
+}
+
+// After the optimizer: instruments the marked functions that remain.
+struct after_inline_pass : PassInfoMixin<after_inline_pass> {
+    PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
+    {
+        std::unique_ptr<instrumenter> ins;
+        unsigned kept = 0, small = 0;
+        for (Function &F : M) {
+            if (F.isDeclaration() || !F.hasFnAttribute("scorep-instrument"))
+                continue;
+            F.removeFnAttr("scorep-instrument");
+            if (below_threshold(F)) {
+                small++;
+                continue;
+            }
+            kept++;
+            if (!ins)
+                ins = std::make_unique<instrumenter>(M);
+            ins->instrument(F, names_of(F));
+        }
+        unsigned marked = marked_in_module;
+        marked_in_module = 0;
+        if (kept < marked)
+            errs() << "scorep: " << M.getSourceFileName() << ": " << marked - kept << " of "
+                   << marked << " functions left uninstrumented: " << marked - kept - small
+                   << " inlined everywhere or unused"
+                   << (instrument_threshold > 0 ? ", " + std::to_string(small) + " below " +
+                                                      std::to_string(instrument_threshold) +
+                                                      " instructions without loops or calls"
+                                                : std::string())
+                   << " (scorep-cc --instrument-inlined, --instrument-threshold=0 keep them)\n";
+        return kept + small > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    }
+};
+
 struct instrument_pass : PassInfoMixin<instrument_pass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
     {
-        // device code of offloading compilations has no runtime to call: no hooks there
-        // either (clang -fopenmp-targets=nvptx64 passes -finstrument-functions to the device
-        // compilation too, and nvlink finds no __cyg_profile_func_enter)
-        Triple triple(M.getTargetTriple());
-        if (triple.isNVPTX() || triple.isAMDGPU() || triple.isSPIR()) {
-            bool stripped = false;
-            for (Function &F : M)
-                if (F.hasFnAttribute("instrument-function-entry") ||
-                    F.hasFnAttribute("instrument-function-entry-inlined")) {
-                    F.removeFnAttr("instrument-function-entry");
-                    F.removeFnAttr("instrument-function-exit");
-                    F.removeFnAttr("instrument-function-entry-inlined");
-                    F.removeFnAttr("instrument-function-exit-inlined");
-                    stripped = true;
-                }
+        bool stripped;
+        if (strip_device_marks(M, stripped))
             return stripped ? PreservedAnalyses::none() : PreservedAnalyses::all();
-        }
         scorep_filter *filter = loaded_filter();
         std::unique_ptr<instrumenter> ins; // the runtime's declarations: only where used
         bool changed = false;
@@ -351,6 +438,11 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
             changed = true;
             if (!ok)
                 continue;
+            if (!instrument_inlined) { // after inlining: after_inline_pass
+                F.addFnAttr("scorep-instrument");
+                marked_in_module++;
+                continue;
+            }
             if (!ins)
                 ins = std::make_unique<instrumenter>(M);
             ins->instrument(F, n);
@@ -366,6 +458,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo()
             [](PassBuilder &pb) {
                 pb.registerPipelineStartEPCallback([](ModulePassManager &mpm, OptimizationLevel) {
                     mpm.addPass(instrument_pass());
+                });
+                pb.registerOptimizerLastEPCallback([](ModulePassManager &mpm, OptimizationLevel) {
+                    mpm.addPass(after_inline_pass());
                 });
             }};
 }

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_instrument_kept.sh: the compiler plugins instrument what the optimizer keeps (#31):
+# test/programs/inline_kept.c built by gcc's and clang's plugins with scorep-cc's defaults,
+# --instrument-threshold=0 and --instrument-inlined; exact visits per call path from the
+# program's design, and the build note that counts what was left out.
+. "$top_srcdir/test/integration/lib.sh"
+# lib.sh keeps every function for the other tests: here the defaults are the subject
+unset SCOREP_CC_INSTRUMENT_THRESHOLD SCOREP_CC_INSTRUMENT_INLINED
+export SCOREP_CC_INSTRUMENT=plugin
+
+# inline_kept.c: DIRECT=1000 loop iterations (one tiny_inlined, one tiny_leaf, one inlined
+# via_pointer, which calls tiny_leaf), INDIRECT=10 calls of via_pointer's out-of-line copy
+# (each calls tiny_leaf), LOOPS=3 calls of with_loop.
+# visits MODE: "path=visits ..." of main's call paths that MODE keeps
+visits()
+{
+    case $1 in
+    default) echo "main=1 main/via_pointer=10 main/with_loop=3" ;;
+    threshold0) echo "main=1 main/tiny_leaf=2000 main/via_pointer=10 main/via_pointer/tiny_leaf=10 main/with_loop=3" ;;
+    inlined) echo "main=1 main/tiny_inlined=1000 main/tiny_leaf=1000 main/via_pointer=1010 main/via_pointer/tiny_leaf=1010 main/with_loop=3" ;;
+    esac
+}
+
+# measured EXPDIR: "path=visits ..." of the profile's paths below the program root
+measured()
+{
+    profile_dump "$1" -m visits | awk -F'\t' '$2 != "." { split($4, kv, "="); v[$2] += kv[2] }
+        END { for (p in v) print p, v[p] }' | LC_ALL=C sort -k1,1 | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }'
+}
+
+# check COMPILER LABEL NOTE_UNIT MODE [OPTION]: builds, runs, compares the visits and the note
+check()
+{
+    cc=$1 label=$2 unit=$3 mode=$4
+    shift 4
+    "$SCOREP_CC" "$@" "$cc" -O2 -o "kept_$label" "$PROGRAMS/inline_kept.c" 2>"build_$label.err" ||
+        fail "build $label: $(cat "build_$label.err")"
+    run_app "$label" env SCOREP_EXPERIMENT_DIRECTORY="exp_$label" "./kept_$label"
+    expect_eq "$status $(cat "$label.out")" "0 2520465" "$label: exit status and output"
+    expect_eq "$(measured "exp_$label")" "$(visits "$mode")" "$label: visits per call path"
+    lines=1
+    case $mode in
+    default) note="2 of 5 functions left uninstrumented: 1 inlined everywhere or unused, 1 below 200 $unit without loops or calls" ;;
+    threshold0) note="1 of 5 functions left uninstrumented: 1 inlined everywhere or unused" ;;
+    *) note="" lines=0 ;;
+    esac
+    # one line per translation unit, only when something was left out
+    expect_eq "$(sed -n 's/.*scorep: [^:]*inline_kept.c: \(.*\) (scorep-cc .*/\1/p' "build_$label.err")" \
+        "$note" "$label: the build note"
+    expect_eq "$(count_lines scorep: "build_$label.err")" "$lines" \
+        "$label: one note line at most"
+}
+
+if "$SCOREP_CC" --help | grep -q 'not built here'; then
+    skip_part "gcc plugin headers (gcc-12-plugin-dev)"
+else
+    part "gcc's plugin"
+    check gcc gcc_default statements default
+    check gcc gcc_threshold0 statements threshold0 --instrument-threshold=0
+    check gcc gcc_inlined statements inlined --instrument-inlined
+    # the environment's equivalent, and the threshold that reaches tiny_leaf (5 statements)
+    export SCOREP_CC_INSTRUMENT_THRESHOLD=0
+    check gcc gcc_env statements threshold0
+    unset SCOREP_CC_INSTRUMENT_THRESHOLD
+fi
+
+if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
+    part "clang's plugin"
+    check clang clang_default instructions default
+    check clang clang_threshold0 instructions threshold0 --instrument-threshold=0
+    check clang clang_inlined instructions inlined --instrument-inlined
+else
+    skip_part "clang with scorep-rt's LLVM plugin (llvm-14-dev)"
+fi
+
+# bad thresholds stop the build with a message
+status=0
+"$SCOREP_CC" --instrument-threshold=x gcc -c "$PROGRAMS/inline_kept.c" 2>bad.err || status=$?
+expect_eq "$status $(cat bad.err)" "1 scorep-cc: --instrument-threshold=x: expected a number (0: no threshold); see scorep-cc --help" \
+    "--instrument-threshold=x"
+done_ok
