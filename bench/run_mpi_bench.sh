@@ -8,6 +8,10 @@
 # 1024 outstanding requests; the memory of 10^5 outstanding requests; cost of a wrapped
 # trivial call, and the wall time of a short 2/4/8/16-rank run with and without measurement.
 # Prints tables with the uninstrumented figure or the floor beside each; asserts nothing.
+# BENCH_MPI_LIBDIR_BEFORE=DIR (a directory with the libscorep-rt.so.0 and
+# libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs and
+# MPI_Comm_rank also run the measured program against those libraries, interleaved with the
+# others in every round, and print "before" rows.
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -48,6 +52,11 @@ trace_env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL
 : >"$tmp/nb.plain"
 : >"$tmp/nb.prof"
 : >"$tmp/nb.trace"
+before=${BENCH_MPI_LIBDIR_BEFORE:-}
+if [ -n "$before" ]; then
+    [ -e "$before/libscorep-rt-mpi.so.0" ] || die "no $before/libscorep-rt-mpi.so.0"
+    for v in pp.bprof pp.btrace nb.bprof nb.btrace; do : >"$tmp/$v"; done
+fi
 pingpong_run() { # pingpong_run MODE BIN OUT ENV...: appends "mean block" of one run to OUT
     _mode=$1 _bin=$2 _out=$3
     shift 3
@@ -66,6 +75,12 @@ while [ $i -lt "$runs" ]; do
         pingpong_run $m measured "$o.prof" $prof_env
         # shellcheck disable=SC2086
         pingpong_run $m measured "$o.trace" $trace_env
+        if [ -n "$before" ]; then # the program's RUNPATH yields to LD_LIBRARY_PATH
+            # shellcheck disable=SC2086
+            pingpong_run $m measured "$o.bprof" $prof_env LD_LIBRARY_PATH="$before"
+            # shellcheck disable=SC2086
+            pingpong_run $m measured "$o.btrace" $trace_env LD_LIBRARY_PATH="$before"
+        fi
     done
     i=$((i + 1))
 done
@@ -110,6 +125,23 @@ printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
 printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
 printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \
     "$(added "$cr_prof" "$cr_plain")" "$(added "$cr_trace" "$cr_plain")"
+if [ -n "$before" ]; then
+    b_cr_prof=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=true \
+        SCOREP_ENABLE_TRACING=false LD_LIBRARY_PATH="$before")
+    b_cr_trace=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=false \
+        SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M LD_LIBRARY_PATH="$before")
+    brow() { # brow LABEL FILE-PROF FILE-TRACE COLUMN REDUCE PLAIN: a row of the libraries before
+        _p=$(col "$2" "$4" | $5)
+        _t=$(col "$3" "$4" | $5)
+        printf '%-40s %12s %12s %12s\n' "$1" "-" "$_p ($(added "$_p" "$6"))" "$_t ($(added "$_t" "$6"))"
+    }
+    echo "before ($before), ns (added):"
+    brow "one-way latency, min of runs" "$tmp/pp.bprof" "$tmp/pp.btrace" 1 minimum "$pp_plain"
+    brow "fastest block of 500 round trips" "$tmp/pp.bprof" "$tmp/pp.btrace" 2 minimum "$pb_plain"
+    brow "Isend/Irecv/Waitall: fastest block" "$tmp/nb.bprof" "$tmp/nb.btrace" 2 minimum "$nb_plain"
+    printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs" "-" \
+        "$b_cr_prof ($(added "$b_cr_prof" "$cr_plain"))" "$b_cr_trace ($(added "$b_cr_trace" "$cr_plain"))"
+fi
 
 # Where the time goes: mpi_steps.c, linked with the objects of libscorep-rt-mpi of this build
 # (so that it can call the adapter's steps one by one), one process, profiling and tracing.

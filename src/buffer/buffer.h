@@ -353,6 +353,29 @@ static inline buf_mpi_rec *scorep_buffer_mpi(scorep_buffer *b, uint64_t ts, uint
     return r;
 }
 
+/* A message record with every field given: each byte of the record is stored once (no
+ * clearing first), on the path of every traced message. */
+static inline void scorep_buffer_mpi_message(scorep_buffer *b, uint64_t ts, uint32_t type,
+                                             uint32_t comm, uint32_t peer, uint32_t tag,
+                                             uint64_t bytes, uint64_t request, uint64_t msg_id,
+                                             uint64_t handle)
+{
+    buf_mpi_rec *r = scorep_buffer_alloc(b, &b->cls[BUF_CLASS_MPI], ts, sizeof *r);
+    if (r) {
+        b->last_comm_ts = ts;
+        r->ts = ts;
+        r->type = type;
+        r->comm = comm;
+        r->peer = peer;
+        r->tag = tag;
+        r->bytes = bytes;
+        r->bytes2 = 0;
+        r->request = request;
+        r->msg_id = msg_id;
+        r->handle = handle;
+    }
+}
+
 /* ------------------------------------------------------ merged reading (buffer_merge.c) */
 typedef struct {
     uint64_t ts;

@@ -47,23 +47,6 @@ typedef enum {
  * their call, before MPI can deliver anything). Profiling reads no time for these events. */
 #define SCOREP_TS_NEXT 0
 
-/* One message record in the trace; NULL when l does not trace or the buffer is full. */
-static inline buf_mpi_rec *scorep_event_mpi_message(scorep_location *l, uint64_t raw, uint32_t type,
-                                                    uint32_t comm, uint32_t peer, uint32_t tag,
-                                                    uint64_t bytes, uint64_t msg_id)
-{
-    SCOREP_LOCATION_EVENT(l);
-    buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
-    if (r) {
-        r->comm = comm;
-        r->peer = peer;
-        r->tag = tag;
-        r->bytes = bytes;
-        r->msg_id = msg_id;
-    }
-    return r;
-}
-
 /* The time substrate plugins get: the trace record's when tracing, else the caller's
  * reading of the timer after its PMPI call. */
 static inline uint64_t scorep_event_mpi_plugin_time(scorep_location *l, uint64_t raw)
@@ -71,23 +54,25 @@ static inline uint64_t scorep_event_mpi_plugin_time(scorep_location *l, uint64_t
     return l->tracing ? l->last_ts : scorep_location_now(l, raw);
 }
 
-/* What a send and a receive (blocking or not) record before their own fields: the byte
- * count of the profile's current call path, and when tracing the message record (NULL:
- * not tracing, or out of trace memory). The caller has checked that recording is on. */
-static inline buf_mpi_rec *scorep_event_mpi_transfer(scorep_location *l, uint64_t raw,
-                                                     uint32_t type, int sent, uint32_t comm,
-                                                     uint32_t peer, uint32_t tag, uint64_t bytes,
-                                                     uint64_t msg_id)
+/* What a send and a receive (blocking or not) record: the byte count of the profile's
+ * current call path, and when tracing the message record, written whole (request: the
+ * request id of a non-blocking one, else 0; handle: the Mprobe message handle of a receive,
+ * else 0). The caller has checked that recording is on and marks the event in progress
+ * (SCOREP_LOCATION_EVENT). */
+static inline void scorep_event_mpi_transfer(scorep_location *l, uint64_t raw, uint32_t type,
+                                             int sent, uint32_t comm, uint32_t peer, uint32_t tag,
+                                             uint64_t bytes, uint64_t msg_id, uint64_t request,
+                                             uint64_t handle)
 {
-    SCOREP_LOCATION_EVENT(l);
     if (l->profiling && l->profile.cur) {
         if (sent)
             l->profile.cur->bytes_sent += bytes;
         else
             l->profile.cur->bytes_received += bytes;
     }
-    return l->tracing ? scorep_event_mpi_message(l, raw, type, comm, peer, tag, bytes, msg_id)
-                      : NULL;
+    if (l->tracing)
+        scorep_buffer_mpi_message(&l->buffer, scorep_location_now(l, raw), type, comm, peer, tag,
+                                  bytes, request, msg_id, handle);
 }
 
 /* blocking send; msg_id: the n-th message on (comm, sender, receiver, tag) */
@@ -98,7 +83,7 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    scorep_event_mpi_transfer(l, raw, BUF_MPI_SEND, 1, comm, dest, tag, bytes, msg_id);
+    scorep_event_mpi_transfer(l, raw, BUF_MPI_SEND, 1, comm, dest, tag, bytes, msg_id, 0, 0);
     if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_mpi_send(l, scorep_event_mpi_plugin_time(l, raw), comm, dest, tag, bytes);
 }
@@ -111,10 +96,8 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    buf_mpi_rec *r =
-        scorep_event_mpi_transfer(l, raw, BUF_MPI_RECV, 0, comm, source, tag, bytes, msg_id);
-    if (r)
-        r->handle = handle;
+    scorep_event_mpi_transfer(l, raw, BUF_MPI_RECV, 0, comm, source, tag, bytes, msg_id, 0,
+                              handle);
     if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_mpi_recv(l, scorep_event_mpi_plugin_time(l, raw), comm, source, tag,
                                    bytes);
@@ -131,12 +114,8 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    buf_mpi_rec *r =
-        scorep_event_mpi_transfer(l, raw, BUF_MPI_ISEND, 1, comm, dest, tag, bytes, msg_id);
-    if (r) {
-        r->request = request;
-        r->handle = 0;
-    }
+    scorep_event_mpi_transfer(l, raw, BUF_MPI_ISEND, 1, comm, dest, tag, bytes, msg_id, request,
+                              0);
     if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_mpi_isend(l, scorep_event_mpi_plugin_time(l, raw), comm, dest, tag,
                                     bytes, request);
@@ -149,11 +128,9 @@ static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t ra
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
-        if (l->tracing) {
-            buf_mpi_rec *r = scorep_buffer_mpi(&l->buffer, scorep_location_now(l, raw), type);
-            if (r)
-                r->request = request;
-        }
+        if (l->tracing)
+            scorep_buffer_mpi_message(&l->buffer, scorep_location_now(l, raw), type, 0, 0, 0, 0,
+                                      request, 0, 0);
         if (l->substrates_on)
             scorep_substrates_mpi_request(l, scorep_event_mpi_plugin_time(l, raw), which, request);
     }
@@ -180,12 +157,8 @@ static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
         return;
-    buf_mpi_rec *r =
-        scorep_event_mpi_transfer(l, raw, BUF_MPI_IRECV, 0, comm, source, tag, bytes, msg_id);
-    if (r) {
-        r->request = request;
-        r->handle = handle;
-    }
+    scorep_event_mpi_transfer(l, raw, BUF_MPI_IRECV, 0, comm, source, tag, bytes, msg_id,
+                              request, handle);
     if (__builtin_expect(l->substrates_on, 0))
         scorep_substrates_mpi_irecv(l, scorep_event_mpi_plugin_time(l, raw), comm, source, tag,
                                     bytes, request);

@@ -127,6 +127,19 @@ void scorep_mpi_finalize_begin(uint32_t fn)
     scorep_mpi_comm_finalize();
 }
 
+int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
+{
+    return scorep_mpi_begin_impl(f, fn, record, false, 0);
+}
+
+/* one reading of the timer: the post hook's (f->raw, scorep_mpi_now), or a new one */
+void scorep_mpi_end(scorep_mpi_frame *f)
+{
+    if (f->record)
+        scorep_event_leave_raw(f->l, f->region, f->raw ? f->raw : scorep_timer_ticks());
+    scorep_mpi_nesting = 0;
+}
+
 uint64_t scorep_mpi_next_message_handle(void)
 {
     return __atomic_add_fetch(&message_counter, 1, __ATOMIC_RELAXED);

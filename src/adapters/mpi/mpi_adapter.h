@@ -86,10 +86,10 @@ static inline int scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int re
     return 1;
 }
 
-static inline int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
-{
-    return scorep_mpi_begin_impl(f, fn, record, false, 0);
-}
+/* The start of every wrapped call but the allocations: out of line (mpi_adapter.c), one
+ * copy with the Enter inlined and no allocation branch, not a generic copy per wrapper
+ * file that takes alloc and size as arguments. */
+int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record);
 
 static inline int scorep_mpi_begin_alloc(scorep_mpi_frame *f, uint32_t fn, uint64_t size)
 {
@@ -106,16 +106,9 @@ static inline uint64_t scorep_mpi_now(scorep_mpi_frame *f)
     return f->raw;
 }
 
-static inline void scorep_mpi_end(scorep_mpi_frame *f)
-{
-    if (f->record) {
-        if (f->raw)
-            scorep_event_leave_raw(f->l, f->region, f->raw);
-        else
-            scorep_event_leave(f->l, f->region);
-    }
-    scorep_mpi_nesting = 0;
-}
+/* The end of a wrapped call: its Leave (with the post hook's timer reading, if any), out of
+ * line in mpi_adapter.c with the Leave inlined (one call, not two). */
+void scorep_mpi_end(scorep_mpi_frame *f);
 
 static inline int scorep_mpi_group_on(uint64_t bits)
 {

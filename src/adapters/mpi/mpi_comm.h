@@ -70,6 +70,29 @@ static inline void scorep_mpi_comm_unref(scorep_mpi_comm *c)
         scorep_mpi_comm_unref_slow(c);
 }
 
+/* mpi_msgid.h: the message ids of blocking sends and receives. The inline path is take()'s
+ * of mpi_msgid.c when the counter is the one used last, nothing was given back, no lock is
+ * needed and (receives) no wildcard receive waits for its id. */
+static inline uint64_t scorep_mpi_msgid_send_if(scorep_mpi_comm *c, int dest, int tag)
+{
+    if (!scorep_mpi_msgids)
+        return 0;
+    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE
+                      ? scorep_mpi_counters_last(&c->send, dest, tag)
+                      : NULL;
+    return n ? (*n)++ : scorep_mpi_msgid_send(c, dest, tag);
+}
+
+static inline uint64_t scorep_mpi_msgid_recv_if(scorep_mpi_comm *c, int source, int tag)
+{
+    if (!scorep_mpi_msgids)
+        return 0;
+    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE && !c->pend_head
+                      ? scorep_mpi_counters_last(&c->recv, source, tag)
+                      : NULL;
+    return n ? (*n)++ : scorep_mpi_msgid_recv(c, source, tag);
+}
+
 /* The defs id of a communicator (SCOREP_INVALID_ID for MPI_COMM_NULL). */
 static inline uint32_t scorep_mpi_comm_id(MPI_Comm comm)
 {

@@ -45,9 +45,22 @@ void scorep_mpi_counters_free(scorep_mpi_counters *c);
 extern int scorep_mpi_msgids;
 
 /* The message id of a blocking send / receive (0 when this process does not trace: the
- * test is inline, the wrappers of blocking calls pay no call for it). */
+ * test is inline, the wrappers of blocking calls pay no call for it). Defined in mpi_comm.h
+ * (they read the communicator's counters): the id of a message to or from the peer and tag
+ * of the previous one is taken inline (scorep_mpi_counters_last), others out of line. */
 static inline uint64_t scorep_mpi_msgid_send_if(struct scorep_mpi_comm *c, int dest, int tag);
 static inline uint64_t scorep_mpi_msgid_recv_if(struct scorep_mpi_comm *c, int source, int tag);
+
+/* The counter of (peer, tag) when it is the slot found last and no id was given back (ids
+ * given back are handed out first): what take() in mpi_msgid.c reaches then, without a call.
+ * NULL otherwise. Only where the counters need no lock (below MPI_THREAD_MULTIPLE). */
+static inline uint64_t *scorep_mpi_counters_last(scorep_mpi_counters *c, int peer, int tag)
+{
+    uint64_t k = (uint64_t)(uint32_t)peer << 32 | (uint32_t)tag;
+    if (__builtin_expect(c->keys != NULL && c->keys[c->last] == k && c->nreturned == 0, 1))
+        return &c->next[c->last];
+    return NULL;
+}
 
 /* Under MPI_THREAD_MULTIPLE all take the communicator's lock. */
 uint64_t scorep_mpi_msgid_send(struct scorep_mpi_comm *c, int dest, int tag);
@@ -65,15 +78,5 @@ void scorep_mpi_msgid_recv_forget(struct scorep_mpi_comm *c, struct scorep_mpi_r
 uint64_t scorep_mpi_msgid_recv(struct scorep_mpi_comm *c, int source, int tag);
 /* A probe found a message: the id its receive will get (not taken). */
 uint64_t scorep_mpi_msgid_peek(struct scorep_mpi_comm *c, int source, int tag);
-
-static inline uint64_t scorep_mpi_msgid_send_if(struct scorep_mpi_comm *c, int dest, int tag)
-{
-    return scorep_mpi_msgids ? scorep_mpi_msgid_send(c, dest, tag) : 0;
-}
-
-static inline uint64_t scorep_mpi_msgid_recv_if(struct scorep_mpi_comm *c, int source, int tag)
-{
-    return scorep_mpi_msgids ? scorep_mpi_msgid_recv(c, source, tag) : 0;
-}
 
 #endif

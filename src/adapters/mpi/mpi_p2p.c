@@ -122,6 +122,23 @@ void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *c
         r->msg_id = ctx->msg_id;
 }
 
+/* A posted receive takes its message id (mpi_msgid.h): inline, as a blocking receive's, when
+ * source and tag are given and the counter is the one used last; else out of line. */
+static inline void recv_posted(scorep_mpi_req *r)
+{
+    scorep_mpi_comm *c = r->comm;
+    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE && r->peer != MPI_ANY_SOURCE &&
+                          r->tag != MPI_ANY_TAG && !c->pend_head
+                      ? scorep_mpi_counters_last(&c->recv, r->peer, r->tag)
+                      : NULL;
+    if (!n) {
+        scorep_mpi_msgid_recv_posted(c, r);
+        return;
+    }
+    r->msg_id = (*n)++;
+    r->flags |= SCOREP_MPI_REQ_HAS_ID;
+}
+
 void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                            MPI_Request *request)
 {
@@ -132,7 +149,7 @@ void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MP
         return;
     scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
     if (scorep_mpi_msgids)
-        scorep_mpi_msgid_recv_posted(r->comm, r);
+        recv_posted(r);
 }
 
 void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
