@@ -74,10 +74,11 @@ static void request_only(scorep_location *l, uint64_t raw, uint32_t type, uint64
     if (r)
         r->request = request;
     if (plugged(l)) {
-        int which = type == BUF_MPI_ISEND_COMPLETE  ? 0
-                    : type == BUF_MPI_IRECV_REQUEST ? 1
-                    : type == BUF_MPI_REQUEST_TEST  ? 2
-                                                    : 3;
+        scorep_substrates_request_event which =
+            type == BUF_MPI_ISEND_COMPLETE  ? SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE
+            : type == BUF_MPI_IRECV_REQUEST ? SCOREP_SUBSTRATES_MPI_IRECV_REQUEST
+            : type == BUF_MPI_REQUEST_TEST  ? SCOREP_SUBSTRATES_MPI_REQUEST_TESTED
+                                            : SCOREP_SUBSTRATES_MPI_REQUEST_CANCELLED;
         scorep_substrates_mpi_request(l, plug_ts(l, raw, false), which, request);
     }
 }

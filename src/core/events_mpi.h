@@ -122,9 +122,10 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
 }
 
 /* A record that carries only a request id (completion of a send, posting of a receive);
- * which: the substrate plugins' request event (0 send complete, 1 receive posted). */
+ * which: the substrate plugins' request event. */
 static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
-                                                 int which, uint64_t request)
+                                                 scorep_substrates_request_event which,
+                                                 uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
@@ -140,14 +141,16 @@ static inline void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t 
                                                    uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
-    scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE, 0, request);
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE,
+                                  SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE, request);
 }
 
 static inline void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw,
                                                   uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
-    scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST, 1, request);
+    scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST,
+                                  SCOREP_SUBSTRATES_MPI_IRECV_REQUEST, request);
 }
 
 static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm,
