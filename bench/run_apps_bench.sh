@@ -4,8 +4,8 @@
 # launch commands' $0, $1, $2 are the inner shell's
 # run_apps_bench.sh: real applications of `make bench` (#31): LULESH 2.0 (1 rank x 2
 # threads, -s 20 -i 30, built without MPI) and CoMD (2 ranks, 20^3), each built plain, with
-# scorep-cc --nocompiler (the runtime and its OpenMP/MPI adapters, LLVM's libomp for gcc's
-# OpenMP, no function instrumented), with scorep-cc's plugin defaults (what the optimizer
+# scorep-cc --nocompiler (the runtime and its OpenMP/MPI adapters: libgomp's entry points
+# for gcc's OpenMP, no function instrumented), with scorep-cc's plugin defaults (what the optimizer
 # keeps, the threshold), with the plugin before inlining (--instrument-inlined, the behaviour
 # before #31) and with -finstrument-functions; profile and trace side by side: time (median
 # of BENCH_RUNS, default 3, interleaved), visits, instrumented functions, trace size; then the plugins'
