@@ -5,6 +5,7 @@
 #include "cube/cube.h"
 #include "cube/cube_tar.h"
 #include "unit_check.h"
+#include "unit_tmp.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -624,8 +625,8 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write") == 0)
         return write_only(argv[2]);
-    char dir[] = "/tmp/test_cube_roundtrip.XXXXXX", plain[4096], zipped[4096], gz[4096],
-         other[4096], err[512];
+    char dir[2048], plain[4096], zipped[4096], gz[4096], other[4096], err[512];
+    unit_tmp_template(dir, sizeof dir, "test_cube_roundtrip");
     if (mkdtemp(dir) == NULL) {
         perror("mkdtemp");
         return 1;

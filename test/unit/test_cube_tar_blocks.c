@@ -7,6 +7,7 @@
 #include "cube/cube.h"
 #include "cube/cube_tar.h"
 #include "unit_check.h"
+#include "unit_tmp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,8 +172,7 @@ static void check_cubelib_padding(void)
 int main(void)
 {
     char path[4096];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/test_cube_tar_blocks.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    unit_tmp_template(path, sizeof path, "test_cube_tar_blocks");
     int fd = mkstemp(path);
     if (fd < 0) {
         perror("mkstemp");

@@ -2,6 +2,7 @@
 /* test_filter.c: unit tests of src/filter: the full filter-file grammar (comments, escapes,
  * MANGLED/DEMANGLED, repeated blocks), last-match-wins evaluation and every syntax error. */
 #include "filter/filter.h"
+#include "unit_tmp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,12 +310,13 @@ static void test_errors(tally *t)
 
 static void test_files(tally *t)
 {
-    char dir[] = "/tmp/test_filter_XXXXXX";
+    char dir[1024];
+    unit_tmp_template(dir, sizeof dir, "test_filter");
     if (mkdtemp(dir) == NULL) {
         perror("mkdtemp");
         exit(1);
     }
-    char path[64], err[256] = "";
+    char path[1100], err[1600] = "";
     snprintf(path, sizeof path, "%s/filter.txt", dir);
     FILE *out = fopen(path, "w");
     fputs("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE bad*\nSCOREP_REGION_NAMES_END\n", out);
@@ -326,13 +328,13 @@ static void test_files(tally *t)
     out = fopen(path, "a");
     fputs("\n  EXCLUDE oops\n", out);
     fclose(out);
-    char want[256];
+    char want[1600];
     CHECK(t, scorep_filter_parse_file(f, path, err, sizeof err) == -1);
     snprintf(want, sizeof want, "%s:5: 'EXCLUDE' outside a block" OUTSIDE, path);
     CHECK_STR(t, err, want);
 
     snprintf(want, sizeof want, "%s/missing.txt: cannot open: No such file or directory", dir);
-    char missing[64];
+    char missing[1100];
     snprintf(missing, sizeof missing, "%s/missing.txt", dir);
     CHECK(t, scorep_filter_parse_file(f, missing, err, sizeof err) == -1);
     CHECK_STR(t, err, want);

@@ -8,6 +8,7 @@
 #include "trace/otf2_defs_load.h"
 #include "trace/otf2_read_guard.h"
 #include "unit_check.h"
+#include "unit_tmp.h"
 
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -260,9 +261,8 @@ static void check_refused(const char *anchor, const char *want, const char *what
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
     char buf[256];
-    snprintf(buf, sizeof buf, "%s/test_otf2_defs_load.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    unit_tmp_template(buf, sizeof buf, "test_otf2_defs_load");
     char *base = mkdtemp(buf);
     if (!base) {
         perror("mkdtemp");
