@@ -43,21 +43,26 @@ expect_eq "$status" 0 "the linter passes on the suite"
 # every OpenMP parallel construct of the test programs (sources and programs written by test
 # scripts) fixes its team's size with num_threads on its first line: one that leaves it to
 # OMP_NUM_THREADS gets a thread per core, and the counts its test expects differ on a
-# many-core machine (CI's) from this one's. The check finds a construct made to lack it.
+# many-core machine (CI's) from this one's. The check finds a construct made to lack it
+# (`cancel parallel` and `cancellation point parallel` name a region: no construct).
 unsized_parallel()
 {
     grep -n -i -E '^[[:space:]]*(#[[:space:]]*pragma[[:space:]]+omp|!\$omp)[[:space:]]+([a-z_]+[[:space:]]+)*parallel([^a-z_]|$)' "$@" |
-        grep -v -i -E 'num_threads[[:space:]]*\(|!\$omp[[:space:]]+end[[:space:]]' || true
+        grep -v -i -E 'num_threads[[:space:]]*\(|!\$omp[[:space:]]+end[[:space:]]|(omp|!\$omp)[[:space:]]+(cancel|cancellation[[:space:]]+point)[[:space:]]' ||
+        true
 }
 cat >unsized.c <<'BAD'
 #pragma omp parallel for reduction(+ : s)
 #pragma omp parallel num_threads(2)
   #pragma omp target teams distribute parallel for
+#pragma omp cancel parallel if (x)
+#pragma omp cancellation point parallel
 BAD
 cat >unsized.f90 <<'BAD'
   !$omp parallel do schedule(static)
   !$OMP PARALLEL NUM_THREADS(2)
   !$omp end parallel do
+  !$omp cancel parallel
 BAD
 expect_eq "$(unsized_parallel unsized.c unsized.f90 | cut -d: -f1,2 | tr '\n' ' ')" \
     "unsized.c:1 unsized.c:3 unsized.f90:1 " "the check finds parallel constructs without num_threads"

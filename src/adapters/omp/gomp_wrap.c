@@ -22,15 +22,33 @@
  * statement in gcc's line tables (the outlined function's is the pragma's, as clang's
  * code pointers have it). Never a return address: a call instruction is longer than 1 byte. */
 #define OUTLINED(fn) ((const void *)((const char *)(fn) + 1))
+/* The code pointer of the teams of a host teams construct: none, as LLVM's libomp (14)
+ * reports them, so that both name the same regions (`!$omp parallel`). */
+#define TEAMS_CODEPTR NULL
 
 /* libgomp's flags of GOMP_task (gomp-constants.h) */
-enum { TASK_UNTIED = 1 << 0, TASK_FINAL = 1 << 1, TASK_DEPEND = 1 << 3, TASK_DETACH = 1 << 13 };
+enum {
+    TASK_UNTIED = 1 << 0,
+    TASK_FINAL = 1 << 1,
+    TASK_DEPEND = 1 << 3,
+    TASK_IF = 1 << 10, /* taskloop's if clause */
+    TASK_NOGROUP = 1 << 11,
+    TASK_REDUCTION = 1 << 12,
+    TASK_DETACH = 1 << 13
+};
+/* which construct GOMP_cancel and GOMP_cancellation_point name (gomp-constants.h) */
+enum { GOMP_CANCEL_PARALLEL = 1, GOMP_CANCEL_LOOP = 2, GOMP_CANCEL_SECTIONS = 4,
+       GOMP_CANCEL_TASKGROUP = 8 };
 
 /* On LLVM's libomp (it has GOMP_* too) the OMPT tool records: every wrapper passes through. */
 static bool passthrough;
 /* A non-NULL parallel data for the end of an implicit barrier that is not a team's
  * closing one (omp_cb_sync_region tells them apart by a NULL parallel data). */
 static ompt_data_t some_parallel;
+/* OMP_CANCELLATION (libgomp's, read at each fork: a preloaded library's constructor may run
+ * before libgomp's): with it, whether a construct is cancelled is asked of libgomp */
+static bool cancellation;
+static void *real_GOMP_cancellation_point, *real_GOMP_taskgroup_start, *real_omp_get_cancellation;
 
 /* The next definition of a GOMP_* function (libgomp's), found once. */
 static void *next(void **slot, const char *name)
@@ -51,7 +69,8 @@ static void *next(void **slot, const char *name)
 #define REAL(type, name) ((type)next(&real_##name, #name))
 
 static void *real_GOMP_parallel, *real_GOMP_task, *real_GOMP_taskwait, *real_GOMP_barrier,
-    *real_omp_get_thread_num, *real_omp_get_num_threads, *real_omp_get_max_threads;
+    *real_omp_get_thread_num, *real_omp_get_num_threads, *real_omp_get_max_threads,
+    *real_omp_get_level;
 
 /* ------------------------------------------------------------------ parallel */
 typedef struct {
@@ -60,9 +79,17 @@ typedef struct {
     ompt_data_t parallel;
     const void *codeptr;
     int work; /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
+    int level; /* omp_get_level() inside the team */
+    void *copyprivate; /* a single's copyprivate data, from its executor to the others */
 } parallel_ctx;
 
+/* The recorded team this thread is a member of now (copyprivate singles), or NULL */
+static __thread parallel_ctx *team_ctx __attribute__((tls_model("initial-exec")));
+
 static void work_begin(ompt_work_t type, const void *codeptr);
+/* Loops and sections this thread began and has not ended: an end whose begin no wrapper saw
+ * (a start function not wrapped here) must not end another region. */
+static __thread unsigned open_work __attribute__((tls_model("initial-exec")));
 
 /* Runs on every member of the team: its implicit task (and the combined construct's
  * worksharing region), then the closing barrier's begin; the barrier's and implicit task's
@@ -82,7 +109,11 @@ static void parallel_member(void *p)
     omp_cb_implicit_task(ompt_scope_begin, &c->parallel, NULL, actual, index, ompt_task_implicit);
     if (c->work)
         work_begin((ompt_work_t)c->work, c->codeptr);
+    parallel_ctx *outer = team_ctx;
+    team_ctx = c;
     c->fn(c->data);
+    team_ctx = outer;
+    open_work = 0; /* a loop this member began and never ended is not the next team's */
     omp_cb_sync_region(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin, &c->parallel,
                        NULL, c->codeptr);
 }
@@ -92,10 +123,13 @@ static bool parallel_begin(parallel_ctx *c, unsigned num_threads)
 {
     if (passthrough || !omp_thread_get())
         return false;
+    __atomic_store_n(&cancellation, REAL(int (*)(void), omp_get_cancellation)() != 0,
+                     __ATOMIC_RELAXED);
     /* requested: as libomp reports it, the team size asked for (nthreads-var by default) */
     unsigned requested =
         num_threads ? num_threads : (unsigned)REAL(int (*)(void), omp_get_max_threads)();
     omp_cb_parallel_begin(NULL, NULL, &c->parallel, requested, ompt_parallel_team, c->codeptr);
+    c->level = REAL(int (*)(void), omp_get_level)() + 1;
     return c->parallel.ptr != NULL; /* NULL: out of memory */
 }
 
@@ -112,7 +146,7 @@ EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, 
 {
     typedef void (*parallel_fn)(void (*)(void *), void *, unsigned, unsigned);
     parallel_fn real = REAL(parallel_fn, GOMP_parallel);
-    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), 0};
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), 0, 0, NULL};
     if (!parallel_begin(&c, num_threads)) {
         real(fn, data, num_threads, flags);
         return;
@@ -129,7 +163,7 @@ EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, 
                      long incr, long chunk, unsigned flags)                                        \
     {                                                                                              \
         typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);   \
-        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                            \
         if (!parallel_begin(&c, num_threads)) {                                                    \
             REAL(f, name)(fn, data, num_threads, start, end, incr, chunk, flags);                  \
             return;                                                                                \
@@ -149,7 +183,7 @@ PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
                      long incr, unsigned flags)                                                    \
     {                                                                                              \
         typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, unsigned);         \
-        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop};                            \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                            \
         if (!parallel_begin(&c, num_threads)) {                                                    \
             REAL(f, name)(fn, data, num_threads, start, end, incr, flags);                         \
             return;                                                                                \
@@ -166,13 +200,45 @@ EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_
                                    unsigned count, unsigned flags)
 {
     typedef void (*f)(void (*)(void *), void *, unsigned, unsigned, unsigned);
-    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_sections};
+    parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_sections, 0, NULL};
     if (!parallel_begin(&c, num_threads)) {
         REAL(f, GOMP_parallel_sections)(fn, data, num_threads, count, flags);
         return;
     }
     REAL(f, GOMP_parallel_sections)(parallel_member, &c, num_threads, count, flags);
     parallel_end(&c);
+}
+
+/* Host teams: libgomp runs the teams one after the other on the encountering thread
+ * (teams.c). Recorded as libomp records a league: a ThreadFork of num_teams around it, and
+ * each team's initial thread as a parallel region of one thread (libomp's teams of one),
+ * here all on the encountering thread. */
+static void teams_member(void *p)
+{
+    parallel_ctx *c = p;
+    ompt_data_t team = {0};
+    omp_cb_parallel_begin(NULL, NULL, &team, 1, ompt_parallel_team, TEAMS_CODEPTR);
+    omp_cb_implicit_task(ompt_scope_begin, &team, NULL, 1, 0, ompt_task_implicit);
+    c->fn(c->data);
+    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
+    omp_cb_parallel_end(&team, NULL, ompt_parallel_team, TEAMS_CODEPTR);
+}
+
+static void *real_GOMP_teams_reg;
+EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
+                           unsigned thread_limit, unsigned flags)
+{
+    typedef void (*f)(void (*)(void *), void *, unsigned, unsigned, unsigned);
+    parallel_ctx c = {fn, data, {0}, TEAMS_CODEPTR, 0, 0, NULL};
+    if (!passthrough && omp_thread_get())
+        omp_cb_parallel_begin(NULL, NULL, &c.parallel, num_teams, ompt_parallel_league,
+                              TEAMS_CODEPTR);
+    if (!c.parallel.ptr) {
+        REAL(f, GOMP_teams_reg)(fn, data, num_teams, thread_limit, flags);
+        return;
+    }
+    REAL(f, GOMP_teams_reg)(teams_member, &c, num_teams, thread_limit, flags);
+    omp_cb_parallel_end(&c.parallel, NULL, ompt_parallel_league, TEAMS_CODEPTR);
 }
 
 /* ------------------------------------------------------------- worksharing */
@@ -187,12 +253,9 @@ static void implicit_barrier(void (*real)(void), const void *codeptr)
 }
 
 /* gcc ends a single without nowait with a GOMP_barrier call, which tells nothing else: a
- * barrier right after GOMP_single_start (no other GOMP_* call between) is taken for it. */
+ * barrier after GOMP_single_start with no other construct between but tasks (created,
+ * waited for: a single's block usually creates them) is taken for it. */
 static __thread bool after_single __attribute__((tls_model("initial-exec")));
-
-/* Loops and sections this thread began and has not ended: an end whose begin no wrapper saw
- * (a start function not wrapped here, e.g. doacross) must not end another region. */
-static __thread unsigned open_work __attribute__((tls_model("initial-exec")));
 
 static void work_begin(ompt_work_t type, const void *codeptr)
 {
@@ -302,6 +365,44 @@ LOOP_ULL_START_RUNTIME(GOMP_loop_ull_ordered_runtime_start)
 LOOP_ULL_START_GENERIC(GOMP_loop_ull_start)
 LOOP_ULL_START_GENERIC(GOMP_loop_ull_ordered_start)
 
+/* Doacross loops (ordered(n) with depend(sink/source)): the loop as the others; the waits
+ * and posts of `ordered depend` make no region and no event on libomp (14) either. */
+#define LOOP_DOACROSS(name, type)                                                                  \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(unsigned ncounts, type *counts, type chunk, type *istart, type *iend)         \
+    {                                                                                              \
+        typedef bool (*f)(unsigned, type *, type, type *, type *);                                 \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(ncounts, counts, chunk, istart, iend);                                \
+    }
+#define LOOP_DOACROSS_RUNTIME(name, type)                                                          \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(unsigned ncounts, type *counts, type *istart, type *iend)                     \
+    {                                                                                              \
+        typedef bool (*f)(unsigned, type *, type *, type *);                                       \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(ncounts, counts, istart, iend);                                       \
+    }
+#define LOOP_DOACROSS_GENERIC(name, type)                                                          \
+    static void *real_##name;                                                                      \
+    EXPORT bool name(unsigned ncounts, type *counts, long sched, type chunk, type *istart,         \
+                     type *iend, uintptr_t *reductions, void **mem)                                \
+    {                                                                                              \
+        typedef bool (*f)(unsigned, type *, long, type, type *, type *, uintptr_t *, void **);     \
+        work_begin(ompt_work_loop, CODEPTR);                                                       \
+        return REAL(f, name)(ncounts, counts, sched, chunk, istart, iend, reductions, mem);        \
+    }
+LOOP_DOACROSS(GOMP_loop_doacross_static_start, long)
+LOOP_DOACROSS(GOMP_loop_doacross_dynamic_start, long)
+LOOP_DOACROSS(GOMP_loop_doacross_guided_start, long)
+LOOP_DOACROSS_RUNTIME(GOMP_loop_doacross_runtime_start, long)
+LOOP_DOACROSS_GENERIC(GOMP_loop_doacross_start, long)
+LOOP_DOACROSS(GOMP_loop_ull_doacross_static_start, ull)
+LOOP_DOACROSS(GOMP_loop_ull_doacross_dynamic_start, ull)
+LOOP_DOACROSS(GOMP_loop_ull_doacross_guided_start, ull)
+LOOP_DOACROSS_RUNTIME(GOMP_loop_ull_doacross_runtime_start, ull)
+LOOP_DOACROSS_GENERIC(GOMP_loop_ull_doacross_start, ull)
+
 static void *real_GOMP_loop_end, *real_GOMP_loop_end_nowait, *real_GOMP_sections_start,
     *real_GOMP_sections_end, *real_GOMP_sections_end_nowait, *real_GOMP_single_start;
 
@@ -387,6 +488,51 @@ EXPORT bool GOMP_single_start(void)
         work_end(ompt_work_single_other);
     after_single = true;
     return mine;
+}
+
+/* copyprivate: libgomp's GOMP_single_copy_start decides who executes the single and waits
+ * for its data in one call, so the waiting is not told apart from the construct. The
+ * wrapper runs it as libomp does (kmp_gsupport.cpp): a single (GOMP_single_start), then the
+ * others wait at a barrier for the executor's data, which GOMP_single_copy_end publishes
+ * before it; both are the construct's implicit barriers, as the GOMP_barrier gcc calls
+ * after the copies. Inside a recorded team only (all members alike); else libgomp's. */
+static parallel_ctx *copy_team(void)
+{
+    parallel_ctx *c = passthrough ? NULL : team_ctx;
+    return c && c->level == REAL(int (*)(void), omp_get_level)() ? c : NULL;
+}
+
+static void *real_GOMP_single_copy_start, *real_GOMP_single_copy_end;
+EXPORT void *GOMP_single_copy_start(void)
+{
+    parallel_ctx *c = copy_team();
+    if (!c)
+        return REAL(void *(*)(void), GOMP_single_copy_start)();
+    const void *codeptr = CODEPTR;
+    bool mine = REAL(bool (*)(void), GOMP_single_start)();
+    work_begin(mine ? ompt_work_single_executor : ompt_work_single_other, codeptr);
+    if (mine)
+        return NULL; /* the executor: the block, then GOMP_single_copy_end */
+    work_end(ompt_work_single_other);
+    implicit_barrier(REAL(void (*)(void), GOMP_barrier), codeptr);
+    after_single = true; /* gcc's GOMP_barrier after the copy */
+    return __atomic_load_n(&c->copyprivate, __ATOMIC_ACQUIRE);
+}
+
+EXPORT void GOMP_single_copy_end(void *data)
+{
+    parallel_ctx *c = copy_team();
+    if (!c) {
+        REAL(void (*)(void *), GOMP_single_copy_end)(data);
+        return;
+    }
+    const void *codeptr = CODEPTR;
+    work_end(ompt_work_single_executor);
+    /* read by the others after this barrier, not written again before the next: all pass
+     * gcc's GOMP_barrier after their copy first */
+    __atomic_store_n(&c->copyprivate, data, __ATOMIC_RELEASE);
+    implicit_barrier(REAL(void (*)(void), GOMP_barrier), codeptr);
+    after_single = true;
 }
 
 /* ---------------------------------------------------------------- mutexes */
@@ -482,62 +628,86 @@ EXPORT void GOMP_taskwait(void)
         return;
     }
     const void *codeptr = CODEPTR;
-    after_single = false;
     omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_begin, &some_parallel, NULL, codeptr);
     real();
     omp_cb_sync_region(ompt_sync_region_taskwait, ompt_scope_end, &some_parallel, NULL, codeptr);
 }
 
-/* The wait at a taskgroup's end (what OMPT reports as the taskgroup region). */
+/* taskgroup: the region spans the construct, from its start to the end of the wait for its
+ * tasks, as libomp reports it (sync region taskgroup from __kmpc_taskgroup to the end of
+ * __kmpc_end_taskgroup). */
 static void *real_GOMP_taskgroup_end;
+EXPORT void GOMP_taskgroup_start(void)
+{
+    if (!passthrough)
+        omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL,
+                           CODEPTR);
+    REAL(void (*)(void), GOMP_taskgroup_start)();
+}
+
 EXPORT void GOMP_taskgroup_end(void)
 {
-    void (*real)(void) = REAL(void (*)(void), GOMP_taskgroup_end);
-    const void *codeptr = CODEPTR;
-    after_single = false;
-    if (passthrough) {
-        real();
-        return;
-    }
-    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL, codeptr);
-    real();
-    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL, codeptr);
+    REAL(void (*)(void), GOMP_taskgroup_end)();
+    if (!passthrough)
+        omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL,
+                           CODEPTR);
 }
 
 /* -------------------------------------------------------------------- tasks */
 /* A recorded task's argument block, as libgomp copies it into the task: this header, then
  * the compiler's block at offset `offset` (a multiple of its alignment). libgomp calls
- * task_copy to fill it (always: the compiler's block may need its copy function). */
+ * task_copy to fill it (always: the compiler's block may need its copy function). libgomp
+ * writes into the block it is given as if it were the compiler's: a detachable task's event
+ * handle into its first word, a taskloop task's iterations into its first two; a taskloop
+ * with reductions has its first two words and the pointer of its reductions in the third
+ * read there: those words lead the header. */
 typedef struct {
-    alignas(16) void (*fn)(void *);
+    alignas(16) unsigned long long words[2]; /* the event; a taskloop task's iterations */
+    void *reductions; /* a taskloop's: the compiler block's third word */
+    void (*fn)(void *);
     void (*cpyfn)(void *, void *);
     void *data; /* the compiler's block (valid while GOMP_task runs, when copies are made) */
     long size;
     long offset;
     ompt_data_t task; /* .ptr: the adapter's omp_task */
+    int create_flags; /* a taskloop's tasks: created where libgomp copies them (0: recorded) */
     bool final;
+    bool detach;
 } task_head;
+
+#define TASK_ALIGN(a) ((a) > (long)alignof(task_head) ? (a) : (long)alignof(task_head))
 
 /* Tasks inside a final task are included (run at once, undeferred): not recorded. */
 static __thread unsigned final_depth __attribute__((tls_model("initial-exec")));
 
+/* The code pointer of a taskloop's regions and tasks: none, as LLVM's libomp (14) reports them
+ * (for clang's code and gcc's), so that both name the same regions. */
+#define TASKLOOP_CODEPTR NULL
+
 static void task_copy(void *dst, void *src)
 {
-    const task_head *h = src;
-    memcpy(dst, h, sizeof *h);
+    task_head *h = src, *d = dst;
+    if (h->detach && h->data) /* where libgomp puts the event for the task's copy */
+        memcpy(h->data, h->words, sizeof(void *));
+    memcpy(d, h, sizeof *h);
     char *arg = (char *)dst + h->offset;
     if (h->cpyfn)
         h->cpyfn(arg, h->data);
     else
         memcpy(arg, h->data, (size_t)h->size);
+    if (h->create_flags) /* a taskloop's task, created as libomp reports them: one by one */
+        omp_cb_task_create(NULL, NULL, &d->task, h->create_flags, 0, TASKLOOP_CODEPTR);
 }
 
 static void task_run(void *p)
 {
     task_head *h = p;
+    char *arg = (char *)p + h->offset;
+    if (h->create_flags) /* the iterations libgomp gave this task */
+        memcpy(arg, h->words, sizeof h->words);
     omp_cb_task_schedule(NULL, ompt_task_switch, &h->task);
     final_depth += h->final;
-    h->fn((char *)p + h->offset);
+    h->fn(arg);
     final_depth -= h->final;
     omp_cb_task_schedule(&h->task, ompt_task_complete, NULL);
 }
@@ -581,6 +751,59 @@ static void task_depends(ompt_data_t *task, void **depend)
     }
 }
 
+/* Whether libgomp drops the tasks and taskloops this thread creates now: its taskgroup or
+ * parallel region is cancelled (the same test as GOMP_task's and GOMP_taskloop's). */
+static bool cancelled(int which)
+{
+    return __atomic_load_n(&cancellation, __ATOMIC_RELAXED) &&
+           REAL(bool (*)(int), GOMP_cancellation_point)(which);
+}
+
+/* The taskloop's beginning: its group and region, and the header of its tasks (create_flags
+ * 0: its tasks are undeferred, not recorded); *lflags: the flags to pass libgomp. False: the
+ * taskloop is not recorded. */
+static bool taskloop_begin(task_head *h, void (*fn)(void *), void *data,
+                           void (*cpyfn)(void *, void *), long arg_size, long arg_align,
+                           unsigned *lflags, const void *codeptr)
+{
+    unsigned flags = *lflags;
+    if (passthrough || !omp_thread_get() || cancelled(GOMP_CANCEL_TASKGROUP))
+        return false;
+    if (!(flags & TASK_NOGROUP)) {
+        omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, &some_parallel, NULL,
+                           codeptr);
+        if (!(flags & TASK_REDUCTION)) {
+            REAL(void (*)(void), GOMP_taskgroup_start)();
+            *lflags |= TASK_NOGROUP;
+        }
+    }
+    omp_cb_work(ompt_work_taskloop, ompt_scope_begin, &some_parallel, NULL, 0, TASKLOOP_CODEPTR);
+    h->create_flags = 0;
+    if (!(flags & TASK_IF) || final_depth) /* undeferred: run in place, not recorded */
+        return true;
+    long align = TASK_ALIGN(arg_align);
+    h->reductions = arg_size >= 3 * (long)sizeof(void *) ? ((void **)data)[2] : NULL;
+    h->fn = fn;
+    h->cpyfn = cpyfn;
+    h->data = data;
+    h->size = arg_size;
+    h->offset = ((long)sizeof *h + align - 1) / align * align;
+    h->create_flags = ompt_task_explicit | (flags & TASK_UNTIED ? ompt_task_untied : 0);
+    h->final = (flags & TASK_FINAL) != 0;
+    h->detach = false;
+    return true;
+}
+
+static void taskloop_end(unsigned flags, const void *codeptr)
+{
+    omp_cb_work(ompt_work_taskloop, ompt_scope_end, &some_parallel, NULL, 0, TASKLOOP_CODEPTR);
+    if (flags & TASK_NOGROUP)
+        return;
+    if (!(flags & TASK_REDUCTION))
+        REAL(void (*)(void), GOMP_taskgroup_end)();
+    omp_cb_sync_region(ompt_sync_region_taskgroup, ompt_scope_end, &some_parallel, NULL, codeptr);
+}
+
 EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
                       long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
                       void *detach)
@@ -588,10 +811,9 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
     typedef void (*task_fn)(void (*)(void *), void *, void (*)(void *, void *), long, long, bool,
                             unsigned, void **, int, void *);
     task_fn real = REAL(task_fn, GOMP_task);
-    after_single = false;
-    /* undeferred (if(0), inside a final task) and detachable tasks (libgomp writes the event
-     * handle into the first word of the block) run as the compiler made them */
-    if (passthrough || !if_clause || final_depth || (flags & TASK_DETACH)) {
+    /* undeferred tasks (if(0), inside a final task) run as the compiler made them; so does a
+     * task libgomp drops at once, its parallel region or taskgroup cancelled */
+    if (passthrough || !if_clause || final_depth || cancelled(GOMP_CANCEL_TASKGROUP)) {
         real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
         return;
     }
@@ -605,16 +827,50 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
     }
     if ((flags & TASK_DEPEND) && depend)
         task_depends(&h.task, depend);
-    long align = arg_align > (long)alignof(task_head) ? arg_align : (long)alignof(task_head);
+    long align = TASK_ALIGN(arg_align);
     h.fn = fn;
     h.cpyfn = cpyfn;
     h.data = data;
     h.size = arg_size;
     h.offset = ((long)sizeof h + align - 1) / align * align;
+    h.create_flags = 0;
     h.final = (flags & TASK_FINAL) != 0;
+    h.detach = (flags & TASK_DETACH) != 0;
     real(task_run, &h, task_copy, h.offset + arg_size, align, if_clause, flags, depend, priority,
          detach);
 }
+
+/* taskloop, as libomp reports it: the taskgroup around it (unless nogroup) spans the wait at
+ * its end, the taskloop region the creation of its tasks (ThreadTaskCreate each), which run
+ * as other tasks. libgomp runs the group inside GOMP_taskloop: the wrapper asks it for none
+ * (nogroup) and runs it itself, around the construct, so the creation ends before the wait;
+ * not with reductions, whose group libgomp sets up (then the taskloop region spans the wait). */
+#define TASKLOOP(name, type)                                                                       \
+    static void *real_##name;                                                                      \
+    EXPORT void name(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size, \
+                     long arg_align, unsigned flags, unsigned long num_tasks, int priority,        \
+                     type start, type end, type step)                                              \
+    {                                                                                              \
+        typedef void (*f)(void (*)(void *), void *, void (*)(void *, void *), long, long,          \
+                          unsigned, unsigned long, int, type, type, type);                         \
+        f real = REAL(f, name);                                                                    \
+        task_head h;                                                                               \
+        unsigned lflags = flags;                                                                   \
+        bool recorded = taskloop_begin(&h, fn, data, cpyfn, arg_size, arg_align, &lflags, CODEPTR);\
+        if (!recorded)                                                                             \
+            real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end,     \
+                 step);                                                                            \
+        else if (h.create_flags)                                                                   \
+            real(task_run, &h, task_copy, h.offset + arg_size, TASK_ALIGN(arg_align), lflags,    \
+                 num_tasks, priority, start, end, step);                                           \
+        else                                                                                       \
+            real(fn, data, cpyfn, arg_size, arg_align, lflags, num_tasks, priority, start, end,    \
+                 step);                                                                            \
+        if (recorded)                                                                              \
+            taskloop_end(flags, CODEPTR);                                                          \
+    }
+TASKLOOP(GOMP_taskloop, long)
+TASKLOOP(GOMP_taskloop_ull, unsigned long long)
 
 /* ------------------------------------------------------------ the lock API */
 /* omp_*_lock of libgomp, as OMPT reports them: omp_set_lock spans the wait, the acquisition
@@ -737,5 +993,7 @@ __attribute__((constructor)) static void gomp_wrap_init(void)
     REAL(void *, omp_get_thread_num);
     REAL(void *, omp_get_num_threads);
     REAL(void *, omp_get_max_threads);
+    REAL(void *, omp_get_cancellation);
+    REAL(void *, omp_get_level);
     scorep_verbose("OpenMP: recording GNU libgomp through its GOMP_* entry points");
 }
