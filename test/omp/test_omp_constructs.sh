@@ -194,4 +194,36 @@ expect_eq "$(at_loc exp_cpdt_gcc "$P/!\$omp implicit barrier")" "4 4" \
     "gcc: implicit barriers per thread: 3 (copyprivate), 1 (detach)"
 expect_eq "$(at_loc exp_cpdt_clang "$P/!\$omp implicit barrier")" "5 5" \
     "clang: implicit barriers per thread: 3 (copyprivate), 2 (detach)"
+
+# target constructs of gcc's code on libgomp without an offload device (host fallback):
+# test/omp/target.c's constructs on the host thread, as test_omp_target.sh expects them of
+# clang's code through libomptarget (there with the device's kernels and transfers), in order
+scorep_cc gcc -fopenmp -o target_gcc "$OMP_SRC/target.c"
+gcc -g -fopenmp -o target_plain "$OMP_SRC/target.c" || fail "build: gcc -fopenmp target.c"
+T=$(line target TARGET)
+D=$(line target DATA)
+I=$(line target INNER)
+{
+    for k in 1 2; do
+        echo "ENTER !\$omp target @target.c:$T"
+        echo "LEAVE !\$omp target @target.c:$T"
+    done
+    for r in "enter data @target.c:$D" "@target.c:$I" "exit data @target.c:$D"; do
+        echo "ENTER !\$omp target $r"
+        echo "LEAVE !\$omp target $r"
+    done
+} >want_target.seq
+for v in gcc plain; do
+    omp_run $v target
+    expect_eq "$(cat target_$v.out)" "b 999000 c 1000" "target $v: program output"
+    trace_events $exp >$exp.events
+    expect_eq "$(awk '($1 == "ENTER" || $1 == "LEAVE") && /Region: "!\$omp target/ {
+        r = $0; sub(/.*Region: "/, "", r); sub(/" <.*/, "", r); print $1, r }' $exp.events)" \
+        "$(cat want_target.seq)" "target $v: the constructs in order, each with its position"
+    n=5 # the 5 constructs; the gcc build's functions too: main, scale twice
+    if [ $v = gcc ]; then n=8; fi
+    expect_eq "$(grep -c '^ENTER' $exp.events)" $n "target $v: no other region"
+    trace_defs $exp >$exp.defs
+    expect_eq "$(grep -c 'Type: ACCELERATOR_STREAM' $exp.defs)" 0 "target $v: host fallback: no device location"
+done
 done_ok

@@ -976,6 +976,93 @@ EXPORT int omp_test_nest_lock(void *lock)
     return depth;
 }
 
+/* ------------------------------------------------------------------ target */
+/* Target constructs as libscorep-rt-omptarget records clang's on the encountering thread: a
+ * region around the call (`!$omp target`, named after the outlined function's entry as a
+ * parallel region; the data constructs after the call's return address). A `target data`
+ * region is its two ends, as OMPT reports it: enter data at its start, exit data (with the
+ * start's code pointer) at its end. With no offload device libgomp runs the target region on
+ * the calling thread (host fallback): no device location, no transfers; with nowait the
+ * region is the creation of libgomp's target task. */
+static omp_thread *target_begin(omp_region_kind kind, const void *codeptr)
+{
+    omp_thread *t = passthrough ? NULL : omp_thread_get();
+    if (t)
+        omp_enter(t, omp_region(kind, codeptr), TAG_NONE, scorep_timer_ticks());
+    return t;
+}
+
+static void target_end(omp_thread *t)
+{
+    if (t)
+        omp_leave(t, scorep_timer_ticks());
+}
+
+/* gomp-constants.h */
+enum { TARGET_FLAG_EXIT_DATA = 1 << 1 };
+
+static void *real_GOMP_target_ext, *real_GOMP_target_data_ext, *real_GOMP_target_end_data,
+    *real_GOMP_target_update_ext, *real_GOMP_target_enter_exit_data;
+
+EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
+                            size_t *sizes, unsigned short *kinds, unsigned int flags,
+                            void **depend, void **args)
+{
+    typedef void (*f)(int, void (*)(void *), size_t, void **, size_t *, unsigned short *,
+                      unsigned int, void **, void **);
+    omp_thread *t = target_begin(OMP_R_TARGET, OUTLINED(fn));
+    REAL(f, GOMP_target_ext)(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, args);
+    target_end(t);
+}
+
+/* The code pointers of the target data regions this thread is in (their exit data's). */
+enum { DATA_MAX = 16 };
+static __thread const void *data_sites[DATA_MAX] __attribute__((tls_model("initial-exec")));
+static __thread unsigned data_depth __attribute__((tls_model("initial-exec")));
+
+EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                 unsigned short *kinds)
+{
+    typedef void (*f)(int, size_t, void **, size_t *, unsigned short *);
+    const void *codeptr = CODEPTR;
+    if (data_depth < DATA_MAX)
+        data_sites[data_depth] = codeptr;
+    data_depth++;
+    omp_thread *t = target_begin(OMP_R_TARGET_ENTER_DATA, codeptr);
+    REAL(f, GOMP_target_data_ext)(device, mapnum, hostaddrs, sizes, kinds);
+    target_end(t);
+}
+
+EXPORT void GOMP_target_end_data(void)
+{
+    const void *codeptr = CODEPTR; /* deeper than DATA_MAX: its own */
+    if (data_depth > 0 && --data_depth < DATA_MAX)
+        codeptr = data_sites[data_depth];
+    omp_thread *t = target_begin(OMP_R_TARGET_EXIT_DATA, codeptr);
+    REAL(void (*)(void), GOMP_target_end_data)();
+    target_end(t);
+}
+
+EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                   unsigned short *kinds, unsigned int flags, void **depend)
+{
+    typedef void (*f)(int, size_t, void **, size_t *, unsigned short *, unsigned int, void **);
+    omp_thread *t = target_begin(OMP_R_TARGET_UPDATE, CODEPTR);
+    REAL(f, GOMP_target_update_ext)(device, mapnum, hostaddrs, sizes, kinds, flags, depend);
+    target_end(t);
+}
+
+EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs,
+                                        size_t *sizes, unsigned short *kinds, unsigned int flags,
+                                        void **depend)
+{
+    typedef void (*f)(int, size_t, void **, size_t *, unsigned short *, unsigned int, void **);
+    omp_thread *t = target_begin(
+        flags & TARGET_FLAG_EXIT_DATA ? OMP_R_TARGET_EXIT_DATA : OMP_R_TARGET_ENTER_DATA, CODEPTR);
+    REAL(f, GOMP_target_enter_exit_data)(device, mapnum, hostaddrs, sizes, kinds, flags, depend);
+    target_end(t);
+}
+
 /* ------------------------------------------------------------------- set-up */
 /* The OMPT adapter's warning that libgomp records nothing looks for this symbol. */
 EXPORT const int scorep_gomp_wrappers = 1;

@@ -36,6 +36,10 @@ typedef enum {
     OMP_R_TASK,
     OMP_R_TASK_UNTIED,
     OMP_R_CREATE_TASK,
+    OMP_R_TARGET, /* target constructs of libgomp's host fallback (gomp_wrap.c) */
+    OMP_R_TARGET_ENTER_DATA,
+    OMP_R_TARGET_EXIT_DATA,
+    OMP_R_TARGET_UPDATE,
     OMP_R_SET_LOCK, /* lock API regions: one each, no source position (as Score-P) */
     OMP_R_UNSET_LOCK,
     OMP_R_SET_NEST_LOCK,

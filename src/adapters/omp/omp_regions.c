@@ -106,6 +106,11 @@ static const struct {
     [OMP_R_TASK] = {"!$omp task", SCOREP_ROLE_CODE, true},
     [OMP_R_TASK_UNTIED] = {"!$omp task untied", SCOREP_ROLE_CODE, true},
     [OMP_R_CREATE_TASK] = {"!$omp create task", SCOREP_ROLE_CODE, true},
+    /* named as libscorep-rt-omptarget names libomptarget's (omp_target.c) */
+    [OMP_R_TARGET] = {"!$omp target", SCOREP_ROLE_CODE, true},
+    [OMP_R_TARGET_ENTER_DATA] = {"!$omp target enter data", SCOREP_ROLE_CODE, true},
+    [OMP_R_TARGET_EXIT_DATA] = {"!$omp target exit data", SCOREP_ROLE_CODE, true},
+    [OMP_R_TARGET_UPDATE] = {"!$omp target update", SCOREP_ROLE_CODE, true},
     [OMP_R_SET_LOCK] = {"omp_set_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_UNSET_LOCK] = {"omp_unset_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_SET_NEST_LOCK] = {"omp_set_nest_lock", SCOREP_ROLE_WRAPPER, false},
