@@ -36,9 +36,9 @@ enum {
     TASK_REDUCTION = 1 << 12,
     TASK_DETACH = 1 << 13
 };
-/* which construct GOMP_cancel and GOMP_cancellation_point name (gomp-constants.h) */
-enum { GOMP_CANCEL_PARALLEL = 1, GOMP_CANCEL_LOOP = 2, GOMP_CANCEL_SECTIONS = 4,
-       GOMP_CANCEL_TASKGROUP = 8 };
+/* GOMP_cancellation_point's construct "taskgroup" (gomp-constants.h), which libgomp also
+ * answers for a cancelled parallel region */
+enum { GOMP_CANCEL_TASKGROUP = 8 };
 
 /* On LLVM's libomp (it has GOMP_* too) the OMPT tool records: every wrapper passes through. */
 static bool passthrough;
@@ -78,8 +78,8 @@ typedef struct {
     void *data;
     ompt_data_t parallel;
     const void *codeptr;
-    int work; /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
-    int level; /* omp_get_level() inside the team */
+    int work;          /* combined parallel worksharing: the ompt_work_t each member begins, or 0 */
+    int level;         /* omp_get_level() inside the team */
     void *copyprivate; /* a single's copyprivate data, from its executor to the others */
 } parallel_ctx;
 
@@ -163,7 +163,7 @@ EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, 
                      long incr, long chunk, unsigned flags)                                        \
     {                                                                                              \
         typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);   \
-        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                            \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                   \
         if (!parallel_begin(&c, num_threads)) {                                                    \
             REAL(f, name)(fn, data, num_threads, start, end, incr, chunk, flags);                  \
             return;                                                                                \
@@ -183,7 +183,7 @@ PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
                      long incr, unsigned flags)                                                    \
     {                                                                                              \
         typedef void (*f)(void (*)(void *), void *, unsigned, long, long, long, unsigned);         \
-        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                            \
+        parallel_ctx c = {fn, data, {0}, OUTLINED(fn), ompt_work_loop, 0, NULL};                   \
         if (!parallel_begin(&c, num_threads)) {                                                    \
             REAL(f, name)(fn, data, num_threads, start, end, incr, flags);                         \
             return;                                                                                \
@@ -663,7 +663,7 @@ EXPORT void GOMP_taskgroup_end(void)
  * read there: those words lead the header. */
 typedef struct {
     alignas(16) unsigned long long words[2]; /* the event; a taskloop task's iterations */
-    void *reductions; /* a taskloop's: the compiler block's third word */
+    void *reductions;                        /* a taskloop's: the compiler block's third word */
     void (*fn)(void *);
     void (*cpyfn)(void *, void *);
     void *data; /* the compiler's block (valid while GOMP_task runs, when copies are made) */
@@ -856,12 +856,13 @@ EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void
         f real = REAL(f, name);                                                                    \
         task_head h;                                                                               \
         unsigned lflags = flags;                                                                   \
-        bool recorded = taskloop_begin(&h, fn, data, cpyfn, arg_size, arg_align, &lflags, CODEPTR);\
+        bool recorded =                                                                            \
+            taskloop_begin(&h, fn, data, cpyfn, arg_size, arg_align, &lflags, CODEPTR);            \
         if (!recorded)                                                                             \
             real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end,     \
                  step);                                                                            \
         else if (h.create_flags)                                                                   \
-            real(task_run, &h, task_copy, h.offset + arg_size, TASK_ALIGN(arg_align), lflags,    \
+            real(task_run, &h, task_copy, h.offset + arg_size, TASK_ALIGN(arg_align), lflags,      \
                  num_tasks, priority, start, end, step);                                           \
         else                                                                                       \
             real(fn, data, cpyfn, arg_size, arg_align, lflags, num_tasks, priority, start, end,    \
@@ -1005,8 +1006,8 @@ static void *real_GOMP_target_ext, *real_GOMP_target_data_ext, *real_GOMP_target
     *real_GOMP_target_update_ext, *real_GOMP_target_enter_exit_data;
 
 EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
-                            size_t *sizes, unsigned short *kinds, unsigned int flags,
-                            void **depend, void **args)
+                            size_t *sizes, unsigned short *kinds, unsigned int flags, void **depend,
+                            void **args)
 {
     typedef void (*f)(int, void (*)(void *), size_t, void **, size_t *, unsigned short *,
                       unsigned int, void **, void **);
@@ -1052,9 +1053,8 @@ EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs, 
     target_end(t);
 }
 
-EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs,
-                                        size_t *sizes, unsigned short *kinds, unsigned int flags,
-                                        void **depend)
+EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs, size_t *sizes,
+                                        unsigned short *kinds, unsigned int flags, void **depend)
 {
     typedef void (*f)(int, size_t, void **, size_t *, unsigned short *, unsigned int, void **);
     omp_thread *t = target_begin(
