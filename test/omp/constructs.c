@@ -3,7 +3,7 @@
  * regions, tasks and plain worksharing, each in its own team of 2 threads, with visits fixed
  * by design: taskloops (4 tasks in a taskgroup, 2 tasks nogroup over unsigned long long),
  * a single copyprivate, doacross loops (long and unsigned long long, 8 iterations each,
- * ordered depend), a task with detach, a loop with cancel and cancellation point, a
+ * ordered depend), a task with detach in a single that creates and waits for it, a loop with cancel and cancellation point, a
  * cancelled parallel region and taskgroup (with OMP_CANCELLATION=true), host teams.
  * Arguments name the parts to run (all without). */
 #include <omp.h>
@@ -76,13 +76,16 @@ static void doacross(void)
 static void detach(void)
 {
 #pragma omp parallel num_threads(2) /* DT_PAR */
-#pragma omp single                  /* DT_SINGLE */
     {
-        omp_event_handle_t ev;
+#pragma omp single /* DT_SINGLE */
+        {
+            omp_event_handle_t ev;
 #pragma omp task detach(ev) /* DETACH */
-        work(1000);
-        omp_fulfill_event(ev);
+            work(1000);
+            omp_fulfill_event(ev);
 #pragma omp taskwait /* DT_WAIT */
+        }
+        work(0); /* after the single: gcc keeps its barrier */
     }
 }
 
