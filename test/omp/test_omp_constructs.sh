@@ -227,4 +227,43 @@ for v in gcc plain; do
     trace_defs $exp >$exp.defs
     expect_eq "$(grep -c 'Type: ACCELERATOR_STREAM' $exp.defs)" 0 "target $v: host fallback: no device location"
 done
+
+# test/omp/target_mixed.c the same way: enter data, a target teams region (GOMP_teams4 in the
+# target's body: a league of 2 teams, each a region of one thread, each forking its parallel
+# loop of 2 threads), update, exit data, target nowait (the region: the target task's
+# creation), then a target region per thread of a parallel region; the master's records
+scorep_cc gcc -fopenmp -o target_mixed_gcc "$OMP_SRC/target_mixed.c"
+gcc -g -fopenmp -o target_mixed_plain "$OMP_SRC/target_mixed.c" || fail "build: gcc -fopenmp target_mixed.c"
+at() { echo "@target_mixed.c:$(line target_mixed "$1")"; }
+{
+    echo "ENTER !\$omp target enter data $(at ENTER)"
+    echo "LEAVE !\$omp target enter data $(at ENTER)"
+    echo "ENTER !\$omp target $(at TEAMS)"
+    echo "THREAD_FORK 2"
+    for k in 1 2; do
+        printf 'THREAD_FORK 1\nENTER !$omp parallel\nTHREAD_FORK 2\nLEAVE !$omp parallel\n'
+    done
+    echo "LEAVE !\$omp target $(at TEAMS)"
+    for r in "update $(at UPDATE)" "exit data $(at EXIT)" "$(at NOWAIT)"; do
+        echo "ENTER !\$omp target $r"
+        echo "LEAVE !\$omp target $r"
+    done
+    echo "THREAD_FORK 2"
+    echo "ENTER !\$omp target $(at DEVICE)"
+    echo "LEAVE !\$omp target $(at DEVICE)"
+} >want_mixed.seq
+for v in gcc plain; do
+    omp_run $v target_mixed
+    expect_eq "$(cat target_mixed_$v.out)" "y 4097 z 32 devices 1" "target_mixed $v: program output"
+    omp_consistent $exp "target_mixed $v"
+    trace_events $exp >$exp.events
+    expect_eq "$(awk '$2 == 0 && ($1 == "ENTER" || $1 == "LEAVE") && /Region: "!\$omp (target|parallel")/ {
+            r = $0; sub(/.*Region: "/, "", r); sub(/" <.*/, "", r); print $1, r }
+        $2 == 0 && $1 == "THREAD_FORK" { print $1, $NF }' $exp.events)" "$(cat want_mixed.seq)" \
+        "target_mixed $v: the master's target constructs and teams in order"
+    expect_eq "$(grep -c "ENTER .*Region: \"!\\\$omp target $(at DEVICE)\"" $exp.events)" 2 \
+        "target_mixed $v: a target region per thread"
+    expect_eq "$(events $exp THREAD_TEAM_BEGIN)" 8 \
+        "target_mixed $v: team begins: 2 teams of one, 2 x 2 of their loops, 2 of the last region"
+done
 done_ok

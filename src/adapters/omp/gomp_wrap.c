@@ -213,15 +213,25 @@ EXPORT void GOMP_parallel_sections(void (*fn)(void *), void *data, unsigned num_
  * (teams.c). Recorded as libomp records a league: a ThreadFork of num_teams around it, and
  * each team's initial thread as a parallel region of one thread (libomp's teams of one),
  * here all on the encountering thread. */
+static void team_begin(ompt_data_t *team)
+{
+    omp_cb_parallel_begin(NULL, NULL, team, 1, ompt_parallel_team, TEAMS_CODEPTR);
+    omp_cb_implicit_task(ompt_scope_begin, team, NULL, 1, 0, ompt_task_implicit);
+}
+
+static void team_end(ompt_data_t *team)
+{
+    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
+    omp_cb_parallel_end(team, NULL, ompt_parallel_team, TEAMS_CODEPTR);
+}
+
 static void teams_member(void *p)
 {
     parallel_ctx *c = p;
     ompt_data_t team = {0};
-    omp_cb_parallel_begin(NULL, NULL, &team, 1, ompt_parallel_team, TEAMS_CODEPTR);
-    omp_cb_implicit_task(ompt_scope_begin, &team, NULL, 1, 0, ompt_task_implicit);
+    team_begin(&team);
     c->fn(c->data);
-    omp_cb_implicit_task(ompt_scope_end, NULL, NULL, 0, 0, ompt_task_implicit);
-    omp_cb_parallel_end(&team, NULL, ompt_parallel_team, TEAMS_CODEPTR);
+    team_end(&team);
 }
 
 static void *real_GOMP_teams_reg;
@@ -239,6 +249,33 @@ EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
     }
     REAL(f, GOMP_teams_reg)(teams_member, &c, num_teams, thread_limit, flags);
     omp_cb_parallel_end(&c.parallel, NULL, ompt_parallel_league, TEAMS_CODEPTR);
+}
+
+/* Teams inside a target region (host fallback: gcc's body runs `GOMP_teams4(..., first)`
+ * and then loops while GOMP_teams4(..., false) is true, a team per pass): the first call
+ * begins the league, each true return a team, the next call ends it, a false one the league. */
+static __thread struct {
+    ompt_data_t league, team;
+} teams4 __attribute__((tls_model("initial-exec")));
+
+static void *real_GOMP_teams4;
+EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                        bool first)
+{
+    bool more = REAL(bool (*)(unsigned, unsigned, unsigned, bool),
+                     GOMP_teams4)(num_teams_low, num_teams_high, thread_limit, first);
+    if (passthrough)
+        return more;
+    if (teams4.team.ptr)
+        team_end(&teams4.team);
+    if (first && more && omp_thread_get())
+        omp_cb_parallel_begin(NULL, NULL, &teams4.league, num_teams_low, ompt_parallel_league,
+                              TEAMS_CODEPTR);
+    if (more && teams4.league.ptr)
+        team_begin(&teams4.team);
+    else if (teams4.league.ptr)
+        omp_cb_parallel_end(&teams4.league, NULL, ompt_parallel_league, TEAMS_CODEPTR);
+    return more;
 }
 
 /* ------------------------------------------------------------- worksharing */
