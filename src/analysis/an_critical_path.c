@@ -224,7 +224,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         snprintf(err, len, "out of memory recording the synchronisation points");
         return -1;
     }
-    qsort(c->sync, c->n_sync, sizeof *c->sync, cmp_sync);
+    if (c->n_sync) /* qsort's base must not be NULL, even for no elements */
+        qsort(c->sync, c->n_sync, sizeof *c->sync, cmp_sync);
     /* rank 0 collects the synchronisation points (24 bytes each) and the ranks' time ranges,
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
