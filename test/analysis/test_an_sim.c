@@ -2,8 +2,8 @@
 /* test_an_sim.c: the MPI wait-state analysis in one process on simulated ranks (an_net_sim.c),
  * without mpirun. First the backend itself against MPI's definitions (collectives of 4 ranks,
  * messages matched by source and tag in the order sent, sub-groups); then synthetic traces of
- * 4 ranks, built event by event as the loaders build them (an_event_append, an_cnode_get, the
- * enclosing call of each event), replayed by the real passes (an_ctx_open, an_ctx_mpi_passes:
+ * 4 ranks, built event by event through the loaders' own construction (an_calls_enter,
+ * an_calls_event, an_calls_leave of an_trace.h), replayed by the real passes (an_ctx_open, an_ctx_mpi_passes:
  * patterns, replays, critical path, delay costs). The scenarios are waitstates.c's; every
  * expected value is what test_analysis.sh asserts of the mpirun run, with its formulas applied
  * to the synthetic times (D = 1 s, 1000 ticks; no load, so no allowance but rounding). */
@@ -184,54 +184,30 @@ static const char *const region_name[N_REGIONS] = {
 #define AT(k) ((uint64_t)(T0 + (k) * (double)D))
 #define END AT(10)      /* MPI_Finalize, unless a scenario says otherwise */
 
-/* a trace being built as a loader builds it: the open calls' ENTER events */
+/* a trace being built as a loader builds it: its open calls */
 typedef struct {
     an_trace *t;
-    uint32_t stack[16];
-    int depth, oom;
+    an_calls calls;
+    int oom;
     uint64_t fin;  /* when this rank enters MPI_Finalize */
     uint32_t comm; /* of the messages and collectives: 0 the world, 1 ranks 2 and 3 */
 } bld;
 
 static an_event *ev(bld *b, uint64_t time, an_event_kind kind)
 {
-    an_event *e = an_event_append(b->t);
-    if (!e) {
-        b->oom = 1;
-        return NULL;
-    }
-    memset(e, 0, sizeof *e);
-    e->time = time;
-    e->kind = kind;
-    e->enter = e->cnode = e->region = e->comm = e->peer = AN_NONE;
-    if (b->depth) {
-        e->enter = b->stack[b->depth - 1];
-        e->cnode = b->t->events[e->enter].cnode;
-    }
-    if (AN_IS_MPI_EVENT(kind))
-        b->t->has_mpi = 1;
+    an_event *e = b->oom ? NULL : an_calls_event(b->t, &b->calls, time, kind);
+    b->oom |= !e;
     return e;
 }
 
 static void enter(bld *b, uint64_t time, uint32_t region)
 {
-    uint32_t parent = b->depth ? b->t->events[b->stack[b->depth - 1]].cnode : AN_NONE;
-    an_event *e = ev(b, time, AN_ENTER);
-    if (!e)
-        return;
-    e->region = region;
-    if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE)
-        b->oom = 1;
-    b->stack[b->depth++] = (uint32_t)(b->t->n_events - 1);
+    b->oom |= b->oom || !an_calls_enter(b->t, &b->calls, time, region, 0);
 }
 
 static void leave(bld *b, uint64_t time)
 {
-    uint32_t region = b->t->events[b->stack[b->depth - 1]].region;
-    an_event *e = ev(b, time, AN_LEAVE);
-    if (e)
-        e->region = region;
-    b->depth--;
+    b->oom |= b->oom || !b->calls.depth || !an_calls_leave(b->t, &b->calls, time);
 }
 
 /* a message record on the builder's communicator */
@@ -346,6 +322,8 @@ static int build(an_trace *t, int rank, scenario_fn fn)
     enter(&b, b.fin, R_FINALIZE);
     leave(&b, END + 10);
     leave(&b, END + 20);
+    b.oom |= b.calls.depth != 0;
+    an_calls_free(&b.calls);
     return b.oom ? -1 : 0;
 }
 
