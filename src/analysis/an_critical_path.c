@@ -297,7 +297,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         }
         if (ok && (all_iv = malloc((tot + 1) * sizeof *all_iv)))
             for (int r = 0; r < size; r++)
-                memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
+                if (out[r].n) /* a rank off the path has no intervals (v NULL) */
+                    memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
         ok = ok && all_iv;
     }
     an_net_bcast(c->net, &ok, 1, AN_T_INT, 0);

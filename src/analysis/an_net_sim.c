@@ -13,8 +13,8 @@
 #include "analysis/an_net_sim.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
