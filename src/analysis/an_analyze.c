@@ -49,6 +49,7 @@ int an_ctx_open(an_ctx *c, an_trace *t, an_net *net, char *err, size_t len)
     c->rank = an_net_rank(net);
     c->size = an_net_size(net);
     c->tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
+    c->delay_limit = 0x7fffffff;
     an_classify_regions(t);
     int mapped = an_omp_map(t); /* before the tables are sized by the call paths */
     c->n_cnodes = t->n_cnodes;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* an_calltree.c: the call paths (cnodes) of one rank's trace and its growing event array.
  * A cnode is (parent cnode, region); an open-addressing table maps the pair to its id so
- * that building the tree is linear in the number of events. */
+ * that building the tree is linear in the number of events. The loaders' open calls
+ * (an_calls) give each appended event its enclosing call and call path. */
 #include "analysis/an_trace.h"
+#include "base/grow.h"
 
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
@@ -81,6 +83,40 @@ an_event *an_event_append(an_trace *t)
     memset(e, 0, sizeof *e);
     e->comm = e->peer = e->cnode = e->enter = AN_NONE;
     return e;
+}
+
+an_event *an_calls_enter(an_trace *t, an_calls *s, uint64_t time, uint32_t region, int worker)
+{
+    const an_event *top = an_calls_top(t, s);
+    uint32_t parent = top ? top->cnode : AN_NONE;
+    if (scorep_grow((void **)&s->open, &s->cap, s->depth + 1, sizeof *s->open) != 0)
+        return NULL;
+    an_event *e = an_calls_event(t, s, time, AN_ENTER);
+    if (!e)
+        return NULL;
+    e->region = region;
+    e->cnode = worker ? AN_NONE : an_cnode_get(t, parent, region);
+    if (e->cnode == AN_NONE && !worker)
+        return NULL;
+    s->open[s->depth++] = (uint32_t)(t->n_events - 1);
+    return e;
+}
+
+an_event *an_calls_leave(an_trace *t, an_calls *s, uint64_t time)
+{
+    uint32_t region = an_calls_top(t, s)->region;
+    an_event *e = an_calls_event(t, s, time, AN_LEAVE);
+    if (!e)
+        return NULL;
+    e->region = region;
+    s->depth--;
+    return e;
+}
+
+void an_calls_free(an_calls *s)
+{
+    free(s->open);
+    memset(s, 0, sizeof *s);
 }
 
 void an_trace_free(an_trace *t)

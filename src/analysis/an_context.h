@@ -78,6 +78,10 @@ typedef struct {
     size_t n_locs;     /* 1 + t->n_threads */
     uint64_t *exit_of; /* [event index of an ENTER] = time of its LEAVE */
     double tick;       /* seconds per tick */
+    /* the most bytes of records the delay analysis sends to or receives from the other ranks
+     * in one exchange (an_delay.c, its "size limit" error): MPI's int counts, 2^31 - 1, set
+     * by an_ctx_open; test_an_sim.c lowers it to reach that error (never above 2^31 - 1) */
+    size_t delay_limit;
     /* diagnostics (this rank's part; an_analyze sums them) */
     uint64_t ccv_p2p, ccv_coll; /* clock condition violations found */
     uint64_t unmatched_sends, unmatched_recvs;

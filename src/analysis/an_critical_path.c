@@ -224,7 +224,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         snprintf(err, len, "out of memory recording the synchronisation points");
         return -1;
     }
-    qsort(c->sync, c->n_sync, sizeof *c->sync, cmp_sync);
+    if (c->n_sync) /* qsort's base must not be NULL, even for no elements */
+        qsort(c->sync, c->n_sync, sizeof *c->sync, cmp_sync);
     /* rank 0 collects the synchronisation points (24 bytes each) and the ranks' time ranges,
      * follows the path and sends each rank its intervals on it */
     int size = c->size, mine = (int)(c->n_sync * sizeof(an_sync));
@@ -296,7 +297,8 @@ int an_critical_path(an_ctx *c, char *err, size_t len)
         }
         if (ok && (all_iv = malloc((tot + 1) * sizeof *all_iv)))
             for (int r = 0; r < size; r++)
-                memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
+                if (out[r].n) /* a rank off the path has no intervals (v NULL) */
+                    memcpy(all_iv + ioff[r], out[r].v, out[r].n * sizeof *all_iv);
         ok = ok && all_iv;
     }
     an_net_bcast(c->net, &ok, 1, AN_T_INT, 0);

@@ -528,8 +528,8 @@ typedef struct {
     /* the exchanges of an_delay: bytes to and from each rank, what goes out and comes back */
     int *scount, *rcount;
     char *sbuf, *rbuf, *reply, *back;
-    /* an exchange would have passed MPI's int counts (more than 2 GiB to one rank): a limit
-     * of the analysis, not a lack of memory (the message says which) */
+    /* an exchange would have passed c->delay_limit (MPI's int counts: more than 2 GiB to or
+     * from one rank): a limit of the analysis, not a lack of memory (the message says which) */
     int limit;
 } pass;
 
@@ -816,8 +816,8 @@ static char *exchange(an_ctx *c, pass *ps, const char *sbuf, const int *scount, 
             rdispl[i] = (int)r;
             r += (size_t)rcount[i];
         }
-        ps->limit |= r > 0x7fffffff;
-        ok = r <= 0x7fffffff && (rbuf = malloc(r + 1)) != NULL;
+        ps->limit |= r > c->delay_limit;
+        ok = r <= c->delay_limit && (rbuf = malloc(r + 1)) != NULL;
         an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
         if (all_ok) {
             an_net_alltoallv(c->net, sbuf, scount, sdispl, rbuf, rcount, rdispl, AN_T_BYTE);
@@ -1015,8 +1015,8 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
                 at[r] = cap;
                 cap += (size_t)scount[r];
             }
-            ps->limit |= cap > 0x7fffffff;
-            if (cap > 0x7fffffff || !(sbuf = malloc(cap + 1)))
+            ps->limit |= cap > c->delay_limit;
+            if (cap > c->delay_limit || !(sbuf = malloc(cap + 1)))
                 goto fail;
         }
         for (size_t w = 0; w < n; w++) {
@@ -1033,7 +1033,7 @@ static char *requests(an_ctx *c, pass *ps, int *scount, int *ok)
                 sp_map(c, &ps->d, prev[w], b);
             size_t bytes = sizeof(req_head) + ps->d.n_touched * sizeof(tm_entry);
             if (pass_no == 0) {
-                if (bytes > 0x7fffffff - (size_t)scount[cause]) {
+                if (bytes > c->delay_limit - (size_t)scount[cause]) {
                     ps->limit = 1;
                     goto fail;
                 }
@@ -1290,12 +1290,15 @@ int an_delay(an_ctx *c, char *err, size_t len)
     if (rc == 0) {
         classify(c, &ps);
     } else { /* every rank fails here together: say the same everywhere */
-        int limit = ps.limit, any_limit;
-        an_net_allreduce(c->net, &limit, &any_limit, 1, AN_T_INT, AN_OP_MAX);
-        snprintf(err, len, "%s",
-                 any_limit ? "size limit in the delay analysis: more than 2 GiB of records "
-                             "for one rank in one exchange (MPI's int counts)"
-                           : "out of memory in the delay analysis");
+        int limit = ps.limit ? c->rank : c->size, first;
+        an_net_allreduce(c->net, &limit, &first, 1, AN_T_INT, AN_OP_MIN);
+        if (first < c->size)
+            snprintf(err, len,
+                     "size limit in the delay analysis: rank %d would send or receive more "
+                     "than %zu bytes of records in one exchange (MPI's int counts)",
+                     first, c->delay_limit);
+        else
+            snprintf(err, len, "out of memory in the delay analysis");
     }
     pass_free(&ps);
     return rc;

@@ -24,8 +24,7 @@
 typedef struct {
     an_trace *t;
     const scorep_unified *u;
-    uint32_t *stack;
-    size_t depth, cap;
+    an_calls calls;
     uint64_t last;            /* last raw timestamp (the writer keeps them increasing) */
     const buf_mpi_rec *probe; /* a probe record waiting for its Leave */
     uint64_t rma_begin;       /* the last RmaCollectiveBegin's time (its End carries it) */
@@ -46,54 +45,24 @@ static uint32_t world(const bl *b, uint32_t comm, uint32_t peer)
     return an_comm_peer(&b->t->comms[comm], peer);
 }
 
+/* an event at raw timestamp TS, on rank 0's clock (an_trace.h: offsets applied) */
 static an_event *push(bl *b, uint64_t ts, an_event_kind kind)
 {
-    an_event *e = an_event_append(b->t);
-    if (!e) {
-        b->oom = 1;
-        return NULL;
-    }
-    e->time = scorep_clock_to_root(ts);
-    e->kind = kind;
-    if (b->depth) {
-        e->enter = b->stack[b->depth - 1];
-        e->cnode = b->t->events[e->enter].cnode;
-    }
-    if (AN_IS_MPI_EVENT(kind))
-        b->t->has_mpi = 1;
+    an_event *e = an_calls_event(b->t, &b->calls, scorep_clock_to_root(ts), kind);
+    b->oom |= !e;
     return e;
 }
 
 static void enter(bl *b, uint64_t ts, uint32_t local)
 {
     uint32_t region = map(b, U_REGION, local);
-    uint32_t parent = b->depth ? b->t->events[b->stack[b->depth - 1]].cnode : AN_NONE;
-    an_event *e = push(b, ts, AN_ENTER);
-    if (!e)
-        return;
-    e->region = region;
-    if (b->worker)
-        e->cnode = AN_NONE;
-    else if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE) {
-        b->oom = 1;
-        return;
-    }
-    if (b->depth == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 64;
-        uint32_t *n = realloc(b->stack, cap * sizeof *n);
-        if (!n) {
-            b->oom = 1;
-            return;
-        }
-        b->stack = n;
-        b->cap = cap;
-    }
-    b->stack[b->depth++] = (uint32_t)(b->t->n_events - 1);
+    b->oom |= !an_calls_enter(b->t, &b->calls, scorep_clock_to_root(ts), region, b->worker);
 }
 
 static void leave(bl *b, uint64_t ts, uint32_t region)
 {
-    if (!b->depth || b->t->events[b->stack[b->depth - 1]].region != region) {
+    const an_event *top = an_calls_top(b->t, &b->calls);
+    if (!top || top->region != region) {
         b->nesting_error = 1;
         return;
     }
@@ -109,11 +78,7 @@ static void leave(bl *b, uint64_t ts, uint32_t region)
         p->request = r->handle;
         b->probe = NULL;
     }
-    an_event *e = push(b, ts, AN_LEAVE);
-    if (!e)
-        return;
-    e->region = region;
-    b->depth--;
+    b->oom |= !an_calls_leave(b->t, &b->calls, scorep_clock_to_root(ts));
 }
 
 /* one-sided records (an_pattern_rma.c), with the window's global id and communicator, as
@@ -217,7 +182,8 @@ static void task_event(bl *b, const buf_item *it)
     };
     if (it->type == BUF_EV_THREAD_TASK_DEPEND && !b->task->has_last)
         return;
-    uint32_t create_region = b->depth ? b->t->events[b->stack[b->depth - 1]].region : AN_NONE;
+    const an_event *top = an_calls_top(b->t, &b->calls);
+    uint32_t create_region = top ? top->region : AN_NONE;
     an_event *e = push(b, it->ts, kinds[it->type - BUF_EV_THREAD_TASK_CREATE]);
     if (!e)
         return;
@@ -478,11 +444,11 @@ static int read_buffer(const scorep_location *l, const scorep_unified *u, an_tra
     buf_merge_free(m);
     /* calls still open when recording ended close there, as the trace writer closes them */
     uint64_t close_ts = buf->full ? buf->full_ts : l->end_ts;
-    while (!b.oom && !b.nesting_error && b.depth) {
+    while (!b.oom && !b.nesting_error && b.calls.depth) {
         b.last = close_ts > b.last ? close_ts : b.last + 1;
-        leave(&b, b.last, t->events[b.stack[b.depth - 1]].region);
+        leave(&b, b.last, an_calls_top(t, &b.calls)->region);
     }
-    free(b.stack);
+    an_calls_free(&b.calls);
     t->reduced |= buf->full || buf->n_log > 0 || buf->n_flushes > 0;
     if (b.oom || !m || rc != 0) {
         snprintf(err, len, "out of memory reading the trace buffer of rank %u", rank);

@@ -7,7 +7,6 @@
  * of MPI's COMM_LOCATIONS group, as the runtime writes it (docs/trace-export.md); a trace
  * without MPI ranks is one process's (its lowest thread location the master, rank 0 of 1). */
 #include "analysis/an_load.h"
-#include "base/grow.h"
 #include "core/events_thread.h"
 #include "trace/otf2_defs_load.h"
 #include "trace/otf2_read_guard.h"
@@ -31,8 +30,7 @@ typedef struct {
     int worker;                   /* reading a worker thread: no call paths yet (an_omp_map) */
     int in_program;               /* ProgramBegin entered the program region (e_program_begin) */
     uint32_t program_region;      /* ... this one */
-    uint32_t *stack;              /* indices of open ENTER events */
-    size_t depth, cap_stack;
+    an_calls calls;               /* the open calls */
     int oom, nesting_error, flushes;
     uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
     size_t n_param;
@@ -98,19 +96,8 @@ static uint32_t world_rank(const ld *l, uint32_t comm, uint32_t peer)
 
 static an_event *push(ld *l, uint64_t time, an_event_kind kind)
 {
-    an_event *e = an_event_append(l->t);
-    if (!e) {
-        l->oom = 1;
-        return NULL;
-    }
-    e->time = time;
-    e->kind = kind;
-    if (l->depth) {
-        e->enter = l->stack[l->depth - 1];
-        e->cnode = l->t->events[e->enter].cnode;
-    }
-    if (AN_IS_MPI_EVENT(kind))
-        l->t->has_mpi = 1;
+    an_event *e = an_calls_event(l->t, &l->calls, time, kind);
+    l->oom |= !e;
     return e;
 }
 
@@ -142,23 +129,10 @@ static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
     (void)pos;
     (void)a;
     ld *l = u;
-    uint32_t parent = l->depth ? l->t->events[l->stack[l->depth - 1]].cnode : AN_NONE;
-    an_event *e = push(l, t, AN_ENTER);
-    if (!e)
-        return OTF2_CALLBACK_INTERRUPT;
-    e->region = region;
-    e->cnode = l->worker ? AN_NONE : an_cnode_get(l->t, parent, region);
-    if (e->cnode == AN_NONE && !l->worker) {
+    if (!an_calls_enter(l->t, &l->calls, t, region, l->worker)) {
         l->oom = 1;
         return OTF2_CALLBACK_INTERRUPT;
     }
-    size_t cap = l->cap_stack;
-    if (scorep_grow((void **)&l->stack, &cap, l->depth + 1, sizeof *l->stack) != 0) {
-        l->oom = 1;
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    l->cap_stack = cap;
-    l->stack[l->depth++] = (uint32_t)(l->t->n_events - 1);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -189,7 +163,7 @@ static OTF2_CallbackCode e_program_begin(OTF2_LocationRef loc, OTF2_TimeStamp t,
     (void)args;
     ld *l = u;
     uint32_t region = program_region(l, name);
-    if (region == AN_NONE || l->depth)
+    if (region == AN_NONE || l->calls.depth)
         return OTF2_CALLBACK_SUCCESS;
     l->program_region = region;
     l->in_program = 1;
@@ -202,7 +176,8 @@ static OTF2_CallbackCode e_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
     (void)loc;
     (void)pos;
     ld *l = u;
-    if (!l->depth || l->t->events[l->stack[l->depth - 1]].region != region) {
+    const an_event *top = an_calls_top(l->t, &l->calls);
+    if (!top || top->region != region) {
         l->nesting_error = 1;
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -220,11 +195,10 @@ static OTF2_CallbackCode e_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_
         p->msg_id = id;
         p->request = handle;
     }
-    an_event *e = push(l, t, AN_LEAVE);
-    if (!e)
+    if (!an_calls_leave(l->t, &l->calls, t)) {
+        l->oom = 1;
         return OTF2_CALLBACK_INTERRUPT;
-    e->region = region;
-    l->depth--;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -449,7 +423,8 @@ static OTF2_CallbackCode e_release(OTF2_LocationRef loc, OTF2_TimeStamp t, uint6
 static OTF2_CallbackCode task_event(ld *l, uint64_t t, an_event_kind kind, OTF2_CommRef team,
                                     uint32_t creator, uint32_t generation)
 {
-    uint32_t create_region = l->depth ? l->t->events[l->stack[l->depth - 1]].region : AN_NONE;
+    const an_event *top = an_calls_top(l->t, &l->calls);
+    uint32_t create_region = top ? top->region : AN_NONE;
     an_event *e = push(l, t, kind);
     if (!e)
         return OTF2_CALLBACK_INTERRUPT;
@@ -719,9 +694,9 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     if (rc_close != OTF2_SUCCESS)
         return fail(err, len, "cannot close the events of rank %u's location %llu (%s)", l->t->rank,
                     (unsigned long long)loc, OTF2_Error_GetDescription(rc_close));
-    if (l->depth)
+    if (l->calls.depth)
         return fail(err, len, "a thread of rank %u ends inside %zu open calls (truncated trace?)",
-                    l->t->rank, l->depth);
+                    l->t->rank, l->calls.depth);
     return 0;
 }
 
@@ -929,11 +904,12 @@ static int load(const char *anchor, uint32_t rank, uint32_t n_procs, an_trace *t
     if (!rc && rc_close != OTF2_SUCCESS)
         rc = fail(err, len, "cannot close the trace (%s)", OTF2_Error_GetDescription(rc_close));
     otf2_defs_free(&l.defs);
-    free(l.stack);
+    size_t open_calls = l.calls.depth;
+    an_calls_free(&l.calls);
     free(l.param_dep);
     an_task_state_free(&l.task);
-    if (!rc && l.depth)
+    if (!rc && open_calls)
         rc = fail(err, len, "rank %u's trace ends inside %zu open calls (truncated trace?)", rank,
-                  l.depth);
+                  open_calls);
     return rc;
 }

@@ -5,14 +5,16 @@
  * arguments, each then copies what MPI's definition gives it, and none leaves before all have
  * read), a message is copied at its send into the receiver's queue and matched by source and
  * tag in the order sent (MPI's non-overtaking rule). One lock for the whole world: slow,
- * simple and deterministic (reductions sum in rank order, the same on every rank). A wait
- * that sees no progress anywhere for AN_SIM_STALL_S seconds (long beyond any local step of
- * the tests' small traces, even on a loaded machine) is a deadlock in the code under
- * test: the process aborts with what it waited for, rather than hang a test. */
+ * simple and deterministic (reductions sum in rank order, the same on every rank). A deadlock
+ * in the code under test aborts the process with what every rank waits for, rather than hang a
+ * test: at once when every rank that has not returned waits with nothing left to wake it, and
+ * after AN_SIM_STALL_S seconds without progress anywhere otherwise (a rank that never returns;
+ * long beyond any local step of the tests' small traces, even on a loaded machine). */
 #include "analysis/an_net_sim.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +80,23 @@ typedef struct pending {
     group *g;
 } pending;
 
+/* what a world rank does, for the deadlock message: runs, has returned, or waits in OP (a
+ * collective or recv) on group G, for PEER (recv: its rank in G) and TAG */
+typedef struct {
+    enum { R_RUNS, R_WAITS, R_RETURNED } state;
+    const char *op;
+    const struct group *g;
+    int peer, tag;
+} rank_state;
+
 struct sim_world {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned long epoch; /* changes whenever any state changes (stall detection) */
+    int stall_s;         /* the seconds without progress that abort (an_net_sim_run_stall) */
+    int n, live;         /* world ranks; those whose body has not returned */
+    int blocked;         /* ranks waiting since the last change: they saw the state as it is */
+    rank_state *st;      /* per world rank */
 };
 
 typedef struct {
@@ -107,29 +122,83 @@ static void die(const char *what, const net_sim *h)
     abort();
 }
 
-/* under the lock: every change wakes every waiter */
+/* under the lock: every change wakes every waiter (each then looks at the state again) */
 static void changed(sim_world *w)
 {
     w->epoch++;
+    w->blocked = 0;
     pthread_cond_broadcast(&w->cv);
 }
 
-/* under the lock: waits for a change; aborts when nothing changed anywhere for long */
-static void await(sim_world *w, const net_sim *h, const char *what)
+/* appends to M (of LEN bytes, *AT used) what snprintf makes of FMT */
+static void say(char *m, size_t len, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void say(char *m, size_t len, size_t *at, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = *at < len ? vsnprintf(m + *at, len - *at, fmt, ap) : 0;
+    va_end(ap);
+    *at += k > 0 ? (size_t)k : 0;
+}
+
+/* a group as its members' world ranks, {3,1} (the first 8) */
+static void say_group(char *m, size_t len, size_t *at, const group *g)
+{
+    for (int i = 0; i < g->n && i < 8; i++)
+        say(m, len, at, "%s%d", i ? "," : "{", g->world_rank[i]);
+    say(m, len, at, "%s}", g->n > 8 ? ",..." : "");
+}
+
+/* under the lock: aborts with what every world rank does (ranks are world ranks, groups
+ * their members' world ranks); STALL_S 0: every rank that has not returned waits, and none
+ * can wake another (a deadlock), else: nothing changed for STALL_S seconds */
+static void stuck(const sim_world *w, int stall_s)
+{
+    char m[2048];
+    size_t at = 0;
+    if (stall_s)
+        say(m, sizeof m, &at, "no progress for %d s:", stall_s);
+    else
+        say(m, sizeof m, &at, "a deadlock:");
+    for (int r = 0; r < w->n; r++) {
+        const rank_state *s = &w->st[r];
+        say(m, sizeof m, &at, "%s rank %d ", r ? ";" : "", r);
+        if (s->state != R_WAITS) {
+            say(m, sizeof m, &at, "%s", s->state == R_RUNS ? "runs" : "has returned");
+            continue;
+        }
+        say(m, sizeof m, &at, "waits in %s", s->op);
+        if (s->peer >= 0)
+            say(m, sizeof m, &at, " from rank %d with tag %d", s->g->world_rank[s->peer], s->tag);
+        say(m, sizeof m, &at, " in group ");
+        say_group(m, sizeof m, &at, s->g);
+        if (s->peer < 0 && !s->g->draining)
+            say(m, sizeof m, &at, " (%d of %d arrived)", s->g->arrived, s->g->n);
+    }
+    fprintf(stderr, "scorep-rt analysis (simulated ranks): %s\n", m);
+    abort();
+}
+
+/* under the lock: waits for a change, in OP for PEER (recv: a rank of the group, else -1)
+ * and TAG; aborts when this rank is the last to wait without anything to wake it (a
+ * deadlock), or when nothing changed anywhere for the stall time */
+static void await(sim_world *w, const net_sim *h, const char *op, int peer, int tag)
+{
+    rank_state *me = &w->st[h->g->world_rank[h->rank]];
+    *me = (rank_state){R_WAITS, op, h->g, peer, tag};
     unsigned long e = w->epoch;
+    if (++w->blocked == w->live)
+        stuck(w, 0);
     struct timespec dl;
     clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += AN_SIM_STALL_S;
+    dl.tv_sec += w->stall_s;
     while (w->epoch == e) {
         int rc = pthread_cond_timedwait(&w->cv, &w->mu, &dl);
-        if (rc == ETIMEDOUT && w->epoch == e) {
-            char m[160];
-            snprintf(m, sizeof m, "no progress for %d s waiting in %s: a deadlock",
-                     AN_SIM_STALL_S, what);
-            die(m, h);
-        }
+        if (rc == ETIMEDOUT && w->epoch == e)
+            stuck(w, w->stall_s);
     }
+    me->state = R_RUNS;
 }
 
 /* ---- collectives ---- */
@@ -266,14 +335,14 @@ static void coll(an_net *n, slot s)
         die("a collective's root is not a member", h);
     pthread_mutex_lock(&w->mu);
     while (g->draining) /* the previous collective's members are still reading */
-        await(w, h, coll_name[s.kind]);
+        await(w, h, coll_name[s.kind], -1, 0);
     g->slots[h->rank] = s;
     if (++g->arrived == g->n) {
         g->draining = 1;
         changed(w);
     }
     while (!g->draining)
-        await(w, h, coll_name[s.kind]);
+        await(w, h, coll_name[s.kind], -1, 0);
     const char *bad = mismatch(g, h->rank);
     pthread_mutex_unlock(&w->mu);
     if (bad)
@@ -287,7 +356,7 @@ static void coll(an_net *n, slot s)
         changed(w);
     }
     while (g->gen == gen)
-        await(w, h, coll_name[s.kind]);
+        await(w, h, coll_name[s.kind], -1, 0);
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -413,7 +482,7 @@ static void s_recv(an_net *n, void *buf, int cnt, an_type t, int src, int tag)
             prev = m;
         if (m)
             break;
-        await(g->w, h, "recv");
+        await(g->w, h, "recv", src, tag);
     }
     if (prev)
         prev->next = m->next;
@@ -575,27 +644,41 @@ typedef struct {
     int rank;
     an_sim_body body;
     void *arg;
+    sim_world *w;
 } runner;
 
 static void *run_one(void *p)
 {
     runner *r = p;
     r->body(r->net, r->rank, r->arg);
+    /* the ranks still waiting may have waited for this one to call something */
+    pthread_mutex_lock(&r->w->mu);
+    r->w->st[r->rank].state = R_RETURNED;
+    if (--r->w->live && r->w->blocked == r->w->live)
+        stuck(r->w, 0);
+    pthread_mutex_unlock(&r->w->mu);
     return NULL;
 }
 
 int an_net_sim_run(int n, an_sim_body body, void *arg)
 {
-    if (n < 1)
+    return an_net_sim_run_stall(n, body, arg, AN_SIM_STALL_S);
+}
+
+int an_net_sim_run_stall(int n, an_sim_body body, void *arg, int stall_s)
+{
+    if (n < 1 || stall_s < 1)
         return -1;
     sim_world *w = calloc(1, sizeof *w);
     int *ids = malloc((size_t)n * sizeof *ids);
     runner *rs = calloc((size_t)n, sizeof *rs);
     pthread_t *th = calloc((size_t)n, sizeof *th);
-    if (!w || !ids || !rs || !th) {
-        free(w), free(ids), free(rs), free(th);
+    rank_state *st = calloc((size_t)n, sizeof *st);
+    if (!w || !ids || !rs || !th || !st) {
+        free(w), free(ids), free(rs), free(th), free(st);
         return -1;
     }
+    *w = (sim_world){.stall_s = stall_s, .n = n, .live = n, .st = st};
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     for (int i = 0; i < n; i++)
@@ -605,7 +688,7 @@ int an_net_sim_run(int n, an_sim_body body, void *arg)
     if (g)
         g->refs = 1; /* this function's, until the threads are joined; one more per handle */
     for (int i = 0; rc == 0 && i < n; i++) {
-        rs[i] = (runner){handle(g, i), i, body, arg};
+        rs[i] = (runner){handle(g, i), i, body, arg, w};
         rc = rs[i].net ? 0 : -1;
         g->refs += rc == 0;
     }
@@ -629,6 +712,6 @@ int an_net_sim_run(int n, an_sim_body body, void *arg)
     }
     pthread_mutex_destroy(&w->mu);
     pthread_cond_destroy(&w->cv);
-    free(w), free(ids), free(rs), free(th);
+    free(w), free(ids), free(rs), free(th), free(st);
     return rc;
 }

@@ -184,6 +184,49 @@ uint32_t an_cnode_get(an_trace *t, uint32_t parent, uint32_t region);
 uint32_t an_program_cnode(const an_trace *t);
 /* appends an event (grows the array); NULL when memory runs out */
 an_event *an_event_append(an_trace *t);
+
+/* The open calls of the location being read, while a loader appends its events in order
+ * (an_load_otf2.c, an_load_buffer.c; test_an_sim.c builds its synthetic traces with them): the
+ * indexes of their ENTER events, innermost last. The one place where an event gets its
+ * enclosing call (.enter), its call path (.cnode) and the trace its has_mpi. */
+typedef struct {
+    uint32_t *open;
+    size_t depth, cap;
+} an_calls;
+
+/* the innermost open call's ENTER; NULL when none is open */
+static inline const an_event *an_calls_top(const an_trace *t, const an_calls *s)
+{
+    return s->depth ? &t->events[s->open[s->depth - 1]] : NULL;
+}
+
+/* appends an event of KIND at TIME inside the innermost open call (its .enter and .cnode; the
+ * other fields as an_event_append leaves them); NULL when memory runs out */
+static inline an_event *an_calls_event(an_trace *t, const an_calls *s, uint64_t time,
+                                       an_event_kind kind)
+{
+    an_event *e = an_event_append(t);
+    if (!e)
+        return NULL;
+    e->time = time;
+    e->kind = kind;
+    if (s->depth) {
+        e->enter = s->open[s->depth - 1];
+        e->cnode = t->events[e->enter].cnode;
+    }
+    if (AN_IS_MPI_EVENT(kind))
+        t->has_mpi = 1;
+    return e;
+}
+
+/* appends the ENTER of REGION at TIME and opens its call, on call path REGION below the
+ * enclosing call's (WORKER: none, AN_NONE; an_omp_map gives a worker thread's later); NULL
+ * when memory runs out */
+an_event *an_calls_enter(an_trace *t, an_calls *s, uint64_t time, uint32_t region, int worker);
+/* appends the LEAVE at TIME of the innermost open call (the caller checked that one is open)
+ * and closes it; NULL when memory runs out (the call stays open) */
+an_event *an_calls_leave(an_trace *t, an_calls *s, uint64_t time);
+void an_calls_free(an_calls *s);
 void an_trace_free(an_trace *t);
 
 #endif

@@ -2,11 +2,13 @@
 /* test_an_sim.c: the MPI wait-state analysis in one process on simulated ranks (an_net_sim.c),
  * without mpirun. First the backend itself against MPI's definitions (collectives of 4 ranks,
  * messages matched by source and tag in the order sent, sub-groups); then synthetic traces of
- * 4 ranks, built event by event as the loaders build them (an_event_append, an_cnode_get, the
- * enclosing call of each event), replayed by the real passes (an_ctx_open, an_ctx_mpi_passes:
- * patterns, replays, critical path, delay costs). The scenarios are waitstates.c's; every
- * expected value is what test_analysis.sh asserts of the mpirun run, with its formulas applied
- * to the synthetic times (D = 1 s, 1000 ticks; no load, so no allowance but rounding). */
+ * 4 ranks, built event by event through the loaders' own construction (an_calls_enter,
+ * an_calls_event, an_calls_leave of an_trace.h), replayed by the real passes (an_ctx_open,
+ * an_ctx_mpi_passes: patterns, replays, critical path, delay costs). The scenarios are
+ * waitstates.c's; every expected value is what test_analysis.sh asserts of the mpirun run, with
+ * its formulas applied to the synthetic times (D = 1 s, 1000 ticks; no load, so no allowance
+ * but rounding). Last, what is refused: the delay analysis's size limit (lowered for the test)
+ * and the simulator's deadlock aborts (in child processes), each with its exact message. */
 #include "analysis/an_context.h"
 #include "analysis/an_net_sim.h"
 #include "../unit/unit_check.h"
@@ -15,9 +17,15 @@
 #include <otf2/OTF2_Definitions.h>
 #include <otf2/OTF2_Events.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #define NR 4
 
@@ -184,54 +192,30 @@ static const char *const region_name[N_REGIONS] = {
 #define AT(k) ((uint64_t)(T0 + (k) * (double)D))
 #define END AT(10)      /* MPI_Finalize, unless a scenario says otherwise */
 
-/* a trace being built as a loader builds it: the open calls' ENTER events */
+/* a trace being built as a loader builds it: its open calls */
 typedef struct {
     an_trace *t;
-    uint32_t stack[16];
-    int depth, oom;
+    an_calls calls;
+    int oom;
     uint64_t fin;  /* when this rank enters MPI_Finalize */
     uint32_t comm; /* of the messages and collectives: 0 the world, 1 ranks 2 and 3 */
 } bld;
 
 static an_event *ev(bld *b, uint64_t time, an_event_kind kind)
 {
-    an_event *e = an_event_append(b->t);
-    if (!e) {
-        b->oom = 1;
-        return NULL;
-    }
-    memset(e, 0, sizeof *e);
-    e->time = time;
-    e->kind = kind;
-    e->enter = e->cnode = e->region = e->comm = e->peer = AN_NONE;
-    if (b->depth) {
-        e->enter = b->stack[b->depth - 1];
-        e->cnode = b->t->events[e->enter].cnode;
-    }
-    if (AN_IS_MPI_EVENT(kind))
-        b->t->has_mpi = 1;
+    an_event *e = b->oom ? NULL : an_calls_event(b->t, &b->calls, time, kind);
+    b->oom |= !e;
     return e;
 }
 
 static void enter(bld *b, uint64_t time, uint32_t region)
 {
-    uint32_t parent = b->depth ? b->t->events[b->stack[b->depth - 1]].cnode : AN_NONE;
-    an_event *e = ev(b, time, AN_ENTER);
-    if (!e)
-        return;
-    e->region = region;
-    if ((e->cnode = an_cnode_get(b->t, parent, region)) == AN_NONE)
-        b->oom = 1;
-    b->stack[b->depth++] = (uint32_t)(b->t->n_events - 1);
+    b->oom |= b->oom || !an_calls_enter(b->t, &b->calls, time, region, 0);
 }
 
 static void leave(bld *b, uint64_t time)
 {
-    uint32_t region = b->t->events[b->stack[b->depth - 1]].region;
-    an_event *e = ev(b, time, AN_LEAVE);
-    if (e)
-        e->region = region;
-    b->depth--;
+    b->oom |= b->oom || !b->calls.depth || !an_calls_leave(b->t, &b->calls, time);
 }
 
 /* a message record on the builder's communicator */
@@ -279,7 +263,7 @@ static void post(bld *b, uint32_t region, uint64_t at, int peer, int tag, uint64
     leave(b, at);
 }
 
-static void wait(bld *b, uint64_t in, uint64_t out, int recv_from, int tag, uint64_t req)
+static void wait_call(bld *b, uint64_t in, uint64_t out, int recv_from, int tag, uint64_t req)
 {
     enter(b, in, R_WAIT);
     if (recv_from >= 0)
@@ -346,6 +330,8 @@ static int build(an_trace *t, int rank, scenario_fn fn)
     enter(&b, b.fin, R_FINALIZE);
     leave(&b, END + 10);
     leave(&b, END + 20);
+    b.oom |= b.calls.depth != 0;
+    an_calls_free(&b.calls);
     return b.oom ? -1 : 0;
 }
 
@@ -368,7 +354,7 @@ static void ls_wait(bld *b, int r)
         send(b, R_SEND, AT(1), AT(1), 1, 2);
     if (r == 1) {
         post(b, R_IRECV, AT(0), 0, 2, 77);
-        wait(b, AT(0), AT(1), 0, 2, 77);
+        wait_call(b, AT(0), AT(1), 0, 2, 77);
     }
 }
 
@@ -377,7 +363,7 @@ static void lr_wait(bld *b, int r)
 {
     if (r == 0) {
         post(b, R_ISSEND, AT(0), 1, 7, 5);
-        wait(b, AT(0), AT(1), -1, 7, 5);
+        wait_call(b, AT(0), AT(1), -1, 7, 5);
     }
     if (r == 1)
         recv(b, R_RECV, AT(1), AT(1), 0, 7);
@@ -524,6 +510,7 @@ typedef struct {
     double got[64][NR];
     int failed[NR];
     char err[NR][256];
+    size_t delay_limit; /* 0: an_ctx_open's (MPI's int counts) */
 } run;
 
 /* call path PATH below main, without creating one; AN_NONE when the trace has none */
@@ -559,6 +546,8 @@ static void analyse(an_net *net, int rank, void *arg)
         abort();
     }
     int rc = an_ctx_open(&c, &t, net, err, 256);
+    if (rc == 0 && r->delay_limit)
+        c.delay_limit = r->delay_limit;
     if (rc == 0)
         rc = an_ctx_mpi_passes(&c, err, 256);
     r->failed[rank] = rc != 0;
@@ -592,7 +581,7 @@ static void check_run(run *r)
 #define RUN(fn, rows)                                                                              \
     do {                                                                                           \
         static run r_;                                                                             \
-        r_ = (run){#fn, fn, rows, sizeof rows / sizeof rows[0], {{0}}, {0}, {{0}}};                \
+        r_ = (run){#fn, fn, rows, sizeof rows / sizeof rows[0], {{0}}, {0}, {{0}}, 0};             \
         check_run(&r_);                                                                            \
     } while (0)
 
@@ -780,6 +769,253 @@ static void long_term(void)
     RUN(lt_reduce, ltr);
 }
 
+/* ---- what the delay analysis and the simulator refuse ---- */
+
+/* the delay analysis with its size limit lowered to LIMIT bytes: every rank fails with the
+ * same message, which names the first rank over the limit (FIRST) and the limit; what the
+ * ranks held is freed (the sanitizers' builds see it). Returns whether every rank passed. */
+static int limit_run(scenario_fn fn, const char *name, size_t limit, int first)
+{
+    static run r;
+    r = (run){.name = name, .fn = fn, .delay_limit = limit};
+    CHECK(an_net_sim_run(NR, analyse, &r) == 0, "%s: an_net_sim_run", name);
+    if (first < 0)
+        return !r.failed[0] && !r.failed[1] && !r.failed[2] && !r.failed[3];
+    char want[256];
+    snprintf(want, sizeof want,
+             "size limit in the delay analysis: rank %d would send or receive more than %zu "
+             "bytes of records in one exchange (MPI's int counts)",
+             first, limit);
+    for (int k = 0; k < NR; k++)
+        CHECK(r.failed[k] && !strcmp(r.err[k], want),
+              "%s, limit %zu: rank %d: \"%s\", expected \"%s\"", name, limit, k,
+              r.failed[k] ? r.err[k] : "(passed)", want);
+    return 0;
+}
+
+/* the smallest size limit at which FN's delay analysis passes (bisection: a limit passes
+ * when every exchange fits it, so every larger one passes too) */
+static size_t smallest_limit(scenario_fn fn, const char *name)
+{
+    size_t lo = 16, hi = 1 << 20; /* lo fails, hi passes */
+    CHECK(!limit_run(fn, name, lo, -1) && limit_run(fn, name, hi, -1),
+          "%s: not failing at %zu bytes and passing at %zu", name, lo, hi);
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        *(limit_run(fn, name, mid, -1) ? &hi : &lo) = mid;
+    }
+    return hi;
+}
+
+/* a Late Sender of D whose waiting rank worked in 8 nested calls (8 call paths below
+ * "scenario") before its receive: rank 0 sends at 2D, rank 1 works until 0.934 D and waits
+ * from D. Its request carries a time per call path of its interval. */
+static void ls_recv_deep(bld *b, int r)
+{
+    if (r == 0)
+        send(b, R_SEND, AT(2), AT(2), 1, 1);
+    if (r != 1)
+        return;
+    for (int k = 0; k < 8; k++)
+        enter(b, AT(0) + (uint64_t)k * (D / 16), R_SCEN);
+    for (int k = 0; k < 8; k++)
+        leave(b, AT(0) + D / 2 + (uint64_t)k * (D / 16));
+    recv(b, R_RECV, AT(1), AT(2), 0, 1);
+}
+
+/* the delay analysis's exchanges at a lowered size limit (an_delay.c, top): each waiting rank
+ * sends the rank that caused its wait the wait's identity (step 0), its request (step 1: a
+ * head and a time-map entry per call path of its interval) and its cost record (step 2); the
+ * limit is checked where a rank receives, and where it sends a request. At 16 bytes, smaller
+ * than any record, the first causing rank to receive an identity is over: in ls_recv rank 0
+ * (rank 1's wait), in the barrier rank 3 (ranks 0, 1 and 2's). At one byte under the smallest
+ * limit that passes: in the barrier rank 3 as it receives (three records of one kind meet
+ * there, each of them within the limit); in ls_recv_deep rank 1 as it sends (its request with
+ * 9 call paths is its largest record; nothing else reaches rank 0 at once). At the smallest
+ * limits, the designed values. */
+static void size_limit(void)
+{
+    int before = failures;
+    limit_run(ls_recv, "ls_recv", 16, 0);
+    limit_run(barrier, "barrier", 16, 3);
+    size_t ld = smallest_limit(ls_recv_deep, "ls_recv_deep"),
+           lb = smallest_limit(barrier, "barrier");
+    limit_run(ls_recv_deep, "ls_recv_deep", ld - 1, 1);
+    limit_run(barrier, "barrier", lb - 1, 3);
+    /* rank 1 waits D; rank 0's delay, 2D of work in "scenario" less rank 1's 0.066 D there,
+     * explains all of it */
+    static const expect deep[] = {
+        {M_MPI_LATESENDER, "scenario/MPI_Recv", 1, 1},
+        {M_DELAY_LATESENDER, "scenario", 0, 1},
+        {M_DELAY_LATESENDER, "scenario", ALL, 1},
+    };
+    static const expect bar[] = {
+        {M_MPI_BARRIER_WAIT, "scenario/MPI_Barrier", 0, 3},
+        {M_DELAY_BARRIER, "scenario", 3, 6},
+        {M_DELAY_BARRIER, "scenario", ALL, 6},
+    };
+    static run r;
+    r = (run){"ls_recv_deep at its smallest limit", ls_recv_deep, deep, 3, .delay_limit = ld};
+    check_run(&r);
+    r = (run){"barrier at its smallest limit", barrier, bar, 3, .delay_limit = lb};
+    check_run(&r);
+    if (failures == before)
+        printf("the delay analysis's size limit: each message names the rank over it (the "
+               "smallest limits: %zu and %zu bytes)\n",
+               ld, lb);
+}
+
+/* deadlocks by construction: each rank receives first */
+static void dl_recv_first(an_net *n, int me, void *arg)
+{
+    (void)arg;
+    int x;
+    an_net_recv(n, &x, 1, AN_T_INT, 1 - me, me ? 7 : 8);
+}
+
+/* rank 3 returns without the allreduce of the others */
+static void dl_coll(an_net *n, int me, void *arg)
+{
+    (void)arg;
+    int x = me, y;
+    if (me != 3)
+        an_net_allreduce(n, &x, &y, 1, AN_T_INT, AN_OP_SUM);
+}
+
+/* on the group of ranks 3 and 1 (in that order), rank 3 receives what rank 1 never sends */
+static void dl_sub(an_net *n, int me, void *arg)
+{
+    (void)arg;
+    static const int odd[] = {3, 1};
+    if (me % 2 == 0)
+        return;
+    an_net *s = an_net_sub(n, odd, 2, 5);
+    int x;
+    if (s && me == 3)
+        an_net_recv(s, &x, 1, AN_T_INT, 1, 4);
+    an_net_free(s);
+}
+
+/* rank 1 never returns (for the test: 20 s) while rank 0 waits for it */
+static void dl_stall(an_net *n, int me, void *arg)
+{
+    (void)arg;
+    int x;
+    if (me == 0)
+        an_net_recv(n, &x, 1, AN_T_INT, 1, 7);
+    else
+        nanosleep(&(struct timespec){20, 0}, NULL);
+}
+
+typedef struct {
+    const char *name;
+    an_sim_body body;
+    int n, stall_s;
+    const char *want; /* the line on stderr */
+    double min_s, max_s;
+} abort_case;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+/* reads FD to its end into OUT (LEN bytes, ended by 0) until MAX_S seconds after T0; whether
+ * that time ran out first */
+static int read_until(int fd, char *out, size_t len, const struct timespec *t0, double max_s)
+{
+    size_t used = 0;
+    int late = 0;
+    for (;;) {
+        double left = max_s - since(t0);
+        struct pollfd p = {fd, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) == 0) {
+            late = 1;
+            break;
+        }
+        ssize_t k = read(fd, out + used, len - 1 - used);
+        if (k <= 0)
+            break;
+        used += (size_t)k;
+    }
+    out[used] = 0;
+    return late;
+}
+
+/* runs A in a child process: it must abort (SIGABRT) with A's line on stderr, after MIN_S and
+ * before MAX_S seconds (beyond that it hangs: killed) */
+static void check_abort(const abort_case *a)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        CHECK(0, "%s: pipe", a->name);
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        an_net_sim_run_stall(a->n, a->body, NULL, a->stall_s);
+        _exit(0);
+    }
+    close(fd[1]);
+    char out[4096] = "";
+    int hung = pid < 0 || read_until(fd[0], out, sizeof out, &t0, a->max_s), st = 0;
+    close(fd[0]);
+    if (hung && pid > 0)
+        kill(pid, SIGKILL);
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    double took = since(&t0);
+    CHECK(!hung, "%s: still running after %.0f s (killed)", a->name, a->max_s);
+    CHECK(!hung && WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT, "%s: did not abort (status %#x)",
+          a->name, st);
+    CHECK(!strcmp(out, a->want), "%s: said\n%s\nexpected\n%s", a->name, out, a->want);
+    CHECK(hung || took >= a->min_s, "%s: aborted after %.3f s, before its %.0f s", a->name, took,
+          a->min_s);
+}
+
+#define SIM "scorep-rt analysis (simulated ranks): "
+
+/* the deadlocks abort at once (a stall time of 600 s would hang the test), saying what each
+ * rank does; a rank that never returns, after the stall time (1 s) */
+static void deadlocks(void)
+{
+    static const abort_case cases[] = {
+        {"each receives first", dl_recv_first, 2, 600,
+         SIM "a deadlock: rank 0 waits in recv from rank 1 with tag 8 in group {0,1}; rank 1 "
+             "waits in recv from rank 0 with tag 7 in group {0,1}\n",
+         0, 30},
+        {"a collective without rank 3", dl_coll, NR, 600,
+         SIM "a deadlock: rank 0 waits in allreduce in group {0,1,2,3} (3 of 4 arrived); rank 1 "
+             "waits in allreduce in group {0,1,2,3} (3 of 4 arrived); rank 2 waits in allreduce in "
+             "group {0,1,2,3} (3 of 4 arrived); rank 3 has returned\n",
+         0, 30},
+        {"a receive on a sub-group", dl_sub, NR, 600,
+         SIM "a deadlock: rank 0 has returned; rank 1 has returned; rank 2 has returned; rank 3 "
+             "waits in recv from rank 1 with tag 4 in group {3,1}\n",
+         0, 30},
+        {"a rank that never returns", dl_stall, 2, 1,
+         SIM "no progress for 1 s: rank 0 waits in recv from rank 1 with tag 7 in group {0,1}; "
+             "rank 1 runs\n",
+         1, 15},
+    };
+    int before = failures;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_abort(&cases[i]);
+    if (failures == before)
+        printf("the simulator's deadlock aborts: %zu, each saying what every rank does\n",
+               sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     CHECK(an_net_sim_run(NR, sim_collectives, NULL) == 0, "collectives");
@@ -791,6 +1027,8 @@ int main(void)
     p2p_chains();
     collectives();
     long_term();
+    size_limit();
+    deadlocks();
     if (!failures)
         printf("PASS: the analysis of synthetic traces on %d simulated ranks\n", NR);
     return failures ? 1 : 0;
