@@ -4,6 +4,7 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "base/state.h"
+#include "symbols/plugin_notes.h"
 #include "writers/writer.h"
 
 #include <dirent.h>
@@ -341,6 +342,8 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
         if (copied[i])
             fprintf(f, "- `%s`: %s\n", kept[i].name, kept[i].what);
     list_io_summaries(f, dir);
+    if (scorep_plugin_notes_write(f) != 0)
+        scorep_warn("could not list what the compiler plugin left out in '%s'", path);
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);
     pthread_mutex_lock(&notes_lock);

@@ -3,7 +3,9 @@
 # test_instrument_kept.sh: the compiler plugins instrument what the optimizer keeps (#31):
 # test/programs/inline_kept.c built by gcc's and clang's plugins with scorep-cc's defaults,
 # --instrument-threshold=0 and --instrument-inlined; exact visits per call path from the
-# program's design, and the build note that counts what was left out.
+# program's design, the build note that counts what was left out, and the MANIFEST.md section
+# that names it (from the plugin's ELF note; docs/user-guide.md); a compile-time filter's
+# exclusions counted there too.
 . "$top_srcdir/test/integration/lib.sh"
 # lib.sh keeps every function for the other tests: here the defaults are the subject
 unset SCOREP_CC_INSTRUMENT_THRESHOLD SCOREP_CC_INSTRUMENT_INLINED
@@ -17,6 +19,7 @@ visits()
 {
     case $1 in
     default) echo "main=1 main/via_pointer=10 main/with_loop=3" ;;
+    filtered) echo "main=1 main/via_pointer=10" ;;
     threshold0) echo "main=1 main/tiny_leaf=2000 main/via_pointer=10 main/via_pointer/tiny_leaf=10 main/with_loop=3" ;;
     inlined) echo "main=1 main/tiny_inlined=1000 main/tiny_leaf=1000 main/via_pointer=1010 main/via_pointer/tiny_leaf=1010 main/with_loop=3" ;;
     esac
@@ -29,7 +32,31 @@ measured()
         END { for (p in v) print p, v[p] }' | LC_ALL=C sort -k1,1 | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }'
 }
 
-# check COMPILER LABEL NOTE_UNIT MODE [OPTION]: builds, runs, compares the visits and the note
+# manifest MODE UNIT: the section "Left out by the compiler plugin" of MANIFEST.md for
+# inline_kept.c's one translation unit: tiny_inlined inlined everywhere, tiny_leaf (no loop, no
+# call, a handful of statements) below the default threshold, with_loop filtered where MODE is
+# "filtered"; 5 functions in all
+manifest()
+{
+    head="1 of 1 translation unit compiled by the plugin left functions uninstrumented (scorep-cc --instrument-inlined, --instrument-threshold=0 keep them; docs/user-guide.md):"
+    unit="- \`$PROGRAMS/inline_kept.c\`:"
+    below="1 below 200 $2 without loops or calls"
+    case $1 in
+    default) printf '%s\n%s\n' "$head" "$unit 2 of 5 functions: 1 inlined everywhere or unused, $below, 0 filtered at compile time: \`tiny_inlined\` (inlined), \`tiny_leaf\` (below threshold)" ;;
+    filtered) printf '%s\n%s\n' "$head" "$unit 3 of 5 functions: 1 inlined everywhere or unused, $below, 1 filtered at compile time: \`tiny_inlined\` (inlined), \`tiny_leaf\` (below threshold), \`with_loop\` (filtered)" ;;
+    threshold0) printf '%s\n%s\n' "$head" "$unit 1 of 5 functions: 1 inlined everywhere or unused, 0 filtered at compile time: \`tiny_inlined\` (inlined)" ;;
+    inlined) echo "1 translation unit compiled by the plugin: nothing left out." ;;
+    esac
+}
+
+# section EXPDIR: the non-empty lines of MANIFEST.md's section, without its heading
+section()
+{
+    awk '/^## / { on = ($0 == "## Left out by the compiler plugin"); next } on && NF' "$1/MANIFEST.md"
+}
+
+# check COMPILER LABEL NOTE_UNIT MODE [OPTION]: builds, runs, compares the visits, the note
+# and the MANIFEST's section
 check()
 {
     cc=$1 label=$2 unit=$3 mode=$4
@@ -42,6 +69,7 @@ check()
     lines=1
     case $mode in
     default) note="2 of 5 functions left uninstrumented: 1 inlined everywhere or unused, 1 below 200 $unit without loops or calls" ;;
+    filtered) note="2 of 4 functions left uninstrumented: 1 inlined everywhere or unused, 1 below 200 $unit without loops or calls" ;;
     threshold0) note="1 of 5 functions left uninstrumented: 1 inlined everywhere or unused" ;;
     *) note="" lines=0 ;;
     esac
@@ -50,7 +78,12 @@ check()
         "$note" "$label: the build note"
     expect_eq "$(count_lines scorep: "build_$label.err")" "$lines" \
         "$label: one note line at most"
+    expect_eq "$(section "exp_$label")" "$(manifest "$mode" "$unit")" \
+        "$label: MANIFEST.md's section of what was left out"
 }
+
+# the compile-time filter: with_loop excluded
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE with_loop\nSCOREP_REGION_NAMES_END\n' >kept.filter
 
 if "$SCOREP_CC" --help | grep -q 'not built here'; then
     skip_part "gcc plugin headers (gcc-12-plugin-dev)"
@@ -59,6 +92,7 @@ else
     check gcc gcc_default statements default
     check gcc gcc_threshold0 statements threshold0 --instrument-threshold=0
     check gcc gcc_inlined statements inlined --instrument-inlined
+    check gcc gcc_filtered statements filtered --filter=kept.filter
     # the environment's equivalent, and the threshold that reaches tiny_leaf (5 statements)
     export SCOREP_CC_INSTRUMENT_THRESHOLD=0
     check gcc gcc_env statements threshold0
@@ -70,6 +104,7 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     check clang clang_default instructions default
     check clang clang_threshold0 instructions threshold0 --instrument-threshold=0
     check clang clang_inlined instructions inlined --instrument-inlined
+    check clang clang_filtered instructions filtered --filter=kept.filter
 else
     skip_part "clang with scorep-rt's LLVM plugin (llvm-14-dev)"
 fi

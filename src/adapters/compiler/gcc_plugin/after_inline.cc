@@ -21,19 +21,24 @@
 #include <cfganal.h>
 #include <diagnostic-core.h>
 #include <input.h>
+#include <output.h>
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "adapters/compiler/gcc_plugin/plugin.h"
+#include "symbols/plugin_notes.h"
+extern "C" {
+#include "filter/filter.h"
+}
 
 namespace
 {
 // Per translation unit: the descriptor of each function instrumented before inlining and
 // the assembler name of its function; what became of them, for the build note.
 struct owner {
-    std::string name;
+    std::string name, display; // assembler name of the origin; demangled, for MANIFEST.md
     bool kept = false, small = false;
 };
 std::unordered_map<tree, size_t> owner_of;
@@ -165,17 +170,65 @@ struct after_inline_pass : gimple_opt_pass {
     }
 };
 
-// One line per translation unit, only when something was left out.
+// Without the pass (gcc -flto's compile step, --instrument-inlined) no copy loses its
+// instrumentation: only the filter leaves functions out.
+bool after_inline = false;
+std::vector<std::string> filtered;
+
+// The source file as the LLVM plugin names it: absolute (relative to the compilation
+// directory, gcc's getpwd()) and simplified as the filter simplifies it.
+std::string absolute(const char *file)
+{
+    std::string s = file[0] == '/' ? std::string(file) : std::string(getpwd()) + "/" + file;
+    std::vector<char> buf(s.begin(), s.end());
+    buf.push_back('\0');
+    scorep_filter_simplify_path(buf.data());
+    return std::string(buf.data());
+}
+
+// The record of this translation unit, emitted as a note into the object (its own section,
+// which the assembler types SHT_NOTE by the name; plugin_notes.h).
+scorep_leftout_record record(bool lto)
+{
+    scorep_leftout_record r;
+    r.unit = SCOREP_LEFTOUT_STATEMENTS;
+    r.threshold = after_inline && !lto ? threshold : 0;
+    r.flags = (after_inline && !lto ? 0 : SCOREP_LEFTOUT_BEFORE_INLINING) |
+              (lto ? SCOREP_LEFTOUT_LTO : 0);
+    r.functions = (uint32_t)(owners.size() + filtered.size());
+    r.file = absolute(main_input_filename);
+    if (after_inline && !lto) // by reason, as the LLVM plugin lists them
+        for (unsigned reason : {SCOREP_LEFTOUT_INLINED, SCOREP_LEFTOUT_THRESHOLD})
+            for (const owner &o : owners)
+                if (!o.kept &&
+                    (o.small ? SCOREP_LEFTOUT_THRESHOLD : SCOREP_LEFTOUT_INLINED) == reason)
+                    r.add(reason, o.display);
+    for (const std::string &f : filtered)
+        r.add(SCOREP_LEFTOUT_FILTERED, f);
+    return r;
+}
+
+void emit(const std::string &note)
+{
+    fprintf(asm_out_file, "\t.pushsection %s,\"a\"\n\t.balign 8", SCOREP_LEFTOUT_NOTE_SECTION);
+    for (size_t i = 0; i < note.size(); i++)
+        fprintf(asm_out_file, "%s%u", i % 16 ? "," : "\n\t.byte ", (unsigned char)note[i]);
+    fprintf(asm_out_file, "\n\t.popsection\n");
+}
+
+// One line per translation unit, only when something was left out; and the note, for
+// MANIFEST.md, whenever the plugin saw a function. gcc -flto's compile step (no object code:
+// the note goes into the fat part, if any) runs no pass after the IPA inliner: the link-time
+// inliner keeps every check.
 void note(void *, void *)
 {
-    unsigned inlined = 0, small = 0;
-    for (const owner &o : owners)
-        if (o.small && !o.kept)
-            small++;
-        else if (!o.kept)
-            inlined++;
+    if (owners.empty() && filtered.empty())
+        return; // lto1 at link time, or nothing to instrument
+    bool lto = flag_generate_lto;
+    scorep_leftout_record r = record(lto);
+    unsigned inlined = r.count[SCOREP_LEFTOUT_INLINED], small = r.count[SCOREP_LEFTOUT_THRESHOLD];
     char below[96] = "";
-    if (threshold > 0)
+    if (r.threshold > 0)
         snprintf(below, sizeof below, ", %u below %u statements without loops or calls", small,
                  threshold);
     if (inlined + small > 0)
@@ -184,19 +237,33 @@ void note(void *, void *)
                "unused%s (scorep-cc %<--instrument-inlined%>, %<--instrument-threshold=0%> "
                "keep them)",
                main_input_filename, inlined + small, (unsigned)owners.size(), inlined, below);
+    if (asm_out_file)
+        emit(r.note());
 }
 } // namespace
 
-void scorep_gcc_note_descriptor(tree descr, tree fn)
+void scorep_gcc_note_descriptor(tree descr, tree fn, const char *name)
 {
     owner_of[descr] = owners.size();
     owners.push_back(owner());
     owners.back().name = origin_name(fn);
+    owners.back().display = name;
+}
+
+void scorep_gcc_note_filtered(const char *name)
+{
+    filtered.push_back(name);
+}
+
+void scorep_gcc_leftout_register(const char *plugin_name)
+{
+    register_callback(plugin_name, PLUGIN_FINISH_UNIT, note, NULL);
 }
 
 void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements)
 {
     threshold = min_statements;
+    after_inline = true;
     // the first pass after the IPA passes (inlining) that every optimization level runs
     struct register_pass_info info;
     info.pass = new after_inline_pass(g);
@@ -204,5 +271,4 @@ void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_stat
     info.ref_pass_instance_number = 1;
     info.pos_op = PASS_POS_INSERT_AFTER;
     register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
-    register_callback(plugin_name, PLUGIN_FINISH_UNIT, note, NULL);
 }

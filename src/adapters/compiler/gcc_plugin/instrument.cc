@@ -205,7 +205,7 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     tree fn = fun->decl;
     location_t loc = DECL_SOURCE_LOCATION(fn);
     tree descr = build_descriptor(name, mangled, file, DECL_SOURCE_LINE(fn));
-    scorep_gcc_note_descriptor(descr, fn);
+    scorep_gcc_note_descriptor(descr, fn, name);
     tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
     gimple_seq body = gimple_body(fn);
     gimple_seq seq = entry_code(descr, measured, loc);
@@ -244,8 +244,12 @@ struct instrument_pass : gimple_opt_pass {
         if (!instrumentable(fun))
             return 0;
         scorep_gcc_names names;
-        if (scorep_gcc_names_of(fun->decl, &names) && !scorep_gcc_excluded(&names))
-            instrument(fun, names.name, names.mangled, names.file);
+        if (scorep_gcc_names_of(fun->decl, &names)) {
+            if (!scorep_gcc_excluded(&names))
+                instrument(fun, names.name, names.mangled, names.file);
+            else
+                scorep_gcc_note_filtered(names.name);
+        }
         scorep_gcc_names_free(&names);
         return 0;
     }
