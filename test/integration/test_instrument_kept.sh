@@ -21,7 +21,7 @@ visits()
     default) echo "main=1 main/via_pointer=10 main/with_loop=3" ;;
     filtered) echo "main=1 main/via_pointer=10" ;;
     threshold0) echo "main=1 main/tiny_leaf=2000 main/via_pointer=10 main/via_pointer/tiny_leaf=10 main/with_loop=3" ;;
-    inlined) echo "main=1 main/tiny_inlined=1000 main/tiny_leaf=1000 main/via_pointer=1010 main/via_pointer/tiny_leaf=1010 main/with_loop=3" ;;
+    inlined | gcc_lto) echo "main=1 main/tiny_inlined=1000 main/tiny_leaf=1000 main/via_pointer=1010 main/via_pointer/tiny_leaf=1010 main/with_loop=3" ;;
     esac
 }
 
@@ -46,6 +46,8 @@ manifest()
     filtered) printf '%s\n%s\n' "$head" "$unit 3 of 5 functions: 1 inlined everywhere or unused, $below, 1 filtered at compile time: \`tiny_inlined\` (inlined), \`tiny_leaf\` (below threshold), \`with_loop\` (filtered)" ;;
     threshold0) printf '%s\n%s\n' "$head" "$unit 1 of 5 functions: 1 inlined everywhere or unused, 0 filtered at compile time: \`tiny_inlined\` (inlined)" ;;
     inlined) echo "1 translation unit compiled by the plugin: nothing left out." ;;
+    gcc_lto) printf '%s\n%s\n' "1 translation unit compiled by the plugin: nothing left out." \
+        "1 translation unit compiled with gcc -flto: instrumented before the link-time inliner, whose inlined copies stay measured." ;;
     esac
 }
 
@@ -63,6 +65,25 @@ check()
     shift 4
     "$SCOREP_CC" "$@" "$cc" -O2 -o "kept_$label" "$PROGRAMS/inline_kept.c" 2>"build_$label.err" ||
         fail "build $label: $(cat "build_$label.err")"
+    verify "$label" "$unit" "$mode"
+}
+
+# check_lto COMPILER LABEL NOTE_UNIT MODE: as check, with -flto on a compile and a link step
+check_lto()
+{
+    cc=$1 label=$2 unit=$3 mode=$4
+    "$SCOREP_CC" "$cc" -O2 -flto -c -o "kept_$label.o" "$PROGRAMS/inline_kept.c" \
+        2>"build_$label.err" || fail "compile $label: $(cat "build_$label.err")"
+    "$SCOREP_CC" "$cc" -O2 -flto -o "kept_$label" "kept_$label.o" 2>"link_$label.err" ||
+        fail "link $label: $(cat "link_$label.err")"
+    expect_eq "$(cat "link_$label.err")" "" "$label: the link step says nothing"
+    verify "$label" "$unit" "$mode"
+}
+
+# verify LABEL NOTE_UNIT MODE: runs kept_LABEL, compares the visits, the note and the section
+verify()
+{
+    label=$1 unit=$2 mode=$3
     run_app "$label" env SCOREP_EXPERIMENT_DIRECTORY="exp_$label" "./kept_$label"
     expect_eq "$status $(cat "$label.out")" "0 2520465" "$label: exit status and output"
     expect_eq "$(measured "exp_$label")" "$(visits "$mode")" "$label: visits per call path"
@@ -71,10 +92,11 @@ check()
     default) note="2 of 5 functions left uninstrumented: 1 inlined everywhere or unused, 1 below 200 $unit without loops or calls" ;;
     filtered) note="2 of 4 functions left uninstrumented: 1 inlined everywhere or unused, 1 below 200 $unit without loops or calls" ;;
     threshold0) note="1 of 5 functions left uninstrumented: 1 inlined everywhere or unused" ;;
+    gcc_lto) note="'-flto': instrumented before the link-time inliner of gcc: every inlined copy keeps its check and its visits, as with scorep-cc '--instrument-inlined'" ;;
     *) note="" lines=0 ;;
     esac
-    # one line per translation unit, only when something was left out
-    expect_eq "$(sed -n 's/.*scorep: [^:]*inline_kept.c: \(.*\) (scorep-cc .*/\1/p' "build_$label.err")" \
+    # one line per translation unit, only when something was left out (or gcc -flto)
+    expect_eq "$(sed -n '/scorep: /{s/.*scorep: [^:]*inline_kept.c: //; s/ (scorep-cc .*//; p; }' "build_$label.err")" \
         "$note" "$label: the build note"
     expect_eq "$(count_lines scorep: "build_$label.err")" "$lines" \
         "$label: one note line at most"
@@ -93,6 +115,9 @@ else
     check gcc gcc_threshold0 statements threshold0 --instrument-threshold=0
     check gcc gcc_inlined statements inlined --instrument-inlined
     check gcc gcc_filtered statements filtered --filter=kept.filter
+    # -flto: lto1 inlines at link time, where the plugin knows no descriptor's function: every
+    # copy keeps its check (the visits of --instrument-inlined), and the note and MANIFEST say so
+    check_lto gcc gcc_lto statements gcc_lto
     # the environment's equivalent, and the threshold that reaches tiny_leaf (5 statements)
     export SCOREP_CC_INSTRUMENT_THRESHOLD=0
     check gcc gcc_env statements threshold0
@@ -105,6 +130,14 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     check clang clang_threshold0 instructions threshold0 --instrument-threshold=0
     check clang clang_inlined instructions inlined --instrument-inlined
     check clang clang_filtered instructions filtered --filter=kept.filter
+    # -flto: the plugin instruments at the end of the compile step's optimizer, after its
+    # inliner; the link-time optimizer inlines across units with the checks (exact visits)
+    printf 'int main(void) { return 0; }\n' >lto_probe.c
+    if clang -flto -o lto_probe lto_probe.c 2>lto_probe.err; then
+        check_lto clang clang_lto instructions default
+    else
+        skip_part "clang's LTO linker plugin (LLVMgold.so of llvm-14-linker-tools) for clang -flto"
+    fi
 else
     skip_part "clang with scorep-rt's LLVM plugin (llvm-14-dev)"
 fi

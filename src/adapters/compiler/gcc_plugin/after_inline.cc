@@ -22,6 +22,8 @@
 #include <diagnostic-core.h>
 #include <input.h>
 #include <output.h>
+#include <cgraph.h>
+#include <varasm.h>
 
 #include <string>
 #include <unordered_map>
@@ -217,15 +219,12 @@ void emit(const std::string &note)
 }
 
 // One line per translation unit, only when something was left out; and the note, for
-// MANIFEST.md, whenever the plugin saw a function. gcc -flto's compile step (no object code:
-// the note goes into the fat part, if any) runs no pass after the IPA inliner: the link-time
-// inliner keeps every check.
+// MANIFEST.md, whenever the plugin saw a function.
 void note(void *, void *)
 {
-    if (owners.empty() && filtered.empty())
-        return; // lto1 at link time, or nothing to instrument
-    bool lto = flag_generate_lto;
-    scorep_leftout_record r = record(lto);
+    if ((owners.empty() && filtered.empty()) || flag_generate_lto)
+        return; // lto1 at link time, nothing to instrument, or gcc -flto (lto_note)
+    scorep_leftout_record r = record(false);
     unsigned inlined = r.count[SCOREP_LEFTOUT_INLINED], small = r.count[SCOREP_LEFTOUT_THRESHOLD];
     char below[96] = "";
     if (r.threshold > 0)
@@ -239,6 +238,40 @@ void note(void *, void *)
                main_input_filename, inlined + small, (unsigned)owners.size(), inlined, below);
     if (asm_out_file)
         emit(r.note());
+}
+
+// gcc -flto's compile step: the IPA inliner runs in lto1 at link time, where no owner is
+// known, so every inlined copy keeps its check (exact visits, as --instrument-inlined). The
+// note says so; it must travel in the IR (the linker drops the compile step's own sections
+// with the IR object), so it is a variable in the note section, made before the IPA passes
+// stream the unit out, and kept by DECL_PRESERVE_P ("used").
+void lto_note(void *, void *)
+{
+    if ((owners.empty() && filtered.empty()) || !flag_generate_lto)
+        return;
+    inform(UNKNOWN_LOCATION,
+           "scorep: %s: %<-flto%>: instrumented before the link-time inliner of gcc: every inlined "
+           "copy keeps its check and its visits, as with scorep-cc %<--instrument-inlined%>",
+           main_input_filename);
+    std::string bytes = record(true).note();
+    tree type = build_array_type(char_type_node, build_index_type(size_int(bytes.size() - 1)));
+    tree init = build_string((int)bytes.size(), bytes.data());
+    TREE_TYPE(init) = type;
+    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_leftout_note"), type);
+    TREE_STATIC(v) = 1;
+    TREE_READONLY(v) = 1;
+    DECL_ARTIFICIAL(v) = 1;
+    DECL_IGNORED_P(v) = 1;
+    TREE_USED(v) = 1;
+    DECL_PRESERVE_P(v) = 1;
+    SET_DECL_ALIGN(v, 8 * BITS_PER_UNIT);
+    DECL_USER_ALIGN(v) = 1;
+    set_decl_section_name(v, SCOREP_LEFTOUT_NOTE_SECTION);
+    DECL_INITIAL(v) = init;
+    varpool_node::finalize_decl(v);
+    varpool_node *node = varpool_node::get(v);
+    if (node && !node->analyzed) // finalize_decl analyzes only from IPA_SSA on
+        node->analyze();
 }
 } // namespace
 
@@ -258,6 +291,7 @@ void scorep_gcc_note_filtered(const char *name)
 void scorep_gcc_leftout_register(const char *plugin_name)
 {
     register_callback(plugin_name, PLUGIN_FINISH_UNIT, note, NULL);
+    register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_START, lto_note, NULL);
 }
 
 void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements)
