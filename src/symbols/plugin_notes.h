@@ -24,7 +24,8 @@ enum {
     SCOREP_LEFTOUT_FILTERED,  /* excluded by the compile-time filter (scorep-cc --filter) */
     SCOREP_LEFTOUT_REASONS
 };
-/* Names listed per translation unit (the counts are complete), and the bytes kept of each. */
+/* Names listed per translation unit (the counts are complete), and the bytes kept of each
+ * (a longer name ends in "..."). The plugins list those below the threshold first. */
 #define SCOREP_LEFTOUT_NAMES 32
 #define SCOREP_LEFTOUT_NAME_MAX 255
 
@@ -61,7 +62,9 @@ struct scorep_leftout_record {
     {
         count[reason]++;
         if (names.size() < SCOREP_LEFTOUT_NAMES)
-            names.emplace_back(reason, name.substr(0, SCOREP_LEFTOUT_NAME_MAX));
+            names.emplace_back(reason, name.size() <= SCOREP_LEFTOUT_NAME_MAX
+                                           ? name
+                                           : name.substr(0, SCOREP_LEFTOUT_NAME_MAX - 3) + "...");
     }
 
     static void word(std::string &out, uint32_t w)

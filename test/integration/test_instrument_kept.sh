@@ -42,8 +42,8 @@ manifest()
     unit="- \`$PROGRAMS/inline_kept.c\`:"
     below="1 below 200 $2 without loops or calls"
     case $1 in
-    default) printf '%s\n%s\n' "$head" "$unit 2 of 5 functions: 1 inlined everywhere or unused, $below, 0 filtered at compile time: \`tiny_inlined\` (inlined), \`tiny_leaf\` (below threshold)" ;;
-    filtered) printf '%s\n%s\n' "$head" "$unit 3 of 5 functions: 1 inlined everywhere or unused, $below, 1 filtered at compile time: \`tiny_inlined\` (inlined), \`tiny_leaf\` (below threshold), \`with_loop\` (filtered)" ;;
+    default) printf '%s\n%s\n' "$head" "$unit 2 of 5 functions: 1 inlined everywhere or unused, $below, 0 filtered at compile time: \`tiny_leaf\` (below threshold), \`tiny_inlined\` (inlined)" ;;
+    filtered) printf '%s\n%s\n' "$head" "$unit 3 of 5 functions: 1 inlined everywhere or unused, $below, 1 filtered at compile time: \`tiny_leaf\` (below threshold), \`tiny_inlined\` (inlined), \`with_loop\` (filtered)" ;;
     threshold0) printf '%s\n%s\n' "$head" "$unit 1 of 5 functions: 1 inlined everywhere or unused, 0 filtered at compile time: \`tiny_inlined\` (inlined)" ;;
     inlined) echo "1 translation unit compiled by the plugin: nothing left out." ;;
     gcc_lto) printf '%s\n%s\n' "1 translation unit compiled by the plugin: nothing left out." \

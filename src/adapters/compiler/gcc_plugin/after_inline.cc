@@ -199,8 +199,10 @@ scorep_leftout_record record(bool lto)
               (lto ? SCOREP_LEFTOUT_LTO : 0);
     r.functions = (uint32_t)(owners.size() + filtered.size());
     r.file = absolute(main_input_filename);
-    if (after_inline && !lto) // by reason, as the LLVM plugin lists them
-        for (unsigned reason : {SCOREP_LEFTOUT_INLINED, SCOREP_LEFTOUT_THRESHOLD})
+    // by reason, as the LLVM plugin lists them: first those below the threshold (out-of-line
+    // functions that a user would see as regions), then the inlined ones, then the filtered
+    if (after_inline && !lto)
+        for (unsigned reason : {SCOREP_LEFTOUT_THRESHOLD, SCOREP_LEFTOUT_INLINED})
             for (const owner &o : owners)
                 if (!o.kept &&
                     (o.small ? SCOREP_LEFTOUT_THRESHOLD : SCOREP_LEFTOUT_INLINED) == reason)

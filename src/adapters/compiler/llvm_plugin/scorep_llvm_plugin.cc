@@ -421,13 +421,14 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
                 ins = std::make_unique<instrumenter>(M);
             ins->instrument(F, names_of(F));
         }
-        // a marked function that did not remain was inlined everywhere or was unused
+        // listed as the GCC plugin lists them: below the threshold, inlined (a marked function
+        // that did not remain was inlined everywhere or was unused), filtered
         scorep_leftout_record leftout;
+        for (const std::string &b : below)
+            leftout.add(SCOREP_LEFTOUT_THRESHOLD, b);
         for (const auto &m : marked_in_module)
             if (std::find(remained.begin(), remained.end(), m.first) == remained.end())
                 leftout.add(SCOREP_LEFTOUT_INLINED, m.second);
-        for (const std::string &b : below)
-            leftout.add(SCOREP_LEFTOUT_THRESHOLD, b);
         for (const std::string &f : filtered_in_module)
             leftout.add(SCOREP_LEFTOUT_FILTERED, f);
         filtered_in_module.clear();
