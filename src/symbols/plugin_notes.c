@@ -151,7 +151,7 @@ int scorep_plugin_notes_write(FILE *f)
     each_note(sum_up, &s);
     if (s.units == 0)
         return 0;
-    fprintf(f, "\n## Left out by the compiler plugin\n");
+    fprintf(f, "\n" SCOREP_LEFTOUT_HEADING "\n");
     if (s.with_leftout == 0)
         fprintf(f, "%u translation unit%s compiled by the plugin: nothing left out.\n", s.units,
                 s.units == 1 ? "" : "s");

@@ -41,6 +41,9 @@ enum {
  * `listed` entries (reason byte, name), each NUL-terminated; NUL-padded to a multiple of 8. */
 #define SCOREP_LEFTOUT_WORDS (6 + SCOREP_LEFTOUT_REASONS)
 
+/* MANIFEST.md's last section (scorep-report shows those before it as reduction notes) */
+#define SCOREP_LEFTOUT_HEADING "## Left out by the compiler plugin"
+
 /* Writes the section "Left out by the compiler plugin" of MANIFEST.md from the notes of every
  * loaded object; nothing when no object was compiled by a plugin. Returns -1 on an error of f. */
 int scorep_plugin_notes_write(FILE *f);

@@ -342,13 +342,14 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
         if (copied[i])
             fprintf(f, "- `%s`: %s\n", kept[i].name, kept[i].what);
     list_io_summaries(f, dir);
-    if (scorep_plugin_notes_write(f) != 0)
-        scorep_warn("could not list what the compiler plugin left out in '%s'", path);
     if (trace && scorep_trace_notes())
         fputs(scorep_trace_notes(), f);
     pthread_mutex_lock(&notes_lock);
     if (notes[0])
         fprintf(f, "\n## Notes\n%s", notes);
     pthread_mutex_unlock(&notes_lock);
+    /* last: scorep-report shows the sections before it as the trace's reduction notes */
+    if (scorep_plugin_notes_write(f) != 0)
+        scorep_warn("could not list what the compiler plugin left out in '%s'", path);
     return fclose(f) != 0 ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 /* report_expdir.c: what scorep-report finds in an experiment directory (profile, trace,
  * scorep.cfg, MANIFEST.md) and the report's "meta" and "config" members. */
 #include "report.h"
+#include "symbols/plugin_notes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -119,15 +120,19 @@ void report_expdir_free(report_expdir *x)
     free(x->taskgraph);
 }
 
-/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files. */
-static const char *reduction_notes(const char *manifest)
+/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files, up to the
+ * last one, "Left out by the compiler plugin" (a fact of the build, not of the measurement).
+ * NULL when there are none, else for free(). */
+static char *reduction_notes(const char *manifest)
 {
     if (manifest == NULL)
         return NULL;
-    if (strncmp(manifest, "## ", 3) == 0)
-        return manifest;
-    const char *s = strstr(manifest, "\n## ");
-    return s ? s + 1 : NULL;
+    const char *end = strstr(manifest, "\n" SCOREP_LEFTOUT_HEADING "\n");
+    const char *s = strncmp(manifest, "## ", 3) == 0 ? manifest : strstr(manifest, "\n## ");
+    if (s == NULL || (end != NULL && s >= end))
+        return NULL;
+    s += *s == '\n';
+    return strndup(s, end != NULL ? (size_t)(end - s) + 1 : strlen(s));
 }
 
 int report_write_expdir(FILE *out, const report_expdir *x)
@@ -143,7 +148,9 @@ int report_write_expdir(FILE *out, const report_expdir *x)
     fputc('{', out);
     json_member(out, "scorep_cfg", x->config, true);
     json_member(out, "manifest", x->manifest, false);
-    json_member(out, "reduction", reduction_notes(x->manifest), false);
+    char *reduction = reduction_notes(x->manifest);
+    json_member(out, "reduction", reduction, false);
+    free(reduction);
     fputc('}', out);
     return 0;
 }
