@@ -222,6 +222,11 @@ if command -v chromium >/dev/null 2>&1; then
     render "$work/reduced/report.html" report_reduced
     expect_eq "$(facts report_reduced status)" ok "reduced: the page rendered without script errors"
     expect_grep '^reduction ## What the trace lacks' report_reduced.facts "reduced: the notes on the page"
+    # MANIFEST.md has the compiler plugin's section too (after the notes): not on the page's notes
+    expect_grep '^## Left out by the compiler plugin$' reduced/MANIFEST.md \
+        "reduced: MANIFEST.md says what the compiler plugin left out"
+    expect_eq "$(count_lines 'Left out by the compiler plugin|translation unit' report_reduced.facts)" 0 \
+        "reduced: the page's notes leave the compiler plugin's section out"
     # the steps counted in the trace's own markers (otf2-marker), not in MANIFEST.md
     run_to reduced.markers otf2-marker reduced/traces.otf2
     steps=$(count_lines '^MARKER .*Text: "rule=min_duration ' reduced.markers)

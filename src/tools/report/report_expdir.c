@@ -120,19 +120,32 @@ void report_expdir_free(report_expdir *x)
     free(x->taskgraph);
 }
 
-/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files, up to the
- * last one, "Left out by the compiler plugin" (a fact of the build, not of the measurement).
- * NULL when there are none, else for free(). */
+/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files, less the one
+ * of what the compiler plugin left out (a fact of the build, not of the measurement; the
+ * substrate plugins append theirs after it). NULL when there are none, else for free(). */
 static char *reduction_notes(const char *manifest)
 {
     if (manifest == NULL)
         return NULL;
-    const char *end = strstr(manifest, "\n" SCOREP_LEFTOUT_HEADING "\n");
     const char *s = strncmp(manifest, "## ", 3) == 0 ? manifest : strstr(manifest, "\n## ");
-    if (s == NULL || (end != NULL && s >= end))
+    if (s == NULL)
         return NULL;
     s += *s == '\n';
-    return strndup(s, end != NULL ? (size_t)(end - s) + 1 : strlen(s));
+    const char *cut = strstr(s, SCOREP_LEFTOUT_HEADING "\n"), *rest = "";
+    size_t n = strlen(s);
+    if (cut != NULL && (cut == s || cut[-1] == '\n')) {
+        n = (size_t)(cut - s);
+        const char *next = strstr(cut, "\n## ");
+        rest = next ? next + 1 : "";
+    }
+    if (n + strlen(rest) == 0)
+        return NULL;
+    char *notes = malloc(n + strlen(rest) + 1);
+    if (notes != NULL) {
+        memcpy(notes, s, n);
+        strcpy(notes + n, rest);
+    }
+    return notes;
 }
 
 int report_write_expdir(FILE *out, const report_expdir *x)
