@@ -96,7 +96,7 @@ static void each_note(note_fn fn, void *arg)
 }
 
 typedef struct {
-    unsigned units, with_leftout, lto;
+    unsigned units, links, with_leftout, lto;
 } summary;
 
 static uint32_t left_out(const leftout_note *n)
@@ -110,7 +110,10 @@ static uint32_t left_out(const leftout_note *n)
 static void sum_up(const leftout_note *n, void *arg)
 {
     summary *s = arg;
-    s->units++;
+    if (n->w[W_FLAGS] & SCOREP_LEFTOUT_LINK)
+        s->links++;
+    else
+        s->units++;
     s->with_leftout += left_out(n) > 0;
     s->lto += (n->w[W_FLAGS] & SCOREP_LEFTOUT_LTO) != 0;
 }
@@ -120,14 +123,24 @@ static const char *const reason_word[SCOREP_LEFTOUT_REASONS] = {"inlined", "belo
 
 /* - `FILE`: 2 of 5 functions: 1 inlined everywhere or unused, 1 below 200 statements without
  *   loops or calls, 0 filtered at compile time: `a` (inlined), `b` (below threshold) */
+typedef struct {
+    FILE *f;
+    unsigned link; /* link-time units listed so far */
+} listing;
+
 static void unit_line(const leftout_note *n, void *arg)
 {
-    FILE *f = arg;
+    listing *l = arg;
+    FILE *f = l->f;
     uint32_t total = left_out(n);
     if (total == 0)
         return;
     const uint32_t *c = n->w + W_COUNT;
-    fprintf(f, "- `%s`%s%s: %u of %u functions: %u inlined everywhere or unused", n->file,
+    if (n->w[W_FLAGS] & SCOREP_LEFTOUT_LINK)
+        fprintf(f, "- link-time unit %u of gcc -flto", ++l->link);
+    else
+        fprintf(f, "- `%s`", n->file);
+    fprintf(f, "%s%s: %u of %u functions: %u inlined everywhere or unused",
             n->object[0] ? " in " : "", n->object, total, n->w[W_FUNCTIONS],
             c[SCOREP_LEFTOUT_INLINED]);
     if (n->w[W_THRESHOLD] > 0)
@@ -147,9 +160,9 @@ static void unit_line(const leftout_note *n, void *arg)
 
 int scorep_plugin_notes_write(FILE *f)
 {
-    summary s = {0, 0, 0};
+    summary s = {0, 0, 0, 0};
     each_note(sum_up, &s);
-    if (s.units == 0)
+    if (s.units + s.links == 0)
         return 0;
     fprintf(f, "\n" SCOREP_LEFTOUT_HEADING "\n");
     if (s.with_leftout == 0)
@@ -157,16 +170,26 @@ int scorep_plugin_notes_write(FILE *f)
                 s.units == 1 ? "" : "s");
     else
         fprintf(f,
-                "%u of %u translation unit%s compiled by the plugin left functions "
-                "uninstrumented (scorep-cc --instrument-inlined, --instrument-threshold=0 keep "
-                "them; docs/user-guide.md):\n",
-                s.with_leftout, s.units, s.units == 1 ? "" : "s");
+                "%u of %u %s compiled by the plugin left functions uninstrumented (scorep-cc "
+                "--instrument-inlined, --instrument-threshold=0 keep them; "
+                "docs/user-guide.md):\n",
+                s.with_leftout, s.units + s.links,
+                s.links        ? "translation and link-time units"
+                : s.units == 1 ? "translation unit"
+                               : "translation units");
+    listing l = {f, 0};
     if (s.with_leftout > 0)
-        each_note(unit_line, f);
-    if (s.lto > 0)
+        each_note(unit_line, &l);
+    if (s.lto > 0 && s.links > 0)
         fprintf(f,
-                "%u translation unit%s compiled with gcc -flto: instrumented before the "
-                "link-time inliner, whose inlined copies stay measured.\n",
+                "%u translation unit%s compiled with gcc -flto: the plugin in lto1 decided at "
+                "link time what to leave out (with several link-time units, a function inlined "
+                "in one may be kept in another).\n",
+                s.lto, s.lto == 1 ? "" : "s");
+    else if (s.lto > 0)
+        fprintf(f,
+                "%u translation unit%s compiled with gcc -flto: every inlined copy kept its check "
+                "and its visits (--instrument-inlined, or linked without the plugin in lto1).\n",
                 s.lto, s.lto == 1 ? "" : "s");
     return ferror(f) ? -1 : 0;
 }

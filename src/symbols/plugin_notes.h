@@ -31,7 +31,8 @@ enum {
 
 /* flags */
 #define SCOREP_LEFTOUT_BEFORE_INLINING 1u /* instrumented before inlining: inlined copies count */
-#define SCOREP_LEFTOUT_LTO 2u             /* gcc -flto: the link-time inliner keeps the checks */
+#define SCOREP_LEFTOUT_LTO 2u  /* gcc -flto's compile step: lto1 decides, in LINK notes */
+#define SCOREP_LEFTOUT_LINK 4u /* a link-time unit of gcc -flto (lto1); no file */
 /* unit of the threshold */
 #define SCOREP_LEFTOUT_STATEMENTS 0u   /* GIMPLE statements (gcc) */
 #define SCOREP_LEFTOUT_INSTRUCTIONS 1u /* LLVM IR instructions (clang) */
