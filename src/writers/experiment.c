@@ -4,6 +4,7 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "base/state.h"
+#include "symbols/plugin_notes.h"
 #include "writers/writer.h"
 
 #include <dirent.h>
@@ -347,5 +348,8 @@ int scorep_experiment_write_manifest(const char *dir, int profile, int trace)
     if (notes[0])
         fprintf(f, "\n## Notes\n%s", notes);
     pthread_mutex_unlock(&notes_lock);
+    /* last: scorep-report shows the sections before it as the trace's reduction notes */
+    if (scorep_plugin_notes_write(f) != 0)
+        scorep_warn("could not list what the compiler plugin left out in '%s'", path);
     return fclose(f) != 0 ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 /* report_expdir.c: what scorep-report finds in an experiment directory (profile, trace,
  * scorep.cfg, MANIFEST.md) and the report's "meta" and "config" members. */
 #include "report.h"
+#include "symbols/plugin_notes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -119,15 +120,32 @@ void report_expdir_free(report_expdir *x)
     free(x->taskgraph);
 }
 
-/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files. */
-static const char *reduction_notes(const char *manifest)
+/* MANIFEST.md's reduction notes: its sections ("## ...") after the list of files, less the one
+ * of what the compiler plugin left out (a fact of the build, not of the measurement; the
+ * substrate plugins append theirs after it). NULL when there are none, else for free(). */
+static char *reduction_notes(const char *manifest)
 {
     if (manifest == NULL)
         return NULL;
-    if (strncmp(manifest, "## ", 3) == 0)
-        return manifest;
-    const char *s = strstr(manifest, "\n## ");
-    return s ? s + 1 : NULL;
+    const char *s = strncmp(manifest, "## ", 3) == 0 ? manifest : strstr(manifest, "\n## ");
+    if (s == NULL)
+        return NULL;
+    s += *s == '\n';
+    const char *cut = strstr(s, SCOREP_LEFTOUT_HEADING "\n"), *rest = "";
+    size_t n = strlen(s);
+    if (cut != NULL && (cut == s || cut[-1] == '\n')) {
+        n = (size_t)(cut - s);
+        const char *next = strstr(cut, "\n## ");
+        rest = next ? next + 1 : "";
+    }
+    if (n + strlen(rest) == 0)
+        return NULL;
+    char *notes = malloc(n + strlen(rest) + 1);
+    if (notes != NULL) {
+        memcpy(notes, s, n);
+        strcpy(notes + n, rest);
+    }
+    return notes;
 }
 
 int report_write_expdir(FILE *out, const report_expdir *x)
@@ -143,7 +161,9 @@ int report_write_expdir(FILE *out, const report_expdir *x)
     fputc('{', out);
     json_member(out, "scorep_cfg", x->config, true);
     json_member(out, "manifest", x->manifest, false);
-    json_member(out, "reduction", reduction_notes(x->manifest), false);
+    char *reduction = reduction_notes(x->manifest);
+    json_member(out, "reduction", reduction, false);
+    free(reduction);
     fputc('}', out);
     return 0;
 }

@@ -21,22 +21,37 @@
 #include <cfganal.h>
 #include <diagnostic-core.h>
 #include <input.h>
+#include <output.h>
+#include <cgraph.h>
+#include <varasm.h>
+
+#include <cxxabi.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "adapters/compiler/gcc_plugin/plugin.h"
+#include "symbols/plugin_notes.h"
+extern "C" {
+#include "filter/filter.h"
+}
 
 namespace
 {
 // Per translation unit: the descriptor of each function instrumented before inlining and
 // the assembler name of its function; what became of them, for the build note.
+// In lto1 at link time (gcc -flto), the owners come from the descriptors themselves.
 struct owner {
-    std::string name;
+    std::string name, display; // assembler name of the origin; demangled, for MANIFEST.md
     bool kept = false, small = false;
+    bool strip = true;      // false: the inlined copies keep their checks (link step only)
+    unsigned threshold = 0; // the statement threshold for the function's own body
 };
 std::unordered_map<tree, size_t> owner_of;
+std::unordered_map<tree, bool> looked_up; // lto1: variables asked about, descriptor or not
 std::vector<owner> owners;
 unsigned threshold = SCOREP_GCC_DEFAULT_THRESHOLD;
 
@@ -48,6 +63,48 @@ std::string origin_name(tree fn)
         s++;
     const char *dot = strchr(s, '.');
     return dot ? std::string(s, dot - s) : std::string(s);
+}
+
+// As the runtime's symbols.c: __cxa_demangle for names that start with _Z, else the name.
+std::string demangled(const std::string &mangled)
+{
+    std::string s = mangled;
+    if (mangled.compare(0, 2, "_Z") == 0) {
+        int status = -1;
+        char *name = abi::__cxa_demangle(mangled.c_str(), NULL, NULL, &status);
+        if (status == 0 && name != NULL)
+            s = name;
+        free(name);
+    }
+    return s;
+}
+
+// lto1 (gcc -flto's link step): whether T is a descriptor of this plugin, registered as an
+// owner from its name, scorep_region_descr.SERIAL.RULE.MANGLED (instrument.cc), which the
+// partitions that do not hold its initializer have too.
+bool lto_owner(tree t)
+{
+    if (!in_lto_p || TREE_CODE(t) != VAR_DECL || !DECL_NAME(t))
+        return false;
+    auto seen = looked_up.find(t);
+    if (seen != looked_up.end())
+        return seen->second;
+    unsigned serial, rule;
+    int at = 0;
+    const char *id = IDENTIFIER_POINTER(DECL_NAME(t));
+    bool found = sscanf(id, "scorep_region_descr.%u.%u.%n", &serial, &rule, &at) == 2 && at > 0 &&
+                 id[at] != '\0';
+    if (found) {
+        owner_of[t] = owners.size();
+        owners.push_back(owner());
+        owner &o = owners.back();
+        o.name = id + at;
+        o.display = demangled(o.name);
+        o.strip = rule != 0;
+        o.threshold = rule ? rule - 1 : 0;
+    }
+    looked_up[t] = found;
+    return found;
 }
 
 // The descriptor (VAR_DECL) a statement of the inserted code uses, or NULL_TREE.
@@ -66,7 +123,7 @@ tree descriptor_of(gimple *stmt)
         // flags = descr.flags, or MEM[&descr].flags once early passes have rewritten it
         t = get_base_address(gimple_assign_rhs1(stmt));
     }
-    return t && owner_of.count(t) ? t : NULL_TREE;
+    return t && (owner_of.count(t) || lto_owner(t)) ? t : NULL_TREE;
 }
 
 // Whether a statement belongs to the inserted code: it names a scorep_ temporary (an SSA
@@ -98,7 +155,7 @@ bool inserted(gimple *stmt)
 
 // XRay's rule with calls added: fewer statements than the threshold (the inserted code not
 // counted), no loop, no call that stays a call (internal functions expand inline).
-bool below_threshold(function *fun)
+bool below_threshold(function *fun, unsigned threshold)
 {
     if (threshold == 0 || mark_dfs_back_edges(fun))
         return false;
@@ -138,14 +195,28 @@ const pass_data after_inline_data = {
     GIMPLE_PASS, "scorep_after_inline",        OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0,
     0,           TODO_update_ssa_only_virtuals};
 
+// The owner of FUN's own instrumentation, or NULL (FUN is not instrumented).
+owner *own(function *fun, const std::string &self)
+{
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator i = gsi_start_bb(bb); !gsi_end_p(i); gsi_next(&i)) {
+        tree d = descriptor_of(gsi_stmt(i));
+        if (d && owners[owner_of[d]].name == self)
+            return &owners[owner_of[d]];
+    }
+    return NULL;
+}
+
 struct after_inline_pass : gimple_opt_pass {
     after_inline_pass(gcc::context *ctx) : gimple_opt_pass(after_inline_data, ctx) {}
     unsigned int execute(function *fun) override
     {
-        if (owners.empty())
+        if (owners.empty() && !in_lto_p)
             return 0;
         std::string self = origin_name(fun->decl);
-        bool small = below_threshold(fun), changed = false;
+        owner *mine = own(fun, self);
+        bool small = mine && mine->strip && below_threshold(fun, mine->threshold), changed = false;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fun)
         for (gimple_stmt_iterator i = gsi_start_bb(bb); !gsi_end_p(i);) {
@@ -154,7 +225,7 @@ struct after_inline_pass : gimple_opt_pass {
             bool own = o && o->name == self;
             if (own)
                 (small ? o->small : o->kept) = true;
-            if (o && (!own || small)) {
+            if (o && o->strip && (!own || small)) {
                 strip(&i);
                 changed = true;
             } else {
@@ -165,38 +236,148 @@ struct after_inline_pass : gimple_opt_pass {
     }
 };
 
-// One line per translation unit, only when something was left out.
+// Without the pass (gcc -flto's compile step, --instrument-inlined) no copy loses its
+// instrumentation: only the filter leaves functions out.
+bool after_inline = false;
+std::vector<std::string> filtered;
+
+// The source file as the LLVM plugin names it: absolute (relative to the compilation
+// directory, gcc's getpwd()) and simplified as the filter simplifies it.
+std::string absolute(const char *file)
+{
+    std::string s = file[0] == '/' ? std::string(file) : std::string(getpwd()) + "/" + file;
+    std::vector<char> buf(s.begin(), s.end());
+    buf.push_back('\0');
+    scorep_filter_simplify_path(buf.data());
+    return std::string(buf.data());
+}
+
+// The record of this translation unit, emitted as a note into the object (its own section,
+// which the assembler types SHT_NOTE by the name; plugin_notes.h).
+scorep_leftout_record record(bool lto)
+{
+    scorep_leftout_record r;
+    r.unit = SCOREP_LEFTOUT_STATEMENTS;
+    // whether this compilation takes instrumentation out: the compile step without -flto
+    // (unless --instrument-inlined), or lto1 for the owners whose compile step asked for it
+    bool decides = in_lto_p || (after_inline && !lto);
+    unsigned considered = 0;
+    for (const owner &o : owners)
+        if (o.strip || !in_lto_p) {
+            considered++;
+            r.threshold = decides ? o.threshold : 0;
+        }
+    r.flags = (decides ? 0 : SCOREP_LEFTOUT_BEFORE_INLINING) | (lto ? SCOREP_LEFTOUT_LTO : 0) |
+              (in_lto_p ? SCOREP_LEFTOUT_LINK : 0);
+    r.functions = (uint32_t)(considered + filtered.size());
+    r.file = in_lto_p ? std::string() : absolute(main_input_filename);
+    // by reason, as the LLVM plugin lists them: first those below the threshold (out-of-line
+    // functions that a user would see as regions), then the inlined ones, then the filtered
+    if (decides)
+        for (unsigned reason : {SCOREP_LEFTOUT_THRESHOLD, SCOREP_LEFTOUT_INLINED})
+            for (const owner &o : owners)
+                if (o.strip && !o.kept &&
+                    (o.small ? SCOREP_LEFTOUT_THRESHOLD : SCOREP_LEFTOUT_INLINED) == reason)
+                    r.add(reason, o.display);
+    for (const std::string &f : filtered)
+        r.add(SCOREP_LEFTOUT_FILTERED, f);
+    return r;
+}
+
+void emit(const std::string &note)
+{
+    fprintf(asm_out_file, "\t.pushsection %s,\"a\"\n\t.balign 8", SCOREP_LEFTOUT_NOTE_SECTION);
+    for (size_t i = 0; i < note.size(); i++)
+        fprintf(asm_out_file, "%s%u", i % 16 ? "," : "\n\t.byte ", (unsigned char)note[i]);
+    fprintf(asm_out_file, "\n\t.popsection\n");
+}
+
+// One line per translation unit, only when something was left out; and the note, for
+// MANIFEST.md, whenever the plugin saw a function.
 void note(void *, void *)
 {
-    unsigned inlined = 0, small = 0;
-    for (const owner &o : owners)
-        if (o.small && !o.kept)
-            small++;
-        else if (!o.kept)
-            inlined++;
+    if (flag_generate_lto)
+        return; // gcc -flto's compile step: lto_note
+    scorep_leftout_record r = record(false);
+    if (r.functions == 0)
+        return; // nothing to instrument, or lto1 with only --instrument-inlined's descriptors
+    unsigned inlined = r.count[SCOREP_LEFTOUT_INLINED], small = r.count[SCOREP_LEFTOUT_THRESHOLD];
     char below[96] = "";
-    if (threshold > 0)
+    if (r.threshold > 0)
         snprintf(below, sizeof below, ", %u below %u statements without loops or calls", small,
-                 threshold);
+                 r.threshold);
     if (inlined + small > 0)
         inform(UNKNOWN_LOCATION,
                "scorep: %s: %u of %u functions left uninstrumented: %u inlined everywhere or "
                "unused%s (scorep-cc %<--instrument-inlined%>, %<--instrument-threshold=0%> "
                "keep them)",
-               main_input_filename, inlined + small, (unsigned)owners.size(), inlined, below);
+               in_lto_p ? "link-time unit of gcc -flto" : main_input_filename, inlined + small,
+               r.functions - r.count[SCOREP_LEFTOUT_FILTERED], inlined, below);
+    if (asm_out_file)
+        emit(r.note());
+}
+
+// gcc -flto's compile step: the IPA inliner runs in lto1 at link time, where the pass after
+// inlining learns each descriptor's function and rule from the descriptor (lto_owner) and
+// notes what it left out per link-time unit (note). The compile step's note counts the
+// functions and what the filter excluded; it must travel in the IR (the linker drops the
+// compile step's own sections with the IR object), so it is a variable in the note section,
+// made before the IPA passes stream the unit out, and kept by DECL_PRESERVE_P ("used").
+void lto_note(void *, void *)
+{
+    if ((owners.empty() && filtered.empty()) || !flag_generate_lto)
+        return;
+    inform(UNKNOWN_LOCATION,
+           "scorep: %s: %<-flto%>: what is left out is decided at link time, by the plugin in "
+           "lto1 (scorep-cc loads it on the link step too; without it every inlined copy keeps "
+           "its check)",
+           main_input_filename);
+    std::string bytes = record(true).note();
+    tree type = build_array_type(char_type_node, build_index_type(size_int(bytes.size() - 1)));
+    tree init = build_string((int)bytes.size(), bytes.data());
+    TREE_TYPE(init) = type;
+    tree v = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_leftout_note"), type);
+    TREE_STATIC(v) = 1;
+    TREE_READONLY(v) = 1;
+    DECL_ARTIFICIAL(v) = 1;
+    DECL_IGNORED_P(v) = 1;
+    TREE_USED(v) = 1;
+    DECL_PRESERVE_P(v) = 1;
+    SET_DECL_ALIGN(v, 8 * BITS_PER_UNIT);
+    DECL_USER_ALIGN(v) = 1;
+    set_decl_section_name(v, SCOREP_LEFTOUT_NOTE_SECTION);
+    DECL_INITIAL(v) = init;
+    varpool_node::finalize_decl(v);
+    varpool_node *node = varpool_node::get(v);
+    if (node && !node->analyzed) // finalize_decl analyzes only from IPA_SSA on
+        node->analyze();
 }
 } // namespace
 
-void scorep_gcc_note_descriptor(tree descr, tree fn)
+void scorep_gcc_note_descriptor(tree descr, tree fn, const char *name)
 {
     owner_of[descr] = owners.size();
     owners.push_back(owner());
     owners.back().name = origin_name(fn);
+    owners.back().display = name;
+    owners.back().threshold = threshold;
+}
+
+void scorep_gcc_note_filtered(const char *name)
+{
+    filtered.push_back(name);
+}
+
+void scorep_gcc_leftout_register(const char *plugin_name)
+{
+    register_callback(plugin_name, PLUGIN_FINISH_UNIT, note, NULL);
+    register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_START, lto_note, NULL);
 }
 
 void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements)
 {
     threshold = min_statements;
+    after_inline = true;
     // the first pass after the IPA passes (inlining) that every optimization level runs
     struct register_pass_info info;
     info.pass = new after_inline_pass(g);
@@ -204,5 +385,4 @@ void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_stat
     info.ref_pass_instance_number = 1;
     info.pos_op = PASS_POS_INSERT_AFTER;
     register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
-    register_callback(plugin_name, PLUGIN_FINISH_UNIT, note, NULL);
 }

@@ -22,6 +22,8 @@
 #include "adapters/compiler/gcc_plugin/plugin.h"
 #include "adapters/compiler/plugin_region.h"
 
+unsigned scorep_gcc_link_rule = SCOREP_GCC_DEFAULT_THRESHOLD + 1;
+
 // Trees made once per compilation; a GGC root keeps the collector off them.
 enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_COUNT };
 static tree trees[T_COUNT];
@@ -81,7 +83,9 @@ static tree string_value(const char *s)
     return build_string_literal(strlen(s) + 1, s);
 }
 
-// static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL};
+// static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL}; named
+// scorep_region_descr.SERIAL.RULE.MANGLED: gcc -flto's link step reads the function it belongs
+// to and the link rule (scorep_gcc_link_rule) from the name, which every partition has.
 static tree build_descriptor(const char *name, const char *mangled, const char *file, int line)
 {
     tree type = trees[T_REGION_TYPE];
@@ -92,9 +96,9 @@ static tree build_descriptor(const char *name, const char *mangled, const char *
     CONSTRUCTOR_APPEND_ELT(v, f = DECL_CHAIN(f), string_value(file));
     CONSTRUCTOR_APPEND_ELT(v, f = DECL_CHAIN(f), build_int_cst(unsigned_type_node, line));
     static unsigned serial;
-    char id[64];
-    snprintf(id, sizeof id, "scorep_region_descr.%u", serial++);
+    char *id = xasprintf("scorep_region_descr.%u.%u.%s", serial++, scorep_gcc_link_rule, mangled);
     tree d = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(id), type);
+    free(id);
     TREE_STATIC(d) = 1;
     TREE_PUBLIC(d) = 0;
     DECL_ARTIFICIAL(d) = 1;
@@ -205,7 +209,7 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     tree fn = fun->decl;
     location_t loc = DECL_SOURCE_LOCATION(fn);
     tree descr = build_descriptor(name, mangled, file, DECL_SOURCE_LINE(fn));
-    scorep_gcc_note_descriptor(descr, fn);
+    scorep_gcc_note_descriptor(descr, fn, name);
     tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
     gimple_seq body = gimple_body(fn);
     gimple_seq seq = entry_code(descr, measured, loc);
@@ -244,8 +248,12 @@ struct instrument_pass : gimple_opt_pass {
         if (!instrumentable(fun))
             return 0;
         scorep_gcc_names names;
-        if (scorep_gcc_names_of(fun->decl, &names) && !scorep_gcc_excluded(&names))
-            instrument(fun, names.name, names.mangled, names.file);
+        if (scorep_gcc_names_of(fun->decl, &names)) {
+            if (!scorep_gcc_excluded(&names))
+                instrument(fun, names.name, names.mangled, names.file);
+            else
+                scorep_gcc_note_filtered(names.name);
+        }
         scorep_gcc_names_free(&names);
         return 0;
     }

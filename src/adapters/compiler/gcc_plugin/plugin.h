@@ -23,7 +23,16 @@ void scorep_gcc_instrument_register(const char *plugin_name);
 // after_inline.cc: takes the instrumentation out of inlined copies and of bodies below the
 // threshold (0: none); without it (-fplugin-arg-...-inlined) every inlined copy keeps it.
 void scorep_gcc_after_inline_register(const char *plugin_name, unsigned min_statements);
-// instrument.cc tells after_inline.cc which function a descriptor belongs to
-void scorep_gcc_note_descriptor(tree descr, tree fn);
+// after_inline.cc: at the end of each translation unit, the build note and the ELF note of what
+// was left out (symbols/plugin_notes.h); with or without the pass above.
+void scorep_gcc_leftout_register(const char *plugin_name);
+// What gcc -flto's link step does with a descriptor's inlined copies (in its name,
+// instrument.cc; the pass after inlining runs in lto1 and learns each descriptor's function
+// from it): 0 keeps them (-fplugin-arg-...-inlined), else the threshold + 1.
+extern unsigned scorep_gcc_link_rule;
+// instrument.cc tells after_inline.cc which function (demangled NAME) a descriptor belongs to,
+// and which function the compile-time filter excluded
+void scorep_gcc_note_descriptor(tree descr, tree fn, const char *name);
+void scorep_gcc_note_filtered(const char *name);
 
 #endif

@@ -39,11 +39,13 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/EscapeEnumerator.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <cxxabi.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +54,7 @@ extern "C" {
 #include "adapters/compiler/plugin_region.h"
 #include "filter/filter.h"
 }
+#include "symbols/plugin_notes.h"
 
 using namespace llvm;
 
@@ -351,8 +354,26 @@ static bool strip_device_marks(Module &M, bool &stripped)
     return true;
 }
 
-// The functions marked at the start per module, for the build note at the end.
-static unsigned marked_in_module;
+// Per module, from the start to the end of the pipeline: the functions marked at the start
+// (assembler and demangled name), for the build note and the record of what was left out.
+static std::vector<std::pair<std::string, std::string>> marked_in_module;
+static std::vector<std::string> filtered_in_module; // demangled
+static unsigned considered_in_module;
+
+// The record as an ELF note in its own section (plugin_notes.h); the section's name makes it
+// SHT_NOTE, llvm.compiler.used keeps it through the optimizer and LTO.
+static void emit_note(Module &M, const scorep_leftout_record &r)
+{
+    LLVMContext &C = M.getContext();
+    std::string bytes = r.note();
+    Constant *init = ConstantDataArray::get(
+        C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+    auto *g = new GlobalVariable(M, init->getType(), true, GlobalValue::PrivateLinkage, init,
+                                 "scorep_leftout_note");
+    g->setSection(SCOREP_LEFTOUT_NOTE_SECTION);
+    g->setAlignment(Align(8));
+    appendToCompilerUsed(M, {g});
+}
 
 // XRay's -fxray-instruction-threshold with calls added: fewer IR instructions than the
 // threshold (debug intrinsics not counted), no loop, no call (intrinsics are no calls).
@@ -384,12 +405,15 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
     {
         std::unique_ptr<instrumenter> ins;
         unsigned kept = 0, small = 0;
+        std::vector<std::string> remained, below;
         for (Function &F : M) {
             if (F.isDeclaration() || !F.hasFnAttribute("scorep-instrument"))
                 continue;
             F.removeFnAttr("scorep-instrument");
+            remained.push_back(F.getName().str());
             if (below_threshold(F)) {
                 small++;
+                below.push_back(demangled(F.getName()));
                 continue;
             }
             kept++;
@@ -397,8 +421,21 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
                 ins = std::make_unique<instrumenter>(M);
             ins->instrument(F, names_of(F));
         }
-        unsigned marked = marked_in_module;
-        marked_in_module = 0;
+        // listed as the GCC plugin lists them: below the threshold, inlined (a marked function
+        // that did not remain was inlined everywhere or was unused), filtered
+        scorep_leftout_record leftout;
+        for (const std::string &b : below)
+            leftout.add(SCOREP_LEFTOUT_THRESHOLD, b);
+        for (const auto &m : marked_in_module)
+            if (std::find(remained.begin(), remained.end(), m.first) == remained.end())
+                leftout.add(SCOREP_LEFTOUT_INLINED, m.second);
+        for (const std::string &f : filtered_in_module)
+            leftout.add(SCOREP_LEFTOUT_FILTERED, f);
+        filtered_in_module.clear();
+        leftout.functions = considered_in_module;
+        considered_in_module = 0;
+        unsigned marked = marked_in_module.size();
+        marked_in_module.clear();
         if (kept < marked)
             errs() << "scorep: " << M.getSourceFileName() << ": " << marked - kept << " of "
                    << marked << " functions left uninstrumented: " << marked - kept - small
@@ -408,6 +445,16 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
                                                       " instructions without loops or calls"
                                                 : std::string())
                    << " (scorep-cc --instrument-inlined, --instrument-threshold=0 keep them)\n";
+        bool noted = leftout.functions > 0;
+        if (noted) {
+            leftout.unit = SCOREP_LEFTOUT_INSTRUCTIONS;
+            leftout.threshold = instrument_inlined ? 0 : instrument_threshold;
+            leftout.flags = instrument_inlined ? SCOREP_LEFTOUT_BEFORE_INLINING : 0;
+            leftout.file = source_path("", M.getSourceFileName());
+            emit_note(M, leftout);
+        }
+        if (noted)
+            return PreservedAnalyses::none();
         return kept + small > 0 ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
 };
@@ -424,7 +471,7 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
         for (Function &F : M) {
             if (F.isDeclaration() || !F.hasFnAttribute("instrument-function-entry"))
                 continue;
-            bool ok = instrumentable(F);
+            bool considered = instrumentable(F), ok = considered;
             names n;
             if (ok) {
                 n = names_of(F);
@@ -436,11 +483,15 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
             F.removeFnAttr("instrument-function-entry");
             F.removeFnAttr("instrument-function-exit");
             changed = true;
-            if (!ok)
+            considered_in_module += considered;
+            if (!ok) {
+                if (considered)
+                    filtered_in_module.push_back(n.name);
                 continue;
+            }
             if (!instrument_inlined) { // after inlining: after_inline_pass
                 F.addFnAttr("scorep-instrument");
-                marked_in_module++;
+                marked_in_module.emplace_back(F.getName().str(), n.name);
                 continue;
             }
             if (!ins)
