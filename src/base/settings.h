@@ -32,6 +32,7 @@ typedef struct {
     uint64_t mpi_groups; /* SCOREP_MPI_ENABLE_GROUPS, bits of base/mpi_groups.h */
     uint64_t mpi_max_comms, mpi_max_windows, mpi_max_groups; /* accepted; no limit applies */
     bool mpi_memory_recording;
+    bool mpi_time_local_calls;
     bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */
     bool shmem_memory_recording; /* SCOREP_SHMEM_MEMORY_RECORDING (src/adapters/shmem) */
     uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk, cuda_buffer_max,

@@ -117,6 +117,34 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
     scorep_event_leave_impl(l, region, true, raw);
 }
 
+/* A call stamped with one timer reading: its Enter at the reading, its Leave one tick
+ * later, nothing recorded in between (the MPI adapter's local calls, which it records just
+ * before making them). The same records as scorep_event_enter and scorep_event_leave_raw
+ * with the Enter's timestamp; in the common case (no metric sources, no substrate plugins)
+ * without the call stack's push and pop, one busy mark and one recording check. */
+static inline __attribute__((always_inline)) void scorep_event_stamped(scorep_location *l,
+                                                                      uint32_t region)
+{
+    if (__builtin_expect(l->metrics != NULL || l->substrates_on, 0)) {
+        scorep_event_enter(l, region);
+        scorep_event_leave_raw(l, region, l->last_ts);
+        return;
+    }
+    SCOREP_LOCATION_EVENT_NONNULL(l);
+    scorep_throttle_settle();
+    /* unrecorded, the pair changes nothing (off_depth up and down again, events.h above) */
+    if (__builtin_expect(!scorep_location_recording(l), 0))
+        return;
+    uint64_t t = scorep_event_time(l);
+    l->last_ts = t + 1;
+    if (l->profiling)
+        scorep_profile_stamped(&l->profile, region, t);
+    if (l->tracing) {
+        scorep_buffer_enter(&l->buffer, l->depth, t, region);
+        scorep_buffer_leave(&l->buffer, l->depth, t + 1, region);
+    }
+}
+
 /* A call of a throttled region (compiler adapter): one more visit in the profile; no time,
  * no trace record, no call stack entry. */
 static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t region)

@@ -196,4 +196,23 @@ static inline void scorep_profile_leave(scorep_profile *p, uint32_t region, uint
     p->depth--;
 }
 
+/* A call that entered at ts and left at ts + 1 with nothing in between (events.h,
+ * scorep_event_stamped): the node the last visit found gets the visit directly; any other
+ * case (a new node, the depth limit, metric sources, the visit that throttles) as an enter
+ * and a leave. */
+static inline void scorep_profile_stamped(scorep_profile *p, uint32_t region, uint64_t ts)
+{
+    pnode *c = p->cur->last_hit;
+    if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION &&
+                             p->depth < p->max_depth && !c->dense &&
+                             c->visits + 1 != p->throttle_calls,
+                         1)) {
+        c->enter_ts = ts;
+        scorep_profile_close_node(c, ts + 1);
+        return;
+    }
+    scorep_profile_enter(p, region, ts);
+    scorep_profile_leave(p, region, ts + 1);
+}
+
 #endif

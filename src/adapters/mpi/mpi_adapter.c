@@ -16,6 +16,7 @@
 uint64_t scorep_mpi_enabled;
 int scorep_mpi_thread_level = MPI_THREAD_SINGLE;
 __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
+int scorep_mpi_time_local;
 
 static uint64_t configured; /* groups from SCOREP_MPI_ENABLE_GROUPS, derived ones added */
 static uint64_t message_counter;
@@ -94,6 +95,7 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
 {
     if (ret == MPI_SUCCESS) {
         scorep_mpi_thread_level = provided;
+        scorep_mpi_time_local = scorep_cfg.mpi_time_local_calls;
         scorep_mpi_msgids = scorep_cfg.enable_tracing;
         scorep_mpi_types_init();
         scorep_mpi_after_init();
@@ -132,12 +134,88 @@ int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
     return scorep_mpi_begin_impl(f, fn, record, false, 0);
 }
 
-/* one reading of the timer: the post hook's (f->raw, scorep_mpi_now), or a new one */
-void scorep_mpi_end(scorep_mpi_frame *f)
+/* one reading of the timer: the post hook's (f->raw, scorep_mpi_now), or a new one. The
+ * Leave inlined here and in scorep_mpi_leave (flatten: with two callers GCC would call one
+ * out-of-line copy) */
+__attribute__((flatten)) void scorep_mpi_end(scorep_mpi_frame *f)
 {
     if (f->record)
         scorep_event_leave_raw(f->l, f->region, f->raw ? f->raw : scorep_timer_ticks());
     scorep_mpi_nesting = 0;
+}
+
+/* The uncommon start of a frameless call (nested, no location yet, region not yet defined,
+ * measurement off): whether it is recorded, with the location and the region. */
+static int frameless_target(uint32_t fn, scorep_location **l, uint32_t *region)
+{
+    if (scorep_mpi_nesting || !scorep_measurement_on())
+        return 0;
+    *l = scorep_location_get();
+    if (*l == NULL)
+        return 0;
+    *region = scorep_mpi_region(fn);
+    return *region != SCOREP_INVALID_ID;
+}
+
+static __attribute__((noinline)) int enter_slow(uint32_t fn)
+{
+    scorep_location *l;
+    uint32_t region;
+    if (!frameless_target(fn, &l, &region))
+        return 0;
+    scorep_mpi_nesting = 1;
+    scorep_event_enter(l, region);
+    return 1;
+}
+
+/* The common case tests the nesting flag, the location and the region at once; the
+ * measurement state is the Enter's to test (a call entered while the measurement is off
+ * leaves unrecorded as well, events.h). */
+int scorep_mpi_enter(uint32_t fn)
+{
+    scorep_location *l = scorep_tls_location;
+    uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
+    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting | (l == NULL) | (r == 0)))
+        return enter_slow(fn);
+    scorep_mpi_nesting = 1;
+    scorep_event_enter(l, r - 1);
+    return 1;
+}
+
+/* After scorep_mpi_enter returned 1 on this thread: its location is set (a thread's is never
+ * cleared, location.c) and the region defined. */
+__attribute__((flatten)) void scorep_mpi_leave(uint32_t fn)
+{
+    scorep_event_leave(scorep_tls_location,
+                       __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED) - 1);
+    scorep_mpi_nesting = 0;
+}
+
+/* Enter with a timer reading and Leave one tick later: one reading for the two events */
+static inline __attribute__((always_inline)) void stamp(scorep_location *l, uint32_t region)
+{
+    scorep_event_stamped(l, region);
+}
+
+static __attribute__((noinline)) int stamp_slow(uint32_t fn)
+{
+    if (scorep_mpi_time_local)
+        return scorep_mpi_enter(fn);
+    scorep_location *l;
+    uint32_t region;
+    if (frameless_target(fn, &l, &region))
+        stamp(l, region);
+    return 0;
+}
+
+int scorep_mpi_stamp(uint32_t fn)
+{
+    scorep_location *l = scorep_tls_location;
+    uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
+    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting | (l == NULL) | (r == 0) | scorep_mpi_time_local))
+        return stamp_slow(fn);
+    stamp(l, r - 1);
+    return 0;
 }
 
 uint64_t scorep_mpi_next_message_handle(void)

@@ -110,6 +110,26 @@ static inline uint64_t scorep_mpi_now(scorep_mpi_frame *f)
  * line in mpi_adapter.c with the Leave inlined (one call, not two). */
 void scorep_mpi_end(scorep_mpi_frame *f);
 
+/* The wrappers without hooks (spec events '-'): no frame. scorep_mpi_enter records the
+ * call's Enter (fn: its table index) and returns 1, or returns 0 (call PMPI only: nested
+ * call, measurement not running, no location, no region); after PMPI, scorep_mpi_leave
+ * records the Leave of the innermost call: the location, its region and the nesting flag are
+ * read again rather than kept across the PMPI call, so that the wrapper keeps nothing but
+ * its arguments and return value. */
+int scorep_mpi_enter(uint32_t fn);
+void scorep_mpi_leave(uint32_t fn);
+
+/* A local call (spec events 'local': MPI_Comm_rank, MPI_Type_size, ...: no communication,
+ * no waiting, nothing nested). Two timer readings (12 ns each on some machines) would
+ * cost more than the call; scorep_mpi_stamp records its Enter with one reading and its
+ * Leave one tick later, before the PMPI call, which the wrapper then makes as a tail call:
+ * the call's own few nanoseconds go to the caller (docs/mpi.md). Returns 0 then (and when
+ * nothing is recorded). With SCOREP_MPI_TIME_LOCAL_CALLS=true it records the Enter only,
+ * as scorep_mpi_enter, and returns 1: the wrapper calls PMPI and scorep_mpi_leave. */
+int scorep_mpi_stamp(uint32_t fn);
+/* SCOREP_MPI_TIME_LOCAL_CALLS, read at MPI_Init */
+extern int scorep_mpi_time_local;
+
 static inline int scorep_mpi_group_on(uint64_t bits)
 {
     return (__atomic_load_n(&scorep_mpi_enabled, __ATOMIC_RELAXED) & bits) != 0;
