@@ -60,23 +60,20 @@ fi
 
 # (k)-(m): the plugins' inline throttle check (issue #31): tiny built with gcc's plugin and,
 # where clang and the LLVM pass plugin are here, clang's, beside the plain call of the same
-# compiler
+# compiler; (e2): the traced call through gcc's plugin. tiny is below the plugins' default
+# threshold (scorep-cc --instrument-threshold), which would leave it uninstrumented: off here
 SCOREP_CC_LLVM_PLUGIN=$builddir/.libs/scorep_llvm_plugin.so
 export SCOREP_CC_LLVM_PLUGIN
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
     step "build tiny (scorep-cc, gcc plugin)" "$builddir/scorep-cc" --instrument=plugin \
-        $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
-    # (e2): the traced call through gcc's plugin; tiny is below the plugin's default
-    # threshold (scorep-cc --instrument-threshold), so that is switched off
-    step "build tiny (scorep-cc, gcc plugin, no threshold)" "$builddir/scorep-cc" \
-        --instrument=plugin --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin_all" "$bench/tiny.c"
+        --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
 fi
 have_clang=no
 if command -v clang >/dev/null 2>&1 && [ -e "$SCOREP_CC_LLVM_PLUGIN" ]; then
     have_clang=yes
     step "build tiny (clang, uninstrumented)" clang -O2 -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
     step "build tiny (scorep-cc, clang plugin)" "$builddir/scorep-cc" --instrument=plugin \
-        clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
+        --instrument-threshold=0 clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
 fi
 
 # ------------------------------------------------------------------ helpers
@@ -179,7 +176,7 @@ SCOREP_TOTAL_MEMORY=$trace_memory
 export SCOREP_TOTAL_MEMORY
 SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true
 variant "(e) scorep, tracing" trace "$tmp/tiny_scorep"
-[ ! -e "$tmp/tiny_plugin_all" ] || variant "(e2) tracing, gcc plugin" trace "$tmp/tiny_plugin_all"
+[ ! -e "$tmp/tiny_plugin_gcc" ] || variant "(e2) tracing, gcc plugin" trace "$tmp/tiny_plugin_gcc"
 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true
 variant "(f) scorep, profiling+tracing" both "$tmp/tiny_scorep"
 
