@@ -12,8 +12,9 @@
 #
 # Environment: BENCH_LIBDIR_A, BENCH_LIBDIR_B (directories holding libscorep-rt.so.0),
 # abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (runs per variant and build, default 7),
-# BENCH_CALLS (calls per run, default 10000000). The floor row (run_bench.sh's (b): no
-# runtime at all) runs twice like the others: A and B columns show the machine's noise.
+# BENCH_CALLS (calls per run, default 10000000). The floor rows (run_bench.sh's (b) and
+# (b2), in the caches and the trace's size: no runtime at all) run twice like the others: A
+# and B columns show the machine's noise.
 set -eu
 
 # shellcheck source=bench/bench_lib.sh
@@ -39,6 +40,11 @@ step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
 step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
 step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
     "$tmp/floor_hooks.o"
+# ... and run_bench.sh's (b2): the same records into a linear buffer of the trace's size
+step "build floor_hooks.o (linear)" $cc -O2 -DFLOOR_LINEAR -c -o "$tmp/floor_linear.o" \
+    "$bench/floor_hooks.c"
+step "build tiny (floor, linear)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor_linear" \
+    "$bench/tiny.c" "$tmp/floor_linear.o"
 # --nomemory: tiny.c allocates nothing, and an older runtime (A) lacks the symbols that this
 # tree's libscorep-rt-memory needs
 step "build tiny (scorep-cc, functions)" "$builddir/scorep-cc" --nomemory --instrument=functions \
@@ -47,8 +53,9 @@ SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
 export SCOREP_CC_GCC_PLUGIN
 have_plugin=no
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
+    # tiny is below the plugin's default threshold: --instrument-threshold=0 instruments it
     step "build tiny (scorep-cc, plugin)" "$builddir/scorep-cc" --nomemory --instrument=plugin \
-        $cc -O2 -o "$tmp/tiny_plugin" "$bench/tiny.c"
+        --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin" "$bench/tiny.c"
     have_plugin=yes
 fi
 
@@ -88,6 +95,10 @@ export SCOREP_THROTTLING
         "B median"
     ab "uninstrumented (floor of the loop)" "$tmp/tiny_plain"
     ab "floor (rdtsc+16B store per event)" "$tmp/tiny_floor"
+    FLOOR_TRACE_BYTES=$(((calls + 1) * 32))
+    export FLOOR_TRACE_BYTES
+    ab "floor, linear, trace's size" "$tmp/tiny_floor_linear"
+    unset FLOOR_TRACE_BYTES
     for how in functions plugin; do
         [ $how = functions ] || [ $have_plugin = yes ] || continue
         SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false

@@ -280,15 +280,22 @@ static inline void *scorep_buffer_alloc(scorep_buffer *b, buf_stream *s, uint64_
     return p;
 }
 
+/* The record of a traced call's enter or leave: the NULL test of a full buffer only on the
+ * slow path (a new page), region and type in one 8-byte store. */
 static inline void scorep_buffer_put_region(scorep_buffer *b, buf_stream *s, uint64_t ts,
                                             uint32_t region, uint32_t type)
 {
-    buf_region_rec *r = scorep_buffer_alloc(b, s, ts, sizeof *r);
-    if (r) {
-        r->ts = ts;
-        r->region = region;
-        r->type = type;
+    buf_region_rec *r = (buf_region_rec *)s->cur;
+    if (__builtin_expect((char *)(r + 1) > s->end, 0)) {
+        r = (buf_region_rec *)scorep_buffer_grow(b, s, ts, sizeof *r);
+        if (!r)
+            return;
+    } else {
+        s->cur = (char *)(r + 1);
     }
+    r->ts = ts;
+    r->region = region;
+    r->type = type;
 }
 
 static inline void scorep_buffer_enter(scorep_buffer *b, uint32_t depth, uint64_t ts,

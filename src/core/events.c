@@ -228,3 +228,8 @@ void scorep_event_recording_deselect(scorep_location *l)
     l->off_depth += l->parked_depth;
     l->parked_depth = 0;
 }
+
+uint64_t scorep_event_metrics(scorep_location *l, uint64_t t)
+{
+    return scorep_metrics_event(l, t);
+}

@@ -37,6 +37,10 @@ static inline uint64_t *scorep_event_metric_values(const scorep_location *l)
     return l->metrics && l->metrics->n ? l->metrics->values : NULL;
 }
 
+/* scorep_metrics_event out of line (events.c), for the enter and leave paths: the metric
+ * sources' loops and reads inlined there made every traced or profiled call save and restore
+ * registers for them, also without metrics; with metrics one call more per event. */
+__attribute__((noinline)) uint64_t scorep_event_metrics(scorep_location *l, uint64_t t);
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
@@ -61,7 +65,7 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
     l->stack_sp[l->depth] = sp;
     uint64_t t = scorep_event_time(l);
     if (l->metrics)
-        t = scorep_metrics_event(l, t);
+        t = scorep_event_metrics(l, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
@@ -77,9 +81,11 @@ static inline __attribute__((always_inline)) void scorep_event_enter(scorep_loca
     scorep_event_enter_sp(l, region, 0);
 }
 
-/* raw: a timer value the caller read (scorep_timer_ticks) when have_raw, else read here. */
-static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw,
-                                           uint64_t raw)
+/* raw: a timer value the caller read (scorep_timer_ticks) when have_raw, else read here.
+ * Always inlined into its three wrappers below; the compiler adapters take the one that is
+ * always inlined into them (scorep_event_leave_inline), the others are GCC's choice. */
+static inline __attribute__((always_inline)) void
+scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw, uint64_t raw)
 {
     SCOREP_LOCATION_EVENT_NONNULL(l);
     scorep_throttle_settle();
@@ -93,7 +99,7 @@ static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, 
     }
     uint64_t t = scorep_location_now(l, have_raw ? raw : scorep_timer_ticks());
     if (l->metrics)
-        t = scorep_metrics_event(l, t);
+        t = scorep_event_metrics(l, t);
     l->depth--;
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);
@@ -104,6 +110,15 @@ static inline void scorep_event_leave_impl(scorep_location *l, uint32_t region, 
 }
 
 static inline void scorep_event_leave(scorep_location *l, uint32_t region)
+{
+    scorep_event_leave_impl(l, region, false, 0);
+}
+
+/* The same, inlined into the caller: the compiler adapters' exit hooks, which do nothing
+ * else (GCC would otherwise tail-call an out-of-line copy that saves and restores six
+ * registers of its own). */
+static inline __attribute__((always_inline)) void scorep_event_leave_inline(scorep_location *l,
+                                                                           uint32_t region)
 {
     scorep_event_leave_impl(l, region, false, 0);
 }

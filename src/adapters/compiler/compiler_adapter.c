@@ -196,7 +196,7 @@ __cyg_profile_func_exit(void *fn, void *site)
             scorep_event_throttled_leave(l, r & ~FN_THROTTLED);
         return;
     }
-    scorep_event_leave(l, r);
+    scorep_event_leave_inline(l, r);
 }
 
 /* clang's -finstrument-functions reports no exits for frames an exception unwinds (gcc

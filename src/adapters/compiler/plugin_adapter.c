@@ -62,7 +62,7 @@ __attribute__((visibility("default"))) void scorep_plugin_leave(scorep_plugin_re
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(l != NULL, 1) && h != 0 && h != SCOREP_PLUGIN_FILTERED)
-        scorep_event_leave(l, h - 1);
+        scorep_event_leave_inline(l, h - 1);
 }
 
 /* Called by the compiler adapter's throttle hook (rare: once per region). Without a free
