@@ -105,6 +105,20 @@ expect_grep()
 $(head -c 2000 "$2")"
     echo "ok: $3"
 }
+# truncate_unmarked FILE SIZE: cuts FILE to SIZE bytes, or fewer where byte SIZE would be
+# 0x01, OTF2's end-of-buffer mark (a chunk cut just after one passes the read guard's chunk
+# check and OTF2's own error is reported instead: otf2_read_guard.c, read_done); prints the
+# size, so that a test can expect the guard's exact "truncated in chunk 1: N of" whatever
+# byte the run's data put there.
+truncate_unmarked()
+{
+    _tn=$2
+    while [ "$_tn" -gt 1 ] && [ "$(od -An -tu1 -j $((_tn - 1)) -N1 "$1" | tr -d ' ')" = 1 ]; do
+        _tn=$((_tn - 1))
+    done
+    truncate -s "$_tn" "$1" || return 1
+    echo "$_tn"
+}
 expect_no_grep()
 {
     _check

@@ -161,11 +161,11 @@ bad cutdef/traces.otf2 "global definitions are unreadable: .*cutdef/traces.def: 
 # an event file cut short: a warning naming it, the rest converted (otf2_read_guard.c;
 # test/fuzz/test_trace_damage.sh checks the events kept)
 cp -r m cut
-truncate -s 100 cut/traces/0.evt
+n=$(truncate_unmarked cut/traces/0.evt 100) || fail "truncate cut/traces/0.evt"
 rc=0
 "$CHROME" -o cut.json cut/traces.otf2 2>cut.err || rc=$?
 expect_eq "$rc" 0 "truncated event file: exit status"
-expect_grep "^scorep-otf2-to-chrome: warning: .*cut/traces/0.evt: truncated in chunk 1: 100 of" \
+expect_grep "^scorep-otf2-to-chrome: warning: .*cut/traces/0.evt: truncated in chunk 1: $n of" \
     cut.err "truncated event file: a warning naming the file"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' cut.json ||
     fail "truncated event file: no valid JSON"

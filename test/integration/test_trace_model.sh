@@ -110,11 +110,11 @@ bad empty "a directory without traces.otf2" "empty directory"
 # a truncated event file: the intact part (here none of the location's one chunk) is read,
 # the rest of the trace whole, and the damage named (otf2_read_guard.c)
 cp -r exp cut
-truncate -s 200 cut/traces/1.evt
+n=$(truncate_unmarked cut/traces/1.evt 200) || fail "truncate cut/traces/1.evt"
 rc=0
 "$DUMP" cut/traces.otf2 >cut.out 2>cut.err || rc=$?
 expect_eq "$rc" 0 "truncated event file: exit status"
-expect_grep "cut/traces/1.evt: truncated in chunk 1: 200 of its 1048576 bytes" cut.err \
+expect_grep "cut/traces/1.evt: truncated in chunk 1: $n of its 1048576 bytes" cut.err \
     "truncated event file: the file and what is missing"
 expect_eq "$(sed -n 's/^location index=1 .* events=\([0-9]*\) .*/\1/p' cut.out)" 0 \
     "truncated event file: no events of the cut location"
