@@ -63,3 +63,23 @@ launched_median() {
         _i=$((_i + 1))
     done | median
 }
+
+# build_floors: the floors of a traced call (bench/floor_hooks.c linked into tiny.c with
+# -finstrument-functions; $cc may carry options): $tmp/tiny_floor, two TSC reads and two
+# 16-byte stores per call into a 1 MiB ring that stays cached (run_bench.sh's (b)), and
+# $tmp/tiny_floor_linear, the same records written once into a linear, populated buffer of
+# the trace's size ((b2))
+# shellcheck disable=SC2154 # cc: set by the script that sources this file
+build_floors() {
+    # shellcheck disable=SC2086 # $cc is split on purpose
+    step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
+    # shellcheck disable=SC2086
+    step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" \
+        "$bench/tiny.c" "$tmp/floor_hooks.o"
+    # shellcheck disable=SC2086
+    step "build floor_hooks.o (linear)" $cc -O2 -DFLOOR_LINEAR -c -o "$tmp/floor_linear.o" \
+        "$bench/floor_hooks.c"
+    # shellcheck disable=SC2086
+    step "build tiny (floor, linear)" $cc -O2 -finstrument-functions \
+        -o "$tmp/tiny_floor_linear" "$bench/tiny.c" "$tmp/floor_linear.o"
+}

@@ -36,15 +36,7 @@ done
 [ -x "$builddir/scorep-cc" ] || die "no $builddir/scorep-cc: build first (make all)"
 
 step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
-# the floor of a traced call (run_bench.sh's (b)): two TSC reads and two 16-byte stores
-step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
-step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
-    "$tmp/floor_hooks.o"
-# ... and run_bench.sh's (b2): the same records into a linear buffer of the trace's size
-step "build floor_hooks.o (linear)" $cc -O2 -DFLOOR_LINEAR -c -o "$tmp/floor_linear.o" \
-    "$bench/floor_hooks.c"
-step "build tiny (floor, linear)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor_linear" \
-    "$bench/tiny.c" "$tmp/floor_linear.o"
+build_floors # run_bench.sh's (b) and (b2)
 # --nomemory: tiny.c allocates nothing, and an older runtime (A) lacks the symbols that this
 # tree's libscorep-rt-memory needs
 step "build tiny (scorep-cc, functions)" "$builddir/scorep-cc" --nomemory --instrument=functions \

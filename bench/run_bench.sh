@@ -30,14 +30,7 @@ echo "building the benchmark programs in $tmp ..." >&2
 step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
 step "build rdtsc_cost" $cc -O2 -o "$tmp/rdtsc_cost" "$bench/rdtsc_cost.c"
 step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
-step "build floor_hooks.o" $cc -O2 -c -o "$tmp/floor_hooks.o" "$bench/floor_hooks.c"
-step "build tiny (floor)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor" "$bench/tiny.c" \
-    "$tmp/floor_hooks.o"
-# (b2): the same records written once into a linear populated buffer of the trace's size
-step "build floor_hooks.o (linear)" $cc -O2 -DFLOOR_LINEAR -c -o "$tmp/floor_linear.o" \
-    "$bench/floor_hooks.c"
-step "build tiny (floor, linear)" $cc -O2 -finstrument-functions -o "$tmp/tiny_floor_linear" \
-    "$bench/tiny.c" "$tmp/floor_linear.o"
+build_floors # (b) and (b2)
 step "build tiny (scorep-cc)" "$builddir/scorep-cc" $cc -O2 -o "$tmp/tiny_scorep" "$bench/tiny.c"
 # a substrate plugin taking every enter and exit (the counting test plugin, docs/substrate-plugins.md)
 step "build substrate plugin (count)" $cc -O2 -shared -fPIC -I"$srcdir/include" \
