@@ -39,7 +39,8 @@ typedef enum {
 
 #define SCOREP_NO_ROOT UINT32_MAX
 
-/* The blocking point-to-point events are inline: they are on the path of every message.
+/* The point-to-point events are inline (always: GCC made out-of-line copies of some once the
+ * MPI adapter's hooks were inlined into its wrappers): they are on the path of every message.
  * raw: the timer value (scorep_timer_ticks) that stamps the event, read by the caller, which
  * stamps the Leave of its call with it too (scorep_event_leave_raw); or SCOREP_TS_NEXT: one
  * tick after the location's previous event, without reading the timer (a send, a persistent
@@ -76,9 +77,9 @@ static inline void scorep_event_mpi_transfer(scorep_location *l, uint64_t raw, u
 }
 
 /* blocking send; msg_id: the n-th message on (comm, sender, receiver, tag) */
-static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint32_t comm,
-                                         uint32_t dest, uint32_t tag, uint64_t bytes,
-                                         uint64_t msg_id)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest, uint32_t tag,
+                      uint64_t bytes, uint64_t msg_id)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
@@ -89,9 +90,9 @@ static inline void scorep_event_mpi_send(scorep_location *l, uint64_t raw, uint3
 }
 
 /* handle: Mprobe/Improbe message handle the receive consumed (0 for plain receives) */
-static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint32_t comm,
-                                         uint32_t source, uint32_t tag, uint64_t bytes,
-                                         uint64_t msg_id, uint64_t handle)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
+                      uint32_t tag, uint64_t bytes, uint64_t msg_id, uint64_t handle)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
@@ -107,9 +108,9 @@ static inline void scorep_event_mpi_recv(scorep_location *l, uint64_t raw, uint3
  * value the caller read after its PMPI call (see above), shared by all events of the call.
  * Inline as the blocking ones: a non-blocking message has four of them on its path, and a
  * profile records only the byte counts of two. */
-static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm,
-                                          uint32_t dest, uint32_t tag, uint64_t bytes,
-                                          uint64_t request, uint64_t msg_id)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t dest, uint32_t tag,
+                       uint64_t bytes, uint64_t request, uint64_t msg_id)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))
@@ -123,9 +124,9 @@ static inline void scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint
 
 /* A record that carries only a request id (completion of a send, posting of a receive);
  * which: the substrate plugins' request event. */
-static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
-                                                 scorep_substrates_request_event which,
-                                                 uint64_t request)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
+                              scorep_substrates_request_event which, uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
@@ -137,25 +138,26 @@ static inline void scorep_event_mpi_request_only(scorep_location *l, uint64_t ra
     }
 }
 
-static inline void scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw,
-                                                   uint64_t request)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE,
                                   SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE, request);
 }
 
-static inline void scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw,
-                                                  uint64_t request)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request)
 {
     SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST,
                                   SCOREP_SUBSTRATES_MPI_IRECV_REQUEST, request);
 }
 
-static inline void scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm,
-                                          uint32_t source, uint32_t tag, uint64_t bytes,
-                                          uint64_t request, uint64_t msg_id, uint64_t handle)
+static inline __attribute__((always_inline)) void
+scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t source,
+                       uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                       uint64_t handle)
 {
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(!scorep_location_recording(l), 0))

@@ -139,9 +139,7 @@ int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
  * out-of-line copy) */
 __attribute__((flatten)) void scorep_mpi_end(scorep_mpi_frame *f)
 {
-    if (f->record)
-        scorep_event_leave_raw(f->l, f->region, f->raw ? f->raw : scorep_timer_ticks());
-    scorep_mpi_nesting = 0;
+    scorep_mpi_end_hot(f);
 }
 
 /* The uncommon start of a frameless call (nested, no location yet, region not yet defined,

@@ -61,8 +61,8 @@ bool scorep_mpi_memory_on(void);
  * without MPI_Finalize, no location). An allocation (alloc) records the size asked for as
  * the Enter's ALLOCATION_SIZE attribute when SCOREP_MPI_MEMORY_RECORDING is on, as Score-P
  * does. */
-static inline int scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record,
-                                        bool alloc, uint64_t size)
+static inline __attribute__((always_inline)) int
+scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size)
 {
     if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_on()))
         return 0;
@@ -91,6 +91,15 @@ static inline int scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int re
  * file that takes alloc and size as arguments. */
 int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record);
 
+/* The same inlined into the wrappers of the message path (spec item 'hot'): the frame stays
+ * in registers, and the call, the stack frame of its own and the stores and reloads of the
+ * frame are gone (docs/mpi.md, "The message path inlined"). */
+static inline __attribute__((always_inline)) int scorep_mpi_begin_hot(scorep_mpi_frame *f,
+                                                                      uint32_t fn, int record)
+{
+    return scorep_mpi_begin_impl(f, fn, record, false, 0);
+}
+
 static inline int scorep_mpi_begin_alloc(scorep_mpi_frame *f, uint32_t fn, uint64_t size)
 {
     return scorep_mpi_begin_impl(f, fn, 1, true, size);
@@ -109,6 +118,14 @@ static inline uint64_t scorep_mpi_now(scorep_mpi_frame *f)
 /* The end of a wrapped call: its Leave (with the post hook's timer reading, if any), out of
  * line in mpi_adapter.c with the Leave inlined (one call, not two). */
 void scorep_mpi_end(scorep_mpi_frame *f);
+
+/* Its body, inlined there and into the wrappers of the message path (scorep_mpi_begin_hot) */
+static inline __attribute__((always_inline)) void scorep_mpi_end_hot(scorep_mpi_frame *f)
+{
+    if (f->record)
+        scorep_event_leave_impl(f->l, f->region, true, f->raw ? f->raw : scorep_timer_ticks());
+    scorep_mpi_nesting = 0;
+}
 
 /* The wrappers without hooks (spec events '-'): no frame. scorep_mpi_enter records the
  * call's Enter (fn: its table index) and returns 1, or returns 0 (call PMPI only: nested
@@ -161,8 +178,20 @@ static inline int scorep_mpi_received(int ret)
 
 /* Byte count of a status (what PMPI_Get_elements_x with MPI_BYTE gives: exact beyond 2 GiB;
  * 0 when undefined). Reads only what MPI set: call it for statuses of completed
- * receives/probes. With Open MPI a field read (checked by scorep_mpi_types_init). */
-uint64_t scorep_mpi_status_bytes(const MPI_Status *st);
+ * receives/probes. With Open MPI a field read, inline (checked by scorep_mpi_types_init);
+ * else the _slow call asks MPI. */
+uint64_t scorep_mpi_status_bytes_slow(const MPI_Status *st);
+/* whether the loaded Open MPI keeps it in _ucount (scorep_mpi_types_init) */
+extern int scorep_mpi_status_field_ok;
+
+static inline uint64_t scorep_mpi_status_bytes(const MPI_Status *st)
+{
+#if defined(OPEN_MPI) && OPEN_MPI
+    if (__builtin_expect(scorep_mpi_status_field_ok, 1))
+        return (uint64_t)st->_ucount;
+#endif
+    return scorep_mpi_status_bytes_slow(st);
+}
 /* count elements of datatype, in bytes, 64-bit (MPI_Type_size_x). The sizes of predefined
  * types are cached below MPI_THREAD_MULTIPLE (mpi_types.c says why that is safe). */
 enum { SCOREP_MPI_TYPE_SLOTS = 64 };

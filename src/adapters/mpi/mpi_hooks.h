@@ -49,6 +49,9 @@ typedef struct {
     uint64_t freed; /* MPI_Win_free of an allocated window: its memory (memory recording) */
 } scorep_mpi_ctx_win;
 
+/* the inline hooks of sends and receives */
+#include "adapters/mpi/mpi_p2p.h"
+
 /* ---- MPI_Abort (mpi_adapter.c): the rank writes its rank-local piece before it ends ---- */
 void scorep_mpi_pre_abort(scorep_mpi_frame *f, int errorcode);
 
@@ -58,16 +61,7 @@ void scorep_mpi_pre_free_mem(scorep_mpi_frame *f, void *base);
 void scorep_mpi_post_free_mem(scorep_mpi_frame *f, int ret);
 
 /* ---- point-to-point (mpi_p2p.c) ------------------------------------------------------ */
-void scorep_mpi_pre_send(scorep_mpi_frame *f, int count, MPI_Datatype type, int dest, int tag,
-                         MPI_Comm comm);
-void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
-                          MPI_Status *status);
-void scorep_mpi_pre_isend(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx, int count,
-                          MPI_Datatype type, int dest, int tag, MPI_Comm comm);
-void scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx,
-                           MPI_Request *request);
-void scorep_mpi_post_irecv(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
-                           MPI_Request *request);
+/* send, recv, isend, irecv: inline (mpi_p2p.h, included above) */
 void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int dest,
                                int tag, MPI_Comm comm, MPI_Request *request);
 void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,

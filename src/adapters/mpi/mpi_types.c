@@ -51,7 +51,7 @@ uint64_t scorep_mpi_type_bytes_slow(int count, MPI_Datatype type)
  * with MPI_BYTE returns. Its name says it is internal, so it is read only after a check at
  * MPI_Init that MPI_Status_set_elements_x (standard MPI) writes the count there in the
  * library actually loaded; otherwise every receive asks MPI. */
-static int status_field_ok;
+int scorep_mpi_status_field_ok;
 
 void scorep_mpi_types_init(void)
 {
@@ -66,16 +66,12 @@ void scorep_mpi_types_init(void)
              st._ucount == (size_t)probes[i] &&
              PMPI_Get_elements_x(&st, MPI_BYTE, &n) == MPI_SUCCESS && n == probes[i];
     }
-    status_field_ok = ok;
+    scorep_mpi_status_field_ok = ok;
 #endif
 }
 
-uint64_t scorep_mpi_status_bytes(const MPI_Status *st)
+uint64_t scorep_mpi_status_bytes_slow(const MPI_Status *st)
 {
-#if defined(OPEN_MPI) && OPEN_MPI
-    if (__builtin_expect(status_field_ok, 1))
-        return (uint64_t)st->_ucount;
-#endif
     MPI_Count n = 0;
     if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
         return 0;

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mpi_p2p.h: the hooks of sends and receives (blocking and non-blocking), inline: they run
+ * in every message's wrapper, where an out-of-line call cost its own stack frame and the
+ * reloading of its arguments (docs/mpi.md, "The message path inlined"). mpi_p2p.c has the
+ * others. Included by mpi_hooks.h after the hooks' contexts. */
+#ifndef SCOREP_MPI_P2P_H
+#define SCOREP_MPI_P2P_H
+
+#ifndef SCOREP_MPI_HOOKS_H
+#error "include adapters/mpi/mpi_hooks.h (it includes this file after the contexts)"
+#endif
+
+#include "adapters/mpi/mpi_adapter.h"
+#include "adapters/mpi/mpi_comm.h"
+#include "adapters/mpi/mpi_msgid.h"
+#include "adapters/mpi/mpi_request.h"
+#include "core/events_mpi.h"
+
+/* A send is recorded before the call (it must precede its receive), so arguments MPI
+ * rejects (with MPI_ERRORS_RETURN the program goes on) must not record a message that never
+ * leaves, nor take a message id: the checks of MPI_Send's own argument errors. */
+static inline int scorep_mpi_valid_send(const scorep_mpi_comm *c, int count, int dest, int tag)
+{
+    int peers = c->is_inter ? c->remote_size : c->size;
+    return count >= 0 && tag >= 0 && dest >= 0 && dest < peers;
+}
+
+static inline __attribute__((always_inline)) void scorep_mpi_pre_send(scorep_mpi_frame *f,
+                                                                      int count, MPI_Datatype type,
+                                                                      int dest, int tag,
+                                                                      MPI_Comm comm)
+{
+    if (dest == MPI_PROC_NULL)
+        return;
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (!c || !scorep_mpi_valid_send(c, count, dest, tag))
+        return;
+    uint64_t id = scorep_mpi_msgid_send_if(c, dest, tag);
+    scorep_event_mpi_send(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
+                          scorep_mpi_type_bytes(count, type), id);
+}
+
+static inline __attribute__((always_inline)) void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret,
+                                                                       int source, int tag,
+                                                                       MPI_Comm comm,
+                                                                       MPI_Status *status)
+{
+    (void)tag;
+    if (!scorep_mpi_received(ret) || source == MPI_PROC_NULL || status->MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    uint64_t raw = scorep_mpi_now(f); /* the message arrived: before the bookkeeping */
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (!c)
+        return;
+    uint64_t id = scorep_mpi_msgid_recv_if(c, status->MPI_SOURCE, status->MPI_TAG);
+    scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
+                          scorep_mpi_status_bytes(status), id, 0);
+}
+
+/* A record for a new send request (non-blocking or persistent). Inlined: a call with eight
+ * arguments costs more than the work. */
+static inline __attribute__((always_inline)) scorep_mpi_req *
+scorep_mpi_send_request(scorep_mpi_frame *f, scorep_mpi_comm *c, uint64_t bytes, int dest, int tag,
+                        MPI_Request request, uint32_t flags, uint64_t id)
+{
+    scorep_mpi_req *r = scorep_mpi_req_create_id(
+        request, SCOREP_MPI_REQ_SEND, flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0), id);
+    if (!r)
+        return NULL;
+    scorep_mpi_comm_ref(c);
+    r->comm = c;
+    r->peer = dest;
+    r->tag = tag;
+    r->bytes = bytes;
+    return r;
+}
+
+static inline __attribute__((always_inline)) scorep_mpi_req *
+scorep_mpi_recv_request(scorep_mpi_frame *f, int source, int tag, MPI_Comm comm,
+                        MPI_Request request, uint32_t flags)
+{
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (!c)
+        return NULL;
+    scorep_mpi_req *r = scorep_mpi_req_create(request, SCOREP_MPI_REQ_RECV,
+                                              flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0));
+    if (!r)
+        return NULL;
+    scorep_mpi_comm_ref(c);
+    r->comm = c;
+    r->peer = source;
+    r->tag = tag;
+    return r;
+}
+
+/* MpiIsend before the call, with the request id and message id the record gets after it */
+static inline __attribute__((always_inline)) void
+scorep_mpi_pre_isend(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx, int count, MPI_Datatype type,
+                     int dest, int tag, MPI_Comm comm)
+{
+    ctx->id = 0;
+    if (dest == MPI_PROC_NULL)
+        return;
+    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
+    if (!c || !scorep_mpi_valid_send(c, count, dest, tag))
+        return;
+    ctx->id = scorep_mpi_next_request_id();
+    ctx->comm = c;
+    ctx->peer = dest;
+    ctx->tag = tag;
+    ctx->bytes = scorep_mpi_type_bytes(count, type);
+    ctx->msg_id = scorep_mpi_msgid_send_if(c, dest, tag);
+    if (f->record)
+        scorep_event_mpi_isend(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
+                               ctx->bytes, ctx->id, ctx->msg_id);
+}
+
+/* The request's record; a call that failed all the same started nothing: its message id
+ * goes back and its request is marked cancelled. */
+static inline __attribute__((always_inline)) void
+scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, MPI_Request *request)
+{
+    if (!ctx->id)
+        return;
+    if (ret != MPI_SUCCESS) {
+        scorep_mpi_msgid_send_cancelled(ctx->comm, ctx->peer, ctx->tag, ctx->msg_id);
+        if (f->record)
+            scorep_event_mpi_request_cancelled(f->l, scorep_mpi_now(f), ctx->id);
+        return;
+    }
+    scorep_mpi_req *r = scorep_mpi_send_request(f, ctx->comm, ctx->bytes, ctx->peer, ctx->tag,
+                                                *request, 0, ctx->id);
+    if (r)
+        r->msg_id = ctx->msg_id;
+}
+
+/* A posted receive takes its message id (mpi_msgid.h): inline, as a blocking receive's, when
+ * source and tag are given and the counter is the one used last; else out of line. */
+static inline __attribute__((always_inline)) void scorep_mpi_recv_posted(scorep_mpi_req *r)
+{
+    scorep_mpi_comm *c = r->comm;
+    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE && r->peer != MPI_ANY_SOURCE &&
+                          r->tag != MPI_ANY_TAG && !c->pend_head
+                      ? scorep_mpi_counters_last(&c->recv, r->peer, r->tag)
+                      : NULL;
+    if (!n) {
+        scorep_mpi_msgid_recv_posted(c, r);
+        return;
+    }
+    r->msg_id = (*n)++;
+    r->flags |= SCOREP_MPI_REQ_HAS_ID;
+}
+
+static inline __attribute__((always_inline)) void scorep_mpi_post_irecv(scorep_mpi_frame *f,
+                                                                        int ret, int source,
+                                                                        int tag, MPI_Comm comm,
+                                                                        MPI_Request *request)
+{
+    if (ret != MPI_SUCCESS || source == MPI_PROC_NULL)
+        return;
+    scorep_mpi_req *r = scorep_mpi_recv_request(f, source, tag, comm, *request, 0);
+    if (!r)
+        return;
+    scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
+    if (scorep_mpi_msgids)
+        scorep_mpi_recv_posted(r);
+}
+
+#endif
