@@ -123,13 +123,16 @@ scorep_event_mpi_isend(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t
 }
 
 /* A record that carries only a request id (completion of a send, posting of a receive);
- * which: the substrate plugins' request event. */
+ * which: the substrate plugins' request event. A profile has nothing to record for it: then
+ * no busy mark either (the location's flags are read before it; l is not NULL). */
 static inline __attribute__((always_inline)) void
 scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
                               scorep_substrates_request_event which, uint64_t request)
 {
-    SCOREP_LOCATION_EVENT(l);
-    if (__builtin_expect((l->tracing || l->substrates_on) && scorep_location_recording(l), 0)) {
+    if (!l->tracing && !l->substrates_on)
+        return;
+    SCOREP_LOCATION_EVENT_NONNULL(l);
+    if (__builtin_expect(scorep_location_recording(l), 1)) {
         if (l->tracing)
             scorep_buffer_mpi_message(&l->buffer, scorep_location_now(l, raw), type, 0, 0, 0, 0,
                                       request, 0, 0);
@@ -141,7 +144,6 @@ scorep_event_mpi_request_only(scorep_location *l, uint64_t raw, uint32_t type,
 static inline __attribute__((always_inline)) void
 scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t request)
 {
-    SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_ISEND_COMPLETE,
                                   SCOREP_SUBSTRATES_MPI_ISEND_COMPLETE, request);
 }
@@ -149,7 +151,6 @@ scorep_event_mpi_isend_complete(scorep_location *l, uint64_t raw, uint64_t reque
 static inline __attribute__((always_inline)) void
 scorep_event_mpi_irecv_request(scorep_location *l, uint64_t raw, uint64_t request)
 {
-    SCOREP_LOCATION_EVENT(l);
     scorep_event_mpi_request_only(l, raw, BUF_MPI_IRECV_REQUEST,
                                   SCOREP_SUBSTRATES_MPI_IRECV_REQUEST, request);
 }

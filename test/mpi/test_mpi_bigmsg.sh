@@ -43,6 +43,7 @@ for mode in linked scorep_run; do
     profile_dump "$x" -m bytes_sent,bytes_received >"$mode.prof"
     expect_grep "	MPI_Send	0	bytes_sent=$B	bytes_received=0$" "$mode.prof" "$mode: profile MPI_Send"
     expect_grep "	MPI_Recv	1	bytes_sent=0	bytes_received=$B$" "$mode.prof" "$mode: profile MPI_Recv"
+    expect_grep "	MPI_Isend	0	bytes_sent=$B	bytes_received=0$" "$mode.prof" "$mode: profile MPI_Isend"
     expect_grep "	MPI_Wait	1	bytes_sent=0	bytes_received=$B$" "$mode.prof" "$mode: profile MPI_Wait"
     expect_grep "	MPI_Bcast	0	bytes_sent=4320000000	bytes_received=$B$" "$mode.prof" \
         "$mode: profile MPI_Bcast"

@@ -83,6 +83,13 @@ for mode in linked scorep_run; do
     expect_eq "$(grep -c '^IRECV rank=1 .* tag=8 ' "$mode.msgs")" 2 "$mode: persistent receives"
     expect_eq "$(grep '^SEND rank=0 .* tag=20 ' "$mode.msgs" | sed 's/.* bytes=\([0-9]*\) .*/\1/' | tr '\n' ' ')" \
         "$(seq 4 4 160 | tr '\n' ' ')" "$mode: sizes of the sends of derived types"
+    # the profile's byte counts (the inline hooks of the message path), from the program:
+    # rank 0's MPI_Send calls that MPI accepted, 8 (tag 2) + 4 + 8 + 4 + 8 + 12 + 12 + 12
+    # bytes and the 40 derived types of 4 to 160 bytes (3280); rank 1's MPI_Recv calls, the
+    # truncated one (8 bytes sent), the wildcard (4), 3 ints (12) and the 3280
+    expect_eq "$(profile_sum "$x" MPI_Send bytes_sent 0)" 3348 "$mode: profile, bytes of MPI_Send"
+    expect_eq "$(profile_sum "$x" MPI_Recv bytes_received 1)" 3304 \
+        "$mode: profile, bytes of MPI_Recv"
     # collectives: 1 barrier each, and the two failed ones end without bytes
     expect_eq "$(trace_count "$x" MPI_COLLECTIVE_BEGIN)" 6 "$mode: collectives begun"
     expect_eq "$(trace_count "$x" MPI_COLLECTIVE_END)" 6 "$mode: collectives ended"

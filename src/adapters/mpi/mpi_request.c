@@ -391,14 +391,16 @@ static void all_tested(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx)
         scorep_mpi_req_tested(f, ctx->recs[i]);
 }
 
-void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request)
+__attribute__((flatten)) void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx,
+                                                  MPI_Request *request)
 {
     (void)f;
     ctx_open(ctx, 1, request);
 }
 
-void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                          MPI_Request *request, MPI_Status *status)
+__attribute__((flatten)) void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret,
+                                                   scorep_mpi_ctx_reqs *ctx, MPI_Request *request,
+                                                   MPI_Status *status)
 {
     (void)request;
     if (scorep_mpi_received(ret) && ctx->tracked)
@@ -440,16 +442,19 @@ static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
     }
 }
 
-void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests_[], MPI_Status **statuses)
+__attribute__((flatten)) void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx,
+                                                     int count, MPI_Request requests_[],
+                                                     MPI_Status **statuses)
 {
     (void)f;
     ctx_open(ctx, count, requests_);
     ctx_statuses(ctx, statuses);
 }
 
-void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], MPI_Status statuses[])
+__attribute__((flatten)) void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret,
+                                                      scorep_mpi_ctx_reqs *ctx, int count,
+                                                      MPI_Request requests_[],
+                                                      MPI_Status statuses[])
 {
     (void)count;
     (void)requests_;
