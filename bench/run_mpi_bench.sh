@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # run_mpi_bench.sh: MPI part of `make bench`: added one-way latency (8-byte ping-pong,
 # 10^5 round trips, 2 ranks; plain, profiling and tracing runs interleaved), blocking and
-# with MPI_Isend/MPI_Irecv/MPI_Waitall; where the time of a measured message goes step by
-# step (mpi_steps.c); instructions per iteration of one-process loops (callgrind, when
+# with MPI_Isend/MPI_Irecv/MPI_Waitall, and the same pairs to itself in one process (the
+# fastest block of 500); where the time of a measured message goes step by step
+# (mpi_steps.c); instructions per iteration of one-process loops (callgrind, when
 # valgrind is installed): blocking and non-blocking message pairs, MPI_Testsome over 64 and
 # 1024 outstanding requests; the memory of 10^5 outstanding requests; cost of a wrapped
 # trivial call, and the wall time of a short 2/4/8/16-rank run with and without measurement.
 # Prints tables with the uninstrumented figure or the floor beside each; asserts nothing.
 # BENCH_MPI_LIBDIR_BEFORE=DIR (a directory with the libscorep-rt.so.0 and
-# libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs and
-# MPI_Comm_rank also run the measured program against those libraries, interleaved with the
-# others in every round, and print "before" rows.
+# libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs, the loops
+# to itself and MPI_Comm_rank also run the measured program against those libraries,
+# interleaved with the others in every round, and print "before" rows.
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -58,18 +59,23 @@ if [ -n "$before" ]; then
     for v in pp.bprof pp.btrace nb.bprof nb.btrace; do : >"$tmp/$v"; done
 fi
 pingpong_run() { # pingpong_run MODE BIN OUT ENV...: appends "mean block" of one run to OUT
-    _mode=$1 _bin=$2 _out=$3
+    _mode=$1 _bin=$2 _out=$3 _np=2
     shift 3
-    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" "$_mode" 100000 \
+    case $_mode in self*) _np=1 ;; esac # the one-process loops: messages to itself
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np $_np "./$_bin" "$_mode" 100000 \
         >"$tmp/pp.out" 2>/dev/null || die "the $_mode ($_bin $*) failed"
     rm -rf "$tmp"/exp*
-    sed -n "s/^$_mode one-way ns mean \([0-9.]*\) block \([0-9.]*\)$/\1 \2/p" "$tmp/pp.out" >>"$_out"
+    sed -n "s/^$_mode\( one-way\)\{0,1\} ns mean \([0-9.]*\) block \([0-9.]*\)$/\2 \3/p" \
+        "$tmp/pp.out" >>"$_out"
 }
+# the self loops (one process, no peer to wait for: less exposed to preemption than the
+# ping-pong on a loaded machine) in the same rounds: files sb.* and snb.*
+for v in plain prof trace bprof btrace; do : >"$tmp/sb.$v" && : >"$tmp/snb.$v"; done
 i=0
 while [ $i -lt "$runs" ]; do
-    for m in pingpong nbpingpong; do
+    for m in pingpong nbpingpong self selfnb; do
         o=$tmp/pp
-        [ $m = pingpong ] || o=$tmp/nb
+        case $m in nbpingpong) o=$tmp/nb ;; self) o=$tmp/sb ;; selfnb) o=$tmp/snb ;; esac
         pingpong_run $m plain "$o.plain" X=1
         # shellcheck disable=SC2086 # the settings are split into words on purpose
         pingpong_run $m measured "$o.prof" $prof_env
@@ -122,6 +128,15 @@ printf '%-40s %12s %12s %12s\n' "Isend/Irecv/Waitall: median of runs" "$nm_plain
 printf '%-40s %12s %12s %12s\n' "  fastest block of 500 round trips" "$nb_plain" "$nb_prof" "$nb_trace"
 printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" \
     "$(added "$nb_prof" "$nb_plain")" "$(added "$nb_trace" "$nb_plain")"
+for v in sb snb; do # the self loops: the fastest block of all runs, ns per iteration
+    _l="MPI_Send + MPI_Recv to itself, fastest"
+    [ $v = sb ] || _l="Irecv/Isend/Waitall to itself, fastest"
+    _p=$(col "$tmp/$v.plain" 2 | minimum)
+    _f=$(col "$tmp/$v.prof" 2 | minimum)
+    _t=$(col "$tmp/$v.trace" 2 | minimum)
+    printf '%-40s %12s %12s %12s\n' "$_l" "$_p" "$_f" "$_t"
+    printf '%-40s %12s %12s %12s\n' "  added per iteration [ns]" "-" "$(added "$_f" "$_p")" "$(added "$_t" "$_p")"
+done
 printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
 printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \
     "$(added "$cr_prof" "$cr_plain")" "$(added "$cr_trace" "$cr_plain")"
@@ -139,6 +154,10 @@ if [ -n "$before" ]; then
     brow "one-way latency, min of runs" "$tmp/pp.bprof" "$tmp/pp.btrace" 1 minimum "$pp_plain"
     brow "fastest block of 500 round trips" "$tmp/pp.bprof" "$tmp/pp.btrace" 2 minimum "$pb_plain"
     brow "Isend/Irecv/Waitall: fastest block" "$tmp/nb.bprof" "$tmp/nb.btrace" 2 minimum "$nb_plain"
+    brow "Send + Recv to itself, fastest" "$tmp/sb.bprof" "$tmp/sb.btrace" 2 minimum \
+        "$(col "$tmp/sb.plain" 2 | minimum)"
+    brow "Irecv/Isend/Waitall to itself, fastest" "$tmp/snb.bprof" "$tmp/snb.btrace" 2 minimum \
+        "$(col "$tmp/snb.plain" 2 | minimum)"
     printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs" "-" \
         "$b_cr_prof ($(added "$b_cr_prof" "$cr_plain"))" "$b_cr_trace ($(added "$b_cr_trace" "$cr_plain"))"
 fi
