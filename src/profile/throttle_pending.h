@@ -15,9 +15,15 @@
 #define SCOREP_THROTTLE_SLOTS 64
 #define SCOREP_THROTTLE_DISCARD SCOREP_THROTTLE_SLOTS
 
+/* A slot with no calls since the last settle holds all ones: the inline code's increment
+ * gives 0 at the first call, and the flags of that one read-modify-write choose the branch
+ * that marks the slot (issue #31: no separate load, compare and store). */
+#define SCOREP_THROTTLE_SETTLED UINT64_MAX
+
 /* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
- * measured event. The inline code sets the bit only when it finds the slot at 0 (one store
- * per call), so a flush zeroes every slot whose bit it clears. Initial-exec, so the inline code in the program reaches it with one
+ * measured event, minus one (SCOREP_THROTTLE_SETTLED: none). The inline code sets the bit
+ * only when its increment gives 0 (one store per call), so a flush resets every slot whose
+ * bit it clears. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
 extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));
