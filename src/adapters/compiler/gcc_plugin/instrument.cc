@@ -19,6 +19,9 @@
 #include <ggc.h>
 #include <attribs.h>
 
+#include <unordered_map>
+#include <utility>
+
 #include "adapters/compiler/gcc_plugin/plugin.h"
 #include "adapters/compiler/plugin_region.h"
 
@@ -236,6 +239,10 @@ static gimple_seq exit_code(tree descr, tree measured, location_t loc)
     return seq;
 }
 
+// The alignment of each function before instrument() raised it (the decls are the functions
+// being compiled, alive until after_inline.cc is done with them)
+static std::unordered_map<tree, std::pair<unsigned, bool>> aligned;
+
 // As gcc's own -finstrument-functions (gimplify_function_tree): the body becomes
 // { entry; try { body } finally { exit } }, so returns and exceptions all leave.
 static void instrument(function *fun, const char *name, const char *mangled, const char *file)
@@ -256,9 +263,20 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     // line costs the fetch of two: tiny() at 16-byte alignment took 2.5 instead of 1.9 ns
     // per call when it did (docs/design-reduction.md, "throttled calls")
     if (DECL_ALIGN(fn) < 64 * BITS_PER_UNIT) {
+        aligned[fn] = {DECL_ALIGN(fn), (bool)DECL_USER_ALIGN(fn)};
         SET_DECL_ALIGN(fn, 64 * BITS_PER_UNIT);
         DECL_USER_ALIGN(fn) = 1;
     }
+}
+
+void scorep_gcc_restore_align(tree fn)
+{
+    auto a = aligned.find(fn);
+    if (a == aligned.end())
+        return;
+    SET_DECL_ALIGN(fn, a->second.first);
+    DECL_USER_ALIGN(fn) = a->second.second;
+    aligned.erase(a);
 }
 
 static bool instrumentable(function *fun)
