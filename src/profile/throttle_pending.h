@@ -25,7 +25,11 @@
  * only when its increment gives 0 (one store per call), so a flush resets every slot whose
  * bit it clears. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
-extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
+/* The name carries the layout's version (v2: settled slots hold all ones, session 14): an
+ * object built by an older plugin, or a runtime older than the object, then fails to link or
+ * load on an undefined symbol instead of counting into the wrong slots or crashing at run
+ * time. Rebuild objects with the scorep-cc of the runtime they run with. */
+extern __thread uint64_t scorep_throttle_slots_v2[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));
 
 /* Adds the pending calls to the calling thread's profile, under its current call path. */
@@ -45,7 +49,7 @@ void scorep_throttle_set_target(int (*target)(scorep_profile **p));
  * pending calls were made under the call path as it is until then. */
 static inline void scorep_throttle_settle(void)
 {
-    if (__builtin_expect(scorep_throttle_pending[0] != 0, 0))
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0, 0))
         scorep_throttle_pending_flush();
 }
 

@@ -16,9 +16,9 @@ typedef struct scorep_plugin_region {
     uint32_t handle;
     /* Read inline at every entry (64 bits: the slot indexes the counters as it is loaded).
      * 0: call scorep_plugin_enter. Otherwise it is the region's slot
-     * (1..SCOREP_PLUGIN_DISCARD) and the call only increments scorep_throttle_pending[flags]
+     * (1..SCOREP_PLUGIN_DISCARD) and the call only increments scorep_throttle_slots_v2[flags]
      * and, when that makes it 0 (a settled slot holds all ones), sets bit (flags & 63) of
-     * scorep_throttle_pending[0]; slot SCOREP_PLUGIN_DISCARD is never read. */
+     * scorep_throttle_slots_v2[0]; slot SCOREP_PLUGIN_DISCARD is never read. */
     uint64_t flags;
     struct scorep_plugin_region *next; /* the runtime's list of registered descriptors */
 } scorep_plugin_region;

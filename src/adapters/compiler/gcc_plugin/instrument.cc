@@ -66,13 +66,13 @@ static tree runtime_function(const char *name)
     return fn;
 }
 
-// extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+// extern __thread uint64_t scorep_throttle_slots_v2[1 + SLOTS] (initial-exec)
 static tree pending_array(void)
 {
     tree type = build_array_type(long_long_unsigned_type_node,
                                  build_index_type(size_int(SCOREP_PLUGIN_SLOTS)));
     tree v =
-        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_pending"), type);
+        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_slots_v2"), type);
     TREE_PUBLIC(v) = 1;
     DECL_EXTERNAL(v) = 1;
     DECL_ARTIFICIAL(v) = 1;

@@ -185,12 +185,12 @@ class instrumenter
         if (region_type == nullptr)
             region_type = StructType::create(C, {i8p, i8p, i8p, i32, i32, i64, i8p},
                                              "scorep.plugin_region");
-        // extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+        // extern __thread uint64_t scorep_throttle_slots_v2[1 + SLOTS] (initial-exec)
         ArrayType *pending_type = ArrayType::get(i64, 1 + SCOREP_PLUGIN_SLOTS);
-        pending = M.getGlobalVariable("scorep_throttle_pending");
+        pending = M.getGlobalVariable("scorep_throttle_slots_v2");
         if (pending == nullptr)
             pending = new GlobalVariable(M, pending_type, false, GlobalValue::ExternalLinkage,
-                                         nullptr, "scorep_throttle_pending", nullptr,
+                                         nullptr, "scorep_throttle_slots_v2", nullptr,
                                          GlobalValue::InitialExecTLSModel);
         // never throw, never read or write the caller's memory beyond the descriptor
         AttributeList attrs =
