@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_local.sh: MPI's local calls (spec item 'local': MPI_Comm_rank, MPI_Comm_size,
-# MPI_Type_size, ...) with SCOREP_MPI_TIME_LOCAL_CALLS=false are stamped with one timer reading:
-# local_calls.c makes known numbers of them on 2 processes, from the main thread and from two
-# threads at once (MPI_THREAD_MULTIPLE). Profile and trace must hold every call (visits, ENTER
-# and LEAVE per location), each Leave the next event of its location after its Enter, exactly
-# one tick later; by default (true) the Leave has a timer reading of its own (never one tick).
+# MPI_Type_size, ...) are stamped with one timer reading: local_calls.c makes known numbers of
+# them on 2 processes, from the main thread and from two threads at once (MPI_THREAD_MULTIPLE).
+# Profile and trace must hold every call (visits, ENTER and LEAVE per location), each Leave
+# the next event of its location after its Enter, exactly one tick later; with
+# SCOREP_MPI_TIME_LOCAL_CALLS=true the Leave has a timer reading of its own (never one tick).
 # MPI_Type_size is in the type group, enabled here. Skipped (77) without the MPI adapter; a
 # counted SKIP-PART without MPI_THREAD_MULTIPLE.
 . "$top_srcdir/test/integration/lib.sh"
@@ -32,7 +32,7 @@ pairs()
 for mode in stamped timed; do
     x=$work/$mode
     set -- X=1
-    [ "$mode" = timed ] || set -- SCOREP_MPI_TIME_LOCAL_CALLS=false
+    [ "$mode" = stamped ] || set -- SCOREP_MPI_TIME_LOCAL_CALLS=true
     status=0
     env "$@" SCOREP_MPI_ENABLE_GROUPS=default,type SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/local_calls_scorep" \
