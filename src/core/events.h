@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) bool scorep_event_stamped_profile(s
                                                                               uint32_t region)
 {
     if (__builtin_expect((l->metrics != NULL) | l->substrates_on | l->tracing | !l->profiling |
-                             (scorep_throttle_pending[0] != 0) |
+                             (scorep_throttle_slots_v2[0] != 0) |
                              (scorep_timer_active != SCOREP_TIMER_TSC),
                          0))
         return false;
