@@ -166,10 +166,25 @@ __attribute__((constructor)) static void install_throttle_hook(void)
     scorep_profile_throttle_hook = throttle_region;
 }
 
-__attribute__((no_instrument_function, visibility("default"))) void
-__cyg_profile_func_enter(void *fn, void *site)
+/* The region of fn when this thread's cache or the table knows it, else FN_MISS; no call. */
+static inline uint32_t fn_region_known(scorep_location *l, uintptr_t a)
 {
-    (void)site;
+    if (l->fn_addr == a)
+        return l->fn_region;
+    uint32_t r = fn_lookup(__atomic_load_n(&table, __ATOMIC_ACQUIRE), a);
+    if (r != FN_MISS) {
+        l->fn_addr = a;
+        l->fn_region = r;
+    }
+    return r;
+}
+
+/* Every call the fast path (core/events.h, scorep_event_enter_fast) does not take: a
+ * thread's first event, a new function, throttled and filtered ones, metric sources,
+ * substrate plugins, and the fast path's own exceptions. */
+__attribute__((noinline, no_instrument_function)) static void func_enter_general(void *fn,
+                                                                                uintptr_t sp)
+{
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
         return;
@@ -179,14 +194,11 @@ __cyg_profile_func_enter(void *fn, void *site)
             scorep_event_throttled_enter(l, r & ~FN_THROTTLED);
         return;
     }
-    /* the instrumented function's stack pointer: above our frame and return address */
-    scorep_event_enter_sp(l, r, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
+    scorep_event_enter_sp(l, r, sp);
 }
 
-__attribute__((no_instrument_function, visibility("default"))) void
-__cyg_profile_func_exit(void *fn, void *site)
+__attribute__((noinline, no_instrument_function)) static void func_exit_general(void *fn)
 {
-    (void)site;
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(!l, 0))
         return;
@@ -197,6 +209,38 @@ __cyg_profile_func_exit(void *fn, void *site)
         return;
     }
     scorep_event_leave_inline(l, r);
+}
+
+/* The hooks call nothing on the fast path (a leaf: no registers to save); any other case
+ * is a tail call of the general path. */
+__attribute__((no_instrument_function, visibility("default"))) void
+__cyg_profile_func_enter(void *fn, void *site)
+{
+    (void)site;
+    /* the instrumented function's stack pointer: above our return address (the CFA) */
+    uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+    scorep_location *l = scorep_tls_location;
+    uint32_t mode;
+    if (__builtin_expect(l != NULL, 1) && (mode = scorep_location_events_fast(l)) != 0) {
+        uint32_t r = fn_region_known(l, (uintptr_t)fn);
+        if (__builtin_expect(r < FN_THROTTLED, 1) && scorep_event_enter_fast(l, r, sp, mode))
+            return;
+    }
+    func_enter_general(fn, sp);
+}
+
+__attribute__((no_instrument_function, visibility("default"))) void
+__cyg_profile_func_exit(void *fn, void *site)
+{
+    (void)site;
+    scorep_location *l = scorep_tls_location;
+    uint32_t mode;
+    if (__builtin_expect(l != NULL, 1) && (mode = scorep_location_events_fast(l)) != 0) {
+        uint32_t r = fn_region_known(l, (uintptr_t)fn);
+        if (__builtin_expect(r < FN_THROTTLED, 1) && scorep_event_leave_fast(l, r, mode))
+            return;
+    }
+    func_exit_general(fn);
 }
 
 /* clang's -finstrument-functions reports no exits for frames an exception unwinds (gcc
