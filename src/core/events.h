@@ -264,7 +264,7 @@ static inline __attribute__((always_inline)) bool scorep_event_enter_fast(scorep
         return scorep_event_enter_fast_as(l, region, sp, false, true);
     if (mode == SCOREP_EVENTS_FAST_PROFILE)
         return scorep_event_enter_fast_as(l, region, sp, true, false);
-    return false; /* both: the general path (a third copy here costs the others registers) */
+    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_enter_fast_as(l, region, sp, true, true);
 }
 
 static inline __attribute__((always_inline)) bool
@@ -274,7 +274,7 @@ scorep_event_leave_fast(scorep_location *l, uint32_t region, uint32_t mode)
         return scorep_event_leave_fast_as(l, region, false, true);
     if (mode == SCOREP_EVENTS_FAST_PROFILE)
         return scorep_event_leave_fast_as(l, region, true, false);
-    return false;
+    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_leave_fast_as(l, region, true, true);
 }
 
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach
@@ -317,6 +317,29 @@ static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t reg
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling)
         scorep_profile_throttled_visit(&l->profile, region);
+}
+
+/* Its common case without a call, for the compiler adapter's hook: the node of the current
+ * call path already counts the region's throttled visits. false (nothing changed) when the
+ * profile needs scorep_event_throttled_enter (scorep_profile_throttled_slow). */
+static inline __attribute__((always_inline)) bool
+scorep_event_throttled_enter_fast(scorep_location *l, uint32_t region)
+{
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    bool done = true;
+    if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling) {
+        pnode *c = l->profile.cur->last_hit;
+        if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION && c->throttled, 1)) {
+            c->visits++;
+            c->throttled->visits++;
+        } else {
+            done = false;
+        }
+    }
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return done;
 }
 
 /* Its leave. Throttled calls are never on the call stack, so the region on top of it is a
