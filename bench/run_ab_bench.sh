@@ -44,6 +44,8 @@ step "build tiny (scorep-cc, functions)" "$builddir/scorep-cc" --nomemory --inst
 SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
 export SCOREP_CC_GCC_PLUGIN
 have_plugin=no
+# tiny_plugin is built by this tree's plugin: A and B must share its descriptor contract
+# (plugin_region.h); a runtime from before session 14 writes another state word and crashes it
 if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
     # tiny is below the plugin's default threshold: --instrument-threshold=0 instruments it
     step "build tiny (scorep-cc, plugin)" "$builddir/scorep-cc" --nomemory --instrument=plugin \

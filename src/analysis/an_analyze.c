@@ -48,6 +48,15 @@ int an_ctx_open(an_ctx *c, an_trace *t, an_net *net, char *err, size_t len)
     c->net = net;
     c->rank = an_net_rank(net);
     c->size = an_net_size(net);
+    /* one tick for all ranks: rank 0's resolution, the one the trace's ClockProperties carry
+     * (rank 0 writes them). In situ every process has its own calibration of the timer
+     * (timer.c), different in the last digits: a call of equal ticks on two ranks became
+     * different seconds, and the delay analysis, which compares the ranks' times per call
+     * path, gave a one-tick call (docs/mpi.md, local calls) the whole cost of a wait as
+     * the only excess (issue #31); post-mortem the ranks read one resolution already */
+    uint64_t res = t->resolution;
+    an_net_bcast(net, &res, 1, AN_T_U64, 0);
+    t->resolution = res;
     c->tick = t->resolution ? 1.0 / (double)t->resolution : 1e-9;
     c->delay_limit = 0x7fffffff;
     an_classify_regions(t);

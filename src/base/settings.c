@@ -153,13 +153,12 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Record MPI_Alloc_mem and MPI_Free_mem (docs/memory.md)",
       "Their sizes per call path, leaks, and the counter 'Process memory usage (MPI)'.\n"
       "As in Score-P, only while the misc group is recorded (SCOREP_MPI_ENABLE_GROUPS)."),
-    V("MPI_TIME_LOCAL_CALLS", BOOL, &scorep_cfg.mpi_time_local_calls, "true", NULL,
+    V("MPI_TIME_LOCAL_CALLS", BOOL, &scorep_cfg.mpi_time_local_calls, "false", NULL,
       "Read the timer at the Enter and the Leave of MPI's local calls (docs/mpi.md)",
       "MPI_Comm_rank, MPI_Comm_size, MPI_Type_size, MPI_Get_count and the other calls\n"
-      "marked 'local' in mpi_functions.spec: by default they are timed as any other\n"
-      "call (as Score-P does); false stamps the Enter and the Leave (one tick later)\n"
-      "with one timer reading, and the call's own time goes to its caller (cheaper;\n"
-      "the in situ wait-state analysis may then disagree with a post-mortem one)."),
+      "marked 'local' in mpi_functions.spec: by default one reading stamps the Enter\n"
+      "and the Leave (one tick later), and the call's own time goes to its caller;\n"
+      "true times them as any other call (as Score-P does), at one more reading each."),
     V("MEMORY_RECORDING", BOOL, &scorep_cfg.memory_recording, "false", NULL,
       "Record malloc, free, C++ new and delete and their kin (docs/memory.md)",
       "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"

@@ -116,6 +116,14 @@ static void pop_parameters(scorep_profile *p, uint64_t ts)
     }
 }
 
+/* scorep_profile_stamped's other cases (a new node, the depth limit, metric sources, the visit
+ * that throttles): an enter at ts and a leave one tick later */
+void scorep_profile_stamped_slow(scorep_profile *p, uint32_t region, uint64_t ts)
+{
+    scorep_profile_enter(p, region, ts);
+    scorep_profile_leave(p, region, ts + 1);
+}
+
 void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t ts)
 {
     pop_parameters(p, ts);

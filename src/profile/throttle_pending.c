@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-__thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
-    __attribute__((tls_model("initial-exec")));
+/* every thread starts settled: the mask word 0, each slot at SCOREP_THROTTLE_SETTLED */
+__thread uint64_t scorep_throttle_slots_v2[1 + SCOREP_THROTTLE_SLOTS]
+    __attribute__((tls_model("initial-exec"))) = {[1 ... SCOREP_THROTTLE_SLOTS] =
+                                                      SCOREP_THROTTLE_SETTLED};
 
 /* region of each throttled slot (1..SLOTS-1); written before any descriptor names the slot */
 static uint32_t slot_region[SCOREP_THROTTLE_SLOTS];
@@ -46,15 +48,15 @@ void scorep_throttle_pending_flush(void)
     scorep_profile *p = NULL;
     if (!target || !target(&p))
         return; /* kept until the thread has a location (its first measured event) */
-    uint64_t mask = scorep_throttle_pending[0];
-    scorep_throttle_pending[0] = 0;
+    uint64_t mask = scorep_throttle_slots_v2[0];
+    scorep_throttle_slots_v2[0] = 0;
     bool count = p != NULL;
     while (mask) {
         uint32_t b = (uint32_t)__builtin_ctzll(mask);
         mask &= mask - 1;
         uint32_t s = b ? b : SCOREP_THROTTLE_DISCARD;
-        uint64_t n = scorep_throttle_pending[s];
-        scorep_throttle_pending[s] = 0;
+        uint64_t n = scorep_throttle_slots_v2[s] + 1; /* its first call made it 0 */
+        scorep_throttle_slots_v2[s] = SCOREP_THROTTLE_SETTLED;
         if (count && n && s != SCOREP_THROTTLE_DISCARD)
             scorep_profile_throttled_slow(p, __atomic_load_n(&slot_region[s], __ATOMIC_ACQUIRE), n);
     }

@@ -15,11 +15,21 @@
 #define SCOREP_THROTTLE_SLOTS 64
 #define SCOREP_THROTTLE_DISCARD SCOREP_THROTTLE_SLOTS
 
+/* A slot with no calls since the last settle holds all ones: the inline code's increment
+ * gives 0 at the first call, and the flags of that one read-modify-write choose the branch
+ * that marks the slot (issue #31: no separate load, compare and store). */
+#define SCOREP_THROTTLE_SETTLED UINT64_MAX
+
 /* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
- * measured event. The inline code sets the bit only when it finds the slot at 0 (one store
- * per call), so a flush zeroes every slot whose bit it clears. Initial-exec, so the inline code in the program reaches it with one
+ * measured event, minus one (SCOREP_THROTTLE_SETTLED: none). The inline code sets the bit
+ * only when its increment gives 0 (one store per call), so a flush resets every slot whose
+ * bit it clears. Initial-exec, so the inline code in the program reaches it with one
  * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
-extern __thread uint64_t scorep_throttle_pending[1 + SCOREP_THROTTLE_SLOTS]
+/* The name carries the layout's version (v2: settled slots hold all ones, session 14): an
+ * object built by an older plugin, or a runtime older than the object, then fails to link or
+ * load on an undefined symbol instead of counting into the wrong slots or crashing at run
+ * time. Rebuild objects with the scorep-cc of the runtime they run with. */
+extern __thread uint64_t scorep_throttle_slots_v2[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));
 
 /* Adds the pending calls to the calling thread's profile, under its current call path. */
@@ -39,7 +49,7 @@ void scorep_throttle_set_target(int (*target)(scorep_profile **p));
  * pending calls were made under the call path as it is until then. */
 static inline void scorep_throttle_settle(void)
 {
-    if (__builtin_expect(scorep_throttle_pending[0] != 0, 0))
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0, 0))
         scorep_throttle_pending_flush();
 }
 

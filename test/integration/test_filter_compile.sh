@@ -32,12 +32,13 @@ SCOREP_REGION_NAMES_END
 EOF2
 
 # hooked BINARY [HOOK]: the functions (linkage names) whose code calls __cyg_profile_func_HOOK
-# (HOOK: enter, exit, or a whole name such as scorep_plugin_enter)
+# (HOOK: enter, exit, or a whole name such as scorep_plugin_enter); the LLVM plugin's measured
+# copy F.scorep_measured of a small leaf F counts as F
 hooked()
 {
     objdump -d --no-show-raw-insn "$1" | awk -v hook="${2:-enter}" '
         BEGIN { if (hook !~ /_/) hook = "__cyg_profile_func_" hook }
-        /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3) }
+        /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); sub(/\.scorep_measured$/, "", fn) }
         $0 ~ "call.*<" hook "(@plt)?>" { print fn }' | sort -u | tr '\n' ' '
 }
 ours="_Z11helper_keepi _Z5twiceIdET_S0_ _Z5twiceIiET_S0_ _ZL10helper_onei _ZN4calc7add_oneEi _ZN4calc7add_twoEi main skipfile_work "

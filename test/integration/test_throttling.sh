@@ -201,6 +201,17 @@ check_omp() # MODE
     expect_eq "$v0" 3000 "$m: omp: master's share"
 }
 
+# check_count_insn WHAT DISASSEMBLY: on x86-64 the inline count is one addq of 1 to the thread's
+# slot (its zero flag takes the rare mark branch), and the function starts a 64-byte line so
+# that its throttled path is fetched as one (design-reduction.md, "throttled calls")
+check_count_insn()
+{
+    [ "$(uname -m)" = x86_64 ] || { skip_part "$1: the x86-64 count instruction"; return 0; }
+    expect_eq "$(count_lines 'addq +\$0x1,%fs:\(' "$2")" 1 "$1: tiny counts with one addq"
+    a=$(sed -n '1s/^0*\([0-9a-f][0-9a-f]*\) <.*>:$/\1/p' "$2")
+    expect_eq "$((0x${a:-1} % 64))" 0 "$1: tiny starts a 64-byte line (at 0x$a)"
+}
+
 check_throttle functions
 check_paths functions
 check_threads functions
@@ -228,6 +239,7 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
         1 "plugin: tiny calls scorep_plugin_enter once (on its measured path)"
     expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
+    check_count_insn plugin tiny.dis
 else
     skip_part "the GCC plugin (gcc-12-plugin-dev)"
 fi
@@ -244,8 +256,18 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
         check_omp plugin
     fi
-    expect_eq "$(disasm_fn throttle_clang_plugin tiny | grep -c 'call.*scorep_plugin_enter')" \
-        1 "clang plugin: tiny calls scorep_plugin_enter once (on its measured path)"
+    # a small leaf's measured path is a copy of its own (scorep_llvm_plugin.cc, split): tiny
+    # itself calls nothing and keeps no frame (no push), and jumps to the copy when measured;
+    # the copy enters and leaves once each
+    disasm_fn throttle_clang_plugin tiny >tiny_clang.dis
+    expect_eq "$(count_lines 'call|push' tiny_clang.dis)" 0 \
+        "clang plugin: tiny calls nothing and keeps no frame"
+    expect_eq "$(count_lines 'jmp.*<tiny\.scorep_measured>' tiny_clang.dis)" 1 \
+        "clang plugin: tiny's measured path is a tail call of its copy"
+    check_count_insn "clang plugin" tiny_clang.dis
+    disasm_fn throttle_clang_plugin tiny.scorep_measured >tiny_measured.dis
+    expect_eq "$(count_lines 'call.*scorep_plugin_(enter|leave)' tiny_measured.dis)" 2 \
+        "clang plugin: the copy enters and leaves once each"
     expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_clang_plugin)" 0 \
         "clang plugin: no -finstrument-functions hooks"
     # clang's -finstrument-functions with the same runtime: the hooks' path

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_local.sh: MPI's local calls (spec item 'local': MPI_Comm_rank, MPI_Comm_size,
-# MPI_Type_size, ...) with SCOREP_MPI_TIME_LOCAL_CALLS=false are stamped with one timer reading:
-# local_calls.c makes known numbers of them on 2 processes, from the main thread and from two
-# threads at once (MPI_THREAD_MULTIPLE). Profile and trace must hold every call (visits, ENTER
-# and LEAVE per location), each Leave the next event of its location after its Enter, exactly
-# one tick later; by default (true) the Leave has a timer reading of its own (never one tick).
-# MPI_Type_size is in the type group, enabled here. Skipped (77) without the MPI adapter; a
+# MPI_Type_size, ...) are stamped with one timer reading: local_calls.c makes known numbers of
+# them on 2 processes, from the main thread and from two threads at once (MPI_THREAD_MULTIPLE).
+# Profile and trace must hold every call (visits, ENTER and LEAVE per location), each Leave
+# the next event of its location after its Enter, exactly one tick later; with
+# SCOREP_MPI_TIME_LOCAL_CALLS=true the Leave has a timer reading of its own (never one tick).
+# The profile: each stamped visit one tick (min = max time, time = visits x that), also with
+# the profile alone (no trace: the stamp's own path for it). MPI_Type_size is in the type group, enabled here. Skipped (77) without the MPI adapter; a
 # counted SKIP-PART without MPI_THREAD_MULTIPLE.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -29,12 +30,30 @@ pairs()
         END { for (l in open) apart++; printf "pairs %d tick1 %d apart %d\n", n, tick1 + 0, apart + 0 }'
 }
 
-for mode in stamped timed; do
+# one_tick EXPDIR REGION: the locations where REGION's profile is not one tick per visit
+# (min_time = max_time, the time visits x that; the tick itself under 10 ns), as "location
+# visits time min max" lines; none for stamped calls
+one_tick()
+{
+    "$CUBE_DUMP" "$1/profile.cubex" >"$1.dump" || fail "scorep-cube-dump $1/profile.cubex"
+    awk -F'\t' -v p="local_calls_scorep/$2" -v q="local_calls_scorep/THREADS/$2" '
+        $2 == p || $2 == q { for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            d = v["time"] - v["visits"] * v["min_time"]; if (d < 0) d = -d
+            if (v["visits"] == 0 || v["min_time"] != v["max_time"] || v["min_time"] >= 1e-8 ||
+                d > 1e-6 * v["time"])
+                print $3, v["visits"], v["time"], v["min_time"], v["max_time"] }' "$1.dump"
+}
+
+# stamped and timed: profile and trace; profiled: the profile alone (the stamp's own path
+# for a location that does not trace, events.h scorep_event_stamped_profile)
+for mode in stamped timed profiled; do
     x=$work/$mode
     set -- X=1
-    [ "$mode" = timed ] || set -- SCOREP_MPI_TIME_LOCAL_CALLS=false
+    [ "$mode" != timed ] || set -- SCOREP_MPI_TIME_LOCAL_CALLS=true
+    tracing=true
+    [ "$mode" != profiled ] || tracing=false
     status=0
-    env "$@" SCOREP_MPI_ENABLE_GROUPS=default,type SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+    env "$@" SCOREP_MPI_ENABLE_GROUPS=default,type SCOREP_ENABLE_TRACING=$tracing SCOREP_ENABLE_PROFILING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/local_calls_scorep" \
         >"$mode.out" 2>"$mode.err" || status=$?
     if [ "$status" = 77 ]; then
@@ -43,6 +62,32 @@ for mode in stamped timed; do
     fi
     expect_eq "$status" 0 "local_calls ($mode) runs measured"
     check_profiles
+    if [ "$mode" = profiled ]; then
+        [ ! -e "$x/traces.otf2" ] || fail "local_calls ($mode): a trace was written"
+        for r in MPI_Comm_rank MPI_Comm_size MPI_Type_size; do
+            expect_eq "$(one_tick "$x" $r)" "" "local_calls ($mode): $r one tick per visit"
+        done
+        # the same tick as the stamped run's (each process calibrates its timer: the last
+        # digits differ), not two
+        expect_eq "$(awk -F'\t' '$2 ~ /\/MPI_Comm_rank$/ { split($6, kv, "=")
+                if (FILENAME ~ /profiled/) p = p == "" || kv[2] < p ? kv[2] : p
+                else s = s == "" || kv[2] < s ? kv[2] : s }
+            END { r = p / s; print (r > 0.999 && r < 1.001) }' "$work/stamped.dump" "$x.dump")" 1 \
+            "local_calls ($mode): MPI_Comm_rank's visits one tick, as the stamped run's"
+    else
+        # timed: two readings give calls of different lengths somewhere (not one tick each)
+        for r in MPI_Comm_rank MPI_Comm_size MPI_Type_size; do
+            n=$(one_tick "$x" $r | wc -l)
+            [ "$mode" = stamped ] && ok=$((n == 0)) || ok=$((n > 0))
+            expect_eq "$ok" 1 "local_calls ($mode): $r's locations not one tick per visit: $n"
+        done
+    fi
+    expect_eq "$(profile_sum "$x" MPI_Comm_rank visits)" 2002 "local_calls ($mode): MPI_Comm_rank visits"
+    expect_eq "$(profile_sum "$x" THREADS/MPI_Comm_rank visits)" 1200 \
+        "local_calls ($mode): THREADS/MPI_Comm_rank visits"
+    expect_eq "$(profile_sum "$x" MPI_Comm_size visits)" 1002 "local_calls ($mode): MPI_Comm_size visits"
+    expect_eq "$(profile_sum "$x" MPI_Type_size visits)" 500 "local_calls ($mode): MPI_Type_size visits"
+    [ "$mode" != profiled ] || continue
     # per location: the main threads 1001 MPI_Comm_rank (world() and the loop), the 4 threads 300
     t=$(trace_file "$x")
     for ev in ENTER LEAVE; do
@@ -61,12 +106,5 @@ for mode in stamped timed; do
         expect_eq "$(pairs "$x")" "pairs 4704 tick1 0 apart 0" \
             "local_calls ($mode): each Leave next, with its own timer reading"
     fi
-    # the profile: the same visits, the main threads' calls at the top, the threads' below
-    # THREADS (the MPI calls of a thread without compiler instrumentation)
-    expect_eq "$(profile_sum "$x" MPI_Comm_rank visits)" 2002 "local_calls ($mode): MPI_Comm_rank visits"
-    expect_eq "$(profile_sum "$x" THREADS/MPI_Comm_rank visits)" 1200 \
-        "local_calls ($mode): THREADS/MPI_Comm_rank visits"
-    expect_eq "$(profile_sum "$x" MPI_Comm_size visits)" 1002 "local_calls ($mode): MPI_Comm_size visits"
-    expect_eq "$(profile_sum "$x" MPI_Type_size visits)" 500 "local_calls ($mode): MPI_Type_size visits"
 done
 done_ok

@@ -14,12 +14,12 @@ typedef struct scorep_plugin_region {
     uint32_t line;
     /* 0: not registered yet; SCOREP_PLUGIN_FILTERED; else region id + 1 */
     uint32_t handle;
-    /* Read inline at every entry. 0: call scorep_plugin_enter. Otherwise the call only
-     * increments scorep_throttle_pending[flags & SCOREP_PLUGIN_SLOT_MASK] and, when that was
-     * 0, sets bit (slot & 63) of scorep_throttle_pending[0]; slot SCOREP_PLUGIN_DISCARD is
-     * never read. */
-    uint32_t flags;
-    uint32_t reserved;
+    /* Read inline at every entry (64 bits: the slot indexes the counters as it is loaded).
+     * 0: call scorep_plugin_enter. Otherwise it is the region's slot
+     * (1..SCOREP_PLUGIN_DISCARD) and the call only increments scorep_throttle_slots_v2[flags]
+     * and, when that makes it 0 (a settled slot holds all ones), sets bit (flags & 63) of
+     * scorep_throttle_slots_v2[0]; slot SCOREP_PLUGIN_DISCARD is never read. */
+    uint64_t flags;
     struct scorep_plugin_region *next; /* the runtime's list of registered descriptors */
 } scorep_plugin_region;
 
@@ -27,8 +27,6 @@ typedef struct scorep_plugin_region {
 /* Slots 1..63 count throttled regions; 64 takes the calls of filtered functions. */
 #define SCOREP_PLUGIN_SLOTS 64
 #define SCOREP_PLUGIN_DISCARD SCOREP_PLUGIN_SLOTS
-#define SCOREP_PLUGIN_SLOT_MASK 0x7fu
-#define SCOREP_PLUGIN_SKIP 0x80000000u
 
 /* Called by the inserted code (never throws, never instrumented). */
 void scorep_plugin_enter(scorep_plugin_region *region);

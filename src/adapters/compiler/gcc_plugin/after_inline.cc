@@ -232,6 +232,8 @@ struct after_inline_pass : gimple_opt_pass {
                 gsi_next(&i);
             }
         }
+        if (small)
+            scorep_gcc_restore_align(fun->decl); // no check left to keep in one line
         return changed ? TODO_cleanup_cfg : 0;
     }
 };

@@ -19,6 +19,9 @@
 #include <ggc.h>
 #include <attribs.h>
 
+#include <unordered_map>
+#include <utility>
+
 #include "adapters/compiler/gcc_plugin/plugin.h"
 #include "adapters/compiler/plugin_region.h"
 
@@ -48,8 +51,7 @@ static void build_region_type(void)
     field(&chain, "file", const_ptr_type_node);
     field(&chain, "line", unsigned_type_node);
     field(&chain, "handle", unsigned_type_node); // read by the runtime only
-    trees[T_FLAGS] = field(&chain, "flags", unsigned_type_node);
-    field(&chain, "reserved", unsigned_type_node);
+    trees[T_FLAGS] = field(&chain, "flags", long_long_unsigned_type_node);
     field(&chain, "next", ptr_type_node);
     finish_builtin_struct(type, "scorep_plugin_region", chain, NULL_TREE);
     trees[T_REGION_TYPE] = type;
@@ -64,13 +66,13 @@ static tree runtime_function(const char *name)
     return fn;
 }
 
-// extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+// extern __thread uint64_t scorep_throttle_slots_v2[1 + SLOTS] (initial-exec)
 static tree pending_array(void)
 {
     tree type = build_array_type(long_long_unsigned_type_node,
                                  build_index_type(size_int(SCOREP_PLUGIN_SLOTS)));
     tree v =
-        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_pending"), type);
+        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_slots_v2"), type);
     TREE_PUBLIC(v) = 1;
     DECL_EXTERNAL(v) = 1;
     DECL_ARTIFICIAL(v) = 1;
@@ -83,7 +85,7 @@ static tree string_value(const char *s)
     return build_string_literal(strlen(s) + 1, s);
 }
 
-// static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL}; named
+// static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, NULL}; named
 // scorep_region_descr.SERIAL.RULE.MANGLED: gcc -flto's link step reads the function it belongs
 // to and the link rule (scorep_gcc_link_rule) from the name, which every partition has.
 static tree build_descriptor(const char *name, const char *mangled, const char *file, int line)
@@ -124,19 +126,38 @@ static void add(gimple_seq *seq, gimple *g, location_t loc)
     gimple_seq_add_stmt(seq, g);
 }
 
-// The throttled path: old = pending[slot]; pending[slot] = old + 1; and only when old was 0
-// (the slot's first call since the thread's last settle, which zeroes it): pending[0] |=
-// 1 << (slot & 63). One store per call: the mask's read-modify-write on every call was a
-// second store, and stores bound a tiny call's loop (docs/design.md, "throttled calls").
-static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
+// x86-64 (not -m32, -mx32): the count is an asm of one instruction, addq $1 to the slot, whose
+// zero flag is the asm's output (=@ccz). gcc does not fold its own load, add, store and
+// compare into that instruction, and written as `n = pending[f] + 1; ...; if (n == 0)` its
+// register allocator kept a frame on the throttled path of tiny functions (a push and pop of
+// the caller's registers on every call: docs/design-reduction.md, "throttled calls").
+static bool count_by_asm(void)
 {
-    tree slot = create_tmp_var(unsigned_type_node, "scorep_slot");
-    add(seq,
-        gimple_build_assign(slot, BIT_AND_EXPR, flags,
-                            build_int_cst(unsigned_type_node, SCOREP_PLUGIN_SLOT_MASK)),
-        loc);
-    tree index = create_tmp_var(sizetype, "scorep_index");
-    add(seq, gimple_build_assign(index, NOP_EXPR, slot), loc);
+#if defined(__x86_64__)
+    return TYPE_PRECISION(ptr_type_node) == 64;
+#else
+    return false;
+#endif
+}
+
+static tree asm_operand(const char *constraint, tree value)
+{
+    tree c = build_string(strlen(constraint) + 1, constraint);
+    return build_tree_list(build_tree_list(NULL_TREE, c), value);
+}
+
+// first = (++pending[index] == 0), where a settled slot holds all ones
+static void increment(gimple_seq *seq, tree index, tree first, location_t loc)
+{
+    if (count_by_asm()) {
+        vec<tree, va_gc> *outputs = NULL, *inputs = NULL;
+        vec_safe_push(outputs, asm_operand("=@ccz", first));
+        vec_safe_push(outputs, asm_operand("=m", pending_ref(index)));
+        vec_safe_push(inputs, asm_operand("m", pending_ref(index))); // read too
+        // {AT&T|Intel}: the dialect of -masm=
+        add(seq, gimple_build_asm_vec("add{q $1, %1| %1, 1}", inputs, outputs, NULL, NULL), loc);
+        return;
+    }
     tree old = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
     add(seq, gimple_build_assign(old, pending_ref(index)), loc);
     tree count = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
@@ -144,14 +165,28 @@ static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
         gimple_build_assign(count, PLUS_EXPR, old, build_int_cst(long_long_unsigned_type_node, 1)),
         loc);
     add(seq, gimple_build_assign(pending_ref(index), count), loc);
-    tree mark = create_artificial_label(loc), done = create_artificial_label(loc);
     add(seq,
-        gimple_build_cond(EQ_EXPR, old, build_zero_cst(long_long_unsigned_type_node), mark, done),
+        gimple_build_assign(first, EQ_EXPR, count, build_zero_cst(long_long_unsigned_type_node)),
         loc);
+}
+
+// The throttled path: n = ++pending[flags]; and only when n is 0 (the slot's first call since
+// the thread's last settle, which leaves it at all ones): pending[0] |= 1 << (flags & 63).
+// One store per call; the state word is the slot as loaded (no mask, no widening).
+static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
+{
+    tree index = create_tmp_var(sizetype, "scorep_index");
+    add(seq, gimple_build_assign(index, NOP_EXPR, flags), loc); // flags is the slot
+    tree first = create_tmp_var(boolean_type_node, "scorep_first");
+    increment(seq, index, first, loc);
+    tree mark = create_artificial_label(loc), done = create_artificial_label(loc);
+    add(seq, gimple_build_cond(NE_EXPR, first, boolean_false_node, mark, done), loc);
     add(seq, gimple_build_label(mark), loc);
     add(seq, gimple_build_predict(PRED_COLD_LABEL, NOT_TAKEN), loc); // once per settle
-    tree bit = create_tmp_var(unsigned_type_node, "scorep_bit");
-    add(seq, gimple_build_assign(bit, BIT_AND_EXPR, slot, build_int_cst(unsigned_type_node, 63)),
+    tree bit = create_tmp_var(long_long_unsigned_type_node, "scorep_bit");
+    add(seq,
+        gimple_build_assign(bit, BIT_AND_EXPR, flags,
+                            build_int_cst(long_long_unsigned_type_node, 63)),
         loc);
     tree mask = create_tmp_var(long_long_unsigned_type_node, "scorep_mask");
     add(seq,
@@ -169,13 +204,15 @@ static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
 static gimple_seq entry_code(tree descr, tree measured, location_t loc)
 {
     gimple_seq seq = NULL;
-    tree ref = build3(COMPONENT_REF, unsigned_type_node, descr, trees[T_FLAGS], NULL_TREE);
+    tree ref =
+        build3(COMPONENT_REF, long_long_unsigned_type_node, descr, trees[T_FLAGS], NULL_TREE);
     TREE_THIS_VOLATILE(ref) = 1;
-    tree flags = create_tmp_var(unsigned_type_node, "scorep_flags");
+    tree flags = create_tmp_var(long_long_unsigned_type_node, "scorep_flags");
     add(&seq, gimple_build_assign(flags, ref), loc);
     tree call = create_artificial_label(loc), skip = create_artificial_label(loc),
          done = create_artificial_label(loc);
-    add(&seq, gimple_build_cond(NE_EXPR, flags, build_zero_cst(unsigned_type_node), skip, call),
+    add(&seq,
+        gimple_build_cond(NE_EXPR, flags, build_zero_cst(long_long_unsigned_type_node), skip, call),
         loc);
     add(&seq, gimple_build_label(call), loc);
     // the measured path costs tens of ns anyway: lay out the throttled one as the straight line
@@ -202,6 +239,10 @@ static gimple_seq exit_code(tree descr, tree measured, location_t loc)
     return seq;
 }
 
+// The alignment of each function before instrument() raised it (the decls are the functions
+// being compiled, alive until after_inline.cc is done with them)
+static std::unordered_map<tree, std::pair<unsigned, bool>> aligned;
+
 // As gcc's own -finstrument-functions (gimplify_function_tree): the body becomes
 // { entry; try { body } finally { exit } }, so returns and exceptions all leave.
 static void instrument(function *fun, const char *name, const char *mangled, const char *file)
@@ -218,6 +259,24 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     gimple_seq outer = NULL;
     gimple_seq_add_stmt(&outer, gimple_build_bind(NULL_TREE, seq, NULL_TREE));
     gimple_set_body(fn, outer);
+    // A tiny function's throttled path (about 32 bytes with the check) that crosses a 64-byte
+    // line costs the fetch of two: tiny() at 16-byte alignment took 2.5 instead of 1.9 ns
+    // per call when it did (docs/design-reduction.md, "throttled calls")
+    if (DECL_ALIGN(fn) < 64 * BITS_PER_UNIT) {
+        aligned[fn] = {DECL_ALIGN(fn), (bool)DECL_USER_ALIGN(fn)};
+        SET_DECL_ALIGN(fn, 64 * BITS_PER_UNIT);
+        DECL_USER_ALIGN(fn) = 1;
+    }
+}
+
+void scorep_gcc_restore_align(tree fn)
+{
+    auto a = aligned.find(fn);
+    if (a == aligned.end())
+        return;
+    SET_DECL_ALIGN(fn, a->second.first);
+    DECL_USER_ALIGN(fn) = a->second.second;
+    aligned.erase(a);
 }
 
 static bool instrumentable(function *fun)

@@ -34,5 +34,8 @@ extern unsigned scorep_gcc_link_rule;
 // and which function the compile-time filter excluded
 void scorep_gcc_note_descriptor(tree descr, tree fn, const char *name);
 void scorep_gcc_note_filtered(const char *name);
+// instrument.cc aligns each function it instruments to 64 bytes; after_inline.cc gives a body
+// whose own instrumentation it takes out its alignment back (same compilation only)
+void scorep_gcc_restore_align(tree fn);
 
 #endif

@@ -38,6 +38,8 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm/Transforms/Utils/EscapeEnumerator.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
@@ -76,7 +78,7 @@ static cl::opt<unsigned> instrument_threshold(
 namespace
 {
 // Field numbers of scorep_plugin_region (plugin_region.h) in the IR struct below.
-enum { F_NAME, F_MANGLED, F_FILE, F_LINE, F_HANDLE, F_FLAGS, F_RESERVED, F_NEXT, F_COUNT };
+enum { F_NAME, F_MANGLED, F_FILE, F_LINE, F_HANDLE, F_FLAGS, F_NEXT, F_COUNT };
 
 static scorep_filter *loaded_filter(void)
 {
@@ -178,16 +180,17 @@ class instrumenter
         i8p = Type::getInt8PtrTy(C);
         i32 = Type::getInt32Ty(C);
         i64 = Type::getInt64Ty(C);
-        region_type = StructType::getTypeByName(C, "struct.scorep_plugin_region");
+        // a type of its own: a program's "struct.scorep_plugin_region" may be another layout
+        region_type = StructType::getTypeByName(C, "scorep.plugin_region");
         if (region_type == nullptr)
-            region_type = StructType::create(C, {i8p, i8p, i8p, i32, i32, i32, i32, i8p},
-                                             "struct.scorep_plugin_region");
-        // extern __thread uint64_t scorep_throttle_pending[1 + SLOTS] (initial-exec)
+            region_type = StructType::create(C, {i8p, i8p, i8p, i32, i32, i64, i8p},
+                                             "scorep.plugin_region");
+        // extern __thread uint64_t scorep_throttle_slots_v2[1 + SLOTS] (initial-exec)
         ArrayType *pending_type = ArrayType::get(i64, 1 + SCOREP_PLUGIN_SLOTS);
-        pending = M.getGlobalVariable("scorep_throttle_pending");
+        pending = M.getGlobalVariable("scorep_throttle_slots_v2");
         if (pending == nullptr)
             pending = new GlobalVariable(M, pending_type, false, GlobalValue::ExternalLinkage,
-                                         nullptr, "scorep_throttle_pending", nullptr,
+                                         nullptr, "scorep_throttle_slots_v2", nullptr,
                                          GlobalValue::InitialExecTLSModel);
         // never throw, never read or write the caller's memory beyond the descriptor
         AttributeList attrs =
@@ -207,14 +210,15 @@ class instrumenter
         return ConstantExpr::getPointerCast(g, i8p);
     }
 
-    // static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, 0, NULL};
+    // static scorep_plugin_region descriptor = {name, mangled, file, line, 0, 0, NULL};
     // on its own cache line: written only when the region is registered or throttled
     GlobalVariable *descriptor(const names &n)
     {
         Constant *zero = ConstantInt::get(i32, 0);
         Constant *init =
             ConstantStruct::get(region_type, {string(n.name), string(n.mangled), string(n.file),
-                                              ConstantInt::get(i32, n.line), zero, zero, zero,
+                                              ConstantInt::get(i32, n.line), zero,
+                                              ConstantInt::get(i64, 0),
                                               ConstantPointerNull::get(cast<PointerType>(i8p))});
         auto *d = new GlobalVariable(M, region_type, false, GlobalValue::InternalLinkage, init,
                                      "scorep_region_descr." + Twine(serial++));
@@ -228,22 +232,23 @@ class instrumenter
                                    {ConstantInt::get(i64, 0), index});
     }
 
-    // The throttled path: old = pending[slot]; pending[slot] = old + 1; and only when old was
-    // 0 (the slot's first call since the thread's last settle, which zeroes it):
-    // pending[0] |= 1 << (slot & 63). One store per call, as the GCC plugin's.
+    // The throttled path: n = pending[flags] + 1; pending[flags] = n; and only when n is 0
+    // (the slot's first call since the thread's last settle, which leaves it at all ones):
+    // pending[0] |= 1 << (flags & 63). As the GCC plugin's: the test on the stored value lets
+    // the backend fold the count into one read-modify-write whose flags decide the branch.
     void count_throttled(IRBuilder<> &b, Value *flags)
     {
-        Value *slot = b.CreateAnd(flags, SCOREP_PLUGIN_SLOT_MASK, "scorep_slot");
-        Value *counter = pending_slot(b, b.CreateZExt(slot, i64));
-        Value *old = b.CreateLoad(i64, counter, "scorep_pending");
-        b.CreateStore(b.CreateAdd(old, ConstantInt::get(i64, 1)), counter);
-        Value *first = b.CreateICmpEQ(old, ConstantInt::get(i64, 0), "scorep_first");
+        Value *counter = pending_slot(b, flags); // flags is the slot
+        Value *count = b.CreateAdd(b.CreateLoad(i64, counter, "scorep_pending"),
+                                   ConstantInt::get(i64, 1), "scorep_count");
+        b.CreateStore(count, counter);
+        Value *first = b.CreateICmpEQ(count, ConstantInt::get(i64, 0), "scorep_first");
         MDNode *weights = MDBuilder(C).createBranchWeights(1, 1u << 20); // once per settle
         Instruction *mark = SplitBlockAndInsertIfThen(first, &*b.GetInsertPoint(), false, weights);
         IRBuilder<> m(mark);
         m.SetCurrentDebugLocation(b.getCurrentDebugLocation());
         Value *word = pending_slot(m, ConstantInt::get(i64, 0));
-        Value *bit = m.CreateZExt(m.CreateAnd(slot, 63), i64);
+        Value *bit = m.CreateAnd(flags, 63);
         m.CreateStore(m.CreateOr(m.CreateLoad(i64, word), m.CreateShl(ConstantInt::get(i64, 1), bit)),
                       word);
     }
@@ -259,8 +264,8 @@ class instrumenter
         IRBuilder<> b(&entry, at);
         b.SetCurrentDebugLocation(loc);
         Value *flags =
-            b.CreateLoad(i32, b.CreateStructGEP(region_type, descr, F_FLAGS), true, "scorep_flags");
-        Value *measured = b.CreateICmpEQ(flags, ConstantInt::get(i32, 0), "scorep_measured");
+            b.CreateLoad(i64, b.CreateStructGEP(region_type, descr, F_FLAGS), true, "scorep_flags");
+        Value *measured = b.CreateICmpEQ(flags, ConstantInt::get(i64, 0), "scorep_measured");
         Instruction *call_term, *count_term;
         // the measured path costs tens of ns anyway: the throttled one is the straight line
         MDNode *weights = MDBuilder(C).createBranchWeights(1, 1u << 20);
@@ -284,22 +289,135 @@ class instrumenter
         b.CreateCall(leave, {ConstantExpr::getPointerCast(descr, i8p)});
     }
 
-    void instrument(Function &F, const names &n)
+    // Every way out: returns, resumes, and (as gcc's try/finally with exceptions on) a cleanup
+    // landing pad for the calls that may throw, when the function may throw. Collected first,
+    // changed after: the enumerator walks the blocks being split.
+    static SmallVector<Instruction *, 8> exits_of(Function &F)
     {
-        GlobalVariable *descr = descriptor(n);
-        DebugLoc loc;
-        if (DISubprogram *sp = F.getSubprogram())
-            loc = DILocation::get(C, sp->getScopeLine(), 0, sp);
-        // Every way out: returns, resumes, and (as gcc's try/finally with exceptions on) a
-        // cleanup landing pad for the calls that may throw, when the function may throw.
-        // Collected first, changed after: the enumerator walks the blocks being split.
         SmallVector<Instruction *, 8> exits;
         EscapeEnumerator escapes(F, "scorep_cleanup", !F.doesNotThrow());
         while (IRBuilder<> *at = escapes.Next())
             exits.push_back(&*at->GetInsertPoint());
+        return exits;
+    }
+
+    DebugLoc scope_line(Function &F)
+    {
+        if (DISubprogram *sp = F.getSubprogram())
+            return DILocation::get(C, sp->getScopeLine(), 0, sp);
+        return DebugLoc();
+    }
+
+    void instrument(Function &F, const names &n)
+    {
+        GlobalVariable *descr = descriptor(n);
+        // the check's hot path in one 64-byte line, as the GCC plugin's (instrument.cc)
+        if (!F.getAlign() || *F.getAlign() < Align(64))
+            F.setAlignment(Align(64));
+        if (split(F, descr))
+            return;
+        DebugLoc loc = scope_line(F);
+        SmallVector<Instruction *, 8> exits = exits_of(F);
         Value *measured = entry_code(F, descr, loc);
         for (Instruction *i : exits)
             exit_code(i, descr, measured);
+    }
+
+    // Small leaf functions (no calls, at most SPLIT_LIMIT IR instructions) get their measured
+    // path in a copy of their own, F.scorep_measured: enter, the body, leave. F keeps the
+    // check, the count and its body, and reaches the copy by a tail call, so nothing of the
+    // measured path (its calls, the values they must keep in callee-saved registers) is left
+    // in F: no frame on the throttled path. A frame there pushes and pops the caller's
+    // registers on every call, and those often carry the caller's loop (issue #31: a tiny
+    // call's loop bound by that store and reload). LLVM does not shrink-wrap the one-body
+    // form (its measured blocks rejoin the throttled ones), gcc does for tiny bodies.
+    static constexpr unsigned SPLIT_LIMIT = 256;
+    static bool splittable(Function &F)
+    {
+        if (F.isVarArg() || F.hasFnAttribute(Attribute::ReturnsTwice) ||
+            F.hasFnAttribute(Attribute::Naked))
+            return false;
+        for (Argument &a : F.args()) // passed in the caller's frame, or Swift's registers
+            if (a.hasByValAttr() || a.hasInAllocaAttr() || a.hasPreallocatedAttr() ||
+                a.hasSwiftErrorAttr() || a.hasAttribute(Attribute::SwiftSelf) ||
+                a.hasAttribute(Attribute::SwiftAsync))
+                return false;
+        unsigned n = 0;
+        for (BasicBlock &bb : F) {
+            if (bb.hasAddressTaken()) // blockaddress: the copy's labels would be F's
+                return false;
+            for (Instruction &i : bb) {
+                if (isa<DbgInfoIntrinsic>(i))
+                    continue;
+                if (auto *call = dyn_cast<CallBase>(&i))
+                    if (!isa<IntrinsicInst>(call) || call->isInlineAsm())
+                        return false;
+                if (++n > SPLIT_LIMIT)
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    bool split(Function &F, GlobalVariable *descr)
+    {
+        if (!splittable(F))
+            return false;
+        ValueToValueMapTy vmap;
+        Function *m = CloneFunction(&F, vmap);
+        m->setName(F.getName() + ".scorep_measured");
+        m->setLinkage(GlobalValue::InternalLinkage);
+        m->setVisibility(GlobalValue::DefaultVisibility);
+        m->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+        m->setComdat(F.getComdat()); // discarded with F's group
+        m->removeFnAttr(Attribute::AlwaysInline);
+        m->addFnAttr(Attribute::NoInline);
+        // the copy: enter; body; leave at every exit
+        SmallVector<Instruction *, 8> exits = exits_of(*m);
+        BasicBlock::iterator at = m->getEntryBlock().getFirstInsertionPt();
+        IRBuilder<> e(&m->getEntryBlock(), at);
+        e.SetCurrentDebugLocation(scope_line(*m));
+        e.CreateCall(enter, {ConstantExpr::getPointerCast(descr, i8p)});
+        for (Instruction *i : exits) {
+            IRBuilder<> b(i);
+            b.SetCurrentDebugLocation(i->getDebugLoc());
+            b.CreateCall(leave, {ConstantExpr::getPointerCast(descr, i8p)});
+        }
+        // F: if (flags == 0) return m(args...); count; body
+        BasicBlock &entry = F.getEntryBlock();
+        at = entry.getFirstInsertionPt();
+        while (isa<AllocaInst>(*at))
+            ++at;
+        IRBuilder<> b(&entry, at);
+        DebugLoc loc = scope_line(F);
+        b.SetCurrentDebugLocation(loc);
+        Value *flags =
+            b.CreateLoad(i64, b.CreateStructGEP(region_type, descr, F_FLAGS), true, "scorep_flags");
+        Value *measured = b.CreateICmpEQ(flags, ConstantInt::get(i64, 0), "scorep_measured");
+        MDNode *weights = MDBuilder(C).createBranchWeights(1, 1u << 20);
+        Instruction *stop = SplitBlockAndInsertIfThen(measured, &*at, true, weights);
+        IRBuilder<> t(stop);
+        t.SetCurrentDebugLocation(loc);
+        SmallVector<Value *, 8> args;
+        for (Argument &a : F.args())
+            args.push_back(&a);
+        CallInst *call = t.CreateCall(m, args);
+        call->setTailCallKind(CallInst::TCK_Tail);
+        call->setCallingConv(F.getCallingConv());
+        SmallVector<AttributeSet, 8> params;
+        for (unsigned i = 0; i < F.arg_size(); i++)
+            params.push_back(F.getAttributes().getParamAttrs(i));
+        call->setAttributes(
+            AttributeList::get(C, AttributeSet(), F.getAttributes().getRetAttrs(), params));
+        if (F.getReturnType()->isVoidTy())
+            t.CreateRetVoid();
+        else
+            t.CreateRet(call);
+        stop->eraseFromParent();
+        IRBuilder<> count(&*at);
+        count.SetCurrentDebugLocation(loc);
+        count_throttled(count, flags);
+        return true;
     }
 };
 
