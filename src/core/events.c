@@ -233,3 +233,13 @@ uint64_t scorep_event_metrics(scorep_location *l, uint64_t t)
 {
     return scorep_metrics_event(l, t);
 }
+
+void scorep_event_enter_general(scorep_location *l, uint32_t region, uintptr_t sp)
+{
+    scorep_event_enter_sp(l, region, sp);
+}
+
+void scorep_event_leave_general(scorep_location *l, uint32_t region)
+{
+    scorep_event_leave_impl(l, region, false, 0);
+}

@@ -132,6 +132,156 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
     scorep_event_leave_impl(l, region, true, raw);
 }
 
+/* The fast path of a measured call, for the compiler adapters' hooks (through
+ * scorep_event_enter_fast and ..._leave_fast below), where l's profiling and tracing are
+ * as given and it reads no metric sources and has no substrate plugins
+ * (scorep_location_events_fast, which the caller reads first). It takes the common case only: l records, throttles nothing, reads
+ * the TSC, the call's depth has room in the call stack; the profile's node is the last one
+ * its parent found (scorep_profile_enter's first test) and no depth limit, metric values
+ * or throttling applies at the leave; the trace's stream has room in its page (and at the
+ * leave the call's Enter is its stream's last record, no minimum duration applies). Then
+ * the same profile, records and call stack as scorep_event_enter_sp and
+ * scorep_event_leave_inline, with every test made before the first change: any other case
+ * returns false having changed nothing, and the caller tail-calls the general path
+ * (scorep_event_enter_general, ..._leave_general). Nothing on this path is a call, so that
+ * the hooks need no callee-saved registers. The busy mark as everywhere (core/location.h),
+ * its old value kept in a register for the end. */
+static inline __attribute__((always_inline)) bool
+scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
+                           const bool tracing)
+{
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t d = l->depth;
+    scorep_profile *p = &l->profile;
+    pnode *c = NULL;
+    buf_stream *s = NULL;
+    buf_region_rec *r = NULL;
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || !scorep_location_recording(l) ||
+                             scorep_timer_active != SCOREP_TIMER_TSC || d >= l->stack_cap,
+                         0))
+        goto general;
+    if (profiling) {
+        c = p->cur->last_hit;
+        if (__builtin_expect(p->depth >= p->max_depth || !c || c->key != region || c->dense, 0))
+            goto general;
+    }
+    if (tracing) {
+        if (__builtin_expect(d >= l->buffer.rec_depth, 0))
+            goto general;
+        s = &l->buffer.depth[d];
+        r = (buf_region_rec *)s->cur;
+        if (__builtin_expect((char *)(r + 1) > s->end, 0))
+            goto general;
+    }
+    l->stack_region[d] = region;
+    l->stack_sp[d] = sp;
+    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    if (profiling) {
+        c->enter_ts = t;
+        p->cur = c;
+        p->depth++;
+    }
+    if (tracing) {
+        s->cur = (char *)(r + 1);
+        r->ts = t;
+        r->region = region;
+        r->type = BUF_ENTER;
+    }
+    l->depth = d + 1;
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return true;
+general:
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return false;
+}
+
+static inline __attribute__((always_inline)) bool
+scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profiling,
+                           const bool tracing)
+{
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
+    scorep_profile *p = &l->profile;
+    pnode *c = NULL;
+    buf_stream *s = NULL;
+    buf_region_rec *r = NULL;
+    const buf_region_rec *e = NULL;
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || !scorep_measurement_on() ||
+                             l->off_depth || scorep_timer_active != SCOREP_TIMER_TSC ||
+                             d >= l->stack_cap || l->stack_region[d] != region,
+                         0))
+        goto general;
+    if (profiling) {
+        c = p->cur;
+        if (__builtin_expect(p->overflow || c->kind != PNODE_REGION || c->id != region ||
+                                 c->dense || c->visits + 1 == p->throttle_calls,
+                             0))
+            goto general;
+    }
+    if (tracing) {
+        if (__builtin_expect(d >= l->buffer.depth_cap || l->buffer.min_dur != 0, 0))
+            goto general;
+        s = &l->buffer.depth[d];
+        r = (buf_region_rec *)s->cur;
+        e = r - 1;
+        if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER ||
+                                 (char *)(r + 1) > s->end,
+                             0))
+            goto general;
+    }
+    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    if (profiling) {
+        scorep_profile_close_node(c, t);
+        p->cur = c->parent;
+        p->depth--;
+    }
+    if (tracing) {
+        s->cur = (char *)(r + 1);
+        r->ts = t;
+        r->region = region;
+        r->type = BUF_LEAVE | (l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
+    }
+    l->depth = d;
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return true;
+general:
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return false;
+}
+
+/* The fast path in l's mode (scorep_location_events_fast): the code of each mode is
+ * compiled on its own, without tests of the others. */
+static inline __attribute__((always_inline)) bool scorep_event_enter_fast(scorep_location *l,
+                                                                         uint32_t region,
+                                                                         uintptr_t sp,
+                                                                         uint32_t mode)
+{
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        return scorep_event_enter_fast_as(l, region, sp, false, true);
+    if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        return scorep_event_enter_fast_as(l, region, sp, true, false);
+    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_enter_fast_as(l, region, sp, true, true);
+}
+
+static inline __attribute__((always_inline)) bool
+scorep_event_leave_fast(scorep_location *l, uint32_t region, uint32_t mode)
+{
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        return scorep_event_leave_fast_as(l, region, false, true);
+    if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        return scorep_event_leave_fast_as(l, region, true, false);
+    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_leave_fast_as(l, region, true, true);
+}
+
+/* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach
+ * them by a tail call. */
+__attribute__((noinline)) void scorep_event_enter_general(scorep_location *l, uint32_t region,
+                                                          uintptr_t sp);
+__attribute__((noinline)) void scorep_event_leave_general(scorep_location *l, uint32_t region);
 /* A call stamped with one timer reading: its Enter at the reading, its Leave one tick
  * later, nothing recorded in between (the MPI adapter's local calls, which it records just
  * before making them). The same records as scorep_event_enter and scorep_event_leave_raw
@@ -204,6 +354,29 @@ static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t reg
     SCOREP_LOCATION_EVENT(l);
     if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling)
         scorep_profile_throttled_visit(&l->profile, region);
+}
+
+/* Its common case without a call, for the compiler adapter's hook: the node of the current
+ * call path already counts the region's throttled visits. false (nothing changed) when the
+ * profile needs scorep_event_throttled_enter (scorep_profile_throttled_slow). */
+static inline __attribute__((always_inline)) bool
+scorep_event_throttled_enter_fast(scorep_location *l, uint32_t region)
+{
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    bool done = true;
+    if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling) {
+        pnode *c = l->profile.cur->last_hit;
+        if (__builtin_expect(c && c->key == region && c->kind == PNODE_REGION && c->throttled, 1)) {
+            c->visits++;
+            c->throttled->visits++;
+        } else {
+            done = false;
+        }
+    }
+    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    return done;
 }
 
 /* Its leave. Throttled calls are never on the call stack, so the region on top of it is a

@@ -68,6 +68,7 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id, bo
     l->busy = !gpu;
     l->profiling = setup.profiling;
     l->tracing = setup.tracing;
+    scorep_location_modes_changed(l);
     l->create_seq = create_seq;
     l->parent_id = parent_id;
     l->stack_cap = 256;

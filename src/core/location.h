@@ -32,6 +32,11 @@ typedef struct scorep_location {
      * (the event functions test it: one predictable branch; it sits in padding, so the
      * fields of the event path keep their places) */
     bool substrates_on;
+    /* SCOREP_EVENTS_FAST_*: profiling, tracing or both, without metric sources read at
+     * events or substrate plugins; else 0 (scorep_location_modes_changed keeps it). The
+     * compiler adapters' hooks take the fast path of the mode (events.h,
+     * scorep_event_enter_fast) after a test of this one byte instead of the four fields */
+    uint8_t events_fast;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
     char name[32];
@@ -49,6 +54,8 @@ typedef struct scorep_location {
     struct scorep_location *next;
     struct scorep_substrate_loc *substrates_data; /* substrate plugins' per-location data */
 } scorep_location;
+
+enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };
 
 extern __thread scorep_location *scorep_tls_location __attribute__((tls_model("initial-exec")));
 /* scorep_measurement_on(), scorep_recording_on(): base/state.h */
@@ -152,6 +159,24 @@ void scorep_location_quiesce(void);
 /* The same, not waiting for except (the location of a thread that a signal stopped inside
  * an event, while another thread writes its data: it will not end the event). */
 void scorep_location_quiesce_except(const scorep_location *except);
+
+/* Every change of l->tracing, l->profiling, l->metrics or l->substrates_on is followed by
+ * this call, on l's thread or before l records (events_fast above). */
+static inline void scorep_location_modes_changed(scorep_location *l)
+{
+    /* an atomic store: finalize changes it on other threads' locations (substrates) */
+    uint8_t m = (l->profiling ? SCOREP_EVENTS_FAST_PROFILE : 0) |
+                (l->tracing ? SCOREP_EVENTS_FAST_TRACE : 0);
+    __atomic_store_n(&l->events_fast, l->metrics || l->substrates_on ? 0 : m, __ATOMIC_RELAXED);
+}
+
+/* l->events_fast, read before an event's mark (events.h, scorep_event_enter_fast): it
+ * changes on l's thread, or at finalize after the measurement is off, which the event's
+ * test after its mark sees. */
+static inline uint32_t scorep_location_events_fast(const scorep_location *l)
+{
+    return __atomic_load_n(&l->events_fast, __ATOMIC_RELAXED);
+}
 
 /* Whether l records now: the measurement runs, recording is on, and l is not inside a call
  * it entered while recording was off (such calls end unrecorded before l records again). */

@@ -115,6 +115,7 @@ int scorep_metrics_attach(scorep_location *l)
     l->profile.dense_values = values;
     l->profile.dense_ids = ids;
     l->metrics = s;
+    scorep_location_modes_changed(l);
     return 0;
 }
 

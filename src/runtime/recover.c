@@ -226,6 +226,7 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
     l->last_ts = last_ts;
     l->finished = true;
     l->profiling = profiling && scorep_cfg.enable_profiling;
+    scorep_location_modes_changed(l);
     ser_reader pr = {prof, prof + plen, 0};
     if (l->profiling && plen && scorep_profile_unpack(&l->profile, &pr) != 0)
         return -1;

@@ -73,6 +73,7 @@ static void substrates_location_created(scorep_location *l)
     __atomic_store_n(&l->substrates_data, d, __ATOMIC_RELEASE);
     scorep_substrates_location_created(l, parent);
     l->substrates_on = true; /* read by this thread's events only */
+    scorep_location_modes_changed(l);
 }
 
 static void substrates_begin(bool mpi)
@@ -103,6 +104,7 @@ static void substrates_finalize(void)
         if (!l->substrates_on)
             continue;
         l->substrates_on = false; /* no events after delete_location */
+        scorep_location_modes_changed(l);
         scorep_substrates_location_ended(l, l->id == 0 ? NULL : find_location(l->parent_id));
     }
     scorep_substrates_pre_unify();

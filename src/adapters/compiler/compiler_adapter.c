@@ -166,21 +166,77 @@ __attribute__((constructor)) static void install_throttle_hook(void)
     scorep_profile_throttle_hook = throttle_region;
 }
 
-__attribute__((no_instrument_function, visibility("default"))) void
-__cyg_profile_func_enter(void *fn, void *site)
+/* The region of fn when this thread's cache or the table knows it, else FN_MISS; no call. */
+static inline uint32_t fn_region_known(scorep_location *l, uintptr_t a)
 {
-    (void)site;
-    scorep_location *l = scorep_tls_location;
-    if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
-        return;
-    uint32_t r = fn_region(l, fn);
+    if (l->fn_addr == a)
+        return l->fn_region;
+    uint32_t r = fn_lookup(__atomic_load_n(&table, __ATOMIC_ACQUIRE), a);
+    if (r != FN_MISS) {
+        l->fn_addr = a;
+        l->fn_region = r;
+    }
+    return r;
+}
+
+/* Every call the fast path (core/events.h, scorep_event_enter_fast) does not take: a
+ * thread's first event (l NULL), a new function (r FN_MISS), throttled and filtered ones,
+ * metric sources, substrate plugins, and the fast path's own exceptions. l and r as the
+ * hook found them: no second TLS load or lookup on the throttled calls' path. */
+__attribute__((noinline, no_instrument_function)) static void
+func_enter_general(scorep_location *l, void *fn, uint32_t r, uintptr_t sp)
+{
+    if (__builtin_expect(!l, 0)) {
+        if (!(l = scorep_location_slow()))
+            return;
+        r = FN_MISS;
+    }
+    if (__builtin_expect(r == FN_MISS, 0))
+        r = fn_region(l, fn);
     if (__builtin_expect(r >= FN_THROTTLED, 0)) {
         if (r < FN_FILTERED)
             scorep_event_throttled_enter(l, r & ~FN_THROTTLED);
         return;
     }
-    /* the instrumented function's stack pointer: above our frame and return address */
-    scorep_event_enter_sp(l, r, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
+    scorep_event_enter_sp(l, r, sp);
+}
+
+__attribute__((noinline, no_instrument_function)) static void
+func_exit_general(scorep_location *l, void *fn, uint32_t r)
+{
+    if (__builtin_expect(r == FN_MISS, 0))
+        r = fn_region(l, fn);
+    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
+        if (r < FN_FILTERED)
+            scorep_event_throttled_leave(l, r & ~FN_THROTTLED);
+        return;
+    }
+    scorep_event_leave_inline(l, r);
+}
+
+/* The hooks call nothing on the fast path (a leaf: no registers to save); any other case
+ * is a tail call of the general path. */
+__attribute__((no_instrument_function, visibility("default"))) void
+__cyg_profile_func_enter(void *fn, void *site)
+{
+    (void)site;
+    /* the instrumented function's stack pointer: above our return address (the CFA) */
+    uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+    scorep_location *l = scorep_tls_location;
+    uint32_t r = FN_MISS;
+    if (__builtin_expect(l != NULL, 1)) {
+        r = fn_region_known(l, (uintptr_t)fn);
+        if (__builtin_expect(r < FN_THROTTLED, 1)) {
+            if (scorep_event_enter_fast(l, r, sp, scorep_location_events_fast(l)))
+                return;
+        } else if (r < FN_FILTERED) {
+            if (scorep_event_throttled_enter_fast(l, r & ~FN_THROTTLED))
+                return;
+        } else if (r == FN_FILTERED) {
+            return;
+        }
+    }
+    func_enter_general(l, fn, r, sp);
 }
 
 __attribute__((no_instrument_function, visibility("default"))) void
@@ -188,15 +244,20 @@ __cyg_profile_func_exit(void *fn, void *site)
 {
     (void)site;
     scorep_location *l = scorep_tls_location;
-    if (__builtin_expect(!l, 0))
+    if (__builtin_expect(l == NULL, 0))
         return;
-    uint32_t r = fn_region(l, fn);
-    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
-        if (r < FN_FILTERED)
-            scorep_event_throttled_leave(l, r & ~FN_THROTTLED);
-        return;
+    uint32_t r = fn_region_known(l, (uintptr_t)fn);
+    if (__builtin_expect(r < FN_THROTTLED, 1)) {
+        if (scorep_event_leave_fast(l, r, scorep_location_events_fast(l)))
+            return;
+    } else if (r != FN_MISS) {
+        /* filtered, or throttled and not the innermost call (scorep_event_throttled_leave):
+         * nothing to do */
+        uint32_t d = l->depth;
+        if (r == FN_FILTERED || !d || l->stack_region[d - 1] != (r & ~FN_THROTTLED))
+            return;
     }
-    scorep_event_leave_inline(l, r);
+    func_exit_general(l, fn, r);
 }
 
 /* clang's -finstrument-functions reports no exits for frames an exception unwinds (gcc

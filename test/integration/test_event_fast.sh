@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_event_fast.sh: the compiler adapters' fast path of a measured call (core/events.h,
+# scorep_event_enter_fast) gives the same profile and trace as the general path, and hands
+# it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a call
+# stack deeper than its first 256 levels, the profile's depth limit, the visit that
+# throttles, a metric source read at every event, new trace pages; in each mode (profiling,
+# tracing, both) and under both instrumentations (-finstrument-functions, the GCC plugin).
+# Expectations from test/programs/event_fast.c's design.
+. "$top_srcdir/test/integration/lib.sh"
+
+check_fast() # INSTRUMENTATION
+{
+    m=$1
+    if [ "$m" = plugin ]; then
+        # leaf() is below the plugin's default threshold: keep it
+        scorep_cc --user --instrument=plugin --instrument-threshold=0 gcc -O2 -o "fast_$m" \
+            "$PROGRAMS/event_fast.c"
+    else
+        scorep_cc --user --instrument=functions gcc -O2 -o "fast_$m" "$PROGRAMS/event_fast.c"
+    fi
+    # sink: the sum of 0..2999, 300 (recurse), 0..76 and 0..4
+    out="done $((2999 * 3000 / 2 + 300 + 76 * 77 / 2 + 10))"
+    for mode in profile trace both; do
+        p=false t=false
+        [ $mode = trace ] || p=true
+        [ $mode = profile ] || t=true
+        e=${m}_$mode
+        # throttled at visit 1000 (a mean of 1 s keeps leaf()'s decision a property of the
+        # program); 50 call-path levels: the program root, main and 48 of recurse
+        run_app "$e" env SCOREP_ENABLE_PROFILING=$p SCOREP_ENABLE_TRACING=$t \
+            SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=1s \
+            SCOREP_PROFILING_MAX_CALLPATH_DEPTH=50 SCOREP_EXPERIMENT_DIRECTORY="$e" "./fast_$m"
+        expect_eq "$status" 0 "$e: exit status"
+        expect_eq "$(cat "$e.out")" "$out" "$e: program output"
+        expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
+        if [ $p = true ]; then
+            expect_eq "$(profile_sum "$e" main/leaf visits)" 3000 "$e: every call of leaf"
+            expect_eq "$(profile_sum "$e" main/leaf/scorep_throttled_from_visit=1001 visits)" 2000 \
+                "$e: leaf throttled at its visit 1000, exactly"
+            expect_eq "$(profile_paths "$e" | grep -c '^main/recurse')" 48 \
+                "$e: 48 levels of recurse below the root and main (depth limit 50)"
+            deep=$(profile_paths "$e" | awk -F/ 'NF == 49 && $2 == "recurse"')
+            expect_eq "$(profile_sum "$e" "$deep" visits)" 1 "$e: the deepest recurse path: 1 visit"
+            expect_eq "$(profile_sum "$e" main/off_leaf visits)" 5 \
+                "$e: off_leaf: only the 5 calls made while recording was on"
+            expect_eq "$(profile_sum "$e" main visits)" 1 "$e: main"
+        fi
+        if [ $t = true ]; then
+            expect_eq "$(trace_count "$e" ENTER 0 leaf) $(trace_count "$e" LEAVE 0 leaf)" \
+                "$([ $p = true ] && echo 1000 1000 || echo 3000 3000)" \
+                "$e: trace: leaf's calls (the first 1000 when the profile throttles it)"
+            expect_eq "$(trace_count "$e" ENTER 0 recurse) $(trace_count "$e" LEAVE 0 recurse)" \
+                "300 300" "$e: trace: recurse, all 300 levels"
+            expect_eq "$(trace_count "$e" ENTER 0 off_leaf)" 5 "$e: trace: off_leaf while on only"
+            expect_eq "$(trace_count "$e" MEASUREMENT_ON_OFF 0)" 2 "$e: trace: recording off and on"
+            expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
+            expect_eq "$(trace_check_order "$e")" 0 "$e: trace: timestamps increase"
+        fi
+    done
+    # A metric source read at every event, tracing only: each Enter and Leave of the calls
+    # recorded has its Metric record (none at all if the fast path took them)
+    e=${m}_metric
+    run_app "$e" env SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true \
+        SCOREP_METRIC_RUSAGE=ru_minflt SCOREP_EXPERIMENT_DIRECTORY="$e" "./fast_$m"
+    expect_eq "$status" 0 "$e: exit status"
+    expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
+    expect_eq "$(trace_count "$e" ENTER 0 leaf)" 3000 "$e: trace: leaf"
+    regions=$(($(trace_count "$e" ENTER 0) + $(trace_count "$e" LEAVE 0)))
+    expect_eq "$(trace_count "$e" METRIC 0)" "$regions" \
+        "$e: one Metric record per Enter and Leave ($regions)"
+}
+
+check_fast functions
+if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
+    check_fast plugin
+else
+    skip_part "the GCC plugin (gcc's plugin headers)"
+fi
+done_ok

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* event_fast.c: test program of the compiler adapters' fast path (core/events.h,
+ * scorep_event_enter_fast) and the cases it hands to the general path. main calls leaf()
+ * 3000 times (many trace pages; the throttle threshold), recurse() 300 deep (beyond the
+ * call stack's first 256 levels and the profile's depth limit), then with recording
+ * switched off off_leaf() 77 times, and with it on again 5 times. Prints "done <sum>". */
+#include <scorep/SCOREP_User.h>
+#include <stdio.h>
+
+static volatile long sink;
+
+__attribute__((noinline)) void leaf(long i)
+{
+    sink += i;
+}
+
+__attribute__((noinline)) void off_leaf(long i)
+{
+    sink += i;
+}
+
+/* not a tail call: the increment after the call keeps every frame */
+__attribute__((noinline)) void recurse(int n)
+{
+    if (n > 0)
+        recurse(n - 1);
+    sink++;
+}
+
+int main(void)
+{
+    for (long i = 0; i < 3000; i++)
+        leaf(i);
+    recurse(299);
+    SCOREP_RECORDING_OFF();
+    for (long i = 0; i < 77; i++)
+        off_leaf(i);
+    SCOREP_RECORDING_ON();
+    for (long i = 0; i < 5; i++)
+        off_leaf(i);
+    printf("done %ld\n", (long)sink);
+    return 0;
+}
