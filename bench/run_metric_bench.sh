@@ -25,7 +25,8 @@ export SCOREP_THROTTLING
 
 echo "building the metric benchmark programs in $tmp ..." >&2
 # tiny.c with the thread's CPU time as its clock (the reads' cost is compared, not waits)
-"$builddir/scorep-cc" $cc -O2 -DTINY_CLOCK=CLOCK_THREAD_CPUTIME_ID -o tiny "$srcdir/bench/tiny.c"
+# (--instrument=functions: the installed plugin's threshold would leave tiny() out)
+"$builddir/scorep-cc" --instrument=functions $cc -O2 -DTINY_CLOCK=CLOCK_THREAD_CPUTIME_ID -o tiny "$srcdir/bench/tiny.c"
 $cc -O2 -I"$srcdir/src" -o read_cost "$srcdir/bench/metric_read_cost.c" -lpapi
 # a plugin that only counts its reads: the runtime's own cost of one plugin metric
 $cc -O2 -shared -fPIC -I"$srcdir/include" -DSYNTH_KIND=1 -o libsynth_sync.so \
