@@ -22,15 +22,8 @@ static void *work(void *p)
 
 int main(int argc, char **argv)
 {
-    int rank, size, provided, r, s, ts;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    world(&rank, &size, 2);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        if (rank == 0)
-            fprintf(stderr, "local_calls: MPI_THREAD_MULTIPLE not provided, skipped\n");
-        MPI_Finalize();
-        return 77;
-    }
+    int rank, size, r, s, ts;
+    world_multiple(&argc, &argv, &rank, &size, 2, "local_calls");
     for (int i = 0; i < RANK_CALLS; i++) {
         CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &r));
         CHECK(r == rank);

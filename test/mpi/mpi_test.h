@@ -30,4 +30,20 @@ static inline void world(int *rank, int *size, int min)
     }
 }
 
+/* MPI_Init_thread with MPI_THREAD_MULTIPLE and world(): a library without it ends the job
+ * with status 77, which the test scripts count as a skip (name says which program) */
+static inline void world_multiple(int *argc, char ***argv, int *rank, int *size, int min,
+                                  const char *name)
+{
+    int provided;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    world(rank, size, min);
+    if (provided < MPI_THREAD_MULTIPLE) {
+        if (*rank == 0)
+            fprintf(stderr, "%s: MPI_THREAD_MULTIPLE not provided, skipped\n", name);
+        MPI_Finalize();
+        exit(77);
+    }
+}
+
 #endif

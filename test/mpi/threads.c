@@ -50,15 +50,8 @@ static void *work(void *p)
 
 int main(int argc, char **argv)
 {
-    int rank, size, provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    world(&rank, &size, 2);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        if (rank == 0)
-            fprintf(stderr, "threads: MPI_THREAD_MULTIPLE not provided, skipped\n");
-        MPI_Finalize();
-        return 77;
-    }
+    int rank, size;
+    world_multiple(&argc, &argv, &rank, &size, 2, "threads");
     MPI_Comm pair;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair));
     if (pair != MPI_COMM_NULL) {

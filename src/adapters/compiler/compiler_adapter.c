@@ -183,6 +183,25 @@ static inline uint32_t fn_region_known(scorep_location *l, uintptr_t a)
  * thread's first event (l NULL), a new function (r FN_MISS), throttled and filtered ones,
  * metric sources, substrate plugins, and the fast path's own exceptions. l and r as the
  * hook found them: no second TLS load or lookup on the throttled calls' path. */
+/* The general paths' region of fn (looked up when the hook had none) and their throttled and
+ * filtered calls: true when the call is measured; a throttled one is counted here (its enter
+ * or leave, as enter says). Inlined with enter constant: no cost beside the two copies. */
+static inline __attribute__((always_inline, no_instrument_function)) bool
+measured_region(scorep_location *l, void *fn, uint32_t *r, const bool enter)
+{
+    if (__builtin_expect(*r == FN_MISS, 0))
+        *r = fn_region(l, fn);
+    if (__builtin_expect(*r < FN_THROTTLED, 1))
+        return true;
+    if (*r < FN_FILTERED) {
+        if (enter)
+            scorep_event_throttled_enter(l, *r & ~FN_THROTTLED);
+        else
+            scorep_event_throttled_leave(l, *r & ~FN_THROTTLED);
+    }
+    return false;
+}
+
 __attribute__((noinline, no_instrument_function)) static void
 func_enter_general(scorep_location *l, void *fn, uint32_t r, uintptr_t sp)
 {
@@ -191,27 +210,15 @@ func_enter_general(scorep_location *l, void *fn, uint32_t r, uintptr_t sp)
             return;
         r = FN_MISS;
     }
-    if (__builtin_expect(r == FN_MISS, 0))
-        r = fn_region(l, fn);
-    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
-        if (r < FN_FILTERED)
-            scorep_event_throttled_enter(l, r & ~FN_THROTTLED);
-        return;
-    }
-    scorep_event_enter_sp(l, r, sp);
+    if (measured_region(l, fn, &r, true))
+        scorep_event_enter_sp(l, r, sp);
 }
 
 __attribute__((noinline, no_instrument_function)) static void
 func_exit_general(scorep_location *l, void *fn, uint32_t r)
 {
-    if (__builtin_expect(r == FN_MISS, 0))
-        r = fn_region(l, fn);
-    if (__builtin_expect(r >= FN_THROTTLED, 0)) {
-        if (r < FN_FILTERED)
-            scorep_event_throttled_leave(l, r & ~FN_THROTTLED);
-        return;
-    }
-    scorep_event_leave_inline(l, r);
+    if (measured_region(l, fn, &r, false))
+        scorep_event_leave_inline(l, r);
 }
 
 /* The hooks call nothing on the fast path (a leaf: no registers to save); any other case
