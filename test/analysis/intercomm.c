@@ -22,7 +22,10 @@ static scenario_marks marks;
 static void M(const char *what)
 {
     double t = now();
-    marks_add(&marks, "T %s %d %s %.6f %.9f", scenario, rank, what, t - t0, t);
+    /* nanoseconds in both: trace_marks.py takes the common start as the difference, and six
+     * decimals gave each rank its own start (+-0.5 us), which a sum of many
+     * waits across two ranks multiplies (0.1 ms in test_analysis.sh) */
+    marks_add(&marks, "T %s %d %s %.9f %.9f", scenario, rank, what, t - t0, t);
 }
 
 #define SCEN_BEGIN(h, name)                                                                        \
