@@ -5,7 +5,8 @@
 # it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a call
 # stack deeper than its first 256 levels, the profile's depth limit, the visit that
 # throttles, a metric source read at every event, new trace pages; in each mode (profiling,
-# tracing, both) and under both instrumentations (-finstrument-functions, the GCC plugin).
+# tracing, both) and under both instrumentations (-finstrument-functions, the GCC plugin),
+# and for user regions (the user adapter's SCOREP_USER_REGION_BEGIN/END take the same path).
 # Expectations from test/programs/event_fast.c's design.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -16,6 +17,8 @@ check_fast() # INSTRUMENTATION
         # leaf() is below the plugin's default threshold: keep it
         scorep_cc --user --instrument=plugin --instrument-threshold=0 gcc -O2 -o "fast_$m" \
             "$PROGRAMS/event_fast.c"
+    elif [ "$m" = user ]; then
+        scorep_cc --user --nocompiler gcc -O2 -DUSER_REGIONS -o "fast_$m" "$PROGRAMS/event_fast.c"
     else
         scorep_cc --user --instrument=functions gcc -O2 -o "fast_$m" "$PROGRAMS/event_fast.c"
     fi
@@ -36,8 +39,10 @@ check_fast() # INSTRUMENTATION
         expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
         if [ $p = true ]; then
             expect_eq "$(profile_sum "$e" main/leaf visits)" 3000 "$e: every call of leaf"
-            expect_eq "$(profile_sum "$e" main/leaf/scorep_throttled_from_visit=1001 visits)" 2000 \
-                "$e: leaf throttled at its visit 1000, exactly"
+            # user regions are never throttled (docs/user-guide.md, 5a)
+            expect_eq "$(profile_sum "$e" main/leaf/scorep_throttled_from_visit=1001 visits)" \
+                "$([ "$m" = user ] && echo 0 || echo 2000)" \
+                "$e: leaf throttled at its visit 1000, exactly (user regions: never)"
             expect_eq "$(profile_paths "$e" | grep -c '^main/recurse')" 48 \
                 "$e: 48 levels of recurse below the root and main (depth limit 50)"
             deep=$(profile_paths "$e" | awk -F/ 'NF == 49 && $2 == "recurse"')
@@ -48,7 +53,7 @@ check_fast() # INSTRUMENTATION
         fi
         if [ $t = true ]; then
             expect_eq "$(trace_count "$e" ENTER 0 leaf) $(trace_count "$e" LEAVE 0 leaf)" \
-                "$([ $p = true ] && echo 1000 1000 || echo 3000 3000)" \
+                "$([ $p = true ] && [ "$m" != user ] && echo 1000 1000 || echo 3000 3000)" \
                 "$e: trace: leaf's calls (the first 1000 when the profile throttles it)"
             expect_eq "$(trace_count "$e" ENTER 0 recurse) $(trace_count "$e" LEAVE 0 recurse)" \
                 "300 300" "$e: trace: recurse, all 300 levels"
@@ -72,6 +77,7 @@ check_fast() # INSTRUMENTATION
 }
 
 check_fast functions
+check_fast user
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_fast plugin
 else

@@ -1,34 +1,53 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* event_fast.c: test program of the compiler adapters' fast path (core/events.h,
+/* event_fast.c: test program of the fast path of a measured call (core/events.h,
  * scorep_event_enter_fast) and the cases it hands to the general path. main calls leaf()
  * 3000 times (many trace pages; the throttle threshold), recurse() 300 deep (beyond the
  * call stack's first 256 levels and the profile's depth limit), then with recording
- * switched off off_leaf() 77 times, and with it on again 5 times. Prints "done <sum>". */
+ * switched off off_leaf() 77 times, and with it on again 5 times. Prints "done <sum>".
+ * Built with -DUSER_REGIONS (and scorep-cc --nocompiler), each function's body is a user
+ * region of the function's name instead (the user adapter's way to the fast path). */
 #include <scorep/SCOREP_User.h>
 #include <stdio.h>
+
+#ifdef USER_REGIONS
+#define BEGIN(name)                                                                                \
+    SCOREP_USER_REGION_DEFINE(h)                                                                   \
+    SCOREP_USER_REGION_BEGIN(h, name, SCOREP_USER_REGION_TYPE_FUNCTION)
+#define END() SCOREP_USER_REGION_END(h)
+#else
+#define BEGIN(name)
+#define END()
+#endif
 
 static volatile long sink;
 
 __attribute__((noinline)) void leaf(long i)
 {
+    BEGIN("leaf")
     sink += i;
+    END()
 }
 
 __attribute__((noinline)) void off_leaf(long i)
 {
+    BEGIN("off_leaf")
     sink += i;
+    END()
 }
 
 /* not a tail call: the increment after the call keeps every frame */
 __attribute__((noinline)) void recurse(int n)
 {
+    BEGIN("recurse")
     if (n > 0)
         recurse(n - 1);
     sink++;
+    END()
 }
 
 int main(void)
 {
+    BEGIN("main")
     for (long i = 0; i < 3000; i++)
         leaf(i);
     recurse(299);
@@ -38,6 +57,7 @@ int main(void)
     SCOREP_RECORDING_ON();
     for (long i = 0; i < 5; i++)
         off_leaf(i);
+    END()
     printf("done %ld\n", (long)sink);
     return 0;
 }

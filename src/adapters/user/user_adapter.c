@@ -70,36 +70,51 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
     pthread_mutex_unlock(&user_lock);
 }
 
-/* A plain handle takes the path it took before selective recording existed: one test of a
- * byte, then the inline event (flatten: GCC otherwise moves it out of line, +7 instructions
- * per region, bench/run_selective_bench.sh); filtered, selected and dynamic handles go to
- * the cold functions below, the selected regions' events being made in user_selective.c,
- * the dynamic ones' (an instance per visit) in core/events.c. */
-static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h)
+/* A plain handle on a thread that records already takes the core's fast path
+ * (core/events.h, scorep_event_enter_fast: the compiler hooks' path, issue #31), which calls
+ * nothing, so the API functions save no registers; every other case is a tail call of the
+ * general functions below: a thread's first event, the fast path's exceptions (metric
+ * sources, substrate plugins, throttling, a new profile node or trace page, ...), and the
+ * filtered, selected and dynamic handles, the selected regions' events being made in
+ * user_selective.c, the dynamic ones' (an instance per visit) in core/events.c. */
+static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
+    if (!h)
+        return;
+    if (h->kind == SCOREP_USER_PLAIN && (l = scorep_location_get()))
+        scorep_event_enter(l, h->region);
+    else if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
         scorep_selective_region_enter(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
         scorep_event_enter_dynamic(l, h->region);
 }
 
-static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_RegionHandle h,
-                                                          scorep_location *l)
+static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHandle h,
+                                                    scorep_location *l)
 {
-    if (h->kind == SCOREP_USER_SELECTED)
+    if (!h || !l)
+        return;
+    if (h->kind == SCOREP_USER_PLAIN)
+        scorep_event_leave(l, h->region);
+    else if (h->kind == SCOREP_USER_SELECTED)
         scorep_selective_region_leave(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC)
         scorep_event_leave_dynamic(l, h->region);
 }
 
-__attribute__((flatten)) void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
+static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h)
 {
-    scorep_location *l;
-    if (h && __builtin_expect(h->kind != SCOREP_USER_PLAIN, 0))
-        enter_special(h);
-    else if (h && (l = scorep_location_get()))
-        scorep_event_enter(l, h->region);
+    scorep_location *l = scorep_tls_location;
+    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1) &&
+        scorep_event_enter_fast(l, h->region, 0, scorep_location_events_fast(l)))
+        return;
+    enter_general(h);
+}
+
+void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
+{
+    region_enter(h);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -114,23 +129,38 @@ API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
     scorep_user_region_enter(h);
 }
 
+/* a handle's first begin: defined, then entered (out of line: the begins after it stay a leaf) */
+static __attribute__((noinline)) void begin_first(SCOREP_User_RegionHandle *handle,
+                                                  const char **lastFileName,
+                                                  SCOREP_SourceFileHandle *lastFile,
+                                                  const char *name,
+                                                  const SCOREP_User_RegionType regionType,
+                                                  const char *fileName, const uint32_t lineNo)
+{
+    SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+    scorep_user_region_enter(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
+}
+
 API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
                                  SCOREP_SourceFileHandle *lastFile, const char *name,
                                  const SCOREP_User_RegionType regionType, const char *fileName,
                                  const uint32_t lineNo)
 {
-    if (!__atomic_load_n(handle, __ATOMIC_ACQUIRE))
-        SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
-    scorep_user_region_enter(*handle);
+    SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!h, 0)) {
+        begin_first(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+        return;
+    }
+    region_enter(h);
 }
 
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (h && __builtin_expect(h->kind != SCOREP_USER_PLAIN, 0) && l)
-        leave_special(h, l);
-    else if (h && l)
-        scorep_event_leave(l, h->region);
+    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1) &&
+        scorep_event_leave_fast(l, h->region, scorep_location_events_fast(l)))
+        return;
+    leave_general(h, l);
 }
 
 /* ------------------------------------------------------------ rewind regions */
