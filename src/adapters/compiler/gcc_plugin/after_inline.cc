@@ -24,6 +24,8 @@
 #include <output.h>
 #include <cgraph.h>
 #include <varasm.h>
+#include <internal-fn.h>
+#include <tree-into-ssa.h>
 
 #include <cxxabi.h>
 #include <stdio.h>
@@ -153,6 +155,18 @@ bool inserted(gimple *stmt)
     return false;
 }
 
+// instrument.cc's exit marker: .TSAN_FUNC_EXIT (&descr) of one of this unit's descriptors
+tree marker_descriptor(gimple *stmt)
+{
+    if (!gimple_call_internal_p(stmt, IFN_TSAN_FUNC_EXIT) || gimple_call_num_args(stmt) != 1)
+        return NULL_TREE;
+    tree t = gimple_call_arg(stmt, 0);
+    if (TREE_CODE(t) != ADDR_EXPR)
+        return NULL_TREE;
+    t = TREE_OPERAND(t, 0);
+    return owner_of.count(t) ? t : NULL_TREE;
+}
+
 // XRay's rule with calls added: fewer statements than the threshold (the inserted code not
 // counted), no loop, no call that stays a call (internal functions expand inline).
 bool below_threshold(function *fun, unsigned threshold)
@@ -164,7 +178,8 @@ bool below_threshold(function *fun, unsigned threshold)
     FOR_EACH_BB_FN(bb, fun)
     for (gimple_stmt_iterator i = gsi_start_bb(bb); !gsi_end_p(i); gsi_next(&i)) {
         gimple *s = gsi_stmt(i);
-        if (is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL || inserted(s))
+        if (is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL || inserted(s) ||
+            marker_descriptor(s))
             continue;
         if (is_gimple_call(s) && !gimple_call_internal_p(s))
             return false;
@@ -191,6 +206,51 @@ void strip(gimple_stmt_iterator *gsi)
     gsi_next(gsi);
 }
 
+// With scorep_gcc_late(): FUN's exit markers, all of one descriptor (inlined copies have none:
+// gcc dropped them), or none (the function is not instrumented).
+tree markers(function *fun, vec<gimple *> *exits)
+{
+    tree descr = NULL_TREE;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator i = gsi_start_bb(bb); !gsi_end_p(i); gsi_next(&i)) {
+        tree d = marker_descriptor(gsi_stmt(i));
+        if (d == NULL_TREE)
+            continue;
+        if (descr != NULL_TREE && d != descr)
+            internal_error("scorep: %qD holds the exit markers of two functions", fun->decl);
+        descr = d;
+        exits->safe_push(gsi_stmt(i));
+    }
+    return descr;
+}
+
+// With scorep_gcc_late(): instruments FUN if gcc kept it (it holds markers) and it is not
+// below the threshold; else the markers go (expanding one would stop gcc).
+unsigned int place_late(function *fun)
+{
+    auto_vec<gimple *> exits;
+    tree descr = markers(fun, &exits);
+    if (descr == NULL_TREE)
+        return 0;
+    owner &o = owners[owner_of[descr]];
+    bool small = below_threshold(fun, o.threshold);
+    (small ? o.small : o.kept) = true;
+    if (small) {
+        for (unsigned i = 0; i < exits.length(); i++) {
+            gimple_stmt_iterator gsi = gsi_for_stmt(exits[i]);
+            gsi_remove(&gsi, true);
+        }
+        scorep_gcc_restore_align(fun->decl); // no check to keep in one line
+        return TODO_cleanup_cfg;
+    }
+    scorep_gcc_instrument_late(fun, descr, exits);
+    cgraph_edge::rebuild_edges(); // the calls of the runtime
+    // the new loads, stores and calls: their virtual operands (TODO_update_ssa_only_virtuals)
+    mark_virtual_operands_for_renaming(fun);
+    return TODO_cleanup_cfg;
+}
+
 const pass_data after_inline_data = {
     GIMPLE_PASS, "scorep_after_inline",        OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0,
     0,           TODO_update_ssa_only_virtuals};
@@ -214,6 +274,8 @@ struct after_inline_pass : gimple_opt_pass {
     {
         if (owners.empty() && !in_lto_p)
             return 0;
+        if (scorep_gcc_late())
+            return place_late(fun);
         std::string self = origin_name(fun->decl);
         owner *mine = own(fun, self);
         bool small = mine && mine->strip && below_threshold(fun, mine->threshold), changed = false;

@@ -18,6 +18,8 @@
 #include <cgraph.h>
 #include <ggc.h>
 #include <attribs.h>
+#include <internal-fn.h>
+#include <options.h>
 
 #include <unordered_map>
 #include <utility>
@@ -26,6 +28,7 @@
 #include "adapters/compiler/plugin_region.h"
 
 unsigned scorep_gcc_link_rule = SCOREP_GCC_DEFAULT_THRESHOLD + 1;
+bool scorep_gcc_late_wanted = false;
 
 // Trees made once per compilation; a GGC root keeps the collector off them.
 enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_COUNT };
@@ -120,6 +123,25 @@ static tree pending_ref(tree index)
     return build4(ARRAY_REF, long_long_unsigned_type_node, arr, index, NULL_TREE, NULL_TREE);
 }
 
+tree scorep_gcc_pending_ref(tree index)
+{
+    // after inlining, the symbol table has dropped the array if no body used it so far, and
+    // with it the TLS model (DECL_THREAD_LOCAL_P asks the varpool node)
+    if (varpool_node::get(trees[T_PENDING]) == NULL)
+        set_decl_tls_model(trees[T_PENDING], TLS_MODEL_INITIAL_EXEC);
+    return pending_ref(index);
+}
+
+tree scorep_gcc_enter_fn(void)
+{
+    return trees[T_ENTER];
+}
+
+tree scorep_gcc_leave_fn(void)
+{
+    return trees[T_LEAVE];
+}
+
 static void add(gimple_seq *seq, gimple *g, location_t loc)
 {
     gimple_set_location(g, loc);
@@ -140,22 +162,32 @@ static bool count_by_asm(void)
 #endif
 }
 
+bool scorep_gcc_count_by_asm(void)
+{
+    return count_by_asm();
+}
+
 static tree asm_operand(const char *constraint, tree value)
 {
     tree c = build_string(strlen(constraint) + 1, constraint);
     return build_tree_list(build_tree_list(NULL_TREE, c), value);
 }
 
+gimple *scorep_gcc_count_asm(tree index, tree first)
+{
+    vec<tree, va_gc> *outputs = NULL, *inputs = NULL;
+    vec_safe_push(outputs, asm_operand("=@ccz", first));
+    vec_safe_push(outputs, asm_operand("=m", pending_ref(index)));
+    vec_safe_push(inputs, asm_operand("m", pending_ref(index))); // read too
+    // {AT&T|Intel}: the dialect of -masm=
+    return gimple_build_asm_vec("add{q $1, %1| %1, 1}", inputs, outputs, NULL, NULL);
+}
+
 // first = (++pending[index] == 0), where a settled slot holds all ones
 static void increment(gimple_seq *seq, tree index, tree first, location_t loc)
 {
     if (count_by_asm()) {
-        vec<tree, va_gc> *outputs = NULL, *inputs = NULL;
-        vec_safe_push(outputs, asm_operand("=@ccz", first));
-        vec_safe_push(outputs, asm_operand("=m", pending_ref(index)));
-        vec_safe_push(inputs, asm_operand("m", pending_ref(index))); // read too
-        // {AT&T|Intel}: the dialect of -masm=
-        add(seq, gimple_build_asm_vec("add{q $1, %1| %1, 1}", inputs, outputs, NULL, NULL), loc);
+        add(seq, scorep_gcc_count_asm(index, first), loc);
         return;
     }
     tree old = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
@@ -201,12 +233,18 @@ static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
 
 // flags = descr.flags (volatile: another thread throttles the region);
 // if (flags != 0) { count; measured = 0; } else { measured = 1; scorep_plugin_enter(&descr); }
-static gimple_seq entry_code(tree descr, tree measured, location_t loc)
+tree scorep_gcc_flags_ref(tree descr)
 {
-    gimple_seq seq = NULL;
     tree ref =
         build3(COMPONENT_REF, long_long_unsigned_type_node, descr, trees[T_FLAGS], NULL_TREE);
     TREE_THIS_VOLATILE(ref) = 1;
+    return ref;
+}
+
+static gimple_seq entry_code(tree descr, tree measured, location_t loc)
+{
+    gimple_seq seq = NULL;
+    tree ref = scorep_gcc_flags_ref(descr);
     tree flags = create_tmp_var(long_long_unsigned_type_node, "scorep_flags");
     add(&seq, gimple_build_assign(flags, ref), loc);
     tree call = create_artificial_label(loc), skip = create_artificial_label(loc),
@@ -243,19 +281,44 @@ static gimple_seq exit_code(tree descr, tree measured, location_t loc)
 // being compiled, alive until after_inline.cc is done with them)
 static std::unordered_map<tree, std::pair<unsigned, bool>> aligned;
 
+bool scorep_gcc_late(void)
+{
+    // lto1 turns the markers into nops when it reads the bodies (input_function, unless
+    // -fsanitize=thread): gcc -flto's compile step instruments as before, and lto1 (in_lto_p)
+    // takes that out of inlined copies. With -fsanitize=thread the markers are tsan's.
+    return scorep_gcc_late_wanted && !in_lto_p && !flag_generate_lto && !flag_generate_offload &&
+           !(flag_sanitize & SANITIZE_THREAD);
+}
+
+// The marker of the function's exits: .TSAN_FUNC_EXIT (&descr), which costs the inliner
+// nothing and which it drops from inlined copies; the descriptor keeps it apart from tsan's
+// (no argument) and tells after_inline.cc whose body a clone (.constprop, .isra) is.
+static gimple_seq exit_marker(tree descr, location_t loc)
+{
+    gimple_seq seq = NULL;
+    add(&seq, gimple_build_call_internal(IFN_TSAN_FUNC_EXIT, 1, build_fold_addr_expr(descr)),
+        loc);
+    return seq;
+}
+
 // As gcc's own -finstrument-functions (gimplify_function_tree): the body becomes
-// { entry; try { body } finally { exit } }, so returns and exceptions all leave.
+// { entry; try { body } finally { exit } }, so returns and exceptions all leave; with
+// scorep_gcc_late() only try { body } finally { marker }, as gcc's -fsanitize=thread.
 static void instrument(function *fun, const char *name, const char *mangled, const char *file)
 {
     tree fn = fun->decl;
     location_t loc = DECL_SOURCE_LOCATION(fn);
     tree descr = build_descriptor(name, mangled, file, DECL_SOURCE_LINE(fn));
     scorep_gcc_note_descriptor(descr, fn, name);
-    tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
-    gimple_seq body = gimple_body(fn);
-    gimple_seq seq = entry_code(descr, measured, loc);
-    gtry *tf = gimple_build_try(body, exit_code(descr, measured, loc), GIMPLE_TRY_FINALLY);
-    add(&seq, tf, loc);
+    gimple_seq body = gimple_body(fn), seq = NULL;
+    if (scorep_gcc_late()) {
+        add(&seq, gimple_build_try(body, exit_marker(descr, loc), GIMPLE_TRY_FINALLY), loc);
+    } else {
+        tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
+        seq = entry_code(descr, measured, loc);
+        add(&seq, gimple_build_try(body, exit_code(descr, measured, loc), GIMPLE_TRY_FINALLY),
+            loc);
+    }
     gimple_seq outer = NULL;
     gimple_seq_add_stmt(&outer, gimple_build_bind(NULL_TREE, seq, NULL_TREE));
     gimple_set_body(fn, outer);

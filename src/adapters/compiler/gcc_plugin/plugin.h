@@ -38,4 +38,24 @@ void scorep_gcc_note_filtered(const char *name);
 // whose own instrumentation it takes out its alignment back (same compilation only)
 void scorep_gcc_restore_align(tree fn);
 
+// #31, "instrument what the optimizer keeps": unless the unit is compiled with -flto or
+// -fsanitize=thread, or with --instrument-inlined, instrument.cc puts in before inlining only
+// try { body } finally { .TSAN_FUNC_EXIT (&descr) }: gcc's inliner counts no internal call
+// (estimate_num_insns) and drops this one from every inlined copy (copy_bb), so a plugin
+// build inlines what a plain build inlines. after_inline.cc then instruments the bodies gcc
+// kept out of line (instrument_late.cc) and deletes the markers of the others.
+extern bool scorep_gcc_late_wanted; // after_inline.cc's pass runs (no --instrument-inlined)
+bool scorep_gcc_late(void);         // the markers are this unit's instrumentation
+// instrument_late.cc, in SSA form after inlining: the entry check of instrument.cc at FN's
+// start, and `if (measured) scorep_plugin_leave(&descr)` for each marker in EXITS
+void scorep_gcc_instrument_late(function *fn, tree descr, const vec<gimple *> &exits);
+// instrument.cc's trees and code for instrument_late.cc: the descriptor's flags (volatile),
+// the runtime's enter and leave, the slot array, and the slot count
+tree scorep_gcc_flags_ref(tree descr);
+tree scorep_gcc_enter_fn(void);
+tree scorep_gcc_leave_fn(void);
+tree scorep_gcc_pending_ref(tree index);
+bool scorep_gcc_count_by_asm(void);
+gimple *scorep_gcc_count_asm(tree index, tree first);
+
 #endif

@@ -188,6 +188,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
         if (!instrument_options(info, &threshold))
             return 1;
         scorep_gcc_link_rule = threshold == INLINED ? 0 : threshold + 1;
+        scorep_gcc_late_wanted = threshold != INLINED;
         if (threshold != INLINED)
             scorep_gcc_after_inline_register(info->base_name, threshold);
         scorep_gcc_leftout_register(info->base_name);
