@@ -123,7 +123,8 @@ verify()
 # plain gcc -O2 inlines it (the premise, checked: another gcc may decide otherwise). The
 # plugin's build must inline it too: before the inliner it holds only internal exit markers,
 # which gcc's size estimate counts as nothing (#31). Output from the program's design (its
-# arithmetic done again in unsigned 64 bits: 2987), no mix symbol, no mix region, the note.
+# arithmetic done again in unsigned 64 bits: 2987), no mix symbol, no mix region, the note;
+# main's region though main never returns (it ends in exit()).
 grown()
 {
     "$1" -O2 -o grown_plain "$PROGRAMS/inline_grown.c" || fail "build grown_plain"

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// after_inline.cc: "instrument what the optimizer keeps" (#31) for the GCC plugin. The
-// instrumentation is inserted before inlining (instrument.cc: try/finally, so returns and
-// exceptions leave); this pass runs after the IPA inliner and takes it out again where the
-// optimizer did not keep the function: from the copies inlined into other functions, and
-// from out-of-line bodies below the instruction threshold without loops or calls.
+// after_inline.cc: "instrument what the optimizer keeps" (#31) for the GCC plugin. This pass
+// runs after the IPA inliner. By default (scorep_gcc_late) instrument.cc put in only markers,
+// which gcc's inliner ignores and drops from inlined copies: the pass instruments the bodies
+// that kept their entry marker (instrument_late.cc) unless they are below the instruction
+// threshold without loops or calls. With -flto (in lto1) or -fsanitize=thread the code was
+// inserted before inlining (try/finally, so returns and exceptions leave), and the pass
+// takes it out again where the optimizer did not keep the function: from the copies inlined
+// into other functions, and from those small bodies.
 #include <gcc-plugin.h>
 #include <tree.h>
 #include <tree-pass.h>
@@ -155,10 +158,12 @@ bool inserted(gimple *stmt)
     return false;
 }
 
-// instrument.cc's exit marker: .TSAN_FUNC_EXIT (&descr) of one of this unit's descriptors
+// instrument.cc's markers: .TSAN_FUNC_EXIT (&descr), at an exit, or (&descr, 1), at the
+// entry, of one of this unit's descriptors
 tree marker_descriptor(gimple *stmt)
 {
-    if (!gimple_call_internal_p(stmt, IFN_TSAN_FUNC_EXIT) || gimple_call_num_args(stmt) != 1)
+    if (!gimple_call_internal_p(stmt, IFN_TSAN_FUNC_EXIT) || gimple_call_num_args(stmt) < 1 ||
+        gimple_call_num_args(stmt) > 2)
         return NULL_TREE;
     tree t = gimple_call_arg(stmt, 0);
     if (TREE_CODE(t) != ADDR_EXPR)
@@ -206,9 +211,9 @@ void strip(gimple_stmt_iterator *gsi)
     gsi_next(gsi);
 }
 
-// With scorep_gcc_late(): FUN's exit markers, all of one descriptor (inlined copies have none:
-// gcc dropped them), or none (the function is not instrumented).
-tree markers(function *fun, vec<gimple *> *exits)
+// With scorep_gcc_late(): FUN's markers, all of one descriptor (inlined copies have none:
+// gcc dropped them), or none (the function is not instrumented); the entry one in *ENTRY.
+tree markers(function *fun, vec<gimple *> *exits, gimple **entry)
 {
     tree descr = NULL_TREE;
     basic_block bb;
@@ -220,27 +225,40 @@ tree markers(function *fun, vec<gimple *> *exits)
         if (descr != NULL_TREE && d != descr)
             internal_error("scorep: %qD holds the exit markers of two functions", fun->decl);
         descr = d;
-        exits->safe_push(gsi_stmt(i));
+        if (gimple_call_num_args(gsi_stmt(i)) == 2)
+            *entry = gsi_stmt(i);
+        else
+            exits->safe_push(gsi_stmt(i));
     }
     return descr;
 }
 
-// With scorep_gcc_late(): instruments FUN if gcc kept it (it holds markers) and it is not
-// below the threshold; else the markers go (expanding one would stop gcc).
+void remove_marker(gimple *stmt)
+{
+    gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+    gsi_remove(&gsi, true);
+}
+
+// With scorep_gcc_late(): instruments FUN if gcc kept it (it holds its entry marker) and it
+// is not below the threshold; else the markers go (expanding one would stop gcc). Exit
+// markers without the entry one would be a part that ipa-split took off a function's end
+// (foo.part.0); the one who leaves is the function that entered.
 unsigned int place_late(function *fun)
 {
     auto_vec<gimple *> exits;
-    tree descr = markers(fun, &exits);
+    gimple *entry = NULL;
+    tree descr = markers(fun, &exits, &entry);
     if (descr == NULL_TREE)
         return 0;
     owner &o = owners[owner_of[descr]];
-    bool small = below_threshold(fun, o.threshold);
-    (small ? o.small : o.kept) = true;
+    bool small = entry == NULL || below_threshold(fun, o.threshold);
+    if (entry != NULL)
+        (small ? o.small : o.kept) = true;
+    if (entry != NULL)
+        remove_marker(entry);
     if (small) {
-        for (unsigned i = 0; i < exits.length(); i++) {
-            gimple_stmt_iterator gsi = gsi_for_stmt(exits[i]);
-            gsi_remove(&gsi, true);
-        }
+        for (unsigned i = 0; i < exits.length(); i++)
+            remove_marker(exits[i]);
         scorep_gcc_restore_align(fun->decl); // no check to keep in one line
         return TODO_cleanup_cfg;
     }

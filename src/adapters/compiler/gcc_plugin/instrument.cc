@@ -290,20 +290,26 @@ bool scorep_gcc_late(void)
            !(flag_sanitize & SANITIZE_THREAD);
 }
 
-// The marker of the function's exits: .TSAN_FUNC_EXIT (&descr), which costs the inliner
-// nothing and which it drops from inlined copies; the descriptor keeps it apart from tsan's
-// (no argument) and tells after_inline.cc whose body a clone (.constprop, .isra) is.
-static gimple_seq exit_marker(tree descr, location_t loc)
+// The markers: .TSAN_FUNC_EXIT (&descr) at the exits, .TSAN_FUNC_EXIT (&descr, 1) at the
+// entry, which cost the inliner nothing and which it drops from inlined copies. The
+// descriptor keeps them apart from tsan's (no argument) and tells after_inline.cc whose body
+// a clone (.constprop, .isra) is; the entry marker, that the body is a function's own start
+// (a function that never returns, such as a main that ends in exit(), has no exit marker).
+static gimple_seq marker(tree descr, bool entry, location_t loc)
 {
     gimple_seq seq = NULL;
-    add(&seq, gimple_build_call_internal(IFN_TSAN_FUNC_EXIT, 1, build_fold_addr_expr(descr)),
+    tree addr = build_fold_addr_expr(descr);
+    add(&seq,
+        entry ? gimple_build_call_internal(IFN_TSAN_FUNC_EXIT, 2, addr, integer_one_node)
+              : gimple_build_call_internal(IFN_TSAN_FUNC_EXIT, 1, addr),
         loc);
     return seq;
 }
 
 // As gcc's own -finstrument-functions (gimplify_function_tree): the body becomes
 // { entry; try { body } finally { exit } }, so returns and exceptions all leave; with
-// scorep_gcc_late() only try { body } finally { marker }, as gcc's -fsanitize=thread.
+// scorep_gcc_late() only { entry marker; try { body } finally { exit marker } }, as gcc's
+// -fsanitize=thread (whose entry is put in after inlining, by the tsan pass).
 static void instrument(function *fun, const char *name, const char *mangled, const char *file)
 {
     tree fn = fun->decl;
@@ -312,7 +318,8 @@ static void instrument(function *fun, const char *name, const char *mangled, con
     scorep_gcc_note_descriptor(descr, fn, name);
     gimple_seq body = gimple_body(fn), seq = NULL;
     if (scorep_gcc_late()) {
-        add(&seq, gimple_build_try(body, exit_marker(descr, loc), GIMPLE_TRY_FINALLY), loc);
+        seq = marker(descr, true, loc);
+        add(&seq, gimple_build_try(body, marker(descr, false, loc), GIMPLE_TRY_FINALLY), loc);
     } else {
         tree measured = create_tmp_var(boolean_type_node, "scorep_measured");
         seq = entry_code(descr, measured, loc);
