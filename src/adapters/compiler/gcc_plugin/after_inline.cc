@@ -223,7 +223,7 @@ tree markers(function *fun, vec<gimple *> *exits, gimple **entry)
         if (d == NULL_TREE)
             continue;
         if (descr != NULL_TREE && d != descr)
-            internal_error("scorep: %qD holds the exit markers of two functions", fun->decl);
+            internal_error("scorep: %qD holds the markers of two functions", fun->decl);
         descr = d;
         if (gimple_call_num_args(gsi_stmt(i)) == 2)
             *entry = gsi_stmt(i);
@@ -252,10 +252,10 @@ unsigned int place_late(function *fun)
         return 0;
     owner &o = owners[owner_of[descr]];
     bool small = entry == NULL || below_threshold(fun, o.threshold);
-    if (entry != NULL)
+    if (entry != NULL) {
         (small ? o.small : o.kept) = true;
-    if (entry != NULL)
         remove_marker(entry);
+    }
     if (small) {
         for (unsigned i = 0; i < exits.length(); i++)
             remove_marker(exits[i]);
