@@ -123,7 +123,7 @@ SCOREP_REGION_NAMES_BEGIN
 SCOREP_REGION_NAMES_END
 EOF2
 run_app cxx env SCOREP_FILTERING_FILE=cxx.flt SCOREP_EXPERIMENT_DIRECTORY=exp_cxx ./cxx
-expect_eq "$(cat cxx.out)" "sum 171 caught 3" "C++ filter: output"
+expect_eq "$(cat cxx.out)" "sum 165 caught 3" "C++ filter: output"
 expect_eq "$(profile_paths exp_cxx | tr '\n' ',')" \
     "main,main/demo::overload(int),main/demo::thrower(int),main/double demo::twice<double>(double),main/int demo::twice<int>(int)," \
     "C++ filter: mangled and escaped patterns exclude overload(double) and Box::get"

@@ -41,8 +41,10 @@ int main()
     for (int i = 0; i < 7; i++)
         s += demo::overload(i) + (long)demo::overload(1.0 * i);
     demo::Box b{3};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
+        b.v = i; // a new value each time: gcc may not merge the calls of get(), which is pure
         s += b.get();
+    }
     int caught = 0;
     for (int i = 0; i < 6; i++) {
         try {

@@ -285,9 +285,14 @@ bool scorep_gcc_late(void)
 {
     // lto1 turns the markers into nops when it reads the bodies (input_function, unless
     // -fsanitize=thread): gcc -flto's compile step instruments as before, and lto1 (in_lto_p)
-    // takes that out of inlined copies. With -fsanitize=thread the markers are tsan's.
-    return scorep_gcc_late_wanted && !in_lto_p && !flag_generate_lto && !flag_generate_offload &&
-           !(flag_sanitize & SANITIZE_THREAD);
+    // takes that out of inlined copies. With -fsanitize=thread the markers are tsan's. (An
+    // offload compiler's lto1 gets nops too: device code calls no runtime.) Decided once,
+    // before IPA: gcc sets flag_generate_offload during IPA for a unit with target regions.
+    static int late = -1;
+    if (late < 0)
+        late = scorep_gcc_late_wanted && !in_lto_p && !flag_generate_lto &&
+               !(flag_sanitize & SANITIZE_THREAD);
+    return late;
 }
 
 // The markers: .TSAN_FUNC_EXIT (&descr) at the exits, .TSAN_FUNC_EXIT (&descr, 1) at the

@@ -40,10 +40,11 @@ void scorep_gcc_restore_align(tree fn);
 
 // #31, "instrument what the optimizer keeps": unless the unit is compiled with -flto or
 // -fsanitize=thread, or with --instrument-inlined, instrument.cc puts in before inlining only
-// try { body } finally { .TSAN_FUNC_EXIT (&descr) }: gcc's inliner counts no internal call
-// (estimate_num_insns) and drops this one from every inlined copy (copy_bb), so a plugin
-// build inlines what a plain build inlines. after_inline.cc then instruments the bodies gcc
-// kept out of line (instrument_late.cc) and deletes the markers of the others.
+// .TSAN_FUNC_EXIT (&descr, 1); try { body } finally { .TSAN_FUNC_EXIT (&descr) }: gcc's
+// inliner counts no internal call (estimate_num_insns) and drops these from every inlined
+// copy (copy_bb), so a plugin build inlines what a plain build inlines. after_inline.cc then
+// instruments the bodies gcc kept out of line (instrument_late.cc) and deletes the markers of
+// the others.
 extern bool scorep_gcc_late_wanted; // after_inline.cc's pass runs (no --instrument-inlined)
 bool scorep_gcc_late(void);         // the markers are this unit's instrumentation
 // instrument_late.cc, in SSA form after inlining: the entry check of instrument.cc at FN's
