@@ -315,20 +315,19 @@ static inline __attribute__((always_inline)) void scorep_event_stamped(scorep_lo
  * substrate plugins): no throttle update pending, the TSC as timer, l recording; the
  * profile node that the region's last visit found still the one to add the visit to (no
  * depth limit, no throttling at this visit); the trace stream of the call's depth with
- * room for both records in its page and no minimum duration that removes a one-tick call
- * (buf.min_dur > 1). Every test before the first change: in any other case it returns
+ * room for both records in its page and no minimum duration that could remove a one-tick
+ * call (buffer.min_dur > 1). Every test before the first change: in any other case it returns
  * false having changed nothing, and the caller tail-calls scorep_event_stamped out of line,
  * so that this case keeps no registers of its own to save and restore for the other cases'
  * calls (issue #31: a local MPI call's +20 ns). The same profile and records as
  * scorep_event_stamped (Enter at t, Leave at t + 1, as scorep_buffer_enter and _leave
- * write them); the busy mark as everywhere (core/location.h), its old value kept in a
- * register for the end. */
+ * write them); the busy mark as everywhere (core/location.h). */
 static inline __attribute__((always_inline)) bool
 scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool profiling,
                              const bool tracing)
 {
-    /* the old mark kept in a register for the end where one is free (GCC saved two
-     * callee-saved registers for it with the trace's writes: 2 instructions more) */
+    /* the old mark kept in a register for the end without the trace's writes; with them
+     * it is read again (kept, it cost GCC two callee-saved registers: 3 instructions more) */
     uint32_t busy = l->busy;
     __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
