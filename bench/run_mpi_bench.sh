@@ -23,9 +23,6 @@ cd "$tmp"
 mpicc -O2 -o plain "$srcdir/bench/mpi_bench.c"
 "$builddir/scorep-cc" --nocompiler mpicc -O2 -o measured "$srcdir/bench/mpi_bench.c"
 
-# measure BIN MODE N ENV...: median over $runs of the program's own number
-measure() { launched_median "mpirun -np 2" "$@"; }
-
 wall() { # wall NP BIN ENV...: median wall time of a short run in seconds
     np=$1 bin=$2
     shift 2
@@ -69,8 +66,19 @@ pingpong_run() { # pingpong_run MODE BIN OUT ENV...: appends "mean block" of one
         "$tmp/pp.out" >>"$_out"
 }
 # the self loops (one process, no peer to wait for: less exposed to preemption than the
-# ping-pong on a loaded machine) in the same rounds: files sb.* and snb.*
-for v in plain prof trace bprof btrace; do : >"$tmp/sb.$v" && : >"$tmp/snb.$v"; done
+# ping-pong on a loaded machine) in the same rounds: files sb.* and snb.*; MPI_Comm_rank
+# (10^6 calls on 2 ranks, each run's mean) too, files cr.*, so that its "before" rows are
+# interleaved with the others as well
+for v in plain prof trace bprof btrace; do : >"$tmp/sb.$v" && : >"$tmp/snb.$v" && : >"$tmp/cr.$v"; done
+commrank_run() { # commrank_run BIN OUT ENV...: appends the run's ns per MPI_Comm_rank to OUT
+    _bin=$1 _out=$2
+    shift 2
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" commrank 1000000 \
+        2>/dev/null | sed -n 's/^commrank ns \([0-9.]*\)$/\1/p' >>"$_out"
+    rm -rf "$tmp"/exp*
+}
+cr_prof_env="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false"
+cr_trace_env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M"
 i=0
 while [ $i -lt "$runs" ]; do
     for m in pingpong nbpingpong self selfnb; do
@@ -88,6 +96,17 @@ while [ $i -lt "$runs" ]; do
             pingpong_run $m measured "$o.btrace" $trace_env LD_LIBRARY_PATH="$before"
         fi
     done
+    commrank_run plain "$tmp/cr.plain" X=1
+    # shellcheck disable=SC2086 # the settings are split into words on purpose
+    commrank_run measured "$tmp/cr.prof" $cr_prof_env
+    # shellcheck disable=SC2086
+    commrank_run measured "$tmp/cr.trace" $cr_trace_env
+    if [ -n "$before" ]; then
+        # shellcheck disable=SC2086
+        commrank_run measured "$tmp/cr.bprof" $cr_prof_env LD_LIBRARY_PATH="$before"
+        # shellcheck disable=SC2086
+        commrank_run measured "$tmp/cr.btrace" $cr_trace_env LD_LIBRARY_PATH="$before"
+    fi
     i=$((i + 1))
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -107,9 +126,9 @@ nm_trace=$(col "$tmp/nb.trace" 1 | median)
 nb_plain=$(col "$tmp/nb.plain" 2 | minimum)
 nb_prof=$(col "$tmp/nb.prof" 2 | minimum)
 nb_trace=$(col "$tmp/nb.trace" 2 | minimum)
-cr_plain=$(measure plain commrank 1000000 X=1)
-cr_prof=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false)
-cr_trace=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M)
+cr_plain=$(median <"$tmp/cr.plain")
+cr_prof=$(median <"$tmp/cr.prof")
+cr_trace=$(median <"$tmp/cr.trace")
 
 added() { echo "$1 $2" | awk '{ printf "%+.1f", $1 - $2 }'; }
 echo
@@ -141,10 +160,8 @@ printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_p
 printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \
     "$(added "$cr_prof" "$cr_plain")" "$(added "$cr_trace" "$cr_plain")"
 if [ -n "$before" ]; then
-    b_cr_prof=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=true \
-        SCOREP_ENABLE_TRACING=false LD_LIBRARY_PATH="$before")
-    b_cr_trace=$(measure measured commrank 1000000 SCOREP_ENABLE_PROFILING=false \
-        SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M LD_LIBRARY_PATH="$before")
+    b_cr_prof=$(median <"$tmp/cr.bprof")
+    b_cr_trace=$(median <"$tmp/cr.btrace")
     brow() { # brow LABEL FILE-PROF FILE-TRACE COLUMN REDUCE PLAIN: a row of the libraries before
         _p=$(col "$2" "$4" | $5)
         _t=$(col "$3" "$4" | $5)

@@ -310,41 +310,85 @@ static inline __attribute__((always_inline)) void scorep_event_stamped(scorep_lo
     }
 }
 
-/* scorep_event_stamped's common case of a location that profiles and does not trace: no
- * metric sources, no substrate plugins, no throttle update pending, the TSC as timer, and
- * the profile node that the region's last visit found still the one to add the visit to.
- * Returns false, having recorded and changed nothing, in every other case: the caller
- * calls scorep_event_stamped then, out of line (a tail call), so that this case keeps no
- * registers of its own to save and restore for the other cases' calls (issue #31: a local
- * MPI call's +20 ns). The same records as scorep_event_stamped. */
-static inline __attribute__((always_inline)) bool scorep_event_stamped_profile(scorep_location *l,
-                                                                              uint32_t region)
+/* scorep_event_stamped's common case, for a location in the mode given (profiling, tracing
+ * or both: its events_fast byte, which the caller reads first; so no metric sources and no
+ * substrate plugins): no throttle update pending, the TSC as timer, l recording; the
+ * profile node that the region's last visit found still the one to add the visit to (no
+ * depth limit, no throttling at this visit); the trace stream of the call's depth with
+ * room for both records in its page and no minimum duration that could remove a one-tick
+ * call (buffer.min_dur > 1). Every test before the first change: in any other case it returns
+ * false having changed nothing, and the caller tail-calls scorep_event_stamped out of line,
+ * so that this case keeps no registers of its own to save and restore for the other cases'
+ * calls (issue #31: a local MPI call's +20 ns). The same profile and records as
+ * scorep_event_stamped (Enter at t, Leave at t + 1, as scorep_buffer_enter and _leave
+ * write them); the busy mark as everywhere (core/location.h). */
+static inline __attribute__((always_inline)) bool
+scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool profiling,
+                             const bool tracing)
 {
-    if (__builtin_expect((l->metrics != NULL) | l->substrates_on | l->tracing | !l->profiling |
-                             (scorep_throttle_slots_v2[0] != 0) |
+    /* the old mark kept in a register for the end without the trace's writes; with them
+     * it is read again (kept, it cost GCC two callee-saved registers: 3 instructions more) */
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    scorep_profile *p = &l->profile;
+    scorep_buffer *b = &l->buffer;
+    pnode *c = NULL;
+    buf_stream *s = NULL;
+    buf_region_rec *r = NULL;
+    if (__builtin_expect((scorep_throttle_slots_v2[0] != 0) | !scorep_location_recording(l) |
                              (scorep_timer_active != SCOREP_TIMER_TSC),
                          0))
-        return false;
-    scorep_location_busy_begin(l);
-    if (__builtin_expect(!scorep_location_recording(l), 0)) {
-        scorep_location_busy_end(l);
-        return true; /* as scorep_event_stamped: nothing recorded */
+        goto general;
+    if (profiling) {
+        c = p->cur->last_hit;
+        if (__builtin_expect(!(c && c->key == region && c->kind == PNODE_REGION &&
+                               p->depth < p->max_depth && !c->dense &&
+                               c->visits + 1 != p->throttle_calls),
+                             0))
+            goto general;
     }
-    scorep_profile *p = &l->profile;
-    pnode *c = p->cur->last_hit;
-    if (__builtin_expect(!(c && c->key == region && c->kind == PNODE_REGION &&
-                           p->depth < p->max_depth && !c->dense &&
-                           c->visits + 1 != p->throttle_calls),
-                         0)) {
-        scorep_location_busy_end(l);
-        return false;
+    if (tracing) {
+        uint32_t d = l->depth;
+        if (__builtin_expect((d >= b->rec_depth) | (b->min_dur > 1), 0))
+            goto general;
+        s = &b->depth[d];
+        r = (buf_region_rec *)s->cur;
+        if (__builtin_expect((char *)(r + 2) > s->end, 0))
+            goto general;
     }
     uint64_t t = scorep_location_now(l, scorep_timer_tsc());
     l->last_ts = t + 1;
-    c->enter_ts = t;
-    scorep_profile_close_node(c, t + 1);
-    scorep_location_busy_end(l);
+    if (profiling) {
+        c->enter_ts = t;
+        scorep_profile_close_node(c, t + 1);
+    }
+    if (tracing) {
+        s->cur = (char *)(r + 2);
+        r[0].ts = t;
+        r[0].region = region;
+        r[0].type = BUF_ENTER;
+        r[1].ts = t + 1;
+        r[1].region = region;
+        r[1].type = BUF_LEAVE | (b->last_comm_ts > t ? BUF_ENCLOSES_COMM : 0);
+    }
+    __atomic_store_n(&l->busy, tracing ? l->busy - 1 : busy, __ATOMIC_RELEASE);
     return true;
+general:
+    __atomic_store_n(&l->busy, tracing ? l->busy - 1 : busy, __ATOMIC_RELEASE);
+    return false;
+}
+
+/* The fast path in l's mode (scorep_location_events_fast, read by the caller): each mode's
+ * code compiled on its own; false (nothing changed) for mode 0 as for the cases above. */
+static inline __attribute__((always_inline)) bool
+scorep_event_stamped_fast(scorep_location *l, uint32_t region, uint32_t mode)
+{
+    if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        return scorep_event_stamped_fast_as(l, region, true, false);
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        return scorep_event_stamped_fast_as(l, region, false, true);
+    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_stamped_fast_as(l, region, true, true);
 }
 
 /* A call of a throttled region (compiler adapter): one more visit in the profile; no time,

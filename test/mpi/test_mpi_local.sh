@@ -7,7 +7,12 @@
 # the next event of its location after its Enter, exactly one tick later; with
 # SCOREP_MPI_TIME_LOCAL_CALLS=true the Leave has a timer reading of its own (never one tick).
 # The profile: each stamped visit one tick (min = max time, time = visits x that), also with
-# the profile alone (no trace: the stamp's own path for it). MPI_Type_size is in the type group, enabled here. Skipped (77) without the MPI adapter; a
+# the profile alone (no trace: the stamp's own path for it). MPI_Type_size is in the type group, enabled here.
+# The trace alone takes the stamp's own path for tracing (events.h scorep_event_stamped_fast):
+# with 512-byte pages (30 records) every 15th pair finds its page full and takes the general
+# path to a new page; with a metric source (rusage) every stamp takes the general path, each
+# Enter and Leave preceded by its METRIC record, MPI_Barrier's too (the wrappers' Enter has a
+# fast path for the trace alone, mpi_adapter.h). Skipped (77) without the MPI adapter; a
 # counted SKIP-PART without MPI_THREAD_MULTIPLE.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -17,17 +22,23 @@ require_mpi_programs local_calls_scorep
 # M left one tick later, K whose next event on the location is not their LEAVE
 pairs()
 {
-    trace_events "$1" | awk '
+    trace_events "$1" | pairs_of 1
+}
+
+# pairs_of D: the same over the event lines on stdin, "tickD M": M left D ticks later
+pairs_of()
+{
+    awk -v d="$1" '
         { l = $2; i = index($0, "Region: \""); r = "-"
           if (i) { r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1) } }
         (l in open) {
-            if ($1 == "LEAVE" && r == open[l]) { if ($3 - ts[l] == 1) tick1++ } else apart++
+            if ($1 == "LEAVE" && r == open[l]) { if ($3 - ts[l] == d) tick++ } else apart++
             delete open[l]
         }
         $1 == "ENTER" && (r == "MPI_Comm_rank" || r == "MPI_Comm_size" || r == "MPI_Type_size") {
             n++; open[l] = r; ts[l] = $3
         }
-        END { for (l in open) apart++; printf "pairs %d tick1 %d apart %d\n", n, tick1 + 0, apart + 0 }'
+        END { for (l in open) apart++; printf "pairs %d tick%d %d apart %d\n", n, d, tick + 0, apart + 0 }'
 }
 
 # one_tick EXPDIR REGION: the locations where REGION's profile is not one tick per visit
@@ -44,16 +55,34 @@ one_tick()
                 print $3, v["visits"], v["time"], v["min_time"], v["max_time"] }' "$1.dump"
 }
 
+# metric_stamps EXP REGEX: "stamps N metric M" over the ENTERs and LEAVEs of the regions
+# whose names match REGEX: N of them, M right after a METRIC record of their location with
+# their timestamp
+metric_stamps()
+{
+    trace_events "$1" | awk -v re="$2" '
+        { l = $2; i = index($0, "Region: \""); r = "-"
+          if (i) { r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1) } }
+        ($1 == "ENTER" || $1 == "LEAVE") && r ~ re {
+            n++; if (prev[l] == "METRIC " $3) m++ }
+        { prev[l] = $1 " " $3 }
+        END { printf "stamps %d metric %d\n", n, m + 0 }'
+}
+
 # stamped and timed: profile and trace; profiled: the profile alone (the stamp's own path
-# for a location that does not trace, events.h scorep_event_stamped_profile)
-for mode in stamped timed profiled; do
+# for a location that does not trace, events.h scorep_event_stamped_fast); traced: the trace
+# alone, small pages; metric: the trace alone with a metric source
+for mode in stamped timed profiled traced metric; do
     x=$work/$mode
     set -- X=1
     [ "$mode" != timed ] || set -- SCOREP_MPI_TIME_LOCAL_CALLS=true
-    tracing=true
+    [ "$mode" != traced ] || set -- SCOREP_PAGE_SIZE=512
+    [ "$mode" != metric ] || set -- SCOREP_METRIC_RUSAGE=ru_minflt
+    tracing=true profiling=true
     [ "$mode" != profiled ] || tracing=false
+    [ "$mode" != traced ] && [ "$mode" != metric ] || profiling=false
     status=0
-    env "$@" SCOREP_MPI_ENABLE_GROUPS=default,type SCOREP_ENABLE_TRACING=$tracing SCOREP_ENABLE_PROFILING=true SCOREP_EXPERIMENT_DIRECTORY="$x" \
+    env "$@" SCOREP_MPI_ENABLE_GROUPS=default,type SCOREP_ENABLE_TRACING=$tracing SCOREP_ENABLE_PROFILING=$profiling SCOREP_EXPERIMENT_DIRECTORY="$x" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/local_calls_scorep" \
         >"$mode.out" 2>"$mode.err" || status=$?
     if [ "$status" = 77 ]; then
@@ -62,7 +91,9 @@ for mode in stamped timed profiled; do
     fi
     expect_eq "$status" 0 "local_calls ($mode) runs measured"
     check_profiles
-    if [ "$mode" = profiled ]; then
+    if [ "$profiling" = false ]; then
+        [ ! -e "$x/profile.cubex" ] || fail "local_calls ($mode): a profile was written"
+    elif [ "$mode" = profiled ]; then
         [ ! -e "$x/traces.otf2" ] || fail "local_calls ($mode): a trace was written"
         for r in MPI_Comm_rank MPI_Comm_size MPI_Type_size; do
             expect_eq "$(one_tick "$x" $r)" "" "local_calls ($mode): $r one tick per visit"
@@ -82,11 +113,13 @@ for mode in stamped timed profiled; do
             expect_eq "$ok" 1 "local_calls ($mode): $r's locations not one tick per visit: $n"
         done
     fi
-    expect_eq "$(profile_sum "$x" MPI_Comm_rank visits)" 2002 "local_calls ($mode): MPI_Comm_rank visits"
-    expect_eq "$(profile_sum "$x" THREADS/MPI_Comm_rank visits)" 1200 \
-        "local_calls ($mode): THREADS/MPI_Comm_rank visits"
-    expect_eq "$(profile_sum "$x" MPI_Comm_size visits)" 1002 "local_calls ($mode): MPI_Comm_size visits"
-    expect_eq "$(profile_sum "$x" MPI_Type_size visits)" 500 "local_calls ($mode): MPI_Type_size visits"
+    if [ "$profiling" = true ]; then
+        expect_eq "$(profile_sum "$x" MPI_Comm_rank visits)" 2002 "local_calls ($mode): MPI_Comm_rank visits"
+        expect_eq "$(profile_sum "$x" THREADS/MPI_Comm_rank visits)" 1200 \
+            "local_calls ($mode): THREADS/MPI_Comm_rank visits"
+        expect_eq "$(profile_sum "$x" MPI_Comm_size visits)" 1002 "local_calls ($mode): MPI_Comm_size visits"
+        expect_eq "$(profile_sum "$x" MPI_Type_size visits)" 500 "local_calls ($mode): MPI_Type_size visits"
+    fi
     [ "$mode" != profiled ] || continue
     # per location: the main threads 1001 MPI_Comm_rank (world() and the loop), the 4 threads 300
     t=$(trace_file "$x")
@@ -96,10 +129,24 @@ for mode in stamped timed profiled; do
             "local_calls ($mode): $ev MPI_Comm_rank per location"
         expect_eq "$(trace_count "$x" $ev "" MPI_Comm_size)" 1002 "local_calls ($mode): $ev MPI_Comm_size"
         expect_eq "$(trace_count "$x" $ev "" MPI_Type_size)" 500 "local_calls ($mode): $ev MPI_Type_size"
+        expect_eq "$(trace_count "$x" $ev "" MPI_Barrier)" 500 "local_calls ($mode): $ev MPI_Barrier"
     done
-    expect_eq "$(trace_check_order "$x")" 0 "local_calls ($mode): timestamps increase per location"
+    # (a METRIC record has the timestamp of the event whose values it holds)
+    [ "$mode" = metric ] ||
+        expect_eq "$(trace_check_order "$x")" 0 "local_calls ($mode): timestamps increase per location"
     expect_eq "$(trace_check_nesting "$x")" 0 "local_calls ($mode): ENTER and LEAVE nest"
-    if [ "$mode" = stamped ]; then
+    if [ "$mode" = metric ]; then
+        expect_eq "$(metric_stamps "$x" '^MPI_(Comm_rank|Comm_size|Type_size)$')" \
+            "stamps 9408 metric 9408" "local_calls ($mode): each Enter and Leave with its metric values"
+        # MPI_Barrier's Enter: the wrappers' fast Enter for tracing (mpi_adapter.h) is not
+        # taken with a metric source
+        expect_eq "$(metric_stamps "$x" '^MPI_Barrier$')" "stamps 1000 metric 1000" \
+            "local_calls ($mode): each MPI_Barrier Enter and Leave with its metric values"
+        # the general path's Enter and Leave_raw (events.h): the Leave's values take a tick
+        # of their own (metrics_event.h), the Leave the next one
+        expect_eq "$(trace_events "$x" | grep -v '^METRIC' | pairs_of 2)" "pairs 4704 tick2 4704 apart 0" \
+            "local_calls ($mode): each Leave next but for the metric, two ticks after its Enter"
+    elif [ "$mode" != timed ]; then
         expect_eq "$(pairs "$x")" "pairs 4704 tick1 4704 apart 0" \
             "local_calls ($mode): each Leave next, one tick after its Enter"
     else

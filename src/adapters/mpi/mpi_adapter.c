@@ -206,9 +206,9 @@ static __attribute__((noinline)) int stamp_slow(uint32_t fn)
     return 0;
 }
 
-/* every case of scorep_mpi_stamp but the common one of profiling: out of line, reached by a
- * tail call, so that the common case saves and restores no registers for the calls of the
- * others (tracing's buffer writes, a new profile node, metric sources, ...) */
+/* every case of scorep_mpi_stamp but the common ones of profiling, tracing or both: out of
+ * line, reached by a tail call, so that the common cases save and restore no registers for
+ * the calls of the others (a new page or profile node, metric sources, ...) */
 static __attribute__((noinline)) int stamp_general(scorep_location *l, uint32_t region)
 {
     stamp(l, region);
@@ -221,7 +221,7 @@ int scorep_mpi_stamp(uint32_t fn)
     uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
     if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting | (l == NULL) | (r == 0) | scorep_mpi_time_local))
         return stamp_slow(fn);
-    if (!l->tracing && scorep_event_stamped_profile(l, r - 1))
+    if (scorep_event_stamped_fast(l, r - 1, scorep_location_events_fast(l)))
         return 0;
     return stamp_general(l, r - 1);
 }
