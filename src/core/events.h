@@ -186,13 +186,13 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
         r->region = region;
         r->type = BUF_ENTER;
     }
+    l->stack_region[d] = region;
+    l->stack_sp[d] = sp;
+    l->depth = d + 1;
     if (profiling) {
         p->cur = c;
         p->depth++;
     }
-    l->stack_region[d] = region;
-    l->stack_sp[d] = sp;
-    l->depth = d + 1;
     uint64_t t = scorep_location_now(l, scorep_timer_tsc());
     if (profiling)
         c->enter_ts = t;
