@@ -233,7 +233,8 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
             goto general;
     }
     if (tracing) {
-        if (__builtin_expect(d >= l->buffer.depth_cap || l->buffer.min_dur != 0, 0))
+        /* d < depth_cap and no minimum duration, in one test */
+        if (__builtin_expect(d >= l->buffer.fast_leave_depth, 0))
             goto general;
         s = &l->buffer.depth[d];
         r = (buf_region_rec *)s->cur;

@@ -5,8 +5,8 @@
 # hands it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a
 # call stack deeper than its first 256 levels, the profile's depth limit, the visit that
 # throttles, a metric source read at every event, new trace pages, a timer other than the
-# TSC; in each mode (profiling, tracing, both) and under both instrumentations
-# (-finstrument-functions, the GCC plugin).
+# TSC, a minimum duration; in each mode (profiling, tracing, both) and under both
+# instrumentations (-finstrument-functions, the GCC plugin).
 # Expectations from test/programs/event_fast.c's design.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -86,6 +86,18 @@ check_fast() # INSTRUMENTATION
                 "$e: trace: location 0 spans under 60 s of nanoseconds ($span)"
         fi
     done
+    # A minimum duration (one field with the stream depth's bound, buffer.h's
+    # fast_leave_depth): every call of leaf lasts microseconds, so with 1 s none stays in the
+    # trace (the leaves that pop them are the general path's), while the profile keeps all
+    e=${m}_mindur
+    run_app "$e" env SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
+        SCOREP_THROTTLING=false SCOREP_TRACING_MIN_DURATION=1s SCOREP_EXPERIMENT_DIRECTORY="$e" \
+        "./fast_$m"
+    expect_eq "$status" 0 "$e: exit status"
+    expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
+    expect_eq "$(profile_sum "$e" main/leaf visits)" 3000 "$e: profile: every call of leaf"
+    expect_eq "$(trace_count "$e" ENTER 0 leaf) $(trace_count "$e" LEAVE 0 leaf)" "0 0" \
+        "$e: trace: no call of leaf (all shorter than 1 s)"
     # A metric source read at every event, tracing only: each Enter and Leave of the calls
     # recorded has its Metric record (none at all if the fast path took them)
     e=${m}_metric
