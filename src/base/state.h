@@ -28,6 +28,32 @@ static inline int scorep_recording_on(void)
 {
     return __atomic_load_n(&scorep_recording_enabled, __ATOMIC_RELAXED);
 }
+/* The compiler hooks' fast path (core/events.h, scorep_event_enter_fast_as) reads three
+ * process-wide conditions in one load of this word instead of three loads through the GOT:
+ * SCOREP_GATE_OFF (the measurement is not active), SCOREP_GATE_NOT_TSC (the timer is not
+ * the TSC) and SCOREP_GATE_NO_RECORDING (recording switched off; an enter's condition, not
+ * a leave's). Hidden: libscorep-rt reads it %rip-relative. It follows scorep_measurement_active,
+ * scorep_recording_enabled and scorep_timer_active: every store of one of those stores its
+ * bit too (scorep_gate_set), the bit of a condition that stops recording before the flag's
+ * store, the bit of one that allows it after, so that the word never allows more than the
+ * flags; an event that sees a bit set takes the general path, which reads the flags. */
+enum { SCOREP_GATE_OFF = 1u, SCOREP_GATE_NOT_TSC = 2u, SCOREP_GATE_NO_RECORDING = 4u };
+#define SCOREP_GATE_LEAVE (SCOREP_GATE_OFF | SCOREP_GATE_NOT_TSC)
+extern uint32_t scorep_event_gate __attribute__((visibility("hidden")));
+
+static inline void scorep_gate_set(uint32_t bit, int set)
+{
+    if (set)
+        __atomic_fetch_or(&scorep_event_gate, bit, __ATOMIC_SEQ_CST);
+    else
+        __atomic_fetch_and(&scorep_event_gate, ~bit, __ATOMIC_SEQ_CST);
+}
+
+static inline uint32_t scorep_gate(void)
+{
+    return __atomic_load_n(&scorep_event_gate, __ATOMIC_RELAXED);
+}
+
 /* The filter in effect (NULL when none). Read-only after init. */
 extern scorep_filter *scorep_active_filter;
 

@@ -2,12 +2,25 @@
 /* timer.c: timer selection and TSC calibration against CLOCK_MONOTONIC (start and end of
  * the run, so the rate is exact over the measured interval). */
 #include "base/timer.h"
+#include "base/state.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 
 scorep_timer_kind scorep_timer_active = SCOREP_TIMER_CLOCK_GETTIME;
+
+/* scorep_timer_active and its bit of the event gate (base/state.h): the bit that sends
+ * events to the general path set before the kind changes, cleared after */
+static void set_kind(scorep_timer_kind k)
+{
+    if (k != SCOREP_TIMER_TSC)
+        scorep_gate_set(SCOREP_GATE_NOT_TSC, 1);
+    scorep_timer_active = k;
+    if (k == SCOREP_TIMER_TSC)
+        scorep_gate_set(SCOREP_GATE_NOT_TSC, 0);
+}
+
 /* SCOREP_TEST_CLOCK_SKEW: lets the clock-offset test give one rank a clock that is off by a
  * known amount; only the clock_gettime timer honours it (the TSC is read inline) */
 static int64_t test_skew;
@@ -88,7 +101,7 @@ scorep_timer_kind scorep_timer_init(scorep_timer_kind wanted)
 {
     if (wanted == SCOREP_TIMER_TSC && !scorep_timer_tsc_invariant())
         wanted = SCOREP_TIMER_CLOCK_GETTIME;
-    scorep_timer_active = wanted;
+    set_kind(wanted);
     sample(&cal.tick0, &cal.ns0);
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
@@ -152,7 +165,7 @@ void scorep_timer_save(uint64_t out[SCOREP_TIMER_STATE_WORDS])
 
 void scorep_timer_restore(const uint64_t in[SCOREP_TIMER_STATE_WORDS])
 {
-    scorep_timer_active = (scorep_timer_kind)in[0];
+    set_kind((scorep_timer_kind)in[0]);
     cal.tick0 = in[1];
     cal.ns0 = in[2];
     cal.tick1 = in[3];

@@ -51,6 +51,7 @@ int scorep_buffer_init(scorep_buffer *b)
         return -1;
     }
     b->depth_cap = b->rec_depth = INITIAL_DEPTHS;
+    scorep_buffer_fast_leave_update(b);
     b->depth_limit = UINT32_MAX;
     b->step = BUF_STEP_STOP; /* no reduction until the runtime configures the steps */
     b->spill_fd = -1;
@@ -121,6 +122,7 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
     b->depth = d;
     b->depth_cap = cap;
     b->rec_depth = min_u32(cap, b->depth_limit);
+    scorep_buffer_fast_leave_update(b);
     return &d[depth];
 }
 

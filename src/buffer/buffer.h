@@ -224,6 +224,9 @@ typedef struct {
     buf_stream *depth; /* REGION class, one stream per call depth */
     uint32_t depth_cap;
     uint32_t rec_depth; /* calls at depth >= rec_depth take the slow path (depth_slow) */
+    /* depth_cap, or 0 while a minimum duration applies: the compiler hooks' fast leave
+     * (core/events.h) tests this one field for both (scorep_buffer_fast_leave_update) */
+    uint32_t fast_leave_depth;
     buf_stream cls[BUF_CLASS_COUNT];
     buf_page *spare;  /* pages freed by reductions and rewinds, reused before the pool */
     uint32_t n_pages; /* pages this buffer holds (in streams) */
@@ -253,6 +256,12 @@ int scorep_buffer_init(scorep_buffer *b);
 char *scorep_buffer_grow(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t rec_size);
 buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts,
                                      uint32_t region);
+/* After every change of b->depth_cap or b->min_dur. */
+static inline void scorep_buffer_fast_leave_update(scorep_buffer *b)
+{
+    b->fast_leave_depth = b->min_dur ? 0 : b->depth_cap;
+}
+
 /* A leave whose call was recorded and is shorter than min_dur: removes the call when it is
  * no communication call and enclosed no communication. true when removed. */
 bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region);

@@ -258,6 +258,7 @@ static int step_min_duration(scorep_buffer *b, uint64_t ts, uint32_t goal, uint3
     if (cum == 0)
         return -1; /* no threshold up to the cap removes anything */
     b->min_dur = h.first << (pick != UINT32_MAX ? pick : best);
+    scorep_buffer_fast_leave_update(b);
     uint64_t removed = compact_depths(b, 0, drop_short);
     scorep_buffer_log(b, BUF_STEP_MIN_DURATION, b->min_dur, ts, removed);
     return met(b, goal, start);

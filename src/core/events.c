@@ -163,7 +163,11 @@ static void switch_recording(scorep_location *l, bool on)
     /* plugins hear of the switch while recording is on: before off, after on (Score-P) */
     if (!on && __builtin_expect(l->substrates_on, 0))
         scorep_substrates_recording(l, t, false, scorep_profile_off_region());
+    if (!on)
+        scorep_gate_set(SCOREP_GATE_NO_RECORDING, 1);
     __atomic_store_n(&scorep_recording_enabled, on, __ATOMIC_RELEASE);
+    if (on)
+        scorep_gate_set(SCOREP_GATE_NO_RECORDING, 0);
     if (on && __builtin_expect(l->substrates_on, 0))
         scorep_substrates_recording(l, t, true, scorep_profile_off_region());
     uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
@@ -243,3 +247,18 @@ void scorep_event_leave_general(scorep_location *l, uint32_t region)
 {
     scorep_event_leave_impl(l, region, false, 0);
 }
+
+#define FAST_LEAVES(mode, profiling, tracing)                                                      \
+    void scorep_event_enter_fast_##mode(scorep_location *l, uint32_t region, uintptr_t sp)         \
+    {                                                                                              \
+        if (!scorep_event_enter_fast_as(l, region, sp, profiling, tracing))                        \
+            scorep_event_enter_general(l, region, sp);                                             \
+    }                                                                                              \
+    void scorep_event_leave_fast_##mode(scorep_location *l, uint32_t region)                       \
+    {                                                                                              \
+        if (!scorep_event_leave_fast_as(l, region, profiling, tracing))                            \
+            scorep_event_leave_general(l, region);                                                 \
+    }
+FAST_LEAVES(profile, true, false)
+FAST_LEAVES(trace, false, true)
+FAST_LEAVES(both, true, true)

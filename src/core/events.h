@@ -132,20 +132,22 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
     scorep_event_leave_impl(l, region, true, raw);
 }
 
-/* The fast path of a measured call, for the compiler adapters' hooks (through
- * scorep_event_enter_fast and ..._leave_fast below), where l's profiling and tracing are
- * as given and it reads no metric sources and has no substrate plugins
- * (scorep_location_events_fast, which the caller reads first). It takes the common case only: l records, throttles nothing, reads
- * the TSC, the call's depth has room in the call stack; the profile's node is the last one
- * its parent found (scorep_profile_enter's first test) and no depth limit, metric values
- * or throttling applies at the leave; the trace's stream has room in its page (and at the
- * leave the call's Enter is its stream's last record, no minimum duration applies). Then
- * the same profile, records and call stack as scorep_event_enter_sp and
- * scorep_event_leave_inline, with every test made before the first change: any other case
- * returns false having changed nothing, and the caller tail-calls the general path
- * (scorep_event_enter_general, ..._leave_general). Nothing on this path is a call, so that
- * the hooks need no callee-saved registers. The busy mark as everywhere (core/location.h),
- * its old value kept in a register for the end. */
+/* The fast path of a measured call, for the compiler adapters' hooks (through the
+ * functions of each mode below, scorep_event_enter_measured), where l's profiling and
+ * tracing are as given and it reads no metric sources and has no substrate plugins
+ * (scorep_location_events_fast, which the caller reads first). It takes the common case
+ * only: l records, throttles nothing, reads the TSC (the three process-wide conditions in
+ * one load, base/state.h's event gate), the call's depth has room in the call stack; the
+ * profile's node is the last one its parent found (scorep_profile_enter's first test) and
+ * no depth limit, metric values or throttling applies at the leave; the trace's stream has
+ * room in its page (and at the leave the call's Enter is its stream's last record, no
+ * minimum duration applies). Then the same profile, records and call stack as
+ * scorep_event_enter_sp and scorep_event_leave_inline, with every test made before the
+ * first change: any other case returns false having changed nothing, and the caller
+ * tail-calls the general path (scorep_event_enter_general, ..._leave_general). Nothing on
+ * this path is a call, and the stores that need no timestamp come before the TSC read, so
+ * that the code of each mode needs no callee-saved registers. The busy mark as everywhere
+ * (core/location.h), its old value kept in a register for the end. */
 static inline __attribute__((always_inline)) bool
 scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
                            const bool tracing)
@@ -158,8 +160,10 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
     pnode *c = NULL;
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || !scorep_location_recording(l) ||
-                             scorep_timer_active != SCOREP_TIMER_TSC || d >= l->stack_cap,
+    /* the gate: measurement on, recording on, the TSC as timer (base/state.h); with
+     * off_depth 0 that is scorep_location_recording */
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (scorep_gate() | l->off_depth) != 0 ||
+                             d >= l->stack_cap,
                          0))
         goto general;
     if (profiling) {
@@ -175,21 +179,25 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
         if (__builtin_expect((char *)(r + 1) > s->end, 0))
             goto general;
     }
-    l->stack_region[d] = region;
-    l->stack_sp[d] = sp;
-    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
-    if (profiling) {
-        c->enter_ts = t;
-        p->cur = c;
-        p->depth++;
-    }
+    /* every store that needs no timestamp first: the values die before the TSC read,
+     * whose two output registers would otherwise push the path into callee-saved ones */
     if (tracing) {
         s->cur = (char *)(r + 1);
-        r->ts = t;
         r->region = region;
         r->type = BUF_ENTER;
     }
+    l->stack_region[d] = region;
+    l->stack_sp[d] = sp;
     l->depth = d + 1;
+    if (profiling) {
+        p->cur = c;
+        p->depth++;
+    }
+    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    if (profiling)
+        c->enter_ts = t;
+    if (tracing)
+        r->ts = t;
     __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
     return true;
 general:
@@ -210,8 +218,10 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
     const buf_region_rec *e = NULL;
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || !scorep_measurement_on() ||
-                             l->off_depth || scorep_timer_active != SCOREP_TIMER_TSC ||
+    /* a leave records while recording is off (scorep_event_leave_impl): measurement on and
+     * the TSC only */
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 ||
+                             ((scorep_gate() & SCOREP_GATE_LEAVE) | l->off_depth) != 0 ||
                              d >= l->stack_cap || l->stack_region[d] != region,
                          0))
         goto general;
@@ -223,7 +233,8 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
             goto general;
     }
     if (tracing) {
-        if (__builtin_expect(d >= l->buffer.depth_cap || l->buffer.min_dur != 0, 0))
+        /* d < depth_cap and no minimum duration, in one test */
+        if (__builtin_expect(d >= l->buffer.fast_leave_depth, 0))
             goto general;
         s = &l->buffer.depth[d];
         r = (buf_region_rec *)s->cur;
@@ -233,19 +244,22 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
                              0))
             goto general;
     }
-    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    /* as the enter: the stores without the timestamp first */
+    l->depth = d;
     if (profiling) {
-        scorep_profile_close_node(c, t);
         p->cur = c->parent;
         p->depth--;
     }
     if (tracing) {
         s->cur = (char *)(r + 1);
-        r->ts = t;
         r->region = region;
         r->type = BUF_LEAVE | (l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
     }
-    l->depth = d;
+    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    if (profiling)
+        scorep_profile_close_node(c, t);
+    if (tracing)
+        r->ts = t;
     __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
     return true;
 general:
@@ -253,35 +267,55 @@ general:
     return false;
 }
 
-/* The fast path in l's mode (scorep_location_events_fast): the code of each mode is
- * compiled on its own, without tests of the others. */
-static inline __attribute__((always_inline)) bool scorep_event_enter_fast(scorep_location *l,
-                                                                         uint32_t region,
-                                                                         uintptr_t sp,
-                                                                         uint32_t mode)
-{
-    if (mode == SCOREP_EVENTS_FAST_TRACE)
-        return scorep_event_enter_fast_as(l, region, sp, false, true);
-    if (mode == SCOREP_EVENTS_FAST_PROFILE)
-        return scorep_event_enter_fast_as(l, region, sp, true, false);
-    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_enter_fast_as(l, region, sp, true, true);
-}
-
-static inline __attribute__((always_inline)) bool
-scorep_event_leave_fast(scorep_location *l, uint32_t region, uint32_t mode)
-{
-    if (mode == SCOREP_EVENTS_FAST_TRACE)
-        return scorep_event_leave_fast_as(l, region, false, true);
-    if (mode == SCOREP_EVENTS_FAST_PROFILE)
-        return scorep_event_leave_fast_as(l, region, true, false);
-    return mode == SCOREP_EVENTS_FAST_BOTH && scorep_event_leave_fast_as(l, region, true, true);
-}
-
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach
  * them by a tail call. */
 __attribute__((noinline)) void scorep_event_enter_general(scorep_location *l, uint32_t region,
                                                           uintptr_t sp);
 __attribute__((noinline)) void scorep_event_leave_general(scorep_location *l, uint32_t region);
+
+/* The fast path of each mode as a function of its own (events.c), which takes the general
+ * path itself (a tail call) when the fast one returns false: each is compiled with the
+ * registers of its own mode only, so that none saves callee-saved ones, and the hooks
+ * reach them by a tail call. Hidden: the hooks in libscorep-rt jump to them directly. */
+#define SCOREP_EVENT_FAST_LEAF __attribute__((noinline, visibility("hidden")))
+SCOREP_EVENT_FAST_LEAF void scorep_event_enter_fast_profile(scorep_location *l, uint32_t region,
+                                                            uintptr_t sp);
+SCOREP_EVENT_FAST_LEAF void scorep_event_enter_fast_trace(scorep_location *l, uint32_t region,
+                                                          uintptr_t sp);
+SCOREP_EVENT_FAST_LEAF void scorep_event_enter_fast_both(scorep_location *l, uint32_t region,
+                                                         uintptr_t sp);
+SCOREP_EVENT_FAST_LEAF void scorep_event_leave_fast_profile(scorep_location *l, uint32_t region);
+SCOREP_EVENT_FAST_LEAF void scorep_event_leave_fast_trace(scorep_location *l, uint32_t region);
+SCOREP_EVENT_FAST_LEAF void scorep_event_leave_fast_both(scorep_location *l, uint32_t region);
+
+/* A measured call's enter and leave from the compiler adapters' hooks: the function of l's
+ * mode (scorep_location_events_fast), else the general path; a tail call each. */
+static inline __attribute__((always_inline)) void
+scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp, uint32_t mode)
+{
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        scorep_event_enter_fast_trace(l, region, sp);
+    else if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        scorep_event_enter_fast_profile(l, region, sp);
+    else if (mode == SCOREP_EVENTS_FAST_BOTH)
+        scorep_event_enter_fast_both(l, region, sp);
+    else
+        scorep_event_enter_general(l, region, sp);
+}
+
+static inline __attribute__((always_inline)) void
+scorep_event_leave_measured(scorep_location *l, uint32_t region, uint32_t mode)
+{
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        scorep_event_leave_fast_trace(l, region);
+    else if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        scorep_event_leave_fast_profile(l, region);
+    else if (mode == SCOREP_EVENTS_FAST_BOTH)
+        scorep_event_leave_fast_both(l, region);
+    else
+        scorep_event_leave_general(l, region);
+}
+
 /* A call stamped with one timer reading: its Enter at the reading, its Leave one tick
  * later, nothing recorded in between (the MPI adapter's local calls, which it records just
  * before making them). The same records as scorep_event_enter and scorep_event_leave_raw

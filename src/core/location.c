@@ -87,6 +87,7 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id, bo
         l->buffer.n_steps = setup.n_steps;
         l->buffer.step = 0;
         l->buffer.min_dur = setup.min_dur;
+        scorep_buffer_fast_leave_update(&l->buffer);
         l->buffer.min_dur_first = setup.min_dur_first;
         l->buffer.min_dur_cap = setup.min_dur_cap;
     }

@@ -35,7 +35,7 @@ typedef struct scorep_location {
     /* SCOREP_EVENTS_FAST_*: profiling, tracing or both, without metric sources read at
      * events or substrate plugins; else 0 (scorep_location_modes_changed keeps it). The
      * compiler adapters' hooks take the fast path of the mode (events.h,
-     * scorep_event_enter_fast) after a test of this one byte instead of the four fields */
+     * scorep_event_enter_measured) after a test of this one byte instead of the four fields */
     uint8_t events_fast;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
@@ -170,7 +170,7 @@ static inline void scorep_location_modes_changed(scorep_location *l)
     __atomic_store_n(&l->events_fast, l->metrics || l->substrates_on ? 0 : m, __ATOMIC_RELAXED);
 }
 
-/* l->events_fast, read before an event's mark (events.h, scorep_event_enter_fast): it
+/* l->events_fast, read before an event's mark (events.h, scorep_event_enter_measured): it
  * changes on l's thread, or at finalize after the measurement is off, which the event's
  * test after its mark sees. */
 static inline uint32_t scorep_location_events_fast(const scorep_location *l)

@@ -185,6 +185,7 @@ void scorep_runtime_mpi_ready(bool spawned)
         _exit(1);
     }
     if (msg.status == 1) {
+        scorep_gate_set(SCOREP_GATE_OFF, 1);
         __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
         if (ipc->rank() == 0)
             scorep_warn("the program runs without measurement");
@@ -216,6 +217,7 @@ static void on_exit_handler(int status, void *arg)
  * made anew. */
 static void in_forked_child(void)
 {
+    scorep_gate_set(SCOREP_GATE_OFF, 1);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     pthread_mutex_init(&init_lock, NULL);
     __atomic_store_n(&init_state, INIT_FINALIZED, __ATOMIC_RELEASE);
@@ -377,6 +379,7 @@ static void do_init(void)
             subsystems[i]->begin(mpi_mode);
     scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
+    scorep_gate_set(SCOREP_GATE_OFF, 0);
 }
 
 /* scorep-recover links the runtime to reuse its writers; it measures nothing (set by the
@@ -739,6 +742,7 @@ static bool finish(const scorep_ending *e)
     if (!e->crash_loc && e->kind != SCOREP_END_SIGNAL)
         scorep_throttle_settle(); /* this thread's throttled calls since its last event */
     scorep_substrates_program_end(status);
+    scorep_gate_set(SCOREP_GATE_OFF, 1);
     __atomic_store_n(&scorep_measurement_active, 0, __ATOMIC_SEQ_CST);
     /* threads that still run (exit() or a return from main while they record) finish the
      * event they are in; from here on the locations are this thread's. A thread that a

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_event_fast.sh: the compiler adapters' fast path of a measured call (core/events.h,
-# scorep_event_enter_fast) gives the same profile and trace as the general path, and hands
-# it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a call
-# stack deeper than its first 256 levels, the profile's depth limit, the visit that
-# throttles, a metric source read at every event, new trace pages; in each mode (profiling,
-# tracing, both) and under both instrumentations (-finstrument-functions, the GCC plugin),
-# and for user regions (the user adapter's SCOREP_USER_REGION_BEGIN/END take the same path).
+# scorep_event_enter_fast_as) gives the same profile and trace as the general path, and
+# hands it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a
+# call stack deeper than its first 256 levels, the profile's depth limit, the visit that
+# throttles, a metric source read at every event, new trace pages, a timer other than the
+# TSC, a minimum duration; in each mode (profiling, tracing, both) and under both
+# instrumentations (-finstrument-functions, the GCC plugin), and for user regions (the user
+# adapter's SCOREP_USER_REGION_BEGIN/END take the same path).
 # Expectations from test/programs/event_fast.c's design.
 . "$top_srcdir/test/integration/lib.sh"
 
@@ -63,6 +64,45 @@ check_fast() # INSTRUMENTATION
             expect_eq "$(trace_check_order "$e")" 0 "$e: trace: timestamps increase"
         fi
     done
+    # The fast path reads the TSC only while it is the timer (the event gate, base/state.h):
+    # with SCOREP_TIMER=clock_gettime every timestamp is CLOCK_MONOTONIC's nanoseconds and the
+    # run spans well under a minute of them (a TSC reading among them lies hours away: the
+    # TSC counts cycles since boot). Profiling: the program root's inclusive time, which
+    # begins and ends at clock_gettime readings of the runtime itself; tracing: location 0's
+    # first and last timestamps (ProgramBegin and ProgramEnd).
+    for mode in profile trace; do
+        p=false t=false
+        [ $mode = trace ] || p=true
+        [ $mode = profile ] || t=true
+        e=${m}_clock_$mode
+        run_app "$e" env SCOREP_ENABLE_PROFILING=$p SCOREP_ENABLE_TRACING=$t \
+            SCOREP_TIMER=clock_gettime SCOREP_EXPERIMENT_DIRECTORY="$e" "./fast_$m"
+        expect_eq "$status" 0 "$e: exit status"
+        expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
+        if [ $p = true ]; then
+            expect_eq "$(profile_sum "$e" main/leaf visits)" 3000 "$e: every call of leaf"
+            expect_eq "$(profile_isum "$e" . time | awk '{ print ($1 >= 0 && $1 < 60) }')" 1 \
+                "$e: the run's inclusive time under 60 s ($(profile_isum "$e" . time) s)"
+        else
+            expect_eq "$(trace_count "$e" ENTER 0 leaf)" 3000 "$e: trace: leaf"
+            run_to "$e.events" trace_events "$e"
+            span=$(awk '$2 == 0 { if (n++ == 0) a = $3; b = $3 } END { print b - a }' "$e.events")
+            expect_eq "$(echo "$span" | awk '{ print ($1 > 0 && $1 < 60e9) }')" 1 \
+                "$e: trace: location 0 spans under 60 s of nanoseconds ($span)"
+        fi
+    done
+    # A minimum duration (one field with the stream depth's bound, buffer.h's
+    # fast_leave_depth): every call of leaf lasts microseconds, so with 1 s none stays in the
+    # trace (the leaves that pop them are the general path's), while the profile keeps all
+    e=${m}_mindur
+    run_app "$e" env SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
+        SCOREP_THROTTLING=false SCOREP_TRACING_MIN_DURATION=1s SCOREP_EXPERIMENT_DIRECTORY="$e" \
+        "./fast_$m"
+    expect_eq "$status" 0 "$e: exit status"
+    expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
+    expect_eq "$(profile_sum "$e" main/leaf visits)" 3000 "$e: profile: every call of leaf"
+    expect_eq "$(trace_count "$e" ENTER 0 leaf) $(trace_count "$e" LEAVE 0 leaf)" "0 0" \
+        "$e: trace: no call of leaf (all shorter than 1 s)"
     # A metric source read at every event, tracing only: each Enter and Leave of the calls
     # recorded has its Metric record (none at all if the fast path took them)
     e=${m}_metric

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* event_fast.c: test program of the fast path of a measured call (core/events.h,
- * scorep_event_enter_fast) and the cases it hands to the general path. main calls leaf()
+ * scorep_event_enter_fast_as) and the cases it hands to the general path. main calls leaf()
  * 3000 times (many trace pages; the throttle threshold), recurse() 300 deep (beyond the
  * call stack's first 256 levels and the profile's depth limit), then with recording
  * switched off off_leaf() 77 times, and with it on again 5 times. Prints "done <sum>".

@@ -179,10 +179,11 @@ static inline uint32_t fn_region_known(scorep_location *l, uintptr_t a)
     return r;
 }
 
-/* Every call the fast path (core/events.h, scorep_event_enter_fast) does not take: a
- * thread's first event (l NULL), a new function (r FN_MISS), throttled and filtered ones,
- * metric sources, substrate plugins, and the fast path's own exceptions. l and r as the
- * hook found them: no second TLS load or lookup on the throttled calls' path. */
+/* Every call the hooks do not hand to the function of their location's mode (core/events.h,
+ * scorep_event_enter_measured, which takes the general path itself for metric sources,
+ * substrate plugins and the fast path's own exceptions): a thread's first event (l NULL), a
+ * new function (r FN_MISS), throttled and filtered ones. l and r as the hook found them: no
+ * second TLS load or lookup on the throttled calls' path. */
 /* The general paths' region of fn (looked up when the hook had none) and their throttled and
  * filtered calls: true when the call is measured; a throttled one is counted here (its enter
  * or leave, as enter says). Inlined with enter constant: no cost beside the two copies. */
@@ -221,8 +222,9 @@ func_exit_general(scorep_location *l, void *fn, uint32_t r)
         scorep_event_leave_inline(l, r);
 }
 
-/* The hooks call nothing on the fast path (a leaf: no registers to save); any other case
- * is a tail call of the general path. */
+/* The hooks call nothing (no registers to save): a measured call is a tail call of its
+ * mode's function (core/events.h, scorep_event_enter_measured), any other case one of the
+ * general path. */
 __attribute__((no_instrument_function, visibility("default"))) void
 __cyg_profile_func_enter(void *fn, void *site)
 {
@@ -234,8 +236,8 @@ __cyg_profile_func_enter(void *fn, void *site)
     if (__builtin_expect(l != NULL, 1)) {
         r = fn_region_known(l, (uintptr_t)fn);
         if (__builtin_expect(r < FN_THROTTLED, 1)) {
-            if (scorep_event_enter_fast(l, r, sp, scorep_location_events_fast(l)))
-                return;
+            scorep_event_enter_measured(l, r, sp, scorep_location_events_fast(l));
+            return;
         } else if (r < FN_FILTERED) {
             if (scorep_event_throttled_enter_fast(l, r & ~FN_THROTTLED))
                 return;
@@ -255,8 +257,8 @@ __cyg_profile_func_exit(void *fn, void *site)
         return;
     uint32_t r = fn_region_known(l, (uintptr_t)fn);
     if (__builtin_expect(r < FN_THROTTLED, 1)) {
-        if (scorep_event_leave_fast(l, r, scorep_location_events_fast(l)))
-            return;
+        scorep_event_leave_measured(l, r, scorep_location_events_fast(l));
+        return;
     } else if (r != FN_MISS) {
         /* filtered, or throttled and not the innermost call (scorep_event_throttled_leave):
          * nothing to do */

@@ -49,7 +49,8 @@ static uint32_t plugin_register(scorep_plugin_region *d)
     return h;
 }
 
-/* The general paths, out of line: the fast path above them needs no saved registers. */
+/* The general path of a first call or a filtered region, out of line: the hook needs no
+ * saved registers. */
 __attribute__((noinline)) static void plugin_enter_general(scorep_plugin_region *d)
 {
     scorep_location *l = scorep_tls_location;
@@ -62,32 +63,27 @@ __attribute__((noinline)) static void plugin_enter_general(scorep_plugin_region 
         scorep_event_enter_sp(l, h - 1, 0); /* sp 0: the inserted cleanup leaves on unwinding */
 }
 
-__attribute__((noinline)) static void plugin_leave_general(scorep_location *l, uint32_t region)
-{
-    scorep_event_leave_inline(l, region);
-}
-
-/* The fast path of a measured call (core/events.h, scorep_event_enter_fast) calls nothing;
- * any other case (a first call, a filtered region, metric sources, substrate plugins, the
- * fast path's own exceptions) is a tail call of the general path. h - 1 is below
- * SCOREP_PLUGIN_FILTERED - 1 exactly for a registered, measured region. */
+/* A measured call is a tail call of the function of l's mode (core/events.h,
+ * scorep_event_enter_measured: the fast path, or the general one for metric sources,
+ * substrate plugins and the fast path's own exceptions); a first call and a filtered
+ * region one of plugin_enter_general. h - 1 is below SCOREP_PLUGIN_FILTERED - 1 exactly
+ * for a registered, measured region. */
 __attribute__((visibility("default"))) void scorep_plugin_enter(scorep_plugin_region *d)
 {
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(l != NULL && h - 1 < SCOREP_PLUGIN_FILTERED - 1, 1) &&
-        scorep_event_enter_fast(l, h - 1, 0, scorep_location_events_fast(l)))
-        return;
-    plugin_enter_general(d);
+    if (__builtin_expect(l != NULL && h - 1 < SCOREP_PLUGIN_FILTERED - 1, 1))
+        scorep_event_enter_measured(l, h - 1, 0, scorep_location_events_fast(l));
+    else
+        plugin_enter_general(d);
 }
 
 __attribute__((visibility("default"))) void scorep_plugin_leave(scorep_plugin_region *d)
 {
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(l != NULL, 1) && h - 1 < SCOREP_PLUGIN_FILTERED - 1 &&
-        !scorep_event_leave_fast(l, h - 1, scorep_location_events_fast(l)))
-        plugin_leave_general(l, h - 1);
+    if (__builtin_expect(l != NULL, 1) && h - 1 < SCOREP_PLUGIN_FILTERED - 1)
+        scorep_event_leave_measured(l, h - 1, scorep_location_events_fast(l));
 }
 
 /* Called by the compiler adapter's throttle hook (rare: once per region). Without a free

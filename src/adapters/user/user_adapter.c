@@ -71,11 +71,11 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
 }
 
 /* A plain handle on a thread that records already takes the core's fast path
- * (core/events.h, scorep_event_enter_fast: the compiler hooks' path, issue #31), which calls
- * nothing, so the API functions save no registers; every other case is a tail call of the
- * general functions below: a thread's first event, the fast path's exceptions (metric
- * sources, substrate plugins, throttling, a new profile node or trace page, ...), and the
- * filtered, selected and dynamic handles, the selected regions' events being made in
+ * (core/events.h, scorep_event_enter_measured: the compiler hooks' path, issue #31), a tail
+ * call of its mode's function, which takes the general path itself for the fast path's
+ * exceptions (metric sources, substrate plugins, a new profile node or trace page, ...);
+ * every other case is a tail call of the general functions below: a thread's first event,
+ * and the filtered, selected and dynamic handles, the selected regions' events being made in
  * user_selective.c, the dynamic ones' (an instance per visit) in core/events.c. */
 static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h)
 {
@@ -106,10 +106,10 @@ static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHand
 static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1) &&
-        scorep_event_enter_fast(l, h->region, 0, scorep_location_events_fast(l)))
-        return;
-    enter_general(h);
+    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1))
+        scorep_event_enter_measured(l, h->region, 0, scorep_location_events_fast(l));
+    else
+        enter_general(h);
 }
 
 void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
@@ -157,10 +157,10 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
-    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1) &&
-        scorep_event_leave_fast(l, h->region, scorep_location_events_fast(l)))
-        return;
-    leave_general(h, l);
+    if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1))
+        scorep_event_leave_measured(l, h->region, scorep_location_events_fast(l));
+    else
+        leave_general(h, l);
 }
 
 /* ------------------------------------------------------------ rewind regions */
