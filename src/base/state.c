@@ -9,6 +9,8 @@ int scorep_measurement_active;
 int scorep_recording_enabled = 1;
 /* before init: no measurement, and the timer's default is clock_gettime (timer.c) */
 uint32_t scorep_event_gate = SCOREP_GATE_OFF | SCOREP_GATE_NOT_TSC;
+/* the same word under a hidden name, for libscorep-rt's own code (state.h) */
+extern uint32_t scorep_event_gate_local __attribute__((visibility("hidden"), alias("scorep_event_gate")));
 scorep_filter *scorep_active_filter;
 
 static char experiment_dir[PATH_MAX];

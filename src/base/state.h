@@ -32,26 +32,34 @@ static inline int scorep_recording_on(void)
  * process-wide conditions in one load of this word instead of three loads through the GOT:
  * SCOREP_GATE_OFF (the measurement is not active), SCOREP_GATE_NOT_TSC (the timer is not
  * the TSC) and SCOREP_GATE_NO_RECORDING (recording switched off; an enter's condition, not
- * a leave's). Hidden: libscorep-rt reads it %rip-relative. It follows scorep_measurement_active,
+ * a leave's). libscorep-rt reads it %rip-relative, through a hidden alias (its sources are
+compiled with SCOREP_IN_LIBSCOREP_RT); the adapters' own libraries (libscorep-rt-mpi's
+wrappers inline the fast enter) through the GOT. It follows scorep_measurement_active,
  * scorep_recording_enabled and scorep_timer_active: every store of one of those stores its
  * bit too (scorep_gate_set), the bit of a condition that stops recording before the flag's
  * store, the bit of one that allows it after, so that the word never allows more than the
  * flags; an event that sees a bit set takes the general path, which reads the flags. */
 enum { SCOREP_GATE_OFF = 1u, SCOREP_GATE_NOT_TSC = 2u, SCOREP_GATE_NO_RECORDING = 4u };
 #define SCOREP_GATE_LEAVE (SCOREP_GATE_OFF | SCOREP_GATE_NOT_TSC)
-extern uint32_t scorep_event_gate __attribute__((visibility("hidden")));
+extern uint32_t scorep_event_gate;
+#ifdef SCOREP_IN_LIBSCOREP_RT
+extern uint32_t scorep_event_gate_local __attribute__((visibility("hidden")));
+#define SCOREP_GATE_WORD scorep_event_gate_local
+#else
+#define SCOREP_GATE_WORD scorep_event_gate
+#endif
 
 static inline void scorep_gate_set(uint32_t bit, int set)
 {
     if (set)
-        __atomic_fetch_or(&scorep_event_gate, bit, __ATOMIC_SEQ_CST);
+        __atomic_fetch_or(&SCOREP_GATE_WORD, bit, __ATOMIC_SEQ_CST);
     else
-        __atomic_fetch_and(&scorep_event_gate, ~bit, __ATOMIC_SEQ_CST);
+        __atomic_fetch_and(&SCOREP_GATE_WORD, ~bit, __ATOMIC_SEQ_CST);
 }
 
 static inline uint32_t scorep_gate(void)
 {
-    return __atomic_load_n(&scorep_event_gate, __ATOMIC_RELAXED);
+    return __atomic_load_n(&SCOREP_GATE_WORD, __ATOMIC_RELAXED);
 }
 
 /* The filter in effect (NULL when none). Read-only after init. */
