@@ -77,30 +77,41 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
  * every other case is a tail call of the general functions below: a thread's first event,
  * and the filtered, selected and dynamic handles, the selected regions' events being made in
  * user_selective.c, the dynamic ones' (an instance per visit) in core/events.c. */
-static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l;
-    if (!h)
-        return;
-    if (h->kind == SCOREP_USER_PLAIN && (l = scorep_location_get()))
-        scorep_event_enter(l, h->region);
-    else if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
+    if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
         scorep_selective_region_enter(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
         scorep_event_enter_dynamic(l, h->region);
 }
 
-static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHandle h,
-                                                    scorep_location *l)
+static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_RegionHandle h,
+                                                          scorep_location *l)
 {
-    if (!h || !l)
-        return;
-    if (h->kind == SCOREP_USER_PLAIN)
-        scorep_event_leave(l, h->region);
-    else if (h->kind == SCOREP_USER_SELECTED)
+    if (h->kind == SCOREP_USER_SELECTED)
         scorep_selective_region_leave(l, h->selection, h->region, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC)
         scorep_event_leave_dynamic(l, h->region);
+}
+
+/* tail calls only, so that neither these nor the API functions save registers for them */
+static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h)
+{
+    scorep_location *l;
+    if (!h)
+        return;
+    if (h->kind != SCOREP_USER_PLAIN)
+        enter_special(h);
+    else if ((l = scorep_location_slow()))
+        scorep_event_enter_general(l, h->region, 0); /* a thread's first event */
+}
+
+static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHandle h,
+                                                    scorep_location *l)
+{
+    if (h && l)
+        leave_special(h, l);
 }
 
 static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h)
