@@ -152,9 +152,7 @@ static inline __attribute__((always_inline)) bool
 scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
                            const bool tracing)
 {
-    uint32_t busy = l->busy;
-    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t busy = scorep_location_busy_keep(l);
     uint32_t d = l->depth;
     scorep_profile *p = &l->profile;
     pnode *c = NULL;
@@ -209,9 +207,7 @@ static inline __attribute__((always_inline)) bool
 scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profiling,
                            const bool tracing)
 {
-    uint32_t busy = l->busy;
-    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t busy = scorep_location_busy_keep(l);
     uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
     scorep_profile *p = &l->profile;
     pnode *c = NULL;
@@ -362,9 +358,7 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
 {
     /* the old mark kept in a register for the end without the trace's writes; with them
      * it is read again (kept, it cost GCC two callee-saved registers: 3 instructions more) */
-    uint32_t busy = l->busy;
-    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t busy = scorep_location_busy_keep(l);
     scorep_profile *p = &l->profile;
     scorep_buffer *b = &l->buffer;
     pnode *c = NULL;
@@ -440,9 +434,7 @@ static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t reg
 static inline __attribute__((always_inline)) bool
 scorep_event_throttled_enter_fast(scorep_location *l, uint32_t region)
 {
-    uint32_t busy = l->busy;
-    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uint32_t busy = scorep_location_busy_keep(l);
     bool done = true;
     if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling) {
         pnode *c = l->profile.cur->last_hit;

@@ -109,6 +109,16 @@ static inline void scorep_location_busy_begin(scorep_location *l)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
+/* The same, returning the old value for the end's plain store (the fast paths, which keep
+ * it in a register: events.h) */
+static inline uint32_t scorep_location_busy_keep(scorep_location *l)
+{
+    uint32_t busy = l->busy;
+    __atomic_store_n(&l->busy, busy + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return busy;
+}
+
 /* (busy is read again rather than kept: one register fewer on the enter path; a signal
  * handler that ran in between left it as it found it) */
 static inline void scorep_location_busy_end(scorep_location *l)
