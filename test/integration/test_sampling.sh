@@ -98,14 +98,21 @@ check_trace plain plain
 expect_eq "$(profile_sum plain main visits)" 1 "scorep-run: sampled visits of main"
 expect_eq "$(profile_sum plain main/hot visits)" 1 "scorep-run: sampled visits of main/hot"
 # every sample carries the CPU time it stands for (1 ms per expiration of the thread's
-# CPU-time timer, missed ones included), so the sampled time of hot is the 500 ms of thread
-# CPU time that sampling_hot.c spends there by design, whatever the load: at most a few
-# kernel ticks lost at the ends (85 %); above it only by the expirations that were pending
-# while the signal was blocked just before (the runtime's own set-up; MPI_Init's is the
-# longest): they ride on the next sample, which may fall into hot (125 %). A counter of the
-# whole process would give the threads' test three times its share.
+# CPU-time timer, missed ones included), so the sampled time of hot is at most the 500 ms of
+# thread CPU time that sampling_hot.c spends there by design, above it only by the
+# expirations that were pending while the signal was blocked just before (the runtime's own
+# set-up; MPI_Init's is the longest): they ride on the next sample, which may fall into hot
+# (125 %). A counter of the whole process would give the threads' test three times its
+# share. Below it by what the kernel does not deliver: on an idle machine a few ticks at the
+# ends (291-300 of 300 ms in 25 of 27 CI runs), but a loaded VM loses more, also without
+# scorep-rt (three threads, each a thread CPU-time timer of 1 ms counting 1 + si_overrun,
+# at load 4 on 2 vCPUs: 174, 190, 244, 255 and 264 of 300 ms in 12 runs; CI once 233 and
+# once 260): the lower bound is half, still above what samples without their overruns
+# would count on a 250 Hz kernel (one per tick: at most 25 %).
+LOW_PCT=50
 ms=$(profile_isum plain main/hot time | awk '{ printf "%d\n", $1 * 1000 }')
-expect_ge "$ms" 425 "scorep-run: sampled time of main/hot >= 85 % of its 500 ms of CPU time"
+expect_ge "$ms" $((500 * LOW_PCT / 100)) \
+    "scorep-run: sampled time of main/hot >= $LOW_PCT % of its 500 ms of CPU time"
 expect_ge 625 "$ms" "scorep-run: sampled time of main/hot <= 125 % of its 500 ms"
 
 # --- threads under scorep-run: every thread has its own timer --------------------------
@@ -120,10 +127,11 @@ for loc in 0 1 2; do
         s += kv[2] } END { print s + 0 }')
     hot=$(profile_isum threads $path samples $loc)
     expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
-    # each thread spends 300 ms of its own CPU time in hot() (thread CPU-time timers: not
-    # the load; bounds as for the plain run above)
+    # each thread spends 300 ms of its own CPU time in hot() (thread CPU-time timers;
+    # bounds as for the plain run above)
     ms=$(profile_isum threads $path time $loc | awk '{ printf "%d\n", $1 * 1000 }')
-    expect_ge "$ms" 255 "threads: location $loc: sampled time of $path >= 85 % of 300 ms"
+    expect_ge "$ms" $((300 * LOW_PCT / 100)) \
+        "threads: location $loc: sampled time of $path >= $LOW_PCT % of 300 ms"
     expect_ge 375 "$ms" "threads: location $loc: sampled time of $path <= 125 % of 300 ms (its own thread)"
 done
 
@@ -239,7 +247,8 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
         expect_ge "$((hot * 100))" "$((all * 80))" \
             "MPI: rank $r: samples under main/hot (of those outside MPI calls)"
         ms=$(profile_isum mpi main/hot time $r | awk '{ printf "%d\n", $1 * 1000 }')
-        expect_ge "$ms" 170 "MPI: rank $r: sampled time of main/hot >= 85 % of its 200 ms of CPU time"
+        expect_ge "$ms" $((200 * LOW_PCT / 100)) \
+            "MPI: rank $r: sampled time of main/hot >= $LOW_PCT % of its 200 ms of CPU time"
         expect_ge 250 "$ms" "MPI: rank $r: sampled time of main/hot <= 125 % of its 200 ms"
     done
     # the wrapper region MPI_Init shows the library below it, not main's frames again
