@@ -262,6 +262,22 @@ static inline void scorep_buffer_fast_leave_update(scorep_buffer *b)
     b->fast_leave_depth = b->min_dur ? 0 : b->depth_cap;
 }
 
+/* The event fast paths' slot (core/events.h): room for n region records in the current
+ * page of the stream at depth d, d below limit (rec_depth, or fast_leave_depth for a
+ * leave); false when there is none and the caller takes the general path. *s: the
+ * stream, *r: its first free record. (A bool, not a NULL record: tested as a condition,
+ * it costs no test of its own.) */
+static inline __attribute__((always_inline)) bool
+scorep_buffer_fast_slot(scorep_buffer *b, uint32_t d, uint32_t limit, uint32_t n, buf_stream **s,
+                        buf_region_rec **r)
+{
+    if (__builtin_expect(d >= limit, 0))
+        return false;
+    *s = &b->depth[d];
+    *r = (buf_region_rec *)(*s)->cur;
+    return __builtin_expect((char *)(*r + n) <= (*s)->end, 1);
+}
+
 /* A leave whose call was recorded and is shorter than min_dur: removes the call when it is
  * no communication call and enclosed no communication. true when removed. */
 bool scorep_buffer_pop_short(scorep_buffer *b, buf_stream *s, uint32_t region);

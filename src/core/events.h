@@ -153,6 +153,7 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
                            const bool tracing)
 {
     uint32_t busy = scorep_location_busy_keep(l);
+    bool ok = false;
     uint32_t d = l->depth;
     scorep_profile *p = &l->profile;
     pnode *c = NULL;
@@ -169,14 +170,8 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
         if (__builtin_expect(p->depth >= p->max_depth || !c || c->key != region || c->dense, 0))
             goto general;
     }
-    if (tracing) {
-        if (__builtin_expect(d >= l->buffer.rec_depth, 0))
-            goto general;
-        s = &l->buffer.depth[d];
-        r = (buf_region_rec *)s->cur;
-        if (__builtin_expect((char *)(r + 1) > s->end, 0))
-            goto general;
-    }
+    if (tracing && !scorep_buffer_fast_slot(&l->buffer, d, l->buffer.rec_depth, 1, &s, &r))
+        goto general;
     /* every store that needs no timestamp first: the values die before the TSC read,
      * whose two output registers would otherwise push the path into callee-saved ones */
     if (tracing) {
@@ -196,11 +191,10 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
         c->enter_ts = t;
     if (tracing)
         r->ts = t;
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
-    return true;
+    ok = true;
 general:
     __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
-    return false;
+    return ok;
 }
 
 static inline __attribute__((always_inline)) bool
@@ -208,6 +202,7 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
                            const bool tracing)
 {
     uint32_t busy = scorep_location_busy_keep(l);
+    bool ok = false;
     uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
     scorep_profile *p = &l->profile;
     pnode *c = NULL;
@@ -229,15 +224,11 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
             goto general;
     }
     if (tracing) {
-        /* d < depth_cap and no minimum duration, in one test */
-        if (__builtin_expect(d >= l->buffer.fast_leave_depth, 0))
+        /* d < depth_cap and no minimum duration, in one test (fast_leave_depth) */
+        if (!scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r))
             goto general;
-        s = &l->buffer.depth[d];
-        r = (buf_region_rec *)s->cur;
         e = r - 1;
-        if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER ||
-                                 (char *)(r + 1) > s->end,
-                             0))
+        if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
             goto general;
     }
     /* as the enter: the stores without the timestamp first */
@@ -256,11 +247,10 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
         scorep_profile_close_node(c, t);
     if (tracing)
         r->ts = t;
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
-    return true;
+    ok = true;
 general:
     __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
-    return false;
+    return ok;
 }
 
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach
@@ -376,15 +366,9 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
                              0))
             goto general;
     }
-    if (tracing) {
-        uint32_t d = l->depth;
-        if (__builtin_expect((d >= b->rec_depth) | (b->min_dur > 1), 0))
-            goto general;
-        s = &b->depth[d];
-        r = (buf_region_rec *)s->cur;
-        if (__builtin_expect((char *)(r + 2) > s->end, 0))
-            goto general;
-    }
+    if (tracing && (__builtin_expect(b->min_dur > 1, 0) ||
+                    !scorep_buffer_fast_slot(b, l->depth, b->rec_depth, 2, &s, &r)))
+        goto general;
     uint64_t t = scorep_location_now(l, scorep_timer_tsc());
     l->last_ts = t + 1;
     if (profiling) {
