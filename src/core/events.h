@@ -147,12 +147,12 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
  * tail-calls the general path (scorep_event_enter_general, ..._leave_general). Nothing on
  * this path is a call, and the stores that need no timestamp come before the TSC read, so
  * that the code of each mode needs no callee-saved registers. The busy mark as everywhere
- * (core/location.h), its old value kept in a register for the end. */
+ * (core/location.h: scorep_location_busy_fast_begin, one instruction at each end on x86-64). */
 static inline __attribute__((always_inline)) bool
 scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
                            const bool tracing)
 {
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
     uint32_t d = l->depth;
     scorep_profile *p = &l->profile;
@@ -193,7 +193,7 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
         r->ts = t;
     ok = true;
 general:
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return ok;
 }
 
@@ -201,7 +201,7 @@ static inline __attribute__((always_inline)) bool
 scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profiling,
                            const bool tracing)
 {
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
     uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
     scorep_profile *p = &l->profile;
@@ -249,7 +249,7 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
         r->ts = t;
     ok = true;
 general:
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return ok;
 }
 
@@ -279,9 +279,10 @@ SCOREP_EVENT_FAST_LEAF void scorep_event_leave_fast_both(scorep_location *l, uin
 static inline __attribute__((always_inline)) void
 scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp, uint32_t mode)
 {
-    if (mode == SCOREP_EVENTS_FAST_TRACE)
-        scorep_event_enter_fast_trace(l, region, sp);
-    else if (mode == SCOREP_EVENTS_FAST_PROFILE)
+    if (mode == SCOREP_EVENTS_FAST_TRACE) {
+        if (!scorep_event_enter_fast_as(l, region, sp, false, true))
+            scorep_event_enter_general(l, region, sp);
+    } else if (mode == SCOREP_EVENTS_FAST_PROFILE)
         scorep_event_enter_fast_profile(l, region, sp);
     else if (mode == SCOREP_EVENTS_FAST_BOTH)
         scorep_event_enter_fast_both(l, region, sp);
@@ -292,9 +293,10 @@ scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp, u
 static inline __attribute__((always_inline)) void
 scorep_event_leave_measured(scorep_location *l, uint32_t region, uint32_t mode)
 {
-    if (mode == SCOREP_EVENTS_FAST_TRACE)
-        scorep_event_leave_fast_trace(l, region);
-    else if (mode == SCOREP_EVENTS_FAST_PROFILE)
+    if (mode == SCOREP_EVENTS_FAST_TRACE) {
+        if (!scorep_event_leave_fast_as(l, region, false, true))
+            scorep_event_leave_general(l, region);
+    } else if (mode == SCOREP_EVENTS_FAST_PROFILE)
         scorep_event_leave_fast_profile(l, region);
     else if (mode == SCOREP_EVENTS_FAST_BOTH)
         scorep_event_leave_fast_both(l, region);
@@ -346,9 +348,7 @@ static inline __attribute__((always_inline)) bool
 scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool profiling,
                              const bool tracing)
 {
-    /* the old mark kept in a register for the end without the trace's writes; with them
-     * it is read again (kept, it cost GCC two callee-saved registers: 3 instructions more) */
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     scorep_profile *p = &l->profile;
     scorep_buffer *b = &l->buffer;
     pnode *c = NULL;
@@ -384,10 +384,10 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
         r[1].region = region;
         r[1].type = BUF_LEAVE | (b->last_comm_ts > t ? BUF_ENCLOSES_COMM : 0);
     }
-    __atomic_store_n(&l->busy, tracing ? l->busy - 1 : busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return true;
 general:
-    __atomic_store_n(&l->busy, tracing ? l->busy - 1 : busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return false;
 }
 
@@ -418,7 +418,7 @@ static inline void scorep_event_throttled_enter(scorep_location *l, uint32_t reg
 static inline __attribute__((always_inline)) bool
 scorep_event_throttled_enter_fast(scorep_location *l, uint32_t region)
 {
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool done = true;
     if (__builtin_expect(scorep_location_recording(l), 1) && l->profiling) {
         pnode *c = l->profile.cur->last_hit;
@@ -429,7 +429,7 @@ scorep_event_throttled_enter_fast(scorep_location *l, uint32_t region)
             done = false;
         }
     }
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return done;
 }
 
