@@ -248,17 +248,3 @@ void scorep_event_leave_general(scorep_location *l, uint32_t region)
     scorep_event_leave_impl(l, region, false, 0);
 }
 
-#define FAST_LEAVES(mode, profiling, tracing)                                                      \
-    void scorep_event_enter_fast_##mode(scorep_location *l, uint32_t region, uintptr_t sp)         \
-    {                                                                                              \
-        if (!scorep_event_enter_fast_as(l, region, sp, profiling, tracing))                        \
-            scorep_event_enter_general(l, region, sp);                                             \
-    }                                                                                              \
-    void scorep_event_leave_fast_##mode(scorep_location *l, uint32_t region)                       \
-    {                                                                                              \
-        if (!scorep_event_leave_fast_as(l, region, profiling, tracing))                            \
-            scorep_event_leave_general(l, region);                                                 \
-    }
-FAST_LEAVES(profile, true, false)
-FAST_LEAVES(trace, false, true)
-FAST_LEAVES(both, true, true)
