@@ -262,11 +262,14 @@ general:
 
 /* raw: the receive's timer reading (scorep_mpi_now); MpiRecv at the location's time for it,
  * the Leave one tick later when tracing (at that time in a profile, which stamps no
- * message). handle 0 (no Mprobe message). */
+ * message). handle 0 (no Mprobe message). Without message: the Leave alone at the
+ * location's time for raw (scorep_event_leave_raw's, for the calls whose post hook read
+ * the timer for events of their own: MPI_Irecv, MPI_Wait, MPI_Waitall). */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_t raw,
                                     uint32_t comm, uint32_t source, uint32_t tag, uint64_t bytes,
-                                    uint64_t msg_id, const bool profiling, const bool tracing)
+                                    uint64_t msg_id, const bool message, const bool profiling,
+                                    const bool tracing)
 {
     uint32_t busy = scorep_location_busy_keep(l);
     bool ok = false;
@@ -288,37 +291,43 @@ scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_
                              0))
             goto general;
     }
+    const buf_region_rec *e = NULL;
     if (tracing) {
         if (!(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r) &&
-              scorep_buffer_mpi_slot(&l->buffer, &m)))
+              (!message || scorep_buffer_mpi_slot(&l->buffer, &m))))
             goto general;
-        const buf_region_rec *e = r - 1;
+        e = r - 1;
         if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
             goto general;
     }
     l->depth = d;
     if (profiling) {
-        c->bytes_received += bytes;
+        if (message)
+            c->bytes_received += bytes;
         p->cur = c->parent;
         p->depth--;
     }
     if (tracing) {
         s->cur = (char *)(r + 1);
-        l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
+        if (message)
+            l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
         r->region = region;
-        /* the message lies after the Enter (t > last_ts >= the Enter's time): the call
-         * encloses communication (scorep_buffer_leave's test, always true here) */
-        r->type = BUF_LEAVE | BUF_ENCLOSES_COMM;
+        /* with the message after the Enter (t > last_ts >= the Enter's time) the call
+         * encloses communication: scorep_buffer_leave's test, true then */
+        r->type = BUF_LEAVE | (message || l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
     }
     uint64_t t = scorep_location_now(l, raw);
-    if (tracing) {
+    if (tracing && message) {
         l->last_ts = t + 1;
         l->buffer.last_comm_ts = t;
         scorep_buffer_mpi_fill(m, t, BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id, 0);
-        r->ts = t + 1;
     }
+    /* the Leave's time */
+    uint64_t tl = tracing && message ? t + 1 : t;
+    if (tracing)
+        r->ts = tl;
     if (profiling)
-        scorep_profile_close_node(c, tracing ? t + 1 : t);
+        scorep_profile_close_node(c, tl);
     ok = true;
 general:
     __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
@@ -366,13 +375,28 @@ scorep_event_mpi_recv_leave_fast(scorep_location *l, uint32_t region, uint64_t r
     uint32_t mode = scorep_location_events_fast(l);
     if (mode == SCOREP_EVENTS_FAST_PROFILE)
         return scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes,
-                                                   msg_id, true, false);
+                                                   msg_id, true, true, false);
     if (mode == SCOREP_EVENTS_FAST_TRACE)
         return scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes,
-                                                   msg_id, false, true);
+                                                   msg_id, true, false, true);
     return mode == SCOREP_EVENTS_FAST_BOTH &&
            scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes, msg_id,
-                                               true, true);
+                                               true, true, true);
+}
+
+/* The Leave of a call whose post hook read the timer (raw) for events of its own */
+static inline __attribute__((always_inline)) bool
+scorep_event_mpi_leave_raw_fast(scorep_location *l, uint32_t region, uint64_t raw)
+{
+    uint32_t mode = scorep_location_events_fast(l);
+    if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, true,
+                                                   false);
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, false,
+                                                   true);
+    return mode == SCOREP_EVENTS_FAST_BOTH &&
+           scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, true, true);
 }
 
 /* The Leave of a wrapped call without a post hook's reading: the compiler hooks' fast Leave

@@ -161,10 +161,11 @@ void scorep_mpi_end(scorep_mpi_frame *f);
 static inline __attribute__((always_inline)) void scorep_mpi_end_hot(scorep_mpi_frame *f)
 {
     if (f->record) {
-        /* without a post hook's reading, the Leave of l's fast mode (events_mpi.h) reads the
-         * TSC itself; a post hook that read the timer has written its Leave with its event
-         * (scorep_event_mpi_recv_leave_fast) where it could */
-        if (f->raw || !scorep_event_mpi_leave_fast(f->l, f->region))
+        /* the Leave of l's fast mode (events_mpi.h): at the post hook's reading, or at one
+         * of the TSC's of its own; a receive wrote its Leave with its MpiRecv where it could
+         * (scorep_event_mpi_recv_leave_fast) */
+        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(f->l, f->region, f->raw)
+                     : scorep_event_mpi_leave_fast(f->l, f->region)))
             scorep_event_leave_impl(f->l, f->region, true,
                                     f->raw ? f->raw : scorep_timer_ticks());
     }
