@@ -7,8 +7,9 @@
 # non-blocking ones (tag 6, 24 bytes), one MPI_Send to MPI_PROC_NULL per rank. Checked:
 # every message id 1..N in order per sender / receiver and kind, sizes, matching; each
 # MpiSend / MpiIsend one tick after the Enter of its call and before its Leave, each MpiRecv
-# after the Enter of its call and one tick before its Leave (docs/mpi.md, "Timestamps"); the
-# profile's visits and bytes per call path. Skipped (77) without the MPI adapter.
+# after the Enter of its call and one tick before its Leave, the Leave of MPI_Irecv and
+# MPI_Waitall one tick after their last event (docs/mpi.md, "Timestamps"); the profile's
+# visits and bytes per call path. Skipped (77) without the MPI adapter.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs msgpath msgpath_scorep
@@ -61,12 +62,20 @@ check_trace()
             if ($1 == "LEAVE" && t1[l] == "MPI_RECV" && t0[l] == "ENTER" && r0[l] == "MPI_Recv" &&
                 r == "MPI_Recv" && s1[l] > s0[l] && $3 == s1[l] + 1) recvs++
             if ($1 == "LEAVE" && t1[l] == "ENTER" && r1[l] == "MPI_Send" && r == "MPI_Send") nulls++
+            # the Leave of a call whose events follow its PMPI call: one tick after the last
+            if ($1 == "LEAVE" && t1[l] != "ENTER" && t1[l] != "LEAVE" && $3 == s1[l] + 1) {
+                if (r == "MPI_Irecv") irecvs++
+                if (r == "MPI_Waitall") waits++
+            }
             if ($1 == "MPI_SEND" || $1 == "MPI_ISEND" || $1 == "MPI_RECV") msgs++
             t0[l] = t1[l]; r0[l] = r1[l]; s0[l] = s1[l]
             t1[l] = $1; r1[l] = r; s1[l] = $3
         }
-        END { printf "sends=%d isends=%d recvs=%d nulls=%d messages=%d\n", sends, isends, recvs, nulls, msgs }')" \
-        "sends=$((2 * N)) isends=$((2 * N)) recvs=$((2 * N)) nulls=2 messages=$((6 * N))" \
+        END {
+            printf "sends=%d isends=%d recvs=%d nulls=%d messages=%d irecvs=%d waitalls=%d\n",
+                sends, isends, recvs, nulls, msgs, irecvs, waits
+        }')" \
+        "sends=$((2 * N)) isends=$((2 * N)) recvs=$((2 * N)) nulls=2 messages=$((6 * N)) irecvs=$((2 * N)) waitalls=$((2 * N))" \
         "$1: each message one tick from the Enter (send) or the Leave (receive) of its call"
 }
 

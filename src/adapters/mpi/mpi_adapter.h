@@ -61,20 +61,21 @@ typedef struct {
 /* Whether SCOREP_MPI_MEMORY_RECORDING is on (mpi_memory.c) */
 bool scorep_mpi_memory_on(void);
 
-/* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
- * without MPI_Finalize, no location). An allocation (alloc) records the size asked for as
- * the Enter's ALLOCATION_SIZE attribute when SCOREP_MPI_MEMORY_RECORDING is on, as Score-P
- * does. A location that traces and does nothing else (its mode byte) takes the fast Enter
- * of the compiler hooks (events.h; no call: callgrind per traced MPI_Send + MPI_Recv pair
- * 1931 -> 1894 instructions); profiling keeps the general one, whose profile node lookup
- * the fast one leaves to it whenever the call alternates with another at its depth. */
+/* The Enter of the call in f (its location and region) */
 static inline __attribute__((always_inline)) void scorep_mpi_enter_frame(scorep_mpi_frame *f)
 {
     if (!scorep_event_mpi_enter_fast(f->l, f->region))
         scorep_event_enter(f->l, f->region);
 }
 
-/* open: leave the Enter to the pre hook (f->open; scorep_mpi_begin_hot_open) */
+/* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
+ * without MPI_Finalize, no location). An allocation (alloc) records the size asked for as
+ * the Enter's ALLOCATION_SIZE attribute when SCOREP_MPI_MEMORY_RECORDING is on, as Score-P
+ * does. A location in a fast mode (its mode byte: profiling, tracing or both, no metric
+ * sources or substrate plugins) takes the fast Enter of core/events_mpi.h (no call; the
+ * profile node also through next_hit, which a call alternating with another at its depth
+ * needs), the general one otherwise. open: the Enter is left to the pre hook (f->open;
+ * scorep_mpi_begin_hot_open). */
 static inline __attribute__((always_inline)) int
 scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size,
                       bool open)
