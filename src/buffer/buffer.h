@@ -385,8 +385,26 @@ static inline buf_mpi_rec *scorep_buffer_mpi(scorep_buffer *b, uint64_t ts, uint
     return r;
 }
 
-/* A message record with every field given: each byte of the record is stored once (no
- * clearing first), on the path of every traced message. */
+/* A message record's fields, each byte stored once (no clearing first); the caller has
+ * taken the slot and sets last_comm_ts */
+static inline __attribute__((always_inline)) void
+scorep_buffer_mpi_fill(buf_mpi_rec *r, uint64_t ts, uint32_t type, uint32_t comm, uint32_t peer,
+                       uint32_t tag, uint64_t bytes, uint64_t request, uint64_t msg_id,
+                       uint64_t handle)
+{
+    r->ts = ts;
+    r->type = type;
+    r->comm = comm;
+    r->peer = peer;
+    r->tag = tag;
+    r->bytes = bytes;
+    r->bytes2 = 0;
+    r->request = request;
+    r->msg_id = msg_id;
+    r->handle = handle;
+}
+
+/* A message record with every field given, on the path of every traced message. */
 static inline void scorep_buffer_mpi_message(scorep_buffer *b, uint64_t ts, uint32_t type,
                                              uint32_t comm, uint32_t peer, uint32_t tag,
                                              uint64_t bytes, uint64_t request, uint64_t msg_id,
@@ -395,17 +413,17 @@ static inline void scorep_buffer_mpi_message(scorep_buffer *b, uint64_t ts, uint
     buf_mpi_rec *r = scorep_buffer_alloc(b, &b->cls[BUF_CLASS_MPI], ts, sizeof *r);
     if (r) {
         b->last_comm_ts = ts;
-        r->ts = ts;
-        r->type = type;
-        r->comm = comm;
-        r->peer = peer;
-        r->tag = tag;
-        r->bytes = bytes;
-        r->bytes2 = 0;
-        r->request = request;
-        r->msg_id = msg_id;
-        r->handle = handle;
+        scorep_buffer_mpi_fill(r, ts, type, comm, peer, tag, bytes, request, msg_id, handle);
     }
+}
+
+/* The MPI adapter's fast paths' slot for one message record (core/events_mpi.h): false
+ * when the class stream's page has no room and the caller takes the general path. */
+static inline __attribute__((always_inline)) bool scorep_buffer_mpi_slot(scorep_buffer *b,
+                                                                        buf_mpi_rec **m)
+{
+    *m = (buf_mpi_rec *)b->cls[BUF_CLASS_MPI].cur;
+    return __builtin_expect((char *)(*m + 1) <= b->cls[BUF_CLASS_MPI].end, 1);
 }
 
 /* ------------------------------------------------------ merged reading (buffer_merge.c) */

@@ -131,7 +131,7 @@ void scorep_mpi_finalize_begin(uint32_t fn)
 
 int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)
 {
-    return scorep_mpi_begin_impl(f, fn, record, false, 0);
+    return scorep_mpi_begin_impl(f, fn, record, false, 0, false);
 }
 
 /* one reading of the timer: the post hook's (f->raw, scorep_mpi_now), or a new one. The

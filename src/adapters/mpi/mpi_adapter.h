@@ -6,6 +6,7 @@
 #define SCOREP_MPI_ADAPTER_H
 
 #include "core/events.h"
+#include "core/events_mpi.h"
 #include "base/mpi_groups.h"
 #include "defs/defs.h"
 
@@ -52,20 +53,32 @@ typedef struct {
     uint32_t region;
     int record;
     uint64_t raw;
+    /* the Enter is the pre hook's to record (scorep_mpi_begin_hot_open): a send writes it
+     * and its message record in one step (scorep_mpi_enter_open otherwise) */
+    int open;
 } scorep_mpi_frame;
 
 /* Whether SCOREP_MPI_MEMORY_RECORDING is on (mpi_memory.c) */
 bool scorep_mpi_memory_on(void);
 
+/* The Enter of the call in f (its location and region) */
+static inline __attribute__((always_inline)) void scorep_mpi_enter_frame(scorep_mpi_frame *f)
+{
+    if (!scorep_event_mpi_enter_fast(f->l, f->region))
+        scorep_event_enter(f->l, f->region);
+}
+
 /* Starts a wrapped call; 0 means: call PMPI only (nested call, measurement already ended
  * without MPI_Finalize, no location). An allocation (alloc) records the size asked for as
  * the Enter's ALLOCATION_SIZE attribute when SCOREP_MPI_MEMORY_RECORDING is on, as Score-P
- * does. A location that traces and does nothing else (its mode byte) takes the fast Enter
- * of the compiler hooks (events.h; no call: callgrind per traced MPI_Send + MPI_Recv pair
- * 1931 -> 1894 instructions); profiling keeps the general one, whose profile node lookup
- * the fast one leaves to it whenever the call alternates with another at its depth. */
+ * does. A location in a fast mode (its mode byte: profiling, tracing or both, no metric
+ * sources or substrate plugins) takes the fast Enter of core/events_mpi.h (no call; the
+ * profile node also through next_hit, which a call alternating with another at its depth
+ * needs), the general one otherwise. open: the Enter is left to the pre hook (f->open;
+ * scorep_mpi_begin_hot_open). */
 static inline __attribute__((always_inline)) int
-scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size)
+scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size,
+                      bool open)
 {
     if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_on()))
         return 0;
@@ -76,6 +89,7 @@ scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, 
     f->l = l;
     f->record = record;
     f->raw = 0;
+    f->open = 0;
     if (record) {
         f->region = scorep_mpi_region(fn);
         if (SCOREP_MPI_UNLIKELY(f->region == SCOREP_INVALID_ID))
@@ -83,12 +97,22 @@ scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, 
         else {
             if (alloc && scorep_mpi_memory_on())
                 scorep_event_attr(l, f->region, true, BUF_ATTR_ALLOCATION_SIZE, size);
-            if (scorep_location_events_fast(l) != SCOREP_EVENTS_FAST_TRACE ||
-                !scorep_event_enter_fast_as(l, f->region, 0, false, true))
-                scorep_event_enter(l, f->region);
+            if (open)
+                f->open = 1;
+            else
+                scorep_mpi_enter_frame(f);
         }
     }
     return 1;
+}
+
+/* The Enter a begin left open (f->open), where the pre hook records it on its own */
+static inline __attribute__((always_inline)) void scorep_mpi_enter_open(scorep_mpi_frame *f)
+{
+    if (f->open) {
+        f->open = 0;
+        scorep_mpi_enter_frame(f);
+    }
 }
 
 /* The start of every wrapped call but the allocations: out of line (mpi_adapter.c), one
@@ -102,12 +126,22 @@ int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record);
 static inline __attribute__((always_inline)) int scorep_mpi_begin_hot(scorep_mpi_frame *f,
                                                                       uint32_t fn, int record)
 {
-    return scorep_mpi_begin_impl(f, fn, record, false, 0);
+    return scorep_mpi_begin_impl(f, fn, record, false, 0, false);
+}
+
+/* The same for the wrappers whose pre hook records a message one tick after the Enter
+ * (spec item 'open': MPI_Send, MPI_Isend): the Enter is left to the hook, which writes it
+ * and the message record with one busy mark, one gate test and one timer reading
+ * (core/events_mpi.h, scorep_event_mpi_enter_send_fast), or calls scorep_mpi_enter_open. */
+static inline __attribute__((always_inline)) int
+scorep_mpi_begin_hot_open(scorep_mpi_frame *f, uint32_t fn, int record)
+{
+    return scorep_mpi_begin_impl(f, fn, record, false, 0, true);
 }
 
 static inline int scorep_mpi_begin_alloc(scorep_mpi_frame *f, uint32_t fn, uint64_t size)
 {
-    return scorep_mpi_begin_impl(f, fn, 1, true, size);
+    return scorep_mpi_begin_impl(f, fn, 1, true, size, false);
 }
 
 /* The time of an event a hook records after the PMPI call: read once per call, and the
@@ -127,8 +161,15 @@ void scorep_mpi_end(scorep_mpi_frame *f);
 /* Its body, inlined there and into the wrappers of the message path (scorep_mpi_begin_hot) */
 static inline __attribute__((always_inline)) void scorep_mpi_end_hot(scorep_mpi_frame *f)
 {
-    if (f->record)
-        scorep_event_leave_impl(f->l, f->region, true, f->raw ? f->raw : scorep_timer_ticks());
+    if (f->record) {
+        /* the Leave of l's fast mode (events_mpi.h): at the post hook's reading, or at one
+         * of the TSC's of its own; a receive wrote its Leave with its MpiRecv where it could
+         * (scorep_event_mpi_recv_leave_fast) */
+        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(f->l, f->region, f->raw)
+                     : scorep_event_mpi_leave_fast(f->l, f->region)))
+            scorep_event_leave_impl(f->l, f->region, true,
+                                    f->raw ? f->raw : scorep_timer_ticks());
+    }
     scorep_mpi_nesting = 0;
 }
 

@@ -30,14 +30,21 @@ static inline __attribute__((always_inline)) void scorep_mpi_pre_send(scorep_mpi
                                                                       int dest, int tag,
                                                                       MPI_Comm comm)
 {
-    if (dest == MPI_PROC_NULL)
+    scorep_mpi_comm *c = dest == MPI_PROC_NULL ? NULL : scorep_mpi_comm_get(comm);
+    if (!c || !scorep_mpi_valid_send(c, count, dest, tag)) {
+        scorep_mpi_enter_open(f);
         return;
-    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
-    if (!c || !scorep_mpi_valid_send(c, count, dest, tag))
-        return;
+    }
     uint64_t id = scorep_mpi_msgid_send_if(c, dest, tag);
-    scorep_event_mpi_send(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
-                          scorep_mpi_type_bytes(count, type), id);
+    uint64_t bytes = scorep_mpi_type_bytes(count, type);
+    /* MPI_Send: its Enter and MpiSend in one step (f->open, scorep_mpi_begin_hot_open) */
+    if (f->open && scorep_event_mpi_enter_send_fast(f->l, f->region, BUF_MPI_SEND, c->id,
+                                                    (uint32_t)dest, (uint32_t)tag, bytes, 0, id)) {
+        f->open = 0;
+        return;
+    }
+    scorep_mpi_enter_open(f);
+    scorep_event_mpi_send(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag, bytes, id);
 }
 
 static inline __attribute__((always_inline)) void scorep_mpi_post_recv(scorep_mpi_frame *f, int ret,
@@ -53,8 +60,16 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_recv(scorep_mp
     if (!c)
         return;
     uint64_t id = scorep_mpi_msgid_recv_if(c, status->MPI_SOURCE, status->MPI_TAG);
+    uint64_t bytes = scorep_mpi_status_bytes(status);
+    /* MpiRecv and the Leave in one step: then the end has nothing left to record */
+    if (f->record && scorep_event_mpi_recv_leave_fast(f->l, f->region, raw, c->id,
+                                                      (uint32_t)status->MPI_SOURCE,
+                                                      (uint32_t)status->MPI_TAG, bytes, id)) {
+        f->record = 0;
+        return;
+    }
     scorep_event_mpi_recv(f->l, raw, c->id, (uint32_t)status->MPI_SOURCE, (uint32_t)status->MPI_TAG,
-                          scorep_mpi_status_bytes(status), id, 0);
+                          bytes, id, 0);
 }
 
 /* A record for a new send request (non-blocking or persistent). Inlined: a call with eight
@@ -99,17 +114,25 @@ scorep_mpi_pre_isend(scorep_mpi_frame *f, scorep_mpi_ctx_start *ctx, int count, 
                      int dest, int tag, MPI_Comm comm)
 {
     ctx->id = 0;
-    if (dest == MPI_PROC_NULL)
+    scorep_mpi_comm *c = dest == MPI_PROC_NULL ? NULL : scorep_mpi_comm_get(comm);
+    if (!c || !scorep_mpi_valid_send(c, count, dest, tag)) {
+        scorep_mpi_enter_open(f);
         return;
-    scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
-    if (!c || !scorep_mpi_valid_send(c, count, dest, tag))
-        return;
+    }
     ctx->id = scorep_mpi_next_request_id();
     ctx->comm = c;
     ctx->peer = dest;
     ctx->tag = tag;
     ctx->bytes = scorep_mpi_type_bytes(count, type);
     ctx->msg_id = scorep_mpi_msgid_send_if(c, dest, tag);
+    /* MPI_Isend: its Enter and MpiIsend in one step (f->open, as MPI_Send's) */
+    if (f->open && scorep_event_mpi_enter_send_fast(f->l, f->region, BUF_MPI_ISEND, c->id,
+                                                    (uint32_t)dest, (uint32_t)tag, ctx->bytes,
+                                                    ctx->id, ctx->msg_id)) {
+        f->open = 0;
+        return;
+    }
+    scorep_mpi_enter_open(f);
     if (f->record)
         scorep_event_mpi_isend(f->l, SCOREP_TS_NEXT, c->id, (uint32_t)dest, (uint32_t)tag,
                                ctx->bytes, ctx->id, ctx->msg_id);

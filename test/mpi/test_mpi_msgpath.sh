@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_mpi_msgpath.sh: the records of the message path are exact in every mode, whichever
+# step wrote them (the fast steps of core/events_mpi.h: a send's Enter with its MpiSend /
+# MpiIsend, a receive's MpiRecv with its Leave; the general events where a fast step does
+# not apply). msgpath.c on 2 ranks: N blocking round trips (tag 5, 16 bytes), N
+# non-blocking ones (tag 6, 24 bytes), one MPI_Send to MPI_PROC_NULL per rank. Checked:
+# every message id 1..N in order per sender / receiver and kind, sizes, matching; each
+# MpiSend / MpiIsend one tick after the Enter of its call and before its Leave, each MpiRecv
+# after the Enter of its call and one tick before its Leave, the Leave of MPI_Irecv and
+# MPI_Waitall one tick after their last event (docs/mpi.md, "Timestamps"); the profile's
+# visits and bytes per call path. Skipped (77) without the MPI adapter.
+. "$top_srcdir/test/integration/lib.sh"
+
+require_mpi_programs msgpath msgpath_scorep
+N=300
+
+# run MODE PROFILING TRACING: msgpath_scorep into experiment MODE
+run()
+{
+    rm -rf "${work:?}/$1"
+    status=0
+    env SCOREP_ENABLE_PROFILING="$2" SCOREP_ENABLE_TRACING="$3" SCOREP_EXPERIMENT_DIRECTORY="$work/$1" \
+        timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/msgpath_scorep" "$N" \
+        >"$1.out" 2>"$1.err" || status=$?
+    check_profiles
+    expect_eq "$status" 0 "$1: msgpath runs measured (it checks what it receives)"
+}
+
+# check_trace MODE: the messages and their place between the Enter and Leave of their call
+check_trace()
+{
+    x=$work/$1
+    _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$1: messages do not match: $_m"
+    expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
+        "sends=$((4 * N)) receives=$((4 * N)) matched=$((4 * N)) unmatched=0 mismatched_size=0 probes=0" \
+        "$1: all messages matched"
+    "$MESSAGES" "$x/traces.otf2" >"$1.msgs" 2>&1 || fail "$1: trace_messages failed: $(cat "$1.msgs")"
+    # per (kind, rank, tag): ids 1, 2, ... N in the order of the records, size by tag
+    expect_eq "$(awk '
+        {
+            for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            k = $1 " rank=" v["rank"] " tag=" v["tag"]
+            n[k]++
+            if (v["id"] != n[k] || v["comm"] != 0 || v["bytes"] != (v["tag"] == 5 ? 16 : 24)) bad++
+        }
+        END { for (k in n) print k, n[k]; print "bad", bad + 0 }' "$1.msgs" | sort | tr '\n' ' ')" \
+        "IRECV rank=0 tag=6 $N IRECV rank=1 tag=6 $N ISEND rank=0 tag=6 $N ISEND rank=1 tag=6 $N RECV rank=0 tag=5 $N RECV rank=1 tag=5 $N SEND rank=0 tag=5 $N SEND rank=1 tag=5 $N bad 0 " \
+        "$1: message ids 1..$N in order, communicator and sizes"
+    # per location: Enter, message, Leave of one call in a row, with the timestamps above;
+    # the send to MPI_PROC_NULL an Enter and a Leave of MPI_Send with nothing between
+    expect_eq "$(trace_events "$x" | awk '
+        {
+            l = $2
+            r = "-"
+            i = index($0, "Region: \"")
+            if (i) { r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1) }
+            if ($1 == "LEAVE" && t1[l] == "MPI_SEND" && t0[l] == "ENTER" && r0[l] == "MPI_Send" &&
+                r == "MPI_Send" && s1[l] == s0[l] + 1 && $3 > s1[l]) sends++
+            if ($1 == "LEAVE" && t1[l] == "MPI_ISEND" && t0[l] == "ENTER" && r0[l] == "MPI_Isend" &&
+                r == "MPI_Isend" && s1[l] == s0[l] + 1 && $3 > s1[l]) isends++
+            if ($1 == "LEAVE" && t1[l] == "MPI_RECV" && t0[l] == "ENTER" && r0[l] == "MPI_Recv" &&
+                r == "MPI_Recv" && s1[l] > s0[l] && $3 == s1[l] + 1) recvs++
+            if ($1 == "LEAVE" && t1[l] == "ENTER" && r1[l] == "MPI_Send" && r == "MPI_Send") nulls++
+            # the Leave of a call whose events follow its PMPI call: one tick after the last
+            if ($1 == "LEAVE" && t1[l] != "ENTER" && t1[l] != "LEAVE" && $3 == s1[l] + 1) {
+                if (r == "MPI_Irecv") irecvs++
+                if (r == "MPI_Waitall") waits++
+            }
+            if ($1 == "MPI_SEND" || $1 == "MPI_ISEND" || $1 == "MPI_RECV") msgs++
+            t0[l] = t1[l]; r0[l] = r1[l]; s0[l] = s1[l]
+            t1[l] = $1; r1[l] = r; s1[l] = $3
+        }
+        END {
+            printf "sends=%d isends=%d recvs=%d nulls=%d messages=%d irecvs=%d waitalls=%d\n",
+                sends, isends, recvs, nulls, msgs, irecvs, waits
+        }')" \
+        "sends=$((2 * N)) isends=$((2 * N)) recvs=$((2 * N)) nulls=2 messages=$((6 * N)) irecvs=$((2 * N)) waitalls=$((2 * N))" \
+        "$1: each message one tick from the Enter (send) or the Leave (receive) of its call"
+}
+
+# check_profile MODE: visits and bytes of the message calls on each rank
+check_profile()
+{
+    profile_dump "$work/$1" -m visits,bytes_sent,bytes_received >"$1.prof"
+    for r in 0 1; do
+        expect_grep "	MPI_Send	$r	visits=$((N + 1))	bytes_sent=$((16 * N))	bytes_received=0$" "$1.prof" \
+            "$1: profile MPI_Send of rank $r"
+        expect_grep "	MPI_Recv	$r	visits=$N	bytes_sent=0	bytes_received=$((16 * N))$" "$1.prof" \
+            "$1: profile MPI_Recv of rank $r"
+        expect_grep "	MPI_Isend	$r	visits=$N	bytes_sent=$((24 * N))	bytes_received=0$" "$1.prof" \
+            "$1: profile MPI_Isend of rank $r"
+        expect_grep "	MPI_Irecv	$r	visits=$N	bytes_sent=0	bytes_received=0$" "$1.prof" \
+            "$1: profile MPI_Irecv of rank $r"
+        expect_grep "	MPI_Waitall	$r	visits=$N	bytes_sent=0	bytes_received=$((24 * N))$" "$1.prof" \
+            "$1: profile MPI_Waitall of rank $r"
+    done
+}
+
+run trace false true
+check_trace trace
+run profile true false
+check_profile profile
+run both true true
+check_trace both
+check_profile both
+
+echo "$checks checks passed"
