@@ -206,7 +206,7 @@ scorep_event_mpi_enter_send_fast_as(scorep_location *l, uint32_t region, uint32_
                                     uint64_t request, uint64_t msg_id, const bool message,
                                     const bool profiling, const bool tracing)
 {
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
     uint32_t d = l->depth;
     scorep_profile *p = &l->profile;
@@ -256,7 +256,7 @@ scorep_event_mpi_enter_send_fast_as(scorep_location *l, uint32_t region, uint32_
     }
     ok = true;
 general:
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return ok;
 }
 
@@ -271,7 +271,7 @@ scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_
                                     uint64_t msg_id, const bool message, const bool profiling,
                                     const bool tracing)
 {
-    uint32_t busy = scorep_location_busy_keep(l);
+    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
     uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
     scorep_profile *p = &l->profile;
@@ -330,7 +330,7 @@ scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_
         scorep_profile_close_node(c, tl);
     ok = true;
 general:
-    __atomic_store_n(&l->busy, busy, __ATOMIC_RELEASE);
+    scorep_location_busy_fast_end(l, busy);
     return ok;
 }
 
