@@ -148,9 +148,38 @@ static inline void scorep_event_leave_raw(scorep_location *l, uint32_t region, u
  * this path is a call, and the stores that need no timestamp come before the TSC read, so
  * that the code of each mode needs no callee-saved registers. The busy mark as everywhere
  * (core/location.h: scorep_location_busy_fast_begin, one instruction at each end on x86-64). */
+/* A message record that a fast step writes beside its region record (the MPI adapter's
+ * message path, core/events_mpi.h): a send's (MpiSend with request 0 or MpiIsend) one tick
+ * after its Enter, a receive's (MpiRecv) at the time read for it, before its Leave. */
+typedef struct {
+    uint32_t type, comm, peer, tag;
+    uint64_t bytes, request, msg_id;
+} scorep_event_fast_msg;
+
+/* The profile node of region under p->cur that scorep_profile_enter finds without a call:
+ * the one the parent found last or, with next_hit, the one that one found next (a
+ * send-receive loop alternates two calls at one depth: its next_hit chain); else NULL. */
+static inline __attribute__((always_inline)) pnode *
+scorep_event_fast_node(const scorep_profile *p, uint32_t region, const bool next_hit)
+{
+    pnode *cur = p->cur, *c = cur->last_hit;
+    if (__builtin_expect(c && c->key != region, 0)) {
+        if (!next_hit)
+            return NULL;
+        c = c->next_hit;
+        if (!c || c->key != region || c->parent != cur)
+            return NULL;
+    }
+    return c;
+}
+
+/* The enter's fast path (above) with an optional message (msg: NULL for none; a send's
+ * record one tick after the Enter when tracing, its bytes sent in the profile) and the
+ * profile node found through next_hit too (next_hit). */
 static inline __attribute__((always_inline)) bool
-scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
-                           const bool tracing)
+scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp,
+                               const scorep_event_fast_msg *msg, const bool next_hit,
+                               const bool profiling, const bool tracing)
 {
     scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
@@ -159,6 +188,7 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
     pnode *c = NULL;
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
+    buf_mpi_rec *m = NULL;
     /* the gate: measurement on, recording on, the TSC as timer (base/state.h); with
      * off_depth 0 that is scorep_location_recording */
     if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (scorep_gate() | l->off_depth) != 0 ||
@@ -166,16 +196,19 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
                          0))
         goto general;
     if (profiling) {
-        c = p->cur->last_hit;
-        if (__builtin_expect(p->depth >= p->max_depth || !c || c->key != region || c->dense, 0))
+        c = scorep_event_fast_node(p, region, next_hit);
+        if (__builtin_expect(p->depth >= p->max_depth || !c || c->dense, 0))
             goto general;
     }
-    if (tracing && !scorep_buffer_fast_slot(&l->buffer, d, l->buffer.rec_depth, 1, &s, &r))
+    if (tracing && !(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.rec_depth, 1, &s, &r) &&
+                     (!msg || scorep_buffer_mpi_slot(&l->buffer, &m))))
         goto general;
     /* every store that needs no timestamp first: the values die before the TSC read,
      * whose two output registers would otherwise push the path into callee-saved ones */
     if (tracing) {
         s->cur = (char *)(r + 1);
+        if (msg)
+            l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
         r->region = region;
         r->type = BUF_ENTER;
     }
@@ -183,14 +216,25 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
     l->stack_sp[d] = sp;
     l->depth = d + 1;
     if (profiling) {
+        if (next_hit)
+            p->cur->last_hit = c;
         p->cur = c;
         p->depth++;
+        if (msg)
+            c->bytes_sent += msg->bytes;
     }
     uint64_t t = scorep_location_now(l, scorep_timer_tsc());
     if (profiling)
         c->enter_ts = t;
     if (tracing)
         r->ts = t;
+    if (tracing && msg) {
+        /* the message one tick after the Enter (SCOREP_TS_NEXT) */
+        l->last_ts = t + 1;
+        l->buffer.last_comm_ts = t + 1;
+        scorep_buffer_mpi_fill(m, t + 1, msg->type, msg->comm, msg->peer, msg->tag, msg->bytes,
+                               msg->request, msg->msg_id, 0);
+    }
     ok = true;
 general:
     scorep_location_busy_fast_end(l, busy);
@@ -198,8 +242,20 @@ general:
 }
 
 static inline __attribute__((always_inline)) bool
-scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profiling,
+scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, const bool profiling,
                            const bool tracing)
+{
+    return scorep_event_enter_fast_msg_as(l, region, sp, NULL, false, profiling, tracing);
+}
+
+/* The leave's fast path (above) at the time read for it by the caller (with_raw: raw,
+ * else the TSC now; with it the whole gate, recording on, is required) with an optional
+ * received message (msg: MpiRecv at that time and the Leave one tick later when tracing,
+ * its bytes received in the profile; handle 0). */
+static inline __attribute__((always_inline)) bool
+scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw,
+                               const bool with_raw, const scorep_event_fast_msg *msg,
+                               const bool profiling, const bool tracing)
 {
     scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
     bool ok = false;
@@ -208,11 +264,12 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
     pnode *c = NULL;
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
+    buf_mpi_rec *m = NULL;
     const buf_region_rec *e = NULL;
     /* a leave records while recording is off (scorep_event_leave_impl): measurement on and
-     * the TSC only */
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 ||
-                             ((scorep_gate() & SCOREP_GATE_LEAVE) | l->off_depth) != 0 ||
+     * the TSC only; a message needs recording on (the whole gate) */
+    uint32_t gate = with_raw ? scorep_gate() : scorep_gate() & SCOREP_GATE_LEAVE;
+    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (gate | l->off_depth) != 0 ||
                              d >= l->stack_cap || l->stack_region[d] != region,
                          0))
         goto general;
@@ -225,7 +282,8 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
     }
     if (tracing) {
         /* d < depth_cap and no minimum duration, in one test (fast_leave_depth) */
-        if (!scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r))
+        if (!(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r) &&
+              (!msg || scorep_buffer_mpi_slot(&l->buffer, &m))))
             goto general;
         e = r - 1;
         if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
@@ -234,23 +292,44 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
     /* as the enter: the stores without the timestamp first */
     l->depth = d;
     if (profiling) {
+        if (msg)
+            c->bytes_received += msg->bytes;
         p->cur = c->parent;
         p->depth--;
     }
     if (tracing) {
         s->cur = (char *)(r + 1);
+        if (msg)
+            l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
         r->region = region;
-        r->type = BUF_LEAVE | (l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
+        /* with the message after the Enter (t > last_ts >= the Enter's time) the call
+         * encloses communication: scorep_buffer_leave's test, true then */
+        r->type = BUF_LEAVE | (msg || l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
     }
-    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
+    uint64_t t = scorep_location_now(l, with_raw ? raw : scorep_timer_tsc());
+    if (tracing && msg) {
+        l->last_ts = t + 1;
+        l->buffer.last_comm_ts = t;
+        scorep_buffer_mpi_fill(m, t, BUF_MPI_RECV, msg->comm, msg->peer, msg->tag, msg->bytes, 0,
+                               msg->msg_id, 0);
+    }
+    /* the Leave's time */
+    uint64_t tl = tracing && msg ? t + 1 : t;
     if (profiling)
-        scorep_profile_close_node(c, t);
+        scorep_profile_close_node(c, tl);
     if (tracing)
-        r->ts = t;
+        r->ts = tl;
     ok = true;
 general:
     scorep_location_busy_fast_end(l, busy);
     return ok;
+}
+
+static inline __attribute__((always_inline)) bool
+scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profiling,
+                           const bool tracing)
+{
+    return scorep_event_leave_fast_msg_as(l, region, 0, false, NULL, profiling, tracing);
 }
 
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach

@@ -182,156 +182,35 @@ scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t
  * those of scorep_event_enter, scorep_event_mpi_send (stamped SCOREP_TS_NEXT) and
  * scorep_event_mpi_recv + scorep_event_leave_raw, timestamps included. */
 
-/* The profile node of region under p->cur that scorep_profile_enter finds without a call:
- * the one the parent found last or the one that one found next (a send-receive loop
- * alternates two calls at one depth: its next_hit chain); NULL otherwise. */
-static inline __attribute__((always_inline)) pnode *scorep_event_mpi_node(const scorep_profile *p,
-                                                                         uint32_t region)
-{
-    pnode *cur = p->cur, *c = cur->last_hit;
-    if (__builtin_expect(c && c->key != region, 0)) {
-        c = c->next_hit;
-        if (!c || c->key != region || c->parent != cur)
-            return NULL;
-    }
-    return c;
-}
-
 /* message: with the send's record (type: BUF_MPI_SEND with request 0, or BUF_MPI_ISEND with
  * its request id), else the Enter alone (any wrapped call's: the compiler hooks' fast
- * Enter, but a profile node found through next_hit too) */
+ * Enter, but a profile node found through next_hit too); events.h's fast Enter */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_enter_send_fast_as(scorep_location *l, uint32_t region, uint32_t type,
                                     uint32_t comm, uint32_t dest, uint32_t tag, uint64_t bytes,
                                     uint64_t request, uint64_t msg_id, const bool message,
                                     const bool profiling, const bool tracing)
 {
-    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
-    bool ok = false;
-    uint32_t d = l->depth;
-    scorep_profile *p = &l->profile;
-    pnode *c = NULL;
-    buf_stream *s = NULL;
-    buf_region_rec *r = NULL;
-    buf_mpi_rec *m = NULL;
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (scorep_gate() | l->off_depth) != 0 ||
-                             d >= l->stack_cap,
-                         0))
-        goto general;
-    if (profiling) {
-        c = scorep_event_mpi_node(p, region);
-        if (__builtin_expect(p->depth >= p->max_depth || !c || c->dense, 0))
-            goto general;
-    }
-    if (tracing && !(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.rec_depth, 1, &s, &r) &&
-                     (!message || scorep_buffer_mpi_slot(&l->buffer, &m))))
-        goto general;
-    if (tracing) {
-        s->cur = (char *)(r + 1);
-        if (message)
-            l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
-        r->region = region;
-        r->type = BUF_ENTER;
-    }
-    l->stack_region[d] = region;
-    l->stack_sp[d] = 0;
-    l->depth = d + 1;
-    if (profiling) {
-        p->cur->last_hit = c;
-        p->cur = c;
-        p->depth++;
-        if (message)
-            c->bytes_sent += bytes;
-    }
-    uint64_t t = scorep_location_now(l, scorep_timer_tsc());
-    if (profiling)
-        c->enter_ts = t;
-    if (tracing)
-        r->ts = t;
-    if (tracing && message) {
-        /* the message one tick after the Enter (SCOREP_TS_NEXT) */
-        l->last_ts = t + 1;
-        l->buffer.last_comm_ts = t + 1;
-        scorep_buffer_mpi_fill(m, t + 1, type, comm, dest, tag, bytes, request, msg_id, 0);
-    }
-    ok = true;
-general:
-    scorep_location_busy_fast_end(l, busy);
-    return ok;
+    const scorep_event_fast_msg msg = {type, comm, dest, tag, bytes, request, msg_id};
+    return scorep_event_enter_fast_msg_as(l, region, 0, message ? &msg : NULL, true, profiling,
+                                          tracing);
 }
 
 /* raw: the receive's timer reading (scorep_mpi_now); MpiRecv at the location's time for it,
  * the Leave one tick later when tracing (at that time in a profile, which stamps no
  * message). handle 0 (no Mprobe message). Without message: the Leave alone at the
  * location's time for raw (scorep_event_leave_raw's, for the calls whose post hook read
- * the timer for events of their own: MPI_Irecv, MPI_Wait, MPI_Waitall). */
+ * the timer for events of their own: MPI_Irecv, MPI_Wait, MPI_Waitall). events.h's fast
+ * Leave. */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_t raw,
                                     uint32_t comm, uint32_t source, uint32_t tag, uint64_t bytes,
                                     uint64_t msg_id, const bool message, const bool profiling,
                                     const bool tracing)
 {
-    scorep_location_fast_mark busy = scorep_location_busy_fast_begin(l);
-    bool ok = false;
-    uint32_t d = l->depth - 1; /* UINT32_MAX at depth 0: not below stack_cap */
-    scorep_profile *p = &l->profile;
-    pnode *c = NULL;
-    buf_stream *s = NULL;
-    buf_region_rec *r = NULL;
-    buf_mpi_rec *m = NULL;
-    /* the message needs recording on (the whole gate), the Leave the call on top */
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (scorep_gate() | l->off_depth) != 0 ||
-                             d >= l->stack_cap || l->stack_region[d] != region,
-                         0))
-        goto general;
-    if (profiling) {
-        c = p->cur;
-        if (__builtin_expect(p->overflow || c->kind != PNODE_REGION || c->id != region ||
-                                 c->dense || c->visits + 1 == p->throttle_calls,
-                             0))
-            goto general;
-    }
-    const buf_region_rec *e = NULL;
-    if (tracing) {
-        if (!(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r) &&
-              (!message || scorep_buffer_mpi_slot(&l->buffer, &m))))
-            goto general;
-        e = r - 1;
-        if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
-            goto general;
-    }
-    l->depth = d;
-    if (profiling) {
-        if (message)
-            c->bytes_received += bytes;
-        p->cur = c->parent;
-        p->depth--;
-    }
-    if (tracing) {
-        s->cur = (char *)(r + 1);
-        if (message)
-            l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
-        r->region = region;
-        /* with the message after the Enter (t > last_ts >= the Enter's time) the call
-         * encloses communication: scorep_buffer_leave's test, true then */
-        r->type = BUF_LEAVE | (message || l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
-    }
-    uint64_t t = scorep_location_now(l, raw);
-    if (tracing && message) {
-        l->last_ts = t + 1;
-        l->buffer.last_comm_ts = t;
-        scorep_buffer_mpi_fill(m, t, BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id, 0);
-    }
-    /* the Leave's time */
-    uint64_t tl = tracing && message ? t + 1 : t;
-    if (tracing)
-        r->ts = tl;
-    if (profiling)
-        scorep_profile_close_node(c, tl);
-    ok = true;
-general:
-    scorep_location_busy_fast_end(l, busy);
-    return ok;
+    const scorep_event_fast_msg msg = {BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id};
+    return scorep_event_leave_fast_msg_as(l, region, raw, true, message ? &msg : NULL, profiling,
+                                          tracing);
 }
 
 /* The same in l's mode (scorep_location_events_fast): each mode's code compiled on its own;
