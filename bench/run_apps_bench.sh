@@ -13,8 +13,11 @@
 # spinning OpenMP threads measure the other jobs (libgomp's plain LULESH took 45 s instead
 # of 0.7 s at load 15).
 #
-# The applications are not part of scorep-rt: LULESH_SRC and COMD_SRC name checkouts
-# (github.com/LLNL/LULESH, github.com/ECP-copa/CoMD); without them a line says so.
+# The applications are not part of scorep-rt: LULESH_SRC, COMD_SRC, HPCCG_SRC, MINIFE_SRC
+# and XSBENCH_SRC name checkouts (github.com/LLNL/LULESH, github.com/ECP-copa/CoMD,
+# github.com/Mantevo/HPCCG, github.com/Mantevo/miniFE, github.com/ANL-CESAR/XSBench); without
+# one a line says so. HPCCG (2 ranks x 2 threads, 40^3), miniFE (ref, 2 ranks, -nx 30) and
+# XSBench (openmp-threading, 2 threads, -s small -l 1000000) are built by their own Makefiles.
 # APPS_VARIANTS (default "plain nocompiler default inlined functions"; also thresholdN for
 # --instrument-threshold=N) selects variants, APPS_TRACE_MEMORY (default 64M) is
 # SCOREP_TOTAL_MEMORY of the trace runs, BENCH_KEEP=1
@@ -70,9 +73,11 @@ instrumented() {
         END { n = 0; for (k in f) n++; print n }'
 }
 
-# visits EXPDIR: all visits of the profile (throttled calls included)
+# visits EXPDIR: all visits of the profile (throttled calls included: a function's visits
+# count them; its child scorep_throttled_from_visit=N counts them again and is left out)
 visits() {
-    "$cube_dump" -m visits "$1/profile.cubex" | awk -F'\t' '{ split($4, kv, "="); s += kv[2] }
+    "$cube_dump" -m visits "$1/profile.cubex" | awk -F'\t' '
+        $2 !~ /\/scorep_throttled_from_visit=[0-9]+$/ { split($4, kv, "="); s += kv[2] }
         END { printf "%.0f\n", s }'
 }
 
@@ -194,9 +199,88 @@ comd() {
         "$tmp" "$src"
 }
 
+# driver VARIANT COMPILER: a one-word compiler command for the applications' own Makefiles
+# (miniFE's generate_info_header runs `which $CXX`), as Score-P's scorep-<compiler> wrappers
+driver() {
+    _d=$tmp/$2.$1
+    if [ "$1" = plain ]; then
+        printf '#!/bin/sh\nexec %s "$@"\n' "$2" >"$_d"
+    else
+        printf '#!/bin/sh\nexec %s %s %s "$@"\n' "$cc" "$(variant_opts "$1")" "$2" >"$_d"
+    fi
+    chmod +x "$_d"
+    echo "$_d"
+}
+
+# the Makefile builds of HPCCG, miniFE and XSBench: a copy of the sources per variant
+copy_of() { # copy_of DIR NAME: a fresh copy of DIR at $tmp/NAME
+    rm -rf "${tmp:?}/$2"
+    cp -r "$1" "$tmp/$2"
+}
+
+hpccg() {
+    src=${HPCCG_SRC:-}
+    if [ -z "$src" ] || [ ! -f "$src/HPCCG.cpp" ]; then
+        echo "$bench_name: HPCCG skipped: set HPCCG_SRC to an HPCCG checkout"
+        return 0
+    fi
+    command -v mpirun >/dev/null 2>&1 || { echo "$bench_name: HPCCG skipped: no mpirun"; return 0; }
+    for v in $variants; do
+        echo "building HPCCG ($v) ..." >&2
+        copy_of "$src" "hpccg-src.$v"
+        x=$(driver $v mpicxx)
+        build "HPCCG ($v)" make -C "$tmp/hpccg-src.$v" CXX="$x" LINKER="$x" USE_MPI=-DUSING_MPI \
+            USE_OMP=-DUSING_OMP OMP_FLAGS=-fopenmp CPP_OPT_FLAGS="-O3 -g"
+        cp "$tmp/hpccg-src.$v/test_HPCCG" "$tmp/hpccg.$v"
+    done
+    # 2 ranks x 2 threads, 40^3 rows per rank; the result file lands in $tmp
+    rounds hpccg sh -c 'cd "$0" && OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive mpirun -np 2 "$1" 40 40 40' "$tmp"
+}
+
+minife() {
+    src=${MINIFE_SRC:-}
+    if [ -z "$src" ] || [ ! -f "$src/ref/src/main.cpp" ]; then
+        echo "$bench_name: miniFE skipped: set MINIFE_SRC to a miniFE checkout"
+        return 0
+    fi
+    command -v mpirun >/dev/null 2>&1 || { echo "$bench_name: miniFE skipped: no mpirun"; return 0; }
+    for v in $variants; do
+        echo "building miniFE ($v) ..." >&2
+        copy_of "$src/ref" "minife-src.$v"
+        build "miniFE ($v)" make -C "$tmp/minife-src.$v/src" CXX="$(driver $v mpicxx)" \
+            CC="$(driver $v mpicc)"
+        cp "$tmp/minife-src.$v/src/miniFE.x" "$tmp/minife.$v"
+    done
+    # the ref variant (MPI only), 2 ranks, 30^3 elements
+    rounds minife sh -c 'cd "$0" && mpirun -np 2 "$1" -nx 30' "$tmp"
+}
+
+xsbench() {
+    src=${XSBENCH_SRC:-}
+    if [ -z "$src" ] || [ ! -f "$src/openmp-threading/Main.c" ]; then
+        echo "$bench_name: XSBench skipped: set XSBENCH_SRC to an XSBench checkout"
+        return 0
+    fi
+    for v in $variants; do
+        echo "building XSBench ($v) ..." >&2
+        copy_of "$src/openmp-threading" "xsbench-src.$v"
+        # its Makefile adds -flto and -fopenmp when CC's name holds gcc
+        build "XSBench ($v)" make -C "$tmp/xsbench-src.$v" CC="$(driver $v gcc)"
+        cp "$tmp/xsbench-src.$v/XSBench" "$tmp/xsbench.$v"
+    done
+    # event mode, 2 threads, the small problem with 1e6 lookups (not the default 1.7e7: its
+    # checksum is then not the one XSBench knows, and it exits with 1): fails unless it
+    # prints its checksum
+    rounds xsbench env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive sh -c \
+        '"$0" -s small -m event -l 1000000 | grep "^Verification checksum"'
+}
+
 echo "apps (#31), $(uptime | sed 's/.*load/load/'), $runs runs per row (median):"
 : >"$tmp/notes"
 lulesh
 comd
+hpccg
+minife
+xsbench
 echo "build notes of the plugins (what they left out, per file and variant):"
 sed 's/^/  /' "$tmp/notes"

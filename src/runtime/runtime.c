@@ -554,17 +554,21 @@ static uint64_t program_end_raw;
 void scorep_rt_close_locations(void)
 {
     note_reductions();
+    const scorep_ipc *ipc = scorep_ipc_get();
+    char rank_prefix[32] = "";
+    if (ipc->size() > 1)
+        snprintf(rank_prefix, sizeof rank_prefix, "rank %d ", ipc->rank());
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         uint64_t t = scorep_location_now(l, program_end_raw);
         if (!l->finished)
             l->end_ts = t;
         if (l->profiling)
             scorep_profile_close_all(&l->profile, l->end_ts);
-        if (l->buffer.full)
-            scorep_warn("location %u: SCOREP_TOTAL_MEMORY was used up; its trace stops early "
+        if (l->buffer.full) /* location ids are per process: with several, say whose */
+            scorep_warn("%slocation %u: SCOREP_TOTAL_MEMORY was used up; its trace stops early "
                         "(%llu events lost). Increase SCOREP_TOTAL_MEMORY or filter "
                         "frequent regions",
-                        l->id, (unsigned long long)l->buffer.lost);
+                        rank_prefix, l->id, (unsigned long long)l->buffer.lost);
     }
 }
 

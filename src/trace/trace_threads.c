@@ -149,8 +149,35 @@ static uint32_t team_of(team_table *t, const uint32_t *m, uint32_t n)
     return t->n - 1;
 }
 
+/* Whether every member of an instance is known: a member whose team-begin record is missing
+ * (its trace stopped early: SCOREP_TOTAL_MEMORY used up) is UINT32_MAX. */
+static int all_known(const uint32_t *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (m[i] == UINT32_MAX)
+            return 0;
+    return 1;
+}
+
+/* The first team of n members that agrees with m on every member m knows; UINT32_MAX when
+ * there is none. A team with an unknown member would be a group with an invalid location. */
+static uint32_t team_like(const team_table *t, const uint32_t *m, uint32_t n)
+{
+    for (uint32_t k = 0; k < t->n; k++) {
+        const uint32_t *tm = t->members + t->off[k];
+        uint32_t i = 0;
+        while (t->off[k + 1] - t->off[k] == n && i < n && (m[i] == UINT32_MAX || m[i] == tm[i]))
+            i++;
+        if (t->off[k + 1] - t->off[k] == n && i == n)
+            return k;
+    }
+    return UINT32_MAX;
+}
+
 /* Instances -> teams: per instance its members by thread number (two passes over the
- * records: sizes, then places), then equal member lists become one team. */
+ * records: sizes, then places), then equal member lists become one team. An instance with
+ * members whose records were lost takes a complete team that matches the members it knows
+ * (the runtimes reuse their threads), else none: its events name no team. */
 static int find_teams(team_table *t)
 {
     instances in = {0};
@@ -177,7 +204,14 @@ static int find_teams(team_table *t)
     }
     for (uint32_t i = 0; i < in.n_inst; i++) {
         uint32_t n = in.size[i + 1] - in.size[i];
-        st.inst2team[i] = n && rc == 0 ? team_of(t, in.slots + in.size[i], n) : UINT32_MAX;
+        st.inst2team[i] = UINT32_MAX;
+        if (n && rc == 0 && all_known(in.slots + in.size[i], n))
+            st.inst2team[i] = team_of(t, in.slots + in.size[i], n);
+    }
+    for (uint32_t i = 0; i < in.n_inst && rc == 0; i++) {
+        uint32_t n = in.size[i + 1] - in.size[i];
+        if (n && !all_known(in.slots + in.size[i], n))
+            st.inst2team[i] = team_like(t, in.slots + in.size[i], n);
     }
     free(in.size);
     free(in.slots);

@@ -87,6 +87,22 @@ actual=$(bytes_used c1.err | awk '{ print $2 }')
 expect_within10 "$(est_max c1.score)" "$actual" "calls: max_buf"
 expect_within10 "$(est_total c1.score)" "$actual" "calls: aggregate"
 
+# throttled functions (#31, XSBench): the node scorep_throttled_from_visit=N below tiny
+# counts calls that wrote no record of their own (no parameter event); their enters and
+# leaves stay in tiny's estimate, since a trace-only run throttles nothing and records
+# them all, as its buffer bytes show
+scorep_cc --instrument=functions gcc -O1 -o throttle "$PROGRAMS/throttle.c"
+run_app th1 env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_EXPERIMENT_DIRECTORY=th1 ./throttle
+expect_eq "$status" 0 "throttle: exit status"
+expect_eq "$(profile_sum th1 main/tiny/scorep_throttled_from_visit=1001 visits)" 4000 \
+    "throttle: the profile has tiny's throttled node (the precondition)"
+"$SCOREP_SCORE" th1 >th1.score || fail "scorep-score th1"
+run_app th2 env SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true \
+    SCOREP_EXPERIMENT_DIRECTORY=th2 ./throttle
+expect_eq "$status" 0 "throttle, trace only: exit status"
+actual=$(bytes_used th2.err | awk '{ print $2 }')
+expect_within10 "$(est_max th1.score)" "$actual" "throttle: max_buf against the trace-only run"
+
 # -g: frequently called, cheap USR regions: exactly leaf. The time criterion (default 1 us
 # per visit) depends on the load of the machine (nine threads on two cores), so it is raised
 # to 1000 us here: what decides is the buffer share, which the program's calls fix.

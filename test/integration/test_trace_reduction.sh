@@ -69,6 +69,10 @@ SCOREP_TRACING_REDUCTION=none SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIREC
     timeout 300 mpirun --bind-to core:overload-allowed -np 2 ./pingpong 50000 10 >out2 2>err2 || rc=$?
 expect_eq "$rc" 0 "the same run without reduction"
 expect_eq "$(grep -c 'its trace stops early' err2)" 2 "without reduction both traces stop early"
+# location ids are per process: each warning says whose (HPCCG's two ranks both said
+# "location 1" before)
+expect_eq "$(sed -n 's/^\[scorep-rt\] warning: \(rank [0-9]* location [0-9]*\): SCOREP_TOTAL_MEMORY was used up.*/\1/p' err2 | sort | tr '\n' ' ')" \
+    "rank 0 location 0 rank 1 location 0 " "without reduction: the warnings name rank and location"
 expect_grep '\| stop \|' stop/MANIFEST.md "MANIFEST.md lists the stop"
 
 # --- SCOREP_TRACING_REDUCTION=flush: a complete trace, the flush marked by BufferFlush ---

@@ -306,6 +306,21 @@ static bool is_param_cnode(const cube_reader *r, int c)
            strcmp(g->paradigm, "user") == 0 && g->name && strchr(g->name, '=') != NULL;
 }
 
+/* The node "scorep_throttled_from_visit=N" below a throttled function (docs/user-guide.md
+ * §5a) counts the calls the runtime only counted: no parameter record is written for them.
+ * Their enters and leaves stay in the parent's estimate: a trace-only run
+ * (SCOREP_ENABLE_PROFILING=false) throttles nothing and records them all. */
+static bool is_throttled_cnode(const cube_reader *r, int c)
+{
+    static const char name[] = "scorep_throttled_from_visit";
+    const cube_cnode *n = &r->cnodes[c];
+    const char *g = r->regions[n->region].name;
+    if (n->param_name != NULL)
+        return strcmp(n->param_name, name) == 0;
+    return is_param_cnode(r, c) && g && strncmp(g, name, sizeof name - 1) == 0 &&
+           g[sizeof name - 1] == '=';
+}
+
 /* out = the per-location row of (metric, c) in view, from the source */
 static void fetch(scratch *s, int metric, int c, cube_view view, uint64_t *out)
 {
@@ -324,6 +339,7 @@ static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t 
     for (int i = 0; i < n; i++) {
         int c = cn[i];
         bool param = is_param_cnode(r, c);
+        uint64_t bytes = is_throttled_cnode(r, c) ? 0 : param ? SCORE_EVENT_RECORD : visit_bytes;
         bool own_row = r->cnodes[c].param_name == NULL; /* a region "n=5" has a row */
         fetch(s, s->visits, c, CUBE_VIEW_EXCLUSIVE, s->rows);
         fetch(s, s->time, c, CUBE_VIEW_EXCLUSIVE, s->rows + L);
@@ -333,7 +349,7 @@ static void sum_cnodes(scratch *s, score_row *w, const int *cn, int n, uint64_t 
             uint64_t v = s->rows[l];
             double t = cube_value_to_double(tt, s->rows[L + (size_t)l]);
             uint64_t *pb = &s->proc_bytes[s->proc_of[l]];
-            *pb = sat_add(*pb, sat_mul(v, param ? SCORE_EVENT_RECORD : visit_bytes));
+            *pb = sat_add(*pb, sat_mul(v, bytes));
             w->visits = sat_add(w->visits, own_row ? v : 0);
             w->excl += t;
             s->loc_excl[l] += t;
@@ -478,6 +494,8 @@ static void cnode_bytes(const score_model *m, const score_params *p, int c, int 
         *creator = sat_add(*creator, sat_mul(v, 2 * SCORE_EVENT_RECORD));
         return;
     }
+    if (is_throttled_cnode(r, c))
+        return;
     if (is_param_cnode(r, c)) {
         *pb = sat_add(*pb, sat_mul(v, SCORE_EVENT_RECORD));
         return;
