@@ -155,12 +155,22 @@ header() {
         funcs "trace/MB"
 }
 
-lulesh() {
-    src=${LULESH_SRC:-}
-    if [ -z "$src" ] || [ ! -f "$src/lulesh.cc" ]; then
-        echo "$bench_name: LULESH skipped: set LULESH_SRC to a LULESH 2.0 checkout"
-        return 0
+# app_src LABEL DIR FILE VAR CHECKOUT [mpi]: src=DIR when it holds FILE (and mpirun is here
+# for "mpi"); else a line saying what to set, and false: the application is skipped
+app_src() {
+    src=$2
+    if [ -z "$src" ] || [ ! -f "$src/$3" ]; then
+        echo "$bench_name: $1 skipped: set $4 to $5 checkout"
+        return 1
     fi
+    if [ "${6:-}" = mpi ] && ! command -v mpirun >/dev/null 2>&1; then
+        echo "$bench_name: $1 skipped: no mpirun"
+        return 1
+    fi
+}
+
+lulesh() {
+    app_src LULESH "${LULESH_SRC:-}" lulesh.cc LULESH_SRC "a LULESH 2.0" || return 0
     for v in $variants; do
         echo "building LULESH ($v) ..." >&2
         objs=
@@ -175,12 +185,7 @@ lulesh() {
 }
 
 comd() {
-    src=${COMD_SRC:-}
-    if [ -z "$src" ] || [ ! -f "$src/src-mpi/CoMD.c" ]; then
-        echo "$bench_name: CoMD skipped: set COMD_SRC to a CoMD checkout"
-        return 0
-    fi
-    command -v mpirun >/dev/null 2>&1 || { echo "$bench_name: CoMD skipped: no mpirun"; return 0; }
+    app_src CoMD "${COMD_SRC:-}" src-mpi/CoMD.c COMD_SRC "a CoMD" mpi || return 0
     printf '#define CoMD_VARIANT "bench"\n#define CoMD_HOSTNAME "bench"\n#define CoMD_KERNEL_NAME "Linux"\n#define CoMD_KERNEL_RELEASE ""\n#define CoMD_PROCESSOR ""\n#define CoMD_COMPILER "mpicc"\n#define CoMD_COMPILER_VERSION ""\n#define CoMD_CFLAGS ""\n#define CoMD_LDFLAGS ""\n' \
         >"$tmp/CoMD_info.h"
     for v in $variants; do
@@ -212,62 +217,50 @@ driver() {
     echo "$_d"
 }
 
-# the Makefile builds of HPCCG, miniFE and XSBench: a copy of the sources per variant
-copy_of() { # copy_of DIR NAME: a fresh copy of DIR at $tmp/NAME
-    rm -rf "${tmp:?}/$2"
-    cp -r "$1" "$tmp/$2"
+# make_variants LABEL KEY DIR BIN MAKE: the Makefile builds of HPCCG, miniFE and XSBench: per
+# variant V a fresh copy of DIR at $tmp/KEY-src.V, built by the function MAKE V COPY, and its
+# BIN (a path in the copy) at $tmp/KEY.V
+make_variants() {
+    for v in $variants; do
+        echo "building $1 ($v) ..." >&2
+        rm -rf "${tmp:?}/$2-src.$v"
+        cp -r "$3" "$tmp/$2-src.$v"
+        "$5" "$v" "$tmp/$2-src.$v"
+        cp "$tmp/$2-src.$v/$4" "$tmp/$2.$v"
+    done
+}
+
+hpccg_make() { # hpccg_make VARIANT DIR
+    _x=$(driver "$1" mpicxx)
+    build "HPCCG ($1)" make -C "$2" CXX="$_x" LINKER="$_x" USE_MPI=-DUSING_MPI \
+        USE_OMP=-DUSING_OMP OMP_FLAGS=-fopenmp CPP_OPT_FLAGS="-O3 -g"
 }
 
 hpccg() {
-    src=${HPCCG_SRC:-}
-    if [ -z "$src" ] || [ ! -f "$src/HPCCG.cpp" ]; then
-        echo "$bench_name: HPCCG skipped: set HPCCG_SRC to an HPCCG checkout"
-        return 0
-    fi
-    command -v mpirun >/dev/null 2>&1 || { echo "$bench_name: HPCCG skipped: no mpirun"; return 0; }
-    for v in $variants; do
-        echo "building HPCCG ($v) ..." >&2
-        copy_of "$src" "hpccg-src.$v"
-        x=$(driver $v mpicxx)
-        build "HPCCG ($v)" make -C "$tmp/hpccg-src.$v" CXX="$x" LINKER="$x" USE_MPI=-DUSING_MPI \
-            USE_OMP=-DUSING_OMP OMP_FLAGS=-fopenmp CPP_OPT_FLAGS="-O3 -g"
-        cp "$tmp/hpccg-src.$v/test_HPCCG" "$tmp/hpccg.$v"
-    done
+    app_src HPCCG "${HPCCG_SRC:-}" HPCCG.cpp HPCCG_SRC "an HPCCG" mpi || return 0
+    make_variants HPCCG hpccg "$src" test_HPCCG hpccg_make
     # 2 ranks x 2 threads, 40^3 rows per rank; the result file lands in $tmp
     rounds hpccg sh -c 'cd "$0" && OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive mpirun -np 2 "$1" 40 40 40' "$tmp"
 }
 
+minife_make() { # minife_make VARIANT DIR
+    build "miniFE ($1)" make -C "$2/src" CXX="$(driver "$1" mpicxx)" CC="$(driver "$1" mpicc)"
+}
+
 minife() {
-    src=${MINIFE_SRC:-}
-    if [ -z "$src" ] || [ ! -f "$src/ref/src/main.cpp" ]; then
-        echo "$bench_name: miniFE skipped: set MINIFE_SRC to a miniFE checkout"
-        return 0
-    fi
-    command -v mpirun >/dev/null 2>&1 || { echo "$bench_name: miniFE skipped: no mpirun"; return 0; }
-    for v in $variants; do
-        echo "building miniFE ($v) ..." >&2
-        copy_of "$src/ref" "minife-src.$v"
-        build "miniFE ($v)" make -C "$tmp/minife-src.$v/src" CXX="$(driver $v mpicxx)" \
-            CC="$(driver $v mpicc)"
-        cp "$tmp/minife-src.$v/src/miniFE.x" "$tmp/minife.$v"
-    done
+    app_src miniFE "${MINIFE_SRC:-}" ref/src/main.cpp MINIFE_SRC "a miniFE" mpi || return 0
+    make_variants miniFE minife "$src/ref" src/miniFE.x minife_make
     # the ref variant (MPI only), 2 ranks, 30^3 elements
     rounds minife sh -c 'cd "$0" && mpirun -np 2 "$1" -nx 30' "$tmp"
 }
 
+xsbench_make() { # xsbench_make VARIANT DIR: its Makefile adds -flto and -fopenmp when CC's name holds gcc
+    build "XSBench ($1)" make -C "$2" CC="$(driver "$1" gcc)"
+}
+
 xsbench() {
-    src=${XSBENCH_SRC:-}
-    if [ -z "$src" ] || [ ! -f "$src/openmp-threading/Main.c" ]; then
-        echo "$bench_name: XSBench skipped: set XSBENCH_SRC to an XSBench checkout"
-        return 0
-    fi
-    for v in $variants; do
-        echo "building XSBench ($v) ..." >&2
-        copy_of "$src/openmp-threading" "xsbench-src.$v"
-        # its Makefile adds -flto and -fopenmp when CC's name holds gcc
-        build "XSBench ($v)" make -C "$tmp/xsbench-src.$v" CC="$(driver $v gcc)"
-        cp "$tmp/xsbench-src.$v/XSBench" "$tmp/xsbench.$v"
-    done
+    app_src XSBench "${XSBENCH_SRC:-}" openmp-threading/Main.c XSBENCH_SRC "an XSBench" || return 0
+    make_variants XSBench xsbench "$src/openmp-threading" XSBench xsbench_make
     # event mode, 2 threads, the small problem with 1e6 lookups (not the default 1.7e7: its
     # checksum is then not the one XSBench knows, and it exits with 1): fails unless it
     # prints its checksum
