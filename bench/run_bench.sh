@@ -7,7 +7,7 @@
 # Environment: abs_top_builddir (build tree with scorep-cc and .libs/libscorep-rt.so),
 # abs_top_srcdir (source tree), CC (compiler, default gcc), BENCH_RUNS (runs per variant,
 # default 5), BENCH_CALLS (calls per run, default 10000000), BENCH_KEEP=1 keeps the
-# temporary directory.
+# temporary directory, BENCH_SAVE_PROGRAMS / BENCH_PROGRAMS (below) build here, run elsewhere.
 set -eu
 
 # shellcheck source=bench/bench_lib.sh
@@ -26,51 +26,73 @@ SCOREP_THROTTLING=false
 export SCOREP_THROTTLING
 
 # ------------------------------------------------------------------ build the programs
-echo "building the benchmark programs in $tmp ..." >&2
-step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
-step "build rdtsc_cost" $cc -O2 -o "$tmp/rdtsc_cost" "$bench/rdtsc_cost.c"
-step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
-build_floors # (b) and (b2)
-# rows (c)-(j) time gcc's -finstrument-functions hooks: named, since scorep-cc's default is the
-# installed plugin, whose threshold leaves tiny() uninstrumented (the rows then timed the plain call)
-step "build tiny (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 -o "$tmp/tiny_scorep" \
-    "$bench/tiny.c"
-# a substrate plugin taking every enter and exit (the counting test plugin, docs/substrate-plugins.md)
-step "build substrate plugin (count)" $cc -O2 -shared -fPIC -I"$srcdir/include" \
-    -o "$tmp/libscorep_substrate_count.so" "$srcdir/test/plugins/substrate_count.c"
-step "build threads (uninstrumented)" $cc -O2 -pthread -o "$tmp/threads_plain" "$bench/threads.c"
-step "build threads (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 -pthread \
-    -o "$tmp/threads_scorep" \
-    "$bench/threads.c"
+# BENCH_SAVE_PROGRAMS=DIR builds the programs into DIR and stops; BENCH_PROGRAMS=DIR runs
+# them, on a machine without the compilers or the GCC plugin's GCC (test/device/pack.sh)
+programs="rusage_run rdtsc_cost tiny_plain tiny_floor tiny_floor_linear tiny_scorep
+    libscorep_substrate_count.so threads_plain threads_scorep tiny_ctfilter tiny_plugin_gcc
+    tiny_plain_clang tiny_plugin_clang"
 cat >"$tmp/exclude_tiny.filter" <<'EOF'
 SCOREP_REGION_NAMES_BEGIN
   EXCLUDE tiny
 SCOREP_REGION_NAMES_END
 EOF
-# (c2): the same filter at compile time (GCC plugin of scorep-cc --filter, when built)
 SCOREP_CC_GCC_PLUGIN=$builddir/.libs/scorep_filter_gcc.so
-export SCOREP_CC_GCC_PLUGIN
-if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
-    step "build tiny (scorep-cc --filter)" "$builddir/scorep-cc" --filter="$tmp/exclude_tiny.filter" \
-        $cc -O2 -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
-fi
-
-# (k)-(m): the plugins' inline throttle check (issue #31): tiny built with gcc's plugin and,
-# where clang and the LLVM pass plugin are here, clang's, beside the plain call of the same
-# compiler; (e2): the traced call through gcc's plugin. tiny is below the plugins' default
-# threshold (scorep-cc --instrument-threshold), which would leave it uninstrumented: off here
 SCOREP_CC_LLVM_PLUGIN=$builddir/.libs/scorep_llvm_plugin.so
-export SCOREP_CC_LLVM_PLUGIN
-if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
-    step "build tiny (scorep-cc, gcc plugin)" "$builddir/scorep-cc" --instrument=plugin \
-        --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
+export SCOREP_CC_GCC_PLUGIN SCOREP_CC_LLVM_PLUGIN
+build_programs() {
+    step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
+    step "build rdtsc_cost" $cc -O2 -o "$tmp/rdtsc_cost" "$bench/rdtsc_cost.c"
+    step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
+    build_floors # (b) and (b2)
+    # rows (c)-(j) time gcc's -finstrument-functions hooks: named, since scorep-cc's default is the
+    # installed plugin, whose threshold leaves tiny() uninstrumented (the rows then timed the plain call)
+    step "build tiny (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 -o "$tmp/tiny_scorep" \
+        "$bench/tiny.c"
+    # a substrate plugin taking every enter and exit (the counting test plugin, docs/substrate-plugins.md)
+    step "build substrate plugin (count)" $cc -O2 -shared -fPIC -I"$srcdir/include" \
+        -o "$tmp/libscorep_substrate_count.so" "$srcdir/test/plugins/substrate_count.c"
+    step "build threads (uninstrumented)" $cc -O2 -pthread -o "$tmp/threads_plain" "$bench/threads.c"
+    step "build threads (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 -pthread \
+        -o "$tmp/threads_scorep" \
+        "$bench/threads.c"
+    # (c2): the same filter at compile time (GCC plugin of scorep-cc --filter, when built)
+    if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
+        step "build tiny (scorep-cc --filter)" "$builddir/scorep-cc" --filter="$tmp/exclude_tiny.filter" \
+            $cc -O2 -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
+    fi
+
+    # (k)-(m): the plugins' inline throttle check (issue #31): tiny built with gcc's plugin and,
+    # where clang and the LLVM pass plugin are here, clang's, beside the plain call of the same
+    # compiler; (e2): the traced call through gcc's plugin. tiny is below the plugins' default
+    # threshold (scorep-cc --instrument-threshold), which would leave it uninstrumented: off here
+    if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
+        step "build tiny (scorep-cc, gcc plugin)" "$builddir/scorep-cc" --instrument=plugin \
+            --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
+    fi
+    if command -v clang >/dev/null 2>&1 && [ -e "$SCOREP_CC_LLVM_PLUGIN" ]; then
+        step "build tiny (clang, uninstrumented)" clang -O2 -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
+        step "build tiny (scorep-cc, clang plugin)" "$builddir/scorep-cc" --instrument=plugin \
+            --instrument-threshold=0 clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
+    fi
+}
+if [ -n "${BENCH_PROGRAMS:-}" ]; then
+    [ -x "$BENCH_PROGRAMS/tiny_scorep" ] || die "BENCH_PROGRAMS=$BENCH_PROGRAMS holds no tiny_scorep: build them with BENCH_SAVE_PROGRAMS first"
+    for p in $programs; do
+        [ ! -e "$BENCH_PROGRAMS/$p" ] || cp "$BENCH_PROGRAMS/$p" "$tmp/"
+    done
+else
+    echo "building the benchmark programs in $tmp ..." >&2
+    build_programs
 fi
 have_clang=no
-if command -v clang >/dev/null 2>&1 && [ -e "$SCOREP_CC_LLVM_PLUGIN" ]; then
-    have_clang=yes
-    step "build tiny (clang, uninstrumented)" clang -O2 -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
-    step "build tiny (scorep-cc, clang plugin)" "$builddir/scorep-cc" --instrument=plugin \
-        --instrument-threshold=0 clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
+[ ! -e "$tmp/tiny_plugin_clang" ] || have_clang=yes
+if [ -n "${BENCH_SAVE_PROGRAMS:-}" ]; then
+    mkdir -p "$BENCH_SAVE_PROGRAMS"
+    for p in $programs; do
+        [ ! -e "$tmp/$p" ] || cp "$tmp/$p" "$BENCH_SAVE_PROGRAMS/"
+    done
+    echo "programs saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs them)" >&2
+    exit 0
 fi
 
 # ------------------------------------------------------------------ helpers

@@ -173,8 +173,8 @@ if want refs; then
     expect_eq "$(trace_count exp_refs ENTER "" "empty()") $(trace_count exp_refs ENTER "" "last()")" "1000 1" \
         "refs: the kernels on the GPU"
     no_loss exp_refs refs
-    # kernel_callsite (not yet run on a GPU; the synthetic test_cuda_activity.sh checks the
-    # values): without runtime only the kernel launch callbacks; the uninstrumented loop
+    # kernel_callsite (first run on a GPU 2026-11-30; the synthetic test_cuda_activity.sh
+    # checks the values too): without runtime only the kernel launch callbacks; the uninstrumented loop
     # launches from one call path, so one id on 1001 launches and 1001 kernels
     run_app cs env SCOREP_ENABLE_TRACING=true SCOREP_CUDA_ENABLE=kernel_callsite SCOREP_VERBOSE=true \
         SCOREP_EXPERIMENT_DIRECTORY=exp_cs "$RUN" ./launches launches 1000

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # on_device.sh: runs the device check on a GPU machine from a folder made by pack.sh (see
 # there): points the build-tree variables of the tests at it, then runs gpu_check.sh and
-# test/cuda/test_cuda_program.sh. The logs go to $OUT (the device tool of our sessions;
-# default ./gpu_out), one per part, and the figures and MANIFEST.md files to fig.tar.gz there.
+# test/cuda/test_cuda_program.sh, then bench/run_bench.sh on this CPU. The logs go to $OUT
+# (the device tool of our sessions; default ./gpu_out), one per part, and the figures and
+# MANIFEST.md files to fig.tar.gz there.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 dir=${1:-_gpu}
@@ -46,5 +47,16 @@ rc2=0
 timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/fig/test_cuda_program.log" 2>&1 || rc2=$?
 echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/fig/test_cuda_program.log"
 tail -n 15 "$out/fig/test_cuda_program.log"
+# the CPU benchmark of make bench (bench/run_bench.sh) with the programs pack.sh built, on
+# this machine's CPU (ON_DEVICE_CPU_BENCH=0 skips it)
+if [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] && [ -d "$dir/bench" ]; then
+    echo "== run_bench.sh ($(date -u +%T))"
+    rc3=0
+    BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
+        timeout 300 sh "$top/bench/run_bench.sh" >"$out/fig/run_bench.txt" 2>&1 || rc3=$?
+    echo "run_bench.sh: exit status $rc3 ($(date -u +%T))" | tee -a "$out/fig/run_bench.txt"
+    sed -n '/^scorep-rt overhead/,$p' "$out/fig/run_bench.txt"
+    grep -m 1 'model name' /proc/cpuinfo >>"$out/fig/machine.txt"
+fi
 (cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
 [ "$rc" = 0 ] && [ "$rc2" = 0 ]

@@ -3,7 +3,7 @@
 # pack.sh: packs what gpu_check.sh needs from this machine's build into one folder that can
 # travel to a GPU machine which has CUDA but none of our Debian packages (no OTF2, PAPI,
 # libdw, Open MPI): the build tree's programs and libraries, copies of the libraries they
-# need (ldd's view), otf2-print, and libcupti. Run on the build machine, in a built tree:
+# need (ldd's view), otf2-print, libcupti, and the CPU benchmark's programs. Run on the build machine, in a built tree:
 #
 #   sh test/device/pack.sh [DIR]          (default: _gpu, ignored through .git/info/exclude)
 #
@@ -73,4 +73,7 @@ if command -v mpicc >/dev/null && [ -x /usr/bin/orterun ]; then
     PATH="/usr/local/cuda/bin:$PATH" SCOREP_CC_LIBDIR="$b/.libs" SCOREP_CC_INCLUDEDIR="$top/include" \
         "$dir/build/scorep" --mpp=mpi nvcc -O2 -o "$dir/build/mpi_cuda_linked" "$top/test/device/mpi_cuda.cu" $mpi
 fi
+# the CPU benchmark's programs (bench/run_bench.sh), built here: the GPU machine's compilers
+# differ (the GCC plugin is built for this GCC); on_device.sh runs them with BENCH_PROGRAMS
+BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_bench.sh"
 du -sh "$dir"
