@@ -13,15 +13,40 @@
 # libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs, the loops
 # to itself and MPI_Comm_rank also run the measured program against those libraries,
 # interleaved with the others in every round, and print "before" rows.
+# BENCH_SAVE_PROGRAMS=DIR builds the programs into DIR and stops; BENCH_PROGRAMS=DIR runs
+# them, on a machine without mpicc (test/device/pack.sh and on_device.sh).
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
-command -v mpicc >/dev/null 2>&1 || { echo "MPI benchmarks skipped: no mpicc"; exit 0; }
+[ -n "${BENCH_PROGRAMS:-}" ] || command -v mpicc >/dev/null 2>&1 || { echo "MPI benchmarks skipped: no mpicc"; exit 0; }
 [ -e "$builddir/.libs/libscorep-rt-mpi.so" ] || { echo "MPI benchmarks skipped: no MPI adapter"; exit 0; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 cd "$tmp"
-mpicc -O2 -o plain "$srcdir/bench/mpi_bench.c"
-"$builddir/scorep-cc" --nocompiler mpicc -O2 -o measured "$srcdir/bench/mpi_bench.c"
+# steps: mpi_steps.c, linked with the objects of libscorep-rt-mpi of this build (so that it
+# can call the adapter's steps one by one; "Where the time goes" below)
+build_programs() {
+    step "build plain" mpicc -O2 -o plain "$srcdir/bench/mpi_bench.c"
+    step "build measured" "$builddir/scorep-cc" --nocompiler mpicc -O2 -o measured "$srcdir/bench/mpi_bench.c"
+    mpi_objs=$(find "$builddir/src" -path '*/.libs/*' -name 'libscorep_rt_mpi_la-*.o' ! -name '*fortran*')
+    [ -n "$mpi_objs" ] || die "no objects of libscorep-rt-mpi under $builddir/src"
+    # shellcheck disable=SC2086 # the object list is split into words on purpose
+    step "build mpi_steps" mpicc -O2 -std=gnu11 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$srcdir/include" \
+        -I"$srcdir/src" -I"$builddir" -o steps "$srcdir/bench/mpi_steps.c" $mpi_objs \
+        "$builddir/.libs/libscorep_analysis.a" -L"$builddir/.libs" -lscorep-rt -lopen-trace-format2 \
+        -lm -lpthread -Wl,-rpath,"$builddir/.libs"
+}
+if [ -n "${BENCH_PROGRAMS:-}" ]; then
+    [ -x "$BENCH_PROGRAMS/mpi_measured" ] || die "BENCH_PROGRAMS=$BENCH_PROGRAMS holds no mpi_measured: build them with BENCH_SAVE_PROGRAMS first"
+    for p in plain measured steps; do cp "$BENCH_PROGRAMS/mpi_$p" "$p"; done
+else
+    build_programs
+fi
+if [ -n "${BENCH_SAVE_PROGRAMS:-}" ]; then
+    mkdir -p "$BENCH_SAVE_PROGRAMS"
+    for p in plain measured steps; do cp "$p" "$BENCH_SAVE_PROGRAMS/mpi_$p"; done
+    echo "programs saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs them)" >&2
+    exit 0
+fi
 
 wall() { # wall NP BIN ENV...: median wall time of a short run in seconds
     np=$1 bin=$2
@@ -179,15 +204,7 @@ if [ -n "$before" ]; then
         "$b_cr_prof ($(added "$b_cr_prof" "$cr_plain"))" "$b_cr_trace ($(added "$b_cr_trace" "$cr_plain"))"
 fi
 
-# Where the time goes: mpi_steps.c, linked with the objects of libscorep-rt-mpi of this build
-# (so that it can call the adapter's steps one by one), one process, profiling and tracing.
-mpi_objs=$(find "$builddir/src" -path '*/.libs/*' -name 'libscorep_rt_mpi_la-*.o' ! -name '*fortran*')
-[ -n "$mpi_objs" ] || die "no objects of libscorep-rt-mpi under $builddir/src"
-# shellcheck disable=SC2086 # the object list is split into words on purpose
-step "build mpi_steps" mpicc -O2 -std=gnu11 -D_GNU_SOURCE -DHAVE_CONFIG_H -I"$srcdir/include" \
-    -I"$srcdir/src" -I"$builddir" -o steps "$srcdir/bench/mpi_steps.c" $mpi_objs \
-    "$builddir/.libs/libscorep_analysis.a" -L"$builddir/.libs" -lscorep-rt -lopen-trace-format2 \
-    -lm -lpthread -Wl,-rpath,"$builddir/.libs"
+# Where the time goes: mpi_steps.c (built above), one process, profiling and tracing.
 steps_run() { # steps_run OUT ENV...
     _out=$1
     shift

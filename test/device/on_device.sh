@@ -58,5 +58,15 @@ if [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] && [ -d "$dir/bench" ]; then
     sed -n '/^scorep-rt overhead/,$p' "$out/fig/run_bench.txt"
     grep -m 1 'model name' /proc/cpuinfo >>"$out/fig/machine.txt"
 fi
+# and its MPI part (bench/run_mpi_bench.sh), with the Open MPI unpacked above
+if [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
+    echo "== run_mpi_bench.sh ($(date -u +%T))"
+    rc4=0
+    LD_LIBRARY_PATH="$dir/mpilib:$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
+        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
+        timeout 300 sh "$top/bench/run_mpi_bench.sh" >"$out/fig/run_mpi_bench.txt" 2>&1 || rc4=$?
+    echo "run_mpi_bench.sh: exit status $rc4 ($(date -u +%T))" | tee -a "$out/fig/run_mpi_bench.txt"
+    tail -n 40 "$out/fig/run_mpi_bench.txt"
+fi
 (cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
 [ "$rc" = 0 ] && [ "$rc2" = 0 ]

@@ -76,4 +76,7 @@ fi
 # the CPU benchmark's programs (bench/run_bench.sh), built here: the GPU machine's compilers
 # differ (the GCC plugin is built for this GCC); on_device.sh runs them with BENCH_PROGRAMS
 BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_bench.sh"
+if command -v mpicc >/dev/null && [ -e "$b/.libs/libscorep-rt-mpi.so" ]; then
+    BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_mpi_bench.sh"
+fi
 du -sh "$dir"
