@@ -40,6 +40,30 @@ step() { # step DESCRIPTION COMMAND...: runs COMMAND, output in $tmp/step.log
     fi
 }
 
+# bench_programs NAMES PREFIX BUILD: the benchmark's programs in $tmp: with BENCH_PROGRAMS=DIR the
+# files PREFIX<name> of DIR (built elsewhere; a name missing there stays missing), else what
+# the function BUILD builds; with BENCH_SAVE_PROGRAMS=DIR they are copied there as
+# PREFIX<name> and the script stops (build here, run on a machine without the compilers:
+# test/device/pack.sh)
+bench_programs() {
+    if [ -n "${BENCH_PROGRAMS:-}" ]; then
+        for _p in $1; do
+            [ ! -e "$BENCH_PROGRAMS/$2$_p" ] || cp "$BENCH_PROGRAMS/$2$_p" "$tmp/$_p"
+        done
+    else
+        echo "building the benchmark programs in $tmp ..." >&2
+        "$3"
+    fi
+    [ -z "${BENCH_SAVE_PROGRAMS:-}" ] || {
+        mkdir -p "$BENCH_SAVE_PROGRAMS"
+        for _p in $1; do
+            [ ! -e "$tmp/$_p" ] || cp "$tmp/$_p" "$BENCH_SAVE_PROGRAMS/$2$_p"
+        done
+        echo "programs saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs them)" >&2
+        exit 0
+    }
+}
+
 # median, minimum: of the numbers on stdin, one per line ("nan" when there are none)
 median() {
     sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]

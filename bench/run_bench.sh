@@ -26,8 +26,8 @@ SCOREP_THROTTLING=false
 export SCOREP_THROTTLING
 
 # ------------------------------------------------------------------ build the programs
-# BENCH_SAVE_PROGRAMS=DIR builds the programs into DIR and stops; BENCH_PROGRAMS=DIR runs
-# them, on a machine without the compilers or the GCC plugin's GCC (test/device/pack.sh)
+# BENCH_SAVE_PROGRAMS / BENCH_PROGRAMS (bench_lib.sh: bench_programs): built here, run on a machine
+# without the compilers or the GCC plugin's GCC
 programs="rusage_run rdtsc_cost tiny_plain tiny_floor tiny_floor_linear tiny_scorep
     libscorep_substrate_count.so threads_plain threads_scorep tiny_ctfilter tiny_plugin_gcc
     tiny_plain_clang tiny_plugin_clang"
@@ -75,25 +75,10 @@ build_programs() {
             --instrument-threshold=0 clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
     fi
 }
-if [ -n "${BENCH_PROGRAMS:-}" ]; then
-    [ -x "$BENCH_PROGRAMS/tiny_scorep" ] || die "BENCH_PROGRAMS=$BENCH_PROGRAMS holds no tiny_scorep: build them with BENCH_SAVE_PROGRAMS first"
-    for p in $programs; do
-        [ ! -e "$BENCH_PROGRAMS/$p" ] || cp "$BENCH_PROGRAMS/$p" "$tmp/"
-    done
-else
-    echo "building the benchmark programs in $tmp ..." >&2
-    build_programs
-fi
+bench_programs "$programs" "" build_programs
+[ -x "$tmp/tiny_scorep" ] || die "no tiny_scorep in BENCH_PROGRAMS=${BENCH_PROGRAMS:-}: build them with BENCH_SAVE_PROGRAMS first"
 have_clang=no
 [ ! -e "$tmp/tiny_plugin_clang" ] || have_clang=yes
-if [ -n "${BENCH_SAVE_PROGRAMS:-}" ]; then
-    mkdir -p "$BENCH_SAVE_PROGRAMS"
-    for p in $programs; do
-        [ ! -e "$tmp/$p" ] || cp "$tmp/$p" "$BENCH_SAVE_PROGRAMS/"
-    done
-    echo "programs saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs them)" >&2
-    exit 0
-fi
 
 # ------------------------------------------------------------------ helpers
 

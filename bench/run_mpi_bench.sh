@@ -13,8 +13,8 @@
 # libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs, the loops
 # to itself and MPI_Comm_rank also run the measured program against those libraries,
 # interleaved with the others in every round, and print "before" rows.
-# BENCH_SAVE_PROGRAMS=DIR builds the programs into DIR and stops; BENCH_PROGRAMS=DIR runs
-# them, on a machine without mpicc (test/device/pack.sh and on_device.sh).
+# BENCH_SAVE_PROGRAMS / BENCH_PROGRAMS (bench_lib.sh: bench_programs): built here, run on a machine
+# without mpicc (test/device/pack.sh and on_device.sh).
 set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -35,18 +35,8 @@ build_programs() {
         "$builddir/.libs/libscorep_analysis.a" -L"$builddir/.libs" -lscorep-rt -lopen-trace-format2 \
         -lm -lpthread -Wl,-rpath,"$builddir/.libs"
 }
-if [ -n "${BENCH_PROGRAMS:-}" ]; then
-    [ -x "$BENCH_PROGRAMS/mpi_measured" ] || die "BENCH_PROGRAMS=$BENCH_PROGRAMS holds no mpi_measured: build them with BENCH_SAVE_PROGRAMS first"
-    for p in plain measured steps; do cp "$BENCH_PROGRAMS/mpi_$p" "$p"; done
-else
-    build_programs
-fi
-if [ -n "${BENCH_SAVE_PROGRAMS:-}" ]; then
-    mkdir -p "$BENCH_SAVE_PROGRAMS"
-    for p in plain measured steps; do cp "$p" "$BENCH_SAVE_PROGRAMS/mpi_$p"; done
-    echo "programs saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs them)" >&2
-    exit 0
-fi
+bench_programs "plain measured steps" mpi_ build_programs
+[ -x measured ] || die "no mpi_measured in BENCH_PROGRAMS=${BENCH_PROGRAMS:-}: build them with BENCH_SAVE_PROGRAMS first"
 
 wall() { # wall NP BIN ENV...: median wall time of a short run in seconds
     np=$1 bin=$2
