@@ -333,6 +333,23 @@ static void apply_test_clock_skew(void)
         scorep_fatal("SCOREP_TEST_CLOCK_SKEW needs SCOREP_TIMER=clock_gettime");
 }
 
+/* SCOREP_TEST_MEMORY_RESERVE=PAGES: test only (test/omp/test_omp_team_starved.sh), not in the
+ * configuration table: the pool's reserve for threads that start late (base/memory.h) in
+ * pages instead of an eighth of the pool; 0 makes the pool first come, first served, so a
+ * test can starve a thread of memory. */
+static void apply_test_memory_reserve(void)
+{
+    const char *v = getenv("SCOREP_TEST_MEMORY_RESERVE");
+    if (!v || !*v)
+        return;
+    char *end;
+    errno = 0;
+    unsigned long long pages = strtoull(v, &end, 10);
+    if (errno || *end || *v == '-')
+        scorep_fatal("SCOREP_TEST_MEMORY_RESERVE='%s': expected a number of pages", v);
+    scorep_memory_set_reserve(pages);
+}
+
 static void do_init(void)
 {
     char err[2048];
@@ -355,6 +372,8 @@ static void do_init(void)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
                      "SCOREP_PAGE_SIZE); choose a smaller value",
                      (unsigned long long)scorep_cfg.total_memory);
+    if (scorep_cfg.enable_tracing)
+        apply_test_memory_reserve();
     /* MPI and SHMEM runs: rank 0 creates the directory once the ipc backend is up
      * (scorep_runtime_mpi_ready) */
     mpi_mode = dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL ||
