@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* memory.h: the measurement memory budget (SCOREP_TOTAL_MEMORY), handed out in pages of
- * SCOREP_PAGE_SIZE without locks: one atomic increment per page. */
+ * SCOREP_PAGE_SIZE without locks: one atomic compare-and-swap per page. */
 #ifndef SCOREP_BASE_MEMORY_H
 #define SCOREP_BASE_MEMORY_H
 
@@ -9,9 +9,16 @@
 
 /* Reserves total bytes of address space (committed lazily by the kernel). 0 or -1. */
 int scorep_memory_init(uint64_t total, uint64_t page_size);
-/* A zero-filled page of scorep_memory_page_size() bytes, or NULL when the budget is spent. */
-void *scorep_memory_page(void);
+/* A zero-filled page of scorep_memory_page_size() bytes for a location that took `held`
+ * pages before, or NULL when the budget is spent. The last eighth of the pool (the reserve)
+ * goes only to locations holding less than an eighth of what is left of it, so that a thread
+ * that starts after the others used up the pool still gets pages for its events (its
+ * OpenMP team and parallel-region records), and reduces or flushes within them. */
+void *scorep_memory_page(uint64_t held);
 size_t scorep_memory_page_size(void);
+/* Sets the reserve (n_pages / 8 after init) to `pages`; 0: none, the pool is first come,
+ * first served (SCOREP_TEST_MEMORY_RESERVE, unit tests). */
+void scorep_memory_set_reserve(uint64_t pages);
 uint64_t scorep_memory_pages_used(void);
 uint64_t scorep_memory_pages_total(void);
 

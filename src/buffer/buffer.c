@@ -8,7 +8,8 @@
 
 enum { INITIAL_DEPTHS = 128 };
 
-/* A page this buffer freed earlier, else one from the process's pool. */
+/* A page this buffer freed earlier, else one from the process's pool (within the share
+ * the pool's reserve allows a buffer holding pool_pages). */
 static buf_page *take_page(scorep_buffer *b)
 {
     buf_page *p = b->spare;
@@ -16,7 +17,9 @@ static buf_page *take_page(scorep_buffer *b)
         b->spare = p->next;
         return p;
     }
-    return scorep_memory_page();
+    p = scorep_memory_page(b->pool_pages);
+    b->pool_pages += p != NULL;
+    return p;
 }
 
 static int stream_page(scorep_buffer *b, buf_stream *s)

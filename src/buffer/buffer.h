@@ -230,6 +230,8 @@ typedef struct {
     buf_stream cls[BUF_CLASS_COUNT];
     buf_page *spare;  /* pages freed by reductions and rewinds, reused before the pool */
     uint32_t n_pages; /* pages this buffer holds (in streams) */
+    /* pages it took from the pool (they stay its own): what the pool's reserve weighs */
+    uint32_t pool_pages;
     bool full;        /* the memory budget ran out: nothing more is recorded */
     uint64_t full_ts; /* time of the first lost event */
     uint64_t lost;    /* events not recorded since */

@@ -316,21 +316,42 @@ static void configure_locations(void)
     scorep_location_configure(&s);
 }
 
-/* SCOREP_TEST_CLOCK_SKEW=NS: test only (test/integration/test_clock_offsets.sh), not in the
- * configuration table: shifts this process's clock so that clock synchronisation has a
- * known offset to find. */
-static void apply_test_clock_skew(void)
+/* A test-only variable (not in the configuration table): false when unset, else its
+ * integer value in *val; anything else is fatal, naming what was expected. */
+static bool test_knob(const char *name, const char *expected, long long *val)
 {
-    const char *v = getenv("SCOREP_TEST_CLOCK_SKEW");
+    const char *v = getenv(name);
     if (!v || !*v)
-        return;
+        return false;
     char *end;
     errno = 0;
-    long long ns = strtoll(v, &end, 10);
+    *val = strtoll(v, &end, 10);
     if (errno || *end)
-        scorep_fatal("SCOREP_TEST_CLOCK_SKEW='%s': expected an integer number of nanoseconds", v);
-    if (scorep_timer_set_test_skew(ns) != 0)
+        scorep_fatal("%s='%s': expected %s", name, v, expected);
+    return true;
+}
+
+/* SCOREP_TEST_CLOCK_SKEW=NS (test/integration/test_clock_offsets.sh): shifts this process's
+ * clock so that clock synchronisation has a known offset to find. */
+static void apply_test_clock_skew(void)
+{
+    long long ns;
+    if (test_knob("SCOREP_TEST_CLOCK_SKEW", "an integer number of nanoseconds", &ns) &&
+        scorep_timer_set_test_skew(ns) != 0)
         scorep_fatal("SCOREP_TEST_CLOCK_SKEW needs SCOREP_TIMER=clock_gettime");
+}
+
+/* SCOREP_TEST_MEMORY_RESERVE=PAGES (test/omp/test_omp_team_starved.sh): the pool's reserve
+ * for threads that start late (base/memory.h) in pages instead of an eighth of the pool; 0
+ * makes the pool first come, first served, so that a test can starve a thread of memory. */
+static void apply_test_memory_reserve(void)
+{
+    long long pages;
+    if (!test_knob("SCOREP_TEST_MEMORY_RESERVE", "a number of pages", &pages))
+        return;
+    if (pages < 0)
+        scorep_fatal("SCOREP_TEST_MEMORY_RESERVE='%lld': expected a number of pages", pages);
+    scorep_memory_set_reserve((uint64_t)pages);
 }
 
 static void do_init(void)
@@ -355,6 +376,8 @@ static void do_init(void)
         scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
                      "SCOREP_PAGE_SIZE); choose a smaller value",
                      (unsigned long long)scorep_cfg.total_memory);
+    if (scorep_cfg.enable_tracing)
+        apply_test_memory_reserve();
     /* MPI and SHMEM runs: rank 0 creates the directory once the ipc backend is up
      * (scorep_runtime_mpi_ready) */
     mpi_mode = dlsym(RTLD_DEFAULT, "scorep_mpi_adapter_present") != NULL ||

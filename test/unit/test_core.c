@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_core.c: unit tests of the core's building blocks: timer monotonicity, definition
- * deduplication, the trace buffer's merge order across call depths and classes, and the
+ * deduplication, the memory pool's reserve for late threads, the trace buffer's merge order
+ * across call depths and classes, and the
  * MPI definitions' names and trace ids (groups by content, communicators parents first), the
  * profile's lookup of the child a call enters. */
 #include "buffer/buffer.h"
@@ -111,6 +112,39 @@ static void test_defs_threads(void)
 }
 
 /* A call tree recorded into the depth arrays plus class events comes back in time order. */
+/* pages a location gets from the pool, starting with `held`, until it is refused */
+static uint64_t take_all(uint64_t held)
+{
+    uint64_t n = 0;
+    while (scorep_memory_page(held + n))
+        n++;
+    return n;
+}
+
+/* The reserve (base/memory.h): the last eighth of the pool goes to locations that hold few
+ * pages, 16 each first, then while they hold less than an eighth of what is left. Expected
+ * counts worked out from that rule: 2048 pages, reserve 256; the first location stops at
+ * 1792; the next takes 16 + up to h = 28 (8 * 28 < 256 - 28): 29; the third up to h = 25
+ * (8 * 25 < 227 - 25): 26; a location with none still gets one while any is left. */
+static void test_memory_reserve(void)
+{
+    CHECK(scorep_memory_init(1 << 20, 512) == 0 && scorep_memory_pages_total() == 2048,
+          "a fresh 2048-page pool");
+    uint64_t a = take_all(0), b = take_all(0), c = take_all(0);
+    CHECK(a == 1792 && b == 29 && c == 26, "shares %llu %llu %llu, expected 1792 29 26",
+          (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
+    CHECK(take_all(a) == 0, "the first location gets nothing of the rest");
+    uint64_t left = 2048 - scorep_memory_pages_used(), late = 0;
+    while (scorep_memory_page(0))
+        late++;
+    CHECK(left == 201 && late == 201 && !scorep_memory_page(0),
+          "locations with none take the last %llu of %llu pages", (unsigned long long)late,
+          (unsigned long long)left);
+    CHECK(scorep_memory_init(1 << 20, 512) == 0, "a fresh pool");
+    scorep_memory_set_reserve(0);
+    CHECK(take_all(0) == 2048, "no reserve: first come, first served");
+}
+
 static void test_buffer_merge(void)
 {
     CHECK(scorep_memory_init(1 << 20, 512) == 0, "memory pool");
@@ -399,6 +433,7 @@ int main(void)
     test_timer(SCOREP_TIMER_TSC);
     test_defs();
     test_defs_threads();
+    test_memory_reserve();
     test_buffer_merge();
     test_reduction();
     test_mpi_defs();
