@@ -266,6 +266,13 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
     check_count_insn plugin tiny.dis
+    # the ABI's version (throttle_pending.h): the inserted code binds the versioned counters
+    # at load, so an object of another plugin version cannot run with this runtime
+    expect_eq "$(count_out ' U scorep_throttle_slots_v3$' nm -D throttle_plugin)" 1 \
+        "plugin: the program needs scorep_throttle_slots_v3 at load"
+    expect_eq "$(count_out 'scorep_throttle_slots_v[0-24-9]|scorep_throttle_pending$' \
+        nm -D "$top_builddir/.libs/libscorep-rt.so")" 0 \
+        "the runtime defines no other version of the counters"
 else
     skip_part "the GCC plugin (gcc-12-plugin-dev)"
 fi
@@ -292,6 +299,8 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     expect_eq "$(count_lines 'jmp.*<tiny\.scorep_measured>' tiny_clang.dis)" 1 \
         "clang plugin: tiny's measured path is a tail call of its copy"
     check_count_insn "clang plugin" tiny_clang.dis
+    expect_eq "$(count_out ' U scorep_throttle_slots_v3$' nm -D throttle_clang_plugin)" 1 \
+        "clang plugin: the program needs scorep_throttle_slots_v3 at load"
     disasm_fn throttle_clang_plugin tiny.scorep_measured >tiny_measured.dis
     expect_eq "$(count_lines 'call.*scorep_plugin_(enter|leave)' tiny_measured.dis)" 2 \
         "clang plugin: the copy enters and leaves once each"
