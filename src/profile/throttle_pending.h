@@ -20,7 +20,7 @@
  * that marks the slot (issue #31: no separate load, compare and store). */
 #define SCOREP_THROTTLE_SETTLED UINT64_MAX
 
-/* [0]: the mask word, a bit set for each slot with counts (SCOREP_THROTTLE_BIT); [slot]:
+/* [0]: the mask word, a bit set for each slot with counts (SCOREP_THROTTLE_BIT_SHIFT); [slot]:
  * calls since the thread's last measured event, minus one (SCOREP_THROTTLE_SETTLED: none).
  * The inline code sets the bit only when its increment gives 0 (one store per call), so a
  * flush resets every slot whose bit it clears. Initial-exec, so that each slot's offset from
