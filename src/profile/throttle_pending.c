@@ -66,8 +66,9 @@ uint32_t scorep_throttle_slot_new(uint32_t region)
     return slot;
 }
 
-/* Mask bit b stands for slot slot_of_bit(b). Calls made while this thread records nothing are dropped, as the hooks' path drops them;
- * the state can only have changed at an event, and every event settles first. */
+/* Mask bit b stands for slot slot_of_bit(b). Calls made while this thread records nothing are
+ * dropped, as the hooks' path drops them; the state can only have changed at an event, and
+ * every event settles first. */
 void scorep_throttle_pending_flush(void)
 {
     scorep_profile *p = NULL;
