@@ -20,17 +20,39 @@
  * that marks the slot (issue #31: no separate load, compare and store). */
 #define SCOREP_THROTTLE_SETTLED UINT64_MAX
 
-/* [0]: bit (slot & 63) set when slot has counts; [slot]: calls since the thread's last
- * measured event, minus one (SCOREP_THROTTLE_SETTLED: none). The inline code sets the bit
- * only when its increment gives 0 (one store per call), so a flush resets every slot whose
- * bit it clears. Initial-exec, so the inline code in the program reaches it with one
- * GOT load; 520 bytes fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
-/* The name carries the layout's version (v2: settled slots hold all ones, session 14): an
- * object built by an older plugin, or a runtime older than the object, then fails to link or
- * load on an undefined symbol instead of counting into the wrong slots or crashing at run
- * time. Rebuild objects with the scorep-cc of the runtime they run with. */
-extern __thread uint64_t scorep_throttle_slots_v2[1 + SCOREP_THROTTLE_SLOTS]
+/* [0]: the mask word, a bit set for each slot with counts (SCOREP_THROTTLE_BIT_SHIFT); [slot]:
+ * calls since the thread's last measured event, minus one (SCOREP_THROTTLE_SETTLED: none).
+ * The inline code sets the bit only when its increment gives 0 (one store per call), so a
+ * flush resets every slot whose bit it clears. Initial-exec, so that each slot's offset from
+ * the thread pointer is one number for every thread (scorep_throttle_slot_word); 520 bytes
+ * fit glibc's static TLS reserve even when the runtime is dlopen'ed. */
+/* The name carries the ABI's version (v2: settled slots hold all ones, session 14; v3: on
+ * x86-64 the descriptor holds the slot's thread-pointer offset, session 17): the code a plugin
+ * inserts references it in the path that sets the mask bit, so an object built by another
+ * plugin version fails to link or load on an undefined symbol instead of counting into the
+ * wrong slots or crashing at run time. Rebuild objects with the scorep-cc of the runtime
+ * they run with. */
+extern __thread uint64_t scorep_throttle_slots_v3[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));
+/* the mask word, for the settle checks (core/events.h) */
+#define SCOREP_THROTTLE_MASK (scorep_throttle_slots_v3[0])
+/* core/events.h's settle checks still name the v2 array until the merge replaces those three
+ * reads with SCOREP_THROTTLE_MASK; then this line goes. */
+#define scorep_throttle_slots_v2 scorep_throttle_slots_v3
+
+/* What the plugins' inline code finds in a throttled region's descriptor (plugin_region.h):
+ * on x86-64 (LP64) the slot's offset from the thread pointer, which the code increments as
+ * `addq $1, %fs:(word)` (base-only addressing: with the slot as an index into the array
+ * found through the GOT the same count cost 1.3 ns more per call on an Intel Xeon, issue
+ * #31); elsewhere the slot itself. Never 0 (0 means "measured"). */
+uint64_t scorep_throttle_slot_word(uint32_t slot);
+/* The inline code marks word w's slot with mask bit (w >> SCOREP_THROTTLE_BIT_SHIFT) & 63. */
+#if defined(__x86_64__) && defined(__LP64__)
+#define SCOREP_THROTTLE_TP_WORDS 1
+#define SCOREP_THROTTLE_BIT_SHIFT 3 /* the slots' offsets step by 8 bytes */
+#else
+#define SCOREP_THROTTLE_BIT_SHIFT 0
+#endif
 
 /* Adds the pending calls to the calling thread's profile, under its current call path. */
 void scorep_throttle_pending_flush(void);
@@ -49,7 +71,7 @@ void scorep_throttle_set_target(int (*target)(scorep_profile **p));
  * pending calls were made under the call path as it is until then. */
 static inline void scorep_throttle_settle(void)
 {
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0, 0))
+    if (__builtin_expect(SCOREP_THROTTLE_MASK != 0, 0))
         scorep_throttle_pending_flush();
 }
 

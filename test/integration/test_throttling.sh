@@ -205,13 +205,34 @@ check_omp() # MODE
     expect_eq "$v0" 3000 "$m: omp: master's share"
 }
 
+# A function filtered at run time (slowish) counts into the plugins' discard slot, whose mask
+# bit the flush maps back to that slot (profile/throttle_pending.c, slot_of_bit) and drops:
+# 1099 discarded calls, none of them in another region's count or on a call path of its own.
+check_filtered() # MODE
+{
+    m=$tag$1
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE slowish\nSCOREP_REGION_NAMES_END\n' >noslow.flt
+    run_app "fi_$m" env SCOREP_THROTTLING=true SCOREP_THROTTLING_CALLS=1000 SCOREP_THROTTLING_MEAN=$MEAN \
+        SCOREP_FILTERING_FILE=noslow.flt SCOREP_EXPERIMENT_DIRECTORY="filtered_$m" "./throttle_$m"
+    expect_eq "$status" 0 "$m: filtered: exit status"
+    e=filtered_$m
+    expect_eq "$(profile_paths "$e" | tr '\n' ' ')" "main main/caller main/caller/tiny main/caller/tiny/scorep_throttled_from_visit=1 main/tiny main/tiny/scorep_throttled_from_visit=1001 " \
+        "$m: filtered: call paths (slowish's calls discarded)"
+    expect_eq "$(profile_sum "$e" main/tiny visits)" 5000 "$m: filtered: tiny's visits"
+    expect_eq "$(profile_sum "$e" main/caller/tiny visits)" 10 "$m: filtered: caller's tiny"
+    expect_eq "$(profile_sum "$e" main visits)" 1 "$m: filtered: main"
+}
+
 # check_count_insn WHAT DISASSEMBLY: on x86-64 the inline count is one addq of 1 to the thread's
-# slot (its zero flag takes the rare mark branch), and the function starts a 64-byte line so
-# that its throttled path is fetched as one (design-reduction.md, "throttled calls")
+# slot, addressed by the descriptor's word alone as %fs:(reg) (base-only: plugin_region.h), its
+# zero flag takes the rare mark branch; and the function starts a 64-byte line so that its
+# throttled path is fetched as one (design-reduction.md, "throttled calls")
 check_count_insn()
 {
     [ "$(uname -m)" = x86_64 ] || { skip_part "$1: the x86-64 count instruction"; return 0; }
     expect_eq "$(count_lines 'addq +\$0x1,%fs:\(' "$2")" 1 "$1: tiny counts with one addq"
+    expect_eq "$(count_lines 'addq +\$0x1,%fs:\(%r[a-z0-9]+\)$' "$2")" 1 \
+        "$1: ... at %fs:(reg), base-only"
     a=$(sed -n '1s/^0*\([0-9a-f][0-9a-f]*\) <.*>:$/\1/p' "$2")
     expect_eq "$((0x${a:-1} % 64))" 0 "$1: tiny starts a 64-byte line (at 0x$a)"
 }
@@ -229,6 +250,7 @@ else
 fi
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_throttle plugin
+    check_filtered plugin
     check_paths plugin
     check_threads plugin
     check_shlib plugin
@@ -244,6 +266,13 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
     check_count_insn plugin tiny.dis
+    # the ABI's version (throttle_pending.h): the inserted code binds the versioned counters
+    # at load, so an object of another plugin version cannot run with this runtime
+    expect_eq "$(count_out ' U scorep_throttle_slots_v3$' nm -D throttle_plugin)" 1 \
+        "plugin: the program needs scorep_throttle_slots_v3 at load"
+    expect_eq "$(count_out 'scorep_throttle_slots_v[0-24-9]|scorep_throttle_pending$' \
+        nm -D "$top_builddir/.libs/libscorep-rt.so")" 0 \
+        "the runtime defines no other version of the counters"
 else
     skip_part "the GCC plugin (gcc-12-plugin-dev)"
 fi
@@ -252,6 +281,7 @@ fi
 if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     tc=clang tag=clang_
     check_throttle plugin
+    check_filtered plugin
     check_paths plugin
     check_threads plugin
     check_shlib plugin
@@ -269,6 +299,8 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     expect_eq "$(count_lines 'jmp.*<tiny\.scorep_measured>' tiny_clang.dis)" 1 \
         "clang plugin: tiny's measured path is a tail call of its copy"
     check_count_insn "clang plugin" tiny_clang.dis
+    expect_eq "$(count_out ' U scorep_throttle_slots_v3$' nm -D throttle_clang_plugin)" 1 \
+        "clang plugin: the program needs scorep_throttle_slots_v3 at load"
     disasm_fn throttle_clang_plugin tiny.scorep_measured >tiny_measured.dis
     expect_eq "$(count_lines 'call.*scorep_plugin_(enter|leave)' tiny_measured.dis)" 2 \
         "clang plugin: the copy enters and leaves once each"

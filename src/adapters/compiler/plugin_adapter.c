@@ -13,6 +13,11 @@
 _Static_assert(SCOREP_PLUGIN_SLOTS == SCOREP_THROTTLE_SLOTS &&
                    SCOREP_PLUGIN_DISCARD == SCOREP_THROTTLE_DISCARD,
                "plugin_region.h and profile/throttle_pending.h must agree on the slots");
+#ifdef SCOREP_THROTTLE_TP_WORDS
+_Static_assert(SCOREP_THROTTLE_BIT_SHIFT == SCOREP_PLUGIN_BIT_SHIFT_TP, "the plugins' mark bit");
+#else
+_Static_assert(SCOREP_THROTTLE_BIT_SHIFT == SCOREP_PLUGIN_BIT_SHIFT_INDEX, "the plugins' mark bit");
+#endif
 /* the layout both plugins build field for field (instrument.cc, scorep_llvm_plugin.cc) */
 _Static_assert(offsetof(scorep_plugin_region, flags) == 32 && sizeof(scorep_plugin_region) == 48,
                "plugin_region.h: change the plugins' descriptor types with it");
@@ -40,7 +45,7 @@ static uint32_t plugin_register(scorep_plugin_region *d)
         h = r == SCOREP_INVALID_ID ? SCOREP_PLUGIN_FILTERED : r + 1;
         uint32_t slot = r == SCOREP_INVALID_ID ? SCOREP_PLUGIN_DISCARD : scorep_throttle_slot_of(r);
         if (slot)
-            __atomic_store_n(&d->flags, slot, __ATOMIC_RELEASE);
+            __atomic_store_n(&d->flags, scorep_throttle_slot_word(slot), __ATOMIC_RELEASE);
         d->next = registered;
         registered = d;
         __atomic_store_n(&d->handle, h, __ATOMIC_RELEASE);
@@ -98,7 +103,7 @@ void scorep_plugin_throttle(uint32_t region)
         if (!slot)
             slot = scorep_throttle_slot_new(region);
         if (slot)
-            __atomic_store_n(&d->flags, slot, __ATOMIC_RELEASE);
+            __atomic_store_n(&d->flags, scorep_throttle_slot_word(slot), __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&plugin_lock);
 }

@@ -20,6 +20,9 @@
 #include <attribs.h>
 #include <internal-fn.h>
 #include <options.h>
+#if defined(__x86_64__)
+#include <tm_p.h> // ADDR_SPACE_SEG_FS
+#endif
 
 #include <unordered_map>
 #include <utility>
@@ -31,7 +34,7 @@ unsigned scorep_gcc_link_rule = SCOREP_GCC_DEFAULT_THRESHOLD + 1;
 bool scorep_gcc_late_wanted = false;
 
 // Trees made once per compilation; a GGC root keeps the collector off them.
-enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_COUNT };
+enum { T_REGION_TYPE, T_FLAGS, T_ENTER, T_LEAVE, T_PENDING, T_SLOT_PTR, T_COUNT };
 static tree trees[T_COUNT];
 static const struct ggc_root_tab roots[] = {
     {trees, T_COUNT, sizeof trees[0], &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
@@ -69,13 +72,13 @@ static tree runtime_function(const char *name)
     return fn;
 }
 
-// extern __thread uint64_t scorep_throttle_slots_v2[1 + SLOTS] (initial-exec)
+// extern __thread uint64_t scorep_throttle_slots_v3[1 + SLOTS] (initial-exec)
 static tree pending_array(void)
 {
     tree type = build_array_type(long_long_unsigned_type_node,
                                  build_index_type(size_int(SCOREP_PLUGIN_SLOTS)));
     tree v =
-        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_slots_v2"), type);
+        build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("scorep_throttle_slots_v3"), type);
     TREE_PUBLIC(v) = 1;
     DECL_EXTERNAL(v) = 1;
     DECL_ARTIFICIAL(v) = 1;
@@ -148,11 +151,13 @@ static void add(gimple_seq *seq, gimple *g, location_t loc)
     gimple_seq_add_stmt(seq, g);
 }
 
-// x86-64 (not -m32, -mx32): the count is an asm of one instruction, addq $1 to the slot, whose
-// zero flag is the asm's output (=@ccz). gcc does not fold its own load, add, store and
-// compare into that instruction, and written as `n = pending[f] + 1; ...; if (n == 0)` its
-// register allocator kept a frame on the throttled path of tiny functions (a push and pop of
-// the caller's registers on every call: docs/design-reduction.md, "throttled calls").
+// x86-64 (not -m32, -mx32): the state word is the slot's offset from the thread pointer
+// (plugin_region.h), and the count is an asm of one instruction, addq $1 to the slot as
+// `%fs:(word)` (base-only: the v2 scheme's `%fs:(%rsi,%rdx,8)` cost 1.3 ns more per call on an
+// Intel Xeon), whose zero flag is the asm's output (=@ccz). gcc does not fold its own load, add,
+// store and compare into that instruction, and written as `n = pending[f] + 1; ...; if (n == 0)`
+// its register allocator kept a frame on the throttled path of tiny functions (a push and pop
+// of the caller's registers on every call: docs/design-reduction.md, "throttled calls").
 static bool count_by_asm(void)
 {
 #if defined(__x86_64__)
@@ -167,29 +172,63 @@ bool scorep_gcc_count_by_asm(void)
     return count_by_asm();
 }
 
+unsigned scorep_gcc_bit_shift(void)
+{
+    return count_by_asm() ? SCOREP_PLUGIN_BIT_SHIFT_TP : SCOREP_PLUGIN_BIT_SHIFT_INDEX;
+}
+
+// uint64_t __seg_fs *: the slot in gcc's named address space of %fs (ADDR_SPACE_SEG_FS)
+static tree slot_ptr_type(void)
+{
+#if defined(__x86_64__)
+    tree slot = build_qualified_type(long_long_unsigned_type_node,
+                                     ENCODE_QUAL_ADDR_SPACE(ADDR_SPACE_SEG_FS));
+    return build_pointer_type(slot);
+#else
+    return NULL_TREE;
+#endif
+}
+
+tree scorep_gcc_slot_ptr_type(void)
+{
+    return trees[T_SLOT_PTR];
+}
+
 static tree asm_operand(const char *constraint, tree value)
 {
     tree c = build_string(strlen(constraint) + 1, constraint);
     return build_tree_list(build_tree_list(NULL_TREE, c), value);
 }
 
-gimple *scorep_gcc_count_asm(tree index, tree first)
+// *slot, slot of scorep_gcc_slot_ptr_type(): a memory operand that prints as %fs:(reg)
+static tree slot_ref(tree slot)
+{
+    tree type = TREE_TYPE(TREE_TYPE(slot));
+    return build2(MEM_REF, type, slot, build_int_cst(TREE_TYPE(slot), 0));
+}
+
+gimple *scorep_gcc_count_asm(tree slot, tree first)
 {
     vec<tree, va_gc> *outputs = NULL, *inputs = NULL;
     vec_safe_push(outputs, asm_operand("=@ccz", first));
-    vec_safe_push(outputs, asm_operand("=m", pending_ref(index)));
-    vec_safe_push(inputs, asm_operand("m", pending_ref(index))); // read too
+    vec_safe_push(outputs, asm_operand("=m", slot_ref(slot)));
+    vec_safe_push(inputs, asm_operand("m", slot_ref(slot))); // read too
     // {AT&T|Intel}: the dialect of -masm=
     return gimple_build_asm_vec("add{q $1, %1| %1, 1}", inputs, outputs, NULL, NULL);
 }
 
-// first = (++pending[index] == 0), where a settled slot holds all ones
-static void increment(gimple_seq *seq, tree index, tree first, location_t loc)
+// first = (++slot == 0), where a settled slot holds all ones: on x86-64 the asm on the slot
+// at %fs:(flags), elsewhere pending[flags]
+static void increment(gimple_seq *seq, tree flags, tree first, location_t loc)
 {
     if (count_by_asm()) {
-        add(seq, scorep_gcc_count_asm(index, first), loc);
+        tree slot = create_tmp_var(trees[T_SLOT_PTR], "scorep_slot");
+        add(seq, gimple_build_assign(slot, NOP_EXPR, flags), loc);
+        add(seq, scorep_gcc_count_asm(slot, first), loc);
         return;
     }
+    tree index = create_tmp_var(sizetype, "scorep_index");
+    add(seq, gimple_build_assign(index, NOP_EXPR, flags), loc); // flags is the slot
     tree old = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
     add(seq, gimple_build_assign(old, pending_ref(index)), loc);
     tree count = create_tmp_var(long_long_unsigned_type_node, "scorep_pending");
@@ -202,22 +241,26 @@ static void increment(gimple_seq *seq, tree index, tree first, location_t loc)
         loc);
 }
 
-// The throttled path: n = ++pending[flags]; and only when n is 0 (the slot's first call since
-// the thread's last settle, which leaves it at all ones): pending[0] |= 1 << (flags & 63).
-// One store per call; the state word is the slot as loaded (no mask, no widening).
+// The throttled path: first = (++slot == 0); and only when first (the slot's first call since
+// the thread's last settle, which leaves it at all ones): pending[0] |= 1 << ((flags >> shift)
+// & 63), the bit the runtime maps back to the slot. One store per call; the state word is used
+// as loaded (no mask, no widening).
 static void count_throttled(gimple_seq *seq, tree flags, location_t loc)
 {
-    tree index = create_tmp_var(sizetype, "scorep_index");
-    add(seq, gimple_build_assign(index, NOP_EXPR, flags), loc); // flags is the slot
     tree first = create_tmp_var(boolean_type_node, "scorep_first");
-    increment(seq, index, first, loc);
+    increment(seq, flags, first, loc);
     tree mark = create_artificial_label(loc), done = create_artificial_label(loc);
     add(seq, gimple_build_cond(NE_EXPR, first, boolean_false_node, mark, done), loc);
     add(seq, gimple_build_label(mark), loc);
     add(seq, gimple_build_predict(PRED_COLD_LABEL, NOT_TAKEN), loc); // once per settle
+    tree shifted = create_tmp_var(long_long_unsigned_type_node, "scorep_bit");
+    add(seq,
+        gimple_build_assign(shifted, RSHIFT_EXPR, flags,
+                            build_int_cst(unsigned_type_node, scorep_gcc_bit_shift())),
+        loc);
     tree bit = create_tmp_var(long_long_unsigned_type_node, "scorep_bit");
     add(seq,
-        gimple_build_assign(bit, BIT_AND_EXPR, flags,
+        gimple_build_assign(bit, BIT_AND_EXPR, shifted,
                             build_int_cst(long_long_unsigned_type_node, 63)),
         loc);
     tree mask = create_tmp_var(long_long_unsigned_type_node, "scorep_mask");
@@ -400,6 +443,7 @@ static void make_trees(void *, void *)
     trees[T_ENTER] = runtime_function("scorep_plugin_enter");
     trees[T_LEAVE] = runtime_function("scorep_plugin_leave");
     trees[T_PENDING] = pending_array();
+    trees[T_SLOT_PTR] = slot_ptr_type();
 }
 
 void scorep_gcc_instrument_register(const char *plugin_name)

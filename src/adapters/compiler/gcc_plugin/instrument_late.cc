@@ -50,16 +50,19 @@ static tree ullong_cst(unsigned long long v)
     return build_int_cst(long_long_unsigned_type_node, v);
 }
 
-// The throttled path in BB, on to JOIN: first = (++pending[flags] == 0); and when first (the
-// slot's first call since the thread's last settle): pending[0] |= 1 << (flags & 63).
+// The throttled path in BB, on to JOIN: first = (++slot == 0), the slot at %fs:(flags) on
+// x86-64, pending[flags] elsewhere; and when first (the slot's first call since the thread's
+// last settle): pending[0] |= 1 << ((flags >> shift) & 63).
 static void count_throttled(basic_block bb, basic_block join, tree flags, location_t loc)
 {
-    tree index = make_ssa_name(sizetype);
-    put(bb, gimple_build_assign(index, NOP_EXPR, flags), loc); // flags is the slot
     tree first = make_ssa_name(boolean_type_node);
     if (scorep_gcc_count_by_asm()) {
-        SSA_NAME_DEF_STMT(first) = put(bb, scorep_gcc_count_asm(index, first), loc);
+        tree slot = make_ssa_name(scorep_gcc_slot_ptr_type());
+        put(bb, gimple_build_assign(slot, NOP_EXPR, flags), loc);
+        SSA_NAME_DEF_STMT(first) = put(bb, scorep_gcc_count_asm(slot, first), loc);
     } else {
+        tree index = make_ssa_name(sizetype);
+        put(bb, gimple_build_assign(index, NOP_EXPR, flags), loc); // flags is the slot
         tree old = make_ssa_name(long_long_unsigned_type_node);
         put(bb, gimple_build_assign(old, scorep_gcc_pending_ref(index)), loc);
         tree count = make_ssa_name(long_long_unsigned_type_node);
@@ -71,8 +74,13 @@ static void count_throttled(basic_block bb, basic_block join, tree flags, locati
     profile_probability once = profile_probability::very_unlikely(); // once per settle
     basic_block mark = new_block(bb, bb->count.apply_probability(once));
     branch(bb, mark, join, once);
+    tree shifted = make_ssa_name(long_long_unsigned_type_node);
+    put(mark,
+        gimple_build_assign(shifted, RSHIFT_EXPR, flags,
+                            build_int_cst(unsigned_type_node, scorep_gcc_bit_shift())),
+        loc);
     tree bit = make_ssa_name(long_long_unsigned_type_node);
-    put(mark, gimple_build_assign(bit, BIT_AND_EXPR, flags, ullong_cst(63)), loc);
+    put(mark, gimple_build_assign(bit, BIT_AND_EXPR, shifted, ullong_cst(63)), loc);
     tree mask = make_ssa_name(long_long_unsigned_type_node);
     put(mark, gimple_build_assign(mask, LSHIFT_EXPR, ullong_cst(1), bit), loc);
     tree word = make_ssa_name(long_long_unsigned_type_node);

@@ -51,12 +51,16 @@ bool scorep_gcc_late(void);         // the markers are this unit's instrumentati
 // start, and `if (measured) scorep_plugin_leave(&descr)` for each marker in EXITS
 void scorep_gcc_instrument_late(function *fn, tree descr, const vec<gimple *> &exits);
 // instrument.cc's trees and code for instrument_late.cc: the descriptor's flags (volatile),
-// the runtime's enter and leave, the slot array, and the slot count
+// the runtime's enter and leave, the slot array, and the slot count: on x86-64 (count_by_asm)
+// the asm on a slot of type scorep_gcc_slot_ptr_type (uint64_t __seg_fs *, the descriptor's
+// word), else pending[index]; the mark bit is (word >> scorep_gcc_bit_shift()) & 63
 tree scorep_gcc_flags_ref(tree descr);
 tree scorep_gcc_enter_fn(void);
 tree scorep_gcc_leave_fn(void);
 tree scorep_gcc_pending_ref(tree index);
 bool scorep_gcc_count_by_asm(void);
-gimple *scorep_gcc_count_asm(tree index, tree first);
+tree scorep_gcc_slot_ptr_type(void);
+unsigned scorep_gcc_bit_shift(void);
+gimple *scorep_gcc_count_asm(tree slot, tree first);
 
 #endif
