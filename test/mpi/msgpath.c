@@ -11,10 +11,12 @@
  * receives): N rounds of 3 MPI_INT (12 bytes, tag 8), 3 MPI_DOUBLE (24 bytes, tag 9) and a
  * derived type of 5 MPI_SHORT (10 bytes, tag 8; created and freed each round), so the type
  * sent last and the counter used last change at every send; then tag 10: a receive, a
- * second one posted and cancelled (its id goes back), a receive that takes that id; then
+ * second one posted and cancelled (its id, the last one handed out, goes back), two more
+ * posted and cancelled (the first one's id is not the last one: it waits in the list of ids
+ * given back), two receives that take those ids in order; then
  * tag 11: a receive, a wildcard receive (MPI_ANY_SOURCE, its id waits for its status) and
  * a receive posted after it, whose id comes after the wildcard's. Message ids on each side:
- * tag 8 1..2N, tag 9 1..N, tag 10 1, 2, tag 11 1, 2 (the wildcard's), 3. */
+ * tag 8 1..2N, tag 9 1..N, tag 10 1, 2, 3, tag 11 1, 2 (the wildcard's), 3. */
 static void mixed(int rank, long n)
 {
     int ints[3] = {0};
@@ -36,7 +38,7 @@ static void mixed(int rank, long n)
         }
         CHECK_MPI(MPI_Type_free(&t));
     }
-    MPI_Request rq;
+    MPI_Request rq, two[2];
     MPI_Status st;
     int cancelled = 0;
     if (rank == 0)
@@ -48,13 +50,24 @@ static void mixed(int rank, long n)
         CHECK_MPI(MPI_Wait(&rq, &st));
         CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
         CHECK(cancelled);
+        for (int i = 0; i < 2; i++)
+            CHECK_MPI(MPI_Irecv(b, 4, MPI_BYTE, 0, 10, MPI_COMM_WORLD, &two[i]));
+        for (int i = 0; i < 2; i++)
+            CHECK_MPI(MPI_Cancel(&two[i]));
+        for (int i = 0; i < 2; i++) {
+            CHECK_MPI(MPI_Wait(&two[i], &st));
+            CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
+            CHECK(cancelled);
+        }
     }
-    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* the second message after the cancel */
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* the other messages after the cancels */
     if (rank == 0) {
+        CHECK_MPI(MPI_Send(b, 4, MPI_BYTE, 1, 10, MPI_COMM_WORLD));
         CHECK_MPI(MPI_Send(b, 4, MPI_BYTE, 1, 10, MPI_COMM_WORLD));
         for (int i = 0; i < 3; i++)
             CHECK_MPI(MPI_Send(b, 4, MPI_BYTE, 1, 11, MPI_COMM_WORLD));
     } else if (rank == 1) {
+        CHECK_MPI(MPI_Recv(b, 4, MPI_BYTE, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Recv(b, 4, MPI_BYTE, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Recv(b, 4, MPI_BYTE, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Irecv(b, 4, MPI_BYTE, MPI_ANY_SOURCE, 11, MPI_COMM_WORLD, &rq));
