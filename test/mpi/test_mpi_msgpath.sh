@@ -9,20 +9,30 @@
 # MpiSend / MpiIsend one tick after the Enter of its call and before its Leave, each MpiRecv
 # after the Enter of its call and one tick before its Leave, the Leave of MPI_Irecv and
 # MPI_Waitall one tick after their last event (docs/mpi.md, "Timestamps"); the profile's
-# visits and bytes per call path. Skipped (77) without the MPI adapter.
+# visits and bytes per call path. "msgpath K mixed" (K = 20), in each mode: what the
+# adapter's caches of the message path (the type sent last, the message-id counter used
+# last) must not change: every message's id and bytes in the order of the records, with
+# types and tags changing at every send, the ids of cancelled receives taken again (the last
+# one handed out, and one from the list of ids given back), a wildcard receive's id before
+# the one of a receive posted after it; the profile's bytes.
+# Skipped (77) without the MPI adapter.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs msgpath msgpath_scorep
 N=300
 
-# run MODE PROFILING TRACING: msgpath_scorep into experiment MODE
+# run MODE PROFILING TRACING [ARGS]: msgpath_scorep (N, or ARGS) into experiment MODE
 run()
 {
     rm -rf "${work:?}/$1"
     status=0
-    env SCOREP_ENABLE_PROFILING="$2" SCOREP_ENABLE_TRACING="$3" SCOREP_EXPERIMENT_DIRECTORY="$work/$1" \
-        timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/msgpath_scorep" "$N" \
-        >"$1.out" 2>"$1.err" || status=$?
+    _mode=$1 _prof=$2 _trace=$3
+    shift 3
+    [ $# -gt 0 ] || set -- "$N"
+    env SCOREP_ENABLE_PROFILING="$_prof" SCOREP_ENABLE_TRACING="$_trace" SCOREP_EXPERIMENT_DIRECTORY="$work/$_mode" \
+        timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/msgpath_scorep" "$@" \
+        >"$_mode.out" 2>"$_mode.err" || status=$?
+    set -- "$_mode"
     check_profiles
     expect_eq "$status" 0 "$1: msgpath runs measured (it checks what it receives)"
 }
@@ -96,6 +106,69 @@ check_profile()
             "$1: profile MPI_Waitall of rank $r"
     done
 }
+
+# The mixed run: K rounds of 3 sends from rank 0 to rank 1 (tag 8: 12 then 10 bytes, tag 9:
+# 24 bytes), tag 10: 3 messages of 4 bytes (three cancelled receives after the first), tag 11: 3 (the
+# second one taken by a wildcard receive, recorded as an MpiIrecv at its MPI_Wait).
+K=20
+# expected_mixed: "KIND rank tag id:bytes ..." per kind, rank and tag, from msgpath.c's design
+expected_mixed()
+{
+    for kr in "SEND rank=0" "RECV rank=1"; do
+        printf '%s tag=8' "$kr"
+        i=1
+        while [ $i -le $((2 * K)) ]; do
+            printf ' %d:%d' $i $((i % 2 == 1 ? 12 : 10))
+            i=$((i + 1))
+        done
+        printf '\n%s tag=9' "$kr"
+        i=1
+        while [ $i -le $K ]; do
+            printf ' %d:24' $i
+            i=$((i + 1))
+        done
+        printf '\n%s tag=10 1:4 2:4 3:4\n' "$kr"
+    done
+    printf 'SEND rank=0 tag=11 1:4 2:4 3:4\nRECV rank=1 tag=11 1:4 3:4\nIRECV rank=1 tag=11 2:4\n'
+}
+
+check_mixed_trace()
+{
+    x=$work/$1
+    _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$1: messages do not match: $_m"
+    expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
+        "sends=$((3 * K + 6)) receives=$((3 * K + 6)) matched=$((3 * K + 6)) unmatched=0 mismatched_size=0 probes=0" \
+        "$1: all messages of the mixed run matched"
+    "$MESSAGES" "$x/traces.otf2" >"$1.msgs" 2>&1 || fail "$1: trace_messages failed: $(cat "$1.msgs")"
+    expect_eq "$(awk '
+        {
+            for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            k = $1 " rank=" v["rank"] " tag=" v["tag"]
+            if (!(k in l)) order[++nk] = k
+            l[k] = l[k] " " v["id"] ":" v["bytes"]
+        }
+        END { for (j = 1; j <= nk; j++) print order[j] l[order[j]] }' "$1.msgs" | sort)" \
+        "$(expected_mixed | sort)" "$1: mixed run: message ids and bytes of every message in order"
+}
+
+check_mixed_profile()
+{
+    profile_dump "$work/$1" -m visits,bytes_sent,bytes_received >"$1.prof"
+    expect_grep "	MPI_Send	0	visits=$((3 * K + 6))	bytes_sent=$((46 * K + 24))	bytes_received=0$" \
+        "$1.prof" "$1: mixed run: profile MPI_Send of rank 0"
+    expect_grep "	MPI_Recv	1	visits=$((3 * K + 5))	bytes_sent=0	bytes_received=$((46 * K + 20))$" \
+        "$1.prof" "$1: mixed run: profile MPI_Recv of rank 1"
+    expect_grep "	MPI_Wait	1	visits=4	bytes_sent=0	bytes_received=4$" \
+        "$1.prof" "$1: mixed run: profile MPI_Wait of rank 1 (the wildcard receive's bytes)"
+}
+
+run mixed_trace false true "$K" mixed
+check_mixed_trace mixed_trace
+run mixed_profile true false "$K" mixed
+check_mixed_profile mixed_profile
+run mixed_both true true "$K" mixed
+check_mixed_trace mixed_both
+check_mixed_profile mixed_both
 
 run trace false true
 check_trace trace

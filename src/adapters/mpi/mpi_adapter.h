@@ -14,12 +14,16 @@
 #include <stdint.h>
 
 #define SCOREP_MPI_WRAPPER __attribute__((visibility("default")))
+/* The adapter's own globals, read on every wrapped call: declared hidden (the library is
+ * built with -fvisibility=hidden, but a declaration without it is reached through the GOT,
+ * one load more per access). */
+#define SCOREP_MPI_HIDDEN __attribute__((visibility("hidden")))
 #define SCOREP_MPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* The group bits in effect (0 before MPI_Init and after MPI_Finalize). */
-extern uint64_t scorep_mpi_enabled;
+extern SCOREP_MPI_HIDDEN uint64_t scorep_mpi_enabled;
 /* The thread level MPI_Init/MPI_Init_thread provided. */
-extern int scorep_mpi_thread_level;
+extern SCOREP_MPI_HIDDEN int scorep_mpi_thread_level;
 /* Non-zero while this thread is inside a wrapper: MPI calls made from there (by the MPI
  * library or by the adapter itself) go straight to PMPI. */
 extern __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
@@ -33,7 +37,7 @@ typedef struct {
 extern const scorep_mpi_fn_info scorep_mpi_fn_table[];
 extern const uint32_t scorep_mpi_fn_count;
 /* region id + 1 of each function, 0 until its first recorded call */
-extern uint32_t scorep_mpi_region_ids[];
+extern SCOREP_MPI_HIDDEN uint32_t scorep_mpi_region_ids[];
 
 uint32_t scorep_mpi_region_define(uint32_t fn);
 
@@ -191,7 +195,7 @@ void scorep_mpi_leave(uint32_t fn);
  * as scorep_mpi_enter, and returns 1: the wrapper calls PMPI and scorep_mpi_leave. */
 int scorep_mpi_stamp(uint32_t fn);
 /* SCOREP_MPI_TIME_LOCAL_CALLS, read at MPI_Init */
-extern int scorep_mpi_time_local;
+extern SCOREP_MPI_HIDDEN int scorep_mpi_time_local;
 
 static inline int scorep_mpi_group_on(uint64_t bits)
 {
@@ -228,7 +232,7 @@ static inline int scorep_mpi_received(int ret)
  * else the _slow call asks MPI. */
 uint64_t scorep_mpi_status_bytes_slow(const MPI_Status *st);
 /* whether the loaded Open MPI keeps it in _ucount (scorep_mpi_types_init) */
-extern int scorep_mpi_status_field_ok;
+extern SCOREP_MPI_HIDDEN int scorep_mpi_status_field_ok;
 
 static inline uint64_t scorep_mpi_status_bytes(const MPI_Status *st)
 {
@@ -246,7 +250,16 @@ typedef struct {
     int named; /* a predefined type: size is its size */
     uint64_t size;
 } scorep_mpi_type_entry;
-extern scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
+extern SCOREP_MPI_HIDDEN scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
+/* The predefined type whose size was read last, tried before the slots: a program sends one
+ * type most of the time, and this test is one compare where the slot's is a hash and four
+ * (type, named, count, thread level). Written with the slots' rules: below
+ * MPI_THREAD_MULTIPLE only (type stays 0, no handle, under it), predefined types only. */
+typedef struct {
+    MPI_Datatype type;
+    uint64_t size;
+} scorep_mpi_type_last_entry;
+extern SCOREP_MPI_HIDDEN scorep_mpi_type_last_entry scorep_mpi_type_last;
 uint64_t scorep_mpi_type_bytes_slow(int count, MPI_Datatype type);
 
 static inline size_t scorep_mpi_type_slot(MPI_Datatype type)
@@ -257,11 +270,17 @@ static inline size_t scorep_mpi_type_slot(MPI_Datatype type)
 
 static inline uint64_t scorep_mpi_type_bytes(int count, MPI_Datatype type)
 {
+    /* count 0 gives 0 as the slow path does; a negative count goes there */
+    if (__builtin_expect(type == scorep_mpi_type_last.type && count >= 0, 1))
+        return (uint64_t)count * scorep_mpi_type_last.size;
     const scorep_mpi_type_entry *e = &scorep_mpi_type_cache[scorep_mpi_type_slot(type)];
     if (__builtin_expect(e->type == type && e->named && count > 0 &&
                              scorep_mpi_thread_level != MPI_THREAD_MULTIPLE,
-                         1))
+                         1)) {
+        scorep_mpi_type_last.size = e->size;
+        scorep_mpi_type_last.type = type;
         return (uint64_t)count * e->size;
+    }
     return scorep_mpi_type_bytes_slow(count, type);
 }
 /* After PMPI_Init*: checks where the loaded MPI library keeps a status's byte count. */

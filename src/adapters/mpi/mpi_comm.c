@@ -169,6 +169,8 @@ static scorep_mpi_comm *define_named(scorep_mpi_frame *f, MPI_Comm comm, uint64_
     if (!c)
         return NULL;
     c->handle = comm;
+    scorep_mpi_counters_init(&c->send);
+    scorep_mpi_counters_init(&c->recv);
     PMPI_Comm_rank(comm, &c->rank);
     PMPI_Comm_size(comm, &c->size);
     PMPI_Comm_test_inter(comm, &c->is_inter);
@@ -197,6 +199,7 @@ scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint
 }
 
 scorep_mpi_comm *scorep_mpi_world;
+MPI_Comm scorep_mpi_world_handle = MPI_COMM_NULL;
 
 scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm)
 {
@@ -233,14 +236,17 @@ void scorep_mpi_comm_init(void)
         PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
     scorep_mpi_world = define_named(NULL, MPI_COMM_WORLD, SCOREP_COMM_KEY_WORLD,
                                     SCOREP_COMM_KEY_NONE, "MPI_COMM_WORLD");
-    if (scorep_mpi_world)
+    if (scorep_mpi_world) {
         scorep_mpi_world->immortal = 1; /* kept to the end of the process */
+        scorep_mpi_world_handle = MPI_COMM_WORLD;
+    }
     define_named(NULL, MPI_COMM_SELF, SCOREP_COMM_KEY_SELF((uint32_t)world_rank),
                  SCOREP_COMM_KEY_NONE, "MPI_COMM_SELF");
 }
 
 void scorep_mpi_comm_finalize(void)
 {
+    scorep_mpi_world_handle = MPI_COMM_NULL;
     scorep_mpi_world = NULL;
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);

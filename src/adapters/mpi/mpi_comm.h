@@ -28,7 +28,8 @@
 typedef struct scorep_mpi_comm {
     MPI_Comm handle;
     uint32_t id; /* defs id, SCOREP_INVALID_ID when memory was exhausted */
-    int rank, size, remote_size, is_inter;
+    int rank, size, is_inter;
+    int remote_size; /* the remote group's size; size for an intracommunicator */
     uint32_t refs;        /* the map's reference + one per request that points here; atomic under
                              MPI_THREAD_MULTIPLE */
     uint32_t idups;       /* MPI_Comm_idup calls on this intercommunicator so far; atomic */
@@ -47,11 +48,14 @@ void scorep_mpi_comm_finalize(void);
  * program may use the communicator. */
 scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm);
 /* The record of MPI_COMM_WORLD (set at MPI_Init; the communicator lives until MPI_Finalize):
- * the communicator of most messages is found without a table lookup. */
-extern scorep_mpi_comm *scorep_mpi_world;
+ * the communicator of most messages is found without a table lookup. world_handle is
+ * MPI_COMM_WORLD while the record is set, MPI_COMM_NULL otherwise (whose record is NULL
+ * too), so that one compare finds it. */
+extern SCOREP_MPI_HIDDEN scorep_mpi_comm *scorep_mpi_world;
+extern SCOREP_MPI_HIDDEN MPI_Comm scorep_mpi_world_handle;
 static inline scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD && scorep_mpi_world)
+    if (comm == scorep_mpi_world_handle)
         return scorep_mpi_world;
     return scorep_mpi_comm_lookup(comm);
 }
@@ -77,20 +81,18 @@ static inline uint64_t scorep_mpi_msgid_send_if(scorep_mpi_comm *c, int dest, in
 {
     if (!scorep_mpi_msgids)
         return 0;
-    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE
-                      ? scorep_mpi_counters_last(&c->send, dest, tag)
-                      : NULL;
-    return n ? (*n)++ : scorep_mpi_msgid_send(c, dest, tag);
+    if (scorep_mpi_counters_fast(&c->send, dest, tag))
+        return (*c->send.fast_next)++;
+    return scorep_mpi_msgid_send(c, dest, tag);
 }
 
 static inline uint64_t scorep_mpi_msgid_recv_if(scorep_mpi_comm *c, int source, int tag)
 {
     if (!scorep_mpi_msgids)
         return 0;
-    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE && !c->pend_head
-                      ? scorep_mpi_counters_last(&c->recv, source, tag)
-                      : NULL;
-    return n ? (*n)++ : scorep_mpi_msgid_recv(c, source, tag);
+    if (scorep_mpi_counters_fast(&c->recv, source, tag))
+        return (*c->recv.fast_next)++;
+    return scorep_mpi_msgid_recv(c, source, tag);
 }
 
 /* The defs id of a communicator (SCOREP_INVALID_ID for MPI_COMM_NULL). */

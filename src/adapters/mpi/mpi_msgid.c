@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#define NO_KEY UINT64_MAX
+#define NO_KEY SCOREP_MPI_NO_KEY
 
 /* Only MPI_THREAD_MULTIPLE lets two threads be inside MPI (and so inside these counters) at
  * once; below it the application serialises its MPI calls and with them our bookkeeping, and
@@ -40,12 +40,44 @@ static size_t slot_hash(uint64_t k)
     return (size_t)(k ^ (k >> 31));
 }
 
+void scorep_mpi_counters_init(scorep_mpi_counters *c)
+{
+    *c = (scorep_mpi_counters){.fast_key = NO_KEY};
+}
+
 void scorep_mpi_counters_free(scorep_mpi_counters *c)
 {
     free(c->keys);
     free(c->next);
     free(c->returned);
-    *c = (scorep_mpi_counters){0};
+    scorep_mpi_counters_init(c);
+}
+
+/* The inline path's counter (mpi_msgid.h, scorep_mpi_counters_fast), after every change of
+ * the counters or of the communicator's queue of deferred receives (pend: not empty; always
+ * 0 for the send side): the slot found last, unless ids were given back or receives wait.
+ * Under MPI_THREAD_MULTIPLE never set (the counters need the lock there). */
+static void fast_set(scorep_mpi_counters *c, int pend)
+{
+    if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)
+        return;
+    if (c->keys && c->nreturned == 0 && !pend) {
+        c->fast_key = c->keys[c->last];
+        c->fast_next = &c->next[c->last];
+    } else {
+        c->fast_key = NO_KEY;
+        c->fast_next = NULL;
+    }
+}
+
+static void send_fast_set(scorep_mpi_comm *c)
+{
+    fast_set(&c->send, 0);
+}
+
+static void recv_fast_set(scorep_mpi_comm *c)
+{
+    fast_set(&c->recv, c->pend_head != NULL);
 }
 
 static int counters_grow(scorep_mpi_counters *c)
@@ -209,6 +241,7 @@ uint64_t scorep_mpi_msgid_send(scorep_mpi_comm *c, int dest, int tag)
         return 0;
     comm_lock(c);
     uint64_t id = take(&c->send, dest, tag);
+    send_fast_set(c);
     comm_unlock(c);
     return id;
 }
@@ -219,6 +252,7 @@ void scorep_mpi_msgid_send_cancelled(scorep_mpi_comm *c, int dest, int tag, uint
         return;
     comm_lock(c);
     give_back(&c->send, dest, tag, id);
+    send_fast_set(c);
     comm_unlock(c);
 }
 
@@ -240,6 +274,7 @@ void scorep_mpi_msgid_recv_posted(scorep_mpi_comm *c, scorep_mpi_req *r)
             c->pend_head = r;
         c->pend_tail = r;
     }
+    recv_fast_set(c);
     comm_unlock(c);
 }
 
@@ -254,6 +289,7 @@ uint64_t scorep_mpi_msgid_recv_completed(scorep_mpi_comm *c, scorep_mpi_req *r,
         unqueue(c, r);
         r->msg_id = take(&c->recv, st->MPI_SOURCE, st->MPI_TAG);
         r->flags |= SCOREP_MPI_REQ_HAS_ID;
+        recv_fast_set(c);
     }
     uint64_t id = r->msg_id;
     comm_unlock(c);
@@ -269,6 +305,7 @@ void scorep_mpi_msgid_recv_cancelled(scorep_mpi_comm *c, scorep_mpi_req *r)
     if (r->flags & SCOREP_MPI_REQ_HAS_ID)
         give_back(&c->recv, r->peer, r->tag, r->msg_id);
     r->flags &= ~SCOREP_MPI_REQ_HAS_ID;
+    recv_fast_set(c);
     comm_unlock(c);
 }
 
@@ -278,6 +315,7 @@ void scorep_mpi_msgid_recv_forget(scorep_mpi_comm *c, scorep_mpi_req *r)
         return;
     comm_lock(c);
     unqueue(c, r);
+    recv_fast_set(c);
     comm_unlock(c);
 }
 
@@ -289,6 +327,7 @@ uint64_t scorep_mpi_msgid_recv(scorep_mpi_comm *c, int source, int tag)
     if (c->pend_head)
         resolve(c, NULL);
     uint64_t id = take(&c->recv, source, tag);
+    recv_fast_set(c);
     comm_unlock(c);
     return id;
 }
@@ -301,6 +340,7 @@ uint64_t scorep_mpi_msgid_peek(scorep_mpi_comm *c, int source, int tag)
     if (c->pend_head)
         resolve(c, NULL);
     uint64_t id = peek(&c->recv, source, tag);
+    recv_fast_set(c);
     comm_unlock(c);
     return id;
 }

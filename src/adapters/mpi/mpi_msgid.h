@@ -21,6 +21,7 @@
 #define SCOREP_MPI_MSGID_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,30 +37,41 @@ typedef struct {
     /* ids given back by cancelled operations: key, id */
     uint64_t *returned;
     size_t nreturned, capreturned;
+    /* the inline path's counter (scorep_mpi_counters_fast): the key of the slot found last and
+     * its counter, while an id may be taken from it without a call; fast_key is
+     * SCOREP_MPI_NO_KEY otherwise (mpi_msgid.c, fast_set, after every change) */
+    uint64_t fast_key;
+    uint64_t *fast_next;
 } scorep_mpi_counters;
 
+/* No key: a wildcard source and tag, which no counter has */
+#define SCOREP_MPI_NO_KEY UINT64_MAX
+
+/* A communicator's new counters (no fast counter) */
+void scorep_mpi_counters_init(scorep_mpi_counters *c);
 void scorep_mpi_counters_free(scorep_mpi_counters *c);
 
 /* Non-zero when this process traces (set at MPI_Init): otherwise no ids are kept, and the
  * functions below do nothing and return 0. */
-extern int scorep_mpi_msgids;
+extern __attribute__((visibility("hidden"))) int scorep_mpi_msgids;
 
 /* The message id of a blocking send / receive (0 when this process does not trace: the
  * test is inline, the wrappers of blocking calls pay no call for it). Defined in mpi_comm.h
  * (they read the communicator's counters): the id of a message to or from the peer and tag
- * of the previous one is taken inline (scorep_mpi_counters_last), others out of line. */
+ * of the previous one is taken inline (scorep_mpi_counters_fast), others out of line. */
 static inline uint64_t scorep_mpi_msgid_send_if(struct scorep_mpi_comm *c, int dest, int tag);
 static inline uint64_t scorep_mpi_msgid_recv_if(struct scorep_mpi_comm *c, int source, int tag);
 
-/* The counter of (peer, tag) when it is the slot found last and no id was given back (ids
- * given back are handed out first): what take() in mpi_msgid.c reaches then, without a call.
- * NULL otherwise. Only where the counters need no lock (below MPI_THREAD_MULTIPLE). */
-static inline uint64_t *scorep_mpi_counters_last(scorep_mpi_counters *c, int peer, int tag)
+/* Whether the id of (peer, tag) can be taken inline, from c->fast_next: what take() in
+ * mpi_msgid.c reaches then, without a call. fast_set keeps the fast counter only while that
+ * holds: the slot found last, no id given back (those are handed out first), below
+ * MPI_THREAD_MULTIPLE (no lock needed), and for receives no wildcard receive waiting for its
+ * id; so one compare tests all of them. A wildcard's key (MPI_ANY_SOURCE, MPI_ANY_TAG) is no
+ * counter's and never matches. */
+static inline bool scorep_mpi_counters_fast(const scorep_mpi_counters *c, int peer, int tag)
 {
     uint64_t k = (uint64_t)(uint32_t)peer << 32 | (uint32_t)tag;
-    if (__builtin_expect(c->keys != NULL && c->keys[c->last] == k && c->nreturned == 0, 1))
-        return &c->next[c->last];
-    return NULL;
+    return __builtin_expect(c->fast_key == k, 1);
 }
 
 /* Under MPI_THREAD_MULTIPLE all take the communicator's lock. */

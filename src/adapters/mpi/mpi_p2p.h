@@ -21,8 +21,9 @@
  * leaves, nor take a message id: the checks of MPI_Send's own argument errors. */
 static inline int scorep_mpi_valid_send(const scorep_mpi_comm *c, int count, int dest, int tag)
 {
-    int peers = c->is_inter ? c->remote_size : c->size;
-    return count >= 0 && tag >= 0 && dest >= 0 && dest < peers;
+    /* the ranks a send may name: remote_size is the size of an intracommunicator
+     * (mpi_comm.c, define_named), so no test of is_inter */
+    return count >= 0 && tag >= 0 && dest >= 0 && dest < c->remote_size;
 }
 
 static inline __attribute__((always_inline)) void scorep_mpi_pre_send(scorep_mpi_frame *f,
@@ -158,19 +159,15 @@ scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, M
 }
 
 /* A posted receive takes its message id (mpi_msgid.h): inline, as a blocking receive's, when
- * source and tag are given and the counter is the one used last; else out of line. */
+ * the counter of its source and tag is the fast one (a wildcard never is); else out of line. */
 static inline __attribute__((always_inline)) void scorep_mpi_recv_posted(scorep_mpi_req *r)
 {
     scorep_mpi_comm *c = r->comm;
-    uint64_t *n = scorep_mpi_thread_level != MPI_THREAD_MULTIPLE && r->peer != MPI_ANY_SOURCE &&
-                          r->tag != MPI_ANY_TAG && !c->pend_head
-                      ? scorep_mpi_counters_last(&c->recv, r->peer, r->tag)
-                      : NULL;
-    if (!n) {
+    if (!scorep_mpi_counters_fast(&c->recv, r->peer, r->tag)) {
         scorep_mpi_msgid_recv_posted(c, r);
         return;
     }
-    r->msg_id = (*n)++;
+    r->msg_id = (*c->recv.fast_next)++;
     r->flags |= SCOREP_MPI_REQ_HAS_ID;
 }
 

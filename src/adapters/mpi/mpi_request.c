@@ -357,7 +357,9 @@ static void ctx_close(scorep_mpi_ctx_reqs *ctx)
     ctx->tracked = 0;
     if (ctx->scratch) {
         scratch.busy = 0;
-    } else {
+    } else if (ctx->count > SCOREP_MPI_CTX_STACK) {
+        /* up to SCOREP_MPI_CTX_STACK requests the arrays are the context's own (ctx_open,
+         * ctx_statuses): nothing to free, and no test of each on the path of a Wait */
         if (ctx->recs && ctx->recs != ctx->recs_stack)
             free(ctx->recs);
         if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
@@ -432,8 +434,11 @@ void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
 static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
                          MPI_Status statuses[])
 {
-    for (int i = 0; i < ctx->count; i++) {
-        if (!ctx->recs[i])
+    /* count and recs in registers: complete_at changes neither (it clears recs[i]) */
+    const int n = ctx->count;
+    scorep_mpi_req **const recs = ctx->recs;
+    for (int i = 0; i < n; i++) {
+        if (!recs[i])
             continue;
         MPI_Status *st = status_at(statuses, i);
         if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))

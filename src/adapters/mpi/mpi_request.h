@@ -69,7 +69,7 @@ void scorep_mpi_request_init(void);
 
 /* Request ids: per process, never 0. Below MPI_THREAD_MULTIPLE requests are created by one
  * thread at a time: no atomic operation. */
-extern uint64_t scorep_mpi_request_counter;
+extern SCOREP_MPI_HIDDEN uint64_t scorep_mpi_request_counter;
 static inline uint64_t scorep_mpi_next_request_id(void)
 {
     if (scorep_mpi_thread_level == MPI_THREAD_MULTIPLE)

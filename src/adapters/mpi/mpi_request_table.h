@@ -93,7 +93,7 @@ typedef struct {
     int shared;
     scorep_mpi_rtab_shard shards[SCOREP_MPI_RTAB_SHARDS];
 } scorep_mpi_rtab_state;
-extern scorep_mpi_rtab_state scorep_mpi_rtab;
+extern SCOREP_MPI_HIDDEN scorep_mpi_rtab_state scorep_mpi_rtab;
 
 /* the out-of-line paths */
 struct scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle);

@@ -12,6 +12,7 @@
  * where the program's MPI calls (and so these entries' writes) do not overlap; under
  * MPI_THREAD_MULTIPLE every send asks MPI. */
 scorep_mpi_type_entry scorep_mpi_type_cache[SCOREP_MPI_TYPE_SLOTS];
+scorep_mpi_type_last_entry scorep_mpi_type_last;
 
 static uint64_t type_size(MPI_Datatype type)
 {
