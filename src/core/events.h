@@ -156,6 +156,16 @@ typedef struct {
     uint64_t bytes, request, msg_id;
 } scorep_event_fast_msg;
 
+/* Throttled calls waiting to be counted (profile/throttle_pending.h), for the fast paths'
+ * gate test: none when l does not profile. Only the profile throttles regions, so the
+ * plugins' inline code then counts into no slot but the discard slot (filtered regions),
+ * whose calls nobody counts: a settle would only clear them (issue #31: 2 instructions per
+ * traced event). */
+static inline __attribute__((always_inline)) uint64_t scorep_event_fast_pending(const bool profiling)
+{
+    return profiling ? scorep_throttle_slots_v2[0] : 0;
+}
+
 /* The profile node of region under p->cur that scorep_profile_enter finds without a call:
  * the one the parent found last or, with next_hit, the one that one found next (a
  * send-receive loop alternates two calls at one depth: its next_hit chain); else NULL. */
@@ -192,7 +202,8 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     /* the gate: measurement on, recording on, the TSC as timer (base/state.h); with
      * off_depth 0 that is scorep_location_recording */
     /* with the pending throttled calls in one test: or'ed, one branch (issue #31) */
-    if (__builtin_expect((scorep_throttle_slots_v2[0] | scorep_gate() | l->off_depth) != 0, 0))
+    if (__builtin_expect((scorep_event_fast_pending(profiling) | scorep_gate() | l->off_depth) != 0,
+                         0))
         goto general;
     /* room in the call stack: when tracing, the slot's depth test below says it (the
      * buffer's rec_depth is at most stack_cap: buffer.h, depth_room) */
@@ -272,7 +283,7 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     /* a leave records while recording is off (scorep_event_leave_impl): measurement on and
      * the TSC only; a message needs recording on (the whole gate) */
     uint32_t gate = with_raw ? scorep_gate() : scorep_gate() & SCOREP_GATE_LEAVE;
-    if (__builtin_expect((scorep_throttle_slots_v2[0] | gate | l->off_depth) != 0, 0))
+    if (__builtin_expect((scorep_event_fast_pending(profiling) | gate | l->off_depth) != 0, 0))
         goto general;
     if (tracing) {
         /* d < depth_cap and no minimum duration, in one test (fast_leave_depth); so also
