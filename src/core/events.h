@@ -280,9 +280,11 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     buf_region_rec *r = NULL;
     buf_mpi_rec *m = NULL;
     const buf_region_rec *e = NULL;
-    /* a leave records while recording is off (scorep_event_leave_impl): measurement on and
-     * the TSC only; a message needs recording on (the whole gate) */
-    uint32_t gate = with_raw ? scorep_gate() : scorep_gate() & SCOREP_GATE_LEAVE;
+    /* the whole gate, as the enter's: a leave records while recording is off
+     * (scorep_event_leave_impl), but such leaves (of calls entered before recording went
+     * off; the others have off_depth) take the general path, which does; a message needs
+     * recording on anyway. One instruction fewer than masking the gate (issue #31). */
+    uint32_t gate = scorep_gate();
     if (__builtin_expect((scorep_event_fast_pending(profiling) | gate | l->off_depth) != 0, 0))
         goto general;
     if (tracing) {
