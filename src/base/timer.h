@@ -17,7 +17,13 @@ extern scorep_timer_kind scorep_timer_active;
 
 static inline uint64_t scorep_timer_tsc(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
+    /* rdtsc clears the upper halves of rax and rdx: 64-bit outputs need no zero-extension
+     * of the low half (one instruction fewer per event, issue #31) */
+    uint64_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return (hi << 32) | lo;
+#elif defined(__i386__)
     uint32_t lo, hi;
     __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
     return ((uint64_t)hi << 32) | lo;

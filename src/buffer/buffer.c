@@ -30,6 +30,7 @@ static int stream_page(scorep_buffer *b, buf_stream *s)
     p->next = NULL;
     p->prev = s->last;
     p->used_end = NULL;
+    p->zero = 0;
     if (s->last) {
         s->last->used_end = s->cur;
         s->last->next = p;
@@ -53,9 +54,11 @@ int scorep_buffer_init(scorep_buffer *b)
         free(b->log);
         return -1;
     }
-    b->depth_cap = b->rec_depth = INITIAL_DEPTHS;
+    b->depth_cap = INITIAL_DEPTHS;
     scorep_buffer_fast_leave_update(b);
     b->depth_limit = UINT32_MAX;
+    b->depth_room = UINT32_MAX;
+    scorep_buffer_rec_depth_update(b);
     b->step = BUF_STEP_STOP; /* no reduction until the runtime configures the steps */
     b->spill_fd = -1;
     return 0;
@@ -97,11 +100,6 @@ char *scorep_buffer_grow(scorep_buffer *b, buf_stream *s, uint64_t ts, uint32_t 
     return p;
 }
 
-static uint32_t min_u32(uint32_t a, uint32_t b)
-{
-    return a < b ? a : b;
-}
-
 buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t ts, uint32_t region)
 {
     if (b->full) {
@@ -124,7 +122,7 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
     memset(d + b->depth_cap, 0, (cap - b->depth_cap) * sizeof *d);
     b->depth = d;
     b->depth_cap = cap;
-    b->rec_depth = min_u32(cap, b->depth_limit);
+    scorep_buffer_rec_depth_update(b);
     scorep_buffer_fast_leave_update(b);
     return &d[depth];
 }

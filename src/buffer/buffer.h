@@ -19,9 +19,8 @@ typedef enum {
 } buf_class;
 
 enum { BUF_ENTER = 1, BUF_LEAVE = 2 };
-/* Or'ed into a leave record's type: communication was recorded during the call, so no
- * reduction step removes it. buf_merge_next reports the plain BUF_LEAVE. */
-enum { BUF_ENCLOSES_COMM = 0x100 };
+/* (Whether a call enclosed communication, which keeps every reduction step from removing
+ * it, the reduction finds from the records between its Enter and Leave: buffer_reduce.c.) */
 /* Or'ed into an enter record's type: the enter of a call still open at a flush, already
  * written to the spill file; kept so that the call's leave is recorded. Never merged. */
 enum { BUF_FLUSHED = 0x200, BUF_TYPE_MASK = 0xff };
@@ -191,13 +190,23 @@ _Static_assert(offsetof(buf_mpi_rec, io.handle) == offsetof(buf_mpi_rec, comm) &
 typedef struct buf_page {
     struct buf_page *next, *prev; /* prev: rewinds cut streams from their end */
     char *used_end;               /* end of the records in this page (set when the page is left) */
+    /* 0: what the traced leave's fast path (core/events.h) reads as the type of the record
+     * before a page's first, never BUF_ENTER, so that it needs no test for an empty page */
+    uint64_t zero;
 } buf_page;
+_Static_assert(sizeof(buf_page) % sizeof(buf_region_rec) == 0 &&
+                   offsetof(buf_page, zero) + sizeof(uint64_t) == sizeof(buf_page),
+               "buf_page: zero is the type of the region record slot before the first");
 
 typedef struct {
     char *cur, *end;
     char *start; /* first record slot of the last page (NULL while the stream is empty) */
     buf_page *first, *last;
+    /* to 64 bytes: the fast paths find depth d's stream with one shift instead of two
+     * multiplying lea's (issue #31) */
+    char pad_to_64[64 - 5 * sizeof(char *)];
 } buf_stream;
+_Static_assert(sizeof(buf_stream) == 64, "buf_stream: 64 bytes, see pad_to_64");
 
 /* Reduction steps under memory pressure (buffer_reduce.c, docs/design-reduction.md). */
 typedef enum {
@@ -223,7 +232,13 @@ typedef struct {
 typedef struct {
     buf_stream *depth; /* REGION class, one stream per call depth */
     uint32_t depth_cap;
-    uint32_t rec_depth; /* calls at depth >= rec_depth take the slow path (depth_slow) */
+    /* calls at depth >= rec_depth take the slow path (depth_slow): the least of depth_cap,
+     * depth_limit and depth_room (scorep_buffer_rec_depth_update) */
+    uint32_t rec_depth;
+    /* the owner's bound on rec_depth: the location's call stack capacity, so that the
+     * traced enter's one depth test (core/events.h) also says the call stack has room;
+     * UINT32_MAX: none (scorep_buffer_set_depth_room) */
+    uint32_t depth_room;
     /* depth_cap, or 0 while a minimum duration applies: the compiler hooks' fast leave
      * (core/events.h) tests this one field for both (scorep_buffer_fast_leave_update) */
     uint32_t fast_leave_depth;
@@ -241,7 +256,8 @@ typedef struct {
     uint64_t min_dur_first; /* the minimum-duration step's first threshold (ticks) */
     uint64_t min_dur_cap;   /* ... and the highest it raises to */
     uint32_t depth_limit;   /* non-communication calls this deep or deeper are not recorded */
-    uint64_t last_comm_ts;  /* time of the latest communication record (MPI, threads) */
+    uint64_t last_comm_ts;  /* time of the latest communication record (MPI, threads): the
+                             * minimum duration keeps a call that encloses one (pop_short) */
     buf_reduction *log;     /* BUF_MAX_LOG entries; n_log may count further ones */
     uint32_t n_log;
     /* flush mode (core/flush.c): records written so far, in merged order */
@@ -262,6 +278,20 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
 static inline void scorep_buffer_fast_leave_update(scorep_buffer *b)
 {
     b->fast_leave_depth = b->min_dur ? 0 : b->depth_cap;
+}
+
+/* After every change of b->depth_cap, b->depth_limit or b->depth_room. */
+static inline void scorep_buffer_rec_depth_update(scorep_buffer *b)
+{
+    uint32_t r = b->depth_cap < b->depth_limit ? b->depth_cap : b->depth_limit;
+    b->rec_depth = r < b->depth_room ? r : b->depth_room;
+}
+
+/* The owner's bound on the depths the fast paths record (buf->depth_room). */
+static inline void scorep_buffer_set_depth_room(scorep_buffer *b, uint32_t room)
+{
+    b->depth_room = room;
+    scorep_buffer_rec_depth_update(b);
 }
 
 /* The event fast paths' slot (core/events.h): room for n region records in the current
@@ -347,8 +377,7 @@ static inline void scorep_buffer_leave(scorep_buffer *b, uint32_t depth, uint64_
     }
     if (__builtin_expect(ts - e->ts < b->min_dur, 0) && scorep_buffer_pop_short(b, s, region))
         return;
-    scorep_buffer_put_region(b, s, ts, region,
-                             BUF_LEAVE | (b->last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0));
+    scorep_buffer_put_region(b, s, ts, region, BUF_LEAVE);
 }
 
 /* Kept for callers that record both kinds through one entry (unit tests). */

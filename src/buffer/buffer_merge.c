@@ -113,7 +113,7 @@ int buf_merge_next(buf_merge *m, buf_item *it)
     cursor *c = &m->c[0];
     if (c->rec_size == sizeof(buf_region_rec)) {
         const buf_region_rec *r = (const void *)c->pos;
-        *it = (buf_item){r->ts, r->type & ~(uint32_t)BUF_ENCLOSES_COMM, r->region, 0, NULL};
+        *it = (buf_item){r->ts, r->type, r->region, 0, NULL};
     } else if (c->rec_size == sizeof(buf_mpi_rec)) {
         const buf_mpi_rec *r = (const void *)c->pos;
         *it = (buf_item){r->ts, r->type, r->comm, 0, r};

@@ -53,8 +53,73 @@ int scorep_buffer_parse_steps(const char *spec, uint8_t *steps, uint8_t *n)
     return *n ? 0 : -1;
 }
 
+/* ------------------------------------------------------------ communication in a call */
+/* Whether a call enclosed communication: a record of the MPI class (messages, collectives,
+ * one-sided and I/O events) or of the THREAD class between its Enter and its Leave, the
+ * records that set last_comm_ts when they are written. Found here, at reduction time, and
+ * not marked at the leave (issue #31: the traced leave's fast path had a load, a compare
+ * and a select for it): each class stream is in time order (timestamps increase per
+ * location), and so are the calls of one depth stream, so one forward cursor per class walks
+ * with the calls of a depth. */
+typedef struct {
+    const buf_stream *s;
+    const buf_page *p;
+    const char *r, *end;
+    uint32_t size;
+} class_cursor;
+
+typedef struct {
+    const scorep_buffer *b;
+    class_cursor mpi, thread;
+} comm_scan;
+
+static const char *page_records(const buf_page *p)
+{
+    return (const char *)(p + 1);
+}
+
+static void cursor_page(class_cursor *c, const buf_page *p)
+{
+    c->p = p;
+    c->r = p ? page_records(p) : NULL;
+    c->end = !p ? NULL : p == c->s->last ? c->s->cur : p->used_end;
+}
+
+/* Before the calls of each depth: the cursors at the first record of their class. */
+static void comm_scan_start(comm_scan *cs, const scorep_buffer *b)
+{
+    cs->b = b;
+    cs->mpi = (class_cursor){&b->cls[BUF_CLASS_MPI], NULL, NULL, NULL, sizeof(buf_mpi_rec)};
+    cs->thread = (class_cursor){&b->cls[BUF_CLASS_THREAD], NULL, NULL, NULL, sizeof(buf_event_rec)};
+    cursor_page(&cs->mpi, cs->mpi.s->first);
+    cursor_page(&cs->thread, cs->thread.s->first);
+}
+
+/* The time of the class's first record after t (the cursor passes those at or before t),
+ * UINT64_MAX when there is none. */
+static uint64_t cursor_after(class_cursor *c, uint64_t t)
+{
+    for (;;) {
+        while (c->p && c->r + c->size > c->end)
+            cursor_page(c, c->p->next);
+        if (!c->p)
+            return UINT64_MAX;
+        uint64_t ts;
+        memcpy(&ts, c->r, sizeof ts);
+        if (ts > t)
+            return ts;
+        c->r += c->size;
+    }
+}
+
+/* Called for the calls of one depth in time order (the cursors only move forward). */
+static bool encloses_comm(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l)
+{
+    return cursor_after(&cs->mpi, e->ts) <= l->ts || cursor_after(&cs->thread, e->ts) <= l->ts;
+}
+
 /* ------------------------------------------------------------ compaction */
-typedef bool (*drop_fn)(const scorep_buffer *b, const buf_region_rec *e, const buf_region_rec *l,
+typedef bool (*drop_fn)(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
                         uint32_t depth);
 
 typedef struct {
@@ -111,6 +176,8 @@ static uint64_t compact_depth(scorep_buffer *b, uint32_t depth, drop_fn drop)
     buf_region_rec pend;
     bool have_pend = false, any = false;
     uint64_t removed = 0;
+    comm_scan cs;
+    comm_scan_start(&cs, b);
     for (buf_page *p = s->first; p; p = p->next) {
         char *end = p == s->last ? s->cur : p->used_end;
         for (char *r = page_data(p); r + sizeof pend <= end; r += sizeof pend) {
@@ -124,7 +191,7 @@ static uint64_t compact_depth(scorep_buffer *b, uint32_t depth, drop_fn drop)
                 continue;
             }
             if (have_pend && !(pend.type & BUF_FLUSHED) && pend.region == rec.region &&
-                drop(b, &pend, &rec, depth)) {
+                drop(&cs, &pend, &rec, depth)) {
                 removed += 2;
             } else {
                 if (have_pend)
@@ -149,31 +216,30 @@ static uint64_t compact_depths(scorep_buffer *b, uint32_t from, drop_fn drop)
     return removed;
 }
 
-static bool reducible(const buf_region_rec *e, const buf_region_rec *l)
+static bool reducible(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l)
 {
-    return !(l->type & BUF_ENCLOSES_COMM) && !scorep_buffer_is_comm_region(e->region);
+    return !scorep_buffer_is_comm_region(e->region) && !encloses_comm(cs, e, l);
 }
 
-static bool drop_short(const scorep_buffer *b, const buf_region_rec *e, const buf_region_rec *l,
+static bool drop_short(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
                        uint32_t depth)
 {
     (void)depth;
-    return l->ts - e->ts < b->min_dur && reducible(e, l);
+    return l->ts - e->ts < cs->b->min_dur && reducible(cs, e, l);
 }
 
-static bool drop_deep(const scorep_buffer *b, const buf_region_rec *e, const buf_region_rec *l,
+static bool drop_deep(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
                       uint32_t depth)
 {
     (void)l;
-    return depth >= b->depth_limit && !scorep_buffer_is_comm_region(e->region);
+    return depth >= cs->b->depth_limit && !scorep_buffer_is_comm_region(e->region);
 }
 
-static bool drop_noncomm(const scorep_buffer *b, const buf_region_rec *e, const buf_region_rec *l,
+static bool drop_noncomm(comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
                          uint32_t depth)
 {
-    (void)b;
     (void)depth;
-    return reducible(e, l);
+    return reducible(cs, e, l);
 }
 
 /* ------------------------------------------------------------ the steps */
@@ -183,15 +249,17 @@ static bool drop_noncomm(const scorep_buffer *b, const buf_region_rec *e, const 
  * -1 when it has nothing left to remove (the next step follows). */
 enum { MAX_BUCKETS = 48 };
 
-typedef void (*pair_fn)(void *ctx, const buf_region_rec *e, const buf_region_rec *l,
+typedef void (*pair_fn)(void *ctx, comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
                         uint32_t depth);
 
-/* Calls fn for every closed call of every depth stream. */
+/* Calls fn for every closed call of every depth stream, those of a depth in time order. */
 static void for_each_pair(const scorep_buffer *b, pair_fn fn, void *ctx)
 {
     for (uint32_t d = 0; d < b->depth_cap; d++) {
         const buf_stream *s = &b->depth[d];
         const buf_region_rec *pend = NULL;
+        comm_scan cs;
+        comm_scan_start(&cs, b);
         for (buf_page *p = s->first; p; p = p->next) {
             const char *end = p == s->last ? s->cur : p->used_end;
             for (const char *r = page_data(p); r + sizeof *pend <= end; r += sizeof *pend) {
@@ -201,7 +269,7 @@ static void for_each_pair(const scorep_buffer *b, pair_fn fn, void *ctx)
                     continue;
                 }
                 if (pend && !(pend->type & BUF_FLUSHED) && pend->region == rec->region)
-                    fn(ctx, pend, rec, d);
+                    fn(ctx, &cs, pend, rec, d);
                 pend = NULL;
             }
         }
@@ -214,12 +282,12 @@ typedef struct {
     uint64_t count[MAX_BUCKETS]; /* records removable at threshold first << k, not below */
 } dur_hist;
 
-static void count_duration(void *ctx, const buf_region_rec *e, const buf_region_rec *l,
-                           uint32_t depth)
+static void count_duration(void *ctx, comm_scan *cs, const buf_region_rec *e,
+                           const buf_region_rec *l, uint32_t depth)
 {
     (void)depth;
     dur_hist *h = ctx;
-    if (!reducible(e, l))
+    if (!reducible(cs, e, l))
         return;
     uint64_t dur = l->ts - e->ts;
     uint32_t k = 0;
@@ -264,8 +332,10 @@ static int step_min_duration(scorep_buffer *b, uint64_t ts, uint32_t goal, uint3
     return met(b, goal, start);
 }
 
-static void count_depth(void *ctx, const buf_region_rec *e, const buf_region_rec *l, uint32_t depth)
+static void count_depth(void *ctx, comm_scan *cs, const buf_region_rec *e, const buf_region_rec *l,
+                        uint32_t depth)
 {
+    (void)cs;
     (void)l;
     uint64_t *count = ctx;
     if (depth < MAX_BUCKETS && !scorep_buffer_is_comm_region(e->region))
@@ -292,7 +362,7 @@ static int step_depth(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t sta
             break;
     }
     b->depth_limit = cut;
-    b->rec_depth = b->depth_cap < cut ? b->depth_cap : cut;
+    scorep_buffer_rec_depth_update(b);
     uint64_t removed = compact_depths(b, cut, drop_deep);
     scorep_buffer_log(b, BUF_STEP_DEPTH, cut, ts, removed);
     return met(b, goal, start);

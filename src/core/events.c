@@ -17,6 +17,8 @@ int scorep_event_grow_stack(scorep_location *l)
         return -1; /* the call is not recorded; its leave will not match and is ignored */
     l->stack_sp = s;
     l->stack_cap = cap;
+    if (l->tracing) /* the buffer's fast depth test covers the call stack's room */
+        scorep_buffer_set_depth_room(&l->buffer, cap);
     return 0;
 }
 

@@ -156,6 +156,16 @@ typedef struct {
     uint64_t bytes, request, msg_id;
 } scorep_event_fast_msg;
 
+/* Throttled calls waiting to be counted (profile/throttle_pending.h), for the fast paths'
+ * gate test: none when l does not profile. Only the profile throttles regions, so the
+ * plugins' inline code then counts into no slot but the discard slot (filtered regions),
+ * whose calls nobody counts: a settle would only clear them (issue #31: 2 instructions per
+ * traced event). */
+static inline __attribute__((always_inline)) uint64_t scorep_event_fast_pending(const bool profiling)
+{
+    return profiling ? scorep_throttle_slots_v2[0] : 0;
+}
+
 /* The profile node of region under p->cur that scorep_profile_enter finds without a call:
  * the one the parent found last or, with next_hit, the one that one found next (a
  * send-receive loop alternates two calls at one depth: its next_hit chain); else NULL. */
@@ -191,9 +201,13 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     buf_mpi_rec *m = NULL;
     /* the gate: measurement on, recording on, the TSC as timer (base/state.h); with
      * off_depth 0 that is scorep_location_recording */
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (scorep_gate() | l->off_depth) != 0 ||
-                             d >= l->stack_cap,
+    /* with the pending throttled calls in one test: or'ed, one branch (issue #31) */
+    if (__builtin_expect((scorep_event_fast_pending(profiling) | scorep_gate() | l->off_depth) != 0,
                          0))
+        goto general;
+    /* room in the call stack: when tracing, the slot's depth test below says it (the
+     * buffer's rec_depth is at most stack_cap: buffer.h, depth_room) */
+    if (!tracing && __builtin_expect(d >= l->stack_cap, 0))
         goto general;
     if (profiling) {
         c = scorep_event_fast_node(p, region, next_hit);
@@ -214,7 +228,7 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     }
     l->stack_region[d] = region;
     l->stack_sp[d] = sp;
-    l->depth = d + 1;
+    l->depth++; /* in memory: d stays the index, no copy of it (issue #31) */
     if (profiling) {
         if (next_hit)
             p->cur->last_hit = c;
@@ -266,12 +280,23 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     buf_region_rec *r = NULL;
     buf_mpi_rec *m = NULL;
     const buf_region_rec *e = NULL;
-    /* a leave records while recording is off (scorep_event_leave_impl): measurement on and
-     * the TSC only; a message needs recording on (the whole gate) */
-    uint32_t gate = with_raw ? scorep_gate() : scorep_gate() & SCOREP_GATE_LEAVE;
-    if (__builtin_expect(scorep_throttle_slots_v2[0] != 0 || (gate | l->off_depth) != 0 ||
-                             d >= l->stack_cap || l->stack_region[d] != region,
-                         0))
+    /* the whole gate, as the enter's: a leave records while recording is off
+     * (scorep_event_leave_impl), but such leaves (of calls entered before recording went
+     * off; the others have off_depth) take the general path, which does; a message needs
+     * recording on anyway. One instruction fewer than masking the gate (issue #31). */
+    uint32_t gate = scorep_gate();
+    if (__builtin_expect((scorep_event_fast_pending(profiling) | gate | l->off_depth) != 0, 0))
+        goto general;
+    if (tracing) {
+        /* d < depth_cap and no minimum duration, in one test (fast_leave_depth); so also
+         * d < depth <= stack_cap (d is UINT32_MAX at depth 0): no test of its own */
+        if (!(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r) &&
+              (!msg || scorep_buffer_mpi_slot(&l->buffer, &m))))
+            goto general;
+    } else if (__builtin_expect(d >= l->stack_cap, 0)) {
+        goto general;
+    }
+    if (__builtin_expect(l->stack_region[d] != region, 0))
         goto general;
     if (profiling) {
         c = p->cur;
@@ -281,16 +306,14 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
             goto general;
     }
     if (tracing) {
-        /* d < depth_cap and no minimum duration, in one test (fast_leave_depth) */
-        if (!(scorep_buffer_fast_slot(&l->buffer, d, l->buffer.fast_leave_depth, 1, &s, &r) &&
-              (!msg || scorep_buffer_mpi_slot(&l->buffer, &m))))
-            goto general;
+        /* the call's Enter is its stream's last record; in an empty page e is the page
+         * header's last 16 bytes, whose type is 0 (buffer.h, buf_page.zero) */
         e = r - 1;
-        if (__builtin_expect((char *)r <= s->start || (e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
+        if (__builtin_expect((e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
             goto general;
     }
     /* as the enter: the stores without the timestamp first */
-    l->depth = d;
+    l->depth--; /* in memory, as the enter's */
     if (profiling) {
         if (msg)
             c->bytes_received += msg->bytes;
@@ -302,9 +325,9 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
         if (msg)
             l->buffer.cls[BUF_CLASS_MPI].cur = (char *)(m + 1);
         r->region = region;
-        /* with the message after the Enter (t > last_ts >= the Enter's time) the call
-         * encloses communication: scorep_buffer_leave's test, true then */
-        r->type = BUF_LEAVE | (msg || l->buffer.last_comm_ts > e->ts ? BUF_ENCLOSES_COMM : 0);
+        /* whether the call enclosed communication, the reduction finds out itself (the
+         * communication records between the Enter and the Leave, buffer_reduce.c) */
+        r->type = BUF_LEAVE;
     }
     uint64_t t = scorep_location_now(l, with_raw ? raw : scorep_timer_tsc());
     if (tracing && msg) {
@@ -456,7 +479,7 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
         r[0].type = BUF_ENTER;
         r[1].ts = t + 1;
         r[1].region = region;
-        r[1].type = BUF_LEAVE | (b->last_comm_ts > t ? BUF_ENCLOSES_COMM : 0);
+        r[1].type = BUF_LEAVE;
     }
     scorep_location_busy_fast_end(l, busy);
     return true;

@@ -83,6 +83,8 @@ static scorep_location *location_new(uint32_t create_seq, uint32_t parent_id, bo
         return NULL;
     }
     if (l->tracing) {
+        /* the traced enter tests rec_depth for the call stack's room too (events.h) */
+        scorep_buffer_set_depth_room(&l->buffer, l->stack_cap);
         memcpy(l->buffer.steps, setup.steps, sizeof l->buffer.steps);
         l->buffer.n_steps = setup.n_steps;
         l->buffer.step = 0;

@@ -388,6 +388,66 @@ static void test_reduction(void)
  * order (A B A C, A B A B, ...: A's successor changes) must count every call on its own
  * region's node: a successor hint taken without checking its region would put C's calls on
  * B. Expected visits are tallied from the sequence itself. */
+/* Whether a call enclosed communication, found by the reduction from the MPI and THREAD
+ * records between its Enter and Leave (buffer_reduce.c; issue #31 took the mark off the
+ * leave): the noncomm step keeps exactly the calls with such a record inside. */
+static void test_reduction_encloses(void)
+{
+    uint32_t main_r = scorep_defs_region("main", NULL, "e.c", 1, 1, SCOREP_PARADIGM_COMPILER,
+                                         SCOREP_ROLE_FUNCTION);
+    uint32_t work = scorep_defs_region("work", NULL, "e.c", 2, 2, SCOREP_PARADIGM_COMPILER,
+                                       SCOREP_ROLE_FUNCTION);
+    uint32_t leaf =
+        scorep_defs_region("leaf", NULL, "e.c", 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+    /* 512-byte pages: 7 MPI records, 30 region records per page, so the cursors cross pages */
+    CHECK(scorep_memory_init(64 << 10, 512) == 0, "a fresh 64 KiB pool");
+    scorep_buffer b;
+    CHECK(scorep_buffer_init(&b) == 0, "buffer init");
+    CHECK(scorep_buffer_parse_steps("noncomm", b.steps, &b.n_steps) == 0, "noncomm parses");
+    b.step = 0;
+    scorep_buffer_enter(&b, 0, 10, main_r);
+    /* kept: a thread event inside */
+    scorep_buffer_enter(&b, 1, 100, work);
+    scorep_buffer_event(&b, BUF_CLASS_THREAD, 105, BUF_EV_THREAD_CREATE, 0, 1);
+    scorep_buffer_leave(&b, 1, 110, work);
+    /* removed: a message just before the Enter, one just after the Leave */
+    CHECK(scorep_buffer_mpi(&b, 199, BUF_MPI_SEND) != NULL, "MPI record");
+    scorep_buffer_enter(&b, 1, 200, work);
+    scorep_buffer_leave(&b, 1, 210, work);
+    CHECK(scorep_buffer_mpi(&b, 211, BUF_MPI_SEND) != NULL, "MPI record");
+    /* kept, both: a message inside the inner call (the outer one encloses it too) */
+    scorep_buffer_enter(&b, 1, 300, work);
+    scorep_buffer_enter(&b, 2, 301, leaf);
+    CHECK(scorep_buffer_mpi(&b, 302, BUF_MPI_RECV) != NULL, "MPI record");
+    scorep_buffer_leave(&b, 2, 303, leaf);
+    scorep_buffer_leave(&b, 1, 304, work);
+    /* 20 calls with a message inside, 20 without, alternating, over several pages */
+    uint64_t t = 1000;
+    for (int i = 0; i < 20; i++, t += 100) {
+        scorep_buffer_enter(&b, 1, t, work);
+        CHECK(scorep_buffer_mpi(&b, t + 5, BUF_MPI_SEND) != NULL, "MPI record");
+        scorep_buffer_leave(&b, 1, t + 10, work);
+        scorep_buffer_enter(&b, 1, t + 20, work);
+        scorep_buffer_leave(&b, 1, t + 30, work);
+    }
+    CHECK(b.cls[BUF_CLASS_MPI].first != b.cls[BUF_CLASS_MPI].last, "MPI records on several pages");
+    CHECK(check_valid(&b, work, "work before") == 43, "43 work calls recorded");
+    CHECK(scorep_buffer_reduce(&b, t) == 0 && b.n_log == 1 && b.log[0].rule == BUF_STEP_NONCOMM,
+          "the noncomm step ran");
+    CHECK(b.log[0].removed == 2 * 21, "21 calls removed, got %llu records",
+          (unsigned long long)b.log[0].removed);
+    CHECK(check_valid(&b, work, "work") == 22, "work: the 1 + 1 + 20 calls with communication");
+    CHECK(check_valid(&b, leaf, "leaf") == 1, "leaf: the call around the receive");
+    CHECK(check_valid(&b, main_r, "main") == 1, "main's open enter kept");
+    /* the slot before every page's first record reads as type 0 (buf_page.zero): the
+     * traced leave's fast path reads it as the Enter of an empty page (core/events.h) */
+    uint32_t bad = 0;
+    for (uint32_t d = 0; d < b.depth_cap; d++)
+        for (const buf_page *p = b.depth[d].first; p; p = p->next)
+            bad += ((const buf_region_rec *)(const void *)(p + 1) - 1)->type != 0;
+    CHECK(bad == 0, "%u pages whose record slot before the first is not type 0", bad);
+}
+
 static void test_profile_children(void)
 {
     enum { A = 1, B = 2, C = 3, D = 4, N = 3000 };
@@ -436,6 +496,7 @@ int main(void)
     test_memory_reserve();
     test_buffer_merge();
     test_reduction();
+    test_reduction_encloses();
     test_mpi_defs();
     test_mpi_trace_ids();
     test_profile_children();
