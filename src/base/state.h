@@ -40,7 +40,6 @@ wrappers inline the fast enter) through the GOT. It follows scorep_measurement_a
  * store, the bit of one that allows it after, so that the word never allows more than the
  * flags; an event that sees a bit set takes the general path, which reads the flags. */
 enum { SCOREP_GATE_OFF = 1u, SCOREP_GATE_NOT_TSC = 2u, SCOREP_GATE_NO_RECORDING = 4u };
-#define SCOREP_GATE_LEAVE (SCOREP_GATE_OFF | SCOREP_GATE_NOT_TSC)
 extern uint32_t scorep_event_gate;
 #ifdef SCOREP_IN_LIBSCOREP_RT
 extern uint32_t scorep_event_gate_local __attribute__((visibility("hidden")));

@@ -163,7 +163,7 @@ typedef struct {
  * traced event). */
 static inline __attribute__((always_inline)) uint64_t scorep_event_fast_pending(const bool profiling)
 {
-    return profiling ? scorep_throttle_slots_v2[0] : 0;
+    return profiling ? SCOREP_THROTTLE_MASK : 0;
 }
 
 /* The profile node of region under p->cur that scorep_profile_enter finds without a call:
@@ -451,7 +451,7 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
     pnode *c = NULL;
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
-    if (__builtin_expect((scorep_throttle_slots_v2[0] != 0) | !scorep_location_recording(l) |
+    if (__builtin_expect((SCOREP_THROTTLE_MASK != 0) | !scorep_location_recording(l) |
                              (scorep_timer_active != SCOREP_TIMER_TSC),
                          0))
         goto general;

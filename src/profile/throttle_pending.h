@@ -36,9 +36,6 @@ extern __thread uint64_t scorep_throttle_slots_v3[1 + SCOREP_THROTTLE_SLOTS]
     __attribute__((tls_model("initial-exec")));
 /* the mask word, for the settle checks (core/events.h) */
 #define SCOREP_THROTTLE_MASK (scorep_throttle_slots_v3[0])
-/* core/events.h's settle checks still name the v2 array until the merge replaces those three
- * reads with SCOREP_THROTTLE_MASK; then this line goes. */
-#define scorep_throttle_slots_v2 scorep_throttle_slots_v3
 
 /* What the plugins' inline code finds in a throttled region's descriptor (plugin_region.h):
  * on x86-64 (LP64) the slot's offset from the thread pointer, which the code increments as
