@@ -13,6 +13,11 @@ set -eu
 # shellcheck source=bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 cc=${CC:-gcc}
+# The timed loop of every tiny build starts on a 64-byte line: where an instrumented main
+# is a few bytes shorter or longer than the plain one, its loop otherwise lands elsewhere
+# in the line and the rows compare code layouts (session 17: clang's throttled row moved
+# from +1.0 to +0.5 ns median against its plain call, gcc's +0.2 both ways)
+align=-falign-loops=64
 runs=${BENCH_RUNS:-5}
 calls=${BENCH_CALLS:-10000000}
 
@@ -42,11 +47,13 @@ export SCOREP_CC_GCC_PLUGIN SCOREP_CC_LLVM_PLUGIN
 build_programs() {
     step "build rusage_run" $cc -O2 -o "$tmp/rusage_run" "$bench/rusage_run.c"
     step "build rdtsc_cost" $cc -O2 -o "$tmp/rdtsc_cost" "$bench/rdtsc_cost.c"
-    step "build tiny (uninstrumented)" $cc -O2 -o "$tmp/tiny_plain" "$bench/tiny.c"
+    step "build tiny (uninstrumented)" $cc -O2 $align -o "$tmp/tiny_plain" "$bench/tiny.c"
+    _cc=$cc cc="$cc $align"
     build_floors # (b) and (b2)
+    cc=$_cc
     # rows (c)-(j) time gcc's -finstrument-functions hooks: named, since scorep-cc's default is the
     # installed plugin, whose threshold leaves tiny() uninstrumented (the rows then timed the plain call)
-    step "build tiny (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 -o "$tmp/tiny_scorep" \
+    step "build tiny (scorep-cc)" "$builddir/scorep-cc" --instrument=functions $cc -O2 $align -o "$tmp/tiny_scorep" \
         "$bench/tiny.c"
     # a substrate plugin taking every enter and exit (the counting test plugin, docs/substrate-plugins.md)
     step "build substrate plugin (count)" $cc -O2 -shared -fPIC -I"$srcdir/include" \
@@ -58,7 +65,7 @@ build_programs() {
     # (c2): the same filter at compile time (GCC plugin of scorep-cc --filter, when built)
     if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
         step "build tiny (scorep-cc --filter)" "$builddir/scorep-cc" --filter="$tmp/exclude_tiny.filter" \
-            $cc -O2 -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
+            $cc -O2 $align -o "$tmp/tiny_ctfilter" "$bench/tiny.c"
     fi
 
     # (k)-(m): the plugins' inline throttle check (issue #31): tiny built with gcc's plugin and,
@@ -67,12 +74,12 @@ build_programs() {
     # threshold (scorep-cc --instrument-threshold), which would leave it uninstrumented: off here
     if [ -e "$SCOREP_CC_GCC_PLUGIN" ]; then
         step "build tiny (scorep-cc, gcc plugin)" "$builddir/scorep-cc" --instrument=plugin \
-            --instrument-threshold=0 $cc -O2 -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
+            --instrument-threshold=0 $cc -O2 $align -o "$tmp/tiny_plugin_gcc" "$bench/tiny.c"
     fi
     if command -v clang >/dev/null 2>&1 && [ -e "$SCOREP_CC_LLVM_PLUGIN" ]; then
-        step "build tiny (clang, uninstrumented)" clang -O2 -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
+        step "build tiny (clang, uninstrumented)" clang -O2 $align -o "$tmp/tiny_plain_clang" "$bench/tiny.c"
         step "build tiny (scorep-cc, clang plugin)" "$builddir/scorep-cc" --instrument=plugin \
-            --instrument-threshold=0 clang -O2 -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
+            --instrument-threshold=0 clang -O2 $align -o "$tmp/tiny_plugin_clang" "$bench/tiny.c"
     fi
 }
 bench_programs "$programs" "" build_programs
