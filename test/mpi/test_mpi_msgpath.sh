@@ -38,14 +38,20 @@ run()
 }
 
 # check_trace MODE: the messages and their place between the Enter and Leave of their call
-check_trace()
+# messages_matched MODE SENDS WHAT: every message of MODE's trace matched (SENDS of them each
+# way), the messages listed in MODE.msgs; x is the experiment
+messages_matched()
 {
     x=$work/$1
     _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$1: messages do not match: $_m"
     expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
-        "sends=$((4 * N)) receives=$((4 * N)) matched=$((4 * N)) unmatched=0 mismatched_size=0 probes=0" \
-        "$1: all messages matched"
+        "sends=$2 receives=$2 matched=$2 unmatched=0 mismatched_size=0 probes=0" "$1: $3"
     "$MESSAGES" "$x/traces.otf2" >"$1.msgs" 2>&1 || fail "$1: trace_messages failed: $(cat "$1.msgs")"
+}
+
+check_trace()
+{
+    messages_matched "$1" $((4 * N)) "all messages matched"
     # per (kind, rank, tag): ids 1, 2, ... N in the order of the records, size by tag
     expect_eq "$(awk '
         {
@@ -134,12 +140,7 @@ expected_mixed()
 
 check_mixed_trace()
 {
-    x=$work/$1
-    _m=$("$MESSAGES" --match "$x/traces.otf2" 2>&1) || fail "$1: messages do not match: $_m"
-    expect_eq "$(echo "$_m" | sed 's/ late=[0-9]*//')" \
-        "sends=$((3 * K + 6)) receives=$((3 * K + 6)) matched=$((3 * K + 6)) unmatched=0 mismatched_size=0 probes=0" \
-        "$1: all messages of the mixed run matched"
-    "$MESSAGES" "$x/traces.otf2" >"$1.msgs" 2>&1 || fail "$1: trace_messages failed: $(cat "$1.msgs")"
+    messages_matched "$1" $((3 * K + 6)) "all messages of the mixed run matched"
     expect_eq "$(awk '
         {
             for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }

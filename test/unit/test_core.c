@@ -304,14 +304,22 @@ static uint64_t fill_calls(scorep_buffer *b, uint64_t t, uint32_t work, uint32_t
     return t;
 }
 
+/* main and work (compiler functions) and leaf (a user region) of file: the reduction tests'
+ * call tree */
+static void reduction_regions(const char *file, uint32_t *main_r, uint32_t *work, uint32_t *leaf)
+{
+    *main_r = scorep_defs_region("main", NULL, file, 1, 1, SCOREP_PARADIGM_COMPILER,
+                                 SCOREP_ROLE_FUNCTION);
+    *work = scorep_defs_region("work", NULL, file, 2, 2, SCOREP_PARADIGM_COMPILER,
+                               SCOREP_ROLE_FUNCTION);
+    *leaf =
+        scorep_defs_region("leaf", NULL, file, 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+}
+
 static void test_reduction(void)
 {
-    uint32_t main_r = scorep_defs_region("main", NULL, "r.c", 1, 1, SCOREP_PARADIGM_COMPILER,
-                                         SCOREP_ROLE_FUNCTION);
-    uint32_t work = scorep_defs_region("work", NULL, "r.c", 2, 2, SCOREP_PARADIGM_COMPILER,
-                                       SCOREP_ROLE_FUNCTION);
-    uint32_t leaf =
-        scorep_defs_region("leaf", NULL, "r.c", 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+    uint32_t main_r, work, leaf;
+    reduction_regions("r.c", &main_r, &work, &leaf);
     uint32_t comm =
         scorep_defs_region("comm", NULL, "r.c", 4, 4, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
     uint32_t send = scorep_defs_region("MPI_Send", NULL, "", 0, 0, SCOREP_PARADIGM_MPI,
@@ -383,22 +391,13 @@ static void test_reduction(void)
     CHECK(check_valid(&b, main_r, "main closed") == 1, "main still open after the rewind");
 }
 
-/* The profile finds the node of a call by the child entered last, then by the sibling entered
- * after that child the last time (next_hit), then by the index. A loop whose calls change
- * order (A B A C, A B A B, ...: A's successor changes) must count every call on its own
- * region's node: a successor hint taken without checking its region would put C's calls on
- * B. Expected visits are tallied from the sequence itself. */
 /* Whether a call enclosed communication, found by the reduction from the MPI and THREAD
  * records between its Enter and Leave (buffer_reduce.c; issue #31 took the mark off the
  * leave): the noncomm step keeps exactly the calls with such a record inside. */
 static void test_reduction_encloses(void)
 {
-    uint32_t main_r = scorep_defs_region("main", NULL, "e.c", 1, 1, SCOREP_PARADIGM_COMPILER,
-                                         SCOREP_ROLE_FUNCTION);
-    uint32_t work = scorep_defs_region("work", NULL, "e.c", 2, 2, SCOREP_PARADIGM_COMPILER,
-                                       SCOREP_ROLE_FUNCTION);
-    uint32_t leaf =
-        scorep_defs_region("leaf", NULL, "e.c", 3, 3, SCOREP_PARADIGM_USER, SCOREP_ROLE_FUNCTION);
+    uint32_t main_r, work, leaf;
+    reduction_regions("e.c", &main_r, &work, &leaf);
     /* 512-byte pages: 7 MPI records, 30 region records per page, so the cursors cross pages */
     CHECK(scorep_memory_init(64 << 10, 512) == 0, "a fresh 64 KiB pool");
     scorep_buffer b;
@@ -448,6 +447,11 @@ static void test_reduction_encloses(void)
     CHECK(bad == 0, "%u pages whose record slot before the first is not type 0", bad);
 }
 
+/* The profile finds the node of a call by the child entered last, then by the sibling entered
+ * after that child the last time (next_hit), then by the index. A loop whose calls change
+ * order (A B A C, A B A B, ...: A's successor changes) must count every call on its own
+ * region's node: a successor hint taken without checking its region would put C's calls on
+ * B. Expected visits are tallied from the sequence itself. */
 static void test_profile_children(void)
 {
     enum { A = 1, B = 2, C = 3, D = 4, N = 3000 };
