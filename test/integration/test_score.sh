@@ -41,10 +41,10 @@ expect_within10()
     echo "ok: $3: estimate $1, actual $2 bytes (off by $(awk -v r="$_r" 'BEGIN { printf "%.2f", r * 100 }')%)"
 }
 
-# paged BYTES: record bytes plus a 24-byte header per 8 KiB page (src/buffer/buffer.h)
+# paged BYTES: record bytes plus a 32-byte header per 8 KiB page (src/buffer/buffer.h buf_page)
 paged()
 {
-    awk -v b="$1" 'BEGIN { room = 8192 - 24; printf "%d\n", b + int((b + room - 1) / room) * 24 }'
+    awk -v b="$1" 'BEGIN { room = 8192 - 32; printf "%d\n", b + int((b + room - 1) / room) * 32 }'
 }
 
 # streams_paged EXPDIR: the buffer bytes of a one-process run as the record sizes give them:
@@ -53,7 +53,7 @@ paged()
 # scorep-score counts it, reference sample call_tree_test: our buffer does not hold it, the
 # trace writer adds ProgramBegin/End), a thread begin record (24 bytes) per thread in
 # its own stream, a create and a wait record per thread in one stream of the process; every
-# stream with the 24-byte headers of its 8 KiB pages
+# stream with the 32-byte headers of its 8 KiB pages
 streams_paged()
 {
     profile_dump "$1" -m visits | awk -F'\t' '{ split($4, kv, "=") }
@@ -61,7 +61,7 @@ streams_paged()
             { n = split($2, p, "/")
             if ($2 == "THREADS") { b[$3 " thread"] += 24 * kv[2]; b["creator"] += 48 * kv[2]; next }
             b[$3 " " n - (p[1] == "THREADS")] += 32 * kv[2] }
-        END { room = 8192 - 24; for (k in b) s += b[k] + int((b[k] + room - 1) / room) * 24; print s }'
+        END { room = 8192 - 32; for (k in b) s += b[k] + int((b[k] + room - 1) / room) * 32; print s }'
 }
 
 # visits_by_region EXPDIR: "region visits" summed over call paths and locations
@@ -174,13 +174,13 @@ roundtrip clang "$SCOREP_CC_LLVM_PLUGIN"
 # user API: parameters (24 bytes each), recording off (a measurement-off and -on record
 # instead of the MEASUREMENT OFF call); its 6 user metric values (24 bytes each) are not in
 # the profile as events, so the estimate is short by exactly them, and long by the program
-# root (an enter and a leave, 32 bytes, in a stream of its own with a 24-byte page header:
+# root (an enter and a leave, 32 bytes, in a stream of its own with a 32-byte page header:
 # Score-P's scorep-score counts it, our buffer does not hold it)
 scorep_cc --user --nocompiler gcc -O2 -o user "$PROGRAMS/user.c"
 run_app u1 env SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY=u1 ./user
 expect_eq "$status" 0 "user: exit status"
 "$SCOREP_SCORE" u1 >u1.score || fail "scorep-score u1"
-expect_eq "$(($(est_max u1.score) + 6 * 24 - 32 - 24))" "$(bytes_used u1.err | awk '{ print $2 }')" \
+expect_eq "$(($(est_max u1.score) + 6 * 24 - 32 - 32))" "$(bytes_used u1.err | awk '{ print $2 }')" \
     "user: estimate + 6 user metric values - the program root = the bytes used"
 
 # OpenMP (test/omp/parallel.c, 25 teams of 2 to 4 threads): team begin/end per member, fork
