@@ -3,11 +3,21 @@
  * per region and group, and the trace buffer estimate from our buffer's record sizes. */
 #include "tools/score/score_model.h"
 
+#include "buffer/buffer.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The model's record sizes are the buffer's (a change of either fails here, not as a wrong
+ * estimate; the page size is SCOREP_PAGE_SIZE's default) */
+_Static_assert(SCORE_PAGE_HEADER == sizeof(buf_page) &&
+                   SCORE_REGION_RECORD == sizeof(buf_region_rec) &&
+                   SCORE_EVENT_RECORD == sizeof(buf_event_rec) &&
+                   SCORE_MPI_RECORD == sizeof(buf_mpi_rec),
+               "score_model.h's record and page sizes are src/buffer/buffer.h's");
 
 static const char *const type_names[SCORE_N_TYPES] = {
     "ALL", "FLT", "USR", "SCOREP", "MEMORY", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
@@ -50,8 +60,7 @@ static score_type paradigm_type(const char *paradigm)
         score_type type;
     } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
                {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP},
-               {"memory", SCORE_MEMORY},
-               {"io", SCORE_IO}};
+               {"memory", SCORE_MEMORY},   {"io", SCORE_IO}};
     for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
         if (paradigm_is(paradigm, map[i].name))
             return map[i].type;
