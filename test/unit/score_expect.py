@@ -4,7 +4,7 @@
 # library: regions and system tree from anchor.xml (Python's tarfile/xml), values from CubeLib's
 # excl.csv/incl.csv beside it; compares them with scorep-score's output read from stdin.
 # The byte model is our trace buffer's (docs/user-guide.md, scorep-score): 16 bytes per enter
-# or leave, 24 per metric value (-c), 64 per MPI record, a 24-byte header per 8 KiB page.
+# or leave, 24 per metric value (-c), 64 per MPI record, a 32-byte header per 8 KiB page.
 import csv
 import fnmatch
 import gzip
@@ -107,9 +107,9 @@ def visit_bytes(name, typ):
 
 
 def with_pages(b):
-    """Record bytes plus a 24-byte header per 8 KiB page."""
-    room = 8192 - 24
-    return b + (b + room - 1) // room * 24
+    """Record bytes plus a 32-byte header per 8 KiB page (buf_page: 24 until session 17)."""
+    room = 8192 - 32
+    return b + (b + room - 1) // room * 32
 
 
 def rows(d):

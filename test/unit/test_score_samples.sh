@@ -62,12 +62,12 @@ check "-f -r $tp: filtered estimate, -/+ marks, TYPE-FLT and FLT rows (MPI_Send 
 # the exact rows of the filter effect (numbers as derived by score_expect.py)
 sed -n '/ALL-FLT/,/^$/p' out | grep -v '^$' | tr -s ' ' >rows
 if diff - rows <<'END'; then echo "ok: -f rows of $tp"; else echo "FAIL: -f rows of $tp"; failed=1; fi
- * ALL 124,160 4,460 2.57 76.0 576.98 ALL-FLT
- + FLT 135,246,096 16,814,232 0.81 24.0 0.05 FLT
- - MPI 109,264 2,616 1.89 55.9 722.51 MPI-FLT
- * COM 14,512 1,808 0.68 20.2 377.81 COM-FLT
- * USR 280 32 0.00 0.0 0.26 USR-FLT
- - SCOREP 56 4 0.00 0.0 36.16 SCOREP-FLT
+ * ALL 124,320 4,460 2.57 76.0 576.98 ALL-FLT
+ + FLT 135,378,688 16,814,232 0.81 24.0 0.05 FLT
+ - MPI 109,376 2,616 1.89 55.9 722.51 MPI-FLT
+ * COM 14,528 1,808 0.68 20.2 377.81 COM-FLT
+ * USR 288 32 0.00 0.0 0.26 USR-FLT
+ - SCOREP 64 4 0.00 0.0 36.16 SCOREP-FLT
 END
 
 "$score" -g "$f" >out
@@ -107,7 +107,7 @@ rm -f initial_scorep*.filter
 
 # -m: mangled names in the region column
 "$score" -r -m -t 1 "$f" | tail -n 1 | tr -s ' ' >out
-echo " USR 135,244,240 16,814,000 0.74 21.7 0.04 _ZN2bg6VectorIdEclEi" | diff - out >/dev/null &&
+echo " USR 135,376,832 16,814,000 0.74 21.7 0.04 _ZN2bg6VectorIdEclEi" | diff - out >/dev/null &&
     echo "ok: -m prints the mangled name" || { echo "FAIL: -m"; cat out; failed=1; }
 
 # bad input: one clear message each, non-zero exit, nothing written
