@@ -525,6 +525,20 @@ trace_count()
         END { print n + 0 }' "${_f%.trace}.summary"
 }
 
+# request_ids EXPDIR EVENT: "RANK ID" for every EVENT record of the trace that names a
+# request (MPI_ISEND, MPI_ISEND_COMPLETE, ...), the rank from its location's group: request
+# ids are per process
+request_ids()
+{
+    run_to "$work/.defs" otf2-print -G "$1/traces.otf2"
+    awk '$1 == "LOCATION" { g = $0; sub(/.*Group: "[^"]*" </, "", g); sub(/>.*/, "", g)
+        print $2, g }' "$work/.defs" >"$work/.loc_rank"
+    _f=$(trace_file "$1")
+    awk -v ev="$2" 'NR == FNR { rank[$1] = $2; next }
+        $1 == ev { id = $0; sub(/.*Request: /, "", id); sub(/[^0-9].*/, "", id); print rank[$2], id }' \
+        "$work/.loc_rank" "$_f"
+}
+
 # trace_summary EXPDIR: "TYPE LOCATION COUNT" for every event type and location, sorted
 trace_summary()
 {

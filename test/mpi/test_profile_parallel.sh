@@ -101,7 +101,7 @@ env SCOREP_PROFILING_CUBE_WRITER=parallel SCOREP_TEST_PROFILE_TREE_ALLOC_FAIL=2 
     SCOREP_EXPERIMENT_DIRECTORY="$work/mpi_nomem" timeout 120 \
     mpirun --oversubscribe --allow-run-as-root -np 3 "$T/threads_scorep" >nomem.out 2>nomem.err ||
     status=$?
-expect_eq "$status" 0 "rank 2 without memory for the call tree: the run ends normally"
+expect_eq "$status" 0 "rank 2 without memory for the call tree: the run ends normally (nomem.err: $(tail -n 4 nomem.err))"
 expect_eq "$(count_lines "cannot collect the profile's call tree: no profile written" nomem.err)" 1 \
     "rank 2 without memory for the call tree: one message"
 expect_eq "$(test -e "$work/mpi_nomem/profile.cubex" && echo yes)" "" \

@@ -423,6 +423,7 @@ static void coll_start(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, 
     r->root = c.root;
     r->sent = c.sent;
     r->received = c.received;
+    scorep_mpi_req_publish(r);
 }
 
 /* the blocking collective (failure: an end without bytes) and its non-blocking twin */

@@ -368,6 +368,7 @@ void scorep_mpi_post_comm_idup(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_
     } else {
         *key = local_key();
     }
+    scorep_mpi_req_publish(r);
 }
 
 static uint64_t idup_key(scorep_mpi_req *r)

@@ -208,15 +208,17 @@ void scorep_mpi_post_file_iop(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_file 
         ret == MPI_SUCCESS && request
             ? scorep_mpi_req_create(*request, SCOREP_MPI_REQ_IO, SCOREP_MPI_REQ_EVENTS)
             : NULL;
-    if (!r) { /* failed (or no memory to follow it): the operation ends here */
+    if (r) {
+        r->win = c->handle;
+        r->io_op = c->op;
+        r->matching_id = c->matching;
+    }
+    if (!r || !scorep_mpi_req_publish(r)) { /* failed (or no memory to follow it): it ends here */
         scorep_event_io_operation_complete(f->l, c->handle, (scorep_io_op)c->op,
                                            SCOREP_IO_UNKNOWN_BYTES, c->matching,
                                            ret == MPI_SUCCESS ? 0 : (uint32_t)ret);
         return;
     }
-    r->win = c->handle;
-    r->io_op = c->op;
-    r->matching_id = c->matching;
     scorep_event_io_operation_issued(f->l, c->handle, c->matching);
 }
 

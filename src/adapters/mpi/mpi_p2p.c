@@ -18,12 +18,16 @@ void scorep_mpi_post_send_init(scorep_mpi_frame *f, int ret, int count, MPI_Data
     scorep_mpi_comm *c = scorep_mpi_comm_get(comm);
     if (c)
         scorep_mpi_send_request(f, c, scorep_mpi_type_bytes(count, type), dest, tag, *request,
-                                SCOREP_MPI_REQ_PERSISTENT, scorep_mpi_next_request_id());
+                                SCOREP_MPI_REQ_PERSISTENT, scorep_mpi_next_request_id(), 0);
 }
 
 void scorep_mpi_post_recv_init(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,
                                MPI_Request *request)
 {
-    if (ret == MPI_SUCCESS && source != MPI_PROC_NULL)
-        scorep_mpi_recv_request(f, source, tag, comm, *request, SCOREP_MPI_REQ_PERSISTENT);
+    scorep_mpi_req *r = ret == MPI_SUCCESS && source != MPI_PROC_NULL
+                            ? scorep_mpi_recv_request(f, source, tag, comm, *request,
+                                                      SCOREP_MPI_REQ_PERSISTENT)
+                            : NULL;
+    if (r)
+        scorep_mpi_req_publish(r);
 }

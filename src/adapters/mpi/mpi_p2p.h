@@ -73,24 +73,28 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_recv(scorep_mp
                           bytes, id, 0);
 }
 
-/* A record for a new send request (non-blocking or persistent). Inlined: a call with eight
- * arguments costs more than the work. */
-static inline __attribute__((always_inline)) scorep_mpi_req *
+/* A record for a new send request (non-blocking or persistent; msg_id: a persistent one's is
+ * taken at each start), published. Inlined: a call with nine arguments costs more than the
+ * work. */
+static inline __attribute__((always_inline)) void
 scorep_mpi_send_request(scorep_mpi_frame *f, scorep_mpi_comm *c, uint64_t bytes, int dest, int tag,
-                        MPI_Request request, uint32_t flags, uint64_t id)
+                        MPI_Request request, uint32_t flags, uint64_t id, uint64_t msg_id)
 {
     scorep_mpi_req *r = scorep_mpi_req_create_id(
         request, SCOREP_MPI_REQ_SEND, flags | (f->record ? SCOREP_MPI_REQ_EVENTS : 0), id);
     if (!r)
-        return NULL;
+        return;
     scorep_mpi_comm_ref(c);
     r->comm = c;
     r->peer = dest;
     r->tag = tag;
     r->bytes = bytes;
-    return r;
+    r->msg_id = msg_id;
+    scorep_mpi_req_publish(r);
 }
 
+/* A record for a new receive request (non-blocking or persistent), not yet published: the
+ * caller calls scorep_mpi_req_publish once it has written the rest (the message id). */
 static inline __attribute__((always_inline)) scorep_mpi_req *
 scorep_mpi_recv_request(scorep_mpi_frame *f, int source, int tag, MPI_Comm comm,
                         MPI_Request request, uint32_t flags)
@@ -152,10 +156,8 @@ scorep_mpi_post_isend(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_start *ctx, M
             scorep_event_mpi_request_cancelled(f->l, scorep_mpi_now(f), ctx->id);
         return;
     }
-    scorep_mpi_req *r = scorep_mpi_send_request(f, ctx->comm, ctx->bytes, ctx->peer, ctx->tag,
-                                                *request, 0, ctx->id);
-    if (r)
-        r->msg_id = ctx->msg_id;
+    scorep_mpi_send_request(f, ctx->comm, ctx->bytes, ctx->peer, ctx->tag, *request, 0, ctx->id,
+                            ctx->msg_id);
 }
 
 /* A posted receive takes its message id (mpi_msgid.h): inline, as a blocking receive's, when
@@ -184,6 +186,7 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_irecv(scorep_m
     scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
     if (scorep_mpi_msgids)
         scorep_mpi_recv_posted(r);
+    scorep_mpi_req_publish(r);
 }
 
 #endif

@@ -156,6 +156,7 @@ void scorep_mpi_post_imrecv(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_msg *ct
         r->msg_id = m->msg_id;
         r->msg_handle = m->handle;
         scorep_event_mpi_irecv_request(f->l, scorep_mpi_now(f), r->id);
+        scorep_mpi_req_publish(r);
     }
     drop(m);
 }

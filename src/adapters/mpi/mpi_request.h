@@ -10,6 +10,7 @@
 #include "adapters/mpi/mpi_msgid.h"
 #include "core/events_mpi.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 typedef enum {
@@ -77,10 +78,10 @@ static inline uint64_t scorep_mpi_next_request_id(void)
     return ++scorep_mpi_request_counter;
 }
 
-/* A new record for a request the program just got, in the request table, with request id
- * `id`; ACTIVE set unless persistent, comm NULL; of the kind's fields only msg_handle (SEND,
- * RECV) and root (COLL) are set: the creator writes the others. NULL when memory is exhausted.
- * Inline: on the path of every non-blocking message. */
+/* A new record for a request the program just got, with request id `id`; ACTIVE set unless
+ * persistent, comm NULL; of the kind's fields only msg_handle (SEND, RECV) and root (COLL) are
+ * set: the creator writes the others and then calls scorep_mpi_req_publish. NULL when memory
+ * is exhausted. Inline: on the path of every non-blocking message. */
 static inline scorep_mpi_req *scorep_mpi_req_create_id(MPI_Request handle, scorep_mpi_req_kind kind,
                                                        uint32_t flags, uint64_t id)
 {
@@ -122,6 +123,19 @@ static inline void scorep_mpi_req_destroy(scorep_mpi_req *r)
         free(r->key);
     scorep_mpi_rtab_free(r);
 }
+/* The last step of a record's creation, after its creator has written every field: under
+ * MPI_THREAD_MULTIPLE the record enters the table only now (scorep_mpi_rtab_insert says
+ * why). false when memory for the table is exhausted: the record is dropped (an MPI_Comm_idup's
+ * is kept out of the table, as its key's broadcast may still be running). */
+static inline bool scorep_mpi_req_publish(scorep_mpi_req *r)
+{
+    if (__builtin_expect(scorep_mpi_rtab_publish(r) == 0, 1))
+        return true;
+    if (r->kind != SCOREP_MPI_REQ_IDUP)
+        scorep_mpi_req_destroy(r);
+    return false;
+}
+
 /* The request completed with this status (for persistent ones: became inactive): records
  * the completion events on f's location. */
 void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st);

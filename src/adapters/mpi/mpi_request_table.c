@@ -110,12 +110,33 @@ scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle)
     uintptr_t k = scorep_mpi_rtab_key(handle);
     uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
-    slot *sl = lookup_or_add(s, k, h);
-    scorep_mpi_req *r = sl ? alloc_record(s) : NULL;
-    if (r)
-        scorep_mpi_rtab_push_back(sl, r, handle);
+    scorep_mpi_req *r;
+    if (scorep_mpi_rtab.shared) { /* into the table with rtab_publish, once written */
+        r = alloc_record(s);
+        if (r) {
+            r->handle = handle;
+            r->same = NULL;
+        }
+    } else {
+        slot *sl = lookup_or_add(s, k, h);
+        r = sl ? alloc_record(s) : NULL;
+        if (r)
+            scorep_mpi_rtab_push_back(sl, r, handle);
+    }
     close_shard(s);
     return r;
+}
+
+int scorep_mpi_rtab_publish_slow(scorep_mpi_req *r)
+{
+    uintptr_t k = scorep_mpi_rtab_key(r->handle);
+    uint64_t h = scorep_mpi_rtab_hash(k);
+    shard *s = open_shard(h);
+    slot *sl = lookup_or_add(s, k, h);
+    if (sl)
+        scorep_mpi_rtab_push_back(sl, r, r->handle);
+    close_shard(s);
+    return sl ? 0 : -1;
 }
 
 scorep_mpi_req *scorep_mpi_rtab_find(MPI_Request handle)

@@ -42,8 +42,16 @@ struct scorep_mpi_req;
 /* shared: threads may use the table at once (MPI_THREAD_MULTIPLE). Called at MPI_Init. */
 void scorep_mpi_rtab_init(int shared);
 /* A record for a new request with this handle, the newest of its handle, with handle set and
- * no other field written; NULL when memory is exhausted. */
+ * no other field written; NULL when memory is exhausted. Below MPI_THREAD_MULTIPLE it is in
+ * the table at once; in a shared table it enters the table only with rtab_publish, once its
+ * creator has written it: Open MPI hands every thread the same handle value for a send that
+ * completed when it started, and another thread's Wait/Test on that value would otherwise
+ * take a record still holding the fields of its previous request (its communicator too,
+ * whose reference it would drop a second time). */
 static inline struct scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle);
+/* The last step of a new record (rtab_insert): 0, or -1 when memory for a larger table is
+ * exhausted (the record is then not in the table). Nothing to do below MPI_THREAD_MULTIPLE. */
+static inline int scorep_mpi_rtab_publish(struct scorep_mpi_req *r);
 /* The oldest record of the handle, or NULL. */
 struct scorep_mpi_req *scorep_mpi_rtab_find(MPI_Request handle);
 /* Takes the oldest record of the handle out of the table (NULL if none). It goes back with
@@ -98,6 +106,7 @@ extern SCOREP_MPI_HIDDEN scorep_mpi_rtab_state scorep_mpi_rtab;
 /* the out-of-line paths */
 struct scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle);
 struct scorep_mpi_req *scorep_mpi_rtab_take_slow(MPI_Request handle);
+int scorep_mpi_rtab_publish_slow(struct scorep_mpi_req *r);
 int scorep_mpi_rtab_put_back_slow(struct scorep_mpi_req *r);
 void scorep_mpi_rtab_free_slow(struct scorep_mpi_req *r);
 
@@ -179,6 +188,13 @@ static inline struct scorep_mpi_req *scorep_mpi_rtab_insert(MPI_Request handle)
         }
     }
     return scorep_mpi_rtab_insert_slow(handle);
+}
+
+static inline int scorep_mpi_rtab_publish(struct scorep_mpi_req *r)
+{
+    if (__builtin_expect(!scorep_mpi_rtab.shared, 1))
+        return 0;
+    return scorep_mpi_rtab_publish_slow(r);
 }
 
 static inline struct scorep_mpi_req *scorep_mpi_rtab_take(MPI_Request handle)

@@ -188,6 +188,7 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id, MPI
         return;
     r->win = w->id;
     r->matching_id = id;
+    scorep_mpi_req_publish(r);
 }
 
 void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)

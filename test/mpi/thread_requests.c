@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* thread_requests.c (2 processes): MPI_THREAD_MULTIPLE with four threads per process that
+ * send at the same time, each on its own duplicate of MPI_COMM_WORLD: ROUNDS times an
+ * MPI_Isend of one int to the other process, its MPI_Wait at once (the table's record taken
+ * right after it was put there), the MPI_Recv of the other process's int. Open
+ * MPI hands out one shared handle value for every send that completed when it started, so
+ * the two threads' requests meet in the adapter's request table under one key all the time
+ * (the race of a record taken before its creator wrote it, found in session 18). */
+#include "mpi_test.h"
+
+#include <pthread.h>
+
+enum { THREADS = 4, ROUNDS = 2000 };
+
+typedef struct {
+    int id, rank;
+    MPI_Comm comm;
+} arg;
+
+static void *work(void *p)
+{
+    arg *a = p;
+    int peer = 1 - a->rank;
+    for (int i = 0; i < ROUNDS; i++) {
+        int v = a->id * 1000000 + i, got = -1;
+        MPI_Request r;
+        CHECK_MPI(MPI_Isend(&v, 1, MPI_INT, peer, a->id, a->comm, &r));
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Recv(&got, 1, MPI_INT, peer, a->id, a->comm, MPI_STATUS_IGNORE));
+        CHECK(got == v);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    world_multiple(&argc, &argv, &rank, &size, 2, "thread_requests");
+    CHECK(size == 2);
+    pthread_t t[THREADS];
+    arg a[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        a[i] = (arg){i, rank, MPI_COMM_NULL};
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &a[i].comm));
+    }
+    for (int i = 0; i < THREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, work, &a[i]) == 0);
+    for (int i = 0; i < THREADS; i++)
+        CHECK(pthread_join(t[i], NULL) == 0);
+    for (int i = 0; i < THREADS; i++)
+        CHECK_MPI(MPI_Comm_free(&a[i].comm));
+    MPI_Finalize();
+    return 0;
+}
