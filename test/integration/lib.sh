@@ -525,8 +525,8 @@ trace_count()
         END { print n + 0 }' "${_f%.trace}.summary"
 }
 
-# request_ids EXPDIR EVENT: "RANK ID" for every EVENT record of the trace that names a
-# request (MPI_ISEND, MPI_ISEND_COMPLETE, ...), the rank from its location's group: request
+# request_ids EXPDIR EVENT: "RANK ID LOCATION" for every EVENT record of the trace that names
+# a request (MPI_ISEND, MPI_ISEND_COMPLETE, ...), the rank from its location's group: request
 # ids are per process
 request_ids()
 {
@@ -535,7 +535,8 @@ request_ids()
         print $2, g }' "$work/.defs" >"$work/.loc_rank"
     _f=$(trace_file "$1")
     awk -v ev="$2" 'NR == FNR { rank[$1] = $2; next }
-        $1 == ev { id = $0; sub(/.*Request: /, "", id); sub(/[^0-9].*/, "", id); print rank[$2], id }' \
+        $1 == ev { id = $0; sub(/.*Request: /, "", id); sub(/[^0-9].*/, "", id)
+            print rank[$2], id, $2 }' \
         "$work/.loc_rank" "$_f"
 }
 

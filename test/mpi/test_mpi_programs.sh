@@ -202,7 +202,8 @@ if [ "$threads_skipped" = 0 ]; then
         "threads: MPI_Init_thread is a root on both master threads"
     # rank 1's threads send with MPI_Isend at the same time (one handle value for both, Open
     # MPI's completed request): each send completed once, under its own request id (a record
-    # taken by the other thread before it was written completed a stale id: session 18)
+    # taken by the other thread before it was written completed a stale id: session 18), on
+    # the location that started it ("RANK ID LOCATION")
     request_ids "$x" MPI_ISEND >isend.ids
     request_ids "$x" MPI_ISEND_COMPLETE >isend_complete.ids
     sort isend.ids >isend.sorted
@@ -210,7 +211,7 @@ if [ "$threads_skipped" = 0 ]; then
     expect_eq "$(wc -l <isend.sorted | tr -d ' ') $(uniq -d isend.sorted | wc -l | tr -d ' ')" "400 0" \
         "threads: 400 MPI_Isend requests, each id once"
     expect_eq "$(cmp -s isend.sorted isend_complete.sorted && echo same)" same \
-        "threads: every MPI_Isend request completed once"
+        "threads: every MPI_Isend request completed once, on its own thread"
 fi
 
 # the plain programs under scorep-run (LD_PRELOAD): the same messages and the same events as

@@ -38,6 +38,7 @@ typedef struct scorep_mpi_req {
     uint64_t id;                 /* request id of the events, never 0 */
     uint32_t kind, flags;
     scorep_mpi_comm *comm; /* referenced (point-to-point, collectives, idup parent), or NULL */
+    const void *owner; /* shared table only: the creating thread's location (rtab_take) */
     /* the fields of the kind; scorep_mpi_req_create sets the ones its creator does not */
     union {
         struct {             /* SEND, RECV */

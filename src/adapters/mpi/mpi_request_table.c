@@ -3,6 +3,7 @@
  * per handle, dormant slots) and the free list of request records; mpi_request_table.h says
  * why each part is as it is. */
 #include "adapters/mpi/mpi_request.h"
+#include "core/location.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -116,6 +117,7 @@ scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle)
         if (r) {
             r->handle = handle;
             r->same = NULL;
+            r->owner = scorep_tls_location;
         }
     } else {
         slot *sl = lookup_or_add(s, k, h);
@@ -150,13 +152,35 @@ scorep_mpi_req *scorep_mpi_rtab_find(MPI_Request handle)
     return r;
 }
 
+/* Shared table: the oldest record of the slot's handle that this thread created, unlinked,
+ * else the oldest. One handle value stands for several requests only when they completed at
+ * once (Open MPI's ompi_request_empty); which of them a Wait completes does not change what
+ * MPI did, but its completion belongs on the location that started it (OTF2 pairs a
+ * request's events per location), and a thread waits for its own requests. */
+static scorep_mpi_req *pop_own(slot *sl)
+{
+    const void *me = scorep_tls_location;
+    scorep_mpi_req *prev = NULL, *r = sl->head;
+    while (r && r->owner != me) {
+        prev = r;
+        r = r->same;
+    }
+    if (!r || !prev)
+        return scorep_mpi_rtab_pop(sl);
+    prev->same = r->same;
+    if (sl->head->last == r)
+        sl->head->last = prev;
+    r->same = NULL;
+    return r;
+}
+
 scorep_mpi_req *scorep_mpi_rtab_take_slow(MPI_Request handle)
 {
     uintptr_t k = scorep_mpi_rtab_key(handle);
     uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
     slot *sl = scorep_mpi_rtab_lookup(s, k, h);
-    scorep_mpi_req *r = sl ? scorep_mpi_rtab_pop(sl) : NULL;
+    scorep_mpi_req *r = !sl ? NULL : scorep_mpi_rtab.shared ? pop_own(sl) : scorep_mpi_rtab_pop(sl);
     close_shard(s);
     return r;
 }
