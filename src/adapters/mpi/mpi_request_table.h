@@ -13,7 +13,7 @@
  *   it without a new slot. Dormant slots are dropped when the table is rebuilt (when keys
  *   fill 5/8 of it; at least 64 slots, twice the live keys), which also shrinks it after a
  *   burst of outstanding requests.
- * - Records (one cache-line and a half) come from a free list refilled 64 at a time; only
+ * - Records (104 bytes) come from a free list refilled 64 at a time; only
  *   the fields a request kind uses are written, nothing is cleared.
  * - Below MPI_THREAD_MULTIPLE MPI calls never overlap: one table, no lock. Under
  *   MPI_THREAD_MULTIPLE 64 shards (by hash), each with its own mutex, table and free list;
