@@ -5,6 +5,7 @@
 #define MPI_TEST_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +45,32 @@ static inline void world_multiple(int *argc, char ***argv, int *rank, int *size,
         MPI_Finalize();
         exit(77);
     }
+}
+
+/* The threads of the MPI_THREAD_MULTIPLE programs: each gets its number, the process's rank
+ * and its own duplicate of a communicator */
+typedef struct {
+    int id, rank;
+    MPI_Comm comm;
+} thread_arg;
+
+/* Runs work in n threads (at most 16), each with its thread_arg, waits for them and frees
+ * their communicators */
+static inline void run_threads(int n, MPI_Comm comm, int rank, void *(*work)(void *))
+{
+    pthread_t t[16];
+    thread_arg a[16];
+    CHECK(n <= 16);
+    for (int i = 0; i < n; i++) {
+        a[i] = (thread_arg){i, rank, MPI_COMM_NULL};
+        CHECK_MPI(MPI_Comm_dup(comm, &a[i].comm));
+    }
+    for (int i = 0; i < n; i++)
+        CHECK(pthread_create(&t[i], NULL, work, &a[i]) == 0);
+    for (int i = 0; i < n; i++)
+        CHECK(pthread_join(t[i], NULL) == 0);
+    for (int i = 0; i < n; i++)
+        CHECK_MPI(MPI_Comm_free(&a[i].comm));
 }
 
 #endif

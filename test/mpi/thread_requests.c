@@ -8,18 +8,11 @@
  * (the race of a record taken before its creator wrote it, found in session 18). */
 #include "mpi_test.h"
 
-#include <pthread.h>
-
 enum { THREADS = 4, ROUNDS = 1000 };
-
-typedef struct {
-    int id, rank;
-    MPI_Comm comm;
-} arg;
 
 static void *work(void *p)
 {
-    arg *a = p;
+    thread_arg *a = p;
     int peer = 1 - a->rank;
     for (int i = 0; i < ROUNDS; i++) {
         int v = a->id * 1000000 + i, got = -1;
@@ -43,18 +36,7 @@ int main(int argc, char **argv)
     int rank, size;
     world_multiple(&argc, &argv, &rank, &size, 2, "thread_requests");
     CHECK(size == 2);
-    pthread_t t[THREADS];
-    arg a[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        a[i] = (arg){i, rank, MPI_COMM_NULL};
-        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &a[i].comm));
-    }
-    for (int i = 0; i < THREADS; i++)
-        CHECK(pthread_create(&t[i], NULL, work, &a[i]) == 0);
-    for (int i = 0; i < THREADS; i++)
-        CHECK(pthread_join(t[i], NULL) == 0);
-    for (int i = 0; i < THREADS; i++)
-        CHECK_MPI(MPI_Comm_free(&a[i].comm));
+    run_threads(THREADS, MPI_COMM_WORLD, rank, work);
     MPI_Finalize();
     return 0;
 }

@@ -6,18 +6,11 @@
  * their communicator. Each thread is its own location. */
 #include "mpi_test.h"
 
-#include <pthread.h>
-
 enum { THREADS = 2, ROUNDS = 200 };
-
-typedef struct {
-    int id, rank;
-    MPI_Comm comm;
-} arg;
 
 static void *work(void *p)
 {
-    arg *a = p;
+    thread_arg *a = p;
     int peer = 1 - a->rank, v, got;
     MPI_Status st;
     for (int i = 0; i < ROUNDS; i++) {
@@ -55,19 +48,7 @@ int main(int argc, char **argv)
     MPI_Comm pair;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair));
     if (pair != MPI_COMM_NULL) {
-        pthread_t t[THREADS];
-        arg a[THREADS];
-        for (int i = 0; i < THREADS; i++) {
-            a[i].id = i;
-            a[i].rank = rank;
-            CHECK_MPI(MPI_Comm_dup(pair, &a[i].comm));
-        }
-        for (int i = 0; i < THREADS; i++)
-            CHECK(pthread_create(&t[i], NULL, work, &a[i]) == 0);
-        for (int i = 0; i < THREADS; i++)
-            pthread_join(t[i], NULL);
-        for (int i = 0; i < THREADS; i++)
-            MPI_Comm_free(&a[i].comm);
+        run_threads(THREADS, pair, rank, work);
         MPI_Comm_free(&pair);
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -6,6 +6,7 @@
 #include "core/location.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -129,16 +130,25 @@ scorep_mpi_req *scorep_mpi_rtab_insert_slow(MPI_Request handle)
     return r;
 }
 
-int scorep_mpi_rtab_publish_slow(scorep_mpi_req *r)
+/* r into the table: the newest record of its handle (a new request) or the oldest (one
+ * put back); -1 (r not in the table) when memory for a larger table is exhausted */
+static int add(scorep_mpi_req *r, bool newest)
 {
     uintptr_t k = scorep_mpi_rtab_key(r->handle);
     uint64_t h = scorep_mpi_rtab_hash(k);
     shard *s = open_shard(h);
     slot *sl = lookup_or_add(s, k, h);
-    if (sl)
+    if (sl && newest)
         scorep_mpi_rtab_push_back(sl, r, r->handle);
+    else if (sl)
+        scorep_mpi_rtab_push_front(sl, r);
     close_shard(s);
     return sl ? 0 : -1;
+}
+
+int scorep_mpi_rtab_publish_slow(scorep_mpi_req *r)
+{
+    return add(r, true);
 }
 
 scorep_mpi_req *scorep_mpi_rtab_find(MPI_Request handle)
@@ -187,14 +197,7 @@ scorep_mpi_req *scorep_mpi_rtab_take_slow(MPI_Request handle)
 
 int scorep_mpi_rtab_put_back(scorep_mpi_req *r)
 {
-    uintptr_t k = scorep_mpi_rtab_key(r->handle);
-    uint64_t h = scorep_mpi_rtab_hash(k);
-    shard *s = open_shard(h);
-    slot *sl = lookup_or_add(s, k, h);
-    if (sl)
-        scorep_mpi_rtab_push_front(sl, r);
-    close_shard(s);
-    return sl ? 0 : -1;
+    return add(r, false);
 }
 
 void scorep_mpi_rtab_free_slow(scorep_mpi_req *r)
