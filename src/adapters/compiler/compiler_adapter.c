@@ -236,7 +236,7 @@ __cyg_profile_func_enter(void *fn, void *site)
     if (__builtin_expect(l != NULL, 1)) {
         r = fn_region_known(l, (uintptr_t)fn);
         if (__builtin_expect(r < FN_THROTTLED, 1)) {
-            scorep_event_enter_measured(l, r, sp, scorep_location_events_fast(l));
+            scorep_event_enter_measured(l, r, sp);
             return;
         } else if (r < FN_FILTERED) {
             if (scorep_event_throttled_enter_fast(l, r & ~FN_THROTTLED))
@@ -257,7 +257,7 @@ __cyg_profile_func_exit(void *fn, void *site)
         return;
     uint32_t r = fn_region_known(l, (uintptr_t)fn);
     if (__builtin_expect(r < FN_THROTTLED, 1)) {
-        scorep_event_leave_measured(l, r, scorep_location_events_fast(l));
+        scorep_event_leave_measured(l, r);
         return;
     } else if (r != FN_MISS) {
         /* filtered, or throttled and not the innermost call (scorep_event_throttled_leave):
