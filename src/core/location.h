@@ -22,7 +22,7 @@ typedef struct scorep_location {
     uint32_t *stack_region;
     uintptr_t *stack_sp;
     uint64_t last_ts;   /* timestamps are made strictly increasing per location */
-    uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
+    uintptr_t fn_addr;  /* compiler adapter: last measured function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
     bool switched_off;   /* this thread switched recording off: "MEASUREMENT OFF" is open */
@@ -39,6 +39,11 @@ typedef struct scorep_location {
     uint8_t events_fast;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
+    /* compiler adapter: the last throttled or filtered function seen by this thread and its
+     * table entry; apart from fn_addr's, so that a hit there is a measured call without a
+     * test of the region (issue #31, session 18) */
+    uintptr_t fn_other_addr;
+    uint32_t fn_other_region;
     char name[32];
     scorep_profile profile;
     scorep_buffer buffer;
