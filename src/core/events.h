@@ -374,7 +374,9 @@ __attribute__((noinline)) void scorep_event_leave_general(scorep_location *l, ui
  * own branch, so that the hooks need no callee-saved register; else, and for the fast
  * path's own exceptions, the general path by a tail call. (Session 15 tail-called one
  * function per mode; inlined, the arguments' moves and the jump go: callgrind per traced
- * call 141.5 against 150.5 with the busy mark's cut, profiled 150 against 157.) */
+ * call 141.5 against 150.5 with the busy mark's cut, profiled 150 against 157.) The tracing
+ * mode is tested first, by one compare of the byte in memory (scorep_location_events_fast_is),
+ * the others on the byte loaded after it. */
 static inline __attribute__((always_inline)) void
 scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp)
 {
