@@ -321,7 +321,14 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
             goto general;
     }
     /* as the enter: the stores without the timestamp first */
-    l->depth--; /* in memory, as the enter's */
+#if defined(__x86_64__)
+    /* in memory, as the enter's: a decrement there, so that d is only the stream's index
+     * (storing d, GCC kept a second copy of it for the index: one instruction per leave,
+     * issue #31, session 18) */
+    __asm__("subl $1, %0" : "+m"(l->depth));
+#else
+    l->depth--;
+#endif
     if (profiling) {
         if (msg)
             c->bytes_received += msg->bytes;
