@@ -39,11 +39,6 @@ typedef struct scorep_location {
     uint8_t events_fast;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
-    /* compiler adapter: the last throttled or filtered function seen by this thread and its
-     * table entry; apart from fn_addr's, so that a hit there is a measured call without a
-     * test of the region (issue #31, session 18) */
-    uintptr_t fn_other_addr;
-    uint32_t fn_other_region;
     char name[32];
     scorep_profile profile;
     scorep_buffer buffer;
@@ -58,6 +53,12 @@ typedef struct scorep_location {
     uint32_t in_teams; /* OpenMP teams this location is in (team begin/end, events_thread.c) */
     struct scorep_location *next;
     struct scorep_substrate_loc *substrates_data; /* substrate plugins' per-location data */
+    /* compiler adapter: the last throttled or filtered function seen by this thread and its
+     * table entry; apart from fn_addr's, so that a hit there is a measured call without a
+     * test of the region (issue #31, session 18); last, so that the event path's fields
+     * keep their places */
+    uintptr_t fn_other_addr;
+    uint32_t fn_other_region;
 } scorep_location;
 
 enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };
