@@ -296,7 +296,10 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     } else if (__builtin_expect(d >= l->stack_cap, 0)) {
         goto general;
     }
-    if (__builtin_expect(l->stack_region[d] != region, 0))
+    /* the call left is the innermost one: without tracing by the call stack; with it by
+     * the call's Enter below, which is the last record of its depth's stream and has the
+     * region (issue #31, session 18: the stack's pointer load and an index copy fewer) */
+    if (!tracing && __builtin_expect(l->stack_region[d] != region, 0))
         goto general;
     if (profiling) {
         c = p->cur;
@@ -307,13 +310,25 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     }
     if (tracing) {
         /* the call's Enter is its stream's last record; in an empty page e is the page
-         * header's last 16 bytes, whose type is 0 (buffer.h, buf_page.zero) */
+         * header's last 16 bytes, whose type is 0 (buffer.h, buf_page.zero). Its region is
+         * the call stack's at d: at each depth only the innermost call is open, every
+         * recorded enter pushes its region with its Enter and every pop writes its Leave
+         * where the page has room (scorep_buffer_leave); so an Enter last in a page with
+         * room is the open call's. A leave of another region (exits lost) takes the
+         * general path, as with the stack's test (design.md, session 18). */
         e = r - 1;
-        if (__builtin_expect((e->type & BUF_TYPE_MASK) != BUF_ENTER, 0))
+        if (__builtin_expect((e->type & BUF_TYPE_MASK) != BUF_ENTER || e->region != region, 0))
             goto general;
     }
     /* as the enter: the stores without the timestamp first */
-    l->depth--; /* in memory, as the enter's */
+#if defined(__x86_64__)
+    /* in memory, as the enter's: a decrement there, so that d is only the stream's index
+     * (storing d, GCC kept a second copy of it for the index: one instruction per leave,
+     * issue #31, session 18) */
+    __asm__("subl $1, %0" : "+m"(l->depth));
+#else
+    l->depth--;
+#endif
     if (profiling) {
         if (msg)
             c->bytes_received += msg->bytes;
@@ -366,14 +381,17 @@ __attribute__((noinline)) void scorep_event_leave_general(scorep_location *l, ui
  * own branch, so that the hooks need no callee-saved register; else, and for the fast
  * path's own exceptions, the general path by a tail call. (Session 15 tail-called one
  * function per mode; inlined, the arguments' moves and the jump go: callgrind per traced
- * call 141.5 against 150.5 with the busy mark's cut, profiled 150 against 157.) */
+ * call 141.5 against 150.5 with the busy mark's cut, profiled 150 against 157.) The tracing
+ * mode is tested first, by one compare of the byte in memory (scorep_location_events_fast_is),
+ * the others on the byte loaded after it. */
 static inline __attribute__((always_inline)) void
-scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp, uint32_t mode)
+scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp)
 {
-    if (mode == SCOREP_EVENTS_FAST_TRACE) {
+    uint32_t mode;
+    if (scorep_location_events_fast_is(l, SCOREP_EVENTS_FAST_TRACE)) {
         if (!scorep_event_enter_fast_as(l, region, sp, false, true))
             scorep_event_enter_general(l, region, sp);
-    } else if (mode == SCOREP_EVENTS_FAST_PROFILE) {
+    } else if ((mode = scorep_location_events_fast(l)) == SCOREP_EVENTS_FAST_PROFILE) {
         if (!scorep_event_enter_fast_as(l, region, sp, true, false))
             scorep_event_enter_general(l, region, sp);
     } else if (mode == SCOREP_EVENTS_FAST_BOTH) {
@@ -385,12 +403,13 @@ scorep_event_enter_measured(scorep_location *l, uint32_t region, uintptr_t sp, u
 }
 
 static inline __attribute__((always_inline)) void
-scorep_event_leave_measured(scorep_location *l, uint32_t region, uint32_t mode)
+scorep_event_leave_measured(scorep_location *l, uint32_t region)
 {
-    if (mode == SCOREP_EVENTS_FAST_TRACE) {
+    uint32_t mode;
+    if (scorep_location_events_fast_is(l, SCOREP_EVENTS_FAST_TRACE)) {
         if (!scorep_event_leave_fast_as(l, region, false, true))
             scorep_event_leave_general(l, region);
-    } else if (mode == SCOREP_EVENTS_FAST_PROFILE) {
+    } else if ((mode = scorep_location_events_fast(l)) == SCOREP_EVENTS_FAST_PROFILE) {
         if (!scorep_event_leave_fast_as(l, region, true, false))
             scorep_event_leave_general(l, region);
     } else if (mode == SCOREP_EVENTS_FAST_BOTH) {

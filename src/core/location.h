@@ -22,7 +22,7 @@ typedef struct scorep_location {
     uint32_t *stack_region;
     uintptr_t *stack_sp;
     uint64_t last_ts;   /* timestamps are made strictly increasing per location */
-    uintptr_t fn_addr;  /* compiler adapter: last function seen by this thread ... */
+    uintptr_t fn_addr;  /* compiler adapter: last measured function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
     bool profiling, tracing;
     bool switched_off;   /* this thread switched recording off: "MEASUREMENT OFF" is open */
@@ -53,6 +53,12 @@ typedef struct scorep_location {
     uint32_t in_teams; /* OpenMP teams this location is in (team begin/end, events_thread.c) */
     struct scorep_location *next;
     struct scorep_substrate_loc *substrates_data; /* substrate plugins' per-location data */
+    /* compiler adapter: the last throttled or filtered function seen by this thread and its
+     * table entry; apart from fn_addr's, so that a hit there is a measured call without a
+     * test of the region (issue #31, session 18); last, so that the event path's fields
+     * keep their places */
+    uintptr_t fn_other_addr;
+    uint32_t fn_other_region;
 } scorep_location;
 
 enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };
@@ -221,6 +227,24 @@ static inline void scorep_location_modes_changed(scorep_location *l)
 static inline uint32_t scorep_location_events_fast(const scorep_location *l)
 {
     return __atomic_load_n(&l->events_fast, __ATOMIC_RELAXED);
+}
+
+/* Whether l->events_fast is m, read as scorep_location_events_fast: on x86-64 one compare
+ * of the byte in memory (cmpb, then the branch), where the atomic load above takes a movzbl
+ * and a compare of the register (GCC does not fold an atomic load into an operand): one
+ * instruction fewer per traced event when the hooks test the tracing mode first (issue #31,
+ * session 18). A byte's load is atomic on x86; the asm reads it once, and its memory
+ * operand orders it after this thread's stores to the byte as the atomic load is. */
+static inline __attribute__((always_inline)) bool
+scorep_location_events_fast_is(const scorep_location *l, uint8_t m)
+{
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+    bool eq;
+    __asm__("cmpb %2, %1" : "=@ccz"(eq) : "m"(l->events_fast), "i"(m));
+    return eq;
+#else
+    return scorep_location_events_fast(l) == m;
+#endif
 }
 
 /* Whether l records now: the measurement runs, recording is on, and l is not inside a call

@@ -5,10 +5,10 @@
 # hands it every case it does not take: recording switched off (SCOREP_RECORDING_OFF), a
 # call stack deeper than its first 256 levels, the profile's depth limit, the visit that
 # throttles, a metric source read at every event, new trace pages, a timer other than the
-# TSC, a minimum duration; in each mode (profiling, tracing, both) and under both
+# TSC, a minimum duration, a leave whose calls' exits were lost; in each mode (profiling, tracing, both) and under both
 # instrumentations (-finstrument-functions, the GCC plugin), and for user regions (the user
 # adapter's SCOREP_USER_REGION_BEGIN/END take the same path).
-# Expectations from test/programs/event_fast.c's design.
+# Expectations from test/programs/event_fast.c's and lost_exits.c's design.
 . "$top_srcdir/test/integration/lib.sh"
 
 check_fast() # INSTRUMENTATION
@@ -116,10 +116,47 @@ check_fast() # INSTRUMENTATION
         "$e: one Metric record per Enter and Leave ($regions)"
 }
 
+# Leaves whose calls' exits were lost (test/programs/lost_exits.c: inner and outer left by
+# longjmp): main's leave finds inner's Enter last in its depth's stream, which the traced
+# fast leave tests for its region (session 18: instead of the call stack's), so it takes the
+# general path, which leaves inner and outer first: one Enter and one Leave per function,
+# well nested, and in the profile after() below inner, where the call stack had it.
+check_lost_exits() # INSTRUMENTATION
+{
+    m=$1
+    if [ "$m" = plugin ]; then
+        scorep_cc --instrument=plugin --instrument-threshold=0 gcc -O2 -o "lost_$m" \
+            "$PROGRAMS/lost_exits.c"
+    else
+        scorep_cc --instrument=functions gcc -O2 -o "lost_$m" "$PROGRAMS/lost_exits.c"
+    fi
+    for mode in trace both; do
+        p=false
+        [ $mode = trace ] || p=true
+        e=lost_${m}_$mode
+        run_app "$e" env SCOREP_ENABLE_PROFILING=$p SCOREP_ENABLE_TRACING=true \
+            SCOREP_EXPERIMENT_DIRECTORY="$e" "./lost_$m"
+        expect_eq "$status" 0 "$e: exit status"
+        expect_eq "$(cat "$e.out")" "done 3" "$e: program output"
+        for f in main outer inner after; do
+            expect_eq "$(trace_count "$e" ENTER 0 $f) $(trace_count "$e" LEAVE 0 $f)" "1 1" \
+                "$e: trace: one Enter and one Leave of $f"
+        done
+        expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
+        expect_eq "$(trace_check_order "$e")" 0 "$e: trace: timestamps increase"
+        if [ $p = true ]; then
+            expect_eq "$(profile_sum "$e" main/outer/inner/after visits)" 1 \
+                "$e: profile: after() below inner, where the call stack had it"
+        fi
+    done
+}
+
 check_fast functions
+check_lost_exits functions
 check_fast user
 if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     check_fast plugin
+    check_lost_exits plugin
 else
     skip_part "the GCC plugin (gcc's plugin headers)"
 fi

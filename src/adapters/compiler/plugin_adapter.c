@@ -78,7 +78,7 @@ __attribute__((visibility("default"))) void scorep_plugin_enter(scorep_plugin_re
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(l != NULL && h - 1 < SCOREP_PLUGIN_FILTERED - 1, 1))
-        scorep_event_enter_measured(l, h - 1, 0, scorep_location_events_fast(l));
+        scorep_event_enter_measured(l, h - 1, 0);
     else
         plugin_enter_general(d);
 }
@@ -88,7 +88,7 @@ __attribute__((visibility("default"))) void scorep_plugin_leave(scorep_plugin_re
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(l != NULL, 1) && h - 1 < SCOREP_PLUGIN_FILTERED - 1)
-        scorep_event_leave_measured(l, h - 1, scorep_location_events_fast(l));
+        scorep_event_leave_measured(l, h - 1);
 }
 
 /* Called by the compiler adapter's throttle hook (rare: once per region). Without a free

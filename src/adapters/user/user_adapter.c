@@ -118,7 +118,7 @@ static inline __attribute__((always_inline)) void region_enter(const SCOREP_User
 {
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1))
-        scorep_event_enter_measured(l, h->region, 0, scorep_location_events_fast(l));
+        scorep_event_enter_measured(l, h->region, 0);
     else
         enter_general(h);
 }
@@ -169,7 +169,7 @@ API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
 {
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1))
-        scorep_event_leave_measured(l, h->region, scorep_location_events_fast(l));
+        scorep_event_leave_measured(l, h->region);
     else
         leave_general(h, l);
 }
