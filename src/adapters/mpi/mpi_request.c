@@ -354,7 +354,7 @@ void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
     (void)requests_;
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
         if (*flag)
-            scorep_mpi_ctx_complete_all(f, ret, ctx, statuses);
+            scorep_mpi_ctx_complete_all(f, ret, ctx, statuses, false);
         else
             all_tested(f, ctx);
     }

@@ -138,56 +138,21 @@ static inline __attribute__((always_inline)) void scorep_mpi_ctx_close(scorep_mp
     ctx->tracked = 0;
 }
 
-/* Completion of the request at index i; a released record leaves the context. */
-static inline __attribute__((always_inline)) void
-scorep_mpi_ctx_complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
+/* Whether the completion of r in a call that ends right after it takes the one step of
+ * scorep_mpi_wait_completed_leave (flags: r's, read before the completion) */
+static inline __attribute__((always_inline)) bool scorep_mpi_wait_usual(const scorep_mpi_frame *f,
+                                                                        const scorep_mpi_req *r,
+                                                                        uint32_t flags,
+                                                                        const MPI_Status *st)
 {
-    scorep_mpi_req *r = ctx->recs[i];
-    if (!r)
-        return;
-    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT)) {
-        ctx->recs[i] = NULL;
-        ctx->tracked--;
-    }
-    scorep_mpi_req_completed_inline(f, r, st);
+    const uint32_t usual = SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_EVENTS;
+    return (flags & (usual | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_PERSISTENT)) == usual &&
+           f->record && st && (r->kind == SCOREP_MPI_REQ_SEND || r->kind == SCOREP_MPI_REQ_RECV);
 }
 
-static inline MPI_Status *scorep_mpi_status_at(MPI_Status statuses[], int i)
-{
-    return statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
-}
-
-/* completion of every tracked request of an 'all' call; with MPI_ERR_IN_STATUS only of
- * those whose status says success */
-static inline __attribute__((always_inline)) void
-scorep_mpi_ctx_complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                            MPI_Status statuses[])
-{
-    /* count and recs in registers: complete_at changes neither (it clears recs[i]) */
-    const int n = ctx->count;
-    scorep_mpi_req **const recs = ctx->recs;
-    for (int i = 0; i < n; i++) {
-        if (!recs[i])
-            continue;
-        MPI_Status *st = scorep_mpi_status_at(statuses, i);
-        if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
-            continue;
-        scorep_mpi_ctx_complete_at(f, ctx, i, st);
-    }
-}
-
-/* ---- MPI_Wait, MPI_Waitall ------------------------------------------------------------- */
-
-/* MPI_Wait: one request, no arrays (scorep_mpi_ctx_req) */
-static inline __attribute__((always_inline)) void
-scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_req *ctx, MPI_Request *request)
-{
-    (void)f;
-    (void)scorep_mpi_rtab_take_n(1, request, &ctx->r, &ctx->where);
-}
-
-/* The usual completion in MPI_Wait: a non-persistent send or receive, not cancelled, whose
- * start was recorded, in a recorded call. Its event and the call's Leave in one step where
+/* The usual completion in MPI_Wait, and of the last request of an MPI_Waitall: a
+ * non-persistent send or receive, not cancelled, whose start was recorded, in a recorded
+ * call, with a status (scorep_mpi_wait_usual). Its event and the call's Leave in one step where
  * l's mode allows (scorep_event_mpi_complete_leave_fast; f->record 0: the end has nothing
  * left to record), else one by one as scorep_mpi_p2p_completed; then the record goes. */
 static inline __attribute__((always_inline)) void
@@ -217,6 +182,63 @@ scorep_mpi_wait_completed_leave(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Stat
     scorep_mpi_req_destroy(r);
 }
 
+/* Completion of the request at index i; a released record leaves the context. */
+static inline __attribute__((always_inline)) void
+scorep_mpi_ctx_complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
+{
+    scorep_mpi_req *r = ctx->recs[i];
+    if (!r)
+        return;
+    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT)) {
+        ctx->recs[i] = NULL;
+        ctx->tracked--;
+    }
+    scorep_mpi_req_completed_inline(f, r, st);
+}
+
+static inline MPI_Status *scorep_mpi_status_at(MPI_Status statuses[], int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
+}
+
+/* completion of every tracked request of an 'all' call; with MPI_ERR_IN_STATUS only of
+ * those whose status says success. fuse_last (MPI_Waitall): the last record the context
+ * holds completes with the Leave where it can (scorep_mpi_wait_completed_leave). */
+static inline __attribute__((always_inline)) void
+scorep_mpi_ctx_complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                            MPI_Status statuses[], const bool fuse_last)
+{
+    /* count and recs in registers: complete_at changes neither (it clears recs[i]) */
+    const int n = ctx->count;
+    scorep_mpi_req **const recs = ctx->recs;
+    for (int i = 0; i < n; i++) {
+        if (!recs[i])
+            continue;
+        MPI_Status *st = scorep_mpi_status_at(statuses, i);
+        if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
+            continue;
+        if (fuse_last && ctx->tracked == 1 &&
+            scorep_mpi_wait_usual(f, recs[i], recs[i]->flags, st)) {
+            scorep_mpi_req *r = recs[i];
+            recs[i] = NULL;
+            ctx->tracked = 0;
+            scorep_mpi_wait_completed_leave(f, r, st);
+            break;
+        }
+        scorep_mpi_ctx_complete_at(f, ctx, i, st);
+    }
+}
+
+/* ---- MPI_Wait, MPI_Waitall ------------------------------------------------------------- */
+
+/* MPI_Wait: one request, no arrays (scorep_mpi_ctx_req) */
+static inline __attribute__((always_inline)) void
+scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_req *ctx, MPI_Request *request)
+{
+    (void)f;
+    (void)scorep_mpi_rtab_take_n(1, request, &ctx->r, &ctx->where);
+}
+
 /* The request completed (non-persistent: its record goes), or its record goes back as
  * scorep_mpi_ctx_put_back_record puts it (a persistent request stays in the table). The
  * wrapper's status is never MPI_STATUS_IGNORE (spec item status). */
@@ -229,12 +251,8 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_wait(scorep_mp
     if (!r)
         return;
     const uint32_t flags = r->flags; /* r may go */
-    const uint32_t usual = SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_EVENTS;
     if (__builtin_expect(scorep_mpi_received(ret), 1)) {
-        if (__builtin_expect(
-                (flags & (usual | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_PERSISTENT)) == usual &&
-                    f->record && (r->kind == SCOREP_MPI_REQ_SEND || r->kind == SCOREP_MPI_REQ_RECV),
-                1)) {
+        if (__builtin_expect(scorep_mpi_wait_usual(f, r, flags, status), 1)) {
             scorep_mpi_wait_completed_leave(f, r, status);
             return;
         }
@@ -262,7 +280,7 @@ scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, 
     (void)count;
     (void)requests_;
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
-        scorep_mpi_ctx_complete_all(f, ret, ctx, statuses);
+        scorep_mpi_ctx_complete_all(f, ret, ctx, statuses, true);
     scorep_mpi_ctx_close(ctx);
 }
 
