@@ -6,13 +6,14 @@
  * instruction count is repeatable):
  *   self N       MPI_Send + MPI_Recv of 8 bytes to itself, N times
  *   selfnb N     MPI_Irecv + MPI_Isend + MPI_Waitall to itself, N times
+ *   selfwait N   MPI_Irecv + MPI_Isend + MPI_Wait + MPI_Wait to itself, N times
  *   poll N K     K receives outstanding, N calls of MPI_Testsome over them (none completes),
  *                then the K messages and MPI_Testsome until all are done
  *   outstanding K  K receives posted at once (memory of the request table), then completed
  * pingpong/nbpingpong print the mean one-way latency and that of the fastest block of 500
  * round trips; the self loops the mean ns per iteration and that of the fastest block of 500.
  * Usage: mpi_bench pingpong N | nbpingpong N | commrank N | short | self N | selfnb N |
- *        poll N K | outstanding K */
+ *        selfwait N | poll N K | outstanding K */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,16 @@ __attribute__((noinline)) static void self_nonblocking(int rank, long n)
               MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
 }
 
+/* the same pair completed by one MPI_Wait each (the receive's, then the send's) */
+__attribute__((noinline)) static void self_wait(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    SELF_LOOP("selfwait", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+              MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+              MPI_Wait(&rq[0], MPI_STATUS_IGNORE); MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
+}
+
 /* k receives outstanding, n idle polls over them, then the messages and polls to the end;
  * prints ns per idle poll */
 __attribute__((noinline)) static void poll(int rank, long n, int k)
@@ -206,6 +217,8 @@ int main(int argc, char **argv)
         self_blocking(rank, n);
     else if (argc > 1 && strcmp(argv[1], "selfnb") == 0)
         self_nonblocking(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selfwait") == 0)
+        self_wait(rank, n);
     else if (argc > 1 && strcmp(argv[1], "poll") == 0)
         poll(rank, n, argc > 3 ? atoi(argv[3]) : 64);
     else if (argc > 1 && strcmp(argv[1], "outstanding") == 0)

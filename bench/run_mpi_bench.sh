@@ -275,6 +275,7 @@ if command -v valgrind >/dev/null 2>&1; then
     printf '%-44s %10s %10s %10s %10s %10s\n' "" uninstr. profiling tracing "added pr." "added tr."
     cgrow "MPI_Send + MPI_Recv" self_blocking self 2000 12000 0
     cgrow "MPI_Irecv + MPI_Isend + MPI_Waitall" self_nonblocking selfnb 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + 2 x MPI_Wait" self_wait selfwait 2000 12000 0
     cgrow "MPI_Testsome, 64 requests outstanding" poll poll 200 1200 64
     cgrow "MPI_Testsome, 1024 requests outstanding" poll poll 20 120 1024
 else

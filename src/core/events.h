@@ -264,8 +264,9 @@ scorep_event_enter_fast_as(scorep_location *l, uint32_t region, uintptr_t sp, co
 
 /* The leave's fast path (above) at the time read for it by the caller (with_raw: raw,
  * else the TSC now; with it the whole gate, recording on, is required) with an optional
- * received message (msg: MpiRecv at that time and the Leave one tick later when tracing,
- * its bytes received in the profile; handle 0). */
+ * received message (msg: MpiRecv, or a completion's MpiIrecv or MpiIsendComplete, at that
+ * time and the Leave one tick later when tracing, its bytes received in the profile;
+ * handle 0). */
 static inline __attribute__((always_inline)) bool
 scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw,
                                const bool with_raw, const scorep_event_fast_msg *msg,
@@ -348,8 +349,8 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     if (tracing && msg) {
         l->last_ts = t + 1;
         l->buffer.last_comm_ts = t;
-        scorep_buffer_mpi_fill(m, t, BUF_MPI_RECV, msg->comm, msg->peer, msg->tag, msg->bytes, 0,
-                               msg->msg_id, 0);
+        scorep_buffer_mpi_fill(m, t, msg->type, msg->comm, msg->peer, msg->tag, msg->bytes,
+                               msg->request, msg->msg_id, 0);
     }
     /* the Leave's time */
     uint64_t tl = tracing && msg ? t + 1 : t;

@@ -263,6 +263,41 @@ scorep_event_mpi_recv_leave_fast(scorep_location *l, uint32_t region, uint64_t r
                                                true, true, true);
 }
 
+/* A request's completion in MPI_Wait with the Leave, in one step as a blocking receive's
+ * (scorep_event_mpi_recv_leave_fast): type BUF_MPI_IRECV (comm, source, tag, bytes, msg_id:
+ * the received message; the profile's bytes received) or BUF_MPI_ISEND_COMPLETE (request
+ * only; a profile records nothing for it: the Leave alone). The records, the profile and
+ * the call stack are those of scorep_event_mpi_irecv (handle 0) or
+ * scorep_event_mpi_isend_complete, then scorep_event_leave_raw. */
+static inline __attribute__((always_inline)) bool
+scorep_event_mpi_complete_leave_fast_as(scorep_location *l, uint32_t region, uint64_t raw,
+                                        uint32_t type, uint32_t comm, uint32_t source,
+                                        uint32_t tag, uint64_t bytes, uint64_t request,
+                                        uint64_t msg_id, const bool profiling, const bool tracing)
+{
+    const scorep_event_fast_msg msg = {type, comm, source, tag, bytes, request, msg_id};
+    const bool message = tracing || type == BUF_MPI_IRECV;
+    return scorep_event_leave_fast_msg_as(l, region, raw, true, message ? &msg : NULL, profiling,
+                                          tracing);
+}
+
+static inline __attribute__((always_inline)) bool
+scorep_event_mpi_complete_leave_fast(scorep_location *l, uint32_t region, uint64_t raw,
+                                     uint32_t type, uint32_t comm, uint32_t source, uint32_t tag,
+                                     uint64_t bytes, uint64_t request, uint64_t msg_id)
+{
+    uint32_t mode = scorep_location_events_fast(l);
+    if (mode == SCOREP_EVENTS_FAST_PROFILE)
+        return scorep_event_mpi_complete_leave_fast_as(l, region, raw, type, comm, source, tag,
+                                                       bytes, request, msg_id, true, false);
+    if (mode == SCOREP_EVENTS_FAST_TRACE)
+        return scorep_event_mpi_complete_leave_fast_as(l, region, raw, type, comm, source, tag,
+                                                       bytes, request, msg_id, false, true);
+    return mode == SCOREP_EVENTS_FAST_BOTH &&
+           scorep_event_mpi_complete_leave_fast_as(l, region, raw, type, comm, source, tag,
+                                                   bytes, request, msg_id, true, true);
+}
+
 /* The Leave of a call whose post hook read the timer (raw) for events of its own */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_leave_raw_fast(scorep_location *l, uint32_t region, uint64_t raw)

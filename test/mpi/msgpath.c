@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* msgpath.c: the message path's records (test_mpi_msgpath.sh): 2 ranks, N blocking round
  * trips (MPI_Send / MPI_Recv, tag 5, 16 bytes), N non-blocking ones (MPI_Irecv / MPI_Isend /
- * MPI_Waitall, tag 6, 24 bytes), then one MPI_Send to MPI_PROC_NULL per rank (an Enter and a
- * Leave, no message). N from argv[1]. "msgpath N mixed" runs mixed() instead. */
+ * MPI_Waitall, tag 6, 24 bytes), N more completed by one MPI_Wait each (the receive's with a
+ * status, the send's with MPI_STATUS_IGNORE; tag 12, 24 bytes), then one MPI_Send to
+ * MPI_PROC_NULL per rank (an Enter and a Leave, no message). N from argv[1]. "msgpath N mixed" runs mixed() instead. */
 #include "mpi_test.h"
 
 #include <string.h>
@@ -109,6 +110,17 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Isend(out, 24, MPI_BYTE, peer, 6, MPI_COMM_WORLD, &rq[1]));
         CHECK_MPI(MPI_Waitall(2, rq, st));
         CHECK(in[0] == (char)i && st[0].MPI_SOURCE == peer && st[0].MPI_TAG == 6);
+    }
+    for (long i = 0; i < n && rank < 2; i++) {
+        MPI_Request rq[2];
+        MPI_Status st;
+        out[0] = (char)i;
+        CHECK_MPI(MPI_Irecv(in, 24, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &rq[0]));
+        CHECK_MPI(MPI_Isend(out, 24, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &rq[1]));
+        CHECK_MPI(MPI_Wait(&rq[0], &st));
+        CHECK_MPI(MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
+        CHECK(in[0] == (char)i && st.MPI_SOURCE == peer && st.MPI_TAG == 12);
+        CHECK(rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL);
     }
     CHECK_MPI(MPI_Send(buf, 4, MPI_BYTE, MPI_PROC_NULL, 7, MPI_COMM_WORLD));
     MPI_Finalize();

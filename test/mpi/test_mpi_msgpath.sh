@@ -4,12 +4,16 @@
 # step wrote them (the fast steps of core/events_mpi.h: a send's Enter with its MpiSend /
 # MpiIsend, a receive's MpiRecv with its Leave; the general events where a fast step does
 # not apply). msgpath.c on 2 ranks: N blocking round trips (tag 5, 16 bytes), N
-# non-blocking ones (tag 6, 24 bytes), one MPI_Send to MPI_PROC_NULL per rank. Checked:
+# non-blocking ones completed by MPI_Waitall (tag 6, 24 bytes), N completed by an MPI_Wait
+# per request (tag 12, 24 bytes: the completion and the Leave in one step), one MPI_Send to
+# MPI_PROC_NULL per rank. Checked:
 # every message id 1..N in order per sender / receiver and kind, sizes, matching; each
 # MpiSend / MpiIsend one tick after the Enter of its call and before its Leave, each MpiRecv
-# after the Enter of its call and one tick before its Leave, the Leave of MPI_Irecv and
-# MPI_Waitall one tick after their last event (docs/mpi.md, "Timestamps"); the profile's
-# visits and bytes per call path. "msgpath K mixed" (K = 20), in each mode: what the
+# after the Enter of its call and one tick before its Leave, the Leave of MPI_Irecv,
+# MPI_Waitall and MPI_Wait one tick after their last event (docs/mpi.md, "Timestamps");
+# every MpiIrecv and MpiIsendComplete with the request id of an MpiIrecvRequest / MpiIsend
+# before it on its location, each completed once; the profile's visits and bytes per call
+# path. "msgpath K mixed" (K = 20), in each mode: what the
 # adapter's caches of the message path (the type sent last, the message-id counter used
 # last) must not change: every message's id and bytes in the order of the records, with
 # types and tags changing at every send, the ids of cancelled receives taken again (the last
@@ -51,7 +55,7 @@ messages_matched()
 
 check_trace()
 {
-    messages_matched "$1" $((4 * N)) "all messages matched"
+    messages_matched "$1" $((6 * N)) "all messages matched"
     # per (kind, rank, tag): ids 1, 2, ... N in the order of the records, size by tag
     expect_eq "$(awk '
         {
@@ -61,7 +65,7 @@ check_trace()
             if (v["id"] != n[k] || v["comm"] != 0 || v["bytes"] != (v["tag"] == 5 ? 16 : 24)) bad++
         }
         END { for (k in n) print k, n[k]; print "bad", bad + 0 }' "$1.msgs" | sort | tr '\n' ' ')" \
-        "IRECV rank=0 tag=6 $N IRECV rank=1 tag=6 $N ISEND rank=0 tag=6 $N ISEND rank=1 tag=6 $N RECV rank=0 tag=5 $N RECV rank=1 tag=5 $N SEND rank=0 tag=5 $N SEND rank=1 tag=5 $N bad 0 " \
+        "IRECV rank=0 tag=12 $N IRECV rank=0 tag=6 $N IRECV rank=1 tag=12 $N IRECV rank=1 tag=6 $N ISEND rank=0 tag=12 $N ISEND rank=0 tag=6 $N ISEND rank=1 tag=12 $N ISEND rank=1 tag=6 $N RECV rank=0 tag=5 $N RECV rank=1 tag=5 $N SEND rank=0 tag=5 $N SEND rank=1 tag=5 $N bad 0 " \
         "$1: message ids 1..$N in order, communicator and sizes"
     # per location: Enter, message, Leave of one call in a row, with the timestamps above;
     # the send to MPI_PROC_NULL an Enter and a Leave of MPI_Send with nothing between
@@ -82,17 +86,37 @@ check_trace()
             if ($1 == "LEAVE" && t1[l] != "ENTER" && t1[l] != "LEAVE" && $3 == s1[l] + 1) {
                 if (r == "MPI_Irecv") irecvs++
                 if (r == "MPI_Waitall") waits++
+                if (r == "MPI_Wait") wait1++
             }
             if ($1 == "MPI_SEND" || $1 == "MPI_ISEND" || $1 == "MPI_RECV") msgs++
             t0[l] = t1[l]; r0[l] = r1[l]; s0[l] = s1[l]
             t1[l] = $1; r1[l] = r; s1[l] = $3
         }
         END {
-            printf "sends=%d isends=%d recvs=%d nulls=%d messages=%d irecvs=%d waitalls=%d\n",
-                sends, isends, recvs, nulls, msgs, irecvs, waits
+            printf "sends=%d isends=%d recvs=%d nulls=%d messages=%d irecvs=%d waitalls=%d waits=%d\n",
+                sends, isends, recvs, nulls, msgs, irecvs, waits, wait1
         }')" \
-        "sends=$((2 * N)) isends=$((2 * N)) recvs=$((2 * N)) nulls=2 messages=$((6 * N)) irecvs=$((2 * N)) waitalls=$((2 * N))" \
+        "sends=$((2 * N)) isends=$((4 * N)) recvs=$((2 * N)) nulls=2 messages=$((8 * N)) irecvs=$((4 * N)) waitalls=$((2 * N)) waits=$((4 * N))" \
         "$1: each message one tick from the Enter (send) or the Leave (receive) of its call"
+    # per location: each completion (MpiIrecv, MpiIsendComplete) carries the request id of an
+    # MpiIrecvRequest / MpiIsend recorded before it there and not completed yet; none left
+    expect_eq "$(trace_events "$x" | awk '
+        $1 ~ /^MPI_(IRECV_REQUEST|ISEND|IRECV|ISEND_COMPLETE)$/ {
+            i = index($0, "Request: ")
+            id = i ? substr($0, i + 9) + 0 : -1
+            k = $2 " " id
+            if ($1 == "MPI_IRECV_REQUEST" || $1 == "MPI_ISEND") {
+                if (k in open) bad++
+                open[k] = $1 == "MPI_ISEND" ? "MPI_ISEND_COMPLETE" : "MPI_IRECV"
+            } else if (open[k] == $1) {
+                done++
+                delete open[k]
+            } else {
+                bad++
+            }
+        }
+        END { left = 0; for (k in open) left++; printf "completed=%d bad=%d left=%d\n", done, bad + 0, left }')" \
+        "completed=$((8 * N)) bad=0 left=0" "$1: every request completed once with its own request id"
 }
 
 # check_profile MODE: visits and bytes of the message calls on each rank
@@ -104,10 +128,12 @@ check_profile()
             "$1: profile MPI_Send of rank $r"
         expect_grep "	MPI_Recv	$r	visits=$N	bytes_sent=0	bytes_received=$((16 * N))$" "$1.prof" \
             "$1: profile MPI_Recv of rank $r"
-        expect_grep "	MPI_Isend	$r	visits=$N	bytes_sent=$((24 * N))	bytes_received=0$" "$1.prof" \
+        expect_grep "	MPI_Isend	$r	visits=$((2 * N))	bytes_sent=$((48 * N))	bytes_received=0$" "$1.prof" \
             "$1: profile MPI_Isend of rank $r"
-        expect_grep "	MPI_Irecv	$r	visits=$N	bytes_sent=0	bytes_received=0$" "$1.prof" \
+        expect_grep "	MPI_Irecv	$r	visits=$((2 * N))	bytes_sent=0	bytes_received=0$" "$1.prof" \
             "$1: profile MPI_Irecv of rank $r"
+        expect_grep "	MPI_Wait	$r	visits=$((2 * N))	bytes_sent=0	bytes_received=$((24 * N))$" "$1.prof" \
+            "$1: profile MPI_Wait of rank $r (the receives' bytes)"
         expect_grep "	MPI_Waitall	$r	visits=$N	bytes_sent=0	bytes_received=$((24 * N))$" "$1.prof" \
             "$1: profile MPI_Waitall of rank $r"
     done

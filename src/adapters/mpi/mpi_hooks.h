@@ -30,6 +30,14 @@ typedef struct {
     MPI_Status statuses_stack[SCOREP_MPI_CTX_STACK];
 } scorep_mpi_ctx_reqs;
 
+/* MPI_Wait: the record of its one request, taken from the table before the call, and where it
+ * was (mpi_request_table.h); r NULL: none. Two values the wrapper keeps in registers across
+ * the call, not the arrays of a scorep_mpi_ctx_reqs. */
+typedef struct {
+    scorep_mpi_req *r;
+    void *where;
+} scorep_mpi_ctx_req;
+
 struct scorep_mpi_msg;
 typedef struct {
     struct scorep_mpi_msg *msg; /* the Mprobe'd message being received */
@@ -51,6 +59,8 @@ typedef struct {
 
 /* the inline hooks of sends and receives */
 #include "adapters/mpi/mpi_p2p.h"
+/* the inline completion and the hooks of MPI_Wait and MPI_Waitall */
+#include "adapters/mpi/mpi_wait.h"
 
 /* ---- MPI_Abort (mpi_adapter.c): the rank writes its rank-local piece before it ends ---- */
 void scorep_mpi_pre_abort(scorep_mpi_frame *f, int errorcode);
@@ -76,17 +86,10 @@ void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request);
 void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Request request,
                                         int *flag, MPI_Status *status);
 
-/* ---- completion (mpi_request.c) ------------------------------------------------------ */
-void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request);
-void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                          MPI_Request *request, MPI_Status *status);
+/* ---- completion (mpi_request.c; MPI_Wait and MPI_Waitall inline: mpi_wait.h, above) ---- */
 void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request);
 void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
                           MPI_Request *request, int *flag, MPI_Status *status);
-void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests[], MPI_Status **statuses);
-void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], MPI_Status statuses[]);
 void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
                             MPI_Request requests[], MPI_Status **statuses);
 void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,

@@ -37,40 +37,8 @@ static int cancelled(scorep_mpi_req *r, MPI_Status *st)
     return c;
 }
 
-/* The message id of a completed receive; no call when the id was taken at posting (a receive
- * with source and tag given) below MPI_THREAD_MULTIPLE, or when the process does not trace. */
-static inline uint64_t recv_completed_id(scorep_mpi_req *r, const MPI_Status *st)
-{
-    if (!scorep_mpi_msgids)
-        return 0;
-    if ((r->flags & SCOREP_MPI_REQ_HAS_ID) && scorep_mpi_thread_level != MPI_THREAD_MULTIPLE)
-        return r->msg_id;
-    return scorep_mpi_msgid_recv_completed(r->comm, r, st);
-}
-
-/* A send or receive that completed and was not cancelled: its event on l (NULL: its creation
- * was not recorded), a receive's message id taken or forgotten. */
-/* always inline: the Wait/Test fast path (completed) stays one function, as when written out */
-static inline __attribute__((always_inline)) void
-p2p_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st, scorep_location *l)
-{
-    if (r->kind == SCOREP_MPI_REQ_SEND) {
-        if (l)
-            scorep_event_mpi_isend_complete(l, scorep_mpi_now(f), r->id);
-    } else if (st && st->MPI_SOURCE != MPI_PROC_NULL) {
-        uint64_t id = recv_completed_id(r, st);
-        if (l)
-            scorep_event_mpi_irecv(l, scorep_mpi_now(f), r->comm->id, (uint32_t)st->MPI_SOURCE,
-                                   (uint32_t)st->MPI_TAG, scorep_mpi_status_bytes(st), r->id, id,
-                                   r->msg_handle);
-    } else {
-        scorep_mpi_msgid_recv_forget(r->comm, r);
-    }
-}
-
-/* Completion of any request: cancelled ones, collectives, RMA, idup, I/O (out of line). */
-static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_mpi_req *r,
-                                                    MPI_Status *st)
+/* Completion of any request: cancelled ones, collectives, RMA, idup, I/O (mpi_wait.h). */
+void scorep_mpi_req_completed_any(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
 {
     scorep_location *l = (r->flags & SCOREP_MPI_REQ_EVENTS) ? f->l : NULL;
     int was_cancelled = cancelled(r, st);
@@ -78,7 +46,7 @@ static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_
     case SCOREP_MPI_REQ_SEND:
     case SCOREP_MPI_REQ_RECV:
         if (!was_cancelled) {
-            p2p_completed(f, r, st, l);
+            scorep_mpi_p2p_completed(f, r, st, l);
             break;
         }
         if (r->kind == SCOREP_MPI_REQ_SEND)
@@ -116,30 +84,10 @@ static __attribute__((noinline)) void completed_any(scorep_mpi_frame *f, scorep_
         scorep_mpi_req_destroy(r);
 }
 
-/* The usual completion, inline in the Wait/Test hooks: a send or receive that was not
- * cancelled; everything else goes to completed_any. */
-static inline void completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
-{
-    uint32_t flags = r->flags;
-    if (__builtin_expect(!(flags & SCOREP_MPI_REQ_ACTIVE), 0))
-        return;
-    if (__builtin_expect((flags & SCOREP_MPI_REQ_CANCEL) ||
-                             (r->kind != SCOREP_MPI_REQ_SEND && r->kind != SCOREP_MPI_REQ_RECV),
-                         0)) {
-        completed_any(f, r, st);
-        return;
-    }
-    p2p_completed(f, r, st, (flags & SCOREP_MPI_REQ_EVENTS) ? f->l : NULL);
-    if (flags & SCOREP_MPI_REQ_PERSISTENT)
-        r->flags = flags & ~(SCOREP_MPI_REQ_ACTIVE | SCOREP_MPI_REQ_CANCEL | SCOREP_MPI_REQ_HAS_ID);
-    else
-        scorep_mpi_req_destroy(r);
-}
-
 void scorep_mpi_req_completed(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_Status *st)
 {
     if (r)
-        completed(f, r, st);
+        scorep_mpi_req_completed_inline(f, r, st);
 }
 
 void scorep_mpi_req_tested(scorep_mpi_frame *f, scorep_mpi_req *r)
@@ -287,127 +235,87 @@ static int scratch_claim(size_t n)
     return 1;
 }
 
-/* Takes the records of all requests out of the table before the call (a handle value may
- * appear more than once: each occurrence gets its own record). */
-static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
+/* More than SCOREP_MPI_CTX_STACK requests (mpi_wait.h's scorep_mpi_ctx_open): the arrays are
+ * the shared scratch ones or allocated. */
+void scorep_mpi_ctx_open_large(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
 {
-    ctx->count = count > 0 ? count : 0;
+    ctx->count = count;
     ctx->handles = requests_;
     ctx->tracked = 0;
     ctx->statuses = NULL;
-    ctx->scratch = 0;
-    if (ctx->count <= SCOREP_MPI_CTX_STACK) {
-        ctx->recs = ctx->recs_stack;
-        ctx->where = ctx->where_stack;
-    } else if ((ctx->scratch = scratch_claim((size_t)ctx->count)) != 0) {
+    if ((ctx->scratch = scratch_claim((size_t)count)) != 0) {
         ctx->recs = scratch.recs;
         ctx->where = scratch.where;
     } else {
         /* one block: the records, then where they were */
-        ctx->recs = malloc((size_t)ctx->count * (sizeof *ctx->recs + sizeof *ctx->where));
-        ctx->where = ctx->recs ? (void **)(ctx->recs + ctx->count) : NULL;
+        ctx->recs = malloc((size_t)count * (sizeof *ctx->recs + sizeof *ctx->where));
+        ctx->where = ctx->recs ? (void **)(ctx->recs + count) : NULL;
     }
     if (!ctx->recs) {
         ctx->count = 0;
         return;
     }
-    ctx->tracked = scorep_mpi_rtab_take_n(ctx->count, requests_, ctx->recs, ctx->where);
+    ctx->tracked = scorep_mpi_rtab_take_n(count, requests_, ctx->recs, ctx->where);
 }
 
-/* Substitutes statuses for MPI_STATUSES_IGNORE when there is something to follow. */
-static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
+void scorep_mpi_ctx_statuses_large(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
 {
-    if (!ctx->tracked || *statuses != MPI_STATUSES_IGNORE)
-        return;
-    ctx->statuses = ctx->count <= SCOREP_MPI_CTX_STACK ? ctx->statuses_stack
-                    : ctx->scratch                     ? scratch.statuses
-                                   : malloc((size_t)ctx->count * sizeof *ctx->statuses);
+    ctx->statuses =
+        ctx->scratch ? scratch.statuses : malloc((size_t)ctx->count * sizeof *ctx->statuses);
     if (ctx->statuses)
         *statuses = ctx->statuses;
 }
 
-/* Puts a record of the context back into the table, unless MPI set the handle to
- * MPI_REQUEST_NULL: then the request is gone even when the call did not report it complete
- * (it ended with an error; Open MPI also releases a persistent request that failed), and its
- * record goes too, before a new request can reuse the handle value. */
-static inline void put_back_record(scorep_mpi_ctx_reqs *ctx, int i)
-{
-    if (ctx->handles[i] == MPI_REQUEST_NULL ||
-        scorep_mpi_rtab_put_back_at(ctx->recs[i], ctx->where[i]) != 0)
-        scorep_mpi_req_destroy(ctx->recs[i]);
-    ctx->recs[i] = NULL;
-}
-
-static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
-{
-    put_back_record(ctx, i);
-    ctx->tracked--;
-}
-
-/* Puts back the records that are still alive (not completed, or persistent), keeping the
- * order of records with equal handles. */
-static void ctx_close(scorep_mpi_ctx_reqs *ctx)
+void scorep_mpi_ctx_close_large(scorep_mpi_ctx_reqs *ctx)
 {
     for (int i = ctx->count, left = ctx->tracked; left > 0 && i-- > 0;) {
         if (ctx->recs[i]) {
-            put_back_record(ctx, i);
+            scorep_mpi_ctx_put_back_record(ctx, i);
             left--;
         }
     }
     ctx->tracked = 0;
     if (ctx->scratch) {
         scratch.busy = 0;
-    } else if (ctx->count > SCOREP_MPI_CTX_STACK) {
-        /* up to SCOREP_MPI_CTX_STACK requests the arrays are the context's own (ctx_open,
-         * ctx_statuses): nothing to free, and no test of each on the path of a Wait */
-        if (ctx->recs && ctx->recs != ctx->recs_stack)
-            free(ctx->recs);
-        if (ctx->statuses && ctx->statuses != ctx->statuses_stack)
-            free(ctx->statuses);
+    } else {
+        free(ctx->recs);
+        free(ctx->statuses);
     }
     ctx->recs = NULL;
     ctx->statuses = NULL;
 }
 
-/* Completion of the request at index i; a released record leaves the context. */
-static void complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
+static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
 {
-    scorep_mpi_req *r = ctx->recs[i];
-    if (!r)
-        return;
-    if (!(r->flags & SCOREP_MPI_REQ_PERSISTENT)) {
-        ctx->recs[i] = NULL;
-        ctx->tracked--;
-    }
-    completed(f, r, st);
+    scorep_mpi_ctx_put_back_record(ctx, i);
+    ctx->tracked--;
 }
 
-static MPI_Status *status_at(MPI_Status statuses[], int i)
+/* the other Wait/Test hooks take mpi_wait.h's functions out of line */
+static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
 {
-    return statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
+    scorep_mpi_ctx_open(ctx, count, requests_);
+}
+
+static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
+{
+    scorep_mpi_ctx_statuses(ctx, statuses);
+}
+
+static void ctx_close(scorep_mpi_ctx_reqs *ctx)
+{
+    scorep_mpi_ctx_close(ctx);
+}
+
+static void complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
+{
+    scorep_mpi_ctx_complete_at(f, ctx, i, st);
 }
 
 static void all_tested(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx)
 {
     for (int i = 0; i < ctx->count; i++)
         scorep_mpi_req_tested(f, ctx->recs[i]);
-}
-
-__attribute__((flatten)) void scorep_mpi_pre_wait(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx,
-                                                  MPI_Request *request)
-{
-    (void)f;
-    ctx_open(ctx, 1, request);
-}
-
-__attribute__((flatten)) void scorep_mpi_post_wait(scorep_mpi_frame *f, int ret,
-                                                   scorep_mpi_ctx_reqs *ctx, MPI_Request *request,
-                                                   MPI_Status *status)
-{
-    (void)request;
-    if (scorep_mpi_received(ret) && ctx->tracked)
-        complete_at(f, ctx, 0, status);
-    ctx_close(ctx);
 }
 
 void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request)
@@ -429,44 +337,7 @@ void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
     ctx_close(ctx);
 }
 
-/* completion of every tracked request of an 'all' call; with MPI_ERR_IN_STATUS only of
- * those whose status says success */
-static void complete_all(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                         MPI_Status statuses[])
-{
-    /* count and recs in registers: complete_at changes neither (it clears recs[i]) */
-    const int n = ctx->count;
-    scorep_mpi_req **const recs = ctx->recs;
-    for (int i = 0; i < n; i++) {
-        if (!recs[i])
-            continue;
-        MPI_Status *st = status_at(statuses, i);
-        if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
-            continue;
-        complete_at(f, ctx, i, st);
-    }
-}
-
-__attribute__((flatten)) void scorep_mpi_pre_waitall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx,
-                                                     int count, MPI_Request requests_[],
-                                                     MPI_Status **statuses)
-{
-    (void)f;
-    ctx_open(ctx, count, requests_);
-    ctx_statuses(ctx, statuses);
-}
-
-__attribute__((flatten)) void scorep_mpi_post_waitall(scorep_mpi_frame *f, int ret,
-                                                      scorep_mpi_ctx_reqs *ctx, int count,
-                                                      MPI_Request requests_[],
-                                                      MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
-    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
-        complete_all(f, ret, ctx, statuses);
-    ctx_close(ctx);
-}
+/* MPI_Wait and MPI_Waitall: inline (mpi_wait.h) */
 
 void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
                             MPI_Request requests_[], MPI_Status **statuses)
@@ -483,7 +354,7 @@ void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *
     (void)requests_;
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
         if (*flag)
-            complete_all(f, ret, ctx, statuses);
+            scorep_mpi_ctx_complete_all(f, ret, ctx, statuses, false);
         else
             all_tested(f, ctx);
     }
@@ -538,7 +409,7 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
         int k = indices[i];
         if (k < 0 || k >= ctx->count || !ctx->recs[k])
             continue;
-        MPI_Status *st = status_at(statuses, i);
+        MPI_Status *st = scorep_mpi_status_at(statuses, i);
         if (ret == MPI_ERR_IN_STATUS && (!st || !scorep_mpi_received(st->MPI_ERROR)))
             continue;
         complete_at(f, ctx, k, st);
