@@ -302,7 +302,7 @@ printf '%-44s %10s %10s %10s\n' "" uninstr. profiling added
 hwm_row "1 receive outstanding" 1
 hwm_row "10^5 receives outstanding" 100000
 echo "the request table's part is the difference of the two 'added' figures (docs/mpi.md,"
-echo "\"Request table\": 96-byte records and 16-byte slots)"
+echo "\"Request table\": 104-byte records and 16-byte slots)"
 
 echo
 printf '%-10s %14s %14s %14s %14s\n' ranks "uninstr. [s]" "profiling [s]" "tracing [s]" "extra (tr.) [s]"
