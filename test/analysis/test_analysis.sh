@@ -488,14 +488,19 @@ for pair in 0:1 2:3; do
     la=$(ls_sum $a $b) lb=$(ls_sum $b $a)
     near mpi_latesender 'pingpong/**' $a "$la"
     near mpi_latesender 'pingpong/**' $b "$lb"
-    # exact by the derivation: at most the waiting + 1% + 5 us (a scale is at most 1), at
-    # least 95% of it (a reply that came before the ping's receive was posted is no Late
+    # exact by the derivation: at most the waiting + 1% + A (a scale is at most 1), at least
+    # 95% of it - A (a reply that came before the ping's receive was posted is no Late
     # Sender and no synchronisation point: the derivation then holds for the longer interval
     # up to rounding; once, on an idle machine, the costs fell 1.6% short, not understood;
-    # the earlier rule charged about 11% of the waiting, the planted defects less than 1%)
+    # the earlier rule charged about 11% of the waiting, the planted defects less than 1%).
+    # A = 5 us + 1 us per round: a wait is a difference of two ranks' clocks, a delay of one
+    # rank's, so each message's share is off by what is left of the ranks' clock offset after
+    # alignment; a CI run on a loaded machine (session 18) had 0.92 ms of costs for 1.02 ms
+    # waited in 200 rounds, 0.5 us a message
     v=$(value delay_latesender 'pingpong/**' $b) || fail "cube_values.py value delay_latesender"
-    awk -v v="$v" -v e="$la" 'BEGIN { exit !(v >= 0.95 * e - 5e-6 && v <= 1.01 * e + 5e-6) }' ||
-        fail "pingpong: rank $b's Late Sender delay costs $v s, expected rank $a's waiting $la s"
+    slack=$(MD pingpong "$b" rounds | awk '{ printf "%.9f", 5e-6 + int($1) * 1e-6 }')
+    awk -v v="$v" -v e="$la" -v A="$slack" 'BEGIN { exit !(v >= 0.95 * e - A && v <= 1.01 * e + A) }' ||
+        fail "pingpong: rank $b's Late Sender delay costs $v s, expected rank $a's waiting $la s (+-$slack s)"
     echo "ok: pingpong: rank $b's Late Sender delay costs $v s = rank $a's waiting $la s"
     SL=$(spread pingpong $a $b)
     dnear delay_latesender 'pingpong/**' $a "$lb"
