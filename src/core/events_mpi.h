@@ -196,23 +196,6 @@ scorep_event_mpi_enter_send_fast_as(scorep_location *l, uint32_t region, uint32_
                                           tracing);
 }
 
-/* raw: the receive's timer reading (scorep_mpi_now); MpiRecv at the location's time for it,
- * the Leave one tick later when tracing (at that time in a profile, which stamps no
- * message). handle 0 (no Mprobe message). Without message: the Leave alone at the
- * location's time for raw (scorep_event_leave_raw's, for the calls whose post hook read
- * the timer for events of their own: MPI_Irecv, MPI_Wait, MPI_Waitall). events.h's fast
- * Leave. */
-static inline __attribute__((always_inline)) bool
-scorep_event_mpi_recv_leave_fast_as(scorep_location *l, uint32_t region, uint64_t raw,
-                                    uint32_t comm, uint32_t source, uint32_t tag, uint64_t bytes,
-                                    uint64_t msg_id, const bool message, const bool profiling,
-                                    const bool tracing)
-{
-    const scorep_event_fast_msg msg = {BUF_MPI_RECV, comm, source, tag, bytes, 0, msg_id};
-    return scorep_event_leave_fast_msg_as(l, region, raw, true, message ? &msg : NULL, profiling,
-                                          tracing);
-}
-
 /* The same in l's mode (scorep_location_events_fast): each mode's code compiled on its own;
  * false (nothing changed) for mode 0. */
 static inline __attribute__((always_inline)) bool
@@ -247,28 +230,13 @@ static inline __attribute__((always_inline)) bool scorep_event_mpi_enter_fast(sc
            scorep_event_mpi_enter_send_fast_as(l, region, 0, 0, 0, 0, 0, 0, 0, false, true, true);
 }
 
-static inline __attribute__((always_inline)) bool
-scorep_event_mpi_recv_leave_fast(scorep_location *l, uint32_t region, uint64_t raw, uint32_t comm,
-                                 uint32_t source, uint32_t tag, uint64_t bytes, uint64_t msg_id)
-{
-    uint32_t mode = scorep_location_events_fast(l);
-    if (mode == SCOREP_EVENTS_FAST_PROFILE)
-        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes,
-                                                   msg_id, true, true, false);
-    if (mode == SCOREP_EVENTS_FAST_TRACE)
-        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes,
-                                                   msg_id, true, false, true);
-    return mode == SCOREP_EVENTS_FAST_BOTH &&
-           scorep_event_mpi_recv_leave_fast_as(l, region, raw, comm, source, tag, bytes, msg_id,
-                                               true, true, true);
-}
-
-/* A request's completion in MPI_Wait with the Leave, in one step as a blocking receive's
- * (scorep_event_mpi_recv_leave_fast): type BUF_MPI_IRECV (comm, source, tag, bytes, msg_id:
- * the received message; the profile's bytes received) or BUF_MPI_ISEND_COMPLETE (request
- * only; a profile records nothing for it: the Leave alone). The records, the profile and
- * the call stack are those of scorep_event_mpi_irecv (handle 0) or
- * scorep_event_mpi_isend_complete, then scorep_event_leave_raw. */
+/* A message's record with the Leave, in one step: a blocking receive (BUF_MPI_RECV,
+ * scorep_event_mpi_recv_leave_fast) or a request's completion in MPI_Wait: BUF_MPI_IRECV
+ * (comm, source, tag, bytes, msg_id: the received message; the profile's bytes received) or
+ * BUF_MPI_ISEND_COMPLETE (request only; a profile records nothing for it: the Leave alone).
+ * The records, the profile and the call stack are those of scorep_event_mpi_recv,
+ * scorep_event_mpi_irecv (handle 0) or scorep_event_mpi_isend_complete, then
+ * scorep_event_leave_raw. */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_complete_leave_fast_as(scorep_location *l, uint32_t region, uint64_t raw,
                                         uint32_t type, uint32_t comm, uint32_t source,
@@ -276,7 +244,7 @@ scorep_event_mpi_complete_leave_fast_as(scorep_location *l, uint32_t region, uin
                                         uint64_t msg_id, const bool profiling, const bool tracing)
 {
     const scorep_event_fast_msg msg = {type, comm, source, tag, bytes, request, msg_id};
-    const bool message = tracing || type == BUF_MPI_IRECV;
+    const bool message = tracing || type != BUF_MPI_ISEND_COMPLETE;
     return scorep_event_leave_fast_msg_as(l, region, raw, true, message ? &msg : NULL, profiling,
                                           tracing);
 }
@@ -298,19 +266,31 @@ scorep_event_mpi_complete_leave_fast(scorep_location *l, uint32_t region, uint64
                                                    bytes, request, msg_id, true, true);
 }
 
-/* The Leave of a call whose post hook read the timer (raw) for events of its own */
+/* MpiRecv and the Leave of a blocking receive, raw: the receive's timer reading
+ * (scorep_mpi_now); MpiRecv at the location's time for it, the Leave one tick later when
+ * tracing (at that time in a profile, which stamps no message); handle 0 (no Mprobe
+ * message) */
+static inline __attribute__((always_inline)) bool
+scorep_event_mpi_recv_leave_fast(scorep_location *l, uint32_t region, uint64_t raw, uint32_t comm,
+                                 uint32_t source, uint32_t tag, uint64_t bytes, uint64_t msg_id)
+{
+    return scorep_event_mpi_complete_leave_fast(l, region, raw, BUF_MPI_RECV, comm, source, tag,
+                                                bytes, 0, msg_id);
+}
+
+/* The Leave of a call whose post hook read the timer (raw) for events of its own (MPI_Irecv,
+ * MPI_Wait, MPI_Waitall): the Leave alone at the location's time for raw, as
+ * scorep_event_leave_raw's; events.h's fast Leave */
 static inline __attribute__((always_inline)) bool
 scorep_event_mpi_leave_raw_fast(scorep_location *l, uint32_t region, uint64_t raw)
 {
     uint32_t mode = scorep_location_events_fast(l);
     if (mode == SCOREP_EVENTS_FAST_PROFILE)
-        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, true,
-                                                   false);
+        return scorep_event_leave_fast_msg_as(l, region, raw, true, NULL, true, false);
     if (mode == SCOREP_EVENTS_FAST_TRACE)
-        return scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, false,
-                                                   true);
+        return scorep_event_leave_fast_msg_as(l, region, raw, true, NULL, false, true);
     return mode == SCOREP_EVENTS_FAST_BOTH &&
-           scorep_event_mpi_recv_leave_fast_as(l, region, raw, 0, 0, 0, 0, 0, false, true, true);
+           scorep_event_leave_fast_msg_as(l, region, raw, true, NULL, true, true);
 }
 
 /* The Leave of a wrapped call without a post hook's reading: the compiler hooks' fast Leave
