@@ -18,7 +18,9 @@
 # last) must not change: every message's id and bytes in the order of the records, with
 # types and tags changing at every send, the ids of cancelled receives taken again (the last
 # one handed out, and one from the list of ids given back), a wildcard receive's id before
-# the one of a receive posted after it; the profile's bytes.
+# the one of a receive posted after it; the profile's bytes. "msgpath P poll" (P = 40): the
+# completions by MPI_Test, Testany, Testall, Testsome, Waitany and Waitsome (below, "The
+# poll run"), also with xreqtest and under MPI_THREAD_MULTIPLE.
 # Skipped (77) without the MPI adapter.
 . "$top_srcdir/test/integration/lib.sh"
 

@@ -37,15 +37,21 @@ typedef struct {
     MPI_Status statuses_stack[SCOREP_MPI_CTX_STACK];
 } scorep_mpi_ctx_reqs;
 
-/* MPI_Wait and MPI_Test: the record of its one request, taken from the table before the call,
- * and where it was (mpi_request_table.h); r NULL: none. MPI_Test below MPI_THREAD_MULTIPLE
- * takes nothing and keeps the handle instead (handle; r NULL). Values the wrapper keeps in
- * registers across the call, not the arrays of a scorep_mpi_ctx_reqs. */
+/* MPI_Wait: the record of its one request, taken from the table before the call, and where it
+ * was (mpi_request_table.h); r NULL: none. Two values the wrapper keeps in registers across
+ * the call, not the arrays of a scorep_mpi_ctx_reqs. */
+typedef struct {
+    scorep_mpi_req *r;
+    void *where;
+} scorep_mpi_ctx_req;
+
+/* MPI_Test: below MPI_THREAD_MULTIPLE the handle as it was before the call (r NULL: nothing
+ * is taken); under it the record taken as MPI_Wait's. */
 typedef struct {
     scorep_mpi_req *r;
     void *where;
     MPI_Request handle;
-} scorep_mpi_ctx_req;
+} scorep_mpi_ctx_test;
 
 struct scorep_mpi_msg;
 typedef struct {

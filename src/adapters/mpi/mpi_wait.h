@@ -407,18 +407,19 @@ static inline bool scorep_mpi_saved_repeated(const scorep_mpi_ctx_reqs *ctx, int
 }
 
 /* MPI_Test: below MPI_THREAD_MULTIPLE the handle only; under it the record taken (as
- * MPI_Wait's) */
+ * MPI_Wait's; a context of its own, so that MPI_Wait's stays two registers) */
 static inline __attribute__((always_inline)) void
-scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_req *ctx, MPI_Request *request)
+scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_test *ctx, MPI_Request *request)
 {
+    (void)f;
     ctx->handle = *request;
     ctx->r = NULL;
     if (__builtin_expect(scorep_mpi_rtab.shared, 0))
-        scorep_mpi_pre_wait(f, ctx, request);
+        (void)scorep_mpi_rtab_take_n(1, request, &ctx->r, &ctx->where);
 }
 
 /* The record taken (MPI_THREAD_MULTIPLE): completed, tested, put back or dropped as before */
-static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_req *ctx,
+static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_test *ctx,
                                               MPI_Request *request, int *flag, MPI_Status *status)
 {
     scorep_mpi_req *r = ctx->r;
@@ -443,7 +444,7 @@ static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret, scor
  * receive writes its event and the Leave in one step where it can, as MPI_Wait. The
  * wrapper's status is never MPI_STATUS_IGNORE (spec item status). */
 static inline __attribute__((always_inline)) void scorep_mpi_post_test(scorep_mpi_frame *f, int ret,
-                                                                       scorep_mpi_ctx_req *ctx,
+                                                                       scorep_mpi_ctx_test *ctx,
                                                                        MPI_Request *request,
                                                                        int *flag, MPI_Status *status)
 {
