@@ -200,7 +200,8 @@ check_mixed_profile()
 # sends, completed in two halves out of the order of posting, with calls that find nothing
 # before. Each completion must carry the request id of the request posted for its message
 # (a receive's: the one posted with its tag), be recorded in the call of its kind on the
-# location that started it, and each request complete once; with xreqtest, every
+# location that started it, and each request complete once, the Leave of a call one tick
+# after its last completion (docs/mpi.md, "Timestamps"); with xreqtest, every
 # RequestTest names a request still open there, at least one per request each call that
 # finds nothing tests (20 a round per rank). Below and under MPI_THREAD_MULTIPLE (the
 # records taken before the call, mpi_wait.h).
@@ -218,7 +219,8 @@ check_poll_trace()
             if (v["id"] != n[k] || v["comm"] != 0 || v["bytes"] != 4 * ((v["tag"] - 32) % 4 + 1) ||
                 v["tag"] < 32 || v["tag"] > 55 || ($1 != "ISEND" && $1 != "IRECV")) bad++
         }
-        END { printf "keys=%d bad=%d\n", keys, bad + 0 }' "$1.msgs")"         "keys=96 bad=0" "$1: poll run: message ids 1..$P per tag in order, sizes"
+        END { printf "keys=%d bad=%d\n", keys, bad + 0 }' "$1.msgs")" \
+        "keys=96 bad=0" "$1: poll run: message ids 1..$P per tag in order, sizes"
     expect_eq "$(trace_events "$x" | awk -v P=$P -v calls="$poll_calls" '
         function attr(name,    i, s) {
             i = index($0, name ": ")
@@ -235,7 +237,16 @@ check_poll_trace()
                 stack[l, ++depth[l]] = r
                 next
             }
-            if ($1 == "LEAVE") { depth[l]--; next }
+            if ($1 == "LEAVE") {
+                # the Leave of a call whose last event is a completion: one tick after it
+                if (last[l] == "MPI_IRECV" || last[l] == "MPI_ISEND_COMPLETE")
+                    late += $3 != lts[l] + 1
+                depth[l]--
+                last[l] = $1
+                next
+            }
+            last[l] = $1
+            lts[l] = $3
             q = attr("Request")
             in_call = stack[l, depth[l]]
             if ($1 == "MPI_IRECV_REQUEST") {
@@ -265,8 +276,11 @@ check_poll_trace()
             for (k in open) left++
             mintests = 0
             for (k in tests) if (tests[k] >= 20 * P) mintests++
-            printf "completed=%d bad=%d left=%d tests=%d\n", done, bad + 0, left, mintests
-        }')"         "completed=$((96 * P)) bad=0 left=0 tests=${2:-0}"         "$1: poll run: every completion in its call, on its location, with its own request id"
+            printf "completed=%d bad=%d left=%d tests=%d late_leaves=%d\n", done, bad + 0, left,
+                mintests, late + 0
+        }')" \
+        "completed=$((96 * P)) bad=0 left=0 tests=${2:-0} late_leaves=0" \
+        "$1: poll run: every completion in its call, on its location, with its own request id"
 }
 
 check_poll_profile()
