@@ -152,12 +152,12 @@ __attribute__((noinline)) static void self_test(int rank, long n)
     MPI_Request rq[2];
     long idle = 0;
     int flag;
-    SELF_LOOP("selftest", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
-              MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
-              for (int j = 0; j < 2; j++) {
-                  while (MPI_Test(&rq[j], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
-                      idle++;
-              });
+    SELF_LOOP(
+        "selftest", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]); for (int j = 0; j < 2; j++) {
+            while (MPI_Test(&rq[j], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
+                idle++;
+        });
     printf("selftest idle tests %ld\n", idle);
 }
 
@@ -168,16 +168,17 @@ __attribute__((noinline)) static void self_testany(int rank, long n)
     MPI_Request rq[2];
     long idle = 0;
     int flag, index;
-    SELF_LOOP("selftestany", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
-              MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
-              for (int done = 0; done < 2;) {
-                  if (MPI_Testany(2, rq, &index, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                      break;
-                  if (flag)
-                      done++;
-                  else
-                      idle++;
-              });
+    SELF_LOOP(
+        "selftestany", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+        for (int done = 0; done < 2;) {
+            if (MPI_Testany(2, rq, &index, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                break;
+            if (flag)
+                done++;
+            else
+                idle++;
+        });
     printf("selftestany idle tests %ld\n", idle);
 }
 
@@ -200,12 +201,13 @@ __attribute__((noinline)) static void self_waitsome(int rank, long n)
     MPI_Request rq[2];
     int outcount, idx[2];
     long calls = 0;
-    SELF_LOOP("selfwaitsome", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
-              MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
-              for (int left = 2; left > 0; left -= outcount == MPI_UNDEFINED ? left : outcount) {
-                  MPI_Waitsome(2, rq, &outcount, idx, MPI_STATUSES_IGNORE);
-                  calls++;
-              });
+    SELF_LOOP(
+        "selfwaitsome", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+        for (int left = 2; left > 0; left -= outcount == MPI_UNDEFINED ? left : outcount) {
+            MPI_Waitsome(2, rq, &outcount, idx, MPI_STATUSES_IGNORE);
+            calls++;
+        });
     printf("selfwaitsome calls %ld\n", calls);
 }
 

@@ -3,8 +3,9 @@
  * trips (MPI_Send / MPI_Recv, tag 5, 16 bytes), N non-blocking ones (MPI_Irecv / MPI_Isend /
  * MPI_Waitall, tag 6, 24 bytes), N more completed by one MPI_Wait each (the receive's with a
  * status, the send's with MPI_STATUS_IGNORE; tag 12, 24 bytes), then one MPI_Send to
- * MPI_PROC_NULL per rank (an Enter and a Leave, no message). N from argv[1]. "msgpath N mixed" runs mixed() instead,
- * "msgpath N poll" poll(), "msgpath N poll multiple" the same under MPI_THREAD_MULTIPLE. */
+ * MPI_PROC_NULL per rank (an Enter and a Leave, no message). N from argv[1]. "msgpath N mixed" runs
+ * mixed() instead, "msgpath N poll" poll(), "msgpath N poll multiple" the same under
+ * MPI_THREAD_MULTIPLE. */
 #include "mpi_test.h"
 
 #include <string.h>
@@ -129,7 +130,8 @@ static void poll_complete(int c, MPI_Request rq[4], const int *at, int m, int pe
             break;
         default:
             if (c == 3)
-                CHECK_MPI(MPI_Testsome(4, rq, &outcount, indices, recv ? sts : MPI_STATUSES_IGNORE));
+                CHECK_MPI(
+                    MPI_Testsome(4, rq, &outcount, indices, recv ? sts : MPI_STATUSES_IGNORE));
             else
                 CHECK_MPI(MPI_Waitsome(4, rq, &outcount, indices, MPI_STATUSES_IGNORE));
             CHECK(outcount != MPI_UNDEFINED && outcount <= left);
@@ -178,8 +180,8 @@ static void poll(int rank, long n)
     char out[4][16], in[4][16];
     for (int c = 0; c < POLL_KINDS; c++) {
         for (long r = 0; r < n && rank < 2; r++) {
-            MPI_Request rr[4], rs[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
-                                        MPI_REQUEST_NULL};
+            MPI_Request rr[4],
+                rs[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
             for (int i = 0; i < 4; i++) {
                 memset(out[i], (char)(r + i), sizeof out[i]);
                 memset(in[i], 0, sizeof in[i]);

@@ -278,8 +278,8 @@ void scorep_mpi_ctx_save_large(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request 
         ctx->where = scratch.where;
         ctx->saved = scratch.saved;
     } else {
-        ctx->recs = malloc((size_t)count * (sizeof *ctx->recs + sizeof *ctx->where +
-                                            sizeof *ctx->saved));
+        ctx->recs =
+            malloc((size_t)count * (sizeof *ctx->recs + sizeof *ctx->where + sizeof *ctx->saved));
         ctx->where = ctx->recs ? (void **)(ctx->recs + count) : NULL;
         ctx->saved = ctx->recs ? (MPI_Request *)(ctx->where + count) : NULL;
     }

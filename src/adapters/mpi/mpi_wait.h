@@ -329,9 +329,10 @@ static inline bool scorep_mpi_tests_recorded(const scorep_mpi_frame *f)
 /* Before the call: the handles copied (statuses: substituted for MPI_STATUSES_IGNORE, as the
  * requests tracked are not known yet; NULL: a call with one status), or under
  * MPI_THREAD_MULTIPLE the records taken (ctx_open). */
-static inline __attribute__((always_inline)) void
-scorep_mpi_ctx_save(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[],
-                    MPI_Status **statuses)
+static inline __attribute__((always_inline)) void scorep_mpi_ctx_save(scorep_mpi_ctx_reqs *ctx,
+                                                                      int count,
+                                                                      MPI_Request requests_[],
+                                                                      MPI_Status **statuses)
 {
     if (__builtin_expect(scorep_mpi_rtab.shared, 0)) {
         scorep_mpi_ctx_open(ctx, count, requests_);
@@ -419,8 +420,9 @@ scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_test *ctx, MPI_Request *
 }
 
 /* The record taken (MPI_THREAD_MULTIPLE): completed, tested, put back or dropped as before */
-static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_test *ctx,
-                                              MPI_Request *request, int *flag, MPI_Status *status)
+static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret,
+                                              scorep_mpi_ctx_test *ctx, MPI_Request *request,
+                                              int *flag, MPI_Status *status)
 {
     scorep_mpi_req *r = ctx->r;
     if (!r)
@@ -443,10 +445,9 @@ static inline void scorep_mpi_post_test_taken(scorep_mpi_frame *f, int ret, scor
  * RequestTest or MPI released the request. One that completed a non-persistent send or
  * receive writes its event and the Leave in one step where it can, as MPI_Wait. The
  * wrapper's status is never MPI_STATUS_IGNORE (spec item status). */
-static inline __attribute__((always_inline)) void scorep_mpi_post_test(scorep_mpi_frame *f, int ret,
-                                                                       scorep_mpi_ctx_test *ctx,
-                                                                       MPI_Request *request,
-                                                                       int *flag, MPI_Status *status)
+static inline __attribute__((always_inline)) void
+scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_test *ctx, MPI_Request *request,
+                     int *flag, MPI_Status *status)
 {
     if (__builtin_expect(scorep_mpi_rtab.shared, 0)) {
         scorep_mpi_post_test_taken(f, ret, ctx, request, flag, status);
@@ -511,9 +512,10 @@ scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, 
 }
 
 /* MPI_Testany and MPI_Waitany (flag NULL) */
-static inline __attribute__((always_inline)) void
-scorep_mpi_post_any(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int *index,
-                    const int *flag, MPI_Status *status)
+static inline __attribute__((always_inline)) void scorep_mpi_post_any(scorep_mpi_frame *f, int ret,
+                                                                      scorep_mpi_ctx_reqs *ctx,
+                                                                      int *index, const int *flag,
+                                                                      MPI_Status *status)
 {
     const int done = flag ? *flag : 1;
     if (__builtin_expect(ctx->saved != NULL, 1) && ret == MPI_SUCCESS) {
@@ -534,9 +536,10 @@ scorep_mpi_post_any(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int 
     scorep_mpi_post_any_taken(f, ret, ctx, index, done, status);
 }
 
-static inline __attribute__((always_inline)) void
-scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                       MPI_Request requests_[])
+static inline __attribute__((always_inline)) void scorep_mpi_pre_testany(scorep_mpi_frame *f,
+                                                                         scorep_mpi_ctx_reqs *ctx,
+                                                                         int count,
+                                                                         MPI_Request requests_[])
 {
     (void)f;
     scorep_mpi_ctx_save(ctx, count, requests_, NULL);
@@ -551,9 +554,10 @@ scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, 
     scorep_mpi_post_any(f, ret, ctx, index, flag, status);
 }
 
-static inline __attribute__((always_inline)) void
-scorep_mpi_pre_waitany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                       MPI_Request requests_[])
+static inline __attribute__((always_inline)) void scorep_mpi_pre_waitany(scorep_mpi_frame *f,
+                                                                         scorep_mpi_ctx_reqs *ctx,
+                                                                         int count,
+                                                                         MPI_Request requests_[])
 {
     (void)f;
     scorep_mpi_ctx_save(ctx, count, requests_, NULL);
@@ -584,9 +588,8 @@ scorep_mpi_post_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int
 {
     const int n = *outcount;
     if (__builtin_expect(ctx->saved != NULL, 1) && ret == MPI_SUCCESS &&
-        (n == MPI_UNDEFINED ||
-         (!(test && scorep_mpi_tests_recorded(f)) &&
-          scorep_mpi_indices_ascending(n, indices, ctx->count)))) {
+        (n == MPI_UNDEFINED || (!(test && scorep_mpi_tests_recorded(f)) &&
+                                scorep_mpi_indices_ascending(n, indices, ctx->count)))) {
         for (int p = 0; n != MPI_UNDEFINED && p < n; p++)
             scorep_mpi_saved_complete_at(f, ctx, indices[p], scorep_mpi_status_at(statuses, p));
         scorep_mpi_ctx_close(ctx);
