@@ -5,7 +5,8 @@
 # under scorep-run with profiling and tracing; a test passes when both print MPICH's
 # "No Errors", otf2-print reads its trace without a word on stderr, and clock_condition.py
 # (OTF2's Python reader) finds every message's receive (unmatched=0) and no clock-condition
-# violation. A manual validation (docs/mpi.md, "MPICH's test suite"), not part of make check.
+# violation (only the latter where the trace stopped early for want of SCOREP_TOTAL_MEMORY,
+# default here 256M). A manual validation (docs/mpi.md, "MPICH's test suite"), not part of make check.
 #
 #   MPICH_SRC=/path/to/mpich PREFIX=/path/to/_install test/mpi/mpich_suite.sh [DIR...]
 #
@@ -54,9 +55,11 @@ done
 
 pass=0 fail=0 plain_fail=0 unbuilt=0
 for d in "$@"; do
-    [ -f "$suite/$d/testlist.in" ] || { echo "no $suite/$d/testlist.in" >&2; exit 2; }
+    list=$suite/$d/testlist.in
+    [ -f "$list" ] || list=$suite/$d/testlist
+    [ -f "$list" ] || { echo "no $suite/$d/testlist(.in)" >&2; exit 2; }
     # name np args...: the first line of each name, without environment variants
-    grep -v '^#' "$suite/$d/testlist.in" | grep -v 'env=\|xfail\|gpu\|mem=' |
+    grep -v '^#' "$list" | grep -v 'env=\|xfail\|gpu\|mem=' |
         awk 'NF >= 2 && $2 ~ /^[0-9]+$/ && !seen[$1]++' >"$work/list"
     while read -r t np rest; do
         [ "$np" -le "$max_np" ] || continue
@@ -75,6 +78,7 @@ for d in "$@"; do
         rm -rf "$work/run" && mkdir "$work/run"
         measured=FAIL
         if (cd "$work/run" && SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
+            SCOREP_TOTAL_MEMORY=${SCOREP_TOTAL_MEMORY:-256M} \
             SCOREP_EXPERIMENT_DIRECTORY="$work/exp" timeout 240 mpirun -np "$np" \
             "$PREFIX/bin/scorep-run" "$b" "${args[@]}") >"$work/measured.out" 2>&1 </dev/null &&
             grep -q 'No Errors' "$work/measured.out"; then measured=ok; fi
@@ -87,9 +91,15 @@ for d in "$@"; do
                     trace="clock_condition.py failed: $trace"
             fi
         fi
+        # a trace that stopped early (SCOREP_TOTAL_MEMORY used up, as the run warned) keeps
+        # sends whose receives it lost: there only the clock condition is checked
+        want=' unmatched=0 .* violations=0 .* coll_violations=0'
+        if grep -q 'SCOREP_TOTAL_MEMORY was used up' "$work/measured.out"; then
+            want=' violations=0 .* coll_violations=0'
+            trace="$trace(trace stopped early: memory)"
+        fi
         ok=no
-        if [ $plain = ok ] && [ $measured = ok ] &&
-            echo "$trace" | grep -q ' unmatched=0 .* violations=0 .* coll_violations=0'; then
+        if [ $plain = ok ] && [ $measured = ok ] && echo "$trace" | grep -q "$want"; then
             ok=yes
         fi
         if [ $plain != ok ]; then
