@@ -24,9 +24,10 @@
 extern SCOREP_MPI_HIDDEN uint64_t scorep_mpi_enabled;
 /* The thread level MPI_Init/MPI_Init_thread provided. */
 extern SCOREP_MPI_HIDDEN int scorep_mpi_thread_level;
-/* Non-zero while this thread is inside a wrapper: MPI calls made from there (by the MPI
- * library or by the adapter itself) go straight to PMPI. */
-extern __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
+/* The nesting flag is the location's (core/location.h, mpi_nesting): non-zero while this
+ * thread is inside a wrapper, MPI calls made from there (by the MPI library or by the
+ * adapter itself) go straight to PMPI. A thread without a location records nothing and sets
+ * no flag; its calls go to PMPI as well. */
 
 /* One entry per wrapped function (generated from mpi_functions.spec). */
 typedef struct {
@@ -84,12 +85,12 @@ static inline __attribute__((always_inline)) int
 scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size,
                       bool open)
 {
-    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_on()))
+    if (SCOREP_MPI_UNLIKELY(!scorep_measurement_on()))
         return 0;
     scorep_location *l = scorep_location_get();
-    if (SCOREP_MPI_UNLIKELY(l == NULL))
+    if (SCOREP_MPI_UNLIKELY(l == NULL || l->mpi_nesting))
         return 0;
-    scorep_mpi_nesting = 1;
+    l->mpi_nesting = 1;
     f->l = l;
     f->record = record;
     f->raw = 0;
@@ -165,16 +166,22 @@ void scorep_mpi_end(scorep_mpi_frame *f);
 /* Its body, inlined there and into the wrappers of the message path (scorep_mpi_begin_hot) */
 static inline __attribute__((always_inline)) void scorep_mpi_end_hot(scorep_mpi_frame *f)
 {
+    scorep_location *l = f->l;
+#if defined(__GNUC__)
+    /* the location's fields at their offsets from l's register: else GCC keeps the address
+     * of the mode byte, computed before the PMPI call, across it on the stack (a store, a
+     * load and the address's computation: 2 instructions per MPI_Send, issue #31) */
+    __asm__("" : "+r"(l));
+#endif
     if (f->record) {
         /* the Leave of l's fast mode (events_mpi.h): at the post hook's reading, or at one
          * of the TSC's of its own; a receive wrote its Leave with its MpiRecv where it could
          * (scorep_event_mpi_recv_leave_fast) */
-        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(f->l, f->region, f->raw)
-                     : scorep_event_mpi_leave_fast(f->l, f->region)))
-            scorep_event_leave_impl(f->l, f->region, true,
-                                    f->raw ? f->raw : scorep_timer_ticks());
+        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(l, f->region, f->raw)
+                     : scorep_event_mpi_leave_fast(l, f->region)))
+            scorep_event_leave_impl(l, f->region, true, f->raw ? f->raw : scorep_timer_ticks());
     }
-    scorep_mpi_nesting = 0;
+    l->mpi_nesting = 0;
 }
 
 /* The wrappers without hooks (spec events '-'): no frame. scorep_mpi_enter records the
@@ -218,12 +225,12 @@ int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t
 uint64_t scorep_mpi_next_message_handle(void);
 
 /* A receive call took its message: it succeeded, or failed with MPI_ERR_TRUNCATE (the
- * message is consumed and the status filled, as for a success). */
+ * message is consumed and the status filled, as for a success). The error's class out of
+ * line: inlined, its variable on the stack was written on every receive (issue #31). */
+int scorep_mpi_received_error(int ret);
 static inline int scorep_mpi_received(int ret)
 {
-    int cls = MPI_SUCCESS;
-    return ret == MPI_SUCCESS ||
-           (PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
+    return ret == MPI_SUCCESS || scorep_mpi_received_error(ret);
 }
 
 /* Byte count of a status (what PMPI_Get_elements_x with MPI_BYTE gives: exact beyond 2 GiB;
