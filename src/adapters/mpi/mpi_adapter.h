@@ -204,6 +204,22 @@ int scorep_mpi_stamp(uint32_t fn);
 /* SCOREP_MPI_TIME_LOCAL_CALLS, read at MPI_Init */
 extern SCOREP_MPI_HIDDEN int scorep_mpi_time_local;
 
+/* scorep_mpi_stamp's common case inlined into the local calls' wrappers: the location (not
+ * nested), the region defined, and the fast path of l's mode (scorep_event_stamped_fast:
+ * one reading, no call). true: recorded, the wrapper tail-calls PMPI with its arguments
+ * still in their registers; false: nothing changed, the wrapper tail-calls its out-of-line
+ * part, which calls scorep_mpi_stamp (the same tests again, then the general path). With
+ * the call of scorep_mpi_stamp in it, the wrapper kept a frame of its own and its arguments
+ * in callee-saved registers around the call (issue #31, session 19). */
+static inline __attribute__((always_inline)) bool scorep_mpi_stamp_fast(uint32_t fn)
+{
+    scorep_location *l = scorep_tls_location;
+    uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
+    return __builtin_expect(l != NULL, 1) && __builtin_expect(r != 0, 1) &&
+           __builtin_expect(!scorep_mpi_time_local, 1) && __builtin_expect(!l->mpi_nesting, 1) &&
+           scorep_event_stamped_fast(l, r - 1, scorep_location_events_fast(l));
+}
+
 static inline int scorep_mpi_group_on(uint64_t bits)
 {
     return (__atomic_load_n(&scorep_mpi_enabled, __ATOMIC_RELAXED) & bits) != 0;
