@@ -7,13 +7,21 @@
  *   self N       MPI_Send + MPI_Recv of 8 bytes to itself, N times
  *   selfnb N     MPI_Irecv + MPI_Isend + MPI_Waitall to itself, N times
  *   selfwait N   MPI_Irecv + MPI_Isend + MPI_Wait + MPI_Wait to itself, N times
+ *   selftest N   MPI_Irecv + MPI_Isend + MPI_Test on each until it completes, N times
+ *   selftestany N  MPI_Irecv + MPI_Isend + MPI_Testany over both until both completed
+ *   selfwaitany N  MPI_Irecv + MPI_Isend + 2 x MPI_Waitany, N times
+ *   selfwaitsome N MPI_Irecv + MPI_Isend + MPI_Waitsome until both completed, N times
+ *   testpend N   one receive outstanding, N calls of MPI_Test on it (flag 0), then its message
  *   poll N K     K receives outstanding, N calls of MPI_Testsome over them (none completes),
  *                then the K messages and MPI_Testsome until all are done
  *   outstanding K  K receives posted at once (memory of the request table), then completed
  * pingpong/nbpingpong print the mean one-way latency and that of the fastest block of 500
  * round trips; the self loops the mean ns per iteration and that of the fastest block of 500.
+ * The Test loops print the number of calls that found nothing, so that a count per
+ * iteration can be checked to be the same in every run.
  * Usage: mpi_bench pingpong N | nbpingpong N | commrank N | short | self N | selfnb N |
- *        selfwait N | poll N K | outstanding K */
+ *        selfwait N | selftest N | selftestany N | selfwaitany N | selfwaitsome N |
+ *        testpend N | poll N K | outstanding K */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +144,87 @@ __attribute__((noinline)) static void self_wait(int rank, long n)
               MPI_Wait(&rq[0], MPI_STATUS_IGNORE); MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
 }
 
+/* the pair completed by MPI_Test on each request, polled until it completes (the polling
+ * pattern of programs that overlap work with a message) */
+__attribute__((noinline)) static void self_test(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    long idle = 0;
+    int flag;
+    SELF_LOOP(
+        "selftest", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]); for (int j = 0; j < 2; j++) {
+            while (MPI_Test(&rq[j], &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
+                idle++;
+        });
+    printf("selftest idle tests %ld\n", idle);
+}
+
+/* the pair completed by MPI_Testany over both, until both completed */
+__attribute__((noinline)) static void self_testany(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    long idle = 0;
+    int flag, index;
+    SELF_LOOP(
+        "selftestany", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+        for (int done = 0; done < 2;) {
+            if (MPI_Testany(2, rq, &index, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                break;
+            if (flag)
+                done++;
+            else
+                idle++;
+        });
+    printf("selftestany idle tests %ld\n", idle);
+}
+
+/* the pair completed by two MPI_Waitany */
+__attribute__((noinline)) static void self_waitany(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    int index;
+    SELF_LOOP("selfwaitany", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+              MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+              MPI_Waitany(2, rq, &index, MPI_STATUS_IGNORE);
+              MPI_Waitany(2, rq, &index, MPI_STATUS_IGNORE));
+}
+
+/* the pair completed by MPI_Waitsome until both completed */
+__attribute__((noinline)) static void self_waitsome(int rank, long n)
+{
+    char out[8] = {0}, in[8];
+    MPI_Request rq[2];
+    int outcount, idx[2];
+    long calls = 0;
+    SELF_LOOP(
+        "selfwaitsome", MPI_Irecv(in, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 8, MPI_BYTE, rank, 0, MPI_COMM_WORLD, &rq[1]);
+        for (int left = 2; left > 0; left -= outcount == MPI_UNDEFINED ? left : outcount) {
+            MPI_Waitsome(2, rq, &outcount, idx, MPI_STATUSES_IGNORE);
+            calls++;
+        });
+    printf("selfwaitsome calls %ld\n", calls);
+}
+
+/* one receive outstanding and n calls of MPI_Test that find it incomplete, then its message */
+__attribute__((noinline)) static void test_pending(int rank, long n)
+{
+    char in, out = 1;
+    MPI_Request rq;
+    int flag = 0;
+    long idle = 0;
+    MPI_Irecv(&in, 1, MPI_BYTE, rank, 1, MPI_COMM_WORLD, &rq);
+    SELF_LOOP("testpend", MPI_Test(&rq, &flag, MPI_STATUS_IGNORE); idle += !flag);
+    MPI_Send(&out, 1, MPI_BYTE, rank, 1, MPI_COMM_WORLD);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    printf("testpend idle tests %ld\n", idle);
+}
+
 /* k receives outstanding, n idle polls over them, then the messages and polls to the end;
  * prints ns per idle poll */
 __attribute__((noinline)) static void poll(int rank, long n, int k)
@@ -219,6 +308,16 @@ int main(int argc, char **argv)
         self_nonblocking(rank, n);
     else if (argc > 1 && strcmp(argv[1], "selfwait") == 0)
         self_wait(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selftest") == 0)
+        self_test(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selftestany") == 0)
+        self_testany(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selfwaitany") == 0)
+        self_waitany(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "selfwaitsome") == 0)
+        self_waitsome(rank, n);
+    else if (argc > 1 && strcmp(argv[1], "testpend") == 0)
+        test_pending(rank, n);
     else if (argc > 1 && strcmp(argv[1], "poll") == 0)
         poll(rank, n, argc > 3 ? atoi(argv[3]) : 64);
     else if (argc > 1 && strcmp(argv[1], "outstanding") == 0)

@@ -257,6 +257,53 @@ fin_trace=$(finalize "finalize, tracing" "$tmp/threads_scorep")
 SCOREP_ENABLE_PROFILING=true
 fin_both=$(finalize "finalize, profiling+tracing" "$tmp/threads_scorep")
 
+# issue #31's ratios, interleaved: the rows above run all runs of one variant, then the next,
+# so a change of the machine's state between two variants (seen on the VMs: a traced call's
+# median 1.08x of the floor in one run of make bench, 1.37x an hour later) lands in their
+# ratio. Here every round runs the floor, the traced calls, the plain calls and the throttled
+# calls once each, in turn; the figures are per round (traced / floor of the same round,
+# throttled - plain of the same round), then their median and minimum over the rounds.
+rounds=${BENCH_ROUNDS:-$runs}
+once_ns() { # once_ns EXE ENV...: ns per call of one run of EXE with ENV added
+    _exe=$1
+    shift
+    rm -rf "$tmp/exp"
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" "$_exe" "$calls" >"$tmp/out" 2>"$tmp/err" ||
+        die "interleaved run of $_exe failed: $(cat "$tmp/err")"
+    rm -rf "$tmp/exp"
+    _ns=$(sed -n 's/^ns_per_call //p' "$tmp/out")
+    [ -n "$_ns" ] || die "interleaved run of $_exe printed no ns_per_call"
+    echo "$_ns"
+}
+echo "running the interleaved rounds ($rounds x $calls calls each) ..." >&2
+traced="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_THROTTLING=false"
+traced="$traced SCOREP_TOTAL_MEMORY=$trace_memory"
+throttled="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false SCOREP_THROTTLING=true"
+throttled="$throttled SCOREP_THROTTLING_CALLS=1000"
+: >"$tmp/rounds"
+r=0
+while [ $r -lt "$rounds" ]; do
+    r=$((r + 1))
+    # a line a round: floor (b2), traced functions (e), traced gcc plugin (e2), plain gcc (a),
+    # gcc plugin throttled (k), plain clang (l), clang plugin throttled (m); "-": not built
+    line=$(once_ns "$tmp/tiny_floor_linear" FLOOR_TRACE_BYTES=$trace_bytes)
+    line="$line $(once_ns "$tmp/tiny_scorep" $traced)"
+    if [ -e "$tmp/tiny_plugin_gcc" ]; then
+        line="$line $(once_ns "$tmp/tiny_plugin_gcc" $traced)"
+        line="$line $(once_ns "$tmp/tiny_plain")"
+        line="$line $(once_ns "$tmp/tiny_plugin_gcc" $throttled)"
+    else
+        line="$line - $(once_ns "$tmp/tiny_plain") -"
+    fi
+    if [ $have_clang = yes ]; then
+        line="$line $(once_ns "$tmp/tiny_plain_clang")"
+        line="$line $(once_ns "$tmp/tiny_plugin_clang" $throttled)"
+    else
+        line="$line - -"
+    fi
+    echo "$line" >>"$tmp/rounds"
+done
+
 # ------------------------------------------------------------------ the table
 echo
 echo "scorep-rt overhead: tiny(x) = x+1 called $calls times from main; $runs runs per variant"
@@ -286,6 +333,22 @@ END {
     for (i = 1; i <= n; i++)
         printf "  %-16s %.2fx, %.2fx of (b) cached ring   %.2fx, %.2fx of (b2) linear, trace-sized\n", lab[i], med[i] / b_med, mn[i] / b_min, med[i] / b2_med, mn[i] / b2_min
 }' "$results"
+# the interleaved rounds: per round traced / floor and throttled - plain, then median, min
+ri() { # ri LABEL AWK-EXPR UNIT: one line, the expression's median and minimum over the rounds
+    awk "{ v = $2; if (v != \"\") print v }" "$tmp/rounds" >"$tmp/ri"
+    if [ -s "$tmp/ri" ]; then
+        printf '  %-50s %s / %s\n' "$1" "$(median <"$tmp/ri" | awk -v u="$3" '{ printf u, $1 }')" \
+            "$(minimum <"$tmp/ri" | awk -v u="$3" '{ printf u, $1 }')"
+    fi
+}
+echo "interleaved, $rounds rounds (each runs all programs once, in turn; per-round figures, median / min):"
+# shellcheck disable=SC2016 # the expressions are awk's, in single quotes on purpose
+{
+    ri "traced call / floor (b2), -finstrument-functions" '$1 > 0 ? $2 / $1 : ""' '%.2fx'
+    ri "traced call / floor (b2), gcc plugin" '$3 != "-" ? $3 / $1 : ""' '%.2fx'
+    ri "throttled call beyond the plain call, gcc plugin" '$5 != "-" ? $5 - $4 : ""' '%+.2f ns'
+    ri "throttled call beyond the plain call, clang plugin" '$7 != "-" ? $7 - $6 : ""' '%+.2f ns'
+}
 printf 'rdtsc instruction alone: %.2f ns (median of %s loops of %s reads)\n' "$rdtsc_ns" "$runs" "$calls"
 echo "$fin_plain $fin_trace $fin_both" | awk '{
     printf "finalize, 8 threads x 10^5 calls (median of 3 runs; wall = whole process):\n"

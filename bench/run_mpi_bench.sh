@@ -5,9 +5,11 @@
 # with MPI_Isend/MPI_Irecv/MPI_Waitall, and the same pairs to itself in one process (the
 # fastest block of 500); where the time of a measured message goes step by step
 # (mpi_steps.c); instructions per iteration of one-process loops (callgrind, when
-# valgrind is installed): blocking and non-blocking message pairs, MPI_Testsome over 64 and
-# 1024 outstanding requests; the memory of 10^5 outstanding requests; cost of a wrapped
-# trivial call, and the wall time of a short 2/4/8/16-rank run with and without measurement.
+# valgrind is installed): blocking and non-blocking message pairs (completed by MPI_Waitall,
+# MPI_Wait, MPI_Test, MPI_Testany, MPI_Waitany, MPI_Waitsome), MPI_Test of a request not
+# complete, MPI_Testsome over 64 and 1024 outstanding requests; the memory of 10^5
+# outstanding requests; cost of a wrapped trivial call, and the wall time of a short
+# 2/4/8/16-rank run with and without measurement.
 # Prints tables with the uninstrumented figure or the floor beside each; asserts nothing.
 # BENCH_MPI_LIBDIR_BEFORE=DIR (a directory with the libscorep-rt.so.0 and
 # libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs, the loops
@@ -276,6 +278,11 @@ if command -v valgrind >/dev/null 2>&1; then
     cgrow "MPI_Send + MPI_Recv" self_blocking self 2000 12000 0
     cgrow "MPI_Irecv + MPI_Isend + MPI_Waitall" self_nonblocking selfnb 2000 12000 0
     cgrow "MPI_Irecv + MPI_Isend + 2 x MPI_Wait" self_wait selfwait 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + 2 x MPI_Test" self_test selftest 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + 2 x MPI_Testany" self_testany selftestany 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + 2 x MPI_Waitany" self_waitany selfwaitany 2000 12000 0
+    cgrow "MPI_Irecv + MPI_Isend + MPI_Waitsome" self_waitsome selfwaitsome 2000 12000 0
+    cgrow "MPI_Test, 1 request, not complete" test_pending testpend 2000 12000 0
     cgrow "MPI_Testsome, 64 requests outstanding" poll poll 200 1200 64
     cgrow "MPI_Testsome, 1024 requests outstanding" poll poll 20 120 1024
 else

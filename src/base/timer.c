@@ -62,7 +62,7 @@ int64_t scorep_timer_test_skew(void)
 
 int scorep_timer_tsc_invariant(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if SCOREP_ASM_X86_64 || defined(__i386__)
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return 0;

@@ -4,6 +4,8 @@
 #ifndef SCOREP_BASE_TIMER_H
 #define SCOREP_BASE_TIMER_H
 
+#include "base/arch.h"
+
 #include <stdint.h>
 #include <time.h>
 
@@ -17,7 +19,7 @@ extern scorep_timer_kind scorep_timer_active;
 
 static inline uint64_t scorep_timer_tsc(void)
 {
-#if defined(__x86_64__)
+#if SCOREP_ASM_X86_64
     /* rdtsc clears the upper halves of rax and rdx: 64-bit outputs need no zero-extension
      * of the low half (one instruction fewer per event, issue #31) */
     uint64_t lo, hi;

@@ -322,7 +322,7 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
             goto general;
     }
     /* as the enter: the stores without the timestamp first */
-#if defined(__x86_64__)
+#if SCOREP_ASM_X86_64
     /* in memory, as the enter's: a decrement there, so that d is only the stream's index
      * (storing d, GCC kept a second copy of it for the index: one instruction per leave,
      * issue #31, session 18) */

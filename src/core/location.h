@@ -4,6 +4,7 @@
 #ifndef SCOREP_LOCATION_H
 #define SCOREP_LOCATION_H
 
+#include "base/arch.h"
 #include "base/state.h"
 #include "buffer/buffer.h"
 #include "profile/profile.h"
@@ -137,7 +138,7 @@ static inline uint32_t scorep_location_busy_keep(scorep_location *l)
  * the compiler barrier of the plain version, and x86's stores are releases. The plain
  * load-and-store elsewhere (scorep_location_busy_keep; issue #31: 4 instructions per event
  * become 2). */
-#if defined(__x86_64__)
+#if SCOREP_ASM_X86_64
 typedef struct {
 } scorep_location_fast_mark;
 static inline __attribute__((always_inline)) scorep_location_fast_mark
@@ -244,7 +245,7 @@ static inline uint32_t scorep_location_events_fast(const scorep_location *l)
 static inline __attribute__((always_inline)) bool
 scorep_location_events_fast_is(const scorep_location *l, uint8_t m)
 {
-#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+#if SCOREP_ASM_X86_64 && defined(__GCC_ASM_FLAG_OUTPUTS__)
     bool eq;
     __asm__("cmpb %2, %1" : "=@ccz"(eq) : "m"(l->events_fast), "i"(m));
     return eq;

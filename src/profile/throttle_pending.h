@@ -5,6 +5,7 @@
 #ifndef SCOREP_THROTTLE_PENDING_H
 #define SCOREP_THROTTLE_PENDING_H
 
+#include "base/arch.h"
 #include "profile/profile.h"
 
 #include <stdint.h>
@@ -44,7 +45,7 @@ extern __thread uint64_t scorep_throttle_slots_v3[1 + SCOREP_THROTTLE_SLOTS]
  * #31); elsewhere the slot itself. Never 0 (0 means "measured"). */
 uint64_t scorep_throttle_slot_word(uint32_t slot);
 /* The inline code marks word w's slot with mask bit (w >> SCOREP_THROTTLE_BIT_SHIFT) & 63. */
-#if defined(__x86_64__) && defined(__LP64__)
+#if SCOREP_ASM_X86_64 && defined(__LP64__)
 #define SCOREP_THROTTLE_TP_WORDS 1
 #define SCOREP_THROTTLE_BIT_SHIFT 3 /* the slots' offsets step by 8 bytes */
 #else

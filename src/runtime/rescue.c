@@ -418,8 +418,14 @@ static void install_alt_stack(void)
 static int start_thread(void)
 {
     typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-    /* the C library's: this thread is the measurement's, not the program's (no location) */
+    /* the C library's: this thread is the measurement's, not the program's (no location).
+     * RTLD_NEXT finds nothing when the C library comes before the runtime in the lookup order
+     * (a program linked with the runtime after other libraries: the MPI test programs); the
+     * default definition is then the C library's (the pthread adapter's wrapper, which the
+     * runtime's own threads pass through unrecorded, is found only if it comes first). */
     create_fn create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    if (!create)
+        create = (create_fn)dlsym(RTLD_DEFAULT, "pthread_create");
     if (!create || pipe(wake_pipe) != 0)
         return -1;
     if (pipe(done_pipe) != 0)

@@ -3,6 +3,7 @@
  * (config-vars [--full]), how it was built (build) and Score-P's configure summary
  * (config-summary, which tools read). */
 #include "config.h"
+#include "base/arch.h"
 #include "base/settings.h"
 
 #include <otf2/OTF2_GeneralDefinitions.h>
@@ -105,7 +106,8 @@ static int build_info(void)
            "programs built by scorep-cc load it at their first NVTX call, scorep-run names it "
            "in NVTX_INJECTION64_PATH)\n");
 #else
-    printf("  cuda        no (configure found no cupti.h and lib64/libcupti.so; --with-cuda=DIR)\n");
+    printf(
+        "  cuda        no (configure found no cupti.h and lib64/libcupti.so; --with-cuda=DIR)\n");
     printf("  nvtx        no (built with the CUDA adapter)\n");
 #endif
     printf("metrics:\n");
@@ -120,6 +122,13 @@ static int build_info(void)
     printf("  profile     Cube4 (.cubex), own writer\n");
     printf("  trace       OTF2 %d.%d.%d\n", OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR,
            OTF2_VERSION_BUGFIX);
+    /* base/arch.h: a build with CPPFLAGS=-DSCOREP_PORTABLE=1 runs the C versions on x86-64 */
+    printf("hot paths:    %s\n",
+           SCOREP_ASM_X86_64
+               ? "x86-64 assembly (rdtsc where the TSC is invariant, one-instruction marks, the "
+                 "plugins' throttle count at a thread-pointer offset)"
+               : "portable C (clock_gettime timer, C marks, the plugins' throttle "
+                 "count by slot index)");
     printf("libraries:\n");
     printf("  zlib        %s\n", zlibVersion());
     printf("differences from Score-P:\n");

@@ -230,6 +230,15 @@ check_filtered() # MODE
 check_count_insn()
 {
     [ "$(uname -m)" = x86_64 ] || { skip_part "$1: the x86-64 count instruction"; return 0; }
+    # a portable build (base/arch.h, test_portable_paths.sh) counts by slot index: no
+    # base-only %fs access, but the index into the counters' array
+    if [ "$(count_out '^hot paths: +portable' "$SCOREP_INFO" build)" = 1 ]; then
+        expect_eq "$(count_lines 'addq +\$0x1,%fs:\(%r[a-z0-9]+\)$' "$2")" 0 \
+            "$1: portable: no base-only count"
+        expect_eq "$(count_lines 'addq +\$0x1,%fs:\(%r[a-z0-9]+,%r[a-z0-9]+,8\)$' "$2")" 1 \
+            "$1: portable: one count, by slot index"
+        return 0
+    fi
     expect_eq "$(count_lines 'addq +\$0x1,%fs:\(' "$2")" 1 "$1: tiny counts with one addq"
     expect_eq "$(count_lines 'addq +\$0x1,%fs:\(%r[a-z0-9]+\)$' "$2")" 1 \
         "$1: ... at %fs:(reg), base-only"

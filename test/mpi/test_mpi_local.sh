@@ -5,7 +5,8 @@
 # them on 2 processes, from the main thread and from two threads at once (MPI_THREAD_MULTIPLE).
 # Profile and trace must hold every call (visits, ENTER and LEAVE per location), each Leave
 # the next event of its location after its Enter, exactly one tick later; with
-# SCOREP_MPI_TIME_LOCAL_CALLS=true the Leave has a timer reading of its own (never one tick).
+# SCOREP_MPI_TIME_LOCAL_CALLS=true the Leave has a timer reading of its own (one tick after
+# the Enter only where two readings were one tick apart: under a quarter of the calls).
 # The profile: each stamped visit one tick (min = max time, time = visits x that), also with
 # the profile alone (no trace: the stamp's own path for it). MPI_Type_size is in the type group, enabled here.
 # The trace alone takes the stamp's own path for tracing (events.h scorep_event_stamped_fast):
@@ -157,8 +158,14 @@ for mode in stamped timed profiled traced metric; do
         expect_eq "$(pairs "$x")" "pairs 4704 tick1 4704 apart 0" \
             "local_calls ($mode): each Leave next, one tick after its Enter"
     else
-        expect_eq "$(pairs "$x")" "pairs 4704 tick1 0 apart 0" \
-            "local_calls ($mode): each Leave next, with its own timer reading"
+        # its own reading: one tick after the Enter only where the two readings were one
+        # tick apart. Not never: on session 19's VM 4.5 % of back-to-back rdtsc pairs differ
+        # by exactly 1 (10-79 of these 4704 calls per run); a stamp makes all of them one tick
+        pairs "$x" >timed.pairs
+        expect_eq "$(sed 's/ tick1 [0-9]*//' timed.pairs)" "pairs 4704 apart 0" \
+            "local_calls ($mode): each Leave next"
+        expect_eq "$(awk '{ print ($4 < $2 / 4) }' timed.pairs)" 1 \
+            "local_calls ($mode): Leaves with their own timer reading (one tick after the Enter: $(cat timed.pairs))"
     fi
 done
 done_ok

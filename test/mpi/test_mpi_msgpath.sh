@@ -18,14 +18,17 @@
 # last) must not change: every message's id and bytes in the order of the records, with
 # types and tags changing at every send, the ids of cancelled receives taken again (the last
 # one handed out, and one from the list of ids given back), a wildcard receive's id before
-# the one of a receive posted after it; the profile's bytes.
+# the one of a receive posted after it; the profile's bytes. "msgpath P poll" (P = 40): the
+# completions by MPI_Test, Testany, Testall, Testsome, Waitany and Waitsome (below, "The
+# poll run"), also with xreqtest and under MPI_THREAD_MULTIPLE.
 # Skipped (77) without the MPI adapter.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs msgpath msgpath_scorep
 N=300
 
-# run MODE PROFILING TRACING [ARGS]: msgpath_scorep (N, or ARGS) into experiment MODE
+# run MODE PROFILING TRACING [ARGS]: msgpath_scorep (N, or ARGS) into experiment MODE, with
+# the settings in run_env too; status 77 (no MPI_THREAD_MULTIPLE) only where may_skip is set
 run()
 {
     rm -rf "${work:?}/$1"
@@ -33,10 +36,12 @@ run()
     _mode=$1 _prof=$2 _trace=$3
     shift 3
     [ $# -gt 0 ] || set -- "$N"
-    env SCOREP_ENABLE_PROFILING="$_prof" SCOREP_ENABLE_TRACING="$_trace" SCOREP_EXPERIMENT_DIRECTORY="$work/$_mode" \
+    # shellcheck disable=SC2086 # run_env is split into settings on purpose
+    env ${run_env:-} SCOREP_ENABLE_PROFILING="$_prof" SCOREP_ENABLE_TRACING="$_trace" SCOREP_EXPERIMENT_DIRECTORY="$work/$_mode" \
         timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 "$T/msgpath_scorep" "$@" \
         >"$_mode.out" 2>"$_mode.err" || status=$?
     set -- "$_mode"
+    [ "$status" -eq 77 ] && [ -n "${may_skip:-}" ] && return
     check_profiles
     expect_eq "$status" 0 "$1: msgpath runs measured (it checks what it receives)"
 }
@@ -188,6 +193,125 @@ check_mixed_profile()
     expect_grep "	MPI_Wait	1	visits=4	bytes_sent=0	bytes_received=4$" \
         "$1.prof" "$1: mixed run: profile MPI_Wait of rank 1 (the wildcard receive's bytes)"
 }
+
+# The poll run (msgpath.c, poll()): for each of MPI_Test, MPI_Testany, MPI_Testall,
+# MPI_Testsome, MPI_Waitany and MPI_Waitsome, P rounds on both ranks of 4 receives (tags
+# 32 + 4c + i, 4(i + 1) bytes, posted in the order of i into shuffled array positions) and 4
+# sends, completed in two halves out of the order of posting, with calls that find nothing
+# before. Each completion must carry the request id of the request posted for its message
+# (a receive's: the one posted with its tag), be recorded in the call of its kind on the
+# location that started it, and each request complete once, the Leave of a call one tick
+# after its last completion (docs/mpi.md, "Timestamps"); with xreqtest, every
+# RequestTest names a request still open there, at least one per request each call that
+# finds nothing tests (20 a round per rank). Below and under MPI_THREAD_MULTIPLE (the
+# records taken before the call, mpi_wait.h).
+P=40
+poll_calls="MPI_Test MPI_Testany MPI_Testall MPI_Testsome MPI_Waitany MPI_Waitsome"
+check_poll_trace()
+{
+    messages_matched "$1" $((48 * P)) "poll run: all messages matched"
+    expect_eq "$(awk '
+        {
+            for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            k = $1 " rank=" v["rank"] " tag=" v["tag"]
+            if (!(k in n)) keys++
+            n[k]++
+            if (v["id"] != n[k] || v["comm"] != 0 || v["bytes"] != 4 * ((v["tag"] - 32) % 4 + 1) ||
+                v["tag"] < 32 || v["tag"] > 55 || ($1 != "ISEND" && $1 != "IRECV")) bad++
+        }
+        END { printf "keys=%d bad=%d\n", keys, bad + 0 }' "$1.msgs")" \
+        "keys=96 bad=0" "$1: poll run: message ids 1..$P per tag in order, sizes"
+    expect_eq "$(trace_events "$x" | awk -v P=$P -v calls="$poll_calls" '
+        function attr(name,    i, s) {
+            i = index($0, name ": ")
+            if (!i) return -1
+            s = substr($0, i + length(name) + 2)
+            return s + 0
+        }
+        BEGIN { split(calls, call, " ") }
+        {
+            l = $2
+            if ($1 == "ENTER") {
+                i = index($0, "Region: \"")
+                r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1)
+                stack[l, ++depth[l]] = r
+                next
+            }
+            if ($1 == "LEAVE") {
+                # the Leave of a call whose last event is a completion: one tick after it
+                if (last[l] == "MPI_IRECV" || last[l] == "MPI_ISEND_COMPLETE")
+                    late += $3 != lts[l] + 1
+                depth[l]--
+                last[l] = $1
+                next
+            }
+            last[l] = $1
+            lts[l] = $3
+            q = attr("Request")
+            in_call = stack[l, depth[l]]
+            if ($1 == "MPI_IRECV_REQUEST") {
+                k = nrecv[l]++
+                tag[l, q] = 32 + 4 * int(k / (4 * P)) + k % 4
+                open[l, q] = "MPI_IRECV"
+            } else if ($1 == "MPI_ISEND") {
+                tag[l, q] = attr("Tag")
+                open[l, q] = "MPI_ISEND_COMPLETE"
+            } else if ($1 == "MPI_IRECV" || $1 == "MPI_ISEND_COMPLETE") {
+                if (open[l, q] != $1 || in_call != call[int((tag[l, q] - 32) / 4) + 1] ||
+                    ($1 == "MPI_IRECV" && (attr("Tag") != tag[l, q] ||
+                                           attr("Length") != 4 * ((tag[l, q] - 32) % 4 + 1))))
+                    bad++
+                else
+                    done++
+                delete open[l, q]
+            } else if ($1 == "MPI_REQUEST_TEST") {
+                if (!((l, q) in open) || (in_call != "MPI_Test" && in_call != "MPI_Testany" &&
+                                          in_call != "MPI_Testall" && in_call != "MPI_Testsome"))
+                    bad++
+                tests[l]++
+            }
+        }
+        END {
+            left = 0
+            for (k in open) left++
+            mintests = 0
+            for (k in tests) if (tests[k] >= 20 * P) mintests++
+            printf "completed=%d bad=%d left=%d tests=%d late_leaves=%d\n", done, bad + 0, left,
+                mintests, late + 0
+        }')" \
+        "completed=$((96 * P)) bad=0 left=0 tests=${2:-0} late_leaves=0" \
+        "$1: poll run: every completion in its call, on its location, with its own request id"
+}
+
+check_poll_profile()
+{
+    profile_dump "$work/$1" -m bytes_received >"$1.prof"
+    for call in $poll_calls; do
+        for r in 0 1; do
+            expect_grep "	$call	$r	bytes_received=$((40 * P))$" "$1.prof" \
+                "$1: poll run: profile $call of rank $r (its receives' bytes)"
+        done
+    done
+}
+
+run poll_trace false true "$P" poll
+check_poll_trace poll_trace
+run poll_both true true "$P" poll
+check_poll_trace poll_both
+check_poll_profile poll_both
+run_env=SCOREP_MPI_ENABLE_GROUPS=default,xreqtest
+run poll_xreqtest false true "$P" poll
+run_env=
+check_poll_trace poll_xreqtest 2
+may_skip=1
+run poll_multiple true true "$P" poll multiple
+may_skip=
+if [ "$status" -eq 77 ]; then
+    echo "poll run under MPI_THREAD_MULTIPLE skipped: not provided"
+else
+    check_poll_trace poll_multiple
+    check_poll_profile poll_multiple
+fi
 
 run mixed_trace false true "$K" mixed
 check_mixed_trace mixed_trace

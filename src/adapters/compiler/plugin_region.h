@@ -4,6 +4,8 @@
 #ifndef SCOREP_PLUGIN_REGION_H
 #define SCOREP_PLUGIN_REGION_H
 
+#include "base/arch.h"
+
 #include <stdint.h>
 
 /* The plugin builds this layout itself (gcc trees, scorep_filter_gcc.cc): change both. */

@@ -17,16 +17,23 @@
  * may release them and set the handles to MPI_REQUEST_NULL), and the statuses the adapter
  * passes when the program gave MPI_STATUSES_IGNORE. A request that completes with
  * MPI_ERR_TRUNCATE took its message and is recorded like a success. */
+/* Below MPI_THREAD_MULTIPLE the Test/Waitany/Waitsome calls only copy the handles before the
+ * call (saved) and look up the records of the requests that completed after it; the records
+ * of the others stay in the table (mpi_wait.h, "handles saved"). */
 typedef struct {
     int count;
     int tracked;          /* records in recs (taken from the table and not yet released) */
-    int scratch;          /* recs and statuses are the shared arrays of mpi_request.c */
+    int scratch;          /* recs, where, saved and statuses are the shared arrays of
+                           * mpi_request.c */
     MPI_Request *handles; /* the program's array (read after the call) */
+    MPI_Request *saved;   /* the handles as they were before the call; NULL: the records were
+                           * taken before the call (MPI_THREAD_MULTIPLE, MPI_Wait(all)) */
     scorep_mpi_req **recs;
     void **where;         /* where each record was in the table (mpi_request_table.h) */
     MPI_Status *statuses; /* substituted statuses, or NULL */
     scorep_mpi_req *recs_stack[SCOREP_MPI_CTX_STACK];
     void *where_stack[SCOREP_MPI_CTX_STACK];
+    MPI_Request saved_stack[SCOREP_MPI_CTX_STACK];
     MPI_Status statuses_stack[SCOREP_MPI_CTX_STACK];
 } scorep_mpi_ctx_reqs;
 
@@ -37,6 +44,14 @@ typedef struct {
     scorep_mpi_req *r;
     void *where;
 } scorep_mpi_ctx_req;
+
+/* MPI_Test: below MPI_THREAD_MULTIPLE the handle as it was before the call (r NULL: nothing
+ * is taken); under it the record taken as MPI_Wait's. */
+typedef struct {
+    scorep_mpi_req *r;
+    void *where;
+    MPI_Request handle;
+} scorep_mpi_ctx_test;
 
 struct scorep_mpi_msg;
 typedef struct {
@@ -86,31 +101,7 @@ void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request);
 void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Request request,
                                         int *flag, MPI_Status *status);
 
-/* ---- completion (mpi_request.c; MPI_Wait and MPI_Waitall inline: mpi_wait.h, above) ---- */
-void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request);
-void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                          MPI_Request *request, int *flag, MPI_Status *status);
-void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests[], MPI_Status **statuses);
-void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], int *flag, MPI_Status statuses[]);
-void scorep_mpi_pre_waitany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests[]);
-void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], int *index, MPI_Status *status);
-void scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests[]);
-void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests[], int *index, int *flag, MPI_Status *status);
-/* Waitsome and Testsome: the requests and (replaced if ignored) statuses of the call */
-void scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                         MPI_Request requests[], MPI_Status **statuses);
-void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                              MPI_Request requests[], int *outcount, int indices[],
-                              MPI_Status statuses[]);
-void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                              MPI_Request requests[], int *outcount, int indices[],
-                              MPI_Status statuses[]);
+/* ---- completion: the hooks of the Wait/Test families are inline (mpi_wait.h, above) ---- */
 
 /* ---- probes and matched receives (mpi_probe.c) --------------------------------------- */
 void scorep_mpi_post_probe(scorep_mpi_frame *f, int ret, int source, int tag, MPI_Comm comm,

@@ -44,8 +44,12 @@ typedef struct {
     uint64_t *fast_next;
 } scorep_mpi_counters;
 
-/* No key: a wildcard source and tag, which no counter has */
-#define SCOREP_MPI_NO_KEY UINT64_MAX
+/* No key (an empty slot, no fast counter): the key of peer INT32_MIN and tag INT32_MIN,
+ * which no call has (ranks are >= 0, MPI's special peers and MPI_ANY_TAG small negatives).
+ * Not UINT64_MAX: that is the key of (-1, -1), which is (MPI_ANY_SOURCE, MPI_ANY_TAG) in
+ * Open MPI, so a program's first receive Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) matched "no fast
+ * counter" and took its id through a NULL counter (SIGSEGV in MPICH's pt2pt/anyall). */
+#define SCOREP_MPI_NO_KEY 0x8000000080000000ull
 
 /* A communicator's new counters (no fast counter) */
 void scorep_mpi_counters_init(scorep_mpi_counters *c);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* mpi_request.c: completion of requests (their records' table: mpi_request_table.c) and the
- * hooks of the Wait/Test families (MPI_STATUS(ES)_IGNORE included), MPI_Start(all),
+/* mpi_request.c: completion of requests (their records' table: mpi_request_table.c), the rare
+ * paths of the Wait/Test families (their hooks are inline: mpi_wait.h), MPI_Start(all),
  * MPI_Cancel, MPI_Request_free, MPI_Request_get_status. */
 #include "adapters/mpi/mpi_request.h"
 #include "adapters/mpi/mpi_hooks.h"
 #include "core/events_mpi.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 uint64_t scorep_mpi_request_counter;
 
@@ -195,12 +196,13 @@ void scorep_mpi_post_request_get_status(scorep_mpi_frame *f, int ret, MPI_Reques
 /* ---- Wait/Test families ---------------------------------------------------------------- */
 
 /* The arrays of a Wait/Test call over more than SCOREP_MPI_CTX_STACK requests: below
- * MPI_THREAD_MULTIPLE one pair of arrays, grown to the largest count seen and kept (no
+ * MPI_THREAD_MULTIPLE one set of arrays, grown to the largest count seen and kept (no
  * allocation per call); under MPI_THREAD_MULTIPLE, or should it be in use, allocated per
  * call. */
 static struct {
     scorep_mpi_req **recs;
     void **where;
+    MPI_Request *saved;
     MPI_Status *statuses;
     size_t cap;
     int busy;
@@ -216,18 +218,22 @@ static int scratch_claim(size_t n)
             cap *= 2;
         scorep_mpi_req **recs = malloc(cap * sizeof *recs);
         void **where = malloc(cap * sizeof *where);
+        MPI_Request *saved = malloc(cap * sizeof *saved);
         MPI_Status *statuses = malloc(cap * sizeof *statuses);
-        if (!recs || !where || !statuses) {
+        if (!recs || !where || !saved || !statuses) {
             free(recs);
             free(where);
+            free(saved);
             free(statuses);
             return 0;
         }
         free(scratch.recs);
         free(scratch.where);
+        free(scratch.saved);
         free(scratch.statuses);
         scratch.recs = recs;
         scratch.where = where;
+        scratch.saved = saved;
         scratch.statuses = statuses;
         scratch.cap = cap;
     }
@@ -241,6 +247,7 @@ void scorep_mpi_ctx_open_large(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request 
 {
     ctx->count = count;
     ctx->handles = requests_;
+    ctx->saved = NULL;
     ctx->tracked = 0;
     ctx->statuses = NULL;
     if ((ctx->scratch = scratch_claim((size_t)count)) != 0) {
@@ -256,6 +263,37 @@ void scorep_mpi_ctx_open_large(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request 
         return;
     }
     ctx->tracked = scorep_mpi_rtab_take_n(count, requests_, ctx->recs, ctx->where);
+}
+
+/* More than SCOREP_MPI_CTX_STACK handles saved (mpi_wait.h's scorep_mpi_ctx_save, below
+ * MPI_THREAD_MULTIPLE): the shared scratch arrays, or one allocated block (records, where
+ * they were, saved handles) should they be in use. Without memory nothing is followed (count
+ * 0), as ctx_open_large. */
+void scorep_mpi_ctx_save_large(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
+{
+    ctx->count = count;
+    ctx->handles = requests_;
+    if ((ctx->scratch = scratch_claim((size_t)count)) != 0) {
+        ctx->recs = scratch.recs;
+        ctx->where = scratch.where;
+        ctx->saved = scratch.saved;
+    } else {
+        ctx->recs =
+            malloc((size_t)count * (sizeof *ctx->recs + sizeof *ctx->where + sizeof *ctx->saved));
+        ctx->where = ctx->recs ? (void **)(ctx->recs + count) : NULL;
+        ctx->saved = ctx->recs ? (MPI_Request *)(ctx->where + count) : NULL;
+    }
+    if (!ctx->recs) {
+        ctx->count = 0;
+        ctx->saved = ctx->saved_stack;
+        return;
+    }
+    memcpy(ctx->saved, requests_, (size_t)count * sizeof *requests_);
+}
+
+void scorep_mpi_ctx_take_saved(scorep_mpi_ctx_reqs *ctx)
+{
+    ctx->tracked = scorep_mpi_rtab_take_n(ctx->count, ctx->saved, ctx->recs, ctx->where);
 }
 
 void scorep_mpi_ctx_statuses_large(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
@@ -291,22 +329,6 @@ static void put_back(scorep_mpi_ctx_reqs *ctx, int i)
     ctx->tracked--;
 }
 
-/* the other Wait/Test hooks take mpi_wait.h's functions out of line */
-static void ctx_open(scorep_mpi_ctx_reqs *ctx, int count, MPI_Request requests_[])
-{
-    scorep_mpi_ctx_open(ctx, count, requests_);
-}
-
-static void ctx_statuses(scorep_mpi_ctx_reqs *ctx, MPI_Status **statuses)
-{
-    scorep_mpi_ctx_statuses(ctx, statuses);
-}
-
-static void ctx_close(scorep_mpi_ctx_reqs *ctx)
-{
-    scorep_mpi_ctx_close(ctx);
-}
-
 static void complete_at(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int i, MPI_Status *st)
 {
     scorep_mpi_ctx_complete_at(f, ctx, i, st);
@@ -318,86 +340,31 @@ static void all_tested(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx)
         scorep_mpi_req_tested(f, ctx->recs[i]);
 }
 
-void scorep_mpi_pre_test(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, MPI_Request *request)
+/* The post hooks of Testall, Testany/Waitany and Testsome/Waitsome with the records taken
+ * (mpi_wait.h: under MPI_THREAD_MULTIPLE before the call, else after it for the rare cases) */
+void scorep_mpi_post_testall_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                                   int *flag, MPI_Status statuses[])
 {
-    (void)f;
-    ctx_open(ctx, 1, request);
-}
-
-void scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
-                          MPI_Request *request, int *flag, MPI_Status *status)
-{
-    (void)request;
-    if (scorep_mpi_received(ret) && ctx->tracked) {
-        if (*flag)
-            complete_at(f, ctx, 0, status);
-        else
-            scorep_mpi_req_tested(f, ctx->recs[0]);
-    }
-    ctx_close(ctx);
-}
-
-/* MPI_Wait and MPI_Waitall: inline (mpi_wait.h) */
-
-void scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests_[], MPI_Status **statuses)
-{
-    (void)f;
-    ctx_open(ctx, count, requests_);
-    ctx_statuses(ctx, statuses);
-}
-
-void scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], int *flag, MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
         if (*flag)
             scorep_mpi_ctx_complete_all(f, ret, ctx, statuses, false);
         else
             all_tested(f, ctx);
     }
-    ctx_close(ctx);
+    scorep_mpi_ctx_close(ctx);
 }
 
-void scorep_mpi_pre_waitany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests_[])
+/* flag: Testany's (Waitany: 1) */
+void scorep_mpi_post_any_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int *index,
+                               int flag, MPI_Status *status)
 {
-    (void)f;
-    ctx_open(ctx, count, requests_);
-}
-
-void scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], int *index, MPI_Status *status)
-{
-    (void)count;
-    (void)requests_;
-    if (scorep_mpi_received(ret) && ctx->tracked && *index != MPI_UNDEFINED && *index >= 0 &&
-        *index < ctx->count)
-        complete_at(f, ctx, *index, status);
-    ctx_close(ctx);
-}
-
-void scorep_mpi_pre_testany(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                            MPI_Request requests_[])
-{
-    (void)f;
-    ctx_open(ctx, count, requests_);
-}
-
-void scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                             MPI_Request requests_[], int *index, int *flag, MPI_Status *status)
-{
-    (void)count;
-    (void)requests_;
     if (scorep_mpi_received(ret) && ctx->tracked) {
-        if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < ctx->count)
+        if (flag && *index != MPI_UNDEFINED && *index >= 0 && *index < ctx->count)
             complete_at(f, ctx, *index, status);
-        else if (!*flag)
+        else if (!flag)
             all_tested(f, ctx);
     }
-    ctx_close(ctx);
+    scorep_mpi_ctx_close(ctx);
 }
 
 static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int outcount,
@@ -418,35 +385,14 @@ static void complete_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx
     }
 }
 
-void scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                         MPI_Request requests_[], MPI_Status **statuses)
+/* test: Testsome (the requests still held did not complete: RequestTest) */
+void scorep_mpi_post_some_taken(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx,
+                                int *outcount, int indices[], MPI_Status statuses[], bool test)
 {
-    (void)f;
-    ctx_open(ctx, count, requests_);
-    ctx_statuses(ctx, statuses);
-}
-
-void scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                              MPI_Request requests_[], int *outcount, int indices[],
-                              MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
-    if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked)
-        complete_some(f, ret, ctx, *outcount, indices, statuses);
-    ctx_close(ctx);
-}
-
-void scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                              MPI_Request requests_[], int *outcount, int indices[],
-                              MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
     if ((ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS) && ctx->tracked) {
         complete_some(f, ret, ctx, *outcount, indices, statuses);
-        if (*outcount != MPI_UNDEFINED)
-            all_tested(f, ctx); /* the ones still set did not complete */
+        if (test && *outcount != MPI_UNDEFINED)
+            all_tested(f, ctx);
     }
-    ctx_close(ctx);
+    scorep_mpi_ctx_close(ctx);
 }

@@ -207,6 +207,15 @@ static inline struct scorep_mpi_req *scorep_mpi_rtab_take(MPI_Request handle)
     return sl ? scorep_mpi_rtab_pop(sl) : NULL;
 }
 
+/* Below MPI_THREAD_MULTIPLE: the slot of the handle (its records: head, oldest first), or
+ * NULL. The Test/Waitany/Waitsome calls look up only the requests that completed, after the
+ * call (mpi_wait.h, "handles saved"). */
+static inline scorep_mpi_rtab_slot *scorep_mpi_rtab_slot_of(MPI_Request handle)
+{
+    uintptr_t k = scorep_mpi_rtab_key(handle);
+    return scorep_mpi_rtab_lookup(&scorep_mpi_rtab.shards[0], k, scorep_mpi_rtab_hash(k));
+}
+
 static inline int scorep_mpi_rtab_take_n(int n, const MPI_Request handles[],
                                          struct scorep_mpi_req *recs[], void *where[])
 {

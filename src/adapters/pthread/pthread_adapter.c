@@ -151,6 +151,8 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *t, const pt
     static create_fn real;
     if (!real)
         real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    if (!real) /* the C library before the runtime (rescue.c, start_thread) */
+        real = (create_fn)dlsym(RTLD_DEFAULT, "pthread_create");
     if (created_by_runtime_library(__builtin_return_address(0)))
         return real(t, a, start, arg);
     scorep_location *l = scorep_location_get();
@@ -178,6 +180,8 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t t, void **ret)
     static join_fn real;
     if (!real)
         real = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+    if (!real) /* the C library before the runtime (rescue.c, start_thread) */
+        real = (join_fn)dlsym(RTLD_DEFAULT, "pthread_join");
     /* only threads the adapter created are the program's (see created_by_runtime_library) */
     pthread_mutex_lock(&seq_lock);
     int known = 0;

@@ -160,7 +160,7 @@ static void add(gimple_seq *seq, gimple *g, location_t loc)
 // of the caller's registers on every call: docs/design-reduction.md, "throttled calls").
 static bool count_by_asm(void)
 {
-#if defined(__x86_64__)
+#if SCOREP_ASM_X86_64 // base/arch.h: not in a portable build (SCOREP_PORTABLE)
     return TYPE_PRECISION(ptr_type_node) == 64;
 #else
     return false;

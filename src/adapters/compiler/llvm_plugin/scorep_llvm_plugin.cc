@@ -195,7 +195,8 @@ class instrumenter
                                          nullptr, "scorep_throttle_slots_v3", nullptr,
                                          GlobalValue::InitialExecTLSModel);
         Triple target(M.getTargetTriple());
-        tp_words = target.getArch() == Triple::x86_64 &&
+        // base/arch.h: a portable build (SCOREP_PORTABLE) counts by index on x86-64 too
+        tp_words = !SCOREP_PORTABLE && target.getArch() == Triple::x86_64 &&
                    target.getEnvironment() != Triple::GNUX32 &&
                    M.getDataLayout().getPointerSizeInBits() == 64;
         // never throw, never read or write the caller's memory beyond the descriptor
