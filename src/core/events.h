@@ -471,8 +471,11 @@ scorep_event_stamped_fast_as(scorep_location *l, uint32_t region, const bool pro
     pnode *c = NULL;
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
-    if (__builtin_expect((SCOREP_THROTTLE_MASK != 0) | !scorep_location_recording(l) |
-                             (scorep_timer_active != SCOREP_TIMER_TSC),
+    /* the enter's test (scorep_event_enter_fast_msg_as): the gate word for the measurement,
+     * recording and the TSC, off_depth 0 for scorep_location_recording, pending throttled
+     * calls when profiling, or'ed into one branch; before session 19 three flags through the
+     * GOT each (issue #31: 8 instructions per MPI_Comm_rank) */
+    if (__builtin_expect((scorep_event_fast_pending(profiling) | scorep_gate() | l->off_depth) != 0,
                          0))
         goto general;
     if (profiling) {

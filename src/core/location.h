@@ -38,6 +38,12 @@ typedef struct scorep_location {
      * compiler adapters' hooks take the fast path of the mode (events.h,
      * scorep_event_enter_measured) after a test of this one byte instead of the four fields */
     uint8_t events_fast;
+    /* the MPI adapter's nesting flag: non-zero while a wrapper of this thread runs, so that
+     * MPI calls made from inside it go straight to PMPI (adapters/mpi/mpi_adapter.h). Here,
+     * in padding, rather than in a TLS variable of the adapter: its wrappers load the
+     * location anyway, and in a shared library each access of a TLS variable loads its
+     * offset from the GOT first (issue #31, session 19: 4 instructions per wrapped call) */
+    uint8_t mpi_nesting;
     uint32_t create_seq; /* pthread sequence number of this thread (0 = main) */
     uint32_t parent_id;  /* location that created this thread */
     char name[32];

@@ -120,6 +120,10 @@ for mode in stamped timed profiled traced metric; do
             "local_calls ($mode): THREADS/MPI_Comm_rank visits"
         expect_eq "$(profile_sum "$x" MPI_Comm_size visits)" 1002 "local_calls ($mode): MPI_Comm_size visits"
         expect_eq "$(profile_sum "$x" MPI_Type_size visits)" 500 "local_calls ($mode): MPI_Type_size visits"
+        # the calls of the attribute's delete callback, inside MPI_Comm_free: straight to PMPI
+        expect_eq "$(profile_sum "$x" nested/MPI_Comm_free visits)" 2 "local_calls ($mode): MPI_Comm_free visits"
+        expect_eq "$(profile_dump "$x" -m visits | awk -F'\t' 'index($2, "nested/MPI_Comm_free/") == 1' | wc -l)" 0 \
+            "local_calls ($mode): nothing recorded inside MPI_Comm_free"
     fi
     [ "$mode" != profiled ] || continue
     # per location: the main threads 1001 MPI_Comm_rank (world() and the loop), the 4 threads 300
@@ -131,6 +135,9 @@ for mode in stamped timed profiled traced metric; do
         expect_eq "$(trace_count "$x" $ev "" MPI_Comm_size)" 1002 "local_calls ($mode): $ev MPI_Comm_size"
         expect_eq "$(trace_count "$x" $ev "" MPI_Type_size)" 500 "local_calls ($mode): $ev MPI_Type_size"
         expect_eq "$(trace_count "$x" $ev "" MPI_Barrier)" 500 "local_calls ($mode): $ev MPI_Barrier"
+        # the delete callback's calls inside MPI_Comm_free (one per process) are not recorded
+        expect_eq "$(trace_count "$x" $ev "" MPI_Comm_free) $(trace_count "$x" $ev "" MPI_Send) $(trace_count "$x" $ev "" MPI_Recv)" \
+            "2 0 0" "local_calls ($mode): $ev MPI_Comm_free, MPI_Send, MPI_Recv"
     done
     # (a METRIC record has the timestamp of the event whose values it holds)
     [ "$mode" = metric ] ||

@@ -15,7 +15,6 @@
 
 uint64_t scorep_mpi_enabled;
 int scorep_mpi_thread_level = MPI_THREAD_SINGLE;
-__thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
 int scorep_mpi_time_local;
 
 static uint64_t configured; /* groups from SCOREP_MPI_ENABLE_GROUPS, derived ones added */
@@ -75,12 +74,10 @@ int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn)
     read_groups();
     f->record = 0;
     f->raw = 0;
-    if (scorep_mpi_nesting)
-        return 0;
     scorep_location *l = scorep_location_get(); /* starts the measurement if needed */
-    if (!l || !scorep_measurement_on())
+    if (!l || l->mpi_nesting || !scorep_measurement_on())
         return 0;
-    scorep_mpi_nesting = 1;
+    l->mpi_nesting = 1;
     f->l = l;
     if (configured & SCOREP_MPI_G_ENV) {
         f->region = scorep_mpi_region(fn);
@@ -146,10 +143,10 @@ __attribute__((flatten)) void scorep_mpi_end(scorep_mpi_frame *f)
  * measurement off): whether it is recorded, with the location and the region. */
 static int frameless_target(uint32_t fn, scorep_location **l, uint32_t *region)
 {
-    if (scorep_mpi_nesting || !scorep_measurement_on())
+    if (!scorep_measurement_on())
         return 0;
     *l = scorep_location_get();
-    if (*l == NULL)
+    if (*l == NULL || (*l)->mpi_nesting)
         return 0;
     *region = scorep_mpi_region(fn);
     return *region != SCOREP_INVALID_ID;
@@ -161,7 +158,7 @@ static __attribute__((noinline)) int enter_slow(uint32_t fn)
     uint32_t region;
     if (!frameless_target(fn, &l, &region))
         return 0;
-    scorep_mpi_nesting = 1;
+    l->mpi_nesting = 1;
     scorep_event_enter(l, region);
     return 1;
 }
@@ -173,9 +170,9 @@ int scorep_mpi_enter(uint32_t fn)
 {
     scorep_location *l = scorep_tls_location;
     uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
-    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting | (l == NULL) | (r == 0)))
+    if (SCOREP_MPI_UNLIKELY((l == NULL) | (r == 0)) || SCOREP_MPI_UNLIKELY(l->mpi_nesting))
         return enter_slow(fn);
-    scorep_mpi_nesting = 1;
+    l->mpi_nesting = 1;
     scorep_event_enter(l, r - 1);
     return 1;
 }
@@ -184,9 +181,9 @@ int scorep_mpi_enter(uint32_t fn)
  * cleared, location.c) and the region defined. */
 __attribute__((flatten)) void scorep_mpi_leave(uint32_t fn)
 {
-    scorep_event_leave(scorep_tls_location,
-                       __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED) - 1);
-    scorep_mpi_nesting = 0;
+    scorep_location *l = scorep_tls_location;
+    scorep_event_leave(l, __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED) - 1);
+    l->mpi_nesting = 0;
 }
 
 /* Enter with a timer reading and Leave one tick later: one reading for the two events */
@@ -219,11 +216,19 @@ int scorep_mpi_stamp(uint32_t fn)
 {
     scorep_location *l = scorep_tls_location;
     uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
-    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting | (l == NULL) | (r == 0) | scorep_mpi_time_local))
+    /* one branch per test: or'ed with setcc, the four cost two instructions more */
+    if (SCOREP_MPI_UNLIKELY(l == NULL) || SCOREP_MPI_UNLIKELY(r == 0) ||
+        SCOREP_MPI_UNLIKELY(scorep_mpi_time_local) || SCOREP_MPI_UNLIKELY(l->mpi_nesting))
         return stamp_slow(fn);
     if (scorep_event_stamped_fast(l, r - 1, scorep_location_events_fast(l)))
         return 0;
     return stamp_general(l, r - 1);
+}
+
+int scorep_mpi_received_error(int ret)
+{
+    int cls = MPI_SUCCESS;
+    return PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE;
 }
 
 uint64_t scorep_mpi_next_message_handle(void)

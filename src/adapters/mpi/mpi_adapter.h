@@ -24,9 +24,10 @@
 extern SCOREP_MPI_HIDDEN uint64_t scorep_mpi_enabled;
 /* The thread level MPI_Init/MPI_Init_thread provided. */
 extern SCOREP_MPI_HIDDEN int scorep_mpi_thread_level;
-/* Non-zero while this thread is inside a wrapper: MPI calls made from there (by the MPI
- * library or by the adapter itself) go straight to PMPI. */
-extern __thread int scorep_mpi_nesting __attribute__((tls_model("initial-exec")));
+/* The nesting flag is the location's (core/location.h, mpi_nesting): non-zero while this
+ * thread is inside a wrapper, MPI calls made from there (by the MPI library or by the
+ * adapter itself) go straight to PMPI. A thread without a location records nothing and sets
+ * no flag; its calls go to PMPI as well. */
 
 /* One entry per wrapped function (generated from mpi_functions.spec). */
 typedef struct {
@@ -84,12 +85,12 @@ static inline __attribute__((always_inline)) int
 scorep_mpi_begin_impl(scorep_mpi_frame *f, uint32_t fn, int record, bool alloc, uint64_t size,
                       bool open)
 {
-    if (SCOREP_MPI_UNLIKELY(scorep_mpi_nesting || !scorep_measurement_on()))
+    if (SCOREP_MPI_UNLIKELY(!scorep_measurement_on()))
         return 0;
     scorep_location *l = scorep_location_get();
-    if (SCOREP_MPI_UNLIKELY(l == NULL))
+    if (SCOREP_MPI_UNLIKELY(l == NULL || l->mpi_nesting))
         return 0;
-    scorep_mpi_nesting = 1;
+    l->mpi_nesting = 1;
     f->l = l;
     f->record = record;
     f->raw = 0;
@@ -165,16 +166,22 @@ void scorep_mpi_end(scorep_mpi_frame *f);
 /* Its body, inlined there and into the wrappers of the message path (scorep_mpi_begin_hot) */
 static inline __attribute__((always_inline)) void scorep_mpi_end_hot(scorep_mpi_frame *f)
 {
+    scorep_location *l = f->l;
+#if defined(__GNUC__)
+    /* the location's fields at their offsets from l's register: else GCC keeps the address
+     * of the mode byte, computed before the PMPI call, across it on the stack (a store, a
+     * load and the address's computation: 2 instructions per MPI_Send, issue #31) */
+    __asm__("" : "+r"(l));
+#endif
     if (f->record) {
         /* the Leave of l's fast mode (events_mpi.h): at the post hook's reading, or at one
          * of the TSC's of its own; a receive wrote its Leave with its MpiRecv where it could
          * (scorep_event_mpi_recv_leave_fast) */
-        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(f->l, f->region, f->raw)
-                     : scorep_event_mpi_leave_fast(f->l, f->region)))
-            scorep_event_leave_impl(f->l, f->region, true,
-                                    f->raw ? f->raw : scorep_timer_ticks());
+        if (!(f->raw ? scorep_event_mpi_leave_raw_fast(l, f->region, f->raw)
+                     : scorep_event_mpi_leave_fast(l, f->region)))
+            scorep_event_leave_impl(l, f->region, true, f->raw ? f->raw : scorep_timer_ticks());
     }
-    scorep_mpi_nesting = 0;
+    l->mpi_nesting = 0;
 }
 
 /* The wrappers without hooks (spec events '-'): no frame. scorep_mpi_enter records the
@@ -197,6 +204,22 @@ int scorep_mpi_stamp(uint32_t fn);
 /* SCOREP_MPI_TIME_LOCAL_CALLS, read at MPI_Init */
 extern SCOREP_MPI_HIDDEN int scorep_mpi_time_local;
 
+/* scorep_mpi_stamp's common case inlined into the local calls' wrappers: the location (not
+ * nested), the region defined, and the fast path of l's mode (scorep_event_stamped_fast:
+ * one reading, no call). true: recorded, the wrapper tail-calls PMPI with its arguments
+ * still in their registers; false: nothing changed, the wrapper tail-calls its out-of-line
+ * part, which calls scorep_mpi_stamp (the same tests again, then the general path). With
+ * the call of scorep_mpi_stamp in it, the wrapper kept a frame of its own and its arguments
+ * in callee-saved registers around the call (issue #31, session 19). */
+static inline __attribute__((always_inline)) bool scorep_mpi_stamp_fast(uint32_t fn)
+{
+    scorep_location *l = scorep_tls_location;
+    uint32_t r = __atomic_load_n(&scorep_mpi_region_ids[fn], __ATOMIC_RELAXED);
+    return __builtin_expect(l != NULL, 1) && __builtin_expect(r != 0, 1) &&
+           __builtin_expect(!scorep_mpi_time_local, 1) && __builtin_expect(!l->mpi_nesting, 1) &&
+           scorep_event_stamped_fast(l, r - 1, scorep_location_events_fast(l));
+}
+
 static inline int scorep_mpi_group_on(uint64_t bits)
 {
     return (__atomic_load_n(&scorep_mpi_enabled, __ATOMIC_RELAXED) & bits) != 0;
@@ -218,12 +241,12 @@ int scorep_mpi_parse_groups(const char *value, uint64_t *bits, char *err, size_t
 uint64_t scorep_mpi_next_message_handle(void);
 
 /* A receive call took its message: it succeeded, or failed with MPI_ERR_TRUNCATE (the
- * message is consumed and the status filled, as for a success). */
+ * message is consumed and the status filled, as for a success). The error's class out of
+ * line: inlined, its variable on the stack was written on every receive (issue #31). */
+int scorep_mpi_received_error(int ret);
 static inline int scorep_mpi_received(int ret)
 {
-    int cls = MPI_SUCCESS;
-    return ret == MPI_SUCCESS ||
-           (PMPI_Error_class(ret, &cls) == MPI_SUCCESS && cls == MPI_ERR_TRUNCATE);
+    return ret == MPI_SUCCESS || scorep_mpi_received_error(ret);
 }
 
 /* Byte count of a status (what PMPI_Get_elements_x with MPI_BYTE gives: exact beyond 2 GiB;

@@ -199,7 +199,7 @@ scorep_mpi_comm *scorep_mpi_comm_define(scorep_mpi_frame *f, MPI_Comm comm, uint
 }
 
 scorep_mpi_comm *scorep_mpi_world;
-MPI_Comm scorep_mpi_world_handle = MPI_COMM_NULL;
+MPI_Comm scorep_mpi_world_handle = SCOREP_MPI_NO_WORLD;
 
 scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm)
 {
@@ -246,7 +246,7 @@ void scorep_mpi_comm_init(void)
 
 void scorep_mpi_comm_finalize(void)
 {
-    scorep_mpi_world_handle = MPI_COMM_NULL;
+    scorep_mpi_world_handle = SCOREP_MPI_NO_WORLD;
     scorep_mpi_world = NULL;
     if (world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&world_group);

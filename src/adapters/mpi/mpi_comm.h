@@ -49,14 +49,28 @@ void scorep_mpi_comm_finalize(void);
 scorep_mpi_comm *scorep_mpi_comm_lookup(MPI_Comm comm);
 /* The record of MPI_COMM_WORLD (set at MPI_Init; the communicator lives until MPI_Finalize):
  * the communicator of most messages is found without a table lookup. world_handle is
- * MPI_COMM_WORLD while the record is set, MPI_COMM_NULL otherwise (whose record is NULL
- * too), so that one compare finds it. */
+ * MPI_COMM_WORLD while the record is set, SCOREP_MPI_NO_WORLD otherwise, so that one compare
+ * finds it. With Open MPI (MPI_Comm a pointer) that is the address of world_handle itself, a
+ * handle no program has: a record found by the compare is never NULL, and the callers' test
+ * of NULL is left to the lookup's path (issue #31, session 19: 2 instructions per message
+ * call). Elsewhere it is MPI_COMM_NULL, whose record is NULL too. */
 extern SCOREP_MPI_HIDDEN scorep_mpi_comm *scorep_mpi_world;
 extern SCOREP_MPI_HIDDEN MPI_Comm scorep_mpi_world_handle;
+#if defined(OPEN_MPI) && OPEN_MPI
+#define SCOREP_MPI_NO_WORLD ((MPI_Comm)(void *)&scorep_mpi_world_handle)
+#define SCOREP_MPI_WORLD_SET 1 /* a handle equal to world_handle has a record */
+#else
+#define SCOREP_MPI_NO_WORLD MPI_COMM_NULL
+#define SCOREP_MPI_WORLD_SET 0
+#endif
 static inline scorep_mpi_comm *scorep_mpi_comm_get(MPI_Comm comm)
 {
-    if (comm == scorep_mpi_world_handle)
-        return scorep_mpi_world;
+    if (comm == scorep_mpi_world_handle) {
+        scorep_mpi_comm *w = scorep_mpi_world;
+        if (SCOREP_MPI_WORLD_SET && w == NULL)
+            __builtin_unreachable();
+        return w;
+    }
     return scorep_mpi_comm_lookup(comm);
 }
 void scorep_mpi_comm_ref_slow(scorep_mpi_comm *c);
