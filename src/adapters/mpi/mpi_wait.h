@@ -536,39 +536,22 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_any(scorep_mpi
     scorep_mpi_post_any_taken(f, ret, ctx, index, done, status);
 }
 
-static inline __attribute__((always_inline)) void scorep_mpi_pre_testany(scorep_mpi_frame *f,
-                                                                         scorep_mpi_ctx_reqs *ctx,
-                                                                         int count,
-                                                                         MPI_Request requests_[])
+/* MPI_Testany and MPI_Waitany: the handles, saved before the call (the post hooks:
+ * scorep_mpi_post_any, MPI_Waitany's through scorep_mpi_post_waitany) */
+static inline __attribute__((always_inline)) void scorep_mpi_pre_any(scorep_mpi_frame *f,
+                                                                     scorep_mpi_ctx_reqs *ctx,
+                                                                     int count,
+                                                                     MPI_Request requests_[])
 {
     (void)f;
     scorep_mpi_ctx_save(ctx, count, requests_, NULL);
 }
 
+/* MPI_Waitany: no flag (the spec's hook arguments are the call's parameters) */
 static inline __attribute__((always_inline)) void
-scorep_mpi_post_testany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                        MPI_Request requests_[], int *index, int *flag, MPI_Status *status)
+scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int *index,
+                        MPI_Status *status)
 {
-    (void)count;
-    (void)requests_;
-    scorep_mpi_post_any(f, ret, ctx, index, flag, status);
-}
-
-static inline __attribute__((always_inline)) void scorep_mpi_pre_waitany(scorep_mpi_frame *f,
-                                                                         scorep_mpi_ctx_reqs *ctx,
-                                                                         int count,
-                                                                         MPI_Request requests_[])
-{
-    (void)f;
-    scorep_mpi_ctx_save(ctx, count, requests_, NULL);
-}
-
-static inline __attribute__((always_inline)) void
-scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                        MPI_Request requests_[], int *index, MPI_Status *status)
-{
-    (void)count;
-    (void)requests_;
     scorep_mpi_post_any(f, ret, ctx, index, NULL, status);
 }
 
