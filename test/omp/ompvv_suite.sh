@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# ompvv_suite.sh: the OpenMP Validation & Verification suite (SOLLVE V&V, a checkout named by
+# OMPVV_SRC, not part of scorep-rt) against the installed runtime: its C and C++ tests
+# without target offload, built plain and by scorep-cc with gcc/g++ (libgomp, the GOMP_*
+# wrappers) and clang/clang++ (libomp, OMPT), run with profiling and tracing. A test passes
+# measured when it passes plain (exit 0 and "Test passed"), the measured build exits with
+# the same status and prints the same OMPVV_RESULT lines, and otf2-print reads its trace
+# without a word on stderr. A manual validation (docs/openmp.md, "The OpenMP V&V suite"),
+# not part of make check.
+#
+#   OMPVV_SRC=/path/to/sollve_vv PREFIX=/path/to/_install test/omp/ompvv_suite.sh [COMPILER...]
+#
+# COMPILER: gcc, clang (default both; C++ tests use g++ and clang++). Tests with a target
+# construct (or the suite's offloading probes) are left out; a test the compiler cannot
+# build plain is counted "not built". OMP_NUM_THREADS is 2, or 4 where the test fails plain on 2; every
+# run has TIMEOUT seconds (default 60). ANALYZE_EVERY=N (default 10) runs scorep-analyze on
+# every Nth measured trace and wants its exit status 0. SCOREP_TOTAL_MEMORY is 256M unless
+# set (some tests start 1000 threads). A test that fails measured on its exit status or
+# verdict is run plain three more times: one that fails there too depends on timing and is
+# not counted. Prints a line per test and a summary per compiler; exits 1 when a test passes plain and fails measured.
+set -eu -o pipefail
+
+: "${OMPVV_SRC:?OMPVV_SRC names a SOLLVE V&V checkout (github.com/SOLLVE/sollve_vv)}"
+: "${PREFIX:?PREFIX names the scorep-rt installation (its bin/scorep-cc)}"
+[ -f "$OMPVV_SRC/ompvv/ompvv.h" ] || { echo "no $OMPVV_SRC/ompvv/ompvv.h: not a SOLLVE V&V checkout" >&2; exit 2; }
+[ -x "$PREFIX/bin/scorep-cc" ] || { echo "no $PREFIX/bin/scorep-cc" >&2; exit 2; }
+limit=${TIMEOUT:-60}
+every=${ANALYZE_EVERY:-10}
+[ $# -gt 0 ] || set -- gcc clang
+work=$(mktemp -d "${TMPDIR:-/tmp}/ompvv-suite.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# the tests without offload: no target construct, no offloading probe of ompvv.h, no
+# omp_target_* routine (a line continued after "#pragma omp" counts too; // comments do not)
+find "$OMPVV_SRC/tests" \( -name '*.c' -o -name '*.cpp' \) | sort |
+    while read -r f; do
+        # (grep -q stops reading early: a pipe from sed would fail under pipefail)
+        if ! grep -q -E '\btarget\b|OMPVV_TEST_(AND_SET_)?OFFLOADING|OMPVV_TEST_(AND_SET_)?SHARED_ENVIRONMENT|omp_target_' \
+            <(sed 's|//.*||' "$f"); then
+            echo "$f"
+        fi
+    done >"$work/list"
+
+# verdict OUT: the test's OMPVV_RESULT lines (the suite's own verdict)
+verdict() { grep -a '^\[OMPVV_RESULT' "$1" || true; }
+
+fail_all=0
+for cc in "$@"; do
+    case $cc in
+    gcc) cxx=g++ ;;
+    clang) cxx=clang++ ;;
+    *) echo "unknown compiler $cc (gcc, clang)" >&2; exit 2 ;;
+    esac
+    built=0 plain_ok=0 pass=0 fail=0 flaky=0 n=0
+    while read -r src; do
+        name=${src#"$OMPVV_SRC/tests/"}
+        c=$cc
+        case $src in *.cpp) c=$cxx ;; esac
+        b=$work/$cc.bin
+        rm -f "$b.plain" "$b.measured"
+        # the suite's own flags: ompvv.h's directory, -lm for the math tests
+        if ! $c -fopenmp -O1 -w -I"$OMPVV_SRC/ompvv" -o "$b.plain" "$src" -lm >"$work/build.log" 2>&1; then
+            continue
+        fi
+        built=$((built + 1))
+        # 2 threads, or 4 for a test that wants more (the measured run takes the same)
+        for nt in 2 4; do
+            rm -rf "$work/run" && mkdir "$work/run"
+            prc=0
+            (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain.out" 2>&1 </dev/null || prc=$?
+            if [ $prc -eq 0 ] && grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then break; fi
+        done
+        if [ $prc -ne 0 ] || ! grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then
+            echo "$cc $name: plain rc=$prc (not counted)"
+            continue
+        fi
+        plain_ok=$((plain_ok + 1))
+        why=""
+        if ! "$PREFIX/bin/scorep-cc" "$c" -fopenmp -O1 -w -I"$OMPVV_SRC/ompvv" -o "$b.measured" "$src" -lm \
+            >"$work/build.log" 2>&1; then
+            why="scorep-cc: $(head -c 300 "$work/build.log" | tr '\n' ' ')"
+        else
+            rm -rf "$work/run" "$work/exp" && mkdir "$work/run"
+            mrc=0
+            (cd "$work/run" && OMP_NUM_THREADS=$nt SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
+                SCOREP_TOTAL_MEMORY=${SCOREP_TOTAL_MEMORY:-256M} SCOREP_EXPERIMENT_DIRECTORY="$work/exp" timeout "$limit" "$b.measured") \
+                >"$work/measured.out" 2>&1 </dev/null || mrc=$?
+            if [ $mrc -ne $prc ]; then
+                why="measured rc=$mrc"
+            elif [ "$(verdict "$work/plain.out")" != "$(verdict "$work/measured.out")" ]; then
+                why="verdict: $(verdict "$work/measured.out" | tr '\n' ' ')"
+            elif grep -a -q -i 'scorep.*\(warn\|error\)' "$work/measured.out"; then
+                why="runtime: $(grep -a -i -m2 'scorep.*\(warn\|error\)' "$work/measured.out" | tr '\n' ' ')"
+            elif [ ! -f "$work/exp/traces.otf2" ] || [ ! -f "$work/exp/profile.cubex" ]; then
+                why="no trace or profile"
+            elif ! otf2-print "$work/exp/traces.otf2" >/dev/null 2>"$work/print.err" || [ -s "$work/print.err" ]; then
+                why="otf2-print: $(head -c 200 "$work/print.err" | tr '\n' ' ')"
+            else
+                n=$((n + 1))
+                if [ $((n % every)) -eq 0 ]; then
+                    arc=0
+                    "$PREFIX/bin/scorep-analyze" "$work/exp" >"$work/analyze.out" 2>&1 || arc=$?
+                    if [ $arc -ne 0 ] || [ ! -f "$work/exp/scout.cubex" ]; then
+                        why="scorep-analyze rc=$arc: $(tail -c 200 "$work/analyze.out" | tr '\n' ' ')"
+                    else
+                        name="$name (analyzed)"
+                    fi
+                fi
+            fi
+        fi
+        # a test whose verdict depends on timing (which thread runs a task, who arrives
+        # first) may fail plain too: three more plain runs tell
+        case $why in "measured rc"* | verdict*) recheck=yes ;; *) recheck=no ;; esac
+        if [ $recheck = yes ]; then
+            for i in 1 2 3; do
+                rm -rf "$work/run" && mkdir "$work/run"
+                (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain2.out" 2>&1 </dev/null &&
+                    grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain2.out" || {
+                    why=flaky
+                    break
+                }
+            done
+        fi
+        if [ "$why" = flaky ]; then
+            flaky=$((flaky + 1))
+            echo "$cc $name: fails plain too, now and then (not counted)"
+        elif [ -z "$why" ]; then
+            pass=$((pass + 1))
+            echo "$cc $name: ok"
+        else
+            fail=$((fail + 1))
+            echo "$cc $name: FAIL $why"
+            [ ! -f "$work/measured.out" ] || sed 's/^/    | /' "$work/measured.out" | head -n 10
+        fi
+        rm -f "$work/measured.out"
+    done <"$work/list"
+    echo "ompvv_suite $cc: $(wc -l <"$work/list") selected, $built built, $plain_ok passed plain, $pass passed measured, $fail failed measured, $flaky failing plain now and then (not counted)"
+    [ $fail -eq 0 ] || fail_all=1
+done
+[ $fail_all -eq 0 ]
