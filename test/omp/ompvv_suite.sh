@@ -9,12 +9,13 @@
 # without a word on stderr. A manual validation (docs/openmp.md, "The OpenMP V&V suite"),
 # not part of make check.
 #
-#   OMPVV_SRC=/path/to/sollve_vv PREFIX=/path/to/_install test/omp/ompvv_suite.sh [COMPILER...]
+#   OMPVV_SRC=/path/to/sollve_vv PREFIX=/path/to/_install test/omp/ompvv_suite.sh [WAY...]
 #
-# COMPILER: gcc, clang (default both; C++ tests use g++ and clang++). Tests with a target
+# WAY: gcc, clang (default both; C++ tests use g++ and clang++), or gcc-run, clang-run: the
+# plain build run under scorep-run (LD_PRELOAD, no scorep-cc). Tests with a target
 # construct (or the suite's offloading probes) are left out; a test the compiler cannot
 # build plain is counted "not built". OMP_NUM_THREADS is 2, or 4 where the test fails plain on 2; every
-# run has TIMEOUT seconds (default 60). ANALYZE_EVERY=N (default 10) runs scorep-analyze on
+# run has TIMEOUT seconds (default 60); ONLY=REGEX takes the tests whose path matches. ANALYZE_EVERY=N (default 10) runs scorep-analyze on
 # every Nth measured trace and wants its exit status 0. SCOREP_TOTAL_MEMORY is 256M unless
 # set (some tests start 1000 threads). A test that fails measured on its exit status or
 # verdict is run plain three more times: one that fails there too depends on timing and is
@@ -40,18 +41,23 @@ find "$OMPVV_SRC/tests" \( -name '*.c' -o -name '*.cpp' \) | sort |
             <(sed 's|//.*||' "$f"); then
             echo "$f"
         fi
-    done >"$work/list"
+    done >"$work/list.all"
+# ONLY=REGEX: the tests whose path matches (e.g. ONLY=taskloop)
+grep -E "${ONLY:-.}" "$work/list.all" >"$work/list" || { echo "no test matches ONLY=$ONLY" >&2; exit 2; }
 
 # verdict OUT: the test's OMPVV_RESULT lines (the suite's own verdict)
 verdict() { grep -a '^\[OMPVV_RESULT' "$1" || true; }
 
 fail_all=0
 for cc in "$@"; do
-    case $cc in
-    gcc) cxx=g++ ;;
-    clang) cxx=clang++ ;;
-    *) echo "unknown compiler $cc (gcc, clang)" >&2; exit 2 ;;
+    way=$cc
+    case $way in
+    gcc | gcc-run) cc=gcc cxx=g++ ;;
+    clang | clang-run) cc=clang cxx=clang++ ;;
+    *) echo "unknown way $way (gcc, clang, gcc-run, clang-run)" >&2; exit 2 ;;
     esac
+    run=()
+    case $way in *-run) run=("$PREFIX/bin/scorep-run") ;; esac
     built=0 plain_ok=0 pass=0 fail=0 flaky=0 n=0
     while read -r src; do
         name=${src#"$OMPVV_SRC/tests/"}
@@ -72,19 +78,20 @@ for cc in "$@"; do
             if [ $prc -eq 0 ] && grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then break; fi
         done
         if [ $prc -ne 0 ] || ! grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then
-            echo "$cc $name: plain rc=$prc (not counted)"
+            echo "$way $name: plain rc=$prc (not counted)"
             continue
         fi
         plain_ok=$((plain_ok + 1))
         why=""
-        if ! "$PREFIX/bin/scorep-cc" "$c" -fopenmp -O1 -w -I"$OMPVV_SRC/ompvv" -o "$b.measured" "$src" -lm \
+        [ ${#run[@]} -eq 0 ] || cp "$b.plain" "$b.measured" # scorep-run: the plain binary
+        if [ ${#run[@]} -eq 0 ] && ! "$PREFIX/bin/scorep-cc" "$c" -fopenmp -O1 -w -I"$OMPVV_SRC/ompvv" -o "$b.measured" "$src" -lm \
             >"$work/build.log" 2>&1; then
             why="scorep-cc: $(head -c 300 "$work/build.log" | tr '\n' ' ')"
         else
             rm -rf "$work/run" "$work/exp" && mkdir "$work/run"
             mrc=0
             (cd "$work/run" && OMP_NUM_THREADS=$nt SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
-                SCOREP_TOTAL_MEMORY=${SCOREP_TOTAL_MEMORY:-256M} SCOREP_EXPERIMENT_DIRECTORY="$work/exp" timeout "$limit" "$b.measured") \
+                SCOREP_TOTAL_MEMORY=${SCOREP_TOTAL_MEMORY:-256M} SCOREP_EXPERIMENT_DIRECTORY="$work/exp" timeout "$limit" "${run[@]}" "$b.measured") \
                 >"$work/measured.out" 2>&1 </dev/null || mrc=$?
             if [ $mrc -ne $prc ]; then
                 why="measured rc=$mrc"
@@ -124,18 +131,18 @@ for cc in "$@"; do
         fi
         if [ "$why" = flaky ]; then
             flaky=$((flaky + 1))
-            echo "$cc $name: fails plain too, now and then (not counted)"
+            echo "$way $name: fails plain too, now and then (not counted)"
         elif [ -z "$why" ]; then
             pass=$((pass + 1))
-            echo "$cc $name: ok"
+            echo "$way $name: ok"
         else
             fail=$((fail + 1))
-            echo "$cc $name: FAIL $why"
+            echo "$way $name: FAIL $why"
             [ ! -f "$work/measured.out" ] || sed 's/^/    | /' "$work/measured.out" | head -n 10
         fi
         rm -f "$work/measured.out"
     done <"$work/list"
-    echo "ompvv_suite $cc: $(wc -l <"$work/list") selected, $built built, $plain_ok passed plain, $pass passed measured, $fail failed measured, $flaky failing plain now and then (not counted)"
+    echo "ompvv_suite $way: $(wc -l <"$work/list") selected, $built built, $plain_ok passed plain, $pass passed measured, $fail failed measured, $flaky failing plain now and then (not counted)"
     [ $fail -eq 0 ] || fail_all=1
 done
 [ $fail_all -eq 0 ]
