@@ -14,7 +14,8 @@
 # WAY: gcc, clang (default both; C++ tests use g++ and clang++), or gcc-run, clang-run: the
 # plain build run under scorep-run (LD_PRELOAD, no scorep-cc). Tests with a target
 # construct (or the suite's offloading probes) are left out; a test the compiler cannot
-# build plain is counted "not built". OMP_NUM_THREADS is 2, or 4 where the test fails plain on 2; every
+# build plain is counted "not built". OMP_NUM_THREADS is 2, or 4 where the test fails plain on 2
+# (THREADS="2 4": the counts tried in turn, the first that passes plain is measured); every
 # run has TIMEOUT seconds (default 60); ONLY=REGEX takes the tests whose path matches. ANALYZE_EVERY=N (default 10) runs scorep-analyze on
 # every Nth measured trace and wants its exit status 0. SCOREP_TOTAL_MEMORY is 256M unless
 # set (some tests start 1000 threads). A test that fails measured on its exit status or
@@ -70,8 +71,8 @@ for cc in "$@"; do
             continue
         fi
         built=$((built + 1))
-        # 2 threads, or 4 for a test that wants more (the measured run takes the same)
-        for nt in 2 4; do
+        # 2 threads, or 4 for a test that wants more (the measured run takes the same count)
+        for nt in ${THREADS:-2 4}; do
             rm -rf "$work/run" && mkdir "$work/run"
             prc=0
             (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain.out" 2>&1 </dev/null || prc=$?
