@@ -6,7 +6,7 @@
 # wrappers) and clang/clang++ (libomp, OMPT), run with profiling and tracing. A test passes
 # measured when it passes plain (exit 0 and "Test passed"), the measured build exits with
 # the same status and prints the same OMPVV_RESULT lines, and otf2-print reads its trace
-# without a word on stderr. A manual validation (docs/openmp.md, "The OpenMP V&V suite"),
+# without a word on stderr (with an OpenMP ThreadFork where the test has a parallel construct). A manual validation (docs/openmp.md, "The OpenMP V&V suite"),
 # not part of make check.
 #
 #   OMPVV_SRC=/path/to/sollve_vv PREFIX=/path/to/_install test/omp/ompvv_suite.sh [WAY...]
@@ -102,8 +102,12 @@ for cc in "$@"; do
                 why="runtime: $(grep -a -i -m2 'scorep.*\(warn\|error\)' "$work/measured.out" | tr '\n' ' ')"
             elif [ ! -f "$work/exp/traces.otf2" ] || [ ! -f "$work/exp/profile.cubex" ]; then
                 why="no trace or profile"
-            elif ! otf2-print "$work/exp/traces.otf2" >/dev/null 2>"$work/print.err" || [ -s "$work/print.err" ]; then
+            elif ! otf2-print "$work/exp/traces.otf2" >"$work/print.out" 2>"$work/print.err" || [ -s "$work/print.err" ]; then
                 why="otf2-print: $(head -c 200 "$work/print.err" | tr '\n' ' ')"
+            elif grep -q -E '^\s*#\s*pragma\s+omp\s+parallel' "$src" &&
+                ! grep -q -E '^THREAD_FORK .*Model: OPENMP' "$work/print.out"; then
+                # the adapter recorded nothing (not linked, not found): the test passes unmeasured
+                why="no OpenMP ThreadFork in the trace of a test with a parallel construct"
             else
                 n=$((n + 1))
                 if [ $((n % every)) -eq 0 ]; then
