@@ -125,13 +125,14 @@ for cc in "$@"; do
         # first) may fail plain too: three more plain runs tell
         case $why in "measured rc"* | verdict*) recheck=yes ;; *) recheck=no ;; esac
         if [ $recheck = yes ]; then
-            for i in 1 2 3; do
+            for _ in 1 2 3; do
                 rm -rf "$work/run" && mkdir "$work/run"
-                (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain2.out" 2>&1 </dev/null &&
-                    grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain2.out" || {
+                rc2=0
+                (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain2.out" 2>&1 </dev/null || rc2=$?
+                if [ $rc2 -ne 0 ] || ! grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain2.out"; then
                     why=flaky
                     break
-                }
+                fi
             done
         fi
         if [ "$why" = flaky ]; then
