@@ -581,18 +581,34 @@ void scorep_rt_close_locations(void)
     char rank_prefix[32] = "";
     if (ipc->size() > 1)
         snprintf(rank_prefix, sizeof rank_prefix, "rank %d ", ipc->rank());
+    /* one line per location for the first MAX_STOP_WARNINGS, then one for the rest: a
+     * team of 1000 threads (the OpenMP V&V suite's taskloop tests) wrote 335 lines;
+     * MANIFEST.md lists every location's stop */
+    enum { MAX_STOP_WARNINGS = 16 };
+    unsigned warned = 0, more = 0;
+    unsigned long long more_lost = 0;
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         uint64_t t = scorep_location_now(l, program_end_raw);
         if (!l->finished)
             l->end_ts = t;
         if (l->profiling)
             scorep_profile_close_all(&l->profile, l->end_ts);
-        if (l->buffer.full) /* location ids are per process: with several, say whose */
+        if (!l->buffer.full)
+            continue;
+        if (warned++ < MAX_STOP_WARNINGS) /* location ids are per process: with several, say whose */
             scorep_warn("%slocation %u: SCOREP_TOTAL_MEMORY was used up; its trace stops early "
                         "(%llu events lost). Increase SCOREP_TOTAL_MEMORY or filter "
                         "frequent regions",
                         rank_prefix, l->id, (unsigned long long)l->buffer.lost);
+        else {
+            more++;
+            more_lost += l->buffer.lost;
+        }
     }
+    if (more)
+        scorep_warn("%s%u more locations: SCOREP_TOTAL_MEMORY was used up; their traces stop "
+                    "early (%llu events lost; MANIFEST.md lists them)",
+                    rank_prefix, more, more_lost);
 }
 
 /* After the subsystems' finalize (sampling adds its call paths below the roots it finds):
