@@ -227,7 +227,7 @@ for d in "$@"; do
             pass=$((pass + 1))
         else
             fail=$((fail + 1))
-            sed 's/^/    | /' "$work/measured.out" | head -n 20
+            head -n 20 "$work/measured.out" | sed 's/^/    | /'
         fi
         echo "$d/$t np=$np plain=$plain measured=$measured $trace"
     done <"$work/list"
