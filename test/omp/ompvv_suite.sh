@@ -78,7 +78,7 @@ for cc in "$@"; do
             (cd "$work/run" && OMP_NUM_THREADS=$nt timeout "$limit" "$b.plain") >"$work/plain.out" 2>&1 </dev/null || prc=$?
             if [ $prc -eq 0 ] && grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then break; fi
         done
-        if [ $prc -ne 0 ] || ! grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then
+        if [ "$prc" -ne 0 ] || ! grep -q '^\[OMPVV_RESULT.*Test passed' "$work/plain.out"; then
             echo "$way $name: plain rc=$prc (not counted)"
             continue
         fi
