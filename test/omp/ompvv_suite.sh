@@ -94,7 +94,7 @@ for cc in "$@"; do
             (cd "$work/run" && OMP_NUM_THREADS=$nt SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true \
                 SCOREP_TOTAL_MEMORY=${SCOREP_TOTAL_MEMORY:-256M} SCOREP_EXPERIMENT_DIRECTORY="$work/exp" timeout "$limit" "${run[@]}" "$b.measured") \
                 >"$work/measured.out" 2>&1 </dev/null || mrc=$?
-            if [ $mrc -ne $prc ]; then
+            if [ "$mrc" -ne "$prc" ]; then
                 why="measured rc=$mrc"
             elif [ "$(verdict "$work/plain.out")" != "$(verdict "$work/measured.out")" ]; then
                 why="verdict: $(verdict "$work/measured.out" | tr '\n' ' ')"
