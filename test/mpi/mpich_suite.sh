@@ -13,7 +13,7 @@
 # DIR: directories of test/mpi (default: pt2pt coll rma comm); tests with more than
 # MAX_NP (default 4) processes, expected failures (xfail), GPU and environment variants are
 # left out. Fortran: f77/X (mpif.h), f90/X (`use mpi`; made from f77/X by the suite's own
-# maint/f77tof90, as its autogen.sh does) and f08/X (`use mpi_f08`), built with mpif90; f77,
+# maint/f77tof90, as its autogen script does) and f08/X (`use mpi_f08`), built with mpif90; f77,
 # f90 or f08 alone stands for all of its directories. LINK=scorep: the measured run is of a
 # second binary linked by `scorep-cc --nocompiler mpicc|mpif90`, run without scorep-run
 # (the link-time path). Needs mpicc (mpif90), mpirun, otf2-print and python3 with the otf2

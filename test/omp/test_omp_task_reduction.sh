@@ -3,7 +3,7 @@
 # test_omp_task_reduction.sh: test/omp/task_reduction.c (a parallel construct with a task
 # reduction, 100 tasks in_reduction) in the three builds: gcc enters that team through
 # GOMP_parallel_reductions, which libgomp's wrappers missed (no fork, no team, no task: the
-# OpenMP V&V suite's test_task_in_reduction.c passed measured with an empty trace). Each
+# OpenMP V&V suite's 5.0 task-in-reduction test passed measured with an empty trace). Each
 # build: one fork and join, a team of 2 with one parallel region on each thread, 100 tasks
 # created, run and completed, the program's sum unchanged.
 . "$top_srcdir/test/integration/lib.sh"
