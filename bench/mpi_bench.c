@@ -290,37 +290,32 @@ static void commrank(int rank, long n)
         printf("commrank ns %.1f\n", t / (double)n * 1e9);
 }
 
+/* the modes that take the rank and the count of iterations */
+static const struct {
+    const char *name;
+    void (*run)(int rank, long n);
+} modes[] = {
+    {"pingpong", pingpong},          {"nbpingpong", nbpingpong},    {"commrank", commrank},
+    {"self", self_blocking},         {"selfnb", self_nonblocking},  {"selfwait", self_wait},
+    {"selftest", self_test},         {"selftestany", self_testany}, {"selfwaitany", self_waitany},
+    {"selfwaitsome", self_waitsome}, {"testpend", test_pending},
+};
+
 int main(int argc, char **argv)
 {
     int rank;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long n = argc > 2 ? atol(argv[2]) : 100000;
-    if (argc > 1 && strcmp(argv[1], "pingpong") == 0)
-        pingpong(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "nbpingpong") == 0)
-        nbpingpong(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "commrank") == 0)
-        commrank(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "self") == 0)
-        self_blocking(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selfnb") == 0)
-        self_nonblocking(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selfwait") == 0)
-        self_wait(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selftest") == 0)
-        self_test(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selftestany") == 0)
-        self_testany(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selfwaitany") == 0)
-        self_waitany(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "selfwaitsome") == 0)
-        self_waitsome(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "testpend") == 0)
-        test_pending(rank, n);
-    else if (argc > 1 && strcmp(argv[1], "poll") == 0)
+    const char *mode = argc > 1 ? argv[1] : "";
+    size_t m = 0;
+    while (m < sizeof modes / sizeof modes[0] && strcmp(mode, modes[m].name) != 0)
+        m++;
+    if (m < sizeof modes / sizeof modes[0])
+        modes[m].run(rank, n);
+    else if (strcmp(mode, "poll") == 0)
         poll(rank, n, argc > 3 ? atoi(argv[3]) : 64);
-    else if (argc > 1 && strcmp(argv[1], "outstanding") == 0)
+    else if (strcmp(mode, "outstanding") == 0)
         outstanding(rank, (int)n);
     else
         MPI_Barrier(MPI_COMM_WORLD);

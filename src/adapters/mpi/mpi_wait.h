@@ -484,14 +484,6 @@ scorep_mpi_post_test(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_test *ctx, MPI
 }
 
 static inline __attribute__((always_inline)) void
-scorep_mpi_pre_testall(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
-                       MPI_Request requests_[], MPI_Status **statuses)
-{
-    (void)f;
-    scorep_mpi_ctx_save(ctx, count, requests_, statuses);
-}
-
-static inline __attribute__((always_inline)) void
 scorep_mpi_post_testall(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
                         MPI_Request requests_[], int *flag, MPI_Status statuses[])
 {
@@ -536,8 +528,8 @@ static inline __attribute__((always_inline)) void scorep_mpi_post_any(scorep_mpi
     scorep_mpi_post_any_taken(f, ret, ctx, index, done, status);
 }
 
-/* MPI_Testany and MPI_Waitany: the handles, saved before the call (the post hooks:
- * scorep_mpi_post_any, MPI_Waitany's through scorep_mpi_post_waitany) */
+/* MPI_Testany and MPI_Waitany: the handles, saved before the call (the post hook:
+ * scorep_mpi_post_any, flag 0 for MPI_Waitany: mpi_functions.spec) */
 static inline __attribute__((always_inline)) void scorep_mpi_pre_any(scorep_mpi_frame *f,
                                                                      scorep_mpi_ctx_reqs *ctx,
                                                                      int count,
@@ -547,15 +539,7 @@ static inline __attribute__((always_inline)) void scorep_mpi_pre_any(scorep_mpi_
     scorep_mpi_ctx_save(ctx, count, requests_, NULL);
 }
 
-/* MPI_Waitany: no flag (the spec's hook arguments are the call's parameters) */
-static inline __attribute__((always_inline)) void
-scorep_mpi_post_waitany(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int *index,
-                        MPI_Status *status)
-{
-    scorep_mpi_post_any(f, ret, ctx, index, NULL, status);
-}
-
-/* MPI_Waitsome and MPI_Testsome: the requests and (replaced if ignored) statuses */
+/* MPI_Waitsome, MPI_Testsome and MPI_Testall: the requests and (replaced if ignored) statuses */
 static inline __attribute__((always_inline)) void
 scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
                     MPI_Request requests_[], MPI_Status **statuses)
@@ -564,7 +548,8 @@ scorep_mpi_pre_some(scorep_mpi_frame *f, scorep_mpi_ctx_reqs *ctx, int count,
     scorep_mpi_ctx_save(ctx, count, requests_, statuses);
 }
 
-/* test: Testsome, whose requests found incomplete may record RequestTest */
+/* test: Testsome (1; Waitsome 0: mpi_functions.spec), whose requests found incomplete may
+ * record RequestTest */
 static inline __attribute__((always_inline)) void
 scorep_mpi_post_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int *outcount,
                      int indices[], MPI_Status statuses[], const bool test)
@@ -581,26 +566,6 @@ scorep_mpi_post_some(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int
     if (ctx->saved)
         scorep_mpi_ctx_take_saved(ctx);
     scorep_mpi_post_some_taken(f, ret, ctx, outcount, indices, statuses, test);
-}
-
-static inline __attribute__((always_inline)) void
-scorep_mpi_post_waitsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                         MPI_Request requests_[], int *outcount, int indices[],
-                         MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
-    scorep_mpi_post_some(f, ret, ctx, outcount, indices, statuses, false);
-}
-
-static inline __attribute__((always_inline)) void
-scorep_mpi_post_testsome(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_reqs *ctx, int count,
-                         MPI_Request requests_[], int *outcount, int indices[],
-                         MPI_Status statuses[])
-{
-    (void)count;
-    (void)requests_;
-    scorep_mpi_post_some(f, ret, ctx, outcount, indices, statuses, true);
 }
 
 #endif
