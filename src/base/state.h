@@ -31,14 +31,16 @@ static inline int scorep_recording_on(void)
 /* The compiler hooks' fast path (core/events.h, scorep_event_enter_fast_as) reads three
  * process-wide conditions in one load of this word instead of three loads through the GOT:
  * SCOREP_GATE_OFF (the measurement is not active), SCOREP_GATE_NOT_TSC (the timer is not
- * the TSC) and SCOREP_GATE_NO_RECORDING (recording switched off; an enter's condition, not
- * a leave's). libscorep-rt reads it %rip-relative, through a hidden alias (its sources are
-compiled with SCOREP_IN_LIBSCOREP_RT); the adapters' own libraries (libscorep-rt-mpi's
-wrappers inline the fast enter) through the GOT. It follows scorep_measurement_active,
- * scorep_recording_enabled and scorep_timer_active: every store of one of those stores its
- * bit too (scorep_gate_set), the bit of a condition that stops recording before the flag's
- * store, the bit of one that allows it after, so that the word never allows more than the
- * flags; an event that sees a bit set takes the general path, which reads the flags. */
+ * the one they read inline: the TSC on x86, CLOCK_MONOTONIC elsewhere, base/timer.h's
+ * SCOREP_TIMER_INLINE) and SCOREP_GATE_NO_RECORDING (recording switched off; an enter's
+ * condition, not a leave's). libscorep-rt reads it %rip-relative, through a hidden alias
+ * (its sources are compiled with SCOREP_IN_LIBSCOREP_RT); the adapters' own libraries
+ * (libscorep-rt-mpi's wrappers inline the fast enter) through the GOT. It follows
+ * scorep_measurement_active, scorep_recording_enabled and scorep_timer_active: every store
+ * of one of those stores its bit too (scorep_gate_set), the bit of a condition that stops
+ * recording before the flag's store, the bit of one that allows it after, so that the word
+ * never allows more than the flags; an event that sees a bit set takes the general path,
+ * which reads the flags. */
 enum { SCOREP_GATE_OFF = 1u, SCOREP_GATE_NOT_TSC = 2u, SCOREP_GATE_NO_RECORDING = 4u };
 extern uint32_t scorep_event_gate;
 #ifdef SCOREP_IN_LIBSCOREP_RT

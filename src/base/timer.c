@@ -10,20 +10,27 @@
 
 scorep_timer_kind scorep_timer_active = SCOREP_TIMER_CLOCK_GETTIME;
 
+/* SCOREP_TEST_CLOCK_SKEW: lets the clock-offset test give one rank a clock that is off by a
+ * known amount; only the clock_gettime timer honours it (the TSC is read inline) */
+static int64_t test_skew;
+
+/* whether the fast paths may read kind k's ticks inline (scorep_timer_tsc): the inline
+ * kind, without a test skew, which only scorep_timer_slow adds */
+static int inline_readable(scorep_timer_kind k)
+{
+    return k == SCOREP_TIMER_INLINE && test_skew == 0;
+}
+
 /* scorep_timer_active and its bit of the event gate (base/state.h): the bit that sends
  * events to the general path set before the kind changes, cleared after */
 static void set_kind(scorep_timer_kind k)
 {
-    if (k != SCOREP_TIMER_TSC)
+    if (!inline_readable(k))
         scorep_gate_set(SCOREP_GATE_NOT_TSC, 1);
     scorep_timer_active = k;
-    if (k == SCOREP_TIMER_TSC)
+    if (inline_readable(k))
         scorep_gate_set(SCOREP_GATE_NOT_TSC, 0);
 }
-
-/* SCOREP_TEST_CLOCK_SKEW: lets the clock-offset test give one rank a clock that is off by a
- * known amount; only the clock_gettime timer honours it (the TSC is read inline) */
-static int64_t test_skew;
 
 static struct {
     uint64_t tick0, ns0, tick1, ns1, real0;
@@ -51,7 +58,10 @@ int scorep_timer_set_test_skew(int64_t ns)
 {
     if (ns != 0 && scorep_timer_active != SCOREP_TIMER_CLOCK_GETTIME)
         return -1;
+    if (ns != 0) /* the fast paths' inline reading would miss the skew */
+        scorep_gate_set(SCOREP_GATE_NOT_TSC, 1);
     test_skew = ns;
+    set_kind(scorep_timer_active);
     return 0;
 }
 

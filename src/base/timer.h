@@ -36,6 +36,16 @@ static inline uint64_t scorep_timer_tsc(void)
 #endif
 }
 
+/* The kind whose ticks scorep_timer_tsc reads inline: the TSC on x86, elsewhere (and in a
+ * build with SCOREP_PORTABLE=1) CLOCK_MONOTONIC's nanoseconds, which the clock_gettime
+ * timer gives too. While it is the active timer the event gate lets the fast paths read it
+ * (base/state.h, SCOREP_GATE_NOT_TSC); so they run on every machine, not on x86 alone. */
+#if SCOREP_ASM_X86_64 || defined(__i386__)
+#define SCOREP_TIMER_INLINE SCOREP_TIMER_TSC
+#else
+#define SCOREP_TIMER_INLINE SCOREP_TIMER_CLOCK_GETTIME
+#endif
+
 uint64_t scorep_timer_slow(void);
 
 /* Raw ticks (not yet strictly increasing; see scorep_location_now). */

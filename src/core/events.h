@@ -199,8 +199,8 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
     buf_mpi_rec *m = NULL;
-    /* the gate: measurement on, recording on, the TSC as timer (base/state.h); with
-     * off_depth 0 that is scorep_location_recording */
+    /* the gate: measurement on, recording on, the inline timer (the TSC on x86,
+     * base/state.h); with off_depth 0 that is scorep_location_recording */
     /* with the pending throttled calls in one test: or'ed, one branch (issue #31) */
     if (__builtin_expect((scorep_event_fast_pending(profiling) | scorep_gate() | l->off_depth) != 0,
                          0))
@@ -451,7 +451,7 @@ static inline __attribute__((always_inline)) void scorep_event_stamped(scorep_lo
 
 /* scorep_event_stamped's common case, for a location in the mode given (profiling, tracing
  * or both: its events_fast byte, which the caller reads first; so no metric sources and no
- * substrate plugins): no throttle update pending, the TSC as timer, l recording; the
+ * substrate plugins): no throttle update pending, the inline timer, l recording; the
  * profile node that the region's last visit found still the one to add the visit to (no
  * depth limit, no throttling at this visit); the trace stream of the call's depth with
  * room for both records in its page and no minimum duration that could remove a one-tick

@@ -175,7 +175,7 @@ scorep_event_mpi_irecv(scorep_location *l, uint64_t raw, uint32_t comm, uint32_t
  * one gate test, one slot test per stream, for a location in the mode given (profiling,
  * tracing or both: its events_fast byte, so no metric sources and no substrate plugins),
  * in the common case of the compiler hooks' fast paths (events.h, scorep_event_enter_fast_as
- * and _leave_fast_as: no throttle update pending, l records, the TSC as timer, room in the
+ * and _leave_fast_as: no throttle update pending, l records, the inline timer, room in the
  * call stack and in the pages of the depth's stream and of the MPI class's). Every test
  * before the first change: otherwise they return false having changed nothing, and the
  * caller records the events one by one. The records, the profile and the call stack are
