@@ -18,4 +18,18 @@
 #define SCOREP_ASM_X86_64 0
 #endif
 
+/* A spin-wait's pause: tells the core (and an SMT sibling) that this is a busy loop. Not a
+ * hot-path asm, so taken by the instruction set alone, in a portable build too: x86's
+ * `pause`, AArch64's `yield`, else only a compiler barrier (the loop reloads its atomic). */
+static inline void scorep_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield" ::: "memory");
+#else
+    __asm__ volatile("" ::: "memory");
+#endif
+}
+
 #endif

@@ -176,9 +176,26 @@ static int unwind_stepwise(struct scorep_sampling_thread *t, void *uc)
  * unw_backtrace caches each frame's unwind rule per thread (tens of ns per frame), whereas
  * unw_step takes signal masks per frame (microseconds). It starts in this handler; the
  * frames up to the signal frame are dropped by finding the interrupted address. */
+/* The interrupted instruction's address in the signal's context (its layout is the machine's);
+ * 0 where this file does not know it, and then every sample takes the slow path. */
+static uintptr_t signal_pc(const void *uc)
+{
+    const ucontext_t *u = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)u->uc_mcontext.pc;
+#else
+    (void)u;
+    return 0;
+#endif
+}
+
 static int unwind(struct scorep_sampling_thread *t, void *uc)
 {
-    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    uintptr_t pc = signal_pc(uc);
+    if (pc == 0)
+        return unwind_stepwise(t, uc);
     int n = unw_backtrace(t->ips, SMP_MAX_FRAMES);
     int k = 0;
     while (k < n && (uintptr_t)t->ips[k] != pc)

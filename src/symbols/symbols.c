@@ -381,19 +381,37 @@ static int set_unknown(scorep_symbol *sym, uintptr_t addr)
     return -1;
 }
 
+/* An ARM/AArch64 mapping symbol ($x code, $d data; $a, $t on 32-bit ARM; each may carry a
+ * ".suffix"): it marks where a kind of contents starts and names no function. libdwfl
+ * returns $x, sizeless and local, as the symbol of an address no function symbol covers,
+ * such as a non-PIE executable's PLT entry (found on AArch64 under qemu: test_symbols_nopie
+ * named the shared library's function "$x"). */
+static bool is_mapping_symbol(const char *name)
+{
+    return name[0] == '$' && name[1] != '\0' && strchr("xdat", name[1]) != NULL &&
+           (name[2] == '\0' || name[2] == '.');
+}
+
+/* dwfl_module_addrinfo without mapping symbols: NULL where only one covers addr */
+static const char *function_symbol(Dwfl_Module *mod, uintptr_t addr)
+{
+    GElf_Off offset = 0;
+    GElf_Sym elfsym;
+    const char *name = dwfl_module_addrinfo(mod, addr, &offset, &elfsym, NULL, NULL, NULL);
+    return name != NULL && is_mapping_symbol(name) ? NULL : name;
+}
+
 int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym)
 {
     memset(sym, 0, sizeof *sym);
     Dwfl_Module *mod = find_module(addr);
     if (mod == NULL)
         return set_unknown(sym, addr);
-    GElf_Off offset = 0;
-    GElf_Sym elfsym;
-    if (dwfl_module_addrinfo(mod, addr, &offset, &elfsym, NULL, NULL, NULL) == NULL)
+    if (function_symbol(mod, addr) == NULL)
         mod = follow_canonical_plt(mod, &addr);
     const char *module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     sym->module = module != NULL ? strdup(module) : NULL;
-    const char *name = dwfl_module_addrinfo(mod, addr, &offset, &elfsym, NULL, NULL, NULL);
+    const char *name = function_symbol(mod, addr);
     const char *die_name = function_source(mod, addr, sym);
     if (name == NULL || name[0] == '\0')
         name = die_name;

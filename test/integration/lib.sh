@@ -28,8 +28,10 @@ for _v in $(env | sed -n 's/^\(\(OMP\|KMP\|GOMP\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
     unset "$_v"
 done
 export SCOREP_CC_LIBDIR="$top_builddir/.libs" SCOREP_CC_INCLUDEDIR="$top_srcdir/include"
-# the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here)
-export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+# the GCC plugin of scorep-cc --filter, from the build directory (absent: not built here);
+# TEST_GCC_PLUGIN names another: a cross build's tests (cross_aarch64.sh) load the plugin built
+# for the machine the cross gcc runs on, not the build's own, which is for the target
+export SCOREP_CC_GCC_PLUGIN="${TEST_GCC_PLUGIN:-$top_builddir/.libs/scorep_filter_gcc.so}"
 # the LLVM pass plugin of clang/clang++ (absent: not built here; scorep-cc then falls back)
 export SCOREP_CC_LLVM_PLUGIN="$top_builddir/.libs/scorep_llvm_plugin.so"
 # The test programs call tiny functions up to millions of times and assert exact timed and
@@ -154,6 +156,31 @@ count_out()
     run_to "$work/.count_out" "$@"
     count_lines "$_re" "$work/.count_out"
 }
+
+# build_machine: the machine the build under test is for, x86_64, aarch64 or other; not uname -m,
+# which says x86_64 where cross_aarch64.sh runs an aarch64 build's tests under qemu
+build_machine()
+{
+    run_to "$work/.elfhead" readelf -h "$top_builddir/.libs/libscorep-rt.so"
+    case "$(sed -n 's/^ *Machine: *//p' "$work/.elfhead")" in
+    *X86-64) echo x86_64 ;;
+    AArch64) echo aarch64 ;;
+    *) echo other ;;
+    esac
+}
+
+# loaded_objects PROG: the shared objects the dynamic linker loads for executable PROG, as ldd
+# lists them; the program's own loader prints them, also for an aarch64 build under qemu
+# (cross_aarch64.sh), where the host's ldd says "not a dynamic executable"
+loaded_objects()
+{
+    env LD_TRACE_LOADED_OBJECTS=1 "$1"
+}
+
+# EREs of a call and of a jump in objdump -d's output, for the checks of generated code: x86-64's
+# call and jmp, AArch64's bl and b (cross_aarch64.sh runs the tests on aarch64 under qemu)
+CALL_INSN='[[:space:]](callq?|bl)[[:space:]]'
+JMP_INSN='[[:space:]](jmpq?|b)[[:space:]]'
 
 # disasm_fn PROG FUNC: objdump's disassembly of function FUNC of PROG (from its label to the
 # next empty line); fails the test when objdump fails

@@ -107,7 +107,9 @@ else
 fi
 
 # --- OpenMP tasks (test/omp/tasks.c): 51 explicit tasks, each on a task lane ---
+# (clang's OpenMP is LLVM's libomp, which a build may lack: cross_aarch64.sh's has none)
 if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$' &&
+    grep -q '^#define SCOREP_LIBOMP_SO ' "$top_builddir/config.h" &&
     command -v clang >/dev/null 2>&1; then
     scorep_cc clang -fopenmp -o tasks "$top_srcdir/test/omp/tasks.c"
     run_app tasks env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=t \

@@ -148,16 +148,17 @@ expect_eq "$status" 0 "scorep-run: exit status ($(cat preload.err))"
 check pexp preload.out scorep-run
 
 part "tail calls: the program's own unlock at a function's end counts, a library's does not"
-if [ "$(uname -m)" = x86_64 ]; then
+# (called_from in pthread_sync.c decodes the calls of x86-64 and AArch64)
+if [ "$(build_machine)" = x86_64 ] || [ "$(build_machine)" = aarch64 ]; then
     gcc -O2 -shared -fPIC -o libtail.so "$PROGRAMS/pthread_tail_lib.c" || fail "gcc pthread_tail_lib.c"
     gcc -O2 -o pthread_tail_plain "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread ||
         fail "gcc pthread_tail.c"
     scorep_cc gcc -O2 -o pthread_tail_linked "$PROGRAMS/pthread_tail.c" -L. -ltail -Wl,-rpath,"$work" -lpthread
     # the mechanism under test: the unlocks at the functions' ends are jumps (tail calls)
     run_to lib.dis objdump -d libtail.so
-    expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' lib.dis)" 2 "the library's unlocks are tail calls"
+    expect_eq "$(grep -c -E "${JMP_INSN}.*<pthread_mutex_unlock@plt>" lib.dis)" 2 "the library's unlocks are tail calls"
     run_to tail.dis objdump -d pthread_tail_plain
-    expect_eq "$(grep -c 'jmp .*<pthread_mutex_unlock@plt>' tail.dis)" 1 "the program's unlock_at_end is a tail call"
+    expect_eq "$(grep -c -E "${JMP_INSN}.*<pthread_mutex_unlock@plt>" tail.dis)" 1 "the program's unlock_at_end is a tail call"
     for v in linked plain; do
         if [ $v = linked ]; then set -- ./pthread_tail_linked; else set -- "$top_builddir/scorep-run" ./pthread_tail_plain; fi
         run_app tail_$v env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=tail_$v "$@"
@@ -171,7 +172,7 @@ if [ "$(uname -m)" = x86_64 ]; then
             "3 2" "$v: the program's 3 locks and 2 unlocks are regions, the library's calls are not"
     done
 else
-    skip_part_here "tail calls" "the call before a return address is decoded on x86-64 only"
+    skip_part_here "tail calls" "the call before a return address is decoded on x86-64 and aarch64 only"
 fi
 
 part "profile only: the regions without tracing"

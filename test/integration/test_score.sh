@@ -156,9 +156,9 @@ roundtrip() # COMPILER PLUGIN-FILE
         fail "scorep-score -g ${k}_1"
     expect_eq "$(sed -n 's/^    MANGLED //p' "g_$k/initial_scorep.filter")" leaf "$k: -g lists exactly leaf"
     scorep_cc --filter="g_$k/initial_scorep.filter" "$k" -O1 -o "calls_${k}_g" "$PROGRAMS/calls.c" -lpthread
-    expect_eq "$(disasm_fn "calls_${k}_g" leaf | grep -c -E 'call.*(scorep_|__cyg_)')" 0 \
+    expect_eq "$(disasm_fn "calls_${k}_g" leaf | grep -c -E "${CALL_INSN}.*(scorep_|__cyg_)")" 0 \
         "$k: -g round trip: leaf calls no runtime function"
-    expect_eq "$(disasm_fn "calls_${k}_g" main | grep -c 'call.*<scorep_plugin_enter')" 1 \
+    expect_eq "$(disasm_fn "calls_${k}_g" main | grep -c -E "${CALL_INSN}.*<scorep_plugin_enter")" 1 \
         "$k: -g round trip: main stays instrumented"
     run_app "${k}_2" env SCOREP_EXPERIMENT_DIRECTORY="${k}_2" "./calls_${k}_g" 50
     expect_eq "$status" 3 "$k: -g round trip: exit status"

@@ -43,8 +43,9 @@ link="-L/lib -Wl,-rpath,/lib -Wl,--push-state,--no-as-needed -lscorep-rt-memory 
 # the directory's mkdtemp pattern as it is (command.c, prepare_filter_ref)
 filter_ref="$TMPDIR/scorep-cc.XXXXXX/scorep_cc_filter"
 export_filter='-Wl,--export-dynamic-symbol=scorep_cc_filter_file'
-# the GCC plugin of --filter (compile-time filtering), when configure found gcc's plugin headers
-export SCOREP_CC_GCC_PLUGIN="$top_builddir/.libs/scorep_filter_gcc.so"
+# the GCC plugin of --filter (compile-time filtering), when configure found gcc's plugin headers:
+# the build's, or TEST_GCC_PLUGIN, the plugin for the machine a cross gcc runs on (as lib.sh)
+export SCOREP_CC_GCC_PLUGIN="${TEST_GCC_PLUGIN:-$top_builddir/.libs/scorep_filter_gcc.so}"
 # the commands below are -finstrument-functions' (--instrument=plugin is checked at the end)
 export SCOREP_CC_INSTRUMENT=functions
 if "$wrap" --help | grep -q 'not built here'; then

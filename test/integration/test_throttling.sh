@@ -229,7 +229,15 @@ check_filtered() # MODE
 # throttled path is fetched as one (design-reduction.md, "throttled calls")
 check_count_insn()
 {
-    [ "$(uname -m)" = x86_64 ] || { skip_part "$1: the x86-64 count instruction"; return 0; }
+    # AArch64 (cross_aarch64.sh, under qemu): the portable count, one load and one store of the
+    # slot at the thread's counters indexed by the word (x[i, lsl #3]), the pointer from tpidr_el0
+    if [ "$(build_machine)" = aarch64 ]; then
+        expect_eq "$(count_lines 'str[[:space:]]+x[0-9]+, \[x[0-9]+, x[0-9]+, lsl #3\]' "$2")" 1 \
+            "$1: aarch64: one count, by slot index"
+        expect_ge "$(count_lines 'mrs[[:space:]]+x[0-9]+, tpidr_el0' "$2")" 1 "$1: aarch64: ... in TLS"
+        return 0
+    fi
+    [ "$(build_machine)" = x86_64 ] || { skip_part_here "$1: the count instruction" "$(build_machine)"; return 0; }
     # a portable build (base/arch.h, test_portable_paths.sh) counts by slot index: no
     # base-only %fs access, but the index into the counters' array
     if [ "$(count_out '^hot paths: +portable' "$SCOREP_INFO" build)" = 1 ]; then
@@ -270,9 +278,9 @@ if [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     # call of scorep_plugin_enter and one of scorep_plugin_leave, none of the hooks)
     objdump -d throttle_plugin >throttle_plugin.dis || fail "objdump -d throttle_plugin"
     awk '/<tiny>:/,/^$/' throttle_plugin.dis >tiny.dis
-    expect_eq "$(count_lines 'call.*scorep_plugin_enter' tiny.dis)" \
+    expect_eq "$(count_lines "${CALL_INSN}.*scorep_plugin_enter" tiny.dis)" \
         1 "plugin: tiny calls scorep_plugin_enter once (on its measured path)"
-    expect_eq "$(count_lines 'call.*__cyg_profile_func' throttle_plugin.dis)" 0 \
+    expect_eq "$(count_lines "${CALL_INSN}.*__cyg_profile_func" throttle_plugin.dis)" 0 \
         "plugin: no -finstrument-functions hooks"
     check_count_insn plugin tiny.dis
     # the ABI's version (throttle_pending.h): the inserted code binds the versioned counters
@@ -311,9 +319,9 @@ if command -v clang >/dev/null 2>&1 && [ -f "$SCOREP_CC_LLVM_PLUGIN" ]; then
     expect_eq "$(count_out ' U scorep_throttle_slots_v3$' nm -D throttle_clang_plugin)" 1 \
         "clang plugin: the program needs scorep_throttle_slots_v3 at load"
     disasm_fn throttle_clang_plugin tiny.scorep_measured >tiny_measured.dis
-    expect_eq "$(count_lines 'call.*scorep_plugin_(enter|leave)' tiny_measured.dis)" 2 \
+    expect_eq "$(count_lines "${CALL_INSN}.*scorep_plugin_(enter|leave)" tiny_measured.dis)" 2 \
         "clang plugin: the copy enters and leaves once each"
-    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_clang_plugin)" 0 \
+    expect_eq "$(count_out "${CALL_INSN}.*__cyg_profile_func" objdump -d throttle_clang_plugin)" 0 \
         "clang plugin: no -finstrument-functions hooks"
     # clang's -finstrument-functions with the same runtime: the hooks' path
     check_throttle functions
@@ -329,7 +337,7 @@ if command -v gfortran >/dev/null 2>&1 && [ -f "$SCOREP_CC_GCC_PLUGIN" ]; then
     if nm -D "$top_builddir/.libs/libscorep-rt.so" | grep -q ' T ompt_start_tool$'; then
         check_omp plugin
     fi
-    expect_eq "$(count_out 'call.*__cyg_profile_func' objdump -d throttle_f_plugin)" 0 \
+    expect_eq "$(count_out "${CALL_INSN}.*__cyg_profile_func" objdump -d throttle_f_plugin)" 0 \
         "gfortran plugin: no -finstrument-functions hooks"
 else
     skip_part "gfortran with the GCC plugin"

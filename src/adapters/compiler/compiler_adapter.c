@@ -315,6 +315,9 @@ __cxa_begin_catch(void *exception)
     }
     scorep_location *l = scorep_tls_location;
     if (l && scorep_measurement_on())
-        scorep_event_unwind_to(l, (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *));
+        /* the handler's stack pointer at this call: our CFA. Not the frame address + 16, which
+         * is the CFA on x86-64 only (AArch64's frame record lies at the bottom of the frame:
+         * there no frame was ever unwound, test_cxx.sh's clang++ thrower under qemu) */
+        scorep_event_unwind_to(l, (uintptr_t)__builtin_dwarf_cfa());
     return f ? f(exception) : exception;
 }

@@ -6,6 +6,7 @@
  * allocates (its code is recognised by the caller's address; a call that comes through
  * libc or the dynamic loader, such as strdup, is judged by the frame that called libc). */
 #include "adapters/memory/memory_wrappers.h"
+#include "base/arch.h"
 #include "core/events.h"
 
 #include <dlfcn.h>
@@ -164,7 +165,7 @@ static void find_ranges(void)
         return;
     }
     while (__atomic_load_n(&ranges_state, __ATOMIC_ACQUIRE) != 2)
-        __builtin_ia32_pause();
+        scorep_cpu_relax();
 }
 
 static int kind_of(uintptr_t a)

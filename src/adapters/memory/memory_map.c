@@ -4,6 +4,7 @@
  * doubles under its own lock. Storage comes from mmap: the table must not call malloc,
  * which is the function being measured. */
 #include "adapters/memory/memory_map.h"
+#include "base/arch.h"
 
 #include <sched.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static inline void lock(scorep_alloc_shard *s)
     while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED)) {
             if (++spins < 100)
-                __builtin_ia32_pause();
+                scorep_cpu_relax();
             else
                 sched_yield();
         }

@@ -5,6 +5,7 @@
  * (SCOREP_AllocMetric and the profiling substrate's track_alloc/track_free/leaked_memory). */
 #include "adapters/memory/memory_track.h"
 #include "adapters/memory/memory_map.h"
+#include "base/arch.h"
 #include "core/events.h"
 #include "runtime/runtime.h"
 #include "defs/defs.h"
@@ -95,7 +96,7 @@ static bool setup(void)
         return ok;
     }
     while ((s = __atomic_load_n(&setup_state, __ATOMIC_ACQUIRE)) == 1)
-        __builtin_ia32_pause();
+        scorep_cpu_relax();
     return s == 2;
 }
 

@@ -170,6 +170,59 @@ static int called_from(uintptr_t ret, uintptr_t fn)
     }
     return 1;
 }
+#elif defined(__aarch64__)
+static inline int in(uintptr_t a, uintptr_t lo, uintptr_t hi, size_t len)
+{
+    return a >= lo && a + len <= hi;
+}
+
+static inline uint32_t insn_at(uintptr_t a)
+{
+    uint32_t i;
+    memcpy(&i, (const void *)a, 4);
+    return i;
+}
+
+/* where the executable's PLT entry at T jumps: binutils' AArch64 entry, after an optional
+ * `bti c`, is adrp x16, PAGE(slot); ldr x17, [x16, #OFF(slot)]; add x16, x16, #OFF; br x17;
+ * 0 when T is no such entry */
+static uintptr_t plt_target(uintptr_t t)
+{
+    if (in(t, program_lo, program_hi, 4) && insn_at(t) == 0xd503245fu) /* bti c */
+        t += 4;
+    if (!in(t, program_lo, program_hi, 16))
+        return 0;
+    uint32_t adrp = insn_at(t), ldr = insn_at(t + 4), br = insn_at(t + 12);
+    /* adrp x16 / ldr x17, [x16, #imm12 * 8] / br x17 */
+    if ((adrp & 0x9f00001fu) != 0x90000010u || (ldr & 0xffc003ffu) != 0xf9400211u ||
+        br != 0xd61f0220u)
+        return 0;
+    int64_t page = (int64_t)((((adrp >> 5) & 0x7ffffu) << 2) | ((adrp >> 29) & 3u));
+    page = (page ^ 0x100000) - 0x100000; /* sign-extend 21 bits */
+    uintptr_t slot = (t & ~(uintptr_t)0xfff) + (uintptr_t)(page * 4096) +
+                     (uintptr_t)((ldr >> 10) & 0xfffu) * 8;
+    if (!in(slot, image_lo, image_hi, 8))
+        return 0;
+    return __atomic_load_n((const uintptr_t *)slot, __ATOMIC_RELAXED);
+}
+
+/* called_from as on x86-64 above: a `bl` before RET into a PLT entry whose slot leads out of
+ * the executable means a library function tail-called FN (found on aarch64 under qemu: the
+ * user API's functions ending in an unlock were recorded as the program's
+ * pthread_mutex_unlock, test_user.sh); a call through a register (blr) counts. */
+static int called_from(uintptr_t ret, uintptr_t fn)
+{
+    if (!in(ret - 4, program_lo, program_hi, 4))
+        return 1;
+    uint32_t i = insn_at(ret - 4);
+    if ((i & 0xfc000000u) != 0x94000000u) /* bl imm26 */
+        return 1;
+    int64_t d = (int64_t)(i & 0x3ffffffu);
+    d = (d ^ 0x2000000) - 0x2000000; /* sign-extend 26 bits */
+    uintptr_t target = ret - 4 + (uintptr_t)(d * 4);
+    uintptr_t via = target == fn ? fn : plt_target(target);
+    return via == 0 || via == fn || in(via, program_lo, program_hi, 1);
+}
 #else
 static int called_from(uintptr_t ret, uintptr_t fn)
 {

@@ -20,8 +20,18 @@
 #include <attribs.h>
 #include <internal-fn.h>
 #include <options.h>
-#if defined(__x86_64__)
+
+#include "base/arch.h" // SCOREP_PORTABLE
+
+// The %fs: count is a matter of the compiler's TARGET, not of the machine the plugin runs on:
+// a cross gcc on x86-64 for AArch64 loads a plugin built for x86-64 (__x86_64__ is defined)
+// into code for AArch64. DEFAULT_TLS_SEG_REG comes only with gcc's i386 target headers (tm.h,
+// through gcc-plugin.h); a portable build (base/arch.h) never counts by asm.
+#if defined(DEFAULT_TLS_SEG_REG) && !SCOREP_PORTABLE
+#define SCOREP_GCC_TARGET_X86 1
 #include <tm_p.h> // ADDR_SPACE_SEG_FS
+#else
+#define SCOREP_GCC_TARGET_X86 0
 #endif
 
 #include <unordered_map>
@@ -160,7 +170,7 @@ static void add(gimple_seq *seq, gimple *g, location_t loc)
 // of the caller's registers on every call: docs/design-reduction.md, "throttled calls").
 static bool count_by_asm(void)
 {
-#if SCOREP_ASM_X86_64 // base/arch.h: not in a portable build (SCOREP_PORTABLE)
+#if SCOREP_GCC_TARGET_X86 // and 64-bit pointers: not -m32, -mx32
     return TYPE_PRECISION(ptr_type_node) == 64;
 #else
     return false;
@@ -180,7 +190,7 @@ unsigned scorep_gcc_bit_shift(void)
 // uint64_t __seg_fs *: the slot in gcc's named address space of %fs (ADDR_SPACE_SEG_FS)
 static tree slot_ptr_type(void)
 {
-#if defined(__x86_64__)
+#if SCOREP_GCC_TARGET_X86
     tree slot = build_qualified_type(long_long_unsigned_type_node,
                                      ENCODE_QUAL_ADDR_SPACE(ADDR_SPACE_SEG_FS));
     return build_pointer_type(slot);
