@@ -139,7 +139,11 @@ static uint32_t define_region(omp_region_kind kind, const void *codeptr)
         const char *base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", kinds[kind].name, base ? base + 1 : file, line);
     } else {
-        snprintf(name, sizeof name, "%s @0x%" PRIxPTR, kinds[kind].name, (uintptr_t)codeptr);
+        /* Not the absolute address: it differs between ranks (address space randomisation),
+         * which would give each rank its own region for one construct. */
+        char where[256];
+        scorep_symbols_object_offset((uintptr_t)codeptr, where, sizeof where);
+        snprintf(name, sizeof name, "%s @%s", kinds[kind].name, where);
     }
     uint32_t r =
         scorep_defs_region(name, name, file, line, line, SCOREP_PARADIGM_OPENMP, kinds[kind].role);
