@@ -29,8 +29,8 @@
 #    skipped without one) reads profile.cubex, and the visits of every MPI region per rank
 #    in the profile equal the number of its Enter events per rank in the trace;
 #  * mpirun -np N scorep-analyze EXPDIR exits 0 and writes scout.cubex;
-#  * overhead: wall time of plain, profile and trace runs, median of REPS (default 3),
-#    printed as a table (REPS=0 leaves it out).
+#  * overhead: wall time of plain, profile and trace runs and LAMMPS's "Loop time", medians
+#    of REPS runs (default 3), printed as a table (REPS=0 leaves it out).
 # Exit status 0 when every check passed, 1 otherwise, 77 when LAMMPS is not installed.
 # KEEP=1 keeps the work directory (printed at the end).
 set -eu -o pipefail
@@ -167,6 +167,7 @@ run() {
         >"$name.out" 2>"$name.err" || st=$?
     t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >>"$name.time"
+    awk '/^Loop time of/ { t += $4 } END { printf "%.3f\n", t }' "$name.out" >>"$name.loop"
     if [ $st -ne 0 ]; then
         bad "$name: lmp exit status $st: $(tail -n 3 "$name.err")"
         return 1
@@ -218,7 +219,7 @@ check_cube() {
 check_omp_names() {
     local n
     n=$(scorep-cube-dump -m visits "$2/profile.cubex" | awk -F'\t' '$2 ~ /!\$omp[^\/]*@0x/' | wc -l)
-    expect "$n" 0 "$1: no OpenMP call path named by an absolute address"
+    expect "$n" 0 "$1: no OpenMP region named by an absolute address (profile rows)"
 }
 
 # rank_enters EXPDIR: "RANK REGION COUNT" of the trace's Enter events of MPI regions
@@ -409,8 +410,8 @@ fi
 # ------------------------------------------------------------------ overhead
 if [ "$REPS" -gt 0 ]; then
     echo
-    echo "| run | plain s | profile s | trace s | profile x | trace x |"
-    echo "| --- | --- | --- | --- | --- | --- |"
+    echo "| run | plain s | profile s | trace s | profile x | trace x | loop: plain s | profile x | trace x |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     for c in "${configs[@]}"; do
         read -r in np nt rt <<<"$c"
         base=$in-${np}x$nt
@@ -425,10 +426,13 @@ if [ "$REPS" -gt 0 ]; then
         done
         med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
         p=$(med "$base.plain.time") f=$(med "$base-$rt.profile.time") t=$(med "$base-$rt.trace.time")
-        awk -v n="$in ${np}x$nt" -v p="$p" -v f="$f" -v t="$t" \
-            'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", n, p, f, t, f / p, t / p }'
+        lp=$(med "$base.plain.loop") lf=$(med "$base-$rt.profile.loop") lt=$(med "$base-$rt.trace.loop")
+        awk -v n="$in ${np}x$nt" -v p="$p" -v f="$f" -v t="$t" -v lp="$lp" -v lf="$lf" -v lt="$lt" \
+            'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                n, p, f, t, f / p, t / p, lp, lf / lp, lt / lp }'
     done
-    echo "(median of $REPS wall times of mpirun, seconds; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "(medians of $REPS runs, seconds: wall time of mpirun, and LAMMPS's own \"Loop time\""
+    echo " of its run commands; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 fi
 
 echo
