@@ -218,7 +218,8 @@ check_cube() {
 # check_omp_names NAME EXPDIR: no OpenMP region named by an absolute address
 check_omp_names() {
     local n
-    n=$(scorep-cube-dump -m visits "$2/profile.cubex" | awk -F'\t' '$2 ~ /!\$omp[^\/]*@0x/' | wc -l)
+    scorep-cube-dump -m visits "$2/profile.cubex" >"$1.visits"
+    n=$(awk -F'\t' '$2 ~ /!\$omp[^\/]*@0x/ { n++ } END { print n + 0 }' "$1.visits")
     expect "$n" 0 "$1: no OpenMP region named by an absolute address (profile rows)"
 }
 
