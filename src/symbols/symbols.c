@@ -509,8 +509,15 @@ int scorep_symbols_object_offset(uintptr_t addr, char *buf, size_t size)
         snprintf(buf, size, "0x%" PRIxPTR, addr);
         return -1;
     }
-    /* The executable's link map has no name; dladdr gives its argv[0] then. */
-    const char *path = map->l_name[0] != '\0' ? map->l_name : info.dli_fname;
+    /* The executable's link map has no name (dladdr gives argv[0], which a program may
+     * rewrite): its file. Region creation is rare, so the system call does not matter. */
+    char exe[PATH_MAX];
+    const char *path = map->l_name;
+    if (path[0] == '\0') {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        path = n > 0 ? exe : info.dli_fname;
+    }
     const char *base = path != NULL ? strrchr(path, '/') : NULL;
     base = base != NULL ? base + 1 : path;
     snprintf(buf, size, "%s+0x%" PRIxPTR, base != NULL && base[0] != '\0' ? base : "exe",
