@@ -25,9 +25,11 @@
 #  * OpenMP: per location a ThreadJoin per ThreadFork and a ThreadTeamEnd per
 #    ThreadTeamBegin; per rank as many team begins as the forks requested threads; every
 #    OpenMP region named the same on every rank (no absolute address: the session 20 fix);
-#  * CubeLib's cube_dump (CUBE_DUMP=..., else cube_dump on PATH, else /work/ref/*/bin;
-#    skipped without one) reads profile.cubex, and the visits of every MPI region per rank
-#    in the profile equal the number of its Enter events per rank in the trace;
+#  * the visits of every region (but the program's root) on every thread in the profile
+#    equal the number of its Enter events on that thread in the trace, the profile read by
+#    test/tools/cube_values.py and by CubeLib's cube_dump (CUBE_DUMP=..., else cube_dump
+#    on PATH, else /work/ref/*/bin/cube_dump; skipped without one), which must also read
+#    every profile.cubex and scout.cubex;
 #  * mpirun -np N scorep-analyze EXPDIR exits 0 and writes scout.cubex;
 #  * overhead: wall time of plain, profile and trace runs and LAMMPS's "Loop time", medians
 #    of REPS runs (default 3), printed as a table (REPS=0 leaves it out).
@@ -82,34 +84,36 @@ expect() {
     if [ "$1" = "$2" ]; then ok "$3 ($2)"; else bad "$3: expected '$2', got '$1'"; fi
 }
 
-# cube_flat.py HEADER FLAT: "RANK REGION VISITS" of the MPI regions from cube_dump -w
-# (regions: "<TAB>name:mangled<TAB>   ( id=N, ..."; system tree: a location group
-# "|-MPI Rank 0 (id=0, type=process, rank=0 )" above its locations "|-Master thread (id=0,
-# type=..., rank=0)") and cube_dump -m visits -r -s csv2 (Region ID, Thread ID, visits, ...)
+# cube_flat.py HEADER FLAT: "RANK<TAB>THREAD<TAB>REGION<TAB>VISITS" of every region but the
+# measurement's own (the program's root) from cube_dump -w (regions: "<TAB>name:mangled<TAB>
+#    ( id=N, ..., paradigm=P, ..."; system tree: a location group "|-MPI Rank 0 (id=0,
+# type=process, rank=0 )" above its locations "|-Master thread (id=0, type=thread, rank=0)")
+# and cube_dump -m visits -r -s csv2 (flat profile: Region ID, Thread ID, visits, ...)
 cat >cube_flat.py <<'PY'
 import collections, re, sys
-region, rank, group = {}, {}, None
+region, thread, group = {}, {}, None
 for line in open(sys.argv[1]):
-    m = re.match(r'\t([^\t]*)\t   \( id=(\d+),', line)
+    m = re.match(r'\t(.*)\t   \( id=(\d+),.* paradigm=([^,]*),', line)
     if m:
-        region[m.group(2)] = m.group(1).split(':')[0]
+        name = m.group(1).rsplit(':', 1)[0] if ':' in m.group(1) else m.group(1)
+        region[m.group(2)] = None if m.group(3) == 'measurement' else name
         continue
-    m = re.search(r'\|-.* \(id=(\d+), type=[^,]*, rank=(\d+)( ?)\)$', line.rstrip('\n'))
-    if m and m.group(3):
-        group = m.group(2)
+    m = re.search(r'\|-(.*) \(id=(\d+), type=[^,]*, rank=(\d+)( ?)\)$', line.rstrip('\n'))
+    if m and m.group(4):
+        group = m.group(3)
     elif m:
-        rank[m.group(1)] = group
+        thread[m.group(2)] = (group, m.group(1))
 n = collections.Counter()
 rows = open(sys.argv[2]).read().split('\n')
 assert rows[0].replace(' ', '').startswith('RegionID,ThreadID,visits'), rows[0]
 for row in rows[1:]:
     if row.strip():
         rid, tid, v = [f.strip() for f in row.split(',')[:3]]
-        if region[rid].startswith('MPI_'):
-            n[(rank[tid], region[rid])] += int(float(v))
-for (r, name), v in sorted(n.items()):
+        if region[rid] is not None:
+            n[thread[tid] + (region[rid],)] += int(float(v))
+for k, v in n.items():
     if v:
-        print(r, name, v)
+        print('\t'.join(k + (str(v),)))
 PY
 
 # ------------------------------------------------------------------ inputs
@@ -223,11 +227,12 @@ check_omp_names() {
     expect "$n" 0 "$1: no OpenMP region named by an absolute address (profile rows)"
 }
 
-# rank_enters EXPDIR: "RANK REGION COUNT" of the trace's Enter events of MPI regions
-rank_enters() {
-    awk 'FNR == NR { if ($1 == "LOCATION") { g = $0; sub(/.*Group: "MPI Rank /, "", g); sub(/".*/, "", g); rank[$2] = g } next }
-        $1 == "ENTER" && $5 ~ /^"MPI_/ { r = $5; gsub(/"/, "", r); n[rank[$2] " " r]++ }
-        END { for (k in n) print k, n[k] }' "$1.defs" "$1.events" | sort
+# loc_enters EXPDIR: "RANK<TAB>THREAD<TAB>REGION<TAB>COUNT" of the trace's Enter events
+loc_enters() {
+    awk 'FNR == NR { if ($1 == "LOCATION") { g = $0; sub(/.*Group: "MPI Rank /, "", g); sub(/".*/, "", g)
+            t = $0; sub(/^[^"]*"/, "", t); sub(/".*/, "", t); loc[$2] = g "\t" t } next }
+        $1 == "ENTER" { r = $0; sub(/^[^"]*"/, "", r); sub(/" <[0-9]+>$/, "", r); n[loc[$2] "\t" r]++ }
+        END { for (k in n) print k "\t" n[k] }' "$1.defs" "$1.events"
 }
 
 # check_trace NAME NP NT
@@ -290,14 +295,17 @@ check_trace() {
     else
         expect "$forks $teams $unbalanced" "0 0 0" "$name: no OpenMP team with 1 thread"
     fi
-    # the profile's MPI visits per rank = the trace's MPI Enter events per rank
-    rank_enters "$x" >"$x.trace_visits"
-    py_visits "$x/profile.cubex" >"$x.py_visits"
+    # the profile's visits of every region per thread = the trace's Enter events
+    loc_enters "$x" >"$x.enters"
+    sort "$x.enters" >"$x.trace_visits"
+    py_visits "$x/profile.cubex" >"$x.pyv"
+    sort "$x.pyv" >"$x.py_visits"
     compare_visits "$name" cube_values.py "$x.py_visits"
     if [ -z "$CUBE_DUMP" ]; then
-        skip "$name: MPI visits per rank by CubeLib (no cube_dump)"
+        skip "$name: visits per thread by CubeLib (no cube_dump)"
     else
-        cube_visits "$x/profile.cubex" >"$x.cube_visits"
+        cube_visits "$x/profile.cubex" >"$x.cv"
+        sort "$x.cv" >"$x.cube_visits"
         compare_visits "$name" "CubeLib's cube_dump" "$x.cube_visits"
     fi
     if timeout -k 10 300 mpirun -np "$np" scorep-analyze "$x" >"$x.an.out" 2>&1 && [ -s "$x/scout.cubex" ]; then
@@ -308,45 +316,44 @@ check_trace() {
     fi
 }
 
-# py_visits FILE: "RANK REGION COUNT" of the MPI regions' visits, read by
-# test/tools/cube_values.py (a Cube4 reader written from the format's description, not the
-# runtime's code), the location -> rank map from anchor.xml's system tree
+# py_visits FILE: "RANK<TAB>THREAD<TAB>REGION<TAB>COUNT" of every region but the
+# measurement's own, read by test/tools/cube_values.py (a Cube4 reader written from the
+# format's description, not the runtime's code); threads, ranks and paradigms from anchor.xml
 py_visits() {
     python3 "$top/test/tools/cube_values.py" "$1" visits >"$work/cv.txt"
     python3 - "$1" "$work/cv.txt" <<'PY'
 import collections, gzip, sys, tarfile, xml.etree.ElementTree as ET
 a = tarfile.open(sys.argv[1]).extractfile('anchor.xml').read()
 root = ET.fromstring(gzip.decompress(a) if a[:2] == b'\x1f\x8b' else a)
-rank = {l.get('Id'): g.findtext('rank') for g in root.iter('locationgroup')
-        for l in g.findall('location')}
+thread = {l.get('Id'): (g.findtext('rank'), l.findtext('name')) for g in root.iter('locationgroup')
+          for l in g.findall('location')}
+own = {r.findtext('name') for r in root.iter('region') if r.findtext('paradigm') == 'measurement'}
 n = collections.Counter()
 for line in open(sys.argv[2]):
     path, loc, v = line.rstrip('\n').split('\t')
     region = path.split('/')[-1]
-    if region.startswith('MPI_'):
-        n[(rank[loc], region)] += int(float(v))
-for (r, region), v in sorted(n.items()):
+    if region not in own:
+        n[thread[loc] + (region,)] += int(float(v))
+for k, v in n.items():
     if v:
-        print(r, region, v)
+        print('\t'.join(k + (str(v),)))
 PY
 }
 
-# cube_visits FILE: the same from CubeLib's cube_dump: the flat profile (-r) of visits per
-# region and thread in CSV (Region ID, Thread ID, visits, subroutines), the region names and
-# the threads' ranks from its header (-w)
+# cube_visits FILE: the same from CubeLib's cube_dump (cube_flat.py above)
 cube_visits() {
     "$CUBE_DUMP" -w "$1" >"$work/cube.w"
     "$CUBE_DUMP" -m visits -r -s csv2 "$1" >"$work/cube.flat"
     python3 "$work/cube_flat.py" "$work/cube.w" "$work/cube.flat"
 }
 
-# compare_visits NAME WHO FILE: FILE ("RANK REGION COUNT") against the trace's counts
+# compare_visits NAME WHO FILE: FILE (sorted "RANK THREAD REGION COUNT") against the trace's
 compare_visits() {
     local name=$1 who=$2 f=$3 x=$1.exp
     if [ -s "$x.trace_visits" ] && cmp -s "$x.trace_visits" "$f"; then
-        ok "$name: MPI visits per rank, profile ($who) = trace: $(wc -l <"$f") (rank, region) pairs, $(awk '{ s += $3 } END { print s }' "$f") calls"
+        ok "$name: visits per thread and region, profile ($who) = trace: $(wc -l <"$f") (thread, region) pairs, $(awk -F'\t' '{ s += $4 } END { print s }' "$f") visits, $(awk -F'\t' '$3 ~ /^MPI_/ { s += $4 } END { print s + 0 }' "$f") of MPI"
     else
-        bad "$name: MPI visits per rank, profile ($who) != trace: $(diff "$x.trace_visits" "$f" | head -n 6)"
+        bad "$name: visits per thread and region, profile ($who) != trace: $(diff "$x.trace_visits" "$f" | head -n 6)"
     fi
 }
 
