@@ -127,7 +127,7 @@ static uint64_t region_key(omp_region_kind kind, const void *codeptr)
     return (uint64_t)(uintptr_t)codeptr << 8 | (uint64_t)(kind + 1);
 }
 
-/* "!$omp for @file.c:14" with debug information, "!$omp for @0x..." without. */
+/* "!$omp for @file.c:14" with debug information, "!$omp for @libx.so+0x1a2b" without. */
 static uint32_t define_region(omp_region_kind kind, const void *codeptr)
 {
     char name[512];
