@@ -517,3 +517,28 @@ int scorep_symbols_resolve_line(uintptr_t addr, char **file, int *line)
         *line = 0;
     return *file != NULL ? 0 : -1;
 }
+
+/* ---------------------------------------------- object and offset of a code address */
+int scorep_symbols_object_offset(uintptr_t addr, char *buf, size_t size)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (dladdr1((void *)addr, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 || map == NULL) {
+        snprintf(buf, size, "0x%" PRIxPTR, addr);
+        return -1;
+    }
+    /* The executable's link map has no name (dladdr gives argv[0], which a program may
+     * rewrite): its file. Region creation is rare, so the system call does not matter. */
+    char exe[PATH_MAX];
+    const char *path = map->l_name;
+    if (path[0] == '\0') {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        path = n > 0 ? exe : info.dli_fname;
+    }
+    const char *base = path != NULL ? strrchr(path, '/') : NULL;
+    base = base != NULL ? base + 1 : path;
+    snprintf(buf, size, "%s+0x%" PRIxPTR, base != NULL && base[0] != '\0' ? base : "exe",
+             addr - (uintptr_t)map->l_addr);
+    return 0;
+}

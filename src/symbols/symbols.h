@@ -5,6 +5,7 @@
 #define SCOREP_SYMBOLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -30,5 +31,12 @@ void scorep_symbols_finalize(void);
  * function (for a return address, pass the address minus one). 0, or -1 with *file NULL
  * when there is no line information. Thread-safe: its own libdwfl session and lock. */
 int scorep_symbols_resolve_line(uintptr_t addr, char **file, int *line);
+/* "<object>+0x<offset>" for a code address without line information: the base name of the
+ * loaded object that holds addr and addr's offset from the object's load bias (its ELF
+ * address, what `addr2line -e OBJECT` takes). Unlike the absolute address it is the same in
+ * every process and run, whatever address space randomisation does, so the ranks of a job
+ * name one construct alike. 0, or -1 with "0x<addr>" when no loaded object holds addr.
+ * Thread-safe (dladdr); writes at most size bytes, NUL included. */
+int scorep_symbols_object_offset(uintptr_t addr, char *buf, size_t size);
 
 #endif

@@ -127,7 +127,7 @@ static uint64_t region_key(omp_region_kind kind, const void *codeptr)
     return (uint64_t)(uintptr_t)codeptr << 8 | (uint64_t)(kind + 1);
 }
 
-/* "!$omp for @file.c:14" with debug information, "!$omp for @0x..." without. */
+/* "!$omp for @file.c:14" with debug information, "!$omp for @libx.so+0x1a2b" without. */
 static uint32_t define_region(omp_region_kind kind, const void *codeptr)
 {
     char name[512];
@@ -139,7 +139,11 @@ static uint32_t define_region(omp_region_kind kind, const void *codeptr)
         const char *base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", kinds[kind].name, base ? base + 1 : file, line);
     } else {
-        snprintf(name, sizeof name, "%s @0x%" PRIxPTR, kinds[kind].name, (uintptr_t)codeptr);
+        /* Not the absolute address: it differs between ranks (address space randomisation),
+         * which would give each rank its own region for one construct. */
+        char where[256];
+        scorep_symbols_object_offset((uintptr_t)codeptr, where, sizeof where);
+        snprintf(name, sizeof name, "%s @%s", kinds[kind].name, where);
     }
     uint32_t r =
         scorep_defs_region(name, name, file, line, line, SCOREP_PARADIGM_OPENMP, kinds[kind].role);

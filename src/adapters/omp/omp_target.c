@@ -60,7 +60,9 @@ static uint32_t define_site(tgt_kind kind, const void *codeptr)
         const char *base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", kind_names[kind], base ? base + 1 : file, line);
     } else if (codeptr) {
-        snprintf(name, sizeof name, "%s @0x%" PRIxPTR, kind_names[kind], (uintptr_t)codeptr);
+        char where[256]; /* object+offset: the same on every rank (omp_regions.c) */
+        scorep_symbols_object_offset((uintptr_t)codeptr, where, sizeof where);
+        snprintf(name, sizeof name, "%s @%s", kind_names[kind], where);
     } else {
         snprintf(name, sizeof name, "%s", kind_names[kind]);
     }
