@@ -377,6 +377,9 @@ static int collect(scorep_async_value **v, size_t *n, size_t *cap, const plugin 
     return 0;
 }
 
+/* when the plugins had been told to stop (scorep_metric_plugins_stop): raw ticks */
+static uint64_t stopped_ts;
+
 static void record_async_values(void)
 {
     scorep_async_value *v = NULL;
@@ -389,7 +392,7 @@ static void record_async_values(void)
                     scorep_warn("out of memory: asynchronous values of metric plugin '%s' are "
                                 "lost",
                                 plugins[i].name);
-        scorep_metrics_record_async(l, v, n);
+        scorep_metrics_record_async(l, v, n, stopped_ts);
     }
     free(v);
 }
@@ -400,6 +403,7 @@ void scorep_metric_plugins_stop(void)
         if (plugins[i].info.synchronize)
             plugins[i].info.synchronize(plugins[i].responsible,
                                         SCOREP_METRIC_SYNCHRONIZATION_MODE_END);
+    stopped_ts = scorep_timer_ticks();
 }
 
 void scorep_metric_plugins_end(void)

@@ -152,7 +152,8 @@ static int by_time(const void *a, const void *b)
     return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size_t n)
+void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size_t n,
+                                 uint64_t stopped_ts)
 {
     if (!l->tracing || n == 0)
         return;
@@ -163,7 +164,9 @@ void scorep_metrics_record_async(scorep_location *l, scorep_async_value *v, size
     size_t dropped = 0;
     for (size_t i = 0; i < n; i++) {
         if (v[i].ts <= begin || v[i].ts > l->end_ts) {
-            dropped++;
+            /* a sample between the program's end and the plugins' stop is no error: the
+             * plugin's thread ran on while finalize began (seen under load) */
+            dropped += v[i].ts <= l->end_ts || v[i].ts > stopped_ts;
             continue;
         }
         scorep_buffer_event(&l->buffer, BUF_CLASS_ASYNC, v[i].ts, BUF_EV_METRIC, v[i].id,

@@ -74,8 +74,11 @@ typedef struct {
     uint32_t id;
 } scorep_async_value;
 /* Records all asynchronous values of location l into its trace (sorted here: they must
- * merge with the other events by time); values outside l's lifetime are dropped. */
-void scorep_metrics_record_async(struct scorep_location *l, scorep_async_value *v, size_t n);
+ * merge with the other events by time); values outside l's lifetime are dropped, with a
+ * warning unless taken after its end but not after stopped_ts, the time the plugins were
+ * told to stop (their threads sample until then: finalize's end comes first). */
+void scorep_metrics_record_async(struct scorep_location *l, scorep_async_value *v, size_t n,
+                                 uint64_t stopped_ts);
 
 /* The sources (metric_rusage.c, metric_papi.c, metric_perf.c, metric_plugins.c). */
 void scorep_metric_rusage_init(const char *names, bool per_process, const char *sep);

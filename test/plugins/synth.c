@@ -84,7 +84,9 @@ static bool optional_value(int32_t id, uint64_t *value)
 }
 
 /* synth_async: SYNTH_COUNT values k*k + 7 about 1 ms apart, each logged as "ts value" to
- * SYNTH_LOG before it is published */
+ * SYNTH_LOG before it is published; with SYNTH_EXTRA=end one more value 999 when it is told
+ * to stop (after the program's end, as a sampling thread's last value can be), with
+ * SYNTH_EXTRA=early one at tick 1 (before the measurement: a plugin's wrong clock) */
 static void *produce(void *arg)
 {
     (void)arg;
@@ -116,6 +118,16 @@ static void *produce(void *arg)
     return NULL;
 }
 
+static void extra_value(void)
+{
+    const char *extra = getenv("SYNTH_EXTRA");
+    SCOREP_MetricTimeValuePair *v = realloc(values, (n_values + 1) * sizeof *v);
+    if (!extra || !v)
+        return;
+    values = v;
+    values[n_values++] = (SCOREP_MetricTimeValuePair){strcmp(extra, "early") ? now() : 1, 999};
+}
+
 static void synchronize(bool responsible, SCOREP_MetricSynchronizationMode mode)
 {
     if (mode != SCOREP_METRIC_SYNCHRONIZATION_MODE_END) {
@@ -125,6 +137,8 @@ static void synchronize(bool responsible, SCOREP_MetricSynchronizationMode mode)
     }
     pthread_mutex_lock(&lock);
     stop = 1;
+    if (responsible && SYNTH_KIND == ASYNC && getenv("SYNTH_EXTRA"))
+        extra_value();
     pthread_mutex_unlock(&lock);
     if (started)
         pthread_join(producer, NULL);
