@@ -129,37 +129,39 @@ run()
 profile_visits()
 {
     if [ -n "$cube_dump" ]; then
-        # -w: the call tree ("cnode ID ... region name"), the system tree; csv2: one line per
-        # call path and location with the value; locations in rank order (one thread a rank)
+        # -w: the call tree (a line per call path: "  |-NAME  [ ( id=CNODE, ...") and the
+        # system tree ("MPI Rank R (id=.., rank=R )" above its threads "NAME (id=LOC, ...");
+        # csv2: "CNODE,LOC,VALUE" per call path and location
         "$cube_dump" -w "$1/profile.cubex" >"$work/tree.txt"
         "$cube_dump" -m visits -x excl -z incl -s csv2 "$1/profile.cubex" >"$work/visits.csv"
         "$py" - "$work/tree.txt" "$work/visits.csv" <<'EOF'
 import collections, re, sys
-names = {}
+cnode, rank_of, section, rank = {}, {}, None, None
 for line in open(sys.argv[1]):
-    m = re.search(r"^\s*\[\s*\(\s*id=(\d+),[^)]*\)\s*(\S+)", line)
-    if m and m.group(1) not in names:
-        pass
-cnode = {}
-section = None
-for line in open(sys.argv[1]):
-    if "CALL TREE" in line.upper():
+    if "CALL TREE" in line and line.lstrip().startswith("-"):
         section = "calltree"
-    elif "SYSTEM" in line.upper() and "DIMENSION" in line.upper():
+    elif "SYSTEM DIMENSION" in line:
+        section = "system"
+    elif "=====" in line:
         section = None
-    if section == "calltree":
-        m = re.search(r"\(\s*id=(\d+)\s*,.*?\)\s*(MPI_\w+)", line)
+    elif section == "calltree":
+        m = re.match(r"^[\s|-]*(\S+)\s+\[ \( id=(\d+),", line)
         if m:
-            cnode[m.group(1)] = m.group(2)
+            cnode[m.group(2)] = m.group(1)
+    elif section == "system":
+        m = re.search(r"\(id=\d+, type=process, rank=(\d+)", line)
+        if m:
+            rank = int(m.group(1))
+        m = re.search(r"\(id=(\d+), type=thread", line)
+        if m:
+            rank_of[m.group(1)] = rank
 sums = collections.Counter()
-rows = list(open(sys.argv[2]))
-for row in rows[1:]:
+for row in list(open(sys.argv[2]))[1:]:
     f = row.strip().split(",")
-    if len(f) < 3 or f[0] not in cnode:
-        continue
-    sums[(int(f[1]), cnode[f[0]])] += int(float(f[2]))
-for (rank, name), v in sorted(sums.items()):
-    print(rank, name, v)
+    if len(f) == 3 and cnode.get(f[0], "").startswith("MPI_"):
+        sums[(rank_of[f[1]], cnode[f[0]])] += int(float(f[2]))
+for (r, name), v in sorted(sums.items()):
+    print(r, name, v)
 EOF
     else
         "$PREFIX/bin/scorep-cube-dump" -m visits "$1/profile.cubex" |
