@@ -21,7 +21,9 @@ static int usage(FILE *out, int rc)
             "Usage: scorep-run [options] [--] program [args...]\n"
             "Runs program with the scorep-rt measurement preloaded (LD_PRELOAD).\n"
             "Options:\n"
-            "  --mpi         preload the MPI adapter (default: when the program links libmpi)\n"
+            "  --mpi         preload the MPI adapter (default: when the program links libmpi,\n"
+            "                or runs under mpirun: an interpreter such as python3 loads\n"
+            "                libmpi only later, through mpi4py)\n"
             "  --no-mpi      do not preload the MPI adapter\n"
             "  --cuda        preload the CUDA adapter (default: when the program uses CUDA)\n"
             "  --no-cuda     do not preload the CUDA adapter\n"
@@ -80,6 +82,16 @@ static int uses_mpi(const char *prog)
 {
     static const char *const libs[] = {"libmpi.so", "libmpi_mpifh.so", "libmpi_usempi", NULL};
     return loads_library(prog, libs);
+}
+
+/* Started by an MPI launcher (the variables scorep-python and the Cube writer look at)?
+ * Then the program may load libmpi later: python3 with mpi4py, a shell script around an MPI
+ * program. Without the adapter each rank would measure itself as a serial program, all
+ * into the same experiment directory. A program that never calls MPI_Init is measured as
+ * without it. */
+static int launched_by_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
 
 /* SHMEM (#11): Open MPI's liboshmem */
@@ -224,8 +236,11 @@ int main(int argc, char **argv)
     const char *prog = find_program(argv[i], found, sizeof found);
     if (shmem < 0)
         shmem = uses_shmem(prog);
-    if (mpi < 0) /* liboshmem loads libmpi itself */
-        mpi = !shmem && uses_mpi(prog);
+    if (mpi < 0) { /* liboshmem loads libmpi itself */
+        char ad[4096];
+        snprintf(ad, sizeof ad, "%s/libscorep-rt-mpi.so", libdir);
+        mpi = !shmem && (uses_mpi(prog) || (launched_by_mpirun() && access(ad, R_OK) == 0));
+    }
     if (cuda < 0)
         cuda = uses_cuda(prog);
     char preload[8192], rt[4096];
