@@ -69,3 +69,15 @@ void scorep_state_set_job_rank(int rank)
 {
     job_rank = rank;
 }
+
+static bool job_rank_missing;
+
+bool scorep_job_rank_missing(void)
+{
+    return job_rank_missing;
+}
+
+void scorep_state_set_job_rank_missing(bool missing)
+{
+    job_rank_missing = missing;
+}

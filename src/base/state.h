@@ -6,6 +6,7 @@
 
 #include "filter/filter.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* 0 before init and after finalize began; events are dropped then. Written with
@@ -80,6 +81,10 @@ uint32_t scorep_program_region(void);
 /* The rank this process's data belongs to, for names ("MPI Rank 2"): -1 (then the ipc
  * rank) except in scorep-recover, where a subset of a job's ranks keeps its own numbers. */
 int scorep_job_rank(void);
+/* Whether this process stands in for a rank that left no piece (scorep-recover): its
+ * location is in the definitions, so that world rank r is rank r's location, but it has no
+ * events. */
+bool scorep_job_rank_missing(void);
 
 /* Runtime only. */
 void scorep_state_set_experiment_dir(const char *dir);
@@ -87,5 +92,6 @@ void scorep_state_set_program_name(const char *name);
 void scorep_state_set_program_begin_ts(uint64_t ts);
 void scorep_state_set_program_region(uint32_t region);
 void scorep_state_set_job_rank(int rank);
+void scorep_state_set_job_rank_missing(bool missing);
 
 #endif

@@ -248,12 +248,32 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
     return 0;
 }
 
+/* A rank that left no piece: one location named as the donor piece's first (the master
+ * thread), without events or profile, so that the job keeps all its ranks in world order
+ * (OTF2's MPI groups index the MPI location group by world rank). */
+static int placeholder_location(ser_reader *r)
+{
+    (void)ser_get_u32(r); /* the donor's location id */
+    char *name = ser_get_str(r);
+    scorep_location *l = r->failed ? NULL
+                                   : scorep_location_restore(name ? name : "", 0, 0, false,
+                                                             scorep_program_begin_ts());
+    free(name);
+    if (!l || l->id != 0)
+        return -1;
+    l->end_ts = l->last_ts = l->first_ts;
+    l->finished = true;
+    l->profiling = scorep_cfg.enable_profiling;
+    scorep_location_modes_changed(l);
+    return 0;
+}
+
 /* Rank 0 of the recovery: which ranks ended how, into MANIFEST.md (a note) and the Cube
  * file (global attributes, before it is written). */
 static int gather_endings(const scorep_ipc *ipc, const header *h, int orig_size,
                           const char *missing)
 {
-    int64_t mine[5] = {h->rank, h->kind, h->code, (int64_t)h->wall_ns, 0};
+    int64_t mine[5] = {h->rank, h->kind, h->code, (int64_t)h->wall_ns, scorep_job_rank_missing()};
     int64_t *all = ipc->rank() == 0 ? malloc((size_t)ipc->size() * sizeof mine) : NULL;
     if (ipc->rank() == 0 && !all)
         return -1;
@@ -263,13 +283,18 @@ static int gather_endings(const scorep_ipc *ipc, const header *h, int orig_size,
         return rc;
     }
     char line[512];
+    int recovered = 0;
+    for (int i = 0; i < ipc->size(); i++)
+        recovered += all[5 * i + 4] == 0;
     snprintf(line, sizeof line,
              "recovered by scorep-recover from the rank-local pieces in `rescue/` (%d of %d "
              "ranks)",
-             ipc->size(), orig_size);
+             recovered, orig_size);
     scorep_experiment_note(line);
     for (int i = 0; i < ipc->size(); i++) {
         char how[96], when[64], key[64];
+        if (all[5 * i + 4])
+            continue; /* a placeholder: listed as missing below */
         scorep_runtime_ending_text((int)all[5 * i + 1], (int)all[5 * i + 2], how, sizeof how);
         time_t t = (time_t)(all[5 * i + 3] / 1000000000);
         struct tm tm;
@@ -291,7 +316,7 @@ static int gather_endings(const scorep_ipc *ipc, const header *h, int orig_size,
 }
 
 int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc *ipc, int orig_size,
-                           const char *missing)
+                           const char *missing, int missing_rank)
 {
     size_t len;
     unsigned char *data = read_whole(piece, &len);
@@ -309,6 +334,10 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     h.wall_ns = ser_get_u64(&r);
     h.end_raw = ser_get_u64(&r);
     int rc = magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
+    if (missing_rank >= 0) {
+        h.rank = missing_rank; /* the donor's settings and definitions, this rank's name */
+        scorep_state_set_job_rank_missing(true);
+    }
     if (rc == 0)
         rc = restore_settings(&r, &h);
     if (rc == 0) {
@@ -325,7 +354,9 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
         rc = -1;
     }
     uint32_t n_loc = rc == 0 ? ser_get_u32(&r) : 0;
-    for (uint32_t i = 0; i < n_loc && rc == 0; i++)
+    if (missing_rank >= 0)
+        rc = rc == 0 && n_loc > 0 ? placeholder_location(&r) : -1;
+    for (uint32_t i = 0; i < n_loc && rc == 0 && missing_rank < 0; i++)
         rc = restore_location(&r, dir, h.rank);
     free(data);
     if (rc != 0 || r.failed) {

@@ -64,13 +64,16 @@ typedef struct {
 int scorep_runtime_piece_info(const char *path, scorep_piece_info *info);
 /* "signal SIGSEGV", "MPI_Abort (error code 3)", ... */
 void scorep_runtime_ending_text(int kind, int code, char *buf, size_t len);
-/* In a process of its own per piece, all of them connected by ipc (collective): restores
- * the piece's rank and writes the experiment's profile and trace into dir as MPI_Finalize
- * would; rank 0 notes in MANIFEST.md and the Cube file which ranks ended how (orig_size:
- * the job's ranks; missing: those without a piece, as text, or NULL). 0 or -1. */
+/* In a process of its own per rank of the job, all of them connected by ipc (collective):
+ * restores the piece's rank and writes the experiment's profile and trace into dir as
+ * MPI_Finalize would; rank 0 notes in MANIFEST.md and the Cube file which ranks ended how
+ * (orig_size: the job's ranks; missing: those without a piece, as text, or NULL). With
+ * missing_rank >= 0 the process stands in for that rank, which left no piece: piece is
+ * another rank's (its settings and definitions), and the rank gets one location without
+ * events, so that world rank r stays rank r's location in the trace. 0 or -1. */
 struct scorep_ipc;
 int scorep_runtime_recover(const char *dir, const char *piece, const struct scorep_ipc *ipc,
-                           int orig_size, const char *missing);
+                           int orig_size, const char *missing, int missing_rank);
 
 /* Score-P's runtime management entry points (SCOREP_RuntimeManagement.h; called by Score-P's
  * Python bindings): atexit finalize again, the experiment directory's name, finalize now. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* recover_mpi.c: `mpirun -np N scorep-recover EXPDIR`: each MPI process of the recovery plays
- * one rank of the job that died (N = the number of pieces), and the finalize's writers run
+ * one rank of the job that died (N = the job's ranks), and the finalize's writers run
  * over this ipc backend on a duplicate of MPI_COMM_WORLD (plain MPI: the tool is not
  * measured). Built only when MPI is (RECOVER_WITH_MPI). */
 #include "tools/recover_mpi.h"

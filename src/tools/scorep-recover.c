@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-recover: makes profile.cubex and traces.otf2 of a job whose ranks ended without
  * MPI_Finalize (a signal, MPI_Abort, exit(), SIGKILL after a checkpoint) from the rank-local
- * pieces they left in EXPDIR/rescue. One child process per piece, connected by sockets,
- * runs the finalize's own writers (src/runtime/recover.c); under mpirun with as many
- * processes as pieces, each MPI process plays one (recover_mpi.c). */
+ * pieces they left in EXPDIR/rescue. One child process per rank of the job, connected by
+ * sockets, runs the finalize's own writers (src/runtime/recover.c), a rank without a piece
+ * standing in with a location without events; under mpirun with as many processes as the
+ * job had ranks, each MPI process plays one (recover_mpi.c). */
 #include "runtime/runtime.h"
 #include "ipc/ipc_mesh.h"
 #include "tools/recover_mpi.h"
@@ -41,8 +42,10 @@ static void usage(FILE *out)
             "pieces they left in EXPDIR/rescue (a signal, MPI_Abort, exit() without\n"
             "MPI_Finalize; SIGKILL after a checkpoint, SCOREP_CHECKPOINT_INTERVAL). MANIFEST.md\n"
             "and the Cube file say which rank ended how; a rank without a piece is listed as\n"
-            "missing. `mpirun -np N scorep-recover EXPDIR` with N = the number of pieces runs\n"
-            "the recovery as N MPI processes (large jobs). Exit status 0 (written), 1 (nothing\n"
+            "missing. `mpirun -np N scorep-recover EXPDIR` with N = the job's number of\n"
+            "ranks (those without a piece too: each rank gets a location, without events for a\n"
+            "missing one, so the trace's MPI ranks stay the job's) runs the recovery as N MPI\n"
+            "processes (large jobs). Exit status 0 (written), 1 (nothing\n"
             "to recover or an error), 2 (usage).\n");
 }
 
@@ -84,6 +87,28 @@ static piece *find_pieces(const char *dir, int *n)
     return p;
 }
 
+/* Per rank of the job, the piece its recovering process reads: its own, or for a rank
+ * without one, the first piece (its settings and definitions; the rank stands in with a
+ * location without events, *as_missing[r] set). NULL out of memory. */
+static const piece **plan_ranks(const piece *p, int n, int size, bool **as_missing)
+{
+    const piece **of = calloc((size_t)size, sizeof *of);
+    *as_missing = calloc((size_t)size, sizeof **as_missing);
+    if (!of || !*as_missing) {
+        free(of);
+        free(*as_missing);
+        *as_missing = NULL;
+        return NULL;
+    }
+    for (int r = 0, i = 0; r < size; r++) {
+        while (i < n && p[i].info.rank < r)
+            i++;
+        (*as_missing)[r] = !(i < n && p[i].info.rank == r);
+        of[r] = (*as_missing)[r] ? &p[0] : &p[i];
+    }
+    return of;
+}
+
 /* "1, 4-6" of the ranks in [0, size) that have no piece; "" when none. */
 static char *missing_ranks(const piece *p, int n, int size)
 {
@@ -99,7 +124,9 @@ static char *missing_ranks(const piece *p, int n, int size)
     return out;
 }
 
-static int run_children(const char *dir, const piece *p, int n, int size, const char *missing)
+/* One child per rank of the job (n = size), connected by sockets. */
+static int run_children(const char *dir, const piece **p, const bool *as_missing, int n,
+                        const char *missing)
 {
     int *fds = scorep_ipc_mesh_sockets(n);
     if (!fds) {
@@ -119,7 +146,8 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
         if (kids[i] == 0) {
             scorep_ipc_mesh_close(fds, n, i);
             const struct scorep_ipc *ipc = scorep_ipc_mesh(i, n, fds + (size_t)i * (size_t)n);
-            int rc = scorep_runtime_recover(dir, p[i].path, ipc, size, missing);
+            int rc =
+                scorep_runtime_recover(dir, p[i]->path, ipc, n, missing, as_missing[i] ? i : -1);
             fflush(NULL);
             _exit(rc == 0 ? 0 : 1);
         }
@@ -129,7 +157,7 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
         int st = 0;
         if (kids[i] > 0 &&
             (waitpid(kids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
-            fprintf(stderr, "scorep-recover: recovering rank %d failed\n", p[i].info.rank);
+            fprintf(stderr, "scorep-recover: recovering rank %d failed\n", i);
             failed = 1;
         }
     }
@@ -138,20 +166,20 @@ static int run_children(const char *dir, const piece *p, int n, int size, const 
     return failed;
 }
 
-/* Under mpirun: MPI process i plays piece i. */
-static int run_mpi(const scorep_ipc *ipc, const char *dir, const piece *p, int n, int size,
-                   const char *missing)
+/* Under mpirun: MPI process r plays rank r of the job (n pieces of size ranks). */
+static int run_mpi(const scorep_ipc *ipc, const char *dir, const piece **p, const bool *as_missing,
+                   int n, int size, const char *missing)
 {
     int me = ipc->rank();
-    if (ipc->size() != n) {
+    if (ipc->size() != size) {
         if (me == 0)
             fprintf(stderr,
-                    "scorep-recover: %d MPI processes for %d pieces: start it with "
-                    "mpirun -np %d\n",
-                    ipc->size(), n, n);
+                    "scorep-recover: %d MPI processes for a job of %d ranks (%d pieces): "
+                    "start it with mpirun -np %d\n",
+                    ipc->size(), size, n, size);
         return 1;
     }
-    int rc = scorep_runtime_recover(dir, p[me].path, ipc, size, missing);
+    int rc = scorep_runtime_recover(dir, p[me]->path, ipc, size, missing, as_missing[me] ? me : -1);
     uint64_t failed = rc != 0;
     ipc->allreduce_max_u64(&failed);
     return failed != 0;
@@ -197,7 +225,16 @@ static int recover_main(int argc, char **argv, const scorep_ipc *mpi)
     if (missing && *missing && talk)
         fprintf(stderr, "scorep-recover: rank %s left no whole piece; recovering %d of %d ranks\n",
                 missing, n, size);
-    int rc = mpi ? run_mpi(mpi, dir, p, n, size, missing) : run_children(dir, p, n, size, missing);
+    bool *as_missing = NULL;
+    const piece **of = missing ? plan_ranks(p, n, size, &as_missing) : NULL;
+    int rc = 1;
+    if (!of)
+        fprintf(stderr, "scorep-recover: out of memory\n");
+    else
+        rc = mpi ? run_mpi(mpi, dir, of, as_missing, n, size, missing)
+                 : run_children(dir, of, as_missing, size, missing);
+    free(of);
+    free(as_missing);
     if (rc == 0 && talk)
         printf("scorep-recover: %d of %d ranks recovered into %s%s\n", n, size, dir,
                mpi ? " (MPI)" : "");

@@ -524,7 +524,9 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     scorep_verbose("trace buffer of rank %d location %" PRIu32 ": %" PRIu64
                    " bytes used in %" PRIu64 " pages, %" PRIu32 " flushes",
                    ipc->rank(), l->id, used, pages, l->buffer.n_flushes);
-    if (l->id == 0)
+    /* a rank that left no piece (scorep-recover's placeholder): its location, no events */
+    bool none = scorep_job_rank_missing();
+    if (l->id == 0 && !none)
         OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
     s.smp = scorep_sampling_cursor_new(l, s.w); /* NULL unless sampling */
@@ -536,7 +538,8 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     buf_merge_free(m);
     if (s.smp)
         scorep_sampling_cursor_until(s.smp, UINT64_MAX, &s.last);
-    write_epilogue(&s, l, exit_status);
+    if (!none)
+        write_epilogue(&s, l, exit_status);
     scorep_sampling_cursor_free(s.smp);
     free(s.stack);
     OTF2_AttributeList_Delete(s.attrs);

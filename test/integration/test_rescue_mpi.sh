@@ -165,8 +165,9 @@ expect_grep "rank-0.piece is no whole rank-local piece" rec_cut.err "a cut piece
 expect_grep "missing \\(no whole piece\\): rank 0\$" exp_cut/MANIFEST.md "a cut piece: rank 0 listed as missing"
 expect_eq "$(work_visits exp_cut | awk '$2 >= 200 { n++ } END { print n + 0 }')" 2 \
     "a cut piece: the other two ranks' visits of work"
-expect_eq "$(profile_dump exp_cut --system | cut -f3 | tr '\n' ',')" "MPI Rank 1,MPI Rank 2," \
-    "a cut piece: the recovered ranks keep their names"
+expect_eq "$(profile_dump exp_cut --system | cut -f3 | tr '\n' ',')" \
+    "MPI Rank 0,MPI Rank 1,MPI Rank 2," \
+    "a cut piece: the recovered ranks keep their names (the missing rank 0 without data)"
 
 # mpirun -np 3 scorep-recover: one MPI process per piece, the same profile and trace
 mkdir exp_par && cp -r exp_segv/rescue exp_segv/scorep.cfg exp_par/
@@ -181,5 +182,69 @@ expect_eq "$(profile_values exp_par main/crash_here/SIGSEGV visits)" "1 1" \
 expect_eq "$(trace_count exp_par ENTER 1 work)" 200 "mpirun -np 3 scorep-recover: the trace"
 run_app rec_par2 mpirun -np 2 "$RECOVER" exp_par
 expect_eq "$status" 1 "mpirun -np 2 scorep-recover for 3 pieces: exit status 1"
-expect_grep "2 MPI processes for 3 pieces" rec_par2.err "mpirun -np 2 scorep-recover: says why"
+expect_grep "2 MPI processes for a job of 3 ranks \\(3 pieces\\)" rec_par2.err \
+    "mpirun -np 2 scorep-recover: says why"
+
+# 4 ranks, rank 1 killed (SIGKILL, no checkpoint) before it wrote a piece; rank 0 sent rank
+# 2 a message. The recovered trace keeps the job's ranks: world rank r is "MPI Rank r"'s
+# location (OTF2's MPI groups index MPI's location group by world rank), rank 1 a location
+# without events; otf2-print and python3-otf2 read it without a word.
+part "4 ranks, rank 1 left no piece"
+run_app meas_k4 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_k4 \
+    mpirun -np 4 ./rescue_m kill
+expect_eq "$(sort meas_k4.out | grep rounds | tr '\n' ,)" \
+    "rank 0: 200 rounds,rank 1: 200 rounds,rank 2: 200 rounds,rank 3: 200 rounds," \
+    "4 ranks: every rank did 200 rounds"
+expect_eq "$(ls exp_k4/rescue | grep '\.piece$' | tr '\n' ,)" \
+    "rank-0.piece,rank-2.piece,rank-3.piece," "4 ranks: no piece of rank 1"
+run_to rec_k4.out "$RECOVER" exp_k4
+expect_grep "3 of 4 ranks recovered" rec_k4.out "4 ranks: 3 of 4 recovered"
+expect_grep "missing \\(no whole piece\\): rank 1\$" exp_k4/MANIFEST.md "4 ranks: rank 1 listed as missing"
+expect_no_grep "^- rank 1:" exp_k4/MANIFEST.md "4 ranks: no ending of rank 1 (it left no piece)"
+# check_k4 EXPDIR WHAT: the recovered trace and profile, as described above
+check_k4()
+{
+    otf2-print -G "$1/traces.otf2" >"$1.defs" 2>"$1.defs.err" || fail "$2: otf2-print -G failed"
+    expect_eq "$(cat "$1.defs.err")" "" "$2: otf2-print -G says nothing on stderr"
+    otf2-print "$1/traces.otf2" >"$1.evts" 2>"$1.evts.err" || fail "$2: otf2-print failed"
+    expect_eq "$(cat "$1.evts.err")" "" "$2: otf2-print says nothing on stderr"
+    if [ -n "$PY_OTF2" ]; then
+        "$PY_OTF2" "$top_srcdir/test/integration/rescue_ranks.py" "$1/traces.otf2" \
+            >"$1.ranks" 2>"$1.ranks.err" ||
+            fail "$2: python3-otf2 cannot read the trace: $(tail -3 "$1.ranks.err")"
+        expect_eq "$(sed 's/ events [1-9][0-9]*$/ events N/' "$1.ranks")" "rank 0: MPI Rank 0 events N
+rank 1: MPI Rank 1 events 0
+rank 2: MPI Rank 2 events N
+rank 3: MPI Rank 3 events N
+send MPI Rank 0 peer MPI Rank 2
+recv MPI Rank 2 peer MPI Rank 0" \
+            "$2: world rank r is MPI Rank r's location, rank 1's without events; 0 -> 2"
+    fi
+    # otf2-print alone: the send's receiver is world rank 2, whose location has MPI_Recv
+    expect_eq "$(awk '$1 == "MPI_SEND" { print $2 }' "$1.evts"):$(grep -c '^MPI_SEND ' "$1.evts")" 0:1 \
+        "$2: one MPI_Send, on location 0 (rank 0's master)"
+    expect_grep "^MPI_SEND .*Receiver: 2 " "$1.evts" "$2: the send goes to rank 2"
+    expect_eq "$(awk '$1 == "MPI_RECV" { print $2 }' "$1.evts")" 2 \
+        "$2: the receive is on location 2, rank 2's master"
+    expect_eq "$(awk '$2 == 1' "$1.evts" | wc -l)" 0 "$2: no events on rank 1's location"
+    expect_eq "$(profile_dump "$1" --system | cut -f3 | tr '\n' ',')" \
+        "MPI Rank 0,MPI Rank 1,MPI Rank 2,MPI Rank 3," "$2: the profile's processes"
+    expect_eq "$(work_visits "$1" | awk '$2 >= 200 { printf "%s ", $1 }')" "0 2 3 " \
+        "$2: visits of work on ranks 0, 2, 3"
+    expect_eq "$(work_visits "$1" | awk '$1 == 1 { print $2 + 0 }')" "" \
+        "$2: no visits of work on rank 1"
+    if [ -n "$CUBELIB_DUMP" ]; then
+        "$CUBELIB_DUMP" -m visits -c 'name=/^work$/' -s csv2 "$1/profile.cubex" >"$1.cl.csv" ||
+            fail "$2: CubeLib's cube_dump cannot read the recovered profile"
+        expect_eq "$(awk -F, 'NR > 1 { printf "%s=%s ", $2, ($3 >= 200 ? "200+" : $3) }' "$1.cl.csv")" \
+            "0=200+ 1=0 2=200+ 3=200+ " "$2: CubeLib reads work on ranks 0, 2, 3 and none on rank 1"
+    fi
+}
+PY_OTF2=$(python3_with_otf2)
+[ -n "$PY_OTF2" ] || skip_part python3-otf2
+check_k4 exp_k4 "4 ranks"
+mkdir exp_k4par && cp -r exp_k4/rescue exp_k4/scorep.cfg exp_k4par/
+run_app rec_k4par mpirun -np 4 "$RECOVER" exp_k4par
+expect_eq "$status" 0 "4 ranks, mpirun -np 4 scorep-recover: exit status"
+check_k4 exp_k4par "4 ranks, mpirun -np 4 scorep-recover"
 done_ok
