@@ -14,6 +14,16 @@ SCOREP_RUN="$top_builddir/scorep-run"
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
 VARIANTS="clang gcc plain"
 
+# omp_require_mpi: skips the test (77) without mpicc and mpirun or without the MPI adapter
+# (hybrid tests: a plain mpicc -fopenmp program under mpirun + scorep-run)
+omp_require_mpi()
+{
+    command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
+        { echo "SKIP: no mpicc/mpirun"; exit 77; }
+    [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+}
+
 # line PROG MARKER: number of the line of test/omp/PROG.c that holds /* MARKER */
 line()
 {

@@ -9,10 +9,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 
-command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
-    { echo "SKIP: no mpicc/mpirun"; exit 77; }
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+omp_require_mpi
 mpicc -g -fopenmp -o hybrid "$OMP_SRC/hybrid.c" || fail "build: mpicc -fopenmp hybrid.c"
 run_app plain mpirun --oversubscribe -np 2 ./hybrid
 expect_eq "$status" 0 "unmeasured run: exit status"

@@ -14,10 +14,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 
-command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
-    { echo "SKIP: no mpicc/mpirun"; exit 77; }
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+omp_require_mpi
 export OMPI_CC=gcc # the expected offsets are found by gcc's names of outlined functions
 mpicc -g0 -O1 -fopenmp -fPIC -shared -o libnodebug.so "$OMP_SRC/nodebug_lib.c" ||
     fail "build: libnodebug.so"
