@@ -96,7 +96,10 @@ typedef enum {
     BUF_IO_OPERATION_TEST,
     BUF_IO_OPERATION_CANCELLED,
     BUF_IO_CHANGE_STATUS_FLAGS,
-    BUF_IO_DELETE_FILE
+    BUF_IO_DELETE_FILE,
+    BUF_IO_ACQUIRE_LOCK, /* lockf, flockfile: the lock type in op (OTF2_LockType) */
+    BUF_IO_RELEASE_LOCK,
+    BUF_IO_TRY_LOCK /* an attempt that did not get the lock (lockf F_TLOCK, ftrylockfile) */
 } buf_event_type;
 
 /* The UINT64 attributes an adapter can attach to a region's Enter or Leave: Score-P's
@@ -134,7 +137,7 @@ typedef struct {
         uint32_t access;     /* CREATE_HANDLE: OTF2_IoAccessMode */
         uint32_t new_handle; /* DUPLICATE_HANDLE */
         uint32_t whence;     /* SEEK: OTF2_IoSeekOption */
-        uint32_t op;         /* OPERATION_BEGIN, _COMPLETE: scorep_io_op */
+        uint32_t op;         /* OPERATION_BEGIN, _COMPLETE: scorep_io_op; the *_LOCK: the lock type */
         uint32_t paradigm;   /* DELETE_FILE: defs_io.h scorep_io_paradigm */
     };
     union {

@@ -174,6 +174,22 @@ void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t
     SUBSTRATES(l, scorep_substrates_io_delete_file(l, t, paradigm, file));
 }
 
+void scorep_event_io_lock(scorep_location *l, scorep_io_lock_event which, uint32_t handle,
+                          uint32_t type)
+{
+    SCOREP_LOCATION_EVENT(l);
+    if (!taken(l))
+        return;
+    static const uint32_t types[] = {[SCOREP_IO_LOCK_ACQUIRE] = BUF_IO_ACQUIRE_LOCK,
+                                     [SCOREP_IO_LOCK_RELEASE] = BUF_IO_RELEASE_LOCK,
+                                     [SCOREP_IO_LOCK_TRY] = BUF_IO_TRY_LOCK};
+    uint64_t t = scorep_event_time(l);
+    buf_io_rec *r = rec(l, t, types[which], handle);
+    if (r)
+        r->op = type;
+    SUBSTRATES(l, scorep_substrates_io_lock(l, t, (int)which, handle, type));
+}
+
 /* Score-P's metrics: exclusive, bytes, on the call path of the I/O call */
 static uint32_t bytes_metric(scorep_io_op op)
 {

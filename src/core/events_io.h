@@ -43,6 +43,13 @@ void scorep_event_io_operation_cancelled(scorep_location *l, uint32_t handle, ui
 void scorep_event_io_change_status_flags(scorep_location *l, uint32_t handle, uint32_t status);
 /* a file was deleted (unlink, remove, ...) through I/O paradigm `paradigm` */
 void scorep_event_io_delete_file(scorep_location *l, uint32_t paradigm, uint32_t file);
+/* a lock on the handle's file or stream (lockf, flockfile, ...), Score-P's IoAcquireLock,
+ * IoReleaseLock and IoTryLock (an attempt that did not get it); type: OTF2_LockType
+ * (SCOREP_IO_LOCK_EXCLUSIVE, SCOREP_IO_LOCK_SHARED) */
+enum { SCOREP_IO_LOCK_EXCLUSIVE = 0, SCOREP_IO_LOCK_SHARED = 1 };
+typedef enum { SCOREP_IO_LOCK_ACQUIRE, SCOREP_IO_LOCK_RELEASE, SCOREP_IO_LOCK_TRY } scorep_io_lock_event;
+void scorep_event_io_lock(scorep_location *l, scorep_io_lock_event which, uint32_t handle,
+                          uint32_t type);
 /* op again: the profile counts the transferred bytes of reads and writes. error: 0, or for a
  * failed call (transferred SCOREP_IO_UNKNOWN_BYTES) its errno (POSIX, ISO C) or MPI error
  * code (MPI-IO): the trace's attribute io_error. SCOREP_IO_UNKNOWN_BYTES with error 0: the

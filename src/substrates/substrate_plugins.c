@@ -1111,6 +1111,19 @@ void scorep_substrates_io_delete_file(struct scorep_location *l, uint64_t t, uin
     (*c)(LOC(l), t, (SCOREP_IoParadigmType)io_paradigm, handle(file));
 }
 
+void scorep_substrates_io_lock(struct scorep_location *l, uint64_t t, int which, uint32_t h,
+                               uint32_t type)
+{
+    static const SCOREP_Substrates_EventType ev[] = {SCOREP_EVENT_IO_ACQUIRE_LOCK,
+                                                     SCOREP_EVENT_IO_RELEASE_LOCK,
+                                                     SCOREP_EVENT_IO_TRY_LOCK};
+    if (which < 0 || which > 2)
+        return;
+    /* the three share one signature (location, timestamp, handle, lock type) */
+    EACH(ev[which], SCOREP_Substrates_IoAcquireLockCb, c)
+    (*c)(LOC(l), t, handle(h), (SCOREP_LockType)type);
+}
+
 void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t, uint32_t h,
                                           uint32_t mode, uint32_t flags, uint64_t requested,
                                           uint64_t matching_id)

@@ -104,6 +104,9 @@ void scorep_substrates_io_change_status_flags(struct scorep_location *l, uint64_
                                               uint32_t handle, uint32_t status);
 void scorep_substrates_io_delete_file(struct scorep_location *l, uint64_t t, uint32_t io_paradigm,
                                       uint32_t file);
+/* which: 0 acquire, 1 release, 2 try (events_io.h scorep_io_lock_event); type: OTF2_LockType */
+void scorep_substrates_io_lock(struct scorep_location *l, uint64_t t, int which, uint32_t handle,
+                               uint32_t type);
 void scorep_substrates_io_operation_begin(struct scorep_location *l, uint64_t t, uint32_t handle,
                                           uint32_t mode, uint32_t flags, uint64_t requested,
                                           uint64_t matching_id);

@@ -379,6 +379,15 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
     case BUF_IO_DELETE_FILE: /* handle: the file */
         OTF2_EvtWriter_IoDeleteFile(w, NULL, t, (OTF2_IoParadigmRef)r->paradigm, r->handle);
         break;
+    case BUF_IO_ACQUIRE_LOCK:
+        OTF2_EvtWriter_IoAcquireLock(w, NULL, t, r->handle, (OTF2_LockType)r->op);
+        break;
+    case BUF_IO_RELEASE_LOCK:
+        OTF2_EvtWriter_IoReleaseLock(w, NULL, t, r->handle, (OTF2_LockType)r->op);
+        break;
+    case BUF_IO_TRY_LOCK:
+        OTF2_EvtWriter_IoTryLock(w, NULL, t, r->handle, (OTF2_LockType)r->op);
+        break;
     case BUF_IO_OPERATION_COMPLETE:
         if (r->error)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);

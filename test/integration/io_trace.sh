@@ -81,3 +81,33 @@ io_render()
     python3 "$top_srcdir/test/integration/report_dom.py" "$1.dom" >"$1.facts" || fail "report_dom.py $1.dom"
     grep -E '^(status|io|io-chart)( |$)' "$1.facts" | sort
 }
+
+# io_handle_events EXPDIR TYPE...: one line per event of the TYPEs (IO_ACQUIRE_LOCK,
+# IO_SEEK, ...) as "TYPE PARADIGM FILE DETAILS" (PARADIGM and FILE of its handle as in
+# io_ops; DETAILS: the record's fields after the handle), sorted, with their count first
+io_handle_events()
+{
+    _d=$1
+    shift
+    trace_defs "$_d" >"$work/.io_defs"
+    trace_other "$_d" | awk -v defs="$work/.io_defs" -v types=" $* " '
+        BEGIN {
+            while ((getline line < defs) > 0) {
+                if (line !~ /^IO_HANDLE /) continue
+                split(line, w, " "); id = w[2]
+                f = "-"
+                if (match(line, /File: "file:\/\/[^"]*"/)) f = substr(line, RSTART + 14, RLENGTH - 15)
+                p = "?"
+                if (line ~ /I\/O Paradigm: "POSIX I\/O"/) p = "POSIX"
+                if (line ~ /I\/O Paradigm: "ISO C I\/O"/) p = "ISOC"
+                if (line ~ /I\/O Paradigm: "MPI I\/O"/) p = "MPI-IO"
+                file[id] = f; par[id] = p
+            }
+        }
+        index(types, " " $1 " ") {
+            match($0, /Handle: "[^"]*" <[0-9]+>/); h = substr($0, RSTART, RLENGTH)
+            rest = substr($0, RSTART + RLENGTH); sub(/^, */, "", rest)
+            sub(/.*</, "", h); sub(/>/, "", h)
+            print $1, par[h], file[h], rest
+        }' | sort | uniq -c | sed 's/^ *//' | sort
+}

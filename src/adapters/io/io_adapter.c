@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* io_adapter.c: the part of POSIX and ISO C I/O recording that lives in libscorep-rt (see
  * io_adapter.h): the guard against recording the runtime's own I/O, the regions (paradigm
- * io, role file_io), and the handles of descriptors and streams, one per-descriptor array
+ * io, roles as in Score-P: file io, file io metadata, wrapper), and the handles of descriptors and streams, one per-descriptor array
  * per paradigm (the hot path reads it without a lock; handles are defined on open). */
 #include "adapters/io/io_adapter.h"
 #include "core/events.h"
@@ -124,7 +124,7 @@ static uint32_t region_of(const scorep_io_fn *fn)
     if (id)
         return id - 1;
     id = scorep_defs_region(fn->name, NULL, scorep_io_paradigm_name(fn->paradigm), 0, 0,
-                            SCOREP_PARADIGM_IO, SCOREP_ROLE_FILE_IO);
+                            SCOREP_PARADIGM_IO, (scorep_role)fn->role);
     if (id != SCOREP_INVALID_ID)
         __atomic_store_n(fn->region, id + 1, __ATOMIC_RELEASE);
     return id;
@@ -283,6 +283,21 @@ void scorep_io_closed(scorep_io_frame *f, int fd, int ok)
                       : 0;
     if (ph)
         forget(f, SCOREP_IO_POSIX, fd, ph - 1);
+}
+
+void scorep_io_closing_known(scorep_io_frame *f, int fd)
+{
+    uint32_t h = fd >= 0 && fd < fd_cap ? __atomic_load_n(&fd_handle[f->paradigm][fd], __ATOMIC_ACQUIRE)
+                                        : 0;
+    f->handle = h ? h - 1 : SCOREP_INVALID_ID;
+}
+
+/* Score-P records lockf's and flockfile's locks as exclusive locks of the handle */
+void scorep_io_lock(scorep_io_frame *f, int fd, scorep_io_lock_event which)
+{
+    uint32_t h = handle_of(f->paradigm, fd);
+    if (h != SCOREP_INVALID_ID)
+        scorep_event_io_lock(f->l, which, h, SCOREP_IO_LOCK_EXCLUSIVE);
 }
 
 static void duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok, uint32_t status);

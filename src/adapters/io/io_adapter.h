@@ -8,6 +8,7 @@
 
 #include "core/events_io.h"
 #include "core/location.h"
+#include "defs/defs.h"
 #include "defs/defs_io.h"
 
 #include <stdint.h>
@@ -17,10 +18,11 @@ struct aiocb;
 
 #define SCOREP_IO_API __attribute__((visibility("default")))
 
-/* one wrapped function: its name and paradigm (the generated table) */
+/* one wrapped function: its name, paradigm and region role (the generated table) */
 typedef struct {
     const char *name;
     uint32_t paradigm; /* scorep_io_paradigm */
+    uint32_t role;     /* scorep_role: file io, file io metadata or wrapper */
     uint32_t *region;  /* cache: region id + 1, 0 = not defined yet */
 } scorep_io_fn;
 
@@ -43,6 +45,11 @@ SCOREP_IO_API void scorep_io_end(scorep_io_frame *f);
 SCOREP_IO_API void scorep_io_created(scorep_io_frame *f, int fd, const char *path, int oflags);
 SCOREP_IO_API void scorep_io_closing(scorep_io_frame *f, int fd);
 SCOREP_IO_API void scorep_io_closed(scorep_io_frame *f, int fd, int ok);
+/* closedir: as closing, for a descriptor that has a handle already (a directory's usually
+ * has none: opendir is not wrapped, as in Score-P) */
+SCOREP_IO_API void scorep_io_closing_known(scorep_io_frame *f, int fd);
+/* a lock event (events_io.h scorep_io_lock_event, exclusive) on fd's handle */
+SCOREP_IO_API void scorep_io_lock(scorep_io_frame *f, int fd, scorep_io_lock_event which);
 SCOREP_IO_API void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok);
 /* an operation on fd: begin before the call, complete after it (transferred: bytes or
  * SCOREP_IO_UNKNOWN_BYTES when it failed) */
