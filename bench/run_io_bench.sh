@@ -5,7 +5,9 @@
 # call: 8-byte writes to /dev/null (bench/io_bench.c, the thread's CPU time) uninstrumented (the floor: the system
 # call itself), linked with scorep-cc --io=posix with SCOREP_IO_POSIX=false (the wrapper's
 # pass-through), profiling, and tracing; the same for ISO C (fwrite of 8 bytes + fflush:
-# two recorded calls per iteration). Prints a table; asserts nothing.
+# two recorded calls per iteration); and per character read from /dev/zero with getc_unlocked
+# called as a function (one recorded call each) and with <stdio.h>'s inline getc_unlocked
+# (recorded: its __uflow at every 4096-byte refill). Prints a table; asserts nothing.
 #
 # Environment: abs_top_builddir, abs_top_srcdir, CC, BENCH_RUNS (default 5),
 # BENCH_IO_CALLS (writes per run, default 400000).
@@ -36,7 +38,9 @@ one() {
 # least disturbed run of each variant (the minimum) is what the table compares; the median
 # is shown beside it.
 set -- "plain posix" "io posix SCOREP_IO_POSIX=false" "io posix" "io posix SCOREP_ENABLE_TRACING=true" \
-    "plain isoc" "io isoc SCOREP_IO_POSIX=false" "io isoc" "io isoc SCOREP_ENABLE_TRACING=true"
+    "plain isoc" "io isoc SCOREP_IO_POSIX=false" "io isoc" "io isoc SCOREP_ENABLE_TRACING=true" \
+    "plain unlocked" "io unlocked" "io unlocked SCOREP_ENABLE_TRACING=true" \
+    "plain inline" "io inline" "io inline SCOREP_ENABLE_TRACING=true"
 r=0
 while [ $r -lt "$runs" ]; do
     r=$((r + 1))
@@ -46,7 +50,7 @@ while [ $r -lt "$runs" ]; do
         one $v >>"v$k.txt"
     done
 done
-for k in 1 2 3 4 5 6 7 8; do
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
     eval "min$k=\$(minimum <v$k.txt)"
     eval "med$k=\$(median <v$k.txt)"
 done
@@ -62,10 +66,18 @@ printf '%s\n' "write(8 bytes): uninstrumented|$min1|$med1|$min1|1" \
     "fwrite(8)+fflush: uninstrumented|$min5|$med5|$min5|2" \
     "fwrite+fflush: SCOREP_IO_POSIX=false|$min6|$med6|$min5|2" \
     "fwrite+fflush: profiling|$min7|$med7|$min5|2" \
-    "fwrite+fflush: tracing (+ profiling)|$min8|$med8|$min5|2" | awk -F'|' '
+    "fwrite+fflush: tracing (+ profiling)|$min8|$med8|$min5|2" \
+    "getc_unlocked call: uninstrumented|$min9|$med9|$min9|1" \
+    "getc_unlocked call: profiling|$min10|$med10|$min9|1" \
+    "getc_unlocked call: tracing|$min11|$med11|$min9|1" \
+    "inline getc_unlocked: uninstrumented|$min12|$med12|$min12|0.000244140625" \
+    "inline getc_unlocked: profiling|$min13|$med13|$min12|0.000244140625" \
+    "inline getc_unlocked: tracing|$min14|$med14|$min12|0.000244140625" | awk -F'|' '
     BEGIN { fmt = "%-42s %10s %10s %18s\n"
             printf fmt, "variant", "min ns/it", "median", "ns/recorded call"
             printf fmt, "------------------------------------------", "----------", "----------", "------------------" }
-    { printf "%-42s %10.1f %10.1f %18.1f\n", $1, $2, $3, ($2 - $4) / $5 }'
+    { printf "%-42s %10.2f %10.2f %18.1f\n", $1, $2, $3, ($2 - $4) / $5 }'
 echo "(the floor is the uninstrumented system call; per recorded call: Enter, the operation's"
-echo " begin and complete (two 64-byte trace records when tracing), Leave, io_bytes_written)"
+echo " begin and complete (two 64-byte trace records when tracing), Leave, io_bytes_written;"
+echo " getc_unlocked: per character; inline getc_unlocked: 64 times the characters, per"
+echo " character, one recorded __uflow per 4096 characters: the last column is per __uflow)"

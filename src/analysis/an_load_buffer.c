@@ -282,6 +282,8 @@ static int role_of(scorep_role r)
         return OTF2_REGION_ROLE_ARTIFICIAL;
     case SCOREP_ROLE_FILE_IO:
         return OTF2_REGION_ROLE_FILE_IO;
+    case SCOREP_ROLE_FILE_IO_METADATA: /* the I/O adapters' open, close, seek, MPI_File_open */
+        return OTF2_REGION_ROLE_FILE_IO_METADATA;
     case SCOREP_ROLE_RMA:
         return OTF2_REGION_ROLE_RMA;
     case SCOREP_ROLE_THREAD_CREATE:

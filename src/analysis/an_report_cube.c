@@ -71,7 +71,8 @@ static int add_dfs(cube_writer *w, gtree *gt, uint32_t **kids, uint32_t *nkids, 
 }
 
 /* Cube's names of OTF2 paradigms and region roles, as Score-P's profiles and Scalasca's
- * reports write them (Score-P's SCOREP_REGION_TYPE names, Scalasca's pearl toString(Role)) */
+ * reports write them (Score-P's SCOREP_REGION_TYPE names, Scalasca's pearl toString(Role):
+ * "file io"; pearl 2.6 knows no "file io metadata" role, which it reads as unknown) */
 static const char *paradigm_name(int p)
 {
     switch (p) {
@@ -127,7 +128,7 @@ static const char *role_name(int r)
                                         [OTF2_REGION_ROLE_COLL_ALL2ONE] = "all2one",
                                         [OTF2_REGION_ROLE_COLL_ALL2ALL] = "all2all",
                                         [OTF2_REGION_ROLE_COLL_OTHER] = "other collective",
-                                        [OTF2_REGION_ROLE_FILE_IO] = "file_io",
+                                        [OTF2_REGION_ROLE_FILE_IO] = "file io",
                                         [OTF2_REGION_ROLE_POINT2POINT] = "point2point",
                                         [OTF2_REGION_ROLE_RMA] = "rma",
                                         [OTF2_REGION_ROLE_DATA_TRANSFER] = "data transfer",
