@@ -191,6 +191,20 @@ expect_eq "$(sed -n 's/^io_events //p;s/^io_ops //p' io2.count.0 | tr '\n' ';')"
     "io_more: status change, duplications, deletions, issued/tested/cancelled operations, bytes per mode"
 expect_eq "$(sed -n 's/^io_defs //p' io2.count.0 | sed 's/.*unannounced/unannounced/')" "unannounced 0" \
     "io_more: every handle and deleted file announced"
+# io_gaps.c's file locks (test_io_gaps.sh gives them): lockf and lockf64 acquire 3, release
+# 3, try 1 (EBADF); the stream's flockfile and ftrylockfile acquire 2, funlockfile release
+# 2, another thread's ftrylockfile tries 1; all exclusive
+printf 'line one\nrest\n' >gaps.in
+scorep_cc --io=posix gcc -O2 -pthread -o gaps "$PROGRAMS/io_gaps.c" 2>gaps.build.err
+mkdir io3dir && cd io3dir
+run_app io3 env SCOREP_EXPERIMENT_DIRECTORY=io3 SCOREP_SUBSTRATE_PLUGINS=count \
+    SUBSTRATE_COUNT_OUT="$work/io3.count" ../gaps <../gaps.in
+cd ..
+expect_eq "$status" 0 "io_gaps: exit status"
+expect_eq "$(sed -n 's/^io_locks //p' io3.count.0)" "acquire 5 release 5 try 2 not exclusive 0" \
+    "io_gaps: IO_ACQUIRE_LOCK, IO_RELEASE_LOCK and IO_TRY_LOCK of lockf and the stream locks"
+expect_eq "$(sed -n 's/^io_defs //p' io3.count.0 | sed 's/.*unannounced/unannounced/')" "unannounced 0" \
+    "io_gaps: every handle of a lock event announced"
 
 # bad lists: a missing library, a newer interface version, the good one twice
 run_app b1 env SCOREP_EXPERIMENT_DIRECTORY=b1 SCOREP_SUBSTRATE_PLUGINS=nosuch:newer:count:count \

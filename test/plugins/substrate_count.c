@@ -47,7 +47,7 @@ enum { MAX_IO = 4096 };
 static char io_announced[MAX_IO], io_file_announced[MAX_IO];
 static unsigned long io_paradigms, io_files, io_handles, io_unannounced;
 static unsigned long io_ev[16]; /* create, destroy, dup, seek, status, delete, begin, issued,
-                                   test, complete, cancelled */
+                                   test, complete, cancelled, acquire lock, release lock, try lock */
 static unsigned long io_ops[3], io_bytes[3], io_unsized; /* unsized: bytes unknown (failed, fscanf) */
 static char io_creates[1024], io_seeks[1024];
 /* metrics at enter and exit */
@@ -601,6 +601,20 @@ IO_REQ_CB(io_issued, 7)
 IO_REQ_CB(io_test, 8)
 IO_REQ_CB(io_cancelled, 10)
 
+/* the file locks (lockf, flockfile, ...): acquisitions, releases, tries; all exclusive */
+static unsigned long io_lock_other_type;
+#define IO_LOCK_CB(name, k)                                                                    \
+    static void name(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,          \
+                     SCOREP_LockType type)                                                     \
+    {                                                                                          \
+        io_count(k, l, t, h);                                                                  \
+        if (type != SCOREP_LOCK_EXCLUSIVE)                                                     \
+            __atomic_fetch_add(&io_lock_other_type, 1, __ATOMIC_RELAXED);                      \
+    }
+IO_LOCK_CB(io_acquire, 11)
+IO_LOCK_CB(io_release, 12)
+IO_LOCK_CB(io_try, 13)
+
 static void io_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHandle h,
                         SCOREP_IoOperationMode mode, uint64_t bytes, uint64_t id)
 {
@@ -660,6 +674,9 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(IO_OPERATION_TEST, io_test);
     SET(IO_OPERATION_COMPLETE, io_complete);
     SET(IO_OPERATION_CANCELLED, io_cancelled);
+    SET(IO_ACQUIRE_LOCK, io_acquire);
+    SET(IO_RELEASE_LOCK, io_release);
+    SET(IO_TRY_LOCK, io_try);
     *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
     return SCOREP_SUBSTRATES_NUM_EVENTS;
 }
@@ -714,6 +731,8 @@ static void write_data(void)
                "issued %lu test %lu complete %lu cancelled %lu\n",
             io_ev[0], io_ev[1], io_ev[2], io_ev[3], io_ev[4], io_ev[5], io_ev[6], io_ev[7],
             io_ev[8], io_ev[9], io_ev[10]);
+    fprintf(f, "io_locks acquire %lu release %lu try %lu not exclusive %lu\n", io_ev[11], io_ev[12],
+            io_ev[13], io_lock_other_type);
     fprintf(f, "io_ops read %lu %lu write %lu %lu flush %lu unsized %lu\n", io_ops[0], io_bytes[0],
             io_ops[1], io_bytes[1], io_ops[2], io_unsized);
     fprintf(f, "io_creates%s\n", io_creates);
