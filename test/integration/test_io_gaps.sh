@@ -5,8 +5,9 @@
 # call), gets, fgetpos/fsetpos (and 64), flockfile/ftrylockfile/funlockfile, lockf (and 64),
 # select/pselect, closedir, preadv2/pwritev2 (and 64), statx, and the fortified
 # __fgets_unlocked_chk and __fread_unlocked_chk. test/programs/io_gaps.c calls each a known
-# number of times with known bytes (its comments give every count). Built with -O2, with -O2
-# -D_FORTIFY_SOURCE=2 (the same records) and with -O0 (the character functions are calls):
+# number of times with known bytes (its comments give every count). Built with -O2 (linked
+# and, unchanged, under scorep-run), with -O2 -D_FORTIFY_SOURCE=2 (the same records) and with
+# -O0 (the character functions are calls):
 # exact visits and bytes per region in the profile, exact operations per file and mode,
 # lock records and seeks in the trace (otf2-print), the regions' roles (Score-P's), output
 # as without measurement.
@@ -186,6 +187,16 @@ expect_eq "$(profile_leaves linked/exp)" "$(expected_leaves inline)" "linked: vi
 d=$(cd linked && pwd -P)
 check_trace linked/exp "$d"
 check_roles linked/exp
+
+# the plain -O2 binary, unchanged, under scorep-run --io=posix (the wrappers preloaded)
+mkdir run && cd run
+run_app gaps env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/scorep-run" --io=posix ../gaps_plain <../in.txt
+cd ..
+expect_eq "$status" 0 "scorep-run: exit status"
+cmp plain/out run/gaps.out || fail "scorep-run: output differs from the plain run"
+expect_eq "$(profile_leaves run/exp)" "$(expected_leaves inline)" "scorep-run: visits and bytes of every new region"
+check_trace run/exp "$(cd run && pwd -P)"
 
 # -O2 -D_FORTIFY_SOURCE=2 (Debian's hardening): fgets_unlocked and fread_unlocked become
 # __fgets_unlocked_chk and __fread_unlocked_chk; recorded the same, under the plain names
