@@ -19,7 +19,7 @@ EXTERNAL = {
     # written by a measurement or a tool at run time
     'MANIFEST.md', 'script.py', 'setup.py',
     # system and third-party headers
-    'mpif.h', 'shmem.h', 'omp-tools.h', 'nvtx3/nvtxDetail/nvtxTypes.h',
+    'mpif.h', 'shmem.h', 'stdio.h', 'omp-tools.h', 'nvtx3/nvtxDetail/nvtxTypes.h',
     'nvtx3/nvtxDetail/nvtxInit.h', 'openmp/libomptarget/include/omptarget.h',
     'omptargetplugin.h',
     # Score-P, Scalasca and OTF2 sources cited for the facts taken from them
