@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* io_adapter.c: the part of POSIX and ISO C I/O recording that lives in libscorep-rt (see
  * io_adapter.h): the guard against recording the runtime's own I/O, the regions (paradigm
- * io, roles as in Score-P: file io, file io metadata, wrapper), and the handles of descriptors and streams, one per-descriptor array
- * per paradigm (the hot path reads it without a lock; handles are defined on open). */
+ * io, roles as in Score-P: file io, file io metadata, wrapper), and the handles of
+ * descriptors and streams, one per-descriptor array per paradigm (the hot path reads it
+ * without a lock; handles are defined on open). */
 #include "adapters/io/io_adapter.h"
 #include "core/events.h"
 #include "runtime/runtime.h"
