@@ -200,7 +200,7 @@ const char *scorep_paradigm_name(scorep_paradigm p)
 {
     static const char *const names[] = {"measurement", "user",  "compiler", "pthread", "mpi",
                                         "openmp",      "shmem", "cuda",     "sampling",
-                                        "memory",      "io"};
+                                        "memory",      "io",    "libwrap"};
     return names[p];
 }
 

@@ -1,0 +1,2 @@
+/* libwrap.c: the translation unit whose declarations are wrapped; do not change it. */
+#include "libwrap.h"

@@ -1,0 +1,8 @@
+/* main.c: a small program calling the library: `make` links it without the wrapper,
+ * `make installcheck` with it (scorep-cc --libwrap). Add calls to the library. */
+#include "libwrap.h"
+
+int main(void)
+{
+    return 0;
+}
