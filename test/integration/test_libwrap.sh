@@ -61,6 +61,10 @@ expect_eq "$(sed -n '/FILE_NAMES_BEGIN/,/FILE_NAMES_END/p' wd/mylib.filter | tr 
 rc=0; "$LWINIT" --name=mylib -x c --libs=-lmylib wd >err.txt 2>&1 || rc=$?
 expect_eq "$rc:$(cat err.txt)" "1:scorep-libwrap-init: error: wd/Makefile exists: use --update to rewrite the Makefile of an existing working directory" "an existing working directory needs --update"
 echo '#include <mylib.h>' >>wd/libwrap.h
+"$LWINIT" --name=mylib -x c --cppflags="-I$work/inc" --ldflags="-L$work/lib -Wl,-rpath,$work/lib" \
+    --libs=-lmylib --prefix="$work/prefix" --update wd >update.out 2>&1 || fail "--update: $(cat update.out)"
+expect_grep "mylib.filter kept as it is" update.out "--update keeps the filter"
+expect_eq "$(tail -n 1 wd/libwrap.h)" "#include <mylib.h>" "--update keeps libwrap.h"
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_skip\nSCOREP_REGION_NAMES_END\n' >>wd/mylib.filter
 make -C wd >make.out 2>&1 || fail "make: $(tail -20 make.out)"
 expect_grep "ml_sum: variadic function skipped" make.out "make notes the variadic function"
