@@ -79,6 +79,13 @@ for f in lib/libscorep_libwrap_mylib.so lib/libscorep_libwrap_mylib_linktime.a \
     share/scorep/mylib.libwrap share/scorep/mylib.wrap share/scorep/mylib.filter; do
     expect_file "prefix/$f" "make install: $f"
 done
+# step 2 of the workflow: main.c calls the library; installcheck links it both ways
+printf '#include "libwrap.h"\nint main(void) { return ml_add(1, -1); }\n' >wd/main.c
+make -C wd installcheck >ic.out 2>&1 || fail "make installcheck: $(cat ic.out)"
+run_to ic.nm nm wd/main_linktime
+expect_grep " T __wrap_ml_add$" ic.nm "installcheck: main_linktime calls ml_add through its wrapper"
+run_to ic.dynamic readelf -d wd/main_runtime
+expect_grep "NEEDED.*libscorep_libwrap_mylib.so" ic.dynamic "installcheck: main_runtime needs the run-time wrapper"
 export SCOREP_LIBWRAP_PATH="$work/prefix"
 
 part "link-time wrapping of the shared library"
