@@ -33,6 +33,9 @@ void scorep_libwrap_leave(uint32_t token);
  * the wrapper itself): a fatal error naming the wrapper. */
 void scorep_libwrap_no_real(const char *symbol, const char *wrapper) __attribute__((noreturn));
 
+/* A wrapper library's constructor: its name, for the check of SCOREP_LIBWRAP_ENABLE. */
+void scorep_libwrap_register(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -284,6 +284,12 @@ def main():
     c.append("")
     c.append('#define LW_GROUP "%s"' % a.get("display-name", name))
     c.append("")
+    c.append("/* tells the runtime that this wrapper is in the program (SCOREP_LIBWRAP_ENABLE's check) */")
+    c.append("__attribute__((constructor)) static void lw_register(void)")
+    c.append("{")
+    c.append('    scorep_libwrap_register("%s");' % name)
+    c.append("}")
+    c.append("")
     for i, (fname, path, lineno, head, params, tail) in enumerate(wrapped):
         plist = split_params(params)
         if plist == ["void"] or plist == []:

@@ -171,6 +171,14 @@ rc=0; env SCOREP_LIBWRAP_ENABLE=mylib,nosuch "$top_builddir/scorep-run" ./app_pl
 expect_eq "$rc" 1 "scorep-run, a wrapper not installed: exit status"
 expect_grep "^scorep-run: SCOREP_LIBWRAP_ENABLE: library wrapper 'nosuch' not found" err.txt \
     "scorep-run, a wrapper not installed: the message"
+# SCOREP_LIBWRAP_ENABLE for a program that has not got the wrapper: said, not silent
+scorep_cc --nocompiler gcc -O1 -Iinc -o app_nowrap "$SRC/app.c" -Llib -Wl,-rpath,"$work/lib" -lmylib
+run_app nowrap env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_EXPERIMENT_DIRECTORY=nowrap ./app_nowrap
+expect_eq "$status" 0 "SCOREP_LIBWRAP_ENABLE without the wrapper: exit status"
+expect_grep "SCOREP_LIBWRAP_ENABLE: the library wrapper 'mylib' is not in this program, its calls were not recorded: run the program under scorep-run" \
+    nowrap.err "SCOREP_LIBWRAP_ENABLE without the wrapper: the warning"
+run_app ltenable env SCOREP_LIBWRAP_ENABLE="$work/prefix/share/scorep/mylib.libwrap" SCOREP_EXPERIMENT_DIRECTORY=ltenable ./app_lt
+expect_eq "$status:$(cat ltenable.err)" "0:" "SCOREP_LIBWRAP_ENABLE naming the link-time wrapper the program has: silent"
 # a header that does not exist
 "$LWINIT" --name=nohdr -x c --libs=-lmylib --ldflags="-L$work/lib" wdh >/dev/null 2>&1 || fail "init wdh"
 echo '#include <no_such_header.h>' >>wdh/libwrap.h

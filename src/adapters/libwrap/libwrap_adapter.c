@@ -4,7 +4,9 @@
  * Score-P defines it: paradigm libwrap, role wrapper, the header as its file), its enter and
  * leave on the user regions' fast path, and the real function of run-time wrapping. */
 #include "adapters/io/io_adapter.h"
+#include "base/settings.h"
 #include "core/events.h"
+#include "core/subsystem.h"
 #include "runtime/runtime.h"
 
 #include <scorep/SCOREP_Libwrap_rt.h>
@@ -88,4 +90,81 @@ API void scorep_libwrap_no_real(const char *symbol, const char *wrapper)
                      "wrapped library loaded? it must come after the wrapper in the link or "
                      "in LD_PRELOAD)",
                  wrapper, symbol);
+}
+
+/* ------------------------------------------- SCOREP_LIBWRAP_ENABLE's wrappers */
+/* Every wrapper library (both modes) says its name from a constructor. At the end of the
+ * run, a wrapper SCOREP_LIBWRAP_ENABLE names that never said so was not in the program (a
+ * program run without scorep-run, which preloads them): that is said once, instead of an
+ * experiment silently without the library's calls. */
+enum { MAX_WRAPPERS = 64 };
+static const char *loaded[MAX_WRAPPERS];
+static int n_loaded;
+
+API void scorep_libwrap_register(const char *name)
+{
+    pthread_mutex_lock(&define_lock);
+    if (n_loaded < MAX_WRAPPERS)
+        loaded[n_loaded++] = name;
+    pthread_mutex_unlock(&define_lock);
+}
+
+static bool is_loaded(const char *name, size_t len)
+{
+    bool found = false;
+    pthread_mutex_lock(&define_lock);
+    for (int i = 0; i < n_loaded && !found; i++)
+        found = strlen(loaded[i]) == len && strncmp(loaded[i], name, len) == 0;
+    pthread_mutex_unlock(&define_lock);
+    return found;
+}
+
+/* NAME of an entry: NAME, .../libscorep_libwrap_NAME.so or .../NAME.libwrap */
+static void entry_name(const char *e, size_t n, const char **name, size_t *len)
+{
+    const char *slash = memrchr(e, '/', n);
+    if (slash) {
+        n -= (size_t)(slash + 1 - e);
+        e = slash + 1;
+        static const char pre[] = "libscorep_libwrap_";
+        if (n > sizeof pre - 1 && strncmp(e, pre, sizeof pre - 1) == 0)
+            e += sizeof pre - 1, n -= sizeof pre - 1;
+        if (n > 3 && strncmp(e + n - 3, ".so", 3) == 0)
+            n -= 3;
+        else if (n > 8 && strncmp(e + n - 8, ".libwrap", 8) == 0)
+            n -= 8;
+    }
+    *name = e;
+    *len = n;
+}
+
+static void check_enabled(void)
+{
+    const char *en = scorep_cfg.libwrap_enable;
+    const char *sep = scorep_cfg.libwrap_enable_sep && *scorep_cfg.libwrap_enable_sep
+                          ? scorep_cfg.libwrap_enable_sep
+                          : ",";
+    while (en && *en) {
+        size_t n = strcspn(en, sep);
+        const char *name;
+        size_t len;
+        entry_name(en, n, &name, &len);
+        if (len > 0 && !is_loaded(name, len))
+            scorep_runtime_warn_run(
+                "SCOREP_LIBWRAP_ENABLE: the library wrapper '%.*s' is not in this program, its "
+                "calls were not recorded: run the program under scorep-run (which preloads it) "
+                "or link it with scorep-cc --libwrap=%.*s (docs/libwrap.md)",
+                (int)len, name, (int)len, name);
+        en += n;
+        en += strspn(en, sep);
+    }
+}
+
+static const scorep_subsystem libwrap_subsystem = {.name = "libwrap", .end = check_enabled};
+
+__attribute__((constructor)) static void register_libwrap(void)
+{
+    if (scorep_runtime_register(&libwrap_subsystem) != 0)
+        scorep_warn("library wrapping: the runtime's subsystem table is full; "
+                    "SCOREP_LIBWRAP_ENABLE is not checked");
 }
