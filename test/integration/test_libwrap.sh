@@ -120,6 +120,18 @@ fi
 "$SCOREP_SCORE" lt/profile.cubex >lt.score || fail "scorep-score"
 expect_grep '^ *LIB ' lt.score "scorep-score: the wrapped functions are of type LIB"
 
+# scorep-config for Makefiles that link with the plain compiler
+run_to cfg.ldflags "$top_builddir/scorep-config" --libwrap=mylib --ldflags
+run_to cfg.libs "$top_builddir/scorep-config" --libwrap=mylib --libs
+# shellcheck disable=SC2046 # the flags are split on purpose
+gcc -O1 -Iinc -o app_cfg "$SRC/app.c" -Llib -Wl,-rpath,"$work/lib" -lmylib $(cat cfg.ldflags) $(cat cfg.libs) ||
+    fail "link with scorep-config --libwrap=mylib --ldflags/--libs"
+run_app cfg env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=cfg ./app_cfg
+cmp plain.out cfg.out || fail "scorep-config: output differs from the plain run"
+expect_eq "$(enters cfg)" \
+    "ml_add 10/10 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
+    "scorep-config --libwrap=mylib: Enter/Leave per region"
+
 part "link-time wrapping of the static library"
 "$LWINIT" --name=mylibs -x c --cppflags="-I$work/inc" --ldflags="-L$work/static" --libs=-lmylib \
     --prefix="$work/prefix" wds >inits.out 2>&1 || fail "scorep-libwrap-init (static): $(cat inits.out)"
