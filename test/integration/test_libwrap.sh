@@ -175,6 +175,21 @@ expect_eq "$(enters rtl)" \
     "ml_add 11/11 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
     "scorep-cc --libwrap=runtime:mylib: Enter/Leave per region"
 
+part "the measurement's own calls: libc's clock_gettime wrapped, SCOREP_TIMER=clock_gettime"
+# the runtime reads its timer through the very function the wrapper interposes: its own calls
+# must neither be recorded nor recurse into the wrapper (without the check: a stack overflow)
+"$LWINIT" --name=clk -x c --libs=-lc --prefix="$work/prefix" wdc >/dev/null 2>&1 || fail "init wdc"
+echo '#include <time.h>' >>wdc/libwrap.h
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE clock_gettime\nSCOREP_REGION_NAMES_END\n' >>wdc/clk.filter
+make -C wdc install >makec.out 2>&1 || fail "make install (clk): $(tail -20 makec.out)"
+expect_grep "clk: 1 functions wrapped" makec.out "clk: clock_gettime only"
+gcc -o clock_plain "$SRC/clock.c" || fail "build clock_plain"
+run_app clk env SCOREP_TIMER=clock_gettime SCOREP_LIBWRAP_ENABLE=clk SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=clk "$top_builddir/scorep-run" ./clock_plain
+expect_eq "$status:$(cat clk.out)" "0:3 calls" "clk: exit status and output"
+expect_eq "$(trace_count clk ENTER "" clock_gettime):$(trace_count clk ENTER)" "3:3" \
+    "clk: the program's 3 calls of clock_gettime, none of the runtime's"
+
 part "bad input"
 rc=0; "$SCOREP_CC" --libwrap=nosuch gcc -o x "$SRC/app.c" >err.txt 2>&1 || rc=$?
 expect_eq "$rc:$(cat err.txt)" "1:scorep-cc: --libwrap: library wrapper 'nosuch' not found: no nosuch.libwrap in SCOREP_LIBWRAP_PATH ($work/prefix) nor in $(sed -n 's/^SCOREP_PREFIX *= *//p' wd/Makefile)/share/scorep; build and install it with scorep-libwrap-init (make install), and set SCOREP_LIBWRAP_PATH to its --prefix" \
