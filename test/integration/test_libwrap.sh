@@ -103,10 +103,14 @@ expect_grep 'Name: "ml_make_pair" <[0-9]*> \(Aka. "ml_make_pair" <[0-9]*>\), Des
 expect_eq "$(profile_dump lt -m visits | awk -F'\t' '$2 ~ /ml_|twice/ { split($4, kv, "="); print $2 "=" kv[2] }' | sort | tr '\n' ' ')" \
     "main/ml_add=10 main/ml_apply/twice=4 main/ml_apply=4 main/ml_apply_t/twice=1 main/ml_apply_t=1 main/ml_make_pair=3 main/ml_noop=2 " \
     "link time: visits per call path in the profile (the callback inside the wrapped call)"
+run_to lt.anchor tar -xOf lt/profile.cubex anchor.xml
+expect_eq "$(awk '/<name>ml_noop</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
+    "<paradigm>libwrap:mylib</paradigm><role>wrapper</role>" \
+    "the profile: ml_noop's paradigm is Score-P's libwrap:NAME, its role wrapper"
 if [ -n "$CUBELIB_DUMP" ]; then
     "$CUBELIB_DUMP" -w lt/profile.cubex >lt.cubelib 2>&1 || fail "CubeLib's cube_dump cannot read the profile"
-    expect_grep 'ml_add:ml_add.*paradigm=libwrap, role=wrapper, .*mod='"$work"'/inc/mylib.h' lt.cubelib \
-        "CubeLib: ml_add's region is paradigm libwrap, role wrapper"
+    expect_grep 'ml_add:ml_add.*paradigm=libwrap:mylib, role=wrapper, .*mod='"$work"'/inc/mylib.h' lt.cubelib \
+        "CubeLib: ml_add's region is paradigm libwrap:mylib (the wrapper), role wrapper"
     for r in ml_add ml_make_pair ml_apply ml_apply_t ml_noop twice; do
         "$CUBELIB_DUMP" -m visits -c "name=/^$r\$/" -s csv2 lt/profile.cubex >cl.csv ||
             fail "CubeLib's cube_dump -c name=$r"

@@ -32,8 +32,9 @@ static __attribute__((noinline, cold)) uint32_t define(scorep_libwrap_fn *fn)
         pthread_mutex_lock(&define_lock);
         state = __atomic_load_n(&fn->state, __ATOMIC_ACQUIRE);
         if (state == 0) {
-            uint32_t id = scorep_defs_region(fn->name, fn->symbol, fn->file, fn->line, 0,
-                                             SCOREP_PARADIGM_LIBWRAP, SCOREP_ROLE_WRAPPER);
+            uint32_t id =
+                scorep_defs_region_grouped(fn->name, fn->symbol, fn->file, fn->line, 0,
+                                           SCOREP_PARADIGM_LIBWRAP, SCOREP_ROLE_WRAPPER, fn->group);
             /* as in Score-P: the filter sees the header, the name and the symbol */
             bool filtered = id == SCOREP_INVALID_ID ||
                             (scorep_active_filter &&
