@@ -20,7 +20,7 @@ typedef struct scorep_libwrap_fn {
     const char *symbol; /* the linker symbol (the region's canonical name) */
     const char *file;   /* the header that declares it */
     int line;
-    const char *group;  /* the wrapper's display name */
+    const char *group; /* the wrapper's display name */
     uint32_t state;
 } scorep_libwrap_fn;
 

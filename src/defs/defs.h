@@ -21,7 +21,7 @@ typedef enum {
     SCOREP_PARADIGM_SAMPLING, /* functions found by unwinding samples (src/sampling) */
     SCOREP_PARADIGM_MEMORY,   /* malloc, free, new, delete (src/adapters/memory) */
     SCOREP_PARADIGM_IO,       /* POSIX and ISO C I/O calls (src/adapters/io) */
-    SCOREP_PARADIGM_LIBWRAP   /* user library wrappers (scorep-libwrap-init, src/adapters/libwrap) */
+    SCOREP_PARADIGM_LIBWRAP /* user library wrappers (scorep-libwrap-init, src/adapters/libwrap) */
 } scorep_paradigm;
 
 typedef enum {

@@ -36,10 +36,10 @@ static __attribute__((noinline, cold)) uint32_t define(scorep_libwrap_fn *fn)
                 scorep_defs_region_grouped(fn->name, fn->symbol, fn->file, fn->line, 0,
                                            SCOREP_PARADIGM_LIBWRAP, SCOREP_ROLE_WRAPPER, fn->group);
             /* as in Score-P: the filter sees the header, the name and the symbol */
-            bool filtered = id == SCOREP_INVALID_ID ||
-                            (scorep_active_filter &&
-                             scorep_filter_excluded(scorep_active_filter, fn->file, fn->name,
-                                                    fn->symbol));
+            bool filtered =
+                id == SCOREP_INVALID_ID ||
+                (scorep_active_filter &&
+                 scorep_filter_excluded(scorep_active_filter, fn->file, fn->name, fn->symbol));
             state = filtered ? SCOREP_LIBWRAP_OFF : id + 2;
             __atomic_store_n(&fn->state, state, __ATOMIC_RELEASE);
         }
@@ -88,8 +88,8 @@ API void scorep_libwrap_leave(uint32_t token)
 API void scorep_libwrap_no_real(const char *symbol, const char *wrapper)
 {
     scorep_fatal("library wrapper '%s': no definition of %s after the wrapper (is the "
-                     "wrapped library loaded? it must come after the wrapper in the link or "
-                     "in LD_PRELOAD)",
+                 "wrapped library loaded? it must come after the wrapper in the link or "
+                 "in LD_PRELOAD)",
                  wrapper, symbol);
 }
 

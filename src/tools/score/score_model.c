@@ -19,9 +19,9 @@ _Static_assert(SCORE_PAGE_HEADER == sizeof(buf_page) &&
                    SCORE_MPI_RECORD == sizeof(buf_mpi_rec),
                "score_model.h's record and page sizes are src/buffer/buffer.h's");
 
-static const char *const type_names[SCORE_N_TYPES] = {
-    "ALL", "FLT", "USR", "SCOREP", "MEMORY", "LIB", "COM", "MPI", "OMP", "SHMEM", "PTHREAD",
-    "CUDA", "IO"};
+static const char *const type_names[SCORE_N_TYPES] = {"ALL",     "FLT",  "USR", "SCOREP", "MEMORY",
+                                                      "LIB",     "COM",  "MPI", "OMP",    "SHMEM",
+                                                      "PTHREAD", "CUDA", "IO"};
 
 const char *score_type_name(score_type t)
 {
