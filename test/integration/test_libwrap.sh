@@ -23,7 +23,8 @@ done
 mkdir inc lib static
 cp "$SRC/mylib.h" inc/
 gcc -O2 -fPIC -shared -Iinc -o lib/libmylib.so "$SRC/mylib.c" || fail "build libmylib.so"
-gcc -O2 -Iinc -c -o mylib.o "$SRC/mylib.c" && ar rcs static/libmylib.a mylib.o || fail "build libmylib.a"
+gcc -O2 -Iinc -c -o mylib.o "$SRC/mylib.c" || fail "build mylib.o"
+ar rcs static/libmylib.a mylib.o || fail "build libmylib.a"
 gcc -O1 -Iinc -o app_plain "$SRC/app.c" -Llib -Wl,-rpath,"$work/lib" -lmylib || fail "build app_plain"
 ./app_plain >plain.out || fail "app_plain fails"
 
