@@ -1,2 +1,2 @@
-/* libwrap.h: the headers of the library to wrap, as a program using it includes them.
- * Add the #include lines here (e.g. #include <zlib.h>). */
+/* libwrap.h: the headers of the library to wrap, included as a program using the library
+ * includes them: add the library's #include lines below. */
