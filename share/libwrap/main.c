@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: a small program calling the library: `make` links it without the wrapper,
  * `make installcheck` with it (scorep-cc --libwrap). Add calls to the library. */
 #include "libwrap.h"
