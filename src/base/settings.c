@@ -164,6 +164,18 @@ const scorep_cfg_var scorep_cfg_vars[] = {
       "Needs the memory adapter libscorep-rt-memory: linked by scorep-cc --memory,\n"
       "preloaded by scorep-run. Sizes per call path, leaks, and the trace counter\n"
       "'Process memory usage'."),
+    /* user library wrapping (docs/libwrap.md): read by scorep-run, which preloads the wrappers */
+    V("LIBWRAP_PATH", STRING, &scorep_cfg.libwrap_path, "", NULL,
+      "Where to look for user library wrappers (colon-separated prefixes)",
+      "Each prefix is one of scorep-libwrap-init --prefix: the wrapper NAME is\n"
+      "PREFIX/lib/libscorep_libwrap_NAME.so; scorep-rt's installation is searched last.\n"
+      "Also searched by scorep-cc --libwrap=NAME (PREFIX/share/scorep/NAME.libwrap)."),
+    V("LIBWRAP_ENABLE", STRING, &scorep_cfg.libwrap_enable, "", NULL,
+      "User library wrappers to enable at run time",
+      "Wrapper names (searched in SCOREP_LIBWRAP_PATH) or full paths of wrapper\n"
+      "libraries, separated by SCOREP_LIBWRAP_ENABLE_SEP. scorep-run preloads them."),
+    V("LIBWRAP_ENABLE_SEP", STRING, &scorep_cfg.libwrap_enable_sep, ",", NULL,
+      "Separators of SCOREP_LIBWRAP_ENABLE", ""),
     V("SHMEM_MEMORY_RECORDING", BOOL, &scorep_cfg.shmem_memory_recording, "false", NULL,
       "Record the allocations of the SHMEM symmetric heap (docs/memory.md)",
       "shmem_malloc, shmem_calloc, shmem_align, shmem_realloc, shmem_free and the old\n"

@@ -35,6 +35,8 @@ typedef struct {
     bool mpi_time_local_calls;
     bool memory_recording; /* SCOREP_MEMORY_RECORDING (src/adapters/memory) */
     bool shmem_memory_recording; /* SCOREP_SHMEM_MEMORY_RECORDING (src/adapters/shmem) */
+    /* SCOREP_LIBWRAP_PATH, _ENABLE, _ENABLE_SEP: used by scorep-run (docs/libwrap.md) */
+    char *libwrap_path, *libwrap_enable, *libwrap_enable_sep;
     uint64_t cuda_enable, cuda_buffer, cuda_buffer_chunk, cuda_buffer_max,
         cuda_flush_period; /* CUDA adapter (cuda_features.h) */
     char *tracing_reduction;    /* SCOREP_TRACING_REDUCTION: order of the reduction steps */

@@ -46,6 +46,7 @@ static int region_init(void *e, const void *k)
     d->mangled =
         s->mangled && strcmp(s->mangled, s->name) != 0 ? dup_or_null(s->mangled, &fail) : d->name;
     d->file = dup_or_null(s->file, &fail);
+    d->group = dup_or_null(s->group, &fail);
     return fail ? -1 : 0;
 }
 
@@ -55,8 +56,16 @@ static void (*region_hook)(uint32_t id);
 uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
                             int end_line, scorep_paradigm paradigm, scorep_role role)
 {
-    scorep_region_def key = {
-        name, mangled ? mangled : name, file, begin_line, end_line, paradigm, role, false};
+    return scorep_defs_region_grouped(name, mangled, file, begin_line, end_line, paradigm, role,
+                                      NULL);
+}
+
+uint32_t scorep_defs_region_grouped(const char *name, const char *mangled, const char *file,
+                                    int begin_line, int end_line, scorep_paradigm paradigm,
+                                    scorep_role role, const char *group)
+{
+    scorep_region_def key = {name,     mangled ? mangled : name, file, begin_line, end_line,
+                             paradigm, role,                     false, group};
     uint64_t h = defs_hash_str(defs_hash_str(14695981039346656037ull, name), file);
     h = h * 31 + (uint64_t)begin_line * 7 + paradigm;
     bool created = false;
@@ -200,7 +209,7 @@ const char *scorep_paradigm_name(scorep_paradigm p)
 {
     static const char *const names[] = {"measurement", "user",  "compiler", "pthread", "mpi",
                                         "openmp",      "shmem", "cuda",     "sampling",
-                                        "memory",      "io"};
+                                        "memory",      "io",    "libwrap"};
     return names[p];
 }
 

@@ -20,7 +20,8 @@ typedef enum {
     SCOREP_PARADIGM_CUDA,
     SCOREP_PARADIGM_SAMPLING, /* functions found by unwinding samples (src/sampling) */
     SCOREP_PARADIGM_MEMORY,   /* malloc, free, new, delete (src/adapters/memory) */
-    SCOREP_PARADIGM_IO        /* POSIX and ISO C I/O calls (src/adapters/io) */
+    SCOREP_PARADIGM_IO,       /* POSIX and ISO C I/O calls (src/adapters/io) */
+    SCOREP_PARADIGM_LIBWRAP /* user library wrappers (scorep-libwrap-init, src/adapters/libwrap) */
 } scorep_paradigm;
 
 typedef enum {
@@ -56,6 +57,9 @@ typedef struct {
     scorep_paradigm paradigm;
     scorep_role role;
     bool filtered; /* excluded by the filter: never recorded */
+    /* a user library wrapper's display name (paradigm libwrap: Score-P's Cube paradigm is
+     * "libwrap:GROUP"); NULL otherwise */
+    const char *group;
 } scorep_region_def;
 
 typedef enum { SCOREP_PARAM_INT64, SCOREP_PARAM_UINT64, SCOREP_PARAM_STRING } scorep_param_type;
@@ -98,6 +102,10 @@ typedef struct {
  * memory is exhausted. Strings are copied. */
 uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
                             int end_line, scorep_paradigm paradigm, scorep_role role);
+/* the same with the group of a library wrapper's region (scorep_region_def.group) */
+uint32_t scorep_defs_region_grouped(const char *name, const char *mangled, const char *file,
+                                    int begin_line, int end_line, scorep_paradigm paradigm,
+                                    scorep_role role, const char *group);
 uint32_t scorep_defs_string(const char *s);
 uint32_t scorep_defs_parameter(const char *name, scorep_param_type type);
 uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_type type,

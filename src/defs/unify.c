@@ -152,6 +152,7 @@ static void blob_region(ser_buf *b, uint32_t i)
     ser_u32(b, (uint32_t)r->end_line);
     ser_u32(b, r->paradigm);
     ser_u32(b, r->role);
+    ser_str(b, r->group);
 }
 
 static void blob_comm(ser_buf *b, uint32_t i)
@@ -416,6 +417,7 @@ static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint6
         d->end_line = (int)ser_get_u32(r);
         d->paradigm = ser_get_u32(r);
         d->role = ser_get_u32(r);
+        d->group = ser_get_str(r);
         break;
     }
     case U_PARAM:
@@ -576,6 +578,7 @@ void scorep_unified_free(scorep_unified *u)
         free((char *)u->regions[i].name);
         free((char *)u->regions[i].mangled);
         free((char *)u->regions[i].file);
+        free((char *)u->regions[i].group);
     }
     for (uint32_t i = 0; u->params && i < u->n[U_PARAM]; i++)
         free((char *)u->params[i].name);
@@ -689,8 +692,8 @@ static uint32_t restore_one(int k, ser_reader *r)
             id = s ? scorep_defs_string(s) : SCOREP_INVALID_ID;
             break;
         case U_REGION:
-            id = scorep_defs_region(reg.name, reg.mangled, reg.file, reg.begin_line, reg.end_line,
-                                    reg.paradigm, reg.role);
+            id = scorep_defs_region_grouped(reg.name, reg.mangled, reg.file, reg.begin_line,
+                                            reg.end_line, reg.paradigm, reg.role, reg.group);
             break;
         case U_PARAM:
             id = scorep_defs_parameter(par.name, par.type);
@@ -718,6 +721,7 @@ static uint32_t restore_one(int k, ser_reader *r)
         free((char *)reg.name);
         free((char *)reg.mangled);
         free((char *)reg.file);
+        free((char *)reg.group);
         free((char *)par.name);
         free((char *)met.name);
         free((char *)met.unit);

@@ -129,7 +129,7 @@ static int public_paradigm(scorep_paradigm p)
                               [SCOREP_PARADIGM_MPI] = 6,         [SCOREP_PARADIGM_OPENMP] = 8,
                               [SCOREP_PARADIGM_SHMEM] = 7,       [SCOREP_PARADIGM_CUDA] = 11,
                               [SCOREP_PARADIGM_SAMPLING] = 3,    [SCOREP_PARADIGM_MEMORY] = 4,
-                              [SCOREP_PARADIGM_IO] = 14};
+                              [SCOREP_PARADIGM_IO] = 14,         [SCOREP_PARADIGM_LIBWRAP] = 5};
     return (unsigned)p < sizeof map / sizeof map[0] ? map[p] : 17 /* invalid */;
 }
 

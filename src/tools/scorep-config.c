@@ -239,10 +239,14 @@ static void build(const struct config *c, struct argv_buf *out)
         push_cppflags(c, out);
         break;
     case LDFLAGS:
+        /* --libwrap=runtime: the wrapper library, ahead of the objects and libraries */
+        instr_push_libwrap_front(out, &c->opt.libwraps);
         instr_push_runtime_ldflags(out, c->nvcc);
         instr_push_libomp(out, c->opt.thread, false, instr_omp_runtime(&c->opt));
         break;
     case LIBS:
+        /* --libwrap=linktime: --wrap per function, the archive, the library again */
+        instr_push_libwrap_back(out, &c->opt.libwraps);
         instr_push_io_libs(out, c->opt.io, c->nvcc);
         instr_push_libs(out, mpp, c->opt.cuda > 0 || (c->nvcc && c->opt.cuda == 0), c->nvcc,
                         !c->nvcc && !c->opt.nomemory);

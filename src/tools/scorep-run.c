@@ -178,6 +178,73 @@ static int parse_io(const char *list)
     return io;
 }
 
+/* SCOREP_LIBWRAP_ENABLE: the user library wrappers (scorep-libwrap-init; docs/libwrap.md),
+ * names looked up as PREFIX/lib/libscorep_libwrap_NAME.so in the prefixes of
+ * SCOREP_LIBWRAP_PATH, then in scorep-rt's libdir, or paths of such libraries (or of their
+ * NAME.libwrap files), separated by the characters of SCOREP_LIBWRAP_ENABLE_SEP (","). They
+ * are appended to the preloads after the runtime: their definitions come before the wrapped
+ * library's, which the wrappers find with dlsym(RTLD_NEXT). */
+static int add_libwraps(char *rt, size_t size, const char *libdir)
+{
+    const char *enable = getenv("SCOREP_LIBWRAP_ENABLE");
+    const char *sep = getenv("SCOREP_LIBWRAP_ENABLE_SEP");
+    const char *path = getenv("SCOREP_LIBWRAP_PATH");
+    char list[4096];
+    if (!enable || !*enable)
+        return 0;
+    if (!sep || !*sep)
+        sep = ",";
+    snprintf(list, sizeof list, "%s", enable);
+    for (char *save = NULL, *w = strtok_r(list, sep, &save); w; w = strtok_r(NULL, sep, &save)) {
+        char lib[4096] = "";
+        size_t wl = strlen(w);
+        if (strchr(w, '/') && wl > 8 && strcmp(w + wl - 8, ".libwrap") == 0) {
+            /* PREFIX/share/scorep/NAME.libwrap -> PREFIX/lib/libscorep_libwrap_NAME.so */
+            char prefix[4096];
+            snprintf(prefix, sizeof prefix, "%s", w);
+            char *name = strrchr(prefix, '/');
+            *name++ = '\0';
+            name[strlen(name) - 8] = '\0';
+            char *up = strrchr(prefix, '/');
+            if (up)
+                *up = '\0';
+            up = strrchr(prefix, '/');
+            if (up)
+                *up = '\0';
+            snprintf(lib, sizeof lib, "%.3800s/lib/libscorep_libwrap_%.200s.so", prefix, name);
+        } else if (strchr(w, '/')) {
+            snprintf(lib, sizeof lib, "%s", w);
+        } else {
+            char dirs[4096];
+            snprintf(dirs, sizeof dirs, "%s", path ? path : "");
+            for (char *s2 = NULL, *d = strtok_r(dirs, ":", &s2); d; d = strtok_r(NULL, ":", &s2)) {
+                snprintf(lib, sizeof lib, "%.3800s/lib/libscorep_libwrap_%.200s.so", d, w);
+                if (access(lib, R_OK) == 0)
+                    break;
+                lib[0] = '\0';
+            }
+            if (!lib[0])
+                snprintf(lib, sizeof lib, "%.3800s/libscorep_libwrap_%.200s.so", libdir, w);
+        }
+        if (access(lib, R_OK) != 0) {
+            fprintf(stderr,
+                    "scorep-run: SCOREP_LIBWRAP_ENABLE: library wrapper '%s' not found (%s is "
+                    "missing; searched SCOREP_LIBWRAP_PATH (%s) and %s); build it with "
+                    "scorep-libwrap-init and make install, and set SCOREP_LIBWRAP_PATH to its "
+                    "--prefix\n",
+                    w, lib, path && *path ? path : "not set", libdir);
+            return 1;
+        }
+        size_t len = strlen(rt);
+        if (len + 1 + strlen(lib) >= size) {
+            fprintf(stderr, "scorep-run: SCOREP_LIBWRAP_ENABLE: too many wrappers\n");
+            return 1;
+        }
+        snprintf(rt + len, size - len, ":%s", lib);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int mpi = -1, cuda = -1, shmem = -1, memory = -1, verbose = 0, io = 0, i = 1;
@@ -290,6 +357,8 @@ int main(int argc, char **argv)
         if (io & (1 << k))
             snprintf(rt + len, sizeof rt - len, ":%s/%s", libdir, libs[k]);
     }
+    if (add_libwraps(rt, sizeof rt, libdir) != 0)
+        return 1;
     const char *old = getenv("LD_PRELOAD");
     /* the MPI adapter first: its MPI_* wrappers must win over libmpi's */
     snprintf(preload, sizeof preload, "%s%s%s%s%s", mpi ? libdir : "",

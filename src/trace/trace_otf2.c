@@ -595,7 +595,8 @@ static OTF2_Paradigm otf2_paradigm(scorep_paradigm p)
                                         OTF2_PARADIGM_SAMPLING,
                                         OTF2_PARADIGM_NONE,  /* memory: OTF2 has none */
                                         /* I/O: neither; the I/O paradigm is the handles' */
-                                        OTF2_PARADIGM_NONE};
+                                        OTF2_PARADIGM_NONE,
+                                        OTF2_PARADIGM_NONE}; /* libwrap: as Score-P, none */
     return map[p];
 }
 

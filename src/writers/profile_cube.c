@@ -60,6 +60,18 @@ typedef struct {
     int cluster_g;
 } merged;
 
+
+/* the region's Cube paradigm: Score-P's name, "libwrap:GROUP" for a library wrapper's region
+ * (Score-P's scorep-score counts those as type LIB) */
+static const char *cube_paradigm(const scorep_region_def *r, char *buf, size_t size)
+{
+    if (r->paradigm == SCOREP_PARADIGM_LIBWRAP && r->group && *r->group) {
+        snprintf(buf, size, "libwrap:%s", r->group);
+        return buf;
+    }
+    return scorep_paradigm_name(r->paradigm);
+}
+
 static uint64_t gkey(int parent, uint8_t kind, uint32_t id, int64_t value)
 {
     uint64_t h = (uint64_t)(parent + 1) * 0x9e3779b97f4a7c15ull;
@@ -876,8 +888,9 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
         define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single, kinds);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
+            char pbuf[256];
             /* Cube's "unknown line" is -1 (Score-P writes it so); the definitions say 0 */
-            rc = cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
+            rc = cube_writer_region(w, r->name, r->mangled, cube_paradigm(r, pbuf, sizeof pbuf),
                                     scorep_role_name(r->role), r->file ? r->file : "",
                                     r->begin_line > 0 ? r->begin_line : -1,
                                     r->end_line > 0 ? r->end_line : -1, "") < 0;
@@ -1187,7 +1200,8 @@ static int write_anchor(cube_writer *w, merged *tree, const cube_plan *plan,
     int rc = 0;
     for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
         const scorep_region_def *r = &u->regions[i];
-        rc = cube_writer_region(w, r->name, r->mangled, scorep_paradigm_name(r->paradigm),
+        char pbuf[256];
+        rc = cube_writer_region(w, r->name, r->mangled, cube_paradigm(r, pbuf, sizeof pbuf),
                                 scorep_role_name(r->role), r->file ? r->file : "",
                                 r->begin_line > 0 ? r->begin_line : -1,
                                 r->end_line > 0 ? r->end_line : -1, "") < 0;

@@ -640,12 +640,12 @@ static void test_unknown_note(tally *t)
               "SCOREP_ENABLE_TRACING?); SCOREP_TOTAL_MEMRY is not a variable of scorep-rt (did "
               "you mean SCOREP_TOTAL_MEMORY?)");
     char *foreign[] = {"SCOREP_TRACING_USE_SION=true", "SCOREP_ENABLE_TRACNG=1",
-                       "SCOREP_LIBWRAP_PATH=/x", NULL};
+                       "SCOREP_OPENCL_ENABLE=yes", NULL};
     scorep_cfg_unknown_note(vars, 2, foreign, out, sizeof out);
     CHECK_STR(t, out,
               "SCOREP_ENABLE_TRACNG is not a variable of scorep-rt (did you mean "
               "SCOREP_ENABLE_TRACING?); Score-P variables that scorep-rt does not support are "
-              "ignored: SCOREP_TRACING_USE_SION, SCOREP_LIBWRAP_PATH");
+              "ignored: SCOREP_TRACING_USE_SION, SCOREP_OPENCL_ENABLE");
     char small[24];
     scorep_cfg_unknown_note(vars, 2, foreign, small, sizeof small);
     CHECK(t, strlen(small) == sizeof small - 1); /* truncated, still terminated */

@@ -63,7 +63,7 @@ static struct {
     int verdict;
 } sites[SITES];
 
-static int own_code(const void *caller)
+int scorep_io_own_code(const void *caller)
 {
     uintptr_t a = (uintptr_t)caller;
     size_t i = (size_t)((a * 0x9e3779b97f4a7c15ull) >> 52) % SITES;
@@ -142,7 +142,7 @@ int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *call
         return 0;
     nesting = 1; /* the slow paths below may do I/O themselves */
     pthread_once(&init_once, init);
-    uint32_t r = !own_code(caller) && scorep_measurement_on() ? region_of(fn) : SCOREP_INVALID_ID;
+    uint32_t r = !scorep_io_own_code(caller) && scorep_measurement_on() ? region_of(fn) : SCOREP_INVALID_ID;
     if (r == SCOREP_INVALID_ID) {
         nesting = 0;
         return 0;

@@ -38,6 +38,10 @@ typedef struct {
 /* Whether this call is recorded: the measurement runs, the paradigm is on, the call is not
  * made inside another wrapper or by the runtime itself (caller: the return address). On 1
  * the region is entered; scorep_io_end must follow. */
+/* Whether the code at caller (a return address) is the measurement's own (libscorep-rt and
+ * the libraries it uses): a lock-free table of call sites, dladdr on a site's first call.
+ * Also the library wrappers' guard (src/adapters/libwrap). */
+int scorep_io_own_code(const void *caller);
 SCOREP_IO_API int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *caller);
 SCOREP_IO_API void scorep_io_end(scorep_io_frame *f);
 

@@ -623,6 +623,8 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     enum instr_mpp mpp = instr_mpp_of(job);
     argv_push(cmd, job->compiler);
     push_compile_flags(job, cmd);
+    if (job->link)
+        instr_push_libwrap_front(cmd, &job->opt.libwraps);
     for (int i = 0; i < job->nargs; i++) {
         if (job->link && mpp == MPP_MPI && arg_is_mpi_library(job->args[i])) {
             push_mpi_adapter(cmd, nvcc);
@@ -634,6 +636,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         return;
     if (with_filter_ref)
         push_filter_ref_object(job, cmd);
+    instr_push_libwrap_back(cmd, &job->opt.libwraps);
     instr_push_runtime_ldflags(cmd, nvcc);
     instr_push_io_libs(cmd, job->opt.io, nvcc);
     instr_push_omptarget(cmd, job->nargs, job->args);

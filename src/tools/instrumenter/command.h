@@ -9,6 +9,7 @@
 
 #include "tools/instrumenter/argv.h"
 #include "tools/instrumenter/compilers.h"
+#include "tools/instrumenter/libwrap.h"
 
 /* Score-P's --mpp= and --thread= paradigms; AUTO: decided by the compiler and its arguments
  * (mpicc: mpi, oshcc: shmem, -fopenmp: omp), as Score-P's instrumenter detects them. */
@@ -33,6 +34,7 @@ struct instr_options {
     unsigned io;            /* --io=...: INSTR_IO_* bits */
     const char *omp_runtime; /* --openmp-runtime=libgomp|libomp (gcc); NULL:
                               * SCOREP_CC_OPENMP_RUNTIME, else libgomp */
+    struct instr_libwraps libwraps; /* --libwrap=... (libwrap.h) */
 };
 
 /* --io=posix,isoc,mpiio (Score-P's "posix" is POSIX and ISO C I/O) */

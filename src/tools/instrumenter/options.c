@@ -118,6 +118,10 @@ void instr_usage_cc(FILE *out)
                  "                  wrapped by libscorep-rt-gomp (default), or LLVM's libomp\n"
                  "                  and OMPT; SCOREP_CC_OPENMP_RUNTIME sets the default\n"
                  "                  (docs/openmp.md)\n"
+                 "  --libwrap=[linktime:|runtime:]NAME[,NAME...]|PATH/NAME.libwrap\n"
+                 "                  link the user library wrappers NAME (scorep-libwrap-init),\n"
+                 "                  found in SCOREP_LIBWRAP_PATH's prefixes, then in scorep-rt's\n"
+                 "                  (default linktime: -Wl,--wrap per function; docs/libwrap.md)\n"
                  "  --dry-run       print the commands, one per line, and run nothing\n"
                  "  --verbose       print the commands on stderr, then run them\n"
                  "  --version       print the version\n"
@@ -171,13 +175,17 @@ void instr_usage_scorep(FILE *out)
     fprintf(out, "  --dynamic       accepted: the runtime is always linked dynamically\n"
                  "  --static        refused: there is no static runtime\n"
                  "  --noopari, --nopreprocess, --noopencl, --noopenacc,\n"
-                 "  --nokokkos, --nohip, --nopdt, --nolibwrap, --noonline-access, --io=none\n"
+                 "  --nokokkos, --nohip, --nopdt, --noonline-access, --io=none\n"
                  "                  accepted: scorep-rt has none of these Score-P features;\n"
                  "                  enabling one of them is an error\n"
                  "  --io=posix,isoc,mpiio\n"
                  "                  record I/O: posix links the POSIX and ISO C I/O wrappers,\n"
                  "                  isoc the ISO C ones only; MPI-IO is recorded by the MPI\n"
                  "                  adapter (docs/io.md)\n"
+                 "  --libwrap=[linktime:|runtime:]NAME[,NAME...]|PATH/NAME.libwrap\n"
+                 "                  link user library wrappers made with scorep-libwrap-init,\n"
+                 "                  looked up in SCOREP_LIBWRAP_PATH and scorep-rt's prefix\n"
+                 "                  (default: linktime; docs/libwrap.md). --nolibwrap: none\n"
                  "\n");
     fprintf(out, added_help, SCOREP_INCLUDEDIR, SCOREP_LIBDIR);
 }
@@ -205,7 +213,8 @@ static int cc_option(const char *a, const char *next, struct instr_options *opt)
         opt->instrument_threshold = a + 23;
         if (!instr_threshold_valid(opt->instrument_threshold))
             die("--instrument-threshold=%s: expected a number (0: no threshold)", a + 23);
-    } else if (strncmp(a, "--io=", 5) == 0 || strncmp(a, "--openmp-runtime=", 17) == 0) {
+    } else if (strncmp(a, "--io=", 5) == 0 || strncmp(a, "--openmp-runtime=", 17) == 0 ||
+               strncmp(a, "--libwrap=", 10) == 0) {
         instr_selection_option(a, opt);
     } else if (strncmp(a, "--filter=", 9) == 0) {
         opt->filter = a + 9;
@@ -302,8 +311,8 @@ static const char *deprecated(const char *a)
 static bool absent_feature(const char *a)
 {
     static const char *const names[] = {"opari",  "preprocess", "opencl",        "openacc",
-                                        "kokkos", "hip",        "pdt",           "libwrap",
-                                        "online-access", NULL};
+                                        "kokkos", "hip",        "pdt",           "online-access",
+                                        NULL};
     if (strncmp(a, "--", 2) != 0)
         return false;
     for (const char *const *n = names; *n != NULL; n++) {
@@ -395,6 +404,16 @@ bool instr_selection_option(const char *arg, struct instr_options *opt)
     }
     if (strncmp(a, "--io=", 5) == 0) {
         parse_io(a + 5, opt);
+        return true;
+    }
+    if (strncmp(a, "--libwrap=", 10) == 0) {
+        instr_libwrap_option(a + 10, &opt->libwraps);
+        return true;
+    }
+    if (strcmp(a, "--libwrap") == 0)
+        die("--libwrap needs a wrapper: --libwrap=[linktime:|runtime:]NAME%s", "");
+    if (strcmp(a, "--nolibwrap") == 0) {
+        opt->libwraps.n = 0;
         return true;
     }
     if (strncmp(a, "--openmp-runtime=", 17) == 0) {

@@ -19,8 +19,9 @@ _Static_assert(SCORE_PAGE_HEADER == sizeof(buf_page) &&
                    SCORE_MPI_RECORD == sizeof(buf_mpi_rec),
                "score_model.h's record and page sizes are src/buffer/buffer.h's");
 
-static const char *const type_names[SCORE_N_TYPES] = {
-    "ALL", "FLT", "USR", "SCOREP", "MEMORY", "COM", "MPI", "OMP", "SHMEM", "PTHREAD", "CUDA", "IO"};
+static const char *const type_names[SCORE_N_TYPES] = {"ALL",     "FLT",  "USR", "SCOREP", "MEMORY",
+                                                      "LIB",     "COM",  "MPI", "OMP",    "SHMEM",
+                                                      "PTHREAD", "CUDA", "IO"};
 
 const char *score_type_name(score_type t)
 {
@@ -60,7 +61,7 @@ static score_type paradigm_type(const char *paradigm)
         score_type type;
     } map[] = {{"mpi", SCORE_MPI},         {"openmp", SCORE_OMP}, {"shmem", SCORE_SHMEM},
                {"pthread", SCORE_PTHREAD}, {"cuda", SCORE_CUDA},  {"measurement", SCORE_SCOREP},
-               {"memory", SCORE_MEMORY},   {"io", SCORE_IO}};
+               {"memory", SCORE_MEMORY},   {"io", SCORE_IO},      {"libwrap", SCORE_LIB}};
     for (size_t i = 0; paradigm && i < sizeof map / sizeof map[0]; i++)
         if (paradigm_is(paradigm, map[i].name))
             return map[i].type;

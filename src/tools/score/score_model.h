@@ -19,6 +19,7 @@ typedef enum {
     SCORE_USR,
     SCORE_SCOREP,
     SCORE_MEMORY, /* malloc, free, new, delete (docs/memory.md): no communication */
+    SCORE_LIB,    /* user library wrappers, paradigm libwrap[:NAME] (Score-P's type LIB) */
     SCORE_COM,
     SCORE_MPI,
     SCORE_OMP,

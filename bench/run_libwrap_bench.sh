@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# shellcheck disable=SC2086 # $cc is split on purpose: CC may carry options (gcc -m64)
+# run_libwrap_bench.sh: part of `make bench`: the cost of a call of a wrapped library function
+# (scorep-libwrap-init; docs/libwrap.md) against the plain call (bench/libwrap_bench.c) and a
+# user region (bench/user_region_bench.c): link-time wrapping, the same function excluded by
+# SCOREP_FILTERING_FILE (a check only), run-time wrapping under scorep-run. Profiling; the
+# fastest of BENCH_RUNS runs of BENCH_PAIRS calls on the thread's CPU clock. Asserts nothing.
+set -eu
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+
+cc=${CC:-gcc}
+runs=${BENCH_RUNS:-5}
+pairs=${BENCH_PAIRS:-10000000}
+cd "$tmp"
+echo "building the library-wrapping benchmark in $tmp ..." >&2
+mkdir lib
+step "libwrap_bench library" $cc -O2 -fPIC -shared -DLWB_LIBRARY -o lib/liblwb.so "$bench/libwrap_bench.c"
+echo 'int lwb_work(long i);' >lwb.h
+step "plain program" $cc -O2 -o plain "$bench/libwrap_bench.c" -Llib -Wl,-rpath,"$tmp/lib" -llwb
+export SCOREP_LIBWRAP_TEMPLATES="$srcdir/share/libwrap" SCOREP_LIBWRAP_SCOREP_CC="$builddir/scorep-cc"
+step "scorep-libwrap-init" "$builddir/scorep-libwrap-init" --name=lwb -x c --cppflags="-I$tmp" \
+    --ldflags="-L$tmp/lib" --libs=-llwb --prefix="$tmp/prefix" wd
+echo '#include "lwb.h"' >>wd/libwrap.h
+step "make install of the wrapper" make -C wd install
+export SCOREP_LIBWRAP_PATH="$tmp/prefix"
+step "link-time wrapped program" "$builddir/scorep-cc" --nocompiler --libwrap=lwb $cc -O2 -o linked \
+    "$bench/libwrap_bench.c" -Llib -Wl,-rpath,"$tmp/lib" -llwb
+step "user region program" "$builddir/scorep-cc" --user --nocompiler $cc -O2 -o user \
+    "$bench/user_region_bench.c"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE lwb_work\nSCOREP_REGION_NAMES_END\n' >excl.filter
+
+# ns KEY PROGRAM VAR=VALUE...: the fastest run's ns per call (KEY: the line's first word)
+ns() {
+    key=$1
+    shift
+    : >ns.txt
+    i=0
+    while [ $i -lt "$runs" ]; do
+        i=$((i + 1))
+        rm -rf exp
+        env SCOREP_EXPERIMENT_DIRECTORY=exp "$@" "$pairs" >out 2>err || die "FAILED: $*: $(cat err)"
+        sed -n "s/^$key //p" out >>ns.txt
+    done
+    minimum <ns.txt
+}
+
+echo "running ($runs x $pairs calls each) ..." >&2
+plain=$(ns ns_per_call ./plain)
+linked=$(ns ns_per_call ./linked)
+filtered=$(ns ns_per_call SCOREP_FILTERING_FILE=excl.filter ./linked)
+runtime=$(ns ns_per_call SCOREP_RUN_LIBDIR="$builddir/.libs" SCOREP_LIBWRAP_ENABLE=lwb "$builddir/scorep-run" ./plain)
+user=$(ns ns_per_pair ./user)
+row() { # row LABEL NS
+    printf '%-62s %8s %8s\n' "$1" "$2" "$(echo "$2 $plain" | awk '{ printf "%.1f", $1 - $2 }')"
+}
+echo
+echo "Wrapped library call (a one-statement function of a shared library), ns per call"
+echo "(fastest of $runs runs x $pairs), profiling"
+printf '%-62s %8s %8s\n' "variant" "ns" "added"
+row "plain call, no wrapper" "$plain"
+row "link time (scorep-cc --libwrap): enter and leave" "$linked"
+row "link time, excluded by SCOREP_FILTERING_FILE: a check" "$filtered"
+row "run time (scorep-run, SCOREP_LIBWRAP_ENABLE): enter and leave" "$runtime"
+printf '%-62s %8s\n' "for comparison: a user region (BEGIN/END, no call inside)" "$user"
