@@ -180,6 +180,33 @@ expect_eq "$(enters rtl)" \
     "ml_add 11/11 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
     "scorep-cc --libwrap=runtime:mylib: Enter/Leave per region"
 
+part "wrapped calls from several threads"
+# threads.c: thread i calls ml_add 100*i times (i = 1..3), the main thread none: each thread's
+# location has its own count, sorted "100 200 300", Leaves as many
+gcc -O1 -Iinc -pthread -o threads_plain "$SRC/threads.c" -Llib -Wl,-rpath,"$work/lib" -lmylib ||
+    fail "build threads_plain"
+scorep_cc --libwrap=mylib gcc -O1 -Iinc -pthread -o threads_lt "$SRC/threads.c" -Llib \
+    -Wl,-rpath,"$work/lib" -lmylib
+# per_thread EXPDIR EVENT: the count of EVENT of ml_add on every location that has any, sorted
+per_thread()
+{
+    _f=$(trace_file "$1")
+    awk -F'\t' -v t="$2" '$1 == t && $3 == "ml_add" { n[$2] += $4 }
+        END { for (l in n) print n[l] }' "${_f%.trace}.summary" | sort -n | tr '\n' ' '
+}
+for mode in lt rt; do
+    if [ "$mode" = lt ]; then
+        run_app thr_lt env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=thr_lt ./threads_lt
+    else
+        run_app thr_rt env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_ENABLE_TRACING=true \
+            SCOREP_EXPERIMENT_DIRECTORY=thr_rt "$top_builddir/scorep-run" ./threads_plain
+    fi
+    expect_eq "$status:$(cat thr_$mode.out)" "0:69700" "threads ($mode): exit status and the sum"
+    expect_eq "$(per_thread thr_$mode ENTER)/$(per_thread thr_$mode LEAVE)" "100 200 300 /100 200 300 " \
+        "threads ($mode): ml_add's Enters/Leaves per thread location"
+    expect_eq "$(trace_check_nesting thr_$mode)" 0 "threads ($mode): the trace nests"
+done
+
 part "the measurement's own calls: libc's clock_gettime wrapped, SCOREP_TIMER=clock_gettime"
 # the runtime reads its timer through the very function the wrapper interposes: its own calls
 # must neither be recorded nor recurse into the wrapper (without the check: a stack overflow)
