@@ -207,6 +207,32 @@ for mode in lt rt; do
     expect_eq "$(trace_check_nesting thr_$mode)" 0 "threads ($mode): the trace nests"
 done
 
+part "an MPI program: 2 ranks, link time and run time"
+# mpiapp.c: rank r calls ml_add 10*(r+1) times and MPI_Allreduce once: per rank's location
+# "10 20" Enters of ml_add, one MPI_Allreduce each
+if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    mpicc -O1 -Iinc -o mpiapp_plain "$SRC/mpiapp.c" -Llib -Wl,-rpath,"$work/lib" -lmylib ||
+        fail "build mpiapp_plain"
+    scorep_cc --libwrap=mylib mpicc -O1 -Iinc -o mpiapp_lt "$SRC/mpiapp.c" -Llib \
+        -Wl,-rpath,"$work/lib" -lmylib
+    for mode in lt rt; do
+        if [ "$mode" = lt ]; then
+            run_app mpi_lt env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=mpi_lt \
+                timeout 120 mpirun -np 2 ./mpiapp_lt
+        else
+            run_app mpi_rt env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_ENABLE_TRACING=true \
+                SCOREP_EXPERIMENT_DIRECTORY=mpi_rt timeout 120 mpirun -np 2 "$top_builddir/scorep-run" ./mpiapp_plain
+        fi
+        expect_eq "$status:$(cat mpi_$mode.out)" "0:235" "MPI ($mode): exit status and the sum"
+        expect_eq "$(per_thread mpi_$mode ENTER)/$(per_thread mpi_$mode LEAVE)" "10 20 /10 20 " \
+            "MPI ($mode): ml_add's Enters/Leaves per rank"
+        expect_eq "$(trace_count mpi_$mode ENTER "" MPI_Allreduce)" 2 "MPI ($mode): one MPI_Allreduce per rank"
+    done
+else
+    skip_part "mpicc and mpirun (Open MPI)"
+fi
+
 part "the measurement's own calls: libc's clock_gettime wrapped, SCOREP_TIMER=clock_gettime"
 # the runtime reads its timer through the very function the wrapper interposes: its own calls
 # must neither be recorded nor recurse into the wrapper (without the check: a stack overflow)
