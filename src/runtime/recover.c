@@ -342,9 +342,21 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
         rc = restore_settings(&r, &h);
     if (rc == 0) {
         scorep_rt_recover_setup(dir);
-        if (scorep_cfg.enable_tracing &&
-            scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
-            rc = -1;
+        if (scorep_cfg.enable_tracing) {
+            char err[1024];
+            int bad = scorep_memory_check(scorep_cfg.total_memory, scorep_cfg.page_size, err,
+                                          sizeof err);
+            if (bad == 0 && scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size)) {
+                bad = -1;
+                snprintf(err, sizeof err, "SCOREP_TOTAL_MEMORY=%llu bytes cannot be reserved",
+                         (unsigned long long)scorep_cfg.total_memory);
+            }
+            if (bad != 0) {
+                fprintf(stderr, "scorep-recover: %s (the settings of the run, in %s)\n", err,
+                        piece);
+                rc = -1;
+            }
+        }
     }
     uint64_t dlen = rc == 0 ? ser_get_u64(&r) : 0;
     const unsigned char *defs = ser_get(&r, dlen);

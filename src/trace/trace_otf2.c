@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "base/state.h"
 #include "writers/writer.h"
+#include "writers/experiment.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
 #include "core/flush.h"
@@ -23,8 +24,14 @@
 #include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <otf2/otf2.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1267,6 +1274,64 @@ static OTF2_Archive *open_archive(const char *dir)
     return a;
 }
 
+/* Below this many free bytes a failed write is put down to a full file system. */
+enum { FULL_FS_BYTES = 1 << 20 };
+
+/* Removes the files of the archive "traces" in dir (traces.otf2, traces.def, traces/);
+ * returns the bytes freed. */
+static uint64_t remove_trace_files(const char *dir)
+{
+    char path[PATH_MAX + 300];
+    uint64_t freed = 0;
+    struct stat st;
+    const char *tops[] = {"traces.otf2", "traces.def"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, tops[i]);
+        if (stat(path, &st) == 0 && unlink(path) == 0)
+            freed += (uint64_t)st.st_size;
+    }
+    snprintf(path, sizeof path, "%s/traces", dir);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/traces/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+            freed += (uint64_t)st.st_size;
+    }
+    if (d)
+        closedir(d);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    rmdir(path);
+    return freed;
+}
+
+/* Rank 0, after a failed write: says why and what is left. On a full file system the event
+ * files took the space the definitions and the anchor file need, so what was written is no
+ * trace any reader can open; it goes, which frees the room MANIFEST.md needs, and the
+ * profile (written before) stays. */
+static void report_failed_write(const char *dir)
+{
+    struct statvfs fs;
+    if (statvfs(dir, &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize < FULL_FS_BYTES) {
+        uint64_t freed = remove_trace_files(dir);
+        scorep_warn("writing the trace in '%s' failed: its file system is full (%" PRIu64
+                    " bytes free); the incomplete trace (%" PRIu64 " bytes of events without "
+                    "their definitions, which no reader can open) was removed, the profile and "
+                    "MANIFEST.md are kept; free space there, or make the trace smaller (a "
+                    "filter file, SCOREP_TRACING_REDUCTION), and run again",
+                    dir, (uint64_t)fs.f_bavail * fs.f_frsize, freed);
+        scorep_experiment_note("no trace: its file system was full while the trace was "
+                               "written; the incomplete trace files were removed");
+    } else {
+        scorep_warn("writing the trace in '%s' failed (the OTF2 messages above say why); its "
+                    "files are incomplete",
+                    dir);
+        scorep_experiment_note("the trace files are incomplete: writing them failed (the "
+                               "program's error output says why)");
+    }
+}
+
 int scorep_trace_write_otf2(const scorep_writer_ctx *w)
 {
     const char *dir = w->experiment_dir;
@@ -1332,6 +1397,6 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     failed = rc != 0;
     ipc->allreduce_max_u64(&failed);
     if (failed && rank == 0)
-        scorep_warn("writing the trace in '%s' failed", dir);
+        report_failed_write(dir);
     return failed ? -1 : 0;
 }
