@@ -9,12 +9,14 @@
 #include "base/memory.h"
 #include "base/timer.h"
 #include "core/clock_sync.h"
+#include "core/flush.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "profile/profile_ser.h"
 #include "writers/experiment.h"
 #include "writers/profile_cube.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -206,6 +208,40 @@ static int restore_settings(ser_reader *r, header *h)
     return 0;
 }
 
+/* A rank-local trace piece cut short (the rank died while writing it, a full disk) or
+ * damaged: its sound records are recovered, from a copy (the piece stays as it is), and the
+ * rest is named. 0, or -1 when the piece cannot be read. */
+static int sound_records(int *fd, const char *path, uint64_t end_ts)
+{
+    uint64_t sound, total, tail;
+    if (scorep_flush_check_piece(*fd, end_ts, &sound, &total, &tail) != 0) {
+        fprintf(stderr, "scorep-recover: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (sound == total && tail == 0)
+        return 0;
+    if (sound < total)
+        fprintf(stderr,
+                "scorep-recover: %s is damaged from its record %" PRIu64 " on (of %" PRIu64
+                ": not as scorep-rt writes them, or out of time order); the %" PRIu64
+                " records before it are recovered, the rest is left out\n",
+                path, sound + 1, total + (tail > 0), sound);
+    else
+        fprintf(stderr,
+                "scorep-recover: %s is cut short (its last record has %" PRIu64 " of its "
+                "bytes); its %" PRIu64 " whole records are recovered\n",
+                path, tail, sound);
+    int copy = scorep_flush_copy_records(*fd, sound);
+    if (copy < 0) {
+        fprintf(stderr, "scorep-recover: cannot copy the sound records of %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    close(*fd);
+    *fd = copy;
+    return 0;
+}
+
 static int restore_location(ser_reader *r, const char *dir, int rank)
 {
     uint32_t id = ser_get_u32(r);
@@ -244,6 +280,8 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
                     "scorep-recover: %s is missing; rank %d's location %u has no "
                     "events\n",
                     path, rank, id);
+        else if (sound_records(&l->buffer.spill_fd, path, end_ts) != 0)
+            return -1;
     }
     return 0;
 }
