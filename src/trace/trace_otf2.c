@@ -1332,6 +1332,46 @@ static void report_failed_write(const char *dir)
     }
 }
 
+/* Whether the trace fits into the free space of dir's file system (collective: the verdict
+ * is rank 0's, over the sum of all ranks' estimates). OTF2 (2.3) does not survive a full
+ * disk: after a failed chunk write, closing the event writer can crash the program in
+ * fwrite. The estimate is the bytes the buffers hold (OTF2's encoding took 0.75 of them for
+ * Enter/Leave records) and an eighth of the spill files (96-byte records), plus room for the
+ * definitions, the anchor file and MANIFEST.md. */
+static bool trace_fits(const char *dir, const scorep_ipc *ipc)
+{
+    uint64_t mine = 0, pages;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        struct stat st;
+        mine += scorep_buffer_used_bytes(&l->buffer, &pages);
+        if (l->buffer.spill_fd >= 0 && fstat(l->buffer.spill_fd, &st) == 0)
+            mine += (uint64_t)st.st_size / 8;
+    }
+    int rank = ipc->rank(), size = ipc->size();
+    uint64_t *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    uint64_t verdict = 0; /* 1: does not fit */
+    if (ipc->gather(&mine, sizeof mine, all, 0) == 0 && rank == 0 && all) {
+        uint64_t need = FULL_FS_BYTES;
+        for (int r = 0; r < size; r++)
+            need += all[r];
+        struct statvfs fs;
+        uint64_t avail = statvfs(dir, &fs) == 0 ? (uint64_t)fs.f_bavail * fs.f_frsize : UINT64_MAX;
+        if (avail < need) {
+            verdict = 1;
+            scorep_warn("the trace (about %" PRIu64 " bytes) does not fit into the %" PRIu64
+                        " bytes free in the file system of '%s'; it is not written (the profile "
+                        "and MANIFEST.md are); free space there, or make the trace smaller (a "
+                        "filter file, SCOREP_TRACING_REDUCTION), and run again",
+                        need - FULL_FS_BYTES, avail, dir);
+            scorep_experiment_note("no trace: it did not fit into the free space of the file "
+                                   "system");
+        }
+    }
+    free(all);
+    ipc->bcast(&verdict, sizeof verdict, 0);
+    return verdict == 0;
+}
+
 int scorep_trace_write_otf2(const scorep_writer_ctx *w)
 {
     const char *dir = w->experiment_dir;
@@ -1340,6 +1380,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank(), size = ipc->size();
     uint32_t n_loc = scorep_location_count();
+    if (!trace_fits(dir, ipc))
+        return -1;
     uint64_t *n_events = calloc(n_loc ? n_loc : 1, sizeof *n_events);
     scorep_mpi_groups groups;
     uint64_t failed = n_events == NULL || scorep_mpi_groups_build(&groups, u) != 0;
