@@ -5,7 +5,8 @@
 # than SCOREP_TOTAL_MEMORY, a SCOREP_TOTAL_MEMORY above memory and swap (the kernel killed
 # the program at its start); Cube files cut short; a full file system while the trace is
 # written (a private tmpfs; root only); rank-local trace pieces of a crashed MPI job cut
-# short or damaged (scorep-recover). Exact messages and exit statuses.
+# short or damaged (scorep-recover); a location's event file missing or empty (the readers
+# stopped; now they use the other locations). Exact messages and exit statuses.
 . "$top_srcdir/test/integration/lib.sh"
 scorep_cc gcc -O1 -o many "$PROGRAMS/many_calls.c"
 result="result 4500000.0"
@@ -148,6 +149,30 @@ else
             expect_ge "$got" 1 "bad: rank 1 keeps the records before the damage"
             expect_ge "$((whole * 2))" "$((got * 3))" "bad: rank 1 lost the records from the damage on"
         fi
+    done
+
+    part "a location's event file missing or empty: the readers use the others"
+    for how in missing empty; do
+        cp -r intact $how
+        if [ $how = missing ]; then rm $how/traces/1.evt; else : >$how/traces/1.evt; fi
+        want="$how/traces/1.evt: $how; none of its events can be read"
+        run_app chrome_$how "$top_builddir/scorep-otf2-to-chrome" -o $how.json $how
+        expect_eq "$status:$(cat chrome_$how.err)" "0:scorep-otf2-to-chrome: warning: $how: damaged trace, converting what is intact: $want" \
+            "$how: scorep-otf2-to-chrome converts the other ranks"
+        # region events per rank (pid) in the JSON, against the intact trace's Enters
+        python3 -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+print(" ".join(str(sum(1 for e in ev if e.get("pid") == p and e.get("ph") == "X")) for p in (0, 1, 2)))' \
+            $how.json >$how.counts || fail "$how: $how.json is no JSON trace"
+        expect_eq "$(cat $how.counts)" "$(trace_count intact ENTER 0) 0 $(trace_count intact ENTER 2)" \
+            "$how: ranks 0 and 2 whole, rank 1 without events"
+        run_app report_$how "$top_builddir/scorep-report" -o $how.html $how
+        expect_eq "$status:$(cat report_$how.err)" "0:scorep-report: warning: $how/traces.otf2: damaged trace, showing what is intact: $want" \
+            "$how: scorep-report shows the other ranks"
+        run_app analyze_$how timeout 120 mpirun -np 3 "$top_builddir/scorep-analyze" $how
+        expect_ge "$status" 1 "$how: scorep-analyze needs every rank's events"
+        expect_grep "^scorep-analyze: the events of rank 1 are lost \($want\)$" analyze_$how.err \
+            "$how: scorep-analyze names the file"
     done
 fi
 done_ok
