@@ -27,7 +27,28 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 1 };
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 2 }; /* rescue.c */
+
+uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+/* Whether the piece's closing hash matches the bytes before it; *len then excludes it. */
+static bool piece_hash_ok(const unsigned char *data, size_t *len)
+{
+    if (*len < 8)
+        return false;
+    ser_reader t = {data + *len - 8, data + *len, 0};
+    uint64_t stored = ser_get_u64(&t);
+    if (t.failed || stored != scorep_piece_hash(data, *len - 8))
+        return false;
+    *len -= 8;
+    return true;
+}
 
 static unsigned char *read_whole(const char *path, size_t *len)
 {
@@ -104,6 +125,10 @@ int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
     unsigned char *data = read_whole(path, &len);
     if (!data)
         return -1;
+    if (!piece_hash_ok(data, &len)) {
+        free(data);
+        return -1;
+    }
     ser_reader r = {data, data + len, 0};
     uint32_t magic = ser_get_u32(&r), version = ser_get_u32(&r);
     info->rank = (int)ser_get_u32(&r);
@@ -362,6 +387,7 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
         fprintf(stderr, "scorep-recover: cannot read %s\n", piece);
         return -1;
     }
+    bool whole = piece_hash_ok(data, &len);
     ser_reader r = {data, data + len, 0};
     header h;
     uint32_t magic = ser_get_u32(&r), version = ser_get_u32(&r);
@@ -371,7 +397,7 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     h.code = (int)ser_get_u32(&r);
     h.wall_ns = ser_get_u64(&r);
     h.end_raw = ser_get_u64(&r);
-    int rc = magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
+    int rc = whole && magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
     if (missing_rank >= 0) {
         h.rank = missing_rank; /* the donor's settings and definitions, this rank's name */
         scorep_state_set_job_rank_missing(true);

@@ -5,7 +5,7 @@
 # than SCOREP_TOTAL_MEMORY, a SCOREP_TOTAL_MEMORY above memory and swap (the kernel killed
 # the program at its start); Cube files cut short; a full file system while the trace is
 # written (a private tmpfs; root only); rank-local trace pieces of a crashed MPI job cut
-# short or damaged (scorep-recover); a location's event file missing or empty (the readers
+# short or damaged, a piece damaged inside (scorep-recover); a location's event file missing or empty (the readers
 # stopped; now they use the other locations). Exact messages and exit statuses.
 . "$top_srcdir/test/integration/lib.sh"
 scorep_cc gcc -O1 -o many "$PROGRAMS/many_calls.c"
@@ -147,6 +147,21 @@ else
             expect_ge "$((whole * 2))" "$((got * 3))" "bad: rank 1 lost the records from the damage on"
         fi
     done
+
+    # a piece damaged inside (4 bytes in its middle): its closing hash does not match, the
+    # rank is left out as missing and the others are recovered (the recovery of every rank
+    # failed, or garbage was taken as the rank's data, before the hash)
+    cp -r crashed flip
+    psize=$(wc -c <crashed/rescue/rank-1.piece)
+    printf '\377\377\377\177' | dd of=flip/rescue/rank-1.piece bs=1 seek=$((psize / 2)) \
+        conv=notrunc 2>/dev/null || fail "dd into the piece"
+    run_app rec_flip "$top_builddir/scorep-recover" flip
+    expect_eq "$status" 0 "flip: the other ranks are recovered"
+    expect_grep "^scorep-recover: flip/rescue/rank-1.piece is no whole rank-local piece \(cut short or damaged\); left out, its rank is listed as missing$" \
+        rec_flip.err "flip: the piece is named"
+    expect_grep "missing \(no whole piece\): rank 1\$" flip/MANIFEST.md "flip: rank 1 listed as missing"
+    expect_eq "$(trace_count flip ENTER 0) $(trace_count flip ENTER 2)" \
+        "$(trace_count intact ENTER 0) $(trace_count intact ENTER 2)" "flip: ranks 0 and 2 whole"
 
     part "a location's event file missing or empty: the readers use the others"
     for how in missing empty; do
