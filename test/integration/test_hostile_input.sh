@@ -186,5 +186,15 @@ print(" ".join(str(sum(1 for e in ev if e.get("pid") == p and e.get("ph") == "X"
         expect_grep "^scorep-analyze: the events of rank 1 are lost \($want\)$" analyze_$how.err \
             "$how: scorep-analyze names the file"
     done
+
+    part "an unreadable profile beside a whole trace: scorep-report shows the trace"
+    # (a directory in its place: lib.sh checks every *.cubex file as a good profile)
+    cp -r intact noprof
+    rm noprof/profile.cubex
+    mkdir noprof/profile.cubex
+    run_app report_noprof "$top_builddir/scorep-report" -o noprof.html noprof
+    expect_eq "$status:$(cat report_noprof.err)" "0:scorep-report: warning: cannot read the profile noprof/profile.cubex: noprof/profile.cubex: not a file; the report shows the trace" \
+        "noprof: the report of the trace, with a warning"
+    expect_grep '"timeline"' noprof.html "noprof: the report has the trace's timeline"
 fi
 done_ok
