@@ -1336,8 +1336,9 @@ static void report_failed_write(const char *dir)
  * is rank 0's, over the sum of all ranks' estimates). OTF2 (2.3) does not survive a full
  * disk: after a failed chunk write, closing the event writer can crash the program in
  * fwrite. The estimate is the bytes the buffers hold (OTF2's encoding took 0.75 of them for
- * Enter/Leave records) and an eighth of the spill files (96-byte records), plus room for the
- * definitions, the anchor file and MANIFEST.md. */
+ * Enter/Leave records, 0.45 with two metrics, 0.33 for MPI collectives) and an eighth of the
+ * spill files (96-byte records), plus room for the definitions, the anchor file and
+ * MANIFEST.md. */
 static bool trace_fits(const char *dir, const scorep_ipc *ipc)
 {
     uint64_t mine = 0, pages;
