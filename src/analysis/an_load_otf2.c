@@ -668,6 +668,9 @@ static void set_event_callbacks(OTF2_EvtReaderCallbacks *ec)
 static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced, char *err,
                          size_t len)
 {
+    if (otf2_defs_location_lost(loc)) /* the analysis needs every rank's events */
+        return fail(err, len, "the events of rank %u are lost (%s)", l->t->rank,
+                    otf2_read_guard_damage());
     OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, loc);
     OTF2_EvtReaderCallbacks *ec = OTF2_EvtReaderCallbacks_New();
     if (!er || !ec) {

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether total and page_size make a pool this process can have: the page no larger than the
+ * total, the total within memory and swap and the process's cgroup limit.
+ * 0, or -1 with a message naming the variables and what to choose in err. */
+int scorep_memory_check(uint64_t total, uint64_t page_size, char *err, size_t errlen);
 /* Reserves total bytes of address space (committed lazily by the kernel). 0 or -1. */
 int scorep_memory_init(uint64_t total, uint64_t page_size);
 /* A zero-filled page of scorep_memory_page_size() bytes for a location that took `held`

@@ -207,3 +207,81 @@ int scorep_flush_save(scorep_buffer *b, int fd)
     uint64_t last = 0;
     return spill_records(b, fd, &last);
 }
+
+/* A record as spill_records writes it: zero padding, MPI fields only with has_mpi. */
+static bool record_sound(const spill_rec *r, uint64_t after, uint64_t end_ts)
+{
+    static const buf_mpi_rec zero;
+    return r->pad == 0 && r->has_mpi <= 1 && r->ts >= after && (end_ts == 0 || r->ts <= end_ts) &&
+           (r->has_mpi || memcmp(&r->mpi, &zero, sizeof zero) == 0);
+}
+
+int scorep_flush_check_piece(int fd, uint64_t end_ts, uint64_t *sound, uint64_t *total,
+                             uint64_t *tail)
+{
+    *sound = *total = *tail = 0;
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        return -1;
+    spill_rec chunk[CHUNK];
+    size_t have = 0;
+    uint64_t last = 0;
+    bool ok = true;
+    for (;;) {
+        ssize_t n = read(fd, (char *)chunk + have, sizeof chunk - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        have += (size_t)n;
+        size_t k = have / sizeof *chunk;
+        for (size_t i = 0; i < k; i++) {
+            ok = ok && record_sound(&chunk[i], last, end_ts);
+            last = chunk[i].ts;
+            *sound += ok;
+        }
+        *total += k;
+        memmove(chunk, (char *)chunk + k * sizeof *chunk, have - k * sizeof *chunk);
+        have -= k * sizeof *chunk;
+        if (n == 0) {
+            *tail = have;
+            return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+        }
+    }
+}
+
+int scorep_flush_copy_records(int fd, uint64_t n)
+{
+    FILE *tmp = tmpfile();
+    int out = tmp ? dup(fileno(tmp)) : -1;
+    if (tmp)
+        fclose(tmp);
+    if (out < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+        if (out >= 0)
+            close(out);
+        return -1;
+    }
+    spill_rec chunk[CHUNK];
+    while (n > 0) {
+        size_t want = n < CHUNK ? (size_t)n : CHUNK, have = 0;
+        while (have < want * sizeof *chunk) {
+            ssize_t r = read(fd, (char *)chunk + have, want * sizeof *chunk - have);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                close(out);
+                return -1;
+            }
+            have += (size_t)r;
+        }
+        if (scorep_write_all(out, chunk, have) != 0) {
+            close(out);
+            return -1;
+        }
+        n -= want;
+    }
+    if (lseek(out, 0, SEEK_SET) != 0) {
+        close(out);
+        return -1;
+    }
+    return out;
+}

@@ -19,4 +19,14 @@ int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_
  * (scorep-recover). 0 or -1. */
 int scorep_flush_save(scorep_buffer *b, int fd);
 
+/* scorep-recover, on a rank-local trace piece (fd, read from its start): *sound = the number
+ * of records from the start that are as scorep_flush_save writes them (whole, in time order,
+ * no later than end_ts, padding zero), *total = the whole records in the file, *tail = the
+ * bytes of a cut last record. 0, or -1 when fd cannot be read. */
+int scorep_flush_check_piece(int fd, uint64_t end_ts, uint64_t *sound, uint64_t *total,
+                             uint64_t *tail);
+/* An unlinked temporary file holding the first n records of the piece fd, positioned at its
+ * start (the piece itself stays as it is), or -1. */
+int scorep_flush_copy_records(int fd, uint64_t n);
+
 #endif

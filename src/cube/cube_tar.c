@@ -249,6 +249,7 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
     char *long_name = NULL; /* GNU 'L' record: the real name of the next member */
     *members = NULL;
     *n = 0;
+    bool ended = false; /* by the zero block(s) every tar writer puts at the end */
     while (pos + TAR_BLOCK <= len) {
         const unsigned char *h = buf + pos;
         if (all_zero(h)) {
@@ -258,6 +259,7 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
                 pos += TAR_BLOCK;
                 continue;
             }
+            ended = true;
             break;
         }
         uint64_t size;
@@ -290,6 +292,21 @@ int cube_tar_list(const unsigned char *buf, size_t len, cube_tar_member **member
         pos = data_at + (size_t)((size + TAR_BLOCK - 1) / TAR_BLOCK) * TAR_BLOCK;
     }
     free(long_name);
+    long_name = NULL;
+    if (!ended && pos == 0 && len > 0) {
+        cube_set_err(err, errlen, "not a tar archive (%zu bytes: shorter than a tar header)",
+                     len);
+        goto fail;
+    }
+    if (!ended && len > 0) {
+        /* a file cut short (full disk, unfinished copy): say so, rather than name the member
+         * that the cut happened to remove */
+        cube_set_err(err, errlen,
+                     "truncated tar archive (it ends at byte %zu, %s, without the end-of-archive "
+                     "block; the file was cut short: a full disk, or a copy that did not finish)",
+                     len, pos < len ? "inside a member's header" : "after a member");
+        goto fail;
+    }
     if (*n == 0) {
         cube_set_err(err, errlen, "not a tar archive (no members)");
         return -1;

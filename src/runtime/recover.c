@@ -9,12 +9,14 @@
 #include "base/memory.h"
 #include "base/timer.h"
 #include "core/clock_sync.h"
+#include "core/flush.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "profile/profile_ser.h"
 #include "writers/experiment.h"
 #include "writers/profile_cube.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -25,7 +27,28 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 1 };
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 2 }; /* rescue.c */
+
+uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+/* Whether the piece's closing hash matches the bytes before it; *len then excludes it. */
+static bool piece_hash_ok(const unsigned char *data, size_t *len)
+{
+    if (*len < 8)
+        return false;
+    ser_reader t = {data + *len - 8, data + *len, 0};
+    uint64_t stored = ser_get_u64(&t);
+    if (t.failed || stored != scorep_piece_hash(data, *len - 8))
+        return false;
+    *len -= 8;
+    return true;
+}
 
 static unsigned char *read_whole(const char *path, size_t *len)
 {
@@ -102,6 +125,10 @@ int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
     unsigned char *data = read_whole(path, &len);
     if (!data)
         return -1;
+    if (!piece_hash_ok(data, &len)) {
+        free(data);
+        return -1;
+    }
     ser_reader r = {data, data + len, 0};
     uint32_t magic = ser_get_u32(&r), version = ser_get_u32(&r);
     info->rank = (int)ser_get_u32(&r);
@@ -206,6 +233,40 @@ static int restore_settings(ser_reader *r, header *h)
     return 0;
 }
 
+/* A rank-local trace piece cut short (the rank died while writing it, a full disk) or
+ * damaged: its sound records are recovered, from a copy (the piece stays as it is), and the
+ * rest is named. 0, or -1 when the piece cannot be read. */
+static int sound_records(int *fd, const char *path, uint64_t end_ts)
+{
+    uint64_t sound, total, tail;
+    if (scorep_flush_check_piece(*fd, end_ts, &sound, &total, &tail) != 0) {
+        fprintf(stderr, "scorep-recover: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (sound == total && tail == 0)
+        return 0;
+    if (sound < total)
+        fprintf(stderr,
+                "scorep-recover: %s is damaged from its record %" PRIu64 " on (of %" PRIu64
+                ": not as scorep-rt writes them, or out of time order); the %" PRIu64
+                " records before it are recovered, the rest is left out\n",
+                path, sound + 1, total + (tail > 0), sound);
+    else
+        fprintf(stderr,
+                "scorep-recover: %s is cut short (its last record has %" PRIu64 " of its "
+                "bytes); its %" PRIu64 " whole records are recovered\n",
+                path, tail, sound);
+    int copy = scorep_flush_copy_records(*fd, sound);
+    if (copy < 0) {
+        fprintf(stderr, "scorep-recover: cannot copy the sound records of %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    close(*fd);
+    *fd = copy;
+    return 0;
+}
+
 static int restore_location(ser_reader *r, const char *dir, int rank)
 {
     uint32_t id = ser_get_u32(r);
@@ -244,6 +305,8 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
                     "scorep-recover: %s is missing; rank %d's location %u has no "
                     "events\n",
                     path, rank, id);
+        else if (sound_records(&l->buffer.spill_fd, path, end_ts) != 0)
+            return -1;
     }
     return 0;
 }
@@ -324,6 +387,7 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
         fprintf(stderr, "scorep-recover: cannot read %s\n", piece);
         return -1;
     }
+    bool whole = piece_hash_ok(data, &len);
     ser_reader r = {data, data + len, 0};
     header h;
     uint32_t magic = ser_get_u32(&r), version = ser_get_u32(&r);
@@ -333,7 +397,7 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     h.code = (int)ser_get_u32(&r);
     h.wall_ns = ser_get_u64(&r);
     h.end_raw = ser_get_u64(&r);
-    int rc = magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
+    int rc = whole && magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
     if (missing_rank >= 0) {
         h.rank = missing_rank; /* the donor's settings and definitions, this rank's name */
         scorep_state_set_job_rank_missing(true);
@@ -342,9 +406,21 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
         rc = restore_settings(&r, &h);
     if (rc == 0) {
         scorep_rt_recover_setup(dir);
-        if (scorep_cfg.enable_tracing &&
-            scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
-            rc = -1;
+        if (scorep_cfg.enable_tracing) {
+            char err[1024];
+            int bad = scorep_memory_check(scorep_cfg.total_memory, scorep_cfg.page_size, err,
+                                          sizeof err);
+            if (bad == 0 && scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size)) {
+                bad = -1;
+                snprintf(err, sizeof err, "SCOREP_TOTAL_MEMORY=%llu bytes cannot be reserved",
+                         (unsigned long long)scorep_cfg.total_memory);
+            }
+            if (bad != 0) {
+                fprintf(stderr, "scorep-recover: %s (the settings of the run, in %s)\n", err,
+                        piece);
+                rc = -1;
+            }
+        }
     }
     uint64_t dlen = rc == 0 ? ser_get_u64(&r) : 0;
     const unsigned char *defs = ser_get(&r, dlen);

@@ -65,7 +65,10 @@ static const char *signal_name(int sig)
 /* -------------------------------------------------------- the rank-local piece */
 static pthread_mutex_t piece_lock = PTHREAD_MUTEX_INITIALIZER;
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 1 };
+/* version 2: an FNV-1a hash of the bytes before it closes the piece (scorep-recover checks
+ * it: a piece damaged inside otherwise passed its structure check and crashed the recovery
+ * of every rank) */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 2 };
 
 static int write_file(const char *path, const void *p, size_t len)
 {
@@ -204,8 +207,10 @@ static int write_piece(const scorep_ending *e, uint64_t end_raw, uint64_t close_
     snprintf(path, sizeof path, "%s/rank-%d.piece", dir, scorep_ipc_get()->rank());
     ser_buf b = {0};
     int rc = pack_piece(&b, e, end_raw, close_raw, dir);
-    if (rc == 0)
+    if (rc == 0) {
+        ser_u64(&b, scorep_piece_hash(b.data, b.len));
         rc = write_file(path, b.data, b.len);
+    }
     ser_free(&b);
     return rc;
 }

@@ -372,10 +372,13 @@ static void do_init(void)
     scorep_flush_install();
     apply_test_clock_skew();
     if (scorep_cfg.enable_tracing &&
+        scorep_memory_check(scorep_cfg.total_memory, scorep_cfg.page_size, err, sizeof err) != 0)
+        scorep_fatal("%s", err);
+    if (scorep_cfg.enable_tracing &&
         scorep_memory_init(scorep_cfg.total_memory, scorep_cfg.page_size) != 0)
-        scorep_fatal("SCOREP_TOTAL_MEMORY='%llu' cannot be reserved (or is smaller than "
-                     "SCOREP_PAGE_SIZE); choose a smaller value",
-                     (unsigned long long)scorep_cfg.total_memory);
+        scorep_fatal("SCOREP_TOTAL_MEMORY=%llu bytes cannot be reserved (%s); choose a smaller "
+                     "value",
+                     (unsigned long long)scorep_cfg.total_memory, strerror(errno));
     if (scorep_cfg.enable_tracing)
         apply_test_memory_reserve();
     /* MPI and SHMEM runs: rank 0 creates the directory once the ipc backend is up
@@ -674,13 +677,18 @@ bool scorep_rt_write_results(int status)
     const scorep_writer_ctx w = {experiment_dir, path, &u, status};
     int profile =
         scorep_cfg.enable_profiling && scorep_cfg.profiling_format != SCOREP_PROFILING_FORMAT_NONE;
-    if (profile && scorep_profile_write_cube(&w) != 0)
+    if (profile && scorep_profile_write_cube(&w) != 0) {
         profile = 0;
+        if (ipc->rank() == 0) /* the warning above says why */
+            scorep_experiment_note("no profile: writing it failed (the program's error output "
+                                   "says why)");
+    }
     int trace = scorep_cfg.enable_tracing && !no_trace_file && scorep_trace_write_otf2(&w) == 0;
     scorep_systree_release();
     scorep_unified_free(&u);
     if (ipc->rank() == 0) {
-        scorep_experiment_write_manifest(experiment_dir, profile, trace);
+        if (scorep_experiment_write_manifest(experiment_dir, profile, trace) != 0)
+            scorep_warn("cannot write %s/MANIFEST.md: %s", experiment_dir, strerror(errno));
         scorep_verbose("measurement written to '%s'", experiment_dir);
     }
     return ipc->rank() == 0;

@@ -60,8 +60,11 @@ typedef struct {
     int rank, size, kind, code; /* kind: how the rank ended (runtime_int.h's scorep_end_kind) */
     uint64_t wall_ns;           /* when (ns since the epoch) */
 } scorep_piece_info;
-/* 0, or -1 for a file that is no piece of this version. */
+/* 0, or -1 for a file that is no piece of this version (or whose closing hash does not
+ * match: cut short or damaged). */
 int scorep_runtime_piece_info(const char *path, scorep_piece_info *info);
+/* The FNV-1a hash that closes a piece (rescue.c writes it, recover.c checks it). */
+uint64_t scorep_piece_hash(const unsigned char *p, size_t len);
 /* "signal SIGSEGV", "MPI_Abort (error code 3)", ... */
 void scorep_runtime_ending_text(int kind, int code, char *buf, size_t len);
 /* In a process of its own per rank of the job, all of them connected by ipc (collective):

@@ -196,7 +196,8 @@ static int cmp_run_pos(const void *a, const void *b)
  * in time (a task suspended while others run) never share a lane. */
 static int assign_lanes(process *p)
 {
-    qsort(p->runs, p->n_runs, sizeof *p->runs, cmp_run_start);
+    if (p->n_runs > 1) /* none: runs is NULL, which qsort must not get */
+        qsort(p->runs, p->n_runs, sizeof *p->runs, cmp_run_start);
     uint64_t *busy_until = NULL;
     for (size_t i = 0; i < p->n_runs; i++) {
         uint32_t lane = 0;
@@ -215,7 +216,8 @@ static int assign_lanes(process *p)
         p->runs[i].lane = lane;
     }
     free(busy_until);
-    qsort(p->runs, p->n_runs, sizeof *p->runs, cmp_run_pos);
+    if (p->n_runs > 1)
+        qsort(p->runs, p->n_runs, sizeof *p->runs, cmp_run_pos);
     return 0;
 }
 

@@ -794,6 +794,8 @@ static int read_events(OTF2_Reader *r, ctx *c, char *err, size_t len)
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     for (size_t i = 0; rc == OTF2_SUCCESS && !c->ld->oom && i < c->t->n_locations; i++) {
         uint64_t id = c->t->locations[i].id, n;
+        if (otf2_defs_location_lost(id))
+            continue; /* its event file did not open: noted as damage, the rest is read */
         OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, id);
         if (!er) {
             OTF2_EvtReaderCallbacks_Delete(ec);

@@ -350,6 +350,44 @@ int otf2_defs_load(const char *anchor, OTF2_Reader **reader, otf2_defs *d, char 
     return failed;
 }
 
+/* the locations of the last otf2_defs_open_locations whose event file did not open */
+static uint64_t *lost;
+static size_t n_lost, cap_lost;
+
+int otf2_defs_location_lost(uint64_t id)
+{
+    for (size_t i = 0; i < n_lost; i++)
+        if (lost[i] == id)
+            return 1;
+    return 0;
+}
+
+/* An event file OTF2 cannot open (it reads the first chunk header): noted as the damage, so
+ * that the other locations are still read; OTF2's own error is the reason. */
+static int lose_location(uint64_t id, const char *file, char *err, size_t len)
+{
+    struct stat st;
+    char what[700];
+    if (stat(file, &st) != 0)
+        snprintf(what, sizeof what, "missing; none of its events can be read");
+    else
+        snprintf(what, sizeof what, "%s; none of its events can be read",
+                 st.st_size == 0 ? "empty" : otf2_read_guard_error()[0] ? otf2_read_guard_error()
+                                                                        : "not an event file");
+    if (n_lost == cap_lost) {
+        size_t nc = cap_lost ? 2 * cap_lost : 8;
+        uint64_t *g = realloc(lost, nc * sizeof *g);
+        if (!g)
+            return fail(err, len, "out of memory opening the locations", file, OTF2_SUCCESS);
+        lost = g;
+        cap_lost = nc;
+    }
+    lost[n_lost++] = id;
+    otf2_read_guard_note(file, what);
+    otf2_read_guard_clear();
+    return 0;
+}
+
 /* Reads location ID's local definitions (no callbacks: the reader applies the clock offsets
  * and mappings itself) and makes its event reader. */
 static int open_location(OTF2_Reader *r, const char *anchor, uint64_t id,
@@ -373,7 +411,7 @@ static int open_location(OTF2_Reader *r, const char *anchor, uint64_t id,
     snprintf(suffix, sizeof suffix, "/%" PRIu64 ".evt", id);
     otf2_defs_file(anchor, suffix, file, sizeof file);
     if (!OTF2_Reader_GetEvtReader(r, id))
-        return fail(err, len, "cannot read the events of a location", file, OTF2_SUCCESS);
+        return lose_location(id, file, err, len);
     return 0;
 }
 
@@ -382,6 +420,7 @@ int otf2_defs_open_locations(OTF2_Reader *r, const char *anchor, const uint64_t 
 {
     char dir[4096];
     otf2_defs_file(anchor, "/", dir, sizeof dir);
+    n_lost = 0;
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     for (size_t i = 0; rc == OTF2_SUCCESS && i < n; i++)
         rc = OTF2_Reader_SelectLocation(r, ids[i]);

@@ -167,6 +167,10 @@ int otf2_defs_load(const char *anchor, OTF2_Reader **reader, otf2_defs *d, char 
  * closes the event files (OTF2_Reader_CloseEvtFiles) once the events are read. */
 int otf2_defs_open_locations(OTF2_Reader *r, const char *anchor, const uint64_t *ids, size_t n,
                              char *err, size_t len);
+/* After otf2_defs_open_locations: whether location ID's event file could not be opened at
+ * all (missing, empty, no chunk header); it has no event reader, and the damage
+ * (otf2_read_guard_damage) names the file. The readers that show what is intact skip it. */
+int otf2_defs_location_lost(uint64_t id);
 
 /* Frees every table of *D and zeroes it. */
 void otf2_defs_free(otf2_defs *d);

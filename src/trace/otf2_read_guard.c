@@ -221,6 +221,11 @@ static void note_damage(const char *path, const char *what)
     append(damage, sizeof damage, what);
 }
 
+void otf2_read_guard_note(const char *path, const char *what)
+{
+    note_damage(path, what);
+}
+
 /* Checks the archive's file SUFFIX (".def", "/LOC.evt", ...) of KIND. Returns 1 when the file
  * is missing, -1 when it cannot be checked or is damaged (noted), 0 when intact; OUT tells. */
 static int check(OTF2_Reader *r, const char *suffix, enum otf2_guard_kind kind,

@@ -22,6 +22,8 @@ const char *otf2_read_guard_error(void);
 void otf2_read_guard_clear(void);
 /* The damaged files found in this session ("" when none): "FILE: what is missing; ...". */
 const char *otf2_read_guard_damage(void);
+/* Adds "PATH: WHAT" to the damage (a file the caller could not open at all). */
+void otf2_read_guard_note(const char *path, const char *what);
 
 /* The readers' replacements for OTF2_Reader_ReadAll*: each checks its file first.
  * Definitions (global, local) and markers: a damaged file is not read (OTF2_ERROR_INVALID_DATA,

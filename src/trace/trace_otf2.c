@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "base/state.h"
 #include "writers/writer.h"
+#include "writers/experiment.h"
 #include "core/system_tree.h"
 #include "core/clock_sync.h"
 #include "core/flush.h"
@@ -23,8 +24,14 @@
 #include "trace/trace_reduction.h"
 #include "trace/trace_threads.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <otf2/otf2.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1277,6 +1284,105 @@ static OTF2_Archive *open_archive(const char *dir)
     return a;
 }
 
+/* Below this many free bytes a failed write is put down to a full file system. */
+enum { FULL_FS_BYTES = 1 << 20 };
+
+/* Removes the files of the archive "traces" in dir (traces.otf2, traces.def, traces/);
+ * returns the bytes freed. */
+static uint64_t remove_trace_files(const char *dir)
+{
+    char path[PATH_MAX + 300];
+    uint64_t freed = 0;
+    struct stat st;
+    const char *tops[] = {"traces.otf2", "traces.def"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, tops[i]);
+        if (stat(path, &st) == 0 && unlink(path) == 0)
+            freed += (uint64_t)st.st_size;
+    }
+    snprintf(path, sizeof path, "%s/traces", dir);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/traces/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+            freed += (uint64_t)st.st_size;
+    }
+    if (d)
+        closedir(d);
+    snprintf(path, sizeof path, "%s/traces", dir);
+    rmdir(path);
+    return freed;
+}
+
+/* Rank 0, after a failed write: says why and what is left. On a full file system the event
+ * files took the space the definitions and the anchor file need, so what was written is no
+ * trace any reader can open; it goes, which frees the room MANIFEST.md needs, and the
+ * profile (written before) stays. */
+static void report_failed_write(const char *dir)
+{
+    struct statvfs fs;
+    if (statvfs(dir, &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize < FULL_FS_BYTES) {
+        uint64_t freed = remove_trace_files(dir);
+        scorep_warn("writing the trace in '%s' failed: its file system is full (%" PRIu64
+                    " bytes free); the incomplete trace (%" PRIu64 " bytes of events without "
+                    "their definitions, which no reader can open) was removed, the profile and "
+                    "MANIFEST.md are kept; free space there, or make the trace smaller (a "
+                    "filter file, SCOREP_TRACING_REDUCTION), and run again",
+                    dir, (uint64_t)fs.f_bavail * fs.f_frsize, freed);
+        scorep_experiment_note("no trace: its file system was full while the trace was "
+                               "written; the incomplete trace files were removed");
+    } else {
+        scorep_warn("writing the trace in '%s' failed (the OTF2 messages above say why); its "
+                    "files are incomplete",
+                    dir);
+        scorep_experiment_note("the trace files are incomplete: writing them failed (the "
+                               "program's error output says why)");
+    }
+}
+
+/* Whether the trace fits into the free space of dir's file system (collective: the verdict
+ * is rank 0's, over the sum of all ranks' estimates). OTF2 (2.3) does not survive a full
+ * disk: after a failed chunk write, closing the event writer can crash the program in
+ * fwrite. The estimate is the bytes the buffers hold (OTF2's encoding took 0.75 of them for
+ * Enter/Leave records, 0.45 with two metrics, 0.33 for MPI collectives) and an eighth of the
+ * spill files (96-byte records), plus room for the definitions, the anchor file and
+ * MANIFEST.md. */
+static bool trace_fits(const char *dir, const scorep_ipc *ipc)
+{
+    uint64_t mine = 0, pages;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        struct stat st;
+        mine += scorep_buffer_used_bytes(&l->buffer, &pages);
+        if (l->buffer.spill_fd >= 0 && fstat(l->buffer.spill_fd, &st) == 0)
+            mine += (uint64_t)st.st_size / 8;
+    }
+    int rank = ipc->rank(), size = ipc->size();
+    uint64_t *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    uint64_t verdict = 0; /* 1: does not fit */
+    if (ipc->gather(&mine, sizeof mine, all, 0) == 0 && rank == 0 && all) {
+        uint64_t need = FULL_FS_BYTES;
+        for (int r = 0; r < size; r++)
+            need += all[r];
+        struct statvfs fs;
+        uint64_t avail = statvfs(dir, &fs) == 0 ? (uint64_t)fs.f_bavail * fs.f_frsize : UINT64_MAX;
+        if (avail < need) {
+            verdict = 1;
+            scorep_warn("the trace (about %" PRIu64 " bytes) does not fit into the %" PRIu64
+                        " bytes free in the file system of '%s'; it is not written (the profile "
+                        "and MANIFEST.md are); free space there, or make the trace smaller (a "
+                        "filter file, SCOREP_TRACING_REDUCTION), and run again",
+                        need - FULL_FS_BYTES, avail, dir);
+            scorep_experiment_note("no trace: it did not fit into the free space of the file "
+                                   "system");
+        }
+    }
+    free(all);
+    ipc->bcast(&verdict, sizeof verdict, 0);
+    return verdict == 0;
+}
+
 int scorep_trace_write_otf2(const scorep_writer_ctx *w)
 {
     const char *dir = w->experiment_dir;
@@ -1285,6 +1391,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     const scorep_ipc *ipc = scorep_ipc_get();
     int rank = ipc->rank(), size = ipc->size();
     uint32_t n_loc = scorep_location_count();
+    if (!trace_fits(dir, ipc))
+        return -1;
     uint64_t *n_events = calloc(n_loc ? n_loc : 1, sizeof *n_events);
     scorep_mpi_groups groups;
     uint64_t failed = n_events == NULL || scorep_mpi_groups_build(&groups, u) != 0;
@@ -1342,6 +1450,6 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     failed = rc != 0;
     ipc->allreduce_max_u64(&failed);
     if (failed && rank == 0)
-        scorep_warn("writing the trace in '%s' failed", dir);
+        report_failed_write(dir);
     return failed ? -1 : 0;
 }

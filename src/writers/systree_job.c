@@ -309,7 +309,8 @@ static int flush_gpus(walk_state *w)
             j++;
         g[i].group_rank = j < i ? g[j].group_rank : i;
     }
-    qsort(g, n, sizeof *g, by_device_group_seq);
+    if (n > 1) /* none: g is NULL, which qsort must not get */
+        qsort(g, n, sizeof *g, by_device_group_seq);
     int rc = 0;
     uint64_t dev = 0, dev_doc = 0, grp = 0, grp_doc = 0;
     uint32_t in_group = 0;

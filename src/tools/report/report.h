@@ -27,7 +27,8 @@ void report_expdir_free(report_expdir *x);
 int report_write_expdir(FILE *out, const report_expdir *x);
 
 /* Members from the profile: "locations", "tree", "top", "heat", "profile_bytes".
- * Returns 0, or -1 with a message in err (unreadable profile). */
+ * Returns 0; -2 with a message in err when the profile is unreadable (nothing is written
+ * then, so the report can go on with the trace); -1 with a message after a partial write. */
 int report_write_profile(FILE *out, const char *path, char *err, size_t errlen);
 
 /* Members from the trace: "timeline", "matrix" and "rma". Returns 0, or -1 with a message. */

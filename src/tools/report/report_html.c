@@ -21,7 +21,10 @@ static int write_data(FILE *out, const report_expdir *x, char *err, size_t errle
     fputs("<script type=\"application/json\" id=\"report-data\">{\"version\":1", out);
     if (report_write_expdir(out, x) != 0)
         return -1;
-    if (x->profile && report_write_profile(out, x->profile, err, errlen) != 0)
+    int prc = x->profile ? report_write_profile(out, x->profile, err, errlen) : 0;
+    if (prc == -2 && x->trace) /* nothing of it written: the trace alone, as without one */
+        fprintf(stderr, "scorep-report: warning: %s; the report shows the trace\n", err);
+    else if (prc != 0)
         return -1;
     if (x->trace && report_write_trace(out, x->trace, err, errlen) != 0)
         return -1;

@@ -287,6 +287,8 @@ static int read_events(OTF2_Reader *rd, const char *path, io_ctx *c, char *err, 
     OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(ec, ev_issued);
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     for (uint32_t i = 0; rc == OTF2_SUCCESS && !c->oom && i < c->n_locs; i++) {
+        if (otf2_defs_location_lost(c->locs[i].id))
+            continue; /* its event file did not open (noted as damage) */
         OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, c->locs[i].id);
         uint64_t n;
         rc = er ? OTF2_Reader_RegisterEvtCallbacks(rd, er, ec, c) : OTF2_ERROR_INVALID_ARGUMENT;

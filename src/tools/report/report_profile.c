@@ -311,14 +311,14 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen)
     cube_reader *r = cube_reader_open(path, why, sizeof why);
     if (r == NULL) {
         snprintf(err, errlen, "cannot read the profile %s: %s", path, why);
-        return -1;
+        return -2;
     }
     profile p = {.r = r,
                  .visits = cube_reader_metric_by_name(r, "visits"),
                  .time = cube_reader_metric_by_name(r, "time"),
                  .min = cube_reader_metric_by_name(r, "min_time"),
                  .max = cube_reader_metric_by_name(r, "max_time")};
-    int rc = -1;
+    int rc = -2;
     const score_params none = {0, NULL}; /* no metric counters, no filter: the rows only */
     if (p.time < 0 || p.visits < 0)
         snprintf(err, errlen, "the profile %s has no 'time' or 'visits' metric", path);
@@ -326,7 +326,7 @@ int report_write_profile(FILE *out, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read the profile %s: %s", path, why);
         score_model_free(&p.score);
     } else {
-        rc = write_all(out, &p);
+        rc = write_all(out, &p) != 0 ? -1 : 0;
         if (rc != 0)
             snprintf(err, errlen, "out of memory while reading %s", path);
         score_model_free(&p.score);
