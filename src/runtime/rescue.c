@@ -314,7 +314,7 @@ static int rt_base; /* the thread's own numbers start here; the program's above 
 static int *taken;
 static size_t n_taken;
 
-#if defined(__linux__) && defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd) && \
+#if defined(__linux__) && defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd) &&                   \
     defined(SYS_close_range) && defined(CLONE_FILES)
 static int high_fd(int fd, int base)
 {
@@ -423,15 +423,9 @@ static void drop_table(void)
     n_taken = 0;
 }
 #else
-static void unshare_table(void)
-{
-}
-static void take_table(void)
-{
-}
-static void drop_table(void)
-{
-}
+static void unshare_table(void) {}
+static void take_table(void) {}
+static void drop_table(void) {}
 #endif
 
 static void *rescue_thread(void *arg)
