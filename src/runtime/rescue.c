@@ -380,7 +380,16 @@ static void take_table(void)
     if (!taken || !dir) {
         if (dir)
             closedir(dir);
-        scorep_warn_once("rescue thread: cannot read the program's descriptors");
+        /* the warning needs the program's stderr */
+        int e = (int)syscall(SYS_pidfd_getfd, rt_pidfd, 2, 0);
+        if (e >= 0 && e != 2) {
+            dup2(e, 2);
+            close(e);
+        }
+        if (e >= 0 && taken)
+            taken[n_taken++] = 2;
+        scorep_warn_once("rescue thread: cannot list the program's descriptors (/proc/self/fd); "
+                         "the rescue goes on without them");
         return;
     }
     struct dirent *ent;
