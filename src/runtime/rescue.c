@@ -16,17 +16,21 @@
 #include "ipc/ipc.h"
 #include "profile/profile_ser.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -297,25 +301,171 @@ static void wait_end_done(int ms)
     }
 }
 
+/* ------------------------------------ the rescue thread's own descriptor table
+ * A process whose descriptor table is shared by two threads pays for it on every system
+ * call on a descriptor: the kernel takes and drops a reference to the file (fdget/fput)
+ * instead of borrowing it, and locks the file position of a regular file. A serial program
+ * would pay that for the rescue thread alone (+43 ns per 8-byte write to /dev/null on the
+ * development VM, docs/io.md). So the thread sleeps with a table of its own
+ * (unshare(CLONE_FILES)), holding only its two pipes and a pidfd of the process at high
+ * numbers, and before it works (a rescue, a checkpoint) it takes the program's descriptors
+ * over at their numbers (pidfd_getfd: the same open files, as a shared table would show
+ * them; a flush's spill file, a metric's descriptors). A checkpoint drops them again. Where
+ * the kernel lacks pidfd_getfd or close_range (before Linux 5.9) or forbids them, the
+ * table stays shared, as before. */
+static bool own_table;
+static int rt_wake = -1, rt_done = -1, rt_pidfd = -1; /* numbers in the thread's table */
+static int rt_base; /* the thread's own numbers start here; the program's above are not taken */
+static int *taken;
+static size_t n_taken;
+
+#if defined(__linux__) && defined(SYS_pidfd_open) && defined(SYS_pidfd_getfd) &&                   \
+    defined(SYS_close_range) && defined(CLONE_FILES)
+static int high_fd(int fd, int base)
+{
+    int h = fcntl(fd, F_DUPFD_CLOEXEC, base);
+    close(fd);
+    return h;
+}
+
+/* Before unsharing (the table is still the program's): whether the calls work here. */
+static bool can_own_table(void)
+{
+    int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    if (pidfd < 0)
+        return false;
+    int t = (int)syscall(SYS_pidfd_getfd, pidfd, wake_pipe[0], 0);
+    close(pidfd);
+    if (t < 0)
+        return false;
+    close(t);
+    return syscall(SYS_close_range, ~0u, ~0u, 0) == 0;
+}
+
+/* The copy of the program's table that unshare made: everything but the thread's own
+ * descriptors is closed (a copy of a pipe's write end would keep its reader from seeing
+ * the end; a copy of a regular file would make the program's calls lock its position). */
+static void unshare_table(void)
+{
+    if (!can_own_table() || unshare(CLONE_FILES) != 0)
+        return;
+    struct rlimit rl;
+    rlim_t lim = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 1024;
+    int base = (int)(lim == RLIM_INFINITY || lim > 4096 ? 4096 : lim) - 4;
+    int w = fcntl(wake_pipe[0], F_DUPFD_CLOEXEC, base);
+    int d = w < 0 ? -1 : fcntl(done_pipe[1], F_DUPFD_CLOEXEC, base);
+    int p = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    /* the write end too: the pipe then never reads as ended, whatever the program closes */
+    int ww = w < 0 ? -1 : fcntl(wake_pipe[1], F_DUPFD_CLOEXEC, base);
+    if (w < 0 || d < 0 || p < 0 || ww < 0 || (p = high_fd(p, base)) < 0 ||
+        syscall(SYS_close_range, 0u, (unsigned)base - 1, 0) != 0) {
+        /* the table is its own, but without a way back: the descriptors stay as the copy
+         * has them; the rescue then finds the program's descriptors of the thread's start */
+        scorep_verbose("rescue thread: own descriptor table incomplete");
+        return;
+    }
+    rt_base = base;
+    rt_wake = w;
+    rt_done = d;
+    rt_pidfd = p;
+    own_table = true;
+}
+
+/* the program's descriptors (/proc/self/fd: the thread group leader's table) at their
+ * numbers, below the thread's own */
+static void take_table(void)
+{
+    if (!own_table)
+        return;
+    int cap = 64;
+    free(taken);
+    n_taken = 0;
+    taken = malloc(sizeof *taken * (size_t)cap);
+    DIR *dir = opendir("/proc/self/fd");
+    if (!taken || !dir) {
+        if (dir)
+            closedir(dir);
+        /* the warning needs the program's stderr */
+        int e = (int)syscall(SYS_pidfd_getfd, rt_pidfd, 2, 0);
+        if (e >= 0 && e != 2) {
+            dup2(e, 2);
+            close(e);
+        }
+        if (e >= 0 && taken)
+            taken[n_taken++] = 2;
+        scorep_warn_once("rescue thread: cannot list the program's descriptors (/proc/self/fd); "
+                         "the rescue goes on without them");
+        return;
+    }
+    struct dirent *ent;
+    while ((ent = readdir(dir)) != NULL) {
+        char *end;
+        long fd = strtol(ent->d_name, &end, 10);
+        if (*end || end == ent->d_name || fd < 0 || fd >= rt_base)
+            continue;
+        if ((int)n_taken == cap) {
+            int *t = realloc(taken, sizeof *taken * (size_t)(cap *= 2));
+            if (!t)
+                break;
+            taken = t;
+        }
+        taken[n_taken++] = (int)fd;
+    }
+    closedir(dir);
+    /* (the listing's own number in this table is free again) */
+    size_t k = 0;
+    for (size_t i = 0; i < n_taken; i++) {
+        int fd = taken[i];
+        int got = (int)syscall(SYS_pidfd_getfd, rt_pidfd, fd, 0);
+        if (got < 0)
+            continue; /* closed meanwhile */
+        if (got != fd) {
+            int ok = dup2(got, fd) == fd;
+            close(got);
+            if (!ok)
+                continue;
+        }
+        taken[k++] = fd;
+    }
+    n_taken = k;
+}
+
+static void drop_table(void)
+{
+    for (size_t i = 0; own_table && i < n_taken; i++)
+        close(taken[i]);
+    n_taken = 0;
+}
+#else
+static void unshare_table(void) {}
+static void take_table(void) {}
+static void drop_table(void) {}
+#endif
+
 static void *rescue_thread(void *arg)
 {
     (void)arg;
+    unshare_table();
+    int wake = own_table ? rt_wake : wake_pipe[0], done = own_table ? rt_done : done_pipe[1];
     int timeout = checkpoint_s > 0 ? (int)(checkpoint_s * 1000.0) : -1;
     for (;;) {
-        struct pollfd p = {wake_pipe[0], POLLIN, 0};
+        struct pollfd p = {wake, POLLIN, 0};
         int n = poll(&p, 1, timeout);
         if (n < 0 && errno == EINTR)
             continue;
         if (n == 0) {
+            take_table();
             checkpoint();
+            drop_table();
             continue;
         }
         char c;
-        if (read(wake_pipe[0], &c, 1) != 1)
+        if (read(wake, &c, 1) != 1)
             continue;
+        take_table();
         scorep_rt_finish(&request);
         wait_end_done(RESCUE_WAIT_MS); /* another thread's end (exit path) in progress */
-        if (write(done_pipe[1], "d", 1) != 1) {
+        if (write(done, "d", 1) != 1) {
             /* the handlers time out */
         }
         return NULL;

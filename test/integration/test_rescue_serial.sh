@@ -62,6 +62,25 @@ for how in segv abort term; do
     fi
 done
 
+# SIGTERM to a program whose trace was flushed to disk: the rescue thread sleeps with a
+# descriptor table of its own (rescue.c: the program's system calls do not pay for a shared
+# one) and takes the program's descriptors over when it wakes; the spill file was opened
+# after the thread started, and the trace keeps its flushed records
+part "the program ends by term, its trace flushed to disk"
+start_app flush_m env SCOREP_TOTAL_MEMORY=3k SCOREP_PAGE_SIZE=512 SCOREP_TRACING_REDUCTION=flush \
+    SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp_flush ./rescue_m term
+wait_output flush_m 'rounds$'
+kill -TERM "$app_pid"
+wait_app
+expect_eq "$status" 143 "flush: exit status of SIGTERM"
+expect_grep "trace buffers of 1 of 1 locations were flushed to disk 2 times" flush_m.err \
+    "flush: the buffer was flushed twice"
+expect_eq "$(trace_count exp_flush ENTER 0 work)" 200 "flush: 200 calls of work in the trace"
+expect_eq "$(trace_other exp_flush | awk '$1 == "BUFFER_FLUSH"' | wc -l | tr -d ' ')" 2 \
+    "flush: two BufferFlush events"
+expect_eq "$(trace_check_nesting exp_flush)" 0 "flush: the trace is well nested"
+expect_eq "$(profile_values exp_flush main/work visits)" "0 200" "flush: 200 visits of work"
+
 # SIGKILL 3 s after round 200, with a checkpoint every second: the process writes nothing at
 # its end, its last checkpoint is in exp_kill/rescue, and scorep-recover makes the profile
 part "SIGKILL after checkpoints"

@@ -7,6 +7,7 @@
 #define SCOREP_IO_ADAPTER_H
 
 #include "core/events_io.h"
+#include "base/settings.h"
 #include "core/location.h"
 #include "defs/defs.h"
 #include "defs/defs_io.h"
@@ -43,6 +44,13 @@ typedef struct {
  * Also the library wrappers' guard (src/adapters/libwrap). */
 int scorep_io_own_code(const void *caller);
 SCOREP_IO_API int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *caller);
+/* The wrappers' pass-through, inline before scorep_io_begin: with the measurement off
+ * (before init, after finalize) or SCOREP_IO_POSIX=false a wrapped call costs two loads
+ * and a branch, not a call into libscorep-rt (scorep_io_begin checks them again). */
+static inline int scorep_io_wanted(void)
+{
+    return scorep_measurement_on() && scorep_cfg.io_posix;
+}
 SCOREP_IO_API void scorep_io_end(scorep_io_frame *f);
 
 /* descriptor/stream handles (fd: the descriptor; ISO C: fileno of the stream) */
