@@ -1,20 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # io_trace.sh: reads the I/O records of a trace back through otf2-print (sourced by the I/O
 # tests after lib.sh).
-# io_ops EXPDIR: one line per (paradigm, file, mode, location) with the operations completed and
-# their bytes: "PARADIGM FILE MODE LOCATION OPS BYTES" (FILE: the file's path, "-" for a handle
-# without file; bytes of failed operations count 0, their number as FAILED in MODE FAILED-<mode>;
-# completions of unknown size without the attribute io_error (fscanf) as UNSIZED-<mode>).
-# Begin and complete are paired by location and matching id.
-io_ops()
-{
-    trace_defs "$1" >"$work/.io_defs"
-    _f=$(trace_file "$1")
-    # the event lines, a completion followed by its attribute line marked with " io_error"
-    awk '$1 == "IO_OPERATION_COMPLETE" { if (c != "") print c; c = $0; next }
-         c != "" && /ADDITIONAL ATTRIBUTES: .*"io_error"/ { print c " io_error"; c = ""; next }
-         $3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/ { if (c != "") print c; c = ""; if ($1 ~ /^IO_/) print }
-         END { if (c != "") print c }' "$_f" | awk -v defs="$work/.io_defs" '
+# the awk part both readers share (with -v defs=FILE of otf2-print -G's lines): file[ID] and
+# par[ID] of every I/O handle from the definitions, handle() the id of the event's Handle
+# (RSTART and RLENGTH left at the match)
+IO_HANDLES_AWK='
         BEGIN {
             while ((getline line < defs) > 0) {
                 if (line !~ /^IO_HANDLE /) continue
@@ -29,6 +19,22 @@ io_ops()
             }
         }
         function handle(  s) { match($0, /Handle: "[^"]*" <[0-9]+>/); s = substr($0, RSTART, RLENGTH); sub(/.*</, "", s); sub(/>/, "", s); return s }
+'
+
+# io_ops EXPDIR: one line per (paradigm, file, mode, location) with the operations completed and
+# their bytes: "PARADIGM FILE MODE LOCATION OPS BYTES" (FILE: the file's path, "-" for a handle
+# without file; bytes of failed operations count 0, their number as FAILED in MODE FAILED-<mode>;
+# completions of unknown size without the attribute io_error (fscanf) as UNSIZED-<mode>).
+# Begin and complete are paired by location and matching id.
+io_ops()
+{
+    trace_defs "$1" >"$work/.io_defs"
+    _f=$(trace_file "$1")
+    # the event lines, a completion followed by its attribute line marked with " io_error"
+    awk '$1 == "IO_OPERATION_COMPLETE" { if (c != "") print c; c = $0; next }
+         c != "" && /ADDITIONAL ATTRIBUTES: .*"io_error"/ { print c " io_error"; c = ""; next }
+         $3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/ { if (c != "") print c; c = ""; if ($1 ~ /^IO_/) print }
+         END { if (c != "") print c }' "$_f" | awk -v defs="$work/.io_defs" "$IO_HANDLES_AWK"'
         function field(name,  s) { match($0, name ": [0-9]+"); s = substr($0, RSTART, RLENGTH); sub(/.*: /, "", s); return s }
         $1 == "IO_OPERATION_BEGIN" {
             m = $0; sub(/.*Mode: /, "", m); sub(/,.*/, "", m)
@@ -90,24 +96,9 @@ io_handle_events()
     _d=$1
     shift
     trace_defs "$_d" >"$work/.io_defs"
-    trace_other "$_d" | awk -v defs="$work/.io_defs" -v types=" $* " '
-        BEGIN {
-            while ((getline line < defs) > 0) {
-                if (line !~ /^IO_HANDLE /) continue
-                split(line, w, " "); id = w[2]
-                f = "-"
-                if (match(line, /File: "file:\/\/[^"]*"/)) f = substr(line, RSTART + 14, RLENGTH - 15)
-                p = "?"
-                if (line ~ /I\/O Paradigm: "POSIX I\/O"/) p = "POSIX"
-                if (line ~ /I\/O Paradigm: "ISO C I\/O"/) p = "ISOC"
-                if (line ~ /I\/O Paradigm: "MPI I\/O"/) p = "MPI-IO"
-                file[id] = f; par[id] = p
-            }
-        }
+    trace_other "$_d" | awk -v defs="$work/.io_defs" -v types=" $* " "$IO_HANDLES_AWK"'
         index(types, " " $1 " ") {
-            match($0, /Handle: "[^"]*" <[0-9]+>/); h = substr($0, RSTART, RLENGTH)
-            rest = substr($0, RSTART + RLENGTH); sub(/^, */, "", rest)
-            sub(/.*</, "", h); sub(/>/, "", h)
+            h = handle(); rest = substr($0, RSTART + RLENGTH); sub(/^, */, "", rest)
             print $1, par[h], file[h], rest
         }' | sort | uniq -c | sed 's/^ *//' | sort
 }
