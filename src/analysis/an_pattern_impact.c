@@ -83,7 +83,10 @@ static void rank_values(const impact_work *w, double *all_v, const int *v_displ,
             inter = lc / p * w->phr[g];
         }
         cii = cii > 0 ? cii : 0;
-        inter = inter > 0 ? inter : 0;
+        /* a part of the imbalance impact, never more: Cube stores a metric with its
+         * sub-metrics, so an inter part above cii (clock noise: cii is 0 where the excess is
+         * below the noise, the headroom need not be) would read as a negative exclusive cii */
+        inter = inter > 0 ? (inter < cii ? inter : cii) : 0;
         V(r, M_CRITICAL_PATH_ACTIVITIES, k) = act;
         V(r, M_CRITICAL_IMBALANCE_IMPACT, k) = cii;
         V(r, M_INTER_PARTITION_IMBALANCE, k) = inter;

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_an_impact.c: the performance-impact tree (src/analysis/an_pattern_impact.c) on
+ * hand-made critical-path profiles of two ranks. Case 1, the clock noise that CI met: a call
+ * path g1 of 0.5 us on the critical path, executed by rank 1 only. Rank 0's excess there is
+ * below the noise (taken as 0), but g1 is rank 0's whole headroom, so its inter-partition
+ * part is 0.5 us while the imbalance impact is 0: stored as Cube stores a metric with its
+ * sub-metrics, critical_imbalance_impact's exclusive value would be -0.5 us. Case 2, an
+ * imbalance above the noise: rank 1's g0 takes half of rank 0's, the values follow from
+ * Boehme's definitions (docs/analysis.md), written out below. */
+#include "analysis/an_report.h"
+#include "unit_check.h"
+
+#include <math.h>
+#include <stdint.h>
+
+enum { NG = 2 };
+
+/* one rank's block: M_COUNT metrics x its call paths, as an_report_cube.c gathers them */
+static double v0[M_COUNT * 1], v1[M_COUNT * 2];
+#define AT(v, n, m, k) (v)[(size_t)(m) * (n) + (k)]
+
+static void run(double *all, int *displ, const int *cn, uint32_t **map)
+{
+    size_t n0 = sizeof v0 / sizeof *v0;
+    for (size_t i = 0; i < n0; i++)
+        all[i] = v0[i];
+    for (size_t i = 0; i < sizeof v1 / sizeof *v1; i++)
+        all[n0 + i] = v1[i];
+    displ[0] = 0;
+    displ[1] = (int)n0;
+    CHECK(an_impact(all, displ, cn, map, NG, 2) == 0, "an_impact fails");
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (1 + fabs(b));
+}
+
+int main(void)
+{
+    static double all[M_COUNT * 3];
+    int displ[2];
+    const int cn[2] = {2, 4}; /* two entries per call path */
+    uint32_t m0[1] = {0}, m1[2] = {0, 1};
+    uint32_t *map[2] = {m0, m1};
+    const size_t n1 = sizeof v0 / sizeof *v0;
+#define R1(m, k) all[n1 + (size_t)(m) * 2 + (k)]
+
+    /* case 1: rank 0 runs g0 (1 s, all on the path); rank 1 g0 for 0.5 s off the path and
+     * g1 for 0.5 us on it */
+    AT(v0, 1, M_NONWAIT_TIME, 0) = 1.0;
+    AT(v0, 1, M_CRITICAL_PATH, 0) = 1.0;
+    AT(v1, 2, M_NONWAIT_TIME, 0) = 0.5;
+    AT(v1, 2, M_NONWAIT_TIME, 1) = 5e-7;
+    AT(v1, 2, M_CRITICAL_PATH, 1) = 5e-7;
+    run(all, displ, cn, map);
+    double cii = R1(M_CRITICAL_IMBALANCE_IMPACT, 1), inter = R1(M_INTER_PARTITION_IMBALANCE, 1),
+           intra = R1(M_INTRA_PARTITION_IMBALANCE, 1);
+    CHECK(cii == 0, "noise: g1's imbalance impact %g, expected 0 (excess below the noise)", cii);
+    CHECK(cii - inter - intra >= 0,
+          "noise: g1's imbalance impact %g less inter %g and intra %g is negative", cii, inter,
+          intra);
+    CHECK(inter == 0 && intra == 0, "noise: inter %g, intra %g, expected 0 and 0", inter, intra);
+
+    /* case 2: the same but rank 1's g1 takes 0.25 s on the path; path: g0 1 s, g1 0.25 s,
+     * length 1.25 s. Rank 0: excess at g1 = 0.25 (it does not run g1), local time 1, scale
+     * (1.25 - 1) / 0.25 = 1: costs[g1] += 0.25; headroom g1 = 0.25, lp = 1, factor
+     * (1.25 - 1) / 0.25 = 1: phr[g1] += 0.25. Rank 1: excess at g0 = 0.5, local time 0.75,
+     * scale (1.25 - 0.75) / 0.5 = 1: costs[g0] += 0.5; no headroom. Rank 1 has all of g1's
+     * path: imbalance impact 0.25, inter 0.25, intra 0; g0 is off its path: 0. Rank 0 has all
+     * of g0's path: g0's costs 0.5, no headroom there: inter 0, intra 0.5. */
+    AT(v1, 2, M_NONWAIT_TIME, 1) = 0.25;
+    AT(v1, 2, M_CRITICAL_PATH, 1) = 0.25;
+    run(all, displ, cn, map);
+    cii = R1(M_CRITICAL_IMBALANCE_IMPACT, 1);
+    inter = R1(M_INTER_PARTITION_IMBALANCE, 1);
+    intra = R1(M_INTRA_PARTITION_IMBALANCE, 1);
+    CHECK(near(cii, 0.25) && near(inter, 0.25) && near(intra, 0),
+          "imbalance: g1's impact %g inter %g intra %g, expected 0.25 0.25 0", cii, inter, intra);
+    CHECK(near(R1(M_CRITICAL_PATH_ACTIVITIES, 1), 0.25) && near(R1(M_NON_CRITICAL_PATH_ACTIVITIES, 0), 0),
+          "imbalance: rank 1's activities g1 %g (0.25), non-critical g0 %g (0)",
+          R1(M_CRITICAL_PATH_ACTIVITIES, 1), R1(M_NON_CRITICAL_PATH_ACTIVITIES, 0));
+    /* g0's costs (rank 1's excess 0.5) go to the rank on the path there, rank 0, whole */
+    CHECK(near(all[M_CRITICAL_IMBALANCE_IMPACT], 0.5) && near(all[M_INTER_PARTITION_IMBALANCE], 0) &&
+              near(all[M_INTRA_PARTITION_IMBALANCE], 0.5),
+          "imbalance: rank 0's g0 impact %g inter %g intra %g, expected 0.5 0 0.5",
+          all[M_CRITICAL_IMBALANCE_IMPACT], all[M_INTER_PARTITION_IMBALANCE],
+          all[M_INTRA_PARTITION_IMBALANCE]);
+    return failures ? 1 : 0;
+}
