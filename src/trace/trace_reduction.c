@@ -93,7 +93,7 @@ static void describe(const trace_red_entry *e, char *out, size_t len)
             "its rank-local trace piece is empty (0 bytes)",
             "its rank-local trace piece is cut short",
             "its rank-local trace piece is damaged"};
-        snprintf(out, len, "%llu records lost: %s (scorep-rt's warning says more)",
+        snprintf(out, len, "%llu records lost: %s (the warnings say more)",
                  (unsigned long long)e->removed,
                  why[e->param < sizeof why / sizeof why[0] ? e->param : 0]);
         break;

@@ -112,7 +112,7 @@ for how in cutspill closespill; do
     expect_eq "$(grep -c 'spill file' $how.err)" 1 "$how: one warning about the spill file"
     expect_grep "^\[scorep-rt\] warning: location 0: its spill file \(SCOREP_TRACING_REDUCTION=flush\) cannot be read back: $why; the $n trace records flushed to it before are lost, the trace keeps the later ones \(the profile is complete\)\$" \
         $how.err "$how: the warning names the $n lost records and why"
-    expect_grep "^\| 0 \| Master thread \| unread \| [0-9]+ \| $n \| $n records lost: its spill file \(SCOREP_TRACING_REDUCTION=flush\) $cause \(scorep-rt's warning says more\) \|\$" \
+    expect_grep "^\| 0 \| Master thread \| unread \| [0-9]+ \| $n \| $n records lost: its spill file \(SCOREP_TRACING_REDUCTION=flush\) $cause \(the warnings say more\) \|\$" \
         $e/MANIFEST.md "$how: MANIFEST.md lists the loss"
     otf2-marker $e/traces.otf2 >$how.markers || fail "$how: otf2-marker"
     expect_eq "$(grep -c "Text: \"rule=unread param=$param removed=$n: " $how.markers)" 1 \
