@@ -219,9 +219,23 @@ typedef enum {
     BUF_STEP_FLUSH,        /* write everything to the spill file (scorep_buffer_flush_hook) */
     BUF_STEP_STOP,         /* nothing left to reduce: the trace stops (not a list entry) */
     BUF_STEP_REWIND,       /* log entry only: a user rewind discarded events */
-    BUF_STEP_LOST          /* log entry only: an adapter lost records before they reached the
+    BUF_STEP_LOST,         /* log entry only: an adapter lost records before they reached the
                             * buffer (CUPTI activity records); param = records */
+    BUF_STEP_UNREAD        /* log entry only: records the trace had that could not be read
+                            * back (a spill file or a rank-local trace piece cut short, damaged,
+                            * empty, missing, unwritable); param = buf_unread, removed = records */
 } buf_step;
+
+/* Why records were not read back (BUF_STEP_UNREAD's param; trace_reduction.c describes them). */
+typedef enum {
+    BUF_UNREAD_SPILL_CUT = 1,   /* the spill file is shorter than what was flushed to it */
+    BUF_UNREAD_SPILL_GONE,      /* its descriptor was closed or refers to another file */
+    BUF_UNREAD_PIECE_UNWRITTEN, /* the rescue could not write the rank-local trace piece */
+    BUF_UNREAD_PIECE_MISSING,   /* scorep-recover: the trace piece is missing */
+    BUF_UNREAD_PIECE_EMPTY,     /* ... is empty (0 bytes) */
+    BUF_UNREAD_PIECE_CUT,       /* ... is cut short */
+    BUF_UNREAD_PIECE_DAMAGED    /* ... is damaged from a record on */
+} buf_unread;
 
 enum { BUF_MAX_STEPS = 4, BUF_MAX_LOG = 64 };
 
@@ -266,6 +280,9 @@ typedef struct {
     /* flush mode (core/flush.c): records written so far, in merged order */
     int spill_fd; /* -1 until the first flush */
     uint32_t n_flushes;
+    /* the records written to it (BufferFlush marks included), and the file's identity: a
+     * rescue checks that the descriptor still leads to all of them (scorep_flush_check_spill) */
+    uint64_t spill_recs, spill_dev, spill_ino;
     uint64_t last_flush_ts; /* end of the latest flush: no rewind reaches behind it */
 } scorep_buffer;
 

@@ -22,13 +22,13 @@ void scorep_buffer_log(scorep_buffer *b, buf_step rule, uint64_t param, uint64_t
 }
 
 static const char *const step_names[] = {"min_duration", "depth",  "noncomm", "flush",
-                                         "stop",         "rewind", "lost"};
+                                         "stop",         "rewind", "lost",    "unread"};
 
 int (*scorep_buffer_flush_hook)(scorep_buffer *b, uint64_t ts);
 
 const char *scorep_buffer_step_name(buf_step s)
 {
-    return s <= BUF_STEP_LOST ? step_names[s] : "?";
+    return s <= BUF_STEP_UNREAD ? step_names[s] : "?";
 }
 
 int scorep_buffer_parse_steps(const char *spec, uint8_t *steps, uint8_t *n)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -42,8 +43,9 @@ static int open_spill(void)
     return fd;
 }
 
-/* Writes every record of b in time order; *last: the latest timestamp written. */
-static int spill_records(scorep_buffer *b, int fd, uint64_t *last)
+/* Writes every record of b in time order; *last: the latest timestamp written, *count: the
+ * records written. */
+static int spill_records(scorep_buffer *b, int fd, uint64_t *last, uint64_t *count)
 {
     buf_merge *m = buf_merge_new(b);
     spill_rec chunk[CHUNK];
@@ -62,6 +64,7 @@ static int spill_records(scorep_buffer *b, int fd, uint64_t *last)
             r->mpi = *it.mpi;
         }
         *last = it.ts;
+        (*count)++;
         if (n == CHUNK) {
             rc = scorep_write_all(fd, chunk, n * sizeof *chunk);
             n = 0;
@@ -104,8 +107,15 @@ static int flush(scorep_buffer *b, uint64_t ts)
     static __thread bool flushing;
     if (flushing)
         return -1; /* the open calls' enters alone need more pages than there are */
-    if (b->spill_fd < 0 && (b->spill_fd = open_spill()) < 0)
-        return -1;
+    if (b->spill_fd < 0) {
+        struct stat st;
+        if ((b->spill_fd = open_spill()) < 0)
+            return -1;
+        if (fstat(b->spill_fd, &st) == 0) {
+            b->spill_dev = (uint64_t)st.st_dev;
+            b->spill_ino = (uint64_t)st.st_ino;
+        }
+    }
     flushing = true;
     int rc = flush_now(b, ts);
     flushing = false;
@@ -114,8 +124,10 @@ static int flush(scorep_buffer *b, uint64_t ts)
 static int flush_now(scorep_buffer *b, uint64_t ts)
 {
     buf_region_rec *open = open_enters(b);
-    uint64_t last = 0;
-    if (!open || spill_records(b, b->spill_fd, &last) != 0) {
+    uint64_t last = 0, written = 0;
+    int rc = open ? spill_records(b, b->spill_fd, &last, &written) : -1;
+    b->spill_recs += written; /* (what a failed write left is replayed as far as it is whole) */
+    if (rc != 0) {
         free(open);
         scorep_warn("writing the trace buffer to its spill file failed; the trace stops here");
         return -1;
@@ -130,6 +142,7 @@ static int flush_now(scorep_buffer *b, uint64_t ts)
         free(open);
         return -1;
     }
+    b->spill_recs++;
     for (uint32_t d = 0; d < b->depth_cap; d++)
         release_stream(b, &b->depth[d]);
     for (int k = 0; k < BUF_CLASS_COUNT; k++)
@@ -164,8 +177,10 @@ int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_
         return -1;
     spill_rec chunk[CHUNK];
     size_t have = 0;
+    uint64_t left = b->spill_recs; /* what a later write into the file left is no record */
     for (;;) {
-        ssize_t n = read(b->spill_fd, (char *)chunk + have, sizeof chunk - have);
+        size_t want = left < CHUNK ? (size_t)left * sizeof *chunk : sizeof chunk;
+        ssize_t n = want > have ? read(b->spill_fd, (char *)chunk + have, want - have) : 0;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -177,35 +192,94 @@ int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_
             buf_item it = {r->ts, r->type, r->a, r->b, r->has_mpi ? &r->mpi : NULL};
             fn(ctx, &it);
         }
+        left -= k;
         memmove(chunk, (char *)chunk + k * sizeof *chunk, have - k * sizeof *chunk);
         have -= k * sizeof *chunk;
         if (n == 0)
-            return have == 0 ? 0 : -1;
+            return have == 0 && left == 0 ? 0 : -1;
     }
+}
+
+/* Every flushed record is lost: the enters that the flushes kept as placeholders for the
+ * calls still open (each depth's first record) are written as enters, at the last flush,
+ * so that the records still in memory stay nested in their calls. */
+static void placeholders_to_enters(scorep_buffer *b)
+{
+    for (uint32_t d = 0; d < b->depth_cap; d++) {
+        const buf_stream *s = &b->depth[d];
+        if (!s->first || s->cur <= (char *)(s->first + 1))
+            continue;
+        buf_region_rec *r = (buf_region_rec *)(void *)(s->first + 1);
+        if ((r->type & BUF_TYPE_MASK) == BUF_ENTER && (r->type & BUF_FLUSHED))
+            r->type &= ~(uint32_t)BUF_FLUSHED;
+    }
+}
+
+uint64_t scorep_flush_check_spill(scorep_buffer *b, buf_unread *why, char *text, size_t len)
+{
+    struct stat st;
+    if (b->spill_fd < 0 || b->spill_recs == 0)
+        return 0;
+    uint64_t lost = b->spill_recs;
+    bool closed = fstat(b->spill_fd, &st) != 0;
+    if (closed || (uint64_t)st.st_dev != b->spill_dev || (uint64_t)st.st_ino != b->spill_ino) {
+        *why = BUF_UNREAD_SPILL_GONE;
+        snprintf(text, len, "its descriptor %d %s", b->spill_fd,
+                 closed ? "is closed" : "leads to another file now");
+        b->spill_fd = -1; /* (not closed: the number may be the program's now) */
+        b->spill_recs = 0;
+        placeholders_to_enters(b);
+        return lost;
+    }
+    uint64_t whole = (uint64_t)st.st_size / sizeof(spill_rec);
+    if (whole >= b->spill_recs)
+        return 0;
+    *why = BUF_UNREAD_SPILL_CUT;
+    snprintf(text, len, "it was cut short to %llu of its %llu bytes",
+             (unsigned long long)st.st_size,
+             (unsigned long long)(b->spill_recs * sizeof(spill_rec)));
+    lost = b->spill_recs - whole;
+    b->spill_recs = whole;
+    if (whole == 0)
+        placeholders_to_enters(b);
+    return lost;
 }
 
 /* The rank-local trace piece of a process that ends without the collective finalize: what
  * an earlier flush wrote, then the records still in memory, in the spill file's format. */
-int scorep_flush_save(scorep_buffer *b, int fd)
+int scorep_flush_save(scorep_buffer *b, int fd, uint64_t *count)
 {
+    *count = 0;
     if (b->spill_fd >= 0) {
         char chunk[1 << 16];
+        uint64_t left = b->spill_recs * sizeof(spill_rec); /* scorep_flush_check_spill */
         if (lseek(b->spill_fd, 0, SEEK_SET) != 0)
             return -1;
-        for (;;) {
-            ssize_t n = read(b->spill_fd, chunk, sizeof chunk);
+        while (left > 0) {
+            ssize_t n = read(b->spill_fd, chunk, left < sizeof chunk ? (size_t)left : sizeof chunk);
             if (n < 0 && errno == EINTR)
                 continue;
-            if (n < 0)
+            if (n <= 0) /* (shorter than it was at the check: no whole piece) */
                 return -1;
-            if (n == 0)
-                break;
             if (scorep_write_all(fd, chunk, (size_t)n) != 0)
                 return -1;
+            left -= (uint64_t)n;
         }
+        *count = b->spill_recs;
     }
     uint64_t last = 0;
-    return spill_records(b, fd, &last);
+    return spill_records(b, fd, &last, count);
+}
+
+uint64_t scorep_flush_count(scorep_buffer *b)
+{
+    uint64_t n = b->spill_fd >= 0 ? b->spill_recs : 0;
+    buf_merge *m = buf_merge_new(b);
+    buf_item it;
+    while (m && buf_merge_next(m, &it))
+        n++;
+    buf_merge_free(m);
+    return n;
 }
 
 /* A record as spill_records writes it: zero padding, MPI fields only with has_mpi. */

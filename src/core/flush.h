@@ -16,8 +16,17 @@ int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_
 
 /* Writes everything b recorded (an earlier flush's spill file, then the records in memory)
  * to fd in the spill file's format; a buffer whose spill_fd is such a file replays it
- * (scorep-recover). 0 or -1. */
-int scorep_flush_save(scorep_buffer *b, int fd);
+ * (scorep-recover). *count: the records written. 0 or -1. */
+int scorep_flush_save(scorep_buffer *b, int fd, uint64_t *count);
+/* The records b holds: its spill file's and those in memory. */
+uint64_t scorep_flush_count(scorep_buffer *b);
+
+/* Before b's trace is written (a finalize, a rescue, a rank-local piece): the records of its
+ * spill file that cannot be read back, 0 when none. A descriptor closed (or taken over by
+ * another file: the rescue thread's descriptor take-over failed, the program closed it) loses
+ * them all, a file cut short those past its end; *why and text (", ..." in a warning) say
+ * which, and b keeps only the readable ones for the replay and the piece. */
+uint64_t scorep_flush_check_spill(scorep_buffer *b, buf_unread *why, char *text, size_t len);
 
 /* scorep-recover, on a rank-local trace piece (fd, read from its start): *sound = the number
  * of records from the start that are as scorep_flush_save writes them (whole, in time order,

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 2 }; /* rescue.c */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 3 }; /* rescue.c */
 
 uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
 {
@@ -112,7 +112,12 @@ static void check_body(ser_reader *r)
     for (uint32_t i = 0; i < n && !r->failed; i++) {
         (void)ser_get_u32(r); /* id */
         skip_str(r);          /* name */
-        (void)ser_get(r, 5 * 4 + 3 * 8 + 4 + 2 * 8);
+        (void)ser_get(r, 5 * 4 + 3 * 8 + 4 + 2 * 8 + 8);
+        uint32_t n_log = ser_get_u32(r); /* the reduction log */
+        if (n_log > BUF_MAX_LOG)
+            r->failed = 1;
+        else
+            (void)ser_get(r, (size_t)n_log * (4 + 3 * 8));
         skip_blob(r); /* call tree */
     }
     if (!r->failed && r->p != r->end)
@@ -233,29 +238,55 @@ static int restore_settings(ser_reader *r, header *h)
     return 0;
 }
 
-/* A rank-local trace piece cut short (the rank died while writing it, a full disk) or
- * damaged: its sound records are recovered, from a copy (the piece stays as it is), and the
- * rest is named. 0, or -1 when the piece cannot be read. */
-static int sound_records(int *fd, const char *path, uint64_t end_ts)
+/* A rank-local trace piece cut short (the rank died while writing it, a full disk),
+ * emptied or damaged: its sound records are recovered, from a copy (the piece stays as it
+ * is), and the rest is named, on stderr and in the location's log (MANIFEST.md's "What the
+ * trace lacks", an OTF2 marker). expect: the records the rescue wrote into it. 0, or -1 when
+ * the piece cannot be read. */
+static int sound_records(scorep_buffer *b, const char *path, uint64_t end_ts, uint64_t expect,
+                         uint64_t first_ts)
 {
     uint64_t sound, total, tail;
-    if (scorep_flush_check_piece(*fd, end_ts, &sound, &total, &tail) != 0) {
+    if (scorep_flush_check_piece(b->spill_fd, end_ts, &sound, &total, &tail) != 0) {
         fprintf(stderr, "scorep-recover: cannot read %s: %s\n", path, strerror(errno));
         return -1;
     }
-    if (sound == total && tail == 0)
+    b->spill_recs = sound;
+    if (sound == total && tail == 0 && total >= expect)
         return 0;
-    if (sound < total)
+    uint64_t lost = expect > sound ? expect - sound : total + (tail > 0) - sound;
+    buf_unread why;
+    if (sound < total) {
+        why = BUF_UNREAD_PIECE_DAMAGED;
         fprintf(stderr,
                 "scorep-recover: %s is damaged from its record %" PRIu64 " on (of %" PRIu64
                 ": not as scorep-rt writes them, or out of time order); the %" PRIu64
                 " records before it are recovered, the rest is left out\n",
                 path, sound + 1, total + (tail > 0), sound);
-    else
+    } else if (total == 0 && tail == 0) {
+        why = BUF_UNREAD_PIECE_EMPTY;
+        fprintf(stderr,
+                "scorep-recover: %s is empty (0 bytes; the rescue wrote %" PRIu64
+                " records into it); its location has no events\n",
+                path, expect);
+    } else if (tail > 0) {
+        why = BUF_UNREAD_PIECE_CUT;
         fprintf(stderr,
                 "scorep-recover: %s is cut short (its last record has %" PRIu64 " of its "
                 "bytes); its %" PRIu64 " whole records are recovered\n",
                 path, tail, sound);
+    } else {
+        why = BUF_UNREAD_PIECE_CUT;
+        fprintf(stderr,
+                "scorep-recover: %s is cut short (%" PRIu64 " of the %" PRIu64
+                " records the rescue wrote into it); they are recovered\n",
+                path, sound, expect);
+    }
+    scorep_buffer_log(b, BUF_STEP_UNREAD, why, why == BUF_UNREAD_PIECE_EMPTY ? first_ts : end_ts,
+                      lost);
+    if (sound == total && tail == 0)
+        return 0; /* whole records only: the piece itself is replayed */
+    int *fd = &b->spill_fd;
     int copy = scorep_flush_copy_records(*fd, sound);
     if (copy < 0) {
         fprintf(stderr, "scorep-recover: cannot copy the sound records of %s: %s\n", path,
@@ -275,7 +306,16 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
     bool gpu = ser_get_u32(r), profiling = ser_get_u32(r), trace = ser_get_u32(r);
     uint64_t first_ts = ser_get_u64(r), end_ts = ser_get_u64(r), last_ts = ser_get_u64(r);
     bool full = ser_get_u32(r);
-    uint64_t full_ts = ser_get_u64(r), lost = ser_get_u64(r), plen = ser_get_u64(r);
+    uint64_t full_ts = ser_get_u64(r), lost = ser_get_u64(r), records = ser_get_u64(r);
+    uint32_t n_log = ser_get_u32(r);
+    buf_reduction log[BUF_MAX_LOG];
+    for (uint32_t i = 0; i < n_log && i < BUF_MAX_LOG && !r->failed; i++) {
+        log[i].rule = ser_get_u32(r);
+        log[i].param = ser_get_u64(r);
+        log[i].ts = ser_get_u64(r);
+        log[i].removed = ser_get_u64(r);
+    }
+    uint64_t plen = ser_get_u64(r);
     const unsigned char *prof = ser_get(r, plen);
     scorep_location *l =
         r->failed ? NULL
@@ -295,17 +335,22 @@ static int restore_location(ser_reader *r, const char *dir, int rank)
         l->buffer.full = full;
         l->buffer.full_ts = full_ts;
         l->buffer.lost = lost;
+        for (uint32_t i = 0; i < n_log && i < BUF_MAX_LOG; i++)
+            scorep_buffer_log(&l->buffer, (buf_step)log[i].rule, log[i].param, log[i].ts,
+                              log[i].removed);
     }
     if (l->tracing && trace) {
         char path[PATH_MAX + 64];
         snprintf(path, sizeof path, "%s/rescue/rank-%d.loc-%u.trace", dir, rank, id);
         l->buffer.spill_fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (l->buffer.spill_fd < 0)
+        if (l->buffer.spill_fd < 0) {
             fprintf(stderr,
                     "scorep-recover: %s is missing; rank %d's location %u has no "
                     "events\n",
                     path, rank, id);
-        else if (sound_records(&l->buffer.spill_fd, path, end_ts) != 0)
+            scorep_buffer_log(&l->buffer, BUF_STEP_UNREAD, BUF_UNREAD_PIECE_MISSING, first_ts,
+                              records);
+        } else if (sound_records(&l->buffer, path, end_ts, records, first_ts) != 0)
             return -1;
     }
     return 0;

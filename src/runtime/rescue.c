@@ -15,6 +15,7 @@
 #include "defs/unify.h"
 #include "ipc/ipc.h"
 #include "profile/profile_ser.h"
+#include "trace/trace_reduction.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -71,8 +72,10 @@ static pthread_mutex_t piece_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* version 2: an FNV-1a hash of the bytes before it closes the piece (scorep-recover checks
  * it: a piece damaged inside otherwise passed its structure check and crashed the recovery
- * of every rank) */
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 2 };
+ * of every rank); version 3: per location the records of its trace piece (a piece emptied
+ * or cut at a record's end was recovered silently) and its reduction log (what the trace
+ * lacks, a spill file that could not be read back included, reaches MANIFEST.md) */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 3 };
 
 static int write_file(const char *path, const void *p, size_t len)
 {
@@ -97,17 +100,35 @@ static int write_file(const char *path, const void *p, size_t len)
     return close(fd) == 0 && rename(tmp, path) == 0 ? 0 : -1;
 }
 
-static int save_trace(const char *dir, int rank, scorep_location *l)
+/* *count: the records written. A piece that cannot be written loses the location's trace:
+ * said (one line) and logged, so that the piece carries it to scorep-recover's MANIFEST.md. */
+static int save_trace(const char *dir, int rank, scorep_location *l, uint64_t *count)
 {
     char path[PATH_MAX + 64], tmp[PATH_MAX + 128];
     snprintf(path, sizeof path, "%s/rank-%d.loc-%u.trace", dir, rank, l->id);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        return -1;
-    int rc = scorep_flush_save(&l->buffer, fd);
-    rc |= close(fd);
-    return rc == 0 ? rename(tmp, path) : -1;
+    int rc = fd < 0 ? -1 : scorep_flush_save(&l->buffer, fd, count);
+    int err = errno;
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
+        rc = -1;
+        err = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        err = errno;
+    }
+    if (rc == 0)
+        return 0;
+    if (fd >= 0)
+        unlink(tmp);
+    *count = 0;
+    uint64_t lost = scorep_flush_count(&l->buffer);
+    scorep_warn("rank %d location %u: its trace piece %s cannot be written (%s); its %llu trace "
+                "records are lost (the profile is kept)",
+                rank, l->id, path, strerror(err), (unsigned long long)lost);
+    scorep_buffer_log(&l->buffer, BUF_STEP_UNREAD, BUF_UNREAD_PIECE_UNWRITTEN, l->first_ts, lost);
+    return -1;
 }
 
 static uint64_t wall_ns(void)
@@ -170,7 +191,8 @@ static int pack_piece(ser_buf *b, const scorep_ending *e, uint64_t end_raw, uint
     ser_u32(b, n);
     ser_buf prof = {0};
     for (scorep_location *l = scorep_location_first(); l && rc == 0; l = l->next) {
-        bool trace = !close_raw && l->tracing && save_trace(dir, ipc->rank(), l) == 0;
+        uint64_t records = 0;
+        bool trace = !close_raw && l->tracing && save_trace(dir, ipc->rank(), l, &records) == 0;
         ser_u32(b, l->id);
         ser_str(b, l->name);
         ser_u32(b, l->create_seq);
@@ -184,6 +206,11 @@ static int pack_piece(ser_buf *b, const scorep_ending *e, uint64_t end_raw, uint
         ser_u32(b, l->buffer.full);
         ser_u64(b, l->buffer.full_ts);
         ser_u64(b, l->buffer.lost);
+        ser_u64(b, records);
+        if (l->tracing)
+            scorep_trace_red_pack(b, l);
+        else
+            ser_u32(b, 0);
         prof.len = 0;
         if (l->profiling)
             rc = scorep_profile_pack(&l->profile, close_raw, &prof);

@@ -596,6 +596,19 @@ void scorep_rt_close_locations(void)
             l->end_ts = t;
         if (l->profiling)
             scorep_profile_close_all(&l->profile, l->end_ts);
+        /* a spill file that cannot be read back loses the flushed records: said here, once
+         * per location, and logged (MANIFEST.md's table, an OTF2 marker, a rank-local piece
+         * carries it to scorep-recover); the records still in memory are written */
+        buf_unread why;
+        char text[160];
+        uint64_t unread = scorep_flush_check_spill(&l->buffer, &why, text, sizeof text);
+        if (unread) {
+            scorep_warn("%slocation %u: its spill file (SCOREP_TRACING_REDUCTION=flush) cannot "
+                        "be read back: %s; the %llu trace records flushed to it before are "
+                        "lost, the trace keeps the later ones (the profile is complete)",
+                        rank_prefix, l->id, text, (unsigned long long)unread);
+            scorep_buffer_log(&l->buffer, BUF_STEP_UNREAD, why, l->first_ts, unread);
+        }
         if (!l->buffer.full)
             continue;
         if (warned++ < MAX_STOP_WARNINGS) /* location ids are per process: with several, say whose */

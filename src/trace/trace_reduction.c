@@ -83,6 +83,21 @@ static void describe(const trace_red_entry *e, char *out, size_t len)
                  "CUPTI or completed after finalize; the profile misses them too)",
                  (unsigned long long)e->param);
         break;
+    case BUF_STEP_UNREAD: {
+        static const char *const why[] = {
+            "?",
+            "its spill file (SCOREP_TRACING_REDUCTION=flush) was cut short",
+            "its spill file (SCOREP_TRACING_REDUCTION=flush) was closed or replaced",
+            "the rescue could not write its rank-local trace piece",
+            "its rank-local trace piece is missing",
+            "its rank-local trace piece is empty (0 bytes)",
+            "its rank-local trace piece is cut short",
+            "its rank-local trace piece is damaged"};
+        snprintf(out, len, "%llu records lost: %s (the warnings say more)",
+                 (unsigned long long)e->removed,
+                 why[e->param < sizeof why / sizeof why[0] ? e->param : 0]);
+        break;
+    }
     default:
         snprintf(out, len, "rewind of region %llu discarded the events since its point",
                  (unsigned long long)e->param);
@@ -97,14 +112,16 @@ int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, 
     if (!w)
         return -1;
     int rc = 0;
-    for (uint32_t k = 0; k <= BUF_STEP_LOST; k++)
+    for (uint32_t k = 0; k <= BUF_STEP_UNREAD; k++) {
+        bool lost = k == BUF_STEP_LOST || k == BUF_STEP_UNREAD;
         if (k != BUF_STEP_FLUSH && /* a flush loses nothing: the BufferFlush event shows it */
             OTF2_MarkerWriter_WriteDefMarker(
-                w, k, k == BUF_STEP_LOST ? "scorep-rt lost records" : "scorep-rt trace reduction",
+                w, k, lost ? "scorep-rt lost records" : "scorep-rt trace reduction",
                 scorep_buffer_step_name((buf_step)k),
-                k == BUF_STEP_STOP || k == BUF_STEP_LOST ? OTF2_SEVERITY_HIGH
-                                                         : OTF2_SEVERITY_MEDIUM) != OTF2_SUCCESS)
+                k == BUF_STEP_STOP || lost ? OTF2_SEVERITY_HIGH : OTF2_SEVERITY_MEDIUM) !=
+                OTF2_SUCCESS)
             rc = -1;
+    }
     for (size_t i = 0; i < list->n; i++) {
         const trace_red_entry *e = &list->e[i];
         char what[160], text[256];
@@ -156,9 +173,11 @@ void scorep_trace_red_summarise(const trace_red_list *list, char ***names, uint6
     notes = NULL;
     if (list->n == 0)
         return;
-    size_t len = 0, cap = 0, n_lost = 0;
-    for (size_t i = 0; i < list->n; i++)
+    size_t len = 0, cap = 0, n_lost = 0, n_unread = 0;
+    for (size_t i = 0; i < list->n; i++) {
         n_lost += list->e[i].rule == BUF_STEP_LOST;
+        n_unread += list->e[i].rule == BUF_STEP_UNREAD;
+    }
     char line[640];
     snprintf(line, sizeof line,
              "\n## What the trace lacks\n\nThe trace of %u of %llu locations is incomplete "
@@ -169,7 +188,7 @@ void scorep_trace_red_summarise(const trace_red_list *list, char ***names, uint6
              "| --- | --- | --- | --- | --- | --- |\n",
              locations_affected(list), (unsigned long long)n_locations,
              n_lost ? "the profile lacks the lost records too" : "the profile is complete",
-             n_lost ? " or, for lost records, \"scorep-rt lost records\"" : "");
+             n_lost || n_unread ? " or, for lost records, \"scorep-rt lost records\"" : "");
     int rc = append(&notes, &len, &cap, line);
     for (size_t i = 0; i < list->n && rc == 0; i++) {
         const trace_red_entry *e = &list->e[i];

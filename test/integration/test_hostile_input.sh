@@ -5,7 +5,7 @@
 # than SCOREP_TOTAL_MEMORY, a SCOREP_TOTAL_MEMORY above memory and swap (the kernel killed
 # the program at its start); Cube files cut short; a full file system while the trace is
 # written (a private tmpfs; root only); rank-local trace pieces of a crashed MPI job cut
-# short or damaged, a piece damaged inside (scorep-recover); a location's event file missing or empty (the readers
+# short, emptied or damaged, a piece damaged inside (scorep-recover); a location's event file missing or empty (the readers
 # stopped; now they use the other locations). Exact messages and exit statuses.
 . "$top_srcdir/test/integration/lib.sh"
 scorep_cc gcc -O1 -o many "$PROGRAMS/many_calls.c"
@@ -119,33 +119,58 @@ else
     run_app rec_intact "$top_builddir/scorep-recover" intact
     expect_eq "$status:$(cat rec_intact.err)" "0:" "the intact pieces recover without a word"
     whole=$(trace_count intact ENTER 1) # rank 1's Enter events (location 1)
-    # cut: half a record short; bad: record k+1 overwritten with 0xff bytes
+    # cut: half a record short; short: its last record missing (cut at a record's end);
+    # bad: record k+1 overwritten with 0xff bytes; zero: 0 bytes (the last two were
+    # recovered without a word before session 21: the piece did not say how many records
+    # the rescue wrote into it)
     k=$((n / 2))
     cp -r crashed cut
     head -c $((size - rec / 2)) "$piece" >cut/rescue/rank-1.loc-0.trace
+    cp -r crashed short
+    head -c $((size - rec)) "$piece" >short/rescue/rank-1.loc-0.trace
     cp -r crashed bad
     (head -c $((k * rec)) "$piece" && head -c $rec /dev/zero | tr '\0' '\377' &&
         tail -c +$(((k + 1) * rec + 1)) "$piece") >bad/rescue/rank-1.loc-0.trace
     expect_eq "$(wc -c <bad/rescue/rank-1.loc-0.trace)" "$size" "the damaged piece keeps its size"
-    for d in cut bad; do
+    cp -r crashed zero
+    : >zero/rescue/rank-1.loc-0.trace
+    for d in cut short bad zero; do
         cp $d/rescue/rank-1.loc-0.trace $d.piece
         run_app rec_$d "$top_builddir/scorep-recover" $d
         expect_eq "$status" 0 "$d: recovered"
+        # the message, and the records lost and why in MANIFEST.md's table
         case $d in
-        cut) want="scorep-recover: cut/rescue/rank-1.loc-0.trace is cut short (its last record has $((rec / 2)) of its bytes); its $((n - 1)) whole records are recovered" ;;
-        bad) want="scorep-recover: bad/rescue/rank-1.loc-0.trace is damaged from its record $((k + 1)) on (of $n: not as scorep-rt writes them, or out of time order); the $k records before it are recovered, the rest is left out" ;;
+        cut) want="scorep-recover: cut/rescue/rank-1.loc-0.trace is cut short (its last record has $((rec / 2)) of its bytes); its $((n - 1)) whole records are recovered"
+            lost=1 why="is cut short" ;;
+        short) want="scorep-recover: short/rescue/rank-1.loc-0.trace is cut short ($((n - 1)) of the $n records the rescue wrote into it); they are recovered"
+            lost=1 why="is cut short" ;;
+        bad) want="scorep-recover: bad/rescue/rank-1.loc-0.trace is damaged from its record $((k + 1)) on (of $n: not as scorep-rt writes them, or out of time order); the $k records before it are recovered, the rest is left out"
+            lost=$((n - k)) why="is damaged" ;;
+        zero) want="scorep-recover: zero/rescue/rank-1.loc-0.trace is empty (0 bytes; the rescue wrote $n records into it); its location has no events"
+            lost=$n why="is empty \(0 bytes\)" ;;
         esac
         expect_eq "$(cat rec_$d.err)" "$want" "$d: the message"
+        expect_eq "$(grep -c ' | unread | ' $d/MANIFEST.md)" 1 "$d: one loss in MANIFEST.md"
+        expect_grep "^\| 1 \| Master thread \| unread \| [0-9]+ \| $lost \| $lost records lost: its rank-local trace piece $why \(the warnings say more\) \|\$" \
+            $d/MANIFEST.md "$d: MANIFEST.md names the $lost records lost"
         cmp -s $d.piece $d/rescue/rank-1.loc-0.trace || fail "$d: the piece was changed"
-            got=$(trace_count $d ENTER 1) # otf2-print reads the trace, or the test fails
-        if [ $d = cut ]; then
+        got=$(trace_count $d ENTER 1) # otf2-print reads the trace, or the test fails
+        case $d in
+        cut | short)
             # the lost record is an Enter or a Leave
-            expect_ge "$got" "$((whole - 1))" "cut: rank 1 keeps all but the last record"
-            expect_ge "$whole" "$got" "cut: rank 1 has no more Enters than the intact recovery"
-        else
+            expect_ge "$got" "$((whole - 1))" "$d: rank 1 keeps all but the last record"
+            expect_ge "$whole" "$got" "$d: rank 1 has no more Enters than the intact recovery"
+            ;;
+        bad)
             expect_ge "$got" 1 "bad: rank 1 keeps the records before the damage"
             expect_ge "$((whole * 2))" "$((got * 3))" "bad: rank 1 lost the records from the damage on"
-        fi
+            ;;
+        zero)
+            expect_eq "$got" 0 "zero: rank 1 has no events"
+            expect_eq "$(trace_count zero ENTER 0) $(trace_count zero ENTER 2)" \
+                "$(trace_count intact ENTER 0) $(trace_count intact ENTER 2)" "zero: ranks 0 and 2 whole"
+            ;;
+        esac
     done
 
     # a piece damaged inside (4 bytes in its middle): its closing hash does not match, the
@@ -162,6 +187,48 @@ else
     expect_grep "missing \(no whole piece\): rank 1\$" flip/MANIFEST.md "flip: rank 1 listed as missing"
     expect_eq "$(trace_count flip ENTER 0) $(trace_count flip ENTER 2)" \
         "$(trace_count intact ENTER 0) $(trace_count intact ENTER 2)" "flip: ranks 0 and 2 whole"
+
+    part "a rank's spill file cut to 0 bytes before its rescue: the piece carries the loss"
+    # two ranks flush their traces to disk (SCOREP_TRACING_REDUCTION=flush), cut their spill
+    # files to 0 bytes after the rounds (rescue.c cutspill) and are ended by SIGTERM: each
+    # names its lost records, its rank-local piece carries them (version 3: the location's
+    # log), and scorep-recover's MANIFEST.md lists them; the records in memory are recovered
+    start_app spill env SCOREP_TOTAL_MEMORY=24k SCOREP_PAGE_SIZE=512 \
+        SCOREP_TRACING_REDUCTION=flush SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY=spilled mpirun -np 2 ./rescue_m cutspill
+    i=600
+    while [ "$(grep -c 'rounds$' spill.out || true)" != 2 ]; do
+        i=$((i - 1))
+        [ "$i" -gt 0 ] && kill -0 "$app_pid" 2>/dev/null || {
+            kill -KILL "$app_pid" 2>/dev/null || true
+            fail "spill: the ranks did not reach round 200"
+        }
+        sleep 0.1
+    done
+    kill -TERM "$app_pid"
+    wait_app 120
+    expect_ge "$status" 1 "spill: the job ends by SIGTERM (mpirun's status)"
+    for r in 0 1; do
+        bytes=$(sed -n "s/^rank $r: spill file of \([0-9]*\) bytes spoilt\$/\1/p" spill.out)
+        expect_ge "$bytes" 96 "spill: rank $r's spill file ($bytes bytes)"
+        expect_eq "$((bytes % 96))" 0 "spill: rank $r's spill file holds whole records"
+        eval "lost$r=$((bytes / 96))"
+        expect_grep "^\[scorep-rt\] warning: rank $r location 0: its spill file \(SCOREP_TRACING_REDUCTION=flush\) cannot be read back: it was cut short to 0 of its $bytes bytes; the $((bytes / 96)) trace records flushed to it before are lost, the trace keeps the later ones \(the profile is complete\)\$" \
+            spill.err "spill: rank $r names its $((bytes / 96)) lost records"
+    done
+    expect_eq "$(grep -c 'spill file' spill.err)" 2 "spill: one warning per rank"
+    run_app rec_spill "$top_builddir/scorep-recover" spilled
+    expect_eq "$status:$(cat rec_spill.err)" "0:" "spill: recovered, the pieces whole"
+    for r in 0 1; do
+        eval "n=\$lost$r"
+        expect_grep "^\| $r \| Master thread \| unread \| [0-9]+ \| $n \| $n records lost: its spill file \(SCOREP_TRACING_REDUCTION=flush\) was cut short \(the warnings say more\) \|\$" \
+            spilled/MANIFEST.md "spill: MANIFEST.md lists rank $r's $n lost records"
+        # the records in memory: the piece's whole records, main's enter among them
+        expect_eq "$(($(wc -c <spilled/rescue/rank-$r.loc-0.trace) % 96))" 0 "spill: rank $r's piece"
+        expect_eq "$(trace_count spilled ENTER $r main)" 1 "spill: rank $r's main, entered at its last flush"
+        expect_ge "$(trace_count spilled ENTER $r work)" 1 "spill: rank $r's calls of work after its last flush"
+    done
+    expect_eq "$(trace_check_nesting spilled)" 0 "spill: the recovered trace is well nested"
 
     part "a location's event file missing or empty: the readers use the others"
     for how in missing empty; do

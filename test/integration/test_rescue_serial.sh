@@ -5,7 +5,8 @@
 # thread that the signal handler wakes (issue #29): a segfault in crash_here (called from
 # main; the crash's call path gets a call of SIGSEGV), abort() (SIGABRT: a call of SIGABRT
 # where abort was called), SIGTERM from outside. The exit status and output are those of
-# the uninstrumented program. And SIGKILL with checkpoints: scorep-recover makes the profile.
+# the uninstrumented program. A trace flushed to disk, also with its spill file made
+# unreadable (the loss named). And SIGKILL with checkpoints: scorep-recover makes the profile.
 . "$top_srcdir/test/integration/lib.sh"
 export TEST_TIMEOUT=120
 CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
@@ -80,6 +81,47 @@ expect_eq "$(trace_other exp_flush | awk '$1 == "BUFFER_FLUSH"' | wc -l | tr -d 
     "flush: two BufferFlush events"
 expect_eq "$(trace_check_nesting exp_flush)" 0 "flush: the trace is well nested"
 expect_eq "$(profile_values exp_flush main/work visits)" "0 200" "flush: 200 visits of work"
+
+# The same, but the spill file cannot be read back at the rescue: after the rounds the
+# program cuts it to 0 bytes (cutspill) or closes its descriptor (closespill), and prints its
+# size. The flushed records are lost: one warning names them and why, MANIFEST.md's table
+# and an OTF2 marker too; the records still in memory (the calls of work after the last
+# flush, counted in exp_flush's whole trace) are in the trace, inside main (its enter kept
+# over the flushes is written at the last one). Before session 21 the loss was silent.
+kept=$(otf2-print exp_flush/traces.otf2 | awk '$1 == "BUFFER_FLUSH" { n = 0 }
+    $1 == "ENTER" && /Region: "work"/ { n++ } END { print n + 0 }')
+expect_ge "$kept" 1 "flush: calls of work after the last flush ($kept)"
+expect_ge 199 "$kept" "flush: calls of work before the last flush"
+for how in cutspill closespill; do
+    part "the program ends by term, its spill file made unreadable ($how)"
+    e=exp_$how
+    start_app $how env SCOREP_TOTAL_MEMORY=3k SCOREP_PAGE_SIZE=512 SCOREP_TRACING_REDUCTION=flush \
+        SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=$e ./rescue_m $how
+    wait_output $how 'rounds$'
+    kill -TERM "$app_pid"
+    wait_app
+    expect_eq "$status" 143 "$how: exit status of SIGTERM"
+    bytes=$(sed -n 's/^rank 0: spill file of \([0-9]*\) bytes spoilt$/\1/p' $how.out)
+    expect_ge "$bytes" 96 "$how: the program found the spill file ($bytes bytes)"
+    expect_eq "$((bytes % 96))" 0 "$how: the spill file holds whole 96-byte records"
+    n=$((bytes / 96))
+    case $how in
+    cutspill) why="it was cut short to 0 of its $bytes bytes" cause="was cut short" param=1 ;;
+    closespill) why="its descriptor [0-9]+ is closed" cause="was closed or replaced" param=2 ;;
+    esac
+    expect_eq "$(grep -c 'spill file' $how.err)" 1 "$how: one warning about the spill file"
+    expect_grep "^\[scorep-rt\] warning: location 0: its spill file \(SCOREP_TRACING_REDUCTION=flush\) cannot be read back: $why; the $n trace records flushed to it before are lost, the trace keeps the later ones \(the profile is complete\)\$" \
+        $how.err "$how: the warning names the $n lost records and why"
+    expect_grep "^\| 0 \| Master thread \| unread \| [0-9]+ \| $n \| $n records lost: its spill file \(SCOREP_TRACING_REDUCTION=flush\) $cause \(the warnings say more\) \|\$" \
+        $e/MANIFEST.md "$how: MANIFEST.md lists the loss"
+    otf2-marker $e/traces.otf2 >$how.markers || fail "$how: otf2-marker"
+    expect_eq "$(grep -c "Text: \"rule=unread param=$param removed=$n: " $how.markers)" 1 \
+        "$how: one OTF2 marker of the loss"
+    expect_eq "$(trace_count $e ENTER 0 work)" "$kept" "$how: the $kept calls of work still in memory are in the trace"
+    expect_eq "$(trace_count $e ENTER 0 main)" 1 "$how: main's enter, kept over the flushes"
+    expect_eq "$(trace_check_nesting $e)" 0 "$how: the trace is well nested"
+    expect_eq "$(profile_values $e main/work visits)" "0 200" "$how: the profile has 200 visits of work"
+done
 
 # SIGKILL 3 s after round 200, with a checkpoint every second: the process writes nothing at
 # its end, its last checkpoint is in exp_kill/rescue, and scorep-recover makes the profile

@@ -3,9 +3,11 @@
  * after 200 rounds one process ends as argv[1] says, without MPI_Finalize: segv (in
  * crash_here, called from main), abort (MPI_Abort(3), serial: abort()), exit (exit(3)),
  * term (every process waits for the SIGTERM the test sends), kill (SIGKILL to itself 3 s
- * later), normal (all finish). Built with -DRESCUE_MPI for 3 ranks (rank 1 ends), without
- * it as a serial program (a second argument: process 0 ends as the first says). With 4
- * ranks, rank 0 sends rank 2 a message after the rounds. */
+ * later), normal (all finish), cutspill and closespill (as term; after the rounds the
+ * process cuts its trace's spill file to 0 bytes, or closes its descriptor, and prints its
+ * size: the rescue cannot read the flushed records back). Built with -DRESCUE_MPI for 3
+ * ranks (rank 1 ends), without it as a serial program (a second argument: process 0 ends as
+ * the first says). With 4 ranks, rank 0 sends rank 2 a message after the rounds. */
 #ifdef RESCUE_MPI
 #include <mpi.h>
 #endif
@@ -27,6 +29,27 @@ __attribute__((noinline)) void crash_here(void)
 {
     volatile int *p = (volatile int *)(sink < -1 ? &sink : 0);
     *p = 1;
+}
+
+/* The measurement's spill file (core/flush.c: an unlinked ".scorep-spill-*" file), cut to 0
+ * bytes or closed as how says; its size before, or -1 when there is none. */
+static long spoil_spill(const char *how)
+{
+    long size = -1;
+    char link[64], target[4096];
+    for (int fd = 0; fd < 1024; fd++) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0)
+            continue;
+        target[n] = 0;
+        if (!strstr(target, "/.scorep-spill-"))
+            continue;
+        size = lseek(fd, 0, SEEK_END);
+        if (!strcmp(how, "cutspill") ? ftruncate(fd, 0) != 0 : close(fd) != 0)
+            perror("spoil_spill");
+    }
+    return size;
 }
 
 static void barrier(void)
@@ -78,6 +101,10 @@ int main(int argc, char **argv)
             MPI_Recv(&v, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
 #endif
+    if (!strcmp(how, "cutspill") || !strcmp(how, "closespill")) {
+        printf("rank %d: spill file of %ld bytes spoilt\n", rank, spoil_spill(how));
+        how = "term";
+    }
     printf("rank %d: 200 rounds\n", rank);
     fflush(stdout);
     /* every rank has printed, and mpirun had time to forward it, before one ends the job
