@@ -168,36 +168,64 @@ void scorep_flush_install(void)
     scorep_buffer_flush_hook = flush;
 }
 
-int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_item *it),
-                        void *ctx)
+/* Reads the records of fd from its start, at most LIMIT, and calls FN on each in file order;
+ * *COUNT: the whole records read, *TAIL: the bytes after the last one (a record cut short).
+ * Returns 0, or -1 on a read error. */
+static int read_records(int fd, uint64_t limit, void (*fn)(void *ctx, const spill_rec *r),
+                        void *ctx, uint64_t *count, size_t *tail)
 {
-    if (b->spill_fd < 0)
-        return 0;
-    if (lseek(b->spill_fd, 0, SEEK_SET) != 0)
+    *count = 0;
+    *tail = 0;
+    if (lseek(fd, 0, SEEK_SET) != 0)
         return -1;
     spill_rec chunk[CHUNK];
     size_t have = 0;
-    uint64_t left = b->spill_recs; /* what a later write into the file left is no record */
     for (;;) {
+        uint64_t left = limit - *count;
         size_t want = left < CHUNK ? (size_t)left * sizeof *chunk : sizeof chunk;
-        ssize_t n = want > have ? read(b->spill_fd, (char *)chunk + have, want - have) : 0;
+        ssize_t n = want > have ? read(fd, (char *)chunk + have, want - have) : 0;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             return -1;
         have += (size_t)n;
         size_t k = have / sizeof *chunk;
-        for (size_t i = 0; i < k; i++) {
-            const spill_rec *r = &chunk[i];
-            buf_item it = {r->ts, r->type, r->a, r->b, r->has_mpi ? &r->mpi : NULL};
-            fn(ctx, &it);
-        }
-        left -= k;
+        for (size_t i = 0; i < k; i++)
+            fn(ctx, &chunk[i]);
+        *count += k;
         memmove(chunk, (char *)chunk + k * sizeof *chunk, have - k * sizeof *chunk);
         have -= k * sizeof *chunk;
-        if (n == 0)
-            return have == 0 && left == 0 ? 0 : -1;
+        if (n == 0) {
+            *tail = have;
+            return 0;
+        }
     }
+}
+
+typedef struct {
+    void (*fn)(void *ctx, const buf_item *it);
+    void *ctx;
+} replay_ctx;
+
+static void replay_one(void *ctx, const spill_rec *r)
+{
+    const replay_ctx *c = ctx;
+    buf_item it = {r->ts, r->type, r->a, r->b, r->has_mpi ? &r->mpi : NULL};
+    c->fn(c->ctx, &it);
+}
+
+int scorep_flush_replay(const scorep_buffer *b, void (*fn)(void *ctx, const buf_item *it),
+                        void *ctx)
+{
+    if (b->spill_fd < 0)
+        return 0;
+    replay_ctx c = {fn, ctx};
+    uint64_t count;
+    size_t tail;
+    /* what a later write into the file left beyond spill_recs is no record */
+    if (read_records(b->spill_fd, b->spill_recs, replay_one, &c, &count, &tail) != 0)
+        return -1;
+    return tail == 0 && count == b->spill_recs ? 0 : -1;
 }
 
 /* Every flushed record is lost: the enters that the flushes kept as placeholders for the
@@ -290,37 +318,30 @@ static bool record_sound(const spill_rec *r, uint64_t after, uint64_t end_ts)
            (r->has_mpi || memcmp(&r->mpi, &zero, sizeof zero) == 0);
 }
 
+typedef struct {
+    uint64_t last, end_ts, sound;
+    bool ok;
+} check_ctx;
+
+static void check_one(void *ctx, const spill_rec *r)
+{
+    check_ctx *c = ctx;
+    c->ok = c->ok && record_sound(r, c->last, c->end_ts);
+    c->last = r->ts;
+    c->sound += c->ok;
+}
+
 int scorep_flush_check_piece(int fd, uint64_t end_ts, uint64_t *sound, uint64_t *total,
                              uint64_t *tail)
 {
+    check_ctx c = {0, end_ts, 0, true};
+    size_t t;
     *sound = *total = *tail = 0;
-    if (lseek(fd, 0, SEEK_SET) != 0)
+    if (read_records(fd, UINT64_MAX, check_one, &c, total, &t) != 0)
         return -1;
-    spill_rec chunk[CHUNK];
-    size_t have = 0;
-    uint64_t last = 0;
-    bool ok = true;
-    for (;;) {
-        ssize_t n = read(fd, (char *)chunk + have, sizeof chunk - have);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        have += (size_t)n;
-        size_t k = have / sizeof *chunk;
-        for (size_t i = 0; i < k; i++) {
-            ok = ok && record_sound(&chunk[i], last, end_ts);
-            last = chunk[i].ts;
-            *sound += ok;
-        }
-        *total += k;
-        memmove(chunk, (char *)chunk + k * sizeof *chunk, have - k * sizeof *chunk);
-        have -= k * sizeof *chunk;
-        if (n == 0) {
-            *tail = have;
-            return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
-        }
-    }
+    *sound = c.sound;
+    *tail = t;
+    return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
 }
 
 int scorep_flush_copy_records(int fd, uint64_t n)
