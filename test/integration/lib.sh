@@ -365,6 +365,21 @@ wait_app()
     check_profiles
 }
 
+# wait_lines FILE REGEX N WHAT: waits (60 s at most) until FILE has N lines matching REGEX
+# while the program start_app started runs; otherwise kills it and fails with WHAT
+wait_lines()
+{
+    _k=600
+    while [ "$(grep -c "$2" "$1" || true)" != "$3" ]; do
+        _k=$((_k - 1))
+        [ "$_k" -gt 0 ] && kill -0 "$app_pid" 2>/dev/null || {
+            kill -KILL "$app_pid" 2>/dev/null || true
+            fail "$4"
+        }
+        sleep 0.1
+    done
+}
+
 # The program root. Score-P (6 and later) and scorep-rt give every location's call tree one
 # root, the program region (named after the executable; its time is the whole run), which
 # test/tools/profile_check checks in every profile we write (check_profiles). The helpers

@@ -36,15 +36,7 @@ job()
     shift 3
     if [ "$_h" = term ]; then
         start_app "$_n" env "$@" mpirun -np 3 "./$_b" term
-        _k=600
-        while [ "$(grep -c 'rounds$' "$_n.out" || true)" != 3 ]; do
-            _k=$((_k - 1))
-            [ "$_k" -gt 0 ] && kill -0 "$app_pid" 2>/dev/null || {
-                kill -KILL "$app_pid" 2>/dev/null || true
-                fail "$_n: the ranks did not reach round 200"
-            }
-            sleep 0.1
-        done
+        wait_lines "$_n.out" 'rounds$' 3 "$_n: the ranks did not reach round 200"
         kill -TERM "$app_pid"
         wait_app 120
     else
