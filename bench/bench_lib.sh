@@ -71,6 +71,22 @@ median() {
 }
 minimum() { sort -g | awk 'NR == 1 { print } END { if (NR == 0) print "nan" }'; }
 
+# fastest KEY COMMAND...: the smallest value of the line "KEY VALUE" that `COMMAND $pairs`
+# prints in $runs runs in $PWD, each with the experiment directory exp (removed before)
+fastest() {
+    _key=$1
+    shift
+    : >fastest.txt
+    _i=0
+    while [ $_i -lt "$runs" ]; do
+        _i=$((_i + 1))
+        rm -rf exp
+        env SCOREP_EXPERIMENT_DIRECTORY=exp "$@" "$pairs" >out 2>err || die "FAILED: $*: $(cat err)"
+        sed -n "s/^$_key //p" out >>fastest.txt
+    done
+    minimum <fastest.txt
+}
+
 # launched_median "LAUNCHER ARGS" BIN MODE N ENV...: median over $runs (BENCH_RUNS, default
 # 5) runs of the last number ./BIN MODE N prints when started by the launcher (mpirun,
 # oshrun) in $tmp with ENV; each run's experiment directory is removed

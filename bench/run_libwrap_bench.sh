@@ -31,27 +31,12 @@ step "user region program" "$builddir/scorep-cc" --user --nocompiler $cc -O2 -o 
     "$bench/user_region_bench.c"
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE lwb_work\nSCOREP_REGION_NAMES_END\n' >excl.filter
 
-# ns KEY PROGRAM VAR=VALUE...: the fastest run's ns per call (KEY: the line's first word)
-ns() {
-    key=$1
-    shift
-    : >ns.txt
-    i=0
-    while [ $i -lt "$runs" ]; do
-        i=$((i + 1))
-        rm -rf exp
-        env SCOREP_EXPERIMENT_DIRECTORY=exp "$@" "$pairs" >out 2>err || die "FAILED: $*: $(cat err)"
-        sed -n "s/^$key //p" out >>ns.txt
-    done
-    minimum <ns.txt
-}
-
 echo "running ($runs x $pairs calls each) ..." >&2
-plain=$(ns ns_per_call ./plain)
-linked=$(ns ns_per_call ./linked)
-filtered=$(ns ns_per_call SCOREP_FILTERING_FILE=excl.filter ./linked)
-runtime=$(ns ns_per_call SCOREP_RUN_LIBDIR="$builddir/.libs" SCOREP_LIBWRAP_ENABLE=lwb "$builddir/scorep-run" ./plain)
-user=$(ns ns_per_pair ./user)
+plain=$(fastest ns_per_call ./plain)
+linked=$(fastest ns_per_call ./linked)
+filtered=$(fastest ns_per_call SCOREP_FILTERING_FILE=excl.filter ./linked)
+runtime=$(fastest ns_per_call SCOREP_RUN_LIBDIR="$builddir/.libs" SCOREP_LIBWRAP_ENABLE=lwb "$builddir/scorep-run" ./plain)
+user=$(fastest ns_per_pair ./user)
 row() { # row LABEL NS
     printf '%-62s %8s %8s\n' "$1" "$2" "$(echo "$2 $plain" | awk '{ printf "%.1f", $1 - $2 }')"
 }

@@ -28,18 +28,9 @@ echo "work" >every.cfg
 
 # ns PROGRAM VAR=VALUE...: the fastest run's ns per region
 ns() {
-    prog=$1
+    _prog=$1
     shift
-    : >ns.txt
-    i=0
-    while [ $i -lt "$runs" ]; do
-        i=$((i + 1))
-        rm -rf exp
-        env SCOREP_EXPERIMENT_DIRECTORY=exp "$@" "./$prog" "$pairs" >out 2>err ||
-            die "FAILED: $prog $*: $(cat err)"
-        sed -n 's/^ns_per_pair //p' out >>ns.txt
-    done
-    minimum <ns.txt
+    fastest ns_per_pair "$@" "./$_prog"
 }
 
 # ir LIBDIR VAR=VALUE...: instructions per region: callgrind's total of 2N regions minus N

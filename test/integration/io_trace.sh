@@ -102,3 +102,14 @@ io_handle_events()
             print $1, par[h], file[h], rest
         }' | sort | uniq -c | sed 's/^ *//' | sort
 }
+
+# io_profile_leaves EXPDIR NAMES: "region visits io_bytes_written io_bytes_read" of the
+# regions NAMES lists ("|name|name|...|"), each summed over its call paths, sorted
+io_profile_leaves()
+{
+    profile_dump "$1" -m visits,io_bytes_written,io_bytes_read | awk -F'\t' -v n="$2" '
+        { k = $2; sub(/.*\//, "", k); if (!index(n, "|" k "|")) next
+          split($4, a, "="); split($5, b, "="); split($6, c, "=")
+          v[k] += a[2]; w[k] += b[2]; r[k] += c[2] }
+        END { for (k in v) print k, v[k], w[k], r[k] }' | sort
+}

@@ -31,11 +31,7 @@ new_regions='|pwritev2|pwritev64|preadv2|preadv64|preadv64v2|pwritev64v2|lockf|l
 # summed over their call paths
 profile_leaves()
 {
-    profile_dump "$1" -m visits,io_bytes_written,io_bytes_read | awk -F'\t' -v n="$new_regions" '
-        { k = $2; sub(/.*\//, "", k); if (!index(n, "|" k "|")) next
-          split($4, a, "="); split($5, b, "="); split($6, c, "=")
-          v[k] += a[2]; w[k] += b[2]; r[k] += c[2] }
-        END { for (k in v) print k, v[k], w[k], r[k] }' | sort
+    io_profile_leaves "$1" "$new_regions"
 }
 # expected_leaves PUTC GETC: with the character functions inline (-O1 and above: "inline")
 # or called (-O0: "calls")
@@ -170,32 +166,37 @@ EOT
 )" "$1: region roles as Score-P's"
 }
 
+# run_gaps DIR KIND COMMAND...: COMMAND run in the new directory DIR on in.txt (as "gaps":
+# DIR/gaps.out, DIR/exp); its exit status 0, its output as the plain run's, the visits and
+# bytes of every new region as expected_leaves KIND says
+run_gaps()
+{
+    _d=$1 _kind=$2
+    shift 2
+    mkdir "$_d" && cd "$_d"
+    run_app gaps "$@" <../in.txt
+    cd ..
+    expect_eq "$status" 0 "$_d: exit status"
+    cmp plain/out "$_d/gaps.out" || fail "$_d: output differs from the plain run"
+    expect_eq "$(profile_leaves "$_d/exp")" "$(expected_leaves "$_kind")" "$_d: visits and bytes of every new region"
+}
+
 # -O2: the character functions of the inline part are inline (__overflow, __uflow)
 scorep_cc --io=posix gcc -O2 -pthread -o gaps "$PROGRAMS/io_gaps.c" 2>gaps.build.err
 expect_eq "$(nm -u gaps | grep -c -E ' (__uflow|__overflow|fgets_unlocked|fread_unlocked)(@|$)')" 4 \
     "-O2: the program calls __uflow, __overflow, fgets_unlocked and fread_unlocked"
-mkdir linked && cd linked
-run_app gaps env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps <../in.txt
-cd ..
-expect_eq "$status" 0 "linked: exit status"
-cmp plain/out linked/gaps.out || fail "linked: output differs from the plain run"
+run_gaps linked inline env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps
 expect_eq "$(cat linked/gaps.err)" "" "linked: nothing on stderr"
 for f in v.dat s.txt big.txt; do
     cmp plain/$f linked/$f || fail "linked: $f differs from the plain run"
 done
-expect_eq "$(profile_leaves linked/exp)" "$(expected_leaves inline)" "linked: visits and bytes of every new region"
 d=$(cd linked && pwd -P)
 check_trace linked/exp "$d"
 check_roles linked/exp
 
 # the plain -O2 binary, unchanged, under scorep-run --io=posix (the wrappers preloaded)
-mkdir run && cd run
-run_app gaps env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
-    SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/scorep-run" --io=posix ../gaps_plain <../in.txt
-cd ..
-expect_eq "$status" 0 "scorep-run: exit status"
-cmp plain/out run/gaps.out || fail "scorep-run: output differs from the plain run"
-expect_eq "$(profile_leaves run/exp)" "$(expected_leaves inline)" "scorep-run: visits and bytes of every new region"
+run_gaps run inline env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=exp "$top_builddir/scorep-run" --io=posix ../gaps_plain
 check_trace run/exp "$(cd run && pwd -P)"
 
 # -O2 -D_FORTIFY_SOURCE=2 (Debian's hardening): fgets_unlocked and fread_unlocked become
@@ -205,20 +206,10 @@ expect_eq "$(nm -u gaps_fortify | grep -c -E ' (__fgets_unlocked_chk|__fread_unl
     "fortify: the program calls __fgets_unlocked_chk, __fread_unlocked_chk, __uflow and __overflow"
 expect_eq "$(nm -u gaps_fortify | grep -c -E ' (fgets_unlocked|fread_unlocked)(@|$)')" 0 \
     "fortify: and not fgets_unlocked or fread_unlocked"
-mkdir fortify && cd fortify
-run_app gaps env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps_fortify <../in.txt
-cd ..
-expect_eq "$status" 0 "fortify: exit status"
-cmp plain/out fortify/gaps.out || fail "fortify: output differs from the plain run"
-expect_eq "$(profile_leaves fortify/exp)" "$(expected_leaves inline)" "fortify: visits and bytes of every new region"
+run_gaps fortify inline env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps_fortify
 check_trace fortify/exp "$(cd fortify && pwd -P)"
 
 # -O0: getc_unlocked and putc_unlocked are calls, one visit per character (profile only)
 scorep_cc --io=posix gcc -O0 -pthread -o gaps_O0 "$PROGRAMS/io_gaps.c" 2>O0.build.err
-mkdir O0 && cd O0
-run_app gaps env SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps_O0 <../in.txt
-cd ..
-expect_eq "$status" 0 "-O0: exit status"
-cmp plain/out O0/gaps.out || fail "-O0: output differs from the plain run"
-expect_eq "$(profile_leaves O0/exp)" "$(expected_leaves calls)" "-O0: visits and bytes of every new region"
+run_gaps O0 calls env SCOREP_EXPERIMENT_DIRECTORY=exp ../gaps_O0
 done_ok

@@ -28,11 +28,7 @@ io_names=$(awk '!/^#/ && NF { n = $1; sub(/^__isoc99_/, "", n); sub(/^__/, "", n
     "$top_srcdir/src/adapters/io/io_functions.spec" | sort -u | tr '\n' '|')
 profile_leaves()
 {
-    profile_dump "$1" -m visits,io_bytes_written,io_bytes_read | awk -F'\t' -v n="|$io_names" '
-        { k = $2; sub(/.*\//, "", k); if (!index(n, "|" k "|")) next
-          split($4, a, "="); split($5, b, "="); split($6, c, "=")
-          v[k] += a[2]; w[k] += b[2]; r[k] += c[2] }
-        END { for (k in v) print k, v[k], w[k], r[k] }' | sort
+    io_profile_leaves "$1" "|$io_names"
 }
 expected_leaves()
 {
