@@ -63,12 +63,25 @@ def read_filter(path):
     return files, regions
 
 
-def excluded(rules, value):
+def excluded(rules, value, symbol=None):
+    """Score-P's rule: a MANGLED pattern matches the symbol, the others the (demangled) name."""
     ex = False
-    for inc, _mangled, pat in rules:
-        if fnmatch.fnmatchcase(value, pat):
+    for inc, mangled, pat in rules:
+        if fnmatch.fnmatchcase(symbol if mangled and symbol is not None else value, pat):
             ex = not inc
     return ex
+
+
+def ellipsis_mapping(text):
+    """LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: 'f:vf g:vg' -> {f: vf, g: vg} (Score-P's variable: a
+    variadic f is wrapped by calling its va_list twin vf)."""
+    m = {}
+    for w in text.split():
+        f, sep, v = w.partition(":")
+        if not sep or not f or not v:
+            die("LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: '%s' is not SYMBOL:VA_LIST_SYMBOL" % w)
+        m[f] = v
+    return m
 
 
 # ------------------------------------------------------------------ libraries
@@ -209,7 +222,329 @@ def check(path):
     print("[libwrap] every declared function that passes the filter has a symbol in the libraries")
 
 
+# ------------------------------------------------------------------ C++ (libclang)
+def load_cindex():
+    """libclang's Python bindings (Debian: python3-clang-14), as Score-P parses with libclang."""
+    try:
+        import clang.cindex as ci
+    except ImportError:
+        # Debian installs them for its own python3; a python3 of pyenv or a venv does not see them
+        for d in ("/usr/lib/python3/dist-packages",):
+            if d not in sys.path and os.path.isdir(os.path.join(d, "clang")):
+                sys.path.append(d)
+        try:
+            import clang.cindex as ci
+        except ImportError:
+            die("C++ wrappers need libclang's Python bindings: install python3-clang-14 (Debian)")
+    try:
+        ci.Index.create()
+    except Exception:
+        for lib in ("/usr/lib/llvm-14/lib/libclang-14.so.1", "/usr/lib/llvm-14/lib/libclang.so.1"):
+            if os.path.exists(lib):
+                ci.Config.set_library_file(lib)
+                break
+        try:
+            ci.Index.create()
+        except Exception as e:
+            die("C++ wrappers need libclang (Debian: libclang1-14): %s" % e)
+    return ci
+
+
+def cxx_manglings(ci, cursor):
+    """Every symbol of a constructor or destructor (complete and base object, deleting):
+    clang_Cursor_getCXXManglings, which the bindings do not wrap."""
+    import ctypes
+
+    class CXString(ctypes.Structure):  # the bindings' _CXString disposes of itself: the set owns these
+        _fields_ = [("data", ctypes.c_void_p), ("flags", ctypes.c_uint)]
+
+    class CXStringSet(ctypes.Structure):
+        _fields_ = [("strings", ctypes.POINTER(CXString)), ("count", ctypes.c_uint)]
+
+    lib = ci.conf.lib
+    f = lib.clang_Cursor_getCXXManglings
+    f.argtypes, f.restype = [ci.Cursor], ctypes.POINTER(CXStringSet)
+    lib.clang_disposeStringSet.argtypes = [ctypes.POINTER(CXStringSet)]
+    s = f(cursor)
+    if not s:
+        return [cursor.mangled_name]
+    getcstr = ctypes.CDLL(lib._name).clang_getCString  # the bindings' own one converts differently
+    getcstr.argtypes, getcstr.restype = [CXString], ctypes.c_char_p
+    # the set owns its strings: read them, then dispose of the set once
+    out = [getcstr(s.contents.strings[i]).decode() for i in range(s.contents.count)]
+    lib.clang_disposeStringSet(s)
+    return out
+
+
+def parse_cxx(source, cppflags, std, src_dir):
+    """The functions Score-P's libclang parser wraps in a C++ header, in declaration order:
+    external functions (namespaces, overloads, extern "C", explicit template specializations)
+    and public member functions, static members, operators, constructors and destructors that
+    are not inline (defined in the class or declared inline) and not members of a class
+    template. Each: dict(name = the qualified display name as Score-P's region name,
+    symbol, path, line, ret, params [canonical types], member, variadic)."""
+    ci = load_cindex()
+    lib = ci.conf.lib
+    lib.clang_Cursor_isFunctionInlined.argtypes = [ci.Cursor]
+    lib.clang_Cursor_isFunctionInlined.restype = ctypes_uint()
+    args = ["-x", "c++"] + (["-std=" + std] if std else []) + shlex.split(cppflags)
+    try:
+        tu = ci.Index.create().parse(source, args=args)
+    except ci.TranslationUnitLoadError as e:
+        die("libclang cannot parse %s: %s" % (source, e))
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        for d in errors[:10]:
+            loc = d.location
+            where = "%s:%d:%d: " % (loc.file.name, loc.line, loc.column) if loc.file else ""
+            sys.stderr.write("libwrap-gen: %serror: %s\n" % (where, d.spelling))
+        die("libwrap.h does not compile as C++ (%d errors, see above): fix the #include lines "
+            "or CPPFLAGS (-I, -D, -std)" % len(errors))
+    K = ci.CursorKind
+    FUNCS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR)
+    seen_canon, decls = set(), []
+
+    def qualified(c):
+        if c is None or c.kind == K.TRANSLATION_UNIT:
+            return ""
+        parent = qualified(c.semantic_parent)
+        return (parent + "::" if parent else "") + c.displayname
+
+    def in_class_template(c):
+        p = c.semantic_parent
+        while p is not None and p.kind != K.TRANSLATION_UNIT:
+            if p.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+                return True
+            if p.kind not in (K.CLASS_DECL, K.STRUCT_DECL, K.UNION_DECL):
+                return False
+            p = p.semantic_parent
+        return False
+
+    def visit(c):
+        for ch in c.get_children():
+            if ch.kind not in FUNCS:
+                if ch.kind in (K.NAMESPACE, K.CLASS_DECL, K.STRUCT_DECL, K.UNION_DECL,
+                               K.LINKAGE_SPEC, K.CLASS_TEMPLATE, K.UNEXPOSED_DECL):
+                    visit(ch)
+                continue
+            loc = ch.location
+            if loc.file is None:
+                continue
+            canon = ch.canonical.hash
+            if canon in seen_canon:
+                continue
+            seen_canon.add(canon)
+            if lib.clang_Cursor_isFunctionInlined(ch):
+                continue
+            if ch.kind == K.FUNCTION_DECL:
+                if ch.linkage != ci.LinkageKind.EXTERNAL:
+                    continue
+                syms, member = [ch.mangled_name or ch.spelling], False
+                # extern "C": clang gives the plain name
+                if syms[0] == "_Z%d%s" % (len(ch.spelling), ch.spelling):
+                    syms = [ch.spelling]
+            else:
+                if ch.access_specifier != ci.AccessSpecifier.PUBLIC or in_class_template(ch):
+                    continue
+                if ch.kind == K.CXX_METHOD:
+                    if ch.linkage not in (ci.LinkageKind.EXTERNAL, ci.LinkageKind.UNIQUE_EXTERNAL):
+                        continue
+                    syms, member = [ch.mangled_name], not ch.is_static_method()
+                else:
+                    syms, member = cxx_manglings(ci, ch), True
+            path = os.path.normpath(os.path.join(src_dir, loc.file.name))
+            ret = ch.result_type.get_canonical().spelling
+            params = [a.type.spelling if a.type.spelling == "va_list" else a.type.get_canonical().spelling
+                      for a in ch.get_arguments()]
+            for s in syms:
+                if s and not s.startswith("__builtin_"):
+                    decls.append(dict(name=qualified(ch), symbol=s, path=path, line=loc.line, ret=ret,
+                                      params=params, member=member,
+                                      variadic=ch.type.kind == ci.TypeKind.FUNCTIONPROTO
+                                      and ch.type.is_function_variadic()))
+    visit(tu.cursor)
+    return decls
+
+
+def ctypes_uint():
+    import ctypes
+    return ctypes.c_uint
+
+
+def cstr(s):
+    return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def gen_cxx_wrapper(i, d, group_macro="LW_GROUP"):
+    """One wrapper, a C-linkage function named by the mangled symbol (as Score-P writes it:
+    a member function's object is its first argument, void *), so that -Wl,--wrap=SYMBOL and
+    the run-time library's interposition work on the symbol as it is. The region is left by a
+    guard's destructor: an exception the library throws leaves it too."""
+    sym = d["symbol"]
+    # one alias per parameter type: a C++ type spelling (function pointers, references,
+    # qualified names) needs no declarator surgery then
+    ptypes = (["void *"] if d["member"] else []) + d["params"]
+    names = ["lw_this"] if d["member"] else []
+    names += ["a%d" % (k + 1) for k in range(len(d["params"]))]
+    aliases = ["lw_p%d_%d" % (i, k) for k in range(len(ptypes))]
+    if d.get("va_list_symbol"):
+        decl_params = ", ".join("%s %s" % (t, n) for t, n in zip(aliases, names)) + ", ..."
+        types_only = ", ".join(aliases + ["va_list"])
+    else:
+        decl_params = ", ".join("%s %s" % (t, n) for t, n in zip(aliases, names)) or "void"
+        types_only = ", ".join(aliases) or "void"
+    call = ", ".join(names + (["lw_va"] if d.get("va_list_symbol") else []))
+    c = []
+    c.append("/* %s:%d: %s */" % (d["path"], d["line"], d["name"]))
+    c.append("static scorep_libwrap_fn lw_fn_%d = {%s, %s, %s, %d, %s, 0};"
+             % (i, cstr(d["name"]), cstr(sym), cstr(d["path"]), d["line"], group_macro))
+    c.append("using lw_ret_%d = %s;" % (i, d["ret"]))
+    for alias, t in zip(aliases, ptypes):
+        c.append("using %s = %s;" % (alias, t))
+    real = d.get("va_list_symbol") or sym
+    c.append("#ifdef SCOREP_LIBWRAP_LINKTIME")
+    if d.get("va_list_symbol") and not d.get("va_list_wrapped"):
+        # the va_list twin is not --wrap'ed: no __real_ of it, the call goes to it directly
+        # (an assembler name: libwrap.h may declare it with other C++ types or specifiers)
+        c.append('extern "C" lw_ret_%d lw_twin_%d(%s) __asm__("%s");' % (i, i, types_only, real))
+        c.append("#define LW_REAL_%d lw_twin_%d" % (i, i))
+    else:
+        c.append('extern "C" lw_ret_%d __real_%s(%s);' % (i, real, types_only))
+        c.append("#define LW_REAL_%d __real_%s" % (i, real))
+    c.append("#define LW_CALLER_%d 0" % i)
+    c.append('extern "C" lw_ret_%d __wrap_%s(%s)' % (i, sym, decl_params))
+    c.append("#else")
+    c.append("static lw_ret_%d (*lw_real_%d)(%s);" % (i, i, types_only))
+    c.append("#define LW_REAL_%d (*lw_real_%d)" % (i, i))
+    c.append("#define LW_CALLER_%d __builtin_return_address(0)" % i)
+    c.append('extern "C" lw_ret_%d %s(%s)' % (i, sym, decl_params))
+    c.append("#endif")
+    c.append("{")
+    c.append("#ifdef SCOREP_LIBWRAP_RUNTIME")
+    c.append("    if (__builtin_expect(!lw_real_%d, 0) &&" % i)
+    c.append('        !(lw_real_%d = (lw_ret_%d (*)(%s))dlsym(RTLD_NEXT, "%s")))' % (i, i, types_only, real))
+    c.append('        scorep_libwrap_no_real("%s", LW_GROUP);' % real)
+    c.append("#endif")
+    if d.get("va_list_symbol"):
+        c.append("    lw_va_guard lw_vg;")
+        c.append("    va_start(lw_vg.va, %s);" % names[-1])
+        c.append("    va_list &lw_va = lw_vg.va;")
+    c.append("    if (__builtin_expect(lw_fn_%d.state == SCOREP_LIBWRAP_OFF, 0))" % i)
+    c.append("        return LW_REAL_%d(%s);" % (i, call))
+    c.append("    lw_guard lw_g(scorep_libwrap_enter(&lw_fn_%d, LW_CALLER_%d));" % (i, i))
+    c.append("    return LW_REAL_%d(%s);" % (i, call))
+    c.append("}")
+    c.append("")
+    return c
+
+
+def main_cxx(a):
+    name, outdir = a["name"], a.get("out-dir", ".")
+    files_rules, region_rules = read_filter(a["filter"])
+    libfiles = library_files(a.get("ldflags", ""), a.get("libs", ""), a.get("cc", "g++"))
+    if not libfiles:
+        die("--libs names no library: nothing to wrap (give the target library, e.g. --libs=-lfoo)")
+    syms = defined_symbols(libfiles)
+    if not syms:
+        die("the libraries of --libs (%s) define no function symbols" % " ".join(libfiles))
+    mapping = ellipsis_mapping(a.get("ellipsis-mapping", ""))
+    void_syms = set(a.get("variadic-is-void", "").split())
+    declared = parse_cxx(a["source"], a.get("cppflags", ""), a.get("std", ""), a.get("src-dir", "."))
+    wrapped, filtered, nosym, variadic, notes, seen = [], [], [], [], [], set()
+    for d in declared:
+        if d["symbol"] in seen:
+            continue
+        seen.add(d["symbol"])
+        if excluded(files_rules, d["path"]) or excluded(region_rules, d["name"], d["symbol"]):
+            filtered.append(d)
+            continue
+        if d["symbol"] not in syms:
+            nosym.append(d)
+            continue
+        if d["variadic"]:
+            if d["symbol"] not in mapping:
+                variadic.append(d)
+                notes.append("%s:%d: %s: variadic function skipped (if it has a va_list variant, add "
+                             "'%s:VARIANT' to LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS in the Makefile)"
+                             % (d["path"], d["line"], d["name"], d["symbol"]))
+                continue
+            if not d["params"] and not d["member"]:
+                die("%s: LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: %s has no argument before '...' to start "
+                    "the va_list from" % (d["path"], d["name"]))
+            d["va_list_symbol"] = mapping[d["symbol"]]
+        wrapped.append(d)
+    for d in wrapped:
+        if d.get("va_list_symbol"):
+            d["va_list_wrapped"] = d["va_list_symbol"] in {w["symbol"] for w in wrapped}
+    unknown = set(mapping) - {d["symbol"] for d in declared}
+    if unknown:
+        die("LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS names %s, which libwrap.h does not declare"
+            % ", ".join(sorted(unknown)))
+    if not wrapped:
+        die("no function to wrap: libwrap.h declares %d functions, %d of them filtered by %s, %d without a symbol "
+            "in %s (add the library's #include lines to libwrap.h, check --libs and the filter)"
+            % (len(declared), len(filtered), a["filter"], len(nosym), " ".join(libfiles)))
+    c = []
+    c.append("/* SPDX-License-Identifier: BSD-3-Clause */")
+    c.append("/* scorep_libwrap_%s.cc: generated by scorep-libwrap-init's make (libwrap-gen.py, libclang);" % name)
+    c.append(" * do not edit. Compiled with -DSCOREP_LIBWRAP_LINKTIME (__wrap_SYMBOL, linked with")
+    c.append(" * -Wl,--wrap=SYMBOL) or -DSCOREP_LIBWRAP_RUNTIME (SYMBOL itself, the real one found with")
+    c.append(" * dlsym(RTLD_NEXT)). */")
+    c.append("#include <dlfcn.h>")
+    c.append("#include <stdarg.h>")
+    c.append('#include "libwrap.h"')
+    c.append("#include <scorep/SCOREP_Libwrap_rt.h>")
+    c.append("")
+    c.append("#define LW_GROUP %s" % cstr(a.get("display-name", name)))
+    c.append("")
+    c.append("namespace {")
+    c.append("/* leaves the region on return and on an exception of the wrapped function */")
+    c.append("struct lw_guard {")
+    c.append("    uint32_t token;")
+    c.append("    explicit lw_guard(uint32_t t) : token(t) {}")
+    c.append("    ~lw_guard() { scorep_libwrap_leave(token); }")
+    c.append("};")
+    c.append("struct lw_va_guard {")
+    c.append("    va_list va;")
+    c.append("    ~lw_va_guard() { va_end(va); }")
+    c.append("};")
+    c.append("}")
+    c.append("")
+    c.append("/* tells the runtime that this wrapper is in the program (SCOREP_LIBWRAP_ENABLE's check) */")
+    c.append("__attribute__((constructor)) static void lw_register(void)")
+    c.append("{")
+    c.append('    scorep_libwrap_register("%s");' % name)
+    c.append("}")
+    c.append("")
+    for i, d in enumerate(wrapped):
+        c.extend(gen_cxx_wrapper(i, d))
+    with open(os.path.join(outdir, "scorep_libwrap_%s.cc" % name), "w") as fp:
+        fp.write("\n".join(c) + "\n")
+    with open(os.path.join(outdir, "%s.wrap" % name), "w") as fp:
+        for d in wrapped:
+            fp.write("--wrap=%s\n" % d["symbol"])
+    lib_headers = {d["path"] for d in wrapped} | {d["path"] for d in declared if d["symbol"] in syms}
+    others = [n for n in nosym if n["path"] not in lib_headers]
+    nosym = [n for n in nosym if n["path"] in lib_headers]
+    with open(os.path.join(outdir, "%s.check" % name), "w") as fp:
+        fp.write("libraries: %s\n" % " ".join(libfiles))
+        fp.write("declared: %d wrapped: %d filtered: %d variadic-skipped: %d other-headers: %d\n"
+                 % (len(seen), len(wrapped), len(filtered), len(variadic), len(others)))
+        for d in nosym:
+            fp.write("MISSING %s %s:%d %s\n" % (d["symbol"], d["path"], d["line"], d["name"]))
+        for s in sorted(syms - seen):
+            fp.write("UNDECLARED %s\n" % s)
+    for n in notes:
+        sys.stderr.write("libwrap-gen: note: %s\n" % n)
+    sys.stderr.write("libwrap-gen: %s: %d functions wrapped (%d declared, %d filtered, %d without a symbol in "
+                     "the libraries, %d variadic skipped)\n"
+                     % (name, len(wrapped), len(seen), len(filtered), len(nosym), len(variadic)))
+
+
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--probe-cxx":
+        load_cindex()
+        return
     if len(sys.argv) == 3 and sys.argv[1] == "--check":
         return check(sys.argv[2])
     a = {}
@@ -219,6 +554,8 @@ def main():
         if not k.startswith("--") or not args:
             die("usage: libwrap-gen.py --name N --aux F --filter F --libs L --ldflags L --cc CC --out-dir D")
         a[k[2:]] = args.pop(0)
+    if a.get("lang") == "c++":
+        return main_cxx(a)
     name, outdir = a["name"], a.get("out-dir", ".")
     files_rules, region_rules = read_filter(a["filter"])
     libfiles = library_files(a.get("ldflags", ""), a.get("libs", ""), a.get("cc", "gcc"))
@@ -228,6 +565,8 @@ def main():
     if not syms:
         die("the libraries of --libs (%s) define no function symbols" % " ".join(libfiles))
 
+    mapping = ellipsis_mapping(a.get("ellipsis-mapping", ""))
+    void_syms = set(a.get("variadic-is-void", "").split())
     declared, seen, notes = [], set(), []
     for line in open(a["aux"], errors="replace"):
         m = AUX.match(line.strip())
@@ -254,14 +593,26 @@ def main():
         if fname not in syms:
             nosym.append((fname, path, lineno))
             continue
-        if "..." in params:
+        if "..." in params and fname not in mapping:
             variadic.append(fname)
-            notes.append("%s:%d: %s: variadic function skipped (C cannot forward '...')" % (path, lineno, fname))
+            notes.append("%s:%d: %s: variadic function skipped (C cannot forward '...'; if it has a va_list "
+                         "variant, add '%s:VARIANT' to LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS in the Makefile)"
+                         % (path, lineno, fname, fname))
             continue
         if "/* ??? */" in params:
-            notes.append("%s:%d: %s: no prototype (unknown arguments) skipped" % (path, lineno, fname))
-            continue
+            if fname not in void_syms:
+                notes.append("%s:%d: %s: no prototype (unknown arguments) skipped (if it takes no arguments, add "
+                             "it to LIBWRAP_VARIADIC_IS_VOID_SYMBOLS in the Makefile)" % (path, lineno, fname))
+                continue
+            params = "void"
+        if "..." in params and len(split_params(params)) < 2:
+            die("%s:%d: LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS: %s has no argument before '...' to start the va_list from"
+                % (path, lineno, fname))
         wrapped.append((fname, path, lineno, head, params, tail))
+    unknown = set(mapping) - {d[0] for d in declared}
+    if unknown:
+        die("LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS names %s, which libwrap.h does not declare" % ", ".join(sorted(unknown)))
+    wrapped_names = {w[0] for w in wrapped}
     if not wrapped:
         die("no function to wrap: libwrap.h declares %d functions, %d of them filtered by %s, %d without a symbol "
             "in %s (add the library's #include lines to libwrap.h, check --libs and the filter)"
@@ -292,23 +643,33 @@ def main():
     c.append("")
     for i, (fname, path, lineno, head, params, tail) in enumerate(wrapped):
         plist = split_params(params)
+        # a variadic function of LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS calls its va_list twin
+        twin = mapping.get(fname) if plist and plist[-1] == "..." else None
+        if twin:
+            plist = plist[:-1]
         if plist == ["void"] or plist == []:
             named, names = "void", []
         else:
             names = ["a%d" % (k + 1) for k in range(len(plist))]
             named = ", ".join(name_param(pp, nn) for pp, nn in zip(plist, names))
-        call = ", ".join(names)
+        if twin:
+            named += ", ..."
+        call = ", ".join(names + (["lw_va"] if twin else []))
+        real = twin or fname
         is_void = head.strip() == "void" and tail.strip() == ""
         c.append("/* %s:%d */" % (path, lineno))
         c.append('static scorep_libwrap_fn lw_fn_%s = {"%s", "%s", "%s", %d, LW_GROUP, 0};'
                  % (fname, fname, fname, path.replace("\\", "\\\\").replace('"', '\\"'), lineno))
         c.append("#ifdef SCOREP_LIBWRAP_LINKTIME")
-        c.append("extern __typeof__(%s) __real_%s;" % (fname, fname))
-        c.append("#define LW_REAL_%s __real_%s" % (fname, fname))
+        if twin and twin not in wrapped_names:
+            c.append("#define LW_REAL_%s %s /* the va_list twin, not wrapped */" % (fname, twin))
+        else:
+            c.append("extern __typeof__(%s) __real_%s;" % (real, real))
+            c.append("#define LW_REAL_%s __real_%s" % (fname, real))
         c.append("#define LW_CALLER_%s 0" % fname)
         c.append("%s__wrap_%s (%s)%s" % (head, fname, named, tail))
         c.append("#else")
-        c.append("static __typeof__(%s) *lw_real_%s;" % (fname, fname))
+        c.append("static __typeof__(%s) *lw_real_%s;" % (real, fname))
         c.append("#define LW_REAL_%s (*lw_real_%s)" % (fname, fname))
         c.append("#define LW_CALLER_%s __builtin_return_address(0)" % fname)
         c.append("%s(%s) (%s)%s" % (head, fname, named, tail))
@@ -316,21 +677,33 @@ def main():
         c.append("{")
         c.append("#ifdef SCOREP_LIBWRAP_RUNTIME")
         c.append('    if (__builtin_expect(!lw_real_%s, 0) &&' % fname)
-        c.append('        !(lw_real_%s = (__typeof__(%s) *)dlsym(RTLD_NEXT, "%s")))' % (fname, fname, fname))
-        c.append('        scorep_libwrap_no_real("%s", LW_GROUP);' % fname)
+        c.append('        !(lw_real_%s = (__typeof__(%s) *)dlsym(RTLD_NEXT, "%s")))' % (fname, real, real))
+        c.append('        scorep_libwrap_no_real("%s", LW_GROUP);' % real)
         c.append("#endif")
-        c.append("    if (__builtin_expect(lw_fn_%s.state == SCOREP_LIBWRAP_OFF, 0))" % fname)
-        if is_void:
-            c.append("    {\n        LW_REAL_%s(%s);\n        return;\n    }" % (fname, call))
+        if twin:
+            c.append("    va_list lw_va;")
+            c.append("    va_start(lw_va, %s);" % names[-1])
+        if twin:  # one path: va_end on it
+            c.append("    uint32_t lw_token = 0;")
+            c.append("    if (__builtin_expect(lw_fn_%s.state != SCOREP_LIBWRAP_OFF, 1))" % fname)
+            c.append("        lw_token = scorep_libwrap_enter(&lw_fn_%s, LW_CALLER_%s);" % (fname, fname))
         else:
-            c.append("        return LW_REAL_%s(%s);" % (fname, call))
-        c.append("    uint32_t lw_token = scorep_libwrap_enter(&lw_fn_%s, LW_CALLER_%s);" % (fname, fname))
+            c.append("    if (__builtin_expect(lw_fn_%s.state == SCOREP_LIBWRAP_OFF, 0))" % fname)
+            if is_void:
+                c.append("    {\n        LW_REAL_%s(%s);\n        return;\n    }" % (fname, call))
+            else:
+                c.append("        return LW_REAL_%s(%s);" % (fname, call))
+            c.append("    uint32_t lw_token = scorep_libwrap_enter(&lw_fn_%s, LW_CALLER_%s);" % (fname, fname))
         if is_void:
             c.append("    LW_REAL_%s(%s);" % (fname, call))
             c.append("    scorep_libwrap_leave(lw_token);")
+            if twin:
+                c.append("    va_end(lw_va);")
         else:
-            c.append("    __typeof__((%s)(%s)) lw_ret = LW_REAL_%s(%s);" % (fname, call, fname, call))
+            c.append("    __typeof__((%s)(%s)) lw_ret = LW_REAL_%s(%s);" % (real, call, fname, call))
             c.append("    scorep_libwrap_leave(lw_token);")
+            if twin:
+                c.append("    va_end(lw_va);")
             c.append("    return lw_ret;")
         c.append("}")
         c.append("")

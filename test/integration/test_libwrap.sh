@@ -41,9 +41,9 @@ enters()
 part "scorep-libwrap-init: bad input"
 rc=0; "$LWINIT" -x c wd >err.txt 2>&1 || rc=$?
 expect_eq "$rc:$(cat err.txt)" "1:scorep-libwrap-init: error: no name: use --name NAME" "no --name"
-rc=0; "$LWINIT" --name=mylib -x c++ --libs=-lmylib wd >err.txt 2>&1 || rc=$?
-expect_grep "C libraries only" err.txt "-x c++ is refused with the reason"
-expect_eq "$rc" 1 "-x c++: exit status"
+rc=0; "$LWINIT" --name=mylib -x fortran --libs=-lmylib wd >err.txt 2>&1 || rc=$?
+expect_grep "the language is c or c++" err.txt "-x fortran is refused with the reason"
+expect_eq "$rc" 1 "-x fortran: exit status"
 rc=0; "$LWINIT" --name=my-lib -x c --libs=-lmylib wd >err.txt 2>&1 || rc=$?
 expect_eq "$rc:$(cat err.txt)" "1:scorep-libwrap-init: error: --name 'my-lib': the name must be a C identifier" "a name that is no C identifier"
 rc=0; "$LWINIT" --name=mylib -x c --ldflags=-lmylib --libs=-lmylib wd >err.txt 2>&1 || rc=$?
