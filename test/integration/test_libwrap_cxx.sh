@@ -36,6 +36,11 @@ enters()
         printf '%s=%s/%s ' "$r" "$(trace_count "$1" ENTER "" "$r")" "$(trace_count "$1" LEAVE "" "$r")"
     done
 }
+# the call paths of EXPDIR's profile that end in REGEX
+paths()
+{
+    profile_dump "$1" -m visits | awk -F'\t' -v re="$2" '$2 ~ re { print $2 }' | sort | tr '\n' ' '
+}
 # "REGION=VISITS " summed over the call paths of EXPDIR's profile, for the wrapped regions
 visits()
 {
@@ -106,6 +111,9 @@ expect_grep 'Name: "geo::Counter::value\(\)" <[0-9]*> \(Aka. "_ZNK3geo7Counter5v
     lt.defs "link time: value()'s region (demangled name, the symbol as canonical name, its header and line)"
 expect_eq "$(visits lt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 " \
     "link time: visits per region in the profile"
+# fail() throws: its region is left all the same, the calls after it are not below it
+expect_eq "$(paths lt 'fail|cx_plain|sum')" "main/cx_plain(int) main/geo::fail(int) main/geo::sum(int, ...) " \
+    "link time: the exception leaves fail's region (the later calls are main's)"
 run_to lt.anchor tar -xOf lt/profile.cubex anchor.xml
 expect_eq "$(awk '/<name>geo::fail\(int\)</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
     "<paradigm>libwrap:Geo C++</paradigm><role>wrapper</role>" \
@@ -126,6 +134,8 @@ expect_eq "$(enters rt)" "$EXPECTED" "run time: Enter/Leave per region"
 expect_eq "$(trace_check_nesting rt)" 0 "run time: the trace nests"
 expect_eq "$(visits rt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 " \
     "run time: visits per region in the profile"
+expect_eq "$(paths rt 'fail|cx_plain|sum')" "cx_plain(int) geo::fail(int) geo::sum(int, ...) " \
+    "run time: the exception leaves fail's region"
 # the measurement's filter sees the demangled name (and, MANGLED, the symbol)
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE geo::Counter::bump*\n  EXCLUDE MANGLED _ZNK3geo7Counter5valueEv\nSCOREP_REGION_NAMES_END\n' >rt.filter
 run_app rtf env SCOREP_LIBWRAP_ENABLE=cxx SCOREP_FILTERING_FILE=rt.filter SCOREP_ENABLE_TRACING=true \
