@@ -573,7 +573,8 @@ def main():
         if not m:
             continue
         path, lineno, origin, kind, decl = m.group(1), int(m.group(2)), m.group(3), m.group(4), m.group(5)
-        if origin != "N" or kind != "C" or not decl.startswith("extern "):
+        # N: a prototype, O: an old-style declaration (f(), LIBWRAP_VARIADIC_IS_VOID_SYMBOLS)
+        if origin not in ("N", "O") or kind != "C" or not decl.startswith("extern "):
             continue
         p = parse_decl(decl[len("extern "):])
         if p is None:

@@ -288,6 +288,43 @@ expect_grep "^  MISSING ml_missing $work/inc/mylib.h:[0-9]*$" check.out "make ch
 expect_eq "$(tr -s ' ' <wdx/missing.filter | tr '\n' '|')" \
     "SCOREP_REGION_NAMES_BEGIN| EXCLUDE ml_missing|SCOREP_REGION_NAMES_END|" "missing.filter"
 
+part "variadic functions: LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS, LIBWRAP_VARIADIC_IS_VOID_SYMBOLS"
+mkdir vinc vlib
+cp "$SRC/varlib.h" vinc/
+gcc -O2 -fPIC -shared -Ivinc -o vlib/libvarlib.so "$SRC/varlib.c" || fail "build libvarlib.so"
+gcc -O1 -Ivinc -o varapp_plain "$SRC/varapp.c" -Lvlib -Wl,-rpath,"$work/vlib" -lvarlib || fail "build varapp_plain"
+./varapp_plain >varplain.out || fail "varapp_plain fails"
+expect_eq "$(cat varplain.out | tr '\n' '|')" "one 1|2 3 4.5|three|count 2 3|" "the plain program's output"
+"$LWINIT" --name=varlib -x c --cppflags="-I$work/vinc" --ldflags="-L$work/vlib -Wl,-rpath,$work/vlib" \
+    --libs=-lvarlib --prefix="$work/prefix" wdv >/dev/null 2>&1 || fail "init wdv"
+echo '#include <varlib.h>' >>wdv/libwrap.h
+make -C wdv >makev.out 2>&1 || fail "make (varlib): $(tail -20 makev.out)"
+expect_grep "vl_log: variadic function skipped .*add 'vl_log:VARIANT' to LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS" makev.out \
+    "without the mapping vl_log is skipped, with the hint"
+expect_grep "vl_count: no prototype \\(unknown arguments\\) skipped .*LIBWRAP_VARIADIC_IS_VOID_SYMBOLS" makev.out \
+    "without the mapping vl_count is skipped, with the hint"
+printf 'LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS += vl_log:vl_vlog\nLIBWRAP_VARIADIC_IS_VOID_SYMBOLS += vl_count\n' >>wdv/Makefile
+make -C wdv >makev.out 2>&1 || fail "make (varlib, mapped): $(tail -20 makev.out)"
+expect_eq "$(tr '\n' ' ' <wdv/varlib.wrap)" "--wrap=vl_log --wrap=vl_vlog --wrap=vl_count " "varlib.wrap: all three"
+make -C wdv install >/dev/null 2>&1 || fail "make install (varlib)"
+scorep_cc --libwrap=varlib --nocompiler gcc -O1 -Ivinc -o varapp_lt "$SRC/varapp.c" -Lvlib -Wl,-rpath,"$work/vlib" -lvarlib
+run_app vlt env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=vlt ./varapp_lt
+cmp varplain.out vlt.out || fail "varlib, link time: output differs (the variadic arguments were not forwarded)"
+vregions()
+{
+    trace_file "$1" >/dev/null
+    for r in vl_log vl_vlog vl_count; do
+        printf '%s %s/%s ' "$r" "$(trace_count "$1" ENTER "" "$r")" "$(trace_count "$1" LEAVE "" "$r")"
+    done
+}
+# vl_log's wrapper calls the real vl_vlog (as Score-P's does): not a region of its own
+expect_eq "$(vregions vlt)" "vl_log 3/3 vl_vlog 0/0 vl_count 2/2 " "varlib, link time: Enter/Leave per region"
+run_app vrt env SCOREP_LIBWRAP_ENABLE=varlib SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=vrt \
+    "$top_builddir/scorep-run" ./varapp_plain
+cmp varplain.out vrt.out || fail "varlib, run time: output differs"
+# at run time too: the wrapper replaced vl_log and calls the real vl_vlog through dlsym
+expect_eq "$(vregions vrt)" "vl_log 3/3 vl_vlog 0/0 vl_count 2/2 " "varlib, run time: Enter/Leave per region"
+
 part "a system library: zlib"
 if [ -f /usr/include/zlib.h ]; then
     "$LWINIT" --name=z -x c --libs=-lz --prefix="$work/prefix" wdz >/dev/null 2>&1 || fail "init wdz"
