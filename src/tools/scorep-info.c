@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* scorep-info.c: tells users what this installation offers: every configuration variable
- * (config-vars [--full]), how it was built (build) and Score-P's configure summary
- * (config-summary, which tools read). */
+ * (config-vars [--full]), how it was built (build), Score-P's configure summary
+ * (config-summary, which tools read) and the installed library wrappers (libwrap-summary). */
 #include "config.h"
 #include "base/arch.h"
 #include "base/settings.h"
 
+#include <dirent.h>
 #include <otf2/OTF2_GeneralDefinitions.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static int usage(FILE *out, int rc)
@@ -20,6 +23,10 @@ static int usage(FILE *out, int rc)
                  "  build                 configure options, adapters and library versions\n"
                  "  config-summary        the same facts in the form of Score-P's configure\n"
                  "                        summary (lines \"Key:  value\", e.g. \"Link mode:\")\n"
+                 "  libwrap-summary [--build] [NAME]\n"
+                 "                        the library wrappers of scorep-libwrap-init found in\n"
+                 "                        SCOREP_LIBWRAP_PATH and this installation's prefix\n"
+                 "                        (--build: how each was configured)\n"
                  "  --help                this text\n"
                  "  --version             the version\n");
     return rc;
@@ -213,6 +220,127 @@ static int config_summary(void)
     return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
 }
 
+/* ------------------------------------------------------------ libwrap-summary */
+/* Score-P's command of that name: for each wrapper (P/share/scorep/NAME.libwrap, P from
+ * SCOREP_LIBWRAP_PATH then the prefix, as scorep-cc --libwrap looks them up) its name, display
+ * name and prefix, with --build also its NAME.summary (the scorep-libwrap-init command). */
+enum { LW_INVALID = 2, LW_NOT_FOUND = 3 }; /* Score-P's exit codes */
+
+static int lw_display(const char *prefix, const char *dir, const char *name, int build)
+{
+    char path[8192], line[8192], display[8192] = "", lwname[8192] = "";
+    snprintf(path, sizeof path, "%s/%s.libwrap", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "scorep-info: cannot read %s\n", path);
+        return LW_INVALID;
+    }
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "LIBWRAP_NAME=", 13) == 0)
+            snprintf(lwname, sizeof lwname, "%s", line + 13);
+        else if (strncmp(line, "LIBWRAP_DISPLAY_NAME=", 21) == 0)
+            snprintf(display, sizeof display, "%s", line + 21);
+    }
+    fclose(f);
+    printf("%s\n", name);
+    if (!*lwname) {
+        fflush(stdout); /* the name, then why it is unusable */
+        fprintf(stderr,
+                "scorep-info: no LIBWRAP_NAME in %s: the library wrapper %s is probably corrupt "
+                "(run make install in its scorep-libwrap-init directory again)\n",
+                path, name);
+        return LW_INVALID;
+    }
+    printf("  Display name:\n    %s\n  Prefix:\n    %s\n", *display ? display : lwname, prefix);
+    if (build) {
+        snprintf(path, sizeof path, "%s/%s.summary", dir, name);
+        if (!(f = fopen(path, "r"))) {
+            fflush(stdout);
+            fprintf(stderr, "scorep-info: cannot read %s: the library wrapper %s is probably corrupt\n",
+                    path, name);
+            return LW_INVALID;
+        }
+        while (fgets(line, sizeof line, f))
+            printf("  %s", line);
+        fclose(f);
+    }
+    printf("\n");
+    return 0;
+}
+
+static int lw_is_anchor(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return n > 8 && strcmp(e->d_name + n - 8, ".libwrap") == 0;
+}
+
+static int libwrap_summary(int argc, char **argv)
+{
+    int build = 0, i = 2;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(argv[i], "--build") != 0) {
+            fprintf(stderr, "scorep-info: invalid option for libwrap-summary: '%s'\n", argv[i]);
+            return 1;
+        }
+        build = 1;
+    }
+    if (argc - i > 1) {
+        fprintf(stderr, "scorep-info: libwrap-summary takes one wrapper name, not '%s'\n",
+                argv[i + 1]);
+        return 1;
+    }
+    const char *want = i < argc ? argv[i] : NULL;
+    const char *env = getenv("SCOREP_LIBWRAP_PATH");
+    char paths[16384], seen[16384] = ":";
+    snprintf(paths, sizeof paths, "%s%s%s", env ? env : "", env && *env ? ":" : "",
+             SCOREP_PREFIX);
+    int found = 0;
+    for (char *save = NULL, *p = strtok_r(paths, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+        char key[8192], dir[8192];
+        snprintf(key, sizeof key, ":%s:", p);
+        if (strstr(seen, key)) /* a prefix named twice is listed once */
+            continue;
+        if (strlen(seen) + strlen(p) + 2 < sizeof seen)
+            strcat(strcat(seen, p), ":");
+        snprintf(dir, sizeof dir, "%s/share/scorep", p);
+        if (want) {
+            char anchor[16384];
+            snprintf(anchor, sizeof anchor, "%s/%s.libwrap", dir, want);
+            if (access(anchor, R_OK) == 0)
+                return lw_display(p, dir, want, build);
+            continue;
+        }
+        struct dirent **list;
+        int n = scandir(dir, &list, lw_is_anchor, alphasort), rc = 0;
+        for (int k = 0; k < n; k++) {
+            char name[512];
+            snprintf(name, sizeof name, "%.*s", (int)(strlen(list[k]->d_name) - 8),
+                     list[k]->d_name);
+            if (rc == 0 && (rc = lw_display(p, dir, name, build)) == 0)
+                found++;
+            free(list[k]);
+        }
+        if (n >= 0)
+            free(list);
+        if (rc != 0)
+            return rc;
+    }
+    if (want) {
+        fprintf(stderr, "scorep-info: could not find library wrapper '%s' (SCOREP_LIBWRAP_PATH: %s)\n",
+                want, env && *env ? env : "not set");
+        return LW_NOT_FOUND;
+    }
+    if (!found)
+        fprintf(stderr, "scorep-info: warning: no library wrappers available; please check "
+                        "SCOREP_LIBWRAP_PATH\n");
+    return ferror(stdout) || fflush(stdout) != 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -236,6 +364,8 @@ int main(int argc, char **argv)
         return build_info();
     if (strcmp(argv[1], "config-summary") == 0)
         return config_summary();
+    if (strcmp(argv[1], "libwrap-summary") == 0)
+        return libwrap_summary(argc, argv);
     fprintf(stderr, "scorep-info: unknown command '%s'; see scorep-info --help\n", argv[1]);
     return 1;
 }

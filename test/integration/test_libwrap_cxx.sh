@@ -99,6 +99,34 @@ run_to ic.nm nm wd/main_linktime
 expect_grep " T __wrap__ZNK3geo7Counter5valueEv$" ic.nm "installcheck: main_linktime calls value() through its wrapper"
 export SCOREP_LIBWRAP_PATH="$work/prefix"
 
+part "scorep-info libwrap-summary"
+run_to sum.out "$top_builddir/scorep-info" libwrap-summary --build cxx
+expect_eq "$(cat sum.out)" "cxx
+  Display name:
+    Geo C++
+  Prefix:
+    $work/prefix
+  Configure command:
+    scorep-libwrap-init           --name cxx \\
+                                  --display-name 'Geo C++' \\
+                                  --prefix '$work/prefix' \\
+                                  -x c++17 \\
+                                  --backend vanilla \\
+                                  --cppflags '-I$work/inc' \\
+                                  --ldflags '-L$work/lib -Wl,-rpath,$work/lib' \\
+                                  --libs '-lcxxlib'" "libwrap-summary --build cxx: Score-P's layout"
+run_to list.out "$top_builddir/scorep-info" libwrap-summary
+expect_eq "$(sed -n 1,5p list.out | tr '\n' '|')" "cxx|  Display name:|    Geo C++|  Prefix:|    $work/prefix|" \
+    "libwrap-summary lists the wrappers of SCOREP_LIBWRAP_PATH"
+rc=0; "$top_builddir/scorep-info" libwrap-summary nosuch >err.txt 2>&1 || rc=$?
+expect_eq "$rc:$(cat err.txt)" "3:scorep-info: could not find library wrapper 'nosuch' (SCOREP_LIBWRAP_PATH: $work/prefix)" \
+    "libwrap-summary NAME: a wrapper not found (Score-P's exit status 3)"
+sed -i '/^LIBWRAP_NAME=/d' prefix/share/scorep/cxx.libwrap
+rc=0; "$top_builddir/scorep-info" libwrap-summary cxx >err.txt 2>&1 || rc=$?
+expect_eq "$rc:$(tail -n 1 err.txt)" "2:scorep-info: no LIBWRAP_NAME in $work/prefix/share/scorep/cxx.libwrap: the library wrapper cxx is probably corrupt (run make install in its scorep-libwrap-init directory again)" \
+    "libwrap-summary: a corrupt anchor file (exit status 2)"
+make -C wd install >install.out 2>&1 || fail "make install again: $(cat install.out)"
+
 part "link-time wrapping"
 scorep_cc --libwrap=cxx g++ -O1 -Iinc -o app_lt "$SRC/cxxapp.cc" -Llib -Wl,-rpath,"$work/lib" -lcxxlib
 run_app lt env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=lt ./app_lt
