@@ -1058,6 +1058,40 @@ static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
         scorep_sampling_write_defs(g, names);
 }
 
+/* Score-P's region groups (its unification's create_region_groups): one group of type REGIONS
+ * per group name and paradigm of the regions that have one (a library wrapper's display name,
+ * docs/libwrap.md), members the region ids, at the group ids from first on. */
+static void write_region_groups(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u,
+                                uint32_t first)
+{
+    uint32_t n = u->n[U_REGION], id = first;
+    uint64_t *m = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const scorep_region_def *r = &u->regions[i];
+        if (!r->group)
+            continue;
+        uint32_t k = 0;
+        while (k < i && !(u->regions[k].group && u->regions[k].paradigm == r->paradigm &&
+                          strcmp(u->regions[k].group, r->group) == 0))
+            k++;
+        if (k < i) /* the group of an earlier region */
+            continue;
+        uint32_t name = strtab_add(st, r->group, 1);
+        if (!g)
+            continue;
+        if (!m && !(m = malloc(n * sizeof *m)))
+            return;
+        uint32_t c = 0;
+        for (k = i; k < n; k++)
+            if (u->regions[k].group && u->regions[k].paradigm == r->paradigm &&
+                strcmp(u->regions[k].group, r->group) == 0)
+                m[c++] = k;
+        OTF2_GlobalDefWriter_WriteGroup(g, id++, name, OTF2_GROUP_TYPE_REGIONS,
+                                        OTF2_PARADIGM_UNKNOWN, OTF2_GROUP_FLAG_NONE, c, m);
+    }
+    free(m);
+}
+
 static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
     write_system_tree(g, st, j);
@@ -1071,6 +1105,8 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
                               strtab_add(st, "OpenMP thread team", 1), strtab_add(st, "", 1),
                               &group, &comm);
     write_cuda_defs(g, st, j, group, comm);
+    /* after CUDA's groups: its location group, one per rank and its streams' group */
+    write_region_groups(g, st, j->u, j->cuda ? group + 2 + (uint32_t)j->size : group);
     write_params_metrics(g, st, j->u);
     write_sampling_defs(g, st);
     write_io_defs(g, st, j);

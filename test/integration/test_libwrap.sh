@@ -228,6 +228,13 @@ if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
         expect_eq "$(per_thread mpi_$mode ENTER)/$(per_thread mpi_$mode LEAVE)" "10 20 /10 20 " \
             "MPI ($mode): ml_add's Enters/Leaves per rank"
         expect_eq "$(trace_count mpi_$mode ENTER "" MPI_Allreduce)" 2 "MPI ($mode): one MPI_Allreduce per rank"
+        # the region group after MPI's and the threads' groups: every group id once
+        trace_defs mpi_$mode >mpi_$mode.defs
+        expect_eq "$(awk '$1 == "GROUP" { print $2 }' mpi_$mode.defs | sort | uniq -d | wc -l)" 0 \
+            "MPI ($mode): the group ids are distinct"
+        expect_eq "$(grep '^GROUP.*Type: REGIONS' mpi_$mode.defs | sed 's/ <[0-9]*>//g; s/^GROUP  *[0-9]*  *//')" \
+            'Name: "mylib", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 1 Member: "ml_add"' \
+            "MPI ($mode): the wrapper's region group"
     done
 else
     skip_part "mpicc and mpirun (Open MPI)"

@@ -142,6 +142,10 @@ expect_eq "$(visits lt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Coun
 # fail() throws: its region is left all the same, the calls after it are not below it
 expect_eq "$(paths lt 'fail|cx_plain|sum')" "main/cx_plain(int) main/geo::fail(int) main/geo::sum(int, ...) " \
     "link time: the exception leaves fail's region (the later calls are main's)"
+# Score-P's region group: one of type REGIONS named by the display name, the wrapped regions
+expect_eq "$(grep '^GROUP.*Type: REGIONS' lt.defs | sed 's/ <[0-9]*>//g; s/^GROUP  *[0-9]*  *//')" \
+    'Name: "Geo C++", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 11 Members: "geo::add(geo::real, geo::real)", "geo::Counter::Counter(int)", "geo::Counter::bump(int)", "geo::Counter::value()", "geo::Counter::instances()", "geo::Counter::operator==(const geo::Counter &)", "geo::Counter::apply(int (*)(int))", "geo::Counter::~Counter()", "geo::fail(int)", "geo::sum(int, ...)", "cx_plain(int)"' \
+    "the trace: the wrapper's region group (Score-P's: REGIONS, the display name, the regions defined)"
 run_to lt.anchor tar -xOf lt/profile.cubex anchor.xml
 expect_eq "$(awk '/<name>geo::fail\(int\)</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
     "<paradigm>libwrap:Geo C++</paradigm><role>wrapper</role>" \
