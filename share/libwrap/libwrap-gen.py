@@ -213,7 +213,9 @@ def check(path):
         print("[libwrap] %d symbols of the libraries have no declaration in libwrap.h: not wrapped" % len(undeclared))
     if missing:
         with open("missing.filter", "w") as fp:
-            fp.write("SCOREP_REGION_NAMES_BEGIN\n" + "".join("  EXCLUDE %s\n" % m for m in missing)
+            # a C++ symbol (_Z...) is matched as such: MANGLED (plain rules match demangled names)
+            fp.write("SCOREP_REGION_NAMES_BEGIN\n"
+                     + "".join("  EXCLUDE %s%s\n" % ("MANGLED " if m.startswith("_Z") else "", m) for m in missing)
                      + "SCOREP_REGION_NAMES_END\n")
         sys.stderr.write("[libwrap] error: %d declared functions have no symbol in the libraries (not wrapped); "
                          "they are listed in missing.filter: add them to the wrapper's filter if that is right, "

@@ -99,6 +99,21 @@ run_to ic.nm nm wd/main_linktime
 expect_grep " T __wrap__ZNK3geo7Counter5valueEv$" ic.nm "installcheck: main_linktime calls value() through its wrapper"
 export SCOREP_LIBWRAP_PATH="$work/prefix"
 
+part "make check: a declaration without a symbol"
+"$LWINIT" --name=cxm -x c++ --cppflags="-I$work/inc -DCX_WITH_MISSING" --ldflags="-L$work/lib" \
+    --libs=-lcxxlib --prefix="$work/prefix" wdm >/dev/null 2>&1 || fail "init wdm"
+echo '#include <cxxlib.h>' >>wdm/libwrap.h
+make -C wdm scorep_libwrap_cxm.cc >/dev/null 2>&1 || fail "make (wdm)"
+rc=0; make -C wdm check >check.out 2>&1 || rc=$?
+expect_eq "$rc" 2 "make check fails on a declaration without a symbol"
+expect_grep "^  MISSING _ZN3geo7missingEi $work/inc/cxxlib.h:[0-9]+ geo::missing\\(int\\)$" check.out \
+    "make check names its symbol, header and name"
+expect_eq "$(tr -s ' ' <wdm/missing.filter | tr '\n' '|')" \
+    "SCOREP_REGION_NAMES_BEGIN| EXCLUDE MANGLED _ZN3geo7missingEi|SCOREP_REGION_NAMES_END|" \
+    "missing.filter: a MANGLED rule for the C++ symbol"
+cat wdm/missing.filter >>wdm/cxm.filter
+make -C wdm check >check.out 2>&1 || fail "make check after missing.filter: $(cat check.out)"
+
 part "scorep-info libwrap-summary"
 run_to sum.out "$top_builddir/scorep-info" libwrap-summary --build cxx
 expect_eq "$(cat sum.out)" "cxx

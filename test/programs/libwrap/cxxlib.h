@@ -32,6 +32,9 @@ template <typename T> T twice(T v) { return v + v; } /* a template: not wrapped 
 void fail(int code);                                    /* throws code */
 int sum(int n, ...);
 int vsum(int n, va_list ap);
+#ifdef CX_WITH_MISSING
+int missing(int x); /* declared, never defined: make check reports it */
+#endif
 } // namespace geo
 
 extern "C" int cx_plain(int v);
