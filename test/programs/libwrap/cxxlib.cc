@@ -16,6 +16,7 @@ bool Counter::operator==(const Counter &other) const { return n_ == other.n_; }
 int Counter::apply(int (*f)(int)) const { return f(n_); }
 void Counter::reset() { n_ = 0; }
 void fail(int code) { throw code; }
+template <> int twice<int>(int v) { return 2 * v; }
 int sum(int n, ...)
 {
     int s = 0;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cxxlib.h: a C++ library for test_libwrap_cxx.sh: a namespace, overloads, a class with
  * members Score-P wraps (constructor, destructor, const and static members, an operator) and
- * ones it does not (inline, private, a template), an exception, and a variadic function with
- * its va_list twin. */
+ * ones it does not (inline, private, a template; its explicit specialization is), an
+ * exception, and a variadic function with its va_list twin. */
 #ifndef CXXLIB_H
 #define CXXLIB_H
 #include <stdarg.h>
@@ -29,6 +29,7 @@ private:
 };
 
 template <typename T> T twice(T v) { return v + v; } /* a template: not wrapped */
+template <> int twice<int>(int v);                     /* its specialization: wrapped */
 void fail(int code);                                    /* throws code */
 int sum(int n, ...);
 int vsum(int n, va_list ap);
