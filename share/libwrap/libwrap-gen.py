@@ -454,10 +454,12 @@ def main_cxx(a):
     declared = parse_cxx(a["source"], a.get("cppflags", ""), a.get("std", ""), a.get("src-dir", "."))
     wrapped, filtered, nosym, variadic, notes, seen = [], [], [], [], [], set()
     for d in declared:
-        if d["symbol"] in seen:
+        # as Score-P's parser: the headers the filter excludes (the C++ library's, <string>)
+        # are not looked at, nor counted
+        if d["symbol"] in seen or excluded(files_rules, d["path"]):
             continue
         seen.add(d["symbol"])
-        if excluded(files_rules, d["path"]) or excluded(region_rules, d["name"], d["symbol"]):
+        if excluded(region_rules, d["name"], d["symbol"]):
             filtered.append(d)
             continue
         if d["symbol"] not in syms:

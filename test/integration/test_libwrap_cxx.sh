@@ -23,11 +23,11 @@ cp "$SRC/cxxlib.h" inc/
 g++ -O2 -fPIC -shared -Iinc -o lib/libcxxlib.so "$SRC/cxxlib.cc" || fail "build libcxxlib.so"
 g++ -O1 -Iinc -o app_plain "$SRC/cxxapp.cc" -Llib -Wl,-rpath,"$work/lib" -lcxxlib || fail "build app_plain"
 ./app_plain >plain.out || fail "app_plain fails"
-expect_eq "$(cat plain.out)" 79 "the plain program's result"
+expect_eq "$(cat plain.out)" 479 "the plain program's result"
 
 # the regions of cxxapp.cc's calls, as Score-P names them (clang's display name, qualified)
-REGIONS='geo::add(int, int)|geo::add(geo::real, geo::real)|geo::Counter::Counter(int)|geo::Counter::~Counter()|geo::Counter::bump(int)|geo::Counter::value()|geo::Counter::instances()|geo::Counter::operator==(const geo::Counter &)|geo::Counter::apply(int (*)(int))|geo::fail(int)|geo::sum(int, ...)|geo::vsum(int, va_list)|geo::twice<>(int)|cx_plain(int)'
-EXPECTED="geo::add(int, int)=0/0 geo::add(geo::real, geo::real)=2/2 geo::Counter::Counter(int)=2/2 geo::Counter::~Counter()=2/2 geo::Counter::bump(int)=4/4 geo::Counter::value()=2/2 geo::Counter::instances()=1/1 geo::Counter::operator==(const geo::Counter &)=1/1 geo::Counter::apply(int (*)(int))=1/1 geo::fail(int)=1/1 geo::sum(int, ...)=1/1 geo::vsum(int, va_list)=0/0 geo::twice<>(int)=1/1 cx_plain(int)=1/1 "
+REGIONS='geo::add(int, int)|geo::add(geo::real, geo::real)|geo::Counter::Counter(int)|geo::Counter::~Counter()|geo::Counter::bump(int)|geo::Counter::value()|geo::Counter::instances()|geo::Counter::operator==(const geo::Counter &)|geo::Counter::apply(int (*)(int))|geo::Counter::label()|geo::fail(int)|geo::sum(int, ...)|geo::vsum(int, va_list)|geo::twice<>(int)|cx_plain(int)'
+EXPECTED="geo::add(int, int)=0/0 geo::add(geo::real, geo::real)=2/2 geo::Counter::Counter(int)=2/2 geo::Counter::~Counter()=2/2 geo::Counter::bump(int)=4/4 geo::Counter::value()=2/2 geo::Counter::instances()=1/1 geo::Counter::operator==(const geo::Counter &)=1/1 geo::Counter::apply(int (*)(int))=1/1 geo::Counter::label()=1/1 geo::fail(int)=1/1 geo::sum(int, ...)=1/1 geo::vsum(int, va_list)=0/0 geo::twice<>(int)=1/1 cx_plain(int)=1/1 "
 # "REGION=ENTERS/LEAVES " for each of REGIONS in EXPDIR's trace
 enters()
 {
@@ -80,10 +80,10 @@ echo '#include <cxxlib.h>' >>wd/libwrap.h
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED _ZN3geo7CounterC2Ei _ZN3geo7CounterD2Ev\n  EXCLUDE geo::add(int,*\nSCOREP_REGION_NAMES_END\n' >>wd/cxx.filter
 echo 'LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS += _ZN3geo3sumEiz:_ZN3geo4vsumEiP13__va_list_tag' >>wd/Makefile
 make -C wd >make.out 2>&1 || fail "make: $(tail -20 make.out)"
-expect_grep "cxx: 13 functions wrapped \\(16 declared, 3 filtered, 0 without a symbol in the libraries, 0 variadic skipped\\)" \
-    make.out "make wraps 13 of the 16 symbols (3 filtered; reset() private, inl() inline, twice a template: not counted)"
+expect_grep "cxx: 14 functions wrapped \\(17 declared, 3 filtered, 0 without a symbol in the libraries, 0 variadic skipped\\)" \
+    make.out "make wraps 14 of the 17 symbols (3 filtered; reset() private, inl() inline, twice a template: not counted)"
 expect_eq "$(tr '\n' ' ' <wd/cxx.wrap)" \
-    "--wrap=_ZN3geo3addEdd --wrap=_ZN3geo7CounterC1Ei --wrap=_ZN3geo7CounterD1Ev --wrap=_ZN3geo7Counter4bumpEi --wrap=_ZNK3geo7Counter5valueEv --wrap=_ZN3geo7Counter9instancesEv --wrap=_ZNK3geo7CountereqERKS0_ --wrap=_ZNK3geo7Counter5applyEPFiiE --wrap=_ZN3geo5twiceIiEET_S1_ --wrap=_ZN3geo4failEi --wrap=_ZN3geo3sumEiz --wrap=_ZN3geo4vsumEiP13__va_list_tag --wrap=cx_plain " \
+    "--wrap=_ZN3geo3addEdd --wrap=_ZN3geo7CounterC1Ei --wrap=_ZN3geo7CounterD1Ev --wrap=_ZN3geo7Counter4bumpEi --wrap=_ZNK3geo7Counter5valueEv --wrap=_ZN3geo7Counter9instancesEv --wrap=_ZNK3geo7CountereqERKS0_ --wrap=_ZNK3geo7Counter5applyEPFiiE --wrap=_ZNK3geo7Counter5labelB5cxx11Ev --wrap=_ZN3geo5twiceIiEET_S1_ --wrap=_ZN3geo4failEi --wrap=_ZN3geo3sumEiz --wrap=_ZN3geo4vsumEiP13__va_list_tag --wrap=cx_plain " \
     "cxx.wrap: the mangled symbols (extern \"C\" as it is)"
 expect_grep "_ZN3geo7Counter5resetEv" wd/cxx.check "make check's report lists the private member's symbol as undeclared"
 expect_no_grep "inl\\|reset" wd/cxx.wrap "inline and private members are not wrapped"
@@ -150,16 +150,16 @@ cmp plain.out lt.out || fail "link time: output differs from the plain run"
 expect_eq "$(enters lt)" "$EXPECTED" "link time: Enter/Leave per region (the exception leaves fail's region)"
 expect_eq "$(trace_check_nesting lt)" 0 "link time: the trace nests"
 trace_defs lt >lt.defs
-expect_grep 'Name: "geo::Counter::value\(\)" <[0-9]*> \(Aka. "_ZNK3geo7Counter5valueEv" <[0-9]*>\), Descr.: "" <[0-9]*>, Role: WRAPPER, Paradigm: NONE, Flags: NONE, File: "'"$work"'/inc/cxxlib.h" <[0-9]*>, Begin: 20, End: 0' \
+expect_grep 'Name: "geo::Counter::value\(\)" <[0-9]*> \(Aka. "_ZNK3geo7Counter5valueEv" <[0-9]*>\), Descr.: "" <[0-9]*>, Role: WRAPPER, Paradigm: NONE, Flags: NONE, File: "'"$work"'/inc/cxxlib.h" <[0-9]*>, Begin: 21, End: 0' \
     lt.defs "link time: value()'s region (demangled name, the symbol as canonical name, its header and line)"
-expect_eq "$(visits lt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 geo::twice<>(int)=1 " \
+expect_eq "$(visits lt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::label()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 geo::twice<>(int)=1 " \
     "link time: visits per region in the profile"
 # fail() throws: its region is left all the same, the calls after it are not below it
 expect_eq "$(paths lt 'fail|cx_plain|sum')" "main/cx_plain(int) main/geo::fail(int) main/geo::sum(int, ...) " \
     "link time: the exception leaves fail's region (the later calls are main's)"
 # Score-P's region group: one of type REGIONS named by the display name, the wrapped regions
 expect_eq "$(grep '^GROUP.*Type: REGIONS' lt.defs | sed 's/ <[0-9]*>//g; s/^GROUP  *[0-9]*  *//')" \
-    'Name: "Geo C++", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 12 Members: "geo::add(geo::real, geo::real)", "geo::Counter::Counter(int)", "geo::Counter::bump(int)", "geo::Counter::value()", "geo::Counter::instances()", "geo::Counter::operator==(const geo::Counter &)", "geo::Counter::apply(int (*)(int))", "geo::Counter::~Counter()", "geo::fail(int)", "geo::sum(int, ...)", "geo::twice<>(int)", "cx_plain(int)"' \
+    'Name: "Geo C++", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 13 Members: "geo::add(geo::real, geo::real)", "geo::Counter::Counter(int)", "geo::Counter::bump(int)", "geo::Counter::value()", "geo::Counter::instances()", "geo::Counter::operator==(const geo::Counter &)", "geo::Counter::apply(int (*)(int))", "geo::Counter::label()", "geo::Counter::~Counter()", "geo::fail(int)", "geo::sum(int, ...)", "geo::twice<>(int)", "cx_plain(int)"' \
     "the trace: the wrapper's region group (Score-P's: REGIONS, the display name, the regions defined)"
 run_to lt.anchor tar -xOf lt/profile.cubex anchor.xml
 expect_eq "$(awk '/<name>geo::fail\(int\)</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
@@ -179,7 +179,7 @@ expect_eq "$status:$(cat rt.err)" "0:" "run time: exit status, nothing on stderr
 cmp plain.out rt.out || fail "run time: output differs from the plain run"
 expect_eq "$(enters rt)" "$EXPECTED" "run time: Enter/Leave per region"
 expect_eq "$(trace_check_nesting rt)" 0 "run time: the trace nests"
-expect_eq "$(visits rt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 geo::twice<>(int)=1 " \
+expect_eq "$(visits rt)" "cx_plain(int)=1 geo::Counter::Counter(int)=2 geo::Counter::apply(int (*)(int))=1 geo::Counter::bump(int)=4 geo::Counter::instances()=1 geo::Counter::label()=1 geo::Counter::operator==(const geo::Counter &)=1 geo::Counter::value()=2 geo::Counter::~Counter()=2 geo::add(geo::real, geo::real)=2 geo::fail(int)=1 geo::sum(int, ...)=1 geo::twice<>(int)=1 " \
     "run time: visits per region in the profile"
 expect_eq "$(paths rt 'fail|cx_plain|sum')" "cx_plain(int) geo::fail(int) geo::sum(int, ...) " \
     "run time: the exception leaves fail's region"

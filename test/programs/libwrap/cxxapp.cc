@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // cxxapp.cc: calls cxxlib a known number of times (test_libwrap_cxx.sh counts each region's
 // visits): add(int, int) 3, add(double, double) 2, Counter(int) 2, ~Counter() 2, bump 4,
-// value 2, instances 1, operator== 1, apply 1, fail 1 (caught), sum 1, twice<int> 1,
-// cx_plain 1.
+// value 2, instances 1, operator== 1, apply 1, label 1, fail 1 (caught), sum 1,
+// twice<int> 1, cx_plain 1.
 #include "cxxlib.h"
 #include <cstdio>
 
@@ -21,6 +21,7 @@ int main()
         s += c.value() + d.value() + c.inl() + geo::Counter::instances();
         s += c == d;
         s += c.apply(plus1);
+        s += (long)c.label().size() * 100; /* "n=11" */
     }
     try {
         geo::fail(7);

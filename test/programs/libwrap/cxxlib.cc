@@ -14,6 +14,7 @@ int Counter::value() const { return n_; }
 int Counter::instances() { return live; }
 bool Counter::operator==(const Counter &other) const { return n_ == other.n_; }
 int Counter::apply(int (*f)(int)) const { return f(n_); }
+std::string Counter::label() const { return "n=" + std::to_string(n_); }
 void Counter::reset() { n_ = 0; }
 void fail(int code) { throw code; }
 template <> int twice<int>(int v) { return 2 * v; }

@@ -6,6 +6,7 @@
 #ifndef CXXLIB_H
 #define CXXLIB_H
 #include <stdarg.h>
+#include <string>
 
 namespace geo {
 typedef double real;
@@ -21,6 +22,7 @@ public:
     static int instances();
     bool operator==(const Counter &other) const;
     int apply(int (*f)(int)) const;
+    std::string label() const; /* a class returned by value (hidden pointer before the object) */
     int inl() const { return n_; } /* inline: not wrapped */
 
 private:
