@@ -4,6 +4,7 @@
 # wrapper filter lets through and the target libraries define (nm), and writes the wrapper
 # source (one file, compiled once for link-time and once for run-time wrapping), the list of
 # wrapped functions (NAME.wrap: one --wrap=f per line) and a report for `make check`.
+import ctypes
 import fnmatch
 import os
 import re
@@ -255,7 +256,6 @@ def load_cindex():
 def cxx_manglings(ci, cursor):
     """Every symbol of a constructor or destructor (complete and base object, deleting):
     clang_Cursor_getCXXManglings, which the bindings do not wrap."""
-    import ctypes
 
     class CXString(ctypes.Structure):  # the bindings' _CXString disposes of itself: the set owns these
         _fields_ = [("data", ctypes.c_void_p), ("flags", ctypes.c_uint)]
@@ -288,7 +288,7 @@ def parse_cxx(source, cppflags, std, src_dir):
     ci = load_cindex()
     lib = ci.conf.lib
     lib.clang_Cursor_isFunctionInlined.argtypes = [ci.Cursor]
-    lib.clang_Cursor_isFunctionInlined.restype = ctypes_uint()
+    lib.clang_Cursor_isFunctionInlined.restype = ctypes.c_uint
     args = ["-x", "c++"] + (["-std=" + std] if std else []) + shlex.split(cppflags)
     try:
         tu = ci.Index.create().parse(source, args=args)
@@ -332,7 +332,7 @@ def parse_cxx(source, cppflags, std, src_dir):
             loc = ch.location
             if loc.file is None:
                 continue
-            canon = ch.canonical.hash
+            canon = ch.canonical.get_usr() or ch.canonical.hash  # a declaration seen before
             if canon in seen_canon:
                 continue
             seen_canon.add(canon)
@@ -356,8 +356,7 @@ def parse_cxx(source, cppflags, std, src_dir):
                     syms, member = cxx_manglings(ci, ch), True
             path = os.path.normpath(os.path.join(src_dir, loc.file.name))
             ret = ch.result_type.get_canonical().spelling
-            params = [a.type.spelling if a.type.spelling == "va_list" else a.type.get_canonical().spelling
-                      for a in ch.get_arguments()]
+            params = [cxx_param_type(a.type) for a in ch.get_arguments()]
             for s in syms:
                 if s and not s.startswith("__builtin_"):
                     decls.append(dict(name=qualified(ch), symbol=s, path=path, line=loc.line, ret=ret,
@@ -368,16 +367,21 @@ def parse_cxx(source, cppflags, std, src_dir):
     return decls
 
 
-def ctypes_uint():
-    import ctypes
-    return ctypes.c_uint
+def cxx_param_type(t):
+    """A parameter's type for the wrapper: the canonical one (no typedef of the library's scope
+    to resolve), except a va_list, whose canonical type is the builtin it decays to."""
+    canon = t.get_canonical().spelling
+    if t.spelling in ("va_list", "std::va_list", "__gnuc_va_list") or \
+            canon in ("__va_list_tag *", "struct __va_list_tag *"):
+        return "va_list"
+    return canon
 
 
 def cstr(s):
     return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def gen_cxx_wrapper(i, d, group_macro="LW_GROUP"):
+def gen_cxx_wrapper(i, d):
     """One wrapper, a C-linkage function named by the mangled symbol (as Score-P writes it:
     a member function's object is its first argument, void *), so that -Wl,--wrap=SYMBOL and
     the run-time library's interposition work on the symbol as it is. The region is left by a
@@ -399,7 +403,7 @@ def gen_cxx_wrapper(i, d, group_macro="LW_GROUP"):
     c = []
     c.append("/* %s:%d: %s */" % (d["path"], d["line"], d["name"]))
     c.append("static scorep_libwrap_fn lw_fn_%d = {%s, %s, %s, %d, %s, 0};"
-             % (i, cstr(d["name"]), cstr(sym), cstr(d["path"]), d["line"], group_macro))
+             % (i, cstr(d["name"]), cstr(sym), cstr(d["path"]), d["line"], "LW_GROUP"))
     c.append("using lw_ret_%d = %s;" % (i, d["ret"]))
     for alias, t in zip(aliases, ptypes):
         c.append("using %s = %s;" % (alias, t))
