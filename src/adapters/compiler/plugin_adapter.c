@@ -82,6 +82,9 @@ __attribute__((visibility("default"))) void scorep_plugin_enter(scorep_plugin_re
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
     uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+    /* kept in its register, as the -finstrument-functions hook's: GCC otherwise computes it
+     * a second time on the traced path */
+    __asm__("" : "+r"(sp));
     if (__builtin_expect(l != NULL && h - 1 < SCOREP_PLUGIN_FILTERED - 1, 1))
         scorep_event_enter_measured(l, h - 1, sp);
     else
