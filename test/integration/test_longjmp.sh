@@ -111,7 +111,7 @@ if command -v clang >/dev/null 2>&1; then
         scorep_cc --instrument=plugin clang -O2 -o lj_clang_plugin "$SRC"
         check clang_plugin_both both ./lj_clang_plugin
     else
-        skip_part "LLVM plugin (not built here)"
+        skip_part_here "LLVM plugin" "not built in this build tree (cross_aarch64.sh builds none)"
     fi
 else
     skip_part clang
