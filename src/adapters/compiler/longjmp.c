@@ -7,6 +7,7 @@
 /* our definitions are the plain names: no fortify redirect of them to __longjmp_chk */
 #undef _FORTIFY_SOURCE
 #include "adapters/compiler/jump_sp.h"
+#include "base/log.h"
 #include "core/events.h"
 
 #include <dlfcn.h>
@@ -76,9 +77,17 @@ static __attribute__((noinline, no_instrument_function)) void
 jump_leave_calls(const struct __jmp_buf_tag *env)
 {
     scorep_location *l = scorep_tls_location;
-    if (!jump_sp_ok || !l || l->finished || __atomic_load_n(&l->busy, __ATOMIC_RELAXED) != 0 ||
-        !l->depth)
+    if (!l || l->finished || __atomic_load_n(&l->busy, __ATOMIC_RELAXED) != 0 || !l->depth)
         return;
+    if (!jump_sp_ok) {
+        /* a machine whose layout jump_sp.h knows, and the check at load failed (a C library
+         * that changed it): say once that the jumps close nothing */
+        static int said;
+        if (SCOREP_JUMP_SP_KNOWN && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            scorep_warn("longjmp: this C library's jmp_buf cannot be read; the calls a jump "
+                        "abandons are closed by the next leave that does not match");
+        return;
+    }
     uintptr_t target = scorep_jump_sp(env, jump_guard);
     if (target <= (uintptr_t)__builtin_frame_address(0))
         return;
