@@ -5,9 +5,10 @@
 # (adapters/compiler/longjmp.c): the calls made after the jump are children of the frame
 # that called setjmp. test/programs/longjmp_calls.c: a jump out of 3 levels, one that
 # abandons nothing, nested setjmp, one in a pthread, a siglongjmp out of a SIGALRM handler
-# that interrupted an instrumented call. Under gcc's and clang's -finstrument-functions and
-# the GCC and LLVM plugins, with -D_FORTIFY_SOURCE=2 (__longjmp_chk), and unchanged under
-# scorep-run (-finstrument-functions, the runtime preloaded); profiling, tracing and both.
+# that interrupted an instrumented call, on the thread's stack and on an alternate one.
+# Under gcc's and clang's -finstrument-functions and the GCC and LLVM plugins, with
+# -D_FORTIFY_SOURCE=2 (__longjmp_chk), and unchanged under scorep-run
+# (-finstrument-functions, the runtime preloaded); profiling, tracing and both.
 # Expected: the call paths with their visits and each location's Enter/Leave order as the
 # program's comments derive them; the profile read by scorep-cube-dump and, where
 # CUBELIB_DUMP names CubeLib's cube_dump (or one is on PATH), by CubeLib.
@@ -36,6 +37,10 @@ expected_profile=$(sort <<'EOF'
 0 main/s1/s2=1
 0 main/s1/s2/on_alarm=1
 0 main/s_after=1
+0 main/k1=1
+0 main/k1/k2=1
+0 main/k1/k2/on_alt=1
+0 main/k_after=1
 1 THREADS=1
 1 THREADS/t_main=1
 1 THREADS/t_main/t1=1
@@ -46,7 +51,12 @@ EOF
 # the Enter/Leave order of the program's functions per location (E: Enter, L: Leave; the
 # pthread adapter's regions left out): the abandoned calls' Leaves, innermost first, right
 # after their last Enter, before the next call
-expected_main="E:main E:a1 E:a2 E:a3 L:a3 L:a2 L:a1 E:a_after L:a_after E:none E:none_after L:none_after L:none E:n1 E:n2 E:n3 L:n3 L:n2 E:n1_mid L:n1_mid E:n4 L:n4 L:n1 E:n_after L:n_after E:s1 E:s2 E:on_alarm L:on_alarm L:s2 L:s1 E:s_after L:s_after L:main"
+expected_main="E:main E:a1 E:a2 E:a3 L:a3 L:a2 L:a1 E:a_after L:a_after"
+expected_main="$expected_main E:none E:none_after L:none_after L:none"
+expected_main="$expected_main E:n1 E:n2 E:n3 L:n3 L:n2 E:n1_mid L:n1_mid E:n4 L:n4 L:n1"
+expected_main="$expected_main E:n_after L:n_after"
+expected_main="$expected_main E:s1 E:s2 E:on_alarm L:on_alarm L:s2 L:s1 E:s_after L:s_after"
+expected_main="$expected_main E:k1 E:k2 E:on_alt L:on_alt L:k2 L:k1 E:k_after L:k_after L:main"
 expected_thread="E:t_main E:t1 E:t2 L:t2 L:t1 E:t_after L:t_after L:t_main"
 
 # order EXPDIR LOCATION: the Enter/Leave order of LOCATION in the trace
@@ -71,7 +81,7 @@ check()
     run_app "$e" env SCOREP_ENABLE_PROFILING=$p SCOREP_ENABLE_TRACING=$t \
         SCOREP_EXPERIMENT_DIRECTORY="$e" "$@"
     expect_eq "$status" 0 "$e: exit status"
-    expect_eq "$(cat "$e.out")" "done 1111115" "$e: program output"
+    expect_eq "$(cat "$e.out")" "done 11111115" "$e: program output"
     expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
     if [ $p = true ]; then
         expect_eq "$(profile_dump "$e" -m visits | awk -F'\t' '$2 != "." {

@@ -12,7 +12,10 @@
  *   thread t_main (setjmp) -> t1 -> t2, longjmp to t_main; t_main -> t_after (a pthread)
  *   signal main -> s1 -> s2, spinning until SIGALRM: the handler on_alarm siglongjmps to
  *          main; then main -> s_after
- * Prints "done 1111115" (the scenes add 11, 101, 11002, 100001 and 1000000 to sink). */
+ *   altstack the same with the handler on an alternate signal stack (static, below the
+ *          stack): main -> k1 -> k2, on_alt siglongjmps to main; then main -> k_after
+ * Prints "done 11111115" (the scenes add 11, 101, 11002, 100001, 1000000 and 10000000 to
+ * sink). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -158,6 +161,33 @@ NI void s_after(void)
     sink += 1000000;
 }
 
+NI void on_alt(int sig)
+{
+    (void)sig;
+    siglongjmp(sig_back, 1);
+}
+
+NI void k2(void)
+{
+    struct itimerval it = {{0, 0}, {0, 20000}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    for (;;)
+        spins++;
+}
+
+NI void k1(void)
+{
+    k2();
+    sink++;
+}
+
+NI void k_after(void)
+{
+    sink += 10000000;
+}
+
+static char alt_stack[1 << 16];
+
 int main(void)
 {
     if (!setjmp(top))
@@ -176,6 +206,14 @@ int main(void)
     if (!sigsetjmp(sig_back, 1))
         s1();
     s_after();
+    stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack};
+    sigaltstack(&ss, NULL);
+    sa.sa_handler = on_alt;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(SIGALRM, &sa, NULL);
+    if (!sigsetjmp(sig_back, 1))
+        k1();
+    k_after();
     printf("done %ld\n", sink);
     return 0;
 }
