@@ -17,7 +17,8 @@
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
 
 /* glibc's functions, found once at load (a jump out of a signal handler must not call dlsym,
- * which is not async-signal-safe); a jump before that finds its own lazily */
+ * which is not async-signal-safe); a jump before that, or of one not found then, looks
+ * again and aborts when there is none (resolve) */
 static jump_fn real_longjmp, real__longjmp, real_siglongjmp, real_longjmp_chk;
 /* whether scorep_jump_sp reads this C library's jmp_buf right (jump_sp_works), and
  * AArch64's pointer guard */
@@ -50,10 +51,11 @@ static jump_fn resolve(jump_fn *slot, const char *name)
 
 __attribute__((constructor, no_instrument_function)) static void jump_init(void)
 {
-    resolve(&real_longjmp, "longjmp");
-    resolve(&real__longjmp, "_longjmp");
-    resolve(&real_siglongjmp, "siglongjmp");
-    /* absent from C libraries without fortification: then nothing calls ours either */
+    /* not resolve(): a function missing here (__longjmp_chk of a C library without
+     * fortification, which then no program calls) must not stop the process at load */
+    real_longjmp = (jump_fn)dlsym(RTLD_NEXT, "longjmp");
+    real__longjmp = (jump_fn)dlsym(RTLD_NEXT, "_longjmp");
+    real_siglongjmp = (jump_fn)dlsym(RTLD_NEXT, "siglongjmp");
     real_longjmp_chk = (jump_fn)dlsym(RTLD_NEXT, "__longjmp_chk");
 #if SCOREP_JUMP_SP_KNOWN
 #if defined(__aarch64__)
