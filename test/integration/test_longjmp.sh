@@ -102,9 +102,11 @@ for mode in profile trace both; do
     check functions_$mode $mode ./lj_functions
 done
 
-part "GCC plugin"
+part "GCC plugin: profile, trace, both"
 scorep_cc --instrument=plugin gcc -O2 -o lj_plugin "$SRC"
-check plugin_both both ./lj_plugin
+for mode in profile trace both; do
+    check plugin_$mode $mode ./lj_plugin
+done
 
 part "-D_FORTIFY_SOURCE=2: the program calls __longjmp_chk"
 scorep_cc --instrument=functions gcc -O2 -D_FORTIFY_SOURCE=2 -o lj_fortify "$SRC"
