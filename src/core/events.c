@@ -36,12 +36,21 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region)
     scorep_event_leave(l, region);
 }
 
+/* A call's recorded sp is its function's stack pointer at the hook's call (the hook's CFA):
+ * the frame's own handler or setjmp caller has the same or a higher one at its call of
+ * __cxa_begin_catch or setjmp, its callees a lower one (their CFA at most its stack
+ * pointer, their stack pointer 16 bytes below at least). A call without sp (0: user
+ * regions, the other adapters' wrappers) ends the walk: where it lies is not known. */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 {
     SCOREP_LOCATION_EVENT(l);
-    while (l && l->depth > 0 && !l->off_depth && l->stack_sp[l->depth - 1] != 0 &&
-           l->stack_sp[l->depth - 1] < sp)
-        scorep_event_leave(l, l->stack_region[l->depth - 1]);
+    while (l && l->depth > 0 && !l->off_depth && scorep_measurement_on() &&
+           l->stack_sp[l->depth - 1] != 0 && l->stack_sp[l->depth - 1] < sp) {
+        uint32_t d = l->depth;
+        scorep_event_leave(l, l->stack_region[d - 1]);
+        if (l->depth >= d) /* not left (cannot happen with the tests above): never loop */
+            break;
+    }
 }
 
 static int usable(scorep_location *l)

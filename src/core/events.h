@@ -590,7 +590,9 @@ bool scorep_event_recording_select(scorep_location *l);
 /* At start (the runtime's begin phase, before the measurement is active): recording off. */
 void scorep_event_recording_start_off(scorep_location *l);
 void scorep_event_recording_deselect(scorep_location *l);
-/* Leaves every call whose frame lies below sp (deeper in the stack): they were unwound. */
+/* Leaves every call whose frame lies below sp (deeper in the stack), innermost first: they
+ * were unwound (an exception caught at sp, compiler_adapter.c) or are abandoned by a jump
+ * to sp (longjmp.c). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp);
 
 #endif

@@ -125,9 +125,10 @@ check_fast() # INSTRUMENTATION
 }
 
 # Leaves whose calls' exits were lost (test/programs/lost_exits.c: inner and outer left by
-# longjmp): main's leave finds inner's Enter last in its depth's stream, which the traced
-# fast leave tests for its region (session 18: instead of the call stack's), so it takes the
-# general path, which leaves inner and outer first: one Enter and one Leave per function,
+# __builtin_longjmp, which the runtime does not see; longjmp's: test_longjmp.sh): main's
+# leave finds inner's Enter last in its depth's stream, which the traced fast leave tests
+# for its region (session 18: instead of the call stack's), so it takes the general path,
+# which leaves inner and outer first: one Enter and one Leave per function,
 # well nested, and in the profile after() below inner, where the call stack had it.
 check_lost_exits() # INSTRUMENTATION
 {

@@ -56,7 +56,7 @@ static uint32_t plugin_register(scorep_plugin_region *d)
 
 /* The general path of a first call or a filtered region, out of line: the hook needs no
  * saved registers. */
-__attribute__((noinline)) static void plugin_enter_general(scorep_plugin_region *d)
+__attribute__((noinline)) static void plugin_enter_general(scorep_plugin_region *d, uintptr_t sp)
 {
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(!l, 0) && !(l = scorep_location_slow()))
@@ -65,22 +65,30 @@ __attribute__((noinline)) static void plugin_enter_general(scorep_plugin_region 
     if (__builtin_expect(h == 0, 0))
         h = plugin_register(d);
     if (h != SCOREP_PLUGIN_FILTERED)
-        scorep_event_enter_sp(l, h - 1, 0); /* sp 0: the inserted cleanup leaves on unwinding */
+        scorep_event_enter_sp(l, h - 1, sp);
 }
 
 /* A measured call is a tail call of the function of l's mode (core/events.h,
  * scorep_event_enter_measured: the fast path, or the general one for metric sources,
  * substrate plugins and the fast path's own exceptions); a first call and a filtered
  * region one of plugin_enter_general. h - 1 is below SCOREP_PLUGIN_FILTERED - 1 exactly
- * for a registered, measured region. */
+ * for a registered, measured region. sp: the instrumented function's stack pointer at this
+ * call (our CFA), as the -finstrument-functions hook records it: a longjmp out of the call
+ * leaves it (longjmp.c; exceptions leave it through the inserted cleanup). On x86-64 one
+ * lea more than the constant 0 stored before session 22 (docs/design.md, "Jumps out of
+ * calls": the A/B figures). */
 __attribute__((visibility("default"))) void scorep_plugin_enter(scorep_plugin_region *d)
 {
     scorep_location *l = scorep_tls_location;
     uint32_t h = __atomic_load_n(&d->handle, __ATOMIC_ACQUIRE);
+    uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+    /* kept in its register, as the -finstrument-functions hook's: GCC otherwise computes it
+     * a second time on the traced path */
+    __asm__("" : "+r"(sp));
     if (__builtin_expect(l != NULL && h - 1 < SCOREP_PLUGIN_FILTERED - 1, 1))
-        scorep_event_enter_measured(l, h - 1, 0);
+        scorep_event_enter_measured(l, h - 1, sp);
     else
-        plugin_enter_general(d);
+        plugin_enter_general(d, sp);
 }
 
 __attribute__((visibility("default"))) void scorep_plugin_leave(scorep_plugin_region *d)

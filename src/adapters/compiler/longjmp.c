@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* longjmp.c: the longjmp family interposed (longjmp, _longjmp, siglongjmp and the fortified
+ * __longjmp_chk), at link time and under scorep-run's preload like __cxa_begin_catch: a jump
+ * out of instrumented functions skips their exit hooks, so before it jumps the calls it
+ * abandons are left, innermost first, at the time of the jump; the calls made after it then
+ * sit under the frame that called setjmp (docs/design.md, "Jumps out of calls"). */
+/* our definitions are the plain names: no fortify redirect of them to __longjmp_chk */
+#undef _FORTIFY_SOURCE
+#include "adapters/compiler/jump_sp.h"
+#include "base/log.h"
+#include "core/events.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
+
+/* glibc's functions, found once at load (a jump out of a signal handler must not call dlsym,
+ * which is not async-signal-safe); a jump before that, or of one not found then, looks
+ * again and aborts when there is none (resolve) */
+static jump_fn real_longjmp, real__longjmp, real_siglongjmp, real_longjmp_chk;
+/* whether scorep_jump_sp reads this C library's jmp_buf right (jump_sp_works), and
+ * AArch64's pointer guard */
+static bool jump_sp_ok;
+static uintptr_t jump_guard;
+
+/* A setjmp in this frame: the stack pointer read back must be this frame's, at or below
+ * its locals and within a page or two of its CFA. A wrong layout or guard gives a value
+ * that passes with a chance of about 2^-48. */
+static __attribute__((noinline, no_instrument_function)) bool jump_sp_works(void)
+{
+    jmp_buf b;
+    if (setjmp(b) != 0)
+        return false;
+    uintptr_t sp = scorep_jump_sp(b, jump_guard), cfa = (uintptr_t)__builtin_dwarf_cfa();
+    return sp <= (uintptr_t)&b && sp < cfa && cfa - sp < 8192;
+}
+
+static jump_fn resolve(jump_fn *slot, const char *name)
+{
+    jump_fn f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = (jump_fn)dlsym(RTLD_NEXT, name);
+        __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+    }
+    if (!f)
+        abort(); /* no C library's longjmp behind us: nothing sensible is left to do */
+    return f;
+}
+
+__attribute__((constructor, no_instrument_function)) static void jump_init(void)
+{
+    /* not resolve(): a function missing here (__longjmp_chk of a C library without
+     * fortification, which then no program calls) must not stop the process at load */
+    real_longjmp = (jump_fn)dlsym(RTLD_NEXT, "longjmp");
+    real__longjmp = (jump_fn)dlsym(RTLD_NEXT, "_longjmp");
+    real_siglongjmp = (jump_fn)dlsym(RTLD_NEXT, "siglongjmp");
+    real_longjmp_chk = (jump_fn)dlsym(RTLD_NEXT, "__longjmp_chk");
+#if SCOREP_JUMP_SP_KNOWN
+#if defined(__aarch64__)
+    /* ld.so's (GLIBC_PRIVATE), which the shared libc's PTR_MANGLE loads */
+    const uintptr_t *g = dlsym(RTLD_DEFAULT, "__pointer_chk_guard");
+    if (!g)
+        return;
+    jump_guard = *g;
+#endif
+    jump_sp_ok = jump_sp_works();
+#endif
+}
+
+/* Leaves the calls of this thread that the jump to env abandons: those whose recorded stack
+ * pointer (core/events.c) is below the one env returns to, setjmp's caller's at its call.
+ * Nothing when the jmp_buf cannot be read, when the target is not above this frame (not a
+ * jump up this thread's stack: a wrong jmp_buf, which glibc's __longjmp_chk reports), or
+ * when an event of this location is in progress: a jump out of a signal handler that
+ * interrupted the runtime (not async-signal-safe; its state is not the calls' state). */
+static __attribute__((noinline, no_instrument_function)) void
+jump_leave_calls(const struct __jmp_buf_tag *env)
+{
+    scorep_location *l = scorep_tls_location;
+    if (!l || l->finished || __atomic_load_n(&l->busy, __ATOMIC_RELAXED) != 0 || !l->depth)
+        return;
+    if (!jump_sp_ok) {
+        /* a machine whose layout jump_sp.h knows, and the check at load failed (a C library
+         * that changed it): say once that the jumps close nothing */
+        static int said;
+        if (SCOREP_JUMP_SP_KNOWN && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            scorep_warn("longjmp: this C library's jmp_buf cannot be read; the calls a jump "
+                        "abandons are closed by the next leave that does not match");
+        return;
+    }
+    uintptr_t target = scorep_jump_sp(env, jump_guard);
+    if (target <= (uintptr_t)__builtin_frame_address(0))
+        return;
+    scorep_event_unwind_to(l, target);
+}
+
+__attribute__((noreturn, no_instrument_function, visibility("default"))) void
+longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    jump_leave_calls(env);
+    resolve(&real_longjmp, "longjmp")(env, val);
+    abort();
+}
+
+__attribute__((noreturn, no_instrument_function, visibility("default"))) void
+_longjmp(struct __jmp_buf_tag env[1], int val)
+{
+    jump_leave_calls(env);
+    resolve(&real__longjmp, "_longjmp")(env, val);
+    abort();
+}
+
+__attribute__((noreturn, no_instrument_function, visibility("default"))) void
+siglongjmp(struct __jmp_buf_tag env[1], int val)
+{
+    jump_leave_calls(env);
+    resolve(&real_siglongjmp, "siglongjmp")(env, val);
+    abort();
+}
+
+/* -D_FORTIFY_SOURCE's longjmp, _longjmp and siglongjmp (bits/setjmp2.h) */
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn));
+__attribute__((noreturn, no_instrument_function, visibility("default"))) void
+__longjmp_chk(struct __jmp_buf_tag env[1], int val)
+{
+    jump_leave_calls(env);
+    resolve(&real_longjmp_chk, "__longjmp_chk")(env, val);
+    abort();
+}
