@@ -29,6 +29,11 @@ void scorep_substrates_new_region(uint32_t region);
 void scorep_substrates_new_io_file(uint32_t file);
 void scorep_substrates_new_io_handle(uint32_t handle);
 void scorep_substrates_new_io_paradigms(void);
+/* MPI and SHMEM definitions: communicators (INTERIM_COMMUNICATOR), groups (GROUP) and RMA
+ * windows (RMA_WINDOW), each handle its defs id + 1 */
+void scorep_substrates_new_comm(uint32_t comm);
+void scorep_substrates_new_group(uint32_t group);
+void scorep_substrates_new_win(uint32_t win);
 void scorep_substrates_assign_ids(void);
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent);

@@ -14,6 +14,7 @@
 #include "core/subsystem.h"
 #include "defs/defs.h"
 #include "defs/defs_io.h"
+#include "defs/defs_mpi.h"
 #include "ipc/ipc.h"
 #include "metrics/metrics.h"
 
@@ -48,6 +49,18 @@ static void substrates_init(void)
         scorep_substrates_new_io_file(id);
     for (uint32_t id = 0; id < nh; id++)
         scorep_substrates_new_io_handle(id);
+    /* communicators, groups and RMA windows (MPI, SHMEM), those defined so far and the
+     * ones to come */
+    uint32_t nc = scorep_defs_comm_count(), ng = scorep_defs_group_count(),
+             nw = scorep_defs_win_count();
+    scorep_defs_on_new_mpi(scorep_substrates_new_comm, scorep_substrates_new_group,
+                           scorep_substrates_new_win);
+    for (uint32_t id = 0; id < nc; id++)
+        scorep_substrates_new_comm(id);
+    for (uint32_t id = 0; id < ng; id++)
+        scorep_substrates_new_group(id);
+    for (uint32_t id = 0; id < nw; id++)
+        scorep_substrates_new_win(id);
     scorep_substrates_assign_ids();
 }
 
