@@ -792,18 +792,29 @@ void scorep_substrates_assign_ids(void)
             plugins[i].info.assign_id(i);
 }
 
+/* A CPU location's implicit task (Score-P creates it with the location and completes it at
+ * its end): its handle is the location's substrate data, an address of its own. */
+static SCOREP_TaskHandle implicit_task(struct scorep_location *l)
+{
+    return (SCOREP_TaskHandle)(void *)scorep_substrates_location_data(l);
+}
+
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent)
 {
     EACH_PLUGIN(create_location, LOC(l), LOC(parent));
-    if (!scorep_substrates_location_gpu(l))
+    if (!scorep_substrates_location_gpu(l)) {
+        EACH_PLUGIN(core_task_create, LOC(l), implicit_task(l));
         EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), 0);
+    }
 }
 
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent)
 {
-    if (!scorep_substrates_location_gpu(l))
+    if (!scorep_substrates_location_gpu(l)) {
         EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+        EACH_PLUGIN(core_task_complete, LOC(l), implicit_task(l));
+    }
     EACH_PLUGIN(delete_location, LOC(l));
 }
 
@@ -1305,4 +1316,49 @@ void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bo
                   : SCOREP_EVENT_RMA_OP_COMPLETE_NON_BLOCKING,
          SCOREP_Substrates_RmaOpCompleteBlockingCb, c)
     (*c)(LOC(l), t, win_handle(win), matching_id);
+}
+
+/* ------------------------------------------------------------ OpenMP tasks */
+static SCOREP_TaskHandle task_handle(struct scorep_location *l, const void *task)
+{
+    return task ? (SCOREP_TaskHandle)(void *)task : implicit_task(l);
+}
+
+void scorep_substrates_task_create(struct scorep_location *l, uint64_t t, uint32_t team,
+                                   uint32_t creator, uint32_t generation)
+{
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_CREATE, SCOREP_Substrates_ThreadForkJoinTaskCreateCb, c)
+    (*c)(LOC(l), t, SCOREP_PARADIGM_OPENMP, handle(team), creator, generation);
+}
+
+void scorep_substrates_task_switch(struct scorep_location *l, uint64_t t, uint64_t *metrics,
+                                   uint32_t team, uint32_t creator, uint32_t generation,
+                                   const void *task)
+{
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_SWITCH, SCOREP_Substrates_ThreadForkJoinTaskSwitchCb, c)
+    (*c)(LOC(l), t, metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator, generation,
+         task_handle(l, task));
+}
+
+void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_t region,
+                                  uint64_t *metrics, uint32_t team, uint32_t creator,
+                                  uint32_t generation, const void *task)
+{
+    SCOREP_TaskHandle h = task_handle(l, task);
+    /* Score-P creates its task object when the task begins, and says so first */
+    EACH_PLUGIN(core_task_create, LOC(l), h);
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN, SCOREP_Substrates_ThreadForkJoinTaskBeginCb, c)
+    (*c)(LOC(l), t, handle(region), metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator,
+         generation, h);
+}
+
+void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
+                                uint64_t *metrics, uint32_t team, uint32_t creator,
+                                uint32_t generation, const void *task)
+{
+    SCOREP_TaskHandle h = task_handle(l, task);
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END, SCOREP_Substrates_ThreadForkJoinTaskEndCb, c)
+    (*c)(LOC(l), t, handle(region), metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator,
+         generation, h);
+    EACH_PLUGIN(core_task_complete, LOC(l), h);
 }

@@ -96,6 +96,24 @@ typedef enum {
 /* paradigm: defs.h scorep_paradigm */
 void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
                               scorep_substrates_thread_event kind, int paradigm, uint32_t a);
+/* OpenMP tasks (Score-P's THREAD_FORK_JOIN_TASK_*): team: the team number (as TEAM_BEGIN's);
+ * creator and generation: the task's creating thread (its index in the team) and that
+ * thread's task count, as the trace records them (generation 0: the implicit task); task: an
+ * opaque handle, the adapter's task object (NULL: the location's implicit task). Begin and
+ * end stand for the enter and the leave of the task's region (t, metrics: theirs), which
+ * plugins then do not get as ENTER_REGION/EXIT_REGION; begin announces the task with the
+ * core_task_create management call first, end ends it with core_task_complete after. */
+void scorep_substrates_task_create(struct scorep_location *l, uint64_t t, uint32_t team,
+                                   uint32_t creator, uint32_t generation);
+void scorep_substrates_task_switch(struct scorep_location *l, uint64_t t, uint64_t *metrics,
+                                   uint32_t team, uint32_t creator, uint32_t generation,
+                                   const void *task);
+void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_t region,
+                                  uint64_t *metrics, uint32_t team, uint32_t creator,
+                                  uint32_t generation, const void *task);
+void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
+                                uint64_t *metrics, uint32_t team, uint32_t creator,
+                                uint32_t generation, const void *task);
 void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
                             uint32_t lock, uint32_t order);
 /* A parameter's type: the values of Score-P's SCOREP_ParameterType (SCOREP_PublicTypes.h,

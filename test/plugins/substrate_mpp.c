@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_mpp.c: a substrate plugin (Score-P's public headers only) for the one-sided,
- * non-blocking collective and communicator events: it logs each with its arguments, in the
- * order they come, counts them per type, checks that every window, group and communicator
- * handle they carry was announced by new_definition_handle with its type before the event,
- * and that timestamps do not go back per location (enters and exits included). It writes
- * all of it at write_data to $SUBSTRATE_MPP_OUT.<rank> ("count NAME n" lines, then "log"
- * lines "NAME timestamp arguments"). Test-only: one process-wide log under a lock. */
+ * non-blocking collective, communicator and OpenMP task events: it logs each with its
+ * arguments, in the order they come, counts them per type, checks that every window, group
+ * and communicator handle they carry was announced by new_definition_handle with its type
+ * before the event, that every task handle of an event was created (core_task_create) and
+ * not yet completed (core_task_complete), and that timestamps do not go back per location
+ * (enters and exits included). It writes all of it at write_data to
+ * $SUBSTRATE_MPP_OUT.<rank> ("count NAME n" lines, then "log" lines "NAME timestamp
+ * arguments"). Test-only: one process-wide log under a lock. */
 #include <scorep/SCOREP_SubstratePlugins.h>
 
 #include <pthread.h>
@@ -49,7 +51,24 @@ static const char *const names[SCOREP_SUBSTRATES_NUM_EVENTS] = {
     [SCOREP_EVENT_MPI_NON_BLOCKING_COLLECTIVE_COMPLETE] = "MPI_NON_BLOCKING_COLLECTIVE_COMPLETE",
     [SCOREP_EVENT_COMM_CREATE] = "COMM_CREATE",
     [SCOREP_EVENT_COMM_DESTROY] = "COMM_DESTROY",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_CREATE] = "TASK_CREATE",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_SWITCH] = "TASK_SWITCH",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN] = "TASK_BEGIN",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END] = "TASK_END",
 };
+
+/* live tasks (core_task_create .. core_task_complete), a small open table under the lock */
+enum { MAX_TASKS = 4096 };
+static SCOREP_TaskHandle live[MAX_TASKS];
+static unsigned long tasks_created, tasks_completed, task_errors, task_region_enters;
+
+static size_t task_slot(SCOREP_TaskHandle h)
+{
+    size_t i = ((uintptr_t)h >> 4) % MAX_TASKS;
+    while (live[i] && live[i] != h)
+        i = (i + 1) % MAX_TASKS;
+    return i;
+}
 
 static int init(void)
 {
@@ -108,8 +127,17 @@ static void check_time(struct SCOREP_Location *l, uint64_t t)
 
 static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
-    (void)r, (void)m;
+    (void)m;
     check_time(l, t);
+    /* a task's region comes as TASK_BEGIN, never as an enter */
+    const char *name = cb->SCOREP_RegionHandle_GetName(r);
+    if (name && strncmp(name, "!$omp task ", 11) == 0)
+        __atomic_fetch_add(&task_region_enters, 1, __ATOMIC_RELAXED);
+}
+
+static void exit_(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    enter(l, t, r, m);
 }
 
 /* handle h of kind slot must have been announced; caller holds the lock */
@@ -327,6 +355,90 @@ static void comm_destroy(struct SCOREP_Location *l, uint64_t t, SCOREP_InterimCo
     logf_(l, SCOREP_EVENT_COMM_DESTROY, t, " comm=%u", c);
 }
 
+/* ---- OpenMP tasks */
+static void core_task_create(const struct SCOREP_Location *l, SCOREP_TaskHandle h)
+{
+    pthread_mutex_lock(&lock);
+    size_t i = task_slot(h);
+    task_errors += live[i] != NULL; /* created twice */
+    live[i] = h;
+    tasks_created++;
+    pthread_mutex_unlock(&lock);
+    (void)l;
+}
+
+static void core_task_complete(const struct SCOREP_Location *l, SCOREP_TaskHandle h)
+{
+    pthread_mutex_lock(&lock);
+    size_t i = task_slot(h);
+    if (live[i]) {
+        /* remove and re-place the entries after it (open addressing) */
+        live[i] = NULL;
+        for (size_t j = (i + 1) % MAX_TASKS; live[j]; j = (j + 1) % MAX_TASKS) {
+            SCOREP_TaskHandle k = live[j];
+            live[j] = NULL;
+            live[task_slot(k)] = k;
+        }
+        tasks_completed++;
+    } else {
+        task_errors++; /* completed without being created */
+    }
+    pthread_mutex_unlock(&lock);
+    (void)l;
+}
+
+/* the task handle of an event must be live */
+static void need_task(SCOREP_TaskHandle h)
+{
+    pthread_mutex_lock(&lock);
+    task_errors += !h || live[task_slot(h)] != h;
+    pthread_mutex_unlock(&lock);
+}
+
+static void task_create(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,
+                        SCOREP_InterimCommunicatorHandle team, uint32_t thread, uint32_t gen)
+{
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_TASK_CREATE, t, " loc=%u paradigm=%d team=%u thread=%u gen=%u",
+          cb->SCOREP_Location_GetId(l), (int)p, team, thread, gen);
+}
+
+static void task_switch(struct SCOREP_Location *l, uint64_t t, uint64_t *m, SCOREP_ParadigmType p,
+                        SCOREP_InterimCommunicatorHandle team, uint32_t thread, uint32_t gen,
+                        SCOREP_TaskHandle h)
+{
+    (void)m;
+    need_task(h);
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_TASK_SWITCH, t,
+          " loc=%u paradigm=%d team=%u thread=%u gen=%u task=%p", cb->SCOREP_Location_GetId(l),
+          (int)p, team, thread, gen, (void *)h);
+}
+
+static void task_be(struct SCOREP_Location *l, uint64_t t, SCOREP_Substrates_EventType e,
+                    SCOREP_RegionHandle r, uint64_t *m, SCOREP_ParadigmType p,
+                    SCOREP_InterimCommunicatorHandle team, uint32_t thread, uint32_t gen,
+                    SCOREP_TaskHandle h)
+{
+    need_task(h);
+    const char *name = cb->SCOREP_RegionHandle_GetName(r);
+    logf_(l, e, t, " loc=%u paradigm=%d team=%u thread=%u gen=%u task=%p metrics=%d region=%s",
+          cb->SCOREP_Location_GetId(l), (int)p, team, thread, gen, (void *)h, m != NULL,
+          name ? name : "(none)");
+}
+
+static void task_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m,
+                       SCOREP_ParadigmType p, SCOREP_InterimCommunicatorHandle team,
+                       uint32_t thread, uint32_t gen, SCOREP_TaskHandle h)
+{
+    task_be(l, t, SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN, r, m, p, team, thread, gen, h);
+}
+
+static void task_end(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m,
+                     SCOREP_ParadigmType p, SCOREP_InterimCommunicatorHandle team,
+                     uint32_t thread, uint32_t gen, SCOREP_TaskHandle h)
+{
+    task_be(l, t, SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END, r, m, p, team, thread, gen, h);
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -335,7 +447,11 @@ static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrates_Callback **fn)
 {
     SET(ENTER_REGION, enter);
-    SET(EXIT_REGION, enter);
+    SET(EXIT_REGION, exit_);
+    SET(THREAD_FORK_JOIN_TASK_CREATE, task_create);
+    SET(THREAD_FORK_JOIN_TASK_SWITCH, task_switch);
+    SET(THREAD_FORK_JOIN_TASK_BEGIN, task_begin);
+    SET(THREAD_FORK_JOIN_TASK_END, task_end);
     SET(RMA_WIN_CREATE, win_create);
     SET(RMA_WIN_DESTROY, win_destroy);
     SET(RMA_COLLECTIVE_BEGIN, coll_begin);
@@ -379,6 +495,11 @@ static void write_data(void)
             announced[2], wrong_type);
     fprintf(f, "unannounced %lu\n", unannounced);
     fprintf(f, "backwards %lu\n", backwards);
+    size_t left = 0;
+    for (size_t i = 0; i < MAX_TASKS; i++)
+        left += live[i] != NULL;
+    fprintf(f, "tasks created %lu completed %lu live %zu errors %lu region_enters %lu\n",
+            tasks_created, tasks_completed, left, task_errors, task_region_enters);
     size_t start = 0;
     for (size_t i = 0; i < log_len; i++)
         if (log_buf[i] == '\n') {
@@ -399,6 +520,8 @@ SCOREP_SUBSTRATE_PLUGIN_ENTRY(mpp)
     info.delete_location = delete_location;
     info.write_data = write_data;
     info.new_definition_handle = new_handle;
+    info.core_task_create = core_task_create;
+    info.core_task_complete = core_task_complete;
     info.get_event_functions = get_event_functions;
     info.set_callbacks = set_callbacks;
     return info;
