@@ -809,12 +809,20 @@ void scorep_substrates_location_created(struct scorep_location *l,
     }
 }
 
+void scorep_substrates_location_deactivated(struct scorep_location *l,
+                                            struct scorep_location *parent)
+{
+    scorep_substrate_loc *d = scorep_substrates_location_data(l);
+    if (d && !scorep_substrates_location_gpu(l) &&
+        !__atomic_exchange_n(&d->deactivated, 1, __ATOMIC_ACQ_REL))
+        EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+}
+
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent)
 {
-    if (!scorep_substrates_location_gpu(l)) {
-        EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+    scorep_substrates_location_deactivated(l, parent);
+    if (!scorep_substrates_location_gpu(l))
         EACH_PLUGIN(core_task_complete, LOC(l), implicit_task(l));
-    }
     EACH_PLUGIN(delete_location, LOC(l));
 }
 

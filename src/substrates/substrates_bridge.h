@@ -20,6 +20,7 @@ enum { SCOREP_SUBSTRATES_MAX_PLUGINS = 16 };
 /* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates_data) */
 typedef struct scorep_substrate_loc {
     void *data[SCOREP_SUBSTRATES_MAX_PLUGINS];
+    int deactivated; /* deactivate_cpu_location called (atomic: the thread's end or finalize) */
 } scorep_substrate_loc;
 
 /* ---- plugin side, called by the runtime side (cold paths) */
@@ -37,6 +38,10 @@ void scorep_substrates_new_win(uint32_t win);
 void scorep_substrates_assign_ids(void);
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent);
+/* deactivate_cpu_location (once per location: the first caller's), the implicit task's
+ * core_task_complete and delete_location */
+void scorep_substrates_location_deactivated(struct scorep_location *l,
+                                            struct scorep_location *parent);
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent);
 void scorep_substrates_program_begin(struct scorep_location *l, uint64_t t, uint32_t name,
                                      uint64_t pid, uint64_t tid);

@@ -108,19 +108,31 @@ static void substrates_mpp_ready(void)
         scorep_substrates_init_mpp();
 }
 
-/* after the locations' calls are closed, before unification */
+/* after the locations' calls are closed, before unification; a thread that ended earlier
+ * was deactivated then (scorep_substrates_thread_end) */
 static void substrates_finalize(void)
 {
     if (!n_loaded)
         return;
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        if (!l->substrates_on)
-            continue;
-        l->substrates_on = false; /* no events after delete_location */
-        scorep_location_modes_changed(l);
+        if (!scorep_substrates_location_data(l))
+            continue; /* the plugins never learnt of it */
+        if (l->substrates_on) {
+            l->substrates_on = false; /* no events after delete_location */
+            scorep_location_modes_changed(l);
+        }
         scorep_substrates_location_ended(l, l->id == 0 ? NULL : find_location(l->parent_id));
     }
     scorep_substrates_pre_unify();
+}
+
+void scorep_substrates_thread_end(scorep_location *l)
+{
+    if (!l || !l->substrates_on)
+        return;
+    l->substrates_on = false; /* its last event was delivered; nothing after the deactivation */
+    scorep_location_modes_changed(l);
+    scorep_substrates_location_deactivated(l, l->id == 0 ? NULL : find_location(l->parent_id));
 }
 
 const scorep_subsystem scorep_subsystem_substrates = {

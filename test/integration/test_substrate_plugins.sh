@@ -34,6 +34,8 @@ expect_eq "$(sed -n 's/^locations //p' "$f")" "3 3 3 3 lost 0" \
 expect_eq "$(awk '/^loc_enters/ { print ($2 == $4) }' "$f")" 1 "linked: per-location counts (SetData/GetData) add up"
 expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "linked: timestamps increase per location"
 expect_eq "$(sed -n 's/^pthread //p' "$f")" "2 2 2 0" "linked: 2 threads created, joined, begun (no end event)"
+expect_eq "$(sed -n 's/^deactivated_early //p' "$f")" 2 \
+    "linked: the 2 threads deactivated when they ended, before ProgramEnd (no event after: backwards 0)"
 expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' "$f" | tr '\n' ' ')" "1 1 " "linked: ipc size 1, allreduce of 1"
 expect_grep '^- `count.txt`: Events per region, 1 ranks\.$' c1/MANIFEST.md "linked: dump_manifest wrote its entry"
 expect_file c1/profile.cubex "linked: the profile is written as well"

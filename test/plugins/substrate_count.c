@@ -29,6 +29,9 @@ static unsigned long enters[MAX_REGIONS], exits[MAX_REGIONS];
 static char announced[MAX_REGIONS];
 static unsigned long unannounced, n_regions_announced;
 static unsigned long created, activated, deactivated, deleted, loc_enters, data_lost;
+/* deactivations before PROGRAM_END (threads that ended), and events after a deactivation */
+static int program_ended;
+static unsigned long deactivated_early;
 static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
 static unsigned long isend_done, irecv_req;
 static unsigned long coll_begins, coll_ends, coll_types[32];
@@ -127,6 +130,11 @@ static void deactivate(const struct SCOREP_Location *l, const struct SCOREP_Loca
 {
     (void)parent;
     __atomic_fetch_add(&deactivated, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&program_ended, __ATOMIC_ACQUIRE))
+        __atomic_fetch_add(&deactivated_early, 1, __ATOMIC_RELAXED);
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d)
+        d[1] = UINT64_MAX; /* check_time counts any later event of l as going back */
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('X');
 }
@@ -275,6 +283,7 @@ static void program_end(struct SCOREP_Location *l, uint64_t t, SCOREP_ExitStatus
                         SCOREP_RegionHandle r)
 {
     (void)l, (void)t, (void)st, (void)r;
+    __atomic_store_n(&program_ended, 1, __ATOMIC_RELEASE);
     step('N');
 }
 
@@ -711,6 +720,7 @@ static void write_data(void)
         all += enters[r];
     fprintf(f, "loc_enters %lu of %lu\n", loc_enters, all);
     fprintf(f, "backwards %lu\n", backwards);
+    fprintf(f, "deactivated_early %lu\n", deactivated_early);
     fprintf(f, "p2p %lu %lu %lu %lu bytes %lu %lu\n", sends, recvs, isends, irecvs, send_bytes,
             recv_bytes);
     fprintf(f, "requests isend_complete %lu irecv_request %lu\n", isend_done, irecv_req);
