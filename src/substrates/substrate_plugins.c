@@ -785,6 +785,31 @@ void scorep_substrates_new_win(uint32_t id)
     EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_RMA_WINDOW);
 }
 
+void scorep_substrates_new_other(int kind, uint32_t id)
+{
+    /* defs.h scorep_defs_new_kind: string 0, parameter 1, metric 2 */
+    if (kind == 0) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_STRING);
+    } else if (kind == 1) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_PARAMETER);
+    } else if (kind == 2) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_METRIC);
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_SAMPLING_SET);
+    }
+}
+
+/* the Score-P paradigms scorep-rt's adapters record (substrates_core.c public_paradigm) */
+void scorep_substrates_new_paradigms(void)
+{
+    static const SCOREP_ParadigmType used[] = {
+        SCOREP_PARADIGM_MEASUREMENT, SCOREP_PARADIGM_USER,   SCOREP_PARADIGM_COMPILER,
+        SCOREP_PARADIGM_SAMPLING,    SCOREP_PARADIGM_MEMORY, SCOREP_PARADIGM_LIBWRAP,
+        SCOREP_PARADIGM_MPI,         SCOREP_PARADIGM_SHMEM,  SCOREP_PARADIGM_OPENMP,
+        SCOREP_PARADIGM_PTHREAD,     SCOREP_PARADIGM_CUDA,   SCOREP_PARADIGM_IO};
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+        EACH_PLUGIN(new_definition_handle, handle((uint32_t)used[i]), SCOREP_HANDLE_TYPE_PARADIGM);
+}
+
 void scorep_substrates_assign_ids(void)
 {
     for (uint32_t i = 0; i < n_plugins; i++)

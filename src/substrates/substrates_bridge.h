@@ -35,6 +35,11 @@ void scorep_substrates_new_io_paradigms(void);
 void scorep_substrates_new_comm(uint32_t comm);
 void scorep_substrates_new_group(uint32_t group);
 void scorep_substrates_new_win(uint32_t win);
+/* strings (STRING), parameters (PARAMETER), metrics (METRIC and SAMPLING_SET: each metric
+ * its own sampling set); kind: defs.h scorep_defs_new_kind */
+void scorep_substrates_new_other(int kind, uint32_t id);
+/* the paradigms (PARADIGM, handle = SCOREP_ParadigmType + 1) of scorep-rt's adapters */
+void scorep_substrates_new_paradigms(void);
 void scorep_substrates_assign_ids(void);
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent);

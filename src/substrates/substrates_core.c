@@ -27,6 +27,15 @@
 static uint32_t n_loaded;
 
 /* ----------------------------------------------------------------- subsystem */
+static void new_other(scorep_defs_new_kind kind, uint32_t id)
+{
+    scorep_substrates_new_other((int)kind, id);
+}
+/* the plugin side's numbers for them (it cannot include defs.h) */
+_Static_assert(SCOREP_DEFS_NEW_STRING == 0 && SCOREP_DEFS_NEW_PARAMETER == 1 &&
+                   SCOREP_DEFS_NEW_METRIC == 2,
+               "scorep_substrates_new_other's kinds");
+
 static void substrates_init(void)
 {
     const char *list = scorep_cfg.substrate_plugins;
@@ -61,6 +70,17 @@ static void substrates_init(void)
         scorep_substrates_new_group(id);
     for (uint32_t id = 0; id < nw; id++)
         scorep_substrates_new_win(id);
+    /* strings, parameters and metrics likewise, and the paradigms */
+    uint32_t ns = scorep_defs_string_count(), np = scorep_defs_parameter_count(),
+             nm = scorep_defs_metric_count();
+    scorep_defs_on_new_other(new_other);
+    for (uint32_t id = 0; id < ns; id++)
+        new_other(SCOREP_DEFS_NEW_STRING, id);
+    for (uint32_t id = 0; id < np; id++)
+        new_other(SCOREP_DEFS_NEW_PARAMETER, id);
+    for (uint32_t id = 0; id < nm; id++)
+        new_other(SCOREP_DEFS_NEW_METRIC, id);
+    scorep_substrates_new_paradigms();
     scorep_substrates_assign_ids();
 }
 
