@@ -61,13 +61,16 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
      * off meanwhile (this thread's flag, read by this thread's events only; the location's
      * events_fast stays 0 while plugins are loaded, so the general paths take the events). */
     bool plug = __builtin_expect(l->substrates_on, 0);
-    l->substrates_on = false;
+    if (plug)
+        l->substrates_on = false;
     task_event(t, BUF_EV_THREAD_TASK_SWITCH, task, raw);
     uint64_t ts = omp_enter(t, task->region, TAG_NONE, raw);
-    l->substrates_on = plug;
-    if (plug && ts)
-        scorep_substrates_task_begin(l, ts, task->region, scorep_event_metric_values(l),
-                                     task->team, task->creator, task->generation, task);
+    if (plug) {
+        l->substrates_on = true;
+        if (ts)
+            scorep_substrates_task_begin(l, ts, task->region, scorep_event_metric_values(l),
+                                         task->team, task->creator, task->generation, task);
+    }
 }
 
 static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t raw)
@@ -80,15 +83,18 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
      * Score-P's TASK_END instead of its leave and the completion (as at the begin) */
     omp_leave_to(t, f->n_regions + 1, raw);
     bool plug = __builtin_expect(l->substrates_on, 0);
-    l->substrates_on = false;
+    if (plug)
+        l->substrates_on = false;
     uint32_t region = t->n_regions > f->n_regions ? t->regions[t->n_regions - 1].region
                                                   : SCOREP_INVALID_ID;
     uint64_t ts = region != SCOREP_INVALID_ID ? omp_leave(t, raw) : 0;
     task_event(t, BUF_EV_THREAD_TASK_COMPLETE, task, raw);
-    l->substrates_on = plug;
-    if (plug && ts)
-        scorep_substrates_task_end(l, ts, region, scorep_event_metric_values(l), task->team,
-                                   task->creator, task->generation, task);
+    if (plug) {
+        l->substrates_on = true;
+        if (ts)
+            scorep_substrates_task_end(l, ts, region, scorep_event_metric_values(l), task->team,
+                                       task->creator, task->generation, task);
+    }
     if (f->attached)
         scorep_profile_resume(&l->profile, &f->saved, f->at, scorep_location_now(l, raw));
     omp_frame_pop(t);
