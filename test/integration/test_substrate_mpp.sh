@@ -127,6 +127,20 @@ expect_eq "$(awk '$1 != "log" { next } $2 == "RMA_PUT" || $2 == "RMA_GET" { prin
     "RMA_PUT remote=1 bytes=4;RMA_GET remote=2 bytes=4;RMA_ATOMIC remote=0 type=0;RMA_PUT remote=1 bytes=4;RMA_GET remote=1 bytes=4;RMA_ATOMIC remote=0 type=8;RMA_PUT remote=1 bytes=4;RMA_PUT remote=1 bytes=4;RMA_ATOMIC remote=1 type=0;RMA_GET remote=1 bytes=4;RMA_ATOMIC remote=1 type=8;RMA_ATOMIC remote=1 type=8;RMA_ATOMIC remote=0 type=3;" \
     "rma: rank 0's transfers: targets, bytes and atomic types from the program's design"
 
+# profiling only (no trace records to take the time from): the same events, timestamps of
+# their own still in order with the enters and exits
+rc=0
+SCOREP_EXPERIMENT_DIRECTORY=rmap SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/rmap.mpp" \
+    timeout 120 mpirun -np 3 "$top_builddir/scorep-run" "$T/rma" >rmap.out 2>rmap.err || rc=$?
+expect_eq "$rc" 0 "rma profiling: 3 ranks under scorep-run (rmap.err: $(tail -n 3 rmap.err))"
+for r in 0 1 2; do
+    expect_eq "$(counts rmap.mpp.$r)" "$(counts rma.mpp.$r)" "rma profiling: rank $r's events per type as when tracing"
+    expect_eq "$(sed -n 's/^unannounced //p;s/^backwards //p' rmap.mpp.$r | tr '\n' ' ')" "0 0 " \
+        "rma profiling: rank $r: handles announced; timestamps in order"
+    expect_eq "$(plugin_log rmap.mpp.$r | cut -d' ' -f1,3- | md5sum)" "$(plugin_log rma.mpp.$r | cut -d' ' -f1,3- | md5sum)" \
+        "rma profiling: rank $r's events and arguments (timestamps aside) as when tracing"
+done
+
 # ---- non-blocking collectives and communicators: substrate_nbc.c with 3 ranks; per rank 2
 # communicators created (dup, split) and freed (split first), 3 non-blocking collectives:
 # Ibarrier on the dup, Iallreduce and Ibcast (root 1) on MPI_COMM_WORLD
