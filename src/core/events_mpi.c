@@ -141,6 +141,8 @@ void scorep_event_mpi_nbc_request(scorep_location *l, uint64_t raw, uint64_t req
     buf_mpi_rec *r = rec_at(l, raw, BUF_MPI_NBC_REQUEST);
     if (r)
         r->request = request;
+    if (plugged(l))
+        scorep_substrates_mpi_nbc_request(l, plug_ts(l, raw, false), request);
 }
 
 void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, uint32_t comm,
@@ -149,6 +151,9 @@ void scorep_event_mpi_nbc_complete(scorep_location *l, scorep_collective_op op, 
 {
     SCOREP_LOCATION_EVENT(l);
     collective(l, BUF_MPI_NBC_COMPLETE, op, comm, root, sent, received, request);
+    if (plugged(l))
+        scorep_substrates_mpi_nbc_complete(l, plug_ts(l, 0, true), comm, root, (int)op, sent,
+                                           received, request);
 }
 
 static void comm_only(scorep_location *l, uint32_t type, uint32_t comm)
@@ -162,12 +167,16 @@ void scorep_event_mpi_comm_create(scorep_location *l, uint32_t comm)
 {
     SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_MPI_COMM_CREATE, comm);
+    if (plugged(l))
+        scorep_substrates_comm(l, plug_ts(l, 0, true), true, comm);
 }
 
 void scorep_event_mpi_comm_destroy(scorep_location *l, uint32_t comm)
 {
     SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_MPI_COMM_DESTROY, comm);
+    if (plugged(l))
+        scorep_substrates_comm(l, plug_ts(l, 0, true), false, comm);
 }
 
 /* ----------------------------------------------------------------- one-sided */
@@ -175,12 +184,16 @@ void scorep_event_rma_win_create(scorep_location *l, uint32_t win)
 {
     SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_RMA_WIN_CREATE, win);
+    if (plugged(l))
+        scorep_substrates_rma_win(l, plug_ts(l, 0, true), true, win);
 }
 
 void scorep_event_rma_win_destroy(scorep_location *l, uint32_t win)
 {
     SCOREP_LOCATION_EVENT(l);
     comm_only(l, BUF_RMA_WIN_DESTROY, win);
+    if (plugged(l))
+        scorep_substrates_rma_win(l, plug_ts(l, 0, true), false, win);
 }
 
 static void rma(scorep_location *l, uint32_t type, uint32_t win, uint32_t remote, uint32_t kind,
@@ -212,6 +225,9 @@ void scorep_event_rma_put(scorep_location *l, uint32_t win, uint32_t remote, uin
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_PUT, win, remote, 0, bytes, 0, matching_id);
     count_rma(l, bytes, 0);
+    if (plugged(l))
+        scorep_substrates_rma_transfer(l, plug_ts(l, 0, true), true, win, remote, bytes,
+                                       matching_id);
 }
 
 void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uint64_t bytes,
@@ -220,6 +236,9 @@ void scorep_event_rma_get(scorep_location *l, uint32_t win, uint32_t remote, uin
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_GET, win, remote, 0, bytes, 0, matching_id);
     count_rma(l, 0, bytes);
+    if (plugged(l))
+        scorep_substrates_rma_transfer(l, plug_ts(l, 0, true), false, win, remote, bytes,
+                                       matching_id);
 }
 
 void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
@@ -229,12 +248,17 @@ void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_ATOMIC, win, remote, type, sent, received, matching_id);
     count_rma(l, sent, received);
+    if (plugged(l))
+        scorep_substrates_rma_atomic(l, plug_ts(l, 0, true), win, remote, type, sent, received,
+                                     matching_id);
 }
 
 void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win, uint64_t matching_id)
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_OP_COMPLETE_BLOCKING, win, 0, 0, 0, 0, matching_id);
+    if (plugged(l))
+        scorep_substrates_rma_op_complete(l, plug_ts(l, 0, true), true, win, matching_id);
 }
 
 void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
@@ -242,12 +266,16 @@ void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_OP_COMPLETE_NON_BLOCKING, win, 0, 0, 0, 0, matching_id);
+    if (plugged(l))
+        scorep_substrates_rma_op_complete(l, plug_ts(l, 0, true), false, win, matching_id);
 }
 
-void scorep_event_rma_collective_begin(scorep_location *l)
+void scorep_event_rma_collective_begin(scorep_location *l, scorep_rma_sync_level level)
 {
     SCOREP_LOCATION_EVENT(l);
-    rec(l, BUF_RMA_COLL_BEGIN);
+    rec(l, BUF_RMA_COLL_BEGIN); /* OTF2's RmaCollectiveBegin has no level */
+    if (plugged(l))
+        scorep_substrates_rma_collective_begin(l, plug_ts(l, 0, true), level);
 }
 
 void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op,
@@ -264,6 +292,9 @@ void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op
         r->bytes = sent;
         r->bytes2 = received;
     }
+    if (plugged(l))
+        scorep_substrates_rma_collective_end(l, plug_ts(l, 0, true), (int)op, level, win, root,
+                                             sent, received);
 }
 
 void scorep_event_rma_group_sync(scorep_location *l, scorep_rma_sync_level level, uint32_t win,
@@ -271,6 +302,8 @@ void scorep_event_rma_group_sync(scorep_location *l, scorep_rma_sync_level level
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_GROUP_SYNC, win, 0, level, group, 0, 0);
+    if (plugged(l))
+        scorep_substrates_rma_group_sync(l, plug_ts(l, 0, true), level, win, group);
 }
 
 void scorep_event_rma_request_lock(scorep_location *l, uint32_t win, uint32_t remote,
@@ -278,6 +311,8 @@ void scorep_event_rma_request_lock(scorep_location *l, uint32_t win, uint32_t re
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_REQUEST_LOCK, win, remote, type, 0, 0, lock_id);
+    if (plugged(l))
+        scorep_substrates_rma_lock(l, plug_ts(l, 0, true), 0, win, remote, lock_id, type);
 }
 
 void scorep_event_rma_acquire_lock(scorep_location *l, uint32_t win, uint32_t remote,
@@ -285,6 +320,8 @@ void scorep_event_rma_acquire_lock(scorep_location *l, uint32_t win, uint32_t re
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_ACQUIRE_LOCK, win, remote, type, 0, 0, lock_id);
+    if (plugged(l))
+        scorep_substrates_rma_lock(l, plug_ts(l, 0, true), 1, win, remote, lock_id, type);
 }
 
 void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t remote,
@@ -292,6 +329,8 @@ void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t re
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_RELEASE_LOCK, win, remote, 0, 0, 0, lock_id);
+    if (plugged(l))
+        scorep_substrates_rma_release_lock(l, plug_ts(l, 0, true), win, remote, lock_id);
 }
 
 void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
@@ -299,4 +338,6 @@ void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
 {
     SCOREP_LOCATION_EVENT(l);
     rma(l, BUF_RMA_SYNC, win, remote, type, 0, 0, 0);
+    if (plugged(l))
+        scorep_substrates_rma_sync(l, plug_ts(l, 0, true), win, remote, type);
 }

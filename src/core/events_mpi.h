@@ -362,7 +362,9 @@ void scorep_event_rma_atomic(scorep_location *l, uint32_t win, uint32_t remote,
 void scorep_event_rma_op_complete_blocking(scorep_location *l, uint32_t win, uint64_t matching_id);
 void scorep_event_rma_op_complete_non_blocking(scorep_location *l, uint32_t win,
                                                uint64_t matching_id);
-void scorep_event_rma_collective_begin(scorep_location *l);
+/* level: the synchronisation the collective will carry (Score-P's RmaCollectiveBegin has it;
+ * OTF2's record does not, only substrate plugins get it) */
+void scorep_event_rma_collective_begin(scorep_location *l, scorep_rma_sync_level level);
 void scorep_event_rma_collective_end(scorep_location *l, scorep_collective_op op,
                                      scorep_rma_sync_level level, uint32_t win, uint32_t root,
                                      uint64_t sent, uint64_t received);

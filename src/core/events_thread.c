@@ -68,10 +68,20 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
 }
 
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,
-                              uint32_t creator, uint32_t generation, uint64_t raw)
+                              uint32_t creator, uint32_t generation, const void *task,
+                              uint64_t raw)
 {
     SCOREP_LOCATION_EVENT(l);
     thread_record(l, type, team, (uint64_t)creator << 32 | generation, raw);
+    if (!l || __builtin_expect(!l->substrates_on, 1) || !scorep_location_recording(l))
+        return;
+    uint64_t t = l->tracing ? l->last_ts : scorep_location_now(l, raw);
+    if (type == BUF_EV_THREAD_TASK_CREATE)
+        scorep_substrates_task_create(l, t, team, creator, generation);
+    else if (type == BUF_EV_THREAD_TASK_SWITCH)
+        scorep_substrates_task_switch(l, t, scorep_event_metric_values(l), team, creator,
+                                      generation, task);
+    /* a completion is the plugins' TASK_END, delivered with the task region's leave */
 }
 
 /* ------------------------------------------------------------ task dependences */

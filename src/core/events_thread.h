@@ -80,9 +80,12 @@ void scorep_event_thread_lock(scorep_location *l, buf_event_type type, scorep_pa
 /* The paradigm of a lock record's b field (the writers and the analysis decode it) */
 #define SCOREP_LOCK_PTHREAD_BIT (1ull << 32)
 /* type: BUF_EV_THREAD_TASK_CREATE, _SWITCH or _COMPLETE; a task is (team, creating thread's
- * index, generation); implicit tasks have generation 0. */
+ * index, generation); implicit tasks have generation 0. task: the adapter's task object,
+ * the handle substrate plugins get with a switch (NULL: the implicit task); plugins get
+ * CREATE and SWITCH here, a task's begin and end from the adapter (substrates.h). */
 void scorep_event_thread_task(scorep_location *l, buf_event_type type, uint32_t team,
-                              uint32_t creator, uint32_t generation, uint64_t raw);
+                              uint32_t creator, uint32_t generation, const void *task,
+                              uint64_t raw);
 
 /* The types of a task's depend items, numbered as the analysis's AN_DEP_* (an_trace.h):
  * OMPT's ompt_dependence_type_t folded onto the depend clause's types. */

@@ -50,8 +50,22 @@ static int region_init(void *e, const void *k)
     return fail ? -1 : 0;
 }
 
-/* substrate plugins' new_definition_handle (scorep_defs_on_new_region) */
+/* substrate plugins' new_definition_handle (scorep_defs_on_new_region, _on_new_other) */
 static void (*region_hook)(uint32_t id);
+static void (*other_hook)(scorep_defs_new_kind kind, uint32_t id);
+
+void scorep_defs_on_new_other(void (*hook)(scorep_defs_new_kind kind, uint32_t id))
+{
+    __atomic_store_n(&other_hook, hook, __ATOMIC_RELEASE);
+}
+
+static uint32_t announce_other(scorep_defs_new_kind kind, bool created, uint32_t id)
+{
+    void (*hook)(scorep_defs_new_kind, uint32_t) = __atomic_load_n(&other_hook, __ATOMIC_ACQUIRE);
+    if (created && hook && id != SCOREP_INVALID_ID)
+        hook(kind, id);
+    return id;
+}
 
 uint32_t scorep_defs_region(const char *name, const char *mangled, const char *file, int begin_line,
                             int end_line, scorep_paradigm paradigm, scorep_role role)
@@ -109,8 +123,10 @@ static int string_init(void *e, const void *k)
 
 uint32_t scorep_defs_string(const char *s)
 {
-    return defs_table_intern(&strings, defs_hash_str(14695981039346656037ull, s), s, string_equal,
-                             string_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&strings, defs_hash_str(14695981039346656037ull, s), s,
+                                        string_equal, string_init, &created);
+    return announce_other(SCOREP_DEFS_NEW_STRING, created, id);
 }
 
 const char *scorep_defs_string_get(uint32_t id)
@@ -140,8 +156,10 @@ static int param_init(void *e, const void *k)
 uint32_t scorep_defs_parameter(const char *name, scorep_param_type type)
 {
     scorep_parameter_def key = {name, type};
-    return defs_table_intern(&parameters, defs_hash_str(type + 1, name), &key, param_equal,
-                             param_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&parameters, defs_hash_str(type + 1, name), &key,
+                                        param_equal, param_init, &created);
+    return announce_other(SCOREP_DEFS_NEW_PARAMETER, created, id);
 }
 
 const scorep_parameter_def *scorep_defs_parameter_get(uint32_t id)
@@ -190,8 +208,10 @@ uint32_t scorep_defs_metric(const char *name, const char *unit, scorep_metric_ty
 
 uint32_t scorep_defs_metric_full(const scorep_metric_def *key)
 {
-    return defs_table_intern(&metrics, defs_hash_str(key->type + 17, key->name), key, metric_equal,
-                             metric_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&metrics, defs_hash_str(key->type + 17, key->name), key,
+                                        metric_equal, metric_init, &created);
+    return announce_other(SCOREP_DEFS_NEW_METRIC, created, id);
 }
 
 const scorep_metric_def *scorep_defs_metric_get(uint32_t id)

@@ -117,6 +117,9 @@ uint32_t scorep_defs_metric_full(const scorep_metric_def *key);
 /* Hook called (outside the table's lock, on the defining thread) with the id of every region
  * defined from now on; the events layer's substrate plugins register it (NULL: none). */
 void scorep_defs_on_new_region(void (*hook)(uint32_t id));
+/* The same for strings, parameters and metrics: kind says which */
+typedef enum { SCOREP_DEFS_NEW_STRING, SCOREP_DEFS_NEW_PARAMETER, SCOREP_DEFS_NEW_METRIC } scorep_defs_new_kind;
+void scorep_defs_on_new_other(void (*hook)(scorep_defs_new_kind kind, uint32_t id));
 
 const scorep_region_def *scorep_defs_region_get(uint32_t id);
 const char *scorep_defs_string_get(uint32_t id);

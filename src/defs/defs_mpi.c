@@ -6,6 +6,7 @@
 #include "defs/defs_table.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +38,31 @@ static int comm_init(void *e, const void *k)
     return d->name && d->members && d->members_b ? 0 : -1;
 }
 
+/* substrate plugins' new_definition_handle (scorep_defs_on_new_mpi) */
+static void (*comm_hook)(uint32_t id), (*group_hook)(uint32_t id), (*win_hook)(uint32_t id);
+
+void scorep_defs_on_new_mpi(void (*on_comm)(uint32_t id), void (*on_group)(uint32_t id),
+                            void (*on_win)(uint32_t id))
+{
+    __atomic_store_n(&comm_hook, on_comm, __ATOMIC_RELEASE);
+    __atomic_store_n(&group_hook, on_group, __ATOMIC_RELEASE);
+    __atomic_store_n(&win_hook, on_win, __ATOMIC_RELEASE);
+}
+
+static uint32_t announce(void (**hook)(uint32_t), bool created, uint32_t id)
+{
+    void (*h)(uint32_t) = __atomic_load_n(hook, __ATOMIC_ACQUIRE);
+    if (created && h && id != SCOREP_INVALID_ID)
+        h(id);
+    return id;
+}
+
 uint32_t scorep_defs_comm(const scorep_comm_def *d)
 {
-    return defs_table_intern(&comms, d->key * 0x9e3779b97f4a7c15ull, d, comm_equal, comm_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&comms, d->key * 0x9e3779b97f4a7c15ull, d, comm_equal,
+                                        comm_init, &created);
+    return announce(&comm_hook, created, id);
 }
 
 /* Names change while other threads may read definitions (only unification reads names, at
@@ -95,7 +118,9 @@ uint32_t scorep_defs_group(uint32_t size, const uint32_t *members)
     uint64_t h = 1469598103934665603ull ^ size;
     for (uint32_t i = 0; i < size; i++)
         h = (h ^ members[i]) * 1099511628211ull;
-    return defs_table_intern(&groups, h, &k, group_equal, group_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&groups, h, &k, group_equal, group_init, &created);
+    return announce(&group_hook, created, id);
 }
 
 static int win_equal(const void *e, const void *k)
@@ -114,7 +139,10 @@ static int win_init(void *e, const void *k)
 uint32_t scorep_defs_win(uint64_t key, const char *name, uint32_t comm)
 {
     scorep_win_def k = {key, name, comm};
-    return defs_table_intern(&wins, key * 0xc2b2ae3d27d4eb4full, &k, win_equal, win_init);
+    bool created = false;
+    uint32_t id = defs_table_intern_new(&wins, key * 0xc2b2ae3d27d4eb4full, &k, win_equal,
+                                        win_init, &created);
+    return announce(&win_hook, created, id);
 }
 
 const scorep_comm_def *scorep_defs_comm_get(uint32_t id)

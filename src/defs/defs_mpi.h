@@ -51,6 +51,11 @@ uint32_t scorep_defs_win(uint64_t key, const char *name, uint32_t comm);
 int scorep_defs_comm_set_name(uint32_t id, const char *name);
 int scorep_defs_win_set_name(uint32_t id, const char *name);
 
+/* Hooks called with the id of each communicator, group and window defined from now on, in
+ * the defining thread (substrate plugins' new_definition_handle); NULL: none. */
+void scorep_defs_on_new_mpi(void (*on_comm)(uint32_t id), void (*on_group)(uint32_t id),
+                            void (*on_win)(uint32_t id));
+
 const scorep_comm_def *scorep_defs_comm_get(uint32_t id);
 const scorep_group_def *scorep_defs_group_get(uint32_t id);
 const scorep_win_def *scorep_defs_win_get(uint32_t id);

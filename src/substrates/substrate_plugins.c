@@ -34,6 +34,17 @@ ABI(SCOREP_REGION_COLL_ONE2ALL == 11 && SCOREP_REGION_KERNEL == 46);
 ABI(SCOREP_REGION_ATOMIC == 23 && SCOREP_REGION_FILE_IO_METADATA == 44);
 ABI(SCOREP_EVENT_TRACK_ALLOC == 59 && SCOREP_EVENT_IO_CREATE_HANDLE == 65);
 ABI(SCOREP_EVENT_IO_RELEASE_LOCK == 78 && SCOREP_HANDLE_TYPE_IO_PARADIGM == 25);
+ABI(SCOREP_EVENT_MPI_NON_BLOCKING_COLLECTIVE_REQUEST == 79 && SCOREP_EVENT_RMA_WIN_CREATE == 21);
+ABI(SCOREP_EVENT_RMA_OP_COMPLETE_REMOTE == 38 && SCOREP_EVENT_COMM_CREATE == 81);
+ABI(SCOREP_HANDLE_TYPE_GROUP == 2 && SCOREP_HANDLE_TYPE_INTERIM_COMMUNICATOR == 3 &&
+    SCOREP_HANDLE_TYPE_RMA_WINDOW == 12);
+/* OTF2's one-sided values that pass unchanged (events_mpi.h records OTF2's numbers); the
+ * atomic types differ from FETCH_AND_ACCUMULATE on (Score-P has ADD before it) */
+ABI(SCOREP_RMA_SYNC_LEVEL_PROCESS == 1 && SCOREP_RMA_SYNC_LEVEL_MEMORY == 2);
+ABI(SCOREP_LOCK_EXCLUSIVE == 0 && SCOREP_LOCK_SHARED == 1);
+ABI(SCOREP_RMA_SYNC_TYPE_MEMORY == 0 && SCOREP_RMA_SYNC_TYPE_NOTIFY_OUT == 2);
+ABI(SCOREP_RMA_ATOMIC_TYPE_FETCH_AND_INCREMENT == 6 && SCOREP_RMA_ATOMIC_TYPE_ADD == 7 &&
+    SCOREP_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE == 8);
 /* OTF2's I/O values that pass unchanged (events_io.h records OTF2's numbers) */
 ABI(SCOREP_IO_STATUS_FLAG_DELETE_ON_CLOSE == 1 << 8 && SCOREP_IO_CREATION_FLAG_UNIQUE == 1 << 10);
 ABI(SCOREP_IO_SEEK_HOLE == 4 && SCOREP_IO_OPERATION_MODE_FLUSH == 2);
@@ -759,6 +770,46 @@ void scorep_substrates_new_io_paradigms(void)
         EACH_PLUGIN(new_definition_handle, handle(p), SCOREP_HANDLE_TYPE_IO_PARADIGM);
 }
 
+void scorep_substrates_new_comm(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_INTERIM_COMMUNICATOR);
+}
+
+void scorep_substrates_new_group(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_GROUP);
+}
+
+void scorep_substrates_new_win(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_RMA_WINDOW);
+}
+
+void scorep_substrates_new_other(int kind, uint32_t id)
+{
+    /* defs.h scorep_defs_new_kind: string 0, parameter 1, metric 2 */
+    if (kind == 0) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_STRING);
+    } else if (kind == 1) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_PARAMETER);
+    } else if (kind == 2) {
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_METRIC);
+        EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_SAMPLING_SET);
+    }
+}
+
+/* the Score-P paradigms scorep-rt's adapters record (substrates_core.c public_paradigm) */
+void scorep_substrates_new_paradigms(void)
+{
+    static const SCOREP_ParadigmType used[] = {
+        SCOREP_PARADIGM_MEASUREMENT, SCOREP_PARADIGM_USER,   SCOREP_PARADIGM_COMPILER,
+        SCOREP_PARADIGM_SAMPLING,    SCOREP_PARADIGM_MEMORY, SCOREP_PARADIGM_LIBWRAP,
+        SCOREP_PARADIGM_MPI,         SCOREP_PARADIGM_SHMEM,  SCOREP_PARADIGM_OPENMP,
+        SCOREP_PARADIGM_PTHREAD,     SCOREP_PARADIGM_CUDA,   SCOREP_PARADIGM_IO};
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+        EACH_PLUGIN(new_definition_handle, handle((uint32_t)used[i]), SCOREP_HANDLE_TYPE_PARADIGM);
+}
+
 void scorep_substrates_assign_ids(void)
 {
     for (uint32_t i = 0; i < n_plugins; i++)
@@ -766,18 +817,37 @@ void scorep_substrates_assign_ids(void)
             plugins[i].info.assign_id(i);
 }
 
+/* A CPU location's implicit task (Score-P creates it with the location and completes it at
+ * its end): its handle is the location's substrate data, an address of its own. */
+static SCOREP_TaskHandle implicit_task(struct scorep_location *l)
+{
+    return (SCOREP_TaskHandle)(void *)scorep_substrates_location_data(l);
+}
+
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent)
 {
     EACH_PLUGIN(create_location, LOC(l), LOC(parent));
-    if (!scorep_substrates_location_gpu(l))
+    if (!scorep_substrates_location_gpu(l)) {
+        EACH_PLUGIN(core_task_create, LOC(l), implicit_task(l));
         EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), 0);
+    }
+}
+
+void scorep_substrates_location_deactivated(struct scorep_location *l,
+                                            struct scorep_location *parent)
+{
+    scorep_substrate_loc *d = scorep_substrates_location_data(l);
+    if (d && !scorep_substrates_location_gpu(l) &&
+        !__atomic_exchange_n(&d->deactivated, 1, __ATOMIC_ACQ_REL))
+        EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
 }
 
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent)
 {
+    scorep_substrates_location_deactivated(l, parent);
     if (!scorep_substrates_location_gpu(l))
-        EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+        EACH_PLUGIN(core_task_complete, LOC(l), implicit_task(l));
     EACH_PLUGIN(delete_location, LOC(l));
 }
 
@@ -1155,4 +1225,173 @@ void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t
 {
     EACH(SCOREP_EVENT_IO_OPERATION_COMPLETE, SCOREP_Substrates_IoOperationCompleteCb, c)
     (*c)(LOC(l), t, handle(h), (SCOREP_IoOperationMode)mode, transferred, matching_id);
+}
+
+/* ------------------------------------------------- non-blocking collectives */
+void scorep_substrates_mpi_nbc_request(struct scorep_location *l, uint64_t t, uint64_t request)
+{
+    EACH(SCOREP_EVENT_MPI_NON_BLOCKING_COLLECTIVE_REQUEST,
+         SCOREP_Substrates_MpiNonBlockingCollectiveRequestCb, c)
+    (*c)(LOC(l), t, request);
+}
+
+void scorep_substrates_mpi_nbc_complete(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                        uint32_t root, int op, uint64_t sent, uint64_t received,
+                                        uint64_t request)
+{
+    SCOREP_MpiRank r = root == UINT32_MAX ? SCOREP_INVALID_ROOT_RANK : (SCOREP_MpiRank)root;
+    EACH(SCOREP_EVENT_MPI_NON_BLOCKING_COLLECTIVE_COMPLETE,
+         SCOREP_Substrates_MpiNonBlockingCollectiveCompleteCb, c)
+    (*c)(LOC(l), t, handle(comm), r, collective_type(op), sent, received, request);
+}
+
+void scorep_substrates_comm(struct scorep_location *l, uint64_t t, bool create, uint32_t comm)
+{
+    /* create and destroy share one signature */
+    EACH(create ? SCOREP_EVENT_COMM_CREATE : SCOREP_EVENT_COMM_DESTROY,
+         SCOREP_Substrates_CommCreateCb, c)
+    (*c)(LOC(l), t, handle(comm));
+}
+
+/* ---------------------------------------------------------------- one-sided */
+/* A window's handle: its defs id + 1, announced as SCOREP_HANDLE_TYPE_RMA_WINDOW. The OpenMP
+ * target adapter's transfers use a window of the trace's own (SCOREP_CUDA_WINDOW, no defs
+ * entry): the invalid handle. */
+static SCOREP_RmaWindowHandle win_handle(uint32_t win)
+{
+    return win >= UINT32_MAX - 1 ? SCOREP_MOVABLE_NULL : handle(win);
+}
+
+/* OTF2_RmaAtomicType -> SCOREP_RmaAtomicType: the same up to FETCH_AND_INCREMENT; OTF2's
+ * FETCH_AND_ACCUMULATE (7) is Score-P's 8 (Score-P's ADD, 7, is not in OTF2's enum) */
+static SCOREP_RmaAtomicType atomic_type(uint32_t otf2)
+{
+    return otf2 <= SCOREP_RMA_ATOMIC_TYPE_FETCH_AND_INCREMENT ? (SCOREP_RmaAtomicType)otf2
+           : otf2 == 7 ? SCOREP_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE
+                       : SCOREP_INVALID_RMA_ATOMIC_TYPE;
+}
+
+void scorep_substrates_rma_win(struct scorep_location *l, uint64_t t, bool create, uint32_t win)
+{
+    /* create and destroy share one signature */
+    EACH(create ? SCOREP_EVENT_RMA_WIN_CREATE : SCOREP_EVENT_RMA_WIN_DESTROY,
+         SCOREP_Substrates_RmaWinCreateCb, c)
+    (*c)(LOC(l), t, win_handle(win));
+}
+
+void scorep_substrates_rma_collective_begin(struct scorep_location *l, uint64_t t, uint32_t level)
+{
+    EACH(SCOREP_EVENT_RMA_COLLECTIVE_BEGIN, SCOREP_Substrates_RmaCollectiveBeginCb, c)
+    (*c)(LOC(l), t, (SCOREP_RmaSyncLevel)level);
+}
+
+void scorep_substrates_rma_collective_end(struct scorep_location *l, uint64_t t, int op,
+                                          uint32_t level, uint32_t win, uint32_t root,
+                                          uint64_t sent, uint64_t received)
+{
+    /* root: the rank, or UINT32_MAX (Score-P's SCOREP_INVALID_ROOT_RANK as uint32_t) */
+    EACH(SCOREP_EVENT_RMA_COLLECTIVE_END, SCOREP_Substrates_RmaCollectiveEndCb, c)
+    (*c)(LOC(l), t, collective_type(op), (SCOREP_RmaSyncLevel)level, win_handle(win), root, sent,
+         received);
+}
+
+void scorep_substrates_rma_group_sync(struct scorep_location *l, uint64_t t, uint32_t level,
+                                      uint32_t win, uint32_t group)
+{
+    EACH(SCOREP_EVENT_RMA_GROUP_SYNC, SCOREP_Substrates_RmaGroupSyncCb, c)
+    (*c)(LOC(l), t, (SCOREP_RmaSyncLevel)level, win_handle(win), handle(group));
+}
+
+void scorep_substrates_rma_lock(struct scorep_location *l, uint64_t t, int which, uint32_t win,
+                                uint32_t remote, uint64_t lock_id, uint32_t type)
+{
+    /* request and acquire share one signature */
+    EACH(which == 0 ? SCOREP_EVENT_RMA_REQUEST_LOCK : SCOREP_EVENT_RMA_ACQUIRE_LOCK,
+         SCOREP_Substrates_RmaRequestLockCb, c)
+    (*c)(LOC(l), t, win_handle(win), remote, lock_id, (SCOREP_LockType)type);
+}
+
+void scorep_substrates_rma_release_lock(struct scorep_location *l, uint64_t t, uint32_t win,
+                                        uint32_t remote, uint64_t lock_id)
+{
+    EACH(SCOREP_EVENT_RMA_RELEASE_LOCK, SCOREP_Substrates_RmaReleaseLockCb, c)
+    (*c)(LOC(l), t, win_handle(win), remote, lock_id);
+}
+
+void scorep_substrates_rma_sync(struct scorep_location *l, uint64_t t, uint32_t win,
+                                uint32_t remote, uint32_t type)
+{
+    EACH(SCOREP_EVENT_RMA_SYNC, SCOREP_Substrates_RmaSyncCb, c)
+    (*c)(LOC(l), t, win_handle(win), remote, (SCOREP_RmaSyncType)type);
+}
+
+void scorep_substrates_rma_transfer(struct scorep_location *l, uint64_t t, bool put, uint32_t win,
+                                    uint32_t remote, uint64_t bytes, uint64_t matching_id)
+{
+    /* put and get share one signature */
+    EACH(put ? SCOREP_EVENT_RMA_PUT : SCOREP_EVENT_RMA_GET, SCOREP_Substrates_RmaPutCb, c)
+    (*c)(LOC(l), t, win_handle(win), remote, bytes, matching_id);
+}
+
+void scorep_substrates_rma_atomic(struct scorep_location *l, uint64_t t, uint32_t win,
+                                  uint32_t remote, uint32_t type, uint64_t sent,
+                                  uint64_t received, uint64_t matching_id)
+{
+    EACH(SCOREP_EVENT_RMA_ATOMIC, SCOREP_Substrates_RmaAtomicCb, c)
+    (*c)(LOC(l), t, win_handle(win), remote, atomic_type(type), sent, received, matching_id);
+}
+
+void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bool blocking,
+                                       uint32_t win, uint64_t matching_id)
+{
+    /* blocking and non-blocking share one signature */
+    EACH(blocking ? SCOREP_EVENT_RMA_OP_COMPLETE_BLOCKING
+                  : SCOREP_EVENT_RMA_OP_COMPLETE_NON_BLOCKING,
+         SCOREP_Substrates_RmaOpCompleteBlockingCb, c)
+    (*c)(LOC(l), t, win_handle(win), matching_id);
+}
+
+/* ------------------------------------------------------------ OpenMP tasks */
+static SCOREP_TaskHandle task_handle(struct scorep_location *l, const void *task)
+{
+    return task ? (SCOREP_TaskHandle)(void *)task : implicit_task(l);
+}
+
+void scorep_substrates_task_create(struct scorep_location *l, uint64_t t, uint32_t team,
+                                   uint32_t creator, uint32_t generation)
+{
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_CREATE, SCOREP_Substrates_ThreadForkJoinTaskCreateCb, c)
+    (*c)(LOC(l), t, SCOREP_PARADIGM_OPENMP, handle(team), creator, generation);
+}
+
+void scorep_substrates_task_switch(struct scorep_location *l, uint64_t t, uint64_t *metrics,
+                                   uint32_t team, uint32_t creator, uint32_t generation,
+                                   const void *task)
+{
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_SWITCH, SCOREP_Substrates_ThreadForkJoinTaskSwitchCb, c)
+    (*c)(LOC(l), t, metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator, generation,
+         task_handle(l, task));
+}
+
+void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_t region,
+                                  uint64_t *metrics, uint32_t team, uint32_t creator,
+                                  uint32_t generation, const void *task)
+{
+    SCOREP_TaskHandle h = task_handle(l, task);
+    /* Score-P creates its task object when the task begins, and says so first */
+    EACH_PLUGIN(core_task_create, LOC(l), h);
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN, SCOREP_Substrates_ThreadForkJoinTaskBeginCb, c)
+    (*c)(LOC(l), t, handle(region), metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator,
+         generation, h);
+}
+
+void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
+                                uint64_t *metrics, uint32_t team, uint32_t creator,
+                                uint32_t generation, const void *task)
+{
+    SCOREP_TaskHandle h = task_handle(l, task);
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END, SCOREP_Substrates_ThreadForkJoinTaskEndCb, c)
+    (*c)(LOC(l), t, handle(region), metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator,
+         generation, h);
+    EACH_PLUGIN(core_task_complete, LOC(l), h);
 }

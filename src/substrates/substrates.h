@@ -44,6 +44,43 @@ void scorep_substrates_mpi_collective_begin(struct scorep_location *l, uint64_t 
 void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t, uint32_t comm,
                                           uint32_t root, int op, uint64_t sent,
                                           uint64_t received);
+/* Non-blocking collectives (Score-P's MPI_NON_BLOCKING_COLLECTIVE_REQUEST and _COMPLETE): the
+ * request id, and at completion what MPI_COLLECTIVE_END carries */
+void scorep_substrates_mpi_nbc_request(struct scorep_location *l, uint64_t t, uint64_t request);
+void scorep_substrates_mpi_nbc_complete(struct scorep_location *l, uint64_t t, uint32_t comm,
+                                        uint32_t root, int op, uint64_t sent, uint64_t received,
+                                        uint64_t request);
+/* COMM_CREATE / COMM_DESTROY (comm: defs id) */
+void scorep_substrates_comm(struct scorep_location *l, uint64_t t, bool create, uint32_t comm);
+
+/* One-sided (core/events_mpi.h): win: defs window id (SCOREP_CUDA_WINDOW for the OpenMP
+ * target's transfers); level: OTF2_RmaSyncLevel bits (= SCOREP_RmaSyncLevel); op:
+ * OTF2_CollectiveOp; atomic: OTF2_RmaAtomicType; lock and sync types: OTF2's (= Score-P's);
+ * group: defs group id. */
+void scorep_substrates_rma_win(struct scorep_location *l, uint64_t t, bool create, uint32_t win);
+void scorep_substrates_rma_collective_begin(struct scorep_location *l, uint64_t t, uint32_t level);
+void scorep_substrates_rma_collective_end(struct scorep_location *l, uint64_t t, int op,
+                                          uint32_t level, uint32_t win, uint32_t root,
+                                          uint64_t sent, uint64_t received);
+void scorep_substrates_rma_group_sync(struct scorep_location *l, uint64_t t, uint32_t level,
+                                      uint32_t win, uint32_t group);
+/* which: 0 request lock, 1 acquire lock */
+void scorep_substrates_rma_lock(struct scorep_location *l, uint64_t t, int which, uint32_t win,
+                                uint32_t remote, uint64_t lock_id, uint32_t type);
+void scorep_substrates_rma_release_lock(struct scorep_location *l, uint64_t t, uint32_t win,
+                                        uint32_t remote, uint64_t lock_id);
+void scorep_substrates_rma_sync(struct scorep_location *l, uint64_t t, uint32_t win,
+                                uint32_t remote, uint32_t type);
+/* put (true) or get */
+void scorep_substrates_rma_transfer(struct scorep_location *l, uint64_t t, bool put, uint32_t win,
+                                    uint32_t remote, uint64_t bytes, uint64_t matching_id);
+void scorep_substrates_rma_atomic(struct scorep_location *l, uint64_t t, uint32_t win,
+                                  uint32_t remote, uint32_t type, uint64_t sent,
+                                  uint64_t received, uint64_t matching_id);
+/* blocking (true) or non-blocking completion */
+void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bool blocking,
+                                       uint32_t win, uint64_t matching_id);
+
 /* The thread events, Score-P's SCOREP_EVENT_THREAD_<NAME> (SCOREP_SubstrateEvents.h), and
  * what scorep_substrates_thread's `a` is for each. */
 typedef enum {
@@ -59,6 +96,24 @@ typedef enum {
 /* paradigm: defs.h scorep_paradigm */
 void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
                               scorep_substrates_thread_event kind, int paradigm, uint32_t a);
+/* OpenMP tasks (Score-P's THREAD_FORK_JOIN_TASK_*): team: the team number (as TEAM_BEGIN's);
+ * creator and generation: the task's creating thread (its index in the team) and that
+ * thread's task count, as the trace records them (generation 0: the implicit task); task: an
+ * opaque handle, the adapter's task object (NULL: the location's implicit task). Begin and
+ * end stand for the enter and the leave of the task's region (t, metrics: theirs), which
+ * plugins then do not get as ENTER_REGION/EXIT_REGION; begin announces the task with the
+ * core_task_create management call first, end ends it with core_task_complete after. */
+void scorep_substrates_task_create(struct scorep_location *l, uint64_t t, uint32_t team,
+                                   uint32_t creator, uint32_t generation);
+void scorep_substrates_task_switch(struct scorep_location *l, uint64_t t, uint64_t *metrics,
+                                   uint32_t team, uint32_t creator, uint32_t generation,
+                                   const void *task);
+void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_t region,
+                                  uint64_t *metrics, uint32_t team, uint32_t creator,
+                                  uint32_t generation, const void *task);
+void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
+                                uint64_t *metrics, uint32_t team, uint32_t creator,
+                                uint32_t generation, const void *task);
 void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
                             uint32_t lock, uint32_t order);
 /* A parameter's type: the values of Score-P's SCOREP_ParameterType (SCOREP_PublicTypes.h,

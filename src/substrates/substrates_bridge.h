@@ -20,6 +20,7 @@ enum { SCOREP_SUBSTRATES_MAX_PLUGINS = 16 };
 /* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates_data) */
 typedef struct scorep_substrate_loc {
     void *data[SCOREP_SUBSTRATES_MAX_PLUGINS];
+    int deactivated; /* deactivate_cpu_location called (atomic: the thread's end or finalize) */
 } scorep_substrate_loc;
 
 /* ---- plugin side, called by the runtime side (cold paths) */
@@ -29,9 +30,23 @@ void scorep_substrates_new_region(uint32_t region);
 void scorep_substrates_new_io_file(uint32_t file);
 void scorep_substrates_new_io_handle(uint32_t handle);
 void scorep_substrates_new_io_paradigms(void);
+/* MPI and SHMEM definitions: communicators (INTERIM_COMMUNICATOR), groups (GROUP) and RMA
+ * windows (RMA_WINDOW), each handle its defs id + 1 */
+void scorep_substrates_new_comm(uint32_t comm);
+void scorep_substrates_new_group(uint32_t group);
+void scorep_substrates_new_win(uint32_t win);
+/* strings (STRING), parameters (PARAMETER), metrics (METRIC and SAMPLING_SET: each metric
+ * its own sampling set); kind: defs.h scorep_defs_new_kind */
+void scorep_substrates_new_other(int kind, uint32_t id);
+/* the paradigms (PARADIGM, handle = SCOREP_ParadigmType + 1) of scorep-rt's adapters */
+void scorep_substrates_new_paradigms(void);
 void scorep_substrates_assign_ids(void);
 void scorep_substrates_location_created(struct scorep_location *l,
                                         struct scorep_location *parent);
+/* deactivate_cpu_location (once per location: the first caller's), the implicit task's
+ * core_task_complete and delete_location */
+void scorep_substrates_location_deactivated(struct scorep_location *l,
+                                            struct scorep_location *parent);
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent);
 void scorep_substrates_program_begin(struct scorep_location *l, uint64_t t, uint32_t name,
                                      uint64_t pid, uint64_t tid);

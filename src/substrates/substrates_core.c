@@ -14,6 +14,7 @@
 #include "core/subsystem.h"
 #include "defs/defs.h"
 #include "defs/defs_io.h"
+#include "defs/defs_mpi.h"
 #include "ipc/ipc.h"
 #include "metrics/metrics.h"
 
@@ -26,6 +27,15 @@
 static uint32_t n_loaded;
 
 /* ----------------------------------------------------------------- subsystem */
+static void new_other(scorep_defs_new_kind kind, uint32_t id)
+{
+    scorep_substrates_new_other((int)kind, id);
+}
+/* the plugin side's numbers for them (it cannot include defs.h) */
+_Static_assert(SCOREP_DEFS_NEW_STRING == 0 && SCOREP_DEFS_NEW_PARAMETER == 1 &&
+                   SCOREP_DEFS_NEW_METRIC == 2,
+               "scorep_substrates_new_other's kinds");
+
 static void substrates_init(void)
 {
     const char *list = scorep_cfg.substrate_plugins;
@@ -48,6 +58,29 @@ static void substrates_init(void)
         scorep_substrates_new_io_file(id);
     for (uint32_t id = 0; id < nh; id++)
         scorep_substrates_new_io_handle(id);
+    /* communicators, groups and RMA windows (MPI, SHMEM), those defined so far and the
+     * ones to come */
+    uint32_t nc = scorep_defs_comm_count(), ng = scorep_defs_group_count(),
+             nw = scorep_defs_win_count();
+    scorep_defs_on_new_mpi(scorep_substrates_new_comm, scorep_substrates_new_group,
+                           scorep_substrates_new_win);
+    for (uint32_t id = 0; id < nc; id++)
+        scorep_substrates_new_comm(id);
+    for (uint32_t id = 0; id < ng; id++)
+        scorep_substrates_new_group(id);
+    for (uint32_t id = 0; id < nw; id++)
+        scorep_substrates_new_win(id);
+    /* strings, parameters and metrics likewise, and the paradigms */
+    uint32_t ns = scorep_defs_string_count(), np = scorep_defs_parameter_count(),
+             nm = scorep_defs_metric_count();
+    scorep_defs_on_new_other(new_other);
+    for (uint32_t id = 0; id < ns; id++)
+        new_other(SCOREP_DEFS_NEW_STRING, id);
+    for (uint32_t id = 0; id < np; id++)
+        new_other(SCOREP_DEFS_NEW_PARAMETER, id);
+    for (uint32_t id = 0; id < nm; id++)
+        new_other(SCOREP_DEFS_NEW_METRIC, id);
+    scorep_substrates_new_paradigms();
     scorep_substrates_assign_ids();
 }
 
@@ -95,19 +128,31 @@ static void substrates_mpp_ready(void)
         scorep_substrates_init_mpp();
 }
 
-/* after the locations' calls are closed, before unification */
+/* after the locations' calls are closed, before unification; a thread that ended earlier
+ * was deactivated then (scorep_substrates_thread_end) */
 static void substrates_finalize(void)
 {
     if (!n_loaded)
         return;
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        if (!l->substrates_on)
-            continue;
-        l->substrates_on = false; /* no events after delete_location */
-        scorep_location_modes_changed(l);
+        if (!scorep_substrates_location_data(l))
+            continue; /* the plugins never learnt of it */
+        if (l->substrates_on) {
+            l->substrates_on = false; /* no events after delete_location */
+            scorep_location_modes_changed(l);
+        }
         scorep_substrates_location_ended(l, l->id == 0 ? NULL : find_location(l->parent_id));
     }
     scorep_substrates_pre_unify();
+}
+
+void scorep_substrates_thread_end(scorep_location *l)
+{
+    if (!l || !l->substrates_on)
+        return;
+    l->substrates_on = false; /* its last event was delivered; nothing after the deactivation */
+    scorep_location_modes_changed(l);
+    scorep_substrates_location_deactivated(l, l->id == 0 ? NULL : find_location(l->parent_id));
 }
 
 const scorep_subsystem scorep_subsystem_substrates = {

@@ -8,5 +8,10 @@
 
 extern const struct scorep_subsystem scorep_subsystem_substrates;
 
+struct scorep_location;
+/* A thread of the program ends (pthread adapter, on that thread, after its last event):
+ * the plugins' deactivate_cpu_location now, as Score-P; delete_location stays at finalize. */
+void scorep_substrates_thread_end(struct scorep_location *l);
+
 
 #endif

@@ -29,11 +29,15 @@ expect_eq "$(grep -E '^region (main|mid|leaf|worker) ' "$f" | sort | tr '\n' ';'
     "region leaf compiler 12 12;region main compiler 1 1;region mid compiler 4 4;region worker compiler 2 2;" \
     "linked: enters and exits per region from the program's design (paradigm compiler)"
 expect_eq "$(sed -n 's/^unannounced //p' "$f")" 0 "linked: every region entered was announced by new_definition_handle"
+expect_eq "$(sed -n 's/^other_defs //p' "$f")" "paradigms 12 unannounced 0" \
+    "linked: the 12 paradigms of scorep-rt's adapters announced; the program name's string and every region's paradigm before their events"
 expect_eq "$(sed -n 's/^locations //p' "$f")" "3 3 3 3 lost 0" \
     "linked: 3 locations created, activated, deactivated, deleted; per-location data kept"
 expect_eq "$(awk '/^loc_enters/ { print ($2 == $4) }' "$f")" 1 "linked: per-location counts (SetData/GetData) add up"
 expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "linked: timestamps increase per location"
 expect_eq "$(sed -n 's/^pthread //p' "$f")" "2 2 2 0" "linked: 2 threads created, joined, begun (no end event)"
+expect_eq "$(sed -n 's/^deactivated_early //p' "$f")" 2 \
+    "linked: the 2 threads deactivated when they ended, before ProgramEnd (no event after: backwards 0)"
 expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' "$f" | tr '\n' ' ')" "1 1 " "linked: ipc size 1, allreduce of 1"
 expect_grep '^- `count.txt`: Events per region, 1 ranks\.$' c1/MANIFEST.md "linked: dump_manifest wrote its entry"
 expect_file c1/profile.cubex "linked: the profile is written as well"
@@ -100,6 +104,8 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
         "6 0.75 level:n=1,occ=2,type=0,src=2,mode=4 ratio:n=1,occ=2,type=2,src=2,mode=4" \
         "user: counters 1+2+3 and 0.25+0.5, described through the sampling set callbacks"
     expect_eq "$(sed -n 's/^backwards //p' o1.count.0)" 0 "omp: timestamps increase per location"
+    expect_eq "$(sed -n 's/^other_defs //p' o1.count.0)" "paradigms 12 unannounced 0" \
+        "user: every parameter, metric and sampling set handle announced before its event"
 else
     skip_part "OMPT (omp-tools.h)"
 fi

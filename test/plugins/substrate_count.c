@@ -29,6 +29,9 @@ static unsigned long enters[MAX_REGIONS], exits[MAX_REGIONS];
 static char announced[MAX_REGIONS];
 static unsigned long unannounced, n_regions_announced;
 static unsigned long created, activated, deactivated, deleted, loc_enters, data_lost;
+/* deactivations before PROGRAM_END (threads that ended), and events after a deactivation */
+static int program_ended;
+static unsigned long deactivated_early;
 static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
 static unsigned long isend_done, irecv_req;
 static unsigned long coll_begins, coll_ends, coll_types[32];
@@ -86,8 +89,35 @@ static void init_mpp(void)
     step('M');
 }
 
+/* strings, parameters, metrics, sampling sets, paradigms announced (bit 1 << type) and
+ * handles of those kinds in events that were not */
+static unsigned char other_announced[MAX_REGIONS];
+static unsigned long other_unannounced, paradigms_announced;
+static int other_bit(SCOREP_HandleType type)
+{
+    switch (type) {
+    case SCOREP_HANDLE_TYPE_STRING: return 1;
+    case SCOREP_HANDLE_TYPE_PARAMETER: return 2;
+    case SCOREP_HANDLE_TYPE_METRIC: return 4;
+    case SCOREP_HANDLE_TYPE_SAMPLING_SET: return 8;
+    case SCOREP_HANDLE_TYPE_PARADIGM: return 16;
+    default: return 0;
+    }
+}
+
+static void need_other(SCOREP_AnyHandle h, SCOREP_HandleType type)
+{
+    if (h == 0 || h >= MAX_REGIONS ||
+        !(__atomic_load_n(&other_announced[h], __ATOMIC_RELAXED) & other_bit(type)))
+        __atomic_fetch_add(&other_unannounced, 1, __ATOMIC_RELAXED);
+}
+
 static void new_handle(SCOREP_AnyHandle h, SCOREP_HandleType type)
 {
+    if (other_bit(type) && h < MAX_REGIONS)
+        __atomic_fetch_or(&other_announced[h], other_bit(type), __ATOMIC_RELAXED);
+    if (type == SCOREP_HANDLE_TYPE_PARADIGM)
+        __atomic_fetch_add(&paradigms_announced, 1, __ATOMIC_RELAXED);
     if (type == SCOREP_HANDLE_TYPE_IO_PARADIGM)
         __atomic_fetch_add(&io_paradigms, 1, __ATOMIC_RELAXED);
     if (type == SCOREP_HANDLE_TYPE_IO_FILE && h < MAX_IO) {
@@ -127,6 +157,11 @@ static void deactivate(const struct SCOREP_Location *l, const struct SCOREP_Loca
 {
     (void)parent;
     __atomic_fetch_add(&deactivated, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&program_ended, __ATOMIC_ACQUIRE))
+        __atomic_fetch_add(&deactivated_early, 1, __ATOMIC_RELAXED);
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d)
+        d[1] = UINT64_MAX; /* check_time counts any later event of l as going back */
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('X');
 }
@@ -246,6 +281,7 @@ static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, 
         __atomic_fetch_add(&enters[r], 1, __ATOMIC_RELAXED);
     else
         __atomic_fetch_add(&unannounced, 1, __ATOMIC_RELAXED);
+    need_other(cb->SCOREP_RegionHandle_GetParadigmType(r) + 1, SCOREP_HANDLE_TYPE_PARADIGM);
     if (m && cb->SCOREP_Location_GetId(l) == 0)
         log_metrics("ENTER", l, t, r, m);
 }
@@ -265,6 +301,7 @@ static void program_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_StringHa
 {
     (void)l, (void)t, (void)argc, (void)argv, (void)r, (void)tid;
     step('B');
+    need_other(name, SCOREP_HANDLE_TYPE_STRING);
     const char *s = cb->SCOREP_StringHandle_Get(name);
     const char *b = s ? strrchr(s, '/') : NULL;
     snprintf(program, sizeof program, "%s pid_ok=%d", b ? b + 1 : s ? s : "(null)",
@@ -275,6 +312,7 @@ static void program_end(struct SCOREP_Location *l, uint64_t t, SCOREP_ExitStatus
                         SCOREP_RegionHandle r)
 {
     (void)l, (void)t, (void)st, (void)r;
+    __atomic_store_n(&program_ended, 1, __ATOMIC_RELEASE);
     step('N');
 }
 
@@ -388,7 +426,8 @@ static void team_begin_cb(struct SCOREP_Location *l, uint64_t t, SCOREP_Paradigm
 
 static void param_int(struct SCOREP_Location *l, uint64_t t, SCOREP_ParameterHandle p, int64_t v)
 {
-    (void)l, (void)t, (void)p, (void)v;
+    (void)l, (void)t, (void)v;
+    need_other(p, SCOREP_HANDLE_TYPE_PARAMETER);
     __atomic_fetch_add(&params, 1, __ATOMIC_RELAXED);
 }
 
@@ -429,6 +468,8 @@ static void describe(SCOREP_SamplingSetHandle s)
 static void counter_i(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, int64_t v)
 {
     (void)l, (void)t;
+    need_other(s, SCOREP_HANDLE_TYPE_SAMPLING_SET);
+    need_other(*cb->SCOREP_SamplingSetHandle_GetMetricHandles(s), SCOREP_HANDLE_TYPE_METRIC);
     if (counter_int == 0)
         describe(s);
     counter_int += v;
@@ -437,6 +478,8 @@ static void counter_i(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetH
 static void counter_d(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s, double v)
 {
     (void)l, (void)t;
+    need_other(s, SCOREP_HANDLE_TYPE_SAMPLING_SET);
+    need_other(*cb->SCOREP_SamplingSetHandle_GetMetricHandles(s), SCOREP_HANDLE_TYPE_METRIC);
     if (counter_double == 0)
         describe(s);
     counter_double += v;
@@ -711,6 +754,9 @@ static void write_data(void)
         all += enters[r];
     fprintf(f, "loc_enters %lu of %lu\n", loc_enters, all);
     fprintf(f, "backwards %lu\n", backwards);
+    fprintf(f, "deactivated_early %lu\n", deactivated_early);
+    fprintf(f, "other_defs paradigms %lu unannounced %lu\n", paradigms_announced,
+            other_unannounced);
     fprintf(f, "p2p %lu %lu %lu %lu bytes %lu %lu\n", sends, recvs, isends, irecvs, send_bytes,
             recv_bytes);
     fprintf(f, "requests isend_complete %lu irecv_request %lu\n", isend_done, irecv_req);

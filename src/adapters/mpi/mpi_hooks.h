@@ -199,6 +199,7 @@ void scorep_mpi_comm_idup_orphaned(scorep_mpi_req *r);
 
 /* ---- one-sided (mpi_rma.c) ----------------------------------------------------------- */
 void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f);
+void scorep_mpi_pre_rma_fence_begin(scorep_mpi_frame *f);
 void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
                              int allocated);
 void scorep_mpi_post_win_set_name(scorep_mpi_frame *f, int ret, MPI_Win win, const char *name);

@@ -64,9 +64,16 @@ static void complete_ops(scorep_mpi_frame *f, scorep_mpi_win *w, int target)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* the window's creation and release synchronise processes (Score-P's level for them) */
 void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f)
 {
-    scorep_event_rma_collective_begin(f->l);
+    scorep_event_rma_collective_begin(f->l, SCOREP_RMA_SYNC_PROCESS);
+}
+
+/* a fence synchronises processes and memory, as its end records */
+void scorep_mpi_pre_rma_fence_begin(scorep_mpi_frame *f)
+{
+    scorep_event_rma_collective_begin(f->l, SYNC_FULL);
 }
 
 void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Win *win,
@@ -136,7 +143,7 @@ void scorep_mpi_pre_win_free(scorep_mpi_frame *f, scorep_mpi_ctx_win *ctx, MPI_W
 {
     ctx->win = win && *win != MPI_WIN_NULL ? scorep_mpi_rmap_remove(&wins, (uintptr_t)*win) : NULL;
     ctx->freed = ctx->win && ctx->win->allocated ? free_window_memory(f, *win) : 0;
-    scorep_event_rma_collective_begin(f->l);
+    scorep_event_rma_collective_begin(f->l, SCOREP_RMA_SYNC_PROCESS);
 }
 
 void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *ctx)

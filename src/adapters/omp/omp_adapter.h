@@ -177,7 +177,8 @@ omp_frame *omp_frame_top(omp_thread *t);
 omp_frame *omp_frame_implicit(omp_thread *t);
 
 /* Region stack of the adapter's own regions; enter/leave record the events. */
-void omp_enter(omp_thread *t, uint32_t region, uint8_t tag, uint64_t raw);
+/* returns the timestamp of the enter (0 when none was recorded) */
+uint64_t omp_enter(omp_thread *t, uint32_t region, uint8_t tag, uint64_t raw);
 /* Leaves the innermost region; returns the timestamp used (0 when none). */
 uint64_t omp_leave(omp_thread *t, uint64_t raw);
 /* Leaves regions until the stack is `height` high. */

@@ -58,14 +58,14 @@ omp_frame *omp_frame_implicit(omp_thread *t)
 }
 
 /* ----------------------------------------------------------- region stack */
-void omp_enter(omp_thread *t, uint32_t region, uint8_t tag, uint64_t raw)
+uint64_t omp_enter(omp_thread *t, uint32_t region, uint8_t tag, uint64_t raw)
 {
     if (region == SCOREP_INVALID_ID ||
         scorep_grow((void **)&t->regions, &t->cap_regions, (size_t)t->n_regions + 1,
                     sizeof *t->regions) != 0)
-        return;
+        return 0;
     t->regions[t->n_regions++] = (omp_open_region){region, tag};
-    scorep_event_enter_at(t->loc, region, raw);
+    return scorep_event_enter_at(t->loc, region, raw);
 }
 
 uint64_t omp_leave(omp_thread *t, uint64_t raw)

@@ -30,14 +30,14 @@ void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *fram
     new_task->ptr = task;
     omp_enter(t, omp_region(OMP_R_CREATE_TASK, codeptr), TAG_NONE, raw);
     scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_CREATE, task->team, task->creator,
-                             task->generation, raw);
+                             task->generation, task, raw);
     omp_leave(t, raw);
 }
 
 
 static void task_event(omp_thread *t, buf_event_type type, const omp_task *task, uint64_t raw)
 {
-    scorep_event_thread_task(t->loc, type, task->team, task->creator, task->generation, raw);
+    scorep_event_thread_task(t->loc, type, task->team, task->creator, task->generation, task, raw);
 }
 
 /* The thread's call path is put aside; the task's tree grows under the parallel region. */
@@ -56,8 +56,21 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
         f->attached = true;
         f->at = imp->par_node;
     }
+    /* Substrate plugins get Score-P's TASK_BEGIN for the switch to the task and the enter of
+     * its region (with the enter's time and metric values), not those two: their delivery is
+     * off meanwhile (this thread's flag, read by this thread's events only; the location's
+     * events_fast stays 0 while plugins are loaded, so the general paths take the events). */
+    bool plug = __builtin_expect(l->substrates_on, 0);
+    if (plug)
+        l->substrates_on = false;
     task_event(t, BUF_EV_THREAD_TASK_SWITCH, task, raw);
-    omp_enter(t, task->region, TAG_NONE, raw);
+    uint64_t ts = omp_enter(t, task->region, TAG_NONE, raw);
+    if (plug) {
+        l->substrates_on = true;
+        if (ts)
+            scorep_substrates_task_begin(l, ts, task->region, scorep_event_metric_values(l),
+                                         task->team, task->creator, task->generation, task);
+    }
 }
 
 static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t raw)
@@ -65,9 +78,23 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
     omp_frame *f = omp_frame_top(t);
     if (!f || f->kind != FRAME_TASK || f->task != task)
         return; /* began on another thread (untied) or before the measurement */
-    omp_leave_to(t, f->n_regions, raw);
-    task_event(t, BUF_EV_THREAD_TASK_COMPLETE, task, raw);
     scorep_location *l = t->loc;
+    /* regions left open inside the task, then the task's region: for substrate plugins
+     * Score-P's TASK_END instead of its leave and the completion (as at the begin) */
+    omp_leave_to(t, f->n_regions + 1, raw);
+    bool plug = __builtin_expect(l->substrates_on, 0);
+    if (plug)
+        l->substrates_on = false;
+    uint32_t region = t->n_regions > f->n_regions ? t->regions[t->n_regions - 1].region
+                                                  : SCOREP_INVALID_ID;
+    uint64_t ts = region != SCOREP_INVALID_ID ? omp_leave(t, raw) : 0;
+    task_event(t, BUF_EV_THREAD_TASK_COMPLETE, task, raw);
+    if (plug) {
+        l->substrates_on = true;
+        if (ts)
+            scorep_substrates_task_end(l, ts, region, scorep_event_metric_values(l), task->team,
+                                       task->creator, task->generation, task);
+    }
     if (f->attached)
         scorep_profile_resume(&l->profile, &f->saved, f->at, scorep_location_now(l, raw));
     omp_frame_pop(t);
@@ -88,7 +115,7 @@ static void switch_back(omp_thread *t, uint64_t raw)
     f = omp_frame_implicit(t);
     if (f)
         scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, f->index, 0,
-                                 raw);
+                                 NULL, raw);
 }
 
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)

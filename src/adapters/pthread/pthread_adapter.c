@@ -8,6 +8,7 @@
 #include "core/events.h"
 #include "runtime/runtime.h"
 #include "sampling/sampling.h"
+#include "substrates/substrates_core.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -102,6 +103,7 @@ static void thread_finished(void *arg)
     scorep_sampling_thread_end(l);
     l->finished = true;
     scorep_metrics_thread_end(l);
+    scorep_substrates_thread_end(l);
 }
 
 static void *trampoline(void *p)

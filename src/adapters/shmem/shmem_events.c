@@ -72,7 +72,8 @@ void scorep_shmem_quiet(scorep_shmem_frame *f)
 
 void scorep_shmem_coll_begin(scorep_shmem_frame *f)
 {
-    scorep_event_rma_collective_begin(f->l);
+    /* Score-P's level for the SHMEM collectives' begin (the op is not known yet) */
+    scorep_event_rma_collective_begin(f->l, SYNC_FULL);
 }
 
 static scorep_rma_sync_level level(scorep_collective_op op)

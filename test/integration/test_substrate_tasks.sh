@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_substrate_tasks.sh: the OpenMP task events of substrate plugins
+# (THREAD_FORK_JOIN_TASK_CREATE, _SWITCH, _BEGIN, _END) and the core_task_create /
+# core_task_complete management calls, with the plugin test/plugins/substrate_mpp.c built
+# here from Score-P's public headers only: test/omp/tasks.c (51 explicit tasks in teams of 4
+# threads) built with scorep-cc gcc on GNU libgomp (the GOMP_* wrappers) and on LLVM's
+# libomp (OMPT), traced. The counts are the program's design; every task handle of an event
+# was created and not yet completed, all are completed at the end; the task regions come as
+# TASK_BEGIN/TASK_END only (no ENTER_REGION/EXIT_REGION); and each location's task events
+# (timestamps, creating thread, generation, region) are exactly the trace's records
+# (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave.
+. "$top_srcdir/test/integration/lib.sh"
+nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
+    { echo "SKIP: the OpenMP (OMPT) adapter was not built"; exit 77; }
+
+mkdir plug
+cc -shared -fPIC -O1 -Wall -Wextra -Werror -I"$top_srcdir/include" -o plug/libscorep_substrate_mpp.so \
+    "$top_srcdir/test/plugins/substrate_mpp.c" -lpthread || fail "build of the test plugin"
+export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# trace_tasks EXPDIR LOCATION: the location's task records in the plugin's log format: a
+# switch followed by the enter of a task's region is TASK_BEGIN (at the enter), the leave of
+# a task's region with the completion after it TASK_END (at the leave), the other switches
+# TASK_SWITCH
+trace_tasks()
+{
+    awk -v loc="$2" '$2 == loc && $3 ~ /^[0-9]+$/' "$(trace_file "$1")" | python3 -c '
+import re, sys
+out, pending, end = [], None, None
+def tg(rest):
+    th = re.search(r"Creating Thread: (\d+)", rest).group(1)
+    gen = re.search(r"Generation Number: (\d+)", rest).group(1)
+    return "thread=%s gen=%s" % (th, gen)
+for line in sys.stdin:
+    name, _, t, rest = (line.rstrip("\n").split(None, 3) + [""])[:4]
+    m = re.search(r"Region: \"(!\$omp task @[^\"]*)\"", rest)
+    if name == "ENTER" and m and pending:
+        out.append("TASK_BEGIN %s %s region=%s" % (t, pending[1], m.group(1)))
+        pending = None
+        continue
+    if pending:
+        out.append("TASK_SWITCH %s %s" % pending)
+        pending = None
+    if name == "LEAVE" and m:
+        end = (t, m.group(1))
+    elif name == "THREAD_TASK_COMPLETE" and end:
+        out.append("TASK_END %s %s region=%s" % (end[0], tg(rest), end[1]))
+        end = None
+    elif name == "THREAD_TASK_SWITCH":
+        pending = (t, tg(rest))
+    elif name == "THREAD_TASK_CREATE":
+        out.append("TASK_CREATE %s %s" % (t, tg(rest)))
+if pending:
+    out.append("TASK_SWITCH %s %s" % pending)
+print("\n".join(out))
+'
+}
+
+# plugin_tasks FILE LOCATION: the plugin's task events of the location without the handles
+plugin_tasks()
+{
+    sed -n "s/^log \(TASK_[A-Z]* [0-9]*\) loc=$2 paradigm=8 team=[0-9]* \(thread=[0-9]* gen=[0-9]*\)/\1 \2/p" "$1" |
+        sed 's/ task=0x[0-9a-f]*//; s/ metrics=0//'
+}
+
+for rt in libgomp libomp; do
+    scorep_cc --openmp-runtime=$rt gcc -fopenmp -O1 -o tasks_$rt "$top_srcdir/test/omp/tasks.c"
+    run_app $rt env SCOREP_EXPERIMENT_DIRECTORY=$rt SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
+        SUBSTRATE_MPP_OUT="$work/$rt.mpp" ./tasks_$rt
+    expect_eq "$status:$(cat $rt.err)" "0:" "$rt: exit status, nothing on stderr"
+    f=$rt.mpp.0
+    # 51 tasks (20 of the chain, 10 that create 2 each, the sleeper): each created, begun and
+    # ended once; core_task_create for them and for the 4 threads' implicit tasks, all
+    # completed; none of the tasks' regions entered as a region
+    expect_eq "$(sed -n 's/^count \(TASK_[A-Z]*\) /\1 /p' "$f" | grep -v SWITCH | tr '\n' ';')" \
+        "TASK_CREATE 51;TASK_BEGIN 51;TASK_END 51;" "$rt: 51 tasks created, begun and ended"
+    expect_eq "$(sed -n 's/^tasks //p' "$f")" "created 55 completed 55 live 0 errors 0 region_enters 0" \
+        "$rt: 51 + 4 implicit tasks created and completed, every event's task live, no task region entered"
+    expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "$rt: timestamps increase per location"
+    # the chain's 20 tasks and the sleeper from the thread executing the single construct,
+    # generations 1, 2, ... on each creating thread; 20 children from the 10 parents
+    expect_eq "$(awk '$1 == "log" && $2 == "TASK_CREATE" { sub(/.* gen=/, ""); n[$0]++ } END { for (g in n) s += n[g] * g; print s }' "$f")" \
+        "$(awk '$1 == "log" && $2 == "TASK_END" { sub(/.* gen=/, ""); sub(/ .*/, ""); n[$0]++ } END { for (g in n) s += n[g] * g; print s }' "$f")" \
+        "$rt: the generations created are the ones that ended"
+    # the 4 task constructs' regions: the chain's (20), the parents' (10), the children's (20),
+    # the sleeper's (1)
+    expect_eq "$(awk '$1 == "log" && $2 == "TASK_BEGIN" { r = $0; sub(/.*region=/, "", r); n[r]++ } END { for (r in n) print (r ~ /^!\$omp task @tasks\.c:[0-9]+$/), n[r] }' "$f" | sort -k2n | tr '\n' ';')" \
+        "1 1;1 10;1 20;1 20;" "$rt: TASK_BEGIN names the task construct's region"
+    expect_eq "$(awk '$1 == "log" && ($2 == "TASK_BEGIN" || $2 == "TASK_END") { k = $0; sub(/ metrics.*/, "", k); sub(/^log [A-Z_]* [0-9]* /, "", k); d[k] += $2 == "TASK_BEGIN" ? 1 : -1 } END { for (k in d) if (d[k]) n++; print n + 0 }' "$f")" 0 \
+        "$rt: every task begun and ended on the same location with the same handle"
+    n=0
+    for loc in 0 1 2 3; do
+        trace_tasks $rt $loc >$rt.trace.$loc
+        plugin_tasks "$f" $loc >$rt.plugin.$loc
+        n=$((n + $(awk 'END { print NR }' $rt.plugin.$loc)))
+        expect_eq "$(cat $rt.plugin.$loc)" "$(cat $rt.trace.$loc)" \
+            "$rt: location $loc's task events, timestamps, threads, generations, regions as in the trace"
+    done
+    expect_ge "$n" 153 "$rt: the four locations' task events compared ($n)"
+done
+done_ok
