@@ -23,31 +23,43 @@ typedef int (*hbw_memalign_psize_fn)(void **, size_t, size_t, int);
 
 /* The real function, resolved now if the constructor did not find it (libmemkind came with
  * a library loaded later); NULL: the program linked these wrappers without libmemkind. */
-static void *real(scorep_mem_func f)
+static __attribute__((noinline, cold)) void *resolve(scorep_mem_func f)
 {
-    void *fn = __atomic_load_n(&scorep_mem_real[f], __ATOMIC_ACQUIRE);
-    if (__builtin_expect(fn != NULL, 1))
-        return fn;
     scorep_memory_guard++;
     scorep_mem_resolve();
     scorep_memory_guard--;
     return __atomic_load_n(&scorep_mem_real[f], __ATOMIC_ACQUIRE);
 }
 
-void *hbw_malloc(size_t n)
+static inline void *real(scorep_mem_func f)
 {
-    hbw_malloc_fn fn = (hbw_malloc_fn)real(MEM_HBW_MALLOC);
-    if (!fn) {
-        errno = ENOSYS;
-        return NULL;
-    }
+    void *fn = __atomic_load_n(&scorep_mem_real[f], __ATOMIC_ACQUIRE);
+    return __builtin_expect(fn != NULL, 1) ? fn : resolve(f);
+}
+
+/* hbw_malloc and hbw_free, the hot pair: what may be recorded out of line, so that
+ * forwarding is a few loads, compares and a tail call (as malloc's, memory_libc.c) */
+static __attribute__((noinline)) void *hbw_malloc_slow(hbw_malloc_fn fn, size_t n,
+                                                       const void *caller)
+{
     scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_MALLOC, CALLER, MEM_IN_SIZE, n, NULL))
+    if (!scorep_mem_enter(&c, MEM_HBW_MALLOC, caller, MEM_IN_SIZE, n, NULL))
         return fn(n);
     void *p = fn(n);
     scorep_mem_allocated(&c, p, n);
     return p;
+}
+
+void *hbw_malloc(size_t n)
+{
+    hbw_malloc_fn fn = (hbw_malloc_fn)real(MEM_HBW_MALLOC);
+    if (__builtin_expect(!fn, 0)) {
+        errno = ENOSYS;
+        return NULL;
+    }
+    if (__builtin_expect(!scorep_mem_maybe(), 1))
+        return fn(n);
+    return hbw_malloc_slow(fn, n, CALLER);
 }
 
 void *hbw_calloc(size_t n, size_t size)
@@ -86,14 +98,10 @@ void *hbw_realloc(void *old, size_t n)
     return p;
 }
 
-void hbw_free(void *p)
+static __attribute__((noinline)) void hbw_free_slow(hbw_free_fn fn, void *p, const void *caller)
 {
-    hbw_free_fn fn = (hbw_free_fn)real(MEM_HBW_FREE);
-    if (!fn)
-        return; /* nothing can have come from a memkind that is not there */
     scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_FREE, CALLER, MEM_IN_ADDR, 0, p)) {
+    if (!scorep_mem_enter(&c, MEM_HBW_FREE, caller, MEM_IN_ADDR, 0, p)) {
         scorep_mem_forget_unrecorded(p);
         fn(p);
         return;
@@ -103,6 +111,19 @@ void hbw_free(void *p)
     fn(p);
     scorep_mem_out(&c, BUF_ATTR_DEALLOCATION_SIZE, size);
     scorep_mem_leave(&c);
+}
+
+void hbw_free(void *p)
+{
+    hbw_free_fn fn = (hbw_free_fn)real(MEM_HBW_FREE);
+    if (__builtin_expect(!fn, 0))
+        return; /* nothing can have come from a memkind that is not there */
+    if (__builtin_expect(!scorep_mem_maybe(), 1)) {
+        scorep_mem_forget_unrecorded(p);
+        fn(p);
+        return;
+    }
+    hbw_free_slow(fn, p, CALLER);
 }
 
 int hbw_posix_memalign(void **out, size_t align, size_t n)
