@@ -137,10 +137,12 @@ int main(void)
     /* stdout: putwchar, putwchar_unlocked (4 bytes each), wprintf */
     putwchar(L'<');
     putwchar_unlocked(L'>');
-    wprintf(L" %lc%lc%lc%lc%lc %ls %ls %d %d %d %d %d %d | dir %d %d %d | flock %d %d %d %d %d %d %d "
-            L"%d | in %lc%lc %d %d\n",
-            (wint_t)c[0], (wint_t)c[1], (wint_t)c[2], (wint_t)c[3], again, wcschr(s, L'\n') ? L"s" : L"-",
-            word, n42, n7, got, nl1 == L'\n' && nl2 == L'\n', end == WEOF, (int)wcslen(t), entries,
-            entries64, dir_errno, l1, l2, l3, l4, e4, l5, l6, l7, a, b, five, got5);
+    wprintf(
+        L" %lc%lc%lc%lc%lc %ls %ls %d %d %d %d %d %d | dir %d %d %d | flock %d %d %d %d %d %d %d "
+        L"%d | in %lc%lc %d %d\n",
+        (wint_t)c[0], (wint_t)c[1], (wint_t)c[2], (wint_t)c[3], again,
+        wcschr(s, L'\n') ? L"s" : L"-", word, n42, n7, got, nl1 == L'\n' && nl2 == L'\n',
+        end == WEOF, (int)wcslen(t), entries, entries64, dir_errno, l1, l2, l3, l4, e4, l5, l6, l7,
+        a, b, five, got5);
     return 0;
 }
