@@ -77,6 +77,15 @@ expect_eq "$(awk '/^ENTER/ && /"hbw_posix_memalign_psize"/ { getline; print }' l
     grep -c '("ALLOCATION_SIZE" <[0-9]*>; UINT64; 8192)')" 1 \
     "linked: ALLOCATION_SIZE 8192 on the Enter of hbw_posix_memalign_psize"
 
+# scorep-score: the hbw_* regions are of type MEMORY; hbw_realloc's estimate holds realloc's
+# two attribute records more than an allocation's (2 x 24 bytes per visit)
+"$SCOREP_SCORE" -r linked/profile.cubex >score.txt || fail "scorep-score linked"
+expect_eq "$(awk '$NF ~ /^hbw_/ { print $1, $3, $NF }' score.txt | sort | tr '\n' ';')" \
+    "MEMORY 1 hbw_calloc;MEMORY 1 hbw_posix_memalign;MEMORY 1 hbw_posix_memalign_psize;MEMORY 1 hbw_realloc;MEMORY 3 hbw_malloc;MEMORY 4 hbw_free;" \
+    "scorep-score: the hbw_* regions, type MEMORY, visits"
+expect_eq "$(awk '$NF == "hbw_realloc" { r = $2 } $NF == "hbw_calloc" { c = $2 } END { gsub(/,/, "", r); gsub(/,/, "", c); print r - c }' score.txt)" 48 \
+    "scorep-score: hbw_realloc's trace estimate counts realloc's 4 attributes"
+
 # ---- recording off: nothing recorded, the calls forwarded
 run_app off env SCOREP_EXPERIMENT_DIRECTORY=off ./hbw
 expect_eq "$(cat off.out)" "$(cat plain.out)" "off: output unchanged"
