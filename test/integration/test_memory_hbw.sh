@@ -7,8 +7,9 @@
 # scorep-run: exact visits, ALLOCATION_SIZE, DEALLOCATION_SIZE and bytes_leaked on the
 # allocating call paths (test/tools/cube_values.py), Score-P's roles, the Enter events in the
 # trace (otf2-print); the same on a machine with high-bandwidth memory (hbw_check_available
-# 0) and without (HBW_POLICY_PREFERRED falls back to ordinary memory). A program without
-# memkind does not load it.
+# 0) and without (HBW_POLICY_PREFERRED falls back to ordinary memory): both paths run
+# everywhere, the HBM one with MEMKIND_HBW_NODES=0 (memkind takes node 0 for HBM). A program
+# without memkind does not load it.
 . "$top_srcdir/test/integration/lib.sh"
 
 if ! printf '#include <hbwmalloc.h>\nint main(void) { return hbw_check_available() < 0; }\n' |
@@ -40,11 +41,12 @@ alloc='aligned/hbw_posix_memalign 4096;aligned/hbw_posix_memalign_psize 8192;gro
 dealloc='aligned/hbw_free 4096;grow/hbw_free 3000;grow/hbw_realloc 1000;plain/free 500;small/hbw_free 2000;'
 leaked='aligned/hbw_posix_memalign_psize 8192;small/hbw_malloc 1000;'
 
-# check NAME: the profile and trace of the run NAME (experiment directory NAME)
+# check NAME [OUTPUT]: the profile and trace of the run NAME (experiment directory NAME);
+# its output as the plain run's, or OUTPUT
 check()
 {
     expect_eq "$status" 0 "$1: exit status"
-    expect_eq "$(cat "$1.out")" "$(cat plain.out)" "$1: output as without measurement"
+    expect_eq "$(cat "$1.out")" "${2:-$(cat plain.out)}" "$1: output as without measurement"
     expect_eq "$(cat "$1.err")" "" "$1: nothing on stderr"
     expect_eq "$(cube "$1" ALLOCATION_SIZE)" "$alloc" "$1: ALLOCATION_SIZE per call path"
     expect_eq "$(cube "$1" DEALLOCATION_SIZE)" "$dealloc" \
@@ -85,6 +87,13 @@ expect_eq "$(awk '$NF ~ /^hbw_/ { print $1, $3, $NF }' score.txt | sort | tr '\n
     "scorep-score: the hbw_* regions, type MEMORY, visits"
 expect_eq "$(awk '$NF == "hbw_realloc" { r = $2 } $NF == "hbw_calloc" { c = $2 } END { gsub(/,/, "", r); gsub(/,/, "", c); print r - c }' score.txt)" 48 \
     "scorep-score: hbw_realloc's trace estimate counts realloc's 4 attributes"
+
+# ---- the other path: memkind takes the NUMA nodes MEMKIND_HBW_NODES names for its
+# high-bandwidth memory, so with node 0 the program finds HBM (hbw_check_available 0) and
+# binds its blocks there, on any machine; the same records
+run_app hbm env MEMKIND_HBW_NODES=0 SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=hbm ./hbw
+check hbm "hbm yes done ok"
 
 # ---- recording off: nothing recorded, the calls forwarded
 run_app off env SCOREP_EXPERIMENT_DIRECTORY=off ./hbw
