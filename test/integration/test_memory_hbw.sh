@@ -113,4 +113,28 @@ run_app nomk env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=nomk_e
 expect_eq "$status" 0 "without memkind: exit status"
 expect_eq "$(count_out libmemkind loaded_objects ./nomk) $(count_out libscorep-rt-memory loaded_objects ./nomk)" "0 1" \
     "without memkind: the adapter is loaded, libmemkind is not"
+# ---- bad input: a program that calls hbw_* and was linked without libmemkind (the
+# adapter's definitions satisfied the linker): the calls fail with ENOSYS, one warning says
+# why, nothing else changes
+cat >nolib.c <<'EOF'
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+void *hbw_malloc(size_t n);
+void hbw_free(void *p);
+int hbw_posix_memalign(void **p, size_t align, size_t n);
+int main(void)
+{
+    void *p = hbw_malloc(10);
+    int e = errno, rc = hbw_posix_memalign(&p, 64, 64);
+    hbw_free(p);
+    printf("%d %d %d\n", p == NULL, e == ENOSYS, rc == ENOSYS);
+    return 0;
+}
+EOF
+scorep_cc gcc -O1 -o nolib nolib.c
+run_app nolib env SCOREP_MEMORY_RECORDING=true SCOREP_EXPERIMENT_DIRECTORY=nolib_exp ./nolib
+expect_eq "$status $(cat nolib.out)" "0 1 1 1" "without libmemkind: hbw_* fail with ENOSYS"
+expect_eq "$(cat nolib.err)" "[scorep-rt] warning: memory recording: the program calls memkind's hbw_* but libmemkind is not loaded (link it with -lmemkind): hbw_* allocations fail with ENOSYS" \
+    "without libmemkind: one warning"
 done_ok

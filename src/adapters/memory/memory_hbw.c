@@ -8,6 +8,7 @@
  * command). The real functions are looked up with dlsym, so neither the adapter nor the
  * runtime depends on libmemkind: a program without it never calls these. */
 #include "adapters/memory/memory_wrappers.h"
+#include "base/log.h"
 
 #include <errno.h>
 
@@ -25,10 +26,17 @@ typedef int (*hbw_memalign_psize_fn)(void **, size_t, size_t, int);
  * a library loaded later); NULL: the program linked these wrappers without libmemkind. */
 static __attribute__((noinline, cold)) void *resolve(scorep_mem_func f)
 {
+    static int said;
     scorep_memory_guard++;
     scorep_mem_resolve();
+    void *fn = __atomic_load_n(&scorep_mem_real[f], __ATOMIC_ACQUIRE);
+    /* the program was linked against the adapter's hbw_* without libmemkind: say so once
+     * (the calls fail, as an allocator without memory would) */
+    if (!fn && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        scorep_warn("memory recording: the program calls memkind's hbw_* but libmemkind is not "
+                    "loaded (link it with -lmemkind): hbw_* allocations fail with ENOSYS");
     scorep_memory_guard--;
-    return __atomic_load_n(&scorep_mem_real[f], __ATOMIC_ACQUIRE);
+    return fn;
 }
 
 static inline void *real(scorep_mem_func f)
