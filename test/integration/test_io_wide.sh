@@ -22,7 +22,7 @@ setup()
 gcc -O2 -o wide_plain "$PROGRAMS/io_wide.c" || fail "gcc io_wide.c"
 setup plain
 (cd plain && ../wide_plain <../in.txt >out) || fail "the plain program"
-expect_eq "$(cat plain/out)" "<> abcdd s été 42 7 3 1 1 3 | dir 5 5 0 | flock 0 0 0 -1 1 0 0 -1 | in AB 5 1" \
+expect_eq "$(cat plain/out)" "<> abcdd s été 42 7 3 1 1 3 | dir 5 5 0 1 | flock 0 0 0 -1 1 0 0 -1 | in AB 5 1" \
     "plain: output"
 expect_eq "$(wc -c <plain/w.txt | tr -d ' ')" 25 "plain: w.txt has 25 bytes (UTF-8)"
 # wprintf's wide characters: the line after "<>" (putwchar's), in characters, not bytes
@@ -64,7 +64,7 @@ putwchar_unlocked 1 4 0
 wprintf 1 $((line_chars * 4)) 0
 opendir 1 0 0
 fdopendir 1 0 0
-readdir 6 0 $reclen_sum
+readdir 7 0 $reclen_sum
 readdir64 6 0 $reclen_sum
 closedir 2 0 0
 flock 7 0 0
@@ -72,15 +72,15 @@ EOT
 }
 
 # the trace's operations per file and mode: w.txt written by 8 calls (92 bytes counted),
-# read by 10 sized calls (64 bytes) and the two scanf calls; the directory read 12 times
-# (6 per stream, the ends with 0 bytes); stdin and stdout
+# read by 10 sized calls (64 bytes) and the two scanf calls; the directory read 13 times
+# (6 per stream and once more at the end, the ends with 0 bytes); stdin and stdout
 expected_ops()
 {
     sort <<EOT
 ISOC $1/w.txt WRITE 0 8 92
 ISOC $1/w.txt READ 0 10 64
 ISOC $1/w.txt UNSIZED-READ 0 2 0
-POSIX $1/d READ 0 12 $((2 * reclen_sum))
+POSIX $1/d READ 0 13 $((2 * reclen_sum))
 ISOC /dev/stdin READ 0 2 8
 ISOC /dev/stdin UNSIZED-READ 0 1 0
 ISOC /dev/stdout WRITE 0 3 $((8 + line_chars * 4))
