@@ -101,8 +101,12 @@ check_trace()
 EOT
 )" "$1: flock's lock records and their types"
     # opendir's handle and open()'s for d: created and destroyed by closedir, each
-    expect_eq "$(io_handle_events "$1" IO_CREATE_HANDLE IO_DESTROY_HANDLE | awk -v f="$2/d" '$4 == f { print $1, $2 }' | tr '\n' ';')" \
+    expect_eq "$(io_handle_events "$1" IO_CREATE_HANDLE IO_DESTROY_HANDLE | awk -v f="$2/d" '$4 == f { n[$2] += $1 } END { for (k in n) print n[k], k }' | sort | tr '\n' ';')" \
         "2 IO_CREATE_HANDLE;2 IO_DESTROY_HANDLE;" "$1: the directory's handles, opendir's and open's, end in closedir"
+    # their flags: opendir's descriptor is read-only, a directory and close-on-exec (POSIX)
+    expect_eq "$(io_handle_events "$1" IO_CREATE_HANDLE | awk -v f="$2/d" '$4 == f' | sed 's/^\([0-9]*\) [A-Z_]* [A-Z]* [^ ]* /\1 /' | tr '\n' ';')" \
+        "1 Access Mode: READ_ONLY, Creation Flags: {DIRECTORY}, Status Flags: NONE;1 Access Mode: READ_ONLY, Creation Flags: {DIRECTORY}, Status Flags: {CLOSE_ON_EXEC};" \
+        "$1: the directory handles' flags (open's, opendir's)"
     expect_eq "$(trace_check_nesting "$1")" 0 "$1: well-nested trace"
 }
 
