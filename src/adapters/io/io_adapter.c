@@ -29,7 +29,8 @@ static __thread uint64_t matching_ids __attribute__((tls_model("initial-exec")))
 static uint32_t *fd_handle[SCOREP_IO_PARADIGMS];
 static int fd_cap;
 /* flock: the type of the lock a descriptor took (1 + SCOREP_IO_LOCK_EXCLUSIVE or _SHARED,
- * 0: none seen), so that LOCK_UN, which does not say, releases the type acquired */
+ * 0: none seen), so that LOCK_UN, which does not say, releases the type acquired; relaxed
+ * atomics (threads may flock one descriptor at once: the last one's type wins) */
 static uint8_t *fd_flock;
 
 /* Code whose I/O is not the program's: the measurement's (the runtime and the libraries it
@@ -274,7 +275,7 @@ void scorep_io_closing(scorep_io_frame *f, int fd)
 static void forget(scorep_io_frame *f, uint32_t p, int fd, uint32_t h)
 {
     __atomic_store_n(&fd_handle[p][fd], 0, __ATOMIC_RELEASE);
-    fd_flock[fd] = 0;
+    __atomic_store_n(&fd_flock[fd], 0, __ATOMIC_RELAXED);
     if (h != SCOREP_INVALID_ID)
         scorep_event_io_destroy_handle(f->l, h);
 }
@@ -315,7 +316,7 @@ void scorep_io_flock_before(scorep_io_frame *f, int fd, int op)
     if ((op & ~LOCK_NB) != LOCK_UN || fd < 0 || fd >= fd_cap)
         return;
     uint32_t h = handle_of(f->paradigm, fd);
-    uint8_t t = fd_flock[fd];
+    uint8_t t = __atomic_load_n(&fd_flock[fd], __ATOMIC_RELAXED);
     if (h != SCOREP_INVALID_ID)
         scorep_event_io_lock(f->l, SCOREP_IO_LOCK_RELEASE, h,
                              t ? t - 1u : (uint32_t)SCOREP_IO_LOCK_EXCLUSIVE);
@@ -331,7 +332,7 @@ void scorep_io_flock_after(scorep_io_frame *f, int fd, int op, int ret)
         return;
     uint32_t h = handle_of(f->paradigm, fd);
     if (ret == 0)
-        fd_flock[fd] = (uint8_t)(type + 1);
+        __atomic_store_n(&fd_flock[fd], (uint8_t)(type + 1), __ATOMIC_RELAXED);
     if (h != SCOREP_INVALID_ID)
         scorep_event_io_lock(f->l, ret == 0 ? SCOREP_IO_LOCK_ACQUIRE : SCOREP_IO_LOCK_TRY, h, type);
 }
