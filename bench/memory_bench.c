@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* memory_bench.c: malloc/free pairs for run_memory_bench.sh: N pairs of malloc(SIZE) and
  * free per thread, T threads at once; prints the wall time per pair of one thread
- * ("ns_per_pair X"). Built plain (the baseline) and with scorep-cc (the memory adapter). */
+ * ("ns_per_pair X"). Built plain (the baseline) and with scorep-cc (the memory adapter);
+ * with -DBENCH_HBW the pairs are memkind's hbw_malloc/hbw_free. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#ifdef BENCH_HBW
+/* -DBENCH_HBW (with -lmemkind): memkind's hbw_malloc/hbw_free pairs instead, in ordinary
+ * memory where there is no HBM (HBW_POLICY_PREFERRED) */
+#include <hbwmalloc.h>
+#define malloc hbw_malloc
+#define free hbw_free
+#endif
 
 static long pairs, size;
 
@@ -35,6 +44,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: memory_bench PAIRS THREADS SIZE\n");
         return 2;
     }
+#ifdef BENCH_HBW
+    hbw_set_policy(HBW_POLICY_PREFERRED);
+#endif
     pairs = atol(argv[1]);
     int n = atoi(argv[2]);
     size = atol(argv[3]);

@@ -70,6 +70,28 @@ row "recording, profile (2 regions, 3 metric updates)" "$prof1" "$plain1" "$floo
 row "recording, profile + trace (4 events, 2 counters, 8 attrs)" "$trace1" "$plain1" "$floor"
 row "recording, profile, 2 threads at once (per thread)" "$prof2" "$plain2" "$floor"
 
+# memkind's hbw_malloc(64)/hbw_free (docs/memory.md), where libmemkind is installed: the
+# same wrappers' shape, the pair itself costs more (memkind's jemalloc arena of the kind)
+if printf '#include <hbwmalloc.h>\nint main(void) { return hbw_check_available() < 0; }\n' |
+    $cc -x c -o hbw_probe - -lmemkind 2>/dev/null; then
+    $cc -O2 -DBENCH_HBW -o hbw_plain "$srcdir/bench/memory_bench.c" -lpthread -lmemkind
+    "$builddir/scorep-cc" --memory $cc -O2 -DBENCH_HBW -o hbw_measured "$srcdir/bench/memory_bench.c" \
+        -lpthread -lmemkind
+    hplain=$(ns hbw_plain 1)
+    hidle=$(ns hbw_measured 1)
+    hprof=$(ns hbw_measured 1 SCOREP_MEMORY_RECORDING=true)
+    htrace=$(ns hbw_measured 1 SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \
+        SCOREP_TOTAL_MEMORY=400M)
+    echo
+    echo "memkind: one hbw_malloc(64)/hbw_free pair, ns (fastest of $runs runs x $pairs pairs)"
+    printf '%-50s %8s %8s %8s %8s\n' "variant" "ns/pair" "plain" "added" "floor"
+    row "adapter linked, SCOREP_MEMORY_RECORDING unset" "$hidle" "$hplain" 0
+    row "recording, profile" "$hprof" "$hplain" "$floor"
+    row "recording, profile + trace" "$htrace" "$hplain" "$floor"
+else
+    echo "(no libmemkind: the hbw_malloc pair left out)"
+fi
+
 # Instructions per pair (callgrind, deterministic; the difference of 200000 and 100000
 # pairs, so start and finalize cancel out except for what grows with the pairs, such as the
 # trace written at the end): the cost of linking the adapter by default, recording off.

@@ -15,8 +15,9 @@
  *   lockf F_LOCK, F_TEST, F_ULOCK, F_TLOCK, F_ULOCK and lockf64 F_LOCK, F_ULOCK on it: 3
  *   acquisitions and 3 releases (F_TEST: none); lockf F_TLOCK on a read-only descriptor of
  *   v.dat fails (EBADF): 1 try. select and pselect with a zero timeout once each; statx of
- *   v.dat once (size 17); opendir/closedir of "." (no handle: opendir is not wrapped) and
- *   fdopendir/closedir of a descriptor open() gave for "." (closedir destroys its handle).
+ *   v.dat once (size 17); opendir/closedir of "." (opendir's handle, since session 22, which
+ *   closedir destroys) and fdopendir/closedir of a descriptor open() gave for "." (closedir
+ *   destroys its handle).
  * isoc_part (s.txt, fopen "w+"): fputc_unlocked 'a', putc_unlocked 'b', fputs_unlocked "cdef\n",
  *   fwrite_unlocked "ghijk\n" (4 writes, 13 bytes), fflush_unlocked (1 flush); flockfile,
  *   ftrylockfile (recursive: acquired), a thread's ftrylockfile (busy: 1 try), funlockfile

@@ -12,6 +12,7 @@
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -27,6 +28,10 @@ static __thread uint64_t matching_ids __attribute__((tls_model("initial-exec")))
  * followed (their calls are regions without I/O records) */
 static uint32_t *fd_handle[SCOREP_IO_PARADIGMS];
 static int fd_cap;
+/* flock: the type of the lock a descriptor took (1 + SCOREP_IO_LOCK_EXCLUSIVE or _SHARED,
+ * 0: none seen), so that LOCK_UN, which does not say, releases the type acquired; relaxed
+ * atomics (threads may flock one descriptor at once: the last one's type wins) */
+static uint8_t *fd_flock;
 
 /* Code whose I/O is not the program's: the measurement's (the runtime and the libraries it
  * calls while the program runs; trace writing happens after the measurement stopped) and
@@ -112,6 +117,7 @@ static void init(void)
     int ok = 1;
     for (int p = 0; p < SCOREP_IO_PARADIGMS; p++)
         ok &= (fd_handle[p] = calloc(cap, sizeof(uint32_t))) != NULL;
+    ok &= (fd_flock = calloc(cap, 1)) != NULL;
     if (ok)
         fd_cap = (int)cap;
     else
@@ -269,6 +275,7 @@ void scorep_io_closing(scorep_io_frame *f, int fd)
 static void forget(scorep_io_frame *f, uint32_t p, int fd, uint32_t h)
 {
     __atomic_store_n(&fd_handle[p][fd], 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&fd_flock[fd], 0, __ATOMIC_RELAXED);
     if (h != SCOREP_INVALID_ID)
         scorep_event_io_destroy_handle(f->l, h);
 }
@@ -299,6 +306,35 @@ void scorep_io_lock(scorep_io_frame *f, int fd, scorep_io_lock_event which)
     uint32_t h = handle_of(f->paradigm, fd);
     if (h != SCOREP_INVALID_ID)
         scorep_event_io_lock(f->l, which, h, SCOREP_IO_LOCK_EXCLUSIVE);
+}
+
+/* flock(2): LOCK_SH is a shared lock, LOCK_EX an exclusive one (OTF2's lock types);
+ * LOCK_UN releases (recorded before the call, as lockf's F_ULOCK) the type the descriptor
+ * acquired; with LOCK_NB an attempt that failed is an IoTryLock */
+void scorep_io_flock_before(scorep_io_frame *f, int fd, int op)
+{
+    if ((op & ~LOCK_NB) != LOCK_UN || fd < 0 || fd >= fd_cap)
+        return;
+    uint32_t h = handle_of(f->paradigm, fd);
+    uint8_t t = __atomic_load_n(&fd_flock[fd], __ATOMIC_RELAXED);
+    if (h != SCOREP_INVALID_ID)
+        scorep_event_io_lock(f->l, SCOREP_IO_LOCK_RELEASE, h,
+                             t ? t - 1u : (uint32_t)SCOREP_IO_LOCK_EXCLUSIVE);
+}
+
+void scorep_io_flock_after(scorep_io_frame *f, int fd, int op, int ret)
+{
+    int what = op & ~LOCK_NB;
+    if ((what != LOCK_SH && what != LOCK_EX) || fd < 0 || fd >= fd_cap)
+        return;
+    uint32_t type = what == LOCK_SH ? SCOREP_IO_LOCK_SHARED : SCOREP_IO_LOCK_EXCLUSIVE;
+    if (ret != 0 && !(op & LOCK_NB)) /* failed without trying: EBADF, EINTR, ... */
+        return;
+    uint32_t h = handle_of(f->paradigm, fd);
+    if (ret == 0)
+        __atomic_store_n(&fd_flock[fd], (uint8_t)(type + 1), __ATOMIC_RELAXED);
+    if (h != SCOREP_INVALID_ID)
+        scorep_event_io_lock(f->l, ret == 0 ? SCOREP_IO_LOCK_ACQUIRE : SCOREP_IO_LOCK_TRY, h, type);
 }
 
 static void duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok, uint32_t status);

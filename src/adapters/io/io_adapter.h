@@ -62,6 +62,10 @@ SCOREP_IO_API void scorep_io_closed(scorep_io_frame *f, int fd, int ok);
 SCOREP_IO_API void scorep_io_closing_known(scorep_io_frame *f, int fd);
 /* a lock event (events_io.h scorep_io_lock_event, exclusive) on fd's handle */
 SCOREP_IO_API void scorep_io_lock(scorep_io_frame *f, int fd, scorep_io_lock_event which);
+/* flock(2) on fd with operation op: the release before the call, the acquire or try after it
+ * (shared for LOCK_SH) */
+SCOREP_IO_API void scorep_io_flock_before(scorep_io_frame *f, int fd, int op);
+SCOREP_IO_API void scorep_io_flock_after(scorep_io_frame *f, int fd, int op, int ret);
 SCOREP_IO_API void scorep_io_duplicated(scorep_io_frame *f, int oldfd, int newfd, int ok);
 /* an operation on fd: begin before the call, complete after it (transferred: bytes or
  * SCOREP_IO_UNKNOWN_BYTES when it failed) */

@@ -63,6 +63,17 @@ static void *resolve_local(const char *sym)
     return fn;
 }
 
+/* memkind's hbw_* the same way: a libmemkind loaded by a library opened RTLD_LOCAL. Never
+ * loaded here: a program without memkind does not need it (and never calls hbw_*). */
+static void *resolve_memkind(const char *sym)
+{
+    void *h = dlopen("libmemkind.so.0", RTLD_LAZY | RTLD_NOLOAD);
+    void *fn = h ? dlsym(h, sym) : NULL;
+    if (h)
+        dlclose(h);
+    return fn;
+}
+
 void scorep_mem_resolve(void)
 {
     for (int i = 0; i < MEM_N; i++) {
@@ -71,6 +82,8 @@ void scorep_mem_resolve(void)
         void *fn = dlsym(RTLD_NEXT, symbols[i]);
         if (!fn && symbols[i][0] == '_' && symbols[i][1] == 'Z')
             fn = resolve_local(symbols[i]);
+        if (!fn && i >= MEM_HBW_MALLOC)
+            fn = resolve_memkind(symbols[i]);
         __atomic_store_n(&scorep_mem_real[i], fn, __ATOMIC_RELEASE);
     }
 }

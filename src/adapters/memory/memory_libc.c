@@ -27,7 +27,7 @@ typedef void *(*reallocarray_fn)(void *, size_t, size_t);
 static __thread int resolving __attribute__((tls_model("initial-exec")));
 
 /* The end of a recorded allocation that returned p (NULL: failed) for n bytes. */
-static void allocated(scorep_mem_call *c, void *p, uint64_t n)
+void scorep_mem_allocated(scorep_mem_call *c, void *p, uint64_t n)
 {
     scorep_memory_alloc(c->l, SCOREP_ALLOC_HEAP, p, n);
     scorep_mem_out(c, BUF_ATTR_RESULT_ADDRESS, (uintptr_t)p);
@@ -59,7 +59,7 @@ static __attribute__((noinline)) void *malloc_slow(size_t n, const void *caller)
     if (!scorep_mem_enter(&c, MEM_MALLOC, caller, MEM_IN_SIZE, n, NULL))
         return REAL(MALLOC, malloc_fn)(n);
     void *p = REAL(MALLOC, malloc_fn)(n);
-    allocated(&c, p, n);
+    scorep_mem_allocated(&c, p, n);
     return p;
 }
 
@@ -87,7 +87,7 @@ void *calloc(size_t n, size_t size)
         !scorep_mem_enter(&c, MEM_CALLOC, CALLER, MEM_IN_SIZE, bytes, NULL))
         return REAL(CALLOC, calloc_fn)(n, size);
     void *p = REAL(CALLOC, calloc_fn)(n, size);
-    allocated(&c, p, bytes);
+    scorep_mem_allocated(&c, p, bytes);
     return p;
 }
 
@@ -103,7 +103,7 @@ static void *realloc_boot(void *old, size_t n)
 /* The end of a recorded realloc(old, n) that returned p, with Score-P's Leave attributes:
  * like malloc (old NULL): RESULT_ADDRESS; like free (n 0): DEALLOCATION_SIZE; a resize:
  * both; failed: RESULT_ADDRESS 0. */
-static void reallocated(scorep_mem_call *c, void *old, void *p, uint64_t n)
+void scorep_mem_reallocated(scorep_mem_call *c, void *old, void *p, uint64_t n)
 {
     uint64_t freed = scorep_memory_realloc(c->l, SCOREP_ALLOC_HEAP, old, p, n);
     if (old && (n == 0 || p))
@@ -126,7 +126,7 @@ void *realloc(void *old, size_t n)
         return REAL(REALLOC, realloc_fn)(old, n);
     }
     void *p = REAL(REALLOC, realloc_fn)(old, n);
-    reallocated(&c, old, p, n);
+    scorep_mem_reallocated(&c, old, p, n);
     return p;
 }
 
@@ -157,7 +157,7 @@ void *reallocarray(void *old, size_t n, size_t size)
         scorep_mem_out(&c, BUF_ATTR_RESULT_ADDRESS, 0);
         scorep_mem_leave(&c);
     } else {
-        reallocated(&c, old, p, bytes);
+        scorep_mem_reallocated(&c, old, p, bytes);
     }
     return p;
 }
@@ -200,7 +200,7 @@ static void *aligned(scorep_mem_func f, size_t align, size_t n, const void *call
     void *p = f == MEM_VALLOC || f == MEM_PVALLOC ? ((malloc_fn)scorep_mem_real[f])(n)
                                                   : ((memalign_fn)scorep_mem_real[f])(align, n);
     if (rec)
-        allocated(&c, p, n);
+        scorep_mem_allocated(&c, p, n);
     return p;
 }
 
@@ -239,6 +239,6 @@ int posix_memalign(void **out, size_t align, size_t n)
         !scorep_mem_enter(&c, MEM_POSIX_MEMALIGN, CALLER, MEM_IN_SIZE, n, NULL))
         return REAL(POSIX_MEMALIGN, posix_memalign_fn)(out, align, n);
     int rc = REAL(POSIX_MEMALIGN, posix_memalign_fn)(out, align, n);
-    allocated(&c, rc == 0 ? *out : NULL, n); /* *out is unchanged on failure */
+    scorep_mem_allocated(&c, rc == 0 ? *out : NULL, n); /* *out is unchanged on failure */
     return rc;
 }

@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* X(enum name, region name, role, symbol of the real function) */
+/* X(enum name, region name, role, symbol of the real function); the hbw_* functions are
+ * memkind's hbwmalloc (Score-P's names and roles, its scorep_memory_mgmt.h): their real
+ * functions are NULL in a program without libmemkind, which never calls them */
 #define SCOREP_MEMORY_FUNCTIONS                                                                    \
     X(MALLOC, "malloc", ALLOCATE, "malloc")                                                        \
     X(CALLOC, "calloc", ALLOCATE, "calloc")                                                        \
@@ -55,7 +57,13 @@
       DEALLOCATE, "_ZdlPvSt11align_val_tRKSt9nothrow_t")                                           \
     X(DELETE_ARRAY_ALIGN_NOTHROW,                                                                  \
       "operator delete[](void*,std::align_val_t,std::nothrow_t const&)", DEALLOCATE,               \
-      "_ZdaPvSt11align_val_tRKSt9nothrow_t")
+      "_ZdaPvSt11align_val_tRKSt9nothrow_t")                                                       \
+    X(HBW_MALLOC, "hbw_malloc", ALLOCATE, "hbw_malloc")                                            \
+    X(HBW_CALLOC, "hbw_calloc", ALLOCATE, "hbw_calloc")                                            \
+    X(HBW_REALLOC, "hbw_realloc", REALLOCATE, "hbw_realloc")                                       \
+    X(HBW_FREE, "hbw_free", DEALLOCATE, "hbw_free")                                                \
+    X(HBW_POSIX_MEMALIGN, "hbw_posix_memalign", ALLOCATE, "hbw_posix_memalign")                    \
+    X(HBW_POSIX_MEMALIGN_PSIZE, "hbw_posix_memalign_psize", ALLOCATE, "hbw_posix_memalign_psize")
 
 /* The library's own symbols are hidden: its wrappers reach them without the PLT and GOT
  * (the cost of a wrapper that only forwards, docs/memory.md "Cost"). */
@@ -105,6 +113,12 @@ SCOREP_MEM_HIDDEN bool scorep_mem_enter(scorep_mem_call *c, scorep_mem_func f, c
 /* An attribute of the call's Leave (RESULT_ADDRESS, DEALLOCATION_SIZE). */
 SCOREP_MEM_HIDDEN void scorep_mem_out(const scorep_mem_call *c, buf_attr k, uint64_t v);
 SCOREP_MEM_HIDDEN void scorep_mem_leave(scorep_mem_call *c);
+
+/* The end of a recorded allocation that returned p (NULL: failed) for n bytes: tracked,
+ * RESULT_ADDRESS, Leave (memory_libc.c; also the hbw_* wrappers'). */
+SCOREP_MEM_HIDDEN void scorep_mem_allocated(scorep_mem_call *c, void *p, uint64_t n);
+/* The end of a recorded realloc(old, n) that returned p, with Score-P's Leave attributes. */
+SCOREP_MEM_HIDDEN void scorep_mem_reallocated(scorep_mem_call *c, void *old, void *p, uint64_t n);
 
 /* The cheap test every wrapper makes first: memory recording asked for, the measurement
  * running, and this thread not inside a wrapper or the runtime. */

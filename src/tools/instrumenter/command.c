@@ -621,6 +621,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
 {
     bool nvcc = job->kind->cuda;
     enum instr_mpp mpp = instr_mpp_of(job);
+    bool memkind_seen = false;
     argv_push(cmd, job->compiler);
     push_compile_flags(job, cmd);
     if (job->link)
@@ -629,6 +630,16 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         if (job->link && mpp == MPP_MPI && arg_is_mpi_library(job->args[i])) {
             push_mpi_adapter(cmd, nvcc);
             mpp = MPP_NONE; /* linked */
+        }
+        /* the memory adapter before memkind's library: otherwise the program's hbw_* calls
+         * bind to libmemkind and are not recorded (the adapter is named again at the end,
+         * which adds nothing) */
+        if (job->link && !nvcc && !job->opt.nomemory && !memkind_seen &&
+            arg_is_memkind_library(job->args[i])) {
+            argv_push(cmd, "-Wl,--push-state,--no-as-needed");
+            argv_push(cmd, "-lscorep-rt-memory");
+            argv_push(cmd, "-Wl,--pop-state");
+            memkind_seen = true;
         }
         argv_push(cmd, job->args[i]);
     }

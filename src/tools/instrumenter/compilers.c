@@ -193,6 +193,17 @@ bool arg_is_nvcc_ccbin(const char *arg)
 
 /* An MPI library on the command line (-lmpi, -lmpi_cxx, -lmpich, .../libmpi.so.40): the MPI
  * adapter must come before it, or the program's MPI calls resolve to the library's own. */
+/* memkind's shared library (-lmemkind, or its path): the memory adapter goes before it, so
+ * that the adapter's hbw_* wrappers interpose its functions */
+bool arg_is_memkind_library(const char *arg)
+{
+    if (strcmp(arg, "-lmemkind") == 0)
+        return true;
+    const char *base = strrchr(arg, '/');
+    base = base != NULL ? base + 1 : arg;
+    return arg[0] != '-' && strncmp(base, "libmemkind.so", 13) == 0;
+}
+
 bool arg_is_mpi_library(const char *arg)
 {
     if (strncmp(arg, "-lmpi", 5) == 0)

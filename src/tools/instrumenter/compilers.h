@@ -51,5 +51,7 @@ bool arg_is_source(const char *arg);
 /* nvcc's choice of another host compiler (-ccbin, --compiler-bindir). */
 bool arg_is_nvcc_ccbin(const char *arg);
 bool arg_is_mpi_library(const char *arg);
+/* -lmemkind or a path of libmemkind.so: memkind's hbw_* functions (docs/memory.md) */
+bool arg_is_memkind_library(const char *arg);
 
 #endif

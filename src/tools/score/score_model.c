@@ -167,11 +167,13 @@ static bool is_omp_parallel(const char *name, score_type t)
 
 /* The records of a memory call beyond its Enter and Leave: the counter "Process memory
  * usage" and Score-P's attributes (docs/memory.md, "Trace attributes"): 2 per call, a sized
- * delete 3, realloc 4 (the most it writes: the estimate is an upper bound). */
+ * delete 3, realloc (and reallocarray, memkind's hbw_realloc) 4 (the most it writes: the
+ * estimate is an upper bound). */
 static uint64_t memory_records(const char *name)
 {
     uint64_t attrs = 2;
-    if (name && (strcmp(name, "realloc") == 0 || strcmp(name, "reallocarray") == 0))
+    if (name && (strcmp(name, "realloc") == 0 || strcmp(name, "reallocarray") == 0 ||
+                 strcmp(name, "hbw_realloc") == 0))
         attrs = 4;
     else if (name && strncmp(name, "operator delete", 15) == 0 && strstr(name, "size_t"))
         attrs = 3;
