@@ -21,7 +21,7 @@ EXTERNAL = {
     # system and third-party headers
     'mpif.h', 'shmem.h', 'stdio.h', 'omp-tools.h', 'nvtx3/nvtxDetail/nvtxTypes.h',
     'nvtx3/nvtxDetail/nvtxInit.h', 'openmp/libomptarget/include/omptarget.h',
-    'omptargetplugin.h',
+    'omptargetplugin.h', 'hbwmalloc.h',
     # Score-P, Scalasca and OTF2 sources cited for the facts taken from them
     'scorep_selective_parser.c', 'scorep_selective_region.c', 'scorep_profile_cluster.c',
     'scout.spec', 'OTF2_Buffer.c', 'scorep_pthread_mutex',
