@@ -201,6 +201,77 @@ def parse_decl(decl):
     return None
 
 
+INT_WORDS = {"unsigned", "signed", "long", "short", "int", "char"}
+
+
+def gcc_display_name(fname, params):
+    """The region name libclang would give (Score-P's: clang_getCursorDisplayName,
+    'f(int, const char *)'), built from gcc's -aux-info spelling of the parameters when
+    libclang is not there: gcc writes 'long unsigned int', 'int (*) (int)', 'complex float',
+    a va_list as '__va_list_tag *' and drops 'restrict', clang 'unsigned long',
+    'int (*)(int)', '_Complex float', 'struct __va_list_tag *' and keeps 'restrict'
+    (which this cannot restore)."""
+    out = []
+    for p in split_params(params):
+        if p in ("void", "/* ??? */"):  # f(void) and f() are both 'f()' in clang's name
+            continue
+        t = re.findall(r"[A-Za-z_]\w*|\.\.\.|\S", p)
+        words, i = [], 0
+        while i < len(t):
+            if t[i] in INT_WORDS:
+                j = i
+                while j < len(t) and t[j] in INT_WORDS:
+                    j += 1
+                run = t[i:j]
+                if run == ["long"] and j < len(t) and t[j] == "double":
+                    words.append("long")
+                else:
+                    base = ("char" if "char" in run else "long long" if run.count("long") == 2
+                            else "long" if "long" in run else "short" if "short" in run else "int")
+                    if "unsigned" in run:
+                        base = "unsigned " + base
+                    elif "signed" in run and base == "char":
+                        base = "signed char"
+                    words.append(base)
+                i = j
+                continue
+            words.append({"complex": "_Complex", "__va_list_tag": "struct __va_list_tag"}.get(t[i], t[i]))
+            i += 1
+        s = " ".join(words)
+        # clang's spacing: '*' binds to what follows, nothing inside brackets
+        s = re.sub(r"\* (?=[\w*)(])", "*", s)
+        s = re.sub(r"([(\[]) ", r"\1", s)
+        s = re.sub(r" ([)\],])", r"\1", s)
+        s = re.sub(r"\) \(", ")(", s)
+        s = re.sub(r" \[", "[", s)
+        s = s.replace("struct struct ", "struct ")
+        out.append(s)
+    return "%s(%s)" % (fname, ", ".join(out))
+
+
+def c_display_names(source, cppflags, std):
+    """Score-P's region names of the C functions libwrap.c declares: libclang's display
+    name of the first declaration ('ml_add(int, int)'), by function name. (None, reason)
+    when libclang is missing or cannot parse what gcc did."""
+    try:
+        ci = load_cindex(required=False)
+    except NoLibclang as e:
+        return None, str(e)
+    args = ["-x", "c"] + (["-std=" + std] if std else []) + shlex.split(cppflags)
+    try:
+        tu = ci.Index.create().parse(source, args=args)
+    except ci.TranslationUnitLoadError as e:
+        return None, "libclang cannot parse %s: %s" % (source, e)
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        return None, "libclang cannot parse %s: %s" % (source, errors[0].spelling)
+    names = {}
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.FUNCTION_DECL and c.spelling not in names:
+            names[c.spelling] = c.displayname
+    return names, None
+
+
 def check(path):
     """make check: report NAME.check; declared functions without a symbol are an error."""
     lines = open(path).read().splitlines()
@@ -214,9 +285,10 @@ def check(path):
         print("[libwrap] %d symbols of the libraries have no declaration in libwrap.h: not wrapped" % len(undeclared))
     if missing:
         with open("missing.filter", "w") as fp:
-            # a C++ symbol (_Z...) is matched as such: MANGLED (plain rules match demangled names)
+            # the symbol: a MANGLED rule (plain rules match the region name, Score-P's display
+            # name 'f(int)' of C and C++ functions alike)
             fp.write("SCOREP_REGION_NAMES_BEGIN\n"
-                     + "".join("  EXCLUDE %s%s\n" % ("MANGLED " if m.startswith("_Z") else "", m) for m in missing)
+                     + "".join("  EXCLUDE MANGLED %s\n" % m for m in missing)
                      + "SCOREP_REGION_NAMES_END\n")
         sys.stderr.write("[libwrap] error: %d declared functions have no symbol in the libraries (not wrapped); "
                          "they are listed in missing.filter: add them to the wrapper's filter if that is right, "
@@ -226,8 +298,18 @@ def check(path):
 
 
 # ------------------------------------------------------------------ C++ (libclang)
-def load_cindex():
-    """libclang's Python bindings (Debian: python3-clang-14), as Score-P parses with libclang."""
+class NoLibclang(Exception):
+    pass
+
+
+def load_cindex(required=True):
+    """libclang's Python bindings (Debian: python3-clang-14), as Score-P parses with libclang.
+    Without them: an error (C++), or NoLibclang (C, which then names regions from gcc's
+    declarations)."""
+    def fail(msg):
+        if required:
+            die(msg)
+        raise NoLibclang(msg)
     try:
         import clang.cindex as ci
     except ImportError:
@@ -238,7 +320,7 @@ def load_cindex():
         try:
             import clang.cindex as ci
         except ImportError:
-            die("C++ wrappers need libclang's Python bindings: install python3-clang-14 (Debian)")
+            fail("C++ wrappers need libclang's Python bindings: install python3-clang-14 (Debian)")
     try:
         ci.Index.create()
     except Exception:
@@ -249,7 +331,7 @@ def load_cindex():
         try:
             ci.Index.create()
         except Exception as e:
-            die("C++ wrappers need libclang (Debian: libclang1-14): %s" % e)
+            fail("C++ wrappers need libclang (Debian: libclang1-14): %s" % e)
     return ci
 
 
@@ -594,9 +676,22 @@ def main():
         path = os.path.normpath(os.path.join(a.get("src-dir", "."), path)) if not path.startswith("<") else path
         declared.append((fname, path, lineno, head, params, tail))
 
+    # the region's name is Score-P's: libclang's display name (parameter types), the symbol
+    # its canonical name; the filter's plain rules match the former, MANGLED ones the latter
+    clang_names, why = c_display_names(a["source"], a.get("cppflags", ""), a.get("std", "")) \
+        if a.get("source") else (None, "no --source")
+    if clang_names is None:
+        notes.append("region names from gcc's declarations, not libclang's (%s): 'restrict' is "
+                     "not in them" % why)
+    display = {}
+    for fname, path, lineno, head, params, tail in declared:
+        display[fname] = clang_names.get(fname) if clang_names else None
+        if display[fname] is None:
+            display[fname] = gcc_display_name(fname, params)
+
     wrapped, filtered, nosym, variadic = [], [], [], []
     for fname, path, lineno, head, params, tail in declared:
-        if excluded(files_rules, path) or excluded(region_rules, fname):
+        if excluded(files_rules, path) or excluded(region_rules, display[fname], fname):
             filtered.append(fname)
             continue
         if fname not in syms:
@@ -666,9 +761,9 @@ def main():
         call = ", ".join(names + (["lw_va"] if twin else []))
         real = twin or fname
         is_void = head.strip() == "void" and tail.strip() == ""
-        c.append("/* %s:%d */" % (path, lineno))
-        c.append('static scorep_libwrap_fn lw_fn_%s = {"%s", "%s", "%s", %d, LW_GROUP, 0};'
-                 % (fname, fname, fname, path.replace("\\", "\\\\").replace('"', '\\"'), lineno))
+        c.append("/* %s:%d: %s */" % (path, lineno, display[fname]))
+        c.append('static scorep_libwrap_fn lw_fn_%s = {%s, "%s", %s, %d, LW_GROUP, 0};'
+                 % (fname, cstr(display[fname]), fname, cstr(path), lineno))
         c.append("#ifdef SCOREP_LIBWRAP_LINKTIME")
         if twin and twin not in wrapped_names:
             c.append("#define LW_REAL_%s %s /* the va_list twin, not wrapped */" % (fname, twin))
@@ -733,7 +828,7 @@ def main():
         fp.write("declared: %d wrapped: %d filtered: %d variadic-skipped: %d other-headers: %d\n"
                  % (len(declared), len(wrapped), len(filtered), len(variadic), len(others)))
         for fname, path, lineno in nosym:
-            fp.write("MISSING %s %s:%d\n" % (fname, path, lineno))
+            fp.write("MISSING %s %s:%d %s\n" % (fname, path, lineno, display[fname]))
         for s in sorted(syms - declared_names):
             fp.write("UNDECLARED %s\n" % s)
     for n in notes:

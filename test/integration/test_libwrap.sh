@@ -28,12 +28,29 @@ ar rcs static/libmylib.a mylib.o || fail "build libmylib.a"
 gcc -O1 -Iinc -o app_plain "$SRC/app.c" -Llib -Wl,-rpath,"$work/lib" -lmylib || fail "build app_plain"
 ./app_plain >plain.out || fail "app_plain fails"
 
-# wrapped: "REGION COUNT" of every Enter in EXPDIR's trace, and its Leaves
+# The regions' names are Score-P's: libclang's display name of each declaration of mylib.h
+# (clang_getCursorDisplayName: the parameter types as declared, typedef names kept, an array
+# parameter decayed to a pointer, f(void) as f()), written here from those rules; the
+# canonical name is the symbol.
+ADD='ml_add(int, int)' PAIR='ml_make_pair(int, int)' APPLY='ml_apply(int (*)(int), int)'
+APPLYT='ml_apply_t(ml_fn, int)' SUM='ml_sum(int, ...)' NOOP='ml_noop(const char *const *, double *)'
+SKIP='ml_skip(int)'
+# lwname SHORT: the region name of mylib's function SHORT (twice: app.c's instrumented callback)
+lwname()
+{
+    case $1 in
+    ml_add) echo "$ADD" ;; ml_make_pair) echo "$PAIR" ;; ml_apply) echo "$APPLY" ;;
+    ml_apply_t) echo "$APPLYT" ;; ml_sum) echo "$SUM" ;; ml_noop) echo "$NOOP" ;;
+    ml_skip) echo "$SKIP" ;; *) echo "$1" ;;
+    esac
+}
+
+# wrapped: "FUNCTION COUNT" of every Enter of the function's region in EXPDIR's trace, and its Leaves
 enters()
 {
     trace_file "$1" >/dev/null
     for r in ml_add ml_make_pair ml_apply ml_apply_t ml_sum ml_noop ml_skip twice; do
-        printf '%s %s/%s ' "$r" "$(trace_count "$1" ENTER "" "$r")" "$(trace_count "$1" LEAVE "" "$r")"
+        printf '%s %s/%s ' "$r" "$(trace_count "$1" ENTER "" "$(lwname $r)")" "$(trace_count "$1" LEAVE "" "$(lwname $r)")"
     done
     echo
 }
@@ -66,13 +83,26 @@ echo '#include <mylib.h>' >>wd/libwrap.h
     --libs=-lmylib --prefix="$work/prefix" --update wd >update.out 2>&1 || fail "--update: $(cat update.out)"
 expect_grep "mylib.filter kept as it is" update.out "--update keeps the filter"
 expect_eq "$(tail -n 1 wd/libwrap.h)" "#include <mylib.h>" "--update keeps libwrap.h"
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_skip\nSCOREP_REGION_NAMES_END\n' >>wd/mylib.filter
+# the wrapper's filter matches the region name (Score-P's: a bare "ml_skip" would not match)
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_skip(int)\nSCOREP_REGION_NAMES_END\n' >>wd/mylib.filter
 make -C wd >make.out 2>&1 || fail "make: $(tail -20 make.out)"
 expect_grep "ml_sum: variadic function skipped" make.out "make notes the variadic function"
 expect_grep "mylib: 5 functions wrapped \\(7 declared, 1 filtered, 0 without a symbol in the libraries, 1 variadic skipped\\)" \
     make.out "make wraps 5 of 7 declarations"
 expect_eq "$(tr '\n' ' ' <wd/mylib.wrap)" \
     "--wrap=ml_add --wrap=ml_make_pair --wrap=ml_apply --wrap=ml_apply_t --wrap=ml_noop " "mylib.wrap"
+# without libclang's bindings the names are built from gcc's declarations: the same ones
+expect_eq "$(python3 -c '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("g", sys.argv[1])
+g = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(g)
+for line in open(sys.argv[2]):
+    m = g.AUX.match(line.strip())
+    if m and m.group(1).endswith("mylib.h"):
+        f, head, params, tail = g.parse_decl(m.group(5)[len("extern "):])
+        print(g.gcc_display_name(f, params), end=";")' "$top_srcdir/share/libwrap/libwrap-gen.py" wd/libwrap.aux)" \
+    "$ADD;$PAIR;$APPLY;$APPLYT;$SUM;$NOOP;$SKIP;" "region names from gcc's declarations (no libclang)"
 make -C wd check >check.out 2>&1 || fail "make check: $(cat check.out)"
 expect_grep "every declared function that passes the filter has a symbol" check.out "make check passes"
 make -C wd install >install.out 2>&1 || fail "make install: $(cat install.out)"
@@ -99,21 +129,25 @@ expect_eq "$(enters lt)" \
     "link time: Enter/Leave per region (ml_apply_t's ml_add is inside the library: not wrapped)"
 expect_eq "$(trace_check_nesting lt)" 0 "link time: the trace nests"
 trace_defs lt >lt.defs
-expect_grep 'Name: "ml_make_pair" <[0-9]*> \(Aka. "ml_make_pair" <[0-9]*>\), Descr.: "" <[0-9]*>, Role: WRAPPER, Paradigm: NONE, Flags: NONE, File: "'"$work"'/inc/mylib.h" <[0-9]*>, Begin: 13, End: 0' \
-    lt.defs "link time: ml_make_pair's region (role wrapper, its header and line)"
+expect_grep 'Name: "ml_make_pair\(int, int\)" <[0-9]*> \(Aka. "ml_make_pair" <[0-9]*>\), Descr.: "" <[0-9]*>, Role: WRAPPER, Paradigm: NONE, Flags: NONE, File: "'"$work"'/inc/mylib.h" <[0-9]*>, Begin: 13, End: 0' \
+    lt.defs "link time: ml_make_pair's region (Score-P's name, the symbol as canonical name, role wrapper, its header and line)"
+# every wrapped function's region: "NAME|CANONICAL NAME", in the order of the definitions
+expect_eq "$(sed -n 's/^REGION .*Name: "\([^"]*\)" <[0-9]*> (Aka. "\([^"]*\)".*Role: WRAPPER.*/\1|\2/p' lt.defs | sort | tr '\n' ';')" \
+    "$ADD|ml_add;$APPLY|ml_apply;$APPLYT|ml_apply_t;$PAIR|ml_make_pair;$NOOP|ml_noop;" \
+    "link time: the OTF2 regions of the wrapped functions: Score-P's names, the symbols as canonical names"
 expect_eq "$(profile_dump lt -m visits | awk -F'\t' '$2 ~ /ml_|twice/ { split($4, kv, "="); print $2 "=" kv[2] }' | sort | tr '\n' ' ')" \
-    "main/ml_add=10 main/ml_apply/twice=4 main/ml_apply=4 main/ml_apply_t/twice=1 main/ml_apply_t=1 main/ml_make_pair=3 main/ml_noop=2 " \
+    "main/$ADD=10 main/$APPLY/twice=4 main/$APPLY=4 main/$APPLYT/twice=1 main/$APPLYT=1 main/$PAIR=3 main/$NOOP=2 " \
     "link time: visits per call path in the profile (the callback inside the wrapped call)"
 run_to lt.anchor tar -xOf lt/profile.cubex anchor.xml
-expect_eq "$(awk '/<name>ml_noop</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
+expect_eq "$(awk '/<name>ml_noop\(const char \*const \*, double \*\)</ { f = 1 } f && /<paradigm>|<role>/ { printf "%s", $0 } f && /<\/region>/ { exit }' lt.anchor)" \
     "<paradigm>libwrap:mylib</paradigm><role>wrapper</role>" \
     "the profile: ml_noop's paradigm is Score-P's libwrap:NAME, its role wrapper"
 if [ -n "$CUBELIB_DUMP" ]; then
     "$CUBELIB_DUMP" -w lt/profile.cubex >lt.cubelib 2>&1 || fail "CubeLib's cube_dump cannot read the profile"
-    expect_grep 'ml_add:ml_add.*paradigm=libwrap:mylib, role=wrapper, .*mod='"$work"'/inc/mylib.h' lt.cubelib \
+    expect_grep 'ml_add\(int, int\):ml_add.*paradigm=libwrap:mylib, role=wrapper, .*mod='"$work"'/inc/mylib.h' lt.cubelib \
         "CubeLib: ml_add's region is paradigm libwrap:mylib (the wrapper), role wrapper"
     for r in ml_add ml_make_pair ml_apply ml_apply_t ml_noop twice; do
-        "$CUBELIB_DUMP" -m visits -c "name=/^$r\$/" -s csv2 lt/profile.cubex >cl.csv ||
+        "$CUBELIB_DUMP" -m visits -c "name=/^$(lwname $r | sed 's/[()*]/\\&/g')\$/" -s csv2 lt/profile.cubex >cl.csv ||
             fail "CubeLib's cube_dump -c name=$r"
         printf '%s %s ' "$r" "$(awk -F, 'NR > 1 { s += $3 } END { print s + 0 }' cl.csv)"
     done >cl.visits
@@ -124,6 +158,14 @@ else
 fi
 "$SCOREP_SCORE" lt/profile.cubex >lt.score || fail "scorep-score"
 expect_grep '^ *LIB ' lt.score "scorep-score: the wrapped functions are of type LIB"
+# scorep-score -f: as the measurement's filter, a plain rule matches the region name, a
+# MANGLED one the symbol; the bare name ml_make_pair matches nothing
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED ml_add\n  EXCLUDE ml_noop(*\n  EXCLUDE ml_make_pair\nSCOREP_REGION_NAMES_END\n' >ltscore.filter
+"$SCOREP_SCORE" -r -f ltscore.filter lt/profile.cubex >ltf.score || fail "scorep-score -r -f"
+# "FLAG NAME" of the rows of type LIB: the regions (+ removed, - kept) and the groups LIB and LIB-FLT
+expect_eq "$(awk '$2 == "LIB" { f = $1; sub(/^ *[-+*] +LIB +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, ""); print f " " $0 }' ltf.score | sort | tr '\n' ';')" \
+    "* LIB-FLT;+ $ADD;+ $NOOP;- LIB;- $APPLY;- $APPLYT;- $PAIR;" \
+    "scorep-score -r -f: the LIB regions the filter excludes (+), by name or MANGLED symbol (LIB can be filtered, as in Score-P)"
 
 # scorep-config for Makefiles that link with the plain compiler
 run_to cfg.ldflags "$top_builddir/scorep-config" --libwrap=mylib --ldflags
@@ -162,10 +204,18 @@ expect_eq "$(enters rt)" \
     "ml_add 11/11 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
     "run time: Enter/Leave per region"
 expect_eq "$(profile_dump rt -m visits | awk -F'\t' '$2 ~ /ml_/ { split($4, kv, "="); print $2 "=" kv[2] }' | sort | tr '\n' ' ')" \
-    "ml_add=10 ml_apply=4 ml_apply_t/ml_add=1 ml_apply_t=1 ml_make_pair=3 ml_noop=2 " \
+    "$ADD=10 $APPLY=4 $APPLYT/$ADD=1 $APPLYT=1 $PAIR=3 $NOOP=2 " \
     "run time: visits per call path (the library's own call nested)"
-# the measurement's filter: a wrapped function it excludes costs a check and records nothing
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair ml_noop\nSCOREP_REGION_NAMES_END\n' >rt.filter
+# the measurement's filter: a wrapped function it excludes costs a check and records nothing.
+# As in Score-P, a plain rule matches the region name, a MANGLED one the symbol: the bare
+# names of before session 22 exclude nothing now
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair ml_noop\nSCOREP_REGION_NAMES_END\n' >rt0.filter
+run_app rtf0 env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_FILTERING_FILE=rt0.filter SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=rtf0 "$top_builddir/scorep-run" ./app_plain
+expect_eq "$(enters rtf0)" \
+    "ml_add 11/11 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
+    "run time, SCOREP_FILTERING_FILE with the bare names: nothing excluded (Score-P's semantics)"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair(int,*\n  EXCLUDE MANGLED ml_noop\nSCOREP_REGION_NAMES_END\n' >rt.filter
 run_app rtf env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_FILTERING_FILE=rt.filter SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=rtf "$top_builddir/scorep-run" ./app_plain
 cmp plain.out rtf.out || fail "run time, filtered: output differs from the plain run"
@@ -191,7 +241,7 @@ scorep_cc --libwrap=mylib gcc -O1 -Iinc -pthread -o threads_lt "$SRC/threads.c" 
 per_thread()
 {
     _f=$(trace_file "$1")
-    awk -F'\t' -v t="$2" '$1 == t && $3 == "ml_add" { n[$2] += $4 }
+    awk -F'\t' -v t="$2" -v r="$ADD" '$1 == t && $3 == r { n[$2] += $4 }
         END { for (l in n) print n[l] }' "${_f%.trace}.summary" | sort -n | tr '\n' ' '
 }
 for mode in lt rt; do
@@ -233,7 +283,7 @@ if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
         expect_eq "$(awk '$1 == "GROUP" { print $2 }' mpi_$mode.defs | sort | uniq -d | wc -l)" 0 \
             "MPI ($mode): the group ids are distinct"
         expect_eq "$(grep '^GROUP.*Type: REGIONS' mpi_$mode.defs | sed 's/ <[0-9]*>//g; s/^GROUP  *[0-9]*  *//')" \
-            'Name: "mylib", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 1 Member: "ml_add"' \
+            'Name: "mylib", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 1 Member: "ml_add(int, int)"' \
             "MPI ($mode): the wrapper's region group"
     done
 else
@@ -245,14 +295,14 @@ part "the measurement's own calls: libc's clock_gettime wrapped, SCOREP_TIMER=cl
 # must neither be recorded nor recurse into the wrapper (without the check: a stack overflow)
 "$LWINIT" --name=clk -x c --libs=-lc --prefix="$work/prefix" wdc >/dev/null 2>&1 || fail "init wdc"
 echo '#include <time.h>' >>wdc/libwrap.h
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE clock_gettime\nSCOREP_REGION_NAMES_END\n' >>wdc/clk.filter
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE MANGLED clock_gettime\nSCOREP_REGION_NAMES_END\n' >>wdc/clk.filter
 make -C wdc install >makec.out 2>&1 || fail "make install (clk): $(tail -20 makec.out)"
 expect_grep "clk: 1 functions wrapped" makec.out "clk: clock_gettime only"
 gcc -o clock_plain "$SRC/clock.c" || fail "build clock_plain"
 run_app clk env SCOREP_TIMER=clock_gettime SCOREP_LIBWRAP_ENABLE=clk SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=clk "$top_builddir/scorep-run" ./clock_plain
 expect_eq "$status:$(cat clk.out)" "0:3 calls" "clk: exit status and output"
-expect_eq "$(trace_count clk ENTER "" clock_gettime):$(trace_count clk ENTER)" "3:3" \
+expect_eq "$(trace_count clk ENTER "" "clock_gettime(clockid_t, struct timespec *)"):$(trace_count clk ENTER)" "3:3" \
     "clk: the program's 3 calls of clock_gettime, none of the runtime's"
 
 part "bad input"
@@ -291,9 +341,12 @@ echo '#include <mylib.h>' >>wdx/libwrap.h
 make -C wdx >/dev/null 2>&1 || fail "make with a declaration without a symbol"
 rc=0; make -C wdx check >check.out 2>&1 || rc=$?
 expect_eq "$rc" 2 "make check fails on a declaration without a symbol"
-expect_grep "^  MISSING ml_missing $work/inc/mylib.h:[0-9]*$" check.out "make check names it"
+expect_grep "^  MISSING ml_missing $work/inc/mylib.h:[0-9]* ml_missing\\(int\\)$" check.out "make check names it"
 expect_eq "$(tr -s ' ' <wdx/missing.filter | tr '\n' '|')" \
-    "SCOREP_REGION_NAMES_BEGIN| EXCLUDE ml_missing|SCOREP_REGION_NAMES_END|" "missing.filter"
+    "SCOREP_REGION_NAMES_BEGIN| EXCLUDE MANGLED ml_missing|SCOREP_REGION_NAMES_END|" "missing.filter: the symbol"
+# pasted into the wrapper's filter, it settles make check
+cat wdx/missing.filter >>wdx/miss.filter
+make -C wdx check >check2.out 2>&1 || fail "make check with missing.filter in the filter: $(cat check2.out)"
 
 part "variadic functions: LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS, LIBWRAP_VARIADIC_IS_VOID_SYMBOLS"
 mkdir vinc vlib
@@ -320,8 +373,8 @@ cmp varplain.out vlt.out || fail "varlib, link time: output differs (the variadi
 vregions()
 {
     trace_file "$1" >/dev/null
-    for r in vl_log vl_vlog vl_count; do
-        printf '%s %s/%s ' "$r" "$(trace_count "$1" ENTER "" "$r")" "$(trace_count "$1" LEAVE "" "$r")"
+    for r in "vl_log(const char *, ...)" "vl_vlog(const char *, struct __va_list_tag *)" "vl_count()"; do
+        printf '%s %s/%s ' "${r%%(*}" "$(trace_count "$1" ENTER "" "$r")" "$(trace_count "$1" LEAVE "" "$r")"
     done
 }
 # vl_log's wrapper calls the real vl_vlog (as Score-P's does): not a region of its own
@@ -351,14 +404,15 @@ if [ -f /usr/include/zlib.h ]; then
     zregions()
     {
         trace_file "$1" >/dev/null
-        for r in crc32 compress uncompress zlibVersion; do
-            printf '%s %s ' "$r" "$(trace_count "$1" ENTER "" "$r")"
+        for r in "crc32(uLong, const Bytef *, uInt)" "compress(Bytef *, uLongf *, const Bytef *, uLong)" \
+            "uncompress(Bytef *, uLongf *, const Bytef *, uLong)" "zlibVersion()"; do
+            printf '%s %s ' "${r%%(*}" "$(trace_count "$1" ENTER "" "$r")"
         done
         echo
     }
     expect_eq "$(zregions zlt)" "crc32 5 compress 1 uncompress 1 zlibVersion 1 " "zlib, link time: Enters per region"
     expect_eq "$(trace_count zlt ENTER)" 8 "zlib, link time: nothing else"
-    expect_grep 'Name: "compress" .*Role: WRAPPER, .*File: "/usr/include/zlib.h"' "$(trace_defs zlt >zlt.defs; echo zlt.defs)" \
+    expect_grep 'Name: "compress\(Bytef \*, uLongf \*, const Bytef \*, uLong\)" .*Aka. "compress".*Role: WRAPPER, .*File: "/usr/include/zlib.h"' "$(trace_defs zlt >zlt.defs; echo zlt.defs)" \
         "zlib: compress's region names zlib.h"
     # run time, together with mylib (SCOREP_LIBWRAP_ENABLE_SEP)
     run_app zrt env SCOREP_LIBWRAP_ENABLE='z;mylib' SCOREP_LIBWRAP_ENABLE_SEP=';' SCOREP_ENABLE_TRACING=true \
@@ -372,7 +426,8 @@ if [ -f /usr/include/zlib.h ]; then
             }
             $1 == "LEAVE" { d-- }
             END { for (r in n) print r, n[r] }' | sort | tr '\n' ' ')" \
-        "compress 1 crc32 5 uncompress 1 zlibVersion 1 " "zlib, run time: the program's calls at the top"
+        "compress(Bytef *, uLongf *, const Bytef *, uLong) 1 crc32(uLong, const Bytef *, uInt) 5 uncompress(Bytef *, uLongf *, const Bytef *, uLong) 1 zlibVersion() 1 " \
+        "zlib, run time: the program's calls at the top"
 else
     skip_part "zlib's header (zlib1g-dev)"
 fi

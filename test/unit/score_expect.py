@@ -189,11 +189,11 @@ def stream_bytes(d, procs, removed):
 
 
 def filtered_regions(regions, group, patterns):
-    """Regions an 'EXCLUDE pattern...' filter removes: Score-P's rule, only USR, COM and CUDA
-    regions (never MEASUREMENT OFF), matched by name with fnmatch."""
+    """Regions an 'EXCLUDE pattern...' filter removes: Score-P's rule, only USR, COM, CUDA and
+    LIB regions (never MEASUREMENT OFF), matched by name with fnmatch."""
     if patterns is None:
         return set()
-    return {g for g, r in regions.items() if group[g] in ("USR", "COM", "CUDA")
+    return {g for g, r in regions.items() if group[g] in ("USR", "COM", "CUDA", "LIB")
             and r[0] != "MEASUREMENT OFF" and any(fnmatch.fnmatchcase(r[0], p) for p in patterns)}
 
 
@@ -337,7 +337,7 @@ def check_summary(d, lines):
     return [] if got == want else ["summary: got %s, want %s" % (got, want)]
 
 
-FLT_MARK = {"ALL": "*", "FLT": "+", "USR": "*", "COM": "*", "CUDA": "*"}
+FLT_MARK = {"ALL": "*", "FLT": "+", "USR": "*", "COM": "*", "CUDA": "*", "LIB": "*"}
 
 
 def check_filter(d, patterns, lines):

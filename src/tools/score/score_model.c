@@ -37,6 +37,7 @@ static char type_flt(score_type t)
     case SCORE_USR:
     case SCORE_COM:
     case SCORE_CUDA:
+    case SCORE_LIB: /* Score-P's table: LIB is POSSIBLE (its filter rules apply) */
         return SCORE_FLT_MAYBE;
     case SCORE_FLT:
         return SCORE_FLT_YES;
