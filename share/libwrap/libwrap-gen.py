@@ -320,7 +320,8 @@ def load_cindex(required=True):
         try:
             import clang.cindex as ci
         except ImportError:
-            fail("C++ wrappers need libclang's Python bindings: install python3-clang-14 (Debian)")
+            fail("%s libclang's Python bindings: install python3-clang-14 (Debian)"
+                 % ("C++ wrappers need" if required else "no"))
     try:
         ci.Index.create()
     except Exception:
@@ -331,7 +332,7 @@ def load_cindex(required=True):
         try:
             ci.Index.create()
         except Exception as e:
-            fail("C++ wrappers need libclang (Debian: libclang1-14): %s" % e)
+            fail("%s libclang (Debian: libclang1-14): %s" % ("C++ wrappers need" if required else "no", e))
     return ci
 
 
@@ -679,7 +680,7 @@ def main():
     # the region's name is Score-P's: libclang's display name (parameter types), the symbol
     # its canonical name; the filter's plain rules match the former, MANGLED ones the latter
     clang_names, why = c_display_names(a["source"], a.get("cppflags", ""), a.get("std", "")) \
-        if a.get("source") else (None, "no --source")
+        if a.get("source") else (None, "a Makefile of before session 22: scorep-libwrap-init --update rewrites it")
     if clang_names is None:
         notes.append("region names from gcc's declarations, not libclang's (%s): 'restrict' is "
                      "not in them" % why)
