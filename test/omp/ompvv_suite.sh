@@ -11,8 +11,9 @@
 # plain (exit 0 and "Test passed"), the measured build exits with the same status and
 # prints the same OMPVV_RESULT lines, otf2-print reads its trace without a word on stderr
 # (with an OpenMP ThreadFork where the test has a parallel construct, a "!$omp target"
-# region where it has a target construct, unless it asks omp_get_num_devices(): without a
-# device its loops over the devices run no construct), and CubeLib's cube_dump (CUBE_DUMP, default
+# region where it has a target construct; a target test that asks omp_get_num_devices() is
+# spared both: without a device its loops over the devices, or the whole test, run no
+# construct), and CubeLib's cube_dump (CUBE_DUMP, default
 # cube_dump in PATH; the check is left out with a note when there is none) reads its
 # profile. A manual validation (docs/openmp.md, "The OpenMP V&V suite"), not part of make
 # check. Time on the 2-core development machine (shared): gcc and clang ~15 min each,
@@ -137,7 +138,8 @@ for cc in "$@"; do
                 why="no trace or profile"
             elif ! otf2-print "$work/exp/traces.otf2" >"$work/print.out" 2>"$work/print.err" || [ -s "$work/print.err" ]; then
                 why="otf2-print: $(head -c 200 "$work/print.err" | tr '\n' ' ')"
-            elif grep -q -i -E '^\s*(#\s*pragma\s+omp|!\$omp)\s+parallel' "$src" &&
+            elif { [ "$list" = host ] || ! grep -q -i 'omp_get_num_devices' "$src"; } &&
+                grep -q -i -E '^\s*(#\s*pragma\s+omp|!\$omp)\s+parallel' "$src" &&
                 ! grep -q -E '^THREAD_FORK .*Model: OPENMP' "$work/print.out"; then
                 # the adapter recorded nothing (not linked, not found): the test passes unmeasured
                 why="no OpenMP ThreadFork in the trace of a test with a parallel construct"

@@ -29,7 +29,7 @@ if [ "$status" != 0 ] || [ "$(cat probe.out)" != "a 2016 x 12" ]; then
     exit 77
 fi
 scorep_cc clang -g $OFFLOAD -o tf_clang "$SRC"
-scorep_cc gcc -g -fopenmp -o tf_gcc "$SRC"
+scorep_cc gcc -g -O1 -fopenmp -o tf_gcc "$SRC" # -O1: the outlined body starts past the pragma
 nm tf_clang >tf_clang.nm
 expect_grep ' w scorep_rt_target_fallback_arm$' tf_clang.nm \
     "clang: the plugin brackets the host versions (a weak reference to the arm hook)"

@@ -1086,8 +1086,10 @@ LOCK_WRAPPERS(test_nest_lock, int, return)
 
 /* ------------------------------------------------------------------ target */
 /* Target constructs as libscorep-rt-omptarget records clang's on the encountering thread: a
- * region around the call (`!$omp target`, named after the outlined function's entry as a
- * parallel region; the data constructs after the call's return address). A `target data`
+ * region around the call (`!$omp target`, the data constructs too), named after the call's
+ * return address: the pragma's line, as clang's. (The outlined function's entry names the
+ * first line of the body where the optimizer left no prologue at the pragma's line: a body
+ * `{ #pragma omp parallel ... }` at -O1 got the parallel construct's line.) A `target data`
  * region is its two ends, as OMPT reports it: enter data at its start, exit data (with the
  * start's code pointer) at its end. With no offload device libgomp runs the target region on
  * the calling thread (host fallback): no device location, no transfers; with nowait the
@@ -1118,7 +1120,7 @@ EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void 
 {
     typedef void (*f)(int, void (*)(void *), size_t, void **, size_t *, unsigned short *,
                       unsigned int, void **, void **);
-    omp_thread *t = target_begin(OMP_R_TARGET, OUTLINED(fn));
+    omp_thread *t = target_begin(OMP_R_TARGET, CODEPTR);
     REAL(f, GOMP_target_ext)(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, args);
     target_end(t);
 }
