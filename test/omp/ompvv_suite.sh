@@ -29,7 +29,7 @@
 # out; a test the compiler cannot build plain is counted "not built". OMP_NUM_THREADS is 2,
 # or 4 where the test fails plain on 2
 # (THREADS="2 4": the counts tried in turn, the first that passes plain is measured); every
-# run has TIMEOUT seconds (default 60); ONLY=REGEX takes the tests whose path matches. ANALYZE_EVERY=N (default 10) runs scorep-analyze on
+# run has TIMEOUT seconds (default 60), every build BUILD_TIMEOUT (default 300); ONLY=REGEX takes the tests whose path matches. ANALYZE_EVERY=N (default 10) runs scorep-analyze on
 # every Nth measured trace and wants its exit status 0. SCOREP_TOTAL_MEMORY is 256M unless
 # set (some tests start 1000 threads). A test that fails measured on its exit status or
 # verdict is run plain three more times: one that fails there too depends on timing and is
@@ -41,6 +41,7 @@ set -eu -o pipefail
 [ -f "$OMPVV_SRC/ompvv/ompvv.h" ] || { echo "no $OMPVV_SRC/ompvv/ompvv.h: not a SOLLVE V&V checkout" >&2; exit 2; }
 [ -x "$PREFIX/bin/scorep-cc" ] || { echo "no $PREFIX/bin/scorep-cc" >&2; exit 2; }
 limit=${TIMEOUT:-60}
+build_limit=${BUILD_TIMEOUT:-300}
 every=${ANALYZE_EVERY:-10}
 [ $# -gt 0 ] || set -- gcc clang
 work=$(mktemp -d "${TMPDIR:-/tmp}/ompvv-suite.XXXXXX")
@@ -101,7 +102,8 @@ for cc in "$@"; do
         case $src in *.cpp) c=$cxx ;; esac
         b=$work/$cc.bin
         rm -f "$b.plain" "$b.measured"
-        if ! $c "${flags[@]}" -o "$b.plain" "$src" -lm >"$work/build.log" 2>&1; then
+        # (a build has BUILD_TIMEOUT seconds: clang 14 loops on 5.0 test_metadirective_arch_is_nvidia.c)
+        if ! timeout "$build_limit" $c "${flags[@]}" -o "$b.plain" "$src" -lm >"$work/build.log" 2>&1; then
             continue
         fi
         built=$((built + 1))
@@ -119,7 +121,7 @@ for cc in "$@"; do
         plain_ok=$((plain_ok + 1))
         why=""
         [ ${#run[@]} -eq 0 ] || cp "$b.plain" "$b.measured" # scorep-run: the plain binary
-        if [ ${#run[@]} -eq 0 ] && ! "$PREFIX/bin/scorep-cc" "$c" "${flags[@]}" -o "$b.measured" "$src" -lm \
+        if [ ${#run[@]} -eq 0 ] && ! timeout "$build_limit" "$PREFIX/bin/scorep-cc" "$c" "${flags[@]}" -o "$b.measured" "$src" -lm \
             >"$work/build.log" 2>&1; then
             why="scorep-cc: $(head -c 300 "$work/build.log" | tr '\n' ' ')"
         else
