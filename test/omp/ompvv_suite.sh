@@ -16,8 +16,8 @@
 # construct), and CubeLib's cube_dump (CUBE_DUMP, default
 # cube_dump in PATH; the check is left out with a note when there is none) reads its
 # profile. A manual validation (docs/openmp.md, "The OpenMP V&V suite"), not part of make
-# check. Time on the 2-core development machine (shared): gcc and clang ~15 min each,
-# gfortran ~25 min, gcc-target ~25 min, clang-target ~40 min.
+# check. Wall time on the 2-core development machine, shared (session 22, load 5-60):
+# gfortran 17 min, gcc-target 22 min, clang-target ~45 min; gcc and clang ~15 min each.
 #
 #   OMPVV_SRC=/path/to/sollve_vv PREFIX=/path/to/_install test/omp/ompvv_suite.sh [WAY...]
 #
