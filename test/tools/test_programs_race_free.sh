@@ -211,6 +211,13 @@ EOF
         run_omp throttle_omp_f -- ./throttle_omp_f
         expect_race_free throttle_omp_f "throttle_omp_f.f90"
         expect_eq "$(cat throttle_omp_f.out)" "done 8997000" "throttle_omp_f.f90: result"
+        # test/omp/locks_f.f90: the lock routines from Fortran (test_omp_fortran_locks.sh)
+        gfortran -O1 -g -fsanitize=thread -fopenmp -o locks_f "$O/locks_f.f90" \
+            -L"$(dirname "$_libomp")" -Wl,-rpath,"$(dirname "$_libomp")" -lomp ||
+            fail "locks_f.f90: does not build with gfortran -fsanitize=thread -fopenmp on libomp"
+        run_omp locks_f -- ./locks_f
+        expect_race_free locks_f "locks_f.f90"
+        expect_eq "$(cat locks_f.out)" "s 7" "locks_f.f90: result"
     else
         skip_part gfortran
     fi

@@ -971,44 +971,54 @@ typedef void (*lock_fn)(void *);
 typedef int (*test_fn)(void *);
 static void *real_omp_set_lock, *real_omp_unset_lock, *real_omp_test_lock, *real_omp_set_nest_lock,
     *real_omp_unset_nest_lock, *real_omp_test_nest_lock;
+/* gfortran's entry points (omp_lib): libgomp's Fortran routines call its C ones inside
+ * libgomp, past the wrappers above, so they are wrapped too. Their argument is the address
+ * of the program's integer(omp_lock_kind) variable (the lock itself, or a pointer to it for
+ * nest locks): the lock's id here, the same at every call for the same variable. */
+static void *real_omp_set_lock_, *real_omp_unset_lock_, *real_omp_test_lock_,
+    *real_omp_set_nest_lock_, *real_omp_unset_nest_lock_, *real_omp_test_nest_lock_;
 
-EXPORT void omp_set_lock(void *lock)
+/* The wrappers' bodies, for the C and the Fortran entry points: `real` is the wrapped one,
+ * `codeptr` the caller's return address. */
+static inline __attribute__((always_inline)) void set_lock(void *lock, const void *codeptr,
+                                                           lock_fn real)
 {
-    const void *codeptr = CODEPTR;
     if (passthrough) {
-        REAL(lock_fn, omp_set_lock)(lock);
+        real(lock);
         return;
     }
     omp_cb_mutex_acquire(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
-    REAL(lock_fn, omp_set_lock)(lock);
+    real(lock);
     omp_cb_mutex_acquired(ompt_mutex_lock, WAIT_ID(lock), codeptr);
 }
 
-EXPORT void omp_unset_lock(void *lock)
+static inline __attribute__((always_inline)) void unset_lock(void *lock, const void *codeptr,
+                                                             lock_fn real)
 {
     if (!passthrough)
-        omp_cb_mutex_released(ompt_mutex_lock, WAIT_ID(lock), CODEPTR);
-    REAL(lock_fn, omp_unset_lock)(lock);
+        omp_cb_mutex_released(ompt_mutex_lock, WAIT_ID(lock), codeptr);
+    real(lock);
 }
 
-EXPORT int omp_test_lock(void *lock)
+static inline __attribute__((always_inline)) int test_lock(void *lock, const void *codeptr,
+                                                           test_fn real)
 {
-    int got = REAL(test_fn, omp_test_lock)(lock);
+    int got = real(lock);
     if (got && !passthrough)
-        omp_cb_mutex_acquired(ompt_mutex_test_lock, WAIT_ID(lock), CODEPTR);
+        omp_cb_mutex_acquired(ompt_mutex_test_lock, WAIT_ID(lock), codeptr);
     return got;
 }
 
-EXPORT void omp_set_nest_lock(void *lock)
+static inline __attribute__((always_inline)) void set_nest_lock(void *lock, const void *codeptr,
+                                                                lock_fn real)
 {
-    const void *codeptr = CODEPTR;
     nest_held *h = passthrough ? NULL : nest_find(lock);
     if (passthrough || (!h && !(h = nest_free_slot()))) {
-        REAL(lock_fn, omp_set_nest_lock)(lock);
+        real(lock);
         return;
     }
     omp_cb_mutex_acquire(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
-    REAL(lock_fn, omp_set_nest_lock)(lock);
+    real(lock);
     if (h->depth++ > 0) { /* held already: no acquisition */
         omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), codeptr);
         return;
@@ -1017,35 +1027,69 @@ EXPORT void omp_set_nest_lock(void *lock)
     omp_cb_mutex_acquired(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
 }
 
-EXPORT void omp_unset_nest_lock(void *lock)
+static inline __attribute__((always_inline)) void unset_nest_lock(void *lock, const void *codeptr,
+                                                                  lock_fn real)
 {
     nest_held *h = passthrough ? NULL : nest_find(lock);
     if (h && --h->depth > 0)
-        omp_cb_nest_lock(ompt_scope_end, WAIT_ID(lock), CODEPTR);
+        omp_cb_nest_lock(ompt_scope_end, WAIT_ID(lock), codeptr);
     else if (h)
-        omp_cb_mutex_released(ompt_mutex_nest_lock, WAIT_ID(lock), CODEPTR);
-    REAL(lock_fn, omp_unset_nest_lock)(lock);
+        omp_cb_mutex_released(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
+    real(lock);
 }
 
-EXPORT int omp_test_nest_lock(void *lock)
+static inline __attribute__((always_inline)) int test_nest_lock(void *lock, const void *codeptr,
+                                                                test_fn real)
 {
-    int depth = REAL(test_fn, omp_test_nest_lock)(lock);
+    int depth = real(lock);
     nest_held *h = passthrough || depth == 0 ? NULL : nest_find(lock);
     if (passthrough || depth == 0 || (!h && !(h = nest_free_slot())))
         return depth;
     if (h->depth++ > 0) {
-        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), CODEPTR);
+        omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), codeptr);
     } else {
         h->lock = lock;
-        omp_cb_mutex_acquired(ompt_mutex_test_nest_lock, WAIT_ID(lock), CODEPTR);
+        omp_cb_mutex_acquired(ompt_mutex_test_nest_lock, WAIT_ID(lock), codeptr);
     }
     return depth;
 }
 
+#define LOCK_WRAPPERS(name, type, ret)                                                            \
+    EXPORT type omp_##name(void *lock)                                                            \
+    {                                                                                             \
+        ret name(lock, CODEPTR, REAL(name##_fn_t, omp_##name));                                   \
+    }                                                                                             \
+    EXPORT type omp_##name##_(void *lock)                                                         \
+    {                                                                                             \
+        ret name(lock, CODEPTR, REAL(name##_fn_t, omp_##name##_));                                \
+    }
+typedef lock_fn set_lock_fn_t, unset_lock_fn_t, set_nest_lock_fn_t, unset_nest_lock_fn_t;
+typedef test_fn test_lock_fn_t, test_nest_lock_fn_t;
+EXPORT void omp_set_lock(void *lock);
+EXPORT void omp_set_lock_(void *lock);
+EXPORT void omp_unset_lock(void *lock);
+EXPORT void omp_unset_lock_(void *lock);
+EXPORT int omp_test_lock(void *lock);
+EXPORT int omp_test_lock_(void *lock);
+EXPORT void omp_set_nest_lock(void *lock);
+EXPORT void omp_set_nest_lock_(void *lock);
+EXPORT void omp_unset_nest_lock(void *lock);
+EXPORT void omp_unset_nest_lock_(void *lock);
+EXPORT int omp_test_nest_lock(void *lock);
+EXPORT int omp_test_nest_lock_(void *lock);
+LOCK_WRAPPERS(set_lock, void, )
+LOCK_WRAPPERS(unset_lock, void, )
+LOCK_WRAPPERS(test_lock, int, return)
+LOCK_WRAPPERS(set_nest_lock, void, )
+LOCK_WRAPPERS(unset_nest_lock, void, )
+LOCK_WRAPPERS(test_nest_lock, int, return)
+
 /* ------------------------------------------------------------------ target */
 /* Target constructs as libscorep-rt-omptarget records clang's on the encountering thread: a
- * region around the call (`!$omp target`, named after the outlined function's entry as a
- * parallel region; the data constructs after the call's return address). A `target data`
+ * region around the call (`!$omp target`, the data constructs too), named after the call's
+ * return address: the pragma's line, as clang's. (The outlined function's entry names the
+ * first line of the body where the optimizer left no prologue at the pragma's line: a body
+ * `{ #pragma omp parallel ... }` at -O1 got the parallel construct's line.) A `target data`
  * region is its two ends, as OMPT reports it: enter data at its start, exit data (with the
  * start's code pointer) at its end. With no offload device libgomp runs the target region on
  * the calling thread (host fallback): no device location, no transfers; with nowait the
@@ -1076,7 +1120,7 @@ EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void 
 {
     typedef void (*f)(int, void (*)(void *), size_t, void **, size_t *, unsigned short *,
                       unsigned int, void **, void **);
-    omp_thread *t = target_begin(OMP_R_TARGET, OUTLINED(fn));
+    omp_thread *t = target_begin(OMP_R_TARGET, CODEPTR);
     REAL(f, GOMP_target_ext)(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, args);
     target_end(t);
 }

@@ -26,7 +26,12 @@
 
 #define API __attribute__((visibility("default")))
 
-typedef struct ident ident_t; /* the compiler's source location: not read */
+/* the compiler's source location (kmp.h's ident_t): psource is ";file;function;line;column;;"
+ * with debug information, ";unknown;unknown;0;0;;" without */
+typedef struct ident {
+    int32_t reserved_1, flags, reserved_2, reserved_3;
+    const char *psource;
+} ident_t;
 
 /* ----------------------------------------------------------- host regions */
 typedef enum {
@@ -52,11 +57,35 @@ static struct {
 static uint32_t n_sites, unpositioned[TGT_KINDS]; /* id + 1 */
 static pthread_mutex_t define_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint32_t define_site(tgt_kind kind, const void *codeptr)
+/* The construct's file and line from clang's source location: 0 when it has none. The
+ * call's own line is not the construct's where the body starts with a nested construct (clang
+ * 14 gives the call of `#pragma omp target` + `{ #pragma omp parallel ... }` the parallel's
+ * line); the location names the pragma, as the kernel's name (_l<line>) does. */
+static int ident_site(const ident_t *loc, char **file, int *line)
+{
+    if (!loc || !loc->psource || loc->psource[0] != ';')
+        return 0;
+    const char *f = loc->psource + 1, *fn = strchr(f, ';');
+    const char *ln = fn ? strchr(fn + 1, ';') : NULL;
+    if (!fn || !ln || fn == f || (fn - f == 7 && strncmp(f, "unknown", 7) == 0))
+        return 0;
+    char *end;
+    long l = strtol(ln + 1, &end, 10);
+    if (l <= 0 || l > 1 << 30 || *end != ';')
+        return 0;
+    *file = strndup(f, (size_t)(fn - f));
+    if (!*file)
+        return 0;
+    *line = (int)l;
+    return 1;
+}
+
+static uint32_t define_site(tgt_kind kind, const void *codeptr, const ident_t *loc)
 {
     char name[512], *file = NULL;
     int line = 0;
-    if (codeptr && scorep_symbols_resolve_line((uintptr_t)codeptr - 1, &file, &line) == 0) {
+    if (ident_site(loc, &file, &line) ||
+        (codeptr && scorep_symbols_resolve_line((uintptr_t)codeptr - 1, &file, &line) == 0)) {
         const char *base = strrchr(file, '/');
         snprintf(name, sizeof name, "%s @%s:%d", kind_names[kind], base ? base + 1 : file, line);
     } else if (codeptr) {
@@ -72,7 +101,7 @@ static uint32_t define_site(tgt_kind kind, const void *codeptr)
     return r;
 }
 
-static uint32_t site_region(tgt_kind kind, const void *codeptr)
+static uint32_t site_region(tgt_kind kind, const void *codeptr, const ident_t *loc)
 {
     uint64_t key = (uint64_t)(uintptr_t)codeptr << 8 | (uint64_t)(kind + 1);
     uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (SITES - 1);
@@ -91,7 +120,7 @@ static uint32_t site_region(tgt_kind kind, const void *codeptr)
             break;
         }
         if (sites[i].key == 0 && 2 * (n_sites + 1) <= SITES) {
-            r = define_site(kind, codeptr);
+            r = define_site(kind, codeptr, loc);
             if (r != SCOREP_INVALID_ID) {
                 sites[i].region = r;
                 __atomic_store_n(&sites[i].key, key, __ATOMIC_RELEASE);
@@ -101,7 +130,7 @@ static uint32_t site_region(tgt_kind kind, const void *codeptr)
         }
         if (sites[i].key == 0) { /* half full: no more positions */
             if (!unpositioned[kind])
-                unpositioned[kind] = define_site(kind, NULL) + 1;
+                unpositioned[kind] = define_site(kind, NULL, NULL) + 1;
             r = unpositioned[kind] - 1;
             break;
         }
@@ -205,7 +234,7 @@ typedef struct {
 } frame;
 
 static void begin(frame *f, tgt_kind kind, int64_t device, const void *host_ptr,
-                  const void *codeptr)
+                  const void *codeptr, const ident_t *loc)
 {
     f->l = NULL;
     f->device = cur.device;
@@ -215,7 +244,7 @@ static void begin(frame *f, tgt_kind kind, int64_t device, const void *host_ptr,
     cur.device = device;
     cur.kernel = kind == TGT_TARGET ? kernel_region(host_ptr) : SCOREP_INVALID_ID;
     scorep_location *l = scorep_location_get();
-    uint32_t r = l ? site_region(kind, codeptr) : SCOREP_INVALID_ID;
+    uint32_t r = l ? site_region(kind, codeptr, loc) : SCOREP_INVALID_ID;
     if (r == SCOREP_INVALID_ID)
         return;
     f->l = l;
@@ -231,6 +260,62 @@ static void end(frame *f)
         cur.device = f->device;
         cur.kernel = f->kernel;
     }
+}
+
+/* Host fallback of clang's code: when the offload fails (no device, OMP_TARGET_OFFLOAD=
+ * DISABLED) the entry point returns non-zero and the compiler's code calls the region's host
+ * version after it, outside the wrapper. scorep-cc's LLVM plugin brackets that call:
+ * scorep_rt_target_fallback_arm() before the entry point, scorep_rt_target_fallback_done()
+ * after the host version. An armed target construct whose offload fails keeps its
+ * "!$omp target" region open until done, so the body (its teams, parallel regions) runs
+ * inside it, as gcc's host fallback does inside GOMP_target_ext. Unarmed (a build without
+ * the plugin, scorep-run) the region ends at the entry point's return and the body follows. */
+static __thread int fallback_armed;
+enum { FALLBACK_MAX = 8 }; /* deeper (a fallback inside a fallback's task): regions end at once */
+static __thread struct {
+    scorep_location *l; /* NULL: nothing to end */
+    uint32_t region;
+} fallback[FALLBACK_MAX];
+static __thread unsigned fallback_depth;
+
+API void scorep_rt_target_fallback_arm(void);
+void scorep_rt_target_fallback_arm(void)
+{
+    fallback_armed = 1;
+}
+
+API void scorep_rt_target_fallback_done(void);
+void scorep_rt_target_fallback_done(void)
+{
+    if (fallback_depth == 0) /* armed around an entry point that was not interposed */
+        return;
+    if (--fallback_depth < FALLBACK_MAX && fallback[fallback_depth].l)
+        scorep_event_leave(fallback[fallback_depth].l, fallback[fallback_depth].region);
+}
+
+/* begin() for a target construct: takes the arm set just before the call */
+static int begin_target(frame *f, int64_t device, const void *host_ptr, const void *codeptr,
+                        const ident_t *loc)
+{
+    int armed = fallback_armed;
+    fallback_armed = 0;
+    begin(f, TGT_TARGET, device, host_ptr, codeptr, loc);
+    return armed;
+}
+
+/* end() for a target construct: rc != 0 of an armed one is a host fallback to come, which
+ * scorep_rt_target_fallback_done() ends (every armed call is followed by it on failure) */
+static void end_target(frame *f, int armed, int rc)
+{
+    if (armed && rc != 0) {
+        if (fallback_depth < FALLBACK_MAX) {
+            fallback[fallback_depth].l = f->l;
+            fallback[fallback_depth].region = f->region;
+            f->l = NULL;
+        }
+        fallback_depth++;
+    }
+    end(f);
 }
 
 /* ---------------------------------------------------------- entry points */
@@ -283,9 +368,9 @@ int __tgt_target_mapper(TARGET_ARGS)
 {
     NEXT(real, __tgt_target_mapper);
     frame f;
-    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int armed = begin_target(&f, device_id, host_ptr, __builtin_return_address(0), loc);
     int rc = real(TARGET_PASS);
-    end(&f);
+    end_target(&f, armed, rc);
     return rc;
 }
 
@@ -294,9 +379,9 @@ int __tgt_target_nowait_mapper(TARGET_ARGS, DEPS_ARGS)
 {
     NEXT(real, __tgt_target_nowait_mapper);
     frame f;
-    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int armed = begin_target(&f, device_id, host_ptr, __builtin_return_address(0), loc);
     int rc = real(TARGET_PASS, DEPS_PASS);
-    end(&f);
+    end_target(&f, armed, rc);
     return rc;
 }
 
@@ -305,9 +390,9 @@ int __tgt_target_teams_mapper(TARGET_ARGS, int32_t num_teams, int32_t thread_lim
 {
     NEXT(real, __tgt_target_teams_mapper);
     frame f;
-    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int armed = begin_target(&f, device_id, host_ptr, __builtin_return_address(0), loc);
     int rc = real(TARGET_PASS, num_teams, thread_limit);
-    end(&f);
+    end_target(&f, armed, rc);
     return rc;
 }
 
@@ -318,9 +403,9 @@ int __tgt_target_teams_nowait_mapper(TARGET_ARGS, int32_t num_teams, int32_t thr
 {
     NEXT(real, __tgt_target_teams_nowait_mapper);
     frame f;
-    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int armed = begin_target(&f, device_id, host_ptr, __builtin_return_address(0), loc);
     int rc = real(TARGET_PASS, num_teams, thread_limit, DEPS_PASS);
-    end(&f);
+    end_target(&f, armed, rc);
     return rc;
 }
 
@@ -334,9 +419,9 @@ int __tgt_target_kernel(ident_t *loc, int64_t device_id, int32_t num_teams, int3
 {
     NEXT(real, __tgt_target_kernel);
     frame f;
-    begin(&f, TGT_TARGET, device_id, host_ptr, __builtin_return_address(0));
+    int armed = begin_target(&f, device_id, host_ptr, __builtin_return_address(0), loc);
     int rc = real(loc, device_id, num_teams, thread_limit, host_ptr, kernel_args);
-    end(&f);
+    end_target(&f, armed, rc);
     return rc;
 }
 
@@ -347,7 +432,7 @@ int __tgt_target_kernel(ident_t *loc, int64_t device_id, int32_t num_teams, int3
     {                                                                                             \
         NEXT(real, fn);                                                                           \
         frame f;                                                                                  \
-        begin(&f, kind, device_id, NULL, __builtin_return_address(0));                           \
+        begin(&f, kind, device_id, NULL, __builtin_return_address(0), loc);                      \
         real(DATA_PASS, DEPS_PASS);                                                               \
         end(&f);                                                                                  \
     }
@@ -366,7 +451,7 @@ void __tgt_target_data_begin_mapper(DATA_ARGS)
 {
     NEXT(real, __tgt_target_data_begin_mapper);
     frame f;
-    begin(&f, TGT_DATA_BEGIN, device_id, NULL, __builtin_return_address(0));
+    begin(&f, TGT_DATA_BEGIN, device_id, NULL, __builtin_return_address(0), loc);
     real(DATA_PASS);
     end(&f);
 }
@@ -375,7 +460,7 @@ void __tgt_target_data_end_mapper(DATA_ARGS)
 {
     NEXT(real, __tgt_target_data_end_mapper);
     frame f;
-    begin(&f, TGT_DATA_END, device_id, NULL, __builtin_return_address(0));
+    begin(&f, TGT_DATA_END, device_id, NULL, __builtin_return_address(0), loc);
     real(DATA_PASS);
     end(&f);
 }
@@ -384,7 +469,7 @@ void __tgt_target_data_update_mapper(DATA_ARGS)
 {
     NEXT(real, __tgt_target_data_update_mapper);
     frame f;
-    begin(&f, TGT_UPDATE, device_id, NULL, __builtin_return_address(0));
+    begin(&f, TGT_UPDATE, device_id, NULL, __builtin_return_address(0), loc);
     real(DATA_PASS);
     end(&f);
 }

@@ -598,6 +598,81 @@ struct after_inline_pass : PassInfoMixin<after_inline_pass> {
     }
 };
 
+// Host fallback of target constructs. clang's host code is
+//   rc = __tgt_target_teams_mapper(...); if (rc != 0) __omp_offloading_..._lN(...);
+// libomptarget returns before the region's host version runs, so the target-offload
+// adapter's "!$omp target" region would end before the construct's body on host fallback (no
+// device, OMP_TARGET_OFFLOAD=DISABLED). This brackets the host version: a call of
+// scorep_rt_target_fallback_arm() before the entry point (the adapter then keeps the region
+// open when the offload fails) and of scorep_rt_target_fallback_done() after the host
+// version (it ends the region). Both are weak references called only when defined
+// (libscorep-rt-omptarget, linked by scorep-cc for -fopenmp-targets=). At the start of the
+// pipeline: clang's code as emitted, the host version not inlined yet.
+static bool bracket_target_fallbacks(Module &M)
+{
+    static const char *const entries[] = {
+        "__tgt_target_mapper",    "__tgt_target_nowait_mapper", "__tgt_target_teams_mapper",
+        "__tgt_target_teams_nowait_mapper", "__tgt_target_kernel"};
+    std::vector<std::pair<CallBase *, CallBase *>> sites; // (entry point call, host version call)
+    for (const char *e : entries) {
+        Function *tf = M.getFunction(e);
+        if (!tf)
+            continue;
+        for (User *u : tf->users()) {
+            auto *call = dyn_cast<CallBase>(u);
+            if (!call || call->getCalledFunction() != tf)
+                continue;
+            CallBase *host = nullptr;
+            for (User *cu : call->users()) {
+                auto *cmp = dyn_cast<ICmpInst>(cu);
+                if (!cmp || cmp->getPredicate() != ICmpInst::ICMP_NE)
+                    continue;
+                for (User *bu : cmp->users()) {
+                    auto *br = dyn_cast<BranchInst>(bu);
+                    if (!br || !br->isConditional() || host)
+                        continue;
+                    for (Instruction &i : *br->getSuccessor(0)) {
+                        auto *fb = dyn_cast<CallBase>(&i);
+                        Function *f = fb ? fb->getCalledFunction() : nullptr;
+                        if (f && f->getName().startswith("__omp_offloading_")) {
+                            host = fb;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (host)
+                sites.emplace_back(call, host);
+        }
+    }
+    if (sites.empty())
+        return false;
+    LLVMContext &C = M.getContext();
+    FunctionType *vt = FunctionType::get(Type::getVoidTy(C), false);
+    auto weak = [&](const char *name) {
+        Function *f = M.getFunction(name);
+        if (!f)
+            f = Function::Create(vt, GlobalValue::ExternalWeakLinkage, name, M);
+        return f;
+    };
+    Function *arm = weak("scorep_rt_target_fallback_arm");
+    Function *done = weak("scorep_rt_target_fallback_done");
+    // if (&fn != NULL) fn(); before `at`, with at's debug location
+    auto call_if_defined = [&](Function *fn, Instruction *at) {
+        IRBuilder<> b(at);
+        Value *defined = b.CreateICmpNE(fn, ConstantPointerNull::get(fn->getType()));
+        Instruction *then = SplitBlockAndInsertIfThen(defined, at, false);
+        IRBuilder<> tb(then);
+        CallInst *ci = tb.CreateCall(vt, fn);
+        ci->setDebugLoc(at->getDebugLoc());
+    };
+    for (auto &s : sites) {
+        call_if_defined(done, s.second->getNextNode());
+        call_if_defined(arm, s.first);
+    }
+    return true;
+}
+
 struct instrument_pass : PassInfoMixin<instrument_pass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
     {
@@ -606,7 +681,7 @@ struct instrument_pass : PassInfoMixin<instrument_pass> {
             return stripped ? PreservedAnalyses::none() : PreservedAnalyses::all();
         scorep_filter *filter = loaded_filter();
         std::unique_ptr<instrumenter> ins; // the runtime's declarations: only where used
-        bool changed = false;
+        bool changed = bracket_target_fallbacks(M);
         for (Function &F : M) {
             if (F.isDeclaration() || !F.hasFnAttribute("instrument-function-entry"))
                 continue;
