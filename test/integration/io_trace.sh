@@ -113,3 +113,11 @@ io_profile_leaves()
           v[k] += a[2]; w[k] += b[2]; r[k] += c[2] }
         END { for (k in v) print k, v[k], w[k], r[k] }' | sort
 }
+
+# io_region_roles EXPDIR: "name ROLE" of every region the trace defines, sorted, once each
+io_region_roles()
+{
+    trace_defs "$1" | awk '$1 == "REGION" {
+        n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
+        r = $0; sub(/.*Role: /, "", r); sub(/,.*/, "", r); print n, r }' | sort -u
+}

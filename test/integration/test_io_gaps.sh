@@ -135,9 +135,7 @@ EOT
 # metadata for the stat family, statx, ftruncate (which it does not wrap), file io else
 check_roles()
 {
-    trace_defs "$1" | awk '$1 == "REGION" {
-        n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
-        r = $0; sub(/.*Role: /, "", r); sub(/,.*/, "", r); print n, r }' | sort -u >"$1.roles"
+    io_region_roles "$1" >"$1.roles"
     expect_eq "$(grep -E '^(open|close|fopen|fclose|lseek|fsetpos|fsetpos64|rewind|closedir|statx|read|write|lockf|flockfile|ftrylockfile|funlockfile|gets|getc_unlocked|__uflow|__overflow|fread_unlocked|pwritev2|select|pselect|fgetpos|fgetpos64|fputs) ' "$1.roles")" "$(sort <<EOT
 __overflow FILE_IO
 __uflow FILE_IO

@@ -112,9 +112,7 @@ EOT
 
 check_roles()
 {
-    trace_defs "$1" | awk '$1 == "REGION" {
-        n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
-        r = $0; sub(/.*Role: /, "", r); sub(/,.*/, "", r); print n, r }' | sort -u >"$1.roles"
+    io_region_roles "$1" >"$1.roles"
     expect_eq "$(grep -E '^(opendir|fdopendir|readdir|readdir64|closedir|flock|fgetwc|fputws|fwprintf|wscanf|ungetwc) ' "$1.roles")" "$(sort <<EOT
 closedir FILE_IO_METADATA
 fdopendir FILE_IO_METADATA
