@@ -509,9 +509,9 @@ fi
 
 # ------------------------------------------------------------------ overhead and sizes
 if [ "$REPS" -gt 0 ]; then
-    for ((i = 2; i < REPS; i++)); do run plain plain >/dev/null || true; done # (+ plain2)
+    for ((i = 2; i < REPS; i++)); do run plain plain || true; done # (+ plain2)
     for mode in profile trace; do
-        for ((i = 1; i < REPS; i++)); do run $mode $mode >/dev/null || true; done
+        for ((i = 1; i < REPS; i++)); do run $mode $mode || true; done
     done
     med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
     sz() { du -sb "$1" 2>/dev/null | cut -f1; }
