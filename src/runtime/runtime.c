@@ -193,6 +193,8 @@ void scorep_runtime_mpi_ready(bool spawned)
     }
     snprintf(experiment_dir, sizeof experiment_dir, "%s", msg.dir);
     scorep_state_set_experiment_dir(experiment_dir);
+    if (ipc->rank() == 0)
+        scorep_verbose("experiment directory '%s'", experiment_dir);
     if (spawned && ipc->rank() == 0)
         scorep_experiment_note("this job was started by MPI_Comm_spawn (MPI_Comm_get_parent is "
                                "not MPI_COMM_NULL): its own experiment, apart from its parent's");
@@ -403,7 +405,12 @@ static void do_init(void)
     for (int i = 0, n = __atomic_load_n(&n_subsystems, __ATOMIC_ACQUIRE); i < n; i++)
         if (subsystems[i]->begin)
             subsystems[i]->begin(mpi_mode);
-    scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
+    /* with MPI or SHMEM the directory is named when rank 0 has made it (after MPI_Init):
+     * until session 22 this line said "experiment directory ''" in every MPI run */
+    if (mpi_mode)
+        scorep_verbose("measurement started, experiment directory made at MPI (SHMEM) start-up");
+    else
+        scorep_verbose("measurement started, experiment directory '%s'", experiment_dir);
     __atomic_store_n(&scorep_measurement_active, 1, __ATOMIC_RELEASE);
     scorep_gate_set(SCOREP_GATE_OFF, 0);
 }

@@ -95,7 +95,10 @@ region, thread, group = {}, {}, None
 for line in open(sys.argv[1]):
     m = re.match(r'\t(.*)\t   \( id=(\d+),.* paradigm=([^,]*),', line)
     if m:
-        name = m.group(1).rsplit(':', 1)[0] if ':' in m.group(1) else m.group(1)
+        # "name:mangled" (the same for these regions); a name may hold ':' itself
+        # (@file.c:LINE; gromacs.sh found it), so an equal halves split comes first
+        s, h = m.group(1), (len(m.group(1)) - 1) // 2
+        name = s[:h] if s[h:h + 1] == ':' and s[:h] == s[h + 1:] else s.rsplit(':', 1)[0]
         region[m.group(2)] = None if m.group(3) == 'measurement' else name
         continue
     m = re.search(r'\|-(.*) \(id=(\d+), type=[^,]*, rank=(\d+)( ?)\)$', line.rstrip('\n'))

@@ -9,13 +9,16 @@
 #include "runtime/runtime.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define CODEPTR __builtin_return_address(0)
+/* The caller's code pointer: its return address, unless that lies in this library (see
+ * codeptr_of below: a tail call from the program's outlined function) */
+#define CODEPTR codeptr_of(__builtin_return_address(0))
 /* The code pointer of a construct gcc outlines (parallel, task): one byte into the outlined
  * function, which the adapter names after the line of its address minus one, the function's
  * entry: the construct's line. The call's return address has the line of an earlier
@@ -85,6 +88,43 @@ typedef struct {
 
 /* The recorded team this thread is a member of now (copyprivate singles), or NULL */
 static __thread parallel_ctx *team_ctx __attribute__((tls_model("initial-exec")));
+
+/* The executable segment of this library (gomp_wrap_init). gcc ends an outlined function
+ * whose last statement is `#pragma omp barrier` (or a loop's end, a taskwait) with a tail
+ * call, `jmp GOMP_barrier`: the return address is then the one into our own call of the
+ * outlined function (parallel_member), and the region was named after this file, the same
+ * `!$omp barrier @gomp_wrap.c:114` for every such barrier of every program (GROMACS 2022's
+ * mdrun, session 22). Such a construct is named after the construct around it, the team's
+ * parallel region (its outlined function), the closest the call still tells; NULL (no
+ * location) outside a recorded team. A subtraction and a compare: no lock, no call. */
+static uintptr_t own_text, own_text_size;
+
+static inline const void *codeptr_of(const void *ra)
+{
+    if ((uintptr_t)ra - own_text < own_text_size) {
+        const parallel_ctx *c = team_ctx;
+        return c ? c->codeptr : NULL;
+    }
+    return ra;
+}
+
+/* dl_iterate_phdr callback: the executable PT_LOAD segment holding codeptr_of */
+static int find_own_text(struct dl_phdr_info *info, size_t size, void *unused)
+{
+    (void)size;
+    (void)unused;
+    uintptr_t self = (uintptr_t)&codeptr_of;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self - lo < ph->p_memsz) {
+            own_text = lo;
+            own_text_size = ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static void work_begin(ompt_work_t type, const void *codeptr);
 /* Loops and sections this thread began and has not ended: an end whose begin no wrapper saw
@@ -1181,6 +1221,7 @@ __attribute__((constructor)) static void gomp_wrap_init(void)
     passthrough = dlsym(RTLD_DEFAULT, "__kmpc_fork_call") != NULL || !scorep_runtime_init();
     if (passthrough)
         return;
+    dl_iterate_phdr(find_own_text, NULL);
     /* resolved before the first parallel region, not inside a team */
     REAL(void *, GOMP_parallel);
     REAL(void *, GOMP_task);
