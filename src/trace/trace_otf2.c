@@ -464,11 +464,12 @@ static void flush_metrics(evt_state *s)
 
 static void write_item(evt_state *s, const buf_item *it)
 {
-    if (s->m_n) { /* the gathered values end with the first record that is not one of them */
+    if (s->m_n) {
+        /* the gathered values were buffered one tick before their event: a record of that
+         * tick (another metric, the marker of a buffer flush that came between them) is
+         * written before them, the first later one (the event) after them */
         int32_t k = strict_pos(it);
-        bool more = it->type == BUF_EV_METRIC && !it->mpi && it->ts + 1 == s->m_ts &&
-                    (k < 0 || !s->mset[k]);
-        if (!more)
+        if (it->ts + 1 != s->m_ts || (k >= 0 && s->mset[k]))
             flush_metrics(s);
     }
     if (s->smp) /* the samples taken before this event come first */

@@ -71,6 +71,22 @@ else
     skip_part "MPI (the MPI adapter or mpirun)"
 fi
 
+# --- buffer flushes: a flush between the values of one event (SCOREP_TOTAL_MEMORY too small
+# for 200000 events) keeps them in one record, and its marker (at the values' buffer tick,
+# before them) is written, not refused by OTF2 as older than the record before it
+scorep_cc --instrument=functions gcc -O1 -o tiny "$top_srcdir/bench/tiny.c"
+run_app f1 env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_EXPERIMENT_DIRECTORY=f1 \
+    SCOREP_THROTTLING=false SCOREP_TOTAL_MEMORY=3M SCOREP_VERBOSE=true \
+    SCOREP_METRIC_RUSAGE=ru_minflt,ru_nvcsw,ru_nivcsw ./tiny 100000
+expect_eq "$status" 0 "flush: exit status"
+expect_no_grep 'OTF2' f1.err "flush: OTF2 accepts every record"
+flushes=$(sed -n 's/.*trace buffer of rank 0 location 0: .* \([0-9]*\) flushes$/\1/p' f1.err)
+expect_ge "$flushes" 2 "flush: the buffer was flushed"
+expect_eq "$(trace_count f1 BUFFER_FLUSH)" "$flushes" "flush: every flush marked in the trace"
+"$PY" "$RECORDS" f1/traces.otf2 >f1.rec 2>f1.rec.err || fail "metric_records.py f1: $(cat f1.rec.err)"
+expect_eq "$(awk '/ records=/ { split($2, e, "="); split($3, r, "="); print (e[2] == r[2] && e[2] > 0), $4 }' f1.rec)" \
+    "1 classes=SYNCHRONOUS_STRICT:ru_minflt+ru_nvcsw+ru_nivcsw" "flush: one record of the class at every enter and leave kept"
+
 # --- the former layout: one class and one Metric record per metric -----------------------
 "$PY" - old <<'EOF' || fail "writing the former layout with python3-otf2"
 import sys
