@@ -73,6 +73,9 @@ void scorep_metrics_end(void);
  * ids in Score-P's source order (PAPI, rusage, plugins, perf), then in definition order.
  * Returns how many there are; writes at most cap of them. */
 uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap);
+/* The per-process metrics of PAPI, rusage and perf (`_PER_PROCESS`: read by each process's
+ * first location at each of its enters and leaves), in the same order; the same contract. */
+uint32_t scorep_metrics_process_set(uint32_t *ids, uint32_t cap);
 
 /* An asynchronous value: timestamp in timer ticks (the plugin's clock), defs metric id. */
 typedef struct {

@@ -167,6 +167,15 @@ static struct {
     uint64_t fallback;   /* some location's values did not fill the class (all ranks' after
                             the events) */
     uint32_t *class_of;  /* by global metric id: its one-member class, or UINT32_MAX */
+    /* Score-P's per-process metrics (scorep_metrics_process_set): a class of occurrence
+     * SYNCHRONOUS, kind ABSTRACT, and per process a MetricInstance (recorder its first
+     * location, scope its location group) that the records refer to; ids after the
+     * classes: inst_base + rank * n_proc + k */
+    uint32_t n_proc;
+    uint32_t *proc_ids;    /* local ids */
+    uint32_t *proc_global; /* global ids */
+    uint32_t inst_base;
+    uint32_t *proc_group; /* by rank: the location group of its process (write_st_node) */
 } strict_class;
 
 /* The attributes waiting for this Enter or Leave of region go to list; all others are
@@ -743,6 +752,14 @@ static OTF2_MetricMode otf2_metric_mode(uint32_t mode)
     return mode < 10 ? m[mode] : OTF2_METRIC_ABSOLUTE_POINT;
 }
 
+static bool is_process_metric(uint32_t global)
+{
+    for (uint32_t k = 0; k < strict_class.n_proc; k++)
+        if (strict_class.proc_global[k] == global)
+            return true;
+    return false;
+}
+
 /* One member per metric (its id is the metric's), and a one-member class for every metric
  * but the strict class's members (strict_class: their values travel together; their own
  * classes exist only for locations whose values did not fill it): user metrics,
@@ -773,9 +790,11 @@ static void write_metric_def(OTF2_GlobalDefWriter *g, strtab *st, uint32_t i,
     uint32_t cls = strict_class.class_of ? strict_class.class_of[i] : i;
     if (cls == UINT32_MAX) /* a member of the strict class only */
         return;
-    OTF2_GlobalDefWriter_WriteMetricClass(
-        g, cls, 1, &member, occ,
-        m->recorder == SCOREP_MREC_USER ? OTF2_RECORDER_KIND_ABSTRACT : OTF2_RECORDER_KIND_CPU);
+    bool proc = is_process_metric(i);
+    OTF2_GlobalDefWriter_WriteMetricClass(g, cls, 1, &member, proc ? OTF2_METRIC_SYNCHRONOUS : occ,
+                                          m->recorder == SCOREP_MREC_USER || proc
+                                              ? OTF2_RECORDER_KIND_ABSTRACT
+                                              : OTF2_RECORDER_KIND_CPU);
 }
 
 /* Sets strict_class up for this process's locations (collective: the ranks compare their
@@ -786,13 +805,26 @@ static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
     free(strict_class.local_ids);
     free(strict_class.types);
     free(strict_class.class_of);
+    free(strict_class.proc_ids);
+    free(strict_class.proc_global);
+    free(strict_class.proc_group);
     memset(&strict_class, 0, sizeof strict_class);
     uint32_t n = scorep_metrics_strict_set(NULL, 0), n_local = u->n_local[U_METRIC];
+    uint32_t np = scorep_metrics_process_set(NULL, 0);
     uint32_t *ids = calloc(n + 1, sizeof *ids);
     int32_t *pos = malloc((n_local + 1) * sizeof *pos);
     OTF2_Type *types = calloc(n + 1, sizeof *types);
-    bool oom = !ids || !pos || !types;
-    uint64_t bad = oom, h = 14695981039346656037ull ^ n;
+    uint32_t *pids = calloc(np + 1, sizeof *pids), *pglobal = calloc(np + 1, sizeof *pglobal);
+    bool oom = !ids || !pos || !types || !pids || !pglobal;
+    uint64_t bad = oom, h = 14695981039346656037ull ^ n ^ ((uint64_t)np << 32);
+    if (!bad) {
+        scorep_metrics_process_set(pids, np);
+        for (uint32_t k = 0; k < np && !bad; k++) {
+            bad = pids[k] >= n_local;
+            pglobal[k] = bad ? 0 : u->map[U_METRIC][pids[k]];
+            h = (h ^ pglobal[k]) * 1099511628211ull;
+        }
+    }
     if (!bad) {
         scorep_metrics_strict_set(ids, n);
         for (uint32_t i = 0; i < n_local; i++)
@@ -811,6 +843,14 @@ static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
     uint64_t hi = bad ? UINT64_MAX : h, lo = bad ? UINT64_MAX : ~h;
     ipc->allreduce_max_u64(&hi);
     ipc->allreduce_max_u64(&lo);
+    if (!bad && hi == ~lo && np) {
+        strict_class.n_proc = np;
+        strict_class.proc_ids = pids;
+        strict_class.proc_global = pglobal;
+    } else {
+        free(pids);
+        free(pglobal);
+    }
     if (bad || n == 0 || n > 255 || hi != ~lo) {
         if (n > 255)
             scorep_verbose("%" PRIu32 " strictly synchronous metrics: more than one Metric "
@@ -853,12 +893,16 @@ static int strict_class_number(const scorep_unified *u, const scorep_ipc *ipc)
         for (uint32_t g = 0; g < n && strict_class.fallback; g++)
             if (c[g] == UINT32_MAX)
                 c[g] = next++;
-    }
+        strict_class.inst_base = next;
+    } else
+        strict_class.inst_base = n;
     strict_class.class_of = c;
     return 0;
 }
 
-static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
+
+static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u,
+                                 int size)
 {
     for (uint32_t i = 0; i < u->n[U_PARAM]; i++) {
         const scorep_parameter_def *p = &u->params[i];
@@ -888,6 +932,12 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
             if (c != UINT32_MAX && (c <= last) == (pass == 0))
                 write_metric_def(g, st, i, &u->metrics[i], true);
         }
+    for (int r = 0; g && strict_class.proc_group && r < size; r++)
+        for (uint32_t k = 0; k < strict_class.n_proc; k++)
+            OTF2_GlobalDefWriter_WriteMetricInstance(
+                g, strict_class.inst_base + (uint32_t)r * strict_class.n_proc + k,
+                strict_class.class_of[strict_class.proc_global[k]], (uint64_t)r /* location 0 */,
+                OTF2_SCOPE_LOCATION_GROUP, strict_class.proc_group[r]);
 }
 
 static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
@@ -1162,6 +1212,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
+        if (n->local == 0 && strict_class.proc_group && n->rank < (uint32_t)w->j->size)
+            strict_class.proc_group[n->rank] = (uint32_t)n->parent_ordinal;
         break;
     }
     }
@@ -1188,6 +1240,10 @@ static void write_accelerators(st_writer *w)
 
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
+    /* the per-process metrics' instances name their process's location group */
+    free(strict_class.proc_group);
+    strict_class.proc_group =
+        g && strict_class.n_proc ? calloc((size_t)j->size, sizeof *strict_class.proc_group) : NULL;
     st_writer w = {g, st, j, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     if (scorep_systree_walk(write_st_node, &w) == 0 && g)
         write_accelerators(&w);
@@ -1295,7 +1351,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_cuda_defs(g, st, j, group, comm);
     /* after CUDA's groups: its location group, one per rank and its streams' group */
     write_region_groups(g, st, j->u, j->cuda ? group + 2 + (uint32_t)j->size : group);
-    write_params_metrics(g, st, j->u);
+    write_params_metrics(g, st, j->u, j->size);
     write_sampling_defs(g, st);
     write_io_defs(g, st, j);
 }
@@ -1356,6 +1412,9 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         strict_class.class_of ? malloc((u->n_local[U_METRIC] + 1) * sizeof *metrics) : NULL;
     for (uint32_t i = 0; metrics && i < u->n_local[U_METRIC]; i++)
         metrics[i] = strict_class.class_of[u->map[U_METRIC][i]];
+    for (uint32_t k = 0; metrics && k < strict_class.n_proc; k++)
+        metrics[strict_class.proc_ids[k]] =
+            strict_class.inst_base + (uint32_t)ipc->rank() * strict_class.n_proc + k;
     for (uint32_t i = 0; groups && i < u->n_local[U_GROUP]; i++)
         groups[i] = mg->of_group[u->map[U_GROUP][i]];
     for (uint32_t i = 0; comms && i < u->n_local[U_COMM]; i++)

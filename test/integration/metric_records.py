@@ -6,7 +6,8 @@
 #   "LOCATION events=E records=R classes=C counter=K" (LOCATION: its name, "_" for blanks)
 # E: Enter and Leave events; R: Metric records at the time of an Enter or Leave (the values
 # read there); C: the distinct metric classes of those records as "OCCURRENCE:M1+M2+..."
-# (members in their order), ";"-separated; K: 1 when the values of the member named
+# (members in their order; a MetricInstance's class prefixed "INSTANCE@SCOPE=S/R:", see
+# below), ";"-separated; K: 1 when the values of the member named
 # "events" (test/plugins/synth.c synth_sync: the thread's n-th read is n, the first at the
 # location's start) are 2, 3, ... in the location's record order, as the plugin's design
 # says, 0 otherwise, "-" without such a member. A trailing "decreasing=N" line counts values
@@ -40,14 +41,19 @@ def main(path):
                     continue
                 records[loc] += 1
                 cls = m.metric
-                members = getattr(cls, "members", None)
-                if members is None:  # a MetricInstance: its class
-                    members = cls.metric_class.members
-                    occ = cls.metric_class.occurrence
-                else:
-                    occ = cls.occurrence
-                classes[loc].add("%s:%s" % (str(occ).split(".")[-1],
-                                            "+".join(x.name for x in members)))
+                kind = ""
+                if isinstance(cls, otf2.definitions.MetricInstance):
+                    # Score-P's scoped sampling set: "INSTANCE@SCOPE_TYPE=S/R:" first, S
+                    # "own" when the scope is the recording location's group, R "self"
+                    # when the instance's recorder is the recording location
+                    kind = "INSTANCE@%s=%s/%s:" % (
+                        str(cls.metric_scope).split(".")[-1],
+                        "own" if cls.scope == location.group else "other",
+                        "self" if cls.recorder == location else "other")
+                    cls = cls.metric_class
+                members = cls.members
+                classes[loc].add("%s%s:%s" % (kind, str(cls.occurrence).split(".")[-1],
+                                              "+".join(x.name for x in members)))
                 for member, value in zip(members, m.values):
                     key = (loc, member.name)
                     if member.name == "events":

@@ -36,13 +36,16 @@ expect_eq "$status:$(cat t1.err)" "0:" "threads: exit status, nothing on stderr"
 # metrics.c: location 0 enters and leaves main, spin, touch, 2 x pthread_create and
 # pthread_join (14 events), a worker its function and spin (4 events)
 expect_eq "$(sed 's/^[^ ]* //' t1.rec)" \
-    "events=14 records=28 classes=SYNCHRONOUS_STRICT:$members;SYNCHRONOUS_STRICT:ru_nvcsw counter=1
+    "events=14 records=28 classes=INSTANCE@LOCATION_GROUP=own/self:SYNCHRONOUS:ru_nvcsw;SYNCHRONOUS_STRICT:$members counter=1
 events=4 records=4 classes=SYNCHRONOUS_STRICT:$members counter=1
 events=4 records=4 classes=SYNCHRONOUS_STRICT:$members counter=1
 decreasing=0" \
-    "threads: one record of the class per enter/leave on each thread (location 0: and one of ru_nvcsw), synth_sync's values 2, 3, ... per thread"
+    "threads: one record of the class per enter/leave on each thread (location 0: and one of ru_nvcsw's instance), synth_sync's values 2, 3, ... per thread"
 trace_defs t1 >t1.defs
 expect_eq "$(grep -c '^METRIC_CLASS' t1.defs)" 2 "threads: 2 metric classes (no class of a member alone)"
+expect_grep '^METRIC_CLASS +1  Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "ru_nvcsw"' t1.defs \
+    "threads: per process: ru_nvcsw's class is SYNCHRONOUS, ABSTRACT (Score-P's)"
+expect_eq "$(grep -c '^METRIC_INSTANCE' t1.defs)" 1 "threads: one instance of ru_nvcsw (one process)"
 
 # --- MPI: 3 ranks; every rank's locations refer to the one class --------------------------
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
@@ -50,19 +53,22 @@ if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/n
     "$SCOREP_CC" mpicc -O1 -o metrics_mpi "$PROGRAMS/metrics_mpi.c" || fail "scorep-cc mpicc"
     rc=0
     SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=m1 SCOREP_METRIC_RUSAGE=ru_minflt \
-        SCOREP_METRIC_PERF="$perf" SCOREP_METRIC_PLUGINS=synth_sync SCOREP_METRIC_SYNTH_SYNC=events \
+        SCOREP_METRIC_RUSAGE_PER_PROCESS=ru_nvcsw SCOREP_METRIC_PERF="$perf" SCOREP_METRIC_PLUGINS=synth_sync SCOREP_METRIC_SYNTH_SYNC=events \
         timeout 120 mpirun --bind-to core:overload-allowed -np 3 ./metrics_mpi >m1.out 2>m1.err || rc=$?
     expect_eq "$rc:$(cat m1.out)" "0:done 3" "mpi: 3 ranks run measured"
     "$PY" "$RECORDS" m1/traces.otf2 >m1.rec 2>m1.rec.err || fail "metric_records.py m1: $(cat m1.rec.err)"
     # per rank: a record of the class at every enter and leave but main's leave (after
     # MPI_Finalize ended the measurement: the trace closes main without values), counter 2, 3, ...
+    # and one of ru_nvcsw's instance whose recorder is the rank's location, scope its process
     expect_eq "$(awk '/^decreasing=/ { print; next }
-        { split($2, e, "="); split($3, r, "="); print (e[2] > 1 && e[2] == r[2] + 1), $4, $5 }' m1.rec | sort | uniq -c |
+        { split($2, e, "="); split($3, r, "="); print (e[2] > 1 && r[2] == 2 * (e[2] - 1)), $4, $5 }' m1.rec | sort | uniq -c |
         awk '{ $1 = $1; print }')" \
-        "3 1 classes=SYNCHRONOUS_STRICT:$members counter=1
+        "3 1 classes=INSTANCE@LOCATION_GROUP=own/self:SYNCHRONOUS:ru_nvcsw;SYNCHRONOUS_STRICT:$members counter=1
 1 decreasing=0" "mpi: every rank: one record of the class per enter/leave, synth_sync's values as designed"
     trace_defs m1 >m1.defs
-    expect_eq "$(grep -c '^METRIC_CLASS' m1.defs)" 1 "mpi: one metric class for the job"
+    expect_eq "$(grep -c '^METRIC_CLASS' m1.defs)" 2 "mpi: 2 metric classes for the job (per thread, ru_nvcsw)"
+    expect_eq "$(grep -c '^METRIC_INSTANCE .*Class: 1, .*Scope: LOCATION_GROUP' m1.defs)" 3 \
+        "mpi: an instance of ru_nvcsw per process"
     # the writer's otf2-print view agrees: every value of every record is a member's
     expect_eq "$(trace_count m1 METRIC)" \
         "$(awk '/ records=/ { split($3, r, "="); n += r[2] } END { print n }' m1.rec)" \

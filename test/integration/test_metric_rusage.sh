@@ -61,7 +61,10 @@ expect_eq "$(trace_other r2 | metric_values | awk '$1 == "METRIC" && $2 == 1' | 
 trace_defs r2 >defs2.txt
 expect_grep 'METRIC_CLASS +0  Occurrence: SYNCHRONOUS_STRICT, Kind: CPU, 2 Members: "ru_utime" <[0-9]+>, "ru_stime" <[0-9]+>$' \
     defs2.txt "per thread: one class of ru_utime and ru_stime"
-expect_grep 'METRIC_CLASS +1  .*1 Member: "ru_nvcsw"' defs2.txt "per process: ru_nvcsw in a class of its own"
+expect_grep 'METRIC_CLASS +1  Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "ru_nvcsw"' defs2.txt \
+    "per process: ru_nvcsw in a class of its own (Score-P's: SYNCHRONOUS, ABSTRACT)"
+expect_grep 'METRIC_INSTANCE +2  Class: 1, Recorder: "Master thread" <0>, Scope: LOCATION_GROUP' defs2.txt \
+    "per process: ru_nvcsw's instance, recorded by the first thread for its process"
 expect_eq "$(trace_other r2 | awk '$1 == "METRIC" && $2 == 0 && / Values: / && /"ru_nvcsw"/' | wc -l | tr -d ' ')" 0 \
     "per process: ru_nvcsw never in the per-thread record"
 
