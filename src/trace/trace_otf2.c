@@ -900,7 +900,6 @@ static int strict_class_number(const scorep_unified *u, const scorep_ipc *ipc)
     return 0;
 }
 
-
 static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u,
                                  int size)
 {
