@@ -8,7 +8,8 @@
 # MPI ranks and in a threaded program; the values of synth_sync (the n-th read of a thread
 # is n) are checked against the plugin's design. A trace of the former layout (one class
 # and one record per metric, written here with python3-otf2's writer) stays readable by
-# this repository's readers (scorep-otf2-to-chrome).
+# this repository's readers (scorep-otf2-to-chrome, whose trace model also reads the new
+# layout's classes and instances).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/perf_metrics.sh"
 PY=$(python3_with_otf2)
@@ -46,6 +47,15 @@ expect_eq "$(grep -c '^METRIC_CLASS' t1.defs)" 2 "threads: 2 metric classes (no 
 expect_grep '^METRIC_CLASS +1  Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "ru_nvcsw"' t1.defs \
     "threads: per process: ru_nvcsw's class is SYNCHRONOUS, ABSTRACT (Score-P's)"
 expect_eq "$(grep -c '^METRIC_INSTANCE' t1.defs)" 1 "threads: one instance of ru_nvcsw (one process)"
+# this repository's readers (trace model): the chrome export's counters are otf2-print's
+# values, ru_nvcsw's through its instance too
+"$top_builddir/scorep-otf2-to-chrome" -o t1.json t1/traces.otf2 2>t1.conv.err ||
+    fail "threads: scorep-otf2-to-chrome: $(cat t1.conv.err)"
+"$PY" "$top_srcdir/test/tools/chrome_check.py" t1.json t1/traces.otf2 >t1.sum 2>t1.check.err ||
+    fail "threads: chrome_check: $(cat t1.check.err)"
+expect_eq "$(tr ' ' '\n' <t1.sum | sed -n 's/^counters=//p')" \
+    "$(trace_other t1 | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" \
+    "threads: a chrome counter per value in the trace"
 
 # --- MPI: 3 ranks; every rank's locations refer to the one class --------------------------
 if [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] && command -v mpirun >/dev/null 2>&1; then
