@@ -5,6 +5,7 @@
 #include "metrics/metrics_event.h"
 #include "core/location.h"
 #include "core/subsystem.h"
+#include "defs/defs.h"
 #include "base/log.h"
 #include "base/settings.h"
 #include "base/state.h"
@@ -144,6 +145,60 @@ void scorep_metrics_stop(void)
 void scorep_metrics_end(void)
 {
     scorep_metric_plugins_end();
+}
+
+/* Score-P reads its metric sources in this order (scorep_metric_management.c) */
+static int source_rank(uint32_t source)
+{
+    return source == SCOREP_MSRC_PAPI     ? 0
+           : source == SCOREP_MSRC_RUSAGE ? 1
+           : source == SCOREP_MSRC_PLUGIN ? 2
+           : source == SCOREP_MSRC_PERF   ? 3
+                                          : 4;
+}
+
+/* Whether group i holds id (as a strictly synchronous metric of a per-thread group) */
+static bool per_thread_id(uint32_t id)
+{
+    for (uint32_t i = 0; i < n_groups; i++)
+        for (uint32_t k = 0; !groups[i]->master_only && k < groups[i]->n; k++)
+            if (groups[i]->ids[k] == id)
+                return true;
+    return false;
+}
+
+/* The STRICT metrics of the per-thread groups (per_process false: PAPI's others_only group
+ * has the same ids as the per-thread part of its first location's group) or those of the
+ * first location's groups of PAPI, rusage and perf that no per-thread group has */
+static uint32_t metric_set(uint32_t *ids, uint32_t cap, bool per_process)
+{
+    uint32_t n = 0;
+    for (int rank = 0; rank <= 4; rank++)
+        for (uint32_t i = 0; i < n_groups; i++) {
+            const scorep_metric_group *g = groups[i];
+            if (g->master_only != per_process)
+                continue;
+            for (uint32_t k = 0; k < g->n; k++) {
+                const scorep_metric_def *d = scorep_defs_metric_get(g->ids[k]);
+                if (!d || d->recorder != SCOREP_MREC_STRICT || source_rank(d->source) != rank ||
+                    (per_process && (d->source == SCOREP_MSRC_PLUGIN || per_thread_id(g->ids[k]))))
+                    continue;
+                if (n < cap)
+                    ids[n] = g->ids[k];
+                n++;
+            }
+        }
+    return n;
+}
+
+uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap)
+{
+    return metric_set(ids, cap, false);
+}
+
+uint32_t scorep_metrics_process_set(uint32_t *ids, uint32_t cap)
+{
+    return metric_set(ids, cap, true);
 }
 
 static int by_time(const void *a, const void *b)

@@ -68,6 +68,15 @@ void scorep_metrics_begin(bool mpi);
 void scorep_metrics_stop(void);
 void scorep_metrics_end(void);
 
+/* The strictly synchronous per-thread metrics that every location reads at each enter and
+ * leave (Score-P's one sampling set of them; per-process groups are not part of it): defs
+ * ids in Score-P's source order (PAPI, rusage, plugins, perf), then in definition order.
+ * Returns how many there are; writes at most cap of them. */
+uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap);
+/* The per-process metrics of PAPI, rusage and perf (`_PER_PROCESS`: read by each process's
+ * first location at each of its enters and leaves), in the same order; the same contract. */
+uint32_t scorep_metrics_process_set(uint32_t *ids, uint32_t cap);
+
 /* An asynchronous value: timestamp in timer ticks (the plugin's clock), defs metric id. */
 typedef struct {
     uint64_t ts, value;

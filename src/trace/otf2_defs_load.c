@@ -188,6 +188,23 @@ static OTF2_CallbackCode def_class(void *u, OTF2_MetricRef self, uint8_t n,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A MetricInstance (Score-P's per-process and asynchronous metrics: a class with a recorder
+ * and a scope) shares the classes' references; records name it: it reads as its class. */
+static OTF2_CallbackCode def_instance(void *u, OTF2_MetricRef self, OTF2_MetricRef metric_class,
+                                      OTF2_LocationRef recorder, OTF2_MetricScope scope_type,
+                                      uint64_t scope)
+{
+    (void)recorder;
+    (void)scope_type;
+    (void)scope;
+    otf2_defs *d = u;
+    if (metric_class >= d->n_metric_classes || !d->metric_classes[metric_class].defined)
+        return stop(d, "a metric instance names an undefined metric class");
+    const otf2_defs_metric_class c = d->metric_classes[metric_class];
+    return def_class(u, self, (uint8_t)c.n, c.members, OTF2_METRIC_SYNCHRONOUS,
+                     OTF2_RECORDER_KIND_ABSTRACT);
+}
+
 static OTF2_CallbackCode def_cc(void *u, OTF2_CallingContextRef self, OTF2_RegionRef region,
                                 OTF2_SourceCodeLocationRef scl, OTF2_CallingContextRef parent)
 {
@@ -266,6 +283,7 @@ static void set_callbacks(OTF2_GlobalDefReaderCallbacks *c)
     OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(c, def_win);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(c, def_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(c, def_class);
+    OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(c, def_instance);
     OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(c, def_cc);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(c, def_attr);
     OTF2_GlobalDefReaderCallbacks_SetParameterCallback(c, def_param);

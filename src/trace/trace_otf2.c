@@ -18,6 +18,7 @@
 #include "writers/systree_job.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
+#include "metrics/metrics.h"
 #include "sampling/sampling.h"
 #include "trace/trace_mpi_groups.h"
 #include "trace/trace_otf2.h"
@@ -31,6 +32,7 @@
 #include <otf2/otf2.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +139,44 @@ typedef struct {
     pending_attr pending[2][BUF_ATTR_COUNT]; /* in the order recorded */
     uint32_t n_pending[2];
     OTF2_AttributeList *enter_attrs;
+    /* the values of the strict metric class (strict_class) read at one event, gathered into
+     * one Metric record: in class order; set[k] when value k has come */
+    OTF2_MetricValue *mvals;
+    unsigned char *mset;
+    uint32_t m_n; /* values gathered */
+    uint64_t m_ts;
 } evt_state;
+
+/* Score-P's sampling set of the strictly synchronous per-thread metrics (PAPI, rusage,
+ * plugins, perf): one MetricClass with all of them as members, so that an Enter or Leave is
+ * preceded by one Metric record with all values. Every rank computes it from its metric
+ * sources; when the ranks disagree (or there are more than Score-P's 255), there is no class
+ * and every value travels in its metric's own class (the former layout).
+ * Class ids (OTF2 MetricRef): 0 the strict class, then one class per other metric in member
+ * order, then, only if some location's values did not fill the strict class, one-member
+ * classes of its members; without a strict class the class id is the member id. Events
+ * carry local ids (the local metric id, n_local for the strict class) that the mapping
+ * table turns into these (class_of). */
+static struct {
+    uint32_t n;          /* members; 0: no class */
+    uint32_t local_ref;  /* the class's local metric reference (mapped to its global id 0) */
+    uint32_t n_local;    /* local metric ids below this have an entry in pos */
+    int32_t *pos;        /* by local metric id: member index, or -1 */
+    uint32_t *local_ids; /* by member index */
+    OTF2_Type *types;    /* by member index */
+    uint64_t fallback;   /* some location's values did not fill the class (all ranks' after
+                            the events) */
+    uint32_t *class_of;  /* by global metric id: its one-member class, or UINT32_MAX */
+    /* Score-P's per-process metrics (scorep_metrics_process_set): a class of occurrence
+     * SYNCHRONOUS, kind ABSTRACT, and per process a MetricInstance (recorder its first
+     * location, scope its location group) that the records refer to; ids after the
+     * classes: inst_base + rank * n_proc + k */
+    uint32_t n_proc;
+    uint32_t *proc_ids;    /* local ids */
+    uint32_t *proc_global; /* global ids */
+    uint32_t inst_base;
+    uint32_t *proc_group; /* by rank: the location group of its process (write_st_node) */
+} strict_class;
 
 /* The attributes waiting for this Enter or Leave of region go to list; all others are
  * dropped: their call was not recorded (a reduction removed it, the buffer was full). */
@@ -404,8 +443,44 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
     }
 }
 
+/* The member index of a value of the strict class, or -1 */
+static int32_t strict_pos(const buf_item *it)
+{
+    return it->type == BUF_EV_METRIC && !it->mpi && it->a < strict_class.n_local
+               ? strict_class.pos[it->a]
+               : -1;
+}
+
+/* Writes the gathered values: one record when the class is complete; otherwise (a source
+ * that a thread could not start) each value in its metric's own class. */
+static void flush_metrics(evt_state *s)
+{
+    if (!s->m_n)
+        return;
+    if (s->m_n == strict_class.n)
+        OTF2_EvtWriter_Metric(s->w, NULL, s->m_ts, strict_class.local_ref, strict_class.n,
+                              strict_class.types, s->mvals);
+    else {
+        strict_class.fallback = 1;
+        for (uint32_t k = 0; k < strict_class.n; k++)
+            if (s->mset[k])
+                OTF2_EvtWriter_Metric(s->w, NULL, s->m_ts, strict_class.local_ids[k], 1,
+                                      &strict_class.types[k], &s->mvals[k]);
+    }
+    memset(s->mset, 0, strict_class.n);
+    s->m_n = 0;
+}
+
 static void write_item(evt_state *s, const buf_item *it)
 {
+    if (s->m_n) {
+        /* the gathered values were buffered one tick before their event: a record of that
+         * tick (another metric, the marker of a buffer flush that came between them) is
+         * written before them, the first later one (the event) after them */
+        int32_t k = strict_pos(it);
+        if (it->ts + 1 != s->m_ts || (k >= 0 && s->mset[k]))
+            flush_metrics(s);
+    }
     if (s->smp) /* the samples taken before this event come first */
         scorep_sampling_cursor_until(s->smp, it->ts, &s->last);
     OTF2_EvtWriter *w = s->w;
@@ -464,6 +539,14 @@ static void write_item(evt_state *s, const buf_item *it)
         /* values read at an enter/leave are buffered one tick before it (buffer timestamps
          * are unique per location); in the trace they share its timestamp, as in Score-P */
         bool at_event = d->recorder == SCOREP_MREC_STRICT || d->recorder == SCOREP_MREC_SYNC;
+        int32_t k = strict_pos(it);
+        if (k >= 0 && s->mvals) { /* one of the class's values: gathered (flush_metrics) */
+            s->mvals[k] = v;
+            s->mset[k] = 1;
+            s->m_n++;
+            s->m_ts = t + 1;
+            break;
+        }
         OTF2_EvtWriter_Metric(w, NULL, at_event ? t + 1 : t, it->a, 1, &type, &v);
         break;
     }
@@ -530,9 +613,15 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
                    .thread_comm = scorep_defs_comm_count(),
                    .cuda_win = cuda_win,
                    .enter_attrs = OTF2_AttributeList_New()};
-    if (!s.w || !s.attrs || !s.enter_attrs) {
+    if (strict_class.n) {
+        s.mvals = calloc(strict_class.n, sizeof *s.mvals);
+        s.mset = calloc(strict_class.n, 1);
+    }
+    if (!s.w || !s.attrs || !s.enter_attrs || (strict_class.n && (!s.mvals || !s.mset))) {
         OTF2_AttributeList_Delete(s.attrs);
         OTF2_AttributeList_Delete(s.enter_attrs);
+        free(s.mvals);
+        free(s.mset);
         return -1;
     }
     /* what scorep-score's max_buf estimates; tests compare the two (test_score.sh) */
@@ -552,12 +641,15 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     while (m && buf_merge_next(m, &it))
         write_item(&s, &it);
     buf_merge_free(m);
+    flush_metrics(&s);
     if (s.smp)
         scorep_sampling_cursor_until(s.smp, UINT64_MAX, &s.last);
     if (!none)
         write_epilogue(&s, l, exit_status);
     scorep_sampling_cursor_free(s.smp);
     free(s.stack);
+    free(s.mvals);
+    free(s.mset);
     OTF2_AttributeList_Delete(s.attrs);
     OTF2_AttributeList_Delete(s.enter_attrs);
     OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
@@ -660,10 +752,20 @@ static OTF2_MetricMode otf2_metric_mode(uint32_t mode)
     return mode < 10 ? m[mode] : OTF2_METRIC_ABSOLUTE_POINT;
 }
 
-/* One member and one class per metric: the class id is the member id, so that a Metric
- * event names the metric it carries (user metrics, PAPI, rusage and plugins alike). */
+static bool is_process_metric(uint32_t global)
+{
+    for (uint32_t k = 0; k < strict_class.n_proc; k++)
+        if (strict_class.proc_global[k] == global)
+            return true;
+    return false;
+}
+
+/* One member per metric (its id is the metric's), and a one-member class for every metric
+ * but the strict class's members (strict_class: their values travel together; their own
+ * classes exist only for locations whose values did not fill it): user metrics,
+ * asynchronous, per-process and non-strict plugin values. */
 static void write_metric_def(OTF2_GlobalDefWriter *g, strtab *st, uint32_t i,
-                             const scorep_metric_def *m)
+                             const scorep_metric_def *m, bool classes)
 {
     OTF2_MetricMemberRef member = i;
     uint32_t name = strtab_add(st, m->name, 1);
@@ -679,15 +781,127 @@ static void write_metric_def(OTF2_GlobalDefWriter *g, strtab *st, uint32_t i,
     OTF2_MetricOccurrence occ = m->recorder == SCOREP_MREC_STRICT ? OTF2_METRIC_SYNCHRONOUS_STRICT
                                 : m->recorder == SCOREP_MREC_SYNC ? OTF2_METRIC_SYNCHRONOUS
                                                                   : OTF2_METRIC_ASYNCHRONOUS;
-    OTF2_GlobalDefWriter_WriteMetricMember(
-        g, i, name, descr, type, otf2_metric_mode(m->mode), metric_otf2_type(m->type),
-        m->base == 0 ? OTF2_BASE_BINARY : OTF2_BASE_DECIMAL, m->exponent, unit);
-    OTF2_GlobalDefWriter_WriteMetricClass(
-        g, i, 1, &member, occ,
-        m->recorder == SCOREP_MREC_USER ? OTF2_RECORDER_KIND_ABSTRACT : OTF2_RECORDER_KIND_CPU);
+    if (!classes) {
+        OTF2_GlobalDefWriter_WriteMetricMember(
+            g, i, name, descr, type, otf2_metric_mode(m->mode), metric_otf2_type(m->type),
+            m->base == 0 ? OTF2_BASE_BINARY : OTF2_BASE_DECIMAL, m->exponent, unit);
+        return;
+    }
+    uint32_t cls = strict_class.class_of ? strict_class.class_of[i] : i;
+    if (cls == UINT32_MAX) /* a member of the strict class only */
+        return;
+    bool proc = is_process_metric(i);
+    OTF2_GlobalDefWriter_WriteMetricClass(g, cls, 1, &member, proc ? OTF2_METRIC_SYNCHRONOUS : occ,
+                                          m->recorder == SCOREP_MREC_USER || proc
+                                              ? OTF2_RECORDER_KIND_ABSTRACT
+                                              : OTF2_RECORDER_KIND_CPU);
 }
 
-static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
+/* Sets strict_class up for this process's locations (collective: the ranks compare their
+ * sets); 0 or -1 (out of memory). */
+static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
+{
+    free(strict_class.pos);
+    free(strict_class.local_ids);
+    free(strict_class.types);
+    free(strict_class.class_of);
+    free(strict_class.proc_ids);
+    free(strict_class.proc_global);
+    free(strict_class.proc_group);
+    memset(&strict_class, 0, sizeof strict_class);
+    uint32_t n = scorep_metrics_strict_set(NULL, 0), n_local = u->n_local[U_METRIC];
+    uint32_t np = scorep_metrics_process_set(NULL, 0);
+    uint32_t *ids = calloc(n + 1, sizeof *ids);
+    int32_t *pos = malloc((n_local + 1) * sizeof *pos);
+    OTF2_Type *types = calloc(n + 1, sizeof *types);
+    uint32_t *pids = calloc(np + 1, sizeof *pids), *pglobal = calloc(np + 1, sizeof *pglobal);
+    bool oom = !ids || !pos || !types || !pids || !pglobal;
+    uint64_t bad = oom, h = 14695981039346656037ull ^ n ^ ((uint64_t)np << 32);
+    if (!bad) {
+        scorep_metrics_process_set(pids, np);
+        for (uint32_t k = 0; k < np && !bad; k++) {
+            bad = pids[k] >= n_local;
+            pglobal[k] = bad ? 0 : u->map[U_METRIC][pids[k]];
+            h = (h ^ pglobal[k]) * 1099511628211ull;
+        }
+    }
+    if (!bad) {
+        scorep_metrics_strict_set(ids, n);
+        for (uint32_t i = 0; i < n_local; i++)
+            pos[i] = -1;
+        for (uint32_t k = 0; k < n; k++) {
+            if (ids[k] >= n_local || pos[ids[k]] >= 0) { /* defined after unification?! */
+                bad = 1;
+                break;
+            }
+            pos[ids[k]] = (int32_t)k;
+            types[k] = metric_otf2_type(scorep_defs_metric_get(ids[k])->type);
+            h = (h ^ u->map[U_METRIC][ids[k]]) * 1099511628211ull;
+        }
+    }
+    /* the class is global: every rank must have the same members (a hash of them) */
+    uint64_t hi = bad ? UINT64_MAX : h, lo = bad ? UINT64_MAX : ~h;
+    ipc->allreduce_max_u64(&hi);
+    ipc->allreduce_max_u64(&lo);
+    if (!bad && hi == ~lo && np) {
+        strict_class.n_proc = np;
+        strict_class.proc_ids = pids;
+        strict_class.proc_global = pglobal;
+    } else {
+        free(pids);
+        free(pglobal);
+    }
+    if (bad || n == 0 || n > 255 || hi != ~lo) {
+        if (n > 255)
+            scorep_verbose("%" PRIu32 " strictly synchronous metrics: more than one Metric "
+                           "record can hold; each is written in its own class",
+                           n);
+        else if (n && hi != ~lo && !bad)
+            scorep_verbose("the processes record different metric sets: each metric is written "
+                           "in its own class");
+        free(ids);
+        free(pos);
+        free(types);
+        return oom ? -1 : 0;
+    }
+    strict_class.n = n;
+    strict_class.local_ref = n_local;
+    strict_class.n_local = n_local;
+    strict_class.pos = pos;
+    strict_class.local_ids = ids;
+    strict_class.types = types;
+    return 0;
+}
+
+/* strict_class.class_of, after the events (collective: whether any location fell back) */
+static int strict_class_number(const scorep_unified *u, const scorep_ipc *ipc)
+{
+    ipc->allreduce_max_u64(&strict_class.fallback);
+    uint32_t n = u->n[U_METRIC];
+    uint32_t *c = malloc((n + 1) * sizeof *c);
+    if (!c)
+        return -1;
+    for (uint32_t g = 0; g < n; g++)
+        c[g] = strict_class.n ? 0 : g;
+    if (strict_class.n) {
+        for (uint32_t k = 0; k < strict_class.n; k++)
+            c[u->map[U_METRIC][strict_class.local_ids[k]]] = UINT32_MAX;
+        uint32_t next = 1;
+        for (uint32_t g = 0; g < n; g++)
+            if (c[g] != UINT32_MAX)
+                c[g] = next++;
+        for (uint32_t g = 0; g < n && strict_class.fallback; g++)
+            if (c[g] == UINT32_MAX)
+                c[g] = next++;
+        strict_class.inst_base = next;
+    } else
+        strict_class.inst_base = n;
+    strict_class.class_of = c;
+    return 0;
+}
+
+static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u,
+                                 int size)
 {
     for (uint32_t i = 0; i < u->n[U_PARAM]; i++) {
         const scorep_parameter_def *p = &u->params[i];
@@ -698,8 +912,31 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
         if (g)
             OTF2_GlobalDefWriter_WriteParameter(g, i, name, t);
     }
+    /* the members first: readers resolve a class's members as they read it */
     for (uint32_t i = 0; i < u->n[U_METRIC]; i++)
-        write_metric_def(g, st, i, &u->metrics[i]);
+        write_metric_def(g, st, i, &u->metrics[i], false);
+    if (g && strict_class.n) { /* first, as Score-P defines its sampling set first */
+        OTF2_MetricMemberRef members[255];
+        for (uint32_t k = 0; k < strict_class.n; k++)
+            members[k] = u->map[U_METRIC][strict_class.local_ids[k]];
+        OTF2_GlobalDefWriter_WriteMetricClass(g, 0, (uint8_t)strict_class.n, members,
+                                              OTF2_METRIC_SYNCHRONOUS_STRICT,
+                                              OTF2_RECORDER_KIND_CPU);
+    }
+    /* in increasing class id: the fallback classes of the strict class's members are last */
+    uint32_t last = strict_class.n ? u->n[U_METRIC] - strict_class.n : UINT32_MAX;
+    for (int pass = 0; g && pass < 2; pass++)
+        for (uint32_t i = 0; i < u->n[U_METRIC]; i++) {
+            uint32_t c = strict_class.class_of ? strict_class.class_of[i] : i;
+            if (c != UINT32_MAX && (c <= last) == (pass == 0))
+                write_metric_def(g, st, i, &u->metrics[i], true);
+        }
+    for (int r = 0; g && strict_class.proc_group && r < size; r++)
+        for (uint32_t k = 0; k < strict_class.n_proc; k++)
+            OTF2_GlobalDefWriter_WriteMetricInstance(
+                g, strict_class.inst_base + (uint32_t)r * strict_class.n_proc + k,
+                strict_class.class_of[strict_class.proc_global[k]], (uint64_t)r /* location 0 */,
+                OTF2_SCOPE_LOCATION_GROUP, strict_class.proc_group[r]);
 }
 
 static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
@@ -974,6 +1211,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
+        if (n->local == 0 && strict_class.proc_group && n->rank < (uint32_t)w->j->size)
+            strict_class.proc_group[n->rank] = (uint32_t)n->parent_ordinal;
         break;
     }
     }
@@ -1000,6 +1239,10 @@ static void write_accelerators(st_writer *w)
 
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
+    /* the per-process metrics' instances name their process's location group */
+    free(strict_class.proc_group);
+    strict_class.proc_group =
+        g && strict_class.n_proc ? calloc((size_t)j->size, sizeof *strict_class.proc_group) : NULL;
     st_writer w = {g, st, j, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     if (scorep_systree_walk(write_st_node, &w) == 0 && g)
         write_accelerators(&w);
@@ -1107,7 +1350,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_cuda_defs(g, st, j, group, comm);
     /* after CUDA's groups: its location group, one per rank and its streams' group */
     write_region_groups(g, st, j->u, j->cuda ? group + 2 + (uint32_t)j->size : group);
-    write_params_metrics(g, st, j->u);
+    write_params_metrics(g, st, j->u, j->size);
     write_sampling_defs(g, st);
     write_io_defs(g, st, j);
 }
@@ -1163,13 +1406,22 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
     /* local id -> unified id -> OTF2 id */
     uint32_t *groups = malloc((u->n_local[U_GROUP] + 1) * sizeof *groups);
     uint32_t *comms = malloc((u->n_local[U_COMM] + 1) * sizeof *comms);
+    /* local metric id -> its class (strict_class.class_of) */
+    uint32_t *metrics =
+        strict_class.class_of ? malloc((u->n_local[U_METRIC] + 1) * sizeof *metrics) : NULL;
+    for (uint32_t i = 0; metrics && i < u->n_local[U_METRIC]; i++)
+        metrics[i] = strict_class.class_of[u->map[U_METRIC][i]];
+    for (uint32_t k = 0; metrics && k < strict_class.n_proc; k++)
+        metrics[strict_class.proc_ids[k]] =
+            strict_class.inst_base + (uint32_t)ipc->rank() * strict_class.n_proc + k;
     for (uint32_t i = 0; groups && i < u->n_local[U_GROUP]; i++)
         groups[i] = mg->of_group[u->map[U_GROUP][i]];
     for (uint32_t i = 0; comms && i < u->n_local[U_COMM]; i++)
         comms[i] = mg->comm_id[u->map[U_COMM][i]];
-    if (!groups || !comms) {
+    if (!groups || !comms || !metrics) {
         free(groups);
         free(comms);
+        free(metrics);
         return -1;
     }
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
@@ -1179,7 +1431,8 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_STRING, u->map[U_STRING], u->n_local[U_STRING], UINT64_MAX);
         write_map(d, OTF2_MAPPING_REGION, u->map[U_REGION], u->n_local[U_REGION], UINT64_MAX);
         write_map(d, OTF2_MAPPING_PARAMETER, u->map[U_PARAM], u->n_local[U_PARAM], UINT64_MAX);
-        write_map(d, OTF2_MAPPING_METRIC, u->map[U_METRIC], u->n_local[U_METRIC], UINT64_MAX);
+        write_map(d, OTF2_MAPPING_METRIC, metrics, u->n_local[U_METRIC],
+                  strict_class.n ? 0 : UINT64_MAX);
         write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
@@ -1195,6 +1448,7 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
     }
     free(groups);
     free(comms);
+    free(metrics);
     return 0;
 }
 
@@ -1429,6 +1683,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     uint32_t n_loc = scorep_location_count();
     if (!trace_fits(dir, ipc))
         return -1;
+    struct timespec t0, t1; /* the write time (SCOREP_VERBOSE; docs/metrics.md measures it) */
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     uint64_t *n_events = calloc(n_loc ? n_loc : 1, sizeof *n_events);
     scorep_mpi_groups groups;
     uint64_t failed = n_events == NULL || scorep_mpi_groups_build(&groups, u) != 0;
@@ -1450,13 +1706,21 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
         cuda |= l->gpu;
     ipc->allreduce_max_u64(&cuda);
     scorep_trace_threads_prepare(u);
+    if (strict_class_setup(u, ipc) != 0)
+        rc = -1;
     OTF2_Archive_OpenEvtFiles(a);
     uint32_t i = 0;
     for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
         if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
+    if (strict_class.fallback)
+        scorep_verbose("rank %d: some location's metric values did not fill the metric class "
+                       "of the strictly synchronous metrics: written one Metric record per value",
+                       rank);
     if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */
+        rc = -1;
+    if (strict_class_number(u, ipc) != 0) /* collective */
         rc = -1;
     OTF2_Archive_OpenDefFiles(a);
     if (write_local_defs(a, u, &groups) != 0)
@@ -1487,5 +1751,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     ipc->allreduce_max_u64(&failed);
     if (failed && rank == 0)
         report_failed_write(dir);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    scorep_verbose("rank %d: trace written in %.3f s", rank,
+                   (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     return failed ? -1 : 0;
 }

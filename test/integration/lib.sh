@@ -538,6 +538,24 @@ trace_file()
     echo "$_c.trace"
 }
 
+# metric_values: filter of otf2-print event lines (trace_events, trace_other): a METRIC record
+# with several values (a metric class of several members: the strictly synchronous metrics
+# recorded together) becomes one line per value, "METRIC LOCATION TIMESTAMP Metric: CLASS,
+# 1 Value: ("NAME" <ID>; TYPE; VALUE)", the form of a one-value record; other lines pass
+metric_values()
+{
+    awk '$1 != "METRIC" || !/ Values: / { print; next }
+        {
+            head = $0; sub(/ Metric: .*/, "", head)
+            cls = $0; sub(/.* Metric: /, "", cls); sub(/,.*/, "", cls)
+            rest = $0; sub(/^[^(]*/, "", rest)
+            while (match(rest, /\("[^"]*" <[0-9]+>; [A-Z0-9_]+; [^)]*\)/)) {
+                print head "  Metric: " cls ", 1 Value: " substr(rest, RSTART, RLENGTH)
+                rest = substr(rest, RSTART + RLENGTH)
+            }
+        }'
+}
+
 # trace_defs EXPDIR: otf2-print -G (global definitions); fails if otf2-print does
 trace_defs()
 {

@@ -13,12 +13,13 @@ stolen_ns()
 }
 
 # metric_decreases EVENTS: how often a metric's value in the trace (trace_events output)
-# is lower than its previous one (0: counters never go back)
+# is lower than its previous one (0: counters never go back); a record of several values is
+# read one value at a time (lib.sh metric_values)
 metric_decreases()
 {
-    awk '$1 == "METRIC" { m = $0; sub(/.*\("/, "", m); sub(/".*/, "", m)
+    metric_values <"$1" | awk '$1 == "METRIC" { m = $0; sub(/.*\("/, "", m); sub(/".*/, "", m)
         v = $NF; sub(/\)$/, "", v); if ((m in last) && v + 0 < last[m] + 0) bad++; last[m] = v }
-        END { print bad + 0 }' "$1"
+        END { print bad + 0 }'
 }
 
 # expect_leaf_deltas EXPDIR EVENTS LABEL METRIC...: for the leaf regions spin and touch of
@@ -30,10 +31,10 @@ expect_leaf_deltas()
     shift 3
     for _m in "$@"; do
         for _r in spin touch; do
-            _d=$(awk -v m="$_m" -v r="$_r" '
+            _d=$(metric_values <"$_ev" | awk -v m="$_m" -v r="$_r" '
                 $1 == "METRIC" && index($0, "(\"" m "\"") { v = $NF; sub(/\)$/, "", v) }
                 $1 == "ENTER" && index($0, "\"" r "\"") { a = v }
-                $1 == "LEAVE" && index($0, "\"" r "\"") { print v - a }' "$_ev")
+                $1 == "LEAVE" && index($0, "\"" r "\"") { print v - a }')
             expect_eq "$_d" "$(profile_isum "$_e" "main/$_r" "$_m")" \
                 "$_label: $_m of $_r: trace difference = profile"
         done

@@ -86,7 +86,9 @@ run_part()
     done
     expect_touch_body "$mode" ${x}p2 2000
     expect_spin_body "$mode" ${x}p2
-    expect_eq "$(trace_count ${x}p2 METRIC)" 12 "$mode: 2 events x 6 enter/leave"
+    expect_eq "$(trace_count ${x}p2 METRIC)" 6 "$mode: one record per enter/leave (6)"
+    expect_eq "$(trace_other ${x}p2 | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" 12 \
+        "$mode: 2 events x 6 enter/leave = 12 values"
     trace_events ${x}p2 >${x}p2.events
     expect_eq "$(metric_decreases ${x}p2.events)" 0 "$mode: every metric's values never decrease in the trace"
     expect_leaf_deltas ${x}p2 ${x}p2.events $mode perf::TASK-CLOCK perf::PAGE-FAULTS
@@ -126,7 +128,7 @@ run_part()
     expect_touch_body "$mode: per process" ${x}p4 300
     # location 0: main, spin, touch, 2 x pthread_create, 2 x pthread_join: 14 events x 2
     # metrics; a worker: worker and spin: 4 events x 1 metric
-    expect_eq "$(trace_count ${x}p4 METRIC 0)" 28 "$mode: pthreads: location 0: 14 events x 2 metrics"
+    expect_eq "$(trace_count ${x}p4 METRIC 0)" 28 "$mode: pthreads: location 0: 14 events x 2 records (per thread, per process)"
     expect_eq "$(trace_count ${x}p4 METRIC 1)" 4 "$mode: pthreads: location 1: 4 events x 1 metric"
     expect_eq "$(trace_count ${x}p4 METRIC 2)" 4 "$mode: pthreads: location 2: 4 events x 1 metric"
 

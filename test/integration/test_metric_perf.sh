@@ -64,8 +64,10 @@ if [ $kernel = 1 ]; then
     # sleeps 20 ms, at least one switch
     expect_ge "$(profile_isum f1 main context-switches)" 1 "linked: context-switches of main (sleeps) >= 1"
 fi
-# trace: one value per metric before each of the 6 enters and leaves
-expect_eq "$(trace_count f1 METRIC)" 42 "linked: trace has 7 metrics x 6 events = 42 METRIC events"
+# trace: one record with a value per metric before each of the 6 enters and leaves
+expect_eq "$(trace_count f1 METRIC)" 6 "linked: trace has 6 METRIC records (one per event)"
+expect_eq "$(trace_other f1 | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" 42 \
+    "linked: 7 metrics x 6 events = 42 values"
 expect_eq "$(trace_check_nesting f1)" 0 "linked: trace properly nested"
 trace_events f1 >f1.events
 expect_eq "$(metric_decreases f1.events)" 0 "linked: every metric's values never decrease in the trace"
@@ -74,8 +76,9 @@ expect_leaf_deltas f1 f1.events linked task-clock page-faults
 trace_defs f1 >f1.defs
 expect_grep 'METRIC_MEMBER .*"task-clock".*Type: OTHER, Mode: ACCUMULATED_START, Value Type: UINT64.*Unit: "#"' \
     f1.defs "linked: member task-clock (OTHER as Score-P's PERF source, ACCUMULATED_START, #)"
-expect_eq "$(grep -c 'METRIC_CLASS .*Occurrence: SYNCHRONOUS_STRICT' f1.defs)" 7 \
-    "linked: 7 strictly synchronous metric classes"
+expect_eq "$(grep -c 'METRIC_CLASS' f1.defs)" 1 "linked: one metric class"
+expect_grep 'METRIC_CLASS +0  Occurrence: SYNCHRONOUS_STRICT, Kind: CPU, 7 Members: ' f1.defs \
+    "linked: the class of the 7 strictly synchronous metrics"
 # main's CPU time between the program's own counts on the same clock (perf_metrics.sh)
 for m in task-clock cpu-clock; do
     expect_cpu_time linked f1 $m $m
@@ -109,6 +112,8 @@ done
 expect_eq "$(trace_other f3 | awk '$1 == "METRIC" && /"page-faults"/ { print $2 }' | sort -u | tr '\n' ' ')" \
     "0 " "per process: page-faults only on location 0"
 expect_eq "$(trace_count f3 METRIC 1)" 4 "pthreads: location 1 has 1 metric x 4 events"
+expect_eq "$(trace_other f3 | awk '$1 == "METRIC" && $2 == 0 && /"page-faults"/ && !/ 1 Value: /' | wc -l | tr -d ' ')" 0 \
+    "per process: page-faults in records of its own"
 
 # --- OpenMP: 3 threads of 100 ms CPU each ---------------------------------------------
 if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' &&

@@ -111,7 +111,11 @@ expect_eq "$(awk -v a="$main" -v b="$cpu" 'BEGIN { d = a - b; if (d < 0) d = -d;
 pmain=$(profile_isum c1 main process_cpu)
 expect_eq "$(awk -v a="$pmain" -v b="$cpu" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= 0.1 * b) }')" 1 \
     "cputime: process_cpu of main ($pmain ns) within 10% of the program's CPU time"
-expect_eq "$(trace_count c1 METRIC)" 12 "cputime: 2 metrics x 6 enter/leave"
+expect_eq "$(trace_count c1 METRIC)" 6 "cputime: one record per enter/leave (6)"
+expect_eq "$(trace_other c1 | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" 12 \
+    "cputime: 2 metrics x 6 enter/leave = 12 values"
+expect_grep 'METRIC_CLASS +0  Occurrence: SYNCHRONOUS_STRICT, Kind: CPU, 2 Members: ' \
+    "$(trace_defs c1 >defs_c.txt; echo defs_c.txt)" "cputime: one class of both metrics"
 run_app m1 env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=m1 \
     SCOREP_METRIC_PLUGINS=meminfo SCOREP_METRIC_MEMINFO=MemTotal \
     SCOREP_METRIC_MEMINFO_INTERVAL_US=5000 ./metrics 0 0 0 200

@@ -22,16 +22,20 @@ expect_grep '<metric id="[0-9]+" type="INCLUSIVE"><disp_name>ru_minflt</disp_nam
     "cube: ru_minflt is an inclusive metric"
 expect_grep '<uniq_name>ru_utime</uniq_name><dtype>UINT64</dtype><uom>usec</uom>' anchor.xml \
     "cube: ru_utime is UINT64 in usec"
-# trace: one value per metric before every enter and leave (main, spin, touch: 6 events)
-expect_eq "$(trace_count r1 METRIC)" 18 "trace: 3 metrics x 6 enter/leave = 18 METRIC events"
+# trace: before every enter and leave (main, spin, touch: 6 events) one Metric record with
+# the 3 values (Score-P's one sampling set of the strictly synchronous metrics)
+expect_eq "$(trace_count r1 METRIC)" 6 "trace: 6 enter/leave = 6 METRIC records"
+expect_eq "$(trace_other r1 | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" 18 \
+    "trace: 3 metrics x 6 enter/leave = 18 values"
 expect_eq "$(trace_check_nesting r1)" 0 "trace: properly nested"
 trace_defs r1 >defs.txt
 expect_grep 'METRIC_MEMBER .*"ru_minflt".*Type: RUSAGE, Mode: ACCUMULATED_START, Value Type: UINT64' \
     defs.txt "trace: ru_minflt member (RUSAGE, ACCUMULATED_START, UINT64)"
-expect_eq "$(grep -c 'METRIC_CLASS .*Occurrence: SYNCHRONOUS_STRICT' defs.txt)" 3 \
-    "trace: 3 strictly synchronous metric classes"
+expect_eq "$(grep -c 'METRIC_CLASS' defs.txt)" 1 "trace: one metric class"
+expect_grep 'METRIC_CLASS +0  Occurrence: SYNCHRONOUS_STRICT, Kind: CPU, 3 Members: "ru_minflt" <[0-9]+>, "ru_utime" <[0-9]+>, "ru_stime" <[0-9]+>$' \
+    defs.txt "trace: the class has the 3 metrics in the order requested"
 # the values around touch: the difference of ru_minflt between its enter and leave
-expect_ge "$(trace_events r1 | awk '
+expect_ge "$(trace_events r1 | metric_values | awk '
     $1 == "METRIC" && /"ru_minflt"/ { v = $NF; sub(/\)$/, "", v) }
     $1 == "ENTER" && /"touch"/ { a = v } $1 == "LEAVE" && /"touch"/ { print v - a }')" 3000 \
     "trace: ru_minflt grows by >= 3000 between ENTER and LEAVE of touch"
@@ -49,8 +53,20 @@ for loc in 1 2; do
 done
 expect_eq "$(trace_other r2 | awk '$1 == "METRIC" && /"ru_nvcsw"/ { print $2 }' | sort -u | tr '\n' ' ')" \
     "0 " "per process: ru_nvcsw only on location 0"
-expect_eq "$(trace_count r2 METRIC 1)" 8 \
-    "threads: location 1 has 2 metrics x 4 events (enter/leave of worker and spin)"
+expect_eq "$(trace_count r2 METRIC 1)" 4 \
+    "threads: location 1 has one record of its 2 metrics x 4 events (enter/leave of worker and spin)"
+expect_eq "$(trace_other r2 | metric_values | awk '$1 == "METRIC" && $2 == 1' | wc -l | tr -d ' ')" 8 \
+    "threads: location 1 has 2 metrics x 4 events = 8 values"
+# the per-process metric is not a member of the class of the per-thread ones: it has its own
+trace_defs r2 >defs2.txt
+expect_grep 'METRIC_CLASS +0  Occurrence: SYNCHRONOUS_STRICT, Kind: CPU, 2 Members: "ru_utime" <[0-9]+>, "ru_stime" <[0-9]+>$' \
+    defs2.txt "per thread: one class of ru_utime and ru_stime"
+expect_grep 'METRIC_CLASS +1  Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "ru_nvcsw"' defs2.txt \
+    "per process: ru_nvcsw in a class of its own (Score-P's: SYNCHRONOUS, ABSTRACT)"
+expect_grep 'METRIC_INSTANCE +2  Class: 1, Recorder: "Master thread" <0>, Scope: LOCATION_GROUP' defs2.txt \
+    "per process: ru_nvcsw's instance, recorded by the first thread for its process"
+expect_eq "$(trace_other r2 | awk '$1 == "METRIC" && $2 == 0 && / Values: / && /"ru_nvcsw"/' | wc -l | tr -d ' ')" 0 \
+    "per process: ru_nvcsw never in the per-thread record"
 
 # bad input: one clear message, the rest is recorded
 run_app r3 env SCOREP_EXPERIMENT_DIRECTORY=r3 SCOREP_METRIC_RUSAGE=ru_bogus,ru_minflt \

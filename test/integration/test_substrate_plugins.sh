@@ -59,7 +59,7 @@ expect_eq "$(grep -c '^ENTER' r1.count.0.metrics) $(grep -c '^LEAVE' r1.count.0.
 expect_eq "$(awk '{ for (i = 4; i <= NF; i++) { sub(/=.*/, "", $i); printf "%s ", $i } print "" }' r1.count.0.metrics | sort -u)" \
     "ru_utime ru_minflt ru_nvcsw | " \
     "metrics: the three metrics named through the sampling sets, in order, all strictly synchronous"
-trace_events r1 | awk '$2 == 0 && ($1 == "METRIC" || $1 == "ENTER" || $1 == "LEAVE") {
+trace_events r1 | metric_values | awk '$2 == 0 && ($1 == "METRIC" || $1 == "ENTER" || $1 == "LEAVE") {
         if ($1 == "METRIC") {
             v = $0; sub(/.*Value: \("/, "", v); n = v; sub(/".*/, "", n); sub(/.*; /, "", v); sub(/\).*/, "", v)
             m = m " " n "=" v; next }
