@@ -55,72 +55,8 @@ command -v "$GMX" >/dev/null 2>&1 || {
     echo "SKIP: GROMACS ($GMX) is not installed (apt-get install gromacs)"
     exit 77
 }
-[ -x "$PREFIX/bin/scorep-run" ] || { echo "error: no $PREFIX/bin/scorep-run (set PREFIX)" >&2; exit 2; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-command -v otf2-print >/dev/null 2>&1 || { echo "error: no otf2-print (otf2-tools)" >&2; exit 2; }
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import otf2' 2>/dev/null; then PY=$p; break; fi
-done
-if [ -z "${CUBE_DUMP:-}" ]; then
-    CUBE_DUMP=$(command -v cube_dump) || CUBE_DUMP=
-    for c in /work/ref/*/bin/cube_dump; do
-        [ -n "$CUBE_DUMP" ] || [ ! -x "$c" ] || CUBE_DUMP=$c
-    done
-fi
-
-export PATH="$PREFIX/bin:$PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export LC_ALL=C
-# the calling environment's measurement and OpenMP settings must not change the runs
-for v in $(env | sed -n 's/^\(\(SCOREP\|OMP\|GOMP\|KMP\|GMX\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    unset "$v"
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/gromacs.XXXXXX")
-cleanup() { if [ -z "${KEEP:-}" ]; then rm -rf "$work"; else echo "work directory: $work"; fi; }
-trap cleanup EXIT
-cd "$work"
-
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok: $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-skip() { skipped=$((skipped + 1)); echo "skip: $*"; }
-# expect ACTUAL EXPECTED WHAT
-expect() {
-    if [ "$1" = "$2" ]; then ok "$3 ($2)"; else bad "$3: expected '$2', got '$1'"; fi
-}
-
-# cube_flat.py HEADER FLAT: "RANK<TAB>THREAD<TAB>REGION<TAB>VISITS" of every region but the
-# measurement's own from cube_dump -w and cube_dump -m visits -r -s csv2 (as in lammps.sh)
-cat >cube_flat.py <<'PY'
-import collections, re, sys
-region, thread, group = {}, {}, None
-for line in open(sys.argv[1]):
-    m = re.match(r'\t(.*)\t   \( id=(\d+),.* paradigm=([^,]*),', line)
-    if m:
-        # "name:mangled" (the same here); a name may hold ':' itself (@file.c:LINE)
-        s, h = m.group(1), (len(m.group(1)) - 1) // 2
-        name = s[:h] if s[h:h + 1] == ':' and s[:h] == s[h + 1:] else s.rsplit(':', 1)[0]
-        region[m.group(2)] = None if m.group(3) == 'measurement' else name
-        continue
-    m = re.search(r'\|-(.*) \(id=(\d+), type=[^,]*, rank=(\d+)( ?)\)$', line.rstrip('\n'))
-    if m and m.group(4):
-        group = m.group(3)
-    elif m:
-        thread[m.group(2)] = (group, m.group(1))
-n = collections.Counter()
-rows = open(sys.argv[2]).read().split('\n')
-assert rows[0].replace(' ', '').startswith('RegionID,ThreadID,visits'), rows[0]
-for row in rows[1:]:
-    if row.strip():
-        rid, tid, v = [f.strip() for f in row.split(',')[:3]]
-        if region[rid] is not None:
-            n[thread[tid] + (region[rid],)] += int(float(v))
-for k, v in n.items():
-    if v:
-        print('\t'.join(k + (str(v),)))
-PY
+. "$here/apps_lib.sh"
+apps_begin gromacs GMX
 
 # ------------------------------------------------------------------ the system
 # (gmx's own tools; the topology from its OPLS-AA force field files)
@@ -251,20 +187,6 @@ check_run() {
     check_trace "$name" "$mode"
 }
 
-# check_cube NAME FILE: CubeLib's cube_dump reads FILE
-check_cube() {
-    if [ -z "$CUBE_DUMP" ]; then
-        skip "$1: no CubeLib cube_dump (CUBE_DUMP=...) to read $(basename "$2")"
-        return
-    fi
-    if "$CUBE_DUMP" -m visits -s csv2 "$2" >"$1.$(basename "$2").csv" 2>"$1.cube.err" &&
-        [ -s "$1.$(basename "$2").csv" ] && [ ! -s "$1.cube.err" ]; then
-        ok "$1: CubeLib's cube_dump reads $(basename "$2") ($(wc -l <"$1.$(basename "$2").csv") lines)"
-    else
-        bad "$1: cube_dump $2 failed: $(head -c 300 "$1.cube.err")"
-    fi
-}
-
 # check_profile NAME FILE: the regions of mdrun's design, their threads
 check_profile() {
     local name=$1 f=$2 r n
@@ -313,13 +235,6 @@ for k, v in n.items():
     if v:
         print('\t'.join(k + (str(v),)))
 PY
-}
-
-# cube_visits FILE: the same from CubeLib's cube_dump
-cube_visits() {
-    "$CUBE_DUMP" -w "$1" >"$work/cube.w"
-    "$CUBE_DUMP" -m visits -r -s csv2 "$1" >"$work/cube.flat"
-    python3 "$work/cube_flat.py" "$work/cube.w" "$work/cube.flat"
 }
 
 # compare_visits NAME WHO FILE: FILE (sorted "RANK THREAD REGION COUNT") against the trace's

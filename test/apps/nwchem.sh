@@ -11,7 +11,8 @@
 #
 # Input: an SCF energy of water (6-31G*). Runs: plain, traced (with profiling). Checks, each
 # a line "ok:", "FAIL:" or "skip:", then a summary line:
-#  * exit status 0; the "Total SCF energy" line the same as plain;
+#  * exit status 0; the "Total SCF energy" the same as plain's within 1e-9 Hartree (plain
+#    runs differ in the 12th decimal: the order of MPI accumulates);
 #  * no "[scorep-rt]" line on stdout or stderr;
 #  * otf2-print and otf2-print -G read the trace with nothing on stderr; clock_condition.py
 #    (python3-otf2) pairs every message, no violation;
@@ -35,38 +36,8 @@ command -v "$NWCHEM" >/dev/null 2>&1 || {
     echo "SKIP: NWChem ($NWCHEM) is not installed (apt-get install nwchem-openmpi)"
     exit 77
 }
-[ -x "$PREFIX/bin/scorep-run" ] || { echo "error: no $PREFIX/bin/scorep-run (set PREFIX)" >&2; exit 2; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-command -v otf2-print >/dev/null 2>&1 || { echo "error: no otf2-print (otf2-tools)" >&2; exit 2; }
-PY=
-for p in python3 /usr/bin/python3; do
-    if "$p" -c 'import otf2' 2>/dev/null; then PY=$p; break; fi
-done
-if [ -z "${CUBE_DUMP:-}" ]; then
-    CUBE_DUMP=$(command -v cube_dump) || CUBE_DUMP=
-    for c in /work/ref/*/bin/cube_dump; do
-        [ -n "$CUBE_DUMP" ] || [ ! -x "$c" ] || CUBE_DUMP=$c
-    done
-fi
-export PATH="$PREFIX/bin:$PATH"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export LC_ALL=C
-for v in $(env | sed -n 's/^\(\(SCOREP\|OMP\|GOMP\|KMP\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
-    unset "$v"
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/nwchem.XXXXXX")
-cleanup() { if [ -z "${KEEP:-}" ]; then rm -rf "$work"; else echo "work directory: $work"; fi; }
-trap cleanup EXIT
-cd "$work"
-
-passed=0 failed=0 skipped=0
-ok() { passed=$((passed + 1)); echo "ok: $*"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
-skip() { skipped=$((skipped + 1)); echo "skip: $*"; }
-expect() {
-    if [ "$1" = "$2" ]; then ok "$3 ($2)"; else bad "$3: expected '$2', got '$1'"; fi
-}
+. "$here/apps_lib.sh"
+apps_begin nwchem
 
 cat >h2o.nw <<'EOT'
 start h2o
@@ -101,11 +72,16 @@ run() {
 }
 
 run plain || { echo "nwchem.sh: the plain run failed"; exit 1; }
-energy() { grep 'Total SCF energy' "$1" || true; }
+# the "Total SCF energy" value of an output, empty without one
+energy() { awk '/Total SCF energy/ { print $NF }' "$1"; }
 [ -n "$(energy plain.out)" ] || { echo "nwchem.sh: no SCF energy in the plain run"; exit 1; }
+# NWChem's global arrays sum through MPI accumulates whose order depends on timing: plain runs
+# differ in the 12th decimal under load (-76.010577877994 and ...995 seen), so the measured
+# energy must equal plain's within 1e-9 Hartree, far below the SCF's convergence (1e-6)
+same_energy() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (a != "" && b != "" && d < 1e-9 && d > -1e-9) print "same"; else print a " vs " b }'; }
 x=$work/trace.exp
 run trace SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$x" || { echo "nwchem.sh: $passed passed, $failed failed"; exit 1; }
-expect "$(energy trace.out)" "$(energy plain.out)" "trace: SCF energy as plain"
+expect "$(same_energy "$(energy trace.out)" "$(energy plain.out)")" same "trace: SCF energy as plain (within 1e-9 Hartree)"
 cat trace.out trace.err | grep -a '\[scorep-rt\]' >trace.warn || true
 if [ -s trace.warn ]; then bad "trace: measurement messages: $(head -n 3 trace.warn)"; else ok "trace: no measurement message"; fi
 
@@ -147,13 +123,7 @@ expect "$(ev RMA_WIN_CREATE) $(ev RMA_WIN_DESTROY)" "$wins $wins" "trace: window
 locks=$(($(vis MPI_Win_lock_all) + $(vis MPI_Win_lock)))
 expect "$(ev RMA_REQUEST_LOCK) $(ev RMA_RELEASE_LOCK)" "$locks $locks" "trace: lock requests and releases = MPI_Win_lock(_all) visits"
 
-if [ -z "$CUBE_DUMP" ]; then
-    skip "no CubeLib cube_dump (CUBE_DUMP=...)"
-elif "$CUBE_DUMP" -m visits -s csv2 "$x/profile.cubex" >cube.csv 2>cube.err && [ -s cube.csv ] && [ ! -s cube.err ]; then
-    ok "trace: CubeLib's cube_dump reads profile.cubex ($(wc -l <cube.csv) lines)"
-else
-    bad "trace: cube_dump profile.cubex: $(head -c 300 cube.err)"
-fi
+check_cube trace "$x/profile.cubex"
 if timeout -k 10 300 mpirun -np "$NP" scorep-analyze "$x" >an.out 2>&1 && [ -s "$x/scout.cubex" ]; then
     ok "trace: scorep-analyze on $NP ranks: scout.cubex written"
     if [ -n "$CUBE_DUMP" ]; then
