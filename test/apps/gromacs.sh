@@ -158,7 +158,7 @@ averages() { awk '/A V E R A G E S/ { on = 1 } /M E G A - F L O P S/ { on = 0 } 
 
 # ------------------------------------------------------------------ checks of one run
 # the lines SCOREP_VERBOSE=true prints (run "both"), expected
-verbose_ok='measurement started|experiment directory|OpenMP: recording GNU libgomp|trace buffer of rank|measurement written to|unified|^\[scorep-rt\] (profile|trace)'
+verbose_ok='measurement started|experiment directory|OpenMP: recording GNU libgomp|trace buffer of rank|trace written in|measurement written to|unified|^\[scorep-rt\] (profile|trace)'
 
 # check_run NAME MODE: the checks of measured run NAME against the plain run
 check_run() {
