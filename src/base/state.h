@@ -64,7 +64,8 @@ static inline uint32_t scorep_gate(void)
     return __atomic_load_n(&SCOREP_GATE_WORD, __ATOMIC_RELAXED);
 }
 
-/* The filter in effect (NULL when none). Read-only after init. */
+/* The filter in effect (NULL when none). Its rules are fixed after init; only the hit marks
+ * of scorep_filter_note_symbol change, at region definition time. */
 extern scorep_filter *scorep_active_filter;
 
 /* The experiment directory (absolute path) once init has chosen it; "" before. */

@@ -18,6 +18,12 @@ typedef struct {
     bool literal;
     bool exclude;
     bool mangled; /* region rules: match the mangled name */
+    int line;     /* where the rule is written, for the hints of scorep_filter_symbol_only_rules */
+    char *origin;
+    /* Set at region definition time (never on the event path), by several threads: atomic
+     * byte stores through a const filter, which only ever go from 0 to 1. */
+    unsigned char name_hit;   /* the rule decided on a region (a plain rule: on its name) */
+    unsigned char symbol_hit; /* a plain rule matched a wrapped function's symbol, not its name */
 } rule;
 
 typedef struct {
@@ -41,6 +47,7 @@ static void truncate_rules(rule_list *l, size_t keep)
 {
     for (size_t i = keep; i < l->count; i++) {
         free(l->items[i].pattern);
+        free(l->items[i].origin);
     }
     l->count = keep;
 }
@@ -69,12 +76,21 @@ static bool rule_matches(const rule *r, const char *s)
     return r->literal ? strcmp(r->pattern, s) == 0 : fnmatch(r->pattern, s, 0) == 0;
 }
 
+/* The filter is const for its readers; the hit marks are bookkeeping that never changes an
+ * answer. Loaded first, so that a mark already set costs no write to a shared cache line. */
+static void mark(const unsigned char *flag)
+{
+    if (!__atomic_load_n(flag, __ATOMIC_RELAXED))
+        __atomic_store_n((unsigned char *)flag, 1, __ATOMIC_RELAXED);
+}
+
 /* Walking backwards, the first match is the last matching rule of the file, which decides. */
 static bool list_excludes(const rule_list *l, const char *name, const char *mangled)
 {
     for (size_t i = l->count; i-- > 0;) {
         const char *s = l->items[i].mangled ? mangled : name;
         if (s != NULL && rule_matches(&l->items[i], s)) {
+            mark(&l->items[i].name_hit);
             return l->items[i].exclude;
         }
     }
@@ -95,6 +111,32 @@ bool scorep_filter_excluded(const scorep_filter *f, const char *file, const char
                             const char *mangled)
 {
     return scorep_filter_file_excluded(f, file) || scorep_filter_region_excluded(f, name, mangled);
+}
+
+void scorep_filter_note_symbol(const scorep_filter *f, const char *name, const char *symbol)
+{
+    if (name == NULL || symbol == NULL || strcmp(name, symbol) == 0)
+        return;
+    for (size_t i = 0; i < f->regions.count; i++) {
+        const rule *r = &f->regions.items[i];
+        if (!r->mangled && rule_matches(r, symbol) && !rule_matches(r, name))
+            mark(&r->symbol_hit);
+    }
+}
+
+size_t scorep_filter_symbol_only_rules(const scorep_filter *f, scorep_filter_rule_fn *fn, void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->regions.count; i++) {
+        const rule *r = &f->regions.items[i];
+        if (__atomic_load_n(&r->symbol_hit, __ATOMIC_RELAXED) &&
+            !__atomic_load_n(&r->name_hit, __ATOMIC_RELAXED)) {
+            n++;
+            if (fn != NULL)
+                fn(ctx, r->origin, r->line, r->exclude, r->pattern);
+        }
+    }
+    return n;
 }
 
 /* ---- parsing ---- */
@@ -187,10 +229,14 @@ static int add_rule(parser *ps, token t)
     }
     bool literal = !has_wildcard(t);
     char *pattern = literal ? unescape(t) : strndup(t.p, t.len);
-    if (pattern == NULL) {
+    char *origin = strdup(ps->origin);
+    if (pattern == NULL || origin == NULL) {
+        free(pattern);
+        free(origin);
         return fail_at(ps, ps->line, "out of memory");
     }
-    l->items[l->count++] = (rule){pattern, literal, ps->action == ACTION_EXCLUDE, ps->mangled};
+    l->items[l->count++] =
+        (rule){pattern, literal, ps->action == ACTION_EXCLUDE, ps->mangled, ps->line, origin, 0, 0};
     return 0;
 }
 

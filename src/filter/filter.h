@@ -29,6 +29,18 @@ bool scorep_filter_region_excluded(const scorep_filter *f, const char *name, con
 bool scorep_filter_excluded(const scorep_filter *f, const char *file, const char *name,
                             const char *mangled);
 
+/* Library wrappers' regions are named as Score-P names them (ml_add(int, int)) and a plain
+ * rule matches that name, a MANGLED rule the symbol (ml_add): a filter written for the bare C
+ * names silently matches nothing. scorep_filter_note_symbol, called when such a region is
+ * defined (never on the event path), marks the plain region rules that match its symbol but
+ * not its name; scorep_filter_symbol_only_rules then calls fn for every marked rule that
+ * decided on no region name at all (what to warn about) and returns how many there were. */
+void scorep_filter_note_symbol(const scorep_filter *f, const char *name, const char *symbol);
+typedef void scorep_filter_rule_fn(void *ctx, const char *origin, int line, bool exclude,
+                                   const char *pattern);
+size_t scorep_filter_symbol_only_rules(const scorep_filter *f, scorep_filter_rule_fn *fn,
+                                       void *ctx);
+
 /* Removes "." and "dir/.." components and doubled slashes of a path in place: the form in
  * which file names are matched against file rules. */
 void scorep_filter_simplify_path(char *path);

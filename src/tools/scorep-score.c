@@ -195,6 +195,21 @@ static int resolve_profile(const char *path, char *out, size_t len)
     return -1;
 }
 
+/* A plain rule that matched no region name but the symbol of a wrapped library function was
+ * written for the bare C names of before session 22 (as the runtime says, libwrap_adapter.c). */
+static void warn_symbol_rule(void *ctx, const char *origin, int line, bool exclude,
+                             const char *pattern)
+{
+    (void)ctx;
+    const char *action = exclude ? "EXCLUDE" : "INCLUDE";
+    fprintf(stderr,
+            "scorep-score: warning: %s:%d: '%s %s' matches no region name, only the symbol of a "
+            "wrapped library function: a plain rule matches the region name (as Score-P's, "
+            "'ml_add(int, int)'), a MANGLED rule the symbol: write '%s MANGLED %s' or '%s %s(*' "
+            "(docs/libwrap.md)\n",
+            origin, line, action, pattern, action, pattern, action, pattern);
+}
+
 static int load_filter(const char *path, scorep_filter **f)
 {
     char err[1024];
@@ -300,6 +315,8 @@ static int score(const options *o, const cube_engine_comm *comm)
             rc = run(o, r, NULL, flt) == 0 ? 0 : 1;
         cube_reader_free(r);
     }
+    if (flt && comm->rank == 0)
+        scorep_filter_symbol_only_rules(flt, warn_symbol_rule, NULL);
     scorep_filter_free(flt);
     if (comm->rank == 0 && fflush(stdout) != 0) {
         perror("scorep-score: writing output");

@@ -45,6 +45,13 @@ lwname()
     esac
 }
 
+# symbol_only_hint FILE LINE ACTION PATTERN: what scorep-rt and scorep-score say of a plain
+# rule that matched no region name but the symbol of a wrapped function (a bare C name)
+symbol_only_hint()
+{
+    echo "$1:$2: '$3 $4' matches no region name, only the symbol of a wrapped library function: a plain rule matches the region name (as Score-P's, 'ml_add(int, int)'), a MANGLED rule the symbol: write '$3 MANGLED $4' or '$3 $4(*' (docs/libwrap.md)"
+}
+
 # wrapped: "FUNCTION COUNT" of every Enter of the function's region in EXPDIR's trace, and its Leaves
 enters()
 {
@@ -161,7 +168,10 @@ expect_grep '^ *LIB ' lt.score "scorep-score: the wrapped functions are of type 
 # scorep-score -f: as the measurement's filter, a plain rule matches the region name, a
 # MANGLED one the symbol; the bare name ml_make_pair matches nothing
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE MANGLED ml_add\n  EXCLUDE ml_noop(*\n  EXCLUDE ml_make_pair\nSCOREP_REGION_NAMES_END\n' >ltscore.filter
-"$SCOREP_SCORE" -r -f ltscore.filter lt/profile.cubex >ltf.score || fail "scorep-score -r -f"
+"$SCOREP_SCORE" -r -f ltscore.filter lt/profile.cubex >ltf.score 2>ltf.err || fail "scorep-score -r -f"
+# ... and says so for the bare name, which matches the symbol of a wrapped function only
+expect_eq "$(cat ltf.err)" "scorep-score: warning: $(symbol_only_hint ltscore.filter 4 EXCLUDE ml_make_pair)" \
+    "scorep-score -f: the rule with a bare C name, what to write instead"
 # "FLAG NAME" of the rows of type LIB: the regions (+ removed, - kept) and the groups LIB and LIB-FLT
 expect_eq "$(awk '$2 == "LIB" { f = $1; sub(/^ *[-+*] +LIB +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, ""); print f " " $0 }' ltf.score | sort | tr '\n' ';')" \
     "* LIB-FLT;+ $ADD;+ $NOOP;- LIB;- $APPLY;- $APPLYT;- $PAIR;" \
@@ -208,10 +218,16 @@ expect_eq "$(profile_dump rt -m visits | awk -F'\t' '$2 ~ /ml_/ { split($4, kv, 
     "run time: visits per call path (the library's own call nested)"
 # the measurement's filter: a wrapped function it excludes costs a check and records nothing.
 # As in Score-P, a plain rule matches the region name, a MANGLED one the symbol: the bare
-# names of before session 22 exclude nothing now
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair ml_noop\nSCOREP_REGION_NAMES_END\n' >rt0.filter
+# names of before session 22 exclude nothing now, which is said once per such rule at the end
+# of the run; a rule that matches nothing at all (ml_nothing) is not the measurement's business
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair ml_noop\n  EXCLUDE ml_nothing\n  INCLUDE ml_ad?\nSCOREP_REGION_NAMES_END\n' >rt0.filter
 run_app rtf0 env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_FILTERING_FILE=rt0.filter SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=rtf0 "$top_builddir/scorep-run" ./app_plain
+W='[scorep-rt] warning: SCOREP_FILTERING_FILE'
+expect_eq "$status:$(cat rtf0.err)" "0:$W $(symbol_only_hint rt0.filter 2 EXCLUDE ml_make_pair)
+$W $(symbol_only_hint rt0.filter 2 EXCLUDE ml_noop)
+$W $(symbol_only_hint rt0.filter 4 INCLUDE 'ml_ad?')" \
+    "run time, SCOREP_FILTERING_FILE with the bare names: one warning per rule that matched a symbol only"
 expect_eq "$(enters rtf0)" \
     "ml_add 11/11 ml_make_pair 3/3 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 2/2 ml_skip 0/0 twice 0/0 " \
     "run time, SCOREP_FILTERING_FILE with the bare names: nothing excluded (Score-P's semantics)"
@@ -219,6 +235,7 @@ printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair(int,*\n  EXCLUDE MANGL
 run_app rtf env SCOREP_LIBWRAP_ENABLE=mylib SCOREP_FILTERING_FILE=rt.filter SCOREP_ENABLE_TRACING=true \
     SCOREP_EXPERIMENT_DIRECTORY=rtf "$top_builddir/scorep-run" ./app_plain
 cmp plain.out rtf.out || fail "run time, filtered: output differs from the plain run"
+expect_eq "$status:$(cat rtf.err)" "0:" "run time, filtered by region name and symbol: no warning"
 expect_eq "$(enters rtf)" \
     "ml_add 11/11 ml_make_pair 0/0 ml_apply 4/4 ml_apply_t 1/1 ml_sum 0/0 ml_noop 0/0 ml_skip 0/0 twice 0/0 " \
     "run time, SCOREP_FILTERING_FILE excludes ml_make_pair and ml_noop"

@@ -362,6 +362,45 @@ static void test_files(tally *t)
     rmdir(dir);
 }
 
+/* scorep_filter_symbol_only_rules: which plain rules are said to match a wrapped function's
+ * symbol (ml_add) but no region name (ml_add(int, int)); "file:line rule" of each, in order */
+static void collect(void *ctx, const char *origin, int line, bool exclude, const char *pattern)
+{
+    char *out = ctx;
+    size_t n = strlen(out);
+    snprintf(out + n, 512 - n, "%s:%d %s %s;", origin, line, exclude ? "EXCLUDE" : "INCLUDE",
+             pattern);
+}
+
+static void test_symbol_only(tally *t)
+{
+    scorep_filter *f = parsed("SCOREP_REGION_NAMES_BEGIN\n"
+                              "  EXCLUDE ml_add ml_nothing\n" /* 2: a symbol; nothing */
+                              "  EXCLUDE MANGLED ml_sub\n"    /* 3: the symbol, meant so */
+                              "  EXCLUDE ml_mul\n"            /* 4: also a user region's name */
+                              "  EXCLUDE ml_d*\n"             /* 5: name and symbol */
+                              "  INCLUDE ml_ne?\n"            /* 6: a symbol, by wildcard */
+                              "  EXCLUDE ml_add(*\n"          /* 7: the name */
+                              "SCOREP_REGION_NAMES_END\n");
+    char out[512] = "";
+    CHECK(t, scorep_filter_symbol_only_rules(f, collect, out) == 0); /* nothing defined yet */
+    const char *names[][2] = {{"ml_add(int, int)", "ml_add"},
+                              {"ml_sub(int)", "ml_sub"},
+                              {"ml_mul(int)", "ml_mul"},
+                              {"ml_div(int)", "ml_div"},
+                              {"ml_neg(int)", "ml_neg"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        scorep_filter_region_excluded(f, names[i][0], names[i][1]);
+        scorep_filter_note_symbol(f, names[i][0], names[i][1]);
+    }
+    CHECK(t, scorep_filter_region_excluded(f, "ml_mul", NULL)); /* a user region ml_mul */
+    CHECK(t, scorep_filter_symbol_only_rules(f, collect, out) == 2);
+    CHECK_STR(t, out, "test:2 EXCLUDE ml_add;test:6 INCLUDE ml_ne?;");
+    scorep_filter_note_symbol(f, "same", "same"); /* a name that is its symbol: no hint */
+    CHECK(t, scorep_filter_symbol_only_rules(f, NULL, NULL) == 2);
+    scorep_filter_free(f);
+}
+
 int main(void)
 {
     tally t = {0, 0};
@@ -376,6 +415,7 @@ int main(void)
     test_many_rules(&t);
     test_errors(&t);
     test_files(&t);
+    test_symbol_only(&t);
     printf("test_filter: %d checks, %d failed\n", t.checks, t.failures);
     return t.failures == 0 ? 0 : 1;
 }

@@ -40,6 +40,8 @@ static __attribute__((noinline, cold)) uint32_t define(scorep_libwrap_fn *fn)
                 id == SCOREP_INVALID_ID ||
                 (scorep_active_filter &&
                  scorep_filter_excluded(scorep_active_filter, fn->file, fn->name, fn->symbol));
+            if (scorep_active_filter && id != SCOREP_INVALID_ID)
+                scorep_filter_note_symbol(scorep_active_filter, fn->name, fn->symbol);
             state = filtered ? SCOREP_LIBWRAP_OFF : id + 2;
             __atomic_store_n(&fn->state, state, __ATOMIC_RELEASE);
         }
@@ -161,7 +163,31 @@ static void check_enabled(void)
     }
 }
 
-static const scorep_subsystem libwrap_subsystem = {.name = "libwrap", .end = check_enabled};
+/* A plain rule of SCOREP_FILTERING_FILE that matched the symbol of a wrapped function but no
+ * region name was meant for the bare C name of before session 22 (scorep_filter_note_symbol):
+ * said once per rule, with what to write instead, rather than a filter that silently keeps
+ * what it was written to exclude. */
+static void warn_symbol_rule(void *ctx, const char *origin, int line, bool exclude,
+                             const char *pattern)
+{
+    (void)ctx;
+    const char *action = exclude ? "EXCLUDE" : "INCLUDE";
+    scorep_runtime_warn_run(
+        "SCOREP_FILTERING_FILE %s:%d: '%s %s' matches no region name, only the symbol of a "
+        "wrapped library function: a plain rule matches the region name (as Score-P's, "
+        "'ml_add(int, int)'), a MANGLED rule the symbol: write '%s MANGLED %s' or '%s %s(*' "
+        "(docs/libwrap.md)",
+        origin, line, action, pattern, action, pattern, action, pattern);
+}
+
+static void libwrap_end(void)
+{
+    check_enabled();
+    if (scorep_active_filter)
+        scorep_filter_symbol_only_rules(scorep_active_filter, warn_symbol_rule, NULL);
+}
+
+static const scorep_subsystem libwrap_subsystem = {.name = "libwrap", .end = libwrap_end};
 
 __attribute__((constructor)) static void register_libwrap(void)
 {

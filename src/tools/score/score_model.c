@@ -431,6 +431,8 @@ static bool region_filtered(const score_params *p, const cube_region *g, score_t
     if (strcmp(g->name, "MEASUREMENT OFF") == 0 ||
         (g->paradigm && paradigm_is(g->paradigm, "sampling")))
         return false;
+    if (g->paradigm && paradigm_is(g->paradigm, "libwrap")) /* for the hint of scorep-score */
+        scorep_filter_note_symbol(p->filter, g->name, g->mangled_name);
     return scorep_filter_excluded(p->filter, g->file, g->name, g->mangled_name);
 }
 
