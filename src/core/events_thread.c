@@ -23,11 +23,14 @@ static void plug_thread(scorep_location *l, scorep_substrates_thread_event kind,
                                  SCOREP_PARADIGM_OPENMP, a);
 }
 
-void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t raw)
+void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint32_t fork_seq,
+                              uint64_t raw)
 {
     SCOREP_LOCATION_EVENT(l);
     thread_record(l, BUF_EV_THREAD_FORK, requested, 0, raw);
-    plug_thread(l, SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK, requested, raw);
+    if (l && __builtin_expect(l->substrates_on, 0) && scorep_measurement_on())
+        scorep_substrates_thread_fork(l, l->tracing ? l->last_ts : scorep_location_now(l, raw),
+                                      SCOREP_PARADIGM_OPENMP, requested, fork_seq);
 }
 
 void scorep_event_thread_join(scorep_location *l, uint64_t raw)

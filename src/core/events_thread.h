@@ -66,7 +66,10 @@ static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region
 /* Thread-class records (trace only). Teams are identified by the process-wide sequence
  * number of the parallel region instance; the trace writer turns them into thread-team
  * communicators (trace_threads.c). */
-void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint64_t raw);
+/* fork_seq: the fork's process-wide sequence number (1, 2, ...: the team's), substrate
+ * plugins' forkSequenceCount */
+void scorep_event_thread_fork(scorep_location *l, uint32_t requested, uint32_t fork_seq,
+                              uint64_t raw);
 void scorep_event_thread_join(scorep_location *l, uint64_t raw);
 /* index: the thread's number in the team; size: the team's actual size */
 void scorep_event_thread_team_begin(scorep_location *l, uint32_t team, uint32_t index,

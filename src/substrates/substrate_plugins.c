@@ -824,14 +824,27 @@ static SCOREP_TaskHandle implicit_task(struct scorep_location *l)
     return (SCOREP_TaskHandle)(void *)scorep_substrates_location_data(l);
 }
 
-void scorep_substrates_location_created(struct scorep_location *l,
-                                        struct scorep_location *parent)
+void scorep_substrates_location_created(struct scorep_location *l, struct scorep_location *parent,
+                                        bool active)
 {
     EACH_PLUGIN(create_location, LOC(l), LOC(parent));
-    if (!scorep_substrates_location_gpu(l)) {
-        EACH_PLUGIN(core_task_create, LOC(l), implicit_task(l));
+    if (scorep_substrates_location_gpu(l))
+        return;
+    EACH_PLUGIN(core_task_create, LOC(l), implicit_task(l));
+    if (active) {
         EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), 0);
+    } else {
+        scorep_substrate_loc *d = scorep_substrates_location_data(l);
+        __atomic_store_n(&d->deactivated, 1, __ATOMIC_RELEASE);
     }
+}
+
+void scorep_substrates_location_activated(struct scorep_location *l,
+                                          struct scorep_location *parent, uint32_t fork_seq)
+{
+    scorep_substrate_loc *d = scorep_substrates_location_data(l);
+    if (d && __atomic_exchange_n(&d->deactivated, 0, __ATOMIC_ACQ_REL))
+        EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), fork_seq);
 }
 
 void scorep_substrates_location_deactivated(struct scorep_location *l,
@@ -995,15 +1008,19 @@ void scorep_substrates_mpi_collective_end(struct scorep_location *l, uint64_t t,
     (*c)(LOC(l), t, handle(comm), r, collective_type(op), sent, received);
 }
 
+void scorep_substrates_thread_fork(struct scorep_location *l, uint64_t t, int paradigm,
+                                   uint32_t requested, uint32_t fork_seq)
+{
+    SCOREP_ParadigmType p = (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm);
+    EACH(SCOREP_EVENT_THREAD_FORK_JOIN_FORK, SCOREP_Substrates_ThreadForkJoinForkCb, c)
+    (*c)(LOC(l), t, p, requested, fork_seq);
+}
+
 void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
                               scorep_substrates_thread_event kind, int paradigm, uint32_t a)
 {
     SCOREP_ParadigmType p = (SCOREP_ParadigmType)scorep_substrates_public_paradigm(paradigm);
     switch (kind) {
-    case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK:
-        EACH(SCOREP_EVENT_THREAD_FORK_JOIN_FORK, SCOREP_Substrates_ThreadForkJoinForkCb, c)
-        (*c)(LOC(l), t, p, a, 0);
-        break;
     case SCOREP_SUBSTRATES_THREAD_FORK_JOIN_JOIN:
         EACH(SCOREP_EVENT_THREAD_FORK_JOIN_JOIN, SCOREP_Substrates_ThreadForkJoinJoinCb, c)
         (*c)(LOC(l), t, p);

@@ -82,9 +82,9 @@ void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bo
                                        uint32_t win, uint64_t matching_id);
 
 /* The thread events, Score-P's SCOREP_EVENT_THREAD_<NAME> (SCOREP_SubstrateEvents.h), and
- * what scorep_substrates_thread's `a` is for each. */
+ * what scorep_substrates_thread's `a` is for each; THREAD_FORK_JOIN_FORK has its own function
+ * (scorep_substrates_thread_fork: the requested threads and the fork's sequence number). */
 typedef enum {
-    SCOREP_SUBSTRATES_THREAD_FORK_JOIN_FORK,       /* a: the requested threads */
     SCOREP_SUBSTRATES_THREAD_FORK_JOIN_JOIN,       /* a: unused */
     SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_BEGIN, /* a: the team (defs id) */
     SCOREP_SUBSTRATES_THREAD_FORK_JOIN_TEAM_END,   /* a: the team */
@@ -94,6 +94,8 @@ typedef enum {
     SCOREP_SUBSTRATES_THREAD_CREATE_WAIT_END
 } scorep_substrates_thread_event;
 /* paradigm: defs.h scorep_paradigm */
+void scorep_substrates_thread_fork(struct scorep_location *l, uint64_t t, int paradigm,
+                                   uint32_t requested, uint32_t fork_seq);
 void scorep_substrates_thread(struct scorep_location *l, uint64_t t,
                               scorep_substrates_thread_event kind, int paradigm, uint32_t a);
 /* OpenMP tasks (Score-P's THREAD_FORK_JOIN_TASK_*): team: the team number (as TEAM_BEGIN's);

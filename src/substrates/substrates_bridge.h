@@ -20,7 +20,9 @@ enum { SCOREP_SUBSTRATES_MAX_PLUGINS = 16 };
 /* per location: each plugin's SCOREP_Location_SetData pointer (l->substrates_data) */
 typedef struct scorep_substrate_loc {
     void *data[SCOREP_SUBSTRATES_MAX_PLUGINS];
-    int deactivated; /* deactivate_cpu_location called (atomic: the thread's end or finalize) */
+    /* not active: deactivate_cpu_location called (atomic: the thread's end, an OpenMP
+     * worker's team end, or finalize), or an OpenMP worker not in a team yet */
+    int deactivated;
 } scorep_substrate_loc;
 
 /* ---- plugin side, called by the runtime side (cold paths) */
@@ -41,12 +43,21 @@ void scorep_substrates_new_other(int kind, uint32_t id);
 /* the paradigms (PARADIGM, handle = SCOREP_ParadigmType + 1) of scorep-rt's adapters */
 void scorep_substrates_new_paradigms(void);
 void scorep_substrates_assign_ids(void);
-void scorep_substrates_location_created(struct scorep_location *l,
-                                        struct scorep_location *parent);
-/* deactivate_cpu_location (once per location: the first caller's), the implicit task's
- * core_task_complete and delete_location */
+/* create_location, the implicit task's core_task_create and, when `active`,
+ * activate_cpu_location (parent, fork sequence 0); an OpenMP worker is activated at each team
+ * it joins instead (scorep_substrates_location_activated) */
+void scorep_substrates_location_created(struct scorep_location *l, struct scorep_location *parent,
+                                        bool active);
+/* activate_cpu_location (parent, fork_seq) of a location not active: an OpenMP worker joining
+ * a team (parent: the team's master, fork_seq: the fork's sequence number, as Score-P) */
+void scorep_substrates_location_activated(struct scorep_location *l,
+                                          struct scorep_location *parent, uint32_t fork_seq);
+/* deactivate_cpu_location of an active location (one caller's: the location's thread at its
+ * end or team end, the master writing an idle worker's team end, or finalize) */
 void scorep_substrates_location_deactivated(struct scorep_location *l,
                                             struct scorep_location *parent);
+/* deactivate_cpu_location if still active, the implicit task's core_task_complete and
+ * delete_location */
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent);
 void scorep_substrates_program_begin(struct scorep_location *l, uint64_t t, uint32_t name,
                                      uint64_t pid, uint64_t tid);

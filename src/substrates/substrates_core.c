@@ -92,6 +92,15 @@ static scorep_location *find_location(uint32_t id)
     return NULL;
 }
 
+/* set by the OpenMP adapter around the creation of a worker thread's location (on that
+ * thread): the worker is activated at each team it joins, not at its creation */
+static __thread bool omp_worker_next __attribute__((tls_model("initial-exec")));
+
+void scorep_substrates_omp_worker_next(bool worker)
+{
+    omp_worker_next = worker;
+}
+
 static void substrates_location_created(scorep_location *l)
 {
     if (!n_loaded)
@@ -104,7 +113,7 @@ static void substrates_location_created(scorep_location *l)
     scorep_location *parent = l->id == 0 ? NULL : find_location(l->parent_id);
     /* the plugins learn of the location before its first event reaches them */
     __atomic_store_n(&l->substrates_data, d, __ATOMIC_RELEASE);
-    scorep_substrates_location_created(l, parent);
+    scorep_substrates_location_created(l, parent, !omp_worker_next);
     l->substrates_on = true; /* read by this thread's events only */
     scorep_location_modes_changed(l);
 }
@@ -153,6 +162,18 @@ void scorep_substrates_thread_end(scorep_location *l)
     l->substrates_on = false; /* its last event was delivered; nothing after the deactivation */
     scorep_location_modes_changed(l);
     scorep_substrates_location_deactivated(l, l->id == 0 ? NULL : find_location(l->parent_id));
+}
+
+void scorep_substrates_omp_team_begin(scorep_location *l, scorep_location *master,
+                                      uint32_t fork_seq)
+{
+    if (scorep_measurement_on())
+        scorep_substrates_location_activated(l, master, fork_seq);
+}
+
+void scorep_substrates_omp_team_end(scorep_location *l, scorep_location *master)
+{
+    scorep_substrates_location_deactivated(l, master);
 }
 
 const scorep_subsystem scorep_subsystem_substrates = {

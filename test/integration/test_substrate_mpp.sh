@@ -76,10 +76,11 @@ for line in sys.stdin:
 }
 
 # plugin_log FILE: the plugin's log without handles, and without the level of
-# RMA_COLLECTIVE_BEGIN (OTF2's record has none; checked on its own)
+# RMA_COLLECTIVE_BEGIN (OTF2's record has none; checked on its own), and without the CPU
+# location (de)activations (no trace records)
 plugin_log()
 {
-    sed -n 's/^log //p' "$1" | sed -E 's/ (win|group|comm)=[0-9]+//g; s/^(RMA_COLLECTIVE_BEGIN [0-9]+) level=[0-9]+$/\1/'
+    sed -n '/^log \(ACTIVATE\|DEACTIVATE\) /d; s/^log //p' "$1" | sed -E 's/ (win|group|comm)=[0-9]+//g; s/^(RMA_COLLECTIVE_BEGIN [0-9]+) level=[0-9]+$/\1/'
 }
 
 # counts FILE: "NAME n" of the event types with events

@@ -36,6 +36,7 @@ expect_eq "$(sed -n 's/^locations //p' "$f")" "3 3 3 3 lost 0" \
 expect_eq "$(awk '/^loc_enters/ { print ($2 == $4) }' "$f")" 1 "linked: per-location counts (SetData/GetData) add up"
 expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "linked: timestamps increase per location"
 expect_eq "$(sed -n 's/^pthread //p' "$f")" "2 2 2 0" "linked: 2 threads created, joined, begun (no end event)"
+expect_eq "$(sed -n 's/^activation_errors //p' "$f")" 0 "linked: (de)activations alternate per location"
 expect_eq "$(sed -n 's/^deactivated_early //p' "$f")" 2 \
     "linked: the 2 threads deactivated when they ended, before ProgramEnd (no event after: backwards 0)"
 expect_eq "$(sed -n 's/^size //p;s/^allreduce //p' "$f" | tr '\n' ' ')" "1 1 " "linked: ipc size 1, allreduce of 1"
@@ -94,6 +95,11 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
     expect_eq "$(cat o1.err)" "" "omp: nothing on stderr"
     expect_eq "$(cat o1.out)" "sink 11" "omp: program output (leaf: 0 + 1 in each of 2 teams, then 9)"
     expect_eq "$(sed -n 's/^omp //p' o1.count.0)" "2 2 4" "omp: 2 forks, 2 joins, 4 team begins"
+    # the master activated once; the worker at each of its 2 teams (as Score-P), not at its
+    # creation; every activation of a location not active, every deactivation of an active one
+    expect_eq "$(sed -n 's/^locations //p' o1.count.0)" "2 3 3 2 lost 0" \
+        "omp: 2 locations created and deleted; the master's 1 and the worker's 2 (de)activations"
+    expect_eq "$(sed -n 's/^activation_errors //p' o1.count.0)" 0 "omp: (de)activations alternate per location"
     expect_eq "$(grep -E '^region leaf ' o1.count.0)" "region leaf compiler 4 4" \
         "omp: leaf 4 times in the teams; the call while recording is off is not delivered"
     expect_eq "$(sed -n 's/^params //p' o1.count.0)" 3 "user: 3 int parameters"

@@ -9,7 +9,9 @@
 # was created and not yet completed, all are completed at the end; the task regions come as
 # TASK_BEGIN/TASK_END only (no ENTER_REGION/EXIT_REGION); and each location's task events
 # (timestamps, creating thread, generation, region) are exactly the trace's records
-# (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave.
+# (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave. Then the
+# OpenMP workers' activate_cpu_location/deactivate_cpu_location at each team they join and
+# leave (3 parallel regions of 2 threads), as Score-P's fork-join threads.
 . "$top_srcdir/test/integration/lib.sh"
 nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
     { echo "SKIP: the OpenMP (OMPT) adapter was not built"; exit 77; }
@@ -98,5 +100,59 @@ for rt in libgomp libomp; do
             "$rt: location $loc's task events, timestamps, threads, generations, regions as in the trace"
     done
     expect_ge "$n" 153 "$rt: the four locations' task events compared ($n)"
+done
+
+# OpenMP workers' CPU locations, as Score-P's fork-join threads: a program with 3 parallel
+# regions of 2 threads. The master is activated once (at its creation, parent none, fork
+# sequence 0) and deactivated once (at the end); it forks with sequence numbers 1, 2, 3. The
+# worker is activated as it joins each team (parent: the master, the fork's sequence number)
+# before its TEAM_BEGIN, and deactivated (parent: the master) after its TEAM_END, 3 times
+# each; nothing at its creation or at the end. The plugin logs these calls in the order they
+# come (under its lock), and each team's handle on the worker is the master's.
+cat >three.c <<'EOC'
+#include <omp.h>
+#include <stdio.h>
+int main(void)
+{
+    int sum = 0;
+    for (int r = 0; r < 3; r++) {
+#pragma omp parallel num_threads(2) reduction(+ : sum)
+        sum += omp_get_thread_num() + 1;
+    }
+    printf("sum %d\n", sum);
+    return 0;
+}
+EOC
+# loc_calls FILE LOC: the location's fork-join events and (de)activations, without
+# timestamps and team handles
+loc_calls()
+{
+    awk -v loc="loc=$2" '$1 == "log" && $4 == loc && $2 ~ /^(FORK|JOIN|TEAM_BEGIN|TEAM_END|ACTIVATE|DEACTIVATE)$/ {
+        s = $2; for (i = 4; i <= NF; i++) if ($i !~ /^team=/) s = s " " $i; printf "%s;", s }' "$1"
+}
+for rt in libgomp libomp; do
+    scorep_cc --openmp-runtime=$rt gcc -fopenmp -O1 -o three_$rt three.c
+    run_app three_$rt env SCOREP_EXPERIMENT_DIRECTORY=three_$rt.exp SCOREP_SUBSTRATE_PLUGINS=mpp \
+        SUBSTRATE_MPP_OUT="$work/three_$rt.mpp" OMP_NUM_THREADS=2 ./three_$rt
+    expect_eq "$status:$(cat three_$rt.err):$(cat three_$rt.out)" "0::sum 9" \
+        "$rt/3 teams: exit status, nothing on stderr, the program's sum"
+    f=three_$rt.mpp.0
+    workers=$(awk '$1 == "log" && $2 == "TEAM_BEGIN" && $4 != "loc=0" { print $4 }' "$f" | sort -u | tr '\n' ' ')
+    expect_eq "$workers" "loc=1 " "$rt/3 teams: one worker location, 1"
+    master="ACTIVATE loc=0 parent=-1 seq=0;"
+    worker=""
+    for k in 1 2 3; do
+        master="${master}FORK loc=0 paradigm=8 requested=2 seq=$k;TEAM_BEGIN loc=0 paradigm=8;TEAM_END loc=0 paradigm=8;JOIN loc=0 paradigm=8;"
+        worker="${worker}ACTIVATE loc=1 parent=0 seq=$k;TEAM_BEGIN loc=1 paradigm=8;TEAM_END loc=1 paradigm=8;DEACTIVATE loc=1 parent=0;"
+    done
+    master="${master}DEACTIVATE loc=0 parent=-1;"
+    expect_eq "$(loc_calls "$f" 0)" "$master" \
+        "$rt/3 teams: the master forks with sequence 1, 2, 3; activated and deactivated once, at its begin and end"
+    expect_eq "$(loc_calls "$f" 1)" "$worker" \
+        "$rt/3 teams: the worker activated before each team begin (parent the master, the fork's sequence), deactivated after each team end"
+    expect_eq "$(awk '$1 == "log" && $2 == "TEAM_BEGIN" && $4 == "loc=1" { printf "%s;", $6 }' "$f")" \
+        "$(awk '$1 == "log" && $2 == "TEAM_BEGIN" && $4 == "loc=0" { printf "%s;", $6 }' "$f")" \
+        "$rt/3 teams: the worker's teams are the master's"
+    expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "$rt/3 teams: timestamps increase per location"
 done
 done_ok

@@ -32,6 +32,8 @@ static unsigned long created, activated, deactivated, deleted, loc_enters, data_
 /* deactivations before PROGRAM_END (threads that ended), and events after a deactivation */
 static int program_ended;
 static unsigned long deactivated_early;
+/* an activation of an active location, or a deactivation of one not active */
+static unsigned long activation_errors;
 static unsigned long sends, recvs, send_bytes, recv_bytes, isends, irecvs;
 static unsigned long isend_done, irecv_req;
 static unsigned long coll_begins, coll_ends, coll_types[32];
@@ -140,8 +142,9 @@ static void create_location(const struct SCOREP_Location *l, const struct SCOREP
     __atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('L');
-    /* enters, last timestamp, events with and without metric values */
-    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 4));
+    /* enters, last timestamp, events with and without metric values, the last timestamp
+     * before its deactivation, active (an OpenMP worker is (de)activated at each team) */
+    cb->SCOREP_Location_SetData(l, my_id, calloc(1, sizeof(unsigned long) * 6));
 }
 
 static void activate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent,
@@ -149,6 +152,14 @@ static void activate(const struct SCOREP_Location *l, const struct SCOREP_Locati
 {
     (void)parent, (void)fork_seq;
     __atomic_fetch_add(&activated, 1, __ATOMIC_RELAXED);
+    unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
+    if (d) {
+        if (d[5])
+            __atomic_fetch_add(&activation_errors, 1, __ATOMIC_RELAXED); /* active already */
+        d[5] = 1;
+        if (d[1] == UINT64_MAX)
+            d[1] = d[4]; /* events may come again */
+    }
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('V');
 }
@@ -160,8 +171,13 @@ static void deactivate(const struct SCOREP_Location *l, const struct SCOREP_Loca
     if (!__atomic_load_n(&program_ended, __ATOMIC_ACQUIRE))
         __atomic_fetch_add(&deactivated_early, 1, __ATOMIC_RELAXED);
     unsigned long *d = cb->SCOREP_Location_GetData(l, my_id);
-    if (d)
+    if (d) {
+        if (!d[5])
+            __atomic_fetch_add(&activation_errors, 1, __ATOMIC_RELAXED); /* not active */
+        d[5] = 0;
+        d[4] = d[1];
         d[1] = UINT64_MAX; /* check_time counts any later event of l as going back */
+    }
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('X');
 }
@@ -755,6 +771,7 @@ static void write_data(void)
     fprintf(f, "loc_enters %lu of %lu\n", loc_enters, all);
     fprintf(f, "backwards %lu\n", backwards);
     fprintf(f, "deactivated_early %lu\n", deactivated_early);
+    fprintf(f, "activation_errors %lu\n", activation_errors);
     fprintf(f, "other_defs paradigms %lu unannounced %lu\n", paradigms_announced,
             other_unannounced);
     fprintf(f, "p2p %lu %lu %lu %lu bytes %lu %lu\n", sends, recvs, isends, irecvs, send_bytes,

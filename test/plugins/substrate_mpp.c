@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* substrate_mpp.c: a substrate plugin (Score-P's public headers only) for the one-sided,
- * non-blocking collective, communicator and OpenMP task events: it logs each with its
+ * non-blocking collective, communicator, OpenMP fork-join and task events and the CPU
+ * location (de)activations: it logs each with its
  * arguments, in the order they come, counts them per type, checks that every window, group
  * and communicator handle they carry was announced by new_definition_handle with its type
  * before the event, that every task handle of an event was created (core_task_create) and
@@ -55,6 +56,10 @@ static const char *const names[SCOREP_SUBSTRATES_NUM_EVENTS] = {
     [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_SWITCH] = "TASK_SWITCH",
     [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN] = "TASK_BEGIN",
     [SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END] = "TASK_END",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_FORK] = "FORK",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_JOIN] = "JOIN",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_BEGIN] = "TEAM_BEGIN",
+    [SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_END] = "TEAM_END",
 };
 
 /* live tasks (core_task_create .. core_task_complete), a small open table under the lock */
@@ -147,6 +152,8 @@ static void need(const unsigned char *slot, uint32_t h)
         unannounced++;
 }
 
+static void append(const char *line, int n, int e);
+
 /* one log line: event name, timestamp, then the arguments */
 static void logf_(struct SCOREP_Location *l, SCOREP_Substrates_EventType e, uint64_t t,
                   const char *fmt, ...)
@@ -161,8 +168,15 @@ static void logf_(struct SCOREP_Location *l, SCOREP_Substrates_EventType e, uint
     if (n >= (int)sizeof line - 1)
         n = (int)sizeof line - 2;
     line[n++] = '\n';
+    append(line, n, (int)e);
+}
+
+/* a line of the log; e: its event's type (counted), or -1 (a management call) */
+static void append(const char *line, int n, int e)
+{
     pthread_mutex_lock(&lock);
-    counts[e]++;
+    if (e >= 0)
+        counts[e]++;
     if (log_len + (size_t)n > log_cap) {
         size_t cap = log_cap ? 2 * log_cap : 65536;
         while (cap < log_len + (size_t)n)
@@ -439,6 +453,57 @@ static void task_end(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle 
     task_be(l, t, SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END, r, m, p, team, thread, gen, h);
 }
 
+/* fork-join events and the CPU location (de)activations, logged in the order they come
+ * (ACTIVATE/DEACTIVATE have no timestamp: "-") */
+static unsigned loc_id(const struct SCOREP_Location *l)
+{
+    return l ? (unsigned)cb->SCOREP_Location_GetId(l) : UINT32_MAX;
+}
+
+static void fork_(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p, uint32_t n,
+                  uint32_t seq)
+{
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_FORK, t, " loc=%u paradigm=%d requested=%u seq=%u",
+          loc_id(l), (int)p, n, seq);
+}
+
+static void join_(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p)
+{
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_JOIN, t, " loc=%u paradigm=%d", loc_id(l), (int)p);
+}
+
+static void team_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,
+                       SCOREP_InterimCommunicatorHandle team, uint64_t tid)
+{
+    (void)tid;
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_BEGIN, t, " loc=%u paradigm=%d team=%u",
+          loc_id(l), (int)p, team);
+}
+
+static void team_end(struct SCOREP_Location *l, uint64_t t, SCOREP_ParadigmType p,
+                     SCOREP_InterimCommunicatorHandle team)
+{
+    logf_(l, SCOREP_EVENT_THREAD_FORK_JOIN_TEAM_END, t, " loc=%u paradigm=%d team=%u",
+          loc_id(l), (int)p, team);
+}
+
+static void activate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent,
+                     uint32_t seq)
+{
+    char line[128];
+    int n = snprintf(line, sizeof line, "ACTIVATE - loc=%u parent=%d seq=%u\n", loc_id(l),
+                     parent ? (int)loc_id(parent) : -1, seq);
+    append(line, n, -1);
+}
+
+static void deactivate(const struct SCOREP_Location *l, const struct SCOREP_Location *parent)
+{
+    char line[128];
+    int n = snprintf(line, sizeof line, "DEACTIVATE - loc=%u parent=%d\n", loc_id(l),
+                     parent ? (int)loc_id(parent) : -1);
+    append(line, n, -1);
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -452,6 +517,10 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(THREAD_FORK_JOIN_TASK_SWITCH, task_switch);
     SET(THREAD_FORK_JOIN_TASK_BEGIN, task_begin);
     SET(THREAD_FORK_JOIN_TASK_END, task_end);
+    SET(THREAD_FORK_JOIN_FORK, fork_);
+    SET(THREAD_FORK_JOIN_JOIN, join_);
+    SET(THREAD_FORK_JOIN_TEAM_BEGIN, team_begin);
+    SET(THREAD_FORK_JOIN_TEAM_END, team_end);
     SET(RMA_WIN_CREATE, win_create);
     SET(RMA_WIN_DESTROY, win_destroy);
     SET(RMA_COLLECTIVE_BEGIN, coll_begin);
@@ -522,6 +591,8 @@ SCOREP_SUBSTRATE_PLUGIN_ENTRY(mpp)
     info.new_definition_handle = new_handle;
     info.core_task_create = core_task_create;
     info.core_task_complete = core_task_complete;
+    info.activate_cpu_location = activate;
+    info.deactivate_cpu_location = deactivate;
     info.get_event_functions = get_event_functions;
     info.set_callbacks = set_callbacks;
     return info;

@@ -84,6 +84,7 @@ typedef struct omp_team {
     uint32_t instance; /* process-wide sequence number: the trace's team id */
     uint32_t region;   /* !$omp parallel */
     const void *codeptr;
+    struct scorep_location *master; /* the encountering thread's (substrate plugins) */
     pnode *fork_node;           /* the encountering thread's call path at the fork (profiling) */
     uint64_t join_ts;           /* master's end of the closing barrier (atomic; 0 = not yet) */
     struct omp_thread *members; /* the workers (atomic list through next_member) */

@@ -4,12 +4,18 @@
  * on every member, whose profile continues under the call path of the fork. */
 #include "adapters/omp/omp_adapter.h"
 #include "runtime/runtime.h"
+#include "substrates/substrates_core.h"
 
 #include <stdio.h>
 
 void omp_cb_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
+    /* a worker's location is activated for substrate plugins at each team it joins */
+    if (type == ompt_thread_worker)
+        scorep_substrates_omp_worker_next(true);
     omp_thread *t = omp_thread_get();
+    if (type == ompt_thread_worker)
+        scorep_substrates_omp_worker_next(false);
     thread_data->ptr = t;
     if (t && type == ompt_thread_worker) /* Score-P's name of OpenMP worker locations */
         snprintf(t->loc->name, sizeof t->loc->name, "OMP thread %u", t->loc->id);
@@ -39,12 +45,13 @@ void omp_cb_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_t *f
     team->instance = __atomic_add_fetch(&instances, 1, __ATOMIC_RELAXED);
     team->region = omp_region(OMP_R_PARALLEL, codeptr);
     team->codeptr = codeptr;
+    team->master = t->loc;
     team->fork_node = t->loc->profiling ? t->loc->profile.cur : NULL;
     team->join_ts = 0;
     team->members = NULL;
     team->refs = 1; /* the encountering thread's, until parallel end */
     parallel_data->ptr = team;
-    scorep_event_thread_fork(t->loc, requested, raw);
+    scorep_event_thread_fork(t->loc, requested, team->instance, raw);
 }
 
 void omp_cb_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task, int flags,
@@ -106,6 +113,10 @@ static void implicit_task_begin(omp_thread *t, omp_team *team, unsigned int actu
     scorep_location *l = t->loc;
     if (index != 0 && l->profiling && team->fork_node)
         attach(t, f, team);
+    /* as Score-P: a worker's activate_cpu_location (parent, fork sequence) before its team
+     * begin; the master stays active */
+    if (__builtin_expect(l->substrates_on, 0) && index != 0)
+        scorep_substrates_omp_team_begin(l, team->master, team->instance);
     scorep_event_thread_team_begin(l, team->instance, index, actual, raw);
     omp_enter(t, team->region, TAG_NONE, raw);
     f->par_enter_ts = l->last_ts;
@@ -120,6 +131,10 @@ static void implicit_task_end(omp_thread *t, omp_frame *f, uint64_t raw)
     omp_leave_to(t, f->n_regions + 1, raw);
     uint64_t left = omp_leave(t, raw);
     scorep_event_thread_team_end(t->loc, team->instance, raw);
+    /* and its deactivate_cpu_location after its team end (on the master when it writes an
+     * idle worker's end) */
+    if (__builtin_expect(t->loc->substrates_on, 0) && f->index != 0)
+        scorep_substrates_omp_team_end(t->loc, team->master);
     if (f->attached)
         scorep_profile_detach(&t->loc->profile, &f->saved, f->at,
                               left > f->par_enter_ts ? left - f->par_enter_ts : 0);
