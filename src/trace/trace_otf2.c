@@ -618,6 +618,10 @@ static uint64_t next_ts(evt_state *s, uint64_t want)
     return s->last;
 }
 
+/* I/O operations this process's trace cancelled at its locations' ends (write_epilogue), for
+ * MANIFEST.md */
+static uint64_t io_cancelled_at_end;
+
 /* After the buffer: the marker of a full buffer, leaves of calls still open, thread end. */
 static void write_epilogue(evt_state *s, const scorep_location *l, int exit_status)
 {
@@ -632,6 +636,7 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         scorep_verbose("location %" PRIu32 ": %" PRIu32
                        " I/O operations still in progress at the end: IoOperationCancelled",
                        l->id, s->n_io_open);
+    io_cancelled_at_end += s->n_io_open;
     while (s->n_io_open > 0) {
         s->n_io_open--;
         OTF2_EvtWriter_IoOperationCancelled(s->w, NULL, next_ts(s, close_ts),
@@ -658,6 +663,31 @@ static void replay_item(void *ctx, const buf_item *it)
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
+}
+
+/* The job's operations cancelled at the end (io_cancelled_at_end summed over the ranks) go
+ * to MANIFEST.md: the trace holds Cancelled records that the program never caused. */
+static void note_io_cancelled(const scorep_ipc *ipc, int rank, int size)
+{
+    uint64_t *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    uint64_t mine = io_cancelled_at_end, sum = 0;
+    io_cancelled_at_end = 0;
+    if (ipc->gather(&mine, sizeof mine, all, 0) != 0 || rank != 0 || !all) {
+        free(all);
+        return;
+    }
+    for (int r = 0; r < size; r++)
+        sum += all[r];
+    free(all);
+    if (!sum)
+        return;
+    char line[300];
+    snprintf(line, sizeof line,
+             "%" PRIu64 " blocking I/O operations were still in progress when the measurement "
+             "ended (a thread blocked in a read, a full buffer): the trace closes each with "
+             "IoOperationCancelled (docs/io.md)",
+             sum);
+    scorep_experiment_note(line);
 }
 
 /* cuda_win: the local id of the process's CUDA window (evt_state) */
@@ -1772,6 +1802,7 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
         if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
+    note_io_cancelled(ipc, rank, size); /* collective */
     if (strict_class.fallback)
         scorep_verbose("rank %d: some location's metric values did not fill the metric class "
                        "of the strictly synchronous metrics: written one Metric record per value",

@@ -6,7 +6,8 @@
 # pipe nobody writes while main returns ("return") or, the helper detached, calls exit()
 # ("exit"). Per handle (otf2-print): begins, completes and cancels exact from the program's
 # design; begins = completes + cancelled; the cancel has the Begin's matching id and location,
-# comes before the read's Leave and the trace stays well nested; the verbose line says it;
+# comes before the read's Leave and the trace stays well nested; the verbose line and
+# MANIFEST.md say it;
 # scorep-report reads it (no operation for the cancelled read).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
@@ -80,6 +81,8 @@ for mode in return exit; do
     expect_eq "$(awk '$1 == "POSIX" { print $3, $4, $5, $6, $7, $8 }' "$mode.report" | sort)" \
         "1 1 1 1 0 0
 9 9 3 3 0 0" "$mode: scorep-report's POSIX rows (ready, data)"
+    expect_grep "^- 1 blocking I/O operations were still in progress when the measurement ended .*IoOperationCancelled" \
+        "$exp/MANIFEST.md" "$mode: MANIFEST.md's note"
     expect_grep "location 1: 1 I/O operations still in progress at the end: IoOperationCancelled" \
         "$mode/app.err" "$mode: the verbose line"
 done
