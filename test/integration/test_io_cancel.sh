@@ -7,7 +7,7 @@
 # ("exit"). Per handle (otf2-print): begins, completes and cancels exact from the program's
 # design; begins = completes + cancelled; the cancel has the Begin's matching id and location,
 # comes before the read's Leave and the trace stays well nested; the verbose line and
-# MANIFEST.md say it;
+# MANIFEST.md say it (an MPI part: 2 ranks, each with a blocked helper, MANIFEST sums them);
 # scorep-report reads it (no operation for the cancelled read).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
@@ -86,4 +86,34 @@ for mode in return exit; do
     expect_grep "location 1: 1 I/O operations still in progress at the end: IoOperationCancelled" \
         "$mode/app.err" "$mode: the verbose line"
 done
+
+# MPI: on each of 2 ranks a helper blocks in read when MPI_Finalize ends the measurement
+# (MEEP's case): one cancel per rank, on each rank's helper location (global id: thread
+# number * 2 + rank), begins = completes + cancelled, and MANIFEST.md sums the ranks (2)
+part mpi
+if ! command -v mpirun >/dev/null 2>&1 || ! command -v mpicc >/dev/null 2>&1; then
+    skip_part "mpirun/mpicc"
+else
+    scorep_cc --io=posix mpicc -pthread -DIO_CANCEL_MPI -o io_cancel_mpi "$PROGRAMS/io_cancel.c"
+    mkdir mpi
+    (cd mpi && run_app app env SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false \
+        SCOREP_EXPERIMENT_DIRECTORY=exp mpirun -np 2 ../io_cancel_mpi return && echo "$status" >status)
+    [ "$(cat mpi/status)" = 0 ] || fail "mpi: exit status $(cat mpi/status): $(head -c 2000 mpi/app.err)"
+    expect_eq "$(cat mpi/status)" 0 "mpi: exit status"
+    expect_eq "$(awk '$1 == "data" && $4 == "idle" { n++ } END { print n + 0 }' mpi/app.out)" 2 \
+        "mpi: the ranks' descriptors lines"
+    # each rank's idle read end (the ranks' descriptor numbers may differ)
+    idle_fds=$(awk '$1 == "data" { printf " fd %s ", $5 }' mpi/app.out)
+    expect_eq "$(trace_other mpi/exp | awk -v idle="$idle_fds" '$1 == "IO_OPERATION_CANCELLED" {
+            h = $0; sub(/.*Handle: "/, "", h); sub(/".*/, "", h)
+            print $2, (index(idle, " " h " ") ? "idle" : h) }' | sort)" \
+        "2 idle
+3 idle" "mpi: one cancel per rank, on its helper's location and its idle pipe"
+    expect_eq "$(io_events mpi/exp IO_OPERATION_BEGIN)" \
+        "$(($(io_events mpi/exp IO_OPERATION_COMPLETE) + $(io_events mpi/exp IO_OPERATION_CANCELLED)))" \
+        "mpi: IoOperationBegin = Complete + Cancelled"
+    expect_eq "$(trace_check_nesting mpi/exp)" 0 "mpi: nesting"
+    expect_grep "^- 2 blocking I/O operations were still in progress when the measurement ended" \
+        mpi/exp/MANIFEST.md "mpi: MANIFEST.md's note sums the ranks"
+fi
 done_ok

@@ -5,7 +5,12 @@
  * until the helper is in that read, then ends the process while it still blocks:
  *   io_cancel return  the helper joinable, main returns
  *   io_cancel exit    the helper detached, main calls exit()
- * Exactly one operation (the read of idle's read end) is begun and never completed. */
+ * Exactly one operation (the read of idle's read end) is begun and never completed.
+ * Built with -DIO_CANCEL_MPI every rank does the same between MPI_Init_thread and
+ * MPI_Finalize (the measurement ends in MPI_Finalize, the helpers still blocked). */
+#ifdef IO_CANCEL_MPI
+#include <mpi.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,10 @@ static void *helper(void *arg)
 
 int main(int argc, char **argv)
 {
+#ifdef IO_CANCEL_MPI
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+#endif
     if (argc != 2 || (strcmp(argv[1], "return") && strcmp(argv[1], "exit"))) {
         fprintf(stderr, "usage: io_cancel return|exit\n");
         return 2;
@@ -54,6 +63,9 @@ int main(int argc, char **argv)
     /* the helper is between its write and its read: give it time to enter the read */
     struct timespec d = {0, 200 * 1000 * 1000};
     nanosleep(&d, NULL);
+#ifdef IO_CANCEL_MPI
+    MPI_Finalize();
+#endif
     if (!strcmp(argv[1], "exit")) {
         pthread_detach(t);
         exit(0);
