@@ -79,8 +79,8 @@ for mode in return exit; do
     # row); the pipes' rows "READ_BYTES WRITE_BYTES READS WRITES FLUSHES FAILED"
     io_report "$exp" "$mode/report" >"$mode.report"
     expect_eq "$(awk '$1 == "POSIX" { print $3, $4, $5, $6, $7, $8 }' "$mode.report" | sort)" \
-        "1 1 1 1 0 0
-9 9 3 3 0 0" "$mode: scorep-report's POSIX rows (ready, data)"
+        "4 4 1 1 0 0
+9 9 3 3 0 0" "$mode: scorep-report's POSIX rows (ready: the helper's thread id, data)"
     expect_grep "^- 1 blocking I/O operations were still in progress when the measurement ended .*IoOperationCancelled" \
         "$exp/MANIFEST.md" "$mode: MANIFEST.md's note"
     expect_grep "location 1: 1 I/O operations still in progress at the end: IoOperationCancelled" \

@@ -12,9 +12,12 @@
 #include <mpi.h>
 #endif
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,12 +30,41 @@ static void *helper(void *arg)
     for (int i = 0; i < 3; i++)
         if (read(data[0], buf, sizeof buf) != 3)
             abort();
-    /* tell main we are about to block; that write is one more completed operation */
-    if (write(ready[1], "r", 1) != 1)
+    /* tell main our thread id, we are about to block; that write (4 bytes) is one more
+     * completed operation */
+    int32_t tid = (int32_t)syscall(SYS_gettid);
+    if (write(ready[1], &tid, sizeof tid) != sizeof tid)
         abort();
     if (read(idle[0], buf, 1) >= 0) /* never returns: nobody writes idle */
         abort();
     return NULL;
+}
+
+/* Waits (up to 10 s) until thread tid sits in the read of idle: /proc's syscall file starts
+ * with the syscall number and its first argument (the descriptor, in hex). Read with raw
+ * system calls, which no wrapper sees, so that the trace holds the design's operations only.
+ * Without that file: 200 ms, by which time the helper is in its read but on a loaded box. */
+static void wait_blocked(int32_t tid)
+{
+    char path[64], buf[128], want[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+    snprintf(want, sizeof want, "%ld 0x%x ", (long)SYS_read, (unsigned)idle[0]);
+    struct timespec d = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 1000; i++) {
+        long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+        if (fd < 0)
+            break;
+        long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+        syscall(SYS_close, fd);
+        if (n > 0) {
+            buf[n] = 0;
+            if (!strncmp(buf, want, strlen(want)))
+                return;
+        }
+        nanosleep(&d, NULL);
+    }
+    d.tv_nsec = 200 * 1000 * 1000;
+    nanosleep(&d, NULL);
 }
 
 int main(int argc, char **argv)
@@ -57,12 +89,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         if (write(data[1], "abc", 3) != 3)
             return 1;
-    char c;
-    if (read(ready[0], &c, 1) != 1)
+    int32_t tid;
+    if (read(ready[0], &tid, sizeof tid) != sizeof tid)
         return 1;
-    /* the helper is between its write and its read: give it time to enter the read */
-    struct timespec d = {0, 200 * 1000 * 1000};
-    nanosleep(&d, NULL);
+    wait_blocked(tid);
 #ifdef IO_CANCEL_MPI
     MPI_Finalize();
 #endif
