@@ -123,6 +123,12 @@ typedef struct {
     uint64_t value;
 } pending_attr;
 
+/* An I/O operation begun and not yet completed (evt_state.io_open) */
+typedef struct {
+    uint32_t handle;
+    uint64_t matching;
+} io_pending;
+
 typedef struct {
     OTF2_EvtWriter *w;
     OTF2_AttributeList *attrs;
@@ -145,6 +151,12 @@ typedef struct {
     unsigned char *mset;
     uint32_t m_n; /* values gathered */
     uint64_t m_ts;
+    /* blocking I/O operations begun and not yet completed, in begin order: those still here
+     * at the end (a thread blocked in read when the process exited, a full buffer) get an
+     * IoOperationCancelled in write_epilogue so that no Begin stays unmatched. Non-blocking
+     * ones may complete on another location (aio_error from any thread): not tracked. */
+    io_pending *io_open;
+    uint32_t n_io_open, cap_io_open;
 } evt_state;
 
 /* Score-P's sampling set of the strictly synchronous per-thread metrics (PAPI, rusage,
@@ -388,6 +400,34 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     }
 }
 
+/* Tracking of begun blocking operations (evt_state.io_open); written at finalization, off
+ * the hot path. Without memory the operation is not tracked (its Begin stays unmatched). */
+static void io_open_push(evt_state *s, uint32_t handle, uint64_t matching)
+{
+    if (s->n_io_open == s->cap_io_open) {
+        uint32_t cap = s->cap_io_open ? 2 * s->cap_io_open : 4;
+        void *p = realloc(s->io_open, cap * sizeof *s->io_open);
+        if (!p)
+            return;
+        s->io_open = p;
+        s->cap_io_open = cap;
+    }
+    s->io_open[s->n_io_open].handle = handle;
+    s->io_open[s->n_io_open].matching = matching;
+    s->n_io_open++;
+}
+
+/* the latest match goes: blocking operations nest (a read inside a signal handler) */
+static void io_open_drop(evt_state *s, uint32_t handle, uint64_t matching)
+{
+    for (uint32_t i = s->n_io_open; i > 0; i--)
+        if (s->io_open[i - 1].handle == handle && s->io_open[i - 1].matching == matching) {
+            memmove(&s->io_open[i - 1], &s->io_open[i], (s->n_io_open - i) * sizeof *s->io_open);
+            s->n_io_open--;
+            return;
+        }
+}
+
 /* I/O records (buffer.h buf_io_rec) */
 static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
 {
@@ -409,6 +449,8 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
     case BUF_IO_OPERATION_BEGIN:
         OTF2_EvtWriter_IoOperationBegin(w, NULL, t, r->handle, r->op, r->op_flags, r->requested,
                                         r->matching_id);
+        if (!(r->op_flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
+            io_open_push(s, r->handle, r->matching_id);
         break;
     case BUF_IO_OPERATION_ISSUED:
         OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->handle, r->matching_id);
@@ -418,6 +460,7 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
         break;
     case BUF_IO_OPERATION_CANCELLED:
         OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->handle, r->matching_id);
+        io_open_drop(s, r->handle, r->matching_id);
         break;
     case BUF_IO_CHANGE_STATUS_FLAGS:
         OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->handle, (uint32_t)r->status);
@@ -439,6 +482,7 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);
         OTF2_EvtWriter_IoOperationComplete(w, r->error ? s->attrs : NULL, t, r->handle,
                                            r->transferred, r->matching_id);
+        io_open_drop(s, r->handle, r->matching_id);
         break;
     }
 }
@@ -574,6 +618,10 @@ static uint64_t next_ts(evt_state *s, uint64_t want)
     return s->last;
 }
 
+/* I/O operations this process's trace cancelled at its locations' ends (write_epilogue), for
+ * MANIFEST.md */
+static uint64_t io_cancelled_at_end;
+
 /* After the buffer: the marker of a full buffer, leaves of calls still open, thread end. */
 static void write_epilogue(evt_state *s, const scorep_location *l, int exit_status)
 {
@@ -581,6 +629,20 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
     uint64_t close_ts = l->buffer.full ? l->buffer.full_ts : l->end_ts;
     if (l->buffer.full)
         OTF2_EvtWriter_MeasurementOnOff(s->w, NULL, next_ts(s, close_ts), OTF2_MEASUREMENT_OFF);
+    /* operations still in progress (innermost first) are cancelled before their calls leave:
+     * OTF2 documents Cancelled after Issued of non-blocking operations only, but it is its one
+     * record for an operation that never completed; a Complete would claim a result */
+    if (s->n_io_open)
+        scorep_verbose("location %" PRIu32 ": %" PRIu32
+                       " I/O operations still in progress at the end: IoOperationCancelled",
+                       l->id, s->n_io_open);
+    io_cancelled_at_end += s->n_io_open;
+    while (s->n_io_open > 0) {
+        s->n_io_open--;
+        OTF2_EvtWriter_IoOperationCancelled(s->w, NULL, next_ts(s, close_ts),
+                                            s->io_open[s->n_io_open].handle,
+                                            s->io_open[s->n_io_open].matching);
+    }
     while (s->depth > 0) {
         s->depth--;
         region_event(s, NULL, next_ts(s, close_ts), s->stack[s->depth], false);
@@ -601,6 +663,31 @@ static void replay_item(void *ctx, const buf_item *it)
 static uint64_t location_gid(const scorep_location *l, int rank, int size)
 {
     return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
+}
+
+/* The job's operations cancelled at the end (io_cancelled_at_end summed over the ranks) go
+ * to MANIFEST.md: the trace holds Cancelled records that the program never caused. */
+static void note_io_cancelled(const scorep_ipc *ipc, int rank, int size)
+{
+    uint64_t *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    uint64_t mine = io_cancelled_at_end, sum = 0;
+    io_cancelled_at_end = 0;
+    if (ipc->gather(&mine, sizeof mine, all, 0) != 0 || rank != 0 || !all) {
+        free(all);
+        return;
+    }
+    for (int r = 0; r < size; r++)
+        sum += all[r];
+    free(all);
+    if (!sum)
+        return;
+    char line[300];
+    snprintf(line, sizeof line,
+             "%" PRIu64 " blocking I/O operations were still in progress when the measurement "
+             "ended (a thread blocked in a read, a full buffer): the trace closes each with "
+             "IoOperationCancelled (docs/io.md)",
+             sum);
+    scorep_experiment_note(line);
 }
 
 /* cuda_win: the local id of the process's CUDA window (evt_state) */
@@ -648,6 +735,7 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
         write_epilogue(&s, l, exit_status);
     scorep_sampling_cursor_free(s.smp);
     free(s.stack);
+    free(s.io_open);
     free(s.mvals);
     free(s.mset);
     OTF2_AttributeList_Delete(s.attrs);
@@ -1714,6 +1802,7 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
         if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
             rc = -1;
     OTF2_Archive_CloseEvtFiles(a);
+    note_io_cancelled(ipc, rank, size); /* collective */
     if (strict_class.fallback)
         scorep_verbose("rank %d: some location's metric values did not fill the metric class "
                        "of the strictly synchronous metrics: written one Metric record per value",
