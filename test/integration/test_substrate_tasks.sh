@@ -66,6 +66,9 @@ plugin_tasks()
         sed 's/ task=0x[0-9a-f]*//; s/ metrics=0//'
 }
 
+# line_of NAME: the line of tasks.c's pragma marked /* NAME */
+line_of() { grep -n "/\* $1 \*/" "$top_srcdir/test/omp/tasks.c" | cut -d: -f1; }
+
 for rt in libgomp libomp; do
     scorep_cc --openmp-runtime=$rt gcc -fopenmp -O1 -o tasks_$rt "$top_srcdir/test/omp/tasks.c"
     run_app $rt env SCOREP_EXPERIMENT_DIRECTORY=$rt SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
@@ -85,10 +88,25 @@ for rt in libgomp libomp; do
     expect_eq "$(awk '$1 == "log" && $2 == "TASK_CREATE" { sub(/.* gen=/, ""); n[$0]++ } END { for (g in n) s += n[g] * g; print s }' "$f")" \
         "$(awk '$1 == "log" && $2 == "TASK_END" { sub(/.* gen=/, ""); sub(/ .*/, ""); n[$0]++ } END { for (g in n) s += n[g] * g; print s }' "$f")" \
         "$rt: the generations created are the ones that ended"
-    # the 4 task constructs' regions: the chain's (20), the parents' (10), the children's (20),
-    # the sleeper's (1)
-    expect_eq "$(awk '$1 == "log" && $2 == "TASK_BEGIN" { r = $0; sub(/.*region=/, "", r); n[r]++ } END { for (r in n) print (r ~ /^!\$omp task @tasks\.c:[0-9]+$/), n[r] }' "$f" | sort -k2n | tr '\n' ';')" \
-        "1 1;1 10;1 20;1 20;" "$rt: TASK_BEGIN names the task construct's region"
+    # the 4 task constructs' regions, by the lines of tasks.c's pragmas: the sleeper's (1),
+    # the chain's (20), the parents' (10), the children's (20). libomp (up to at least 14)
+    # gives a gcc program's task created inside a task that a thread runs in a barrier, now
+    # and then, a stale code pointer: the closing barrier's, at the parallel construct's line
+    # (seen: 2-4 of the 20 children in 3 of 8 loaded runs; its GOMP_task keeps a return
+    # address stored before). The trace has the same names (compared below); such children
+    # count as children here.
+    # Under libomp the sleeper is named by OMPT's code pointer, the return address of its
+    # GOMP_task call, which gcc's line table puts at the enclosing parallel's line; the
+    # GOMP_* wrappers on libgomp name it after the pragma (docs/openmp.md).
+    child_alias= sleeper=$(line_of SLEEP_TASK)
+    if [ $rt = libomp ]; then child_alias=$(line_of PAR) sleeper=$(line_of PAR_SLEEP); fi
+    expect_eq "$(awk -v alias="$child_alias" -v child="$(line_of CHILD)" '$1 == "log" && $2 == "TASK_BEGIN" {
+            r = $0; sub(/.*region=/, "", r)
+            if (alias != "" && r == "!$omp task @tasks.c:" alias) r = "!$omp task @tasks.c:" child
+            n[r]++ } END { for (r in n) print r, n[r] }' "$f" | sort | tr '\n' ';')" \
+        "$(printf '!$omp task @tasks.c:%s %s\n' "$sleeper" 1 "$(line_of CHAIN)" 20 \
+            "$(line_of PARENT)" 10 "$(line_of CHILD)" 20 | sort | tr '\n' ';')" \
+        "$rt: TASK_BEGIN names the task construct's region"
     expect_eq "$(awk '$1 == "log" && ($2 == "TASK_BEGIN" || $2 == "TASK_END") { k = $0; sub(/ metrics.*/, "", k); sub(/^log [A-Z_]* [0-9]* /, "", k); d[k] += $2 == "TASK_BEGIN" ? 1 : -1 } END { for (k in d) if (d[k]) n++; print n + 0 }' "$f")" 0 \
         "$rt: every task begun and ended on the same location with the same handle"
     n=0
