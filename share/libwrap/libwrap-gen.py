@@ -527,6 +527,17 @@ def gen_cxx_wrapper(i, d):
     return c
 
 
+def register_lines(name):
+    """The generated constructor that tells the runtime this wrapper is in the program
+    (SCOREP_LIBWRAP_ENABLE's check), in C and C++ alike."""
+    return ["/* tells the runtime that this wrapper is in the program (SCOREP_LIBWRAP_ENABLE's check) */",
+            "__attribute__((constructor)) static void lw_register(void)",
+            "{",
+            '    scorep_libwrap_register("%s");' % name,
+            "}",
+            ""]
+
+
 def load_library(a, default_cc, example):
     """What both languages start from: the filters, the libraries of --libs and their
     function symbols, and the Makefile's variadic settings."""
@@ -614,12 +625,7 @@ def main_cxx(a):
     c.append("};")
     c.append("}")
     c.append("")
-    c.append("/* tells the runtime that this wrapper is in the program (SCOREP_LIBWRAP_ENABLE's check) */")
-    c.append("__attribute__((constructor)) static void lw_register(void)")
-    c.append("{")
-    c.append('    scorep_libwrap_register("%s");' % name)
-    c.append("}")
-    c.append("")
+    c.extend(register_lines(name))
     for i, d in enumerate(wrapped):
         c.extend(gen_cxx_wrapper(i, d))
     with open(os.path.join(outdir, "scorep_libwrap_%s.cc" % name), "w") as fp:
@@ -738,12 +744,7 @@ def main():
     c.append("")
     c.append("#define LW_GROUP %s" % cstr(a.get("display-name", name)))
     c.append("")
-    c.append("/* tells the runtime that this wrapper is in the program (SCOREP_LIBWRAP_ENABLE's check) */")
-    c.append("__attribute__((constructor)) static void lw_register(void)")
-    c.append("{")
-    c.append('    scorep_libwrap_register("%s");' % name)
-    c.append("}")
-    c.append("")
+    c.extend(register_lines(name))
     for i, (fname, path, lineno, head, params, tail) in enumerate(wrapped):
         plist = split_params(params)
         # a variadic function of LIBWRAP_ELLIPSIS_MAPPING_SYMBOLS calls its va_list twin

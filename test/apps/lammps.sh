@@ -237,39 +237,7 @@ check_trace() {
     fi
 }
 
-# py_visits FILE: "RANK<TAB>THREAD<TAB>REGION<TAB>COUNT" of every region but the
-# measurement's own, read by test/tools/cube_values.py (a Cube4 reader written from the
-# format's description, not the runtime's code); threads, ranks and paradigms from anchor.xml
-py_visits() {
-    python3 "$top/test/tools/cube_values.py" "$1" visits >"$work/cv.txt"
-    python3 - "$1" "$work/cv.txt" <<'PY'
-import collections, gzip, sys, tarfile, xml.etree.ElementTree as ET
-a = tarfile.open(sys.argv[1]).extractfile('anchor.xml').read()
-root = ET.fromstring(gzip.decompress(a) if a[:2] == b'\x1f\x8b' else a)
-thread = {l.get('Id'): (g.findtext('rank'), l.findtext('name')) for g in root.iter('locationgroup')
-          for l in g.findall('location')}
-own = {r.findtext('name') for r in root.iter('region') if r.findtext('paradigm') == 'measurement'}
-n = collections.Counter()
-for line in open(sys.argv[2]):
-    path, loc, v = line.rstrip('\n').split('\t')
-    region = path.split('/')[-1]
-    if region not in own:
-        n[thread[loc] + (region,)] += int(float(v))
-for k, v in n.items():
-    if v:
-        print('\t'.join(k + (str(v),)))
-PY
-}
 
-# compare_visits NAME WHO FILE: FILE (sorted "RANK THREAD REGION COUNT") against the trace's
-compare_visits() {
-    local name=$1 who=$2 f=$3 x=$1.exp
-    if [ -s "$x.trace_visits" ] && cmp -s "$x.trace_visits" "$f"; then
-        ok "$name: visits per thread and region, profile ($who) = trace: $(wc -l <"$f") (thread, region) pairs, $(awk -F'\t' '{ s += $4 } END { print s }' "$f") visits, $(awk -F'\t' '$3 ~ /^MPI_/ { s += $4 } END { print s + 0 }' "$f") of MPI"
-    else
-        bad "$name: visits per thread and region, profile ($who) != trace: $(diff "$x.trace_visits" "$f" | head -n 6)"
-    fi
-}
 
 # ------------------------------------------------------------------ the runs
 configs=("lj 2 1 libgomp")
