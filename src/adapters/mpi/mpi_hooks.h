@@ -234,6 +234,8 @@ void scorep_mpi_post_win_lock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
 void scorep_mpi_post_win_flush_all(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_flush_local(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
+void scorep_mpi_post_win_flush_local_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_post(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
 void scorep_mpi_post_win_start(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
 void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win);
