@@ -5,7 +5,8 @@
 # plugins, with a plugin built here from Score-P's public headers only
 # (test/plugins/substrate_mpp.c: counts per type, every event logged with its arguments,
 # handles checked against new_definition_handle). Real runs: test/mpi/rma.c under mpirun
-# with 3 ranks, test/programs/substrate_nbc.c with 3 ranks, test/shmem/shmem_rma.c under
+# with 3 ranks, test/mpi/rma_remote.c (remote completions) with 2, test/programs/substrate_nbc.c
+# with 3 ranks, test/shmem/shmem_rma.c and shmem_waits.c (RMA_TRY_LOCK, RMA_WAIT_CHANGE) under
 # oshrun with 2 PEs, all traced: the counts per rank are those of the programs' design, and
 # each rank's events (timestamps, ranks, bytes, matching ids, lock ids, operation, atomic
 # and sync types, roots, levels, request ids) are exactly the trace's records (otf2-print).

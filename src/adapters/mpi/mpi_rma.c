@@ -273,8 +273,9 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, int target, uint
 }
 
 /* Score-P's request completion: the local completion unless a synchronisation recorded it,
- * and an MPI_Rget's remote one (unless closed) */
-void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
+ * and an MPI_Rget's remote one (unless closed). events false: the state only (the request
+ * was created while not recording; its window's entry must go all the same). */
+void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bool events)
 {
     scorep_mpi_win *w = scorep_mpi_win_get(r->rma_win);
     ptrdiff_t i = -1;
@@ -284,10 +285,12 @@ void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
         if (i >= 0) {
             scorep_mpi_rma_rreq *e = &w->rreqs[i];
             if (!e->local_done) {
-                scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
+                if (events)
+                    scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
                 e->local_done = 1;
                 if (!e->closed && e->combined) {
-                    scorep_event_rma_op_complete_remote(f->l, r->win, r->matching_id);
+                    if (events)
+                        scorep_event_rma_op_complete_remote(f->l, r->win, r->matching_id);
                     e->closed = 1;
                 }
             }
@@ -296,7 +299,7 @@ void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
         }
         pthread_mutex_unlock(&w->lock);
     }
-    if (i < 0) /* not tracked (no memory, or its window is gone) */
+    if (i < 0 && events) /* not tracked (no memory, or its window is gone) */
         scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
 }
 
