@@ -397,6 +397,15 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     case BUF_RMA_SYNC:
         OTF2_EvtWriter_RmaSync(w, NULL, t, r->comm, r->peer, r->tag);
         break;
+    case BUF_RMA_TRY_LOCK:
+        OTF2_EvtWriter_RmaTryLock(w, NULL, t, r->comm, r->peer, r->request, r->tag);
+        break;
+    case BUF_RMA_WAIT_CHANGE:
+        OTF2_EvtWriter_RmaWaitChange(w, NULL, t, r->comm);
+        break;
+    case BUF_RMA_OP_COMPLETE_REMOTE:
+        OTF2_EvtWriter_RmaOpCompleteRemote(w, NULL, t, r->comm, r->request);
+        break;
     }
 }
 
