@@ -12,17 +12,26 @@
  *                      fill a small SCOREP_TOTAL_MEMORY), then completes B (aio_suspend,
  *                      aio_return: its completion falls into the full buffer) and issues E,
  *                      another read of the file never asked ("E addr" too)
+ *   io_cancel_nb threads  requests that cross threads (locations): a helper thread issues F
+ *                      (never asked) and G, then completes H, which main issued before
+ *                      starting it; main completes G after joining the helper. Only F is
+ *                      never completed ("F addr G addr H addr")
  * Built with -DIO_CANCEL_NB_MPI (an MPI program, every rank): MPI_File_open of a shared file,
  * MPI_File_iwrite_at of 8 bytes completed by MPI_Wait, then another MPI_File_iwrite_at whose
  * request the program frees while active (MPI_Request_free: permitted; the program never
- * learns when it completed), MPI_File_close, MPI_Finalize. The file holds 16 bytes per rank
+ * learns from MPI when it completed: it reads the file back through a POSIX descriptor until
+ * the bytes are there, as the standard suggests for freed requests, so that MPI_File_close
+ * finds nothing outstanding), MPI_File_close, MPI_Finalize. The file holds 16 bytes per rank
  * (its own printed line says "rank R offsets O1 O2"). */
 #ifdef IO_CANCEL_NB_MPI
+#include <fcntl.h>
 #include <mpi.h>
+#include <time.h>
 #else
 #include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #endif
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +61,18 @@ int main(int argc, char **argv)
     MPI_Wait(&req, &st);
     MPI_File_iwrite_at(fh, o2, freed, 8, MPI_BYTE, &req);
     MPI_Request_free(&req); /* abandoned: never waited for */
+    int fd = open("nb.dat", O_RDONLY), arrived = 0;
+    for (int i = 0; fd >= 0 && i < 4000 && !arrived; i++) { /* at most 20 s */
+        char back[8];
+        arrived = pread(fd, back, 8, o2) == 8 && memcmp(back, freed, 8) == 0;
+        if (!arrived)
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
+    if (!arrived) {
+        fprintf(stderr, "rank %d: the freed write did not arrive\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    close(fd);
     printf("rank %d offsets %lld %lld\n", rank, (long long)o1, (long long)o2);
     fflush(stdout);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -79,6 +100,37 @@ static void wait_for(struct aiocb *cb)
         aio_suspend(list, 1, NULL);
 }
 
+static struct aiocb f, g, h;
+
+static void *helper(void *arg)
+{
+    (void)arg;
+    if (aio_read(&f) != 0 || aio_read(&g) != 0)
+        perror("aio_read F or G");
+    wait_for(&h);
+    if (aio_return(&h) != 8)
+        fprintf(stderr, "H did not read 8 bytes\n");
+    return NULL;
+}
+
+static int threads(int fd)
+{
+    read_req(&f, fd, buf[0]);
+    read_req(&g, fd, buf[1]);
+    read_req(&h, fd, buf[2]);
+    if (aio_read(&h) != 0)
+        return perror("aio_read H"), 1;
+    pthread_t t;
+    if (pthread_create(&t, NULL, helper, NULL) != 0 || pthread_join(t, NULL) != 0)
+        return fprintf(stderr, "the helper thread failed\n"), 1;
+    wait_for(&g);
+    if (aio_return(&g) != 8)
+        return fprintf(stderr, "G did not read 8 bytes\n"), 1;
+    printf("F %lu G %lu H %lu\n", (unsigned long)(uintptr_t)&f, (unsigned long)(uintptr_t)&g,
+           (unsigned long)(uintptr_t)&h);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int full = argc > 1 && strcmp(argv[1], "full") == 0;
@@ -90,6 +142,8 @@ int main(int argc, char **argv)
         perror("io_cancel_nb: set-up");
         return 1;
     }
+    if (argc > 1 && strcmp(argv[1], "threads") == 0)
+        return threads(fd);
     read_req(&a, fd, buf[0]);
     if (aio_read(&a) != 0)
         return perror("aio_read A"), 1;
