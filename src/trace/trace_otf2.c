@@ -553,15 +553,14 @@ static void nb_distribute(evt_state **states, uint32_t n_states)
         nb_entry *e = &nb_tab.e[i];
         for (int64_t k = 0; k < e->balance && e->loc < n_states && states[e->loc]; k++) {
             evt_state *s = states[e->loc];
-            if (pending_push(&s->nb_open, &s->n_nb_open, &s->cap_nb_open, e->handle,
-                             e->matching, e->begin) != 0)
+            if (pending_push(&s->nb_open, &s->n_nb_open, &s->cap_nb_open, e->handle, e->matching,
+                             e->begin) != 0)
                 break;
         }
     }
     for (uint32_t i = 0; i < n_states; i++)
         if (states[i] && states[i]->n_nb_open > 1)
-            qsort(states[i]->nb_open, states[i]->n_nb_open, sizeof *states[i]->nb_open,
-                  cmp_begin);
+            qsort(states[i]->nb_open, states[i]->n_nb_open, sizeof *states[i]->nb_open, cmp_begin);
     free(nb_tab.e);
     nb_tab.e = NULL;
     nb_tab.cap = nb_tab.n = 0;
@@ -882,12 +881,13 @@ static int write_location(loc_writing *lw, OTF2_Archive *a, const scorep_locatio
                           uint32_t cuda_win, uint32_t index)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    lw->s = (evt_state){.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                        .attrs = OTF2_AttributeList_New(),
-                        .thread_comm = scorep_defs_comm_count(),
-                        .cuda_win = cuda_win,
-                        .enter_attrs = OTF2_AttributeList_New(),
-                        .index = index};
+    lw->s =
+        (evt_state){.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
+                    .attrs = OTF2_AttributeList_New(),
+                    .thread_comm = scorep_defs_comm_count(),
+                    .cuda_win = cuda_win,
+                    .enter_attrs = OTF2_AttributeList_New(),
+                    .index = index};
     evt_state *s = &lw->s;
     if (strict_class.n) {
         s->mvals = calloc(strict_class.n, sizeof *s->mvals);
@@ -931,9 +931,8 @@ static int finish_location(loc_writing *lw, OTF2_Archive *a, const scorep_locati
     OTF2_EvtWriter_GetNumberOfEvents(s->w, n_events);
     OTF2_EvtWriter *w = s->w;
     state_free(s);
-    return OTF2_Archive_CloseEvtWriter(a, w) == OTF2_SUCCESS && lw->merged && lw->spilled == 0
-               ? 0
-               : -1;
+    return OTF2_Archive_CloseEvtWriter(a, w) == OTF2_SUCCESS && lw->merged && lw->spilled == 0 ? 0
+                                                                                               : -1;
 }
 
 /* ------------------------------------------------------------- definitions */

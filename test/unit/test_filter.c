@@ -414,9 +414,10 @@ static void test_symbol_only_job(tally *t)
         snprintf(text + strlen(text), sizeof text - strlen(text), "  EXCLUDE pad_%d\n", i);
     strcat(text, "  INCLUDE ml_div\n" /* 71: a symbol on rank 1, in the third word */
                  "SCOREP_REGION_NAMES_END\n");
-    scorep_filter *r0 = parsed(text), *r1 = parsed(text), *other = parsed("SCOREP_REGION_NAMES_BEGIN\n"
-                                                                         "  EXCLUDE ml_add\n"
-                                                                         "SCOREP_REGION_NAMES_END\n");
+    scorep_filter *r0 = parsed(text), *r1 = parsed(text),
+                  *other = parsed("SCOREP_REGION_NAMES_BEGIN\n"
+                                  "  EXCLUDE ml_add\n"
+                                  "SCOREP_REGION_NAMES_END\n");
     uint64_t fp0, fp1, fpo;
     size_t n = scorep_filter_rule_words(r0, &fp0);
     CHECK(t, n == 3 && scorep_filter_rule_words(r1, &fp1) == 3 && fp0 == fp1);
