@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_mpi_rma_remote.sh: where the completions of request-based RMA operations are recorded,
-# as Score-P's MPI adapter records them (scorep_mpi_rma_request.c): test/mpi/rma_remote.c
+# as Score-P's MPI adapter records them (its RMA request tracking): test/mpi/rma_remote.c
 # under scorep-run with 2 ranks, traced, read with otf2-print. Per rank, in order, with the
 # call each record is in and the operation it completes (matching id): A: MPI_Rput, local
 # completion (RmaOpCompleteNonBlocking) in the MPI_Test that completed it, remote completion

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_shmem_waits.sh: the RMA events of a contended lock and of point-to-point waits, as
-# Score-P's SHMEM adapter records them (SCOREP_Shmem_Lock.c, SCOREP_Shmem_Sync.c):
+# Score-P's SHMEM adapter records them (its lock and wait wrappers):
 # test/shmem/shmem_waits.c linked with `scorep-cc oshcc`, 2 PEs under oshrun, traced, read
 # with otf2-print. Per PE, in order, with the call each record is in: a shmem_test_lock that
 # fails is an RmaTryLock (PE 0: 5, PE 1 holding the lock), a successful one an
