@@ -18,7 +18,7 @@
 #         location 1, none for G or H
 #   mpi   2 ranks, each an MPI_File_iwrite_at waited for and one whose request it frees
 #         while active (MPI_Request_free): one cancel per rank on its MPI-IO handle, with the
-#         freed write's matching id, none for the waited one; the file holds what both wrote
+#         freed write's matching id, none for the waited one; the file holds the waited writes
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
 
@@ -151,7 +151,9 @@ else
     expect_eq "$(cat mpi/status)" 0 "mpi: exit status"
     expect_eq "$(sort mpi/app.out)" "rank 0 offsets 0 8
 rank 1 offsets 16 24" "mpi: the ranks' lines"
-    expect_eq "$(cat mpi/nb.dat)" "aaaaaaaaAAAAAAAAbbbbbbbbBBBBBBBB" "mpi: the file (the program saw the freed write arrive)"
+    # (not the file's content: Open MPI may never carry out a freed write, test/programs/io_cancel_nb.c)
+    expect_eq "$(head -c 8 mpi/nb.dat; tail -c +17 mpi/nb.dat | head -c 8)" "aaaaaaaabbbbbbbb" \
+        "mpi: the waited-for writes in the file"
     # per rank (location = rank) on the MPI-IO handle: "LOC BEGINS COMPLETES CANCELS OK", OK
     # 1 when the cancel's matching id is that of the rank's second Begin
     trace_defs mpi/exp >mpi.defs

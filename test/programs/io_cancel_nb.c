@@ -19,10 +19,9 @@
  * Built with -DIO_CANCEL_NB_MPI (an MPI program, every rank): MPI_File_open of a shared file,
  * MPI_File_iwrite_at of 8 bytes completed by MPI_Wait, then another MPI_File_iwrite_at whose
  * request the program frees while active (MPI_Request_free: permitted; the program never
- * learns from MPI when it completed: it reads the file back through a POSIX descriptor until
- * the bytes are there, as the standard suggests for freed requests, so that MPI_File_close
- * finds nothing outstanding), MPI_File_close, MPI_Finalize. The file holds 16 bytes per rank
- * (its own printed line says "rank R offsets O1 O2"). */
+ * learns from MPI whether it completed, and Open MPI may never carry it out), MPI_File_close,
+ * MPI_Finalize. The waited-for write is in the file (its own printed line says
+ * "rank R offsets O1 O2"). */
 #ifdef IO_CANCEL_NB_MPI
 #include <fcntl.h>
 #include <mpi.h>
@@ -61,18 +60,9 @@ int main(int argc, char **argv)
     MPI_Wait(&req, &st);
     MPI_File_iwrite_at(fh, o2, freed, 8, MPI_BYTE, &req);
     MPI_Request_free(&req); /* abandoned: never waited for */
-    int fd = open("nb.dat", O_RDONLY), arrived = 0;
-    for (int i = 0; fd >= 0 && i < 4000 && !arrived; i++) { /* at most 20 s */
-        char back[8];
-        arrived = pread(fd, back, 8, o2) == 8 && memcmp(back, freed, 8) == 0;
-        if (!arrived)
-            nanosleep(&(struct timespec){0, 5000000}, NULL);
-    }
-    if (!arrived) {
-        fprintf(stderr, "rank %d: the freed write did not arrive\n", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    close(fd);
+    /* Whether and when Open MPI's ompio carries out a freed write is its own business: in
+     * a plain run (no measurement) under load it had not arrived after 20 s in 3 of 6 runs,
+     * with MPI calls driving progress meanwhile; so nothing here waits for it */
     printf("rank %d offsets %lld %lld\n", rank, (long long)o1, (long long)o2);
     fflush(stdout);
     MPI_Barrier(MPI_COMM_WORLD);
