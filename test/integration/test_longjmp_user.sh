@@ -6,7 +6,9 @@
 # test/programs/longjmp_user.c, with gcc's and clang's -finstrument-functions and with user
 # regions only; profile and trace. Expected: the call paths with their visits and the
 # Enter/Leave order as the program's comments derive them; the gcc profile also read by
-# CubeLib's cube_dump where CUBELIB_DUMP names one (or one is on PATH).
+# CubeLib's cube_dump where CUBELIB_DUMP names one (or one is on PATH). And a C++ catch in the
+# function of a SCOREP_USER_REGION object (test/programs/longjmp_user_catch.cc, g++ and
+# clang++, -O0 and -O2) keeps the region.
 . "$top_srcdir/test/integration/lib.sh"
 CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
 SRC=$PROGRAMS/longjmp_user.c
@@ -88,6 +90,22 @@ if command -v clang >/dev/null 2>&1; then
 else
     skip_part clang
 fi
+
+part "C++: a catch in the function of a SCOREP_USER_REGION object keeps its region"
+# the object's constructor is always inlined, also at -O0: its begin records the function's
+# frame, where the handler lands (__cxa_begin_catch's walk leaves strictly lower ones)
+for cxx in g++ clang++; do
+    command -v $cxx >/dev/null 2>&1 || { skip_part $cxx; continue; }
+    for o in -O0 -O2; do
+        e=catch_$(echo $cxx | tr + x)$o
+        scorep_cc --user --nocompiler $cxx $o -o $e.x "$PROGRAMS/longjmp_user_catch.cc"
+        run_app $e env SCOREP_ENABLE_PROFILING=true SCOREP_EXPERIMENT_DIRECTORY=$e ./$e.x
+        expect_eq "$status $(cat $e.out)" "0 done 1" "$e: exit status and output"
+        expect_eq "$(profile_dump $e -m visits | awk -F'\t' '$2 != "." {
+                split($4, kv, "="); print $2 "=" kv[2] }' | sort | tr '\n' ' ')" \
+            "catcher/after=1 catcher/thrower=1 catcher=1 " "$e: profile: after under catcher"
+    done
+done
 
 if [ -n "$CUBELIB_DUMP" ]; then
     part "CubeLib's reading of the profile"
