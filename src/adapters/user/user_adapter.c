@@ -153,13 +153,22 @@ void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
  * Fortran adapter aborts the program then; this runtime says so once and records nothing for it. */
-API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline, cold)) void enter_uninitialised(void)
 {
     static int said;
-    if (!h && scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    if (scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
         scorep_warn("SCOREP_USER_REGION_ENTER on a region handle that was never initialised: "
                     "use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region "
                     "is not recorded");
+}
+
+API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+{
+    /* the warning out of line: the enter stays a leaf that keeps nothing in saved registers */
+    if (__builtin_expect(!h, 0)) {
+        enter_uninitialised();
+        return;
+    }
     region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
 }
 
