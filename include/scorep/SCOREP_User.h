@@ -35,9 +35,11 @@
     SCOREP_User_RegionInit(&handle, &SCOREP_User_LastFileName, &SCOREP_User_LastFileHandle, name,  \
                            type, __FILE__, __LINE__);
 #define SCOREP_USER_REGION_ENTER(handle) SCOREP_User_RegionEnter(handle);
+/* scorep-rt's begin (Score-P's SCOREP_User_RegionBegin less its two unused caches): five
+ * arguments, all in registers, so that the runtime knows the frame the region is begun in
+ * (a longjmp out of it leaves the region: docs/design.md, "Jumps out of calls") */
 #define SCOREP_USER_REGION_BEGIN(handle, name, type)                                               \
-    SCOREP_User_RegionBegin(&handle, &SCOREP_User_LastFileName, &SCOREP_User_LastFileHandle, name, \
-                            type, __FILE__, __LINE__);
+    scorep_rt_user_region_begin(&handle, name, type, __FILE__, __LINE__);
 #define SCOREP_USER_REGION_END(handle) SCOREP_User_RegionEnd(handle);
 /* As in Score-P, regions by name carry no source location (file "" and line 0). */
 #define SCOREP_USER_REGION_BY_NAME_BEGIN(name, type)                                               \
@@ -45,9 +47,8 @@
 #define SCOREP_USER_REGION_BY_NAME_END(name) SCOREP_User_RegionByNameEnd(name);
 #define SCOREP_USER_FUNC_BEGIN()                                                                   \
     static SCOREP_User_RegionHandle scorep_user_func_handle = SCOREP_USER_INVALID_REGION;          \
-    SCOREP_User_RegionBegin(&scorep_user_func_handle, &SCOREP_User_LastFileName,                   \
-                            &SCOREP_User_LastFileHandle, SCOREP_USER_FUNCTION_NAME,                \
-                            SCOREP_USER_REGION_TYPE_FUNCTION, __FILE__, __LINE__);
+    scorep_rt_user_region_begin(&scorep_user_func_handle, SCOREP_USER_FUNCTION_NAME,               \
+                                SCOREP_USER_REGION_TYPE_FUNCTION, __FILE__, __LINE__);
 #define SCOREP_USER_FUNC_END() SCOREP_User_RegionEnd(scorep_user_func_handle);
 
 /* ---- online-access phases (recorded as plain user regions: no online access here) */

@@ -25,6 +25,11 @@ void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **last
                              SCOREP_SourceFileHandle *lastFile, const char *name,
                              const SCOREP_User_RegionType regionType, const char *fileName,
                              const uint32_t lineNo);
+/* SCOREP_User_RegionBegin with no stack arguments (the macros' call): the begin's caller is
+ * then known to the byte (docs/design.md, "Jumps out of calls") */
+void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const char *name,
+                                 const SCOREP_User_RegionType regionType, const char *fileName,
+                                 const uint32_t lineNo);
 void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle handle);
 void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
                                    const char *fileName, const uint32_t lineNo);
@@ -77,13 +82,17 @@ bool SCOREP_User_RecordingEnabled(void);
 class SCOREP_User_RegionClass
 {
   public:
-    SCOREP_User_RegionClass(SCOREP_User_RegionHandle *regionHandle, const char *regionName,
+    /* always inlined (also at -O0): the begin then records the stack pointer of the
+     * function the region is in, so that a handler in that function (a catch) does not take
+     * the region for one begun in a frame it unwound (docs/design.md, "Jumps out of calls") */
+    __attribute__((always_inline)) SCOREP_User_RegionClass(SCOREP_User_RegionHandle *regionHandle, const char *regionName,
                             const SCOREP_User_RegionType regionType, const char **lastFileName,
                             SCOREP_SourceFileHandle *lastFileHandle, const char *fileName,
                             const uint32_t lineNo)
     {
-        SCOREP_User_RegionBegin(regionHandle, lastFileName, lastFileHandle, regionName, regionType,
-                                fileName, lineNo);
+        (void)lastFileName;
+        (void)lastFileHandle;
+        scorep_rt_user_region_begin(regionHandle, regionName, regionType, fileName, lineNo);
         region_handle = *regionHandle;
     }
     ~SCOREP_User_RegionClass()

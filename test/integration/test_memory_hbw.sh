@@ -9,7 +9,8 @@
 # trace (otf2-print); the same on a machine with high-bandwidth memory (hbw_check_available
 # 0) and without (HBW_POLICY_PREFERRED falls back to ordinary memory): both paths run
 # everywhere, the HBM one with MEMKIND_HBW_NODES=0 (memkind takes node 0 for HBM). A program
-# without memkind does not load it.
+# without memkind does not load it. A program linked with the static libmemkind.a (by path or
+# -Wl,-Bstatic -lmemkind): the same records through scorep-cc's link-time wrapping.
 . "$top_srcdir/test/integration/lib.sh"
 
 if ! printf '#include <hbwmalloc.h>\nint main(void) { return hbw_check_available() < 0; }\n' |
@@ -105,6 +106,36 @@ gcc -O1 -finstrument-functions -o hbw_fi "$PROGRAMS/hbw_alloc.c" -lmemkind || fa
 run_app run env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_MEMORY_RECORDING=true \
     SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=run "$top_builddir/scorep-run" --memory ./hbw_fi
 check run
+
+# ---- memkind's static library (a path to libmemkind.a, or -lmemkind after -Wl,-Bstatic): the
+# executable defines hbw_* itself, so scorep-cc wraps the program's calls at link time
+# (-Wl,--wrap=hbw_*, libscorep-rt-hbw-wrap.a): the same records as with the shared library
+mk_a=$(gcc -print-file-name=libmemkind.a)
+# what libmemkind.a needs (pkg-config --static --libs memkind); Debian ships no libdaxctl.so
+mk_deps="-lnuma -lpthread -ldl -lhwloc -l:libdaxctl.so.1"
+if [ -f "$mk_a" ]; then
+    part "static libmemkind.a: the program's hbw_* calls wrapped at link time"
+    scorep_cc gcc -O1 -o hbw_static "$PROGRAMS/hbw_alloc.c" "$mk_a" $mk_deps
+    scorep_cc gcc -O1 -o hbw_bstatic "$PROGRAMS/hbw_alloc.c" -Wl,--push-state,-Bstatic -lmemkind \
+        -Wl,--pop-state $mk_deps
+    for b in hbw_static hbw_bstatic; do
+        expect_eq "$(readelf -d $b | awk '/NEEDED/ && /libmemkind/' | wc -l | tr -d ' ')" 0 \
+            "$b: libmemkind linked statically"
+        expect_eq "$(nm $b | awk '$2 == "T" && ($3 == "hbw_malloc" || $3 == "__wrap_hbw_free") { print $3 }' |
+            sort | tr '\n' ' ')" "__wrap_hbw_free hbw_malloc " \
+            "$b: memkind's hbw_malloc in the executable, the program's calls wrapped"
+        run_app ${b}_exp env SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \
+            SCOREP_EXPERIMENT_DIRECTORY=${b}_exp ./$b
+        check ${b}_exp
+    done
+    # -lmemkind after a -Bstatic that was popped again is the shared library: not wrapped
+    scorep_cc gcc -O1 -o hbw_popped "$PROGRAMS/hbw_alloc.c" -Wl,--push-state,-Bstatic \
+        -Wl,--pop-state -lmemkind
+    expect_eq "$(nm hbw_popped | awk '$3 ~ /^__wrap_hbw_/' | wc -l | tr -d ' ')" 0 \
+        "-Bstatic popped before -lmemkind: the shared library, no wrappers"
+else
+    skip_part_here "static libmemkind.a" "libmemkind-dev of this system ships no libmemkind.a"
+fi
 
 # ---- a program without memkind: the adapter (which defines hbw_*) does not load libmemkind
 printf '#include <stdlib.h>\nint main(void) { free(malloc(10)); return 0; }\n' >nomk.c

@@ -6,7 +6,11 @@
  * count in the process's heap). Defined here, they interpose libmemkind's when the adapter
  * comes first (scorep-run preloads it; scorep-cc links it before a -lmemkind of the
  * command). The real functions are looked up with dlsym, so neither the adapter nor the
- * runtime depends on libmemkind: a program without it never calls these. */
+ * runtime depends on libmemkind: a program without it never calls these. A program linked
+ * with the static libmemkind.a defines hbw_* itself: scorep-cc wraps its calls then
+ * (-Wl,--wrap=hbw_*, memory_hbw_wrap.c), which come to the scorep_memory_hbw_*_with
+ * functions below with memkind's own function. */
+#include "adapters/memory/memory_hbw_wrap.h"
 #include "adapters/memory/memory_wrappers.h"
 #include "base/log.h"
 
@@ -58,21 +62,21 @@ static __attribute__((noinline)) void *hbw_malloc_slow(hbw_malloc_fn fn, size_t 
     return p;
 }
 
-void *hbw_malloc(size_t n)
+static inline __attribute__((always_inline)) void *malloc_with(hbw_malloc_fn fn, size_t n,
+                                                                const void *caller)
 {
-    hbw_malloc_fn fn = (hbw_malloc_fn)real(MEM_HBW_MALLOC);
     if (__builtin_expect(!fn, 0)) {
         errno = ENOSYS;
         return NULL;
     }
     if (__builtin_expect(!scorep_mem_maybe(), 1))
         return fn(n);
-    return hbw_malloc_slow(fn, n, CALLER);
+    return hbw_malloc_slow(fn, n, caller);
 }
 
-void *hbw_calloc(size_t n, size_t size)
+static inline __attribute__((always_inline)) void *calloc_with(hbw_calloc_fn fn, size_t n,
+                                                                size_t size, const void *caller)
 {
-    hbw_calloc_fn fn = (hbw_calloc_fn)real(MEM_HBW_CALLOC);
     if (!fn) {
         errno = ENOSYS;
         return NULL;
@@ -81,23 +85,23 @@ void *hbw_calloc(size_t n, size_t size)
     uint64_t bytes = (uint64_t)n * size;
     scorep_mem_call c;
     if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_CALLOC, CALLER, MEM_IN_SIZE, bytes, NULL))
+        !scorep_mem_enter(&c, MEM_HBW_CALLOC, caller, MEM_IN_SIZE, bytes, NULL))
         return fn(n, size);
     void *p = fn(n, size);
     scorep_mem_allocated(&c, p, bytes);
     return p;
 }
 
-void *hbw_realloc(void *old, size_t n)
+static inline __attribute__((always_inline)) void *realloc_with(hbw_realloc_fn fn, void *old,
+                                                                 size_t n, const void *caller)
 {
-    hbw_realloc_fn fn = (hbw_realloc_fn)real(MEM_HBW_REALLOC);
     if (!fn) {
         errno = ENOSYS;
         return NULL;
     }
     scorep_mem_call c;
     if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_REALLOC, CALLER, MEM_IN_SIZE | MEM_IN_ADDR, n, old)) {
+        !scorep_mem_enter(&c, MEM_HBW_REALLOC, caller, MEM_IN_SIZE | MEM_IN_ADDR, n, old)) {
         scorep_mem_forget_unrecorded(old);
         return fn(old, n);
     }
@@ -121,6 +125,75 @@ static __attribute__((noinline)) void hbw_free_slow(hbw_free_fn fn, void *p, con
     scorep_mem_leave(&c);
 }
 
+static inline __attribute__((always_inline)) void free_with(hbw_free_fn fn, void *p,
+                                                             const void *caller)
+{
+    if (__builtin_expect(!fn, 0))
+        return; /* nothing can have come from a memkind that is not there */
+    if (__builtin_expect(!scorep_mem_maybe(), 1)) {
+        scorep_mem_forget_unrecorded(p);
+        fn(p);
+        return;
+    }
+    hbw_free_slow(fn, p, caller);
+}
+
+static inline __attribute__((always_inline)) int memalign_with(hbw_memalign_fn fn, void **out,
+                                                                size_t align, size_t n,
+                                                                const void *caller)
+{
+    if (!fn)
+        return ENOSYS;
+    scorep_mem_call c;
+    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
+        !scorep_mem_enter(&c, MEM_HBW_POSIX_MEMALIGN, caller, MEM_IN_SIZE, n, NULL))
+        return fn(out, align, n);
+    int rc = fn(out, align, n);
+    scorep_mem_allocated(&c, rc == 0 ? *out : NULL, n); /* *out is unchanged on failure */
+    return rc;
+}
+
+static inline __attribute__((always_inline)) int
+memalign_psize_with(hbw_memalign_psize_fn fn, void **out, size_t align, size_t n, int pagesize,
+                    const void *caller)
+{
+    if (!fn)
+        return ENOSYS;
+    scorep_mem_call c;
+    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
+        !scorep_mem_enter(&c, MEM_HBW_POSIX_MEMALIGN_PSIZE, caller, MEM_IN_SIZE, n, NULL))
+        return fn(out, align, n, pagesize);
+    int rc = fn(out, align, n, pagesize);
+    scorep_mem_allocated(&c, rc == 0 ? *out : NULL, n);
+    return rc;
+}
+
+/* the interposing definitions: memkind's shared library's functions (dlsym). hbw_malloc and
+ * hbw_free spell their forwarding out: the return address read only on the recording path,
+ * they stay a few loads, compares and a tail call (with malloc_with GCC keeps it in a saved
+ * register across the cold resolve, a push, a pop and a frame more per call). */
+void *hbw_malloc(size_t n)
+{
+    hbw_malloc_fn fn = (hbw_malloc_fn)real(MEM_HBW_MALLOC);
+    if (__builtin_expect(!fn, 0)) {
+        errno = ENOSYS;
+        return NULL;
+    }
+    if (__builtin_expect(!scorep_mem_maybe(), 1))
+        return fn(n);
+    return hbw_malloc_slow(fn, n, CALLER);
+}
+
+void *hbw_calloc(size_t n, size_t size)
+{
+    return calloc_with((hbw_calloc_fn)real(MEM_HBW_CALLOC), n, size, CALLER);
+}
+
+void *hbw_realloc(void *old, size_t n)
+{
+    return realloc_with((hbw_realloc_fn)real(MEM_HBW_REALLOC), old, n, CALLER);
+}
+
 void hbw_free(void *p)
 {
     hbw_free_fn fn = (hbw_free_fn)real(MEM_HBW_FREE);
@@ -136,28 +209,48 @@ void hbw_free(void *p)
 
 int hbw_posix_memalign(void **out, size_t align, size_t n)
 {
-    hbw_memalign_fn fn = (hbw_memalign_fn)real(MEM_HBW_POSIX_MEMALIGN);
-    if (!fn)
-        return ENOSYS;
-    scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_POSIX_MEMALIGN, CALLER, MEM_IN_SIZE, n, NULL))
-        return fn(out, align, n);
-    int rc = fn(out, align, n);
-    scorep_mem_allocated(&c, rc == 0 ? *out : NULL, n); /* *out is unchanged on failure */
-    return rc;
+    return memalign_with((hbw_memalign_fn)real(MEM_HBW_POSIX_MEMALIGN), out, align, n, CALLER);
 }
 
 int hbw_posix_memalign_psize(void **out, size_t align, size_t n, int pagesize)
 {
-    hbw_memalign_psize_fn fn = (hbw_memalign_psize_fn)real(MEM_HBW_POSIX_MEMALIGN_PSIZE);
-    if (!fn)
-        return ENOSYS;
-    scorep_mem_call c;
-    if (__builtin_expect(!scorep_mem_maybe(), 1) ||
-        !scorep_mem_enter(&c, MEM_HBW_POSIX_MEMALIGN_PSIZE, CALLER, MEM_IN_SIZE, n, NULL))
-        return fn(out, align, n, pagesize);
-    int rc = fn(out, align, n, pagesize);
-    scorep_mem_allocated(&c, rc == 0 ? *out : NULL, n);
-    return rc;
+    return memalign_psize_with((hbw_memalign_psize_fn)real(MEM_HBW_POSIX_MEMALIGN_PSIZE), out,
+                               align, n, pagesize, CALLER);
+}
+
+/* the wrapped calls of a program with the static libmemkind.a (memory_hbw_wrap.c): its own
+ * memkind functions, the caller the program's */
+void *scorep_memory_hbw_malloc_with(void *(*fn)(size_t), size_t n, const void *caller)
+{
+    return malloc_with(fn, n, caller);
+}
+
+void *scorep_memory_hbw_calloc_with(void *(*fn)(size_t, size_t), size_t n, size_t size,
+                                    const void *caller)
+{
+    return calloc_with(fn, n, size, caller);
+}
+
+void *scorep_memory_hbw_realloc_with(void *(*fn)(void *, size_t), void *old, size_t n,
+                                     const void *caller)
+{
+    return realloc_with(fn, old, n, caller);
+}
+
+void scorep_memory_hbw_free_with(void (*fn)(void *), void *p, const void *caller)
+{
+    free_with(fn, p, caller);
+}
+
+int scorep_memory_hbw_posix_memalign_with(int (*fn)(void **, size_t, size_t), void **out,
+                                          size_t align, size_t n, const void *caller)
+{
+    return memalign_with(fn, out, align, n, caller);
+}
+
+int scorep_memory_hbw_posix_memalign_psize_with(int (*fn)(void **, size_t, size_t, int),
+                                                void **out, size_t align, size_t n, int pagesize,
+                                                const void *caller)
+{
+    return memalign_psize_with(fn, out, align, n, pagesize, caller);
 }

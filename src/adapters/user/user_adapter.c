@@ -96,7 +96,8 @@ static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_Regi
 }
 
 /* tail calls only, so that neither these nor the API functions save registers for them */
-static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHandle h,
+                                                    uintptr_t sp)
 {
     scorep_location *l;
     if (!h)
@@ -104,7 +105,7 @@ static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHand
     if (h->kind != SCOREP_USER_PLAIN)
         enter_special(h);
     else if ((l = scorep_location_slow()))
-        scorep_event_enter_general(l, h->region, 0); /* a thread's first event */
+        scorep_event_enter_general(l, h->region, sp); /* a thread's first event */
 }
 
 static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHandle h,
@@ -114,30 +115,61 @@ static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHand
         leave_special(h, l);
 }
 
-static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h)
+/* sp: where the region was begun, the stack pointer of the program's function that called
+ * the API (the API function's CFA, as the compiler hooks record theirs): a longjmp or a C++
+ * handler that abandons that frame leaves the region (core/events.c, scorep_event_unwind_to;
+ * docs/design.md, "Jumps out of calls"). 0 (the Fortran adapter's calls): the walk stops at
+ * the region, as before. The dynamic and selected kinds record 0 too: their leave is not
+ * the plain one the walk makes. */
+static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h,
+                                                               uintptr_t sp)
 {
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(h != NULL && h->kind == SCOREP_USER_PLAIN && l != NULL, 1))
-        scorep_event_enter_measured(l, h->region, 0);
+        scorep_event_enter_measured(l, h->region, sp);
     else
-        enter_general(h);
+        enter_general(h, sp);
 }
+
+/* SCOREP_User_RegionBegin's seventh argument is on the stack on x86-64 (System V: six in
+ * registers). A caller that pushes it (gcc -O2: sub 8, push) calls with its stack pointer
+ * 16 below the frame's (where its setjmp is called), one that stores it into its frame's
+ * reserved space (clang) at the frame's own: the begin's CFA is the frame's sp or 16 below,
+ * and a frame of 16 bytes one level deeper gives the same value. + 16 errs towards keeping
+ * a region open (as before session 23): the setjmp caller's regions are always kept, a
+ * deeper frame's from 32 bytes of frame. scorep-rt's header calls
+ * scorep_rt_user_region_begin instead, with five arguments, exact; this is for objects
+ * built with other headers. AArch64 passes eight in registers. */
+#if defined(__x86_64__)
+#define BEGIN_STACK_ARGS 16
+#else
+#define BEGIN_STACK_ARGS 0
+#endif
 
 void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
 {
-    region_enter(h);
+    region_enter(h, 0);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
  * Fortran adapter aborts the program then; this runtime says so once and records nothing for it. */
-API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline, cold)) void enter_uninitialised(void)
 {
     static int said;
-    if (!h && scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    if (scorep_runtime_init() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
         scorep_warn("SCOREP_USER_REGION_ENTER on a region handle that was never initialised: "
                     "use SCOREP_USER_REGION_INIT or SCOREP_USER_REGION_BEGIN first; the region "
                     "is not recorded");
-    scorep_user_region_enter(h);
+}
+
+API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
+{
+    /* the warning out of line: the enter stays a leaf that keeps nothing in saved registers */
+    if (__builtin_expect(!h, 0)) {
+        enter_uninitialised();
+        return;
+    }
+    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 /* a handle's first begin: defined, then entered (out of line: the begins after it stay a leaf) */
@@ -146,10 +178,11 @@ static __attribute__((noinline)) void begin_first(SCOREP_User_RegionHandle *hand
                                                   SCOREP_SourceFileHandle *lastFile,
                                                   const char *name,
                                                   const SCOREP_User_RegionType regionType,
-                                                  const char *fileName, const uint32_t lineNo)
+                                                  const char *fileName, const uint32_t lineNo,
+                                                  uintptr_t sp)
 {
     SCOREP_User_RegionInit(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
-    scorep_user_region_enter(__atomic_load_n(handle, __ATOMIC_ACQUIRE));
+    region_enter(__atomic_load_n(handle, __ATOMIC_ACQUIRE), sp);
 }
 
 API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **lastFileName,
@@ -159,10 +192,24 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
 {
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!h, 0)) {
-        begin_first(handle, lastFileName, lastFile, name, regionType, fileName, lineNo);
+        begin_first(handle, lastFileName, lastFile, name, regionType, fileName, lineNo,
+                    (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
         return;
     }
-    region_enter(h);
+    region_enter(h, (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
+}
+
+API void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const char *name,
+                                     const SCOREP_User_RegionType regionType,
+                                     const char *fileName, const uint32_t lineNo)
+{
+    SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!h, 0)) {
+        begin_first(handle, NULL, NULL, name, regionType, fileName, lineNo,
+                    (uintptr_t)__builtin_dwarf_cfa());
+        return;
+    }
+    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
@@ -297,7 +344,8 @@ struct SCOREP_User_Region *scorep_user_region_find(const char *name)
 API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_RegionType regionType,
                                        const char *fileName, const uint32_t lineNo)
 {
-    scorep_user_region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo));
+    region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo),
+                 (uintptr_t)__builtin_dwarf_cfa());
 }
 
 API void SCOREP_User_RegionByNameEnd(const char *name)

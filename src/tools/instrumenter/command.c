@@ -622,6 +622,7 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
     bool nvcc = job->kind->cuda;
     enum instr_mpp mpp = instr_mpp_of(job);
     bool memkind_seen = false;
+    struct link_state ls = {0};
     argv_push(cmd, job->compiler);
     push_compile_flags(job, cmd);
     if (job->link)
@@ -633,14 +634,27 @@ static void build_command(const struct job *job, struct argv_buf *cmd, bool with
         }
         /* the memory adapter before memkind's library: otherwise the program's hbw_* calls
          * bind to libmemkind and are not recorded (the adapter is named again at the end,
-         * which adds nothing) */
+         * which adds nothing). memkind's static library (libmemkind.a, or -lmemkind after
+         * -Wl,-Bstatic) puts hbw_* into the executable, whose definitions come before every
+         * library's: its calls are wrapped at link time instead, and the wrappers, linked
+         * before libmemkind.a, reach memkind's functions as __real_hbw_* (memory_hbw_wrap.c) */
         if (job->link && !nvcc && !job->opt.nomemory && !memkind_seen &&
-            arg_is_memkind_library(job->args[i])) {
+            (arg_is_memkind_archive(job->args[i]) ||
+             (ls.bstatic && arg_is_memkind_library(job->args[i])))) {
+            argv_push(cmd, "-Wl,--wrap=hbw_malloc,--wrap=hbw_calloc,--wrap=hbw_realloc,"
+                           "--wrap=hbw_free,--wrap=hbw_posix_memalign,"
+                           "--wrap=hbw_posix_memalign_psize");
+            /* a static library only: found in either -B state */
+            argv_push(cmd, "-lscorep-rt-hbw-wrap");
+            memkind_seen = true;
+        } else if (job->link && !nvcc && !job->opt.nomemory && !memkind_seen &&
+                   arg_is_memkind_library(job->args[i])) {
             argv_push(cmd, "-Wl,--push-state,--no-as-needed");
             argv_push(cmd, "-lscorep-rt-memory");
             argv_push(cmd, "-Wl,--pop-state");
             memkind_seen = true;
         }
+        arg_link_state(job->args[i], i > 0 && strcmp(job->args[i - 1], "-Xlinker") == 0, &ls);
         argv_push(cmd, job->args[i]);
     }
     if (!job->link)

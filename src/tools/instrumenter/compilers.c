@@ -204,6 +204,51 @@ bool arg_is_memkind_library(const char *arg)
     return arg[0] != '-' && strncmp(base, "libmemkind.so", 13) == 0;
 }
 
+/* memkind's static library: a path to libmemkind.a, or -l:libmemkind.a */
+bool arg_is_memkind_archive(const char *arg)
+{
+    if (strcmp(arg, "-l:libmemkind.a") == 0)
+        return true;
+    const char *base = strrchr(arg, '/');
+    base = base != NULL ? base + 1 : arg;
+    return arg[0] != '-' && strcmp(base, "libmemkind.a") == 0;
+}
+
+/* The linker's -Bstatic/-Bdynamic state after arg (-Wl,OPT[,OPT...] or the argument of an
+ * -Xlinker), which decides whether a later -lmemkind is libmemkind.a: st->depth states saved
+ * by --push-state, restored by --pop-state. */
+void arg_link_state(const char *arg, bool after_xlinker, struct link_state *st)
+{
+    const char *p;
+    if (after_xlinker)
+        p = arg;
+    else if (strncmp(arg, "-Wl,", 4) == 0)
+        p = arg + 4;
+    else
+        return;
+    while (*p) {
+        size_t n = after_xlinker ? strlen(p) : strcspn(p, ",");
+        char opt[32];
+        if (n < sizeof opt) {
+            memcpy(opt, p, n);
+            opt[n] = '\0';
+            const char *o = opt[0] == '-' && opt[1] == '-' ? opt + 1 : opt;
+            if (!strcmp(o, "-Bstatic") || !strcmp(o, "-dn") || !strcmp(o, "-non_shared") ||
+                !strcmp(o, "-static"))
+                st->bstatic = true;
+            else if (!strcmp(o, "-Bdynamic") || !strcmp(o, "-dy") || !strcmp(o, "-call_shared"))
+                st->bstatic = false;
+            else if (!strcmp(o, "-push-state") && st->depth < LINK_STATE_MAX)
+                st->saved[st->depth++] = st->bstatic;
+            else if (!strcmp(o, "-pop-state") && st->depth > 0)
+                st->bstatic = st->saved[--st->depth];
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+}
+
 bool arg_is_mpi_library(const char *arg)
 {
     if (strncmp(arg, "-lmpi", 5) == 0)

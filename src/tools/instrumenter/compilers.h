@@ -53,5 +53,14 @@ bool arg_is_nvcc_ccbin(const char *arg);
 bool arg_is_mpi_library(const char *arg);
 /* -lmemkind or a path of libmemkind.so: memkind's hbw_* functions (docs/memory.md) */
 bool arg_is_memkind_library(const char *arg);
+bool arg_is_memkind_archive(const char *arg);
+/* the linker's -Bstatic state along the command (arg_link_state) */
+#define LINK_STATE_MAX 16
+struct link_state {
+    bool bstatic;
+    int depth;
+    bool saved[LINK_STATE_MAX];
+};
+void arg_link_state(const char *arg, bool after_xlinker, struct link_state *st);
 
 #endif
