@@ -119,9 +119,11 @@ if [ -f "$mk_a" ]; then
     scorep_cc gcc -O1 -o hbw_bstatic "$PROGRAMS/hbw_alloc.c" -Wl,--push-state,-Bstatic -lmemkind \
         -Wl,--pop-state $mk_deps
     for b in hbw_static hbw_bstatic; do
-        expect_eq "$(readelf -d $b | awk '/NEEDED/ && /libmemkind/' | wc -l | tr -d ' ')" 0 \
+        readelf -d $b >$b.dynamic || fail "readelf -d $b"
+        nm $b >$b.nm || fail "nm $b"
+        expect_eq "$(awk '/NEEDED/ && /libmemkind/ { n++ } END { print n + 0 }' $b.dynamic)" 0 \
             "$b: libmemkind linked statically"
-        expect_eq "$(nm $b | awk '$2 == "T" && ($3 == "hbw_malloc" || $3 == "__wrap_hbw_free") { print $3 }' |
+        expect_eq "$(awk '$2 == "T" && ($3 == "hbw_malloc" || $3 == "__wrap_hbw_free") { print $3 }' $b.nm |
             sort | tr '\n' ' ')" "__wrap_hbw_free hbw_malloc " \
             "$b: memkind's hbw_malloc in the executable, the program's calls wrapped"
         run_app ${b}_exp env SCOREP_MEMORY_RECORDING=true SCOREP_ENABLE_TRACING=true \
@@ -131,7 +133,8 @@ if [ -f "$mk_a" ]; then
     # -lmemkind after a -Bstatic that was popped again is the shared library: not wrapped
     scorep_cc gcc -O1 -o hbw_popped "$PROGRAMS/hbw_alloc.c" -Wl,--push-state,-Bstatic \
         -Wl,--pop-state -lmemkind
-    expect_eq "$(nm hbw_popped | awk '$3 ~ /^__wrap_hbw_/' | wc -l | tr -d ' ')" 0 \
+    nm hbw_popped >hbw_popped.nm || fail "nm hbw_popped"
+    expect_eq "$(awk '$3 ~ /^__wrap_hbw_/ { n++ } END { print n + 0 }' hbw_popped.nm)" 0 \
         "-Bstatic popped before -lmemkind: the shared library, no wrappers"
 else
     skip_part_here "static libmemkind.a" "libmemkind-dev of this system ships no libmemkind.a"
