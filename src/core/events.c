@@ -2,6 +2,7 @@
 /* events.c: the less frequent core events (parameters, metrics, threads, recording). */
 #include "core/events.h"
 #include "base/log.h"
+#include "sampling/sampling.h"
 #include "profile/profile_cluster.h"
 
 #include <stdlib.h>
@@ -246,7 +247,23 @@ void scorep_event_recording_deselect(scorep_location *l)
 
 uint64_t scorep_event_metrics(scorep_location *l, uint64_t t)
 {
-    return scorep_metrics_event(l, t);
+    /* an empty set: a location that unwinds at events (sampling/unwind_enter.c) */
+    return l->metrics->n ? scorep_metrics_event(l, t) : t;
+}
+
+uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region, uint64_t t)
+{
+    t = scorep_event_metrics(l, t);
+    if (l->unwind)
+        scorep_unwind_enter(l, region, t);
+    return t;
+}
+
+uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t)
+{
+    if (l->unwind)
+        scorep_unwind_leave(l);
+    return scorep_event_metrics(l, t);
 }
 
 void scorep_event_enter_general(scorep_location *l, uint32_t region, uintptr_t sp)

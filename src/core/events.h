@@ -41,6 +41,13 @@ static inline uint64_t *scorep_event_metric_values(const scorep_location *l)
  * sources' loops and reads inlined there made every traced or profiled call save and restore
  * registers for them, also without metrics; with metrics one call more per event. */
 __attribute__((noinline)) uint64_t scorep_event_metrics(scorep_location *l, uint64_t t);
+/* The same for an enter of region and a leave, which also place the call below the frames
+ * unwound at its enter when SCOREP_ENABLE_UNWINDING is set (sampling/unwind_enter.c): such a
+ * location has a metric set, empty when it reads no metric, so that the hook costs nothing
+ * new when unwinding is off. */
+__attribute__((noinline)) uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region,
+                                                              uint64_t t);
+__attribute__((noinline)) uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t);
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
@@ -65,7 +72,7 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
     l->stack_sp[l->depth] = sp;
     uint64_t t = scorep_event_time(l);
     if (l->metrics)
-        t = scorep_event_metrics(l, t);
+        t = scorep_event_metrics_enter(l, region, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
@@ -99,7 +106,7 @@ scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw, uint
     }
     uint64_t t = scorep_location_now(l, have_raw ? raw : scorep_timer_ticks());
     if (l->metrics)
-        t = scorep_event_metrics(l, t);
+        t = scorep_event_metrics_leave(l, t);
     l->depth--;
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);

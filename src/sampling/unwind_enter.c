@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* unwind_enter.c: SCOREP_ENABLE_UNWINDING at instrumented events, as Score-P's unwinding
+ * (services/unwinding): at every enter of an instrumented region the stack is unwound with
+ * libunwind, and the uninstrumented frames between the innermost open instrumented call and
+ * the new one become call paths of the profile (regions of paradigm sampling, the same
+ * regions samples make) and calling contexts of the trace. So an unmodified MPI program
+ * under scorep-run shows main/solve/exchange/MPI_Sendrecv instead of MPI_Sendrecv below the
+ * root. */
+#define UNW_LOCAL_ONLY
+#include "sampling/sampling_internal.h"
+#include "core/location.h"
+#include "base/log.h"
+#include "base/settings.h"
+#include "base/timer.h"
+#include "defs/defs.h"
+#include "metrics/metrics.h"
+
+#include <libunwind.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A frame's code address as the enter path sees it: its region (SMP_SKIP for frames shown
+ * by their caller: the runtime, its adapters, libc's start-up) and its function's name. */
+typedef struct {
+    uint64_t ip;
+    uint32_t region;
+    const char *name;
+} uw_frame;
+
+enum { UW_CACHE = 4096 }; /* per location, direct-mapped: no lock on a hit */
+
+/* One recorded enter for the trace: its timestamp and the frame regions inserted above it
+ * (pool[first .. first + n)). */
+typedef struct {
+    uint64_t ts;
+    uint32_t first, n;
+} uw_rec;
+
+/* Calls deeper than this keep no frame count of their own (their frames are not inserted). */
+enum { UW_MAX_DEPTH = 4096, UW_MAX_RECS = 1u << 24 };
+
+struct scorep_unwind_loc {
+    /* frames inserted into the profile, innermost last: their node and the call depth of the
+     * instrumented call they were inserted for */
+    struct {
+        pnode *node;
+        uint32_t depth;
+    } *fr;
+    uint32_t n_fr, cap_fr;
+    /* per call depth: how many frames of the unwound stack (outermost first, skipped ones
+     * left out) the call's path covers, and its region (a call entered on another path,
+     * without unwinding, has another one there) */
+    uint32_t consumed[UW_MAX_DEPTH], consumed_region[UW_MAX_DEPTH];
+    uw_frame cache[UW_CACHE];
+    void *ips[SMP_MAX_FRAMES];
+    const uw_frame *kept[SMP_MAX_FRAMES];
+    /* the trace's records (only when tracing) */
+    uw_rec *recs;
+    uint32_t n_recs, cap_recs;
+    uint32_t *pool;
+    uint32_t n_pool, cap_pool;
+    uint64_t unwinds, inserted, ticks, lost_recs;
+};
+
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool enter_unwinding;
+
+bool scorep_unwind_at_enter(void)
+{
+    return enter_unwinding;
+}
+
+/* The frame of return address ip: from the location's cache, else resolved (through the
+ * samples' resolver, which defines the region) under the process's lock. */
+static const uw_frame *frame_of(struct scorep_unwind_loc *u, uint64_t ip)
+{
+    uw_frame *f = &u->cache[(ip * 0x9e3779b97f4a7c15ull >> 40) & (UW_CACHE - 1)];
+    if (f->ip == ip)
+        return f;
+    pthread_mutex_lock(&resolve_lock);
+    const char *name = NULL;
+    uint32_t region = scorep_smp_frame_region(ip, &name);
+    pthread_mutex_unlock(&resolve_lock);
+    f->ip = ip;
+    f->region = region;
+    f->name = name;
+    return f;
+}
+
+/* Leaves the frames inserted for calls at depth >= depth (closed calls): their nodes are on
+ * the profile's current path until the next event of the location (the leave of the call
+ * they were inserted for makes its parent, the innermost frame, current). Their visits and
+ * times are their children's (scorep_unwind_finish), so when they are left does not matter. */
+static void pop_stale(scorep_location *l, struct scorep_unwind_loc *u, uint32_t depth)
+{
+    scorep_profile *p = &l->profile;
+    while (u->n_fr && u->fr[u->n_fr - 1].depth >= depth) {
+        pnode *n = u->fr[--u->n_fr].node;
+        if (p->cur == n) {
+            p->cur = n->parent;
+            p->depth--;
+        }
+    }
+}
+
+static int push_frame(struct scorep_unwind_loc *u, pnode *n, uint32_t depth)
+{
+    if (u->n_fr == u->cap_fr) {
+        uint32_t cap = u->cap_fr ? 2 * u->cap_fr : 64;
+        void *v = realloc(u->fr, cap * sizeof *u->fr);
+        if (!v)
+            return -1;
+        u->fr = v;
+        u->cap_fr = cap;
+    }
+    u->fr[u->n_fr].node = n;
+    u->fr[u->n_fr++].depth = depth;
+    return 0;
+}
+
+/* The trace's record of this enter; without memory the enter keeps its region's context
+ * (counted and reported at finalize). */
+static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *const *f, uint32_t n)
+{
+    if (u->n_recs == u->cap_recs) {
+        uint32_t cap = u->cap_recs ? 2 * u->cap_recs : 1024;
+        void *v = cap <= UW_MAX_RECS ? realloc(u->recs, cap * sizeof *u->recs) : NULL;
+        if (!v) {
+            u->lost_recs++;
+            return;
+        }
+        u->recs = v;
+        u->cap_recs = cap;
+    }
+    if (u->n_pool + n > u->cap_pool) {
+        uint32_t cap = u->cap_pool ? 2 * u->cap_pool : 4096;
+        while (cap < u->n_pool + n)
+            cap *= 2;
+        void *v = realloc(u->pool, (size_t)cap * sizeof *u->pool);
+        if (!v) {
+            u->lost_recs++;
+            return;
+        }
+        u->pool = v;
+        u->cap_pool = cap;
+    }
+    u->recs[u->n_recs++] = (uw_rec){t, u->n_pool, n};
+    for (uint32_t i = 0; i < n; i++)
+        u->pool[u->n_pool++] = f[i]->region;
+}
+
+void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    uint32_t depth = l->depth; /* the new call's index on the call stack */
+    if (!u || depth >= UW_MAX_DEPTH)
+        return;
+    uint64_t begin = scorep_timer_ticks();
+    struct scorep_sampling_thread *st = l->sampling;
+    if (st) { /* samples taken from here on are the runtime's work (sampling.c) */
+        st->in_runtime = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    }
+    pop_stale(l, u, depth);
+    /* the frames from the outermost, without the runtime's (this function, the event path,
+     * an adapter's wrapper) and libc's start-up */
+    int n = unw_backtrace(u->ips, SMP_MAX_FRAMES);
+    uint32_t m = 0;
+    for (int i = n; i-- > 1;) { /* ips[0] is in this function */
+        const uw_frame *f = frame_of(u, (uint64_t)(uintptr_t)u->ips[i]);
+        if (f->region != SMP_SKIP)
+            u->kept[m++] = f;
+    }
+    u->unwinds++;
+    /* the new region's own frame: a compiler-instrumented function, or a wrapper of its
+     * name in the program itself; shown by the region */
+    const scorep_region_def *d = scorep_defs_region_get(region);
+    uint32_t upto = m;
+    if (m && d && d->name && u->kept[m - 1]->name && strcmp(u->kept[m - 1]->name, d->name) == 0)
+        upto--;
+    /* the frames the innermost open call's path covers (all of them at the thread's first
+     * call; none when that call was entered without unwinding) */
+    uint32_t base = 0;
+    if (depth > 0)
+        base = u->consumed_region[depth - 1] == l->stack_region[depth - 1] ? u->consumed[depth - 1]
+                                                                          : m;
+    u->consumed[depth] = m > base ? m : base;
+    u->consumed_region[depth] = region;
+    uint32_t k = upto > base ? upto - base : 0;
+    scorep_profile *p = &l->profile;
+    if (l->profiling && k && !p->overflow && p->depth + k < p->max_depth) {
+        for (uint32_t i = base; i < upto; i++) {
+            uint32_t r = u->kept[i]->region;
+            pnode *c = scorep_profile_child_slow(p, p->cur, r, PNODE_REGION, r, 0);
+            if (!c || push_frame(u, c, depth) != 0)
+                break;
+            c->enter_ts = t; /* for close_all at finalize; the values are their children's */
+            p->cur = c;
+            p->depth++;
+        }
+    }
+    if (l->tracing)
+        record(u, t, u->kept + base, k);
+    u->inserted += k;
+    if (st) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        st->in_runtime = 0;
+    }
+    u->ticks += scorep_timer_ticks() - begin;
+}
+
+void scorep_unwind_leave(scorep_location *l)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    if (u && u->n_fr)
+        pop_stale(l, u, l->depth); /* the frames of the leaving call's children */
+}
+
+/* ------------------------------------------------------------------ life cycle */
+void scorep_unwind_thread_start(scorep_location *l)
+{
+    if (!enter_unwinding || l->gpu || !(l->profiling || l->tracing))
+        return;
+    struct scorep_unwind_loc *u = calloc(1, sizeof *u);
+    /* an empty metric set routes the location's enters and leaves through the event path's
+     * metric hook (core/events.h), which calls this file: nothing new when unwinding is off */
+    scorep_metric_set *s = l->metrics ? NULL : calloc(1, sizeof *s);
+    if (!u || (!l->metrics && !s)) {
+        free(u);
+        free(s);
+        scorep_warn("location %u: no memory for unwinding at events; its calls are not placed "
+                    "below their unwound callers",
+                    l->id);
+        return;
+    }
+    unw_backtrace(u->ips, SMP_MAX_FRAMES); /* libunwind's per-thread cache, outside events */
+    l->unwind = u;
+    if (s) {
+        l->metrics = s;
+        scorep_location_modes_changed(l);
+    }
+}
+
+void scorep_unwind_init(void)
+{
+    enter_unwinding = scorep_cfg.enable_unwinding;
+    if (enter_unwinding)
+        unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
+void scorep_unwind_close(scorep_location *l)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    if (u)
+        pop_stale(l, u, l->depth);
+}
+
+/* A frame node's values are its children's: each of its visits is one call below it. */
+static void frame_values(pnode *n)
+{
+    for (pnode *c = n->first_child; c; c = c->next_sibling)
+        frame_values(c);
+    const scorep_region_def *d = n->kind == PNODE_REGION ? scorep_defs_region_get(n->id) : NULL;
+    if (!d || d->paradigm != SCOREP_PARADIGM_SAMPLING)
+        return;
+    uint64_t visits = 0, sum = 0, min = UINT64_MAX, max = 0;
+    for (pnode *c = n->first_child; c; c = c->next_sibling) {
+        if (c->kind != PNODE_REGION || c->min == UINT64_MAX)
+            continue;
+        visits += c->visits;
+        sum += c->sum;
+        min = c->min < min ? c->min : min;
+        max = c->max > max ? c->max : max;
+    }
+    n->visits = visits;
+    n->sum = sum;
+    n->enter_ts = 0; /* the samples' merge keeps the frame's own sampled time there */
+    n->min = visits ? min : 0;
+    n->max = max;
+}
+
+void scorep_unwind_finish(void)
+{
+    if (!enter_unwinding)
+        return;
+    uint64_t unwinds = 0, inserted = 0, ticks = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
+        struct scorep_unwind_loc *u = l->unwind;
+        if (!u)
+            continue;
+        /* before the samples are merged: the only sampling-paradigm nodes are frames */
+        if (l->profiling)
+            frame_values(&l->profile.root);
+        if (u->lost_recs)
+            scorep_warn("location %u: out of memory for the unwound contexts of %llu enters; "
+                        "the trace shows them below their instrumented callers",
+                        l->id, (unsigned long long)u->lost_recs);
+        unwinds += u->unwinds;
+        inserted += u->inserted;
+        ticks += u->ticks;
+    }
+    scorep_verbose("unwinding at events: %llu enters, %llu frames inserted, %.0f ns per enter",
+                   (unsigned long long)unwinds, (unsigned long long)inserted,
+                   unwinds ? (double)ticks * 1e9 / (double)scorep_timer_resolution() /
+                                 (double)unwinds
+                           : 0.0);
+}
+
+/* ------------------------------------------------------------------ trace */
+/* The frames recorded for the enter at ts (the cursor's position *i moves past older
+ * records: enters the reduction or a rewind removed); 0 when none. */
+uint32_t scorep_unwind_frames_at(const scorep_location *l, uint32_t *i, uint64_t ts,
+                                 const uint32_t **regions)
+{
+    const struct scorep_unwind_loc *u = l ? l->unwind : NULL;
+    if (!u)
+        return 0;
+    while (*i < u->n_recs && u->recs[*i].ts < ts)
+        (*i)++;
+    if (*i == u->n_recs || u->recs[*i].ts != ts)
+        return 0;
+    const uw_rec *r = &u->recs[(*i)++];
+    *regions = u->pool + r->first;
+    return r->n;
+}
