@@ -31,7 +31,8 @@ typedef struct {
 enum { UW_CACHE = 4096 }; /* per location, direct-mapped: no lock on a hit */
 
 /* One recorded enter for the trace: its timestamp and the frame regions inserted above it
- * (pool[first .. first + n)). */
+ * (pool[first .. first + n)); only enters that insert frames have one: 16 bytes and 4 per
+ * frame, kept until the trace is written. */
 typedef struct {
     uint64_t ts;
     uint32_t first, n;
@@ -154,7 +155,10 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
 {
     struct scorep_unwind_loc *u = l->unwind;
     uint32_t depth = l->depth; /* the new call's index on the call stack */
-    if (!u || depth >= UW_MAX_DEPTH)
+    if (!u)
+        return;
+    pop_stale(l, u, depth);
+    if (depth >= UW_MAX_DEPTH)
         return;
     uint64_t begin = scorep_timer_ticks();
     struct scorep_sampling_thread *st = l->sampling;
@@ -162,7 +166,6 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
         st->in_runtime = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
     }
-    pop_stale(l, u, depth);
     /* the frames from the outermost, without the runtime's (this function, the event path,
      * an adapter's wrapper) and libc's start-up */
     int n = unw_backtrace(u->ips, SMP_MAX_FRAMES);
@@ -200,7 +203,7 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
             p->depth++;
         }
     }
-    if (l->tracing)
+    if (l->tracing && k) /* an enter without a record has no frames (scorep_unwind_frames_at) */
         record(u, t, u->kept + base, k);
     u->inserted += k;
     if (st) {
