@@ -48,6 +48,10 @@ __attribute__((noinline)) uint64_t scorep_event_metrics(scorep_location *l, uint
 __attribute__((noinline)) uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region,
                                                               uint64_t t);
 __attribute__((noinline)) uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t);
+/* The same for the other calls' enters and leaves (OpenMP's, events_thread.h): no unwinding
+ * (the OpenMP regions stay where the adapter puts them), but the frames of calls that ended
+ * are left first, so that the call is not entered below them. */
+__attribute__((noinline)) uint64_t scorep_event_metrics_settle(scorep_location *l, uint64_t t);
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
