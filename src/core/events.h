@@ -382,6 +382,17 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
     return scorep_event_leave_fast_msg_as(l, region, 0, false, NULL, profiling, tracing);
 }
 
+/* l's current call path as its next event sees it: with SCOREP_ENABLE_UNWINDING the frames
+ * unwound for a call that ended are left first (sampling/unwind_enter.c), so that an OpenMP
+ * fork does not hang its workers below them. */
+void scorep_unwind_leave(struct scorep_location *l);
+static inline pnode *scorep_event_current_node(scorep_location *l)
+{
+    if (__builtin_expect(l->unwind != NULL, 0))
+        scorep_unwind_leave(l);
+    return l->profile.cur;
+}
+
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach
  * them by a tail call. */
 __attribute__((noinline)) void scorep_event_enter_general(scorep_location *l, uint32_t region,
