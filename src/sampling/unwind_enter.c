@@ -30,13 +30,12 @@ typedef struct {
 
 enum { UW_CACHE = 4096 }; /* per location, direct-mapped: no lock on a hit */
 
-/* One recorded enter for the trace: its timestamp and the frame regions inserted above it
- * (pool[first .. first + n)); only enters that insert frames have one: 16 bytes and 4 per
- * frame, kept until the trace is written. */
+/* A distinct sequence of frame regions inserted at enters (pool[first .. first + n)),
+ * interned per location: a program's enters repeat few of them. */
 typedef struct {
-    uint64_t ts;
+    uint64_t hash;
     uint32_t first, n;
-} uw_rec;
+} uw_seq;
 
 /* Calls deeper than this keep no frame count of their own (their frames are not inserted). */
 enum { UW_MAX_DEPTH = 4096, UW_MAX_RECS = 1u << 24 };
@@ -56,9 +55,14 @@ struct scorep_unwind_loc {
     uw_frame cache[UW_CACHE];
     void *ips[SMP_MAX_FRAMES];
     const uw_frame *kept[SMP_MAX_FRAMES];
-    /* the trace's records (only when tracing) */
-    uw_rec *recs;
+    /* the trace's records (only when tracing), one per enter that inserts frames: its
+     * timestamp and its sequence of frames, 12 bytes, kept until the trace is written */
+    uint64_t *rec_ts;
+    uint32_t *rec_seq;
     uint32_t n_recs, cap_recs;
+    uw_seq *seqs;
+    uint32_t n_seqs, cap_seqs;
+    uint32_t *seq_slots, seq_mask; /* hash -> sequence + 1, open addressing */
     uint32_t *pool;
     uint32_t n_pool, cap_pool;
     uint64_t unwinds, inserted, ticks, lost_recs;
@@ -120,35 +124,77 @@ static int push_frame(struct scorep_unwind_loc *u, pnode *n, uint32_t depth)
     return 0;
 }
 
+static int grow(void **v, uint32_t *cap, uint32_t need, uint32_t first, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    uint32_t c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    void *p = c <= UW_MAX_RECS ? realloc(*v, (size_t)c * size) : NULL;
+    if (!p)
+        return -1;
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+/* The id of the sequence of n frames f, added when new; UINT32_MAX without memory. */
+static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *const *f, uint32_t n)
+{
+    uint64_t h = n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ f[i]->region) * 0x100000001b3ull;
+    if (2 * (u->n_seqs + 1) > u->seq_mask) { /* rehash into twice the slots */
+        uint32_t cap = u->seq_mask ? 2 * (u->seq_mask + 1) : 256;
+        uint32_t *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            return UINT32_MAX;
+        for (uint32_t k = 0; k < u->n_seqs; k++) {
+            uint32_t j = (uint32_t)(u->seqs[k].hash >> 20) & (cap - 1);
+            while (slots[j])
+                j = (j + 1) & (cap - 1);
+            slots[j] = k + 1;
+        }
+        free(u->seq_slots);
+        u->seq_slots = slots;
+        u->seq_mask = cap - 1;
+    }
+    uint32_t j = (uint32_t)(h >> 20) & u->seq_mask;
+    for (; u->seq_slots[j]; j = (j + 1) & u->seq_mask) {
+        const uw_seq *s = &u->seqs[u->seq_slots[j] - 1];
+        uint32_t i = 0;
+        if (s->hash != h || s->n != n)
+            continue;
+        while (i < n && u->pool[s->first + i] == f[i]->region)
+            i++;
+        if (i == n)
+            return u->seq_slots[j] - 1;
+    }
+    if (grow((void **)&u->seqs, &u->cap_seqs, u->n_seqs + 1, 64, sizeof *u->seqs) != 0 ||
+        grow((void **)&u->pool, &u->cap_pool, u->n_pool + n, 1024, sizeof *u->pool) != 0)
+        return UINT32_MAX;
+    u->seqs[u->n_seqs] = (uw_seq){h, u->n_pool, n};
+    for (uint32_t i = 0; i < n; i++)
+        u->pool[u->n_pool++] = f[i]->region;
+    u->seq_slots[j] = u->n_seqs + 1;
+    return u->n_seqs++;
+}
+
 /* The trace's record of this enter; without memory the enter keeps its region's context
  * (counted and reported at finalize). */
 static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *const *f, uint32_t n)
 {
-    if (u->n_recs == u->cap_recs) {
-        uint32_t cap = u->cap_recs ? 2 * u->cap_recs : 1024;
-        void *v = cap <= UW_MAX_RECS ? realloc(u->recs, cap * sizeof *u->recs) : NULL;
-        if (!v) {
-            u->lost_recs++;
-            return;
-        }
-        u->recs = v;
-        u->cap_recs = cap;
+    uint32_t seq = intern(u, f, n);
+    uint32_t cap = u->cap_recs;
+    if (seq == UINT32_MAX ||
+        grow((void **)&u->rec_ts, &cap, u->n_recs + 1, 1024, sizeof *u->rec_ts) != 0 ||
+        grow((void **)&u->rec_seq, &u->cap_recs, u->n_recs + 1, 1024, sizeof *u->rec_seq) != 0) {
+        u->lost_recs++;
+        return;
     }
-    if (u->n_pool + n > u->cap_pool) {
-        uint32_t cap = u->cap_pool ? 2 * u->cap_pool : 4096;
-        while (cap < u->n_pool + n)
-            cap *= 2;
-        void *v = realloc(u->pool, (size_t)cap * sizeof *u->pool);
-        if (!v) {
-            u->lost_recs++;
-            return;
-        }
-        u->pool = v;
-        u->cap_pool = cap;
-    }
-    u->recs[u->n_recs++] = (uw_rec){t, u->n_pool, n};
-    for (uint32_t i = 0; i < n; i++)
-        u->pool[u->n_pool++] = f[i]->region;
+    u->rec_ts[u->n_recs] = t;
+    u->rec_seq[u->n_recs++] = seq;
 }
 
 void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
@@ -319,11 +365,11 @@ uint32_t scorep_unwind_frames_at(const scorep_location *l, uint32_t *i, uint64_t
     const struct scorep_unwind_loc *u = l ? l->unwind : NULL;
     if (!u)
         return 0;
-    while (*i < u->n_recs && u->recs[*i].ts < ts)
+    while (*i < u->n_recs && u->rec_ts[*i] < ts)
         (*i)++;
-    if (*i == u->n_recs || u->recs[*i].ts != ts)
+    if (*i == u->n_recs || u->rec_ts[*i] != ts)
         return 0;
-    const uw_rec *r = &u->recs[(*i)++];
-    *regions = u->pool + r->first;
-    return r->n;
+    const uw_seq *s = &u->seqs[u->rec_seq[(*i)++]];
+    *regions = u->pool + s->first;
+    return s->n;
 }
