@@ -65,7 +65,10 @@ struct scorep_unwind_loc {
     uint32_t *seq_slots, seq_mask; /* hash -> sequence + 1, open addressing */
     uint32_t *pool;
     uint32_t n_pool, cap_pool;
-    uint64_t unwinds, inserted, ticks, lost_recs;
+    uint64_t unwinds, inserted, ticks, lost_recs, nested;
+    /* an enter of this location is being unwound: an event inside it (an adapter's wrapper
+     * called by libdw or libunwind) is not unwound again (the resolution lock is held) */
+    bool active;
 };
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -206,6 +209,12 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
     pop_stale(l, u, depth);
     if (depth >= UW_MAX_DEPTH)
         return;
+    if (u->active) {
+        u->nested++;
+        u->consumed_region[depth] = SCOREP_INVALID_ID; /* its calls insert no frames */
+        return;
+    }
+    u->active = true;
     uint64_t begin = scorep_timer_ticks();
     struct scorep_sampling_thread *st = l->sampling;
     if (st) { /* samples taken from here on are the runtime's work (sampling.c) */
@@ -256,6 +265,7 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         st->in_runtime = 0;
     }
+    u->active = false;
     u->ticks += scorep_timer_ticks() - begin;
 }
 
@@ -345,6 +355,10 @@ void scorep_unwind_finish(void)
             scorep_warn("location %u: out of memory for the unwound contexts of %llu enters; "
                         "the trace shows them below their instrumented callers",
                         l->id, (unsigned long long)u->lost_recs);
+        if (u->nested)
+            scorep_verbose("location %u: %llu events inside the unwinding at enters, not "
+                           "unwound",
+                           l->id, (unsigned long long)u->nested);
         unwinds += u->unwinds;
         inserted += u->inserted;
         ticks += u->ticks;
