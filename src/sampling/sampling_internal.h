@@ -65,9 +65,9 @@ extern smp_source scorep_smp_sources[SMP_MAX_SOURCES];
 
 /* The region of the function that return address ip lies in (defined on first use, paradigm
  * sampling) and its name; SMP_SKIP for a frame shown as part of its caller (libc's start-up,
- * the runtime and its adapters' libraries, the OpenMP runtime). Not thread-safe: the caller
- * serialises (sampling_profile.c). */
-uint32_t scorep_smp_frame_region(uint64_t ip, const char **name);
+ * the runtime and its adapters' libraries, the OpenMP runtime, an OpenMP outlined body:
+ * *omp set for the last two). Not thread-safe: the caller serialises (sampling_profile.c). */
+uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp);
 extern int scorep_smp_n_sources;
 
 #endif

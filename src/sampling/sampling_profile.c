@@ -133,13 +133,15 @@ static uint32_t region_of(addr_info *a)
     return a->region == SCOREP_INVALID_ID ? SMP_SKIP : a->region;
 }
 
-uint32_t scorep_smp_frame_region(uint64_t ip, const char **name)
+uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp)
 {
     addr_info *a = info_of(ip);
     if (!a || a->adapter)
         return SMP_SKIP;
     *name = a->name;
-    return region_of(a);
+    /* GCC's outlined bodies (main._omp_fn.0), as Score-P's unwinding skips them */
+    *omp = a->omp_runtime || (a->name && strstr(a->name, "._omp_fn."));
+    return *omp ? SMP_SKIP : region_of(a);
 }
 
 /* Where a node stands in its path: the instrumented function that the unwound frames must

@@ -25,6 +25,7 @@
 typedef struct {
     uint64_t ip;
     uint32_t region;
+    bool omp; /* the OpenMP runtime's or an outlined body's (where a parallel region begins) */
     const char *name;
 } uw_frame;
 
@@ -88,10 +89,12 @@ static const uw_frame *frame_of(struct scorep_unwind_loc *u, uint64_t ip)
         return f;
     pthread_mutex_lock(&resolve_lock);
     const char *name = NULL;
-    uint32_t region = scorep_smp_frame_region(ip, &name);
+    bool omp = false;
+    uint32_t region = scorep_smp_frame_region(ip, &name, &omp);
     pthread_mutex_unlock(&resolve_lock);
     f->ip = ip;
     f->region = region;
+    f->omp = omp;
     f->name = name;
     return f;
 }
@@ -224,9 +227,11 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
     /* the frames from the outermost, without the runtime's (this function, the event path,
      * an adapter's wrapper) and libc's start-up */
     int n = unw_backtrace(u->ips, SMP_MAX_FRAMES);
-    uint32_t m = 0;
+    uint32_t m = 0, after_omp = 0;
     for (int i = n; i-- > 1;) { /* ips[0] is in this function */
         const uw_frame *f = frame_of(u, (uint64_t)(uintptr_t)u->ips[i]);
+        if (f->omp)
+            after_omp = m;
         if (f->region != SMP_SKIP)
             u->kept[m++] = f;
     }
@@ -238,11 +243,17 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
     if (m && d && d->name && u->kept[m - 1]->name && strcmp(u->kept[m - 1]->name, d->name) == 0)
         upto--;
     /* the frames the innermost open call's path covers (all of them at the thread's first
-     * call; none when that call was entered without unwinding) */
+     * call); for a call entered without unwinding, an OpenMP construct's (omp_enter), those
+     * down to the OpenMP runtime's innermost frame or outlined body, where the construct's
+     * code runs (Score-P's unwinding stops there: gomp_thread_start, ._omp_fn.); for
+     * others all (none are inserted) */
     uint32_t base = 0;
-    if (depth > 0)
-        base = u->consumed_region[depth - 1] == l->stack_region[depth - 1] ? u->consumed[depth - 1]
-                                                                          : m;
+    if (depth > 0 && u->consumed_region[depth - 1] == l->stack_region[depth - 1]) {
+        base = u->consumed[depth - 1];
+    } else if (depth > 0) {
+        const scorep_region_def *pd = scorep_defs_region_get(l->stack_region[depth - 1]);
+        base = pd && pd->paradigm == SCOREP_PARADIGM_OPENMP ? after_omp : m;
+    }
     u->consumed[depth] = m > base ? m : base;
     u->consumed_region[depth] = region;
     uint32_t k = upto > base ? upto - base : 0;
