@@ -55,7 +55,9 @@ struct scorep_unwind_loc {
     uint32_t consumed[UW_MAX_DEPTH], consumed_region[UW_MAX_DEPTH];
     uw_frame cache[UW_CACHE];
     void *ips[SMP_MAX_FRAMES];
-    const uw_frame *kept[SMP_MAX_FRAMES];
+    /* the kept frames of one unwind, copied: a later lookup of the same unwind may evict
+     * a frame's entry from the direct-mapped cache (two of its addresses in one slot) */
+    uw_frame kept[SMP_MAX_FRAMES];
     /* the trace's records (only when tracing), one per enter that inserts frames: its
      * timestamp and its sequence of frames, 12 bytes, kept until the trace is written */
     uint64_t *rec_ts;
@@ -66,7 +68,7 @@ struct scorep_unwind_loc {
     uint32_t *seq_slots, seq_mask; /* hash -> sequence + 1, open addressing */
     uint32_t *pool;
     uint32_t n_pool, cap_pool;
-    uint64_t unwinds, inserted, ticks, lost_recs, nested;
+    uint64_t unwinds, inserted, ticks, lost_recs, nested, truncated;
     /* an enter of this location is being unwound: an event inside it (an adapter's wrapper
      * called by libdw or libunwind) is not unwound again (the resolution lock is held) */
     bool active;
@@ -74,6 +76,10 @@ struct scorep_unwind_loc {
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool enter_unwinding;
+/* the slots of the frame cache used, minus one: UW_CACHE - 1, or fewer with the test-only
+ * SCOREP_TEST_UNWIND_CACHE=N (test_unwind_enter.sh: with 1 slot every lookup evicts the
+ * previous frame, which the enter path must not depend on) */
+static uint32_t cache_mask = UW_CACHE - 1;
 
 bool scorep_unwind_at_enter(void)
 {
@@ -84,7 +90,7 @@ bool scorep_unwind_at_enter(void)
  * samples' resolver, which defines the region) under the process's lock. */
 static const uw_frame *frame_of(struct scorep_unwind_loc *u, uint64_t ip)
 {
-    uw_frame *f = &u->cache[(ip * 0x9e3779b97f4a7c15ull >> 40) & (UW_CACHE - 1)];
+    uw_frame *f = &u->cache[(ip * 0x9e3779b97f4a7c15ull >> 40) & cache_mask];
     if (f->ip == ip)
         return f;
     pthread_mutex_lock(&resolve_lock);
@@ -146,11 +152,11 @@ static int grow(void **v, uint32_t *cap, uint32_t need, uint32_t first, size_t s
 }
 
 /* The id of the sequence of n frames f, added when new; UINT32_MAX without memory. */
-static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *const *f, uint32_t n)
+static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *f, uint32_t n)
 {
     uint64_t h = n;
     for (uint32_t i = 0; i < n; i++)
-        h = (h ^ f[i]->region) * 0x100000001b3ull;
+        h = (h ^ f[i].region) * 0x100000001b3ull;
     if (2 * (u->n_seqs + 1) > u->seq_mask) { /* rehash into twice the slots */
         uint32_t cap = u->seq_mask ? 2 * (u->seq_mask + 1) : 256;
         uint32_t *slots = calloc(cap, sizeof *slots);
@@ -172,7 +178,7 @@ static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *const *f, ui
         uint32_t i = 0;
         if (s->hash != h || s->n != n)
             continue;
-        while (i < n && u->pool[s->first + i] == f[i]->region)
+        while (i < n && u->pool[s->first + i] == f[i].region)
             i++;
         if (i == n)
             return u->seq_slots[j] - 1;
@@ -182,14 +188,14 @@ static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *const *f, ui
         return UINT32_MAX;
     u->seqs[u->n_seqs] = (uw_seq){h, u->n_pool, n};
     for (uint32_t i = 0; i < n; i++)
-        u->pool[u->n_pool++] = f[i]->region;
+        u->pool[u->n_pool++] = f[i].region;
     u->seq_slots[j] = u->n_seqs + 1;
     return u->n_seqs++;
 }
 
 /* The trace's record of this enter; without memory the enter keeps its region's context
  * (counted and reported at finalize). */
-static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *const *f, uint32_t n)
+static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, uint32_t n)
 {
     uint32_t seq = intern(u, f, n);
     uint32_t cap = u->cap_recs;
@@ -233,14 +239,14 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
         if (f->omp)
             after_omp = m;
         if (f->region != SMP_SKIP)
-            u->kept[m++] = f;
+            u->kept[m++] = *f;
     }
     u->unwinds++;
     /* the new region's own frame: a compiler-instrumented function, or a wrapper of its
      * name in the program itself; shown by the region */
     const scorep_region_def *d = scorep_defs_region_get(region);
     uint32_t upto = m;
-    if (m && d && d->name && u->kept[m - 1]->name && strcmp(u->kept[m - 1]->name, d->name) == 0)
+    if (m && d && d->name && u->kept[m - 1].name && strcmp(u->kept[m - 1].name, d->name) == 0)
         upto--;
     /* the frames the innermost open call's path covers (all of them at the thread's first
      * call); for a call entered without unwinding, an OpenMP construct's (omp_enter), those
@@ -257,10 +263,15 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
     u->consumed[depth] = m > base ? m : base;
     u->consumed_region[depth] = region;
     uint32_t k = upto > base ? upto - base : 0;
+    if (n == SMP_MAX_FRAMES) { /* truncated at the outermost end: the counts do not hold */
+        k = 0;
+        u->consumed_region[depth] = SCOREP_INVALID_ID;
+        u->truncated++;
+    }
     scorep_profile *p = &l->profile;
     if (l->profiling && k && !p->overflow && p->depth + k < p->max_depth) {
         for (uint32_t i = base; i < upto; i++) {
-            uint32_t r = u->kept[i]->region;
+            uint32_t r = u->kept[i].region;
             pnode *c = scorep_profile_child_slow(p, p->cur, r, PNODE_REGION, r, 0);
             if (!c || push_frame(u, c, depth) != 0)
                 break;
@@ -314,6 +325,15 @@ void scorep_unwind_thread_start(scorep_location *l)
 
 void scorep_unwind_init(void)
 {
+    const char *v = getenv("SCOREP_TEST_UNWIND_CACHE");
+    if (v && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*end || n < 1 || n > UW_CACHE || (n & (n - 1)))
+            scorep_fatal("SCOREP_TEST_UNWIND_CACHE='%s': expected a power of two from 1 to %d", v,
+                         UW_CACHE);
+        cache_mask = (uint32_t)n - 1;
+    }
     enter_unwinding = scorep_cfg.enable_unwinding;
     if (enter_unwinding)
         unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
@@ -366,6 +386,10 @@ void scorep_unwind_finish(void)
             scorep_warn("location %u: out of memory for the unwound contexts of %llu enters; "
                         "the trace shows them below their instrumented callers",
                         l->id, (unsigned long long)u->lost_recs);
+        if (u->truncated)
+            scorep_verbose("location %u: %llu enters below more than %d frames, not placed "
+                           "below their callers",
+                           l->id, (unsigned long long)u->truncated, SMP_MAX_FRAMES);
         if (u->nested)
             scorep_verbose("location %u: %llu events inside the unwinding at enters, not "
                            "unwound",

@@ -104,6 +104,12 @@ expect_eq "$(distances plain MPI_Sendrecv)" "5:$((2 * K)) " "plain: MPI_Sendrecv
 expect_eq "$(distances plain MPI_Allreduce)" "4:$((2 * M)) " "plain: MPI_Allreduce's unwind distance"
 expect_eq "$(count_lines '^(ENTER|LEAVE) ' "$(trace_file plain)")" 0 "plain: no Enter/Leave records"
 
+part "a frame cache of one slot (SCOREP_TEST_UNWIND_CACHE=1, test-only)"
+# every lookup evicts the previous frame: the frames of one unwind must not depend on the
+# cache (an eviction once inserted a frame the filter leaves out, 1 run in 20)
+SCOREP_TEST_UNWIND_CACHE=1 run2 tiny "$top_builddir/scorep-run" ./uw_plain
+check_profile tiny $((K + M + 4))
+
 part "with sampling as well (SCOREP_SAMPLING_EVENTS=timer@1000)"
 # the samples lie below the instrumented calls' nodes, frames included: MPI_Init's below
 # main/MPI_Init, not in a second tree at the root
