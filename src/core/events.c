@@ -2,6 +2,7 @@
 /* events.c: the less frequent core events (parameters, metrics, threads, recording). */
 #include "core/events.h"
 #include "base/log.h"
+#include "sampling/sampling.h"
 #include "profile/profile_cluster.h"
 
 #include <stdlib.h>
@@ -184,6 +185,8 @@ static void switch_recording(scorep_location *l, bool on)
     uint32_t off = l->profiling ? scorep_profile_off_region() : SCOREP_INVALID_ID;
     if (off == SCOREP_INVALID_ID)
         return;
+    if (l->unwind) /* not below the frames of a call that ended (sampling/unwind_enter.c) */
+        scorep_unwind_leave(l);
     if (!on) {
         scorep_profile_enter(&l->profile, off, t);
         l->switched_off = true;
@@ -246,7 +249,28 @@ void scorep_event_recording_deselect(scorep_location *l)
 
 uint64_t scorep_event_metrics(scorep_location *l, uint64_t t)
 {
-    return scorep_metrics_event(l, t);
+    /* an empty set: a location that unwinds at events (sampling/unwind_enter.c) */
+    return l->metrics->n ? scorep_metrics_event(l, t) : t;
+}
+
+uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region, uint64_t t)
+{
+    t = scorep_event_metrics(l, t);
+    if (l->unwind)
+        scorep_unwind_enter(l, region, t);
+    return t;
+}
+
+uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t)
+{
+    if (l->unwind)
+        scorep_unwind_leave(l);
+    return scorep_event_metrics(l, t);
+}
+
+uint64_t scorep_event_metrics_settle(scorep_location *l, uint64_t t)
+{
+    return scorep_event_metrics_leave(l, t); /* frames at depth >= l->depth are stale */
 }
 
 void scorep_event_enter_general(scorep_location *l, uint32_t region, uintptr_t sp)

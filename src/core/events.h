@@ -41,6 +41,17 @@ static inline uint64_t *scorep_event_metric_values(const scorep_location *l)
  * sources' loops and reads inlined there made every traced or profiled call save and restore
  * registers for them, also without metrics; with metrics one call more per event. */
 __attribute__((noinline)) uint64_t scorep_event_metrics(scorep_location *l, uint64_t t);
+/* The same for an enter of region and a leave, which also place the call below the frames
+ * unwound at its enter when SCOREP_ENABLE_UNWINDING is set (sampling/unwind_enter.c): such a
+ * location has a metric set, empty when it reads no metric, so that the hook costs nothing
+ * new when unwinding is off. */
+__attribute__((noinline)) uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region,
+                                                              uint64_t t);
+__attribute__((noinline)) uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t);
+/* The same for the other calls' enters and leaves (OpenMP's, events_thread.h): no unwinding
+ * (the OpenMP regions stay where the adapter puts them), but the frames of calls that ended
+ * are left first, so that the call is not entered below them. */
+__attribute__((noinline)) uint64_t scorep_event_metrics_settle(scorep_location *l, uint64_t t);
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);
 void scorep_event_leave_mismatch(scorep_location *l, uint32_t region);
@@ -65,7 +76,7 @@ static inline __attribute__((always_inline)) void scorep_event_enter_sp(scorep_l
     l->stack_sp[l->depth] = sp;
     uint64_t t = scorep_event_time(l);
     if (l->metrics)
-        t = scorep_event_metrics(l, t);
+        t = scorep_event_metrics_enter(l, region, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
@@ -99,7 +110,7 @@ scorep_event_leave_impl(scorep_location *l, uint32_t region, bool have_raw, uint
     }
     uint64_t t = scorep_location_now(l, have_raw ? raw : scorep_timer_ticks());
     if (l->metrics)
-        t = scorep_event_metrics(l, t);
+        t = scorep_event_metrics_leave(l, t);
     l->depth--;
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);
@@ -369,6 +380,17 @@ scorep_event_leave_fast_as(scorep_location *l, uint32_t region, const bool profi
                            const bool tracing)
 {
     return scorep_event_leave_fast_msg_as(l, region, 0, false, NULL, profiling, tracing);
+}
+
+/* l's current call path as its next event sees it: with SCOREP_ENABLE_UNWINDING the frames
+ * unwound for a call that ended are left first (sampling/unwind_enter.c), so that an OpenMP
+ * fork does not hang its workers below them. */
+void scorep_unwind_leave(struct scorep_location *l);
+static inline pnode *scorep_event_current_node(scorep_location *l)
+{
+    if (__builtin_expect(l->unwind != NULL, 0))
+        scorep_unwind_leave(l);
+    return l->profile.cur;
 }
 
 /* scorep_event_enter_sp and scorep_event_leave out of line: the fast path's callers reach

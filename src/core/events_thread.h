@@ -27,7 +27,7 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
     l->stack_sp[l->depth] = 0;
     uint64_t t = scorep_location_now(l, raw);
     if (l->metrics)
-        t = scorep_metrics_event(l, t);
+        t = scorep_event_metrics_settle(l, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)
@@ -52,7 +52,7 @@ static inline uint64_t scorep_event_leave_at(scorep_location *l, uint32_t region
     }
     uint64_t t = scorep_location_now(l, raw);
     if (l->metrics)
-        t = scorep_metrics_event(l, t);
+        t = scorep_event_metrics_settle(l, t);
     l->depth--;
     if (l->profiling)
         scorep_profile_leave(&l->profile, region, t);

@@ -66,6 +66,10 @@ typedef struct scorep_location {
      * keep their places */
     uintptr_t fn_other_addr;
     uint32_t fn_other_region;
+    /* SCOREP_ENABLE_UNWINDING: the unwound frames at this location's enters
+     * (sampling/unwind_enter.c); NULL when off. Its enters and leaves reach it through the
+     * metric hook of the event path (l->metrics is then set, possibly empty) */
+    struct scorep_unwind_loc *unwind;
 } scorep_location;
 
 enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };

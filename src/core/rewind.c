@@ -46,7 +46,7 @@ void scorep_rewind_point(scorep_location *l, uint32_t region)
     /* the point is the Enter's time, or, with metric sources, that of the values read for
      * it one tick before (metrics/metrics_event.h): a discard removes them with the Enter
      * (timestamps are unique per location, so nothing older lies there) */
-    uint64_t ts = l->last_ts - (l->metrics != NULL && l->tracing);
+    uint64_t ts = l->last_ts - (l->metrics != NULL && l->metrics->n && l->tracing);
     if (push(l, (rewind_point){region, l->depth, ts}) != 0)
         scorep_warn_once("out of memory for a rewind point; its check will not discard");
 }

@@ -601,6 +601,7 @@ void scorep_rt_close_locations(void)
         uint64_t t = scorep_location_now(l, program_end_raw);
         if (!l->finished)
             l->end_ts = t;
+        scorep_unwind_close(l); /* frames of calls that ended, still current */
         if (l->profiling)
             scorep_profile_close_all(&l->profile, l->end_ts);
         /* a spill file that cannot be read back loses the flushed records: said here, once

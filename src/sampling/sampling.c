@@ -253,15 +253,20 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
     uint32_t gen = source_of(t, si);
     if (gen >= (uint32_t)scorep_smp_n_sources)
         return;
-    int n = unwind(t, uc);
-    if (n <= 0) {
+    uint32_t depth = l->depth < l->stack_cap ? l->depth : l->stack_cap;
+    if (t->in_runtime && depth == 0) {
+        t->in_runtime_drops++; /* the runtime's work outside every instrumented call */
+        return;
+    }
+    /* in the runtime: the regions' path only (the frames would be the runtime's) */
+    int n = t->in_runtime ? 0 : unwind(t, uc);
+    if (n <= 0 && !t->in_runtime) {
         t->failed_unwinds++;
         return;
     }
     t->taken++;
     /* the instrumented regions, then the whole unwound stack from the outermost frame;
      * finalize (sampling_profile.c) drops the frames the regions already stand for */
-    uint32_t depth = l->depth < l->stack_cap ? l->depth : l->stack_cap;
     uint32_t node = SMP_NONE;
     for (uint32_t i = 0; i < depth && node != SMP_FULL; i++)
         node = child(t, node, SMP_REGION_KEY | l->stack_region[i]);
@@ -512,13 +517,20 @@ bool scorep_sampling_unwinding(void)
 /* ------------------------------------------------ the runtime's subsystem (subsystem.h) */
 static void sampling_subsystem_init(void)
 {
+    scorep_unwind_init();
     (void)scorep_sampling_init(); /* prints why sampling stays off */
+}
+
+static void sampling_location_created(scorep_location *l)
+{
+    scorep_unwind_thread_start(l);
+    scorep_sampling_thread_start(l);
 }
 
 const scorep_subsystem scorep_subsystem_sampling = {
     .name = "sampling",
     .init = sampling_subsystem_init,
-    .location_created = scorep_sampling_thread_start,
+    .location_created = sampling_location_created,
     .end = scorep_sampling_stop_all,
     .finalize = scorep_sampling_finish, /* defines the sampled functions: before unification */
 };

@@ -54,6 +54,28 @@ void scorep_sampling_stop_all(void);
  * sampled functions as regions and adds samples (count, time) to each location's profile. */
 void scorep_sampling_finish(void);
 
+/* ------------------------------------------------ unwinding at events (unwind_enter.c) */
+/* SCOREP_ENABLE_UNWINDING: every enter of an instrumented region unwinds the stack and puts
+ * the uninstrumented frames between the innermost open call and the new one into the profile
+ * (below that call) and the trace (its calling context), as Score-P does. */
+void scorep_unwind_init(void);
+bool scorep_unwind_at_enter(void);
+/* In the new thread: its unwinding state, and the empty metric set that routes its enters
+ * and leaves to the two hooks below (core/events.h). */
+void scorep_unwind_thread_start(struct scorep_location *l);
+/* The event path's hooks: an enter of region at t (after the call stack has its slot, before
+ * the profile's enter), a leave (before the call is left). */
+void scorep_unwind_enter(struct scorep_location *l, uint32_t region, uint64_t t);
+void scorep_unwind_leave(struct scorep_location *l);
+/* At finalize, before the location's open calls are closed. */
+void scorep_unwind_close(struct scorep_location *l);
+/* At finalize, before the samples are merged: the inserted frames' values. */
+void scorep_unwind_finish(void);
+/* The trace: the frame regions (local ids, outermost first) recorded for the enter at ts; *i
+ * is the caller's position in l's records, starting at 0. */
+uint32_t scorep_unwind_frames_at(const struct scorep_location *l, uint32_t *i, uint64_t ts,
+                                 const uint32_t **regions);
+
 /* ------------------------------------------------------------ trace hooks */
 /* Calling contexts of the trace (sampling_trace.c). A writer keeps one cursor per location. */
 typedef struct scorep_sampling_cursor scorep_sampling_cursor;

@@ -41,6 +41,9 @@ typedef struct {
 struct scorep_sampling_thread {
     volatile int busy;    /* a handler runs on this thread */
     volatile int stopped; /* finalize began: the handler returns at once */
+    /* the thread unwinds and resolves frames at an instrumented enter (unwind_enter.c): a
+     * sample there is the runtime's work, attributed to the innermost instrumented call */
+    volatile int in_runtime;
     int n_src;
     timer_t timers[SMP_MAX_SOURCES];
     int fds[SMP_MAX_SOURCES];
@@ -51,7 +54,7 @@ struct scorep_sampling_thread {
     smp_sample *samples; /* only when tracing */
     uint32_t n_samples, cap_samples;
     uint64_t last_ts;
-    uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds;
+    uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds, in_runtime_drops;
     uint64_t handler_ticks; /* time spent in the handler (make bench reports it per sample) */
     uint32_t *node_region;  /* at finish: region of each node, or SMP_SKIP */
     /* handler scratch: one unwind */
@@ -59,6 +62,12 @@ struct scorep_sampling_thread {
 };
 
 extern smp_source scorep_smp_sources[SMP_MAX_SOURCES];
+
+/* The region of the function that return address ip lies in (defined on first use, paradigm
+ * sampling) and its name; SMP_SKIP for a frame shown as part of its caller (libc's start-up,
+ * the runtime and its adapters' libraries, the OpenMP runtime, an OpenMP outlined body:
+ * *omp set for the last two). Not thread-safe: the caller serialises (sampling_profile.c). */
+uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp);
 extern int scorep_smp_n_sources;
 
 #endif

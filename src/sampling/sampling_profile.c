@@ -23,6 +23,7 @@ typedef struct {
     int line;
     bool skip;
     bool omp_runtime; /* code of the OpenMP runtime (libomp, libgomp) */
+    bool adapter;     /* code of the runtime's libraries (libscorep-rt*: adapters' wrappers) */
     uint32_t region;  /* SCOREP_INVALID_ID until defined */
 } addr_info;
 
@@ -79,6 +80,9 @@ static void resolve_addr(addr_info *a)
                      strncmp(mod, "libiomp", 7) == 0 || strncmp(mod, "libscorep-rt-gomp", 17) == 0;
     /* the OpenMP runtime's frames between a parallel region and its outlined body */
     a->skip = !a->name || a->omp_runtime || is_skipped((uintptr_t)a->addr, a->name);
+    a->adapter = strncmp(mod, "libscorep-rt", 12) == 0;
+    /* the adapters' wrappers too: the wrapper of MPI_Send is shown by the region MPI_Send */
+    a->skip = a->skip || a->adapter;
     a->region = SCOREP_INVALID_ID;
     free(sym.module);
 }
@@ -127,6 +131,17 @@ static uint32_t region_of(addr_info *a)
         a->region = scorep_defs_region(a->name, a->mangled ? a->mangled : a->name, a->file, a->line,
                                        a->line, SCOREP_PARADIGM_SAMPLING, SCOREP_ROLE_FUNCTION);
     return a->region == SCOREP_INVALID_ID ? SMP_SKIP : a->region;
+}
+
+uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp)
+{
+    addr_info *a = info_of(ip);
+    if (!a || a->adapter)
+        return SMP_SKIP;
+    *name = a->name;
+    /* GCC's outlined bodies (main._omp_fn.0), as Score-P's unwinding skips them */
+    *omp = a->omp_runtime || (a->name && strstr(a->name, "._omp_fn."));
+    return *omp ? SMP_SKIP : region_of(a);
 }
 
 /* Where a node stands in its path: the instrumented function that the unwound frames must
@@ -220,6 +235,28 @@ static bool is_sampled(const pnode *n)
     return n->kind == PNODE_REGION && n->min == UINT64_MAX && n->id != scorep_program_region();
 }
 
+/* The frames unwound at instrumented enters (unwind_enter.c) lie between a call's node and
+ * its caller's: a sample's instrumented region r below parent is r's node there, also when
+ * frames are between them (the most visited one, when r was called through several chains
+ * of frames); a new node when no enter made one. */
+static bool is_enter_frame(const pnode *n)
+{
+    const scorep_region_def *d = n->kind == PNODE_REGION ? scorep_defs_region_get(n->id) : NULL;
+    return d && d->paradigm == SCOREP_PARADIGM_SAMPLING && !is_sampled(n);
+}
+
+static void find_below_frames(pnode *parent, uint32_t r, pnode **best)
+{
+    for (pnode *c = parent->first_child; c; c = c->next_sibling) {
+        if (c->kind != PNODE_REGION)
+            continue;
+        if (is_enter_frame(c))
+            find_below_frames(c, r, best);
+        else if (c->id == r && (!*best || c->visits > (*best)->visits))
+            *best = c;
+    }
+}
+
 /* Sampled time below an instrumented call can exceed the call's own measured time by a
  * period or so; scale it down so that no exclusive time becomes negative. */
 static void scale_subtree(pnode *n, double f)
@@ -229,20 +266,55 @@ static void scale_subtree(pnode *n, double f)
         scale_subtree(c, f);
 }
 
+/* The measured and the sampled time of the calls below n, through the frames unwound at
+ * enters (their time is their calls'); with f >= 0 the sampled subtrees scaled by f. */
+static void below(pnode *n, uint64_t *measured, uint64_t *sampled, double f)
+{
+    for (pnode *c = n->first_child; c; c = c->next_sibling) {
+        if (is_sampled(c)) {
+            if (f >= 0)
+                scale_subtree(c, f);
+            else
+                *sampled += c->sum;
+        } else if (is_enter_frame(c)) {
+            below(c, measured, sampled, f);
+            if (f < 0)
+                *sampled += c->enter_ts; /* the frame's own samples (merge_into_profile) */
+            else
+                c->enter_ts = (uint64_t)((double)c->enter_ts * f);
+        } else if (f < 0) {
+            *measured += c->sum;
+        }
+    }
+}
+
 static void make_consistent(pnode *n)
 {
-    if (n->kind != PNODE_ROOT && !is_sampled(n)) {
+    if (n->kind != PNODE_ROOT && !is_sampled(n) && !is_enter_frame(n)) {
         uint64_t measured = 0, sampled = 0;
-        for (pnode *c = n->first_child; c; c = c->next_sibling)
-            *(is_sampled(c) ? &sampled : &measured) += c->sum;
+        below(n, &measured, &sampled, -1);
         uint64_t avail = n->sum > measured ? n->sum - measured : 0;
         if (sampled > avail)
-            for (pnode *c = n->first_child; c; c = c->next_sibling)
-                if (is_sampled(c))
-                    scale_subtree(c, (double)avail / (double)sampled);
+            below(n, NULL, NULL, (double)avail / (double)sampled);
     }
     for (pnode *c = n->first_child; c; c = c->next_sibling)
         make_consistent(c);
+}
+
+/* A frame unwound at enters: its calls' time plus the samples below it (its own ones kept
+ * in enter_ts during the merge, closed nodes' scratch), max_time at least the mean. */
+static uint64_t frame_sums(pnode *n)
+{
+    uint64_t children = 0;
+    for (pnode *c = n->first_child; c; c = c->next_sibling)
+        children += frame_sums(c);
+    if (!is_enter_frame(n))
+        return n->sum;
+    n->sum = children + n->enter_ts;
+    n->enter_ts = 0;
+    if (n->visits && n->max < n->sum / n->visits)
+        n->max = n->sum;
+    return n->sum;
 }
 
 static uint32_t pdepth(const pnode *n)
@@ -330,6 +402,14 @@ static uint64_t *inclusive_ticks(const struct scorep_sampling_thread *t, double 
     return incl;
 }
 
+static pnode *region_node(scorep_profile *p, pnode *parent, uint32_t r)
+{
+    pnode *best = NULL;
+    if (scorep_unwind_at_enter())
+        find_below_frames(parent, r, &best);
+    return best ? best : scorep_profile_child_slow(p, parent, r, PNODE_REGION, r, 0);
+}
+
 static int merge_into_profile(scorep_location *l, struct scorep_sampling_thread *t, uint32_t metric,
                               double ticks_per_ns)
 {
@@ -348,15 +428,21 @@ static int merge_into_profile(scorep_location *l, struct scorep_sampling_thread 
         uint32_t r = t->node_region[i];
         pn[i] = parent;
         if (r != SMP_SKIP && parent)
-            pn[i] = scorep_profile_child_slow(p, parent, r, PNODE_REGION, r, 0);
+            pn[i] = t->nodes[i].key & SMP_REGION_KEY
+                        ? region_node(p, parent, r)
+                        : scorep_profile_child_slow(p, parent, r, PNODE_REGION, r, 0);
         if (!pn[i])
             continue;
         if (pn[i] != parent && is_sampled(pn[i]))
             pn[i]->sum += incl[i];
+        else if (is_enter_frame(pn[i])) /* its own samples' time: frame_sums */
+            pn[i]->enter_ts += t->nodes[i].ticks +
+                               (uint64_t)((double)t->nodes[i].time_ns * ticks_per_ns);
         if (t->nodes[i].count && pn[i]->kind != PNODE_ROOT)
             add_samples(p, pn[i], metric, t->nodes[i].count);
     }
     make_consistent(&p->root);
+    frame_sums(&p->root);
     count_visits(t, pn);
     finish_sampled(&p->root);
     free(pn);
@@ -378,13 +464,16 @@ static void report(const scorep_location *l, const struct scorep_sampling_thread
                                (double)t->taken
                          : 0;
     scorep_verbose("location %u: %llu samples, %u calling contexts, %llu failed and %llu slow "
-                   "unwinds, %.0f ns in the handler per sample",
+                   "unwinds, %.0f ns in the handler per sample, %llu samples left out in the "
+                   "runtime's unwinding at enters outside instrumented calls",
                    l->id, (unsigned long long)t->taken, t->n_nodes,
-                   (unsigned long long)t->failed_unwinds, (unsigned long long)t->slow_unwinds, ns);
+                   (unsigned long long)t->failed_unwinds, (unsigned long long)t->slow_unwinds, ns,
+                   (unsigned long long)t->in_runtime_drops);
 }
 
 void scorep_sampling_finish(void)
 {
+    scorep_unwind_finish();
     if (!scorep_sampling_enabled())
         return;
     uint32_t metric = scorep_defs_metric("samples", "occ", SCOREP_METRIC_UINT64, true);

@@ -121,6 +121,8 @@ struct scorep_sampling_cursor {
     uint32_t depth, cap;
     uint32_t prev; /* context of the previous calling-context event */
     bool convert;  /* Enter/Leave records instead of calling-context events */
+    const scorep_location *l; /* its frames unwound at enters (unwind_enter.c) */
+    uint32_t rec;             /* the next of them */
     uint32_t *path, path_cap; /* convert: scratch for the contexts entered by one move */
 };
 
@@ -146,6 +148,7 @@ scorep_sampling_cursor *scorep_sampling_cursor_new(const scorep_location *l, voi
     if (!c)
         return NULL;
     c->w = evt_writer;
+    c->l = l;
     c->prev = OTF2_UNDEFINED_CALLING_CONTEXT;
     c->convert = scorep_cfg.tracing_convert_calling_context;
     const struct scorep_sampling_thread *t = l->sampling;
@@ -169,7 +172,7 @@ static uint64_t later(uint64_t *last, uint64_t want)
 /* The conversion keeps the call stack the trace shows equal to the path of the latest
  * calling context: an event at context cc leaves the contexts of the previous one below
  * their deepest common ancestor and enters those from there down to cc, all at time t.
- * attrs go with the last record (the instrumented region's own Enter or Leave). */
+ * attrs go with the instrumented region's own Enter or Leave, the record of context own. */
 static int path_room(scorep_sampling_cursor *c, uint32_t n)
 {
     if (n <= c->path_cap)
@@ -185,7 +188,7 @@ static int path_room(scorep_sampling_cursor *c, uint32_t n)
     return 0;
 }
 
-static void move_to(scorep_sampling_cursor *c, void *attrs, uint64_t t, uint32_t cc)
+static void move_to(scorep_sampling_cursor *c, void *attrs, uint64_t t, uint32_t cc, uint32_t own)
 {
     uint32_t a = c->prev, b = cc, n = 0;
     if (path_room(c, cc_depth(cc)) != 0)
@@ -204,10 +207,10 @@ static void move_to(scorep_sampling_cursor *c, void *attrs, uint64_t t, uint32_t
     }
     /* a is the common ancestor: leave prev's contexts below it, deepest first */
     for (uint32_t x = c->prev; x != a; x = cc_parent(x))
-        OTF2_EvtWriter_Leave(c->w, n == 0 && cc_parent(x) == a ? attrs : NULL, t, local.v[x].region);
+        OTF2_EvtWriter_Leave(c->w, x == own ? attrs : NULL, t, local.v[x].region);
     while (n > 0) {
         n--;
-        OTF2_EvtWriter_Enter(c->w, n == 0 ? attrs : NULL, t, local.v[c->path[n]].region);
+        OTF2_EvtWriter_Enter(c->w, c->path[n] == own ? attrs : NULL, t, local.v[c->path[n]].region);
     }
     c->prev = cc;
 }
@@ -215,7 +218,36 @@ static void move_to(scorep_sampling_cursor *c, void *attrs, uint64_t t, uint32_t
 void scorep_sampling_cursor_close(scorep_sampling_cursor *c, uint64_t t)
 {
     if (c && c->convert)
-        move_to(c, NULL, t, OTF2_UNDEFINED_CALLING_CONTEXT);
+        move_to(c, NULL, t, OTF2_UNDEFINED_CALLING_CONTEXT, OTF2_UNDEFINED_CALLING_CONTEXT);
+}
+
+/* A sample's context when instrumented enters were unwound too (unwind_enter.c): the open
+ * calls' contexts include the frames between them, so the sample's frames below its
+ * innermost region go below that call's actual context, the cursor's stack entry; else (no
+ * region open, or the trace lost the call's enter) its context from the table. */
+static uint32_t sample_cc(scorep_sampling_cursor *c, uint32_t node)
+{
+    const struct scorep_sampling_thread *t = c->t;
+    if (!scorep_unwind_at_enter())
+        return c->node_cc[node];
+    uint32_t j = node, nf = 0;
+    while (j != SMP_NONE && !(t->nodes[j].key & SMP_REGION_KEY)) {
+        nf += t->node_region[j] != SMP_SKIP;
+        j = t->nodes[j].parent;
+    }
+    uint32_t d = 0;
+    for (uint32_t k = j; k != SMP_NONE; k = t->nodes[k].parent)
+        d++;
+    if (d == 0 || d > c->depth || path_room(c, nf) != 0)
+        return c->node_cc[node];
+    uint32_t n = 0;
+    for (uint32_t k = node; k != j; k = t->nodes[k].parent)
+        if (t->node_region[k] != SMP_SKIP)
+            c->path[n++] = t->node_region[k];
+    uint32_t cc = c->stack[d - 1];
+    while (n > 0 && cc != OTF2_UNDEFINED_CALLING_CONTEXT)
+        cc = cc_child(cc, c->path[--n]);
+    return cc;
 }
 
 void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64_t *last)
@@ -223,12 +255,12 @@ void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64
     const struct scorep_sampling_thread *t = c->t;
     for (; t && c->next < t->n_samples && t->samples[c->next].ts < ts; c->next++) {
         const smp_sample *s = &t->samples[c->next];
-        uint32_t cc = c->node_cc[s->node];
+        uint32_t cc = sample_cc(c, s->node);
         if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
             continue; /* a sample in start-up code only, before main */
         if (c->convert) {
             if (cc != c->prev)
-                move_to(c, NULL, later(last, s->ts), cc);
+                move_to(c, NULL, later(last, s->ts), cc, OTF2_UNDEFINED_CALLING_CONTEXT);
             continue;
         }
         OTF2_EvtWriter_CallingContextSample(c->w, NULL, later(last, s->ts), cc,
@@ -250,12 +282,21 @@ void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint6
             c->cap = cap;
         }
         uint32_t parent = c->depth ? c->stack[c->depth - 1] : OTF2_UNDEFINED_CALLING_CONTEXT;
+        /* the frames unwound at this enter lie between the caller's context and the call's */
+        const uint32_t *frames = NULL;
+        uint32_t nf = scorep_unwind_frames_at(c->l, &c->rec, t, &frames);
+        for (uint32_t i = 0; i < nf; i++) {
+            uint32_t f = cc_child(parent, frames[i]);
+            if (f == OTF2_UNDEFINED_CALLING_CONTEXT)
+                break;
+            parent = f;
+        }
         uint32_t cc = cc_child(parent, region);
         c->stack[c->depth++] = cc;
         if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
             return;
         if (c->convert) {
-            move_to(c, attrs, t, cc);
+            move_to(c, attrs, t, cc, cc);
             return;
         }
         OTF2_EvtWriter_CallingContextEnter(c->w, attrs, t, cc, unwind_distance(c->prev, cc));
@@ -267,12 +308,15 @@ void scorep_sampling_cursor_region(scorep_sampling_cursor *c, void *attrs, uint6
     uint32_t cc = c->stack[--c->depth];
     if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
         return;
+    /* the frames unwound at the call's enter are left with it (as Score-P's augmented
+     * stack): the caller's context is the current one again */
+    uint32_t back = c->depth ? c->stack[c->depth - 1] : OTF2_UNDEFINED_CALLING_CONTEXT;
     if (c->convert) {
-        move_to(c, attrs, t, cc_parent(cc));
+        move_to(c, attrs, t, back, cc);
         return;
     }
     OTF2_EvtWriter_CallingContextLeave(c->w, attrs, t, cc);
-    c->prev = cc_parent(cc);
+    c->prev = back;
 }
 
 void scorep_sampling_cursor_free(scorep_sampling_cursor *c)

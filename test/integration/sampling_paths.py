@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# sampling_paths.py TRACE: reads an OTF2 trace with python3-otf2 (mapping tables applied by
-# OTF2's reader) and prints "path<TAB>count" per calling context of CallingContextSample
-# events, summed over locations; the path is the region names from the root, "/"-separated.
+# sampling_paths.py [--enter] TRACE: reads an OTF2 trace with python3-otf2 (mapping tables
+# applied by OTF2's reader) and prints "path<TAB>count" per calling context of
+# CallingContextSample events (with --enter: of CallingContextEnter events), summed over
+# locations; the path is the region names from the root, "/"-separated.
 import collections
 import sys
 
@@ -19,9 +20,14 @@ def path(cc):
 
 def main():
     counts = collections.Counter()
-    with otf2.reader.open(sys.argv[1]) as trace:
+    args = sys.argv[1:]
+    kind = otf2.events.CallingContextSample
+    if args and args[0] == "--enter":
+        kind = otf2.events.CallingContextEnter
+        args = args[1:]
+    with otf2.reader.open(args[0]) as trace:
         for _location, event in trace.events:
-            if isinstance(event, otf2.events.CallingContextSample):
+            if isinstance(event, kind):
                 counts[path(event.calling_context)] += 1
     for p, n in sorted(counts.items()):
         print(f"{p}\t{n}")

@@ -46,7 +46,7 @@ void omp_cb_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_t *f
     team->region = omp_region(OMP_R_PARALLEL, codeptr);
     team->codeptr = codeptr;
     team->master = t->loc;
-    team->fork_node = t->loc->profiling ? t->loc->profile.cur : NULL;
+    team->fork_node = t->loc->profiling ? scorep_event_current_node(t->loc) : NULL;
     team->join_ts = 0;
     team->members = NULL;
     team->refs = 1; /* the encountering thread's, until parallel end */
