@@ -569,6 +569,28 @@ trace_events()
     awk '$3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/' "$_f"
 }
 
+# cubelib_visits CUBE_DUMP PROFILE [REGEX]: CubeLib's own reading of PROFILE's visits, one
+# line "LOCATION PATH=VISITS" per call path below the root and thread with visits (sorted),
+# PATH from cube_dump -w's call tree ("|-NAME", a child's to the right of its parent's),
+# the visits from its csv2 output; only paths matching REGEX when given
+cubelib_visits()
+{
+    "$1" -w "$2" >cl.tree 2>&1 || fail "CubeLib's cube_dump -w cannot read $2"
+    "$1" -m visits -s csv2 "$2" >cl.csv 2>&1 || fail "CubeLib's cube_dump -m visits $2"
+    awk '/-- CALL TREE --/ { t = 1; next } /=== SYSTEM/ { t = 0 }
+        t && /id=[0-9]+,/ {
+            id = $0; sub(/.*id=/, "", id); sub(/,.*/, "", id)
+            c = index($0, "|-"); n = c ? substr($0, c + 2) : $1; sub(/ .*/, "", n)
+            while (d > 0 && col[d] >= c) d--
+            path[d + 1] = d ? path[d] "/" n : n; col[++d] = c
+            print "P", id, path[d]
+        }' cl.tree >cl.paths
+    awk -F, -v re="${3:-}" 'NR == FNR { p[$2] = $3; next } FNR > 1 && $3 > 0 {
+            q = p[$1 + 0]; sub(/^[^\/]*\/?/, "", q)
+            if (q != "" && (re == "" || q ~ re)) print $2 + 0, q "=" $3 + 0 }' \
+        FS=' ' cl.paths FS=, cl.csv | sort
+}
+
 # trace_other EXPDIR: the event lines other than ENTER and LEAVE (quicker than trace_events)
 trace_other()
 {

@@ -109,23 +109,7 @@ done
 
 if [ -n "$CUBELIB_DUMP" ]; then
     part "CubeLib's reading of the profile"
-    # the call tree of cube_dump -w ("|-NAME", a child's to the right of its parent's) as
-    # paths by cnode id, joined with cube_dump's visits per cnode and thread (csv2)
-    "$CUBELIB_DUMP" -w gcc_profile/profile.cubex >cl.tree 2>&1 ||
-        fail "CubeLib's cube_dump -w cannot read the profile"
-    "$CUBELIB_DUMP" -m visits -s csv2 gcc_profile/profile.cubex >cl.csv 2>&1 ||
-        fail "CubeLib's cube_dump -m visits"
-    awk '/-- CALL TREE --/ { t = 1; next } /=== SYSTEM/ { t = 0 }
-        t && /id=[0-9]+,/ {
-            id = $0; sub(/.*id=/, "", id); sub(/,.*/, "", id)
-            c = index($0, "|-"); n = c ? substr($0, c + 2) : $1; sub(/ .*/, "", n)
-            while (d > 0 && col[d] >= c) d--
-            path[d + 1] = d ? path[d] "/" n : n; col[++d] = c
-            print "P", id, path[d]
-        }' cl.tree >cl.paths
-    awk -F, 'NR == FNR { p[$2] = $3; next } FNR > 1 && $3 > 0 {
-            q = p[$1 + 0]; sub(/^[^\/]*\/?/, "", q); if (q != "") print $2 + 0, q "=" $3 + 0 }' \
-        FS=' ' cl.paths FS=, cl.csv | sort >cl.visits
+    cubelib_visits "$CUBELIB_DUMP" gcc_profile/profile.cubex >cl.visits
     expect_eq "$(cat cl.visits)" "$profile_f" \
         "CubeLib: the abandoned regions left at the jump, the setjmp caller's kept"
 else

@@ -174,22 +174,8 @@ fi
 
 if [ -n "$CUBELIB_DUMP" ]; then
     part "CubeLib's reading of the profile"
-    # the call tree of cube_dump -w as paths by cnode id, joined with its visits per cnode
-    # and location (csv2): main/solve/exchange/MPI_Sendrecv with K visits on each rank
-    "$CUBELIB_DUMP" -w plain/profile.cubex >cl.tree 2>&1 || fail "CubeLib's cube_dump -w"
-    "$CUBELIB_DUMP" -m visits -s csv2 plain/profile.cubex >cl.csv 2>&1 ||
-        fail "CubeLib's cube_dump -m visits"
-    awk '/-- CALL TREE --/ { t = 1; next } /=== SYSTEM/ { t = 0 }
-        t && /id=[0-9]+,/ {
-            id = $0; sub(/.*id=/, "", id); sub(/,.*/, "", id)
-            c = index($0, "|-"); n = c ? substr($0, c + 2) : $1; sub(/ .*/, "", n)
-            while (d > 0 && col[d] >= c) d--
-            path[d + 1] = d ? path[d] "/" n : n; col[++d] = c
-            print "P", id, path[d]
-        }' cl.tree >cl.paths
-    awk -F, 'NR == FNR { p[$2] = $3; next } FNR > 1 && $3 > 0 {
-            q = p[$1 + 0]; sub(/^[^\/]*\/?/, "", q); if (q ~ /MPI_(Sendrecv|Allreduce)$/) print $2 + 0, q "=" $3 + 0 }' \
-        FS=' ' cl.paths FS=, cl.csv | sort >cl.visits
+    # main/solve/exchange/MPI_Sendrecv with K visits on each rank
+    cubelib_visits "$CUBELIB_DUMP" plain/profile.cubex 'MPI_(Sendrecv|Allreduce)$' >cl.visits
     expect_eq "$(cat cl.visits | tr '\n' ' ')" \
         "0 main/reduce_all/MPI_Allreduce=$M 0 main/solve/exchange/MPI_Sendrecv=$K 1 main/reduce_all/MPI_Allreduce=$M 1 main/solve/exchange/MPI_Sendrecv=$K " \
         "CubeLib: the MPI calls below their unwound callers, exact visits per rank"
