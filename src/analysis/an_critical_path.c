@@ -58,8 +58,8 @@ void an_wait_add(an_ctx *c, const an_wait_rec *w)
         c->cap_waits = cap;
     }
     an_sync *s = c->n_sync ? &c->sync[c->n_sync - 1] : NULL;
-    /* the same wait state (the caller added both); an Early Reduce's synchronisation point is
-     * the first sender, its cause for the delay costs the last rank in */
+    /* the same wait state (the caller added both; an Early Reduce's synchronisation point and
+     * its cause for the delay costs are both the last sender in, as in Scalasca 2.6) */
     if (s && s->wait == AN_NONE && (s->peer == w->cause || w->kind == AN_W_N21) &&
         s->cnode == w->cnode)
         s->wait = (uint32_t)c->n_waits;

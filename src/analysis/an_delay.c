@@ -48,9 +48,9 @@
  *    (otherwise the wait passes only its short-term share on in order; a clock condition
  *    violation).
  * Collectives are charged per waiting member against the last rank in (the root of a
- * broadcast), as point-to-point waits are. An Early Reduce (the root waited for the first
- * sender) is charged to the last rank in too, as Scalasca's DELAY_N21 does (its COLL_N21
- * handler takes CollectiveInfo's latest, not the first sender the wait ended at). Call paths
+ * broadcast), as point-to-point waits are. An Early Reduce (the root waited for the last
+ * sender in, Scalasca 2.6's definition) is charged to that sender, as Scalasca's DELAY_N21
+ * does (its COLL_N21 handler takes CollectiveInfo's latest). Call paths
  * are matched across ranks by a hash of their region path. */
 #include "analysis/an_coll.h"
 #include "analysis/an_context.h"

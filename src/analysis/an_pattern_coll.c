@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* an_pattern_coll.c: collective wait states as Scalasca defines them (scout's MPI.pattern):
  * Wait at Barrier / Barrier Completion, Late Broadcast (1-to-n: non-roots wait for the root),
- * Early Reduce (n-to-1: the root waits for the first non-root), Early Scan (a rank waits for
+ * Early Reduce (n-to-1: the root waits for the last sender to enter, as Scalasca 2.6's
+ * MpiCommunicationHandler reduces it; not the first), Early Scan (a rank waits for
  * the latest of the lower ranks), Wait at N x N / N x N Completion (n-to-n, without
  * MPI_Alltoallv/w as in Scalasca), and the collective counts and bytes. Waiting time is
  * restricted to the time spent in the operation; a violated clock condition is counted. */
@@ -109,23 +110,23 @@ static void coll_wait(an_ctx *c, const an_event *e, an_wait_kind kind, size_t k,
  * collectives move data between the groups, so a rank waits for the other group only: a
  * barrier or an n-to-n operation for the last rank of the other group to enter, a 1-to-n
  * operation for its root (in the other group, MPI_ROOT there), the root of an n-to-1 operation
- * for the first sender of the other group. The replay communicator spans both groups; the
+ * for the last sender of the other group. The replay communicator spans both groups; the
  * values are reduced per group (intracommunicator: one group, the same values as before). */
 int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uint32_t *inst,
                       size_t n, char *err, size_t len)
 {
     size_t G = (size_t)groups;
-    /* max: [g*n + i] latest enter of group g (n-to-n: of the ranks that send), [G*n + i] the
-     *      root's enter;
+    /* max: [g*n + i] latest enter of group g (n-to-n and n-to-1: of the ranks that send, as
+     *      Scalasca counts only members with bytes sent), [G*n + i] the root's enter;
      * min: [i] earliest exit (n-to-n: of ranks that send and receive), [n + g*n + i] earliest
      *      enter of the non-roots of group g that send; scan: latest enter of ranks <= me */
     uint64_t *mx = malloc(((G + 1) * n + 1) * sizeof *mx), *mn = malloc(((G + 1) * n + 1) * sizeof *mn);
     uint64_t *scan = malloc((n + 1) * sizeof *scan);
     uint64_t *out = malloc(((G + 1) * n + 1) * sizeof *out);
-    /* who: [g*n + i] the lowest world rank of group g that entered last, [G*n + g*n + i] the
-     * lowest non-root sender of group g that entered first (the ranks a waiting rank's
-     * critical path moves to); root: the root's world rank + 1 (0: none), intercommunicators */
-    int *who = malloc((2 * G * n + 1) * sizeof *who), *who_out = malloc((2 * G * n + 1) * sizeof *who);
+    /* who: [g*n + i] the lowest world rank of group g that entered last (the rank a waiting
+     * rank's critical path moves to); root: the root's world rank + 1 (0: none),
+     * intercommunicators */
+    int *who = malloc((G * n + 1) * sizeof *who), *who_out = malloc((G * n + 1) * sizeof *who);
     int *root_w = malloc((n + 1) * sizeof *root_w), *root_out = malloc((n + 1) * sizeof *root_w);
     int ok = mx && mn && scan && out && who && who_out && root_w && root_out, all_ok;
     an_net_allreduce(mc, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
@@ -160,7 +161,8 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
         an_coll_kind k = an_coll_kind_of(e->tag);
         int root = root_out[i] == c->rank + 1;
         for (size_t h = 0; h < G; h++) {
-            mx[h * n + i] = h != g || (k == AN_COLL_N2N && !e->bytes) ? 0 : enter;
+            mx[h * n + i] =
+                h != g || ((k == AN_COLL_N2N || k == AN_COLL_N21) && !e->bytes) ? 0 : enter;
             mn[n + h * n + i] = h == g && !root && e->bytes ? enter : UINT64_MAX;
         }
         mx[G * n + i] = root ? enter : 0;
@@ -175,17 +177,15 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
     for (size_t i = 0; i < n; i++) {
         const an_event *e = &ev[inst[i]];
         uint64_t enter = an_call_enter(c, e);
-        int root = root_out[i] == c->rank + 1;
         an_coll_kind k = an_coll_kind_of(e->tag);
         for (size_t h = 0; h < G; h++) {
-            who[h * n + i] = h == g && enter == mx[h * n + i] && !(k == AN_COLL_N2N && !e->bytes)
+            who[h * n + i] = h == g && enter == mx[h * n + i] &&
+                                     !((k == AN_COLL_N2N || k == AN_COLL_N21) && !e->bytes)
                                  ? c->rank
                                  : INT_MAX;
-            who[G * n + h * n + i] =
-                h == g && !root && e->bytes && enter == mn[n + h * n + i] ? c->rank : INT_MAX;
         }
     }
-    an_net_allreduce(mc, who, who_out, (int)(2 * G * n), AN_T_INT, AN_OP_MIN);
+    an_net_allreduce(mc, who, who_out, (int)(G * n), AN_T_INT, AN_OP_MIN);
     if (G == 1) { /* MPI_Scan and MPI_Exscan are not defined on intercommunicators */
         an_net_scan(mc, scan, out, (int)n, AN_T_U64, AN_OP_MAX);
         memcpy(scan, out, n * sizeof *scan);
@@ -197,8 +197,7 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
         uint64_t exit = an_call_exit(c, e);
         uint64_t last = mx[other * n + i];            /* the latest enter that I wait for */
         uint32_t last_who = peer_of(who_out[other * n + i]);
-        uint64_t first = mn[n + other * n + i];       /* the earliest sender I wait for */
-        uint32_t first_who = peer_of(who_out[G * n + other * n + i]);
+        uint64_t first = mn[n + other * n + i];       /* the earliest non-root sender */
         counts(c, e);
         switch (an_coll_kind_of(e->tag)) {
         case AN_COLL_BARRIER: {
@@ -222,12 +221,14 @@ int an_coll_instances(an_ctx *c, an_net *mc, int groups, int my_group, const uin
             break;
         case AN_COLL_N21:
             if (root && e->bytes2 && first != UINT64_MAX) {
-                double w = wait_until(c, e, first, 0, first_who);
+                /* Scalasca 2.6 (scout's cb_pre_coll_n21 and MPI.pattern's PRE_COLL_N21): the
+                 * root waits until the latest sender entered (MAXLOC over the members with
+                 * bytes sent), within its own call; the delay costs (DELAY_N21) and the
+                 * critical path (CriticalPath.pattern, COLL_N21) go to that sender too */
+                double w = wait_until(c, e, last, 1, last_who);
                 an_add(c, M_MPI_EARLYREDUCE, e->cnode, w);
                 an_stat_add(c, M_MPI_EARLYREDUCE, w, an_call_enter(c, e), e->time, e->cnode,
                             AN_NONE, AN_NONE);
-                /* the delay costs go to the last rank in (Scalasca's DELAY_N21), the critical
-                 * path to the first sender, who ended the wait */
                 coll_wait(c, e, AN_W_N21, i, last_who, last, w);
             }
             break;

@@ -15,6 +15,10 @@
 #   mpi_file        every region of paradigm MPI has the source file "MPI", and every region
 #                   with that file is named MPI_* (pearl's Region.cpp, classify: Scalasca takes
 #                   a region for MPI by its file and classifies it by the name after "MPI_")
+#   cpu_locations   every location is of type CPU_THREAD (pearl's Otf2DefCallbacks.cpp,
+#                   otf2DefCbLocation: else "Locations of non-CPU type not yet supported!"
+#                   and scout reads nothing); metric values, also of per-host plugins, are
+#                   recorded on CPU locations
 #   mpi_init, mpi_finalize  in an MPI trace, every process (location group) has exactly one
 #                   Enter and one Leave of MPI_Init or MPI_Init_thread, and of MPI_Finalize
 #                   (scout's MpiCommunicationHandler.cpp: the first Leave of each triggers an
@@ -41,6 +45,7 @@ def main(path):
 
     with otf2.reader.open(path) as trace:
         regions = list(trace.definitions.regions)
+        locations = list(trace.definitions.locations)
         processes = sorted({g.name for g in trace.definitions.location_groups
                             if g.location_group_type == otf2.LocationGroupType.PROCESS})
         enters, leaves, programs = {}, {}, []
@@ -66,6 +71,10 @@ def main(path):
                  r.canonical_name == canon]
         say(bool(found), "program_region", "%s: ProgramBegin %r -> region name %r canonical %r" %
             (group, prog, os.path.basename(prog), canon))
+    non_cpu = ["%s (%s)" % (loc.name, loc.type.name) for loc in locations
+               if loc.type != otf2.LocationType.CPU_THREAD]
+    say(not non_cpu, "cpu_locations", "%d locations; not CPU_THREAD: %s" %
+        (len(locations), ", ".join(non_cpu[:5]) or "none"))
     mpi = [r for r in regions if r.paradigm == otf2.Paradigm.MPI]
     wrong = [r.name for r in mpi if r.source_file != "MPI"]
     say(not wrong, "mpi_file", "%d MPI regions; without source file \"MPI\": %s" %

@@ -487,7 +487,8 @@ static void lt_lr(bld *b, int r)
 }
 
 /* rank 2 sends to 1 after 2D; rank 1 waits, works D, enters the reduce last (3D); rank 3 works
- * D; the root (0) waits D for rank 3 */
+ * D; the root (0) waits 3D for rank 1, the last sender in (Scalasca 2.6's Early Reduce; the
+ * first sender, rank 3, would give D) */
 static void lt_reduce(bld *b, int r)
 {
     if (r == 2)
@@ -786,14 +787,15 @@ static void long_term(void)
         {M_MPI_WAIT_PROPAGATING_LS, "scenario/MPI_Recv", 1, 2},
     };
     RUN(lt_lr, ltl);
-    /* W = D (rank 3), w1 = 2D, D1 = D: f = min(1, D / 3D) = 1/3; rank 1's short-term N-to-1
-     * delay f D1, rank 2's long-term f w1, the root's none; W explained */
+    /* W = 3D (until rank 1, the last sender, entered, as Scalasca 2.6 measures it), w1 = 2D,
+     * D1 = D: f = min(1, 3D / 3D) = 1; rank 1's short-term N-to-1 delay f D1, rank 2's
+     * long-term f w1, the root's none; W explained */
     static const expect ltr[] = {
-        {M_MPI_EARLYREDUCE, "scenario/MPI_Reduce", 0, 1},
-        {M_DELAY_N21, "scenario", 1, 1.0 / 3},
-        {M_DELAY_N21_LONGTERM, "scenario", 2, 2.0 / 3},
+        {M_MPI_EARLYREDUCE, "scenario/MPI_Reduce", 0, 3},
+        {M_DELAY_N21, "scenario", 1, 1},
+        {M_DELAY_N21_LONGTERM, "scenario", 2, 2},
         {M_DELAY_N21, "scenario", 0, 0},
-        {M_DELAY_N21_AGGREGATE, "scenario", ALL, 1},
+        {M_DELAY_N21_AGGREGATE, "scenario", ALL, 3},
     };
     RUN(lt_reduce, ltr);
 }

@@ -200,7 +200,8 @@ for r in 1 2 3; do
     near mpi_earlyreduce early_reduce/MPI_Reduce $r 0
 done
 sc=early_reduce
-near mpi_earlyreduce $sc/MPI_Reduce 0 "$(calc "pos(min2(min2($(M $sc 1 enter), \
+# (the root waits for the last sender in, as Scalasca 2.6's scout: not the first)
+near mpi_earlyreduce $sc/MPI_Reduce 0 "$(calc "pos(max2(max2($(M $sc 1 enter), \
     $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")"
 # on a communicator of ranks 2 and 3 (created with MPI_Comm_split)
 sc=ls_subcomm
@@ -310,12 +311,13 @@ for r in 1 2 3; do
     dnear delay_12n $sc $r 0
 done
 dnear delay_12n $sc 0 "$sum"
-# Early Reduce (waitstates.c, early_reduce): the root (rank 0, no work) waits W for the first
-# of ranks 1-3 (each works D); as Scalasca's DELAY_N21 the wait is charged to the rank that
-# entered last, min(1, W / its delay) x its delay: W, all on one rank's work, none on the root
+# Early Reduce (waitstates.c, early_reduce): the root (rank 0, no work) waits W for the last
+# of ranks 1-3 (each works D) to enter; as Scalasca's DELAY_N21 the wait is charged to the
+# rank that entered last, min(1, W / its delay) x its delay: W, all on one rank's work, none
+# on the root
 sc=early_reduce
 SL=$(spread $sc 0 1 2 3)
-W=$(calc "pos(min2(min2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
+W=$(calc "pos(max2(max2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
 dnear delay_n21 $sc '*' "$W"
 dnear delay_n21 $sc 0 0
 dnear delay_n21 $sc/MPI_Reduce '*' 0
@@ -359,13 +361,14 @@ dnear delay_latereceiver $sc 1 0
 dnear mpi_wait_indirect_latereceiver $sc/MPI_Ssend 0 "$s"
 dnear mpi_wait_direct_latereceiver $sc/MPI_Ssend 0 "$(calc "$W - $s")"
 dnear mpi_wait_propagating_ls $sc/MPI_Recv 1 "$s"
-# an Early Reduce propagated from a Late Sender (lt_reduce): the root's wait W (for rank 3)
-# goes to rank 1, the last rank in, which waited w1 for rank 2 and then worked D1: the share
+# an Early Reduce propagated from a Late Sender (lt_reduce): the root's wait W (until rank 1,
+# the last rank in, entered: about 3D, as Scalasca 2.6 measures it; rank 3, the first sender,
+# entered at D) goes to rank 1, which waited w1 for rank 2 and then worked D1: the share
 # f = min(1, W / (D1 + w1)) of D1 is rank 1's short-term N-to-1 delay, of w1 the N-to-1 cost
 # of its Late Sender, charged to rank 2's work (long-term N-to-1 delay costs)
 sc=lt_reduce
 r1=$(M $sc 1 recv) b1=$(M $sc 1 begin)
-W=$(calc "pos(min2(min2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
+W=$(calc "pos(max2(max2($(M $sc 1 enter), $(M $sc 2 enter)), $(M $sc 3 enter)) - $(M $sc 0 enter))")
 w1=$(calc "pos($(M $sc 2 send) - $r1)") D1=$(calc "($r1 - $b1) + ($(M $sc 1 enter) - $(M $sc 1 recvd))")
 f=$(calc "min2(1, $W / ($D1 + $w1))")
 SL=$(calc "$(spread $sc 0 1 2 3) + ($(M $sc 1 recvd) - $r1) - $w1")
@@ -816,6 +819,43 @@ if [ -x "$top_builddir/test/mpi/probes" ]; then
     expect_eq "$($CV "$p/scout.cubex" value visits MPI_Probe '*')" \
         "$(count_out '^ENTER .*"MPI_Probe"' otf2-print "$p/traces.otf2")" \
         "one-step (scorep-run): MPI_Probe visits = its Enter events"
+fi
+
+# Optional: Scalasca 2.6's scout.mpi on a trace of the scenarios that both analyse alike (no
+# probes: Scalasca 2.x has no Late Sender at a probe; docs/analysis.md, "Checked against
+# Scalasca 2.6 (session 23)"): scout.mpi reads it without a message and every wait state and
+# the critical path equal ours (totals over call paths and ranks, within 1e-4 s + 1e-4 x
+# value: cube_dump prints 6 digits, and the critical-path imbalance sums many call paths'
+# rounded times; both files read by CubeLib's cube_dump). SCOUT_MPI names a built scout.mpi, CUBELIB_DUMP
+# CubeLib's cube_dump (Scalasca and CubeLib are not packaged).
+part "Scalasca's scout.mpi"
+SCOUT_MPI=${SCOUT_MPI:-$(command -v scout.mpi || true)}
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+if [ -z "$SCOUT_MPI" ] || [ -z "$CUBELIB_DUMP" ]; then
+    skip_part_here "Scalasca's scout.mpi on waitstates.c" \
+        "Scalasca and CubeLib are not packaged for this system (set SCOUT_MPI and CUBELIB_DUMP)"
+else
+    s=$work/sc
+    env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$s" $MPIRUN -np 4 \
+        "$A/waitstates_scorep" 0.05 ls_recv,ls_wait,lr_wait,barrier,nxn,late_bcast,early_reduce,lt_barrier,lt_lr,lt_reduce \
+        >sc.out 2>&1 || fail "waitstates for scout.mpi: $(tail -c 600 sc.out)"
+    cp -r "$s" "$s.scout"
+    $MPIRUN -np 4 "$ANALYZE" "$s" >sc.an 2>&1 || fail "scorep-analyze $s: $(tail -c 600 sc.an)"
+    $MPIRUN -np 4 "$SCOUT_MPI" "$s.scout/traces.otf2" >scout_mpi.out 2>&1 ||
+        fail "scout.mpi refuses the trace: $(tail -c 600 scout_mpi.out)"
+    expect_no_grep '[Ww]arning|WARNING|[Ee]rror|ERROR|Fatal' scout_mpi.out "scout.mpi: no message"
+    total() {
+        "$CUBELIB_DUMP" -m "$1" -x incl -z incl -c roots -s csv2 "$2" |
+            awk -F, 'NR > 1 && NF > 2 { s += $3 } END { printf "%.9f", s }'
+    }
+    for m in mpi_latesender mpi_latereceiver mpi_barrier_wait mpi_wait_nxn mpi_latebroadcast \
+        mpi_earlyreduce mpi_finalize_wait critical_path critical_imbalance_impact; do
+        _check
+        a=$(total "$m" "$s.scout/scout.cubex") b=$(total "$m" "$s/scout.cubex")
+        awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-4 + 1e-4 * a) }' ||
+            fail "$m: Scalasca's scout.mpi $a s, ours $b s"
+        echo "ok: $m: Scalasca $a s = ours $b s"
+    done
 fi
 
 done_ok

@@ -54,7 +54,7 @@ else
         inv=$?
     cat inv.txt
     [ "$inv" -le 1 ] || fail "scalasca_invariants.py: $(cat inv.txt)"
-    for i in mpi_file mpi_init mpi_finalize; do
+    for i in cpu_locations mpi_file mpi_init mpi_finalize; do
         expect_grep "^ok $i:" inv.txt "Scalasca's invariant $i"
         expect_no_grep "^violated $i:" inv.txt "Scalasca's invariant $i"
     done

@@ -5,7 +5,7 @@
 # in-situ analysis, then post-mortem on the same trace. A rank of an intercommunicator
 # collective waits for the other group (MPI's intercommunicator semantics): a barrier or an
 # allreduce for the last rank of the other group to enter, a broadcast (MPI_ROOT at the root,
-# MPI_PROC_NULL at the rest of its group) for the root, the root of a reduce for the first
+# MPI_PROC_NULL at the rest of its group) for the root, the root of a reduce for the last
 # sender of the other group. The expected waits follow from the program's design and the times
 # its ranks entered the calls (its clock marks "T scenario rank enter seconds absolute", moved
 # onto the trace's enters of the calls by trace_marks.py, so that a loaded machine changes the
@@ -96,12 +96,13 @@ for f in "$x/scout.cubex" "$x/scout_insitu.cubex"; do
     near "$f" mpi_latebroadcast ic_bcast_b/MPI_Bcast 1 "$(calc "pos($(mark ic_bcast_b 3) - $(mark ic_bcast_b 1))")"
     near "$f" mpi_latebroadcast ic_bcast_b/MPI_Bcast 2 0
     near "$f" mpi_latebroadcast ic_bcast_b/MPI_Bcast 3 0
-    # reduce to A's rank 1 (world 1): it waits for the first sender of group B
+    # reduce to A's rank 1 (world 1): it waits for the last sender of group B (Scalasca 2.6's
+    # Early Reduce on an intracommunicator: until the latest sender entered)
     near "$f" mpi_earlyreduce ic_reduce/MPI_Reduce 1 \
-        "$(calc "pos(min2($(mark ic_reduce 2), $(mark ic_reduce 3)) - $(mark ic_reduce 1))")"
+        "$(calc "pos(max2($(mark ic_reduce 2), $(mark ic_reduce 3)) - $(mark ic_reduce 1))")"
     far "$f" mpi_earlyreduce ic_reduce/MPI_Reduce 1 \
-        "$(calc "pos(max2($(mark ic_reduce 2), $(mark ic_reduce 3)) - $(mark ic_reduce 1))")" \
-        "a wait for the last sender"
+        "$(calc "pos(min2($(mark ic_reduce 2), $(mark ic_reduce 3)) - $(mark ic_reduce 1))")" \
+        "a wait for the first sender"
     for r in 0 2 3; do
         near "$f" mpi_earlyreduce ic_reduce/MPI_Reduce $r 0
     done

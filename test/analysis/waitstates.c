@@ -306,7 +306,8 @@ static void lt_barrier(void)
 
 /* An Early Reduce propagated from a Late Sender (long-term N-to-1 delay costs): rank 1 waits
  * for rank 2's message (rank 2 works 2D: Late Sender 2D), works D and enters the MPI_Reduce
- * last (at 3D); rank 3 works D, so the root (rank 0, no work) waits D for it (Early Reduce).
+ * last (at 3D); rank 3 works D; the root (rank 0, no work) waits 3D, until the last sender
+ * entered (Early Reduce as Scalasca 2.6 measures it; the first sender, rank 3, came at D).
  * The wait is charged to the last rank in: short-term on rank 1's work, the part its Late
  * Sender explains long-term on rank 2's work. */
 static void lt_reduce(void)
