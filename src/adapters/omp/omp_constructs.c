@@ -181,7 +181,7 @@ void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void
     omp_thread *t = kind == ompt_mutex_atomic ? NULL : omp_thread_get();
     if (!t)
         return;
-    uint64_t raw = acquired(t, wait_id, scorep_timer_ticks_ordered());
+    uint64_t raw = acquired(t, wait_id, scorep_timer_ticks());
     switch ((int)kind) {
     case ompt_mutex_critical:
         omp_enter(t, omp_region(OMP_R_CRITICAL_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,

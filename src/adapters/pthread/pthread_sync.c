@@ -356,7 +356,7 @@ static int lock_call(int f, pthread_mutex_t *m, const void *caller)
     pthread_mutex_rec *r = pthread_mutex_get(m); /* statically initialised: created here */
     scorep_event_enter(l, region);
     int rc = call(m);
-    uint64_t raw = scorep_timer_ticks_ordered();
+    uint64_t raw = scorep_timer_ticks();
     if (rc == 0 && r)
         acquired(l, m, r, raw);
     scorep_event_leave_raw(l, region, raw);
@@ -455,7 +455,7 @@ static int wait_call(int f, pthread_cond_t *c, pthread_mutex_t *m, const struct 
         releasing(l, r);
     int rc = f == F_COND_WAIT ? ((cond_wait_fn)real(f))(c, m)
                               : ((cond_timedwait_fn)real(f))(c, m, ts);
-    uint64_t raw = scorep_timer_ticks_ordered();
+    uint64_t raw = scorep_timer_ticks();
     if (held)
         acquired(l, m, r, raw);
     scorep_event_leave_raw(l, region, raw);
