@@ -413,11 +413,17 @@ static void frame_values(pnode *n)
     for (pnode *c = n->first_child; c; c = c->next_sibling)
         frame_values(c);
     const scorep_region_def *d = n->kind == PNODE_REGION ? scorep_defs_region_get(n->id) : NULL;
+    if (!d || d->paradigm != SCOREP_PARADIGM_SAMPLING)
+        return;
     /* a node never entered as a frame here is a worker's copy of the fork's call path
      * (profile_threads.c): no visits on this thread, the time of its team (as Score-P's
-     * fork path on a worker, and as for instrumented callers) */
-    if (!d || d->paradigm != SCOREP_PARADIGM_SAMPLING || n->enter_ts == 0)
+     * fork path on a worker, and as for instrumented callers); min 0, not "never closed",
+     * so that the samples' merge takes it for a frame, not for a sampled function */
+    if (n->enter_ts == 0) {
+        if (!n->visits)
+            n->min = 0;
         return;
+    }
     uint64_t visits = 0, sum = 0, min = UINT64_MAX, max = 0;
     for (pnode *c = n->first_child; c; c = c->next_sibling) {
         if (c->kind != PNODE_REGION || c->min == UINT64_MAX)
