@@ -116,4 +116,52 @@ else
     fi
 fi
 
+part "worksharing loop, single, task, taskwait and the lock API (both runtimes)"
+# test/programs/unwind_omp_tasks.c, 2 threads: which thread runs the single and the task is
+# the runtime's choice, so the visits are summed over the threads; without source lines
+# and with the barrier kinds merged (libgomp reports the loop's barrier as an explicit one).
+# Per thread: 3 iterations, each leaf -> omp_set_lock + omp_unset_lock (leaf: 6 visits, the
+# calls through it), the loop's barrier, the single and its closing barrier (loop: 6 + 3);
+# the task runs below the parallel region where Score-P puts it, its leaf below it.
+gcc -g -O0 -fopenmp -o uw_tasks "$PROGRAMS/unwind_omp_tasks.c" || fail "gcc -fopenmp tasks"
+P='main/compute/!$omp parallel'
+LC_ALL=C sort >tasks.exp <<EOF
+main=1
+main/compute=1
+$P=2
+$P/!\$omp barrier=2
+$P/loop=18
+$P/loop/!\$omp barrier=4
+$P/loop/leaf=12
+$P/loop/leaf/omp_set_lock=6
+$P/loop/leaf/omp_unset_lock=6
+$P/loop/!\$omp single=2
+$P/loop/!\$omp single/!\$omp single sblock=1
+$P/loop/!\$omp single/!\$omp single sblock/!\$omp create task=1
+$P/loop/!\$omp single/!\$omp single sblock/!\$omp taskwait=1
+$P/!\$omp task=1
+$P/!\$omp task/leaf=2
+$P/!\$omp task/leaf/omp_set_lock=1
+$P/!\$omp task/leaf/omp_unset_lock=1
+EOF
+for rt in libgomp libomp; do
+    if [ $rt = libomp ] && ! ldconfig -p 2>/dev/null | grep -q 'libomp\.so'; then
+        skip_part_here "tasks on libomp" "LLVM's libomp is not installed"
+        continue
+    fi
+    rc=0
+    SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS= SCOREP_EXPERIMENT_DIRECTORY=t_$rt \
+        timeout 60 "$top_builddir/scorep-run" --openmp-runtime=$rt ./uw_tasks >t_$rt.out \
+        2>t_$rt.err || rc=$?
+    expect_eq "$rc" 0 "tasks on $rt: the program runs"
+    expect_eq "$(cat t_$rt.out)" "sum 115" "tasks on $rt: program output"
+    expect_eq "$(grep -c . t_$rt.err || :)" 0 "tasks on $rt: no message"
+    expect_eq "$(profile_dump t_$rt -m visits | awk -F'\t' '$2 != "." {
+            p = $2; gsub(/ @unwind_omp_tasks\.c:[0-9]+/, "", p)
+            gsub(/!\$omp implicit barrier/, "!$omp barrier", p)
+            split($4, kv, "="); v[p] += kv[2] }
+        END { for (k in v) print k "=" v[k] }' | LC_ALL=C sort)" "$(cat tasks.exp)" \
+        "tasks on $rt: the call paths and their visits over both threads"
+done
+
 done_ok
