@@ -7,7 +7,8 @@
 # below the region and no frame of the OpenMP runtime, the outlined body or the runtime: in
 # the profile (exact visits per thread) and in the trace (calling contexts: the master's
 # from main, the workers' from their parallel region, as Score-P's unwinding stops at the
-# fork), on libgomp (GOMP_* wrappers) and on LLVM's libomp (OMPT).
+# fork), on libgomp (GOMP_* wrappers) and on LLVM's libomp (OMPT, also clang's code); and
+# a loop, single, task, taskwait and locks (unwind_omp_tasks.c) on both runtimes.
 . "$top_srcdir/test/integration/lib.sh"
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
@@ -113,6 +114,21 @@ else
     if [ -n "$python3" ]; then
         expect_eq "$(trace_paths llvm | grep -c '^main/compute/!\$omp parallel')" 5 \
             "llvm: the master's 5 calling contexts from main/compute"
+    fi
+    # clang's code on libomp: its outlined bodies (.omp_outlined., .omp_outlined._debug__)
+    # are left out as GCC's: the same table as gcc's on libgomp, source lines included
+    if command -v clang >/dev/null 2>&1; then
+        clang -g -O0 -fopenmp -o uw_clang "$PROGRAMS/unwind_omp.c" || fail "clang -fopenmp"
+        rc=0
+        SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS= SCOREP_EXPERIMENT_DIRECTORY=clang \
+            timeout 60 "$top_builddir/scorep-run" --openmp-runtime=libomp ./uw_clang \
+            >clang.out 2>clang.err || rc=$?
+        expect_eq "$rc $(cat clang.out) $(grep -c . clang.err || :)" "0 sum 12 0" \
+            "clang: the program runs, its output, no message"
+        expect_eq "$(table clang)" "$(cat gomp.exp)" \
+            "clang: the call paths and their visits per thread, as gcc's on libgomp"
+    else
+        skip_part_here "clang's code on libomp" "clang is not installed"
     fi
 fi
 
