@@ -48,9 +48,10 @@ __attribute__((noinline)) uint64_t scorep_event_metrics(scorep_location *l, uint
 __attribute__((noinline)) uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region,
                                                               uint64_t t);
 __attribute__((noinline)) uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t);
-/* The same for the other calls' enters and leaves (OpenMP's, events_thread.h): no unwinding
- * (the OpenMP regions stay where the adapter puts them), but the frames of calls that ended
- * are left first, so that the call is not entered below them. */
+/* The same for the leaves at a given time (OpenMP's, events_thread.h): the frames of calls
+ * that ended are left first. OpenMP's enters (scorep_event_enter_at) are unwound as the
+ * others; a leave on a worker's location may run on its team's master (omp_parallel.c), so
+ * it only drops frames and never unwinds. */
 __attribute__((noinline)) uint64_t scorep_event_metrics_settle(scorep_location *l, uint64_t t);
 /* Slow paths (events.c): room for a deeper call, a leave that is not the innermost call. */
 int scorep_event_grow_stack(scorep_location *l);

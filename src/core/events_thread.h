@@ -26,8 +26,8 @@ static inline uint64_t scorep_event_enter_at(scorep_location *l, uint32_t region
     l->stack_region[l->depth] = region;
     l->stack_sp[l->depth] = 0;
     uint64_t t = scorep_location_now(l, raw);
-    if (l->metrics)
-        t = scorep_event_metrics_settle(l, t);
+    if (l->metrics) /* unwound as other enters (SCOREP_ENABLE_UNWINDING) */
+        t = scorep_event_metrics_enter(l, region, t);
     if (l->profiling)
         scorep_profile_enter(&l->profile, region, t);
     if (l->tracing)

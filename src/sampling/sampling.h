@@ -67,6 +67,12 @@ void scorep_unwind_thread_start(struct scorep_location *l);
  * the profile's enter), a leave (before the call is left). */
 void scorep_unwind_enter(struct scorep_location *l, uint32_t region, uint64_t t);
 void scorep_unwind_leave(struct scorep_location *l);
+/* An OpenMP fork on l (its location's unwinding on): the frames of the parallel region
+ * `region` that l enters next are inserted now, so that the fork's call path, where the
+ * workers' trees hang, includes them (Score-P: main/compute/!$omp parallel on every thread);
+ * that enter takes them. Returns l's current profile node (NULL when not profiling). */
+struct pnode;
+struct pnode *scorep_unwind_fork(struct scorep_location *l, uint32_t region);
 /* At finalize, before the location's open calls are closed. */
 void scorep_unwind_close(struct scorep_location *l);
 /* At finalize, before the samples are merged: the inserted frames' values. */

@@ -139,8 +139,11 @@ uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp)
     if (!a || a->adapter)
         return SMP_SKIP;
     *name = a->name;
-    /* GCC's outlined bodies (main._omp_fn.0), as Score-P's unwinding skips them */
-    *omp = a->omp_runtime || (a->name && strstr(a->name, "._omp_fn."));
+    /* GCC's outlined bodies (main._omp_fn.0) and clang's (.omp_outlined., main.omp_outlined),
+     * as Score-P's unwinding skips them */
+    *omp = a->omp_runtime ||
+           (a->name && (strstr(a->name, "._omp_fn.") || strstr(a->name, "._omp_cpyfn.") ||
+                        strstr(a->name, "omp_outlined") || strstr(a->name, ".omp_task_entry.")));
     return *omp ? SMP_SKIP : region_of(a);
 }
 

@@ -72,6 +72,12 @@ struct scorep_unwind_loc {
     /* an enter of this location is being unwound: an event inside it (an adapter's wrapper
      * called by libdw or libunwind) is not unwound again (the resolution lock is held) */
     bool active;
+    /* an OpenMP fork's frames, inserted before the parallel region's enter (scorep_unwind_fork)
+     * so that the workers' trees hang below them: kept for the enter of region `fork_region`
+     * at call depth `fork_depth`, which takes them (its trace sequence fork_seq, or
+     * UINT32_MAX: none) instead of unwinding again */
+    bool fork_pending;
+    uint32_t fork_depth, fork_region, fork_consumed, fork_seq;
 };
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -112,6 +118,12 @@ static const uw_frame *frame_of(struct scorep_unwind_loc *u, uint64_t ip)
 static void pop_stale(scorep_location *l, struct scorep_unwind_loc *u, uint32_t depth)
 {
     scorep_profile *p = &l->profile;
+    /* a fork's frames stay for the parallel region's enter at their depth (the fork's and
+     * the team's events come between); any event further out drops them */
+    if (u->fork_pending && depth == u->fork_depth)
+        depth++;
+    else
+        u->fork_pending = false;
     while (u->n_fr && u->fr[u->n_fr - 1].depth >= depth) {
         pnode *n = u->fr[--u->n_fr].node;
         if (p->cur == n) {
@@ -195,9 +207,8 @@ static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *f, uint32_t 
 
 /* The trace's record of this enter; without memory the enter keeps its region's context
  * (counted and reported at finalize). */
-static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, uint32_t n)
+static void record_seq(struct scorep_unwind_loc *u, uint64_t t, uint32_t seq)
 {
-    uint32_t seq = intern(u, f, n);
     uint32_t cap = u->cap_recs;
     if (seq == UINT32_MAX ||
         grow((void **)&u->rec_ts, &cap, u->n_recs + 1, 1024, sizeof *u->rec_ts) != 0 ||
@@ -209,12 +220,18 @@ static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, u
     u->rec_seq[u->n_recs++] = seq;
 }
 
-void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
+static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, uint32_t n)
+{
+    record_seq(u, t, intern(u, f, n));
+}
+
+/* The frames of an enter of region at l's next call depth: inserted into the profile
+ * below the current node and recorded for the trace at t; for a fork (scorep_unwind_fork)
+ * kept for the parallel region's enter to come, which records them. */
+static void unwind_at(scorep_location *l, uint32_t region, uint64_t t, bool fork)
 {
     struct scorep_unwind_loc *u = l->unwind;
     uint32_t depth = l->depth; /* the new call's index on the call stack */
-    if (!u)
-        return;
     pop_stale(l, u, depth);
     if (depth >= UW_MAX_DEPTH)
         return;
@@ -275,13 +292,25 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
             pnode *c = scorep_profile_child_slow(p, p->cur, r, PNODE_REGION, r, 0);
             if (!c || push_frame(u, c, depth) != 0)
                 break;
-            c->enter_ts = t; /* for close_all at finalize; the values are their children's */
+            /* for close_all at finalize; never 0: it marks the node as a frame (frame_values:
+             * the values are their children's) */
+            c->enter_ts = t ? t : 1;
             p->cur = c;
             p->depth++;
         }
     }
-    if (l->tracing && k) /* an enter without a record has no frames (scorep_unwind_frames_at) */
+    if (fork) {
+        u->fork_pending = true;
+        u->fork_depth = depth;
+        u->fork_region = region;
+        u->fork_consumed = u->consumed[depth];
+        u->fork_seq = l->tracing && k ? intern(u, u->kept + base, k) : UINT32_MAX;
+        if (l->tracing && k && u->fork_seq == UINT32_MAX)
+            u->lost_recs++;
+    } else if (l->tracing && k) { /* an enter without a record has no frames
+                                     (scorep_unwind_frames_at) */
         record(u, t, u->kept + base, k);
+    }
     u->inserted += k;
     if (st) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -289,6 +318,36 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
     }
     u->active = false;
     u->ticks += scorep_timer_ticks() - begin;
+}
+
+void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    if (!u)
+        return;
+    if (u->fork_pending && l->depth == u->fork_depth && region == u->fork_region) {
+        /* the parallel region of the fork: its frames are in place */
+        u->fork_pending = false;
+        u->consumed[l->depth] = u->fork_consumed;
+        u->consumed_region[l->depth] = region;
+        if (l->tracing && u->fork_seq != UINT32_MAX)
+            record_seq(u, t, u->fork_seq);
+        return;
+    }
+    u->fork_pending = false;
+    unwind_at(l, region, t, false);
+}
+
+pnode *scorep_unwind_fork(scorep_location *l, uint32_t region)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    if (u && l->depth < UW_MAX_DEPTH) {
+        u->fork_pending = false;
+        unwind_at(l, region, l->last_ts, true);
+    } else if (u) {
+        pop_stale(l, u, l->depth);
+    }
+    return l->profiling ? l->profile.cur : NULL;
 }
 
 void scorep_unwind_leave(scorep_location *l)
@@ -342,8 +401,10 @@ void scorep_unwind_init(void)
 void scorep_unwind_close(scorep_location *l)
 {
     struct scorep_unwind_loc *u = l->unwind;
-    if (u)
+    if (u) {
+        u->fork_pending = false;
         pop_stale(l, u, l->depth);
+    }
 }
 
 /* A frame node's values are its children's: each of its visits is one call below it. */
@@ -354,6 +415,15 @@ static void frame_values(pnode *n)
     const scorep_region_def *d = n->kind == PNODE_REGION ? scorep_defs_region_get(n->id) : NULL;
     if (!d || d->paradigm != SCOREP_PARADIGM_SAMPLING)
         return;
+    /* a node never entered as a frame here is a worker's copy of the fork's call path
+     * (profile_threads.c): no visits on this thread, the time of its team (as Score-P's
+     * fork path on a worker, and as for instrumented callers); min 0, not "never closed",
+     * so that the samples' merge takes it for a frame, not for a sampled function */
+    if (n->enter_ts == 0) {
+        if (!n->visits)
+            n->min = 0;
+        return;
+    }
     uint64_t visits = 0, sum = 0, min = UINT64_MAX, max = 0;
     for (pnode *c = n->first_child; c; c = c->next_sibling) {
         if (c->kind != PNODE_REGION || c->min == UINT64_MAX)

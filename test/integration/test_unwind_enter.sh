@@ -153,9 +153,9 @@ expect_eq "$(distances inst exchange)" "3:$((2 * K)) " "inst: exchange's unwind 
 expect_eq "$(distances inst MPI_Sendrecv)" "2:$((2 * K)) " "inst: MPI_Sendrecv's unwind distance"
 
 part "MPI calls inside OpenMP parallel regions (helper unwound below the region)"
-# OpenMP's constructs are not unwound themselves (docs/sampling.md, Limits); the calls inside
-# one get the frames below the OpenMP runtime and the outlined body: on the master and the
-# worker alike, 2 regions x 2 threads per rank
+# the parallel region is unwound at its fork (main/outer, test_unwind_omp.sh), the workers'
+# trees grafted below it; the calls inside get the frames below the OpenMP runtime and the
+# outlined body: on the master and the worker alike, 2 regions x 2 threads per rank
 mpicc -g -O0 -fopenmp -o uw_omp "$PROGRAMS/unwind_omp_mpi.c" || fail "mpicc -fopenmp"
 rc=0
 SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS= SCOREP_ENABLE_TRACING=true \
@@ -165,9 +165,10 @@ expect_eq "$rc" 0 "omp: 2 ranks run"
 if grep -q 'no multiple' omp.out; then
     skip_part_here "MPI calls inside parallel regions" "MPI_THREAD_MULTIPLE not provided"
 else
-    expect_eq "$(profile_dump omp -m visits | awk -F'\t' '$2 ~ /^!\$omp parallel @unwind_omp_mpi\.c:[0-9]+\/helper\/MPI_Sendrecv$/ {
+    expect_eq "$(profile_dump omp -m visits | awk -F'\t' '$2 ~ /^main\/outer\/!\$omp parallel @unwind_omp_mpi\.c:[0-9]+\/helper\/MPI_Sendrecv$/ {
             split($4, kv, "="); v[$3] += kv[2] } END { for (l in v) print l "=" v[l] }' | sort |
-        tr '\n' ' ')" "0=2 1=2 2=2 3=2 " "omp: parallel/helper/MPI_Sendrecv: 2 visits per thread"
+        tr '\n' ' ')" "0=2 1=2 2=2 3=2 " \
+        "omp: main/outer/parallel/helper/MPI_Sendrecv: 2 visits per thread"
     expect_eq "$(profile_paths omp | grep -c '_omp_fn\|MPI_Sendrecv' || :)" 1 \
         "omp: MPI_Sendrecv on one path, no outlined body"
 fi

@@ -4,6 +4,7 @@
  * on every member, whose profile continues under the call path of the fork. */
 #include "adapters/omp/omp_adapter.h"
 #include "runtime/runtime.h"
+#include "sampling/sampling.h"
 #include "substrates/substrates_core.h"
 
 #include <stdio.h>
@@ -46,7 +47,12 @@ void omp_cb_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_t *f
     team->region = omp_region(OMP_R_PARALLEL, codeptr);
     team->codeptr = codeptr;
     team->master = t->loc;
-    team->fork_node = t->loc->profiling ? scorep_event_current_node(t->loc) : NULL;
+    /* with SCOREP_ENABLE_UNWINDING the parallel region's frames (main/compute) are inserted
+     * at the fork, so that the workers' trees hang below them as the master's region does */
+    if (t->loc->unwind && scorep_location_recording(t->loc))
+        team->fork_node = scorep_unwind_fork(t->loc, team->region);
+    else
+        team->fork_node = t->loc->profiling ? scorep_event_current_node(t->loc) : NULL;
     team->join_ts = 0;
     team->members = NULL;
     team->refs = 1; /* the encountering thread's, until parallel end */
