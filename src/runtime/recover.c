@@ -146,6 +146,8 @@ int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
     if (ok)
         check_body(&r);
     free(data);
+    if (!r.failed && magic == PIECE_MAGIC && version != PIECE_VERSION)
+        return -2;
     return ok && !r.failed ? 0 : -1;
 }
 

@@ -193,8 +193,7 @@ static struct {
  * records name the instance. The instances come from the records (a location that wrote
  * values of such a metric has one; the locations' mapping tables turn the local metric id
  * into it), so scorep-recover, which starts no metric source, writes the same. Ids
- * (MetricRef): after the classes (scoped.base), in rank order, within a rank in the order
- * the locations first wrote them. */
+ * (MetricRef): after the classes (scoped.base), by rank, location id and metric id. */
 typedef struct {
     uint32_t loc, metric; /* location id; local metric id (global at rank 0's list) */
 } scoped_inst;
@@ -209,7 +208,8 @@ static struct {
     scoped_inst *all;   /* rank 0: the job's instances (global metric ids) */
     uint32_t *all_rank; /* rank 0: the rank of each */
     uint32_t n_all;
-    uint32_t *group, *node; /* rank 0, by rank: its location group, its host's node */
+    uint32_t *group, *node; /* rank 0, by rank: its location group, its host's node
+                               (write_st_node) */
     uint32_t root;          /* the system tree's root node */
     uint64_t oom;
 } scoped;
@@ -963,8 +963,7 @@ static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
             h = (h ^ u->map[U_METRIC][ids[k]]) * 1099511628211ull;
         }
     }
-    /* the class is global: every rank must have the same members (a hash of them; a rank
-     * that left no piece to scorep-recover has none, so the job gets the former layout) */
+    /* the class is global: every rank must have the same members (a hash of them) */
     uint64_t hi = bad ? UINT64_MAX : h, lo = bad ? UINT64_MAX : ~h;
     ipc->allreduce_max_u64(&hi);
     ipc->allreduce_max_u64(&lo);
@@ -1048,8 +1047,9 @@ static int by_location_metric(const void *a, const void *b)
 }
 
 /* After the events (collective): numbers the job's instances (by rank, location and metric
- * id: the order of the first values depends on the plugins' threads); rank 0 gets them all. Without
- * memory for them on some rank there are none: records then name their metric's class. */
+ * id: the order of the first values depends on the plugins' threads); rank 0 gets them all.
+ * Without memory for them on some rank there are none: records then name their metric's
+ * class. */
 static int scoped_number(const scorep_unified *u, const scorep_ipc *ipc)
 {
     int rank = ipc->rank(), size = ipc->size();
@@ -1087,7 +1087,10 @@ static int scoped_number(const scorep_unified *u, const scorep_ipc *ipc)
         all = calloc(2 * total + 1, sizeof *all);
         scoped.all = calloc(total + 1, sizeof *scoped.all);
         scoped.all_rank = calloc(total + 1, sizeof *scoped.all_rank);
-        bad = !bytes || !displs || !all || !scoped.all || !scoped.all_rank || total > UINT32_MAX;
+        scoped.group = calloc((size_t)size, sizeof *scoped.group);
+        scoped.node = calloc((size_t)size, sizeof *scoped.node);
+        bad = !bytes || !displs || !all || !scoped.all || !scoped.all_rank || !scoped.group ||
+              !scoped.node || total > UINT32_MAX;
         for (int r = 0; !bad && r < size; r++) {
             bytes[r] = 2 * counts[r] * sizeof *all;
             displs[r] = r ? displs[r - 1] + bytes[r - 1] : 0;
@@ -1164,8 +1167,9 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
                        : per == 1 ? scoped.group[r]
                        : per == 2 ? scoped.node[r] /* the host's node */
                                   : scoped.root;
-        OTF2_GlobalDefWriter_WriteMetricInstance(g, scoped.base + k, strict_class.class_of[gm],
-                                                 recorder, scope, ref);
+        OTF2_GlobalDefWriter_WriteMetricInstance(
+            g, scoped.base + k, strict_class.class_of ? strict_class.class_of[gm] : gm, recorder,
+            scope, ref);
     }
 }
 
@@ -1473,19 +1477,6 @@ static void write_accelerators(st_writer *w)
 
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    /* the metric instances' scopes: the processes' location groups and nodes */
-    free(scoped.group);
-    free(scoped.node);
-    scoped.group = scoped.node = NULL;
-    if (g && scoped.n_all) {
-        scoped.group = calloc((size_t)j->size, sizeof *scoped.group);
-        scoped.node = calloc((size_t)j->size, sizeof *scoped.node);
-        if (!scoped.group || !scoped.node) {
-            free(scoped.group);
-            free(scoped.node);
-            scoped.group = scoped.node = NULL;
-        }
-    }
     st_writer w = {g, st, j, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     if (scorep_systree_walk(write_st_node, &w) == 0 && g)
         write_accelerators(&w);

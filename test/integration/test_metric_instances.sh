@@ -162,9 +162,37 @@ kill -TERM "$app_pid"
 wait_app 120
 expect_eq "$(entries r/rescue '^rank-[0-9]\.piece$')" 3 "recovered: a piece of every rank"
 expect_no_file r/profile.cubex "recovered: no profile before scorep-recover"
+# a copy whose rank 1 left a piece of the former format (version 3, rehashed: whole)
+mkdir old
+cp -r r/rescue r/scorep.cfg old/
+"$PY" - old/rescue/rank-1.piece <<'EOF' || fail "making a piece of version 3"
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<I", d, 4, 3)  # after the magic: the version (recover.c)
+h = 0xcbf29ce484222325  # the closing FNV-1a hash of the bytes before it
+for b in d[:-8]:
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+struct.pack_into("<Q", d, len(d) - 8, h)
+open(sys.argv[1], "wb").write(d)
+EOF
 "$top_builddir/scorep-recover" r >rec.out 2>&1 || fail "scorep-recover: $(cat rec.out)"
 expect_eq "$(cat rec.out)" "scorep-recover: 3 of 3 ranks recovered into r" "recovered: every rank's piece"
 check r recovered
+
+part "recovered: a piece of another version"
+rc=0
+"$top_builddir/scorep-recover" old >old.out 2>old.err || rc=$?
+expect_eq "$rc:$(cat old.out)" "0:scorep-recover: 2 of 3 ranks recovered into old" \
+    "another version: the other ranks recovered"
+expect_eq "$(cat old.err)" "scorep-recover: old/rescue/rank-1.piece was written by another version of scorep-rt (its piece format differs); left out, its rank is listed as missing: recover it with the scorep-rt that measured the run
+scorep-recover: rank 1 left no whole piece; recovering 2 of 3 ranks" "another version: said so, once"
+# the rank without a piece stands in with the first piece's definitions (scorep-recover.c):
+# the same classes, the instances of the others' records
+trace_defs old >old.defs
+expect_eq "$(grep '^METRIC_CLASS' old.defs)" "$(grep '^METRIC_CLASS' r.defs)" \
+    "another version: the classes of the whole job's recovery"
+expect_eq "$(grep -c '^METRIC_INSTANCE' old.defs)" 6 \
+    "another version: the instances of ranks 0 and 2 (ru_nvcsw, wave; host_reads, once_wave on rank 0)"
 [ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
     "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
 done_ok
