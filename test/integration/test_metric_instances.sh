@@ -13,8 +13,10 @@
 # (metric_instances.py) reads the definitions and every Metric record, otf2-print the
 # timestamps; the values are what the plugins' design and logs say. A job ended by SIGTERM
 # (test/programs/rescue.c's `term`: every rank waits for it after 200 rounds; each writes its
-# piece) and rebuilt by scorep-recover has the same layout and values. The live profile: synth_host's values are synth_sync's on the
-# hosts' first processes (our reader, and CubeLib's cube_dump where CUBELIB_DUMP names one).
+# piece) and rebuilt by scorep-recover has the same layout and values, also when one rank's
+# piece is of another format version (named, left out). scorep-otf2-to-chrome reads every
+# value. The live profile: synth_host's values are synth_sync's on the hosts' first
+# processes (our reader, and CubeLib's cube_dump where CUBELIB_DUMP names one).
 . "$top_srcdir/test/integration/lib.sh"
 PY=$(python3_with_otf2)
 [ -n "$PY" ] || { echo "SKIP: no python3-otf2"; exit 77; }
@@ -153,6 +155,14 @@ mkdir m.logs
 run_app m env LOGS="$work/m.logs" SCOREP_EXPERIMENT_DIRECTORY=m mpirun -np 3 ./onnode ./metrics_mpi
 expect_eq "$status:$(cat m.out)" "0:done 3" "live: 3 ranks run measured"
 check m live
+# this repository's readers (trace model): the chrome export has a counter per value
+"$top_builddir/scorep-otf2-to-chrome" -o m.json m/traces.otf2 2>m.conv.err ||
+    fail "live: scorep-otf2-to-chrome: $(cat m.conv.err)"
+"$PY" "$top_srcdir/test/tools/chrome_check.py" m.json m/traces.otf2 >m.sum 2>m.check.err ||
+    fail "live: chrome_check: $(cat m.check.err)"
+expect_eq "$(tr ' ' '\n' <m.sum | sed -n 's/^counters=//p')" \
+    "$(trace_other m | metric_values | awk '$1 == "METRIC"' | wc -l | tr -d ' ')" \
+    "live: a chrome counter per value in the trace, the instances' too"
 
 part "recovered: SIGTERM, scorep-recover"
 mkdir r.logs
