@@ -4,11 +4,13 @@
 # are written in Score-P's trace layout (scorep_metric_management.c: scoped sampling sets):
 # a class of occurrence SYNCHRONOUS (ASYNCHRONOUS), kind ABSTRACT, and a MetricInstance per
 # recording location whose scope is where the values hold: the host's system-tree node (per
-# host), the root node (once), the process's location group (per process). 3 MPI ranks on
+# host), the root node (once), the process's location group (per process), the location
+# (per thread). 3 MPI ranks on
 # 2 "nodes" (rank 0 alone on node0001, ranks 1 and 2 on node0002, SCOREP_NODE_NAME and the
 # launcher's local rank set per rank) with test/plugins/synth.c's synth_host (SYNC per host:
 # the n-th read of the host's first process is n), synth_once (ASYNC_EVENT once: values
-# k*k+7, logged with their timestamps), synth_async (the same per process), synth_sync and
+# k*k+7, logged with their timestamps), synth_async (the same per process), synth_tasync (the
+# same per thread; the ranks have one thread each), synth_sync and
 # rusage (the strictly synchronous class), ru_nvcsw per process. python3-otf2
 # (metric_instances.py) reads the definitions and every Metric record, otf2-print the
 # timestamps; the values are what the plugins' design and logs say. A job ended by SIGTERM
@@ -39,16 +41,17 @@ cat >onnode <<'SH'
 r=$OMPI_COMM_WORLD_RANK
 if [ "$r" = 0 ]; then n=1 lr=0; else n=2 lr=$((r - 1)); fi
 SCOREP_NODE_NAME=node000$n OMPI_COMM_WORLD_LOCAL_RANK=$lr SYNTH_LOG=$LOGS/wave.$r.log \
-    SYNTH_ONCE_LOG=$LOGS/once.$r.log exec "$@"
+    SYNTH_ONCE_LOG=$LOGS/once.$r.log SYNTH_THREAD_LOG=$LOGS/thread.$r.log exec "$@"
 SH
 chmod +x onnode
 
 # the measurement of both jobs (NAME.logs/: the plugins' logs of job NAME)
 export SCOREP_ENABLE_TRACING=true SCOREP_MACHINE_NAME=testbox SCOREP_METRIC_RUSAGE=ru_minflt \
     SCOREP_METRIC_RUSAGE_PER_PROCESS=ru_nvcsw \
-    SCOREP_METRIC_PLUGINS=synth_sync,synth_host,synth_async,synth_once \
+    SCOREP_METRIC_PLUGINS=synth_sync,synth_host,synth_async,synth_once,synth_tasync \
     SCOREP_METRIC_SYNTH_SYNC=events SCOREP_METRIC_SYNTH_HOST=host_reads \
-    SCOREP_METRIC_SYNTH_ASYNC=wave SCOREP_METRIC_SYNTH_ONCE=once_wave SYNTH_COUNT=20
+    SCOREP_METRIC_SYNTH_ASYNC=wave SCOREP_METRIC_SYNTH_ONCE=once_wave \
+    SCOREP_METRIC_SYNTH_TASYNC=thread_wave SYNTH_COUNT=20
 
 # Score-P's scoped sampling sets, by the plugins' run_per and sync
 expected_instances()
@@ -60,6 +63,9 @@ INSTANCE once_wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 0/Master thread scope
 INSTANCE ru_nvcsw SYNCHRONOUS ABSTRACT recorder=MPI Rank 0/Master thread scope=LOCATION_GROUP:MPI Rank 0
 INSTANCE ru_nvcsw SYNCHRONOUS ABSTRACT recorder=MPI Rank 1/Master thread scope=LOCATION_GROUP:MPI Rank 1
 INSTANCE ru_nvcsw SYNCHRONOUS ABSTRACT recorder=MPI Rank 2/Master thread scope=LOCATION_GROUP:MPI Rank 2
+INSTANCE thread_wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 0/Master thread scope=LOCATION:MPI Rank 0/Master thread
+INSTANCE thread_wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 1/Master thread scope=LOCATION:MPI Rank 1/Master thread
+INSTANCE thread_wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 2/Master thread scope=LOCATION:MPI Rank 2/Master thread
 INSTANCE wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 0/Master thread scope=LOCATION_GROUP:MPI Rank 0
 INSTANCE wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 1/Master thread scope=LOCATION_GROUP:MPI Rank 1
 INSTANCE wave ASYNCHRONOUS ABSTRACT recorder=MPI Rank 2/Master thread scope=LOCATION_GROUP:MPI Rank 2
@@ -76,7 +82,8 @@ log_values()
 # synth_sync's "events") and one of ru_nvcsw's instance at each of the N enters and leaves
 # (N counted from the trace's "events" values: checked here to be 2, ..., N + 1, synth_sync's
 # n-th read being n, the first at the location's start), synth_host's values the same on the
-# hosts' first processes (ranks 0 and 1), synth_async's the rank's log, synth_once's rank 0's
+# hosts' first processes (ranks 0 and 1), synth_async's and synth_tasync's the rank's logs,
+# synth_once's rank 0's
 expected_values()
 {
     for r in 0 1 2; do
@@ -88,6 +95,7 @@ expected_values()
         [ $r != 0 ] || echo "VALUES $w once_wave via=instance n=$(wc -l <"$1.logs/once.0.log") values=$(log_values "$1.logs/once.0.log")"
         echo "VALUES $w ru_minflt via=SYNCHRONOUS_STRICT n=$n values=-"
         echo "VALUES $w ru_nvcsw via=instance n=$n values=-"
+        echo "VALUES $w thread_wave via=instance n=$(wc -l <"$1.logs/thread.$r.log") values=$(log_values "$1.logs/thread.$r.log")"
         echo "VALUES $w wave via=instance n=$(wc -l <"$1.logs/wave.$r.log") values=$(log_values "$1.logs/wave.$r.log")"
     done | sort
 }
@@ -95,13 +103,16 @@ expected_values()
 # check NAME WHAT: the trace's metric layout and values
 check()
 {
-    "$PY" "$INSTANCES" "$1/traces.otf2" events host_reads wave once_wave >"$1.inst" 2>"$1.inst.err" ||
+    "$PY" "$INSTANCES" "$1/traces.otf2" events host_reads wave once_wave thread_wave >"$1.inst" 2>"$1.inst.err" ||
         fail "$2: metric_instances.py: $(cat "$1.inst.err")"
     expect_eq "$(grep '^INSTANCE' "$1.inst")" "$(expected_instances)" \
         "$2: an instance per recording location, scopes host node / root / process (Score-P's)"
     expect_ge "$(wc -l <"$1.logs/wave.2.log")" 1 "$2: synth_async produced values on rank 2"
     expect_ge "$(wc -l <"$1.logs/once.0.log")" 1 "$2: synth_once produced values on rank 0"
     expect_eq "$(ls "$1.logs")" "once.0.log
+thread.0.log
+thread.1.log
+thread.2.log
 wave.0.log
 wave.1.log
 wave.2.log" "$2: synth_once ran on rank 0 only"
@@ -113,7 +124,8 @@ wave.2.log" "$2: synth_once ran on rank 0 only"
 Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "ru_nvcsw" <1>
 Occurrence: SYNCHRONOUS, Kind: ABSTRACT, 1 Member: "host_reads" <3>
 Occurrence: ASYNCHRONOUS, Kind: ABSTRACT, 1 Member: "wave" <4>
-Occurrence: ASYNCHRONOUS, Kind: ABSTRACT, 1 Member: "once_wave" <5>' \
+Occurrence: ASYNCHRONOUS, Kind: ABSTRACT, 1 Member: "once_wave" <5>
+Occurrence: ASYNCHRONOUS, Kind: ABSTRACT, 1 Member: "thread_wave" <6>' \
         "$2: otf2-print: the strict class and one class per other metric"
     # the asynchronous values at the plugins' timestamps (otf2-print: location r is rank r's
     # first; once_wave on rank 0 only). OTF2's reader moves the other ranks' timestamps onto
@@ -122,6 +134,9 @@ Occurrence: ASYNCHRONOUS, Kind: ABSTRACT, 1 Member: "once_wave" <5>' \
     expect_eq "$(trace_other "$1" | awk '$1 == "METRIC" && $2 == 0 && /"wave"/ {
             v = $NF; sub(/\)$/, "", v); print $3, v }')" "$(cat "$1.logs/wave.0.log")" \
         "$2: rank 0: synth_async's values at their timestamps"
+    expect_eq "$(trace_other "$1" | awk '$1 == "METRIC" && $2 == 0 && /"thread_wave"/ {
+            v = $NF; sub(/\)$/, "", v); print $3, v }')" "$(cat "$1.logs/thread.0.log")" \
+        "$2: rank 0: synth_tasync's values at their timestamps"
     expect_eq "$(trace_other "$1" | awk '$1 == "METRIC" && /"once_wave"/ {
             v = $NF; sub(/\)$/, "", v); print $2, $3, v }')" "$(sed 's/^/0 /' "$1.logs/once.0.log")" \
         "$2: synth_once's values at their timestamps, on rank 0"
@@ -201,8 +216,8 @@ scorep-recover: rank 1 left no whole piece; recovering 2 of 3 ranks" "another ve
 trace_defs old >old.defs
 expect_eq "$(grep '^METRIC_CLASS' old.defs)" "$(grep '^METRIC_CLASS' r.defs)" \
     "another version: the classes of the whole job's recovery"
-expect_eq "$(grep -c '^METRIC_INSTANCE' old.defs)" 6 \
-    "another version: the instances of ranks 0 and 2 (ru_nvcsw, wave; host_reads, once_wave on rank 0)"
+expect_eq "$(grep -c '^METRIC_INSTANCE' old.defs)" 8 \
+    "another version: the instances of ranks 0 and 2 (ru_nvcsw, wave, thread_wave; host_reads, once_wave on rank 0)"
 [ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
     "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
 done_ok
