@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_metric_instances.sh: metric plugins that do not run per thread, and asynchronous ones,
-# are written in Score-P's trace layout (scorep_metric_management.c: scoped sampling sets):
+# are written in Score-P's trace layout (its metric management's scoped sampling sets):
 # a class of occurrence SYNCHRONOUS (ASYNCHRONOUS), kind ABSTRACT, and a MetricInstance per
 # recording location whose scope is where the values hold: the host's system-tree node (per
 # host), the root node (once), the process's location group (per process), the location
