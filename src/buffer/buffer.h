@@ -85,6 +85,9 @@ typedef enum {
     BUF_RMA_ACQUIRE_LOCK,
     BUF_RMA_RELEASE_LOCK,
     BUF_RMA_SYNC,
+    BUF_RMA_TRY_LOCK,           /* a lock attempt that did not get the lock (shmem_test_lock) */
+    BUF_RMA_WAIT_CHANGE,        /* shmem_wait(_until): waits for a change of local memory */
+    BUF_RMA_OP_COMPLETE_REMOTE, /* an operation completed at its target (MPI_Win_flush) */
     /* class MPI as well (64-byte records), I/O: read as buf_io_rec */
     BUF_IO_CREATE_HANDLE,
     BUF_IO_DESTROY_HANDLE,

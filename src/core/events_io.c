@@ -97,6 +97,8 @@ void scorep_event_io_seek(scorep_location *l, uint32_t handle, int64_t offset, u
     SUBSTRATES(l, scorep_substrates_io_seek(l, t, handle, offset, whence, result));
 }
 
+int scorep_io_nonblocking_traced;
+
 void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep_io_op op,
                                      uint32_t flags, uint64_t requested, uint64_t matching_id)
 {
@@ -110,6 +112,10 @@ void scorep_event_io_operation_begin(scorep_location *l, uint32_t handle, scorep
         r->op_flags = flags;
         r->requested = requested;
         r->matching_id = matching_id;
+        /* a read first: the flag's cache line stays shared once set */
+        if ((flags & SCOREP_IO_OP_FLAG_NON_BLOCKING) &&
+            !__atomic_load_n(&scorep_io_nonblocking_traced, __ATOMIC_RELAXED))
+            __atomic_store_n(&scorep_io_nonblocking_traced, 1, __ATOMIC_RELAXED);
     }
     SUBSTRATES(l, scorep_substrates_io_operation_begin(l, t, handle, op, flags, requested,
                                                        matching_id));

@@ -19,6 +19,12 @@ enum {
     SCOREP_IO_OP_FLAG_NON_BLOCKING = 1,
     SCOREP_IO_OP_FLAG_COLLECTIVE = 2
 };
+/* Set once a non-blocking IoOperationBegin went into a trace buffer of this process: the
+ * trace writer then holds its locations' ends back until all are read, to cancel the
+ * requests that no location completed (trace_otf2.c). scorep-recover sets it for the pieces
+ * it writes. */
+extern int scorep_io_nonblocking_traced;
+
 /* bytes transferred when the call failed or the amount is not known (OTF2's undefined) */
 #define SCOREP_IO_UNKNOWN_BYTES UINT64_MAX
 

@@ -341,3 +341,28 @@ void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
     if (plugged(l))
         scorep_substrates_rma_sync(l, plug_ts(l, 0, true), win, remote, type);
 }
+
+void scorep_event_rma_try_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                               uint64_t lock_id, scorep_lock_type type)
+{
+    SCOREP_LOCATION_EVENT(l);
+    rma(l, BUF_RMA_TRY_LOCK, win, remote, type, 0, 0, lock_id);
+    if (plugged(l))
+        scorep_substrates_rma_lock(l, plug_ts(l, 0, true), 2, win, remote, lock_id, type);
+}
+
+void scorep_event_rma_wait_change(scorep_location *l, uint32_t win)
+{
+    SCOREP_LOCATION_EVENT(l);
+    comm_only(l, BUF_RMA_WAIT_CHANGE, win);
+    if (plugged(l))
+        scorep_substrates_rma_wait_change(l, plug_ts(l, 0, true), win);
+}
+
+void scorep_event_rma_op_complete_remote(scorep_location *l, uint32_t win, uint64_t matching_id)
+{
+    SCOREP_LOCATION_EVENT(l);
+    rma(l, BUF_RMA_OP_COMPLETE_REMOTE, win, 0, 0, 0, 0, matching_id);
+    if (plugged(l))
+        scorep_substrates_rma_op_complete_remote(l, plug_ts(l, 0, true), win, matching_id);
+}

@@ -379,5 +379,15 @@ void scorep_event_rma_release_lock(scorep_location *l, uint32_t win, uint32_t re
                                    uint64_t lock_id);
 void scorep_event_rma_sync(scorep_location *l, uint32_t win, uint32_t remote,
                            scorep_rma_sync_type type);
+/* A lock attempt that did not get the lock (Score-P's RmaTryLock: shmem_test_lock failing) */
+void scorep_event_rma_try_lock(scorep_location *l, uint32_t win, uint32_t remote,
+                               uint64_t lock_id, scorep_lock_type type);
+/* The start of a wait for a change of local window memory by another process
+ * (Score-P's RmaWaitChange: shmem_wait, shmem_wait_until and their typed variants) */
+void scorep_event_rma_wait_change(scorep_location *l, uint32_t win);
+/* The operation matching_id has completed at its target (Score-P's RmaOpCompleteRemote:
+ * the MPI adapter's request-based operations at MPI_Win_flush/unlock, an MPI_Rget's when its
+ * request completes) */
+void scorep_event_rma_op_complete_remote(scorep_location *l, uint32_t win, uint64_t matching_id);
 
 #endif

@@ -139,6 +139,53 @@ size_t scorep_filter_symbol_only_rules(const scorep_filter *f, scorep_filter_rul
     return n;
 }
 
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull; /* a separator: "ab"+"c" differs from "a"+"bc" */
+}
+
+size_t scorep_filter_rule_words(const scorep_filter *f, uint64_t *fingerprint)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < f->regions.count; i++) {
+        const rule *r = &f->regions.items[i];
+        char head[48];
+        snprintf(head, sizeof head, "%d %d %d", r->line, (int)r->exclude, (int)r->mangled);
+        h = fnv1a(fnv1a(fnv1a(h, head), r->origin ? r->origin : ""), r->pattern);
+    }
+    *fingerprint = h ^ f->regions.count;
+    return (2 * f->regions.count + 63) / 64;
+}
+
+void scorep_filter_rule_marks(const scorep_filter *f, uint64_t *words)
+{
+    for (size_t i = 0; i < f->regions.count; i++) {
+        const rule *r = &f->regions.items[i];
+        if (__atomic_load_n(&r->symbol_hit, __ATOMIC_RELAXED))
+            words[2 * i / 64] |= 1ull << (2 * i % 64);
+        if (__atomic_load_n(&r->name_hit, __ATOMIC_RELAXED))
+            words[(2 * i + 1) / 64] |= 1ull << ((2 * i + 1) % 64);
+    }
+}
+
+size_t scorep_filter_symbol_only_rules_of(const scorep_filter *f, const uint64_t *words,
+                                          scorep_filter_rule_fn *fn, void *ctx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < f->regions.count; i++) {
+        const rule *r = &f->regions.items[i];
+        if ((words[2 * i / 64] >> (2 * i % 64) & 1) &&
+            !(words[(2 * i + 1) / 64] >> ((2 * i + 1) % 64) & 1)) {
+            n++;
+            if (fn != NULL)
+                fn(ctx, r->origin, r->line, r->exclude, r->pattern);
+        }
+    }
+    return n;
+}
+
 /* ---- parsing ---- */
 
 /* One token of a line: raw text, backslash escapes still in place. */

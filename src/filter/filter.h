@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct scorep_filter scorep_filter;
 
@@ -40,6 +41,16 @@ typedef void scorep_filter_rule_fn(void *ctx, const char *origin, int line, bool
                                    const char *pattern);
 size_t scorep_filter_symbol_only_rules(const scorep_filter *f, scorep_filter_rule_fn *fn,
                                        void *ctx);
+/* The same over several processes (an MPI job, where a function may be called on one rank
+ * only): scorep_filter_rule_words says how many 64-bit words the region rules' marks take
+ * and a fingerprint of the rules (their origins, lines, actions and patterns: equal filters,
+ * equal fingerprints); scorep_filter_rule_marks sets the marks into words (2 bits a rule),
+ * which the processes OR together; scorep_filter_symbol_only_rules_of then reports as
+ * scorep_filter_symbol_only_rules the rules those combined marks single out. */
+size_t scorep_filter_rule_words(const scorep_filter *f, uint64_t *fingerprint);
+void scorep_filter_rule_marks(const scorep_filter *f, uint64_t *words);
+size_t scorep_filter_symbol_only_rules_of(const scorep_filter *f, const uint64_t *words,
+                                          scorep_filter_rule_fn *fn, void *ctx);
 
 /* Removes "." and "dir/.." components and doubled slashes of a path in place: the form in
  * which file names are matched against file rules. */

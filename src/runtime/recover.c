@@ -9,6 +9,7 @@
 #include "base/memory.h"
 #include "base/timer.h"
 #include "core/clock_sync.h"
+#include "core/events_io.h"
 #include "core/flush.h"
 #include "defs/unify.h"
 #include "ipc/ipc.h"
@@ -497,6 +498,8 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     if (gather_endings(ipc, &h, orig_size, missing) != 0)
         return -1;
     int status = h.kind == SCOREP_END_SIGNAL ? 128 + h.code : h.code;
+    /* the pieces' records did not pass the events: their non-blocking I/O is not known */
+    scorep_io_nonblocking_traced = 1;
     scorep_rt_write_results(status);
     return 0;
 }

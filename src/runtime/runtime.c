@@ -859,6 +859,11 @@ void scorep_rt_finish(const scorep_ending *e)
     scorep_rescue_unblock(&old);
 }
 
+int scorep_runtime_ending_in_mpi_finalize(void)
+{
+    return in_mpi_finalize && scorep_ipc_get() != &scorep_ipc_single;
+}
+
 void scorep_runtime_finalize_mpi(void)
 {
     in_mpi_finalize = 1;

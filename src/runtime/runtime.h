@@ -50,6 +50,10 @@ void scorep_runtime_mpi_ready(bool spawned);
 void scorep_runtime_finalize_mpi(void);
 /* true when the MPI adapter library is part of the program */
 int scorep_runtime_mpi_mode(void);
+/* Whether the measurement ends in MPI_Finalize (all ranks then write the results together
+ * and the scorep_runtime_at_write calls are collective); false for a rank that ends
+ * without it (its rank-local piece) and in a process without MPI. */
+int scorep_runtime_ending_in_mpi_finalize(void);
 
 /* MPI_Abort (the MPI adapter, before PMPI_Abort): this rank writes its rank-local piece
  * (rescue.c), as on a signal, without any collective call. */

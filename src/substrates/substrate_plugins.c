@@ -825,14 +825,14 @@ static SCOREP_TaskHandle implicit_task(struct scorep_location *l)
 }
 
 void scorep_substrates_location_created(struct scorep_location *l, struct scorep_location *parent,
-                                        bool active)
+                                        bool active, uint32_t create_seq)
 {
     EACH_PLUGIN(create_location, LOC(l), LOC(parent));
     if (scorep_substrates_location_gpu(l))
         return;
     EACH_PLUGIN(core_task_create, LOC(l), implicit_task(l));
     if (active) {
-        EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), 0);
+        EACH_PLUGIN(activate_cpu_location, LOC(l), LOC(parent), create_seq);
     } else {
         scorep_substrate_loc *d = scorep_substrates_location_data(l);
         __atomic_store_n(&d->deactivated, 1, __ATOMIC_RELEASE);
@@ -1322,9 +1322,13 @@ void scorep_substrates_rma_group_sync(struct scorep_location *l, uint64_t t, uin
 void scorep_substrates_rma_lock(struct scorep_location *l, uint64_t t, int which, uint32_t win,
                                 uint32_t remote, uint64_t lock_id, uint32_t type)
 {
-    /* request and acquire share one signature */
-    EACH(which == 0 ? SCOREP_EVENT_RMA_REQUEST_LOCK : SCOREP_EVENT_RMA_ACQUIRE_LOCK,
-         SCOREP_Substrates_RmaRequestLockCb, c)
+    static const SCOREP_Substrates_EventType ev[] = {SCOREP_EVENT_RMA_REQUEST_LOCK,
+                                                     SCOREP_EVENT_RMA_ACQUIRE_LOCK,
+                                                     SCOREP_EVENT_RMA_TRY_LOCK};
+    if (which < 0 || which > 2)
+        return;
+    /* request, acquire and try share one signature */
+    EACH(ev[which], SCOREP_Substrates_RmaRequestLockCb, c)
     (*c)(LOC(l), t, win_handle(win), remote, lock_id, (SCOREP_LockType)type);
 }
 
@@ -1366,6 +1370,19 @@ void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bo
                   : SCOREP_EVENT_RMA_OP_COMPLETE_NON_BLOCKING,
          SCOREP_Substrates_RmaOpCompleteBlockingCb, c)
     (*c)(LOC(l), t, win_handle(win), matching_id);
+}
+
+void scorep_substrates_rma_op_complete_remote(struct scorep_location *l, uint64_t t, uint32_t win,
+                                              uint64_t matching_id)
+{
+    EACH(SCOREP_EVENT_RMA_OP_COMPLETE_REMOTE, SCOREP_Substrates_RmaOpCompleteRemoteCb, c)
+    (*c)(LOC(l), t, win_handle(win), matching_id);
+}
+
+void scorep_substrates_rma_wait_change(struct scorep_location *l, uint64_t t, uint32_t win)
+{
+    EACH(SCOREP_EVENT_RMA_WAIT_CHANGE, SCOREP_Substrates_RmaWaitChangeCb, c)
+    (*c)(LOC(l), t, win_handle(win));
 }
 
 /* ------------------------------------------------------------ OpenMP tasks */

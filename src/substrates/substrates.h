@@ -64,7 +64,7 @@ void scorep_substrates_rma_collective_end(struct scorep_location *l, uint64_t t,
                                           uint64_t sent, uint64_t received);
 void scorep_substrates_rma_group_sync(struct scorep_location *l, uint64_t t, uint32_t level,
                                       uint32_t win, uint32_t group);
-/* which: 0 request lock, 1 acquire lock */
+/* which: 0 request lock, 1 acquire lock, 2 try lock (an attempt that failed) */
 void scorep_substrates_rma_lock(struct scorep_location *l, uint64_t t, int which, uint32_t win,
                                 uint32_t remote, uint64_t lock_id, uint32_t type);
 void scorep_substrates_rma_release_lock(struct scorep_location *l, uint64_t t, uint32_t win,
@@ -80,6 +80,9 @@ void scorep_substrates_rma_atomic(struct scorep_location *l, uint64_t t, uint32_
 /* blocking (true) or non-blocking completion */
 void scorep_substrates_rma_op_complete(struct scorep_location *l, uint64_t t, bool blocking,
                                        uint32_t win, uint64_t matching_id);
+void scorep_substrates_rma_op_complete_remote(struct scorep_location *l, uint64_t t, uint32_t win,
+                                              uint64_t matching_id);
+void scorep_substrates_rma_wait_change(struct scorep_location *l, uint64_t t, uint32_t win);
 
 /* The thread events, Score-P's SCOREP_EVENT_THREAD_<NAME> (SCOREP_SubstrateEvents.h), and
  * what scorep_substrates_thread's `a` is for each; THREAD_FORK_JOIN_FORK has its own function

@@ -44,10 +44,12 @@ void scorep_substrates_new_other(int kind, uint32_t id);
 void scorep_substrates_new_paradigms(void);
 void scorep_substrates_assign_ids(void);
 /* create_location, the implicit task's core_task_create and, when `active`,
- * activate_cpu_location (parent, fork sequence 0); an OpenMP worker is activated at each team
- * it joins instead (scorep_substrates_location_activated) */
+ * activate_cpu_location (parent, create_seq: a POSIX thread's creation sequence number, the
+ * one its ThreadCreate and ThreadBegin carry, as Score-P passes its creation's; 0 for the
+ * first location); an OpenMP worker is activated at each team it joins instead
+ * (scorep_substrates_location_activated) */
 void scorep_substrates_location_created(struct scorep_location *l, struct scorep_location *parent,
-                                        bool active);
+                                        bool active, uint32_t create_seq);
 /* activate_cpu_location (parent, fork_seq) of a location not active: an OpenMP worker joining
  * a team (parent: the team's master, fork_seq: the fork's sequence number, as Score-P) */
 void scorep_substrates_location_activated(struct scorep_location *l,

@@ -113,7 +113,7 @@ static void substrates_location_created(scorep_location *l)
     scorep_location *parent = l->id == 0 ? NULL : find_location(l->parent_id);
     /* the plugins learn of the location before its first event reaches them */
     __atomic_store_n(&l->substrates_data, d, __ATOMIC_RELEASE);
-    scorep_substrates_location_created(l, parent, !omp_worker_next);
+    scorep_substrates_location_created(l, parent, !omp_worker_next, l->create_seq);
     l->substrates_on = true; /* read by this thread's events only */
     scorep_location_modes_changed(l);
 }

@@ -12,6 +12,7 @@
 #include "core/clock_sync.h"
 #include "core/flush.h"
 #include "base/timer.h"
+#include "core/events_io.h"
 #include "defs/defs.h"
 #include "defs/hash_index.h"
 #include "base/ser.h"
@@ -123,10 +124,12 @@ typedef struct {
     uint64_t value;
 } pending_attr;
 
-/* An I/O operation begun and not yet completed (evt_state.io_open) */
+/* An I/O operation begun and not yet completed (evt_state.io_open, .nb_open); begin: its
+ * Begin's time (non-blocking ones only) */
 typedef struct {
     uint32_t handle;
     uint64_t matching;
+    uint64_t begin;
 } io_pending;
 
 typedef struct {
@@ -157,9 +160,14 @@ typedef struct {
     /* blocking I/O operations begun and not yet completed, in begin order: those still here
      * at the end (a thread blocked in read when the process exited, a full buffer) get an
      * IoOperationCancelled in write_epilogue so that no Begin stays unmatched. Non-blocking
-     * ones may complete on another location (aio_error from any thread): not tracked. */
+     * ones may complete on another location (aio_error from any thread): the process's table
+     * nb_tab follows them; those it still holds when every location is read are handed to
+     * their Begin's location here, in begin order (nb_open) */
     io_pending *io_open;
     uint32_t n_io_open, cap_io_open;
+    io_pending *nb_open;
+    uint32_t n_nb_open, cap_nb_open;
+    uint32_t index; /* the location's position in this process's list (nb_tab) */
 } evt_state;
 
 /* Score-P's sampling set of the strictly synchronous per-thread metrics (PAPI, rusage,
@@ -443,35 +451,175 @@ static void write_rma(evt_state *s, uint64_t t, const buf_mpi_rec *in)
     case BUF_RMA_SYNC:
         OTF2_EvtWriter_RmaSync(w, NULL, t, r->comm, r->peer, r->tag);
         break;
+    case BUF_RMA_TRY_LOCK:
+        OTF2_EvtWriter_RmaTryLock(w, NULL, t, r->comm, r->peer, r->request, r->tag);
+        break;
+    case BUF_RMA_WAIT_CHANGE:
+        OTF2_EvtWriter_RmaWaitChange(w, NULL, t, r->comm);
+        break;
+    case BUF_RMA_OP_COMPLETE_REMOTE:
+        OTF2_EvtWriter_RmaOpCompleteRemote(w, NULL, t, r->comm, r->request);
+        break;
     }
 }
 
 /* Tracking of begun blocking operations (evt_state.io_open); written at finalization, off
  * the hot path. Without memory the operation is not tracked (its Begin stays unmatched). */
-static void io_open_push(evt_state *s, uint32_t handle, uint64_t matching)
+static int pending_push(io_pending **v, uint32_t *n, uint32_t *cap, uint32_t handle,
+                        uint64_t matching, uint64_t begin)
 {
-    if (s->n_io_open == s->cap_io_open) {
-        uint32_t cap = s->cap_io_open ? 2 * s->cap_io_open : 4;
-        void *p = realloc(s->io_open, cap * sizeof *s->io_open);
+    if (*n == *cap) {
+        uint32_t c = *cap ? 2 * *cap : 4;
+        void *p = realloc(*v, c * sizeof **v);
         if (!p)
-            return;
-        s->io_open = p;
-        s->cap_io_open = cap;
+            return -1;
+        *v = p;
+        *cap = c;
     }
-    s->io_open[s->n_io_open].handle = handle;
-    s->io_open[s->n_io_open].matching = matching;
-    s->n_io_open++;
+    (*v)[*n] = (io_pending){handle, matching, begin};
+    (*n)++;
+    return 0;
 }
 
-/* the latest match goes: blocking operations nest (a read inside a signal handler) */
-static void io_open_drop(evt_state *s, uint32_t handle, uint64_t matching)
+static void io_open_push(evt_state *s, uint32_t handle, uint64_t matching)
+{
+    pending_push(&s->io_open, &s->n_io_open, &s->cap_io_open, handle, matching, 0);
+}
+
+/* the latest match goes: blocking operations nest (a read inside a signal handler); returns
+ * whether there was one */
+static bool io_open_drop(evt_state *s, uint32_t handle, uint64_t matching)
 {
     for (uint32_t i = s->n_io_open; i > 0; i--)
         if (s->io_open[i - 1].handle == handle && s->io_open[i - 1].matching == matching) {
             memmove(&s->io_open[i - 1], &s->io_open[i], (s->n_io_open - i) * sizeof *s->io_open);
             s->n_io_open--;
-            return;
+            return true;
         }
+    return false;
+}
+
+/* The process's non-blocking I/O operations (AIO requests, MPI-IO i-calls and split
+ * collectives) in flight while its locations' records are read: per (handle, matching id)
+ * the Begins written minus the ends (Complete, Cancelled) written, on any location, and the
+ * location and time of its latest Begin. An end may be read before its Begin (an aio_error
+ * on a location written earlier): the balance goes below zero until the Begin comes. An
+ * entry leaves at balance 0 (open addressing, linear probing, deletion by backward shift), so
+ * the table holds the operations in flight, not all of them. What is left when every
+ * location is read are the requests the program never completed (or whose completion the
+ * trace lost: a full buffer): each is cancelled at the end of its Begin's location
+ * (write_epilogue). A matching id is reused only after its request completed (an aiocb), so
+ * the pending one is the latest Begin. Used only when scorep_io_nonblocking_traced. */
+typedef struct {
+    uint32_t handle, loc;
+    int64_t balance; /* 0: free slot */
+    uint64_t matching, begin;
+} nb_entry;
+static struct {
+    nb_entry *e;
+    size_t cap, n; /* cap: a power of two */
+    bool failed;   /* no memory: some operation was not followed (said once) */
+} nb_tab;
+
+static size_t nb_hash(uint32_t handle, uint64_t matching)
+{
+    uint64_t k = (matching ^ ((uint64_t)handle << 40) ^ handle) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(k ^ (k >> 29));
+}
+
+static int nb_grow(void)
+{
+    size_t cap = nb_tab.cap ? 2 * nb_tab.cap : 256;
+    nb_entry *e = calloc(cap, sizeof *e);
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < nb_tab.cap; i++) {
+        if (!nb_tab.e[i].balance)
+            continue;
+        size_t j = nb_hash(nb_tab.e[i].handle, nb_tab.e[i].matching) & (cap - 1);
+        while (e[j].balance)
+            j = (j + 1) & (cap - 1);
+        e[j] = nb_tab.e[i];
+    }
+    free(nb_tab.e);
+    nb_tab.e = e;
+    nb_tab.cap = cap;
+    return 0;
+}
+
+/* the slot at i became free: move later members of its cluster back (linear probing) */
+static void nb_delete(size_t i)
+{
+    size_t mask = nb_tab.cap - 1, j = i;
+    nb_tab.e[i].balance = 0;
+    nb_tab.n--;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!nb_tab.e[j].balance)
+            return;
+        size_t home = nb_hash(nb_tab.e[j].handle, nb_tab.e[j].matching) & mask;
+        /* e[j] may move to i when its home is not in (i, j] (cyclically) */
+        if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+            nb_tab.e[i] = nb_tab.e[j];
+            nb_tab.e[j].balance = 0;
+            i = j;
+        }
+    }
+}
+
+/* delta +1: a Begin at time t on location loc; -1: an end */
+static void nb_count(uint32_t handle, uint64_t matching, int delta, uint32_t loc, uint64_t t)
+{
+    if ((nb_tab.n + 1) * 2 > nb_tab.cap && nb_grow() != 0) {
+        if (!nb_tab.failed)
+            scorep_warn("trace: no memory to follow non-blocking I/O operations; those never "
+                        "completed may keep their IoOperationBegin unmatched");
+        nb_tab.failed = true;
+        return;
+    }
+    size_t mask = nb_tab.cap - 1, i = nb_hash(handle, matching) & mask;
+    while (nb_tab.e[i].balance &&
+           (nb_tab.e[i].handle != handle || nb_tab.e[i].matching != matching))
+        i = (i + 1) & mask;
+    nb_entry *e = &nb_tab.e[i];
+    if (!e->balance) {
+        *e = (nb_entry){handle, loc, 0, matching, t};
+        nb_tab.n++;
+    }
+    if (delta > 0 && t >= e->begin) {
+        e->loc = loc;
+        e->begin = t;
+    }
+    e->balance += delta;
+    if (!e->balance)
+        nb_delete(i);
+}
+
+static int cmp_begin(const void *a, const void *b)
+{
+    const io_pending *x = a, *y = b;
+    return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+/* Hands what nb_tab holds to the locations (states[index]) and empties it. */
+static void nb_distribute(evt_state **states, uint32_t n_states)
+{
+    for (size_t i = 0; i < nb_tab.cap; i++) {
+        nb_entry *e = &nb_tab.e[i];
+        for (int64_t k = 0; k < e->balance && e->loc < n_states && states[e->loc]; k++) {
+            evt_state *s = states[e->loc];
+            if (pending_push(&s->nb_open, &s->n_nb_open, &s->cap_nb_open, e->handle, e->matching,
+                             e->begin) != 0)
+                break;
+        }
+    }
+    for (uint32_t i = 0; i < n_states; i++)
+        if (states[i] && states[i]->n_nb_open > 1)
+            qsort(states[i]->nb_open, states[i]->n_nb_open, sizeof *states[i]->nb_open, cmp_begin);
+    free(nb_tab.e);
+    nb_tab.e = NULL;
+    nb_tab.cap = nb_tab.n = 0;
+    nb_tab.failed = false;
 }
 
 /* I/O records (buffer.h buf_io_rec) */
@@ -497,6 +645,8 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
                                         r->matching_id);
         if (!(r->op_flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
             io_open_push(s, r->handle, r->matching_id);
+        else if (scorep_io_nonblocking_traced)
+            nb_count(r->handle, r->matching_id, +1, s->index, t);
         break;
     case BUF_IO_OPERATION_ISSUED:
         OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->handle, r->matching_id);
@@ -506,7 +656,8 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
         break;
     case BUF_IO_OPERATION_CANCELLED:
         OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->handle, r->matching_id);
-        io_open_drop(s, r->handle, r->matching_id);
+        if (!io_open_drop(s, r->handle, r->matching_id) && scorep_io_nonblocking_traced)
+            nb_count(r->handle, r->matching_id, -1, s->index, t);
         break;
     case BUF_IO_CHANGE_STATUS_FLAGS:
         OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->handle, (uint32_t)r->status);
@@ -528,7 +679,8 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);
         OTF2_EvtWriter_IoOperationComplete(w, r->error ? s->attrs : NULL, t, r->handle,
                                            r->transferred, r->matching_id);
-        io_open_drop(s, r->handle, r->matching_id);
+        if (!io_open_drop(s, r->handle, r->matching_id) && scorep_io_nonblocking_traced)
+            nb_count(r->handle, r->matching_id, -1, s->index, t);
         break;
     }
 }
@@ -667,8 +819,8 @@ static uint64_t next_ts(evt_state *s, uint64_t want)
 }
 
 /* I/O operations this process's trace cancelled at its locations' ends (write_epilogue), for
- * MANIFEST.md */
-static uint64_t io_cancelled_at_end;
+ * MANIFEST.md: [0] blocking ones, [1] non-blocking ones */
+static uint64_t io_cancelled_at_end[2];
 
 /* After the buffer: the marker of a full buffer, leaves of calls still open, thread end. */
 static void write_epilogue(evt_state *s, const scorep_location *l, int exit_status)
@@ -684,13 +836,24 @@ static void write_epilogue(evt_state *s, const scorep_location *l, int exit_stat
         scorep_verbose("location %" PRIu32 ": %" PRIu32
                        " I/O operations still in progress at the end: IoOperationCancelled",
                        l->id, s->n_io_open);
-    io_cancelled_at_end += s->n_io_open;
+    io_cancelled_at_end[0] += s->n_io_open;
     while (s->n_io_open > 0) {
         s->n_io_open--;
         OTF2_EvtWriter_IoOperationCancelled(s->w, NULL, next_ts(s, close_ts),
                                             s->io_open[s->n_io_open].handle,
                                             s->io_open[s->n_io_open].matching);
     }
+    /* then the non-blocking requests issued here that no location completed (nb_tab), in
+     * the order they were issued: they outlive the calls that issued them */
+    if (s->n_nb_open)
+        scorep_verbose("location %" PRIu32 ": %" PRIu32
+                       " non-blocking I/O operations issued and never completed: "
+                       "IoOperationCancelled",
+                       l->id, s->n_nb_open);
+    io_cancelled_at_end[1] += s->n_nb_open;
+    for (uint32_t i = 0; i < s->n_nb_open; i++)
+        OTF2_EvtWriter_IoOperationCancelled(s->w, NULL, next_ts(s, close_ts), s->nb_open[i].handle,
+                                            s->nb_open[i].matching);
     while (s->depth > 0) {
         s->depth--;
         region_event(s, NULL, next_ts(s, close_ts), s->stack[s->depth], false);
@@ -717,51 +880,83 @@ static uint64_t location_gid(const scorep_location *l, int rank, int size)
  * to MANIFEST.md: the trace holds Cancelled records that the program never caused. */
 static void note_io_cancelled(const scorep_ipc *ipc, int rank, int size)
 {
-    uint64_t *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
-    uint64_t mine = io_cancelled_at_end, sum = 0;
-    io_cancelled_at_end = 0;
-    if (ipc->gather(&mine, sizeof mine, all, 0) != 0 || rank != 0 || !all) {
+    uint64_t *all = rank == 0 ? calloc((size_t)size, 2 * sizeof *all) : NULL;
+    uint64_t mine[2] = {io_cancelled_at_end[0], io_cancelled_at_end[1]}, sum[2] = {0, 0};
+    io_cancelled_at_end[0] = io_cancelled_at_end[1] = 0;
+    if (ipc->gather(mine, sizeof mine, all, 0) != 0 || rank != 0 || !all) {
         free(all);
         return;
     }
-    for (int r = 0; r < size; r++)
-        sum += all[r];
+    for (int r = 0; r < size; r++) {
+        sum[0] += all[2 * r];
+        sum[1] += all[2 * r + 1];
+    }
     free(all);
-    if (!sum)
-        return;
-    char line[300];
-    snprintf(line, sizeof line,
-             "%" PRIu64 " blocking I/O operations were still in progress when the measurement "
-             "ended (a thread blocked in a read, a full buffer): the trace closes each with "
-             "IoOperationCancelled (docs/io.md)",
-             sum);
-    scorep_experiment_note(line);
+    char line[400];
+    if (sum[0]) {
+        snprintf(line, sizeof line,
+                 "%" PRIu64 " blocking I/O operations were still in progress when the "
+                 "measurement ended (a thread blocked in a read, a full buffer): the trace closes "
+                 "each with IoOperationCancelled (docs/io.md)",
+                 sum[0]);
+        scorep_experiment_note(line);
+    }
+    if (sum[1]) {
+        snprintf(line, sizeof line,
+                 "%" PRIu64 " non-blocking I/O operations (POSIX AIO, MPI-IO) were issued and "
+                 "never completed in the trace (no aio_error/aio_return, Wait or split "
+                 "collective end; or a full buffer lost it): the trace closes each with "
+                 "IoOperationCancelled at the end of the location that issued it (docs/io.md)",
+                 sum[1]);
+        scorep_experiment_note(line);
+    }
 }
 
-/* cuda_win: the local id of the process's CUDA window (evt_state) */
-static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_status,
-                          uint32_t cuda_win, uint64_t *n_events)
+/* A location's writing: its records (write_location), then, once every location of the
+ * process is read when non-blocking I/O needs it (nb_tab), its end (finish_location). */
+typedef struct {
+    evt_state s;
+    int spilled;
+    bool merged; /* the buffer's records were read */
+} loc_writing;
+
+static void state_free(evt_state *s)
+{
+    scorep_sampling_cursor_free(s->smp);
+    free(s->stack);
+    free(s->io_open);
+    free(s->nb_open);
+    free(s->mvals);
+    free(s->mset);
+    free(s->inst_seen);
+    OTF2_AttributeList_Delete(s->attrs);
+    OTF2_AttributeList_Delete(s->enter_attrs);
+}
+
+/* cuda_win: the local id of the process's CUDA window (evt_state); index: the location's
+ * position in the process's list. 0, or -1 (nothing to finish). */
+static int write_location(loc_writing *lw, OTF2_Archive *a, const scorep_location *l,
+                          uint32_t cuda_win, uint32_t index)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    evt_state s = {.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                   .attrs = OTF2_AttributeList_New(),
-                   .thread_comm = scorep_defs_comm_count(),
-                   .cuda_win = cuda_win,
-                   .enter_attrs = OTF2_AttributeList_New(),
-                   .loc_id = l->id};
+    lw->s =
+        (evt_state){.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
+                    .attrs = OTF2_AttributeList_New(),
+                    .thread_comm = scorep_defs_comm_count(),
+                    .cuda_win = cuda_win,
+                    .enter_attrs = OTF2_AttributeList_New(),
+                    .index = index,
+                    .loc_id = l->id};
+    evt_state *s = &lw->s;
     if (strict_class.n) {
-        s.mvals = calloc(strict_class.n, sizeof *s.mvals);
-        s.mset = calloc(strict_class.n, 1);
+        s->mvals = calloc(strict_class.n, sizeof *s->mvals);
+        s->mset = calloc(strict_class.n, 1);
     }
     if (scoped.is)
-        s.inst_seen = calloc(scoped.n_local, 1);
-    if (!s.w || !s.attrs || !s.enter_attrs || (strict_class.n && (!s.mvals || !s.mset)) ||
-        (scoped.is && !s.inst_seen)) {
-        OTF2_AttributeList_Delete(s.attrs);
-        OTF2_AttributeList_Delete(s.enter_attrs);
-        free(s.mvals);
-        free(s.mset);
-        free(s.inst_seen);
+        s->inst_seen = calloc(scoped.n_local, 1);
+    if (!s->w || !s->attrs || !s->enter_attrs || (strict_class.n && (!s->mvals || !s->mset)) ||
+        (scoped.is && !s->inst_seen)) {
+        state_free(s);
         return -1;
     }
     /* what scorep-score's max_buf estimates; tests compare the two (test_score.sh) */
@@ -772,30 +967,34 @@ static int write_location(OTF2_Archive *a, const scorep_location *l, int exit_st
     /* a rank that left no piece (scorep-recover's placeholder): its location, no events */
     bool none = scorep_job_rank_missing();
     if (l->id == 0 && !none)
-        OTF2_EvtWriter_ProgramBegin(s.w, NULL, next_ts(&s, scorep_program_begin_ts()),
+        OTF2_EvtWriter_ProgramBegin(s->w, NULL, next_ts(s, scorep_program_begin_ts()),
                                     scorep_defs_string(scorep_program_name()), 0, NULL);
-    s.smp = scorep_sampling_cursor_new(l, s.w); /* NULL unless sampling */
-    int spilled = scorep_flush_replay(&l->buffer, replay_item, &s);
+    s->smp = scorep_sampling_cursor_new(l, s->w); /* NULL unless sampling */
+    lw->spilled = scorep_flush_replay(&l->buffer, replay_item, s);
     buf_merge *m = buf_merge_new(&l->buffer);
     buf_item it;
     while (m && buf_merge_next(m, &it))
-        write_item(&s, &it);
+        write_item(s, &it);
+    lw->merged = m != NULL;
     buf_merge_free(m);
-    flush_metrics(&s);
-    if (s.smp)
-        scorep_sampling_cursor_until(s.smp, UINT64_MAX, &s.last);
-    if (!none)
-        write_epilogue(&s, l, exit_status);
-    scorep_sampling_cursor_free(s.smp);
-    free(s.stack);
-    free(s.io_open);
-    free(s.mvals);
-    free(s.mset);
-    free(s.inst_seen);
-    OTF2_AttributeList_Delete(s.attrs);
-    OTF2_AttributeList_Delete(s.enter_attrs);
-    OTF2_EvtWriter_GetNumberOfEvents(s.w, n_events);
-    return OTF2_Archive_CloseEvtWriter(a, s.w) == OTF2_SUCCESS && m && spilled == 0 ? 0 : -1;
+    flush_metrics(s);
+    if (s->smp)
+        scorep_sampling_cursor_until(s->smp, UINT64_MAX, &s->last);
+    return 0;
+}
+
+/* The location's end (write_epilogue) and the writer's closing. */
+static int finish_location(loc_writing *lw, OTF2_Archive *a, const scorep_location *l,
+                           int exit_status, uint64_t *n_events)
+{
+    evt_state *s = &lw->s;
+    if (!scorep_job_rank_missing())
+        write_epilogue(s, l, exit_status);
+    OTF2_EvtWriter_GetNumberOfEvents(s->w, n_events);
+    OTF2_EvtWriter *w = s->w;
+    state_free(s);
+    return OTF2_Archive_CloseEvtWriter(a, w) == OTF2_SUCCESS && lw->merged && lw->spilled == 0 ? 0
+                                                                                               : -1;
 }
 
 /* ------------------------------------------------------------- definitions */
@@ -1949,10 +2148,35 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
         rc = -1;
     scoped_setup(u);
     OTF2_Archive_OpenEvtFiles(a);
+    /* Without non-blocking I/O each location is finished at once; with it, every location's
+     * records are read first (nb_tab learns which requests no location completed) and the
+     * ends come after, so their writers stay open meanwhile (OTF2 holds a chunk each) */
+    bool hold = __atomic_load_n(&scorep_io_nonblocking_traced, __ATOMIC_RELAXED) != 0;
+    loc_writing *lws = calloc(n_loc && hold ? n_loc : 1, sizeof *lws);
+    evt_state **states = calloc(n_loc && hold ? n_loc : 1, sizeof *states);
+    if (!lws || !states) {
+        rc = -1;
+        hold = false;
+    }
     uint32_t i = 0;
-    for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-        if (write_location(a, l, exit_status, u->n_local[U_WIN], &n_events[i]) != 0)
+    for (scorep_location *l = scorep_location_first(); lws && l && i < n_loc; l = l->next, i++) {
+        loc_writing *lw = &lws[hold ? i : 0];
+        if (write_location(lw, a, l, u->n_local[U_WIN], i) != 0)
             rc = -1;
+        else if (hold)
+            states[i] = &lw->s;
+        else if (finish_location(lw, a, l, exit_status, &n_events[i]) != 0)
+            rc = -1;
+    }
+    if (hold) {
+        nb_distribute(states, n_loc);
+        i = 0;
+        for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
+            if (states[i] && finish_location(&lws[i], a, l, exit_status, &n_events[i]) != 0)
+                rc = -1;
+    }
+    free(lws);
+    free(states);
     OTF2_Archive_CloseEvtFiles(a);
     note_io_cancelled(ipc, rank, size); /* collective */
     if (strict_class.fallback)

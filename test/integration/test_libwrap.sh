@@ -303,6 +303,18 @@ if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
             'Name: "mylib", Type: REGIONS, Paradigm: UNKNOWN, Flags: NONE, 1 Member: "ml_add(int, int)"' \
             "MPI ($mode): the wrapper's region group"
     done
+    # a symbol-only filter rule (a bare C name) in a job: one warning for the job, by rank 0
+    # after unification, covering what every rank defined: ml_make_pair is called on rank 1
+    # only ("one"), ml_add on both; each rule said once, in the file's order
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE ml_make_pair\n  EXCLUDE ml_add\nSCOREP_REGION_NAMES_END\n' >mpi.filter
+    run_app mpi_f env SCOREP_FILTERING_FILE=mpi.filter SCOREP_ENABLE_TRACING=true \
+        SCOREP_EXPERIMENT_DIRECTORY=mpi_f timeout 120 mpirun -np 2 ./mpiapp_lt one
+    expect_eq "$status:$(cat mpi_f.out)" "0:235" "MPI, symbol-only filter rules: exit status and the sum"
+    expect_eq "$(grep -F 'SCOREP_FILTERING_FILE' mpi_f.err)" "[scorep-rt] warning: SCOREP_FILTERING_FILE $(symbol_only_hint mpi.filter 2 EXCLUDE ml_make_pair)
+[scorep-rt] warning: SCOREP_FILTERING_FILE $(symbol_only_hint mpi.filter 3 EXCLUDE ml_add)" \
+        "MPI, symbol-only filter rules: one warning per rule for the job, rank 1's function too"
+    expect_eq "$(per_thread mpi_f ENTER)" "10 20 " "MPI, symbol-only filter rules: ml_add is not excluded"
+    expect_eq "$(trace_count mpi_f ENTER "" "$PAIR")" 1 "MPI, symbol-only filter rules: rank 1's ml_make_pair"
 else
     skip_part "mpicc and mpirun (Open MPI)"
 fi

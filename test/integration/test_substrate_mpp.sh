@@ -5,7 +5,8 @@
 # plugins, with a plugin built here from Score-P's public headers only
 # (test/plugins/substrate_mpp.c: counts per type, every event logged with its arguments,
 # handles checked against new_definition_handle). Real runs: test/mpi/rma.c under mpirun
-# with 3 ranks, test/programs/substrate_nbc.c with 3 ranks, test/shmem/shmem_rma.c under
+# with 3 ranks, test/mpi/rma_remote.c (remote completions) with 2, test/programs/substrate_nbc.c
+# with 3 ranks, test/shmem/shmem_rma.c and shmem_waits.c (RMA_TRY_LOCK, RMA_WAIT_CHANGE) under
 # oshrun with 2 PEs, all traced: the counts per rank are those of the programs' design, and
 # each rank's events (timestamps, ranks, bytes, matching ids, lock ids, operation, atomic
 # and sync types, roots, levels, request ids) are exactly the trace's records (otf2-print).
@@ -94,7 +95,9 @@ counts()
 # creations, 3 fences, 2 frees); locks requested and released 4 times (lock, lock_all, lock
 # shared, lock_all); 1 Win_sync; 4 group syncs (post, start, complete, wait/test); 4 puts,
 # 3 gets, 6 atomics (accumulate, fetch_and_op, raccumulate, rget_accumulate, get_accumulate,
-# compare_and_swap), 13 completions (the 4 request-based ones non-blocking)
+# compare_and_swap), 13 completions (the 4 request-based ones non-blocking), 4 remote
+# completions of the request-based ones (MPI_Rput, MPI_Raccumulate at their flush, MPI_Rget
+# with its request, MPI_Rget_accumulate at MPI_Win_unlock_all)
 rc=0
 SCOREP_EXPERIMENT_DIRECTORY=rma SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
     SUBSTRATE_MPP_OUT="$work/rma.mpp" timeout 120 mpirun -np 3 "$top_builddir/scorep-run" "$T/rma" \
@@ -105,7 +108,7 @@ for r in 0 1 2; do
     f=rma.mpp.$r
     expect_file "$f" "rma: rank $r's plugin output"
     expect_eq "$(counts "$f")" \
-        "RMA_WIN_CREATE 2;RMA_WIN_DESTROY 2;RMA_COLLECTIVE_BEGIN 7;RMA_COLLECTIVE_END 7;RMA_REQUEST_LOCK 4;RMA_RELEASE_LOCK 4;RMA_SYNC 1;RMA_GROUP_SYNC 4;RMA_PUT 4;RMA_GET 3;RMA_ATOMIC 6;RMA_OP_COMPLETE_BLOCKING 9;RMA_OP_COMPLETE_NON_BLOCKING 4;" \
+        "RMA_WIN_CREATE 2;RMA_WIN_DESTROY 2;RMA_COLLECTIVE_BEGIN 7;RMA_COLLECTIVE_END 7;RMA_REQUEST_LOCK 4;RMA_RELEASE_LOCK 4;RMA_SYNC 1;RMA_GROUP_SYNC 4;RMA_PUT 4;RMA_GET 3;RMA_ATOMIC 6;RMA_OP_COMPLETE_BLOCKING 9;RMA_OP_COMPLETE_NON_BLOCKING 4;RMA_OP_COMPLETE_REMOTE 4;" \
         "rma: rank $r's events per type from the program's design"
     expect_eq "$(sed -n 's/^unannounced //p;s/^backwards //p' "$f" | tr '\n' ' ')" "0 0 " \
         "rma: rank $r: every window and group announced before its events; timestamps in order"
@@ -113,7 +116,7 @@ for r in 0 1 2; do
         "rma: rank $r: its 2 windows announced once each"
     trace_log rma "$r" >rma.trace.$r
     plugin_log "$f" >rma.plugin.$r
-    expect_eq "$(wc -l <rma.plugin.$r | tr -d ' ')" 57 "rma: rank $r: 57 events logged"
+    expect_eq "$(wc -l <rma.plugin.$r | tr -d ' ')" 61 "rma: rank $r: 61 events logged"
     expect_eq "$(cat rma.plugin.$r)" "$(cat rma.trace.$r)" \
         "rma: rank $r's events, timestamps and arguments as the trace's records"
     # the begin of a collective carries the level of its end (fences: process and memory)
@@ -140,6 +143,25 @@ for r in 0 1 2; do
         "rma profiling: rank $r: handles announced; timestamps in order"
     expect_eq "$(plugin_log rmap.mpp.$r | cut -d' ' -f1,3- | md5sum)" "$(plugin_log rma.mpp.$r | cut -d' ' -f1,3- | md5sum)" \
         "rma profiling: rank $r's events and arguments (timestamps aside) as when tracing"
+done
+
+# ---- request-based RMA completions: rma_remote.c (test_mpi_rma_remote.sh gives its design)
+# with 2 ranks; per rank 1 window, 3 Rput + 1 Rget, each completed locally and remotely once
+mpicc -O1 -o rma_remote "$top_srcdir/test/mpi/rma_remote.c" || fail "mpicc rma_remote.c"
+rc=0
+SCOREP_EXPERIMENT_DIRECTORY=rrem SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
+    SUBSTRATE_MPP_OUT="$work/rrem.mpp" timeout 120 mpirun -np 2 "$top_builddir/scorep-run" ./rma_remote \
+    >rrem.out 2>rrem.err || rc=$?
+expect_eq "$rc $(cat rrem.out)" "0 rma_remote: 2 ranks ok" "rma_remote: 2 ranks under scorep-run (rrem.err: $(tail -n 3 rrem.err))"
+for r in 0 1; do
+    f=rrem.mpp.$r
+    expect_eq "$(counts "$f")" \
+        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_REQUEST_LOCK 1;RMA_RELEASE_LOCK 1;RMA_PUT 3;RMA_GET 1;RMA_OP_COMPLETE_NON_BLOCKING 4;RMA_OP_COMPLETE_REMOTE 4;" \
+        "rma_remote: rank $r's events per type from the program's design"
+    trace_log rrem "$r" >rrem.trace.$r
+    plugin_log "$f" >rrem.plugin.$r
+    expect_eq "$(cat rrem.plugin.$r)" "$(cat rrem.trace.$r)" \
+        "rma_remote: rank $r's events, timestamps and arguments as the trace's records"
 done
 
 # ---- non-blocking collectives and communicators: substrate_nbc.c with 3 ranks; per rank 2
@@ -199,6 +221,26 @@ if [ -x "$SHMEM_RMA" ] && [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] && 
             "shmem: PE $r's events, timestamps and arguments as the trace's records"
         expect_eq "$(awk '$1 == "log" && $2 == "RMA_COLLECTIVE_BEGIN" { print $4 }' "$f" | sort -u)" "level=3" \
             "shmem: PE $r: collectives begin with Score-P's level (process and memory)"
+    done
+    # a contended lock and waits: shmem_waits.c (test_shmem_waits.sh gives its design)
+    "$SCOREP_CC" oshcc -o waits "$top_srcdir/test/shmem/shmem_waits.c" >cc.out 2>&1 ||
+        fail "scorep-cc oshcc: $(cat cc.out)"
+    rc=0
+    OMPI_MCA_osc='^rdma' SCOREP_EXPERIMENT_DIRECTORY=shw SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
+        SUBSTRATE_MPP_OUT="$work/shw.mpp" timeout 120 oshrun --oversubscribe -np 2 ./waits >shw.out 2>shw.err ||
+        rc=$?
+    expect_eq "$rc $(cat shw.out)" "0 shmem_waits: ok" "shmem_waits: 2 PEs (shw.err: $(tail -n 3 shw.err))"
+    expect_eq "$(counts shw.mpp.0)" \
+        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_TRY_LOCK 5;RMA_ACQUIRE_LOCK 2;RMA_RELEASE_LOCK 2;RMA_PUT 1;RMA_WAIT_CHANGE 1;RMA_OP_COMPLETE_BLOCKING 1;" \
+        "shmem_waits: PE 0's events per type (5 failed lock tests, 1 wait)"
+    expect_eq "$(counts shw.mpp.1)" \
+        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_ACQUIRE_LOCK 1;RMA_RELEASE_LOCK 1;RMA_PUT 1;RMA_WAIT_CHANGE 1;RMA_OP_COMPLETE_BLOCKING 1;" \
+        "shmem_waits: PE 1's events per type (1 wait)"
+    for r in 0 1; do
+        trace_log shw "$r" >shw.trace.$r
+        plugin_log shw.mpp.$r >shw.plugin.$r
+        expect_eq "$(cat shw.plugin.$r)" "$(cat shw.trace.$r)" \
+            "shmem_waits: PE $r's events, timestamps and arguments as the trace's records"
     done
 else
     skip_part "SHMEM (adapter, shmem_rma or oshrun missing)"

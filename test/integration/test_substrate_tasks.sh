@@ -11,15 +11,37 @@
 # (timestamps, creating thread, generation, region) are exactly the trace's records
 # (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave. Then the
 # OpenMP workers' activate_cpu_location/deactivate_cpu_location at each team they join and
-# leave (3 parallel regions of 2 threads), as Score-P's fork-join threads.
+# leave (3 parallel regions of 2 threads), as Score-P's fork-join threads. First the POSIX
+# threads' activate_cpu_location: test/programs/substrate_calls.c (2 threads), each thread's
+# location activated once with its creation's sequence number (Score-P passes its
+# create/wait sequence count), the one of the trace's ThreadBegin.
 . "$top_srcdir/test/integration/lib.sh"
-nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
-    { echo "SKIP: the OpenMP (OMPT) adapter was not built"; exit 77; }
 
 mkdir plug
 cc -shared -fPIC -O1 -Wall -Wextra -Werror -I"$top_srcdir/include" -o plug/libscorep_substrate_mpp.so \
     "$top_srcdir/test/plugins/substrate_mpp.c" -lpthread || fail "build of the test plugin"
 export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# ---- POSIX threads: ACTIVATE loc=L parent=0 seq=S, S the trace's ThreadBegin sequence number
+scorep_cc gcc -O1 -o calls "$PROGRAMS/substrate_calls.c" -lpthread
+run_app calls env SCOREP_EXPERIMENT_DIRECTORY=calls.exp SCOREP_SUBSTRATE_PLUGINS=mpp \
+    SCOREP_ENABLE_TRACING=true SUBSTRATE_MPP_OUT="$work/calls.mpp" ./calls
+expect_eq "$status:$(cat calls.err):$(cat calls.out)" "0::sink 12" \
+    "pthreads: exit status, nothing on stderr, the program's output"
+activations=$(awk '$1 == "log" && $2 == "ACTIVATE" { print $4, $5, $6 }' calls.mpp.0 | sort)
+expect_eq "$(echo "$activations" | tr '\n' ';')" \
+    "$(awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s); sub(/[^0-9].*/, "", s)
+            print "loc=" $2, "parent=0", "seq=" s }' "$(trace_file calls.exp)" |
+        { echo "loc=0 parent=-1 seq=0"; cat; } | sort | tr '\n' ';')" \
+    "pthreads: each location activated once; a thread's with its parent and its ThreadBegin's sequence number"
+expect_eq "$(echo "$activations" | sed -n 's/.*parent=0 seq=//p' | sort -n | tr '\n' ' ')" "1 2 " \
+    "pthreads: the 2 threads' creation sequence numbers 1 and 2"
+
+if ! nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+    skip_part_here "OpenMP tasks and teams" "the OpenMP (OMPT) adapter was not built"
+    done_ok
+    exit 0
+fi
 
 # trace_tasks EXPDIR LOCATION: the location's task records in the plugin's log format: a
 # switch followed by the enter of a task's region is TASK_BEGIN (at the enter), the leave of

@@ -401,6 +401,50 @@ static void test_symbol_only(tally *t)
     scorep_filter_free(f);
 }
 
+/* The job's view (scorep_filter_rule_marks OR-ed over processes): rank 0 defines ml_add only,
+ * rank 1 ml_neg and ml_div; a rule is said when it matched a symbol on some process and a
+ * name on none. 70 rules: the marks span 3 words. Equal filters, equal fingerprints. */
+static void test_symbol_only_job(tally *t)
+{
+    char text[4096] = "SCOREP_REGION_NAMES_BEGIN\n"
+                      "  EXCLUDE ml_add\n" /* 2: a symbol on rank 0 */
+                      "  EXCLUDE ml_ne?\n" /* 3: a symbol on rank 1 */
+                      "  EXCLUDE ml_d*\n"; /* 4: name and symbol on rank 1 */
+    for (int i = 0; i < 66; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "  EXCLUDE pad_%d\n", i);
+    strcat(text, "  INCLUDE ml_div\n" /* 71: a symbol on rank 1, in the third word */
+                 "SCOREP_REGION_NAMES_END\n");
+    scorep_filter *r0 = parsed(text), *r1 = parsed(text),
+                  *other = parsed("SCOREP_REGION_NAMES_BEGIN\n"
+                                  "  EXCLUDE ml_add\n"
+                                  "SCOREP_REGION_NAMES_END\n");
+    uint64_t fp0, fp1, fpo;
+    size_t n = scorep_filter_rule_words(r0, &fp0);
+    CHECK(t, n == 3 && scorep_filter_rule_words(r1, &fp1) == 3 && fp0 == fp1);
+    CHECK(t, scorep_filter_rule_words(other, &fpo) == 1 && fpo != fp0);
+    scorep_filter_region_excluded(r0, "ml_add(int, int)", "ml_add");
+    scorep_filter_note_symbol(r0, "ml_add(int, int)", "ml_add");
+    const char *names[][2] = {{"ml_neg(int)", "ml_neg"}, {"ml_div(int)", "ml_div"}};
+    for (size_t i = 0; i < 2; i++) {
+        scorep_filter_region_excluded(r1, names[i][0], names[i][1]);
+        scorep_filter_note_symbol(r1, names[i][0], names[i][1]);
+    }
+    uint64_t w0[3] = {0}, w1[3] = {0}, job[3];
+    scorep_filter_rule_marks(r0, w0);
+    scorep_filter_rule_marks(r1, w1);
+    char out[512] = "";
+    CHECK(t, scorep_filter_symbol_only_rules_of(r0, w0, collect, out) == 1);
+    CHECK_STR(t, out, "test:2 EXCLUDE ml_add;");
+    for (int i = 0; i < 3; i++)
+        job[i] = w0[i] | w1[i];
+    out[0] = 0;
+    CHECK(t, scorep_filter_symbol_only_rules_of(r0, job, collect, out) == 3);
+    CHECK_STR(t, out, "test:2 EXCLUDE ml_add;test:3 EXCLUDE ml_ne?;test:71 INCLUDE ml_div;");
+    scorep_filter_free(r0);
+    scorep_filter_free(r1);
+    scorep_filter_free(other);
+}
+
 int main(void)
 {
     tally t = {0, 0};
@@ -416,6 +460,7 @@ int main(void)
     test_errors(&t);
     test_files(&t);
     test_symbol_only(&t);
+    test_symbol_only_job(&t);
     printf("test_filter: %d checks, %d failed\n", t.checks, t.failures);
     return t.failures == 0 ? 0 : 1;
 }

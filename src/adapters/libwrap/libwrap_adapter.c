@@ -8,10 +8,13 @@
 #include "core/events.h"
 #include "core/subsystem.h"
 #include "runtime/runtime.h"
+#include "ipc/ipc.h"
+#include "filter/filter.h"
 
 #include <scorep/SCOREP_Libwrap_rt.h>
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define API __attribute__((visibility("default")))
@@ -180,11 +183,53 @@ static void warn_symbol_rule(void *ctx, const char *origin, int line, bool exclu
         origin, line, action, pattern, action, pattern, action, pattern);
 }
 
+/* An MPI job's warnings wait for the write (symbol_rules_job), where all ranks are */
+static int symbol_rules_deferred;
+
 static void libwrap_end(void)
 {
     check_enabled();
-    if (scorep_active_filter)
+    if (scorep_runtime_ending_in_mpi_finalize())
+        symbol_rules_deferred = 1;
+    else if (scorep_active_filter) /* one process: its own regions are all there are */
         scorep_filter_symbol_only_rules(scorep_active_filter, warn_symbol_rule, NULL);
+}
+
+/* After unification, on every rank of a job that ends in MPI_Finalize (collective): a rule
+ * is reported when it matched a wrapped function's symbol on some rank and a region name on
+ * none, by rank 0 once for the job (a function called on rank 1 only is covered, and the
+ * ranks do not each repeat the warning). Ranks whose filters differ (another
+ * SCOREP_FILTERING_FILE) each report their own, as a single process does. */
+static int symbol_rules_job(const char *dir, const struct scorep_unified_s *u)
+{
+    (void)dir;
+    (void)u;
+    if (!symbol_rules_deferred)
+        return 0; /* uniform: every rank of such a job deferred, no recovering process did */
+    symbol_rules_deferred = 0;
+    const scorep_ipc *ipc = scorep_ipc_get();
+    uint64_t fp = 0;
+    size_t n = scorep_active_filter ? scorep_filter_rule_words(scorep_active_filter, &fp) : 0;
+    uint64_t hi = fp, lo = ~fp;
+    if (ipc->allreduce_max_u64(&hi) != 0 || ipc->allreduce_max_u64(&lo) != 0 || ~lo != hi) {
+        if (scorep_active_filter)
+            scorep_filter_symbol_only_rules(scorep_active_filter, warn_symbol_rule, NULL);
+        return 0;
+    }
+    if (n == 0) /* the same on every rank: no filter, or one without region rules */
+        return 0;
+    uint64_t *words = calloc(n, sizeof *words);
+    if (words)
+        scorep_filter_rule_marks(scorep_active_filter, words);
+    if (scorep_ipc_allreduce_or(words, n) != 0) { /* every rank gets -1 if one lacks memory */
+        scorep_filter_symbol_only_rules(scorep_active_filter, warn_symbol_rule, NULL);
+        free(words);
+        return 0;
+    }
+    if (ipc->rank() == 0)
+        scorep_filter_symbol_only_rules_of(scorep_active_filter, words, warn_symbol_rule, NULL);
+    free(words);
+    return 0;
 }
 
 static const scorep_subsystem libwrap_subsystem = {.name = "libwrap", .end = libwrap_end};
@@ -194,4 +239,7 @@ __attribute__((constructor)) static void register_libwrap(void)
     if (scorep_runtime_register(&libwrap_subsystem) != 0)
         scorep_warn("library wrapping: the runtime's subsystem table is full; "
                     "SCOREP_LIBWRAP_ENABLE is not checked");
+    if (scorep_runtime_at_write(symbol_rules_job) != 0)
+        scorep_warn("library wrapping: the runtime's write hooks are full; filter rules that "
+                    "match only a wrapped function's symbol are not reported in MPI runs");
 }

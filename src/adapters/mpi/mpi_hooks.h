@@ -234,14 +234,17 @@ void scorep_mpi_post_win_lock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
 void scorep_mpi_post_win_flush_all(scorep_mpi_frame *f, int ret, MPI_Win win);
+void scorep_mpi_post_win_flush_local(scorep_mpi_frame *f, int ret, int rank, MPI_Win win);
+void scorep_mpi_post_win_flush_local_all(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_post(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
 void scorep_mpi_post_win_start(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win);
 void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_wait(scorep_mpi_frame *f, int ret, MPI_Win win);
 void scorep_mpi_post_win_test(scorep_mpi_frame *f, int ret, MPI_Win win, int *flag);
 void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win);
-/* completion of a request-based RMA operation */
-void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r);
+/* completion of a request-based RMA operation; events: whether to record its events (the
+ * request was created while recording) */
+void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bool events);
 
 /* ---- MPI-IO (mpi_io.c): I/O records of the MPI-IO paradigm ---------------------------- */
 typedef struct {

@@ -67,9 +67,8 @@ void scorep_mpi_req_completed_any(scorep_mpi_frame *f, scorep_mpi_req *r, MPI_St
                                           r->sent, r->received, r->id);
         }
         break;
-    case SCOREP_MPI_REQ_RMA:
-        if (l)
-            scorep_mpi_rma_request_completed(f, r);
+    case SCOREP_MPI_REQ_RMA: /* also without events: its window's tracking ends */
+        scorep_mpi_rma_request_completed(f, r, l != NULL);
         break;
     case SCOREP_MPI_REQ_IDUP:
         scorep_mpi_comm_idup_completed(f, r);

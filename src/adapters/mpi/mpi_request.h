@@ -55,6 +55,7 @@ typedef struct scorep_mpi_req {
         struct { /* RMA (win: the window), IO (win: the I/O handle, io_op: the operation) */
             uint32_t win, io_op;
             uint64_t matching_id;
+            MPI_Win rma_win; /* RMA: the MPI window (its operation's completion state) */
         };
         struct { /* IDUP */
             MPI_Comm newcomm;

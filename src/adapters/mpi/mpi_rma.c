@@ -5,7 +5,10 @@
  * with BARRIER. Put/Get/Accumulate-type operations record RmaPut, RmaGet or RmaAtomic with a
  * per-process matching id; their completion (RmaOpCompleteBlocking) is recorded at the
  * synchronisation that completes them (fence, unlock, unlock_all, flush*, complete), that of
- * the request-based ones (RmaOpCompleteNonBlocking) when their request completes. Locks
+ * the request-based ones as Score-P: RmaOpCompleteNonBlocking when their request completes
+ * (or a synchronisation completes them first), RmaOpCompleteRemote at MPI_Win_flush(_all) and
+ * MPI_Win_unlock(_all) (an MPI_Rget's already with its request's completion, as Score-P's
+ * combined completion). Locks
  * record RmaRequestLock / RmaReleaseLock (lock_all: remote = all ranks, UINT32_MAX),
  * post/start/complete/wait/test RmaGroupSync with the group's definition, MPI_Win_sync
  * RmaSync. Sync levels: post MEMORY, start PROCESS, complete/wait/test/fence
@@ -17,6 +20,7 @@
 #include "core/events_mpi.h"
 #include "defs/defs_mpi.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 static scorep_mpi_rmap wins = SCOREP_MPI_RMAP_INIT;
@@ -104,6 +108,7 @@ void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Wi
             } else if (old) {
                 free(old->ops);
                 free(old->locks);
+                free(old->rreqs);
                 free(old);
             }
         }
@@ -166,6 +171,7 @@ void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *
     pthread_mutex_destroy(&w->lock);
     free(w->ops);
     free(w->locks);
+    free(w->rreqs);
     free(w);
 }
 
@@ -186,8 +192,61 @@ static void pending(scorep_mpi_win *w, int target, uint64_t id)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* ---- request-based operations (Score-P's scorep_mpi_rma_request) ---------------------- */
+
+/* Index of the tracked operation id, or -1; under w->lock */
+static ptrdiff_t rreq_find(scorep_mpi_win *w, uint64_t id)
+{
+    for (size_t i = w->nrreqs; i-- > 0;)
+        if (w->rreqs[i].id == id)
+            return (ptrdiff_t)i;
+    return -1;
+}
+
+/* Drops the entries both closed and with their request completed; under w->lock */
+static void rreq_sweep(scorep_mpi_win *w)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < w->nrreqs; i++)
+        if (!(w->rreqs[i].closed && w->rreqs[i].req_done))
+            w->rreqs[keep++] = w->rreqs[i];
+    w->nrreqs = keep;
+}
+
+/* What a synchronisation records for the open request-based operations to target (all:
+ * -1), as Score-P's three completions: STANDARD (flush_local, a successful MPI_Win_test):
+ * the local completion if not yet, and for an MPI_Rget the remote one; STANDARD_CLOSE
+ * (fence, complete, wait) the same, then nothing more for them; FULL (flush, unlock) the
+ * local completion if not yet and the remote one. */
+typedef enum { RREQ_STANDARD, RREQ_STANDARD_CLOSE, RREQ_FULL } rreq_completion;
+
+static void rreq_complete(scorep_mpi_frame *f, scorep_mpi_win *w, int target, rreq_completion how)
+{
+    pthread_mutex_lock(&w->lock);
+    for (size_t i = 0; i < w->nrreqs; i++) {
+        scorep_mpi_rma_rreq *e = &w->rreqs[i];
+        if (e->closed || (target >= 0 && e->target != target))
+            continue;
+        if (!e->local_done) {
+            scorep_event_rma_op_complete_non_blocking(f->l, w->id, e->id);
+            e->local_done = 1;
+            if (e->combined && how != RREQ_FULL) {
+                scorep_event_rma_op_complete_remote(f->l, w->id, e->id);
+                e->closed = 1;
+            }
+        }
+        if (how == RREQ_FULL)
+            scorep_event_rma_op_complete_remote(f->l, w->id, e->id);
+        if (how != RREQ_STANDARD)
+            e->closed = 1;
+    }
+    rreq_sweep(w);
+    pthread_mutex_unlock(&w->lock);
+}
+
 /* request-based operations complete with their request */
-static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id, MPI_Request *request)
+static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, int target, uint64_t id,
+                        bool combined, MPI_Request *request)
 {
     scorep_mpi_req *r =
         scorep_mpi_req_create(*request, SCOREP_MPI_REQ_RMA, f->record ? SCOREP_MPI_REQ_EVENTS : 0);
@@ -195,12 +254,53 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, uint64_t id, MPI
         return;
     r->win = w->id;
     r->matching_id = id;
+    r->rma_win = w->handle;
+    pthread_mutex_lock(&w->lock);
+    if (w->nrreqs == w->caprreqs) {
+        size_t c = w->caprreqs ? 2 * w->caprreqs : 16;
+        scorep_mpi_rma_rreq *p = realloc(w->rreqs, c * sizeof *p);
+        if (p) {
+            w->rreqs = p;
+            w->caprreqs = c;
+        }
+    }
+    /* without memory the operation is not tracked: its request's completion records the
+     * local completion alone */
+    if (w->nrreqs < w->caprreqs)
+        w->rreqs[w->nrreqs++] = (scorep_mpi_rma_rreq){target, id, combined, 0, 0, 0};
+    pthread_mutex_unlock(&w->lock);
     scorep_mpi_req_publish(r);
 }
 
-void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r)
+/* Score-P's request completion: the local completion unless a synchronisation recorded it,
+ * and an MPI_Rget's remote one (unless closed). events false: the state only (the request
+ * was created while not recording; its window's entry must go all the same). */
+void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bool events)
 {
-    scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
+    scorep_mpi_win *w = scorep_mpi_win_get(r->rma_win);
+    ptrdiff_t i = -1;
+    if (w && w->id == r->win) {
+        pthread_mutex_lock(&w->lock);
+        i = rreq_find(w, r->matching_id);
+        if (i >= 0) {
+            scorep_mpi_rma_rreq *e = &w->rreqs[i];
+            if (!e->local_done) {
+                if (events)
+                    scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
+                e->local_done = 1;
+                if (!e->closed && e->combined) {
+                    if (events)
+                        scorep_event_rma_op_complete_remote(f->l, r->win, r->matching_id);
+                    e->closed = 1;
+                }
+            }
+            e->req_done = 1;
+            rreq_sweep(w);
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    if (i < 0 && events) /* not tracked (no memory, or its window is gone) */
+        scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
 }
 
 static uint64_t put(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,
@@ -288,7 +388,7 @@ void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datat
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w, put(f, w, count, type, target), request);
+        rma_request(f, w, target, put(f, w, count, type, target), false, request);
 }
 
 void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -296,7 +396,7 @@ void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datat
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w, get(f, w, count, type, target), request);
+        rma_request(f, w, target, get(f, w, count, type, target), true, request);
 }
 
 void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -304,10 +404,10 @@ void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MP
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w,
+        rma_request(f, w, target,
                     atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE,
                               scorep_mpi_type_bytes(count, type), 0),
-                    request);
+                    false, request);
 }
 
 void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -316,11 +416,11 @@ void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w,
+        rma_request(f, w, target,
                     atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
                               scorep_mpi_type_bytes(count, type),
                               scorep_mpi_type_bytes(result_count, result_type)),
-                    request);
+                    false, request);
 }
 
 /* ---- synchronisation ----------------------------------------------------------------- */
@@ -328,8 +428,10 @@ void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count
 void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win)
 {
     scorep_mpi_win *w = scorep_mpi_win_get(win);
-    if (w && ret == MPI_SUCCESS)
+    if (w && ret == MPI_SUCCESS) {
         complete_ops(f, w, -1);
+        rreq_complete(f, w, -1, RREQ_STANDARD_CLOSE);
+    }
     scorep_event_rma_collective_end(f->l, SCOREP_COLL_BARRIER, SYNC_FULL,
                                     w ? w->id : SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
 }
@@ -370,6 +472,7 @@ void scorep_mpi_post_win_unlock(scorep_mpi_frame *f, int ret, int rank, MPI_Win 
     if (!w || rank == MPI_PROC_NULL)
         return;
     complete_ops(f, w, rank);
+    rreq_complete(f, w, rank, RREQ_FULL);
     scorep_event_rma_release_lock(f->l, w->id, (uint32_t)rank, unlock_id(w, rank));
 }
 
@@ -391,21 +494,38 @@ void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win)
     if (!w)
         return;
     complete_ops(f, w, -1);
+    rreq_complete(f, w, -1, RREQ_FULL);
     scorep_event_rma_release_lock(f->l, w->id, ALL_RANKS, unlock_id(w, -1));
 }
 
-void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win)
+static void flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win, rreq_completion how)
 {
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
-    if (w && rank != MPI_PROC_NULL)
+    if (w && rank != MPI_PROC_NULL) {
         complete_ops(f, w, rank);
+        rreq_complete(f, w, rank, how);
+    }
+}
+
+/* flush: complete at the target; flush_local: locally only (an MPI_Rget: at the target too) */
+void scorep_mpi_post_win_flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win)
+{
+    flush(f, ret, rank, win, RREQ_FULL);
 }
 
 void scorep_mpi_post_win_flush_all(scorep_mpi_frame *f, int ret, MPI_Win win)
 {
-    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
-    if (w)
-        complete_ops(f, w, -1);
+    flush(f, ret, -1, win, RREQ_FULL);
+}
+
+void scorep_mpi_post_win_flush_local(scorep_mpi_frame *f, int ret, int rank, MPI_Win win)
+{
+    flush(f, ret, rank, win, RREQ_STANDARD);
+}
+
+void scorep_mpi_post_win_flush_local_all(scorep_mpi_frame *f, int ret, MPI_Win win)
+{
+    flush(f, ret, -1, win, RREQ_STANDARD);
 }
 
 void scorep_mpi_post_win_post(scorep_mpi_frame *f, int ret, MPI_Group group, MPI_Win win)
@@ -432,20 +552,29 @@ void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win)
     if (!w)
         return;
     complete_ops(f, w, -1);
+    rreq_complete(f, w, -1, RREQ_STANDARD_CLOSE);
     scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->start_group);
+}
+
+static void win_wait(scorep_mpi_frame *f, int ret, MPI_Win win, rreq_completion how)
+{
+    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
+    if (w) {
+        rreq_complete(f, w, -1, how);
+        scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->post_group);
+    }
 }
 
 void scorep_mpi_post_win_wait(scorep_mpi_frame *f, int ret, MPI_Win win)
 {
-    scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
-    if (w)
-        scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->post_group);
+    win_wait(f, ret, win, RREQ_STANDARD_CLOSE);
 }
 
+/* a successful test: as MPI_Win_wait, but Score-P leaves the operations open */
 void scorep_mpi_post_win_test(scorep_mpi_frame *f, int ret, MPI_Win win, int *flag)
 {
     if (flag && *flag)
-        scorep_mpi_post_win_wait(f, ret, win);
+        win_wait(f, ret, win, RREQ_STANDARD);
 }
 
 void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win)

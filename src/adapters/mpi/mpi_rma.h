@@ -14,6 +14,18 @@ typedef struct {
     uint64_t id;
 } scorep_mpi_rma_pending;
 
+/* A request-based operation (MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate) as
+ * Score-P tracks it for its completion records: RmaOpCompleteNonBlocking once (local_done),
+ * RmaOpCompleteRemote at most once, at the synchronisations that complete it at the target
+ * (closed: no later synchronisation records anything for it). Kept until its request has
+ * completed (req_done) and it is closed. combined: an MPI_Rget, complete at the target once
+ * complete locally (Score-P's COMBINED_COMPLETION). */
+typedef struct {
+    int target;
+    uint64_t id;
+    uint8_t combined, local_done, closed, req_done;
+} scorep_mpi_rma_rreq;
+
 typedef struct scorep_mpi_win {
     MPI_Win handle;
     uint32_t id;      /* defs id */
@@ -26,6 +38,8 @@ typedef struct scorep_mpi_win {
     scorep_mpi_rma_pending *locks; /* target (-1: lock_all) -> lock id */
     size_t nlocks, caplocks;
     uint32_t post_group, start_group; /* defs group ids of the open PSCW epochs */
+    scorep_mpi_rma_rreq *rreqs; /* request-based operations, in issue order */
+    size_t nrreqs, caprreqs;
 } scorep_mpi_win;
 
 scorep_mpi_win *scorep_mpi_win_get(MPI_Win win);

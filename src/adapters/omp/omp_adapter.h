@@ -66,6 +66,8 @@ typedef struct {
     uint32_t id;         /* process-local lock id (OTF2 lockID) */
     uint32_t acquired;   /* acquisitions so far (atomic) */
     const void *codeptr; /* critical/ordered: last user code pointer seen (atomic) */
+    uint64_t released;   /* the last release's timestamp (atomic): the next acquisition's
+                          * is later, whatever the threads' clocks read */
 } omp_lock;
 
 /* The record of the mutex with OMPT wait id `wait_id`, created on first use. NULL when out

@@ -143,25 +143,37 @@ void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int imp
     }
 }
 
-static void acquired(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
+/* The acquisition of the lock of wait_id, at raw or, if the previous holder's release
+ * carries that time or a later one (the threads' clocks may disagree by a few ticks), right
+ * after it: acquisitions follow the releases they waited for in the trace, as in the
+ * program. Returns the acquisition's time. */
+static uint64_t acquired(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
 {
     omp_lock *lk = omp_lock_of(wait_id);
     if (!lk)
-        return;
+        return raw;
     /* numbered from 1, as Score-P does (Scalasca's lock tracking starts at 1) */
     uint32_t order = __atomic_fetch_add(&lk->acquired, 1, __ATOMIC_RELAXED) + 1;
+    uint64_t released = __atomic_load_n(&lk->released, __ATOMIC_RELAXED);
+    if (raw <= released)
+        raw = released + 1;
     omp_held_push(t, lk, order);
     scorep_event_thread_lock(t->loc, BUF_EV_THREAD_ACQUIRE_LOCK, SCOREP_PARADIGM_OPENMP, lk->id,
                              order, raw);
+    return raw;
 }
 
 static void released(omp_thread *t, ompt_wait_id_t wait_id, uint64_t raw)
 {
     omp_lock *lk = omp_lock_of(wait_id);
     uint32_t order = lk ? omp_held_pop(t, lk) : UINT32_MAX;
-    if (order != UINT32_MAX)
-        scorep_event_thread_lock(t->loc, BUF_EV_THREAD_RELEASE_LOCK, SCOREP_PARADIGM_OPENMP,
-                                 lk->id, order, raw);
+    if (order == UINT32_MAX)
+        return;
+    scorep_event_thread_lock(t->loc, BUF_EV_THREAD_RELEASE_LOCK, SCOREP_PARADIGM_OPENMP, lk->id,
+                             order, raw);
+    /* the time the release was recorded at (the location may have moved it past raw) */
+    uint64_t at = t->loc && t->loc->last_ts > raw ? t->loc->last_ts : raw;
+    __atomic_store_n(&lk->released, at, __ATOMIC_RELAXED);
 }
 
 void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
@@ -169,8 +181,7 @@ void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void
     omp_thread *t = kind == ompt_mutex_atomic ? NULL : omp_thread_get();
     if (!t)
         return;
-    uint64_t raw = scorep_timer_ticks();
-    acquired(t, wait_id, raw);
+    uint64_t raw = acquired(t, wait_id, scorep_timer_ticks_ordered());
     switch ((int)kind) {
     case ompt_mutex_critical:
         omp_enter(t, omp_region(OMP_R_CRITICAL_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,

@@ -13,6 +13,8 @@ typedef struct {
     uint32_t order;   /* acquisitions so far (the last one's acquisition order; 1 = first) */
     uint32_t nesting; /* recursive mutexes: how often the holder locked it */
     bool pshared;     /* process-shared: no lock events (as Score-P) */
+    uint64_t released; /* the last recorded release's timestamp: the next acquisition's is
+                        * later, whatever the threads' clocks read */
 } pthread_mutex_rec;
 
 /* The record of the mutex at ADDR, NULL when none. Lock-free. */

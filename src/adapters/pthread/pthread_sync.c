@@ -292,16 +292,18 @@ static void acquired(scorep_location *l, const pthread_mutex_t *m, pthread_mutex
         warn_pshared();
     else if (scorep_location_recording(l))
         scorep_event_thread_lock(l, BUF_EV_THREAD_ACQUIRE_LOCK, SCOREP_PARADIGM_PTHREAD, r->id,
-                                 r->order, raw);
+                                 r->order, raw > r->released ? raw : r->released + 1);
 }
 
 /* the mutex of R is about to be released (the caller still holds it) */
 static void releasing(scorep_location *l, pthread_mutex_rec *r)
 {
     r->nesting--;
-    if (!r->pshared && scorep_location_recording(l))
+    if (!r->pshared && scorep_location_recording(l)) {
         scorep_event_thread_lock(l, BUF_EV_THREAD_RELEASE_LOCK, SCOREP_PARADIGM_PTHREAD, r->id,
                                  r->order, scorep_timer_ticks());
+        r->released = l->last_ts; /* the release's time, as recorded */
+    }
 }
 
 /* ------------------------------------------------------------------ mutexes */
@@ -354,7 +356,7 @@ static int lock_call(int f, pthread_mutex_t *m, const void *caller)
     pthread_mutex_rec *r = pthread_mutex_get(m); /* statically initialised: created here */
     scorep_event_enter(l, region);
     int rc = call(m);
-    uint64_t raw = scorep_timer_ticks();
+    uint64_t raw = scorep_timer_ticks_ordered();
     if (rc == 0 && r)
         acquired(l, m, r, raw);
     scorep_event_leave_raw(l, region, raw);
@@ -453,7 +455,7 @@ static int wait_call(int f, pthread_cond_t *c, pthread_mutex_t *m, const struct 
         releasing(l, r);
     int rc = f == F_COND_WAIT ? ((cond_wait_fn)real(f))(c, m)
                               : ((cond_timedwait_fn)real(f))(c, m, ts);
-    uint64_t raw = scorep_timer_ticks();
+    uint64_t raw = scorep_timer_ticks_ordered();
     if (held)
         acquired(l, m, r, raw);
     scorep_event_leave_raw(l, region, raw);

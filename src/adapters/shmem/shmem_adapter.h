@@ -130,9 +130,15 @@ void scorep_shmem_coll_end(scorep_shmem_frame *f, scorep_collective_op op, int s
 void scorep_shmem_coll_world_end(scorep_shmem_frame *f, scorep_collective_op op, uint64_t sent,
                                  uint64_t received);
 
-/* Distributed locks (shmem_set_lock, shmem_test_lock, shmem_clear_lock). */
+/* Distributed locks (shmem_set_lock, shmem_test_lock, shmem_clear_lock); lock_tried: a
+ * shmem_test_lock that did not get the lock (RmaTryLock, as Score-P). */
 void scorep_shmem_lock_acquired(scorep_shmem_frame *f, const volatile void *lock);
+void scorep_shmem_lock_tried(scorep_shmem_frame *f, const volatile void *lock);
 void scorep_shmem_lock_release(scorep_shmem_frame *f, const volatile void *lock);
+
+/* shmem_wait, shmem_wait_until and typed variants: RmaWaitChange on the heap's window after
+ * the Enter, before the wait (Score-P's place for it) */
+void scorep_shmem_wait_change(scorep_shmem_frame *f);
 
 /* Life cycle (generated shmem_init, shmem_init_thread, start_pes, shmem_finalize). */
 int scorep_shmem_init_begin(scorep_shmem_frame *f, uint32_t fn);

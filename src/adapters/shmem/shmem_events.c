@@ -4,7 +4,8 @@
  * (RmaOpCompleteBlocking) when the call returns, *_nbi ones (RmaOpCompleteNonBlocking) at the
  * next quiet, barrier or finalize of the thread that issued them. Collectives are RMA
  * collectives on the window of their active set; locks are RMA lock events on the heap's
- * window (remote: all PEs, id: the lock's symmetric address). */
+ * window (remote: all PEs, id: the lock's symmetric address; a failed shmem_test_lock is an
+ * RmaTryLock); waits for a change of local memory (shmem_wait*) record RmaWaitChange. */
 #include "adapters/shmem/shmem_adapter.h"
 #include "defs/defs_mpi.h"
 
@@ -100,6 +101,17 @@ void scorep_shmem_lock_acquired(scorep_shmem_frame *f, const volatile void *lock
 {
     scorep_event_rma_acquire_lock(f->l, scorep_shmem_world_win, ALL_PES, (uintptr_t)lock,
                                   SCOREP_LOCK_EXCLUSIVE);
+}
+
+void scorep_shmem_lock_tried(scorep_shmem_frame *f, const volatile void *lock)
+{
+    scorep_event_rma_try_lock(f->l, scorep_shmem_world_win, ALL_PES, (uintptr_t)lock,
+                              SCOREP_LOCK_EXCLUSIVE);
+}
+
+void scorep_shmem_wait_change(scorep_shmem_frame *f)
+{
+    scorep_event_rma_wait_change(f->l, scorep_shmem_world_win);
 }
 
 void scorep_shmem_lock_release(scorep_shmem_frame *f, const volatile void *lock)

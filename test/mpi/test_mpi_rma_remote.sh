@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_mpi_rma_remote.sh: where the completions of request-based RMA operations are recorded,
+# as Score-P's MPI adapter records them (its RMA request tracking): test/mpi/rma_remote.c
+# under scorep-run with 2 ranks, traced, read with otf2-print. Per rank, in order, with the
+# call each record is in and the operation it completes (matching id): A: MPI_Rput, local
+# completion (RmaOpCompleteNonBlocking) in the MPI_Test that completed it, remote completion
+# (RmaOpCompleteRemote) in MPI_Win_flush; B: flushed before its MPI_Wait, both completions in
+# the flush, nothing in the wait; C: MPI_Rget, both in its MPI_Wait (a get is complete at its
+# target once complete locally), nothing in the flush after; D: local completion in MPI_Wait,
+# nothing in MPI_Win_flush_local, the remote one in MPI_Win_unlock_all. Score-P's adapters
+# never record RmaOpTest: neither does scorep-rt.
+. "$top_srcdir/test/integration/lib.sh"
+
+[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: the MPI adapter was not built"; exit 77; }
+command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1 ||
+    { echo "SKIP: no mpirun or mpicc"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+mpicc -O1 -Wall -Wextra -Werror -o rma_remote "$top_srcdir/test/mpi/rma_remote.c" ||
+    fail "build: rma_remote"
+
+run_app r env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/exp" \
+    SCOREP_RUN_LIBDIR="$top_builddir/.libs" TEST_TIMEOUT=120 \
+    mpirun -np 2 "$top_builddir/scorep-run" ./rma_remote
+expect_eq "$status $(cat r.out)" "0 rma_remote: 2 ranks ok" "2 ranks: exit status and output"
+expect_no_grep 'scorep-rt' r.err "no message of the runtime"
+expect_defs_clean exp "rma_remote"
+t=$(trace_file exp)
+
+# sequence LOCATION: the location's RMA records, each "NAME@CALL m<k>" (k: the operation's
+# order of issue, from its matching id) or for operations "NAME@CALL m<k> -> <remote>
+# <bytes>"
+sequence()
+{
+    awk -v loc="$1" '$2 == loc' "$t" | python3 -c '
+import re, sys
+stack, ops, out = [], {}, []
+for line in sys.stdin:
+    name = line.split()[0]
+    m = re.search(r"Region: \"([^\"]*)\"", line)
+    if name == "ENTER":
+        stack.append(m.group(1))
+        continue
+    if name == "LEAVE":
+        stack.pop()
+        continue
+    if not name.startswith("RMA_") or name.startswith("RMA_WIN") or name.startswith("RMA_COLL"):
+        continue
+    if "Matching: " not in line:
+        out.append("%s@%s" % (name, stack[-1]))
+        continue
+    mid = re.search(r"Matching: (\d+)", line).group(1)
+    if name in ("RMA_PUT", "RMA_GET"):
+        ops[mid] = "m%d" % (len(ops) + 1)
+        f = dict(re.findall(r"(Remote|Bytes): (\d+)", line))
+        out.append("%s@%s %s -> %s %s" % (name, stack[-1], ops[mid], f["Remote"], f["Bytes"]))
+    else:
+        out.append("%s@%s %s" % (name, stack[-1], ops.get(mid, "unknown")))
+print(";".join(out))
+'
+}
+
+for r in 0 1; do
+    right=$(((r + 1) % 2))
+    expect_eq "$(sequence "$r")" \
+        "RMA_REQUEST_LOCK@MPI_Win_lock_all;RMA_PUT@MPI_Rput m1 -> $right 4;RMA_OP_COMPLETE_NON_BLOCKING@MPI_Test m1;RMA_OP_COMPLETE_REMOTE@MPI_Win_flush m1;RMA_PUT@MPI_Rput m2 -> $right 4;RMA_OP_COMPLETE_NON_BLOCKING@MPI_Win_flush m2;RMA_OP_COMPLETE_REMOTE@MPI_Win_flush m2;RMA_GET@MPI_Rget m3 -> $right 4;RMA_OP_COMPLETE_NON_BLOCKING@MPI_Wait m3;RMA_OP_COMPLETE_REMOTE@MPI_Wait m3;RMA_PUT@MPI_Rput m4 -> $right 4;RMA_OP_COMPLETE_NON_BLOCKING@MPI_Wait m4;RMA_OP_COMPLETE_REMOTE@MPI_Win_unlock_all m4;RMA_RELEASE_LOCK@MPI_Win_unlock_all" \
+        "rank $r: each request-based operation's local and remote completion where Score-P records it"
+done
+# the program's one window (unnamed: definition 0) is the window of every remote completion
+expect_eq "$(count_lines '^RMA_WIN_CREATE .*Window: "" <0>$' "$t") $(count_lines '^RMA_OP_COMPLETE_REMOTE .*Window: "" <0>, Matching: [0-9]' "$t")" \
+    "2 8" "8 remote completions, on the program's window"
+expect_eq "$(count_lines '^RMA_OP_TEST ' "$t") $(count_lines '^RMA_OP_COMPLETE_BLOCKING ' "$t")" "0 0" \
+    "no RmaOpTest (Score-P records none), no blocking completion (no implicit operation)"
+done_ok
