@@ -96,6 +96,12 @@ typedef struct {
     uint32_t base;     /* SCOREP_MetricBase: 0 binary, 1 decimal */
     int64_t exponent;  /* value = recorded * base^exponent */
     uint32_t recorder; /* scorep_metric_recorder */
+    /* SCOREP_MetricPer of a metric source: 0 every thread, 1 the process's first thread,
+     * 2 per host, 3 once; the trace gives the last three (and asynchronous metrics) a
+     * MetricInstance with this scope, as Score-P does. Not part of a metric's identity: the
+     * first definition's stands (a per-thread PAPI event also listed per process is one
+     * per-thread metric). */
+    uint32_t per;
 } scorep_metric_def;
 
 /* Each returns the existing id for an equal key, or a new one. SCOREP_INVALID_ID when

@@ -206,6 +206,7 @@ static void blob_local(ser_buf *b, int kind, uint32_t i)
         ser_u32(b, m->base);
         ser_u64(b, (uint64_t)m->exponent);
         ser_u32(b, m->recorder);
+        ser_u32(b, m->per);
         break;
     }
     case U_COMM:
@@ -435,6 +436,7 @@ static int decode_one(scorep_unified *u, int k, uint32_t i, ser_reader *r, uint6
         u->metrics[i].base = ser_get_u32(r);
         u->metrics[i].exponent = (int64_t)ser_get_u64(r);
         u->metrics[i].recorder = ser_get_u32(r);
+        u->metrics[i].per = ser_get_u32(r);
         break;
     case U_COMM: {
         scorep_comm_def *c = &u->comms[i];

@@ -153,7 +153,8 @@ static void add_token(const char *tok, void *arg)
                            .source = SCOREP_MSRC_PAPI,
                            .mode = absolute ? 4 /* absolute point */ : 0 /* accumulated start */,
                            .base = 1,
-                           .recorder = SCOREP_MREC_STRICT};
+                           .recorder = SCOREP_MREC_STRICT,
+                           .per = g == &lists[1]}; /* SCOREP_METRIC_PAPI_PER_PROCESS */
     uint32_t id = scorep_defs_metric_full(&d);
     if (id == SCOREP_INVALID_ID)
         return;

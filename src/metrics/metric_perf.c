@@ -216,7 +216,9 @@ static void add_event(perf_group *g, const char *name, struct perf_event_attr *a
                     g->var, name, strerror(err), open_hint(err, &g->attr[i]));
         return;
     }
-    uint32_t id = scorep_defs_metric_full(d);
+    scorep_metric_def def = *d;
+    def.per = g == &groups[1] || g == &groups[3]; /* the _PER_PROCESS lists */
+    uint32_t id = scorep_defs_metric_full(&def);
     if (id == SCOREP_INVALID_ID) {
         close(g->probe[i]);
         return;

@@ -191,7 +191,8 @@ static void define_metric(plugin *p, SCOREP_Metric_Plugin_MetricProperties *m)
         .exponent = m->exponent,
         .recorder = p->info.sync == SCOREP_METRIC_STRICTLY_SYNC ? SCOREP_MREC_STRICT
                     : p->info.sync == SCOREP_METRIC_SYNC        ? SCOREP_MREC_SYNC
-                                                                : SCOREP_MREC_ASYNC};
+                                                                : SCOREP_MREC_ASYNC,
+        .per = p->info.run_per};
     p->ids[p->n] = scorep_defs_metric_full(&d);
     p->props[p->n++] = copy;
 }

@@ -86,7 +86,8 @@ static void add_field(rusage_group *g, int f)
                            .source = SCOREP_MSRC_RUSAGE,
                            .mode = fields[f].absolute ? 4 /* absolute point */ : 0,
                            .base = 1,
-                           .recorder = SCOREP_MREC_STRICT};
+                           .recorder = SCOREP_MREC_STRICT,
+                           .per = g == &groups[1]}; /* SCOREP_METRIC_RUSAGE_PER_PROCESS */
     uint32_t id = scorep_defs_metric_full(&d);
     if (id == SCOREP_INVALID_ID)
         return;

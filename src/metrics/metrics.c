@@ -157,31 +157,19 @@ static int source_rank(uint32_t source)
                                           : 4;
 }
 
-/* Whether group i holds id (as a strictly synchronous metric of a per-thread group) */
-static bool per_thread_id(uint32_t id)
-{
-    for (uint32_t i = 0; i < n_groups; i++)
-        for (uint32_t k = 0; !groups[i]->master_only && k < groups[i]->n; k++)
-            if (groups[i]->ids[k] == id)
-                return true;
-    return false;
-}
-
-/* The STRICT metrics of the per-thread groups (per_process false: PAPI's others_only group
- * has the same ids as the per-thread part of its first location's group) or those of the
- * first location's groups of PAPI, rusage and perf that no per-thread group has */
-static uint32_t metric_set(uint32_t *ids, uint32_t cap, bool per_process)
+/* The STRICT metrics of the per-thread groups (PAPI's others_only group has the same ids as
+ * the per-thread part of its first location's group) */
+static uint32_t metric_set(uint32_t *ids, uint32_t cap)
 {
     uint32_t n = 0;
     for (int rank = 0; rank <= 4; rank++)
         for (uint32_t i = 0; i < n_groups; i++) {
             const scorep_metric_group *g = groups[i];
-            if (g->master_only != per_process)
+            if (g->master_only)
                 continue;
             for (uint32_t k = 0; k < g->n; k++) {
                 const scorep_metric_def *d = scorep_defs_metric_get(g->ids[k]);
-                if (!d || d->recorder != SCOREP_MREC_STRICT || source_rank(d->source) != rank ||
-                    (per_process && (d->source == SCOREP_MSRC_PLUGIN || per_thread_id(g->ids[k]))))
+                if (!d || d->recorder != SCOREP_MREC_STRICT || source_rank(d->source) != rank)
                     continue;
                 if (n < cap)
                     ids[n] = g->ids[k];
@@ -191,14 +179,30 @@ static uint32_t metric_set(uint32_t *ids, uint32_t cap, bool per_process)
     return n;
 }
 
-uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap)
+/* scorep-recover starts no metric source: the definitions restored from a rank's piece say
+ * which metrics its threads read at every event (a metric source's, strictly synchronous,
+ * per thread), in the same source order and then in definition order, which is the order a
+ * source defines and reads them (PAPI's perf:: fallback events aside, which the perf source
+ * counts in a group of its own) */
+static uint32_t defs_set(uint32_t *ids, uint32_t cap)
 {
-    return metric_set(ids, cap, false);
+    uint32_t n = 0, count = scorep_defs_metric_count();
+    for (int rank = 0; rank <= 3; rank++)
+        for (uint32_t id = 0; id < count; id++) {
+            const scorep_metric_def *d = scorep_defs_metric_get(id);
+            if (!d || d->recorder != SCOREP_MREC_STRICT || d->per != 0 ||
+                source_rank(d->source) != rank)
+                continue;
+            if (n < cap)
+                ids[n] = id;
+            n++;
+        }
+    return n;
 }
 
-uint32_t scorep_metrics_process_set(uint32_t *ids, uint32_t cap)
+uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap)
 {
-    return metric_set(ids, cap, true);
+    return n_groups ? metric_set(ids, cap) : defs_set(ids, cap);
 }
 
 static int by_time(const void *a, const void *b)

@@ -70,12 +70,10 @@ void scorep_metrics_end(void);
 
 /* The strictly synchronous per-thread metrics that every location reads at each enter and
  * leave (Score-P's one sampling set of them; per-process groups are not part of it): defs
- * ids in Score-P's source order (PAPI, rusage, plugins, perf), then in definition order.
+ * ids in Score-P's source order (PAPI, rusage, plugins, perf), then in the order read.
+ * Without metric sources (scorep-recover) from the definitions (scorep_metric_def.per).
  * Returns how many there are; writes at most cap of them. */
 uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap);
-/* The per-process metrics of PAPI, rusage and perf (`_PER_PROCESS`: read by each process's
- * first location at each of its enters and leaves), in the same order; the same contract. */
-uint32_t scorep_metrics_process_set(uint32_t *ids, uint32_t cap);
 
 /* An asynchronous value: timestamp in timer ticks (the plugin's clock), defs metric id. */
 typedef struct {

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 3 }; /* rescue.c */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 4 }; /* rescue.c */
 
 uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
 {
@@ -147,6 +147,8 @@ int scorep_runtime_piece_info(const char *path, scorep_piece_info *info)
     if (ok)
         check_body(&r);
     free(data);
+    if (!r.failed && magic == PIECE_MAGIC && version != PIECE_VERSION)
+        return -2;
     return ok && !r.failed ? 0 : -1;
 }
 

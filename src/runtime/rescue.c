@@ -75,7 +75,7 @@ static pthread_mutex_t piece_lock = PTHREAD_MUTEX_INITIALIZER;
  * of every rank); version 3: per location the records of its trace piece (a piece emptied
  * or cut at a record's end was recovered silently) and its reduction log (what the trace
  * lacks, a spill file that could not be read back included, reaches MANIFEST.md) */
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 3 };
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 4 };
 
 static int write_file(const char *path, const void *p, size_t len)
 {

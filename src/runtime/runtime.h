@@ -64,8 +64,9 @@ typedef struct {
     int rank, size, kind, code; /* kind: how the rank ended (runtime_int.h's scorep_end_kind) */
     uint64_t wall_ns;           /* when (ns since the epoch) */
 } scorep_piece_info;
-/* 0, or -1 for a file that is no piece of this version (or whose closing hash does not
- * match: cut short or damaged). */
+/* 0; -2 for a whole piece of another version of the format (written by another scorep-rt:
+ * PIECE_VERSION); -1 for a file that is no piece (or whose closing hash does not match: cut
+ * short or damaged). */
 int scorep_runtime_piece_info(const char *path, scorep_piece_info *info);
 /* The FNV-1a hash that closes a piece (rescue.c writes it, recover.c checks it). */
 uint64_t scorep_piece_hash(const unsigned char *p, size_t len);

@@ -72,7 +72,16 @@ static piece *find_pieces(const char *dir, int *n)
             p = q;
         }
         snprintf(p[*n].path, sizeof p[*n].path, "%s/%s", rescue, e->d_name);
-        if (scorep_runtime_piece_info(p[*n].path, &p[*n].info) != 0) {
+        int rc = scorep_runtime_piece_info(p[*n].path, &p[*n].info);
+        if (rc == -2) {
+            fprintf(stderr,
+                    "scorep-recover: %s was written by another version of scorep-rt (its "
+                    "piece format differs); left out, its rank is listed as missing: recover "
+                    "it with the scorep-rt that measured the run\n",
+                    p[*n].path);
+            continue;
+        }
+        if (rc != 0) {
             fprintf(stderr,
                     "scorep-recover: %s is no whole rank-local piece (cut short or "
                     "damaged); left out, its rank is listed as missing\n",

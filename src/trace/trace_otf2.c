@@ -154,6 +154,9 @@ typedef struct {
     unsigned char *mset;
     uint32_t m_n; /* values gathered */
     uint64_t m_ts;
+    /* by local metric id: this location already named the metric's instance (scoped) */
+    unsigned char *inst_seen;
+    uint32_t loc_id;
     /* blocking I/O operations begun and not yet completed, in begin order: those still here
      * at the end (a thread blocked in read when the process exited, a full buffer) get an
      * IoOperationCancelled in write_epilogue so that no Begin stays unmatched. Non-blocking
@@ -187,16 +190,59 @@ static struct {
     uint64_t fallback;   /* some location's values did not fill the class (all ranks' after
                             the events) */
     uint32_t *class_of;  /* by global metric id: its one-member class, or UINT32_MAX */
-    /* Score-P's per-process metrics (scorep_metrics_process_set): a class of occurrence
-     * SYNCHRONOUS, kind ABSTRACT, and per process a MetricInstance (recorder its first
-     * location, scope its location group) that the records refer to; ids after the
-     * classes: inst_base + rank * n_proc + k */
-    uint32_t n_proc;
-    uint32_t *proc_ids;    /* local ids */
-    uint32_t *proc_global; /* global ids */
-    uint32_t inst_base;
-    uint32_t *proc_group; /* by rank: the location group of its process (write_st_node) */
 } strict_class;
+
+/* Score-P's scoped sampling sets (scorep_metric_management.c): a metric that is not read by
+ * every thread (`_PER_PROCESS` metrics of PAPI, rusage and perf, plugins run per process,
+ * per host or once) or that is asynchronous (plugins ASYNC and ASYNC_EVENT) has a class of
+ * occurrence SYNCHRONOUS (ASYNCHRONOUS), kind ABSTRACT, and a MetricInstance per location
+ * that records it, with the scope of its values: the process's location group, the host's
+ * system-tree node, the root node, or (asynchronous per thread) the location itself. Its
+ * records name the instance. The instances come from the records (a location that wrote
+ * values of such a metric has one; the locations' mapping tables turn the local metric id
+ * into it), so scorep-recover, which starts no metric source, writes the same. Ids
+ * (MetricRef): after the classes (scoped.base), by rank, location id and metric id. */
+typedef struct {
+    uint32_t loc, metric; /* location id; local metric id (global at rank 0's list) */
+} scoped_inst;
+static struct {
+    uint32_t n_local;  /* local metric ids below this have an entry in is */
+    unsigned char *is; /* by local metric id: scoped (scoped_metric) */
+    scoped_inst *mine; /* this rank's instances */
+    uint32_t n_mine;
+    size_t cap_mine;
+    uint32_t first;     /* index of this rank's first instance among the job's */
+    uint32_t base;      /* MetricRef of the job's first instance (after the classes) */
+    scoped_inst *all;   /* rank 0: the job's instances (global metric ids) */
+    uint32_t *all_rank; /* rank 0: the rank of each */
+    uint32_t n_all;
+    uint32_t *group, *node; /* rank 0, by rank: its location group, its host's node
+                               (write_st_node) */
+    uint32_t root;          /* the system tree's root node */
+    uint64_t oom;
+} scoped;
+
+/* Whether metric d's records name a MetricInstance (scoped, above) */
+static bool scoped_metric(const scorep_metric_def *d)
+{
+    bool source = d->source == SCOREP_MSRC_PAPI || d->source == SCOREP_MSRC_RUSAGE ||
+                  d->source == SCOREP_MSRC_PERF || d->source == SCOREP_MSRC_PLUGIN;
+    bool read = d->recorder == SCOREP_MREC_STRICT || d->recorder == SCOREP_MREC_SYNC ||
+                d->recorder == SCOREP_MREC_ASYNC;
+    return source && read && (d->per != 0 || d->recorder == SCOREP_MREC_ASYNC);
+}
+
+/* The first value of a scoped metric on location s->loc_id: it gets an instance */
+static void scoped_note(evt_state *s, uint32_t local)
+{
+    s->inst_seen[local] = 1;
+    if (scorep_grow((void **)&scoped.mine, &scoped.cap_mine, (size_t)scoped.n_mine + 1,
+                    sizeof *scoped.mine) != 0) {
+        scoped.oom = 1;
+        return;
+    }
+    scoped.mine[scoped.n_mine++] = (scoped_inst){s->loc_id, local};
+}
 
 /* The attributes waiting for this Enter or Leave of region go to list; all others are
  * dropped: their call was not recorded (a reduction removed it, the buffer was full). */
@@ -743,6 +789,8 @@ static void write_item(evt_state *s, const buf_item *it)
             s->m_ts = t + 1;
             break;
         }
+        if (s->inst_seen && it->a < scoped.n_local && scoped.is[it->a] && !s->inst_seen[it->a])
+            scoped_note(s, it->a);
         OTF2_EvtWriter_Metric(w, NULL, at_event ? t + 1 : t, it->a, 1, &type, &v);
         break;
     }
@@ -880,6 +928,7 @@ static void state_free(evt_state *s)
     free(s->nb_open);
     free(s->mvals);
     free(s->mset);
+    free(s->inst_seen);
     OTF2_AttributeList_Delete(s->attrs);
     OTF2_AttributeList_Delete(s->enter_attrs);
 }
@@ -896,13 +945,17 @@ static int write_location(loc_writing *lw, OTF2_Archive *a, const scorep_locatio
                     .thread_comm = scorep_defs_comm_count(),
                     .cuda_win = cuda_win,
                     .enter_attrs = OTF2_AttributeList_New(),
-                    .index = index};
+                    .index = index,
+                    .loc_id = l->id};
     evt_state *s = &lw->s;
     if (strict_class.n) {
         s->mvals = calloc(strict_class.n, sizeof *s->mvals);
         s->mset = calloc(strict_class.n, 1);
     }
-    if (!s->w || !s->attrs || !s->enter_attrs || (strict_class.n && (!s->mvals || !s->mset))) {
+    if (scoped.is)
+        s->inst_seen = calloc(scoped.n_local, 1);
+    if (!s->w || !s->attrs || !s->enter_attrs || (strict_class.n && (!s->mvals || !s->mset)) ||
+        (scoped.is && !s->inst_seen)) {
         state_free(s);
         return -1;
     }
@@ -1040,14 +1093,6 @@ static OTF2_MetricMode otf2_metric_mode(uint32_t mode)
     return mode < 10 ? m[mode] : OTF2_METRIC_ABSOLUTE_POINT;
 }
 
-static bool is_process_metric(uint32_t global)
-{
-    for (uint32_t k = 0; k < strict_class.n_proc; k++)
-        if (strict_class.proc_global[k] == global)
-            return true;
-    return false;
-}
-
 /* One member per metric (its id is the metric's), and a one-member class for every metric
  * but the strict class's members (strict_class: their values travel together; their own
  * classes exist only for locations whose values did not fill it): user metrics,
@@ -1078,9 +1123,12 @@ static void write_metric_def(OTF2_GlobalDefWriter *g, strtab *st, uint32_t i,
     uint32_t cls = strict_class.class_of ? strict_class.class_of[i] : i;
     if (cls == UINT32_MAX) /* a member of the strict class only */
         return;
-    bool proc = is_process_metric(i);
-    OTF2_GlobalDefWriter_WriteMetricClass(g, cls, 1, &member, proc ? OTF2_METRIC_SYNCHRONOUS : occ,
-                                          m->recorder == SCOREP_MREC_USER || proc
+    /* Score-P's scoped sampling sets (scoped): SYNCHRONOUS or ASYNCHRONOUS, ABSTRACT */
+    bool sc = scoped_metric(m);
+    if (sc && occ == OTF2_METRIC_SYNCHRONOUS_STRICT)
+        occ = OTF2_METRIC_SYNCHRONOUS;
+    OTF2_GlobalDefWriter_WriteMetricClass(g, cls, 1, &member, occ,
+                                          m->recorder == SCOREP_MREC_USER || sc
                                               ? OTF2_RECORDER_KIND_ABSTRACT
                                               : OTF2_RECORDER_KIND_CPU);
 }
@@ -1093,26 +1141,13 @@ static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
     free(strict_class.local_ids);
     free(strict_class.types);
     free(strict_class.class_of);
-    free(strict_class.proc_ids);
-    free(strict_class.proc_global);
-    free(strict_class.proc_group);
     memset(&strict_class, 0, sizeof strict_class);
     uint32_t n = scorep_metrics_strict_set(NULL, 0), n_local = u->n_local[U_METRIC];
-    uint32_t np = scorep_metrics_process_set(NULL, 0);
     uint32_t *ids = calloc(n + 1, sizeof *ids);
     int32_t *pos = malloc((n_local + 1) * sizeof *pos);
     OTF2_Type *types = calloc(n + 1, sizeof *types);
-    uint32_t *pids = calloc(np + 1, sizeof *pids), *pglobal = calloc(np + 1, sizeof *pglobal);
-    bool oom = !ids || !pos || !types || !pids || !pglobal;
-    uint64_t bad = oom, h = 14695981039346656037ull ^ n ^ ((uint64_t)np << 32);
-    if (!bad) {
-        scorep_metrics_process_set(pids, np);
-        for (uint32_t k = 0; k < np && !bad; k++) {
-            bad = pids[k] >= n_local;
-            pglobal[k] = bad ? 0 : u->map[U_METRIC][pids[k]];
-            h = (h ^ pglobal[k]) * 1099511628211ull;
-        }
-    }
+    bool oom = !ids || !pos || !types;
+    uint64_t bad = oom, h = 14695981039346656037ull ^ n;
     if (!bad) {
         scorep_metrics_strict_set(ids, n);
         for (uint32_t i = 0; i < n_local; i++)
@@ -1131,14 +1166,6 @@ static int strict_class_setup(const scorep_unified *u, const scorep_ipc *ipc)
     uint64_t hi = bad ? UINT64_MAX : h, lo = bad ? UINT64_MAX : ~h;
     ipc->allreduce_max_u64(&hi);
     ipc->allreduce_max_u64(&lo);
-    if (!bad && hi == ~lo && np) {
-        strict_class.n_proc = np;
-        strict_class.proc_ids = pids;
-        strict_class.proc_global = pglobal;
-    } else {
-        free(pids);
-        free(pglobal);
-    }
     if (bad || n == 0 || n > 255 || hi != ~lo) {
         if (n > 255)
             scorep_verbose("%" PRIu32 " strictly synchronous metrics: more than one Metric "
@@ -1181,10 +1208,118 @@ static int strict_class_number(const scorep_unified *u, const scorep_ipc *ipc)
         for (uint32_t g = 0; g < n && strict_class.fallback; g++)
             if (c[g] == UINT32_MAX)
                 c[g] = next++;
-        strict_class.inst_base = next;
+        scoped.base = next;
     } else
-        strict_class.inst_base = n;
+        scoped.base = n;
     strict_class.class_of = c;
+    return 0;
+}
+
+/* Sets scoped up for this process's locations (before the events) */
+static void scoped_setup(const scorep_unified *u)
+{
+    free(scoped.is);
+    free(scoped.mine);
+    free(scoped.all);
+    free(scoped.all_rank);
+    free(scoped.group);
+    free(scoped.node);
+    memset(&scoped, 0, sizeof scoped);
+    uint32_t n_local = u->n_local[U_METRIC];
+    bool any = false;
+    for (uint32_t i = 0; i < n_local && !any; i++)
+        any = scoped_metric(scorep_defs_metric_get(i));
+    if (!any)
+        return;
+    scoped.is = calloc(n_local, 1);
+    scoped.oom = !scoped.is;
+    for (uint32_t i = 0; scoped.is && i < n_local; i++)
+        scoped.is[i] = scoped_metric(scorep_defs_metric_get(i));
+    scoped.n_local = scoped.is ? n_local : 0;
+}
+
+static int by_location_metric(const void *a, const void *b)
+{
+    const scoped_inst *x = a, *y = b;
+    return x->loc != y->loc ? (x->loc > y->loc ? 1 : -1)
+                            : (x->metric > y->metric) - (x->metric < y->metric);
+}
+
+/* After the events (collective): numbers the job's instances (by rank, location and metric
+ * id: the order of the first values depends on the plugins' threads); rank 0 gets them all.
+ * Without memory for them on some rank there are none: records then name their metric's
+ * class. */
+static int scoped_number(const scorep_unified *u, const scorep_ipc *ipc)
+{
+    int rank = ipc->rank(), size = ipc->size();
+    if (scoped.n_mine)
+        qsort(scoped.mine, scoped.n_mine, sizeof *scoped.mine, by_location_metric);
+    uint64_t n = scoped.n_mine, total = 0, bad = scoped.oom, any = n || bad;
+    ipc->allreduce_max_u64(&any); /* whether any rank has one */
+    if (!any)
+        return 0;
+    uint64_t *counts = calloc((size_t)size, sizeof *counts);
+    uint32_t *pairs = calloc(2 * (size_t)n + 1, sizeof *pairs);
+    for (uint32_t k = 0; pairs && k < n; k++) {
+        pairs[2 * k] = scoped.mine[k].loc;
+        pairs[2 * k + 1] = u->map[U_METRIC][scoped.mine[k].metric];
+    }
+    bad |= !counts || !pairs;
+    ipc->allreduce_max_u64(&bad);
+    if (!bad && ipc->gather(&n, sizeof n, counts, 0) != 0)
+        bad = 1;
+    ipc->allreduce_max_u64(&bad);
+    if (!bad && ipc->bcast(counts, (size_t)size * sizeof *counts, 0) != 0)
+        bad = 1;
+    ipc->allreduce_max_u64(&bad);
+    size_t *bytes = NULL, *displs = NULL;
+    uint32_t *all = NULL;
+    total = 0;
+    for (int r = 0; !bad && r < size; r++) {
+        if (r == rank)
+            scoped.first = (uint32_t)total;
+        total += counts[r];
+    }
+    if (!bad && rank == 0) {
+        bytes = calloc((size_t)size, sizeof *bytes);
+        displs = calloc((size_t)size, sizeof *displs);
+        all = calloc(2 * total + 1, sizeof *all);
+        scoped.all = calloc(total + 1, sizeof *scoped.all);
+        scoped.all_rank = calloc(total + 1, sizeof *scoped.all_rank);
+        scoped.group = calloc((size_t)size, sizeof *scoped.group);
+        scoped.node = calloc((size_t)size, sizeof *scoped.node);
+        bad = !bytes || !displs || !all || !scoped.all || !scoped.all_rank || !scoped.group ||
+              !scoped.node || total > UINT32_MAX;
+        for (int r = 0; !bad && r < size; r++) {
+            bytes[r] = 2 * counts[r] * sizeof *all;
+            displs[r] = r ? displs[r - 1] + bytes[r - 1] : 0;
+        }
+    }
+    ipc->allreduce_max_u64(&bad);
+    if (!bad && ipc->gatherv(pairs, 2 * n * sizeof *pairs, all, bytes, displs, 0) != 0)
+        bad = 1;
+    ipc->allreduce_max_u64(&bad);
+    if (!bad && rank == 0) {
+        uint32_t k = 0;
+        for (int r = 0; r < size; r++)
+            for (uint64_t i = 0; i < counts[r]; i++, k++) {
+                scoped.all[k] = (scoped_inst){all[2 * k], all[2 * k + 1]};
+                scoped.all_rank[k] = (uint32_t)r;
+            }
+        scoped.n_all = k;
+    }
+    free(counts);
+    free(pairs);
+    free(bytes);
+    free(displs);
+    free(all);
+    if (bad) {
+        scoped.n_mine = scoped.n_all = 0;
+        if (scoped.oom)
+            scorep_warn("out of memory: the trace's metric instances are left out (Metric "
+                        "records name their metric's class)");
+        return scoped.oom ? -1 : 0;
+    }
     return 0;
 }
 
@@ -1219,12 +1354,22 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
             if (c != UINT32_MAX && (c <= last) == (pass == 0))
                 write_metric_def(g, st, i, &u->metrics[i], true);
         }
-    for (int r = 0; g && strict_class.proc_group && r < size; r++)
-        for (uint32_t k = 0; k < strict_class.n_proc; k++)
-            OTF2_GlobalDefWriter_WriteMetricInstance(
-                g, strict_class.inst_base + (uint32_t)r * strict_class.n_proc + k,
-                strict_class.class_of[strict_class.proc_global[k]], (uint64_t)r /* location 0 */,
-                OTF2_SCOPE_LOCATION_GROUP, strict_class.proc_group[r]);
+    /* the scopes of Score-P's scoped sampling sets (scorep_metric_management.c) */
+    for (uint32_t k = 0; g && scoped.group && k < scoped.n_all; k++) {
+        uint32_t r = scoped.all_rank[k], gm = scoped.all[k].metric;
+        uint64_t recorder = (uint64_t)scoped.all[k].loc * (uint64_t)size + r;
+        uint32_t per = u->metrics[gm].per;
+        OTF2_MetricScope scope = per == 0   ? OTF2_SCOPE_LOCATION /* asynchronous per thread */
+                                 : per == 1 ? OTF2_SCOPE_LOCATION_GROUP
+                                            : OTF2_SCOPE_SYSTEM_TREE_NODE;
+        uint64_t ref = per == 0   ? recorder
+                       : per == 1 ? scoped.group[r]
+                       : per == 2 ? scoped.node[r] /* the host's node */
+                                  : scoped.root;
+        OTF2_GlobalDefWriter_WriteMetricInstance(
+            g, scoped.base + k, strict_class.class_of ? strict_class.class_of[gm] : gm, recorder,
+            scope, ref);
+    }
 }
 
 static void write_attributes(OTF2_GlobalDefWriter *g, strtab *st)
@@ -1470,6 +1615,8 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         return 0; /* the first pass: the strings only */
     switch (n->kind) {
     case SCOREP_ST_NODE:
+        if (n->parent_ordinal == UINT64_MAX)
+            scoped.root = (uint32_t)n->ordinal;
         OTF2_GlobalDefWriter_WriteSystemTreeNode(w->g, (uint32_t)n->ordinal, name, klass,
                                                  n->parent_ordinal == UINT64_MAX
                                                      ? OTF2_UNDEFINED_SYSTEM_TREE_NODE
@@ -1479,6 +1626,10 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         return defer(&w->dev, &w->n_dev, &w->cap_dev,
                      (deferred_def){n->ordinal, n->parent_ordinal, 0, name, klass});
     case SCOREP_ST_PROCESS:
+        if (scoped.group && n->rank < (uint32_t)w->j->size) {
+            scoped.group[n->rank] = (uint32_t)n->ordinal;
+            scoped.node[n->rank] = (uint32_t)n->parent_ordinal;
+        }
         OTF2_GlobalDefWriter_WriteLocationGroup(
             w->g, (uint32_t)n->ordinal, name, OTF2_LOCATION_GROUP_TYPE_PROCESS,
             (uint32_t)n->parent_ordinal, OTF2_UNDEFINED_LOCATION_GROUP);
@@ -1499,8 +1650,6 @@ static int write_st_node(void *arg, const scorep_st_node *n)
         OTF2_GlobalDefWriter_WriteLocation(
             w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
-        if (n->local == 0 && strict_class.proc_group && n->rank < (uint32_t)w->j->size)
-            strict_class.proc_group[n->rank] = (uint32_t)n->parent_ordinal;
         break;
     }
     }
@@ -1527,10 +1676,6 @@ static void write_accelerators(st_writer *w)
 
 static void write_system_tree(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *j)
 {
-    /* the per-process metrics' instances name their process's location group */
-    free(strict_class.proc_group);
-    strict_class.proc_group =
-        g && strict_class.n_proc ? calloc((size_t)j->size, sizeof *strict_class.proc_group) : NULL;
     st_writer w = {g, st, j, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0};
     if (scorep_systree_walk(write_st_node, &w) == 0 && g)
         write_accelerators(&w);
@@ -1699,9 +1844,6 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         strict_class.class_of ? malloc((u->n_local[U_METRIC] + 1) * sizeof *metrics) : NULL;
     for (uint32_t i = 0; metrics && i < u->n_local[U_METRIC]; i++)
         metrics[i] = strict_class.class_of[u->map[U_METRIC][i]];
-    for (uint32_t k = 0; metrics && k < strict_class.n_proc; k++)
-        metrics[strict_class.proc_ids[k]] =
-            strict_class.inst_base + (uint32_t)ipc->rank() * strict_class.n_proc + k;
     for (uint32_t i = 0; groups && i < u->n_local[U_GROUP]; i++)
         groups[i] = mg->of_group[u->map[U_GROUP][i]];
     for (uint32_t i = 0; comms && i < u->n_local[U_COMM]; i++)
@@ -1719,8 +1861,16 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         write_map(d, OTF2_MAPPING_STRING, u->map[U_STRING], u->n_local[U_STRING], UINT64_MAX);
         write_map(d, OTF2_MAPPING_REGION, u->map[U_REGION], u->n_local[U_REGION], UINT64_MAX);
         write_map(d, OTF2_MAPPING_PARAMETER, u->map[U_PARAM], u->n_local[U_PARAM], UINT64_MAX);
+        /* the location's metric instances (scoped) replace their classes */
+        for (uint32_t k = 0; k < scoped.n_mine; k++)
+            if (scoped.mine[k].loc == l->id)
+                metrics[scoped.mine[k].metric] = scoped.base + scoped.first + k;
         write_map(d, OTF2_MAPPING_METRIC, metrics, u->n_local[U_METRIC],
                   strict_class.n ? 0 : UINT64_MAX);
+        for (uint32_t k = 0; k < scoped.n_mine; k++)
+            if (scoped.mine[k].loc == l->id)
+                metrics[scoped.mine[k].metric] =
+                    strict_class.class_of[u->map[U_METRIC][scoped.mine[k].metric]];
         write_map(d, OTF2_MAPPING_COMM, comms, u->n_local[U_COMM],
                   u->n[U_COMM] + (uint64_t)ipc->rank());
         write_map(d, OTF2_MAPPING_GROUP, groups, u->n_local[U_GROUP], UINT64_MAX);
@@ -1996,6 +2146,7 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     scorep_trace_threads_prepare(u);
     if (strict_class_setup(u, ipc) != 0)
         rc = -1;
+    scoped_setup(u);
     OTF2_Archive_OpenEvtFiles(a);
     /* Without non-blocking I/O each location is finished at once; with it, every location's
      * records are read first (nb_tab learns which requests no location completed) and the
@@ -2035,6 +2186,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     if (scorep_sampling_trace_unify(u->map[U_REGION]) != 0) /* collective */
         rc = -1;
     if (strict_class_number(u, ipc) != 0) /* collective */
+        rc = -1;
+    if (scoped_number(u, ipc) != 0) /* collective */
         rc = -1;
     OTF2_Archive_OpenDefFiles(a);
     if (write_local_defs(a, u, &groups) != 0)

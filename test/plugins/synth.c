@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* synth.c: test metric plugins with known values, built like third-party plugins (only
- * <scorep/SCOREP_MetricPlugins.h>). One source, five libraries selected by SYNTH_KIND:
+ * <scorep/SCOREP_MetricPlugins.h>). One source, eight libraries selected by SYNTH_KIND:
  * synth_sync (per-thread read counter), synth_async (values from its own thread, logged),
  * synth_newer (plugin_version 2), synth_noinfo (get_event_info returns NULL), synth_opt
- * (SYNC: a value at every other read). */
+ * (SYNC: a value at every other read), synth_host (SYNC per host: the read counter of the
+ * host's first process), synth_once (ASYNC_EVENT once per job: synth_async's values),
+ * synth_tasync (ASYNC per thread: synth_async's values, all to the first counter added). */
 #include <scorep/SCOREP_MetricPlugins.h>
 
 #include <pthread.h>
@@ -17,6 +19,11 @@
 #define NEWER 3
 #define NOINFO 4
 #define OPT 5
+#define HOST 6
+#define ONCE 7
+#define TASYNC 8
+/* values from its own thread */
+#define PRODUCER (SYNTH_KIND == ASYNC || SYNTH_KIND == ONCE || SYNTH_KIND == TASYNC)
 
 static __thread uint64_t reads; /* synth_sync: reads of this thread so far */
 static uint64_t (*now)(void);
@@ -38,22 +45,26 @@ static void set_clock(uint64_t (*clock_time)(void))
     now = clock_time;
 }
 
-/* token "events" (synth_sync) or "wave" (synth_async); anything else: no metric */
+/* token "events" (synth_sync), "wave" (synth_async), "host_reads" (synth_host),
+ * "once_wave" (synth_once) or "thread_wave" (synth_tasync); anything else: no metric */
 static SCOREP_Metric_Plugin_MetricProperties *event_info(char *token)
 {
 #if SYNTH_KIND == NOINFO
     (void)token;
     return NULL;
 #else
-    const char *want = SYNTH_KIND == ASYNC ? "wave" : "events";
+    const char *want = SYNTH_KIND == ASYNC    ? "wave"
+                       : SYNTH_KIND == HOST   ? "host_reads"
+                       : SYNTH_KIND == ONCE   ? "once_wave"
+                       : SYNTH_KIND == TASYNC ? "thread_wave"
+                                              : "events";
     SCOREP_Metric_Plugin_MetricProperties *l = calloc(2, sizeof *l);
     if (!l || strcmp(token, want) != 0)
         return l;
     l[0].name = strdup(want);
     l[0].description = strdup("synthetic test values");
     l[0].unit = strdup("#");
-    l[0].mode = SYNTH_KIND == ASYNC ? SCOREP_METRIC_MODE_ABSOLUTE_POINT
-                                    : SCOREP_METRIC_MODE_ACCUMULATED_START;
+    l[0].mode = PRODUCER ? SCOREP_METRIC_MODE_ABSOLUTE_POINT : SCOREP_METRIC_MODE_ACCUMULATED_START;
     l[0].value_type = SCOREP_METRIC_VALUE_UINT64;
     l[0].base = SCOREP_METRIC_BASE_DECIMAL;
     return l;
@@ -77,6 +88,10 @@ static uint64_t current_value(int32_t id)
 static bool optional_value(int32_t id, uint64_t *value)
 {
     (void)id;
+    if (SYNTH_KIND == HOST) { /* synth_host: every read delivers its number */
+        *value = ++reads;
+        return true;
+    }
     if (++reads % 2 == 0)
         return false;
     *value = reads * 10;
@@ -84,13 +99,18 @@ static bool optional_value(int32_t id, uint64_t *value)
 }
 
 /* synth_async: SYNTH_COUNT values k*k + 7 about 1 ms apart, each logged as "ts value" to
- * SYNTH_LOG before it is published; with SYNTH_EXTRA=end one more value 999 when it is told
- * to stop (after the program's end, as a sampling thread's last value can be), with
- * SYNTH_EXTRA=early one at tick 1 (before the measurement: a plugin's wrong clock) */
+ * SYNTH_LOG (synth_once: SYNTH_ONCE_LOG, synth_tasync: SYNTH_THREAD_LOG) before it is
+ * published; with SYNTH_EXTRA=end one
+ * more value 999 when it is told to stop (after the program's end, as a sampling thread's
+ * last value can be), with SYNTH_EXTRA=early one at tick 1 (before the measurement: a
+ * plugin's wrong clock) */
 static void *produce(void *arg)
 {
     (void)arg;
-    const char *c = getenv("SYNTH_COUNT"), *path = getenv("SYNTH_LOG");
+    const char *c = getenv("SYNTH_COUNT"),
+               *path = getenv(SYNTH_KIND == ONCE     ? "SYNTH_ONCE_LOG"
+                              : SYNTH_KIND == TASYNC ? "SYNTH_THREAD_LOG"
+                                                     : "SYNTH_LOG");
     int count = c ? atoi(c) : 20;
     FILE *log = path ? fopen(path, "w") : NULL;
     for (int k = 0; k < count; k++) {
@@ -131,13 +151,13 @@ static void extra_value(void)
 static void synchronize(bool responsible, SCOREP_MetricSynchronizationMode mode)
 {
     if (mode != SCOREP_METRIC_SYNCHRONIZATION_MODE_END) {
-        if (responsible && SYNTH_KIND == ASYNC)
+        if (responsible && PRODUCER)
             started = pthread_create(&producer, NULL, produce, NULL) == 0;
         return;
     }
     pthread_mutex_lock(&lock);
     stop = 1;
-    if (responsible && SYNTH_KIND == ASYNC && getenv("SYNTH_EXTRA"))
+    if (responsible && PRODUCER && getenv("SYNTH_EXTRA"))
         extra_value();
     pthread_mutex_unlock(&lock);
     if (started)
@@ -163,10 +183,14 @@ static SCOREP_Metric_Plugin_Info info(void)
     memset(&i, 0, sizeof i);
     i.plugin_version =
         SYNTH_KIND == NEWER ? SCOREP_METRIC_PLUGIN_VERSION + 1 : SCOREP_METRIC_PLUGIN_VERSION;
-    i.run_per = SYNTH_KIND == ASYNC ? SCOREP_METRIC_PER_PROCESS : SCOREP_METRIC_PER_THREAD;
-    i.sync = SYNTH_KIND == ASYNC ? SCOREP_METRIC_ASYNC
-             : SYNTH_KIND == OPT ? SCOREP_METRIC_SYNC
-                                 : SCOREP_METRIC_STRICTLY_SYNC;
+    i.run_per = SYNTH_KIND == ASYNC  ? SCOREP_METRIC_PER_PROCESS
+                : SYNTH_KIND == HOST ? SCOREP_METRIC_PER_HOST
+                : SYNTH_KIND == ONCE ? SCOREP_METRIC_ONCE
+                                     : SCOREP_METRIC_PER_THREAD;
+    i.sync = SYNTH_KIND == ASYNC || SYNTH_KIND == TASYNC ? SCOREP_METRIC_ASYNC
+             : SYNTH_KIND == ONCE                        ? SCOREP_METRIC_ASYNC_EVENT
+             : SYNTH_KIND == OPT || SYNTH_KIND == HOST   ? SCOREP_METRIC_SYNC
+                                                         : SCOREP_METRIC_STRICTLY_SYNC;
     i.get_optional_value = optional_value;
     i.initialize = init;
     i.finalize = fini;
@@ -187,6 +211,12 @@ SCOREP_METRIC_PLUGIN_ENTRY(synth_async)
 SCOREP_METRIC_PLUGIN_ENTRY(synth_newer)
 #elif SYNTH_KIND == OPT
 SCOREP_METRIC_PLUGIN_ENTRY(synth_opt)
+#elif SYNTH_KIND == HOST
+SCOREP_METRIC_PLUGIN_ENTRY(synth_host)
+#elif SYNTH_KIND == ONCE
+SCOREP_METRIC_PLUGIN_ENTRY(synth_once)
+#elif SYNTH_KIND == TASYNC
+SCOREP_METRIC_PLUGIN_ENTRY(synth_tasync)
 #else
 SCOREP_METRIC_PLUGIN_ENTRY(synth_noinfo)
 #endif
