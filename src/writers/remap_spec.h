@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* remap_spec.h: scorep-rt's remapping specification (share/scorep.spec) compiled in, so that
- * every profile.cubex embeds it as remapping.spec without reading an installed file; the
- * definition is generated at build time (src/writers/remap_spec.sh). */
+ * every profile.cubex embeds it (the misc-data member Cube's remapper reads) without reading
+ * an installed file; the definition is generated at build time (src/writers/remap_spec.sh). */
 #ifndef SCOREP_REMAP_SPEC_H
 #define SCOREP_REMAP_SPEC_H
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# remap_spec.sh SPEC OUT.c: writes SPEC's text as the C array scorep_remap_spec (remap_spec.h),
+# remap_spec.sh SPEC OUTPUT: writes SPEC's text as the C array scorep_remap_spec (remap_spec.h),
 # one string literal a line, so the profile writer embeds exactly the installed file's bytes.
 set -eu
 spec=$1

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_remap_spec.sh: every profile.cubex embeds scorep-rt's remapping specification as the
-# member remapping.spec, where Score-P 5+ puts it and where Cube's remapper (cube_remap2, run by
-# Scalasca's square -s) reads it: byte for byte share/scorep.spec, from both Cube writers
-# (gather, parallel); the spec is well-formed and names only metrics the profile has, metrics it
-# defines itself, or those cube_remap2 -d fills in; scorep-config --remap-specfile names the
-# installed copy. Optional part: SQUARE=/path/to/square (with CubeLib's cube_dump and
-# cube_remap2 on PATH) runs square -s on the experiment and checks the remapped tree's values.
+# misc-data member Score-P 5+ writes (named after it, remapping + .spec), which Cube's remapper
+# (cube_remap2, run by Scalasca's square -s) reads: byte for byte share/scorep.spec, from both
+# Cube writers (gather, parallel); the spec is well-formed and names only metrics the profile
+# has, metrics it defines itself, or those cube_remap2 -d fills in; scorep-config
+# --remap-specfile names the installed copy. Optional part: SQUARE=/path/to/square (with
+# CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and checks the
+# remapped tree's values.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs collectives_scorep
@@ -72,7 +73,7 @@ EOF
 # a profile with just the writer's unconditional metrics
 sed 's|.*|<metric><uniq_name>&</uniq_name></metric>|' writer_metrics.txt |
     { echo "<cube><metrics>"; cat; echo "</metrics></cube>"; } >fixed_anchor.xml
-copied=$(check_spec "$SPEC" fixed_anchor.xml) || fail "share/scorep.spec: $copied"
+copied=$(check_spec "$SPEC" fixed_anchor.xml 2>&1) || fail "share/scorep.spec: $copied"
 expect_eq "$copied" "time visits" "the spec copies time and visits from the profile"
 for _m in $copied; do
     expect_eq "$(grep -cx "$_m" writer_metrics.txt)" 1 "$_m: a metric of every profile"
@@ -91,7 +92,7 @@ for writer in gather parallel; do
     expect_eq "$(cmp embedded.spec "$SPEC" >/dev/null && echo same)" same \
         "$writer: the embedded spec is share/scorep.spec byte for byte"
     tar xOf "$p" anchor.xml >anchor.xml || fail "$writer: anchor.xml"
-    out=$(check_spec embedded.spec anchor.xml) || fail "$writer: embedded spec: $out"
+    out=$(check_spec embedded.spec anchor.xml 2>&1) || fail "$writer: embedded spec: $out"
     expect_eq "$out" "time visits" "$writer: the metrics it copies are in this profile"
     # the repository's own reader still reads the file (members it does not know are skipped)
     "$CUBE_DUMP" -m visits "$p" >visits.txt || fail "$writer: scorep-cube-dump -m visits"
