@@ -91,8 +91,8 @@ for writer in gather parallel; do
     tar xOf "$p" remapping.spec >embedded.spec || fail "$writer: tar xOf remapping.spec"
     expect_eq "$(cmp embedded.spec "$SPEC" >/dev/null && echo same)" same \
         "$writer: the embedded spec is share/scorep.spec byte for byte"
-    tar xOf "$p" anchor.xml >anchor.xml || fail "$writer: anchor.xml"
-    out=$(check_spec embedded.spec anchor.xml 2>&1) || fail "$writer: embedded spec: $out"
+    tar xOf "$p" anchor.xml >profile_anchor.xml || fail "$writer: anchor.xml"
+    out=$(check_spec embedded.spec profile_anchor.xml 2>&1) || fail "$writer: embedded spec: $out"
     expect_eq "$out" "time visits" "$writer: the metrics it copies are in this profile"
     # the repository's own reader still reads the file (members it does not know are skipped)
     "$CUBE_DUMP" -m visits "$p" >visits.txt || fail "$writer: scorep-cube-dump -m visits"
@@ -108,7 +108,7 @@ mkvar() { sed -n "s/^$1 = //p" "$top_builddir/Makefile"; }
 pkgdatadir=$(mkvar pkgdatadir)
 for _v in datadir datarootdir prefix; do
     _val=$(mkvar "$_v")
-    pkgdatadir=$(echo "$pkgdatadir" | sed "s|[$][({]$_v[)}]|$_val|g")
+    pkgdatadir=$(echo "$pkgdatadir" | sed "s|[$][({]${_v}[)}]|${_val}|g")
 done
 expect_eq "$("$top_builddir/scorep-config" --remap-specfile)" "$pkgdatadir/scorep.spec" \
     "scorep-config --remap-specfile"
