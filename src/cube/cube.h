@@ -31,6 +31,10 @@ void cube_writer_free(cube_writer *w);
  * 0 inclusive along the metric tree, not as the sum of its children. Default: a metric
  * without data gets no members, as Score-P writes its profiles. */
 void cube_writer_every_metric_data(cube_writer *w);
+/* One "misc data" member named name (CubeW's cube_write_misc_data; e.g. remapping.spec, which
+ * Cube's remapper reads): after the values in a gathered file (anchor.xml stays first), just
+ * before anchor.xml in a planned one (anchor.xml stays last). data must outlive the writer. */
+void cube_writer_misc_data(cube_writer *w, const char *name, const char *data, size_t len);
 
 /* Adds a global <attr key value>. Strings are copied. */
 int cube_writer_attr(cube_writer *w, const char *key, const char *value);

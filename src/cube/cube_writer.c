@@ -78,6 +78,9 @@ struct cube_writer {
     uint64_t sys_locations;
     bool sys_accelerators;  /* the streamed tree holds accelerator groups: syntax 4.7 */
     bool every_metric_data; /* cube_writer_every_metric_data: empty index and data too */
+    /* cube_writer_misc_data: one "misc data" member (the caller's static bytes) */
+    const char *misc_name, *misc_data;
+    size_t misc_len;
 };
 
 /* The open path of a streamed system tree while anchor.xml is written. */
@@ -196,6 +199,13 @@ void cube_writer_free(cube_writer *w)
 void cube_writer_every_metric_data(cube_writer *w)
 {
     w->every_metric_data = true;
+}
+
+void cube_writer_misc_data(cube_writer *w, const char *name, const char *data, size_t len)
+{
+    w->misc_name = name;
+    w->misc_data = data;
+    w->misc_len = len;
 }
 
 int cube_writer_attr(cube_writer *w, const char *key, const char *value)
@@ -895,6 +905,18 @@ static int write_system(FILE *fp, const cube_writer *w, const w_layout *l)
     return 0;
 }
 
+/* the misc member, if any: readers find members by name, so its place is free; each
+ * layout keeps its own first or last member (anchor.xml) where it was */
+static int write_misc(FILE *fp, cube_tar_writer *tw, const cube_writer *w)
+{
+    if (w->misc_name == NULL)
+        return 0;
+    if (cube_tar_begin_member(tw, w->misc_name) != 0 ||
+        fwrite(w->misc_data, 1, w->misc_len, fp) != w->misc_len)
+        return -1;
+    return cube_tar_end_member(tw);
+}
+
 static int write_anchor(FILE *fp, cube_tar_writer *tw, const cube_writer *w, const w_layout *l)
 {
     if (cube_tar_begin_member(tw, "anchor.xml") != 0)
@@ -1058,6 +1080,8 @@ static int write_archive(FILE *fp, const cube_writer *w, const w_layout *l, bool
     for (int k = 0; rc == 0 && k < w->n_metrics; k++)
         rc = write_metric_data(fp, &tw, w, l, k, compress, scratch);
     if (rc == 0)
+        rc = write_misc(fp, &tw, w);
+    if (rc == 0)
         rc = cube_tar_finish(&tw);
     free(scratch);
     return rc;
@@ -1158,7 +1182,10 @@ int cube_writer_write_anchor(cube_writer *w, const cube_plan *p, const char *pat
         cube_tar_writer tw;
         cube_tar_writer_init(&tw, fp);
         bool seek_ok = fseeko(fp, (off_t)p->anchor_at, SEEK_SET) == 0;
-        rc = seek_ok && write_anchor(fp, &tw, w, &l) == 0 && cube_tar_finish(&tw) == 0 ? 0 : -1;
+        rc = seek_ok && write_misc(fp, &tw, w) == 0 && write_anchor(fp, &tw, w, &l) == 0 &&
+                     cube_tar_finish(&tw) == 0
+                 ? 0
+                 : -1;
         saved = errno;
         io_failed = !seek_ok || ferror(fp);
         if (fclose(fp) != 0 && rc == 0) {

@@ -69,6 +69,9 @@ static void usage(FILE *out)
                  "  --python-path\n"
                  "              the directory of the Python module scorep (for PYTHONPATH;\n"
                  "              docs/python.md)\n"
+                 "  --remap-specfile\n"
+                 "              the path of the remapping specification for Cube's remapper\n"
+                 "              (scorep.spec; every profile.cubex also embeds it)\n"
                  "  --cc, --cxx, --fc, --mpicc, --mpicxx, --mpifc\n"
                  "              the compiler names scorep-rt was built with\n"
                  "  --help      this help\n"
@@ -109,7 +112,9 @@ static bool name_command(const char *a, struct config *c)
         {"--cc", SCOREP_CONFIG_CC},         {"--cxx", SCOREP_CONFIG_CXX},
         {"--fc", SCOREP_CONFIG_FC},         {"--mpicc", SCOREP_CONFIG_MPICC},
         {"--mpicxx", SCOREP_CONFIG_MPICXX}, {"--mpifc", SCOREP_CONFIG_MPIFC},
-        {"--prefix", SCOREP_CONFIG_PREFIX}, {"--python-path", SCOREP_CONFIG_PYTHONPATH}};
+        {"--prefix", SCOREP_CONFIG_PREFIX}, {"--python-path", SCOREP_CONFIG_PYTHONPATH},
+        /* what Scalasca's square asks Score-P 1.3-4.1 for (Score-P 5+ embeds it too) */
+        {"--remap-specfile", SCOREP_CONFIG_PKGDATADIR "/scorep.spec"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(a, names[i][0]) == 0) {
             c->action = NAME;

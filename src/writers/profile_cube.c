@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "base/settings.h"
 #include "writers/profile_cube.h"
+#include "writers/remap_spec.h"
 #include "profile/profile_cluster.h"
 #include "core/system_tree.h"
 #include "base/timer.h"
@@ -885,6 +886,8 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     if (rc == 0) {
         cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+        /* Cube's remapper (square -s) reads it there, as from Score-P 5+'s profiles */
+        cube_writer_misc_data(w, "remapping.spec", scorep_remap_spec, scorep_remap_spec_len);
         define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single, kinds);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
@@ -1387,6 +1390,8 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
     if (rc == 0) {
         cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
+        /* Cube's remapper (square -s) reads it there, as from Score-P 5+'s profiles */
+        cube_writer_misc_data(w, "remapping.spec", scorep_remap_spec, scorep_remap_spec_len);
         define_metrics(w, mid, u, ipc != &scorep_ipc_single, info);
         for (int k = 0; k < n_ids; k++)
             n_metrics = mid[k] >= n_metrics ? mid[k] + 1 : n_metrics;
