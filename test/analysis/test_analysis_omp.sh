@@ -300,7 +300,7 @@ near delay_ompidle_longterm '*' 1:1 0
 # as its MPI wait, which is no delay of the master's (no short-term costs on it, less than
 # D/10) but propagates: each worker's wait, up to W, goes back along the Late Sender to rank
 # 0's work (its only delay since the MPI_Barrier before ompbarlt, no wait of its own there):
-# the design's 2W there within 10%, never more than 2W; from the trace, the sum over the
+# the design's 2W there when the workers start at once, never more than 2W; from the trace, the sum over the
 # workers of min(their barrier wait, W), within 1% + 2 ms (the master's own time beside its
 # MPI wait in the barrier's interval lowers each share: microseconds here); nowhere else
 W=$(awk -v r="$(last 1:0 MPI_Recv 3)" -v s="$(last 0:0 MPI_Send 3)" -v e="$(last 1:0 MPI_Recv 4)" \
@@ -308,8 +308,9 @@ W=$(awk -v r="$(last 1:0 MPI_Recv 3)" -v s="$(last 0:0 MPI_Send 3)" -v e="$(last
     fail "the trace has no MPI_Recv on 1:0 or MPI_Send on 0:0"
 expect_eq "$(awk -v w="$W" -v d="$D" 'BEGIN { print (w > d / 2) }')" 1 \
     "the trace: rank 1's master waited more than D/2 in ompbarlt for rank 0's message ($W s)"
-NEAR_REL=0.1 NEAR_ABS=0.002 near delay_ompbarrier_longterm 'ompbarlt/**' 0:0 \
-    "$(awk -v w="$W" 'BEGIN { printf "%.9f", 2 * w }')"
+# (the design's 2W only as the bound: workers that a loaded machine starts late wait less, 0.38
+# of 2W = 0.44 s at load 10; the trace's exact value is checked below)
+within delay_ompbarrier_longterm 'ompbarlt/**' 0:0 0 "$(awk -v w="$W" 'BEGIN { printf "%.9f", 2 * w + 0.002 }')"
 within delay_ompbarrier_longterm '*' 0:0 0 "$(awk -v w="$W" 'BEGIN { printf "%.9f", 2 * w }')"
 PB="!\$omp parallel @omp_waits.c:$(line PAR_B)"
 is_there bar2.txt 1:1 omp_ebarrier_wait "$PB"
@@ -321,7 +322,12 @@ NEAR_REL=0.01 NEAR_ABS=0.002 near delay_ompbarrier_longterm '*' 0:0 "$(awk -v w=
 for l in 0:1 0:2 1:0 1:1 1:2; do
     near delay_ompbarrier_longterm '*' "$l" 0
 done
-within delay_ompbarrier 'ompbarlt/**' 1:0 0 "$(awk -v d="$D" 'BEGIN { print d / 10 }')"
+# (beside D/10, the master's own time outside MPI in the interval, from the trace: on a loaded
+# machine its workers start late and it sleeps for them after the receive, which is a delay
+# of its own: 43 ms once in CI at load 10)
+own=$(awk -F'\t' -v p="$PB" '$1 == "1:0" && $2 == "delay_ompbarrier" && $3 == p && $5 !~ /MPI_/ {
+    s += $4 } END { printf "%.9f", s }' bar2.txt)
+within delay_ompbarrier 'ompbarlt/**' 1:0 0 "$(awk -v d="$D" -v o="$own" 'BEGIN { print d / 10 + o }')"
 
 # MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's
 # thread 1 waits in MPI_Recv until rank 0's thread 1 sends after D; the receive's time and
