@@ -60,6 +60,9 @@ static void rank_costs(impact_work *w, size_t ng, double lplen)
         }
         hrlen += w->hr[g];
     }
+    /* a rank with no excess has no call path to charge its waiting to: it adds nothing
+     * (Scalasca 2.6 divides by the 0 here, and the NaN, summed over all locations, erases
+     * every call path's costs: docs/analysis.md "where a location has no excess") */
     double scale = excess > 0 ? (w->len - lplen) / excess : 0;
     double hrf = hrlen > 0 ? (w->len - lp) / hrlen : 0;
     for (size_t g = 0; g < ng; g++) {

@@ -6,7 +6,11 @@
  * part is 0.5 us while the imbalance impact is 0: stored as Cube stores a metric with its
  * sub-metrics, critical_imbalance_impact's exclusive value would be -0.5 us. Case 2, an
  * imbalance above the noise: rank 1's g0 takes half of rank 0's, the values follow from
- * Boehme's definitions (docs/analysis.md), written out below. */
+ * Boehme's definitions (docs/analysis.md), written out below. Case 3, the runs where Scalasca
+ * 2.6 writes no imbalance impact at all (libwrap's run-time MPI trace, io_cancel.c's hybrid
+ * one): a rank with no critical-path excess anywhere, whose scale (waiting / excess) is x / 0 in
+ * Scalasca's CriticalPath.pattern and makes every call path's costs NaN; here it adds nothing
+ * and the other rank's costs stay. */
 #include "analysis/an_report.h"
 #include "unit_check.h"
 
@@ -86,5 +90,26 @@ int main(void)
           "imbalance: rank 0's g0 impact %g inter %g intra %g, expected 0.5 0 0.5",
           all[M_CRITICAL_IMBALANCE_IMPACT], all[M_INTER_PARTITION_IMBALANCE],
           all[M_INTRA_PARTITION_IMBALANCE]);
+
+    /* case 3: rank 0 holds the whole path (g0, 1 s) and runs g0 for 1.1 s: excess 0 at g0 (and
+     * g1 is not on the path), its waiting 1 - 1.1 = -0.1 s; Scalasca's scale -0.1 / 0 = -inf,
+     * 0 x -inf = NaN. Rank 1 runs g0 for 0.6 s and g1 for 0.1 s, off the path: excess 0.4 at
+     * g0, waiting 1 - 0.7 = 0.3, scale 0.75: costs[g0] = 0.3, all to rank 0 (its path there).
+     * No rank has headroom on the path (both run g0): inter 0, intra 0.3. */
+    AT(v0, 1, M_NONWAIT_TIME, 0) = 1.1;
+    AT(v0, 1, M_CRITICAL_PATH, 0) = 1.0;
+    AT(v1, 2, M_NONWAIT_TIME, 0) = 0.6;
+    AT(v1, 2, M_NONWAIT_TIME, 1) = 0.1;
+    AT(v1, 2, M_CRITICAL_PATH, 1) = 0;
+    run(all, displ, cn, map);
+    CHECK(near(all[M_CRITICAL_IMBALANCE_IMPACT], 0.3) && near(all[M_INTER_PARTITION_IMBALANCE], 0) &&
+              near(all[M_INTRA_PARTITION_IMBALANCE], 0.3),
+          "no excess: rank 0's g0 impact %g inter %g intra %g, expected 0.3 0 0.3 (a rank "
+          "without critical-path excess must not cancel the others' costs)",
+          all[M_CRITICAL_IMBALANCE_IMPACT], all[M_INTER_PARTITION_IMBALANCE],
+          all[M_INTRA_PARTITION_IMBALANCE]);
+    CHECK(R1(M_CRITICAL_IMBALANCE_IMPACT, 0) == 0 && R1(M_CRITICAL_IMBALANCE_IMPACT, 1) == 0,
+          "no excess: rank 1 (off the path) has impact %g at g0, %g at g1, expected 0 and 0",
+          R1(M_CRITICAL_IMBALANCE_IMPACT, 0), R1(M_CRITICAL_IMBALANCE_IMPACT, 1));
     return failures ? 1 : 0;
 }
