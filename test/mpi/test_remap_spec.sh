@@ -79,6 +79,142 @@ for _m in $copied; do
     expect_eq "$(grep -cx "$_m" writer_metrics.txt)" 1 "$_m: a metric of every profile"
 done
 
+# The categories: every function our MPI, SHMEM, POSIX threads and I/O adapters wrap, with the
+# paradigm and role the writer gives its region (the adapters' tables and scorep_role_name's
+# names), lands in the categories these tables imply, and in one leaf category at most (a
+# callpath counted twice would make a parent exceed the time it derives from). The spec's
+# classification lines are read and evaluated here; the expectations come from the tables.
+python3 - "$SPEC" "$top_srcdir" <<'EOF' || fail "share/scorep.spec: the categories"
+import re, sys
+spec, top = sys.argv[1], sys.argv[2]
+text = open(spec).read()
+rules = re.findall(r"^ *if \( (.*) \) \{ \$\{([a-z0-9_]+)\}\[\$\{i\}\] = 1; \};$", text, re.M)
+assert len(rules) >= 30, "only %d classification lines" % len(rules)
+def compile_rule(cond):
+    py = cond.replace("lowercase(${name})", "n.lower()").replace("${name}", "n")
+    py = py.replace("${paradigm}", "p").replace("${role}", "r").replace(" eq ", " == ")
+    py = re.sub(r"(n\.lower\(\)|\bn|\br) =~ /((?:[^/\\]|\\.)*)/", r"bool(re.search(r'\2', \1))", py)
+    return eval("lambda p, r, n: " + py, {"re": re})
+rules = [(m, compile_rule(c)) for c, m in rules]
+def masks(p, r, n):
+    return {m for m, f in rules if f(p, r, n)}
+role_name = {"p2p": "point2point", "coll_other": "other collective", "file_io": "file io",
+             "file_io_metadata": "file io metadata", "io": "file io", "meta": "file io metadata"}
+def table(path, fields):
+    for line in open(top + "/" + path):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = [x.strip() for x in line.split("|")]
+        yield [f[i] for i in fields] + [f[-1]]
+errors = []
+def check(p, r, n, want, leaves):
+    got = masks(p, role_name.get(r, r), n)
+    if not want <= got:
+        errors.append("%s (%s, %s): in %s, not in %s" % (n, p, r, sorted(got), sorted(want - got)))
+    if len(got & leaves) > 1:
+        errors.append("%s: in %d leaf categories %s" % (n, len(got & leaves), sorted(got & leaves)))
+    if got - leaves - {"mpi", "shmem", "fileio"} and p != "openmp":
+        errors.append("%s: in %s" % (n, sorted(got - leaves)))
+mpi_leaves = {"mpi_init_exit", "mpi_mgmt_comm", "mpi_mgmt_file", "mpi_mgmt_win",
+              "mpi_sync_collective", "mpi_rma_sync_active", "mpi_rma_sync_passive",
+              "mpi_point2point", "mpi_collective", "mpi_rma_communication", "mpi_io_individual",
+              "mpi_io_collective", "mpi_request_start", "mpi_request_completion"}
+for n, group, r, _ in table("src/adapters/mpi/mpi_functions.spec", (0, 1, 2)):
+    want = {"mpi"}
+    if r == "barrier": want.add("mpi_sync_collective")
+    if r == "p2p": want.add("mpi_point2point")
+    if r in ("one2all", "all2one", "all2all", "coll_other"): want.add("mpi_collective")
+    if r in ("rma", "atomic"): want.add("mpi_rma_communication")
+    if group == "request":
+        want.add("mpi_request_start" if n.startswith("MPI_Start") else "mpi_request_completion")
+    if group == "io" and r == "file_io" and ("read" in n or "write" in n):
+        want.add("mpi_io_collective" if ("_all" in n or "_ordered" in n) else "mpi_io_individual")
+    if group.startswith("io") and (r == "file_io_metadata" or n == "MPI_File_sync"):
+        want.add("mpi_mgmt_file")
+    if n in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize"): want.add("mpi_init_exit")
+    if n in ("MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_free", "MPI_Cart_create"): want.add("mpi_mgmt_comm")
+    if n in ("MPI_Win_create", "MPI_Win_free"): want.add("mpi_mgmt_win")
+    if n in ("MPI_Win_fence", "MPI_Win_post", "MPI_Win_wait"): want.add("mpi_rma_sync_active")
+    if n in ("MPI_Win_lock", "MPI_Win_unlock_all", "MPI_Win_flush"): want.add("mpi_rma_sync_passive")
+    check("mpi", r, n, want, mpi_leaves)
+shmem_leaves = {"shmem_mgmt_initfini", "shmem_mgmt_activesets", "shmem_mgmt_query",
+                "shmem_comm_rma", "shmem_comm_atomic", "shmem_comm_coll", "shmem_sync_rma",
+                "shmem_sync_coll", "shmem_sync_locking", "shmem_memory_mgmt",
+                "shmem_memory_ordering", "shmem_event", "shmem_cache"}
+for n, r, _ in table("src/adapters/shmem/shmem_functions.spec", (0, 1)):
+    want = {"shmem"}
+    if r in ("allocate", "deallocate", "reallocate"): want.add("shmem_memory_mgmt")
+    if r == "barrier": want.add("shmem_sync_coll")
+    if r in ("one2all", "all2all"): want.add("shmem_comm_coll")
+    if r == "rma":
+        want.add("shmem_sync_locking" if n.endswith("_lock") else
+                 "shmem_memory_ordering" if n.endswith(("_fence", "_quiet")) else
+                 "shmem_comm_atomic" if ("atomic" in n or re.search(r"_(add|inc|fadd|finc|cswap|swap|fetch|set)$", n)) else
+                 "shmem_comm_rma")
+    if n in ("shmem_init", "start_pes", "shmem_finalize"): want.add("shmem_mgmt_initfini")
+    if n in ("shmem_my_pe", "shmem_n_pes", "_my_pe"): want.add("shmem_mgmt_activesets")
+    if n in ("shmem_ptr", "shmem_pe_accessible"): want.add("shmem_mgmt_query")
+    if re.search(r"_wait(_until)?$|_test$", n): want.add("shmem_sync_rma")
+    check("shmem", r, n, want, shmem_leaves)
+for n, r, _ in table("src/adapters/io/io_functions.spec", (0, 2)):
+    ev = _
+    want = {"fileio"}
+    if r == "meta": want.add("fileio_meta")
+    if re.search(r"\bs?op\(read,", ev): want.add("fileio_reading")
+    if re.search(r"\bs?op\((write|flush),", ev): want.add("fileio_writing")
+    check("io", r, n, want, {"fileio_meta", "fileio_reading", "fileio_writing"})
+pt = re.findall(r'"(pthread_[a-z_]+)"', open(top + "/src/adapters/pthread/pthread_sync.c").read() +
+                open(top + "/src/adapters/pthread/pthread_adapter.c").read())
+pt_leaves = {"pthread_mgmt", "pthread_sync_mutex", "pthread_sync_condition"}
+for n in set(pt):
+    want = {"pthread_sync_mutex" if "_mutex_" in n else "pthread_sync_condition" if "_cond_" in n
+            else "pthread_mgmt"}
+    check("pthread", "function", n, want, pt_leaves)
+# a user or compiler region is in none of them, so it stays computation
+for p in ("user", "compiler"):
+    if masks(p, "function", "MPI_Send") or masks(p, "function", "shmem_put"):
+        errors.append("a %s region named like a library call is classified" % p)
+if errors:
+    sys.exit("\n".join(errors[:20]) + ("\n... %d in all" % len(errors) if len(errors) > 20 else ""))
+EOF
+checks=$((checks + 1))
+# Score-P's metric tree under execution (its scorep.spec): these names, with these parents
+python3 - "$SPEC" <<'EOF' || fail "share/scorep.spec: Score-P's metric names and tree"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+parent = {}
+def walk(m, up):
+    parent[m.findtext("uniq_name")] = up
+    for c in m.findall("metric"):
+        walk(c, m.findtext("uniq_name"))
+for m in root.findall("metric"):
+    walk(m, None)
+want = {"execution": "time", "comp": "execution", "io_time": "comp", "io_meta_time": "io_time",
+        "io_reading_time": "io_time", "io_writing_time": "io_time", "mpi": "execution",
+        "mpi_management": "mpi", "mpi_init_exit": "mpi_management", "mpi_mgmt_comm": "mpi_management",
+        "mpi_mgmt_file": "mpi_management", "mpi_mgmt_win": "mpi_management",
+        "mpi_synchronization": "mpi", "mpi_sync_collective": "mpi_synchronization",
+        "mpi_rma_synchronization": "mpi_synchronization",
+        "mpi_rma_sync_active": "mpi_rma_synchronization", "mpi_rma_sync_passive": "mpi_rma_synchronization",
+        "mpi_communication": "mpi", "mpi_point2point": "mpi_communication",
+        "mpi_collective": "mpi_communication", "mpi_rma_communication": "mpi_communication",
+        "mpi_io": "mpi", "mpi_io_individual": "mpi_io", "mpi_io_collective": "mpi_io",
+        "mpi_request_handling": "mpi", "mpi_request_start": "mpi_request_handling",
+        "mpi_request_completion": "mpi_request_handling", "shmem_time": "execution",
+        "shmem_mgmt_time": "shmem_time", "shmem_comm_time": "shmem_time", "shmem_sync_time": "shmem_time",
+        "shmem_memory_time": "shmem_time", "shmem_event_time": "shmem_time", "shmem_cache_time": "shmem_time",
+        "shmem_comm_rma_time": "shmem_comm_time", "shmem_comm_atomic_time": "shmem_comm_time",
+        "shmem_sync_locking_time": "shmem_sync_time", "omp_time": "execution",
+        "pthread_time": "execution", "pthread_management": "pthread_time",
+        "pthread_synchronization": "pthread_time", "pthread_lock_api": "pthread_synchronization",
+        "pthread_conditional": "pthread_synchronization", "imbalance": None}
+bad = ["%s: parent %s, not %s" % (k, parent.get(k, "(absent)"), v) for k, v in want.items()
+       if k not in parent or parent[k] != v]
+if bad:
+    sys.exit("\n".join(bad))
+EOF
+checks=$((checks + 1))
+
 for writer in gather parallel; do
     run_bounded "$writer" 120 '_scorep( |$)' env SCOREP_PROFILING_CUBE_WRITER="$writer" \
         SCOREP_EXPERIMENT_DIRECTORY="$work/$writer" \
@@ -146,5 +282,24 @@ else
     coll=$(root mpi_collective "$work/sq/summary.cubex")
     expect_ge "$coll" 0.0000001 "summary.cubex: MPI collective time"
     expect_ge "$mpi" "$coll" "summary.cubex: mpi includes mpi_collective"
+    # comp = execution - mpi - shmem_time - omp_time - pthread_time (the spec's definition, as
+    # Score-P's); a pure MPI program has no time in the other three, so comp = execution - mpi
+    exe=$(root execution "$work/sq/summary.cubex")
+    for _m in shmem_time omp_time pthread_time io_time; do
+        expect_eq "$(root "$_m" "$work/sq/summary.cubex")" 0 "summary.cubex: no $_m in an MPI program"
+    done
+    expect_eq "$(awk -v c="$(root comp "$work/sq/summary.cubex")" -v e="$exe" -v m="$mpi" \
+        'BEGIN { d = c - (e - m); print (d * d <= 1e-12 * e * e) ? "equal" : c " vs " e - m }')" \
+        equal "summary.cubex: comp = execution - mpi"
+    expect_ge "$(root mpi_init_exit "$work/sq/summary.cubex")" 0.0000001 \
+        "summary.cubex: MPI_Init and MPI_Finalize are management (mpi_init_exit)"
+    _parts=$(for _m in mpi_management mpi_synchronization mpi_communication mpi_io \
+        mpi_request_handling; do root "$_m" "$work/sq/summary.cubex"; done |
+        awk '{ s += $1 } END { printf "%.9g", s }')
+    expect_ge "$(awk -v m="$mpi" 'BEGIN { printf "%.9g", m * 1.000001 }')" "$_parts" \
+        "summary.cubex: mpi covers its five parts (each callpath counted once)"
+    # the remapper's imbalance heuristic ran (its metrics are in the summary)
+    cube_dump -m imbalance -z incl -t aggr -c 0 "$work/sq/summary.cubex" >imbalance.txt ||
+        fail "summary.cubex: no imbalance metric"
 fi
 echo "checks: $checks"
