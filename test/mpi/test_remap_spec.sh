@@ -4,7 +4,9 @@
 # misc-data member Score-P 5+ writes (named after it, remapping + .spec), which Cube's remapper
 # (cube_remap2, run by Scalasca's square -s) reads: byte for byte share/scorep.spec, from both
 # Cube writers (gather, parallel); the spec is well-formed and names only metrics the profile
-# has, metrics it defines itself, or those cube_remap2 -d fills in; scorep-config
+# has, metrics it defines itself, or those cube_remap2 -d fills in; its categories classify
+# every function the MPI, SHMEM, I/O and pthread adapters wrap as their tables imply, under
+# Score-P's metric names and parents; scorep-config
 # --remap-specfile names the installed copy. Optional part: SQUARE=/path/to/square (with
 # CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and checks the
 # remapped tree's values.
