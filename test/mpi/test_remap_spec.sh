@@ -346,5 +346,113 @@ else
     # the remapper's imbalance heuristic ran (its metrics are in the summary)
     cube_dump -m imbalance -z incl -t aggr -c 0 "$work/sq/summary.cubex" >imbalance.txt ||
         fail "summary.cubex: no imbalance metric"
+
+    # sq_run NAME NP|- CMD...: runs CMD into $work/NAME (NP ranks under mpirun, or alone) and
+    # square -s on it; v NAME METRIC: the metric's value over everything in its summary
+    sq_run() {
+        _sq=$1 _sqnp=$2
+        shift 2
+        if [ "$_sqnp" = - ]; then
+            run_bounded "$_sq" 120 '_scorep( |$)' env SCOREP_EXPERIMENT_DIRECTORY="$work/$_sq" "$@"
+        else
+            run_bounded "$_sq" 120 '_scorep( |$)' env SCOREP_EXPERIMENT_DIRECTORY="$work/$_sq" \
+                mpirun --oversubscribe --allow-run-as-root -np "$_sqnp" "$@"
+        fi
+        expect_eq "$status" 0 "$_sq: runs"
+        PATH="$top_builddir:$PATH" "$SQUARE" -s "$work/$_sq" >"$_sq.square" 2>&1 ||
+            fail "$_sq: square -s: $(tail -c 800 "$_sq.square")"
+    }
+    v() { root "$2" "$work/$1/summary.cubex"; }
+
+    # MPI file I/O, counted by the program's calls: per rank individual write_at, read, seek
+    # and get_size, collective open, write_at_all and close; one Isend/Recv pair of an int
+    cat >mio.c <<'EOF'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int r, buf[100] = {0}, v;
+    MPI_File f;
+    MPI_Offset size;
+    MPI_Request q;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_File_open(MPI_COMM_WORLD, "mio.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &f);
+    MPI_File_write_at(f, r * 400, buf, 100, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_write_at_all(f, 1600 + r * 400, buf, 100, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_seek(f, 0, MPI_SEEK_SET);
+    MPI_File_read(f, buf, 100, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_get_size(f, &size);
+    MPI_File_close(&f);
+    v = r;
+    MPI_Isend(&v, 1, MPI_INT, (r + 1) % 4, 0, MPI_COMM_WORLD, &q);
+    MPI_Recv(&v, 1, MPI_INT, (r + 3) % 4, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+EOF
+    scorep_cc mpicc -o mio.exe mio.c >mio.cc 2>&1
+    sq_run mio 4 ./mio.exe
+    expect_eq "$(for _m in mpi_file_ops mpi_file_iops mpi_file_irops mpi_file_iwops mpi_file_cops \
+        mpi_file_crops mpi_file_cwops; do printf '%s=%s ' "$_m" "$(v mio "$_m")"; done)" \
+        "mpi_file_ops=28 mpi_file_iops=16 mpi_file_irops=4 mpi_file_iwops=4 mpi_file_cops=12 mpi_file_crops=0 mpi_file_cwops=4 " \
+        "mio: MPI file operations by kind (4 ranks)"
+    for _m in mpi_io_individual mpi_io_collective mpi_mgmt_file mpi_point2point mpi_request_completion; do
+        expect_ge "$(v mio "$_m")" 0.000000001 "mio: time in $_m"
+    done
+    expect_eq "$(v mio bytes_p2p):$(v mio bytes)" 32:32 \
+        "mio: bytes_p2p = bytes = 4 ranks x (4 sent + 4 received)"
+
+    # POSIX threads: 4 threads take a mutex 1000 times each, then wait on a condition
+    cat >pt.c <<'EOF'
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static int ready, sum;
+static void *work(void *a)
+{
+    for (int i = 0; i < 1000; i++) {
+        pthread_mutex_lock(&m);
+        sum += (int)(long)a;
+        pthread_mutex_unlock(&m);
+    }
+    pthread_mutex_lock(&m);
+    while (!ready)
+        pthread_cond_wait(&c, &m);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+int main(void)
+{
+    pthread_t t[4];
+    volatile double x = 0;
+    for (long i = 0; i < 4; i++)
+        pthread_create(&t[i], 0, work, (void *)i);
+    for (int i = 0; i < 2000000; i++)
+        x += i * 0.5;
+    pthread_mutex_lock(&m);
+    ready = 1;
+    pthread_cond_broadcast(&c);
+    pthread_mutex_unlock(&m);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], 0);
+    return sum == 6000 ? 0 : 1;
+}
+EOF
+    scorep_cc gcc -pthread -o pt.exe pt.c >pt.cc 2>&1
+    sq_run pt - ./pt.exe
+    for _m in pthread_management pthread_lock_api pthread_conditional; do
+        expect_ge "$(v pt "$_m")" 0.000000001 "pt: time in $_m"
+    done
+    for _m in mpi shmem_time omp_time; do
+        expect_eq "$(v pt "$_m")" 0 "pt: no $_m"
+    done
+    expect_eq "$(awk -v c="$(v pt comp)" -v e="$(v pt execution)" -v p="$(v pt pthread_time)" \
+        'BEGIN { d = c - (e - p); print (d * d <= 4e-10 * e * e) ? "equal" : c " vs " e - p }')" \
+        equal "pt: comp = execution - pthread_time"
+    expect_eq "$(awk -v p="$(v pt pthread_time)" -v a="$(v pt pthread_management)" \
+        -v b="$(v pt pthread_lock_api)" -v c="$(v pt pthread_conditional)" \
+        'BEGIN { d = p - a - b - c; print (d * d <= 4e-10 * p * p) ? "equal" : p " vs " a + b + c }')" \
+        equal "pt: pthread_time = management + mutex + condition"
 fi
 echo "checks: $checks"
