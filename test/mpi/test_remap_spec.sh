@@ -105,7 +105,7 @@ assert len(rules) >= 30, "only %d classification lines" % len(rules)
 def compile_rule(cond):
     py = cond.replace("lowercase(${name})", "n.lower()").replace("${name}", "n")
     py = py.replace("${paradigm}", "p").replace("${role}", "r").replace(" eq ", " == ")
-    py = re.sub(r"(n\.lower\(\)|\bn|\br) =~ /((?:[^/\\]|\\.)*)/", r"bool(re.search(r'\2', \1))", py)
+    py = re.sub(r"(n\.lower\(\)|\bn|\br|\bp) =~ /((?:[^/\\]|\\.)*)/", r"bool(re.search(r'\2', \1))", py)
     return eval("lambda p, r, n: " + py, {"re": re})
 rules = [(m, compile_rule(c)) for c, m in rules]
 def masks(p, r, n):
@@ -195,6 +195,11 @@ for n in set(pt):
     want = {"pthread_sync_mutex" if "_mutex_" in n else "pthread_sync_condition" if "_cond_" in n
             else "pthread_mgmt"}
     check("pthread", "function", n, want, pt_leaves)
+# a wrapped library's region (profile_cube.c's cube_paradigm: "libwrap:" + the library's
+# name) is in libwrap only
+for lib in ("mylib", "z"):
+    if masks("libwrap:" + lib, "function", "deflate") != {"libwrap"}:
+        errors.append("libwrap:%s: in %s" % (lib, sorted(masks("libwrap:" + lib, "function", "deflate"))))
 # a user or compiler region is in none of them, so it stays computation
 for p in ("user", "compiler"):
     if masks(p, "function", "MPI_Send") or masks(p, "function", "shmem_put"):
@@ -240,7 +245,7 @@ want = {"execution": "time", "comp": "execution", "io_time": "comp", "io_meta_ti
         "bytes_received": None, "mpi_file_ops": None, "mpi_file_iops": "mpi_file_ops",
         "mpi_file_irops": "mpi_file_iops", "mpi_file_iwops": "mpi_file_iops",
         "mpi_file_cops": "mpi_file_ops", "mpi_file_crops": "mpi_file_cops",
-        "mpi_file_cwops": "mpi_file_cops"}
+        "mpi_file_cwops": "mpi_file_cops", "libwrap_time": "comp"}
 bad = ["%s: parent %s, not %s" % (k, parent.get(k, "(absent)"), v) for k, v in want.items()
        if k not in parent or parent[k] != v]
 if bad:
