@@ -142,7 +142,7 @@ def check(p, r, n, want, leaves, group=""):
         errors.append("%s (%s, %s): in %s, not in %s" % (n, p, r, sorted(got), sorted(want - got)))
     if len(got & leaves) > 1:
         errors.append("%s: in %d leaf categories %s" % (n, len(got & leaves), sorted(got & leaves)))
-    if got - leaves - {"mpi", "shmem", "fileio"} and p != "openmp":
+    if got - leaves - {"mpi", "shmem", "fileio"}:
         errors.append("%s: in %s" % (n, sorted(got - leaves)))
 mpi_leaves = {"mpi_init_exit", "mpi_mgmt_comm", "mpi_mgmt_file", "mpi_mgmt_win",
               "mpi_sync_collective", "mpi_rma_sync_active", "mpi_rma_sync_passive",
@@ -198,6 +198,24 @@ for n in set(pt):
     want = {"pthread_sync_mutex" if "_mutex_" in n else "pthread_sync_condition" if "_cond_" in n
             else "pthread_mgmt"}
     check("pthread", "function", n, want, pt_leaves)
+# OpenMP: the regions of the OpenMP adapter's table (omp_regions.c: name, role), named with
+# and without a source position, in the leaf their construct implies
+omp_leaves = {"omp_ebarrier", "omp_ibarrier", "omp_critical", "omp_lock_api", "omp_ordered",
+              "omp_taskwait", "omp_flush"}
+omp_want = {"!$omp barrier": "omp_ebarrier", "!$omp implicit barrier": "omp_ibarrier",
+            "!$omp taskwait": "omp_taskwait", "!$omp critical": "omp_critical",
+            "!$omp ordered": "omp_ordered", "omp_set_lock": "omp_lock_api",
+            "omp_unset_lock": "omp_lock_api", "omp_set_nest_lock": "omp_lock_api",
+            "omp_unset_nest_lock": "omp_lock_api"}
+kinds = re.findall(r'\[OMP_R_[A-Z_]+\] = \{"([^"]+)", SCOREP_ROLE_([A-Z_]+), (true|false)\}',
+                   open(top + "/src/adapters/omp/omp_regions.c").read())
+assert len(kinds) >= 30, "omp_regions.c: %d kinds" % len(kinds)
+for n, role, positioned in kinds:
+    for name in ([n + " @x.c:7", n + " @libx.so+0x1a2b"] if positioned == "true" else [n]):
+        got = masks("openmp", role.lower(), name) & omp_leaves
+        want = {omp_want[n]} if n in omp_want else set()
+        if got != want:
+            errors.append("%s (openmp, %s): in %s, not %s" % (name, role.lower(), sorted(got), sorted(want)))
 # a wrapped library's region (profile_cube.c's cube_paradigm: "libwrap:" + the library's
 # name) is in libwrap only
 for lib in ("mylib", "z"):
@@ -248,7 +266,11 @@ want = {"execution": "time", "comp": "execution", "io_time": "comp", "io_meta_ti
         "bytes_received": None, "mpi_file_ops": None, "mpi_file_iops": "mpi_file_ops",
         "mpi_file_irops": "mpi_file_iops", "mpi_file_iwops": "mpi_file_iops",
         "mpi_file_cops": "mpi_file_ops", "mpi_file_crops": "mpi_file_cops",
-        "mpi_file_cwops": "mpi_file_cops", "libwrap_time": "comp"}
+        "mpi_file_cwops": "mpi_file_cops", "libwrap_time": "comp",
+        "omp_synchronization": "omp_time", "omp_flush": "omp_time", "omp_barrier": "omp_synchronization",
+        "omp_ebarrier": "omp_barrier", "omp_ibarrier": "omp_barrier",
+        "omp_critical": "omp_synchronization", "omp_lock_api": "omp_synchronization",
+        "omp_ordered": "omp_synchronization", "omp_taskwait": "omp_synchronization"}
 bad = ["%s: parent %s, not %s" % (k, parent.get(k, "(absent)"), v) for k, v in want.items()
        if k not in parent or parent[k] != v]
 if bad:
@@ -470,5 +492,50 @@ EOF
         -v b="$(v pt pthread_lock_api)" -v c="$(v pt pthread_conditional)" \
         'BEGIN { d = p - a - b - c; print (d * d <= 4e-10 * p * p) ? "equal" : p " vs " a + b + c }')" \
         equal "pt: pthread_time = management + mutex + condition"
+
+    # OpenMP: 4 threads of unequal work, an explicit barrier, a critical section, a lock
+    cat >omp.c <<'EOF'
+#include <omp.h>
+int main(void)
+{
+    double s = 0;
+    omp_lock_t l;
+    omp_init_lock(&l);
+#pragma omp parallel num_threads(4) reduction(+ : s)
+    {
+        int id = omp_get_thread_num();
+        for (long i = 0; i < 1000000L * (id + 1); i++)
+            s += i * 1e-9;
+#pragma omp barrier
+#pragma omp critical
+        s += 1;
+        omp_set_lock(&l);
+        s += 1;
+        omp_unset_lock(&l);
+    }
+    omp_destroy_lock(&l);
+    return s > 0 ? 0 : 1;
+}
+EOF
+    scorep_cc gcc -fopenmp -o omp.exe omp.c >omp.cc 2>&1
+    sq_run omp - ./omp.exe
+    for _m in omp_ebarrier omp_ibarrier omp_critical omp_lock_api omp_idle_threads imbalance; do
+        expect_ge "$(v omp "$_m")" 0.000000001 "omp: $_m"
+    done
+    for _m in mpi shmem_time pthread_time; do
+        expect_eq "$(absent "$_m" "$work/omp/summary.cubex")" 0 "omp: no $_m"
+    done
+    expect_eq "$(awk -v c="$(v omp comp)" -v e="$(v omp execution)" -v o="$(v omp omp_time)" \
+        'BEGIN { d = c - (e - o); print (d * d <= 4e-10 * e * e) ? "equal" : c " vs " e - o }')" \
+        equal "omp: comp = execution - omp_time"
+    _parts=$(for _m in omp_ebarrier omp_ibarrier omp_critical omp_lock_api omp_ordered omp_taskwait \
+        omp_flush; do v omp "$_m"; done | awk '{ s += $1 } END { printf "%.9g", s }')
+    expect_eq "$(awk -v o="$(v omp omp_time)" -v p="$_parts" \
+        'BEGIN { d = o - p; print (d * d <= 4e-10 * o * o) ? "equal" : o " vs " p }')" \
+        equal "omp: omp_time = the sum of its leaves"
+    # time = execution + the idle threads the remapper adds (OpenMP run)
+    expect_eq "$(awk -v t="$(v omp time)" -v e="$(v omp execution)" -v i="$(v omp omp_idle_threads)" \
+        'BEGIN { d = t - e - i; print (d * d <= 4e-10 * t * t) ? "equal" : t " vs " e + i }')" \
+        equal "omp: time = execution + omp_idle_threads"
 fi
 echo "checks: $checks"
