@@ -8,8 +8,8 @@
 # every function the MPI, SHMEM, I/O and pthread adapters wrap as their tables imply, under
 # Score-P's metric names and parents; scorep-config
 # --remap-specfile names the installed copy. Optional part: SQUARE=/path/to/square (with
-# CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and checks the
-# remapped tree's values.
+# CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and on MPI
+# file I/O, pthread and OpenMP programs it builds, and checks the remapped tree's values.
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs collectives_scorep
@@ -177,7 +177,8 @@ for n, r, _ in table("src/adapters/shmem/shmem_functions.spec", (0, 1)):
     if r == "rma":
         want.add("shmem_sync_locking" if n.endswith("_lock") else
                  "shmem_memory_ordering" if n.endswith(("_fence", "_quiet")) else
-                 "shmem_comm_atomic" if ("atomic" in n or re.search(r"_(add|inc|fadd|finc|cswap|swap|fetch|set)$", n)) else
+                 "shmem_comm_atomic" if ("atomic" in n or
+                                         re.search(r"_(add|inc|fadd|finc|cswap|swap|fetch|set)$", n)) else
                  "shmem_comm_rma")
     if n in ("shmem_init", "start_pes", "shmem_finalize"): want.add("shmem_mgmt_initfini")
     if n in ("shmem_my_pe", "shmem_n_pes", "_my_pe"): want.add("shmem_mgmt_activesets")
@@ -376,7 +377,8 @@ else
         "summary.cubex: mpi covers its five parts (each callpath counted once)"
     # the bytes: every byte the profile counts in MPI calls lands in point-to-point, collective
     # or request handling; no one-sided bytes (no bytes_put in this profile: 0 after remapping)
-    _sr=$(( $(root bytes_sent "$work/gather/profile.cubex") + $(root bytes_received "$work/gather/profile.cubex") ))
+    _sr=$(($(root bytes_sent "$work/gather/profile.cubex") +
+        $(root bytes_received "$work/gather/profile.cubex")))
     expect_ge "$_sr" 1 "profile.cubex: bytes sent and received in the collectives"
     expect_eq "$(root bytes "$work/sq/summary.cubex")" "$_sr" "summary.cubex: bytes = sent + received"
     expect_eq "$(root bytes_rma "$work/sq/summary.cubex")" 0 "summary.cubex: no one-sided bytes"
@@ -433,7 +435,8 @@ EOF
     sq_run mio 4 ./mio.exe
     expect_eq "$(for _m in mpi_file_ops mpi_file_iops mpi_file_irops mpi_file_iwops mpi_file_cops \
         mpi_file_crops mpi_file_cwops; do printf '%s=%s ' "$_m" "$(v mio "$_m")"; done)" \
-        "mpi_file_ops=28 mpi_file_iops=16 mpi_file_irops=4 mpi_file_iwops=4 mpi_file_cops=12 mpi_file_crops=0 mpi_file_cwops=4 " \
+        "mpi_file_ops=28 mpi_file_iops=16 mpi_file_irops=4 mpi_file_iwops=4 mpi_file_cops=12 \
+mpi_file_crops=0 mpi_file_cwops=4 " \
         "mio: MPI file operations by kind (4 ranks)"
     for _m in mpi_io_individual mpi_io_collective mpi_mgmt_file mpi_point2point mpi_request_completion; do
         expect_ge "$(v mio "$_m")" 0.000000001 "mio: time in $_m"
