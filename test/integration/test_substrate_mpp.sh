@@ -231,8 +231,8 @@ if [ -x "$SHMEM_RMA" ] && [ -e "$top_builddir/.libs/libscorep-rt-shmem.so" ] && 
         rc=$?
     expect_eq "$rc $(cat shw.out)" "0 shmem_waits: ok" "shmem_waits: 2 PEs (shw.err: $(tail -n 3 shw.err))"
     expect_eq "$(counts shw.mpp.0)" \
-        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_TRY_LOCK 5;RMA_ACQUIRE_LOCK 2;RMA_RELEASE_LOCK 2;RMA_PUT 1;RMA_WAIT_CHANGE 1;RMA_OP_COMPLETE_BLOCKING 1;" \
-        "shmem_waits: PE 0's events per type (5 failed lock tests, 1 wait)"
+        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_TRY_LOCK 5;RMA_ACQUIRE_LOCK 1;RMA_REQUEST_LOCK 1;RMA_RELEASE_LOCK 2;RMA_PUT 1;RMA_WAIT_CHANGE 1;RMA_OP_COMPLETE_BLOCKING 1;" \
+        "shmem_waits: PE 0's events per type (5 failed lock tests, 1 lock set, 1 got by a test: RmaRequestLock as Score-P, 1 wait)"
     expect_eq "$(counts shw.mpp.1)" \
         "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_ACQUIRE_LOCK 1;RMA_RELEASE_LOCK 1;RMA_PUT 1;RMA_WAIT_CHANGE 1;RMA_OP_COMPLETE_BLOCKING 1;" \
         "shmem_waits: PE 1's events per type (1 wait)"

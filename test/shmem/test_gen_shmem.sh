@@ -17,8 +17,8 @@ expect_grep '^shmem_barrier_all barrier coll_begin,coll_world_end,quiet$' list "
 expect_grep '^shmem_long_sum_to_all all2all coll_begin,coll_end$' list "reductions"
 expect_grep '^shmem_set_lock rma lock_acquired$' list "set_lock"
 expect_eq "$(grep -c ' atomic,complete$' list)" 298 "298 atomics"
-expect_grep '^shmem_test_lock rma lock_acquired|lock_tried$' list \
-    "test_lock: RmaAcquireLock when it got the lock, else RmaTryLock"
+expect_grep '^shmem_test_lock rma lock_granted|lock_tried$' list \
+    "test_lock: RmaRequestLock when it got the lock (as Score-P), else RmaTryLock"
 expect_eq "$(grep -c ' function wait_change$' list) $(grep -c '_wait\(_until\)\? ' list)" "23 23" \
     "the 23 waits (shmem_wait, shmem_TYPE_wait(_until), shmemx_int32/64_wait(_until)): RmaWaitChange"
 expect_grep '^shmem_int_test function -$' list "shmem_int_test: a plain region"

@@ -5,7 +5,7 @@
 # test/shmem/shmem_waits.c linked with `scorep-cc oshcc`, 2 PEs under oshrun, traced, read
 # with otf2-print. Per PE, in order, with the call each record is in: a shmem_test_lock that
 # fails is an RmaTryLock (PE 0: 5, PE 1 holding the lock), a successful one an
-# RmaAcquireLock; shmem_int_wait_until and shmem_long_wait an RmaWaitChange right after
+# RmaRequestLock (Score-P's SCOREP_Shmem_Lock.c: RmaAcquireLock is shmem_set_lock's); shmem_int_wait_until and shmem_long_wait an RmaWaitChange right after
 # their Enter; all on the symmetric heap's window, remote: all PEs, the lock's id (its
 # address) the same in every lock record of a PE, EXCLUSIVE. The profile is unchanged by
 # them (visits of the calls).
@@ -41,7 +41,7 @@ for line in sys.stdin:
         stack.append(m.group(1))
     elif name == "LEAVE":
         stack.pop()
-    elif re.match(r"RMA_(TRY|ACQUIRE|RELEASE)_LOCK$|RMA_WAIT_CHANGE$", name):
+    elif re.match(r"RMA_(TRY|ACQUIRE|REQUEST|RELEASE)_LOCK$|RMA_WAIT_CHANGE$", name):
         f = dict(re.findall(r"(Window|Remote|Lock|Type): (\"[^\"]*\" <\d+>|[^,\n]+)", line))
         s = "%s@%s %s" % (name, stack[-1], re.sub(r" <\d+>$", "", f["Window"]))
         if "Lock" in f:
@@ -62,8 +62,8 @@ try="RMA_TRY_LOCK@shmem_test_lock $h UNDEFINED EXCLUSIVE +enter"
 # was recorded between; a release and a wait come before the call's work, right after the
 # Enter)
 expect_eq "$(sequence 0)" \
-    "$try;$try;$try;$try;$try;RMA_WAIT_CHANGE@shmem_long_wait $h +enter;RMA_ACQUIRE_LOCK@shmem_set_lock $h UNDEFINED EXCLUSIVE +enter;RMA_RELEASE_LOCK@shmem_clear_lock $h UNDEFINED - +enter;RMA_ACQUIRE_LOCK@shmem_test_lock $h UNDEFINED EXCLUSIVE +enter;RMA_RELEASE_LOCK@shmem_clear_lock $h UNDEFINED - +enter;ids 1" \
-    "PE 0: 5 failed tests (RmaTryLock), the wait, the lock taken twice; one lock id"
+    "$try;$try;$try;$try;$try;RMA_WAIT_CHANGE@shmem_long_wait $h +enter;RMA_ACQUIRE_LOCK@shmem_set_lock $h UNDEFINED EXCLUSIVE +enter;RMA_RELEASE_LOCK@shmem_clear_lock $h UNDEFINED - +enter;RMA_REQUEST_LOCK@shmem_test_lock $h UNDEFINED EXCLUSIVE +enter;RMA_RELEASE_LOCK@shmem_clear_lock $h UNDEFINED - +enter;ids 1" \
+    "PE 0: 5 failed tests (RmaTryLock), the wait, the lock set (RmaAcquireLock) then got by a test (RmaRequestLock); one lock id"
 expect_eq "$(sequence 1)" \
     "RMA_ACQUIRE_LOCK@shmem_set_lock $h UNDEFINED EXCLUSIVE +enter;RMA_WAIT_CHANGE@shmem_int_wait_until $h +enter;RMA_RELEASE_LOCK@shmem_clear_lock $h UNDEFINED - +enter;ids 1" \
     "PE 1: the lock held across the wait for PE 0's flag"

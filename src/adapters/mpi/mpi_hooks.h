@@ -245,6 +245,8 @@ void scorep_mpi_post_win_sync(scorep_mpi_frame *f, int ret, MPI_Win win);
 /* completion of a request-based RMA operation; events: whether to record its events (the
  * request was created while recording) */
 void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bool events);
+/* MPI_Request_free of an RMA request (its entry must not outlive it unseen) */
+void scorep_mpi_rma_request_freed(scorep_mpi_req *r);
 
 /* ---- MPI-IO (mpi_io.c): I/O records of the MPI-IO paradigm ---------------------------- */
 typedef struct {

@@ -181,6 +181,8 @@ void scorep_mpi_pre_request_free(scorep_mpi_frame *f, MPI_Request *request)
     /* an active request completes unobserved; its receive id is lost to the queue */
     if (r->kind == SCOREP_MPI_REQ_IDUP && (r->flags & SCOREP_MPI_REQ_ACTIVE))
         scorep_mpi_comm_idup_orphaned(r);
+    if (r->kind == SCOREP_MPI_REQ_RMA)
+        scorep_mpi_rma_request_freed(r);
     scorep_mpi_req_destroy(r);
 }
 

@@ -56,6 +56,7 @@ typedef struct scorep_mpi_req {
             uint32_t win, io_op;
             uint64_t matching_id;
             MPI_Win rma_win; /* RMA: the MPI window (its operation's completion state) */
+            size_t rma_slot; /* RMA: index of its entry in the window's rreqs (under its lock) */
         };
         struct { /* IDUP */
             MPI_Comm newcomm;

@@ -21,6 +21,7 @@
 #include "defs/defs_mpi.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static scorep_mpi_rmap wins = SCOREP_MPI_RMAP_INIT;
@@ -194,23 +195,50 @@ static void pending(scorep_mpi_win *w, int target, uint64_t id)
 
 /* ---- request-based operations (Score-P's scorep_mpi_rma_request) ---------------------- */
 
-/* Index of the tracked operation id, or -1; under w->lock */
-static ptrdiff_t rreq_find(scorep_mpi_win *w, uint64_t id)
+/* The entry of a live request's operation, or NULL; under w->lock. O(1): the record keeps
+ * its entry's index (rma_slot), updated whenever rreq_compact moves the entry; the id check
+ * guards against a record whose window was freed and replaced. */
+static scorep_mpi_rma_rreq *rreq_of(scorep_mpi_win *w, const scorep_mpi_req *r)
 {
-    for (size_t i = w->nrreqs; i-- > 0;)
-        if (w->rreqs[i].id == id)
-            return (ptrdiff_t)i;
-    return -1;
+    size_t i = r->rma_slot;
+    if (i < w->nrreqs && w->rreqs[i].id == r->matching_id)
+        return &w->rreqs[i];
+    return NULL;
 }
 
-/* Drops the entries both closed and with their request completed; under w->lock */
-static void rreq_sweep(scorep_mpi_win *w)
+/* An entry both closed and with its request completed is dead: counted here, dropped by
+ * the next compaction; under w->lock */
+static void rreq_check_dead(scorep_mpi_win *w, scorep_mpi_rma_rreq *e)
+{
+    if (e->closed && e->req_done)
+        w->deadrreqs++;
+}
+
+/* Drops the dead entries, keeping issue order and the live records' rma_slot; under
+ * w->lock. O(n): run by the synchronisations (which visit every entry anyway) and when half
+ * the entries are dead, so amortised O(1) per operation. */
+static void rreq_compact(scorep_mpi_win *w)
 {
     size_t keep = 0;
-    for (size_t i = 0; i < w->nrreqs; i++)
-        if (!(w->rreqs[i].closed && w->rreqs[i].req_done))
-            w->rreqs[keep++] = w->rreqs[i];
+    for (size_t i = 0; i < w->nrreqs; i++) {
+        scorep_mpi_rma_rreq *e = &w->rreqs[i];
+        if (e->closed && e->req_done)
+            continue;
+        if (keep != i) {
+            w->rreqs[keep] = *e;
+            if (w->rreqs[keep].req)
+                w->rreqs[keep].req->rma_slot = keep;
+        }
+        keep++;
+    }
     w->nrreqs = keep;
+    w->deadrreqs = 0;
+}
+
+static void rreq_maybe_compact(scorep_mpi_win *w)
+{
+    if (w->deadrreqs > 16 && 2 * w->deadrreqs >= w->nrreqs)
+        rreq_compact(w);
 }
 
 /* What a synchronisation records for the open request-based operations to target (all:
@@ -240,7 +268,7 @@ static void rreq_complete(scorep_mpi_frame *f, scorep_mpi_win *w, int target, rr
         if (how != RREQ_STANDARD)
             e->closed = 1;
     }
-    rreq_sweep(w);
+    rreq_compact(w);
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -256,6 +284,7 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, int target, uint
     r->matching_id = id;
     r->rma_win = w->handle;
     pthread_mutex_lock(&w->lock);
+    rreq_maybe_compact(w);
     if (w->nrreqs == w->caprreqs) {
         size_t c = w->caprreqs ? 2 * w->caprreqs : 16;
         scorep_mpi_rma_rreq *p = realloc(w->rreqs, c * sizeof *p);
@@ -266,10 +295,20 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, int target, uint
     }
     /* without memory the operation is not tracked: its request's completion records the
      * local completion alone */
-    if (w->nrreqs < w->caprreqs)
-        w->rreqs[w->nrreqs++] = (scorep_mpi_rma_rreq){target, id, combined, 0, 0, 0};
+    if (w->nrreqs >= w->caprreqs) {
+        pthread_mutex_unlock(&w->lock);
+        scorep_mpi_req_publish(r);
+        return;
+    }
+    r->rma_slot = w->nrreqs;
+    w->rreqs[w->nrreqs++] = (scorep_mpi_rma_rreq){target, id, combined, 0, 0, 0, r};
+    /* published under the lock (it takes the table's lock: never held while taking a
+     * window's), so that no compaction writes to r should the publication drop it */
+    if (!scorep_mpi_req_publish(r)) { /* r is gone: its entry waits for a synchronisation */
+        w->rreqs[w->nrreqs - 1].req = NULL;
+        w->rreqs[w->nrreqs - 1].req_done = 1;
+    }
     pthread_mutex_unlock(&w->lock);
-    scorep_mpi_req_publish(r);
 }
 
 /* Score-P's request completion: the local completion unless a synchronisation recorded it,
@@ -278,12 +317,12 @@ static void rma_request(scorep_mpi_frame *f, scorep_mpi_win *w, int target, uint
 void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bool events)
 {
     scorep_mpi_win *w = scorep_mpi_win_get(r->rma_win);
-    ptrdiff_t i = -1;
+    bool tracked = false;
     if (w && w->id == r->win) {
         pthread_mutex_lock(&w->lock);
-        i = rreq_find(w, r->matching_id);
-        if (i >= 0) {
-            scorep_mpi_rma_rreq *e = &w->rreqs[i];
+        scorep_mpi_rma_rreq *e = rreq_of(w, r);
+        if (e) {
+            tracked = true;
             if (!e->local_done) {
                 if (events)
                     scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
@@ -295,12 +334,32 @@ void scorep_mpi_rma_request_completed(scorep_mpi_frame *f, scorep_mpi_req *r, bo
                 }
             }
             e->req_done = 1;
-            rreq_sweep(w);
+            e->req = NULL;
+            rreq_check_dead(w, e);
+            rreq_maybe_compact(w);
         }
         pthread_mutex_unlock(&w->lock);
     }
-    if (i < 0 && events) /* not tracked (no memory, or its window is gone) */
+    if (!tracked && events) /* not tracked (no memory, or its window is gone) */
         scorep_event_rma_op_complete_non_blocking(f->l, r->win, r->matching_id);
+}
+
+/* MPI_Request_free of an RMA request: its completion will not be seen, so its entry goes at
+ * the next synchronisation that closes it (flush, unlock, fence, complete, wait), which
+ * records what is left of its completion as for any open operation. */
+void scorep_mpi_rma_request_freed(scorep_mpi_req *r)
+{
+    scorep_mpi_win *w = scorep_mpi_win_get(r->rma_win);
+    if (!w || w->id != r->win)
+        return;
+    pthread_mutex_lock(&w->lock);
+    scorep_mpi_rma_rreq *e = rreq_of(w, r);
+    if (e) {
+        e->req_done = 1;
+        e->req = NULL;
+        rreq_check_dead(w, e);
+    }
+    pthread_mutex_unlock(&w->lock);
 }
 
 static uint64_t put(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,

@@ -19,11 +19,14 @@ typedef struct {
  * RmaOpCompleteRemote at most once, at the synchronisations that complete it at the target
  * (closed: no later synchronisation records anything for it). Kept until its request has
  * completed (req_done) and it is closed. combined: an MPI_Rget, complete at the target once
- * complete locally (Score-P's COMBINED_COMPLETION). */
+ * complete locally (Score-P's COMBINED_COMPLETION). req: its request's record while that
+ * lives (NULL once completed or freed), so that moving the entry can update the record's
+ * rma_slot, which makes finding the entry at the request's completion O(1). */
 typedef struct {
     int target;
     uint64_t id;
     uint8_t combined, local_done, closed, req_done;
+    struct scorep_mpi_req *req;
 } scorep_mpi_rma_rreq;
 
 typedef struct scorep_mpi_win {
@@ -40,6 +43,7 @@ typedef struct scorep_mpi_win {
     uint32_t post_group, start_group; /* defs group ids of the open PSCW epochs */
     scorep_mpi_rma_rreq *rreqs; /* request-based operations, in issue order */
     size_t nrreqs, caprreqs;
+    size_t deadrreqs; /* entries of rreqs both closed and req_done, dropped in batches */
 } scorep_mpi_win;
 
 scorep_mpi_win *scorep_mpi_win_get(MPI_Win win);

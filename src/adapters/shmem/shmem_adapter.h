@@ -130,9 +130,11 @@ void scorep_shmem_coll_end(scorep_shmem_frame *f, scorep_collective_op op, int s
 void scorep_shmem_coll_world_end(scorep_shmem_frame *f, scorep_collective_op op, uint64_t sent,
                                  uint64_t received);
 
-/* Distributed locks (shmem_set_lock, shmem_test_lock, shmem_clear_lock); lock_tried: a
- * shmem_test_lock that did not get the lock (RmaTryLock, as Score-P). */
+/* Distributed locks (shmem_set_lock, shmem_test_lock, shmem_clear_lock), as Score-P's
+ * SCOREP_Shmem_Lock.c: shmem_set_lock RmaAcquireLock (lock_acquired), a shmem_test_lock that
+ * got the lock RmaRequestLock (lock_granted), one that did not RmaTryLock (lock_tried). */
 void scorep_shmem_lock_acquired(scorep_shmem_frame *f, const volatile void *lock);
+void scorep_shmem_lock_granted(scorep_shmem_frame *f, const volatile void *lock);
 void scorep_shmem_lock_tried(scorep_shmem_frame *f, const volatile void *lock);
 void scorep_shmem_lock_release(scorep_shmem_frame *f, const volatile void *lock);
 

@@ -4,8 +4,8 @@
  * (RmaOpCompleteBlocking) when the call returns, *_nbi ones (RmaOpCompleteNonBlocking) at the
  * next quiet, barrier or finalize of the thread that issued them. Collectives are RMA
  * collectives on the window of their active set; locks are RMA lock events on the heap's
- * window (remote: all PEs, id: the lock's symmetric address; a failed shmem_test_lock is an
- * RmaTryLock); waits for a change of local memory (shmem_wait*) record RmaWaitChange. */
+ * window (remote: all PEs, id: the lock's symmetric address; a successful shmem_test_lock is
+ * an RmaRequestLock, a failed one an RmaTryLock, as Score-P); waits for a change of local memory (shmem_wait*) record RmaWaitChange. */
 #include "adapters/shmem/shmem_adapter.h"
 #include "defs/defs_mpi.h"
 
@@ -100,6 +100,13 @@ void scorep_shmem_coll_world_end(scorep_shmem_frame *f, scorep_collective_op op,
 void scorep_shmem_lock_acquired(scorep_shmem_frame *f, const volatile void *lock)
 {
     scorep_event_rma_acquire_lock(f->l, scorep_shmem_world_win, ALL_PES, (uintptr_t)lock,
+                                  SCOREP_LOCK_EXCLUSIVE);
+}
+
+/* Score-P records RmaRequestLock, not RmaAcquireLock, for a successful shmem_test_lock */
+void scorep_shmem_lock_granted(scorep_shmem_frame *f, const volatile void *lock)
+{
+    scorep_event_rma_request_lock(f->l, scorep_shmem_world_win, ALL_PES, (uintptr_t)lock,
                                   SCOREP_LOCK_EXCLUSIVE);
 }
 
