@@ -95,9 +95,13 @@ counts()
 # creations, 3 fences, 2 frees); locks requested and released 4 times (lock, lock_all, lock
 # shared, lock_all); 1 Win_sync; 4 group syncs (post, start, complete, wait/test); 4 puts,
 # 3 gets, 6 atomics (accumulate, fetch_and_op, raccumulate, rget_accumulate, get_accumulate,
-# compare_and_swap), 13 completions (the 4 request-based ones non-blocking), 4 remote
-# completions of the request-based ones (MPI_Rput, MPI_Raccumulate at their flush, MPI_Rget
-# with its request, MPI_Rget_accumulate at MPI_Win_unlock_all)
+# compare_and_swap), 13 local completions (RmaOpCompleteNonBlocking: Score-P records no
+# blocking one for MPI; every synchronisation in rma.c separates the operations without a
+# request, so each has its own matching id), 10 remote completions: the 4 request-based ones
+# (MPI_Rput, MPI_Raccumulate at their flush, MPI_Rget with its request, MPI_Rget_accumulate
+# at MPI_Win_unlock_all) and, as Score-P, the fence's MPI_Get, the MPI_Put at MPI_Win_unlock,
+# the MPI_Get at MPI_Win_flush, MPI_Fetch_and_op at MPI_Win_flush_all, MPI_Get_accumulate and
+# MPI_Compare_and_swap at MPI_Win_unlock_all (after MPI_Win_flush_local_all's local ones)
 rc=0
 SCOREP_EXPERIMENT_DIRECTORY=rma SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
     SUBSTRATE_MPP_OUT="$work/rma.mpp" timeout 120 mpirun -np 3 "$top_builddir/scorep-run" "$T/rma" \
@@ -108,7 +112,7 @@ for r in 0 1 2; do
     f=rma.mpp.$r
     expect_file "$f" "rma: rank $r's plugin output"
     expect_eq "$(counts "$f")" \
-        "RMA_WIN_CREATE 2;RMA_WIN_DESTROY 2;RMA_COLLECTIVE_BEGIN 7;RMA_COLLECTIVE_END 7;RMA_REQUEST_LOCK 4;RMA_RELEASE_LOCK 4;RMA_SYNC 1;RMA_GROUP_SYNC 4;RMA_PUT 4;RMA_GET 3;RMA_ATOMIC 6;RMA_OP_COMPLETE_BLOCKING 9;RMA_OP_COMPLETE_NON_BLOCKING 4;RMA_OP_COMPLETE_REMOTE 4;" \
+        "RMA_WIN_CREATE 2;RMA_WIN_DESTROY 2;RMA_COLLECTIVE_BEGIN 7;RMA_COLLECTIVE_END 7;RMA_REQUEST_LOCK 4;RMA_RELEASE_LOCK 4;RMA_SYNC 1;RMA_GROUP_SYNC 4;RMA_PUT 4;RMA_GET 3;RMA_ATOMIC 6;RMA_OP_COMPLETE_NON_BLOCKING 13;RMA_OP_COMPLETE_REMOTE 10;" \
         "rma: rank $r's events per type from the program's design"
     expect_eq "$(sed -n 's/^unannounced //p;s/^backwards //p' "$f" | tr '\n' ' ')" "0 0 " \
         "rma: rank $r: every window and group announced before its events; timestamps in order"
@@ -116,7 +120,7 @@ for r in 0 1 2; do
         "rma: rank $r: its 2 windows announced once each"
     trace_log rma "$r" >rma.trace.$r
     plugin_log "$f" >rma.plugin.$r
-    expect_eq "$(wc -l <rma.plugin.$r | tr -d ' ')" 61 "rma: rank $r: 61 events logged"
+    expect_eq "$(wc -l <rma.plugin.$r | tr -d ' ')" 67 "rma: rank $r: 67 events logged (the counts above)"
     expect_eq "$(cat rma.plugin.$r)" "$(cat rma.trace.$r)" \
         "rma: rank $r's events, timestamps and arguments as the trace's records"
     # the begin of a collective carries the level of its end (fences: process and memory)
@@ -146,7 +150,9 @@ for r in 0 1 2; do
 done
 
 # ---- request-based RMA completions: rma_remote.c (test_mpi_rma_remote.sh gives its design)
-# with 2 ranks; per rank 1 window, 3 Rput + 1 Rget, each completed locally and remotely once
+# with 2 ranks; per rank 1 window, 3 Rput + 1 Rget, each completed locally and remotely once,
+# and case E: 3 MPI_Put sharing one matching id and 1 MPI_Get, each id completed locally and
+# remotely once (Score-P's implicit requests)
 mpicc -O1 -o rma_remote "$top_srcdir/test/mpi/rma_remote.c" || fail "mpicc rma_remote.c"
 rc=0
 SCOREP_EXPERIMENT_DIRECTORY=rrem SCOREP_ENABLE_TRACING=true SCOREP_SUBSTRATE_PLUGINS=mpp \
@@ -156,7 +162,7 @@ expect_eq "$rc $(cat rrem.out)" "0 rma_remote: 2 ranks ok" "rma_remote: 2 ranks 
 for r in 0 1; do
     f=rrem.mpp.$r
     expect_eq "$(counts "$f")" \
-        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_REQUEST_LOCK 1;RMA_RELEASE_LOCK 1;RMA_PUT 3;RMA_GET 1;RMA_OP_COMPLETE_NON_BLOCKING 4;RMA_OP_COMPLETE_REMOTE 4;" \
+        "RMA_WIN_CREATE 1;RMA_WIN_DESTROY 1;RMA_COLLECTIVE_BEGIN 2;RMA_COLLECTIVE_END 2;RMA_REQUEST_LOCK 1;RMA_RELEASE_LOCK 1;RMA_PUT 6;RMA_GET 2;RMA_OP_COMPLETE_NON_BLOCKING 6;RMA_OP_COMPLETE_REMOTE 6;" \
         "rma_remote: rank $r's events per type from the program's design"
     trace_log rrem "$r" >rrem.trace.$r
     plugin_log "$f" >rrem.plugin.$r

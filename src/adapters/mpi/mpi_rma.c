@@ -3,9 +3,9 @@
  * collectives (RmaCollectiveBegin/End with CREATE_HANDLE[_AND_ALLOCATE] or
  * DESTROY_HANDLE[_AND_DEALLOCATE]) around RmaWinCreate/RmaWinDestroy; MPI_Win_fence is one
  * with BARRIER. Put/Get/Accumulate-type operations record RmaPut, RmaGet or RmaAtomic with a
- * per-process matching id; their completion (RmaOpCompleteBlocking) is recorded at the
- * synchronisation that completes them (fence, unlock, unlock_all, flush*, complete), that of
- * the request-based ones as Score-P: RmaOpCompleteNonBlocking when their request completes
+ * per-process matching id; those without a request share one per target and completion kind
+ * until a synchronisation closes it (Score-P's implicit requests) and complete as the
+ * request-based ones at the synchronisations; the request-based ones as Score-P: RmaOpCompleteNonBlocking when their request completes
  * (or a synchronisation completes them first), RmaOpCompleteRemote at MPI_Win_flush(_all) and
  * MPI_Win_unlock(_all) (an MPI_Rget's already with its request's completion, as Score-P's
  * combined completion). Locks
@@ -54,21 +54,6 @@ static int push(scorep_mpi_rma_pending **a, size_t *n, size_t *cap, int target, 
     return 0;
 }
 
-/* Records the blocking completion of the pending operations to target (all: -1). */
-static void complete_ops(scorep_mpi_frame *f, scorep_mpi_win *w, int target)
-{
-    pthread_mutex_lock(&w->lock);
-    size_t keep = 0;
-    for (size_t i = 0; i < w->nops; i++) {
-        if (target < 0 || w->ops[i].target == target)
-            scorep_event_rma_op_complete_blocking(f->l, w->id, w->ops[i].id);
-        else
-            w->ops[keep++] = w->ops[i];
-    }
-    w->nops = keep;
-    pthread_mutex_unlock(&w->lock);
-}
-
 /* the window's creation and release synchronise processes (Score-P's level for them) */
 void scorep_mpi_pre_rma_coll_begin(scorep_mpi_frame *f)
 {
@@ -107,7 +92,7 @@ void scorep_mpi_post_win_new(scorep_mpi_frame *f, int ret, MPI_Comm comm, MPI_Wi
                 pthread_mutex_destroy(&w->lock);
                 free(w);
             } else if (old) {
-                free(old->ops);
+                free(old->impl);
                 free(old->locks);
                 free(old->rreqs);
                 free(old);
@@ -163,14 +148,14 @@ void scorep_mpi_post_win_free(scorep_mpi_frame *f, int ret, scorep_mpi_ctx_win *
                                         SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
         return;
     }
-    complete_ops(f, w, -1);
+    /* nothing completes here: MPI requires the epochs closed (Score-P records nothing either) */
     scorep_event_rma_collective_end(
         f->l, w->allocated ? SCOREP_COLL_DESTROY_HANDLE_AND_DEALLOCATE : SCOREP_COLL_DESTROY_HANDLE,
         SCOREP_RMA_SYNC_PROCESS, w->id, SCOREP_NO_ROOT, 0, 0);
     scorep_event_rma_win_destroy(f->l, w->id);
     /* freed: a reader can no longer hold it (the program has stopped using the window) */
     pthread_mutex_destroy(&w->lock);
-    free(w->ops);
+    free(w->impl);
     free(w->locks);
     free(w->rreqs);
     free(w);
@@ -186,11 +171,33 @@ static scorep_mpi_win *target_win(int ret, int target, MPI_Win win)
     return scorep_mpi_win_get(win);
 }
 
-static void pending(scorep_mpi_win *w, int target, uint64_t id)
+/* The matching id of an operation without a request to target, as Score-P: the id of the
+ * window's open entry for (target, combined), else a new one (its entry created; without
+ * memory the operation completes nowhere, as before a synchronisation could see it). */
+static uint64_t implicit_id(scorep_mpi_win *w, int target, bool combined)
 {
+    uint64_t id = 0;
     pthread_mutex_lock(&w->lock);
-    push(&w->ops, &w->nops, &w->capops, target, id);
+    for (size_t i = 0; i < w->nimpl; i++)
+        if (w->impl[i].target == target && w->impl[i].combined == combined) {
+            id = w->impl[i].id;
+            break;
+        }
+    if (!id) {
+        id = scorep_mpi_next_rma_id();
+        if (w->nimpl == w->capimpl) {
+            size_t c = w->capimpl ? 2 * w->capimpl : 8;
+            scorep_mpi_rma_rreq *p = realloc(w->impl, c * sizeof *p);
+            if (p) {
+                w->impl = p;
+                w->capimpl = c;
+            }
+        }
+        if (w->nimpl < w->capimpl)
+            w->impl[w->nimpl++] = (scorep_mpi_rma_rreq){target, id, combined, 0, 0, 1, NULL};
+    }
     pthread_mutex_unlock(&w->lock);
+    return id;
 }
 
 /* ---- request-based operations (Score-P's scorep_mpi_rma_request) ---------------------- */
@@ -248,11 +255,12 @@ static void rreq_maybe_compact(scorep_mpi_win *w)
  * local completion if not yet and the remote one. */
 typedef enum { RREQ_STANDARD, RREQ_STANDARD_CLOSE, RREQ_FULL } rreq_completion;
 
-static void rreq_complete(scorep_mpi_frame *f, scorep_mpi_win *w, int target, rreq_completion how)
+/* One array's part of it; under w->lock */
+static void entries_complete(scorep_mpi_frame *f, scorep_mpi_win *w, scorep_mpi_rma_rreq *a,
+                             size_t n, int target, rreq_completion how)
 {
-    pthread_mutex_lock(&w->lock);
-    for (size_t i = 0; i < w->nrreqs; i++) {
-        scorep_mpi_rma_rreq *e = &w->rreqs[i];
+    for (size_t i = 0; i < n; i++) {
+        scorep_mpi_rma_rreq *e = &a[i];
         if (e->closed || (target >= 0 && e->target != target))
             continue;
         if (!e->local_done) {
@@ -268,6 +276,21 @@ static void rreq_complete(scorep_mpi_frame *f, scorep_mpi_win *w, int target, rr
         if (how != RREQ_STANDARD)
             e->closed = 1;
     }
+}
+
+/* The operations without a request first (Score-P's skip list orders a target's implicit
+ * entry before its requests), each array in issue order; closed implicit entries go (a later
+ * operation to their target takes a new matching id). */
+static void rreq_complete(scorep_mpi_frame *f, scorep_mpi_win *w, int target, rreq_completion how)
+{
+    pthread_mutex_lock(&w->lock);
+    entries_complete(f, w, w->impl, w->nimpl, target, how);
+    size_t keep = 0;
+    for (size_t i = 0; i < w->nimpl; i++)
+        if (!w->impl[i].closed)
+            w->impl[keep++] = w->impl[i];
+    w->nimpl = keep;
+    entries_complete(f, w, w->rreqs, w->nrreqs, target, how);
     rreq_compact(w);
     pthread_mutex_unlock(&w->lock);
 }
@@ -363,25 +386,27 @@ void scorep_mpi_rma_request_freed(scorep_mpi_req *r)
 }
 
 static uint64_t put(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,
-                    int target)
+                    int target, uint64_t id)
 {
-    uint64_t id = scorep_mpi_next_rma_id();
+    id = id ? id : scorep_mpi_next_rma_id();
     scorep_event_rma_put(f->l, w->id, (uint32_t)target, scorep_mpi_type_bytes(count, type), id);
     return id;
 }
 
 static uint64_t get(scorep_mpi_frame *f, scorep_mpi_win *w, int count, MPI_Datatype type,
-                    int target)
+                    int target, uint64_t id)
 {
-    uint64_t id = scorep_mpi_next_rma_id();
+    id = id ? id : scorep_mpi_next_rma_id();
     scorep_event_rma_get(f->l, w->id, (uint32_t)target, scorep_mpi_type_bytes(count, type), id);
     return id;
 }
 
+/* (id 0: a new one, for a request-based operation) */
 static uint64_t atomic_op(scorep_mpi_frame *f, scorep_mpi_win *w, int target,
-                          scorep_rma_atomic_type type, uint64_t sent, uint64_t received)
+                          scorep_rma_atomic_type type, uint64_t sent, uint64_t received,
+                          uint64_t id)
 {
-    uint64_t id = scorep_mpi_next_rma_id();
+    id = id ? id : scorep_mpi_next_rma_id();
     scorep_event_rma_atomic(f->l, w->id, (uint32_t)target, type, sent, received, id);
     return id;
 }
@@ -391,7 +416,7 @@ void scorep_mpi_post_rma_put(scorep_mpi_frame *f, int ret, int count, MPI_Dataty
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        pending(w, target, put(f, w, count, type, target));
+        put(f, w, count, type, target, implicit_id(w, target, false));
 }
 
 void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type, int target,
@@ -399,7 +424,7 @@ void scorep_mpi_post_rma_get(scorep_mpi_frame *f, int ret, int count, MPI_Dataty
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        pending(w, target, get(f, w, count, type, target));
+        get(f, w, count, type, target, implicit_id(w, target, true));
 }
 
 void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -407,9 +432,8 @@ void scorep_mpi_post_rma_accumulate(scorep_mpi_frame *f, int ret, int count, MPI
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        pending(w, target,
-                atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE,
-                          scorep_mpi_type_bytes(count, type), 0));
+        atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE, scorep_mpi_type_bytes(count, type),
+                  0, implicit_id(w, target, false));
 }
 
 void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -418,10 +442,9 @@ void scorep_mpi_post_rma_get_accumulate(scorep_mpi_frame *f, int ret, int count,
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        pending(w, target,
-                atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
-                          scorep_mpi_type_bytes(count, type),
-                          scorep_mpi_type_bytes(result_count, result_type)));
+        atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
+                  scorep_mpi_type_bytes(count, type),
+                  scorep_mpi_type_bytes(result_count, result_type), implicit_id(w, target, false));
 }
 
 void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype type, int target,
@@ -430,7 +453,8 @@ void scorep_mpi_post_rma_fetch_and_op(scorep_mpi_frame *f, int ret, MPI_Datatype
     scorep_mpi_win *w = target_win(ret, target, win);
     uint64_t b = scorep_mpi_type_bytes(1, type);
     if (w)
-        pending(w, target, atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, b, b));
+        atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE, b, b,
+                  implicit_id(w, target, false));
 }
 
 void scorep_mpi_post_rma_compare_and_swap(scorep_mpi_frame *f, int ret, MPI_Datatype type,
@@ -439,7 +463,8 @@ void scorep_mpi_post_rma_compare_and_swap(scorep_mpi_frame *f, int ret, MPI_Data
     scorep_mpi_win *w = target_win(ret, target, win);
     uint64_t b = scorep_mpi_type_bytes(1, type);
     if (w) /* sends the new value and the compare value, receives the old value */
-        pending(w, target, atomic_op(f, w, target, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, 2 * b, b));
+        atomic_op(f, w, target, SCOREP_RMA_ATOMIC_COMPARE_AND_SWAP, 2 * b, b,
+                  implicit_id(w, target, false));
 }
 
 void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -447,7 +472,7 @@ void scorep_mpi_post_rma_rput(scorep_mpi_frame *f, int ret, int count, MPI_Datat
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w, target, put(f, w, count, type, target), false, request);
+        rma_request(f, w, target, put(f, w, count, type, target, 0), false, request);
 }
 
 void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -455,7 +480,7 @@ void scorep_mpi_post_rma_rget(scorep_mpi_frame *f, int ret, int count, MPI_Datat
 {
     scorep_mpi_win *w = target_win(ret, target, win);
     if (w)
-        rma_request(f, w, target, get(f, w, count, type, target), true, request);
+        rma_request(f, w, target, get(f, w, count, type, target, 0), true, request);
 }
 
 void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MPI_Datatype type,
@@ -465,7 +490,7 @@ void scorep_mpi_post_rma_raccumulate(scorep_mpi_frame *f, int ret, int count, MP
     if (w)
         rma_request(f, w, target,
                     atomic_op(f, w, target, SCOREP_RMA_ATOMIC_ACCUMULATE,
-                              scorep_mpi_type_bytes(count, type), 0),
+                              scorep_mpi_type_bytes(count, type), 0, 0),
                     false, request);
 }
 
@@ -478,7 +503,7 @@ void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count
         rma_request(f, w, target,
                     atomic_op(f, w, target, SCOREP_RMA_ATOMIC_FETCH_AND_ACCUMULATE,
                               scorep_mpi_type_bytes(count, type),
-                              scorep_mpi_type_bytes(result_count, result_type)),
+                              scorep_mpi_type_bytes(result_count, result_type), 0),
                     false, request);
 }
 
@@ -487,10 +512,8 @@ void scorep_mpi_post_rma_rget_accumulate(scorep_mpi_frame *f, int ret, int count
 void scorep_mpi_post_win_fence(scorep_mpi_frame *f, int ret, MPI_Win win)
 {
     scorep_mpi_win *w = scorep_mpi_win_get(win);
-    if (w && ret == MPI_SUCCESS) {
-        complete_ops(f, w, -1);
+    if (w && ret == MPI_SUCCESS)
         rreq_complete(f, w, -1, RREQ_STANDARD_CLOSE);
-    }
     scorep_event_rma_collective_end(f->l, SCOREP_COLL_BARRIER, SYNC_FULL,
                                     w ? w->id : SCOREP_INVALID_ID, SCOREP_NO_ROOT, 0, 0);
 }
@@ -530,7 +553,6 @@ void scorep_mpi_post_win_unlock(scorep_mpi_frame *f, int ret, int rank, MPI_Win 
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
     if (!w || rank == MPI_PROC_NULL)
         return;
-    complete_ops(f, w, rank);
     rreq_complete(f, w, rank, RREQ_FULL);
     scorep_event_rma_release_lock(f->l, w->id, (uint32_t)rank, unlock_id(w, rank));
 }
@@ -552,7 +574,6 @@ void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win)
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
     if (!w)
         return;
-    complete_ops(f, w, -1);
     rreq_complete(f, w, -1, RREQ_FULL);
     scorep_event_rma_release_lock(f->l, w->id, ALL_RANKS, unlock_id(w, -1));
 }
@@ -560,10 +581,8 @@ void scorep_mpi_post_win_unlock_all(scorep_mpi_frame *f, int ret, MPI_Win win)
 static void flush(scorep_mpi_frame *f, int ret, int rank, MPI_Win win, rreq_completion how)
 {
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
-    if (w && rank != MPI_PROC_NULL) {
-        complete_ops(f, w, rank);
+    if (w && rank != MPI_PROC_NULL)
         rreq_complete(f, w, rank, how);
-    }
 }
 
 /* flush: complete at the target; flush_local: locally only (an MPI_Rget: at the target too) */
@@ -610,7 +629,6 @@ void scorep_mpi_post_win_complete(scorep_mpi_frame *f, int ret, MPI_Win win)
     scorep_mpi_win *w = ret == MPI_SUCCESS ? scorep_mpi_win_get(win) : NULL;
     if (!w)
         return;
-    complete_ops(f, w, -1);
     rreq_complete(f, w, -1, RREQ_STANDARD_CLOSE);
     scorep_event_rma_group_sync(f->l, SYNC_FULL, w->id, w->start_group);
 }

@@ -36,8 +36,11 @@ typedef struct scorep_mpi_win {
     int rank;         /* this process in it */
     int allocated;    /* created with MPI_Win_allocate*: memory freed with it */
     pthread_mutex_t lock;
-    scorep_mpi_rma_pending *ops; /* blocking-completion operations since the last sync */
-    size_t nops, capops;
+    /* operations without a request, as Score-P's implicit requests: one entry (matching id)
+     * per target and completion kind (combined: MPI_Get) shared by the operations until a
+     * synchronisation closes it (always req_done, req NULL); few: one or two per target */
+    scorep_mpi_rma_rreq *impl;
+    size_t nimpl, capimpl;
     scorep_mpi_rma_pending *locks; /* target (-1: lock_all) -> lock id */
     size_t nlocks, caplocks;
     uint32_t post_group, start_group; /* defs group ids of the open PSCW epochs */
