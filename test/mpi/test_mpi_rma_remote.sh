@@ -9,8 +9,8 @@
 # the flush, nothing in the wait; C: MPI_Rget, both in its MPI_Wait (a get is complete at its
 # target once complete locally), nothing in the flush after; D: local completion in MPI_Wait,
 # nothing in MPI_Win_flush_local, the remote one in MPI_Win_unlock_all. E: operations
-# without a request, as Score-P's implicit requests (SCOREP_Mpi_Rma.c,
-# scorep_mpi_rma_request.c): the two MPI_Puts to the same target share one matching id (m5),
+# without a request, as Score-P's implicit requests (its MPI RMA
+# adapter and request tracking): the two MPI_Puts to the same target share one matching id (m5),
 # the MPI_Get another (m6: combined completion); MPI_Win_flush_local records m5's local
 # completion and m6's local and remote ones (m6 closed, m5 kept open); the MPI_Put after it
 # takes m5 again; MPI_Win_unlock_all records m5's remote completion only (its local one was

@@ -5,7 +5,7 @@
 # test/shmem/shmem_waits.c linked with `scorep-cc oshcc`, 2 PEs under oshrun, traced, read
 # with otf2-print. Per PE, in order, with the call each record is in: a shmem_test_lock that
 # fails is an RmaTryLock (PE 0: 5, PE 1 holding the lock), a successful one an
-# RmaRequestLock (Score-P's SCOREP_Shmem_Lock.c: RmaAcquireLock is shmem_set_lock's); shmem_int_wait_until and shmem_long_wait an RmaWaitChange right after
+# RmaRequestLock (as Score-P's lock wrappers: RmaAcquireLock is shmem_set_lock's); shmem_int_wait_until and shmem_long_wait an RmaWaitChange right after
 # their Enter; all on the symmetric heap's window, remote: all PEs, the lock's id (its
 # address) the same in every lock record of a PE, EXCLUSIVE. The profile is unchanged by
 # them (visits of the calls).
