@@ -33,38 +33,13 @@ expect_no_grep 'scorep-rt' r.err "no message of the runtime"
 expect_defs_clean exp "rma_remote"
 t=$(trace_file exp)
 
-# sequence LOCATION: the location's RMA records, each "NAME@CALL m<k>" (k: the operation's
+# sequence LOCATION: the location's RMA records (test/mpi/rma_sequence.py), each "NAME@CALL m<k>" (k: the operation's
 # order of issue, from its matching id) or for operations "NAME@CALL m<k> -> <remote>
 # <bytes>"
 sequence()
 {
-    awk -v loc="$1" '$2 == loc' "$t" | python3 -c '
-import re, sys
-stack, ops, out = [], {}, []
-for line in sys.stdin:
-    name = line.split()[0]
-    m = re.search(r"Region: \"([^\"]*)\"", line)
-    if name == "ENTER":
-        stack.append(m.group(1))
-        continue
-    if name == "LEAVE":
-        stack.pop()
-        continue
-    if not name.startswith("RMA_") or name.startswith("RMA_WIN") or name.startswith("RMA_COLL"):
-        continue
-    if "Matching: " not in line:
-        out.append("%s@%s" % (name, stack[-1]))
-        continue
-    mid = re.search(r"Matching: (\d+)", line).group(1)
-    if name in ("RMA_PUT", "RMA_GET"):
-        if mid not in ops:
-            ops[mid] = "m%d" % (len(ops) + 1)
-        f = dict(re.findall(r"(Remote|Bytes): (\d+)", line))
-        out.append("%s@%s %s -> %s %s" % (name, stack[-1], ops[mid], f["Remote"], f["Bytes"]))
-    else:
-        out.append("%s@%s %s" % (name, stack[-1], ops.get(mid, "unknown")))
-print(";".join(out))
-'
+    awk -v loc="$1" '$2 == loc' "$t" >seq_in.$1 || fail "awk $t"
+    python3 "$top_srcdir/test/mpi/rma_sequence.py" <seq_in.$1 || fail "rma_sequence.py"
 }
 
 for r in 0 1; do
