@@ -17,30 +17,9 @@
 # recorded), the target's operation without request first, then D's. Score-P's adapters never
 # record RmaOpTest, nor RmaOpCompleteBlocking for MPI: neither does scorep-rt.
 . "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/mpi/rma_lib.sh"
 
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: the MPI adapter was not built"; exit 77; }
-command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1 ||
-    { echo "SKIP: no mpirun or mpicc"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-mpicc -O1 -Wall -Wextra -Werror -o rma_remote "$top_srcdir/test/mpi/rma_remote.c" ||
-    fail "build: rma_remote"
-
-run_app r env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$work/exp" \
-    SCOREP_RUN_LIBDIR="$top_builddir/.libs" TEST_TIMEOUT=120 \
-    mpirun -np 2 "$top_builddir/scorep-run" ./rma_remote
-expect_eq "$status $(cat r.out)" "0 rma_remote: 2 ranks ok" "2 ranks: exit status and output"
-expect_no_grep 'scorep-rt' r.err "no message of the runtime"
-expect_defs_clean exp "rma_remote"
-t=$(trace_file exp)
-
-# sequence LOCATION: the location's RMA records (test/mpi/rma_sequence.py), each "NAME@CALL m<k>" (k: the operation's
-# order of issue, from its matching id) or for operations "NAME@CALL m<k> -> <remote>
-# <bytes>"
-sequence()
-{
-    awk -v loc="$1" '$2 == loc' "$t" >seq_in.$1 || fail "awk $t"
-    python3 "$top_srcdir/test/mpi/rma_sequence.py" <seq_in.$1 || fail "rma_sequence.py"
-}
+rma_run rma_remote
 
 for r in 0 1; do
     right=$(((r + 1) % 2))
