@@ -170,6 +170,7 @@ app_src() {
 }
 
 lulesh() {
+    if saved_programs lulesh; then :; else
     app_src LULESH "${LULESH_SRC:-}" lulesh.cc LULESH_SRC "a LULESH 2.0" || return 0
     for v in $variants; do
         echo "building LULESH ($v) ..." >&2
@@ -181,10 +182,15 @@ lulesh() {
         done
         step "LULESH link ($v)" $(compiler $v g++) -g -O3 -fopenmp $objs -o "$tmp/lulesh.$v"
     done
+    save_programs lulesh || return 0
+    fi
     rounds lulesh env OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive sh -c '"$0" -s 20 -i 30'
 }
 
 comd() {
+    if saved_programs comd; then
+        src=$BENCH_PROGRAMS/apps_comd_src
+    else
     app_src CoMD "${COMD_SRC:-}" src-mpi/CoMD.c COMD_SRC "a CoMD" mpi || return 0
     printf '#define CoMD_VARIANT "bench"\n#define CoMD_HOSTNAME "bench"\n#define CoMD_KERNEL_NAME "Linux"\n#define CoMD_KERNEL_RELEASE ""\n#define CoMD_PROCESSOR ""\n#define CoMD_COMPILER "mpicc"\n#define CoMD_COMPILER_VERSION ""\n#define CoMD_CFLAGS ""\n#define CoMD_LDFLAGS ""\n' \
         >"$tmp/CoMD_info.h"
@@ -199,9 +205,41 @@ comd() {
         done
         step "CoMD link ($v)" $(compiler $v mpicc) -O3 -g $objs -lm -o "$tmp/comd.$v"
     done
+    if [ -n "${BENCH_SAVE_PROGRAMS:-}" ]; then
+        mkdir -p "$BENCH_SAVE_PROGRAMS/apps_comd_src"
+        cp -r "$src/pots" "$BENCH_SAVE_PROGRAMS/apps_comd_src/"
+    fi
+    save_programs comd || return 0
+    fi
     # 2 ranks, 20^3 unit cells (2 x 1 x 1 ranks), the potentials of the checkout
     rounds comd sh -c 'cd "$0" && mpirun -np 2 "$2" -i 2 -j 1 -k 1 -x 20 -y 20 -z 20 -d "$1/pots"' \
         "$tmp" "$src"
+}
+
+# saved_programs APP: with BENCH_PROGRAMS=DIR (built elsewhere by BENCH_SAVE_PROGRAMS, see
+# bench_lib.sh: test/device/pack.sh), APP's variants from DIR (apps_APP.VARIANT) into $tmp
+# and true; else false (build them here). Only LULESH and CoMD can travel so far.
+saved_programs() {
+    [ -n "${BENCH_PROGRAMS:-}" ] || return 1
+    for _v in $variants; do
+        [ -x "$BENCH_PROGRAMS/apps_$1.$_v" ] ||
+            die "no apps_$1.$_v in BENCH_PROGRAMS=$BENCH_PROGRAMS: build it with BENCH_SAVE_PROGRAMS first"
+        cp "$BENCH_PROGRAMS/apps_$1.$_v" "$tmp/$1.$_v"
+    done
+    [ ! -e "$BENCH_PROGRAMS/apps_notes" ] || cp "$BENCH_PROGRAMS/apps_notes" "$tmp/notes"
+}
+
+# save_programs APP: with BENCH_SAVE_PROGRAMS=DIR, APP's variants built here are copied there
+# (apps_APP.VARIANT, with the plugins' build notes) and false: the caller runs nothing
+save_programs() {
+    [ -n "${BENCH_SAVE_PROGRAMS:-}" ] || return 0
+    mkdir -p "$BENCH_SAVE_PROGRAMS"
+    for _v in $variants; do
+        cp "$tmp/$1.$_v" "$BENCH_SAVE_PROGRAMS/apps_$1.$_v"
+    done
+    cp "$tmp/notes" "$BENCH_SAVE_PROGRAMS/apps_notes"
+    echo "$1 saved in $BENCH_SAVE_PROGRAMS (BENCH_PROGRAMS=$BENCH_SAVE_PROGRAMS runs it)" >&2
+    return 1
 }
 
 # driver VARIANT COMPILER: a one-word compiler command for the applications' own Makefiles
@@ -272,8 +310,11 @@ echo "apps (#31), $(uptime | sed 's/.*load/load/'), $runs runs per row (median):
 : >"$tmp/notes"
 lulesh
 comd
-hpccg
-minife
-xsbench
+# BENCH_PROGRAMS / BENCH_SAVE_PROGRAMS: only LULESH and CoMD travel (saved_programs)
+if [ -z "${BENCH_PROGRAMS:-}${BENCH_SAVE_PROGRAMS:-}" ]; then
+    hpccg
+    minife
+    xsbench
+fi
 echo "build notes of the plugins (what they left out, per file and variant):"
 sed 's/^/  /' "$tmp/notes"

@@ -22,7 +22,14 @@ regions=${BENCH_REGIONS:-100000}
 ntasks=${BENCH_TASKS:-200000}
 rt=$builddir/.libs/libscorep-rt.so
 
-if ! command -v clang >/dev/null 2>&1 || ! nm -D "$rt" 2>/dev/null | grep -q ' T ompt_start_tool$'; then
+# BENCH_PROGRAMS / BENCH_SAVE_PROGRAMS (bench_lib.sh: bench_programs) with BENCH_OMP_ONLY=gcc:
+# the gcc part's programs built here, run on a machine without clang or libomp's headers
+# (test/device/pack.sh); the libraries they load must be on LD_LIBRARY_PATH there
+if [ -n "${BENCH_PROGRAMS:-}${BENCH_SAVE_PROGRAMS:-}" ] && [ "${BENCH_OMP_ONLY:-}" != gcc ]; then
+    die "BENCH_PROGRAMS and BENCH_SAVE_PROGRAMS need BENCH_OMP_ONLY=gcc"
+fi
+if [ -z "${BENCH_PROGRAMS:-}" ] && { ! command -v clang >/dev/null 2>&1 ||
+    ! nm -D "$rt" 2>/dev/null | grep -q ' T ompt_start_tool$'; }; then
     echo "run_omp_bench.sh: skipped (needs clang and a runtime built with its OMPT tool)" >&2
     exit 0
 fi
@@ -88,17 +95,21 @@ fi
 # tool) and with scorep-rt's tool; Score-P 4.0 (OPARI2 on libgomp) when SCOREP4_BIN names its
 # bin directory. Environment: BENCH_FIB (default 30).
 fib=${BENCH_FIB:-30}
-libomp_dir=$(sed -n 's/^#define SCOREP_LIBOMP_DIR "\(.*\)"$/\1/p' "$builddir/config.h")
-[ -n "$libomp_dir" ] || { echo "run_omp_bench.sh: gcc part skipped (no libomp found)" >&2; exit 0; }
 pat=$srcdir/bench/omp_patterns.c
-gcc -O2 -fopenmp -o "$tmp/pat_gomp" "$pat"
-gcc -O2 -fopenmp -o "$tmp/pat_omp" "$pat" -L"$libomp_dir" -Wl,-rpath,"$libomp_dir"
-clang -O2 -fopenmp -o "$tmp/pat_clang" "$pat"
-clang -O2 -shared -fPIC -o "$tmp/empty_tool.so" "$srcdir/bench/ompt_empty_tool.c"
-"$builddir/scorep-cc" --nocompiler gcc -O2 -fopenmp -o "$tmp/pat_rt_gomp" "$pat" >/dev/null
-"$builddir/scorep-cc" --nocompiler --openmp-runtime=libomp gcc -O2 -fopenmp -o "$tmp/pat_rt_omp" \
-    "$pat" >/dev/null
-"$builddir/scorep-cc" --nocompiler clang -O2 -fopenmp -o "$tmp/pat_rt_clang" "$pat" >/dev/null
+build_gcc_programs() {
+    libomp_dir=$(sed -n 's/^#define SCOREP_LIBOMP_DIR "\(.*\)"$/\1/p' "$builddir/config.h")
+    [ -n "$libomp_dir" ] || { echo "run_omp_bench.sh: gcc part skipped (no libomp found)" >&2; exit 0; }
+    gcc -O2 -fopenmp -o "$tmp/pat_gomp" "$pat"
+    gcc -O2 -fopenmp -o "$tmp/pat_omp" "$pat" -L"$libomp_dir" -Wl,-rpath,"$libomp_dir"
+    clang -O2 -fopenmp -o "$tmp/pat_clang" "$pat"
+    clang -O2 -shared -fPIC -o "$tmp/empty_tool.so" "$srcdir/bench/ompt_empty_tool.c"
+    "$builddir/scorep-cc" --nocompiler gcc -O2 -fopenmp -o "$tmp/pat_rt_gomp" "$pat" >/dev/null
+    "$builddir/scorep-cc" --nocompiler --openmp-runtime=libomp gcc -O2 -fopenmp -o "$tmp/pat_rt_omp" \
+        "$pat" >/dev/null
+    "$builddir/scorep-cc" --nocompiler clang -O2 -fopenmp -o "$tmp/pat_rt_clang" "$pat" >/dev/null
+}
+bench_programs "pat_gomp pat_omp pat_clang empty_tool.so pat_rt_gomp pat_rt_omp pat_rt_clang" omp_ \
+    build_gcc_programs
 if [ -n "${SCOREP4_BIN:-}" ] && [ -x "$SCOREP4_BIN/scorep" ]; then
     (cd "$tmp" && "$SCOREP4_BIN/scorep" --nocompiler gcc -O2 -fopenmp -no-pie -o pat_scorep4 "$pat") \
         >/dev/null 2>&1 || SCOREP4_BIN=

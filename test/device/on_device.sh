@@ -24,15 +24,37 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
     nproc
 } >"$out/fig/machine.txt" 2>&1
 cat "$out/fig/machine.txt"
-# Open MPI of the build machine for the mpi part (pack.sh), where this machine has none
+# ON_DEVICE_PARTS: which of gpu (gpu_check.sh's parts), cuda_program, bench (run_bench.sh),
+# mpi_bench, apps (LULESH and CoMD of run_apps_bench.sh), omp (run_omp_bench.sh's gcc part)
+parts=${ON_DEVICE_PARTS:-gpu cuda_program bench mpi_bench apps omp}
+[ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] || parts=$(echo "$parts" | sed 's/bench mpi_bench apps omp//')
+want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# Open MPI of the build machine for the mpi parts (pack.sh), where this machine has none. Its
+# libraries in mpilib go first only if its mpirun starts with them: a machine whose image
+# has Open MPI's libraries of another build (PMIx 5: "undefined symbol: PMIx_Info_create"
+# with ours) runs our mpirun on its own
+mpilibs=
 if [ -f "$dir/openmpi.tar.gz" ] && [ ! -e /usr/bin/orterun ] && [ "$(id -u)" = 0 ]; then
-    tar xzf "$dir/openmpi.tar.gz" -C / && export GPU_CHECK_MPI_LIBS="$dir/mpilib" \
-        GPU_CHECK_MPI_PROGRAMS="$dir/build" GPU_CHECK_MPIRUN=/usr/bin/orterun
+    tar xzf "$dir/openmpi.tar.gz" -C /
 fi
+if [ -x /usr/bin/orterun ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    if LD_LIBRARY_PATH="$dir/mpilib:$LD_LIBRARY_PATH" timeout 30 /usr/bin/orterun -np 1 true >/dev/null 2>&1; then
+        mpilibs=$dir/mpilib
+    elif ! timeout 30 /usr/bin/orterun -np 1 true >"$out/orterun.log" 2>&1; then
+        echo "on_device.sh: orterun -np 1 true fails with and without $dir/mpilib:"
+        cat "$out/orterun.log"
+    fi
+    echo "Open MPI: /usr/bin/orterun, libraries ${mpilibs:-of this machine first}" | tee -a "$out/fig/machine.txt"
+    export GPU_CHECK_MPI_LIBS="$mpilibs" GPU_CHECK_MPI_PROGRAMS="$dir/build" GPU_CHECK_MPIRUN=/usr/bin/orterun
+fi
+mpi_path=${mpilibs:+$mpilibs:}
 # one part at a time, so that a failure in one leaves the others' figures
 export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
-rc=0
+rc=0 rc2=0
+want gpu || GPU_CHECK_PARTS=none
 for part in ${GPU_CHECK_PARTS:-multistream loop refs threads mpi overhead torch}; do
+    [ "$part" != none ] || break
     echo "== gpu_check.sh $part ($(date -u +%T))"
     prc=0
     case $part in multistream) t=120 ;; loop) t=200 ;; *) t=240 ;; esac
@@ -42,31 +64,53 @@ for part in ${GPU_CHECK_PARTS:-multistream loop refs threads mpi overhead torch}
     [ "$prc" = 0 ] || rc=$prc
 done
 rm -rf "$out/bin"
-echo "== test_cuda_program.sh"
-rc2=0
-timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/fig/test_cuda_program.log" 2>&1 || rc2=$?
-echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/fig/test_cuda_program.log"
-tail -n 15 "$out/fig/test_cuda_program.log"
+if want cuda_program; then
+    echo "== test_cuda_program.sh"
+    timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/fig/test_cuda_program.log" 2>&1 || rc2=$?
+    echo "test_cuda_program.sh: exit status $rc2" | tee -a "$out/fig/test_cuda_program.log"
+    tail -n 15 "$out/fig/test_cuda_program.log"
+fi
+grep -m 1 'model name' /proc/cpuinfo >>"$out/fig/machine.txt"
 # the CPU benchmark of make bench (bench/run_bench.sh) with the programs pack.sh built, on
 # this machine's CPU (ON_DEVICE_CPU_BENCH=0 skips it)
-if [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] && [ -d "$dir/bench" ]; then
+if want bench && [ -d "$dir/bench" ]; then
     echo "== run_bench.sh ($(date -u +%T))"
     rc3=0
     BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
         timeout 300 sh "$top/bench/run_bench.sh" >"$out/fig/run_bench.txt" 2>&1 || rc3=$?
     echo "run_bench.sh: exit status $rc3 ($(date -u +%T))" | tee -a "$out/fig/run_bench.txt"
     sed -n '/^scorep-rt overhead/,$p' "$out/fig/run_bench.txt"
-    grep -m 1 'model name' /proc/cpuinfo >>"$out/fig/machine.txt"
 fi
 # and its MPI part (bench/run_mpi_bench.sh), with the Open MPI unpacked above
-if [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
+if want mpi_bench && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
     echo "== run_mpi_bench.sh ($(date -u +%T))"
     rc4=0
-    LD_LIBRARY_PATH="$dir/mpilib:$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
+    LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
         abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
         timeout 300 sh "$top/bench/run_mpi_bench.sh" >"$out/fig/run_mpi_bench.txt" 2>&1 || rc4=$?
     echo "run_mpi_bench.sh: exit status $rc4 ($(date -u +%T))" | tee -a "$out/fig/run_mpi_bench.txt"
     tail -n 40 "$out/fig/run_mpi_bench.txt"
+fi
+# real applications (#31: LULESH 2.0 and CoMD as pack.sh built them, when it had their
+# sources) and the OpenMP runtimes for gcc programs (fib with tasks)
+if want apps && [ -x "$dir/bench/apps_lulesh.plain" ]; then
+    echo "== run_apps_bench.sh ($(date -u +%T))"
+    rc5=0
+    PATH="/usr/bin:$PATH" LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" \
+        BENCH_RUNS=${APPS_RUNS:-3} APPS_VARIANTS="${APPS_VARIANTS:-$(cat "$dir/bench/apps_variants")}" \
+        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
+        timeout 300 sh "$top/bench/run_apps_bench.sh" >"$out/fig/run_apps_bench.txt" 2>&1 || rc5=$?
+    echo "run_apps_bench.sh: exit status $rc5 ($(date -u +%T))" | tee -a "$out/fig/run_apps_bench.txt"
+    tail -n 30 "$out/fig/run_apps_bench.txt"
+fi
+if want omp && [ -x "$dir/bench/omp_pat_gomp" ]; then
+    echo "== run_omp_bench.sh, gcc part ($(date -u +%T))"
+    rc6=0
+    BENCH_OMP_ONLY=gcc BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
+        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
+        timeout 200 sh "$top/bench/run_omp_bench.sh" >"$out/fig/run_omp_bench.txt" 2>&1 || rc6=$?
+    echo "run_omp_bench.sh: exit status $rc6 ($(date -u +%T))" | tee -a "$out/fig/run_omp_bench.txt"
+    tail -n 30 "$out/fig/run_omp_bench.txt"
 fi
 (cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
 [ "$rc" = 0 ] && [ "$rc2" = 0 ]

@@ -34,7 +34,8 @@ LD_LIBRARY_PATH="$d/../mpilib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/sco
 EOS
 chmod +x "$dir/build/scorep-cube-dump"
 (cd "$b/.libs" && cp -a libscorep-rt.so* libscorep-rt-cuda.so* libscorep-rt-nvtx.so* libscorep-rt-mpi.so* \
-    libscorep-rt-memory.so* libscorep-rt-io-posix.so* libscorep-rt-io-isoc.so* "$dir/build/.libs/")
+    libscorep-rt-memory.so* libscorep-rt-io-posix.so* libscorep-rt-io-isoc.so* libscorep-rt-gomp.so* \
+    "$dir/build/.libs/")
 rm -f "$dir"/build/.libs/*T
 cp "$(command -v otf2-print)" "$dir/bin/"
 # the libraries of our libraries and programs, except the C and C++ runtimes (the GPU
@@ -79,4 +80,23 @@ BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh 
 if command -v mpicc >/dev/null && [ -e "$b/.libs/libscorep-rt-mpi.so" ]; then
     BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_mpi_bench.sh"
 fi
+# real applications (#31) when LULESH_SRC / COMD_SRC name checkouts (bench/run_apps_bench.sh;
+# APPS_VARIANTS, default "plain default functions"), and run_omp_bench.sh's gcc part (fib)
+apps_variants=${APPS_VARIANTS:-plain default functions}
+echo "$apps_variants" >"$dir/bench/apps_variants"
+if [ -n "${LULESH_SRC:-}${COMD_SRC:-}" ]; then
+    APPS_VARIANTS=$apps_variants BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" \
+        sh "$top/bench/run_apps_bench.sh"
+fi
+if command -v clang >/dev/null; then
+    BENCH_OMP_ONLY=gcc BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" \
+        sh "$top/bench/run_omp_bench.sh"
+fi
+# what the benchmark programs load beyond the libraries above (libgomp, libomp, libstdc++'s
+# neighbours), into lib
+for f in "$dir"/bench/*; do
+    [ -x "$f" ] && [ -f "$f" ] && deps "$f"
+done | sort -u | while read -r n f; do
+    [ -e "$dir/lib/$n" ] || [ -e "$dir/mpilib/$n" ] || cp -L "$f" "$dir/lib/$n"
+done
 du -sh "$dir"
