@@ -8,7 +8,8 @@
 # the profile (exact visits per thread) and in the trace (calling contexts: the master's
 # from main, the workers' from their parallel region, as Score-P's unwinding stops at the
 # fork), on libgomp (GOMP_* wrappers) and on LLVM's libomp (OMPT, also clang's code); and
-# a loop, single, task, taskwait and locks (unwind_omp_tasks.c) on both runtimes.
+# a loop, single, task, taskwait and locks (unwind_omp_tasks.c) on both runtimes. Nested
+# parallel regions: test_unwind_omp_nested.sh.
 . "$top_srcdir/test/integration/lib.sh"
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
