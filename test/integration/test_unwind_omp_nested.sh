@@ -11,6 +11,8 @@
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
 python3=$(python3_with_otf2)
+# CubeLib's cube_dump (not packaged: /work/ref's build, or CUBELIB_DUMP) reads the profiles too
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
 
 part "nested parallel regions (OMP_MAX_ACTIVE_LEVELS=2; both runtimes, gcc's and clang's code)"
 # test/programs/unwind_omp_nested.c: main -> compute -> parallel of 2 { outer -> parallel of 2
@@ -125,6 +127,17 @@ for cfg in gcc:libgomp gcc:libomp clang:libomp; do
             "$n: each location's call paths and visits"
         expect_eq "$(profile_paths $n | grep -E -c -i 'omp_fn|gomp|kmp|scorep|omp_outlined' || :)" \
             0 "$n: no frame of the OpenMP runtime, the outlined bodies or the runtime"
+        if [ -n "$CUBELIB_DUMP" ]; then
+            # over all locations; its call tree names a region by its first word
+            # (cubelib_visits): the expected tables with each name cut the same way
+            expect_eq "$(cubelib_visits "$CUBELIB_DUMP" $n/profile.cubex | sed 's/^[^ ]* //' |
+                LC_ALL=C sort | paste -s -d';')" \
+                "$(nest_expect $fn "$frame" | sed 's/ [^/;=]*//g' | tr ';' '\n' | LC_ALL=C sort |
+                    paste -s -d';')" "$n: CubeLib's cube_dump reads the same visits"
+        else
+            skip_part_here "CubeLib's reading" \
+                "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+        fi
         if [ -n "$python3" ]; then
             expect_eq "$(nest_trace $n)" "$(nest_trace_expect $fn "$frame")" \
                 "$n: each location's calling contexts and unwind distances"
