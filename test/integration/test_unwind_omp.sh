@@ -8,7 +8,8 @@
 # the profile (exact visits per thread) and in the trace (calling contexts: the master's
 # from main, the workers' from their parallel region, as Score-P's unwinding stops at the
 # fork), on libgomp (GOMP_* wrappers) and on LLVM's libomp (OMPT, also clang's code); and
-# a loop, single, task, taskwait and locks (unwind_omp_tasks.c) on both runtimes.
+# a loop, single, task, taskwait and locks (unwind_omp_tasks.c) on both runtimes. Nested
+# parallel regions: test_unwind_omp_nested.sh.
 . "$top_srcdir/test/integration/lib.sh"
 command -v gcc >/dev/null 2>&1 || { echo "SKIP: no gcc"; exit 77; }
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
@@ -167,6 +168,7 @@ for rt in libgomp libomp; do
     fi
     rc=0
     SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS= SCOREP_EXPERIMENT_DIRECTORY=t_$rt \
+        SCOREP_ENABLE_TRACING=true \
         timeout 60 "$top_builddir/scorep-run" --openmp-runtime=$rt ./uw_tasks >t_$rt.out \
         2>t_$rt.err || rc=$?
     expect_eq "$rc" 0 "tasks on $rt: the program runs"
@@ -178,6 +180,20 @@ for rt in libgomp libomp; do
             split($4, kv, "="); v[p] += kv[2] }
         END { for (k in v) print k "=" v[k] }' | LC_ALL=C sort)" "$(cat tasks.exp)" \
         "tasks on $rt: the call paths and their visits over both threads"
+    # the trace: the task's contexts are where it runs, as Score-P's (its unwinding state is
+    # the thread's, not the task's): below the construct of the thread that ran it (the
+    # creator's taskwait, or a barrier: the runtime's choice), not below its creation
+    # (create task); its leaf and lock calls below it. (The master's contexts start at main,
+    # a worker's at its parallel region.)
+    if [ -n "$python3" ]; then
+        expect_eq "$(trace_paths t_$rt | sed 's/ @unwind_omp_tasks\.c:[0-9]*//g' |
+            grep '!\$omp task[/=]' | sed -E 's#^main/compute/##; s#^!\$omp parallel/(loop/!\$omp single/!\$omp single sblock/!\$omp taskwait|loop/!\$omp (implicit )?barrier|!\$omp (implicit )?barrier)/#RUNS-IN/#')" \
+            "$(printf '%s\n' 'RUNS-IN/!$omp task/leaf/omp_set_lock=1' \
+                'RUNS-IN/!$omp task/leaf/omp_unset_lock=1' 'RUNS-IN/!$omp task=1')" \
+            "tasks on $rt: the task's calling contexts below the construct it ran in"
+    else
+        skip_part_here "the trace's task contexts" "python3 with the otf2 module (python3-otf2)"
+    fi
 done
 
 done_ok
