@@ -19,6 +19,9 @@
 #   mpi   2 ranks, each an MPI_File_iwrite_at waited for and one whose request it frees
 #         while active (MPI_Request_free): one cancel per rank on its MPI-IO handle, with the
 #         freed write's matching id, none for the waited one; the file holds the waited writes
+#   memory  32 threads each writing more than an OTF2 chunk (1 MiB) of trace: the peak RSS of
+#         a run that recorded one non-blocking request exceeds that of the same run without by
+#         less than 4 MiB (the trace writer holds one location's writer at a time)
 #   split  2 ranks, the MPI-IO split collectives: each of write_at_all, read_at_all,
 #         write_all, read_all, write_ordered, read_ordered as a _begin/_end pair (Begin with
 #         NON_BLOCKING|COLLECTIVE and Issued in the _begin, Complete with 8 bytes in the
@@ -142,6 +145,36 @@ expect_eq "$(trace_check_nesting threads/exp)" 0 "threads: nesting"
 expect_eq "$(trace_check_order threads/exp)" 0 "threads: timestamp order"
 expect_grep "location 1: 1 non-blocking I/O operations issued and never completed: IoOperationCancelled" \
     threads/app.err "threads: the verbose line"
+
+part memory
+# The trace writer's peak memory does not grow with the locations when non-blocking I/O was
+# recorded (docs/io.md): 32 threads each write about 1.2 MiB of trace (io_nb_hold.c, 20000
+# writes each); peak RSS (the process, from wait4) of a run that issued one aio_read never
+# completed ("nb") minus that of the same run without ("none"). Before session 24 every
+# location's OTF2 writer stayed open, with a chunk of 1 MiB, until all were read: 37 MiB more
+# here (64 threads 75 MiB, 128 threads 150 MiB); now one writer is open at a time (0.1 MiB).
+gcc -O2 -pthread -o io_nb_hold "$PROGRAMS/io_nb_hold.c" 2>build.err || fail "gcc io_nb_hold.c: $(cat build.err)"
+for mode in none nb; do
+    mkdir "hold_$mode"
+    (cd "hold_$mode" && run_app app env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
+        SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=200M SCOREP_EXPERIMENT_DIRECTORY=exp \
+        python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(rc)' "$top_builddir/scorep-run" --io=posix "$work/io_nb_hold" 32 20000 "$mode" && echo "$status" >status)
+    expect_eq "$(cat "hold_$mode/status") $(cat "hold_$mode/app.out")" "0 io_nb_hold: 32 threads, 20000 writes each" \
+        "memory $mode: exit status and output"
+    expect_no_grep 'scorep-rt' "hold_$mode/app.err" "memory $mode: no message of the runtime (the buffers held it all)"
+done
+# the premise: each thread's trace is larger than a chunk (its own .evt file, per location)
+expect_eq "$(find hold_nb/exp/traces -name '*.evt' -size +1024k | wc -l)" 32 \
+    "memory: 32 locations with more than 1 MiB of trace each"
+expect_eq "$(trace_other hold_nb/exp | awk '$1 == "IO_OPERATION_CANCELLED" { print $2 }' | tr '\n' ' ')" "0 " \
+    "memory nb: the aio_read never completed cancelled on location 0"
+none_kib=$(tail -1 hold_none/app.err)
+nb_kib=$(tail -1 hold_nb/app.err)
+expect_ge 4096 "$((nb_kib - none_kib))" \
+    "memory: 4 MiB at least as large as the peak RSS with non-blocking I/O ($nb_kib KiB) minus without ($none_kib KiB), KiB"
 
 part mpi
 if ! command -v mpirun >/dev/null 2>&1 || ! command -v mpicc >/dev/null 2>&1; then
