@@ -2204,7 +2204,8 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
             free(pre);
             pre = NULL;
         }
-        for (scorep_location *l = scorep_location_first(); pre && l && i < n_loc; l = l->next, i++) {
+        for (scorep_location *l = scorep_location_first(); pre && l && i < n_loc;
+             l = l->next, i++) {
             states[i] = &pre[i];
             nb_scan_location(l, i);
         }

@@ -63,14 +63,17 @@ static int split(int rank, int size)
     MPI_Status st;
     char out[8], in[8];
     int n;
-    check(MPI_File_open(MPI_COMM_WORLD, "split.dat", MPI_MODE_CREATE | MPI_MODE_RDWR,
-                        MPI_INFO_NULL, &fh) == MPI_SUCCESS, "MPI_File_open split.dat");
+    check(MPI_File_open(MPI_COMM_WORLD, "split.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                        &fh) == MPI_SUCCESS,
+          "MPI_File_open split.dat");
     check(MPI_File_open(MPI_COMM_WORLD, "split2.dat", MPI_MODE_CREATE | MPI_MODE_RDWR,
-                        MPI_INFO_NULL, &fh2) == MPI_SUCCESS, "MPI_File_open split2.dat");
+                        MPI_INFO_NULL, &fh2) == MPI_SUCCESS,
+          "MPI_File_open split2.dat");
     /* explicit offsets: block 0 */
     MPI_Offset at = (MPI_Offset)rank * 8;
     memset(out, 'a' + rank, sizeof out);
-    check(MPI_File_write_at_all_begin(fh, at, out, 8, MPI_BYTE) == MPI_SUCCESS, "write_at_all_begin");
+    check(MPI_File_write_at_all_begin(fh, at, out, 8, MPI_BYTE) == MPI_SUCCESS,
+          "write_at_all_begin");
     check(MPI_File_write_at_all_end(fh, out, &st) == MPI_SUCCESS, "write_at_all_end");
     memset(in, 0, sizeof in);
     check(MPI_File_read_at_all_begin(fh, at, in, 8, MPI_BYTE) == MPI_SUCCESS, "read_at_all_begin");
@@ -106,7 +109,8 @@ static int split(int rank, int size)
      * closing a file with a split collective active, neither is closed */
     memset(out, 'x', sizeof out);
     check(MPI_File_write_at_all_begin(fh, (MPI_Offset)(3 * size + rank) * 8, out, 8, MPI_BYTE) ==
-              MPI_SUCCESS, "the unended write_at_all_begin");
+              MPI_SUCCESS,
+          "the unended write_at_all_begin");
     check(MPI_File_read_all_begin(fh2, in, 8, MPI_BYTE) == MPI_SUCCESS,
           "the unended read_all_begin");
     printf("split rank %d size %d\n", rank, size);
