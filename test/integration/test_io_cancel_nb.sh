@@ -22,6 +22,8 @@
 #   memory  32 threads each writing more than an OTF2 chunk (1 MiB) of trace: the peak RSS of
 #         a run that recorded one non-blocking request exceeds that of the same run without by
 #         less than 4 MiB (the trace writer holds one location's writer at a time)
+#   spill  8 threads in 4 MiB of trace memory (flush mode): a request issued by a worker
+#         whose Begin went to its spill file is cancelled on its location, nothing else
 #   split  2 ranks, the MPI-IO split collectives: each of write_at_all, read_at_all,
 #         write_all, read_all, write_ordered, read_ordered as a _begin/_end pair (Begin with
 #         NON_BLOCKING|COLLECTIVE and Issued in the _begin, Complete with 8 bytes in the
@@ -175,6 +177,32 @@ none_kib=$(tail -1 hold_none/app.err)
 nb_kib=$(tail -1 hold_nb/app.err)
 expect_ge 4096 "$((nb_kib - none_kib))" \
     "memory: 4 MiB at least as large as the peak RSS with non-blocking I/O ($nb_kib KiB) minus without ($none_kib KiB), KiB"
+
+part spill
+# the pre-pass reads a spill file too: 8 threads of 20000 writes in SCOREP_TOTAL_MEMORY=4M
+# (flush mode writes the full buffers to spill files); the first worker issues the request
+# before its writes, so its Begin is in its location's spill file. One cancel, on that
+# location, with the Begin's matching id; every other operation completed.
+mkdir spill
+(cd spill && run_app app env SCOREP_RUN_LIBDIR="$top_builddir/.libs" SCOREP_ENABLE_TRACING=true \
+    SCOREP_ENABLE_PROFILING=false SCOREP_VERBOSE=true SCOREP_TOTAL_MEMORY=4M SCOREP_EXPERIMENT_DIRECTORY=exp \
+    "$top_builddir/scorep-run" --io=posix "$work/io_nb_hold" 8 20000 thread && echo "$status" >status)
+expect_eq "$(cat spill/status) $(cat spill/app.out)" "0 io_nb_hold: 8 threads, 20000 writes each" \
+    "spill: exit status and output"
+# "LOCATION MATCHING" of the non-blocking Begin and of the cancel
+nb_begin=$(trace_other spill/exp | awk '$1 == "IO_OPERATION_BEGIN" && /NON_BLOCKING/ {
+    id = $0; sub(/.*Matching Id: /, "", id); print $2, id }')
+expect_eq "$(trace_other spill/exp | awk '$1 == "IO_OPERATION_CANCELLED" {
+    id = $0; sub(/.*Matching Id: /, "", id); print $2, id }')" "$nb_begin" \
+    "spill: one cancel, the non-blocking Begin's (location and matching id: $nb_begin)"
+set -- $nb_begin
+expect_ge "$(sed -n "s/^.*trace buffer of rank 0 location $1: .* pages, \([0-9]*\) flushes$/\1/p" spill/app.err)" 1 \
+    "spill: the issuing location $1 flushed its buffer (its Begin went to the spill file)"
+expect_grep "location $1: 1 non-blocking I/O operations issued and never completed: IoOperationCancelled" \
+    spill/app.err "spill: the verbose line"
+set -- $(begins_vs_ends spill/exp)
+expect_eq "$1 $3" "$(($2 + 1)) 1" "spill: IoOperationBegin ($1) = Complete ($2) + Cancelled ($3), 1 cancel"
+expect_eq "$(trace_check_nesting spill/exp)" 0 "spill: nesting"
 
 part mpi
 if ! command -v mpirun >/dev/null 2>&1 || ! command -v mpicc >/dev/null 2>&1; then

@@ -3,7 +3,9 @@
  * part memory). io_nb_hold T N MODE: T threads (at most 512) each make N one-byte writes to
  * /dev/null (4 trace records each under scorep-run --io=posix: N = 20000 fills an OTF2 chunk
  * of 1 MiB); MODE "nb": main first issues an aio_read of a regular file (the program) that
- * it never completes (so the process has recorded non-blocking I/O), "none": it does not. */
+ * it never completes (so the process has recorded non-blocking I/O), "none": it does not,
+ * "thread": the first worker to start issues it before its writes (with a small
+ * SCOREP_TOTAL_MEMORY its Begin goes to the location's spill file). */
 #include <aio.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,10 +15,28 @@
 #include <unistd.h>
 
 static long n_writes;
+static int in_thread; /* MODE "thread": the first worker issues the request */
+static struct aiocb cb;
+static char buf[8];
+
+/* an aio_read of 8 bytes of path, never completed */
+static int issue(const char *path)
+{
+    cb.aio_fildes = open(path, O_RDONLY);
+    cb.aio_buf = buf;
+    cb.aio_nbytes = sizeof buf;
+    if (cb.aio_fildes < 0 || aio_read(&cb) != 0) {
+        perror("io_nb_hold: aio_read");
+        return -1;
+    }
+    return 0;
+}
 
 static void *worker(void *arg)
 {
     int fd = *(int *)arg;
+    if (__atomic_exchange_n(&in_thread, 0, __ATOMIC_ACQ_REL) && issue("/proc/self/exe") != 0)
+        return (void *)1;
     for (long i = 0; i < n_writes; i++)
         if (write(fd, "x", 1) != 1)
             return (void *)1;
@@ -35,17 +55,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "io_nb_hold: 1 to 512 threads, writes >= 0\n");
         return 2;
     }
-    static struct aiocb cb;
-    static char buf[8];
-    if (strcmp(argv[3], "nb") == 0) {
-        cb.aio_fildes = open(argv[0], O_RDONLY); /* the program itself: a regular file */
-        cb.aio_buf = buf;
-        cb.aio_nbytes = sizeof buf;
-        if (cb.aio_fildes < 0 || aio_read(&cb) != 0) {
-            perror("io_nb_hold: aio_read");
-            return 1;
-        }
-    }
+    if (strcmp(argv[3], "nb") == 0 && issue("/proc/self/exe") != 0)
+        return 1;
+    in_thread = strcmp(argv[3], "thread") == 0;
     int fd = open("/dev/null", O_WRONLY);
     if (fd < 0) {
         perror("io_nb_hold: /dev/null");
