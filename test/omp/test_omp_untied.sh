@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_omp_untied.sh: test/omp/untied.c (in a team of 2 threads, one untied task that yields
+# until LLVM's libomp resumes it on the other thread), built with scorep-cc clang, traced,
+# profiled and seen by the substrate plugin test/plugins/substrate_mpp.c. Whatever thread the
+# task ends on: per location its records form parts "switch to the task, Enter, Leave, then a
+# switch away or (once, on the location of the thread the program saw at the end) its
+# ThreadTaskComplete", so nothing of it stays open anywhere; the profile's visits of its
+# region per location are its parts there and no exclusive time is negative; the plugin
+# gets TASK_BEGIN where the first part ran and TASK_END, at the last Leave's time, where it
+# completed, no enter of the task's region, a switch per trace switch otherwise; otf2-print
+# and Scalasca's scout.omp and scout.hyb (where built) read the trace without a message.
+# Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
+# 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
+# are checked; which ran is printed.
+. "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/omp/lib_omp.sh"
+export SCOREP_TIMER=clock_gettime # one clock for all CPUs: parts compared across locations
+
+SCOUT_OMP=${SCOUT_OMP:-$(command -v scout.omp || true)}
+SCOUT_HYB=${SCOUT_HYB:-$(command -v scout.hyb || true)}
+[ -n "$SCOUT_OMP$SCOUT_HYB" ] || skip_part_here "Scalasca's scout.omp and scout.hyb on the traces" \
+    "Scalasca is not packaged for this system (set SCOUT_OMP, SCOUT_HYB to built ones)"
+
+mkdir plug
+cc -shared -fPIC -O1 -Wall -Wextra -Werror -I"$top_srcdir/include" -o plug/libscorep_substrate_mpp.so \
+    "$top_srcdir/test/plugins/substrate_mpp.c" -lpthread || fail "build of the test plugin"
+export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+scorep_cc clang -fopenmp -o untied "$OMP_SRC/untied.c"
+TASK="!\$omp task untied @untied.c:$(line untied TASK)"
+PAR="main/!\$omp parallel @untied.c:$(line untied PAR)"
+
+# parts EXPDIR LOC: the location's records of the untied task as letters: S a switch to it,
+# s a switch to another task, E its Enter, L its Leave, C its completion
+parts()
+{
+    trace_events "$1" | awk -v loc="$2" -v r="$TASK" '
+        $2 != loc { next }
+        $1 == "THREAD_TASK_SWITCH" || $1 == "THREAD_TASK_COMPLETE" {
+            g = $0; sub(/.*Generation Number: /, "", g); g += 0 }
+        $1 == "THREAD_TASK_SWITCH" { printf "%s", g ? "S" : "s" }
+        $1 == "THREAD_TASK_COMPLETE" { printf "C" }
+        ($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"" r "\"") { printf "%s", $1 == "ENTER" ? "E" : "L" }
+        END { print "" }'
+}
+
+# check X LABEL: the invariants of one run (program output X.out, experiment X.exp)
+check()
+{
+    x=$1.exp label=$2 f=$1.mpp.0
+    set -- $(sed -n 's/^first=\([01]\) last=\([01]\) yields=\([0-9]*\) moved=\([a-z]*\)$/\1 \2 \3 \4/p' $1.out)
+    expect_eq "$#" 4 "$label: the program printed its threads"
+    first=$1 last=$2 moved=$4
+    set -- "$x" "$label"
+    omp_consistent $x "$2"
+    expect_eq "$(events $x THREAD_TASK_CREATE)" 1 "$2: one task created"
+    # the team's thread n is location n (the master's is 0, one worker)
+    expect_eq "$(team_begins $x | awk '{ printf "%s %s;", $1, $3 }')" "0 1;1 1;" \
+        "$2: locations 0 and 1 each begin the team once"
+    total=0
+    for loc in 0 1; do
+        p=$(parts $x $loc)
+        if [ "$loc" = "$last" ]; then
+            expect_eq "$(echo "$p" | grep -Ec '^(SELs)*SELCs$')" 1 \
+                "$2: location $loc (the task's end): its parts, the last one completing it ($p)"
+        else
+            expect_eq "$(echo "$p" | grep -Ec '^(SELs)*$')" 1 \
+                "$2: location $loc: whole parts only, none completes it ($p)"
+        fi
+        n=$(printf '%s' "$p" | tr -cd E | wc -c)
+        total=$((total + n))
+        expect_eq "$(visits $x "$PAR/$TASK" $loc)" "$n" \
+            "$2: location $loc: the profile's visits of the task are its $n parts there"
+    done
+    if [ "$moved" = yes ]; then
+        expect_ge "$(printf '%s' "$(parts $x $first)" | tr -cd E | wc -c)" 1 \
+            "$2: a part on location $first, where the body began"
+    fi
+    expect_ge "$total" 1 "$2: the task ran ($total parts)"
+    expect_eq "$(visits $x "$PAR/$TASK")" "$total" "$2: the task's visits, all locations"
+    # the plugin's view (Score-P's): begin where the first part ran, end where it completed
+    begin_loc=$(trace_events $x | awk -v r="$TASK" '$1 == "ENTER" && index($0, "Region: \"" r "\"") {
+        if (t == "" || $3 + 0 < t + 0) { t = $3; l = $2 } } END { print l }')
+    end_ts=$(trace_events $x | awk -v r="$TASK" -v loc=$last '$1 == "LEAVE" && $2 == loc &&
+        index($0, "Region: \"" r "\"") { t = $3 } END { print t }')
+    expect_eq "$(sed -n 's/^tasks //p' "$f")" "created 3 completed 3 live 0 errors 0 region_enters 0" \
+        "$2: plugin: the task and 2 implicit tasks created and completed, every event's task live, no enter of the task's region"
+    expect_eq "$(awk '$1 == "log" && ($2 == "TASK_BEGIN" || $2 == "TASK_END") { print $2, $4 }' "$f" | tr '\n' ';')" \
+        "TASK_BEGIN loc=$begin_loc;TASK_END loc=$last;" "$2: plugin: TASK_BEGIN on location $begin_loc, TASK_END on $last"
+    expect_eq "$(awk '$1 == "log" && $2 == "TASK_END" { print $3 }' "$f")" "$end_ts" \
+        "$2: plugin: TASK_END at the time of the task's last Leave"
+    for loc in 0 1; do
+        sw=$(events $x THREAD_TASK_SWITCH $loc)
+        [ "$loc" != "$begin_loc" ] || sw=$((sw - 1))
+        expect_eq "$(awk -v l=loc=$loc '$1 == "log" && $2 == "TASK_SWITCH" && $4 == l' "$f" | wc -l)" "$sw" \
+            "$2: plugin: location $loc's switches are the trace's (less the begin)"
+    done
+    for s in "$SCOUT_OMP" "$SCOUT_HYB"; do
+        [ -n "$s" ] || continue
+        "$s" "$x/traces.otf2" >"$x.${s##*/}" 2>&1 || fail "$2: ${s##*/} refuses the trace: $(tail -c 600 "$x.${s##*/}")"
+        # its output: the banner and the progress lines only
+        expect_eq "$(awk '!/^(SCOUT .*|Copyright .*|Analyzing experiment archive .*|[A-Z][a-z ]* \.\.\. done \([0-9.]+s\)\.|Max\. memory usage .*|Total processing time .*|)$/' \
+            "$x.${s##*/}")" "" "$2: ${s##*/} without messages"
+        mv "$x/scout.cubex" "$x.${s##*/}.report" # no profile of ours (check_profiles)
+    done
+}
+
+# run N [ARG]: run N of the probe (ARG: its bound of yields)
+run()
+{
+    run_app u$1 env SCOREP_EXPERIMENT_DIRECTORY=u$1.exp SCOREP_ENABLE_TRACING=true \
+        SCOREP_TOTAL_MEMORY=200M SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/u$1.mpp" \
+        ./untied ${2:-}
+    expect_eq "$status:$(cat u$1.err)" "0:" "run $1: exit status, nothing on stderr"
+    echo "run $1: $(cat u$1.out)"
+}
+
+moved=no
+for i in 1 2 3 4 5; do
+    run $i
+    check u$i "run $i"
+    if grep -q 'moved=yes' u$i.out; then
+        moved=yes
+        echo "path: the task moved in run $i"
+        break
+    fi
+    echo "path: the task did not move in run $i"
+done
+[ $moved = yes ] || echo "path: the task never moved in 5 runs (only the other path checked)"
+run 0 0
+expect_grep 'yields=0 moved=no' u0.out "run 0: no yield, the body runs in one part"
+check u0 "run 0 (no yield)"
+echo "path: the task did not move in run 0"
+done_ok
