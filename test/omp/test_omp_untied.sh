@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # test_omp_untied.sh: test/omp/untied.c (in a team of 2 threads, one untied task that yields
-# until LLVM's libomp resumes it on the other thread), built with scorep-cc clang, traced,
-# profiled and seen by the substrate plugin test/plugins/substrate_mpp.c. Whatever thread the
-# task ends on: per location its records form parts "switch to the task, Enter, Leave, then a
+# inside a user region until LLVM's libomp resumes it on the other thread), built with
+# scorep-cc --user clang, traced, profiled and seen by the substrate plugin
+# test/plugins/substrate_mpp.c. Whatever thread the task ends on: per location its records
+# form parts "switch to the task, Enter, (the user region's Enter and Leave,) Leave, then a
 # switch away or (once, on the location of the thread the program saw at the end) its
-# ThreadTaskComplete", so nothing of it stays open anywhere; the profile's visits of its
-# region per location are its parts there and no exclusive time is negative; the plugin
+# ThreadTaskComplete", so nothing of it stays open anywhere; the user region begins on the
+# location of the thread the body began on and ends on the one it ended on; the profile's
+# visits of the task's region and of the user region below it per location are its parts
+# there and no exclusive time is negative; the plugin
 # gets TASK_BEGIN where the first part ran and TASK_END, at the last Leave's time, where it
 # completed, no enter of the task's region, a switch per trace switch otherwise; otf2-print
 # and Scalasca's scout.omp and scout.hyb (where built) read the trace without a message.
@@ -27,12 +30,13 @@ cc -shared -fPIC -O1 -Wall -Wextra -Werror -I"$top_srcdir/include" -o plug/libsc
     "$top_srcdir/test/plugins/substrate_mpp.c" -lpthread || fail "build of the test plugin"
 export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-scorep_cc clang -fopenmp -o untied "$OMP_SRC/untied.c"
+scorep_cc --user clang -fopenmp -o untied "$OMP_SRC/untied.c"
 TASK="!\$omp task untied @untied.c:$(line untied TASK)"
 PAR="main/!\$omp parallel @untied.c:$(line untied PAR)"
 
 # parts EXPDIR LOC: the location's records of the untied task as letters: S a switch to it,
-# s a switch to another task, E its Enter, L its Leave, C its completion
+# s a switch to another task, E its Enter, L its Leave, C its completion, U and u the user
+# region's Enter and Leave
 parts()
 {
     trace_events "$1" | awk -v loc="$2" -v r="$TASK" '
@@ -42,6 +46,7 @@ parts()
         $1 == "THREAD_TASK_SWITCH" { printf "%s", g ? "S" : "s" }
         $1 == "THREAD_TASK_COMPLETE" { printf "C" }
         ($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"" r "\"") { printf "%s", $1 == "ENTER" ? "E" : "L" }
+        ($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"loop\"") { printf "%s", $1 == "ENTER" ? "U" : "u" }
         END { print "" }'
 }
 
@@ -61,18 +66,29 @@ check()
     total=0
     for loc in 0 1; do
         p=$(parts $x $loc)
+        q=$(echo "$p" | cut -c1-40) # for the messages: up to 10^6 parts
         if [ "$loc" = "$last" ]; then
-            expect_eq "$(echo "$p" | grep -Ec '^(SELs)*SELCs$')" 1 \
-                "$2: location $loc (the task's end): its parts, the last one completing it ($p)"
+            expect_eq "$(echo "$p" | grep -Ec '^(SE(Uu)?Ls)*SEUuLCs$')" 1 \
+                "$2: location $loc (the task's end): its parts, the last one completing it ($q...)"
         else
-            expect_eq "$(echo "$p" | grep -Ec '^(SELs)*$')" 1 \
-                "$2: location $loc: whole parts only, none completes it ($p)"
+            expect_eq "$(echo "$p" | grep -Ec '^(SE(Uu)?Ls)*$')" 1 \
+                "$2: location $loc: whole parts only, none completes it ($q...)"
         fi
         n=$(printf '%s' "$p" | tr -cd E | wc -c)
         total=$((total + n))
         expect_eq "$(visits $x "$PAR/$TASK" $loc)" "$n" \
             "$2: location $loc: the profile's visits of the task are its $n parts there"
+        n=$(printf '%s' "$p" | tr -cd U | wc -c)
+        expect_eq "$(visits $x "$PAR/$TASK/loop" $loc)" "$n" \
+            "$2: location $loc: the profile's visits of the user region are its $n parts there"
     done
+    # the user region, by time: its first Enter where the body began, its last Leave where
+    # the body ended
+    expect_eq "$(trace_events $x | awk '($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"loop\"") {
+            if ($1 == "ENTER" && (ft == "" || $3 + 0 < ft + 0)) { ft = $3; fl = $2 }
+            if ($1 == "LEAVE" && (lt == "" || $3 + 0 > lt + 0)) { lt = $3; ll = $2 } }
+            END { print fl, ll }')" "$first $last" \
+        "$2: the user region begins on location $first and ends on $last"
     if [ "$moved" = yes ]; then
         expect_ge "$(printf '%s' "$(parts $x $first)" | tr -cd E | wc -c)" 1 \
             "$2: a part on location $first, where the body began"
