@@ -20,6 +20,9 @@
 . "$top_srcdir/test/omp/lib_omp.sh"
 export SCOREP_TIMER=clock_gettime # one clock for all CPUs: parts compared across locations
 
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading of the profiles (cube_dump)" \
+    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
 SCOUT_OMP=${SCOUT_OMP:-$(command -v scout.omp || true)}
 SCOUT_HYB=${SCOUT_HYB:-$(command -v scout.hyb || true)}
 [ -n "$SCOUT_OMP$SCOUT_HYB" ] || skip_part_here "Scalasca's scout.omp and scout.hyb on the traces" \
@@ -112,6 +115,15 @@ check()
         expect_eq "$(awk -v l=loc=$loc '$1 == "log" && $2 == "TASK_SWITCH" && $4 == l' "$f" | wc -l)" "$sw" \
             "$2: plugin: location $loc's switches are the trace's (less the begin)"
     done
+    if [ -n "$CUBELIB_DUMP" ]; then
+        # CubeLib's visits per call path and location are ours; no negative exclusive time
+        run_to $x.cl.visits "$CUBELIB_DUMP" -m visits -s csv2 $x/profile.cubex
+        run_to $x.cl.time "$CUBELIB_DUMP" -m time -s csv2 $x/profile.cubex
+        expect_eq "$(awk -F, 'NR > 1 && $3 > 0 { print $1 + 0, $2 + 0, $3 + 0 }' $x.cl.visits | sort)" \
+            "$(profile_dump_raw $x -m visits | awk -F'\t' '{ split($4, kv, "="); if (kv[2] > 0) print $1, $3, kv[2] }' | sort)" \
+            "$2: CubeLib: the visits of every call path and location"
+        expect_eq "$(awk -F, 'NR > 1 && $3 < -1e-9' $x.cl.time)" "" "$2: CubeLib: no negative exclusive time"
+    fi
     for s in "$SCOUT_OMP" "$SCOUT_HYB"; do
         [ -n "$s" ] || continue
         "$s" "$x/traces.otf2" >"$x.${s##*/}" 2>&1 || fail "$2: ${s##*/} refuses the trace: $(tail -c 600 "$x.${s##*/}")"

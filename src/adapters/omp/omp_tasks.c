@@ -114,12 +114,13 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
 }
 
 /* Suspension of an untied task (at a task scheduling point; the runtime may resume it on
- * any thread of its team): its part on this thread ends. Its open regions, innermost first,
+ * any thread of its team): its part on this thread ends. Out of line, so that the callback's
+ * path for tied tasks stays as it was. Its open regions, innermost first,
  * are left at `raw` (the core's above its region and the adapter's, in the core's order)
  * and kept in the task, its profile part ends (the thread's call path resumes). Substrate
  * plugins get none of these leaves: for them the task is only switched away from (Score-P's
  * view); the caller records the switch to what runs next. */
-static void task_park(omp_thread *t, omp_task *task, uint64_t raw)
+__attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *task, uint64_t raw)
 {
     omp_frame *f = omp_frame_top(t);
     if (!f || f->kind != FRAME_TASK || f->task != task)
@@ -170,7 +171,8 @@ static void task_park(omp_thread *t, omp_task *task, uint64_t raw)
 /* Resumption of a parked untied task on this thread (the same one or another): a part
  * begins as the task began (task_start), with the switch to the task delivered to substrate
  * plugins as the switch it is, and its regions entered again, outermost first. */
-static void task_resume(omp_thread *t, omp_task *task, uint64_t raw)
+__attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task *task,
+                                                       uint64_t raw)
 {
     omp_frame *imp = omp_frame_implicit(t);
     omp_frame *f = omp_frame_push(t, FRAME_TASK);
