@@ -15,7 +15,8 @@
 # and Scalasca's scout.omp and scout.hyb (where built) read the trace without a message.
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
-# are checked; which ran is printed.
+# are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
+# children and taskwaits, 4 threads; see its part below).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 export SCOREP_TIMER=clock_gettime # one clock for all CPUs: parts compared across locations
@@ -36,6 +37,20 @@ export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 scorep_cc --user clang -fopenmp -o untied "$OMP_SRC/untied.c"
 TASK="!\$omp task untied @untied.c:$(line untied TASK)"
 PAR="main/!\$omp parallel @untied.c:$(line untied PAR)"
+
+# scouts EXPDIR LABEL: scout.omp and scout.hyb (those found) read the trace; their output is
+# the banner and the progress lines only
+scouts()
+{
+    for _s in "$SCOUT_OMP" "$SCOUT_HYB"; do
+        [ -n "$_s" ] || continue
+        "$_s" "$1/traces.otf2" >"$1.${_s##*/}" 2>&1 ||
+            fail "$2: ${_s##*/} refuses the trace: $(tail -c 600 "$1.${_s##*/}")"
+        expect_eq "$(awk '!/^(SCOUT .*|Copyright .*|Analyzing experiment archive .*|[A-Z][a-z ]* \.\.\. done \([0-9.]+s\)\.|Max\. memory usage .*|Total processing time .*|)$/' \
+            "$1.${_s##*/}")" "" "$2: ${_s##*/} without messages"
+        mv "$1/scout.cubex" "$1.${_s##*/}.report" # no profile of ours (check_profiles)
+    done
+}
 
 # parts EXPDIR LOC: the location's records of the untied task as letters: S a switch to it,
 # s a switch to another task, E its Enter, L its Leave, C its completion, U and u the user
@@ -124,14 +139,7 @@ check()
             "$2: CubeLib: the visits of every call path and location"
         expect_eq "$(awk -F, 'NR > 1 && $3 < -1e-9' $x.cl.time)" "" "$2: CubeLib: no negative exclusive time"
     fi
-    for s in "$SCOUT_OMP" "$SCOUT_HYB"; do
-        [ -n "$s" ] || continue
-        "$s" "$x/traces.otf2" >"$x.${s##*/}" 2>&1 || fail "$2: ${s##*/} refuses the trace: $(tail -c 600 "$x.${s##*/}")"
-        # its output: the banner and the progress lines only
-        expect_eq "$(awk '!/^(SCOUT .*|Copyright .*|Analyzing experiment archive .*|[A-Z][a-z ]* \.\.\. done \([0-9.]+s\)\.|Max\. memory usage .*|Total processing time .*|)$/' \
-            "$x.${s##*/}")" "" "$2: ${s##*/} without messages"
-        mv "$x/scout.cubex" "$x.${s##*/}.report" # no profile of ours (check_profiles)
-    done
+    scouts $x "$2"
 }
 
 # run N [ARG]: run N of the probe (ARG: its bound of yields)
@@ -160,4 +168,46 @@ run 0 0
 expect_grep 'yields=0 moved=no' u0.out "run 0: no yield, the body runs in one part"
 check u0 "run 0 (no yield)"
 echo "path: the task did not move in run 0"
+
+# Many: test/omp/untied_many.c (50 untied tasks, each with 6 tied children and 2 taskwaits,
+# 4 threads: 350 tasks). No region of an untied task is open on a location at any of its
+# task switches or completions (each part closed before the thread switches); every task
+# created once and completed once; the profile's visits of the tied tasks' regions are the
+# program's 250 and 50, those of the untied tasks' region the trace's parts; the plugin's
+# begins and ends; scout.omp and scout.hyb without a message.
+scorep_cc clang -fopenmp -o untied_many "$OMP_SRC/untied_many.c"
+run_app many env SCOREP_EXPERIMENT_DIRECTORY=many.exp SCOREP_ENABLE_TRACING=true \
+    SCOREP_TOTAL_MEMORY=200M SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/many.mpp" \
+    ./untied_many
+expect_eq "$status:$(cat many.err)" "0:" "many: exit status, nothing on stderr"
+expect_grep '^done=50 moved=[0-9]+$' many.out "many: the program ran its 50 untied tasks"
+echo "many: $(cat many.out) (untied tasks that ended on another thread)"
+x=many.exp
+omp_consistent $x many
+expect_eq "$(events $x THREAD_TASK_CREATE)" 350 "many: 350 tasks created"
+expect_eq "$(trace_events $x | awk '$1 == "THREAD_TASK_COMPLETE" || $1 == "THREAD_TASK_CREATE" {
+        k = $0; sub(/.*Creating Thread: /, "", k); sub(/ .*Generation Number: /, ".", k)
+        n[$1 " " k]++ } END { for (k in n) if (n[k] != 1) bad++; print bad + 0 }')" 0 \
+    "many: each task created once and completed once"
+untied_region="!\$omp task untied @untied_many.c:$(line untied_many UNTIED)"
+expect_eq "$(trace_events $x | awk -v r="$untied_region" '
+        $1 == "ENTER" { st[$2, ++d[$2]] = index($0, "Region: \"" r "\"") ? "U" : "-"; if (st[$2, d[$2]] == "U") parts++ }
+        $1 == "LEAVE" { d[$2]-- }
+        $1 == "THREAD_TASK_SWITCH" || $1 == "THREAD_TASK_COMPLETE" {
+            for (i = 1; i <= d[$2]; i++) if (st[$2, i] == "U") open++ }
+        END { print open + 0, parts + 0 > "/dev/stderr"; print open + 0 }' 2>many.parts)" 0 \
+    "many: no untied task's region open at a task switch or completion"
+set -- $(cat many.parts)
+expect_ge "$2" 50 "many: the untied tasks ran in $2 parts"
+MP="main/!\$omp parallel @untied_many.c:$(line untied_many PAR)"
+expect_eq "$(visits $x "$MP/$untied_region")" "$2" "many: the untied tasks' visits are their parts"
+expect_eq "$(visits $x "$MP/!\$omp task @untied_many.c:$(line untied_many CHILD)")" 250 \
+    "many: the 250 children's visits"
+expect_eq "$(visits $x "$MP/!\$omp task @untied_many.c:$(line untied_many LAST)")" 50 \
+    "many: the 50 last children's visits"
+expect_eq "$(sed -n 's/^count \(TASK_[A-Z]*\) /\1 /p' many.mpp.0 | grep -v SWITCH | tr '\n' ';')" \
+    "TASK_CREATE 350;TASK_BEGIN 350;TASK_END 350;" "many: plugin: 350 tasks created, begun and ended"
+expect_eq "$(sed -n 's/^tasks //p' many.mpp.0)" "created 354 completed 354 live 0 errors 0 region_enters 0" \
+    "many: plugin: the tasks and 4 implicit tasks created and completed, every event's task live, no task region entered"
+scouts $x many
 done_ok
