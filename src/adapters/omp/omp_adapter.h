@@ -111,8 +111,9 @@ typedef struct omp_task {
     bool started;
     bool untied; /* may resume on another thread of its team (omp_tasks.c) */
     bool parked; /* untied, suspended: on no thread's frame stack */
-    uint32_t n_parked;                 /* parked: its regions that were open, outermost first */
-    omp_parked_region *parked_regions; /* (malloc'd; NULL when none) */
+    uint32_t n_parked; /* parked: its regions that were open, outermost first, ... */
+    omp_parked_region *parked_regions; /* ... in parked_inline or, more, malloc'd */
+    omp_parked_region parked_inline[3]; /* the task's region and two inside need no malloc */
 } omp_task;
 #define OMP_TASK_MAGIC 0x6f6d7074u
 

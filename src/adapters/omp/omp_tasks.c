@@ -34,7 +34,8 @@ void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *fram
                    (flags & ompt_task_untied) != 0,
                    false,
                    0,
-                   NULL};
+                   NULL,
+                   {{0, 0, false}}};
     new_task->ptr = task;
     omp_enter(t, omp_region(OMP_R_CREATE_TASK, codeptr), TAG_NONE, raw);
     scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_CREATE, task->team, task->creator,
@@ -109,7 +110,8 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
     omp_frame_pop(t);
     task->magic = 0;
     data->ptr = NULL;
-    free(task->parked_regions); /* NULL unless it ended parked: not seen from libomp */
+    if (task->parked_regions != task->parked_inline)
+        free(task->parked_regions); /* NULL unless it ended parked: not seen from libomp */
     omp_pool_put(t, task);
 }
 
@@ -128,8 +130,12 @@ __attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *t
     scorep_location *l = t->loc;
     uint32_t n_core = l->depth > f->core_depth ? l->depth - f->core_depth : 0;
     uint32_t n_adapter = t->n_regions - f->n_regions;
+    /* kept in the task's block (no allocation) unless more than 3 regions are open */
     uint32_t cap = n_core + n_adapter, n = 0;
-    omp_parked_region *saved = cap ? malloc(cap * sizeof *saved) : NULL;
+    enum { INLINE = sizeof task->parked_inline / sizeof *task->parked_inline };
+    omp_parked_region *saved = cap > INLINE ? malloc(cap * sizeof *saved)
+                               : cap        ? task->parked_inline
+                                            : NULL;
     bool plug = __builtin_expect(l->substrates_on, 0);
     if (plug)
         l->substrates_on = false;
@@ -200,18 +206,25 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
             else
                 scorep_event_enter_at(l, r.region, raw);
         }
-    } else { /* nothing kept (out of memory): at least the task's region */
+    } else { /* nothing kept (out of memory for more than 3): at least the task's region */
         omp_enter(t, task->region, TAG_NONE, raw);
     }
     if (plug)
         l->substrates_on = true;
-    free(task->parked_regions);
+    if (task->parked_regions != task->parked_inline)
+        free(task->parked_regions);
     task->parked_regions = NULL;
     task->n_parked = 0;
 }
 
 /* After a task: back in the implicit task of the innermost team, unless another explicit
- * task (suspended, below on this thread) resumes. */
+ * task (suspended, below on this thread) resumes. The implicit task is named as Score-P
+ * names it (SCOREP_Task.c): generation 0 and, as its creating thread, the location's
+ * process-local id, not the thread's number in the team. Scalasca's PEARL takes that number
+ * as the location's index in its process (its analysis thread) and keeps a call stack per
+ * task: with the team number, a worker whose location's id differs from it (the threads'
+ * locations are numbered in the order they first record) had its implicit task's regions
+ * left on an empty stack after a task ran there, and scout.omp crashed. */
 static void switch_back(omp_thread *t, uint64_t raw)
 {
     omp_frame *f = omp_frame_top(t);
@@ -221,8 +234,8 @@ static void switch_back(omp_thread *t, uint64_t raw)
     }
     f = omp_frame_implicit(t);
     if (f)
-        scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, f->index, 0,
-                                 NULL, raw);
+        scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, t->loc->id,
+                                 0, NULL, raw);
 }
 
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
