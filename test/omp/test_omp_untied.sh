@@ -217,6 +217,11 @@ expect_eq "$(trace_events $x | awk -v r="$untied_region" '
     "many: no untied task's region open at a task switch or completion"
 set -- $(cat many.parts)
 expect_ge "$2" 50 "many: the untied tasks ran in $2 parts"
+# (a part's regions are entered again at one timer reading: one tick apart)
+echo "many: $(trace_events $x | awk -v r="$untied_region" '
+        $1 == "ENTER" && index($0, "Region: \"!$omp taskwait ") && at[$2] != "" && $3 == at[$2] + 1 { n++ }
+        { at[$2] = "" } $1 == "ENTER" && index($0, "Region: \"" r "\"") { at[$2] = $3 }
+        END { print n + 0 }') parts resumed inside a taskwait (its region entered again)"
 MP="main/!\$omp parallel @untied_many.c:$(line untied_many PAR)"
 expect_eq "$(visits $x "$MP/$untied_region")" "$2" "many: the untied tasks' visits are their parts"
 expect_eq "$(visits $x "$MP/!\$omp task @untied_many.c:$(line untied_many CHILD)")" 250 \
