@@ -9,10 +9,11 @@
 # ThreadTaskComplete", so nothing of it stays open anywhere; the user region begins on the
 # location of the thread the body began on and ends on the one it ended on; the profile's
 # visits of the task's region and of the user region below it per location are its parts
-# there and no exclusive time is negative; the plugin
-# gets TASK_BEGIN where the first part ran and TASK_END, at the last Leave's time, where it
-# completed, no enter of the task's region, a switch per trace switch otherwise; otf2-print
-# and Scalasca's scout.omp and scout.hyb (where built) read the trace without a message.
+# there (CubeLib's too) and no exclusive time is negative; the plugin gets TASK_BEGIN where
+# the first part ran and TASK_END, at the last Leave's time, where it completed, no enter of
+# the task's region, a switch per trace switch otherwise; every switch to an implicit task
+# names the location's id (Score-P's); otf2-print and Scalasca's scout.omp and scout.hyb
+# (where built) read the trace without a message.
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
 # are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
