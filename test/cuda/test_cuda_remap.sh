@@ -258,13 +258,17 @@ PY
     expect_eq "$(near "$(v $s comp)" "$(sum "$(v $s execution)" "-$(v $s cuda_time)")")" equal \
         "summary: comp = execution - cuda_time"
     expect_ge "$(v $s comp)" 0.00022 "summary: the kernels are computation"
+    # the copies' bytes (the profile's bytes_get of host to device, bytes_put of device to
+    # host; not device to device) as Score-P's one-sided bytes: 4096 each way
+    expect_eq "$(v $s bytes_get) $(v $s bytes_put) $(v $s bytes_rma) $(v $s bytes)" \
+        "4096 4096 8192 8192" "summary: bytes received, sent, one-sided, all"
     # only the paradigms of the run are shown (VOID the others)
     cube_dump -w "$s" >dims.txt || fail "cube_dump -w $s"
     shown() { awk -v m="$1" '$0 ~ "[(] id=[0-9]+, " m "," { n++ } END { print n + 0 }' dims.txt; }
     expect_eq "$(for _m in cuda_time cuda_setup cuda_comm cuda_sync cuda_kernel_launches \
-        cuda_kernel_executions idle_gpus mpi omp_time pthread_time shmem_time io_time; do
-        printf '%s=%s ' "$_m" "$(shown "$_m")"; done)" \
-        "cuda_time=1 cuda_setup=1 cuda_comm=1 cuda_sync=1 cuda_kernel_launches=1 cuda_kernel_executions=1 idle_gpus=1 mpi=0 omp_time=0 pthread_time=0 shmem_time=0 io_time=0 " \
+        cuda_kernel_executions idle_gpus bytes_rma mpi bytes_p2p omp_time pthread_time shmem_time \
+        io_time; do printf '%s=%s ' "$_m" "$(shown "$_m")"; done)" \
+        "cuda_time=1 cuda_setup=1 cuda_comm=1 cuda_sync=1 cuda_kernel_launches=1 cuda_kernel_executions=1 idle_gpus=1 bytes_rma=1 mpi=0 bytes_p2p=0 omp_time=0 pthread_time=0 shmem_time=0 io_time=0 " \
         "summary: the CUDA metrics shown, those of other paradigms not"
 
     # without the idle features: no idle GPUs, execution = time
