@@ -38,16 +38,16 @@ profile_f=$( (lines main=1 main/case_user=2 main/case_user/d1=2 main/case_user/d
     main/case_user/after=2 main/case_user/after/back=2 main/case_io=1 main/case_io/io_read=1 \
     main/case_io/io_read/read=1 main/case_io/io_read/read/on_alarm=1 main/case_io/write=1 \
     main/case_io/read=1 main/case_io/after=1 main/case_io/after/back=1 main/case_io/close=2 \
-    main/printf=1; inst_f 1; inst_f 2) | sort)
-profile_u=$(lines dyn=2 dyn/instance=1=1 dyn/instance=1/sel=1 dyn/instance=2=1 \
+    main/printf=1 main/d1=1 main/d1/dyn=1 main/d1/dyn/instance=1=1; inst_f 1; inst_f 2) | sort)
+profile_u=$(lines dyn=3 dyn/instance=3=1 dyn/instance=1=1 dyn/instance=1/sel=1 dyn/instance=2=1 \
     dyn/instance=2/sel=1 back=3 read=2 write=1 close=2 printf=1)
 # the abandoned regions' Leaves right after the jump, before the next Enter
 user_f="E:case_user E:d1 E:dyn E:d2 E:sel L:sel L:d2 L:dyn L:d1 E:after E:back L:back L:after L:case_user"
 io_f="E:case_io E:io_read E:read E:on_alarm L:on_alarm L:read L:io_read E:write L:write E:read L:read"
 io_f="$io_f E:after E:back L:back L:after E:close L:close E:close L:close L:case_io"
-order_f="E:main $user_f $user_f $io_f E:printf L:printf L:main"
+order_f="E:main $user_f $user_f E:d1 E:dyn L:dyn L:d1 $io_f E:printf L:printf L:main"
 user_u="E:dyn E:sel L:sel L:dyn E:back L:back"
-order_u="$user_u $user_u E:read L:read E:write L:write E:read L:read E:back L:back"
+order_u="$user_u $user_u E:dyn L:dyn E:read L:read E:write L:write E:read L:read E:back L:back"
 order_u="$order_u E:close L:close E:close L:close E:printf L:printf"
 
 # check NAME PROFILE ORDER PROGRAM...: run PROGRAM with profiling and tracing (clustering
@@ -58,7 +58,7 @@ check()
     shift 3
     run_app "$e" env SCOREP_ENABLE_TRACING=true SCOREP_PROFILING_ENABLE_CLUSTERING=false \
         SCOREP_EXPERIMENT_DIRECTORY="$e" "$@" io
-    expect_eq "$status $(cat "$e.out")" "0 done 6" "$e: exit status and output"
+    expect_eq "$status $(cat "$e.out")" "0 done 7" "$e: exit status and output"
     expect_eq "$(cat "$e.err")" "" "$e: nothing on stderr"
     expect_eq "$(profile "$e")" "$want_profile" \
         "$e: profile: the abandoned regions left at the jump, the I/O recorded after it"
@@ -76,25 +76,29 @@ check()
         "$e: trace: the abandoned read's operation completed unsized, the later ones recorded"
 }
 
-# selected NAME CONFIG PROFILE ORDER PROGRAM: with SCOREP_SELECTIVE_CONFIG_FILE naming one
+# selected NAME CONFIG PROFILE ORDER ONOFF PROGRAM: with SCOREP_SELECTIVE_CONFIG_FILE naming one
 # region (all its instances): recording is on from its Enter to its Leave at the jump, off
 # after (the call after the jump is not recorded)
 selected()
 {
-    e=$1 cfg=$2 want_profile=$3 want_order=$4
-    shift 4
+    e=$1 cfg=$2 want_profile=$3 want_order=$4 onoff=$5
+    shift 5
     echo "$cfg" >"$e.cfg"
     run_app "$e" env SCOREP_ENABLE_TRACING=true SCOREP_PROFILING_ENABLE_CLUSTERING=false \
         SCOREP_SELECTIVE_CONFIG_FILE="$work/$e.cfg" SCOREP_EXPERIMENT_DIRECTORY="$e" "$@"
-    expect_eq "$status $(cat "$e.out")" "0 done 4" "$e: exit status and output"
+    expect_eq "$status $(cat "$e.out")" "0 done 5" "$e: exit status and output"
     expect_eq "$(profile "$e")" "$want_profile" "$e: profile: the selected instances only"
     expect_eq "$(trace_region_order "$e")" "$want_order" "$e: trace: Enter/Leave order"
     expect_eq "$(trace_events "$e" | awk '$1 == "MEASUREMENT_ON_OFF" { printf "%s%s", s, $NF; s = " " }')" \
-        "OFF ON OFF ON OFF" "$e: trace: recording on for each selected instance, off at the jump"
+        "$onoff" "$e: trace: recording on for each selected instance, off at the jump"
     expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
 }
 sel_profile=$(lines "MEASUREMENT OFF=3" sel=2)
-dyn_profile=$(lines "MEASUREMENT OFF=3" dyn=2 dyn/instance=1=1 dyn/instance=1/d2=1 \
+onoff2="OFF ON OFF ON OFF"
+# dyn: its third instance ends by its END (no children)
+dyn_order="E:dyn E:d2 E:sel L:sel L:d2 L:dyn E:dyn E:d2 E:sel L:sel L:d2 L:dyn E:dyn L:dyn"
+onoff3="OFF ON OFF ON OFF ON OFF"
+dyn_profile=$(lines "MEASUREMENT OFF=4" dyn=3 dyn/instance=3=1 dyn/instance=1=1 dyn/instance=1/d2=1 \
     dyn/instance=1/d2/sel=1 dyn/instance=2=1 dyn/instance=2/d2=1 dyn/instance=2/d2/sel=1)
 
 part "gcc -finstrument-functions, user regions, POSIX I/O"
@@ -102,21 +106,21 @@ scorep_cc --user --io=posix --instrument=functions gcc -O2 -o ljr_gcc "$SRC"
 check gcc "$profile_f" "$order_f" ./ljr_gcc
 
 part "selected regions (gcc -finstrument-functions): sel, and the dynamic dyn"
-selected sel_gcc sel "$sel_profile" "E:sel L:sel E:sel L:sel" ./ljr_gcc
+selected sel_gcc sel "$sel_profile" "E:sel L:sel E:sel L:sel" "$onoff2" ./ljr_gcc
 selected dyn_gcc dyn "$dyn_profile" \
-    "E:dyn E:d2 E:sel L:sel L:d2 L:dyn E:dyn E:d2 E:sel L:sel L:d2 L:dyn" ./ljr_gcc
+    "$dyn_order" "$onoff3" ./ljr_gcc
 
 part "user regions and POSIX I/O only (gcc)"
 scorep_cc --user --io=posix --nocompiler gcc -O2 -o ljr_user "$SRC"
 check user "$profile_u" "$order_u" ./ljr_user
-selected sel_user sel "$sel_profile" "E:sel L:sel E:sel L:sel" ./ljr_user
+selected sel_user sel "$sel_profile" "E:sel L:sel E:sel L:sel" "$onoff2" ./ljr_user
 
 if command -v clang >/dev/null 2>&1; then
     part "clang -finstrument-functions, user regions, POSIX I/O; user regions only"
     scorep_cc --user --io=posix --instrument=functions clang -O2 -o ljr_clang "$SRC"
     check clang "$profile_f" "$order_f" ./ljr_clang
     selected dyn_clang dyn "$dyn_profile" \
-        "E:dyn E:d2 E:sel L:sel L:d2 L:dyn E:dyn E:d2 E:sel L:sel L:d2 L:dyn" ./ljr_clang
+        "$dyn_order" "$onoff3" ./ljr_clang
     scorep_cc --user --io=posix --nocompiler clang -O0 -o ljr_clang_user "$SRC"
     check clang_user "$profile_u" "$order_u" ./ljr_clang_user
 else

@@ -39,12 +39,16 @@ NI static void d2(void)
     longjmp(env, 1);
 }
 
-/* dyn: a dynamic region (an instance per visit in the profile: dyn/instance=N) */
-NI static void d1(void)
+/* dyn: a dynamic region (an instance per visit in the profile: dyn/instance=N); jump: its
+ * frame is abandoned in d2, else it ends as written (no children) */
+NI static void d1(int jump)
 {
     SCOREP_USER_REGION_DEFINE(dyn)
     SCOREP_USER_REGION_BEGIN(dyn, "dyn", SCOREP_USER_REGION_TYPE_DYNAMIC)
-    d2();
+    if (jump)
+        d2();
+    else
+        count++;
     SCOREP_USER_REGION_END(dyn)
 }
 
@@ -53,7 +57,7 @@ NI static void d1(void)
 NI static void case_user(void)
 {
     if (setjmp(env) == 0)
-        d1();
+        d1(1);
     else
         after();
 }
@@ -112,6 +116,7 @@ int main(int argc, char **argv)
     (void)argv;
     case_user();
     case_user();
+    d1(0); /* dyn ended by its END: main/d1/dyn/instance=1 (dyn/instance=3 without functions) */
     if (argc > 1) /* any argument: the I/O case too */
         case_io();
     printf("done %d\n", count);
