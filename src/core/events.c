@@ -63,13 +63,22 @@ void scorep_event_unwind_register(unsigned tag, scorep_unwind_leave_fn fn)
  * (SCOREP_SP_TAG_MASK). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 {
+    scorep_event_unwind_jump(l, sp, UINT32_MAX);
+}
+
+/* A call entered after the setjmp (depth at or above the setjmp's) in the setjmp caller's
+ * frame (sp equal) is one inlined there whose exit the jump skips; a user region begun
+ * there stays open (tag SCOREP_SP_USER and the others: docs/design.md, "Jumps out of
+ * calls"). */
+void scorep_event_unwind_jump(scorep_location *l, uintptr_t sp, uint32_t depth)
+{
     SCOREP_LOCATION_EVENT(l);
     while (l && l->depth > 0 && !l->off_depth && scorep_measurement_on()) {
         uint32_t d = l->depth, region = l->stack_region[d - 1];
-        uintptr_t rec = l->stack_sp[d - 1];
-        if (rec == 0 || (rec & ~SCOREP_SP_TAG_MASK) >= sp)
-            break;
+        uintptr_t rec = l->stack_sp[d - 1], at = rec & ~SCOREP_SP_TAG_MASK;
         unsigned tag = (unsigned)(rec & SCOREP_SP_TAG_MASK);
+        if (rec == 0 || !(at < sp || (at == sp && tag == SCOREP_SP_PLAIN && d - 1 >= depth)))
+            break;
         scorep_unwind_leave_fn fn =
             tag ? __atomic_load_n(&unwind_leaves[tag], __ATOMIC_ACQUIRE) : NULL;
         if (fn)

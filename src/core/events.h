@@ -618,6 +618,11 @@ void scorep_event_recording_deselect(scorep_location *l);
  * were unwound (an exception caught at sp, compiler_adapter.c) or are abandoned by a jump
  * to sp (longjmp.c). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp);
+/* The same for a jump to sp whose setjmp was made at call depth depth (longjmp.c's note of
+ * it): the calls entered after it with the setjmp caller's own sp are left too (calls
+ * inlined into that frame: their hooks record its sp, and their exits are skipped); the
+ * user regions begun there stay open (docs/design.md). UINT32_MAX: not known. */
+void scorep_event_unwind_jump(scorep_location *l, uintptr_t sp, uint32_t depth);
 
 /* A recorded sp's low bits: how the walk above leaves the call. A frame's stack pointer is
  * 8-aligned on LP64 (x86-64 and AArch64 keep 16 at every call), so 3 bits are free there;
@@ -629,10 +634,14 @@ enum {
     SCOREP_SP_USER_DYNAMIC = 1,  /* a dynamic user region: its instance node */
     SCOREP_SP_USER_SELECTED = 2, /* a selected user region: recording goes off after it */
     SCOREP_SP_USER_SELECTED_DYNAMIC = 3,
-    SCOREP_SP_IO = 4, /* a POSIX I/O wrapper: the adapter's nesting mark */
+    SCOREP_SP_IO = 4,   /* a POSIX I/O wrapper: the adapter's nesting mark */
+    SCOREP_SP_USER = 5, /* a plain user region: the plain leave; tells it from a call */
     SCOREP_SP_TAGS = 8
 };
-#define SCOREP_SP_TAG_MASK ((uintptr_t)(SCOREP_SP_TAGS - 1))
+#define SCOREP_SP_TAG_MASK ((uintptr_t)(sizeof(uintptr_t) == 8 ? SCOREP_SP_TAGS - 1 : 0))
+/* the plain user regions' tag, added to the begin's CFA (one lea either way): none where
+ * pointers have no free bits */
+#define SCOREP_SP_USER_TAG ((uintptr_t)(sizeof(uintptr_t) == 8 ? SCOREP_SP_USER : 0))
 /* sp with tag; a machine with 4-byte pointers has no free bits: 0 for a tagged call, where
  * the walk stops, as it did for these calls before session 24 */
 static inline uintptr_t scorep_sp_tagged(uintptr_t sp, unsigned tag)

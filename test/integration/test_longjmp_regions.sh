@@ -7,7 +7,10 @@
 # unsized, and the thread's I/O recorded again afterwards), and Fortran user regions (BEGIN,
 # INIT + ENTER, BY_NAME) in two Fortran frames that C's longjmp abandons.
 # test/programs/longjmp_regions.c with gcc's and clang's -finstrument-functions and with user
-# regions only; test/programs/longjmp_f.F90 + longjmp_f_main.c with gfortran -O0 and -O2.
+# regions only; test/programs/longjmp_f.F90 + longjmp_f_main.c with gfortran -O0 and -O2;
+# calls inlined into the setjmp caller (test/programs/longjmp_inlined.c: one entered after
+# the setjmp left at the jump, a region begun after it kept) with gcc's and clang's
+# -finstrument-functions, both plugins with --instrument-inlined, and under scorep-run.
 # Expected: the call paths with their visits and the Enter/Leave order as the programs'
 # comments derive them; the gcc profile also read by CubeLib's cube_dump where CUBELIB_DUMP
 # names one (or one is on PATH).
@@ -145,6 +148,51 @@ if command -v gfortran >/dev/null 2>&1; then
 else
     skip_part gfortran
 fi
+
+part "calls inlined into the setjmp caller (test/programs/longjmp_inlined.c)"
+# inl_after, inlined after the setjmp, left at the jump; inl_encl, which calls sigsetjmp,
+# and the region r begun after it in the same frame stay open
+inl_profile=$(lines main=1 main/case_inl=1 main/case_inl/inl_after=1 \
+    main/case_inl/inl_after/thrower=1 main/case_inl/after=1 main/case_encl=1 \
+    main/case_encl/inl_encl=1 main/case_encl/inl_encl/r=1 main/case_encl/inl_encl/r/sthrower=1 \
+    main/case_encl/inl_encl/r/after=1)
+inl_order="E:main E:case_inl E:inl_after E:thrower L:thrower L:inl_after E:after L:after L:case_inl"
+inl_order="$inl_order E:case_encl E:inl_encl E:r E:sthrower L:sthrower E:after L:after L:r"
+inl_order="$inl_order L:inl_encl L:case_encl L:main"
+# inlined NAME CALLER CALLEE: whether CALLER's code calls CALLEE (0: inlined)
+inlined()
+{
+    expect_eq "$(disasm_fn "$1" "$2" | grep -c "call.*<$3" || true)" 0 "$1: $3 inlined into $2"
+}
+inl_check()
+{
+    e=$1
+    shift
+    run_app "$e" env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$e" "$@"
+    expect_eq "$status $(cat "$e.out")" "0 done 5" "$e: exit status and output"
+    expect_eq "$(profile "$e")" "$inl_profile" "$e: profile: inl_after left at the jump"
+    expect_eq "$(trace_region_order "$e")" "$inl_order" "$e: trace: Enter/Leave order"
+    expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
+}
+for c in "gcc --instrument=functions" "gcc --instrument-inlined" "clang --instrument=functions" \
+    "clang --instrument-inlined"; do
+    cc=${c%% *}
+    command -v $cc >/dev/null 2>&1 || { skip_part "$cc"; continue; }
+    case $c in
+    *inlined) [ $cc = gcc ] && p=$SCOREP_CC_GCC_PLUGIN || p=$SCOREP_CC_LLVM_PLUGIN
+        [ -e "$p" ] || { skip_part_here "$c" "plugin not built in this build tree"; continue; } ;;
+    esac
+    case $c in *functions) e=inl_${cc}_functions ;; *) e=inl_${cc}_plugin ;; esac
+    scorep_cc --user ${c#* } $cc -O2 -o $e.x "$PROGRAMS/longjmp_inlined.c"
+    inlined $e.x case_inl inl_after
+    inl_check $e ./$e.x
+done
+# the runtime preloaded: its _setjmp and __sigsetjmp come before the C library's too
+gcc -O2 -finstrument-functions -I"$top_srcdir/include" -o inl_plain "$PROGRAMS/longjmp_inlined.c" ||
+    fail "build: gcc -finstrument-functions"
+inl_profile=$(echo "$inl_profile" | sed 's|/r/|/|; /\/r=1$/d')
+inl_order=$(echo "$inl_order" | sed 's/ E:r / /; s/ L:r / /')
+inl_check inl_preload "$top_builddir/scorep-run" ./inl_plain
 
 if [ -n "$CUBELIB_DUMP" ]; then
     part "CubeLib's reading of the profile"

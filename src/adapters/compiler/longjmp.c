@@ -69,6 +69,98 @@ __attribute__((constructor, no_instrument_function)) static void jump_init(void)
 #endif
 }
 
+/* ------------------------------------------------------------- setjmp's notes */
+/* The call depth at each setjmp, so that a jump to it also leaves the calls entered after
+ * it in the setjmp caller's own frame: calls inlined there, whose hooks record that frame's
+ * stack pointer, the jump's target, and which the strict test (sp below the target) keeps.
+ * _setjmp, setjmp and __sigsetjmp (what <setjmp.h>'s setjmp and sigsetjmp call) are
+ * interposed by a few instructions of assembly that call setjmp_note with the jmp_buf and
+ * the caller's stack pointer and then jump to glibc's function with the stack and the
+ * callee-saved registers as the program's call left them, so that the C library saves the
+ * program's frame, not a wrapper's. A note per jmp_buf address, the latest NOTES of the
+ * thread (a ring); a jump uses it only when the buffer's address, its target and the call
+ * below the setjmp (region and sp at depth - 1) are still the note's: anything else (a
+ * copied jmp_buf, a setjmp of a frame that has returned, a ring that moved on) falls back
+ * to the strict test alone. No allocation, lock or system call: a setjmp in a signal
+ * handler is fine. */
+enum { NOTES = 8 };
+typedef struct {
+    const void *env;
+    uintptr_t sp;     /* the setjmp caller's stack pointer: the jump's target */
+    uintptr_t below;  /* stack_sp[depth - 1] at the setjmp (0 at depth 0) */
+    uint32_t region;  /* stack_region[depth - 1] */
+    uint32_t depth;   /* the location's call depth */
+} setjmp_note_t;
+static __thread setjmp_note_t notes[NOTES] __attribute__((tls_model("initial-exec")));
+static __thread unsigned notes_next __attribute__((tls_model("initial-exec")));
+
+static jump_fn real__setjmp_fn, real_setjmp_fn, real_sigsetjmp_fn;
+
+/* called by the trampolines below: notes the setjmp, returns glibc's function to jump to */
+__attribute__((used, no_instrument_function, visibility("hidden"))) void *
+scorep_setjmp_note(const void *env, uintptr_t sp, int which)
+{
+    scorep_location *l = scorep_tls_location;
+    if (l && !l->finished && __atomic_load_n(&l->busy, __ATOMIC_RELAXED) == 0) {
+        unsigned i = 0;
+        while (i < NOTES && notes[i].env != env)
+            i++;
+        if (i == NOTES)
+            i = notes_next++ % NOTES;
+        uint32_t d = l->depth;
+        notes[i] = (setjmp_note_t){env, sp, d ? l->stack_sp[d - 1] : 0,
+                                   d ? l->stack_region[d - 1] : 0, d};
+    }
+    static const char *const names[] = {"_setjmp", "setjmp", "__sigsetjmp"};
+    jump_fn *slot = which == 0 ? &real__setjmp_fn : which == 1 ? &real_setjmp_fn : &real_sigsetjmp_fn;
+    return (void *)resolve(slot, names[which]);
+}
+
+/* The depth noted at env's setjmp, UINT32_MAX when there is no note that still holds. */
+static __attribute__((no_instrument_function)) uint32_t
+setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
+{
+    for (unsigned i = 0; i < NOTES; i++) {
+        const setjmp_note_t *n = &notes[i];
+        if (n->env != env || n->sp != target || n->depth > l->depth)
+            continue;
+        if (n->depth == 0 || (l->stack_sp[n->depth - 1] == n->below &&
+                              l->stack_region[n->depth - 1] == n->region))
+            return n->depth;
+    }
+    return UINT32_MAX;
+}
+
+#if SCOREP_JUMP_SP_KNOWN && defined(__x86_64__)
+#if defined(__CET__)
+#define SETJMP_ENDBR "endbr64\n"
+#else
+#define SETJMP_ENDBR ""
+#endif
+/* rdi: env, rsi: __sigsetjmp's savemask; the caller's sp is ours + 8 (the return address)
+ * at entry. Two pushes and 8 bytes keep the call 16-byte aligned; r11 is free at a call. */
+#define SETJMP_TRAMPOLINE(name, which)                                                             \
+    __asm__(".text\n.globl " name "\n.type " name ",@function\n" name ":\n" SETJMP_ENDBR         \
+            "push %rdi\npush %rsi\nsub $8, %rsp\nlea 32(%rsp), %rsi\nmov $" #which ", %edx\n"      \
+            "call scorep_setjmp_note\nmov %rax, %r11\nadd $8, %rsp\npop %rsi\npop %rdi\n"          \
+            "jmp *%r11\n.size " name ", .-" name "\n");
+#define SETJMP_TRAMPOLINES 1
+#elif SCOREP_JUMP_SP_KNOWN && defined(__aarch64__)
+/* x0: env, x1: savemask; the caller's sp is ours at entry; x29 and x30 (the return
+ * address glibc saves) restored before the jump; x16 is the intra-call scratch register */
+#define SETJMP_TRAMPOLINE(name, which)                                                             \
+    __asm__(".text\n.globl " name "\n.type " name ",%function\n" name ":\n"                    \
+            "stp x29, x30, [sp, -32]!\nstp x0, x1, [sp, 16]\nmov x29, sp\nadd x1, sp, 32\n"        \
+            "mov w2, " #which "\nbl scorep_setjmp_note\nmov x16, x0\nldp x0, x1, [sp, 16]\n"        \
+            "ldp x29, x30, [sp], 32\nbr x16\n.size " name ", .-" name "\n");
+#define SETJMP_TRAMPOLINES 1
+#endif
+#ifdef SETJMP_TRAMPOLINES
+SETJMP_TRAMPOLINE("_setjmp", 0)
+SETJMP_TRAMPOLINE("setjmp", 1)
+SETJMP_TRAMPOLINE("__sigsetjmp", 2)
+#endif
+
 /* Leaves the calls of this thread that the jump to env abandons: those whose recorded stack
  * pointer (core/events.c) is below the one env returns to, setjmp's caller's at its call.
  * Nothing when the jmp_buf cannot be read, when the target is not above this frame (not a
@@ -93,7 +185,7 @@ jump_leave_calls(const struct __jmp_buf_tag *env)
     uintptr_t target = scorep_jump_sp(env, jump_guard);
     if (target <= (uintptr_t)__builtin_frame_address(0))
         return;
-    scorep_event_unwind_to(l, target);
+    scorep_event_unwind_jump(l, target, setjmp_depth(l, env, target));
 }
 
 __attribute__((noreturn, no_instrument_function, visibility("default"))) void

@@ -81,6 +81,7 @@ static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_Regi
                                                            uintptr_t sp)
 {
     scorep_location *l;
+    sp &= ~SCOREP_SP_TAG_MASK; /* the plain regions' tag: these take their own */
     if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
         scorep_selective_region_enter(l, h->selection, h->region, sp, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
@@ -161,7 +162,7 @@ API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
         enter_uninitialised();
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
+    region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 
 /* a handle's first begin: defined, then entered (out of line: the begins after it stay a leaf) */
@@ -185,10 +186,10 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!h, 0)) {
         begin_first(handle, lastFileName, lastFile, name, regionType, fileName, lineNo,
-                    (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
+                    SCOREP_USER_BEGIN_SP(BEGIN_STACK_ARGS));
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
+    region_enter(h, SCOREP_USER_BEGIN_SP(BEGIN_STACK_ARGS));
 }
 
 API void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const char *name,
@@ -198,10 +199,10 @@ API void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const cha
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!h, 0)) {
         begin_first(handle, NULL, NULL, name, regionType, fileName, lineNo,
-                    (uintptr_t)__builtin_dwarf_cfa());
+                    SCOREP_USER_BEGIN_SP(0));
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
+    region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
@@ -337,7 +338,7 @@ API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_Regio
                                        const char *fileName, const uint32_t lineNo)
 {
     region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo),
-                 (uintptr_t)__builtin_dwarf_cfa());
+                 SCOREP_USER_BEGIN_SP(0));
 }
 
 void scorep_user_region_by_name_begin(const char *name, SCOREP_User_RegionType type,

@@ -52,6 +52,13 @@ void scorep_user_region_by_name_begin(const char *name, SCOREP_User_RegionType t
 #define SCOREP_USER_STACK_ARGS 0
 #endif
 
+/* The sp an API function records for the region it begins: its CFA (+ stack_args), tagged
+ * as a plain user region's (core/events.h, SCOREP_SP_USER_TAG: one lea, as the CFA alone)
+ * so that a jump's walk tells it from a call inlined into the setjmp caller's frame. A
+ * macro: __builtin_dwarf_cfa must be the API function's own. */
+#define SCOREP_USER_BEGIN_SP(stack_args)                                                           \
+    ((uintptr_t)__builtin_dwarf_cfa() + (stack_args) + SCOREP_SP_USER_TAG)
+
 /* The region registered under name (created on first use with type, file and line): regions
  * by name and all Fortran regions, which Score-P also identifies by name. NULL when the
  * measurement is off or memory is exhausted. */

@@ -3,6 +3,7 @@
  * Score-P's names (scorep_f_begin, ...) and gfortran's conventions: arguments by reference,
  * one hidden length (size_t) per CHARACTER argument at the end. */
 #include "adapters/user/user_adapter.h"
+#include "core/events.h"
 #include "runtime/runtime.h"
 
 #include <stddef.h>
@@ -93,7 +94,7 @@ API void scorep_f_begin_(fhandle *handle, const char *name, const int32_t *type,
                          const int32_t *line, size_t name_len, size_t file_len)
 {
     f_begin(handle, name, type, file, line, name_len, file_len,
-            (uintptr_t)__builtin_dwarf_cfa() + SCOREP_USER_STACK_ARGS);
+            SCOREP_USER_BEGIN_SP(SCOREP_USER_STACK_ARGS));
 }
 F_ALIASES(scorep_f_begin, SCOREP_F_BEGIN,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))
@@ -105,7 +106,7 @@ API void scorep_f_regionenter_(const fhandle *handle)
     if (!h)
         SCOREP_User_RegionEnter(h); /* its message */
     else
-        scorep_user_region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
+        scorep_user_region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 F_ALIASES(scorep_f_regionenter, SCOREP_F_REGIONENTER, (const fhandle *))
 
@@ -123,7 +124,7 @@ API void scorep_f_regionbynamebegin_(const char *name, const int32_t *type, cons
     const char *cf = cstr_from(&f, file, file_len);
     if (cn && cf) /* six arguments: all in registers, the CFA is the caller's sp */
         scorep_user_region_by_name_begin(cn, (SCOREP_User_RegionType)*type, cf, (uint32_t)*line,
-                                         (uintptr_t)__builtin_dwarf_cfa());
+                                         SCOREP_USER_BEGIN_SP(0));
     cstr_free(&n);
     cstr_free(&f);
 }
@@ -145,7 +146,7 @@ API void scorep_f_oabegin_(fhandle *handle, const char *name, const int32_t *typ
                            const int32_t *line, size_t name_len, size_t file_len)
 {
     f_begin(handle, name, type, file, line, name_len, file_len,
-            (uintptr_t)__builtin_dwarf_cfa() + SCOREP_USER_STACK_ARGS);
+            SCOREP_USER_BEGIN_SP(SCOREP_USER_STACK_ARGS));
 }
 F_ALIASES(scorep_f_oabegin, SCOREP_F_OABEGIN,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))
