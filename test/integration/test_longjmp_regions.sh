@@ -10,7 +10,9 @@
 # regions only; test/programs/longjmp_f.F90 + longjmp_f_main.c with gfortran -O0 and -O2;
 # calls inlined into the setjmp caller (test/programs/longjmp_inlined.c: one entered after
 # the setjmp left at the jump, a region begun after it kept) with gcc's and clang's
-# -finstrument-functions, both plugins with --instrument-inlined, and under scorep-run.
+# -finstrument-functions, both plugins with --instrument-inlined, and under scorep-run; a
+# wrapped library (scorep-libwrap-init, test/programs/longjmp_lib.c) whose error path jumps
+# to the program's setjmp.
 # Expected: the call paths with their visits and the Enter/Leave order as the programs'
 # comments derive them; the gcc profile also read by CubeLib's cube_dump where CUBELIB_DUMP
 # names one (or one is on PATH).
@@ -193,6 +195,32 @@ gcc -O2 -finstrument-functions -I"$top_srcdir/include" -o inl_plain "$PROGRAMS/l
 inl_profile=$(echo "$inl_profile" | sed 's|/r/|/|; /\/r=1$/d')
 inl_order=$(echo "$inl_order" | sed 's/ E:r / /; s/ L:r / /')
 inl_check inl_preload "$top_builddir/scorep-run" ./inl_plain
+
+part "a wrapped library's error path jumps to the program (scorep-libwrap-init, link time)"
+# longjmp_lib.c's jl_step jumps to run's setjmp for x < 0 (as libpng's png_error): the wrapped
+# call is left at the jump, recover lands beside it
+mkdir -p jl/inc jl/lib
+cp "$PROGRAMS/longjmp_lib.h" jl/inc/
+gcc -O2 -fPIC -shared -Ijl/inc -o jl/lib/libjl.so "$PROGRAMS/longjmp_lib.c" || fail "build libjl.so"
+export SCOREP_LIBWRAP_TEMPLATES="$top_srcdir/share/libwrap" SCOREP_LIBWRAP_SCOREP_CC="$SCOREP_CC"
+"$top_builddir/scorep-libwrap-init" --name=jl -x c --cppflags="-I$work/jl/inc" \
+    --ldflags="-L$work/jl/lib -Wl,-rpath,$work/jl/lib" --libs=-ljl --prefix="$work/jl/prefix" \
+    jl/wd >jl.init 2>&1 || fail "scorep-libwrap-init: $(cat jl.init)"
+echo '#include <longjmp_lib.h>' >>jl/wd/libwrap.h
+make -C jl/wd >jl.make 2>&1 || fail "make: $(tail -20 jl.make)"
+make -C jl/wd install >jl.install 2>&1 || fail "make install: $(tail -20 jl.install)"
+export SCOREP_LIBWRAP_PATH="$work/jl/prefix"
+scorep_cc --libwrap=jl --instrument=functions gcc -O2 -Ijl/inc -o jl_app \
+    "$PROGRAMS/longjmp_lib_app.c" -Ljl/lib -Wl,-rpath,"$work/jl/lib" -ljl
+run_app jl env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=jl_exp ./jl_app
+expect_eq "$status $(cat jl.out)" "0 done 6" "libwrap: exit status and output"
+expect_eq "$(profile jl_exp)" "$(lines main=1 main/run=1 "main/run/jl_step(int)=3" \
+    main/run/recover=1 "main/jl_set_env(void *)=1")" \
+    "libwrap: profile: the wrapped call the jump abandons left at it"
+expect_eq "$(trace_region_order jl_exp)" \
+    "E:main E:jl_set_env(void *) L:jl_set_env(void *) E:run E:jl_step(int) L:jl_step(int) E:jl_step(int) L:jl_step(int) E:jl_step(int) L:jl_step(int) E:recover L:recover L:run L:main" \
+    "libwrap: trace: Enter/Leave order"
+expect_eq "$(trace_check_nesting jl_exp)" 0 "libwrap: trace: nesting valid"
 
 if [ -n "$CUBELIB_DUMP" ]; then
     part "CubeLib's reading of the profile"
