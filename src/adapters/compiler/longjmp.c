@@ -3,7 +3,9 @@
  * __longjmp_chk), at link time and under scorep-run's preload like __cxa_begin_catch: a jump
  * out of instrumented functions skips their exit hooks, so before it jumps the calls it
  * abandons are left, innermost first, at the time of the jump; the calls made after it then
- * sit under the frame that called setjmp (docs/design.md, "Jumps out of calls"). */
+ * sit under the frame that called setjmp (docs/design.md, "Jumps out of calls"). And the
+ * setjmp family (_setjmp, setjmp, __sigsetjmp), whose call depth a jump uses to leave the
+ * calls inlined into the setjmp caller after the setjmp. */
 /* our definitions are the plain names: no fortify redirect of them to __longjmp_chk */
 #undef _FORTIFY_SOURCE
 #include "adapters/compiler/jump_sp.h"
@@ -20,6 +22,8 @@ typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
  * which is not async-signal-safe); a jump before that, or of one not found then, looks
  * again and aborts when there is none (resolve) */
 static jump_fn real_longjmp, real__longjmp, real_siglongjmp, real_longjmp_chk;
+/* the same for the setjmp family (interposed below: setjmp's notes) */
+static jump_fn real__setjmp_fn, real_setjmp_fn, real_sigsetjmp_fn;
 /* whether scorep_jump_sp reads this C library's jmp_buf right (jump_sp_works), and
  * AArch64's pointer guard */
 static bool jump_sp_ok;
@@ -57,6 +61,9 @@ __attribute__((constructor, no_instrument_function)) static void jump_init(void)
     real__longjmp = (jump_fn)dlsym(RTLD_NEXT, "_longjmp");
     real_siglongjmp = (jump_fn)dlsym(RTLD_NEXT, "siglongjmp");
     real_longjmp_chk = (jump_fn)dlsym(RTLD_NEXT, "__longjmp_chk");
+    real__setjmp_fn = (jump_fn)dlsym(RTLD_NEXT, "_setjmp");
+    real_setjmp_fn = (jump_fn)dlsym(RTLD_NEXT, "setjmp");
+    real_sigsetjmp_fn = (jump_fn)dlsym(RTLD_NEXT, "__sigsetjmp");
 #if SCOREP_JUMP_SP_KNOWN
 #if defined(__aarch64__)
     /* ld.so's (GLIBC_PRIVATE), which the shared libc's PTR_MANGLE loads */
@@ -93,8 +100,6 @@ typedef struct {
 } setjmp_note_t;
 static __thread setjmp_note_t notes[NOTES] __attribute__((tls_model("initial-exec")));
 static __thread unsigned notes_next __attribute__((tls_model("initial-exec")));
-
-static jump_fn real__setjmp_fn, real_setjmp_fn, real_sigsetjmp_fn;
 
 /* called by the trampolines below: notes the setjmp, returns glibc's function to jump to */
 __attribute__((used, no_instrument_function, visibility("hidden"))) void *
