@@ -56,11 +56,11 @@ void scorep_event_unwind_register(unsigned tag, scorep_unwind_leave_fn fn)
 /* A call's recorded sp is its function's stack pointer at the hook's call (the hook's CFA):
  * the frame's own handler or setjmp caller has the same or a higher one at its call of
  * __cxa_begin_catch or setjmp, its callees a lower one (their CFA at most its stack
- * pointer, their stack pointer 16 bytes below at least). A wrapper's region (I/O) records
- * a value just below its caller's stack pointer: it is a callee of that frame. A call
- * without sp (0: OpenMP's regions, the MPI, memory and pthread wrappers, see
- * docs/design.md) ends the walk: where it lies is not known. The low bits say which leave
- * (SCOREP_SP_TAG_MASK). */
+ * pointer, their stack pointer 16 bytes below at least). A wrapper's region (I/O, libwrap)
+ * records a value just below its caller's stack pointer: it is a callee of that frame. A
+ * call without sp (0: OpenMP's regions, the MPI, SHMEM, memory, pthread and CUDA wrappers,
+ * see docs/design.md) ends the walk: where it lies is not known. The low bits say which
+ * leave (SCOREP_SP_TAG_MASK). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 {
     scorep_event_unwind_jump(l, sp, UINT32_MAX);

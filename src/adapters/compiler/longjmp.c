@@ -93,10 +93,10 @@ __attribute__((constructor, no_instrument_function)) static void jump_init(void)
 enum { NOTES = 8 };
 typedef struct {
     const void *env;
-    uintptr_t sp;     /* the setjmp caller's stack pointer: the jump's target */
-    uintptr_t below;  /* stack_sp[depth - 1] at the setjmp (0 at depth 0) */
-    uint32_t region;  /* stack_region[depth - 1] */
-    uint32_t depth;   /* the location's call depth */
+    uintptr_t sp;    /* the setjmp caller's stack pointer: the jump's target */
+    uintptr_t below; /* stack_sp[depth - 1] at the setjmp (0 at depth 0) */
+    uint32_t region; /* stack_region[depth - 1] */
+    uint32_t depth;  /* the location's call depth */
 } setjmp_note_t;
 static __thread setjmp_note_t notes[NOTES] __attribute__((tls_model("initial-exec")));
 static __thread unsigned notes_next __attribute__((tls_model("initial-exec")));
@@ -113,11 +113,13 @@ scorep_setjmp_note(const void *env, uintptr_t sp, int which)
         if (i == NOTES)
             i = notes_next++ % NOTES;
         uint32_t d = l->depth;
-        notes[i] = (setjmp_note_t){env, sp, d ? l->stack_sp[d - 1] : 0,
-                                   d ? l->stack_region[d - 1] : 0, d};
+        notes[i] =
+            (setjmp_note_t){env, sp, d ? l->stack_sp[d - 1] : 0, d ? l->stack_region[d - 1] : 0, d};
     }
     static const char *const names[] = {"_setjmp", "setjmp", "__sigsetjmp"};
-    jump_fn *slot = which == 0 ? &real__setjmp_fn : which == 1 ? &real_setjmp_fn : &real_sigsetjmp_fn;
+    jump_fn *slot = which == 0   ? &real__setjmp_fn
+                    : which == 1 ? &real_setjmp_fn
+                                 : &real_sigsetjmp_fn;
     return (void *)resolve(slot, names[which]);
 }
 
@@ -129,8 +131,8 @@ setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
         const setjmp_note_t *n = &notes[i];
         if (n->env != env || n->sp != target || n->depth > l->depth)
             continue;
-        if (n->depth == 0 || (l->stack_sp[n->depth - 1] == n->below &&
-                              l->stack_region[n->depth - 1] == n->region))
+        if (n->depth == 0 ||
+            (l->stack_sp[n->depth - 1] == n->below && l->stack_region[n->depth - 1] == n->region))
             return n->depth;
     }
     return UINT32_MAX;
@@ -145,7 +147,7 @@ setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
 /* rdi: env, rsi: __sigsetjmp's savemask; the caller's sp is ours + 8 (the return address)
  * at entry. Two pushes and 8 bytes keep the call 16-byte aligned; r11 is free at a call. */
 #define SETJMP_TRAMPOLINE(name, which)                                                             \
-    __asm__(".text\n.globl " name "\n.type " name ",@function\n" name ":\n" SETJMP_ENDBR         \
+    __asm__(".text\n.globl " name "\n.type " name ",@function\n" name ":\n" SETJMP_ENDBR           \
             "push %rdi\npush %rsi\nsub $8, %rsp\nlea 32(%rsp), %rsi\nmov $" #which ", %edx\n"      \
             "call scorep_setjmp_note\nmov %rax, %r11\nadd $8, %rsp\npop %rsi\npop %rdi\n"          \
             "jmp *%r11\n.size " name ", .-" name "\n");
@@ -154,9 +156,9 @@ setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
 /* x0: env, x1: savemask; the caller's sp is ours at entry; x29 and x30 (the return
  * address glibc saves) restored before the jump; x16 is the intra-call scratch register */
 #define SETJMP_TRAMPOLINE(name, which)                                                             \
-    __asm__(".text\n.globl " name "\n.type " name ",%function\n" name ":\n"                    \
+    __asm__(".text\n.globl " name "\n.type " name ",%function\n" name ":\n"                        \
             "stp x29, x30, [sp, -32]!\nstp x0, x1, [sp, 16]\nmov x29, sp\nadd x1, sp, 32\n"        \
-            "mov w2, " #which "\nbl scorep_setjmp_note\nmov x16, x0\nldp x0, x1, [sp, 16]\n"        \
+            "mov w2, " #which "\nbl scorep_setjmp_note\nmov x16, x0\nldp x0, x1, [sp, 16]\n"       \
             "ldp x29, x30, [sp], 32\nbr x16\n.size " name ", .-" name "\n");
 #define SETJMP_TRAMPOLINES 1
 #endif

@@ -78,7 +78,7 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
  * and the filtered, selected and dynamic handles, the selected regions' events being made in
  * user_selective.c, the dynamic ones' (an instance per visit) in core/events.c. */
 static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h,
-                                                           uintptr_t sp)
+                                                          uintptr_t sp)
 {
     scorep_location *l;
     sp &= ~SCOREP_SP_TAG_MASK; /* the plain regions' tag: these take their own */
@@ -118,7 +118,8 @@ static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHand
 }
 
 /* sp: where the region was begun, the stack pointer of the program's function that called
- * the API (the API function's CFA, as the compiler hooks record theirs): a longjmp or a C++
+ * the API (the API function's CFA, as the compiler hooks record theirs, tagged
+ * SCOREP_SP_USER: SCOREP_USER_BEGIN_SP): a longjmp or a C++
  * handler that abandons that frame leaves the region (core/events.c, scorep_event_unwind_to;
  * docs/design.md, "Jumps out of calls"). The dynamic and selected kinds record it tagged
  * (enter_special): their leave is not the plain one, the walk makes theirs. 0: unknown, the

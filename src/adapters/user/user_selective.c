@@ -152,8 +152,8 @@ void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint
 {
     scorep_selective_enter(l, s); /* may switch recording on: before the Enter */
     if (dynamic)
-        scorep_event_enter_dynamic(
-            l, region, scorep_sp_tagged(sp, SCOREP_SP_USER_SELECTED_DYNAMIC));
+        scorep_event_enter_dynamic(l, region,
+                                   scorep_sp_tagged(sp, SCOREP_SP_USER_SELECTED_DYNAMIC));
     else
         scorep_event_enter_sp(l, region, scorep_sp_tagged(sp, SCOREP_SP_USER_SELECTED));
 }
