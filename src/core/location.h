@@ -21,7 +21,7 @@ typedef struct scorep_location {
     uint32_t stack_cap; /* open calls: region and stack pointer per depth */
     uint32_t busy;      /* events in progress on this location (scorep_location_busy_begin) */
     uint32_t *stack_region;
-    uintptr_t *stack_sp;
+    uintptr_t *stack_sp; /* where each call lies, its low bits the walk's leave (events.h) */
     uint64_t last_ts;   /* timestamps are made strictly increasing per location */
     uintptr_t fn_addr;  /* compiler adapter: last measured function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
