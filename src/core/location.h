@@ -13,6 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A setjmp's note (adapters/compiler/longjmp.c): the jmp_buf, the stack pointer it returns
+ * to, the call depth then and the call below it (its sp and region at depth - 1) */
+enum { SCOREP_JUMP_NOTES = 8 };
+typedef struct {
+    const void *env;
+    uintptr_t sp;
+    uintptr_t below;
+    uint32_t region;
+    uint32_t depth;
+} scorep_jump_note;
+
 typedef struct scorep_location {
     uint32_t id;        /* process-local, 0 = the thread that started the measurement */
     uint32_t depth;     /* current region call depth (trace) */
@@ -70,6 +81,11 @@ typedef struct scorep_location {
      * (sampling/unwind_enter.c); NULL when off. Its enters and leaves reach it through the
      * metric hook of the event path (l->metrics is then set, possibly empty) */
     struct scorep_unwind_loc *unwind;
+    /* the latest setjmps of this thread (adapters/compiler/longjmp.c, a ring): here, not in
+     * thread-local storage, whose static part a dlopen'ed runtime shares with every other
+     * library */
+    scorep_jump_note jump_notes[SCOREP_JUMP_NOTES];
+    uint32_t jump_notes_next;
 } scorep_location;
 
 enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };

@@ -81,26 +81,16 @@ __attribute__((constructor, no_instrument_function)) static void jump_init(void)
  * it in the setjmp caller's own frame: calls inlined there, whose hooks record that frame's
  * stack pointer, the jump's target, and which the strict test (sp below the target) keeps.
  * _setjmp, setjmp and __sigsetjmp (what <setjmp.h>'s setjmp and sigsetjmp call) are
- * interposed by a few instructions of assembly that call setjmp_note with the jmp_buf and
- * the caller's stack pointer and then jump to glibc's function with the stack and the
- * callee-saved registers as the program's call left them, so that the C library saves the
- * program's frame, not a wrapper's. A note per jmp_buf address, the latest NOTES of the
- * thread (a ring); a jump uses it only when the buffer's address, its target and the call
- * below the setjmp (region and sp at depth - 1) are still the note's: anything else (a
- * copied jmp_buf, a setjmp of a frame that has returned, a ring that moved on) falls back
- * to the strict test alone. No allocation, lock or system call: a setjmp in a signal
- * handler is fine. */
-enum { NOTES = 8 };
-typedef struct {
-    const void *env;
-    uintptr_t sp;    /* the setjmp caller's stack pointer: the jump's target */
-    uintptr_t below; /* stack_sp[depth - 1] at the setjmp (0 at depth 0) */
-    uint32_t region; /* stack_region[depth - 1] */
-    uint32_t depth;  /* the location's call depth */
-} setjmp_note_t;
-static __thread setjmp_note_t notes[NOTES] __attribute__((tls_model("initial-exec")));
-static __thread unsigned notes_next __attribute__((tls_model("initial-exec")));
-
+ * interposed by a few instructions of assembly that call scorep_setjmp_note with the
+ * jmp_buf and the caller's stack pointer and then jump to glibc's function with the stack
+ * and the callee-saved registers as the program's call left them, so that the C library
+ * saves the program's frame, not a wrapper's. A note per jmp_buf address, the latest
+ * SCOREP_JUMP_NOTES of the location (a ring in scorep_location); a jump uses it only when
+ * the buffer's address, its target and the call below the setjmp (region and sp at
+ * depth - 1) are still the note's: anything else (a copied jmp_buf, a setjmp of a frame
+ * that has returned, a ring that moved on) falls back to the strict test alone. No
+ * allocation, lock or system call: a setjmp in a signal handler is fine (one that
+ * interrupted an event of the runtime notes nothing). */
 /* called by the trampolines below: notes the setjmp, returns glibc's function to jump to */
 __attribute__((used, no_instrument_function, visibility("hidden"))) void *
 scorep_setjmp_note(const void *env, uintptr_t sp, int which)
@@ -108,13 +98,13 @@ scorep_setjmp_note(const void *env, uintptr_t sp, int which)
     scorep_location *l = scorep_tls_location;
     if (l && !l->finished && __atomic_load_n(&l->busy, __ATOMIC_RELAXED) == 0) {
         unsigned i = 0;
-        while (i < NOTES && notes[i].env != env)
+        while (i < SCOREP_JUMP_NOTES && l->jump_notes[i].env != env)
             i++;
-        if (i == NOTES)
-            i = notes_next++ % NOTES;
+        if (i == SCOREP_JUMP_NOTES)
+            i = l->jump_notes_next++ % SCOREP_JUMP_NOTES;
         uint32_t d = l->depth;
-        notes[i] =
-            (setjmp_note_t){env, sp, d ? l->stack_sp[d - 1] : 0, d ? l->stack_region[d - 1] : 0, d};
+        l->jump_notes[i] = (scorep_jump_note){env, sp, d ? l->stack_sp[d - 1] : 0,
+                                              d ? l->stack_region[d - 1] : 0, d};
     }
     static const char *const names[] = {"_setjmp", "setjmp", "__sigsetjmp"};
     jump_fn *slot = which == 0   ? &real__setjmp_fn
@@ -127,8 +117,8 @@ scorep_setjmp_note(const void *env, uintptr_t sp, int which)
 static __attribute__((no_instrument_function)) uint32_t
 setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
 {
-    for (unsigned i = 0; i < NOTES; i++) {
-        const setjmp_note_t *n = &notes[i];
+    for (unsigned i = 0; i < SCOREP_JUMP_NOTES; i++) {
+        const scorep_jump_note *n = &l->jump_notes[i];
         if (n->env != env || n->sp != target || n->depth > l->depth)
             continue;
         if (n->depth == 0 ||
