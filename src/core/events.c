@@ -37,18 +37,54 @@ void scorep_event_leave_mismatch(scorep_location *l, uint32_t region)
     scorep_event_leave(l, region);
 }
 
+static void unwind_dynamic(scorep_location *l, uint32_t region, unsigned tag)
+{
+    (void)tag;
+    scorep_event_leave_dynamic(l, region);
+}
+
+static scorep_unwind_leave_fn unwind_leaves[SCOREP_SP_TAGS] = {
+    [SCOREP_SP_USER_DYNAMIC] = unwind_dynamic,
+};
+
+void scorep_event_unwind_register(unsigned tag, scorep_unwind_leave_fn fn)
+{
+    if (tag < SCOREP_SP_TAGS)
+        __atomic_store_n(&unwind_leaves[tag], fn, __ATOMIC_RELEASE);
+}
+
 /* A call's recorded sp is its function's stack pointer at the hook's call (the hook's CFA):
  * the frame's own handler or setjmp caller has the same or a higher one at its call of
  * __cxa_begin_catch or setjmp, its callees a lower one (their CFA at most its stack
- * pointer, their stack pointer 16 bytes below at least). A call without sp (0: user
- * regions, the other adapters' wrappers) ends the walk: where it lies is not known. */
+ * pointer, their stack pointer 16 bytes below at least). A wrapper's region (I/O, libwrap)
+ * records a value just below its caller's stack pointer: it is a callee of that frame. A
+ * call without sp (0: OpenMP's regions, the MPI, SHMEM, memory, pthread and CUDA wrappers,
+ * see docs/design.md) ends the walk: where it lies is not known. The low bits say which
+ * leave (SCOREP_SP_TAG_MASK). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp)
 {
+    scorep_event_unwind_jump(l, sp, UINT32_MAX);
+}
+
+/* A call entered after the setjmp (depth at or above the setjmp's) in the setjmp caller's
+ * frame (sp equal) is one inlined there whose exit the jump skips; a user region begun
+ * there stays open (tag SCOREP_SP_USER and the others: docs/design.md, "Jumps out of
+ * calls"). */
+void scorep_event_unwind_jump(scorep_location *l, uintptr_t sp, uint32_t depth)
+{
     SCOREP_LOCATION_EVENT(l);
-    while (l && l->depth > 0 && !l->off_depth && scorep_measurement_on() &&
-           l->stack_sp[l->depth - 1] != 0 && l->stack_sp[l->depth - 1] < sp) {
-        uint32_t d = l->depth;
-        scorep_event_leave(l, l->stack_region[d - 1]);
+    while (l && l->depth > 0 && !l->off_depth && scorep_measurement_on()) {
+        uint32_t d = l->depth, region = l->stack_region[d - 1];
+        uintptr_t rec = l->stack_sp[d - 1], at = rec & ~SCOREP_SP_TAG_MASK;
+        unsigned tag = (unsigned)(rec & SCOREP_SP_TAG_MASK);
+        if (rec == 0 || !(at < sp || (at == sp && tag == SCOREP_SP_PLAIN && d - 1 >= depth)))
+            break;
+        scorep_unwind_leave_fn fn =
+            tag ? __atomic_load_n(&unwind_leaves[tag], __ATOMIC_ACQUIRE) : NULL;
+        if (fn)
+            fn(l, region, tag);
+        else
+            scorep_event_leave(l, region);
         if (l->depth >= d) /* not left (cannot happen with the tests above): never loop */
             break;
     }
@@ -67,11 +103,11 @@ static void record(scorep_location *l, buf_class c, uint32_t type, uint32_t a, u
         scorep_buffer_event(&l->buffer, c, t, type, a, v);
 }
 
-void scorep_event_enter_dynamic(scorep_location *l, uint32_t region)
+void scorep_event_enter_dynamic(scorep_location *l, uint32_t region, uintptr_t sp)
 {
     SCOREP_LOCATION_EVENT(l);
     uint32_t depth = l->depth;
-    scorep_event_enter(l, region);
+    scorep_event_enter_sp(l, region, sp);
     if (l->profiling && l->depth == depth + 1)
         scorep_profile_dynamic_enter(&l->profile, region);
 }

@@ -587,8 +587,9 @@ static inline void scorep_event_throttled_leave(scorep_location *l, uint32_t reg
 
 /* A dynamic region (user region of a type with the DYNAMIC bit): every visit its own call
  * path "instance=N" in the profile, clustered (profile/profile_cluster.h); the trace records
- * the plain enter and leave, as Score-P's. Only dynamic regions take these (events.c). */
-void scorep_event_enter_dynamic(scorep_location *l, uint32_t region);
+ * the plain enter and leave, as Score-P's. Only dynamic regions take these (events.c). sp:
+ * where it was begun, tagged (scorep_sp_tagged), as scorep_event_enter_sp's. */
+void scorep_event_enter_dynamic(scorep_location *l, uint32_t region, uintptr_t sp);
 void scorep_event_leave_dynamic(scorep_location *l, uint32_t region);
 
 /* Slower events (events.c). */
@@ -617,5 +618,39 @@ void scorep_event_recording_deselect(scorep_location *l);
  * were unwound (an exception caught at sp, compiler_adapter.c) or are abandoned by a jump
  * to sp (longjmp.c). */
 void scorep_event_unwind_to(scorep_location *l, uintptr_t sp);
+/* The same for a jump to sp whose setjmp was made at call depth depth (longjmp.c's note of
+ * it): the calls entered after it with the setjmp caller's own sp are left too (calls
+ * inlined into that frame: their hooks record its sp, and their exits are skipped); the
+ * user regions begun there stay open (docs/design.md). UINT32_MAX: not known. */
+void scorep_event_unwind_jump(scorep_location *l, uintptr_t sp, uint32_t depth);
+
+/* A recorded sp's low bits: how the walk above leaves the call. A frame's stack pointer is
+ * 8-aligned on LP64 (x86-64 and AArch64 keep 16 at every call), so 3 bits are free there;
+ * 0 is the plain leave (the compiler hooks and plain user regions: their sp is stored as
+ * it is, the fast paths unchanged). The others' leave does more than the plain one: the
+ * walk calls the function registered for the tag (docs/design.md, "Jumps out of calls"). */
+enum {
+    SCOREP_SP_PLAIN = 0,
+    SCOREP_SP_USER_DYNAMIC = 1,  /* a dynamic user region: its instance node */
+    SCOREP_SP_USER_SELECTED = 2, /* a selected user region: recording goes off after it */
+    SCOREP_SP_USER_SELECTED_DYNAMIC = 3,
+    SCOREP_SP_IO = 4,   /* a POSIX I/O wrapper: the adapter's nesting mark */
+    SCOREP_SP_USER = 5, /* a plain user region: the plain leave; tells it from a call */
+    SCOREP_SP_TAGS = 8
+};
+#define SCOREP_SP_TAG_MASK ((uintptr_t)(sizeof(uintptr_t) == 8 ? SCOREP_SP_TAGS - 1 : 0))
+/* the plain user regions' tag, added to the begin's CFA (one lea either way): none where
+ * pointers have no free bits */
+#define SCOREP_SP_USER_TAG ((uintptr_t)(sizeof(uintptr_t) == 8 ? SCOREP_SP_USER : 0))
+/* sp with tag; a machine with 4-byte pointers has no free bits: 0 for a tagged call, where
+ * the walk stops, as it did for these calls before session 24 */
+static inline uintptr_t scorep_sp_tagged(uintptr_t sp, unsigned tag)
+{
+    return sizeof(uintptr_t) == 8 || tag == SCOREP_SP_PLAIN ? sp | tag : 0;
+}
+/* The walk's leave of a call recorded with tag (region on top of l's call stack); one per
+ * tag, set once by the adapter (its constructor); a tag without one gets the plain leave. */
+typedef void (*scorep_unwind_leave_fn)(scorep_location *l, uint32_t region, unsigned tag);
+void scorep_event_unwind_register(unsigned tag, scorep_unwind_leave_fn fn);
 
 #endif

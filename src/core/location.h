@@ -13,6 +13,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A setjmp's note (adapters/compiler/longjmp.c): the jmp_buf, the stack pointer it returns
+ * to, the call depth then and the call below it (its sp and region at depth - 1) */
+enum { SCOREP_JUMP_NOTES = 8 };
+typedef struct {
+    const void *env;
+    uintptr_t sp;
+    uintptr_t below;
+    uint32_t region;
+    uint32_t depth;
+} scorep_jump_note;
+
 typedef struct scorep_location {
     uint32_t id;        /* process-local, 0 = the thread that started the measurement */
     uint32_t depth;     /* current region call depth (trace) */
@@ -21,7 +32,7 @@ typedef struct scorep_location {
     uint32_t stack_cap; /* open calls: region and stack pointer per depth */
     uint32_t busy;      /* events in progress on this location (scorep_location_busy_begin) */
     uint32_t *stack_region;
-    uintptr_t *stack_sp;
+    uintptr_t *stack_sp; /* where each call lies, its low bits the walk's leave (events.h) */
     uint64_t last_ts;   /* timestamps are made strictly increasing per location */
     uintptr_t fn_addr;  /* compiler adapter: last measured function seen by this thread ... */
     uint32_t fn_region; /* ... and its region (saves the table probe in loops and exits) */
@@ -70,6 +81,11 @@ typedef struct scorep_location {
      * (sampling/unwind_enter.c); NULL when off. Its enters and leaves reach it through the
      * metric hook of the event path (l->metrics is then set, possibly empty) */
     struct scorep_unwind_loc *unwind;
+    /* the latest setjmps of this thread (adapters/compiler/longjmp.c, a ring): here, not in
+     * thread-local storage, whose static part a dlopen'ed runtime shares with every other
+     * library */
+    scorep_jump_note jump_notes[SCOREP_JUMP_NOTES];
+    uint32_t jump_notes_next;
 } scorep_location;
 
 enum { SCOREP_EVENTS_FAST_PROFILE = 1, SCOREP_EVENTS_FAST_TRACE = 2, SCOREP_EVENTS_FAST_BOTH = 3 };

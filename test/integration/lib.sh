@@ -569,6 +569,17 @@ trace_events()
     awk '$3 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z][A-Z0-9_]*$/' "$_f"
 }
 
+# trace_region_order EXPDIR [LOCATION]: the location's (default 0) Enters and Leaves in the
+# trace's order, "E:REGION L:REGION ..." on one line
+trace_region_order()
+{
+    trace_events "$1" | awk -v loc="${2:-0}" '
+        ($1 == "ENTER" || $1 == "LEAVE") && $2 == loc {
+            i = index($0, "Region: \""); r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1)
+            printf "%s%s:%s", sep, substr($1, 1, 1), r; sep = " "
+        }'
+}
+
 # cubelib_visits CUBE_DUMP PROFILE [REGEX]: CubeLib's own reading of PROFILE's visits, one
 # line "LOCATION PATH=VISITS" per call path below the root and thread with visits (sorted),
 # PATH from cube_dump -w's call tree ("|-NAME", a child's to the right of its parent's),

@@ -37,16 +37,6 @@ order_f="$order_f E:case_after E:inner $jump_f L:inner L:case_after L:main"
 jump_u="E:r1 E:r2 E:r3 L:r3 L:r2 L:r1 E:after L:after"
 order_u="E:outer $jump_u L:outer E:inner $jump_u L:inner"
 
-# order EXPDIR: location 0's Enter/Leave order in the trace
-order()
-{
-    trace_events "$1" | awk '
-        ($1 == "ENTER" || $1 == "LEAVE") && $2 == 0 {
-            i = index($0, "Region: \""); r = substr($0, i + 9); r = substr(r, 1, index(r, "\"") - 1)
-            printf "%s%s:%s", sep, substr($1, 1, 1), r; sep = " "
-        }'
-}
-
 # check NAME MODE PROFILE ORDER PROGRAM: run PROGRAM measuring in MODE (profile, trace, both)
 check()
 {
@@ -66,7 +56,7 @@ check()
             "$e: profile: the abandoned regions left at the jump, the setjmp caller's kept"
     fi
     if [ $t = true ]; then
-        expect_eq "$(order "$e")" "$want_order" "$e: trace: Enter/Leave order"
+        expect_eq "$(trace_region_order "$e")" "$want_order" "$e: trace: Enter/Leave order"
         expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
         expect_eq "$(trace_check_order "$e")" 0 "$e: trace: timestamps increase"
     fi

@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 static __thread int nesting __attribute__((tls_model("initial-exec")));
+/* the recorded call whose operation began and has not completed (nesting: one per
+ * thread), for a jump out of it */
+static __thread scorep_io_frame *current __attribute__((tls_model("initial-exec")));
 static __thread uint64_t matching_ids __attribute__((tls_model("initial-exec")));
 
 /* descriptor -> handle id + 1 (0: none yet), per paradigm; descriptors >= fd_cap are not
@@ -154,14 +157,42 @@ int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *call
         return 0;
     }
     *f = (scorep_io_frame){l, r, fn->paradigm, SCOREP_INVALID_ID, 0};
-    scorep_event_enter(l, r);
+    /* sp: a value just below the stack pointer of the program's function that called the
+     * wrapper (this function's CFA, or the wrapper's if it were inlined, less 8): the call
+     * is that frame's callee, left by a jump to it or above (a signal handler's siglongjmp
+     * out of a read), kept by one that lands deeper (docs/design.md, "Jumps out of calls") */
+    scorep_event_enter_sp(l, r,
+                          scorep_sp_tagged((uintptr_t)__builtin_dwarf_cfa() - 8, SCOREP_SP_IO));
     return 1;
 }
 
 void scorep_io_end(scorep_io_frame *f)
 {
+    current = NULL;
     scorep_event_leave(f->l, f->region);
     nesting = 0;
+}
+
+/* The walk's leave of a call that a jump abandons (a signal handler's, out of a blocking
+ * read or write): its operation, when one began, ends as the call would have ended had the
+ * handler returned (EINTR, bytes unknown), then the Leave; and the thread's I/O is recorded
+ * again (nesting, which the call's end would have cleared). The frame is still intact: the
+ * jump has not happened yet. */
+static void unwind_io(scorep_location *l, uint32_t region, unsigned tag)
+{
+    (void)tag;
+    scorep_io_frame *f = current;
+    if (f && f->l == l && f->region == region)
+        scorep_event_io_operation_complete(l, f->handle, (scorep_io_op)(f->matching & 3),
+                                           SCOREP_IO_UNKNOWN_BYTES, f->matching, EINTR);
+    current = NULL;
+    scorep_event_leave(l, region);
+    nesting = 0;
+}
+
+__attribute__((constructor)) static void io_register_unwind(void)
+{
+    scorep_event_unwind_register(SCOREP_SP_IO, unwind_io);
 }
 
 /* ------------------------------------------------------------------ handles */
@@ -615,12 +646,14 @@ void scorep_io_op_begin(scorep_io_frame *f, int fd, scorep_io_op op, uint64_t by
     f->matching = ((++matching_ids) << 2) | (uint64_t)op; /* the op rides in the low bits */
     scorep_event_io_operation_begin(f->l, f->handle, op, SCOREP_IO_OP_FLAG_NONE, bytes,
                                     f->matching);
+    current = f;
 }
 
 void scorep_io_op_end(scorep_io_frame *f, uint64_t transferred)
 {
     if (f->handle == SCOREP_INVALID_ID)
         return;
+    current = NULL;
     /* called right after the wrapped call: errno is still its errno (a failure without one
      * is EIO: the error code tells failed operations from those of unknown size) */
     uint32_t error = 0;

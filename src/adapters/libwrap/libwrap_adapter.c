@@ -54,12 +54,12 @@ static __attribute__((noinline, cold)) uint32_t define(scorep_libwrap_fn *fn)
     return state;
 }
 
-static __attribute__((noinline)) uint32_t enter_general(uint32_t region)
+static __attribute__((noinline)) uint32_t enter_general(uint32_t region, uintptr_t sp)
 {
     scorep_location *l = scorep_location_slow(); /* a thread's first event */
     if (!l)
         return 0;
-    scorep_event_enter_general(l, region, 0);
+    scorep_event_enter_general(l, region, sp);
     return region + 1;
 }
 
@@ -75,12 +75,19 @@ API uint32_t scorep_libwrap_enter(scorep_libwrap_fn *fn, const void *caller)
     if (caller && scorep_io_own_code(caller))
         return 0;
     uint32_t region = state - 2;
+    /* sp: this function's CFA, the wrapper's stack pointer at its call, below the program's
+     * frame that called the wrapper and above the wrapped function's: a jump out of the
+     * wrapped library (its error handler's longjmp to the program's setjmp, as libpng's) or
+     * out of a signal handler leaves the call (core/events.c, unwind_to). Kept in its
+     * register: GCC would compute it twice on the traced path (plugin_adapter.c) */
+    uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
+    __asm__("" : "+r"(sp));
     scorep_location *l = scorep_tls_location;
     if (__builtin_expect(l != NULL, 1)) {
-        scorep_event_enter_measured(l, region, 0);
+        scorep_event_enter_measured(l, region, sp);
         return region + 1;
     }
-    return enter_general(region);
+    return enter_general(region, sp);
 }
 
 API void scorep_libwrap_leave(uint32_t token)

@@ -77,13 +77,15 @@ API void SCOREP_User_RegionInit(SCOREP_User_RegionHandle *handle, const char **l
  * every other case is a tail call of the general functions below: a thread's first event,
  * and the filtered, selected and dynamic handles, the selected regions' events being made in
  * user_selective.c, the dynamic ones' (an instance per visit) in core/events.c. */
-static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h)
+static __attribute__((noinline, cold)) void enter_special(const SCOREP_User_RegionHandle h,
+                                                          uintptr_t sp)
 {
     scorep_location *l;
+    sp &= ~SCOREP_SP_TAG_MASK; /* the plain regions' tag: these take their own */
     if (h->kind == SCOREP_USER_SELECTED && (l = scorep_location_get()))
-        scorep_selective_region_enter(l, h->selection, h->region, h->dynamic);
+        scorep_selective_region_enter(l, h->selection, h->region, sp, h->dynamic);
     else if (h->kind == SCOREP_USER_DYNAMIC && (l = scorep_location_get()))
-        scorep_event_enter_dynamic(l, h->region);
+        scorep_event_enter_dynamic(l, h->region, scorep_sp_tagged(sp, SCOREP_SP_USER_DYNAMIC));
 }
 
 static __attribute__((noinline, cold)) void leave_special(const SCOREP_User_RegionHandle h,
@@ -103,7 +105,7 @@ static __attribute__((noinline)) void enter_general(const SCOREP_User_RegionHand
     if (!h)
         return;
     if (h->kind != SCOREP_USER_PLAIN)
-        enter_special(h);
+        enter_special(h, sp);
     else if ((l = scorep_location_slow()))
         scorep_event_enter_general(l, h->region, sp); /* a thread's first event */
 }
@@ -116,11 +118,12 @@ static __attribute__((noinline)) void leave_general(const SCOREP_User_RegionHand
 }
 
 /* sp: where the region was begun, the stack pointer of the program's function that called
- * the API (the API function's CFA, as the compiler hooks record theirs): a longjmp or a C++
+ * the API (the API function's CFA, as the compiler hooks record theirs, tagged
+ * SCOREP_SP_USER: SCOREP_USER_BEGIN_SP): a longjmp or a C++
  * handler that abandons that frame leaves the region (core/events.c, scorep_event_unwind_to;
- * docs/design.md, "Jumps out of calls"). 0 (the Fortran adapter's calls): the walk stops at
- * the region, as before. The dynamic and selected kinds record 0 too: their leave is not
- * the plain one the walk makes. */
+ * docs/design.md, "Jumps out of calls"). The dynamic and selected kinds record it tagged
+ * (enter_special): their leave is not the plain one, the walk makes theirs. 0: unknown, the
+ * walk stops at the region. */
 static inline __attribute__((always_inline)) void region_enter(const SCOREP_User_RegionHandle h,
                                                                uintptr_t sp)
 {
@@ -131,24 +134,15 @@ static inline __attribute__((always_inline)) void region_enter(const SCOREP_User
         enter_general(h, sp);
 }
 
-/* SCOREP_User_RegionBegin's seventh argument is on the stack on x86-64 (System V: six in
- * registers). A caller that pushes it (gcc -O2: sub 8, push) calls with its stack pointer
- * 16 below the frame's (where its setjmp is called), one that stores it into its frame's
- * reserved space (clang) at the frame's own: the begin's CFA is the frame's sp or 16 below,
- * and a frame of 16 bytes one level deeper gives the same value. + 16 errs towards keeping
- * a region open (as before session 23): the setjmp caller's regions are always kept, a
- * deeper frame's from 32 bytes of frame. scorep-rt's header calls
+/* SCOREP_User_RegionBegin's seventh argument is on the stack on x86-64: its CFA is up to 16
+ * below the frame's (user_adapter.h, SCOREP_USER_STACK_ARGS). scorep-rt's header calls
  * scorep_rt_user_region_begin instead, with five arguments, exact; this is for objects
- * built with other headers. AArch64 passes eight in registers. */
-#if defined(__x86_64__)
-#define BEGIN_STACK_ARGS 16
-#else
-#define BEGIN_STACK_ARGS 0
-#endif
+ * built with other headers. */
+#define BEGIN_STACK_ARGS SCOREP_USER_STACK_ARGS
 
-void scorep_user_region_enter(const SCOREP_User_RegionHandle h)
+void scorep_user_region_enter(const SCOREP_User_RegionHandle h, uintptr_t sp)
 {
-    region_enter(h, 0);
+    region_enter(h, sp);
 }
 
 /* A handle that is still invalid while the measurement runs was never initialised: Score-P's
@@ -169,7 +163,7 @@ API void SCOREP_User_RegionEnter(const SCOREP_User_RegionHandle h)
         enter_uninitialised();
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
+    region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 
 /* a handle's first begin: defined, then entered (out of line: the begins after it stay a leaf) */
@@ -193,10 +187,10 @@ API void SCOREP_User_RegionBegin(SCOREP_User_RegionHandle *handle, const char **
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!h, 0)) {
         begin_first(handle, lastFileName, lastFile, name, regionType, fileName, lineNo,
-                    (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
+                    SCOREP_USER_BEGIN_SP(BEGIN_STACK_ARGS));
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa() + BEGIN_STACK_ARGS);
+    region_enter(h, SCOREP_USER_BEGIN_SP(BEGIN_STACK_ARGS));
 }
 
 API void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const char *name,
@@ -206,10 +200,10 @@ API void scorep_rt_user_region_begin(SCOREP_User_RegionHandle *handle, const cha
     SCOREP_User_RegionHandle h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (__builtin_expect(!h, 0)) {
         begin_first(handle, NULL, NULL, name, regionType, fileName, lineNo,
-                    (uintptr_t)__builtin_dwarf_cfa());
+                    SCOREP_USER_BEGIN_SP(0));
         return;
     }
-    region_enter(h, (uintptr_t)__builtin_dwarf_cfa());
+    region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 
 API void SCOREP_User_RegionEnd(const SCOREP_User_RegionHandle h)
@@ -345,7 +339,13 @@ API void SCOREP_User_RegionByNameBegin(const char *name, const SCOREP_User_Regio
                                        const char *fileName, const uint32_t lineNo)
 {
     region_enter(scorep_user_region_by_name(name, regionType, fileName, lineNo),
-                 (uintptr_t)__builtin_dwarf_cfa());
+                 SCOREP_USER_BEGIN_SP(0));
+}
+
+void scorep_user_region_by_name_begin(const char *name, SCOREP_User_RegionType type,
+                                      const char *file, uint32_t line, uintptr_t sp)
+{
+    region_enter(scorep_user_region_by_name(name, type, file, line), sp);
 }
 
 API void SCOREP_User_RegionByNameEnd(const char *name)

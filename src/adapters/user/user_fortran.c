@@ -3,6 +3,7 @@
  * Score-P's names (scorep_f_begin, ...) and gfortran's conventions: arguments by reference,
  * one hidden length (size_t) per CHARACTER argument at the end. */
 #include "adapters/user/user_adapter.h"
+#include "core/events.h"
 #include "runtime/runtime.h"
 
 #include <stddef.h>
@@ -77,12 +78,23 @@ API void scorep_f_init_(fhandle *handle, const char *name, const int32_t *type, 
 F_ALIASES(scorep_f_init, SCOREP_F_INIT,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))
 
-API void scorep_f_begin_(fhandle *handle, const char *name, const int32_t *type, const char *file,
-                         const int32_t *line, size_t name_len, size_t file_len)
+/* sp: where the region is begun, the Fortran function's stack pointer (the entry point's
+ * CFA, + SCOREP_USER_STACK_ARGS for a seventh argument): a jump out of that function leaves
+ * the region (docs/design.md, "Jumps out of calls"). Each entry point computes its own:
+ * one that calls another would record its own frame, below the program's. */
+static void f_begin(fhandle *handle, const char *name, const int32_t *type, const char *file,
+                    const int32_t *line, size_t name_len, size_t file_len, uintptr_t sp)
 {
     if (!region_of(handle))
         scorep_f_init_(handle, name, type, file, line, name_len, file_len);
-    scorep_user_region_enter(region_of(handle));
+    scorep_user_region_enter(region_of(handle), sp);
+}
+
+API void scorep_f_begin_(fhandle *handle, const char *name, const int32_t *type, const char *file,
+                         const int32_t *line, size_t name_len, size_t file_len)
+{
+    f_begin(handle, name, type, file, line, name_len, file_len,
+            SCOREP_USER_BEGIN_SP(SCOREP_USER_STACK_ARGS));
 }
 F_ALIASES(scorep_f_begin, SCOREP_F_BEGIN,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))
@@ -90,7 +102,11 @@ F_ALIASES(scorep_f_begin, SCOREP_F_BEGIN,
 /* An uninitialised handle gets SCOREP_User_RegionEnter's message. */
 API void scorep_f_regionenter_(const fhandle *handle)
 {
-    SCOREP_User_RegionEnter(region_of(handle));
+    SCOREP_User_RegionHandle h = region_of(handle);
+    if (!h)
+        SCOREP_User_RegionEnter(h); /* its message */
+    else
+        scorep_user_region_enter(h, SCOREP_USER_BEGIN_SP(0));
 }
 F_ALIASES(scorep_f_regionenter, SCOREP_F_REGIONENTER, (const fhandle *))
 
@@ -106,8 +122,9 @@ API void scorep_f_regionbynamebegin_(const char *name, const int32_t *type, cons
     cstr n, f;
     const char *cn = cstr_from(&n, name, name_len);
     const char *cf = cstr_from(&f, file, file_len);
-    if (cn && cf)
-        SCOREP_User_RegionByNameBegin(cn, (SCOREP_User_RegionType)*type, cf, (uint32_t)*line);
+    if (cn && cf) /* six arguments: all in registers, the CFA is the caller's sp */
+        scorep_user_region_by_name_begin(cn, (SCOREP_User_RegionType)*type, cf, (uint32_t)*line,
+                                         SCOREP_USER_BEGIN_SP(0));
     cstr_free(&n);
     cstr_free(&f);
 }
@@ -128,7 +145,8 @@ F_ALIASES(scorep_f_regionbynameend, SCOREP_F_REGIONBYNAMEEND, (const char *, siz
 API void scorep_f_oabegin_(fhandle *handle, const char *name, const int32_t *type, const char *file,
                            const int32_t *line, size_t name_len, size_t file_len)
 {
-    scorep_f_begin_(handle, name, type, file, line, name_len, file_len);
+    f_begin(handle, name, type, file, line, name_len, file_len,
+            SCOREP_USER_BEGIN_SP(SCOREP_USER_STACK_ARGS));
 }
 F_ALIASES(scorep_f_oabegin, SCOREP_F_OABEGIN,
           (fhandle *, const char *, const int32_t *, const char *, const int32_t *, size_t, size_t))

@@ -80,8 +80,26 @@ static const scorep_subsystem selective_subsystem = {
     .end = selective_end,
 };
 
+/* The walk's leave of a selected region whose frame a jump abandons (core/events.c,
+ * scorep_event_unwind_to): as its END would, with the switch; its selection by the region's
+ * name, as the handle found it (scorep_selective_find). */
+static void unwind_selected(scorep_location *l, uint32_t region, unsigned tag)
+{
+    const scorep_region_def *d = scorep_defs_region_get(region);
+    scorep_selection *s = d && applied ? scorep_selection_find(&table, d->name) : NULL;
+    bool dynamic = tag == SCOREP_SP_USER_SELECTED_DYNAMIC;
+    if (s)
+        scorep_selective_region_leave(l, s, region, dynamic);
+    else if (dynamic)
+        scorep_event_leave_dynamic(l, region);
+    else
+        scorep_event_leave(l, region);
+}
+
 __attribute__((constructor(102))) static void register_selective(void)
 {
+    scorep_event_unwind_register(SCOREP_SP_USER_SELECTED, unwind_selected);
+    scorep_event_unwind_register(SCOREP_SP_USER_SELECTED_DYNAMIC, unwind_selected);
     if (scorep_runtime_register(&selective_subsystem) != 0)
         scorep_warn("selective recording: the runtime's subsystem table is full; "
                     "SCOREP_SELECTIVE_CONFIG_FILE is not applied");
@@ -130,13 +148,14 @@ void scorep_selective_leave(scorep_location *l, scorep_selection *s)
 
 /* dynamic: a dynamic region (instance call paths in the profile), selected as any other */
 void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region,
-                                   bool dynamic)
+                                   uintptr_t sp, bool dynamic)
 {
     scorep_selective_enter(l, s); /* may switch recording on: before the Enter */
     if (dynamic)
-        scorep_event_enter_dynamic(l, region);
+        scorep_event_enter_dynamic(l, region,
+                                   scorep_sp_tagged(sp, SCOREP_SP_USER_SELECTED_DYNAMIC));
     else
-        scorep_event_enter(l, region);
+        scorep_event_enter_sp(l, region, scorep_sp_tagged(sp, SCOREP_SP_USER_SELECTED));
 }
 
 void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region,

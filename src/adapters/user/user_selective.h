@@ -20,9 +20,11 @@ scorep_selection *scorep_selective_find(const char *name);
 void scorep_selective_enter(scorep_location *l, scorep_selection *s);
 void scorep_selective_leave(scorep_location *l, scorep_selection *s);
 /* The Enter of region of a selected user region with the switch before it; its Leave with the
- * switch after it (user_adapter.c's slow path). */
+ * switch after it (user_adapter.c's slow path). sp: where it was begun (untagged; the
+ * Enter records it tagged SCOREP_SP_USER_SELECTED, so that a jump out of its frame leaves it
+ * with the switch). */
 void scorep_selective_region_enter(scorep_location *l, scorep_selection *s, uint32_t region,
-                                   bool dynamic);
+                                   uintptr_t sp, bool dynamic);
 void scorep_selective_region_leave(scorep_location *l, scorep_selection *s, uint32_t region,
                                    bool dynamic);
 
