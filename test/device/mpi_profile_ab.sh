@@ -14,7 +14,9 @@
 #   sh test/device/mpi_profile_ab.sh run [DIR]    on the device machine, with the environment
 #       of test/device/on_device.sh (its part mpi_ab): the table on stdout
 #
-# Default DIR: _gpu. AB_ROUNDS (7), AB_N (10^5 round trips per run), AB_MPIRUN (mpirun).
+# Default DIR: _gpu. AB_ROUNDS (7), AB_N (10^5 round trips per run), AB_MPIRUN (mpirun),
+# AB_BUDGET (85: no round starts that would end after this many seconds, judged by the
+# longest round so far; the table says how many rounds ran).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 cmd=${1:-}
@@ -25,9 +27,10 @@ die() {
     exit 1
 }
 # the variants: name and what each isolates (the rows of the table)
-variants="v1 v2 v3 v4 v5"
+variants="v0 v1 v2 v3 v4 v5"
 what() {
     case $1 in
+    v0) echo "profile, stock code rebuilt (A/A)" ;;
     v1) echo "profile, min/max without branches" ;;
     v2) echo "profile, no duration (visits only)" ;;
     v3) echo "profile, no node work" ;;
@@ -59,7 +62,9 @@ pack)
     done
     ;;
 run)
-    [ -x "$dir/bench/mpi_measured" ] && [ -x "$dir/bench/mpi_plain" ] || die "no MPI benchmark programs in $dir/bench"
+    for p in mpi_measured mpi_plain; do
+        [ -x "$dir/bench/$p" ] || die "no $dir/bench/$p: run test/device/pack.sh on the build machine"
+    done
     for v in $variants; do
         [ -e "$dir/ab/$v/libscorep-rt-mpi.so.0" ] || die "no $dir/ab/$v: run 'mpi_profile_ab.sh pack' on the build machine"
     done
@@ -89,21 +94,27 @@ run)
     }
     rows="plain profile trace both $variants"
     echo "$(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | sed 's/.*: //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+    budget=${AB_BUDGET:-85}
+    start=$(date +%s) longest=0
     i=0
     while [ $i -lt "$rounds" ]; do
+        r0=$(date +%s)
+        if [ $((r0 - start + longest)) -gt "$budget" ]; then
+            echo "mpi_profile_ab.sh: stopped after $i of $rounds rounds (AB_BUDGET=$budget s)"
+            break
+        fi
         for r in $rows; do
+            # shellcheck disable=SC2086 # the settings are split into words on purpose
             case $r in
             plain) one plain mpi_plain X=1 ;;
-            # shellcheck disable=SC2086 # the settings are split into words on purpose
             profile) one profile mpi_measured $prof ;;
-            # shellcheck disable=SC2086
             trace) one trace mpi_measured $trace ;;
-            # shellcheck disable=SC2086
             both) one both mpi_measured $both ;;
-            # shellcheck disable=SC2086
             *) one "$r" mpi_measured $prof LD_LIBRARY_PATH="$dir/ab/$r:${LD_LIBRARY_PATH:-}" ;;
             esac
         done
+        r1=$(date +%s)
+        [ $((r1 - r0)) -le "$longest" ] || longest=$((r1 - r0))
         i=$((i + 1))
     done
     stat() { # stat ROW COLUMN min|median
@@ -112,7 +123,8 @@ run)
                   else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
     }
     p_min=$(stat plain 1 min) p_med=$(stat plain 1 median) p_blk=$(stat plain 2 min)
-    echo "one-way latency of the 8-byte ping-pong [ns], 2 ranks, $rounds interleaved rounds of $n round trips;"
+    echo "one-way latency of the 8-byte ping-pong [ns], 2 ranks, $i interleaved rounds of $n round trips"
+    echo "in $(($(date +%s) - start)) s;"
     echo "(+x): added over uninstrumented; load $(cut -d' ' -f1-3 /proc/loadavg) after"
     printf '%-42s %16s %16s %16s\n' row "min of runs" "median of runs" "fastest block"
     for r in $rows; do
