@@ -102,6 +102,8 @@ if want mpi_ab && [ -d "$dir/ab" ] && [ -x /usr/bin/orterun ]; then
         timeout 200 sh "$top/test/device/mpi_profile_ab.sh" run "$dir" >"$out/fig/mpi_profile_ab.txt" 2>&1 || rc7=$?
     echo "mpi_profile_ab.sh: exit status $rc7 ($(date -u +%T))" | tee -a "$out/fig/mpi_profile_ab.txt"
     tail -n 20 "$out/fig/mpi_profile_ab.txt"
+elif want mpi_ab; then
+    echo "== mpi_profile_ab.sh skipped: no $dir/ab (test/device/pack.sh builds it) or no /usr/bin/orterun"
 fi
 # real applications (#31: LULESH 2.0 and CoMD as pack.sh built them, when it had their
 # sources) and the OpenMP runtimes for gcc programs (fib with tasks)
