@@ -161,8 +161,9 @@ typedef struct {
      * at the end (a thread blocked in read when the process exited, a full buffer) get an
      * IoOperationCancelled in write_epilogue so that no Begin stays unmatched. Non-blocking
      * ones may complete on another location (aio_error from any thread): the process's table
-     * nb_tab follows them; those it still holds when every location is read are handed to
-     * their Begin's location here, in begin order (nb_open) */
+     * nb_tab follows them in a pre-pass over every location (nb_scan_location); those it
+     * still holds after it are handed to their Begin's location here, in begin order
+     * (nb_open) */
     io_pending *io_open;
     uint32_t n_io_open, cap_io_open;
     io_pending *nb_open;
@@ -500,10 +501,11 @@ static bool io_open_drop(evt_state *s, uint32_t handle, uint64_t matching)
 }
 
 /* The process's non-blocking I/O operations (AIO requests, MPI-IO i-calls and split
- * collectives) in flight while its locations' records are read: per (handle, matching id)
- * the Begins written minus the ends (Complete, Cancelled) written, on any location, and the
- * location and time of its latest Begin. An end may be read before its Begin (an aio_error
- * on a location written earlier): the balance goes below zero until the Begin comes. An
+ * collectives) in flight while the pre-pass (nb_scan_location) reads its locations' records:
+ * per (handle, matching id) the Begins minus the ends (Complete, Cancelled), on any
+ * location, and the location and time of its latest Begin. An end may be read before its
+ * Begin (an aio_error on a location read earlier): the balance goes below zero until the
+ * Begin comes. An
  * entry leaves at balance 0 (open addressing, linear probing, deletion by backward shift), so
  * the table holds the operations in flight, not all of them. What is left when every
  * location is read are the requests the program never completed (or whose completion the
@@ -645,8 +647,6 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
                                         r->matching_id);
         if (!(r->op_flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
             io_open_push(s, r->handle, r->matching_id);
-        else if (scorep_io_nonblocking_traced)
-            nb_count(r->handle, r->matching_id, +1, s->index, t);
         break;
     case BUF_IO_OPERATION_ISSUED:
         OTF2_EvtWriter_IoOperationIssued(w, NULL, t, r->handle, r->matching_id);
@@ -656,8 +656,7 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
         break;
     case BUF_IO_OPERATION_CANCELLED:
         OTF2_EvtWriter_IoOperationCancelled(w, NULL, t, r->handle, r->matching_id);
-        if (!io_open_drop(s, r->handle, r->matching_id) && scorep_io_nonblocking_traced)
-            nb_count(r->handle, r->matching_id, -1, s->index, t);
+        io_open_drop(s, r->handle, r->matching_id);
         break;
     case BUF_IO_CHANGE_STATUS_FLAGS:
         OTF2_EvtWriter_IoChangeStatusFlags(w, NULL, t, r->handle, (uint32_t)r->status);
@@ -679,10 +678,51 @@ static void write_io(evt_state *s, uint64_t t, const buf_io_rec *r)
             OTF2_AttributeList_AddUint32(s->attrs, ATTR_IO_ERROR, (uint32_t)r->error);
         OTF2_EvtWriter_IoOperationComplete(w, r->error ? s->attrs : NULL, t, r->handle,
                                            r->transferred, r->matching_id);
-        if (!io_open_drop(s, r->handle, r->matching_id) && scorep_io_nonblocking_traced)
-            nb_count(r->handle, r->matching_id, -1, s->index, t);
+        io_open_drop(s, r->handle, r->matching_id);
         break;
     }
+}
+
+/* The pre-pass over a location's records when the process recorded non-blocking I/O
+ * (scorep_io_nonblocking_traced): its I/O records as write_io sees them, nothing written.
+ * Its blocking operations are followed in s->io_open as write_io follows them, so that an
+ * end that is not theirs counts against nb_tab, with the time write_io would write. */
+static void nb_scan_item(void *ctx, const buf_item *it)
+{
+    evt_state *s = ctx;
+    if (!it->mpi || it->type < BUF_IO_CREATE_HANDLE)
+        return;
+    const buf_io_rec *r = &it->mpi->io;
+    switch (r->type) {
+    case BUF_IO_OPERATION_BEGIN:
+        if (!(r->op_flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
+            io_open_push(s, r->handle, r->matching_id);
+        else
+            nb_count(r->handle, r->matching_id, +1, s->index, it->ts);
+        break;
+    case BUF_IO_OPERATION_CANCELLED:
+    case BUF_IO_OPERATION_COMPLETE:
+        if (!io_open_drop(s, r->handle, r->matching_id))
+            nb_count(r->handle, r->matching_id, -1, s->index, it->ts);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The pre-pass of location l, the index-th of the process: what its spill file and its
+ * buffer hold, in the order write_location reads them (a spill file that cannot be read
+ * back fails write_location as well) */
+static void nb_scan_location(const scorep_location *l, uint32_t index)
+{
+    evt_state s = {.index = index};
+    scorep_flush_replay(&l->buffer, nb_scan_item, &s);
+    buf_merge *m = buf_merge_new(&l->buffer);
+    buf_item it;
+    while (m && buf_merge_next(m, &it))
+        nb_scan_item(&s, &it);
+    buf_merge_free(m);
+    free(s.io_open);
 }
 
 /* The member index of a value of the strict class, or -1 */
@@ -912,8 +952,8 @@ static void note_io_cancelled(const scorep_ipc *ipc, int rank, int size)
     }
 }
 
-/* A location's writing: its records (write_location), then, once every location of the
- * process is read when non-blocking I/O needs it (nb_tab), its end (finish_location). */
+/* A location's writing: its records (write_location), then its end (finish_location), with
+ * the requests the pre-pass found it issued and nobody completed (nb_open). */
 typedef struct {
     evt_state s;
     int spilled;
@@ -2148,35 +2188,50 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
         rc = -1;
     scoped_setup(u);
     OTF2_Archive_OpenEvtFiles(a);
-    /* Without non-blocking I/O each location is finished at once; with it, every location's
-     * records are read first (nb_tab learns which requests no location completed) and the
-     * ends come after, so their writers stay open meanwhile (OTF2 holds a chunk each) */
-    bool hold = __atomic_load_n(&scorep_io_nonblocking_traced, __ATOMIC_RELAXED) != 0;
-    loc_writing *lws = calloc(n_loc && hold ? n_loc : 1, sizeof *lws);
-    evt_state **states = calloc(n_loc && hold ? n_loc : 1, sizeof *states);
-    if (!lws || !states) {
-        rc = -1;
-        hold = false;
-    }
+    /* With non-blocking I/O, a pre-pass reads every location's records first, writing
+     * nothing (nb_tab learns which requests no location completed; each location gets its
+     * own in pre[]). Then each location is written and finished at once, one writer open at
+     * a time: before session 24 every writer stayed open until all were read, OTF2 holding
+     * a chunk (1 MiB) for each (docs/io.md). */
     uint32_t i = 0;
-    for (scorep_location *l = scorep_location_first(); lws && l && i < n_loc; l = l->next, i++) {
-        loc_writing *lw = &lws[hold ? i : 0];
-        if (write_location(lw, a, l, u->n_local[U_WIN], i) != 0)
+    evt_state *pre = NULL, **states = NULL;
+    if (__atomic_load_n(&scorep_io_nonblocking_traced, __ATOMIC_RELAXED)) {
+        pre = calloc(n_loc ? n_loc : 1, sizeof *pre);
+        states = calloc(n_loc ? n_loc : 1, sizeof *states);
+        if (!pre || !states) {
+            scorep_warn("trace: no memory to follow non-blocking I/O operations; those never "
+                        "completed keep their IoOperationBegin unmatched");
+            free(pre);
+            pre = NULL;
+        }
+        for (scorep_location *l = scorep_location_first(); pre && l && i < n_loc;
+             l = l->next, i++) {
+            states[i] = &pre[i];
+            nb_scan_location(l, i);
+        }
+        if (pre)
+            nb_distribute(states, n_loc);
+        free(states);
+    }
+    loc_writing lw;
+    i = 0;
+    for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++) {
+        if (write_location(&lw, a, l, u->n_local[U_WIN], i) != 0) {
             rc = -1;
-        else if (hold)
-            states[i] = &lw->s;
-        else if (finish_location(lw, a, l, exit_status, &n_events[i]) != 0)
+            continue;
+        }
+        if (pre) { /* its requests never completed (their cancels end it) */
+            lw.s.nb_open = pre[i].nb_open;
+            lw.s.n_nb_open = pre[i].n_nb_open;
+            lw.s.cap_nb_open = pre[i].cap_nb_open;
+            pre[i].nb_open = NULL;
+        }
+        if (finish_location(&lw, a, l, exit_status, &n_events[i]) != 0)
             rc = -1;
     }
-    if (hold) {
-        nb_distribute(states, n_loc);
-        i = 0;
-        for (scorep_location *l = scorep_location_first(); l && i < n_loc; l = l->next, i++)
-            if (states[i] && finish_location(&lws[i], a, l, exit_status, &n_events[i]) != 0)
-                rc = -1;
-    }
-    free(lws);
-    free(states);
+    for (uint32_t k = 0; pre && k < n_loc; k++)
+        free(pre[k].nb_open);
+    free(pre);
     OTF2_Archive_CloseEvtFiles(a);
     note_io_cancelled(ipc, rank, size); /* collective */
     if (strict_class.fallback)

@@ -191,6 +191,17 @@ static void api_calls(int features)
              "cuCtxSynchronize");
 }
 
+/* "remap" (test_cuda_remap.sh): besides "features"' calls, two management calls (one per
+ * API) and one call in no category of the remapping specification (CUDA time of its own). */
+static void remap_calls(void)
+{
+    api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020,
+             "cudaGetDeviceCount");
+    api_call(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice, "cuCtxGetDevice");
+    api_call(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+             "cudaGetLastError");
+}
+
 /* "callsite" (kernel_callsite): the launches of the buffer below from two host call paths:
  * 12 and 14 inside the region "solver", 13 outside it, as cudaLaunchKernel with the
  * driver's cuLaunchKernel of the same correlation id inside (the runtime calls the driver);
@@ -372,7 +383,9 @@ int main(int argc, char **argv)
     if (callsite_mode)
         launch_callsites();
     else
-        api_calls(argc > 1 && strcmp(argv[1], "features") == 0);
+        api_calls(argc > 1 && (strcmp(argv[1], "features") == 0 || strcmp(argv[1], "remap") == 0));
+    if (argc > 1 && strcmp(argv[1], "remap") == 0)
+        remap_calls();
     /* host = 1000000 + 2 * (gpu - 10000) */
     scorep_cuda_clock_start(&scorep_cuda_activity_clock, 1000000, 10000);
     scorep_cuda_clock_sync(&scorep_cuda_activity_clock, 3000000, 1010000);
@@ -406,6 +419,7 @@ int main(int argc, char **argv)
     int devices_mode = argc > 1 && strcmp(argv[1], "devices") == 0;
     int thread_mode = argc > 1 && strcmp(argv[1], "thread") == 0;
     uint64_t want = argc > 1 && strcmp(argv[1], "many") != 0 && strcmp(argv[1], "features") != 0 &&
+                            strcmp(argv[1], "remap") != 0 &&
                             !devices_mode && !callsite_mode && !thread_mode
                         ? strtoull(argv[1], NULL, 10)
                         : 7;

@@ -52,7 +52,7 @@ if [ -x /usr/bin/orterun ]; then
 fi
 mpi_path=${mpilibs:+$mpilibs:}
 # one part at a time, so that a failure in one leaves the others' figures
-export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS=${GPU_CHECK_ROUNDS:-5}
+export GPU_CHECK_BIN="$out/bin" GPU_CHECK_ROUNDS="${GPU_CHECK_ROUNDS:-5}"
 rc=0 rc2=0
 want gpu || GPU_CHECK_PARTS=none
 for part in ${GPU_CHECK_PARTS:-multistream loop refs threads mpi overhead torch}; do
@@ -65,7 +65,7 @@ for part in ${GPU_CHECK_PARTS:-multistream loop refs threads mpi overhead torch}
     grep -v '^ok: ' "$out/part-$part.log" | tail -n 25
     [ "$prc" = 0 ] || rc=$prc
 done
-rm -rf "$out/bin"
+rm -rf "${out:?}/bin"
 if want cuda_program; then
     echo "== test_cuda_program.sh"
     timeout 120 sh "$top/test/cuda/test_cuda_program.sh" >"$out/fig/test_cuda_program.log" 2>&1 || rc2=$?
@@ -73,25 +73,27 @@ if want cuda_program; then
     tail -n 15 "$out/fig/test_cuda_program.log"
 fi
 grep -m 1 'model name' /proc/cpuinfo >>"$out/fig/machine.txt"
-# the CPU benchmark of make bench (bench/run_bench.sh) with the programs pack.sh built, on
-# this machine's CPU (ON_DEVICE_CPU_BENCH=0 skips it)
-if want bench && [ -d "$dir/bench" ]; then
-    echo "== run_bench.sh ($(date -u +%T))"
-    rc3=0
-    BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
-        timeout 300 sh "$top/bench/run_bench.sh" >"$out/fig/run_bench.txt" 2>&1 || rc3=$?
-    echo "run_bench.sh: exit status $rc3 ($(date -u +%T))" | tee -a "$out/fig/run_bench.txt"
-    sed -n '/^scorep-rt overhead/,$p' "$out/fig/run_bench.txt"
+# bench_part SCRIPT TIMEOUT LINES [VAR=VALUE...]: bench/SCRIPT on this machine's CPU with the
+# programs pack.sh built (BENCH_PROGRAMS), its log in fig/SCRIPT.txt, its last LINES shown
+bench_part() {
+    _s=$1 _t=$2 _n=$3
+    shift 3
+    echo "== $_s ($(date -u +%T))"
+    _rc=0
+    env "$@" BENCH_PROGRAMS="$dir/bench" abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
+        timeout "$_t" sh "$top/bench/$_s" >"$out/fig/${_s%.sh}.txt" 2>&1 || _rc=$?
+    echo "$_s: exit status $_rc ($(date -u +%T))" | tee -a "$out/fig/${_s%.sh}.txt"
+    tail -n "$_n" "$out/fig/${_s%.sh}.txt"
+}
+# make bench's CPU table; its MPI part with the Open MPI unpacked above; real applications
+# (#31: LULESH 2.0 and CoMD, when pack.sh had their sources); OpenMP runtimes for gcc
+# programs (fib with tasks)
+runs=${BENCH_RUNS:-5}
+if want bench && [ -x "$dir/bench/tiny_scorep" ]; then
+    bench_part run_bench.sh 300 45 BENCH_RUNS="$runs"
 fi
-# and its MPI part (bench/run_mpi_bench.sh), with the Open MPI unpacked above
 if want mpi_bench && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
-    echo "== run_mpi_bench.sh ($(date -u +%T))"
-    rc4=0
-    LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
-        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
-        timeout 300 sh "$top/bench/run_mpi_bench.sh" >"$out/fig/run_mpi_bench.txt" 2>&1 || rc4=$?
-    echo "run_mpi_bench.sh: exit status $rc4 ($(date -u +%T))" | tee -a "$out/fig/run_mpi_bench.txt"
-    tail -n 40 "$out/fig/run_mpi_bench.txt"
+    bench_part run_mpi_bench.sh 300 75 LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_RUNS="$runs"
 fi
 # the profile's ping-pong against its variants (issue #31, session 24; docs/mpi.md, "The
 # profile's ping-pong on Intel")
@@ -105,26 +107,12 @@ if want mpi_ab && [ -d "$dir/ab" ] && [ -x /usr/bin/orterun ]; then
 elif want mpi_ab; then
     echo "== mpi_profile_ab.sh skipped: no $dir/ab (test/device/pack.sh builds it) or no /usr/bin/orterun"
 fi
-# real applications (#31: LULESH 2.0 and CoMD as pack.sh built them, when it had their
-# sources) and the OpenMP runtimes for gcc programs (fib with tasks)
 if want apps && [ -x "$dir/bench/apps_lulesh.plain" ]; then
-    echo "== run_apps_bench.sh ($(date -u +%T))"
-    rc5=0
-    PATH="/usr/bin:$PATH" LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_PROGRAMS="$dir/bench" \
-        BENCH_RUNS=${APPS_RUNS:-3} APPS_VARIANTS="${APPS_VARIANTS:-$(cat "$dir/bench/apps_variants")}" \
-        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
-        timeout 300 sh "$top/bench/run_apps_bench.sh" >"$out/fig/run_apps_bench.txt" 2>&1 || rc5=$?
-    echo "run_apps_bench.sh: exit status $rc5 ($(date -u +%T))" | tee -a "$out/fig/run_apps_bench.txt"
-    tail -n 30 "$out/fig/run_apps_bench.txt"
+    bench_part run_apps_bench.sh 300 30 PATH="/usr/bin:$PATH" LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" \
+        BENCH_RUNS="${APPS_RUNS:-3}" APPS_VARIANTS="${APPS_VARIANTS:-$(cat "$dir/bench/apps_variants")}"
 fi
 if want omp && [ -x "$dir/bench/omp_pat_gomp" ]; then
-    echo "== run_omp_bench.sh, gcc part ($(date -u +%T))"
-    rc6=0
-    BENCH_OMP_ONLY=gcc BENCH_PROGRAMS="$dir/bench" BENCH_RUNS=${BENCH_RUNS:-5} \
-        abs_top_builddir="$dir/build" abs_top_srcdir="$top" \
-        timeout 200 sh "$top/bench/run_omp_bench.sh" >"$out/fig/run_omp_bench.txt" 2>&1 || rc6=$?
-    echo "run_omp_bench.sh: exit status $rc6 ($(date -u +%T))" | tee -a "$out/fig/run_omp_bench.txt"
-    tail -n 30 "$out/fig/run_omp_bench.txt"
+    bench_part run_omp_bench.sh 200 30 BENCH_OMP_ONLY=gcc BENCH_RUNS="$runs"
 fi
 (cd "$out" && tar czf fig.tar.gz fig && rm -rf fig)
 [ "$rc" = 0 ] && [ "$rc2" = 0 ]

@@ -102,17 +102,12 @@ done
 python3 - "$SPEC" "$top_srcdir" <<'EOF' || fail "share/scorep.spec: the categories"
 import re, sys
 spec, top = sys.argv[1], sys.argv[2]
-text = open(spec).read()
-rules = re.findall(r"^ *if \( (.*) \) \{ \$\{([a-z0-9_]+)\}\[\$\{i\}\] = 1; \};$", text, re.M)
+sys.path.insert(0, top + "/test/tools")
+import remap_rules
+rules = remap_rules.load(spec)
 assert len(rules) >= 30, "only %d classification lines" % len(rules)
-def compile_rule(cond):
-    py = cond.replace("lowercase(${name})", "n.lower()").replace("${name}", "n")
-    py = py.replace("${paradigm}", "p").replace("${role}", "r").replace(" eq ", " == ")
-    py = re.sub(r"(n\.lower\(\)|\bn|\br|\bp) =~ /((?:[^/\\]|\\.)*)/", r"bool(re.search(r'\2', \1))", py)
-    return eval("lambda p, r, n: " + py, {"re": re})
-rules = [(m, compile_rule(c)) for c, m in rules]
 def masks(p, r, n):
-    return {m for m, f in rules if f(p, r, n)}
+    return remap_rules.masks(rules, p, r, n)
 role_name = {"p2p": "point2point", "coll_other": "other collective", "file_io": "file io",
              "file_io_metadata": "file io metadata", "io": "file io", "meta": "file io metadata"}
 def table(path, fields):
@@ -278,7 +273,10 @@ want = {"execution": "time", "comp": "execution", "io_time": "comp", "io_meta_ti
         "omp_synchronization": "omp_time", "omp_flush": "omp_time", "omp_barrier": "omp_synchronization",
         "omp_ebarrier": "omp_barrier", "omp_ibarrier": "omp_barrier",
         "omp_critical": "omp_synchronization", "omp_lock_api": "omp_synchronization",
-        "omp_ordered": "omp_synchronization", "omp_taskwait": "omp_synchronization"}
+        "omp_ordered": "omp_synchronization", "omp_taskwait": "omp_synchronization",
+        "cuda_time": "execution", "cuda_setup": "cuda_time", "cuda_comm": "cuda_time",
+        "cuda_sync": "cuda_time", "cuda_kernel_launches": "cuda_time",
+        "cuda_kernel_executions": "comp", "idle_gpus": "time"}
 bad = ["%s: parent %s, not %s" % (k, parent.get(k, "(absent)"), v) for k, v in want.items()
        if k not in parent or parent[k] != v]
 if bad:
@@ -368,7 +366,8 @@ else
         cube_dump -w "$2" >dims.txt || fail "cube_dump -w $2"
         awk -v m="$1" '$0 ~ "[(] id=[0-9]+, " m "," { n++ } END { print n + 0 }' dims.txt
     }
-    for _m in shmem_time shmem_comm_rma_time omp_time omp_flush pthread_time io_time libwrap_time; do
+    for _m in shmem_time shmem_comm_rma_time omp_time omp_flush pthread_time io_time libwrap_time \
+        cuda_time cuda_kernel_executions idle_gpus; do
         expect_eq "$(absent "$_m" "$work/sq/summary.cubex")" 0 "summary.cubex: no $_m in an MPI program"
     done
     expect_eq "$(absent mpi_point2point "$work/sq/summary.cubex")" 1 "summary.cubex: mpi_point2point shown"

@@ -21,7 +21,15 @@
  * request the program frees while active (MPI_Request_free: permitted; the program never
  * learns from MPI whether it completed, and Open MPI may never carry it out), MPI_File_close,
  * MPI_Finalize. The waited-for write is in the file (its own printed line says
- * "rank R offsets O1 O2"). */
+ * "rank R offsets O1 O2").
+ *   io_cancel_nb_mpi split  the split collectives on split.dat, each rank 8 bytes at its own
+ *                      place: MPI_File_write_at_all_begin/_end, read_at_all_begin/_end (block
+ *                      0), write_all_begin/_end, read_all_begin/_end after MPI_File_seek
+ *                      (block 1), write_ordered_begin/_end, read_ordered_begin/_end after
+ *                      MPI_File_seek_shared (block 2), each read checked; then
+ *                      MPI_File_write_at_all_begin on split.dat and MPI_File_read_all_begin
+ *                      on split2.dat never ended (the files stay open: closing one with a
+ *                      split collective active is erroneous), MPI_Finalize. */
 #ifdef IO_CANCEL_NB_MPI
 #include <fcntl.h>
 #include <mpi.h>
@@ -39,11 +47,90 @@
 #include <unistd.h>
 
 #ifdef IO_CANCEL_NB_MPI
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "io_cancel_nb split: %s failed\n", what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+/* The split collectives: each kind once as a begin/end pair, 8 bytes per rank at its own
+ * place, then two begins never ended; prints "split rank R size S" */
+static int split(int rank, int size)
+{
+    MPI_File fh, fh2;
+    MPI_Status st;
+    char out[8], in[8];
+    int n;
+    check(MPI_File_open(MPI_COMM_WORLD, "split.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                        &fh) == MPI_SUCCESS,
+          "MPI_File_open split.dat");
+    check(MPI_File_open(MPI_COMM_WORLD, "split2.dat", MPI_MODE_CREATE | MPI_MODE_RDWR,
+                        MPI_INFO_NULL, &fh2) == MPI_SUCCESS,
+          "MPI_File_open split2.dat");
+    /* explicit offsets: block 0 */
+    MPI_Offset at = (MPI_Offset)rank * 8;
+    memset(out, 'a' + rank, sizeof out);
+    check(MPI_File_write_at_all_begin(fh, at, out, 8, MPI_BYTE) == MPI_SUCCESS,
+          "write_at_all_begin");
+    check(MPI_File_write_at_all_end(fh, out, &st) == MPI_SUCCESS, "write_at_all_end");
+    memset(in, 0, sizeof in);
+    check(MPI_File_read_at_all_begin(fh, at, in, 8, MPI_BYTE) == MPI_SUCCESS, "read_at_all_begin");
+    check(MPI_File_read_at_all_end(fh, in, &st) == MPI_SUCCESS, "read_at_all_end");
+    check(MPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n == 8 && !memcmp(in, out, 8),
+          "read_at_all's 8 bytes");
+    /* the individual file pointer: block 1 */
+    at = (MPI_Offset)(size + rank) * 8;
+    memset(out, 'A' + rank, sizeof out);
+    check(MPI_File_seek(fh, at, MPI_SEEK_SET) == MPI_SUCCESS, "seek");
+    check(MPI_File_write_all_begin(fh, out, 8, MPI_BYTE) == MPI_SUCCESS, "write_all_begin");
+    check(MPI_File_write_all_end(fh, out, &st) == MPI_SUCCESS, "write_all_end");
+    check(MPI_File_seek(fh, at, MPI_SEEK_SET) == MPI_SUCCESS, "seek");
+    memset(in, 0, sizeof in);
+    check(MPI_File_read_all_begin(fh, in, 8, MPI_BYTE) == MPI_SUCCESS, "read_all_begin");
+    check(MPI_File_read_all_end(fh, in, &st) == MPI_SUCCESS, "read_all_end");
+    check(MPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n == 8 && !memcmp(in, out, 8),
+          "read_all's 8 bytes");
+    /* the shared file pointer, in rank order: block 2 */
+    memset(out, '0' + rank, sizeof out);
+    check(MPI_File_seek_shared(fh, (MPI_Offset)2 * size * 8, MPI_SEEK_SET) == MPI_SUCCESS,
+          "seek_shared");
+    check(MPI_File_write_ordered_begin(fh, out, 8, MPI_BYTE) == MPI_SUCCESS, "write_ordered_begin");
+    check(MPI_File_write_ordered_end(fh, out, &st) == MPI_SUCCESS, "write_ordered_end");
+    check(MPI_File_seek_shared(fh, (MPI_Offset)2 * size * 8, MPI_SEEK_SET) == MPI_SUCCESS,
+          "seek_shared");
+    memset(in, 0, sizeof in);
+    check(MPI_File_read_ordered_begin(fh, in, 8, MPI_BYTE) == MPI_SUCCESS, "read_ordered_begin");
+    check(MPI_File_read_ordered_end(fh, in, &st) == MPI_SUCCESS, "read_ordered_end");
+    check(MPI_Get_count(&st, MPI_BYTE, &n) == MPI_SUCCESS && n == 8 && !memcmp(in, out, 8),
+          "read_ordered's 8 bytes");
+    /* never ended: a write on the first file, a read of the second (empty); as MPI forbids
+     * closing a file with a split collective active, neither is closed */
+    memset(out, 'x', sizeof out);
+    check(MPI_File_write_at_all_begin(fh, (MPI_Offset)(3 * size + rank) * 8, out, 8, MPI_BYTE) ==
+              MPI_SUCCESS,
+          "the unended write_at_all_begin");
+    check(MPI_File_read_all_begin(fh2, in, 8, MPI_BYTE) == MPI_SUCCESS,
+          "the unended read_all_begin");
+    printf("split rank %d size %d\n", rank, size);
+    fflush(stdout);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 1 && strcmp(argv[1], "split") == 0) {
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        int rc = split(rank, size);
+        MPI_Finalize();
+        return rc;
+    }
     MPI_File fh;
     if (MPI_File_open(MPI_COMM_WORLD, "nb.dat", MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
                       &fh) != MPI_SUCCESS) {

@@ -93,6 +93,14 @@ typedef struct omp_team {
     int32_t refs;               /* atomic */
 } omp_team;
 
+/* A region open in a suspended untied task, to enter again where the task resumes: the
+ * core's (user regions, the compiler adapter's) or also the adapter's (then with its tag). */
+typedef struct {
+    uint32_t region;
+    uint8_t tag;
+    bool adapter;
+} omp_parked_region;
+
 /* One explicit task, from creation to completion (ompt_data_t.ptr of the task). */
 typedef struct omp_task {
     uint32_t magic;
@@ -101,6 +109,11 @@ typedef struct omp_task {
     uint32_t creator; /* creating thread's index in that team */
     uint32_t generation;
     bool started;
+    bool untied; /* may resume on another thread of its team (omp_tasks.c) */
+    bool parked; /* untied, suspended: on no thread's frame stack */
+    uint32_t n_parked; /* parked: its regions that were open, outermost first, ... */
+    omp_parked_region *parked_regions; /* ... in parked_inline or, more, malloc'd */
+    omp_parked_region parked_inline[3]; /* the task's region and two inside need no malloc */
 } omp_task;
 #define OMP_TASK_MAGIC 0x6f6d7074u
 
@@ -122,6 +135,7 @@ typedef struct {
     uint32_t n_regions; /* region stack height when the frame began */
     omp_team *team;     /* implicit */
     omp_task *task;     /* task */
+    uint32_t core_depth; /* task: the location's call depth before the task's region */
     bool attached;      /* profile: worker grafted at `at` */
     pnode *at;
     scorep_profile_saved saved;

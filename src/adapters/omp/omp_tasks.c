@@ -2,8 +2,12 @@
 /* omp_tasks.c: OMPT callbacks of explicit tasks: ThreadTaskCreate inside "!$omp create task"
  * on the creating thread; ThreadTaskSwitch, the task region and ThreadTaskComplete where the
  * task runs, with the thread's call path suspended meanwhile (profile_threads.h). Undeferred
- * tasks and tasks outside parallel regions run in place and are not recorded (as Score-P). */
+ * tasks and tasks outside parallel regions run in place and are not recorded (as Score-P).
+ * An untied task, which the runtime may resume on another thread, is recorded in parts: its
+ * regions are left at each suspension and entered again where it resumes (docs/openmp.md). */
 #include "adapters/omp/omp_adapter.h"
+
+#include <stdlib.h>
 
 void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *frame,
                         ompt_data_t *new_task, int flags, int has_dependences, const void *codeptr)
@@ -26,7 +30,12 @@ void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *fram
                    f->team->instance,
                    f->index,
                    ++t->generation,
-                   false};
+                   false,
+                   (flags & ompt_task_untied) != 0,
+                   false,
+                   0,
+                   NULL,
+                   {{0, 0, false}}};
     new_task->ptr = task;
     omp_enter(t, omp_region(OMP_R_CREATE_TASK, codeptr), TAG_NONE, raw);
     scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_CREATE, task->team, task->creator,
@@ -50,6 +59,7 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
     f->task = task;
     task->started = true;
     scorep_location *l = t->loc;
+    f->core_depth = l->depth;
     if (l->profiling && imp && imp->par_node) {
         scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
                                scorep_location_now(l, raw), &f->saved);
@@ -100,11 +110,121 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
     omp_frame_pop(t);
     task->magic = 0;
     data->ptr = NULL;
+    if (task->parked_regions != task->parked_inline)
+        free(task->parked_regions); /* NULL unless it ended parked: not seen from libomp */
     omp_pool_put(t, task);
 }
 
+/* Suspension of an untied task (at a task scheduling point; the runtime may resume it on
+ * any thread of its team): its part on this thread ends. Out of line, so that the callback's
+ * path for tied tasks stays as it was. Its open regions, innermost first,
+ * are left at `raw` (the core's above its region and the adapter's, in the core's order)
+ * and kept in the task, its profile part ends (the thread's call path resumes). Substrate
+ * plugins get none of these leaves: for them the task is only switched away from (Score-P's
+ * view); the caller records the switch to what runs next. */
+__attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *task, uint64_t raw)
+{
+    omp_frame *f = omp_frame_top(t);
+    if (!f || f->kind != FRAME_TASK || f->task != task)
+        return;
+    scorep_location *l = t->loc;
+    uint32_t n_core = l->depth > f->core_depth ? l->depth - f->core_depth : 0;
+    uint32_t n_adapter = t->n_regions - f->n_regions;
+    /* kept in the task's block (no allocation) unless more than 3 regions are open */
+    uint32_t cap = n_core + n_adapter, n = 0;
+    enum { INLINE = sizeof task->parked_inline / sizeof *task->parked_inline };
+    omp_parked_region *saved = cap > INLINE ? malloc(cap * sizeof *saved)
+                               : cap        ? task->parked_inline
+                                            : NULL;
+    bool plug = __builtin_expect(l->substrates_on, 0);
+    if (plug)
+        l->substrates_on = false;
+    while (l->depth > f->core_depth) {
+        uint32_t d = l->depth, region = l->stack_region[d - 1];
+        bool adapter = t->n_regions > f->n_regions && t->regions[t->n_regions - 1].region == region;
+        uint8_t tag = adapter ? t->regions[t->n_regions - 1].tag : TAG_NONE;
+        if (adapter)
+            omp_leave(t, raw);
+        else
+            scorep_event_leave_at(l, region, raw);
+        if (l->depth >= d)
+            break; /* not left (recording off meanwhile): the adapter's are left below */
+        if (saved && n < cap)
+            saved[n++] = (omp_parked_region){region, tag, adapter};
+    }
+    /* the adapter's regions that the core did not record (entered while recording was off) */
+    while (t->n_regions > f->n_regions) {
+        omp_open_region r = t->regions[t->n_regions - 1];
+        omp_leave(t, raw);
+        if (saved && n < cap)
+            saved[n++] = (omp_parked_region){r.region, r.tag, true};
+    }
+    if (plug)
+        l->substrates_on = true;
+    for (uint32_t i = 0; i < n / 2; i++) { /* outermost first */
+        omp_parked_region x = saved[i];
+        saved[i] = saved[n - 1 - i];
+        saved[n - 1 - i] = x;
+    }
+    task->parked_regions = saved;
+    task->n_parked = saved ? n : 0;
+    task->parked = true;
+    if (f->attached)
+        scorep_profile_resume(&l->profile, &f->saved, f->at, scorep_location_now(l, raw));
+    omp_frame_pop(t);
+}
+
+/* Resumption of a parked untied task on this thread (the same one or another): a part
+ * begins as the task began (task_start), with the switch to the task delivered to substrate
+ * plugins as the switch it is, and its regions entered again, outermost first. */
+__attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task *task,
+                                                       uint64_t raw)
+{
+    omp_frame *imp = omp_frame_implicit(t);
+    omp_frame *f = omp_frame_push(t, FRAME_TASK);
+    if (!f)
+        return; /* the task stays parked: its end here finds no frame */
+    f->task = task;
+    task->parked = false;
+    scorep_location *l = t->loc;
+    f->core_depth = l->depth;
+    if (l->profiling && imp && imp->par_node) {
+        scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
+                               scorep_location_now(l, raw), &f->saved);
+        f->attached = true;
+        f->at = imp->par_node;
+    }
+    task_event(t, BUF_EV_THREAD_TASK_SWITCH, task, raw);
+    bool plug = __builtin_expect(l->substrates_on, 0);
+    if (plug)
+        l->substrates_on = false;
+    if (task->parked_regions) {
+        for (uint32_t i = 0; i < task->n_parked; i++) {
+            omp_parked_region r = task->parked_regions[i];
+            if (r.adapter)
+                omp_enter(t, r.region, r.tag, raw);
+            else
+                scorep_event_enter_at(l, r.region, raw);
+        }
+    } else { /* nothing kept (out of memory for more than 3): at least the task's region */
+        omp_enter(t, task->region, TAG_NONE, raw);
+    }
+    if (plug)
+        l->substrates_on = true;
+    if (task->parked_regions != task->parked_inline)
+        free(task->parked_regions);
+    task->parked_regions = NULL;
+    task->n_parked = 0;
+}
+
 /* After a task: back in the implicit task of the innermost team, unless another explicit
- * task (suspended, below on this thread) resumes. */
+ * task (suspended, below on this thread) resumes. The implicit task is named as Score-P
+ * names it (SCOREP_Task.c): generation 0 and, as its creating thread, the location's
+ * process-local id, not the thread's number in the team. Scalasca's PEARL takes that number
+ * as the location's index in its process (its analysis thread) and keeps a call stack per
+ * task: with the team number, a worker whose location's id differs from it (the threads'
+ * locations are numbered in the order they first record) had its implicit task's regions
+ * left on an empty stack after a task ran there, and scout.omp crashed. */
 static void switch_back(omp_thread *t, uint64_t raw)
 {
     omp_frame *f = omp_frame_top(t);
@@ -114,8 +234,8 @@ static void switch_back(omp_thread *t, uint64_t raw)
     }
     f = omp_frame_implicit(t);
     if (f)
-        scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, f->index, 0,
-                                 NULL, raw);
+        scorep_event_thread_task(t->loc, BUF_EV_THREAD_TASK_SWITCH, f->team->instance, t->loc->id,
+                                 0, NULL, raw);
 }
 
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
@@ -129,10 +249,20 @@ void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_da
     uint64_t raw = scorep_timer_ticks();
     bool finished =
         status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
-    if (from && from->started && finished)
-        task_end(t, prior, from, raw);
+    bool parked = false;
+    if (from && from->started) {
+        if (finished)
+            task_end(t, prior, from, raw);
+        else if (__builtin_expect(from->untied, 0) && !from->parked &&
+                 (status == ompt_task_switch || status == ompt_task_yield)) {
+            task_park(t, from, raw);
+            parked = from->parked;
+        }
+    }
     if (to && !to->started)
         task_start(t, to, raw);
-    else if (to || finished)
+    else if (__builtin_expect(to && to->parked, 0))
+        task_resume(t, to, raw);
+    else if (to || finished || parked)
         switch_back(t, raw);
 }

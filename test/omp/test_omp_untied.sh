@@ -1,0 +1,237 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test_omp_untied.sh: test/omp/untied.c (in a team of 2 threads, one untied task that yields
+# inside a user region until LLVM's libomp resumes it on the other thread), built with
+# scorep-cc --user clang, traced, profiled and seen by the substrate plugin
+# test/plugins/substrate_mpp.c. Whatever thread the task ends on: per location its records
+# form parts "switch to the task, Enter, (the user region's Enter and Leave,) Leave, then a
+# switch away or (once, on the location of the thread the program saw at the end) its
+# ThreadTaskComplete", so nothing of it stays open anywhere; the user region begins on the
+# location of the thread the body began on and ends on the one it ended on; the profile's
+# visits of the task's region and of the user region below it per location are its parts
+# there (CubeLib's too) and no exclusive time is negative; the plugin gets TASK_BEGIN where
+# the first part ran and TASK_END, at the last Leave's time, where it completed, no enter of
+# the task's region, a switch per trace switch otherwise; every switch to an implicit task
+# names the location's id (Score-P's); otf2-print and Scalasca's scout.omp and scout.hyb
+# (where built) read the trace without a message.
+# Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
+# 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
+# are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
+# children and taskwaits, 4 threads; see its part below).
+. "$top_srcdir/test/integration/lib.sh"
+. "$top_srcdir/test/omp/lib_omp.sh"
+export SCOREP_TIMER=clock_gettime # one clock for all CPUs: parts compared across locations
+
+CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading of the profiles (cube_dump)" \
+    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+SCOUT_OMP=${SCOUT_OMP:-$(command -v scout.omp || true)}
+SCOUT_HYB=${SCOUT_HYB:-$(command -v scout.hyb || true)}
+[ -n "$SCOUT_OMP$SCOUT_HYB" ] || skip_part_here "Scalasca's scout.omp and scout.hyb on the traces" \
+    "Scalasca is not packaged for this system (set SCOUT_OMP, SCOUT_HYB to built ones)"
+
+mkdir plug
+cc -shared -fPIC -O1 -Wall -Wextra -Werror -I"$top_srcdir/include" -o plug/libscorep_substrate_mpp.so \
+    "$top_srcdir/test/plugins/substrate_mpp.c" -lpthread || fail "build of the test plugin"
+export LD_LIBRARY_PATH="$work/plug${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+scorep_cc --user clang -fopenmp -o untied "$OMP_SRC/untied.c"
+TASK="!\$omp task untied @untied.c:$(line untied TASK)"
+PAR="main/!\$omp parallel @untied.c:$(line untied PAR)"
+
+# scouts EXPDIR LABEL: scout.omp and scout.hyb (those found) read the trace; their output is
+# the banner and the progress lines only
+scouts()
+{
+    for _s in "$SCOUT_OMP" "$SCOUT_HYB"; do
+        [ -n "$_s" ] || continue
+        "$_s" "$1/traces.otf2" >"$1.${_s##*/}" 2>&1 ||
+            fail "$2: ${_s##*/} refuses the trace: $(tail -c 600 "$1.${_s##*/}")"
+        expect_eq "$(awk '!/^(SCOUT .*|Copyright .*|Analyzing experiment archive .*|[A-Z][a-z ]* \.\.\. done \([0-9.]+s\)\.|Max\. memory usage .*|Total processing time .*|)$/' \
+            "$1.${_s##*/}")" "" "$2: ${_s##*/} without messages"
+        mv "$1/scout.cubex" "$1.${_s##*/}.report" # no profile of ours (check_profiles)
+    done
+}
+
+# implicit_named EXPDIR LABEL: every switch to an implicit task (generation 0) names the
+# location's own id as its creating thread (Score-P's implicit task, which Scalasca's PEARL
+# takes as the location's index in its process), and whether a thread's number in the team
+# (an explicit task's creating thread) differed from its location's id in this run
+implicit_named()
+{
+    expect_eq "$(trace_events "$1" | awk '$1 == "THREAD_TASK_SWITCH" && / Generation Number: 0$/ {
+            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c); if (c != $2) bad++ }
+            END { print bad + 0 }')" 0 "$2: the implicit tasks named by their locations' ids"
+    echo "$2: locations numbered $(trace_events "$1" | awk '$1 == "THREAD_TASK_CREATE" {
+            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c); if (c != $2) d = 1 }
+            END { print d ? "unlike the team (a worker whose team number is not its location id)" : "as the team" }')"
+}
+
+# parts EXPDIR LOC: the location's records of the untied task as letters: S a switch to it,
+# s a switch to another task, E its Enter, L its Leave, C its completion, U and u the user
+# region's Enter and Leave
+parts()
+{
+    trace_events "$1" | awk -v loc="$2" -v r="$TASK" '
+        $2 != loc { next }
+        $1 == "THREAD_TASK_SWITCH" || $1 == "THREAD_TASK_COMPLETE" {
+            g = $0; sub(/.*Generation Number: /, "", g); g += 0 }
+        $1 == "THREAD_TASK_SWITCH" { printf "%s", g ? "S" : "s" }
+        $1 == "THREAD_TASK_COMPLETE" { printf "C" }
+        ($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"" r "\"") { printf "%s", $1 == "ENTER" ? "E" : "L" }
+        ($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"loop\"") { printf "%s", $1 == "ENTER" ? "U" : "u" }
+        END { print "" }'
+}
+
+# check X LABEL: the invariants of one run (program output X.out, experiment X.exp)
+check()
+{
+    x=$1.exp label=$2 f=$1.mpp.0
+    set -- $(sed -n 's/^first=\([01]\) last=\([01]\) yields=\([0-9]*\) moved=\([a-z]*\)$/\1 \2 \3 \4/p' $1.out)
+    expect_eq "$#" 4 "$label: the program printed its threads"
+    first=$1 last=$2 moved=$4
+    set -- "$x" "$label"
+    omp_consistent $x "$2"
+    implicit_named $x "$2"
+    expect_eq "$(events $x THREAD_TASK_CREATE)" 1 "$2: one task created"
+    # the team's thread n is location n (the master's is 0, one worker)
+    expect_eq "$(team_begins $x | awk '{ printf "%s %s;", $1, $3 }')" "0 1;1 1;" \
+        "$2: locations 0 and 1 each begin the team once"
+    total=0
+    for loc in 0 1; do
+        p=$(parts $x $loc)
+        q=$(echo "$p" | cut -c1-40) # for the messages: up to 10^6 parts
+        if [ "$loc" = "$last" ]; then
+            expect_eq "$(echo "$p" | grep -Ec '^(SE(Uu)?Ls)*SEUuLCs$')" 1 \
+                "$2: location $loc (the task's end): its parts, the last one completing it ($q...)"
+        else
+            expect_eq "$(echo "$p" | grep -Ec '^(SE(Uu)?Ls)*$')" 1 \
+                "$2: location $loc: whole parts only, none completes it ($q...)"
+        fi
+        n=$(printf '%s' "$p" | tr -cd E | wc -c)
+        total=$((total + n))
+        expect_eq "$(visits $x "$PAR/$TASK" $loc)" "$n" \
+            "$2: location $loc: the profile's visits of the task are its $n parts there"
+        n=$(printf '%s' "$p" | tr -cd U | wc -c)
+        expect_eq "$(visits $x "$PAR/$TASK/loop" $loc)" "$n" \
+            "$2: location $loc: the profile's visits of the user region are its $n parts there"
+    done
+    # the user region, by time: its first Enter where the body began, its last Leave where
+    # the body ended
+    expect_eq "$(trace_events $x | awk '($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"loop\"") {
+            if ($1 == "ENTER" && (ft == "" || $3 + 0 < ft + 0)) { ft = $3; fl = $2 }
+            if ($1 == "LEAVE" && (lt == "" || $3 + 0 > lt + 0)) { lt = $3; ll = $2 } }
+            END { print fl, ll }')" "$first $last" \
+        "$2: the user region begins on location $first and ends on $last"
+    if [ "$moved" = yes ]; then
+        expect_ge "$(printf '%s' "$(parts $x $first)" | tr -cd E | wc -c)" 1 \
+            "$2: a part on location $first, where the body began"
+    fi
+    expect_ge "$total" 1 "$2: the task ran ($total parts)"
+    expect_eq "$(visits $x "$PAR/$TASK")" "$total" "$2: the task's visits, all locations"
+    # the plugin's view (Score-P's): begin where the first part ran, end where it completed
+    begin_loc=$(trace_events $x | awk -v r="$TASK" '$1 == "ENTER" && index($0, "Region: \"" r "\"") {
+        if (t == "" || $3 + 0 < t + 0) { t = $3; l = $2 } } END { print l }')
+    end_ts=$(trace_events $x | awk -v r="$TASK" -v loc=$last '$1 == "LEAVE" && $2 == loc &&
+        index($0, "Region: \"" r "\"") { t = $3 } END { print t }')
+    expect_eq "$(sed -n 's/^tasks //p' "$f")" "created 3 completed 3 live 0 errors 0 region_enters 0" \
+        "$2: plugin: the task and 2 implicit tasks created and completed, every event's task live, no enter of the task's region"
+    expect_eq "$(awk '$1 == "log" && ($2 == "TASK_BEGIN" || $2 == "TASK_END") { print $2, $4 }' "$f" | tr '\n' ';')" \
+        "TASK_BEGIN loc=$begin_loc;TASK_END loc=$last;" "$2: plugin: TASK_BEGIN on location $begin_loc, TASK_END on $last"
+    expect_eq "$(awk '$1 == "log" && $2 == "TASK_END" { print $3 }' "$f")" "$end_ts" \
+        "$2: plugin: TASK_END at the time of the task's last Leave"
+    for loc in 0 1; do
+        sw=$(events $x THREAD_TASK_SWITCH $loc)
+        [ "$loc" != "$begin_loc" ] || sw=$((sw - 1))
+        expect_eq "$(awk -v l=loc=$loc '$1 == "log" && $2 == "TASK_SWITCH" && $4 == l' "$f" | wc -l)" "$sw" \
+            "$2: plugin: location $loc's switches are the trace's (less the begin)"
+    done
+    if [ -n "$CUBELIB_DUMP" ]; then
+        # CubeLib's visits per call path and location are ours; no negative exclusive time
+        run_to $x.cl.visits "$CUBELIB_DUMP" -m visits -s csv2 $x/profile.cubex
+        run_to $x.cl.time "$CUBELIB_DUMP" -m time -s csv2 $x/profile.cubex
+        expect_eq "$(awk -F, 'NR > 1 && $3 > 0 { print $1 + 0, $2 + 0, $3 + 0 }' $x.cl.visits | sort)" \
+            "$(profile_dump_raw $x -m visits | awk -F'\t' '{ split($4, kv, "="); if (kv[2] > 0) print $1, $3, kv[2] }' | sort)" \
+            "$2: CubeLib: the visits of every call path and location"
+        expect_eq "$(awk -F, 'NR > 1 && $3 < -1e-9' $x.cl.time)" "" "$2: CubeLib: no negative exclusive time"
+    fi
+    scouts $x "$2"
+}
+
+# run N [ARG]: run N of the probe (ARG: its bound of yields)
+run()
+{
+    run_app u$1 env SCOREP_EXPERIMENT_DIRECTORY=u$1.exp SCOREP_ENABLE_TRACING=true \
+        SCOREP_TOTAL_MEMORY=200M SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/u$1.mpp" \
+        ./untied ${2:-}
+    expect_eq "$status:$(cat u$1.err)" "0:" "run $1: exit status, nothing on stderr"
+    echo "run $1: $(cat u$1.out)"
+}
+
+moved=no
+for i in 1 2 3 4 5; do
+    run $i
+    check u$i "run $i"
+    if grep -q 'moved=yes' u$i.out; then
+        moved=yes
+        echo "path: the task moved in run $i"
+        break
+    fi
+    echo "path: the task did not move in run $i"
+done
+[ $moved = yes ] || echo "path: the task never moved in 5 runs (only the other path checked)"
+run 0 0
+expect_grep 'yields=0 moved=no' u0.out "run 0: no yield, the body runs in one part"
+check u0 "run 0 (no yield)"
+echo "path: the task did not move in run 0"
+
+# Many: test/omp/untied_many.c (50 untied tasks, each with 6 tied children and 2 taskwaits,
+# 4 threads: 350 tasks). No region of an untied task is open on a location at any of its
+# task switches or completions (each part closed before the thread switches); every task
+# created once and completed once; the profile's visits of the tied tasks' regions are the
+# program's 250 and 50, those of the untied tasks' region the trace's parts; the plugin's
+# begins and ends; scout.omp and scout.hyb without a message (before the implicit tasks were
+# named by location, scout.omp crashed on about 1 run in 8: those whose workers' locations
+# were numbered unlike the team, which this part prints).
+scorep_cc clang -fopenmp -o untied_many "$OMP_SRC/untied_many.c"
+run_app many env SCOREP_EXPERIMENT_DIRECTORY=many.exp SCOREP_ENABLE_TRACING=true \
+    SCOREP_TOTAL_MEMORY=200M SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/many.mpp" \
+    ./untied_many
+expect_eq "$status:$(cat many.err)" "0:" "many: exit status, nothing on stderr"
+expect_grep '^done=50 moved=[0-9]+$' many.out "many: the program ran its 50 untied tasks"
+echo "many: $(cat many.out) (untied tasks that ended on another thread)"
+x=many.exp
+omp_consistent $x many
+implicit_named $x many
+expect_eq "$(events $x THREAD_TASK_CREATE)" 350 "many: 350 tasks created"
+expect_eq "$(trace_events $x | awk '$1 == "THREAD_TASK_COMPLETE" || $1 == "THREAD_TASK_CREATE" {
+        k = $0; sub(/.*Creating Thread: /, "", k); sub(/ .*Generation Number: /, ".", k)
+        n[$1 " " k]++ } END { for (k in n) if (n[k] != 1) bad++; print bad + 0 }')" 0 \
+    "many: each task created once and completed once"
+untied_region="!\$omp task untied @untied_many.c:$(line untied_many UNTIED)"
+expect_eq "$(trace_events $x | awk -v r="$untied_region" '
+        $1 == "ENTER" { st[$2, ++d[$2]] = index($0, "Region: \"" r "\"") ? "U" : "-"; if (st[$2, d[$2]] == "U") parts++ }
+        $1 == "LEAVE" { d[$2]-- }
+        $1 == "THREAD_TASK_SWITCH" || $1 == "THREAD_TASK_COMPLETE" {
+            for (i = 1; i <= d[$2]; i++) if (st[$2, i] == "U") open++ }
+        END { print open + 0, parts + 0 > "/dev/stderr"; print open + 0 }' 2>many.parts)" 0 \
+    "many: no untied task's region open at a task switch or completion"
+set -- $(cat many.parts)
+expect_ge "$2" 50 "many: the untied tasks ran in $2 parts"
+# (a part's regions are entered again at one timer reading: one tick apart)
+echo "many: $(trace_events $x | awk -v r="$untied_region" '
+        $1 == "ENTER" && index($0, "Region: \"!$omp taskwait ") && at[$2] != "" && $3 == at[$2] + 1 { n++ }
+        { at[$2] = "" } $1 == "ENTER" && index($0, "Region: \"" r "\"") { at[$2] = $3 }
+        END { print n + 0 }') parts resumed inside a taskwait (its region entered again)"
+MP="main/!\$omp parallel @untied_many.c:$(line untied_many PAR)"
+expect_eq "$(visits $x "$MP/$untied_region")" "$2" "many: the untied tasks' visits are their parts"
+expect_eq "$(visits $x "$MP/!\$omp task @untied_many.c:$(line untied_many CHILD)")" 250 \
+    "many: the 250 children's visits"
+expect_eq "$(visits $x "$MP/!\$omp task @untied_many.c:$(line untied_many LAST)")" 50 \
+    "many: the 50 last children's visits"
+expect_eq "$(sed -n 's/^count \(TASK_[A-Z]*\) /\1 /p' many.mpp.0 | grep -v SWITCH | tr '\n' ';')" \
+    "TASK_CREATE 350;TASK_BEGIN 350;TASK_END 350;" "many: plugin: 350 tasks created, begun and ended"
+expect_eq "$(sed -n 's/^tasks //p' many.mpp.0)" "created 354 completed 354 live 0 errors 0 region_enters 0" \
+    "many: plugin: the tasks and 4 implicit tasks created and completed, every event's task live, no task region entered"
+scouts $x many
+done_ok

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* untied_many.c: 50 untied tasks in a team of 4 threads, each creating 5 tied children with a
+ * taskyield after each, then a taskwait, one more child and a taskwait: 350 tasks, the untied
+ * ones suspended at every scheduling point of their bodies and resumed by any thread (LLVM's
+ * libomp). Prints how many untied tasks ended on another thread than they began on
+ * (test_omp_untied.sh). */
+#include <omp.h>
+#include <stdio.h>
+
+static void work(int n)
+{
+    volatile double x = 0;
+    for (int i = 0; i < n; i++)
+        x += i;
+}
+
+int main(void)
+{
+    int moved = 0, done = 0;
+#pragma omp parallel num_threads(4) /* PAR */
+    {
+#pragma omp single
+        for (int k = 0; k < 50; k++) {
+#pragma omp task untied /* UNTIED */
+            {
+                int first = omp_get_thread_num();
+                for (int y = 0; y < 5; y++) {
+#pragma omp task /* CHILD */
+                    work(20000);
+#pragma omp taskyield
+                    work(1000);
+                }
+#pragma omp taskwait
+#pragma omp task /* LAST */
+                work(5000);
+#pragma omp taskwait
+#pragma omp atomic
+                moved += first != omp_get_thread_num();
+#pragma omp atomic
+                done++;
+            }
+        }
+    }
+    printf("done=%d moved=%d\n", done, moved);
+    return 0;
+}
