@@ -9,7 +9,7 @@
 #
 #   sh test/device/mpi_profile_ab.sh pack [DIR]   on the build machine, in a built tree, after
 #       the MPI benchmark's programs are in DIR/bench (test/device/pack.sh calls it): the
-#       variants' libscorep-rt-mpi.so.0 into DIR/ab/v1 .. v5 (a copy of the build tree beside
+#       variants' libscorep-rt-mpi.so.0 into DIR/ab/v0 .. v6 (a copy of the build tree beside
 #       it recompiles the wrappers only; the build tree is not touched)
 #   sh test/device/mpi_profile_ab.sh run [DIR]    on the device machine, with the environment
 #       of test/device/on_device.sh (its part mpi_ab): the table on stdout
@@ -27,7 +27,7 @@ die() {
     exit 1
 }
 # the variants: name and what each isolates (the rows of the table)
-variants="v0 v1 v2 v3 v4 v5"
+variants="v0 v1 v2 v3 v4 v5 v6"
 what() {
     case $1 in
     v0) echo "profile, stock code rebuilt (A/A)" ;;
@@ -36,6 +36,16 @@ what() {
     v3) echo "profile, no node work" ;;
     v4) echo "profile, no node work, no pending test" ;;
     v5) echo "profile, node by per-region hint" ;;
+    v6) echo "profile, stock code, jumps aligned (layout)" ;;
+    esac
+}
+# the compiler's options of each variant: SCOREP_AB_PROFILE (profile/profile.h), v6 the stock
+# code with every jump target and loop at a 32-byte boundary (whether the front end's view of
+# the same instructions moves the figure)
+flags() {
+    case $1 in
+    v6) echo "-DSCOREP_AB_PROFILE=0 -falign-jumps=32 -falign-loops=32" ;;
+    *) echo "-DSCOREP_AB_PROFILE=${1#v}" ;;
     esac
 }
 
@@ -51,10 +61,9 @@ pack)
     cp -a "$b" "$ab"
     cflags=$(sed -n 's/^CFLAGS = //p' "$b/Makefile")
     for v in $variants; do
-        n=${v#v}
         rm -f "$ab"/src/adapters/mpi/libscorep_rt_mpi_la-mpi_wrappers.lo \
             "$ab"/src/adapters/mpi/.libs/libscorep_rt_mpi_la-mpi_wrappers.o
-        make -C "$ab" libscorep-rt-mpi.la CFLAGS="$cflags -DSCOREP_AB_PROFILE=$n" >"$ab/ab.log" 2>&1 ||
+        make -C "$ab" libscorep-rt-mpi.la CFLAGS="$cflags $(flags "$v")" >"$ab/ab.log" 2>&1 ||
             { tail -n 30 "$ab/ab.log" >&2; die "the build of variant $v failed"; }
         mkdir -p "$dir/ab/$v"
         cp -L "$ab/.libs/libscorep-rt-mpi.so.0" "$dir/ab/$v/libscorep-rt-mpi.so.0"
@@ -129,7 +138,7 @@ run)
     echo "one-way latency of the 8-byte ping-pong [ns], 2 ranks, $i interleaved rounds of $n round trips"
     echo "in $(($(date +%s) - start)) s;"
     echo "(+x): added over uninstrumented; load $(cut -d' ' -f1-3 /proc/loadavg) after"
-    printf '%-42s %16s %16s %16s\n' row "min of runs" "median of runs" "fastest block"
+    printf '%-48s %16s %16s %16s\n' row "min of runs" "median of runs" "fastest block"
     for r in $rows; do
         case $r in
         plain) l="uninstrumented" ;;
@@ -140,9 +149,9 @@ run)
         esac
         m=$(stat "$r" 1 min) md=$(stat "$r" 1 median) bl=$(stat "$r" 2 min)
         if [ "$r" = plain ]; then
-            printf '%-42s %16s %16s %16s\n' "$l" "$m" "$md" "$bl"
+            printf '%-48s %16s %16s %16s\n' "$l" "$m" "$md" "$bl"
         else
-            printf '%-42s %16s %16s %16s\n' "$l" \
+            printf '%-48s %16s %16s %16s\n' "$l" \
                 "$(echo "$m $p_min" | awk '{ printf "%.1f (%+.1f)", $1, $1 - $2 }')" \
                 "$(echo "$md $p_med" | awk '{ printf "%.1f (%+.1f)", $1, $1 - $2 }')" \
                 "$(echo "$bl $p_blk" | awk '{ printf "%.1f (%+.1f)", $1, $1 - $2 }')"
