@@ -25,7 +25,9 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
 } >"$out/fig/machine.txt" 2>&1
 cat "$out/fig/machine.txt"
 # ON_DEVICE_PARTS: which of gpu (gpu_check.sh's parts), cuda_program, bench (run_bench.sh),
-# mpi_bench, apps (LULESH and CoMD of run_apps_bench.sh), omp (run_omp_bench.sh's gcc part)
+# mpi_bench, apps (LULESH and CoMD of run_apps_bench.sh), omp (run_omp_bench.sh's gcc part);
+# mpi_ab (test/device/mpi_profile_ab.sh: the profile's ping-pong variants, < 90 s) only
+# when named
 parts=${ON_DEVICE_PARTS:-gpu cuda_program bench mpi_bench apps omp}
 [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] || parts=$(echo "$parts" | sed 's/bench mpi_bench apps omp//')
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -92,6 +94,18 @@ if want bench && [ -x "$dir/bench/tiny_scorep" ]; then
 fi
 if want mpi_bench && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
     bench_part run_mpi_bench.sh 300 75 LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" BENCH_RUNS="$runs"
+fi
+# the profile's ping-pong against its variants (issue #31, session 24; docs/mpi.md, "The
+# profile's ping-pong on Intel")
+if want mpi_ab && [ -d "$dir/ab" ] && [ -x /usr/bin/orterun ]; then
+    echo "== mpi_profile_ab.sh ($(date -u +%T))"
+    rc7=0
+    LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" AB_MPIRUN=/usr/bin/orterun \
+        timeout 200 sh "$top/test/device/mpi_profile_ab.sh" run "$dir" >"$out/fig/mpi_profile_ab.txt" 2>&1 || rc7=$?
+    echo "mpi_profile_ab.sh: exit status $rc7 ($(date -u +%T))" | tee -a "$out/fig/mpi_profile_ab.txt"
+    tail -n 20 "$out/fig/mpi_profile_ab.txt"
+elif want mpi_ab; then
+    echo "== mpi_profile_ab.sh skipped: no $dir/ab (test/device/pack.sh builds it) or no /usr/bin/orterun"
 fi
 if want apps && [ -x "$dir/bench/apps_lulesh.plain" ]; then
     bench_part run_apps_bench.sh 300 30 PATH="/usr/bin:$PATH" LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" \
