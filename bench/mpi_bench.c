@@ -16,7 +16,9 @@
  *                then the K messages and MPI_Testsome until all are done
  *   outstanding K  K receives posted at once (memory of the request table), then completed
  * pingpong/nbpingpong print the mean one-way latency and that of the fastest block of 500
- * round trips; the self loops the mean ns per iteration and that of the fastest block of 500.
+ * round trips (MPI_BENCH_TURN_SPIN=K: pingpong spins K dependent multiply-adds after each
+ * receive, work of a known size in the turnaround where a tool's Leave and Enter lie:
+ * test/device/mpi_profile_ab.sh); the self loops the mean ns per iteration and that of the fastest block of 500.
  * The Test loops print the number of calls that found nothing, so that a count per
  * iteration can be checked to be the same in every run.
  * Usage: mpi_bench pingpong N | nbpingpong N | commrank N | short | self N | selfnb N |
@@ -38,10 +40,22 @@ static double now(void)
 /* Mean one-way latency over all n round trips, and that of the fastest block of BLOCK round
  * trips: on a loaded machine most runs are slowed by preemption, a short block often not. */
 enum { BLOCK = 500 };
+/* turn_spin(k): k dependent multiply-adds (about 4 cycles each), kept by the volatile sink */
+static volatile unsigned long turn_sink;
+static inline void turn_spin(long k)
+{
+    unsigned long x = (unsigned long)k;
+    for (long i = 0; i < k; i++)
+        x = x * 3 + 1;
+    turn_sink = x;
+}
+
 static void pingpong(int rank, long n)
 {
     char buf[8] = {0};
     double best = 1e30;
+    const char *spin_env = getenv("MPI_BENCH_TURN_SPIN");
+    long spin = spin_env ? atol(spin_env) : 0;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = now();
     for (long done = 0; done < n;) {
@@ -51,8 +65,12 @@ static void pingpong(int rank, long n)
             if (rank == 0) {
                 MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
                 MPI_Recv(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (spin)
+                    turn_spin(spin);
             } else if (rank == 1) {
                 MPI_Recv(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (spin)
+                    turn_spin(spin);
                 MPI_Send(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
             }
         }

@@ -76,7 +76,9 @@ run)
     for p in mpi_measured mpi_plain; do
         [ -x "$dir/bench/$p" ] || die "no $dir/bench/$p: run test/device/pack.sh on the build machine"
     done
-    for v in $variants; do
+    rows=${AB_ROWS:-plain profile trace both $variants}
+    used=$(for r in $rows; do case " $variants " in *" $r "*) echo "$r" ;; esac; done)
+    for v in $used; do
         [ -e "$dir/ab/$v/libscorep-rt-mpi.so.0" ] || die "no $dir/ab/$v: run 'mpi_profile_ab.sh pack' on the build machine"
     done
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -92,7 +94,7 @@ run)
     both="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=1G"
     # each variant's library is the one the program loads (LD_LIBRARY_PATH before RUNPATH)
     command -v ldd >/dev/null || { echo "mpi_profile_ab.sh: no ldd: which library each row loads is not checked"; variants_checked=; }
-    for v in ${variants_checked-$variants}; do
+    for v in ${variants_checked-$used}; do
         got=$(LD_LIBRARY_PATH="$dir/ab/$v:${LD_LIBRARY_PATH:-}" ldd ./mpi_measured | awk '$1 == "libscorep-rt-mpi.so.0" { print $3 }')
         [ "$got" = "$dir/ab/$v/libscorep-rt-mpi.so.0" ] || die "$v: the program loads ${got:-nothing} instead of $dir/ab/$v"
     done
@@ -104,7 +106,11 @@ run)
         rm -rf "$tmp/exp"
         sed -n 's/^pingpong one-way ns mean \([0-9.]*\) block \([0-9.]*\)$/\1 \2/p' "$tmp/out" >>"$tmp/r.$_row"
     }
-    rows="plain profile trace both $variants"
+    # AB_ROWS: the rows (default: the three modes and every variant); besides those, rows
+    # that change only the memory's layout: profile16m, both16m (SCOREP_TOTAL_MEMORY=16M),
+    # profilepad (glibc's heap top padded by 4 MiB), profilemmap (blocks from 4 KiB on mmap'd);
+    # spinK: uninstrumented with K dependent multiply-adds after each receive (mpi_bench.c)
+    rows=${AB_ROWS:-plain profile trace both $variants}
     echo "$(nproc) cores, $(grep -m 1 'model name' /proc/cpuinfo | sed 's/.*: //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
     budget=${AB_BUDGET:-85}
     start=$(date +%s) longest=0
@@ -122,6 +128,11 @@ run)
             profile) one profile mpi_measured $prof ;;
             trace) one trace mpi_measured $trace ;;
             both) one both mpi_measured $both ;;
+            spin*) one "$r" mpi_plain X=1 MPI_BENCH_TURN_SPIN="${r#spin}" ;;
+            profile16m) one "$r" mpi_measured $prof SCOREP_TOTAL_MEMORY=16M ;;
+            both16m) one "$r" mpi_measured $both SCOREP_TOTAL_MEMORY=16M ;;
+            profilepad) one "$r" mpi_measured $prof MALLOC_TOP_PAD_=4194304 ;;
+            profilemmap) one "$r" mpi_measured $prof MALLOC_MMAP_THRESHOLD_=4096 ;;
             *) one "$r" mpi_measured $prof LD_LIBRARY_PATH="$dir/ab/$r:${LD_LIBRARY_PATH:-}" ;;
             esac
         done
@@ -145,6 +156,11 @@ run)
         profile) l="profile" ;;
         trace) l="trace" ;;
         both) l="profile + trace" ;;
+        spin*) l="uninstrumented, ${r#spin} multiply-adds per turn" ;;
+        profile16m) l="profile, SCOREP_TOTAL_MEMORY=16M" ;;
+        both16m) l="profile + trace, SCOREP_TOTAL_MEMORY=16M" ;;
+        profilepad) l="profile, MALLOC_TOP_PAD_=4M" ;;
+        profilemmap) l="profile, MALLOC_MMAP_THRESHOLD_=4096" ;;
         *) l="$r $(what "$r")" ;;
         esac
         m=$(stat "$r" 1 min) md=$(stat "$r" 1 median) bl=$(stat "$r" 2 min)

@@ -97,7 +97,7 @@ if want mpi_bench && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]
 fi
 # the profile's ping-pong against its variants (issue #31, session 24; docs/mpi.md, "The
 # profile's ping-pong on Intel")
-if want mpi_ab && [ -d "$dir/ab" ] && [ -x /usr/bin/orterun ]; then
+if want mpi_ab && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
     echo "== mpi_profile_ab.sh ($(date -u +%T))"
     rc7=0
     LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" AB_MPIRUN=/usr/bin/orterun \
@@ -105,7 +105,7 @@ if want mpi_ab && [ -d "$dir/ab" ] && [ -x /usr/bin/orterun ]; then
     echo "mpi_profile_ab.sh: exit status $rc7 ($(date -u +%T))" | tee -a "$out/fig/mpi_profile_ab.txt"
     tail -n 20 "$out/fig/mpi_profile_ab.txt"
 elif want mpi_ab; then
-    echo "== mpi_profile_ab.sh skipped: no $dir/ab (test/device/pack.sh builds it) or no /usr/bin/orterun"
+    echo "== mpi_profile_ab.sh skipped: no $dir/bench/mpi_measured (test/device/pack.sh builds it) or no /usr/bin/orterun"
 fi
 if want apps && [ -x "$dir/bench/apps_lulesh.plain" ]; then
     bench_part run_apps_bench.sh 300 30 PATH="/usr/bin:$PATH" LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" \
