@@ -102,6 +102,7 @@ void an_ctx_close(an_ctx *c)
     free(c->cp_iv);
     an_taskgraph_done(c);
     free(c->stat);
+    free(c->team_loc);
     memset(c, 0, sizeof *c);
 }
 

@@ -114,6 +114,10 @@ typedef struct {
     an_stat_rec *stat;
     size_t n_stat, cap_stat;
     int stat_oom;
+    /* [loc]: 1 for the master thread and each thread that ran in an OpenMP team, the
+     * locations that take part in the critical path's performance impact (an_omp.c sets it;
+     * NULL: the master thread only) */
+    uint8_t *team_loc;
 } an_ctx;
 
 static inline void an_add(an_ctx *c, an_metric m, uint32_t cnode, double v)

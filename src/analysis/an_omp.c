@@ -419,8 +419,11 @@ static void barrier_path(an_ctx *c, const barrier_call *b, size_t late, const in
     const barrier_call *l = &b[late];
     uint64_t start = l->ev[l->from].time, a = start, e = l->exit;
     int first = l->ev[l->from].kind == AN_ENTER; /* since the team's start */
-    if (first && l->team < in->n && c->t->events[in->enter[l->team]].time < a)
-        a = c->t->events[in->enter[l->team]].time; /* the fork */
+    /* the fork (ThreadFork where the trace has it, not the master's enter of the region, which
+     * comes later by the threads' creation: 0.8 ms in a first team; Scalasca's path returns to
+     * the master at OMP_MGMT_FORK) */
+    if (first && l->team < in->n && in->start[l->team] < a)
+        a = in->start[l->team];
     if (a < *done)
         a = *done;
     if (e > *done)
@@ -505,9 +508,11 @@ int an_in_parallel(const an_trace *t, uint32_t k)
 /* the master's MPI waiting time at call path K (the wait states found before this pass) */
 static double mpi_waiting(const an_ctx *c, uint32_t k)
 {
-    static const an_metric waits[] = {M_MPI_LATESENDER,   M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
-                                      M_MPI_WAIT_NXN,     M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
-                                      M_MPI_LATEBROADCAST};
+    /* Wait at Finalize too: a synchronisation point's wait in Scalasca (SynchpointHandler's
+     * cb_pre_init_finalize), which its idleness delay leaves out */
+    static const an_metric waits[] = {M_MPI_LATESENDER,    M_MPI_LATERECEIVER, M_MPI_BARRIER_WAIT,
+                                      M_MPI_WAIT_NXN,      M_MPI_EARLYREDUCE,  M_MPI_EARLYSCAN,
+                                      M_MPI_LATEBROADCAST, M_MPI_FINALIZE_WAIT};
     double w = 0;
     for (size_t i = 0; i < sizeof waits / sizeof waits[0]; i++)
         w += c->sev[(size_t)waits[i] * c->n_cnodes + k]; /* location 0: the master */
@@ -710,6 +715,34 @@ int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride)
     return rc;
 }
 
+/* time without waiting (M_NONWAIT_TIME, the critical path's performance impact) of the OpenMP
+ * threads, as Scalasca's CriticalPath.pattern takes each location's time profile less its
+ * wait states at synchronisation points (SynchpointHandler: MPI's and OpenMP barriers'):
+ * the master's (the MPI passes' value, an_analyze.c) less its barrier waits; a worker's, its
+ * time less its barrier waits and the idle time the report gives it (omp_idle_threads and
+ * omp_limited_parallelism: time it spent in no team, Cube's remapper's share, not in its
+ * events). Each OpenMP thread's location is marked in c->team_loc. */
+static int team_nonwait(an_ctx *c, const uint8_t *omp)
+{
+    size_t n = c->n_cnodes;
+    if (!(c->team_loc = calloc(c->n_locs + 1, 1)))
+        return -1;
+    for (size_t l = 0; l < c->n_locs; l++) {
+        if (l > 0 && !omp[l - 1])
+            continue;
+        c->team_loc[l] = 1;
+        double *s = c->sev + l * M_COUNT * n;
+        for (size_t k = 0; k < n; k++) {
+            double v = l ? s[(size_t)M_TIME * n + k] - s[(size_t)M_OMP_IDLE_THREADS * n + k] -
+                               s[(size_t)M_OMP_LIMITED_PARALLELISM * n + k]
+                         : s[(size_t)M_NONWAIT_TIME * n + k];
+            v -= s[(size_t)M_OMP_EBARRIER_WAIT * n + k] + s[(size_t)M_OMP_IBARRIER_WAIT * n + k];
+            s[(size_t)M_NONWAIT_TIME * n + k] = v > 0 ? v : 0;
+        }
+    }
+    return 0;
+}
+
 int an_omp(an_ctx *c, char *err, size_t len)
 {
     an_trace *t = c->t;
@@ -741,6 +774,8 @@ int an_omp(an_ctx *c, char *err, size_t len)
     if (in.n && management(c, &in, serial))
         goto out;
     if (in.n && idle_threads(c, &in, serial, omp))
+        goto out;
+    if (team_nonwait(c, omp))
         goto out;
     rc = 0;
 out:

@@ -47,10 +47,11 @@ void an_pop(an_ctx *c, an_report_info *info);
 void an_pop_threads(an_ctx *c, an_report_info *info);
 
 /* rank 0, an_report_cube.c: the performance-impact tree (an_pattern_impact.c) into the
- * gathered values ALL_V of every rank's master thread (rank r's block at V_DISPL[r], its
- * CN_COUNT[r] / 2 call paths mapped by MAP[r] onto NG global ones) */
+ * gathered values ALL_V of every rank's locations (rank r's N_LOCS[r] blocks at V_DISPL[r],
+ * its CN_COUNT[r] / 2 call paths mapped by MAP[r] onto NG global ones): each master thread
+ * and each location marked in TEAM (all ranks' locations in order; an OpenMP thread) */
 int an_impact(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map, size_t ng,
-              int size);
+              int size, const int *n_locs, const uint8_t *team);
 
 /* rank 0, an_report_cube.c: the computational load imbalance tree (an_pattern_imbalance.c)
  * from the gathered values of every location (rank r's N_LOCS[r] blocks at V_DISPL[r]) over

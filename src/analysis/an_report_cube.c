@@ -47,6 +47,7 @@ static void totals(an_ctx *c, double *own)
 /* a thread location of a rank as rank 0 learns it: its number in the process and its name */
 typedef struct {
     uint32_t local;
+    uint32_t team; /* the master thread or an OpenMP thread (an_ctx's team_loc) */
     char name[64];
 } loc_info;
 
@@ -332,8 +333,19 @@ static int write_trees(report *rp)
  * beside the report, the rounding residues removed */
 static int finish_values(report *rp, const char *path)
 {
-    if (imbalance(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0 ||
-        an_impact(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0)
+    size_t nl = 0;
+    for (int r = 0; r < rp->size; r++)
+        nl += (size_t)rp->n_locs[r];
+    uint8_t *team = malloc(nl + 1);
+    if (!team)
+        return -1;
+    for (size_t l = 0; l < nl; l++)
+        team[l] = rp->locs[l].team != 0;
+    int rc = imbalance(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0 ||
+             an_impact(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size,
+                       rp->n_locs, team) != 0;
+    free(team);
+    if (rc)
         return -1;
     if (rp->info->stat && an_stat_write(rp->info->stat, path, rp->map, rp->gt.cube_id) != 0)
         fprintf(stderr, "scorep-rt analysis: cannot write trace.stat beside %s\n", path);
@@ -504,6 +516,8 @@ int an_report_cube(an_ctx *c, const an_report_info *info, const char *path, char
         cn[2 * k] = t->cnodes[k].parent;
         cn[2 * k + 1] = t->cnodes[k].region;
     }
+    for (size_t l = 0; l < c->n_locs; l++)
+        li[l].team = l == 0 || (c->team_loc && c->team_loc[l]);
     li[0].local = t->master_local;
     snprintf(li[0].name, sizeof li[0].name, "%s",
              t->master_name[0] ? t->master_name : "Master thread");

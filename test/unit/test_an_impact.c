@@ -32,7 +32,9 @@ static void run(double *all, int *displ, const int *cn, uint32_t **map)
         all[n0 + i] = v1[i];
     displ[0] = 0;
     displ[1] = (int)n0;
-    CHECK(an_impact(all, displ, cn, map, NG, 2) == 0, "an_impact fails");
+    const int n_locs[2] = {1, 1}; /* the master threads only */
+    const uint8_t team[2] = {1, 1};
+    CHECK(an_impact(all, displ, cn, map, NG, 2, n_locs, team) == 0, "an_impact fails");
 }
 
 static int near(double a, double b)
@@ -111,5 +113,61 @@ int main(void)
     CHECK(R1(M_CRITICAL_IMBALANCE_IMPACT, 0) == 0 && R1(M_CRITICAL_IMBALANCE_IMPACT, 1) == 0,
           "no excess: rank 1 (off the path) has impact %g at g0, %g at g1, expected 0 and 0",
           R1(M_CRITICAL_IMBALANCE_IMPACT, 0), R1(M_CRITICAL_IMBALANCE_IMPACT, 1));
+
+    /* case 4: a hybrid rank (scout.hyb's view: every OpenMP thread is a location of its own
+     * in the imbalance impact). Locations: the master (0), an OpenMP worker (1), a helper
+     * pthread (2, not an OpenMP thread: takes no part). g0 runs serially on the master (1 s,
+     * on the path), g1 is a parallel region whose barrier the worker holds up: the path's 0.8 s
+     * there are on the worker's location (an_omp.c), the master runs 0.5 s of it and waits.
+     * Path length 1.8. Master: excess 0.3 at g1, waiting 1.8 - 1.5 = 0.3, scale 1: costs[g1]
+     * 0.3. Worker: idle in g0 (excess 1, no time there), waiting 1.8 - 0.8 = 1, scale 1:
+     * costs[g0] 1; its headroom is g0 (1 s, factor (1.8 - 0.8) / 1 = 1): phr[g0] 1. So the
+     * master, all of g0's path, gets impact 1 there, all of it inter-partition (the worker
+     * does not run g0); the worker, all of g1's path, 0.3, intra. The helper (0.1 s at g0)
+     * would add its own excess if it took part. Before session 24 only the master took part
+     * and the path lacked the worker's part: impact 0 everywhere. */
+    {
+        static double h[3 * M_COUNT * 2];
+        int hd[1] = {0};
+        const int hcn[1] = {4}, hnl[1] = {3};
+        const uint8_t team[3] = {1, 1, 0};
+        uint32_t hm[2] = {0, 1};
+        uint32_t *hmap[1] = {hm};
+#define H(l, m, k) h[((size_t)(l) * M_COUNT + (size_t)(m)) * 2 + (k)]
+        H(0, M_NONWAIT_TIME, 0) = 1.0;
+        H(0, M_CRITICAL_PATH, 0) = 1.0;
+        H(0, M_NONWAIT_TIME, 1) = 0.5;
+        H(1, M_NONWAIT_TIME, 1) = 0.8;
+        H(1, M_CRITICAL_PATH, 1) = 0.8;
+        H(2, M_NONWAIT_TIME, 0) = 0.1;
+        CHECK(an_impact(h, hd, hcn, hmap, NG, 1, hnl, team) == 0, "an_impact fails (hybrid)");
+        CHECK(near(H(0, M_CRITICAL_IMBALANCE_IMPACT, 0), 1.0) &&
+                  near(H(0, M_INTER_PARTITION_IMBALANCE, 0), 1.0) &&
+                  near(H(0, M_INTRA_PARTITION_IMBALANCE, 0), 0),
+              "hybrid: the master's g0 impact %g inter %g intra %g, expected 1 1 0 (the "
+              "worker's idleness in the serial part)",
+              H(0, M_CRITICAL_IMBALANCE_IMPACT, 0), H(0, M_INTER_PARTITION_IMBALANCE, 0),
+              H(0, M_INTRA_PARTITION_IMBALANCE, 0));
+        CHECK(near(H(1, M_CRITICAL_IMBALANCE_IMPACT, 1), 0.3) &&
+                  near(H(1, M_INTRA_PARTITION_IMBALANCE, 1), 0.3),
+              "hybrid: the worker's g1 impact %g intra %g, expected 0.3 0.3 (the master's "
+              "wait at the barrier)",
+              H(1, M_CRITICAL_IMBALANCE_IMPACT, 1), H(1, M_INTRA_PARTITION_IMBALANCE, 1));
+        CHECK(H(0, M_CRITICAL_IMBALANCE_IMPACT, 1) == 0 && H(1, M_CRITICAL_IMBALANCE_IMPACT, 0) == 0,
+              "hybrid: impact off the path: master g1 %g, worker g0 %g, expected 0 and 0",
+              H(0, M_CRITICAL_IMBALANCE_IMPACT, 1), H(1, M_CRITICAL_IMBALANCE_IMPACT, 0));
+        CHECK(near(H(0, M_CRITICAL_PATH_ACTIVITIES, 0), 1.0) &&
+                  near(H(0, M_CRITICAL_PATH_ACTIVITIES, 1), 0.5) &&
+                  near(H(1, M_CRITICAL_PATH_ACTIVITIES, 1), 0.8),
+              "hybrid: activities master g0 %g g1 %g worker g1 %g, expected 1 0.5 0.8",
+              H(0, M_CRITICAL_PATH_ACTIVITIES, 0), H(0, M_CRITICAL_PATH_ACTIVITIES, 1),
+              H(1, M_CRITICAL_PATH_ACTIVITIES, 1));
+        for (int m = M_PERFORMANCE_IMPACT; m <= M_NON_CRITICAL_PATH_ACTIVITIES; m++)
+            for (int k = 0; k < 2; k++)
+                CHECK(H(2, m, k) == 0,
+                      "hybrid: the helper pthread has metric %d = %g at g%d, expected nothing",
+                      m, H(2, m, k), k);
+#undef H
+    }
     return failures ? 1 : 0;
 }
