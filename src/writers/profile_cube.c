@@ -662,7 +662,10 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
     return rc;
 }
 
-enum { M_VISITS, M_TIME, M_MIN, M_MAX, M_MIG_LOSS, M_MIG_WIN, M_SENT, M_RECEIVED, M_PUT, M_GET, M_FIXED };
+enum {
+    M_VISITS, M_TIME, M_MIN, M_MAX, M_MIG_LOSS, M_MIG_WIN, M_SENT, M_RECEIVED, M_PUT, M_GET,
+    M_FIXED
+};
 
 /* cube_writer_metric, remembering kind and type under the new id (the plan needs them) */
 typedef struct {

@@ -13,7 +13,11 @@
 # the first part ran and TASK_END, at the last Leave's time, where it completed, no enter of
 # the task's region, a switch per trace switch otherwise; every switch to an implicit task
 # names the location's id (Score-P's); otf2-print and Scalasca's scout.omp and scout.hyb
-# (where built) read the trace without a message.
+# (where built) read the trace without a message. Score-P's task migration metrics
+# (task_migration_loss / _win) per location on the parallel region's call path equal the
+# counts derived from the trace's task switches (migrations below), CubeLib reads them and
+# Score-P's definitions, square -s (SQUARE) keeps them; a program without tasks
+# (test/omp/parallel.c) has no such metric.
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
 # are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied

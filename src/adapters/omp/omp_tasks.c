@@ -190,7 +190,8 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
         return; /* the task stays parked: its end here finds no frame */
     f->task = task;
     task->parked = false;
-    if (task->last_loc != t->loc->id) { /* Score-P's migration: a part on another thread than the last */
+    /* Score-P's migration: a part on another thread than the last part's */
+    if (task->last_loc != t->loc->id) {
         task->last_loc = t->loc->id;
         t->mig_win++;
         t->mig_loss++;
