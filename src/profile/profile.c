@@ -335,6 +335,8 @@ static void add_node_values(scorep_profile *p, pnode *dst, const pnode *src)
     dst->bytes_received += src->bytes_received;
     dst->bytes_put += src->bytes_put;
     dst->bytes_get += src->bytes_get;
+    dst->task_mig_loss += src->task_mig_loss;
+    dst->task_mig_win += src->task_mig_win;
     for (uint32_t k = 0; dst->dense && src->dense && k < p->n_dense; k++)
         dst->dense[p->n_dense + k] += src->dense[p->n_dense + k];
     for (pmetric *m = src->metrics, *next; m; m = next) {

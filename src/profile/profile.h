@@ -38,6 +38,11 @@ typedef struct pnode {
     int64_t value;          /* parameter value (string id for strings) */
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
+    /* on a parallel region's node, per location (Score-P's task_migration_loss / _win):
+     * explicit tasks that left this thread for another, and resumptions here of a task whose
+     * last part ran on another thread (omp_tasks.c). Loss is signed as in Score-P. */
+    int64_t task_mig_loss;
+    uint64_t task_mig_win;
     pmetric *metrics;
     uint64_t *dense; /* metric sources: n_dense values at enter, then n_dense inclusive sums */
     /* a throttled region's node: the parameter child "scorep_throttled_from_visit=N" that

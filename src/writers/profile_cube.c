@@ -44,6 +44,7 @@ typedef struct {
     uint64_t visits;
     double sum, min, max;
     uint64_t bytes[4]; /* sent, received, put, get */
+    uint64_t mig[2];   /* task_migration_loss (int64_t's bits), task_migration_win */
     uint32_t n_metrics;
     uint32_t *metric_ids;
     double *metric_sums;
@@ -202,6 +203,8 @@ static int add_values(merged *m, int g, uint32_t loc, const pnode *p, const scor
     v->bytes[1] = p->bytes_received;
     v->bytes[2] = p->bytes_put;
     v->bytes[3] = p->bytes_get;
+    v->mig[0] = (uint64_t)p->task_mig_loss;
+    v->mig[1] = p->task_mig_win;
     for (const pmetric *x = p->metrics; x; x = x->next)
         v->n_metrics++;
     v->n_metrics += p->dense ? n_dense : 0;
@@ -282,6 +285,7 @@ static void pack_process(const merged *m, ser_buf *b)
         ser_f64(b, v->min);
         ser_f64(b, v->max);
         ser_put(b, v->bytes, sizeof v->bytes);
+        ser_put(b, v->mig, sizeof v->mig);
         ser_u32(b, v->n_metrics);
         for (uint32_t k = 0; k < v->n_metrics; k++) {
             ser_u32(b, v->metric_ids[k]);
@@ -324,6 +328,9 @@ static int unpack_values(job *j, ser_reader *r, const int *gmap, uint32_t rank)
         const void *bytes = ser_get(r, sizeof v->bytes);
         if (bytes)
             memcpy(v->bytes, bytes, sizeof v->bytes);
+        const void *mig = ser_get(r, sizeof v->mig);
+        if (mig)
+            memcpy(v->mig, mig, sizeof v->mig);
         v->n_metrics = ser_get_u32(r);
         if (v->n_metrics) {
             v->metric_ids = malloc(v->n_metrics * sizeof *v->metric_ids);
@@ -655,7 +662,10 @@ static int define_cnodes(cube_writer *w, merged *m, const scorep_unified *u)
     return rc;
 }
 
-enum { M_VISITS, M_TIME, M_MIN, M_MAX, M_SENT, M_RECEIVED, M_PUT, M_GET, M_FIXED };
+enum {
+    M_VISITS, M_TIME, M_MIN, M_MAX, M_MIG_LOSS, M_MIG_WIN, M_SENT, M_RECEIVED, M_PUT, M_GET,
+    M_FIXED
+};
 
 /* cube_writer_metric, remembering kind and type under the new id (the plan needs them) */
 typedef struct {
@@ -682,6 +692,21 @@ static int any_rma_region(const scorep_unified *u)
     return 0;
 }
 
+/* An explicit OpenMP task was created somewhere: its region ("!$omp task @f.c:L", "!$omp task
+ * untied @...") is defined at the first creation (omp_tasks.c). Score-P writes its task
+ * migration metrics exactly then (scorep_profile_cube4_writer.c: has_tasks, any explicit task
+ * on any rank), whether a task migrated or not. */
+static int any_task_region(const scorep_unified *u)
+{
+    for (uint32_t i = 0; i < u->n[U_REGION]; i++) {
+        const char *n = u->regions[i].name;
+        if (u->regions[i].paradigm == SCOREP_PARADIGM_OPENMP && n &&
+            strncmp(n, "!$omp task", 10) == 0 && (n[10] == ' ' || n[10] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
 /* kinds: room for M_FIXED + u->n[U_METRIC] */
 static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, int mpi,
                            metric_info *kinds)
@@ -694,6 +719,17 @@ static void define_metrics(cube_writer *w, int *mid, const scorep_unified *u, in
                             "sec", "Minimum inclusive CPU allocation time", CUBE_EXCLUSIVE);
     mid[M_MAX] = add_metric(w, kinds, "max_time", "Maximum Inclusive Time", CUBE_DTYPE_MAXDOUBLE,
                             "sec", "Maximum inclusive CPU allocation time", CUBE_EXCLUSIVE);
+    /* as Score-P's SCOREP_Profile_Tasking.c defines them (at the profile's initialisation,
+     * before any adapter's metric): no unit, exclusive, loss signed */
+    static const char *const mig[2] = {"task_migration_loss", "task_migration_win"};
+    static const char *const mig_descr[2] = {"Number of task that migrated away.",
+                                             "Number of tasks that migrated to this location."};
+    int tasks = any_task_region(u);
+    for (int k = 0; k < 2; k++)
+        mid[M_MIG_LOSS + k] = tasks ? add_metric(w, kinds, mig[k], mig[k],
+                                                 k == 0 ? CUBE_DTYPE_INT64 : CUBE_DTYPE_UINT64, "",
+                                                 mig_descr[k], CUBE_EXCLUSIVE)
+                                    : -1;
     static const char *const bytes[4] = {"bytes_sent", "bytes_received", "bytes_put", "bytes_get"};
     static const char *const descr[4] = {"Number of bytes sent", "Number of bytes received",
                                          "Number of bytes sent in one-sided operations",
@@ -809,6 +845,9 @@ static void each_value(const merged *m, const int *cube_id, const uint32_t *col,
             put(ctx, mid[M_MIN], c, l, true, v->min, 0);
             put(ctx, mid[M_MAX], c, l, true, v->max, 0);
         }
+        for (int k = 0; k < 2; k++)
+            if (mid[M_MIG_LOSS + k] >= 0 && v->mig[k])
+                put(ctx, mid[M_MIG_LOSS + k], c, l, false, 0, v->mig[k]);
         for (int k = 0; k < 4; k++)
             if (mid[M_SENT + k] >= 0 && v->bytes[k])
                 put(ctx, mid[M_SENT + k], c, l, false, 0, v->bytes[k]);

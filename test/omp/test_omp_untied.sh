@@ -13,7 +13,11 @@
 # the first part ran and TASK_END, at the last Leave's time, where it completed, no enter of
 # the task's region, a switch per trace switch otherwise; every switch to an implicit task
 # names the location's id (Score-P's); otf2-print and Scalasca's scout.omp and scout.hyb
-# (where built) read the trace without a message.
+# (where built) read the trace without a message. Score-P's task migration metrics
+# (task_migration_loss / _win) per location on the parallel region's call path equal the
+# counts derived from the trace's task switches (migrations below), CubeLib reads them and
+# Score-P's definitions, square -s (SQUARE) keeps them; a program without tasks
+# (test/omp/parallel.c) has no such metric.
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
 # are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
@@ -83,6 +87,30 @@ parts()
         END { print "" }'
 }
 
+# migrations EXPDIR NLOC: Score-P's task migration counts (SCOREP_Profile_Tasking.c) from
+# the trace, "LOC:LOSS/WIN;" for locations 0 to NLOC-1: each explicit task's parts in time
+# order (the switches to it, wherever they are); a part on another location than the one
+# before it is a win there and a loss where the one before ran
+migrations()
+{
+    trace_events "$1" | awk '$1 == "THREAD_TASK_SWITCH" && !/ Generation Number: 0$/ {
+            k = $0; sub(/.*Thread Team: /, "", k); print $3, $2, k }' | sort -n -k1,1 |
+        awk -v n="$2" '{ k = $0; sub(/^[0-9]+ [0-9]+ /, "", k)
+                if (k in at && at[k] != $2) { win[$2]++; loss[at[k]]++ }
+                at[k] = $2 }
+            END { for (l = 0; l < n; l++) printf "%d:%d/%d;", l, loss[l] + 0, win[l] + 0 }'
+}
+
+# profile_migrations EXPDIR CALLPATH NLOC: the profile's task_migration_loss and _win of
+# CALLPATH (the parallel region's, where Score-P puts them) as migrations prints them
+profile_migrations()
+{
+    for _l in $(seq 0 $(($3 - 1))); do
+        printf '%d:%d/%d;' $_l "$(profile_sum "$1" "$2" task_migration_loss $_l)" \
+            "$(profile_sum "$1" "$2" task_migration_win $_l)"
+    done
+}
+
 # check X LABEL: the invariants of one run (program output X.out, experiment X.exp)
 check()
 {
@@ -128,6 +156,16 @@ check()
             "$2: a part on location $first, where the body began"
     fi
     expect_ge "$total" 1 "$2: the task ran ($total parts)"
+    expect_eq "$(metric_list $x)" "visits time min_time max_time task_migration_loss task_migration_win " \
+        "$2: the metrics: Score-P's task migration metrics in a program with explicit tasks"
+    m=$(migrations $x 2)
+    expect_eq "$(profile_migrations $x "$PAR" 2)" "$m" \
+        "$2: the profile's task migrations (loss/win) per location are the trace's"
+    [ "$moved" = no ] || expect_eq "$(echo "$m" | awk -F'[:/;]' '{ for (i = 3; i <= NF; i += 3) w += $i; print (w > 0) }')" 1 \
+        "$2: a task that moved is a migration in the trace ($m)"
+    expect_eq "$(profile_sum $x . task_migration_win)$(profile_sum $x . task_migration_loss)" 00 \
+        "$2: no migration counted on the program's root"
+    echo "$2: migrations (location:loss/win) $m"
     expect_eq "$(visits $x "$PAR/$TASK")" "$total" "$2: the task's visits, all locations"
     # the plugin's view (Score-P's): begin where the first part ran, end where it completed
     begin_loc=$(trace_events $x | awk -v r="$TASK" '$1 == "ENTER" && index($0, "Region: \"" r "\"") {
@@ -154,8 +192,35 @@ check()
             "$(profile_dump_raw $x -m visits | awk -F'\t' '{ split($4, kv, "="); if (kv[2] > 0) print $1, $3, kv[2] }' | sort)" \
             "$2: CubeLib: the visits of every call path and location"
         expect_eq "$(awk -F, 'NR > 1 && $3 < -1e-9' $x.cl.time)" "" "$2: CubeLib: no negative exclusive time"
+        cubelib_migrations $x "$2"
     fi
     scouts $x "$2"
+}
+
+# metric_list EXPDIR: the unique names of the profile's metrics in its order (anchor.xml)
+metric_list()
+{
+    tar -xOf "$1/profile.cubex" anchor.xml | sed -n 's/.*<uniq_name>\([^<]*\)<.*/\1/p' | tr '\n' ' '
+}
+# Score-P's definitions (SCOREP_Profile_Tasking.c) as CubeLib's cube_dump -w shows them, here
+# after the four metrics of every profile
+CUBE_MIG_DEFS='task_migration_loss  ( id=4, task_migration_loss, , INT64, , Number of task that migrated away., EXCLUSIVEconvertible, cacheable)
+task_migration_win  ( id=5, task_migration_win, , UINT64, , Number of tasks that migrated to this location., EXCLUSIVEconvertible, cacheable)'
+
+# cubelib_migrations EXPDIR LABEL: CubeLib reads the two metrics as Score-P defines them
+# (root metrics, INT64 / UINT64, no unit, Score-P's descriptions) and their values per call
+# path and location as ours
+cubelib_migrations()
+{
+    for _m in task_migration_loss task_migration_win; do
+        run_to $1.cl.$_m "$CUBELIB_DUMP" -m $_m -s csv2 $1/profile.cubex
+        expect_eq "$(awk -F, 'NR > 1 && $3 != 0 { print $1 + 0, $2 + 0, $3 + 0 }' $1.cl.$_m | sort)" \
+            "$(profile_dump_raw $1 -m $_m | awk -F'\t' '{ split($4, kv, "="); if (kv[2] != 0) print $1, $3, kv[2] }' | sort)" \
+            "$2: CubeLib: $_m of every call path and location"
+    done
+    run_to $1.cl.metrics "$CUBELIB_DUMP" -w $1/profile.cubex
+    expect_eq "$(awk '/^task_migration/' $1.cl.metrics | sed 's/ *$//')" "$CUBE_MIG_DEFS" \
+        "$2: CubeLib: the definitions of the migration metrics"
 }
 
 # run N [ARG]: run N of the probe (ARG: its bound of yields)
@@ -233,5 +298,36 @@ expect_eq "$(sed -n 's/^count \(TASK_[A-Z]*\) /\1 /p' many.mpp.0 | grep -v SWITC
     "TASK_CREATE 350;TASK_BEGIN 350;TASK_END 350;" "many: plugin: 350 tasks created, begun and ended"
 expect_eq "$(sed -n 's/^tasks //p' many.mpp.0)" "created 354 completed 354 live 0 errors 0 region_enters 0" \
     "many: plugin: the tasks and 4 implicit tasks created and completed, every event's task live, no task region entered"
+m=$(migrations $x 4)
+expect_eq "$(profile_migrations $x "$MP" 4)" "$m" \
+    "many: the profile's task migrations (loss/win) per location are the trace's"
+expect_eq "$(profile_sum $x . task_migration_win)$(profile_sum $x . task_migration_loss)" 00 \
+    "many: no migration counted on the program's root"
+echo "many: migrations (location:loss/win) $m"
+[ -z "$CUBELIB_DUMP" ] || cubelib_migrations $x many
+if [ -n "${SQUARE:-}" ] && [ -n "$CUBELIB_DUMP" ]; then
+    # Scalasca's square -s (its remapper with our spec) keeps both metrics and their values
+    PATH="${SQUARE%/*}:${CUBELIB_DUMP%/*}:$top_builddir:$PATH" "$SQUARE" -s $x >many.square 2>&1 ||
+        fail "many: square -s: $(tail -c 600 many.square)"
+    for _m in task_migration_loss task_migration_win; do
+        run_to many.sq.$_m "$CUBELIB_DUMP" -m $_m -s csv2 $x/summary.cubex
+        expect_eq "$(awk -F, 'NR > 1 && $3 != 0' many.sq.$_m)" "$(awk -F, 'NR > 1 && $3 != 0' $x.cl.$_m)" \
+            "many: square -s: $_m as in the profile"
+    done
+    # (the remapped time of the parallel region's call path is not profile_check's: its time per
+    # visit above its max_time, on the workers; not ours to check)
+    rm $x/summary.cubex
+else
+    skip_part_here "Scalasca's square -s on the profile" \
+        "Scalasca is not packaged for this system (set SQUARE to a built square, CUBELIB_DUMP to cube_dump)"
+fi
 scouts $x many
+
+# A program without explicit tasks (test/omp/parallel.c): no migration metric, as in Score-P
+# (its Cube writer defines them only where a task was created on some rank)
+scorep_cc clang -fopenmp -o parallel "$OMP_SRC/parallel.c"
+run_app par env SCOREP_EXPERIMENT_DIRECTORY=par.exp ./parallel 2
+expect_eq "$status:$(cat par.err)" "0:" "parallel: exit status, nothing on stderr"
+expect_eq "$(metric_list par.exp)" "visits time min_time max_time " \
+    "parallel: the metrics of a program without tasks (no migration metric)"
 done_ok

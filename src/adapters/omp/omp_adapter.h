@@ -112,6 +112,10 @@ typedef struct omp_task {
     bool untied; /* may resume on another thread of its team (omp_tasks.c) */
     bool parked; /* untied, suspended: on no thread's frame stack */
     uint32_t n_parked; /* parked: its regions that were open, outermost first, ... */
+    /* the location id of the thread its last part ran on (Score-P's last_location: where it
+     * began, then where it resumed on another thread), for the profile's migration counts
+     * (omp_tasks.c); in the padding before the pointer: the task fits its pool block */
+    uint32_t last_loc;
     omp_parked_region *parked_regions; /* ... in parked_inline or, more, malloc'd */
     omp_parked_region parked_inline[3]; /* the task's region and two inside need no malloc */
 } omp_task;
@@ -172,6 +176,12 @@ typedef struct omp_thread {
     uint32_t n_regions;
     size_t cap_regions;
     uint32_t generation;   /* explicit tasks created by this thread */
+    /* since the start of its current implicit task, Score-P's migration counts: tasks that
+     * began here + resumptions here from another thread - tasks that ended here (= the
+     * tasks that left: task_migration_loss), and those resumptions (task_migration_win);
+     * added to the parallel region's node at the implicit task's end (omp_parallel.c) */
+    int64_t mig_loss;
+    uint64_t mig_win;
     const pnode *map_from; /* last fork call path mapped into this thread's tree */
     pnode *map_to;
     uint32_t map_depth;

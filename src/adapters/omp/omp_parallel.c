@@ -141,6 +141,15 @@ static void implicit_task_end(omp_thread *t, omp_frame *f, uint64_t raw)
      * idle worker's end) */
     if (__builtin_expect(t->loc->substrates_on, 0) && f->index != 0)
         scorep_substrates_omp_team_end(t->loc, team->master);
+    /* the migration counts of the tasks of this implicit task's time, on the parallel
+     * region's call path, as Score-P triggers them at the parallel region's exit (only when
+     * not zero there: in a sparse metric a zero is no value) */
+    if (f->par_node && (t->mig_loss || t->mig_win)) {
+        f->par_node->task_mig_loss += t->mig_loss;
+        f->par_node->task_mig_win += t->mig_win;
+    }
+    t->mig_loss = 0;
+    t->mig_win = 0;
     if (f->attached)
         scorep_profile_detach(&t->loc->profile, &f->saved, f->at,
                               left > f->par_enter_ts ? left - f->par_enter_ts : 0);

@@ -34,6 +34,7 @@ void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *fram
                    (flags & ompt_task_untied) != 0,
                    false,
                    0,
+                   0, /* last_loc: set where it begins */
                    NULL,
                    {{0, 0, false}}};
     new_task->ptr = task;
@@ -58,6 +59,8 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
         return;
     f->task = task;
     task->started = true;
+    task->last_loc = t->loc->id;
+    t->mig_loss++; /* a task that began here: it leaves unless it ends here (task_end) */
     scorep_location *l = t->loc;
     f->core_depth = l->depth;
     if (l->profiling && imp && imp->par_node) {
@@ -88,6 +91,7 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
     omp_frame *f = omp_frame_top(t);
     if (!f || f->kind != FRAME_TASK || f->task != task)
         return; /* began on another thread (untied) or before the measurement */
+    t->mig_loss--;
     scorep_location *l = t->loc;
     /* regions left open inside the task, then the task's region: for substrate plugins
      * Score-P's TASK_END instead of its leave and the completion (as at the begin) */
@@ -186,6 +190,12 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
         return; /* the task stays parked: its end here finds no frame */
     f->task = task;
     task->parked = false;
+    /* Score-P's migration: a part on another thread than the last part's */
+    if (task->last_loc != t->loc->id) {
+        task->last_loc = t->loc->id;
+        t->mig_win++;
+        t->mig_loss++;
+    }
     scorep_location *l = t->loc;
     f->core_depth = l->depth;
     if (l->profiling && imp && imp->par_node) {
