@@ -175,18 +175,8 @@ typedef struct {
  * traced event). */
 static inline __attribute__((always_inline)) uint64_t scorep_event_fast_pending(const bool profiling)
 {
-    return profiling && SCOREP_AB_PROFILE != 4 ? SCOREP_THROTTLE_MASK : 0;
+    return profiling ? SCOREP_THROTTLE_MASK : 0;
 }
-
-/* Whether the fast paths do the profile's node work: always, but in the device
- * experiment's variants 3 and 4 (SCOREP_AB_PROFILE, profile/profile.h) */
-#define SCOREP_AB_NODES(profiling) ((profiling) && SCOREP_AB_PROFILE != 3 && SCOREP_AB_PROFILE != 4)
-
-#if SCOREP_AB_PROFILE == 5
-/* variant 5: the node each region's Enter found last, per region modulo 64 (one wrapper
- * file's copy, one thread: the experiment's ping-pong only) */
-static pnode *scorep_ab_hint[64];
-#endif
 
 /* The profile node of region under p->cur that scorep_profile_enter finds without a call:
  * the one the parent found last or, with next_hit, the one that one found next (a
@@ -195,11 +185,6 @@ static inline __attribute__((always_inline)) pnode *
 scorep_event_fast_node(const scorep_profile *p, uint32_t region, const bool next_hit)
 {
     pnode *cur = p->cur, *c = cur->last_hit;
-#if SCOREP_AB_PROFILE == 5
-    pnode *h = scorep_ab_hint[region & 63];
-    if (h && h->key == region && h->parent == cur)
-        return h;
-#endif
     if (__builtin_expect(c && c->key != region, 0)) {
         if (!next_hit)
             return NULL;
@@ -207,10 +192,6 @@ scorep_event_fast_node(const scorep_profile *p, uint32_t region, const bool next
         if (!c || c->key != region || c->parent != cur)
             return NULL;
     }
-#if SCOREP_AB_PROFILE == 5
-    if (c)
-        scorep_ab_hint[region & 63] = c;
-#endif
     return c;
 }
 
@@ -230,7 +211,6 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     buf_stream *s = NULL;
     buf_region_rec *r = NULL;
     buf_mpi_rec *m = NULL;
-    const bool pnodes = SCOREP_AB_NODES(profiling);
     /* the gate: measurement on, recording on, the inline timer (the TSC on x86,
      * base/state.h); with off_depth 0 that is scorep_location_recording */
     /* with the pending throttled calls in one test: or'ed, one branch (issue #31) */
@@ -241,7 +221,7 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
      * buffer's rec_depth is at most stack_cap: buffer.h, depth_room) */
     if (!tracing && __builtin_expect(d >= l->stack_cap, 0))
         goto general;
-    if (pnodes) {
+    if (profiling) {
         c = scorep_event_fast_node(p, region, next_hit);
         if (__builtin_expect(p->depth >= p->max_depth || !c || c->dense, 0))
             goto general;
@@ -261,7 +241,7 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
     l->stack_region[d] = region;
     l->stack_sp[d] = sp;
     l->depth++; /* in memory: d stays the index, no copy of it (issue #31) */
-    if (pnodes) {
+    if (profiling) {
         if (next_hit)
             p->cur->last_hit = c;
         p->cur = c;
@@ -270,7 +250,7 @@ scorep_event_enter_fast_msg_as(scorep_location *l, uint32_t region, uintptr_t sp
             c->bytes_sent += msg->bytes;
     }
     uint64_t t = scorep_location_now(l, scorep_timer_tsc());
-    if (pnodes)
+    if (profiling)
         c->enter_ts = t;
     if (tracing)
         r->ts = t;
@@ -313,7 +293,6 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     buf_region_rec *r = NULL;
     buf_mpi_rec *m = NULL;
     const buf_region_rec *e = NULL;
-    const bool pnodes = SCOREP_AB_NODES(profiling);
     /* the whole gate, as the enter's: a leave records while recording is off
      * (scorep_event_leave_impl), but such leaves (of calls entered before recording went
      * off; the others have off_depth) take the general path, which does; a message needs
@@ -335,7 +314,7 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
      * region (issue #31, session 18: the stack's pointer load and an index copy fewer) */
     if (!tracing && __builtin_expect(l->stack_region[d] != region, 0))
         goto general;
-    if (pnodes) {
+    if (profiling) {
         c = p->cur;
         if (__builtin_expect(p->overflow || c->kind != PNODE_REGION || c->id != region ||
                                  c->dense || c->visits + 1 == p->throttle_calls,
@@ -363,7 +342,7 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
 #else
     l->depth--;
 #endif
-    if (pnodes) {
+    if (profiling) {
         if (msg)
             c->bytes_received += msg->bytes;
         p->cur = c->parent;
@@ -387,7 +366,7 @@ scorep_event_leave_fast_msg_as(scorep_location *l, uint32_t region, uint64_t raw
     }
     /* the Leave's time */
     uint64_t tl = tracing && msg ? t + 1 : t;
-    if (pnodes)
+    if (profiling)
         scorep_profile_close_node(c, tl);
     if (tracing)
         r->ts = tl;

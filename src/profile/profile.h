@@ -127,37 +127,15 @@ static inline void scorep_profile_throttled_visit(scorep_profile *p, uint32_t re
 uint32_t scorep_profile_threads_region(void);
 uint32_t scorep_profile_off_region(void);
 
-/* SCOREP_AB_PROFILE (0 unless a build sets it): variants of the profile's fast path for
- * the device experiment test/device/mpi_profile_ab.sh, which builds the MPI adapter's
- * wrappers with each of them (issue #31: the profile's ping-pong on Intel). 1: min and max
- * without branches; 2: no duration at all (visits only: wrong times); 3: no node work on
- * the fast paths (events.h: wrong profile); 4: as 3 and no test of pending throttled calls;
- * 5: the node of an Enter through a per-region hint (events.h). Never set in a normal build. */
-#ifndef SCOREP_AB_PROFILE
-#define SCOREP_AB_PROFILE 0
-#endif
-
 static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
 {
-#if SCOREP_AB_PROFILE == 2
-    (void)ts;
-    n->visits++;
-#else
     uint64_t d = ts - n->enter_ts;
     n->visits++;
     n->sum += d;
-#if SCOREP_AB_PROFILE == 1
-    /* stores every time: no branch waits for the timer's value */
-    uint64_t lo = n->min, hi = n->max;
-    n->min = d < lo ? d : lo;
-    n->max = d > hi ? d : hi;
-#else
     if (d < n->min)
         n->min = d;
     if (d > n->max)
         n->max = d;
-#endif
-#endif
 }
 
 /* Metric sources: remember the values at enter, add the difference at leave. */

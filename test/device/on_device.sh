@@ -26,7 +26,7 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
 cat "$out/fig/machine.txt"
 # ON_DEVICE_PARTS: which of gpu (gpu_check.sh's parts), cuda_program, bench (run_bench.sh),
 # mpi_bench, apps (LULESH and CoMD of run_apps_bench.sh), omp (run_omp_bench.sh's gcc part);
-# mpi_ab (test/device/mpi_profile_ab.sh: the profile's ping-pong variants, < 90 s) only
+# mpi_ab (test/device/mpi_profile_ab.sh: the ping-pong's rows of AB_ROWS, < 90 s) only
 # when named
 parts=${ON_DEVICE_PARTS:-gpu cuda_program bench mpi_bench apps omp}
 [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] || parts=$(echo "$parts" | sed 's/bench mpi_bench apps omp//')

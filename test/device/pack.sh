@@ -79,11 +79,6 @@ fi
 BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_bench.sh"
 if command -v mpicc >/dev/null && [ -e "$b/.libs/libscorep-rt-mpi.so" ]; then
     BENCH_SAVE_PROGRAMS="$dir/bench" abs_top_builddir="$b" abs_top_srcdir="$top" sh "$top/bench/run_mpi_bench.sh"
-    # the profile's variants of the MPI experiment (on_device.sh's part mpi_ab; about 2
-    # minutes here; MPI_AB=0 skips them)
-    if [ "${MPI_AB:-1}" = 1 ]; then
-        top_builddir="$b" sh "$top/test/device/mpi_profile_ab.sh" pack "$dir"
-    fi
 fi
 # real applications (#31) when LULESH_SRC / COMD_SRC name checkouts (bench/run_apps_bench.sh;
 # APPS_VARIANTS, default "plain default functions"), and run_omp_bench.sh's gcc part (fib)
