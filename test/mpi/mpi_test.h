@@ -31,6 +31,20 @@ static inline void world(int *rank, int *size, int min)
     }
 }
 
+/* The RMA programs' start: MPI_Init, world() with at least 2 ranks, the right and left
+ * neighbours on the ring and a window of slots ints (MPI_Win_allocate on MPI_COMM_WORLD,
+ * displacement unit one int) */
+static inline void rma_ring_init(int *argc, char ***argv, int slots, int *rank, int *size,
+                                 int *right, int *left, int **base, MPI_Win *win)
+{
+    MPI_Init(argc, argv);
+    world(rank, size, 2);
+    *right = (*rank + 1) % *size;
+    *left = (*rank + *size - 1) % *size;
+    CHECK_MPI(MPI_Win_allocate((MPI_Aint)slots * (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL,
+                               MPI_COMM_WORLD, base, win));
+}
+
 /* MPI_Init_thread with MPI_THREAD_MULTIPLE and world(): a library without it ends the job
  * with status 77, which the test scripts count as a skip (name says which program) */
 static inline void world_multiple(int *argc, char ***argv, int *rank, int *size, int min,

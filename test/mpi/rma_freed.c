@@ -20,14 +20,9 @@ enum { SLOTS = 8 };
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    world(&rank, &size, 2);
-    int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    int *base;
+    int rank, size, right, left, *base;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate(SLOTS * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
-                               &base, &win));
+    rma_ring_init(&argc, &argv, SLOTS, &rank, &size, &right, &left, &base, &win);
     for (int i = 0; i < SLOTS; i++)
         base[i] = 1000 * rank + i;
     MPI_Barrier(MPI_COMM_WORLD);

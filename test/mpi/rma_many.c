@@ -20,14 +20,9 @@ static int freed(int i)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    world(&rank, &size, 2);
-    int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    int *base;
+    int rank, size, right, left, *base;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate((N + M) * sizeof(int), sizeof(int), MPI_INFO_NULL,
-                               MPI_COMM_WORLD, &base, &win));
+    rma_ring_init(&argc, &argv, N + M, &rank, &size, &right, &left, &base, &win);
     for (int i = 0; i < N + M; i++)
         base[i] = 1000 * rank + i;
     MPI_Barrier(MPI_COMM_WORLD);

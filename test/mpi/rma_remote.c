@@ -14,14 +14,9 @@
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-    MPI_Init(&argc, &argv);
-    world(&rank, &size, 2);
-    int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    int *base;
+    int rank, size, right, left, *base;
     MPI_Win win;
-    CHECK_MPI(
-        MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+    rma_ring_init(&argc, &argv, 8, &rank, &size, &right, &left, &base, &win);
     for (int i = 0; i < 8; i++)
         base[i] = -1;
     MPI_Barrier(MPI_COMM_WORLD);
