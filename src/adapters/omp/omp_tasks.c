@@ -50,6 +50,21 @@ static void task_event(omp_thread *t, buf_event_type type, const omp_task *task,
     scorep_event_thread_task(t->loc, type, task->team, task->creator, task->generation, task, raw);
 }
 
+/* A part of a task begins on l (its start or a resumption): the frame notes l's call depth,
+ * and in the profile l's call path is put aside, the part's tree growing under the parallel
+ * region of the implicit task imp. */
+static inline void task_part_attach(scorep_location *l, omp_frame *f, const omp_frame *imp,
+                                    uint64_t raw)
+{
+    f->core_depth = l->depth;
+    if (l->profiling && imp && imp->par_node) {
+        scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
+                               scorep_location_now(l, raw), &f->saved);
+        f->attached = true;
+        f->at = imp->par_node;
+    }
+}
+
 /* The thread's call path is put aside; the task's tree grows under the parallel region. */
 static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
 {
@@ -62,13 +77,7 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
     task->last_loc = t->loc->id;
     t->mig_loss++; /* a task that began here: it leaves unless it ends here (task_end) */
     scorep_location *l = t->loc;
-    f->core_depth = l->depth;
-    if (l->profiling && imp && imp->par_node) {
-        scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
-                               scorep_location_now(l, raw), &f->saved);
-        f->attached = true;
-        f->at = imp->par_node;
-    }
+    task_part_attach(l, f, imp, raw);
     /* Substrate plugins get Score-P's TASK_BEGIN for the switch to the task and the enter of
      * its region (with the enter's time and metric values), not those two: their delivery is
      * off meanwhile (this thread's flag, read by this thread's events only; the location's
@@ -197,13 +206,7 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
         t->mig_loss++;
     }
     scorep_location *l = t->loc;
-    f->core_depth = l->depth;
-    if (l->profiling && imp && imp->par_node) {
-        scorep_profile_suspend(&l->profile, imp->par_node, imp->par_depth,
-                               scorep_location_now(l, raw), &f->saved);
-        f->attached = true;
-        f->at = imp->par_node;
-    }
+    task_part_attach(l, f, imp, raw);
     task_event(t, BUF_EV_THREAD_TASK_SWITCH, task, raw);
     bool plug = __builtin_expect(l->substrates_on, 0);
     if (plug)
