@@ -187,6 +187,27 @@ size_t an_omp_workers(const an_trace *t);
  * MPI wait state w (c->waits) propagated, where the master was the last thread into the
  * barrier (Scalasca's DELAY_OMP_BARRIER seed of DELAY_OMPBARRIER_LONGTERM); -1: no memory */
 int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride);
+/* an_omp.c: the master thread's waits in OpenMP barriers (before an_omp runs: an_delay.c
+ * leaves them out of the master's delays, as Scalasca's PruneDelayTimemap takes the waits of
+ * every synchronisation point out, OpenMP barriers included), in time order: BEGIN to END
+ * (ticks) at CNODE, and the barrier instance's last thread (its location LATE_LOC > 0; its
+ * synchronisation interval and the master's, by their events) that the costs of the wait go
+ * to (an_omp_bwait_costs) */
+typedef struct {
+    uint64_t begin, end;
+    uint32_t cnode;
+    size_t late_loc;
+    const an_event *late_ev, *master_ev;
+    uint32_t late_from, late_at, master_from, master_at;
+} an_omp_bwait;
+int an_omp_master_bwaits(an_ctx *c, an_omp_bwait **out, size_t *n);
+/* an_omp.c: passes COST[i * STRIDE + k] (the cost of kind k that the master's barrier wait
+ * BW[i] took over from the MPI wait states it delayed) to the late thread of its barrier as
+ * LEAF[k]: cost / (its delay against the master + its own waiting) x its delay per call path
+ * (Scalasca's DELAY_OMP_BARRIER callbacks of the long-term delay patterns,
+ * CalculateOmpBarrierDelay); -1: no memory */
+int an_omp_bwait_costs(an_ctx *c, const an_omp_bwait *bw, size_t n, const double *cost,
+                       size_t stride, const an_metric *leaf, size_t kinds);
 /* an_pattern_lock.c: lock contention of this rank's threads, pthread and OpenMP (not
  * collective) */
 int an_pattern_lock(an_ctx *c, char *err, size_t len);

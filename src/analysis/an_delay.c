@@ -47,6 +47,12 @@
  *    before the waiting call ended, so every blocking receive waits for a later point in time
  *    (otherwise the wait passes only its short-term share on in order; a clock condition
  *    violation).
+ * OpenMP (since session 24): the master thread's waits in OpenMP barriers are waiting, not
+ * delay, in every interval (Scalasca's synchronisation points include OpenMP barriers): they
+ * count in the own waiting of step 1 and take over costs in step 2 as the own wait states do;
+ * after the walk an_omp_bwait_costs passes those costs on to the barrier's late thread (the
+ * long-term costs of their kinds on its location), so that a Late Sender caused by a late
+ * OpenMP thread is charged to that thread, as in scout.hyb.
  * Collectives are charged per waiting member against the last rank in (the root of a
  * broadcast), as point-to-point waits are. An Early Reduce (the root waited for the last
  * sender in, Scalasca 2.6's definition) is charged to that sender, as Scalasca's DELAY_N21
@@ -151,6 +157,12 @@ typedef struct {
     spoint *sp; /* the synchronisation points, sorted by their event */
     size_t n_sp, cap_sp;
     uint64_t first; /* where the interval before the first synchronisation point begins */
+    /* the master thread's OpenMP barrier waits (an_omp_master_bwaits), in time order: no time
+     * of its own in an interval, but waiting, which the costs pass on to the barrier's late
+     * thread; in d->ov as own wait states N_WAITS + their index */
+    const an_omp_bwait *bw;
+    size_t n_bw;
+    uint32_t n_waits;
     int oom;
 } dstate;
 
@@ -246,6 +258,30 @@ static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
             waited += v;
             if (w->wait != AN_NONE)
                 ov_push(d, w->wait, v);
+        }
+    }
+    /* the master's OpenMP barrier waits: Scalasca's synchronisation points include OpenMP
+     * barriers (SynchpointHandler, cb_pre_omp_barrier_wait), so PruneDelayTimemap takes their
+     * waiting out of the delays too, and the wait states' costs pass it on to the late thread
+     * (Delay.OMP.pattern's DELAY_OMP_BARRIER callbacks). They do not overlap one another nor
+     * the MPI wait states (one thread, one call at a time). */
+    lo = 0;
+    hi = d->n_bw;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->bw[mid].end <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < d->n_bw && d->bw[i].begin < b; i++) {
+        uint64_t s = d->bw[i].begin > a ? d->bw[i].begin : a;
+        uint64_t e = d->bw[i].end < b ? d->bw[i].end : b;
+        if (e > s) {
+            double v = an_sec(c, (int64_t)(e - s));
+            add(d, d->bw[i].cnode, -v);
+            waited += v;
+            ov_push(d, d->n_waits + (uint32_t)i, v);
         }
     }
     return waited;
@@ -591,7 +627,7 @@ static int charge(an_ctx *c, pass *ps, caused *v, uint32_t sp, const tm_entry *t
         v->o_n++;
         /* propagating: the largest share of an own point-to-point wait state that a
          * point-to-point wait it caused took over (Scalasca: max over the waits) */
-        if (v->kind <= AN_W_LR && waited > 0) {
+        if (v->kind <= AN_W_LR && waited > 0 && d->ov[i].k < c->n_waits) {
             double p = v->scale_w * d->ov[i].v;
             if (p > ps->pw[d->ov[i].k])
                 ps->pw[d->ov[i].k] = p;
@@ -1199,18 +1235,21 @@ static void ompidle_costs(an_ctx *c, pass *ps)
 /* the tables of the pass: per call path (time map), per event (receives), per own wait
  * state (costs, shares, order), per rank (exchange counts); the rest grows as it goes
  * (prepare, points, causes, the pools). -1 when one is missing (pass_free frees the rest). */
-static int pass_init(pass *ps, const an_ctx *c)
+static int pass_init(pass *ps, const an_ctx *c, const an_omp_bwait *bw, size_t n_bw)
 {
     memset(ps, 0, sizeof *ps);
     dstate *d = &ps->d;
     size_t n = c->t->n_cnodes + 1, ne = c->t->n_events + 1, nw = c->n_waits + 1;
+    d->bw = bw;
+    d->n_bw = n_bw;
+    d->n_waits = (uint32_t)c->n_waits;
     d->acc = calloc(n, sizeof *d->acc);
     d->touched = calloc(n, sizeof *d->touched);
     d->hash = calloc(n, sizeof *d->hash);
     d->req_enter = calloc(ne, sizeof *d->req_enter);
     d->req_pos = calloc(ne, sizeof *d->req_pos);
     d->req_ev = calloc(ne, sizeof *d->req_ev);
-    ps->own_cost = calloc(nw * AN_W_KINDS, sizeof *ps->own_cost);
+    ps->own_cost = calloc((nw + n_bw) * AN_W_KINDS, sizeof *ps->own_cost); /* + barriers */
     ps->pw = calloc(nw, sizeof *ps->pw);
     ps->ind = calloc(nw, sizeof *ps->ind);
     ps->ordered = calloc(nw, sizeof *ps->ordered);
@@ -1279,13 +1318,22 @@ static int short_term(an_ctx *c, pass *ps, int ok)
 int an_delay(an_ctx *c, char *err, size_t len)
 {
     pass ps;
-    int ok = pass_init(&ps, c) == 0 && prepare(c, &ps.d) == 0, all_ok;
-    int rc = short_term(c, &ps, ok);
+    an_omp_bwait *bw = NULL;
+    size_t n_bw = 0;
+    int ok = an_omp_master_bwaits(c, &bw, &n_bw) == 0;
+    ok = pass_init(&ps, c, bw, n_bw) == 0 && ok && prepare(c, &ps.d) == 0;
+    int all_ok, rc = short_term(c, &ps, ok);
     if (rc == 0) {
         ompidle_costs(c, &ps);
         ok = an_omp_barrier_seeds(c, ps.own_cost + AN_W_OMPBARRIER, AN_W_KINDS) == 0;
         an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
         rc = all_ok ? backward(c, &ps) : -1;
+    }
+    if (rc == 0) { /* the costs the master's barrier waits took over: to their late threads */
+        ok = an_omp_bwait_costs(c, bw, n_bw, ps.own_cost + c->n_waits * AN_W_KINDS, AN_W_KINDS,
+                                long_leaf, AN_W_KINDS) == 0;
+        an_net_allreduce(c->net, &ok, &all_ok, 1, AN_T_INT, AN_OP_MIN);
+        rc = all_ok ? 0 : -1;
     }
     if (rc == 0) {
         classify(c, &ps);
@@ -1301,5 +1349,6 @@ int an_delay(an_ctx *c, char *err, size_t len)
             snprintf(err, len, "out of memory in the delay analysis");
     }
     pass_free(&ps);
+    free(bw);
     return rc;
 }

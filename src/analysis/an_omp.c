@@ -715,6 +715,107 @@ int an_omp_barrier_seeds(an_ctx *c, double *cost, size_t stride)
     return rc;
 }
 
+static int cmp_bwait(const void *a, const void *b)
+{
+    uint64_t x = ((const an_omp_bwait *)a)->begin, y = ((const an_omp_bwait *)b)->begin;
+    return x < y ? -1 : x > y;
+}
+
+int an_omp_master_bwaits(an_ctx *c, an_omp_bwait **out, size_t *n)
+{
+    barriers bs = {0};
+    *out = NULL;
+    *n = 0;
+    if (!c->t->n_threads)
+        return 0;
+    if (barrier_calls(c, &bs))
+        return -1;
+    an_omp_bwait *bw = malloc((bs.n + 1) * sizeof *bw);
+    for (size_t i = 0; bw && i < bs.n;) {
+        size_t j = i, late = i, master = AN_NONE;
+        for (; j < bs.n && bs.b[j].team == bs.b[i].team && bs.b[j].seq == bs.b[i].seq; j++) {
+            if (bs.b[j].enter > bs.b[late].enter)
+                late = j;
+            if (bs.b[j].loc == 0)
+                master = j;
+        }
+        if (master != AN_NONE && late != master) {
+            const barrier_call *m = &bs.b[master], *l = &bs.b[late];
+            /* the master waits from its enter until the last thread entered (an_omp's
+             * barrier_waits, the same rule), not beyond its own exit */
+            uint64_t until = l->enter < m->exit ? l->enter : m->exit;
+            if (until > m->enter)
+                bw[(*n)++] = (an_omp_bwait){m->enter, until,   m->cnode, l->loc,  l->ev,
+                                            m->ev,    l->from, l->at,    m->from, m->at};
+        }
+        i = j;
+    }
+    free(bs.b);
+    if (!bw)
+        return -1;
+    qsort(bw, *n, sizeof *bw, cmp_bwait);
+    *out = bw;
+    return 0;
+}
+
+int an_omp_bwait_costs(an_ctx *c, const an_omp_bwait *bw, size_t n, const double *cost,
+                       size_t stride, const an_metric *leaf, size_t kinds)
+{
+    double *maps[2] = {calloc(c->n_cnodes + 1, sizeof(double)),
+                       calloc(c->n_cnodes + 1, sizeof(double))};
+    uint32_t *touched[2] = {malloc((c->n_cnodes + 1) * sizeof(uint32_t)),
+                            malloc((c->n_cnodes + 1) * sizeof(uint32_t))};
+    wait_list wl = {0};
+    int rc = maps[0] && maps[1] && touched[0] && touched[1] && !wait_list_make(c, &wl) ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int any = 0;
+        for (size_t k = 0; k < kinds; k++)
+            any |= cost[i * stride + k] > 0;
+        if (!any)
+            continue;
+        const an_omp_bwait *w = &bw[i];
+        barrier_call l = {0}, m = {0};
+        l.loc = w->late_loc;
+        l.ev = w->late_ev;
+        l.from = w->late_from;
+        l.at = w->late_at;
+        m.loc = 0;
+        m.ev = w->master_ev;
+        m.from = w->master_from;
+        m.at = w->master_at;
+        size_t nl = 0, nm = 0;
+        interval_map(c, &l, maps[0], touched[0], &nl);
+        interval_map(c, &m, maps[1], touched[1], &nm);
+        /* the master's MPI wait states in its interval are no time of its own (Scalasca's
+         * myTmap is pruned); a worker, the late thread here, has none (MPI is replayed on
+         * the master only), so its own waiting in the denominator is 0 */
+        master_waiting(c, &wl, &m, maps[1], NULL, 0, 0);
+        double sum = 0;
+        for (size_t x = 0; x < nl; x++) {
+            double d = maps[0][touched[0][x]] - maps[1][touched[0][x]];
+            sum += d > 0 ? d : 0;
+        }
+        for (size_t x = 0; sum > 0 && x < nl; x++) {
+            uint32_t p = touched[0][x];
+            double d = maps[0][p] - maps[1][p];
+            for (size_t k = 0; d > 0 && k < kinds; k++)
+                if (cost[i * stride + k] > 0)
+                    add_up(c, l.loc, leaf[k], p, cost[i * stride + k] / sum * d);
+        }
+        for (size_t x = 0; x < nl; x++)
+            maps[0][touched[0][x]] = 0;
+        for (size_t x = 0; x < nm; x++)
+            maps[1][touched[1][x]] = 0;
+    }
+    for (int x = 0; x < 2; x++) {
+        free(maps[x]);
+        free(touched[x]);
+    }
+    free(wl.head);
+    free(wl.next);
+    return rc;
+}
+
 /* time without waiting (M_NONWAIT_TIME, the critical path's performance impact) of the OpenMP
  * threads, as Scalasca's CriticalPath.pattern takes each location's time profile less its
  * wait states at synchronisation points (SynchpointHandler: MPI's and OpenMP barriers'):
