@@ -93,7 +93,32 @@ expect_eq "$(bound preload "$top_builddir/scorep-run" ./sj_plain)" \
     "__sigsetjmp libscorep-rt.so _setjmp libscorep-rt.so " \
     "scorep-run: setjmp and sigsetjmp go through libscorep-rt's trampoline"
 
-if command -v perl >/dev/null 2>&1; then
+machine=$(build_machine)
+if [ "$machine" != x86_64 ]; then
+    # cross_aarch64.sh: the host's gdb and perl are x86-64 programs
+    skip_part_here "gdb's backtrace, perl" "x86-64 programs; this build is for $machine"
+elif command -v gdb >/dev/null 2>&1; then
+    part "unwinding through the trampoline (its CFI): gdb's backtrace from scorep_setjmp_note"
+    # the stack below main zeroed first and no lazy binding (whose resolver leaves return
+    # addresses there): a backtrace that reads a stale slot as a return address finds 0
+    printf '%s\n' '#include <setjmp.h>' '#include <stdio.h>' '#include <string.h>' \
+        'static __attribute__((noinline)) void scrub(void) { char p[8192]; memset(p, 0, sizeof p); __asm__ volatile("" : : "r"(p) : "memory"); }' \
+        'static __attribute__((noinline)) int sj_caller(jmp_buf b) { return setjmp(b); }' \
+        'int main(void) { jmp_buf b; scrub(); if (sj_caller(b) == 0) puts("first"); return 0; }' >bt.c
+    gcc -O0 -g -Wl,-z,now -o sj_bt bt.c || fail "build: bt.c"
+    # stopped at the note of the program's setjmp: the frames below it, main included
+    run_app gdb env SCOREP_EXPERIMENT_DIRECTORY=gdb.exp timeout 120 gdb -nx -batch \
+        -ex "set env LD_PRELOAD=$top_builddir/.libs/libscorep-rt.so" -ex 'break sj_caller' \
+        -ex run -ex 'break scorep_setjmp_note' -ex continue -ex bt ./sj_bt
+    expect_eq "$(sed -n 's/^#[0-9]* *\(0x[0-9a-f]* in \)\{0,1\}\([A-Za-z_][A-Za-z_0-9]*\) .*/\2/p' gdb.out | tr '\n' ' ')" \
+        "scorep_setjmp_note _setjmp sj_caller main " "gdb: the backtrace from the note reaches main"
+else
+    skip_part gdb
+fi
+
+if [ "$machine" != x86_64 ]; then
+    :
+elif command -v perl >/dev/null 2>&1; then
     part "perl: eval/die (sigsetjmp, __longjmp_chk) under scorep-run"
     # 100000 dies caught (10 each) and 100000 evals that return (1 each)
     prog='my $n = 0; for my $i (1..200000) { eval { die "x\n" if $i % 2; $n++ }; $n += 10 if $@ eq "x\n" } print "$n\n";'

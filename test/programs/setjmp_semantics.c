@@ -355,8 +355,7 @@ __attribute__((destructor)) static void dtor(void)
 int main(int argc, char **argv)
 {
     report("constructor", ctor_result == 21, "%ld %ld", (long)ctor_result, 0L);
-    report("library_constructor", sjlib_ctor_result == 21, "%ld %ld", (long)sjlib_ctor_result,
-           0L);
+    report("library_constructor", sjlib_ctor_result == 21, "%ld %ld", (long)sjlib_ctor_result, 0L);
     case_values();
     case_sigmask(1);
     case_sigmask(0);
