@@ -10,8 +10,8 @@
 # with alloca, a dlopen'ed library that jumps, C++ exceptions between a setjmp and its jump,
 # and setjmp in a constructor (the program's; a linked library's, which under scorep-run
 # runs before the runtime's constructors), an atexit handler and a destructor (after the
-# runtime's finalisation). Built plain, and by scorep-cc (gcc -O0, -O2 -fomit-frame-pointer
-# non-PIE, clang -O2, g++ -O2) and preloaded by scorep-run: the same output, exit 0, nothing
+# runtime's finalisation). Built plain, and by scorep-cc (gcc -O0, -O2 -D_FORTIFY_SOURCE=2
+# -fomit-frame-pointer non-PIE, clang -O2, g++ -O2) and preloaded by scorep-run: the same output, exit 0, nothing
 # on stderr, and the program's setjmp calls bound to libscorep-rt (LD_DEBUG=bindings). And a
 # real program: perl's eval/die (sigsetjmp and __longjmp_chk in libperl) under scorep-run.
 . "$top_srcdir/test/integration/lib.sh"
@@ -68,14 +68,16 @@ check plain "$expected" ./sj_plain
 expect_eq "$(nm sj_plain | awk '$1 == "U" && $2 ~ /setjmp/ { sub(/@.*/, "", $2); print $2 }' | sort -u | tr '\n' ' ')" \
     "__sigsetjmp _setjmp " "the program calls _setjmp and __sigsetjmp"
 
-part "scorep-cc: gcc -O0, gcc -O2 -fomit-frame-pointer non-PIE, g++ -O2"
+part "scorep-cc: gcc -O0, gcc -O2 fortified -fomit-frame-pointer non-PIE, g++ -O2"
 scorep_cc --instrument=functions gcc -O0 -Wall -Wextra -Werror -o sj_o0 "$SRC" $LINK
 check gcc_O0 "$expected" ./sj_o0
 expect_eq "$(bound gcc_O0 ./sj_o0)" "__sigsetjmp libscorep-rt.so.0 _setjmp libscorep-rt.so.0 " \
     "gcc -O0: setjmp and sigsetjmp go through libscorep-rt's trampoline"
-scorep_cc --instrument=functions gcc -O2 -fomit-frame-pointer -no-pie -fno-pie -Wall -Wextra \
-    -Werror -o sj_o2 "$SRC" $LINK
+scorep_cc --instrument=functions gcc -O2 -D_FORTIFY_SOURCE=2 -fomit-frame-pointer -no-pie \
+    -fno-pie -Wall -Wextra -Werror -o sj_o2 "$SRC" $LINK
 check gcc_O2_nopie "$expected" ./sj_o2
+expect_eq "$(nm sj_o2 | awk '$1 == "U" && $2 ~ /longjmp/ { sub(/@.*/, "", $2); print $2 }' | sort -u | tr '\n' ' ')" \
+    "__longjmp_chk longjmp " "fortified build: the C jumps through __longjmp_chk (the assembly's is longjmp)"
 scorep_cc --instrument=functions g++ -O2 -Wall -Wextra -Werror -o sj_cxx -x c++ "$SRC" -x none \
     $LINK
 check gxx_O2 "$expected_cxx" ./sj_cxx
