@@ -47,8 +47,9 @@ check()
     _n=$1 _exp=$2
     shift 2
     run_app "$_n" env SCOREP_EXPERIMENT_DIRECTORY="$_n.exp" "$@" "$work/libsjlib.so"
-    expect_eq "$status" 0 "$_n: exit status"
+    # the output first: a failure then names the case
     expect_eq "$(cat "$_n.out")" "$_exp" "$_n: every case as the C library defines it"
+    expect_eq "$status" 0 "$_n: exit status"
     expect_eq "$(cat "$_n.err")" "" "$_n: nothing on stderr"
 }
 
