@@ -192,7 +192,7 @@ test/integration/test_instrument_kept.sh test/integration/test_rescue_serial.sh
 test/integration/test_memory_recording.sh test/integration/test_memory_attributes.sh
 test/integration/test_min_duration.sh
 test/integration/test_event_fast.sh test/integration/test_longjmp.sh
-test/integration/test_longjmp_regions.sh
+test/integration/test_longjmp_regions.sh test/integration/test_setjmp_semantics.sh
 test/integration/test_throttling.sh test/integration/test_metric_rusage.sh test/integration/test_metric_plugins.sh
 test/integration/test_chrome_export.sh test/integration/test_pthread_locks.sh
 test/integration/test_io.sh test/integration/test_io_more.sh test/integration/test_selective.sh

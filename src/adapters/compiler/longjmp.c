@@ -135,21 +135,38 @@ setjmp_depth(const scorep_location *l, const void *env, uintptr_t target)
 #define SETJMP_ENDBR ""
 #endif
 /* rdi: env, rsi: __sigsetjmp's savemask; the caller's sp is ours + 8 (the return address)
- * at entry. Two pushes and 8 bytes keep the call 16-byte aligned; r11 is free at a call. */
+ * at entry. Two pushes and 8 bytes keep the call 16-byte aligned; r11 is free at a call.
+ * The CFI lets unwinders through (the sampling's libunwind, gdb, perf): without it a sample
+ * or a breakpoint in scorep_setjmp_note unwound into nonsense and lost the program's frames
+ * (gdb: "_setjmp, __frame_dummy_init_array_entry, ??"; test_setjmp_semantics.sh). */
 #define SETJMP_TRAMPOLINE(name, which)                                                             \
-    __asm__(".text\n.globl " name "\n.type " name ",@function\n" name ":\n" SETJMP_ENDBR           \
-            "push %rdi\npush %rsi\nsub $8, %rsp\nlea 32(%rsp), %rsi\nmov $" #which ", %edx\n"      \
-            "call scorep_setjmp_note\nmov %rax, %r11\nadd $8, %rsp\npop %rsi\npop %rdi\n"          \
-            "jmp *%r11\n.size " name ", .-" name "\n");
+    __asm__(".text\n.globl " name "\n.type " name ",@function\n" name                              \
+            ":\n.cfi_startproc\n" SETJMP_ENDBR "push %rdi\n.cfi_adjust_cfa_offset 8\npush %rsi\n"  \
+            ".cfi_adjust_cfa_offset 8\nsub $8, %rsp\n.cfi_adjust_cfa_offset 8\n"                   \
+            "lea 32(%rsp), %rsi\nmov $" #which ", %edx\ncall scorep_setjmp_note\n"                 \
+            "mov %rax, %r11\nadd $8, %rsp\n.cfi_adjust_cfa_offset -8\npop %rsi\n"                  \
+            ".cfi_adjust_cfa_offset -8\npop %rdi\n.cfi_adjust_cfa_offset -8\njmp *%r11\n"          \
+            ".cfi_endproc\n.size " name ", .-" name "\n");
 #define SETJMP_TRAMPOLINES 1
 #elif SCOREP_JUMP_SP_KNOWN && defined(__aarch64__)
 /* x0: env, x1: savemask; the caller's sp is ours at entry; x29 and x30 (the return
- * address glibc saves) restored before the jump; x16 is the intra-call scratch register */
+ * address glibc saves) restored before the jump; x16 is the intra-call scratch register
+ * (a `br x16` may land on glibc's `bti c`). `bti c` first where the library is built with
+ * branch protection (-mbranch-protection=standard marks it BTI; a call through the PLT is a
+ * `br x17`, which on BTI hardware must land on one, else SIGILL); a hint, a no-op elsewhere.
+ * The CFI as on x86-64. */
+#if defined(__ARM_FEATURE_BTI_DEFAULT)
+#define SETJMP_BTI "bti c\n"
+#else
+#define SETJMP_BTI ""
+#endif
 #define SETJMP_TRAMPOLINE(name, which)                                                             \
-    __asm__(".text\n.globl " name "\n.type " name ",%function\n" name ":\n"                        \
-            "stp x29, x30, [sp, -32]!\nstp x0, x1, [sp, 16]\nmov x29, sp\nadd x1, sp, 32\n"        \
-            "mov w2, " #which "\nbl scorep_setjmp_note\nmov x16, x0\nldp x0, x1, [sp, 16]\n"       \
-            "ldp x29, x30, [sp], 32\nbr x16\n.size " name ", .-" name "\n");
+    __asm__(".text\n.globl " name "\n.type " name ",%function\n" name                              \
+            ":\n.cfi_startproc\n" SETJMP_BTI "stp x29, x30, [sp, -32]!\n.cfi_def_cfa_offset 32\n"  \
+            ".cfi_offset 29, -32\n.cfi_offset 30, -24\nstp x0, x1, [sp, 16]\nmov x29, sp\n"        \
+            "add x1, sp, 32\nmov w2, " #which "\nbl scorep_setjmp_note\nmov x16, x0\n"             \
+            "ldp x0, x1, [sp, 16]\nldp x29, x30, [sp], 32\n.cfi_restore 29\n.cfi_restore 30\n"     \
+            ".cfi_def_cfa_offset 0\nbr x16\n.cfi_endproc\n.size " name ", .-" name "\n");
 #define SETJMP_TRAMPOLINES 1
 #endif
 #ifdef SETJMP_TRAMPOLINES
