@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_remap_spec.sh: every profile.cubex embeds scorep-rt's remapping specification as the
 # misc-data member Score-P 5+ writes (named after it, remapping + .spec), which Cube's remapper
-# (cube_remap2, run by Scalasca's square -s) reads: byte for byte share/scorep.spec, from both
-# Cube writers (gather, parallel); the spec is well-formed and names only metrics the profile
+# (cube_remap2, run by Scalasca's square -s) reads: share/scorep.spec cut to the run's
+# paradigms, the same from both Cube writers (gather, parallel), no MPI part in a serial run's;
+# the spec is well-formed and names only metrics the profile
 # has, metrics it defines itself, or those cube_remap2 -d fills in; its categories classify
 # every function the MPI, SHMEM, I/O and pthread adapters wrap as their tables imply, under
 # Score-P's metric names and parents; scorep-config
 # --remap-specfile names the installed copy. Optional part: SQUARE=/path/to/square (with
 # CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and on MPI
-# file I/O, pthread and OpenMP programs it builds, and checks the remapped tree's values.
+# file I/O, pthread, OpenMP and serial programs it builds, checks the remapped tree's values,
+# and that square gives the same summary when the profile embeds the whole file (sq_same).
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs collectives_scorep
