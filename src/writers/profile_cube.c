@@ -74,6 +74,54 @@ static const char *cube_paradigm(const scorep_region_def *r, char *buf, size_t s
     return scorep_paradigm_name(r->paradigm);
 }
 
+unsigned scorep_remap_paradigm(const char *p)
+{
+    static const struct { const char *name; unsigned bit; } bits[] = {
+        { "mpi", SCOREP_REMAP_MPI },         { "shmem", SCOREP_REMAP_SHMEM },
+        { "openmp", SCOREP_REMAP_OPENMP },   { "pthread", SCOREP_REMAP_PTHREAD },
+        { "io", SCOREP_REMAP_IO },           { "cuda", SCOREP_REMAP_CUDA }
+    };
+    if (strncmp(p, "libwrap:", 8) == 0)
+        return SCOREP_REMAP_LIBWRAP;
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+        if (strcmp(p, bits[i].name) == 0)
+            return bits[i].bit;
+    return 0;
+}
+
+char *scorep_remap_spec_cut(unsigned paradigms, size_t *len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < scorep_remap_n_lines; i++)
+        if (scorep_remap_lines[i].mask == 0 || (scorep_remap_lines[i].mask & paradigms))
+            n += strlen(scorep_remap_lines[i].text) + 1;
+    char *buf = malloc(n + 1), *at = buf;
+    if (!buf)
+        return NULL;
+    for (size_t i = 0; i < scorep_remap_n_lines; i++)
+        if (scorep_remap_lines[i].mask == 0 || (scorep_remap_lines[i].mask & paradigms)) {
+            size_t k = strlen(scorep_remap_lines[i].text);
+            memcpy(at, scorep_remap_lines[i].text, k);
+            at[k] = '\n';
+            at += k + 1;
+        }
+    *at = '\0';
+    *len = n;
+    return buf;
+}
+
+/* the specification cut to the paradigms of the unified regions (a region defined but never
+ * entered keeps its lines: the spec then hides its metrics itself, as before the cut) */
+static char *run_remap_spec(const scorep_unified *u, size_t *len)
+{
+    unsigned paradigms = 0;
+    for (uint32_t i = 0; i < u->n[U_REGION]; i++) {
+        char pbuf[256];
+        paradigms |= scorep_remap_paradigm(cube_paradigm(&u->regions[i], pbuf, sizeof pbuf));
+    }
+    return scorep_remap_spec_cut(paradigms, len);
+}
+
 static uint64_t gkey(int parent, uint8_t kind, uint32_t id, int64_t value)
 {
     uint64_t h = (uint64_t)(parent + 1) * 0x9e3779b97f4a7c15ull;
@@ -920,13 +968,17 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     cube_writer *w = cube_writer_new();
     int *mid = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *mid);
     metric_info *kinds = malloc((M_FIXED + u->n[U_METRIC]) * sizeof *kinds);
-    char err[512] = "out of memory";
+    char err[512] = "out of memory", *spec = NULL;
+    size_t spec_len = 0;
     int rc = w && mid && kinds ? 0 : -1;
     if (rc == 0) {
         cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
         /* Cube's remapper (square -s) reads it there, as from Score-P 5+'s profiles */
-        cube_writer_misc_data(w, "remapping.spec", scorep_remap_spec, scorep_remap_spec_len);
+        if ((spec = run_remap_spec(u, &spec_len)) != NULL)
+            cube_writer_misc_data(w, "remapping.spec", spec, spec_len);
+        else
+            rc = -1;
         define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single, kinds);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
@@ -948,6 +1000,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
     if (rc != 0)
         scorep_warn("cannot write the profile '%s': %s", path, err);
     cube_writer_free(w);
+    free(spec);
     free(col);
     free(mid);
     free(kinds);
@@ -1426,11 +1479,16 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
     int *local_id = malloc((local->n + 1) * sizeof *local_id);
     metric_info *info = malloc(n_ids * sizeof *info);
     int rc = w && mid && cube_id && local_id && info ? 0 : -1, n_metrics = 0;
+    char *spec = NULL;
+    size_t spec_len = 0;
     if (rc == 0) {
         cube_writer_attr(w, "Creator", "scorep-rt " PACKAGE_VERSION);
         cube_writer_attr(w, "CUBE_CT_AGGR", "SUM");
         /* Cube's remapper (square -s) reads it there, as from Score-P 5+'s profiles */
-        cube_writer_misc_data(w, "remapping.spec", scorep_remap_spec, scorep_remap_spec_len);
+        if ((spec = run_remap_spec(u, &spec_len)) != NULL)
+            cube_writer_misc_data(w, "remapping.spec", spec, spec_len);
+        else
+            rc = -1;
         define_metrics(w, mid, u, ipc != &scorep_ipc_single, info);
         for (int k = 0; k < n_ids; k++)
             n_metrics = mid[k] >= n_metrics ? mid[k] + 1 : n_metrics;
@@ -1475,6 +1533,7 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
         remove(path); /* no half-written profile */
     cube_plan_free(plan);
     cube_writer_free(w);
+    free(spec);
     merged_free(&tree);
     free(mid);
     free(cube_id);

@@ -119,8 +119,13 @@ run_app syn env SCOREP_TIMER=clock_gettime \
 expect_eq "$status" 0 "exit status ($(cat syn.out))"
 p=exp/profile.cubex
 tar xOf "$p" remapping.spec >embedded.spec || fail "tar xOf remapping.spec"
-expect_eq "$(cmp embedded.spec "$SPEC" >/dev/null && echo same)" same \
-    "the embedded spec is share/scorep.spec"
+# cut to the run's paradigms (docs/analysis.md, "Its size"): CUDA's lines only
+n=$(python3 "$top_srcdir/test/tools/spec_cut.py" "$SPEC" embedded.spec cuda 2>&1) ||
+    fail "the embedded spec: $n"
+expect_eq "$n" 25 "the embedded spec defines the 25 metrics of a CUDA run"
+expect_eq "$(grep -c 'mpi\|shmem\|omp_time\|pthread\|fileio\|libwrap' embedded.spec || true)" 0 \
+    "the embedded spec: no line of MPI, SHMEM, OpenMP, POSIX threads, I/O or libwrap"
+echo "the embedded spec: $(wc -c <embedded.spec) bytes (share/scorep.spec: $(wc -c <"$SPEC"))"
 tar xOf "$p" anchor.xml >anchor.xml || fail "tar xOf anchor.xml"
 # The profile's regions (name, paradigm, role as the writer gives them) and the categories the
 # spec puts them in: the API calls by the lists above, the kernels (vecAdd, scale) as kernel
@@ -206,6 +211,26 @@ PY
     fi
     PATH="$top_builddir:$PATH" "$SQUARE" -v -s sq >square.out 2>&1 ||
         fail "square -s: $(tail -c 800 square.out)"
+    # the same summary from the whole share/scorep.spec: every metric and every value per call
+    # path and location (exact text), so the cut drops nothing square computes
+    rm -rf sqfull sqm && mkdir sqfull sqm && tar xf sq/profile.cubex -C sqm &&
+        cp "$SPEC" sqm/remapping.spec &&
+        (cd sqm && tar --format=ustar -cf ../sqfull/profile.cubex $(tar tf ../sq/profile.cubex)) ||
+        fail "the whole spec embedded"
+    PATH="$top_builddir:$PATH" "$SQUARE" -s sqfull >sqfull.out 2>&1 ||
+        fail "square -s with the whole spec: $(tail -c 800 sqfull.out)"
+    for _x in sq sqfull; do
+        cube_dump -w "$_x/summary.cubex" | sed -n '/METRIC DIMENSION/,/CALLTREE DIMENSION/p' \
+            >"$_x.w" || fail "cube_dump -w $_x"
+        cube_dump -m all -c all -x excl -z excl "$_x/summary.cubex" >"$_x.all" ||
+            fail "cube_dump -m all $_x"
+    done
+    expect_ge "$(grep -c '( id=[0-9]*, ' sq.w)" 25 "the summary's metric tree"
+    expect_eq "$(cmp sq.w sqfull.w >/dev/null && echo same)" same \
+        "the same metric tree with the cut and the whole specification"
+    expect_eq "$(cmp sq.all sqfull.all >/dev/null && echo same)" same \
+        "the same values with the cut and the whole specification"
+    [ ! -e sq/profile.cube44 ] || rm sqfull/profile.cubex || fail "rm sqfull/profile.cubex"
     # a rewritten profile has its GPU streams as processes: kept out of profile_check's reach
     [ ! -e sq/profile.cube44 ] || rm sq/profile.cubex || fail "rm sq/profile.cubex"
     expect_grep "^INFO: Using spec: embedded$" square.out "square used the embedded specification"

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test_remap_spec.sh: every profile.cubex embeds scorep-rt's remapping specification as the
 # misc-data member Score-P 5+ writes (named after it, remapping + .spec), which Cube's remapper
-# (cube_remap2, run by Scalasca's square -s) reads: byte for byte share/scorep.spec, from both
-# Cube writers (gather, parallel); the spec is well-formed and names only metrics the profile
+# (cube_remap2, run by Scalasca's square -s) reads: share/scorep.spec cut to the run's
+# paradigms, the same from both Cube writers (gather, parallel), no MPI part in a serial run's;
+# the spec is well-formed and names only metrics the profile
 # has, metrics it defines itself, or those cube_remap2 -d fills in; its categories classify
 # every function the MPI, SHMEM, I/O and pthread adapters wrap as their tables imply, under
 # Score-P's metric names and parents; scorep-config
 # --remap-specfile names the installed copy. Optional part: SQUARE=/path/to/square (with
 # CubeLib's cube_dump and cube_remap2 on PATH) runs square -s on the experiment and on MPI
-# file I/O, pthread and OpenMP programs it builds, and checks the remapped tree's values.
+# file I/O, pthread, OpenMP and serial programs it builds, checks the remapped tree's values,
+# and that square gives the same summary when the profile embeds the whole file (sq_same).
 . "$top_srcdir/test/integration/lib.sh"
 
 require_mpi_programs collectives_scorep
@@ -81,6 +83,12 @@ if errors:
     sys.exit("\n".join(errors))
 print(" ".join(sorted(copied)))
 EOF
+}
+
+# check_cut EMBEDDED PARADIGM...: the embedded spec is share/scorep.spec cut to the run's
+# paradigms (test/tools/spec_cut.py); prints the number of metrics it defines
+check_cut() {
+    python3 "$top_srcdir/test/tools/spec_cut.py" "$SPEC" "$@"
 }
 
 # a profile with just the writer's unconditional metrics
@@ -294,8 +302,14 @@ for writer in gather parallel; do
     tar tf "$p" >members.txt || fail "$writer: tar tf"
     expect_eq "$(grep -cx remapping.spec members.txt || true)" 1 "$writer: one remapping.spec member"
     tar xOf "$p" remapping.spec >embedded.spec || fail "$writer: tar xOf remapping.spec"
-    expect_eq "$(cmp embedded.spec "$SPEC" >/dev/null && echo same)" same \
-        "$writer: the embedded spec is share/scorep.spec byte for byte"
+    # an MPI run (the program is compiled with scorep-cc: compiler and mpi regions)
+    n=$(check_cut embedded.spec mpi 2>&1) || fail "$writer: the embedded spec: $n"
+    expect_eq "$n" 55 "$writer: the embedded spec defines the 55 metrics of an MPI run"
+    expect_eq "$(grep -c '^if ( ${has_mpi} == 0 )$' embedded.spec || true)" 1 \
+        "$writer: the embedded spec hides MPI's metrics in a run without"
+    expect_eq "$(grep -c 'shmem\|omp_time\|pthread\|fileio\|libwrap\|cuda' embedded.spec || true)" 0 \
+        "$writer: no line of SHMEM, OpenMP, POSIX threads, I/O, libwrap or CUDA"
+    cp embedded.spec "$writer.spec"
     tar xOf "$p" anchor.xml >profile_anchor.xml || fail "$writer: anchor.xml"
     out=$(check_spec embedded.spec profile_anchor.xml 2>&1) || fail "$writer: embedded spec: $out"
     expect_eq "$out" "bytes_get bytes_put bytes_received bytes_sent time visits" \
@@ -307,6 +321,28 @@ for writer in gather parallel; do
     "$CUBE_DUMP" -m visits "$p" >visits.txt || fail "$writer: scorep-cube-dump -m visits"
     expect_grep MPI_Allreduce visits.txt "$writer: scorep-cube-dump reads the profile"
 done
+expect_eq "$(cmp gather.spec parallel.spec >/dev/null && echo same)" same \
+    "both writers embed the same specification"
+expect_eq "$(wc -c <gather.spec)" 24649 "the MPI run's embedded spec: 24649 bytes (share/scorep.spec: $(wc -c <"$SPEC"))"
+
+# a serial run: no MPI section (nor any other paradigm's)
+cat >serial.c <<'EOF'
+static double f(int n) { double s = 0; for (int i = 0; i < n; i++) s += i * 0.5; return s; }
+int main(void) { return f(1000) > 0 ? 0 : 1; }
+EOF
+scorep_cc gcc -o serial.exe serial.c >serial.cc 2>&1
+run_app serial env SCOREP_EXPERIMENT_DIRECTORY="$work/serial" ./serial.exe
+expect_eq "$status" 0 "serial: runs"
+tar xOf "$work/serial/profile.cubex" remapping.spec >serial.spec || fail "serial: remapping.spec"
+n=$(check_cut serial.spec 2>&1) || fail "serial: the embedded spec: $n"
+expect_eq "$n" 18 "serial: the embedded spec defines the 18 metrics of a serial run"
+expect_eq "$(grep -c 'mpi\|shmem\|omp_time\|pthread\|fileio\|libwrap\|cuda' serial.spec || true)" 0 \
+    "serial: no line of MPI, SHMEM, OpenMP, POSIX threads, I/O, libwrap or CUDA"
+expect_eq "$(wc -c <serial.spec)" 4552 "serial: the embedded spec is 4552 bytes"
+tar xOf "$work/serial/profile.cubex" anchor.xml >serial_anchor.xml || fail "serial: anchor.xml"
+out=$(check_spec serial.spec serial_anchor.xml 2>&1) || fail "serial: embedded spec: $out"
+checks=$((checks + 1))
+
 # each layout keeps its anchor.xml where it was (test_profile_parallel.sh tells them by it)
 expect_eq "$(tar tf "$work/gather/profile.cubex" | head -n 1)" anchor.xml "gather: anchor.xml first"
 expect_eq "$(tar tf "$work/parallel/profile.cubex" | tail -n 1)" anchor.xml "parallel: anchor.xml last"
@@ -410,6 +446,35 @@ else
     }
     v() { root "$2" "$work/$1/summary.cubex"; }
 
+    # sq_same NAME: square -s on a copy of the experiment whose profile embeds the whole
+    # share/scorep.spec gives the summary the cut specification gave: every metric of the
+    # metric tree (cube_dump -w) and every value, per call path and location (exact text)
+    sq_same() {
+        # the members rewritten in their order, remapping.spec replaced by the file (ustar:
+        # CubeLib reads no other tar format)
+        rm -rf "$work/$1.full" "$1.members" && mkdir "$work/$1.full" "$1.members" ||
+            fail "$1: directories"
+        tar xf "$work/$1/profile.cubex" -C "$1.members" && cp "$SPEC" "$1.members/remapping.spec" &&
+            (cd "$1.members" && tar --format=ustar -cf "$work/$1.full/profile.cubex" $(tar tf "$work/$1/profile.cubex")) ||
+            fail "$1: the whole spec embedded"
+        PATH="$top_builddir:$PATH" "$SQUARE" -s "$work/$1.full" >"$1.full.square" 2>&1 ||
+            fail "$1: square -s with the whole spec: $(tail -c 800 "$1.full.square")"
+        for _x in "$1" "$1.full"; do
+            cube_dump -w "$work/$_x/summary.cubex" | sed -n '/METRIC DIMENSION/,/CALLTREE DIMENSION/p' \
+                >"$_x.sqw" || fail "cube_dump -w $_x"
+            cube_dump -m all -c all -x excl -z excl "$work/$_x/summary.cubex" >"$_x.sqv" ||
+                fail "cube_dump -m all $_x"
+        done
+        expect_ge "$(grep -c '( id=[0-9]*, ' "$1.sqw")" 10 "$1: the summary's metric tree"
+        expect_eq "$(cmp "$1.sqw" "$1.full.sqw" >/dev/null && echo same)" same \
+            "$1: the same metric tree with the cut and the whole specification"
+        expect_eq "$(cmp "$1.sqv" "$1.full.sqv" >/dev/null && echo same)" same \
+            "$1: the same values with the cut and the whole specification"
+    }
+    sq_same sq
+    sq_run sqserial - ./serial.exe
+    sq_same sqserial
+
     # MPI file I/O, counted by the program's calls: per rank individual write_at, read, seek
     # and get_size, collective open, write_at_all and close; one Isend/Recv pair of an int
     cat >mio.c <<'EOF'
@@ -439,6 +504,7 @@ int main(int argc, char **argv)
 EOF
     scorep_cc mpicc -o mio.exe mio.c >mio.cc 2>&1
     sq_run mio 4 ./mio.exe
+    sq_same mio
     expect_eq "$(for _m in mpi_file_ops mpi_file_iops mpi_file_irops mpi_file_iwops mpi_file_cops \
         mpi_file_crops mpi_file_cwops; do printf '%s=%s ' "$_m" "$(v mio "$_m")"; done)" \
         "mpi_file_ops=28 mpi_file_iops=16 mpi_file_irops=4 mpi_file_iwops=4 mpi_file_cops=12 \
@@ -488,6 +554,7 @@ int main(void)
 EOF
     scorep_cc gcc -pthread -o pt.exe pt.c >pt.cc 2>&1
     sq_run pt - ./pt.exe
+    sq_same pt
     for _m in pthread_management pthread_lock_api pthread_conditional; do
         expect_ge "$(v pt "$_m")" 0.000000001 "pt: time in $_m"
     done
@@ -528,6 +595,7 @@ int main(void)
 EOF
     scorep_cc gcc -fopenmp -o omp.exe omp.c >omp.cc 2>&1
     sq_run omp - ./omp.exe
+    sq_same omp
     for _m in omp_ebarrier omp_ibarrier omp_critical omp_lock_api omp_idle_threads imbalance; do
         expect_ge "$(v omp "$_m")" 0.000000001 "omp: $_m"
     done
@@ -549,5 +617,7 @@ EOF
     # the remapper adds the idle threads' time to `time` but leaves max_time as copied, so this
     # summary breaks profile_check's mean <= max rule by construction: kept out of its reach
     mv "$work/omp/summary.cubex" "$work/omp/summary.remapped" || fail "mv omp/summary.cubex"
+    mv "$work/omp.full/summary.cubex" "$work/omp.full/summary.remapped" ||
+        fail "mv omp.full/summary.cubex"
 fi
 echo "checks: $checks"
