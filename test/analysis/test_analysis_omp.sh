@@ -332,7 +332,10 @@ done
 # of its own: 43 ms once in CI at load 10)
 own=$(awk -F'\t' -v p="$PB" '$1 == "1:0" && $2 == "delay_ompbarrier" && $3 == p && $5 !~ /MPI_/ {
     s += $4 } END { printf "%.9f", s }' bar2.txt)
-within delay_ompbarrier 'ompbarlt/**' 1:0 0 "$(awk -v d="$D" -v o="$own" 'BEGIN { print d / 10 + o }')"
+# (and 2 ms for what lies outside those paths: the master's fork, from its ThreadFork to its
+# Enter of the parallel region, is its own time but counted in the caller; a loaded CI
+# machine took 0.85 ms beyond D/10 + own once)
+NEAR_ABS=0.002 within delay_ompbarrier 'ompbarlt/**' 1:0 0 "$(awk -v d="$D" -v o="$own" 'BEGIN { print d / 10 + o }')"
 
 # critical-path imbalance impact of the OpenMP threads (Scalasca's CRITICAL_IMBALANCE_IMPACT,
 # which scout.hyb computes on every thread: each location's critical-path excess, the path's
