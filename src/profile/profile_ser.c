@@ -52,6 +52,10 @@ static int pack_node(const pack_ctx *c, const pnode *n, ser_buf *b, uint32_t *bu
     ser_u64(b, n->bytes_received);
     ser_u64(b, n->bytes_put);
     ser_u64(b, n->bytes_get);
+    /* piece version 5: Score-P's task migration counts of a parallel region's node (a
+     * recovered profile lacked task_migration_loss / _win) */
+    ser_u64(b, (uint64_t)n->task_mig_loss);
+    ser_u64(b, n->task_mig_win);
     uint32_t k = 0;
     for (const pmetric *m = n->metrics; m && k < 4096; m = m->next)
         k++;
@@ -102,6 +106,8 @@ static int unpack_values(pnode *n, ser_reader *r, scorep_profile *p)
     n->bytes_received = ser_get_u64(r);
     n->bytes_put = ser_get_u64(r);
     n->bytes_get = ser_get_u64(r);
+    n->task_mig_loss = (int64_t)ser_get_u64(r);
+    n->task_mig_win = ser_get_u64(r);
     uint32_t k = ser_get_u32(r);
     pnode *was = p->cur;
     p->cur = n;

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 4 }; /* rescue.c */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 5 }; /* rescue.c */
 
 uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
 {

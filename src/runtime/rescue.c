@@ -74,8 +74,10 @@ static pthread_mutex_t piece_lock = PTHREAD_MUTEX_INITIALIZER;
  * it: a piece damaged inside otherwise passed its structure check and crashed the recovery
  * of every rank); version 3: per location the records of its trace piece (a piece emptied
  * or cut at a record's end was recovered silently) and its reduction log (what the trace
- * lacks, a spill file that could not be read back included, reaches MANIFEST.md) */
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 4 };
+ * lacks, a spill file that could not be read back included, reaches MANIFEST.md); version 4:
+ * metric instances (the metrics' scopes); version 5: each call path's task migration counts
+ * (task_migration_loss / _win, profile_ser.c) */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 5 };
 
 static int write_file(const char *path, const void *p, size_t len)
 {

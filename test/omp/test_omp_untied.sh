@@ -17,7 +17,9 @@
 # (task_migration_loss / _win) per location on the parallel region's call path equal the
 # counts derived from the trace's task switches (migrations below), CubeLib reads them and
 # Score-P's definitions, square -s (SQUARE) keeps them; a program without tasks
-# (test/omp/parallel.c) has no such metric.
+# (test/omp/parallel.c) has no such metric. untied_many.c's rescue piece (a checkpoint taken
+# after its team ended) recovered by scorep-recover has the same migration values (piece
+# version 5), and that piece marked version 4 is named and left out.
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
 # are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
@@ -258,10 +260,30 @@ echo "path: the task did not move in run 0"
 # begins and ends; scout.omp and scout.hyb without a message (before the implicit tasks were
 # named by location, scout.omp crashed on about 1 run in 8: those whose workers' locations
 # were numbered unlike the team, which this part prints).
+# With a checkpoint every second: a checkpoint written after the team ended (taken while the
+# program pauses) is recovered by scorep-recover, whose profile must have the same migration
+# counts as the trace and the normal profile (rescue piece version 5 carries them).
 scorep_cc clang -fopenmp -o untied_many "$OMP_SRC/untied_many.c"
-run_app many env SCOREP_EXPERIMENT_DIRECTORY=many.exp SCOREP_ENABLE_TRACING=true \
+start_app many env SCOREP_EXPERIMENT_DIRECTORY=many.exp SCOREP_ENABLE_TRACING=true \
     SCOREP_TOTAL_MEMORY=200M SCOREP_SUBSTRATE_PLUGINS=mpp SUBSTRATE_MPP_OUT="$work/many.mpp" \
-    ./untied_many
+    SCOREP_CHECKPOINT_INTERVAL=1 ./untied_many pause
+wait_output many '^done='
+# a piece written after "done=" (mtime newer than mark 1) was packed at the earliest while
+# the one before it was written: the next one written after mark 2 was packed after the team
+# ended (checkpoints are written one after the other)
+piece=many.exp/rescue/rank-0.piece
+for mark in 1 2; do
+    touch many.mark$mark
+    k=0
+    until [ -n "$(find $piece -newer many.mark$mark 2>/dev/null)" ]; do
+        k=$((k + 1))
+        [ $k -lt 400 ] || fail "many: no checkpoint written within 20 s after mark $mark"
+        sleep 0.05
+    done
+done
+mkdir -p many.rec/rescue
+cp $piece many.rec/rescue/rank-0.piece
+wait_app
 expect_eq "$status:$(cat many.err)" "0:" "many: exit status, nothing on stderr"
 expect_grep '^done=50 moved=[0-9]+$' many.out "many: the program ran its 50 untied tasks"
 echo "many: $(cat many.out) (untied tasks that ended on another thread)"
@@ -304,6 +326,38 @@ expect_eq "$(profile_migrations $x "$MP" 4)" "$m" \
 expect_eq "$(profile_sum $x . task_migration_win)$(profile_sum $x . task_migration_loss)" 00 \
     "many: no migration counted on the program's root"
 echo "many: migrations (location:loss/win) $m"
+run_to many.rec.out "$top_builddir/scorep-recover" many.rec
+expect_eq "$(cat many.rec.out)" "scorep-recover: 1 of 1 ranks recovered into many.rec" \
+    "many: scorep-recover on the checkpoint taken after the team ended"
+# (scorep-recover runs even a serial program's recovery over its socket mesh, which its Cube
+# writer takes for MPI: the recovered profile has bytes_sent / bytes_received too, zero; left)
+expect_eq "$(metric_list many.rec)" "$(metric_list $x)bytes_sent bytes_received " \
+    "many: recovered: the profile's metrics, the migration metrics where the normal profile has them"
+expect_eq "$(profile_migrations many.rec "$MP" 4)" "$m" \
+    "many: recovered: the task migrations (loss/win) per location are the trace's"
+expect_eq "$(profile_dump_raw many.rec -m task_migration_loss,task_migration_win | sort)" \
+    "$(profile_dump_raw $x -m task_migration_loss,task_migration_win | sort)" \
+    "many: recovered: both metrics on every call path and location as in the normal profile"
+[ -z "$CUBELIB_DUMP" ] || cubelib_migrations many.rec "many: recovered"
+# the same piece as version 4 (before the migration counts; its hash made anew): named, left out
+mkdir -p many.v4/rescue
+python3 - many.rec/rescue/rank-0.piece many.v4/rescue/rank-0.piece <<'EOF_PY' || fail "many: the version 4 piece"
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+assert struct.unpack_from("<I", d, 4)[0] == 5, "not a piece of version 5"
+struct.pack_into("<I", d, 4, 4)  # after the magic: the version (recover.c)
+h = 0xcbf29ce484222325  # the closing FNV-1a hash of the bytes before it
+for b in d[:-8]:
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+struct.pack_into("<Q", d, len(d) - 8, h)
+open(sys.argv[2], "wb").write(d)
+EOF_PY
+rc=0
+"$top_builddir/scorep-recover" many.v4 >many.v4.out 2>&1 || rc=$?
+expect_eq "$rc:$(cat many.v4.out)" "1:scorep-recover: many.v4/rescue/rank-0.piece was written by another version of scorep-rt (its piece format differs); left out, its rank is listed as missing: recover it with the scorep-rt that measured the run
+scorep-recover: 'many.v4/rescue' holds no rank-local pieces: nothing to recover (a job that ended with MPI_Finalize wrote its results itself)" \
+    "many: a piece of version 4 is named and left out"
+expect_no_file many.v4/profile.cubex "many: no profile from the version 4 piece"
 [ -z "$CUBELIB_DUMP" ] || cubelib_migrations $x many
 if [ -n "${SQUARE:-}" ] && [ -n "$CUBELIB_DUMP" ]; then
     # Scalasca's square -s (its remapper with our spec) keeps both metrics and their values

@@ -3,9 +3,12 @@
  * taskyield after each, then a taskwait, one more child and a taskwait: 350 tasks, the untied
  * ones suspended at every scheduling point of their bodies and resumed by any thread (LLVM's
  * libomp). Prints how many untied tasks ended on another thread than they began on
- * (test_omp_untied.sh). */
+ * (test_omp_untied.sh). With the argument "pause" it then waits 4 s before it ends: the test
+ * takes a checkpoint's rescue piece written after the team ended (its migration counts). */
 #include <omp.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 static void work(int n)
 {
@@ -14,7 +17,7 @@ static void work(int n)
         x += i;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     int moved = 0, done = 0;
 #pragma omp parallel num_threads(4) /* PAR */
@@ -42,5 +45,9 @@ int main(void)
         }
     }
     printf("done=%d moved=%d\n", done, moved);
+    if (argc > 1 && strcmp(argv[1], "pause") == 0) {
+        fflush(stdout);
+        sleep(4);
+    }
     return 0;
 }
