@@ -294,6 +294,8 @@ uint64_t scorep_event_metrics_enter(scorep_location *l, uint32_t region, uint64_
     t = scorep_event_metrics(l, t);
     if (l->unwind)
         scorep_unwind_enter(l, region, t);
+    if (l->sampling)
+        scorep_sampling_event(l);
     return t;
 }
 
@@ -301,6 +303,8 @@ uint64_t scorep_event_metrics_leave(scorep_location *l, uint64_t t)
 {
     if (l->unwind)
         scorep_unwind_leave(l);
+    if (l->sampling)
+        scorep_sampling_event(l);
     return scorep_event_metrics(l, t);
 }
 

@@ -220,7 +220,7 @@ static uint32_t source_of(const struct scorep_sampling_thread *t, const siginfo_
 }
 
 static void account(struct scorep_sampling_thread *t, uint32_t node, uint32_t gen,
-                    const siginfo_t *si, uint64_t ts)
+                    const siginfo_t *si, uint64_t ts, uint32_t flags)
 {
     const smp_source *src = &scorep_smp_sources[gen];
     smp_node *n = &t->nodes[node];
@@ -241,26 +241,35 @@ static void account(struct scorep_sampling_thread *t, uint32_t node, uint32_t ge
         t->lost_samples++;
         return;
     }
-    t->samples[t->n_samples++] = (smp_sample){ts, node, gen};
+    if (!(flags & SMP_IN_EVENT)) {
+        if (t->events != t->events_seen)
+            flags |= SMP_AFTER_EVENT;
+        t->events_seen = t->events;
+    }
+    t->samples[t->n_samples++] = (smp_sample){ts, node, gen | flags};
 }
 
 /* Runs in signal context: no allocation, no locks, no stdio; only the thread's own,
  * preallocated storage. The region stack is read as the interrupted code left it. */
 static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, siginfo_t *si,
-                        void *uc)
+                        void *uc, bool in_event)
 {
     uint64_t ts = scorep_timer_ticks();
     uint32_t gen = source_of(t, si);
     if (gen >= (uint32_t)scorep_smp_n_sources)
         return;
     uint32_t depth = l->depth < l->stack_cap ? l->depth : l->stack_cap;
-    if (t->in_runtime && depth == 0) {
+    /* inside an event of l (its unwinding included): the region stack may be the one before
+     * or after the event, whose timestamp may already be taken; the sample is the runtime's
+     * work for the call that is open then (SMP_IN_EVENT) */
+    in_event = in_event || t->in_runtime;
+    if (in_event && depth == 0) {
         t->in_runtime_drops++; /* the runtime's work outside every instrumented call */
         return;
     }
     /* in the runtime: the regions' path only (the frames would be the runtime's) */
-    int n = t->in_runtime ? 0 : unwind(t, uc);
-    if (n <= 0 && !t->in_runtime) {
+    int n = in_event ? 0 : unwind(t, uc);
+    if (n <= 0 && !in_event) {
         t->failed_unwinds++;
         return;
     }
@@ -278,7 +287,8 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
         t->lost_nodes++;
         return;
     }
-    account(t, node, gen, si, ts);
+    t->in_event += in_event;
+    account(t, node, gen, si, ts, in_event ? SMP_IN_EVENT : 0);
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -293,20 +303,30 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     }
     /* an event on l (it nests in the event the signal interrupted): finalize waits for it
      * before sampling's end reads the samples (core/location.h). The measurement check
-     * comes after the mark; stopped is read only while the measurement runs. */
+     * comes after the mark; stopped is read only while the measurement runs. Whether the
+     * signal interrupted an event of l: its mark was set (only this thread sets it). */
+    bool in_event = l->busy != 0;
     scorep_location_busy_begin(l);
     if (scorep_measurement_on() && !t->stopped) {
         t->busy = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         uint64_t begin = scorep_timer_ticks();
         if (!t->stopped)
-            take_sample(t, l, si, uc);
+            take_sample(t, l, si, uc, in_event);
         t->handler_ticks += scorep_timer_ticks() - begin;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->busy = 0;
     }
     scorep_location_busy_end(l);
     errno = saved_errno;
+}
+
+void scorep_sampling_event(scorep_location *l)
+{
+    /* only the location's thread counts (its handler reads it); an event another thread
+     * writes for it (an OpenMP worker's late end) comes after its samples */
+    if (l == scorep_tls_location)
+        l->sampling->events++;
 }
 
 /* ------------------------------------------------------------------ sources */

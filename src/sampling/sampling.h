@@ -48,6 +48,9 @@ void scorep_sampling_thread_start(struct scorep_location *l);
 /* In an ending thread: stops its sources (a program that starts many threads would run out
  * of timers and file descriptors otherwise); its samples stay for finalize. */
 void scorep_sampling_thread_end(struct scorep_location *l);
+/* An enter or leave of l (the event path's metric hook, a location that unwinds): the
+ * next sample follows an event (SMP_AFTER_EVENT, sampling_internal.h). */
+void scorep_sampling_event(struct scorep_location *l);
 /* At finalize, first: stops every source of every thread and waits for running handlers. */
 void scorep_sampling_stop_all(void);
 /* At finalize, after the profile's calls are closed and before unification: defines the

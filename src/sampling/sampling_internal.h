@@ -35,14 +35,28 @@ typedef struct {
 typedef struct {
     uint64_t ts; /* raw timer ticks */
     uint32_t node;
-    uint32_t gen; /* source index = interrupt generator id */
+    uint32_t gen; /* source index = interrupt generator id, SMP_IN_EVENT or'ed in */
 } smp_sample;
+/* The sample interrupted an event of its own location (an enter or leave between its
+ * timestamp and its call-stack update, the unwinding at an enter): its node is the region
+ * stack as it was read, which may be the one before or after the event while its
+ * timestamp lies after or before the event's. It is the runtime's work for whatever call
+ * is open: the trace writes it at the context open at its time and moves no call stack for
+ * it (Enter/Leave records), the profile's visits skip it (sampling_trace.c,
+ * sampling_profile.c), so that neither counts an entry the other does not see. */
+#define SMP_IN_EVENT 0x80000000u
+/* Outside events: an enter or leave of the location ended since its previous sample in the
+ * record (the trace's call stack is then that event's path, without the sampled frames:
+ * they are entered again; the profile's visits count them so). */
+#define SMP_AFTER_EVENT 0x40000000u
+#define SMP_GEN_MASK 0x3fffffffu
 
 struct scorep_sampling_thread {
     volatile int busy;    /* a handler runs on this thread */
     volatile int stopped; /* finalize began: the handler returns at once */
     /* the thread unwinds and resolves frames at an instrumented enter (unwind_enter.c): a
-     * sample there is the runtime's work, attributed to the innermost instrumented call */
+     * sample there is the runtime's work, attributed to the innermost instrumented call
+     * (as one that interrupts any event of the location: SMP_IN_EVENT) */
     volatile int in_runtime;
     int n_src;
     timer_t timers[SMP_MAX_SOURCES];
@@ -55,6 +69,10 @@ struct scorep_sampling_thread {
     uint32_t n_samples, cap_samples;
     uint64_t last_ts;
     uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds, in_runtime_drops;
+    uint64_t in_event; /* samples taken with SMP_IN_EVENT (reported with SCOREP_VERBOSE) */
+    /* enters and leaves of the location (scorep_sampling_event), and their number at the
+     * previous sample in the record (SMP_AFTER_EVENT) */
+    uint32_t events, events_seen;
     uint64_t handler_ticks; /* time spent in the handler (make bench reports it per sample) */
     uint32_t *node_region;  /* at finish: region of each node, or SMP_SKIP */
     /* handler scratch: one unwind */

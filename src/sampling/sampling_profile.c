@@ -329,15 +329,25 @@ static uint32_t pdepth(const pnode *n)
 }
 
 /* Visits of sampled call paths: how often consecutive samples of the thread entered them
- * (a lower bound of the calls; sampling cannot see calls between two samples). */
-static void count_visits(const struct scorep_sampling_thread *t, pnode *const *pn)
+ * (a lower bound of the calls; sampling cannot see calls between two samples). A sample
+ * inside an event (SMP_IN_EVENT) is no step: the trace moves no call stack for it either;
+ * after an enter or leave (SMP_AFTER_EVENT) every sampled path of the sample is entered
+ * anew, as the trace's call stack was the event's path, which has none of them. */
+static void count_visits(const struct scorep_sampling_thread *t, pnode *const *pn,
+                         const pnode *base)
 {
     const pnode *prev = NULL;
     uint32_t prev_depth = 0;
     for (uint32_t k = 0; k < t->n_samples; k++) {
         pnode *cur = pn[t->samples[k].node];
-        if (!cur)
+        /* at the thread's base: a sample in start-up code only, which the trace leaves out
+         * (no step there either) */
+        if (!cur || cur == base || (t->samples[k].gen & SMP_IN_EVENT))
             continue;
+        if (t->samples[k].gen & SMP_AFTER_EVENT) { /* the sampled paths were left */
+            prev = NULL;
+            prev_depth = 0;
+        }
         uint32_t d = pdepth(cur), cd = d;
         const pnode *a = prev;
         for (uint32_t ad = prev_depth; ad > cd; ad--)
@@ -446,7 +456,7 @@ static int merge_into_profile(scorep_location *l, struct scorep_sampling_thread 
     }
     make_consistent(&p->root);
     frame_sums(&p->root);
-    count_visits(t, pn);
+    count_visits(t, pn, base);
     finish_sampled(&p->root);
     free(pn);
     free(incl);
@@ -467,11 +477,12 @@ static void report(const scorep_location *l, const struct scorep_sampling_thread
                                (double)t->taken
                          : 0;
     scorep_verbose("location %u: %llu samples, %u calling contexts, %llu failed and %llu slow "
-                   "unwinds, %.0f ns in the handler per sample, %llu samples left out in the "
-                   "runtime's unwinding at enters outside instrumented calls",
+                   "unwinds, %.0f ns in the handler per sample, %llu samples inside the "
+                   "runtime's events (for the open call), %llu left out there outside "
+                   "instrumented calls",
                    l->id, (unsigned long long)t->taken, t->n_nodes,
                    (unsigned long long)t->failed_unwinds, (unsigned long long)t->slow_unwinds, ns,
-                   (unsigned long long)t->in_runtime_drops);
+                   (unsigned long long)t->in_event, (unsigned long long)t->in_runtime_drops);
 }
 
 void scorep_sampling_finish(void)

@@ -259,12 +259,18 @@ void scorep_sampling_cursor_until(scorep_sampling_cursor *c, uint64_t ts, uint64
         if (cc == OTF2_UNDEFINED_CALLING_CONTEXT)
             continue; /* a sample in start-up code only, before main */
         if (c->convert) {
-            if (cc != c->prev)
+            /* a sample inside an event of the location (SMP_IN_EVENT) moves no call stack:
+             * its region stack may be the one before or after the event, its time on the
+             * other side of the event's, and a move would leave and enter again a call that
+             * the profile counts once (its visits skip the sample; the sample's count and
+             * time are the profile's, at the context it read, as the calling-context
+             * sample's below) */
+            if (cc != c->prev && !(s->gen & SMP_IN_EVENT))
                 move_to(c, NULL, later(last, s->ts), cc, OTF2_UNDEFINED_CALLING_CONTEXT);
             continue;
         }
         OTF2_EvtWriter_CallingContextSample(c->w, NULL, later(last, s->ts), cc,
-                                            unwind_distance(c->prev, cc), s->gen);
+                                            unwind_distance(c->prev, cc), s->gen & SMP_GEN_MASK);
         c->prev = cc;
     }
 }
