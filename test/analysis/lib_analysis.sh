@@ -170,3 +170,15 @@ trace_calls()
     python3 "$top_srcdir/test/analysis/trace_marks.py" calls "$_m.events" "$_m.defs" "$_m" "$@" ||
         fail "trace_marks.py calls $_m $*"
 }
+
+# need_hybrid_tools: what the MPI + OpenMP analysis tests need (mpicc, clang, otf2-print, a
+# runtime with its OMPT tool), each missing one a skip (exit 77); Open MPI as root
+need_hybrid_tools()
+{
+    command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
+    command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
+    command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
+    nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
+        { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+}

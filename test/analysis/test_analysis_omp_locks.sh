@@ -12,12 +12,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 
 . "$top_srcdir/test/analysis/lib_analysis.sh"
-command -v mpicc >/dev/null 2>&1 || { echo "SKIP: no mpicc"; exit 77; }
-command -v clang >/dev/null 2>&1 || { echo "SKIP: no clang"; exit 77; }
-command -v otf2-print >/dev/null 2>&1 || { echo "SKIP: no otf2-print"; exit 77; }
-nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_start_tool$' ||
-    { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+need_hybrid_tools
 # waiting threads sleep at once (libomp), so that the holder runs; one clock for all CPUs
 export KMP_BLOCKTIME=0 OMP_NUM_THREADS=3 SCOREP_TIMER=clock_gettime
 SRC="$top_srcdir/test/analysis/omp_locks.c"

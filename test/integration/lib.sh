@@ -710,3 +710,23 @@ require_mpi_programs()
     done
     command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
 }
+
+# trace_paths EVENTS: the Enter records per call path of otf2-print's listing EVENTS
+# ("path<TAB>enters", sorted; a path is the region names of the location's open Enters), and
+# "NESTING ..." lines for a Leave that does not match its location's innermost Enter or a
+# location left with open Enters
+trace_paths()
+{
+    awk '$1 == "ENTER" || $1 == "LEAVE" {
+        loc = $2; name = $0; sub(/^.*Region: "/, "", name); sub(/" <[0-9]+>.*$/, "", name)
+        if ($1 == "ENTER") {
+            d = ++depth[loc]; stk[loc, d] = name
+            p = stk[loc, 1]; for (i = 2; i <= d; i++) p = p "/" stk[loc, i]
+            n[p]++
+        } else if (depth[loc] == 0 || stk[loc, depth[loc]] != name) print "NESTING " loc " " name
+        else depth[loc]--
+    } END {
+        for (l in depth) if (depth[l] != 0) print "NESTING open at the end: location " l
+        for (p in n) printf "%s\t%d\n", p, n[p]
+    }' "$1" | sort
+}

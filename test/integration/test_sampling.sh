@@ -136,24 +136,6 @@ for loc in 0 1 2; do
 done
 
 # --- SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS: calling contexts as Enter/Leave ----------
-# trace_paths EVENTS: the trace's Enter records per call path ("path<TAB>enters", all
-# locations, sorted), rebuilt from otf2-print's Enter/Leave lines (trace_events); a Leave
-# that does not match the open call, or a call open at the end, gives a "NESTING" line
-trace_paths()
-{
-    awk '$1 == "ENTER" || $1 == "LEAVE" {
-        loc = $2; name = $0; sub(/^.*Region: "/, "", name); sub(/" <[0-9]+>.*$/, "", name)
-        if ($1 == "ENTER") {
-            d = ++depth[loc]; stk[loc, d] = name
-            p = stk[loc, 1]; for (i = 2; i <= d; i++) p = p "/" stk[loc, i]
-            n[p]++
-        } else if (depth[loc] == 0 || stk[loc, depth[loc]] != name) print "NESTING " loc " " name
-        else depth[loc]--
-    } END {
-        for (l in depth) if (depth[l] != 0) print "NESTING open at the end: location " l
-        for (p in n) printf "%s\t%d\n", p, n[p]
-    }' "$1" | sort
-}
 # check_converted EXPDIR WHAT: no calling-context events, properly nested Enter/Leave, and
 # per call path as many Enter records as the profile has visits: for a sampled frame both
 # count the entries seen between consecutive samples, computed apart (the profile in

@@ -24,24 +24,6 @@ if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 2 ] && [ "$(id -u)" != 0 
 fi
 scorep_cc gcc -O2 -g -o calls "$PROGRAMS/sampling_calls.c"
 
-# trace_paths EVENTS: Enter records per call path ("path<TAB>enters", sorted) from otf2-print's
-# Enter/Leave lines; a Leave that does not match the open call, or a call open at the end,
-# gives a "NESTING" line (as in test_sampling.sh)
-trace_paths()
-{
-    awk '$1 == "ENTER" || $1 == "LEAVE" {
-        loc = $2; name = $0; sub(/^.*Region: "/, "", name); sub(/" <[0-9]+>.*$/, "", name)
-        if ($1 == "ENTER") {
-            d = ++depth[loc]; stk[loc, d] = name
-            p = stk[loc, 1]; for (i = 2; i <= d; i++) p = p "/" stk[loc, i]
-            n[p]++
-        } else if (depth[loc] == 0 || stk[loc, depth[loc]] != name) print "NESTING " loc " " name
-        else depth[loc]--
-    } END {
-        for (l in depth) if (depth[l] != 0) print "NESTING open at the end: location " l
-        for (p in n) printf "%s\t%d\n", p, n[p]
-    }' "$1" | sort
-}
 # visit_paths EXPDIR METRIC: the metric per call path name, summed ("path<TAB>value", sorted)
 visit_paths()
 {
