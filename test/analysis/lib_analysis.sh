@@ -182,3 +182,15 @@ need_hybrid_tools()
         { echo "SKIP: the runtime was built without its OMPT tool"; exit 77; }
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 }
+
+# scout_hyb_run EXPDIR LOG: Scalasca's scout.hyb ($SCOUT_HYB, 2 ranks) on a copy of EXPDIR's
+# trace, its output in LOG; prints the path of its report. The copy lies outside $work
+# (outside_work): the raw report holds the workers' time as Cube's remapper takes it
+# (negative exclusive values where a worker idled), which lib.sh's profile checks refuse.
+scout_hyb_run()
+{
+    _h=$(outside_work) || return 1
+    cp -r "$1" "$_h/exp" && rm -f "$_h/exp/scout.cubex" "$_h/exp/scout_insitu.cubex" || return 1
+    $MPIRUN -np 2 "$SCOUT_HYB" "$_h/exp/traces.otf2" >"$2" 2>&1 || return 1
+    echo "$_h/exp/scout.cubex"
+}

@@ -89,13 +89,9 @@ if [ -z "$SCOUT_HYB" ] || [ -z "$CUBELIB_DUMP" ]; then
     skip_part_here "Scalasca's scout.hyb on hyb_delay.c" \
         "Scalasca and CubeLib are not packaged for this system (set SCOUT_HYB and CUBELIB_DUMP)"
 else
-    # Scalasca's raw report fails lib.sh's profile checks by design: its copy lies outside $work
-    hs=$(mktemp -d "${TMPDIR:-/tmp}/scout_hyb.XXXXXX") || fail "mktemp for scout.hyb"
-    cp -r "$x" "$hs/hd"
-    rm -f "$hs/hd/scout.cubex" "$hs/hd/scout_insitu.cubex"
-    $MPIRUN -np 2 "$SCOUT_HYB" "$hs/hd/traces.otf2" >scout_hyb.out 2>&1 ||
-        fail "scout.hyb refuses the trace: $(tail -c 600 scout_hyb.out)"
-    SC="python3 $top_srcdir/test/analysis/scout_cmp.py $CUBELIB_DUMP $hs/hd/scout.cubex $x/scout.cubex"
+    hs=$(scout_hyb_run "$x" scout_hyb.out) || fail "scout.hyb refuses the trace: $(tail -c 600 scout_hyb.out)"
+    expect_no_grep '[Ww]arning|WARNING|[Ee]rror|ERROR|Fatal' scout_hyb.out "scout.hyb: no message"
+    SC="python3 $top_srcdir/test/analysis/scout_cmp.py $CUBELIB_DUMP $hs $x/scout.cubex"
     # per call path and location within 2 ms: Scalasca's time maps give the fork (the master's
     # ThreadFork to its enter of the region; on the worker the same span) to the parallel
     # region, ours to its caller (docs/analysis.md, "Differences from Scalasca"): 0.46 ms of the
@@ -112,6 +108,5 @@ delay_latesender_longterm,delay_ompbarrier >hyb_cmp.out 2>&1 ||
         fail "scout.hyb and ours differ in total: $(cat hyb_tot.out)"
     echo "ok: totals, Scalasca's scout.hyb = ours:"
     sed 's/^/    /' hyb_tot.out
-    rm -rf "$hs"
 fi
 done_ok

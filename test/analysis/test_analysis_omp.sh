@@ -381,16 +381,10 @@ else
     env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY="$h" $MPIRUN -np 2 \
         ./omp_waits $D ebarrier,ibarrier,serial >hyb.out 2>&1 || fail "omp_waits for scout.hyb: $(tail -c 600 hyb.out)"
     grep -q ' limited ' hyb.out && fail "omp_waits ran limited, which it was told to leave out"
-    # Scalasca's raw report holds the workers' time as Cube's remapper takes it (negative
-    # exclusive values where a worker idled), which the profile checks of lib.sh (every
-    # *.cubex under $work) would refuse: its copy of the trace lies outside $work
-    hs=$(mktemp -d "${TMPDIR:-/tmp}/scout_hyb.XXXXXX") || fail "mktemp for scout.hyb"
-    cp -r "$h" "$hs/hyb"
     $MPIRUN -np 2 "$ANALYZE" "$h" >hyb.an 2>&1 || fail "scorep-analyze $h: $(tail -c 600 hyb.an)"
-    $MPIRUN -np 2 "$SCOUT_HYB" "$hs/hyb/traces.otf2" >scout_hyb.out 2>&1 ||
-        fail "scout.hyb refuses the trace: $(tail -c 600 scout_hyb.out)"
+    hs=$(scout_hyb_run "$h" scout_hyb.out) || fail "scout.hyb refuses the trace: $(tail -c 600 scout_hyb.out)"
     expect_no_grep '[Ww]arning|WARNING|[Ee]rror|ERROR|Fatal' scout_hyb.out "scout.hyb: no message"
-    SC="python3 $top_srcdir/test/analysis/scout_cmp.py $CUBELIB_DUMP $hs/hyb/scout.cubex $h/scout.cubex"
+    SC="python3 $top_srcdir/test/analysis/scout_cmp.py $CUBELIB_DUMP $hs $h/scout.cubex"
     $SC -a 5e-5 -r 1e-5 -m visits,mpi_latesender,mpi_barrier_wait,mpi_finalize_wait,mpi_init_completion,\
 omp_ebarrier_wait,omp_ibarrier_wait,omp_management,omp_fork,syncs_coll,comms_send,comms_recv,\
 bytes_sent,bytes_rcvd,delay_ompidle >hyb_cmp.out 2>&1 ||
@@ -403,7 +397,6 @@ delay_ompbarrier_longterm,delay_ompidle_longterm \
         >hyb_tot.out 2>&1 || fail "scout.hyb and ours differ in total: $(cat hyb_tot.out)"
     echo "ok: totals, Scalasca's scout.hyb = ours:"
     sed 's/^/    /' hyb_tot.out
-    rm -rf "$hs"
 fi
 
 # MPI on an OpenMP worker (MPI_THREAD_MULTIPLE, mpi_threads.c, 2 ranks x 2 threads): rank 1's

@@ -36,7 +36,7 @@ run)
     done
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
     for v in $(env | sed -n 's/^\(SCOREP_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpi_profile_ab.XXXXXX")
+    tmp=$(mktemp -d) || die "cannot create a temporary directory in ${TMPDIR:-/tmp}"
     trap 'rm -rf "$tmp"' EXIT
     trap 'exit 130' INT TERM
     cp "$dir/bench/mpi_plain" "$dir/bench/mpi_measured" "$tmp/"

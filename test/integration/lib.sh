@@ -50,7 +50,8 @@ mkdir "$work/.ompi"
 export OMPI_MCA_orte_tmpdir_base="$work/.ompi"
 # A failure inside a command substitution only ends that subshell: fail() also leaves the
 # marker .failed, which every later check and the exit of the test look at.
-trap '_rc=$?; [ "$_rc" = 77 ] || (check_profiles) || true; [ ! -e "$work/.failed" ] || _rc=1; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
+# The directories outside_work made go with it.
+trap '_rc=$?; [ "$_rc" = 77 ] || (check_profiles) || true; [ ! -e "$work/.failed" ] || _rc=1; [ ! -f "$work/.outside" ] || while read -r _o; do rm -rf "$_o"; done <"$work/.outside"; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; exit $_rc' EXIT
 cd "$work"
 mkdir "$work/.cache"
 checks=0
@@ -729,4 +730,13 @@ trace_paths()
         for (l in depth) if (depth[l] != 0) print "NESTING open at the end: location " l
         for (p in n) printf "%s\t%d\n", p, n[p]
     }' "$1" | sort
+}
+
+# outside_work: a new directory outside $work (for files that check_profiles must not see,
+# such as another tool's raw report), removed at the test's exit with $work; prints its path
+outside_work()
+{
+    _d=$(mktemp -d) || return 1
+    echo "$_d" >>"$work/.outside"
+    echo "$_d"
 }
