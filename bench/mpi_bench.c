@@ -18,17 +18,32 @@
  * pingpong/nbpingpong print the mean one-way latency and that of the fastest block of 500
  * round trips (MPI_BENCH_TURN_SPIN=K: pingpong spins K dependent multiply-adds after each
  * receive, work of a known size in the turnaround where a tool's Leave and Enter lie:
- * test/device/mpi_profile_ab.sh); the self loops the mean ns per iteration and that of the fastest block of 500.
+ * test/device/mpi_profile_ab.sh); the self loops the mean ns per iteration and that of the
+ * fastest block of 500. And:
+ *   paced N D    the blocking ping-pong paced: after each MPI_Recv returns, the program reads
+ *                the time stamp counter and spins until D ns after that reading, then sends.
+ *                Each message meets a peer that has been polling in MPI_Recv for about D ns,
+ *                whatever the tool did, so one-way = D + transport + the tool's work on the
+ *                message's path (the sender's Enter of MPI_Send and its pre-send hook, the
+ *                receiver's post-receive hook and Leave of MPI_Recv) + the spin's overshoot.
+ *                Prints the one-way mean, fastest block, and the median, interquartile mean
+ *                and minimum of the single round trips (halved), and the spin's overshoot
+ *                past its deadline (median, 99th percentile) on each rank (docs/mpi.md,
+ *                "A paced ping-pong").
  * The Test loops print the number of calls that found nothing, so that a count per
  * iteration can be checked to be the same in every run.
  * Usage: mpi_bench pingpong N | nbpingpong N | commrank N | short | self N | selfnb N |
  *        selfwait N | selftest N | selftestany N | selfwaitany N | selfwaitsome N |
- *        testpend N | poll N K | outstanding K */
+ *        testpend N | poll N K | outstanding K | paced N D */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 static double now(void)
 {
@@ -82,6 +97,139 @@ static void pingpong(int rank, long n)
     if (rank == 0)
         printf("pingpong one-way ns mean %.1f block %.1f\n", t / (2.0 * (double)n) * 1e9,
                (best < 1e30 ? best : t / (2.0 * (double)n)) * 1e9);
+}
+
+/* ticks(): the time stamp counter where there is one (a read of ~10-20 ns, no system call),
+ * else CLOCK_MONOTONIC in ns; the paced ping-pong's deadlines are counted in these */
+static inline uint64_t ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+#endif
+}
+
+/* a (ns, ticks) pair read back to back: the tightest bracket of 9 tries, so that a
+ * preemption between the two readings does not skew the calibration */
+static void tick_pair(double *ns, double *tk)
+{
+    double best = 1e30;
+    for (int i = 0; i < 9; i++) {
+        uint64_t a = ticks();
+        double t = now();
+        uint64_t b = ticks();
+        if ((double)(b - a) < best) {
+            best = (double)(b - a);
+            *ns = t * 1e9;
+            *tk = 0.5 * ((double)a + (double)b);
+        }
+    }
+}
+
+/* ticks per ns over 50 ms of CLOCK_MONOTONIC (relative error about 1e-6: a pace of 2000 ns
+ * is the same in every run to a few hundredths of a ns) */
+static double ticks_per_ns(void)
+{
+    double n0, k0, n1, k1;
+    tick_pair(&n0, &k0);
+    while (now() * 1e9 - n0 < 5e7)
+        ;
+    tick_pair(&n1, &k1);
+    return (k1 - k0) / (n1 - n0);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the value at fraction q of the sorted v[0..n) */
+static uint32_t quantile(const uint32_t *v, long n, double q)
+{
+    long i = (long)(q * (double)(n - 1) + 0.5);
+    return v[i < 0 ? 0 : i >= n ? n - 1 : i];
+}
+
+/* The paced ping-pong (see the head of this file). Both ranks run the same turn: MPI_Recv,
+ * spin to the deadline, MPI_Send, then the bookkeeping (two stores into arrays allocated
+ * before), which lies in the shadow of the peer's pace. Rank 0 sends the first message
+ * before its loop, rank 1 receives the last one after its loop. Rank 0 also keeps every
+ * round trip (from one deadline to the next: two one-way messages), whose median a
+ * preemption of a minority of them does not move. */
+__attribute__((noinline)) static void paced(int rank, long n, long pace_ns)
+{
+    char buf[8] = {0};
+    if (rank >= 2) { /* a third rank and more only take part in the barrier */
+        MPI_Barrier(MPI_COMM_WORLD);
+        return;
+    }
+    double tpn = ticks_per_ns();
+    uint64_t d = (uint64_t)((double)pace_ns * tpn + 0.5);
+    uint32_t *trip = malloc((size_t)n * sizeof *trip), *over = malloc((size_t)n * sizeof *over);
+    if (!trip || !over) {
+        fprintf(stderr, "mpi_bench: out of memory for %ld round trips\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    double best = 1e30;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    uint64_t last = ticks();
+    if (rank == 0)
+        MPI_Send(buf, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    for (long done = 0; done < n;) {
+        long m = n - done < BLOCK ? n - done : BLOCK;
+        double b0 = now();
+        for (long i = done; i < done + m; i++) {
+            MPI_Recv(buf, 8, MPI_BYTE, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            uint64_t e = ticks() + d, t;
+            do
+                t = ticks();
+            while (t < e);
+            MPI_Send(buf, 8, MPI_BYTE, 1 - rank, 0, MPI_COMM_WORLD);
+            over[i] = (uint32_t)(t - e);
+            trip[i] = t - last > UINT32_MAX ? UINT32_MAX : (uint32_t)(t - last);
+            last = t;
+        }
+        double b = (now() - b0) / (2.0 * (double)m);
+        best = m == BLOCK && b < best ? b : best;
+        done += m;
+    }
+    if (rank == 1)
+        MPI_Recv(buf, 8, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    double t = now() - t0;
+    /* on rank 0, t covers n round trips: its last send (rank 1's extra receive) is eager and
+     * waits for nobody */
+    qsort(over, (size_t)n, sizeof *over, cmp_u32);
+    double ov[2] = {quantile(over, n, 0.5) / tpn, quantile(over, n, 0.99) / tpn};
+    if (rank == 1)
+        MPI_Send(ov, 2, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+    else if (rank == 0) {
+        double ov1[2];
+        MPI_Recv(ov1, 2, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* the first round trip runs from before the first send: left out */
+        long k = n > 1 ? n - 1 : n;
+        uint32_t *tr = trip + (n - k);
+        qsort(tr, (size_t)k, sizeof *tr, cmp_u32);
+        /* the interquartile mean: a reading of the counter may be coarse (10 ns steps in the
+         * development VM), so the median of the trips moves in such steps; the mean of their
+         * middle half resolves finer, and still leaves out up to a quarter of preempted trips */
+        double iqm = 0;
+        long lo = k / 4, hi = k - k / 4;
+        for (long j = lo; j < hi; j++)
+            iqm += tr[j];
+        iqm /= (double)(hi - lo);
+        printf("paced one-way ns mean %.1f block %.1f median %.1f iqm %.2f min %.1f\n",
+               t / (2.0 * (double)n) * 1e9, (best < 1e30 ? best : t / (2.0 * (double)n)) * 1e9,
+               quantile(tr, k, 0.5) / tpn / 2.0, iqm / tpn / 2.0, tr[0] / tpn / 2.0);
+        printf("paced pace ns %ld ticks/ns %.4f overshoot ns median %.1f %.1f p99 %.1f %.1f\n",
+               pace_ns, tpn, ov[0], ov1[0], ov[1], ov1[1]);
+    }
+    free(trip);
+    free(over);
 }
 
 /* The same with non-blocking calls: both sides post the receive, send, and wait for both. */
@@ -335,7 +483,26 @@ int main(int argc, char **argv)
         poll(rank, n, argc > 3 ? atoi(argv[3]) : 64);
     else if (strcmp(mode, "outstanding") == 0)
         outstanding(rank, (int)n);
-    else
+    else if (strcmp(mode, "paced") == 0) {
+        /* both numbers whole (atol would take "1e3" or "x" as 1 or 0) */
+        char *end_n = NULL, *end_d = NULL;
+        const char *arg_n = argc > 2 ? argv[2] : "100000", *arg_d = argc > 3 ? argv[3] : "1000";
+        n = strtol(arg_n, &end_n, 10);
+        long d = strtol(arg_d, &end_d, 10);
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        if (*arg_n == '\0' || *end_n != '\0' || *arg_d == '\0' || *end_d != '\0' || n < 1 ||
+            d < 0 || d > 100000000 || size < 2) {
+            if (rank == 0)
+                fprintf(stderr,
+                        "mpi_bench: paced N D needs N >= 1 round trips, 0 <= D <= 10^8 ns "
+                        "and 2 ranks (got N '%s', D '%s', %d ranks)\n",
+                        arg_n, arg_d, size);
+            MPI_Finalize();
+            return 2;
+        }
+        paced(rank, n, d);
+    } else
         MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;

@@ -10,6 +10,9 @@
 # complete, MPI_Testsome over 64 and 1024 outstanding requests; the memory of 10^5
 # outstanding requests; cost of a wrapped trivial call, and the wall time of a short
 # 2/4/8/16-rank run with and without measurement.
+# The paced ping-pong (mpi_bench paced; docs/mpi.md, "A paced ping-pong"): after each receive
+# the program spins until D ns after it, then sends, for D in BENCH_MPI_PACE (default
+# "0 500 2000"; empty: none), BENCH_MPI_PACED_N round trips per run (20000), in the same rounds.
 # Prints tables with the uninstrumented figure or the floor beside each; asserts nothing.
 # BENCH_MPI_LIBDIR_BEFORE=DIR (a directory with the libscorep-rt.so.0 and
 # libscorep-rt-mpi.so.0 of another build, e.g. before a change): the ping-pongs, the loops
@@ -95,6 +98,26 @@ commrank_run() { # commrank_run BIN OUT ENV...: appends the run's ns per MPI_Com
     rm -rf "$tmp"/exp*
 }
 cr_prof_env="SCOREP_ENABLE_PROFILING=true SCOREP_ENABLE_TRACING=false"
+# the paced ping-pong: files pc.D.VARIANT, each run's "mean block median-trip IQM-trip"; the
+# uninstrumented runs' overshoot of the spin (medians and 99th percentiles of both ranks) in
+# pc.D.over
+pace_list=${BENCH_MPI_PACE-0 500 2000} paced_n=${BENCH_MPI_PACED_N:-20000}
+for d in $pace_list; do
+    case $d in *[!0-9]*) die "BENCH_MPI_PACE: $d is no number of ns" ;; esac
+    for v in plain prof trace over; do : >"$tmp/pc.$d.$v"; done
+done
+paced_run() { # paced_run D BIN VARIANT ENV...
+    _d=$1 _bin=$2 _v=$3
+    shift 3
+    env "$@" SCOREP_EXPERIMENT_DIRECTORY="$tmp/exp" mpirun -np 2 "./$_bin" paced "$paced_n" "$_d" \
+        >"$tmp/pc.out" 2>/dev/null || die "the paced ping-pong ($_bin $_d $*) failed"
+    rm -rf "$tmp"/exp*
+    sed -n 's/^paced one-way ns mean \([0-9.]*\) block \([0-9.]*\) median \([0-9.]*\) iqm \([0-9.]*\) min [0-9.]*$/\1 \2 \3 \4/p' \
+        "$tmp/pc.out" >>"$tmp/pc.$_d.$_v"
+    [ "$_v" != plain ] ||
+        sed -n 's/^paced pace ns [0-9]* ticks\/ns [0-9.]* overshoot ns median \(.*\) p99 \(.*\)$/\1 \2/p' \
+            "$tmp/pc.out" >>"$tmp/pc.$_d.over"
+}
 cr_trace_env="SCOREP_ENABLE_PROFILING=false SCOREP_ENABLE_TRACING=true SCOREP_TOTAL_MEMORY=200M"
 i=0
 while [ $i -lt "$runs" ]; do
@@ -112,6 +135,13 @@ while [ $i -lt "$runs" ]; do
             # shellcheck disable=SC2086
             pingpong_run $m measured "$o.btrace" $trace_env LD_LIBRARY_PATH="$before"
         fi
+    done
+    for d in $pace_list; do
+        paced_run "$d" plain plain X=1
+        # shellcheck disable=SC2086 # the settings are split into words on purpose
+        paced_run "$d" measured prof $prof_env
+        # shellcheck disable=SC2086
+        paced_run "$d" measured trace $trace_env
     done
     commrank_run plain "$tmp/cr.plain" X=1
     # shellcheck disable=SC2086 # the settings are split into words on purpose
@@ -172,6 +202,19 @@ for v in sb snb; do # the self loops: the fastest block of all runs, ns per iter
     _t=$(col "$tmp/$v.trace" 2 | minimum)
     printf '%-40s %12s %12s %12s\n' "$_l" "$_p" "$_f" "$_t"
     printf '%-40s %12s %12s %12s\n' "  added per iteration [ns]" "-" "$(added "$_f" "$_p")" "$(added "$_t" "$_p")"
+done
+for d in $pace_list; do # the paced ping-pong: each run's interquartile mean round trip (halved), min of runs
+    _p=$(col "$tmp/pc.$d.plain" 4 | minimum)
+    _f=$(col "$tmp/pc.$d.prof" 4 | minimum)
+    _t=$(col "$tmp/pc.$d.trace" 4 | minimum)
+    printf '%-40s %12s %12s %12s\n' "paced $d ns: trip IQM / 2, min [ns]" "$_p" "$_f" "$_t"
+    printf '%-40s %12s %12s %12s\n' "  added per message [ns]" "-" "$(added "$_f" "$_p")" "$(added "$_t" "$_p")"
+    _p=$(col "$tmp/pc.$d.plain" 2 | minimum)
+    _f=$(col "$tmp/pc.$d.prof" 2 | minimum)
+    _t=$(col "$tmp/pc.$d.trace" 2 | minimum)
+    printf '%-40s %12s %12s %12s\n' "  fastest block, added [ns]" "$_p" "$(added "$_f" "$_p")" "$(added "$_t" "$_p")"
+    printf '%-40s %12s\n' "  spin's overshoot, median / p99 [ns]" \
+        "$(awk '{ m += $1 + $2; p = $3 > p ? $3 : p; p = $4 > p ? $4 : p } END { if (NR) printf "%.1f / %.1f", m / (2 * NR), p; else print "nan" }' "$tmp/pc.$d.over")"
 done
 printf '%-40s %12s %12s %12s\n' "MPI_Comm_rank, median of runs [ns/call]" "$cr_plain" "$cr_prof" "$cr_trace"
 printf '%-40s %12s %12s %12s\n' "  added per call [ns]" "-" \

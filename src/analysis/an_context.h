@@ -199,6 +199,7 @@ typedef struct {
     size_t late_loc;
     const an_event *late_ev, *master_ev;
     uint32_t late_from, late_at, master_from, master_at;
+    uint64_t late_fork_span, master_fork_span; /* a team's first barrier: the fork (an_omp.c) */
 } an_omp_bwait;
 int an_omp_master_bwaits(an_ctx *c, an_omp_bwait **out, size_t *n);
 /* an_omp.c: passes COST[i * STRIDE + k] (the cost of kind k that the master's barrier wait

@@ -72,10 +72,14 @@ static int cmp_sync(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* the call path that runs after event i (until the next event) */
+/* the call path that runs after event i (until the next event); a team's fork and join are
+ * its parallel region's (an_forkjoin_cnode) */
 static uint32_t cnode_after(const an_trace *t, size_t i)
 {
     const an_event *e = &t->events[i];
+    uint32_t fj = an_forkjoin_cnode(t, t->events, t->n_events, i);
+    if (fj != AN_NONE)
+        return fj;
     if (e->kind == AN_LEAVE)
         return e->cnode == AN_NONE ? AN_NONE : t->cnodes[e->cnode].parent;
     return e->cnode;

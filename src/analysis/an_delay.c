@@ -230,9 +230,12 @@ static double time_map(an_ctx *c, dstate *d, uint64_t a, uint64_t b)
         uint64_t s = t->events[i].time > a ? t->events[i].time : a;
         uint64_t e = t->events[i + 1].time < b ? t->events[i + 1].time : b;
         const an_event *ev = &t->events[i];
-        uint32_t k = ev->kind == AN_LEAVE
-                         ? (ev->cnode == AN_NONE ? AN_NONE : t->cnodes[ev->cnode].parent)
-                         : ev->cnode;
+        /* a team's fork and join are its parallel region's (an_forkjoin_cnode) */
+        uint32_t k = an_forkjoin_cnode(t, t->events, t->n_events, i);
+        if (k == AN_NONE)
+            k = ev->kind == AN_LEAVE
+                    ? (ev->cnode == AN_NONE ? AN_NONE : t->cnodes[ev->cnode].parent)
+                    : ev->cnode;
         if (e > s)
             add(d, k, an_sec(c, (int64_t)(e - s)));
     }

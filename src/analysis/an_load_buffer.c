@@ -296,6 +296,39 @@ static int role_of(scorep_role r)
         return OTF2_REGION_ROLE_DEALLOCATE;
     case SCOREP_ROLE_REALLOCATE:
         return OTF2_REGION_ROLE_REALLOCATE;
+    /* OpenMP: the classification goes by name (an_regions.c classify_omp), as Scalasca's */
+    case SCOREP_ROLE_PARALLEL:
+        return OTF2_REGION_ROLE_PARALLEL;
+    case SCOREP_ROLE_SECTIONS:
+        return OTF2_REGION_ROLE_SECTIONS;
+    case SCOREP_ROLE_SECTION:
+        return OTF2_REGION_ROLE_SECTION;
+    case SCOREP_ROLE_WORKSHARE:
+        return OTF2_REGION_ROLE_WORKSHARE;
+    case SCOREP_ROLE_SINGLE:
+        return OTF2_REGION_ROLE_SINGLE;
+    case SCOREP_ROLE_SINGLE_SBLOCK:
+        return OTF2_REGION_ROLE_SINGLE_SBLOCK;
+    case SCOREP_ROLE_MASTER:
+        return OTF2_REGION_ROLE_MASTER;
+    case SCOREP_ROLE_CRITICAL:
+        return OTF2_REGION_ROLE_CRITICAL;
+    case SCOREP_ROLE_CRITICAL_SBLOCK:
+        return OTF2_REGION_ROLE_CRITICAL_SBLOCK;
+    case SCOREP_ROLE_IMPLICIT_BARRIER:
+        return OTF2_REGION_ROLE_IMPLICIT_BARRIER;
+    case SCOREP_ROLE_FLUSH:
+        return OTF2_REGION_ROLE_FLUSH;
+    case SCOREP_ROLE_ORDERED:
+        return OTF2_REGION_ROLE_ORDERED;
+    case SCOREP_ROLE_ORDERED_SBLOCK:
+        return OTF2_REGION_ROLE_ORDERED_SBLOCK;
+    case SCOREP_ROLE_TASK:
+        return OTF2_REGION_ROLE_TASK;
+    case SCOREP_ROLE_TASK_UNTIED:
+        return OTF2_REGION_ROLE_TASK_UNTIED;
+    case SCOREP_ROLE_TASK_CREATE:
+        return OTF2_REGION_ROLE_TASK_CREATE;
     default:
         return OTF2_REGION_ROLE_FUNCTION;
     }

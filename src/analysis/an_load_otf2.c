@@ -35,6 +35,7 @@ typedef struct {
     uint8_t *param_dep; /* per parameter: its depend item type + 1 (0: no depend item) */
     size_t n_param;
     an_task_state task; /* tasks of the location being read */
+    int ids;            /* how this process's location ids number its locations (local_number) */
 } ld;
 
 static const char *str(const ld *l, uint32_t ref)
@@ -703,12 +704,47 @@ static int read_location(OTF2_Reader *r, ld *l, uint64_t loc, uint64_t announced
     return 0;
 }
 
-/* a location's number in its process: the trace writer numbers location LOCAL of rank R as
- * LOCAL x ranks + R (trace_otf2.c); for ids made otherwise, its position ORDINAL in the group */
+/* How a process's location ids give its locations' numbers: the trace writer (since session 25)
+ * and Score-P number location LOCAL of rank R as LOCAL << 32 | R (scorep_location_global_id,
+ * SCOREP_Location_CalculateGlobalId; Scalasca's pearl reads a thread's number so:
+ * Location::getThreadId), our writer before as LOCAL x ranks + R (older traces). OTF2 allows any
+ * ids: a scheme is taken only when every analysed location of the process fits it (its LOCAL
+ * below the trace's number of locations), else each location's position in the definitions
+ * (the master 0). Deciding per id mixed schemes: ids of another numbering that happened to fit
+ * one formula got numbers of it, others their position, two threads the same number. */
+enum { IDS_SCOREP, IDS_DENSE, IDS_ORDINAL };
+
+static int ids_fit(const ld *l, int scheme, uint64_t id)
+{
+    uint64_t n = l->t->n_ranks ? l->t->n_ranks : 1, bound = l->defs.n_locations;
+    if (scheme == IDS_SCOREP)
+        return (id & 0xffffffffu) == l->t->rank && id >> 32 < bound;
+    return id % n == l->t->rank && id / n < bound;
+}
+
+/* the rank's other thread locations: CPU threads of its location group but the master */
+static int is_worker(const ld *l, const otf2_defs_location *o);
+
+static int choose_ids(const ld *l)
+{
+    for (int scheme = IDS_SCOREP; scheme < IDS_ORDINAL; scheme++) {
+        int fit = ids_fit(l, scheme, l->me->id);
+        for (size_t i = 0; fit && i < l->defs.n_locations; i++)
+            if (is_worker(l, &l->defs.locations[i]))
+                fit = ids_fit(l, scheme, l->defs.locations[i].id);
+        if (fit)
+            return scheme;
+    }
+    return IDS_ORDINAL;
+}
+
+/* a location's number in its process (l->ids); ORDINAL its position among the analysed ones */
 static uint32_t local_number(const ld *l, uint64_t id, size_t ordinal)
 {
     uint64_t n = l->t->n_ranks ? l->t->n_ranks : 1;
-    return id % n == l->t->rank && id / n < UINT32_MAX ? (uint32_t)(id / n) : (uint32_t)ordinal;
+    return l->ids == IDS_SCOREP  ? (uint32_t)(id >> 32)
+           : l->ids == IDS_DENSE ? (uint32_t)(id / n)
+                                 : (uint32_t)ordinal;
 }
 
 /* the rank's other thread locations: CPU threads of its location group but the master */
@@ -772,6 +808,7 @@ static int read_workers(OTF2_Reader *r, ld *l, char *err, size_t len)
 static int read_my_events(OTF2_Reader *r, const char *anchor, ld *l, char *err, size_t len)
 {
     an_trace *t = l->t;
+    l->ids = choose_ids(l);
     t->master_local = local_number(l, l->me->id, 0);
     snprintf(t->master_name, sizeof t->master_name, "%s", str(l, l->me->name));
     size_t n_workers = 0;

@@ -162,6 +162,10 @@ typedef struct {
     size_t loc;
     const an_event *ev;
     uint32_t from, at;
+    /* the team's first barrier: the fork's span before the thread's enter of the region (from
+     * the master's ThreadFork; ticks, 0: none), which Scalasca's time maps put in the region's
+     * first synchronisation interval on every thread (cb_fws_omp_fork; set_forks) */
+    uint64_t fork_span;
 } barrier_call;
 
 typedef struct {
@@ -175,6 +179,19 @@ static int cmp_barrier(const void *a, const void *b)
     if (x->team != y->team)
         return x->team < y->team ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* the fork's span of each team's first barrier interval (barrier_call.fork_span): from the
+ * team's fork (IN's start, the master's ThreadFork) to the thread's enter of the region */
+static void set_forks(const instances *in, barriers *bs)
+{
+    for (size_t k = 0; k < bs->n; k++) {
+        barrier_call *b = &bs->b[k];
+        const an_event *f = &b->ev[b->from];
+        b->fork_span = 0;
+        if (f->kind == AN_ENTER && b->team < in->n && in->start[b->team] < f->time)
+            b->fork_span = f->time - in->start[b->team];
+    }
 }
 
 /* one thread (location LOC, 0 the master): time tree and visits (workers only, on their own
@@ -239,7 +256,7 @@ static int walk(an_ctx *c, const an_event *ev, size_t n, size_t loc, barriers *b
             }
             uint32_t from = last[team] != AN_NONE ? last[team] : region;
             bs->b[bs->n++] = (barrier_call){team,    seq[team]++, en->cnode, cls,  en->time,
-                                            e->time, loc,         ev,        from, e->enter};
+                                            e->time, loc,         ev,        from, e->enter, 0};
             last[team] = (uint32_t)i;
         }
     }
@@ -283,6 +300,10 @@ static void interval_map(an_ctx *c, const barrier_call *b, double *map, uint32_t
                          size_t *n)
 {
     uint32_t cur = cnode_after(b->ev, b->from);
+    if (b->fork_span && cur != AN_NONE) { /* the fork, at the region (b->from its enter) */
+        touched[(*n)++] = cur;
+        map[cur] += an_sec(c, (int64_t)b->fork_span);
+    }
     for (uint32_t i = b->from + 1; i <= b->at; i++) {
         double d = an_sec(c, (int64_t)(b->ev[i].time - b->ev[i - 1].time));
         if (cur != AN_NONE && d > 0) { /* a call path enters TOUCHED once, when it gets time */
@@ -399,7 +420,10 @@ static void cp_shift(an_ctx *c, size_t loc, const an_event *ev, size_t n, uint64
     }
     for (size_t i = lo ? lo - 1 : 0; i + 1 < n && ev[i].time < b; i++) {
         uint64_t x = ev[i].time > a ? ev[i].time : a, y = ev[i + 1].time < b ? ev[i + 1].time : b;
-        uint32_t k = cnode_after(ev, (uint32_t)i);
+        /* as an_critical_path.c credited it: a team's fork and join in its region */
+        uint32_t k = an_forkjoin_cnode(c->t, ev, n, i);
+        if (k == AN_NONE)
+            k = cnode_after(ev, (uint32_t)i);
         if (y > x && k != AN_NONE)
             an_add_loc(c, loc, M_CRITICAL_PATH, k, sign * an_sec(c, (int64_t)(y - x)));
     }
@@ -635,6 +659,11 @@ static int management(an_ctx *c, const instances *in, double *serial)
              x = an_metrics[x].parent)
             an_add_loc(c, 0, (an_metric)x, p, -(before + after));
         serial[p] -= before + after;
+        /* the time without waiting (the performance impact's, an_analyze.c's from the time
+         * before this move) moves with it: Scalasca's time maps, which give its local time
+         * profile, have the fork and join in the region too (an_forkjoin_cnode) */
+        an_add_loc(c, 0, M_NONWAIT_TIME, p, -(before + after));
+        an_add_loc(c, 0, M_NONWAIT_TIME, m->cnode, before + after);
     }
     for (size_t w = 0; w < t->n_threads; w++) {
         const an_event *ev = t->threads[w].events;
@@ -676,9 +705,13 @@ static int barrier_calls(an_ctx *c, barriers *bs)
 {
     const an_trace *t = c->t;
     uint32_t *team_size = calloc(t->n_events + 1, sizeof *team_size);
+    instances in = {0};
     int rc = !team_size || walk(c, t->events, t->n_events, 0, bs, NULL, team_size, 1);
     for (size_t w = 0; !rc && w < t->n_threads; w++)
         rc = walk(c, t->threads[w].events, t->threads[w].n_events, 1 + w, bs, NULL, team_size, 1);
+    if (!rc && !(rc = master_instances(t, &in)))
+        set_forks(&in, bs);
+    instances_free(&in);
     free(team_size);
     if (!rc && bs->n)
         qsort(bs->b, bs->n, sizeof *bs->b, cmp_barrier);
@@ -745,8 +778,9 @@ int an_omp_master_bwaits(an_ctx *c, an_omp_bwait **out, size_t *n)
              * barrier_waits, the same rule), not beyond its own exit */
             uint64_t until = l->enter < m->exit ? l->enter : m->exit;
             if (until > m->enter)
-                bw[(*n)++] = (an_omp_bwait){m->enter, until,   m->cnode, l->loc,  l->ev,
-                                            m->ev,    l->from, l->at,    m->from, m->at};
+                bw[(*n)++] = (an_omp_bwait){m->enter, until,   m->cnode,    l->loc,
+                                            l->ev,    m->ev,   l->from,     l->at,
+                                            m->from,  m->at,   l->fork_span, m->fork_span};
         }
         i = j;
     }
@@ -779,10 +813,12 @@ int an_omp_bwait_costs(an_ctx *c, const an_omp_bwait *bw, size_t n, const double
         l.ev = w->late_ev;
         l.from = w->late_from;
         l.at = w->late_at;
+        l.fork_span = w->late_fork_span;
         m.loc = 0;
         m.ev = w->master_ev;
         m.from = w->master_from;
         m.at = w->master_at;
+        m.fork_span = w->master_fork_span;
         size_t nl = 0, nm = 0;
         interval_map(c, &l, maps[0], touched[0], &nl);
         interval_map(c, &m, maps[1], touched[1], &nm);
@@ -870,6 +906,7 @@ int an_omp(an_ctx *c, char *err, size_t len)
             teams_after += team_size[k];
         omp[w] = teams_after > teams_before || bs.n > before; /* an OpenMP thread */
     }
+    set_forks(&in, &bs);
     if (barrier_waits(c, &bs, &in))
         goto out;
     if (in.n && management(c, &in, serial))

@@ -64,4 +64,26 @@ enum {
 /* sets regions[i].cls for every region */
 void an_classify_regions(an_trace *t);
 
+/* Scalasca's time maps put a team's fork and join in its parallel region, not in the caller
+ * (TmapCacheHandler.cpp, cb_fws_omp_fork and cb_fws_omp_join: the master's span from its
+ * ThreadFork to its Enter of the region, and from its Leave of the region to the ThreadJoin),
+ * and so do its critical path and delay costs. The call path of the span after event I of a
+ * thread's events EV (N of them) when it is such a span (that region's), else AN_NONE (the
+ * span belongs where the caller's rule puts it). The report's time keeps them in the caller,
+ * as Score-P's profile and Scalasca's time do. */
+static inline uint32_t an_forkjoin_cnode(const an_trace *t, const an_event *ev, size_t n,
+                                         size_t i)
+{
+    if (i + 1 >= n)
+        return AN_NONE;
+    const an_event *e = &ev[i], *x = &ev[i + 1];
+    if (e->kind == AN_THREAD_FORK && x->kind == AN_ENTER && x->region < t->n_regions &&
+        (t->regions[x->region].cls & AN_RF_OMP_PARALLEL))
+        return x->cnode;
+    if (e->kind == AN_LEAVE && x->kind == AN_THREAD_JOIN && e->region < t->n_regions &&
+        (t->regions[e->region].cls & AN_RF_OMP_PARALLEL))
+        return e->cnode;
+    return AN_NONE;
+}
+
 #endif

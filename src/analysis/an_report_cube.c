@@ -177,38 +177,92 @@ static int write_regions(cube_writer *w, const an_trace *t, const an_trace *call
     return rc;
 }
 
-/* the master thread's values (the first location block of rank r) */
-#define V(r, m, k) all_v[v_displ[r] + (size_t)(m) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
+/* location l of rank r's values (its block of M_COUNT x call paths), as gathered */
+#define LV(r, l, m, k)                                                                           \
+    all_v[v_displ[r] +                                                                           \
+          ((size_t)(l) * M_COUNT + (size_t)(m)) * (size_t)(cn_count[r] / 2) + (size_t)(k)]
 
-/* critical_path_imbalance per call path: its time on the critical path beyond its average
- * time over the ranks without waiting (max(0, path - average)), given to the ranks in
- * proportion to their part of the path in that call path (as Scalasca distributes its
- * critical-path imbalance costs); a part of critical_path, which keeps its total (its child
- * in the metric tree: Cube shows critical_path's exclusive value as the path minus it) */
-static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map,
-                     size_t ng, int size)
+/* the waiting that square's critical_path_imbalance leaves out of a location's time (Scalasca
+ * 2.6's scout.spec lists these, the one-sided ones that scout.cubex lacks left out; each as
+ * Cube reads it, its sub-metrics included: Late Sender with its wrong-order part, the fence
+ * with Early Fence, OpenMP management with the fork, idle threads with limited parallelism).
+ * Not the completion times (barrier, N x N, initialisation): scout.spec does not list them. */
+static const an_metric spec_waits[] = {
+    M_MPI_FINALIZE_WAIT,   M_MPI_RMA_WAIT_AT_CREATE, M_MPI_RMA_WAIT_AT_FREE,
+    M_MPI_BARRIER_WAIT,    M_MPI_RMA_WAIT_AT_FENCE,  M_MPI_LATESENDER,
+    M_MPI_LATERECEIVER,    M_MPI_EARLYREDUCE,        M_MPI_EARLYSCAN,
+    M_MPI_LATEBROADCAST,   M_MPI_WAIT_NXN,           M_OMP_MANAGEMENT,
+    M_OMP_EBARRIER_WAIT,   M_OMP_IBARRIER_WAIT,      M_OMP_LOCK_CONTENTION_CRITICAL,
+    M_OMP_LOCK_CONTENTION_API, M_OMP_ORDERED,        M_OMP_IDLE_THREADS};
+
+/* values per global call path made inclusive along the call tree: a call path's parent comes
+ * before it in the global table (an_cnode_get adds a parent before its children) */
+static void inclusive(double *v, const an_trace *g)
 {
-    double *path = calloc(ng + 1, sizeof *path), *avg = calloc(ng + 1, sizeof *avg);
-    if (!path || !avg) {
-        free(path);
-        free(avg);
+    for (size_t k = g->n_cnodes; k-- > 0;)
+        if (g->cnodes[k].parent != AN_NONE)
+            v[g->cnodes[k].parent] += v[k];
+}
+
+/* critical_path_imbalance as square derives it (Scalasca 2.6's scout.spec: a PREDERIVED_
+ * EXCLUSIVE metric evaluated per call path and location, rowwise="false"; metric::fixed:: is
+ * the value over all locations, (i) inclusive and (e) exclusive along the call tree): with
+ * P(c) the critical path's time in c and below on all locations, T(c) their time less the
+ * waiting above (spec_waits) in c and below, L the report's locations, a location whose own
+ * path in c and below is not 0 gets its path in c itself x max(0, P(c) - T(c) / L) / P(c): the
+ * path's excess over the average location's time without waiting, as a share of the path,
+ * along the call tree inclusive, given out by each location's exclusive part of the path.
+ * The share is at most 1 (T(c) < 0 cannot come from a report's own values; square would then
+ * show a negative exclusive critical_path). A part of critical_path, which keeps its total
+ * (its child in the metric tree: Cube shows critical_path's exclusive value as the path minus
+ * it). */
+static int imbalance(double *all_v, const int *v_displ, const int *cn_count, uint32_t **map,
+                     const uint32_t *all_cn, const int *cn_displ, const an_trace *g, int size,
+                     const int *n_locs)
+{
+    size_t ng = g->n_cnodes, most = 0;
+    for (int r = 0; r < size; r++)
+        if ((size_t)(cn_count[r] / 2) > most)
+            most = (size_t)(cn_count[r] / 2);
+    double *path = calloc(2 * (ng + 1) + most + 1, sizeof *path);
+    if (!path)
         return -1;
-    }
+    double *avg = path + (ng + 1), *mine = path + 2 * (ng + 1);
+    double nl = 0;
     for (int r = 0; r < size; r++)
-        for (int k = 0; k < cn_count[r] / 2; k++) {
-            path[map[r][k]] += V(r, M_CRITICAL_PATH, k);
-            avg[map[r][k]] += V(r, M_NONWAIT_TIME, k) / size;
-        }
+        for (int l = 0; l < n_locs[r]; l++, nl++)
+            for (int k = 0; k < cn_count[r] / 2; k++) {
+                double t = LV(r, l, M_TIME, k);
+                for (size_t w = 0; w < sizeof spec_waits / sizeof spec_waits[0]; w++)
+                    t -= LV(r, l, spec_waits[w], k);
+                path[map[r][k]] += LV(r, l, M_CRITICAL_PATH, k);
+                avg[map[r][k]] += t;
+            }
+    inclusive(path, g);
+    inclusive(avg, g);
+    for (size_t c = 0; c < ng; c++)
+        avg[c] = nl > 0 ? avg[c] / nl : 0;
     for (int r = 0; r < size; r++)
-        for (int k = 0; k < cn_count[r] / 2; k++) {
-            uint32_t g = map[r][k];
-            double mine = V(r, M_CRITICAL_PATH, k);
-            if (mine <= 0 || path[g] <= avg[g])
-                continue;
-            V(r, M_CRITICAL_PATH_IMBALANCE, k) = mine / path[g] * (path[g] - avg[g]);
+        for (int l = 0; l < n_locs[r]; l++) {
+            /* the location's own path in each of its rank's call paths and below, along the
+             * rank's call tree (its parents come first too; each maps onto one global path) */
+            int n = cn_count[r] / 2;
+            const uint32_t *cn = all_cn + cn_displ[r];
+            for (int k = 0; k < n; k++)
+                mine[k] = LV(r, l, M_CRITICAL_PATH, k);
+            for (int k = n - 1; k >= 0; k--)
+                if (cn[2 * k] != AN_NONE && cn[2 * k] < (uint32_t)k)
+                    mine[cn[2 * k]] += mine[k];
+            for (int k = 0; k < n; k++) {
+                uint32_t c = map[r][k];
+                double share = 0;
+                if (mine[k] > 0 && path[c] > 0 && path[c] > avg[c])
+                    share = (path[c] - avg[c]) / path[c];
+                LV(r, l, M_CRITICAL_PATH_IMBALANCE, k) =
+                    (share < 1 ? share : 1) * LV(r, l, M_CRITICAL_PATH, k);
+            }
         }
     free(path);
-    free(avg);
     return 0;
 }
 
@@ -341,7 +395,8 @@ static int finish_values(report *rp, const char *path)
         return -1;
     for (size_t l = 0; l < nl; l++)
         team[l] = rp->locs[l].team != 0;
-    int rc = imbalance(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size) != 0 ||
+    int rc = imbalance(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->all_cn, rp->cn_displ,
+                       &rp->gt.g, rp->size, rp->n_locs) != 0 ||
              an_impact(rp->all_v, rp->v_displ, rp->cn_count, rp->map, rp->ng, rp->size,
                        rp->n_locs, team) != 0;
     free(team);

@@ -57,6 +57,7 @@ int scorep_buffer_init(scorep_buffer *b)
     b->depth_cap = INITIAL_DEPTHS;
     scorep_buffer_fast_leave_update(b);
     b->depth_limit = UINT32_MAX;
+    b->depth_logged = UINT32_MAX;
     b->depth_room = UINT32_MAX;
     scorep_buffer_rec_depth_update(b);
     b->step = BUF_STEP_STOP; /* no reduction until the runtime configures the steps */
@@ -107,8 +108,16 @@ buf_stream *scorep_buffer_depth_slow(scorep_buffer *b, uint32_t depth, uint64_t 
         return NULL;
     }
     /* a dropped call level: only communication calls are still recorded there */
-    if (depth >= b->depth_limit && !scorep_buffer_is_comm_region(region))
+    if (depth >= b->depth_limit && !scorep_buffer_is_comm_region(region)) {
+        /* the first call dropped at a depth no logged cut covers: the trace lacks it, so the
+         * depth step that removed nothing when it set the limit is logged now (at this
+         * call's time; buffer_reduce.c step_depth) */
+        if (depth < b->depth_logged) {
+            b->depth_logged = b->depth_limit;
+            scorep_buffer_log(b, BUF_STEP_DEPTH, b->depth_limit, ts, 0);
+        }
         return NULL;
+    }
     if (depth < b->depth_cap)
         return &b->depth[depth];
     uint32_t cap = b->depth_cap ? b->depth_cap : INITIAL_DEPTHS;

@@ -276,9 +276,14 @@ typedef struct {
     uint64_t min_dur_first; /* the minimum-duration step's first threshold (ticks) */
     uint64_t min_dur_cap;   /* ... and the highest it raises to */
     uint32_t depth_limit;   /* non-communication calls this deep or deeper are not recorded */
-    uint64_t last_comm_ts;  /* time of the latest communication record (MPI, threads): the
-                             * minimum duration keeps a call that encloses one (pop_short) */
-    buf_reduction *log;     /* BUF_MAX_LOG entries; n_log may count further ones */
+    /* the shallowest depth limit logged so far (UINT32_MAX: none). A depth step that removed
+     * nothing sets depth_limit unlogged; the first call its rule drops (depth_slow, at a
+     * depth this one does not cover) logs it then, so a trace whose rule dropped nothing
+     * (every deeper call one of communication) is not called reduced */
+    uint32_t depth_logged;
+    uint64_t last_comm_ts; /* time of the latest communication record (MPI, threads): the
+                            * minimum duration keeps a call that encloses one (pop_short) */
+    buf_reduction *log;    /* BUF_MAX_LOG entries; n_log may count further ones */
     uint32_t n_log;
     /* flush mode (core/flush.c): records written so far, in merged order */
     int spill_fd; /* -1 until the first flush */

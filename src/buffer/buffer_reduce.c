@@ -361,10 +361,20 @@ static int step_depth(scorep_buffer *b, uint64_t ts, uint32_t goal, uint32_t sta
         if (cum >= want)
             break;
     }
+    /* The rule is set whether or not the cut removes anything now: it keeps later deep calls
+     * out of memory (threads recording past the measurement's end rely on it: passing the
+     * step over there lost events, session 25). What the trace lacks is logged: a cut that
+     * removed records now, or, for one that removed none (every deeper call one of
+     * communication, CP2K's), the first later call that the rule drops
+     * (scorep_buffer_depth_slow); a rule that never drops one leaves no marker, no
+     * MANIFEST.md row and no "reduced" warning (docs/design-reduction.md, step 2). */
     b->depth_limit = cut;
     scorep_buffer_rec_depth_update(b);
     uint64_t removed = compact_depths(b, cut, drop_deep);
-    scorep_buffer_log(b, BUF_STEP_DEPTH, cut, ts, removed);
+    if (removed) {
+        scorep_buffer_log(b, BUF_STEP_DEPTH, cut, ts, removed);
+        b->depth_logged = cut;
+    }
     return met(b, goal, start);
 }
 

@@ -5,6 +5,8 @@
  * recording continues in the freed pages. The trace writer replays the file before the
  * records still in memory, with an OTF2 BufferFlush event for the time the flush took. */
 #include "core/flush.h"
+#include "core/location.h"
+#include "substrates/substrates.h"
 #include "base/fd_io.h"
 #include "base/log.h"
 #include "base/state.h"
@@ -12,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +120,17 @@ static int flush(scorep_buffer *b, uint64_t ts)
         }
     }
     flushing = true;
+    /* Substrate plugins get Score-P's ON_TRACING_BUFFER_FLUSH_BEGIN before the records are
+     * written and _END after, on the buffer's location (every trace buffer is a location's),
+     * with the BufferFlush record's time (one tick before the record that needs the memory:
+     * the location's earlier records lie before it) and stop time. */
+    scorep_location *l = (scorep_location *)(void *)((char *)b - offsetof(scorep_location, buffer));
+    bool plugins = l->substrates_on;
+    if (plugins)
+        scorep_substrates_buffer_flush(l, ts - 1, false);
     int rc = flush_now(b, ts);
+    if (plugins)
+        scorep_substrates_buffer_flush(l, rc == 0 ? b->last_flush_ts : scorep_timer_ticks(), true);
     flushing = false;
     return rc;
 }

@@ -24,6 +24,18 @@ typedef struct {
     uint32_t depth;
 } scorep_jump_note;
 
+/* The global id of location LOCAL of rank RANK: LOCAL << 32 | RANK, as Score-P makes it
+ * (SCOREP_Location_CalculateGlobalId). LOCAL is the location's id in its process
+ * (scorep_location.id: the order of creation over every kind, CPU threads and GPU streams; 0
+ * the master thread, so a master's global id is its rank). Scalasca reads a thread's number
+ * back as id >> 32 (pearl's Location::getThreadId; square merges a process's locations of
+ * equal numbers); the id also names the location's event file (traces/ID.evt). Every location
+ * id the trace writer writes, and the substrate plugins' SCOREP_Location_GetGlobalId, is this. */
+static inline uint64_t scorep_location_global_id(uint32_t rank, uint32_t local)
+{
+    return (uint64_t)local << 32 | rank;
+}
+
 typedef struct scorep_location {
     uint32_t id;        /* process-local, 0 = the thread that started the measurement */
     uint32_t depth;     /* current region call depth (trace) */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rewind.c: rewind points per location. As in Score-P, a discarding check removes every
  * trace event since the point (the rewind region's own enter and leave included) and
- * marks the gap with MeasurementOnOff OFF at the point's time and ON at the check's. */
+ * marks the gap with MeasurementOnOff OFF at the point's time and ON at the check's.
+ * Substrate plugins get Score-P's ENTER_REWIND_REGION and EXIT_REWIND_REGION for the point
+ * and the check, not the rewind region's enter and leave (Score-P records none). */
 #include "core/rewind.h"
 #include "core/events.h"
 #include "base/log.h"
+#include "substrates/substrates.h"
 
 #include <stdlib.h>
 
@@ -40,9 +43,16 @@ void scorep_rewind_point(scorep_location *l, uint32_t region)
     if (!l)
         return;
     uint32_t before = l->depth;
+    /* the enter goes to the profile and the trace only: plugins get ENTER_REWIND_REGION in
+     * its place, at its time (the location is this thread's: nobody else reads the flag now) */
+    bool plugins = l->substrates_on;
+    l->substrates_on = false;
     scorep_event_enter(l, region);
+    l->substrates_on = plugins;
     if (l->depth == before)
         return; /* not recorded (measurement or recording off): nothing to rewind to */
+    if (plugins)
+        scorep_substrates_rewind_enter(l, l->last_ts, region);
     /* the point is the Enter's time, or, with metric sources, that of the values read for
      * it one tick before (metrics/metrics_event.h): a discard removes them with the Enter
      * (timestamps are unique per location, so nothing older lies there) */
@@ -66,6 +76,29 @@ static bool pop_point(scorep_location *l, uint32_t region, rewind_point *out)
     return true;
 }
 
+/* The check's leave of the rewind region, for the plugins EXIT_REWIND_REGION with the
+ * program's value at the leave's time (Score-P passes it whether or not the trace is cut). A
+ * leave that is not of the innermost call (a check without its point, a misuse) takes the
+ * leave's general path as it is; Score-P delivers such a check all the same: at a time of
+ * its own, when the location records. */
+static void leave_rewind(scorep_location *l, uint32_t region, bool do_rewind)
+{
+    uint32_t before = l->depth;
+    bool plugins = l->substrates_on;
+    bool innermost = plugins && before > 0 && l->stack_region[before - 1] == region;
+    if (innermost)
+        l->substrates_on = false;
+    scorep_event_leave(l, region);
+    if (innermost)
+        l->substrates_on = true;
+    if (!plugins || !l->substrates_on)
+        return;
+    if (innermost && l->depth < before)
+        scorep_substrates_rewind_exit(l, l->last_ts, region, do_rewind);
+    else if (!innermost && scorep_location_recording(l))
+        scorep_substrates_rewind_exit(l, scorep_event_time(l), region, do_rewind);
+}
+
 static void discard_since(scorep_location *l, const rewind_point *pt, uint64_t leave_ts)
 {
     scorep_buffer *b = &l->buffer;
@@ -83,13 +116,13 @@ void scorep_rewind_check(scorep_location *l, uint32_t region, bool discard)
     if (!pop_point(l, region, &pt)) {
         scorep_warn_once("SCOREP_USER_REWIND_CHECK without a matching SCOREP_USER_REWIND_POINT "
                          "on this thread: nothing is discarded");
-        scorep_event_leave(l, region);
+        leave_rewind(l, region, discard);
         return;
     }
     /* The calls open at the point must still be open, or cutting at the point's time
      * would cut their leaves out of the trace. */
     bool intact = l->depth == pt.depth && l->stack_region[pt.depth - 1] == region;
-    scorep_event_leave(l, region);
+    leave_rewind(l, region, discard);
     if (!discard || !l->tracing || !scorep_measurement_on())
         return;
     if (!intact) {

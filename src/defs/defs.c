@@ -239,6 +239,11 @@ const char *scorep_role_name(scorep_role r)
         "function", "code",        "loop",    "phase",         "dynamic",    "artificial",
         "wrapper",  "point2point", "one2all", "all2one",       "all2all",    "other collective",
         "barrier",  "file io",     "rma",     "thread create", "thread wait",
-        "allocate", "deallocate",  "reallocate", "atomic", "file io metadata"};
-    return names[r];
+        "allocate", "deallocate",  "reallocate", "atomic", "file io metadata",
+        /* Score-P's scorep_region_type_to_string for its OpenMP types */
+        "parallel", "sections", "section", "workshare", "single", "single sblock", "master",
+        "critical", "critical sblock", "implicit barrier", "flush", "ordered", "ordered sblock",
+        "task", "untied task", "task create"};
+    _Static_assert(sizeof names / sizeof names[0] == SCOREP_ROLE_COUNT, "one name per role");
+    return (unsigned)r < SCOREP_ROLE_COUNT ? names[r] : "unknown";
 }

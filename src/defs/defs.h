@@ -46,7 +46,26 @@ typedef enum {
     SCOREP_ROLE_DEALLOCATE,
     SCOREP_ROLE_REALLOCATE,
     SCOREP_ROLE_ATOMIC,          /* Score-P's SCOREP_REGION_ATOMIC: MPI's atomic RMA calls */
-    SCOREP_ROLE_FILE_IO_METADATA /* SCOREP_REGION_FILE_IO_METADATA: MPI_File_open, _seek, ... */
+    SCOREP_ROLE_FILE_IO_METADATA, /* SCOREP_REGION_FILE_IO_METADATA: MPI_File_open, _seek, ... */
+    /* OpenMP constructs, as Score-P's OMPT adapter types them (SCOREP_REGION_PARALLEL ...):
+     * Scalasca's scout tells critical sections from lock API calls by these roles */
+    SCOREP_ROLE_PARALLEL,
+    SCOREP_ROLE_SECTIONS,
+    SCOREP_ROLE_SECTION,
+    SCOREP_ROLE_WORKSHARE,
+    SCOREP_ROLE_SINGLE,
+    SCOREP_ROLE_SINGLE_SBLOCK,
+    SCOREP_ROLE_MASTER, /* "!$omp masked" */
+    SCOREP_ROLE_CRITICAL,
+    SCOREP_ROLE_CRITICAL_SBLOCK,
+    SCOREP_ROLE_IMPLICIT_BARRIER,
+    SCOREP_ROLE_FLUSH,
+    SCOREP_ROLE_ORDERED,
+    SCOREP_ROLE_ORDERED_SBLOCK,
+    SCOREP_ROLE_TASK,
+    SCOREP_ROLE_TASK_UNTIED,
+    SCOREP_ROLE_TASK_CREATE,
+    SCOREP_ROLE_COUNT /* not a role: the number of them */
 } scorep_role;
 
 typedef struct {

@@ -61,5 +61,12 @@ const scorep_ipc *scorep_ipc_get(void);
 /* Installed by the MPI adapter after MPI_Init. */
 void scorep_ipc_set(const scorep_ipc *backend);
 extern const scorep_ipc scorep_ipc_single;
+/* Whether the measured job is one of several processes' backend (MPI, SHMEM): what the
+ * writers name (processes "MPI Rank r", the metrics bytes_sent / bytes_received, OTF2's MPI
+ * groups). The backend's, unless scorep-recover set the measured run's own (its socket mesh
+ * connects the pieces of a serial program too: a recovered serial profile had the MPI
+ * metrics); -1 goes back to the backend's. */
+int scorep_ipc_job_multi(void);
+void scorep_ipc_set_job_multi(int multi);
 
 #endif

@@ -90,6 +90,18 @@ void scorep_ipc_set(const scorep_ipc *backend)
     current = backend ? backend : &scorep_ipc_single;
 }
 
+static int job_multi = -1; /* -1: the backend's */
+
+int scorep_ipc_job_multi(void)
+{
+    return job_multi >= 0 ? job_multi : current != &scorep_ipc_single;
+}
+
+void scorep_ipc_set_job_multi(int multi)
+{
+    job_multi = multi < 0 ? -1 : multi != 0;
+}
+
 static const scorep_ipc_hooks *hooks;
 
 void scorep_ipc_set_hooks(const scorep_ipc_hooks *h)

@@ -372,7 +372,8 @@ static int collect(scorep_async_value **v, size_t *n, size_t *cap, const plugin 
             *cap = c;
         }
         for (uint64_t j = 0; j < m; j++)
-            (*v)[(*n)++] = (scorep_async_value){list[j].timestamp, list[j].value, p->ids[k]};
+            (*v)[(*n)++] = (scorep_async_value){list[j].timestamp, list[j].value, p->ids[k],
+                                                p->info.sync == SCOREP_METRIC_ASYNC};
         free(list);
     }
     return 0;
@@ -381,21 +382,60 @@ static int collect(scorep_async_value **v, size_t *n, size_t *cap, const plugin 
 /* when the plugins had been told to stop (scorep_metric_plugins_stop): raw ticks */
 static uint64_t stopped_ts;
 
-static void record_async_values(void)
+/* Every location's asynchronous values, collected once (get_all_values hands them over
+ * once): by scorep_metric_plugins_post_mortem when substrate plugins want them, else at the
+ * recording. */
+typedef struct {
+    scorep_location *l;
+    scorep_async_value *v;
+    size_t n;
+} loc_values;
+static loc_values *collected;
+static size_t n_collected;
+static bool was_collected;
+
+static void collect_all(void)
 {
-    scorep_async_value *v = NULL;
-    size_t cap = 0;
-    for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        size_t n = 0;
+    if (was_collected)
+        return;
+    was_collected = true;
+    size_t n_locs = 0;
+    for (scorep_location *l = scorep_location_first(); l; l = l->next)
+        n_locs++;
+    if (!n_plugins || !n_locs || !(collected = calloc(n_locs, sizeof *collected)))
+        return;
+    for (scorep_location *l = scorep_location_first(); l && n_collected < n_locs; l = l->next) {
+        loc_values *c = &collected[n_collected++];
+        size_t cap = 0;
+        c->l = l;
         for (uint32_t i = 0; i < n_plugins; i++)
             for (const async_loc *a = plugins[i].async_locs; a; a = a->next)
-                if (a->l == l && collect(&v, &n, &cap, &plugins[i], a) != 0)
+                if (a->l == l && collect(&c->v, &c->n, &cap, &plugins[i], a) != 0)
                     scorep_warn("out of memory: asynchronous values of metric plugin '%s' are "
                                 "lost",
                                 plugins[i].name);
-        scorep_metrics_record_async(l, v, n, stopped_ts);
     }
-    free(v);
+}
+
+void scorep_metric_plugins_post_mortem(void (*fn)(struct scorep_location *l,
+                                                  const scorep_async_value *v, size_t n))
+{
+    collect_all();
+    for (size_t i = 0; i < n_collected; i++)
+        if (collected[i].n)
+            fn(collected[i].l, collected[i].v, collected[i].n);
+}
+
+static void record_async_values(void)
+{
+    collect_all();
+    for (size_t i = 0; i < n_collected; i++) {
+        scorep_metrics_record_async(collected[i].l, collected[i].v, collected[i].n, stopped_ts);
+        free(collected[i].v);
+    }
+    free(collected);
+    collected = NULL;
+    n_collected = 0;
 }
 
 void scorep_metric_plugins_stop(void)

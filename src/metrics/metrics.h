@@ -79,6 +79,7 @@ uint32_t scorep_metrics_strict_set(uint32_t *ids, uint32_t cap);
 typedef struct {
     uint64_t ts, value;
     uint32_t id;
+    uint32_t post_mortem; /* 1: an ASYNC plugin's (Score-P's post-mortem metrics), 0: ASYNC_EVENT */
 } scorep_async_value;
 /* Records all asynchronous values of location l into its trace (sorted here: they must
  * merge with the other events by time); values outside l's lifetime are dropped, with a
@@ -104,6 +105,12 @@ void scorep_metric_plugins_init(const char *names, const char *sep);
 void scorep_metric_plugins_begin(bool mpi);
 void scorep_metric_plugins_stop(void);
 void scorep_metric_plugins_end(void);
+/* The asynchronous plugins' values of every location, collected now (once: the recording at
+ * scorep_metric_plugins_end takes the same), each location's in the plugins' order: fn once
+ * per location that has values. For the substrate plugins' WRITE_POST_MORTEM_METRICS, which
+ * Score-P hands over before the locations are deactivated. */
+void scorep_metric_plugins_post_mortem(void (*fn)(struct scorep_location *l,
+                                                  const scorep_async_value *v, size_t n));
 /* true when base is the load address of a loaded metric plugin (its threads get no location) */
 bool scorep_metric_plugin_owns(const void *base);
 

@@ -2,6 +2,7 @@
 /* profile.c: slow paths of the call-path profile: creating nodes, parameters, metrics,
  * and repairing the stack when leaves were lost. */
 #include "profile/profile.h"
+#include "profile/profile_threads.h"
 #include "profile/throttle_pending.h"
 #include "defs/defs.h"
 
@@ -143,14 +144,39 @@ void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t 
     p->depth--;
 }
 
+void scorep_profile_settle_migrations(scorep_profile *p)
+{
+    if (p->mig_node && (p->mig_loss || p->mig_win)) {
+        p->mig_node->task_mig_loss += p->mig_loss;
+        p->mig_node->task_mig_win += p->mig_win;
+    }
+    p->mig_node = NULL;
+    p->mig_loss = 0;
+    p->mig_win = 0;
+}
+
 void scorep_profile_close_all(scorep_profile *p, uint64_t ts)
 {
     scorep_throttle_settle(); /* a thread's end or finalize */
-    while (p->cur->kind != PNODE_ROOT) {
-        close_with_metrics(p, p->cur, ts);
-        if (p->cur->kind == PNODE_REGION)
-            p->depth--;
-        p->cur = p->cur->parent;
+    for (;;) {
+        /* inside a worker's implicit task (an end inside a parallel region): its calls
+         * close, then it ends as at the team's end, the fork's call path above getting the
+         * time since the outermost of them began (profile.h) */
+        uint32_t k = p->n_attach;
+        const scorep_profile_attached *a = k ? scorep_profile_attached_at(p, k - 1) : NULL;
+        pnode *at = a ? a->at : NULL;
+        uint64_t began = 0;
+        while (p->cur->kind != PNODE_ROOT && p->cur != at) {
+            began = p->cur->enter_ts;
+            close_with_metrics(p, p->cur, ts);
+            if (p->cur->kind == PNODE_REGION)
+                p->depth--;
+            p->cur = p->cur->parent;
+        }
+        if (!at || p->cur != at)
+            break;
+        scorep_profile_saved back = {a->back, a->back_depth, 0, 0};
+        scorep_profile_detach(p, &back, at, began && ts > began ? ts - began : 0);
     }
     p->overflow = 0;
 }

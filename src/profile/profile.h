@@ -24,6 +24,23 @@ typedef struct pmetric {
     double sum;
 } pmetric;
 
+/* A worker's open implicit task (scorep_profile.attach): where its calls hang and where
+ * its own call path continues after it. */
+typedef struct {
+    struct pnode *at, *back;
+    uint32_t back_depth;
+} scorep_profile_attached;
+
+/* The open implicit tasks in blocks: the first inside the profile, the next ones allocated
+ * when a worker joins a team nested deeper than the blocks hold (a join, not a call) and
+ * kept until the process ends, so that a checkpoint that reads them from the rescue thread
+ * never meets freed memory. */
+enum { SCOREP_PROFILE_ATTACH_BLOCK = 16 };
+typedef struct scorep_profile_attach_block {
+    scorep_profile_attached e[SCOREP_PROFILE_ATTACH_BLOCK];
+    struct scorep_profile_attach_block *next;
+} scorep_profile_attach_block;
+
 typedef struct pnode {
     struct pnode *parent, *first_child, *next_sibling, *last_hit;
     /* the sibling entered after this node's call returned, the last time: with last_hit, the
@@ -35,6 +52,10 @@ typedef struct pnode {
     uint32_t id;  /* region id or parameter id */
     uint8_t kind;
     uint8_t mpi_in_subtree; /* scratch of the clustering (profile_cluster.c) */
+    /* reached as another location's call path mapped into this tree (a fork's, a task's
+     * creation: scorep_profile_map_path): a node this location may never close, yet no
+     * sampled one (sampling_profile.c); fills padding */
+    uint8_t mapped;
     int64_t value;          /* parameter value (string id for strings) */
     uint64_t visits, sum, min, max, enter_ts;
     uint64_t bytes_sent, bytes_received, bytes_put, bytes_get;
@@ -73,6 +94,26 @@ typedef struct {
      * (profile_cluster.c), reused before new memory is taken */
     pnode *free_nodes;
     pmetric *free_metrics;
+    /* Score-P's task migration counts of this location not yet on a call path (its
+     * location's migration_sum / _win): the OpenMP adapter counts them here while an
+     * implicit task runs and adds them to mig_node, the node of that task's parallel region,
+     * at the implicit task's end, as Score-P at the region's exit (omp_parallel.c). A
+     * checkpoint's piece adds them to mig_node's values (profile_ser.c), an end inside the
+     * region adds them there (scorep_profile_settle_migrations): until session 25 a piece
+     * taken inside the region lacked them. */
+    pnode *mig_node;
+    int64_t mig_loss;
+    uint64_t mig_win;
+    /* a worker's open implicit tasks, outermost first (scorep_profile_attach): each one's
+     * calls hang below `at`, the fork's call path mapped into this tree (no call of this
+     * location), and its own call path continues at `back` after it. An end or a checkpoint
+     * inside a parallel region closes each one's calls, and gives `at` and the nodes above
+     * it the time in the team without a visit, as the team's end does; until session 25 they
+     * got a visit each and the time since 0 (a crash inside the region: a worker's program
+     * root had a visit and the age of the machine's clock). Any nesting depth (until session
+     * 25: 16); only one whose block could not be allocated is counted without an entry. */
+    scorep_profile_attach_block attach;
+    uint32_t n_attach;
 } scorep_profile;
 
 /* Set by the compiler adapter: stops timing and tracing region (its calls only count). */
@@ -82,11 +123,25 @@ extern void (*scorep_profile_throttle_hook)(uint32_t region);
 extern uint32_t scorep_profile_throttle_param;
 
 int scorep_profile_init(scorep_profile *p, uint32_t max_depth);
+/* The k-th (from 0, outermost first) open implicit task's entry; NULL where its block is
+ * missing (no memory at the join). */
+static inline scorep_profile_attached *scorep_profile_attached_at(const scorep_profile *p,
+                                                                  uint32_t k)
+{
+    const scorep_profile_attach_block *b = &p->attach;
+    for (; b && k >= SCOREP_PROFILE_ATTACH_BLOCK; k -= SCOREP_PROFILE_ATTACH_BLOCK)
+        b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE);
+    return b ? (scorep_profile_attached *)&b->e[k] : NULL;
+}
 pnode *scorep_profile_child_slow(scorep_profile *p, pnode *parent, uint64_t key, uint8_t kind,
                                  uint32_t id, int64_t value);
 /* Closes frames whose leave was lost (exceptions, longjmp, exit in a deep call). */
 void scorep_profile_leave_mismatch(scorep_profile *p, uint32_t region, uint64_t ts);
 void scorep_profile_close_all(scorep_profile *p, uint64_t ts);
+/* At an end inside a parallel region (a signal, exit(), MPI_Abort; the program's threads
+ * stopped): the migration counts not yet on a call path go to mig_node's, as that region's
+ * end would have added them. Nothing at an end outside any region (mig_node NULL). */
+void scorep_profile_settle_migrations(scorep_profile *p);
 void scorep_profile_parameter(scorep_profile *p, uint8_t kind, uint32_t param, int64_t value,
                               uint64_t ts);
 void scorep_profile_metric(scorep_profile *p, uint32_t metric, double v);
@@ -136,6 +191,18 @@ static inline void scorep_profile_close_node(pnode *n, uint64_t ts)
         n->min = d;
     if (d > n->max)
         n->max = d;
+}
+
+/* A visit of one tick (a stamped call, events.h): scorep_profile_close_node with
+ * ts = enter_ts + 1, without the timestamps. */
+static inline void scorep_profile_close_node_tick(pnode *n)
+{
+    n->visits++;
+    n->sum++;
+    if (n->min > 1)
+        n->min = 1;
+    if (n->max < 1)
+        n->max = 1;
 }
 
 /* Metric sources: remember the values at enter, add the difference at leave. */

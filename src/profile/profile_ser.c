@@ -15,7 +15,17 @@ enum { MAX_NODES = 1 << 24 };
 typedef struct {
     const pnode **open;
     uint32_t n_open;
+    /* the fork's call path above a worker's open implicit task (profile.h): the time in the
+     * team, without a visit, as the team's end adds it */
+    const pnode **mapped;
+    uint64_t *mapped_add;
+    uint32_t n_mapped;
     uint64_t close_ts;
+    /* the location's migration counts not yet on a call path (profile.h): a checkpoint
+     * inside a parallel region writes them on that region's node, as its end will add them */
+    const pnode *mig_node;
+    int64_t mig_loss;
+    uint64_t mig_win;
 } pack_ctx;
 
 static bool is_open(const pack_ctx *c, const pnode *n)
@@ -40,6 +50,9 @@ static int pack_node(const pack_ctx *c, const pnode *n, ser_buf *b, uint32_t *bu
         min = d < min ? d : min;
         max = d > max ? d : max;
     }
+    for (uint32_t i = 0; i < c->n_mapped; i++)
+        if (c->mapped[i] == n)
+            sum += c->mapped_add[i];
     ser_u32(b, n->kind);
     ser_u32(b, n->id);
     ser_u64(b, n->key);
@@ -54,8 +67,14 @@ static int pack_node(const pack_ctx *c, const pnode *n, ser_buf *b, uint32_t *bu
     ser_u64(b, n->bytes_get);
     /* piece version 5: Score-P's task migration counts of a parallel region's node (a
      * recovered profile lacked task_migration_loss / _win) */
-    ser_u64(b, (uint64_t)n->task_mig_loss);
-    ser_u64(b, n->task_mig_win);
+    int64_t mig_loss = n->task_mig_loss;
+    uint64_t mig_win = n->task_mig_win;
+    if (n == c->mig_node) {
+        mig_loss += c->mig_loss;
+        mig_win += c->mig_win;
+    }
+    ser_u64(b, (uint64_t)mig_loss);
+    ser_u64(b, mig_win);
     uint32_t k = 0;
     for (const pmetric *m = n->metrics; m && k < 4096; m = m->next)
         k++;
@@ -84,16 +103,71 @@ static int pack_node(const pack_ctx *c, const pnode *n, ser_buf *b, uint32_t *bu
     return rc;
 }
 
+/* The open calls: of a worker's innermost implicit task up to where it attached, then its
+ * call path before it (close_all's order), into c's arrays up to cap_open and cap_mapped
+ * entries (none: counted only); c->n_open and c->n_mapped: how many there are. Bounded by
+ * MAX_NODES, as the tree may change meanwhile (a checkpoint). */
+static void open_calls(const scorep_profile *p, pack_ctx *c, uint32_t cap_open, uint32_t cap_mapped)
+{
+    c->n_open = c->n_mapped = 0;
+    uint32_t k = __atomic_load_n(&p->n_attach, __ATOMIC_ACQUIRE); /* not yet passed */
+    if (k && !scorep_profile_attached_at(p, k - 1))
+        k = 0; /* an entry without memory: the calls of the innermost task only */
+    const pnode *n = c->close_ts ? p->cur : NULL;
+    uint32_t steps = 0;
+    while (n && n != &p->root && steps < MAX_NODES) {
+        const scorep_profile_attached *a = k ? scorep_profile_attached_at(p, k - 1) : NULL;
+        const pnode *at = a ? a->at : NULL;
+        uint64_t began = 0;
+        for (; n && n != &p->root && n != at && steps < MAX_NODES; n = n->parent, steps++) {
+            began = n->enter_ts;
+            if (c->n_open < cap_open)
+                c->open[c->n_open] = n;
+            c->n_open++;
+        }
+        if (!at || n != at)
+            break;
+        uint64_t d = began && c->close_ts > began ? c->close_ts - began : 0;
+        for (const pnode *m = at; m && m != &p->root && steps < MAX_NODES; m = m->parent, steps++) {
+            if (c->n_mapped < cap_mapped) {
+                c->mapped[c->n_mapped] = m;
+                c->mapped_add[c->n_mapped] = d;
+            }
+            c->n_mapped++;
+        }
+        n = a->back;
+        k--;
+    }
+}
+
 int scorep_profile_pack(const scorep_profile *p, uint64_t close_ts, ser_buf *b)
 {
-    enum { MAX_OPEN = 4096 };
-    const pnode *open[MAX_OPEN];
-    pack_ctx c = {open, 0, close_ts};
-    for (const pnode *n = close_ts ? p->cur : NULL; n && n != &p->root && c.n_open < MAX_OPEN;
-         n = n->parent)
-        open[c.n_open++] = n;
-    uint32_t budget = MAX_NODES;
-    return pack_node(&c, &p->root, b, &budget, 0) == 0 && !b->failed ? 0 : -1;
+    pack_ctx c = {.close_ts = close_ts,
+                  .mig_node = p->mig_node,
+                  .mig_loss = p->mig_loss,
+                  .mig_win = p->mig_win};
+    /* counted, then kept in arrays of that size: any call depth and nesting of teams (until
+     * session 25: 4096 open and 1024 mapped nodes on the stack). This runs on the thread
+     * that writes the piece (the rescue thread, or the one that ends the measurement), never
+     * in a signal handler; pack_node allocates as well. The tree may have changed between
+     * the walks: the arrays hold what fits, the rest is counted and left out. */
+    open_calls(p, &c, 0, 0);
+    uint32_t cap_open = c.n_open, cap_mapped = c.n_mapped;
+    c.open = malloc((cap_open ? cap_open : 1) * sizeof *c.open);
+    c.mapped = malloc((cap_mapped ? cap_mapped : 1) * sizeof *c.mapped);
+    c.mapped_add = malloc((cap_mapped ? cap_mapped : 1) * sizeof *c.mapped_add);
+    int rc = -1;
+    if (c.open && c.mapped && c.mapped_add) {
+        open_calls(p, &c, cap_open, cap_mapped);
+        c.n_open = c.n_open < cap_open ? c.n_open : cap_open;
+        c.n_mapped = c.n_mapped < cap_mapped ? c.n_mapped : cap_mapped;
+        uint32_t budget = MAX_NODES;
+        rc = pack_node(&c, &p->root, b, &budget, 0) == 0 && !b->failed ? 0 : -1;
+    }
+    free(c.open);
+    free(c.mapped);
+    free(c.mapped_add);
+    return rc;
 }
 
 static int unpack_values(pnode *n, ser_reader *r, scorep_profile *p)

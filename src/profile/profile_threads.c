@@ -58,8 +58,11 @@ pnode *scorep_profile_map_path(scorep_profile *p, const pnode *foreign, uint32_t
     if (!parent)
         return NULL;
     *depth += foreign->kind == PNODE_REGION;
-    return scorep_profile_child_slow(p, parent, foreign->key, foreign->kind, foreign->id,
-                                     foreign->value);
+    pnode *n =
+        scorep_profile_child_slow(p, parent, foreign->key, foreign->kind, foreign->id, foreign->value);
+    if (n)
+        n->mapped = 1;
+    return n;
 }
 
 static void save(const scorep_profile *p, scorep_profile_saved *s, uint64_t ts)
@@ -82,6 +85,22 @@ void scorep_profile_attach(scorep_profile *p, pnode *at, uint32_t depth,
 {
     scorep_throttle_settle();
     save(p, saved, 0);
+    /* the entry's block, allocated at the first join this deep (an OpenMP callback of the
+     * worker, not a signal handler; never freed: a checkpoint may be reading it) */
+    scorep_profile_attach_block *b = &p->attach;
+    uint32_t i = p->n_attach;
+    for (; i >= SCOREP_PROFILE_ATTACH_BLOCK; i -= SCOREP_PROFILE_ATTACH_BLOCK) {
+        if (!b->next) {
+            scorep_profile_attach_block *nb = calloc(1, sizeof *nb);
+            if (!nb)
+                break;
+            __atomic_store_n(&b->next, nb, __ATOMIC_RELEASE);
+        }
+        b = b->next;
+    }
+    if (i < SCOREP_PROFILE_ATTACH_BLOCK)
+        b->e[i] = (scorep_profile_attached){at, saved->cur, saved->depth};
+    __atomic_store_n(&p->n_attach, p->n_attach + 1, __ATOMIC_RELEASE);
     if (at->dense)
         scorep_profile_dense_start(p, at);
     p->cur = at;
@@ -97,6 +116,8 @@ void scorep_profile_detach(scorep_profile *p, const scorep_profile_saved *saved,
         n->sum += duration;
     dense_detach(p, at);
     restore(p, saved);
+    if (p->n_attach)
+        p->n_attach--;
 }
 
 void scorep_profile_suspend(scorep_profile *p, pnode *base, uint32_t base_depth, uint64_t ts,

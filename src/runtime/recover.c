@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 5 }; /* rescue.c */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 6 }; /* rescue.c */
 
 uint64_t scorep_piece_hash(const unsigned char *p, size_t len)
 {
@@ -95,9 +95,11 @@ static void skip_blob(ser_reader *r)
  * file: a piece cut short (a full disk) is left out whole rather than half restored. */
 static void check_body(ser_reader *r)
 {
-    (void)ser_get_u64(r); /* end_raw */
-    skip_str(r);          /* program */
-    skip_str(r);          /* node */
+    (void)ser_get_u64(r);   /* end_raw */
+    if (ser_get_u32(r) > 1) /* the job's kind: serial 0, several processes 1 */
+        r->failed = 1;
+    skip_str(r); /* program */
+    skip_str(r); /* node */
     (void)ser_get_u32(r);
     (void)ser_get_u64(r);
     for (int i = 0; i < SCOREP_TIMER_STATE_WORDS; i++)
@@ -199,6 +201,7 @@ static const char *piece_lookup(const char *name)
 typedef struct {
     int rank, size, kind, code;
     uint64_t wall_ns, end_raw;
+    uint32_t multi; /* the job ran over several processes' backend (MPI, SHMEM) */
 } header;
 
 static int restore_settings(ser_reader *r, header *h)
@@ -445,6 +448,7 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     h.code = (int)ser_get_u32(&r);
     h.wall_ns = ser_get_u64(&r);
     h.end_raw = ser_get_u64(&r);
+    h.multi = ser_get_u32(&r);
     int rc = whole && magic == PIECE_MAGIC && version == PIECE_VERSION && !r.failed ? 0 : -1;
     if (missing_rank >= 0) {
         h.rank = missing_rank; /* the donor's settings and definitions, this rank's name */
@@ -489,6 +493,9 @@ int scorep_runtime_recover(const char *dir, const char *piece, const scorep_ipc 
     }
     /* every recovering process takes part in the collectives below, failed or not */
     scorep_ipc_set(ipc);
+    /* the writers name the measured job's kind, not the mesh's (a serial program's profile
+     * without the MPI metrics, its process not an "MPI Rank") */
+    scorep_ipc_set_job_multi(rc == 0 ? (int)h.multi : -1);
     uint64_t failed = rc != 0;
     ipc->allreduce_max_u64(&failed);
     if (failed)

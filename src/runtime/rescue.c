@@ -76,8 +76,10 @@ static pthread_mutex_t piece_lock = PTHREAD_MUTEX_INITIALIZER;
  * or cut at a record's end was recovered silently) and its reduction log (what the trace
  * lacks, a spill file that could not be read back included, reaches MANIFEST.md); version 4:
  * metric instances (the metrics' scopes); version 5: each call path's task migration counts
- * (task_migration_loss / _win, profile_ser.c) */
-enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 5 };
+ * (task_migration_loss / _win, profile_ser.c); version 6: whether the job was one of several
+ * processes' backend (MPI, SHMEM) or a serial one, after the end's clock (scorep-recover's
+ * profile of a serial program had the MPI metrics bytes_sent / bytes_received, all zero) */
+enum { PIECE_MAGIC = 0x53525043u, PIECE_VERSION = 6 };
 
 static int write_file(const char *path, const void *p, size_t len)
 {
@@ -165,6 +167,7 @@ static int pack_piece(ser_buf *b, const scorep_ending *e, uint64_t end_raw, uint
     ser_u32(b, (uint32_t)e->code);
     ser_u64(b, wall_ns());
     ser_u64(b, end_raw);
+    ser_u32(b, (uint32_t)scorep_ipc_job_multi());
     ser_str(b, scorep_program_name());
     ser_str(b, scorep_node_name());
     ser_u32(b, scorep_program_region());

@@ -602,8 +602,10 @@ void scorep_rt_close_locations(void)
         if (!l->finished)
             l->end_ts = t;
         scorep_unwind_close(l); /* frames of calls that ended, still current */
-        if (l->profiling)
+        if (l->profiling) {
+            scorep_profile_settle_migrations(&l->profile); /* an end inside a parallel region */
             scorep_profile_close_all(&l->profile, l->end_ts);
+        }
         /* a spill file that cannot be read back loses the flushed records: said here, once
          * per location, and logged (MANIFEST.md's table, an OTF2 marker, a rank-local piece
          * carries it to scorep-recover); the records still in memory are written */

@@ -10,10 +10,13 @@
 #include "base/settings.h"
 #include "base/timer.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libunwind.h>
+#include <link.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,9 +151,12 @@ static uint32_t child(struct scorep_sampling_thread *t, uint32_t parent, uint64_
     }
     if (t->n_nodes == SMP_NODE_CAP)
         return SMP_FULL;
-    uint32_t id = t->n_nodes++;
+    uint32_t id = t->n_nodes;
     t->nodes[id] = (smp_node){key, parent, 0, 0, 0};
     t->slots[j] = id + 1;
+    /* published after the node is written: another thread may read the tree while the
+     * program runs (sampling_plugins.c, for a location whose events it writes) */
+    __atomic_store_n(&t->n_nodes, id + 1, __ATOMIC_RELEASE);
     return id;
 }
 
@@ -246,15 +252,99 @@ static void account(struct scorep_sampling_thread *t, uint32_t node, uint32_t ge
             flags |= SMP_AFTER_EVENT;
         t->events_seen = t->events;
     }
-    t->samples[t->n_samples++] = (smp_sample){ts, node, gen | flags};
+    t->samples[t->n_samples] = (smp_sample){ts, node, gen | flags};
+    __atomic_store_n(&t->n_samples, t->n_samples + 1, __ATOMIC_RELEASE); /* as n_nodes */
 }
 
+/* A full fence that the next timer reading also waits for (x86: rdtsc is not ordered by
+ * mfence alone; lfence waits for every earlier instruction, the TSC reading included). */
+static inline void order_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("lfence" ::: "memory");
+#endif
+}
+
+void scorep_sampling_settle(const struct scorep_sampling_thread *t)
+{
+    /* the caller's time was read before this fence, a handler's after its busy mark became
+     * visible: a handler not seen busy here takes a later time; one seen busy publishes
+     * its sample before it clears the mark. A handler neither blocks nor waits: this ends
+     * within one handler's run (a thread descheduled inside it: a few time slices). */
+    order_fence();
+    while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+/* The lock word of the mutex that dl_iterate_phdr takes (glibc's dl_load_write_lock, in
+ * the dynamic linker's _rtld_global), or NULL where it was not found (another libc). */
+static const volatile int *dl_write_lock;
+
+typedef struct {
+    const char *base;
+    size_t len;
+    int tid;
+    const volatile int *found;
+    int n;
+} dl_lock_search;
+
+/* Inside dl_iterate_phdr, the mutex it holds is the one of _rtld_global's owned by this
+ * thread (glibc records a mutex's owner; the dynamic linker's other locks are free here). */
+static int find_dl_lock(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info;
+    (void)size;
+    dl_lock_search *g = data;
+    for (size_t off = 0; off + sizeof(pthread_mutex_t) <= g->len; off += _Alignof(pthread_mutex_t)) {
+        const pthread_mutex_t *m = (const pthread_mutex_t *)(const void *)(g->base + off);
+        if (m->__data.__lock != 0 && m->__data.__owner == g->tid) {
+            g->found = &m->__data.__lock;
+            g->n++;
+        }
+    }
+    return 1; /* one call is enough */
+}
+
+static void locate_dl_lock(void)
+{
+    void *rtld = dlsym(RTLD_DEFAULT, "_rtld_global");
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (!rtld || dladdr1(rtld, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || !sym ||
+        sym->st_size == 0)
+        return;
+    dl_lock_search g = {rtld, sym->st_size, (int)syscall(SYS_gettid), NULL, 0};
+    dl_iterate_phdr(find_dl_lock, &g);
+    if (g.n == 1) /* exactly one candidate, else none is trusted */
+        dl_write_lock = g.found;
+    else
+        scorep_verbose("sampling: the dynamic linker's object-list lock not found (%d "
+                       "candidates): samples in dlopen and dlclose are unwound unguarded", g.n);
+}
+
+/* Whether unwinding could wait for the dynamic linker forever. libunwind looks an address's
+ * unwind table up through dl_iterate_phdr, which takes the dynamic linker's
+ * dl_load_write_lock (not recursive in glibc 2.36); dlopen and dlclose take it to change the
+ * list of objects (_dl_add_to_namespace_list). A sample that interrupts the thread while it
+ * holds that lock waited in the handler forever: Open MPI's MPI_Init maps its components so
+ * (4 of 10 runs of 3 ranks hung at a 20 us perf clock; gdb: _dl_add_to_namespace_list ->
+ * pthread_mutex_lock <signal> unw_backtrace -> dl_iterate_phdr -> __lll_lock_wait). Such a
+ * sample, and one while the list changes (r_state RT_ADD, RT_DELETE), gets no frames: one or
+ * two loads; another thread holding the lock makes this thread's samples meanwhile frameless
+ * too. */
+static inline bool dl_changing(void)
+{
+    return (dl_write_lock && *dl_write_lock != 0) ||
+           *(volatile int *)&_r_debug.r_state != RT_CONSISTENT;
+}
+
+/* ts: the sample's time, read in the handler after its busy mark (on_signal). */
 /* Runs in signal context: no allocation, no locks, no stdio; only the thread's own,
  * preallocated storage. The region stack is read as the interrupted code left it. */
 static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, siginfo_t *si,
-                        void *uc, bool in_event)
+                        void *uc, bool in_event, uint64_t ts)
 {
-    uint64_t ts = scorep_timer_ticks();
     uint32_t gen = source_of(t, si);
     if (gen >= (uint32_t)scorep_smp_n_sources)
         return;
@@ -267,9 +357,17 @@ static void take_sample(struct scorep_sampling_thread *t, scorep_location *l, si
         t->in_runtime_drops++; /* the runtime's work outside every instrumented call */
         return;
     }
+    /* the dynamic linker changes its list of objects (dlopen maps one, dlclose removes
+     * one): the regions' path only, the sample of the open call */
+    bool frameless = in_event || dl_changing();
+    if (frameless && depth == 0) {
+        t->dl_drops += !in_event;
+        t->in_runtime_drops += in_event;
+        return;
+    }
     /* in the runtime: the regions' path only (the frames would be the runtime's) */
-    int n = in_event ? 0 : unwind(t, uc);
-    if (n <= 0 && !in_event) {
+    int n = frameless ? 0 : unwind(t, uc);
+    if (n <= 0 && !frameless) {
         t->failed_unwinds++;
         return;
     }
@@ -309,16 +407,38 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     scorep_location_busy_begin(l);
     if (scorep_measurement_on() && !t->stopped) {
         t->busy = 1;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        /* the sample's time is read once busy is visible to other threads: one that writes
+         * an event of l at a time it read before and then finds busy clear knows that every
+         * sample of l before that time is in the array (scorep_sampling_settle) */
+        order_fence();
         uint64_t begin = scorep_timer_ticks();
         if (!t->stopped)
-            take_sample(t, l, si, uc, in_event);
+            take_sample(t, l, si, uc, in_event, begin);
         t->handler_ticks += scorep_timer_ticks() - begin;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        t->busy = 0;
+        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); /* after the sample's publication */
     }
     scorep_location_busy_end(l);
     errno = saved_errno;
+}
+
+int scorep_sampling_runtime_begin(scorep_location *l)
+{
+    struct scorep_sampling_thread *t = l ? l->sampling : NULL;
+    if (!t)
+        return 0;
+    int mark = t->in_runtime;
+    t->in_runtime = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return mark;
+}
+
+void scorep_sampling_runtime_end(scorep_location *l, int mark)
+{
+    struct scorep_sampling_thread *t = l ? l->sampling : NULL;
+    if (!t)
+        return;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_runtime = mark;
 }
 
 void scorep_sampling_event(scorep_location *l)
@@ -502,6 +622,7 @@ int scorep_sampling_init(void)
     if (scorep_smp_n_sources == 0)
         return 0;
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    locate_dl_lock();
     struct sigaction old;
     if (sigaction(SIGPROF, NULL, &old) == 0 &&
         ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL

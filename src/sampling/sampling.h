@@ -51,6 +51,13 @@ void scorep_sampling_thread_end(struct scorep_location *l);
 /* An enter or leave of l (the event path's metric hook, a location that unwinds): the
  * next sample follows an event (SMP_AFTER_EVENT, sampling_internal.h). */
 void scorep_sampling_event(struct scorep_location *l);
+/* The runtime's own work inside a call of the program (MPI_Init's set-up after PMPI_Init: its
+ * PMPI_Bcast waiting for a late rank is no call of the program's): a sample taken between
+ * begin and end is that open call's time without frames, as one inside an event. begin
+ * returns the mark it replaced for end to restore (the instrumented enter's unwinding sets
+ * the same mark). l may be NULL; no-op without sampling. */
+int scorep_sampling_runtime_begin(struct scorep_location *l);
+void scorep_sampling_runtime_end(struct scorep_location *l, int mark);
 /* At finalize, first: stops every source of every thread and waits for running handlers. */
 void scorep_sampling_stop_all(void);
 /* At finalize, after the profile's calls are closed and before unification: defines the
@@ -80,10 +87,21 @@ struct pnode *scorep_unwind_fork(struct scorep_location *l, uint32_t region);
 void scorep_unwind_close(struct scorep_location *l);
 /* At finalize, before the samples are merged: the inserted frames' values. */
 void scorep_unwind_finish(void);
-/* The trace: the frame regions (local ids, outermost first) recorded for the enter at ts; *i
- * is the caller's position in l's records, starting at 0. */
-uint32_t scorep_unwind_frames_at(const struct scorep_location *l, uint32_t *i, uint64_t ts,
-                                 const uint32_t **regions);
+/* The trace: the frame regions (local ids, outermost first) recorded for the enter at ts,
+ * and their code addresses (n + 1 of them: each frame's call, then the region's call site
+ * in its caller; 0 where unknown; *addrs NULL when the enter has no record); *i is the
+ * caller's position in l's records, starting at 0. */
+uint32_t scorep_unwind_frames_at(const struct scorep_location *l, size_t *i, uint64_t ts,
+                                 const uint32_t **regions, const uint64_t **addrs);
+
+/* Substrate plugins (sampling_plugins.c): the frames of the enter of region at l's
+ * innermost call, as the trace's record of it has them (regions: up to SMP_MAX_FRAMES, local
+ * ids, outermost first; addrs: their calls, then the region's call site, 0: unknown).
+ * Returns their number; 0 frames and call site 0 where the enter has no record. */
+uint32_t scorep_unwind_plugin_frames(const struct scorep_location *l, uint32_t region,
+                                     uint32_t *regions, uint64_t *addrs);
+/* The lock that serialises the resolution of code addresses to regions. */
+void scorep_unwind_resolve_lock(bool lock);
 
 /* ------------------------------------------------------------ trace hooks */
 /* Calling contexts of the trace (sampling_trace.c). A writer keeps one cursor per location. */
@@ -111,7 +129,12 @@ void scorep_sampling_write_mapping(void *def_writer);
  * name_ids) and the job's calling contexts. */
 const char *scorep_sampling_generator_name(int i);
 int scorep_sampling_generator_count(void);
-void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids);
+/* str: the writer's id of a string (added when new); the strings of the calling contexts
+ * (their objects, files and property names) are added through it in every call, the
+ * definitions written only when global_def_writer is not NULL. */
+typedef uint32_t (*scorep_sampling_string_fn)(void *ctx, const char *s);
+void scorep_sampling_write_defs(void *global_def_writer, const uint32_t *name_ids,
+                                scorep_sampling_string_fn str, void *str_ctx);
 /* true when a trace needs calling-context definitions (some cursor made a context). */
 bool scorep_sampling_trace_used(void);
 

@@ -69,17 +69,49 @@ struct scorep_sampling_thread {
     uint32_t n_samples, cap_samples;
     uint64_t last_ts;
     uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds, in_runtime_drops;
+    uint64_t dl_drops; /* samples outside every call while the dynamic linker changed its list */
     uint64_t in_event; /* samples taken with SMP_IN_EVENT (reported with SCOREP_VERBOSE) */
     /* enters and leaves of the location (scorep_sampling_event), and their number at the
      * previous sample in the record (SMP_AFTER_EVENT) */
     uint32_t events, events_seen;
     uint64_t handler_ticks; /* time spent in the handler (make bench reports it per sample) */
     uint32_t *node_region;  /* at finish: region of each node, or SMP_SKIP */
+    /* substrate plugins' samples (sampling_plugins.c): the same, resolved while the program
+     * runs for the first n_live nodes (scorep_smp_live_regions), and their path states */
+    uint32_t *live_region;
+    void *live_state;
+    uint32_t n_live;
     /* handler scratch: one unwind */
     void *ips[SMP_MAX_FRAMES];
 };
 
+/* Where a sample's frames hang below its region stack (sampling_trace.c, sampling_plugins.c):
+ * node's innermost region node (*region, SMP_NONE without one), the frames below that which
+ * stand for a region (*frames; reg: each node's region, SMP_SKIP for a folded frame; NULL:
+ * not counted), and the number of regions on node's path (returned). */
+static inline uint32_t smp_region_depth(const struct scorep_sampling_thread *t, uint32_t node,
+                                        const uint32_t *reg, uint32_t *region, uint32_t *frames)
+{
+    uint32_t j = node, nf = 0, d = 0;
+    while (j != SMP_NONE && !(t->nodes[j].key & SMP_REGION_KEY)) {
+        nf += reg && reg[j] != SMP_SKIP;
+        j = t->nodes[j].parent;
+    }
+    for (uint32_t k = j; k != SMP_NONE; k = t->nodes[k].parent)
+        d++;
+    *region = j;
+    if (frames)
+        *frames = nf;
+    return d;
+}
+
 extern smp_source scorep_smp_sources[SMP_MAX_SOURCES];
+
+/* For a thread that reads t's samples up to a time it read earlier while t's own thread may
+ * be sampled (an OpenMP master writing an idle worker's events, finalize): returns once every
+ * sample of t taken before that time is published (n_samples, n_nodes: acquire), waiting for
+ * a signal handler that runs on t's thread at that moment. Not for t's own thread. */
+void scorep_sampling_settle(const struct scorep_sampling_thread *t);
 
 /* The region of the function that return address ip lies in (defined on first use, paradigm
  * sampling) and its name; SMP_SKIP for a frame shown as part of its caller (libc's start-up,
@@ -87,5 +119,9 @@ extern smp_source scorep_smp_sources[SMP_MAX_SOURCES];
  * *omp set for the last two). Not thread-safe: the caller serialises (sampling_profile.c). */
 uint32_t scorep_smp_frame_region(uint64_t ip, const char **name, bool *omp);
 extern int scorep_smp_n_sources;
+/* The regions of t's first n nodes as scorep_sampling_finish will resolve them (SMP_SKIP for
+ * the frames shown by their caller), resolved now under the resolution lock: for substrate
+ * plugins' samples, outside the signal handler. NULL without memory. */
+const uint32_t *scorep_smp_live_regions(struct scorep_sampling_thread *t, uint32_t n);
 
 #endif

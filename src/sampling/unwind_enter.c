@@ -14,6 +14,7 @@
 #include "base/timer.h"
 #include "defs/defs.h"
 #include "metrics/metrics.h"
+#include "substrates/substrates_bridge.h"
 
 #include <libunwind.h>
 #include <pthread.h>
@@ -29,17 +30,28 @@ typedef struct {
     const char *name;
 } uw_frame;
 
-enum { UW_CACHE = 4096 }; /* per location, direct-mapped: no lock on a hit */
+enum { UW_CACHE = 4096, UW_SITES = 64 }; /* per location, direct-mapped: no lock on a hit */
 
-/* A distinct sequence of frame regions inserted at enters (pool[first .. first + n)),
- * interned per location: a program's enters repeat few of them. */
+/* A distinct sequence of frames inserted at enters, interned per location (a program's
+ * enters repeat few of them): their regions pool[first .. first + n), and the code
+ * addresses apool[afirst .. afirst + n + 1): each frame's call in its function (the return
+ * address minus one, as Score-P's unwinding keys its calling contexts), then the
+ * instrumented region's call site in its caller (0: unknown), so that two calls of one
+ * region from two lines are two calling contexts of the trace. */
 typedef struct {
     uint64_t hash;
-    uint32_t first, n;
+    size_t first, afirst; /* the pools grow past 2^32 entries (long sequences) */
+    uint32_t n;
 } uw_seq;
 
-/* Calls deeper than this keep no frame count of their own (their frames are not inserted). */
-enum { UW_MAX_DEPTH = 4096, UW_MAX_RECS = 1u << 24 };
+/* Calls deeper than this keep no frame count of their own (their frames are not inserted):
+ * the counts are arrays of the location, so that the enter path never allocates for them;
+ * deeper calls are still recorded and traced, only without the unwound frames above them.
+ * The records, sequences and pools below have no such limit: they grow (64-bit counts)
+ * until memory runs out. A sequence's id is 32 bits (the records' 12 bytes each): 2^32 - 1
+ * distinct sequences would need well over 100 GiB per thread before that bound. */
+enum { UW_MAX_DEPTH = 4096 };
+#define UW_NO_SEQ UINT32_MAX
 
 struct scorep_unwind_loc {
     /* frames inserted into the profile, innermost last: their node and the call depth of the
@@ -62,12 +74,20 @@ struct scorep_unwind_loc {
      * timestamp and its sequence of frames, 12 bytes, kept until the trace is written */
     uint64_t *rec_ts;
     uint32_t *rec_seq;
-    uint32_t n_recs, cap_recs;
+    size_t n_recs, cap_recs;
     uw_seq *seqs;
-    uint32_t n_seqs, cap_seqs;
-    uint32_t *seq_slots, seq_mask; /* hash -> sequence + 1, open addressing */
+    size_t n_seqs, cap_seqs;
+    uint32_t *seq_slots; /* hash -> sequence + 1, open addressing */
+    size_t seq_mask;
     uint32_t *pool;
-    uint32_t n_pool, cap_pool;
+    size_t n_pool, cap_pool;
+    uint64_t *apool;
+    size_t n_apool, cap_apool;
+    /* the sequences without frames (an instrumented caller's call: its call site only), by
+     * site, direct-mapped: most enters of a program with instrumented callers, whose
+     * interning would hash and probe again at every call */
+    uint64_t site_key[UW_SITES];
+    uint32_t site_seq[UW_SITES];
     uint64_t unwinds, inserted, ticks, lost_recs, nested, truncated;
     /* an enter of this location is being unwound: an event inside it (an adapter's wrapper
      * called by libdw or libunwind) is not unwound again (the resolution lock is held) */
@@ -75,9 +95,18 @@ struct scorep_unwind_loc {
     /* an OpenMP fork's frames, inserted before the parallel region's enter (scorep_unwind_fork)
      * so that the workers' trees hang below them: kept for the enter of region `fork_region`
      * at call depth `fork_depth`, which takes them (its trace sequence fork_seq, or
-     * UINT32_MAX: none) instead of unwinding again */
+     * UW_NO_SEQ: none) instead of unwinding again */
     bool fork_pending;
     uint32_t fork_depth, fork_region, fork_consumed, fork_seq;
+    /* substrate plugins' calling contexts (sampling_plugins.c), set only when the location
+     * has plugins (l->substrates_data: l->substrates_on is off during a task's enter, whose
+     * context the plugins' stack takes too): the frames of the latest unwind
+     * (kept[pl_first .. pl_first + pl_n)) and the call site that the trace's record of the
+     * enter of region pl_region at call depth pl_depth has (also for a fork's parallel
+     * region, which takes the fork's unwind) */
+    bool pl_valid;
+    uint32_t pl_depth, pl_region, pl_first, pl_n;
+    uint64_t pl_site;
 };
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,6 +115,10 @@ static bool enter_unwinding;
  * SCOREP_TEST_UNWIND_CACHE=N (test_unwind_enter.sh: with 1 slot every lookup evicts the
  * previous frame, which the enter path must not depend on) */
 static uint32_t cache_mask = UW_CACHE - 1;
+/* the first capacity of the records and pools: 1024 (64 sequences), or N of the test-only
+ * SCOREP_TEST_UNWIND_FIRST_CAP=N (test_unwind_enter.sh: from 1, every record, sequence and
+ * pool entry at a power of two grows the storage, which must lose nothing) */
+static size_t first_cap = 1024, first_seqs = 64;
 
 bool scorep_unwind_at_enter(void)
 {
@@ -148,14 +181,17 @@ static int push_frame(struct scorep_unwind_loc *u, pnode *n, uint32_t depth)
     return 0;
 }
 
-static int grow(void **v, uint32_t *cap, uint32_t need, uint32_t first, size_t size)
+/* *v's capacity *cap at least need elements of size bytes (doubled, from first): -1 when
+ * memory is out (or the size would not fit in size_t), *v unchanged. */
+__attribute__((noinline, cold)) static int grow(void **v, size_t *cap, size_t need, size_t first,
+                                                size_t size)
 {
     if (need <= *cap)
         return 0;
-    uint32_t c = *cap ? *cap : first;
-    while (c < need)
+    size_t c = *cap ? *cap : first;
+    while (c < need && c <= SIZE_MAX / 2)
         c *= 2;
-    void *p = c <= UW_MAX_RECS ? realloc(*v, (size_t)c * size) : NULL;
+    void *p = c >= need && c <= SIZE_MAX / size ? realloc(*v, c * size) : NULL;
     if (!p)
         return -1;
     *v = p;
@@ -163,56 +199,74 @@ static int grow(void **v, uint32_t *cap, uint32_t need, uint32_t first, size_t s
     return 0;
 }
 
-/* The id of the sequence of n frames f, added when new; UINT32_MAX without memory. */
-static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *f, uint32_t n)
+/* A frame's call in its function: its return address minus one (the call instruction). */
+static inline uint64_t call_of(const uw_frame *f)
 {
-    uint64_t h = n;
+    return f->ip ? f->ip - 1 : 0;
+}
+
+/* The id of the sequence of n frames f and the call site `site` of the instrumented region
+ * below them, added when new; UW_NO_SEQ without memory. */
+static uint32_t intern(struct scorep_unwind_loc *u, const uw_frame *f, uint32_t n, uint64_t site)
+{
+    uint64_t h = (n ^ site) * 0x100000001b3ull;
     for (uint32_t i = 0; i < n; i++)
-        h = (h ^ f[i].region) * 0x100000001b3ull;
+        h = (h ^ call_of(&f[i]) ^ (uint64_t)f[i].region << 48) * 0x100000001b3ull;
+    if (u->n_seqs >= UW_NO_SEQ - 1) /* the ids' bound (past 100 GiB of sequences) */
+        return UW_NO_SEQ;
     if (2 * (u->n_seqs + 1) > u->seq_mask) { /* rehash into twice the slots */
-        uint32_t cap = u->seq_mask ? 2 * (u->seq_mask + 1) : 256;
+        size_t cap = u->seq_mask ? 2 * (u->seq_mask + 1) : 256;
         uint32_t *slots = calloc(cap, sizeof *slots);
         if (!slots)
-            return UINT32_MAX;
-        for (uint32_t k = 0; k < u->n_seqs; k++) {
-            uint32_t j = (uint32_t)(u->seqs[k].hash >> 20) & (cap - 1);
+            return UW_NO_SEQ;
+        for (size_t k = 0; k < u->n_seqs; k++) {
+            size_t j = (size_t)(u->seqs[k].hash >> 20) & (cap - 1);
             while (slots[j])
                 j = (j + 1) & (cap - 1);
-            slots[j] = k + 1;
+            slots[j] = (uint32_t)k + 1;
         }
         free(u->seq_slots);
         u->seq_slots = slots;
         u->seq_mask = cap - 1;
     }
-    uint32_t j = (uint32_t)(h >> 20) & u->seq_mask;
+    size_t j = (size_t)(h >> 20) & u->seq_mask;
     for (; u->seq_slots[j]; j = (j + 1) & u->seq_mask) {
         const uw_seq *s = &u->seqs[u->seq_slots[j] - 1];
         uint32_t i = 0;
-        if (s->hash != h || s->n != n)
+        if (s->hash != h || s->n != n || u->apool[s->afirst + n] != site)
             continue;
-        while (i < n && u->pool[s->first + i] == f[i].region)
+        while (i < n && u->pool[s->first + i] == f[i].region &&
+               u->apool[s->afirst + i] == call_of(&f[i]))
             i++;
         if (i == n)
             return u->seq_slots[j] - 1;
     }
-    if (grow((void **)&u->seqs, &u->cap_seqs, u->n_seqs + 1, 64, sizeof *u->seqs) != 0 ||
-        grow((void **)&u->pool, &u->cap_pool, u->n_pool + n, 1024, sizeof *u->pool) != 0)
-        return UINT32_MAX;
-    u->seqs[u->n_seqs] = (uw_seq){h, u->n_pool, n};
-    for (uint32_t i = 0; i < n; i++)
+    if (grow((void **)&u->seqs, &u->cap_seqs, u->n_seqs + 1, first_seqs, sizeof *u->seqs) != 0 ||
+        grow((void **)&u->pool, &u->cap_pool, u->n_pool + n, first_cap, sizeof *u->pool) != 0 ||
+        grow((void **)&u->apool, &u->cap_apool, u->n_apool + n + 1, first_cap,
+             sizeof *u->apool) != 0)
+        return UW_NO_SEQ;
+    u->seqs[u->n_seqs] = (uw_seq){.hash = h, .first = u->n_pool, .afirst = u->n_apool, .n = n};
+    for (uint32_t i = 0; i < n; i++) {
         u->pool[u->n_pool++] = f[i].region;
-    u->seq_slots[j] = u->n_seqs + 1;
-    return u->n_seqs++;
+        u->apool[u->n_apool++] = call_of(&f[i]);
+    }
+    u->apool[u->n_apool++] = site;
+    u->seq_slots[j] = (uint32_t)u->n_seqs + 1;
+    return (uint32_t)u->n_seqs++;
 }
 
 /* The trace's record of this enter; without memory the enter keeps its region's context
  * (counted and reported at finalize). */
 static void record_seq(struct scorep_unwind_loc *u, uint64_t t, uint32_t seq)
 {
-    uint32_t cap = u->cap_recs;
-    if (seq == UINT32_MAX ||
-        grow((void **)&u->rec_ts, &cap, u->n_recs + 1, 1024, sizeof *u->rec_ts) != 0 ||
-        grow((void **)&u->rec_seq, &u->cap_recs, u->n_recs + 1, 1024, sizeof *u->rec_seq) != 0) {
+    size_t cap = u->cap_recs;
+    /* grow (not inlined) only when full: the call costs an enter more than the store */
+    if (seq == UW_NO_SEQ ||
+        (u->n_recs == u->cap_recs &&
+         (grow((void **)&u->rec_ts, &cap, u->n_recs + 1, first_cap, sizeof *u->rec_ts) != 0 ||
+          grow((void **)&u->rec_seq, &u->cap_recs, u->n_recs + 1, first_cap,
+               sizeof *u->rec_seq) != 0))) {
         u->lost_recs++;
         return;
     }
@@ -220,9 +274,24 @@ static void record_seq(struct scorep_unwind_loc *u, uint64_t t, uint32_t seq)
     u->rec_seq[u->n_recs++] = seq;
 }
 
-static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, uint32_t n)
+static void record(struct scorep_unwind_loc *u, uint64_t t, const uw_frame *f, uint32_t n,
+                   uint64_t site)
 {
-    record_seq(u, t, intern(u, f, n));
+    if (n == 0 && site) {
+        uint32_t j = (uint32_t)(site * 0x9e3779b97f4a7c15ull >> 58);
+        if (u->site_key[j] != site) {
+            uint32_t seq = intern(u, f, 0, site);
+            if (seq == UW_NO_SEQ) {
+                record_seq(u, t, seq);
+                return;
+            }
+            u->site_key[j] = site;
+            u->site_seq[j] = seq;
+        }
+        record_seq(u, t, u->site_seq[j]);
+        return;
+    }
+    record_seq(u, t, intern(u, f, n, site));
 }
 
 /* The frames of an enter of region at l's next call depth: inserted into the profile
@@ -233,20 +302,21 @@ static void unwind_at(scorep_location *l, uint32_t region, uint64_t t, bool fork
     struct scorep_unwind_loc *u = l->unwind;
     uint32_t depth = l->depth; /* the new call's index on the call stack */
     pop_stale(l, u, depth);
-    if (depth >= UW_MAX_DEPTH)
+    if (depth >= UW_MAX_DEPTH) {
+        u->pl_valid = false;
         return;
+    }
     if (u->active) {
         u->nested++;
         u->consumed_region[depth] = SCOREP_INVALID_ID; /* its calls insert no frames */
+        if (__builtin_expect(l->substrates_data != NULL, 0))
+            u->pl_valid = false; /* no record: no frames, no call site */
         return;
     }
     u->active = true;
     uint64_t begin = scorep_timer_ticks();
-    struct scorep_sampling_thread *st = l->sampling;
-    if (st) { /* samples taken from here on are the runtime's work (sampling.c) */
-        st->in_runtime = 1;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    }
+    /* samples taken from here on are the runtime's work (sampling.c) */
+    int mark = scorep_sampling_runtime_begin(l);
     /* the frames from the outermost, without the runtime's (this function, the event path,
      * an adapter's wrapper) and libc's start-up */
     int n = unw_backtrace(u->ips, SMP_MAX_FRAMES);
@@ -277,6 +347,10 @@ static void unwind_at(scorep_location *l, uint32_t region, uint64_t t, bool fork
         const scorep_region_def *pd = scorep_defs_region_get(l->stack_region[depth - 1]);
         base = pd && pd->paradigm == SCOREP_PARADIGM_OPENMP ? after_omp : m;
     }
+    /* the call site of the new region: the call in its innermost caller on the stack, the
+     * innermost frame that is not the region's own (Score-P's surrogate takes that frame's
+     * address) */
+    uint64_t site = upto ? call_of(&u->kept[upto - 1]) : 0;
     u->consumed[depth] = m > base ? m : base;
     u->consumed_region[depth] = region;
     uint32_t k = upto > base ? upto - base : 0;
@@ -304,18 +378,24 @@ static void unwind_at(scorep_location *l, uint32_t region, uint64_t t, bool fork
         u->fork_depth = depth;
         u->fork_region = region;
         u->fork_consumed = u->consumed[depth];
-        u->fork_seq = l->tracing && k ? intern(u, u->kept + base, k) : UINT32_MAX;
-        if (l->tracing && k && u->fork_seq == UINT32_MAX)
+        u->fork_seq = l->tracing && (k || site) ? intern(u, u->kept + base, k, site) : UW_NO_SEQ;
+        if (l->tracing && (k || site) && u->fork_seq == UW_NO_SEQ)
             u->lost_recs++;
-    } else if (l->tracing && k) { /* an enter without a record has no frames
-                                     (scorep_unwind_frames_at) */
-        record(u, t, u->kept + base, k);
+    } else if (l->tracing && (k || site)) { /* an enter without a record has no frames and
+                                               no call site (scorep_unwind_frames_at) */
+        record(u, t, u->kept + base, k, site);
     }
     u->inserted += k;
-    if (st) {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        st->in_runtime = 0;
+    if (__builtin_expect(l->substrates_data != NULL, 0)) {
+        /* what the trace's record (or the fork's sequence) holds, also without tracing */
+        u->pl_valid = true;
+        u->pl_depth = depth;
+        u->pl_region = region;
+        u->pl_first = base;
+        u->pl_n = k;
+        u->pl_site = site;
     }
+    scorep_sampling_runtime_end(l, mark);
     u->active = false;
     u->ticks += scorep_timer_ticks() - begin;
 }
@@ -330,7 +410,7 @@ void scorep_unwind_enter(scorep_location *l, uint32_t region, uint64_t t)
         u->fork_pending = false;
         u->consumed[l->depth] = u->fork_consumed;
         u->consumed_region[l->depth] = region;
-        if (l->tracing && u->fork_seq != UINT32_MAX)
+        if (l->tracing && u->fork_seq != UW_NO_SEQ)
             record_seq(u, t, u->fork_seq);
         return;
     }
@@ -360,7 +440,9 @@ void scorep_unwind_leave(scorep_location *l)
 /* ------------------------------------------------------------------ life cycle */
 void scorep_unwind_thread_start(scorep_location *l)
 {
-    if (!enter_unwinding || l->gpu || !(l->profiling || l->tracing))
+    /* also for substrate plugins' calling contexts alone (neither profile nor trace) */
+    if (!enter_unwinding || l->gpu ||
+        !(l->profiling || l->tracing || scorep_substrates_cc_wanted()))
         return;
     struct scorep_unwind_loc *u = calloc(1, sizeof *u);
     /* an empty metric set routes the location's enters and leaves through the event path's
@@ -393,6 +475,14 @@ void scorep_unwind_init(void)
                          UW_CACHE);
         cache_mask = (uint32_t)n - 1;
     }
+    v = getenv("SCOREP_TEST_UNWIND_FIRST_CAP");
+    if (v && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*end || n < 1 || n > 1024)
+            scorep_fatal("SCOREP_TEST_UNWIND_FIRST_CAP='%s': expected 1 to 1024", v);
+        first_cap = first_seqs = (size_t)n;
+    }
     enter_unwinding = scorep_cfg.enable_unwinding;
     if (enter_unwinding)
         unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
@@ -408,10 +498,10 @@ void scorep_unwind_close(scorep_location *l)
 }
 
 /* A frame node's values are its children's: each of its visits is one call below it. */
-static void frame_values(pnode *n)
+static void frame_values(const scorep_profile *p, pnode *n)
 {
     for (pnode *c = n->first_child; c; c = c->next_sibling)
-        frame_values(c);
+        frame_values(p, c);
     const scorep_region_def *d = n->kind == PNODE_REGION ? scorep_defs_region_get(n->id) : NULL;
     if (!d || d->paradigm != SCOREP_PARADIGM_SAMPLING)
         return;
@@ -432,6 +522,10 @@ static void frame_values(pnode *n)
         sum += c->sum;
         min = c->min < min ? c->min : min;
         max = c->max > max ? c->max : max;
+        /* the metric sources' inclusive values too (they were 0: a frame is never left, and
+         * its inclusive value lay below its children's sum) */
+        for (uint32_t k = 0; n->dense && c->dense && k < p->n_dense; k++)
+            n->dense[p->n_dense + k] += c->dense[p->n_dense + k];
     }
     n->visits = visits;
     n->sum = sum;
@@ -451,10 +545,11 @@ void scorep_unwind_finish(void)
             continue;
         /* before the samples are merged: the only sampling-paradigm nodes are frames */
         if (l->profiling)
-            frame_values(&l->profile.root);
+            frame_values(&l->profile, &l->profile.root);
         if (u->lost_recs)
-            scorep_warn("location %u: out of memory for the unwound contexts of %llu enters; "
-                        "the trace shows them below their instrumented callers",
+            scorep_warn("location %u: out of memory for the unwound contexts and call sites "
+                        "of %llu enters; the trace shows them below their instrumented "
+                        "callers, without a call site",
                         l->id, (unsigned long long)u->lost_recs);
         if (u->truncated)
             scorep_verbose("location %u: %llu enters below more than %d frames, not placed "
@@ -477,11 +572,39 @@ void scorep_unwind_finish(void)
 
 /* ------------------------------------------------------------------ trace */
 /* The frames recorded for the enter at ts (the cursor's position *i moves past older
- * records: enters the reduction or a rewind removed); 0 when none. */
-uint32_t scorep_unwind_frames_at(const scorep_location *l, uint32_t *i, uint64_t ts,
-                                 const uint32_t **regions)
+ * records: enters the reduction or a rewind removed) and their addresses (n + 1: the
+ * region's call site last); 0 and *addrs NULL when none. */
+uint32_t scorep_unwind_plugin_frames(const scorep_location *l, uint32_t region,
+                                     uint32_t *regions, uint64_t *addrs)
+{
+    struct scorep_unwind_loc *u = l->unwind;
+    if (!u || !u->pl_valid || l->depth == 0 || u->pl_depth != l->depth - 1 ||
+        u->pl_region != region) {
+        addrs[0] = 0;
+        return 0;
+    }
+    u->pl_valid = false; /* the next enter of this depth unwinds again */
+    for (uint32_t i = 0; i < u->pl_n; i++) {
+        regions[i] = u->kept[u->pl_first + i].region;
+        addrs[i] = call_of(&u->kept[u->pl_first + i]);
+    }
+    addrs[u->pl_n] = u->pl_site;
+    return u->pl_n;
+}
+
+void scorep_unwind_resolve_lock(bool lock)
+{
+    if (lock)
+        pthread_mutex_lock(&resolve_lock);
+    else
+        pthread_mutex_unlock(&resolve_lock);
+}
+
+uint32_t scorep_unwind_frames_at(const scorep_location *l, size_t *i, uint64_t ts,
+                                 const uint32_t **regions, const uint64_t **addrs)
 {
     const struct scorep_unwind_loc *u = l ? l->unwind : NULL;
+    *addrs = NULL;
     if (!u)
         return 0;
     while (*i < u->n_recs && u->rec_ts[*i] < ts)
@@ -490,5 +613,6 @@ uint32_t scorep_unwind_frames_at(const scorep_location *l, uint32_t *i, uint64_t
         return 0;
     const uw_seq *s = &u->seqs[u->rec_seq[(*i)++]];
     *regions = u->pool + s->first;
+    *addrs = u->apool + s->afirst;
     return s->n;
 }

@@ -29,15 +29,22 @@ ABI(SCOREP_EVENT_ENTER_REGION == 4 && SCOREP_EVENT_MPI_SEND == 11);
 ABI(SCOREP_EVENT_THREAD_FORK_JOIN_FORK == 47 && SCOREP_EVENT_THREAD_CREATE_WAIT_CREATE == 55);
 ABI(SCOREP_EVENT_PROGRAM_BEGIN == 63 && SCOREP_EVENT_COMM_DESTROY == 82);
 ABI(SCOREP_SUBSTRATES_NUM_EVENTS == 83);
+ABI(SCOREP_EVENT_ON_TRACING_BUFFER_FLUSH_BEGIN == 2 &&
+    SCOREP_EVENT_ON_TRACING_BUFFER_FLUSH_END == 3);
+ABI(SCOREP_EVENT_ENTER_REWIND_REGION == 9 && SCOREP_EVENT_EXIT_REWIND_REGION == 10);
+ABI(SCOREP_EVENT_WRITE_POST_MORTEM_METRICS == 62);
 ABI(SCOREP_HANDLE_TYPE_REGION == 11 && SCOREP_PARADIGM_PTHREAD == 9 && SCOREP_PARADIGM_IO == 14);
 ABI(SCOREP_REGION_COLL_ONE2ALL == 11 && SCOREP_REGION_KERNEL == 46);
 ABI(SCOREP_REGION_ATOMIC == 23 && SCOREP_REGION_FILE_IO_METADATA == 44);
+ABI(SCOREP_REGION_PARALLEL == 16 && SCOREP_REGION_MASTER == 21 && SCOREP_REGION_CRITICAL == 22);
+ABI(SCOREP_REGION_IMPLICIT_BARRIER == 25 && SCOREP_REGION_SINGLE_SBLOCK == 28);
+ABI(SCOREP_REGION_TASK_CREATE == 33 && SCOREP_REGION_ORDERED_SBLOCK == 35);
 ABI(SCOREP_EVENT_TRACK_ALLOC == 59 && SCOREP_EVENT_IO_CREATE_HANDLE == 65);
 ABI(SCOREP_EVENT_IO_RELEASE_LOCK == 78 && SCOREP_HANDLE_TYPE_IO_PARADIGM == 25);
 ABI(SCOREP_EVENT_MPI_NON_BLOCKING_COLLECTIVE_REQUEST == 79 && SCOREP_EVENT_RMA_WIN_CREATE == 21);
 ABI(SCOREP_EVENT_RMA_OP_COMPLETE_REMOTE == 38 && SCOREP_EVENT_COMM_CREATE == 81);
 ABI(SCOREP_HANDLE_TYPE_GROUP == 2 && SCOREP_HANDLE_TYPE_INTERIM_COMMUNICATOR == 3 &&
-    SCOREP_HANDLE_TYPE_RMA_WINDOW == 12);
+    SCOREP_HANDLE_TYPE_RMA_WINDOW == 12 && SCOREP_HANDLE_TYPE_LOCATION == 5);
 /* OTF2's one-sided values that pass unchanged (events_mpi.h records OTF2's numbers); the
  * atomic types differ from FETCH_AND_ACCUMULATE on (Score-P has ADD before it) */
 ABI(SCOREP_RMA_SYNC_LEVEL_PROCESS == 1 && SCOREP_RMA_SYNC_LEVEL_MEMORY == 2);
@@ -62,6 +69,12 @@ static uint32_t n_plugins;
 
 /* per event type: the plugins' functions (recording enabled), NULL-terminated */
 static SCOREP_Substrates_Callback events[SCOREP_SUBSTRATES_NUM_EVENTS][MAX_PLUGINS + 1];
+
+/* SCOREP_ENABLE_UNWINDING: Score-P hands its substrates CALLING_CONTEXT_ENTER and _EXIT in
+ * place of ENTER_REGION and EXIT_REGION (SCOREP_Events.c), and SAMPLE */
+static bool cc_mode;
+/* some plugin takes one of the three: else no context is made */
+static bool cc_wanted;
 
 #define EACH(E, T, c) for (T const *c = (T const *)events[E]; *c; c++)
 #define LOC(l) ((struct SCOREP_Location *)(l))
@@ -300,17 +313,22 @@ static void *loc_get_data(const struct SCOREP_Location *l, size_t plugin_id)
     return d && plugin_id < MAX_PLUGINS ? d->data[plugin_id] : NULL;
 }
 
-/* scorep-rt records no calling contexts (no unwinding substrate) */
+/* Calling contexts (SCOREP_ENABLE_UNWINDING): the process's table of the runtime side
+ * (sampling/sampling_plugins.c), handle = id + 1 */
 static SCOREP_RegionHandle cc_region(SCOREP_CallingContextHandle h)
 {
-    (void)h;
-    return SCOREP_INVALID_REGION;
+    uint32_t id, region, parent;
+    return id_of(h, &id) && scorep_substrates_cc_get(id, &region, &parent)
+               ? handle(region)
+               : SCOREP_INVALID_REGION;
 }
 
 static SCOREP_CallingContextHandle cc_parent(SCOREP_CallingContextHandle h)
 {
-    (void)h;
-    return SCOREP_MOVABLE_NULL;
+    uint32_t id, region, parent;
+    return id_of(h, &id) && scorep_substrates_cc_get(id, &region, &parent)
+               ? handle(parent)
+               : SCOREP_MOVABLE_NULL;
 }
 
 /* metric handles and sampling set handles: the metric's id + 1 (each metric its own
@@ -739,6 +757,9 @@ uint32_t scorep_substrates_load(const char *list, const char *sep)
             plugins[i].info.set_callbacks(&callbacks, sizeof callbacks);
     for (uint32_t i = 0; i < n_plugins; i++)
         take_events(&plugins[i]);
+    cc_mode = n_plugins && scorep_substrates_cc_mode();
+    cc_wanted = events[SCOREP_EVENT_CALLING_CONTEXT_ENTER][0] ||
+                events[SCOREP_EVENT_CALLING_CONTEXT_EXIT][0] || events[SCOREP_EVENT_SAMPLE][0];
     return n_plugins;
 }
 
@@ -810,6 +831,17 @@ void scorep_substrates_new_paradigms(void)
         EACH_PLUGIN(new_definition_handle, handle((uint32_t)used[i]), SCOREP_HANDLE_TYPE_PARADIGM);
 }
 
+/* Score-P defines the system tree (machine, node and the levels its platform adds; here the
+ * two of scorep-rt's: core/system_tree.h) and the process's location group at start-up,
+ * after the plugins are loaded. Version 3's callbacks have no accessors for them: the
+ * handles are keys (machine 1, node 2; the process 1). */
+void scorep_substrates_new_system_tree(void)
+{
+    EACH_PLUGIN(new_definition_handle, 1, SCOREP_HANDLE_TYPE_SYSTEM_TREE_NODE);
+    EACH_PLUGIN(new_definition_handle, 2, SCOREP_HANDLE_TYPE_SYSTEM_TREE_NODE);
+    EACH_PLUGIN(new_definition_handle, 1, SCOREP_HANDLE_TYPE_LOCATION_GROUP);
+}
+
 void scorep_substrates_assign_ids(void)
 {
     for (uint32_t i = 0; i < n_plugins; i++)
@@ -827,6 +859,9 @@ static SCOREP_TaskHandle implicit_task(struct scorep_location *l)
 void scorep_substrates_location_created(struct scorep_location *l, struct scorep_location *parent,
                                         bool active, uint32_t create_seq)
 {
+    /* Score-P defines a location (new_definition_handle of SCOREP_HANDLE_TYPE_LOCATION) as it
+     * creates it, before the substrates' create_location; the handle: its id + 1 */
+    EACH_PLUGIN(new_definition_handle, handle(loc_id(LOC(l))), SCOREP_HANDLE_TYPE_LOCATION);
     EACH_PLUGIN(create_location, LOC(l), LOC(parent));
     if (scorep_substrates_location_gpu(l))
         return;
@@ -848,17 +883,24 @@ void scorep_substrates_location_activated(struct scorep_location *l,
 }
 
 void scorep_substrates_location_deactivated(struct scorep_location *l,
-                                            struct scorep_location *parent)
+                                            struct scorep_location *parent, bool team_end)
 {
     scorep_substrate_loc *d = scorep_substrates_location_data(l);
     if (d && !scorep_substrates_location_gpu(l) &&
-        !__atomic_exchange_n(&d->deactivated, 1, __ATOMIC_ACQ_REL))
+        !__atomic_exchange_n(&d->deactivated, 1, __ATOMIC_ACQ_REL)) {
+        /* Score-P: the unwinding's final sample (events phase) before the management call */
+        if (cc_mode && cc_wanted)
+            scorep_substrates_cc_deactivate(
+                l, team_end ? scorep_substrates_next_tick(l) : scorep_substrates_now(l), team_end);
         EACH_PLUGIN(deactivate_cpu_location, LOC(l), LOC(parent));
+    }
 }
 
 void scorep_substrates_location_ended(struct scorep_location *l, struct scorep_location *parent)
 {
-    scorep_substrates_location_deactivated(l, parent);
+    scorep_substrates_location_deactivated(l, parent, false);
+    if (cc_mode && cc_wanted) /* samples after its deactivation, its state */
+        scorep_substrates_cc_end(l);
     if (!scorep_substrates_location_gpu(l))
         EACH_PLUGIN(core_task_complete, LOC(l), implicit_task(l));
     EACH_PLUGIN(delete_location, LOC(l));
@@ -916,9 +958,15 @@ void scorep_substrates_write(const char *dir, bool manifest)
 }
 
 /* ------------------------------------------------------------------- events */
+
 void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t region,
                              uint64_t *metrics)
 {
+    if (cc_mode) {
+        if (cc_wanted)
+            scorep_substrates_cc_enter(l, t, region, metrics);
+        return;
+    }
     EACH(SCOREP_EVENT_ENTER_REGION, SCOREP_Substrates_EnterRegionCb, c)
     (*c)(LOC(l), t, handle(region), metrics);
 }
@@ -926,8 +974,48 @@ void scorep_substrates_enter(struct scorep_location *l, uint64_t t, uint32_t reg
 void scorep_substrates_exit(struct scorep_location *l, uint64_t t, uint32_t region,
                             uint64_t *metrics)
 {
+    if (cc_mode) {
+        if (cc_wanted)
+            scorep_substrates_cc_exit(l, t, metrics);
+        return;
+    }
     EACH(SCOREP_EVENT_EXIT_REGION, SCOREP_Substrates_ExitRegionCb, c)
     (*c)(LOC(l), t, handle(region), metrics);
+}
+
+bool scorep_substrates_cc_wanted(void)
+{
+    return cc_mode && cc_wanted;
+}
+
+void scorep_substrates_cc_deliver(scorep_substrates_cc_kind kind, struct scorep_location *l,
+                                  uint64_t t, uint32_t cc, uint32_t prev, uint32_t distance,
+                                  uint32_t gen, uint64_t *metrics)
+{
+    switch (kind) {
+    case SCOREP_SUBSTRATES_CC_ENTER:
+        EACH(SCOREP_EVENT_CALLING_CONTEXT_ENTER, SCOREP_Substrates_CallingContextEnterCb, c)
+        (*c)(LOC(l), t, handle(cc), handle(prev), distance, metrics);
+        break;
+    case SCOREP_SUBSTRATES_CC_EXIT:
+        EACH(SCOREP_EVENT_CALLING_CONTEXT_EXIT, SCOREP_Substrates_CallingContextExitCb, c)
+        (*c)(LOC(l), t, handle(cc), handle(prev), distance, metrics);
+        break;
+    case SCOREP_SUBSTRATES_CC_SAMPLE:
+        EACH(SCOREP_EVENT_SAMPLE, SCOREP_Substrates_SampleCb, c)
+        (*c)(LOC(l), t, handle(cc), handle(prev), distance, handle(gen), metrics);
+        break;
+    }
+}
+
+void scorep_substrates_new_cc(uint32_t id)
+{
+    EACH_PLUGIN(new_definition_handle, handle(id), SCOREP_HANDLE_TYPE_CALLING_CONTEXT);
+}
+
+void scorep_substrates_new_generator(uint32_t gen)
+{
+    EACH_PLUGIN(new_definition_handle, handle(gen), SCOREP_HANDLE_TYPE_INTERRUPT_GENERATOR);
 }
 
 void scorep_substrates_mpi_send(struct scorep_location *l, uint64_t t, uint32_t comm,
@@ -1110,6 +1198,38 @@ void scorep_substrates_recording(struct scorep_location *l, uint64_t t, bool on,
     EACH(on ? SCOREP_EVENT_ENABLE_RECORDING : SCOREP_EVENT_DISABLE_RECORDING,
          SCOREP_Substrates_EnableRecordingCb, c)
     (*c)(LOC(l), t, handle(off_region), NULL);
+}
+
+/* ------------------------------------------------- rewind, flush, post-mortem */
+void scorep_substrates_rewind_enter(struct scorep_location *l, uint64_t t, uint32_t region)
+{
+    EACH(SCOREP_EVENT_ENTER_REWIND_REGION, SCOREP_Substrates_EnterRewindRegionCb, c)
+    (*c)(LOC(l), t, handle(region));
+}
+
+void scorep_substrates_rewind_exit(struct scorep_location *l, uint64_t t, uint32_t region,
+                                   bool do_rewind)
+{
+    EACH(SCOREP_EVENT_EXIT_REWIND_REGION, SCOREP_Substrates_ExitRewindRegionCb, c)
+    (*c)(LOC(l), t, handle(region), do_rewind);
+}
+
+/* Score-P passes its "TRACE BUFFER FLUSH" region and the metric values read for the flush;
+ * scorep-rt has no such region (the trace's BufferFlush record stands for it) and reads no
+ * values for it: invalid region, no values. Begin and end share one signature. */
+void scorep_substrates_buffer_flush(struct scorep_location *l, uint64_t t, bool end)
+{
+    EACH(end ? SCOREP_EVENT_ON_TRACING_BUFFER_FLUSH_END
+             : SCOREP_EVENT_ON_TRACING_BUFFER_FLUSH_BEGIN,
+         SCOREP_Substrates_OnTracingBufferFlushBeginCb, c)
+    (*c)(LOC(l), t, SCOREP_INVALID_REGION, NULL);
+}
+
+void scorep_substrates_post_mortem_metric(struct scorep_location *l, uint64_t t, uint32_t metric,
+                                          const uint64_t *value)
+{
+    EACH(SCOREP_EVENT_WRITE_POST_MORTEM_METRICS, SCOREP_Substrates_WriteMetricsCb, c)
+    (*c)(LOC(l), t, handle(metric), value);
 }
 
 /* ------------------------------------------------------------------- memory */
@@ -1412,6 +1532,8 @@ void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_
                                   uint32_t generation, const void *task)
 {
     SCOREP_TaskHandle h = task_handle(l, task);
+    if (cc_mode && cc_wanted)
+        scorep_substrates_cc_task(l, t, region, true);
     /* Score-P creates its task object when the task begins, and says so first */
     EACH_PLUGIN(core_task_create, LOC(l), h);
     EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_BEGIN, SCOREP_Substrates_ThreadForkJoinTaskBeginCb, c)
@@ -1419,11 +1541,26 @@ void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_
          generation, h);
 }
 
+void scorep_substrates_task_park(struct scorep_location *l, uint64_t t, const void *task,
+                                 uint32_t n)
+{
+    if (cc_mode && cc_wanted)
+        scorep_substrates_cc_park(l, t, task, n);
+}
+
+void scorep_substrates_task_resume(struct scorep_location *l, uint64_t t, const void *task)
+{
+    if (cc_mode && cc_wanted)
+        scorep_substrates_cc_resume(l, t, task);
+}
+
 void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
                                 uint64_t *metrics, uint32_t team, uint32_t creator,
                                 uint32_t generation, const void *task)
 {
     SCOREP_TaskHandle h = task_handle(l, task);
+    if (cc_mode && cc_wanted)
+        scorep_substrates_cc_task(l, t, region, false);
     EACH(SCOREP_EVENT_THREAD_FORK_JOIN_TASK_END, SCOREP_Substrates_ThreadForkJoinTaskEndCb, c)
     (*c)(LOC(l), t, handle(region), metrics, SCOREP_PARADIGM_OPENMP, handle(team), creator,
          generation, h);

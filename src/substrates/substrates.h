@@ -119,6 +119,12 @@ void scorep_substrates_task_begin(struct scorep_location *l, uint64_t t, uint32_
 void scorep_substrates_task_end(struct scorep_location *l, uint64_t t, uint32_t region,
                                 uint64_t *metrics, uint32_t team, uint32_t creator,
                                 uint32_t generation, const void *task);
+/* An untied task suspended on l at t with n regions open (its own and those inside it, which
+ * plugins get no exits of) and resumed on l (no enters): under SCOREP_ENABLE_UNWINDING its
+ * calling contexts move with it (sampling_plugins.c). */
+void scorep_substrates_task_park(struct scorep_location *l, uint64_t t, const void *task,
+                                 uint32_t n);
+void scorep_substrates_task_resume(struct scorep_location *l, uint64_t t, const void *task);
 void scorep_substrates_lock(struct scorep_location *l, uint64_t t, bool acquire, int paradigm,
                             uint32_t lock, uint32_t order);
 /* A parameter's type: the values of Score-P's SCOREP_ParameterType (SCOREP_PublicTypes.h,
@@ -183,6 +189,22 @@ void scorep_substrates_io_operation_request(struct scorep_location *l, uint64_t 
 void scorep_substrates_io_operation_complete(struct scorep_location *l, uint64_t t,
                                              uint32_t handle, uint32_t mode,
                                              uint64_t transferred, uint64_t matching_id);
+
+/* Rewind regions (Score-P's ENTER_REWIND_REGION and EXIT_REWIND_REGION, core/rewind.c): at
+ * the rewind point and at its check, in place of the rewind region's enter and leave, which
+ * plugins then do not get as ENTER_REGION/EXIT_REGION (Score-P records neither); t: their
+ * timestamps; do_rewind: the check's value as the program passed it. */
+void scorep_substrates_rewind_enter(struct scorep_location *l, uint64_t t, uint32_t region);
+void scorep_substrates_rewind_exit(struct scorep_location *l, uint64_t t, uint32_t region,
+                                   bool do_rewind);
+/* A flush of l's trace buffer to its spill file (flush mode, core/flush.c): begin (end false)
+ * before the records are written, end after; t: the time and the stop time of the trace's
+ * BufferFlush record. */
+void scorep_substrates_buffer_flush(struct scorep_location *l, uint64_t t, bool end);
+/* An asynchronous (post-mortem) metric plugin's value, handed over at the end as Score-P's
+ * WRITE_POST_MORTEM_METRICS: metric: defs id (= its sampling set); t: the value's time. */
+void scorep_substrates_post_mortem_metric(struct scorep_location *l, uint64_t t, uint32_t metric,
+                                          const uint64_t *value);
 
 /* Life cycle, called by the runtime (runtime/runtime.c) directly: ProgramEnd before the
  * measurement stops; after the results are written (dir: the experiment directory,

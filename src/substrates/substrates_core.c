@@ -44,6 +44,7 @@ static void substrates_init(void)
     n_loaded = scorep_substrates_load(list, scorep_cfg.substrate_plugins_sep);
     if (!n_loaded)
         return;
+    scorep_substrates_new_system_tree();
     /* the regions defined so far (none at start-up in practice), then every new one */
     uint32_t n = scorep_defs_region_count();
     scorep_defs_on_new_region(scorep_substrates_new_region);
@@ -137,12 +138,28 @@ static void substrates_mpp_ready(void)
         scorep_substrates_init_mpp();
 }
 
+/* WRITE_POST_MORTEM_METRICS: the ASYNC metric plugins' values (Score-P's post-mortem
+ * metrics; not ASYNC_EVENT's, which Score-P hands over at events through
+ * SCOREP_Metric_WriteAsynchronousMetrics), each in the plugin's order, on the location that
+ * added the counter (Score-P's metric location of it), while recording is on as Score-P. */
+static void post_mortem(scorep_location *l, const scorep_async_value *v, size_t n)
+{
+    if (!l->substrates_on || !scorep_recording_on())
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].post_mortem)
+            scorep_substrates_post_mortem_metric(l, v[i].ts, v[i].id, &v[i].value);
+}
+
 /* after the locations' calls are closed, before unification; a thread that ended earlier
  * was deactivated then (scorep_substrates_thread_end) */
 static void substrates_finalize(void)
 {
     if (!n_loaded)
         return;
+    /* Score-P's order: the metric subsystem's end (the post-mortem values) comes before the
+     * locations' deactivation */
+    scorep_metric_plugins_post_mortem(post_mortem);
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
         if (!scorep_substrates_location_data(l))
             continue; /* the plugins never learnt of it */
@@ -161,7 +178,8 @@ void scorep_substrates_thread_end(scorep_location *l)
         return;
     l->substrates_on = false; /* its last event was delivered; nothing after the deactivation */
     scorep_location_modes_changed(l);
-    scorep_substrates_location_deactivated(l, l->id == 0 ? NULL : find_location(l->parent_id));
+    scorep_substrates_location_deactivated(l, l->id == 0 ? NULL : find_location(l->parent_id),
+                                           false);
 }
 
 void scorep_substrates_omp_team_begin(scorep_location *l, scorep_location *master,
@@ -173,7 +191,7 @@ void scorep_substrates_omp_team_begin(scorep_location *l, scorep_location *maste
 
 void scorep_substrates_omp_team_end(scorep_location *l, scorep_location *master)
 {
-    scorep_substrates_location_deactivated(l, master);
+    scorep_substrates_location_deactivated(l, master, true);
 }
 
 const scorep_subsystem scorep_subsystem_substrates = {
@@ -211,7 +229,16 @@ static int public_region_type(scorep_role r)
                               [SCOREP_ROLE_RMA] = 37,          [SCOREP_ROLE_THREAD_CREATE] = 38,
                               [SCOREP_ROLE_THREAD_WAIT] = 39,  [SCOREP_ROLE_ALLOCATE] = 40,
                               [SCOREP_ROLE_DEALLOCATE] = 41,   [SCOREP_ROLE_REALLOCATE] = 42,
-                              [SCOREP_ROLE_ATOMIC] = 23,       [SCOREP_ROLE_FILE_IO_METADATA] = 44};
+                              [SCOREP_ROLE_ATOMIC] = 23,       [SCOREP_ROLE_FILE_IO_METADATA] = 44,
+                              [SCOREP_ROLE_PARALLEL] = 16,     [SCOREP_ROLE_SECTIONS] = 17,
+                              [SCOREP_ROLE_SECTION] = 18,      [SCOREP_ROLE_WORKSHARE] = 19,
+                              [SCOREP_ROLE_SINGLE] = 20,       [SCOREP_ROLE_MASTER] = 21,
+                              [SCOREP_ROLE_CRITICAL] = 22,     [SCOREP_ROLE_IMPLICIT_BARRIER] = 25,
+                              [SCOREP_ROLE_FLUSH] = 26,        [SCOREP_ROLE_CRITICAL_SBLOCK] = 27,
+                              [SCOREP_ROLE_SINGLE_SBLOCK] = 28, [SCOREP_ROLE_TASK] = 30,
+                              [SCOREP_ROLE_TASK_UNTIED] = 31,  [SCOREP_ROLE_TASK_CREATE] = 33,
+                              [SCOREP_ROLE_ORDERED] = 34,      [SCOREP_ROLE_ORDERED_SBLOCK] = 35};
+    _Static_assert(sizeof map / sizeof map[0] == SCOREP_ROLE_COUNT, "one type per role");
     return (unsigned)r < sizeof map / sizeof map[0] ? map[r] : 0 /* unknown */;
 }
 
@@ -284,11 +311,10 @@ uint32_t scorep_substrates_location_id(const struct scorep_location *l)
     return l ? l->id : 0;
 }
 
-/* as the trace's location ids: local id * number of processes + rank */
+/* the trace's location id (Score-P's: local id << 32 | rank) */
 uint64_t scorep_substrates_location_global_id(const struct scorep_location *l)
 {
-    const scorep_ipc *ipc = scorep_ipc_get();
-    return l ? (uint64_t)l->id * (uint64_t)ipc->size() + (uint64_t)ipc->rank() : 0;
+    return l ? scorep_location_global_id((uint32_t)scorep_ipc_get()->rank(), l->id) : 0;
 }
 
 const char *scorep_substrates_location_name(const struct scorep_location *l)
@@ -321,6 +347,11 @@ bool scorep_substrates_location_metrics(const struct scorep_location *l,
 uint64_t scorep_substrates_now(struct scorep_location *l)
 {
     return scorep_location_now(l, scorep_timer_ticks());
+}
+
+uint64_t scorep_substrates_next_tick(struct scorep_location *l)
+{
+    return scorep_location_now(l, 0);
 }
 
 /* ------------------------------------------------------- process and ipc */

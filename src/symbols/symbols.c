@@ -338,10 +338,14 @@ static char *decl_file(Dwarf_Die *fn)
 }
 
 /* Declaration file and line of the function from its DIE (where its name is written, not
- * where its first instruction comes from); without them (clang -gline-tables-only), the
- * line table entry of addr. Returns the linkage or plain name of the DIE, which serves
- * symbols missing from the ELF tables. */
-static const char *function_source(Dwfl_Module *mod, uintptr_t addr, scorep_symbol *sym)
+ * where its first instruction comes from); without them (clang -gline-tables-only, code
+ * written in assembly such as ld.so's _dl_runtime_resolve_xsavec), the line table entry of
+ * the function's first instruction (start, from its ELF symbol; addr without one): one line
+ * for every address of the function, so that sampling makes one region of it, not one per
+ * sampled line. Returns the linkage or plain name of the DIE, which serves symbols missing
+ * from the ELF tables. */
+static const char *function_source(Dwfl_Module *mod, uintptr_t addr, uintptr_t start,
+                                   scorep_symbol *sym)
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = find_unit(mod, addr, &bias);
@@ -361,7 +365,7 @@ static const char *function_source(Dwfl_Module *mod, uintptr_t addr, scorep_symb
             die_name = dwarf_diename(&fn);
     }
     if (sym->file == NULL)
-        line_of_code(cu, addr - bias, sym);
+        line_of_code(cu, start - bias, sym);
     return die_name;
 }
 
@@ -392,13 +396,17 @@ static bool is_mapping_symbol(const char *name)
            (name[2] == '\0' || name[2] == '.');
 }
 
-/* dwfl_module_addrinfo without mapping symbols: NULL where only one covers addr */
-static const char *function_symbol(Dwfl_Module *mod, uintptr_t addr)
+/* dwfl_module_addrinfo without mapping symbols: NULL where only one covers addr; *start:
+ * the symbol's address (addr when there is none) */
+static const char *function_symbol(Dwfl_Module *mod, uintptr_t addr, uintptr_t *start)
 {
     GElf_Off offset = 0;
     GElf_Sym elfsym;
     const char *name = dwfl_module_addrinfo(mod, addr, &offset, &elfsym, NULL, NULL, NULL);
-    return name != NULL && is_mapping_symbol(name) ? NULL : name;
+    if (name != NULL && is_mapping_symbol(name))
+        name = NULL;
+    *start = name != NULL && offset <= addr ? addr - offset : addr;
+    return name;
 }
 
 int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym)
@@ -407,12 +415,13 @@ int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym)
     Dwfl_Module *mod = find_module(addr);
     if (mod == NULL)
         return set_unknown(sym, addr);
-    if (function_symbol(mod, addr) == NULL)
+    uintptr_t start;
+    if (function_symbol(mod, addr, &start) == NULL)
         mod = follow_canonical_plt(mod, &addr);
     const char *module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     sym->module = module != NULL ? strdup(module) : NULL;
-    const char *name = function_symbol(mod, addr);
-    const char *die_name = function_source(mod, addr, sym);
+    const char *name = function_symbol(mod, addr, &start);
+    const char *die_name = function_source(mod, addr, start, sym);
     if (name == NULL || name[0] == '\0')
         name = die_name;
     if (name == NULL)
@@ -540,5 +549,25 @@ int scorep_symbols_object_offset(uintptr_t addr, char *buf, size_t size)
     base = base != NULL ? base + 1 : path;
     snprintf(buf, size, "%s+0x%" PRIxPTR, base != NULL && base[0] != '\0' ? base : "exe",
              addr - (uintptr_t)map->l_addr);
+    return 0;
+}
+
+int scorep_symbols_object_path(uintptr_t addr, char *path, size_t size, uint64_t *offset)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (size == 0 || dladdr1((void *)addr, &info, (void **)&map, RTLD_DL_LINKMAP) == 0 ||
+        map == NULL)
+        return -1;
+    /* the executable's link map has no name: its file, as above */
+    if (map->l_name[0] == '\0') {
+        ssize_t n = readlink("/proc/self/exe", path, size - 1);
+        if (n <= 0)
+            return -1;
+        path[n] = '\0';
+    } else {
+        snprintf(path, size, "%s", map->l_name);
+    }
+    *offset = addr - (uintptr_t)map->l_addr;
     return 0;
 }

@@ -38,5 +38,10 @@ int scorep_symbols_resolve_line(uintptr_t addr, char **file, int *line);
  * name one construct alike. 0, or -1 with "0x<addr>" when no loaded object holds addr.
  * Thread-safe (dladdr); writes at most size bytes, NUL included. */
 int scorep_symbols_object_offset(uintptr_t addr, char *buf, size_t size);
+/* The path of the loaded object that holds addr (the executable's real path for the
+ * executable) and addr's offset from its load bias, as Score-P's calling-context properties
+ * name a call site (EXECUTABLE/SHARED OBJECT, INSTRUCTION OFFSET). 0, or -1 when no loaded
+ * object holds addr. Thread-safe (dladdr). */
+int scorep_symbols_object_path(uintptr_t addr, char *path, size_t size, uint64_t *offset);
 
 #endif

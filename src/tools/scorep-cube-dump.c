@@ -30,6 +30,11 @@
  *     and later, scorep-rt: an artificial region of paradigm measurement; every call path
  *     starts there), else nothing (Score-P before 6: main, THREADS, ... are roots).
  *
+ *   scorep-cube-dump --regions file.cubex
+ *     One line per region definition, by ascending id:
+ *       region_id TAB name TAB paradigm TAB role
+ *     (role as the file spells it: "function", "parallel", "critical sblock", ...).
+ *
  *   mpirun -np N scorep-cube-dump [--enumeration METHOD] ...
  *     The same output, the values computed by the distributed Cube engine
  *     (src/cube/cube_engine.h): each process holds the rows of its share of the call paths
@@ -48,7 +53,7 @@
 #include <string.h>
 
 typedef struct {
-    bool inclusive, system, groups, engine, metric_tree, program_root;
+    bool inclusive, system, groups, engine, metric_tree, program_root, regions;
     char *metric_list; /* -m argument, NULL = all */
     const char *path;
     int how;     /* cube_enum_method */
@@ -62,6 +67,7 @@ static void usage(FILE *fp)
                 "  -i        inclusive instead of exclusive values\n"
                 "  -m LIST   only these metrics (unique names, comma separated)\n"
                 "  --system  print the system tree, one line per location\n"
+                "  --regions  print the region definitions: id, name, paradigm, role\n"
                 "  --program-root  print the program region's name when it is the only root\n"
                 "  --system-groups  print the system tree, one line per location group\n"
                 "  --engine  compute with the distributed engine (always under mpirun)\n"
@@ -85,6 +91,7 @@ static int parse_options(int argc, char **argv, options *o)
                                           {"threads", required_argument, NULL, 'T'},
                                           {"metric-exclusive", no_argument, NULL, 'I'},
                                           {"program-root", no_argument, NULL, 'R'},
+                                          {"regions", no_argument, NULL, 'D'},
                                           {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "im:h", longs, NULL)) != -1) {
@@ -103,6 +110,9 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 'R':
             o->program_root = true;
+            break;
+        case 'D':
+            o->regions = true;
             break;
         case 'E':
             o->engine = true;
@@ -181,6 +191,17 @@ static int dump_program_root(const cube_reader *r)
     if (g && g->paradigm && strcmp(g->paradigm, "measurement") == 0 && g->role &&
         strcmp(g->role, "artificial") == 0)
         printf("%s\n", g->name);
+    return 0;
+}
+
+/* the region definitions, for checks of their roles and paradigms */
+static int dump_regions(const cube_reader *r)
+{
+    for (int i = 0; i < r->n_regions; i++) {
+        const cube_region *g = &r->regions[i];
+        printf("%d\t%s\t%s\t%s\n", i, g->name ? g->name : "", g->paradigm ? g->paradigm : "",
+               g->role ? g->role : "");
+    }
     return 0;
 }
 
@@ -414,6 +435,7 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = o.program_root ? dump_program_root(r)
+             : o.regions    ? dump_regions(r)
              : o.groups     ? dump_groups(r)
              : o.system     ? dump_system(r)
                             : dump_values(r, &o);

@@ -911,9 +911,9 @@ static void replay_item(void *ctx, const buf_item *it)
     write_item(ctx, it);
 }
 
-static uint64_t location_gid(const scorep_location *l, int rank, int size)
+static uint64_t location_gid(const scorep_location *l, int rank)
 {
-    return (uint64_t)l->id * (uint64_t)size + (uint64_t)rank;
+    return scorep_location_global_id((uint32_t)rank, l->id);
 }
 
 /* The job's operations cancelled at the end (io_cancelled_at_end summed over the ranks) go
@@ -979,14 +979,13 @@ static int write_location(loc_writing *lw, OTF2_Archive *a, const scorep_locatio
                           uint32_t cuda_win, uint32_t index)
 {
     const scorep_ipc *ipc = scorep_ipc_get();
-    lw->s =
-        (evt_state){.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank(), ipc->size())),
-                    .attrs = OTF2_AttributeList_New(),
-                    .thread_comm = scorep_defs_comm_count(),
-                    .cuda_win = cuda_win,
-                    .enter_attrs = OTF2_AttributeList_New(),
-                    .index = index,
-                    .loc_id = l->id};
+    lw->s = (evt_state){.w = OTF2_Archive_GetEvtWriter(a, location_gid(l, ipc->rank())),
+                        .attrs = OTF2_AttributeList_New(),
+                        .thread_comm = scorep_defs_comm_count(),
+                        .cuda_win = cuda_win,
+                        .enter_attrs = OTF2_AttributeList_New(),
+                        .index = index,
+                        .loc_id = l->id};
     evt_state *s = &lw->s;
     if (strict_class.n) {
         s->mvals = calloc(strict_class.n, sizeof *s->mvals);
@@ -1093,13 +1092,23 @@ static OTF2_RegionRole otf2_role(scorep_role r)
         OTF2_REGION_ROLE_RMA,          OTF2_REGION_ROLE_THREAD_CREATE,
         OTF2_REGION_ROLE_THREAD_WAIT,  OTF2_REGION_ROLE_ALLOCATE,
         OTF2_REGION_ROLE_DEALLOCATE,   OTF2_REGION_ROLE_REALLOCATE,
-        OTF2_REGION_ROLE_ATOMIC,       OTF2_REGION_ROLE_FILE_IO_METADATA};
-    return map[r];
+        OTF2_REGION_ROLE_ATOMIC,       OTF2_REGION_ROLE_FILE_IO_METADATA,
+        /* the OpenMP roles, as Score-P's scorep_tracing_definitions.c maps its types */
+        OTF2_REGION_ROLE_PARALLEL,         OTF2_REGION_ROLE_SECTIONS,
+        OTF2_REGION_ROLE_SECTION,          OTF2_REGION_ROLE_WORKSHARE,
+        OTF2_REGION_ROLE_SINGLE,           OTF2_REGION_ROLE_SINGLE_SBLOCK,
+        OTF2_REGION_ROLE_MASTER,           OTF2_REGION_ROLE_CRITICAL,
+        OTF2_REGION_ROLE_CRITICAL_SBLOCK,  OTF2_REGION_ROLE_IMPLICIT_BARRIER,
+        OTF2_REGION_ROLE_FLUSH,            OTF2_REGION_ROLE_ORDERED,
+        OTF2_REGION_ROLE_ORDERED_SBLOCK,   OTF2_REGION_ROLE_TASK,
+        OTF2_REGION_ROLE_TASK_UNTIED,      OTF2_REGION_ROLE_TASK_CREATE};
+    _Static_assert(sizeof map / sizeof map[0] == SCOREP_ROLE_COUNT, "one OTF2 role per role");
+    return (unsigned)r < SCOREP_ROLE_COUNT ? map[r] : OTF2_REGION_ROLE_UNKNOWN;
 }
 
 static int is_mpi_job(void)
 {
-    return scorep_ipc_get() != &scorep_ipc_single;
+    return scorep_ipc_job_multi(); /* (scorep-recover: the measured run's) */
 }
 
 static void write_regions(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
@@ -1363,8 +1372,7 @@ static int scoped_number(const scorep_unified *u, const scorep_ipc *ipc)
     return 0;
 }
 
-static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u,
-                                 int size)
+static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scorep_unified *u)
 {
     for (uint32_t i = 0; i < u->n[U_PARAM]; i++) {
         const scorep_parameter_def *p = &u->params[i];
@@ -1397,7 +1405,7 @@ static void write_params_metrics(OTF2_GlobalDefWriter *g, strtab *st, const scor
     /* the scopes of Score-P's scoped sampling sets (scorep_metric_management.c) */
     for (uint32_t k = 0; g && scoped.group && k < scoped.n_all; k++) {
         uint32_t r = scoped.all_rank[k], gm = scoped.all[k].metric;
-        uint64_t recorder = (uint64_t)scoped.all[k].loc * (uint64_t)size + r;
+        uint64_t recorder = scorep_location_global_id(r, scoped.all[k].loc);
         uint32_t per = u->metrics[gm].per;
         OTF2_MetricScope scope = per == 0   ? OTF2_SCOPE_LOCATION /* asynchronous per thread */
                                  : per == 1 ? OTF2_SCOPE_LOCATION_GROUP
@@ -1514,9 +1522,9 @@ static void write_mpi_comms(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
 }
 
 /* the global location id of local location i of rank r */
-static uint64_t global_location(const trace_job *j, int r, uint32_t i)
+static uint64_t global_location(int r, uint32_t i)
 {
-    return (uint64_t)i * (uint64_t)j->size + (uint64_t)r;
+    return scorep_location_global_id((uint32_t)r, i);
 }
 
 /* Members of a paradigm's COMM_LOCATIONS group, rank by rank: the CPU threads (gpu 0), or
@@ -1533,7 +1541,7 @@ static uint64_t *comm_locations(const trace_job *j, int gpu, uint32_t *per_rank,
         per_rank[r] = 0;
         for (uint32_t i = 0; i < j->n_locations[r]; i++)
             if (gpu ? i == 0 || j->gpu[r][i] : !j->gpu[r][i]) {
-                m[(*total)++] = global_location(j, r, i);
+                m[(*total)++] = global_location(r, i);
                 per_rank[r]++;
             }
     }
@@ -1600,7 +1608,7 @@ static void write_cuda_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
     uint64_t *m = per_rank ? comm_locations(j, 1, per_rank, &n) : NULL;
     uint32_t k = 0;
     for (uint32_t i = 0; m && i < n; i++) /* the streams: all but each rank's master */
-        if (m[i] >= (uint64_t)j->size)
+        if (m[i] >> 32) /* local index > 0 */
             m[k++] = m[i];
     if (m)
         OTF2_GlobalDefWriter_WriteGroup(g, group + 1 + (uint32_t)j->size, cuda_group,
@@ -1612,7 +1620,7 @@ static void write_cuda_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job
 
 /* The system tree comes from the sequence definitions (writers/systree_job.c), expanded node
  * by node; OTF2 ids: system-tree nodes and location groups by their ordinal (readers want
- * them in increasing order), locations by (local index * size + rank).
+ * them in increasing order), locations by local index << 32 | rank (scorep_location_global_id).
  * GPU streams (CUDA adapter) are in location groups of type ACCELERATOR, one per CUDA
  * context of a process ("CUDA Context <id>", created by the process: OTF2 3.0 allows no
  * accelerator streams in a process group), under a system-tree node per device of the
@@ -1688,7 +1696,7 @@ static int write_st_node(void *arg, const scorep_st_node *n)
             return 0;
         }
         OTF2_GlobalDefWriter_WriteLocation(
-            w->g, (uint64_t)n->local * (uint64_t)w->j->size + n->rank, name,
+            w->g, scorep_location_global_id(n->rank, n->local), name,
             OTF2_LOCATION_TYPE_CPU_THREAD, events, (uint32_t)n->parent_ordinal);
         break;
     }
@@ -1708,7 +1716,7 @@ static void write_accelerators(st_writer *w)
     for (uint32_t i = 0; i < w->n_gpu; i++) {
         const gpu_loc *l = &w->gpu[i];
         OTF2_GlobalDefWriter_WriteLocation(w->g,
-                                           (uint64_t)l->local * (uint64_t)w->j->size + l->rank,
+                                           scorep_location_global_id(l->rank, l->local),
                                            l->name, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
                                            l->events, (uint32_t)l->group);
     }
@@ -1762,7 +1770,12 @@ static void write_io_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job *
     }
 }
 
-/* Interrupt generators and calling contexts (src/sampling). */
+static uint32_t sampling_string(void *st, const char *s)
+{
+    return strtab_add(st, s, 1);
+}
+
+/* Interrupt generators and calling contexts (src/sampling): their strings in both passes. */
 static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
 {
     if (!scorep_sampling_trace_used())
@@ -1770,8 +1783,7 @@ static void write_sampling_defs(OTF2_GlobalDefWriter *g, strtab *st)
     uint32_t names[SMP_MAX_SOURCES];
     for (int i = 0; i < scorep_sampling_generator_count(); i++)
         names[i] = strtab_add(st, scorep_sampling_generator_name(i), 1);
-    if (g)
-        scorep_sampling_write_defs(g, names);
+    scorep_sampling_write_defs(g, names, sampling_string, st);
 }
 
 /* Score-P's region groups (its unification's create_region_groups): one group of type REGIONS
@@ -1823,7 +1835,7 @@ static void write_all_defs(OTF2_GlobalDefWriter *g, strtab *st, const trace_job 
     write_cuda_defs(g, st, j, group, comm);
     /* after CUDA's groups: its location group, one per rank and its streams' group */
     write_region_groups(g, st, j->u, j->cuda ? group + 2 + (uint32_t)j->size : group);
-    write_params_metrics(g, st, j->u, j->size);
+    write_params_metrics(g, st, j->u);
     write_sampling_defs(g, st);
     write_io_defs(g, st, j);
 }
@@ -1895,7 +1907,7 @@ static int write_local_defs(OTF2_Archive *a, const scorep_unified *u, const scor
         return -1;
     }
     for (scorep_location *l = scorep_location_first(); l; l = l->next) {
-        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, location_gid(l, ipc->rank(), ipc->size()));
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, location_gid(l, ipc->rank()));
         if (!d)
             continue;
         write_map(d, OTF2_MAPPING_STRING, u->map[U_STRING], u->n_local[U_STRING], UINT64_MAX);
@@ -2259,7 +2271,7 @@ int scorep_trace_write_otf2(const scorep_writer_ctx *w)
     if (gather_locations(&j, n_events) != 0 || (rank == 0 && write_global_defs(a, &j) != 0))
         rc = -1;
     if (rank == 0 && rc == 0) {
-        if (scorep_trace_red_write_markers(a, &j.reductions, size) != 0)
+        if (scorep_trace_red_write_markers(a, &j.reductions) != 0)
             rc = -1;
         scorep_trace_red_summarise(&j.reductions, j.location_names, j.total_locations);
     }

@@ -69,7 +69,16 @@ static void describe(const trace_red_entry *e, char *out, size_t len)
                  (unsigned long long)e->param);
         break;
     case BUF_STEP_DEPTH:
-        snprintf(out, len, "calls at depth %llu and deeper removed", (unsigned long long)e->param);
+        /* 0 records: the step removed none when it cut; this is the first later call its rule
+         * dropped (buffer.c scorep_buffer_depth_slow) */
+        if (e->removed)
+            snprintf(out, len, "calls at depth %llu and deeper removed",
+                     (unsigned long long)e->param);
+        else
+            snprintf(out, len,
+                     "calls at depth %llu and deeper not recorded from here on (the first one "
+                     "dropped; the step had removed none)",
+                     (unsigned long long)e->param);
         break;
     case BUF_STEP_NONCOMM:
         snprintf(out, len, "compiler/user calls enclosing no communication removed");
@@ -104,7 +113,7 @@ static void describe(const trace_red_entry *e, char *out, size_t len)
     }
 }
 
-int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, int size)
+int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list)
 {
     if (list->n == 0)
         return 0;
@@ -129,8 +138,7 @@ int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, 
         snprintf(text, sizeof text, "rule=%s param=%llu removed=%llu: %s",
                  scorep_buffer_step_name((buf_step)e->rule), (unsigned long long)e->param,
                  (unsigned long long)e->removed, what);
-        /* the location's global id, as trace_otf2.c numbers them: local * ranks + rank */
-        uint64_t gid = (uint64_t)e->local * (uint64_t)size + e->rank;
+        uint64_t gid = scorep_location_global_id(e->rank, e->local);
         if (OTF2_MarkerWriter_WriteMarker(w, e->ts, 0, e->rule, OTF2_MARKER_SCOPE_LOCATION, gid,
                                           text) != OTF2_SUCCESS)
             rc = -1;

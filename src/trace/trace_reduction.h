@@ -24,8 +24,8 @@ void scorep_trace_red_pack(ser_buf *b, const scorep_location *l);
 /* Reads what scorep_trace_red_pack wrote into list. 0 or -1. */
 int scorep_trace_red_unpack(trace_red_list *list, ser_reader *rd, uint32_t rank, uint32_t local);
 /* Rank 0: one OTF2 marker per entry (group "scorep-rt trace reduction", or "scorep-rt lost
- * records" for BUF_STEP_LOST; category the rule; scope the location). size: number of ranks, for the global location ids. 0 or -1. */
-int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list, int size);
+ * records" for BUF_STEP_LOST; category the rule; scope the location's global id). 0 or -1. */
+int scorep_trace_red_write_markers(OTF2_Archive *a, const trace_red_list *list);
 /* Rank 0: keeps a Markdown summary for MANIFEST.md (scorep_trace_notes). names[rank][local]. */
 void scorep_trace_red_summarise(const trace_red_list *list, char ***names, uint64_t n_locations);
 void scorep_trace_red_free(trace_red_list *list);

@@ -419,7 +419,7 @@ static void write_location_group(OTF2_GlobalDefWriter *g, uint32_t id, uint32_t 
         ser_reader rd = rank_blob(r);
         ser_get_u32(&rd);
         for (uint32_t i = 0; i < n_cpu[r]; i++)
-            m[k++] = (uint64_t)ser_get_u32(&rd) * (uint64_t)size + (uint64_t)r;
+            m[k++] = scorep_location_global_id((uint32_t)r, ser_get_u32(&rd));
     }
     if (m)
         OTF2_GlobalDefWriter_WriteGroup(g, id, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,

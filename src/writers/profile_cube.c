@@ -979,7 +979,7 @@ static int write_job(job *j, const scorep_unified *u, const char *path)
             cube_writer_misc_data(w, "remapping.spec", spec, spec_len);
         else
             rc = -1;
-        define_metrics(w, mid, u, scorep_ipc_get() != &scorep_ipc_single, kinds);
+        define_metrics(w, mid, u, scorep_ipc_job_multi(), kinds);
         for (uint32_t i = 0; i < u->n[U_REGION] && rc == 0; i++) {
             const scorep_region_def *r = &u->regions[i];
             char pbuf[256];
@@ -1489,7 +1489,7 @@ static int write_parallel(const merged *local, bool local_failed, const scorep_u
             cube_writer_misc_data(w, "remapping.spec", spec, spec_len);
         else
             rc = -1;
-        define_metrics(w, mid, u, ipc != &scorep_ipc_single, info);
+        define_metrics(w, mid, u, scorep_ipc_job_multi(), info);
         for (int k = 0; k < n_ids; k++)
             n_metrics = mid[k] >= n_metrics ? mid[k] + 1 : n_metrics;
     }

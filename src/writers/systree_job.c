@@ -45,7 +45,7 @@ static int describe(void *arg, uint64_t world, systree_local *out)
     uint32_t n = scorep_location_count(), i = 0;
     d->levels[0] = (systree_level_desc){"machine", scorep_machine_name()};
     d->levels[1] = (systree_level_desc){"node", scorep_node_name()};
-    if (scorep_ipc_get() != &scorep_ipc_single)
+    if (scorep_ipc_job_multi())
         snprintf(d->process, sizeof d->process, "MPI Rank %d",
                  scorep_job_rank() >= 0 ? scorep_job_rank() : scorep_ipc_get()->rank());
     else

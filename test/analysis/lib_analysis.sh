@@ -194,3 +194,44 @@ scout_hyb_run()
     $MPIRUN -np 2 "$SCOUT_HYB" "$_h/exp/traces.otf2" >"$2" 2>&1 || return 1
     echo "$_h/exp/scout.cubex"
 }
+
+# square_run CUBEX LOG: Scalasca's square ($SQUARE) -s on a copy of the trace-analysis report
+# CUBEX (Scalasca's or ours, named scout.cubex in a directory outside $work: square's trace.cubex
+# may hold a worker's negative exclusive time, which lib.sh's profile checks refuse), its output
+# in LOG; prints the path of the trace.cubex square derived with scout.spec (its
+# critical_path_imbalance among others). square calls CubeLib's tools (beside $CUBELIB_DUMP)
+# and scorep-score (ours).
+square_run()
+{
+    _q=$(outside_work) || return 1
+    mkdir "$_q/sq" && cp "$1" "$_q/sq/scout.cubex" || return 1
+    PATH="$(dirname "$SQUARE"):$(dirname "$CUBELIB_DUMP"):$top_builddir:$PATH" \
+        "$SQUARE" -s "$_q/sq" >"$2" 2>&1 || return 1
+    [ -s "$_q/sq/trace.cubex" ] || return 1
+    echo "$_q/sq/trace.cubex"
+}
+
+# square_hybrid SCOUT_REPORT OURS LOG PER_RANK ARGS...: square's critical_path_imbalance from
+# Scalasca's report of a hybrid trace (scout.hyb's) against ours (scout_cmp.py ARGS: tolerances,
+# -t). square keeps a report's OpenMP threads apart only where scout gave them their numbers,
+# which scout takes from the location ids as Score-P makes them (thread << 32 | rank; pearl's
+# Location::getThreadId) and our trace writer too since session 25 (docs/analysis.md,
+# "Location ids"): PER_RANK, the thread locations of each process ("3 3": 2 ranks of 3 threads),
+# must be those of scout.hyb's report, square's and ours.
+square_hybrid()
+{
+    _sq=$(square_run "$1" "$3") || fail "square on scout.hyb's report: $(tail -c 600 "$3")"
+    _nt() {
+        "$CUBELIB_DUMP" -w "$1" | awk '/type=process/ { p++ } /type=thread/ { n[p]++ }
+            END { for (i = 1; i <= p; i++) printf "%s%d", (i > 1 ? " " : ""), n[i] }'
+    }
+    expect_eq "$(_nt "$1")" "$4" "thread locations per process of scout.hyb's report"
+    expect_eq "$(_nt "$_sq")" "$4" "thread locations per process of square's report (it merges threads of equal numbers)"
+    expect_eq "$(_nt "$2")" "$4" "thread locations per process of our report"
+    _r=$1 _o=$2
+    shift 4
+    python3 "$top_srcdir/test/analysis/scout_cmp.py" "$CUBELIB_DUMP" "$_sq" "$_o" \
+        -m critical_path_imbalance "$@" >sq_hyb.cmp 2>&1 ||
+        fail "square's critical_path_imbalance from scout.hyb's report is not ours: $(cat sq_hyb.cmp)"
+    echo "ok: square from scout.hyb's report = ours: $(head -1 sq_hyb.cmp)"
+}

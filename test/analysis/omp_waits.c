@@ -17,8 +17,10 @@
  * expected values from the trace's events (trace_threads.py), which a thread descheduled
  * between its clock reading and its construct cannot shift. The late thread of a scenario
  * is the last into its barrier however late the others come (a loaded machine may deschedule
- * one past D): the others count themselves just before the barrier; the late thread, at D,
- * waits for that count and, if it had to wait, spins D/2 more, so that they wait there too.
+ * one past D): the others read the clock and count themselves just before the barrier; the
+ * late thread, at D, waits for that count and spins on to D/2 after the last of their readings
+ * at least, so that each waits D/2 or more there but for its own time between its reading and
+ * its barrier ("A" lines: the readings; test_analysis_nompi.sh checks the waits against them).
  * In the first team each thread k enters a user region "thread<k>": the test finds its
  * location. Built with -DNO_MPI it is a pure OpenMP program (test_analysis_nompi.sh: the
  * analysis without MPI), rank 0 of none. Arguments: [D [SCENARIOS]], SCENARIOS a comma list
@@ -37,11 +39,52 @@
 
 static double D = 0.2, t0;
 static int rank;
-/* threads at the explicit barrier, at the implicit one of ibarrier, of limited */
-static int at_ebarrier, at_ibarrier, at_limited, at_ompbarlt;
+/* each thread's useful time as it measured it (Scalasca's Computation: its time outside
+ * OpenMP constructs and MPI calls), indexed by its thread number in the first team, "who"
+ * (libomp keeps the same threads: a later team's thread k may be another one); printed as
+ * "U who seconds". test_analysis_nompi.sh derives the POP design values from them: a loaded
+ * machine that starts a worker late shortens its spin to a deadline, or makes the late thread
+ * spin D/2 more, and the design's constants no longer hold (seen: load balance 0.59 for 0.67) */
+static double work[3];
+static __thread int who = -1;
+static __thread double work_since;
+/* the master's time in parallel regions, from before its fork to after its join ("P") */
+static double in_parallel, fork_at;
+
+/* the calling thread's useful time begins (work_on) or ends (work_off) */
+static void work_on(void)
+{
+    work_since = now();
+}
+static void work_off(void)
+{
+    if (who >= 0 && who < 3)
+        work[who] += now() - work_since;
+}
+/* the master around a parallel region: its useful time ends at the fork, resumes at the join */
+static void fork_now(void)
+{
+    work_off();
+    fork_at = now();
+}
+static void joined(void)
+{
+    in_parallel += now() - fork_at;
+    work_on();
+}
+/* a team's body begins (the first team names the thread) */
+static void body_on(int first)
+{
+    if (first)
+        who = omp_get_thread_num();
+    work_on();
+}
 
 static scenario_marks marks;
 static const char *only; /* the scenarios to run, NULL: all */
+
+/* rank 1's workers at the barrier of ompbarlt */
+static int at_ompbarlt;
 
 /* whether scenario S is to run */
 static int runs(const char *s)
@@ -71,18 +114,44 @@ static void start(void)
     spin_to(0);
 }
 
-/* the late thread at k*D: until N others have counted themselves at AT (spinning D/2 more
- * after a wait for them) */
-static void late_until(double k, int *at, int n)
+/* the others' arrivals at a scenario's barrier: their count and each one's clock reading just
+ * before it counted itself (by thread number) */
+typedef struct {
+    int n;
+    double at[3];
+} arrivals;
+/* at the explicit barrier, at the implicit one of ibarrier, of limited */
+static arrivals at_ebarrier, at_ibarrier, at_limited;
+
+/* a thread that is not late arrives at A: its reading (also printed, "A scenario thread
+ * seconds rank" on the node's clock, which the trace's ticks are under SCOREP_TIMER=clock_gettime),
+ * then its count; the barrier follows at once */
+static void arrive(arrivals *a, const char *scen)
+{
+    double t = now();
+    int k = omp_get_thread_num();
+    a->at[k] = t;
+    marks_add(&marks, "A %s %d %.9f %d", scen, k, t, rank);
+    __atomic_fetch_add(&a->n, 1, __ATOMIC_RELEASE);
+}
+
+/* the late thread at k*D: until N others have arrived at A, then until D/2 after the last of
+ * their readings at least. So each other thread's barrier enter lies at least D/2 before the
+ * late one's, less only its own time between its reading and that enter (a loaded machine may
+ * start or deschedule a thread past 0.5 D: then the late thread spins longer, rather than the
+ * others waiting less, seen: 0.072 s for D = 0.2 when the wait ended at D regardless) */
+static void late_until(double k, arrivals *a, int n)
 {
     spin_to(k);
-    if (__atomic_load_n(at, __ATOMIC_ACQUIRE) >= n)
-        return;
-    while (__atomic_load_n(at, __ATOMIC_ACQUIRE) < n) {
+    while (__atomic_load_n(&a->n, __ATOMIC_ACQUIRE) < n) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    spin_until(now() + D / 2);
+    double last = 0;
+    for (int i = 0; i < 3; i++)
+        if (i != omp_get_thread_num() && a->at[i] > last)
+            last = a->at[i];
+    spin_until(last + D / 2);
 }
 
 int main(int argc, char **argv)
@@ -95,6 +164,10 @@ int main(int argc, char **argv)
         D = atof(argv[1]);
     if (argc > 2)
         only = argv[2];
+    /* the master's useful time from here to the end ("R": the program's time) */
+    who = 0;
+    double started = now();
+    work_on();
     SCOREP_USER_REGION_DEFINE(he)
     SCOREP_USER_REGION_DEFINE(hi)
     SCOREP_USER_REGION_DEFINE(hs)
@@ -104,8 +177,10 @@ int main(int argc, char **argv)
         start();
         SCOREP_USER_REGION_BEGIN(he, "ebarrier", SCOREP_USER_REGION_TYPE_COMMON)
         M("ebarrier", "fork"); /* the first team: creating its threads takes the master a while */
+        fork_now();
 #pragma omp parallel num_threads(3) /* PAR_E */
         {
+            body_on(1);
             if (omp_get_thread_num() == 0)
                 M("ebarrier", "in");
             /* names this thread's location in the report: a region "thread<k>" */
@@ -117,26 +192,34 @@ int main(int argc, char **argv)
                 late_until(1, &at_ebarrier, omp_get_num_threads() - 1);
             M("ebarrier", "bar");
             if (omp_get_thread_num() != 1)
-                __atomic_fetch_add(&at_ebarrier, 1, __ATOMIC_RELEASE);
+                arrive(&at_ebarrier, "ebarrier");
+            work_off();
 #pragma omp barrier /* BAR_E */
+            work_on();
             /* when it left the barrier: the implicit barrier at the end of the region waits for
              * the last thread to get here (on a loaded machine, one descheduled after the barrier) */
             M("ebarrier", "ibar");
+            work_off();
         }
+        joined();
         SCOREP_USER_REGION_END(he)
     }
 
     if (runs("ibarrier")) {
         start();
         SCOREP_USER_REGION_BEGIN(hi, "ibarrier", SCOREP_USER_REGION_TYPE_COMMON)
+        fork_now();
 #pragma omp parallel num_threads(3) /* PAR_I */
         {
+            body_on(0);
             if (omp_get_thread_num() == 2)
                 late_until(1, &at_ibarrier, omp_get_num_threads() - 1);
             M("ibarrier", "end");
             if (omp_get_thread_num() != 2)
-                __atomic_fetch_add(&at_ibarrier, 1, __ATOMIC_RELEASE);
+                arrive(&at_ibarrier, "ibarrier");
+            work_off();
         }
+        joined();
         SCOREP_USER_REGION_END(hi)
     }
 
@@ -153,16 +236,26 @@ int main(int argc, char **argv)
         start();
         SCOREP_USER_REGION_BEGIN(hl, "limited", SCOREP_USER_REGION_TYPE_COMMON)
         M("limited", "fork");
+        fork_now();
 #pragma omp parallel num_threads(2) /* PAR_L */
         {
+            body_on(0);
             if (omp_get_thread_num() == 1)
                 late_until(1, &at_limited, omp_get_num_threads() - 1);
             else
-                __atomic_fetch_add(&at_limited, 1, __ATOMIC_RELEASE);
+                arrive(&at_limited, "limited");
+            work_off();
         }
+        joined();
         M("limited", "join");
         SCOREP_USER_REGION_END(hl)
     }
+    /* the OpenMP scenarios' end: each thread's useful time, the program's time R and the
+     * master's time in parallel regions P (the part with MPI below is not counted) */
+    work_off();
+    marks_add(&marks, "R %.6f P %.6f %d", now() - started, in_parallel, rank);
+    for (int k = 0; k < 3; k++)
+        marks_add(&marks, "U %d %.6f %d", k, work[k], rank);
 
 #ifndef NO_MPI
     /* mpiidle (2 ranks or more): after a barrier, rank 1 spins D, then sends to rank 0, which

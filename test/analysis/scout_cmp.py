@@ -3,14 +3,16 @@
 # scout_cmp.py: compares two wait-state reports (Scalasca's scout.cubex and ours) metric by
 # metric, per call path and location, as CubeLib's cube_dump reads them (no code shared with
 # our writer or reader); used by the optional Scalasca parts of the analysis tests and by hand.
-#   scout_cmp.py CUBE_DUMP A.cubex B.cubex [-m m1,m2,...] [-a ABS] [-r REL] [-q] [-t]
+#   scout_cmp.py CUBE_DUMP A.cubex B.cubex [-m m1,m2,...] [-a ABS] [-r REL] [-q] [-t|-p]
 # Call paths are keyed by their region names from the root ("main/foo/MPI_Recv"), locations
 # by "rank:k" (k-th thread of the rank in the system tree), so that the two files' ids need
 # not agree. Values are exclusive along the call tree and inclusive along the metric tree
 # (Scalasca's raw report is a flat metric list; ours holds the tree). Without -m: every
 # metric of A. Prints one line per metric ("equal", "DIFF", "ABSENT in ...") and, for a
 # DIFF, each differing call path and location (-q: not); -t compares each metric's total over
-# call paths and locations only; exit status 1 if any metric listed with -m differs (without
+# call paths and locations only, -p each call path's total over the locations (where a value
+# may lie on another thread of the same call path: a barrier's exit on the critical path);
+# exit status 1 if any metric listed with -m differs (without
 # -m: 0, a report). Tolerance: |a - b| <= ABS + REL x max(|a|, |b|) (default 1e-5, 1e-6).
 import re
 import subprocess
@@ -81,9 +83,16 @@ def values(cd, f, st, m):
     return v
 
 
+def by_path(v):
+    out = {}
+    for (path, _), x in v.items():
+        out[(path, "*")] = out.get((path, "*"), 0.0) + x
+    return out
+
+
 def main():
     args = sys.argv[1:]
-    ms, tol_a, tol_r, quiet, totals = None, 1e-5, 1e-6, False, False
+    ms, tol_a, tol_r, quiet, totals, paths = None, 1e-5, 1e-6, False, False, False
     pos = []
     while args:
         a = args.pop(0)
@@ -97,10 +106,12 @@ def main():
             quiet = True
         elif a == "-t":
             totals = True
+        elif a == "-p":
+            paths = True
         else:
             pos.append(a)
     if len(pos) != 3:
-        sys.exit("usage: scout_cmp.py CUBE_DUMP A.cubex B.cubex [-m m1,m2] [-a ABS] [-r REL] [-q] [-t]")
+        sys.exit("usage: scout_cmp.py CUBE_DUMP A.cubex B.cubex [-m m1,m2] [-a ABS] [-r REL] [-q] [-t|-p]")
     cd, fa, fb = pos
     sa, sb = structure(cd, fa), structure(cd, fb)
     strict = ms is not None
@@ -117,6 +128,8 @@ def main():
         diffs = []
         if totals:
             va, vb = {("(total)", "*"): ta}, {("(total)", "*"): tb}
+        elif paths:
+            va, vb = by_path(va), by_path(vb)
         for key in sorted(set(va) | set(vb)):
             x, y = va.get(key, 0.0), vb.get(key, 0.0)
             if abs(x - y) > tol_a + tol_r * max(abs(x), abs(y)):

@@ -856,6 +856,27 @@ else
             fail "$m: Scalasca's scout.mpi $a s, ours $b s"
         echo "ok: $m: Scalasca $a s = ours $b s"
     done
+    # critical_path_imbalance, which square derives from scout.spec's formula (Scalasca's report
+    # has none): square on ours recomputes it from our own values, which must give ours (the
+    # formula and CubeLib's reading of it); square on Scalasca's gives Scalasca's, which must
+    # be ours per call path and rank (their inputs, the path and the waits, are equal above).
+    # SQUARE names Scalasca's square (CubeLib's tools beside CUBELIB_DUMP).
+    SQUARE=${SQUARE:-$(command -v square || true)}
+    if [ -z "$SQUARE" ]; then
+        skip_part_here "square's critical_path_imbalance" \
+            "Scalasca is not packaged for this system (set SQUARE)"
+    else
+        qo=$(square_run "$s/scout.cubex" sq_ours.out) || fail "square on ours: $(tail -c 600 sq_ours.out)"
+        qs=$(square_run "$s.scout/scout.cubex" sq_scout.out) ||
+            fail "square on Scalasca's: $(tail -c 600 sq_scout.out)"
+        SC="python3 $top_srcdir/test/analysis/scout_cmp.py $CUBELIB_DUMP"
+        $SC "$qo" "$s/scout.cubex" -m critical_path_imbalance -a 2e-6 -r 1e-5 >sq_ours.cmp 2>&1 ||
+            fail "square's critical_path_imbalance from our report is not ours: $(cat sq_ours.cmp)"
+        echo "ok: square from our report = ours: $(head -1 sq_ours.cmp)"
+        $SC "$qs" "$s/scout.cubex" -m critical_path_imbalance -a 1e-4 -r 1e-4 >sq_scout.cmp 2>&1 ||
+            fail "square's critical_path_imbalance from Scalasca's report is not ours: $(cat sq_scout.cmp)"
+        echo "ok: square from Scalasca's report = ours: $(head -1 sq_scout.cmp)"
+    fi
 fi
 
 done_ok

@@ -107,22 +107,43 @@ PL="!\$omp parallel @omp_waits.c:$(line PAR_L)"
 # Expected as the program ran: its marks (its own clock just before each construct, "T
 # scenario thread what seconds"; a loaded machine deschedules a thread between them, seen:
 # thread 0 late by 48 ms into the implicit barrier), within 10% + 15 ms; and the design's
-# shape: each value more than D/2
+# shape: each value more than D/2 (which the program forces: the waits below; the critical
+# path through each late thread runs from the fork to its barrier, which it enters D/2 after
+# the master's reading at least, and the master reads after its fork)
 mk() { awk -v s="$1" -v t="$2" -v w="$3" '$1 == "T" && $2 == s && $3 == t && $4 == w { print $5 }' ow.out; }
 diff_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a - b }'; }
 max3() { printf '%s\n' "$@" | sort -g | tail -1; }
 half() { expect_eq "$(awk -v v="$1" -v d="$D" 'BEGIN { print (v > d / 2) }')" 1 "$2: more than D/2 ($1 s)"; }
 ebar=$(max3 "$(mk ebarrier 0 bar)" "$(mk ebarrier 1 bar)" "$(mk ebarrier 2 bar)")
 ibar=$(max3 "$(mk ibarrier 0 end)" "$(mk ibarrier 1 end)" "$(mk ibarrier 2 end)")
+trace_threads regions "$x" reg.txt
+# the design's wait, by its construction: a thread that is not late reads the clock ("A
+# scenario thread seconds", the node's clock, which the trace's ticks are under
+# SCOREP_TIMER=clock_gettime) and counts itself just before its barrier; the late thread
+# enters the barrier D/2 after the last of those readings at least (omp_waits.c, late_until).
+# So a waiting thread's Wait at Barrier and its own time from its reading to its barrier
+# enter (the trace's; a loaded machine may deschedule it there) are more than D/2 together
+# (seen before: a Wait of 0.072 s when a thread came late and the late thread did not wait on)
+# half_wait V SCENARIO THREAD BARRIER WHAT: V + THREAD's time from its reading to its enter of
+# BARRIER > D/2
+half_wait() {
+    _a=$(awk -v s="$2" -v t="$3" '$1 == "A" && $2 == s && $3 == t { print $4 }' ow.out)
+    _e=$(awk -F'\t' -v l="$(loc "$3")" -v b="$4" '$1 == l && $2 == b { print $3 }' reg.txt)
+    [ -n "$_a" ] && [ -n "$_e" ] || fail "no reading of thread $3 in $2 ($_a) or enter of $4 ($_e)"
+    expect_eq "$(awk -v a="$_a" -v e="$_e" 'BEGIN { print (e >= a) }')" 1 \
+        "$2: thread $3's reading ($_a s) is before its barrier enter ($_e s), one clock"
+    expect_eq "$(awk -v v="$1" -v a="$_a" -v e="$_e" -v d="$D" 'BEGIN { print (v + e - a > d / 2) }')" 1 \
+        "$5: with its time from its reading to the barrier ($(diff_of "$_e" "$_a") s), more than D/2 ($1 s)"
+}
 for k in 0 2; do
     v=$(value omp_ebarrier_wait 'ebarrier/**' "$(loc $k)")
     design "$v" "$(diff_of "$ebar" "$(mk ebarrier $k bar)")" "Wait at explicit Barrier, thread $k"
-    half "$v" "Wait at explicit Barrier, thread $k"
+    half_wait "$v" ebarrier $k "!\$omp barrier @omp_waits.c:$(line BAR_E)" "Wait at explicit Barrier, thread $k"
 done
 for k in 0 1; do
     v=$(value omp_ibarrier_wait 'ibarrier/**' "$(loc $k)")
     design "$v" "$(diff_of "$ibar" "$(mk ibarrier $k end)")" "Wait at implicit Barrier, thread $k"
-    half "$v" "Wait at implicit Barrier, thread $k"
+    half_wait "$v" ibarrier $k "!\$omp implicit barrier @omp_waits.c:$(line PAR_I)" "Wait at implicit Barrier, thread $k"
 done
 expect_eq "$(value omp_ebarrier_wait 'ebarrier/**' "$L1")" 0 "the late thread 1 does not wait"
 serial=$(diff_of "$(mk serial 0 end)" "$(mk serial 0 begin)")
@@ -136,24 +157,70 @@ mem=$(printf '%s\n' "$L1" "$L2" | grep -xF -f team.txt) || fail "no worker in th
 lim=$(diff_of "$(mk limited 0 join)" "$(mk limited 0 fork)")
 design "$(value omp_limited_parallelism 'limited/**' "$out")" "$lim" "Limited parallelism of the thread outside the team"
 half "$lim" "the team of 2"
-# the critical path: the late thread from its start in the team (thread 0's "in", the earliest
-# "end" of ibarrier's team) to its barrier
+# the critical path of each scenario per thread, from the trace (docs/analysis.md, "The
+# critical path through threads"): for each barrier instance whose last thread L is a worker,
+# L's interval (from the master's fork of the team, or L's leave of its previous barrier of
+# the team, not before the previous interval's end, to L's leave of this barrier) is L's, the
+# rest of the master's time in the scenario the master's; within 0.1% + 0.2 ms. Not the
+# design's "the master holds little (< D/4)": a loaded machine that creates the first team
+# late, or deschedules the master so that it comes last into a barrier, puts that time on the
+# master (seen: 0.069-0.35 s at load 15-17); nor the late thread's time from its own start in
+# the team: a first team's thread started late holds the time from the fork too (seen:
+# 0.2054 s for 0.1500 s at load 12)
+trace_threads forks "$x" forks.txt
+# path_of LOC SCENARIO PARALLEL BARRIER...: LOC's expected share of SCENARIO's path
+path_of() {
+    _l=$1 _s=$2 _p=$3
+    shift 3
+    _f=$(awk -F'\t' -v p="$_p" '$1 == "0:0" && $2 == p { print $4 }' forks.txt)
+    [ -n "$_f" ] && [ "$_f" != - ] || fail "the trace: no fork of $_p on the master"
+    printf '%s\n' "$@" >bars.txt
+    awk -F'\t' -v who="$_l" -v s="$_s" -v p="$_p" -v fork="$_f" '
+        FILENAME == "bars.txt" { nb++; b[$0] = nb; next }
+        $1 == "0:0" && $2 == s { ts = $4 - $3 }
+        $2 == p { pen[$1] = $3 }
+        $2 in b { k = b[$2]; en[k, $1] = $3; lv[k, $1] = $4; locs[$1] = 1 }
+        END {
+            if (ts == "") exit 1
+            done = 0; moved = 0; mine = 0
+            for (k = 1; k <= nb; k++) {
+                last = ""
+                for (l in locs)
+                    if ((k, l) in en && (last == "" || en[k, l] > en[k, last])) last = l
+                if (last == "") exit 1
+                a = (k == 1) ? (fork < pen[last] ? fork : pen[last]) : lv[k - 1, last]
+                if (a < done) a = done
+                e = lv[k, last]
+                if (last != "0:0" && e > a) { moved += e - a; if (last == who) mine += e - a }
+                if (e > done) done = e
+            }
+            printf "%.9f", who == "0:0" ? ts - moved : mine
+        }' bars.txt reg.txt || fail "the trace: no $_s on the master or no barrier $* in it"
+}
+BE="!\$omp barrier @omp_waits.c:$(line BAR_E)"
+IE="!\$omp implicit barrier @omp_waits.c:$(line PAR_E)"
+II="!\$omp implicit barrier @omp_waits.c:$(line PAR_I)"
+IL="!\$omp implicit barrier @omp_waits.c:$(line PAR_L)"
 cp1=$(value critical_path 'ebarrier/**' "$L1")
-design "$cp1" "$(diff_of "$(mk ebarrier 1 bar)" "$(mk ebarrier 0 in)")" "critical path through late thread 1 (ebarrier)"
-half "$cp1" "critical path through late thread 1 (ebarrier)"
-first=$(printf '%s\n' "$(mk ibarrier 0 end)" "$(mk ibarrier 1 end)" | sort -g | head -1)
 cp2=$(value critical_path 'ibarrier/**' "$L2")
-design "$cp2" "$(diff_of "$(mk ibarrier 2 end)" "$first")" "critical path through late thread 2 (ibarrier)"
+cpl=$(value critical_path 'limited/**' "$mem")
+NEAR_REL=0.001 NEAR_ABS=0.0002
+for k in 0 1 2; do
+    e=$(path_of "$(loc $k)" ebarrier "$PE" "$BE" "$IE") || exit 1
+    near critical_path 'ebarrier/**' "$(loc $k)" "$e"
+    e=$(path_of "$(loc $k)" ibarrier "$PI" "$II") || exit 1
+    near critical_path 'ibarrier/**' "$(loc $k)" "$e"
+    e=$(path_of "$(loc $k)" limited "$PL" "$IL") || exit 1
+    near critical_path 'limited/**' "$(loc $k)" "$e"
+done
+NEAR_REL=0.1 NEAR_ABS=0.015
+# and the design's shape (which the program forces: the late thread's interval runs from the
+# fork to its barrier, which it enters D/2 after the master's reading at least, and the master
+# reads after its fork)
+half "$cp1" "critical path through late thread 1 (ebarrier)"
 half "$cp2" "critical path through late thread 2 (ibarrier)"
 design "$(value critical_path serial "$L0")" "$serial" "critical path of the serial section (master)"
-cpl=$(value critical_path 'limited/**' "$mem")
-design "$cpl" "$lim" "critical path through the team's late worker"
 half "$cpl" "critical path through the team's late worker"
-for s in ebarrier ibarrier limited; do
-    v=$(value critical_path "$s/**" "$L0")
-    expect_eq "$(awk -v v="$v" -v d="$D" 'BEGIN { print (v < d / 4) }')" 1 \
-        "the master holds little of $s's critical path ($v s)"
-done
 # the path is the run: its total is the master's time from its first event to the program's end
 cp=$(value critical_path '*' '*')
 tm=$(value time '*' "$L0")
@@ -162,11 +229,17 @@ expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { d = c - t; print (d * d < 1e-12)
 # POP at thread level (docs/analysis.md): each thread's useful time is its Execution without
 # its MPI, OpenMP and pthread time, i.e. Scalasca's Computation (`comp`), the runtime the master's time, the serial
 # share the master's time outside the three parallel regions. The attributes (4 decimals)
-# must be what these values give; and the design: useful time 2D + 4 x 50 ms (the master's
-# serial section and the 50 ms before each scenario, omp_waits.c's start), D on each worker
-# for the barrier it is late for and D more on the worker in the team of 2, runtime
-# 5D + 0.2 s: load balance (5D + 0.2) / 3 / (2D + 0.2) = 0.67, computation efficiency
-# (2D + 0.2) / (5D + 0.2) = 0.5, serial share the same 0.5 (for D = 0.2), each within 10%
+# must be what these values give; and the design as the program ran it: each thread's useful
+# time as it measured it around its constructs (omp_waits.c's "U who seconds": the design's
+# 2D + 4 x 50 ms on the master, the serial section and the 50 ms before each scenario, D on
+# each worker for the barrier it is late for and D more on the worker in the team of 2), the
+# program's time R and the master's time in parallel regions P ("R seconds P seconds"):
+# load balance avg(U) / max(U) (the design's 0.67 for D = 0.2), computation efficiency
+# max(U) / R (0.5), serial share (R - P) / R (0.5), each within 10% (the time the program's
+# readings do not see: the measurement's start and end, a thread descheduled between its
+# reading and its construct). Not the design's constants: a loaded machine that starts a
+# worker after its deadline shortens its spin, and one that delays the others makes the late
+# thread spin D/2 more (seen: load balance 0.59 at load 11-13)
 u0=$(value comp '*' "$L0") u1=$(value comp '*' "$L1") u2=$(value comp '*' "$L2")
 rt=$(value time '*' "$L0")
 par=0
@@ -184,14 +257,82 @@ for q in "thread load balance|$1" "thread computation efficiency|$2" \
     expect_eq "$(awk -v g="$got" -v e="${q#*|}" 'BEGIN { d = g - e; print (d * d <= 2.6e-8) }')" 1 \
         "POP ${q%|*}: $got (from the report's times: ${q#*|})"
 done
-d_lb=$(awk -v d="$D" 'BEGIN { printf "%.4f", (5 * d + 0.2) / 3 / (2 * d + 0.2) }')
-d_ce=$(awk -v d="$D" 'BEGIN { printf "%.4f", (2 * d + 0.2) / (5 * d + 0.2) }')
-for q in "thread load balance|$d_lb" "thread computation efficiency|$d_ce" \
-    "serial region share|$d_ce"; do
-    got=$(pop "${q%|*}")
-    expect_eq "$(awk -v g="$got" -v e="${q#*|}" 'BEGIN { print (g >= 0.9 * e && g <= 1.1 * e) }')" 1 \
-        "POP ${q%|*}: $got (design ${q#*|}, 10%)"
+# (the master's time before main's first reading and after its last, the dynamic loader's
+# and the measurement's start, is its own too: 70 ms at load 3; so the program's R is
+# taken to the trace's PROGRAM_BEGIN .. PROGRAM_END on the master, that difference added to
+# the master's useful time)
+otf2-print "$x/traces.otf2" >ow.events 2>ow.perr || fail "otf2-print $x: $(tail -3 ow.perr)"
+otf2-print -G "$x/traces.otf2" >ow.defs 2>ow.perr || fail "otf2-print -G $x: $(tail -3 ow.perr)"
+tps=$(sed -n 's/^CLOCK_PROPERTIES.*Ticks per Seconds: \([0-9]*\),.*/\1/p' ow.defs)
+span=$(awk -v tps="$tps" '$2 == 0 && $1 == "PROGRAM_BEGIN" { b = $3 } $2 == 0 && $1 == "PROGRAM_END" { e = $3 }
+    END { if (b == "" || e == "" || tps <= 0) exit 1; printf "%.9f", (e - b) / tps }' ow.events) ||
+    fail "the trace has no PROGRAM_BEGIN and PROGRAM_END on location 0 ($tps ticks per second)"
+# each thread's Computation again from the trace (otf2-print's view, no code shared with
+# src/analysis): its time while the innermost open region is no OpenMP construct but a
+# parallel region (its implicit task), on the master from its PROGRAM_BEGIN to PROGRAM_END
+# but for its forks and joins outside the parallel region (THREAD_FORK to the region's enter,
+# its leave to THREAD_JOIN: OpenMP management), on a worker inside its teams (ticks per
+# trace location id; "0:i" in the report for the i-th by id)
+run_to comp.txt awk '$1 == "PROGRAM_BEGIN" { m[$2] = 1; last[$2] = $3; next }
+    $1 ~ /^(ENTER|LEAVE|PROGRAM_END|THREAD_FORK|THREAD_JOIN)$/ {
+        l = $2; ids[l] = 1
+        if (l in last && !end[l]) {
+            n = d[l] > 0 ? st[l, d[l]] : ""
+            if ((pd[l] > 0 || (m[l] && !fk[l])) && (n !~ /^!\$omp / || n ~ /^!\$omp parallel /))
+                c[l] += $3 - last[l]
+        }
+        last[l] = $3
+        if ($1 == "THREAD_FORK" || $1 == "THREAD_JOIN")
+            fk[l] = $1 == "THREAD_FORK"
+        else if ($1 == "ENTER") {
+            match($0, /Region: "[^"]*"/)
+            st[l, ++d[l]] = substr($0, RSTART + 9, RLENGTH - 10)
+            pd[l] += st[l, d[l]] ~ /^!\$omp parallel /
+        } else if ($1 == "LEAVE")
+            pd[l] -= st[l, d[l]--] ~ /^!\$omp parallel /
+        else
+            end[l] = 1
+    }
+    END { for (l in ids) printf "%s %.0f\n", l, c[l] }' ow.events
+# the report's Computation per thread is the trace's to 1 ns, and so are the POP values it
+# gives (load balance avg / max, computation efficiency max / the master's span, 4 decimals)
+i=0 tc=""
+for id in $(awk '{ print $1 }' comp.txt | sort -n); do
+    c=$(awk -v id="$id" -v tps="$tps" '$1 == id { printf "%.9f", $2 / tps }' comp.txt)
+    NEAR_REL=0 NEAR_ABS=0.000000002 near comp '*' "0:$i" "$c"
+    tc="$tc $c" i=$((i + 1))
 done
+expect_eq "$i" 3 "the trace has 3 locations"
+set -- $(awk -v span="$span" -v c="$tc" 'BEGIN { n = split(c, v, " "); m = 0; s = 0
+    for (k = 1; k <= n; k++) { s += v[k]; if (v[k] > m) m = v[k] }
+    printf "%.4f %.4f", s / n / m, m / span }')
+for q in "thread load balance|$1" "thread computation efficiency|$2"; do
+    got=$(pop "${q%|*}")
+    expect_eq "$(awk -v g="$got" -v e="${q#*|}" 'BEGIN { d = g - e; print (d * d <= 2.6e-8) }')" 1 \
+        "POP ${q%|*}: $got (the trace's Computation: ${q#*|})"
+done
+# and the program's own readings of its useful time ("U who seconds", omp_waits.c) lie inside
+# each thread's Computation by construction (taken after a construct's leave or a team's
+# begin, before the next construct's enter or its fork), the master's from PROGRAM_BEGIN to
+# PROGRAM_END: each thread's Computation is at least its reading (1 us: the printed digits),
+# and so the serial share at least the program's (its parallel time P runs from before the
+# fork to after the join). Not more by a bound: a loaded machine deschedules a thread
+# between its reading and its construct (seen: computation efficiency 0.6119 for the readings'
+# 0.5547, session 26), which the trace's values above see.
+run_to design.txt awk -v span="$span" '$1 == "U" { u[$2] = $3; n++ } $1 == "R" { r = $2; p = $4 }
+    END {
+        if (n != 3 || r <= 0 || span < r) exit 1
+        printf "%.6f %.6f %.6f %.9f\n", u[0] + span - r, u[1], u[2], (span - p) / span }' ow.out
+read -r d_u0 d_u1 d_u2 d_ss <design.txt
+for k in 0 1 2; do
+    u=$(eval "echo \$d_u$k")
+    got=$(value comp '*' "$(loc $k)")
+    expect_eq "$(awk -v g="$got" -v u="$u" 'BEGIN { print (g >= u - 0.000001) }')" 1 \
+        "thread $k: Computation $got s >= its own reading $u s"
+done
+got=$(pop "serial region share")
+expect_eq "$(awk -v g="$got" -v e="$d_ss" 'BEGIN { print (g >= e - 0.00005) }')" 1 \
+    "POP serial region share: $got >= the program's readings' $d_ss"
 expect_grep "POP at thread level: parallel .* load balance .* computation .* serial regions" an.out \
     "the summary gives POP at thread level"
 # the trace's values (the patterns' definitions over otf2-print's view)
@@ -255,8 +396,9 @@ y=$work/pl
 nompi_run "$y" pl.out an2.out ./pthread_locks $D
 CUBE=$y/scout.cubex
 # program thread k is the location whose ThreadBegin has sequence count k + 1, main 0:0
+# (Cube location R:L: the trace's location L << 32 | R, Score-P's id)
 trace_other "$y" | awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s)
-    print s - 1, "0:" $2 }' >map.txt
+    r = $2 % 4294967296; print s - 1, r ":" ($2 - r) / 4294967296 }' >map.txt
 echo "main 0:0" >>map.txt
 expect_eq "$(wc -l <map.txt | tr -d ' ')" 4 "four threads: $(tr '\n' ' ' <map.txt)"
 ploc() { awk -v k="$1" '$1 == k { print $2 }' map.txt; }
@@ -286,10 +428,22 @@ nompi_run "$z" se.out an3.out ./serial 0.1
 CUBE=$z/scout.cubex
 run_to locs3.txt $CV "$CUBE" locations
 expect_eq "$(wc -l <locs3.txt | tr -d ' ')" 1 "one location: $(cat locs3.txt)"
-design "$(value time work 0:0)" 0.3 "time of work (3D)"
-design "$(value time more 0:0)" 0.2 "time of more (2D)"
-design "$(value critical_path work 0:0)" 0.3 "critical path of work"
-design "$(value critical_path more 0:0)" 0.2 "critical path of more"
+# spanned V OUT REGION WHAT: V between REGION's spin and the readings around its begin and
+# end (serial.c's "S region inner outer", OUT), 0.1% + 0.2 ms either side (the runtime's
+# timer against the node's clock); not the design's 3D and 2D: a loaded machine overruns a
+# spin (seen: 86 ms at load 16)
+spanned()
+{
+    _r=$(awk -v r="$3" '$1 == "S" && $2 == r { print $3, $4 }' "$2")
+    [ -n "$_r" ] || fail "serial printed no readings of $3: $(cat "$2")"
+    expect_eq "$(awk -v v="$1" -v a="${_r% *}" -v b="${_r#* }" 'BEGIN {
+        print (v >= a - 0.001 * a - 0.0002 && v <= b + 0.001 * b + 0.0002) }')" 1 \
+        "$4: $1 s, between the spin's ${_r% *} s and the readings' ${_r#* } s around the region"
+}
+spanned "$(value time work 0:0)" se.out work "time of work (3D)"
+spanned "$(value time more 0:0)" se.out more "time of more (2D)"
+spanned "$(value critical_path work 0:0)" se.out work "critical path of work"
+spanned "$(value critical_path more 0:0)" se.out more "critical path of more"
 cp=$(value critical_path '*' '*')
 tm=$(value time '*' '*')
 expect_eq "$(awk -v c="$cp" -v t="$tm" 'BEGIN { d = c - t; print (d * d < 1e-12) }')" 1 \
@@ -307,6 +461,6 @@ expect_grep "measuring ./serial \(no MPI launcher\) into $work/onestep" onestep.
     "scorep-analyze ./serial: measured without a launcher"
 expect_file "$work/onestep/scout.cubex" "scorep-analyze ./serial: the report"
 CUBE=$work/onestep/scout.cubex
-design "$(value critical_path work 0:0)" 0.3 "one step: critical path of work"
+spanned "$(value critical_path work 0:0)" onestep.out work "one step: critical path of work"
 echo "PASS: the analysis without MPI: OpenMP, pthread and serial programs, post-mortem without"
 echo "MPI_Init and in situ alike"

@@ -30,10 +30,10 @@ expect_grep "Pthread Condition Lock Contention .* of time" an.out \
     "the summary lists the condition contention"
 
 # program thread k is the trace location whose ThreadBegin has sequence count k + 1 (main
-# creates them in order), main the master thread; in scout.cubex location 0:L is the trace's
-# location L of rank 0
+# creates them in order), main the master thread; in scout.cubex location R:L is the trace's
+# location L of rank R, whose OTF2 id is L << 32 | R (Score-P's)
 trace_other "$x" | awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s)
-    print s - 1, "0:" $2 }' >map.txt
+    r = $2 % 4294967296; print s - 1, r ":" ($2 - r) / 4294967296 }' >map.txt
 echo "main 0:0" >>map.txt
 expect_eq "$(wc -l <map.txt | tr -d ' ')" 4 "four threads: $(tr '\n' ' ' <map.txt)"
 $CV "$x/scout.cubex" locations >locs.txt || fail "cube_values.py locations"

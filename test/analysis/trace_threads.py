@@ -26,7 +26,10 @@
 #     barrier instance caused each other member's wait w; its delay against that member is its
 #     time per call path in its synchronisation interval (since its previous barrier of the
 #     team, or the parallel region's enter) beyond the member's time on that path in the
-#     member's interval; each path gets that excess x min(1, w / the excess's sum). One line
+#     member's interval; each path gets that excess x min(1, w / the excess's sum); a team's
+#     first interval on each thread holds, at the parallel region, the time from the master's
+#     fork (its THREAD_FORK before the team's enter) to the thread's enter (Scalasca's time
+#     maps, TmapCacheHandler's cb_fws_omp_fork). One line
 #     "LOC METRIC PARALLEL seconds PATH" per location, metric (omp_ebarrier_wait: "!$omp
 #     barrier", omp_ibarrier_wait: "!$omp implicit barrier", delay_ompbarrier), parallel
 #     region and call path from the parallel region down, summed over the instances.
@@ -52,6 +55,9 @@
 #   trace_threads.py regions EVENTS DEFS
 #     "LOC REGION enter leave" (seconds since the clock's origin) of every region instance,
 #     for the tests' own sums
+#   trace_threads.py forks EVENTS DEFS
+#     "LOC REGION n fork join" (seconds; "-": none) of each master's parallel region instance:
+#     its THREAD_FORK before the enter, its THREAD_JOIN after the leave
 import re
 import sys
 
@@ -144,6 +150,7 @@ def locks(events, defs):
 def barriers(events, defs):
     tps, names = read_defs(defs)
     ev = read_events(events, names)
+    fjs = {n.split(":")[0]: master_fork_join(ev[n]) for n in ev if n.endswith(":0")}
     # (rank, parallel, its n, barrier, its m): {loc: (enter, leave, {path: seconds of the
     # thread's synchronisation interval before it})}
     calls = {}
@@ -164,6 +171,9 @@ def barriers(events, defs):
                 if r.startswith("!$omp parallel "):
                     seen[r] = seen.get(r, 0) + 1
                     par, nbar, interval = (r, seen[r], len(stack) - 1), {}, {}
+                    fork = fjs.get(rank, {}).get((r, seen[r]), (None, None))[0]
+                    if fork is not None and fork < t:
+                        interval[r] = t - fork  # the fork, at the region
                 elif par and (r.startswith("!$omp barrier ") or
                               r.startswith("!$omp implicit barrier ")):
                     nbar[r] = nbar.get(r, 0) + 1
@@ -339,11 +349,21 @@ def regions(events, defs):
                 print("%s\t%s\t%.9f\t%.9f" % (loc, r, b / tps, t / tps))
 
 
+def forks(events, defs):
+    tps, names = read_defs(defs)
+    ev = read_events(events, names)
+    for master in sorted(n for n in ev if n.endswith(":0")):
+        for (r, n), (f, j) in sorted(master_fork_join(ev[master]).items()):
+            print("%s\t%s\t%d\t%s\t%s" % (master, r, n, "-" if f is None else "%.9f" % (f / tps),
+                                          "-" if j is None else "%.9f" % (j / tps)))
+
+
 def main():
     a = sys.argv[1:]
-    cmds = {"locks": locks, "barriers": barriers, "idle": idle, "mgmt": mgmt, "regions": regions}
+    cmds = {"locks": locks, "barriers": barriers, "idle": idle, "mgmt": mgmt, "regions": regions,
+            "forks": forks}
     if len(a) != 3 or a[0] not in cmds:
-        fail("usage: locks|barriers|idle|mgmt|regions EVENTS DEFS")
+        fail("usage: locks|barriers|idle|mgmt|regions|forks EVENTS DEFS")
     cmds[a[0]](a[1], a[2])
 
 

@@ -24,7 +24,7 @@
 #    holds the MPI calls of mdrun's design (MPI_Sendrecv of the halo exchange, MPI_Allreduce
 #    of the global sums, MPI_Comm_split of the domain decomposition) and OpenMP parallel
 #    regions on NT threads per rank; with unwinding the MPI calls sit under GROMACS's own
-#    functions (names from libgromacs_mpi.so);
+#    functions (names from libgromacs_mpi.so; checked since session 25);
 #  * I/O: the bytes written to ener.edr, confout.gro, traj_comp.xtc, md.log and state.cpt
 #    (io_summary.<rank>.tsv, all paradigms) equal the files' sizes;
 #  * trace: otf2-print and otf2-print -G read it with nothing on stderr; clock_condition.py
@@ -207,125 +207,9 @@ check_profile() {
     expect "$n" "" "$name: OpenMP regions not in libgromacs_mpi.so"
 }
 
-# loc_enters EXPDIR: "RANK<TAB>THREAD<TAB>REGION<TAB>COUNT" of the trace's Enter events
-loc_enters() {
-    awk 'FNR == NR { if ($1 == "LOCATION") { g = $0; sub(/.*Group: "MPI Rank /, "", g); sub(/".*/, "", g)
-            t = $0; sub(/^[^"]*"/, "", t); sub(/".*/, "", t); loc[$2] = g "\t" t } next }
-        $1 == "ENTER" { r = $0; sub(/^[^"]*"/, "", r); sub(/" <[0-9]+>$/, "", r); n[loc[$2] "\t" r]++ }
-        END { for (k in n) print k "\t" n[k] }' "$1.defs" "$1.events"
-}
+# check_trace NAME MODE: apps_lib.sh's trace_checks with OpenMP (its failures are counted)
+check_trace() { trace_checks "$1" "$2" omp || true; }
 
-
-
-# check_trace NAME MODE
-check_trace() {
-    local name=$1 mode=$2 x=$1.exp
-    if otf2-print "$x/traces.otf2" >"$x.events" 2>"$x.print.err" && [ ! -s "$x.print.err" ]; then
-        ok "$name: otf2-print reads the trace, nothing on stderr ($(wc -l <"$x.events") lines)"
-    else
-        bad "$name: otf2-print: $(head -c 300 "$x.print.err")"
-        return
-    fi
-    if otf2-print -G "$x/traces.otf2" >"$x.defs" 2>"$x.defs.err" && [ ! -s "$x.defs.err" ]; then
-        ok "$name: otf2-print -G reads the definitions silently"
-    else
-        bad "$name: otf2-print -G: $(head -c 300 "$x.defs.err")"
-        return
-    fi
-    if [ -z "$PY" ]; then
-        skip "$name: no python3 with the otf2 module (python3-otf2) for clock_condition.py"
-    elif "$PY" "$top/test/mpi/clock_condition.py" "$x/traces.otf2" >"$x.cc" 2>"$x.cc.err"; then
-        read -r s r m u _ v k w < <(sed 's/[a-z_]*=//g' "$x.cc")
-        if [ "$s" = "$r" ] && [ "$s" = "$m" ] && [ "$u$v$w" = 000 ] && [ "$s" -gt 0 ]; then
-            ok "$name: clock_condition.py: $s messages all paired, $k collectives, no violation"
-        else
-            bad "$name: clock_condition.py: $(cat "$x.cc") $(head -c 300 "$x.cc.err")"
-        fi
-    else
-        bad "$name: clock_condition.py failed: $(head -c 300 "$x.cc.err")"
-    fi
-    local nest enters unnested
-    nest=$(awk '$1 == "ENTER" { s[$2, ++d[$2]] = $NF; n++ }
-        $1 == "LEAVE" { if (d[$2] < 1 || s[$2, d[$2]] != $NF) bad++; else d[$2]-- }
-        END { for (l in d) if (d[l]) bad++; print n + 0, bad + 0 }' "$x.events")
-    read -r enters unnested <<<"$nest"
-    if [ "$enters" -gt 0 ] && [ "$unnested" = 0 ]; then
-        ok "$name: $enters Enter events, every Leave matches its location's innermost Enter"
-    else
-        bad "$name: Enter/Leave: $enters enters, $unnested not nested"
-    fi
-    local omp forks teams unbalanced
-    omp=$(awk 'FNR == NR { if ($1 == "LOCATION") { g = $0; sub(/.*Group: "MPI Rank /, "", g); sub(/".*/, "", g); rank[$2] = g } next }
-        $1 == "THREAD_FORK" { f[$2]++; t = $0; sub(/.*Requested Threads: /, "", t); req[rank[$2]] += t + 0; forks++ }
-        $1 == "THREAD_JOIN" { f[$2]-- }
-        $1 == "THREAD_TEAM_BEGIN" { b[$2]++; tb[rank[$2]]++; teams++ }
-        $1 == "THREAD_TEAM_END" { b[$2]-- }
-        END { for (l in f) if (f[l]) bad++; for (l in b) if (b[l]) bad++
-              for (r in req) if (req[r] != tb[r]) bad++; for (r in tb) if (req[r] != tb[r]) bad++
-              print forks + 0, teams + 0, bad + 0 }' "$x.defs" "$x.events")
-    read -r forks teams unbalanced <<<"$omp"
-    if [ "$forks" -gt 0 ] && [ "$unbalanced" = 0 ]; then
-        ok "$name: OpenMP: $forks forks, $teams team members, every fork joined, every team begin ended"
-    else
-        bad "$name: OpenMP: forks $forks, team begins $teams, unbalanced $unbalanced"
-    fi
-    if [ "$mode" = both ]; then
-        loc_enters "$x" | sort >"$x.trace_visits"
-        py_visits "$x/profile.cubex" | sort >"$x.py_visits"
-        compare_visits "$name" cube_values.py "$x.py_visits"
-        if [ -z "$CUBE_DUMP" ]; then
-            skip "$name: visits per thread by CubeLib (no cube_dump)"
-        else
-            cube_visits "$x/profile.cubex" | sort >"$x.cube_visits"
-            compare_visits "$name" "CubeLib's cube_dump" "$x.cube_visits"
-        fi
-    fi
-    if timeout -k 10 300 mpirun -np "$NP" scorep-analyze "$x" >"$x.an.out" 2>&1 && [ -s "$x/scout.cubex" ]; then
-        ok "$name: scorep-analyze on $NP ranks: scout.cubex written"
-        check_cube "$name" "$x/scout.cubex"
-        check_waits "$name" "$x/scout.cubex"
-    else
-        bad "$name: scorep-analyze: $(tail -n 3 "$x.an.out")"
-    fi
-}
-
-# check_waits NAME SCOUT: every wait-state metric of the whole run >= 0; the MPI ones
-# (Late Sender with its Wrong Order part, Late Receiver, Early Reduce/Scan, Late Broadcast,
-# Wait at N x N, Wait at Barrier, N x N and Barrier Completion) sum to at most the MPI time,
-# that at most the time; the OpenMP barrier waits at most the OpenMP time. Values of CubeLib's
-# cube_dump: metric and call tree inclusive, the roots, summed over the system tree.
-check_waits() {
-    local name=$1 f=$2 m have=() line
-    "$CUBE_DUMP" -w "$f" >"$name.scout.w" 2>/dev/null || { bad "$name: cube_dump -w $f"; return; }
-    for m in time mpi omp_time mpi_latesender mpi_latereceiver mpi_earlyreduce mpi_earlyscan \
-        mpi_latebroadcast mpi_wait_nxn mpi_barrier_wait mpi_nxn_completion mpi_barrier_completion \
-        omp_ebarrier_wait omp_ibarrier_wait; do
-        if grep -q "^[[:space:]]*[^(]*($m," "$name.scout.w" 2>/dev/null ||
-            "$CUBE_DUMP" -m "$m" -c roots -z incl -x incl -t aggr -s csv2 "$f" >/dev/null 2>&1; then
-            have+=("$m")
-        fi
-    done
-    : >"$name.waits"
-    for m in "${have[@]}"; do
-        line=$("$CUBE_DUMP" -m "$m" -c roots -z incl -x incl -t aggr -s csv2 "$f" 2>/dev/null |
-            awk -F, 'NR > 1 && NF > 1 { s += $NF } END { printf "%.9f", s }')
-        echo "$m $line" >>"$name.waits"
-    done
-    if awk '{ v[$1] = $2; if ($2 < 0) neg++ }
-        END { w = v["mpi_latesender"] + v["mpi_latereceiver"] + v["mpi_earlyreduce"] + v["mpi_earlyscan"]
-              w += v["mpi_latebroadcast"] + v["mpi_wait_nxn"] + v["mpi_barrier_wait"] + v["mpi_nxn_completion"]
-              w += v["mpi_barrier_completion"]
-              o = v["omp_ebarrier_wait"] + v["omp_ibarrier_wait"]
-              printf "time %.3f s, MPI %.3f s (wait states %.3f s: late sender %.3f, wait at NxN %.3f), OpenMP %.3f s (barrier waits %.3f s)\n",
-                  v["time"], v["mpi"], w, v["mpi_latesender"], v["mpi_wait_nxn"], v["omp_time"], o > "/dev/stderr"
-              good = neg == 0 && v["time"] > 0 && v["mpi"] > 0 && w <= v["mpi"] * (1 + 1e-9)
-              good = good && v["mpi"] <= v["time"] && o <= v["omp_time"] * (1 + 1e-9)
-              exit !good }' "$name.waits" 2>"$name.waits.txt"; then
-        ok "$name: wait states consistent: $(cat "$name.waits.txt")"
-    else
-        bad "$name: wait states: $(cat "$name.waits.txt") [$(tr '\n' ' ' <"$name.waits")]"
-    fi
-}
 
 # check_io NAME: bytes written per file (io_summary.<rank>.tsv: paradigm, read, written, ...,
 # file) = the sizes of mdrun's output files
@@ -345,25 +229,6 @@ check_io() {
     expect "$got" "$(wc -c <md.tpr)" "$name: bytes read from md.tpr on rank 0 = its size"
 }
 
-# check_score NAME: scorep-score's max_buf (bytes, from -r's ALL row) against the bytes the
-# trace buffers used (SCOREP_VERBOSE lines, summed per rank, the largest rank)
-check_score() {
-    local name=$1 x=$1.exp est used
-    if ! scorep-score "$x/profile.cubex" >"$name.score" 2>"$name.score.err"; then
-        bad "$name: scorep-score: $(head -c 300 "$name.score.err")"
-        return
-    fi
-    est=$(awk '/max_buf\)/ { v = $NF; u = v; sub(/[0-9.]+/, "", u); sub(/[kMGT]?B$/, "", v)
-        m = u == "kB" ? 1024 : u == "MB" ? 1048576 : u == "GB" ? 1073741824 : 1; printf "%.0f", v * m }' "$name.score")
-    used=$(cat "$name.out" "$name.err" | sed -n 's/.*trace buffer of rank \([0-9]*\) location [0-9]*: \([0-9]*\) bytes used.*/\1 \2/p' |
-        awk '{ s[$1] += $2 } END { for (r in s) if (s[r] > m) m = s[r]; print m + 0 }')
-    echo "$name: scorep-score max_buf $est bytes, largest rank's buffers used $used bytes" >"$name.score.cmp"
-    if [ "$used" -gt 0 ] && awk -v e="$est" -v u="$used" 'BEGIN { exit !(e >= u * 0.99 && e <= u * 1.01 + 2048) }'; then
-        ok "$(cat "$name.score.cmp") (within 1%)"
-    else
-        bad "$(cat "$name.score.cmp")"
-    fi
-}
 
 # ------------------------------------------------------------------ the runs
 run plain plain || { echo "gromacs.sh: the plain run failed"; exit 1; }
@@ -385,36 +250,16 @@ if run unwind profile SCOREP_ENABLE_UNWINDING=true; then
     scorep-cube-dump -m visits unwind.exp/profile.cubex | awk -F'\t' '{ print $2 }' | sort -u >unwind.paths
     n=$(grep -c 'gmx::' unwind.paths || true)
     if [ "$n" -gt 0 ]; then ok "unwind: $n sampled call paths through GROMACS's functions (gmx::...)"; else bad "unwind: no sampled call path through a GROMACS function"; fi
-    # the MPI calls themselves stay where the instrumented regions put them (below the root or
-    # an OpenMP region): without compiler instrumentation the unwound stack is taken at
-    # samples only, not at instrumented events as Score-P does (docs/sampling.md, limits)
+    # the MPI calls under GROMACS's functions: the stack is unwound at instrumented events
+    # too since session 23 (a skip until then; session 25: 285-322 call paths)
     n=$(awk '/MPI_/ && /gmx::[^\/]*\/.*MPI_/ { n++ } END { print n + 0 }' unwind.paths)
-    skip "unwind: MPI calls under GROMACS's functions: $n call paths (no unwinding at instrumented events yet)"
+    if [ "$n" -gt 0 ]; then ok "unwind: MPI calls under GROMACS's functions: $n call paths"; else bad "unwind: no MPI call under a GROMACS function"; fi
 fi
 
 # ------------------------------------------------------------------ overhead and sizes
 if [ "$REPS" -gt 0 ]; then
-    for ((i = 2; i < REPS; i++)); do run plain plain || true; done # (+ plain2)
-    for mode in profile trace; do
-        for ((i = 1; i < REPS; i++)); do run $mode $mode || true; done
-    done
-    med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-    sz() { du -sb "$1" 2>/dev/null | cut -f1; }
-    echo
-    echo "| run | wall s | x plain | mdrun wall s | x plain | experiment bytes |"
-    echo "| --- | --- | --- | --- | --- | --- |"
-    cat plain2.time >>plain.time # the determinism run is a plain run too
-    cat plain2.loop >>plain.loop
-    p=$(med plain.time) lp=$(med plain.loop)
-    for mode in plain profile trace; do
-        t=$(med $mode.time) l=$(med $mode.loop)
-        awk -v n="$mode" -v t="$t" -v p="$p" -v l="$l" -v lp="$lp" -v s="$(sz $mode.exp)" \
-            'BEGIN { printf "| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", n, t, t / p, l, l / lp, s == "" ? "-" : s }'
-    done
-    echo "(medians of $REPS runs, $NP ranks x $NT threads, $NSTEPS steps; each run's seconds: plain $(tr '\n' ' ' <plain.time)profile $(tr '\n' ' ' <profile.time)trace $(tr '\n' ' ' <trace.time);"
-    echo " load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
+    overhead_runs 2 plain2
+    overhead_table mdrun "$NP ranks x $NT threads, $NSTEPS steps"
 fi
 
-echo
-echo "gromacs.sh: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+apps_end gromacs.sh

@@ -325,6 +325,4 @@ if [ "$REPS" -gt 0 ]; then
     echo " of its run commands; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 fi
 
-echo
-echo "lammps.sh: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+apps_end lammps.sh

@@ -148,6 +148,4 @@ else
     bad "trace: scorep-analyze: $(tail -n 3 an.out)"
 fi
 
-echo
-echo "nwchem.sh: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+apps_end nwchem.sh

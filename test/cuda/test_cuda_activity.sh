@@ -59,7 +59,8 @@ expect_eq "$(st_defs defs.txt)" \
 # groups, communicators and windows as "KIND id rest" (string ids of names dropped): the
 # pthread and OpenMP location groups hold the CPU thread only; CUDA's, as Score-P defines
 # them (scorep_cuda_define_cuda_locations, scorep_cuda_define_cuda_group): COMM_LOCATIONS
-# "CUDA" with the host (master thread) first and the two streams, the process's COMM_GROUP
+# "CUDA" with the host (master thread) first and the two streams (location ids local << 32 |
+# rank, Score-P's: locals 1 and 2 of rank 0), the process's COMM_GROUP
 # "CUDA_GROUP" of indices into it, a communicator over it, the window "CUDA_WINDOW" on that
 # communicator, and the LOCATIONS group "CUDA_GROUP" of the streams
 comm_defs()
@@ -71,11 +72,11 @@ comm_defs()
 comm_defs defs.txt >comm.txt
 # the CUDA definitions (the same in the run with a late CPU thread below)
 cat >want_cuda.txt <<'WANT'
-GROUP 3 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 3 Members: "Master thread" <0>, "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
-GROUP 4 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 3 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <1>), 2 ("CUDA[0:1:8]" <2>)
+GROUP 3 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 3 Members: "Master thread" <0>, "CUDA[0:1:7]" <4294967296>, "CUDA[0:1:8]" <8589934592>
+GROUP 4 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 3 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <4294967296>), 2 ("CUDA[0:1:8]" <8589934592>)
 COMM 1 Name: "", Group: "CUDA_GROUP" <4>, Parent: UNDEFINED, Flags: NONE
 RMA_WIN 0 Name: "CUDA_WINDOW", Communicator: "" <1>, Flags: NONE
-GROUP 5 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 2 Members: "CUDA[0:1:7]" <1>, "CUDA[0:1:8]" <2>
+GROUP 5 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 2 Members: "CUDA[0:1:7]" <4294967296>, "CUDA[0:1:8]" <8589934592>
 WANT
 cat - want_cuda.txt >want_comm.txt <<'WANT'
 GROUP 0 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 1 Member: "Master thread" <0>
@@ -88,8 +89,10 @@ expect_eq "$(diff want_comm.txt comm.txt && echo same)" same \
 expect_defs_clean exp "GPU locations and the CUDA window"
 
 # --- trace: GPU events at host = 1000000 + 2 * (gpu - 10000), in order per stream ---
-# (region ids in the order of definition: 0 is the program region, defined at the start)
-trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r); print $1, $2, $3, r }' \
+# (region ids in the order of definition: 0 is the program region, defined at the start;
+# streams by their number in the process, id >> 32: ids are local << 32 | rank, Score-P's)
+trace_events exp | awk '$2 != 0 { r = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +/, "", r)
+    print $1, ($2 - $2 % 4294967296) / 4294967296, $3, r }' \
     >gpu.txt
 cat >want.txt <<'WANT'
 ENTER 1 1180000 Region: "memcpy HtoD" <4>
@@ -192,7 +195,7 @@ expect_eq "$(profile_values exp_idle "COMPUTE IDLE" visits) $(profile_values exp
     "4 1 4 8e-05" "idle: COMPUTE IDLE"
 expect_eq "$(profile_values exp_idle "GPU IDLE" visits) $(profile_values exp_idle "GPU IDLE" time)" \
     "2 4 2 0.00021" "pure_idle: GPU IDLE"
-expect_eq "$(trace_events exp_idle | awk '$1 == "ENTER" && $2 == 2 { print $3 }' | tr '\n' ' ')" \
+expect_eq "$(trace_events exp_idle | awk -v s="$(loc_id 0 2)" '$1 == "ENTER" && $2 == s { print $3 }' | tr '\n' ' ')" \
     "1190000 1300000 1480000 1600000 " "pure_idle: the intervals' starts in the trace"
 expect_grep '^REGION .*Name: "COMPUTE IDLE" .*Role: ARTIFICIAL, Paradigm: CUDA,' \
     "$(trace_defs exp_idle >idle_defs.txt && echo idle_defs.txt)" "idle: role artificial, paradigm CUDA"
@@ -329,10 +332,10 @@ launch 0 cudaLaunchKernel
 launch 0 solver/cudaLaunchKernel
 launch 0 cudaLaunchKernel
 launch 0 solver/cudaLaunchKernel
-kernel 1 1200000 $K solver/cudaLaunchKernel
-kernel 2 1220000 scale cudaLaunchKernel
-kernel 1 1380000 $K solver/cudaLaunchKernel
-kernel 1 1784000 late_k solver/cudaLaunchKernel
+kernel $(loc_id 0 1) 1200000 $K solver/cudaLaunchKernel
+kernel $(loc_id 0 2) 1220000 scale cudaLaunchKernel
+kernel $(loc_id 0 1) 1380000 $K solver/cudaLaunchKernel
+kernel $(loc_id 0 1) 1784000 late_k solver/cudaLaunchKernel
 WANT
 expect_eq "$(diff cs_want.txt cs_got.txt && echo same)" same \
     "callsite: every launch and the kernels of launches 12, 13, 14 and 20 + 262144 carry one id per host call path (kernel 20: overwritten, orphan: not launched)"
@@ -373,7 +376,7 @@ python3 callsites.py "$(trace_defs exp_cso >cso_defs.txt && echo cso_defs.txt)" 
     "$(trace_events exp_cso >cso_events.txt && echo cso_events.txt)" >cso_got.txt 2>/dev/null ||
     fail "callsites.py: $(cat cso_got.txt)"
 expect_eq "$(tr '\n' ';' <cso_got.txt)" \
-    "launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;kernel 1 1200000 $K cudaLaunchKernel;kernel 2 1220000 scale cudaLaunchKernel;kernel 1 1380000 $K cudaLaunchKernel;" \
+    "launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;launch 0 cudaLaunchKernel;kernel $(loc_id 0 1) 1200000 $K cudaLaunchKernel;kernel $(loc_id 0 2) 1220000 scale cudaLaunchKernel;kernel $(loc_id 0 1) 1380000 $K cudaLaunchKernel;" \
     "kernel_callsite alone: kernels recorded, each with its launch's id"
 expect_eq "$(grep -c 'warning: CUDA: kernel_callsite' cso.err)" 0 "kernel_callsite alone: no warning"
 
@@ -410,10 +413,11 @@ expect_eq "$(st_defs defs_dev.txt)" \
     "SYSTEM_TREE_NODE 0 Name: \"Linux\", Class: \"machine\", Parent: UNDEFINED;SYSTEM_TREE_NODE 1 Name: \"$host\", Class: \"node\", Parent: \"machine::Linux\" <0>;LOCATION_GROUP 0 Name: \"Process\", Type: PROCESS, Parent: \"node::$host\" <1>, Creator: UNDEFINED;SYSTEM_TREE_NODE 2 Name: \"0\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;SYSTEM_TREE_NODE 3 Name: \"1\", Class: \"CUDA Device\", Parent: \"node::$host\" <1>;LOCATION_GROUP 1 Name: \"CUDA Context 1\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;LOCATION_GROUP 2 Name: \"CUDA Context 5\", Type: ACCELERATOR, Parent: \"CUDA Device::0\" <2>, Creator: \"Process\" <0>;LOCATION_GROUP 3 Name: \"CUDA Context 2\", Type: ACCELERATOR, Parent: \"CUDA Device::1\" <3>, Creator: \"Process\" <0>;" \
     "devices: trace: two device nodes, three accelerator groups"
 expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
-    g = $0; sub(/.*Group: /, "", g); print $2, n, g }' defs_dev.txt | sort -n | tr '\n' ';')" \
-    "0 Master thread \"Process\" <0>;1 CUDA[0:1:7] \"CUDA Context 1\" <1>;2 CUDA[0:1:8] \"CUDA Context 1\" <1>;3 CUDA[1:2:3] \"CUDA Context 2\" <3>;4 CUDA[0:5:4] \"CUDA Context 5\" <2>;5 CUDA[1:2:6] \"CUDA Context 2\" <3>;" \
-    "devices: trace: each stream in its context's group (ids: the process's location order)"
-expect_eq "$(for l in 3 4 5; do trace_count exp_dev ENTER $l k_dev; done | tr '\n' ' ')" "1 2 3 " \
+    g = $0; sub(/.*Group: /, "", g); print int($2 / 4294967296), $2 % 4294967296, n, g }' defs_dev.txt |
+    sort -n | tr '\n' ';')" \
+    "0 0 Master thread \"Process\" <0>;1 0 CUDA[0:1:7] \"CUDA Context 1\" <1>;2 0 CUDA[0:1:8] \"CUDA Context 1\" <1>;3 0 CUDA[1:2:3] \"CUDA Context 2\" <3>;4 0 CUDA[0:5:4] \"CUDA Context 5\" <2>;5 0 CUDA[1:2:6] \"CUDA Context 2\" <3>;" \
+    "devices: trace: each stream in its context's group (ids local << 32 | rank, local the process's location order)"
+expect_eq "$(for l in 3 4 5; do trace_count exp_dev ENTER "$(loc_id 0 $l)" k_dev; done | tr '\n' ' ')" "1 2 3 " \
     "devices: trace: k_dev per stream"
 expect_defs_clean exp_dev "devices: definitions"
 expect_eq "$(profile_dump exp_dev --system-groups | tr '\t' '|' | tr '\n' ';')" \
@@ -440,14 +444,14 @@ expect_eq "$status" 0 "thread: exit status ($(cat thr.out))"
 trace_defs exp_thr >defs_thr.txt
 comm_defs defs_thr.txt >comm_thr.txt
 cat - want_cuda.txt >want_thr.txt <<'WANT'
-GROUP 0 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <3>
-GROUP 1 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 2 Members: 0 ("Master thread" <0>), 1 ("Pthread thread 3" <3>)
+GROUP 0 Name: "", Type: COMM_LOCATIONS, Paradigm: PTHREAD, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <12884901888>
+GROUP 1 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 2 Members: 0 ("Master thread" <0>), 1 ("Pthread thread 3" <12884901888>)
 COMM 0 Name: "Pthread thread contingent", Group: "" <1>, Parent: UNDEFINED, Flags: NONE
-GROUP 2 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <3>
+GROUP 2 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 2 Members: "Master thread" <0>, "Pthread thread 3" <12884901888>
 WANT
 expect_eq "$(diff want_thr.txt comm_thr.txt && echo same)" same \
     "thread: a late CPU thread in the pthread and OpenMP groups, the streams in CUDA's"
-expect_eq "$(trace_count exp_thr ENTER 3 solver)" 1 "thread: its visit of solver"
+expect_eq "$(trace_count exp_thr ENTER "$(loc_id 0 3)" solver)" 1 "thread: its visit of solver"
 expect_defs_clean exp_thr "thread: definitions"
 
 # --- the same loss with tracing: an OTF2 marker of its own group and MANIFEST.md's table ---

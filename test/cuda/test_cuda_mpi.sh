@@ -13,9 +13,7 @@ if [ ! -e "$cuda_lib" ]; then
     echo "SKIP-NOT-A-PACKAGE: CUDA/CUPTI is not a Debian package the quickstart installs"
     exit 77
 fi
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 # CUPTI's directory: the adapter's run path names CUDA's lib64
 cuda_libdir=$(readelf -d "$cuda_lib" | sed -n 's/.*R[UN]*PATH.*\[\(.*\)\]/\1/p' | tr ':' '\n' |
     while read -r d; do [ -e "$d/libcupti.so" ] && echo "$d" && break; done)
@@ -51,7 +49,7 @@ expect_eq "$(awk '$1 == "SYSTEM_TREE_NODE" || $1 == "LOCATION_GROUP" { t = $1; i
     "system-tree nodes and location groups"
 expect_eq "$(awk '$1 == "LOCATION" { n = $0; sub(/.*Name: "/, "", n); sub(/".*/, "", n)
     g = $0; sub(/.*Group: /, "", g); print $2, n, g }' defs.txt | sort -n | tr '\n' ';')" \
-    "0 Master thread \"MPI Rank 0\" <0>;1 Master thread \"MPI Rank 1\" <1>;2 CUDA[0:1:7] \"CUDA Context 1\" <2>;3 CUDA[0:1:7] \"CUDA Context 1\" <4>;4 CUDA[0:1:8] \"CUDA Context 1\" <2>;5 CUDA[0:1:8] \"CUDA Context 1\" <4>;6 CUDA[1:2:3] \"CUDA Context 2\" <6>;7 CUDA[1:2:3] \"CUDA Context 2\" <7>;8 CUDA[0:5:4] \"CUDA Context 5\" <3>;9 CUDA[0:5:4] \"CUDA Context 5\" <5>;10 CUDA[1:2:6] \"CUDA Context 2\" <6>;11 CUDA[1:2:6] \"CUDA Context 2\" <7>;" \
+    "0 Master thread \"MPI Rank 0\" <0>;1 Master thread \"MPI Rank 1\" <1>;4294967296 CUDA[0:1:7] \"CUDA Context 1\" <2>;4294967297 CUDA[0:1:7] \"CUDA Context 1\" <4>;8589934592 CUDA[0:1:8] \"CUDA Context 1\" <2>;8589934593 CUDA[0:1:8] \"CUDA Context 1\" <4>;12884901888 CUDA[1:2:3] \"CUDA Context 2\" <6>;12884901889 CUDA[1:2:3] \"CUDA Context 2\" <7>;17179869184 CUDA[0:5:4] \"CUDA Context 5\" <3>;17179869185 CUDA[0:5:4] \"CUDA Context 5\" <5>;21474836480 CUDA[1:2:6] \"CUDA Context 2\" <6>;21474836481 CUDA[1:2:6] \"CUDA Context 2\" <7>;" \
     "locations and their location groups"
 # groups from the pthread ones on, communicators and windows as "KIND id rest" (string ids
 # of names dropped): the pthread and OpenMP location groups hold the master threads only;
@@ -69,20 +67,20 @@ COMM 3 Name: "Pthread thread contingent", Group: "" <5>, Parent: UNDEFINED, Flag
 GROUP 6 Name: "", Type: COMM_GROUP, Paradigm: PTHREAD, Flags: NONE, 1 Member: 1 ("Master thread" <1>)
 COMM 4 Name: "Pthread thread contingent", Group: "" <6>, Parent: UNDEFINED, Flags: NONE
 GROUP 7 Name: "", Type: COMM_LOCATIONS, Paradigm: OPENMP, Flags: NONE, 2 Members: "Master thread" <0>, "Master thread" <1>
-GROUP 8 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 12 Members: "Master thread" <0>, "CUDA[0:1:7]" <2>, "CUDA[0:1:8]" <4>, "CUDA[1:2:3]" <6>, "CUDA[0:5:4]" <8>, "CUDA[1:2:6]" <10>, "Master thread" <1>, "CUDA[0:1:7]" <3>, "CUDA[0:1:8]" <5>, "CUDA[1:2:3]" <7>, "CUDA[0:5:4]" <9>, "CUDA[1:2:6]" <11>
-GROUP 9 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <2>), 2 ("CUDA[0:1:8]" <4>), 3 ("CUDA[1:2:3]" <6>), 4 ("CUDA[0:5:4]" <8>), 5 ("CUDA[1:2:6]" <10>)
+GROUP 8 Name: "CUDA", Type: COMM_LOCATIONS, Paradigm: CUDA, Flags: NONE, 12 Members: "Master thread" <0>, "CUDA[0:1:7]" <4294967296>, "CUDA[0:1:8]" <8589934592>, "CUDA[1:2:3]" <12884901888>, "CUDA[0:5:4]" <17179869184>, "CUDA[1:2:6]" <21474836480>, "Master thread" <1>, "CUDA[0:1:7]" <4294967297>, "CUDA[0:1:8]" <8589934593>, "CUDA[1:2:3]" <12884901889>, "CUDA[0:5:4]" <17179869185>, "CUDA[1:2:6]" <21474836481>
+GROUP 9 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 0 ("Master thread" <0>), 1 ("CUDA[0:1:7]" <4294967296>), 2 ("CUDA[0:1:8]" <8589934592>), 3 ("CUDA[1:2:3]" <12884901888>), 4 ("CUDA[0:5:4]" <17179869184>), 5 ("CUDA[1:2:6]" <21474836480>)
 COMM 5 Name: "", Group: "CUDA_GROUP" <9>, Parent: UNDEFINED, Flags: NONE
-GROUP 10 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 6 ("Master thread" <1>), 7 ("CUDA[0:1:7]" <3>), 8 ("CUDA[0:1:8]" <5>), 9 ("CUDA[1:2:3]" <7>), 10 ("CUDA[0:5:4]" <9>), 11 ("CUDA[1:2:6]" <11>)
+GROUP 10 Name: "CUDA_GROUP", Type: COMM_GROUP, Paradigm: CUDA, Flags: NONE, 6 Members: 6 ("Master thread" <1>), 7 ("CUDA[0:1:7]" <4294967297>), 8 ("CUDA[0:1:8]" <8589934593>), 9 ("CUDA[1:2:3]" <12884901889>), 10 ("CUDA[0:5:4]" <17179869185>), 11 ("CUDA[1:2:6]" <21474836481>)
 COMM 6 Name: "", Group: "CUDA_GROUP" <10>, Parent: UNDEFINED, Flags: NONE
 RMA_WIN 0 Name: "CUDA_WINDOW", Communicator: "" <5>, Flags: NONE
 RMA_WIN 1 Name: "CUDA_WINDOW", Communicator: "" <6>, Flags: NONE
-GROUP 11 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 10 Members: "CUDA[0:1:7]" <2>, "CUDA[0:1:8]" <4>, "CUDA[1:2:3]" <6>, "CUDA[0:5:4]" <8>, "CUDA[1:2:6]" <10>, "CUDA[0:1:7]" <3>, "CUDA[0:1:8]" <5>, "CUDA[1:2:3]" <7>, "CUDA[0:5:4]" <9>, "CUDA[1:2:6]" <11>
+GROUP 11 Name: "CUDA_GROUP", Type: LOCATIONS, Paradigm: UNKNOWN, Flags: NONE, 10 Members: "CUDA[0:1:7]" <4294967296>, "CUDA[0:1:8]" <8589934592>, "CUDA[1:2:3]" <12884901888>, "CUDA[0:5:4]" <17179869184>, "CUDA[1:2:6]" <21474836480>, "CUDA[0:1:7]" <4294967297>, "CUDA[0:1:8]" <8589934593>, "CUDA[1:2:3]" <12884901889>, "CUDA[0:5:4]" <17179869185>, "CUDA[1:2:6]" <21474836481>
 WANT
 expect_eq "$(diff want_comm.txt comm.txt && echo same)" same \
     "GPU streams in CUDA's groups only; one CUDA communicator and window per rank"
 expect_defs_clean exp "two ranks with GPU locations"
-for loc in 2 3; do
-    r=$((loc - 2))
+for r in 0 1; do
+    loc=$(((1 << 32) | r)) # rank r's first stream, its location 1 (ids local << 32 | rank)
     expect_eq "$(trace_events exp | awk -v l=$loc '$2 == l && $1 ~ /^RMA_(GET|PUT)$/' |
         sed 's/.*Window: //' | tr '\n' ';')" \
         "\"CUDA_WINDOW\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 11;\"CUDA_WINDOW\" <$r>, Remote: 0 (\"Master thread\" <$r>), Bytes: 4096, Matching: 15;" \

@@ -213,24 +213,10 @@ PY
         fail "square -s: $(tail -c 800 square.out)"
     # the same summary from the whole share/scorep.spec: every metric and every value per call
     # path and location (exact text), so the cut drops nothing square computes
-    rm -rf sqfull sqm && mkdir sqfull sqm && tar xf sq/profile.cubex -C sqm &&
-        cp "$SPEC" sqm/remapping.spec &&
-        (cd sqm && tar --format=ustar -cf ../sqfull/profile.cubex $(tar tf ../sq/profile.cubex)) ||
-        fail "the whole spec embedded"
-    PATH="$top_builddir:$PATH" "$SQUARE" -s sqfull >sqfull.out 2>&1 ||
-        fail "square -s with the whole spec: $(tail -c 800 sqfull.out)"
-    for _x in sq sqfull; do
-        cube_dump -w "$_x/summary.cubex" | sed -n '/METRIC DIMENSION/,/CALLTREE DIMENSION/p' \
-            >"$_x.w" || fail "cube_dump -w $_x"
-        cube_dump -m all -c all -x excl -z excl "$_x/summary.cubex" >"$_x.all" ||
-            fail "cube_dump -m all $_x"
-    done
-    expect_ge "$(grep -c '( id=[0-9]*, ' sq.w)" 25 "the summary's metric tree"
-    expect_eq "$(cmp sq.w sqfull.w >/dev/null && echo same)" same \
-        "the same metric tree with the cut and the whole specification"
-    expect_eq "$(cmp sq.all sqfull.all >/dev/null && echo same)" same \
-        "the same values with the cut and the whole specification"
-    [ ! -e sq/profile.cube44 ] || rm sqfull/profile.cubex || fail "rm sqfull/profile.cubex"
+    . "$top_srcdir/test/tools/remap_same.sh"
+    sq_same sq
+    expect_ge "$(grep -c '( id=[0-9]*, ' sq.sqw)" 25 "the summary's metric tree"
+    [ ! -e sq/profile.cube44 ] || rm sq.full/profile.cubex || fail "rm sq.full/profile.cubex"
     # a rewritten profile has its GPU streams as processes: kept out of profile_check's reach
     [ ! -e sq/profile.cube44 ] || rm sq/profile.cubex || fail "rm sq/profile.cubex"
     expect_grep "^INFO: Using spec: embedded$" square.out "square used the embedded specification"

@@ -26,8 +26,8 @@ export GPU_CHECK_OUT="$out/fig" GPU_CHECK_FLOOR="$dir/build/libfloor.so"
 cat "$out/fig/machine.txt"
 # ON_DEVICE_PARTS: which of gpu (gpu_check.sh's parts), cuda_program, bench (run_bench.sh),
 # mpi_bench, apps (LULESH and CoMD of run_apps_bench.sh), omp (run_omp_bench.sh's gcc part);
-# mpi_ab (test/device/mpi_profile_ab.sh: the ping-pong's rows of AB_ROWS, < 90 s) only
-# when named
+# mpi_ab (test/device/mpi_profile_ab.sh: the ping-pong's rows of AB_ROWS, by default also the
+# paced ping-pong of session 25, < 160 s) only when named
 parts=${ON_DEVICE_PARTS:-gpu cuda_program bench mpi_bench apps omp}
 [ "${ON_DEVICE_CPU_BENCH:-1}" = 1 ] || parts=$(echo "$parts" | sed 's/bench mpi_bench apps omp//')
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -100,10 +100,10 @@ fi
 if want mpi_ab && [ -x "$dir/bench/mpi_measured" ] && [ -x /usr/bin/orterun ]; then
     echo "== mpi_profile_ab.sh ($(date -u +%T))"
     rc7=0
-    LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" AB_MPIRUN=/usr/bin/orterun \
+    LD_LIBRARY_PATH="$mpi_path$LD_LIBRARY_PATH" AB_MPIRUN=/usr/bin/orterun AB_KEEP="$out/fig/mpi_ab_runs" \
         timeout 200 sh "$top/test/device/mpi_profile_ab.sh" run "$dir" >"$out/fig/mpi_profile_ab.txt" 2>&1 || rc7=$?
     echo "mpi_profile_ab.sh: exit status $rc7 ($(date -u +%T))" | tee -a "$out/fig/mpi_profile_ab.txt"
-    tail -n 20 "$out/fig/mpi_profile_ab.txt"
+    tail -n 40 "$out/fig/mpi_profile_ab.txt"
 elif want mpi_ab; then
     echo "== mpi_profile_ab.sh skipped: no $dir/bench/mpi_measured (test/device/pack.sh builds it) or no /usr/bin/orterun"
 fi

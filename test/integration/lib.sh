@@ -226,6 +226,46 @@ skip_part_here()
     echo "SKIP-PART-NOT-A-PACKAGE: $1: $2"
 }
 
+# find_cubelib_dump [PART]: CUBELIB_DUMP, CubeLib's cube_dump (as given, else from PATH);
+# without one the part that reads the profiles with it (PART) is listed as skipped
+find_cubelib_dump()
+{
+    _part="CubeLib's own reading (cube_dump)"
+    [ $# -eq 0 ] || _part=$1
+    CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
+    [ -n "$CUBELIB_DUMP" ] || skip_part_here "$_part" \
+        "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+}
+
+# wait_checkpoints PIECE WHAT: waits until a checkpoint has written PIECE (a rescue piece)
+# twice after this call, so that one was begun and ended after it (SCOREP_CHECKPOINT_INTERVAL);
+# fails after 20 s for either
+wait_checkpoints()
+{
+    for _mark in 1 2; do
+        touch "$work/.checkpoint_mark$_mark"
+        _k=0
+        until [ -n "$(find "$1" -newer "$work/.checkpoint_mark$_mark" 2>/dev/null)" ]; do
+            _k=$((_k + 1))
+            [ $_k -lt 400 ] || fail "$2: no checkpoint written within 20 s after mark $_mark"
+            sleep 0.05
+        done
+    done
+}
+
+# perf_probe EVENT PERIOD: "ok" where this process may open the sampling perf event EVENT
+# (task_clock or cycles) as the runtime's sampling does, else "refused: REASON": the kernel's
+# answer to test/programs/perf_open_probe.c (built without the runtime), not the runtime's,
+# and not a guess from perf_event_paranoid and the user id (Debian's 3 refuses users all,
+# the mainline kernel treats 3 as 2; root in a container may lack CAP_PERFMON)
+perf_probe()
+{
+    [ -x "$work/perf_open_probe" ] ||
+        gcc -O1 -o "$work/perf_open_probe" "$PROGRAMS/perf_open_probe.c" ||
+        fail "gcc failed (perf_open_probe)"
+    "$work/perf_open_probe" "$@" || fail "perf_open_probe $*: exit status $?"
+}
+
 # part WHAT: says which part of a test runs now (e.g. the real PAPI path or its fallback)
 part()
 {
@@ -581,6 +621,23 @@ trace_region_order()
         }'
 }
 
+# metric_list EXPDIR: the unique names of EXPDIR's profile's metrics in its order, our own
+# reading of its anchor.xml (nothing when there is none)
+metric_list()
+{
+    tar -xOf "$1/profile.cubex" anchor.xml | sed -n 's/.*<uniq_name>\([^<]*\)<.*/\1/p' | tr '\n' ' '
+}
+
+# cubelib_metrics CUBE_DUMP PROFILE OUT: CubeLib's metric dimension of PROFILE (cube_dump -w)
+# into OUT, one line per metric: its display and unique names, id, unit, type, description,
+# kind
+cubelib_metrics()
+{
+    "$1" -w "$2" >"$3.w" 2>&1 || fail "CubeLib's cube_dump -w cannot read $2: $(tail -c 400 "$3.w")"
+    sed -n '/=== METRIC DIMENSION ===/,/=== CALLTREE DIMENSION ===/p' "$3.w" |
+        grep -v -e '===' -e '^ *$' >"$3" || fail "CubeLib's cube_dump -w: no metric in $2"
+}
+
 # cubelib_visits CUBE_DUMP PROFILE [REGEX]: CubeLib's own reading of PROFILE's visits, one
 # line "LOCATION PATH=VISITS" per call path below the root and thread with visits (sorted),
 # PATH from cube_dump -w's call tree ("|-NAME", a child's to the right of its parent's),
@@ -608,6 +665,13 @@ trace_other()
 {
     _f=$(trace_file "$1")
     cat "${_f%.trace}.other"
+}
+
+# loc_id RANK LOCAL: the OTF2 id of location LOCAL (its number in the process, 0 the master)
+# of rank RANK, as Score-P and our trace writer make it: LOCAL << 32 | RANK
+loc_id()
+{
+    echo $((($2 << 32) | $1))
 }
 
 # trace_count EXPDIR TYPE [LOCATION] [REGION]: number of events of TYPE
@@ -694,6 +758,15 @@ chromium_headless()
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$(mktemp -d "$work/chromium.XXXXXX")" "$@" 2>"$_err" ||
         fail "chromium $*: $(tail -n 3 "$_err")"
+}
+
+# require_mpi: skips the test (77) without the MPI adapter or mpirun; lets mpirun run as
+# root with more ranks than cores (Open MPI's variables)
+require_mpi()
+{
+    [ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
+    command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 }
 
 # require_mpi_programs PROG...: skips the test (77) unless every PROG of test/mpi was built

@@ -93,7 +93,9 @@ check_trace()
     expect_eq "$(trace_summary $t | awk '$1 == "LEAVE" && $2 != 0 { print $2 ":" $3 }' | tr '\n' ' ')" \
         "$(trace_summary $t | awk '$1 == "ENTER" && $2 != 0 { print $2 ":" $3 }' | tr '\n' ' ')" \
         "$2: LEAVE = ENTER per thread location"
-    expect_eq "$(trace_summary $t | awk '$1 ~ /^THREAD_/ || $1 ~ /^PROGRAM_/ { print }' | tr '\n' ',')" \
+    # (locations by their numbers in the process, id >> 32: trace ids are local << 32 | rank)
+    expect_eq "$(trace_summary $t | awk '$1 ~ /^THREAD_/ || $1 ~ /^PROGRAM_/ { print $1, int($2 / 4294967296), $3 }' |
+        sort -k1,1 -k2,2n | tr '\n' ',')" \
         "PROGRAM_BEGIN 0 1,PROGRAM_END 0 1,THREAD_BEGIN 1 1,THREAD_BEGIN 2 1,THREAD_BEGIN 3 1,THREAD_BEGIN 4 1,THREAD_BEGIN 5 1,THREAD_BEGIN 6 1,THREAD_BEGIN 7 1,THREAD_BEGIN 8 1,THREAD_CREATE 0 8,THREAD_END 1 1,THREAD_END 2 1,THREAD_END 3 1,THREAD_END 4 1,THREAD_END 5 1,THREAD_END 6 1,THREAD_END 7 1,THREAD_END 8 1,THREAD_WAIT 0 8," \
         "$2: program and thread events"
     expect_eq "$(trace_summary $t | awk '{ print $1 }' | sort -u | tr '\n' ' ')" \
@@ -106,7 +108,7 @@ check_trace()
     expect_eq "$(trace_check_order $t)" 0 "$2: timestamps strictly increasing per location"
     expect_eq "$(trace_check_nesting $t)" 0 "$2: ENTER/LEAVE properly nested"
     # Each thread's trace: THREAD_BEGIN, thread_main, thread_work, leaf..., THREAD_END.
-    expect_eq "$(trace_first_last $t | sed 1d | tr '\n' ',')" \
+    expect_eq "$(trace_first_last $t | sed 1d | awk '{ print int($1 / 4294967296), $2, $3 }' | tr '\n' ',')" \
         "1 THREAD_BEGIN THREAD_END,2 THREAD_BEGIN THREAD_END,3 THREAD_BEGIN THREAD_END,4 THREAD_BEGIN THREAD_END,5 THREAD_BEGIN THREAD_END,6 THREAD_BEGIN THREAD_END,7 THREAD_BEGIN THREAD_END,8 THREAD_BEGIN THREAD_END," \
         "$2: thread locations begin with THREAD_BEGIN and end with THREAD_END"
     expect_eq "$(trace_defs $t | grep -c '^LOCATION ')" 9 "$2: 9 locations defined"

@@ -6,9 +6,7 @@
 # which applies the ClockOffset definitions): the offsets written, matched messages in
 # causal order, and the global time range.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 SKEW=1000000000 # 1 s in clock_gettime ticks (ns)
 
 scorep_cc mpicc -O2 -o late "$PROGRAMS/mpi_late.c"

@@ -15,7 +15,7 @@
 gcc -O2 -pthread -o io_cancel "$PROGRAMS/io_cancel.c" 2>build.err || fail "gcc io_cancel.c: $(cat build.err)"
 
 # io_counts EXPDIR: "HANDLE-NAME BEGINS COMPLETES CANCELLED LOCATIONS" per handle named "fd N",
-# LOCATIONS the set of locations of its records
+# LOCATIONS the set of locations of its records (their numbers in the process: id >> 32)
 io_counts()
 {
     trace_defs "$1" >"$work/.io_defs"
@@ -34,7 +34,8 @@ io_counts()
             if ($1 == "IO_OPERATION_BEGIN") b[k]++
             else if ($1 == "IO_OPERATION_COMPLETE") c[k]++
             else x[k]++
-            if (index(" " l[k] " ", " " $2 " ") == 0) l[k] = (l[k] == "" ? $2 : l[k] " " $2)
+            n = ($2 - $2 % 4294967296) / 4294967296 # the number in the process: id >> 32
+            if (index(" " l[k] " ", " " n " ") == 0) l[k] = (l[k] == "" ? n : l[k] " " n)
         }
         END { for (k in seen) print k, b[k] + 0, c[k] + 0, x[k] + 0, l[k] }' | sort
 }
@@ -51,7 +52,9 @@ for mode in return exit; do
     expect_eq "$1 $4 $7" "data idle ready" "$mode: the program's descriptors line"
     dr=$2 dw=$3 ir=$5 rr=$8 rw=$9
     exp="$mode/exp"
-    # main is location 0, the helper location 1 (its first event comes after main's first)
+    # main is location 0, the helper location 1 (its first event comes after main's first;
+    # its trace id $h: local << 32 | rank)
+    h=$(loc_id 0 1)
     {
         echo "fd $dr 3 3 0 1"   # the helper's three reads of data
         echo "fd $dw 3 3 0 0"   # main's three writes of data
@@ -67,11 +70,11 @@ for mode in return exit; do
         "$mode: IoOperationBegin = Complete + Cancelled"
     # the cancel names the Begin's matching id, and is the helper's record just before the
     # read's Leave (then its ThreadEnd or nothing)
-    mid_b=$(trace_other "$exp" | awk -v h="fd $ir" '$1 == "IO_OPERATION_BEGIN" && $2 == 1 && index($0, "Handle: \"" h "\"") { id = $0; sub(/.*Matching Id: /, "", id); sub(/[^0-9].*/, "", id); last = id } END { print last }')
+    mid_b=$(trace_other "$exp" | awk -v h="fd $ir" -v w="$h" '$1 == "IO_OPERATION_BEGIN" && $2 == w && index($0, "Handle: \"" h "\"") { id = $0; sub(/.*Matching Id: /, "", id); sub(/[^0-9].*/, "", id); last = id } END { print last }')
     mid_c=$(trace_other "$exp" | awk '$1 == "IO_OPERATION_CANCELLED" { id = $0; sub(/.*Matching Id: /, "", id); sub(/[^0-9].*/, "", id); print $2, id }')
-    expect_eq "$mid_c" "1 $mid_b" "$mode: the cancel's location and matching id (the helper's Begin on idle)"
-    after=$(trace_events "$exp" | awk '$2 == 1 && $1 == "IO_OPERATION_CANCELLED" { n = 1; next }
-        n == 1 && $2 == 1 { r = $0; sub(/.*Region: "/, "", r); sub(/".*/, "", r); print $1, r; exit }')
+    expect_eq "$mid_c" "$h $mid_b" "$mode: the cancel's location and matching id (the helper's Begin on idle)"
+    after=$(trace_events "$exp" | awk -v w="$h" '$2 == w && $1 == "IO_OPERATION_CANCELLED" { n = 1; next }
+        n == 1 && $2 == w { r = $0; sub(/.*Region: "/, "", r); sub(/".*/, "", r); print $1, r; exit }')
     expect_eq "$after" "LEAVE read" "$mode: the record after the cancel"
     expect_eq "$(trace_check_nesting "$exp")" 0 "$mode: nesting"
     expect_eq "$(trace_check_order "$exp")" 0 "$mode: timestamp order"
@@ -109,8 +112,8 @@ else
     expect_eq "$(trace_other mpi/exp | awk -v idle="$idle_fds" '$1 == "IO_OPERATION_CANCELLED" {
             h = $0; sub(/.*Handle: "/, "", h); sub(/".*/, "", h)
             print $2, (index(idle, " " h " ") ? "idle" : h) }' | sort)" \
-        "2 idle
-3 idle" "mpi: one cancel per rank, on its helper's location and its idle pipe"
+        "$(loc_id 0 1) idle
+$(loc_id 1 1) idle" "mpi: one cancel per rank, on its helper's location and its idle pipe"
     expect_eq "$(io_events mpi/exp IO_OPERATION_BEGIN)" \
         "$(($(io_events mpi/exp IO_OPERATION_COMPLETE) + $(io_events mpi/exp IO_OPERATION_CANCELLED)))" \
         "mpi: IoOperationBegin = Complete + Cancelled"

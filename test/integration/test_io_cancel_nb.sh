@@ -130,13 +130,15 @@ mkdir threads
 expect_eq "$(cat threads/status)" 0 "threads: exit status"
 set -- $(cat threads/app.out)
 expect_eq "$1 $3 $5" "F G H" "threads: the program's line"
-# "TYPE LOCATION REQUEST" of the non-blocking requests' Begins and ends (aio_error may also
-# find a request in progress: IoOperationTest, as many as the timing makes)
+# "TYPE LOCATION REQUEST" of the non-blocking requests' Begins and ends, LOCATION the
+# location's number in the process (id >> 32: ids are local << 32 | rank, Score-P's; aio_error
+# may also find a request in progress: IoOperationTest, as many as the timing makes)
 expect_eq "$(trace_other threads/exp | awk -v f="$2" -v g="$4" -v h="$6" '
     /^IO_OPERATION_/ {
         id = $0; if (!sub(/.*Matching Id: /, "", id)) next; sub(/[^0-9].*/, "", id)
         n = id == f ? "F" : id == g ? "G" : id == h ? "H" : ""
-        if (n != "" && $1 ~ /^IO_OPERATION_(BEGIN|COMPLETE|CANCELLED)$/) print $1, $2, n
+        if (n != "" && $1 ~ /^IO_OPERATION_(BEGIN|COMPLETE|CANCELLED)$/)
+            print $1, ($2 - $2 % 4294967296) / 4294967296, n
     }' | sort)" "IO_OPERATION_BEGIN 0 H
 IO_OPERATION_BEGIN 1 F
 IO_OPERATION_BEGIN 1 G
@@ -199,9 +201,10 @@ expect_eq "$(trace_other spill/exp | awk '$1 == "IO_OPERATION_CANCELLED" {
     id = $0; sub(/.*Matching Id: /, "", id); print $2, id }')" "$nb_begin" \
     "spill: one cancel, the non-blocking Begin's (location and matching id: $nb_begin)"
 set -- $nb_begin
-expect_ge "$(sed -n "s/^.*trace buffer of rank 0 location $1: .* pages, \([0-9]*\) flushes$/\1/p" spill/app.err)" 1 \
+# the runtime's messages number a location in its process: id >> 32 (ids: local << 32 | rank)
+expect_ge "$(sed -n "s/^.*trace buffer of rank 0 location $(($1 >> 32)): .* pages, \([0-9]*\) flushes$/\1/p" spill/app.err)" 1 \
     "spill: the issuing location $1 flushed its buffer (its Begin went to the spill file)"
-expect_grep "location $1: 1 non-blocking I/O operations issued and never completed: IoOperationCancelled" \
+expect_grep "location $(($1 >> 32)): 1 non-blocking I/O operations issued and never completed: IoOperationCancelled" \
     spill/app.err "spill: the verbose line"
 set -- $(begins_vs_ends spill/exp)
 expect_eq "$1 $3" "$(($2 + 1)) 1" "spill: IoOperationBegin ($1) = Complete ($2) + Cancelled ($3), 1 cancel"

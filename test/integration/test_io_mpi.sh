@@ -10,9 +10,7 @@
 # (test/programs/io_mpi_split.c, linked).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/integration/io_trace.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 
 mpicc -fno-builtin -o io_plain "$PROGRAMS/io_mpi.c" || fail "mpicc io_mpi.c"
 mkdir plain && (cd plain && timeout 120 mpirun -np 2 ../io_plain >out) || fail "the plain program"

@@ -90,7 +90,7 @@ check()
     fi
     if [ $t = true ]; then
         expect_eq "$(order "$e" 0)" "$expected_main" "$e: trace: main thread's Enter/Leave order"
-        expect_eq "$(order "$e" 1)" "$expected_thread" "$e: trace: the pthread's Enter/Leave order"
+        expect_eq "$(order "$e" "$(loc_id 0 1)")" "$expected_thread" "$e: trace: the pthread's Enter/Leave order"
         expect_eq "$(trace_check_nesting "$e")" 0 "$e: trace: nesting valid"
         expect_eq "$(trace_check_order "$e")" 0 "$e: trace: timestamps increase"
     fi

@@ -33,7 +33,7 @@ expect_eq "$(trace_check_order exp)" 0 "timestamps increasing per location"
 expect_eq "$(trace_other exp | awk '$1 == "MEASUREMENT_ON_OFF" && $2 == 0' | sed 's/.*Mode: //')" OFF \
     "one MEASUREMENT_ON_OFF OFF marker on location 0"
 expect_eq "$(trace_other exp | grep -c 'Mode: ON')" 0 "no MEASUREMENT_ON_OFF ON marker"
-expect_eq "$(trace_other exp | awk '$1 == "MEASUREMENT_ON_OFF" { print $2 }' | sort -n | tr '\n' ' ')" \
+expect_eq "$(trace_other exp | awk '$1 == "MEASUREMENT_ON_OFF" { print int($2 / 4294967296) }' | sort -n | tr '\n' ' ')" \
     "$(echo "$warned" | tr '\n' ' ')" "OFF markers exactly on the locations that warned"
 # After its OFF marker a location records nothing it measured: only the closing of the
 # calls still open, and the final PROGRAM_END / THREAD_END.

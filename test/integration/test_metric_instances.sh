@@ -22,9 +22,7 @@
 . "$top_srcdir/test/integration/lib.sh"
 PY=$(python3_with_otf2)
 [ -n "$PY" ] || { echo "SKIP: no python3-otf2"; exit 77; }
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 # the ranks that get mpirun's SIGTERM write their pieces within this (test_rescue_mpi.sh
 # gives 20 s; mpirun waits all of it before it ends, with or without measurement)
 export OMPI_MCA_odls_base_sigkill_timeout=5

@@ -4,9 +4,7 @@
 # plugin and rusage on every rank, a per-host plugin (meminfo) on the first rank of the
 # node only, one definition of each metric for the job.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 export LD_LIBRARY_PATH="$top_builddir/test/plugins/.libs:$top_builddir/plugins/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 "$SCOREP_CC" mpicc -O1 -o metrics_mpi "$PROGRAMS/metrics_mpi.c" || fail "scorep-cc mpicc"

@@ -129,8 +129,8 @@ run_part()
     # location 0: main, spin, touch, 2 x pthread_create, 2 x pthread_join: 14 events x 2
     # metrics; a worker: worker and spin: 4 events x 1 metric
     expect_eq "$(trace_count ${x}p4 METRIC 0)" 28 "$mode: pthreads: location 0: 14 events x 2 records (per thread, per process)"
-    expect_eq "$(trace_count ${x}p4 METRIC 1)" 4 "$mode: pthreads: location 1: 4 events x 1 metric"
-    expect_eq "$(trace_count ${x}p4 METRIC 2)" 4 "$mode: pthreads: location 2: 4 events x 1 metric"
+    expect_eq "$(trace_count ${x}p4 METRIC "$(loc_id 0 1)")" 4 "$mode: pthreads: location 1: 4 events x 1 metric"
+    expect_eq "$(trace_count ${x}p4 METRIC "$(loc_id 0 2)")" 4 "$mode: pthreads: location 2: 4 events x 1 metric"
 
     # OpenMP: 3 threads of 100 ms CPU each, per-thread and per-process lists
     if [ $omp = 1 ]; then

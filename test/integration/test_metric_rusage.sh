@@ -53,9 +53,9 @@ for loc in 1 2; do
 done
 expect_eq "$(trace_other r2 | awk '$1 == "METRIC" && /"ru_nvcsw"/ { print $2 }' | sort -u | tr '\n' ' ')" \
     "0 " "per process: ru_nvcsw only on location 0"
-expect_eq "$(trace_count r2 METRIC 1)" 4 \
+expect_eq "$(trace_count r2 METRIC "$(loc_id 0 1)")" 4 \
     "threads: location 1 has one record of its 2 metrics x 4 events (enter/leave of worker and spin)"
-expect_eq "$(trace_other r2 | metric_values | awk '$1 == "METRIC" && $2 == 1' | wc -l | tr -d ' ')" 8 \
+expect_eq "$(trace_other r2 | metric_values | awk -v w="$(loc_id 0 1)" '$1 == "METRIC" && $2 == w' | wc -l | tr -d ' ')" 8 \
     "threads: location 1 has 2 metrics x 4 events = 8 values"
 # the per-process metric is not a member of the class of the per-thread ones: it has its own
 trace_defs r2 >defs2.txt

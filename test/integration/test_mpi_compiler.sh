@@ -5,10 +5,8 @@
 # exact visits, bytes and messages per rank, link-time and scorep-run giving the same
 # messages, and MPI_Abort not hanging the other ranks in the tool.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi
 MESSAGES="$top_builddir/test/tools/trace_messages"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 "$SCOREP_CC" mpicc -O2 -o late "$PROGRAMS/mpi_late.c" || fail "scorep-cc mpicc"
 mpicc -O2 -o late_plain "$PROGRAMS/mpi_late.c" || fail "mpicc"

@@ -67,9 +67,10 @@ check()
     expect_eq "$(trace_check_order $x)" 0 "$v: timestamps increase per location"
     expect_eq "$(trace_check_nesting $x)" 0 "$v: enters and leaves nest"
     # program thread k (main creates them in order) is the location whose ThreadBegin has
-    # sequence count k + 1; main is location 0
+    # sequence count k + 1; main is location 0 (by their numbers in the process, id >> 32:
+    # trace ids are local << 32 | rank, Score-P's)
     trace_other $x | awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s)
-        print s - 1, $2 }' | sort >$x.map
+        print s - 1, int($2 / 4294967296) }' | sort >$x.map
     expect_eq "$(awk '{ print $1 }' $x.map | tr '\n' ' ')" "0 1 2 " "$v: three program threads"
     echo "main 0" >>$x.map
 
@@ -94,7 +95,7 @@ check()
             m = $0; sub(/.*Model: /, "", m); sub(/,.*/, "", m)
             l = $0; sub(/.*Lock: /, "", l); sub(/,.*/, "", l)
             o = $0; sub(/.*Acquisition Order: /, "", o)
-            print ($1 == "THREAD_ACQUIRE_LOCK" ? "A" : "R"), $2, $3, l + 0, o + 0, m }' |
+            print ($1 == "THREAD_ACQUIRE_LOCK" ? "A" : "R"), int($2 / 4294967296), $3, l + 0, o + 0, m }' |
         sort -k3,3n >$x.locks
     expect_eq "$(awk '$1 == "A"' $x.locks | wc -l | tr -d ' ')" 16 \
         "$v: 16 ThreadAcquireLock (11 locks, 1 successful trylock, 4 waits)"

@@ -13,9 +13,7 @@ DOM="python3 $top_srcdir/test/integration/report_dom.py"
 keep="$top_builddir/test/integration/test_report.out"
 rm -rf "$keep"
 mkdir -p "$keep"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 
 scorep_cc --user mpicc -O1 -o report_mpi "$PROGRAMS/report_mpi.c"
 for run in trace profile traceonly; do

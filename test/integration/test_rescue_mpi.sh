@@ -10,20 +10,17 @@
 # stops there: at least 200 on the others, which wait in the 201st round's barrier; exactly
 # 200 everywhere for SIGTERM, where all wait after 200), read by our reader and by CubeLib's
 # cube_dump, a trace that otf2-print reads whole with the same 200 calls of work on rank 1,
-# and MANIFEST.md and the Cube file say which rank ended how.
+# and MANIFEST.md and the Cube file say which rank ended how. The recovered profiles have the
+# metrics and processes of the job's normal end's profile.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 export TEST_TIMEOUT=120 # a job that hangs fails the test (run_app: timeout)
 # mpirun SIGKILLs a rank 1 s after its SIGTERM by default: under make check -j2 a rank's
 # piece was once not written by then (docs/user-guide.md says to raise it for large traces);
 # this test checks the pieces, not mpirun's grace period
 export OMPI_MCA_odls_base_sigkill_timeout=20
 RECOVER="$top_builddir/scorep-recover"
-CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
-[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
-    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+find_cubelib_dump
 
 scorep_cc mpicc -O1 -DRESCUE_MPI -o rescue_m "$PROGRAMS/rescue.c"
 mpicc -O1 -DRESCUE_MPI -o rescue_u "$PROGRAMS/rescue.c" || fail "mpicc rescue.c"
@@ -137,6 +134,23 @@ status=0
 "$RECOVER" exp_normal >rec_normal.out 2>rec_normal.err || status=$?
 expect_eq "$status" 1 "scorep-recover on a complete experiment: exit status 1"
 expect_grep "nothing to recover" rec_normal.err "scorep-recover on a complete experiment: says so"
+
+# the recovered profiles have the metrics and processes of the profile that the job wrote
+# in MPI_Finalize (scorep-recover names the job's kind from the pieces: a serial program's
+# recovered profile has no MPI metric, test_rescue_serial.sh)
+expect_eq "$(metric_list exp_normal)" "visits time min_time max_time bytes_sent bytes_received " \
+    "normal end: the metrics of an MPI job's profile"
+[ -z "$CUBELIB_DUMP" ] || cubelib_metrics "$CUBELIB_DUMP" exp_normal/profile.cubex normal.cl.metrics
+for how in segv kill; do
+    expect_eq "$(metric_list exp_$how)" "$(metric_list exp_normal)" "$how: recovered: the normal end's metrics"
+    expect_eq "$(profile_dump exp_$how --system | cut -f2-)" "$(profile_dump exp_normal --system | cut -f2-)" \
+        "$how: recovered: the normal end's system tree"
+    if [ -n "$CUBELIB_DUMP" ]; then
+        cubelib_metrics "$CUBELIB_DUMP" exp_$how/profile.cubex $how.cl.metrics
+        expect_eq "$(cat $how.cl.metrics)" "$(cat normal.cl.metrics)" \
+            "$how: recovered: CubeLib reads the normal end's metric definitions"
+    fi
+done
 
 # a subset: rank 2's piece removed; the others are recovered, rank 2 is listed as missing
 mkdir exp_sub && cp -r exp_abort/rescue exp_abort/scorep.cfg exp_sub/ && rm exp_sub/rescue/rank-2.*

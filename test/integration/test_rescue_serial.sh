@@ -6,12 +6,11 @@
 # main; the crash's call path gets a call of SIGSEGV), abort() (SIGABRT: a call of SIGABRT
 # where abort was called), SIGTERM from outside. The exit status and output are those of
 # the uninstrumented program. A trace flushed to disk, also with its spill file made
-# unreadable (the loss named). And SIGKILL with checkpoints: scorep-recover makes the profile.
+# unreadable (the loss named). And SIGKILL with checkpoints: scorep-recover makes the profile,
+# with the metrics and the process of the normal end's profile.
 . "$top_srcdir/test/integration/lib.sh"
 export TEST_TIMEOUT=120
-CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
-[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading (cube_dump)" \
-    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+find_cubelib_dump
 
 scorep_cc gcc -O1 -o rescue_m "$PROGRAMS/rescue.c"
 gcc -O1 -o rescue_u "$PROGRAMS/rescue.c" || fail "gcc rescue.c"
@@ -136,4 +135,22 @@ expect_grep "1 of 1 ranks recovered" rec_kill.out "kill: scorep-recover"
 check_profiles
 expect_eq "$(profile_values exp_kill main/work visits)" "0 200" "kill: 200 visits of work"
 expect_grep "^- rank 0: killed" exp_kill/MANIFEST.md "kill: MANIFEST.md says how it ended"
+
+# The recovered profile has the metrics and the process of the profile that the program
+# writes at its normal end: before piece version 6, scorep-recover's socket mesh made it an
+# MPI job's, with bytes_sent and bytes_received (all zero) and the process "MPI Rank 0"
+part "the recovered profile's metrics and process are the normal end's"
+run_app normal env SCOREP_EXPERIMENT_DIRECTORY=exp_normal ./rescue_m
+expect_eq "$status:$(cat normal.out)" "0:rank 0: 200 rounds" "normal: the program ends normally"
+expect_eq "$(metric_list exp_normal)" "visits time min_time max_time " \
+    "normal: the metrics of a serial program's profile"
+expect_eq "$(metric_list exp_kill)" "$(metric_list exp_normal)" "kill: recovered: the normal end's metrics"
+expect_eq "$(profile_dump exp_kill --system | cut -f2-)" "$(profile_dump exp_normal --system | cut -f2-)" \
+    "kill: recovered: the normal end's system tree"
+if [ -n "$CUBELIB_DUMP" ]; then
+    cubelib_metrics "$CUBELIB_DUMP" exp_normal/profile.cubex normal.cl.metrics
+    cubelib_metrics "$CUBELIB_DUMP" exp_kill/profile.cubex kill.cl.metrics
+    expect_eq "$(cat kill.cl.metrics)" "$(cat normal.cl.metrics)" \
+        "kill: recovered: CubeLib reads the normal end's metric definitions"
+fi
 done_ok

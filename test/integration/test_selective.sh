@@ -98,14 +98,14 @@ for r in "loop 8" "foo 8" "outer 1" "inner 4" "rec 5" "side 0" "main 0"; do
         "${r#* } ${r#* }" "selected trace: Enter/Leave ${r% *} on the main thread"
 done
 for loc in 1 2; do
-    expect_eq "$(trace_count sel ENTER $loc tloop) $(trace_count sel ENTER $loc foo)" "2 2" \
+    expect_eq "$(trace_count sel ENTER "$(loc_id 0 $loc)" tloop) $(trace_count sel ENTER "$(loc_id 0 $loc)" foo)" "2 2" \
         "selected trace: tloop and foo on thread $loc"
 done
 expect_eq "$(trace_count sel ENTER)" 34 "selected trace: 34 Enter events in all"
 expect_eq "$(trace_count sel LEAVE)" 34 "selected trace: 34 Leave events in all"
 expect_eq "$(trace_check_nesting sel)" 0 "selected trace: properly nested"
 expect_eq "$(trace_check_order sel)" 0 "selected trace: timestamps increase"
-expect_eq "$(trace_other sel | awk '$1 == "MEASUREMENT_ON_OFF" { n[$2 " " $NF]++ }
+expect_eq "$(trace_other sel | awk '$1 == "MEASUREMENT_ON_OFF" { n[int($2 / 4294967296) " " $NF]++ }
     END { for (k in n) print k, n[k] }' | sort | tr '\n' ,)" \
     "0 OFF 13,0 ON 12,1 OFF 2,1 ON 2,2 OFF 2,2 ON 2," \
     "selected trace: MeasurementOnOff events of the switching threads"

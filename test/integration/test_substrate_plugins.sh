@@ -7,7 +7,8 @@
 # written); the memory events (TRACK_ALLOC/_REALLOC/_FREE) of test/programs/memory_c.c, the
 # I/O events of io_mixed.c and io_more.c (counts and bytes from their design, handles
 # announced as the trace defines them), and the metric values at enter and exit compared
-# with the trace's (otf2-print).
+# with the trace's (otf2-print); rewind regions, trace buffer flushes and post-mortem metric
+# values compared with the trace and the metric plugin's log (substrate_rewind.c).
 . "$top_srcdir/test/integration/lib.sh"
 export LD_LIBRARY_PATH="$top_builddir/test/plugins/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs" # scorep-run: this build's runtime
@@ -33,6 +34,8 @@ expect_eq "$(sed -n 's/^other_defs //p' "$f")" "paradigms 12 unannounced 0" \
     "linked: the 12 paradigms of scorep-rt's adapters announced; the program name's string and every region's paradigm before their events"
 expect_eq "$(sed -n 's/^locations //p' "$f")" "3 3 3 3 lost 0" \
     "linked: 3 locations created, activated, deactivated, deleted; per-location data kept"
+expect_eq "$(sed -n 's/^location_defs //p' "$f")" "3 unannounced 0 groups 1 system_tree 2" \
+    "linked: each location's handle announced before its create_location; the process's group, machine, node"
 expect_eq "$(awk '/^loc_enters/ { print ($2 == $4) }' "$f")" 1 "linked: per-location counts (SetData/GetData) add up"
 expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "linked: timestamps increase per location"
 expect_eq "$(sed -n 's/^pthread //p' "$f")" "2 2 2 0" "linked: 2 threads created, joined, begun (no end event)"
@@ -100,6 +103,8 @@ if nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_st
     expect_eq "$(sed -n 's/^locations //p' o1.count.0)" "2 3 3 2 lost 0" \
         "omp: 2 locations created and deleted; the master's 1 and the worker's 2 (de)activations"
     expect_eq "$(sed -n 's/^activation_errors //p' o1.count.0)" 0 "omp: (de)activations alternate per location"
+    expect_eq "$(sed -n 's/^location_defs //p' o1.count.0)" "2 unannounced 0 groups 1 system_tree 2" \
+        "omp: both locations announced before their create_location"
     expect_eq "$(grep -E '^region leaf ' o1.count.0)" "region leaf compiler 4 4" \
         "omp: leaf 4 times in the teams; the call while recording is off is not delivered"
     expect_eq "$(sed -n 's/^params //p' o1.count.0)" 3 "user: 3 int parameters"
@@ -217,6 +222,86 @@ expect_eq "$(sed -n 's/^io_locks //p' io3.count.0)" "acquire 5 release 5 try 2 n
     "io_gaps: IO_ACQUIRE_LOCK, IO_RELEASE_LOCK and IO_TRY_LOCK of lockf and the stream locks"
 expect_eq "$(sed -n 's/^io_defs //p' io3.count.0 | sed 's/.*unannounced/unannounced/')" "unannounced 0" \
     "io_gaps: every handle of a lock event announced"
+
+# rewind regions (test/programs/substrate_rewind.c): 4 points of "rw", each around one call
+# of work, checked with 1, 0, 1, 0. ENTER_REWIND_REGION and EXIT_REWIND_REGION come at the
+# rewind region's enter and leave times as the trace has them (a kept one: Enter and Leave
+# of rw; a discarded one: MeasurementOnOff OFF and ON), with the check's value; no
+# ENTER_REGION / EXIT_REGION of rw (Score-P records none); work's 4 calls all delivered
+scorep_cc --user --instrument-threshold=0 gcc -O1 -o rw "$PROGRAMS/substrate_rewind.c" 2>rw.build.err
+run_app rw1 env SCOREP_EXPERIMENT_DIRECTORY=rw1 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SUBSTRATE_COUNT_OUT="$work/rw1.count" ./rw
+expect_eq "$status:$(cat rw1.out):$(cat rw1.err)" "0:sink 6:" "rewind: exit status, output, nothing on stderr"
+expect_eq "$(sed -n 's/^rewind //p' rw1.count.0)" "enter 4 exit 4 do_rewind 2" \
+    "rewind: 4 points and 4 checks, 2 of them discarding"
+expect_eq "$(grep -E '^region (rw|work) ' rw1.count.0)" "region work compiler 4 4" \
+    "rewind: no ENTER_REGION/EXIT_REGION of the rewind region, every call of work"
+trace_events rw1 | awk '$2 == 0 && ($1 == "MEASUREMENT_ON_OFF" || / Region: "rw" /) {
+        printf " %srw@%s%s", ($1 == "LEAVE" || $NF == "ON") ? "C" : "P", $3,
+            $1 == "LEAVE" ? ":0" : $NF == "ON" ? ":1" : "" }' >rw1.trace
+expect_eq "$(sed -n 's/^rewind_main//p' rw1.count.0)" "$(cat rw1.trace)" \
+    "rewind: points and checks at the trace's times of rw's enters and leaves (or the gap's OFF and ON)"
+expect_eq "$(tr " " "\n" <rw1.trace | grep -c "^P")" 4 "rewind: the trace has 4 points (2 enters, 2 OFF)"
+expect_eq "$(sed -n 's/^unannounced //p;s/^backwards //p' rw1.count.0 | tr '\n' ' ')" "0 0 " \
+    "rewind: regions announced, timestamps increase"
+# a check without its point: a warning, and EXIT_REWIND_REGION all the same (Score-P's user
+# adapter passes every check on), at a later time
+run_app rw3 env SCOREP_EXPERIMENT_DIRECTORY=rw3 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SUBSTRATE_COUNT_OUT="$work/rw3.count" ./rw 0 0 orphan
+expect_eq "$status:$(cat rw3.out)" "0:sink 6" "rewind, orphan check: exit status, output"
+expect_eq "$(grep -c 'SCOREP_USER_REWIND_CHECK without a matching SCOREP_USER_REWIND_POINT' rw3.err):$(wc -l <rw3.err | tr -d ' ')" \
+    "1:1" "rewind, orphan check: one warning, nothing else on stderr"
+expect_eq "$(sed -n 's/^rewind //p;s/^backwards //p' rw3.count.0 | tr '\n' ' ')" "0 enter 4 exit 5 do_rewind 3 " \
+    "rewind, orphan check: 4 points, 5 checks (3 with do_rewind), times increasing"
+expect_eq "$(sed -n 's/^rewind_main//p' rw3.count.0 | awk '{ print $NF }' | sed 's/@[0-9]*//')" "Crw:1" \
+    "rewind, orphan check: delivered last, with its value"
+# profiling only: the same events, the check's value as passed (nothing is cut)
+run_app rw2 env SCOREP_EXPERIMENT_DIRECTORY=rw2 SCOREP_SUBSTRATE_PLUGINS=count \
+    SUBSTRATE_COUNT_OUT="$work/rw2.count" ./rw
+expect_eq "$status:$(sed -n 's/^rewind //p' rw2.count.0)" "0:enter 4 exit 4 do_rewind 2" \
+    "rewind without tracing: 4 points and checks, 2 with do_rewind"
+
+# flush mode with 200k of trace memory for 60,000 events of 30,000 calls of tiny: a
+# ON_TRACING_BUFFER_FLUSH_BEGIN and _END per flush, at the time and stop time of the
+# trace's BufferFlush records; every call still delivered, the times of the other events
+# increasing (the flush's end is not checked against them: the event that needed the
+# memory follows it with its earlier time)
+run_app fl1 env SCOREP_EXPERIMENT_DIRECTORY=fl1 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SCOREP_TRACING_REDUCTION=flush SCOREP_TOTAL_MEMORY=200k SUBSTRATE_COUNT_OUT="$work/fl1.count" ./rw 30000
+expect_eq "$status:$(cat fl1.out)" "0:sink 15006" "flush: exit status, output"
+expect_grep 'were flushed to disk' fl1.err "flush: the runtime says it flushed"
+trace_events fl1 | awk '$1 == "BUFFER_FLUSH" && $2 == 0 { printf " %s-%s", $3, $NF }' >fl1.trace
+n_flush=$(tr ' ' '\n' <fl1.trace | grep -c .)
+expect_ge "$n_flush" 2 "flush: the trace has BufferFlush records"
+expect_eq "$(sed -n 's/^flush //p' fl1.count.0)" "begin $n_flush end $n_flush unpaired 0 bad 0" \
+    "flush: one begin and one end per BufferFlush, paired, no region, no metric values"
+expect_eq "$(sed -n 's/^flush_main//p' fl1.count.0)" "$(cat fl1.trace)" \
+    "flush: begin and end at the BufferFlush records' time and stop time"
+expect_eq "$(grep -E '^region tiny ' fl1.count.0):$(sed -n 's/^backwards //p' fl1.count.0)" \
+    "region tiny compiler 30000 30000:0" "flush: every call delivered, timestamps increase"
+# no flush mode: the buffer stops when full, no flush events
+run_app fl2 env SCOREP_EXPERIMENT_DIRECTORY=fl2 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SCOREP_TRACING_REDUCTION=none SCOREP_TOTAL_MEMORY=200k SUBSTRATE_COUNT_OUT="$work/fl2.count" ./rw 30000
+expect_eq "$status:$(sed -n 's/^flush //p' fl2.count.0)" "0:begin 0 end 0 unpaired 0 bad 0" \
+    "no flush mode: no flush events"
+
+# post-mortem metrics: synth_async (SCOREP_METRIC_ASYNC, per process) logs each value it
+# publishes; WRITE_POST_MORTEM_METRICS hands over exactly these, in order, on the first
+# location, after PROGRAM_END and before the deactivations ('Q' in the order); synth_once's
+# values (ASYNC_EVENT) are not post-mortem: none of them
+run_app pm1 env SCOREP_EXPERIMENT_DIRECTORY=pm1 SCOREP_SUBSTRATE_PLUGINS=count SCOREP_ENABLE_TRACING=true \
+    SCOREP_METRIC_PLUGINS=synth_async,synth_once SCOREP_METRIC_SYNTH_ASYNC=wave \
+    SCOREP_METRIC_SYNTH_ONCE=once_wave SYNTH_COUNT=6 SYNTH_LOG="$work/pm1.wave" \
+    SYNTH_ONCE_LOG="$work/pm1.once" SUBSTRATE_COUNT_OUT="$work/pm1.count" ./rw 0 40
+expect_eq "$status:$(cat pm1.err)" "0:" "post-mortem: exit status, nothing on stderr"
+expect_ge "$(wc -l <pm1.wave)" 1 "post-mortem: synth_async published values"
+expect_ge "$(wc -l <pm1.once)" 1 "post-mortem: synth_once published values"
+expect_eq "$(cat pm1.count.0.postmortem)" "$(awk '{ print "wave 0", $1, $2 }' pm1.wave)" \
+    "post-mortem: synth_async's values with their times on location 0, synth_once's none"
+expect_eq "$(sed -n 's/^post_mortem //p' pm1.count.0)" "$(wc -l <pm1.wave | tr -d ' ') unannounced 0" \
+    "post-mortem: one event per value, sampling sets announced"
+expect_eq "$(sed -n 's/^order //p' pm1.count.0)" "ICEDALVBMNQXZPGW" \
+    "post-mortem: after PROGRAM_END, before the deactivations"
 
 # bad lists: a missing library, a newer interface version, the good one twice
 run_app b1 env SCOREP_EXPERIMENT_DIRECTORY=b1 SCOREP_SUBSTRATE_PLUGINS=nosuch:newer:count:count \

@@ -9,7 +9,8 @@
 # was created and not yet completed, all are completed at the end; the task regions come as
 # TASK_BEGIN/TASK_END only (no ENTER_REGION/EXIT_REGION); and each location's task events
 # (timestamps, creating thread, generation, region) are exactly the trace's records
-# (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave. Then the
+# (otf2-print): TASK_BEGIN at the enter of the task's region, TASK_END at its leave; the
+# OpenMP regions' SCOREP_RegionType are Score-P's (parallel, single, task, ...). Then the
 # OpenMP workers' activate_cpu_location/deactivate_cpu_location at each team they join and
 # leave (3 parallel regions of 2 threads), as Score-P's fork-join threads. First the POSIX
 # threads' activate_cpu_location: test/programs/substrate_calls.c (2 threads), each thread's
@@ -31,7 +32,7 @@ expect_eq "$status:$(cat calls.err):$(cat calls.out)" "0::sink 12" \
 activations=$(awk '$1 == "log" && $2 == "ACTIVATE" { print $4, $5, $6 }' calls.mpp.0 | sort)
 expect_eq "$(echo "$activations" | tr '\n' ';')" \
     "$(awk '$1 == "THREAD_BEGIN" { s = $0; sub(/.*Sequence Count: /, "", s); sub(/[^0-9].*/, "", s)
-            print "loc=" $2, "parent=0", "seq=" s }' "$(trace_file calls.exp)" |
+            print "loc=" int($2 / 4294967296), "parent=0", "seq=" s }' "$(trace_file calls.exp)" |
         { echo "loc=0 parent=-1 seq=0"; cat; } | sort | tr '\n' ';')" \
     "pthreads: each location activated once; a thread's with its parent and its ThreadBegin's sequence number"
 expect_eq "$(echo "$activations" | sed -n 's/.*parent=0 seq=//p' | sort -n | tr '\n' ' ')" "1 2 " \
@@ -43,13 +44,14 @@ if ! nm -D "$top_builddir/.libs/libscorep-rt.so" 2>/dev/null | grep -q ' T ompt_
     exit 0
 fi
 
-# trace_tasks EXPDIR LOCATION: the location's task records in the plugin's log format: a
+# trace_tasks EXPDIR LOCATION: the task records of location LOCATION (its number in the
+# process, the plugin's: the trace's id LOCATION << 32) in the plugin's log format: a
 # switch followed by the enter of a task's region is TASK_BEGIN (at the enter), the leave of
 # a task's region with the completion after it TASK_END (at the leave), the other switches
 # TASK_SWITCH
 trace_tasks()
 {
-    awk -v loc="$2" '$2 == loc && $3 ~ /^[0-9]+$/' "$(trace_file "$1")" | python3 -c '
+    awk -v loc="$(loc_id 0 "$2")" '$2 == loc && $3 ~ /^[0-9]+$/' "$(trace_file "$1")" | python3 -c '
 import re, sys
 out, pending, end = [], None, None
 def tg(rest):
@@ -105,6 +107,11 @@ for rt in libgomp libomp; do
     expect_eq "$(sed -n 's/^tasks //p' "$f")" "created 55 completed 55 live 0 errors 0 region_enters 0" \
         "$rt: 51 + 4 implicit tasks created and completed, every event's task live, no task region entered"
     expect_eq "$(sed -n 's/^backwards //p' "$f")" 0 "$rt: timestamps increase per location"
+    # SCOREP_RegionHandle_GetType: Score-P's types of the OpenMP constructs' regions (the
+    # plugin's table), at every enter and exit and task begin (at least the 51 tasks')
+    expect_eq "$(sed -n 's/^omp region types right \([0-9]*\) wrong \([0-9]*\)$/\2 \1/p' "$f" |
+        awk '{ print $1, ($2 >= 51) }')" "0 1" \
+        "$rt: every OpenMP construct region has Score-P's region type ($(grep '^omp region types' "$f"))"
     # the chain's 20 tasks and the sleeper from the thread executing the single construct,
     # generations 1, 2, ... on each creating thread; 20 children from the 10 parents
     expect_eq "$(awk '$1 == "log" && $2 == "TASK_CREATE" { sub(/.* gen=/, ""); n[$0]++ } END { for (g in n) s += n[g] * g; print s }' "$f")" \

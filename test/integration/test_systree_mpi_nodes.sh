@@ -4,9 +4,7 @@
 # with r % 3 extra threads: the OTF2 and Cube system trees are checked node by node, with
 # sequence definitions (the default) and with the plain method, which must agree.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 
 "$SCOREP_CC" mpicc -O2 -o prog "$PROGRAMS/mpi_threads_nodes.c" -lpthread || fail "build"
 # ranks 0-3 on node0001, 4-7 on node0002
@@ -63,8 +61,8 @@ for e in seq plain; do
             "$e.defs" "$e: rank $r on node000$p"
     done
     expect_eq "$(grep -c '^LOCATION ' "$e.defs")" 15 "$e: 15 locations in OTF2"
-    expect_grep 'LOCATION +13 +Name: "Pthread thread 1" .*Group: "MPI Rank 5"' "$e.defs" \
-        "$e: rank 5's first thread has id 1*8+5"
+    expect_grep "LOCATION +$(loc_id 5 1) +Name: \"Pthread thread 1\" .*Group: \"MPI Rank 5\"" "$e.defs" \
+        "$e: rank 5's first thread has id 1 << 32 | 5 (Score-P's)"
     expect_eq "$(profile_sum "$e" main/work visits)" 8 "$e: main/work on every rank"
     expect_eq "$(profile_sum "$e" THREADS/thread_main/work visits)" 7 "$e: threads work (0+1+2+0+1+2+0+1)"
 done

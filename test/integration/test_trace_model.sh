@@ -6,11 +6,9 @@
 # atomics per origin and target rank) of an MPI one-sided run (test/mpi/rma.c) and a SHMEM
 # run (test/shmem/shmem_rma.c) equal otf2-print's; bad input gets one message.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi
 DUMP="$top_builddir/test/tools/trace_model_dump"
 MESSAGES="$top_builddir/test/tools/trace_messages"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # 300 round trips of 64 bytes, 2 tiny() calls each: 600 messages, 300 each way
 "$SCOREP_CC" mpicc -O2 -o pingpong "$PROGRAMS/pingpong.c" || fail "scorep-cc mpicc"

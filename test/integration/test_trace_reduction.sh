@@ -7,10 +7,8 @@
 # complete trace with a BufferFlush event per flush; with 200,000 round trips in 1 MB the
 # default's last step, flush, keeps every message.
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
+require_mpi
 MESSAGES="$top_builddir/test/tools/trace_messages"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 "$SCOREP_CC" mpicc -O2 -o pingpong "$PROGRAMS/pingpong.c" || fail "scorep-cc mpicc"
 rc=0

@@ -9,9 +9,7 @@
 # SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS): unmodified under scorep-run, and built with
 # scorep-cc with solve filtered out (main/solve(unwound)/exchange(instrumented)/...).
 . "$top_srcdir/test/integration/lib.sh"
-[ -e "$top_builddir/.libs/libscorep-rt-mpi.so" ] || { echo "SKIP: no MPI adapter"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun"; exit 77; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+require_mpi
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
 CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
 python3=$(python3_with_otf2)
@@ -74,9 +72,11 @@ trace_paths()
 }
 
 # distances EXPDIR REGION: the unwind distances of REGION's CALLING_CONTEXT_ENTER events
+# (otf2-print names a context with a source code location "REGION@FILE:LINE")
 distances()
 {
-    trace_events "$1" | awk -v r="$2" '$1 == "CALLING_CONTEXT_ENTER" && index($0, "\"" r "\"") {
+    trace_events "$1" | awk -v r="$2" '$1 == "CALLING_CONTEXT_ENTER" &&
+        (index($0, "Context: \"" r "\"") || index($0, "Context: \"" r "@")) {
             d = $0; sub(/.*Unwind Distance: /, "", d); sub(/[^0-9].*/, "", d); n[d]++ }
         END { for (k in n) print k ":" n[k] }' | sort | tr '\n' ' '
 }
@@ -109,6 +109,25 @@ part "a frame cache of one slot (SCOREP_TEST_UNWIND_CACHE=1, test-only)"
 # cache (an eviction once inserted a frame the filter leaves out, 1 run in 20)
 SCOREP_TEST_UNWIND_CACHE=1 run2 tiny "$top_builddir/scorep-run" ./uw_plain
 check_profile tiny $((K + M + 4))
+
+part "record storage grown from one entry (SCOREP_TEST_UNWIND_FIRST_CAP=1, test-only)"
+# the records, sequences and pools start at one entry and double at every power of two
+# (1024 in a real run, no upper bound since session 25): every enter's record survives its
+# storage's moves, as many calling-context events with the same contexts and distances as
+# in the run with the storage of 1024
+SCOREP_TEST_UNWIND_FIRST_CAP=1 run2 grow "$top_builddir/scorep-run" ./uw_plain
+check_profile grow $((K + M + 4))
+expect_eq "$(distances grow MPI_Sendrecv)" "5:$((2 * K)) " "grow: MPI_Sendrecv's unwind distance"
+expect_eq "$(distances grow MPI_Allreduce)" "4:$((2 * M)) " "grow: MPI_Allreduce's unwind distance"
+expect_eq "$(trace_count grow CALLING_CONTEXT_ENTER)" "$(trace_count plain CALLING_CONTEXT_ENTER)" \
+    "grow: as many calling-context events as with 1024 entries"
+expect_eq "$(trace_events grow | grep -c '@unwind_mpi\.c:' || :)" \
+    "$(trace_events plain | grep -c '@unwind_mpi\.c:' || :)" \
+    "grow: as many events with a call site as with 1024 entries"
+if [ -n "$python3" ]; then
+    expect_eq "$(trace_paths grow | tr '\t\n' '= ')" "$(trace_paths plain | tr '\t\n' '= ')" \
+        "grow: the trace's calling contexts as with 1024 entries"
+fi
 
 part "with sampling as well (SCOREP_SAMPLING_EVENTS=timer@1000)"
 # the samples lie below the instrumented calls' nodes, frames included: MPI_Init's below

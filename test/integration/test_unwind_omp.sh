@@ -113,8 +113,16 @@ else
     expect_eq "$(profile_paths llvm | grep -E -c -i 'omp_fn|gomp|kmp|scorep|omp_outlined' || :)" \
         0 "llvm: no frame of the OpenMP runtime, the outlined body or the runtime"
     if [ -n "$python3" ]; then
-        expect_eq "$(trace_paths llvm | grep -c '^main/compute/!\$omp parallel')" 5 \
-            "llvm: the master's 5 calling contexts from main/compute"
+        # the same list as gomp's, source lines included (libomp 14 gives the explicit barrier
+        # the kind of an implicit one, at its own line, and dates the parallel construct and its
+        # closing barrier a line early, L_PAR - 1: only these are mapped). Until session
+        # 27 a count of the master's contexts, 6 for 5 once: the master's explicit barrier
+        # without a line, its code pointer taken by a worker's critical release in libomp
+        # (test/omp/test_omp_barrier_codeptr.sh)
+        expect_eq "$(trace_paths llvm |
+            sed "s#/!\\\$omp implicit barrier @unwind_omp\\.c:$L_BAR=#/!\$omp barrier @unwind_omp.c:$L_BAR=#
+                s#@unwind_omp\\.c:$((L_PAR - 1))\\([/=]\\)#@unwind_omp.c:$L_PAR\\1#g" | LC_ALL=C sort)" \
+            "$(trace_paths gomp)" "llvm: the trace's calling contexts, as on libgomp"
     fi
     # clang's code on libomp: its outlined bodies (.omp_outlined., .omp_outlined._debug__)
     # are left out as GCC's: the same table as gcc's on libgomp, source lines included

@@ -128,11 +128,12 @@ events()
     trace_count "$@"
 }
 
-# team_begins EXP: "LOCATION TEAM COUNT" for the THREAD_TEAM_BEGIN events
+# team_begins EXP: "LOCATION TEAM COUNT" for the THREAD_TEAM_BEGIN events, LOCATION the
+# location's number in its process (id >> 32: ids are local << 32 | rank, Score-P's)
 team_begins()
 {
-    trace_other "$1" | awk '$1 == "THREAD_TEAM_BEGIN" {
-            match($0, /<[0-9]+>$/); n[$2 " " substr($0, RSTART + 1, RLENGTH - 2)]++ }
+    trace_other "$1" | awk '$1 == "THREAD_TEAM_BEGIN" { l = ($2 - $2 % 4294967296) / 4294967296
+            match($0, /<[0-9]+>$/); n[l " " substr($0, RSTART + 1, RLENGTH - 2)]++ }
         END { for (k in n) print k, n[k] }' | sort -n
 }
 

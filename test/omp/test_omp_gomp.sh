@@ -70,7 +70,7 @@ for v in gcc clang plain; do
     expect_eq "$(cat gomp_$v.out)" "ran 1 undeferred 1 sum 18" "$v: program output"
     omp_consistent $x "$v"
     expect_eq "$(first_team $x 0 THREAD_JOIN)" "$(cat expected0)" "$v: the master's records of the first team"
-    expect_eq "$(first_team $x 1 THREAD_TEAM_END)" "$(cat expected1)" "$v: the worker's records of the first team"
+    expect_eq "$(first_team $x "$(loc_id 0 1)" THREAD_TEAM_END)" "$(cat expected1)" "$v: the worker's records of the first team"
     # the second region, 3 times: every thread creates a task and waits for it
     expect_eq "$(events $x THREAD_FORK 0)" 4 "$v: THREAD_FORK: 4 regions"
     expect_eq "$(events $x THREAD_TEAM_BEGIN)" 8 "$v: THREAD_TEAM_BEGIN: 4 teams of 2"

@@ -17,11 +17,13 @@ SCOUT_OMP=${SCOUT_OMP:-$(command -v scout.omp || true)}
 [ -n "$SCOUT_OMP" ] || skip_part_here "Scalasca's scout.omp on the reduced traces" \
     "Scalasca is not packaged for this system (set SCOUT_OMP to a built scout.omp)"
 
-# par_counts EXPDIR: "LOCATION ENTERS LEAVES" of the program's parallel region per location
+# par_counts EXPDIR: "LOCATION ENTERS LEAVES" of the program's parallel region per location,
+# LOCATION its number in the process (id >> 32: ids are local << 32 | rank, Score-P's)
 par_counts()
 {
     trace_events "$1" | awk '/Region: "!\$omp parallel @serial_fill\.c:[0-9]+"/ {
-        if ($1 == "ENTER") e[$2]++; else if ($1 == "LEAVE") l[$2]++ }
+        k = ($2 - $2 % 4294967296) / 4294967296
+        if ($1 == "ENTER") e[k]++; else if ($1 == "LEAVE") l[k]++ }
         END { for (k in e) print k, e[k], l[k] + 0; for (k in l) if (!(k in e)) print k, 0, l[k] }' |
         sort -n
 }
@@ -31,7 +33,7 @@ structure()
 {
     expect_eq "$(par_counts $1 | tr '\n' ' ')" "0 100 100 1 100 100 " "$2: 100 parallel regions entered and left on both threads"
     for t in THREAD_TEAM_BEGIN THREAD_TEAM_END; do
-        expect_eq "$(trace_count $1 $t 0) $(trace_count $1 $t 1)" "100 100" "$2: $t on both threads"
+        expect_eq "$(trace_count $1 $t 0) $(trace_count $1 $t "$(loc_id 0 1)")" "100 100" "$2: $t on both threads"
     done
     expect_eq "$(trace_count $1 THREAD_FORK 0) $(trace_count $1 THREAD_JOIN 0)" "100 100" "$2: the master's forks and joins"
     expect_eq "$(trace_count $1 MEASUREMENT_ON_OFF)" 0 "$2: no thread's trace stopped"
@@ -74,7 +76,7 @@ for cc in gcc clang; do
         done
     done
     # flush alone: the worker flushed within its share of the reserve
-    expect_ge "$(trace_count exp_${cc}_flush BUFFER_FLUSH 1)" 1 "$cc flush: the worker flushed"
+    expect_ge "$(trace_count exp_${cc}_flush BUFFER_FLUSH "$(loc_id 0 1)")" 1 "$cc flush: the worker flushed"
     expect_grep '^\[scorep-rt\] warning: SCOREP_TOTAL_MEMORY ran short: the trace buffers of 2 of 2 locations were flushed' \
         "${cc}_flush.err" "$cc flush: the warning names the flushes"
 done

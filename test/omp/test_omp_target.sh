@@ -63,6 +63,9 @@ for v in cc run; do
         $exp.defs "$v: the device's location OMPT[0:0:0]"
     dev=$(awk '/^LOCATION / && /Name: "OMPT\[0:0:0\]"/ { print $2 }' $exp.defs)
     host=$(awk '/^LOCATION / && /Name: "Master thread"/ { print $2 }' $exp.defs)
+    # the stream's Cube location: its number in the (one) process, id >> 32 (ids: local << 32 |
+    # rank, Score-P's)
+    devc=$((dev >> 32))
 
     # the host's target constructs and every device event, merged in time order: each
     # device event inside the construct that caused it (one clock, one thread drives both)
@@ -120,15 +123,15 @@ for v in cc run; do
         "$host 1" "$v: profile: target data's begin"
     expect_eq "$(profile_values $exp "${main}!\$omp target exit data @target.c:$D" visits)" \
         "$host 1" "$v: profile: target data's end"
-    expect_eq "$(profile_values $exp "$K_scale" visits)" "$dev 2" "$v: profile: scale's kernel"
-    expect_eq "$(profile_values $exp "$K_main" visits)" "$dev 1" "$v: profile: main's kernel"
-    expect_eq "$(profile_values $exp "!\$omp target memcpy HtoD" visits)" "$dev 3" \
+    expect_eq "$(profile_values $exp "$K_scale" visits)" "$devc 2" "$v: profile: scale's kernel"
+    expect_eq "$(profile_values $exp "$K_main" visits)" "$devc 1" "$v: profile: main's kernel"
+    expect_eq "$(profile_values $exp "!\$omp target memcpy HtoD" visits)" "$devc 3" \
         "$v: profile: host-to-device transfers"
-    expect_eq "$(profile_values $exp "!\$omp target memcpy DtoH" visits)" "$dev 3" \
+    expect_eq "$(profile_values $exp "!\$omp target memcpy DtoH" visits)" "$devc 3" \
         "$v: profile: device-to-host transfers"
-    expect_eq "$(profile_values $exp "!\$omp target memcpy HtoD" bytes_get)" "$dev 20000" \
+    expect_eq "$(profile_values $exp "!\$omp target memcpy HtoD" bytes_get)" "$devc 20000" \
         "$v: profile: bytes to the device (8000 + 8000 + 4000)"
-    expect_eq "$(profile_values $exp "!\$omp target memcpy DtoH" bytes_put)" "$dev 20000" \
+    expect_eq "$(profile_values $exp "!\$omp target memcpy DtoH" bytes_put)" "$devc 20000" \
         "$v: profile: bytes from the device"
     expect_eq "$(profile_dump $exp -m bytes_get,bytes_put | awk -F'\t' '{ split($4, g, "=")
         split($5, p, "="); s += g[2] + p[2] } END { print s + 0 }')" 40000 \

@@ -21,7 +21,7 @@ for v in $VARIANTS; do
     expect_eq "$(team_begins $x | awk '{ print $1, $3 }' | tr '\n' ' ')" "0 1 1 1 " \
         "$v: one team begin on each of the 2 threads"
     expect_eq "$(events $x ENTER 0 "!\$omp parallel $(at PAR)")" 1 "$v: the parallel region on the master"
-    expect_eq "$(events $x ENTER 1 "!\$omp parallel $(at PAR)")" 1 "$v: the parallel region on the worker"
+    expect_eq "$(events $x ENTER "$(loc_id 0 1)" "!\$omp parallel $(at PAR)")" 1 "$v: the parallel region on the worker"
     expect_eq "$(events $x THREAD_TASK_CREATE)" 100 "$v: 100 tasks created"
     expect_eq "$(events $x THREAD_TASK_COMPLETE)" 100 "$v: 100 tasks completed"
     expect_eq "$(events $x ENTER "" "!\$omp task $(at TASK)")" 100 "$v: 100 task regions run"

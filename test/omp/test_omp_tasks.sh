@@ -83,7 +83,8 @@ for v in $VARIANTS; do
     expect_eq "$(echo "$sleep_path" | wc -l | tr -d ' ')" 1 "$v: one task path visited once"
     runner=$(profile_values $x "$sleep_path" visits | awk '{ print $1 }')
     # "REGION|ENTER LEAVE SWITCH_TO SWITCH_BACK" of the region of the runner the task ran in
-    trace_events $x | awk -v loc="$runner" -v tr="${sleep_path##*/}" '$2 != loc { next }
+    # (the profile's location N of the one process: the trace's id N << 32)
+    trace_events $x | awk -v loc="$(loc_id 0 "$runner")" -v tr="${sleep_path##*/}" '$2 != loc { next }
         { name = ""; i = index($0, "Region: \""); if (i) { name = substr($0, i + 9)
             name = substr(name, 1, index(name, "\" <") - 1) } }
         $1 == "THREAD_TASK_SWITCH" { sw = $3; if (left) { back = $3; left = 0 } }

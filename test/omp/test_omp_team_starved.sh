@@ -39,18 +39,18 @@ for cc in gcc clang; do
     # early: the worker recorded some regions before it stopped, so its team is known and
     # every region names it: both locations as members, in thread-number order
     x=exp_${cc}_early
-    worker=$(team_refs $x 1)
+    worker=$(team_refs $x "$(loc_id 0 1)")
     expect_eq "$(echo "$worker" | wc -l | tr -d ' ')" 1 "$cc early: the worker's regions name one team"
     expect_ge "$(echo "$worker" | cut -d' ' -f1)" 1 "$cc early: the worker kept team begins"
     expect_ge 199 "$(echo "$worker" | cut -d' ' -f1)" "$cc early: the worker lost team begins"
     expect_eq "$(team_refs $x 0)" "200 ${worker#* }" "$cc early: every master team begin names the worker's team"
     trace_defs $x >"defs_$cc.txt"
     expect_eq "$(grep -c 'Type: COMM_GROUP, Paradigm: OPENMP' "defs_$cc.txt")" 1 "$cc early: one OpenMP team group"
-    expect_grep 'Type: COMM_GROUP, Paradigm: OPENMP, Flags: NONE, 2 Members: 0 \("Master thread" <0>\), 1 \("OMP thread 1" <1>\)$' \
+    expect_grep 'Type: COMM_GROUP, Paradigm: OPENMP, Flags: NONE, 2 Members: 0 \("Master thread" <0>\), 1 \("OMP thread 1" <4294967296>\)$' \
         "defs_$cc.txt" "$cc early: the team group holds both threads"
     # late: the worker started after the memory was gone and recorded no team: none is named
     x=exp_${cc}_late
-    expect_eq "$(trace_count $x THREAD_TEAM_BEGIN 1)" 0 "$cc late: the worker recorded no team begin"
+    expect_eq "$(trace_count $x THREAD_TEAM_BEGIN "$(loc_id 0 1)")" 0 "$cc late: the worker recorded no team begin"
     expect_eq "$(team_refs $x 0)" "200 UNDEFINED" "$cc late: the master's team begins name no team"
     if [ -x "$top_builddir/scorep-analyze" ]; then
         run_to an_$cc.out "$top_builddir/scorep-analyze" $x

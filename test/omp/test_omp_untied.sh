@@ -18,8 +18,10 @@
 # counts derived from the trace's task switches (migrations below), CubeLib reads them and
 # Score-P's definitions, square -s (SQUARE) keeps them; a program without tasks
 # (test/omp/parallel.c) has no such metric. untied_many.c's rescue piece (a checkpoint taken
-# after its team ended) recovered by scorep-recover has the same migration values (piece
-# version 5), and that piece marked version 4 is named and left out.
+# after its team ended) recovered by scorep-recover has the same migration values and the
+# normal profile's metrics (piece version 6), and that piece marked version 5 is named and
+# left out; a run aborted inside the region after its tasks: its profile and a checkpoint
+# taken inside the region, recovered, have the trace's migration values (session 25).
 # Runs with the default bound until the task moved (at most 5 runs; libomp moved it in 5 of
 # 5 unmeasured runs), then once with 0 yields (it cannot move inside the body): both paths
 # are checked; which ran is printed. Then test/omp/untied_many.c (50 untied tasks with tied
@@ -28,9 +30,7 @@
 . "$top_srcdir/test/omp/lib_omp.sh"
 export SCOREP_TIMER=clock_gettime # one clock for all CPUs: parts compared across locations
 
-CUBELIB_DUMP=${CUBELIB_DUMP:-$(command -v cube_dump || true)}
-[ -n "$CUBELIB_DUMP" ] || skip_part_here "CubeLib's own reading of the profiles (cube_dump)" \
-    "CubeLib is not packaged for this system (set CUBELIB_DUMP to a built cube_dump)"
+find_cubelib_dump "CubeLib's own reading of the profiles (cube_dump)"
 SCOUT_OMP=${SCOUT_OMP:-$(command -v scout.omp || true)}
 SCOUT_HYB=${SCOUT_HYB:-$(command -v scout.hyb || true)}
 [ -n "$SCOUT_OMP$SCOUT_HYB" ] || skip_part_here "Scalasca's scout.omp and scout.hyb on the traces" \
@@ -60,16 +60,19 @@ scouts()
 }
 
 # implicit_named EXPDIR LABEL: every switch to an implicit task (generation 0) names the
-# location's own id as its creating thread (Score-P's implicit task, which Scalasca's PEARL
-# takes as the location's index in its process), and whether a thread's number in the team
-# (an explicit task's creating thread) differed from its location's id in this run
+# location's own number as its creating thread (Score-P's implicit task, which Scalasca's
+# PEARL takes as the location's index in its process: id >> 32 of its OTF2 id local << 32 |
+# rank), and whether a thread's number in the team (an explicit task's creating thread)
+# differed from its location's number in this run
 implicit_named()
 {
     expect_eq "$(trace_events "$1" | awk '$1 == "THREAD_TASK_SWITCH" && / Generation Number: 0$/ {
-            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c); if (c != $2) bad++ }
+            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c)
+            if (c != ($2 - $2 % 4294967296) / 4294967296) bad++ }
             END { print bad + 0 }')" 0 "$2: the implicit tasks named by their locations' ids"
     echo "$2: locations numbered $(trace_events "$1" | awk '$1 == "THREAD_TASK_CREATE" {
-            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c); if (c != $2) d = 1 }
+            c = $0; sub(/.*Creating Thread: /, "", c); sub(/ .*/, "", c)
+            if (c != ($2 - $2 % 4294967296) / 4294967296) d = 1 }
             END { print d ? "unlike the team (a worker whose team number is not its location id)" : "as the team" }')"
 }
 
@@ -96,7 +99,8 @@ parts()
 migrations()
 {
     trace_events "$1" | awk '$1 == "THREAD_TASK_SWITCH" && !/ Generation Number: 0$/ {
-            k = $0; sub(/.*Thread Team: /, "", k); print $3, $2, k }' | sort -n -k1,1 |
+            k = $0; sub(/.*Thread Team: /, "", k); print $3, ($2 - $2 % 4294967296) / 4294967296, k }' |
+        sort -n -k1,1 |
         awk -v n="$2" '{ k = $0; sub(/^[0-9]+ [0-9]+ /, "", k)
                 if (k in at && at[k] != $2) { win[$2]++; loss[at[k]]++ }
                 at[k] = $2 }
@@ -129,7 +133,7 @@ check()
         "$2: locations 0 and 1 each begin the team once"
     total=0
     for loc in 0 1; do
-        p=$(parts $x $loc)
+        p=$(parts $x "$(loc_id 0 $loc)")
         q=$(echo "$p" | cut -c1-40) # for the messages: up to 10^6 parts
         if [ "$loc" = "$last" ]; then
             expect_eq "$(echo "$p" | grep -Ec '^(SE(Uu)?Ls)*SEUuLCs$')" 1 \
@@ -149,12 +153,13 @@ check()
     # the user region, by time: its first Enter where the body began, its last Leave where
     # the body ended
     expect_eq "$(trace_events $x | awk '($1 == "ENTER" || $1 == "LEAVE") && index($0, "Region: \"loop\"") {
-            if ($1 == "ENTER" && (ft == "" || $3 + 0 < ft + 0)) { ft = $3; fl = $2 }
-            if ($1 == "LEAVE" && (lt == "" || $3 + 0 > lt + 0)) { lt = $3; ll = $2 } }
+            l = ($2 - $2 % 4294967296) / 4294967296 # the number in the process: id >> 32
+            if ($1 == "ENTER" && (ft == "" || $3 + 0 < ft + 0)) { ft = $3; fl = l }
+            if ($1 == "LEAVE" && (lt == "" || $3 + 0 > lt + 0)) { lt = $3; ll = l } }
             END { print fl, ll }')" "$first $last" \
         "$2: the user region begins on location $first and ends on $last"
     if [ "$moved" = yes ]; then
-        expect_ge "$(printf '%s' "$(parts $x $first)" | tr -cd E | wc -c)" 1 \
+        expect_ge "$(printf '%s' "$(parts $x "$(loc_id 0 $first)")" | tr -cd E | wc -c)" 1 \
             "$2: a part on location $first, where the body began"
     fi
     expect_ge "$total" 1 "$2: the task ran ($total parts)"
@@ -171,8 +176,9 @@ check()
     expect_eq "$(visits $x "$PAR/$TASK")" "$total" "$2: the task's visits, all locations"
     # the plugin's view (Score-P's): begin where the first part ran, end where it completed
     begin_loc=$(trace_events $x | awk -v r="$TASK" '$1 == "ENTER" && index($0, "Region: \"" r "\"") {
-        if (t == "" || $3 + 0 < t + 0) { t = $3; l = $2 } } END { print l }')
-    end_ts=$(trace_events $x | awk -v r="$TASK" -v loc=$last '$1 == "LEAVE" && $2 == loc &&
+        if (t == "" || $3 + 0 < t + 0) { t = $3; l = ($2 - $2 % 4294967296) / 4294967296 } }
+        END { print l }')
+    end_ts=$(trace_events $x | awk -v r="$TASK" -v loc="$(loc_id 0 $last)" '$1 == "LEAVE" && $2 == loc &&
         index($0, "Region: \"" r "\"") { t = $3 } END { print t }')
     expect_eq "$(sed -n 's/^tasks //p' "$f")" "created 3 completed 3 live 0 errors 0 region_enters 0" \
         "$2: plugin: the task and 2 implicit tasks created and completed, every event's task live, no enter of the task's region"
@@ -181,7 +187,7 @@ check()
     expect_eq "$(awk '$1 == "log" && $2 == "TASK_END" { print $3 }' "$f")" "$end_ts" \
         "$2: plugin: TASK_END at the time of the task's last Leave"
     for loc in 0 1; do
-        sw=$(events $x THREAD_TASK_SWITCH $loc)
+        sw=$(events $x THREAD_TASK_SWITCH "$(loc_id 0 $loc)")
         [ "$loc" != "$begin_loc" ] || sw=$((sw - 1))
         expect_eq "$(awk -v l=loc=$loc '$1 == "log" && $2 == "TASK_SWITCH" && $4 == l' "$f" | wc -l)" "$sw" \
             "$2: plugin: location $loc's switches are the trace's (less the begin)"
@@ -199,11 +205,6 @@ check()
     scouts $x "$2"
 }
 
-# metric_list EXPDIR: the unique names of the profile's metrics in its order (anchor.xml)
-metric_list()
-{
-    tar -xOf "$1/profile.cubex" anchor.xml | sed -n 's/.*<uniq_name>\([^<]*\)<.*/\1/p' | tr '\n' ' '
-}
 # Score-P's definitions (SCOREP_Profile_Tasking.c) as CubeLib's cube_dump -w shows them, here
 # after the four metrics of every profile
 CUBE_MIG_DEFS='task_migration_loss  ( id=4, task_migration_loss, , INT64, , Number of task that migrated away., EXCLUSIVEconvertible, cacheable)
@@ -271,18 +272,15 @@ wait_output many '^done='
 # a piece written after "done=" (mtime newer than mark 1) was packed at the earliest while
 # the one before it was written: the next one written after mark 2 was packed after the team
 # ended (checkpoints are written one after the other)
-piece=many.exp/rescue/rank-0.piece
-for mark in 1 2; do
-    touch many.mark$mark
-    k=0
-    until [ -n "$(find $piece -newer many.mark$mark 2>/dev/null)" ]; do
-        k=$((k + 1))
-        [ $k -lt 400 ] || fail "many: no checkpoint written within 20 s after mark $mark"
-        sleep 0.05
-    done
-done
-mkdir -p many.rec/rescue
-cp $piece many.rec/rescue/rank-0.piece
+# checkpoint_after NAME: waits for the second checkpoint of NAME.exp written after now, and
+# copies it to NAME.rec/rescue
+checkpoint_after()
+{
+    wait_checkpoints "$1.exp/rescue/rank-0.piece" "$1"
+    mkdir -p $1.rec/rescue
+    cp $1.exp/rescue/rank-0.piece $1.rec/rescue/rank-0.piece
+}
+checkpoint_after many
 wait_app
 expect_eq "$status:$(cat many.err)" "0:" "many: exit status, nothing on stderr"
 expect_grep '^done=50 moved=[0-9]+$' many.out "many: the program ran its 50 untied tasks"
@@ -329,23 +327,29 @@ echo "many: migrations (location:loss/win) $m"
 run_to many.rec.out "$top_builddir/scorep-recover" many.rec
 expect_eq "$(cat many.rec.out)" "scorep-recover: 1 of 1 ranks recovered into many.rec" \
     "many: scorep-recover on the checkpoint taken after the team ended"
-# (scorep-recover runs even a serial program's recovery over its socket mesh, which its Cube
-# writer takes for MPI: the recovered profile has bytes_sent / bytes_received too, zero; left)
-expect_eq "$(metric_list many.rec)" "$(metric_list $x)bytes_sent bytes_received " \
-    "many: recovered: the profile's metrics, the migration metrics where the normal profile has them"
+# (scorep-recover runs even a serial program's recovery over its socket mesh; before piece
+# version 6 its Cube writer took that for MPI: bytes_sent / bytes_received, all zero, too)
+expect_eq "$(metric_list many.rec)" "$(metric_list $x)" \
+    "many: recovered: the normal profile's metrics (the migration metrics, no MPI metric)"
+if [ -n "$CUBELIB_DUMP" ]; then
+    cubelib_metrics "$CUBELIB_DUMP" $x/profile.cubex many.cl.mlist
+    cubelib_metrics "$CUBELIB_DUMP" many.rec/profile.cubex many.rec.cl.mlist
+    expect_eq "$(cat many.rec.cl.mlist)" "$(cat many.cl.mlist)" \
+        "many: recovered: CubeLib reads the normal profile's metric definitions"
+fi
 expect_eq "$(profile_migrations many.rec "$MP" 4)" "$m" \
     "many: recovered: the task migrations (loss/win) per location are the trace's"
 expect_eq "$(profile_dump_raw many.rec -m task_migration_loss,task_migration_win | sort)" \
     "$(profile_dump_raw $x -m task_migration_loss,task_migration_win | sort)" \
     "many: recovered: both metrics on every call path and location as in the normal profile"
 [ -z "$CUBELIB_DUMP" ] || cubelib_migrations many.rec "many: recovered"
-# the same piece as version 4 (before the migration counts; its hash made anew): named, left out
-mkdir -p many.v4/rescue
-python3 - many.rec/rescue/rank-0.piece many.v4/rescue/rank-0.piece <<'EOF_PY' || fail "many: the version 4 piece"
+# the same piece as version 5 (before the job's kind; its hash made anew): named, left out
+mkdir -p many.v5/rescue
+python3 - many.rec/rescue/rank-0.piece many.v5/rescue/rank-0.piece <<'EOF_PY' || fail "many: the version 5 piece"
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
-assert struct.unpack_from("<I", d, 4)[0] == 5, "not a piece of version 5"
-struct.pack_into("<I", d, 4, 4)  # after the magic: the version (recover.c)
+assert struct.unpack_from("<I", d, 4)[0] == 6, "not a piece of version 6"
+struct.pack_into("<I", d, 4, 5)  # after the magic: the version (recover.c)
 h = 0xcbf29ce484222325  # the closing FNV-1a hash of the bytes before it
 for b in d[:-8]:
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
@@ -353,11 +357,11 @@ struct.pack_into("<Q", d, len(d) - 8, h)
 open(sys.argv[2], "wb").write(d)
 EOF_PY
 rc=0
-"$top_builddir/scorep-recover" many.v4 >many.v4.out 2>&1 || rc=$?
-expect_eq "$rc:$(cat many.v4.out)" "1:scorep-recover: many.v4/rescue/rank-0.piece was written by another version of scorep-rt (its piece format differs); left out, its rank is listed as missing: recover it with the scorep-rt that measured the run
-scorep-recover: 'many.v4/rescue' holds no rank-local pieces: nothing to recover (a job that ended with MPI_Finalize wrote its results itself)" \
-    "many: a piece of version 4 is named and left out"
-expect_no_file many.v4/profile.cubex "many: no profile from the version 4 piece"
+"$top_builddir/scorep-recover" many.v5 >many.v5.out 2>&1 || rc=$?
+expect_eq "$rc:$(cat many.v5.out)" "1:scorep-recover: many.v5/rescue/rank-0.piece was written by another version of scorep-rt (its piece format differs); left out, its rank is listed as missing: recover it with the scorep-rt that measured the run
+scorep-recover: 'many.v5/rescue' holds no rank-local pieces: nothing to recover (a job that ended with MPI_Finalize wrote its results itself)" \
+    "many: a piece of version 5 is named and left out"
+expect_no_file many.v5/profile.cubex "many: no profile from the version 5 piece"
 [ -z "$CUBELIB_DUMP" ] || cubelib_migrations $x many
 if [ -n "${SQUARE:-}" ] && [ -n "$CUBELIB_DUMP" ]; then
     # Scalasca's square -s (its remapper with our spec) keeps both metrics and their values
@@ -376,6 +380,60 @@ else
         "Scalasca is not packaged for this system (set SQUARE to a built square, CUBELIB_DUMP to cube_dump)"
 fi
 scouts $x many
+
+# Inside: untied_many.c "inside GO" prints its line inside the parallel region once every
+# task ended, its master waits there for the file GO and then calls abort(); a checkpoint
+# every second. A checkpoint written inside the region carries the task migration counts
+# until then (before session 25 it had none: Score-P adds them at the region's end, and so
+# did we): the copy of one written after the line, which is what SIGKILL would leave,
+# recovered by scorep-recover, has per location the counts of the trace that the crash
+# (SIGABRT inside the region) writes whole; the profile the crash writes has them too (once:
+# the region never ended).
+start_app in env SCOREP_EXPERIMENT_DIRECTORY=in.exp SCOREP_ENABLE_TRACING=true \
+    SCOREP_TOTAL_MEMORY=200M SCOREP_CHECKPOINT_INTERVAL=1 ./untied_many inside "$work/in.go"
+wait_output in '^done='
+checkpoint_after in
+touch in.go
+wait_app
+expect_eq "$status" 134 "inside: the program died by SIGABRT (abort)"
+expect_grep '^done=50 moved=[0-9]+$' in.out "inside: the program ran its 50 untied tasks"
+m=$(migrations in.exp 4)
+echo "inside: migrations (location:loss/win) $m"
+expect_eq "$(profile_migrations in.exp "$MP" 4)" "$m" \
+    "inside: the crash's profile: the task migrations (loss/win) per location are the trace's"
+expect_eq "$(profile_sum in.exp . task_migration_win)$(profile_sum in.exp . task_migration_loss)" 00 \
+    "inside: no migration counted on the program's root"
+run_to in.rec.out "$top_builddir/scorep-recover" in.rec
+expect_eq "$(cat in.rec.out)" "scorep-recover: 1 of 1 ranks recovered into in.rec" \
+    "inside: scorep-recover on the checkpoint taken inside the region"
+expect_eq "$(profile_migrations in.rec "$MP" 4)" "$m" \
+    "inside: recovered: the task migrations (loss/win) per location are the trace's"
+expect_eq "$(metric_list in.rec)" "$(metric_list in.exp)" "inside: recovered: the crash profile's metrics"
+[ -z "$CUBELIB_DUMP" ] || cubelib_migrations in.rec "inside: recovered"
+
+# The same, killed by SIGKILL inside the region after a checkpoint written there (no trace:
+# the program's design gives the counts): scorep-recover's profile from what the process
+# left has as many losses as wins over the locations (every task ended: each migration is a
+# loss where the task left and a win where it went on), at least one win per task that ended
+# on another thread than it began on (the program's moved=)
+start_app ink env SCOREP_EXPERIMENT_DIRECTORY=ink.exp SCOREP_CHECKPOINT_INTERVAL=1 \
+    ./untied_many inside "$work/ink.go"
+wait_output ink '^done='
+checkpoint_after ink
+kill -KILL "$app_pid"
+wait_app
+expect_eq "$status" 137 "inside, SIGKILL: the program died by SIGKILL"
+expect_grep '^done=50 moved=[0-9]+$' ink.out "inside, SIGKILL: the program ran its 50 untied tasks"
+moved=$(sed -n 's/^done=50 moved=\([0-9]*\)$/\1/p' ink.out)
+expect_no_file ink.exp/profile.cubex "inside, SIGKILL: no profile written by the process"
+run_to ink.rec.out "$top_builddir/scorep-recover" ink.exp
+expect_eq "$(cat ink.rec.out)" "scorep-recover: 1 of 1 ranks recovered into ink.exp" \
+    "inside, SIGKILL: scorep-recover on its last checkpoint"
+m=$(profile_migrations ink.exp "$MP" 4)
+echo "inside, SIGKILL: recovered migrations (location:loss/win) $m, moved=$moved"
+set -- $(echo "$m" | awk -F'[:/;]' '{ for (i = 2; i < NF; i += 3) { l += $i; w += $(i + 1) } print l, w }')
+expect_eq "$1" "$2" "inside, SIGKILL: recovered: as many losses as wins ($m)"
+expect_ge "$2" "$moved" "inside, SIGKILL: recovered: at least a win per task that moved ($moved)"
 
 # A program without explicit tasks (test/omp/parallel.c): no migration metric, as in Score-P
 # (its Cube writer defines them only where a task was created on some rank)

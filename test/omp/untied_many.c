@@ -4,9 +4,14 @@
  * ones suspended at every scheduling point of their bodies and resumed by any thread (LLVM's
  * libomp). Prints how many untied tasks ended on another thread than they began on
  * (test_omp_untied.sh). With the argument "pause" it then waits 4 s before it ends: the test
- * takes a checkpoint's rescue piece written after the team ended (its migration counts). */
+ * takes a checkpoint's rescue piece written after the team ended (its migration counts).
+ * With "inside FILE" it prints the line inside the parallel region, once every task ended
+ * (the single's barrier), and its master waits there until FILE exists (at most 60 s), then
+ * calls abort(): the test takes a checkpoint written inside the region, then the program
+ * dies there. */
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +25,7 @@ static void work(int n)
 int main(int argc, char **argv)
 {
     int moved = 0, done = 0;
+    const char *go = argc > 2 && strcmp(argv[1], "inside") == 0 ? argv[2] : NULL;
 #pragma omp parallel num_threads(4) /* PAR */
     {
 #pragma omp single
@@ -42,6 +48,15 @@ int main(int argc, char **argv)
 #pragma omp atomic
                 done++;
             }
+        }
+        /* (the single's barrier: every task ended) */
+#pragma omp master
+        if (go) {
+            printf("done=%d moved=%d\n", done, moved);
+            fflush(stdout);
+            for (int i = 0; i < 6000 && access(go, F_OK) != 0; i++)
+                usleep(10000);
+            abort();
         }
     }
     printf("done=%d moved=%d\n", done, moved);

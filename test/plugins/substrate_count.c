@@ -5,7 +5,9 @@
  * thread), logs the order of its life cycle calls, and writes all of it at write_data to
  * $SUBSTRATE_COUNT_OUT.<rank>. The memory events of the first location are logged one by one
  * (line "mem_main"); the metric values of enters and exits of the first location to
- * $SUBSTRATE_COUNT_OUT.<rank>.metrics.
+ * $SUBSTRATE_COUNT_OUT.<rank>.metrics; the first location's rewind points and checks and
+ * trace buffer flushes with their timestamps (lines "rewind_main", "flush_main"); the
+ * post-mortem metric values to $SUBSTRATE_COUNT_OUT.<rank>.postmortem.
  * -DPLUGIN_NAME=x names the entry; -DPLUGIN_NEWER claims a newer interface version. */
 #include <scorep/SCOREP_SubstratePlugins.h>
 
@@ -60,6 +62,11 @@ static unsigned long with_metrics, without_metrics, metric_mismatch, metric_back
 static char *metric_log;
 static size_t metric_log_len, metric_log_cap;
 static uint64_t metric_last[64];
+
+/* locations announced (new_definition_handle, SCOREP_HANDLE_TYPE_LOCATION), and created
+ * without their handle (its id + 1) announced before */
+static char loc_announced[MAX_REGIONS];
+static unsigned long locs_announced, locs_unannounced, groups_announced, systree_announced;
 
 static void step(char c)
 {
@@ -130,6 +137,14 @@ static void new_handle(SCOREP_AnyHandle h, SCOREP_HandleType type)
         __atomic_store_n(&io_announced[h], 1, __ATOMIC_RELAXED);
         __atomic_fetch_add(&io_handles, 1, __ATOMIC_RELAXED);
     }
+    if (type == SCOREP_HANDLE_TYPE_LOCATION_GROUP)
+        __atomic_fetch_add(&groups_announced, 1, __ATOMIC_RELAXED);
+    if (type == SCOREP_HANDLE_TYPE_SYSTEM_TREE_NODE)
+        __atomic_fetch_add(&systree_announced, 1, __ATOMIC_RELAXED);
+    if (type == SCOREP_HANDLE_TYPE_LOCATION && h < MAX_REGIONS) {
+        __atomic_store_n(&loc_announced[h], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&locs_announced, 1, __ATOMIC_RELAXED);
+    }
     if (type != SCOREP_HANDLE_TYPE_REGION || h >= MAX_REGIONS)
         return;
     __atomic_store_n(&announced[h], 1, __ATOMIC_RELAXED);
@@ -140,6 +155,9 @@ static void create_location(const struct SCOREP_Location *l, const struct SCOREP
 {
     (void)parent;
     __atomic_fetch_add(&created, 1, __ATOMIC_RELAXED);
+    uint32_t h = cb->SCOREP_Location_GetId(l) + 1;
+    if (h >= MAX_REGIONS || !__atomic_load_n(&loc_announced[h], __ATOMIC_RELAXED))
+        __atomic_fetch_add(&locs_unannounced, 1, __ATOMIC_RELAXED);
     if (cb->SCOREP_Location_GetId(l) == 0)
         step('L');
     /* enters, last timestamp, events with and without metric values, the last timestamp
@@ -687,6 +705,94 @@ static void io_complete(struct SCOREP_Location *l, uint64_t t, SCOREP_IoHandleHa
     }
 }
 
+/* ---- rewind regions: counts, and the first location's in order ("P<region>@t" at the
+ * point, "C<region>@t:<do_rewind>" at the check) */
+static unsigned long rw_enters, rw_exits, rw_do;
+static char rw_main[4096];
+
+static void rewind_enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r)
+{
+    check_time(l, t);
+    __atomic_fetch_add(&rw_enters, 1, __ATOMIC_RELAXED);
+    if (r >= MAX_REGIONS || !announced[r])
+        __atomic_fetch_add(&unannounced, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        append(rw_main, sizeof rw_main, " P%s@%llu", cb->SCOREP_RegionHandle_GetName(r),
+               (unsigned long long)t);
+}
+
+static void rewind_exit(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r,
+                        bool do_rewind)
+{
+    check_time(l, t);
+    __atomic_fetch_add(&rw_exits, 1, __ATOMIC_RELAXED);
+    if (do_rewind)
+        __atomic_fetch_add(&rw_do, 1, __ATOMIC_RELAXED);
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        append(rw_main, sizeof rw_main, " C%s@%llu:%d", cb->SCOREP_RegionHandle_GetName(r),
+               (unsigned long long)t, (int)do_rewind);
+}
+
+/* ---- trace buffer flushes: counts; a begin must be followed by its end on the same
+ * location (unpaired otherwise); region invalid and no metric values (bad otherwise); the
+ * first location's "<begin>-<end>" in order. The end's time lies after the record that
+ * needed the memory, which comes next with its earlier time: not checked by check_time. */
+static unsigned long fl_begins, fl_ends, fl_unpaired, fl_bad;
+static __thread uint64_t fl_open; /* the begin's time + 1 while a flush runs on this thread */
+static char fl_main[4096];
+
+static void flush_begin(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    __atomic_fetch_add(&fl_begins, 1, __ATOMIC_RELAXED);
+    if (r != SCOREP_INVALID_REGION || m)
+        __atomic_fetch_add(&fl_bad, 1, __ATOMIC_RELAXED);
+    if (fl_open)
+        __atomic_fetch_add(&fl_unpaired, 1, __ATOMIC_RELAXED);
+    fl_open = t + 1;
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        append(fl_main, sizeof fl_main, " %llu", (unsigned long long)t);
+}
+
+static void flush_end(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
+{
+    __atomic_fetch_add(&fl_ends, 1, __ATOMIC_RELAXED);
+    if (r != SCOREP_INVALID_REGION || m)
+        __atomic_fetch_add(&fl_bad, 1, __ATOMIC_RELAXED);
+    if (!fl_open || t < fl_open)
+        __atomic_fetch_add(&fl_unpaired, 1, __ATOMIC_RELAXED);
+    fl_open = 0;
+    if (cb->SCOREP_Location_GetId(l) == 0)
+        append(fl_main, sizeof fl_main, "-%llu", (unsigned long long)t);
+}
+
+/* ---- post-mortem metrics: every value as "<metric> <location id> <time> <value>" */
+static char *pm_log;
+static size_t pm_len, pm_cap;
+static unsigned long pm_values, pm_unannounced;
+
+static void post_mortem(struct SCOREP_Location *l, uint64_t t, SCOREP_SamplingSetHandle s,
+                        const uint64_t *v)
+{
+    if (s >= MAX_REGIONS || !(other_announced[s] & other_bit(SCOREP_HANDLE_TYPE_SAMPLING_SET)))
+        pm_unannounced++;
+    const SCOREP_MetricHandle *m = cb->SCOREP_SamplingSetHandle_GetMetricHandles(s);
+    if (pm_values++ == 0)
+        step('Q'); /* where the first comes in the life cycle */
+    if (pm_len + 256 > pm_cap) {
+        size_t cap = pm_cap ? 2 * pm_cap : 1 << 14;
+        char *n = realloc(pm_log, cap);
+        if (!n)
+            return;
+        pm_log = n;
+        pm_cap = cap;
+    }
+    int k = snprintf(pm_log + pm_len, pm_cap - pm_len, "%s %u %llu %llu\n",
+                     m ? cb->SCOREP_MetricHandle_GetName(m[0]) : "?", cb->SCOREP_Location_GetId(l),
+                     (unsigned long long)t, (unsigned long long)*v);
+    if (k > 0 && (size_t)k < pm_cap - pm_len)
+        pm_len += (size_t)k;
+}
+
 static SCOREP_Substrates_Callback enabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 static SCOREP_Substrates_Callback disabled[SCOREP_SUBSTRATES_NUM_EVENTS];
 
@@ -736,6 +842,11 @@ static uint32_t get_event_functions(SCOREP_Substrates_Mode mode, SCOREP_Substrat
     SET(IO_ACQUIRE_LOCK, io_acquire);
     SET(IO_RELEASE_LOCK, io_release);
     SET(IO_TRY_LOCK, io_try);
+    SET(ENTER_REWIND_REGION, rewind_enter);
+    SET(EXIT_REWIND_REGION, rewind_exit);
+    SET(ON_TRACING_BUFFER_FLUSH_BEGIN, flush_begin);
+    SET(ON_TRACING_BUFFER_FLUSH_END, flush_end);
+    SET(WRITE_POST_MORTEM_METRICS, post_mortem);
     *fn = mode == SCOREP_SUBSTRATES_RECORDING_ENABLED ? enabled : disabled;
     return SCOREP_SUBSTRATES_NUM_EVENTS;
 }
@@ -768,6 +879,8 @@ static void write_data(void)
     unsigned long all = 0;
     for (int r = 0; r < MAX_REGIONS; r++)
         all += enters[r];
+    fprintf(f, "location_defs %lu unannounced %lu groups %lu system_tree %lu\n", locs_announced,
+            locs_unannounced, groups_announced, systree_announced);
     fprintf(f, "loc_enters %lu of %lu\n", loc_enters, all);
     fprintf(f, "backwards %lu\n", backwards);
     fprintf(f, "deactivated_early %lu\n", deactivated_early);
@@ -802,7 +915,18 @@ static void write_data(void)
     fprintf(f, "io_seeks%s\n", io_seeks);
     fprintf(f, "metrics with %lu without %lu mismatch %lu backwards %lu\n", with_metrics,
             without_metrics, metric_mismatch, metric_backwards);
+    fprintf(f, "rewind enter %lu exit %lu do_rewind %lu\n", rw_enters, rw_exits, rw_do);
+    fprintf(f, "rewind_main%s\n", rw_main);
+    fprintf(f, "flush begin %lu end %lu unpaired %lu bad %lu\n", fl_begins, fl_ends, fl_unpaired,
+            fl_bad);
+    fprintf(f, "flush_main%s\n", fl_main);
+    fprintf(f, "post_mortem %lu unannounced %lu\n", pm_values, pm_unannounced);
     fclose(f);
+    snprintf(path, sizeof path, "%s.%d.postmortem", out, cb->SCOREP_Ipc_GetRank());
+    if (pm_len && (f = fopen(path, "w"))) {
+        fwrite(pm_log, 1, pm_len, f);
+        fclose(f);
+    }
     snprintf(path, sizeof path, "%s.%d.metrics", out, cb->SCOREP_Ipc_GetRank());
     if (metric_log_len && (f = fopen(path, "w"))) {
         fwrite(metric_log, 1, metric_log_len, f);

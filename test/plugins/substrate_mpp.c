@@ -6,7 +6,8 @@
  * and communicator handle they carry was announced by new_definition_handle with its type
  * before the event, that every task handle of an event was created (core_task_create) and
  * not yet completed (core_task_complete), and that timestamps do not go back per location
- * (enters and exits included). It writes all of it at write_data to
+ * (enters and exits included), and that OpenMP construct regions (enters, task begins) have
+ * the SCOREP_RegionType Score-P's OMPT adapter gives them. It writes all of it at write_data to
  * $SUBSTRATE_MPP_OUT.<rank> ("count NAME n" lines, then "log" lines "NAME timestamp
  * arguments"). Test-only: one process-wide log under a lock. */
 #include <scorep/SCOREP_SubstratePlugins.h>
@@ -130,6 +131,54 @@ static void check_time(struct SCOREP_Location *l, uint64_t t)
     *last = t;
 }
 
+/* Score-P's type of an OpenMP construct region, by its name without " @file:line"
+ * (scorep_ompt_regions.inc.c); -1: not a construct region */
+static int construct_type(const char *name)
+{
+    static const struct {
+        const char *construct;
+        SCOREP_RegionType type;
+    } types[] = {{"!$omp parallel", SCOREP_REGION_PARALLEL},
+                 {"!$omp implicit barrier", SCOREP_REGION_IMPLICIT_BARRIER},
+                 {"!$omp barrier", SCOREP_REGION_BARRIER},
+                 {"!$omp taskwait", SCOREP_REGION_BARRIER},
+                 {"!$omp taskgroup", SCOREP_REGION_BARRIER},
+                 {"!$omp for", SCOREP_REGION_LOOP},
+                 {"!$omp sections", SCOREP_REGION_SECTIONS},
+                 {"!$omp section", SCOREP_REGION_SECTION},
+                 {"!$omp single", SCOREP_REGION_SINGLE},
+                 {"!$omp single sblock", SCOREP_REGION_SINGLE_SBLOCK},
+                 {"!$omp masked", SCOREP_REGION_MASTER},
+                 {"!$omp critical", SCOREP_REGION_CRITICAL},
+                 {"!$omp critical sblock", SCOREP_REGION_CRITICAL_SBLOCK},
+                 {"!$omp ordered", SCOREP_REGION_ORDERED},
+                 {"!$omp ordered sblock", SCOREP_REGION_ORDERED_SBLOCK},
+                 {"!$omp task", SCOREP_REGION_TASK},
+                 {"!$omp task untied", SCOREP_REGION_TASK_UNTIED},
+                 {"!$omp create task", SCOREP_REGION_TASK_CREATE}};
+    if (!name || strncmp(name, "!$omp ", 6) != 0)
+        return -1;
+    const char *at = strstr(name, " @");
+    size_t n = at ? (size_t)(at - name) : strlen(name);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].construct) == n && strncmp(name, types[i].construct, n) == 0)
+            return (int)types[i].type;
+    return -1;
+}
+
+static unsigned long omp_typed, omp_mistyped;
+
+static void check_type(SCOREP_RegionHandle r, const char *name)
+{
+    int want = construct_type(name);
+    if (want < 0)
+        return;
+    if ((int)cb->SCOREP_RegionHandle_GetType(r) == want)
+        __atomic_fetch_add(&omp_typed, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_add(&omp_mistyped, 1, __ATOMIC_RELAXED);
+}
+
 static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
 {
     (void)m;
@@ -138,6 +187,7 @@ static void enter(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, 
     const char *name = cb->SCOREP_RegionHandle_GetName(r);
     if (name && strncmp(name, "!$omp task ", 11) == 0)
         __atomic_fetch_add(&task_region_enters, 1, __ATOMIC_RELAXED);
+    check_type(r, name);
 }
 
 static void exit_(struct SCOREP_Location *l, uint64_t t, SCOREP_RegionHandle r, uint64_t *m)
@@ -434,6 +484,7 @@ static void task_be(struct SCOREP_Location *l, uint64_t t, SCOREP_Substrates_Eve
 {
     need_task(h);
     const char *name = cb->SCOREP_RegionHandle_GetName(r);
+    check_type(r, name);
     logf_(l, e, t, " loc=%u paradigm=%d team=%u thread=%u gen=%u task=%p metrics=%d region=%s",
           cb->SCOREP_Location_GetId(l), (int)p, team, thread, gen, (void *)h, m != NULL,
           name ? name : "(none)");
@@ -564,6 +615,7 @@ static void write_data(void)
             announced[2], wrong_type);
     fprintf(f, "unannounced %lu\n", unannounced);
     fprintf(f, "backwards %lu\n", backwards);
+    fprintf(f, "omp region types right %lu wrong %lu\n", omp_typed, omp_mistyped);
     size_t left = 0;
     for (size_t i = 0; i < MAX_TASKS; i++)
         left += live[i] != NULL;

@@ -15,13 +15,20 @@ __attribute__((noinline)) static double spin(long n)
     return x;
 }
 
-__attribute__((noinline)) void hot(void)
+/* ms milliseconds of the calling thread's CPU time (inlined: hot's frame stays the caller of
+ * spin and clock_gettime, no tail call) */
+static inline __attribute__((always_inline)) void cpu_ms(long ms)
 {
     struct timespec a, b;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
     do {
         sink += spin(100000);
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < HOT_MS * 1000000L);
+    } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ms * 1000000L);
+}
+
+__attribute__((noinline)) void hot(void)
+{
+    cpu_ms(HOT_MS);
 }
 #endif

@@ -203,10 +203,13 @@ else
     expect_grep "shmem_threads: 2 PEs ok" threads.out "threads: the program's own check"
     t=$(trace_file "$work/threads")
     per_loc() { awk -v ty="$1" '$1 == ty { n[$2]++ } END { for (l in n) print l, n[l] }' "$t" | sort -n; }
+    # masters: ids 0 and 1 (their PEs); threads above
     expect_eq "$(per_loc RMA_PUT | awk '$1 >= 2 { print $2 }' | sort -n | tr '\n' ' ')" "2 2 3 3 " \
         "threads: puts per thread location (1 + 1 and 2 + 1 per PE)"
     expect_eq "$(per_loc RMA_PUT | awk '$1 < 2' | wc -l)" 0 "threads: no puts on the master threads"
-    expect_eq "$(per_loc RMA_OP_COMPLETE_NON_BLOCKING | tr '\n' ' ')" "2 1 3 1 4 1 5 1 " \
+    # (the threads' ids local << 32 | PE: locals 1 and 2 of PEs 0 and 1)
+    expect_eq "$(per_loc RMA_OP_COMPLETE_NON_BLOCKING | tr '\n' ' ')" \
+        "$(loc_id 0 1) 1 $(loc_id 1 1) 1 $(loc_id 0 2) 1 $(loc_id 1 2) 1 " \
         "threads: each nbi put completed on its thread (at its quiet)"
     expect_eq "$(unpaired_ops "$t")" 0 "threads: each RMA operation completed exactly once"
     expect_eq "$(trace_check_nesting "$work/threads")" 0 "threads: regions nest"

@@ -106,9 +106,10 @@ def visit_bytes(name, typ):
     return 2 * (16 + COUNTERS * 24) + (mpi_records(name) * 64 if typ == "MPI" else 0)
 
 
-def with_pages(b):
-    """Record bytes plus a 32-byte header per 8 KiB page (buf_page: 24 until session 17)."""
-    room = 8192 - 32
+def with_pages(b, rec=16):
+    """Record bytes plus a 32-byte header per 8 KiB page (buf_page: 24 until session 17); a
+    page holds whole REC-byte records: 127 MPI records of 64 bytes, not 127.5 (session 26)."""
+    room = (8192 - 32) // rec * rec
     return b + (b + room - 1) // room * 32
 
 
@@ -183,8 +184,8 @@ def stream_bytes(d, procs, removed):
                        ((l, "mpi"), 64 * mpi_records(regions[g][0]) if group[g] == "MPI" else 0)):
             streams[key] = streams.get(key, 0) + n * b
     out = {p: 0 for p in procs}
-    for (l, _), b in streams.items():
-        out[proc_of[l] if l >= 0 else -1 - l] += with_pages(b)
+    for (l, kind), b in streams.items():
+        out[proc_of[l] if l >= 0 else -1 - l] += with_pages(b, 64 if kind == "mpi" else 16)
     return out
 
 

@@ -3,13 +3,16 @@
  * deduplication, the memory pool's reserve for late threads, the trace buffer's merge order
  * across call depths and classes, and the
  * MPI definitions' names and trace ids (groups by content, communicators parents first), the
- * profile's lookup of the child a call enters. */
+ * profile's lookup of the child a call enters, a checkpoint's pack and close_all of deep
+ * call chains and nested teams. */
 #include "buffer/buffer.h"
 #include "base/memory.h"
 #include "base/timer.h"
 #include "defs/defs.h"
 #include "defs/defs_mpi.h"
 #include "profile/profile.h"
+#include "profile/profile_ser.h"
+#include "profile/profile_threads.h"
 #include "trace/trace_mpi_groups.h"
 
 #include <pthread.h>
@@ -391,6 +394,77 @@ static void test_reduction(void)
     CHECK(check_valid(&b, main_r, "main closed") == 1, "main still open after the rewind");
 }
 
+/* test_reduction_depth_unlogged's flush step: empties the buffer (its pages go to the spare
+ * list) as a flush to disk would, without a spill file */
+static int empty_buffer(scorep_buffer *b, uint64_t ts)
+{
+    (void)ts;
+    scorep_buffer_truncate(b, 0);
+    return 0;
+}
+
+/* A depth step that removes nothing (below depth 0 only calls of MPI, as CP2K's) sets its rule
+ * as before, so the ladder moves on to the flush exactly as it did, but it is not logged: the
+ * trace lacks nothing (no marker, MANIFEST.md row or "reduced" warning). The first later call
+ * its rule drops logs it then, at that call's time, once. */
+static void test_reduction_depth_unlogged(void)
+{
+    uint32_t main_r, work, leaf;
+    reduction_regions("u.c", &main_r, &work, &leaf);
+    uint32_t test = scorep_defs_region("MPI_Test", NULL, "", 0, 0, SCOREP_PARADIGM_MPI,
+                                       SCOREP_ROLE_POINT2POINT);
+    CHECK(scorep_memory_init(64 << 10, 512) == 0, "a fresh 64 KiB pool");
+    scorep_buffer b;
+    CHECK(scorep_buffer_init(&b) == 0, "buffer init");
+    CHECK(scorep_buffer_parse_steps("min_duration,depth,noncomm,flush", b.steps, &b.n_steps) == 0,
+          "the default steps parse");
+    b.step = 0;
+    b.min_dur_first = 8;
+    b.min_dur_cap = 16;
+    int (*saved)(scorep_buffer *, uint64_t) = scorep_buffer_flush_hook;
+    scorep_buffer_flush_hook = empty_buffer;
+    uint64_t t = 1000;
+    scorep_buffer_enter(&b, 0, t++, main_r);
+    /* MPI_Test polls (with a request record each) until the depth step has cut */
+    int polls = 0;
+    for (; polls < 100000 && b.depth_limit == UINT32_MAX && !b.full; polls++, t += 10) {
+        scorep_buffer_enter(&b, 1, t, test);
+        CHECK(scorep_buffer_mpi(&b, t + 1, BUF_MPI_REQUEST_TEST) != NULL, "MPI record");
+        scorep_buffer_leave(&b, 1, t + 2, test);
+    }
+    CHECK(!b.full && b.depth_limit == 1, "the depth step cut at 1 (limit %u) after %d polls",
+          b.depth_limit, polls);
+    CHECK(b.step == 3, "the ladder went on to the flush step (step %u)", b.step);
+    CHECK(b.n_log == 0, "a cut that removed nothing is not logged (%u entries, the first %s)",
+          b.n_log, b.n_log ? scorep_buffer_step_name((buf_step)b.log[0].rule) : "-");
+    /* more polls: still recorded, still nothing logged */
+    for (int i = 0; i < 1000; i++, t += 10) {
+        scorep_buffer_enter(&b, 1, t, test);
+        scorep_buffer_leave(&b, 1, t + 2, test);
+    }
+    CHECK(b.n_log == 0 && check_valid(&b, test, "polls") > 0, "MPI calls recorded, nothing logged");
+    /* the first compiler call at depth 1: dropped by the rule, which is logged now */
+    uint64_t t_drop = t;
+    scorep_buffer_enter(&b, 1, t, work);
+    scorep_buffer_enter(&b, 2, t + 1, leaf);
+    scorep_buffer_leave(&b, 2, t + 2, leaf);
+    scorep_buffer_leave(&b, 1, t + 3, work);
+    t += 10;
+    CHECK(b.n_log == 1 && b.log[0].rule == BUF_STEP_DEPTH && b.log[0].param == 1 &&
+              b.log[0].ts == t_drop && b.log[0].removed == 0,
+          "logged at the first dropped call: %u entries, rule %u param %llu ts %llu removed %llu",
+          b.n_log, b.n_log ? b.log[0].rule : 0, b.n_log ? (unsigned long long)b.log[0].param : 0,
+          b.n_log ? (unsigned long long)b.log[0].ts : 0,
+          b.n_log ? (unsigned long long)b.log[0].removed : 0);
+    CHECK(check_valid(&b, work, "work") == 0 && check_valid(&b, leaf, "leaf") == 0,
+          "work and leaf not recorded");
+    /* later drops are covered by that entry */
+    scorep_buffer_enter(&b, 1, t, work);
+    scorep_buffer_leave(&b, 1, t + 3, work);
+    CHECK(b.n_log == 1, "one entry for the rule, got %u", b.n_log);
+    scorep_buffer_flush_hook = saved;
+}
+
 /* Whether a call enclosed communication, found by the reduction from the MPI and THREAD
  * records between its Enter and Leave (buffer_reduce.c; issue #31 took the mark off the
  * leave): the noncomm step keeps exactly the calls with such a record inside. */
@@ -490,6 +564,111 @@ static void test_profile_children(void)
     CHECK(children == 3, "3 children of the root, got %d", children);
 }
 
+/* The first child of n (the chains below have one child a node). */
+static const pnode *only_child(const pnode *n)
+{
+    return n ? n->first_child : NULL;
+}
+
+/* A checkpoint's pack with close_ts writes the open calls as ended then (a visit each, the
+ * time since their enter) and the fork's call path above a worker's open implicit tasks
+ * with the time in the team but no visit: for any call depth and any nesting of teams
+ * (until session 25: 4096 open and 1024 mapped nodes, 16 teams). Unpacked again, the chain
+ * of D open calls has a visit on each node, and a worker inside L nested teams (each
+ * mapped at a node `at` of region AT + i, its implicit task making C calls of region
+ * CALL + i) has a visit on every call and none on the mapped nodes, in the piece and after
+ * close_all, which ends the teams one by one. */
+static void test_profile_deep_open(void)
+{
+    enum { R = 5, D = 5000, L = 40, C = 30, AT = 1000, CALL = 2000, T = 1000000 };
+    scorep_profile p, q;
+    CHECK(scorep_profile_init(&p, 100000) == 0, "profile init");
+    for (uint64_t t = 1; t <= D; t++)
+        scorep_profile_enter(&p, R, t);
+    ser_buf b = {0};
+    CHECK(scorep_profile_pack(&p, T, &b) == 0, "pack %d open calls", D);
+    ser_reader r = {b.data, b.data + b.len, 0};
+    CHECK(scorep_profile_init(&q, 100000) == 0 && scorep_profile_unpack(&q, &r) == 0,
+          "unpack %d open calls", D);
+    uint64_t n = 0, closed = 0, timed = 0;
+    for (const pnode *c = only_child(&q.root); c; c = only_child(c), n++) {
+        closed += c->visits == 1;
+        timed += c->sum == (uint64_t)T - (n + 1);
+    }
+    CHECK(n == D && closed == D && timed == D,
+          "%llu nodes, %llu with a visit, %llu with the time since their enter; expected %d",
+          (unsigned long long)n, (unsigned long long)closed, (unsigned long long)timed, D);
+    ser_free(&b);
+
+    scorep_profile w;
+    static scorep_profile_saved saved[L];
+    CHECK(scorep_profile_init(&w, 100000) == 0, "profile init");
+    uint64_t t = 1, first[L];
+    pnode *ats[L];
+    for (uint32_t i = 0; i < L; i++) {
+        ats[i] = scorep_profile_child_slow(&w, w.cur, AT + i, PNODE_REGION, AT + i, 0);
+        CHECK(ats[i] != NULL, "mapped node %u", i);
+        if (!ats[i])
+            return;
+        scorep_profile_attach(&w, ats[i], w.depth + 1, &saved[i]);
+        first[i] = t;
+        for (uint32_t k = 0; k < C; k++)
+            scorep_profile_enter(&w, CALL + i, t++);
+    }
+    CHECK(w.n_attach == L, "%u teams followed, expected %d", w.n_attach, L);
+    b = (ser_buf){0};
+    CHECK(scorep_profile_pack(&w, T, &b) == 0, "pack %d nested teams", L);
+    r = (ser_reader){b.data, b.data + b.len, 0};
+    CHECK(scorep_profile_init(&q, 100000) == 0 && scorep_profile_unpack(&q, &r) == 0,
+          "unpack %d nested teams", L);
+    uint64_t calls = 0, mapped = 0, bad = 0;
+    const pnode *last_at = NULL, *first_at = NULL;
+    for (const pnode *c = only_child(&q.root); c; c = only_child(c)) {
+        if (c->id >= CALL && c->id < CALL + L) {
+            calls++;
+            bad += c->visits != 1;
+        } else if (c->id >= AT && c->id < AT + L) {
+            mapped++;
+            bad += c->visits != 0;
+            last_at = c;
+            first_at = first_at ? first_at : c;
+        }
+    }
+    CHECK(calls == (uint64_t)L * C && mapped == L && bad == 0,
+          "pack: %llu calls, %llu mapped nodes, %llu with a wrong visit count; expected %d, %d, 0",
+          (unsigned long long)calls, (unsigned long long)mapped, (unsigned long long)bad, L * C, L);
+    /* the innermost team's mapped node: the time of its task only (the outer ones' times go
+     * to the nodes above theirs) */
+    CHECK(last_at && last_at->sum == T - first[L - 1],
+          "pack: innermost mapped node's time %llu, expected %llu",
+          last_at ? (unsigned long long)last_at->sum : 0ull,
+          (unsigned long long)(T - first[L - 1]));
+    /* the outermost team's: every team's time (each one's path runs through it) */
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < L; i++)
+        all += T - first[i];
+    CHECK(first_at && first_at->sum == all,
+          "pack: outermost mapped node's time %llu, expected %llu",
+          first_at ? (unsigned long long)first_at->sum : 0ull, (unsigned long long)all);
+    ser_free(&b);
+    scorep_profile_close_all(&w, T);
+    CHECK(w.n_attach == 0 && w.cur == &w.root && w.depth == 0,
+          "close_all: %u teams left, at the root %d, depth %u", w.n_attach, w.cur == &w.root,
+          w.depth);
+    bad = 0;
+    for (uint32_t i = 0; i < L; i++) {
+        bad += ats[i]->visits != 0;
+        for (const pnode *c = only_child(ats[i]); c && c->id == CALL + i; c = only_child(c))
+            bad += c->visits != 1;
+    }
+    CHECK(bad == 0, "close_all: %llu nodes with a wrong visit count", (unsigned long long)bad);
+    CHECK(ats[L - 1]->sum == T - first[L - 1],
+          "close_all: innermost mapped node's time %llu, expected %llu",
+          (unsigned long long)ats[L - 1]->sum, (unsigned long long)(T - first[L - 1]));
+    CHECK(ats[0]->sum == all, "close_all: outermost mapped node's time %llu, expected %llu",
+          (unsigned long long)ats[0]->sum, (unsigned long long)all);
+}
+
 int main(void)
 {
     test_timer(SCOREP_TIMER_CLOCK_GETTIME);
@@ -500,10 +679,12 @@ int main(void)
     test_memory_reserve();
     test_buffer_merge();
     test_reduction();
+    test_reduction_depth_unlogged();
     test_reduction_encloses();
     test_mpi_defs();
     test_mpi_trace_ids();
     test_profile_children();
+    test_profile_deep_open();
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -45,9 +45,9 @@ else
 fi
 
 "$cases" "$tmp" || { echo "FAIL: profile_check_cases"; exit 1; }
-expect "good profile" 0 ': ok \(4 metrics, 7 call paths, 2 locations\)$' "$tmp/good.cubex"
+expect "good profile" 0 ': ok \(4 metrics, 9 call paths, 3 locations\)$' "$tmp/good.cubex"
 expect "negative exclusive time" 1 \
-    'cnode 0 \(main\) location 0: time: inclusive value 5 below the children.s sum 6 ' \
+    'cnode 0 \(main\) location 0: time: inclusive value 8 below the children.s sum 9 ' \
     "$tmp/negative_exclusive.cubex"
 expect "time without visits" 1 \
     'cnode 4 \(main/bar\) location 0: time: inclusive value 0.5 on a call path without visits$' \
@@ -56,7 +56,7 @@ expect "min above max" 1 \
     'cnode 1 \(main/foo\) location 0: min_time: min_time 3.5, max_time 3 ' \
     "$tmp/min_above_max.cubex"
 expect "thread root counted twice" 1 \
-    'cnode 5 \(THREADS\) location 1: visits: thread root with 2 visits, its subtree 3 ' \
+    'cnode 7 \(THREADS\) location 1: visits: thread root with 2 visits, its subtree 3 ' \
     "$tmp/thread_root_visits.cubex"
 expect "parameter set more often than its region ran" 1 \
     'cnode 1 \(main/foo\) location 0: visits: parameter children set 3 times under a node visited 2 times$' \
@@ -64,6 +64,14 @@ expect "parameter set more often than its region ran" 1 \
 expect "parameter node without visits" 1 \
     'cnode 2 \(main/foo/n=1\) location 0: visits: parameter node with 0 visits, its subtree 2$' \
     "$tmp/parameter_no_visits.cubex"
+# a pooled OpenMP thread's own visit of outer (5 s less the 4.5 s of inner below: 4 s in
+# teams forked by other threads, under the same call path) longer than its max_time
+expect "own visits' time above max_time beside forked teams' time" 1 \
+    'cnode 5 \(main/!\$omp parallel @a.c:8\) location 2: max_time: mean time per visit 0.5 \(without parallel regions below\) above max_time 0.25$' \
+    "$tmp/max_below_own_time.cubex"
+expect "mean time per visit above max_time" 1 \
+    'cnode 1 \(main/foo\) location 0: max_time: mean time per visit 3 \(without parallel regions below\) above max_time 2.5$' \
+    "$tmp/max_below_time.cubex"
 printf 'not a tar' >"$tmp/bad.cubex"
 expect "unreadable file" 2 "^profile_check: $tmp/bad.cubex: " "$tmp/bad.cubex"
 

@@ -7,6 +7,7 @@
 #include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
 #include "runtime/runtime.h"
+#include "sampling/sampling.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -112,6 +113,8 @@ static uint32_t fn_define(uintptr_t a)
     /* symbol lookup allocates in libdw and the decompression libraries it calls: the
      * runtime's work, not the program's (memory recording) */
     scorep_memory_guard++;
+    /* and for sampling: a sample here is no call of the program's (sampling.h) */
+    int mark = scorep_sampling_runtime_begin(scorep_tls_location);
     pthread_mutex_lock(&define_lock);
     uint32_t r = fn_lookup(table, a);
     if (r == FN_MISS) {
@@ -122,6 +125,7 @@ static uint32_t fn_define(uintptr_t a)
             fn_insert(table, a, r);
     }
     pthread_mutex_unlock(&define_lock);
+    scorep_sampling_runtime_end(scorep_tls_location, mark);
     scorep_memory_guard--;
     return r;
 }

@@ -6,6 +6,7 @@
 #include "adapters/compiler/plugin_region.h"
 #include "core/events.h"
 #include "runtime/runtime.h"
+#include "sampling/sampling.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -35,6 +36,10 @@ static bool excluded(const scorep_plugin_region *d)
  * descriptors of one inline function in several translation units share one region. */
 static uint32_t plugin_register(scorep_plugin_region *d)
 {
+    /* the definition is the runtime's work before the first Enter: a sample here is no call
+     * of the program's (sampling.h; until session 27 a sampled frame of the function itself
+     * with __strdup below it, next to its instrumented call path) */
+    int mark = scorep_sampling_runtime_begin(scorep_tls_location);
     pthread_mutex_lock(&plugin_lock);
     uint32_t h = d->handle;
     if (h == 0) {
@@ -51,6 +56,7 @@ static uint32_t plugin_register(scorep_plugin_region *d)
         __atomic_store_n(&d->handle, h, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&plugin_lock);
+    scorep_sampling_runtime_end(scorep_tls_location, mark);
     return h;
 }
 

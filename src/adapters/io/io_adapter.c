@@ -149,6 +149,15 @@ int scorep_io_begin(scorep_io_frame *f, const scorep_io_fn *fn, const void *call
     scorep_location *l = scorep_tls_location;
     if (!l)
         return 0;
+    /* An event of l is in progress, or the sampling signal handler runs on it: this call is
+     * the runtime's work (libunwind validates addresses with read and write on a pipe,
+     * libdw reads DWARF during the unwinding at an enter). Left before the init and the
+     * own-code test below, which the handler must not reach: the init takes the runtime's
+     * init lock (a sample in the runtime's start-up deadlocked there: 3 hangs in 20 runs
+     * with --io=posix at a 20 us sampling rate) and allocates, the
+     * own-code test may call dladdr, which takes the dynamic loader's lock. */
+    if (l->busy)
+        return 0;
     nesting = 1; /* the slow paths below may do I/O themselves */
     pthread_once(&init_once, init);
     uint32_t r = !scorep_io_own_code(caller) && scorep_measurement_on() ? region_of(fn) : SCOREP_INVALID_ID;

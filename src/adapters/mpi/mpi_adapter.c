@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "runtime/runtime.h"
 #include "ipc/ipc_mpi.h"
+#include "sampling/sampling.h"
 
 #include <stdlib.h>
 
@@ -61,9 +62,13 @@ static void read_groups(void)
 uint32_t scorep_mpi_region_define(uint32_t fn)
 {
     const scorep_mpi_fn_info *i = &scorep_mpi_fn_table[fn];
+    /* the definition (its strdup and malloc) is the runtime's work before the call's Enter:
+     * until session 27 a sample there was main/__strdup/__libc_malloc below the program */
+    int mark = scorep_sampling_runtime_begin(scorep_tls_location);
     /* as Score-P defines them (SCOREP_Mpi_Reg.c): source file "MPI", no lines. Scalasca takes
      * a region for MPI by that file name (pearl's Region.cpp, classify) */
     uint32_t id = scorep_defs_region(i->name, NULL, "MPI", 0, 0, SCOREP_PARADIGM_MPI, i->role);
+    scorep_sampling_runtime_end(scorep_tls_location, mark);
     if (id != SCOREP_INVALID_ID)
         __atomic_store_n(&scorep_mpi_region_ids[fn], id + 1, __ATOMIC_RELAXED);
     return id;
@@ -88,8 +93,13 @@ int scorep_mpi_init_begin(scorep_mpi_frame *f, uint32_t fn)
     return 1;
 }
 
+/* The measurement's own set-up after PMPI_Init (communicators, clock offsets, the system
+ * tree's exchange) is the runtime's work inside MPI_Init: a sample there is the call's own
+ * time, without the frames of the runtime's PMPI calls (sampling.h). */
 void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
 {
+    scorep_location *l = active ? f->l : NULL;
+    int mark = scorep_sampling_runtime_begin(l);
     if (ret == MPI_SUCCESS) {
         scorep_mpi_thread_level = provided;
         scorep_mpi_time_local = scorep_cfg.mpi_time_local_calls;
@@ -102,6 +112,7 @@ void scorep_mpi_init_end(scorep_mpi_frame *f, int active, int ret, int provided)
         if (scorep_measurement_on())
             __atomic_store_n(&scorep_mpi_enabled, configured | SCOREP_MPI_ACTIVE, __ATOMIC_SEQ_CST);
     }
+    scorep_sampling_runtime_end(l, mark);
     if (active)
         scorep_mpi_end(f);
 }
@@ -122,8 +133,13 @@ void scorep_mpi_finalize_begin(uint32_t fn)
         PMPI_Barrier(MPI_COMM_WORLD);
         scorep_mpi_end(&f);
     }
+    /* the measurement's end: the runtime's work, no call of the program's (its
+     * PMPI_Comm_dup before the samples stop would show as one below main) */
+    scorep_location *l = scorep_tls_location;
+    int mark = scorep_sampling_runtime_begin(l);
     scorep_mpi_before_finalize();
     scorep_mpi_comm_finalize();
+    scorep_sampling_runtime_end(l, mark);
 }
 
 int scorep_mpi_begin(scorep_mpi_frame *f, uint32_t fn, int record)

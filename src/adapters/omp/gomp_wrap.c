@@ -1027,7 +1027,7 @@ static inline __attribute__((always_inline)) void set_lock(void *lock, const voi
         real(lock);
         return;
     }
-    omp_cb_mutex_acquire(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
+    omp_lock_set_begin(ompt_mutex_lock);
     real(lock);
     omp_cb_mutex_acquired(ompt_mutex_lock, WAIT_ID(lock), codeptr);
 }
@@ -1043,6 +1043,8 @@ static inline __attribute__((always_inline)) void unset_lock(void *lock, const v
 static inline __attribute__((always_inline)) int test_lock(void *lock, const void *codeptr,
                                                            test_fn real)
 {
+    if (!passthrough) /* the test's start: its region's, should it get the lock */
+        omp_cb_mutex_acquire(ompt_mutex_test_lock, 0, 0, WAIT_ID(lock), codeptr);
     int got = real(lock);
     if (got && !passthrough)
         omp_cb_mutex_acquired(ompt_mutex_test_lock, WAIT_ID(lock), codeptr);
@@ -1057,7 +1059,7 @@ static inline __attribute__((always_inline)) void set_nest_lock(void *lock, cons
         real(lock);
         return;
     }
-    omp_cb_mutex_acquire(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
+    omp_lock_set_begin(ompt_mutex_nest_lock);
     real(lock);
     if (h->depth++ > 0) { /* held already: no acquisition */
         omp_cb_nest_lock(ompt_scope_begin, WAIT_ID(lock), codeptr);
@@ -1081,6 +1083,8 @@ static inline __attribute__((always_inline)) void unset_nest_lock(void *lock, co
 static inline __attribute__((always_inline)) int test_nest_lock(void *lock, const void *codeptr,
                                                                 test_fn real)
 {
+    if (!passthrough)
+        omp_cb_mutex_acquire(ompt_mutex_test_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
     int depth = real(lock);
     nest_held *h = passthrough || depth == 0 ? NULL : nest_find(lock);
     if (passthrough || depth == 0 || (!h && !(h = nest_free_slot())))

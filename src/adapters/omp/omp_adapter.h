@@ -44,6 +44,8 @@ typedef enum {
     OMP_R_UNSET_LOCK,
     OMP_R_SET_NEST_LOCK,
     OMP_R_UNSET_NEST_LOCK,
+    OMP_R_TEST_LOCK, /* entered only by a test that got the lock (Score-P's OMPT adapter) */
+    OMP_R_TEST_NEST_LOCK,
     OMP_R_KINDS
 } omp_region_kind;
 
@@ -56,6 +58,7 @@ uint32_t omp_region(omp_region_kind kind, const void *codeptr);
  * (seen with gcc-compiled critical constructs): such code pointers count as none. */
 void omp_runtime_range_init(void);
 extern uintptr_t omp_rt_lo, omp_rt_hi; /* the OpenMP runtime's code: [lo, hi) */
+extern uintptr_t omp_self_lo, omp_self_hi; /* this library's code: [lo, hi) */
 static inline const void *omp_user_codeptr(const void *codeptr)
 {
     return (uintptr_t)codeptr - omp_rt_lo < omp_rt_hi - omp_rt_lo ? NULL : codeptr;
@@ -156,7 +159,7 @@ typedef struct {
     uint8_t tag; /* what entered it, when an end callback must tell */
 } omp_open_region;
 
-enum { TAG_NONE, TAG_SECTION, TAG_SET_NEST_LOCK, TAG_SINGLE_EXECUTOR };
+enum { TAG_NONE, TAG_SECTION, TAG_SINGLE_EXECUTOR };
 
 typedef struct omp_block omp_block;
 
@@ -176,12 +179,10 @@ typedef struct omp_thread {
     uint32_t n_regions;
     size_t cap_regions;
     uint32_t generation;   /* explicit tasks created by this thread */
-    /* since the start of its current implicit task, Score-P's migration counts: tasks that
-     * began here + resumptions here from another thread - tasks that ended here (= the
+    /* (Score-P's migration counts are its location's profile's mig_loss / mig_win: tasks
+     * that began here + resumptions here from another thread - tasks that ended here (= the
      * tasks that left: task_migration_loss), and those resumptions (task_migration_win);
-     * added to the parallel region's node at the implicit task's end (omp_parallel.c) */
-    int64_t mig_loss;
-    uint64_t mig_win;
+     * added to the parallel region's node at the implicit task's end, omp_parallel.c) */
     const pnode *map_from; /* last fork call path mapped into this thread's tree */
     pnode *map_to;
     uint32_t map_depth;
@@ -192,6 +193,12 @@ typedef struct omp_thread {
     size_t cap_held;
     struct omp_thread *next_member; /* in the team it works in (omp_team.members) */
     uint32_t worker_frame;          /* index of that team's frame */
+    /* when the pending lock call (omp_set_lock, omp_test_lock and the nest ones) began
+     * (0: none) and its kind: its region is entered at that time once the call gets the
+     * lock; a failed test records nothing (omp_constructs.c) */
+    uint64_t lock_at;
+    int lock_kind;
+    bool lock_open; /* omp_set_lock's or omp_set_nest_lock's region entered at its start */
 } omp_thread;
 
 /* This thread's state, created on first use; NULL when the measurement is off. */
@@ -241,6 +248,10 @@ void omp_cb_dispatch(ompt_data_t *parallel_data, ompt_data_t *task_data, ompt_di
                      ompt_data_t instance);
 void omp_cb_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                    ompt_data_t *task_data, const void *codeptr);
+/* The start of omp_set_lock or omp_set_nest_lock where the caller knows it is one (libgomp's
+ * wrappers): its region is entered now, so that samples taken while it waits fall in it;
+ * the acquisition (omp_cb_mutex_acquired, omp_cb_nest_lock) ends it. */
+void omp_lock_set_begin(ompt_mutex_t kind);
 void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                           ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr);

@@ -114,8 +114,18 @@ static const void *mutex_codeptr(ompt_wait_id_t wait_id, const void *codeptr)
 }
 
 /* Critical and ordered: the construct region spans waiting and body, the sblock region the
- * body. Locks: omp_set_lock spans the wait; omp_unset_lock marks the release. Test locks
- * get no region (a failed test has no end callback); atomics are not recorded. */
+ * body. Lock routines: the region (omp_set_lock, omp_test_lock, the nest ones) spans the
+ * wait, from the acquire callback to the acquisition, and is entered only once the lock is
+ * acquired, at the acquire callback's time (nothing is recorded between the two on this
+ * thread; libgomp's wrappers, which know omp_set_lock from a test, enter its region at its
+ * start instead, omp_lock_set_begin, so that samples taken while it waits fall in it): a test that does not get the lock has no end callback and records nothing, as
+ * in Score-P's OMPT adapter, so the profile's visits of a lock routine are its acquisitions,
+ * which scorep-score's estimate needs. LLVM's libomp before 18 reports omp_test_lock and
+ * omp_test_nest_lock with the kinds of omp_set_lock and omp_set_nest_lock (Score-P's
+ * configure test SCOREP_OMPT_WRONG_TEST_LOCK_MUTEX): their successful tests are recorded as
+ * those (the same records), their failed ones as nothing, where an enter at the acquire
+ * callback left a region open per failed test. omp_unset_lock marks the release; atomics
+ * are not recorded. */
 void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                           ompt_wait_id_t wait_id, const void *codeptr)
 {
@@ -133,14 +143,36 @@ void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int imp
         omp_enter(t, omp_region(OMP_R_ORDERED, mutex_codeptr(wait_id, codeptr)), TAG_NONE, raw);
         break;
     case ompt_mutex_lock:
-        omp_enter(t, omp_region(OMP_R_SET_LOCK, NULL), TAG_NONE, raw);
-        break;
     case ompt_mutex_nest_lock:
-        omp_enter(t, omp_region(OMP_R_SET_NEST_LOCK, NULL), TAG_SET_NEST_LOCK, raw);
+    case ompt_mutex_test_lock:
+    case ompt_mutex_test_nest_lock:
+        t->lock_at = raw;
+        t->lock_kind = (int)kind;
+        t->lock_open = false;
         break;
     default:
         break;
     }
+}
+
+/* The region of a lock routine of kind `kind` (an ompt_mutex_t) */
+static uint32_t lock_region(int kind)
+{
+    return omp_region(kind == ompt_mutex_lock        ? OMP_R_SET_LOCK
+                      : kind == ompt_mutex_nest_lock ? OMP_R_SET_NEST_LOCK
+                      : kind == ompt_mutex_test_lock ? OMP_R_TEST_LOCK
+                                                     : OMP_R_TEST_NEST_LOCK,
+                      NULL);
+}
+
+void omp_lock_set_begin(ompt_mutex_t kind)
+{
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    omp_enter(t, lock_region((int)kind), TAG_NONE, scorep_timer_ticks());
+    t->lock_at = 0;
+    t->lock_open = true;
 }
 
 /* The acquisition of the lock of wait_id, at raw or, if the previous holder's release
@@ -181,21 +213,28 @@ void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void
     omp_thread *t = kind == ompt_mutex_atomic ? NULL : omp_thread_get();
     if (!t)
         return;
-    uint64_t raw = acquired(t, wait_id, scorep_timer_ticks());
+    uint64_t now = scorep_timer_ticks();
     switch ((int)kind) {
+    case ompt_mutex_lock:
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_lock:
+    case ompt_mutex_test_nest_lock: /* the call's region, entered when it began */
+        if (!t->lock_open)
+            omp_enter(t, lock_region((int)kind), TAG_NONE, t->lock_at ? t->lock_at : now);
+        t->lock_at = 0;
+        t->lock_open = false;
+        omp_leave(t, acquired(t, wait_id, now));
+        break;
     case ompt_mutex_critical:
         omp_enter(t, omp_region(OMP_R_CRITICAL_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,
-                  raw);
+                  acquired(t, wait_id, now));
         break;
     case ompt_mutex_ordered:
         omp_enter(t, omp_region(OMP_R_ORDERED_SBLOCK, mutex_codeptr(wait_id, codeptr)), TAG_NONE,
-                  raw);
-        break;
-    case ompt_mutex_lock:
-    case ompt_mutex_nest_lock:
-        omp_leave(t, raw); /* omp_set_lock / omp_set_nest_lock */
+                  acquired(t, wait_id, now));
         break;
     default:
+        acquired(t, wait_id, now);
         break;
     }
 }
@@ -238,9 +277,15 @@ void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, co
     if (!t)
         return;
     uint64_t raw = scorep_timer_ticks();
-    if (endpoint == ompt_scope_begin) {
-        if (omp_top_tag(t) == TAG_SET_NEST_LOCK)
+    if (endpoint == ompt_scope_begin) { /* omp_set_nest_lock's region; none for a test */
+        if (t->lock_open) {
             omp_leave(t, raw);
+        } else if (t->lock_at && t->lock_kind == ompt_mutex_nest_lock) {
+            omp_enter(t, lock_region(ompt_mutex_nest_lock), TAG_NONE, t->lock_at);
+            omp_leave(t, raw);
+        }
+        t->lock_at = 0;
+        t->lock_open = false;
         return;
     }
     omp_enter(t, omp_region(OMP_R_UNSET_NEST_LOCK, NULL), TAG_NONE, raw);

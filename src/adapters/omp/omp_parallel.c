@@ -7,6 +7,7 @@
 #include "sampling/sampling.h"
 #include "substrates/substrates_core.h"
 
+#include <libunwind.h>
 #include <stdio.h>
 
 void omp_cb_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -128,6 +129,9 @@ static void implicit_task_begin(omp_thread *t, omp_team *team, unsigned int actu
     f->par_enter_ts = l->last_ts;
     f->par_node = l->profiling && !l->profile.overflow ? l->profile.cur : NULL;
     f->par_depth = l->profile.depth;
+    /* where the migration counts go at this implicit task's end (or at a checkpoint, or an
+     * end of the program, meanwhile: profile.h) */
+    l->profile.mig_node = f->par_node;
 }
 
 /* Ends the implicit task of frame f, the top of t's frames, at raw. */
@@ -144,16 +148,20 @@ static void implicit_task_end(omp_thread *t, omp_frame *f, uint64_t raw)
     /* the migration counts of the tasks of this implicit task's time, on the parallel
      * region's call path, as Score-P triggers them at the parallel region's exit (only when
      * not zero there: in a sparse metric a zero is no value) */
-    if (f->par_node && (t->mig_loss || t->mig_win)) {
-        f->par_node->task_mig_loss += t->mig_loss;
-        f->par_node->task_mig_win += t->mig_win;
+    scorep_profile *p = &t->loc->profile;
+    if (f->par_node && (p->mig_loss || p->mig_win)) {
+        f->par_node->task_mig_loss += p->mig_loss;
+        f->par_node->task_mig_win += p->mig_win;
     }
-    t->mig_loss = 0;
-    t->mig_win = 0;
+    p->mig_loss = 0;
+    p->mig_win = 0;
     if (f->attached)
-        scorep_profile_detach(&t->loc->profile, &f->saved, f->at,
+        scorep_profile_detach(p, &f->saved, f->at,
                               left > f->par_enter_ts ? left - f->par_enter_ts : 0);
     omp_frame_pop(t);
+    /* the enclosing implicit task's region (a nested team ended), or none */
+    const omp_frame *outer = omp_frame_implicit(t);
+    p->mig_node = outer ? outer->par_node : NULL;
 }
 
 /* The worker's own frame in team `team`, when this thread is to write its end itself:
@@ -253,6 +261,55 @@ static const void *enclosing_codeptr(omp_thread *t)
     return f ? f->team->codeptr : NULL;
 }
 
+/* The code pointer of a barrier that the runtime passed wrongly: the return address of the
+ * innermost frame outside the OpenMP runtime and this library, i.e. the user's call of the
+ * barrier; NULL if the stack has none. LLVM's libomp (14 at least) passes such pointers to
+ * the master: its __kmpc_end_critical releases with OMPT_LOAD_RETURN_ADDRESS(0), which reads
+ * and clears the return address stored for global thread 0 instead of the caller's. A worker
+ * that leaves a critical construct while the master is between GOMP_barrier's (or
+ * __kmpc_barrier's) store and __kmp_barrier's load takes the master's code pointer: the
+ * master's barrier then comes with none (it was the enclosing parallel region's, a wrong
+ * line) or with __kmpc_barrier's own return address inside libomp (a barrier without a
+ * line). Seen: 36 + 36 of 20000 explicit barriers of a master whose workers enter a critical
+ * before each, 1 in a few hundred runs of test_unwind_omp.sh. Rare: an unwind (libunwind,
+ * which may take the dynamic loader's lock) only where the pointer is missing or wrong. */
+static const void *caller_codeptr(omp_thread *t)
+{
+    void *ips[32];
+    /* a sample taken meanwhile is the runtime's work, and does not unwind within this one */
+    int mark = scorep_sampling_runtime_begin(t->loc);
+    int n = unw_backtrace(ips, 32);
+    scorep_sampling_runtime_end(t->loc, mark);
+    for (int i = 0; i < n; i++) {
+        uintptr_t ip = (uintptr_t)ips[i];
+        if (ip - omp_rt_lo < omp_rt_hi - omp_rt_lo || ip - omp_self_lo < omp_self_hi - omp_self_lo)
+            continue;
+        return ips[i];
+    }
+    return NULL;
+}
+
+/* The code pointer of a barrier's begin: the runtime's, or where it is missing or inside the
+ * runtime (above), the user's call found on the stack; the closing barrier of a worker (LLVM
+ * passes none: its stack holds no user frame) and any barrier without a user frame get the
+ * code pointer of the construct they end, so that all team members share one barrier
+ * region (a closing barrier's kind: libomp 14 reports it as ompt_sync_region_barrier_implicit,
+ * later ones as _implicit_parallel). */
+static const void *barrier_codeptr(omp_thread *t, const void *codeptr, ompt_sync_region_t kind)
+{
+    if (codeptr && omp_user_codeptr(codeptr))
+        return codeptr;
+    bool closing = kind == ompt_sync_region_barrier_implicit ||
+                   kind == ompt_sync_region_barrier_implicit_parallel ||
+                   kind == ompt_sync_region_barrier_teams;
+    if (codeptr || !closing) {
+        const void *c = caller_codeptr(t);
+        if (c)
+            return c;
+    }
+    return enclosing_codeptr(t);
+}
+
 /* The closing barrier of a parallel region ends without parallel data. */
 static void closing_barrier_end(omp_thread *t)
 {
@@ -277,7 +334,10 @@ void omp_cb_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
         uint64_t raw = scorep_timer_ticks();
         if (k == OMP_R_IBARRIER || k == OMP_R_BARRIER)
             omp_end_open_single(t, raw); /* no barrier inside a single */
-        omp_enter(t, omp_region(k, codeptr ? codeptr : enclosing_codeptr(t)), TAG_NONE, raw);
+        omp_enter(t, omp_region(k, k == OMP_R_BARRIER || k == OMP_R_IBARRIER
+                                       ? barrier_codeptr(t, codeptr, kind)
+                                       : codeptr ? codeptr : enclosing_codeptr(t)),
+                  TAG_NONE, raw);
     } else if (!parallel_data && k == OMP_R_IBARRIER) {
         closing_barrier_end(t);
     } else {

@@ -78,34 +78,39 @@ static int insert(table **tp, uint64_t key, uintptr_t value)
 }
 
 /* ------------------------------------------------------------------ regions */
+/* Roles as Score-P's OMPT adapter types its regions (scorep_ompt_regions.inc.c): Scalasca's
+ * scout tells critical sections from lock API calls by them. taskwait, taskgroup and the
+ * explicit barrier are BARRIER there; our analysis and scout classify OpenMP regions by name,
+ * so taskgroup's role does not make it a barrier. Score-P has no type for reduction, scope
+ * and the target constructs (CODE here) nor for distribute and taskloop (LOOP here). */
 static const struct {
     const char *name;
     scorep_role role;
     bool positioned; /* named with the source position of its code pointer */
 } kinds[OMP_R_KINDS] = {
-    [OMP_R_PARALLEL] = {"!$omp parallel", SCOREP_ROLE_CODE, true},
-    [OMP_R_IBARRIER] = {"!$omp implicit barrier", SCOREP_ROLE_BARRIER, true},
+    [OMP_R_PARALLEL] = {"!$omp parallel", SCOREP_ROLE_PARALLEL, true},
+    [OMP_R_IBARRIER] = {"!$omp implicit barrier", SCOREP_ROLE_IMPLICIT_BARRIER, true},
     [OMP_R_BARRIER] = {"!$omp barrier", SCOREP_ROLE_BARRIER, true},
     [OMP_R_TASKWAIT] = {"!$omp taskwait", SCOREP_ROLE_BARRIER, true},
-    [OMP_R_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_CODE, true},
+    [OMP_R_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_BARRIER, true},
     [OMP_R_REDUCTION] = {"!$omp reduction", SCOREP_ROLE_CODE, true},
     [OMP_R_FOR] = {"!$omp for", SCOREP_ROLE_LOOP, true},
-    [OMP_R_SECTIONS] = {"!$omp sections", SCOREP_ROLE_CODE, true},
-    [OMP_R_SECTION] = {"!$omp section", SCOREP_ROLE_CODE, true},
-    [OMP_R_SINGLE] = {"!$omp single", SCOREP_ROLE_CODE, true},
-    [OMP_R_SINGLE_SBLOCK] = {"!$omp single sblock", SCOREP_ROLE_CODE, true},
-    [OMP_R_WORKSHARE] = {"!$omp workshare", SCOREP_ROLE_CODE, true},
+    [OMP_R_SECTIONS] = {"!$omp sections", SCOREP_ROLE_SECTIONS, true},
+    [OMP_R_SECTION] = {"!$omp section", SCOREP_ROLE_SECTION, true},
+    [OMP_R_SINGLE] = {"!$omp single", SCOREP_ROLE_SINGLE, true},
+    [OMP_R_SINGLE_SBLOCK] = {"!$omp single sblock", SCOREP_ROLE_SINGLE_SBLOCK, true},
+    [OMP_R_WORKSHARE] = {"!$omp workshare", SCOREP_ROLE_WORKSHARE, true},
     [OMP_R_DISTRIBUTE] = {"!$omp distribute", SCOREP_ROLE_LOOP, true},
     [OMP_R_TASKLOOP] = {"!$omp taskloop", SCOREP_ROLE_LOOP, true},
     [OMP_R_SCOPE] = {"!$omp scope", SCOREP_ROLE_CODE, true},
-    [OMP_R_MASKED] = {"!$omp masked", SCOREP_ROLE_CODE, true},
-    [OMP_R_CRITICAL] = {"!$omp critical", SCOREP_ROLE_CODE, true},
-    [OMP_R_CRITICAL_SBLOCK] = {"!$omp critical sblock", SCOREP_ROLE_CODE, true},
-    [OMP_R_ORDERED] = {"!$omp ordered", SCOREP_ROLE_CODE, true},
-    [OMP_R_ORDERED_SBLOCK] = {"!$omp ordered sblock", SCOREP_ROLE_CODE, true},
-    [OMP_R_TASK] = {"!$omp task", SCOREP_ROLE_CODE, true},
-    [OMP_R_TASK_UNTIED] = {"!$omp task untied", SCOREP_ROLE_CODE, true},
-    [OMP_R_CREATE_TASK] = {"!$omp create task", SCOREP_ROLE_CODE, true},
+    [OMP_R_MASKED] = {"!$omp masked", SCOREP_ROLE_MASTER, true},
+    [OMP_R_CRITICAL] = {"!$omp critical", SCOREP_ROLE_CRITICAL, true},
+    [OMP_R_CRITICAL_SBLOCK] = {"!$omp critical sblock", SCOREP_ROLE_CRITICAL_SBLOCK, true},
+    [OMP_R_ORDERED] = {"!$omp ordered", SCOREP_ROLE_ORDERED, true},
+    [OMP_R_ORDERED_SBLOCK] = {"!$omp ordered sblock", SCOREP_ROLE_ORDERED_SBLOCK, true},
+    [OMP_R_TASK] = {"!$omp task", SCOREP_ROLE_TASK, true},
+    [OMP_R_TASK_UNTIED] = {"!$omp task untied", SCOREP_ROLE_TASK_UNTIED, true},
+    [OMP_R_CREATE_TASK] = {"!$omp create task", SCOREP_ROLE_TASK_CREATE, true},
     /* named as libscorep-rt-omptarget names libomptarget's (omp_target.c) */
     [OMP_R_TARGET] = {"!$omp target", SCOREP_ROLE_CODE, true},
     [OMP_R_TARGET_ENTER_DATA] = {"!$omp target enter data", SCOREP_ROLE_CODE, true},
@@ -115,6 +120,8 @@ static const struct {
     [OMP_R_UNSET_LOCK] = {"omp_unset_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_SET_NEST_LOCK] = {"omp_set_nest_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_UNSET_NEST_LOCK] = {"omp_unset_nest_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_TEST_LOCK] = {"omp_test_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_TEST_NEST_LOCK] = {"omp_test_nest_lock", SCOREP_ROLE_WRAPPER, false},
 };
 
 static table *regions;
@@ -145,8 +152,12 @@ static uint32_t define_region(omp_region_kind kind, const void *codeptr)
         scorep_symbols_object_offset((uintptr_t)codeptr, where, sizeof where);
         snprintf(name, sizeof name, "%s @%s", kinds[kind].name, where);
     }
-    uint32_t r =
-        scorep_defs_region(name, name, file, line, line, SCOREP_PARADIGM_OPENMP, kinds[kind].role);
+    /* Without a source file (the lock API; a construct without a code pointer or line
+     * information) the file is "OMP", as Score-P's OMPT adapter names it: Scalasca counts a
+     * region as OpenMP by its "!$omp" name or that file, and drops the lock API contention it
+     * finds at other regions (OmpPattern::skip_cnode). */
+    uint32_t r = scorep_defs_region(name, name, file ? file : "OMP", line, line,
+                                    SCOREP_PARADIGM_OPENMP, kinds[kind].role);
     free(file);
     return r;
 }
@@ -170,31 +181,46 @@ uint32_t omp_region(omp_region_kind kind, const void *codeptr)
 
 /* ------------------------------------------------------- runtime's own code */
 uintptr_t omp_rt_lo, omp_rt_hi;
+uintptr_t omp_self_lo, omp_self_hi;
 
-static int runtime_segments(struct dl_phdr_info *info, size_t size, void *data)
+/* the span [*lo, *hi) of the loaded segments of the object at base */
+typedef struct {
+    uintptr_t base, *lo, *hi;
+} span_query;
+
+static int object_segments(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    if (info->dlpi_addr != (uintptr_t)data)
+    span_query *q = data;
+    if (info->dlpi_addr != q->base)
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
         if (ph->p_type != PT_LOAD)
             continue;
-        if (!omp_rt_hi || lo < omp_rt_lo)
-            omp_rt_lo = lo;
-        if (hi > omp_rt_hi)
-            omp_rt_hi = hi;
+        if (!*q->hi || lo < *q->lo)
+            *q->lo = lo;
+        if (hi > *q->hi)
+            *q->hi = hi;
     }
     return 1;
 }
 
-void omp_runtime_range_init(void)
+static void object_span(const void *addr, uintptr_t *lo, uintptr_t *hi)
 {
     Dl_info info;
-    void *entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
-    if (entry && dladdr(entry, &info) && info.dli_fbase)
-        dl_iterate_phdr(runtime_segments, info.dli_fbase);
+    if (addr && dladdr(addr, &info) && info.dli_fbase) {
+        span_query q = {(uintptr_t)info.dli_fbase, lo, hi};
+        dl_iterate_phdr(object_segments, &q);
+    }
+}
+
+void omp_runtime_range_init(void)
+{
+    object_span(dlsym(RTLD_DEFAULT, "__kmpc_fork_call"), &omp_rt_lo, &omp_rt_hi);
+    /* this library: the frames of the OMPT callbacks (omp_parallel.c's barrier code pointer) */
+    object_span((const void *)(uintptr_t)omp_runtime_range_init, &omp_self_lo, &omp_self_hi);
 }
 
 /* -------------------------------------------------------------------- locks */

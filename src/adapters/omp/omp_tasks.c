@@ -75,7 +75,8 @@ static void task_start(omp_thread *t, omp_task *task, uint64_t raw)
     f->task = task;
     task->started = true;
     task->last_loc = t->loc->id;
-    t->mig_loss++; /* a task that began here: it leaves unless it ends here (task_end) */
+    /* a task that began here: it leaves unless it ends here (task_end) */
+    t->loc->profile.mig_loss++;
     scorep_location *l = t->loc;
     task_part_attach(l, f, imp, raw);
     /* Substrate plugins get Score-P's TASK_BEGIN for the switch to the task and the enter of
@@ -100,7 +101,7 @@ static void task_end(omp_thread *t, ompt_data_t *data, omp_task *task, uint64_t 
     omp_frame *f = omp_frame_top(t);
     if (!f || f->kind != FRAME_TASK || f->task != task)
         return; /* began on another thread (untied) or before the measurement */
-    t->mig_loss--;
+    t->loc->profile.mig_loss--;
     scorep_location *l = t->loc;
     /* regions left open inside the task, then the task's region: for substrate plugins
      * Score-P's TASK_END instead of its leave and the completion (as at the begin) */
@@ -144,7 +145,7 @@ __attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *t
     uint32_t n_core = l->depth > f->core_depth ? l->depth - f->core_depth : 0;
     uint32_t n_adapter = t->n_regions - f->n_regions;
     /* kept in the task's block (no allocation) unless more than 3 regions are open */
-    uint32_t cap = n_core + n_adapter, n = 0;
+    uint32_t cap = n_core + n_adapter, n = 0, left = 0;
     enum { INLINE = sizeof task->parked_inline / sizeof *task->parked_inline };
     omp_parked_region *saved = cap > INLINE ? malloc(cap * sizeof *saved)
                                : cap        ? task->parked_inline
@@ -162,6 +163,7 @@ __attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *t
             scorep_event_leave_at(l, region, raw);
         if (l->depth >= d)
             break; /* not left (recording off meanwhile): the adapter's are left below */
+        left++;
         if (saved && n < cap)
             saved[n++] = (omp_parked_region){region, tag, adapter};
     }
@@ -172,8 +174,12 @@ __attribute__((noinline, cold)) static void task_park(omp_thread *t, omp_task *t
         if (saved && n < cap)
             saved[n++] = (omp_parked_region){r.region, r.tag, true};
     }
-    if (plug)
+    if (plug) {
         l->substrates_on = true;
+        /* the calling contexts of the regions left (the core's: the adapter's entered while
+         * recording was off have none) go with the task */
+        scorep_substrates_task_park(l, scorep_location_now(l, raw), task, left);
+    }
     for (uint32_t i = 0; i < n / 2; i++) { /* outermost first */
         omp_parked_region x = saved[i];
         saved[i] = saved[n - 1 - i];
@@ -202,8 +208,8 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
     /* Score-P's migration: a part on another thread than the last part's */
     if (task->last_loc != t->loc->id) {
         task->last_loc = t->loc->id;
-        t->mig_win++;
-        t->mig_loss++;
+        t->loc->profile.mig_win++;
+        t->loc->profile.mig_loss++;
     }
     scorep_location *l = t->loc;
     task_part_attach(l, f, imp, raw);
@@ -222,8 +228,10 @@ __attribute__((noinline, cold)) static void task_resume(omp_thread *t, omp_task 
     } else { /* nothing kept (out of memory for more than 3): at least the task's region */
         omp_enter(t, task->region, TAG_NONE, raw);
     }
-    if (plug)
+    if (plug) {
         l->substrates_on = true;
+        scorep_substrates_task_resume(l, scorep_location_now(l, raw), task);
+    }
     if (task->parked_regions != task->parked_inline)
         free(task->parked_regions);
     task->parked_regions = NULL;

@@ -6,6 +6,7 @@
 #include "core/events.h"
 #include "core/rewind.h"
 #include "runtime/runtime.h"
+#include "sampling/sampling.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,8 +40,11 @@ static struct SCOREP_User_Region *new_region(const char *name, SCOREP_User_Regio
     /* regions by name and Fortran regions come with file "" : no source location */
     if (file && !*file)
         file = NULL;
+    /* the definition is the runtime's work: a sample here is no call of the program's */
+    int mark = scorep_sampling_runtime_begin(scorep_tls_location);
     r->region = scorep_defs_region(name, NULL, file, (int)line, (int)line, SCOREP_PARADIGM_USER,
                                    role_of(type));
+    scorep_sampling_runtime_end(scorep_tls_location, mark);
     bool filtered =
         r->region == SCOREP_INVALID_ID ||
         (scorep_active_filter && scorep_filter_excluded(scorep_active_filter, file, name, name));

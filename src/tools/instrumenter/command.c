@@ -42,12 +42,18 @@ void instr_no_compiler(void)
     exit(1);
 }
 
+static bool runs_llvm(const struct job *job);
+
 void instr_set_compiler(struct job *job, const char *compiler)
 {
     job->kind = compiler_find(compiler, job->c_driver, sizeof job->c_driver);
     if (job->kind == NULL)
         instr_unsupported_compiler(compiler);
     job->compiler = compiler;
+    /* a C/C++ wrapper running clang gets clang's instrumentation, not gcc's plugin (which
+     * clang cannot load: OMPI_CC=clang scorep-cc mpicc built nothing before session 25) */
+    if ((job->kind->mpi || job->kind->shmem) && !job->kind->fortran && runs_llvm(job))
+        job->kind = compiler_llvm_backed(job->kind);
 }
 
 static const char *env_or(const char *name, const char *fallback)

@@ -72,6 +72,16 @@ const struct compiler_kind *compiler_find(const char *command, char *c_driver, s
     return NULL;
 }
 
+const struct compiler_kind *compiler_llvm_backed(const struct compiler_kind *kind)
+{
+    /* one compiler per scorep-cc process: a copy of the wrapper's row suffices */
+    static struct compiler_kind llvm;
+    llvm = *kind;
+    llvm.debug = clang_debug;
+    llvm.plugin = PLUGIN_LLVM;
+    return &llvm;
+}
+
 bool compiler_is_clang(const struct compiler_kind *kind)
 {
     return strcmp(kind->c_driver, "clang") == 0;

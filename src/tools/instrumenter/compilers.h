@@ -30,6 +30,10 @@ struct compiler_kind {
  * the same family with the same directory, target prefix and version. */
 const struct compiler_kind *compiler_find(const char *command, char *c_driver, size_t size);
 bool compiler_is_clang(const struct compiler_kind *kind);
+/* An MPI or OpenSHMEM wrapper's kind when it runs clang (OMPI_CC=clang, MPICH_CC=clang, or a
+ * wrapper built for clang): clang's line-table flags and the LLVM plugin, whose code clang can
+ * load (the GCC plugin's it cannot). */
+const struct compiler_kind *compiler_llvm_backed(const struct compiler_kind *kind);
 
 /* Whether a first argument names an input file, so that the compiler defaults to gcc. */
 bool arg_is_input_file(const char *arg);

@@ -4,6 +4,7 @@
 #include "tools/score/score_model.h"
 
 #include "buffer/buffer.h"
+#include "tools/score/score_io_records.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -124,10 +125,19 @@ static bool is_collective(const char *mpi)
 /* MPI records (buf_mpi_rec) one call of an MPI function writes, as src/core/events_mpi.c
  * records them. A non-blocking call is charged its completion record too (written by the
  * Wait/Test that completes it), so per-process totals are right while the Wait/Test rows
- * carry none. Not modelled (0): unsuccessful tests, probes, one-sided, communicator and
+ * carry none. A call that makes a communicator writes its CommCreate, MPI_Comm_free and
+ * MPI_Comm_disconnect a CommDestroy (CP2K: 96 of each per rank; upper bounds, a call that
+ * gives MPI_COMM_NULL writes none). Not modelled (0): unsuccessful tests, probes, one-sided,
  * window creation; few records in usual programs. */
 static unsigned mpi_records(const char *name)
 {
+    static const char *const comms[] = {
+        "Cart_create",     "Cart_sub",          "Comm_accept",       "Comm_connect",
+        "Comm_create",     "Comm_create_group", "Comm_dup",          "Comm_dup_with_info",
+        "Comm_idup",       "Comm_idup_with_info", "Comm_join",       "Comm_spawn",
+        "Comm_spawn_multiple", "Comm_split",    "Comm_split_type",   "Dist_graph_create",
+        "Dist_graph_create_adjacent", "Graph_create", "Intercomm_create", "Intercomm_merge",
+        "Comm_free",       "Comm_disconnect",   NULL};
     static const char *const one[] = {"Send", "Bsend", "Ssend", "Rsend", "Recv", "Mrecv", NULL};
     static const char *const two[] = {"Sendrecv", "Sendrecv_replace", "Isend",
                                       "Ibsend",   "Issend",           "Irsend",
@@ -135,7 +145,7 @@ static unsigned mpi_records(const char *name)
     if (strncmp(name, "MPI_", 4) != 0)
         return 0;
     const char *f = name + 4;
-    if (name_in(f, one))
+    if (name_in(f, one) || name_in(f, comms))
         return 1;
     if (name_in(f, two) || is_collective(f))
         return 2;
@@ -166,6 +176,35 @@ static bool is_omp_parallel(const char *name, score_type t)
            (name[14] == '\0' || name[14] == ' ');
 }
 
+/* The lock records (ThreadAcquireLock, ThreadReleaseLock; 24 bytes each) of one call: an
+ * OpenMP critical or ordered construct (not its "sblock", the body inside) takes and gives
+ * back its lock, omp_set_lock takes one, omp_unset_lock gives one back; omp_test_lock and
+ * omp_test_nest_lock take one per visit (a failed test records no region, as Score-P's OMPT
+ * adapter: its visits are the acquisitions). A pthread_mutex_trylock may fail (a visit
+ * without a record), so pthread mutexes are charged as Score-P's estimate charges them:
+ * pthread_mutex_unlock with both records of the lock it gives back (the unlocks that are
+ * recorded are exactly the recorded acquisitions' releases), pthread_mutex_lock and _trylock
+ * with none; a condition wait gives its mutex back and takes it again. Exact for every
+ * location that releases the mutexes it takes; a nest lock its owner takes again writes
+ * none (an upper bound). Score-P's estimate counts the lock calls but not the constructs. */
+static unsigned lock_records(const char *name, score_type t)
+{
+    static const char *const one[] = {"omp_set_lock",      "omp_unset_lock",
+                                      "omp_set_nest_lock", "omp_unset_nest_lock",
+                                      "omp_test_lock",     "omp_test_nest_lock",
+                                      NULL};
+    static const char *const two[] = {"pthread_cond_wait", "pthread_cond_timedwait",
+                                      "pthread_mutex_unlock", NULL};
+    if (!name || (t != SCORE_OMP && t != SCORE_PTHREAD))
+        return 0;
+    if (t == SCORE_OMP && (strncmp(name, "!$omp critical", 14) == 0 ||
+                           strncmp(name, "!$omp ordered", 13) == 0)) {
+        const char *rest = name + (name[6] == 'c' ? 14 : 13); /* "!$omp critical" */
+        return (*rest == '\0' || *rest == ' ') && strncmp(rest, " sblock", 7) != 0 ? 2 : 0;
+    }
+    return name_in(name, one) ? 1 : name_in(name, two) ? 2 : 0;
+}
+
 /* The records of a memory call beyond its Enter and Leave: the counter "Process memory
  * usage" and Score-P's attributes (docs/memory.md, "Trace attributes"): 2 per call, a sized
  * delete 3, realloc (and reallocarray, memkind's hbw_realloc) 4 (the most it writes: the
@@ -181,6 +220,23 @@ static uint64_t memory_records(const char *name)
     return 1 + attrs;
 }
 
+static int by_io_name(const void *key, const void *e)
+{
+    return strcmp(key, ((const score_io_records_entry *)e)->name);
+}
+
+/* The I/O records of one call of an I/O region (score_io_records.h): an operation's begin
+ * and complete, one handle event (open, close, seek, delete), none for the stat family, ftell
+ * and ftruncate (OTF2 has no record for them). A name the wrappers do not know: 2. */
+static unsigned io_records(const char *name)
+{
+    const score_io_records_entry *e =
+        name ? bsearch(name, score_io_records_table, score_io_records_count,
+                       sizeof *score_io_records_table, by_io_name)
+             : NULL;
+    return e ? e->records : 2;
+}
+
 uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
 {
     if (is_threads_root(name, t))
@@ -190,10 +246,11 @@ uint64_t score_visit_bytes(const char *name, score_type t, unsigned n_counters)
     uint64_t b = 2 * (SCORE_REGION_RECORD + (uint64_t)n_counters * SCORE_EVENT_RECORD);
     if (t == SCORE_MPI && name)
         b += (uint64_t)mpi_records(name) * SCORE_MPI_RECORD;
-    if (t == SCORE_IO) /* an operation's begin and complete, or a handle event and a spare */
-        b += 2 * SCORE_MPI_RECORD;
+    if (t == SCORE_IO)
+        b += (uint64_t)io_records(name) * SCORE_MPI_RECORD;
     if (is_omp_parallel(name, t)) /* the team's; the fork and join are counted per team */
         b += 2 * SCORE_EVENT_RECORD;
+    b += (uint64_t)lock_records(name, t) * SCORE_EVENT_RECORD;
     if (t == SCORE_MEMORY) /* the "Process memory usage" value after the call, attributes */
         b += memory_records(name) * SCORE_EVENT_RECORD;
     return b;
@@ -204,6 +261,16 @@ static uint64_t with_page_headers(uint64_t b)
 {
     const uint64_t room = SCORE_PAGE_SIZE - SCORE_PAGE_HEADER;
     return b + (b + room - 1) / room * SCORE_PAGE_HEADER;
+}
+
+/* The same for a stream of REC-byte records alone, which never straddle two pages: a page
+ * holds 127 MPI records of 64 bytes (8,128 of its 8,160 bytes), not 127.5, so MPI's stream
+ * needs a header more per 254 pages than its bytes alone say (session 26: a 2-rank
+ * MPI_Testany poller's 20,000 MPI records a rank fill 158 pages, not 157; test_score_poll.sh). */
+static uint64_t with_page_headers_of(uint64_t b, uint64_t rec)
+{
+    const uint64_t per_page = (SCORE_PAGE_SIZE - SCORE_PAGE_HEADER) / rec * rec;
+    return b + (b + per_page - 1) / per_page * SCORE_PAGE_HEADER;
 }
 
 /* ------------------------------------------------------------------ aggregation */
@@ -520,14 +587,17 @@ static void cnode_bytes(const score_model *m, const score_params *p, int c, int 
                        (w->type == SCORE_MEMORY ? memory_records(w->name) * SCORE_EVENT_RECORD
                                                 : 0); /* its counter and attributes */
     uint64_t mpi = w->type == SCORE_MPI  ? mpi_records(w->name) * SCORE_MPI_RECORD
-                   : w->type == SCORE_IO ? 2 * SCORE_MPI_RECORD
-                                         : 0;
+                   : w->type == SCORE_IO ? (uint64_t)io_records(w->name) * SCORE_MPI_RECORD
+                                         : 0; /* as score_visit_bytes */
     bytes[depth[c]] = sat_add(bytes[depth[c]], sat_mul(v, 2 * SCORE_REGION_RECORD));
     *pb = sat_add(*pb, sat_mul(v, metrics));
     bytes[max_depth + 2] = sat_add(bytes[max_depth + 2], sat_mul(v, mpi));
     if (is_omp_parallel(w->name, w->type))
         bytes[max_depth + 3] =
             sat_add(bytes[max_depth + 3], sat_mul(v, omp_thread_records(parent_visits, l)));
+    /* lock records, as score_visit_bytes */
+    bytes[max_depth + 3] = sat_add(bytes[max_depth + 3],
+                                   sat_mul(v, lock_records(w->name, w->type) * SCORE_EVENT_RECORD));
 }
 
 /* max_buf and aggregate of the ALL rows (all / kept by the filter) from the streams of
@@ -567,8 +637,12 @@ static int stream_totals(score_model *m, scratch *s, const score_params *p)
         for (size_t l = 0; l < L; l++) {
             size_t i = (size_t)kept * r->n_locgroups + (size_t)s->proc_of[l];
             uint64_t total = 0;
-            for (size_t k = 0; k < W; k++)
-                total = sat_add(total, with_page_headers(bytes[((size_t)kept * L + l) * W + k]));
+            for (size_t k = 0; k < W; k++) {
+                uint64_t b = bytes[((size_t)kept * L + l) * W + k];
+                /* the MPI stream: whole 64-byte records per page */
+                total = sat_add(total, k == (size_t)max_depth + 2 ? with_page_headers_of(b, SCORE_MPI_RECORD)
+                                                                   : with_page_headers(b));
+            }
             proc[i] = sat_add(proc[i], total);
             creators[i] = sat_add(creators[i], creator[(size_t)kept * L + l]);
         }
