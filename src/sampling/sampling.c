@@ -296,7 +296,8 @@ static int find_dl_lock(struct dl_phdr_info *info, size_t size, void *data)
     (void)info;
     (void)size;
     dl_lock_search *g = data;
-    for (size_t off = 0; off + sizeof(pthread_mutex_t) <= g->len; off += _Alignof(pthread_mutex_t)) {
+    for (size_t off = 0; off + sizeof(pthread_mutex_t) <= g->len;
+         off += _Alignof(pthread_mutex_t)) {
         const pthread_mutex_t *m = (const pthread_mutex_t *)(const void *)(g->base + off);
         if (m->__data.__lock != 0 && m->__data.__owner == g->tid) {
             g->found = &m->__data.__lock;
@@ -320,7 +321,8 @@ static void locate_dl_lock(void)
         dl_write_lock = g.found;
     else
         scorep_verbose("sampling: the dynamic linker's object-list lock not found (%d "
-                       "candidates): samples in dlopen and dlclose are unwound unguarded", g.n);
+                       "candidates): samples in dlopen and dlclose are unwound unguarded",
+                       g.n);
 }
 
 /* Whether unwinding could wait for the dynamic linker forever. libunwind looks an address's
@@ -407,6 +409,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     scorep_location_busy_begin(l);
     if (scorep_measurement_on() && !t->stopped) {
         t->busy = 1;
+        t->signals++;
         /* the sample's time is read once busy is visible to other threads: one that writes
          * an event of l at a time it read before and then finds busy clear knows that every
          * sample of l before that time is in the array (scorep_sampling_settle) */
@@ -559,10 +562,20 @@ static void stop_thread(struct scorep_sampling_thread *t)
     }
 }
 
+/* On t's own thread: its CPU time, for SCOREP_VERBOSE's report beside its signals (the
+ * thread's end, not the event path) */
+static void stop_own_thread(struct scorep_sampling_thread *t)
+{
+    struct timespec c;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c) == 0)
+        t->cpu_ns = (uint64_t)c.tv_sec * 1000000000u + (uint64_t)c.tv_nsec;
+    stop_thread(t);
+}
+
 void scorep_sampling_thread_end(scorep_location *l)
 {
     if (l->sampling)
-        stop_thread(l->sampling);
+        stop_own_thread(l->sampling);
 }
 
 void scorep_sampling_stop_all(void)
@@ -573,6 +586,9 @@ void scorep_sampling_stop_all(void)
     if (sigaction(SIGPROF, NULL, &cur) == 0 && cur.sa_sigaction != on_signal)
         scorep_warn("the program replaced the SIGPROF handler of sampling; samples stopped "
                     "when it did");
+    scorep_location *own = scorep_tls_location;
+    if (own && own->sampling)
+        stop_own_thread(own->sampling);
     for (scorep_location *l = scorep_location_first(); l; l = l->next)
         if (l->sampling)
             stop_thread(l->sampling);

@@ -70,6 +70,13 @@ struct scorep_sampling_thread {
     uint64_t last_ts;
     uint64_t taken, lost_nodes, lost_samples, failed_unwinds, slow_unwinds, in_runtime_drops;
     uint64_t dl_drops; /* samples outside every call while the dynamic linker changed its list */
+    /* the handler's runs while measuring (samples taken and every kind left out): how often
+     * the kernel signalled the thread; a CPU-time timer's signal comes only at a tick that
+     * finds the thread running, so a loaded machine may signal a thread that ran 300 ms
+     * never (SCOREP_VERBOSE reports both) */
+    uint64_t signals;
+    uint64_t
+        cpu_ns; /* the thread's CPU time when its own thread stopped its sources (0: not read) */
     uint64_t in_event; /* samples taken with SMP_IN_EVENT (reported with SCOREP_VERBOSE) */
     /* enters and leaves of the location (scorep_sampling_event), and their number at the
      * previous sample in the record (SMP_AFTER_EVENT) */

@@ -287,8 +287,8 @@ static int startup_kind(const struct scorep_sampling_thread *t, uint32_t p)
 
 /* Node i's region (into regions[i]) and path state (st[i]) from its parent's: nodes are
  * appended below existing ones, so resolving them in index order sees every parent first. */
-static void resolve_node(const struct scorep_sampling_thread *t, path_state *st,
-                         uint32_t *regions, uint32_t i)
+static void resolve_node(const struct scorep_sampling_thread *t, path_state *st, uint32_t *regions,
+                         uint32_t i)
 {
     const path_state top = {NULL, 0, 0, false, true, false};
     const smp_node *n = &t->nodes[i];
@@ -622,8 +622,8 @@ static int merge_into_profile(scorep_location *l, struct scorep_sampling_thread 
         if (pn[i] != parent && is_sampled(pn[i]))
             pn[i]->sum += incl[i];
         else if (is_enter_frame(pn[i])) /* its own samples' time: frame_sums */
-            pn[i]->enter_ts += t->nodes[i].ticks +
-                               (uint64_t)((double)t->nodes[i].time_ns * ticks_per_ns);
+            pn[i]->enter_ts +=
+                t->nodes[i].ticks + (uint64_t)((double)t->nodes[i].time_ns * ticks_per_ns);
         if (t->nodes[i].count && pn[i]->kind != PNODE_ROOT)
             add_samples(p, pn[i], metric, t->nodes[i].count);
     }
@@ -649,15 +649,20 @@ static void report(const scorep_location *l, const struct scorep_sampling_thread
     double ns = t->taken ? (double)t->handler_ticks * 1e9 / (double)scorep_timer_resolution() /
                                (double)t->taken
                          : 0;
-    scorep_verbose("location %u: %llu samples, %u calling contexts, %llu failed and %llu slow "
+    char cpu[48] = "";
+    if (t->cpu_ns)
+        snprintf(cpu, sizeof cpu, " in %llu ms of its CPU time",
+                 (unsigned long long)(t->cpu_ns / 1000000));
+    scorep_verbose("location %u: %llu signals%s, %llu samples, %u calling contexts, %llu failed "
+                   "and %llu slow "
                    "unwinds, %.0f ns in the handler per sample, %llu samples inside the "
                    "runtime's events (for the open call), %llu left out there outside "
                    "instrumented calls, %llu left out outside them while the dynamic linker "
                    "changed its objects",
-                   l->id, (unsigned long long)t->taken, t->n_nodes,
-                   (unsigned long long)t->failed_unwinds, (unsigned long long)t->slow_unwinds, ns,
-                   (unsigned long long)t->in_event, (unsigned long long)t->in_runtime_drops,
-                   (unsigned long long)t->dl_drops);
+                   l->id, (unsigned long long)t->signals, cpu, (unsigned long long)t->taken,
+                   t->n_nodes, (unsigned long long)t->failed_unwinds,
+                   (unsigned long long)t->slow_unwinds, ns, (unsigned long long)t->in_event,
+                   (unsigned long long)t->in_runtime_drops, (unsigned long long)t->dl_drops);
 }
 
 void scorep_sampling_finish(void)

@@ -226,6 +226,51 @@ skip_part_here()
     echo "SKIP-PART-NOT-A-PACKAGE: $1: $2"
 }
 
+# not_verbose FILE: FILE's lines but SCOREP_VERBOSE's report (lines "[scorep-rt] " without
+# "warning: " or "error: "): what a run with the report on said besides it
+not_verbose()
+{
+    awk '!/^\[scorep-rt\] / || /^\[scorep-rt\] (warning|error): /' "$1"
+}
+
+# kernel_signals FILE LOC...: how often the kernel signalled the threads of locations LOC
+# (summed), from SCOREP_VERBOSE's report in FILE (sampling_profile.c); fails without one. A
+# CPU-time timer (timer@) expires only at a scheduler tick that finds its thread running, so
+# on a loaded machine a thread gets far fewer signals than its CPU time / period, or none:
+# the kernel alone (no runtime; 4 threads, timer@1000, make -j2 beside them) signalled
+# single threads 2 to 7 times in 300 ms of their CPU time (50-90 idle) and 0 times in 60 ms;
+# the project's CI once saw a pthread of test_sampling.sh without any in its 300 ms
+kernel_signals()
+{
+    _kf=$1
+    shift
+    _kn=0
+    for _kl in "$@"; do
+        _ks=$(awk -v l="$_kl:" '$1 == "[scorep-rt]" && $2 == "location" && $3 == l &&
+            $5 ~ /^signals/ { print $4 }' "$_kf")
+        case "$_ks" in '' | *[!0-9]*) fail "$_kf: SCOREP_VERBOSE reports no signals of location $_kl" ;; esac
+        _kn=$((_kn + _ks))
+    done
+    echo "$_kn"
+}
+
+# expect_samples_ge N MIN WHAT FILE LOC...: N >= MIN samples, checked where the kernel
+# signalled the threads of LOC at least 2 x MIN times (kernel_signals; the runtime leaves
+# some out, such as those in its own start-up); else listed as skipped: the machine was too
+# loaded for the bound
+expect_samples_ge()
+{
+    _sn=$1 _smin=$2 _swhat=$3 _sf=$4
+    shift 4
+    _ssig=$(kernel_signals "$_sf" "$@")
+    [ -n "$_ssig" ] || exit 1
+    if [ "$_ssig" -ge $((2 * _smin)) ]; then
+        expect_ge "$_sn" "$_smin" "$_swhat"
+    else
+        skip_part_here "$_swhat" "the kernel signalled the sampled threads $_ssig times (a loaded machine: a CPU-time timer expires at scheduler ticks)"
+    fi
+}
+
 # find_cubelib_dump [PART]: CUBELIB_DUMP, CubeLib's cube_dump (as given, else from PATH);
 # without one the part that reads the profiles with it (PART) is listed as skipped
 find_cubelib_dump()

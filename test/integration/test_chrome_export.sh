@@ -130,7 +130,7 @@ fi
 # frame of sampling_hot.c is instrumented, so one per CALLING_CONTEXT_ENTER), samples as
 # instant events ---
 scorep_cc gcc -O1 -o hot "$PROGRAMS/sampling_hot.c"
-run_app hot env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=s \
+run_app hot env SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=s SCOREP_VERBOSE=true \
     SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING_EVENTS=timer@1000 ./hot
 expect_eq "$status" 0 "sampling: exit status"
 check hot s
@@ -139,8 +139,9 @@ expect_eq "$(value hot callpath)" "$(trace_count s CALLING_CONTEXT_ENTER)" \
 expect_eq "$(value hot samples)" "$(trace_count s CALLING_CONTEXT_SAMPLE)" \
     "sampling: one instant event per sample"
 # sampling_hot.c spends 500 ms of CPU time at a 1 ms period; the kernel coalesces expirations
-# into fewer signals (its tick), so not an exact count, but never fewer than 5
-expect_ge "$(value hot samples)" 5 "sampling: samples exported"
+# into fewer signals (its tick), so not an exact count, but at least 5 where it signalled the
+# thread at least 10 times (a loaded machine signals it less: lib.sh kernel_signals)
+expect_samples_ge "$(value hot samples)" 5 "sampling: samples exported" hot.err 0
 
 # --- bad input: one message, exit 1, nothing left behind ---
 bad()

@@ -45,16 +45,18 @@ sampled_visits()
 }
 
 # check_share EXPDIR WHAT: >= 80 % of the samples lie under main/hot; there are at least 5
-# of them (how often the kernel delivers the CPU-clock timer's signal depends on its tick and
-# on the machine's load: once per tick with the missed expirations as overruns on an idle
-# machine, far fewer on a loaded one) and at most CPU time / 1 ms + 2
+# of them where the kernel signalled the thread at least 10 times (how often it delivers the
+# CPU-clock timer's signal depends on its tick and on the machine's load: once per tick with
+# the missed expirations as overruns on an idle machine, far fewer on a loaded one, or none:
+# lib.sh kernel_signals; the run's SCOREP_VERBOSE report in WHAT.err) and at most CPU time /
+# 1 ms + 2
 check_share()
 {
     cpu=$(awk '/^cpu_ms/ { print $2 }' "$2.out")
     total=$(samples_total "$1")
     hot=$(profile_isum "$1" main/hot samples)
     expect_ge "$((hot * 100))" "$((total * 80))" "$2: samples under main/hot ($hot of $total)"
-    expect_ge "$total" 5 "$2: at least 5 samples ($cpu ms of CPU time)"
+    expect_samples_ge "$total" 5 "$2: at least 5 samples ($cpu ms of CPU time)" "$2.err" 0
     expect_ge "$((cpu + 2))" "$total" "$2: samples <= CPU time / 1 ms + 2"
     # no call path has negative exclusive time (sampled time fits into the measured time;
     # where it was scaled to fit exactly, the reader's subtraction in seconds may leave
@@ -100,9 +102,10 @@ check_trace()
 
 # --- instrumented: samples below the instrumented regions -------------------------------
 scorep_cc gcc -O2 -g -o hot_inst "$PROGRAMS/sampling_hot.c"
-run_app inst env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=inst ./hot_inst
+run_app inst env $SMP SCOREP_VERBOSE=true SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=inst \
+    ./hot_inst
 expect_eq "$status" 0 "instrumented: exit status"
-expect_eq "$(cat inst.err)" "" "instrumented: nothing on stderr"
+expect_eq "$(not_verbose inst.err)" "" "instrumented: nothing on stderr but SCOREP_VERBOSE's report"
 expect_eq "$(measured_visits inst main/hot)" 1 "instrumented: main/hot visits"
 expect_eq "$(measured_visits inst main/cold)" 2 "instrumented: main/cold visits"
 check_share inst inst
@@ -115,10 +118,10 @@ expect_eq "$(count_lines '^CALLING_CONTEXT_LEAVE .*Calling Context: "cold(@[^"]*
 
 # --- unmodified binary under scorep-run: zero recompilation -----------------------------
 gcc -O2 -g -o hot_plain "$PROGRAMS/sampling_hot.c" || fail "gcc failed"
-run_app plain env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=plain \
-    "$top_builddir/scorep-run" ./hot_plain
+run_app plain env $SMP SCOREP_VERBOSE=true SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=plain "$top_builddir/scorep-run" ./hot_plain
 expect_eq "$status" 0 "scorep-run: exit status"
-expect_eq "$(cat plain.err)" "" "scorep-run: nothing on stderr"
+expect_eq "$(not_verbose plain.err)" "" "scorep-run: nothing on stderr but SCOREP_VERBOSE's report"
 check_share plain plain
 check_trace plain plain
 # visits of sampled paths: entries seen by consecutive samples; main and hot once each
@@ -161,8 +164,8 @@ expect_ge 625 "$ms" "scorep-run: sampled time of main/hot <= 125 % of its 500 ms
 
 # --- threads under scorep-run: every thread has its own timer --------------------------
 gcc -O2 -g -pthread -o sampling_threads "$PROGRAMS/sampling_threads.c" || fail "gcc failed"
-run_app threads env $SMP SCOREP_ENABLE_TRACING=true SCOREP_EXPERIMENT_DIRECTORY=threads \
-    "$top_builddir/scorep-run" ./sampling_threads
+run_app threads env $SMP SCOREP_VERBOSE=true SCOREP_ENABLE_TRACING=true \
+    SCOREP_EXPERIMENT_DIRECTORY=threads "$top_builddir/scorep-run" ./sampling_threads
 expect_eq "$status" 0 "threads: exit status"
 expect_eq "$(profile_locations threads)" 3 "threads: three locations"
 for loc in 0 1 2; do
@@ -170,6 +173,15 @@ for loc in 0 1 2; do
     path=$([ $loc = 0 ] && echo main/hot || echo THREADS/worker/hot)
     all=$(profile_dump threads -m samples | awk -F'\t' -v l=$loc '$3 == l { split($4, kv, "=");
         s += kv[2] } END { print s + 0 }')
+    # a thread that the kernel never signalled (lib.sh kernel_signals) has no sample and
+    # nothing to bound
+    sig=$(kernel_signals threads.err $loc)
+    expect_ge "$sig" "$all" "threads: location $loc: samples <= the kernel's signals"
+    if [ "$sig" -eq 0 ]; then
+        skip_part_here "threads: location $loc's samples under $path and their time" \
+            "the kernel never signalled its thread in its 300 ms of CPU time (a loaded machine)"
+        continue
+    fi
     hot=$(profile_isum threads $path samples $loc)
     expect_ge "$((hot * 100))" "$((all * 80))" "threads: location $loc: samples under $path"
     # each thread spends 300 ms of its own CPU time in hot() (thread CPU-time timers;
@@ -218,16 +230,34 @@ expect_eq "$(measured_visits cvt_inst main/cold) $(enters cvt_inst.tpaths main/c
     "2 $((2 + $(sampled_visits cvt_inst main/cold)))" "converted, instrumented: main/cold called and entered twice"
 expect_eq "$(measured_visits cvt_inst main/hot) $(enters cvt_inst.tpaths main/hot)" \
     "1 $((1 + $(sampled_visits cvt_inst main/hot)))" "converted, instrumented: main/hot called and entered once"
-run_app cvt_plain env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_plain \
+run_app cvt_plain env $SMP SCOREP_VERBOSE=true $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_plain \
     "$top_builddir/scorep-run" ./hot_plain
-expect_eq "$status $(cat cvt_plain.err)" "0 " "converted, scorep-run: exit status, nothing on stderr"
-check_converted cvt_plain cvt_plain
-expect_eq "$(enters cvt_plain.tpaths main/hot)" 1 "converted, scorep-run: main/hot entered once"
-run_app cvt_threads env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_threads \
+expect_eq "$status $(not_verbose cvt_plain.err)" "0 " \
+    "converted, scorep-run: exit status, nothing on stderr but SCOREP_VERBOSE's report"
+# (the program's call paths all come from samples: none without a signal, lib.sh kernel_signals)
+if [ "$(kernel_signals cvt_plain.err 0)" -gt 0 ]; then
+    check_converted cvt_plain cvt_plain
+    expect_eq "$(enters cvt_plain.tpaths main/hot)" 1 "converted, scorep-run: main/hot entered once"
+else
+    skip_part_here "converted, scorep-run: the sampled paths" \
+        "the kernel never signalled the thread in its 500 ms of CPU time (a loaded machine)"
+fi
+run_app cvt_threads env $SMP SCOREP_VERBOSE=true $CVT SCOREP_EXPERIMENT_DIRECTORY=cvt_threads \
     "$top_builddir/scorep-run" ./sampling_threads
 expect_eq "$status" 0 "converted, threads: exit status"
 check_converted cvt_threads cvt_threads
-expect_eq "$(enters cvt_threads.tpaths worker/hot)" 2 "converted, threads: worker/hot entered once per thread"
+# once per worker that the kernel signalled at all (lib.sh kernel_signals: the CI once saw a
+# worker without any signal in its 300 ms, and so without an Enter)
+signalled=0
+for loc in 1 2; do
+    if [ "$(kernel_signals cvt_threads.err $loc)" -gt 0 ]; then
+        signalled=$((signalled + 1))
+    fi
+done
+[ "$signalled" -eq 2 ] || skip_part_here "converted, threads: worker/hot entered by both workers" \
+    "the kernel signalled only $signalled of the 2 workers in their 300 ms of CPU time (a loaded machine)"
+expect_eq "$(enters cvt_threads.tpaths worker/hot)" $signalled \
+    "converted, threads: worker/hot entered once per thread that the kernel signalled ($signalled)"
 
 # --- 300 threads one after another with 64 file descriptors: ended threads' sources are
 # released (perf_event sources hold one descriptor each)

@@ -67,10 +67,10 @@ env_cc="SCOREP_SUBSTRATE_PLUGINS=cc SCOREP_ENABLE_UNWINDING=true SCOREP_SAMPLING
 
 part "one thread, traced"
 # shellcheck disable=SC2086
-run_app t1 env $env_cc SCOREP_EXPERIMENT_DIRECTORY=t1 SCOREP_ENABLE_TRACING=true \
+run_app t1 env $env_cc SCOREP_EXPERIMENT_DIRECTORY=t1 SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true \
     SUBSTRATE_CC_OUT="$work/t1.cc" ./ccprog
 expect_eq "$status" 0 "t1: exit status"
-expect_eq "$(cat t1.err)" "" "t1: nothing on stderr"
+expect_eq "$(not_verbose t1.err)" "" "t1: nothing on stderr but SCOREP_VERBOSE's report"
 expect_eq "$(cat t1.out)" "calls 61" "t1: program output"
 expect_file t1.cc.0 "t1: the plugin wrote its events"
 summary t1 t1.cc.0 t1
@@ -82,8 +82,8 @@ expect_eq "$(per_context t1.trace E)" "main/leaf:1 main/work/hidden/leaf:60 main
 expect_eq "$(grep -c ' X ' t1.trace)" 63 "t1: the trace's 63 leaves"
 # (ccprog spends about 250 ms of CPU time: the CPU-time timer signals at most once per
 # kernel tick, 60 to 67 samples on a 250 Hz kernel, 25 at most at 100 Hz, fewer on a loaded
-# machine; before session 27 this asked for 50)
-expect_ge "$(grep -c ' S ' t1.trace)" 10 "t1: samples in the trace"
+# machine, or none: lib.sh kernel_signals; before session 27 this asked for 50)
+expect_samples_ge "$(grep -c ' S ' t1.trace)" 10 "t1: samples in the trace" t1.err 0
 grep -E '^[0-9]+ [EXS] ' t1.cc.0 >t1.plugin || fail "t1: no events from the plugin"
 expect_eq "$(cut -d' ' -f1 t1.plugin | sort -u | tr '\n' ' ')" "0 " "t1: one location (id 0)"
 expect_eq "$(per_context t1.plugin S)" "$(per_context t1.trace S)" \
@@ -180,11 +180,12 @@ expect_eq "$(grep -c -E '^[^ ]+ E .*!\$omp task @unwind_omp_tasks\.c:[0-9]+/leaf
 compare k1 k1.cc.0
 # shellcheck disable=SC2086
 run_app k2 env $env_cc SCOREP_EXPERIMENT_DIRECTORY=k2 SCOREP_ENABLE_TRACING=true OMP_NUM_THREADS=3 \
-    SUBSTRATE_CC_OUT="$work/k2.cc" "$top_builddir/scorep-run" ./ccomp
-expect_eq "$status:$(cat k2.err)" "0:" "k2: exit status, nothing on stderr"
+    SCOREP_VERBOSE=true SUBSTRATE_CC_OUT="$work/k2.cc" "$top_builddir/scorep-run" ./ccomp
+expect_eq "$status:$(not_verbose k2.err)" "0:" "k2: exit status, nothing on stderr but SCOREP_VERBOSE's report"
 summary k2 k2.cc.0 k2
 expect_eq "$(cut -d' ' -f1 k2.cc.0 | grep -E '^[0-9]+$' | sort -u | wc -l)" 3 "k2: the plugin saw 3 locations"
-expect_ge "$(grep -c -E '^[12] S ' k2.cc.0)" 10 "k2: samples on the workers"
+# (where the kernel signalled the workers at least 20 times: lib.sh kernel_signals)
+expect_samples_ge "$(grep -c -E '^[12] S ' k2.cc.0)" 10 "k2: samples on the workers" k2.err 1 2
 compare k2 k2.cc.0
 
 part "OpenMP nested teams of changing sizes (LLVM's libomp)"
