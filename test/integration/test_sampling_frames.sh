@@ -37,23 +37,33 @@ visits()
 
 for run in $(seq ${RUNS:-2}); do
     d=cvt$run
-    run_app $d env $SMP $CVT SCOREP_EXPERIMENT_DIRECTORY=$d ./frames
-    expect_eq "$status $(cat $d.out) $(cat $d.err)" "0 bye " "$d: exit status, output, nothing on stderr"
+    run_app $d env $SMP $CVT SCOREP_VERBOSE=true SCOREP_EXPERIMENT_DIRECTORY=$d ./frames
+    expect_eq "$status $(cat $d.out) $(not_verbose $d.err)" "0 bye " \
+        "$d: exit status, output, nothing on stderr but SCOREP_VERBOSE's report"
     trace_events $d >$d.events
     expect_eq "$(count_lines '^CALLING_CONTEXT_' $d.events)" 0 "$d: no calling-context events"
     trace_paths $d.events >$d.tpaths
     expect_eq "$(count_lines '^NESTING' $d.tpaths)" 0 "$d: Enter/Leave properly nested"
     visit_paths $d >$d.ppaths
-    # 2 calls of leaf, and samples entering mid again in some of its 3 stretches of work
-    expect_ge "$(visits $d.tpaths main/mid)" 3 "$d: main/mid entered by samples as well"
-    expect_ge "$(visits $d.tpaths exit/__run_exit_handlers/bye)" 2 "$d: bye entered by samples after the write"
+    # 2 calls of leaf, and samples entering mid again in some of its 3 stretches of work:
+    # where the kernel signalled the thread at least 30 times (about 280 ms of CPU time with
+    # the runtime's start-up: 34-52 beside a CI run; a loaded machine signals it less, lib.sh
+    # kernel_signals), else listed as skipped
+    sig=$(kernel_signals $d.err 0)
+    if [ "$sig" -lt 30 ]; then
+        skip_part_here "$d: samples in each stretch of work" \
+            "the kernel signalled the thread $sig times (a loaded machine)"
+    else
+        expect_ge "$(visits $d.tpaths main/mid)" 3 "$d: main/mid entered by samples as well"
+        expect_ge "$(visits $d.tpaths exit/__run_exit_handlers/bye)" 2 "$d: bye entered by samples after the write"
+    fi
     # samples inside the read of 128 MiB: below the I/O region the frames below its wrapper
     # (libc's read), not the whole stack again (read/exit/__run_exit_handlers/bye/read)
     # (the CPU-clock timer expires during the read's kernel time and signals at its return,
     # in libc's read: 1 path below read in every run; with a 20 us perf clock all of read's
     # samples were counted for the region itself in 1 of 6 runs, not explained: with EVENT=
     # set, this is not checked)
-    [ -n "${EVENT:-}" ] ||
+    [ -n "${EVENT:-}" ] || [ "$sig" -lt 30 ] ||
         expect_ge "$(count_lines '^exit/__run_exit_handlers/bye/read/' $d.ppaths)" 1 "$d: samples inside read"
     expect_eq "$(awk -F'\t' '$1 ~ /\/(write|open|read|close)\/(.*\/)?(exit|bye)(\/|$)/ { n++ }
         END { print n + 0 }' $d.ppaths)" 0 \

@@ -282,17 +282,25 @@ EOF2
         skip_part "OpenMP idle worker held in the signal handler (no gdb with Python)"
     fi
     # shellcheck disable=SC2086
-    run_app h2 env $env_cc SCOREP_EXPERIMENT_DIRECTORY=h2 SCOREP_ENABLE_TRACING=true \
+    run_app h2 env $env_cc SCOREP_EXPERIMENT_DIRECTORY=h2 SCOREP_ENABLE_TRACING=true SCOREP_VERBOSE=true \
         OMP_WAIT_POLICY=active SUBSTRATE_CC_HOLD_MS=300 SUBSTRATE_CC_OUT="$work/h2.cc" ./cchold
-    expect_eq "$status:$(cat h2.out):$(cat h2.err)" "0:done:" "h2: exit status, output, nothing on stderr"
+    expect_eq "$status:$(cat h2.out):$(not_verbose h2.err)" "0:done:" \
+        "h2: exit status, output, nothing on stderr but SCOREP_VERBOSE's report"
     # right after the worker's exits its final sample, and after that its samples in its
     # parallel region, taken while the master was in the plugin (300 ms of a spinning
     # thread: some)
     worker_lines h2.cc.0 >h2.worker
     expect_eq "$(sed -n '/^X parallel /{n;p;q}' h2.worker | cut -c 1-3)" "S -" \
         "h2: the final sample right after the worker's exits"
-    expect_ge "$(sed -n '/^S - /,$p' h2.worker | grep -c '^S parallel ' || :)" 1 \
-        "h2: the worker's samples in its region after its team's end follow the final sample"
+    # (where the kernel signalled the worker at least 20 times, else listed as skipped: a
+    # loaded machine signals it less, lib.sh kernel_signals)
+    if [ "$(kernel_signals h2.err 1)" -ge 20 ]; then
+        expect_ge "$(sed -n '/^S - /,$p' h2.worker | grep -c '^S parallel ' || :)" 1 \
+            "h2: the worker's samples in its region after its team's end follow the final sample"
+    else
+        skip_part_here "h2: the worker's samples after its team's end" \
+            "the kernel signalled the worker fewer than 20 times (a loaded machine)"
+    fi
     compare h2 h2.cc.0
 fi
 
