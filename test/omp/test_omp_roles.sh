@@ -13,15 +13,17 @@
 . "$top_srcdir/test/omp/lib_omp.sh"
 
 # OTF2 role TAB Cube role TAB construct (the region's name without " @file:line"); written
-# from Score-P's table, no code shared with the runtime. Score-P has no type for the lock API
-# calls: wrapper, as its OMPT adapter's lock regions.
+# from Score-P's table, no code shared with the runtime: Score-P 8.4's
+# src/adapters/ompt/scorep_ompt_regions.inc.c, its REGION_OMP_* names (lines 66-89: the
+# worksharing loop is "!$omp for/do", line 77) and region_fallback's types (lines 91-120).
+# Score-P has no type for the lock API calls: wrapper, as its OMPT adapter's lock regions.
 cat >expected.txt <<'EOF'
 PARALLEL	parallel	!$omp parallel
 IMPLICIT_BARRIER	implicit barrier	!$omp implicit barrier
 BARRIER	barrier	!$omp barrier
 BARRIER	barrier	!$omp taskwait
 BARRIER	barrier	!$omp taskgroup
-LOOP	loop	!$omp for
+LOOP	loop	!$omp for/do
 SECTIONS	sections	!$omp sections
 SECTION	section	!$omp section
 SINGLE	single	!$omp single

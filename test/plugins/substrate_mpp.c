@@ -143,7 +143,7 @@ static int construct_type(const char *name)
                  {"!$omp barrier", SCOREP_REGION_BARRIER},
                  {"!$omp taskwait", SCOREP_REGION_BARRIER},
                  {"!$omp taskgroup", SCOREP_REGION_BARRIER},
-                 {"!$omp for", SCOREP_REGION_LOOP},
+                 {"!$omp for/do", SCOREP_REGION_LOOP},
                  {"!$omp sections", SCOREP_REGION_SECTIONS},
                  {"!$omp section", SCOREP_REGION_SECTION},
                  {"!$omp single", SCOREP_REGION_SINGLE},

@@ -50,7 +50,7 @@ typedef enum {
 } omp_region_kind;
 
 /* The region of construct `kind` at code pointer `codeptr` (a return address; NULL allowed),
- * "!$omp for @file.c:14"; created on first use under a lock, found lock-free afterwards.
+ * "!$omp for/do @file.c:14"; created on first use under a lock, found lock-free afterwards.
  * SCOREP_INVALID_ID when out of memory. */
 uint32_t omp_region(omp_region_kind kind, const void *codeptr);
 
