@@ -114,6 +114,7 @@ static const struct {
     [OMP_R_TASK] = {"!$omp task", SCOREP_ROLE_TASK, true},
     [OMP_R_TASK_UNTIED] = {"!$omp task untied", SCOREP_ROLE_TASK_UNTIED, true},
     [OMP_R_CREATE_TASK] = {"!$omp create task", SCOREP_ROLE_TASK_CREATE, true},
+    [OMP_R_FLUSH] = {"!$omp flush", SCOREP_ROLE_FLUSH, true},
     /* named as libscorep-rt-omptarget names libomptarget's (omp_target.c) */
     [OMP_R_TARGET] = {"!$omp target", SCOREP_ROLE_CODE, true},
     [OMP_R_TARGET_ENTER_DATA] = {"!$omp target enter data", SCOREP_ROLE_CODE, true},
