@@ -191,7 +191,7 @@ check_omp() # MODE
         SCOREP_EXPERIMENT_DIRECTORY="omp_$m.e" "./omp_$m"
     expect_eq "$(cat "om_$m.out")" "done 8997000" "$m: omp: program output"
     # clang's worksharing loop is a construct of its own (its OMPT events name it)
-    profile_paths "omp_$m.e" | grep -E "^$r/!\\\$omp parallel @${src%.*}\\.[cf90]*:[0-9]*(/!\\\$omp for @${src%.*}\\.[cf90]*:[0-9]*)?/work\$" \
+    profile_paths "omp_$m.e" | grep -E "^$r/!\\\$omp parallel @${src%.*}\\.[cf90]*:[0-9]*(/!\\\$omp for/do @${src%.*}\\.[cf90]*:[0-9]*)?/work\$" \
         >"omp_$m.paths" || true
     expect_ge "$(grep -c . "omp_$m.paths")" 1 "$m: omp: work below the parallel region"
     [ "$tc" = gfortran ] || expect_eq "$(grep -c . "omp_$m.paths")" 1 \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* roles.c: one of each OpenMP construct the adapter records (test_omp_roles.sh checks the
  * region role each gets in the trace and the profiles): a team of 2 with a loop, an ordered
- * loop, sections, single, masked, critical, barrier, tasks (tied and untied), taskwait,
- * taskgroup and the lock API. Prints "sum N" so that the work cannot be left out. */
+ * loop, sections, single, masked, critical, flush, barrier, tasks (tied and untied),
+ * taskwait, taskgroup and the lock API. Prints "sum N" so that the work cannot be left out. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -44,6 +44,7 @@ int main(void)
         sum += 1;
 #pragma omp critical
         sum += 1;
+#pragma omp flush
 #pragma omp barrier
 #pragma omp single
         {

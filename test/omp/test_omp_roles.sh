@@ -13,15 +13,18 @@
 . "$top_srcdir/test/omp/lib_omp.sh"
 
 # OTF2 role TAB Cube role TAB construct (the region's name without " @file:line"); written
-# from Score-P's table, no code shared with the runtime. Score-P has no type for the lock API
-# calls: wrapper, as its OMPT adapter's lock regions.
+# from Score-P's table, no code shared with the runtime: Score-P 8.4's
+# src/adapters/ompt/scorep_ompt_regions.inc.c, its REGION_OMP_* names (lines 66-89: the
+# worksharing loop is "!$omp for/do", line 77) and region_fallback's types (lines 91-120;
+# "!$omp flush", FLUSH: lines 89 and 115; clang's flush only: gcc's is a fence, no call).
+# Score-P has no type for the lock API calls: wrapper, as its OMPT adapter's lock regions.
 cat >expected.txt <<'EOF'
 PARALLEL	parallel	!$omp parallel
 IMPLICIT_BARRIER	implicit barrier	!$omp implicit barrier
 BARRIER	barrier	!$omp barrier
 BARRIER	barrier	!$omp taskwait
 BARRIER	barrier	!$omp taskgroup
-LOOP	loop	!$omp for
+LOOP	loop	!$omp for/do
 SECTIONS	sections	!$omp sections
 SECTION	section	!$omp section
 SINGLE	single	!$omp single
@@ -34,6 +37,7 @@ ORDERED_SBLOCK	ordered sblock	!$omp ordered sblock
 TASK	task	!$omp task
 TASK_UNTIED	untied task	!$omp task untied
 TASK_CREATE	task create	!$omp create task
+FLUSH	flush	!$omp flush
 WRAPPER	wrapper	omp_set_lock
 WRAPPER	wrapper	omp_unset_lock
 WRAPPER	wrapper	omp_test_lock
@@ -111,6 +115,19 @@ for v in $VARIANTS; do
         "$v: the lock API regions' file is OMP ($(cat files_$v.txt): regions, of file OMP)"
     expect_grep '^!\$omp parallel$' otf2_$v.txt.seen "$v: a parallel region"
     expect_grep '^!\$omp critical$' otf2_$v.txt.seen "$v: a critical region"
+    if [ $v = clang ]; then
+        # roles.c's flush: once per thread, with no duration (Score-P's
+        # scorep_ompt_cb_host_flush enters and leaves at one timestamp, OMPT giving a flush
+        # none; ours leaves one tick later, as any two events of one location): in the
+        # trace each flush's Leave follows its Enter on the location, one tick later
+        expect_eq "$(nper_loc $x "${root}!\$omp parallel/!\$omp flush")" "1 1" \
+            "$v: one flush per thread"
+        expect_eq "$(trace_events $x | awk '$1 == "ENTER" || $1 == "LEAVE" {
+            f = /Region: "!\$omp flush @/
+            if ($1 == "LEAVE" && f) { n++; if (!fe[$2] || $3 - ft[$2] != 1) bad++ }
+            fe[$2] = f && $1 == "ENTER"; ft[$2] = $3 } END { print n + 0, bad + 0 }')" "2 0" \
+            "$v: 2 flushes, each left one tick after its enter"
+    fi
 done
 # clang's build on OMPT: every construct of the table, but section (LLVM 14 does not report
 # it: docs/openmp.md), the lock tests (LLVM before 18 reports them as omp_set_lock,

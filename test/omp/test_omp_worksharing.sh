@@ -7,6 +7,8 @@
 # kind.
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
+# A worksharing loop is "!$omp for/do", as Score-P 8.4's OMPT adapter names it
+# (src/adapters/ompt/scorep_ompt_regions.inc.c:77, REGION_OMP_LOOP); the "/" is part of the name.
 VARIANTS="$VARIANTS gccomp" # gcc on libomp too
 
 omp_build worksharing
@@ -24,18 +26,18 @@ for v in $VARIANTS; do
     expect_eq "$(events $x THREAD_RELEASE_LOCK)" 24 "$v: THREAD_RELEASE_LOCK (ordered)"
     expect_eq "$(trace_summary $x | awk '$1 == "THREAD_ACQUIRE_LOCK" { print $3 }' | tr '\n' ' ')" \
         "6 6 6 6 " "$v: ordered acquisitions per thread"
-    expect_eq "$(nper_loc $x "${root}!\$omp parallel/!\$omp for/!\$omp ordered")" "6 6 6 6" \
+    expect_eq "$(nper_loc $x "${root}!\$omp parallel/!\$omp for/do/!\$omp ordered")" "6 6 6 6" \
         "$v: ordered region per thread"
-    expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for/!\$omp ordered/!\$omp ordered sblock")" \
+    expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for/do/!\$omp ordered/!\$omp ordered sblock")" \
         24 "$v: ordered sblock"
     expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp single/!\$omp single sblock")" 6 \
         "$v: single blocks run once per single and region"
     if [ $v = clang ]; then
-        expect_eq "$(per_loc $x "$p/!\$omp for $(at FOR_STATIC)")" "3 3 3 3" "$v: static loop"
-        expect_eq "$(per_loc $x "$p/!\$omp for $(at FOR_STATIC)/body")" "75 75 75 75" \
+        expect_eq "$(per_loc $x "$p/!\$omp for/do $(at FOR_STATIC)")" "3 3 3 3" "$v: static loop"
+        expect_eq "$(per_loc $x "$p/!\$omp for/do $(at FOR_STATIC)/body")" "75 75 75 75" \
             "$v: static loop body: 100 iterations / 4 threads x 3"
-        expect_eq "$(per_loc $x "$p/!\$omp for $(at FOR_DYNAMIC)")" "3 3 3 3" "$v: dynamic loop"
-        expect_eq "$(visits $x "$p/!\$omp for $(at FOR_DYNAMIC)/body")" 300 "$v: dynamic loop body"
+        expect_eq "$(per_loc $x "$p/!\$omp for/do $(at FOR_DYNAMIC)")" "3 3 3 3" "$v: dynamic loop"
+        expect_eq "$(visits $x "$p/!\$omp for/do $(at FOR_DYNAMIC)/body")" 300 "$v: dynamic loop body"
         expect_eq "$(per_loc $x "$p/!\$omp sections $(at SECTIONS)")" "3 3 3 3" "$v: sections"
         expect_eq "$(visits $x "$p/!\$omp sections $(at SECTIONS)/body")" 9 "$v: section bodies"
         for s in SINGLE SINGLE_NOWAIT; do
@@ -57,14 +59,14 @@ for v in $VARIANTS; do
         # end is derived from the next construct. On libgomp (GOMP_* wrappers) sections are
         # !$omp sections; libomp's GOMP_* layer runs them as a dynamic loop.
         if [ "$(gcc_runtime $v)" = libgomp ]; then
-            expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for")" 24 \
-                "$v: dynamic and ordered loop as !\$omp for"
+            expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for/do")" 24 \
+                "$v: dynamic and ordered loop as !\$omp for/do"
             expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp sections")" 12 "$v: sections"
             expect_eq "$(nper_loc $x "${root}!\$omp parallel/!\$omp single")" "6 6 6 6" \
                 "$v: 2 singles per thread and region"
         else
-            expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for")" 36 \
-                "$v: dynamic loop, sections and ordered loop as !\$omp for"
+            expect_eq "$(nvisits $x "${root}!\$omp parallel/!\$omp for/do")" 36 \
+                "$v: dynamic loop, sections and ordered loop as !\$omp for/do"
         fi
         if [ $v = gcc ] || [ $v = gccomp ]; then
             expect_eq "$(profile_dump $x -m visits | awk -F'\t' '$2 ~ /\/body$/ {

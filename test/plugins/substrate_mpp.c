@@ -143,7 +143,7 @@ static int construct_type(const char *name)
                  {"!$omp barrier", SCOREP_REGION_BARRIER},
                  {"!$omp taskwait", SCOREP_REGION_BARRIER},
                  {"!$omp taskgroup", SCOREP_REGION_BARRIER},
-                 {"!$omp for", SCOREP_REGION_LOOP},
+                 {"!$omp for/do", SCOREP_REGION_LOOP},
                  {"!$omp sections", SCOREP_REGION_SECTIONS},
                  {"!$omp section", SCOREP_REGION_SECTION},
                  {"!$omp single", SCOREP_REGION_SINGLE},
@@ -155,7 +155,8 @@ static int construct_type(const char *name)
                  {"!$omp ordered sblock", SCOREP_REGION_ORDERED_SBLOCK},
                  {"!$omp task", SCOREP_REGION_TASK},
                  {"!$omp task untied", SCOREP_REGION_TASK_UNTIED},
-                 {"!$omp create task", SCOREP_REGION_TASK_CREATE}};
+                 {"!$omp create task", SCOREP_REGION_TASK_CREATE},
+                 {"!$omp flush", SCOREP_REGION_FLUSH}};
     if (!name || strncmp(name, "!$omp ", 6) != 0)
         return -1;
     const char *at = strstr(name, " @");

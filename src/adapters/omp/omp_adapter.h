@@ -36,6 +36,7 @@ typedef enum {
     OMP_R_TASK,
     OMP_R_TASK_UNTIED,
     OMP_R_CREATE_TASK,
+    OMP_R_FLUSH,
     OMP_R_TARGET, /* target constructs of libgomp's host fallback (gomp_wrap.c) */
     OMP_R_TARGET_ENTER_DATA,
     OMP_R_TARGET_EXIT_DATA,
@@ -50,7 +51,7 @@ typedef enum {
 } omp_region_kind;
 
 /* The region of construct `kind` at code pointer `codeptr` (a return address; NULL allowed),
- * "!$omp for @file.c:14"; created on first use under a lock, found lock-free afterwards.
+ * "!$omp for/do @file.c:14"; created on first use under a lock, found lock-free afterwards.
  * SCOREP_INVALID_ID when out of memory. */
 uint32_t omp_region(omp_region_kind kind, const void *codeptr);
 
@@ -257,6 +258,7 @@ void omp_cb_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int imp
 void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr);
+void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr);
 void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *frame,
                         ompt_data_t *new_task, int flags, int has_dependences, const void *codeptr);
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_constructs.c: OMPT callbacks of worksharing, masked and mutual exclusion: regions for
- * loops, sections, single, workshare, masked, critical, ordered and the lock API, and
+ * loops, sections, single, workshare, masked, critical, ordered, flush and the lock API, and
  * ThreadAcquireLock/ThreadReleaseLock with per-lock acquisition order. End callbacks leave
  * the innermost region the begin entered: their code pointers differ from the begin's. */
 #include "adapters/omp/omp_adapter.h"
@@ -289,5 +289,20 @@ void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, co
         return;
     }
     omp_enter(t, omp_region(OMP_R_UNSET_NEST_LOCK, NULL), TAG_NONE, raw);
+    omp_leave(t, raw);
+}
+
+/* A flush has no duration in OMPT (one callback): "!$omp flush" entered and left at one
+ * timer reading, as Score-P's OMPT adapter records it (the leave gets the next tick, as any
+ * two events of a location). gcc compiles a flush to a fence without a
+ * runtime call, so only libomp's own entry point (__kmpc_flush) reports one. */
+void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr)
+{
+    (void)thread_data;
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    omp_enter(t, omp_region(OMP_R_FLUSH, codeptr), TAG_NONE, raw);
     omp_leave(t, raw);
 }

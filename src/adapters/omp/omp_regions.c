@@ -78,8 +78,11 @@ static int insert(table **tp, uint64_t key, uintptr_t value)
 }
 
 /* ------------------------------------------------------------------ regions */
-/* Roles as Score-P's OMPT adapter types its regions (scorep_ompt_regions.inc.c): Scalasca's
- * scout tells critical sections from lock API calls by them. taskwait, taskgroup and the
+/* Names and roles as Score-P's OMPT adapter gives them (Score-P 8.4, scorep_ompt_regions.inc.c:
+ * its REGION_OMP_* names and region_fallback types): a worksharing loop is "!$omp for/do" there
+ * (C's for and Fortran's do alike), which users' filters and Scalasca's patterns match; the
+ * "/" is part of the name, not a call path separator. Scalasca's scout tells critical sections
+ * from lock API calls by the roles. taskwait, taskgroup and the
  * explicit barrier are BARRIER there; our analysis and scout classify OpenMP regions by name,
  * so taskgroup's role does not make it a barrier. Score-P has no type for reduction, scope
  * and the target constructs (CODE here) nor for distribute and taskloop (LOOP here). */
@@ -94,7 +97,7 @@ static const struct {
     [OMP_R_TASKWAIT] = {"!$omp taskwait", SCOREP_ROLE_BARRIER, true},
     [OMP_R_TASKGROUP] = {"!$omp taskgroup", SCOREP_ROLE_BARRIER, true},
     [OMP_R_REDUCTION] = {"!$omp reduction", SCOREP_ROLE_CODE, true},
-    [OMP_R_FOR] = {"!$omp for", SCOREP_ROLE_LOOP, true},
+    [OMP_R_FOR] = {"!$omp for/do", SCOREP_ROLE_LOOP, true},
     [OMP_R_SECTIONS] = {"!$omp sections", SCOREP_ROLE_SECTIONS, true},
     [OMP_R_SECTION] = {"!$omp section", SCOREP_ROLE_SECTION, true},
     [OMP_R_SINGLE] = {"!$omp single", SCOREP_ROLE_SINGLE, true},
@@ -111,6 +114,7 @@ static const struct {
     [OMP_R_TASK] = {"!$omp task", SCOREP_ROLE_TASK, true},
     [OMP_R_TASK_UNTIED] = {"!$omp task untied", SCOREP_ROLE_TASK_UNTIED, true},
     [OMP_R_CREATE_TASK] = {"!$omp create task", SCOREP_ROLE_TASK_CREATE, true},
+    [OMP_R_FLUSH] = {"!$omp flush", SCOREP_ROLE_FLUSH, true},
     /* named as libscorep-rt-omptarget names libomptarget's (omp_target.c) */
     [OMP_R_TARGET] = {"!$omp target", SCOREP_ROLE_CODE, true},
     [OMP_R_TARGET_ENTER_DATA] = {"!$omp target enter data", SCOREP_ROLE_CODE, true},
@@ -134,7 +138,7 @@ static uint64_t region_key(omp_region_kind kind, const void *codeptr)
     return (uint64_t)(uintptr_t)codeptr << 8 | (uint64_t)(kind + 1);
 }
 
-/* "!$omp for @file.c:14" with debug information, "!$omp for @libx.so+0x1a2b" without. */
+/* "!$omp for/do @file.c:14" with debug information, "!$omp for/do @libx.so+0x1a2b" without. */
 static uint32_t define_region(omp_region_kind kind, const void *codeptr)
 {
     char name[512];

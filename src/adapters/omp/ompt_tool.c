@@ -39,6 +39,7 @@ static void register_callbacks(void)
     WANT(ompt_callback_mutex_acquired, omp_cb_mutex_acquired, false);
     WANT(ompt_callback_mutex_released, omp_cb_mutex_released, false);
     WANT(ompt_callback_nest_lock, omp_cb_nest_lock, false);
+    WANT(ompt_callback_flush, omp_cb_flush, false);
 #undef WANT
 }
 
