@@ -105,15 +105,14 @@ static void resolve_addr(addr_info *a)
 {
     scorep_symbol sym;
     memset(&sym, 0, sizeof sym);
-    if (scorep_symbols_resolve((uintptr_t)a->addr, &sym) != 0)
+    /* the name first: whether the frame is folded away depends on it alone */
+    if (scorep_symbols_resolve_name((uintptr_t)a->addr, &sym) != 0)
         name_unknown(a->addr, &sym);
     char *at = sym.name ? strchr(sym.name, '@') : NULL;
     if (at)
         *at = 0; /* the ELF symbol version (memcpy@@GLIBC_2.14) is not part of the name */
     a->name = sym.name ? sym.name : strdup("unknown");
     a->mangled = sym.mangled;
-    a->file = sym.file;
-    a->line = sym.line;
     const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
     mod = mod ? mod + 1 : sym.module ? sym.module : "";
     /* libscorep-rt-gomp's wrappers run the outlined bodies on libgomp (gomp_wrap.c) */
@@ -134,6 +133,13 @@ static void resolve_addr(addr_info *a)
     a->skip = a->skip || a->startup;
     /* the adapters' wrappers too: the wrapper of MPI_Send is shown by the region MPI_Send */
     a->skip = a->skip || a->adapter;
+    /* file and line only for a frame that can become a region (region_of): a folded frame
+     * would read its object's DWARF for nothing (libc's start-up frames, 80 ms and 20 MB
+     * with libc's detached debug file; the runtime's wrappers, its own) */
+    if (!a->skip)
+        scorep_symbols_resolve_source((uintptr_t)a->addr, &sym);
+    a->file = sym.file;
+    a->line = sym.line;
     a->region = SCOREP_INVALID_ID;
     free(sym.module);
 }

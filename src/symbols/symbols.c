@@ -409,24 +409,61 @@ static const char *function_symbol(Dwfl_Module *mod, uintptr_t addr, uintptr_t *
     return name;
 }
 
-int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym)
+/* The module of addr, a canonical PLT entry followed (*addr moved), and the function's
+ * ELF symbol (NULL: none; *start as function_symbol gives it). */
+static Dwfl_Module *function_of(uintptr_t *addr, uintptr_t *start, const char **name)
+{
+    Dwfl_Module *mod = find_module(*addr);
+    if (mod == NULL)
+        return NULL;
+    if (function_symbol(mod, *addr, start) == NULL)
+        mod = follow_canonical_plt(mod, addr);
+    *name = function_symbol(mod, *addr, start);
+    return mod;
+}
+
+/* scorep_symbols_resolve; without source, the DWARF only where the ELF tables name nothing */
+static int resolve(uintptr_t addr, scorep_symbol *sym, bool source)
 {
     memset(sym, 0, sizeof *sym);
-    Dwfl_Module *mod = find_module(addr);
+    uintptr_t start;
+    const char *name = NULL;
+    Dwfl_Module *mod = function_of(&addr, &start, &name);
     if (mod == NULL)
         return set_unknown(sym, addr);
-    uintptr_t start;
-    if (function_symbol(mod, addr, &start) == NULL)
-        mod = follow_canonical_plt(mod, &addr);
     const char *module = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
     sym->module = module != NULL ? strdup(module) : NULL;
-    const char *name = function_symbol(mod, addr, &start);
-    const char *die_name = function_source(mod, addr, start, sym);
+    const char *die_name = NULL;
+    sym->have_source = source || name == NULL || name[0] == '\0';
+    if (sym->have_source)
+        die_name = function_source(mod, addr, start, sym);
     if (name == NULL || name[0] == '\0')
         name = die_name;
     if (name == NULL)
         return set_unknown(sym, addr);
     return set_names(sym, name);
+}
+
+int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym)
+{
+    return resolve(addr, sym, true);
+}
+
+int scorep_symbols_resolve_name(uintptr_t addr, scorep_symbol *sym)
+{
+    return resolve(addr, sym, false);
+}
+
+void scorep_symbols_resolve_source(uintptr_t addr, scorep_symbol *sym)
+{
+    uintptr_t start;
+    const char *name = NULL;
+    if (sym->have_source)
+        return;
+    sym->have_source = true;
+    Dwfl_Module *mod = function_of(&addr, &start, &name);
+    if (mod != NULL)
+        function_source(mod, addr, start, sym);
 }
 
 void scorep_symbol_clear(scorep_symbol *sym)

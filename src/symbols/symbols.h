@@ -9,12 +9,13 @@
 #include <stdint.h>
 
 typedef struct {
-    char *name;    /* demangled when the symbol is a C++ name; malloc'ed */
-    char *mangled; /* symbol as in the ELF table; malloc'ed */
-    char *file;    /* source file (absolute when DWARF tells), or NULL */
-    int line;      /* first line of the function, 0 if unknown */
-    char *module;  /* path of the ELF object that holds the address (as the dynamic linker
-                      names it; the executable's real path); malloc'ed */
+    char *name;       /* demangled when the symbol is a C++ name; malloc'ed */
+    char *mangled;    /* symbol as in the ELF table; malloc'ed */
+    char *file;       /* source file (absolute when DWARF tells), or NULL */
+    int line;         /* first line of the function, 0 if unknown */
+    char *module;     /* path of the ELF object that holds the address (as the dynamic linker
+                         names it; the executable's real path); malloc'ed */
+    bool have_source; /* file and line were looked up (scorep_symbols_resolve_source) */
 } scorep_symbol;
 
 /* Fills sym for addr. Returns 0, or -1 if the address is in no known module / symbol
@@ -23,6 +24,17 @@ typedef struct {
  * holds a lock). Re-reads the dynamic linker's list of loaded objects when objects were
  * dlopen'ed or dlclose'd since the last call. */
 int scorep_symbols_resolve(uintptr_t addr, scorep_symbol *sym);
+/* As scorep_symbols_resolve, but the source file and line are left for
+ * scorep_symbols_resolve_source: reading an object's DWARF is most of the cost of a first
+ * lookup in it (libc's detached, compressed debug file: 80 ms and 20 MB), and frames the
+ * caller folds away (start-up code, the runtime's own) need only their name. The DWARF is
+ * still read where the ELF tables have no name for addr (the DIE's name serves). Same
+ * return value and name as scorep_symbols_resolve. */
+int scorep_symbols_resolve_name(uintptr_t addr, scorep_symbol *sym);
+/* Adds file and line to sym, which scorep_symbols_resolve_name filled for the same addr
+ * (nothing when they were read already): then sym is what scorep_symbols_resolve gives,
+ * provided no object was loaded or unloaded in between. Locking as above. */
+void scorep_symbols_resolve_source(uintptr_t addr, scorep_symbol *sym);
 void scorep_symbol_clear(scorep_symbol *sym);
 /* true if addr lies in the object that contains the measurement runtime itself. */
 bool scorep_symbols_in_runtime(uintptr_t addr);

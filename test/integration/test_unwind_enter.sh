@@ -5,9 +5,10 @@
 # lie below the functions that called them, main/solve/exchange/MPI_Sendrecv (7 per rank)
 # and main/reduce_all/MPI_Allreduce (5 per rank), in the profile (exact visits, frames
 # without time of their own; also as CubeLib's cube_dump reads it when CUBELIB_DUMP names
-# one) and in the trace (calling contexts and unwind distances, or plain Enter/Leave with
-# SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS): unmodified under scorep-run, and built with
-# scorep-cc with solve filtered out (main/solve(unwound)/exchange(instrumented)/...).
+# one) and in the trace (calling contexts and unwind distances, the frames' regions' source
+# file and line, or plain Enter/Leave with SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS):
+# unmodified under scorep-run, and built with scorep-cc with solve filtered out
+# (main/solve(unwound)/exchange(instrumented)/...).
 . "$top_srcdir/test/integration/lib.sh"
 require_mpi
 export SCOREP_RUN_LIBDIR="$top_builddir/.libs"
@@ -103,6 +104,17 @@ fi
 expect_eq "$(distances plain MPI_Sendrecv)" "5:$((2 * K)) " "plain: MPI_Sendrecv's unwind distance"
 expect_eq "$(distances plain MPI_Allreduce)" "4:$((2 * M)) " "plain: MPI_Allreduce's unwind distance"
 expect_eq "$(count_lines '^(ENTER|LEAVE) ' "$(trace_file plain)")" 0 "plain: no Enter/Leave records"
+# the frames' regions name their functions' source file and declaration line (read from
+# the DWARF only for frames that become regions; start-up and runtime frames are folded by
+# their names alone)
+trace_defs plain >plain.defs
+for fn in solve exchange; do
+    line=$(grep -n "^__attribute__((noinline)) void $fn(" "$PROGRAMS/unwind_mpi.c" | cut -d: -f1)
+    expect_eq "$(awk -v n="Name: \"$fn\"" '$1 == "REGION" && index($0, n) &&
+        /Paradigm: SAMPLING/ { f = $0; sub(/.*File: "/, "", f); sub(/".*Begin: /, " ", f);
+        sub(/,.*/, "", f); print f }' plain.defs)" "$PROGRAMS/unwind_mpi.c $line" \
+        "plain: $fn's region: its file and line"
+done
 
 part "a frame cache of one slot (SCOREP_TEST_UNWIND_CACHE=1, test-only)"
 # every lookup evicts the previous frame: the frames of one unwind must not depend on the

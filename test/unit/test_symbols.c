@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_symbols.c: unit test of the address-to-symbol resolver (symbols.c) on global and static
- * functions of this executable, of a linked and of a dlopen'ed library; built PIE and not. */
+ * functions of this executable, of a linked and of a dlopen'ed library; built PIE and not;
+ * also in two steps, name first and source file and line later. */
 #include "symbols/symbols.h"
 
 #include <dlfcn.h>
@@ -116,6 +117,24 @@ static void check_symbol(const struct expect *e)
     check_str(e->what, sym.module ? base_name(sym.module) : NULL, e->module);
     scorep_symbol_clear(&sym);
     CHECK(sym.name == NULL && sym.file == NULL && sym.module == NULL);
+    /* in two steps (the sampling's frames): first name and module without the source,
+     * which every expected function has in the ELF tables; then file and line as above */
+    char what[200];
+    snprintf(what, sizeof what, "%s (name first)", e->what);
+    check_int(what, scorep_symbols_resolve_name(e->addr, &sym), 0);
+    check_str(what, sym.name, e->name);
+    check_str(what, sym.mangled, e->name);
+    check_str(what, sym.module ? base_name(sym.module) : NULL, e->module);
+    CHECK(sym.file == NULL && sym.line == 0 && !sym.have_source);
+    scorep_symbols_resolve_source(e->addr, &sym);
+    check_file(what, sym.file, source);
+    check_int(what, sym.line, e->line);
+    CHECK(sym.have_source);
+    /* a second call reads nothing again: the same file string */
+    const char *file = sym.file;
+    scorep_symbols_resolve_source(e->addr, &sym);
+    CHECK(sym.file == file);
+    scorep_symbol_clear(&sym);
 }
 
 static const char *exe_name(void)
