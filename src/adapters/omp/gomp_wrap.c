@@ -1128,6 +1128,61 @@ LOCK_WRAPPERS(set_nest_lock, void, )
 LOCK_WRAPPERS(unset_nest_lock, void, )
 LOCK_WRAPPERS(test_nest_lock, int, return)
 
+/* Initialisation and destruction, as libomp reports them (no duration: omp_cb_lock_init and
+ * omp_cb_lock_destroy): recorded once the lock exists and before it is gone. libgomp of
+ * GCC 12 has no omp_init_lock_with_hint (a program calling it does not link), so there is
+ * nothing to wrap; its Fortran routines that take the address of the program's variable are
+ * wrapped as the ones above. */
+static void *real_omp_init_lock, *real_omp_destroy_lock, *real_omp_init_nest_lock,
+    *real_omp_destroy_nest_lock, *real_omp_init_lock_, *real_omp_destroy_lock_,
+    *real_omp_init_nest_lock_, *real_omp_destroy_nest_lock_;
+
+static inline __attribute__((always_inline)) void init_lock(void *lock, const void *codeptr,
+                                                            lock_fn real)
+{
+    real(lock);
+    if (!passthrough)
+        omp_cb_lock_init(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
+}
+
+static inline __attribute__((always_inline)) void destroy_lock(void *lock, const void *codeptr,
+                                                               lock_fn real)
+{
+    if (!passthrough)
+        omp_cb_lock_destroy(ompt_mutex_lock, WAIT_ID(lock), codeptr);
+    real(lock);
+}
+
+static inline __attribute__((always_inline)) void init_nest_lock(void *lock, const void *codeptr,
+                                                                 lock_fn real)
+{
+    real(lock);
+    if (!passthrough)
+        omp_cb_lock_init(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
+}
+
+static inline __attribute__((always_inline)) void destroy_nest_lock(void *lock, const void *codeptr,
+                                                                    lock_fn real)
+{
+    if (!passthrough)
+        omp_cb_lock_destroy(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
+    real(lock);
+}
+
+typedef lock_fn init_lock_fn_t, destroy_lock_fn_t, init_nest_lock_fn_t, destroy_nest_lock_fn_t;
+EXPORT void omp_init_lock(void *lock);
+EXPORT void omp_init_lock_(void *lock);
+EXPORT void omp_destroy_lock(void *lock);
+EXPORT void omp_destroy_lock_(void *lock);
+EXPORT void omp_init_nest_lock(void *lock);
+EXPORT void omp_init_nest_lock_(void *lock);
+EXPORT void omp_destroy_nest_lock(void *lock);
+EXPORT void omp_destroy_nest_lock_(void *lock);
+LOCK_WRAPPERS(init_lock, void, )
+LOCK_WRAPPERS(destroy_lock, void, )
+LOCK_WRAPPERS(init_nest_lock, void, )
+LOCK_WRAPPERS(destroy_nest_lock, void, )
+
 /* ------------------------------------------------------------------ target */
 /* Target constructs as libscorep-rt-omptarget records clang's on the encountering thread: a
  * region around the call (`!$omp target`, the data constructs too), named after the call's

@@ -47,6 +47,12 @@ typedef enum {
     OMP_R_UNSET_NEST_LOCK,
     OMP_R_TEST_LOCK, /* entered only by a test that got the lock (Score-P's OMPT adapter) */
     OMP_R_TEST_NEST_LOCK,
+    OMP_R_INIT_LOCK, /* lock initialisation and destruction: no duration (OMPT gives none) */
+    OMP_R_INIT_LOCK_WITH_HINT,
+    OMP_R_DESTROY_LOCK,
+    OMP_R_INIT_NEST_LOCK,
+    OMP_R_INIT_NEST_LOCK_WITH_HINT,
+    OMP_R_DESTROY_NEST_LOCK,
     OMP_R_KINDS
 } omp_region_kind;
 
@@ -259,6 +265,9 @@ void omp_cb_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void
 void omp_cb_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr);
+void omp_cb_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                      ompt_wait_id_t wait_id, const void *codeptr);
+void omp_cb_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr);
 void omp_cb_task_create(ompt_data_t *encountering_task, const ompt_frame_t *frame,
                         ompt_data_t *new_task, int flags, int has_dependences, const void *codeptr);
 void omp_cb_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* omp_constructs.c: OMPT callbacks of worksharing, masked and mutual exclusion: regions for
- * loops, sections, single, workshare, masked, critical, ordered, flush and the lock API, and
+ * loops, sections, single, workshare, masked, critical, ordered, flush and the lock API (its
+ * initialisation and destruction too), and
  * ThreadAcquireLock/ThreadReleaseLock with per-lock acquisition order. End callbacks leave
  * the innermost region the begin entered: their code pointers differ from the begin's. */
 #include "adapters/omp/omp_adapter.h"
@@ -305,4 +306,42 @@ void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr)
     uint64_t raw = scorep_timer_ticks();
     omp_enter(t, omp_region(OMP_R_FLUSH, codeptr), TAG_NONE, raw);
     omp_leave(t, raw);
+}
+
+/* Initialising and destroying a lock: one OMPT callback each, no duration; the routine's
+ * region entered and left at one timer reading, as flush (Score-P 8.4's
+ * scorep_ompt_cb_host_lock_init and _lock_destroy do the same, with the lock API's WRAPPER
+ * regions of file "OMP"). No lock event: nothing is acquired. A non-zero hint names the
+ * region omp_init_lock_with_hint (omp_init_nest_lock_with_hint); omp_init_lock_with_hint
+ * with omp_sync_hint_none is reported as omp_init_lock is, and recorded so, as Score-P does. */
+static void lock_routine(omp_region_kind kind)
+{
+    omp_thread *t = omp_thread_get();
+    if (!t)
+        return;
+    uint64_t raw = scorep_timer_ticks();
+    omp_enter(t, omp_region(kind, NULL), TAG_NONE, raw);
+    omp_leave(t, raw);
+}
+
+void omp_cb_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                      ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)impl;
+    (void)wait_id;
+    (void)codeptr;
+    if (kind == ompt_mutex_lock)
+        lock_routine(hint ? OMP_R_INIT_LOCK_WITH_HINT : OMP_R_INIT_LOCK);
+    else if (kind == ompt_mutex_nest_lock)
+        lock_routine(hint ? OMP_R_INIT_NEST_LOCK_WITH_HINT : OMP_R_INIT_NEST_LOCK);
+}
+
+void omp_cb_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)wait_id;
+    (void)codeptr;
+    if (kind == ompt_mutex_lock)
+        lock_routine(OMP_R_DESTROY_LOCK);
+    else if (kind == ompt_mutex_nest_lock)
+        lock_routine(OMP_R_DESTROY_NEST_LOCK);
 }

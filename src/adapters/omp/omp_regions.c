@@ -126,6 +126,12 @@ static const struct {
     [OMP_R_UNSET_NEST_LOCK] = {"omp_unset_nest_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_TEST_LOCK] = {"omp_test_lock", SCOREP_ROLE_WRAPPER, false},
     [OMP_R_TEST_NEST_LOCK] = {"omp_test_nest_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_INIT_LOCK] = {"omp_init_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_INIT_LOCK_WITH_HINT] = {"omp_init_lock_with_hint", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_DESTROY_LOCK] = {"omp_destroy_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_INIT_NEST_LOCK] = {"omp_init_nest_lock", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_INIT_NEST_LOCK_WITH_HINT] = {"omp_init_nest_lock_with_hint", SCOREP_ROLE_WRAPPER, false},
+    [OMP_R_DESTROY_NEST_LOCK] = {"omp_destroy_nest_lock", SCOREP_ROLE_WRAPPER, false},
 };
 
 static table *regions;

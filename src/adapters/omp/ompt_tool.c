@@ -40,6 +40,8 @@ static void register_callbacks(void)
     WANT(ompt_callback_mutex_released, omp_cb_mutex_released, false);
     WANT(ompt_callback_nest_lock, omp_cb_nest_lock, false);
     WANT(ompt_callback_flush, omp_cb_flush, false);
+    WANT(ompt_callback_lock_init, omp_cb_lock_init, false);
+    WANT(ompt_callback_lock_destroy, omp_cb_lock_destroy, false);
 #undef WANT
 }
 
