@@ -147,11 +147,15 @@ part "worksharing loop, single, task, taskwait and the lock API (both runtimes)"
 # and with the barrier kinds merged (libgomp reports the loop's barrier as an explicit one).
 # Per thread: 3 iterations, each leaf -> omp_set_lock + omp_unset_lock (leaf: 6 visits, the
 # calls through it), the loop's barrier, the single and its closing barrier (loop: 6 + 3);
-# the task runs below the parallel region where Score-P puts it, its leaf below it.
+# the task runs below the parallel region where Score-P puts it, its leaf below it. main
+# initialises and destroys the lock around compute: omp_init_lock and omp_destroy_lock below
+# main, whose frame, unwound, gets a visit per recorded call below it (3: docs/sampling.md).
 gcc -g -O0 -fopenmp -o uw_tasks "$PROGRAMS/unwind_omp_tasks.c" || fail "gcc -fopenmp tasks"
 P='main/compute/!$omp parallel'
 LC_ALL=C sort >tasks.exp <<EOF
-main=1
+main=3
+main/omp_init_lock=1
+main/omp_destroy_lock=1
 main/compute=1
 $P=2
 $P/!\$omp barrier=2

@@ -2,9 +2,14 @@
 /* roles.c: one of each OpenMP construct the adapter records (test_omp_roles.sh checks the
  * region role each gets in the trace and the profiles): a team of 2 with a loop, an ordered
  * loop, sections, single, masked, critical, flush, barrier, tasks (tied and untied),
- * taskwait, taskgroup and the lock API. Prints "sum N" so that the work cannot be left out. */
+ * taskwait, taskgroup and the lock API (with the hinted initialisations where the runtime
+ * has them: libomp; GCC 12's libgomp has none, a weak reference is NULL there). Prints
+ * "sum N" so that the work cannot be left out. */
 #include <omp.h>
 #include <stdio.h>
+
+#pragma weak omp_init_lock_with_hint
+#pragma weak omp_init_nest_lock_with_hint
 
 static volatile long sink;
 
@@ -72,6 +77,12 @@ int main(void)
     }
     omp_destroy_lock(&lock);
     omp_destroy_nest_lock(&nest);
+    if (omp_init_lock_with_hint && omp_init_nest_lock_with_hint) {
+        omp_init_lock_with_hint(&lock, omp_sync_hint_uncontended);
+        omp_destroy_lock(&lock);
+        omp_init_nest_lock_with_hint(&nest, omp_sync_hint_uncontended);
+        omp_destroy_nest_lock(&nest);
+    }
     printf("sum %ld\n", sum);
     return 0;
 }

@@ -17,7 +17,9 @@
 # src/adapters/ompt/scorep_ompt_regions.inc.c, its REGION_OMP_* names (lines 66-89: the
 # worksharing loop is "!$omp for/do", line 77) and region_fallback's types (lines 91-120;
 # "!$omp flush", FLUSH: lines 89 and 115; clang's flush only: gcc's is a fence, no call).
-# Score-P has no type for the lock API calls: wrapper, as its OMPT adapter's lock regions.
+# Score-P has no type for the lock API calls: wrapper, as its OMPT adapter's lock regions
+# (init_region_fallbacks: lock_region_names, SCOREP_REGION_WRAPPER), the initialisations and
+# destructions included.
 cat >expected.txt <<'EOF'
 PARALLEL	parallel	!$omp parallel
 IMPLICIT_BARRIER	implicit barrier	!$omp implicit barrier
@@ -44,6 +46,12 @@ WRAPPER	wrapper	omp_test_lock
 WRAPPER	wrapper	omp_set_nest_lock
 WRAPPER	wrapper	omp_unset_nest_lock
 WRAPPER	wrapper	omp_test_nest_lock
+WRAPPER	wrapper	omp_init_lock
+WRAPPER	wrapper	omp_init_lock_with_hint
+WRAPPER	wrapper	omp_destroy_lock
+WRAPPER	wrapper	omp_init_nest_lock
+WRAPPER	wrapper	omp_init_nest_lock_with_hint
+WRAPPER	wrapper	omp_destroy_nest_lock
 EOF
 
 # check_roles WHAT FILE COLUMN: FILE holds "construct TAB role" lines (one per OpenMP region);
