@@ -8,7 +8,8 @@
 # one omp_unset_lock, two omp_set_nest_lock and omp_unset_nest_lock (the inner pair regions
 # only); lock acquisitions: the simple lock 3 times (once per thread, then omp_test_lock on
 # the initial thread), the nest lock twice (the outer sets), the critical section twice:
-# 7 ThreadAcquireLock and 7 ThreadReleaseLock, on three locks.
+# 7 ThreadAcquireLock and 7 ThreadReleaseLock, on three locks. The initial thread
+# initialises and destroys both locks once (omp_init_lock_ & co., wrapped as well).
 . "$top_srcdir/test/integration/lib.sh"
 . "$top_srcdir/test/omp/lib_omp.sh"
 command -v gfortran >/dev/null 2>&1 || { echo "SKIP: no gfortran"; exit 77; }
@@ -36,6 +37,9 @@ for v in cc plain; do
     expect_eq "$(per_loc $exp "$par/omp_unset_nest_lock")" "2 2" \
         "$v: omp_unset_nest_lock twice per thread"
     expect_eq "$(visits $exp "${root}omp_unset_lock")" 1 "$v: omp_unset_lock after omp_test_lock"
+    for r in omp_init_lock omp_init_nest_lock omp_destroy_lock omp_destroy_nest_lock; do
+        expect_eq "$(per_loc $exp "$root$r")" 1 "$v: $r once, on the initial thread"
+    done
     expect_eq "$(events $exp THREAD_ACQUIRE_LOCK)" 7 "$v: lock acquisitions"
     expect_eq "$(events $exp THREAD_RELEASE_LOCK)" 7 "$v: lock releases"
     expect_eq "$(trace_other $exp | awk '$1 == "THREAD_ACQUIRE_LOCK" {
