@@ -1137,37 +1137,33 @@ static void *real_omp_init_lock, *real_omp_destroy_lock, *real_omp_init_nest_loc
     *real_omp_destroy_nest_lock, *real_omp_init_lock_, *real_omp_destroy_lock_,
     *real_omp_init_nest_lock_, *real_omp_destroy_nest_lock_;
 
-static inline __attribute__((always_inline)) void init_lock(void *lock, const void *codeptr,
-                                                            lock_fn real)
+/* init after the real call (the lock exists), destroy before it (it still exists) */
+static inline __attribute__((always_inline)) void init_any(ompt_mutex_t kind, void *lock,
+                                                           const void *codeptr, lock_fn real)
 {
     real(lock);
     if (!passthrough)
-        omp_cb_lock_init(ompt_mutex_lock, 0, 0, WAIT_ID(lock), codeptr);
+        omp_cb_lock_init(kind, 0, 0, WAIT_ID(lock), codeptr);
 }
 
-static inline __attribute__((always_inline)) void destroy_lock(void *lock, const void *codeptr,
-                                                               lock_fn real)
+static inline __attribute__((always_inline)) void destroy_any(ompt_mutex_t kind, void *lock,
+                                                              const void *codeptr, lock_fn real)
 {
     if (!passthrough)
-        omp_cb_lock_destroy(ompt_mutex_lock, WAIT_ID(lock), codeptr);
+        omp_cb_lock_destroy(kind, WAIT_ID(lock), codeptr);
     real(lock);
 }
 
-static inline __attribute__((always_inline)) void init_nest_lock(void *lock, const void *codeptr,
-                                                                 lock_fn real)
-{
-    real(lock);
-    if (!passthrough)
-        omp_cb_lock_init(ompt_mutex_nest_lock, 0, 0, WAIT_ID(lock), codeptr);
-}
-
-static inline __attribute__((always_inline)) void destroy_nest_lock(void *lock, const void *codeptr,
-                                                                    lock_fn real)
-{
-    if (!passthrough)
-        omp_cb_lock_destroy(ompt_mutex_nest_lock, WAIT_ID(lock), codeptr);
-    real(lock);
-}
+#define LOCK_LIFETIME(name, how, kind)                                                             \
+    static inline __attribute__((always_inline)) void name(void *lock, const void *codeptr,     \
+                                                           lock_fn real)                         \
+    {                                                                                              \
+        how(kind, lock, codeptr, real);                                                            \
+    }
+LOCK_LIFETIME(init_lock, init_any, ompt_mutex_lock)
+LOCK_LIFETIME(destroy_lock, destroy_any, ompt_mutex_lock)
+LOCK_LIFETIME(init_nest_lock, init_any, ompt_mutex_nest_lock)
+LOCK_LIFETIME(destroy_nest_lock, destroy_any, ompt_mutex_nest_lock)
 
 typedef lock_fn init_lock_fn_t, destroy_lock_fn_t, init_nest_lock_fn_t, destroy_nest_lock_fn_t;
 EXPORT void omp_init_lock(void *lock);

@@ -297,15 +297,21 @@ void omp_cb_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, co
  * timer reading, as Score-P's OMPT adapter records it (the leave gets the next tick, as any
  * two events of a location). gcc compiles a flush to a fence without a
  * runtime call, so only libomp's own entry point (__kmpc_flush) reports one. */
-void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr)
+/* A construct's region without duration: entered and left at one timer reading */
+static void instant_region(omp_region_kind kind, const void *codeptr)
 {
-    (void)thread_data;
     omp_thread *t = omp_thread_get();
     if (!t)
         return;
     uint64_t raw = scorep_timer_ticks();
-    omp_enter(t, omp_region(OMP_R_FLUSH, codeptr), TAG_NONE, raw);
+    omp_enter(t, omp_region(kind, codeptr), TAG_NONE, raw);
     omp_leave(t, raw);
+}
+
+void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr)
+{
+    (void)thread_data;
+    instant_region(OMP_R_FLUSH, codeptr);
 }
 
 /* Initialising and destroying a lock: one OMPT callback each, no duration; the routine's
@@ -316,12 +322,7 @@ void omp_cb_flush(ompt_data_t *thread_data, const void *codeptr)
  * with omp_sync_hint_none is reported as omp_init_lock is, and recorded so, as Score-P does. */
 static void lock_routine(omp_region_kind kind)
 {
-    omp_thread *t = omp_thread_get();
-    if (!t)
-        return;
-    uint64_t raw = scorep_timer_ticks();
-    omp_enter(t, omp_region(kind, NULL), TAG_NONE, raw);
-    omp_leave(t, raw);
+    instant_region(kind, NULL);
 }
 
 void omp_cb_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
